@@ -1,0 +1,39 @@
+# Two set-up commands: `make run` (local service with the ACME sample data) and `make test`.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+TOOLS := .venv-tools
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+TOOLS_STAMP := $(TOOLS)/.installed
+
+.PHONY: run test tools bench lint clean
+
+$(STAMP): pyproject.toml shared/requirements.txt
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+# aws-sam-cli pins boto3/click/pydantic, so it lives in its own virtualenv.
+$(TOOLS_STAMP):
+	$(PYTHON) -m venv $(TOOLS)
+	$(TOOLS)/bin/pip install --quiet aws-sam-cli cfn-lint
+	touch $(TOOLS_STAMP)
+
+tools: $(TOOLS_STAMP)
+
+run: $(STAMP)
+	$(BIN)/ragspine serve --samples
+
+test: $(STAMP) $(TOOLS_STAMP)
+	RAGSPINE_TOOLS_VENV=$(abspath $(TOOLS)) $(BIN)/python -m pytest -q
+
+bench: $(STAMP)
+	$(BIN)/python tests/bench/run.py
+
+lint: $(STAMP)
+	$(BIN)/ruff check shared functions tests
+
+clean:
+	rm -rf $(VENV) $(TOOLS) .ragspine .aws-sam

@@ -1,0 +1,24 @@
+"""Ask Lambda: ``POST /v1/ask`` and ``GET /healthz`` through the shared FastAPI routers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aws_lambda_powertools import Logger
+from aws_lambda_powertools.logging import correlation_paths
+from aws_lambda_powertools.logging.utils import copy_config_to_registered_loggers
+from mangum import Mangum
+
+from ragspine.api.app import create_app
+from ragspine.api.routers import ask, health
+
+logger = Logger()
+copy_config_to_registered_loggers(source_logger=logger)
+# Building the app is cheap; adapters (DynamoDB client, glossary) are built on the first request.
+_asgi = Mangum(create_app(routers=[health.router, ask.router]), lifespan="off")
+
+
+@logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_REST)
+def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
+    """Translate the API Gateway event to ASGI and back."""
+    return _asgi(event, context)

@@ -1,0 +1,1 @@
+"""HTTP edge: FastAPI routers (one per Lambda function) and the app factory."""

@@ -1,0 +1,42 @@
+"""``create_app``: one FastAPI app per Lambda (its own routers) or all routers locally."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from fastapi import APIRouter, FastAPI
+
+import ragspine
+from ragspine.api.envelope import ErrorEnvelope
+from ragspine.api.errors import install_error_handlers
+from ragspine.settings import Settings, get_settings
+
+_ERROR_RESPONSES: dict[int | str, dict[str, object]] = {
+    400: {"model": ErrorEnvelope, "description": "Invalid input (KNOWLEDGE_INVALID_INPUT)"},
+    413: {"model": ErrorEnvelope, "description": "Body too large"},
+    500: {"model": ErrorEnvelope, "description": "Internal error (opaque message, request id)"},
+    503: {"model": ErrorEnvelope, "description": "A backing service is unavailable; retryable"},
+}
+
+
+def create_app(*, routers: Sequence[APIRouter], settings: Settings | None = None) -> FastAPI:
+    """Build an app mounting ``routers`` with the shared error handling."""
+    settings = settings or get_settings()
+    app = FastAPI(
+        title="RAGSpine Serverless",
+        version=ragspine.__version__,
+        description="Enterprise Q&A that answers numbers from a fact table, each with its source.",
+        responses=_ERROR_RESPONSES,
+    )
+    app.state.max_body_bytes = settings.max_body_bytes
+    for router in routers:
+        app.include_router(router)
+    install_error_handlers(app)
+    return app
+
+
+def create_local_app(settings: Settings | None = None) -> FastAPI:
+    """The embedded default: every router in one local service."""
+    from ragspine.api.routers import ask, health
+
+    return create_app(routers=[health.router, ask.router], settings=settings)

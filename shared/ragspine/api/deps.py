@@ -1,0 +1,24 @@
+"""``Annotated`` dependency aliases shared by the routers."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Depends
+
+from ragspine.bootstrap import Services, get_services
+from ragspine.settings import Settings, get_settings
+
+
+def services() -> Services:
+    """The process-wide services (override with ``app.dependency_overrides`` in tests)."""
+    return get_services()
+
+
+def settings() -> Settings:
+    """The process-wide settings, without building any adapter."""
+    return get_settings()
+
+
+ServicesDep = Annotated[Services, Depends(services)]
+SettingsDep = Annotated[Settings, Depends(settings)]

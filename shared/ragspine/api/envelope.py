@@ -1,0 +1,69 @@
+"""The seed-003 response envelope (``data``/``meta``) used for every error."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from ragspine.errors import FieldError
+
+API_VERSION = "v1"
+
+
+class FieldErrorModel(BaseModel):
+    """One invalid field and why."""
+
+    field: str
+    message: str
+
+
+class ErrorModel(BaseModel):
+    """What went wrong, whether retrying can help, and which fields to fix."""
+
+    code: str = Field(examples=["KNOWLEDGE_INVALID_INPUT"])
+    message: str
+    retryable: bool
+    fieldErrors: list[FieldErrorModel]
+
+
+class MetaModel(BaseModel):
+    """Envelope metadata of seed 003."""
+
+    success: bool
+    requestId: str
+    traceId: str
+    timestamp: str
+    apiVersion: str = API_VERSION
+    pagination: dict[str, Any] | None = None
+    error: ErrorModel | None = None
+
+
+class ErrorEnvelope(BaseModel):
+    """An error response: ``data`` is null and ``meta.error`` says what to fix."""
+
+    data: None = None
+    meta: MetaModel
+
+
+def error_body(*, code: str, message: str, retryable: bool, request_id: str, trace_id: str,
+               field_errors: tuple[FieldError, ...] = ()) -> dict[str, Any]:
+    """The JSON body of an error response."""
+    return {
+        "data": None,
+        "meta": {
+            "success": False,
+            "requestId": request_id,
+            "traceId": trace_id,
+            "timestamp": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z",
+            "apiVersion": API_VERSION,
+            "pagination": None,
+            "error": {
+                "code": code,
+                "message": message,
+                "retryable": retryable,
+                "fieldErrors": [{"field": f.field, "message": f.message} for f in field_errors],
+            },
+        },
+    }

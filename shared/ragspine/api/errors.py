@@ -1,0 +1,104 @@
+"""Mapping of every failure to the seed-003 error envelope, registered once per app."""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from collections.abc import Awaitable, Callable
+
+from fastapi import FastAPI, Request, Response
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from ragspine.api.envelope import error_body
+from ragspine.errors import FieldError, PayloadTooLargeError, RagspineError
+
+logger = logging.getLogger(__name__)
+
+_HTTP_CODES = {404: "KNOWLEDGE_NOT_FOUND", 401: "KNOWLEDGE_UNAUTHENTICATED", 403: "KNOWLEDGE_FORBIDDEN"}
+
+
+def request_ids(request: Request) -> tuple[str, str]:
+    """The request id (client header, API Gateway context, or new) and the trace id."""
+    cached = getattr(request.state, "ids", None)
+    if cached:
+        return cached  # type: ignore[no-any-return]
+    event = request.scope.get("aws.event") or {}
+    request_id = (request.headers.get("x-request-id")
+                  or (event.get("requestContext") or {}).get("requestId")
+                  or uuid.uuid4().hex)
+    trace_id = request.headers.get("x-amzn-trace-id") or request_id
+    request.state.ids = (request_id, trace_id)
+    return request_id, trace_id
+
+
+def error_response(request: Request, status: int, *, code: str, message: str, retryable: bool = False,
+                   field_errors: tuple[FieldError, ...] = ()) -> JSONResponse:
+    """An envelope response carrying the request id in body and header."""
+    request_id, trace_id = request_ids(request)
+    body = error_body(code=code, message=message, retryable=retryable, request_id=request_id,
+                      trace_id=trace_id, field_errors=field_errors)
+    return JSONResponse(body, status_code=status, headers={"X-Request-Id": request_id})
+
+
+def _field(loc: tuple[object, ...]) -> str:
+    parts = [str(p) for p in loc if p not in ("body", "query", "path", "header")]
+    return ".".join(parts) or "body"
+
+
+async def _validation_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, RequestValidationError)
+    errors = exc.errors()
+    if any(e.get("type") == "json_invalid" for e in errors):
+        return error_response(request, 400, code="KNOWLEDGE_INVALID_INPUT",
+                              message="the request body is not valid JSON: send a JSON object such as "
+                                      '{"question": "2024年日本的毛利率是多少"}',
+                              field_errors=(FieldError("body", "invalid JSON"),))
+    fields = tuple(FieldError(_field(tuple(e.get("loc", ()))), str(e.get("msg", "invalid"))) for e in errors)
+    summary = "; ".join(f"{f.field}: {f.message}" for f in fields)
+    return error_response(request, 400, code="KNOWLEDGE_INVALID_INPUT",
+                          message=f"the request is invalid ({summary})", field_errors=fields)
+
+
+async def _ragspine_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, RagspineError)
+    if exc.http_status >= 500:
+        logger.error("request failed: %s", exc.code, extra={"error_code": exc.code})
+    return error_response(request, exc.http_status, code=exc.code, message=exc.message,
+                          retryable=exc.retryable, field_errors=exc.field_errors)
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, StarletteHTTPException)
+    code = _HTTP_CODES.get(exc.status_code, "KNOWLEDGE_INVALID_INPUT")
+    message = {404: f"no route {request.method} {request.url.path}: see /docs for the routes",
+               405: f"method {request.method} is not allowed on {request.url.path}"}.get(exc.status_code, str(exc.detail))
+    return error_response(request, exc.status_code, code=code, message=message)
+
+
+async def guard(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
+    """Assign the request id, enforce the body size limit, and turn any crash into an opaque 500."""
+    request_id, _ = request_ids(request)
+    limit = getattr(request.app.state, "max_body_bytes", None)
+    length = request.headers.get("content-length", "")
+    if limit and length.isdigit() and int(length) > limit:
+        exc = PayloadTooLargeError(f"the request body has {length} bytes; the limit is {limit}")
+        return await _ragspine_error(request, exc)
+    try:
+        response = await call_next(request)
+    except Exception:
+        logger.exception("unhandled error", extra={"request_id": request_id})
+        return error_response(request, 500, code="KNOWLEDGE_INTERNAL_ERROR",
+                              message=f"internal error; quote request id {request_id} when reporting it",
+                              retryable=True)
+    response.headers.setdefault("X-Request-Id", request_id)
+    return response
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    """Register the single mapping from failures to envelopes."""
+    app.add_exception_handler(RequestValidationError, _validation_error)
+    app.add_exception_handler(RagspineError, _ragspine_error)
+    app.add_exception_handler(StarletteHTTPException, _http_error)
+    app.middleware("http")(guard)

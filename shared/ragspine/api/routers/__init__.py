@@ -1,0 +1,1 @@
+"""One ``APIRouter`` per route group (and per Lambda function)."""

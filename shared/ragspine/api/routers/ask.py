@@ -1,0 +1,24 @@
+"""``POST /v1/ask``: answer a question with its sources."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from ragspine.api.deps import ServicesDep
+from ragspine.api.schemas import AskRequest, AskResponse
+from ragspine.qa.answer import answer_question
+
+router = APIRouter(prefix="/v1", tags=["ask"])
+
+
+@router.post("/ask", response_model=AskResponse, summary="Answer a question with its sources")
+def ask(body: AskRequest, services: ServicesDep) -> AskResponse:
+    """Run the question through the engine; every number carries its document and locator."""
+    result = answer_question(
+        body.question,
+        facts=services.facts,
+        glossary=services.glossary,
+        today=services.today(),
+        max_chars=services.settings.max_question_chars,
+    )
+    return AskResponse.from_result(result)

@@ -1,0 +1,1 @@
+"""AWS adapters: the only package that imports boto3 or opensearch-py."""

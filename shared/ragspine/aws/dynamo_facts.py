@@ -1,0 +1,145 @@
+"""``DynamoFactStore``: the fact table on DynamoDB (one item per fact)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Iterator
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any
+
+from ragspine.errors import ProviderUnavailableError
+from ragspine.facts.model import Fact, FactKey, format_number, parse_number, require_lineage
+
+if TYPE_CHECKING:
+    from mypy_boto3_dynamodb import DynamoDBClient
+
+SOURCE_INDEX = "by_source_doc"
+_BATCH = 25  # DynamoDB's BatchWriteItem limit
+_MAX_UNPROCESSED_ROUNDS = 8
+_STRINGS = ("metric_code", "entity", "geography", "channel", "period_type", "period", "unit",
+            "source_doc_id", "source_locator")
+_OPTIONAL = ("source_file_hash", "extractor_version", "mapping_version")
+
+
+def _pk(metric_code: str, entity: str) -> str:
+    return f"{entity}#{metric_code}"
+
+
+def _sk(period_type: str, period: str, channel: str) -> str:
+    return f"{period_type}#{period}#{channel}"
+
+
+class DynamoFactStore:
+    """Facts in a DynamoDB table keyed ``pk = entity#metric``, ``sk = period_type#period#channel``."""
+
+    def __init__(self, table_name: str, *, client: DynamoDBClient | None = None,
+                 region: str | None = None, endpoint_url: str | None = None) -> None:
+        self._table = table_name
+        self._client = client
+        self._region = region
+        self._endpoint_url = endpoint_url
+
+    @property
+    def client(self) -> DynamoDBClient:
+        """The boto3 client, created on first use so importing costs nothing."""
+        if self._client is None:
+            import boto3
+
+            self._client = boto3.client("dynamodb", region_name=self._region, endpoint_url=self._endpoint_url)
+        return self._client
+
+    def put_many(self, facts: Iterable[Fact]) -> int:
+        """Write facts in batches of 25; every fact is checked for lineage before any is sent."""
+        items = [_item(require_lineage(fact)) for fact in facts]
+        for start in range(0, len(items), _BATCH):
+            requests = [{"PutRequest": {"Item": item}} for item in items[start:start + _BATCH]]
+            self._batch_write(requests)
+        return len(items)
+
+    def get(self, key: FactKey) -> Fact | None:
+        """The fact with this key, or None."""
+        response = self._call(
+            "get_item",
+            TableName=self._table,
+            Key={"pk": {"S": _pk(key.metric_code, key.entity)},
+                 "sk": {"S": _sk(key.period_type, key.period, key.channel)}},
+        )
+        item = response.get("Item")
+        return _fact(item) if item else None
+
+    def find(self, *, metric_code: str, entity: str) -> list[Fact]:
+        """All facts of one metric of one entity, sorted like the SQLite store."""
+        items = self._query(KeyConditionExpression="pk = :pk",
+                            ExpressionAttributeValues={":pk": {"S": _pk(metric_code, entity)}})
+        return sorted((_fact(i) for i in items), key=lambda f: (f.channel, f.period_type, f.period))
+
+    def count(self) -> int:
+        """Number of facts (a paginated COUNT scan: fine for admin use, not per request)."""
+        total, kwargs = 0, {"TableName": self._table, "Select": "COUNT"}
+        while True:
+            page = self._call("scan", **kwargs)
+            total += int(page["Count"])
+            if "LastEvaluatedKey" not in page:
+                return total
+            kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+
+    def delete_by_source(self, source_doc_id: str) -> int:
+        """Remove the facts of one document, found through the ``by_source_doc`` index."""
+        keys = [{"pk": i["pk"], "sk": i["sk"]} for i in self._query(
+            IndexName=SOURCE_INDEX, KeyConditionExpression="source_doc_id = :d",
+            ExpressionAttributeValues={":d": {"S": source_doc_id}})]
+        for start in range(0, len(keys), _BATCH):
+            self._batch_write([{"DeleteRequest": {"Key": k}} for k in keys[start:start + _BATCH]])
+        return len(keys)
+
+    def _query(self, **kwargs: Any) -> Iterator[dict[str, Any]]:
+        kwargs["TableName"] = self._table
+        while True:
+            page = self._call("query", **kwargs)
+            yield from page.get("Items", [])
+            if "LastEvaluatedKey" not in page:
+                return
+            kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+
+    def _batch_write(self, requests: list[dict[str, Any]]) -> None:
+        pending = {self._table: requests}
+        for attempt in range(_MAX_UNPROCESSED_ROUNDS):
+            response = self._call("batch_write_item", RequestItems=pending)
+            pending = response.get("UnprocessedItems") or {}
+            if not pending:
+                return
+            time.sleep(min(0.05 * 2**attempt, 1.0))  # back off while DynamoDB throttles
+        raise ProviderUnavailableError("DynamoDB kept throttling the fact write; try again later")
+
+    def _call(self, operation: str, **kwargs: Any) -> dict[str, Any]:
+        from botocore.exceptions import BotoCoreError, ClientError
+
+        try:
+            return getattr(self.client, operation)(**kwargs)  # type: ignore[no-any-return]
+        except ClientError as exc:
+            code = exc.response.get("Error", {}).get("Code", "ClientError")
+            raise ProviderUnavailableError(f"DynamoDB {operation} on the fact table failed ({code})") from exc
+        except BotoCoreError as exc:
+            raise ProviderUnavailableError(f"DynamoDB {operation} could not be reached") from exc
+
+
+def _item(fact: Fact) -> dict[str, dict[str, str]]:
+    item = {name: {"S": getattr(fact, name)} for name in _STRINGS}
+    item["pk"] = {"S": _pk(fact.metric_code, fact.entity)}
+    item["sk"] = {"S": _sk(fact.period_type, fact.period, fact.channel)}
+    # DynamoDB normalises numbers (36.0 comes back as 36), so the literal travels beside it.
+    literal = format_number(fact.value)
+    item["value"] = {"N": str(Decimal(literal))}
+    item["value_literal"] = {"S": literal}
+    for name in _OPTIONAL:
+        value = getattr(fact, name)
+        if value is not None:
+            item[name] = {"S": value}
+    return item
+
+
+def _fact(item: dict[str, Any]) -> Fact:
+    literal = item["value_literal"]["S"] if "value_literal" in item else item["value"]["N"]
+    optional = {name: item[name]["S"] if name in item else None for name in _OPTIONAL}
+    return Fact(*(item[name]["S"] for name in _STRINGS[:6]), parse_number(literal),  # type: ignore[call-arg]
+                item["unit"]["S"], item["source_doc_id"]["S"], item["source_locator"]["S"], **optional)

@@ -1,0 +1,37 @@
+"""Reading a curated facts file (CSV with full lineage) into ``Fact`` records."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+from ragspine.errors import InvalidInputError
+from ragspine.facts.model import Fact, parse_number
+
+COLUMNS = (
+    "metric_code", "entity", "geography", "channel", "period_type", "period", "value", "unit",
+    "source_doc_id", "source_locator", "source_file_hash", "extractor_version", "mapping_version",
+)
+
+
+def read_facts_csv(path: Path) -> list[Fact]:
+    """Parse a facts CSV; empty optional lineage cells become None.
+
+    Raises:
+        InvalidInputError: the header is wrong or a value is not a number, naming the line.
+    """
+    with path.open(encoding="utf-8", newline="") as handle:
+        reader = csv.DictReader(handle)
+        missing = [c for c in COLUMNS[:10] if c not in (reader.fieldnames or [])]
+        if missing:
+            raise InvalidInputError(f"{path.name}: missing columns {', '.join(missing)}")
+        facts = []
+        for line, row in enumerate(reader, start=2):
+            try:
+                value = parse_number(row["value"])
+            except ValueError as exc:
+                raise InvalidInputError(f"{path.name} line {line}: value {row['value']!r} is not a number") from exc
+            optional = {c: (row.get(c) or None) for c in COLUMNS[10:]}
+            facts.append(Fact(*(row[c] for c in COLUMNS[:6]), value,  # type: ignore[call-arg]
+                              row["unit"], row["source_doc_id"], row["source_locator"], **optional))
+    return facts

@@ -1,0 +1,42 @@
+"""The ``FactStore`` port: where structured facts live."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Protocol
+
+from ragspine.facts.model import Fact, FactKey
+
+
+class FactStore(Protocol):
+    """Persistence of facts with their lineage (SQLite embedded, DynamoDB on AWS)."""
+
+    def put_many(self, facts: Iterable[Fact]) -> int:
+        """Insert or replace facts, refusing any without lineage.
+
+        Args:
+            facts: the facts to write; each must carry source_doc_id and source_locator.
+
+        Returns:
+            How many facts were written.
+
+        Raises:
+            MissingLineageError: a fact lacks lineage; nothing of the batch is written.
+        """
+        ...
+
+    def get(self, key: FactKey) -> Fact | None:
+        """Return the fact with this key, or None."""
+        ...
+
+    def find(self, *, metric_code: str, entity: str) -> list[Fact]:
+        """All facts of one metric of one entity (every channel and period), sorted by key."""
+        ...
+
+    def count(self) -> int:
+        """Number of facts stored."""
+        ...
+
+    def delete_by_source(self, source_doc_id: str) -> int:
+        """Remove every fact extracted from one document; return how many were removed."""
+        ...

@@ -1,0 +1,145 @@
+"""The ``query_metric`` tool: the only primitive that produces a number (seed 001)."""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ragspine.facts.glossary import Glossary, Period, SlotKind
+from ragspine.facts.model import Fact, FactKey
+from ragspine.facts.ports import FactStore
+
+QUERY_METRIC_TOOL: dict[str, Any] = {
+    "name": "query_metric",
+    "description": (
+        "Look up one reported figure in the fact table. Returns status found (value, unit and "
+        "its source document and locator), not_found (the normalised parameters; never guess "
+        "a number then), or unrecognized_param (which parameter could not be understood)."
+    ),
+    "parameters": {
+        "type": "object",
+        "properties": {
+            "metric": {
+                "type": "string",
+                "description": "Metric code or name, e.g. REVENUE, GROSS_MARGIN, 营业收入, 毛利率, 売上高.",
+            },
+            "entity": {
+                "type": "string",
+                "description": "Entity code or name, e.g. ACME_CN, 中国内地, Hong Kong, 日本.",
+            },
+            "period": {
+                "type": "string",
+                "description": "Fiscal year or quarter, e.g. FY2024, 2024年, 2024年度, 2024Q3, Q3 2024.",
+            },
+            "channel": {
+                "type": "string",
+                "description": "Sales channel: TOTAL (default), ONLINE (线上) or OFFLINE (线下).",
+                "default": "TOTAL",
+            },
+        },
+        "required": ["metric", "entity", "period"],
+        "additionalProperties": False,
+    },
+}
+
+
+class QueryStatus(str, enum.Enum):
+    """The three outcomes of ``query_metric``; there is no fourth, and no guess."""
+
+    FOUND = "found"
+    NOT_FOUND = "not_found"
+    UNRECOGNIZED_PARAM = "unrecognized_param"
+
+
+@dataclass(frozen=True, slots=True)
+class MetricQuery:
+    """Normalised arguments of one query."""
+
+    metric_code: str
+    entity: str
+    period: Period
+    channel: str
+
+    @property
+    def key(self) -> FactKey:
+        """The fact-table key this query looks up."""
+        return FactKey(self.metric_code, self.entity, self.channel, self.period.period_type, self.period.period)
+
+
+@dataclass(frozen=True, slots=True)
+class QueryResult:
+    """One tri-state answer of ``query_metric``."""
+
+    status: QueryStatus
+    query: MetricQuery | None = None
+    fact: Fact | None = None
+    param: str | None = None
+    raw: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The exact JSON shape of seed 001 for this status."""
+        if self.status is QueryStatus.FOUND and self.fact is not None:
+            fact = self.fact
+            return {
+                "status": "found", "value": fact.value, "unit": fact.unit,
+                "metric_code": fact.metric_code, "entity": fact.entity,
+                "period_type": fact.period_type, "period": fact.period, "channel": fact.channel,
+                "source": {"doc": fact.source_doc_id, "locator": fact.source_locator},
+            }
+        if self.status is QueryStatus.NOT_FOUND and self.query is not None:
+            q = self.query
+            return {
+                "status": "not_found",
+                "normalized": {"metric_code": q.metric_code, "entity": q.entity,
+                               "period": q.period.period, "channel": q.channel},
+            }
+        return {"status": "unrecognized_param", "param": self.param, "raw": self.raw}
+
+
+def unrecognized(param: str, raw: str) -> QueryResult:
+    """The result for a parameter the glossary cannot map."""
+    return QueryResult(QueryStatus.UNRECOGNIZED_PARAM, param=param, raw=raw)
+
+
+def run_query(query: MetricQuery, *, facts: FactStore) -> QueryResult:
+    """Look up already-normalised parameters: found or not_found."""
+    fact = facts.get(query.key)
+    if fact is None:
+        return QueryResult(QueryStatus.NOT_FOUND, query=query)
+    return QueryResult(QueryStatus.FOUND, query=query, fact=fact)
+
+
+def execute_query_metric(arguments: Mapping[str, Any], *, facts: FactStore, glossary: Glossary) -> QueryResult:
+    """Execute a ``query_metric`` call as a model or client would send it.
+
+    Args:
+        arguments: ``metric``, ``entity``, ``period`` and optional ``channel``, as free text.
+        facts: the fact store to query.
+        glossary: normalises each argument to a code.
+
+    Returns:
+        found / not_found / unrecognized_param; the first argument that cannot be
+        normalised (in the order metric, entity, period, channel) is the one reported.
+    """
+    codes: dict[str, str] = {}
+    for name, kind in (("metric", SlotKind.METRIC), ("entity", SlotKind.ENTITY)):
+        raw = arguments.get(name)
+        code = glossary.normalize(kind, raw) if isinstance(raw, str) else None
+        if code is None:
+            return unrecognized(name, _as_text(raw))
+        codes[name] = code
+    raw_period = arguments.get("period")
+    period = glossary.normalize_period(raw_period) if isinstance(raw_period, str) else None
+    if period is None:
+        return unrecognized("period", _as_text(raw_period))
+    raw_channel = arguments.get("channel") or glossary.default_channel
+    channel = glossary.normalize(SlotKind.CHANNEL, raw_channel) if isinstance(raw_channel, str) else None
+    if channel is None:
+        return unrecognized("channel", _as_text(raw_channel))
+    return run_query(MetricQuery(codes["metric"], codes["entity"], period, channel), facts=facts)
+
+
+def _as_text(raw: object) -> str:
+    return "" if raw is None else str(raw)

@@ -1,0 +1,110 @@
+"""``SqliteFactStore``: the embedded fact table (one SQLite file under the data folder)."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Iterable
+from pathlib import Path
+
+from ragspine.facts.model import Fact, FactKey, require_lineage
+
+# STRICT makes SQLite enforce the declared types; ``value ANY`` keeps 1320 an integer and
+# 36.0 a real, so a fact renders exactly as its source wrote it. Lineage is NOT NULL and
+# non-empty at the bottom of the stack (seed 002), not only checked in Python.
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS fact_metric (
+    metric_code TEXT NOT NULL,
+    entity TEXT NOT NULL,
+    geography TEXT NOT NULL,
+    channel TEXT NOT NULL,
+    period_type TEXT NOT NULL,
+    period TEXT NOT NULL,
+    value ANY NOT NULL,
+    unit TEXT NOT NULL,
+    source_doc_id TEXT NOT NULL CHECK (length(trim(source_doc_id)) > 0),
+    source_locator TEXT NOT NULL CHECK (length(trim(source_locator)) > 0),
+    source_file_hash TEXT,
+    extractor_version TEXT,
+    mapping_version TEXT,
+    PRIMARY KEY (metric_code, entity, channel, period_type, period)
+) STRICT, WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS fact_metric_by_source ON fact_metric (source_doc_id);
+"""
+
+_COLUMNS = (
+    "metric_code, entity, geography, channel, period_type, period, value, unit, "
+    "source_doc_id, source_locator, source_file_hash, extractor_version, mapping_version"
+)
+_GET = (
+    f"SELECT {_COLUMNS} FROM fact_metric "
+    "WHERE metric_code = ? AND entity = ? AND channel = ? AND period_type = ? AND period = ?"
+)
+
+
+class SqliteFactStore:
+    """Facts in a SQLite file; one connection per thread, WAL so readers never wait on a writer."""
+
+    def __init__(self, path: Path | str) -> None:
+        self._path = str(path)
+        if self._path != ":memory:":
+            Path(self._path).parent.mkdir(parents=True, exist_ok=True)
+        self._local = threading.local()
+        with self._conn() as conn:
+            conn.executescript(_SCHEMA)
+
+    def _conn(self) -> sqlite3.Connection:
+        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = sqlite3.connect(self._path, timeout=30)
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=NORMAL")
+            self._local.conn = conn
+        return conn
+
+    def put_many(self, facts: Iterable[Fact]) -> int:
+        """Insert or replace facts in one transaction; a fact without lineage aborts the batch."""
+        rows = [_row(require_lineage(fact)) for fact in facts]
+        with self._conn() as conn:
+            conn.executemany(f"INSERT OR REPLACE INTO fact_metric ({_COLUMNS}) VALUES ({', '.join('?' * 13)})", rows)
+        return len(rows)
+
+    def get(self, key: FactKey) -> Fact | None:
+        """The fact with this key, or None."""
+        row = self._conn().execute(
+            _GET, (key.metric_code, key.entity, key.channel, key.period_type, key.period)
+        ).fetchone()
+        return Fact(*row) if row else None
+
+    def find(self, *, metric_code: str, entity: str) -> list[Fact]:
+        """All facts of one metric of one entity, sorted by channel and period."""
+        rows = self._conn().execute(
+            f"SELECT {_COLUMNS} FROM fact_metric WHERE metric_code = ? AND entity = ? "
+            "ORDER BY channel, period_type, period",
+            (metric_code, entity),
+        ).fetchall()
+        return [Fact(*row) for row in rows]
+
+    def count(self) -> int:
+        """Number of facts stored."""
+        return int(self._conn().execute("SELECT count(*) FROM fact_metric").fetchone()[0])
+
+    def delete_by_source(self, source_doc_id: str) -> int:
+        """Remove the facts of one document."""
+        with self._conn() as conn:
+            return conn.execute("DELETE FROM fact_metric WHERE source_doc_id = ?", (source_doc_id,)).rowcount
+
+    def close(self) -> None:
+        """Close this thread's connection (other threads close theirs on exit)."""
+        conn = getattr(self._local, "conn", None)
+        if conn is not None:
+            conn.close()
+            self._local.conn = None
+
+
+def _row(fact: Fact) -> tuple[object, ...]:
+    return (
+        fact.metric_code, fact.entity, fact.geography, fact.channel, fact.period_type, fact.period,
+        fact.value, fact.unit, fact.source_doc_id, fact.source_locator,
+        fact.source_file_hash, fact.extractor_version, fact.mapping_version,
+    )

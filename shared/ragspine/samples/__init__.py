@@ -1,0 +1,24 @@
+"""The ACME sample corpus: its figures, its deterministic builder and the built files.
+
+``build_corpus`` and ``SAMPLES_DIR`` are re-exported lazily: importing the builder here
+eagerly would make ``python -m ragspine.samples.build_acme`` warn that the module was
+already imported before running as ``__main__``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ragspine.samples.build_acme import SAMPLES_DIR, build_corpus
+
+__all__ = ["SAMPLES_DIR", "build_corpus"]
+
+
+def __getattr__(name: str) -> object:
+    """Resolve the lazily re-exported names on first access."""
+    if name in __all__:
+        from ragspine.samples import build_acme
+
+        return getattr(build_acme, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

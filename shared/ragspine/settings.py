@@ -1,0 +1,85 @@
+"""Settings from ``RAGSPINE_*`` environment variables, validated once at start-up."""
+
+from __future__ import annotations
+
+import enum
+from datetime import date
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic import Field, ValidationError, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from ragspine.errors import ConfigurationError
+
+DEFAULT_DATA_DIR = Path(".ragspine")
+
+
+class Backend(str, enum.Enum):
+    """Which adapters the composition root wires: local files or AWS services."""
+
+    EMBEDDED = "embedded"
+    AWS = "aws"
+
+
+class Environment(str, enum.Enum):
+    """Deployment stage; production refuses development-only conveniences."""
+
+    DEVELOPMENT = "development"
+    TEST = "test"
+    PRODUCTION = "production"
+
+
+class Settings(BaseSettings):
+    """Every tunable of the service; the only place that reads the environment."""
+
+    model_config = SettingsConfigDict(env_prefix="RAGSPINE_", extra="ignore", frozen=True)
+
+    env: Environment = Environment.DEVELOPMENT
+    backend: Backend = Backend.EMBEDDED
+    data_dir: Path = Field(
+        default=DEFAULT_DATA_DIR,
+        description="Folder holding all embedded state (facts database, indexes, uploads).",
+    )
+    facts_table: str | None = Field(default=None, description="DynamoDB table of facts (aws backend).")
+    aws_region: str | None = None
+    dynamodb_endpoint_url: str | None = Field(
+        default=None, description="Override the DynamoDB endpoint (a local emulator)."
+    )
+    max_question_chars: int = Field(default=1000, ge=10, le=20000)
+    max_body_bytes: int = Field(default=64 * 1024, ge=1024, le=10 * 1024 * 1024)
+    host: str = "127.0.0.1"
+    port: int = Field(default=8000, ge=1, le=65535)
+    today: date | None = Field(
+        default=None, description="Pin the clock (YYYY-MM-DD) for reproducible default periods."
+    )
+    log_level: str = "INFO"
+
+    @model_validator(mode="after")
+    def _aws_needs_a_table(self) -> Settings:
+        if self.backend is Backend.AWS and not self.facts_table:
+            raise ValueError("RAGSPINE_FACTS_TABLE is required when RAGSPINE_BACKEND=aws")
+        return self
+
+    @property
+    def facts_db_path(self) -> Path:
+        """SQLite file of the embedded fact store."""
+        return self.data_dir / "facts.db"
+
+
+def load_settings(**overrides: object) -> Settings:
+    """Build settings from the environment, turning validation errors into one clear message."""
+    try:
+        return Settings(**overrides)  # type: ignore[arg-type]
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"RAGSPINE_{'_'.join(str(p) for p in err['loc']).upper() or 'SETTINGS'}: {err['msg']}"
+            for err in exc.errors()
+        )
+        raise ConfigurationError(f"invalid settings: {problems}") from exc
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    """The process-wide settings; tests call ``get_settings.cache_clear()`` to override."""
+    return load_settings()

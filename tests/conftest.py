@@ -1,0 +1,97 @@
+"""Shared fixtures: settings under tmp_path, events, Lambda context, moto tables from template.yaml."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ragspine.bootstrap import get_services
+from ragspine.settings import Settings, get_settings
+from tests.support.cfn import REPO_ROOT, dynamodb_create_table_kwargs
+
+EVENTS_DIR = REPO_ROOT / "events"
+FACTS_TABLE = "ragspine-facts-test"
+REGION = "us-east-1"
+TODAY = "2026-11-30"
+
+
+def _reset_caches() -> None:
+    get_settings.cache_clear()
+    get_services.cache_clear()
+
+
+@pytest.fixture
+def settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Settings]:
+    """Embedded settings with all state under tmp_path and a pinned clock."""
+    monkeypatch.setenv("RAGSPINE_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("RAGSPINE_TODAY", TODAY)
+    monkeypatch.setenv("RAGSPINE_ENV", "test")
+    monkeypatch.delenv("RAGSPINE_BACKEND", raising=False)
+    _reset_caches()
+    yield get_settings()
+    _reset_caches()
+
+
+@pytest.fixture
+def aws(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    """moto-backed AWS with fake credentials and the facts table built from template.yaml."""
+    from moto import mock_aws
+
+    for name, value in {"AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing",
+                        "AWS_SESSION_TOKEN": "testing", "AWS_DEFAULT_REGION": REGION,
+                        "AWS_REGION": REGION}.items():
+        monkeypatch.setenv(name, value)
+    with mock_aws():
+        import boto3
+
+        client = boto3.client("dynamodb", region_name=REGION)
+        client.create_table(**dynamodb_create_table_kwargs("FactsTable", FACTS_TABLE))
+        yield client
+
+
+@pytest.fixture
+def aws_settings(settings: Settings, aws: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[Settings]:
+    """Settings wired to the moto DynamoDB table, as in the deployed Lambda."""
+    monkeypatch.setenv("RAGSPINE_BACKEND", "aws")
+    monkeypatch.setenv("RAGSPINE_FACTS_TABLE", FACTS_TABLE)
+    _reset_caches()
+    yield get_settings()
+    _reset_caches()
+
+
+@pytest.fixture
+def load_event() -> Callable[[str], dict[str, Any]]:
+    """Read ``events/<name>.json``, the same files ``sam local invoke`` uses."""
+
+    def load(name: str) -> dict[str, Any]:
+        return json.loads((EVENTS_DIR / f"{name}.json").read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+
+    return load
+
+
+@dataclass(frozen=True)
+class FakeLambdaContext:
+    """The attributes of a Lambda context that Powertools reads."""
+
+    function_name: str = "ragspine-ask"
+    memory_limit_in_mb: int = 512
+    invoked_function_arn: str = "arn:aws:lambda:us-east-1:123456789012:function:ragspine-ask"
+    aws_request_id: str = "52fdfc07-2182-454f-963f-5f0f9a621d72"
+
+
+@pytest.fixture
+def lambda_context() -> FakeLambdaContext:
+    """A stand-in Lambda context."""
+    return FakeLambdaContext()
+
+
+@pytest.fixture
+def random_id() -> Callable[[str], str]:
+    """Unique ids with a readable prefix."""
+    return lambda prefix: f"{prefix}-{uuid.uuid4().hex[:12]}"

@@ -1,0 +1,42 @@
+"""``InMemoryFactStore``: a FactStore fake that records what happened."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from ragspine.facts.model import Fact, FactKey, require_lineage
+from ragspine.facts.ports import FactStore
+
+
+class InMemoryFactStore:
+    """Facts in a dict; ``lookups`` records every key asked for."""
+
+    def __init__(self, facts: Iterable[Fact] = ()) -> None:
+        self._facts: dict[FactKey, Fact] = {}
+        self.lookups: list[FactKey] = []
+        self.put_many(facts)
+
+    def put_many(self, facts: Iterable[Fact]) -> int:
+        checked = [require_lineage(f) for f in facts]
+        self._facts.update((f.key, f) for f in checked)
+        return len(checked)
+
+    def get(self, key: FactKey) -> Fact | None:
+        self.lookups.append(key)
+        return self._facts.get(key)
+
+    def find(self, *, metric_code: str, entity: str) -> list[Fact]:
+        found = [f for f in self._facts.values() if f.metric_code == metric_code and f.entity == entity]
+        return sorted(found, key=lambda f: (f.channel, f.period_type, f.period))
+
+    def count(self) -> int:
+        return len(self._facts)
+
+    def delete_by_source(self, source_doc_id: str) -> int:
+        doomed = [k for k, f in self._facts.items() if f.source_doc_id == source_doc_id]
+        for key in doomed:
+            del self._facts[key]
+        return len(doomed)
+
+
+_: type[FactStore] = InMemoryFactStore  # the fake must keep matching the port

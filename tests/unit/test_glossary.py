@@ -1,0 +1,105 @@
+"""The glossary normalises metric, entity, period and channel words in zh / en / ja."""
+
+from __future__ import annotations
+
+import pytest
+
+from ragspine.errors import ConfigurationError
+from ragspine.facts.glossary import Glossary, Period, SlotKind, default_glossary
+
+
+@pytest.fixture(scope="module")
+def glossary() -> Glossary:
+    return default_glossary()
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("FY2024", Period("FY", "2024")),
+        ("fy 2024", Period("FY", "2024")),
+        ("FY24", Period("FY", "2024")),
+        ("ＦＹ２０２４", Period("FY", "2024")),
+        ("2024年", Period("FY", "2024")),
+        ("2024年度", Period("FY", "2024")),
+        ("2024 fiscal year", Period("FY", "2024")),
+        ("fiscal 2024", Period("FY", "2024")),
+        ("2024财年", Period("FY", "2024")),
+        ("2024", Period("FY", "2024")),
+        ("Q3 2024", Period("Q", "2024Q3")),
+        ("2024Q3", Period("Q", "2024Q3")),
+        ("2024-Q3", Period("Q", "2024Q3")),
+        ("2024年第三季度", Period("Q", "2024Q3")),
+        ("2024年三季度", Period("Q", "2024Q3")),
+        ("2024年Q3", Period("Q", "2024Q3")),
+        ("2024年度第3四半期", Period("Q", "2024Q3")),
+        ("third quarter of 2024", Period("Q", "2024Q3")),
+    ],
+)
+def test_period_spellings_normalise_to_one_code(glossary: Glossary, raw: str, expected: Period) -> None:
+    assert glossary.normalize_period(raw) == expected
+
+
+@pytest.mark.parametrize("raw", ["2024年第五季度", "2024Q7", "FY20245", "next year", ""])
+def test_malformed_periods_are_not_guessed(glossary: Glossary, raw: str) -> None:
+    assert glossary.normalize_period(raw) is None
+
+
+@pytest.mark.parametrize(
+    ("kind", "raw", "code"),
+    [
+        (SlotKind.METRIC, "营业收入", "REVENUE"),
+        (SlotKind.METRIC, "Revenue", "REVENUE"),
+        (SlotKind.METRIC, "売上高", "REVENUE"),
+        (SlotKind.METRIC, "毛利率", "GROSS_MARGIN"),
+        (SlotKind.METRIC, "粗利", "GROSS_PROFIT"),
+        (SlotKind.METRIC, "EBIT", "OPERATING_PROFIT"),
+        (SlotKind.METRIC, "当期純利益", "NET_PROFIT"),
+        (SlotKind.METRIC, "店舗数", "STORE_COUNT"),
+        (SlotKind.ENTITY, "中国大陆", "ACME_CN"),
+        (SlotKind.ENTITY, "Mainland China", "ACME_CN"),
+        (SlotKind.ENTITY, "HK", "ACME_HK"),
+        (SlotKind.ENTITY, "日本法人", "ACME_JP"),
+        (SlotKind.ENTITY, "全社", "ACME_GROUP"),
+        (SlotKind.CHANNEL, "线上", "ONLINE"),
+        (SlotKind.CHANNEL, "オンライン", "ONLINE"),
+        (SlotKind.CHANNEL, "in-store", "OFFLINE"),
+        (SlotKind.CHANNEL, "TOTAL", "TOTAL"),
+    ],
+)
+def test_aliases_in_three_languages_map_to_codes(glossary: Glossary, kind: SlotKind, raw: str, code: str) -> None:
+    assert glossary.normalize(kind, raw) == code
+
+
+def test_an_alias_of_another_kind_is_not_accepted(glossary: Glossary) -> None:
+    assert glossary.normalize(SlotKind.ENTITY, "revenue") is None
+
+
+class TestScan:
+    def test_longest_alias_wins_so_margin_is_not_read_as_profit(self, glossary: Glossary) -> None:
+        mentions, _ = glossary.scan("2024年日本的毛利率是多少")
+        assert [(m.kind, m.code) for m in mentions] == [
+            (SlotKind.PERIOD, "FY2024"), (SlotKind.ENTITY, "ACME_JP"), (SlotKind.METRIC, "GROSS_MARGIN")]
+
+    def test_store_count_is_not_read_as_the_offline_channel(self, glossary: Glossary) -> None:
+        mentions, _ = glossary.scan("2025年日本の店舗数")
+        assert {m.code for m in mentions} == {"FY2025", "ACME_JP", "STORE_COUNT"}
+
+    def test_latin_aliases_match_whole_words_only(self, glossary: Glossary) -> None:
+        mentions, _ = glossary.scan("Which records are ready for Hong Kong revenue?")
+        assert {m.code for m in mentions} == {"ACME_HK", "REVENUE"}
+
+    def test_a_bad_quarter_is_reported_with_its_original_text(self, glossary: Glossary) -> None:
+        mentions, _ = glossary.scan("香港FY20245营收")
+        bad = [m for m in mentions if m.kind is SlotKind.PERIOD]
+        assert bad and bad[0].code is None and bad[0].raw == "FY20245"
+
+
+def test_an_ambiguous_alias_is_refused_at_load_time() -> None:
+    raw = {
+        "version": "t", "home_entity": "A", "default_channel": "TOTAL",
+        "metrics": {"REVENUE": {"aliases": ["sales"]}, "SALES_COUNT": {"aliases": ["sales"]}},
+        "entities": {"A": {}}, "channels": {"TOTAL": {}}, "periods": {"patterns": []},
+    }
+    with pytest.raises(ConfigurationError, match="ambiguous"):
+        Glossary.from_mapping(raw)
