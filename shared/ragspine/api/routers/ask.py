@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import logging
+
 from fastapi import APIRouter
 
 from ragspine.api.deps import ServicesDep
 from ragspine.api.schemas import AskRequest, AskResponse
 from ragspine.qa.answer import answer_question
 
+logger = logging.getLogger(__name__)
 router = APIRouter(prefix="/v1", tags=["ask"])
 
 
@@ -21,4 +24,7 @@ def ask(body: AskRequest, services: ServicesDep) -> AskResponse:
         today=services.today(),
         max_chars=services.settings.max_question_chars,
     )
+    # Codes and counts only: the question and the values may be sensitive.
+    logger.info("question answered", extra={"route": result.route.value, "status": result.status.value,
+                                            "sources": len(result.sources), "question_chars": len(body.question)})
     return AskResponse.from_result(result)

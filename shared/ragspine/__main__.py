@@ -1,0 +1,5 @@
+"""``python -m ragspine`` runs the command line."""
+
+from ragspine.cli import app
+
+app()

@@ -1,0 +1,128 @@
+"""One behaviour suite over both fact stores: SQLite (embedded) and DynamoDB (moto), same assertions."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ragspine.aws.dynamo_facts import DynamoFactStore
+from ragspine.demo import load_sample_facts
+from ragspine.errors import MissingLineageError
+from ragspine.facts.glossary import default_glossary
+from ragspine.facts.model import Fact, FactKey
+from ragspine.facts.ports import FactStore
+from ragspine.facts.query_metric import execute_query_metric
+from ragspine.facts.sqlite_store import SqliteFactStore
+from ragspine.qa.answer import answer_question
+from ragspine.qa.result import AnswerStatus
+from tests.conftest import FACTS_TABLE
+
+TODAY = date(2026, 11, 30)
+
+
+@pytest.fixture(params=["embedded", "aws"])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[FactStore]:
+    """An empty store of each backend."""
+    if request.param == "embedded":
+        yield SqliteFactStore(tmp_path / "facts.db")
+    else:
+        client: Any = request.getfixturevalue("aws")
+        yield DynamoFactStore(FACTS_TABLE, client=client)
+
+
+@pytest.fixture
+def loaded(store: FactStore) -> FactStore:
+    """The store holding the ACME sample facts."""
+    load_sample_facts(store)
+    return store
+
+
+def ask(question: str, store: FactStore):
+    return answer_question(question, facts=store, glossary=default_glossary(), today=TODAY)
+
+
+class TestStructuredAnswers:
+    def test_seed_001_example_answers_1320_with_its_locator(self, loaded: FactStore) -> None:
+        result = ask("中国内地FY2024的REVENUE是多少", loaded)
+        assert "1320 USD_M（来源：ACME_FY2024_Review.pptx · slide=2,table=1,row=REVENUE,col=FY2024）" in result.answer
+        assert result.sources == ({"doc": "ACME_FY2024_Review.pptx",
+                                   "locator": "slide=2,table=1,row=REVENUE,col=FY2024"},)
+
+    def test_japan_gross_margin_2024_is_36_point_0(self, loaded: FactStore) -> None:
+        result = ask("2024年日本的毛利率是多少", loaded)
+        assert "36.0 PCT（来源：ACME_FY2024_Review.pptx · slide=4,table=1,row=GROSS_MARGIN,col=FY2024）" in result.answer
+        assert result.status is AnswerStatus.FOUND
+
+    def test_quarterly_revenue_cites_the_workbook_cell(self, loaded: FactStore) -> None:
+        result = ask("What was Hong Kong revenue in Q2 2024?", loaded)
+        assert "82 USD_M（来源：ACME_Quarterly_Revenue.xlsx · sheet=2024,cell=C3）" in result.answer
+
+    def test_fy2025_fact_cites_the_chinese_row_label_of_the_2025_deck(self, loaded: FactStore) -> None:
+        result = ask("日本の2025年度の売上高はいくらですか", loaded)
+        assert result.sources == ({"doc": "ACME_FY2025_Review.pptx", "locator": "slide=4,table=1,row=营业收入,col=FY2025"},)
+        assert "672 USD_M" in result.answer
+
+    def test_channel_revenue_is_found_per_channel(self, loaded: FactStore) -> None:
+        result = ask("日本2024年线上营收", loaded)
+        assert "170.3 USD_M" in result.answer
+
+    def test_missing_year_is_not_found_and_says_so(self, loaded: FactStore) -> None:
+        result = ask("日本FY2030的营业收入是多少", loaded)
+        assert result.status is AnswerStatus.NOT_FOUND and result.sources == ()
+
+    def test_tool_call_returns_the_same_tristate(self, loaded: FactStore) -> None:
+        found = execute_query_metric({"metric": "毛利率", "entity": "Japan", "period": "FY2024"},
+                                     facts=loaded, glossary=default_glossary())
+        assert found.to_dict()["value"] == 36.0 and isinstance(found.to_dict()["value"], float)
+        assert execute_query_metric({"metric": "REVENUE", "entity": "ACME_CN", "period": "FY2024"},
+                                    facts=loaded, glossary=default_glossary()).to_dict()["value"] == 1320
+
+
+class TestStoreContract:
+    def test_values_round_trip_in_their_source_form(self, loaded: FactStore) -> None:
+        fact = loaded.get(FactKey("GROSS_PROFIT", "ACME_CN", "TOTAL", "FY", "2023"))
+        assert fact is not None and repr(fact.value) == "472.0"
+        revenue = loaded.get(FactKey("REVENUE", "ACME_CN", "TOTAL", "FY", "2024"))
+        assert revenue is not None and type(revenue.value) is int
+
+    def test_lineage_v2_fields_are_kept(self, loaded: FactStore) -> None:
+        fact = loaded.get(FactKey("REVENUE", "ACME_CN", "TOTAL", "FY", "2024"))
+        assert fact is not None and fact.source_file_hash and fact.source_file_hash.startswith("sha256:")
+        assert (fact.extractor_version, fact.mapping_version) == ("curated-1", "glossary-1")
+
+    def test_sample_load_is_idempotent(self, loaded: FactStore) -> None:
+        assert loaded.count() == 114
+        load_sample_facts(loaded)
+        assert loaded.count() == 114
+
+    def test_find_lists_every_period_and_channel_of_a_metric(self, loaded: FactStore) -> None:
+        facts = loaded.find(metric_code="REVENUE", entity="ACME_HK")
+        assert len(facts) == 3 * 3 + 8  # three channels x three years, plus eight quarters
+        assert facts == sorted(facts, key=lambda f: (f.channel, f.period_type, f.period))
+
+    def test_a_fact_without_lineage_is_refused_and_nothing_is_written(self, store: FactStore) -> None:
+        good = Fact("REVENUE", "ACME_CN", "CN", "TOTAL", "FY", "2024", 1320, "USD_M", "doc.pptx", "slide=2")
+        bad = Fact("REVENUE", "ACME_CN", "CN", "TOTAL", "FY", "2023", 1180, "USD_M", "doc.pptx", "")
+        with pytest.raises(MissingLineageError, match="source_locator"):
+            store.put_many([good, bad])
+        assert store.count() == 0
+
+    def test_delete_by_source_retires_one_document(self, loaded: FactStore) -> None:
+        removed = loaded.delete_by_source("ACME_Quarterly_Revenue.xlsx")
+        assert removed == 24
+        assert loaded.count() == 90
+        assert loaded.get(FactKey("REVENUE", "ACME_HK", "TOTAL", "Q", "2024Q2")) is None
+
+
+def test_sqlite_refuses_blank_lineage_even_below_python(tmp_path: Path) -> None:
+    import sqlite3
+
+    SqliteFactStore(tmp_path / "f.db")
+    conn = sqlite3.connect(tmp_path / "f.db")
+    with pytest.raises(sqlite3.IntegrityError):
+        conn.execute("INSERT INTO fact_metric (metric_code, entity, geography, channel, period_type, period, value, "
+                     "unit, source_doc_id, source_locator) VALUES ('R','E','G','T','FY','2024',1,'U','doc',' ')")
