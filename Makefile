@@ -18,7 +18,7 @@ $(STAMP): pyproject.toml shared/requirements.txt
 # aws-sam-cli pins boto3/click/pydantic, so it lives in its own virtualenv.
 $(TOOLS_STAMP):
 	$(PYTHON) -m venv $(TOOLS)
-	$(TOOLS)/bin/pip install --quiet aws-sam-cli cfn-lint
+	$(TOOLS)/bin/pip install --quiet 'aws-sam-cli>=1.170,<2' cfn-lint
 	touch $(TOOLS_STAMP)
 
 tools: $(TOOLS_STAMP)

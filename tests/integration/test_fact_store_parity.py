@@ -126,3 +126,12 @@ def test_sqlite_refuses_blank_lineage_even_below_python(tmp_path: Path) -> None:
     with pytest.raises(sqlite3.IntegrityError):
         conn.execute("INSERT INTO fact_metric (metric_code, entity, geography, channel, period_type, period, value, "
                      "unit, source_doc_id, source_locator) VALUES ('R','E','G','T','FY','2024',1,'U','doc',' ')")
+
+
+def test_dynamo_refuses_a_key_part_containing_the_separator(aws) -> None:
+    from ragspine.errors import InvalidInputError
+
+    store = DynamoFactStore(FACTS_TABLE, client=aws)
+    with pytest.raises(InvalidInputError, match="'#'"):
+        store.put_many([Fact("REV#X", "ACME_CN", "CN", "TOTAL", "FY", "2024", 1, "USD_M", "d", "l")])
+    assert store.count() == 0

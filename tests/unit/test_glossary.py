@@ -77,20 +77,20 @@ def test_an_alias_of_another_kind_is_not_accepted(glossary: Glossary) -> None:
 
 class TestScan:
     def test_longest_alias_wins_so_margin_is_not_read_as_profit(self, glossary: Glossary) -> None:
-        mentions, _ = glossary.scan("2024年日本的毛利率是多少")
+        mentions = glossary.scan("2024年日本的毛利率是多少")
         assert [(m.kind, m.code) for m in mentions] == [
             (SlotKind.PERIOD, "FY2024"), (SlotKind.ENTITY, "ACME_JP"), (SlotKind.METRIC, "GROSS_MARGIN")]
 
     def test_store_count_is_not_read_as_the_offline_channel(self, glossary: Glossary) -> None:
-        mentions, _ = glossary.scan("2025年日本の店舗数")
+        mentions = glossary.scan("2025年日本の店舗数")
         assert {m.code for m in mentions} == {"FY2025", "ACME_JP", "STORE_COUNT"}
 
     def test_latin_aliases_match_whole_words_only(self, glossary: Glossary) -> None:
-        mentions, _ = glossary.scan("Which records are ready for Hong Kong revenue?")
+        mentions = glossary.scan("Which records are ready for Hong Kong revenue?")
         assert {m.code for m in mentions} == {"ACME_HK", "REVENUE"}
 
     def test_a_bad_quarter_is_reported_with_its_original_text(self, glossary: Glossary) -> None:
-        mentions, _ = glossary.scan("香港FY20245营收")
+        mentions = glossary.scan("香港FY20245营收")
         bad = [m for m in mentions if m.kind is SlotKind.PERIOD]
         assert bad and bad[0].code is None and bad[0].raw == "FY20245"
 

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Iterator
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-from ragspine.errors import ProviderUnavailableError
+from ragspine.errors import InvalidInputError, ProviderUnavailableError
 from ragspine.facts.model import Fact, FactKey, format_number, parse_number, require_lineage
 
 if TYPE_CHECKING:
@@ -124,6 +124,10 @@ class DynamoFactStore:
 
 
 def _item(fact: Fact) -> dict[str, dict[str, str]]:
+    key_parts = (fact.metric_code, fact.entity, fact.channel, fact.period_type, fact.period)
+    if any("#" in part for part in key_parts):
+        # '#' separates the parts of pk/sk; a code containing it could not be split back.
+        raise InvalidInputError(f"fact key {key_parts} contains '#', which codes may not contain")
     item = {name: {"S": getattr(fact, name)} for name in _STRINGS}
     item["pk"] = {"S": _pk(fact.metric_code, fact.entity)}
     item["sk"] = {"S": _sk(fact.period_type, fact.period, fact.channel)}

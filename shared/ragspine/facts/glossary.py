@@ -10,9 +10,10 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from ragspine.errors import ConfigurationError
+from ragspine.facts.matching import SlotRegex, slot_regex
 
 
 class SlotKind(str, enum.Enum):
@@ -50,15 +51,24 @@ class Term:
     names: Mapping[str, str]
     unit: str | None = None
     geography: str | None = None
+    label: str = ""  # "日本（ACME_JP）": precomputed, answers render it every time
 
     def name(self, lang: str = "zh") -> str:
         """Display name in ``lang``, falling back to the code."""
         return self.names.get(lang) or self.code
 
+    @classmethod
+    def from_spec(cls, code: str, spec: Mapping[str, Any]) -> Term:
+        """A term from its glossary YAML entry."""
+        names = dict(spec.get("names", {}))
+        return cls(code, names, spec.get("unit"), spec.get("geography"), f"{names.get('zh') or code}（{code}）")
 
-@dataclass(frozen=True, slots=True)
-class Mention:
-    """A span of a question recognised as a slot; ``code`` is None when it is malformed."""
+
+class Mention(NamedTuple):
+    """A span of a question recognised as a slot; ``code`` is None when it is malformed.
+
+    A NamedTuple rather than a dataclass: several are built per question on the hot path.
+    """
 
     kind: SlotKind
     code: str | None
@@ -79,10 +89,6 @@ def normalize_text(text: str) -> str:
     return unicodedata.normalize("NFKC", text).lower()
 
 
-def _is_ascii_word(alias: str) -> bool:
-    return alias.isascii()
-
-
 @dataclass(frozen=True)
 class Glossary:
     """Normalises the words of questions and tool arguments to fact-table codes."""
@@ -96,7 +102,9 @@ class Glossary:
     numerals: Mapping[str, int]
     ordinals: Mapping[str, int]
     fillers: tuple[str, ...]
-    _alias_regex: re.Pattern[str] = field(repr=False, compare=False)
+    _slot_regex: SlotRegex = field(repr=False, compare=False)
+    _period_cache: dict[tuple[str, str | None, str | None], Period | None] = field(
+        default_factory=dict, repr=False, compare=False)
 
     @classmethod
     def from_mapping(cls, raw: Mapping[str, Any]) -> Glossary:
@@ -108,8 +116,7 @@ class Glossary:
                                   (SlotKind.CHANNEL, "channels")):
                 terms[kind] = {}
                 for code, spec in raw[section].items():
-                    terms[kind][code] = Term(code, dict(spec.get("names", {})), spec.get("unit"),
-                                             spec.get("geography"))
+                    terms[kind][code] = Term.from_spec(code, spec)
                     for alias in [code, *spec.get("aliases", [])]:
                         key = normalize_text(str(alias)).strip()
                         owner = aliases.setdefault(key, (kind, code))
@@ -117,13 +124,9 @@ class Glossary:
                             raise ConfigurationError(f"glossary alias {alias!r} is ambiguous: {owner} and {code}")
             periods = raw["periods"]
             patterns = tuple(
-                _PeriodPattern(p["type"], re.compile(p["regex"], re.IGNORECASE)) for p in periods["patterns"]
+                _PeriodPattern(p["type"], re.compile(p["regex"])) for p in periods["patterns"]
             )
-            ordered = sorted(aliases, key=len, reverse=True)
-            alternation = "|".join(
-                rf"(?<![a-z0-9_]){re.escape(a)}(?![a-z0-9_])" if _is_ascii_word(a) else re.escape(a)
-                for a in ordered
-            )
+            slots = slot_regex([p["regex"] for p in periods["patterns"]], periods.get("first_chars", "."), aliases)
             glossary = cls(
                 version=str(raw["version"]),
                 home_entity=str(raw["home_entity"]),
@@ -134,7 +137,7 @@ class Glossary:
                 numerals={str(k): int(v) for k, v in periods.get("numerals", {}).items()},
                 ordinals={str(k): int(v) for k, v in periods.get("ordinal_quarters", {}).items()},
                 fillers=tuple(sorted((normalize_text(f) for f in raw.get("fillers", [])), key=len, reverse=True)),
-                _alias_regex=re.compile(alternation),
+                _slot_regex=slots,
             )
         except (KeyError, TypeError, AttributeError, re.error) as exc:
             raise ConfigurationError(f"glossary is malformed: {exc!r}") from exc
@@ -167,50 +170,52 @@ class Glossary:
         for pattern in self.period_patterns:
             match = pattern.regex.fullmatch(text)
             if match:
-                return self._period_from(pattern, match)
+                groups = match.groupdict()
+                return self._period_from(pattern.period_type, groups.get("year"), groups.get("q"))
         return None
 
-    def scan(self, text: str) -> tuple[list[Mention], str]:
-        """Find every slot mention in a question.
-
-        Returns:
-            The mentions in text order, and the normalised text with every mention removed
-            (what is left over, used to spot names the glossary does not know).
-        """
-        norm = normalize_text(text)
+    def scan(self, text: str) -> list[Mention]:
+        """Find every slot mention in a question, in text order (spans index the normalised text)."""
         shown = unicodedata.normalize("NFKC", text)
+        norm = shown.lower()
         if len(shown) != len(norm):  # lower-casing changed the length: report the normalised form
             shown = norm
-        mentions: list[Mention] = []
-        taken = bytearray(len(norm))
-        for pattern in self.period_patterns:
-            for match in pattern.regex.finditer(norm):
-                start, end = match.span()
-                if any(taken[start:end]):
-                    continue
-                taken[start:end] = b"\x01" * (end - start)
-                period = self._period_from(pattern, match)
-                mentions.append(Mention(SlotKind.PERIOD, period.label if period else None,
-                                        shown[start:end], start, end, period))
-        for match in self._alias_regex.finditer(norm):
+        slot = self._slot_regex
+        mentions = []
+        for match in slot.regex.finditer(norm):
             start, end = match.span()
-            if any(taken[start:end]):
+            if match.lastindex == slot.alias_group:
+                kind, code = self.aliases[match.group()]
+                mentions.append(Mention(kind, code, shown[start:end], start, end))
                 continue
-            taken[start:end] = b"\x01" * (end - start)
-            kind, code = self.aliases[match.group(0)]
-            mentions.append(Mention(kind, code, shown[start:end], start, end))
-        mentions.sort(key=lambda m: m.start)
-        leftover = "".join(" " if taken[i] else ch for i, ch in enumerate(norm))
-        return mentions, leftover
+            where = slot.periods[match.lastindex or 0]
+            period = self._period_from(self.period_patterns[where.pattern].period_type,
+                                       match.group(where.year) if where.year else None,
+                                       match.group(where.quarter) if where.quarter else None)
+            mentions.append(Mention(SlotKind.PERIOD, period.label if period else None, shown[start:end],
+                                    start, end, period))
+        return mentions
 
-    def _period_from(self, pattern: _PeriodPattern, match: re.Match[str]) -> Period | None:
-        if pattern.period_type not in ("FY", "Q"):
+    def leftover(self, text: str, mentions: list[Mention]) -> str:
+        """The normalised question with every mention blanked out (to spot unknown names)."""
+        chars = list(normalize_text(text))
+        for mention in mentions:
+            chars[mention.start:mention.end] = " " * (mention.end - mention.start)
+        return "".join(chars)
+
+    def _period_from(self, period_type: str, year_text: str | None, q_text: str | None) -> Period | None:
+        key = (period_type, year_text, q_text)
+        if key not in self._period_cache:  # a handful of distinct periods: build each once
+            self._period_cache[key] = self._build_period(period_type, year_text, q_text)
+        return self._period_cache[key]
+
+    def _build_period(self, period_type: str, year_text: str | None, q_text: str | None) -> Period | None:
+        if period_type not in ("FY", "Q") or year_text is None:
             return None
-        year_text = match.group("year")
         year = int(year_text) + 2000 if len(year_text) == 2 else int(year_text)
-        if pattern.period_type == "FY":
+        if period_type == "FY":
             return Period.fiscal_year(year)
-        q_text = match.group("q").lower()
+        q_text = (q_text or "").lower()
         quarter = self.ordinals.get(q_text) or self.numerals.get(q_text) or (int(q_text) if q_text.isdigit() else 0)
         return Period("Q", f"{year}Q{quarter}") if 1 <= quarter <= 4 else None
 

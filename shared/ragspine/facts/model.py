@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from ragspine.errors import MissingLineageError
 
 LINEAGE_FIELDS = ("source_doc_id", "source_locator")
 
 
-@dataclass(frozen=True, slots=True)
-class FactKey:
-    """What identifies one fact: a metric of an entity, channel and period."""
+class FactKey(NamedTuple):
+    """What identifies one fact: a metric of an entity, channel and period (a tuple: built per lookup)."""
 
     metric_code: str
     entity: str

@@ -71,9 +71,7 @@ class SqliteFactStore:
 
     def get(self, key: FactKey) -> Fact | None:
         """The fact with this key, or None."""
-        row = self._conn().execute(
-            _GET, (key.metric_code, key.entity, key.channel, key.period_type, key.period)
-        ).fetchone()
+        row = self._conn().execute(_GET, key).fetchone()  # FactKey is a tuple in the WHERE order
         return Fact(*row) if row else None
 
     def find(self, *, metric_code: str, entity: str) -> list[Fact]:

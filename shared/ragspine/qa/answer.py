@@ -75,7 +75,7 @@ def _sources(results: tuple[QueryResult, ...]) -> tuple[dict[str, str], ...]:
 
 
 def _status(results: tuple[QueryResult, ...]) -> AnswerStatus:
-    found = sum(r.status is QueryStatus.FOUND for r in results)
+    found = [r.status for r in results].count(QueryStatus.FOUND)
     if found == len(results):
         return AnswerStatus.FOUND
     return AnswerStatus.PARTIAL if found else AnswerStatus.NOT_FOUND

@@ -16,11 +16,10 @@ _EXAMPLES = {
 
 def describe(query: MetricQuery, glossary: Glossary) -> str:
     """``日本（ACME_JP）FY2024 毛利率（GROSS_MARGIN）``, plus the channel when it is not the total."""
-    entity = glossary.term(SlotKind.ENTITY, query.entity)
-    metric = glossary.term(SlotKind.METRIC, query.metric_code)
-    text = f"{entity.name()}（{entity.code}）{query.period.label} {metric.name()}（{metric.code}）"
+    terms = glossary.terms
+    text = f"{terms[SlotKind.ENTITY][query.entity].label}{query.period.label} {terms[SlotKind.METRIC][query.metric_code].label}"
     if query.channel != glossary.default_channel:
-        text += f"·{glossary.term(SlotKind.CHANNEL, query.channel).name()}（{query.channel}）"
+        text += f"·{terms[SlotKind.CHANNEL][query.channel].label}"
     return text
 
 

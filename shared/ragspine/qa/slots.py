@@ -62,13 +62,22 @@ def extract_slots(question: str, *, glossary: Glossary, today: date) -> Slots:
     year, each recorded as an assumption; a malformed period, or a name left over where an
     entity was expected, is reported as unrecognized rather than guessed.
     """
-    mentions, leftover = glossary.scan(question)
-    metrics = _codes(mentions, SlotKind.METRIC)
-    entities = _codes(mentions, SlotKind.ENTITY)
-    channels = _codes(mentions, SlotKind.CHANNEL) or (glossary.default_channel,)
-    periods = tuple(dict.fromkeys(m.period for m in mentions if m.kind is SlotKind.PERIOD and m.period))
-    names = unknown_names(question, leftover, glossary)
-    bad_period = next((m for m in mentions if m.kind is SlotKind.PERIOD and m.period is None), None)
+    mentions = glossary.scan(question)
+    found: dict[SlotKind, dict[str, None]] = {SlotKind.METRIC: {}, SlotKind.ENTITY: {}, SlotKind.CHANNEL: {}}
+    periods: dict[Period, None] = {}
+    bad_period: Mention | None = None
+    for mention in mentions:  # one pass; dicts keep first-mention order without duplicates
+        if mention.kind is SlotKind.PERIOD:
+            if mention.period is None:
+                bad_period = bad_period or mention
+            else:
+                periods[mention.period] = None
+        else:
+            found[mention.kind][mention.code] = None  # type: ignore[index]
+    metrics, entities = tuple(found[SlotKind.METRIC]), tuple(found[SlotKind.ENTITY])
+    channels = tuple(found[SlotKind.CHANNEL]) or (glossary.default_channel,)
+    # Leftover words only matter when a metric or entity is missing: skip the work otherwise.
+    names = [] if metrics and entities else unknown_names(question, glossary.leftover(question, mentions), glossary)
     problem: Unrecognized | None = None
     if not metrics:
         problem = Unrecognized("metric", " ".join(names) or question.strip())
@@ -82,9 +91,9 @@ def extract_slots(question: str, *, glossary: Glossary, today: date) -> Slots:
         assumptions.append(Assumption(SlotKind.ENTITY, glossary.home_entity, "no entity named: the home group"))
     if not periods and bad_period is None:
         default = last_completed_fiscal_year(today)
-        periods = (default,)
+        periods[default] = None
         assumptions.append(Assumption(SlotKind.PERIOD, default.label, "no period named: the last completed fiscal year"))
-    return Slots(metrics, entities, periods, channels, tuple(assumptions), problem)
+    return Slots(metrics, entities, tuple(periods), channels, tuple(assumptions), problem)
 
 
 def unknown_names(question: str, leftover: str, glossary: Glossary) -> list[str]:
@@ -109,7 +118,3 @@ def unknown_names(question: str, leftover: str, glossary: Glossary) -> list[str]
             word = word.replace(filler, " ")
         names.extend(part for part in word.split() if len(part) >= 2)
     return names
-
-
-def _codes(mentions: list[Mention], kind: SlotKind) -> tuple[str, ...]:
-    return tuple(dict.fromkeys(m.code for m in mentions if m.kind is kind and m.code))

@@ -1,0 +1,85 @@
+"""Fast regexes for the glossary: aliases as a prefix tree, period patterns in one pass.
+
+A plain alternation of ~100 aliases makes ``re`` try every alternative at every position;
+the same words folded into a prefix tree (``毛利(?:率|润)?``) fail after one character at
+most positions. Greedy optional suffixes keep the longest alias winning.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from typing import NamedTuple
+
+_WORD_EDGE = "a-z0-9_"
+
+
+def trie_pattern(words: Iterable[str]) -> str:
+    """A regex source matching exactly ``words``, longest first, built as a prefix tree."""
+    root: dict[str, dict] = {}  # type: ignore[type-arg]
+    for word in words:
+        node = root
+        for char in word:
+            node = node.setdefault(char, {})
+        node[""] = {}
+
+    def build(node: dict) -> str:  # type: ignore[type-arg]
+        branches = [re.escape(char) + build(child) for char, child in sorted(node.items()) if char]
+        if not branches:
+            return ""
+        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+        return f"(?:{body})?" if "" in node else body
+
+    return build(root)
+
+
+def alias_pattern(aliases: Iterable[str]) -> str:
+    """Regex source for all aliases; Latin aliases only match whole words (EC never inside RECORD)."""
+    words = sorted(set(aliases))
+    latin = [w for w in words if w.isascii()]
+    other = [w for w in words if not w.isascii()]
+    parts = []
+    if latin:
+        parts.append(rf"(?<![{_WORD_EDGE}])(?:{trie_pattern(latin)})(?![{_WORD_EDGE}])")
+    if other:
+        parts.append(trie_pattern(other))
+    return "|".join(parts) or "(?!)"
+
+
+class PeriodGroups(NamedTuple):
+    """Which pattern a combined-regex match came from, and its year/quarter group numbers."""
+
+    pattern: int
+    year: int | None
+    quarter: int | None
+
+
+class SlotRegex(NamedTuple):
+    """One regex finding periods and aliases in a single left-to-right pass."""
+
+    regex: re.Pattern[str]
+    periods: dict[int, PeriodGroups]  # lastindex of a period match -> its pattern and groups
+    alias_group: int  # lastindex of an alias match
+
+
+def slot_regex(period_sources: Sequence[str], first_chars: str, aliases: Iterable[str]) -> SlotRegex:
+    """Join the period patterns and the alias tree into one alternation, periods first.
+
+    At each position the period patterns are tried before the aliases, behind a guard
+    (``first_chars``, a class every period pattern starts with) that rejects most positions
+    with one test. Each period pattern is wrapped in a group ``p<i>`` with its ``year``/``q``
+    groups renamed ``y<i>``/``q<i>``; a match's ``lastindex`` says which branch matched.
+    """
+    wrapped = []
+    for index, source in enumerate(period_sources):
+        renamed = source.replace("(?P<year>", f"(?P<y{index}>").replace("(?P<q>", f"(?P<q{index}>")
+        wrapped.append(f"(?P<p{index}>{renamed})")
+    periods = f"(?={first_chars})(?:{'|'.join(wrapped)})" if wrapped else "(?!)"
+    regex = re.compile(f"{periods}|(?P<alias>{alias_pattern(aliases)})")
+    groups = regex.groupindex
+    return SlotRegex(
+        regex,
+        {groups[f"p{i}"]: PeriodGroups(i, groups.get(f"y{i}"), groups.get(f"q{i}"))
+         for i in range(len(period_sources))},
+        groups["alias"],
+    )

@@ -1,0 +1,89 @@
+"""The human-readable bench report, rendered from the same dict that is written as JSON."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+PATH_LABELS = {
+    "ask": "a) answer_question (full structured ask)",
+    "tool": "b) execute_query_metric (tool path)",
+    "floor": "c) floor: bare sqlite3 PK lookup",
+    "harness": "   harness only (call + timer)",
+}
+
+
+def _verdict(target: dict[str, Any]) -> str:
+    state = "MET" if target["met"] else "NOT MET"
+    return f"target {target['what']} {'<' if 'p50' in target['what'] else '<='} {target['limit']}x: " \
+           f"{target['value']}x -> {state}"
+
+
+def _structured(s: dict[str, Any]) -> list[str]:
+    store = s["store"]
+    built = "cached" if store["cached"] else f"built in {store['build_seconds']:.1f}s"
+    lines = [
+        "1. Structured ask, warm, in-process",
+        f"   store: {store['facts']:,} facts ({store['synthetic']:,} synthetic + "
+        f"{store['sample']} ACME sample), {built}",
+        f"   {s['n']:,} calls per path after {s['warmup']:,} warm-up calls, "
+        f"cycling {len(s['questions'])} questions (zh/en/ja), one fact each",
+        "",
+        f"   {'path':<44}{'p50 µs':>10}{'p99 µs':>10}{'mean µs':>10}",
+    ]
+    for name, label in PATH_LABELS.items():
+        p = s["paths"][name]
+        lines.append(f"   {label:<44}{p['p50_us']:>10.2f}{p['p99_us']:>10.2f}{p['mean_us']:>10.2f}")
+    lines.append("")
+    for name, ratio in s["ratios"].items():
+        lines.append(f"   {name:<12} p50 {ratio['p50']:>6.2f}x   p99 {ratio['p99']:>6.2f}x")
+    lines += ["", "   " + _verdict(s["target"]), ""]
+    prof = s["profile"]
+    lines.append(f"   cProfile of a) over {prof['calls']:,} calls, top 10 by cumulative time "
+                 "(µs per ask, inflated by the profiler):")
+    lines.append(f"   {'cum/ask':>9}{'self/ask':>10}{'ncalls':>9}  function")
+    lines += [_profile_row(row) for row in prof["top_cumulative"]]
+    lines.append("   top 10 by own time:")
+    lines += [_profile_row(row) for row in prof["top_self"]]
+    return lines
+
+
+def _profile_row(row: dict[str, Any]) -> str:
+    cum, own = row["cum_per_ask_us"], row["self_per_ask_us"]
+    return f"   {cum:>9.2f}{own:>10.2f}{row['ncalls']:>9}  {row['function']}"
+
+
+def _cold(c: dict[str, Any] | None) -> list[str]:
+    if c is None:
+        return ["2. Cold start: skipped"]
+    lines = [f"2. Cold start of the ask handler: fresh processes, {c['runs']} interleaved rounds "
+             "after one warm-up each",
+             f"   env: {' '.join(f'{k}={v}' for k, v in c['env'].items())}", ""]
+    for name, stats in c["timings"].items():
+        command = f"python -c {c['commands'][name]!r}"
+        lines.append(f"   {name:<10} {command:<42} median {stats['median_ms']:>7.1f} ms"
+                     f"  (min {stats['min_ms']:.1f}, max {stats['max_ms']:.1f})")
+    if c.get("error"):
+        err = c["error"]
+        lines += ["", f"   FAILED: python -c {err['command']!r} exited {err['returncode']}:", err["stderr"]]
+    if "ratio" in c:
+        lines += ["", f"   candidate/baseline {c['ratio']:.3f}x; candidate - baseline = "
+                      f"{c['handler_own_ms']:+.1f} ms (medians)",
+                  "   " + _verdict(c["target"]), "",
+                  "   -X importtime of the candidate, top 15 by cumulative time:",
+                  f"   {'cum ms':>8}{'self ms':>9}  module (indent = nesting)"]
+        for row in c["importtime_top"]:
+            indent = "  " * row["depth"]
+            lines.append(f"   {row['cumulative_ms']:>8.1f}{row['self_ms']:>9.1f}  {indent}{row['module']}")
+    return lines
+
+
+def render(results: dict[str, Any], json_path: Path) -> str:
+    """The full report as text."""
+    meta = results["meta"]
+    head = [f"ragspine bench ({meta['mode']} mode) - python {meta['python']}, sqlite {meta['sqlite']}, "
+            f"{meta['platform']}", ""]
+    tail = ["", f"total {meta['elapsed_s']:.1f}s; JSON: {json_path}"]
+    return "\n".join(head + _structured(results["structured"]) + [""] + _cold(results["cold_start"]) + tail)

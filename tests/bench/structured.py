@@ -1,0 +1,171 @@
+"""Warm, in-process latency of the structured ask against a bare SQLite primary-key lookup."""
+
+from __future__ import annotations
+
+import cProfile
+import pstats
+import sqlite3
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from timing import sample_interleaved, summarize_ns
+
+from ragspine.facts.glossary import default_glossary
+from ragspine.facts.query_metric import QueryStatus, execute_query_metric
+from ragspine.facts.sqlite_store import SqliteFactStore
+from ragspine.qa.answer import answer_question
+from ragspine.qa.result import AnswerStatus
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from ragspine.facts.model import FactKey
+
+TODAY = date(2026, 11, 30)
+TARGET_P50_RATIO = 3.0
+FLOOR_SQL = ("SELECT * FROM fact_metric "
+             "WHERE metric_code=? AND entity=? AND channel=? AND period_type=? AND period=?")
+BENCH_DIR = Path(__file__).resolve().parent
+
+
+@dataclass(frozen=True, slots=True)
+class Case:
+    """A question and the ``query_metric`` arguments a tool caller would send for it."""
+
+    question: str
+    arguments: dict[str, str]
+
+
+# Each names exactly one sample fact, so every path does one lookup per call.
+CASES: tuple[Case, ...] = (
+    Case("2024年日本的毛利率是多少",
+         {"metric": "毛利率", "entity": "日本", "period": "2024年"}),
+    Case("中国内地FY2024的REVENUE是多少",
+         {"metric": "REVENUE", "entity": "中国内地", "period": "FY2024"}),
+    Case("What was Hong Kong revenue in Q3 2024?",
+         {"metric": "revenue", "entity": "Hong Kong", "period": "Q3 2024"}),
+    Case("日本の2025年度の売上高はいくらですか",
+         {"metric": "売上高", "entity": "日本", "period": "2025年度"}),
+    Case("香港2023年线上营业收入是多少",
+         {"metric": "营业收入", "entity": "香港", "period": "2023年", "channel": "线上"}),
+    Case("What was the gross margin of Mainland China in FY2023?",
+         {"metric": "gross margin", "entity": "Mainland China", "period": "FY2023"}),
+    Case("How many stores did Japan have in 2024?",
+         {"metric": "stores", "entity": "Japan", "period": "2024"}),
+    Case("中国内地2025年第二季度营收是多少",
+         {"metric": "营收", "entity": "中国内地", "period": "2025年第二季度"}),
+    Case("日本の2024年第4四半期の売上高を教えてください",
+         {"metric": "売上高", "entity": "日本", "period": "2024年第4四半期"}),
+    # The tool takes aliases, not display names: "ACME Group" is not an alias, "group" is.
+    Case("Operating profit of the ACME Group in fiscal year 2024",
+         {"metric": "operating profit", "entity": "group", "period": "fiscal year 2024"}),
+    Case("2025年香港线下销售额",
+         {"metric": "销售额", "entity": "香港", "period": "2025年", "channel": "线下"}),
+    Case("グループの2023年度の営業利益はいくらでしたか",
+         {"metric": "営業利益", "entity": "グループ", "period": "2023年度"}),
+)
+
+
+def _checked_keys(store: SqliteFactStore, conn: sqlite3.Connection) -> list[FactKey]:
+    """The key each case looks up; refuse to time paths that would not find their fact."""
+    glossary = default_glossary()
+    keys = []
+    for case in CASES:
+        answer = answer_question(case.question, facts=store, glossary=glossary, today=TODAY)
+        tool = execute_query_metric(case.arguments, facts=store, glossary=glossary)
+        found_one = answer.status is AnswerStatus.FOUND and len(answer.results) == 1
+        if not found_one or answer.results[0].query is None:
+            raise SystemExit(f"bench question no longer finds one fact: {case.question!r} -> {answer.answer}")
+        key = answer.results[0].query.key
+        if tool.status is not QueryStatus.FOUND or tool.query is None or tool.query.key != key:
+            raise SystemExit(f"tool arguments disagree with the question {case.question!r}: {tool.to_dict()}")
+        if conn.execute(FLOOR_SQL, _params(key)).fetchone() is None:
+            raise SystemExit(f"floor lookup misses {key}")
+        keys.append(key)
+    return keys
+
+
+def _params(key: FactKey) -> tuple[str, str, str, str, str]:
+    return (key.metric_code, key.entity, key.channel, key.period_type, key.period)
+
+
+def _paths(store: SqliteFactStore, conn: sqlite3.Connection) -> dict[str, Callable[[int], object]]:
+    glossary = default_glossary()
+    questions = [case.question for case in CASES]
+    arguments = [case.arguments for case in CASES]
+    params = [_params(key) for key in _checked_keys(store, conn)]
+    k = len(CASES)
+    execute = conn.execute
+
+    def ask(i: int) -> object:
+        return answer_question(questions[i % k], facts=store, glossary=glossary, today=TODAY)
+
+    def tool(i: int) -> object:
+        return execute_query_metric(arguments[i % k], facts=store, glossary=glossary)
+
+    def floor(i: int) -> object:
+        return execute(FLOOR_SQL, params[i % k]).fetchone()
+
+    def harness(i: int) -> object:  # the cost of the call and the timer alone
+        return params[i % k]
+
+    return {"ask": ask, "tool": tool, "floor": floor, "harness": harness}
+
+
+def run_structured(db_path: Path, *, n: int, warmup: int, profile_calls: int) -> dict[str, Any]:
+    """Time ask / tool / floor over the fact file and profile the ask path."""
+    store = SqliteFactStore(db_path)
+    conn = sqlite3.connect(db_path)
+    try:
+        paths = _paths(store, conn)
+        samples = sample_interleaved(paths, n=n, warmup=warmup)
+        summary = {name: summarize_ns(values) for name, values in samples.items()}
+        floor = summary["floor"]
+        ratios = {
+            f"{name}/floor": {"p50": round(summary[name]["p50_us"] / floor["p50_us"], 2),
+                              "p99": round(summary[name]["p99_us"] / floor["p99_us"], 2)}
+            for name in ("ask", "tool")
+        }
+        ask_ratio = ratios["ask/floor"]["p50"]
+        return {
+            "n": n, "warmup": warmup, "questions": [case.question for case in CASES],
+            "paths": summary, "ratios": ratios,
+            "target": {"what": "p50(ask) / p50(floor)", "limit": TARGET_P50_RATIO,
+                       "value": ask_ratio, "met": ask_ratio < TARGET_P50_RATIO},
+            "profile": profile(paths["ask"], calls=profile_calls),
+        }
+    finally:
+        conn.close()
+        store.close()
+
+
+def profile(call: Callable[[int], object], *, calls: int, top: int = 10) -> dict[str, Any]:
+    """cProfile ``calls`` calls; the top functions by cumulative and by own time."""
+    profiler = cProfile.Profile()
+    profiler.enable()
+    for i in range(calls):
+        call(i)
+    profiler.disable()
+    raw: dict[Any, Any] = pstats.Stats(profiler).stats  # type: ignore[attr-defined]
+    rows = [
+        {"function": _label(file, line, name), "ncalls": nc,
+         "tottime_s": round(tt, 4), "cumtime_s": round(ct, 4),
+         "cum_per_ask_us": round(ct / calls * 1e6, 2), "self_per_ask_us": round(tt / calls * 1e6, 2)}
+        for (file, line, name), (_cc, nc, tt, ct, _callers) in raw.items()
+        if not file.startswith(str(BENCH_DIR)) and "disable" not in name
+    ]
+    by_cum = sorted(rows, key=lambda r: r["cumtime_s"], reverse=True)[:top]
+    by_self = sorted(rows, key=lambda r: r["tottime_s"], reverse=True)[:top]
+    return {"calls": calls, "top_cumulative": by_cum, "top_self": by_self}
+
+
+def _label(file: str, line: int, name: str) -> str:
+    if file == "~":
+        return name
+    for marker in ("/shared/", "/site-packages/", "/lib/python3.11/"):
+        if marker in file:
+            file = file.split(marker, 1)[1]
+            break
+    return f"{file}:{line}({name})"
