@@ -26,7 +26,7 @@ tools: $(TOOLS_STAMP)
 run: $(STAMP)
 	$(BIN)/ragspine serve --samples
 
-test: $(STAMP) $(TOOLS_STAMP)
+test: $(STAMP) $(TOOLS_STAMP) lint
 	RAGSPINE_TOOLS_VENV=$(abspath $(TOOLS)) $(BIN)/python -m pytest -q
 
 bench: $(STAMP)
@@ -34,6 +34,7 @@ bench: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check shared functions tests
+	$(BIN)/mypy
 
 clean:
 	rm -rf $(VENV) $(TOOLS) .ragspine .aws-sam

@@ -5,17 +5,20 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from ragspine.errors import RagspineError
 
+if TYPE_CHECKING:
+    from ragspine.bootstrap import Services
+
 app = typer.Typer(help="RAGSpine: answers numbers from a fact table, each with its source.",
                   no_args_is_help=True, add_completion=False)
 
 
-def _services():  # noqa: ANN202 - typed by bootstrap
+def _services() -> Services:
     from ragspine.bootstrap import get_services
 
     return get_services()

@@ -15,14 +15,14 @@ from ragspine.errors import ConfigurationError
 DEFAULT_DATA_DIR = Path(".ragspine")
 
 
-class Backend(str, enum.Enum):
+class Backend(enum.StrEnum):
     """Which adapters the composition root wires: local files or AWS services."""
 
     EMBEDDED = "embedded"
     AWS = "aws"
 
 
-class Environment(str, enum.Enum):
+class Environment(enum.StrEnum):
     """Deployment stage; production refuses development-only conveniences."""
 
     DEVELOPMENT = "development"

@@ -84,7 +84,7 @@ def test_engine_logs_are_structured_json_with_the_correlation_id(invoke: Invoke,
     try:
         invoke("ask_found")
     finally:
-        for handler, stream in zip(handlers, previous):
+        for handler, stream in zip(handlers, previous, strict=False):
             handler.setStream(stream)
     lines = [json.loads(line) for line in buffer.getvalue().splitlines() if line.startswith("{")]
     answered = [line for line in lines if line.get("message") == "question answered"]

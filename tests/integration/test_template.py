@@ -16,6 +16,7 @@ from typing import Any
 import boto3
 import pytest
 from moto import mock_aws
+
 from tests.support.cfn import (
     REPO_ROOT,
     TEMPLATE_PATH,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from pydantic import BaseModel, Field
@@ -56,7 +56,7 @@ def error_body(*, code: str, message: str, retryable: bool, request_id: str, tra
             "success": False,
             "requestId": request_id,
             "traceId": trace_id,
-            "timestamp": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z",
+            "timestamp": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z",
             "apiVersion": API_VERSION,
             "pagination": None,
             "error": {

@@ -72,8 +72,9 @@ async def _ragspine_error(request: Request, exc: Exception) -> Response:
 async def _http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, StarletteHTTPException)
     code = _HTTP_CODES.get(exc.status_code, "KNOWLEDGE_INVALID_INPUT")
-    message = {404: f"no route {request.method} {request.url.path}: see /docs for the routes",
-               405: f"method {request.method} is not allowed on {request.url.path}"}.get(exc.status_code, str(exc.detail))
+    messages = {404: f"no route {request.method} {request.url.path}: see /docs for the routes",
+                405: f"method {request.method} is not allowed on {request.url.path}"}
+    message = messages.get(exc.status_code, str(exc.detail))
     return error_response(request, exc.status_code, code=code, message=message)
 
 

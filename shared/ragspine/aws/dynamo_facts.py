@@ -143,7 +143,14 @@ def _item(fact: Fact) -> dict[str, dict[str, str]]:
 
 
 def _fact(item: dict[str, Any]) -> Fact:
+    def text(name: str) -> str:
+        return str(item[name]["S"])
+
+    def optional(name: str) -> str | None:
+        return str(item[name]["S"]) if name in item else None
+
     literal = item["value_literal"]["S"] if "value_literal" in item else item["value"]["N"]
-    optional = {name: item[name]["S"] if name in item else None for name in _OPTIONAL}
-    return Fact(*(item[name]["S"] for name in _STRINGS[:6]), parse_number(literal),  # type: ignore[call-arg]
-                item["unit"]["S"], item["source_doc_id"]["S"], item["source_locator"]["S"], **optional)
+    return Fact(text("metric_code"), text("entity"), text("geography"), text("channel"), text("period_type"),
+                text("period"), parse_number(literal), text("unit"), text("source_doc_id"), text("source_locator"),
+                source_file_hash=optional("source_file_hash"), extractor_version=optional("extractor_version"),
+                mapping_version=optional("mapping_version"))

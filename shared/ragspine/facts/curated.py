@@ -31,7 +31,11 @@ def read_facts_csv(path: Path) -> list[Fact]:
                 value = parse_number(row["value"])
             except ValueError as exc:
                 raise InvalidInputError(f"{path.name} line {line}: value {row['value']!r} is not a number") from exc
-            optional = {c: (row.get(c) or None) for c in COLUMNS[10:]}
-            facts.append(Fact(*(row[c] for c in COLUMNS[:6]), value,  # type: ignore[call-arg]
-                              row["unit"], row["source_doc_id"], row["source_locator"], **optional))
+            facts.append(Fact(
+                row["metric_code"], row["entity"], row["geography"], row["channel"], row["period_type"],
+                row["period"], value, row["unit"], row["source_doc_id"], row["source_locator"],
+                source_file_hash=row.get("source_file_hash") or None,
+                extractor_version=row.get("extractor_version") or None,
+                mapping_version=row.get("mapping_version") or None,
+            ))
     return facts

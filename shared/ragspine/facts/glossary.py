@@ -16,7 +16,7 @@ from ragspine.errors import ConfigurationError
 from ragspine.facts.matching import SlotRegex, slot_regex
 
 
-class SlotKind(str, enum.Enum):
+class SlotKind(enum.StrEnum):
     """The four intent slots of seed 001."""
 
     METRIC = "metric"

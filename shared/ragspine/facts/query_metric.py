@@ -45,7 +45,7 @@ QUERY_METRIC_TOOL: dict[str, Any] = {
 }
 
 
-class QueryStatus(str, enum.Enum):
+class QueryStatus(enum.StrEnum):
     """The three outcomes of ``query_metric``; there is no fourth, and no guess."""
 
     FOUND = "found"

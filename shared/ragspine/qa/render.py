@@ -17,7 +17,8 @@ _EXAMPLES = {
 def describe(query: MetricQuery, glossary: Glossary) -> str:
     """``日本（ACME_JP）FY2024 毛利率（GROSS_MARGIN）``, plus the channel when it is not the total."""
     terms = glossary.terms
-    text = f"{terms[SlotKind.ENTITY][query.entity].label}{query.period.label} {terms[SlotKind.METRIC][query.metric_code].label}"
+    entity, metric = terms[SlotKind.ENTITY][query.entity], terms[SlotKind.METRIC][query.metric_code]
+    text = f"{entity.label}{query.period.label} {metric.label}"
     if query.channel != glossary.default_channel:
         text += f"·{terms[SlotKind.CHANNEL][query.channel].label}"
     return text

@@ -9,7 +9,7 @@ from ragspine.facts.query_metric import QueryResult
 from ragspine.qa.slots import Slots
 
 
-class Route(str, enum.Enum):
+class Route(enum.StrEnum):
     """Which channel answered (seed 000 lifecycle)."""
 
     STRUCTURED = "structured"
@@ -17,7 +17,7 @@ class Route(str, enum.Enum):
     COMPOSITE = "composite"
 
 
-class AnswerStatus(str, enum.Enum):
+class AnswerStatus(enum.StrEnum):
     """Overall outcome: every lookup found, some found, none found, or a slot not understood."""
 
     FOUND = "found"

@@ -92,7 +92,8 @@ def extract_slots(question: str, *, glossary: Glossary, today: date) -> Slots:
     if not periods and bad_period is None:
         default = last_completed_fiscal_year(today)
         periods[default] = None
-        assumptions.append(Assumption(SlotKind.PERIOD, default.label, "no period named: the last completed fiscal year"))
+        reason = "no period named: the last completed fiscal year"
+        assumptions.append(Assumption(SlotKind.PERIOD, default.label, reason))
     return Slots(metrics, entities, tuple(periods), channels, tuple(assumptions), problem)
 
 
