@@ -103,3 +103,11 @@ def test_an_ambiguous_alias_is_refused_at_load_time() -> None:
     }
     with pytest.raises(ConfigurationError, match="ambiguous"):
         Glossary.from_mapping(raw)
+
+
+def test_every_display_name_is_also_an_alias(glossary: Glossary) -> None:
+    # A client that echoes a name the service showed (e.g. "ACME Group") must be understood.
+    for kind, terms in glossary.terms.items():
+        for code, term in terms.items():
+            for name in term.names.values():
+                assert glossary.normalize(kind, name) == code, (kind, name)
