@@ -40,6 +40,17 @@ def test_period_spellings_normalise_to_one_code(glossary: Glossary, raw: str, ex
     assert glossary.normalize_period(raw) == expected
 
 
+@pytest.mark.parametrize("raw", [
+    "FY2024", "FY24", "2024年", "2024年度", "2024 fiscal year", "fiscal 2024", "2024", "Q3 2024", "2024Q3",
+    "2024年第三季度", "2024年度第3四半期", "third quarter of 2024", "second quarter of 2024"])
+def test_each_spelling_is_found_inside_a_question_by_the_one_pass_scan(glossary: Glossary, raw: str) -> None:
+    # The scan guards the period patterns with their first characters; this proves the guard
+    # lets every spelling through, and that scan agrees with normalize_period.
+    mentions = glossary.scan(f"Hong Kong revenue {raw} 是多少")
+    periods = [m.period for m in mentions if m.kind is SlotKind.PERIOD]
+    assert periods == [glossary.normalize_period(raw)]
+
+
 @pytest.mark.parametrize("raw", ["2024年第五季度", "2024Q7", "FY20245", "next year", ""])
 def test_malformed_periods_are_not_guessed(glossary: Glossary, raw: str) -> None:
     assert glossary.normalize_period(raw) is None
