@@ -1,0 +1,1 @@
+"""Ingestion: documents parsed into blocks, then facts and chunks."""

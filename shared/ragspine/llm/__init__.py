@@ -1,0 +1,1 @@
+"""Model providers: the LLMProvider and Embedder ports and their adapters."""

@@ -1,0 +1,1 @@
+"""Narrative retrieval: chunks with lineage, the ChunkIndex port, fusion and post-processing."""
