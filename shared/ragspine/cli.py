@@ -40,8 +40,7 @@ def ask(
 
     try:
         services = _services()
-        result = answer_question(question, facts=services.facts, glossary=services.glossary,
-                                 today=services.today(), max_chars=services.settings.max_question_chars)
+        result = answer_question(question, qa=services.qa)
     except RagspineError as exc:
         raise _fail(exc) from exc
     if as_json:
@@ -50,6 +49,9 @@ def ask(
     typer.echo(result.answer)
     for source in result.sources:
         typer.echo(f"  source: {source['doc']} · {source['locator']}")
+    options = result.clarification.options if result.clarification else result.refinements
+    for option in options:
+        typer.echo(f"  option: {option.label} → ragspine ask \"{option.question}\"")
 
 
 @app.command("load-samples")
@@ -93,8 +95,7 @@ def serve(
         services = _services()
         if samples:
             typer.echo(f"sample data: {load_sample_facts(services.facts)} facts in {services.settings.data_dir}")
-            result = answer_question(SAMPLE_QUESTION, facts=services.facts, glossary=services.glossary,
-                                     today=services.today())
+            result = answer_question(SAMPLE_QUESTION, qa=services.qa)
             typer.echo(f"sample question: {SAMPLE_QUESTION}\nanswer: {result.answer}")
             for source in result.sources:
                 typer.echo(f"  source: {source['doc']} · {source['locator']}")

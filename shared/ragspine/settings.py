@@ -7,12 +7,13 @@ from datetime import date
 from functools import lru_cache
 from pathlib import Path
 
-from pydantic import Field, ValidationError, model_validator
+from pydantic import Field, SecretStr, ValidationError, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from ragspine.errors import ConfigurationError
 
 DEFAULT_DATA_DIR = Path(".ragspine")
+_PLACEHOLDER_SECRETS = {"changeme", "change-me", "placeholder", "xxx", "todo", "secret", "test"}
 
 
 class Backend(enum.StrEnum):
@@ -20,6 +21,14 @@ class Backend(enum.StrEnum):
 
     EMBEDDED = "embedded"
     AWS = "aws"
+
+
+class LLMProviderName(enum.StrEnum):
+    """Which language model generates narrative answers."""
+
+    EXTRACTIVE = "extractive"
+    BEDROCK = "bedrock"
+    OPENAI = "openai"
 
 
 class Environment(enum.StrEnum):
@@ -54,11 +63,29 @@ class Settings(BaseSettings):
         default=None, description="Pin the clock (YYYY-MM-DD) for reproducible default periods."
     )
     log_level: str = "INFO"
+    llm_provider: LLMProviderName = Field(
+        default=LLMProviderName.EXTRACTIVE,
+        description="extractive (offline, quotes cited snippets), bedrock (Converse) or openai (compatible HTTP).")
+    llm_timeout_s: float = Field(default=30.0, gt=0, le=300)
+    bedrock_model_id: str = "anthropic.claude-3-haiku-20240307-v1:0"
+    openai_base_url: str | None = None
+    openai_api_key: SecretStr | None = None
+    openai_model: str = "gpt-4o-mini"
+    faq_path: Path | None = Field(
+        default=None, description="FAQ file (faq.yaml format); default: the ACME sample FAQ.")
+    faq_enabled: bool = True
+    faq_threshold: float = Field(default=90.0, gt=0, le=100)
+    dify_run_enabled: bool = Field(default=False, description="Allow workflow execution (off by default).")
 
     @model_validator(mode="after")
-    def _aws_needs_a_table(self) -> Settings:
+    def _consistent(self) -> Settings:
         if self.backend is Backend.AWS and not self.facts_table:
             raise ValueError("RAGSPINE_FACTS_TABLE is required when RAGSPINE_BACKEND=aws")
+        if self.llm_provider is LLMProviderName.OPENAI and not self.openai_base_url:
+            raise ValueError("RAGSPINE_OPENAI_BASE_URL is required when RAGSPINE_LLM_PROVIDER=openai")
+        key = self.openai_api_key.get_secret_value() if self.openai_api_key else ""
+        if self.env is Environment.PRODUCTION and key.lower() in _PLACEHOLDER_SECRETS:
+            raise ValueError("RAGSPINE_OPENAI_API_KEY is a placeholder; set a real key in production")
         return self
 
     @property

@@ -20,6 +20,7 @@ from ragspine.facts.sqlite_store import SqliteFactStore
 from ragspine.qa.answer import answer_question
 from ragspine.qa.result import AnswerStatus
 from tests.conftest import FACTS_TABLE
+from tests.fakes.qa import make_qa
 
 TODAY = date(2026, 11, 30)
 
@@ -42,7 +43,7 @@ def loaded(store: FactStore) -> FactStore:
 
 
 def ask(question: str, store: FactStore):
-    return answer_question(question, facts=store, glossary=default_glossary(), today=TODAY)
+    return answer_question(question, qa=make_qa(store))
 
 
 class TestStructuredAnswers:

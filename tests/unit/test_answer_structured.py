@@ -8,10 +8,10 @@ from datetime import date
 import pytest
 
 from ragspine.errors import InvalidInputError
-from ragspine.facts.glossary import default_glossary
 from ragspine.qa.answer import answer_question
 from ragspine.qa.result import AnswerStatus, Route
 from tests.fakes.facts import InMemoryFactStore
+from tests.fakes.qa import make_qa
 from tests.unit.test_fact_model import make_fact
 
 TODAY = date(2026, 11, 30)
@@ -19,9 +19,9 @@ JP_MARGIN = make_fact(metric_code="GROSS_MARGIN", entity="ACME_JP", geography="J
                       source_locator="slide=4,table=1,row=GROSS_MARGIN,col=FY2024")
 
 
-def ask(question: str, store: InMemoryFactStore | None = None, **kwargs: object):
+def ask(question: str, store: InMemoryFactStore | None = None, max_chars: int = 1000):
     store = store if store is not None else InMemoryFactStore([make_fact(), JP_MARGIN])
-    return answer_question(question, facts=store, glossary=default_glossary(), today=TODAY, **kwargs)
+    return answer_question(question, qa=make_qa(store, max_chars=max_chars))
 
 
 class TestFound:
@@ -55,15 +55,18 @@ class TestNoGuessing:
         assert set(re.findall(r"\d+(?:\.\d+)?", result.answer)) == {"2030"}
 
     def test_unknown_entity_is_stated_plainly(self) -> None:
-        result = ask("Globex revenue FY2024")
+        result = ask("Wayne Enterprises revenue FY2024")
         assert result.status is AnswerStatus.UNRECOGNIZED_PARAM
-        assert "entity" in result.answer and "Globex" in result.answer
+        assert "entity" in result.answer and "Wayne Enterprises" in result.answer
         assert result.sources == ()
 
-    def test_unknown_metric_is_stated_plainly(self) -> None:
-        result = ask("2024年日本的利润率是多少")
-        assert result.status is AnswerStatus.UNRECOGNIZED_PARAM
-        assert "metric" in result.answer and "利润率" in result.answer
+    def test_unknown_metric_is_asked_back_with_the_closest_metrics(self) -> None:
+        store = InMemoryFactStore([make_fact()])
+        result = ask("2024年日本的利润率是多少", store)
+        assert result.route is Route.CLARIFICATION and result.status is AnswerStatus.NEEDS_CLARIFICATION
+        assert result.clarification is not None
+        assert [o.value for o in result.clarification.options] == ["GROSS_PROFIT", "GROSS_MARGIN", "NET_PROFIT"]
+        assert store.lookups == []  # no channel ran
 
     def test_malformed_period_is_reported_not_replaced_by_a_default(self) -> None:
         store = InMemoryFactStore([make_fact()])

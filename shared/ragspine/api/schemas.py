@@ -2,23 +2,44 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ragspine.qa.result import AnswerResult, AnswerStatus, Route
+from ragspine.llm.ports import Message, Role
+from ragspine.qa.result import AnswerResult, AnswerStatus, Option, Route
 
 HARD_MAX_QUESTION_CHARS = 20000  # schema ceiling; the configured limit (RAGSPINE_MAX_QUESTION_CHARS) is lower
 
 
+MAX_HISTORY_TURNS = 20
+
+
+class HistoryTurn(BaseModel):
+    """A prior turn of the conversation (used only in the final generation messages)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    role: Literal["user", "assistant"]
+    content: str = Field(max_length=HARD_MAX_QUESTION_CHARS)
+
+
 class AskRequest(BaseModel):
-    """A question in Chinese, English or Japanese."""
+    """A question in Chinese, English or Japanese, with optional conversation history."""
 
     model_config = ConfigDict(extra="forbid", json_schema_extra={
-        "examples": [{"question": "2024年日本的毛利率是多少"}, {"question": "中国内地FY2024的REVENUE是多少"}]})
+        "examples": [{"question": "2024年日本的毛利率是多少"}, {"question": "中国内地FY2024的REVENUE是多少"},
+                     {"question": "Why did Hong Kong revenue fall in 2024?"}]})
 
     question: str = Field(min_length=1, max_length=HARD_MAX_QUESTION_CHARS,
                           description="The question; its length is limited by RAGSPINE_MAX_QUESTION_CHARS.")
+    history: list[HistoryTurn] = Field(
+        default_factory=list, max_length=MAX_HISTORY_TURNS,
+        description="Earlier turns. They never change screening, routing, retrieval or evidence.")
+
+    def messages(self) -> list[Message]:
+        """History as engine messages."""
+        return [Message(Role(turn.role), turn.content) for turn in self.history]
 
 
 class SourceModel(BaseModel):
@@ -45,20 +66,41 @@ class AssumptionModel(BaseModel):
     reason: str
 
 
+class OptionModel(BaseModel):
+    """A one-click choice; send ``question`` back as a new question to pick it."""
+
+    label: str
+    question: str
+    slot: str
+    value: str
+
+
+class ClarificationModel(BaseModel):
+    """The question asked back instead of an answer, with options."""
+
+    question: str
+    options: list[OptionModel]
+
+
 class AskResponse(BaseModel):
     """The answer with its sources, unchanged from the engine's result."""
 
     answer: str
     sources: list[SourceModel]
-    route: Route
+    route: Route = Field(description="structured, narrative, composite, clarification, refused or faq")
     status: AnswerStatus
     slots: SlotsModel
     assumptions: list[AssumptionModel]
+    refinements: list[OptionModel] = Field(description="Other values for assumed slots, as ready questions.")
+    clarification: ClarificationModel | None = Field(description="Set when route is clarification.")
+    refusal_reason: str | None = Field(description="Reason code when route is refused.")
+    narrative_status: AnswerStatus | None = Field(description="Outcome of the narrative part (narrative, composite).")
     results: list[dict[str, Any]] = Field(description="The tri-state query_metric result of each lookup.")
 
     @classmethod
     def from_result(cls, result: AnswerResult) -> AskResponse:
         """Map the engine result field by field (sources pass through untouched)."""
+        clarification = result.clarification
         return cls(
             answer=result.answer,
             sources=[SourceModel(**s) for s in result.sources],
@@ -67,8 +109,18 @@ class AskResponse(BaseModel):
             slots=SlotsModel(**result.slots.as_dict()),
             assumptions=[AssumptionModel(slot=a.slot.value, value=a.value, reason=a.reason)
                          for a in result.slots.assumptions],
+            refinements=[_option(o) for o in result.refinements],
+            clarification=ClarificationModel(question=clarification.question,
+                                             options=[_option(o) for o in clarification.options])
+            if clarification else None,
+            refusal_reason=result.refusal_reason,
+            narrative_status=result.narrative_status,
             results=[r.to_dict() for r in result.results],
         )
+
+
+def _option(option: Option) -> OptionModel:
+    return OptionModel(label=option.label, question=option.question, slot=option.slot, value=option.value)
 
 
 class HealthResponse(BaseModel):

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from ragspine.errors import InvalidInputError, ProviderUnavailableError
 from ragspine.facts.model import Fact, FactKey, format_number, parse_number, require_lineage
+from ragspine.sensitivity import Sensitivity
 
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient
@@ -139,6 +140,7 @@ def _item(fact: Fact) -> dict[str, dict[str, str]]:
         value = getattr(fact, name)
         if value is not None:
             item[name] = {"S": value}
+    item["sensitivity"] = {"N": str(int(fact.sensitivity))}
     return item
 
 
@@ -153,4 +155,5 @@ def _fact(item: dict[str, Any]) -> Fact:
     return Fact(text("metric_code"), text("entity"), text("geography"), text("channel"), text("period_type"),
                 text("period"), parse_number(literal), text("unit"), text("source_doc_id"), text("source_locator"),
                 source_file_hash=optional("source_file_hash"), extractor_version=optional("extractor_version"),
-                mapping_version=optional("mapping_version"))
+                mapping_version=optional("mapping_version"),
+                sensitivity=Sensitivity(int(item["sensitivity"]["N"])) if "sensitivity" in item else Sensitivity.INTERNAL)

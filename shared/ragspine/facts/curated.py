@@ -7,6 +7,7 @@ from pathlib import Path
 
 from ragspine.errors import InvalidInputError
 from ragspine.facts.model import Fact, parse_number
+from ragspine.sensitivity import Sensitivity
 
 COLUMNS = (
     "metric_code", "entity", "geography", "channel", "period_type", "period", "value", "unit",
@@ -37,5 +38,16 @@ def read_facts_csv(path: Path) -> list[Fact]:
                 source_file_hash=row.get("source_file_hash") or None,
                 extractor_version=row.get("extractor_version") or None,
                 mapping_version=row.get("mapping_version") or None,
+                sensitivity=_sensitivity(row.get("sensitivity"), path.name, line),
             ))
     return facts
+
+
+def _sensitivity(text: str | None, name: str, line: int) -> Sensitivity:
+    """The optional sensitivity column; INTERNAL when absent (the level of the sample decks)."""
+    if not text:
+        return Sensitivity.INTERNAL
+    try:
+        return Sensitivity.parse(text)
+    except ValueError as exc:
+        raise InvalidInputError(f"{name} line {line}: {exc}") from exc

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from ragspine.errors import MissingLineageError
+from ragspine.sensitivity import Sensitivity
 
 LINEAGE_FIELDS = ("source_doc_id", "source_locator")
 
@@ -43,6 +44,7 @@ class Fact:
     source_file_hash: str | None = None
     extractor_version: str | None = None
     mapping_version: str | None = None
+    sensitivity: Sensitivity = Sensitivity.INTERNAL
 
     @property
     def key(self) -> FactKey:

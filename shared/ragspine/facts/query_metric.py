@@ -10,6 +10,7 @@ from typing import Any
 from ragspine.facts.glossary import Glossary, Period, SlotKind
 from ragspine.facts.model import Fact, FactKey
 from ragspine.facts.ports import FactStore
+from ragspine.sensitivity import Sensitivity
 
 QUERY_METRIC_TOOL: dict[str, Any] = {
     "name": "query_metric",
@@ -103,10 +104,15 @@ def unrecognized(param: str, raw: str) -> QueryResult:
     return QueryResult(QueryStatus.UNRECOGNIZED_PARAM, param=param, raw=raw)
 
 
-def run_query(query: MetricQuery, *, facts: FactStore) -> QueryResult:
-    """Look up already-normalised parameters: found or not_found."""
+def run_query(query: MetricQuery, *, facts: FactStore,
+              max_sensitivity: Sensitivity = Sensitivity.CONFIDENTIAL) -> QueryResult:
+    """Look up already-normalised parameters: found or not_found.
+
+    A fact above ``max_sensitivity`` is reported as not found: a RESTRICTED figure never
+    reaches an answer, and the answer does not reveal that it exists.
+    """
     fact = facts.get(query.key)
-    if fact is None:
+    if fact is None or fact.sensitivity > max_sensitivity:
         return QueryResult(QueryStatus.NOT_FOUND, query=query)
     return QueryResult(QueryStatus.FOUND, query=query, fact=fact)
 

@@ -6,8 +6,10 @@ import sqlite3
 import threading
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 from ragspine.facts.model import Fact, FactKey, require_lineage
+from ragspine.sensitivity import Sensitivity
 
 # STRICT makes SQLite enforce the declared types; ``value ANY`` keeps 1320 an integer and
 # 36.0 a real, so a fact renders exactly as its source wrote it. Lineage is NOT NULL and
@@ -27,6 +29,7 @@ CREATE TABLE IF NOT EXISTS fact_metric (
     source_file_hash TEXT,
     extractor_version TEXT,
     mapping_version TEXT,
+    sensitivity INTEGER NOT NULL DEFAULT 1,
     PRIMARY KEY (metric_code, entity, channel, period_type, period)
 ) STRICT, WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS fact_metric_by_source ON fact_metric (source_doc_id);
@@ -34,7 +37,7 @@ CREATE INDEX IF NOT EXISTS fact_metric_by_source ON fact_metric (source_doc_id);
 
 _COLUMNS = (
     "metric_code, entity, geography, channel, period_type, period, value, unit, "
-    "source_doc_id, source_locator, source_file_hash, extractor_version, mapping_version"
+    "source_doc_id, source_locator, source_file_hash, extractor_version, mapping_version, sensitivity"
 )
 _GET = (
     f"SELECT {_COLUMNS} FROM fact_metric "
@@ -52,6 +55,7 @@ class SqliteFactStore:
         self._local = threading.local()
         with self._conn() as conn:
             conn.executescript(_SCHEMA)
+            _migrate(conn)
 
     def _conn(self) -> sqlite3.Connection:
         conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
@@ -66,13 +70,13 @@ class SqliteFactStore:
         """Insert or replace facts in one transaction; a fact without lineage aborts the batch."""
         rows = [_row(require_lineage(fact)) for fact in facts]
         with self._conn() as conn:
-            conn.executemany(f"INSERT OR REPLACE INTO fact_metric ({_COLUMNS}) VALUES ({', '.join('?' * 13)})", rows)
+            conn.executemany(f"INSERT OR REPLACE INTO fact_metric ({_COLUMNS}) VALUES ({', '.join('?' * 14)})", rows)
         return len(rows)
 
     def get(self, key: FactKey) -> Fact | None:
         """The fact with this key, or None."""
         row = self._conn().execute(_GET, key).fetchone()  # FactKey is a tuple in the WHERE order
-        return Fact(*row) if row else None
+        return _fact(row) if row else None
 
     def find(self, *, metric_code: str, entity: str) -> list[Fact]:
         """All facts of one metric of one entity, sorted by channel and period."""
@@ -81,7 +85,7 @@ class SqliteFactStore:
             "ORDER BY channel, period_type, period",
             (metric_code, entity),
         ).fetchall()
-        return [Fact(*row) for row in rows]
+        return [_fact(row) for row in rows]
 
     def count(self) -> int:
         """Number of facts stored."""
@@ -104,5 +108,19 @@ def _row(fact: Fact) -> tuple[object, ...]:
     return (
         fact.metric_code, fact.entity, fact.geography, fact.channel, fact.period_type, fact.period,
         fact.value, fact.unit, fact.source_doc_id, fact.source_locator,
-        fact.source_file_hash, fact.extractor_version, fact.mapping_version,
+        fact.source_file_hash, fact.extractor_version, fact.mapping_version, int(fact.sensitivity),
     )
+
+
+def _fact(row: tuple[Any, ...]) -> Fact:
+    (metric, entity, geography, channel, period_type, period, value, unit, doc, locator,
+     file_hash, extractor, mapping, sensitivity) = row
+    return Fact(metric, entity, geography, channel, period_type, period, value, unit, doc, locator,
+                file_hash, extractor, mapping, Sensitivity(sensitivity))
+
+
+def _migrate(conn: sqlite3.Connection) -> None:
+    """Bring a fact file written by an older version up to the current columns, in place."""
+    columns = {row[1] for row in conn.execute("PRAGMA table_info(fact_metric)")}
+    if "sensitivity" not in columns:
+        conn.execute("ALTER TABLE fact_metric ADD COLUMN sensitivity INTEGER NOT NULL DEFAULT 1")

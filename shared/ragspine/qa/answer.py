@@ -1,55 +1,128 @@
-"""``answer_question``: the entry point of Q&A (structured route of seed 001/002)."""
+"""``answer_question``: the question lifecycle of seed 000.
+
+question → deterministic screening → clarification gate → FAQ short-circuit →
+structured | narrative | composite → provenance check → answer + sources.
+"""
 
 from __future__ import annotations
 
-import itertools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from datetime import date
 
 from ragspine.errors import FieldError, InvalidInputError
 from ragspine.facts.glossary import Glossary
+from ragspine.facts.model import format_number
 from ragspine.facts.ports import FactStore
-from ragspine.facts.query_metric import MetricQuery, QueryResult, QueryStatus, run_query
-from ragspine.qa.render import render_assumptions, render_result, render_unrecognized
+from ragspine.llm.ports import LLMProvider, Message
+from ragspine.qa.clarify import AskBack, clarify_scope
+from ragspine.qa.faq import FaqIndex
+from ragspine.qa.intent_model import Channel
+from ragspine.qa.language import detect_language
+from ragspine.qa.narrative import run_narrative
+from ragspine.qa.ports import Evidence, IntentParser, NarrativeRetriever
+from ragspine.qa.provenance import check_provenance
+from ragspine.qa.render import render_assumptions, render_unrecognized
 from ragspine.qa.result import AnswerResult, AnswerStatus, Route
-from ragspine.qa.slots import extract_slots
+from ragspine.qa.screening import ScreeningPolicy
+from ragspine.qa.slots import Slots
+from ragspine.qa.structured import StructuredOutcome, run_structured
+from ragspine.qa.trace import TraceRecorder
+from ragspine.sensitivity import Sensitivity
 
 DEFAULT_MAX_QUESTION_CHARS = 1000
-MAX_LOOKUPS = 48  # metrics x entities x periods x channels a single question may enumerate
+COMPOSITE_SEPARATOR = "\n\n归因分析：\n"
+_REJECTED = "回答中的数字无法溯源到事实或资料，已拒绝该回答。"
 
 
-def answer_question(question: str, *, facts: FactStore, glossary: Glossary, today: date,
-                    max_chars: int = DEFAULT_MAX_QUESTION_CHARS) -> AnswerResult:
-    """Answer a "what is the number?" question from the fact table.
+@dataclass(frozen=True)
+class QAComponents:
+    """Everything ``answer_question`` needs, wired by the composition root."""
+
+    facts: FactStore
+    glossary: Glossary
+    screening: ScreeningPolicy
+    intent: IntentParser
+    llm: LLMProvider
+    clock: Callable[[], date]
+    faq: FaqIndex | None = None
+    retriever: NarrativeRetriever | None = None
+    max_chars: int = DEFAULT_MAX_QUESTION_CHARS
+    max_sensitivity: Sensitivity = Sensitivity.CONFIDENTIAL
+
+
+def answer_question(question: str, *, qa: QAComponents, history: Sequence[Message] = ()) -> AnswerResult:
+    """Answer a question with its sources; never a number without its document and locator.
 
     Args:
         question: the user's question, in Chinese, English or Japanese.
-        facts: where facts are looked up.
-        glossary: normalises metric, entity, period and channel words.
-        today: the clock, for the default period (the last completed fiscal year).
-        max_chars: questions longer than this are refused.
+        qa: the wired components (fact store, glossary, policies, retriever, model, clock).
+        history: prior turns; used only in the final generation messages.
 
     Returns:
-        The answer and its sources. Every number in it comes from a found fact with its
-        document and locator; with no found fact the answer says so and gives no number.
+        The answer, its sources and how it was reached (route, status, assumptions, options).
 
     Raises:
         InvalidInputError: the question is empty or too long.
     """
-    text = validate_question(question, max_chars=max_chars)
-    slots = extract_slots(text, glossary=glossary, today=today)
+    text = validate_question(question, max_chars=qa.max_chars)
+    trace = TraceRecorder.start(text)
+    refusal = qa.screening.screen(text)
+    trace.stage("screening")
+    if refusal is not None:
+        trace.decide(f"screening:{refusal.reason}")
+        return _finish(trace, AnswerResult(refusal.reply, (), Route.REFUSED, AnswerStatus.REFUSED, _EMPTY,
+                                           refusal_reason=refusal.reason.value))
+    intent = qa.intent.parse(text)
+    lang = detect_language(text)
+    decision = clarify_scope(intent, glossary=qa.glossary, today=qa.clock(), lang=lang)
+    trace.stage("intent_clarify")
+    if isinstance(decision, AskBack):
+        trace.decide("clarify:ask_metric")
+        ask = decision.clarification
+        return _finish(trace, AnswerResult(ask.question, (), Route.CLARIFICATION, AnswerStatus.NEEDS_CLARIFICATION,
+                                           decision.slots, clarification=ask))
+    hit = qa.faq.match(text) if qa.faq is not None else None
+    trace.stage("faq")
+    if hit is not None:
+        trace.decide(f"faq:hit:{hit.entry.entry_id}")
+        entry = hit.entry
+        return _finish(trace, AnswerResult(f"{entry.answer}（来源：{entry.doc} · {entry.locator}）",
+                                           ({"doc": entry.doc, "locator": entry.locator},), Route.FAQ,
+                                           AnswerStatus.FOUND, decision.slots))
+    slots = decision.slots
     if slots.unrecognized is not None:
-        return AnswerResult(render_unrecognized(slots.unrecognized, glossary), (), Route.STRUCTURED,
-                            AnswerStatus.UNRECOGNIZED_PARAM, slots)
-    combinations = list(itertools.product(slots.metrics, slots.entities, slots.periods, slots.channels))
-    if len(combinations) > MAX_LOOKUPS:
-        raise InvalidInputError(
-            f"the question asks for {len(combinations)} figures; at most {MAX_LOOKUPS} per question: split it",
-            field_errors=(FieldError("question", f"at most {MAX_LOOKUPS} metric/entity/period/channel combinations"),))
-    results = tuple(run_query(MetricQuery(*combination), facts=facts) for combination in combinations)
-    lines = [render_result(r, glossary) for r in results]
-    if slots.assumptions:
-        lines.append(render_assumptions(slots.assumptions, glossary))
-    return AnswerResult("\n".join(lines), _sources(results), Route.STRUCTURED, _status(results), slots, results)
+        return _finish(trace, AnswerResult(render_unrecognized(slots.unrecognized, qa.glossary), (),
+                                           Route.STRUCTURED, AnswerStatus.UNRECOGNIZED_PARAM, slots))
+    if intent.channel is Channel.NARRATIVE:
+        outcome = run_narrative(text, retriever=qa.retriever, llm=qa.llm, lang=lang, history=history,
+                                max_sensitivity=qa.max_sensitivity)
+        trace.stage("narrative")
+        for item in outcome.decisions:
+            trace.decide(item)
+        return _finish(trace, AnswerResult(outcome.answer, outcome.sources, Route.NARRATIVE, outcome.status, slots,
+                                           narrative_status=outcome.status), evidence_ids=outcome.evidence)
+    structured = run_structured(slots, facts=qa.facts, glossary=qa.glossary, max_sensitivity=qa.max_sensitivity)
+    trace.stage("structured")
+    answer = _structured_text(structured, slots, qa.glossary)
+    answer = _verified(answer, structured, slots, text, trace)
+    result = AnswerResult(answer, structured.sources, Route.STRUCTURED, structured.status, slots,
+                          structured.results, refinements=decision.refinements)
+    if intent.channel is Channel.STRUCTURED:
+        return _finish(trace, result)
+    outcome = run_narrative(text, retriever=qa.retriever, llm=qa.llm, lang=lang, history=history,
+                            max_sensitivity=qa.max_sensitivity)
+    trace.stage("narrative")
+    for item in outcome.decisions:
+        trace.decide(item)
+    sources = tuple({(s["doc"], s["locator"]): s for s in (*structured.sources, *outcome.sources)}.values())
+    merged = AnswerResult(f"{answer}{COMPOSITE_SEPARATOR}{outcome.answer}", sources, Route.COMPOSITE,
+                          structured.status, slots, structured.results, refinements=decision.refinements,
+                          narrative_status=outcome.status)
+    return _finish(trace, merged, evidence_ids=outcome.evidence)
+
+
+_EMPTY = Slots((), (), (), ())
 
 
 def validate_question(question: str, *, max_chars: int) -> str:
@@ -65,17 +138,26 @@ def validate_question(question: str, *, max_chars: int) -> str:
     return text
 
 
-def _sources(results: tuple[QueryResult, ...]) -> tuple[dict[str, str], ...]:
-    seen: dict[tuple[str, str], dict[str, str]] = {}
-    for result in results:
-        if result.fact is not None:
-            key = (result.fact.source_doc_id, result.fact.source_locator)
-            seen.setdefault(key, {"doc": key[0], "locator": key[1]})
-    return tuple(seen.values())
+def _structured_text(outcome: StructuredOutcome, slots: Slots, glossary: Glossary) -> str:
+    lines = list(outcome.lines)
+    if slots.assumptions:
+        lines.append(render_assumptions(slots.assumptions, glossary))
+    return "\n".join(lines)
 
 
-def _status(results: tuple[QueryResult, ...]) -> AnswerStatus:
-    found = [r.status for r in results].count(QueryStatus.FOUND)
-    if found == len(results):
-        return AnswerStatus.FOUND
-    return AnswerStatus.PARTIAL if found else AnswerStatus.NOT_FOUND
+def _verified(answer: str, outcome: StructuredOutcome, slots: Slots, question: str, trace: TraceRecorder) -> str:
+    """The final provenance check on a structured answer: every number from a found fact,
+    a computed difference, a period or the question; otherwise the answer is replaced."""
+    evidence = [question, *(p.label for p in slots.periods), *(a.value for a in slots.assumptions)]
+    evidence += [format_number(r.fact.value) for r in outcome.results if r.fact is not None]
+    evidence += [n for d in outcome.differences for n in d.numbers]
+    report = check_provenance(answer, evidence_texts=evidence)
+    trace.decide("provenance:pass" if report.ok else "provenance:rejected")
+    return answer if report.ok else _REJECTED
+
+
+def _finish(trace: TraceRecorder, result: AnswerResult, *, evidence_ids: Sequence[Evidence] = ()) -> AnswerResult:
+    fact_ids = ["/".join(r.fact.key) for r in result.results if r.fact is not None]
+    emitted = trace.finish(route=result.route.value, status=result.status.value, slots=result.slots.as_dict(),
+                           fact_ids=fact_ids, chunk_ids=[e.chunk_id for e in evidence_ids])
+    return replace(result, trace=emitted)

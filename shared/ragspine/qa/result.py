@@ -3,27 +3,53 @@
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ragspine.facts.query_metric import QueryResult
 from ragspine.qa.slots import Slots
 
 
 class Route(enum.StrEnum):
-    """Which channel answered (seed 000 lifecycle)."""
+    """Which path answered (seed 000 lifecycle)."""
 
     STRUCTURED = "structured"
     NARRATIVE = "narrative"
     COMPOSITE = "composite"
+    CLARIFICATION = "clarification"
+    REFUSED = "refused"
+    FAQ = "faq"
 
 
 class AnswerStatus(enum.StrEnum):
-    """Overall outcome: every lookup found, some found, none found, or a slot not understood."""
+    """Outcome of the route that answered."""
 
-    FOUND = "found"
-    PARTIAL = "partial"
+    FOUND = "found"  # every lookup found (structured, composite) or a FAQ entry matched
+    PARTIAL = "partial"  # some lookups found
     NOT_FOUND = "not_found"
     UNRECOGNIZED_PARAM = "unrecognized_param"
+    ANSWERED = "answered"  # narrative answer from cited evidence
+    NO_EVIDENCE = "no_evidence"  # searched, nothing relevant and authorised
+    RETRIEVAL_UNAVAILABLE = "retrieval_unavailable"  # no retriever wired, or it failed
+    NEEDS_CLARIFICATION = "needs_clarification"
+    REFUSED = "refused"
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """A one-click choice: what to show, and the question a client sends back to pick it."""
+
+    label: str
+    question: str
+    slot: str
+    value: str
+
+
+@dataclass(frozen=True, slots=True)
+class Clarification:
+    """A question asked back instead of answering, with the options offered."""
+
+    question: str
+    options: tuple[Option, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,3 +62,8 @@ class AnswerResult:
     status: AnswerStatus
     slots: Slots
     results: tuple[QueryResult, ...] = ()
+    refinements: tuple[Option, ...] = ()
+    clarification: Clarification | None = None
+    refusal_reason: str | None = None
+    narrative_status: AnswerStatus | None = None
+    trace: dict[str, object] = field(default_factory=dict)

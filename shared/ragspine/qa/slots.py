@@ -7,7 +7,7 @@ import unicodedata
 from dataclasses import dataclass
 from datetime import date
 
-from ragspine.facts.glossary import Glossary, Mention, Period, SlotKind
+from ragspine.facts.glossary import Glossary, Period, SlotKind
 
 _TOKEN = re.compile(r"[a-z0-9][a-z0-9_'\-.&]*|[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]+", re.IGNORECASE)
 
@@ -55,46 +55,41 @@ def last_completed_fiscal_year(today: date) -> Period:
     return Period.fiscal_year(today.year - 1)
 
 
-def extract_slots(question: str, *, glossary: Glossary, today: date) -> Slots:
-    """Parse the four slots of a question.
+@dataclass(frozen=True, slots=True)
+class ParsedSlots:
+    """What a question names, before any default is applied (the clarify gate decides those)."""
 
-    A missing entity becomes the home group and a missing period the last completed fiscal
-    year, each recorded as an assumption; a malformed period, or a name left over where an
-    entity was expected, is reported as unrecognized rather than guessed.
+    metrics: tuple[str, ...]
+    entities: tuple[str, ...]
+    periods: tuple[Period, ...]
+    channels: tuple[str, ...]
+    bad_period: str | None = None
+    unknown_names: tuple[str, ...] = ()
+
+
+def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
+    """Find the metric, entity, period and channel mentions of a question (no LLM, no defaults).
+
+    Words left over are only examined when a metric or an entity is missing: they are what
+    the question named that the glossary does not know.
     """
     mentions = glossary.scan(question)
     found: dict[SlotKind, dict[str, None]] = {SlotKind.METRIC: {}, SlotKind.ENTITY: {}, SlotKind.CHANNEL: {}}
     periods: dict[Period, None] = {}
-    bad_period: Mention | None = None
+    bad_period: str | None = None
     for mention in mentions:  # one pass; dicts keep first-mention order without duplicates
         if mention.kind is SlotKind.PERIOD:
             if mention.period is None:
-                bad_period = bad_period or mention
+                bad_period = bad_period or mention.raw
             else:
                 periods[mention.period] = None
         else:
             found[mention.kind][mention.code] = None  # type: ignore[index]
     metrics, entities = tuple(found[SlotKind.METRIC]), tuple(found[SlotKind.ENTITY])
-    channels = tuple(found[SlotKind.CHANNEL]) or (glossary.default_channel,)
-    # Leftover words only matter when a metric or entity is missing: skip the work otherwise.
-    names = [] if metrics and entities else unknown_names(question, glossary.leftover(question, mentions), glossary)
-    problem: Unrecognized | None = None
-    if not metrics:
-        problem = Unrecognized("metric", " ".join(names) or question.strip())
-    elif bad_period is not None:
-        problem = Unrecognized("period", bad_period.raw)
-    elif not entities and names:
-        problem = Unrecognized("entity", " ".join(names))
-    assumptions: list[Assumption] = []
-    if not entities:
-        entities = (glossary.home_entity,)
-        assumptions.append(Assumption(SlotKind.ENTITY, glossary.home_entity, "no entity named: the home group"))
-    if not periods and bad_period is None:
-        default = last_completed_fiscal_year(today)
-        periods[default] = None
-        reason = "no period named: the last completed fiscal year"
-        assumptions.append(Assumption(SlotKind.PERIOD, default.label, reason))
-    return Slots(metrics, entities, tuple(periods), channels, tuple(assumptions), problem)
+    names: tuple[str, ...] = ()
+    if not (metrics and entities):
+        names = tuple(unknown_names(question, glossary.leftover(question, mentions), glossary))
+    return ParsedSlots(metrics, entities, tuple(periods), tuple(found[SlotKind.CHANNEL]), bad_period, names)
 
 
 def unknown_names(question: str, leftover: str, glossary: Glossary) -> list[str]:

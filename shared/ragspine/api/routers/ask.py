@@ -17,13 +17,7 @@ router = APIRouter(prefix="/v1", tags=["ask"])
 @router.post("/ask", response_model=AskResponse, summary="Answer a question with its sources")
 def ask(body: AskRequest, services: ServicesDep) -> AskResponse:
     """Run the question through the engine; every number carries its document and locator."""
-    result = answer_question(
-        body.question,
-        facts=services.facts,
-        glossary=services.glossary,
-        today=services.today(),
-        max_chars=services.settings.max_question_chars,
-    )
+    result = answer_question(body.question, qa=services.qa, history=body.messages())
     # Codes and counts only: the question and the values may be sensitive.
     logger.info("question answered", extra={"route": result.route.value, "status": result.status.value,
                                             "sources": len(result.sources), "question_chars": len(body.question)})

@@ -1,0 +1,27 @@
+"""Reading the YAML configuration files shipped in ``ragspine/config``."""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from ragspine.errors import ConfigurationError
+
+
+def config_path(name: str) -> Path:
+    """Path of a packaged configuration file."""
+    return Path(str(resources.files("ragspine") / "config" / name))
+
+
+def load_yaml(path: Path) -> dict[str, Any]:
+    """Parse a YAML mapping, turning any problem into a ``ConfigurationError`` naming the file."""
+    import yaml  # loaded on first use only: keeps handler imports light
+
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as exc:
+        raise ConfigurationError(f"cannot read configuration {path}: {exc}") from exc
+    if not isinstance(data, dict):
+        raise ConfigurationError(f"configuration {path} must be a mapping")
+    return data

@@ -1,0 +1,125 @@
+"""``clarify_scope``: the deliberate asymmetry of seed 001.
+
+A missing metric is asked for (guessing a metric gives a materially wrong answer); a
+missing entity or period is answered with explicit assumptions (the home group, the last
+completed fiscal year) plus one-click refinements; a name nobody knows is reported.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+
+from ragspine.facts.glossary import Glossary, Period, SlotKind
+from ragspine.qa.intent_model import Channel, Intent
+from ragspine.qa.language import Lang
+from ragspine.qa.phrasing import render_question
+from ragspine.qa.result import Clarification, Option
+from ragspine.qa.slots import Assumption, Slots, Unrecognized, last_completed_fiscal_year
+
+MAX_METRIC_OPTIONS = 3
+_ASK_METRIC = {
+    Lang.ZH: "您想查询哪个指标？请选择：{options}",
+    Lang.EN: "Which figure do you mean? Choose one: {options}",
+    Lang.JA: "どの指標をお調べですか？次から選んでください：{options}",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Proceed:
+    """Answer with these slots (assumptions filled in) and offer these refinements."""
+
+    slots: Slots
+    refinements: tuple[Option, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class AskBack:
+    """Ask the user instead of answering; no channel runs."""
+
+    clarification: Clarification
+    slots: Slots
+
+
+ScopeDecision = Proceed | AskBack
+
+
+def clarify_scope(intent: Intent, *, glossary: Glossary, today: date, lang: Lang) -> ScopeDecision:
+    """Decide whether the question can be answered as asked, with assumptions, or must be asked back."""
+    parsed = intent.slots
+    channels = parsed.channels or (glossary.default_channel,)
+    bare = Slots(parsed.metrics, parsed.entities, parsed.periods, channels)
+    if intent.needs_metric:
+        return AskBack(_ask_for_metric(intent, glossary=glossary, today=today, lang=lang), bare)
+    if intent.channel is Channel.NARRATIVE:
+        return Proceed(bare)
+    if parsed.bad_period is not None:
+        return Proceed(_with_problem(bare, Unrecognized("period", parsed.bad_period)))
+    if not parsed.entities and parsed.unknown_names:
+        return Proceed(_with_problem(bare, Unrecognized("entity", " ".join(parsed.unknown_names))))
+    assumptions: list[Assumption] = []
+    entities, periods = parsed.entities, parsed.periods
+    if not entities:
+        entities = (glossary.home_entity,)
+        assumptions.append(Assumption(SlotKind.ENTITY, glossary.home_entity, "no entity named: the home group"))
+    if not periods:
+        periods = (last_completed_fiscal_year(today),)
+        assumptions.append(Assumption(SlotKind.PERIOD, periods[0].label,
+                                      "no period named: the last completed fiscal year"))
+    slots = Slots(parsed.metrics, entities, periods, channels, tuple(assumptions))
+    return Proceed(slots, _refinements(slots, glossary=glossary, today=today, lang=lang))
+
+
+def _with_problem(slots: Slots, problem: Unrecognized) -> Slots:
+    return Slots(slots.metrics, slots.entities, slots.periods, slots.channels, (), problem)
+
+
+def _ask_for_metric(intent: Intent, *, glossary: Glossary, today: date, lang: Lang) -> Clarification:
+    entity = (intent.slots.entities or (glossary.home_entity,))[0]
+    period = (intent.slots.periods or (last_completed_fiscal_year(today),))[0]
+    channel = (intent.slots.channels or (glossary.default_channel,))[0]
+    options = tuple(
+        Option(glossary.term(SlotKind.METRIC, code).name(lang.value),
+               render_question(lang=lang, glossary=glossary, metric=code, entity=entity, period=period,
+                               channel=channel), "metric", code)
+        for code in closest_metrics(intent.slots.unknown_names, glossary)
+    )
+    listed = "、".join(o.label for o in options) if lang is not Lang.EN else ", ".join(o.label for o in options)
+    return Clarification(_ASK_METRIC[lang].format(options=listed), options)
+
+
+def closest_metrics(words: tuple[str, ...], glossary: Glossary) -> list[str]:
+    """Metric codes whose aliases look most like the unknown words (all metrics when none)."""
+    metrics = list(glossary.terms[SlotKind.METRIC])
+    if not words:
+        return metrics
+    from rapidfuzz import fuzz, process  # a well-kept fuzzy matcher, loaded only when asking back
+
+    choices = {alias: code for alias, (kind, code) in glossary.aliases.items() if kind is SlotKind.METRIC}
+    ranked: dict[str, None] = {}
+    for alias, _score, _ in process.extract(" ".join(words).lower(), list(choices), scorer=fuzz.WRatio, limit=20):
+        ranked.setdefault(choices[alias], None)
+        if len(ranked) == MAX_METRIC_OPTIONS:
+            break
+    return list(ranked) or metrics
+
+
+def _refinements(slots: Slots, *, glossary: Glossary, today: date, lang: Lang) -> tuple[Option, ...]:
+    """For each assumed slot, the other values a user may have meant, as ready-made questions."""
+    metric, channel = slots.metrics[0], slots.channels[0]
+    options: list[Option] = []
+    for assumption in slots.assumptions:
+        if assumption.slot is SlotKind.ENTITY:
+            for code, term in glossary.terms[SlotKind.ENTITY].items():
+                if code != assumption.value:
+                    question = render_question(lang=lang, glossary=glossary, metric=metric, entity=code,
+                                               period=slots.periods[0], channel=channel)
+                    options.append(Option(term.name(lang.value), question, "entity", code))
+        else:
+            last = last_completed_fiscal_year(today)
+            for back in (1, 2):
+                period = Period.fiscal_year(int(last.period) - back)
+                question = render_question(lang=lang, glossary=glossary, metric=metric, entity=slots.entities[0],
+                                           period=period, channel=channel)
+                options.append(Option(period.label, question, "period", period.label))
+    return tuple(options)

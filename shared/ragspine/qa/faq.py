@@ -1,0 +1,84 @@
+"""The FAQ short-circuit at the service edge: curated answers matched deterministically."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ragspine.config_loader import load_yaml
+from ragspine.errors import ConfigurationError
+
+DEFAULT_THRESHOLD = 90.0
+_NOISE = re.compile(r"[\s\W_]+", re.UNICODE)
+
+
+@dataclass(frozen=True, slots=True)
+class FaqEntry:
+    """A curated answer with its own source."""
+
+    entry_id: str
+    questions: tuple[str, ...]
+    answer: str
+    doc: str
+    locator: str
+
+
+@dataclass(frozen=True, slots=True)
+class FaqHit:
+    """A matched entry and how well the question matched (100 = same normalised text)."""
+
+    entry: FaqEntry
+    score: float
+
+
+def faq_key(text: str) -> str:
+    """Matching form: NFKC, lower case, no whitespace or punctuation ("ACME's" ~ "acmes")."""
+    return _NOISE.sub("", unicodedata.normalize("NFKC", text).lower())
+
+
+class FaqIndex:
+    """Question variants of every entry; exact normalised match first, then a fuzzy one."""
+
+    def __init__(self, entries: tuple[FaqEntry, ...], *, threshold: float = DEFAULT_THRESHOLD) -> None:
+        if not 0 < threshold <= 100:
+            raise ConfigurationError(f"FAQ threshold must be in (0, 100], got {threshold}")
+        self.entries = entries
+        self.threshold = threshold
+        self._by_key = {faq_key(q): e for e in entries for q in e.questions}
+
+    @classmethod
+    def from_mapping(cls, raw: Mapping[str, Any], *, threshold: float = DEFAULT_THRESHOLD) -> FaqIndex:
+        """Build from faq.yaml's mapping (``entries: [{id, questions, answer, source{doc, locator}}]``)."""
+        try:
+            entries = tuple(
+                FaqEntry(str(e["id"]), tuple(str(q) for q in e["questions"]), str(e["answer"]),
+                         str(e["source"]["doc"]), str(e["source"]["locator"]))
+                for e in raw["entries"]
+            )
+        except (KeyError, TypeError) as exc:
+            raise ConfigurationError(f"FAQ file is malformed: {exc!r}") from exc
+        if any(not (e.doc.strip() and e.locator.strip()) for e in entries):
+            raise ConfigurationError("every FAQ entry needs source.doc and source.locator")
+        return cls(entries, threshold=threshold)
+
+    @classmethod
+    def from_file(cls, path: Path, *, threshold: float = DEFAULT_THRESHOLD) -> FaqIndex:
+        """Load a faq.yaml file."""
+        return cls.from_mapping(load_yaml(path), threshold=threshold)
+
+    def match(self, question: str) -> FaqHit | None:
+        """The entry this question asks, or None when nothing is close enough."""
+        key = faq_key(question)
+        if not key:
+            return None
+        exact = self._by_key.get(key)
+        if exact is not None:
+            return FaqHit(exact, 100.0)
+        from rapidfuzz import fuzz, process  # loaded on the first non-exact lookup
+
+        best = process.extractOne(key, list(self._by_key), scorer=fuzz.ratio, score_cutoff=self.threshold)
+        return FaqHit(self._by_key[best[0]], float(best[1])) if best else None

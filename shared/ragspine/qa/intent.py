@@ -1,0 +1,50 @@
+"""``RuleIntentParser``: config-driven slots and route, no LLM (seed 001)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from ragspine.config_loader import config_path, load_yaml
+from ragspine.errors import ConfigurationError
+from ragspine.facts.glossary import Glossary, normalize_text
+from ragspine.facts.matching import alias_pattern
+from ragspine.qa.intent_model import Channel, Intent
+from ragspine.qa.slots import parse_slots
+
+
+class RuleIntentParser:
+    """Slots from the glossary; route from the slots and cue words (why / 为什么 / なぜ …).
+
+    A metric with a causal cue is composite, a metric alone structured, anything else
+    narrative; the clarify gate then decides whether a missing metric must be asked for.
+    """
+
+    def __init__(self, glossary: Glossary, cues: Mapping[str, Iterable[str]]) -> None:
+        try:
+            self._cues = {name: re.compile(alias_pattern(normalize_text(w) for w in cues[name]))
+                          for name in ("causal", "quantity", "comparison")}
+        except (KeyError, TypeError, re.error) as exc:
+            raise ConfigurationError(f"intent cues are malformed: {exc!r}") from exc
+        self._glossary = glossary
+
+    @classmethod
+    def from_file(cls, glossary: Glossary, path: Path | None = None) -> RuleIntentParser:
+        """Load cues from ``config/intent.yaml`` (or ``path``)."""
+        raw: dict[str, Any] = load_yaml(path or config_path("intent.yaml"))
+        return cls(glossary, raw)
+
+    def parse(self, question: str) -> Intent:
+        """Parse slots and choose the channel."""
+        slots = parse_slots(question, glossary=self._glossary)
+        text = normalize_text(question)
+        causal = bool(self._cues["causal"].search(text))
+        quantity = bool(self._cues["quantity"].search(text))
+        comparison = bool(self._cues["comparison"].search(text))
+        if slots.metrics:
+            channel = Channel.COMPOSITE if causal else Channel.STRUCTURED
+        else:
+            channel = Channel.NARRATIVE
+        return Intent(slots, channel, causal, quantity, comparison)

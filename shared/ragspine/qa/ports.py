@@ -1,0 +1,52 @@
+"""Ports of the Q&A engine: the intent parser and the narrative retriever."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+from ragspine.qa.intent_model import Intent
+from ragspine.sensitivity import Sensitivity
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    """A retrieved passage: its citation (doc, locator) and the text given to the model.
+
+    ``text`` is the hit itself; ``context`` is optional expanded text (parent or window) that
+    goes to generation but never changes the citation.
+    """
+
+    chunk_id: str
+    doc: str
+    locator: str
+    text: str
+    sensitivity: Sensitivity
+    score: float = 0.0
+    library: str = ""
+    context: str = ""
+
+
+class IntentParser(Protocol):
+    """Turns a question into slots and a route, deterministically (swappable)."""
+
+    def parse(self, question: str) -> Intent:
+        """Parse the four slots and choose structured, narrative or composite."""
+        ...
+
+
+class NarrativeRetriever(Protocol):
+    """Finds cited passages for a "why / what happened" question."""
+
+    def retrieve(self, query: str, *, top_k: int, max_sensitivity: Sensitivity) -> list[Evidence]:
+        """The best passages the caller may see.
+
+        Args:
+            query: the user's question (never rewritten from history).
+            top_k: how many passages at most.
+            max_sensitivity: nothing above this level may be returned (RESTRICTED exit 1).
+
+        Raises:
+            ProviderUnavailableError: the index cannot be searched now.
+        """
+        ...

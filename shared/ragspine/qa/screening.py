@@ -1,0 +1,133 @@
+"""Deterministic security and scope screening, before anything else runs (no LLM)."""
+
+from __future__ import annotations
+
+import enum
+import re
+import unicodedata
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ragspine.config_loader import config_path, load_yaml
+from ragspine.errors import ConfigurationError
+from ragspine.facts.glossary import Glossary
+from ragspine.facts.matching import alias_pattern, trie_pattern
+from ragspine.qa.language import detect_language
+
+_ZERO_WIDTH = re.compile(r"[\u200b-\u200f\u2060\ufeff]")
+_SPACES = re.compile(r"\s+")
+
+
+class RefusalReason(enum.StrEnum):
+    """Why a question was refused (the reason code callers see)."""
+
+    PROMPT_INJECTION = "PROMPT_INJECTION"
+    PROMPT_EXTRACTION = "PROMPT_EXTRACTION"
+    SECRET_REQUEST = "SECRET_REQUEST"
+    COMPETITOR = "COMPETITOR"
+    OUT_OF_SCOPE = "OUT_OF_SCOPE"
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """A refused question: the reason code, the rule that matched and the polite reply."""
+
+    reason: RefusalReason
+    rule: str
+    reply: str
+
+
+def screening_text(text: str) -> str:
+    """The form rules are matched in: NFKC, lower case, no zero-width characters, single spaces."""
+    text = _ZERO_WIDTH.sub("", unicodedata.normalize("NFKC", text)).lower()
+    return _SPACES.sub(" ", text).strip()
+
+
+@dataclass(frozen=True)
+class ScreeningPolicy:
+    """Refusal rules loaded from configuration (``config/screening.yaml``).
+
+    Every rule list is compiled into one alternation (a named group per pattern), so a
+    question is screened in a handful of regex passes however many rules there are.
+    """
+
+    version: str
+    triggers: re.Pattern[str]
+    rules: re.Pattern[str]
+    rule_names: Mapping[str, tuple[RefusalReason, str]]
+    competitors: re.Pattern[str]
+    business_terms: re.Pattern[str]
+    off_topic: re.Pattern[str]
+    replies: Mapping[RefusalReason, Mapping[str, str]]
+
+    @classmethod
+    def from_mapping(cls, raw: Mapping[str, Any], *, glossary: Glossary) -> ScreeningPolicy:
+        """Build the policy; every glossary alias also counts as a business term."""
+        try:
+            names: dict[str, tuple[RefusalReason, str]] = {}
+            branches: list[str] = []
+            for rule in raw["rules"]:
+                for index, pattern in enumerate(rule["patterns"]):
+                    group = f"g{len(branches)}"
+                    names[group] = (RefusalReason(rule["reason"]), f"{rule['reason']}#{index}")
+                    branches.append(f"(?P<{group}>{pattern})")
+            scope = raw["scope"]
+            terms = {screening_text(t) for t in scope["business_terms"]} | set(glossary.aliases)
+            policy = cls(
+                version=str(raw["version"]),
+                triggers=re.compile(_trigger_pattern(screening_text(t) for t in raw["triggers"])),
+                rules=re.compile("|".join(branches)),
+                rule_names=names,
+                competitors=re.compile(alias_pattern(screening_text(c) for c in raw["competitors"])),
+                business_terms=re.compile(alias_pattern(terms)),
+                off_topic=re.compile(alias_pattern(screening_text(w) for w in scope["off_topic"])),
+                replies={RefusalReason(k): dict(v) for k, v in raw["replies"].items()},
+            )
+        except (KeyError, TypeError, ValueError, re.error) as exc:
+            raise ConfigurationError(f"screening configuration is malformed: {exc!r}") from exc
+        missing = [r for r in RefusalReason if r not in policy.replies]
+        if missing:
+            raise ConfigurationError(f"screening configuration has no reply for {', '.join(missing)}")
+        return policy
+
+    @classmethod
+    def from_file(cls, path: Path, *, glossary: Glossary) -> ScreeningPolicy:
+        """Load the policy from a YAML file."""
+        return cls.from_mapping(load_yaml(path), glossary=glossary)
+
+    @classmethod
+    def default(cls, *, glossary: Glossary) -> ScreeningPolicy:
+        """The packaged policy."""
+        return cls.from_file(config_path("screening.yaml"), glossary=glossary)
+
+    def screen(self, question: str) -> Refusal | None:
+        """Return a refusal when the question must not reach any channel, else None.
+
+        Order: injection, prompt extraction and secrets first (whatever else the question
+        says), then competitors, then scope (an off-topic subject, or no business term).
+        """
+        text = screening_text(question)
+        match = self.rules.search(text) if self.triggers.search(text) else None
+        if match and match.lastgroup:
+            reason, rule = self.rule_names[match.lastgroup]
+            return self._refuse(reason, rule, question)
+        match = self.competitors.search(text)
+        if match:
+            return self._refuse(RefusalReason.COMPETITOR, f"COMPETITOR:{match.group()}", question)
+        match = self.off_topic.search(text)
+        if match:
+            return self._refuse(RefusalReason.OUT_OF_SCOPE, f"OFF_TOPIC:{match.group()}", question)
+        if not self.business_terms.search(text):
+            return self._refuse(RefusalReason.OUT_OF_SCOPE, "NO_BUSINESS_TERM", question)
+        return None
+
+    def _refuse(self, reason: RefusalReason, rule: str, question: str) -> Refusal:
+        replies = self.replies[reason]
+        return Refusal(reason, rule, replies.get(detect_language(question).value) or replies["en"])
+
+
+def _trigger_pattern(words: Iterable[str]) -> str:
+    """Triggers match anywhere (no word boundaries): "ignore" must fire inside "请ignore之前"."""
+    return trie_pattern(set(words)) or "(?!)"

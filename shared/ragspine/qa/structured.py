@@ -1,0 +1,130 @@
+"""The structured channel: one ``query_metric`` per enumerated combination, differences computed here."""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from decimal import Decimal
+
+from ragspine.errors import FieldError, InvalidInputError
+from ragspine.facts.glossary import Glossary, SlotKind
+from ragspine.facts.model import Fact, format_number
+from ragspine.facts.ports import FactStore
+from ragspine.facts.query_metric import MetricQuery, QueryResult, QueryStatus, run_query
+from ragspine.qa.render import render_result
+from ragspine.qa.result import AnswerStatus
+from ragspine.qa.slots import Slots
+from ragspine.sensitivity import Sensitivity
+
+MAX_LOOKUPS = 48  # metrics x entities x periods x channels a single question may enumerate
+
+
+@dataclass(frozen=True, slots=True)
+class Difference:
+    """The change between two found facts of the same series, computed deterministically."""
+
+    earlier: Fact
+    later: Fact
+    absolute: Decimal
+    percent: Decimal | None  # None when the earlier value is zero
+
+    @property
+    def numbers(self) -> tuple[str, ...]:
+        """The numbers this difference puts in an answer (for the provenance check)."""
+        shown = [format_decimal(abs(self.absolute))]
+        if self.percent is not None:
+            shown.append(format_decimal(abs(self.percent)))
+        return tuple(shown)
+
+
+@dataclass(frozen=True, slots=True)
+class StructuredOutcome:
+    """Rendered lines, sources in citation order, status, every lookup and computed difference."""
+
+    lines: tuple[str, ...]
+    sources: tuple[dict[str, str], ...]
+    status: AnswerStatus
+    results: tuple[QueryResult, ...]
+    differences: tuple[Difference, ...]
+
+
+def run_structured(slots: Slots, *, facts: FactStore, glossary: Glossary,
+                   max_sensitivity: Sensitivity = Sensitivity.CONFIDENTIAL) -> StructuredOutcome:
+    """Look up every metric x entity x period x channel the question names (no LLM).
+
+    Raises:
+        InvalidInputError: the question enumerates more than ``MAX_LOOKUPS`` combinations.
+    """
+    combinations = list(itertools.product(slots.metrics, slots.entities, slots.periods, slots.channels))
+    if len(combinations) > MAX_LOOKUPS:
+        raise InvalidInputError(
+            f"the question asks for {len(combinations)} figures; at most {MAX_LOOKUPS} per question: split it",
+            field_errors=(FieldError("question", f"at most {MAX_LOOKUPS} metric/entity/period/channel combinations"),))
+    results = tuple(run_query(MetricQuery(*c), facts=facts, max_sensitivity=max_sensitivity) for c in combinations)
+    differences = _differences(results) if len(slots.periods) == 2 else ()
+    lines = [render_result(r, glossary) for r in results]
+    lines.extend(render_difference(d, glossary) for d in differences)
+    return StructuredOutcome(tuple(lines), _sources(results), _status(results), results, differences)
+
+
+def _differences(results: tuple[QueryResult, ...]) -> tuple[Difference, ...]:
+    """Pairs of found facts differing only in period, when both periods are of the same type."""
+    series: dict[tuple[str, str, str], list[Fact]] = {}
+    for result in results:
+        if result.fact is not None:
+            fact = result.fact
+            series.setdefault((fact.metric_code, fact.entity, fact.channel), []).append(fact)
+    found = []
+    for pair in series.values():
+        if len(pair) == 2 and pair[0].period_type == pair[1].period_type:
+            earlier, later = sorted(pair, key=lambda f: f.period)
+            found.append(difference(earlier, later))
+    return tuple(found)
+
+
+def difference(earlier: Fact, later: Fact) -> Difference:
+    """``later - earlier`` in the inputs' precision, and the percent change to one decimal."""
+    a, b = Decimal(format_number(earlier.value)), Decimal(format_number(later.value))
+    places = max(-a.as_tuple().exponent, -b.as_tuple().exponent, 0)  # type: ignore[operator]
+    absolute = (b - a).quantize(Decimal(1).scaleb(-places))
+    percent = ((b - a) / a * 100).quantize(Decimal("0.1")) if a != 0 else None
+    return Difference(earlier, later, absolute, percent)
+
+
+def format_decimal(value: Decimal) -> str:
+    """A decimal without exponent notation."""
+    return format(value, "f")
+
+
+def render_difference(diff: Difference, glossary: Glossary) -> str:
+    """``中国内地（ACME_CN）营业收入（REVENUE）：FY2025 较 FY2024 增加 132 USD_M（+10.0%）…``."""
+    later, earlier = diff.later, diff.earlier
+    entity = glossary.term(SlotKind.ENTITY, later.entity).label
+    metric = glossary.term(SlotKind.METRIC, later.metric_code).label
+    direction = "增加" if diff.absolute > 0 else "减少" if diff.absolute < 0 else "持平"
+    unit = "个百分点" if later.unit == "PCT" else f" {later.unit}"
+    amount = f"{format_decimal(abs(diff.absolute))}{unit}"
+    percent = f"（{'+' if diff.percent > 0 else '−' if diff.percent < 0 else '±'}{format_decimal(abs(diff.percent))}%）" \
+        if diff.percent is not None else ""
+    return (f"{entity}{metric}：{_label(later)} 较 {_label(earlier)} {direction} {amount}{percent}"
+            f"（计算自：{earlier.source_doc_id} · {earlier.source_locator}；{later.source_doc_id} · {later.source_locator}）")
+
+
+def _label(fact: Fact) -> str:
+    return f"FY{fact.period}" if fact.period_type == "FY" else fact.period
+
+
+def _sources(results: tuple[QueryResult, ...]) -> tuple[dict[str, str], ...]:
+    seen: dict[tuple[str, str], dict[str, str]] = {}
+    for result in results:
+        if result.fact is not None:
+            key = (result.fact.source_doc_id, result.fact.source_locator)
+            seen.setdefault(key, {"doc": key[0], "locator": key[1]})
+    return tuple(seen.values())
+
+
+def _status(results: tuple[QueryResult, ...]) -> AnswerStatus:
+    found = [r.status for r in results].count(QueryStatus.FOUND)
+    if found == len(results):
+        return AnswerStatus.FOUND
+    return AnswerStatus.PARTIAL if found else AnswerStatus.NOT_FOUND
