@@ -1,0 +1,208 @@
+"""``ExtractiveProvider``: the offline default LLM, which answers only by quoting cited snippets.
+
+The Q&A layer builds the user message with ``build_user_message`` (or its parts), so the
+format below is the contract between the two; the provider parses it back::
+
+    问题：<the question, on one line>
+
+    参考资料：
+    [1] <snippet text, on one line>（来源：<doc> <locator>）
+    [2] ...
+
+The header is a line of its own; every snippet line is ``[n] `` + text + the citation. The
+provider picks the sentences that share the most tokens with the question (CJK bigrams,
+Latin words and numbers; rarer tokens weigh more), quotes them verbatim, each followed by
+its snippet's citation, and prints no snippet numbers (they are not evidence). No overlap
+at all gives the no-evidence answer. It is pure and deterministic: no network, no clock, no randomness.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+from types import MappingProxyType
+
+from ragspine.llm.ports import Completion, Message, Role
+
+SNIPPET_HEADER = "参考资料："
+QUESTION_LABEL = "问题："
+CITATION_OPEN = "（来源："
+CITATION_CLOSE = "）"
+
+INTROS = MappingProxyType({"zh": "根据检索到的资料：", "en": "According to the retrieved documents:",
+                           "ja": "検索された資料によると："})
+NO_EVIDENCE = MappingProxyType({
+    "zh": "检索到的资料中没有与该问题相关的内容，无法据此回答。",
+    "en": "None of the retrieved documents addresses this question, so it cannot be answered from them.",
+    "ja": "検索された資料には、この質問に関係する内容がありませんでした。",
+})
+
+_SNIPPET_LINE = re.compile(rf"^\[(\d+)\] (.*){CITATION_OPEN}(.+){CITATION_CLOSE}$")
+# A sentence ends after 。！？!? or after a period followed by a space, so "7.4%" stays whole.
+_SENTENCE_END = re.compile(r"(?<=[。！？!?])|(?<=\.)(?=\s)")
+_HIRAGANA = "\u3040-\u309f"
+_KANA = "\u3040-\u30ff"
+_CJK = f"\u3005-\u3007{_KANA}\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_TOKEN = re.compile(rf"(?P<cjk>[{_CJK}]+)|[^\W_{_CJK}]+")
+_ALL_HIRAGANA = re.compile(rf"^[{_HIRAGANA}]+$")
+# Question words that would match any text: they carry the asking, not the subject.
+_STOP = frozenset({
+    "什么", "为什", "多少", "怎么", "如何", "哪些", "是否", "请问", "原因",
+    "a", "an", "and", "are", "at", "by", "did", "do", "does", "for", "from", "how", "in", "is", "it",
+    "its", "of", "on", "or", "that", "the", "this", "to", "was", "were", "what", "when", "which",
+    "who", "why", "with",
+})
+
+
+@dataclass(frozen=True, slots=True)
+class CitedSnippet:
+    """One snippet parsed back from the block: its text and its citation, verbatim."""
+
+    text: str
+    citation: str
+
+
+def format_citation(doc: str, locator: str) -> str:
+    """The citation appended to a snippet or quoted sentence: ``（来源：{doc} {locator}）``."""
+    return f"{CITATION_OPEN}{_one_line(doc)} {_one_line(locator)}{CITATION_CLOSE}"
+
+
+def format_snippet_block(snippets: Sequence[tuple[str, str, str]]) -> str:
+    """Render ``(text, doc, locator)`` triples as the numbered snippet block under ``参考资料：``.
+
+    Each text is folded onto one line, and a ``（来源：`` inside it is defused, so a document
+    can neither forge a snippet line nor a citation.
+
+    Args:
+        snippets: the evidence in rank order, each as (text, doc, locator).
+
+    Returns:
+        The header line followed by one ``[n] text（来源：doc locator）`` line per snippet.
+    """
+    lines = [SNIPPET_HEADER]
+    for number, (text, doc, locator) in enumerate(snippets, start=1):
+        safe = _one_line(text).replace(CITATION_OPEN, "（")
+        lines.append(f"[{number}] {safe}{format_citation(doc, locator)}")
+    return "\n".join(lines)
+
+
+def build_user_message(question: str, snippets: Sequence[tuple[str, str, str]]) -> str:
+    """The generation user message: the question line, a blank line, then the snippet block."""
+    return f"{QUESTION_LABEL}{_one_line(question)}\n\n{format_snippet_block(snippets)}"
+
+
+def parse_user_message(content: str) -> tuple[str, list[CitedSnippet]]:
+    """Split a user message built by ``build_user_message`` into its question and snippets.
+
+    Args:
+        content: the message text; without a ``问题：`` line, the text outside the block is the question.
+
+    Returns:
+        The question and the snippets in block order (empty when there is no block).
+    """
+    lines = content.splitlines()
+    header = max((i for i, line in enumerate(lines) if line.strip() == SNIPPET_HEADER), default=len(lines))
+    snippets = []
+    for line in lines[header + 1:]:
+        match = _SNIPPET_LINE.match(line.strip())
+        if match:
+            snippets.append(CitedSnippet(match.group(2).strip(), f"{CITATION_OPEN}{match.group(3)}{CITATION_CLOSE}"))
+    asked = [line.strip() for line in lines[:header]]
+    labelled = [line[len(QUESTION_LABEL):].strip() for line in asked if line.startswith(QUESTION_LABEL)]
+    return (labelled[-1] if labelled else " ".join(line for line in asked if line)), snippets
+
+
+class ExtractiveProvider:
+    """An offline LLMProvider that composes its answer from verbatim, cited snippet sentences."""
+
+    name = "extractive"
+    model = "extractive-v1"
+
+    def __init__(self, *, max_sentences: int = 3) -> None:
+        """Configure the provider.
+
+        Args:
+            max_sentences: the most sentences quoted in one answer.
+
+        Raises:
+            ValueError: ``max_sentences`` is below 1.
+        """
+        if max_sentences < 1:
+            raise ValueError("max_sentences must be at least 1")
+        self.max_sentences = max_sentences
+
+    def complete(self, messages: Sequence[Message], *, max_tokens: int = 800, temperature: float = 0.0) -> Completion:
+        """Answer the last user message from its snippet block.
+
+        Args:
+            messages: the generation messages; system and history messages are ignored.
+            max_tokens: unused; the answer is bounded by ``max_sentences`` instead.
+            temperature: unused; the answer is deterministic.
+
+        Returns:
+            The quoted sentences, each with its citation, after a short intro; or the
+            no-evidence answer, in the question's language (zh, ja or en).
+        """
+        user = next((m.content for m in reversed(messages) if m.role is Role.USER), "")
+        question, snippets = parse_user_message(user)
+        language = detect_language(question)
+        quotes = select_sentences(question, snippets, limit=self.max_sentences)
+        if not quotes:
+            return Completion(NO_EVIDENCE[language], self.model)
+        return Completion("\n".join([INTROS[language], *quotes]), self.model)
+
+
+def select_sentences(question: str, snippets: Sequence[CitedSnippet], *, limit: int) -> list[str]:
+    """The best-matching snippet sentences, each with its citation, in evidence order.
+
+    A sentence scores the question tokens it shares, each weighted ``1 + ln(N / df)`` (``df``
+    = snippets holding the token), so words every snippet repeats ("revenue", "FY2024") count
+    less than the subject. It qualifies with at least half the best score; ties keep rank order.
+    """
+    wanted = set(tokens(question))
+    held = [wanted.intersection(tokens(s.text)) for s in snippets]
+    weight = {t: 1 + math.log(len(snippets) / sum(t in h for h in held)) for t in set().union(*held)}
+    scored = []
+    for rank, snippet in enumerate(snippets):
+        for position, sentence in enumerate(split_sentences(snippet.text)):
+            score = sum(weight[t] for t in wanted.intersection(tokens(sentence)))
+            if score:
+                scored.append((score, rank, position, sentence + snippet.citation))
+    if not scored:
+        return []
+    floor = max(s[0] for s in scored) / 2
+    best = sorted((s for s in scored if s[0] >= floor), key=lambda s: (-s[0], s[1], s[2]))[:limit]
+    return list(dict.fromkeys(s[3] for s in sorted(best, key=lambda s: (s[1], s[2]))))
+
+
+def split_sentences(text: str) -> list[str]:
+    """Sentences of a snippet, verbatim with their end marks, blanks dropped."""
+    return [part.strip() for part in _SENTENCE_END.split(text) if part.strip()]
+
+
+def tokens(text: str) -> list[str]:
+    """Overlap tokens: CJK bigrams (one-character runs as such), Latin words and numbers.
+
+    Bigrams made only of hiragana (Japanese particles and endings) and common question
+    words are dropped: they would make every snippet look relevant.
+    """
+    out: list[str] = []
+    for match in _TOKEN.finditer(unicodedata.normalize("NFKC", text).lower()):
+        run = match.group("cjk")
+        grams = [match.group(0)] if run is None or len(run) == 1 else [run[i:i + 2] for i in range(len(run) - 1)]
+        out.extend(g for g in grams if g not in _STOP and not _ALL_HIRAGANA.match(g))
+    return out
+
+
+def detect_language(text: str) -> str:
+    """``ja`` when the text has kana, ``zh`` when it has other CJK characters, else ``en``."""
+    if re.search(f"[{_KANA}]", text):
+        return "ja"
+    return "zh" if re.search(f"[{_CJK}]", text) else "en"
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())

@@ -1,0 +1,220 @@
+"""``HybridRetriever``: the narrative retrieval stages composed as plain typed calls.
+
+validate query -> route libraries -> search each library (one query vector shared) ->
+RRF across libraries -> post-process -> optional rerank -> parent/window expansion.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import time
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, field, replace
+
+from ragspine.errors import ConfigurationError, FieldError, InvalidInputError, ProviderUnavailableError
+from ragspine.llm.ports import Embedder, LLMProvider
+from ragspine.retrieval.expansion import MAX_WINDOW, ExpandedHit, ExpansionMode, expand
+from ragspine.retrieval.fusion import DEFAULT_RRF_K, fuse
+from ragspine.retrieval.model import ScoredChunk, SearchFilters
+from ragspine.retrieval.ports import ChunkIndex
+from ragspine.retrieval.postprocess import postprocess
+from ragspine.retrieval.rerank import RERANK_SOURCE, rerank
+from ragspine.retrieval.routing import LibraryRouter, SlotDetector, default_library_router
+from ragspine.sensitivity import Sensitivity
+
+logger = logging.getLogger(__name__)
+
+MAX_TOP_K = 100  # a caller asking for more wants an export, not a search
+
+
+@dataclass(frozen=True, slots=True)
+class RetrievalConfig:
+    """Knobs of the narrative retriever, checked when built (a bad value fails at start-up)."""
+
+    top_k: int = 5
+    per_library_k: int = 20
+    per_doc_cap: int = 2
+    score_floor: float = 0.0  # on the fused RRF scale: 1/(60+r) for rank r in a single library
+    rerank: bool = False
+    rerank_candidates: int = 20
+    max_sensitivity: Sensitivity = Sensitivity.CONFIDENTIAL
+    rrf_k: int = DEFAULT_RRF_K
+    expansion: ExpansionMode = ExpansionMode.PARENT_OR_WINDOW
+    window: int = 1
+    max_query_chars: int = 1000
+
+    def __post_init__(self) -> None:
+        problems = [message for failed, message in (
+            (not 1 <= self.top_k <= MAX_TOP_K, f"top_k must be between 1 and {MAX_TOP_K}"),
+            (self.per_library_k < self.top_k, "per_library_k must be at least top_k"),
+            (self.per_doc_cap < 1, "per_doc_cap must be at least 1"),
+            (not math.isfinite(self.score_floor) or self.score_floor < 0, "score_floor must be finite and >= 0"),
+            (self.rerank_candidates < self.top_k, "rerank_candidates must be at least top_k"),
+            (self.max_sensitivity >= Sensitivity.RESTRICTED, "max_sensitivity must be below RESTRICTED"),
+            (self.rrf_k < 0, "rrf_k must be >= 0"),
+            (not 0 <= self.window <= MAX_WINDOW, f"window must be between 0 and {MAX_WINDOW}"),
+            (self.max_query_chars < 1, "max_query_chars must be at least 1"),
+        ) if failed]
+        if problems:
+            raise ConfigurationError("invalid retrieval configuration: " + "; ".join(problems))
+
+
+@dataclass(frozen=True, slots=True)
+class RetrievalResult:
+    """What retrieval found: hits (child citation + expanded context), where it looked, how long it took."""
+
+    query: str
+    hits: tuple[ExpandedHit, ...]
+    libraries: tuple[str, ...]
+    routed: bool  # False when the caller's filters named the libraries
+    reranked: bool
+    dense: bool  # a query vector was used (an embedder is configured and answered)
+    timings_ms: dict[str, float] = field(default_factory=dict)
+
+
+class HybridRetriever:
+    """Narrative retrieval over a ``ChunkIndex``: routing, per-library hybrid search, RRF, rerank, expansion."""
+
+    def __init__(self, index: ChunkIndex, *, embedder: Embedder | None = None, llm: LLMProvider | None = None,
+                 config: RetrievalConfig | None = None, router: LibraryRouter | None = None,
+                 slot_detector: SlotDetector | None = None) -> None:
+        """Wire the stages; the routing YAML is loaded here, once, when no router is given.
+
+        Raises:
+            ConfigurationError: reranking is enabled without an LLM provider.
+        """
+        self._config = config or RetrievalConfig()
+        if self._config.rerank and llm is None:
+            raise ConfigurationError("reranking is enabled but no LLM provider was given")
+        self._index = index
+        self._embedder = embedder
+        self._llm = llm
+        self._router = router or default_library_router()
+        self._slot_detector = slot_detector
+
+    @property
+    def config(self) -> RetrievalConfig:
+        """The configuration in force."""
+        return self._config
+
+    def retrieve(self, query: str, *, filters: SearchFilters | None = None,
+                 slots: Collection[str] | None = None, top_k: int | None = None) -> RetrievalResult:
+        """Find cited passages for a narrative question.
+
+        Args:
+            query: the question, in Chinese, English or Japanese.
+            filters: metadata constraints; ``libraries`` skips routing, and
+                ``max_sensitivity`` may lower (never raise) the configured ceiling.
+            slots: slot names already parsed from the question (``metric``, ``entity``...);
+                detected with the slot detector when omitted.
+            top_k: hits wanted for this call (1 to ``MAX_TOP_K``); the configured ``top_k``
+                when omitted. Each library is then searched for at least this many.
+
+        Returns:
+            At most ``top_k`` hits within the sensitivity ceiling, best first.
+
+        Raises:
+            InvalidInputError: the query is empty or too long, ``top_k`` is out of range, or a
+                filter is unknown.
+            ProviderUnavailableError: the index cannot be read or reached.
+        """
+        clock = _Stopwatch()
+        text = self._validate(query)
+        wanted = self._checked_top_k(top_k)
+        filters = filters or SearchFilters()
+        ceiling = min(filters.max_sensitivity, self._config.max_sensitivity)
+        libraries, routed = self._libraries(text, filters, slots)
+        clock.lap("route")
+        vector = self._query_vector(text)
+        clock.lap("embed")
+        rankings = [self._search(text, replace(filters, libraries=(library,), max_sensitivity=ceiling),
+                                 vector, top_k=max(wanted, self._config.per_library_k)) for library in libraries]
+        clock.lap("search")
+        fused = fuse(rankings, k=self._config.rrf_k)
+        clock.lap("fuse")
+        kept = postprocess(fused, per_doc_cap=self._config.per_doc_cap, score_floor=self._config.score_floor)
+        clock.lap("postprocess")
+        top = self._rerank(text, kept, top_k=wanted)
+        clock.lap("rerank")
+        hits = expand(top, index=self._index, mode=self._config.expansion, window=self._config.window,
+                      max_sensitivity=ceiling)
+        clock.lap("expand")
+        logger.info("narrative retrieval done", extra={"libraries": list(libraries), "hits": len(hits)})
+        reranked = bool(top) and top[0].source == RERANK_SOURCE
+        return RetrievalResult(text, tuple(hits), libraries, routed, reranked, vector is not None, clock.finish())
+
+    def _validate(self, query: str) -> str:
+        text = query.strip() if isinstance(query, str) else ""
+        if not text:
+            raise InvalidInputError("the query is empty: ask a question",
+                                    field_errors=(FieldError("query", "must not be empty"),))
+        limit = self._config.max_query_chars
+        if len(text) > limit:
+            raise InvalidInputError(f"the query has {len(text)} characters; the limit is {limit}: shorten it",
+                                    field_errors=(FieldError("query", f"at most {limit} characters"),))
+        return text
+
+    def _checked_top_k(self, top_k: int | None) -> int:
+        if top_k is None:
+            return self._config.top_k
+        if isinstance(top_k, bool) or not isinstance(top_k, int) or not 1 <= top_k <= MAX_TOP_K:
+            raise InvalidInputError(f"top_k must be between 1 and {MAX_TOP_K}, got {top_k!r}",
+                                    field_errors=(FieldError("top_k", f"between 1 and {MAX_TOP_K}"),))
+        return top_k
+
+    def _libraries(self, text: str, filters: SearchFilters,
+                   slots: Collection[str] | None) -> tuple[tuple[str, ...], bool]:
+        if filters.libraries:
+            return tuple(dict.fromkeys(filters.libraries)), False
+        if slots is None:
+            slots = self._slot_detector(text) if self._slot_detector else ()
+        return self._router.route(text, slots=slots), True
+
+    def _query_vector(self, text: str) -> list[float] | None:
+        if self._embedder is None:
+            return None
+        try:
+            vectors = self._embedder.embed([text])
+        except ProviderUnavailableError as exc:
+            # Lexical search alone still answers; a dead embedder must not take search down.
+            logger.warning("query embedding failed: lexical search only",
+                           extra={"embedder": self._embedder.name, "error_code": exc.code})
+            return None
+        return vectors[0] if len(vectors) == 1 else None
+
+    def _search(self, text: str, filters: SearchFilters, vector: Sequence[float] | None, *,
+                top_k: int) -> list[ScoredChunk]:
+        try:
+            hits = self._index.search(text, top_k=top_k, filters=filters, query_vector=vector)
+        except ProviderUnavailableError:
+            logger.warning("index search failed", extra={"libraries": list(filters.libraries)})
+            raise
+        # Second exit for sensitivity: an adapter bug must not leak a chunk above the ceiling.
+        leaked = [hit.chunk.chunk_id for hit in hits if hit.chunk.sensitivity > filters.max_sensitivity]
+        if leaked:
+            logger.error("index returned chunks above the sensitivity ceiling", extra={"chunk_ids": leaked})
+        return [hit for hit in hits if hit.chunk.sensitivity <= filters.max_sensitivity]
+
+    def _rerank(self, text: str, hits: list[ScoredChunk], *, top_k: int) -> list[ScoredChunk]:
+        if not self._config.rerank or self._llm is None:
+            return hits[:top_k]
+        candidates = hits[:max(top_k, self._config.rerank_candidates)]
+        return rerank(text, candidates, top_k=top_k, llm=self._llm)
+
+
+class _Stopwatch:
+    """Milliseconds per stage, each measured from the end of the previous one."""
+
+    def __init__(self) -> None:
+        self._start = self._last = time.perf_counter()
+        self._timings: dict[str, float] = {}
+
+    def lap(self, stage: str) -> None:
+        now = time.perf_counter()
+        self._timings[stage] = round((now - self._last) * 1000.0, 3)
+        self._last = now
+
+    def finish(self) -> dict[str, float]:
+        self._timings["total"] = round((time.perf_counter() - self._start) * 1000.0, 3)
+        return self._timings
