@@ -15,7 +15,12 @@ from timing import sample_interleaved, summarize_ns
 from ragspine.facts.glossary import default_glossary
 from ragspine.facts.query_metric import QueryStatus, execute_query_metric
 from ragspine.facts.sqlite_store import SqliteFactStore
-from ragspine.qa.answer import answer_question
+from ragspine.demo import sample_dir
+from ragspine.llm.extractive import ExtractiveProvider
+from ragspine.qa.answer import QAComponents, answer_question
+from ragspine.qa.faq import FaqIndex
+from ragspine.qa.intent import RuleIntentParser
+from ragspine.qa.screening import ScreeningPolicy
 from ragspine.qa.result import AnswerStatus
 
 if TYPE_CHECKING:
@@ -68,12 +73,21 @@ CASES: tuple[Case, ...] = (
 )
 
 
+def _qa(store: SqliteFactStore) -> QAComponents:
+    """The engine as the local service wires it (screening, intent, clarify, FAQ), offline model."""
+    glossary = default_glossary()
+    return QAComponents(facts=store, glossary=glossary, screening=ScreeningPolicy.default(glossary=glossary),
+                        intent=RuleIntentParser.from_file(glossary), llm=ExtractiveProvider(), clock=lambda: TODAY,
+                        faq=FaqIndex.from_file(sample_dir() / "faq.yaml"))
+
+
 def _checked_keys(store: SqliteFactStore, conn: sqlite3.Connection) -> list[FactKey]:
     """The key each case looks up; refuse to time paths that would not find their fact."""
     glossary = default_glossary()
+    qa = _qa(store)
     keys = []
     for case in CASES:
-        answer = answer_question(case.question, facts=store, glossary=glossary, today=TODAY)
+        answer = answer_question(case.question, qa=qa)
         tool = execute_query_metric(case.arguments, facts=store, glossary=glossary)
         found_one = answer.status is AnswerStatus.FOUND and len(answer.results) == 1
         if not found_one or answer.results[0].query is None:
@@ -99,8 +113,10 @@ def _paths(store: SqliteFactStore, conn: sqlite3.Connection) -> dict[str, Callab
     k = len(CASES)
     execute = conn.execute
 
+    qa = _qa(store)
+
     def ask(i: int) -> object:
-        return answer_question(questions[i % k], facts=store, glossary=glossary, today=TODAY)
+        return answer_question(questions[i % k], qa=qa)
 
     def tool(i: int) -> object:
         return execute_query_metric(arguments[i % k], facts=store, glossary=glossary)

@@ -1,0 +1,38 @@
+"""Workflow catalog: curated Dify templates, generated descriptors and their search."""
+
+from ragspine.workflows.catalog.catalog import (
+    BEST_MATCH_THRESHOLD,
+    MAX_DESCRIPTION_CHARS,
+    MAX_QUERY_CHARS,
+    Catalog,
+    default_catalog,
+)
+from ragspine.workflows.catalog.errors import CatalogEntryNotFoundError, CatalogQueryError
+from ragspine.workflows.catalog.model import (
+    CatalogEntry,
+    CatalogHit,
+    EntryOrigin,
+    Lang,
+    Localized,
+    Recipe,
+    RecipeInput,
+    RecipeKind,
+)
+
+__all__ = [
+    "BEST_MATCH_THRESHOLD",
+    "MAX_DESCRIPTION_CHARS",
+    "MAX_QUERY_CHARS",
+    "Catalog",
+    "CatalogEntry",
+    "CatalogEntryNotFoundError",
+    "CatalogHit",
+    "CatalogQueryError",
+    "EntryOrigin",
+    "Lang",
+    "Localized",
+    "Recipe",
+    "RecipeInput",
+    "RecipeKind",
+    "default_catalog",
+]
