@@ -1,0 +1,50 @@
+"""Why a document could not be ingested: one exception per failure kind, each with a stable code.
+
+None of these is worth retrying: the same bytes fail the same way. The message says what was
+wrong and what the uploader can do about it; callers branch on the class or ``code``, never on
+the message text.
+"""
+
+from __future__ import annotations
+
+from ragspine.errors import InvalidInputError, PayloadTooLargeError
+
+
+class IngestionError(InvalidInputError):
+    """Base of every failure to read an uploaded document."""
+
+    code = "INGEST_FAILED"
+    http_status = 422
+    retryable = False
+
+
+class UnsupportedDocumentTypeError(IngestionError):
+    """No parser handles this file's extension or media type."""
+
+    code = "INGEST_UNSUPPORTED_TYPE"
+    http_status = 415
+
+
+class CorruptDocumentError(IngestionError):
+    """The file claims a format but its bytes do not follow it (truncated, damaged, or mislabelled)."""
+
+    code = "INGEST_CORRUPT_FILE"
+
+
+class EncryptedDocumentError(IngestionError):
+    """The file is password-protected, so its content cannot be read."""
+
+    code = "INGEST_ENCRYPTED"
+
+
+class EmptyDocumentError(IngestionError):
+    """The file is readable but holds no text or table to index."""
+
+    code = "INGEST_EMPTY"
+
+
+class DocumentTooLargeError(IngestionError, PayloadTooLargeError):
+    """The file, or what it unpacks to, exceeds the configured size limit."""
+
+    code = "INGEST_TOO_LARGE"
+    http_status = 413
