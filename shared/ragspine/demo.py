@@ -24,7 +24,7 @@ def ensure_sample_corpus(folder: Path | None = None) -> Path:
     """Return the sample folder, building the documents first if they are missing."""
     folder = folder or sample_dir()
     if not (folder / FACTS_FILE).exists():
-        from ragspine.samples.build_acme import build_corpus  # needs the [docs] extra
+        from ragspine.samples.build_acme import build_corpus
 
         logger.info("building the ACME sample corpus into %s", folder)
         build_corpus(folder)

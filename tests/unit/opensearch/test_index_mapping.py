@@ -1,0 +1,59 @@
+"""``infra/opensearch/chunks-index.json`` matches what the adapter writes and filters on."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from ragspine.aws.opensearch_index import DEFAULT_INDEX_BODY
+from ragspine.aws.opensearch_queries import EXTRA_FILTER_FIELDS, LEXICAL_FIELDS, TERMS_FILTERS, chunk_to_document
+from ragspine.retrieval.model import Chunk
+from ragspine.sensitivity import Sensitivity
+
+
+@pytest.fixture(scope="module")
+def body() -> dict[str, Any]:
+    return json.loads(DEFAULT_INDEX_BODY.read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+
+
+def properties(body: dict[str, Any]) -> dict[str, Any]:
+    return body["mappings"]["properties"]  # type: ignore[no-any-return]
+
+
+def test_the_index_is_a_strict_knn_index(body: dict[str, Any]) -> None:
+    assert body["settings"]["index"]["knn"] is True
+    assert body["mappings"]["dynamic"] == "strict"
+
+
+def test_the_embedding_is_a_384_dimension_hnsw_inner_product_field(body: dict[str, Any]) -> None:
+    embedding = properties(body)["embedding"]
+    assert embedding["type"] == "knn_vector" and embedding["dimension"] == 384
+    assert embedding["method"] == {"name": "hnsw", "engine": "faiss", "space_type": "innerproduct",
+                                   "parameters": {"m": 16, "ef_construction": 128}}
+
+
+@pytest.mark.parametrize("field", ["text", "title"])
+def test_text_fields_use_cjk_bigrams_with_a_standard_sub_field(body: dict[str, Any], field: str) -> None:
+    assert properties(body)[field] == {"type": "text", "analyzer": "cjk",
+                                       "fields": {"en": {"type": "text", "analyzer": "standard"}}}
+
+
+def test_every_filterable_field_is_a_keyword(body: dict[str, Any]) -> None:
+    filterable = set(TERMS_FILTERS.values()) | EXTRA_FILTER_FIELDS | {"sensitivity", "doc_id", "version_id"}
+    assert {properties(body)[field]["type"] for field in filterable} == {"keyword"}
+    assert properties(body)["sensitivity_level"]["type"] == "integer"
+
+
+def test_lexical_fields_exist(body: dict[str, Any]) -> None:
+    for field in LEXICAL_FIELDS:
+        name, _, sub = field.split("^")[0].partition(".")
+        assert name in properties(body) and (not sub or sub in properties(body)[name]["fields"])
+
+
+def test_the_strict_mapping_accepts_every_field_the_adapter_writes(body: dict[str, Any]) -> None:
+    chunk = Chunk(chunk_id="c", doc_id="d", source_locator="l", text="t", entity="e", period="p",
+                  sensitivity=Sensitivity.PUBLIC, parent_id="p", prev_id="a", next_id="b", space_id="s",
+                  document_id="k", version_id="v", category="c", tags=("t",), version_label="1", product_code="x")
+    assert set(chunk_to_document(chunk, [1.0])) <= set(properties(body))
