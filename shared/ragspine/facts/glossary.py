@@ -51,7 +51,6 @@ class Term:
     names: Mapping[str, str]
     unit: str | None = None
     geography: str | None = None
-    label: str = ""  # "日本（ACME_JP）": precomputed, answers render it every time
 
     def name(self, lang: str = "zh") -> str:
         """Display name in ``lang``, falling back to the code."""
@@ -61,7 +60,7 @@ class Term:
     def from_spec(cls, code: str, spec: Mapping[str, Any]) -> Term:
         """A term from its glossary YAML entry."""
         names = dict(spec.get("names", {}))
-        return cls(code, names, spec.get("unit"), spec.get("geography"), f"{names.get('zh') or code}（{code}）")
+        return cls(code, names, spec.get("unit"), spec.get("geography"))
 
 
 class Mention(NamedTuple):

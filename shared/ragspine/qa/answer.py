@@ -18,7 +18,7 @@ from ragspine.llm.ports import LLMProvider, Message
 from ragspine.qa.clarify import AskBack, clarify_scope
 from ragspine.qa.faq import FaqIndex
 from ragspine.qa.intent_model import Channel
-from ragspine.qa.language import detect_language
+from ragspine.qa.language import Lang, detect_language
 from ragspine.qa.narrative import run_narrative
 from ragspine.qa.ports import Evidence, IntentParser, NarrativeRetriever
 from ragspine.qa.provenance import check_provenance
@@ -92,7 +92,7 @@ def answer_question(question: str, *, qa: QAComponents, history: Sequence[Messag
                                            AnswerStatus.FOUND, decision.slots))
     slots = decision.slots
     if slots.unrecognized is not None:
-        return _finish(trace, AnswerResult(render_unrecognized(slots.unrecognized, qa.glossary), (),
+        return _finish(trace, AnswerResult(render_unrecognized(slots.unrecognized, qa.glossary, lang), (),
                                            Route.STRUCTURED, AnswerStatus.UNRECOGNIZED_PARAM, slots))
     if intent.channel is Channel.NARRATIVE:
         outcome = run_narrative(text, retriever=qa.retriever, llm=qa.llm, lang=lang, history=history,
@@ -102,9 +102,10 @@ def answer_question(question: str, *, qa: QAComponents, history: Sequence[Messag
             trace.decide(item)
         return _finish(trace, AnswerResult(outcome.answer, outcome.sources, Route.NARRATIVE, outcome.status, slots,
                                            narrative_status=outcome.status), evidence_ids=outcome.evidence)
-    structured = run_structured(slots, facts=qa.facts, glossary=qa.glossary, max_sensitivity=qa.max_sensitivity)
+    structured = run_structured(slots, facts=qa.facts, glossary=qa.glossary, lang=lang,
+                                max_sensitivity=qa.max_sensitivity)
     trace.stage("structured")
-    answer = _structured_text(structured, slots, qa.glossary)
+    answer = _structured_text(structured, slots, qa.glossary, lang)
     answer = _verified(answer, structured, slots, text, trace)
     result = AnswerResult(answer, structured.sources, Route.STRUCTURED, structured.status, slots,
                           structured.results, refinements=decision.refinements)
@@ -138,10 +139,10 @@ def validate_question(question: str, *, max_chars: int) -> str:
     return text
 
 
-def _structured_text(outcome: StructuredOutcome, slots: Slots, glossary: Glossary) -> str:
+def _structured_text(outcome: StructuredOutcome, slots: Slots, glossary: Glossary, lang: Lang) -> str:
     lines = list(outcome.lines)
     if slots.assumptions:
-        lines.append(render_assumptions(slots.assumptions, glossary))
+        lines.append(render_assumptions(slots.assumptions, glossary, lang))
     return "\n".join(lines)
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
 
 _CITATION = re.compile(r"[（(](?:来源|计算自|source|出典)[:：][^）)]*[）)]", re.IGNORECASE)
 _NUMBER = re.compile(r"(?<![\w.])[-+−]?\d[\d,]*(?:\.\d+)?")
@@ -28,20 +27,21 @@ class ProvenanceReport:
         return not self.unsupported
 
 
-def numbers_in(text: str) -> list[Decimal]:
-    """Every number written in ``text`` as a Decimal (thousands separators and signs dropped)."""
-    found = []
-    for token in _NUMBER.findall(text):
-        try:
-            found.append(abs(Decimal(token.replace(",", "").replace("−", "-"))))
-        except InvalidOperation:
-            continue
-    return found
+def canonical_number(token: str) -> str:
+    """One spelling per value: no sign, separators, leading or trailing zeros ("1,320.0" -> "1320")."""
+    text = token.lstrip("+-−").replace(",", "")
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return text.lstrip("0") or "0"
+
+
+def numbers_in(text: str) -> list[str]:
+    """Every number written in ``text``, canonical (so 36 and 36.0 compare equal)."""
+    return [canonical_number(token) for token in _NUMBER.findall(text)]
 
 
 def check_provenance(answer: str, *, evidence_texts: Iterable[str]) -> ProvenanceReport:
-    """Compare the answer's numbers with the numbers the evidence contains (numerically: 36 == 36.0)."""
-    allowed = {n.normalize() for text in evidence_texts for n in numbers_in(text)}
+    """Compare the answer's numbers with the numbers the evidence contains."""
+    allowed = {n for text in evidence_texts for n in numbers_in(text)}
     claimed = numbers_in(_CITATION.sub(" ", answer))
-    unsupported = tuple(dict.fromkeys(str(n) for n in claimed if n.normalize() not in allowed))
-    return ProvenanceReport(unsupported)
+    return ProvenanceReport(tuple(dict.fromkeys(n for n in claimed if n not in allowed)))

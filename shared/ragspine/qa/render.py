@@ -1,56 +1,93 @@
-"""Deterministic wording of structured answers (seed 002: every number with its source)."""
+"""Deterministic wording of structured answers in zh / en / ja (seed 002: every number with its source).
+
+The citation marker ``（来源：{doc} · {locator}）`` is the same in every language, so clients
+and the provenance check can rely on one form; only the words around it change.
+"""
 
 from __future__ import annotations
 
-from ragspine.facts.glossary import Glossary, SlotKind
+from types import MappingProxyType
+
+from ragspine.facts.glossary import Glossary, SlotKind, Term
 from ragspine.facts.model import format_number
 from ragspine.facts.query_metric import MetricQuery, QueryResult, QueryStatus
+from ragspine.qa.language import Lang
 from ragspine.qa.slots import Assumption, Unrecognized
 
-_EXAMPLES = {
-    "metric": SlotKind.METRIC,
-    "entity": SlotKind.ENTITY,
-    "channel": SlotKind.CHANNEL,
-}
+_KINDS = MappingProxyType({"metric": SlotKind.METRIC, "entity": SlotKind.ENTITY, "channel": SlotKind.CHANNEL})
+_PERIOD_EXAMPLES = "FY2024, 2024年, 2024年度, 2024Q3, Q3 2024, 2024年第三季度"
+_TEXT = MappingProxyType({
+    Lang.ZH: MappingProxyType({
+        "found": "{what}：{value} {unit}", "sep": "，",
+        "not_found": "未找到 {what} 的数据：事实表中没有这条记录，因此不提供数值。",
+        "unrecognized": "无法识别参数 {param}：「{raw}」。可识别的写法例如：{known}。",
+        "assume_entity": "未指定主体，按{name}回答", "assume_period": "未指定期间，按最近完成的会计年度 {value} 回答",
+        "assumed": "（假设：{parts}。）", "join": "；", "list": "、",
+    }),
+    Lang.EN: MappingProxyType({
+        "found": "{what}: {value} {unit}", "sep": ", ",
+        "not_found": "No data for {what}: the fact table has no such record, so no figure is given.",
+        "unrecognized": "Could not recognise the {param} “{raw}”. Known values include: {known}.",
+        "assume_entity": "no entity named, so {name}", "assume_period": "no period named, so the last completed "
+                                                                         "fiscal year {value}",
+        "assumed": "(Assumed: {parts}.)", "join": "; ", "list": ", ",
+    }),
+    Lang.JA: MappingProxyType({
+        "found": "{what}：{value} {unit}", "sep": "、",
+        "not_found": "{what} のデータは見つかりません：ファクトテーブルに該当する記録がないため、数値は示しません。",
+        "unrecognized": "パラメータ {param} の「{raw}」を認識できません。使える表記の例：{known}。",
+        "assume_entity": "主体の指定がないため{name}", "assume_period": "期間の指定がないため直近の完了年度 {value}",
+        "assumed": "（前提：{parts}。）", "join": "；", "list": "、",
+    }),
+})
 
 
-def describe(query: MetricQuery, glossary: Glossary) -> str:
-    """``日本（ACME_JP）FY2024 毛利率（GROSS_MARGIN）``, plus the channel when it is not the total."""
+def label(term: Term, lang: Lang) -> str:
+    """``日本（ACME_JP）`` / ``Japan (ACME_JP)``: the name in the reply language with its code."""
+    name = term.name(lang.value)
+    return f"{name} ({term.code})" if lang is Lang.EN else f"{name}（{term.code}）"
+
+
+def describe(query: MetricQuery, glossary: Glossary, lang: Lang = Lang.ZH) -> str:
+    """Entity, period, metric (and a non-total channel) of a lookup, e.g. ``日本（ACME_JP）FY2024 毛利率（GROSS_MARGIN）``."""
     terms = glossary.terms
-    entity, metric = terms[SlotKind.ENTITY][query.entity], terms[SlotKind.METRIC][query.metric_code]
-    text = f"{entity.label}{query.period.label} {metric.label}"
+    entity = label(terms[SlotKind.ENTITY][query.entity], lang)
+    metric = label(terms[SlotKind.METRIC][query.metric_code], lang)
+    space = " " if lang is Lang.EN else ""
+    text = f"{entity}{space}{query.period.label} {metric}"
     if query.channel != glossary.default_channel:
-        text += f"·{terms[SlotKind.CHANNEL][query.channel].label}"
+        text += f" · {label(terms[SlotKind.CHANNEL][query.channel], lang)}"
     return text
 
 
-def render_result(result: QueryResult, glossary: Glossary) -> str:
+def render_result(result: QueryResult, glossary: Glossary, lang: Lang = Lang.ZH) -> str:
     """One line per lookup: the value with its source, or an honest "not found"."""
+    text = _TEXT[lang]
     if result.status is QueryStatus.FOUND and result.query and result.fact:
         fact = result.fact
-        return (f"{describe(result.query, glossary)}：{format_number(fact.value)} {fact.unit}"
-                f"（来源：{fact.source_doc_id} · {fact.source_locator}）")
+        line = text["found"].format(what=describe(result.query, glossary, lang), value=format_number(fact.value),
+                                    unit=fact.unit)
+        return f"{line}（来源：{fact.source_doc_id} · {fact.source_locator}）"
     if result.status is QueryStatus.NOT_FOUND and result.query:
-        return f"未找到 {describe(result.query, glossary)} 的数据：事实表中没有这条记录，因此不提供数值。"
-    return render_unrecognized(Unrecognized(result.param or "", result.raw or ""), glossary)
+        return text["not_found"].format(what=describe(result.query, glossary, lang))
+    return render_unrecognized(Unrecognized(result.param or "", result.raw or ""), glossary, lang)
 
 
-def render_unrecognized(problem: Unrecognized, glossary: Glossary) -> str:
+def render_unrecognized(problem: Unrecognized, glossary: Glossary, lang: Lang = Lang.ZH) -> str:
     """Say plainly which parameter was not understood and what would be."""
-    kind = _EXAMPLES.get(problem.param)
-    if kind is not None:
-        known = "、".join(term.name() for term in glossary.terms[kind].values())
-    else:
-        known = "FY2024、2024年、2024年度、2024Q3、2024年第三季度"
-    return f"无法识别参数 {problem.param}：「{problem.raw}」。可识别的写法例如：{known}。"
+    text = _TEXT[lang]
+    kind = _KINDS.get(problem.param)
+    known = (text["list"].join(t.name(lang.value) for t in glossary.terms[kind].values()) if kind is not None
+             else _PERIOD_EXAMPLES)
+    return text["unrecognized"].format(param=problem.param, raw=problem.raw, known=known)
 
 
-def render_assumptions(assumptions: tuple[Assumption, ...], glossary: Glossary) -> str:
+def render_assumptions(assumptions: tuple[Assumption, ...], glossary: Glossary, lang: Lang = Lang.ZH) -> str:
     """One sentence listing what was assumed for the slots the question left out."""
-    parts = []
-    for item in assumptions:
-        if item.slot is SlotKind.ENTITY:
-            parts.append(f"未指定主体，按{glossary.term(SlotKind.ENTITY, item.value).name()}（{item.value}）回答")
-        else:
-            parts.append(f"未指定期间，按最近完成的会计年度 {item.value} 回答")
-    return "（假设：" + "；".join(parts) + "。）"
+    text = _TEXT[lang]
+    parts = [
+        text["assume_entity"].format(name=label(glossary.term(SlotKind.ENTITY, a.value), lang))
+        if a.slot is SlotKind.ENTITY else text["assume_period"].format(value=a.value)
+        for a in assumptions
+    ]
+    return text["assumed"].format(parts=text["join"].join(parts))

@@ -11,7 +11,8 @@ from ragspine.facts.glossary import Glossary, SlotKind
 from ragspine.facts.model import Fact, format_number
 from ragspine.facts.ports import FactStore
 from ragspine.facts.query_metric import MetricQuery, QueryResult, QueryStatus, run_query
-from ragspine.qa.render import render_result
+from ragspine.qa.language import Lang
+from ragspine.qa.render import label, render_result
 from ragspine.qa.result import AnswerStatus
 from ragspine.qa.slots import Slots
 from ragspine.sensitivity import Sensitivity
@@ -48,7 +49,7 @@ class StructuredOutcome:
     differences: tuple[Difference, ...]
 
 
-def run_structured(slots: Slots, *, facts: FactStore, glossary: Glossary,
+def run_structured(slots: Slots, *, facts: FactStore, glossary: Glossary, lang: Lang = Lang.ZH,
                    max_sensitivity: Sensitivity = Sensitivity.CONFIDENTIAL) -> StructuredOutcome:
     """Look up every metric x entity x period x channel the question names (no LLM).
 
@@ -62,8 +63,8 @@ def run_structured(slots: Slots, *, facts: FactStore, glossary: Glossary,
             field_errors=(FieldError("question", f"at most {MAX_LOOKUPS} metric/entity/period/channel combinations"),))
     results = tuple(run_query(MetricQuery(*c), facts=facts, max_sensitivity=max_sensitivity) for c in combinations)
     differences = _differences(results) if len(slots.periods) == 2 else ()
-    lines = [render_result(r, glossary) for r in results]
-    lines.extend(render_difference(d, glossary) for d in differences)
+    lines = [render_result(r, glossary, lang) for r in results]
+    lines.extend(render_difference(d, glossary, lang) for d in differences)
     return StructuredOutcome(tuple(lines), _sources(results), _status(results), results, differences)
 
 
@@ -96,18 +97,31 @@ def format_decimal(value: Decimal) -> str:
     return format(value, "f")
 
 
-def render_difference(diff: Difference, glossary: Glossary) -> str:
-    """``中国内地（ACME_CN）营业收入（REVENUE）：FY2025 较 FY2024 增加 132 USD_M（+10.0%）…``."""
+_CHANGE = {
+    Lang.ZH: ("{entity}{metric}：{later} 较 {earlier} {direction} {amount}{percent}", ("增加", "减少", "持平"), "个百分点"),
+    Lang.EN: ("{entity} {metric}: {later} vs {earlier} {direction} {amount}{percent}", ("up", "down", "unchanged"),
+              " points"),
+    Lang.JA: ("{entity}{metric}：{later} は {earlier} 比 {direction} {amount}{percent}", ("増加", "減少", "横ばい"),
+              "ポイント"),
+}
+
+
+def render_difference(diff: Difference, glossary: Glossary, lang: Lang = Lang.ZH) -> str:
+    """``中国内地（ACME_CN）营业收入（REVENUE）：FY2025 较 FY2024 增加 132 USD_M（+10.0%）`` with both sources."""
     later, earlier = diff.later, diff.earlier
-    entity = glossary.term(SlotKind.ENTITY, later.entity).label
-    metric = glossary.term(SlotKind.METRIC, later.metric_code).label
-    direction = "增加" if diff.absolute > 0 else "减少" if diff.absolute < 0 else "持平"
-    unit = "个百分点" if later.unit == "PCT" else f" {later.unit}"
-    amount = f"{format_decimal(abs(diff.absolute))}{unit}"
-    percent = f"（{'+' if diff.percent > 0 else '−' if diff.percent < 0 else '±'}{format_decimal(abs(diff.percent))}%）" \
-        if diff.percent is not None else ""
-    return (f"{entity}{metric}：{_label(later)} 较 {_label(earlier)} {direction} {amount}{percent}"
-            f"（计算自：{earlier.source_doc_id} · {earlier.source_locator}；{later.source_doc_id} · {later.source_locator}）")
+    template, words, points = _CHANGE[lang]
+    direction = words[0] if diff.absolute > 0 else words[1] if diff.absolute < 0 else words[2]
+    unit = points if later.unit == "PCT" else f" {later.unit}"
+    percent = ""
+    if diff.percent is not None:
+        sign = "+" if diff.percent > 0 else "−" if diff.percent < 0 else "±"
+        percent = f"（{sign}{format_decimal(abs(diff.percent))}%）"
+    line = template.format(entity=label(glossary.term(SlotKind.ENTITY, later.entity), lang),
+                           metric=label(glossary.term(SlotKind.METRIC, later.metric_code), lang),
+                           later=_label(later), earlier=_label(earlier), direction=direction,
+                           amount=f"{format_decimal(abs(diff.absolute))}{unit}", percent=percent)
+    return (f"{line}（计算自：{earlier.source_doc_id} · {earlier.source_locator}；"
+            f"{later.source_doc_id} · {later.source_locator}）")
 
 
 def _label(fact: Fact) -> str:

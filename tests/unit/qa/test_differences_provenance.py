@@ -43,7 +43,7 @@ class TestDifferences:
 
     def test_a_percentage_metric_changes_in_points(self) -> None:
         result = ask("Japan gross margin FY2024 vs FY2025")
-        assert "增加 0.5个百分点（+1.4%）" in result.answer
+        assert "FY2025 vs FY2024 up 0.5 points（+1.4%）" in result.answer
 
     def test_each_enumerated_entity_gets_its_own_difference(self) -> None:
         result = ask("中国内地和香港2024年、2025年的营收")
