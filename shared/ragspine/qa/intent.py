@@ -43,8 +43,7 @@ class RuleIntentParser:
         causal = bool(self._cues["causal"].search(text))
         quantity = bool(self._cues["quantity"].search(text))
         comparison = bool(self._cues["comparison"].search(text))
+        channel = Channel.NARRATIVE
         if slots.metrics:
             channel = Channel.COMPOSITE if causal else Channel.STRUCTURED
-        else:
-            channel = Channel.NARRATIVE
         return Intent(slots, channel, causal, quantity, comparison)

@@ -27,7 +27,8 @@ _TEXTS = {
                 Lang.EN: "Document search is not connected, so this question cannot be answered from documents.",
                 Lang.JA: "文書検索が接続されていないため、この質問には文書から回答できません。"},
     "failed": {Lang.ZH: "文档检索暂时不可用，未能检索任何资料，请稍后重试。",
-               Lang.EN: "Document search is unavailable right now, so nothing could be searched. Please try again later.",
+               Lang.EN: "Document search is unavailable right now, so nothing could be searched. "
+                        "Please try again later.",
                Lang.JA: "文書検索が一時的に利用できないため、何も検索できませんでした。後でもう一度お試しください。"},
     "empty": {Lang.ZH: "未检索到与该问题相关、且您有权查看的资料，无法回答。",
               Lang.EN: "No relevant documents you are allowed to see were found, so this cannot be answered.",

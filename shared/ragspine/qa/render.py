@@ -49,7 +49,7 @@ def label(term: Term, lang: Lang) -> str:
 
 
 def describe(query: MetricQuery, glossary: Glossary, lang: Lang = Lang.ZH) -> str:
-    """Entity, period, metric (and a non-total channel) of a lookup, e.g. ``日本（ACME_JP）FY2024 毛利率（GROSS_MARGIN）``."""
+    """Entity, period, metric and a non-total channel, e.g. ``日本（ACME_JP）FY2024 毛利率（GROSS_MARGIN）``."""
     terms = glossary.terms
     entity = label(terms[SlotKind.ENTITY][query.entity], lang)
     metric = label(terms[SlotKind.METRIC][query.metric_code], lang)

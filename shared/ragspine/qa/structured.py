@@ -98,7 +98,8 @@ def format_decimal(value: Decimal) -> str:
 
 
 _CHANGE = {
-    Lang.ZH: ("{entity}{metric}：{later} 较 {earlier} {direction} {amount}{percent}", ("增加", "减少", "持平"), "个百分点"),
+    Lang.ZH: ("{entity}{metric}：{later} 较 {earlier} {direction} {amount}{percent}", ("增加", "减少", "持平"),
+              "个百分点"),
     Lang.EN: ("{entity} {metric}: {later} vs {earlier} {direction} {amount}{percent}", ("up", "down", "unchanged"),
               " points"),
     Lang.JA: ("{entity}{metric}：{later} は {earlier} 比 {direction} {amount}{percent}", ("増加", "減少", "横ばい"),

@@ -5,8 +5,6 @@ from __future__ import annotations
 import json
 import logging
 
-import pytest
-
 from ragspine.llm.ports import Message, Role
 from ragspine.qa.answer import COMPOSITE_SEPARATOR, answer_question
 from ragspine.qa.result import AnswerStatus, Route
