@@ -1,0 +1,44 @@
+"""Workflow domain: normalise, scaffold, preview, analyze, convert and compile Dify-compatible workflows.
+
+Lifecycle: description or JSON/YAML/TOML -> :func:`normalize` -> reuse a safe Dify workflow or
+generate the fixed start -> llm -> end graph (:mod:`scaffold`) -> deterministic YAML/JSON
+(:mod:`emit`) and preview schema v1 (:mod:`preview`) -> optional :func:`analyze`,
+:func:`convert` and :func:`compile_plan` -> the :class:`ExecutionGate` (off by default) in
+front of the in-process executor (:mod:`execute`, which is not an OS sandbox).
+
+Only light modules are imported here; Jinja2, httpx and subprocess code load on first use.
+"""
+
+from __future__ import annotations
+
+from ragspine.workflows.analyze import analyze, analyze_document
+from ragspine.workflows.compile import Binding, ExecutionPlan, Step, compile_plan
+from ragspine.workflows.convert import Conversion, ConversionReport, SkippedNode, convert, dify_to_n8n, n8n_to_dify
+from ragspine.workflows.description import Description, InputSpec, description_from_text
+from ragspine.workflows.dsl import AppMode, DifyWorkflow, NodeType, read_dsl
+from ragspine.workflows.emit import DEFAULT_DSL_VERSION, OutputFormat, content_hash, emit, emit_json, emit_yaml
+from ragspine.workflows.findings import Analysis, Finding, FindingCode, Severity
+from ragspine.workflows.gate import ExecutionGate
+from ragspine.workflows.n8n import emit_n8n, read_n8n
+from ragspine.workflows.normalize import DocumentKind, InputFormat, NormalizedInput, normalize
+from ragspine.workflows.preview import Preview, build_preview, preview_schema
+from ragspine.workflows.safety import SafetyReport, assess_reuse
+from ragspine.workflows.scaffold import (
+    ModelSpec,
+    Origin,
+    Scaffold,
+    ScaffoldOptions,
+    scaffold_description,
+    scaffold_dsl,
+    scaffold_input,
+)
+
+__all__ = [
+    "DEFAULT_DSL_VERSION", "Analysis", "AppMode", "Binding", "Conversion", "ConversionReport", "Description",
+    "DifyWorkflow", "DocumentKind", "ExecutionGate", "ExecutionPlan", "Finding", "FindingCode", "InputFormat",
+    "InputSpec", "ModelSpec", "NodeType", "NormalizedInput", "Origin", "OutputFormat", "Preview", "SafetyReport",
+    "Scaffold", "ScaffoldOptions", "Severity", "SkippedNode", "Step", "analyze", "analyze_document", "assess_reuse",
+    "build_preview", "compile_plan", "content_hash", "convert", "description_from_text", "dify_to_n8n", "emit",
+    "emit_json", "emit_n8n", "emit_yaml", "n8n_to_dify", "normalize", "preview_schema", "read_dsl", "read_n8n",
+    "scaffold_description", "scaffold_dsl", "scaffold_input",
+]

@@ -1,0 +1,86 @@
+"""Workflow failures: one exception per kind, each with a stable code and HTTP status."""
+
+from __future__ import annotations
+
+from ragspine.errors import FieldError, InvalidInputError, PayloadTooLargeError, RagspineError
+
+
+class WorkflowParseError(InvalidInputError):
+    """JSON, YAML or TOML text could not be parsed; ``line``/``column`` are 1-based."""
+
+    code = "WORKFLOW_PARSE_ERROR"
+    http_status = 400
+
+    def __init__(self, message: str, *, fmt: str, line: int | None = None, column: int | None = None) -> None:
+        where = f"line {line}, column {column}" if line is not None else "unknown position"
+        super().__init__(f"{fmt} parse error at {where}: {message}",
+                         field_errors=(FieldError(f"{line}:{column}" if line is not None else "body", message),))
+        self.fmt = fmt
+        self.line = line
+        self.column = column
+
+
+class WorkflowTooLargeError(PayloadTooLargeError):
+    """The workflow text exceeds the size (or YAML alias) budget."""
+
+    code = "WORKFLOW_TOO_LARGE"
+
+
+class WorkflowInvalidError(InvalidInputError):
+    """The document parsed but has the wrong shape; ``pointer`` is an RFC 6901 JSON pointer."""
+
+    code = "WORKFLOW_INVALID"
+    http_status = 422
+
+    def __init__(self, message: str, *, pointer: str = "") -> None:
+        super().__init__(f"{message} (at {pointer or '/'})", field_errors=(FieldError(pointer or "/", message),))
+        self.pointer = pointer
+
+
+class WorkflowCycleError(WorkflowInvalidError):
+    """The graph has a cycle outside a loop or iteration container, so it has no execution order."""
+
+    code = "WORKFLOW_CYCLE"
+
+
+class WorkflowNodeUnsupportedError(InvalidInputError):
+    """A node type cannot be converted or executed by this engine."""
+
+    code = "WORKFLOW_NODE_UNSUPPORTED"
+    http_status = 422
+
+    def __init__(self, message: str, *, node_ids: tuple[str, ...] = ()) -> None:
+        super().__init__(message, field_errors=tuple(FieldError(n, "unsupported node") for n in node_ids))
+        self.node_ids = node_ids
+
+
+class WorkflowInputError(InvalidInputError):
+    """Run inputs do not match the start node's declared variables."""
+
+    code = "WORKFLOW_INPUT_INVALID"
+    http_status = 400
+
+
+class WorkflowRunDisabledError(RagspineError):
+    """Execution is switched off on this server (RAGSPINE_DIFY_RUN_ENABLED is false)."""
+
+    code = "WORKFLOW_RUN_DISABLED"
+    http_status = 403
+
+
+class WorkflowEgressDeniedError(RagspineError):
+    """An http-request node targeted a host outside the allowlist or a private/metadata address."""
+
+    code = "WORKFLOW_EGRESS_DENIED"
+    http_status = 403
+
+
+class WorkflowNodeFailedError(RagspineError):
+    """A node failed while running (template error, code error, time or memory limit, HTTP failure)."""
+
+    code = "WORKFLOW_NODE_FAILED"
+    http_status = 500
+
+    def __init__(self, message: str, *, node_id: str = "") -> None:
+        super().__init__(message, field_errors=(FieldError(node_id, message),) if node_id else ())
+        self.node_id = node_id
