@@ -48,7 +48,9 @@ def build_filter_clauses(filters: SearchFilters) -> list[dict[str, Any]]:
     Raises:
         InvalidInputError: ``filters.extra`` names a field that cannot be filtered on.
     """
-    clauses: list[dict[str, Any]] = [{"range": {"sensitivity_level": {"lte": int(filters.max_sensitivity)}}}]
+    # Parents are stored for expansion (``get``) but never searched, like the embedded index.
+    clauses: list[dict[str, Any]] = [{"range": {"sensitivity_level": {"lte": int(filters.max_sensitivity)}}},
+                                     {"term": {"is_parent": False}}]
     for attribute, field in TERMS_FILTERS.items():
         values = getattr(filters, attribute)
         if values:
@@ -153,6 +155,7 @@ def chunk_to_document(chunk: Chunk, vector: Sequence[float] | None = None) -> di
         "library": chunk.library,
         "position": chunk.position,
         "tags": list(chunk.tags),
+        "is_parent": chunk.is_parent,
     }
     for field in _OPTIONAL_KEYWORDS:
         value = getattr(chunk, field)
@@ -165,7 +168,7 @@ def chunk_to_document(chunk: Chunk, vector: Sequence[float] | None = None) -> di
 
 def document_to_chunk(source: Mapping[str, Any]) -> Chunk:
     """The chunk stored in a ``_source`` (the inverse of ``chunk_to_document``)."""
-    optional = {field: source.get(field) for field in _OPTIONAL_KEYWORDS}
+    optional: dict[str, Any] = {field: source.get(field) for field in _OPTIONAL_KEYWORDS}
     return Chunk(
         chunk_id=source["chunk_id"],
         doc_id=source["doc_id"],
@@ -177,5 +180,6 @@ def document_to_chunk(source: Mapping[str, Any]) -> Chunk:
         position=int(source.get("position", 0)),
         heading_path=tuple(source.get("heading_path", ())),
         tags=tuple(source.get("tags", ())),
+        is_parent=bool(source.get("is_parent", False)),
         **optional,
     )

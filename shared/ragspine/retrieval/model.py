@@ -13,6 +13,8 @@ class Chunk:
 
     The Knowledge Gateway fields (space, document and version ids, metadata category, tags,
     version label, product code) are optional until a chunk comes through the Gateway.
+    Children point to their parent with ``parent_id`` and to their reading-order neighbours
+    with ``prev_id``/``next_id`` (see ``retrieval/chunking.py``).
     """
 
     chunk_id: str
@@ -36,6 +38,9 @@ class Chunk:
     tags: tuple[str, ...] = ()
     version_label: str | None = None
     product_code: str | None = None
+    # A parent (section, slide or sheet) holds the joined text of its children for
+    # generation context: indexes store it for ``get`` by ``parent_id`` but never search it.
+    is_parent: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,15 +21,16 @@ from ragspine.retrieval.model import Chunk, SearchFilters
 from ragspine.sensitivity import Sensitivity
 
 CEILING = {"range": {"sensitivity_level": {"lte": 2}}}
+CHILDREN_ONLY = {"term": {"is_parent": False}}
 
 
 class TestFilterClauses:
-    def test_default_filters_hold_only_the_confidential_ceiling(self) -> None:
-        assert build_filter_clauses(SearchFilters()) == [CEILING]
+    def test_default_filters_hold_the_confidential_ceiling_and_exclude_parents(self) -> None:
+        assert build_filter_clauses(SearchFilters()) == [CEILING, CHILDREN_ONLY]
 
     def test_restricted_is_admitted_only_by_raising_the_ceiling(self) -> None:
         clauses = build_filter_clauses(SearchFilters(max_sensitivity=Sensitivity.RESTRICTED))
-        assert clauses == [{"range": {"sensitivity_level": {"lte": 3}}}]
+        assert clauses == [{"range": {"sensitivity_level": {"lte": 3}}}, CHILDREN_ONLY]
 
     def test_every_filter_becomes_a_keyword_clause(self) -> None:
         filters = SearchFilters(
@@ -38,6 +39,7 @@ class TestFilterClauses:
             tags_all=("x", "y"), extra={"product_code": "DDB", "version_label": "1.0"})
         assert build_filter_clauses(filters) == [
             CEILING,
+            CHILDREN_ONLY,
             {"terms": {"library": ["aws", "hr"]}},
             {"terms": {"doc_id": ["d1"]}},
             {"terms": {"entity": ["ACME"]}},
@@ -73,7 +75,7 @@ class TestLexicalQuery:
             "query": {"bool": {
                 "must": [{"multi_match": {"query": "单表设计", "fields": ["text", "text.en", "title^2", "title.en^2"],
                                           "type": "most_fields"}}],
-                "filter": [CEILING, {"terms": {"library": ["aws"]}}],
+                "filter": [CEILING, CHILDREN_ONLY, {"terms": {"library": ["aws"]}}],
             }},
         }
 
@@ -88,7 +90,7 @@ class TestKnnQuery:
                 "vector": [0.6, 0.8],
                 "k": 10,
                 "filter": {"bool": {"filter": [
-                    CEILING, {"terms": {"library": ["aws"]}}, {"terms": {"version_id": ["v1"]}}]}},
+                    CEILING, CHILDREN_ONLY, {"terms": {"library": ["aws"]}}, {"terms": {"version_id": ["v1"]}}]}},
             }}},
         }
 

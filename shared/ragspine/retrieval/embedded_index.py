@@ -1,0 +1,255 @@
+"""``EmbeddedChunkIndex``: the local hybrid chunk index (one SQLite file, no server).
+
+BM25 over CJK-aware tokens and cosine over unit float32 vectors, fused by Reciprocal Rank
+Fusion. Both legs score only the rows that pass the filters (sensitivity ceiling included),
+so a filtered-out chunk never costs the others recall. Writes go to SQLite (WAL); each
+reader process builds an in-memory snapshot per write generation (``embedded_snapshot``)
+and keeps serving the previous one while a newer one is being built.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import Counter
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ragspine.errors import ConfigurationError, FieldError
+from ragspine.retrieval.embedded_rows import check_lineage, chunk_row, index_text, term_blobs
+from ragspine.retrieval.embedded_snapshot import RESCORE_POOL, EmbeddedSnapshot, Ranked
+from ragspine.retrieval.embedded_store import ChunkStore
+from ragspine.retrieval.errors import IndexMissingError, VectorDimensionError
+from ragspine.retrieval.model import Chunk, ScoredChunk, SearchFilters
+from ragspine.retrieval.tokenize import document_tokens, query_tokens
+from ragspine.retrieval.validation import MAX_QUERY_CHARS, validate_search
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+# Cormack, Clarke & Buettcher (SIGIR 2009): k = 60 keeps either leg's top ranks from
+# dominating; it is also OpenSearch's default, so both deployments fuse alike.
+RRF_K = 60
+DEFAULT_DEPTH = 100  # candidates each leg hands to fusion
+PARALLEL_MIN_ROWS = 5_000  # below this the thread hand-off costs more than it saves
+
+
+class EmbeddedChunkIndex:
+    """``ChunkIndex`` over one SQLite file: BM25 + dense vectors + RRF, filters inside both legs."""
+
+    def __init__(self, path: Path | str, *, dimension: int | None = None, create: bool = True,
+                 exact_dense_limit: int = 20_000, rescore_pool: int = RESCORE_POOL, depth: int = DEFAULT_DEPTH,
+                 timeout: float = 30.0, max_query_chars: int = MAX_QUERY_CHARS) -> None:
+        """Open (or create) the index file.
+
+        Args:
+            path: the SQLite file, e.g. ``<data_dir>/chunks.db``.
+            dimension: the vector size; checked against the file when it already has one.
+            create: create a missing file; when False a missing file raises.
+            exact_dense_limit: up to this many candidate rows the dense leg is exact; above
+                it, sign-bit codes pre-select rows that are then scored exactly.
+            rescore_pool: how many rows the sign bits pre-select; they are scored on int8
+                copies and the best ``1.25 * depth`` of them exactly.
+            depth: candidates each leg contributes to fusion (at least ``top_k``).
+            timeout: seconds to wait for another process's write lock.
+            max_query_chars: the longest query accepted.
+
+        Raises:
+            IndexMissingError: the file is missing and ``create`` is False.
+            IndexCorruptError: the file is not a chunk index.
+            VectorDimensionError: ``dimension`` differs from the file's.
+            ConfigurationError: a limit is not positive.
+        """
+        if min(rescore_pool, depth, max_query_chars) < 1 or exact_dense_limit < 0 or timeout < 0:
+            raise ConfigurationError("index limits must be positive")
+        path = Path(path)
+        if not path.exists():
+            if not create:
+                raise IndexMissingError(f"the chunk index {path} does not exist; index documents first")
+            path.parent.mkdir(parents=True, exist_ok=True)
+        self._store = ChunkStore(path, timeout=timeout)
+        self._exact_dense_limit = exact_dense_limit
+        self._rescore_pool = rescore_pool
+        self._depth = depth
+        self._max_query_chars = max_query_chars
+        self._snapshot: EmbeddedSnapshot | None = None
+        self._rebuild = threading.Lock()
+        self._executor: ThreadPoolExecutor | None = None  # started on the first large hybrid query
+        self._executor_lock = threading.Lock()
+        self._dimension = self._stored_dimension()
+        if dimension is not None:
+            self._check_dimension(dimension)
+            if self._dimension is None:
+                with self._store.write() as conn:
+                    self._store.set_meta(conn, "dimension", str(dimension))
+                self._dimension = dimension
+
+    @property
+    def dimension(self) -> int | None:
+        """The vector size, once known."""
+        return self._dimension
+
+    def add(self, chunks: Sequence[Chunk], vectors: Sequence[Sequence[float]] | None = None) -> int:
+        """Index chunks (replacing any with the same chunk_id); vectors align with chunks.
+
+        Parents (``is_parent``) are stored for ``get`` but never searched.
+
+        Returns:
+            How many chunks were written.
+
+        Raises:
+            ChunkLineageError: a chunk lacks its id, document id or source locator.
+            VectorDimensionError: vectors do not align with chunks or have the wrong size.
+        """
+        if not chunks:
+            return 0
+        for chunk in chunks:
+            check_lineage(chunk)
+        unit = self._unit_rows(vectors, len(chunks)) if vectors is not None else None
+        counts = [Counter() if c.is_parent else Counter(document_tokens(index_text(c))) for c in chunks]
+        tokens: set[str] = set().union(*counts)
+        new_dimension = self._dimension is None and unit is not None
+        with self._store.write() as conn:
+            if new_dimension and unit is not None:
+                self._store.set_meta(conn, "dimension", str(unit.shape[1]))
+            term_ids, fresh = self._store.term_ids(conn, tokens)
+            blobs = term_blobs(counts, term_ids)
+            rows = [chunk_row(c, sum(n.values()), blobs[i], None if unit is None else unit[i].tobytes())
+                    for i, (c, n) in enumerate(zip(chunks, counts, strict=True))]
+            self._store.insert(conn, rows)
+        self._store.remember(fresh)
+        if new_dimension and unit is not None:
+            self._dimension = int(unit.shape[1])
+        return len(chunks)
+
+    def search(self, query: str, *, top_k: int, filters: SearchFilters,
+               query_vector: Sequence[float] | None = None) -> list[ScoredChunk]:
+        """The best ``top_k`` chunks: BM25, plus cosine and RRF when a query vector is given.
+
+        Hits carry source ``"bm25"`` (BM25 score) without a vector and ``"hybrid"`` (RRF
+        score) with one.
+
+        Raises:
+            InvalidInputError: empty or oversized query, bad ``top_k``, unknown filter field,
+                or a query vector of the wrong size (the specific classes are in
+                ``ragspine.retrieval.errors``).
+            IndexUnavailableError: the index file cannot be read (``IndexCorruptError`` when
+                it is damaged).
+        """
+        text = validate_search(query, top_k=top_k, filters=filters, max_query_chars=self._max_query_chars)
+        snapshot = self._current()
+        dense_query = None
+        if query_vector is not None and snapshot.dimension is not None:
+            dense_query = self._unit_rows([query_vector], 1)[0]
+        allowed = snapshot.mask(filters)
+        depth = max(self._depth, top_k)
+        # On a large index the dense leg runs beside BM25: both are numpy work that releases
+        # the GIL, so the hybrid costs about the slower leg rather than the sum (measured).
+        pending = (self._legs().submit(snapshot.dense, dense_query, allowed, depth)
+                   if dense_query is not None and snapshot.size >= PARALLEL_MIN_ROWS else None)
+        lexical = snapshot.bm25(self._store.lookup_terms(query_tokens(text)), allowed, depth)
+        if dense_query is None:
+            positions, scores, source = lexical.positions[:top_k].tolist(), lexical.scores[:top_k].tolist(), "bm25"
+        else:
+            dense = pending.result() if pending is not None else snapshot.dense(dense_query, allowed, depth)
+            positions, scores = _rrf((lexical, dense), top_k)
+            source = "hybrid"
+        row_ids = [int(snapshot.row_ids[p]) for p in positions]
+        found = self._store.fetch(row_ids)
+        # A second check of the ceiling on what leaves the index (seed 000: two exits).
+        return [ScoredChunk(found[r], float(s), source) for r, s in zip(row_ids, scores, strict=True)
+                if r in found and found[r].sensitivity <= filters.max_sensitivity]
+
+    def get(self, chunk_ids: Sequence[str]) -> list[Chunk]:
+        """Chunks (children or parents) by id, in the order asked; missing ids are skipped.
+
+        No sensitivity ceiling applies here: the caller (expansion) filters what it fetches.
+        """
+        return self._store.get(chunk_ids)
+
+    def delete(self, *, doc_id: str, version_id: str | None = None) -> int:
+        """Remove a document's chunks, or only those of one version; return how many."""
+        return self._store.delete(doc_id, version_id)
+
+    def count(self) -> int:
+        """Number of chunks stored, parents included."""
+        return self._store.count()
+
+    def close(self) -> None:
+        """Close this thread's database connection and stop the dense-leg worker."""
+        self._store.close()
+        with self._executor_lock:
+            if self._executor is not None:
+                self._executor.shutdown(wait=True)
+                self._executor = None
+
+    # -- internals ----------------------------------------------------------------------------
+    def _legs(self) -> ThreadPoolExecutor:
+        executor = self._executor
+        if executor is None:
+            with self._executor_lock:
+                if self._executor is None:
+                    self._executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="ragspine-dense")
+                executor = self._executor
+        return executor
+
+    def _current(self) -> EmbeddedSnapshot:
+        generation = self._store.generation()
+        snapshot = self._snapshot
+        if snapshot is not None and snapshot.generation == generation:
+            return snapshot
+        # With a snapshot in hand, never wait: keep answering from it while another thread
+        # builds the new one (a rebuild reads every row, seconds at 100k chunks).
+        if not self._rebuild.acquire(blocking=snapshot is None):
+            assert snapshot is not None
+            return snapshot
+        try:
+            current = self._snapshot
+            if current is None or current.generation != generation:
+                self._dimension = self._stored_dimension()
+                loaded, rows = self._store.load()
+                current = EmbeddedSnapshot(loaded, rows, dimension=self._dimension,
+                                           exact_dense_limit=self._exact_dense_limit, rescore_pool=self._rescore_pool)
+                self._snapshot = current
+            return current
+        finally:
+            self._rebuild.release()
+
+    def _stored_dimension(self) -> int | None:
+        with self._store.translated():
+            stored = self._store.meta("dimension")
+        return None if stored is None else int(stored)
+
+    def _check_dimension(self, size: int) -> None:
+        if self._dimension is not None and size != self._dimension:
+            raise VectorDimensionError(f"vectors have {size} dimensions; this index holds {self._dimension}",
+                                       field_errors=(FieldError("vector", f"{self._dimension} dimensions"),))
+
+    def _unit_rows(self, vectors: Sequence[Sequence[float]], expected: int) -> npt.NDArray[np.float32]:
+        import numpy as np
+
+        matrix = np.asarray(vectors, dtype=np.float32)
+        if matrix.ndim != 2 or matrix.shape[0] != expected:
+            raise VectorDimensionError(f"expected {expected} vectors of equal size, got shape {matrix.shape}")
+        self._check_dimension(int(matrix.shape[1]))
+        norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+        if not np.isfinite(matrix).all() or not (norms > 0).all():
+            raise VectorDimensionError("vectors must be finite and non-zero")
+        unit: npt.NDArray[np.float32] = (matrix / norms).astype(np.float32)
+        return unit
+
+
+def _rrf(legs: Sequence[Ranked], top_k: int) -> tuple[list[int], list[float]]:
+    """Reciprocal Rank Fusion of snapshot positions (cheaper than fusing built chunks).
+
+    ``ragspine.retrieval.fusion.fuse`` does the same over ``ScoredChunk`` lists; fusing
+    positions first means only the final ``top_k`` rows are read and decoded.
+    """
+    totals: dict[int, float] = {}
+    for leg in legs:
+        for rank, position in enumerate(leg.positions.tolist(), start=1):
+            totals[position] = totals.get(position, 0.0) + 1.0 / (RRF_K + rank)
+    best = sorted(totals.items(), key=lambda item: (-item[1], item[0]))[:top_k]
+    return [p for p, _ in best], [s for _, s in best]

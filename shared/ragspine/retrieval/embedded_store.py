@@ -1,0 +1,239 @@
+"""The SQLite file behind ``EmbeddedChunkIndex``: schema, writes, and the rows readers load.
+
+Layout (one file, WAL): ``chunks`` holds each chunk's filter columns, its BM25 term counts
+(a blob of little-endian uint32 ``(term id, count)`` pairs), its unit float32 vector and the
+whole chunk as JSON; ``vocab`` maps tokens to stable term ids (append-only, so an id never
+changes meaning); ``index_meta`` holds the schema tag, the vector dimension and a
+``generation`` counter that every write bumps, which is how readers notice new data.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import fields
+from pathlib import Path
+from typing import Any
+
+from ragspine.retrieval.errors import IndexCorruptError, IndexUnavailableError
+from ragspine.retrieval.model import Chunk
+from ragspine.sensitivity import Sensitivity
+
+SCHEMA_TAG = "ragspine-chunks/1"
+TAG_SEPARATOR = "\x1f"  # unit separator: cannot occur in a tag typed by a person
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS index_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
+CREATE TABLE IF NOT EXISTS vocab (id INTEGER PRIMARY KEY, token TEXT NOT NULL UNIQUE) STRICT;
+CREATE TABLE IF NOT EXISTS chunks (
+    id INTEGER PRIMARY KEY,
+    chunk_id TEXT NOT NULL UNIQUE CHECK (length(chunk_id) > 0),
+    doc_id TEXT NOT NULL CHECK (length(trim(doc_id)) > 0),
+    version_id TEXT,
+    source_locator TEXT NOT NULL CHECK (length(trim(source_locator)) > 0),
+    searchable INTEGER NOT NULL,
+    sensitivity INTEGER NOT NULL,
+    library TEXT NOT NULL,
+    entity TEXT, period TEXT, space_id TEXT, document_id TEXT, category TEXT,
+    tags TEXT NOT NULL,
+    n_tokens INTEGER NOT NULL,
+    terms BLOB NOT NULL,
+    vector BLOB,
+    payload TEXT NOT NULL
+) STRICT;
+CREATE INDEX IF NOT EXISTS chunks_by_doc ON chunks (doc_id, version_id);
+"""
+
+# Columns a snapshot loads, in this order (see EmbeddedSnapshot.build).
+SNAPSHOT_COLUMNS = ("id", "sensitivity", "n_tokens", "library", "doc_id", "version_id", "entity", "period",
+                    "space_id", "document_id", "category", "tags", "terms", "vector")
+_INSERT = (
+    "INSERT OR REPLACE INTO chunks (chunk_id, doc_id, version_id, source_locator, searchable, sensitivity, "
+    "library, entity, period, space_id, document_id, category, tags, n_tokens, terms, vector, payload) "
+    f"VALUES ({', '.join('?' * 17)})"
+)
+_CHUNK_FIELDS = tuple(f.name for f in fields(Chunk))
+_SQLITE_CORRUPT, _SQLITE_NOTADB = 11, 26  # primary result codes: the file itself is bad
+
+
+def translate(exc: sqlite3.Error, path: str) -> IndexUnavailableError:
+    """Map a sqlite3 error to ours by its result code (never by its message)."""
+    code = getattr(exc, "sqlite_errorcode", 0) & 0xFF
+    if code in (_SQLITE_CORRUPT, _SQLITE_NOTADB) or type(exc) is sqlite3.DatabaseError:
+        return IndexCorruptError(f"the chunk index {path} is corrupt or not a chunk index; rebuild it")
+    return IndexUnavailableError(f"the chunk index {path} cannot be read right now: {type(exc).__name__}")
+
+
+def encode_chunk(chunk: Chunk) -> str:
+    """The chunk as compact JSON (enums by name, tuples as lists)."""
+    # Not dataclasses.asdict: its recursive deep copy was a fifth of the indexing time.
+    data: dict[str, Any] = {name: getattr(chunk, name) for name in _CHUNK_FIELDS}
+    data["sensitivity"] = chunk.sensitivity.name
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+
+def decode_chunk(payload: str) -> Chunk:
+    """The inverse of ``encode_chunk``."""
+    data: dict[str, Any] = json.loads(payload)
+    data["sensitivity"] = Sensitivity[data["sensitivity"]]
+    data["heading_path"] = tuple(data["heading_path"])
+    data["tags"] = tuple(data["tags"])
+    return Chunk(**data)
+
+
+class ChunkStore:
+    """One SQLite file; a connection per thread, WAL so readers never wait for the writer."""
+
+    def __init__(self, path: Path, *, timeout: float) -> None:
+        self.path = str(path)
+        self._timeout = timeout
+        self._local = threading.local()
+        self.write_lock = threading.Lock()  # one writer per process; SQLite serialises processes
+        self._vocab: dict[str, int] = {}  # committed token ids only (ids are immutable)
+        with self.translated():
+            self._open_schema()
+
+    @contextmanager
+    def translated(self) -> Iterator[None]:
+        """Re-raise sqlite3 errors as typed index errors."""
+        try:
+            yield
+        except sqlite3.Error as exc:
+            raise translate(exc, self.path) from exc
+
+    def conn(self) -> sqlite3.Connection:
+        """This thread's connection (autocommit: transactions are explicit)."""
+        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = sqlite3.connect(self.path, timeout=self._timeout, isolation_level=None)
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=NORMAL")
+            self._local.conn = conn
+        return conn
+
+    def _open_schema(self) -> None:
+        conn = self.conn()
+        tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if tables and "index_meta" not in tables:
+            raise IndexCorruptError(f"{self.path} is a SQLite file but not a chunk index")
+        conn.executescript(_SCHEMA)
+        conn.execute("INSERT OR IGNORE INTO index_meta VALUES ('schema', ?), ('generation', '0')", (SCHEMA_TAG,))
+        if self.meta("schema") != SCHEMA_TAG:
+            raise IndexCorruptError(f"{self.path} has schema {self.meta('schema')!r}, expected {SCHEMA_TAG!r}")
+
+    def meta(self, key: str) -> str | None:
+        """One value of ``index_meta``."""
+        row = self.conn().execute("SELECT value FROM index_meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    @contextmanager
+    def write(self) -> Iterator[sqlite3.Connection]:
+        """A write transaction that bumps ``generation``; rolled back on any error."""
+        with self.write_lock, self.translated():
+            conn = self.conn()
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield conn
+                conn.execute("UPDATE index_meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'generation'")
+                conn.execute("COMMIT")
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+
+    def term_ids(self, conn: sqlite3.Connection, tokens: set[str]) -> tuple[dict[str, int], dict[str, int]]:
+        """Ids for ``tokens`` inside the caller's write transaction: (all ids, newly assigned).
+
+        New ids enter the shared cache only after commit (``remember``), so a rolled-back
+        batch can never leave an id in the cache that the file does not have.
+        """
+        found = {token: self._vocab[token] for token in tokens if token in self._vocab}
+        missing = [token for token in tokens if token not in found]
+        for start in range(0, len(missing), 500):  # stays under SQLite's bound-parameter limit
+            group = missing[start:start + 500]
+            sql = f"SELECT token, id FROM vocab WHERE token IN ({', '.join('?' * len(group))})"
+            found.update(conn.execute(sql, group).fetchall())
+        fresh = [token for token in missing if token not in found]
+        next_id = int(conn.execute("SELECT coalesce(max(id), 0) + 1 FROM vocab").fetchone()[0])
+        new = {token: next_id + i for i, token in enumerate(fresh)}
+        conn.executemany("INSERT INTO vocab (id, token) VALUES (?, ?)", ((i, t) for t, i in new.items()))
+        found.update(new)
+        return found, {t: found[t] for t in missing}
+
+    def remember(self, ids: dict[str, int]) -> None:
+        """Cache committed token ids for later writes."""
+        self._vocab.update(ids)
+
+    def insert(self, conn: sqlite3.Connection, rows: Sequence[tuple[object, ...]]) -> None:
+        """Insert or replace chunk rows (tuples in ``_INSERT`` column order)."""
+        conn.executemany(_INSERT, rows)
+
+    def lookup_terms(self, tokens: Sequence[str]) -> list[int]:
+        """Term ids of the query tokens the vocabulary knows (unknown tokens cannot match)."""
+        if not tokens:
+            return []
+        sql = f"SELECT id FROM vocab WHERE token IN ({', '.join('?' * len(tokens))})"
+        with self.translated():
+            return [int(row[0]) for row in self.conn().execute(sql, list(tokens))]
+
+    def fetch(self, row_ids: Sequence[int]) -> dict[int, Chunk]:
+        """Chunks by row id (rows deleted since the snapshot are simply absent)."""
+        if not row_ids:
+            return {}
+        sql = f"SELECT id, payload FROM chunks WHERE id IN ({', '.join('?' * len(row_ids))})"
+        with self.translated():
+            return {int(i): decode_chunk(p) for i, p in self.conn().execute(sql, list(row_ids))}
+
+    def get(self, chunk_ids: Sequence[str]) -> list[Chunk]:
+        """Chunks by chunk id, in the order asked; unknown ids are skipped."""
+        if not chunk_ids:
+            return []
+        unique = list(dict.fromkeys(chunk_ids))
+        sql = f"SELECT chunk_id, payload FROM chunks WHERE chunk_id IN ({', '.join('?' * len(unique))})"
+        with self.translated():
+            found = {str(c): p for c, p in self.conn().execute(sql, unique)}
+        return [decode_chunk(found[c]) for c in chunk_ids if c in found]
+
+    def generation(self) -> int:
+        """The write counter; it changes whenever chunks are added or deleted."""
+        with self.translated():
+            return int(self.meta("generation") or 0)
+
+    def load(self) -> tuple[int, list[tuple[Any, ...]]]:
+        """The generation and every searchable row (``SNAPSHOT_COLUMNS``), read in one snapshot."""
+        sql = f"SELECT {', '.join(SNAPSHOT_COLUMNS)} FROM chunks WHERE searchable = 1 ORDER BY id"
+        with self.translated():
+            conn = self.conn()
+            conn.execute("BEGIN")  # one read transaction: the counter and the rows agree
+            try:
+                generation = int(self.meta("generation") or 0)
+                rows = conn.execute(sql).fetchall()
+            finally:
+                conn.execute("COMMIT")
+        return generation, rows
+
+    def delete(self, doc_id: str, version_id: str | None) -> int:
+        """Remove a document's rows, or one version's; return how many."""
+        with self.write() as conn:
+            if version_id is None:
+                return conn.execute("DELETE FROM chunks WHERE doc_id = ?", (doc_id,)).rowcount
+            return conn.execute("DELETE FROM chunks WHERE doc_id = ? AND version_id = ?",
+                                (doc_id, version_id)).rowcount
+
+    def count(self) -> int:
+        """Number of stored rows (children and parents)."""
+        with self.translated():
+            return int(self.conn().execute("SELECT count(*) FROM chunks").fetchone()[0])
+
+    def set_meta(self, conn: sqlite3.Connection, key: str, value: str) -> None:
+        """Set one ``index_meta`` value inside the caller's write transaction."""
+        conn.execute("INSERT OR REPLACE INTO index_meta VALUES (?, ?)", (key, value))
+
+    def close(self) -> None:
+        """Close this thread's connection."""
+        conn = getattr(self._local, "conn", None)
+        if conn is not None:
+            conn.close()
+            self._local.conn = None
