@@ -32,6 +32,7 @@ def settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Settin
     monkeypatch.setenv("RAGSPINE_DATA_DIR", str(tmp_path / "data"))
     monkeypatch.setenv("RAGSPINE_TODAY", TODAY)
     monkeypatch.setenv("RAGSPINE_ENV", "test")
+    monkeypatch.setenv("RAGSPINE_EMBEDDER", "none")  # BM25 only: fast; the dense leg has its own tests
     monkeypatch.delenv("RAGSPINE_BACKEND", raising=False)
     _reset_caches()
     yield get_settings()

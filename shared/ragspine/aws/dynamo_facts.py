@@ -152,8 +152,9 @@ def _fact(item: dict[str, Any]) -> Fact:
         return str(item[name]["S"]) if name in item else None
 
     literal = item["value_literal"]["S"] if "value_literal" in item else item["value"]["N"]
+    level = Sensitivity(int(item["sensitivity"]["N"])) if "sensitivity" in item else Sensitivity.INTERNAL
     return Fact(text("metric_code"), text("entity"), text("geography"), text("channel"), text("period_type"),
                 text("period"), parse_number(literal), text("unit"), text("source_doc_id"), text("source_locator"),
                 source_file_hash=optional("source_file_hash"), extractor_version=optional("extractor_version"),
                 mapping_version=optional("mapping_version"),
-                sensitivity=Sensitivity(int(item["sensitivity"]["N"])) if "sensitivity" in item else Sensitivity.INTERNAL)
+                sensitivity=level)

@@ -171,10 +171,16 @@ def select_sentences(question: str, snippets: Sequence[CitedSnippet], *, limit: 
             score = sum(weight[t] for t in wanted.intersection(tokens(sentence)))
             if score:
                 scored.append((score, rank, position, sentence + snippet.citation))
-    if not scored:
-        return []
-    floor = max(s[0] for s in scored) / 2
-    best = sorted((s for s in scored if s[0] >= floor), key=lambda s: (-s[0], s[1], s[2]))[:limit]
+    best = []
+    if scored:
+        floor = max(s[0] for s in scored) / 2
+        best = sorted((s for s in scored if s[0] >= floor), key=lambda s: (-s[0], s[1], s[2]))[:limit]
+    if snippets and not any(s[1] == 0 for s in best) and detect_language(snippets[0].text) != detect_language(question):
+        # The retriever ranked a passage in another language first (the dense leg matches across
+        # languages, words cannot): quote its opening sentence rather than ignore the best hit.
+        opening = next(iter(split_sentences(snippets[0].text)), "")
+        if opening:
+            best = [(0.0, 0, 0, opening + snippets[0].citation), *best[:limit - 1]]
     return list(dict.fromkeys(s[3] for s in sorted(best, key=lambda s: (s[1], s[2]))))
 
 

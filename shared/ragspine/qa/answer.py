@@ -91,10 +91,15 @@ def answer_question(question: str, *, qa: QAComponents, history: Sequence[Messag
                                            ({"doc": entry.doc, "locator": entry.locator},), Route.FAQ,
                                            AnswerStatus.FOUND, decision.slots))
     slots = decision.slots
+    channel = intent.channel
     if slots.unrecognized is not None:
-        return _finish(trace, AnswerResult(render_unrecognized(slots.unrecognized, qa.glossary, lang), (),
-                                           Route.STRUCTURED, AnswerStatus.UNRECOGNIZED_PARAM, slots))
-    if intent.channel is Channel.NARRATIVE:
+        if channel is not Channel.COMPOSITE:
+            return _finish(trace, AnswerResult(render_unrecognized(slots.unrecognized, qa.glossary, lang), (),
+                                               Route.STRUCTURED, AnswerStatus.UNRECOGNIZED_PARAM, slots))
+        # "What happened to the stores on Canton Road?": no figure to look up, but the why still has an answer.
+        trace.decide(f"composite:narrative_only:{slots.unrecognized.param}")
+        channel = Channel.NARRATIVE
+    if channel is Channel.NARRATIVE:
         outcome = run_narrative(text, retriever=qa.retriever, llm=qa.llm, lang=lang, history=history,
                                 max_sensitivity=qa.max_sensitivity)
         trace.stage("narrative")
@@ -109,7 +114,7 @@ def answer_question(question: str, *, qa: QAComponents, history: Sequence[Messag
     answer = _verified(answer, structured, slots, text, trace)
     result = AnswerResult(answer, structured.sources, Route.STRUCTURED, structured.status, slots,
                           structured.results, refinements=decision.refinements)
-    if intent.channel is Channel.STRUCTURED:
+    if channel is Channel.STRUCTURED:
         return _finish(trace, result)
     outcome = run_narrative(text, retriever=qa.retriever, llm=qa.llm, lang=lang, history=history,
                             max_sensitivity=qa.max_sensitivity)

@@ -11,7 +11,8 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-_CITATION = re.compile(r"[（(](?:来源|计算自|source|出典)[:：][^）)]*[）)]", re.IGNORECASE)
+# A citation may hold one level of brackets itself: heading=香港（ACME_HK）,para=1.
+_CITATION = re.compile(r"[（(](?:来源|计算自|source|出典)[:：](?:[^（）()]|[（(][^（）()]*[）)])*[）)]", re.IGNORECASE)
 _NUMBER = re.compile(r"(?<![\w.])[-+−]?\d[\d,]*(?:\.\d+)?")
 
 

@@ -1,0 +1,106 @@
+"""Dify's streaming mode: a run's progress as server-sent events.
+
+The executor runs in a worker thread and reports node events through a queue; the generator
+turns each into Dify's ``workflow_started``, ``node_started``, ``node_finished``,
+``text_chunk`` (an llm node's whole text) and ``workflow_finished`` events, or one ``error``
+event (``{"event": "error", "status", "code", "message"}``) if the run raises. The gate is
+checked and the plan compiled before the stream starts, so a refused run is a plain 403.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+import uuid
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from ragspine.api.dify_shapes import run_data, sse
+from ragspine.api.error_formats import dify_status
+from ragspine.errors import RagspineError
+from ragspine.workflows.compile import ExecutionPlan
+from ragspine.workflows.components import WorkflowComponents
+from ragspine.workflows.execute import EventKind, RunEvent, RunResult
+
+logger = logging.getLogger(__name__)
+# A node that never reports back (a hung provider) must not hold the connection forever.
+WAIT_SECONDS = 300.0
+
+
+class _Stream:
+    """The ids and counters one streamed run shares between its events."""
+
+    def __init__(self, plan: ExecutionPlan, workflow_id: str) -> None:
+        self.plan, self.workflow_id = plan, workflow_id
+        self.task_id, self.run_id = str(uuid.uuid4()), str(uuid.uuid4())
+        self.created_at = int(time.time())
+        self.executions: dict[str, tuple[str, int]] = {}
+
+    def event(self, name: str, data: Mapping[str, Any]) -> str:
+        return sse({"event": name, "task_id": self.task_id, "workflow_run_id": self.run_id, "data": data})
+
+    def node(self, item: RunEvent) -> Iterator[str]:
+        step = self.plan.step(item.node_id)
+        if item.kind is EventKind.NODE_STARTED:
+            self.executions[item.node_id] = (str(uuid.uuid4()), len(self.executions) + 1)
+        execution_id, index = self.executions[item.node_id]
+        data: dict[str, Any] = {"id": execution_id, "node_id": item.node_id, "node_type": item.node_type,
+                                "title": item.title, "index": index,
+                                "predecessor_node_id": step.after[0] if step.after else None,
+                                "created_at": int(time.time())}
+        if item.kind is EventKind.NODE_STARTED or item.run is None:
+            yield self.event("node_started", data)
+            return
+        run = item.run
+        yield self.event("node_finished", {**data, "inputs": {}, "process_data": None, "outputs": dict(run.outputs),
+                                           "status": run.status.value, "error": run.error,
+                                           "elapsed_time": round(run.elapsed_time, 6),
+                                           "execution_metadata": {"total_tokens": 0}})
+        if item.node_type == "llm" and isinstance(run.outputs.get("text"), str):
+            yield self.event("text_chunk", {"text": run.outputs["text"], "from_variable_selector": [item.node_id,
+                                                                                                    "text"]})
+
+    def finished(self, result: RunResult) -> str:
+        return self.event("workflow_finished", run_data(result, workflow_id=self.workflow_id,
+                                                        created_at=self.created_at, finished_at=int(time.time())))
+
+    def error(self, exc: Exception) -> str:
+        status, code, message = dify_status(exc)
+        return sse({"event": "error", "task_id": self.task_id, "workflow_run_id": self.run_id, "status": status,
+                    "code": code, "message": message or "internal error"})
+
+
+def stream_run(plan: ExecutionPlan, inputs: Mapping[str, Any], *, workflow_id: str,
+               components: WorkflowComponents, user: str) -> Iterator[str]:
+    """Run ``plan`` in a worker thread and yield Dify SSE events as it progresses."""
+    stream = _Stream(plan, workflow_id)
+    events: queue.Queue[RunEvent | RunResult | Exception] = queue.Queue()
+
+    def work() -> None:
+        try:
+            events.put(components.executor(on_event=events.put).run(plan, inputs, user=user, run_id=stream.run_id))
+        except RagspineError as exc:
+            events.put(exc)
+        except Exception as exc:  # noqa: BLE001 - reported to the client as an opaque error event
+            logger.exception("streamed run crashed", extra={"workflow_id": workflow_id})
+            events.put(exc)
+
+    yield stream.event("workflow_started", {"id": stream.run_id, "workflow_id": workflow_id, "sequence_number": 1,
+                                            "inputs": dict(inputs), "created_at": stream.created_at})
+    threading.Thread(target=work, name=f"dify-run-{stream.run_id}", daemon=True).start()
+    while True:
+        try:
+            item = events.get(timeout=WAIT_SECONDS)
+        except queue.Empty:
+            yield stream.error(TimeoutError("the run did not report progress in time"))
+            return
+        if isinstance(item, RunEvent):
+            yield from stream.node(item)
+        elif isinstance(item, Exception):
+            yield stream.error(item)
+            return
+        else:
+            yield stream.finished(item)
+            return

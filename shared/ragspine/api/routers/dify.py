@@ -1,0 +1,54 @@
+"""Dify-compatible service API for workflow apps: ``POST /v1/workflows/run``, ``GET /v1/parameters``, ``GET /v1/info``.
+
+Every route needs ``Authorization: Bearer <app key>``; the key identifies the stored workflow
+(``ragspine workflow keys create --app``). Errors use Dify's ``{code, message, status}``
+(401 ``unauthorized``, 400 ``invalid_param``, 403 ``app_unavailable`` while the execution gate
+RAGSPINE_DIFY_RUN_ENABLED is off). Streaming answers ``text/event-stream`` with Dify's events.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from typing import Any
+
+from fastapi import APIRouter
+from fastapi.responses import JSONResponse, Response, StreamingResponse
+
+from ragspine.api.dify_shapes import blocking_body, info_body, parameters_body
+from ragspine.api.dify_stream import stream_run
+from ragspine.api.error_formats import DifyRoute
+from ragspine.api.workflow_deps import DifyAppDep, WorkflowsDep
+from ragspine.api.workflow_schemas import DifyRunRequest
+from ragspine.workflows.runs import prepare_run, run_stored
+
+router = APIRouter(prefix="/v1", tags=["dify"], route_class=DifyRoute)
+_AUTH: dict[int | str, dict[str, Any]] = {
+    401: {"description": "Missing or invalid app key (Dify's {code, message, status})"}}
+
+
+@router.post("/workflows/run", summary="Run the app's workflow (blocking or streaming)",
+             responses={**_AUTH, 403: {"description": "Execution is disabled on this server (app_unavailable)"}})
+def run_workflow(body: DifyRunRequest, workflow: DifyAppDep, components: WorkflowsDep) -> Response:
+    """Blocking: Dify's ``{task_id, workflow_run_id, data}``. Streaming: SSE ``data: {json}`` events."""
+    if body.response_mode == "streaming":
+        plan = prepare_run(workflow, components=components)
+        events = stream_run(plan, body.inputs, workflow_id=workflow.id, components=components, user=body.user)
+        return StreamingResponse(events, media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    started = int(time.time())
+    result = run_stored(workflow, body.inputs, components=components, user=body.user)
+    return JSONResponse(blocking_body(result, task_id=str(uuid.uuid4()), workflow_id=workflow.id,
+                                      created_at=started, finished_at=int(time.time())))
+
+
+@router.get("/parameters", summary="The app's input form and features", responses=_AUTH)
+def get_parameters(workflow: DifyAppDep) -> dict[str, Any]:
+    """``user_input_form`` from the start node's variables, features from the DSL."""
+    return parameters_body(workflow)
+
+
+@router.get("/info", summary="The app's name, description, tags, mode and author", responses=_AUTH)
+def get_info(workflow: DifyAppDep) -> dict[str, Any]:
+    """Basic information about the app the key opens."""
+    return info_body(workflow)

@@ -1,0 +1,67 @@
+"""n8n-compatible workflow CRUD under ``/api/v1/workflows``, behind ``X-N8N-API-KEY``.
+
+List pages with ``limit`` (1..250, default 100) and an opaque ``cursor`` into
+``{data, nextCursor}``; create requires name, nodes, connections and settings and refuses
+``active`` (``request/body/active is read-only``); PUT replaces the whole body and returns a
+new ``versionId`` (a ``versionId`` in the body must be current, else 409); activate and
+deactivate return the workflow. Errors use n8n's ``{message}``.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Body, Depends, Query
+
+from ragspine.api.error_formats import N8nRoute
+from ragspine.api.workflow_deps import WorkflowsDep, n8n_key
+
+router = APIRouter(prefix="/api/v1/workflows", tags=["n8n"], route_class=N8nRoute,
+                   dependencies=[Depends(n8n_key)],
+                   responses={401: {"description": "Missing or invalid X-N8N-API-KEY ({message})"}})
+AnyBody = Annotated[Any, Body(description="An n8n workflow: name, nodes, connections, settings")]
+
+
+@router.get("", summary="List workflows")
+def list_workflows(components: WorkflowsDep, limit: Annotated[int, Query(ge=1, le=250)] = 100,
+                   cursor: Annotated[str | None, Query(description="nextCursor of the previous page")] = None,
+                   ) -> dict[str, Any]:
+    """One page in id order; ``nextCursor`` is null on the last page."""
+    page, next_cursor = components.registry().list_page(limit=limit, cursor=cursor)
+    return {"data": [w.to_n8n() for w in page.items], "nextCursor": next_cursor}
+
+
+@router.post("", summary="Create a workflow (inactive)")
+def create_workflow(body: AnyBody, components: WorkflowsDep) -> dict[str, Any]:
+    """Store a new workflow; read-only fields such as ``active`` are refused."""
+    return components.registry().create(body).to_n8n()
+
+
+@router.get("/{workflow_id}", summary="Get a workflow")
+def get_workflow(workflow_id: str, components: WorkflowsDep) -> dict[str, Any]:
+    """The workflow, or 404."""
+    return components.registry().get(workflow_id).to_n8n()
+
+
+@router.put("/{workflow_id}", summary="Replace a workflow")
+def update_workflow(workflow_id: str, body: AnyBody, components: WorkflowsDep) -> dict[str, Any]:
+    """Replace the content; the answer carries the new ``versionId``."""
+    return components.registry().update(workflow_id, body).to_n8n()
+
+
+@router.delete("/{workflow_id}", summary="Delete a workflow")
+def delete_workflow(workflow_id: str, components: WorkflowsDep) -> dict[str, Any]:
+    """Remove the workflow and return it."""
+    return components.registry().delete(workflow_id).to_n8n()
+
+
+@router.post("/{workflow_id}/activate", summary="Activate a workflow (its webhook goes live)")
+def activate_workflow(workflow_id: str, components: WorkflowsDep) -> dict[str, Any]:
+    """Activate; 409 when another active workflow holds the same webhook path."""
+    return components.registry().set_active(workflow_id, True).to_n8n()
+
+
+@router.post("/{workflow_id}/deactivate", summary="Deactivate a workflow")
+def deactivate_workflow(workflow_id: str, components: WorkflowsDep) -> dict[str, Any]:
+    """Deactivate; the webhook stops answering."""
+    return components.registry().set_active(workflow_id, False).to_n8n()

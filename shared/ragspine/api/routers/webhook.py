@@ -1,0 +1,68 @@
+"""``/webhook/{path}``: runs the ACTIVE stored workflow whose webhook node listens on that path.
+
+Unauthenticated by design (like n8n production webhooks), so ingress is controlled here:
+a method allowlist (405, RAGSPINE_WORKFLOW_WEBHOOK_METHODS), a payload cap read while
+streaming the body (413, RAGSPINE_WORKFLOW_WEBHOOK_MAX_BYTES), the execution gate (403
+while RAGSPINE_DIFY_RUN_ENABLED is off), 404 for unknown or inactive paths, and a per-path
+token bucket (429 with Retry-After). The bucket lives in process memory: each Lambda
+instance counts on its own, and the API Gateway stage throttle bounds the total.
+Inputs are the query parameters overlaid by the JSON object body; the answer is the run's
+outputs (500 with the node's error when the run fails).
+"""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import JSONResponse, Response
+
+from ragspine.api.error_formats import WebhookRoute
+from ragspine.api.workflow_deps import WorkflowsDep
+from ragspine.errors import PayloadTooLargeError
+from ragspine.settings import WEBHOOK_METHODS
+from ragspine.workflows.execute import RunResult, RunStatus
+from ragspine.workflows.runs import check_method, trigger_webhook
+
+router = APIRouter(tags=["webhook"], route_class=WebhookRoute)
+
+
+async def read_capped(request: Request, limit: int) -> bytes:
+    """The request body, refused as soon as it grows past ``limit`` bytes.
+
+    Raises:
+        PayloadTooLargeError: Content-Length or the bytes received exceed ``limit`` (413).
+    """
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        raise PayloadTooLargeError(f"the webhook payload has {declared} bytes; the limit is {limit}")
+    received = bytearray()
+    async for chunk in request.stream():
+        received.extend(chunk)
+        if len(received) > limit:
+            raise PayloadTooLargeError(f"the webhook payload exceeds {limit} bytes")
+    return bytes(received)
+
+
+def _answer(method: str, result: RunResult) -> Response:
+    headers = {"X-Workflow-Run-Id": result.run_id}
+    if result.status is not RunStatus.SUCCEEDED:
+        return JSONResponse({"code": 500, "message": f"workflow run failed: {result.error}"}, status_code=500,
+                            headers=headers)
+    if method == "HEAD":
+        return Response(status_code=200, headers=headers)
+    return JSONResponse(dict(result.outputs), headers=headers)
+
+
+async def webhook(path: str, request: Request, components: WorkflowsDep) -> Response:
+    """Run the active workflow on ``path`` with the request as its inputs (no authentication)."""
+    check_method(request.method, components=components)
+    payload = await read_capped(request, components.webhook.max_bytes)
+    result = await run_in_threadpool(trigger_webhook, path, request.method, payload, dict(request.query_params),
+                                     components=components)
+    return _answer(request.method, result)
+
+
+# One route per method, so each has its own OpenAPI operation id.
+for _method in sorted(WEBHOOK_METHODS):
+    router.add_api_route("/webhook/{path:path}", webhook, methods=[_method], operation_id=f"webhook_{_method.lower()}",
+                         summary=f"Trigger an active workflow ({_method})")

@@ -1,0 +1,97 @@
+"""Request and response models of the workflow routers (pydantic lives only at this edge)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from ragspine.workflows.emit import OutputFormat
+from ragspine.workflows.normalize import InputFormat, NormalizedInput, normalize
+
+_TEXT_HELP = ("A free-text description, or the JSON, YAML or TOML text of a Dify DSL, an n8n workflow or a "
+              "description mapping ({description, name?, inputs?}).")
+
+
+class WorkflowSourceRequest(BaseModel):
+    """What to work on: ``text`` (any supported format) or an already-parsed JSON ``document``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    text: str | None = Field(default=None, description=_TEXT_HELP, examples=["Translate {{text}} into Japanese"])
+    document: dict[str, Any] | None = Field(default=None, description="A Dify DSL or n8n workflow as JSON.")
+    input_format: InputFormat = Field(default=InputFormat.AUTO, description="How to read `text`.")
+    output_format: OutputFormat = Field(default=OutputFormat.YAML, description="Serialisation of Dify output.")
+
+    @model_validator(mode="after")
+    def _one_source(self) -> WorkflowSourceRequest:
+        if (self.text is None) == (self.document is None) and not self._source_optional():
+            raise ValueError("send exactly one of text or document")
+        return self
+
+    def _source_optional(self) -> bool:
+        return False
+
+    def normalized(self) -> NormalizedInput | None:
+        """The normalised input (None only when a subclass allows no source).
+
+        Raises:
+            WorkflowParseError: malformed text (line and column). WorkflowInvalidError: wrong shape.
+        """
+        if self.document is not None:
+            return normalize(json.dumps(self.document, ensure_ascii=False), fmt=InputFormat.JSON)
+        return normalize(self.text, fmt=self.input_format) if self.text is not None else None
+
+
+class ScaffoldRequest(WorkflowSourceRequest):
+    """A source to scaffold, or a catalog ``template`` id (then the source is optional)."""
+
+    template: str | None = Field(default=None, description="A catalog entry id, e.g. tpl-translation.")
+    match_catalog: bool = Field(default=True, description="Reuse a curated template that matches a description.")
+
+    def _source_optional(self) -> bool:
+        return self.template is not None and self.text is None and self.document is None
+
+
+class WorkflowResult(BaseModel):
+    """A compile/analyze/preview result plus how the input became a Dify DSL."""
+
+    origin: str
+    warnings: list[str]
+    plan: dict[str, Any] | None = None
+    analysis: dict[str, Any] | None = None
+    preview: dict[str, Any] | None = None
+
+
+class ScaffoldResponse(BaseModel):
+    """A scaffolded Dify DSL: the mapping, its deterministic text, the preview and the catalog match."""
+
+    origin: str
+    format: OutputFormat
+    text: str
+    document: dict[str, Any]
+    preview: dict[str, Any]
+    warnings: list[str]
+    match: dict[str, Any] | None = None
+
+
+class ConvertResponse(BaseModel):
+    """A converted document (``target`` dify or n8n), its text and the conversion report."""
+
+    target: str
+    document: dict[str, Any]
+    text: str
+    report: dict[str, Any]
+
+
+class DifyRunRequest(BaseModel):
+    """Dify's ``POST /workflows/run`` body; files are not supported here."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    inputs: dict[str, Any]
+    response_mode: Literal["blocking", "streaming"] | None = None
+    user: str = Field(min_length=1, max_length=255)
+    files: list[Any] = Field(default_factory=list, max_length=0, description="Not supported: must be empty.")
+    trace_id: str | None = None

@@ -1,0 +1,48 @@
+"""A token bucket per key (webhook path), kept in process memory.
+
+Each process (each warm Lambda instance, each local server) counts on its own, so the limit
+is per instance, not global: it stops one caller hammering one path through one instance,
+and the API Gateway stage throttle bounds the total. Buckets are created only for paths of
+active workflows and the table is capped, so unknown paths cannot grow memory.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+
+MAX_KEYS = 10_000
+
+
+class TokenBucketLimiter:
+    """``burst`` calls at once per key, refilled at ``rate_per_minute``; thread-safe."""
+
+    def __init__(self, *, rate_per_minute: int, burst: int, clock: Callable[[], float] = time.monotonic,
+                 max_keys: int = MAX_KEYS) -> None:
+        if rate_per_minute < 1 or burst < 1 or max_keys < 1:
+            raise ValueError("rate_per_minute, burst and max_keys must be at least 1")
+        self._rate = rate_per_minute / 60.0
+        self._burst = float(burst)
+        self._clock = clock
+        self._max_keys = max_keys
+        self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def acquire(self, key: str) -> int:
+        """Take one token for ``key``.
+
+        Returns:
+            0 when the call may proceed, else the whole seconds until a token is available.
+        """
+        with self._lock:
+            now = self._clock()
+            tokens, last = self._buckets.pop(key, (self._burst, now))
+            tokens = min(self._burst, tokens + (now - last) * self._rate)
+            wait = 0 if tokens >= 1.0 else max(1, math.ceil((1.0 - tokens) / self._rate))
+            self._buckets[key] = (tokens - 1.0 if wait == 0 else tokens, now)
+            while len(self._buckets) > self._max_keys:
+                self._buckets.popitem(last=False)  # least recently used first
+            return wait

@@ -1,0 +1,43 @@
+"""The per-path token bucket: a burst, then one call per refill interval, per path."""
+
+from __future__ import annotations
+
+import pytest
+
+from ragspine.workflows.rate_limit import TokenBucketLimiter
+from tests.support.workflow_api import FakeClock
+
+
+def test_a_burst_passes_then_the_next_call_waits_for_a_token() -> None:
+    clock = FakeClock()
+    limiter = TokenBucketLimiter(rate_per_minute=6, burst=2, clock=clock)
+    assert [limiter.acquire("p"), limiter.acquire("p")] == [0, 0]
+    assert limiter.acquire("p") == 10  # one token every 10 s
+
+
+def test_time_refills_the_bucket() -> None:
+    clock = FakeClock()
+    limiter = TokenBucketLimiter(rate_per_minute=6, burst=1, clock=clock)
+    assert limiter.acquire("p") == 0 and limiter.acquire("p") == 10
+    clock.now += 4
+    assert limiter.acquire("p") == 6
+    clock.now += 6
+    assert limiter.acquire("p") == 0
+
+
+def test_paths_have_their_own_buckets() -> None:
+    limiter = TokenBucketLimiter(rate_per_minute=1, burst=1, clock=FakeClock())
+    assert limiter.acquire("a") == 0 and limiter.acquire("b") == 0
+    assert limiter.acquire("a") > 0
+
+
+def test_the_table_of_buckets_is_capped() -> None:
+    limiter = TokenBucketLimiter(rate_per_minute=1, burst=1, clock=FakeClock(), max_keys=2)
+    for key in ("a", "b", "c"):
+        limiter.acquire(key)
+    assert limiter.acquire("a") == 0  # "a" was evicted, so it starts full again
+
+
+def test_nonsense_limits_are_refused() -> None:
+    with pytest.raises(ValueError, match="at least 1"):
+        TokenBucketLimiter(rate_per_minute=0, burst=1)
