@@ -128,8 +128,15 @@ class HybridRetriever:
         clock.lap("route")
         vector = self._query_vector(text)
         clock.lap("embed")
-        rankings = [self._search(text, replace(filters, libraries=(library,), max_sensitivity=ceiling),
-                                 vector, top_k=max(wanted, self._config.per_library_k)) for library in libraries]
+        per_library = max(wanted, self._config.per_library_k)
+        if routed and libraries == self._router.default:
+            # Nothing in the question chose a library: one ranking over all of them. Fusing one
+            # ranking per library would interleave them, promoting the best of an unrelated one.
+            rankings = [self._search(text, replace(filters, libraries=libraries, max_sensitivity=ceiling),
+                                     vector, top_k=per_library)]
+        else:
+            rankings = [self._search(text, replace(filters, libraries=(library,), max_sensitivity=ceiling),
+                                     vector, top_k=per_library) for library in libraries]
         clock.lap("search")
         fused = fuse(rankings, k=self._config.rrf_k)
         clock.lap("fuse")

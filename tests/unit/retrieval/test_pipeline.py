@@ -77,10 +77,11 @@ class TestEndToEnd:
         assert best.context.startswith("RETURNS SECTION")
         assert not result.reranked and not result.dense
 
-    def test_nothing_routed_searches_the_default_libraries_and_fuses_them(self, index: InMemoryChunkIndex) -> None:
+    def test_nothing_routed_searches_the_default_libraries_as_one_ranking(self, index: InMemoryChunkIndex) -> None:
+        # One ranking, not one per library fused: fusing would promote an unrelated library's best.
         result = retriever(index).retrieve("2025 calendar year yen")
         assert result.libraries == ("financial_reports", "policies", "faq")
-        assert [c.filters.libraries for c in index.searches] == [("financial_reports",), ("policies",), ("faq",)]
+        assert [c.filters.libraries for c in index.searches] == [("financial_reports", "policies", "faq")]
         assert {h.chunk.library for h in result.hits} == {"financial_reports", "faq"}
         assert all(h.hit.source == "rrf" for h in result.hits)
 
@@ -106,7 +107,7 @@ class TestEndToEnd:
         result = retriever(index).retrieve("2025 calendar year yen items", top_k=1)
         assert len(result.hits) == 1
         wide = retriever(index).retrieve("2025 calendar year yen items", top_k=12)
-        assert {c.top_k for c in index.searches[-3:]} == {12}
+        assert index.searches[-1].top_k == 12
         assert len(wide.hits) > 3
 
     @pytest.mark.parametrize("top_k", [0, 101, True])
@@ -141,9 +142,10 @@ class TestSensitivity:
 class TestOptionalStages:
     def test_the_query_vector_is_embedded_once_and_sent_to_every_library(self, index: InMemoryChunkIndex) -> None:
         embedder = RecordingEmbedder()
-        result = retriever(index, embedder=embedder).retrieve("hello there")
-        assert embedder.texts == ["hello there"] and result.dense
-        assert all(c.query_vector is not None for c in index.searches) and len(index.searches) == 3
+        result = retriever(index, embedder=embedder).retrieve("why did the yen and returns change", slots={"metric"})
+        assert embedder.texts == ["why did the yen and returns change"] and result.dense
+        assert len(index.searches) == len(result.libraries) >= 2
+        assert all(c.query_vector is not None for c in index.searches)
 
     def test_a_failing_embedder_falls_back_to_lexical_search(self, index: InMemoryChunkIndex) -> None:
         result = retriever(index, embedder=RecordingEmbedder(fail=True)).retrieve("return items")
