@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from ragspine.retrieval.pipeline import HybridRetriever
     from ragspine.retrieval.ports import ChunkIndex
     from ragspine.workflows.components import WorkflowComponents
+    from ragspine.workflows.ports import KnowledgeRetriever
     from ragspine.workflows.store_ports import WorkflowStore
 
 
@@ -50,7 +51,12 @@ class Services:
     @cached_property
     def workflows(self) -> WorkflowComponents:
         """The workflow surfaces' store, gate and executor ports, built on first use only."""
-        return build_workflow_components(self.settings, llm=self.qa.llm)
+        knowledge = None
+        if self.retrieval is not None:
+            from ragspine.retrieval.knowledge_adapter import PipelineKnowledgeRetriever
+
+            knowledge = PipelineKnowledgeRetriever(self.retrieval.retriever)
+        return build_workflow_components(self.settings, llm=self.qa.llm, retriever=knowledge)
 
 
 def build_fact_store(settings: Settings) -> FactStore:
@@ -109,7 +115,8 @@ def build_workflow_store(settings: Settings) -> WorkflowStore:
     return SqliteWorkflowStore(settings.workflows_db_path)
 
 
-def build_workflow_components(settings: Settings, *, llm: LLMProvider | None) -> WorkflowComponents:
+def build_workflow_components(settings: Settings, *, llm: LLMProvider | None,
+                              retriever: KnowledgeRetriever | None = None) -> WorkflowComponents:
     """Wire the workflow surfaces: store, gate (RAGSPINE_DIFY_RUN_ENABLED), egress, code limits, webhooks."""
     from ragspine.workflows.code_node import CodeLimits
     from ragspine.workflows.components import WebhookPolicy, WorkflowComponents
@@ -126,7 +133,8 @@ def build_workflow_components(settings: Settings, *, llm: LLMProvider | None) ->
                               methods=settings.workflow_webhook_method_set),
         limiter=TokenBucketLimiter(rate_per_minute=settings.workflow_webhook_rate_per_minute,
                                    burst=settings.workflow_webhook_burst),
-        llm=llm, http=HttpPolicy(allowlist=hosts), code=CodeLimits() if settings.workflow_code_enabled else None)
+        llm=llm, http=HttpPolicy(allowlist=hosts), code=CodeLimits() if settings.workflow_code_enabled else None,
+        retriever=retriever)
 
 
 def build_services(settings: Settings) -> Services:

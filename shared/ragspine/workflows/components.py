@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from ragspine.workflows.gate import ExecutionGate
 from ragspine.workflows.http_node import HttpPolicy
+from ragspine.workflows.ports import KnowledgeRetriever
 from ragspine.workflows.rate_limit import TokenBucketLimiter
 from ragspine.workflows.registry import WorkflowRegistry
 from ragspine.workflows.scaffold import ScaffoldOptions
@@ -50,6 +51,7 @@ class WorkflowComponents:
     llm: LLMProvider | None = None
     http: HttpPolicy = field(default_factory=HttpPolicy)
     code: CodeLimits | None = None
+    retriever: KnowledgeRetriever | None = None
     clock: Callable[[], datetime] = _utc_now
 
     def registry(self) -> WorkflowRegistry:
@@ -57,7 +59,8 @@ class WorkflowComponents:
         return WorkflowRegistry(self.store, dsl_version=self.scaffold.dsl_version, clock=self.clock)
 
     def executor(self, on_event: Callable[[RunEvent], None] | None = None) -> WorkflowExecutor:
-        """A fresh executor over the injected ports (knowledge-retrieval is not wired yet)."""
+        """A fresh executor over the injected ports (llm, our retriever, egress and code limits)."""
         from ragspine.workflows.execute import WorkflowExecutor
 
-        return WorkflowExecutor(llm=self.llm, http=self.http, code=self.code, on_event=on_event)
+        return WorkflowExecutor(llm=self.llm, retriever=self.retriever, http=self.http, code=self.code,
+                                on_event=on_event)
