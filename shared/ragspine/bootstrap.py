@@ -8,15 +8,16 @@ from datetime import date
 from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING
 
-from ragspine.facts.glossary import Glossary, default_glossary
-from ragspine.facts.ports import FactStore
-from ragspine.llm.ports import LLMProvider
-from ragspine.qa.answer import QAComponents
-from ragspine.qa.faq import FaqIndex
 from ragspine.settings import Backend, EmbedderName, LLMProviderName, Settings, get_settings
 
 if TYPE_CHECKING:
-    from ragspine.llm.ports import Embedder
+    # Types only: the modules load inside the builders, on the first request, not at import
+    # (handler cold starts).
+    from ragspine.facts.glossary import Glossary
+    from ragspine.facts.ports import FactStore
+    from ragspine.llm.ports import Embedder, LLMProvider
+    from ragspine.qa.answer import QAComponents
+    from ragspine.qa.faq import FaqIndex
     from ragspine.retrieval.pipeline import HybridRetriever
     from ragspine.retrieval.ports import ChunkIndex
     from ragspine.workflows.components import WorkflowComponents
@@ -96,6 +97,7 @@ def build_faq(settings: Settings) -> FaqIndex | None:
     if not settings.faq_enabled:
         return None
     from ragspine.demo import sample_dir
+    from ragspine.qa.faq import FaqIndex
 
     return FaqIndex.from_file(settings.faq_path or sample_dir() / "faq.yaml", threshold=settings.faq_threshold)
 
@@ -139,6 +141,8 @@ def build_workflow_components(settings: Settings, *, llm: LLMProvider | None,
 
 def build_services(settings: Settings) -> Services:
     """Wire the adapters of ``settings.backend`` into a ``Services`` bundle."""
+    from ragspine.facts.glossary import default_glossary
+    from ragspine.qa.answer import QAComponents
     from ragspine.qa.intent import RuleIntentParser
     from ragspine.qa.screening import ScreeningPolicy
 

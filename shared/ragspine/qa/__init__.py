@@ -1,6 +1,5 @@
-"""Question answering: ``answer_question`` and its stages."""
+"""Question answering: ``ragspine.qa.answer.answer_question`` and its stages, one module each.
 
-from ragspine.qa.answer import answer_question
-from ragspine.qa.result import AnswerResult, AnswerStatus, Route
-
-__all__ = ["AnswerResult", "AnswerStatus", "Route", "answer_question"]
+Nothing is re-exported here on purpose: importing a small module such as ``qa.result`` (the
+API schemas need its enums) must not load the whole engine into a Lambda's cold start.
+"""

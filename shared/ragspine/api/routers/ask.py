@@ -8,7 +8,6 @@ from fastapi import APIRouter
 
 from ragspine.api.deps import ServicesDep
 from ragspine.api.schemas import AskRequest, AskResponse
-from ragspine.qa.answer import answer_question
 
 logger = logging.getLogger(__name__)
 router = APIRouter(prefix="/v1", tags=["ask"])
@@ -17,6 +16,8 @@ router = APIRouter(prefix="/v1", tags=["ask"])
 @router.post("/ask", response_model=AskResponse, summary="Answer a question with its sources")
 def ask(body: AskRequest, services: ServicesDep) -> AskResponse:
     """Run the question through the engine; every number carries its document and locator."""
+    from ragspine.qa.answer import answer_question  # the engine loads on the first request
+
     result = answer_question(body.question, qa=services.qa, history=body.messages())
     # Codes and counts only: the question and the values may be sensitive.
     logger.info("question answered", extra={"route": result.route.value, "status": result.status.value,
