@@ -7,6 +7,7 @@ from collections.abc import Iterable, Iterator
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
+from ragspine.aws.dynamo_table import DynamoTable
 from ragspine.errors import InvalidInputError, ProviderUnavailableError
 from ragspine.facts.model import Fact, FactKey, format_number, parse_number, require_lineage
 from ragspine.sensitivity import Sensitivity
@@ -36,18 +37,13 @@ class DynamoFactStore:
     def __init__(self, table_name: str, *, client: DynamoDBClient | None = None,
                  region: str | None = None, endpoint_url: str | None = None) -> None:
         self._table = table_name
-        self._client = client
-        self._region = region
-        self._endpoint_url = endpoint_url
+        self._db = DynamoTable(table_name, label="fact table", client=client, region=region,
+                               endpoint_url=endpoint_url)
 
     @property
     def client(self) -> DynamoDBClient:
         """The boto3 client, created on first use so importing costs nothing."""
-        if self._client is None:
-            import boto3
-
-            self._client = boto3.client("dynamodb", region_name=self._region, endpoint_url=self._endpoint_url)
-        return self._client
+        return self._db.client
 
     def put_many(self, facts: Iterable[Fact]) -> int:
         """Write facts in batches of 25; every fact is checked for lineage before any is sent."""
@@ -113,15 +109,7 @@ class DynamoFactStore:
         raise ProviderUnavailableError("DynamoDB kept throttling the fact write; try again later")
 
     def _call(self, operation: str, **kwargs: Any) -> dict[str, Any]:
-        from botocore.exceptions import BotoCoreError, ClientError
-
-        try:
-            return getattr(self.client, operation)(**kwargs)  # type: ignore[no-any-return]
-        except ClientError as exc:
-            code = exc.response.get("Error", {}).get("Code", "ClientError")
-            raise ProviderUnavailableError(f"DynamoDB {operation} on the fact table failed ({code})") from exc
-        except BotoCoreError as exc:
-            raise ProviderUnavailableError(f"DynamoDB {operation} could not be reached") from exc
+        return self._db.call(operation, **kwargs)
 
 
 def _item(fact: Fact) -> dict[str, dict[str, str]]:

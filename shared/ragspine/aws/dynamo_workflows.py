@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ragspine.errors import ProviderUnavailableError
+from ragspine.aws.dynamo_table import ConditionFailedError, DynamoTable
 from ragspine.workflows.records import ApiKeyRecord, StoredWorkflow, WorkflowPage
 from ragspine.workflows.surface_errors import WorkflowConflictError, WorkflowNotFoundError
 
@@ -20,11 +20,6 @@ if TYPE_CHECKING:
 
 ACTIVE_PATH_INDEX = "by_active_path"
 WORKFLOW_PK = "WORKFLOW"
-_CONDITION_FAILED = "ConditionalCheckFailedException"
-
-
-class _ConditionFailed(Exception):
-    """A conditional write was refused (translated into a domain error by the caller)."""
 
 
 def _item(workflow: StoredWorkflow) -> dict[str, Any]:
@@ -45,25 +40,20 @@ class DynamoWorkflowStore:
     def __init__(self, table_name: str, *, client: DynamoDBClient | None = None,
                  region: str | None = None, endpoint_url: str | None = None) -> None:
         self._table = table_name
-        self._client = client
-        self._region = region
-        self._endpoint_url = endpoint_url
+        self._db = DynamoTable(table_name, label="workflow table", client=client, region=region,
+                               endpoint_url=endpoint_url)
 
     @property
     def client(self) -> DynamoDBClient:
         """The boto3 client, created on first use so importing costs nothing."""
-        if self._client is None:
-            import boto3
-
-            self._client = boto3.client("dynamodb", region_name=self._region, endpoint_url=self._endpoint_url)
-        return self._client
+        return self._db.client
 
     def create(self, workflow: StoredWorkflow) -> None:
         """Insert a new workflow; an existing id is a conflict."""
         try:
             self._call("put_item", TableName=self._table, Item=_item(workflow),
                        ConditionExpression="attribute_not_exists(pk)")
-        except _ConditionFailed as exc:
+        except ConditionFailedError as exc:
             raise WorkflowConflictError(f"a workflow with id {workflow.id} exists") from exc
 
     def replace(self, workflow: StoredWorkflow, *, expected_version: str) -> None:
@@ -72,7 +62,7 @@ class DynamoWorkflowStore:
             self._call("put_item", TableName=self._table, Item=_item(workflow),
                        ConditionExpression="attribute_exists(pk) AND version_id = :v",
                        ExpressionAttributeValues={":v": {"S": expected_version}})
-        except _ConditionFailed as exc:
+        except ConditionFailedError as exc:
             if self.get(workflow.id) is None:
                 raise WorkflowNotFoundError(f"no workflow has the id {workflow.id}") from exc
             raise WorkflowConflictError(f"workflow {workflow.id} changed since version {expected_version}") from exc
@@ -130,14 +120,4 @@ class DynamoWorkflowStore:
         return ApiKeyRecord.loads(found["Item"]["record"]["S"]) if "Item" in found else None
 
     def _call(self, operation: str, **kwargs: Any) -> dict[str, Any]:
-        from botocore.exceptions import BotoCoreError, ClientError
-
-        try:
-            return getattr(self.client, operation)(**kwargs)  # type: ignore[no-any-return]
-        except ClientError as exc:
-            code = exc.response.get("Error", {}).get("Code", "ClientError")
-            if code == _CONDITION_FAILED:
-                raise _ConditionFailed(code) from exc
-            raise ProviderUnavailableError(f"DynamoDB {operation} on the workflow table failed ({code})") from exc
-        except BotoCoreError as exc:
-            raise ProviderUnavailableError(f"DynamoDB {operation} could not be reached") from exc
+        return self._db.call(operation, **kwargs)

@@ -1,0 +1,56 @@
+"""``DynamoTable``: one table's lazily created boto3 client, with SDK errors turned into ours."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ragspine.errors import ProviderUnavailableError
+
+if TYPE_CHECKING:
+    from mypy_boto3_dynamodb import DynamoDBClient
+
+_CONDITION_FAILED = "ConditionalCheckFailedException"
+
+
+class ConditionFailedError(Exception):
+    """A conditional write was refused; the store translates it into its own domain error."""
+
+
+class DynamoTable:
+    """Calls on one table; the client is created on first use so importing costs nothing."""
+
+    def __init__(self, name: str, *, label: str, client: DynamoDBClient | None = None,
+                 region: str | None = None, endpoint_url: str | None = None) -> None:
+        self.name = name
+        self._label = label
+        self._client = client
+        self._region = region
+        self._endpoint_url = endpoint_url
+
+    @property
+    def client(self) -> DynamoDBClient:
+        """The boto3 client (injected in tests, else built from region and endpoint)."""
+        if self._client is None:
+            import boto3
+
+            self._client = boto3.client("dynamodb", region_name=self._region, endpoint_url=self._endpoint_url)
+        return self._client
+
+    def call(self, operation: str, **kwargs: Any) -> dict[str, Any]:
+        """Run one client operation.
+
+        Raises:
+            ConditionFailedError: a ``ConditionExpression`` did not hold.
+            ProviderUnavailableError: any other SDK or connection error (the code, never the message).
+        """
+        from botocore.exceptions import BotoCoreError, ClientError
+
+        try:
+            return getattr(self.client, operation)(**kwargs)  # type: ignore[no-any-return]
+        except ClientError as exc:
+            code = exc.response.get("Error", {}).get("Code", "ClientError")
+            if code == _CONDITION_FAILED:
+                raise ConditionFailedError(code) from exc
+            raise ProviderUnavailableError(f"DynamoDB {operation} on the {self._label} failed ({code})") from exc
+        except BotoCoreError as exc:
+            raise ProviderUnavailableError(f"DynamoDB {operation} could not be reached") from exc
