@@ -31,7 +31,7 @@ from ragspine.retrieval.model import Chunk
 from ragspine.sensitivity import Sensitivity
 from tests.eval import public_qa
 from tests.eval.acme import acme_corpus, build_acme_index
-from tests.eval.metrics import MAX_RANK, first_gold_rank, not_worse, summarise
+from tests.eval.metrics import MAX_RANK, first_gold_rank, not_worse, paired, summarise
 from tests.eval.model import EvalCorpus, chunk_key
 from tests.eval.rankers import Ranker, bm25s_ranker, dense_ranker, index_ranker, pipeline_ranker
 from tests.eval.report import render
@@ -63,19 +63,21 @@ def rank_all(ranker: Ranker, count: int) -> tuple[list[list[Chunk]], float]:
     return rankings, round(1000.0 * (time.perf_counter() - began) / max(count, 1), 3)
 
 
+def gold_ranks(corpus: EvalCorpus, rankings: Sequence[Sequence[Chunk]]) -> dict[str, int | None]:
+    """The rank of the first gold chunk for every gold query (None: not in the top ``MAX_RANK``)."""
+    return {q.qid: first_gold_rank([chunk_key(c) for c in ranked], q.gold)
+            for q, ranked in zip(corpus.queries, rankings, strict=True) if not q.restricted_only}
+
+
 def score_mode(corpus: EvalCorpus, rankings: Sequence[Sequence[Chunk]], *, detail: bool = False) -> dict[str, Any]:
     """Metrics over the gold queries, by language when there are several, and RESTRICTED leaks.
 
     A leak is a query (any query, restricted-only or not) with a RESTRICTED chunk in its
     top ``MAX_RANK``. ``detail`` adds the ids of the gold queries missed at rank 5.
     """
-    ranks: dict[str, int | None] = {}
-    leaks: list[str] = []
-    for query, ranked in zip(corpus.queries, rankings, strict=True):
-        if any(c.sensitivity >= Sensitivity.RESTRICTED for c in ranked[:MAX_RANK]):
-            leaks.append(query.qid)
-        if not query.restricted_only:
-            ranks[query.qid] = first_gold_rank([chunk_key(c) for c in ranked], query.gold)
+    ranks = gold_ranks(corpus, rankings)
+    leaks = [q.qid for q, ranked in zip(corpus.queries, rankings, strict=True)
+             if any(c.sensitivity >= Sensitivity.RESTRICTED for c in ranked[:MAX_RANK])]
     scored = corpus.scored_queries
     out: dict[str, Any] = summarise([ranks[q.qid] for q in scored])
     languages = sorted({q.lang for q in scored})
@@ -106,9 +108,11 @@ def evaluate(corpus: EvalCorpus, index: EmbeddedChunkIndex, *, passage_vectors: 
     for name, make in (extra or {}).items():
         rankers[name] = make(texts)
     modes: dict[str, Any] = {}
+    ranks: dict[str, dict[str, int | None]] = {}
     for name, ranker in rankers.items():
         rankings, ms = rank_all(ranker, len(texts))
         modes[name] = score_mode(corpus, rankings, detail=detail) | {"ms_per_query": ms}
+        ranks[name] = gold_ranks(corpus, rankings)
     result: dict[str, Any] = {
         "description": corpus.description, "notes": list(corpus.notes), "chunks": len(chunks),
         "queries": len(corpus.scored_queries),
@@ -116,11 +120,18 @@ def evaluate(corpus: EvalCorpus, index: EmbeddedChunkIndex, *, passage_vectors: 
     }
     if "hybrid" in modes:
         result["hybrid_not_worse_than_bm25"] = not_worse(modes["hybrid"], modes["bm25"])
+        result["hybrid_vs_bm25_per_query"] = paired(ranks["hybrid"], ranks["bm25"])
+        result["dense_vs_bm25_per_query"] = paired(ranks["dense"], ranks["bm25"])
     return result
 
 
-def indexing_cost(corpus: EvalCorpus, add_seconds: float, embedders: Embedders | None) -> dict[str, Any]:
-    """Index build time and, with an embedder, the measured cost of embedding passages and queries."""
+def indexing_cost(corpus: EvalCorpus, add_seconds: float, embedders: Embedders | None,
+                  fresh_before: tuple[int, float] = (0, 0.0)) -> dict[str, Any]:
+    """Index build time and, with an embedder, the measured cost of embedding passages and queries.
+
+    ``fresh_before`` is the passage embedder's (texts, seconds) of cache misses before this
+    corpus, so the "this run" figures are this corpus's own.
+    """
     n = len(corpus.chunks)
     cost: dict[str, Any] = {"index_add_s": round(add_seconds, 3),
                             "index_add_chunks_per_s": round(n / add_seconds) if add_seconds > 0 else None}
@@ -131,13 +142,14 @@ def indexing_cost(corpus: EvalCorpus, add_seconds: float, embedders: Embedders |
         cost |= {"passage_chars_mean": round(sum(len(c.text) for c in corpus.chunks) / max(n, 1)),
                  "embed_passages_per_s": round(rate, 2), "embed_corpus_s_estimated": round(n / rate, 1),
                  "query_embed_ms": round(1000.0 / query_rate, 1),
-                 "passages_embedded_this_run": embedders.passage.fresh_texts,
-                 "passage_embed_s_this_run": round(embedders.passage.fresh_seconds, 1)}
+                 "passages_embedded_this_run": embedders.passage.fresh_texts - fresh_before[0],
+                 "passage_embed_s_this_run": round(embedders.passage.fresh_seconds - fresh_before[1], 1)}
     return cost
 
 
 def run_acme(workdir: Path, embedders: Embedders | None) -> dict[str, Any]:
     """ACME: index with ``index_sample_documents`` (e5 passages when available) and evaluate."""
+    before = _fresh(embedders)
     began = time.perf_counter()
     index, chunks, vectors = build_acme_index(workdir / "acme.db", embedder=embedders.passage if embedders else None)
     add_seconds = time.perf_counter() - began
@@ -148,7 +160,7 @@ def run_acme(workdir: Path, embedders: Embedders | None) -> dict[str, Any]:
         extra["pipeline_hybrid"] = lambda texts: pipeline_ranker(index, texts, top_k=MAX_RANK,
                                                                  embedder=embedders.query)
     result = evaluate(corpus, index, passage_vectors=vectors, embedders=embedders, extra=extra, detail=True)
-    result["cost"] = indexing_cost(corpus, add_seconds, embedders)
+    result["cost"] = indexing_cost(corpus, add_seconds, embedders, before)
     result["cost"]["note"] = "index_add_s includes parsing, chunking and (uncached) passage embedding"
     index.close()
     return result
@@ -156,6 +168,7 @@ def run_acme(workdir: Path, embedders: Embedders | None) -> dict[str, Any]:
 
 def run_public(corpus: EvalCorpus, workdir: Path, embedders: Embedders | None) -> dict[str, Any]:
     """A third-party collection: embed passages (cached), build the index, evaluate."""
+    before = _fresh(embedders)
     vectors = embedders.passage.embed([c.text for c in corpus.chunks]) if embedders else None
     index = EmbeddedChunkIndex(workdir / f"{corpus.name}.db", dimension=embedders.passage.dimension if embedders else None)
     began = time.perf_counter()
@@ -163,7 +176,7 @@ def run_public(corpus: EvalCorpus, workdir: Path, embedders: Embedders | None) -
         index.add(corpus.chunks[start:start + ADD_BATCH], None if vectors is None else vectors[start:start + ADD_BATCH])
     add_seconds = time.perf_counter() - began
     result = evaluate(corpus, index, passage_vectors=vectors, embedders=embedders)
-    result["cost"] = indexing_cost(corpus, add_seconds, embedders)
+    result["cost"] = indexing_cost(corpus, add_seconds, embedders, before)
     index.close()
     return result
 
@@ -182,6 +195,10 @@ def load_public(name: str, *, quick: bool) -> EvalCorpus:
     if name == "jfinqa":
         return public_qa.jfinqa()
     raise ValueError(f"unknown corpus {name!r}")
+
+
+def _fresh(embedders: Embedders | None) -> tuple[int, float]:
+    return (0, 0.0) if embedders is None else (embedders.passage.fresh_texts, embedders.passage.fresh_seconds)
 
 
 def make_embedders(threads: int) -> Embedders:

@@ -9,7 +9,7 @@ first gold hit.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from tests.eval.model import Key
 
@@ -43,3 +43,20 @@ def summarise(ranks: Sequence[int | None]) -> dict[str, float]:
 def not_worse(candidate: dict[str, float], baseline: dict[str, float]) -> bool:
     """Whether ``candidate`` is at least ``baseline`` on every recall cutoff and on MRR."""
     return all(candidate[name] >= baseline[name] for name in (*(f"recall@{k}" for k in CUTOFFS), "mrr"))
+
+
+def paired(candidate: Mapping[str, int | None], baseline: Mapping[str, int | None]) -> dict[str, int]:
+    """Per-query comparison on the same queries: who ranks the gold higher, and recall@5 won or lost.
+
+    A gold not found (None) ranks below every found one.
+    """
+    def order(rank: int | None) -> int:
+        return MAX_RANK + 1 if rank is None else rank
+
+    out = {"better": 0, "worse": 0, "same": 0, "gained_at_5": 0, "lost_at_5": 0}
+    for qid, rank in candidate.items():
+        mine, theirs = order(rank), order(baseline[qid])
+        out["better" if mine < theirs else "worse" if mine > theirs else "same"] += 1
+        out["gained_at_5"] += mine <= 5 < theirs
+        out["lost_at_5"] += theirs <= 5 < mine
+    return out

@@ -57,5 +57,7 @@ def render(report: dict[str, Any]) -> str:
                        f"restricted leaks per mode: {leaks}")
         if "hybrid_not_worse_than_bm25" in result:
             out.append(f"hybrid >= BM25 alone on R@1/5/10 and MRR: {result['hybrid_not_worse_than_bm25']}")
+            out.append(f"per query, hybrid vs BM25: {result['hybrid_vs_bm25_per_query']}; "
+                       f"dense vs BM25: {result['dense_vs_bm25_per_query']}")
         out.append(f"cost: {result['cost']}")
     return "\n".join(out)
