@@ -105,6 +105,8 @@ def evaluate(corpus: EvalCorpus, index: EmbeddedChunkIndex, *, passage_vectors: 
         query_vectors = embedders.query.embed(texts)
         rankers["dense"] = dense_ranker(chunks, passage_vectors, query_vectors, top_k=MAX_RANK)
         rankers["hybrid"] = index_ranker(index, texts, top_k=MAX_RANK, query_vectors=query_vectors)
+        rrf = EmbeddedChunkIndex(index.path, fusion="rrf")  # the same file fused by RRF, for comparison
+        rankers["hybrid_rrf"] = index_ranker(rrf, texts, top_k=MAX_RANK, query_vectors=query_vectors)
     for name, make in (extra or {}).items():
         rankers[name] = make(texts)
     modes: dict[str, Any] = {}

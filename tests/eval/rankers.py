@@ -4,7 +4,8 @@
 - ``dense``: cosine alone, computed with numpy over the same unit passage vectors the index
   stores (the index's dense leg is exact below 20k rows, so this ranks identically; it is
   not exposed on its own by the public API).
-- ``hybrid``: the embedded index with a query vector (BM25 + cosine fused by RRF, k = 60).
+- ``hybrid``: the embedded index with a query vector (BM25 + cosine, min-max score fusion);
+  ``hybrid_rrf`` is the same file fused by RRF (k = 60) instead, for comparison.
 - ``bm25s``: the bm25s library (Lucene BM25, k1 = 1.5, b = 0.75, like the index) over the
   same tokens (``document_tokens`` of the text the index indexes, ``query_tokens``).
 - ``pipeline`` / ``pipeline_hybrid`` (ACME only): ``HybridRetriever`` as the service runs
@@ -42,7 +43,7 @@ def allowed_mask(chunks: Sequence[Chunk], filters: SearchFilters = DEFAULT_FILTE
 
 def index_ranker(index: ChunkIndex, queries: Sequence[str], *, top_k: int,
                  query_vectors: Sequence[Sequence[float]] | None = None) -> Ranker:
-    """The embedded index: BM25 alone without query vectors, hybrid (RRF) with them."""
+    """The embedded index: BM25 alone without query vectors, hybrid with them."""
 
     def rank(i: int) -> list[Chunk]:
         vector = None if query_vectors is None else query_vectors[i]

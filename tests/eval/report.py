@@ -7,7 +7,8 @@ from typing import Any
 MODE_LABELS = {
     "bm25": "BM25 alone (index, no query vector)",
     "dense": "dense alone (e5 cosine)",
-    "hybrid": "hybrid (index RRF, k=60)",
+    "hybrid": "hybrid (index default: min-max score fusion)",
+    "hybrid_rrf": "hybrid with RRF (k=60) instead",
     "bm25s": "bm25s baseline (same tokens)",
     "pipeline": "HybridRetriever pipeline, BM25",
     "pipeline_hybrid": "HybridRetriever pipeline, hybrid",

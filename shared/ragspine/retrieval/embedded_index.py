@@ -37,11 +37,11 @@ PARALLEL_MIN_ROWS = 5_000  # below this the thread hand-off costs more than it s
 
 
 class EmbeddedChunkIndex:
-    """``ChunkIndex`` over one SQLite file: BM25 + dense vectors + RRF, filters inside both legs."""
+    """``ChunkIndex`` over one SQLite file: BM25 + dense vectors fused, filters inside both legs."""
 
     def __init__(self, path: Path | str, *, dimension: int | None = None, create: bool = True,
                  exact_dense_limit: int = 20_000, rescore_pool: int = RESCORE_POOL, depth: int = DEFAULT_DEPTH,
-                 timeout: float = 30.0, max_query_chars: int = MAX_QUERY_CHARS) -> None:
+                 timeout: float = 30.0, max_query_chars: int = MAX_QUERY_CHARS, fusion: str = "min_max") -> None:
         """Open (or create) the index file.
 
         Args:
@@ -55,6 +55,9 @@ class EmbeddedChunkIndex:
             depth: candidates each leg contributes to fusion (at least ``top_k``).
             timeout: seconds to wait for another process's write lock.
             max_query_chars: the longest query accepted.
+            fusion: how the two legs are combined: ``min_max`` (scores scaled per leg, then
+                averaged; the default: it kept hybrid at or above BM25 alone on every corpus of
+                the evaluation, where RRF fell 0.1 point behind on CMRC2018 R@5) or ``rrf``.
 
         Raises:
             IndexMissingError: the file is missing and ``create`` is False.
@@ -64,11 +67,15 @@ class EmbeddedChunkIndex:
         """
         if min(rescore_pool, depth, max_query_chars) < 1 or exact_dense_limit < 0 or timeout < 0:
             raise ConfigurationError("index limits must be positive")
+        if fusion not in _FUSERS:
+            raise ConfigurationError(f"unknown fusion {fusion!r}; use one of {', '.join(_FUSERS)}")
+        self._fusion = fusion
         path = Path(path)
         if not path.exists():
             if not create:
                 raise IndexMissingError(f"the chunk index {path} does not exist; index documents first")
             path.parent.mkdir(parents=True, exist_ok=True)
+        self.path = path
         self._store = ChunkStore(path, timeout=timeout)
         self._exact_dense_limit = exact_dense_limit
         self._rescore_pool = rescore_pool
@@ -126,9 +133,9 @@ class EmbeddedChunkIndex:
 
     def search(self, query: str, *, top_k: int, filters: SearchFilters,
                query_vector: Sequence[float] | None = None) -> list[ScoredChunk]:
-        """The best ``top_k`` chunks: BM25, plus cosine and RRF when a query vector is given.
+        """The best ``top_k`` chunks: BM25, plus cosine and fusion when a query vector is given.
 
-        Hits carry source ``"bm25"`` (BM25 score) without a vector and ``"hybrid"`` (RRF
+        Hits carry source ``"bm25"`` (BM25 score) without a vector and ``"hybrid"`` (fused
         score) with one.
 
         Raises:
@@ -154,7 +161,7 @@ class EmbeddedChunkIndex:
             positions, scores, source = lexical.positions[:top_k].tolist(), lexical.scores[:top_k].tolist(), "bm25"
         else:
             dense = pending.result() if pending is not None else snapshot.dense(dense_query, allowed, depth)
-            positions, scores = _rrf((lexical, dense), top_k)
+            positions, scores = _FUSERS[self._fusion]((lexical, dense), top_k)
             source = "hybrid"
         row_ids = [int(snapshot.row_ids[p]) for p in positions]
         found = self._store.fetch(row_ids)
@@ -241,6 +248,26 @@ class EmbeddedChunkIndex:
         return unit
 
 
+def _min_max(legs: Sequence[Ranked], top_k: int) -> tuple[list[int], list[float]]:
+    """Score fusion: each leg's scores scaled to [0, 1] over its own candidates, then averaged.
+
+    Unlike RRF it keeps how far apart the scores are, so a confident BM25 match is not
+    outvoted by a weakly similar dense one (the trade-off in the peers' notes: normalised
+    score fusion ranks better, RRF is simpler across differently scored libraries).
+    """
+    totals: dict[int, float] = {}
+    for leg in legs:
+        scores = leg.scores.tolist()
+        if not scores:
+            continue
+        low, high = min(scores), max(scores)
+        span = (high - low) or 1.0
+        for position, score in zip(leg.positions.tolist(), scores, strict=True):
+            totals[position] = totals.get(position, 0.0) + (score - low) / span / len(legs)
+    best = sorted(totals.items(), key=lambda item: (-item[1], item[0]))[:top_k]
+    return [p for p, _ in best], [s for _, s in best]
+
+
 def _rrf(legs: Sequence[Ranked], top_k: int) -> tuple[list[int], list[float]]:
     """Reciprocal Rank Fusion of snapshot positions (cheaper than fusing built chunks).
 
@@ -253,3 +280,6 @@ def _rrf(legs: Sequence[Ranked], top_k: int) -> tuple[list[int], list[float]]:
             totals[position] = totals.get(position, 0.0) + 1.0 / (RRF_K + rank)
     best = sorted(totals.items(), key=lambda item: (-item[1], item[0]))[:top_k]
     return [p for p, _ in best], [s for _, s in best]
+
+
+_FUSERS = {"rrf": _rrf, "min_max": _min_max}

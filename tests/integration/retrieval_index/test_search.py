@@ -121,7 +121,17 @@ class TestHybrid:
         index.add([chunk(str(i), f"topic {'match ' * (3 if i == 5 else i % 2)}filler") for i in range(12)],
                   [one_hot(i % 8) for i in range(12)])
         hits = index.search("match", top_k=3, filters=ALL, query_vector=one_hot(5))
-        assert hits[0].chunk.chunk_id == "5" and hits[0].score == pytest.approx(2 / 61)
+        # min-max fusion: the best of both legs scales to 1 in each, so its average is 1
+        assert hits[0].chunk.chunk_id == "5" and hits[0].score == pytest.approx(1.0)
+        rrf = EmbeddedChunkIndex(index.path, fusion="rrf").search("match", top_k=3, filters=ALL,
+                                                                    query_vector=one_hot(5))
+        assert rrf[0].chunk.chunk_id == "5" and rrf[0].score == pytest.approx(2 / 61)
+
+    def test_an_unknown_fusion_is_refused(self, index: EmbeddedChunkIndex) -> None:
+        from ragspine.errors import ConfigurationError
+
+        with pytest.raises(ConfigurationError, match="unknown fusion"):
+            EmbeddedChunkIndex(index.path, fusion="max")
 
     def test_binary_preselection_still_finds_the_nearest_vector(self, index_path: Path) -> None:
         import numpy as np
