@@ -208,9 +208,20 @@ def build_chunk_index(settings: Settings, *, dimension: int | None) -> ChunkInde
 
         return OpenSearchChunkIndex(settings.opensearch_endpoint, settings.opensearch_index, region=settings.aws_region,
                                     service=settings.opensearch_service, dimension=dimension or 384)
+    from ragspine.errors import ProviderUnavailableError
     from ragspine.retrieval.embedded_index import EmbeddedChunkIndex
 
-    return EmbeddedChunkIndex(settings.chunks_db_path, dimension=dimension)
+    try:
+        return EmbeddedChunkIndex(settings.chunks_db_path, dimension=dimension)
+    except ProviderUnavailableError as exc:
+        # A missing or corrupt index must not stop the service: numbers still answer, and
+        # narrative questions say honestly that search is unavailable.
+        import logging
+
+        from ragspine.retrieval.unavailable import UnavailableChunkIndex
+
+        logging.getLogger(__name__).warning("chunk index unavailable", extra={"error_code": exc.code})
+        return UnavailableChunkIndex(exc)
 
 
 def build_retrieval(settings: Settings, *, llm: LLMProvider, glossary: Glossary) -> Retrieval | None:

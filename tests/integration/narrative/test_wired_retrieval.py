@@ -94,3 +94,20 @@ def test_the_multilingual_embedder_answers_across_languages(settings: Settings, 
     # English question, Chinese evidence: only the dense leg can match it, and it is cited.
     assert {"doc": "ACME_FY2024_MDA.docx", "locator": "heading=香港（ACME_HK）,para=1"} in result.sources
     assert "ACME_FY2024_MDA.docx" in result.answer
+
+
+def test_a_corrupt_index_file_gives_an_honest_answer_not_a_crash(loaded: Services) -> None:
+    from ragspine.bootstrap import build_services
+
+    path = loaded.settings.chunks_db_path
+    path.write_bytes(b"this is not a sqlite database" * 100)
+    for suffix in ("-wal", "-shm"):
+        path.with_name(path.name + suffix).unlink(missing_ok=True)
+    services = build_services(loaded.settings)  # starts: numbers need no chunk index
+    assert "1320 USD_M" in answer_question("中国内地FY2024的REVENUE是多少", qa=services.qa).answer
+    result = answer_question("香港广东道的门店为什么关闭？", qa=services.qa)
+    assert result.status is AnswerStatus.RETRIEVAL_UNAVAILABLE
+    assert "不可用" in result.answer and result.sources == ()
+    get_services.cache_clear()  # a fresh process opens the damaged file
+    searched = runner.invoke(app, ["search", "香港"])
+    assert searched.exit_code == 2 and "corrupt" in searched.output
