@@ -62,7 +62,9 @@ def index_sample_documents(index: ChunkIndex, *, embedder: Embedder | None = Non
             continue
         parsed = parse_document((folder / name).read_bytes(), doc_id=name, filename=name, max_bytes=SAMPLE_MAX_BYTES)
         # Tables and their unit captions are figures: the fact table answers those, with locators.
-        parsed = replace(parsed, blocks=tuple(b for b in parsed.blocks if b.kind in NARRATIVE_BLOCKS))
+        captions = {b.caption for b in parsed.blocks if b.kind == "table" and b.caption}
+        parsed = replace(parsed, blocks=tuple(b for b in parsed.blocks
+                                              if b.kind in NARRATIVE_BLOCKS and b.text not in captions))
         meta = ChunkMeta(sensitivity=Sensitivity.parse(str(entry["sensitivity"])), library=str(entry["library"]))
         total += index_document(parsed, meta=meta, index=index, embedder=embedder)
     return total
