@@ -19,10 +19,11 @@ from ragspine.facts.model import Fact, parse_number
 from ragspine.ingestion.model import Block
 from ragspine.sensitivity import Sensitivity
 
-# A scaled currency written out: "USD_M", "USD m", "CHF millions", "RMB bn" -> CUR_SCALE.
+# A scaled currency: "USD_M", "USD m", "CHF millions", "millions of CHF", "RMB bn" -> CUR_SCALE.
 _CURRENCY = re.compile(
     r"(?<![a-z])(?P<cur>usd|chf|eur|gbp|cny|rmb|jpy|hkd)[\s_]*"
     r"(?P<scale>thousands?|millions?|billions?|k|mn|m|bn|b)(?![a-z])"
+    r"|(?<![a-z])(?P<scale2>thousands?|millions?|billions?)\s+of\s+(?P<cur2>usd|chf|eur|gbp|cny|rmb|jpy|hkd)(?![a-z])"
 )
 _SCALES = {"k": "K", "thousand": "K", "thousands": "K", "m": "M", "mn": "M", "million": "M",
            "millions": "M", "b": "B", "bn": "B", "billion": "B", "billions": "B"}
@@ -49,8 +50,10 @@ def unit_dimension(unit: str) -> str:
 def units_in(text: str) -> list[str]:
     """Every unit a piece of caption or title declares, in a stable order (``USD_M``, ``PCT`` …)."""
     norm = normalize_text(text)
-    found = [f"{'CNY' if m['cur'] == 'rmb' else m['cur'].upper()}_{_SCALES[m['scale']]}"
-             for m in _CURRENCY.finditer(norm)]
+    found = []
+    for match in _CURRENCY.finditer(norm):
+        currency, scale = match["cur"] or match["cur2"], match["scale"] or match["scale2"]
+        found.append(f"{'CNY' if currency == 'rmb' else currency.upper()}_{_SCALES[scale]}")
     found += [unit for unit, pattern in _WORDED_UNITS if pattern.search(norm)]
     return list(dict.fromkeys(found))
 
@@ -205,11 +208,13 @@ def table_facts(block: Block, context: TableContext, glossary: Glossary,
     units = DeclaredUnits.read([context.caption, *reversed(context.headings)], glossary)
     facts: list[Fact] = []
     warnings: list[str] = []
+    recognised = 0
     for r, row in enumerate(grid[1:], start=1):
         label = row[0].strip()
         if not label or not any(cell.strip() for cell in row[1:]):
             continue
         named = _classify(glossary, label)
+        recognised += named is not None
         metric = named.metric if named and named.metric else context_metric
         entity = named.entity if named and named.entity else context_entity
         channel = named.channel if named and named.channel else context_channel
@@ -246,6 +251,8 @@ def table_facts(block: Block, context: TableContext, glossary: Glossary,
                 source_file_hash=lineage.source_file_hash, extractor_version=lineage.extractor_version,
                 mapping_version=lineage.mapping_version, sensitivity=lineage.sensitivity,
             ))
+    if not recognised:  # one warning for a table that is not a metric table at all, not one per row
+        return [], [f"{where}: no row names a metric, entity or channel the glossary knows; table skipped"]
     if not facts and not warnings:
         warnings.append(f"{where}: no cell holds a figure; table skipped")
     return facts, warnings

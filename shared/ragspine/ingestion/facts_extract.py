@@ -1,0 +1,132 @@
+"""Facts from a parsed document's tables, with full lineage, and the rule that merges documents.
+
+``extract_facts`` reads every TABLE block of one document (see ``table_facts`` for how a
+table is read). ``primary_facts`` merges the results of several documents into one fact per
+key, by this rule:
+
+* A report whose title names one fiscal year (``ACME Group FY2025 Review``) *owns* the facts
+  of that year (its FY column and its quarters); its columns for earlier years are
+  *comparatives*. A document whose title names no fiscal year (a quarterly workbook) owns
+  everything it states.
+* For each fact key the owner's figure is kept. A comparative is kept only when no owner
+  states the key, and then from the report closest after the period (the first report
+  that published it; ``FY2023`` comes from the FY2024 review, not a later one).
+* When the figures kept and dropped for a key differ (a restatement, or a typo) the kept one
+  still wins by the rule above and a warning names both, so a person can look.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from ragspine.facts.glossary import Glossary, Period, SlotKind
+from ragspine.facts.model import Fact, FactKey, format_number
+from ragspine.ingestion.model import BlockKind, ParsedDocument
+from ragspine.ingestion.table_facts import Lineage, TableContext, table_facts
+from ragspine.sensitivity import Sensitivity
+
+EXTRACTOR_VERSION = "table-1"
+
+
+@dataclass(frozen=True, slots=True)
+class ExtractionResult:
+    """The facts one document states and what could not be read, as readable warnings.
+
+    ``reporting_period`` is the fiscal year the document reports on (from its title), or
+    None; ``primary_facts`` uses it to tell a report's own figures from its comparatives.
+    """
+
+    doc_id: str
+    facts: tuple[Fact, ...]
+    warnings: tuple[str, ...]
+    reporting_period: Period | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MergedFacts:
+    """One fact per key over several documents, and the conflicts met while merging."""
+
+    facts: tuple[Fact, ...]
+    warnings: tuple[str, ...]
+
+
+def reporting_period(doc: ParsedDocument, glossary: Glossary) -> Period | None:
+    """The single fiscal year a document's title names (``FY2025 Review`` -> FY2025), else None."""
+    years = {m.period for m in glossary.scan(doc.title)
+             if m.kind is SlotKind.PERIOD and m.period is not None and m.period.period_type == "FY"}
+    return years.pop() if len(years) == 1 else None
+
+
+def extract_facts(doc: ParsedDocument, *, glossary: Glossary, source_file_hash: str,
+                  sensitivity: Sensitivity = Sensitivity.INTERNAL,
+                  extractor_version: str = EXTRACTOR_VERSION) -> ExtractionResult:
+    """Every fact the tables of ``doc`` state, each with its full lineage.
+
+    Args:
+        doc: A parsed document; only its TABLE blocks yield facts.
+        glossary: Maps labels to metric, entity and channel codes and headers to periods;
+            its version is stamped on each fact as ``mapping_version``.
+        source_file_hash: The hash of the file's bytes (``sha256:…``).
+        sensitivity: The level of the document, given to each of its facts.
+        extractor_version: Stamped on each fact, so facts can be re-derived when it changes.
+
+    Returns:
+        The facts in document order, plus a warning for each table, row or cell skipped
+        (a table with no recognisable metric yields a warning and no facts, never an error).
+    """
+    lineage = Lineage(doc.doc_id, source_file_hash, extractor_version, glossary.version, sensitivity)
+    doc_entity = doc.metadata.get("entity", "")
+    facts: list[Fact] = []
+    warnings: list[str] = []
+    tables = 0
+    for block in doc.blocks:
+        if block.kind is not BlockKind.TABLE:
+            continue
+        tables += 1
+        context = TableContext(block.heading_path, block.caption, doc.title, doc_entity)
+        found, problems = table_facts(block, context, glossary, lineage)
+        facts += found
+        warnings += problems
+    if not tables:
+        warnings.append(f"{doc.doc_id}: no table; no facts extracted")
+    return ExtractionResult(doc.doc_id, tuple(facts), tuple(warnings), reporting_period(doc, glossary))
+
+
+def _year(fact: Fact) -> int:
+    """The calendar year of a fact's period (``2024`` or ``2024Q3`` -> 2024)."""
+    return int(fact.period[:4])
+
+
+def primary_facts(results: Iterable[ExtractionResult]) -> MergedFacts:
+    """One fact per key over several documents, by the ownership rule of this module's docstring.
+
+    Facts come out in the order their documents and tables were given.
+    """
+    best: dict[FactKey, tuple[tuple[int, int], int, Fact]] = {}
+    seen: dict[FactKey, list[Fact]] = {}
+    order = 0
+    for result in results:
+        own = result.reporting_period
+        for fact in result.facts:
+            order += 1
+            if own is None or _year(fact) == int(own.period):
+                rank = (0, 0)
+            else:  # a comparative: the nearest later report first; earlier-than-period last
+                gap = int(own.period) - _year(fact)
+                rank = (1, gap if gap > 0 else 10_000 - gap)
+            seen.setdefault(fact.key, []).append(fact)
+            current = best.get(fact.key)
+            if current is None or rank < current[0]:
+                best[fact.key] = (rank, current[1] if current else order, fact)
+    warnings = []
+    for key, (_, _, kept) in best.items():
+        others = [f for f in seen[key] if f.value != kept.value or f.unit != kept.unit]
+        for other in others:
+            warnings.append(
+                f"{'/'.join(key)}: {kept.source_doc_id} ({kept.source_locator}) says "
+                f"{format_number(kept.value)} {kept.unit}, {other.source_doc_id} ({other.source_locator}) says "
+                f"{format_number(other.value)} {other.unit}; kept {kept.source_doc_id}"
+            )
+    kept_facts = [fact for _, _, fact in sorted(best.values(), key=lambda item: item[1])]
+    return MergedFacts(tuple(kept_facts), tuple(warnings))
