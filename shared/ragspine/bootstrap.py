@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     # (handler cold starts).
     from ragspine.facts.glossary import Glossary
     from ragspine.facts.ports import FactStore
+    from ragspine.ingestion.steps import StepContext
     from ragspine.llm.ports import Embedder, LLMProvider
     from ragspine.qa.answer import QAComponents
     from ragspine.qa.faq import FaqIndex
@@ -237,6 +238,19 @@ def build_retrieval(settings: Settings, *, llm: LLMProvider, glossary: Glossary)
                                 config=RetrievalConfig(top_k=settings.retrieval_top_k, rerank=settings.rerank_enabled),
                                 slot_detector=glossary_slot_detector(glossary))
     return Retrieval(index=index, retriever=retriever, document_embedder=document_embedder)
+
+
+def build_ingest_context(services: Services) -> StepContext:
+    """The ports of the ingestion steps: operations.db under the data folder, the fact store and the index."""
+    from ragspine.ingestion.sqlite_operations import SqliteOperationStore, SqliteStagingArea
+    from ragspine.ingestion.steps import StepContext
+
+    store = SqliteOperationStore(services.settings.data_dir / "operations.db")
+    retrieval = services.retrieval
+    return StepContext(operations=store, staging=SqliteStagingArea(store), facts=services.facts,
+                       index=retrieval.index if retrieval else None,
+                       embedder=retrieval.document_embedder if retrieval else None,
+                       glossary=services.glossary, max_bytes=services.settings.ingest_max_bytes)
 
 
 @lru_cache(maxsize=1)

@@ -13,6 +13,7 @@ from ragspine.errors import RagspineError
 
 if TYPE_CHECKING:
     from ragspine.bootstrap import Services
+    from ragspine.ingestion.operations import Operation
 
 app = typer.Typer(help="RAGSpine: answers numbers from a fact table, each with its source.",
                   no_args_is_help=True, add_completion=False)
@@ -146,6 +147,63 @@ def serve(
     typer.echo(f"serving on http://{bind_host}:{bind_port}  (API docs: http://{bind_host}:{bind_port}/docs)")
     sys.stdout.flush()
     uvicorn.run(create_local_app(settings), host=bind_host, port=bind_port, log_level="warning")
+
+
+@app.command()
+def ingest(
+    paths: Annotated[list[Path], typer.Argument(help="Files or folders to ingest.")],
+    library: Annotated[str | None, typer.Option(help="Library of every file (default: the manifest's).")] = None,
+    sensitivity: Annotated[str | None, typer.Option(help="PUBLIC, INTERNAL, CONFIDENTIAL or RESTRICTED.")] = None,
+    recursive: Annotated[bool, typer.Option("--recursive", "-r", help="Descend into sub-folders.")] = False,
+) -> None:
+    """Ingest documents: facts from their tables, searchable chunks from their text; exit 1 if any failed."""
+    from rich.console import Console
+    from rich.progress import Progress
+    from rich.table import Table
+
+    from ragspine.bootstrap import build_ingest_context
+    from ragspine.ingestion.operations import OperationStatus
+    from ragspine.ingestion.pipeline import collect_files, document_meta, submit
+    from ragspine.ingestion.runner import InProcessRunner
+    from ragspine.sensitivity import Sensitivity
+
+    try:
+        level = Sensitivity.parse(sensitivity) if sensitivity else None
+    except ValueError as exc:
+        typer.secho(f"error: {exc}", err=True, fg=typer.colors.RED)
+        raise typer.Exit(code=2) from exc
+    try:
+        context = build_ingest_context(_services())
+    except RagspineError as exc:
+        raise _fail(exc) from exc
+    files = collect_files(paths, recursive=recursive)
+    runner = InProcessRunner()
+    done: list[tuple[Path, Operation | None]] = []
+    console = Console()
+    with Progress(console=console, transient=True) as progress:
+        task = progress.add_task("ingesting", total=len(files))
+        for path in files:
+            progress.update(task, description=path.name)
+            try:
+                operation, _ = submit(path, operations=context.operations,
+                                      meta=document_meta(path, sensitivity=level, library=library))
+                done.append((path, runner.run(operation.id, context=context)))
+            except RagspineError as exc:
+                typer.secho(f"{path}: [{exc.code}] {exc.message}", err=True, fg=typer.colors.RED)
+                done.append((path, None))
+            progress.advance(task)
+    table = Table("file", "status", "facts", "chunks")
+    table.add_column("warnings / error", overflow="fold")
+    for path, op in done:
+        if op is None:
+            table.add_row(path.name, "FAILED", "0", "0", "could not submit")
+            continue
+        note = f"{op.error.code}: {op.error.message}" if op.error else "; ".join(op.warnings)
+        table.add_row(path.name, op.status.value, str(op.facts_count), str(op.chunks_count), note[:200])
+    console.print(table)
+    failed = sum(1 for _, op in done if op is None or op.status is not OperationStatus.SUCCEEDED)
+    console.print(f"{len(done) - failed} succeeded, {failed} failed")
+    raise typer.Exit(code=1 if failed else 0)
 
 
 # --- workflows and catalog -------------------------------------------------------------------

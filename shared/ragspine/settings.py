@@ -121,6 +121,8 @@ class Settings(BaseSettings):
         default=60, ge=1, le=1_000_000, description="Webhook calls per minute per path, per process (token bucket).")
     workflow_webhook_burst: int = Field(default=10, ge=1, le=100_000,
                                         description="Webhook calls one path may make at once before the rate applies.")
+    ingest_max_bytes: int = Field(default=50 * 1024 * 1024, ge=1,
+                                  description="Largest file `ragspine ingest` accepts (larger: INGEST_TOO_LARGE).")
 
     @model_validator(mode="after")
     def _consistent(self) -> Settings:

@@ -1,13 +1,14 @@
 """Why a document could not be ingested: one exception per failure kind, each with a stable code.
 
-None of these is worth retrying: the same bytes fail the same way. The message says what was
+None of these is worth retrying (the same bytes fail the same way) except
+``SourceUnavailableError``, an I/O failure while reading the file. The message says what was
 wrong and what the uploader can do about it; callers branch on the class or ``code``, never on
 the message text.
 """
 
 from __future__ import annotations
 
-from ragspine.errors import InvalidInputError, PayloadTooLargeError
+from ragspine.errors import InvalidInputError, PayloadTooLargeError, ProviderUnavailableError
 
 
 class IngestionError(InvalidInputError):
@@ -48,3 +49,30 @@ class DocumentTooLargeError(IngestionError, PayloadTooLargeError):
 
     code = "INGEST_TOO_LARGE"
     http_status = 413
+
+
+class SourceNotFoundError(IngestionError):
+    """The file to ingest does not exist or cannot be opened (missing, a folder, no permission)."""
+
+    code = "INGEST_SOURCE_NOT_FOUND"
+    http_status = 404
+
+
+class SourceChangedError(IngestionError):
+    """The file's bytes no longer match the hash its operation was created with."""
+
+    code = "INGEST_SOURCE_CHANGED"
+    http_status = 409
+
+
+class SourceUnavailableError(ProviderUnavailableError):
+    """The file could not be read just now (an I/O error); retrying may succeed."""
+
+    code = "INGEST_SOURCE_UNAVAILABLE"
+
+
+class StepOrderError(IngestionError):
+    """A step ran before the step whose output it needs (a wiring bug, not bad input)."""
+
+    code = "INGEST_STEP_ORDER"
+    http_status = 500

@@ -1,0 +1,148 @@
+"""Ingestion operations: one per (document, version), with status, retries, error and counts.
+
+An operation is the user-visible record of one upload going through the pipeline. Its
+status moves PENDING → RUNNING → SUCCEEDED / FAILED / CANCELLED. The ``OperationStore``
+port persists operations; ``StagingArea`` holds what each step produced for an operation
+(so a step can be re-run, or run in another process, from its name and the operation id)
+and which version of each document is active.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Protocol
+
+from ragspine.sensitivity import Sensitivity
+
+
+class OperationStatus(enum.StrEnum):
+    """Where an operation is in its life."""
+
+    PENDING = "PENDING"
+    RUNNING = "RUNNING"
+    SUCCEEDED = "SUCCEEDED"
+    FAILED = "FAILED"
+    CANCELLED = "CANCELLED"
+
+    @property
+    def finished(self) -> bool:
+        """Whether the operation has reached an end state."""
+        return self in (OperationStatus.SUCCEEDED, OperationStatus.FAILED, OperationStatus.CANCELLED)
+
+
+@dataclass(frozen=True, slots=True)
+class OperationKey:
+    """What makes two submissions the same operation: the document and its version.
+
+    ``version`` is the caller's version id, or the file's hash when it gives none, so
+    replaying the same upload finds the same operation.
+    """
+
+    doc_id: str
+    version: str
+
+    def text(self) -> str:
+        """The key as one string, for a UNIQUE column."""
+        return f"{self.doc_id}\x1f{self.version}"
+
+
+@dataclass(frozen=True, slots=True)
+class OperationError:
+    """Why an operation failed: a stable code, a message for people, and whether a retry may help."""
+
+    code: str
+    message: str
+    retryable: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Operation:
+    """One document version going through the ingestion pipeline."""
+
+    id: str
+    doc_id: str
+    version_id: str
+    file_hash: str
+    source: str  # where ``fetch`` reads the bytes (a local path embedded, an S3 URI on AWS)
+    status: OperationStatus = OperationStatus.PENDING
+    sensitivity: Sensitivity = Sensitivity.INTERNAL
+    library: str = "default"
+    retry_count: int = 0
+    error: OperationError | None = None
+    warnings: tuple[str, ...] = ()
+    facts_count: int = 0
+    chunks_count: int = 0
+    created_at: datetime | None = None
+    updated_at: datetime | None = None
+    started_at: datetime | None = None
+    finished_at: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ActiveVersion:
+    """The searchable version of a document and the facts extraction it contributed (JSON)."""
+
+    doc_id: str
+    version_id: str
+    operation_id: str
+    extraction: str
+
+
+def utcnow() -> datetime:
+    """The current time, timezone-aware in UTC."""
+    return datetime.now(UTC)
+
+
+class OperationStore(Protocol):
+    """Persistence of operations (SQLite embedded; DynamoDB on AWS)."""
+
+    def create_or_get(self, key: OperationKey, draft: Operation) -> tuple[Operation, bool]:
+        """Record ``draft`` under ``key`` unless an operation already has that key.
+
+        Args:
+            key: (document, version or file hash); the idempotency key.
+            draft: the operation to record when the key is new (its id is used as given).
+
+        Returns:
+            The stored operation and whether it was created now.
+        """
+        ...
+
+    def get(self, operation_id: str) -> Operation | None:
+        """The operation with this id, or None."""
+        ...
+
+    def save(self, operation: Operation) -> Operation:
+        """Replace the stored operation with ``operation``, stamping ``updated_at``; return it."""
+        ...
+
+    def list_operations(self, *, doc_id: str | None = None) -> list[Operation]:
+        """Operations, oldest first, optionally of one document."""
+        ...
+
+
+class StagingArea(Protocol):
+    """Step outputs per operation, and the active version of each document."""
+
+    def put(self, operation_id: str, name: str, data: bytes) -> None:
+        """Store (or replace) one named output of an operation."""
+        ...
+
+    def get(self, operation_id: str, name: str) -> bytes | None:
+        """One named output of an operation, or None when that step has not run."""
+        ...
+
+    def clear(self, operation_id: str) -> None:
+        """Drop every staged output of an operation (after it is activated)."""
+        ...
+
+    def active(self, doc_id: str | None = None) -> Sequence[ActiveVersion]:
+        """The active version of one document (zero or one), or of every document sorted by id."""
+        ...
+
+    def activate(self, version: ActiveVersion) -> None:
+        """Make ``version`` the active version of its document."""
+        ...

@@ -1,0 +1,126 @@
+"""Submitting files for ingestion: which files, their metadata, and one idempotent operation each."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import uuid
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ragspine.ingestion.operations import Operation, OperationKey, OperationStatus, OperationStore
+from ragspine.sensitivity import Sensitivity
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+MANIFEST = "manifest.yaml"
+SIDECAR_SUFFIX = ".meta.json"
+_UNREADABLE = "unreadable"
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentMeta:
+    """What the uploader says about a document; copied onto its chunks and facts."""
+
+    sensitivity: Sensitivity = Sensitivity.INTERNAL
+    library: str = "default"
+
+
+def collect_files(paths: Iterable[Path], *, recursive: bool = False) -> list[Path]:
+    """The files to ingest: each file given, plus the files of each folder (sorted).
+
+    Hidden files, ``manifest.yaml`` and ``*.meta.json`` sidecars are metadata, not documents.
+    A path that does not exist is kept, so it ends as a FAILED operation the user sees.
+    """
+    found: list[Path] = []
+    for path in paths:
+        if not path.is_dir():
+            found.append(path)
+            continue
+        members = path.rglob("*") if recursive else path.iterdir()
+        found += sorted(p for p in members if p.is_file() and not _is_metadata(p))
+    return found
+
+
+def _is_metadata(path: Path) -> bool:
+    return path.name.startswith(".") or path.name == MANIFEST or path.name.endswith(SIDECAR_SUFFIX)
+
+
+def document_meta(path: Path, *, sensitivity: Sensitivity | None = None, library: str | None = None) -> DocumentMeta:
+    """A file's metadata: explicit options, else its ``<file>.meta.json``, else its folder's manifest.
+
+    Raises:
+        InvalidInputError: a sidecar or manifest names an unknown sensitivity.
+    """
+    from ragspine.errors import InvalidInputError
+
+    found = _manifest_entry(path)
+    sidecar = path.with_name(path.name + SIDECAR_SUFFIX)
+    if sidecar.is_file():
+        found.update(json.loads(sidecar.read_text(encoding="utf-8")))
+    try:
+        level = sensitivity or (Sensitivity.parse(str(found["sensitivity"])) if "sensitivity" in found
+                                else Sensitivity.INTERNAL)
+    except ValueError as exc:
+        raise InvalidInputError(f"{path.name}: {exc}") from exc
+    return DocumentMeta(sensitivity=level, library=library or str(found.get("library", "default")))
+
+
+def _manifest_entry(path: Path) -> dict[str, Any]:
+    manifest = path.parent / MANIFEST
+    if not manifest.is_file():
+        return {}
+    import yaml
+
+    body = yaml.safe_load(manifest.read_text(encoding="utf-8")) or {}
+    for entry in body.get("documents", []) if isinstance(body, dict) else []:
+        if isinstance(entry, dict) and entry.get("file") == path.name:
+            return dict(entry)
+    return {}
+
+
+def hash_file(path: Path) -> str | None:
+    """``sha256:<hex>`` of a file, read in blocks; None when it cannot be read."""
+    digest = hashlib.sha256()
+    try:
+        with path.open("rb") as handle:
+            for block in iter(lambda: handle.read(1 << 20), b""):
+                digest.update(block)
+    except OSError:
+        return None
+    return "sha256:" + digest.hexdigest()
+
+
+def submit(path: Path, *, operations: OperationStore, meta: DocumentMeta, doc_id: str | None = None,
+           version_id: str | None = None) -> tuple[Operation, bool]:
+    """Record (or find) the operation for one file; replaying the same file returns the same one.
+
+    Args:
+        path: The file to ingest.
+        operations: Where operations are recorded.
+        meta: Sensitivity and library of the document.
+        doc_id: The document id; default: the file name (facts cite it as ``source_doc_id``).
+        version_id: The caller's version id; default: derived from the file's hash.
+
+    Returns:
+        The operation and whether it was created now.
+    """
+    digest = hash_file(path)
+    document = doc_id or path.name
+    version = version_id or (f"v-{digest.removeprefix('sha256:')[:16]}" if digest else _UNREADABLE)
+    key = OperationKey(document, version_id or digest or f"{_UNREADABLE}:{path}")
+    draft = Operation(id=f"op-{uuid.uuid4().hex}", doc_id=document, version_id=version, file_hash=digest or "",
+                      source=str(path), sensitivity=meta.sensitivity, library=meta.library)
+    return operations.create_or_get(key, draft)
+
+
+def cancel(operation_id: str, *, operations: OperationStore) -> Operation | None:
+    """Cancel an operation that has not finished; the runner stops before its next step."""
+    from ragspine.ingestion.operations import utcnow
+
+    operation = operations.get(operation_id)
+    if operation is None or operation.status.finished:
+        return operation
+    return operations.save(replace(operation, status=OperationStatus.CANCELLED, finished_at=utcnow()))

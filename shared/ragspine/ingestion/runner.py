@@ -1,0 +1,98 @@
+"""``InProcessRunner``: runs the ingestion steps in this process with the state machine's retry policy."""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import replace
+
+from ragspine.errors import RagspineError
+from ragspine.ingestion.operations import Operation, OperationError, OperationStatus, utcnow
+from ragspine.ingestion.retry import RetryPolicy
+from ragspine.ingestion.steps import STEPS, Step, StepContext, StepFunction, StepResult
+
+logger = logging.getLogger(__name__)
+
+
+class _StepFailed(Exception):
+    def __init__(self, operation: Operation, error: OperationError) -> None:
+        super().__init__(error.message)
+        self.operation = operation
+        self.error = error
+
+
+class InProcessRunner:
+    """Runs fetch → … → activate for one operation, retrying transient errors with backoff.
+
+    Attempts per step are bounded by ``policy.max_attempts``; each retry increments the
+    operation's ``retry_count``. Permanent errors fail the operation at once with their code.
+    """
+
+    def __init__(self, policy: RetryPolicy | None = None, *, steps: Mapping[Step, StepFunction] = STEPS,
+                 sleep: Callable[[float], None] = time.sleep) -> None:
+        self._policy = policy or RetryPolicy()
+        self._steps = steps
+        self._sleep = sleep
+
+    def run(self, operation_id: str, *, context: StepContext) -> Operation:
+        """Run every step of one operation and return it in its end state.
+
+        A SUCCEEDED or CANCELLED operation, or one FAILED permanently, is returned as it is
+        (replaying an upload does no work twice); PENDING, RUNNING (an interrupted run) and
+        retryable FAILED operations run again from the first step, which is safe because every
+        step is idempotent.
+        """
+        operations = context.operations
+        operation = operations.get(operation_id)
+        if operation is None:
+            from ragspine.errors import NotFoundError
+
+            raise NotFoundError(f"no ingestion operation {operation_id}")
+        if operation.status in (OperationStatus.SUCCEEDED, OperationStatus.CANCELLED) or (
+                operation.status is OperationStatus.FAILED and operation.error and not operation.error.retryable):
+            return operation
+        operation = operations.save(replace(operation, status=OperationStatus.RUNNING, error=None, warnings=(),
+                                            started_at=operation.started_at or utcnow(), finished_at=None))
+        warnings: list[str] = []
+        final: StepResult | None = None
+        try:
+            for step in Step:
+                current = operations.get(operation.id)
+                if current is not None and current.status is OperationStatus.CANCELLED:
+                    return current
+                final, operation = self._attempt(step, operation, context)
+                warnings += final.warnings
+        except _StepFailed as failed:
+            return operations.save(replace(failed.operation, status=OperationStatus.FAILED, error=failed.error,
+                                           warnings=tuple(warnings), finished_at=utcnow()))
+        context.staging.clear(operation.id)
+        assert final is not None
+        return operations.save(replace(operation, status=OperationStatus.SUCCEEDED, warnings=tuple(warnings),
+                                       facts_count=final.facts, chunks_count=final.chunks, finished_at=utcnow()))
+
+    def _attempt(self, step: Step, operation: Operation, context: StepContext) -> tuple[StepResult, Operation]:
+        """One step with bounded retries; raises ``_StepFailed`` carrying the latest operation."""
+        attempt = 1
+        while True:
+            try:
+                return self._steps[step](operation, context), operation
+            except Exception as exc:  # every failure becomes the operation's error; none escapes
+                transient = self._policy.retries(exc)
+                if not transient or attempt >= self._policy.max_attempts:
+                    raise _StepFailed(operation, _error(step, exc, transient=transient)) from exc
+                operation = context.operations.save(replace(operation, retry_count=operation.retry_count + 1))
+                logger.info("retrying ingestion step", extra={"operation_id": operation.id, "step": step.value,
+                                                              "attempt": attempt, "error_type": type(exc).__name__})
+                self._sleep(self._policy.delay(attempt))
+                attempt += 1
+
+
+def _error(step: Step, exc: Exception, *, transient: bool) -> OperationError:
+    """The operation's error: our code and message, or an opaque one for an unexpected exception."""
+    if isinstance(exc, RagspineError):
+        return OperationError(exc.code, exc.message, transient)
+    if transient:
+        return OperationError("INGEST_SOURCE_UNAVAILABLE", f"{step.value}: {type(exc).__name__}: {exc}", True)
+    logger.exception("ingestion step failed unexpectedly", extra={"step": step.value})
+    return OperationError("INGEST_INTERNAL_ERROR", f"{step.value} failed unexpectedly ({type(exc).__name__})", False)

@@ -1,0 +1,202 @@
+"""``SqliteOperationStore``: operations, staged step outputs and active versions in ``operations.db``."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from dataclasses import replace
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from ragspine.ingestion.operations import (
+    ActiveVersion,
+    Operation,
+    OperationError,
+    OperationKey,
+    OperationStatus,
+    utcnow,
+)
+from ragspine.sensitivity import Sensitivity
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS operation (
+    id TEXT PRIMARY KEY,
+    idem_key TEXT NOT NULL UNIQUE,
+    doc TEXT NOT NULL,
+    body TEXT NOT NULL,
+    created_at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS operation_by_doc ON operation (doc, created_at);
+CREATE TABLE IF NOT EXISTS staged (
+    operation_id TEXT NOT NULL,
+    name TEXT NOT NULL,
+    data BLOB NOT NULL,
+    PRIMARY KEY (operation_id, name)
+);
+CREATE TABLE IF NOT EXISTS active_version (
+    doc_id TEXT PRIMARY KEY,
+    version_id TEXT NOT NULL,
+    operation_id TEXT NOT NULL,
+    extraction TEXT NOT NULL
+);
+"""
+_TIMES = ("created_at", "updated_at", "started_at", "finished_at")
+
+
+class SqliteOperationStore:
+    """The embedded ``OperationStore`` and ``StagingArea``: one SQLite file, one connection per thread."""
+
+    def __init__(self, path: Path | str) -> None:
+        self._path = str(path)
+        if self._path != ":memory:":
+            Path(self._path).parent.mkdir(parents=True, exist_ok=True)
+        self._local = threading.local()
+        with self._conn() as conn:
+            conn.executescript(_SCHEMA)
+
+    def _conn(self) -> sqlite3.Connection:
+        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = sqlite3.connect(self._path, timeout=30)
+            conn.execute("PRAGMA journal_mode=WAL")
+            self._local.conn = conn
+        return conn
+
+    # --- OperationStore -------------------------------------------------------------------
+
+    def create_or_get(self, key: OperationKey, draft: Operation) -> tuple[Operation, bool]:
+        """Insert ``draft`` unless ``key`` exists (the UNIQUE key makes concurrent replays safe)."""
+        now = utcnow()
+        fresh = _with_times(draft, created=draft.created_at or now, updated=now)
+        with self._conn() as conn:
+            inserted = conn.execute(
+                "INSERT OR IGNORE INTO operation (id, idem_key, doc, body, created_at) VALUES (?, ?, ?, ?, ?)",
+                (fresh.id, key.text(), fresh.doc_id, _dump(fresh), _iso(fresh.created_at)),
+            ).rowcount
+            row = conn.execute("SELECT body FROM operation WHERE idem_key = ?", (key.text(),)).fetchone()
+        return _load(row[0]), bool(inserted)
+
+    def get(self, operation_id: str) -> Operation | None:
+        """The operation with this id, or None."""
+        row = self._conn().execute("SELECT body FROM operation WHERE id = ?", (operation_id,)).fetchone()
+        return _load(row[0]) if row else None
+
+    def save(self, operation: Operation) -> Operation:
+        """Replace the stored body, stamping ``updated_at``."""
+        saved = _with_times(operation, created=operation.created_at or utcnow(), updated=utcnow())
+        with self._conn() as conn:
+            conn.execute("UPDATE operation SET body = ? WHERE id = ?", (_dump(saved), saved.id))
+        return saved
+
+    def list_operations(self, *, doc_id: str | None = None) -> list[Operation]:
+        """Operations oldest first, optionally of one document."""
+        sql, args = "SELECT body FROM operation ORDER BY created_at, id", tuple[str, ...]()
+        if doc_id is not None:
+            sql, args = "SELECT body FROM operation WHERE doc = ? ORDER BY created_at, id", (doc_id,)
+        return [_load(row[0]) for row in self._conn().execute(sql, args)]
+
+    # --- StagingArea ----------------------------------------------------------------------
+
+    def put(self, operation_id: str, name: str, data: bytes) -> None:
+        """Store or replace one staged output."""
+        with self._conn() as conn:
+            conn.execute("INSERT OR REPLACE INTO staged (operation_id, name, data) VALUES (?, ?, ?)",
+                         (operation_id, name, data))
+
+    def get_staged(self, operation_id: str, name: str) -> bytes | None:
+        """One staged output, or None."""
+        row = self._conn().execute("SELECT data FROM staged WHERE operation_id = ? AND name = ?",
+                                   (operation_id, name)).fetchone()
+        return bytes(row[0]) if row else None
+
+    def clear(self, operation_id: str) -> None:
+        """Drop an operation's staged outputs."""
+        with self._conn() as conn:
+            conn.execute("DELETE FROM staged WHERE operation_id = ?", (operation_id,))
+
+    def active(self, doc_id: str | None = None) -> list[ActiveVersion]:
+        """Active versions of one document or of all, sorted by document id."""
+        sql = "SELECT doc_id, version_id, operation_id, extraction FROM active_version"
+        rows = (self._conn().execute(sql + " WHERE doc_id = ?", (doc_id,)) if doc_id is not None
+                else self._conn().execute(sql + " ORDER BY doc_id"))
+        return [ActiveVersion(*row) for row in rows]
+
+    def activate(self, version: ActiveVersion) -> None:
+        """Record ``version`` as its document's active version."""
+        with self._conn() as conn:
+            conn.execute("INSERT OR REPLACE INTO active_version (doc_id, version_id, operation_id, extraction) "
+                         "VALUES (?, ?, ?, ?)",
+                         (version.doc_id, version.version_id, version.operation_id, version.extraction))
+
+    def close(self) -> None:
+        """Close this thread's connection."""
+        conn = getattr(self._local, "conn", None)
+        if conn is not None:
+            conn.close()
+            self._local.conn = None
+
+
+class SqliteStagingArea:
+    """The ``StagingArea`` view of a ``SqliteOperationStore`` (its ``get`` reads staged outputs)."""
+
+    def __init__(self, store: SqliteOperationStore) -> None:
+        self._store = store
+
+    def put(self, operation_id: str, name: str, data: bytes) -> None:
+        """Store or replace one staged output."""
+        self._store.put(operation_id, name, data)
+
+    def get(self, operation_id: str, name: str) -> bytes | None:
+        """One staged output, or None."""
+        return self._store.get_staged(operation_id, name)
+
+    def clear(self, operation_id: str) -> None:
+        """Drop an operation's staged outputs."""
+        self._store.clear(operation_id)
+
+    def active(self, doc_id: str | None = None) -> list[ActiveVersion]:
+        """Active versions of one document or of all."""
+        return self._store.active(doc_id)
+
+    def activate(self, version: ActiveVersion) -> None:
+        """Record ``version`` as its document's active version."""
+        self._store.activate(version)
+
+
+def _iso(value: datetime | None) -> str | None:
+    return value.isoformat() if value else None
+
+
+def _with_times(operation: Operation, *, created: datetime, updated: datetime) -> Operation:
+    return replace(operation, created_at=created, updated_at=updated)
+
+
+def _dump(operation: Operation) -> str:
+    body: dict[str, Any] = {
+        "id": operation.id, "doc_id": operation.doc_id, "version_id": operation.version_id,
+        "file_hash": operation.file_hash, "source": operation.source, "status": operation.status.value,
+        "sensitivity": operation.sensitivity.name, "library": operation.library,
+        "retry_count": operation.retry_count, "warnings": list(operation.warnings),
+        "facts_count": operation.facts_count, "chunks_count": operation.chunks_count,
+        "error": None if operation.error is None else {
+            "code": operation.error.code, "message": operation.error.message, "retryable": operation.error.retryable},
+    }
+    body.update({name: _iso(getattr(operation, name)) for name in _TIMES})
+    return json.dumps(body, ensure_ascii=False)
+
+
+def _load(text: str) -> Operation:
+    body = json.loads(text)
+    error = body["error"]
+    times = {name: datetime.fromisoformat(body[name]) if body.get(name) else None for name in _TIMES}
+    return Operation(
+        id=body["id"], doc_id=body["doc_id"], version_id=body["version_id"], file_hash=body["file_hash"],
+        source=body["source"], status=OperationStatus(body["status"]), sensitivity=Sensitivity[body["sensitivity"]],
+        library=body["library"], retry_count=body["retry_count"], warnings=tuple(body["warnings"]),
+        facts_count=body["facts_count"], chunks_count=body["chunks_count"],
+        error=OperationError(**error) if error else None,
+        created_at=times["created_at"], updated_at=times["updated_at"],
+        started_at=times["started_at"], finished_at=times["finished_at"],
+    )

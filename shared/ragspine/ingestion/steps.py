@@ -1,0 +1,215 @@
+"""The ingestion steps, each callable by name with a JSON payload ``{"operation_id": ...}``.
+
+fetch → parse → extract_facts → chunk_and_embed → index → activate. Each step reads what it
+needs from the operation and the staging area and stages its own output, so re-running a
+step (or the whole run) rewrites the same staged rows: nothing is duplicated. Nothing is
+visible to readers before ``activate``: the chunk index cannot hide an unactivated version
+from search, so the new version's chunks are staged (with their vectors) and written at
+activation, as are its facts. ``activate`` writes the new chunks first, then deletes the old
+version's chunks, then replaces the document's facts; every part of it is idempotent, so a
+retried activation converges.
+"""
+
+from __future__ import annotations
+
+import enum
+import hashlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ragspine.errors import NotFoundError
+from ragspine.ingestion import staged
+from ragspine.ingestion.errors import (
+    DocumentTooLargeError,
+    SourceChangedError,
+    SourceNotFoundError,
+    SourceUnavailableError,
+    StepOrderError,
+)
+from ragspine.ingestion.operations import ActiveVersion, Operation, OperationStore, StagingArea
+
+if TYPE_CHECKING:
+    from ragspine.facts.glossary import Glossary
+    from ragspine.facts.ports import FactStore
+    from ragspine.llm.ports import Embedder
+    from ragspine.retrieval.ports import ChunkIndex
+
+
+class Step(enum.StrEnum):
+    """The pipeline's steps, in order; the value is the name a worker is called with."""
+
+    FETCH = "fetch"
+    PARSE = "parse"
+    EXTRACT_FACTS = "extract_facts"
+    CHUNK_AND_EMBED = "chunk_and_embed"
+    INDEX = "index"
+    ACTIVATE = "activate"
+
+
+@dataclass(frozen=True)
+class StepContext:
+    """The ports every step may use."""
+
+    operations: OperationStore
+    staging: StagingArea
+    facts: FactStore
+    index: ChunkIndex | None
+    embedder: Embedder | None
+    glossary: Glossary
+    max_bytes: int
+
+
+@dataclass(frozen=True, slots=True)
+class StepResult:
+    """What one step did: warnings for the operation and, from ``activate``, the final counts."""
+
+    step: Step
+    operation_id: str
+    warnings: tuple[str, ...] = ()
+    facts: int = 0
+    chunks: int = 0
+
+    def to_payload(self) -> dict[str, Any]:
+        """The result as the JSON a worker Lambda returns to the state machine."""
+        return {"operation_id": self.operation_id, "step": self.step.value, "warnings": list(self.warnings),
+                "facts": self.facts, "chunks": self.chunks}
+
+
+StepFunction = Callable[[Operation, StepContext], StepResult]
+
+
+def _require(context: StepContext, operation: Operation, name: str, step: Step) -> bytes:
+    data = context.staging.get(operation.id, name)
+    if data is None:
+        raise StepOrderError(f"{step.value} needs the '{name}' output of an earlier step for operation {operation.id}")
+    return data
+
+
+def fetch(operation: Operation, context: StepContext) -> StepResult:
+    """Read the file's bytes, check its size and hash, and stage them."""
+    path = Path(operation.source)
+    try:
+        size = path.stat().st_size
+        if path.is_dir():
+            raise IsADirectoryError(operation.source)
+        if size > context.max_bytes:
+            raise DocumentTooLargeError(f"{path.name} is {size:,} bytes, over the {context.max_bytes:,}-byte "
+                                        "limit; split it or upload a smaller file.")
+        data = path.read_bytes()
+    except (FileNotFoundError, IsADirectoryError, NotADirectoryError, PermissionError) as exc:
+        raise SourceNotFoundError(f"{operation.source}: cannot open the file ({type(exc).__name__})") from exc
+    except OSError as exc:
+        raise SourceUnavailableError(f"{operation.source}: reading failed ({exc.strerror or exc})") from exc
+    digest = file_hash(data)
+    if operation.file_hash and digest != operation.file_hash:
+        raise SourceChangedError(f"{path.name} changed since it was submitted; submit it again.")
+    context.staging.put(operation.id, "source", data)
+    return StepResult(Step.FETCH, operation.id)
+
+
+def parse(operation: Operation, context: StepContext) -> StepResult:
+    """Parse the staged bytes into blocks (bad input raises a permanent ``IngestionError``)."""
+    from ragspine.ingestion.parsers import parse_document
+
+    data = _require(context, operation, "source", Step.PARSE)
+    doc = parse_document(data, doc_id=operation.doc_id, filename=Path(operation.source).name,
+                         max_bytes=context.max_bytes)
+    context.staging.put(operation.id, "document", staged.dump_document(doc))
+    return StepResult(Step.PARSE, operation.id)
+
+
+def extract(operation: Operation, context: StepContext) -> StepResult:
+    """Extract facts from the document's tables and stage them (not yet visible)."""
+    from ragspine.ingestion.facts_extract import extract_facts
+
+    doc = staged.load_document(_require(context, operation, "document", Step.EXTRACT_FACTS))
+    result = extract_facts(doc, glossary=context.glossary, source_file_hash=operation.file_hash,
+                           sensitivity=operation.sensitivity)
+    context.staging.put(operation.id, "extraction", staged.dump_extraction(result))
+    return StepResult(Step.EXTRACT_FACTS, operation.id, warnings=result.warnings, facts=len(result.facts))
+
+
+def chunk_and_embed(operation: Operation, context: StepContext) -> StepResult:
+    """Chunk the document under its version id, embed the children, and stage both."""
+    from ragspine.retrieval.chunking import ChunkMeta, chunk_document
+
+    doc = staged.load_document(_require(context, operation, "document", Step.CHUNK_AND_EMBED))
+    if context.index is None:
+        context.staging.put(operation.id, "chunks", staged.dump_chunks([], [], None))
+        return StepResult(Step.CHUNK_AND_EMBED, operation.id, warnings=("no chunk index configured: not indexed",))
+    meta = ChunkMeta(sensitivity=operation.sensitivity, library=operation.library, version_id=operation.version_id)
+    chunked = chunk_document(doc, meta=meta)
+    texts = [c.text for c in chunked.children]
+    vectors = context.embedder.embed(texts) if context.embedder and texts else None
+    context.staging.put(operation.id, "chunks", staged.dump_chunks(chunked.children, chunked.parents, vectors))
+    return StepResult(Step.CHUNK_AND_EMBED, operation.id, chunks=len(chunked.children))
+
+
+def index(operation: Operation, context: StepContext) -> StepResult:
+    """Check the staged batch against the index (reachable, vectors aligned) and mark it ready.
+
+    The batch is written at ``activate``: the index cannot keep an unactivated version out of search.
+    """
+    children, _, vectors = staged.load_chunks(_require(context, operation, "chunks", Step.INDEX))
+    if context.index is not None:
+        context.index.count()  # raises ProviderUnavailableError when the index cannot be reached
+    if vectors is not None and len(vectors) != len(children):
+        raise StepOrderError(f"operation {operation.id}: {len(vectors)} vectors for {len(children)} chunks")
+    context.staging.put(operation.id, "index_ready", b"1")
+    return StepResult(Step.INDEX, operation.id, chunks=len(children))
+
+
+def activate(operation: Operation, context: StepContext) -> StepResult:
+    """Make the new version the searchable one, then retire the old version's chunks and facts."""
+    from ragspine.ingestion.facts_extract import primary_facts
+
+    _require(context, operation, "index_ready", Step.ACTIVATE)
+    children, parents, vectors = staged.load_chunks(_require(context, operation, "chunks", Step.ACTIVATE))
+    extraction = _require(context, operation, "extraction", Step.ACTIVATE).decode("utf-8")
+    previous = next(iter(context.staging.active(operation.doc_id)), None)
+    if context.index is not None and children:
+        context.index.add(parents)
+        context.index.add(children, vectors)
+    if context.index is not None and previous is not None and previous.version_id != operation.version_id:
+        context.index.delete(doc_id=operation.doc_id, version_id=previous.version_id)
+    context.staging.activate(ActiveVersion(operation.doc_id, operation.version_id, operation.id, extraction))
+    # Facts are merged over every active document (a report owns its year; comparatives fill gaps),
+    # and only the keys this document states, or stated before, are rewritten.
+    active = [staged.load_extraction(v.extraction) for v in context.staging.active()]
+    merged = primary_facts(active)
+    touched = {f.key for f in staged.load_extraction(extraction).facts}
+    if previous is not None:
+        touched |= {f.key for f in staged.load_extraction(previous.extraction).facts}
+    context.facts.delete_by_source(operation.doc_id)
+    context.facts.put_many(f for f in merged.facts if f.key in touched)
+    kept = sum(1 for f in merged.facts if f.source_doc_id == operation.doc_id)
+    warnings = tuple(w for w in merged.warnings if operation.doc_id in w)
+    return StepResult(Step.ACTIVATE, operation.id, warnings=warnings, facts=kept, chunks=len(children))
+
+
+STEPS: Mapping[Step, StepFunction] = {
+    Step.FETCH: fetch, Step.PARSE: parse, Step.EXTRACT_FACTS: extract,
+    Step.CHUNK_AND_EMBED: chunk_and_embed, Step.INDEX: index, Step.ACTIVATE: activate,
+}
+
+
+def run_step(name: str, payload: Mapping[str, Any], *, context: StepContext,
+             steps: Mapping[Step, StepFunction] = STEPS) -> dict[str, Any]:
+    """Run one step by name for ``payload["operation_id"]``; the entry point of a worker Lambda.
+
+    Raises:
+        NotFoundError: no such operation.
+        ValueError: ``name`` is not a step.
+        RagspineError: whatever the step raises (transient ones are retried by the caller).
+    """
+    operation = context.operations.get(str(payload["operation_id"]))
+    if operation is None:
+        raise NotFoundError(f"no ingestion operation {payload['operation_id']}")
+    return steps[Step(name)](operation, context).to_payload()
+
+
+def file_hash(data: bytes) -> str:
+    """The lineage hash of a file's bytes: ``sha256:<hex>``."""
+    return "sha256:" + hashlib.sha256(data).hexdigest()
