@@ -124,3 +124,26 @@ def cancel(operation_id: str, *, operations: OperationStore) -> Operation | None
     if operation is None or operation.status.finished:
         return operation
     return operations.save(replace(operation, status=OperationStatus.CANCELLED, finished_at=utcnow()))
+
+
+def submit_object(bucket: str, key: str, *, version: str, operations: OperationStore,
+                  meta: DocumentMeta | None = None) -> tuple[Operation, bool]:
+    """Record (or find) the operation for one uploaded S3 object; replaying its event returns the same one.
+
+    Args:
+        bucket: The bucket.
+        key: The object key, already URL-decoded.
+        version: The object's version id, or its ETag when the bucket is not versioned.
+        operations: Where operations are recorded.
+        meta: Sensitivity and library of the document (default: internal, default library).
+
+    Returns:
+        The operation (its source is ``s3://bucket/key``) and whether it was created now.
+    """
+    meta = meta or DocumentMeta()
+    document = key.rsplit("/", 1)[-1]
+    version = version.strip('"')
+    draft = Operation(id=f"op-{uuid.uuid4().hex}", doc_id=document,
+                      version_id=f"v-{hashlib.sha256(version.encode()).hexdigest()[:16]}", file_hash="",
+                      source=f"s3://{bucket}/{key}", sensitivity=meta.sensitivity, library=meta.library)
+    return operations.create_or_get(OperationKey(document, f"s3://{bucket}/{key}#{version}"), draft)

@@ -80,7 +80,7 @@ class InProcessRunner:
             except Exception as exc:  # every failure becomes the operation's error; none escapes
                 transient = self._policy.retries(exc)
                 if not transient or attempt >= self._policy.max_attempts:
-                    raise _StepFailed(operation, _error(step, exc, transient=transient)) from exc
+                    raise _StepFailed(operation, operation_error(step, exc, transient=transient)) from exc
                 operation = context.operations.save(replace(operation, retry_count=operation.retry_count + 1))
                 logger.info("retrying ingestion step", extra={"operation_id": operation.id, "step": step.value,
                                                               "attempt": attempt, "error_type": type(exc).__name__})
@@ -88,7 +88,7 @@ class InProcessRunner:
                 attempt += 1
 
 
-def _error(step: Step, exc: Exception, *, transient: bool) -> OperationError:
+def operation_error(step: Step, exc: Exception, *, transient: bool) -> OperationError:
     """The operation's error: our code and message, or an opaque one for an unexpected exception."""
     if isinstance(exc, RagspineError):
         return OperationError(exc.code, exc.message, transient)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import enum
 import hashlib
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -89,6 +89,11 @@ def _require(context: StepContext, operation: Operation, name: str, step: Step) 
 
 def fetch(operation: Operation, context: StepContext) -> StepResult:
     """Read the file's bytes, check its size and hash, and stage them."""
+    if operation.source.startswith("s3://"):
+        from ragspine.aws.s3_source import read_object
+
+        data = read_object(operation.source, max_bytes=context.max_bytes)
+        return _stage_source(operation, context, data, Path(operation.source).name)
     path = Path(operation.source)
     try:
         size = path.stat().st_size
@@ -102,9 +107,16 @@ def fetch(operation: Operation, context: StepContext) -> StepResult:
         raise SourceNotFoundError(f"{operation.source}: cannot open the file ({type(exc).__name__})") from exc
     except OSError as exc:
         raise SourceUnavailableError(f"{operation.source}: reading failed ({exc.strerror or exc})") from exc
+    return _stage_source(operation, context, data, path.name)
+
+
+def _stage_source(operation: Operation, context: StepContext, data: bytes, name: str) -> StepResult:
+    """Check the bytes against the operation's hash (recording it when unknown, as for S3 uploads) and stage them."""
     digest = file_hash(data)
     if operation.file_hash and digest != operation.file_hash:
-        raise SourceChangedError(f"{path.name} changed since it was submitted; submit it again.")
+        raise SourceChangedError(f"{name} changed since it was submitted; submit it again.")
+    if not operation.file_hash:
+        context.operations.save(replace(operation, file_hash=digest))
     context.staging.put(operation.id, "source", data)
     return StepResult(Step.FETCH, operation.id)
 

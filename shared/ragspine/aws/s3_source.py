@@ -1,0 +1,37 @@
+"""Read an uploaded document from S3 for the ingestion ``fetch`` step (``s3://bucket/key``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ragspine.ingestion.errors import DocumentTooLargeError, SourceNotFoundError, SourceUnavailableError
+
+_MISSING = {"NoSuchKey", "NoSuchBucket", "404", "AccessDenied", "403"}
+
+
+def read_object(uri: str, *, max_bytes: int, client: Any | None = None) -> bytes:
+    """The object's bytes.
+
+    Raises:
+        SourceNotFoundError: no such bucket or key, or no permission (permanent).
+        DocumentTooLargeError: the object is over ``max_bytes``.
+        SourceUnavailableError: any other S3 failure (transient, retried).
+    """
+    import boto3
+    from botocore.exceptions import BotoCoreError, ClientError
+
+    bucket, _, key = uri.removeprefix("s3://").partition("/")
+    s3 = client or boto3.client("s3")
+    try:
+        head = s3.head_object(Bucket=bucket, Key=key)
+        if int(head["ContentLength"]) > max_bytes:
+            raise DocumentTooLargeError(f"{key.rsplit('/', 1)[-1]} is {int(head['ContentLength']):,} bytes, over "
+                                        f"the {max_bytes:,}-byte limit; split it or upload a smaller file.")
+        return bytes(s3.get_object(Bucket=bucket, Key=key)["Body"].read())
+    except ClientError as exc:
+        code = str(exc.response.get("Error", {}).get("Code", ""))
+        if code in _MISSING:
+            raise SourceNotFoundError(f"{uri}: cannot open the object ({code})") from exc
+        raise SourceUnavailableError(f"{uri}: reading failed ({code or exc})") from exc
+    except BotoCoreError as exc:
+        raise SourceUnavailableError(f"{uri}: reading failed ({exc})") from exc

@@ -1,0 +1,36 @@
+"""``StepFunctionsOperationRunner``: starts the ingestion state machine for an operation, once."""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+
+logger = logging.getLogger(__name__)
+
+
+class StepFunctionsOperationRunner:
+    """Starts one execution per operation; the execution is named after the operation id.
+
+    Step Functions refuses a second execution with the same name, so replaying an S3 event
+    (or retrying the trigger) never runs the pipeline twice for one operation.
+    """
+
+    def __init__(self, state_machine_arn: str, *, client: Any | None = None) -> None:
+        self._arn = state_machine_arn
+        self._client = client
+
+    def start(self, operation_id: str) -> bool:
+        """Start the execution for ``operation_id``; False when it was already started."""
+        client = self._client
+        if client is None:
+            import boto3
+
+            client = self._client = boto3.client("stepfunctions")
+        try:
+            client.start_execution(stateMachineArn=self._arn, name=operation_id,
+                                   input=json.dumps({"operation_id": operation_id}))
+        except client.exceptions.ExecutionAlreadyExists:
+            logger.info("ingestion execution already started", extra={"operation_id": operation_id})
+            return False
+        return True

@@ -1,0 +1,105 @@
+"""One ingestion step per call, for a worker driven by the state machine (``infra/statemachine/ingest.asl.json``).
+
+The state machine owns the retries, so each call here moves the operation's record along:
+PENDING → RUNNING on the first step, ``retry_count`` +1 on every retried attempt (the ASL passes
+``$$.State.RetryCount``), the step's warnings appended, SUCCEEDED after ``activate``. A failing
+step records its error on the operation and raises an exception the ASL can match: transient
+errors as a class named by ``error_name`` (one of the ``Retry`` ``ErrorEquals`` names), permanent
+ones as ``PermanentStepError``, which no ``Retry`` names. After the last attempt the ``Catch``
+calls the ``mark_failed`` step, which sets FAILED with the recorded code and ``retryable``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import replace
+from functools import cache
+from typing import Any
+
+from ragspine.ingestion.operations import Operation, OperationError, OperationStatus, utcnow
+from ragspine.ingestion.retry import RetryPolicy, error_name
+from ragspine.ingestion.runner import operation_error
+from ragspine.ingestion.steps import STEPS, Step, StepContext, StepFunction, run_step
+
+MARK_FAILED = "mark_failed"
+
+
+class StepError(Exception):
+    """Base of what a worker raises for the state machine; the class name is the ASL error name."""
+
+
+class PermanentStepError(StepError):
+    """A step failed in a way retrying cannot fix; no ``Retry`` names it, so the ``Catch`` applies."""
+
+
+@cache
+def transient_error_class(name: str) -> type[StepError]:
+    """An exception class named ``name`` (an ASL ``ErrorEquals`` name), so the ASL retries it."""
+    return type(name, (StepError,), {"__module__": __name__})
+
+
+def handle_step(payload: Mapping[str, Any], *, context: StepContext, policy: RetryPolicy | None = None,
+                steps: Mapping[Step, StepFunction] = STEPS) -> dict[str, Any]:
+    """Run ``payload["step"]`` for ``payload["operation_id"]`` and update the operation's record.
+
+    Raises:
+        StepError: the step failed (a transient-named class, or ``PermanentStepError``).
+    """
+    policy = policy or RetryPolicy()
+    if payload["step"] == MARK_FAILED:
+        return mark_failed(payload, context=context, policy=policy)
+    step = Step(payload["step"])
+    operation = _operation(payload, context)
+    now = utcnow()
+    operation = context.operations.save(replace(
+        operation, status=OperationStatus.RUNNING if operation.status is OperationStatus.PENDING else operation.status,
+        started_at=operation.started_at or now,
+        retry_count=operation.retry_count + (1 if int(payload.get("retry_count", 0)) > 0 else 0)))
+    try:
+        result = run_step(step.value, payload, context=context, steps=steps)
+    except Exception as exc:  # every failure is recorded on the operation, then re-raised for the ASL
+        transient = policy.retries(exc)
+        error = operation_error(step, exc, transient=transient)
+        context.operations.save(replace(operation, error=error))
+        if transient:
+            raise transient_error_class(error_name(exc, policy))(f"{error.code}: {error.message}") from exc
+        raise PermanentStepError(f"{error.code}: {error.message}") from exc
+    operation = context.operations.get(operation.id) or operation  # a step may have updated it (fetch: the hash)
+    operation = replace(operation, error=None, warnings=(*operation.warnings, *result["warnings"]))
+    if step is Step.ACTIVATE:
+        context.staging.clear(operation.id)
+        operation = replace(operation, status=OperationStatus.SUCCEEDED, facts_count=result["facts"],
+                            chunks_count=result["chunks"], finished_at=utcnow())
+    context.operations.save(operation)
+    return result
+
+
+def mark_failed(payload: Mapping[str, Any], *, context: StepContext, policy: RetryPolicy) -> dict[str, Any]:
+    """Set the operation FAILED with the error its last step recorded (or one made from the ASL's error)."""
+    operation = _operation(payload, context)
+    raised = payload.get("error") or {}
+    name = str(raised.get("Error", ""))
+    error = operation.error
+    if error is None or name not in (*policy.retry_on, PermanentStepError.__name__):
+        # Not raised by a step (a Lambda timeout, a runtime crash): the worker recorded nothing for it.
+        error = OperationError("INGEST_INTERNAL_ERROR", f"{name or 'unknown error'}: {_cause(raised)}"[:500],
+                               retryable=name in policy.retry_on or name == "States.Timeout")
+    saved = context.operations.save(replace(operation, status=OperationStatus.FAILED, error=error,
+                                            finished_at=utcnow()))
+    return {"operation_id": saved.id, "step": MARK_FAILED, "code": error.code, "retryable": error.retryable}
+
+
+def _operation(payload: Mapping[str, Any], context: StepContext) -> Operation:
+    operation = context.operations.get(str(payload["operation_id"]))
+    if operation is None:
+        raise PermanentStepError(f"no ingestion operation {payload['operation_id']}")
+    return operation
+
+
+def _cause(raised: Mapping[str, Any]) -> str:
+    cause = str(raised.get("Cause", ""))
+    try:
+        return str(json.loads(cause).get("errorMessage", cause))
+    except (ValueError, AttributeError):
+        return cause
