@@ -49,10 +49,11 @@ class RetryPolicy:
 
     def to_asl_retry(self) -> dict[str, Any]:
         """This policy as one ASL ``Retry`` entry (for a state machine to embed)."""
-        entry: dict[str, Any] = {"ErrorEquals": list(self.retry_on), "IntervalSeconds": self.interval_s,
+        # ASL wants whole seconds; MaxAttempts counts retries, so one less than our attempts.
+        entry: dict[str, Any] = {"ErrorEquals": list(self.retry_on), "IntervalSeconds": round(self.interval_s),
                                  "MaxAttempts": self.max_attempts - 1, "BackoffRate": self.backoff_rate}
         if self.max_delay_s is not None:
-            entry["MaxDelaySeconds"] = self.max_delay_s
+            entry["MaxDelaySeconds"] = round(self.max_delay_s)
         return entry
 
     @classmethod
