@@ -6,7 +6,6 @@ operation (bucket, key and version id or ETag) and the same execution name, so n
 
 from __future__ import annotations
 
-import os
 from typing import Any
 from urllib.parse import unquote_plus
 
@@ -14,9 +13,9 @@ from aws_lambda_powertools import Logger
 from aws_lambda_powertools.logging.utils import copy_config_to_registered_loggers
 from aws_lambda_powertools.utilities.data_classes import S3Event, event_source
 
-from ragspine.aws.stepfunctions_runner import StepFunctionsOperationRunner
-from ragspine.bootstrap import build_ingest_context, get_services
+from ragspine.bootstrap import build_ingest_trigger
 from ragspine.ingestion.pipeline import submit_object
+from ragspine.settings import get_settings
 
 logger = Logger()
 copy_config_to_registered_loggers(source_logger=logger)
@@ -26,14 +25,13 @@ copy_config_to_registered_loggers(source_logger=logger)
 @event_source(data_class=S3Event)
 def handler(event: S3Event, context: Any) -> dict[str, Any]:
     """Record one operation per uploaded object and start its execution."""
-    operations = build_ingest_context(get_services()).operations
-    runner = StepFunctionsOperationRunner(os.environ["RAGSPINE_INGEST_STATE_MACHINE_ARN"])
+    operations, runner = build_ingest_trigger(get_settings())  # no engine services: the trigger only records
     results = []
     for record in event.records:
         obj = record.s3.get_object
-        key = unquote_plus(obj.key)
-        operation, created = submit_object(record.s3.bucket.name, key,
-                                           version=obj.version_id or obj.etag or "", operations=operations)
+        bucket, key = record.s3.bucket.name, unquote_plus(obj.key)
+        operation, created = submit_object(bucket, key, version=obj.version_id or obj.etag or "",
+                                           operations=operations)
         started = runner.start(operation.id)
         logger.info("ingestion submitted", extra={"operation_id": operation.id, "operation_created": created,
                                                   "execution_started": started})

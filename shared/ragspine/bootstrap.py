@@ -13,8 +13,12 @@ from ragspine.settings import Backend, EmbedderName, LLMProviderName, Settings, 
 if TYPE_CHECKING:
     # Types only: the modules load inside the builders, on the first request, not at import
     # (handler cold starts).
+    from ragspine.aws.dynamo_operations import DynamoOperationStore
+    from ragspine.aws.stepfunctions_runner import StepFunctionsOperationRunner
     from ragspine.facts.glossary import Glossary
     from ragspine.facts.ports import FactStore
+    from ragspine.ingestion.operations import OperationStore, StagingArea
+    from ragspine.ingestion.sqlite_operations import SqliteOperationStore
     from ragspine.ingestion.steps import StepContext
     from ragspine.llm.ports import Embedder, LLMProvider
     from ragspine.qa.answer import QAComponents
@@ -241,16 +245,68 @@ def build_retrieval(settings: Settings, *, llm: LLMProvider, glossary: Glossary)
 
 
 def build_ingest_context(services: Services) -> StepContext:
-    """The ports of the ingestion steps: operations.db under the data folder, the fact store and the index."""
-    from ragspine.ingestion.sqlite_operations import SqliteOperationStore, SqliteStagingArea
+    """The ports of the ingestion steps: operations and staging, the fact store, the index and the embedder.
+
+    Embedded: operations.db under the data folder. AWS: the ingest table and the staging
+    bucket, so the trigger and every worker invocation share one record of each operation.
+    """
     from ragspine.ingestion.steps import StepContext
 
-    store = SqliteOperationStore(services.settings.data_dir / "operations.db")
+    settings = services.settings
     retrieval = services.retrieval
-    return StepContext(operations=store, staging=SqliteStagingArea(store), facts=services.facts,
+    operations, staging = build_operation_stores(settings)
+    return StepContext(operations=operations, staging=staging, facts=services.facts,
                        index=retrieval.index if retrieval else None,
                        embedder=retrieval.document_embedder if retrieval else None,
-                       glossary=services.glossary, max_bytes=services.settings.ingest_max_bytes)
+                       glossary=services.glossary, max_bytes=settings.ingest_max_bytes)
+
+
+def build_operation_stores(settings: Settings) -> tuple[OperationStore, StagingArea]:
+    """The operation store and staging area the backend setting asks for."""
+    if settings.backend is Backend.AWS:
+        from ragspine.aws.s3_staging import S3StagingArea
+        from ragspine.errors import ConfigurationError
+
+        if not settings.staging_bucket:
+            raise ConfigurationError("RAGSPINE_STAGING_BUCKET is required for ingestion when RAGSPINE_BACKEND=aws")
+        dynamo = _dynamo_operation_store(settings)
+        return dynamo, S3StagingArea(dynamo.table, settings.staging_bucket, region=settings.aws_region)
+    from ragspine.ingestion.sqlite_operations import SqliteStagingArea
+
+    sqlite = _sqlite_operation_store(settings)
+    return sqlite, SqliteStagingArea(sqlite)
+
+
+def build_operation_store(settings: Settings) -> OperationStore:
+    """Operations: the ingest table on AWS (shared by the trigger and every worker), else operations.db."""
+    return _dynamo_operation_store(settings) if settings.backend is Backend.AWS else _sqlite_operation_store(settings)
+
+
+def _dynamo_operation_store(settings: Settings) -> DynamoOperationStore:
+    from ragspine.aws.dynamo_operations import DynamoOperationStore
+    from ragspine.errors import ConfigurationError
+
+    if not settings.ingest_table:
+        raise ConfigurationError("RAGSPINE_INGEST_TABLE is required for ingestion when RAGSPINE_BACKEND=aws")
+    return DynamoOperationStore(settings.ingest_table, region=settings.aws_region,
+                                endpoint_url=settings.dynamodb_endpoint_url)
+
+
+def _sqlite_operation_store(settings: Settings) -> SqliteOperationStore:
+    from ragspine.ingestion.sqlite_operations import SqliteOperationStore
+
+    return SqliteOperationStore(settings.data_dir / "operations.db")
+
+
+def build_ingest_trigger(settings: Settings) -> tuple[OperationStore, StepFunctionsOperationRunner]:
+    """What the S3 trigger needs: the operation store and the state machine starter (no engine services)."""
+    from ragspine.aws.stepfunctions_runner import StepFunctionsOperationRunner
+    from ragspine.errors import ConfigurationError
+
+    if not settings.ingest_state_machine_arn:
+        raise ConfigurationError("RAGSPINE_INGEST_STATE_MACHINE_ARN is required by the ingest trigger")
+    runner = StepFunctionsOperationRunner(settings.ingest_state_machine_arn, region=settings.aws_region)
+    return build_operation_store(settings), runner
 
 
 @lru_cache(maxsize=1)

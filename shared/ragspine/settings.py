@@ -121,6 +121,12 @@ class Settings(BaseSettings):
         default=60, ge=1, le=1_000_000, description="Webhook calls per minute per path, per process (token bucket).")
     workflow_webhook_burst: int = Field(default=10, ge=1, le=100_000,
                                         description="Webhook calls one path may make at once before the rate applies.")
+    ingest_table: str | None = Field(
+        default=None, description="DynamoDB table of ingestion operations and active versions (aws backend).")
+    staging_bucket: str | None = Field(
+        default=None, description="S3 bucket holding ingestion step outputs under staging/ (aws backend).")
+    ingest_state_machine_arn: str | None = Field(
+        default=None, description="Step Functions state machine the S3 trigger starts per upload (aws backend).")
     ingest_max_bytes: int = Field(default=50 * 1024 * 1024, ge=1,
                                   description="Largest file `ragspine ingest` accepts (larger: INGEST_TOO_LARGE).")
 

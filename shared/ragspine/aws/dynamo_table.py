@@ -10,6 +10,7 @@ if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient
 
 _CONDITION_FAILED = "ConditionalCheckFailedException"
+_TRANSACTION_CANCELLED = "TransactionCanceledException"
 
 
 class ConditionFailedError(Exception):
@@ -49,8 +50,24 @@ class DynamoTable:
             return getattr(self.client, operation)(**kwargs)  # type: ignore[no-any-return]
         except ClientError as exc:
             code = exc.response.get("Error", {}).get("Code", "ClientError")
-            if code == _CONDITION_FAILED:
+            if code == _CONDITION_FAILED or (code == _TRANSACTION_CANCELLED and _condition_cancelled(exc.response)):
                 raise ConditionFailedError(code) from exc
             raise ProviderUnavailableError(f"DynamoDB {operation} on the {self._label} failed ({code})") from exc
         except BotoCoreError as exc:
             raise ProviderUnavailableError(f"DynamoDB {operation} could not be reached") from exc
+
+    def paginate(self, operation: str, **kwargs: Any) -> list[dict[str, Any]]:
+        """Every item of a ``query`` or ``scan``, following ``LastEvaluatedKey``."""
+        items: list[dict[str, Any]] = []
+        while True:
+            page = self.call(operation, **kwargs)
+            items += page.get("Items", [])
+            if "LastEvaluatedKey" not in page:
+                return items
+            kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+
+
+def _condition_cancelled(response: Any) -> bool:
+    """Whether a cancelled transaction failed on a condition (not a conflict or throttling, which are transient)."""
+    reasons = response.get("CancellationReasons") or []
+    return any(reason.get("Code") == "ConditionalCheckFailed" for reason in reasons)

@@ -9,8 +9,8 @@ from ragspine.ingestion.errors import DocumentTooLargeError, SourceNotFoundError
 _MISSING = {"NoSuchKey", "NoSuchBucket", "404", "AccessDenied", "403"}
 
 
-def read_object(uri: str, *, max_bytes: int, client: Any | None = None) -> bytes:
-    """The object's bytes.
+def read_object(uri: str, *, max_bytes: int, client: Any | None = None) -> tuple[bytes, dict[str, str]]:
+    """The object's bytes and its user metadata (``x-amz-meta-*`` without the prefix).
 
     Raises:
         SourceNotFoundError: no such bucket or key, or no permission (permanent).
@@ -27,7 +27,8 @@ def read_object(uri: str, *, max_bytes: int, client: Any | None = None) -> bytes
         if int(head["ContentLength"]) > max_bytes:
             raise DocumentTooLargeError(f"{key.rsplit('/', 1)[-1]} is {int(head['ContentLength']):,} bytes, over "
                                         f"the {max_bytes:,}-byte limit; split it or upload a smaller file.")
-        return bytes(s3.get_object(Bucket=bucket, Key=key)["Body"].read())
+        found = s3.get_object(Bucket=bucket, Key=key)
+        return bytes(found["Body"].read()), {str(k): str(v) for k, v in found.get("Metadata", {}).items()}
     except ClientError as exc:
         code = str(exc.response.get("Error", {}).get("Code", ""))
         if code in _MISSING:
@@ -35,3 +36,4 @@ def read_object(uri: str, *, max_bytes: int, client: Any | None = None) -> bytes
         raise SourceUnavailableError(f"{uri}: reading failed ({code or exc})") from exc
     except BotoCoreError as exc:
         raise SourceUnavailableError(f"{uri}: reading failed ({exc})") from exc
+

@@ -16,9 +16,10 @@ class StepFunctionsOperationRunner:
     (or retrying the trigger) never runs the pipeline twice for one operation.
     """
 
-    def __init__(self, state_machine_arn: str, *, client: Any | None = None) -> None:
+    def __init__(self, state_machine_arn: str, *, client: Any | None = None, region: str | None = None) -> None:
         self._arn = state_machine_arn
         self._client = client
+        self._region = region
 
     def start(self, operation_id: str) -> bool:
         """Start the execution for ``operation_id``; False when it was already started."""
@@ -26,7 +27,7 @@ class StepFunctionsOperationRunner:
         if client is None:
             import boto3
 
-            client = self._client = boto3.client("stepfunctions")
+            client = self._client = boto3.client("stepfunctions", region_name=self._region)
         try:
             client.start_execution(stateMachineArn=self._arn, name=operation_id,
                                    input=json.dumps({"operation_id": operation_id}))

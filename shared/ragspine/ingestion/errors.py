@@ -65,6 +65,12 @@ class SourceChangedError(IngestionError):
     http_status = 409
 
 
+class InvalidMetadataError(IngestionError):
+    """The upload's metadata is invalid (an unknown sensitivity level)."""
+
+    code = "INGEST_INVALID_METADATA"
+
+
 class SourceUnavailableError(ProviderUnavailableError):
     """The file could not be read just now (an I/O error); retrying may succeed."""
 

@@ -13,7 +13,7 @@ from ragspine.ingestion.operations import Operation, OperationKey, OperationStat
 from ragspine.sensitivity import Sensitivity
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Mapping
 
 MANIFEST = "manifest.yaml"
 SIDECAR_SUFFIX = ".meta.json"
@@ -126,8 +126,7 @@ def cancel(operation_id: str, *, operations: OperationStore) -> Operation | None
     return operations.save(replace(operation, status=OperationStatus.CANCELLED, finished_at=utcnow()))
 
 
-def submit_object(bucket: str, key: str, *, version: str, operations: OperationStore,
-                  meta: DocumentMeta | None = None) -> tuple[Operation, bool]:
+def submit_object(bucket: str, key: str, *, version: str, operations: OperationStore) -> tuple[Operation, bool]:
     """Record (or find) the operation for one uploaded S3 object; replaying its event returns the same one.
 
     Args:
@@ -135,15 +134,34 @@ def submit_object(bucket: str, key: str, *, version: str, operations: OperationS
         key: The object key, already URL-decoded.
         version: The object's version id, or its ETag when the bucket is not versioned.
         operations: Where operations are recorded.
-        meta: Sensitivity and library of the document (default: internal, default library).
 
     Returns:
-        The operation (its source is ``s3://bucket/key``) and whether it was created now.
+        The operation (its source is ``s3://bucket/key``) and whether it was created now. Its
+        sensitivity and library are read from the object's metadata at ``fetch``.
     """
-    meta = meta or DocumentMeta()
     document = key.rsplit("/", 1)[-1]
     version = version.strip('"')
     draft = Operation(id=f"op-{uuid.uuid4().hex}", doc_id=document,
                       version_id=f"v-{hashlib.sha256(version.encode()).hexdigest()[:16]}", file_hash="",
-                      source=f"s3://{bucket}/{key}", sensitivity=meta.sensitivity, library=meta.library)
+                      source=f"s3://{bucket}/{key}")
     return operations.create_or_get(OperationKey(document, f"s3://{bucket}/{key}#{version}"), draft)
+
+
+def object_meta(document: str, metadata: Mapping[str, str]) -> DocumentMeta:
+    """Sensitivity and library from an upload's user metadata (``x-amz-meta-sensitivity``, ``-library``).
+
+    Without them the document is INTERNAL in the default library, as on the embedded default.
+
+    Raises:
+        InvalidMetadataError: an unknown sensitivity (guessing a lower level could expose a
+            RESTRICTED document, so the upload fails instead).
+    """
+    from ragspine.ingestion.errors import InvalidMetadataError
+
+    values = {name.lower(): value for name, value in metadata.items()}
+    try:
+        level = Sensitivity.parse(values["sensitivity"]) if "sensitivity" in values else Sensitivity.INTERNAL
+    except ValueError as exc:
+        raise InvalidMetadataError(f"{document}: x-amz-meta-sensitivity: {exc}; "
+                                   "upload it again with a valid level.") from exc
+    return DocumentMeta(sensitivity=level, library=values.get("library") or "default")

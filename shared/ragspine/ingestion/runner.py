@@ -58,9 +58,10 @@ class InProcessRunner:
         final: StepResult | None = None
         try:
             for step in Step:
-                current = operations.get(operation.id)
-                if current is not None and current.status is OperationStatus.CANCELLED:
-                    return current
+                # Re-read before each step: a user may have cancelled, and fetch records the hash.
+                operation = operations.get(operation.id) or operation
+                if operation.status is OperationStatus.CANCELLED:
+                    return operation
                 final, operation = self._attempt(step, operation, context)
                 warnings += final.warnings
         except _StepFailed as failed:

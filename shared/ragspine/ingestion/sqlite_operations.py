@@ -2,23 +2,12 @@
 
 from __future__ import annotations
 
-import json
 import sqlite3
 import threading
-from dataclasses import replace
-from datetime import datetime
 from pathlib import Path
-from typing import Any
 
-from ragspine.ingestion.operations import (
-    ActiveVersion,
-    Operation,
-    OperationError,
-    OperationKey,
-    OperationStatus,
-    utcnow,
-)
-from ragspine.sensitivity import Sensitivity
+from ragspine.ingestion.operation_codec import dump_operation, load_operation, with_times
+from ragspine.ingestion.operations import ActiveVersion, Operation, OperationKey, utcnow
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS operation (
@@ -42,7 +31,6 @@ CREATE TABLE IF NOT EXISTS active_version (
     extraction TEXT NOT NULL
 );
 """
-_TIMES = ("created_at", "updated_at", "started_at", "finished_at")
 
 
 class SqliteOperationStore:
@@ -69,25 +57,34 @@ class SqliteOperationStore:
     def create_or_get(self, key: OperationKey, draft: Operation) -> tuple[Operation, bool]:
         """Insert ``draft`` unless ``key`` exists (the UNIQUE key makes concurrent replays safe)."""
         now = utcnow()
-        fresh = _with_times(draft, created=draft.created_at or now, updated=now)
+        created = draft.created_at or now
+        fresh = with_times(draft, created=created, updated=now)
         with self._conn() as conn:
             inserted = conn.execute(
                 "INSERT OR IGNORE INTO operation (id, idem_key, doc, body, created_at) VALUES (?, ?, ?, ?, ?)",
-                (fresh.id, key.text(), fresh.doc_id, _dump(fresh), _iso(fresh.created_at)),
+                (fresh.id, key.text(), fresh.doc_id, dump_operation(fresh), created.isoformat()),
             ).rowcount
             row = conn.execute("SELECT body FROM operation WHERE idem_key = ?", (key.text(),)).fetchone()
-        return _load(row[0]), bool(inserted)
+        return load_operation(row[0]), bool(inserted)
 
     def get(self, operation_id: str) -> Operation | None:
         """The operation with this id, or None."""
         row = self._conn().execute("SELECT body FROM operation WHERE id = ?", (operation_id,)).fetchone()
-        return _load(row[0]) if row else None
+        return load_operation(row[0]) if row else None
 
     def save(self, operation: Operation) -> Operation:
-        """Replace the stored body, stamping ``updated_at``."""
-        saved = _with_times(operation, created=operation.created_at or utcnow(), updated=utcnow())
+        """Replace the stored body, stamping ``updated_at``.
+
+        Raises:
+            NotFoundError: no operation has this id (a save never creates one).
+        """
+        saved = with_times(operation, created=operation.created_at or utcnow(), updated=utcnow())
         with self._conn() as conn:
-            conn.execute("UPDATE operation SET body = ? WHERE id = ?", (_dump(saved), saved.id))
+            updated = conn.execute("UPDATE operation SET body = ? WHERE id = ?", (dump_operation(saved), saved.id))
+        if not updated.rowcount:
+            from ragspine.errors import NotFoundError
+
+            raise NotFoundError(f"no ingestion operation {operation.id}")
         return saved
 
     def list_operations(self, *, doc_id: str | None = None) -> list[Operation]:
@@ -95,7 +92,7 @@ class SqliteOperationStore:
         sql, args = "SELECT body FROM operation ORDER BY created_at, id", tuple[str, ...]()
         if doc_id is not None:
             sql, args = "SELECT body FROM operation WHERE doc = ? ORDER BY created_at, id", (doc_id,)
-        return [_load(row[0]) for row in self._conn().execute(sql, args)]
+        return [load_operation(row[0]) for row in self._conn().execute(sql, args)]
 
     # --- StagingArea ----------------------------------------------------------------------
 
@@ -163,40 +160,3 @@ class SqliteStagingArea:
     def activate(self, version: ActiveVersion) -> None:
         """Record ``version`` as its document's active version."""
         self._store.activate(version)
-
-
-def _iso(value: datetime | None) -> str | None:
-    return value.isoformat() if value else None
-
-
-def _with_times(operation: Operation, *, created: datetime, updated: datetime) -> Operation:
-    return replace(operation, created_at=created, updated_at=updated)
-
-
-def _dump(operation: Operation) -> str:
-    body: dict[str, Any] = {
-        "id": operation.id, "doc_id": operation.doc_id, "version_id": operation.version_id,
-        "file_hash": operation.file_hash, "source": operation.source, "status": operation.status.value,
-        "sensitivity": operation.sensitivity.name, "library": operation.library,
-        "retry_count": operation.retry_count, "warnings": list(operation.warnings),
-        "facts_count": operation.facts_count, "chunks_count": operation.chunks_count,
-        "error": None if operation.error is None else {
-            "code": operation.error.code, "message": operation.error.message, "retryable": operation.error.retryable},
-    }
-    body.update({name: _iso(getattr(operation, name)) for name in _TIMES})
-    return json.dumps(body, ensure_ascii=False)
-
-
-def _load(text: str) -> Operation:
-    body = json.loads(text)
-    error = body["error"]
-    times = {name: datetime.fromisoformat(body[name]) if body.get(name) else None for name in _TIMES}
-    return Operation(
-        id=body["id"], doc_id=body["doc_id"], version_id=body["version_id"], file_hash=body["file_hash"],
-        source=body["source"], status=OperationStatus(body["status"]), sensitivity=Sensitivity[body["sensitivity"]],
-        library=body["library"], retry_count=body["retry_count"], warnings=tuple(body["warnings"]),
-        facts_count=body["facts_count"], chunks_count=body["chunks_count"],
-        error=OperationError(**error) if error else None,
-        created_at=times["created_at"], updated_at=times["updated_at"],
-        started_at=times["started_at"], finished_at=times["finished_at"],
-    )

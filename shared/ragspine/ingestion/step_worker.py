@@ -2,15 +2,23 @@
 
 The state machine owns the retries, so each call here moves the operation's record along:
 PENDING → RUNNING on the first step, ``retry_count`` +1 on every retried attempt (the ASL passes
-``$$.State.RetryCount``), the step's warnings appended, SUCCEEDED after ``activate``. A failing
-step records its error on the operation and raises an exception the ASL can match: transient
-errors as a class named by ``error_name`` (one of the ``Retry`` ``ErrorEquals`` names), permanent
-ones as ``PermanentStepError``, which no ``Retry`` names. After the last attempt the ``Catch``
-calls the ``mark_failed`` step, which sets FAILED with the recorded code and ``retryable``.
+``$$.State.RetryCount``), the step's warnings appended, SUCCEEDED after ``activate``.
+
+Every call returns an ``outcome`` the ASL's Choice states branch on:
+
+- ``ok``: the step ran; go on to the next one.
+- ``failed``: a permanent error (the same bytes fail the same way). The operation is already
+  FAILED with its code and ``retryable: false``; nothing is raised, so nothing is retried.
+- ``cancelled``: the operation was cancelled; the step did not run and the execution stops.
+
+Transient errors are raised as a class named by ``error_name`` (one of the ``Retry``
+``ErrorEquals`` names) after recording the error on the operation. When the retries run out,
+the ``Catch`` calls ``mark_failed``, which sets FAILED with the recorded code and ``retryable``.
 """
 
 from __future__ import annotations
 
+import enum
 import json
 from collections.abc import Mapping
 from dataclasses import replace
@@ -30,7 +38,15 @@ class StepError(Exception):
 
 
 class PermanentStepError(StepError):
-    """A step failed in a way retrying cannot fix; no ``Retry`` names it, so the ``Catch`` applies."""
+    """The worker cannot even load the operation; no ``Retry`` names it, so the ``Catch`` applies."""
+
+
+class Outcome(enum.StrEnum):
+    """What a step call tells the state machine's Choice state."""
+
+    OK = "ok"
+    FAILED = "failed"
+    CANCELLED = "cancelled"
 
 
 @cache
@@ -43,14 +59,20 @@ def handle_step(payload: Mapping[str, Any], *, context: StepContext, policy: Ret
                 steps: Mapping[Step, StepFunction] = STEPS) -> dict[str, Any]:
     """Run ``payload["step"]`` for ``payload["operation_id"]`` and update the operation's record.
 
+    Returns:
+        The step's result with its ``outcome`` (ok, failed, cancelled).
+
     Raises:
-        StepError: the step failed (a transient-named class, or ``PermanentStepError``).
+        StepError: a transient failure (a class the ``Retry`` names), or ``PermanentStepError``
+            when the operation does not exist.
     """
     policy = policy or RetryPolicy()
     if payload["step"] == MARK_FAILED:
         return mark_failed(payload, context=context, policy=policy)
     step = Step(payload["step"])
     operation = _operation(payload, context)
+    if operation.status is OperationStatus.CANCELLED:
+        return {"operation_id": operation.id, "step": step.value, "outcome": Outcome.CANCELLED.value}
     now = utcnow()
     operation = context.operations.save(replace(
         operation, status=OperationStatus.RUNNING if operation.status is OperationStatus.PENDING else operation.status,
@@ -58,21 +80,24 @@ def handle_step(payload: Mapping[str, Any], *, context: StepContext, policy: Ret
         retry_count=operation.retry_count + (1 if int(payload.get("retry_count", 0)) > 0 else 0)))
     try:
         result = run_step(step.value, payload, context=context, steps=steps)
-    except Exception as exc:  # every failure is recorded on the operation, then re-raised for the ASL
+    except Exception as exc:  # every failure is recorded on the operation
         transient = policy.retries(exc)
         error = operation_error(step, exc, transient=transient)
-        context.operations.save(replace(operation, error=error))
         if transient:
+            context.operations.save(replace(operation, error=error))
             raise transient_error_class(error_name(exc, policy))(f"{error.code}: {error.message}") from exc
-        raise PermanentStepError(f"{error.code}: {error.message}") from exc
-    operation = context.operations.get(operation.id) or operation  # a step may have updated it (fetch: the hash)
+        context.operations.save(replace(operation, status=OperationStatus.FAILED, error=error, finished_at=utcnow()))
+        return {"operation_id": operation.id, "step": step.value, "outcome": Outcome.FAILED.value,
+                "code": error.code, "retryable": False}
+    # Re-read: a step may have updated the record (fetch: the hash), or a user cancelled meanwhile.
+    operation = context.operations.get(operation.id) or operation
     operation = replace(operation, error=None, warnings=(*operation.warnings, *result["warnings"]))
     if step is Step.ACTIVATE:
         context.staging.clear(operation.id)
         operation = replace(operation, status=OperationStatus.SUCCEEDED, facts_count=result["facts"],
                             chunks_count=result["chunks"], finished_at=utcnow())
     context.operations.save(operation)
-    return result
+    return {**result, "outcome": Outcome.OK.value}
 
 
 def mark_failed(payload: Mapping[str, Any], *, context: StepContext, policy: RetryPolicy) -> dict[str, Any]:

@@ -91,8 +91,12 @@ def fetch(operation: Operation, context: StepContext) -> StepResult:
     """Read the file's bytes, check its size and hash, and stage them."""
     if operation.source.startswith("s3://"):
         from ragspine.aws.s3_source import read_object
+        from ragspine.ingestion.pipeline import object_meta
 
-        data = read_object(operation.source, max_bytes=context.max_bytes)
+        data, metadata = read_object(operation.source, max_bytes=context.max_bytes)
+        meta = object_meta(operation.doc_id, metadata)
+        if (meta.sensitivity, meta.library) != (operation.sensitivity, operation.library):
+            operation = context.operations.save(replace(operation, sensitivity=meta.sensitivity, library=meta.library))
         return _stage_source(operation, context, data, Path(operation.source).name)
     path = Path(operation.source)
     try:

@@ -1,0 +1,53 @@
+"""An ``Operation`` as JSON text, the same in operations.db and in the DynamoDB ingest table."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from datetime import datetime
+from typing import Any
+
+from ragspine.ingestion.operations import Operation, OperationError, OperationStatus
+from ragspine.sensitivity import Sensitivity
+
+_TIMES = ("created_at", "updated_at", "started_at", "finished_at")
+
+
+def _iso(value: datetime | None) -> str | None:
+    return value.isoformat() if value else None
+
+
+def with_times(operation: Operation, *, created: datetime, updated: datetime) -> Operation:
+    """The operation with its creation and last-update times set."""
+    return replace(operation, created_at=created, updated_at=updated)
+
+
+def dump_operation(operation: Operation) -> str:
+    """The operation as JSON text (times in ISO 8601, sensitivity by name)."""
+    body: dict[str, Any] = {
+        "id": operation.id, "doc_id": operation.doc_id, "version_id": operation.version_id,
+        "file_hash": operation.file_hash, "source": operation.source, "status": operation.status.value,
+        "sensitivity": operation.sensitivity.name, "library": operation.library,
+        "retry_count": operation.retry_count, "warnings": list(operation.warnings),
+        "facts_count": operation.facts_count, "chunks_count": operation.chunks_count,
+        "error": None if operation.error is None else {
+            "code": operation.error.code, "message": operation.error.message, "retryable": operation.error.retryable},
+    }
+    body.update({name: _iso(getattr(operation, name)) for name in _TIMES})
+    return json.dumps(body, ensure_ascii=False)
+
+
+def load_operation(text: str) -> Operation:
+    """The operation ``dump_operation`` wrote."""
+    body = json.loads(text)
+    error = body["error"]
+    times = {name: datetime.fromisoformat(body[name]) if body.get(name) else None for name in _TIMES}
+    return Operation(
+        id=body["id"], doc_id=body["doc_id"], version_id=body["version_id"], file_hash=body["file_hash"],
+        source=body["source"], status=OperationStatus(body["status"]), sensitivity=Sensitivity[body["sensitivity"]],
+        library=body["library"], retry_count=body["retry_count"], warnings=tuple(body["warnings"]),
+        facts_count=body["facts_count"], chunks_count=body["chunks_count"],
+        error=OperationError(**error) if error else None,
+        created_at=times["created_at"], updated_at=times["updated_at"],
+        started_at=times["started_at"], finished_at=times["finished_at"],
+    )
