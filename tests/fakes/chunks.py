@@ -117,6 +117,10 @@ class InMemoryChunkIndex:
     def count(self) -> int:
         return len(self._chunks)
 
+    def ensure_index(self) -> bool:
+        self._raise_if_failing()
+        return False
+
     def _raise_if_failing(self) -> None:
         if self.fail_with is not None:
             raise self.fail_with

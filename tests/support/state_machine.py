@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import secrets
 import time
 import types
 from collections.abc import Callable, Iterator
@@ -90,8 +91,12 @@ class StateMachinePipeline:
 
 @contextmanager
 def moto_ingest_pipeline(monkeypatch: pytest.MonkeyPatch, load_event: Callable[[str], dict[str, Any]],
-                         lambda_context: Any) -> Iterator[StateMachinePipeline]:
-    """moto S3, DynamoDB and Step Functions wired like the stack; needs the ``settings`` fixture first."""
+                         lambda_context: Any, *, opensearch: str | None = None) -> Iterator[StateMachinePipeline]:
+    """moto S3, DynamoDB and Step Functions wired like the stack; needs the ``settings`` fixture first.
+
+    ``opensearch`` is the URL of a chunk index server (osmem-server); without it the stack has
+    no chunk index, as a deployment without a search domain.
+    """
     import boto3
     from moto import mock_aws
     from moto.awslambda.models import LambdaFunction
@@ -101,6 +106,9 @@ def moto_ingest_pipeline(monkeypatch: pytest.MonkeyPatch, load_event: Callable[[
            "AWS_DEFAULT_REGION": REGION, "AWS_REGION": REGION, "RAGSPINE_BACKEND": "aws",
            "RAGSPINE_FACTS_TABLE": FACTS_TABLE, "RAGSPINE_INGEST_TABLE": INGEST_TABLE,
            "RAGSPINE_STAGING_BUCKET": BUCKET}
+    if opensearch:
+        env["RAGSPINE_OPENSEARCH_ENDPOINT"] = opensearch
+        env["RAGSPINE_OPENSEARCH_INDEX"] = f"chunks-{secrets.token_hex(4)}"
     for name, value in env.items():
         monkeypatch.setenv(name, value)
     get_settings.cache_clear()

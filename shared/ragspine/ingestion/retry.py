@@ -39,7 +39,13 @@ class RetryPolicy:
             raise ConfigurationError("retry policy needs max_attempts >= 1, interval_s >= 0, backoff_rate >= 1")
 
     def retries(self, exc: BaseException) -> bool:
-        """Whether ``exc`` is a transient error this policy retries."""
+        """Whether ``exc`` is a transient error this policy retries.
+
+        An error that says it is not retryable (``retryable = False``, such as a missing index or
+        denied access, subclasses of an unavailable provider) is never retried: waiting cannot fix it.
+        """
+        if getattr(exc, "retryable", True) is False:
+            return False
         return _ALL in self.retry_on or error_name(exc, self) in self.retry_on
 
     def delay(self, retry: int) -> float:

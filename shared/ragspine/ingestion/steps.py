@@ -170,7 +170,7 @@ def index(operation: Operation, context: StepContext) -> StepResult:
     """
     children, _, vectors = staged.load_chunks(_require(context, operation, "chunks", Step.INDEX))
     if context.index is not None:
-        context.index.count()  # raises ProviderUnavailableError when the index cannot be reached
+        context.index.ensure_index()  # the first ingestion creates it; raises when it cannot be reached
     if vectors is not None and len(vectors) != len(children):
         raise StepOrderError(f"operation {operation.id}: {len(vectors)} vectors for {len(children)} chunks")
     context.staging.put(operation.id, "index_ready", b"1")

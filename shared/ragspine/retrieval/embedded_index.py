@@ -184,6 +184,10 @@ class EmbeddedChunkIndex:
         """Number of chunks stored, parents included."""
         return self._store.count()
 
+    def ensure_index(self) -> bool:
+        """Nothing to do: the index file and its tables are created when the index is opened."""
+        return False
+
     def close(self) -> None:
         """Close this thread's database connection and stop the dense-leg worker."""
         self._store.close()

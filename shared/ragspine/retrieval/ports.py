@@ -40,3 +40,7 @@ class ChunkIndex(Protocol):
     def count(self) -> int:
         """Number of chunks indexed."""
         ...
+
+    def ensure_index(self) -> bool:
+        """Create the index if it does not exist (ingestion calls it before writing); True when created now."""
+        ...

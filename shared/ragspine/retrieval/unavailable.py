@@ -43,3 +43,7 @@ class UnavailableChunkIndex:
     def count(self) -> int:
         """Refuse: the index cannot be read."""
         self._raise()
+
+    def ensure_index(self) -> bool:
+        """Refuse: the index cannot be opened."""
+        self._raise()

@@ -106,3 +106,37 @@ def test_an_unknown_sensitivity_fails_the_upload_before_anything_is_read(pipelin
     assert operation.status is OperationStatus.FAILED and operation.error is not None
     assert operation.error.code == "INGEST_INVALID_METADATA" and "top-secret" in operation.error.message
     assert not operation.error.retryable and _calls(pipeline, "parse") == 0
+
+
+@pytest.fixture
+def osmem() -> Iterator[str]:
+    pytest.importorskip("osmem_server", reason="osmem-server (PyPI) stands in for the OpenSearch domain")
+    from osmem_server import OsmemServer
+
+    server = OsmemServer.start(addr="127.0.0.1:0")
+    yield str(server.url)
+    server.close()
+
+
+def test_uploads_reach_opensearch_and_a_new_version_retires_the_old_chunks(
+        settings: Settings, monkeypatch: pytest.MonkeyPatch, load_event: Callable[[str], dict[str, Any]],
+        lambda_context: Any, osmem: str) -> None:
+    from ragspine.bootstrap import get_services
+    from ragspine.retrieval.model import SearchFilters
+
+    key = "uploads/policy.md"
+    with moto_ingest_pipeline(monkeypatch, load_event, lambda_context, opensearch=osmem) as pipeline:
+        first = pipeline.trigger_and_wait(pipeline.upload(key, SAMPLE.read_bytes()))
+        assert first.status is OperationStatus.SUCCEEDED, first.error
+        assert first.chunks_count > 0 and not any("index" in w for w in first.warnings)  # created on first use
+        index = get_services().retrieval.index  # type: ignore[union-attr]
+        hits = index.search("return policy", top_k=50, filters=SearchFilters())
+        assert hits and {h.chunk.version_id for h in hits} == {first.version_id}
+
+        edited = SAMPLE.read_bytes() + b"\n\n## Gift cards\n\nGift cards never expire.\n"
+        second = pipeline.trigger_and_wait(pipeline.upload(key, edited))
+        assert second.status is OperationStatus.SUCCEEDED, second.error
+        hits = index.search("gift cards never expire", top_k=50, filters=SearchFilters())
+        assert hits and {h.chunk.version_id for h in hits} == {second.version_id}
+        every = index.search("return policy refund exchange", top_k=50, filters=SearchFilters(doc_ids=("policy.md",)))
+        assert every and {h.chunk.version_id for h in every} == {second.version_id}  # the old version is retired

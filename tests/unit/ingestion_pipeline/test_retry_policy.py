@@ -70,3 +70,11 @@ class TestFromAsl:
     @pytest.mark.skipif(not REPO_ASL.exists(), reason="infra/statemachine/ingest.asl.json not written yet")
     def test_the_state_machine_retries_exactly_as_the_in_process_runner(self) -> None:
         assert RetryPolicy.from_asl(REPO_ASL) == RetryPolicy()
+
+
+def test_an_unavailable_provider_that_says_it_is_not_retryable_is_not_retried() -> None:
+    from ragspine.aws.opensearch_errors import OpenSearchIndexMissingError, OpenSearchUnavailableError
+
+    policy = RetryPolicy()
+    assert policy.retries(OpenSearchUnavailableError("timed out"))
+    assert not policy.retries(OpenSearchIndexMissingError("the chunk index does not exist"))
