@@ -1,10 +1,10 @@
-"""``make bench``: structured-ask latency on a 1M-fact store and cold start of the ask handler.
+"""``make bench``: structured-ask latency on a 1M-fact store, cold start of the ask handler, ingestion throughput.
 
 Benchmarks, not tests: nothing here asserts on time. Every number is set against a baseline
 measured in the same run, and the report says whether each target is met. The same numbers
 go to ``tests/bench/results/latest.json``.
 
-    .venv/bin/python tests/bench/run.py [--quick] [--rebuild] [--json-only]
+    .venv/bin/python tests/bench/run.py [--quick] [--rebuild] [--json-only] [--skip-cold-start] [--skip-ingestion]
 """
 
 from __future__ import annotations
@@ -26,6 +26,8 @@ sys.path.insert(0, str(BENCH_DIR))
 
 from cold_start import run_cold_start  # noqa: E402
 from factbase import ensure_fact_base  # noqa: E402
+from ingestion import render as render_ingestion  # noqa: E402
+from ingestion import run_ingestion  # noqa: E402
 from report import render  # noqa: E402
 from structured import run_structured  # noqa: E402
 
@@ -42,7 +44,8 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--quick", action="store_true", help="100k facts, fewer calls and runs (smoke run)")
     parser.add_argument("--rebuild", action="store_true", help="rebuild the cached fact file")
     parser.add_argument("--json-only", action="store_true", help="print only the JSON results")
-    parser.add_argument("--skip-cold-start", action="store_true", help="only the structured benchmark")
+    parser.add_argument("--skip-cold-start", action="store_true", help="skip the cold-start benchmark")
+    parser.add_argument("--skip-ingestion", action="store_true", help="skip the ingestion benchmark")
     return parser.parse_args(argv)
 
 
@@ -69,16 +72,22 @@ def main(argv: list[str] | None = None) -> int:
         python = REPO / ".venv" / "bin" / "python"
         cold = run_cold_start(python if python.exists() else Path(sys.executable), cwd=REPO,
                               runs=plan["runs"], log=_log)
+    ingestion = None if args.skip_ingestion else run_ingestion(quick=args.quick, log=_log)
     results: dict[str, Any] = {
         "meta": {"mode": mode, "finished": datetime.now(UTC).isoformat(timespec="seconds"),
                  "elapsed_s": round(time.perf_counter() - started, 1), "python": platform.python_version(),
                  "sqlite": sqlite3.sqlite_version, "platform": platform.platform()},
         "structured": structured,
         "cold_start": cold,
+        "ingestion": ingestion,
     }
     out = RESULTS / "latest.json"
     out.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    print(json.dumps(results, indent=2, ensure_ascii=False) if args.json_only else render(results, out))
+    if args.json_only:
+        print(json.dumps(results, indent=2, ensure_ascii=False))
+    else:
+        section = render_ingestion(ingestion) if ingestion else ["3. Ingestion: skipped"]
+        print(render(results, out) + "\n\n" + "\n".join(section))
     return 0
 
 
