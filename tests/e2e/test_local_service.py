@@ -18,11 +18,13 @@ class TestStartUp:
         assert banner.index("sample question") < banner.index("serving on")
 
     def test_all_state_lives_in_the_data_dir(self, local_service: LocalService) -> None:
-        assert (local_service.data_dir / "facts.db").exists()
-        assert (local_service.data_dir / "chunks.db").exists()
+        for name in ("facts.db", "chunks.db", "operations.db"):
+            assert (local_service.data_dir / name).exists(), name
 
-    def test_serve_indexes_the_sample_documents(self, local_service: LocalService) -> None:
-        assert "indexed" in local_service.banner and "passages of the sample documents" in local_service.banner
+    def test_serve_ingests_the_sample_documents(self, local_service: LocalService) -> None:
+        # every manifest document through the pipeline: 114 facts extracted, versioned passages indexed
+        assert "sample data: 8 of 8 documents ingested (8 now, 0 unchanged): 114 facts, " in local_service.banner
+        assert " passages indexed (" in local_service.banner
 
 
 class TestAsk:
@@ -62,6 +64,14 @@ class TestNarrative:
     def test_search_route_serves_hits(self, api: ApiClient) -> None:
         reply = api.post_raw("/v1/search", b'{"query": "Project Lotus", "top_k": 3}')
         assert reply.status == 200 and len(reply.body["hits"]) == 3
+
+    def test_the_restricted_minutes_are_never_served(self, api: ApiClient) -> None:
+        reply = api.post_raw("/v1/search", b'{"query": "Project Falcon Hikari Retail board", "top_k": 10}')
+        assert reply.status == 200
+        assert [h for h in reply.body["hits"] if h["doc"] == "ACME_Board_Minutes_2025Q4.docx"] == []
+        answer = api.ask("What did the board decide about Project Falcon?").body
+        assert "420" not in answer["answer"]
+        assert all(s["doc"] != "ACME_Board_Minutes_2025Q4.docx" for s in answer["sources"])
 
 
 class TestBadInput:

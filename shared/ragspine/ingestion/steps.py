@@ -31,8 +31,12 @@ from ragspine.ingestion.errors import (
 from ragspine.ingestion.operations import ActiveVersion, Operation, OperationStore, StagingArea
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from ragspine.facts.glossary import Glossary
+    from ragspine.facts.model import Fact
     from ragspine.facts.ports import FactStore
+    from ragspine.ingestion.model import Block, ParsedDocument
     from ragspine.llm.ports import Embedder
     from ragspine.retrieval.ports import ChunkIndex
 
@@ -152,6 +156,8 @@ def chunk_and_embed(operation: Operation, context: StepContext) -> StepResult:
     from ragspine.retrieval.chunking import ChunkMeta, chunk_document
 
     doc = staged.load_document(_require(context, operation, "document", Step.CHUNK_AND_EMBED))
+    extraction = staged.load_extraction(_require(context, operation, "extraction", Step.CHUNK_AND_EMBED))
+    doc = without_fact_tables(doc, extraction.facts)
     if context.index is None:
         context.staging.put(operation.id, "chunks", staged.dump_chunks([], [], None))
         return StepResult(Step.CHUNK_AND_EMBED, operation.id, warnings=("no chunk index configured: not indexed",))
@@ -161,6 +167,30 @@ def chunk_and_embed(operation: Operation, context: StepContext) -> StepResult:
     vectors = context.embedder.embed(texts) if context.embedder and texts else None
     context.staging.put(operation.id, "chunks", staged.dump_chunks(chunked.children, chunked.parents, vectors))
     return StepResult(Step.CHUNK_AND_EMBED, operation.id, chunks=len(chunked.children))
+
+
+def without_fact_tables(doc: ParsedDocument, facts: Sequence[Fact]) -> ParsedDocument:
+    """The document without the tables its facts came from, nor their unit captions.
+
+    The fact table answers those figures, each with its cell locator; indexed as passages too,
+    their rows crowd the narrative (the "why") out of search. Tables that gave no fact stay.
+    """
+    from ragspine.ingestion.model import BlockKind
+
+    located = {f.source_locator for f in facts}
+    tables = [b for b in doc.blocks if b.kind is BlockKind.TABLE
+              and any(loc == b.locator or loc.startswith(b.locator + ",") for loc in located)]
+    if not tables:
+        return doc
+    captions = {b.caption for b in tables if b.caption}
+    dropped = {b.locator for b in tables}
+
+    def answered_by_facts(block: Block) -> bool:
+        if block.kind is BlockKind.TABLE:
+            return block.locator in dropped
+        return block.text in captions
+
+    return replace(doc, blocks=tuple(b for b in doc.blocks if not answered_by_facts(b)))
 
 
 def index(operation: Operation, context: StepContext) -> StepResult:

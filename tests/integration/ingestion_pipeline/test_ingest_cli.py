@@ -41,3 +41,16 @@ def test_bad_files_are_reported_and_the_rest_still_ingested(settings: Settings, 
 def test_an_unknown_sensitivity_is_refused(settings: Settings, tmp_path: Path) -> None:
     result = runner.invoke(app, ["ingest", str(tmp_path), "--sensitivity", "SECRET"])
     assert result.exit_code == 2
+
+
+def test_ingesting_the_same_files_again_redoes_nothing(settings: Settings, tmp_path: Path) -> None:
+    from ragspine.bootstrap import build_ingest_context, get_services
+
+    (tmp_path / "jp.md").write_text(TABLE, encoding="utf-8")
+    first = runner.invoke(app, ["ingest", str(tmp_path)], env=WIDE)
+    operations = build_ingest_context(get_services()).operations.list_operations()
+    second = runner.invoke(app, ["ingest", str(tmp_path)], env=WIDE)
+    assert (first.exit_code, second.exit_code) == (0, 0), second.output
+    assert "1 succeeded, 0 failed" in second.output
+    # the SUCCEEDED operation is found by (document, hash) and returned untouched
+    assert build_ingest_context(get_services()).operations.list_operations() == operations
