@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from ragspine.cli_operations import operations_app
 from ragspine.errors import RagspineError
 
 if TYPE_CHECKING:
@@ -291,6 +292,7 @@ catalog_app = typer.Typer(help="The workflow catalog: 7 curated templates and 99
 app.add_typer(workflow_app, name="workflow")
 workflow_app.add_typer(keys_app, name="keys")
 app.add_typer(catalog_app, name="catalog")
+app.add_typer(operations_app, name="operations")
 
 WorkflowFile = Annotated[Path, typer.Argument(help="A Dify DSL, n8n workflow or description (.yml/.json/.toml/.txt).")]
 FormatOption = Annotated[str, typer.Option("--format", help="Output format: yaml or json.")]

@@ -1,0 +1,106 @@
+"""``ragspine operations``: list, show and cancel ingestion operations of the configured backend.
+
+Re-running a FAILED operation whose error is ``retryable`` is ``ragspine ingest`` of the same
+file: the submission finds the operation and runs it again. A permanent failure needs a
+fixed file, which is a new version and so a new operation.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from ragspine.errors import RagspineError
+
+if TYPE_CHECKING:
+    from ragspine.ingestion.operations import Operation, OperationStore
+
+operations_app = typer.Typer(help="Ingestion operations: status, retries, errors; cancel one that has not finished.",
+                             no_args_is_help=True)
+
+AsJson = Annotated[bool, typer.Option("--json", help="Print JSON for machines.")]
+
+
+def _store() -> OperationStore:
+    from ragspine.bootstrap import build_operation_store
+    from ragspine.settings import get_settings
+
+    return build_operation_store(get_settings())
+
+
+def _exit(exc: RagspineError) -> typer.Exit:
+    typer.secho(f"error [{exc.code}]: {exc.message}", err=True, fg=typer.colors.RED)
+    return typer.Exit(code=2)
+
+
+def operation_json(operation: Operation) -> dict[str, Any]:
+    """The operation as the JSON the commands print (times in ISO 8601)."""
+    from ragspine.ingestion.operation_codec import dump_operation
+
+    return json.loads(dump_operation(operation))  # type: ignore[no-any-return]
+
+
+def _get(operation_id: str) -> Operation:
+    from ragspine.errors import NotFoundError
+
+    operation = _store().get(operation_id)
+    if operation is None:
+        raise _exit(NotFoundError(f"no ingestion operation {operation_id}; `ragspine operations list` shows them"))
+    return operation
+
+
+@operations_app.command("list")
+def list_operations(doc: Annotated[str | None, typer.Option(help="Only this document's operations.")] = None,
+                    as_json: AsJson = False) -> None:
+    """Operations, oldest first: document, version, status, retries, counts, error code."""
+    from rich.console import Console
+    from rich.table import Table
+
+    try:
+        found = _store().list_operations(doc_id=doc)
+    except RagspineError as exc:
+        raise _exit(exc) from exc
+    if as_json:
+        typer.echo(json.dumps([operation_json(op) for op in found], ensure_ascii=False, indent=2))
+        return
+    table = Table("operation", "document", "version", "status", "retries", "facts", "chunks", "error")
+    for op in found:
+        table.add_row(op.id, op.doc_id, op.version_id, op.status.value, str(op.retry_count), str(op.facts_count),
+                      str(op.chunks_count), op.error.code if op.error else "")
+    Console().print(table)
+    typer.echo(f"{len(found)} operation{'s' if len(found) != 1 else ''}")
+
+
+@operations_app.command()
+def show(operation_id: Annotated[str, typer.Argument(help="The operation id (op-...).")],
+         as_json: AsJson = False) -> None:
+    """One operation in full: times, warnings, and the error with its code and whether a retry may help."""
+    body = operation_json(_get(operation_id))
+    if as_json:
+        typer.echo(json.dumps(body, ensure_ascii=False, indent=2))
+        return
+    for name, value in body.items():
+        if isinstance(value, dict):
+            value = f"{value['code']}: {value['message']} (retryable: {str(value['retryable']).lower()})"
+        elif isinstance(value, list):
+            value = "; ".join(value) or "-"
+        typer.echo(f"{name:>13}: {'-' if value is None else value}")
+
+
+@operations_app.command()
+def cancel(operation_id: Annotated[str, typer.Argument(help="The operation id (op-...).")]) -> None:
+    """Cancel an operation that has not finished: its run stops before the next step, nothing is activated."""
+    from ragspine.ingestion.pipeline import cancel as cancel_operation
+
+    operation = _get(operation_id)
+    if operation.status.finished:
+        typer.secho(f"{operation_id} already ended {operation.status.value}; nothing to cancel.", err=True,
+                    fg=typer.colors.YELLOW)
+        raise typer.Exit(code=1)
+    try:
+        cancelled = cancel_operation(operation_id, operations=_store())
+    except RagspineError as exc:
+        raise _exit(exc) from exc
+    typer.echo(f"{operation_id}: {cancelled.status.value if cancelled else 'gone'}")
