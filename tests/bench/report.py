@@ -8,7 +8,8 @@ if TYPE_CHECKING:
     from pathlib import Path
 
 PATH_LABELS = {
-    "ask": "a) answer_question (full structured ask)",
+    "ask": "a) answer_question, distinct questions (parse-cache miss)",
+    "ask_repeated": "a') answer_question, repeated question (parse-cache hit)",
     "tool": "b) execute_query_metric (tool path)",
     "floor": "c) floor: bare sqlite3 PK lookup",
     "harness": "   harness only (call + timer)",
@@ -31,15 +32,23 @@ def _structured(s: dict[str, Any]) -> list[str]:
         f"   {s['n']:,} calls per path after {s['warmup']:,} warm-up calls, "
         f"cycling {len(s['questions'])} questions (zh/en/ja), one fact each",
         "",
-        f"   {'path':<44}{'p50 µs':>10}{'p99 µs':>10}{'mean µs':>10}",
+        f"   {'path':<58}{'p50 µs':>10}{'p99 µs':>10}{'mean µs':>10}",
     ]
     for name, label in PATH_LABELS.items():
-        p = s["paths"][name]
-        lines.append(f"   {label:<44}{p['p50_us']:>10.2f}{p['p99_us']:>10.2f}{p['mean_us']:>10.2f}")
+        p = s["paths"].get(name)
+        if p is None:  # a results file from before this path existed
+            continue
+        lines.append(f"   {label:<58}{p['p50_us']:>10.2f}{p['p99_us']:>10.2f}{p['mean_us']:>10.2f}")
     lines.append("")
     for name, ratio in s["ratios"].items():
-        lines.append(f"   {name:<12} p50 {ratio['p50']:>6.2f}x   p99 {ratio['p99']:>6.2f}x")
-    lines += ["", "   " + _verdict(s["target"]), ""]
+        lines.append(f"   {name:<20} p50 {ratio['p50']:>6.2f}x   p99 {ratio['p99']:>6.2f}x")
+    lines += ["", "   " + _verdict(s["target"])]
+    if "target_repeated" in s:
+        lines.append("   " + _verdict(s["target_repeated"]))
+    if "parse_cache" in s:
+        lines.append("   parse cache: " + "; ".join(f"{name} {c['hits']:,} hits / {c['misses']:,} misses (size {c['size']})"
+                                                   for name, c in s["parse_cache"].items()))
+    lines.append("")
     prof = s["profile"]
     lines.append(f"   cProfile of a) over {prof['calls']:,} calls, top 10 by cumulative time "
                  "(µs per ask, inflated by the profiler):")

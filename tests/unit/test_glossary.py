@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from ragspine.errors import ConfigurationError
 from ragspine.facts.glossary import Glossary, Period, SlotKind, default_glossary
+from ragspine.facts.matching import trie_pattern
 
 
 @pytest.fixture(scope="module")
@@ -122,3 +125,25 @@ def test_every_display_name_is_also_an_alias(glossary: Glossary) -> None:
         for code, term in terms.items():
             for name in term.names.values():
                 assert glossary.normalize(kind, name) == code, (kind, name)
+
+
+class TestTriePattern:
+    """The prefix tree behind every alias regex, with its first-character guard."""
+
+    WORDS = ("毛利", "毛利率", "revenue", "rev", "a-b", "q3", "净利润")
+
+    def test_it_matches_exactly_its_words_longest_first(self) -> None:
+        regex = re.compile(trie_pattern(self.WORDS))
+        assert all(regex.fullmatch(word) for word in self.WORDS)
+        assert regex.match("毛利率是").group() == "毛利率"  # type: ignore[union-attr]
+        assert not any(regex.fullmatch(word) for word in ("毛", "re", "revenues", "b", "净利"))
+
+    def test_the_guard_finds_the_same_spans_as_the_plain_tree(self) -> None:
+        guarded = re.compile(trie_pattern(self.WORDS))
+        plain = re.compile(guarded.pattern.split(")", 1)[1])  # drop the leading (?=[...]) lookahead
+        text = "2024年毛利率与revenue及rev、a-b、q3净利润和毛利"
+        assert guarded.pattern.startswith("(?=[")
+        assert [m.span() for m in guarded.finditer(text)] == [m.span() for m in plain.finditer(text)]
+
+    def test_an_empty_word_keeps_the_tree_unguarded(self) -> None:
+        assert trie_pattern(["", "a"]) == "(?:a)?" and trie_pattern([]) == ""

@@ -112,11 +112,15 @@ def _row(fact: Fact) -> tuple[object, ...]:
     )
 
 
+_LEVELS = {level.value: level for level in Sensitivity}  # a dict hit costs a fraction of an Enum call
+
+
 def _fact(row: tuple[Any, ...]) -> Fact:
     (metric, entity, geography, channel, period_type, period, value, unit, doc, locator,
      file_hash, extractor, mapping, sensitivity) = row
+    level = _LEVELS.get(sensitivity)
     return Fact(metric, entity, geography, channel, period_type, period, value, unit, doc, locator,
-                file_hash, extractor, mapping, Sensitivity(sensitivity))
+                file_hash, extractor, mapping, Sensitivity(sensitivity) if level is None else level)
 
 
 def _migrate(conn: sqlite3.Connection) -> None:

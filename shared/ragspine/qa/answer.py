@@ -6,8 +6,9 @@ structured | narrative | composite → provenance check → answer + sources.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field
 from datetime import date
 
 from ragspine.errors import FieldError, InvalidInputError
@@ -21,13 +22,14 @@ from ragspine.qa.intent_model import Channel
 from ragspine.qa.language import Lang, detect_language
 from ragspine.qa.narrative import run_narrative
 from ragspine.qa.ports import Evidence, IntentParser, NarrativeRetriever
-from ragspine.qa.provenance import check_provenance
+from ragspine.qa.provenance import check_numbers, numbers_in
 from ragspine.qa.render import render_assumptions, render_unrecognized
 from ragspine.qa.result import AnswerResult, AnswerStatus, Route
 from ragspine.qa.screening import ScreeningPolicy
+from ragspine.qa.shape import DEFAULT_SHAPE_CACHE_SIZE, QuestionShape, ShapeCache, question_numbers
 from ragspine.qa.slots import Slots
-from ragspine.qa.structured import StructuredOutcome, run_structured
-from ragspine.qa.trace import TraceRecorder
+from ragspine.qa.structured import StructuredOutcome, plan_lookups, run_structured
+from ragspine.qa.trace import TraceRecorder, question_digest
 from ragspine.sensitivity import Sensitivity
 
 DEFAULT_MAX_QUESTION_CHARS = 1000
@@ -37,7 +39,12 @@ _REJECTED = "回答中的数字无法溯源到事实或资料，已拒绝该回�
 
 @dataclass(frozen=True)
 class QAComponents:
-    """Everything ``answer_question`` needs, wired by the composition root."""
+    """Everything ``answer_question`` needs, wired by the composition root.
+
+    ``shapes`` caches the parsed shape of recent questions (``parse_cache_size`` of them, 0 for
+    none). It belongs to this instance, whose glossary, policies and parsers never change, so a
+    new configuration starts with an empty cache. Facts are never cached.
+    """
 
     facts: FactStore
     glossary: Glossary
@@ -49,6 +56,11 @@ class QAComponents:
     retriever: NarrativeRetriever | None = None
     max_chars: int = DEFAULT_MAX_QUESTION_CHARS
     max_sensitivity: Sensitivity = Sensitivity.CONFIDENTIAL
+    parse_cache_size: int = DEFAULT_SHAPE_CACHE_SIZE
+    shapes: ShapeCache = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "shapes", ShapeCache(self.parse_cache_size))  # frozen: set once, here
 
 
 def answer_question(question: str, *, qa: QAComponents, history: Sequence[Message] = ()) -> AnswerResult:
@@ -66,24 +78,31 @@ def answer_question(question: str, *, qa: QAComponents, history: Sequence[Messag
         InvalidInputError: the question is empty or too long.
     """
     text = validate_question(question, max_chars=qa.max_chars)
-    trace = TraceRecorder.start(text)
-    refusal = qa.screening.screen(text)
-    trace.stage("screening")
+    started = time.perf_counter()
+    key = (text, qa.clock())
+    shape = qa.shapes.get(key)
+    cached = shape is not None
+    if shape is None:
+        trace = TraceRecorder.begin(len(text), question_digest(text), started)
+        shape = _parse(text, qa, today=key[1], trace=trace)
+        qa.shapes.put(key, shape)
+    else:
+        trace = TraceRecorder.begin(len(text), shape.question_sha256, started)
+        trace.decide("parse_cache:hit")
+        trace.skip(shape.stages)
+    lang = shape.lang
+    refusal = shape.refusal
     if refusal is not None:
         trace.decide(f"screening:{refusal.reason}")
         return _finish(trace, AnswerResult(refusal.reply, (), Route.REFUSED, AnswerStatus.REFUSED, _EMPTY,
                                            refusal_reason=refusal.reason.value))
-    intent = qa.intent.parse(text)
-    lang = detect_language(text)
-    decision = clarify_scope(intent, glossary=qa.glossary, today=qa.clock(), lang=lang)
-    trace.stage("intent_clarify")
+    intent, decision = shape.parsed()
     if isinstance(decision, AskBack):
         trace.decide("clarify:ask_metric")
         ask = decision.clarification
         return _finish(trace, AnswerResult(ask.question, (), Route.CLARIFICATION, AnswerStatus.NEEDS_CLARIFICATION,
                                            decision.slots, clarification=ask))
-    hit = qa.faq.match(text) if qa.faq is not None else None
-    trace.stage("faq")
+    hit = shape.faq
     if hit is not None:
         trace.decide(f"faq:hit:{hit.entry.entry_id}")
         entry = hit.entry
@@ -107,11 +126,17 @@ def answer_question(question: str, *, qa: QAComponents, history: Sequence[Messag
             trace.decide(item)
         return _finish(trace, AnswerResult(outcome.answer, outcome.sources, Route.NARRATIVE, outcome.status, slots,
                                            narrative_status=outcome.status), evidence_ids=outcome.evidence)
+    plan = shape.plan
+    if plan is None and cached:  # the first reuse of this parse: plan its lookups once, for every later ask
+        plan = plan_lookups(slots, glossary=qa.glossary, lang=lang)
+        shape = shape.planned(plan, question_numbers(text, decision))
+        qa.shapes.put(key, shape)
     structured = run_structured(slots, facts=qa.facts, glossary=qa.glossary, lang=lang,
-                                max_sensitivity=qa.max_sensitivity)
+                                max_sensitivity=qa.max_sensitivity, plan=plan)
     trace.stage("structured")
     answer = _structured_text(structured, slots, qa.glossary, lang)
-    answer = _verified(answer, structured, slots, text, trace)
+    asked = question_numbers(text, decision) if plan is None else shape.question_numbers
+    answer = _verified(answer, structured, asked, trace)
     result = AnswerResult(answer, structured.sources, Route.STRUCTURED, structured.status, slots,
                           structured.results, refinements=decision.refinements)
     if channel is Channel.STRUCTURED:
@@ -126,6 +151,28 @@ def answer_question(question: str, *, qa: QAComponents, history: Sequence[Messag
                           structured.status, slots, structured.results, refinements=decision.refinements,
                           narrative_status=outcome.status)
     return _finish(trace, merged, evidence_ids=outcome.evidence)
+
+
+def _parse(text: str, qa: QAComponents, *, today: date, trace: TraceRecorder) -> QuestionShape:
+    """Screening, intent, clarify gate and FAQ: everything decided from the text alone.
+
+    The lookup plan and the question's numbers are left for the first reuse (see ``QuestionShape``)."""
+    digest = trace.question_sha256
+    lang = detect_language(text)
+    refusal = qa.screening.screen(text)
+    trace.stage("screening")
+    if refusal is not None:
+        return QuestionShape(digest, lang, refusal)
+    intent = qa.intent.parse(text)
+    decision = clarify_scope(intent, glossary=qa.glossary, today=today, lang=lang)
+    trace.stage("intent_clarify")
+    if isinstance(decision, AskBack):
+        return QuestionShape(digest, lang, None, intent, decision)
+    hit = qa.faq.match(text) if qa.faq is not None else None
+    trace.stage("faq")
+    if hit is not None:
+        return QuestionShape(digest, lang, None, intent, decision, hit)
+    return QuestionShape(digest, lang, None, intent, decision)
 
 
 _EMPTY = Slots((), (), (), ())
@@ -151,13 +198,14 @@ def _structured_text(outcome: StructuredOutcome, slots: Slots, glossary: Glossar
     return "\n".join(lines)
 
 
-def _verified(answer: str, outcome: StructuredOutcome, slots: Slots, question: str, trace: TraceRecorder) -> str:
+def _verified(answer: str, outcome: StructuredOutcome, asked: frozenset[str], trace: TraceRecorder) -> str:
     """The final provenance check on a structured answer: every number from a found fact,
-    a computed difference, a period or the question; otherwise the answer is replaced."""
-    evidence = [question, *(p.label for p in slots.periods), *(a.value for a in slots.assumptions)]
-    evidence += [format_number(r.fact.value) for r in outcome.results if r.fact is not None]
-    evidence += [n for d in outcome.differences for n in d.numbers]
-    report = check_provenance(answer, evidence_texts=evidence)
+    a computed difference, a period or the question (``asked``); otherwise the answer is replaced."""
+    # One pass over the sourced figures, a line break between them (it ends a number as a text end does).
+    shown = [format_number(r.fact.value) for r in outcome.results if r.fact is not None]
+    if outcome.differences:
+        shown += [n for d in outcome.differences for n in d.numbers]
+    report = check_numbers(answer, allowed=asked.union(numbers_in("\n".join(shown))))
     trace.decide("provenance:pass" if report.ok else "provenance:rejected")
     return answer if report.ok else _REJECTED
 
@@ -166,4 +214,4 @@ def _finish(trace: TraceRecorder, result: AnswerResult, *, evidence_ids: Sequenc
     fact_ids = ["/".join(r.fact.key) for r in result.results if r.fact is not None]
     emitted = trace.finish(route=result.route.value, status=result.status.value, slots=result.slots.as_dict(),
                            fact_ids=fact_ids, chunk_ids=[e.chunk_id for e in evidence_ids])
-    return replace(result, trace=emitted)
+    return result.with_trace(emitted)

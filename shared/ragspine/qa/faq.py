@@ -49,6 +49,7 @@ class FaqIndex:
         self.entries = entries
         self.threshold = threshold
         self._by_key = {faq_key(q): e for e in entries for q in e.questions}
+        self._keys = list(self._by_key)  # the fuzzy matcher's choices, built once rather than per question
 
     @classmethod
     def from_mapping(cls, raw: Mapping[str, Any], *, threshold: float = DEFAULT_THRESHOLD) -> FaqIndex:
@@ -80,5 +81,5 @@ class FaqIndex:
             return FaqHit(exact, 100.0)
         from rapidfuzz import fuzz, process  # loaded on the first non-exact lookup
 
-        best = process.extractOne(key, list(self._by_key), scorer=fuzz.ratio, score_cutoff=self.threshold)
+        best = process.extractOne(key, self._keys, scorer=fuzz.ratio, score_cutoff=self.threshold)
         return FaqHit(self._by_key[best[0]], float(best[1])) if best else None

@@ -8,7 +8,7 @@ snippets, and the question itself (periods the user named). Citations (``（来�
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Set
 from dataclasses import dataclass
 
 # A citation may hold one level of brackets itself: heading=香港（ACME_HK）,para=1.
@@ -43,6 +43,10 @@ def numbers_in(text: str) -> list[str]:
 
 def check_provenance(answer: str, *, evidence_texts: Iterable[str]) -> ProvenanceReport:
     """Compare the answer's numbers with the numbers the evidence contains."""
-    allowed = {n for text in evidence_texts for n in numbers_in(text)}
-    claimed = numbers_in(_CITATION.sub(" ", answer))
-    return ProvenanceReport(tuple(dict.fromkeys(n for n in claimed if n not in allowed)))
+    return check_numbers(answer, allowed={n for text in evidence_texts for n in numbers_in(text)})
+
+
+def check_numbers(answer: str, *, allowed: Set[str]) -> ProvenanceReport:
+    """Compare the answer's numbers (citations stripped) with canonical numbers already known to be sourced."""
+    unsupported = [n for n in numbers_in(_CITATION.sub(" ", answer)) if n not in allowed]
+    return ProvenanceReport(tuple(dict.fromkeys(unsupported)) if unsupported else ())

@@ -60,16 +60,19 @@ def describe(query: MetricQuery, glossary: Glossary, lang: Lang = Lang.ZH) -> st
     return text
 
 
-def render_result(result: QueryResult, glossary: Glossary, lang: Lang = Lang.ZH) -> str:
-    """One line per lookup: the value with its source, or an honest "not found"."""
+def render_result(result: QueryResult, glossary: Glossary, lang: Lang = Lang.ZH, *, what: str | None = None) -> str:
+    """One line per lookup: the value with its source, or an honest "not found".
+
+    ``what`` is ``describe(result.query, glossary, lang)`` when the caller already has it.
+    """
     text = _TEXT[lang]
     if result.status is QueryStatus.FOUND and result.query and result.fact:
         fact = result.fact
-        line = text["found"].format(what=describe(result.query, glossary, lang), value=format_number(fact.value),
-                                    unit=fact.unit)
+        what = what if what is not None else describe(result.query, glossary, lang)
+        line = text["found"].format(what=what, value=format_number(fact.value), unit=fact.unit)
         return f"{line}（来源：{fact.source_doc_id} · {fact.source_locator}）"
     if result.status is QueryStatus.NOT_FOUND and result.query:
-        return text["not_found"].format(what=describe(result.query, glossary, lang))
+        return text["not_found"].format(what=what if what is not None else describe(result.query, glossary, lang))
     return render_unrecognized(Unrecognized(result.param or "", result.raw or ""), glossary, lang)
 
 

@@ -67,3 +67,12 @@ class AnswerResult:
     refusal_reason: str | None = None
     narrative_status: AnswerStatus | None = None
     trace: dict[str, object] = field(default_factory=dict)
+
+    def with_trace(self, trace: dict[str, object]) -> AnswerResult:
+        """This result carrying ``trace``.
+
+        A positional copy rather than ``dataclasses.replace``, which introspects every field on
+        each call: this runs once per answer on the hot path. A test keeps it in step with the fields.
+        """
+        return AnswerResult(self.answer, self.sources, self.route, self.status, self.slots, self.results,
+                            self.refinements, self.clarification, self.refusal_reason, self.narrative_status, trace)

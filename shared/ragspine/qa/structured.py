@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import NamedTuple
 
 from ragspine.errors import FieldError, InvalidInputError
 from ragspine.facts.glossary import Glossary, SlotKind
@@ -12,7 +13,7 @@ from ragspine.facts.model import Fact, format_number
 from ragspine.facts.ports import FactStore
 from ragspine.facts.query_metric import MetricQuery, QueryResult, QueryStatus, run_query
 from ragspine.qa.language import Lang
-from ragspine.qa.render import label, render_result
+from ragspine.qa.render import describe, label, render_result
 from ragspine.qa.result import AnswerStatus
 from ragspine.qa.slots import Slots
 from ragspine.sensitivity import Sensitivity
@@ -49,22 +50,54 @@ class StructuredOutcome:
     differences: tuple[Difference, ...]
 
 
-def run_structured(slots: Slots, *, facts: FactStore, glossary: Glossary, lang: Lang = Lang.ZH,
-                   max_sensitivity: Sensitivity = Sensitivity.CONFIDENTIAL) -> StructuredOutcome:
-    """Look up every metric x entity x period x channel the question names (no LLM).
+class Lookup(NamedTuple):
+    """One figure a question asks for: the normalised query and how its answer line names it."""
+
+    query: MetricQuery
+    what: str  # ``describe(query, glossary, lang)``: depends on the question, never on a fact
+
+
+def plan_lookups(slots: Slots, *, glossary: Glossary, lang: Lang = Lang.ZH) -> tuple[Lookup, ...]:
+    """Every metric x entity x period x channel the question names, each described once.
+
+    A pure function of the slots, the glossary and the language, so a parsed question may keep it.
 
     Raises:
         InvalidInputError: the question enumerates more than ``MAX_LOOKUPS`` combinations.
     """
+    return tuple([Lookup(q, describe(q, glossary, lang)) for q in _queries(slots)])
+
+
+def _queries(slots: Slots) -> list[MetricQuery]:
     combinations = list(itertools.product(slots.metrics, slots.entities, slots.periods, slots.channels))
     if len(combinations) > MAX_LOOKUPS:
         raise InvalidInputError(
             f"the question asks for {len(combinations)} figures; at most {MAX_LOOKUPS} per question: split it",
             field_errors=(FieldError("question", f"at most {MAX_LOOKUPS} metric/entity/period/channel combinations"),))
-    results = tuple(run_query(MetricQuery(*c), facts=facts, max_sensitivity=max_sensitivity) for c in combinations)
+    return [MetricQuery(*c) for c in combinations]
+
+
+def run_structured(slots: Slots, *, facts: FactStore, glossary: Glossary, lang: Lang = Lang.ZH,
+                   max_sensitivity: Sensitivity = Sensitivity.CONFIDENTIAL,
+                   plan: tuple[Lookup, ...] | None = None) -> StructuredOutcome:
+    """Look up every metric x entity x period x channel the question names (no LLM).
+
+    ``plan`` is ``plan_lookups`` of the same slots, glossary and language when the caller kept
+    one from an earlier ask; without it each line is described as it is rendered, which costs
+    no more than planning would. The facts themselves are read from ``facts`` on every call.
+
+    Raises:
+        InvalidInputError: the question enumerates more than ``MAX_LOOKUPS`` combinations.
+    """
+    if plan is None:
+        results = tuple([run_query(q, facts=facts, max_sensitivity=max_sensitivity) for q in _queries(slots)])
+        lines = [render_result(r, glossary, lang) for r in results]
+    else:
+        results = tuple([run_query(lookup.query, facts=facts, max_sensitivity=max_sensitivity) for lookup in plan])
+        lines = [render_result(r, glossary, lang, what=lookup.what) for r, lookup in zip(results, plan, strict=True)]
     differences = _differences(results) if len(slots.periods) == 2 else ()
-    lines = [render_result(r, glossary, lang) for r in results]
-    lines.extend(render_difference(d, glossary, lang) for d in differences)
+    if differences:
+        lines.extend(render_difference(d, glossary, lang) for d in differences)
     return StructuredOutcome(tuple(lines), _sources(results), _status(results), results, differences)
 
 

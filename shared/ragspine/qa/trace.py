@@ -14,7 +14,12 @@ from dataclasses import dataclass, field
 logger = logging.getLogger(__name__)
 
 
-@dataclass
+def question_digest(question: str) -> str:
+    """The trace's stand-in for the question: a 16-hex-digit SHA-256 prefix, never the text."""
+    return hashlib.sha256(question.encode("utf-8")).hexdigest()[:16]
+
+
+@dataclass(slots=True)
 class TraceRecorder:
     """Collects stage timings and decisions while one question is answered."""
 
@@ -27,16 +32,27 @@ class TraceRecorder:
 
     @classmethod
     def start(cls, question: str) -> TraceRecorder:
-        """Begin a trace; only the question's length and a hash prefix are kept."""
-        digest = hashlib.sha256(question.encode("utf-8")).hexdigest()[:16]
-        recorder = cls(len(question), digest)
-        recorder._mark = recorder.started
-        return recorder
+        """Begin a trace now; only the question's length and a hash prefix are kept."""
+        return cls.begin(len(question), question_digest(question), time.perf_counter())
+
+    @classmethod
+    def begin(cls, question_chars: int, question_sha256: str, started: float) -> TraceRecorder:
+        """Begin a trace that started at ``started`` (``time.perf_counter``), the digest already known."""
+        return cls(question_chars, question_sha256, started, _mark=started)
 
     def stage(self, name: str) -> None:
         """Close the current stage under ``name``."""
         now = time.perf_counter()
         self.timings_ms[name] = round((now - self._mark) * 1000, 3)
+        self._mark = now
+
+    def skip(self, names: tuple[str, ...]) -> None:
+        """Close ``names`` at once: stages whose result was already known (a cached parse)."""
+        now = time.perf_counter()
+        elapsed = round((now - self._mark) * 1000, 3)
+        for name in names:
+            self.timings_ms[name] = elapsed
+            elapsed = 0.0
         self._mark = now
 
     def decide(self, decision: str) -> None:
@@ -45,11 +61,14 @@ class TraceRecorder:
 
     def finish(self, *, route: str, status: str, slots: dict[str, list[str]], fact_ids: list[str],
                chunk_ids: list[str]) -> dict[str, object]:
-        """Emit the trace through the logger and return it."""
+        """Emit the trace through the logger and return it.
+
+        Call it once, last: the trace takes the recorder's timings and decisions rather than copies.
+        """
         self.timings_ms["total"] = round((time.perf_counter() - self.started) * 1000, 3)
         trace: dict[str, object] = {
             "route": route, "status": status, "slots": slots, "fact_ids": fact_ids, "chunk_ids": chunk_ids,
-            "timings_ms": dict(self.timings_ms), "decisions": list(self.decisions),
+            "timings_ms": self.timings_ms, "decisions": self.decisions,
             "question_chars": self.question_chars, "question_sha256": self.question_sha256,
         }
         logger.info("qa.trace", extra={"qa_trace": trace})

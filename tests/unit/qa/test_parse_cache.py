@@ -1,0 +1,185 @@
+"""The parse cache: a repeated question skips parsing, never the facts."""
+
+from __future__ import annotations
+
+import dataclasses
+from datetime import date
+
+import pytest
+
+from ragspine.config_loader import config_path
+from ragspine.facts.glossary import Glossary, default_glossary
+from ragspine.qa.answer import answer_question
+from ragspine.qa.language import Lang
+from ragspine.qa.result import AnswerResult, AnswerStatus, Clarification, Option, Route
+from ragspine.qa.shape import QuestionShape, ShapeCache
+from ragspine.qa.slots import Slots
+from ragspine.qa.structured import Lookup, plan_lookups
+from tests.fakes.facts import InMemoryFactStore
+from tests.fakes.qa import make_qa
+from tests.unit.test_fact_model import make_fact
+
+QUESTION = "中国内地FY2024的REVENUE是多少"
+STABLE_TRACE = ("route", "status", "slots", "fact_ids", "chunk_ids", "question_chars", "question_sha256")
+
+
+def _store() -> InMemoryFactStore:
+    return InMemoryFactStore([make_fact()])
+
+
+class TestRepeatedQuestions:
+    @pytest.mark.parametrize("question", [
+        QUESTION,
+        "What was Hong Kong revenue in Q3 2024?",
+        "日本の2025年度の売上高はいくらですか",
+        "中国内地的营业收入是多少",  # no period: an assumption and refinements
+        "ACME的股价明天会涨吗",  # refused
+        "中国内地2024年是多少",  # asked back for the metric
+        "Wayne Enterprises revenue FY2024",  # unrecognized entity
+    ])
+    def test_a_cache_hit_answers_exactly_as_a_fresh_parse(self, question: str) -> None:
+        # GIVEN one engine that caches and one that never does
+        cached, uncached = make_qa(_store()), dataclasses.replace(make_qa(_store()), parse_cache_size=0)
+        # WHEN the question is asked twice of each
+        answer_question(question, qa=cached)
+        hit = answer_question(question, qa=cached)
+        fresh = answer_question(question, qa=uncached)
+        answer_question(question, qa=uncached)
+        # THEN the second ask hit the cache and says exactly what a fresh parse says
+        assert (cached.shapes.hits, uncached.shapes.hits) == (1, 0)
+        assert dataclasses.replace(hit, trace={}) == dataclasses.replace(fresh, trace={})
+        assert {k: hit.trace[k] for k in STABLE_TRACE} == {k: fresh.trace[k] for k in STABLE_TRACE}
+        assert hit.trace["decisions"] == ["parse_cache:hit", *fresh.trace["decisions"]]  # type: ignore[misc]
+        assert set(hit.trace["timings_ms"]) == set(fresh.trace["timings_ms"])  # type: ignore[call-overload]
+
+    def test_a_fact_update_shows_on_the_very_next_ask(self) -> None:
+        store = _store()
+        qa = make_qa(store)
+        assert "1320 USD_M" in answer_question(QUESTION, qa=qa).answer
+        store.put_many([make_fact(value=1400, source_locator="slide=9,table=1,row=REVENUE,col=FY2024")])
+        result = answer_question(QUESTION, qa=qa)
+        assert qa.shapes.hits == 1
+        assert "1400 USD_M（来源：ACME_FY2024_Review.pptx · slide=9,table=1,row=REVENUE,col=FY2024）" in result.answer
+        assert result.results[0].fact is not None and result.results[0].fact.value == 1400
+
+    def test_a_deleted_fact_is_not_found_on_the_next_ask(self) -> None:
+        store = _store()
+        qa = make_qa(store)
+        answer_question(QUESTION, qa=qa)
+        store.delete_by_source("ACME_FY2024_Review.pptx")
+        result = answer_question(QUESTION, qa=qa)
+        assert qa.shapes.hits == 1
+        assert (result.status, result.sources) == (AnswerStatus.NOT_FOUND, ())
+
+    def test_every_ask_reads_the_store(self) -> None:
+        store = _store()
+        qa = make_qa(store)
+        for _ in range(3):
+            answer_question(QUESTION, qa=qa)
+        assert len(store.lookups) == 3 and qa.shapes.hits == 2
+
+
+class TestInvalidation:
+    def test_a_new_day_parses_again_because_assumed_periods_move(self) -> None:
+        today = [date(2026, 11, 30)]
+        qa = dataclasses.replace(make_qa(_store()), clock=lambda: today[0])
+        first = answer_question("中国内地的营业收入是多少", qa=qa)
+        today[0] = date(2025, 3, 1)
+        second = answer_question("中国内地的营业收入是多少", qa=qa)
+        assert qa.shapes.hits == 0
+        assert (first.slots.periods[0].label, second.slots.periods[0].label) == ("FY2025", "FY2024")
+        assert second.status is AnswerStatus.FOUND
+
+    def test_a_new_configuration_starts_with_an_empty_cache(self) -> None:
+        qa = make_qa(_store())
+        answer_question(QUESTION, qa=qa)
+        reloaded = Glossary.from_file(config_path("glossary.yaml"))  # e.g. after an edit: a new object
+        changed = dataclasses.replace(qa, glossary=reloaded)
+        assert len(qa.shapes) == 1 and len(changed.shapes) == 0 and changed.shapes is not qa.shapes
+        answer_question(QUESTION, qa=changed)
+        assert (changed.shapes.hits, changed.shapes.misses) == (0, 1)
+
+    def test_size_zero_never_caches(self) -> None:
+        qa = dataclasses.replace(make_qa(_store()), parse_cache_size=0)
+        for _ in range(2):
+            answer_question(QUESTION, qa=qa)
+        assert (len(qa.shapes), qa.shapes.hits, qa.shapes.misses) == (0, 0, 2)
+
+
+class TestShapeCache:
+    def test_it_is_bounded_and_evicts_the_least_recently_used(self) -> None:
+        cache = ShapeCache(2)
+        shapes = {name: _shape(name) for name in "abc"}
+        day = date(2026, 1, 1)
+        cache.put(("a", day), shapes["a"])
+        cache.put(("b", day), shapes["b"])
+        assert cache.get(("a", day)) is shapes["a"]  # a is now the most recent
+        cache.put(("c", day), shapes["c"])
+        assert len(cache) == 2
+        assert cache.get(("b", day)) is None
+        assert cache.get(("a", day)) is shapes["a"] and cache.get(("c", day)) is shapes["c"]
+
+    def test_a_negative_size_is_refused(self) -> None:
+        with pytest.raises(ValueError, match=">= 0"):
+            ShapeCache(-1)
+
+    def test_a_refused_shape_has_no_intent(self) -> None:
+        with pytest.raises(ValueError, match="refused"):
+            _shape("x").parsed()
+
+
+class TestPlan:
+    def test_a_question_asked_once_is_not_planned_and_the_first_reuse_plans_it(self) -> None:
+        # GIVEN a question answered once: its shape is cached without a plan (nothing reused it yet)
+        qa = make_qa(_store())
+        question = "2024年中国内地的营业收入是多少"
+        key = (question, qa.clock())
+        first = answer_question(question, qa=qa)
+        unplanned = qa.shapes.get(key)
+        assert unplanned is not None and unplanned.plan is None
+        # WHEN it is asked again
+        second = answer_question(question, qa=qa)
+        # THEN that ask planned the lookups and kept them with the question's own numbers
+        planned = qa.shapes.get(key)
+        assert planned is not None and planned.plan is not None and planned is not unplanned
+        assert [lookup.query for lookup in planned.plan] == [r.query for r in second.results]
+        assert planned.question_numbers == {"2024"}
+        # AND every answer, planned or not, says the same
+        third = answer_question(question, qa=qa)
+        assert first.answer == second.answer == third.answer and "1320 USD_M" in first.answer
+        assert qa.shapes.get(key) is planned  # planned once, reused after
+
+    def test_a_planned_answer_still_checks_every_number(self) -> None:
+        # GIVEN a planned question whose cached plan would put a number no source holds in the answer
+        qa = make_qa(_store())
+        key = (QUESTION, qa.clock())
+        for _ in range(2):
+            answer_question(QUESTION, qa=qa)
+        planned = qa.shapes.get(key)
+        assert planned is not None and planned.plan is not None
+        lookup = planned.plan[0]
+        qa.shapes.put(key, dataclasses.replace(planned, plan=(Lookup(lookup.query, f"{lookup.what} 999"),)))
+        # WHEN it is asked again
+        result = answer_question(QUESTION, qa=qa)
+        # THEN the provenance check still reads the whole answer and rejects it
+        assert result.trace["decisions"][-1] == "provenance:rejected"  # type: ignore[index]
+        assert "999" not in result.answer
+
+    def test_the_plan_describes_each_lookup_once(self) -> None:
+        glossary = default_glossary()
+        answer = answer_question(QUESTION, qa=make_qa(_store()))
+        plan = plan_lookups(answer.slots, glossary=glossary)
+        assert [lookup.query for lookup in plan] == [r.query for r in answer.results]
+        assert answer.answer.startswith(plan[0].what)
+
+
+def test_with_trace_copies_every_field() -> None:
+    option = Option("FY2023", "2023年中国内地的营业收入是多少", "period", "FY2023")
+    full = AnswerResult("a", ({"doc": "d", "locator": "l"},), Route.COMPOSITE, AnswerStatus.PARTIAL,
+                        Slots(("REVENUE",), ("ACME_CN",), (), ("TOTAL",)), (), (option,),
+                        Clarification("q", (option,)), "reason", AnswerStatus.ANSWERED, {"old": 1})
+    assert full.with_trace({"new": 2}) == dataclasses.replace(full, trace={"new": 2})
+
+
+def _shape(name: str) -> QuestionShape:
+    return QuestionShape(name, Lang.ZH)
