@@ -8,8 +8,8 @@ if TYPE_CHECKING:
     from pathlib import Path
 
 PATH_LABELS = {
-    "ask": "a) answer_question, distinct questions (parse-cache miss)",
-    "ask_repeated": "a') answer_question, repeated question (parse-cache hit)",
+    "ask": "a) answer_question, a question not seen before (full parse)",
+    "ask_repeated": "a') answer_question, warm: the 12 questions cycled (facts read each time)",
     "tool": "b) execute_query_metric (tool path)",
     "floor": "c) floor: bare sqlite3 PK lookup",
     "harness": "   harness only (call + timer)",
@@ -32,13 +32,13 @@ def _structured(s: dict[str, Any]) -> list[str]:
         f"   {s['n']:,} calls per path after {s['warmup']:,} warm-up calls, "
         f"cycling {len(s['questions'])} questions (zh/en/ja), one fact each",
         "",
-        f"   {'path':<58}{'p50 µs':>10}{'p99 µs':>10}{'mean µs':>10}",
+        f"   {'path':<72}{'p50 µs':>10}{'p99 µs':>10}{'mean µs':>10}",
     ]
     for name, label in PATH_LABELS.items():
         p = s["paths"].get(name)
         if p is None:  # a results file from before this path existed
             continue
-        lines.append(f"   {label:<58}{p['p50_us']:>10.2f}{p['p99_us']:>10.2f}{p['mean_us']:>10.2f}")
+        lines.append(f"   {label:<72}{p['p50_us']:>10.2f}{p['p99_us']:>10.2f}{p['mean_us']:>10.2f}")
     lines.append("")
     for name, ratio in s["ratios"].items():
         lines.append(f"   {name:<20} p50 {ratio['p50']:>6.2f}x   p99 {ratio['p99']:>6.2f}x")

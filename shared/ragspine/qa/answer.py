@@ -26,9 +26,9 @@ from ragspine.qa.provenance import check_numbers, numbers_in
 from ragspine.qa.render import render_assumptions, render_unrecognized
 from ragspine.qa.result import AnswerResult, AnswerStatus, Route
 from ragspine.qa.screening import ScreeningPolicy
-from ragspine.qa.shape import DEFAULT_SHAPE_CACHE_SIZE, QuestionShape, ShapeCache, question_numbers
+from ragspine.qa.shape import DEFAULT_SHAPE_CACHE_SIZE, QuestionShape, Rendered, ShapeCache, question_numbers
 from ragspine.qa.slots import Slots
-from ragspine.qa.structured import StructuredOutcome, plan_lookups, run_structured
+from ragspine.qa.structured import StructuredOutcome, look_up, plan_lookups, run_structured
 from ragspine.qa.trace import TraceRecorder, question_digest
 from ragspine.sensitivity import Sensitivity
 
@@ -131,15 +131,24 @@ def answer_question(question: str, *, qa: QAComponents, history: Sequence[Messag
         plan = plan_lookups(slots, glossary=qa.glossary, lang=lang)
         shape = shape.planned(plan, question_numbers(text, decision))
         qa.shapes.put(key, shape)
+    looked_up = look_up(plan, facts=qa.facts, max_sensitivity=qa.max_sensitivity) if plan is not None else None
+    memo = shape.rendered
+    if memo is not None and channel is Channel.STRUCTURED and memo.results == looked_up:
+        trace.stage("structured")  # the same facts as last time: the same answer, already checked
+        trace.decide(memo.verdict)
+        return _finish(trace, memo.result)
     structured = run_structured(slots, facts=qa.facts, glossary=qa.glossary, lang=lang,
-                                max_sensitivity=qa.max_sensitivity, plan=plan)
+                                max_sensitivity=qa.max_sensitivity, plan=plan, results=looked_up)
     trace.stage("structured")
     answer = _structured_text(structured, slots, qa.glossary, lang)
     asked = question_numbers(text, decision) if plan is None else shape.question_numbers
-    answer = _verified(answer, structured, asked, trace)
+    answer, verdict = _verified(answer, structured, asked)
+    trace.decide(verdict)
     result = AnswerResult(answer, structured.sources, Route.STRUCTURED, structured.status, slots,
                           structured.results, refinements=decision.refinements)
     if channel is Channel.STRUCTURED:
+        if looked_up is not None:
+            qa.shapes.put(key, shape.with_rendered(Rendered(looked_up, result, verdict)))
         return _finish(trace, result)
     outcome = run_narrative(text, retriever=qa.retriever, llm=qa.llm, lang=lang, history=history,
                             max_sensitivity=qa.max_sensitivity)
@@ -198,16 +207,19 @@ def _structured_text(outcome: StructuredOutcome, slots: Slots, glossary: Glossar
     return "\n".join(lines)
 
 
-def _verified(answer: str, outcome: StructuredOutcome, asked: frozenset[str], trace: TraceRecorder) -> str:
+def _verified(answer: str, outcome: StructuredOutcome, asked: frozenset[str]) -> tuple[str, str]:
     """The final provenance check on a structured answer: every number from a found fact,
-    a computed difference, a period or the question (``asked``); otherwise the answer is replaced."""
+    a computed difference, a period or the question (``asked``); otherwise the answer is replaced.
+
+    Returns:
+        The answer (or the rejection) and the decision to record in the trace.
+    """
     # One pass over the sourced figures, a line break between them (it ends a number as a text end does).
     shown = [format_number(r.fact.value) for r in outcome.results if r.fact is not None]
     if outcome.differences:
         shown += [n for d in outcome.differences for n in d.numbers]
     report = check_numbers(answer, allowed=asked.union(numbers_in("\n".join(shown))))
-    trace.decide("provenance:pass" if report.ok else "provenance:rejected")
-    return answer if report.ok else _REJECTED
+    return (answer, "provenance:pass") if report.ok else (_REJECTED, "provenance:rejected")
 
 
 def _finish(trace: TraceRecorder, result: AnswerResult, *, evidence_ids: Sequence[Evidence] = ()) -> AnswerResult:

@@ -4,7 +4,8 @@ Everything ``answer_question`` decides before it touches a fact depends only on 
 text, the day (assumed periods are relative to it) and the configuration wired into
 ``QAComponents``: the screening verdict, the intent, the reply language, the clarify decision
 and the FAQ hit. That is the shape. It is a pure function of those inputs, so a repeated
-question may reuse it; facts and everything rendered from them are looked up on every ask.
+question may reuse it. Facts are read from the store on every ask; the structured answer
+rendered from them (``Rendered``) is reused only while the store returns equal facts.
 """
 
 from __future__ import annotations
@@ -14,11 +15,13 @@ from collections import OrderedDict
 from dataclasses import dataclass, replace
 from datetime import date
 
+from ragspine.facts.query_metric import QueryResult
 from ragspine.qa.clarify import AskBack, ScopeDecision
 from ragspine.qa.faq import FaqHit
 from ragspine.qa.intent_model import Intent
 from ragspine.qa.language import Lang
 from ragspine.qa.provenance import numbers_in
+from ragspine.qa.result import AnswerResult
 from ragspine.qa.screening import Refusal
 from ragspine.qa.structured import Lookup
 
@@ -50,6 +53,7 @@ class QuestionShape:
     faq: FaqHit | None = None
     question_numbers: frozenset[str] = frozenset()
     plan: tuple[Lookup, ...] | None = None
+    rendered: Rendered | None = None
 
     @property
     def stages(self) -> tuple[str, ...]:
@@ -73,6 +77,24 @@ class QuestionShape:
     def planned(self, plan: tuple[Lookup, ...], question_numbers: frozenset[str]) -> QuestionShape:
         """This shape with the lookup plan and question numbers of its structured answer."""
         return replace(self, question_numbers=question_numbers, plan=plan)
+
+    def with_rendered(self, rendered: Rendered) -> QuestionShape:
+        """This shape with the structured answer last rendered for it."""
+        return replace(self, rendered=rendered)
+
+
+@dataclass(frozen=True, slots=True)
+class Rendered:
+    """A structured answer (without its trace) and the lookups it was rendered from.
+
+    Rendering and the provenance check are pure functions of the shape and the lookups, so
+    when the store returns equal lookups (same facts, values and lineage) the answer is the
+    same and may be reused; any change to a fact makes them unequal and the answer is rebuilt.
+    """
+
+    results: tuple[QueryResult, ...]
+    result: AnswerResult
+    verdict: str  # the provenance decision recorded in the trace
 
 
 def question_numbers(text: str, decision: ScopeDecision) -> frozenset[str]:

@@ -77,14 +77,22 @@ def _queries(slots: Slots) -> list[MetricQuery]:
     return [MetricQuery(*c) for c in combinations]
 
 
+def look_up(plan: tuple[Lookup, ...], *, facts: FactStore,
+            max_sensitivity: Sensitivity = Sensitivity.CONFIDENTIAL) -> tuple[QueryResult, ...]:
+    """Read every planned figure from the fact store (on every ask: facts are never cached)."""
+    return tuple([run_query(lookup.query, facts=facts, max_sensitivity=max_sensitivity) for lookup in plan])
+
+
 def run_structured(slots: Slots, *, facts: FactStore, glossary: Glossary, lang: Lang = Lang.ZH,
                    max_sensitivity: Sensitivity = Sensitivity.CONFIDENTIAL,
-                   plan: tuple[Lookup, ...] | None = None) -> StructuredOutcome:
+                   plan: tuple[Lookup, ...] | None = None,
+                   results: tuple[QueryResult, ...] | None = None) -> StructuredOutcome:
     """Look up every metric x entity x period x channel the question names (no LLM).
 
     ``plan`` is ``plan_lookups`` of the same slots, glossary and language when the caller kept
     one from an earlier ask; without it each line is described as it is rendered, which costs
-    no more than planning would. The facts themselves are read from ``facts`` on every call.
+    no more than planning would. The facts themselves are read from ``facts`` on every call,
+    unless the caller just read them with ``look_up(plan)`` and passes them as ``results``.
 
     Raises:
         InvalidInputError: the question enumerates more than ``MAX_LOOKUPS`` combinations.
@@ -93,7 +101,8 @@ def run_structured(slots: Slots, *, facts: FactStore, glossary: Glossary, lang: 
         results = tuple([run_query(q, facts=facts, max_sensitivity=max_sensitivity) for q in _queries(slots)])
         lines = [render_result(r, glossary, lang) for r in results]
     else:
-        results = tuple([run_query(lookup.query, facts=facts, max_sensitivity=max_sensitivity) for lookup in plan])
+        if results is None:
+            results = look_up(plan, facts=facts, max_sensitivity=max_sensitivity)
         lines = [render_result(r, glossary, lang, what=lookup.what) for r, lookup in zip(results, plan, strict=True)]
     differences = _differences(results) if len(slots.periods) == 2 else ()
     if differences:

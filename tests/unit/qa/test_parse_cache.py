@@ -71,12 +71,32 @@ class TestRepeatedQuestions:
         assert qa.shapes.hits == 1
         assert (result.status, result.sources) == (AnswerStatus.NOT_FOUND, ())
 
+    @pytest.mark.parametrize("change", [
+        {"value": 1400},  # a new value
+        {"source_locator": "slide=9,table=1,row=REVENUE,col=FY2024"},  # the same value from another cell
+        {"source_file_hash": "sha256:" + "e" * 64},  # the same cell of a new file version
+    ])
+    def test_a_reused_answer_is_rebuilt_when_its_fact_changes_in_any_field(self, change: dict[str, object]) -> None:
+        # GIVEN a question asked often enough that its rendered answer is reused
+        store = _store()
+        qa = make_qa(store)
+        answers = [answer_question(QUESTION, qa=qa) for _ in range(4)]
+        assert answers[3] == dataclasses.replace(answers[2], trace=answers[3].trace)
+        assert answers[3].trace["decisions"][-1] == "provenance:pass"  # type: ignore[index]
+        # WHEN the fact changes in the store
+        store.put_many([make_fact(**change)])  # type: ignore[arg-type]
+        result = answer_question(QUESTION, qa=qa)
+        # THEN the next ask renders from the new fact
+        fact = result.results[0].fact
+        assert fact is not None and all(getattr(fact, name) == value for name, value in change.items())
+        assert f"{fact.value} USD_M（来源：ACME_FY2024_Review.pptx · {fact.source_locator}）" in result.answer
+
     def test_every_ask_reads_the_store(self) -> None:
         store = _store()
         qa = make_qa(store)
-        for _ in range(3):
+        for _ in range(5):  # parse, plan, render, then reuse the rendering twice
             answer_question(QUESTION, qa=qa)
-        assert len(store.lookups) == 3 and qa.shapes.hits == 2
+        assert len(store.lookups) == 5 and qa.shapes.hits == 4
 
 
 class TestInvalidation:
@@ -158,7 +178,8 @@ class TestPlan:
         planned = qa.shapes.get(key)
         assert planned is not None and planned.plan is not None
         lookup = planned.plan[0]
-        qa.shapes.put(key, dataclasses.replace(planned, plan=(Lookup(lookup.query, f"{lookup.what} 999"),)))
+        qa.shapes.put(key, dataclasses.replace(planned, plan=(Lookup(lookup.query, f"{lookup.what} 999"),),
+                                               rendered=None))
         # WHEN it is asked again
         result = answer_question(QUESTION, qa=qa)
         # THEN the provenance check still reads the whole answer and rejects it
