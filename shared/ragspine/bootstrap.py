@@ -166,6 +166,7 @@ def build_services(settings: Settings) -> Services:
         facts=facts, glossary=glossary, screening=ScreeningPolicy.default(glossary=glossary),
         intent=RuleIntentParser.from_file(glossary), llm=llm, clock=clock,
         faq=build_faq(settings), retriever=narrative, max_chars=settings.max_question_chars,
+        parse_cache_size=settings.parse_cache_size,
     )
     return Services(settings=settings, facts=facts, glossary=glossary, clock=clock, qa=qa, retrieval=retrieval)
 

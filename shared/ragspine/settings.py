@@ -75,6 +75,9 @@ class Settings(BaseSettings):
         default=None, description="Override the DynamoDB endpoint (a local emulator)."
     )
     max_question_chars: int = Field(default=1000, ge=10, le=20000)
+    parse_cache_size: int = Field(
+        default=1024, ge=0, le=1_000_000,
+        description="Questions whose parse (and rendering, while their facts are unchanged) a process keeps; 0: none.")
     max_body_bytes: int = Field(default=64 * 1024, ge=1024, le=10 * 1024 * 1024)
     host: str = "127.0.0.1"
     port: int = Field(default=8000, ge=1, le=65535)

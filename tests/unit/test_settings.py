@@ -32,6 +32,7 @@ def test_environment_variables_with_the_prefix_are_read(monkeypatch: pytest.Monk
     ("RAGSPINE_PORT", "99999", "RAGSPINE_PORT"),
     ("RAGSPINE_MAX_QUESTION_CHARS", "abc", "RAGSPINE_MAX_QUESTION_CHARS"),
     ("RAGSPINE_TODAY", "yesterday", "RAGSPINE_TODAY"),
+    ("RAGSPINE_PARSE_CACHE_SIZE", "-1", "RAGSPINE_PARSE_CACHE_SIZE"),
 ])
 def test_invalid_values_name_the_variable(monkeypatch: pytest.MonkeyPatch, name: str, value: str,
                                           expected: str) -> None:

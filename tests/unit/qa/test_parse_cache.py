@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from datetime import date
+from pathlib import Path
 
 import pytest
 
@@ -118,6 +119,19 @@ class TestInvalidation:
         assert len(qa.shapes) == 1 and len(changed.shapes) == 0 and changed.shapes is not qa.shapes
         answer_question(QUESTION, qa=changed)
         assert (changed.shapes.hits, changed.shapes.misses) == (0, 1)
+
+    def test_the_setting_sizes_the_cache_of_the_wired_services(self, monkeypatch: pytest.MonkeyPatch,
+                                                              tmp_path: Path) -> None:
+        from ragspine.bootstrap import build_services
+        from ragspine.settings import load_settings
+
+        monkeypatch.setenv("RAGSPINE_DATA_DIR", str(tmp_path))
+        monkeypatch.setenv("RAGSPINE_EMBEDDER", "none")
+        monkeypatch.setenv("RAGSPINE_PARSE_CACHE_SIZE", "0")
+        qa = build_services(load_settings()).qa
+        answer_question(QUESTION, qa=qa)
+        answer_question(QUESTION, qa=qa)
+        assert qa.shapes.maxsize == 0 and qa.shapes.hits == 0 and len(qa.shapes) == 0
 
     def test_size_zero_never_caches(self) -> None:
         qa = dataclasses.replace(make_qa(_store()), parse_cache_size=0)
