@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 
 from ragspine.facts.model import Fact, FactKey, require_lineage
 from ragspine.facts.ports import FactStore
@@ -32,8 +32,8 @@ class InMemoryFactStore:
     def count(self) -> int:
         return len(self._facts)
 
-    def delete_by_source(self, source_doc_id: str) -> int:
-        doomed = [k for k, f in self._facts.items() if f.source_doc_id == source_doc_id]
+    def delete_by_source(self, source_doc_id: str, *, keep: Collection[FactKey] = ()) -> int:
+        doomed = [k for k, f in self._facts.items() if f.source_doc_id == source_doc_id and k not in keep]
         for key in doomed:
             del self._facts[key]
         return len(doomed)

@@ -118,6 +118,14 @@ class TestStoreContract:
         assert loaded.count() == 90
         assert loaded.get(FactKey("REVENUE", "ACME_HK", "TOTAL", "Q", "2024Q2")) is None
 
+    def test_delete_by_source_can_keep_the_keys_a_new_version_just_wrote(self, loaded: FactStore) -> None:
+        kept = FactKey("REVENUE", "ACME_HK", "TOTAL", "Q", "2024Q2")
+        removed = loaded.delete_by_source("ACME_Quarterly_Revenue.xlsx", keep={kept})
+        assert removed == 23 and loaded.count() == 91
+        assert loaded.get(kept) is not None
+        assert loaded.get(FactKey("REVENUE", "ACME_HK", "TOTAL", "Q", "2024Q1")) is None
+        assert loaded.delete_by_source("ACME_FY2024_Review.pptx", keep={kept}) == 60  # a key of another document
+
 
 def test_sqlite_refuses_blank_lineage_even_below_python(tmp_path: Path) -> None:
     import sqlite3

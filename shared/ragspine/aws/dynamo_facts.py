@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
@@ -80,11 +80,12 @@ class DynamoFactStore:
                 return total
             kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
 
-    def delete_by_source(self, source_doc_id: str) -> int:
-        """Remove the facts of one document, found through the ``by_source_doc`` index."""
+    def delete_by_source(self, source_doc_id: str, *, keep: Collection[FactKey] = ()) -> int:
+        """Remove the facts of one document, found through the ``by_source_doc`` index, except ``keep``."""
+        kept = {(_pk(k.metric_code, k.entity), _sk(k.period_type, k.period, k.channel)) for k in keep}
         keys = [{"pk": i["pk"], "sk": i["sk"]} for i in self._query(
             IndexName=SOURCE_INDEX, KeyConditionExpression="source_doc_id = :d",
-            ExpressionAttributeValues={":d": {"S": source_doc_id}})]
+            ExpressionAttributeValues={":d": {"S": source_doc_id}}) if (i["pk"]["S"], i["sk"]["S"]) not in kept]
         for start in range(0, len(keys), _BATCH):
             self._batch_write([{"DeleteRequest": {"Key": k}} for k in keys[start:start + _BATCH]])
         return len(keys)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from typing import Protocol
 
 from ragspine.facts.model import Fact, FactKey
@@ -37,6 +37,10 @@ class FactStore(Protocol):
         """Number of facts stored."""
         ...
 
-    def delete_by_source(self, source_doc_id: str) -> int:
-        """Remove every fact extracted from one document; return how many were removed."""
+    def delete_by_source(self, source_doc_id: str, *, keep: Collection[FactKey] = ()) -> int:
+        """Remove the facts extracted from one document, except those under ``keep``; return how many.
+
+        ``keep`` lets a new version be written first and its predecessor's leftovers removed
+        after, so a reader never finds the document's facts missing in between.
+        """
         ...

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -91,10 +91,18 @@ class SqliteFactStore:
         """Number of facts stored."""
         return int(self._conn().execute("SELECT count(*) FROM fact_metric").fetchone()[0])
 
-    def delete_by_source(self, source_doc_id: str) -> int:
-        """Remove the facts of one document."""
+    def delete_by_source(self, source_doc_id: str, *, keep: Collection[FactKey] = ()) -> int:
+        """Remove the facts of one document, except those under ``keep`` (one transaction)."""
         with self._conn() as conn:
-            return conn.execute("DELETE FROM fact_metric WHERE source_doc_id = ?", (source_doc_id,)).rowcount
+            if not keep:
+                return conn.execute("DELETE FROM fact_metric WHERE source_doc_id = ?", (source_doc_id,)).rowcount
+            kept = set(keep)
+            doomed = [key for key in (FactKey(*row) for row in conn.execute(
+                "SELECT metric_code, entity, channel, period_type, period FROM fact_metric WHERE source_doc_id = ?",
+                (source_doc_id,))) if key not in kept]
+            conn.executemany("DELETE FROM fact_metric WHERE metric_code=? AND entity=? AND channel=? "
+                             "AND period_type=? AND period=?", doomed)
+            return len(doomed)
 
     def close(self) -> None:
         """Close this thread's connection (other threads close theirs on exit)."""

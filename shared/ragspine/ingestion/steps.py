@@ -6,8 +6,8 @@ step (or the whole run) rewrites the same staged rows: nothing is duplicated. No
 visible to readers before ``activate``: the chunk index cannot hide an unactivated version
 from search, so the new version's chunks are staged (with their vectors) and written at
 activation, as are its facts. ``activate`` writes the new chunks first, then deletes the old
-version's chunks, then replaces the document's facts; every part of it is idempotent, so a
-retried activation converges.
+version's chunks, then writes the document's facts and removes those it no longer states;
+every part of it is idempotent, so a retried activation converges.
 """
 
 from __future__ import annotations
@@ -228,8 +228,12 @@ def activate(operation: Operation, context: StepContext) -> StepResult:
     touched = {f.key for f in staged.load_extraction(extraction).facts}
     if previous is not None:
         touched |= {f.key for f in staged.load_extraction(previous.extraction).facts}
-    context.facts.delete_by_source(operation.doc_id)
-    context.facts.put_many(f for f in merged.facts if f.key in touched)
+    # Write first, then remove what the document no longer states: a reader sees the old fact
+    # or the new one for every key, never neither.
+    written = [f for f in merged.facts if f.key in touched]
+    context.facts.put_many(written)
+    context.facts.delete_by_source(operation.doc_id,
+                                   keep={f.key for f in written if f.source_doc_id == operation.doc_id})
     kept = sum(1 for f in merged.facts if f.source_doc_id == operation.doc_id)
     warnings = tuple(w for w in merged.warnings if operation.doc_id in w)
     return StepResult(Step.ACTIVATE, operation.id, warnings=warnings, facts=kept, chunks=len(children))

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection, Iterable
 from pathlib import Path
 
 from ragspine.bootstrap import Services
 from ragspine.errors import ProviderUnavailableError
 from ragspine.facts.curated import read_facts_csv
 from ragspine.facts.model import Fact, FactKey
+from ragspine.facts.ports import FactStore
 from ragspine.ingestion.errors import StepOrderError
 from ragspine.ingestion.operations import Operation, OperationStatus
 from ragspine.ingestion.steps import Step, StepContext, StepResult, run_step
@@ -135,6 +137,47 @@ class TestVersions:
         done = ingest(path)
         assert done.status is OperationStatus.SUCCEEDED and done.facts_count == 0
         assert services.facts.count() == 0 and any("no table" in w for w in done.warnings)
+
+
+    def test_readers_never_find_the_fact_missing_while_a_new_version_activates(
+            self, context: StepContext, tmp_path: Path) -> None:
+        import dataclasses
+
+        from ragspine.ingestion.pipeline import DocumentMeta, submit
+        from ragspine.ingestion.retry import RetryPolicy
+        from ragspine.ingestion.runner import InProcessRunner
+
+        # GIVEN a fact store that checks, after every write, what a concurrent reader would see
+        seen: list[object] = []
+
+        class Watched:
+            def __init__(self, inner: FactStore) -> None:
+                self.inner = inner
+
+            def __getattr__(self, name: str) -> object:
+                return getattr(self.inner, name)
+
+            def put_many(self, facts: Iterable[Fact]) -> int:
+                written = self.inner.put_many(facts)
+                seen.append(self.inner.get(JP_REVENUE))
+                return written
+
+            def delete_by_source(self, source_doc_id: str, *, keep: Collection[FactKey] = ()) -> int:
+                removed = self.inner.delete_by_source(source_doc_id, keep=keep)
+                seen.append(self.inner.get(JP_REVENUE))
+                return removed
+
+        watched = dataclasses.replace(context, facts=Watched(context.facts))
+        runner = InProcessRunner(RetryPolicy(), sleep=lambda _: None)
+        path = _write(tmp_path / "jp.md", "zebra", 999)
+        for revenue in (999, 1001):
+            _write(path, "zebra", revenue)
+            operation, _ = submit(path, operations=context.operations, meta=DocumentMeta())
+            assert runner.run(operation.id, context=watched).status is OperationStatus.SUCCEEDED
+        # WHEN version 2 replaced version 1 THEN every intermediate state held the old or the new fact
+        values = [getattr(fact, "value", None) for fact in seen]
+        assert None not in values[values.index(999):] and values[-1] == 1001
+        assert context.facts.count() == 1
 
 
 def test_sidecar_metadata_sets_sensitivity_and_library(ingest: Ingest, services: Services, tmp_path: Path) -> None:
