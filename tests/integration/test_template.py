@@ -138,6 +138,9 @@ class TestTemplateChecks:
         assert "BogusProperty" in done.stdout, _report(done)
 
 
+LAYER_BUDGET_BYTES = 200 * 2**20  # Lambda caps a function and its layers at 250 MB unzipped
+
+
 @pytest.mark.slow
 class TestSamBuild:
     """``sam build`` packages the engine layer and the functions without Docker."""
@@ -176,6 +179,9 @@ class TestSamBuild:
         function = build_dir / "AskFunction"
         assert (function / "app.py").is_file()
         assert not (function / "fastapi").exists(), "function dependencies belong in the engine layer"
+        # AND the unzipped layer leaves room under Lambda's 250 MB for functions and layers together
+        size = sum(f.stat().st_size for f in layer.rglob("*") if f.is_file())
+        assert size < LAYER_BUDGET_BYTES, f"the engine layer is {size / 2**20:.0f} MiB unzipped"
 
 
 class TestSampleEvents:
