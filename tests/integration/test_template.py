@@ -312,3 +312,38 @@ class TestTemplateContract:
         for logical_id, props in functions.items():
             assert {"Ref": "EngineLayer"} in props.get("Layers", []), logical_id
         assert variables["RAGSPINE_FACTS_TABLE"] == {"Ref": "FactsTable"}
+
+
+class TestChunkSearch:
+    """The OpenSearch domain (optional) and who may call it."""
+
+    @staticmethod
+    def _search_actions(properties: dict[str, Any]) -> set[str]:
+        actions: set[str] = set()
+        for policy in properties.get("Policies", []):
+            branch = policy.get("Fn::If", [None, {}])[1] if isinstance(policy, dict) else {}
+            for statement in branch.get("Statement", []) if isinstance(branch, dict) else []:
+                if statement.get("Resource") == {"Fn::Sub": "${SearchDomain.Arn}/*"}:
+                    actions |= set(statement["Action"])
+        return actions
+
+    def test_every_function_that_searches_may_read_and_only_the_worker_may_write(self) -> None:
+        # GIVEN the functions that build the retrieval pipeline (ask, workflow nodes, webhooks, ingestion)
+        template = load_template()
+        read = {"es:ESHttpGet", "es:ESHttpHead", "es:ESHttpPost"}
+        granted = {name: self._search_actions(template["Resources"][name]["Properties"])
+                   for name in ("AskFunction", "WorkflowFunction", "WebhookFunction", "WorkerFunction",
+                                "IngestTriggerFunction")}
+        # THEN readers get read actions, the worker also PUT and DELETE, the trigger nothing
+        assert granted["AskFunction"] == granted["WorkflowFunction"] == granted["WebhookFunction"] == read
+        assert granted["WorkerFunction"] == read | {"es:ESHttpPut", "es:ESHttpDelete"}
+        assert granted["IngestTriggerFunction"] == set()
+
+    def test_the_endpoint_reaches_every_function_only_when_the_domain_exists(self) -> None:
+        template = load_template()
+        endpoint = template["Globals"]["Function"]["Environment"]["Variables"]["RAGSPINE_OPENSEARCH_ENDPOINT"]
+        assert endpoint == {"Fn::If": ["HasSearchDomain", {"Fn::Sub": "https://${SearchDomain.DomainEndpoint}"}, ""]}
+        domain = template["Resources"]["SearchDomain"]
+        assert domain["Condition"] == "HasSearchDomain"
+        assert domain["Properties"]["DomainEndpointOptions"]["EnforceHTTPS"] is True
+        assert domain["Properties"]["EncryptionAtRestOptions"]["Enabled"] is True
