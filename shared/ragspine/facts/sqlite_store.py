@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import sqlite3
-import threading
 from collections.abc import Collection, Iterable
 from pathlib import Path
 from typing import Any
 
 from ragspine.facts.model import Fact, FactKey, require_lineage
 from ragspine.sensitivity import Sensitivity
+from ragspine.sqlite_local import ThreadLocalSqlite
 
 # STRICT makes SQLite enforce the declared types; ``value ANY`` keeps 1320 an integer and
 # 36.0 a real, so a fact renders exactly as its source wrote it. Lineage is NOT NULL and
@@ -49,22 +49,11 @@ class SqliteFactStore:
     """Facts in a SQLite file; one connection per thread, WAL so readers never wait on a writer."""
 
     def __init__(self, path: Path | str) -> None:
-        self._path = str(path)
-        if self._path != ":memory:":
-            Path(self._path).parent.mkdir(parents=True, exist_ok=True)
-        self._local = threading.local()
+        self._db = ThreadLocalSqlite(path, label="fact database")
+        self._conn = self._db.connection
         with self._conn() as conn:
             conn.executescript(_SCHEMA)
             _migrate(conn)
-
-    def _conn(self) -> sqlite3.Connection:
-        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
-        if conn is None:
-            conn = sqlite3.connect(self._path, timeout=30)
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute("PRAGMA synchronous=NORMAL")
-            self._local.conn = conn
-        return conn
 
     def put_many(self, facts: Iterable[Fact]) -> int:
         """Insert or replace facts in one transaction; a fact without lineage aborts the batch."""
@@ -106,10 +95,7 @@ class SqliteFactStore:
 
     def close(self) -> None:
         """Close this thread's connection (other threads close theirs on exit)."""
-        conn = getattr(self._local, "conn", None)
-        if conn is not None:
-            conn.close()
-            self._local.conn = None
+        self._db.close()
 
 
 def _row(fact: Fact) -> tuple[object, ...]:

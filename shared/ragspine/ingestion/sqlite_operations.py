@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import sqlite3
-import threading
 from pathlib import Path
 
 from ragspine.ingestion.operation_codec import dump_operation, load_operation, with_times
 from ragspine.ingestion.operations import ActiveVersion, Operation, OperationKey, utcnow
+from ragspine.sqlite_local import ThreadLocalSqlite
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS operation (
@@ -37,23 +36,10 @@ class SqliteOperationStore:
     """The embedded ``OperationStore`` and ``StagingArea``: one SQLite file, one connection per thread."""
 
     def __init__(self, path: Path | str) -> None:
-        self._path = str(path)
-        if self._path != ":memory:":
-            Path(self._path).parent.mkdir(parents=True, exist_ok=True)
-        self._local = threading.local()
+        self._db = ThreadLocalSqlite(path, label="operations database")
+        self._conn = self._db.connection
         with self._conn() as conn:
             conn.executescript(_SCHEMA)
-
-    def _conn(self) -> sqlite3.Connection:
-        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
-        if conn is None:
-            conn = sqlite3.connect(self._path, timeout=30)
-            conn.execute("PRAGMA journal_mode=WAL")
-            # WAL + NORMAL: durable across process crashes, fsync at checkpoints only. FULL cost
-            # ~8 ms per commit, a dozen commits per document (measured by tests/bench/ingestion.py).
-            conn.execute("PRAGMA synchronous=NORMAL")
-            self._local.conn = conn
-        return conn
 
     # --- OperationStore -------------------------------------------------------------------
 
@@ -132,10 +118,7 @@ class SqliteOperationStore:
 
     def close(self) -> None:
         """Close this thread's connection."""
-        conn = getattr(self._local, "conn", None)
-        if conn is not None:
-            conn.close()
-            self._local.conn = None
+        self._db.close()
 
 
 class SqliteStagingArea:

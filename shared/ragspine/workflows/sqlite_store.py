@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import sqlite3
-import threading
 from pathlib import Path
 
-from ragspine.errors import ProviderUnavailableError
+from ragspine.sqlite_local import ThreadLocalSqlite
 from ragspine.workflows.records import ApiKeyRecord, StoredWorkflow, WorkflowPage
 from ragspine.workflows.surface_errors import WorkflowConflictError, WorkflowNotFoundError
 
@@ -31,23 +30,10 @@ class SqliteWorkflowStore:
     """Workflows and API keys in a SQLite file; one connection per thread, WAL for concurrent readers."""
 
     def __init__(self, path: Path | str) -> None:
-        self._path = str(path)
-        if self._path != ":memory:":
-            Path(self._path).parent.mkdir(parents=True, exist_ok=True)
-        self._local = threading.local()
+        self._db = ThreadLocalSqlite(path, label="workflow database")
+        self._conn = self._db.connection
         with self._conn() as conn:
             conn.executescript(_SCHEMA)
-
-    def _conn(self) -> sqlite3.Connection:
-        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
-        if conn is None:
-            try:
-                conn = sqlite3.connect(self._path, timeout=30)
-                conn.execute("PRAGMA journal_mode=WAL")
-            except sqlite3.Error as exc:
-                raise ProviderUnavailableError(f"the workflow database cannot be opened ({exc})") from exc
-            self._local.conn = conn
-        return conn
 
     def create(self, workflow: StoredWorkflow) -> None:
         """Insert a new workflow; an existing id is a conflict."""
