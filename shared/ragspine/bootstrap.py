@@ -78,8 +78,12 @@ def build_fact_store(settings: Settings) -> FactStore:
     return SqliteFactStore(settings.facts_db_path)
 
 
-def build_llm(settings: Settings) -> LLMProvider:
-    """The language model the settings name (the offline extractive one by default)."""
+def build_llm(settings: Settings, glossary: Glossary | None = None) -> LLMProvider:
+    """The language model the settings name (the offline extractive one by default).
+
+    The extractive provider matches words, so it gets the glossary's names of the question's
+    subjects in every language; a real model reads across languages by itself.
+    """
     if settings.llm_provider is LLMProviderName.BEDROCK:
         from ragspine.aws.bedrock_llm import BedrockConverseProvider
 
@@ -94,7 +98,7 @@ def build_llm(settings: Settings) -> LLMProvider:
                                         timeout_s=settings.llm_timeout_s)
     from ragspine.llm.extractive import ExtractiveProvider
 
-    return ExtractiveProvider()
+    return ExtractiveProvider(equivalents=glossary.equivalents if glossary is not None else None)
 
 
 def build_faq(settings: Settings) -> FaqIndex | None:
@@ -155,7 +159,7 @@ def build_services(settings: Settings) -> Services:
     clock: Callable[[], date] = (lambda: pinned) if pinned else date.today
     glossary = default_glossary()
     facts = build_fact_store(settings)
-    llm = build_llm(settings)
+    llm = build_llm(settings, glossary)
     retrieval = build_retrieval(settings, llm=llm, glossary=glossary)
     narrative = None
     if retrieval is not None:

@@ -158,6 +158,19 @@ class Glossary:
         """The entry of a known code."""
         return self.terms[kind][code]
 
+    def equivalents(self, text: str) -> list[str]:
+        """Every alias and display name of the metrics, entities and channels ``text`` names.
+
+        The same subjects in the glossary's other languages (``Hong Kong revenue`` gives 香港,
+        营业收入, 売上高, ...), for matching text across languages without a model.
+        """
+        named = {(m.kind, m.code) for m in self.scan(text)
+                 if m.code is not None and m.kind in (SlotKind.METRIC, SlotKind.ENTITY, SlotKind.CHANNEL)}
+        found = [alias for alias, owner in self.aliases.items() if owner in named]
+        for kind, code in sorted(named):
+            found += self.terms[kind][code].names.values()
+        return found
+
     def normalize(self, kind: SlotKind, raw: str) -> str | None:
         """The code a whole argument names (``营业收入`` -> REVENUE), or None."""
         owner = self.aliases.get(normalize_text(raw).strip())

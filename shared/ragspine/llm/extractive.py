@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 
@@ -121,11 +121,14 @@ class ExtractiveProvider:
     name = "extractive"
     model = "extractive-v1"
 
-    def __init__(self, *, max_sentences: int = 3) -> None:
+    def __init__(self, *, max_sentences: int = 3, equivalents: Callable[[str], Iterable[str]] | None = None) -> None:
         """Configure the provider.
 
         Args:
             max_sentences: the most sentences quoted in one answer.
+            equivalents: the question's subjects in other words and languages (the glossary's
+                ``equivalents``), so an English question can quote a Chinese passage about the
+                same entity and metric; words alone never match across languages.
 
         Raises:
             ValueError: ``max_sentences`` is below 1.
@@ -133,6 +136,7 @@ class ExtractiveProvider:
         if max_sentences < 1:
             raise ValueError("max_sentences must be at least 1")
         self.max_sentences = max_sentences
+        self._equivalents = equivalents
 
     def complete(self, messages: Sequence[Message], *, max_tokens: int = 800, temperature: float = 0.0) -> Completion:
         """Answer the last user message from its snippet block.
@@ -149,20 +153,23 @@ class ExtractiveProvider:
         user = next((m.content for m in reversed(messages) if m.role is Role.USER), "")
         question, snippets = parse_user_message(user)
         language = detect_language(question)
-        quotes = select_sentences(question, snippets, limit=self.max_sentences)
+        extra = list(self._equivalents(question)) if self._equivalents is not None else []
+        quotes = select_sentences(question, snippets, limit=self.max_sentences, equivalents=extra)
         if not quotes:
             return Completion(NO_EVIDENCE[language], self.model)
         return Completion("\n".join([INTROS[language], *quotes]), self.model)
 
 
-def select_sentences(question: str, snippets: Sequence[CitedSnippet], *, limit: int) -> list[str]:
+def select_sentences(question: str, snippets: Sequence[CitedSnippet], *, limit: int,
+                     equivalents: Sequence[str] = ()) -> list[str]:
     """The best-matching snippet sentences, each with its citation, in evidence order.
 
     A sentence scores the question tokens it shares, each weighted ``1 + ln(N / df)`` (``df``
     = snippets holding the token), so words every snippet repeats ("revenue", "FY2024") count
     less than the subject. It qualifies with at least half the best score; ties keep rank order.
+    ``equivalents`` (other names of the question's subjects) count as question tokens.
     """
-    wanted = set(tokens(question))
+    wanted = set(tokens(question)).union(*(tokens(term) for term in equivalents))
     held = [wanted.intersection(tokens(s.text)) for s in snippets]
     weight = {t: 1 + math.log(len(snippets) / sum(t in h for h in held)) for t in set().union(*held)}
     scored = []

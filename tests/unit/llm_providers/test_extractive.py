@@ -6,6 +6,7 @@ import re
 
 import pytest
 
+from ragspine.facts.glossary import default_glossary
 from ragspine.llm.extractive import (
     NO_EVIDENCE,
     CitedSnippet,
@@ -152,3 +153,29 @@ class TestTokens:
     def test_the_provider_rejects_a_zero_sentence_limit(self) -> None:
         with pytest.raises(ValueError, match="max_sentences"):
             ExtractiveProvider(max_sentences=0)
+
+
+class TestAcrossLanguages:
+    """An English question, the cause written in Chinese: words alone cannot match it, the glossary can."""
+
+    QUESTION = "Why did Hong Kong revenue fall in FY2024?"
+    SNIPPETS = [("Group revenue and net profit grew year on year.", "review.pptx", "slide=7"),
+                ("2024财年，香港营业收入同比下降7.4%，主要原因是入境旅客消费走弱。", "mda.docx", "heading=香港,para=1")]
+
+    def _answer(self, provider: ExtractiveProvider) -> str:
+        message = build_user_message(self.QUESTION, self.SNIPPETS)
+        return provider.complete([Message(Role.USER, message)]).text
+
+    def test_without_equivalents_the_chinese_cause_is_not_quoted(self) -> None:
+        assert "入境旅客" not in self._answer(ExtractiveProvider())
+
+    def test_the_glossary_equivalents_let_the_chinese_cause_be_quoted_first(self) -> None:
+        answer = self._answer(ExtractiveProvider(equivalents=default_glossary().equivalents))
+        quoted = answer.splitlines()[1]
+        assert quoted.startswith("2024财年，香港营业收入同比下降7.4%") and quoted.endswith("（来源：mda.docx heading=香港,para=1）")
+
+
+def test_glossary_equivalents_name_the_subjects_in_every_language_and_skip_periods() -> None:
+    found = default_glossary().equivalents("Hong Kong revenue in FY2024")
+    assert {"香港", "营业收入", "売上高"} <= set(found)
+    assert not any("2024" in term for term in found)
