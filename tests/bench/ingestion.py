@@ -54,7 +54,7 @@ if TYPE_CHECKING:
 BENCH_DIR = Path(__file__).resolve().parent
 REPO = BENCH_DIR.parents[1]
 RESULTS = BENCH_DIR / "results"
-CORPUS = Path("/work/shared/corpus/docs")
+CORPUS = REPO.parent / "shared" / "corpus" / "docs"  # the handout beside the checkout
 CHARS_PER_PAGE = 3000
 MAX_BYTES = 50 * 1024 * 1024  # Settings.ingest_max_bytes default
 CHILD_TIMEOUT_S = 3600
