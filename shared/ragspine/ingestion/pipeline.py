@@ -6,6 +6,7 @@ import hashlib
 import json
 import uuid
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -70,15 +71,21 @@ def document_meta(path: Path, *, sensitivity: Sensitivity | None = None, library
 
 def _manifest_entry(path: Path) -> dict[str, Any]:
     manifest = path.parent / MANIFEST
-    if not manifest.is_file():
+    try:
+        changed = manifest.stat().st_mtime_ns
+    except OSError:
         return {}
+    return dict(_manifest_entries(manifest, changed).get(path.name, {}))
+
+
+@lru_cache(maxsize=32)
+def _manifest_entries(manifest: Path, changed: int) -> dict[str, dict[str, Any]]:
+    """A folder's manifest by file name, read once per version of the file (``changed``: its mtime)."""
     import yaml
 
     body = yaml.safe_load(manifest.read_text(encoding="utf-8")) or {}
-    for entry in body.get("documents", []) if isinstance(body, dict) else []:
-        if isinstance(entry, dict) and entry.get("file") == path.name:
-            return dict(entry)
-    return {}
+    entries = body.get("documents", []) if isinstance(body, dict) else []
+    return {str(e["file"]): dict(e) for e in entries if isinstance(e, dict) and "file" in e}
 
 
 def hash_file(path: Path) -> str | None:

@@ -190,3 +190,20 @@ def test_sidecar_metadata_sets_sensitivity_and_library(ingest: Ingest, services:
     hits = services.retrieval.index.search("zebra", top_k=5, filters=SearchFilters(libraries=("finance",)))
     assert hits and all(h.chunk.sensitivity.name == "CONFIDENTIAL" for h in hits)
     assert services.facts.get(JP_REVENUE).sensitivity.name == "CONFIDENTIAL"  # type: ignore[union-attr]
+
+
+def test_the_folder_manifest_gives_metadata_and_an_edited_manifest_is_read_again(tmp_path: Path) -> None:
+    import os
+
+    from ragspine.ingestion.pipeline import document_meta
+
+    path = _write(tmp_path / "jp.md", "zebra", 999)
+    manifest = tmp_path / "manifest.yaml"
+    manifest.write_text("documents:\n  - file: jp.md\n    sensitivity: restricted\n    library: board\n")
+    first = document_meta(path)
+    assert (first.sensitivity.name, first.library) == ("RESTRICTED", "board")
+    manifest.write_text("documents:\n  - file: jp.md\n    sensitivity: internal\n")
+    stat = manifest.stat()
+    os.utime(manifest, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000_000))  # a later edit, whatever the clock
+    second = document_meta(path)
+    assert (second.sensitivity.name, second.library) == ("INTERNAL", "default")
