@@ -1,8 +1,8 @@
-"""``ragspine operations``: list, show and cancel ingestion operations of the configured backend.
+"""``ragspine operations``: list, show, cancel and retry ingestion operations of the configured backend.
 
-Re-running a FAILED operation whose error is ``retryable`` is ``ragspine ingest`` of the same
-file: the submission finds the operation and runs it again. A permanent failure needs a
-fixed file, which is a new version and so a new operation.
+``retry`` runs a FAILED operation whose error is ``retryable`` again: in this process on the
+embedded default, as a new state-machine execution on AWS. A permanent failure needs a fixed
+file, which is a new version and so a new operation.
 """
 
 from __future__ import annotations
@@ -104,3 +104,33 @@ def cancel(operation_id: Annotated[str, typer.Argument(help="The operation id (o
     except RagspineError as exc:
         raise _exit(exc) from exc
     typer.echo(f"{operation_id}: {cancelled.status.value if cancelled else 'gone'}")
+
+
+@operations_app.command()
+def retry(operation_id: Annotated[str, typer.Argument(help="The operation id (op-...).")]) -> None:
+    """Run a FAILED operation again when its error is retryable (an unreachable index, a throttled service)."""
+    import uuid
+
+    from ragspine.ingestion.pipeline import reopen
+    from ragspine.settings import Backend, get_settings
+
+    settings = get_settings()
+    try:
+        operation = reopen(operation_id, operations=_store())
+        if settings.backend is Backend.AWS:
+            from ragspine.bootstrap import build_ingest_trigger
+
+            _, runner = build_ingest_trigger(settings)
+            runner.start(operation.id, attempt=f"retry-{uuid.uuid4().hex[:8]}")
+            typer.echo(f"{operation.id}: PENDING (a new execution of the ingest state machine)")
+            return
+        from ragspine.bootstrap import build_ingest_context, get_services
+        from ragspine.ingestion.runner import InProcessRunner
+
+        done = InProcessRunner().run(operation.id, context=build_ingest_context(get_services()))
+    except RagspineError as exc:
+        raise _exit(exc) from exc
+    note = f" [{done.error.code}] {done.error.message}" if done.error else ""
+    typer.echo(f"{done.id}: {done.status.value} (retries {done.retry_count}){note}")
+    if done.status.value != "SUCCEEDED":
+        raise typer.Exit(code=1)

@@ -56,6 +56,13 @@ class NotFoundError(RagspineError):
     http_status = 404
 
 
+class ConflictError(RagspineError):
+    """The resource is not in a state that allows the request (a retry of an operation that did not fail)."""
+
+    code = "KNOWLEDGE_CONFLICT"
+    http_status = 409
+
+
 class ProviderUnavailableError(RagspineError):
     """A backing service (DynamoDB, OpenSearch, an LLM) failed or timed out; retry later."""
 

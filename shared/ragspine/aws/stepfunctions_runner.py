@@ -21,15 +21,20 @@ class StepFunctionsOperationRunner:
         self._client = client
         self._region = region
 
-    def start(self, operation_id: str) -> bool:
-        """Start the execution for ``operation_id``; False when it was already started."""
+    def start(self, operation_id: str, *, attempt: str | None = None) -> bool:
+        """Start the execution for ``operation_id``; False when it was already started.
+
+        ``attempt`` names a manual retry (the execution ``<operation id>-<attempt>``): execution
+        names stay unique for 90 days, so a retry of the same operation needs its own.
+        """
         client = self._client
         if client is None:
             import boto3
 
             client = self._client = boto3.client("stepfunctions", region_name=self._region)
+        name = f"{operation_id}-{attempt}" if attempt else operation_id
         try:
-            client.start_execution(stateMachineArn=self._arn, name=operation_id,
+            client.start_execution(stateMachineArn=self._arn, name=name,
                                    input=json.dumps({"operation_id": operation_id}))
         except client.exceptions.ExecutionAlreadyExists:
             logger.info("ingestion execution already started", extra={"operation_id": operation_id})

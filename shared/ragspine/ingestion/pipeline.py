@@ -123,6 +123,27 @@ def submit(path: Path, *, operations: OperationStore, meta: DocumentMeta, doc_id
     return operations.create_or_get(key, draft)
 
 
+def reopen(operation_id: str, *, operations: OperationStore) -> Operation:
+    """Put a FAILED operation whose error is retryable back to PENDING, for a manual retry.
+
+    Its retry count and warnings stay; every step is idempotent, so the run starts from fetch.
+
+    Raises:
+        NotFoundError: no such operation.
+        ConflictError: the operation did not fail, or failed in a way a retry cannot fix.
+    """
+    from ragspine.errors import ConflictError, NotFoundError
+
+    operation = operations.get(operation_id)
+    if operation is None:
+        raise NotFoundError(f"no ingestion operation {operation_id}")
+    if operation.status is not OperationStatus.FAILED or operation.error is None or not operation.error.retryable:
+        why = (f"it is {operation.status.value}" if operation.status is not OperationStatus.FAILED
+               else "its error is not retryable: fix the file and upload it again")
+        raise ConflictError(f"operation {operation_id} cannot be retried: {why}")
+    return operations.save(replace(operation, status=OperationStatus.PENDING, error=None, finished_at=None))
+
+
 def cancel(operation_id: str, *, operations: OperationStore) -> Operation | None:
     """Cancel an operation that has not finished; the runner stops before its next step."""
     from ragspine.ingestion.operations import utcnow

@@ -140,3 +140,35 @@ def test_uploads_reach_opensearch_and_a_new_version_retires_the_old_chunks(
         assert hits and {h.chunk.version_id for h in hits} == {second.version_id}
         every = index.search("return policy refund exchange", top_k=50, filters=SearchFilters(doc_ids=("policy.md",)))
         assert every and {h.chunk.version_id for h in every} == {second.version_id}  # the old version is retired
+
+
+def test_a_retryable_failure_is_retried_as_a_new_execution(pipeline: StateMachinePipeline,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    import time
+
+    from typer.testing import CliRunner
+
+    from ragspine.cli import app
+    from ragspine.errors import ProviderUnavailableError
+    from ragspine.ingestion import steps
+
+    real = steps.STEPS[Step.INDEX]
+
+    def down(*_: object) -> object:
+        raise ProviderUnavailableError("index unreachable")
+
+    # GIVEN an upload that failed because the index stayed down through every retry
+    monkeypatch.setitem(steps.STEPS, Step.INDEX, down)
+    failed = pipeline.trigger_and_wait(pipeline.upload(KEY, SAMPLE.read_bytes()))
+    assert failed.status is OperationStatus.FAILED and failed.error is not None and failed.error.retryable
+    # WHEN the index is back and the operation is retried
+    monkeypatch.setitem(steps.STEPS, Step.INDEX, real)
+    result = CliRunner().invoke(app, ["operations", "retry", failed.id])
+    assert result.exit_code == 0, result.output
+    executions = pipeline.executions()
+    assert len(executions) == 2  # a second execution of the same operation, under its own name
+    while any(pipeline.sfn.describe_execution(executionArn=e)["status"] == "RUNNING" for e in executions):
+        time.sleep(0.02)
+    # THEN the same operation ends SUCCEEDED
+    done = pipeline.context.operations.get(failed.id)
+    assert done is not None and done.status is OperationStatus.SUCCEEDED and done.error is None

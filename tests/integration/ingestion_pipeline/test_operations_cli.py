@@ -62,3 +62,33 @@ def test_cancel_stops_a_pending_operation_and_refuses_a_finished_one(settings: S
     done = store.list_operations(doc_id="notes.md")[0]
     refused = runner.invoke(app, ["operations", "cancel", done.id])
     assert refused.exit_code == 1 and "already ended SUCCEEDED" in refused.output
+
+
+def test_retry_runs_a_retryable_failure_again_and_refuses_the_others(settings: Settings, tmp_path: Path) -> None:
+    from ragspine.bootstrap import build_ingest_context, get_services
+    from ragspine.errors import ProviderUnavailableError
+    from ragspine.ingestion.retry import RetryPolicy
+    from ragspine.ingestion.runner import InProcessRunner
+    from ragspine.ingestion.steps import STEPS, Step
+
+    def down(*_: object) -> object:
+        raise ProviderUnavailableError("index unreachable")
+
+    # GIVEN an operation that failed because the index was down, and one that failed for good
+    context = build_ingest_context(get_services())
+    path = tmp_path / "flaky.md"
+    path.write_text("# Flaky\n\nThe yak year.\n", encoding="utf-8")
+    pending, _ = submit(path, operations=context.operations, meta=DocumentMeta())
+    failed = InProcessRunner(RetryPolicy(), steps={**STEPS, Step.INDEX: down}, sleep=lambda _: None).run(
+        pending.id, context=context)
+    assert failed.status is OperationStatus.FAILED and failed.error is not None and failed.error.retryable
+    _ingest(tmp_path)
+    empty = build_operation_store(settings).list_operations(doc_id="empty.md")[0]
+    # WHEN each is retried THEN the first succeeds and the other is refused with a conflict
+    result = runner.invoke(app, ["operations", "retry", failed.id])
+    assert result.exit_code == 0, result.output
+    assert "SUCCEEDED" in result.output
+    refused = runner.invoke(app, ["operations", "retry", empty.id])
+    assert refused.exit_code == 2 and "KNOWLEDGE_CONFLICT" in refused.output and "not retryable" in refused.output
+    again = runner.invoke(app, ["operations", "retry", failed.id])
+    assert again.exit_code == 2 and "it is SUCCEEDED" in again.output
