@@ -111,6 +111,7 @@ def retry(operation_id: Annotated[str, typer.Argument(help="The operation id (op
     """Run a FAILED operation again when its error is retryable (an unreachable index, a throttled service)."""
     import uuid
 
+    from ragspine.ingestion.operations import OperationStatus
     from ragspine.ingestion.pipeline import reopen
     from ragspine.settings import Backend, get_settings
 
@@ -132,5 +133,5 @@ def retry(operation_id: Annotated[str, typer.Argument(help="The operation id (op
         raise _exit(exc) from exc
     note = f" [{done.error.code}] {done.error.message}" if done.error else ""
     typer.echo(f"{done.id}: {done.status.value} (retries {done.retry_count}){note}")
-    if done.status.value != "SUCCEEDED":
+    if done.status is not OperationStatus.SUCCEEDED:
         raise typer.Exit(code=1)
