@@ -1,7 +1,13 @@
 """``HybridRetriever``: the narrative retrieval stages composed as plain typed calls.
 
-validate query -> route libraries -> search each library (one query vector shared) ->
-RRF across libraries -> post-process -> optional rerank -> parent/window expansion.
+validate query -> route libraries -> search every library, and each routed one again (one
+query vector shared) -> RRF of those rankings -> post-process -> optional rerank ->
+parent/window expansion.
+
+Routing boosts, it never hides: without a library filter from the caller, one ranking covers
+every library the caller may see (the sensitivity ceiling applies inside the index), and each
+library the question points at adds its own ranking, so its passages rank higher while a
+user's own documents in any other library stay findable.
 """
 
 from __future__ import annotations
@@ -40,6 +46,7 @@ class RetrievalConfig:
     rerank_candidates: int = 20
     max_sensitivity: Sensitivity = Sensitivity.CONFIDENTIAL
     rrf_k: int = DEFAULT_RRF_K
+    routed_weight: float = 2.0  # RRF weight of each routed library's ranking (the every-library one weighs 1)
     expansion: ExpansionMode = ExpansionMode.PARENT_OR_WINDOW
     window: int = 1
     max_query_chars: int = 1000
@@ -53,6 +60,7 @@ class RetrievalConfig:
             (self.rerank_candidates < self.top_k, "rerank_candidates must be at least top_k"),
             (self.max_sensitivity >= Sensitivity.RESTRICTED, "max_sensitivity must be below RESTRICTED"),
             (self.rrf_k < 0, "rrf_k must be >= 0"),
+            (not math.isfinite(self.routed_weight) or self.routed_weight < 0, "routed_weight must be finite and >= 0"),
             (not 0 <= self.window <= MAX_WINDOW, f"window must be between 0 and {MAX_WINDOW}"),
             (self.max_query_chars < 1, "max_query_chars must be at least 1"),
         ) if failed]
@@ -66,11 +74,16 @@ class RetrievalResult:
 
     query: str
     hits: tuple[ExpandedHit, ...]
-    libraries: tuple[str, ...]
+    libraries: tuple[str, ...]  # the caller's filter, or the libraries routing boosted
     routed: bool  # False when the caller's filters named the libraries
     reranked: bool
     dense: bool  # a query vector was used (an embedder is configured and answered)
     timings_ms: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def all_libraries(self) -> bool:
+        """Every library the caller may see was searched (no library filter was given)."""
+        return self.routed
 
 
 class HybridRetriever:
@@ -129,16 +142,15 @@ class HybridRetriever:
         vector = self._query_vector(text)
         clock.lap("embed")
         per_library = max(wanted, self._config.per_library_k)
-        if routed and libraries == self._router.default:
-            # Nothing in the question chose a library: one ranking over all of them. Fusing one
-            # ranking per library would interleave them, promoting the best of an unrelated one.
-            rankings = [self._search(text, replace(filters, libraries=libraries, max_sensitivity=ceiling),
-                                     vector, top_k=per_library)]
-        else:
-            rankings = [self._search(text, replace(filters, libraries=(library,), max_sensitivity=ceiling),
-                                     vector, top_k=per_library) for library in libraries]
+        # Routed: one ranking over every library (not one per library: fusing those would
+        # interleave them and promote the best of an unrelated one), then one per routed library,
+        # which boosts its passages. Named by the caller: one ranking per named library.
+        scopes = [(), *((library,) for library in libraries)] if routed else [(lib,) for lib in libraries]
+        rankings = [self._search(text, replace(filters, libraries=scope, max_sensitivity=ceiling),
+                                 vector, top_k=per_library) for scope in scopes]
         clock.lap("search")
-        fused = fuse(rankings, k=self._config.rrf_k)
+        weights = [1.0] + [self._config.routed_weight] * len(libraries) if routed else None
+        fused = fuse(rankings, k=self._config.rrf_k, weights=weights)
         clock.lap("fuse")
         kept = postprocess(fused, per_doc_cap=self._config.per_doc_cap, score_floor=self._config.score_floor)
         clock.lap("postprocess")

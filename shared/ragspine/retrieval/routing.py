@@ -68,11 +68,14 @@ class LibraryRule:
 
 @dataclass(frozen=True, slots=True)
 class LibraryRouter:
-    """Chooses libraries for a question from keywords (zh/en/ja) and slots; a default list otherwise."""
+    """Chooses the libraries a question points at, from keywords (zh/en/ja) and slots.
+
+    Routing only boosts: the retriever searches every library the caller may see and ranks
+    the chosen ones' passages higher, so a user's own library is never hidden.
+    """
 
     version: str
     rules: tuple[LibraryRule, ...]
-    default: tuple[str, ...]
     keyword_score: int = 2
     slot_score: int = 1
 
@@ -82,7 +85,7 @@ class LibraryRouter:
         return tuple(rule.library for rule in self.rules)
 
     def route(self, query: str, *, slots: Collection[str] = ()) -> tuple[str, ...]:
-        """The libraries to search, most relevant first.
+        """The libraries the question points at, most relevant first.
 
         Args:
             query: the question.
@@ -90,32 +93,29 @@ class LibraryRouter:
 
         Returns:
             Every library whose keywords or slots match, by descending score (ties keep the
-            configuration order); the default list when none matches.
+            configuration order); empty when none matches.
         """
         folded = _fold(query)
         scored = [(rule.score(folded, slots, keyword_score=self.keyword_score, slot_score=self.slot_score), n, rule)
                   for n, rule in enumerate(self.rules)]
         chosen = sorted((item for item in scored if item[0] > 0), key=lambda item: (-item[0], item[1]))
-        return tuple(rule.library for _, _, rule in chosen) or self.default
+        return tuple(rule.library for _, _, rule in chosen)
 
     @classmethod
     def from_mapping(cls, raw: Mapping[str, Any]) -> LibraryRouter:
         """Build a router from the YAML mapping, validating it.
 
         Raises:
-            ConfigurationError: a section is missing or malformed, or the default names an
-                undeclared library.
+            ConfigurationError: a section is missing or malformed.
         """
+        # ``default`` (the libraries an unrouted question searched) is accepted and ignored: an
+        # unrouted question now searches every library, so older files still load.
         try:
             rules = tuple(LibraryRule.from_spec(str(name), spec or {}) for name, spec in raw["libraries"].items())
-            default = tuple(str(name) for name in raw["default"])
             scores = raw.get("scores") or {}
-            router = cls(str(raw["version"]), rules, default, int(scores.get("keyword", 2)), int(scores.get("slot", 1)))
+            router = cls(str(raw["version"]), rules, int(scores.get("keyword", 2)), int(scores.get("slot", 1)))
         except (KeyError, TypeError, AttributeError, ValueError) as exc:
             raise ConfigurationError(f"library routing is malformed: {exc!r}") from exc
-        undeclared = set(default) - set(router.libraries)
-        if not default or undeclared:
-            raise ConfigurationError(f"library routing default must name declared libraries, got {list(default)}")
         if router.keyword_score < 1 or router.slot_score < 0:
             raise ConfigurationError("library routing scores: keyword must be >= 1 and slot >= 0")
         return router

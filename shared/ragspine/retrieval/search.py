@@ -26,15 +26,16 @@ class SearchHit:
 
 @dataclass(frozen=True, slots=True)
 class SearchResult:
-    """Hits best first, and the libraries that were searched."""
+    """Hits best first; the libraries named (filter) or boosted (routing); whether every library was searched."""
 
     query: str
     hits: tuple[SearchHit, ...]
     libraries: tuple[str, ...]
+    all_libraries: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form (the same for the CLI and the API)."""
-        return {"query": self.query, "libraries": list(self.libraries),
+        return {"query": self.query, "libraries": list(self.libraries), "all_libraries": self.all_libraries,
                 "hits": [{"chunk_id": h.chunk_id, "doc": h.doc, "locator": h.locator, "library": h.library,
                           "score": round(h.score, 6), "text": h.text} for h in self.hits]}
 
@@ -54,4 +55,4 @@ def run_search(services: Services, query: str, *, libraries: tuple[str, ...] = (
     result = retrieval.retriever.retrieve(query, filters=SearchFilters(libraries=libraries), top_k=top_k)
     hits = tuple(SearchHit(h.chunk_id, h.doc_id, h.source_locator, h.chunk.library, h.score, h.chunk.text)
                  for h in result.hits)
-    return SearchResult(query.strip(), hits, tuple(result.libraries))
+    return SearchResult(query.strip(), hits, tuple(result.libraries), result.all_libraries)

@@ -1,4 +1,4 @@
-"""Library routing: keywords in Chinese, English and Japanese, slots, the default list."""
+"""Library routing: keywords in Chinese, English and Japanese, slots; nothing chosen when nothing matches."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from ragspine.errors import ConfigurationError
 from ragspine.facts.glossary import Glossary, Mention, SlotKind
 from ragspine.retrieval.routing import LibraryRouter, default_library_router, glossary_slot_detector
 
-DEFAULT = ("financial_reports", "policies", "faq")
+NOTHING: tuple[str, ...] = ()
 
 
 @dataclass
@@ -51,7 +51,7 @@ class TestKeywords:
         assert router.route("ＢＯＡＲＤ minutes") == ("governance",)
 
     def test_english_keywords_match_whole_words_only(self, router: LibraryRouter) -> None:
-        assert router.route("open the dashboard") == DEFAULT
+        assert router.route("open the dashboard") == NOTHING
 
     def test_several_libraries_come_most_matched_first(self, router: LibraryRouter) -> None:
         assert router.route("退货政策和董事会") == ("policies", "governance")
@@ -76,8 +76,9 @@ class TestSlotsAndDefault:
         assert router.route("日本的会员等级", slots={"entity"}) == ("policies", "financial_reports")
 
     @pytest.mark.parametrize("question", ["hello", "こんにちは", "你好"])
-    def test_nothing_matching_searches_the_default_libraries(self, router: LibraryRouter, question: str) -> None:
-        assert router.route(question) == DEFAULT
+    def test_nothing_matching_chooses_no_library(self, router: LibraryRouter, question: str) -> None:
+        # The retriever then searches every library, unboosted.
+        assert router.route(question) == NOTHING
 
     def test_the_shipped_configuration_is_loaded_once(self) -> None:
         assert default_library_router() is default_library_router()
@@ -97,13 +98,18 @@ class TestConfiguration:
         assert router.route("beta alpha") == ("a", "b")
 
     @pytest.mark.parametrize("raw", [
-        config(default=["missing"]), config(default=[]), config(libraries={"a": {"slots": ["colour"]}}),
+        config(libraries={"a": {"slots": ["colour"]}}),
         config(libraries={"a": {"keyword": ["typo"]}}), config(libraries={"a": {"keywords": [" "]}}),
         config(scores={"keyword": 0}), {"version": "t"},
     ])
     def test_malformed_configuration_is_refused(self, raw: dict[str, Any]) -> None:
         with pytest.raises(ConfigurationError):
             LibraryRouter.from_mapping(raw)
+
+    def test_a_legacy_default_list_is_ignored(self) -> None:
+        # Files written before routing only boosted still load; nothing matching chooses nothing.
+        assert LibraryRouter.from_mapping(config(default=["missing"])).route("gamma") == NOTHING
+        assert LibraryRouter.from_mapping({k: v for k, v in config().items() if k != "default"}).route("alpha") == ("a",)
 
     def test_an_unreadable_file_is_a_configuration_error(self, tmp_path: Path) -> None:
         with pytest.raises(ConfigurationError, match="cannot read"):
