@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,16 +18,17 @@ if TYPE_CHECKING:
     from ragspine.bootstrap import Services
     from ragspine.ingestion.operations import Operation
     from ragspine.ingestion.pipeline import DocumentMeta
-    from ragspine.ingestion.steps import StepContext
+    from ragspine.ingestion.steps import StepContext, StepResult
 
 
 @dataclass(frozen=True, slots=True)
 class Ingested:
-    """One file's outcome: its operation (None: it could not be submitted) and whether it was already done."""
+    """One file's outcome: its operation (None: it could not be submitted), whether it was already done, time taken."""
 
     path: Path
     operation: Operation | None
     reused: bool = False
+    seconds: float = 0.0
 
     @property
     def succeeded(self) -> bool:
@@ -35,53 +37,137 @@ class Ingested:
         return self.operation is not None and self.operation.status is OperationStatus.SUCCEEDED
 
 
+def _plural(count: int, word: str) -> str:
+    return f"{count:,} {word}{'' if count == 1 else 's'}"
+
+
+class _Progress:
+    """Per-file progress as it goes: a live bar on a terminal, and one plain line per event anywhere.
+
+    The lines are what a log or a pipe receives (no cursor tricks): after ``parse`` the file's
+    pages, at the end its status, pages, chunks, facts and seconds.
+    """
+
+    def __init__(self, console: Console, total: int, *, lines: bool) -> None:
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+        self._console = console
+        self._lines = lines
+        self._total = total
+        self._number = 0
+        self._name = ""
+        self._bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                             TimeElapsedColumn(), console=console, transient=True,
+                             disable=not console.is_terminal)
+        self._task = self._bar.add_task("ingesting", total=total)
+
+    def __enter__(self) -> _Progress:
+        self._bar.__enter__()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._bar.__exit__(None, None, None)
+
+    def start(self, path: Path) -> None:
+        self._number += 1
+        self._name = path.name
+        self._bar.update(self._task, description=f"{self._name}: reading")
+
+    def step(self, operation: Operation, result: StepResult) -> None:
+        from ragspine.ingestion.steps import Step
+
+        if result.step is Step.PARSE:
+            self._line(f"parsed {_plural(result.pages, 'page')}")
+            self._bar.update(self._task, description=f"{self._name}: {_plural(result.pages, 'page')}, chunking")
+        elif result.step is Step.CHUNK_AND_EMBED:
+            self._bar.update(self._task, description=f"{self._name}: {_plural(result.chunks, 'chunk')}, indexing")
+
+    def done(self, item: Ingested) -> None:
+        op = item.operation
+        if op is None:
+            self._line("FAILED (could not submit)")
+        elif item.reused:
+            self._line(f"unchanged since its last ingestion ({_plural(op.pages_count, 'page')}, "
+                       f"{_plural(op.chunks_count, 'chunk')})")
+        else:
+            self._line(f"{op.status.value}, {_plural(op.pages_count, 'page')}, {_plural(op.chunks_count, 'chunk')}, "
+                       f"{_plural(op.facts_count, 'fact')} in {item.seconds:.2f} s")
+        self._bar.advance(self._task)
+
+    def _line(self, text: str) -> None:
+        if not self._lines:
+            return
+        self._console.print(f"[{self._number}/{self._total}] {self._name}: {text}", highlight=False, markup=False,
+                            soft_wrap=True)
+
+
 def ingest_files(files: list[Path], *, context: StepContext, meta: Callable[[Path], DocumentMeta],
-                  console: Console) -> list[Ingested]:
-    """Submit and run each file in this process, with a progress bar; errors become FAILED rows.
+                 console: Console, lines: bool = True) -> list[Ingested]:
+    """Submit and run each file in this process, showing its progress; errors become FAILED rows.
+
+    ``lines`` prints a line per file as it goes (``ragspine ingest``); without it only a
+    terminal shows the live bar (the sample data, summarised in one line).
 
     A file whose (document, hash) already has an operation gets that operation back; a
     SUCCEEDED one is returned as it is (``reused``), so nothing is parsed or embedded twice.
     """
-    from rich.progress import Progress
-
     from ragspine.ingestion.operations import OperationStatus
     from ragspine.ingestion.pipeline import submit
     from ragspine.ingestion.runner import InProcessRunner
 
-    runner = InProcessRunner()
     done: list[Ingested] = []
-    with Progress(console=console, transient=True, disable=not console.is_terminal) as progress:
-        task = progress.add_task("ingesting", total=len(files))
+    with _Progress(console, len(files), lines=lines) as progress:
+        runner = InProcessRunner(on_step=progress.step)
         for path in files:
-            progress.update(task, description=path.name)
+            progress.start(path)
+            began = time.perf_counter()
             try:
                 operation, _ = submit(path, operations=context.operations, meta=meta(path))
                 reused = operation.status is OperationStatus.SUCCEEDED
-                done.append(Ingested(path, runner.run(operation.id, context=context), reused))
+                item = Ingested(path, runner.run(operation.id, context=context), reused,
+                                time.perf_counter() - began)
             except RagspineError as exc:
                 typer.secho(f"{path}: [{exc.code}] {exc.message}", err=True, fg=typer.colors.RED)
-                done.append(Ingested(path, None))
-            progress.advance(task)
+                item = Ingested(path, None, seconds=time.perf_counter() - began)
+            done.append(item)
+            progress.done(item)
     return done
 
 
+def summary_line(done: list[Ingested]) -> str:
+    """Succeeded and failed files, and the pages, chunks and pages per second of the files ingested now."""
+    failed = sum(1 for item in done if not item.succeeded)
+    now = [item for item in done if item.succeeded and not item.reused and item.operation is not None]
+    pages = sum(item.operation.pages_count for item in now if item.operation is not None)
+    chunks = sum(item.operation.chunks_count for item in now if item.operation is not None)
+    seconds = sum(item.seconds for item in done if not item.reused)
+    line = f"{len(done) - failed} succeeded, {failed} failed"
+    unchanged = sum(1 for item in done if item.reused)
+    if unchanged:
+        line += f" ({unchanged} unchanged)"
+    if now:
+        rate = pages / seconds if seconds > 0 else float("inf")
+        line += f"; {_plural(pages, 'page')}, {_plural(chunks, 'chunk')} in {seconds:.1f} s ({rate:,.1f} pages/s)"
+    return line
+
+
 def report(console: Console, done: list[Ingested]) -> int:
-    """Print the table of files (status, facts, chunks, warnings) and the summary line; return the failures."""
+    """Print the table of files (status, pages, facts, chunks, warnings) and the summary line; return the failures."""
     from rich.table import Table
 
-    rows = Table("file", "status", "facts", "chunks")
+    rows = Table("file", "status", "pages", "facts", "chunks")
     rows.add_column("warnings / error", overflow="fold")
     for item in done:
         op = item.operation
         if op is None:
-            rows.add_row(item.path.name, "FAILED", "0", "0", "could not submit")
+            rows.add_row(item.path.name, "FAILED", "0", "0", "0", "could not submit")
             continue
         note = f"{op.error.code}: {op.error.message}" if op.error else "; ".join(op.warnings)
-        rows.add_row(item.path.name, op.status.value, str(op.facts_count), str(op.chunks_count), note[:200])
+        rows.add_row(item.path.name, op.status.value, str(op.pages_count), str(op.facts_count),
+                     str(op.chunks_count), note[:200])
     console.print(rows)
-    failed = sum(1 for item in done if not item.succeeded)
-    console.print(f"{len(done) - failed} succeeded, {failed} failed", highlight=False)
-    return failed
+    console.print(summary_line(done), highlight=False)
+    return sum(1 for item in done if not item.succeeded)
 
 
 def ingest_samples(services: Services, console: Console) -> list[Ingested]:
@@ -99,7 +185,7 @@ def ingest_samples(services: Services, console: Console) -> list[Ingested]:
     removed = clear_unversioned_chunks(context, [path.name for path in files])
     if removed:
         typer.echo(f"removed {removed} unversioned passages indexed by an earlier load-samples")
-    return ingest_files(files, context=context, meta=document_meta, console=console)
+    return ingest_files(files, context=context, meta=document_meta, console=console, lines=False)
 
 
 def samples_summary(services: Services, done: list[Ingested]) -> str:

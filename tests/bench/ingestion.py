@@ -32,7 +32,6 @@ from __future__ import annotations
 import argparse
 import io
 import json
-import math
 import os
 import random
 import resource
@@ -46,8 +45,9 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ragspine.ingestion.model import CHARS_PER_PAGE
+
 if TYPE_CHECKING:
-    from ragspine.ingestion.model import ParsedDocument
     from ragspine.ingestion.operations import Operation
     from ragspine.ingestion.steps import Step, StepContext, StepFunction, StepResult
 
@@ -55,7 +55,6 @@ BENCH_DIR = Path(__file__).resolve().parent
 REPO = BENCH_DIR.parents[1]
 RESULTS = BENCH_DIR / "results"
 CORPUS = REPO.parent / "shared" / "corpus" / "docs"  # the handout beside the checkout
-CHARS_PER_PAGE = 3000
 MAX_BYTES = 50 * 1024 * 1024  # Settings.ingest_max_bytes default
 CHILD_TIMEOUT_S = 3600
 KIB = 1024
@@ -167,15 +166,6 @@ def input_files(pdf: Path) -> list[Path]:
     return [pdf, *found]
 
 
-def page_count(doc: ParsedDocument) -> int:
-    """Pages by the module docstring's rule: native pages, slides or sheets, else 3000-character pages."""
-    for key in ("pages", "slides", "sheets"):
-        if key in doc.metadata:
-            return int(doc.metadata[key])
-    chars = sum(len(block.text) for block in doc.blocks)
-    return max(1, math.ceil(chars / CHARS_PER_PAGE))
-
-
 # --- bare parsing ---------------------------------------------------------------------------------
 
 def parse_stats(path: Path, *, runs: int) -> dict[str, Any]:
@@ -192,7 +182,7 @@ def parse_stats(path: Path, *, runs: int) -> dict[str, Any]:
         began = time.perf_counter()
         doc = parse_document(data, doc_id=path.name, filename=path.name, max_bytes=MAX_BYTES)
         seconds.append(time.perf_counter() - began)
-    return {"format": path.suffix.lstrip(".").lower(), "bytes": len(data), "pages": page_count(doc),
+    return {"format": path.suffix.lstrip(".").lower(), "bytes": len(data), "pages": doc.pages,
             "blocks": len(doc.blocks), "chars": sum(len(b.text) for b in doc.blocks),
             "parse_s": statistics.median(seconds)}
 

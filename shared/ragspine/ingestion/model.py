@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import enum
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+
+CHARS_PER_PAGE = 3000  # about one dense printed page: the page of formats without one
 
 
 class BlockKind(enum.StrEnum):
@@ -46,3 +49,12 @@ class ParsedDocument:
     media_type: str
     blocks: tuple[Block, ...]
     metadata: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def pages(self) -> int:
+        """Pages on one scale for every format: PDF pages, slides or sheets; else 3,000-character pages (at least 1)."""
+        for key in ("pages", "slides", "sheets"):
+            value = self.metadata.get(key, "")
+            if value.isdigit():
+                return int(value)
+        return max(1, math.ceil(sum(len(block.text) for block in self.blocks) / CHARS_PER_PAGE))

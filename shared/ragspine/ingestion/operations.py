@@ -75,6 +75,7 @@ class Operation:
     warnings: tuple[str, ...] = ()
     facts_count: int = 0
     chunks_count: int = 0
+    pages_count: int = 0  # recorded by ``parse`` (see ``ParsedDocument.pages``)
     created_at: datetime | None = None
     updated_at: datetime | None = None
     started_at: datetime | None = None

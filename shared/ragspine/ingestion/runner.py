@@ -14,6 +14,8 @@ from ragspine.ingestion.steps import STEPS, Step, StepContext, StepFunction, Ste
 
 logger = logging.getLogger(__name__)
 
+StepListener = Callable[[Operation, StepResult], None]
+
 
 class _StepFailed(Exception):
     def __init__(self, operation: Operation, error: OperationError) -> None:
@@ -30,10 +32,14 @@ class InProcessRunner:
     """
 
     def __init__(self, policy: RetryPolicy | None = None, *, steps: Mapping[Step, StepFunction] = STEPS,
-                 sleep: Callable[[float], None] = time.sleep) -> None:
+                 sleep: Callable[[float], None] = time.sleep, on_step: StepListener | None = None) -> None:
+        """Args:
+            on_step: called after each step that succeeded (progress display); it must not raise.
+        """
         self._policy = policy or RetryPolicy()
         self._steps = steps
         self._sleep = sleep
+        self._on_step = on_step
 
     def run(self, operation_id: str, *, context: StepContext) -> Operation:
         """Run every step of one operation and return it in its end state.
@@ -64,6 +70,8 @@ class InProcessRunner:
                     return operation
                 final, operation = self._attempt(step, operation, context)
                 warnings += final.warnings
+                if self._on_step is not None:
+                    self._on_step(operation, final)
         except _StepFailed as failed:
             return operations.save(replace(failed.operation, status=OperationStatus.FAILED, error=failed.error,
                                            warnings=tuple(warnings), finished_at=utcnow()))

@@ -74,11 +74,12 @@ class StepResult:
     warnings: tuple[str, ...] = ()
     facts: int = 0
     chunks: int = 0
+    pages: int = 0
 
     def to_payload(self) -> dict[str, Any]:
         """The result as the JSON a worker Lambda returns to the state machine."""
         return {"operation_id": self.operation_id, "step": self.step.value, "warnings": list(self.warnings),
-                "facts": self.facts, "chunks": self.chunks}
+                "facts": self.facts, "chunks": self.chunks, "pages": self.pages}
 
 
 StepFunction = Callable[[Operation, StepContext], StepResult]
@@ -137,7 +138,9 @@ def parse(operation: Operation, context: StepContext) -> StepResult:
     doc = parse_document(data, doc_id=operation.doc_id, filename=Path(operation.source).name,
                          max_bytes=context.max_bytes)
     context.staging.put(operation.id, "document", staged.dump_document(doc))
-    return StepResult(Step.PARSE, operation.id)
+    if operation.pages_count != doc.pages:
+        context.operations.save(replace(operation, pages_count=doc.pages))
+    return StepResult(Step.PARSE, operation.id, pages=doc.pages)
 
 
 def extract(operation: Operation, context: StepContext) -> StepResult:
