@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 from functools import cached_property, lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from ragspine.settings import Backend, EmbedderName, LLMProviderName, Settings, get_settings
 
@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from ragspine.llm.ports import Embedder, LLMProvider
     from ragspine.qa.answer import QAComponents
     from ragspine.qa.faq import FaqIndex
+    from ragspine.retrieval.dense_backfill import BackfillIndex, BackgroundEmbedder
     from ragspine.retrieval.pipeline import HybridRetriever
     from ragspine.retrieval.ports import ChunkIndex
     from ragspine.workflows.components import WorkflowComponents
@@ -256,14 +257,27 @@ def build_ingest_context(services: Services) -> StepContext:
     bucket, so the trigger and every worker invocation share one record of each operation.
     """
     from ragspine.ingestion.steps import StepContext
+    from ragspine.retrieval.dense_backfill import supports_backfill
 
     settings = services.settings
     retrieval = services.retrieval
     operations, staging = build_operation_stores(settings)
+    defer = (settings.embed_in_background and retrieval is not None and retrieval.document_embedder is not None
+             and supports_backfill(retrieval.index))
     return StepContext(operations=operations, staging=staging, facts=services.facts,
                        index=retrieval.index if retrieval else None,
                        embedder=retrieval.document_embedder if retrieval else None,
-                       glossary=services.glossary, max_bytes=settings.ingest_max_bytes)
+                       glossary=services.glossary, max_bytes=settings.ingest_max_bytes, defer_embedding=defer)
+
+
+def build_background_embedder(services: Services) -> BackgroundEmbedder | None:
+    """The thread that embeds indexed passages still without a vector (None: nothing would defer them)."""
+    from ragspine.retrieval.dense_backfill import BackgroundEmbedder, supports_backfill
+
+    retrieval = services.retrieval
+    if retrieval is None or retrieval.document_embedder is None or not supports_backfill(retrieval.index):
+        return None
+    return BackgroundEmbedder(cast("BackfillIndex", retrieval.index), retrieval.document_embedder)
 
 
 def build_operation_stores(settings: Settings) -> tuple[OperationStore, StagingArea]:

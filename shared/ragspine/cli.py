@@ -141,6 +141,12 @@ def serve(
                 typer.echo(f"  source: {source['doc']} · {source['locator']}")
     except RagspineError as exc:
         raise _fail(exc) from exc
+    from ragspine.bootstrap import build_background_embedder
+
+    # Passages an interrupted ``ragspine ingest`` left without a dense vector get it while serving.
+    background = build_background_embedder(services)
+    if background is not None and background.pending():
+        background.start()
     settings = services.settings
     bind_host, bind_port = host or settings.host, port or settings.port
     typer.echo(f"serving on http://{bind_host}:{bind_port}  (API docs: http://{bind_host}:{bind_port}/docs)")
@@ -158,7 +164,8 @@ def ingest(
     """Ingest documents: facts from their tables, searchable chunks from their text; exit 1 if any failed."""
     from rich.console import Console
 
-    from ragspine.bootstrap import build_ingest_context
+    from ragspine.bootstrap import build_background_embedder, build_ingest_context
+    from ragspine.cli_ingest import finish_dense_vectors
     from ragspine.ingestion.pipeline import collect_files, document_meta
     from ragspine.sensitivity import Sensitivity
 
@@ -168,13 +175,24 @@ def ingest(
         typer.secho(f"error: {exc}", err=True, fg=typer.colors.RED)
         raise typer.Exit(code=2) from exc
     try:
-        context = build_ingest_context(_services())
+        services = _services()
+        context = build_ingest_context(services)
     except RagspineError as exc:
         raise _fail(exc) from exc
+    # Deferred embedding: each document is searchable (BM25) once activated; its vectors are
+    # computed in a thread beside the next files' parsing, and waited for at the end.
+    background = build_background_embedder(services) if context.defer_embedding else None
+    if background is not None:
+        background.start()
     console = Console()
     done = ingest_files(collect_files(paths, recursive=recursive), context=context, console=console,
-                         meta=lambda path: document_meta(path, sensitivity=level, library=library))
-    raise typer.Exit(code=1 if report(console, done) else 0)
+                        meta=lambda path: document_meta(path, sensitivity=level, library=library),
+                        after_each=background.wake if background is not None else None)
+    failed = report(console, done)
+    if background is not None:
+        finish_dense_vectors(console, background)
+        background.stop()
+    raise typer.Exit(code=1 if failed else 0)
 
 
 # --- workflows and catalog -------------------------------------------------------------------

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from ragspine.ingestion.operations import Operation
     from ragspine.ingestion.pipeline import DocumentMeta
     from ragspine.ingestion.steps import StepContext, StepResult
+    from ragspine.retrieval.dense_backfill import BackgroundEmbedder
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,11 +49,12 @@ class _Progress:
     pages, at the end its status, pages, chunks, facts and seconds.
     """
 
-    def __init__(self, console: Console, total: int, *, lines: bool) -> None:
+    def __init__(self, console: Console, total: int, *, lines: bool, deferred: bool) -> None:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
         self._console = console
         self._lines = lines
+        self._deferred = deferred
         self._total = total
         self._number = 0
         self._name = ""
@@ -90,8 +92,10 @@ class _Progress:
             self._line(f"unchanged since its last ingestion ({_plural(op.pages_count, 'page')}, "
                        f"{_plural(op.chunks_count, 'chunk')})")
         else:
+            stage = "; searchable now (BM25), dense vectors follow in the background" if (
+                self._deferred and item.succeeded and op.chunks_count) else ""
             self._line(f"{op.status.value}, {_plural(op.pages_count, 'page')}, {_plural(op.chunks_count, 'chunk')}, "
-                       f"{_plural(op.facts_count, 'fact')} in {item.seconds:.2f} s")
+                       f"{_plural(op.facts_count, 'fact')} in {item.seconds:.2f} s{stage}")
         self._bar.advance(self._task)
 
     def _line(self, text: str) -> None:
@@ -102,11 +106,12 @@ class _Progress:
 
 
 def ingest_files(files: list[Path], *, context: StepContext, meta: Callable[[Path], DocumentMeta],
-                 console: Console, lines: bool = True) -> list[Ingested]:
+                 console: Console, lines: bool = True, after_each: Callable[[], None] | None = None) -> list[Ingested]:
     """Submit and run each file in this process, showing its progress; errors become FAILED rows.
 
     ``lines`` prints a line per file as it goes (``ragspine ingest``); without it only a
-    terminal shows the live bar (the sample data, summarised in one line).
+    terminal shows the live bar (the sample data, summarised in one line). ``after_each`` runs
+    after every file (it wakes the background embedder).
 
     A file whose (document, hash) already has an operation gets that operation back; a
     SUCCEEDED one is returned as it is (``reused``), so nothing is parsed or embedded twice.
@@ -116,7 +121,7 @@ def ingest_files(files: list[Path], *, context: StepContext, meta: Callable[[Pat
     from ragspine.ingestion.runner import InProcessRunner
 
     done: list[Ingested] = []
-    with _Progress(console, len(files), lines=lines) as progress:
+    with _Progress(console, len(files), lines=lines, deferred=context.defer_embedding) as progress:
         runner = InProcessRunner(on_step=progress.step)
         for path in files:
             progress.start(path)
@@ -131,7 +136,45 @@ def ingest_files(files: list[Path], *, context: StepContext, meta: Callable[[Pat
                 item = Ingested(path, None, seconds=time.perf_counter() - began)
             done.append(item)
             progress.done(item)
+            if after_each is not None:
+                after_each()
     return done
+
+
+def _say(console: Console, text: str) -> None:
+    console.print(text, highlight=False, markup=False, soft_wrap=True)
+
+
+def finish_dense_vectors(console: Console, background: BackgroundEmbedder) -> None:
+    """Wait for the background embedder, a line every few seconds; Ctrl-C leaves the rest for later.
+
+    The passages are searchable by BM25 already; those left without a vector are embedded by
+    the next ``ragspine ingest`` or by ``ragspine serve``.
+    """
+    pending = background.pending()
+    if pending:
+        _say(console, f"dense vectors: {_plural(pending, 'passage')} to embed (BM25 finds them already; "
+                      "Ctrl-C leaves the rest to the next ingest or to serve)")
+    last = time.monotonic()
+    try:
+        while not background.drain(timeout=5.0):
+            if background.error is not None:
+                _say(console, f"dense vectors stopped: [{background.error.code}] {background.error.message}; "
+                              f"{_plural(background.pending(), 'passage')} keep BM25 only for now")
+                return
+            if time.monotonic() - last >= 5.0:
+                last = time.monotonic()
+                _say(console, f"dense vectors: {background.embedded:,} embedded, {background.pending():,} to go")
+    except KeyboardInterrupt:
+        background.stop()
+        _say(console, f"interrupted: {_plural(background.pending(), 'passage')} still without a dense vector "
+                      "(searchable by BM25)")
+        return
+    if not background.embedded:
+        return
+    rate = background.embedded / background.seconds if background.seconds > 0 else 0.0
+    _say(console, f"dense vectors: {_plural(background.embedded, 'passage')} embedded in {background.seconds:.1f} s "
+                  f"({rate:.1f} passages/s); every passage is searched by both legs")
 
 
 def summary_line(done: list[Ingested]) -> str:
@@ -180,7 +223,8 @@ def ingest_samples(services: Services, console: Console) -> list[Ingested]:
     from ragspine.demo import clear_unversioned_chunks, sample_documents
     from ragspine.ingestion.pipeline import document_meta
 
-    context = build_ingest_context(services)
+    # The 50 sample passages embed in about two seconds: inline, so a served sample answer has both legs.
+    context = replace(build_ingest_context(services), defer_embedding=False)
     files = sample_documents()
     removed = clear_unversioned_chunks(context, [path.name for path in files])
     if removed:

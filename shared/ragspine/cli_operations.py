@@ -8,14 +8,16 @@ file, which is a new version and so a new operation.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, cast
 
 import typer
 
 from ragspine.errors import RagspineError
 
 if TYPE_CHECKING:
+    from ragspine.bootstrap import Retrieval
     from ragspine.ingestion.operations import Operation, OperationStore
+    from ragspine.retrieval.dense_backfill import BackfillIndex
 
 operations_app = typer.Typer(help="Ingestion operations: status, retries, errors; cancel one that has not finished.",
                              no_args_is_help=True)
@@ -40,6 +42,32 @@ def operation_json(operation: Operation) -> dict[str, Any]:
     from ragspine.ingestion.operation_codec import dump_operation
 
     return json.loads(dump_operation(operation))  # type: ignore[no-any-return]
+
+
+def operation_stage(operation: Operation) -> str:
+    """Where the document stands: its status, or, once SUCCEEDED, whether its dense vectors are still pending."""
+    from ragspine.ingestion.operations import OperationStatus
+    from ragspine.retrieval.dense_backfill import supports_backfill
+
+    if operation.status is not OperationStatus.SUCCEEDED:
+        return operation.status.value.lower()
+    retrieval = _services_retrieval()
+    if retrieval is None or not operation.chunks_count:
+        return "searchable"
+    if not supports_backfill(retrieval.index) or retrieval.document_embedder is None:
+        return "searchable (BM25 + dense)" if retrieval.document_embedder else "searchable (BM25)"
+    index = cast("BackfillIndex", retrieval.index)
+    pending = index.vectors_pending(doc_id=operation.doc_id, version_id=operation.version_id)
+    if pending:
+        return (f"searchable (BM25); dense vectors pending for {pending} of {operation.chunks_count} passages "
+                "(embedded in the background by ragspine ingest or serve)")
+    return "searchable (BM25 + dense)"
+
+
+def _services_retrieval() -> Retrieval | None:
+    from ragspine.bootstrap import get_services
+
+    return get_services().retrieval
 
 
 def _get(operation_id: str) -> Operation:
@@ -76,8 +104,9 @@ def list_operations(doc: Annotated[str | None, typer.Option(help="Only this docu
 @operations_app.command()
 def show(operation_id: Annotated[str, typer.Argument(help="The operation id (op-...).")],
          as_json: AsJson = False) -> None:
-    """One operation in full: times, warnings, and the error with its code and whether a retry may help."""
-    body = operation_json(_get(operation_id))
+    """One operation in full: its stage, times, warnings, and the error with its code and whether a retry may help."""
+    operation = _get(operation_id)
+    body = operation_json(operation) | {"stage": operation_stage(operation)}
     if as_json:
         typer.echo(json.dumps(body, ensure_ascii=False, indent=2))
         return

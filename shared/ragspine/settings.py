@@ -100,6 +100,9 @@ class Settings(BaseSettings):
     embedder: EmbedderName = Field(
         default=EmbedderName.AUTO,
         description="Dense retrieval leg: auto, none (BM25 only), an offline model, or bedrock (AWS).")
+    embed_in_background: bool = Field(
+        default=True, description="Embedded index: a document is searchable by BM25 once activated and its "
+                                  "dense vectors are computed afterwards in a background thread.")
     bedrock_embedding_model_id: str = "amazon.titan-embed-text-v2:0"
     bedrock_embedding_dimension: int = Field(default=1024, ge=256, le=1024)
     retrieval_top_k: int = Field(default=5, ge=1, le=20)

@@ -63,6 +63,9 @@ class StepContext:
     embedder: Embedder | None
     glossary: Glossary
     max_bytes: int
+    # The index takes vectors later (``retrieval.dense_backfill``): chunks are indexed without
+    # them and the document is searchable by BM25 at once.
+    defer_embedding: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,8 +158,9 @@ def extract(operation: Operation, context: StepContext) -> StepResult:
 
 
 def chunk_and_embed(operation: Operation, context: StepContext) -> StepResult:
-    """Chunk the document under its version id, embed the children, and stage both."""
+    """Chunk the document under its version id, embed the children (unless deferred), and stage both."""
     from ragspine.retrieval.chunking import ChunkMeta, chunk_document
+    from ragspine.retrieval.passage_text import dense_text
 
     doc = staged.load_document(_require(context, operation, "document", Step.CHUNK_AND_EMBED))
     extraction = staged.load_extraction(_require(context, operation, "extraction", Step.CHUNK_AND_EMBED))
@@ -166,8 +170,9 @@ def chunk_and_embed(operation: Operation, context: StepContext) -> StepResult:
         return StepResult(Step.CHUNK_AND_EMBED, operation.id, warnings=("no chunk index configured: not indexed",))
     meta = ChunkMeta(sensitivity=operation.sensitivity, library=operation.library, version_id=operation.version_id)
     chunked = chunk_document(doc, meta=meta)
-    texts = [c.text for c in chunked.children]
-    vectors = context.embedder.embed(texts) if context.embedder and texts else None
+    texts = [dense_text(c) for c in chunked.children]
+    embed_now = context.embedder is not None and texts and not context.defer_embedding
+    vectors = context.embedder.embed(texts) if context.embedder is not None and embed_now else None
     context.staging.put(operation.id, "chunks", staged.dump_chunks(chunked.children, chunked.parents, vectors))
     return StepResult(Step.CHUNK_AND_EMBED, operation.id, chunks=len(chunked.children))
 

@@ -169,6 +169,32 @@ class EmbeddedChunkIndex:
         return [ScoredChunk(found[r], float(s), source) for r, s in zip(row_ids, scores, strict=True)
                 if r in found and found[r].sensitivity <= filters.max_sensitivity]
 
+    def without_vectors(self, limit: int) -> list[Chunk]:
+        """Up to ``limit`` searchable chunks indexed without a dense vector (their BM25 leg already works)."""
+        return self._store.without_vectors(limit)
+
+    def vectors_pending(self, *, doc_id: str | None = None, version_id: str | None = None) -> int:
+        """How many searchable chunks still lack a dense vector (all, one document's, or one version's)."""
+        return self._store.count_without_vectors(doc_id, version_id)
+
+    def set_vectors(self, chunk_ids: Sequence[str], vectors: Sequence[Sequence[float]]) -> int:
+        """Give already indexed chunks their dense vectors; return how many rows were updated.
+
+        Raises:
+            VectorDimensionError: vectors do not align with the ids or have the wrong size.
+        """
+        if not chunk_ids:
+            return 0
+        unit = self._unit_rows(vectors, len(chunk_ids))
+        new_dimension = self._dimension is None
+        with self._store.write() as conn:
+            if new_dimension:
+                self._store.set_meta(conn, "dimension", str(unit.shape[1]))
+            updated = self._store.set_vectors(conn, [(unit[i].tobytes(), c) for i, c in enumerate(chunk_ids)])
+        if new_dimension:
+            self._dimension = int(unit.shape[1])
+        return updated
+
     def get(self, chunk_ids: Sequence[str]) -> list[Chunk]:
         """Chunks (children or parents) by id, in the order asked; missing ids are skipped.
 

@@ -222,6 +222,26 @@ class ChunkStore:
             return conn.execute("DELETE FROM chunks WHERE doc_id = ? AND version_id = ?",
                                 (doc_id, version_id)).rowcount
 
+    def without_vectors(self, limit: int) -> list[Chunk]:
+        """Up to ``limit`` searchable chunks that have no vector yet, oldest first."""
+        sql = "SELECT payload FROM chunks WHERE searchable = 1 AND vector IS NULL ORDER BY id LIMIT ?"
+        with self.translated():
+            return [decode_chunk(p) for (p,) in self.conn().execute(sql, (limit,))]
+
+    def count_without_vectors(self, doc_id: str | None, version_id: str | None) -> int:
+        """Searchable chunks without a vector: all of them, a document's, or one version's."""
+        sql, args = "SELECT count(*) FROM chunks WHERE searchable = 1 AND vector IS NULL", []
+        if doc_id is not None:
+            sql, args = sql + " AND doc_id = ?", [doc_id]
+            if version_id is not None:
+                sql, args = sql + " AND version_id = ?", [doc_id, version_id]
+        with self.translated():
+            return int(self.conn().execute(sql, args).fetchone()[0])
+
+    def set_vectors(self, conn: sqlite3.Connection, pairs: Sequence[tuple[bytes, str]]) -> int:
+        """Write ``(vector, chunk_id)`` pairs inside the caller's transaction; ids no longer stored are skipped."""
+        return int(conn.executemany("UPDATE chunks SET vector = ? WHERE chunk_id = ?", pairs).rowcount)
+
     def count(self) -> int:
         """Number of stored rows (children and parents)."""
         with self.translated():

@@ -1,0 +1,83 @@
+"""Dense vectors after the fact: passages indexed without vectors are searchable by BM25 at once,
+then ``BackgroundEmbedder`` gives them vectors and the hybrid leg takes over."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ragspine.errors import ProviderUnavailableError
+from ragspine.llm.hashing_embedder import HashingEmbedder
+from ragspine.retrieval.dense_backfill import BackfillProgress, BackgroundEmbedder, length_batches, supports_backfill
+from ragspine.retrieval.embedded_index import EmbeddedChunkIndex
+from ragspine.retrieval.model import Chunk, SearchFilters
+from tests.fakes.chunks import make_chunk
+
+
+def _chunks(n: int, doc: str = "notes.md") -> list[Chunk]:
+    return [make_chunk(f"{doc}-{i}", f"passage {i} about zebra stripes " + "x" * i, doc_id=doc, version_id="v1")
+            for i in range(n)]
+
+
+class CountingEmbedder(HashingEmbedder):
+    """The hashing embedder, recording the size of every batch it was given."""
+
+    def __init__(self, dimension: int = 32, *, fail: bool = False) -> None:
+        super().__init__(dimension)
+        self.batches: list[int] = []
+        self.fail = fail
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        if self.fail:
+            raise ProviderUnavailableError("the embedding model cannot be loaded")
+        self.batches.append(len(texts))
+        return super().embed(texts)
+
+
+def test_passages_indexed_without_vectors_are_found_by_bm25_then_embedded(index: EmbeddedChunkIndex) -> None:
+    embedder = CountingEmbedder()
+    index.add(_chunks(20) + _chunks(3, doc="other.md"))
+    query = embedder.embed(["zebra stripes"])[0]
+    # BEFORE: the dense leg has nothing, BM25 answers; every passage is pending
+    assert index.vectors_pending() == 23 and index.vectors_pending(doc_id="other.md") == 3
+    assert index.search("zebra", top_k=3, filters=SearchFilters(), query_vector=query)
+    seen: list[BackfillProgress] = []
+    background = BackgroundEmbedder(index, embedder, batch_size=8, window=16, on_progress=seen.append).start()
+    try:
+        assert background.drain(timeout=30)
+    finally:
+        background.stop(timeout=5)
+    # AFTER: every passage has its vector, in batches of at most 8, progress reported per batch
+    assert index.vectors_pending() == 0 and background.embedded == 23
+    assert max(embedder.batches[1:]) <= 8 and sum(embedder.batches[1:]) == 23
+    assert seen[-1].embedded == 23 and seen[-1].pending == 0
+    hits = index.search("zebra", top_k=3, filters=SearchFilters(), query_vector=query)
+    assert hits and all(h.source == "hybrid" for h in hits)
+    assert index.dimension == 32
+
+
+def test_a_wake_after_new_passages_embeds_them_too(index: EmbeddedChunkIndex) -> None:
+    background = BackgroundEmbedder(index, CountingEmbedder()).start()
+    try:
+        assert background.drain(timeout=30)  # nothing yet
+        index.add(_chunks(5))
+        assert background.drain(timeout=30)
+        assert index.vectors_pending() == 0
+    finally:
+        background.stop(timeout=5)
+
+
+def test_a_failing_embedder_stops_the_backfill_and_leaves_bm25_working(index: EmbeddedChunkIndex) -> None:
+    index.add(_chunks(4))
+    background = BackgroundEmbedder(index, CountingEmbedder(fail=True)).start()
+    assert not background.drain(timeout=30)
+    assert background.error is not None and background.error.code == "KNOWLEDGE_PROVIDER_UNAVAILABLE"
+    assert index.vectors_pending() == 4
+    assert [h.source for h in index.search("zebra", top_k=2, filters=SearchFilters())] == ["bm25", "bm25"]
+
+
+def test_batches_are_bucketed_by_length_and_parents_are_never_embedded(index: EmbeddedChunkIndex) -> None:
+    chunks = [make_chunk(f"c{i}", "w" * length) for i, length in enumerate([50, 3, 400, 7, 51, 399])]
+    assert [[c.text.__len__() for c in b] for b in length_batches(chunks, 2)] == [[3, 7], [50, 51], [399, 400]]
+    index.add([make_chunk("parent", "whole section", is_parent=True), *chunks[:2]])
+    assert index.vectors_pending() == 2
+    assert supports_backfill(index) and not supports_backfill(object())
