@@ -48,6 +48,7 @@ from typing import TYPE_CHECKING, Any
 from ragspine.ingestion.model import CHARS_PER_PAGE
 
 if TYPE_CHECKING:
+    from ragspine.bootstrap import Services
     from ragspine.ingestion.operations import Operation
     from ragspine.ingestion.steps import Step, StepContext, StepFunction, StepResult
 
@@ -240,7 +241,7 @@ def _warm_parsers() -> None:
         parse_document(data, doc_id=name, filename=name, max_bytes=MAX_BYTES)
 
 
-def _setup() -> tuple[StepContext, dict[str, Any]]:
+def _setup() -> tuple[StepContext, dict[str, Any], Services]:
     """Services from the environment, every module the steps import lazily, and a loaded embedder.
 
     The baseline child stops here, so what the ingesting child uses beyond this is the ingestion's own.
@@ -254,14 +255,15 @@ def _setup() -> tuple[StepContext, dict[str, Any]]:
     from ragspine.settings import load_settings
 
     settings = load_settings()
-    context = build_ingest_context(build_services(settings))
+    services = build_services(settings)
+    context = build_ingest_context(services)
     _warm_parsers()
     if context.embedder is not None:
         context.embedder.embed(["passage warm-up: loads the model and its buffers"])
     info = {"embedder": resolve_embedder(settings).value,
             "embedder_class": type(context.embedder).__name__ if context.embedder else None,
             "index_class": type(context.index).__name__ if context.index else None}
-    return context, info
+    return context, info, services
 
 
 def _ingest_one(path: Path, context: StepContext, trace: bool) -> dict[str, Any]:
@@ -293,14 +295,40 @@ def _ingest_one(path: Path, context: StepContext, trace: bool) -> dict[str, Any]
 
 
 def child_main(spec: dict[str, Any]) -> None:
-    """Entry of a fresh interpreter: set up, then ingest and bare-parse each file in turn; one JSON line out."""
-    context, info = _setup()
-    result: dict[str, Any] = {**info, "maxrss_kib_setup": _maxrss_kib(), "files": []}
+    """Entry of a fresh interpreter: set up, then ingest and bare-parse each file in turn; one JSON line out.
+
+    As ``ragspine ingest`` does, a background embedder (when the context defers embedding)
+    runs beside the files and is drained at the end: ``pipeline_s`` is each file's time until
+    it is searchable, ``dense`` how long the vectors took after the last file and in all.
+    """
+    from ragspine.bootstrap import build_background_embedder
+
+    context, info, services = _setup()
+    background = build_background_embedder(services) if context.defer_embedding and spec["files"] else None
+    if background is not None:
+        background.start()
+    result: dict[str, Any] = {**info, "maxrss_kib_setup": _maxrss_kib(), "files": [],
+                              "deferred_embedding": context.defer_embedding}
+    began = time.perf_counter()
     for name in spec["files"]:
         row = _ingest_one(Path(name), context, bool(spec.get("tracemalloc")))
+        if background is not None:
+            background.wake()
         row.update(parse_stats(Path(name), runs=spec["parse_runs"]))
         row["ratio"] = round(row["pipeline_s"] / row["parse_s"], 2)
         result["files"].append(row)
+    if background is not None:
+        searchable = time.perf_counter()
+        drained = background.drain(timeout=CHILD_TIMEOUT_S)
+        finished = time.perf_counter()
+        background.stop()
+        result["dense"] = {"drained": drained, "passages": background.embedded,
+                           "embed_s": round(background.seconds, 3),
+                           "passages_per_s": round(background.embedded / background.seconds, 2)
+                           if background.seconds else None,
+                           "after_last_file_s": round(finished - searchable, 3),
+                           "all_searchable_s": round(searchable - began, 3),
+                           "all_dense_s": round(finished - began, 3)}
     print(json.dumps(result), flush=True)
 
 
@@ -405,7 +433,9 @@ def run_ingestion(*, quick: bool, embedder: str = "auto", trace: bool = True,
             "pdf_pages": plan["pdf_pages"], "parse_runs": runs, "chars_per_page": CHARS_PER_PAGE,
             "corpus_present": CORPUS.is_dir(), "cpus": os.cpu_count(), "load_average": os.getloadavg(),
             "files": rows, "total": _totals(rows), "without_pdf": _totals(rows[1:]), "pdf": _totals(rows[:1]),
-            "pdf_embedder_none": _totals(peaks["none"][1]["files"]), "memory": _memory(peaks, traced)}
+            "pdf_embedder_none": _totals(peaks["none"][1]["files"]), "memory": _memory(peaks, traced),
+            "deferred_embedding": pdf_run.get("deferred_embedding", False),
+            "dense": {"pdf": pdf_run.get("dense"), "rest": rest.get("dense")}}
 
 
 # --- report ---------------------------------------------------------------------------------------
@@ -455,7 +485,20 @@ def render(result: dict[str, Any]) -> list[str]:
     total = result["total"]
     lines += [f"   {name:<18}{seconds:>9.3f} s {total['steps_share'][name] * 100:>6.1f}%"
               for name, seconds in total["steps_s"].items()]
-    return [*lines, "", *_memory_lines(result)]
+    return [*lines, "", *_dense_lines(result), *_memory_lines(result)]
+
+
+def _dense_lines(result: dict[str, Any]) -> list[str]:
+    """When embedding is deferred: the dense vectors' own time, after each file was already searchable."""
+    if not result.get("deferred_embedding"):
+        return []
+    lines = ["   dense vectors, embedded in the background (pipeline above = until searchable by BM25):"]
+    for label, dense in (("generated PDF", result["dense"]["pdf"]), ("ACME + corpus", result["dense"]["rest"])):
+        if dense:
+            lines.append(f"   {label:<22}{dense['passages']:>6} passages, {dense['passages_per_s']} passages/s; "
+                         f"all searchable after {dense['all_searchable_s']} s, all dense after "
+                         f"{dense['all_dense_s']} s")
+    return [*lines, ""]
 
 
 def _parse_args(argv: list[str] | None) -> argparse.Namespace:
