@@ -111,8 +111,10 @@ def show(operation_id: Annotated[str, typer.Argument(help="The operation id (op-
         typer.echo(json.dumps(body, ensure_ascii=False, indent=2))
         return
     for name, value in body.items():
-        if isinstance(value, dict):
+        if isinstance(value, dict) and "code" in value:
             value = f"{value['code']}: {value['message']} (retryable: {str(value['retryable']).lower()})"
+        elif isinstance(value, dict):
+            value = "; ".join(f"{k}={v}" for k, v in value.items()) or "-"
         elif isinstance(value, list):
             value = "; ".join(value) or "-"
         typer.echo(f"{name:>13}: {'-' if value is None else value}")

@@ -14,6 +14,7 @@ from typing import Any
 
 from ragspine.errors import FieldError, InvalidInputError
 from ragspine.retrieval.model import Chunk, SearchFilters
+from ragspine.retrieval.passage_text import context_header
 from ragspine.sensitivity import Sensitivity
 
 # SearchFilters attribute -> keyword field matched with ``terms`` (any of the values).
@@ -34,11 +35,13 @@ EXTRA_FILTER_FIELDS = frozenset({
     "chunk_id", "source_locator", "parent_id", "prev_id", "next_id", "version_label", "product_code",
 })
 # CJK bigrams (``text``) plus the standard analyzer (``text.en``: English words, and CJK as
-# single characters), so a query gets unigram and bigram matches; titles weigh double.
-LEXICAL_FIELDS = ("text", "text.en", "title^2", "title.en^2")
+# single characters), so a query gets unigram and bigram matches; titles weigh double. ``context``
+# is the document's company, period and type (``retrieval.passage_text.context_header``), scored
+# like the text as the embedded index scores it.
+LEXICAL_FIELDS = ("text", "text.en", "title^2", "title.en^2", "context", "context.en")
 VECTOR_FIELD = "embedding"
 _OPTIONAL_KEYWORDS = ("entity", "period", "parent_id", "prev_id", "next_id", "space_id", "document_id",
-                      "version_id", "category", "version_label", "product_code")
+                      "version_id", "category", "version_label", "product_code", "company", "doc_period", "doc_type")
 _NOT_RETURNED = {"excludes": [VECTOR_FIELD]}
 
 
@@ -157,6 +160,9 @@ def chunk_to_document(chunk: Chunk, vector: Sequence[float] | None = None) -> di
         "tags": list(chunk.tags),
         "is_parent": chunk.is_parent,
     }
+    context = context_header(chunk)
+    if context:
+        document["context"] = context
     for field in _OPTIONAL_KEYWORDS:
         value = getattr(chunk, field)
         if value is not None:

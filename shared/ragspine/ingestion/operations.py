@@ -76,6 +76,8 @@ class Operation:
     facts_count: int = 0
     chunks_count: int = 0
     pages_count: int = 0  # recorded by ``parse`` (see ``ParsedDocument.pages``)
+    # What the uploader stated about the document (company, period, doc_type, title), as pairs.
+    context: tuple[tuple[str, str], ...] = ()
     created_at: datetime | None = None
     updated_at: datetime | None = None
     started_at: datetime | None = None

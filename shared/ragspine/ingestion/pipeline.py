@@ -23,10 +23,23 @@ _UNREADABLE = "unreadable"
 
 @dataclass(frozen=True, slots=True)
 class DocumentMeta:
-    """What the uploader says about a document; copied onto its chunks and facts."""
+    """What the uploader says about a document; copied onto its chunks and facts.
+
+    ``context`` holds the stated ``company``, ``period``, ``doc_type`` and ``title`` (see
+    ``ingestion.document_context``), as sorted pairs.
+    """
 
     sensitivity: Sensitivity = Sensitivity.INTERNAL
     library: str = "default"
+    context: tuple[tuple[str, str], ...] = ()
+
+
+def stated_context(values: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
+    """The document-context keys of a manifest entry, sidecar or object metadata (``doc-type`` = ``doc_type``)."""
+    from ragspine.ingestion.document_context import CONTEXT_KEYS
+
+    found = {str(k).lower().replace("-", "_"): str(v).strip() for k, v in values.items() if v is not None}
+    return tuple(sorted((key, found[key]) for key in CONTEXT_KEYS if found.get(key)))
 
 
 def collect_files(paths: Iterable[Path], *, recursive: bool = False) -> list[Path]:
@@ -66,7 +79,8 @@ def document_meta(path: Path, *, sensitivity: Sensitivity | None = None, library
                                 else Sensitivity.INTERNAL)
     except ValueError as exc:
         raise InvalidInputError(f"{path.name}: {exc}") from exc
-    return DocumentMeta(sensitivity=level, library=library or str(found.get("library", "default")))
+    return DocumentMeta(sensitivity=level, library=library or str(found.get("library", "default")),
+                        context=stated_context(found))
 
 
 def _manifest_entry(path: Path) -> dict[str, Any]:
@@ -119,7 +133,7 @@ def submit(path: Path, *, operations: OperationStore, meta: DocumentMeta, doc_id
     version = version_id or (f"v-{digest.removeprefix('sha256:')[:16]}" if digest else _UNREADABLE)
     key = OperationKey(document, version_id or digest or f"{_UNREADABLE}:{path}")
     draft = Operation(id=f"op-{uuid.uuid4().hex}", doc_id=document, version_id=version, file_hash=digest or "",
-                      source=str(path), sensitivity=meta.sensitivity, library=meta.library)
+                      source=str(path), sensitivity=meta.sensitivity, library=meta.library, context=meta.context)
     return operations.create_or_get(key, draft)
 
 
@@ -192,4 +206,4 @@ def object_meta(document: str, metadata: Mapping[str, str]) -> DocumentMeta:
     except ValueError as exc:
         raise InvalidMetadataError(f"{document}: x-amz-meta-sensitivity: {exc}; "
                                    "upload it again with a valid level.") from exc
-    return DocumentMeta(sensitivity=level, library=values.get("library") or "default")
+    return DocumentMeta(sensitivity=level, library=values.get("library") or "default", context=stated_context(values))

@@ -103,8 +103,10 @@ def fetch(operation: Operation, context: StepContext) -> StepResult:
 
         data, metadata = read_object(operation.source, max_bytes=context.max_bytes)
         meta = object_meta(operation.doc_id, metadata)
-        if (meta.sensitivity, meta.library) != (operation.sensitivity, operation.library):
-            operation = context.operations.save(replace(operation, sensitivity=meta.sensitivity, library=meta.library))
+        if (meta.sensitivity, meta.library, meta.context) != (operation.sensitivity, operation.library,
+                                                              operation.context):
+            operation = context.operations.save(replace(operation, sensitivity=meta.sensitivity, library=meta.library,
+                                                        context=meta.context))
         return _stage_source(operation, context, data, Path(operation.source).name)
     path = Path(operation.source)
     try:
@@ -159,6 +161,7 @@ def extract(operation: Operation, context: StepContext) -> StepResult:
 
 def chunk_and_embed(operation: Operation, context: StepContext) -> StepResult:
     """Chunk the document under its version id, embed the children (unless deferred), and stage both."""
+    from ragspine.ingestion.document_context import apply_context, document_context
     from ragspine.retrieval.chunking import ChunkMeta, chunk_document
     from ragspine.retrieval.passage_text import dense_text
 
@@ -170,11 +173,13 @@ def chunk_and_embed(operation: Operation, context: StepContext) -> StepResult:
         return StepResult(Step.CHUNK_AND_EMBED, operation.id, warnings=("no chunk index configured: not indexed",))
     meta = ChunkMeta(sensitivity=operation.sensitivity, library=operation.library, version_id=operation.version_id)
     chunked = chunk_document(doc, meta=meta)
-    texts = [dense_text(c) for c in chunked.children]
+    about = document_context(doc, filename=Path(operation.source).name, given=dict(operation.context))
+    children, parents = apply_context(chunked.children, about), apply_context(chunked.parents, about)
+    texts = [dense_text(c) for c in children]
     embed_now = context.embedder is not None and texts and not context.defer_embedding
     vectors = context.embedder.embed(texts) if context.embedder is not None and embed_now else None
-    context.staging.put(operation.id, "chunks", staged.dump_chunks(chunked.children, chunked.parents, vectors))
-    return StepResult(Step.CHUNK_AND_EMBED, operation.id, chunks=len(chunked.children))
+    context.staging.put(operation.id, "chunks", staged.dump_chunks(children, parents, vectors))
+    return StepResult(Step.CHUNK_AND_EMBED, operation.id, chunks=len(children))
 
 
 def without_fact_tables(doc: ParsedDocument, facts: Sequence[Fact]) -> ParsedDocument:

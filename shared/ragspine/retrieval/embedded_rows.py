@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from ragspine.errors import FieldError
 from ragspine.retrieval.embedded_store import TAG_SEPARATOR, encode_chunk
 from ragspine.retrieval.errors import ChunkLineageError
+from ragspine.retrieval.passage_text import context_header
 
 if TYPE_CHECKING:
     from collections import Counter
@@ -25,10 +26,11 @@ def check_lineage(chunk: Chunk) -> None:
 
 
 def index_text(chunk: Chunk) -> str:
-    """The text BM25 indexes for a chunk: title, heading path and body."""
+    """The text BM25 indexes for a chunk: its document's context, title, heading path and body."""
     # The heading path tells BM25 what a paragraph is about ("香港" in the heading, not
-    # necessarily in the sentence); the title does the same at document level.
-    return "\n".join((chunk.title, *chunk.heading_path, chunk.text))
+    # necessarily in the sentence); the title and the context (company, period, type) do the
+    # same at document level.
+    return "\n".join((context_header(chunk), chunk.title, *chunk.heading_path, chunk.text))
 
 
 def term_blobs(counts: Sequence[Counter[str]], term_ids: dict[str, int]) -> list[bytes]:

@@ -38,6 +38,10 @@ class Chunk:
     tags: tuple[str, ...] = ()
     version_label: str | None = None
     product_code: str | None = None
+    # The document's context (``ingestion.document_context``): indexed and embedded with the text.
+    company: str | None = None
+    doc_period: str | None = None
+    doc_type: str | None = None
     # A parent (section, slide or sheet) holds the joined text of its children for
     # generation context: indexes store it for ``get`` by ``parent_id`` but never search it.
     is_parent: bool = False

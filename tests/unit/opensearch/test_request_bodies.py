@@ -73,7 +73,8 @@ class TestLexicalQuery:
             "size": 40,
             "_source": {"excludes": ["embedding"]},
             "query": {"bool": {
-                "must": [{"multi_match": {"query": "单表设计", "fields": ["text", "text.en", "title^2", "title.en^2"],
+                "must": [{"multi_match": {"query": "单表设计", "fields": ["text", "text.en", "title^2", "title.en^2",
+                                                                              "context", "context.en"],
                                           "type": "most_fields"}}],
                 "filter": [CEILING, CHILDREN_ONLY, {"terms": {"library": ["aws"]}}],
             }},
