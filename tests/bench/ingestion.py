@@ -172,8 +172,8 @@ def input_files(pdf: Path) -> list[Path]:
 def parse_stats(path: Path, *, runs: int) -> dict[str, Any]:
     """Pages, blocks and the median seconds of ``parse_document`` alone over ``runs`` parses.
 
-    Called in the pipeline's interpreter right after the file's pipeline run: warm (its
-    parser has just run) and under the same machine load, so the ratio compares like with like.
+    Called in the pipeline's interpreter after its files' pipeline runs and the background
+    embedder: warm (the parser has run) and alone on the machine the pipeline had.
     """
     from ragspine.ingestion.parsers import parse_document
 
@@ -295,7 +295,7 @@ def _ingest_one(path: Path, context: StepContext, trace: bool) -> dict[str, Any]
 
 
 def child_main(spec: dict[str, Any]) -> None:
-    """Entry of a fresh interpreter: set up, then ingest and bare-parse each file in turn; one JSON line out.
+    """Entry of a fresh interpreter: set up, ingest every file, then bare-parse each; one JSON line out.
 
     As ``ragspine ingest`` does, a background embedder (when the context defers embedding)
     runs beside the files and is drained at the end: ``pipeline_s`` is each file's time until
@@ -311,12 +311,9 @@ def child_main(spec: dict[str, Any]) -> None:
                               "deferred_embedding": context.defer_embedding}
     began = time.perf_counter()
     for name in spec["files"]:
-        row = _ingest_one(Path(name), context, bool(spec.get("tracemalloc")))
+        result["files"].append(_ingest_one(Path(name), context, bool(spec.get("tracemalloc"))))
         if background is not None:
             background.wake()
-        row.update(parse_stats(Path(name), runs=spec["parse_runs"]))
-        row["ratio"] = round(row["pipeline_s"] / row["parse_s"], 2)
-        result["files"].append(row)
     if background is not None:
         searchable = time.perf_counter()
         drained = background.drain(timeout=CHILD_TIMEOUT_S)
@@ -329,6 +326,11 @@ def child_main(spec: dict[str, Any]) -> None:
                            "after_last_file_s": round(finished - searchable, 3),
                            "all_searchable_s": round(searchable - began, 3),
                            "all_dense_s": round(finished - began, 3)}
+    # The bare parses run after the background embedder is done, so they have the machine the
+    # pipeline would have without it (parsing beside it would flatter the ratio).
+    for row, name in zip(result["files"], spec["files"], strict=True):
+        row.update(parse_stats(Path(name), runs=spec["parse_runs"]))
+        row["ratio"] = round(row["pipeline_s"] / row["parse_s"], 2)
     print(json.dumps(result), flush=True)
 
 
