@@ -158,8 +158,9 @@ def finish_dense_vectors(console: Console, background: BackgroundEmbedder) -> No
     last = time.monotonic()
     try:
         while not background.drain(timeout=5.0):
-            if background.error is not None:
-                _say(console, f"dense vectors stopped: [{background.error.code}] {background.error.message}; "
+            if not background.running:
+                why = f"[{background.error.code}] {background.error.message}" if background.error else "(see the log)"
+                _say(console, f"dense vectors stopped: {why}; "
                               f"{_plural(background.pending(), 'passage')} keep BM25 only for now")
                 return
             if time.monotonic() - last >= 5.0:

@@ -112,6 +112,11 @@ class BackgroundEmbedder:
         if self._thread is not None:
             self._thread.join(timeout)
 
+    @property
+    def running(self) -> bool:
+        """The thread is alive and not asked to stop (False after an embedder failure)."""
+        return self._alive()
+
     def pending(self) -> int:
         """Passages in the index still without a vector."""
         return self._index.vectors_pending()

@@ -85,3 +85,17 @@ def test_embedding_inline_when_background_is_off(with_embedder: Settings, tmp_pa
     result = runner.invoke(app, ["ingest", str(_folder(tmp_path))], env=WIDE)
     assert result.exit_code == 0, result.output
     assert "background" not in result.output and _index().vectors_pending() == 0
+
+
+def test_a_failing_embedder_leaves_the_files_searchable_by_bm25(settings: Settings, tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests.fakes.llm import RecordingEmbedder
+
+    broken = RecordingEmbedder(dimension=32, fail=True)
+    monkeypatch.setattr(bootstrap, "build_embedders", lambda _settings: (HashingEmbedder(32), broken))
+    bootstrap.get_services.cache_clear()
+    result = runner.invoke(app, ["ingest", str(_folder(tmp_path))], env=WIDE)
+    assert result.exit_code == 0, result.output
+    assert "dense vectors stopped: [KNOWLEDGE_PROVIDER_UNAVAILABLE] the embedding model cannot be loaded; " \
+           "3 passages keep BM25 only for now" in result.output
+    assert json.loads(runner.invoke(app, ["search", "giraffes", "--json"]).output)["hits"][0]["doc"] == "b.txt"
