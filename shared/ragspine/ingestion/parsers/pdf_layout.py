@@ -44,6 +44,7 @@ _LETTER = re.compile(r"[^\W\d_]")
 _WORD_CHARS = re.compile(r"[^\W_]+(?:-[^\W_]+)*")
 _LINE_END_HYPHENS = ("-", "\u00ad", "\x02", "\ufffe")  # PDFium writes U+FFFE for a hyphen it sees at a line end
 _HEADING_MAX_CHARS = 120
+_CAPS_HEADING_MAX = 40  # a capitals-only line (not bold, not larger) longer than this is body text
 _LARGER = 1.15  # a line this much larger than the body size is a heading candidate
 _MAX_TRAIL = 4
 _HEADER_LINES = 4  # header lines looked at above a table's first row
@@ -179,14 +180,19 @@ def _is_furniture(line: Line, height: float, style: DocumentStyle, edges: tuple[
 # --- headings and paragraphs -------------------------------------------------------------
 
 def _heading_level(line: Line, style: DocumentStyle) -> int | None:
-    """The heading level of a line (1 = outermost), or None for body text."""
+    """The heading level of a line (1 = outermost), or None for body text.
+
+    A heading is one run of words (no column gaps: a line with gaps is a table row or a
+    form) with a letter, set larger or bold, or in capitals when short and without figures.
+    """
     text = line.text
     if len(text) > _HEADING_MAX_CHARS or not _LETTER.search(text) or text.endswith((",", ";")):
         return None
-    if len(line.words) > 1 and _cells(line)[1:] and all(_NUMBER.match(c.text) for c in _cells(line)[1:]):
-        return None  # a table row with figures, even in bold
-    emphasised = line.bold or (style.body_size and line.size >= style.body_size * _LARGER) or text.isupper()
-    if not emphasised:
+    if len(_cells(line)) > 1:
+        return None
+    larger = bool(style.body_size) and line.size >= style.body_size * _LARGER
+    capitals = text.isupper() and len(text) <= _CAPS_HEADING_MAX and not _DIGITS.search(text)
+    if not (line.bold or larger or capitals or (_PART.match(text) or _ITEM.match(text)) and text[:1].isupper()):
         return None
     if _PART.match(text):
         return 1
