@@ -188,8 +188,8 @@ def _heading_level(line: Line, style: DocumentStyle) -> int | None:
     text = line.text
     if len(text) > _HEADING_MAX_CHARS or not _LETTER.search(text) or text.endswith((",", ";")):
         return None
-    if len(_cells(line)) > 1:
-        return None
+    if text[:1].islower() or (text.startswith("(") and text.endswith(")")) or len(_cells(line)) > 1:
+        return None  # a sentence's continuation, a unit line such as "(Dollars in millions)", a table row
     larger = bool(style.body_size) and line.size >= style.body_size * _LARGER
     capitals = text.isupper() and len(text) <= _CAPS_HEADING_MAX and not _DIGITS.search(text)
     if not (line.bold or larger or capitals or (_PART.match(text) or _ITEM.match(text)) and text[:1].isupper()):
@@ -201,9 +201,9 @@ def _heading_level(line: Line, style: DocumentStyle) -> int | None:
     for rank, size in enumerate(style.large_sizes):
         if line.size >= size - 0.05:
             return 3 + rank
-    if _NOTE.match(text) or not text.endswith(".") or len(text) <= 60:
+    if _NOTE.match(text) or not text.endswith("."):
         return 3 + len(style.large_sizes)  # bold or capitals at the body size: the innermost level
-    return None
+    return None  # a bold sentence
 
 
 def _continues_heading(first: Line, line: Line, style: DocumentStyle) -> bool:
