@@ -105,3 +105,33 @@ def zip_bomb(member_bytes: int) -> bytes:
     with zipfile.ZipFile(out, "w", compression=zipfile.ZIP_DEFLATED) as archive:
         archive.writestr("word/document.xml", b"\0" * member_bytes)
     return out.getvalue()
+
+
+# A line of a laid-out PDF page: x, y (PDF points from the bottom-left), font size, bold, text.
+PdfLine = tuple[float, float, float, bool, str]
+
+
+def pdf_layout(*pages: list[PdfLine]) -> bytes:
+    """A PDF whose pages hold the given lines at their positions, in Helvetica or Helvetica-Bold."""
+    from pypdf import PdfWriter
+    from pypdf.generic import ContentStream, DictionaryObject, NameObject
+
+    def font(name: str) -> DictionaryObject:
+        return DictionaryObject({NameObject("/Type"): NameObject("/Font"), NameObject("/Subtype"): NameObject("/Type1"),
+                                 NameObject("/BaseFont"): NameObject(name)})
+
+    writer = PdfWriter()
+    for lines in pages:
+        page = writer.add_blank_page(width=612, height=792)
+        page[NameObject("/Resources")] = DictionaryObject({NameObject("/Font"): DictionaryObject({
+            NameObject("/F1"): font("/Helvetica"), NameObject("/F2"): font("/Helvetica-Bold")})})
+        ops = []
+        for x, y, size, bold, text in lines:
+            escaped = text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
+            ops.append(f"BT /{'F2' if bold else 'F1'} {size} Tf {x} {y} Td ({escaped}) Tj ET")
+        content = ContentStream(None, None)
+        content.set_data("\n".join(ops).encode("latin-1"))
+        page.replace_contents(content)
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ragspine.ingestion.model import Block, BlockKind, ParsedDocument
 from ragspine.retrieval.chunking import ChunkLimits, ChunkMeta, chunk_document, split_text
@@ -141,3 +143,51 @@ class TestAcmeCorpus:
         policy = next(c for c in acme_chunked() if c.children[0].doc_id == "ACME_Product_Policy.md")
         tiers = [c for c in policy.children if c.source_locator.startswith("heading=Membership,para=2,item=")]
         assert [t.text.split("**")[1] for t in tiers] == ["Silver", "Gold", "Black"]
+
+
+class TestPackedPages:
+    """Page-located text (PDF) is packed into children of about ``target_chars``, cited by page."""
+
+    LIMITS = ChunkLimits(max_chars=200, max_parent_chars=1000, target_chars=500)
+
+    @staticmethod
+    def pdf(*blocks: tuple[int, str, tuple[str, ...]]) -> ParsedDocument:
+        counters: dict[int, int] = {}
+        out = []
+        for page, text, path in blocks:
+            counters[page] = counters.get(page, 0) + 1
+            out.append(Block(BlockKind.PARAGRAPH, text, f"page={page},para={counters[page]}", heading_path=path))
+        return ParsedDocument("r.pdf", "R", "application/pdf", tuple(out))
+
+    def test_short_paragraphs_of_a_page_become_one_child_cited_by_page(self) -> None:
+        doc = self.pdf(*[(3, f"Paragraph {i} of the liquidity section.", ("Item 7", "Liquidity")) for i in range(8)])
+        (child,) = chunk_document(doc, limits=self.LIMITS).children
+        assert child.source_locator == "page=3" and child.heading_path == ("Item 7", "Liquidity")
+        assert child.text.count("\n") == 7
+
+    def test_a_new_heading_starts_a_new_child(self) -> None:
+        doc = self.pdf((3, "Cash rose.", ("Liquidity",)), (3, "Debt fell.", ("Debt",)))
+        children = chunk_document(doc, limits=self.LIMITS).children
+        assert [(c.text, c.heading_path) for c in children] == [("Cash rose.", ("Liquidity",)), ("Debt fell.", ("Debt",))]
+
+    def test_a_paragraph_cut_by_the_page_break_is_one_child_spanning_both_pages(self) -> None:
+        doc = self.pdf((3, "x" * 480, ("A",)), (3, "The dividend was paid", ("A",)), (4, "in March.", ("A",)))
+        children = chunk_document(doc, limits=self.LIMITS).children
+        assert [c.source_locator for c in children] == ["page=3", "page=3-4"]
+        parents = chunk_document(doc, limits=self.LIMITS).parents
+        assert parents[0].source_locator == "page=3-4"
+
+    @settings(max_examples=60, deadline=None)
+    @given(st.lists(st.tuples(st.integers(1, 4), st.text("ab .", min_size=1, max_size=300), st.sampled_from(["A", "B"])),
+                    min_size=1, max_size=25))
+    def test_packing_keeps_every_text_in_order_within_the_target(self, raw: list[tuple[int, str, str]]) -> None:
+        blocks = sorted(raw, key=lambda b: b[0])  # pages in reading order
+        doc = self.pdf(*[(page, text, (head,)) for page, text, head in blocks if text.strip()])
+        children = chunk_document(doc, limits=self.LIMITS).children
+        joined = "\n".join(c.text for c in children)
+        assert [w for w in joined.split() if w] == [w for b in doc.blocks for w in b.text.split()]
+        for child in children:
+            assert len(child.text) <= self.LIMITS.target_chars
+            assert child.source_locator.startswith("page=")
+            pages = {b.locator.split(",")[0] for b in doc.blocks if b.text.strip() and b.text.strip() in child.text}
+            assert pages, child.source_locator

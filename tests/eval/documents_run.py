@@ -1,0 +1,100 @@
+"""Reading real documents: ``nice -n 10 .venv/bin/python tests/eval/documents_run.py [options]``.
+
+Ingests the FinanceBench filings and the JSQuAD paragraphs into fresh data folders through
+the ingestion pipeline (see ``documents``), prints each mode's numbers against the issue-11
+targets and writes ``tests/bench/results/documents.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from tests.eval import documents  # noqa: E402
+from tests.eval.vectors import CachedEmbedder, e5_available  # noqa: E402
+
+RESULTS = documents.REPO / "tests" / "bench" / "results"
+CACHE = RESULTS / "e5-cache"
+TARGETS = {"page_top5": 0.80, "document_top5": 0.95, "jsquad_top5": 0.975}
+
+
+def _mark(value: float, target: float) -> str:
+    return f"{value:.3f} ({'met' if value >= target else 'NOT met'}, target {target})"
+
+
+def render(report: dict[str, Any]) -> str:
+    """The targets and every mode, as text."""
+    out: list[str] = [f"Reading real documents, embedder {report['embedder']}"]
+    fb = report.get("financebench")
+    if fb:
+        run = fb["bm25_run"]
+        out.append(f"\nFinanceBench: {run['files']} filings, {run['pages']} pages -> {run['chunks']} chunks "
+                   f"(ingest {run['ingest_s']} s, {run['pages_per_s']} pages/s, embedder off)")
+        for name, scores in fb["modes"].items():
+            out.append(f"  {name:9} document {_mark(scores['document_top5'], TARGETS['document_top5'])}  "
+                       f"page {_mark(scores['page_top5'], TARGETS['page_top5'])}  n={scores['questions']}")
+        if "dense_run" in fb:
+            dense = fb["dense_run"]
+            out.append(f"FinanceBench subset with e5 ({len(dense['files'])} filings, {dense['pages']} pages, "
+                       f"{dense['chunks']} chunks, {dense['questions']} questions):")
+            for name, scores in fb["subset_modes"].items():
+                out.append(f"  {name:9} document {scores['document_top5']:.3f}  page {scores['page_top5']:.3f}")
+    js = report.get("jsquad")
+    if js:
+        out.append(f"\nJSQuAD: {js['paragraphs']} paragraph files, {js['questions']} questions, {js['chunks']} chunks")
+        baseline = js["modes"]["bigram_bm25_baseline"]["paragraph_top5"]
+        for name, scores in js["modes"].items():
+            value = scores["paragraph_top5"]
+            beyond = "" if name == "bigram_bm25_baseline" else f", {'above' if value > baseline else 'NOT above'} baseline"
+            out.append(f"  {name:21} paragraph {_mark(value, TARGETS['jsquad_top5'])}{beyond}")
+    return "\n".join(out)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description="FinanceBench and JSQuAD through the ingestion pipeline.")
+    parser.add_argument("--corpora", nargs="+", choices=("financebench", "jsquad"), default=["financebench", "jsquad"])
+    parser.add_argument("--no-dense", action="store_true", help="embedder off everywhere (BM25 and pipeline only)")
+    parser.add_argument("--dense-files", type=int, default=3,
+                        help="FinanceBench filings (most questions first) ingested again with e5 (default 3)")
+    parser.add_argument("--out", type=Path, default=RESULTS / "documents.json")
+    args = parser.parse_args()
+    dense = not args.no_dense and e5_available()
+    embedder = "multilingual-e5-small-q4" if dense else "none"
+    report: dict[str, Any] = {"generated": datetime.now(UTC).isoformat(timespec="seconds"), "embedder": embedder}
+
+    def log(message: str) -> None:
+        print(message, file=sys.stderr, flush=True)
+
+    def cache(inner: Any) -> Any:
+        return CachedEmbedder(inner, CACHE)
+
+    with tempfile.TemporaryDirectory(prefix="ragspine-docs-eval-") as tmp:
+        for name in args.corpora:
+            began = time.perf_counter()
+            try:
+                if name == "financebench":
+                    report[name] = documents.run_financebench(Path(tmp), embedder=embedder,
+                                                              dense_files=args.dense_files, cache=cache, log=log)
+                else:
+                    report[name] = documents.run_jsquad(Path(tmp), embedder=embedder, cache=cache, log=log)
+            except documents.DocumentsMissingError as exc:
+                report[name] = None
+                log(f"[eval] {name} skipped: {exc}")
+                continue
+            log(f"[eval] {name} done in {time.perf_counter() - began:.0f} s")
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(report, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    print(render(report))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
