@@ -22,7 +22,7 @@ def check(folder: Folder) -> None:
 
     problems = check_domain(folder)
     for problem in problems:
-        typer.echo(f"{folder / str(problem)}" if problem.file != str(folder) else str(problem))
+        typer.echo(str(problem) if problem.file == str(folder) else f"{folder}/{problem}")
     if problems:
         typer.secho(f"{len(problems)} problem(s) in {folder}", err=True, fg=typer.colors.RED)
         raise typer.Exit(code=1)

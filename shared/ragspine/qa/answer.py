@@ -173,10 +173,16 @@ def _parse(text: str, qa: QAComponents, *, today: date, trace: TraceRecorder) ->
     digest = trace.question_sha256
     lang = detect_language(text)
     refusal = qa.screening.screen(text)
-    if refusal is not None and covered_by_knowledge(refusal, text, retriever=qa.retriever, glossary=qa.glossary,
-                                                    max_sensitivity=qa.max_sensitivity):
-        trace.decide("screening:in_ingested_documents")
-        refusal = None
+    if refusal is not None and refusal.reason is RefusalReason.OUT_OF_SCOPE:
+        # Outside the domain's words is not outside the business: a curated question, or
+        # what the ingested documents state, is in scope (qa/scope.py).
+        if qa.faq is not None and qa.faq.match(text) is not None:
+            trace.decide("screening:faq_question")
+            refusal = None
+        elif covered_by_knowledge(refusal, text, retriever=qa.retriever, glossary=qa.glossary,
+                                  max_sensitivity=qa.max_sensitivity):
+            trace.decide("screening:in_ingested_documents")
+            refusal = None
     trace.stage("screening")
     if refusal is not None:
         return QuestionShape(digest, lang, refusal)
