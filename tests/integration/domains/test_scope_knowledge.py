@@ -111,3 +111,16 @@ def test_the_documents_are_only_those_the_caller_may_see(ask: Ask, tmp_path: Pat
 
 def test_settings_fixture_is_the_acme_domain(settings: Settings) -> None:
     assert settings.domain_dir is None and get_settings().domain_dir is None
+
+
+def test_a_refusal_weighed_against_the_documents_is_not_cached(settings: Settings, tmp_path: Path) -> None:
+    # One process: refused, then the filing is ingested through the same services, then answered.
+    services = get_services()
+    question = "How did AMCOR's Adjusted EBITDA develop?"
+    assert answer_question(question, qa=services.qa).refusal_reason == "OUT_OF_SCOPE"
+    filing = tmp_path / "Amcor_FY2023_Results.md"
+    filing.write_text(FILING, encoding="utf-8")
+    result = runner.invoke(app, ["ingest", str(filing), "--library", "financial_reports"])
+    assert result.exit_code == 0, result.output
+    assert get_services() is services
+    assert answer_question(question, qa=services.qa).refusal_reason is None
