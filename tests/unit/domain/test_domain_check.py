@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from ragspine.domain.check import check_domain
 from ragspine.domain.files import read_file, shipped_domains_dir
@@ -133,3 +136,22 @@ def test_loading_an_invalid_file_is_a_configuration_error_naming_the_line(folder
     _edit(glossary, "default_channel: TOTAL", "default_channel: total")
     with pytest.raises(ConfigurationError, match=r"glossary.yaml:\d+: default_channel: String should match"):
         read_file(glossary)
+
+
+_STARTER = (Path(__file__).resolve().parents[3] / "shared" / "ragspine" / "domain" / "templates" / "glossary.yaml")
+_KEY_LINES = [n for n, line in enumerate(_STARTER.read_text(encoding="utf-8").splitlines())
+              if re.match(r"^ {4}[a-z_]+:", line)]
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(_KEY_LINES), st.sampled_from(["x", "_typo", "s"]))
+def test_any_misspelt_key_is_reported_at_its_own_line(tmp_path: Path, index: int, suffix: str) -> None:
+    lines = _STARTER.read_text(encoding="utf-8").splitlines()
+    key = lines[index].split(":", 1)[0].strip()
+    lines[index] = lines[index].replace(f"{key}:", f"{key}{suffix}:", 1)
+    folder = tmp_path / f"d{index}{suffix}"
+    init_domain(folder, force=True)  # hypothesis may replay an example into the same folder
+    (folder / "glossary.yaml").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    problems = check_domain(folder)
+    assert any(p.file == "glossary.yaml" and p.line == index + 1 and p.field.endswith(f"{key}{suffix}")
+               for p in problems), problems
