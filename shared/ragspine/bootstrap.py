@@ -103,13 +103,25 @@ def build_llm(settings: Settings, glossary: Glossary | None = None) -> LLMProvid
 
 
 def build_faq(settings: Settings) -> FaqIndex | None:
-    """The FAQ index (the sample corpus's faq.yaml unless RAGSPINE_FAQ_PATH says otherwise)."""
+    """The FAQ index: the domain folder's faq.yaml unless RAGSPINE_FAQ_PATH names another (none if absent)."""
     if not settings.faq_enabled:
         return None
-    from ragspine.demo import sample_dir
+    from ragspine.domain.files import FAQ, domain_dir, read_file
     from ragspine.qa.faq import FaqIndex
 
-    return FaqIndex.from_file(settings.faq_path or sample_dir() / "faq.yaml", threshold=settings.faq_threshold)
+    path = settings.faq_path or domain_dir() / FAQ
+    if settings.faq_path is None and not path.exists():
+        return None  # a domain without curated answers
+    return FaqIndex.from_mapping(read_file(path, FAQ), threshold=settings.faq_threshold)
+
+
+def build_system_prompt() -> str:
+    """The domain's system prompt, or the engine's wording naming the domain's assistant."""
+    from ragspine.domain.profile import current_profile
+    from ragspine.qa.prompt import system_prompt_for
+
+    profile = current_profile()
+    return profile.system_prompt or system_prompt_for(profile.assistant_name("zh"))
 
 
 def build_workflow_store(settings: Settings) -> WorkflowStore:
@@ -171,7 +183,7 @@ def build_services(settings: Settings) -> Services:
         facts=facts, glossary=glossary, screening=ScreeningPolicy.default(glossary=glossary),
         intent=RuleIntentParser.from_file(glossary), llm=llm, clock=clock,
         faq=build_faq(settings), retriever=narrative, max_chars=settings.max_question_chars,
-        parse_cache_size=settings.parse_cache_size,
+        parse_cache_size=settings.parse_cache_size, system_prompt=build_system_prompt(),
     )
     return Services(settings=settings, facts=facts, glossary=glossary, clock=clock, qa=qa, retrieval=retrieval)
 

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from ragspine.cli_domain import domain_app
 from ragspine.cli_ingest import ingest_files, ingest_samples, report, samples_summary
 from ragspine.cli_operations import operations_app
 from ragspine.errors import RagspineError
@@ -59,7 +60,7 @@ def ask(
 
 @app.command("load-samples")
 def load_samples() -> None:
-    """Ingest the ACME sample documents (facts from their tables, versioned passages); exit 1 if any failed.
+    """Ingest the domain's sample documents (facts from their tables, versioned passages); exit 1 if any failed.
 
     Re-running is cheap: a document whose bytes were already ingested is found, not redone.
     """
@@ -104,11 +105,15 @@ def search(
 def build_samples(
     out: Annotated[Path | None, typer.Option(help="Folder to write; default: the package's samples.")] = None,
 ) -> None:
-    """Rebuild the ACME sample documents and facts file (deterministic)."""
+    """Rebuild the domain's shipped sample documents (deterministic)."""
     from ragspine.demo import sample_dir
-    from ragspine.samples.build_acme import build_corpus
+    from ragspine.samples import build_for
 
-    for path in build_corpus(out or sample_dir()):
+    try:
+        folder = sample_dir()
+    except RagspineError as exc:
+        raise _fail(exc) from exc
+    for path in build_for(folder, out=out):
         typer.echo(f"wrote {path}")
 
 
@@ -116,7 +121,7 @@ def build_samples(
 def serve(
     host: Annotated[str | None, typer.Option(help="Bind address (default RAGSPINE_HOST, 127.0.0.1).")] = None,
     port: Annotated[int | None, typer.Option(help="Port (default RAGSPINE_PORT, 8000).")] = None,
-    samples: Annotated[bool, typer.Option("--samples/--no-samples", help="Ingest the ACME sample documents first.")
+    samples: Annotated[bool, typer.Option("--samples/--no-samples", help="Ingest the domain's sample documents first.")
                        ] = False,
 ) -> None:
     """Start the local service (every router) on the embedded default."""
@@ -124,7 +129,7 @@ def serve(
     from rich.console import Console
 
     from ragspine.api.app import create_local_app
-    from ragspine.demo import SAMPLE_QUESTION
+    from ragspine.demo import sample_question
     from ragspine.qa.answer import answer_question
 
     try:
@@ -135,10 +140,12 @@ def serve(
             if any(not item.succeeded for item in done):
                 report(console, done)  # which sample failed and why; the service still starts
             typer.echo(samples_summary(services, done))
-            result = answer_question(SAMPLE_QUESTION, qa=services.qa)
-            typer.echo(f"sample question: {SAMPLE_QUESTION}\nanswer: {result.answer}")
-            for source in result.sources:
-                typer.echo(f"  source: {source['doc']} · {source['locator']}")
+            question = sample_question()
+            if question:
+                result = answer_question(question, qa=services.qa)
+                typer.echo(f"sample question: {question}\nanswer: {result.answer}")
+                for source in result.sources:
+                    typer.echo(f"  source: {source['doc']} · {source['locator']}")
     except RagspineError as exc:
         raise _fail(exc) from exc
     from ragspine.bootstrap import build_background_embedder
@@ -206,6 +213,7 @@ app.add_typer(workflow_app, name="workflow")
 workflow_app.add_typer(keys_app, name="keys")
 app.add_typer(catalog_app, name="catalog")
 app.add_typer(operations_app, name="operations")
+app.add_typer(domain_app, name="domain")
 
 WorkflowFile = Annotated[Path, typer.Argument(help="A Dify DSL, n8n workflow or description (.yml/.json/.toml/.txt).")]
 FormatOption = Annotated[str, typer.Option("--format", help="Output format: yaml or json.")]

@@ -1,4 +1,4 @@
-"""The ACME sample corpus as demo data: where it lives, which documents it holds, how it is loaded.
+"""The domain's sample corpus as demo data: where it lives, which documents it holds, how it is loaded.
 
 The product paths (``ragspine load-samples``, ``ragspine serve --samples``, ``make run``) ingest
 ``sample_documents()`` through the ingestion pipeline, like any upload. ``facts.csv`` is the
@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import logging
 from dataclasses import replace
-from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -26,7 +25,6 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-SAMPLE_QUESTION = "2024年日本的毛利率是多少"
 FACTS_FILE = "facts.csv"
 # Narrative sources: the decks (highlights, tables as rows), MD&A, reports, policy, minutes.
 # The workbook is figures only (the fact table has them) and faq.yaml is the FAQ index.
@@ -36,18 +34,36 @@ SAMPLE_MAX_BYTES = 50 * 1024 * 1024
 
 
 def sample_dir() -> Path:
-    """Folder of the built ACME documents, shipped as package data."""
-    return Path(str(resources.files("ragspine") / "samples" / "acme"))
+    """Folder of the configured domain's sample documents (``samples`` in its domain.yaml).
+
+    Raises:
+        ConfigurationError: the domain names no sample documents.
+    """
+    from ragspine.domain.profile import current_profile
+    from ragspine.errors import ConfigurationError
+
+    profile = current_profile()
+    if profile.samples is None:
+        raise ConfigurationError(f"domain {profile.name} has no sample documents: set `samples` in its "
+                                 "domain.yaml, or ingest your own files with `ragspine ingest`")
+    return profile.samples
+
+
+def sample_question() -> str | None:
+    """The question ``make run`` asks first (``sample_question`` in the domain's domain.yaml)."""
+    from ragspine.domain.profile import current_profile
+
+    return current_profile().sample_question
 
 
 def ensure_sample_corpus(folder: Path | None = None) -> Path:
-    """Return the sample folder, building the documents first if they are missing."""
+    """Return the sample folder, building the shipped demo documents first if they are missing."""
     folder = folder or sample_dir()
-    if not (folder / FACTS_FILE).exists():
-        from ragspine.samples.build_acme import build_corpus
+    if not (folder / "manifest.yaml").exists():
+        from ragspine.samples import build_for
 
-        logger.info("building the ACME sample corpus into %s", folder)
-        build_corpus(folder)
+        logger.info("building the sample corpus into %s", folder)
+        build_for(folder)
     return folder
 
 

@@ -93,8 +93,11 @@ class Settings(BaseSettings):
     openai_base_url: str | None = None
     openai_api_key: SecretStr | None = None
     openai_model: str = "gpt-4o-mini"
+    domain_dir: Path | None = Field(
+        default=None, description="Domain folder (glossary, screening, intent cues, library routing, FAQ, "
+                                  "assistant); default: the demo domain shipped in ragspine/domains/.")
     faq_path: Path | None = Field(
-        default=None, description="FAQ file (faq.yaml format); default: the ACME sample FAQ.")
+        default=None, description="FAQ file (faq.yaml format); default: the domain folder's faq.yaml.")
     faq_enabled: bool = True
     faq_threshold: float = Field(default=90.0, gt=0, le=100)
     embedder: EmbedderName = Field(

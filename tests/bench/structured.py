@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from timing import sample_interleaved, summarize_ns
 
-from ragspine.demo import sample_dir
+from ragspine.domain.files import domain_dir
 from ragspine.facts.glossary import default_glossary
 from ragspine.facts.query_metric import QueryStatus, execute_query_metric
 from ragspine.facts.sqlite_store import SqliteFactStore
@@ -79,7 +79,7 @@ def _qa(store: SqliteFactStore, *, parse_cache_size: int = DEFAULT_SHAPE_CACHE_S
     glossary = default_glossary()
     return QAComponents(facts=store, glossary=glossary, screening=ScreeningPolicy.default(glossary=glossary),
                         intent=RuleIntentParser.from_file(glossary), llm=ExtractiveProvider(), clock=lambda: TODAY,
-                        faq=FaqIndex.from_file(sample_dir() / "faq.yaml"), parse_cache_size=parse_cache_size)
+                        faq=FaqIndex.from_file(domain_dir() / "faq.yaml"), parse_cache_size=parse_cache_size)
 
 
 def _checked_keys(store: SqliteFactStore, conn: sqlite3.Connection) -> list[FactKey]:

@@ -8,11 +8,11 @@ import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from ragspine.errors import ConfigurationError
+from ragspine.facts.calendar import FiscalCalendar
 from ragspine.facts.matching import SlotRegex, slot_regex
 
 
@@ -27,7 +27,7 @@ class SlotKind(enum.StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Period:
-    """A normalised period: ``FY``/``2024`` or ``Q``/``2024Q3`` (fiscal year = calendar year)."""
+    """A normalised period: ``FY``/``2024`` or ``Q``/``2024Q3`` (fiscal years and quarters of the domain's calendar)."""
 
     period_type: str
     period: str
@@ -51,16 +51,20 @@ class Term:
     names: Mapping[str, str]
     unit: str | None = None
     geography: str | None = None
+    parent: str | None = None  # entities: the next level up of the hierarchy
+    level: str | None = None  # entities: the hierarchy level (group, region, segment ...)
+    additive: bool = False  # metrics: sums over sub-periods and entities are meaningful
 
     def name(self, lang: str = "zh") -> str:
-        """Display name in ``lang``, falling back to the code."""
-        return self.names.get(lang) or self.code
+        """Display name in ``lang``, falling back to another language, then the code."""
+        return self.names.get(lang) or next(iter(self.names.values()), "") or self.code
 
     @classmethod
     def from_spec(cls, code: str, spec: Mapping[str, Any]) -> Term:
         """A term from its glossary YAML entry."""
         names = dict(spec.get("names", {}))
-        return cls(code, names, spec.get("unit"), spec.get("geography"))
+        return cls(code, names, spec.get("unit"), spec.get("geography"), spec.get("parent"), spec.get("level"),
+                   bool(spec.get("additive", False)))
 
 
 class Mention(NamedTuple):
@@ -102,12 +106,21 @@ class Glossary:
     ordinals: Mapping[str, int]
     fillers: tuple[str, ...]
     _slot_regex: SlotRegex = field(repr=False, compare=False)
+    fiscal_calendar: FiscalCalendar = FiscalCalendar()
+    currency: str | None = None
+    levels: Mapping[str, Term] = field(default_factory=dict)
+    units: Mapping[str, Term] = field(default_factory=dict)
     _period_cache: dict[tuple[str, str | None, str | None], Period | None] = field(
         default_factory=dict, repr=False, compare=False)
 
     @classmethod
-    def from_mapping(cls, raw: Mapping[str, Any]) -> Glossary:
-        """Build a glossary from its YAML mapping, validating the structure."""
+    def from_mapping(cls, raw: Mapping[str, Any], defaults: Mapping[str, Any] | None = None) -> Glossary:
+        """Build a glossary from its YAML mapping, validating the structure.
+
+        ``defaults`` (the engine's ``glossary_defaults.yaml`` when None) supplies whatever
+        part of ``periods`` the mapping leaves out, and filler words added to its own.
+        """
+        raw = _with_defaults(raw, default_spellings() if defaults is None else defaults)
         try:
             terms: dict[SlotKind, dict[str, Term]] = {}
             aliases: dict[str, tuple[SlotKind, str]] = {}
@@ -135,10 +148,14 @@ class Glossary:
                 period_patterns=patterns,
                 numerals={str(k): int(v) for k, v in periods.get("numerals", {}).items()},
                 ordinals={str(k): int(v) for k, v in periods.get("ordinal_quarters", {}).items()},
-                fillers=tuple(sorted((normalize_text(f) for f in raw.get("fillers", [])), key=len, reverse=True)),
+                fillers=tuple(sorted({normalize_text(f) for f in raw.get("fillers", [])}, key=len, reverse=True)),
                 _slot_regex=slots,
+                fiscal_calendar=FiscalCalendar(**dict(raw.get("fiscal_year") or {})),
+                currency=raw.get("currency"),
+                levels={str(k): Term.from_spec(str(k), v) for k, v in (raw.get("levels") or {}).items()},
+                units={str(k): Term.from_spec(str(k), v) for k, v in (raw.get("units") or {}).items()},
             )
-        except (KeyError, TypeError, AttributeError, re.error) as exc:
+        except (KeyError, TypeError, AttributeError, ValueError, re.error) as exc:
             raise ConfigurationError(f"glossary is malformed: {exc!r}") from exc
         if glossary.home_entity not in terms[SlotKind.ENTITY]:
             raise ConfigurationError(f"glossary home_entity {glossary.home_entity} is not an entity")
@@ -146,13 +163,31 @@ class Glossary:
 
     @classmethod
     def from_file(cls, path: Path) -> Glossary:
-        """Load a glossary YAML file."""
-        import yaml  # only needed when a glossary is first loaded
+        """Load a glossary YAML file, validated against its schema (problems name their line).
 
-        try:
-            return cls.from_mapping(yaml.safe_load(path.read_text(encoding="utf-8")))
-        except (OSError, yaml.YAMLError) as exc:
-            raise ConfigurationError(f"cannot read glossary {path}: {exc}") from exc
+        Raises:
+            ConfigurationError: the file is missing, is not YAML or breaks the schema.
+        """
+        from ragspine.domain.files import GLOSSARY, read_file
+
+        return cls.from_mapping(read_file(path, GLOSSARY))
+
+    def children(self, code: str) -> list[str]:
+        """The entities one level below ``code`` in the hierarchy, in glossary order."""
+        return [c for c, term in self.terms[SlotKind.ENTITY].items() if term.parent == code]
+
+    def ancestors(self, code: str) -> list[str]:
+        """The entities above ``code``, nearest first (the home group last)."""
+        found: list[str] = []
+        parent = self.terms[SlotKind.ENTITY][code].parent
+        while parent is not None and parent not in found:
+            found.append(parent)
+            parent = self.terms[SlotKind.ENTITY][parent].parent
+        return found
+
+    def entities_at(self, level: str) -> list[str]:
+        """The entities of one hierarchy level, in glossary order."""
+        return [c for c, term in self.terms[SlotKind.ENTITY].items() if term.level == level]
 
     def term(self, kind: SlotKind, code: str) -> Term:
         """The entry of a known code."""
@@ -232,8 +267,34 @@ class Glossary:
         return Period("Q", f"{year}Q{quarter}") if 1 <= quarter <= 4 else None
 
 
+def _with_defaults(raw: Mapping[str, Any], defaults: Mapping[str, Any]) -> dict[str, Any]:
+    """The glossary mapping with the default period spellings and fillers filled in."""
+    merged = dict(raw)
+    periods = dict(defaults.get("periods") or {})
+    periods.update({k: v for k, v in (raw.get("periods") or {}).items() if v is not None})
+    merged["periods"] = periods
+    merged["fillers"] = [*(defaults.get("fillers") or []), *(raw.get("fillers") or [])]
+    return merged
+
+
 @lru_cache(maxsize=1)
+def default_spellings() -> Mapping[str, Any]:
+    """The engine's default period spellings and fillers (``config/glossary_defaults.yaml``)."""
+    from ragspine.config_loader import config_path, load_yaml
+
+    return load_yaml(config_path("glossary_defaults.yaml"))
+
+
 def default_glossary() -> Glossary:
-    """The glossary shipped with the package (``ragspine/config/glossary.yaml``)."""
-    path = Path(str(resources.files("ragspine") / "config" / "glossary.yaml"))
-    return Glossary.from_file(path)
+    """The glossary of the configured domain folder (``RAGSPINE_DOMAIN_DIR``, default the demo domain)."""
+    from ragspine.domain.files import domain_dir
+
+    return _glossary_of(domain_dir())
+
+
+@lru_cache(maxsize=4)
+def _glossary_of(folder: Path) -> Glossary:
+    """Each domain's glossary is read once per process (several only in tests)."""
+    from ragspine.domain.files import GLOSSARY
+
+    return Glossary.from_file(folder / GLOSSARY)

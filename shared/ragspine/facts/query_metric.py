@@ -28,7 +28,7 @@ QUERY_METRIC_TOOL: dict[str, Any] = {
             },
             "entity": {
                 "type": "string",
-                "description": "Entity code or name, e.g. ACME_CN, 中国内地, Hong Kong, 日本.",
+                "description": "Entity code or name from the glossary (a group, segment or region).",
             },
             "period": {
                 "type": "string",

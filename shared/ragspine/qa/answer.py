@@ -22,10 +22,12 @@ from ragspine.qa.intent_model import Channel
 from ragspine.qa.language import Lang, detect_language
 from ragspine.qa.narrative import run_narrative
 from ragspine.qa.ports import Evidence, IntentParser, NarrativeRetriever
+from ragspine.qa.prompt import SYSTEM_PROMPT
 from ragspine.qa.provenance import check_numbers, numbers_in
 from ragspine.qa.render import render_assumptions, render_unrecognized
 from ragspine.qa.result import AnswerResult, AnswerStatus, Route
-from ragspine.qa.screening import ScreeningPolicy
+from ragspine.qa.scope import covered_by_knowledge
+from ragspine.qa.screening import RefusalReason, ScreeningPolicy
 from ragspine.qa.shape import DEFAULT_SHAPE_CACHE_SIZE, QuestionShape, Rendered, ShapeCache, question_numbers
 from ragspine.qa.slots import Slots
 from ragspine.qa.structured import StructuredOutcome, look_up, plan_lookups, run_structured
@@ -57,6 +59,7 @@ class QAComponents:
     max_chars: int = DEFAULT_MAX_QUESTION_CHARS
     max_sensitivity: Sensitivity = Sensitivity.CONFIDENTIAL
     parse_cache_size: int = DEFAULT_SHAPE_CACHE_SIZE
+    system_prompt: str = SYSTEM_PROMPT
     shapes: ShapeCache = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -85,7 +88,8 @@ def answer_question(question: str, *, qa: QAComponents, history: Sequence[Messag
     if shape is None:
         trace = TraceRecorder.begin(len(text), question_digest(text), started)
         shape = _parse(text, qa, today=key[1], trace=trace)
-        qa.shapes.put(key, shape)
+        if not _depends_on_documents(shape, qa):
+            qa.shapes.put(key, shape)
     else:
         trace = TraceRecorder.begin(len(text), shape.question_sha256, started)
         trace.decide("parse_cache:hit")
@@ -120,7 +124,7 @@ def answer_question(question: str, *, qa: QAComponents, history: Sequence[Messag
         channel = Channel.NARRATIVE
     if channel is Channel.NARRATIVE:
         outcome = run_narrative(text, retriever=qa.retriever, llm=qa.llm, lang=lang, history=history,
-                                max_sensitivity=qa.max_sensitivity)
+                                max_sensitivity=qa.max_sensitivity, system_prompt=qa.system_prompt)
         trace.stage("narrative")
         for item in outcome.decisions:
             trace.decide(item)
@@ -151,7 +155,7 @@ def answer_question(question: str, *, qa: QAComponents, history: Sequence[Messag
             qa.shapes.put(key, shape.with_rendered(Rendered(looked_up, result, verdict)))
         return _finish(trace, result)
     outcome = run_narrative(text, retriever=qa.retriever, llm=qa.llm, lang=lang, history=history,
-                            max_sensitivity=qa.max_sensitivity)
+                            max_sensitivity=qa.max_sensitivity, system_prompt=qa.system_prompt)
     trace.stage("narrative")
     for item in outcome.decisions:
         trace.decide(item)
@@ -169,6 +173,16 @@ def _parse(text: str, qa: QAComponents, *, today: date, trace: TraceRecorder) ->
     digest = trace.question_sha256
     lang = detect_language(text)
     refusal = qa.screening.screen(text)
+    if refusal is not None and refusal.reason is RefusalReason.OUT_OF_SCOPE:
+        # Outside the domain's words is not outside the business: a curated question, or
+        # what the ingested documents state, is in scope (qa/scope.py).
+        if qa.faq is not None and qa.faq.match(text) is not None:
+            trace.decide("screening:faq_question")
+            refusal = None
+        elif covered_by_knowledge(refusal, text, retriever=qa.retriever, glossary=qa.glossary,
+                                  max_sensitivity=qa.max_sensitivity):
+            trace.decide("screening:in_ingested_documents")
+            refusal = None
     trace.stage("screening")
     if refusal is not None:
         return QuestionShape(digest, lang, refusal)
@@ -185,6 +199,12 @@ def _parse(text: str, qa: QAComponents, *, today: date, trace: TraceRecorder) ->
 
 
 _EMPTY = Slots((), (), (), ())
+
+
+def _depends_on_documents(shape: QuestionShape, qa: QAComponents) -> bool:
+    """An out-of-scope verdict weighed against the index is not kept: the next ingestion may change it."""
+    refusal = shape.refusal
+    return refusal is not None and refusal.reason is RefusalReason.OUT_OF_SCOPE and qa.retriever is not None
 
 
 def validate_question(question: str, *, max_chars: int) -> str:

@@ -63,7 +63,7 @@ def clarify_scope(intent: Intent, *, glossary: Glossary, today: date, lang: Lang
         entities = (glossary.home_entity,)
         assumptions.append(Assumption(SlotKind.ENTITY, glossary.home_entity, "no entity named: the home group"))
     if not periods:
-        periods = (last_completed_fiscal_year(today),)
+        periods = (last_completed_fiscal_year(today, glossary.fiscal_calendar),)
         assumptions.append(Assumption(SlotKind.PERIOD, periods[0].label,
                                       "no period named: the last completed fiscal year"))
     slots = Slots(parsed.metrics, entities, periods, channels, tuple(assumptions))
@@ -76,7 +76,7 @@ def _with_problem(slots: Slots, problem: Unrecognized) -> Slots:
 
 def _ask_for_metric(intent: Intent, *, glossary: Glossary, today: date, lang: Lang) -> Clarification:
     entity = (intent.slots.entities or (glossary.home_entity,))[0]
-    period = (intent.slots.periods or (last_completed_fiscal_year(today),))[0]
+    period = (intent.slots.periods or (last_completed_fiscal_year(today, glossary.fiscal_calendar),))[0]
     channel = (intent.slots.channels or (glossary.default_channel,))[0]
     options = tuple(
         Option(glossary.term(SlotKind.METRIC, code).name(lang.value),
@@ -116,7 +116,7 @@ def _refinements(slots: Slots, *, glossary: Glossary, today: date, lang: Lang) -
                                                period=slots.periods[0], channel=channel)
                     options.append(Option(term.name(lang.value), question, "entity", code))
         else:
-            last = last_completed_fiscal_year(today)
+            last = last_completed_fiscal_year(today, glossary.fiscal_calendar)
             for back in (1, 2):
                 period = Period.fiscal_year(int(last.period) - back)
                 question = render_question(lang=lang, glossary=glossary, metric=metric, entity=slots.entities[0],

@@ -7,7 +7,6 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from ragspine.config_loader import config_path, load_yaml
 from ragspine.errors import ConfigurationError
 from ragspine.facts.glossary import Glossary, normalize_text
 from ragspine.facts.matching import alias_pattern
@@ -32,8 +31,10 @@ class RuleIntentParser:
 
     @classmethod
     def from_file(cls, glossary: Glossary, path: Path | None = None) -> RuleIntentParser:
-        """Load cues from ``config/intent.yaml`` (or ``path``)."""
-        raw: dict[str, Any] = load_yaml(path or config_path("intent.yaml"))
+        """Load cues from the domain folder's ``intent.yaml`` (or ``path``), validated against its schema."""
+        from ragspine.domain.files import INTENT, domain_dir, read_file
+
+        raw: dict[str, Any] = read_file(path or domain_dir() / INTENT, INTENT)
         return cls(glossary, raw)
 
     def parse(self, question: str) -> Intent:

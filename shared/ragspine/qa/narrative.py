@@ -14,7 +14,7 @@ from ragspine.errors import ProviderUnavailableError
 from ragspine.llm.ports import LLMProvider, Message
 from ragspine.qa.language import Lang
 from ragspine.qa.ports import Evidence, NarrativeRetriever
-from ragspine.qa.prompt import RestrictedEvidenceError, assemble_prompt
+from ragspine.qa.prompt import SYSTEM_PROMPT, RestrictedEvidenceError, assemble_prompt
 from ragspine.qa.provenance import check_provenance
 from ragspine.qa.result import AnswerStatus
 from ragspine.sensitivity import Sensitivity
@@ -53,7 +53,8 @@ class NarrativeOutcome:
 
 def run_narrative(question: str, *, retriever: NarrativeRetriever | None, llm: LLMProvider, lang: Lang,
                   history: Sequence[Message] = (), top_k: int = DEFAULT_TOP_K,
-                  max_sensitivity: Sensitivity = Sensitivity.CONFIDENTIAL) -> NarrativeOutcome:
+                  max_sensitivity: Sensitivity = Sensitivity.CONFIDENTIAL,
+                  system_prompt: str = SYSTEM_PROMPT) -> NarrativeOutcome:
     """Answer a "why / what happened" question from cited passages only."""
     if retriever is None:
         return NarrativeOutcome(_TEXTS["unwired"][lang], (), AnswerStatus.RETRIEVAL_UNAVAILABLE,
@@ -66,12 +67,12 @@ def run_narrative(question: str, *, retriever: NarrativeRetriever | None, llm: L
                                 decisions=("narrative:retrieval_failed",))
     decisions = [f"narrative:hits={len(evidence)}"]
     try:
-        messages = assemble_prompt(question, evidence, history=history)
+        messages = assemble_prompt(question, evidence, history=history, system_prompt=system_prompt)
     except RestrictedEvidenceError:
         # Exit 2 held although exit 1 let something through: drop it, never prompt with it.
         decisions.append("narrative:restricted_blocked_at_prompt")
         evidence = [e for e in evidence if e.sensitivity < Sensitivity.RESTRICTED]
-        messages = assemble_prompt(question, evidence, history=history)
+        messages = assemble_prompt(question, evidence, history=history, system_prompt=system_prompt)
     if not evidence:
         return NarrativeOutcome(_TEXTS["empty"][lang], (), AnswerStatus.NO_EVIDENCE, decisions=tuple(decisions))
     try:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ragspine.config_loader import config_path, load_yaml
+from ragspine.config_loader import load_yaml
 from ragspine.errors import ConfigurationError
 from ragspine.facts.glossary import Glossary
 from ragspine.facts.matching import alias_pattern, trie_pattern
@@ -47,7 +47,7 @@ def screening_text(text: str) -> str:
 
 @dataclass(frozen=True)
 class ScreeningPolicy:
-    """Refusal rules loaded from configuration (``config/screening.yaml``).
+    """Refusal rules: the engine's ``config/screening.yaml`` and the domain folder's ``screening.yaml``.
 
     Every rule list is compiled into one alternation (a named group per pattern), so a
     question is screened in a handful of regex passes however many rules there are.
@@ -106,8 +106,10 @@ class ScreeningPolicy:
 
     @classmethod
     def default(cls, *, glossary: Glossary) -> ScreeningPolicy:
-        """The packaged policy."""
-        return cls.from_file(config_path("screening.yaml"), glossary=glossary)
+        """The engine's security rules with the configured domain's competitors, scope and replies."""
+        from ragspine.domain.profile import screening_mapping
+
+        return cls.from_mapping(screening_mapping(), glossary=glossary)
 
     def screen(self, question: str) -> Refusal | None:
         """Return a refusal when the question must not reach any channel, else None.

@@ -7,6 +7,7 @@ import unicodedata
 from dataclasses import dataclass
 from datetime import date
 
+from ragspine.facts.calendar import FiscalCalendar
 from ragspine.facts.glossary import Glossary, Period, SlotKind
 
 _TOKEN = re.compile(r"[a-z0-9][a-z0-9_'\-.&]*|[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]+", re.IGNORECASE)
@@ -50,9 +51,9 @@ class Slots:
         }
 
 
-def last_completed_fiscal_year(today: date) -> Period:
-    """The default period: fiscal year = calendar year, so the last completed one is last year."""
-    return Period.fiscal_year(today.year - 1)
+def last_completed_fiscal_year(today: date, calendar: FiscalCalendar | None = None) -> Period:
+    """The default period: the last fiscal year of the domain's calendar that has ended (calendar year by default)."""
+    return Period.fiscal_year((calendar or FiscalCalendar()).last_completed_year(today))
 
 
 @dataclass(frozen=True, slots=True)

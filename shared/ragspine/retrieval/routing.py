@@ -7,7 +7,6 @@ import unicodedata
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -138,10 +137,18 @@ class LibraryRouter:
         return cls.from_mapping(raw)
 
 
-@lru_cache(maxsize=1)
 def default_library_router() -> LibraryRouter:
-    """The routing shipped with the package (``ragspine/config/libraries.yaml``), loaded once on first use."""
-    return LibraryRouter.from_file(Path(str(resources.files("ragspine") / "config" / "libraries.yaml")))
+    """The routing of the configured domain folder (its ``libraries.yaml``), loaded once per folder."""
+    from ragspine.domain.files import domain_dir
+
+    return _router_of(domain_dir())
+
+
+@lru_cache(maxsize=4)
+def _router_of(folder: Path) -> LibraryRouter:
+    from ragspine.domain.files import LIBRARIES, read_file
+
+    return LibraryRouter.from_mapping(read_file(folder / LIBRARIES, LIBRARIES))
 
 
 def glossary_slot_detector(glossary: Glossary) -> SlotDetector:

@@ -1,4 +1,4 @@
-"""The ACME sample corpus: its figures, its deterministic builder and the built files.
+"""The sample corpora of the shipped domains: their figures, deterministic builders and built files.
 
 ``build_corpus`` and ``SAMPLES_DIR`` are re-exported lazily: importing the builder here
 eagerly would make ``python -m ragspine.samples.build_acme`` warn that the module was
@@ -10,9 +10,22 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from ragspine.samples.build_acme import SAMPLES_DIR, build_corpus
 
 __all__ = ["SAMPLES_DIR", "build_corpus"]
+
+
+def build_for(folder: Path, *, out: Path | None = None) -> list[Path]:
+    """Build the shipped sample corpus whose folder this is (``samples/acme``, ``samples/vela``) into ``out``."""
+    if folder.name == "vela":
+        from ragspine.samples.build_vela import build_corpus as build_vela
+
+        return build_vela(out or folder)
+    from ragspine.samples.build_acme import build_corpus as build_acme
+
+    return build_acme(out or folder)
 
 
 def __getattr__(name: str) -> object:

@@ -1,4 +1,4 @@
-"""Write faq.yaml and manifest.yaml, the two catalogue files of the sample corpus."""
+"""Write the catalogue files: manifest.yaml of the sample corpus and faq.yaml of the ACME domain folder."""
 
 from __future__ import annotations
 
@@ -85,7 +85,6 @@ DOCUMENTS: tuple[tuple[str, str, str, str, str], ...] = (
     (_layout.JP_REPORT, "ACME_JP 2025年 事業レポート", "ja", "INTERNAL", "financial_reports"),
     (_layout.PRODUCT_POLICY, "ACME Product Policy", "mixed", "PUBLIC", "policies"),
     (_layout.BOARD_MINUTES, "Board minutes, 2025 Q4", "en", "RESTRICTED", "governance"),
-    (_layout.FAQ_FILE, "ACME curated FAQ", "mixed", "PUBLIC", "faq"),
 )
 
 

@@ -1,8 +1,9 @@
-"""Build the ACME sample corpus deterministically: documents, faq, facts and manifest.
+"""Build the ACME sample corpus deterministically: documents, facts and manifest (and the domain's FAQ).
 
 Run ``python -m ragspine.samples.build_acme [--out DIR]``; without ``--out`` it rewrites
-the committed copy in ``ragspine/samples/acme/``. Two builds give byte-identical files,
-because the files' sha256 digests are the lineage that facts.csv and manifest.yaml record.
+the committed copy in ``ragspine/samples/acme/`` and the FAQ of ``ragspine/domains/acme/``.
+Two builds give byte-identical files, because the files' sha256 digests are the lineage that
+facts.csv and manifest.yaml record.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ from ragspine.samples._xlsx import build_quarterly_workbook
 
 SAMPLES_DIR = Path(__file__).resolve().parent / "acme"
 """The committed copy of the built corpus, shipped inside the package."""
+DOMAIN_DIR = Path(__file__).resolve().parents[1] / "domains" / "acme"
+"""The ACME domain folder, whose faq.yaml quotes sentences of the built documents."""
 
 
 def build_corpus(out_dir: Path) -> list[Path]:
@@ -34,7 +37,6 @@ def build_corpus(out_dir: Path) -> list[Path]:
     _write_text(out_dir / _layout.JP_REPORT, JP_REPORT)
     _write_text(out_dir / _layout.PRODUCT_POLICY, PRODUCT_POLICY)
     build_board_minutes(out_dir / _layout.BOARD_MINUTES)
-    write_faq(out_dir / _layout.FAQ_FILE)
     # The catalogue files come last: they record the digests of the files written above.
     hashes = {name: file_sha256(out_dir / name) for name, *_ in DOCUMENTS}
     write_facts(out_dir / _layout.FACTS_FILE, curated_facts(hashes))
@@ -60,6 +62,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     for path in build_corpus(args.out):
         print(path)
+    faq = (DOMAIN_DIR if args.out == SAMPLES_DIR else args.out) / _layout.FAQ_FILE
+    write_faq(faq)
+    print(faq)
     return 0
 
 

@@ -11,7 +11,8 @@ from fastapi.testclient import TestClient
 from ragspine.api.app import create_local_app
 from ragspine.api.deps import services as services_dep
 from ragspine.bootstrap import Services, build_services
-from ragspine.demo import load_sample_facts, sample_dir
+from ragspine.demo import load_sample_facts
+from ragspine.domain.files import domain_dir
 from ragspine.qa.faq import FaqIndex
 from ragspine.settings import Settings
 from tests.fakes.llm_providers import AdversarialProvider
@@ -25,7 +26,7 @@ def wired(settings: Settings) -> Services:
     services = build_services(settings)
     load_sample_facts(services.facts)
     qa = replace(services.qa, retriever=StaticRetriever([HK_WHY]),
-                 faq=FaqIndex.from_file(sample_dir() / "faq.yaml"), clock=lambda: date(2026, 11, 30))
+                 faq=FaqIndex.from_file(domain_dir() / "faq.yaml"), clock=lambda: date(2026, 11, 30))
     return replace(services, qa=qa)
 
 

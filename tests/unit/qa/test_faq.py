@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ragspine.demo import sample_dir
+from ragspine.domain.files import domain_dir
 from ragspine.errors import ConfigurationError
 from ragspine.qa.answer import answer_question
 from ragspine.qa.faq import FaqIndex
@@ -16,7 +16,7 @@ from tests.fakes.qa import make_qa
 
 @pytest.fixture(scope="module")
 def faq() -> FaqIndex:
-    return FaqIndex.from_file(sample_dir() / "faq.yaml")
+    return FaqIndex.from_file(domain_dir() / "faq.yaml")
 
 
 @pytest.mark.parametrize(("question", "entry_id"), [

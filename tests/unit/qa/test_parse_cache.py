@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from ragspine.config_loader import config_path
+from ragspine.domain.files import domain_dir
 from ragspine.facts.glossary import Glossary, default_glossary
 from ragspine.qa.answer import answer_question
 from ragspine.qa.language import Lang
@@ -114,7 +114,7 @@ class TestInvalidation:
     def test_a_new_configuration_starts_with_an_empty_cache(self) -> None:
         qa = make_qa(_store())
         answer_question(QUESTION, qa=qa)
-        reloaded = Glossary.from_file(config_path("glossary.yaml"))  # e.g. after an edit: a new object
+        reloaded = Glossary.from_file(domain_dir() / "glossary.yaml")  # e.g. after an edit: a new object
         changed = dataclasses.replace(qa, glossary=reloaded)
         assert len(qa.shapes) == 1 and len(changed.shapes) == 0 and changed.shapes is not qa.shapes
         answer_question(QUESTION, qa=changed)

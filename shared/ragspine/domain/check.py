@@ -1,0 +1,84 @@
+"""``ragspine domain check``: every problem of a domain folder, each naming its file, line and field.
+
+Each file is validated against its schema first; then the engine builds its own objects from
+the folder exactly as the service will (glossary, screening, intent cues, routing, FAQ), so a
+folder the check accepts is a folder the service starts with.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from ragspine.domain.files import (
+    DOMAIN,
+    FAQ,
+    GLOSSARY,
+    INTENT,
+    LIBRARIES,
+    SCHEMAS,
+    SCREENING,
+    CheckedFile,
+    check_file,
+)
+from ragspine.domain.marks import Problem
+from ragspine.errors import ConfigurationError
+
+OPTIONAL = frozenset({FAQ})
+
+
+def check_domain(folder: Path) -> list[Problem]:
+    """All problems of ``folder`` (empty when the service can run on it)."""
+    if not folder.is_dir():
+        return [Problem(str(folder), None, "", "not a folder: create it with `ragspine domain init`")]
+    checked = {name: check_file(folder, name) for name in SCHEMAS
+               if name not in OPTIONAL or (folder / name).exists()}
+    problems = [p for c in checked.values() for p in c.problems]
+    if problems:
+        return problems  # the engine objects below need valid files
+    return _engine_problems(folder, checked)
+
+
+def _engine_problems(folder: Path, checked: dict[str, CheckedFile]) -> list[Problem]:
+    from ragspine.domain.profile import load_profile, screening_mapping
+    from ragspine.facts.glossary import Glossary, SlotKind, normalize_text
+    from ragspine.qa.faq import FaqIndex
+    from ragspine.qa.intent import RuleIntentParser
+    from ragspine.qa.screening import ScreeningPolicy, screening_text
+    from ragspine.retrieval.routing import LibraryRouter
+
+    problems: list[Problem] = []
+
+    def build(name: str, make: Callable[[], Any]) -> Any:
+        try:
+            return make()
+        except ConfigurationError as exc:
+            problems.append(Problem(name, None, "", exc.message))
+            return None
+
+    glossary = build(GLOSSARY, lambda: Glossary.from_mapping(_data(checked, GLOSSARY)))
+    if glossary is None:
+        return problems
+    build(SCREENING, lambda: ScreeningPolicy.from_mapping(screening_mapping(folder), glossary=glossary))
+    build(INTENT, lambda: RuleIntentParser(glossary, _data(checked, INTENT)))
+    build(LIBRARIES, lambda: LibraryRouter.from_mapping(_data(checked, LIBRARIES)))
+    if FAQ in checked:
+        build(FAQ, lambda: FaqIndex.from_mapping(_data(checked, FAQ)))
+    screening = checked[SCREENING]
+    for index, name in enumerate(_data(checked, SCREENING).get("competitors") or []):
+        owner = glossary.aliases.get(normalize_text(screening_text(str(name))).strip())
+        if owner is not None and owner[0] is SlotKind.ENTITY:
+            problems.append(screening.problem(("competitors", index),
+                                              f"{name!r} is also an alias of the entity {owner[1]}: "
+                                              "questions about it would be refused"))
+    profile = build(DOMAIN, lambda: load_profile(folder))
+    if profile is not None and profile.samples is not None and not profile.samples.is_dir():
+        problems.append(checked[DOMAIN].problem(("samples",), f"{profile.samples} is not a folder"))
+    return problems
+
+
+def _data(checked: dict[str, CheckedFile], name: str) -> dict[str, Any]:
+    data = checked[name].data
+    assert data is not None  # check_domain returns before this when a file is invalid
+    return data

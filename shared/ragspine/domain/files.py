@@ -1,0 +1,186 @@
+"""The files of a domain folder: where the folder is, and each file read against its schema."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel, ValidationError
+
+from ragspine.domain import schemas
+from ragspine.domain.marks import MarkedYaml, Problem, field_path, read_marked
+from ragspine.errors import ConfigurationError
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+
+DOMAIN = "domain.yaml"
+GLOSSARY = "glossary.yaml"
+SCREENING = "screening.yaml"
+INTENT = "intent.yaml"
+LIBRARIES = "libraries.yaml"
+FAQ = "faq.yaml"
+SCHEMAS: dict[str, type[BaseModel]] = {
+    DOMAIN: schemas.DomainFile, GLOSSARY: schemas.GlossaryFile, SCREENING: schemas.ScreeningFile,
+    INTENT: schemas.IntentFile, LIBRARIES: schemas.LibrariesFile, FAQ: schemas.FaqFile,
+}
+
+
+def shipped_domains_dir() -> Path:
+    """The folder holding the example domains shipped with the package."""
+    return Path(str(resources.files("ragspine") / "domains"))
+
+
+def domain_dir() -> Path:
+    """The configured domain folder (``RAGSPINE_DOMAIN_DIR``), default the shipped demo domain."""
+    from ragspine.settings import get_settings
+
+    return get_settings().domain_dir or default_domain_dir()
+
+
+@lru_cache(maxsize=1)
+def default_domain_dir() -> Path:
+    """The shipped domain named by ``domains/default.yaml`` (the demo company)."""
+    from ragspine.config_loader import load_yaml
+
+    shipped = shipped_domains_dir()
+    return shipped / str(load_yaml(shipped / "default.yaml")["default"])
+
+
+def engine_config(name: str) -> Path:
+    """A configuration file of the engine itself (security rules, default period spellings)."""
+    return Path(str(resources.files("ragspine") / "config" / name))
+
+
+@dataclass(frozen=True)
+class CheckedFile:
+    """A file read against its schema: the validated mapping (None when invalid) and the problems."""
+
+    name: str
+    data: dict[str, Any] | None
+    problems: tuple[Problem, ...]
+    marked: MarkedYaml | None = None
+
+    def problem(self, loc: tuple[str | int, ...], message: str) -> Problem:
+        """A problem at ``loc`` of this file, with its line."""
+        line = self.marked.line_of(loc) if self.marked else None
+        return Problem(self.name, line, field_path(loc), message)
+
+
+def check_file(folder: Path, name: str, *, kind: str | None = None) -> CheckedFile:
+    """Read ``folder/name`` and validate it against the schema of ``kind`` (default: the file name).
+
+    Every problem names the file, the line and the field.
+    """
+    import yaml
+
+    path = folder / name
+    try:
+        marked = read_marked(path)
+    except FileNotFoundError:
+        return CheckedFile(name, None, (Problem(name, None, "", f"missing: create {path}"),))
+    except OSError as exc:
+        return CheckedFile(name, None, (Problem(name, None, "", f"cannot read: {exc.strerror or exc}"),))
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = mark.line + 1 if mark is not None else None
+        return CheckedFile(name, None, (Problem(name, line, "", f"not valid YAML: {getattr(exc, 'problem', exc)}"),))
+    if not isinstance(marked.data, dict):
+        return CheckedFile(name, None, (Problem(name, 1, "", "must be a mapping of fields (key: value)"),), marked)
+    try:
+        model = SCHEMAS[kind or name].model_validate(marked.data)
+    except ValidationError as exc:
+        problems = tuple(Problem(name, marked.line_of(err["loc"]), field_path(err["loc"]), _message(err))
+                         for err in exc.errors())
+        return CheckedFile(name, None, problems, marked)
+    # The engine builds its types from the mapping as written; the schema has vouched for it.
+    checked = CheckedFile(name, marked.data, (), marked)
+    extra = tuple(SEMANTIC.get(kind or name, _nothing)(model, checked))
+    return CheckedFile(name, None, extra, marked) if extra else checked
+
+
+def read_file(path: Path, kind: str | None = None) -> dict[str, Any]:
+    """The validated mapping of one domain file (``kind``: which schema, default the file name).
+
+    Raises:
+        ConfigurationError: the file is missing or invalid; the message lists every problem.
+    """
+    checked = check_file(path.parent, path.name, kind=kind)
+    if checked.data is None:
+        raise ConfigurationError(f"{path} is invalid: " + "; ".join(map(str, checked.problems))
+                                 + f" (run: ragspine domain check {path.parent})")
+    return checked.data
+
+
+def _message(err: Any) -> str:
+    if err["type"] == "extra_forbidden":
+        return "unknown field (misspelt, or not a field of this file)"
+    if err["type"] == "missing":
+        return "required field is missing"
+    return str(err["msg"])
+
+
+def _nothing(model: BaseModel, checked: CheckedFile) -> Iterable[Problem]:
+    return ()
+
+
+def _glossary_problems(model: BaseModel, checked: CheckedFile) -> Iterable[Problem]:
+    """Cross-references inside the glossary: home entity, default channel, hierarchy, levels, units."""
+    assert isinstance(model, schemas.GlossaryFile)
+    if model.home_entity not in model.entities:
+        yield checked.problem(("home_entity",), f"{model.home_entity} is not one of the entities")
+    elif model.entities[model.home_entity].parent is not None:
+        yield checked.problem(("entities", model.home_entity, "parent"), "the home entity is the top of the hierarchy")
+    if model.default_channel not in model.channels:
+        yield checked.problem(("default_channel",), f"{model.default_channel} is not one of the channels")
+    for code, entity in model.entities.items():
+        if entity.parent is not None and entity.parent not in model.entities:
+            yield checked.problem(("entities", code, "parent"), f"{entity.parent} is not one of the entities")
+        if entity.level is not None and model.levels and entity.level not in model.levels:
+            yield checked.problem(("entities", code, "level"), f"{entity.level} is not one of the levels")
+        if _has_cycle(code, model.entities):
+            yield checked.problem(("entities", code, "parent"), "the parents of this entity form a cycle")
+    for code, metric in model.metrics.items():
+        if model.units and metric.unit not in model.units:
+            yield checked.problem(("metrics", code, "unit"), f"{metric.unit} is not one of the units")
+
+
+def _has_cycle(code: str, entities: dict[str, schemas.EntitySpec]) -> bool:
+    seen = {code}
+    parent = entities[code].parent
+    while parent is not None and parent in entities:
+        if parent in seen:
+            return True
+        seen.add(parent)
+        parent = entities[parent].parent
+    return False
+
+
+def _libraries_problems(model: BaseModel, checked: CheckedFile) -> Iterable[Problem]:
+    assert isinstance(model, schemas.LibrariesFile)
+    for index, name in enumerate(model.default):
+        if name not in model.libraries:
+            yield checked.problem(("default", index), f"{name} is not one of the libraries")
+
+
+def _faq_problems(model: BaseModel, checked: CheckedFile) -> Iterable[Problem]:
+    assert isinstance(model, schemas.FaqFile)
+    seen: set[str] = set()
+    for index, entry in enumerate(model.entries):
+        if entry.id in seen:
+            yield checked.problem(("entries", index, "id"), f"{entry.id} is used by an earlier entry")
+        seen.add(entry.id)
+
+
+def _domain_problems(model: BaseModel, checked: CheckedFile) -> Iterable[Problem]:
+    assert isinstance(model, schemas.DomainFile)
+    if model.system_prompt is not None and not model.system_prompt.strip():
+        yield checked.problem(("system_prompt",), "empty: remove it to use the engine's wording")
+
+
+SEMANTIC: dict[str, Callable[[BaseModel, CheckedFile], Iterable[Problem]]] = {
+    GLOSSARY: _glossary_problems, LIBRARIES: _libraries_problems, FAQ: _faq_problems, DOMAIN: _domain_problems,
+}

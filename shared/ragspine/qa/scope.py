@@ -1,0 +1,90 @@
+"""Scope against the ingested knowledge: "outside our business" means outside the domain *and* the documents.
+
+Screening decides from the domain's words alone (glossary aliases, business terms, off-topic
+subjects). A company that ingests its own filings asks about things no word list foresaw
+("AMCOR's Adjusted EBITDA"), and a subject that is off-topic for most companies (electric
+cars) is the business of a company whose documents are about it. So an out-of-scope verdict
+is checked once more against the documents the caller may see: it stands unless the
+documents themselves state the question's subject words. Deterministic: the same index gives
+the same verdict; no model decides.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import TYPE_CHECKING
+
+from ragspine.errors import ProviderUnavailableError
+from ragspine.qa.screening import Refusal, RefusalReason, screening_text
+
+if TYPE_CHECKING:
+    from ragspine.facts.glossary import Glossary
+    from ragspine.qa.ports import NarrativeRetriever
+    from ragspine.sensitivity import Sensitivity
+
+logger = logging.getLogger(__name__)
+
+PROBE_TOP_K = 10
+_WORD = re.compile(r"[a-z][a-z0-9&\-]*[a-z0-9]|[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]{2,}")
+# Words that say nothing about a subject, beyond the glossary's fillers (which a domain owns).
+_PLAIN = frozenset({
+    "about", "above", "after", "again", "against", "all", "also", "any", "been", "before", "being", "both",
+    "but", "each", "every", "few", "more", "most", "other", "over", "same", "some", "such", "than", "that",
+    "their", "them", "then", "there", "these", "they", "this", "those", "through", "under", "until", "very",
+    "what", "which", "while", "will", "your", "you", "our", "tell", "know", "give", "want", "need", "like",
+    "please", "say", "said", "says", "thing", "things", "something", "anything", "today", "now",
+})
+
+
+def subject_words(question: str, glossary: Glossary) -> list[str]:
+    """The words of a question that could name its subject: no slot mentions, fillers or plain words."""
+    text = screening_text(glossary.leftover(question, glossary.scan(question)))
+    fillers = set(glossary.fillers)
+    cjk_fillers = sorted((f for f in fillers if not f.isascii()), key=len, reverse=True)
+    words: list[str] = []
+    for match in _WORD.finditer(text):
+        word = match.group().removesuffix("'s")
+        if word.isascii():
+            if len(word) >= 3 and word not in fillers and word not in _PLAIN:
+                words.append(word)
+            continue
+        for filler in cjk_fillers:  # no word breaks in CJK text: fillers split a run into words
+            word = word.replace(filler, " ")
+        words += [part for part in word.split() if len(part) >= 2]
+    return list(dict.fromkeys(words))
+
+
+def covered_by_knowledge(refusal: Refusal, question: str, *, retriever: NarrativeRetriever | None,
+                         glossary: Glossary, max_sensitivity: Sensitivity) -> bool:
+    """Whether the documents the caller may see contradict an out-of-scope refusal.
+
+    The question is in scope when visible passages state most of its subject words (a strict
+    majority, so one common word shared by chance is not enough); an off-topic subject must
+    itself be among the words stated ("How did the weather affect admissions?" is answered
+    where a report discusses the weather; "Will the weather be fine tomorrow?" still is not).
+    """
+    if retriever is None or refusal.reason is not RefusalReason.OUT_OF_SCOPE:
+        return False
+    off_topic = refusal.rule.split(":", 1)[1] if refusal.rule.startswith("OFF_TOPIC:") else None
+    words = subject_words(question, glossary)
+    if off_topic is not None and off_topic not in words:
+        words.append(off_topic)
+    if not words:
+        return False
+    try:
+        evidence = retriever.retrieve(question, top_k=PROBE_TOP_K, max_sensitivity=max_sensitivity)
+    except ProviderUnavailableError as exc:
+        logger.warning("scope probe failed; the refusal stands", extra={"error_code": exc.code})
+        return False
+    texts = [screening_text(f"{e.doc} {e.text}") for e in evidence]
+    stated = {word for word in words if any(_states(text, word) for text in texts)}
+    if off_topic is not None and off_topic not in stated:
+        return False
+    return len(stated) * 2 > len(words)
+
+
+def _states(text: str, word: str) -> bool:
+    if not word.isascii():
+        return word in text
+    return re.search(rf"(?<![a-z0-9]){re.escape(word)}(?![a-z0-9])", text) is not None

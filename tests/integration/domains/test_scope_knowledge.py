@@ -1,0 +1,126 @@
+"""On the ACME domain, "outside our business" means outside the domain *and* the ingested documents.
+
+Before: after ingesting one's own filings, "What did AMCOR report for Adjusted EBITDA?" was
+refused with "outside ACME's business knowledge" before any channel ran, and every question
+on an off-topic subject (electric cars) was refused although the documents were about it.
+Each test ingests a small document with ``ragspine ingest`` and asks through
+``answer_question`` and ``POST /v1/ask``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from typer.testing import CliRunner
+
+from ragspine.bootstrap import get_services
+from ragspine.cli import app
+from ragspine.qa.answer import answer_question
+from ragspine.settings import Settings, get_settings
+
+runner = CliRunner()
+FILING = """# Amcor FY2023 results
+
+Amcor reported Adjusted EBITDA of 2,018 million US dollars for FY2023, up from 1,957 million a year earlier.
+
+## Electric cars
+
+Amcor supplies battery packaging to makers of electric cars; that product line grew strongly in FY2023.
+"""
+Ask = Callable[[str], dict[str, Any]]
+
+
+@pytest.fixture(params=["answer_question", "/v1/ask"])
+def ask(request: pytest.FixtureRequest, settings: Settings) -> Iterator[Ask]:
+    def engine(question: str) -> dict[str, Any]:
+        from ragspine.api.schemas import AskResponse
+
+        return AskResponse.from_result(answer_question(question, qa=get_services().qa)).model_dump(mode="json")
+
+    def http(question: str) -> dict[str, Any]:
+        from ragspine.api.app import create_local_app
+
+        response = TestClient(create_local_app()).post("/v1/ask", json={"question": question})
+        assert response.status_code == 200, response.text
+        body: dict[str, Any] = response.json()
+        return body
+
+    yield engine if request.param == "answer_question" else http
+    get_services.cache_clear()
+
+
+def _ingest(tmp_path: Path) -> None:
+    filing = tmp_path / "Amcor_FY2023_Results.md"
+    filing.write_text(FILING, encoding="utf-8")
+    result = runner.invoke(app, ["ingest", str(filing), "--library", "financial_reports"])
+    assert result.exit_code == 0, result.output
+    get_services.cache_clear()  # a fresh process would start here
+
+
+def test_an_ingested_company_is_in_scope(ask: Ask, tmp_path: Path) -> None:
+    question = "How did AMCOR's Adjusted EBITDA develop?"
+    refused = ask(question)
+    assert (refused["route"], refused["refusal_reason"]) == ("refused", "OUT_OF_SCOPE")
+    _ingest(tmp_path)
+    body = ask(question)
+    assert body["route"] == "narrative" and body["refusal_reason"] is None
+    assert "Adjusted EBITDA of 2,018 million" in body["answer"]
+    assert ("Amcor_FY2023_Results.md", "heading=Amcor FY2023 results,para=1") in [
+        (s["doc"], s["locator"]) for s in body["sources"]]
+
+
+def test_the_issue_question_reaches_the_channels_once_the_filing_is_ingested(ask: Ask, tmp_path: Path) -> None:
+    question = "What was AMCOR's Adjusted EBITDA for FY 2023?"
+    assert ask(question)["refusal_reason"] == "OUT_OF_SCOPE"
+    _ingest(tmp_path)
+    body = ask(question)
+    # Not refused any more. The ACME glossary has no EBITDA, so the number question asks which
+    # of its metrics is meant rather than guessing (a glossary of one's own would name it).
+    assert (body["route"], body["refusal_reason"]) == ("clarification", None)
+
+
+def test_an_off_topic_subject_of_an_ingested_document_is_answered(ask: Ask, tmp_path: Path) -> None:
+    question = "Does Amcor supply makers of electric cars?"
+    assert ask(question)["refusal_reason"] == "OUT_OF_SCOPE"
+    _ingest(tmp_path)
+    body = ask(question)
+    assert body["route"] == "narrative" and "battery packaging" in body["answer"]
+
+
+def test_the_off_topic_subject_alone_is_still_refused(ask: Ask, tmp_path: Path) -> None:
+    _ingest(tmp_path)
+    body = ask("Which electric car is the fastest?")
+    assert (body["route"], body["refusal_reason"]) == ("refused", "OUT_OF_SCOPE")
+    assert "outside ACME's business knowledge" in body["answer"]
+
+
+def test_the_documents_are_only_those_the_caller_may_see(ask: Ask, tmp_path: Path) -> None:
+    # A RESTRICTED filing does not widen the scope: the probe runs under the caller's ceiling.
+    filing = tmp_path / "Amcor_FY2023_Results.md"
+    filing.write_text(FILING, encoding="utf-8")
+    result = runner.invoke(app, ["ingest", str(filing), "--library", "financial_reports",
+                                 "--sensitivity", "RESTRICTED"])
+    assert result.exit_code == 0, result.output
+    get_services.cache_clear()
+    assert ask("How did AMCOR's Adjusted EBITDA develop?")["refusal_reason"] == "OUT_OF_SCOPE"
+
+
+def test_settings_fixture_is_the_acme_domain(settings: Settings) -> None:
+    assert settings.domain_dir is None and get_settings().domain_dir is None
+
+
+def test_a_refusal_weighed_against_the_documents_is_not_cached(settings: Settings, tmp_path: Path) -> None:
+    # One process: refused, then the filing is ingested through the same services, then answered.
+    services = get_services()
+    question = "How did AMCOR's Adjusted EBITDA develop?"
+    assert answer_question(question, qa=services.qa).refusal_reason == "OUT_OF_SCOPE"
+    filing = tmp_path / "Amcor_FY2023_Results.md"
+    filing.write_text(FILING, encoding="utf-8")
+    result = runner.invoke(app, ["ingest", str(filing), "--library", "financial_reports"])
+    assert result.exit_code == 0, result.output
+    assert get_services() is services
+    assert answer_question(question, qa=services.qa).refusal_reason is None
