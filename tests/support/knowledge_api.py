@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import re
 import uuid
 from dataclasses import dataclass, field
 from typing import Any
@@ -10,15 +11,41 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from ragspine.bootstrap import get_knowledge_gateway
+from ragspine.knowledge.contract import load_contract, schema_validator
 from ragspine.knowledge.identity import dev_key, new_token, sign_dev_assertion
 from ragspine.knowledge.model import Action, Grant, PrincipalType
-from ragspine.knowledge.spaces import document_count  # noqa: F401  (re-exported for tests)
 from ragspine.settings import Settings
 
 BASE = "/internal/v1/knowledge"
 ADMIN = ("admin", ("knowledge-admin",), ("public", "internal", "confidential", "restricted"))
 SAMPLE_MD = "# Travel policy\n\nEmployees book economy class for flights under six hours.\n\n## Hotels\n\nUp to 150 EUR a night.\n"
 _counter = itertools.count()
+_METHODS = ("get", "put", "post", "patch", "delete")
+
+
+def _templates() -> list[tuple[re.Pattern[str], str, dict[str, Any]]]:
+    spec = load_contract()
+    found = []
+    for path, item in spec["paths"].items():
+        pattern = re.compile("^" + re.sub(r"\\{[^}]+\\}", "[^/:]+", re.escape(path)) + "$")
+        found.append((pattern, path, item))
+    return found
+
+
+def check_against_contract(method: str, url_path: str, status: int, body: Any) -> None:
+    """Fail unless the contract declares this route, method and status, and the body validates against it."""
+    matches = [(path, item) for pattern, path, item in _templates() if pattern.match(url_path)]
+    assert matches, f"the contract has no path for {url_path}"
+    path, item = matches[0]
+    operation = item.get(method.lower())
+    assert operation is not None, f"the contract has no {method} {path}"
+    declared = operation["responses"].get(str(status))
+    assert declared is not None, f"{method} {path} answered {status}, which the contract does not declare"
+    if "$ref" in declared:
+        declared = load_contract()["components"]["responses"][declared["$ref"].rsplit("/", 1)[-1]]
+    schema = declared["content"]["application/json"]["schema"]["$ref"].rsplit("/", 1)[-1]
+    errors = sorted(schema_validator(schema).iter_errors(body), key=str)
+    assert not errors, f"{method} {path} {status}: {errors[0].message} at {list(errors[0].absolute_path)}"
 
 
 @dataclass
@@ -55,6 +82,7 @@ class Gateway:
         response = self.client.request(method, BASE + path, json=body, headers=sent, params=params,
                                        follow_redirects=False)
         self.last = response
+        check_against_contract(method, response.request.url.path, response.status_code, response.json())
         return response
 
     def ok(self, method: str, path: str, body: Any = None, **kwargs: Any) -> Any:
@@ -75,6 +103,7 @@ class Gateway:
                          {"fileName": name, "mimeType": mime, "fileSize": len(data)})
         url = ticket["uploadUrl"].split("127.0.0.1:8000", 1)[1]
         response = self.client.put(url, content=data, headers={"Content-Type": "application/octet-stream"})
+        check_against_contract("PUT", response.request.url.path, response.status_code, response.json())
         assert response.status_code == 200, response.text
         return str(ticket["fileResourceId"])
 

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from ragspine.facts.ports import FactStore
+    from ragspine.ingestion.runner import InProcessRunner
     from ragspine.ingestion.steps import StepContext
     from ragspine.knowledge.model import Space
     from ragspine.retrieval.ports import ChunkIndex
@@ -20,8 +21,10 @@ logger = logging.getLogger(__name__)
 class ThreadOperationLauncher:
     """Runs each operation's ingestion with ``InProcessRunner`` in one background thread, then ``after`` it."""
 
-    def __init__(self, context: Callable[[], StepContext], *, after: Callable[[str], None]) -> None:
+    def __init__(self, context: Callable[[], StepContext], *, after: Callable[[str], None],
+                 runner: InProcessRunner | None = None) -> None:
         self._context = context
+        self.runner = runner  # None: the default InProcessRunner (tests give one with controlled steps)
         self._after = after
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="knowledge-run")
         self._pending: list[Future[None]] = []
@@ -37,7 +40,7 @@ class ThreadOperationLauncher:
         from ragspine.ingestion.runner import InProcessRunner
 
         try:
-            InProcessRunner().run(operation_id, context=self._context())
+            (self.runner or InProcessRunner()).run(operation_id, context=self._context())
         except Exception:  # the run records its own failures; this is a crash of the runner itself
             logger.exception("knowledge operation run crashed", extra={"operation_id": operation_id})
         finally:
