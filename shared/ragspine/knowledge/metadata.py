@@ -1,8 +1,8 @@
 """Document metadata, exactly seed 003's rules: four fields, NFC + trim, limits, the specific error codes.
 
-Nothing is silently dropped: an unknown field is KNOWLEDGE_METADATA_FIELD_NOT_ALLOWED, a bad
-value KNOWLEDGE_METADATA_VALUE_INVALID, more than 4,096 serialised UTF-8 bytes
-KNOWLEDGE_METADATA_TOO_LARGE.
+Nothing is silently dropped: an unknown field is KNOWLEDGE_METADATA_FIELD_NOT_ALLOWED, more
+than 4,096 serialised UTF-8 bytes (as sent, checked before the values) KNOWLEDGE_METADATA_TOO_LARGE,
+a bad value KNOWLEDGE_METADATA_VALUE_INVALID.
 """
 
 from __future__ import annotations
@@ -73,17 +73,22 @@ def _check_fields(body: Any) -> dict[str, Any]:
             f"metadata field(s) {', '.join(repr(k) for k in unknown)} not allowed: use category, tags, versionLabel "
             "or productCode", field_errors=tuple(FieldError(f"metadata.{k}", "not an allowed metadata field")
                                                  for k in unknown))
+    _check_size(body)
     return body
+
+
+def _check_size(body: object) -> None:
+    size = len(json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
+    if size > MAX_BYTES:
+        raise MetadataTooLargeError(f"metadata serialises to {size} UTF-8 bytes; the limit is {MAX_BYTES}",
+                                    field_errors=(FieldError("metadata", f"at most {MAX_BYTES} bytes"),))
 
 
 def _finish(metadata: Metadata, problems: list[FieldError]) -> Metadata:
     if problems:
         summary = "; ".join(f"{p.field}: {p.message}" for p in problems)
         raise MetadataValueInvalidError(f"invalid metadata ({summary})", field_errors=tuple(problems))
-    size = len(json.dumps(metadata_json(metadata), ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
-    if size > MAX_BYTES:
-        raise MetadataTooLargeError(f"metadata serialises to {size} UTF-8 bytes; the limit is {MAX_BYTES}",
-                                    field_errors=(FieldError("metadata", f"at most {MAX_BYTES} bytes"),))
+    _check_size(metadata_json(metadata))
     return metadata
 
 
