@@ -343,8 +343,9 @@ def build_knowledge_gateway(settings: Settings) -> Gateway:
     config = GatewayConfig(
         admin_roles=settings.knowledge_admin_role_set, domains=parse_domains(settings.knowledge_security_domains),
         upload_max_bytes=settings.knowledge_upload_max_bytes, upload_url_ttl_s=settings.knowledge_upload_url_ttl_s,
-        public_url=settings.knowledge_public_url or f"http://{settings.host}:{settings.port}",
-        signing_key=signing_key(settings.data_dir), allowed_suffixes=supported_extensions())
+        public_url=settings.knowledge_public_url or "",
+        signing_key=signing_key(settings.data_dir), allowed_suffixes=supported_extensions(),
+        lease_s=settings.ingest_lease_s)
     store = build_knowledge_store(settings)
 
     def index() -> ChunkIndex | None:

@@ -132,6 +132,9 @@ class Settings(BaseSettings):
         default=None, description="Step Functions state machine the S3 trigger starts per upload (aws backend).")
     ingest_max_bytes: int = Field(default=50 * 1024 * 1024, ge=1,
                                   description="Largest file `ragspine ingest` accepts (larger: INGEST_TOO_LARGE).")
+    ingest_lease_s: int = Field(default=900, ge=1, le=86400,
+                                description="Seconds without a runner heartbeat after which a RUNNING operation is "
+                                            "failed as retryable (longer than the slowest step).")
     # --- Knowledge Gateway (seed 003) ---
     knowledge_admin_roles: str = Field(
         default="knowledge-admin", description="Comma-separated assertion roles holding every Gateway action.")
@@ -148,7 +151,7 @@ class Settings(BaseSettings):
                                             description="Largest file a Gateway file resource accepts.")
     knowledge_upload_url_ttl_s: int = Field(default=900, ge=30, le=3600, description="Lifetime of a signed upload URL.")
     knowledge_public_url: str | None = Field(
-        default=None, description="Base URL callers reach this service at (signed upload links); default host:port.")
+        default=None, description="Base URL of this service in signed upload links; default: the request's own.")
     knowledge_idempotency_ttl_s: int = Field(default=24 * 3600, ge=60, le=7 * 24 * 3600,
                                              description="How long an Idempotency-Key replays its first response.")
 

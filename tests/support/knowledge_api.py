@@ -101,7 +101,7 @@ class Gateway:
                       mime: str = "text/markdown") -> str:
         ticket = self.ok("POST", f"/spaces/{space_id}/file-resources",
                          {"fileName": name, "mimeType": mime, "fileSize": len(data)})
-        url = ticket["uploadUrl"].split("127.0.0.1:8000", 1)[1]
+        url = ticket["uploadUrl"].split("://testserver", 1)[1]
         response = self.client.put(url, content=data, headers={"Content-Type": "application/octet-stream"})
         check_against_contract("PUT", response.request.url.path, response.status_code, response.json())
         assert response.status_code == 200, response.text

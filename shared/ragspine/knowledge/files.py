@@ -32,9 +32,11 @@ def sign(key: bytes, resource_id: str, expires: int) -> str:
     return hmac.new(key, f"upload:{resource_id}:{expires}".encode(), hashlib.sha256).hexdigest()
 
 
-def create_file_resource(gateway: Gateway, principal: Principal, space_id: str,
-                         body: dict[str, Any]) -> tuple[FileResource, str]:
+def create_file_resource(gateway: Gateway, principal: Principal, space_id: str, body: dict[str, Any], *,
+                         base_url: str) -> tuple[FileResource, str]:
     """Reserve a file resource in a space the caller may upload to; return it and its upload URL.
+
+    ``base_url`` is where callers reach this service (configured, or the request's own base URL).
 
     Raises:
         NotFoundError, ForbiddenError, ConflictError (space not ACTIVE), InvalidInputError (size or type).
@@ -57,7 +59,7 @@ def create_file_resource(gateway: Gateway, principal: Principal, space_id: str,
                             created_by=principal.user_id, expires_at=expires_at)
     gateway.store.put_file(resource)
     expires = int(expires_at.timestamp())
-    url = (f"{gateway.config.public_url.rstrip('/')}/internal/v1/knowledge/file-resources/{resource.id}/content"
+    url = (f"{base_url.rstrip('/')}/internal/v1/knowledge/file-resources/{resource.id}/content"
            f"?expires={expires}&signature={sign(gateway.config.signing_key, resource.id, expires)}")
     return resource, url
 

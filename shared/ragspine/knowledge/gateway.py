@@ -64,9 +64,10 @@ class GatewayConfig:
     domains: Mapping[str, Sensitivity]
     upload_max_bytes: int
     upload_url_ttl_s: int
-    public_url: str
+    public_url: str  # empty: each request's own base URL
     signing_key: bytes
     allowed_suffixes: tuple[str, ...]
+    lease_s: float = 900.0  # a RUNNING run silent for longer is failed as retryable
 
 
 def parse_domains(text: str) -> dict[str, Sensitivity]:

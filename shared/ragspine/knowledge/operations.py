@@ -15,6 +15,7 @@ from datetime import datetime
 from ragspine.errors import ConflictError
 from ragspine.ingestion.operations import Operation, OperationKey, OperationStatus
 from ragspine.ingestion.pipeline import cancel as cancel_ingestion
+from ragspine.ingestion.pipeline import reap_if_stale
 from ragspine.knowledge.acl import not_found, require
 from ragspine.knowledge.gateway import Gateway, new_id
 from ragspine.knowledge.model import (
@@ -58,6 +59,8 @@ class RunState:
 def run_state(gateway: Gateway, operation_id: str) -> RunState:
     """The run's state; a missing ingestion record (a crash before it was written) reads as a retryable failure."""
     run = gateway.ingestion.get(operation_id)
+    if run is not None:
+        run = reap_if_stale(run, operations=gateway.ingestion, lease_s=gateway.config.lease_s, now=gateway.clock())
     if run is None:
         return RunState(OperationStatus.FAILED, True, 0, "KNOWLEDGE_PROVIDER_UNAVAILABLE",
                         "the run was never started: retry the operation", None, "UNAVAILABLE", None)

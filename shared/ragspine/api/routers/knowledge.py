@@ -94,7 +94,9 @@ async def file_resource_create(knowledgeSpaceId: str, request: Request, gw: Gate
     from ragspine.api.knowledge_views import iso
 
     def run(call: Call) -> Reply:
-        resource, url = files.create_file_resource(gw, call.principal, knowledgeSpaceId, call.body)
+        base_url = gw.config.public_url or str(request.base_url)
+        resource, url = files.create_file_resource(gw, call.principal, knowledgeSpaceId, call.body,
+                                                   base_url=base_url)
         return Reply(201, {"fileResourceId": resource.id, "uploadUrl": url, "uploadMethod": "PUT",
                            "expiresAt": iso(resource.expires_at)})
     return await handle(hooks, request, "file_resource_create", knowledgeSpaceId, run)
