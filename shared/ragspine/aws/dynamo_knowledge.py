@@ -16,7 +16,7 @@ from __future__ import annotations
 import uuid
 from typing import TYPE_CHECKING, Any
 
-from ragspine.aws.dynamo_table import ConditionFailedError, DynamoTable
+from ragspine.aws.dynamo_table import ConditionFailedError, DynamoTable, TransactionConflictError
 from ragspine.errors import ConflictError
 from ragspine.knowledge.codec import dump, load
 from ragspine.knowledge.identity import StoredToken
@@ -65,7 +65,7 @@ class DynamoKnowledgeStore:
             next(iter(item.values()))["TableName"] = self.table.name
         try:
             self.table.call("transact_write_items", TransactItems=items)
-        except ConditionFailedError as exc:
+        except (ConditionFailedError, TransactionConflictError) as exc:  # a race lost is a conflict too
             raise ConflictError(message) from exc
 
     # --- unit of work ---------------------------------------------------------------------

@@ -74,7 +74,9 @@ def receive_upload(gateway: Gateway, resource_id: str, *, expires: int, signatur
     """
     expected = sign(gateway.config.signing_key, resource_id, expires)
     resource = gateway.store.file(resource_id)
-    valid = hmac.compare_digest(expected, signature) and expires >= int(gateway.clock().timestamp())
+    # Bytes, not str: compare_digest refuses non-ASCII text, and a URL may carry any signature.
+    given = signature.encode("utf-8", "surrogatepass")
+    valid = hmac.compare_digest(expected.encode(), given) and expires >= int(gateway.clock().timestamp())
     if not valid or resource is None:
         raise NotFoundError("this upload URL is invalid or has expired: create a new file resource")
     if resource.uploaded:

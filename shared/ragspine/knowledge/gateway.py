@@ -8,7 +8,6 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Protocol
 
-from ragspine.errors import InvalidInputError
 from ragspine.ingestion.operations import OperationStore, StagingArea
 from ragspine.knowledge.acl import Access, access, not_found, require
 from ragspine.knowledge.model import Action, Principal, Space, SpaceStatus
@@ -127,11 +126,11 @@ class Gateway:
         """Refuse a security domain code that is not configured.
 
         Raises:
-            InvalidInputError: unknown code.
+            ForbiddenError: not a configured code (no one holds a domain that does not exist).
         """
         if code not in self.config.domains:
-            from ragspine.errors import FieldError
+            from ragspine.errors import FieldError, ForbiddenError
 
             known = ", ".join(self.config.domains)
-            raise InvalidInputError(f"unknown security domain {code!r}: use one of {known}",
-                                    field_errors=(FieldError("defaultSecurityDomainCode", f"one of {known}"),))
+            raise ForbiddenError(f"security domain {code!r} is not configured here: use one of {known}",
+                                 field_errors=(FieldError("defaultSecurityDomainCode", f"one of {known}"),))

@@ -147,3 +147,10 @@ def test_no_redirects_ever(gateway: Gateway) -> None:
 def test_a_body_that_is_not_json_is_invalid_input(gateway: Gateway) -> None:
     response = gateway.client.post(BASE + "/spaces", content=b"{nope", headers=gateway.headers())
     assert response.status_code == 400 and response.json()["meta"]["error"]["fieldErrors"][0]["field"] == "body"
+
+
+def test_a_non_ascii_signature_is_refused_not_a_crash(gateway: Gateway) -> None:
+    # Found by schemathesis: compare_digest raised TypeError on non-ASCII text (a 500).
+    _, url, _ = _ticket(gateway, 5)
+    response = gateway.client.put(url.split("signature=")[0] + "signature=%C3%88%F1%A9%80", content=b"hello")
+    assert response.status_code == 404

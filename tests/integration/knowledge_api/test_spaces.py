@@ -40,8 +40,8 @@ def test_code_and_security_domain_limits(gateway: Gateway) -> None:
     assert _create(gateway, code="d" * 65).status_code == 400
     assert _error(gateway)["fieldErrors"][0]["field"] == "code"
     assert _create(gateway, code="e", defaultSecurityDomainCode="x" * 101).status_code == 400
-    assert _create(gateway, code="f", defaultSecurityDomainCode="x" * 100).status_code == 400
-    assert "unknown security domain" in _error(gateway)["message"]  # 100 passes the schema, then the domain check
+    assert _create(gateway, code="f", defaultSecurityDomainCode="x" * 100).status_code == 403
+    assert "is not configured" in _error(gateway)["message"]  # 100 passes the schema, then the domain check
 
 
 def test_profile_code_is_fixed(gateway: Gateway) -> None:
