@@ -20,6 +20,8 @@ if TYPE_CHECKING:
     from ragspine.ingestion.operations import OperationStore, StagingArea
     from ragspine.ingestion.sqlite_operations import SqliteOperationStore
     from ragspine.ingestion.steps import StepContext
+    from ragspine.knowledge.gateway import Gateway
+    from ragspine.knowledge.ports import KnowledgeStore
     from ragspine.llm.ports import Embedder, LLMProvider
     from ragspine.qa.answer import QAComponents
     from ragspine.qa.faq import FaqIndex
@@ -344,3 +346,59 @@ def build_ingest_trigger(settings: Settings) -> tuple[OperationStore, StepFuncti
 def get_services() -> Services:
     """Process-wide services, built on first use (never at import: keeps cold starts short)."""
     return build_services(get_settings())
+
+
+# --- Knowledge Gateway -------------------------------------------------------------------------
+
+def build_knowledge_gateway(settings: Settings) -> Gateway:
+    """The Gateway on the embedded default: knowledge.db, files in the data folder, runs in a worker thread.
+
+    Raises:
+        ConfigurationError: the AWS backend (its DynamoDB/S3 adapters are not built yet).
+    """
+    from ragspine.errors import ConfigurationError
+    from ragspine.ingestion.parsers.registry import supported_extensions
+    from ragspine.knowledge.files import LocalFileStorage, signing_key
+    from ragspine.knowledge.gateway import Gateway, GatewayConfig, parse_domains
+    from ragspine.knowledge.local_runtime import EnginePurger, IndexProvisioner, ThreadOperationLauncher
+    from ragspine.knowledge.operations import finalize
+
+    if settings.backend is Backend.AWS:
+        raise ConfigurationError("the Knowledge Gateway runs on the embedded backend only so far")
+    operations, staging = build_operation_stores(settings)
+    config = GatewayConfig(
+        admin_roles=settings.knowledge_admin_role_set, domains=parse_domains(settings.knowledge_security_domains),
+        upload_max_bytes=settings.knowledge_upload_max_bytes, upload_url_ttl_s=settings.knowledge_upload_url_ttl_s,
+        public_url=settings.knowledge_public_url or "",
+        signing_key=signing_key(settings.data_dir), allowed_suffixes=supported_extensions(),
+        lease_s=settings.ingest_lease_s)
+    store = build_knowledge_store(settings)
+
+    def index() -> ChunkIndex | None:
+        retrieval = get_services().retrieval
+        return retrieval.index if retrieval else None
+
+    def after(operation_id: str) -> None:
+        operation = store.operation(operation_id)
+        document = store.document(operation.document_id) if operation else None
+        if document is not None:
+            finalize(gateway, document)
+
+    launcher = ThreadOperationLauncher(lambda: build_ingest_context(get_services()), after=after)
+    gateway = Gateway(store=store, ingestion=operations, staging=staging,
+                      files=LocalFileStorage(settings.data_dir / "knowledge-files"), launcher=launcher, config=config,
+                      provisioner=IndexProvisioner(index), purger=EnginePurger(index, lambda: get_services().facts))
+    return gateway
+
+
+def build_knowledge_store(settings: Settings) -> KnowledgeStore:
+    """The Gateway's store alone (the ``ragspine knowledge`` commands): knowledge.db in the data folder."""
+    from ragspine.knowledge.sqlite_store import SqliteKnowledgeStore
+
+    return SqliteKnowledgeStore(settings.knowledge_db_path)
+
+
+@lru_cache(maxsize=1)
+def get_knowledge_gateway() -> Gateway:
+    """The process-wide Gateway, built on first use."""
+    return build_knowledge_gateway(get_settings())

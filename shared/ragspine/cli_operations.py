@@ -76,7 +76,15 @@ def _get(operation_id: str) -> Operation:
     operation = _store().get(operation_id)
     if operation is None:
         raise _exit(NotFoundError(f"no ingestion operation {operation_id}; `ragspine operations list` shows them"))
-    return operation
+    return _reaped(operation)
+
+
+def _reaped(operation: Operation) -> Operation:
+    """The operation, failed as retryable first when its runner's lease ran out (a killed run)."""
+    from ragspine.ingestion.pipeline import reap_if_stale
+    from ragspine.settings import get_settings
+
+    return reap_if_stale(operation, operations=_store(), lease_s=get_settings().ingest_lease_s)
 
 
 @operations_app.command("list")
@@ -87,7 +95,7 @@ def list_operations(doc: Annotated[str | None, typer.Option(help="Only this docu
     from rich.table import Table
 
     try:
-        found = _store().list_operations(doc_id=doc)
+        found = [_reaped(op) for op in _store().list_operations(doc_id=doc)]
     except RagspineError as exc:
         raise _exit(exc) from exc
     if as_json:

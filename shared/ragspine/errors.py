@@ -76,3 +76,48 @@ class ConfigurationError(RagspineError):
 
     code = "KNOWLEDGE_CONFIGURATION_ERROR"
     http_status = 500
+
+
+class UnauthenticatedError(RagspineError):
+    """No valid service token or user assertion: sign in again (never says which check failed in detail)."""
+
+    code = "KNOWLEDGE_UNAUTHENTICATED"
+    http_status = 401
+
+
+class ForbiddenError(RagspineError):
+    """The caller may see the resource but may not perform this action on it."""
+
+    code = "KNOWLEDGE_FORBIDDEN"
+    http_status = 403
+
+
+class OperationPendingError(ConflictError):
+    """The resource has an unfinished operation: wait for it (or cancel it) and try again."""
+
+    code = "KNOWLEDGE_OPERATION_PENDING"
+    retryable = True
+
+
+class MetadataFieldNotAllowedError(InvalidInputError):
+    """A document metadata field other than category, tags, versionLabel or productCode."""
+
+    code = "KNOWLEDGE_METADATA_FIELD_NOT_ALLOWED"
+
+
+class MetadataFilterFieldNotAllowedError(InvalidInputError):
+    """A metadata filter field other than category, tagsAny, tagsAll, versionLabel or productCode."""
+
+    code = "KNOWLEDGE_METADATA_FILTER_FIELD_NOT_ALLOWED"
+
+
+class MetadataValueInvalidError(InvalidInputError):
+    """A metadata value is empty, too long, null where not allowed, a duplicate tag or has control characters."""
+
+    code = "KNOWLEDGE_METADATA_VALUE_INVALID"
+
+
+class MetadataTooLargeError(InvalidInputError):
+    """Document metadata serialises to more than 4,096 UTF-8 bytes."""
+
+    code = "KNOWLEDGE_METADATA_TOO_LARGE"

@@ -138,6 +138,28 @@ class Settings(BaseSettings):
         default=None, description="Step Functions state machine the S3 trigger starts per upload (aws backend).")
     ingest_max_bytes: int = Field(default=50 * 1024 * 1024, ge=1,
                                   description="Largest file `ragspine ingest` accepts (larger: INGEST_TOO_LARGE).")
+    ingest_lease_s: int = Field(default=900, ge=1, le=86400,
+                                description="Seconds without a runner heartbeat after which a RUNNING operation is "
+                                            "failed as retryable (longer than the slowest step).")
+    # --- Knowledge Gateway (seed 003) ---
+    knowledge_admin_roles: str = Field(
+        default="knowledge-admin", description="Comma-separated assertion roles holding every Gateway action.")
+    knowledge_assertion_issuer: str = Field(default="ragspine-dev", description="Required `iss` of X-User-Assertion.")
+    knowledge_assertion_audience: str = Field(
+        default="ragspine-knowledge-gateway", description="Required `aud` of X-User-Assertion.")
+    knowledge_assertion_jwks: Path | None = Field(
+        default=None, description="JSON Web Key Set file of the assertion issuer's public keys (ES256/RS256).")
+    knowledge_assertion_leeway_s: int = Field(default=30, ge=0, le=120, description="Clock skew allowed on exp/iat.")
+    knowledge_security_domains: str = Field(
+        default="public,internal,confidential,restricted",
+        description="Security domain codes, each `code` (a sensitivity name) or `code=SENSITIVITY`.")
+    knowledge_upload_max_bytes: int = Field(default=20 * 1024 * 1024, ge=1, le=5 * 1024 * 1024 * 1024,
+                                            description="Largest file a Gateway file resource accepts.")
+    knowledge_upload_url_ttl_s: int = Field(default=900, ge=30, le=3600, description="Lifetime of a signed upload URL.")
+    knowledge_public_url: str | None = Field(
+        default=None, description="Base URL of this service in signed upload links; default: the request's own.")
+    knowledge_idempotency_ttl_s: int = Field(default=24 * 3600, ge=60, le=7 * 24 * 3600,
+                                             description="How long an Idempotency-Key replays its first response.")
 
     @model_validator(mode="after")
     def _consistent(self) -> Settings:
@@ -164,6 +186,16 @@ class Settings(BaseSettings):
     def workflows_db_path(self) -> Path:
         """SQLite file of the embedded workflow store (workflows and hashed API keys)."""
         return self.data_dir / "workflows.db"
+
+    @property
+    def knowledge_db_path(self) -> Path:
+        """SQLite file of the embedded Knowledge Gateway (spaces, documents, grants, tokens, audit)."""
+        return self.data_dir / "knowledge.db"
+
+    @property
+    def knowledge_admin_role_set(self) -> frozenset[str]:
+        """The admin roles as a set (case kept)."""
+        return frozenset(item.strip() for item in self.knowledge_admin_roles.split(",") if item.strip())
 
     @property
     def workflow_http_hosts(self) -> tuple[str, ...]:

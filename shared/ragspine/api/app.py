@@ -54,7 +54,9 @@ def _document_400_not_422(app: FastAPI) -> None:
 
 def create_local_app(settings: Settings | None = None) -> FastAPI:
     """The embedded default: every router in one local service."""
-    from ragspine.api.routers import ask, dify, health, n8n, search, webhook, workflows
+    from ragspine.api.routers import ask, dify, health, knowledge, n8n, search, webhook, workflows
 
-    return create_app(routers=[health.router, ask.router, search.router, workflows.router, dify.router, n8n.router,
-                               webhook.router], settings=settings)
+    app = create_app(routers=[health.router, ask.router, search.router, workflows.router, dify.router, n8n.router,
+                              webhook.router], settings=settings)
+    knowledge.install(app, settings or get_settings())
+    return app

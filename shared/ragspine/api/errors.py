@@ -82,6 +82,9 @@ async def guard(request: Request, call_next: Callable[[Request], Awaitable[Respo
     """Assign the request id, enforce the body size limit, and turn any crash into an opaque 500."""
     request_id, _ = request_ids(request)
     limit = getattr(request.app.state, "max_body_bytes", None)
+    for prefix, larger in getattr(request.app.state, "body_limits", ()):  # e.g. Gateway file uploads
+        if request.url.path.startswith(prefix):
+            limit = larger
     length = request.headers.get("content-length", "")
     if limit and length.isdigit() and int(length) > limit:
         exc = PayloadTooLargeError(f"the request body has {length} bytes; the limit is {limit}")

@@ -17,6 +17,10 @@ class ConditionFailedError(Exception):
     """A conditional write was refused; the store translates it into its own domain error."""
 
 
+class TransactionConflictError(ProviderUnavailableError):
+    """A transaction lost a race with another one on the same item (retryable; a store may call it a conflict)."""
+
+
 class DynamoTable:
     """Calls on one table; the client is created on first use so importing costs nothing."""
 
@@ -52,6 +56,8 @@ class DynamoTable:
             code = exc.response.get("Error", {}).get("Code", "ClientError")
             if code == _CONDITION_FAILED or (code == _TRANSACTION_CANCELLED and _condition_cancelled(exc.response)):
                 raise ConditionFailedError(code) from exc
+            if code == _TRANSACTION_CANCELLED and _reason(exc.response, "TransactionConflict"):
+                raise TransactionConflictError(f"DynamoDB {operation} on the {self._label} lost a race") from exc
             raise ProviderUnavailableError(f"DynamoDB {operation} on the {self._label} failed ({code})") from exc
         except BotoCoreError as exc:
             raise ProviderUnavailableError(f"DynamoDB {operation} could not be reached") from exc
@@ -65,6 +71,10 @@ class DynamoTable:
             if "LastEvaluatedKey" not in page:
                 return items
             kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+
+
+def _reason(response: Any, code: str) -> bool:
+    return any(reason.get("Code") == code for reason in response.get("CancellationReasons") or [])
 
 
 def _condition_cancelled(response: Any) -> bool:

@@ -10,7 +10,7 @@ from typing import Any
 from ragspine.ingestion.operations import Operation, OperationError, OperationStatus
 from ragspine.sensitivity import Sensitivity
 
-_TIMES = ("created_at", "updated_at", "started_at", "finished_at")
+_TIMES = ("created_at", "updated_at", "started_at", "finished_at", "heartbeat_at")
 
 
 def _iso(value: datetime | None) -> str | None:
@@ -52,5 +52,5 @@ def load_operation(text: str) -> Operation:
         context=tuple(sorted((str(k), str(v)) for k, v in (body.get("context") or {}).items())),
         error=OperationError(**error) if error else None,
         created_at=times["created_at"], updated_at=times["updated_at"],
-        started_at=times["started_at"], finished_at=times["finished_at"],
+        started_at=times["started_at"], finished_at=times["finished_at"], heartbeat_at=times["heartbeat_at"],
     )

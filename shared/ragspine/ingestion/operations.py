@@ -82,6 +82,7 @@ class Operation:
     updated_at: datetime | None = None
     started_at: datetime | None = None
     finished_at: datetime | None = None
+    heartbeat_at: datetime | None = None  # the runner's lease: renewed before every step
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,6 +15,7 @@ from ragspine.sensitivity import Sensitivity
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
+    from datetime import datetime
 
 MANIFEST = "manifest.yaml"
 SIDECAR_SUFFIX = ".meta.json"
@@ -166,6 +167,31 @@ def cancel(operation_id: str, *, operations: OperationStore) -> Operation | None
     if operation is None or operation.status.finished:
         return operation
     return operations.save(replace(operation, status=OperationStatus.CANCELLED, finished_at=utcnow()))
+
+
+RUNNER_LOST = "INGEST_RUNNER_LOST"
+
+
+def reap_if_stale(operation: Operation, *, operations: OperationStore, lease_s: float,
+                  now: datetime | None = None) -> Operation:
+    """A RUNNING operation whose runner renewed no lease for ``lease_s`` becomes FAILED, retryable.
+
+    The runner heartbeats before every step, so a silence longer than the longest step means
+    it died (process killed, Lambda timeout). Running it again is safe: every step is idempotent.
+    """
+    from datetime import timedelta
+
+    from ragspine.ingestion.operations import OperationError, utcnow
+
+    if operation.status is not OperationStatus.RUNNING:
+        return operation
+    moment = now or utcnow()
+    beat = operation.heartbeat_at or operation.started_at or operation.updated_at
+    if beat is None or moment - beat <= timedelta(seconds=lease_s):
+        return operation
+    error = OperationError(RUNNER_LOST, f"the runner stopped renewing its lease for over {lease_s:g} s (process "
+                                        "killed or timed out); retry the operation", True)
+    return operations.save(replace(operation, status=OperationStatus.FAILED, error=error, finished_at=moment))
 
 
 def submit_object(bucket: str, key: str, *, version: str, operations: OperationStore) -> tuple[Operation, bool]:

@@ -68,6 +68,9 @@ class InProcessRunner:
                 operation = operations.get(operation.id) or operation
                 if operation.status is OperationStatus.CANCELLED:
                     return operation
+                # Renew the lease: a reader that sees no heartbeat for longer than the lease knows this
+                # runner died (kill -9, a Lambda timeout) and fails the operation as retryable.
+                operation = operations.save(replace(operation, heartbeat_at=utcnow()))
                 final, operation = self._attempt(step, operation, context)
                 warnings += final.warnings
                 if self._on_step is not None:

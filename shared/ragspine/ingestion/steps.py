@@ -267,9 +267,12 @@ def run_step(name: str, payload: Mapping[str, Any], *, context: StepContext,
         ValueError: ``name`` is not a step.
         RagspineError: whatever the step raises (transient ones are retried by the caller).
     """
+    from ragspine.ingestion.operations import utcnow
+
     operation = context.operations.get(str(payload["operation_id"]))
     if operation is None:
         raise NotFoundError(f"no ingestion operation {payload['operation_id']}")
+    operation = context.operations.save(replace(operation, heartbeat_at=utcnow()))  # renew the runner's lease
     return steps[Step(name)](operation, context).to_payload()
 
 

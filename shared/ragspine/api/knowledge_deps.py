@@ -1,0 +1,46 @@
+"""Dependencies of the Gateway router: the Gateway, and the pipeline hooks (auth, idempotency, audit)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Annotated, Any
+
+from fastapi import Depends
+
+from ragspine.api.knowledge_http import Hooks
+from ragspine.api.knowledge_idempotency import SqlitePersistenceLayer, idempotent_call
+from ragspine.bootstrap import get_knowledge_gateway
+from ragspine.knowledge.authn import assertion_policy, authenticate
+from ragspine.knowledge.gateway import Gateway
+from ragspine.settings import Settings, get_settings
+
+
+def gateway() -> Gateway:
+    """The process-wide Gateway (override with ``app.dependency_overrides`` in tests)."""
+    return get_knowledge_gateway()
+
+
+@lru_cache(maxsize=4)
+def _idempotency_store(path: str) -> SqlitePersistenceLayer:
+    return SqlitePersistenceLayer(path)
+
+
+def build_hooks(gateway: Gateway, settings: Settings) -> Hooks:
+    """Authentication against the Gateway's tokens, Powertools idempotency, the Gateway's audit log."""
+    records = _idempotency_store(str(settings.knowledge_db_path))
+
+    def idempotent(request: dict[str, Any], run: Any) -> dict[str, Any]:
+        return idempotent_call(records, ttl_s=settings.knowledge_idempotency_ttl_s, request=request, run=run)
+
+    return Hooks(authenticate=lambda token, assertion: authenticate(token, assertion, store=gateway.store,
+                                                                    policy=assertion_policy(settings)),
+                 idempotent=idempotent, audit=gateway.store.append_audit)
+
+
+def hooks(gw: Annotated[Gateway, Depends(gateway)]) -> Hooks:
+    """The hooks for this process's Gateway and settings."""
+    return build_hooks(gw, get_settings())
+
+
+GatewayDep = Annotated[Gateway, Depends(gateway)]
+HooksDep = Annotated[Hooks, Depends(hooks)]

@@ -1,0 +1,215 @@
+"""One request through the Gateway: authenticate, validate against the contract, run once, envelope, audit.
+
+Requests are validated against the contract's closed schemas (metadata first, so its specific
+codes win, as seed 003 orders them); a forbidden field is KNOWLEDGE_INVALID_INPUT with a
+``fieldErrors`` entry. Every mutation and every denied request is audited (never document
+text nor assertion contents).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from fastapi import Request
+from fastapi.responses import JSONResponse
+from starlette.concurrency import run_in_threadpool
+
+from ragspine.api.envelope import API_VERSION
+from ragspine.api.errors import error_response, request_ids
+from ragspine.errors import (
+    FieldError,
+    ForbiddenError,
+    InvalidInputError,
+    MetadataValueInvalidError,
+    RagspineError,
+    UnauthenticatedError,
+)
+from ragspine.knowledge import metadata
+from ragspine.knowledge.acl import HiddenResourceError
+from ragspine.knowledge.contract import schema_validator, tool
+from ragspine.knowledge.model import AuditEntry, Metadata, Principal
+
+MAX_PAGE_SIZE = 100
+
+
+@dataclass(frozen=True)
+class Reply:
+    """What a service call answers: status, ``data`` and, for lists, ``pagination``."""
+
+    status: int
+    data: Any
+    pagination: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class Call:
+    """One validated request, as a route's service call receives it."""
+
+    principal: Principal
+    body: dict[str, Any]
+    page: int = 1
+    page_size: int = 20
+
+
+def envelope(request: Request, reply: Reply) -> JSONResponse:
+    """The success envelope."""
+    request_id, trace_id = request_ids(request)
+    now = datetime.now(UTC)
+    meta = {"success": True, "requestId": request_id, "traceId": trace_id,
+            "timestamp": now.strftime("%Y-%m-%dT%H:%M:%S.") + f"{now.microsecond // 1000:03d}Z",
+            "apiVersion": API_VERSION, "pagination": reply.pagination, "error": None}
+    return JSONResponse({"data": reply.data, "meta": meta}, status_code=reply.status,
+                        headers={"X-Request-Id": request_id, "Cache-Control": "no-store"})
+
+
+def page_of(items: list[Any], page: int, page_size: int) -> tuple[list[Any], dict[str, Any]]:
+    """One page and its ``meta.pagination`` (totalPages 0 when empty; a page past the end is empty)."""
+    total = len(items)
+    pages = -(-total // page_size)
+    return items[(page - 1) * page_size: page * page_size], {
+        "page": page, "pageSize": page_size, "totalItems": total, "totalPages": pages, "hasNext": page < pages}
+
+
+def _int_param(name: str, raw: str | None, default: int, low: int, high: int | None) -> int:
+    if raw is None:
+        return default
+    if not raw.isdigit() or not (low <= int(raw) <= (high or int(raw))):
+        limit = f"{low}–{high}" if high else f"at least {low}"
+        raise InvalidInputError(f"{name} must be an integer {limit}", field_errors=(FieldError(name, limit),))
+    return int(raw)
+
+
+def paging(query: Mapping[str, str]) -> tuple[int, int]:
+    """``page`` (from 1) and ``pageSize`` (1–100, default 20); any other query parameter is refused."""
+    unknown = sorted(set(query) - {"page", "pageSize"})
+    if unknown:
+        raise InvalidInputError(f"query parameter(s) {', '.join(unknown)} not allowed: use page and pageSize",
+                                field_errors=tuple(FieldError(name, "not allowed") for name in unknown))
+    return (_int_param("page", query.get("page"), 1, 1, None),
+            _int_param("pageSize", query.get("pageSize"), 20, 1, MAX_PAGE_SIZE))
+
+
+def _field(path: Any) -> str:
+    text = ""
+    for part in path:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    return text or "body"
+
+
+def _schema_errors(schema: str, body: Any) -> list[FieldError]:
+    problems: list[FieldError] = []
+    for error in sorted(schema_validator(schema).iter_errors(body), key=lambda e: list(e.absolute_path)):
+        path = list(error.absolute_path)
+        if path and path[0] == "metadata":
+            continue  # checked first, with the metadata codes
+        if error.validator == "additionalProperties":
+            allowed = set(error.schema.get("properties", {}))
+            problems += [FieldError(_field([*path, k]), "not allowed") for k in error.instance if k not in allowed]
+        elif error.validator == "required":
+            problems.append(FieldError(_field([*path, error.message.split("'")[1]]), "is required"))
+        elif error.validator == "anyOf" and not path:
+            options = " or ".join(sorted({r for s in error.schema["anyOf"] for r in s.get("required", [])}))
+            problems.append(FieldError("body", f"send at least one of {options}"))
+        else:
+            problems.append(FieldError(_field(path), error.message[:200]))
+    return problems
+
+
+def validated_body(schema: str | None, raw: bytes) -> dict[str, Any]:
+    """The JSON body, checked against the contract's closed schema.
+
+    Raises:
+        InvalidInputError (or a metadata error): not JSON, not an object, or not valid for the schema.
+    """
+    if schema is None:
+        return {}
+    try:
+        body = json.loads(raw or b"null")
+    except ValueError as exc:
+        raise InvalidInputError("the request body is not valid JSON: send a JSON object",
+                                field_errors=(FieldError("body", "invalid JSON"),)) from exc
+    if not isinstance(body, dict):
+        raise InvalidInputError("the request body must be a JSON object", field_errors=(FieldError("body", "object"),))
+    if "metadata" in body and body["metadata"] is not None:
+        if schema == "DocumentUpdateRequest":
+            metadata.apply_patch(Metadata(), body["metadata"])
+        else:
+            metadata.parse_upload(body["metadata"])
+    elif "metadata" in body:
+        raise MetadataValueInvalidError("metadata cannot be null: omit it instead",
+                                        field_errors=(FieldError("metadata", "cannot be null"),))
+    problems = _schema_errors(schema, body)
+    if problems:
+        summary = "; ".join(f"{p.field}: {p.message}" for p in problems[:10])
+        raise InvalidInputError(f"the request is invalid ({summary})", field_errors=tuple(problems[:100]))
+    return body
+
+
+@dataclass(frozen=True)
+class Hooks:
+    """What the pipeline needs from the composition: authentication, idempotency and audit."""
+
+    authenticate: Callable[[str | None, str | None], Principal]
+    idempotent: Callable[[dict[str, Any], Callable[[], dict[str, Any]]], dict[str, Any]]
+    audit: Callable[[AuditEntry], None]
+
+
+def _audit(hooks: Hooks, request: Request, tool_name: str, resource: str, principal: Principal | None,
+           result: str, code: str | None) -> None:
+    request_id, _ = request_ids(request)
+    hooks.audit(AuditEntry(at=datetime.now(UTC), user_id=principal.user_id if principal else "-",
+                           action=tool(tool_name).action, resource=resource, request_id=request_id,
+                           tool_call_id=request.headers.get("x-tool-call-id", ""),
+                           session_id=request.headers.get("x-harness-session-id", ""), result=result,
+                           error_code=code))
+
+
+def _execute(hooks: Hooks, request: Request, headers: Mapping[str, str], raw: bytes, tool_name: str, resource: str,
+             run: Callable[[Call], Reply]) -> Reply:
+    contract_tool = tool(tool_name)
+    mutation = contract_tool.method != "GET"
+    principal: Principal | None = None
+    try:
+        principal = hooks.authenticate(headers.get("authorization"), headers.get("x-user-assertion"))
+        key = headers.get("idempotency-key", "")
+        if mutation and not key.strip():
+            raise InvalidInputError("mutations need an Idempotency-Key header",
+                                    field_errors=(FieldError("Idempotency-Key", "is required"),))
+        body = validated_body(contract_tool.request_schema, raw)
+        page, size = paging(request.query_params) if not mutation else (1, 20)
+        call = Call(principal, body, page, size)
+        if mutation:
+            stored = hooks.idempotent({"caller": principal.user_id, "tool": tool_name, "key": key,
+                                       "request": {"resource": resource, "body": body}},
+                                      lambda: _plain(run(call)))
+            reply = Reply(stored["status"], stored["data"], stored["pagination"])
+        else:
+            reply = run(call)
+    except RagspineError as exc:
+        denied = isinstance(exc, UnauthenticatedError | ForbiddenError | HiddenResourceError)
+        if mutation or denied:
+            _audit(hooks, request, tool_name, resource, principal, "DENIED" if denied else "FAILED", exc.code)
+        raise
+    if mutation:
+        _audit(hooks, request, tool_name, resource, principal, "ALLOWED", None)
+    return reply
+
+
+def _plain(reply: Reply) -> dict[str, Any]:
+    return {"status": reply.status, "data": reply.data, "pagination": reply.pagination}
+
+
+async def handle(hooks: Hooks, request: Request, tool_name: str, resource: str,
+                 run: Callable[[Call], Reply]) -> JSONResponse:
+    """Run one Gateway request (the service work in a worker thread) and answer in the envelope."""
+    raw = await request.body()
+    try:
+        reply = await run_in_threadpool(_execute, hooks, request, request.headers, raw, tool_name, resource, run)
+    except RagspineError as exc:
+        return error_response(request, exc.http_status, code=exc.code, message=exc.message, retryable=exc.retryable,
+                              field_errors=exc.field_errors[:100])
+    return envelope(request, reply)

@@ -1,0 +1,105 @@
+"""Gateway records as the contract's DTOs (``KnowledgeSpace``, ``KnowledgeDocumentDetail``, ``Operation``, ...)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from ragspine.knowledge.documents import searchable
+from ragspine.knowledge.gateway import Gateway
+from ragspine.knowledge.metadata import metadata_json
+from ragspine.knowledge.model import PROFILE_CODE, Document, GatewayOperation, Space, Version, VersionStatus
+from ragspine.knowledge.operations import run_state, version_status
+from ragspine.knowledge.spaces import document_count
+
+NO_RELIABLE_PERCENT = "the provider gave no reliable percentage"
+
+
+def iso(value: datetime) -> str:
+    """UTC, milliseconds, ``Z``."""
+    return value.strftime("%Y-%m-%dT%H:%M:%S.") + f"{value.microsecond // 1000:03d}Z"
+
+
+def space_view(gateway: Gateway, space: Space) -> dict[str, Any]:
+    """``KnowledgeSpace``."""
+    return {"knowledgeSpaceId": space.id, "code": space.code, "name": space.name, "description": space.description,
+            "profileCode": PROFILE_CODE, "defaultSecurityDomainCode": space.security_domain,
+            "status": space.status.value, "version": space.version,
+            "documentCount": document_count(gateway, space.id), "createdAt": iso(space.created_at),
+            "updatedAt": iso(space.updated_at)}
+
+
+def progress(percent: int | None, source: str, at: datetime) -> dict[str, Any]:
+    """``Progress``: a null percent says the provider gave no reliable one (never 0)."""
+    return {"percent": percent, "source": source, "note": None if percent is not None else NO_RELIABLE_PERCENT,
+            "updatedAt": iso(at)}
+
+
+def version_view(gateway: Gateway, version: Version) -> dict[str, Any]:
+    """``DocumentVersion`` with its operation's live state."""
+    status = version_status(gateway, version)
+    state = run_state(gateway, version.operation_id) if version.operation_id else None
+    if status in (VersionStatus.READY, VersionStatus.RETIRED):
+        shown = progress(100, "LIFECYCLE", version.updated_at)
+    elif state is not None:
+        shown = progress(state.percent, state.progress_source, state.updated_at or version.updated_at)
+    else:
+        shown = progress(None, "UNAVAILABLE", version.updated_at)
+    failed = state is not None and status in (VersionStatus.FAILED, VersionStatus.CANCELLED) and state.error_code
+    return {"versionId": version.id, "versionNo": version.number, "changeType": version.change_type.value,
+            "status": status.value, "fileName": version.file_name, "mimeType": version.mime_type,
+            "fileSize": version.file_size, "operationId": version.operation_id,
+            "operationStatus": state.status.value if state else None, "progress": shown,
+            "error": {"code": state.error_code, "message": state.error_message or ""} if failed and state else None,
+            "retryable": bool(state and state.retryable), "createdAt": iso(version.created_at),
+            "updatedAt": iso(version.updated_at)}
+
+
+def _slot(gateway: Gateway, version_id: str | None) -> Version | None:
+    return gateway.store.version(version_id) if version_id else None
+
+
+def detail_view(gateway: Gateway, document: Document) -> dict[str, Any]:
+    """``KnowledgeDocumentDetail``: both version slots, the lock and searchability."""
+    active, candidate = _slot(gateway, document.active_version_id), _slot(gateway, document.candidate_version_id)
+    return {"documentId": document.id, "spaceId": document.space_id, "documentName": document.name,
+            "status": document.status.value, "lockVersion": document.lock_version,
+            "searchable": searchable(gateway, document), "securityDomainCode": document.security_domain,
+            "metadata": metadata_json(document.metadata),
+            "activeVersion": version_view(gateway, active) if active else None,
+            "candidateVersion": version_view(gateway, candidate) if candidate else None,
+            "createdAt": iso(document.created_at), "updatedAt": iso(document.updated_at)}
+
+
+def summary_view(gateway: Gateway, document: Document) -> dict[str, Any]:
+    """``DocumentSummary`` (lists and synchronous mutations)."""
+    active, candidate = _slot(gateway, document.active_version_id), _slot(gateway, document.candidate_version_id)
+    return {"documentId": document.id, "knowledgeSpaceId": document.space_id, "documentName": document.name,
+            "status": document.status.value, "lockVersion": document.lock_version,
+            "searchable": searchable(gateway, document), "metadata": metadata_json(document.metadata),
+            "activeVersionNo": active.number if active else None,
+            "candidateVersionNo": candidate.number if candidate else None,
+            "createdAt": iso(document.created_at), "updatedAt": iso(document.updated_at)}
+
+
+def change_view(gateway: Gateway, document: Document, version: Version, operation_id: str) -> dict[str, Any]:
+    """``DocumentChangeResult`` of upload, replace and reindex."""
+    return {"documentId": document.id, "knowledgeSpaceId": document.space_id, "lockVersion": document.lock_version,
+            "status": document.status.value, "versionId": version.id, "versionNo": version.number,
+            "operationId": operation_id, "operationStatus": run_state(gateway, operation_id).status.value}
+
+
+def operation_view(gateway: Gateway, operation: GatewayOperation) -> dict[str, Any]:
+    """``Operation``: status, retries (automatic and manual), progress and error."""
+    state = run_state(gateway, operation.id)
+    chain = gateway.store.operations(root_id=operation.root_id)
+    retries = [op for op in chain if op.retry_no > 0]
+    at = state.updated_at or operation.created_at
+    return {"operationId": operation.id, "operationType": operation.type.value, "status": state.status.value,
+            "knowledgeSpaceId": operation.space_id, "documentId": operation.document_id,
+            "versionId": operation.version_id, "parentOperationId": operation.parent_id,
+            "rootOperationId": operation.root_id, "retryable": state.retryable, "retryCount": state.retry_count,
+            "manualRetryCount": len(retries), "lastRetryAt": iso(retries[-1].created_at) if retries else None,
+            "nextRetryAt": None, "progress": progress(state.percent, state.progress_source, at),
+            "error": {"code": state.error_code, "message": state.error_message or ""} if state.error_code else None,
+            "createdAt": iso(operation.created_at), "updatedAt": iso(at)}

@@ -1,0 +1,113 @@
+"""File resources: a declared upload (name, type, size) and a signed, expiring PUT URL for its bytes.
+
+The embedded default serves the URL itself (``PUT .../file-resources/{id}/content?expires=&signature=``):
+the signature is an HMAC of the id and expiry with a key kept in the data folder, so the URL
+names no storage key and cannot be reused for another resource or after it expires.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from dataclasses import replace
+from datetime import timedelta
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from ragspine.errors import ConflictError, FieldError, InvalidInputError, NotFoundError, PayloadTooLargeError
+from ragspine.knowledge.gateway import Gateway, new_id
+from ragspine.knowledge.model import Action, FileResource, Principal, SpaceStatus
+
+
+def signing_key(data_dir: Path) -> bytes:
+    """The local URL-signing key, created (mode 0600) on first use."""
+    from ragspine.knowledge.identity import secret_file
+
+    return secret_file(data_dir / "knowledge-url-signing.key")
+
+
+def sign(key: bytes, resource_id: str, expires: int) -> str:
+    """The signature of one resource's upload URL."""
+    return hmac.new(key, f"upload:{resource_id}:{expires}".encode(), hashlib.sha256).hexdigest()
+
+
+def create_file_resource(gateway: Gateway, principal: Principal, space_id: str, body: dict[str, Any], *,
+                         base_url: str) -> tuple[FileResource, str]:
+    """Reserve a file resource in a space the caller may upload to; return it and its upload URL.
+
+    ``base_url`` is where callers reach this service (configured, or the request's own base URL).
+
+    Raises:
+        NotFoundError, ForbiddenError, ConflictError (space not ACTIVE), InvalidInputError (size or type).
+    """
+    space = gateway.visible_space(principal, space_id, Action.DOCUMENT_UPLOAD)
+    if space.status is not SpaceStatus.ACTIVE:
+        raise ConflictError(f"the space is {space.status.value}: files can be uploaded to an ACTIVE space only")
+    limit = gateway.config.upload_max_bytes
+    if body["fileSize"] > limit:
+        raise InvalidInputError(f"the file has {body['fileSize']} bytes; the limit is {limit}",
+                                field_errors=(FieldError("fileSize", f"at most {limit} bytes"),))
+    suffix = PurePosixPath(body["fileName"]).suffix.lower()
+    if suffix not in gateway.config.allowed_suffixes:
+        allowed = ", ".join(gateway.config.allowed_suffixes)
+        raise InvalidInputError(f"files of type {suffix or '(none)'!r} cannot be ingested: use {allowed}",
+                                field_errors=(FieldError("fileName", f"extension one of {allowed}"),))
+    expires_at = gateway.clock() + timedelta(seconds=gateway.config.upload_url_ttl_s)
+    resource = FileResource(id=new_id("fr"), space_id=space_id, file_name=body["fileName"],
+                            mime_type=body["mimeType"], file_size=body["fileSize"], uploaded=False,
+                            created_by=principal.user_id, expires_at=expires_at)
+    gateway.store.put_file(resource)
+    expires = int(expires_at.timestamp())
+    url = (f"{base_url.rstrip('/')}/internal/v1/knowledge/file-resources/{resource.id}/content"
+           f"?expires={expires}&signature={sign(gateway.config.signing_key, resource.id, expires)}")
+    return resource, url
+
+
+def receive_upload(gateway: Gateway, resource_id: str, *, expires: int, signature: str, data: bytes) -> FileResource:
+    """Store the bytes PUT to a signed URL.
+
+    Raises:
+        NotFoundError: a bad or expired signature, or no such resource (one answer: nothing to probe).
+        ConflictError: the resource already has its bytes.
+        PayloadTooLargeError / InvalidInputError: more / other bytes than declared.
+    """
+    expected = sign(gateway.config.signing_key, resource_id, expires)
+    resource = gateway.store.file(resource_id)
+    # Bytes, not str: compare_digest refuses non-ASCII text, and a URL may carry any signature.
+    given = signature.encode("utf-8", "surrogatepass")
+    valid = hmac.compare_digest(expected.encode(), given) and expires >= int(gateway.clock().timestamp())
+    if not valid or resource is None:
+        raise NotFoundError("this upload URL is invalid or has expired: create a new file resource")
+    if resource.uploaded:
+        raise ConflictError("the file resource already has its bytes: create a new file resource for another file")
+    if len(data) > resource.file_size:
+        raise PayloadTooLargeError(f"the body has more bytes than the declared fileSize ({resource.file_size})")
+    if len(data) != resource.file_size:
+        raise InvalidInputError(f"the body has {len(data)} bytes; the file resource declared {resource.file_size}",
+                                field_errors=(FieldError("body", "size differs from fileSize"),))
+    suffix = PurePosixPath(resource.file_name).suffix.lower()
+    gateway.files.put(resource.id, suffix, data)
+    stored = replace(resource, uploaded=True, sha256="sha256:" + hashlib.sha256(data).hexdigest())
+    gateway.store.put_file(stored)
+    return stored
+
+
+class LocalFileStorage:
+    """Uploaded files under ``<data>/knowledge-files`` (ingestion reads them from there)."""
+
+    def __init__(self, root: Path) -> None:
+        self._root = root
+
+    def location(self, resource_id: str, suffix: str) -> str:
+        """The file's path: the resource id plus the original extension (the parser picks by it)."""
+        return str(self._root / f"{resource_id}{suffix}")
+
+    def put(self, resource_id: str, suffix: str, data: bytes) -> str:
+        """Write the bytes atomically (a temporary file renamed into place)."""
+        self._root.mkdir(parents=True, exist_ok=True)
+        target = Path(self.location(resource_id, suffix))
+        partial = target.with_name(f".{target.name}.{secrets.token_hex(4)}")
+        partial.write_bytes(data)
+        partial.replace(target)
+        return str(target)

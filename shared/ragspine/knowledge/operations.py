@@ -1,0 +1,228 @@
+"""Gateway operations: the ingestion run of one version, its projection, cancel, manual retry, finalisation.
+
+A Gateway operation shares its id with an ingestion operation (``ingestion.operations``), which
+holds the status, automatic retries and error. When a run ends, ``finalize`` applies it to the
+document in one transaction: a success makes the candidate the active version (the old one is
+RETIRED, the candidate slot empties); a failure or cancellation leaves the candidate visible.
+Reads finalise lazily too, so a run that ended in another process is applied on the next read.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from datetime import datetime
+
+from ragspine.errors import ConflictError
+from ragspine.ingestion.operations import Operation, OperationKey, OperationStatus
+from ragspine.ingestion.pipeline import cancel as cancel_ingestion
+from ragspine.ingestion.pipeline import reap_if_stale
+from ragspine.knowledge.acl import not_found, require
+from ragspine.knowledge.gateway import Gateway, new_id
+from ragspine.knowledge.model import (
+    MAX_MANUAL_RETRIES,
+    Action,
+    ChangeType,
+    Document,
+    DocumentStatus,
+    GatewayOperation,
+    Principal,
+    Version,
+    VersionStatus,
+)
+from ragspine.knowledge.ports import Change
+
+NOT_RETRYABLE = "the operation cannot be retried: only a FAILED operation whose error is retryable can"
+RETRY_LIMIT = f"the manual retry limit ({MAX_MANUAL_RETRIES} per operation) is reached: upload the file again"
+ALREADY_FINISHED = "the operation has already finished and cannot be cancelled"
+STAGED_STEPS = ("source", "document", "extraction", "chunks", "index_ready")
+ACTION_OF = {ChangeType.UPLOAD: Action.DOCUMENT_UPLOAD, ChangeType.REPLACE: Action.DOCUMENT_UPDATE,
+             ChangeType.REINDEX: Action.DOCUMENT_REINDEX}
+_VERSION_OF = {OperationStatus.PENDING: VersionStatus.UPLOADED, OperationStatus.RUNNING: VersionStatus.INGESTING,
+               OperationStatus.SUCCEEDED: VersionStatus.READY, OperationStatus.FAILED: VersionStatus.FAILED,
+               OperationStatus.CANCELLED: VersionStatus.CANCELLED}
+
+
+@dataclass(frozen=True, slots=True)
+class RunState:
+    """What the ingestion operation says about a run, as the Gateway shows it."""
+
+    status: OperationStatus
+    retryable: bool
+    retry_count: int
+    error_code: str | None
+    error_message: str | None
+    percent: int | None  # None: no reliable percentage
+    progress_source: str
+    updated_at: datetime | None
+
+
+def run_state(gateway: Gateway, operation_id: str) -> RunState:
+    """The run's state; a missing ingestion record (a crash before it was written) reads as a retryable failure."""
+    run = gateway.ingestion.get(operation_id)
+    if run is not None:
+        run = reap_if_stale(run, operations=gateway.ingestion, lease_s=gateway.config.lease_s, now=gateway.clock())
+    if run is None:
+        return RunState(OperationStatus.FAILED, True, 0, "KNOWLEDGE_PROVIDER_UNAVAILABLE",
+                        "the run was never started: retry the operation", None, "UNAVAILABLE", None)
+    percent, source = _progress(gateway, run)
+    error = run.error
+    return RunState(run.status, bool(error and error.retryable and run.status is OperationStatus.FAILED),
+                    run.retry_count, error.code if error else None, _safe(error.message) if error else None,
+                    percent, source, run.updated_at)
+
+
+def _safe(message: str) -> str:
+    """An operation error message for callers: our own text, bounded (never a provider's raw response)."""
+    return message[:500]
+
+
+def _progress(gateway: Gateway, run: Operation) -> tuple[int | None, str]:
+    if run.status is OperationStatus.SUCCEEDED:
+        return 100, "LIFECYCLE"
+    if run.status is not OperationStatus.RUNNING:
+        return None, "UNAVAILABLE"
+    done = sum(1 for name in STAGED_STEPS if gateway.staging.get(run.id, name) is not None)
+    return (round(100 * done / (len(STAGED_STEPS) + 1)), "PIPELINE_STEPS") if done else (None, "UNAVAILABLE")
+
+
+def unfinished(gateway: Gateway, operation: GatewayOperation) -> bool:
+    """Whether the operation is PENDING or RUNNING."""
+    return not run_state(gateway, operation.id).status.finished
+
+
+def version_status(gateway: Gateway, version: Version) -> VersionStatus:
+    """A version's status: its stored end state, else what its run says."""
+    ended = (VersionStatus.READY, VersionStatus.RETIRED, VersionStatus.DELETED)
+    if version.status in ended or not version.operation_id:
+        return version.status
+    return _VERSION_OF[run_state(gateway, version.operation_id).status]
+
+
+def start_run(gateway: Gateway, operation: GatewayOperation, version: Version, *, location: str, file_hash: str,
+              sensitivity_code: str) -> None:
+    """Record the ingestion operation of a Gateway operation (same id); ``launch`` starts it after the commit."""
+    run = Operation(id=operation.id, doc_id=operation.document_id, version_id=version.id, file_hash=file_hash,
+                    source=location, sensitivity=gateway.config.domains[sensitivity_code],
+                    library=operation.space_id)
+    gateway.ingestion.create_or_get(OperationKey(operation.document_id, operation.id), run)
+
+
+def new_operation(gateway: Gateway, kind: ChangeType, document: Document, version_id: str, *,
+                  parent: GatewayOperation | None = None, reason: str | None = None) -> GatewayOperation:
+    """A Gateway operation record (a root, or a manual retry of ``parent``)."""
+    root_id = parent.root_id if parent else None
+    operation_id = new_id("op")
+    retry_no = len(gateway.store.operations(root_id=root_id)) if root_id else 0
+    return GatewayOperation(id=operation_id, type=kind, space_id=document.space_id, document_id=document.id,
+                            version_id=version_id, parent_id=parent.id if parent else None,
+                            root_id=root_id or operation_id, reason=reason, created_at=gateway.clock(),
+                            retry_no=retry_no)
+
+
+def finalize(gateway: Gateway, document: Document) -> Document:
+    """Apply the candidate's finished run to the document (idempotent; a concurrent change re-reads once)."""
+    for _ in range(3):
+        candidate = gateway.store.version(document.candidate_version_id) if document.candidate_version_id else None
+        if candidate is None or not candidate.operation_id:
+            return document
+        operation = gateway.store.operation(candidate.operation_id)
+        if operation is None or operation.finalized:
+            return document
+        state = run_state(gateway, operation.id)
+        if not state.status.finished:
+            return document
+        change = _finish(gateway, document, candidate, state.status)
+        try:
+            gateway.store.commit(change)
+        except ConflictError:
+            document = gateway.store.document(document.id) or document
+            continue
+        gateway.store.save_operation(replace(operation, finalized=True))
+        assert change.document is not None
+        return change.document
+    return document
+
+
+def _finish(gateway: Gateway, document: Document, candidate: Version, status: OperationStatus) -> Change:
+    now = gateway.clock()
+    if status is OperationStatus.SUCCEEDED:
+        versions = [replace(candidate, status=VersionStatus.READY, updated_at=now)]
+        old = gateway.store.version(document.active_version_id) if document.active_version_id else None
+        if old is not None and old.id != candidate.id:
+            versions.append(replace(old, status=VersionStatus.RETIRED, updated_at=now))
+        state = DocumentStatus.ACTIVE if document.enabled else DocumentStatus.DISABLED
+        updated = replace(document, active_version_id=candidate.id, candidate_version_id=None, status=state,
+                          updated_at=now)
+    else:
+        versions = [replace(candidate, status=_VERSION_OF[status], updated_at=now)]
+        state = document.status
+        if document.active_version_id is None and document.status is DocumentStatus.CREATING:
+            state = DocumentStatus.CREATE_FAILED
+        updated = replace(document, status=state, updated_at=now)
+    return Change(document=updated, document_expected=document.lock_version, versions=versions)
+
+
+def visible_operation(gateway: Gateway, principal: Principal, operation_id: str, *, mutate: bool = False,
+                      extra: tuple[Action, ...] = ()) -> tuple[GatewayOperation, Document]:
+    """An operation whose document the caller may view; ``mutate`` also needs the operation's own action.
+
+    Raises:
+        HiddenResourceError: no such operation, or its document is hidden from the caller.
+        ForbiddenError: visible, but the caller lacks an action.
+    """
+    operation = gateway.store.operation(operation_id)
+    document = gateway.store.document(operation.document_id) if operation else None
+    if operation is None or document is None or document.status is DocumentStatus.DELETED:
+        raise not_found("operation", operation_id)
+    granted = gateway.access(principal, document.space_id)
+    actions = (ACTION_OF[operation.type], *extra) if mutate else (Action.DOCUMENT_VIEW,)
+    for action in actions:
+        require(granted, action, view=Action.DOCUMENT_VIEW, domain=document.security_domain, kind="operation",
+                resource_id=operation_id)
+    return operation, finalize(gateway, document)
+
+
+def cancel_operation(gateway: Gateway, principal: Principal, operation_id: str) -> GatewayOperation:
+    """Cancel a PENDING or RUNNING operation; its run stops at the next step boundary, nothing activated.
+
+    Raises:
+        NotFoundError, ForbiddenError, ConflictError (already finished).
+    """
+    operation, document = visible_operation(gateway, principal, operation_id, mutate=True)
+    if run_state(gateway, operation.id).status.finished:
+        raise ConflictError(ALREADY_FINISHED)
+    cancel_ingestion(operation.id, operations=gateway.ingestion)
+    finalize(gateway, document)
+    return operation
+
+
+def retry_operation(gateway: Gateway, principal: Principal, operation_id: str, reason: str) -> GatewayOperation:
+    """A manual retry: a child operation (``parentOperationId``) running the same version again, at most 3 per root.
+
+    Raises:
+        NotFoundError, ForbiddenError, ConflictError (not retryable, superseded, or the limit reached).
+    """
+    operation, document = visible_operation(gateway, principal, operation_id, mutate=True,
+                                            extra=(Action.OPERATION_RETRY,))
+    if not run_state(gateway, operation.id).retryable:
+        raise ConflictError(NOT_RETRYABLE)
+    version = gateway.store.version(operation.version_id)
+    if version is None or version.operation_id != operation.id or document.candidate_version_id != version.id:
+        raise ConflictError(NOT_RETRYABLE + " (a later operation superseded it)")
+    if len(gateway.store.operations(root_id=operation.root_id)) > MAX_MANUAL_RETRIES:
+        raise ConflictError(RETRY_LIMIT)
+    child = new_operation(gateway, operation.type, document, version.id, parent=operation, reason=reason)
+    previous = gateway.ingestion.get(operation.id)
+    if previous is not None:
+        start_run(gateway, child, version, location=previous.source, file_hash=previous.file_hash,
+                  sensitivity_code=document.security_domain)
+    status = DocumentStatus.CREATING if document.status is DocumentStatus.CREATE_FAILED else document.status
+    change = Change(document=replace(document, status=status, updated_at=gateway.clock()),
+                    document_expected=document.lock_version,
+                    versions=[replace(version, operation_id=child.id, updated_at=gateway.clock())], operations=[child])
+    try:
+        gateway.store.commit(change)
+    except ConflictError as exc:
+        raise ConflictError("another change to this document won the race: read the operation again") from exc
+    gateway.launcher.start(child.id)
+    return child
