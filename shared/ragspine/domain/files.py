@@ -159,13 +159,6 @@ def _has_cycle(code: str, entities: dict[str, schemas.EntitySpec]) -> bool:
     return False
 
 
-def _libraries_problems(model: BaseModel, checked: CheckedFile) -> Iterable[Problem]:
-    assert isinstance(model, schemas.LibrariesFile)
-    for index, name in enumerate(model.default):
-        if name not in model.libraries:
-            yield checked.problem(("default", index), f"{name} is not one of the libraries")
-
-
 def _faq_problems(model: BaseModel, checked: CheckedFile) -> Iterable[Problem]:
     assert isinstance(model, schemas.FaqFile)
     seen: set[str] = set()
@@ -182,5 +175,5 @@ def _domain_problems(model: BaseModel, checked: CheckedFile) -> Iterable[Problem
 
 
 SEMANTIC: dict[str, Callable[[BaseModel, CheckedFile], Iterable[Problem]]] = {
-    GLOSSARY: _glossary_problems, LIBRARIES: _libraries_problems, FAQ: _faq_problems, DOMAIN: _domain_problems,
+    GLOSSARY: _glossary_problems, FAQ: _faq_problems, DOMAIN: _domain_problems,
 }

@@ -181,7 +181,8 @@ class LibrariesFile(_Strict):
 
     version: str
     scores: ScoresSpec = ScoresSpec()
-    default: list[str] = Field(min_length=1)
+    # Older files listed the libraries an unrouted question searched; every library is searched now.
+    default: list[str] | None = Field(default=None, description="Ignored: every question searches every library.")
     libraries: dict[str, LibrarySpec] = Field(min_length=1)
 
 

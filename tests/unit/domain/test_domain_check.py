@@ -97,14 +97,17 @@ def test_text_that_is_not_yaml_names_its_line(folder: Path) -> None:
     assert problem.file == "intent.yaml" and problem.line is not None and problem.message.startswith("not valid YAML")
 
 
-def test_a_missing_file_and_a_default_library_nobody_declared(folder: Path) -> None:
+def test_a_missing_file(folder: Path) -> None:
     (folder / "intent.yaml").unlink()
-    libraries = folder / "libraries.yaml"
-    _edit(libraries, "default: [reports, policies, default]", "default: [reports, archive]")
     problems = check_domain(folder)
     assert Problem("intent.yaml", None, "", f"missing: create {folder / 'intent.yaml'}") in problems
-    assert Problem("libraries.yaml", _line(libraries, "default: [reports, archive]"), "default[1]",
-                   "archive is not one of the libraries") in problems
+
+
+def test_a_library_without_its_keywords_list(folder: Path) -> None:
+    libraries = folder / "libraries.yaml"
+    libraries.write_text(libraries.read_text(encoding="utf-8") + "  archive: {keywords: archive}\n", encoding="utf-8")
+    problems = check_domain(folder)
+    assert [p.field for p in problems if p.file == "libraries.yaml"] == ["libraries.archive.keywords"]
 
 
 def test_an_invalid_period_regex(folder: Path) -> None:
