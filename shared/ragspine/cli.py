@@ -197,7 +197,7 @@ OutOption = Annotated[Path | None, typer.Option("--out", help="Write the result 
 def _workflow_file(operation: str, file: Path, fmt: str, out: Path | None) -> None:
     """Run one file operation; exit 0 ok, 1 analyze found errors, 2 bad input (location printed)."""
     from ragspine.settings import get_settings
-    from ragspine.workflows.emit import OutputFormat
+    from ragspine.workflows.dsl import OutputFormat
     from ragspine.workflows.file_ops import EXIT_BAD_INPUT, Operation, run_file
     from ragspine.workflows.scaffold import ScaffoldOptions
 
@@ -253,8 +253,8 @@ def keys_create(
     file: Annotated[Path | None, typer.Option(help="A Dify DSL to store and open with the app key.")] = None,
 ) -> None:
     """Create a key and print it once; only its salted hash is stored."""
-    from ragspine.workflows.key_admin import create_app_key, create_n8n_key
-    from ragspine.workflows.normalize import DocumentKind, normalize
+    from ragspine.workflows.dsl import DocumentKind, normalize
+    from ragspine.workflows.surfaces import create_app_key, create_n8n_key
 
     if app_key == n8n_key or (app_key and (workflow is None) == (file is None)):
         typer.secho("error: use --n8n, or --app with exactly one of --workflow ID / --file DSL", err=True,
@@ -291,8 +291,7 @@ def catalog_search(
     as_json: Annotated[bool, typer.Option("--json", help="Print the hits as JSON.")] = False,
 ) -> None:
     """Search the catalog; the best hits first."""
-    from ragspine.workflows.catalog import Lang, default_catalog
-    from ragspine.workflows.catalog_views import hit_dict
+    from ragspine.workflows.scaffold.catalog import Lang, default_catalog, hit_dict
 
     try:
         hits = default_catalog().search(query, lang=lang, limit=limit)

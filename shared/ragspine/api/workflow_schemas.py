@@ -7,8 +7,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from ragspine.workflows.emit import OutputFormat
-from ragspine.workflows.normalize import InputFormat, NormalizedInput, normalize
+from ragspine.workflows.dsl import InputFormat, NormalizedInput, OutputFormat, normalize
 
 _TEXT_HELP = ("A free-text description, or the JSON, YAML or TOML text of a Dify DSL, an n8n workflow or a "
               "description mapping ({description, name?, inputs?}).")

@@ -12,8 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ragspine.errors import RagspineError
-from ragspine.workflows.emit import OutputFormat
-from ragspine.workflows.normalize import normalize
+from ragspine.workflows.dsl import OutputFormat, normalize
 from ragspine.workflows.operations import (
     analyze_source,
     compile_source,
