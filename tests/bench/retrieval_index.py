@@ -30,7 +30,7 @@ from timing import percentile, sample_interleaved  # noqa: E402
 
 from ragspine.retrieval.embedded_index import EmbeddedChunkIndex  # noqa: E402
 from ragspine.retrieval.model import Chunk, SearchFilters  # noqa: E402
-from ragspine.retrieval.tokenize import document_tokens, query_tokens  # noqa: E402
+from ragspine.text import document_tokens, query_tokens  # noqa: E402
 
 DIM = 384
 TOP_K = 10

@@ -24,7 +24,7 @@ from ragspine.llm.ports import Embedder
 from ragspine.retrieval.embedded_rows import index_text
 from ragspine.retrieval.model import Chunk, SearchFilters
 from ragspine.retrieval.ports import ChunkIndex
-from ragspine.retrieval.tokenize import document_tokens, query_tokens
+from ragspine.text import document_tokens, query_tokens
 
 if TYPE_CHECKING:
     import numpy as np

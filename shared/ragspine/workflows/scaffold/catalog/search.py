@@ -14,6 +14,13 @@ match equally the one whose title says no more than the query ranks first ("翻�
 "文本翻译" before "财务翻译助手（简明版）"). Remaining ties break on templates before
 generated descriptors, then on id (scores are rounded to 6 decimals first), so equal
 queries always rank identically.
+
+Search text is tokenised by :mod:`ragspine.text` with the catalog's options: NFKC and case
+folding ("q&a" reads as "qa"); Latin words accent-folded, plural-stemmed, stopwords and single
+letters dropped; CJK cut into runs of one script (Han, hiragana, katakana, Hangul), each run
+into overlapping bigrams, so Japanese particles stay out of them ("契約書の要約" gives 契約 約書
+要約, not 書の or の要); a one-character run is kept if it is Han ("税") and dropped if it is
+kana (particles such as の and を).
 """
 
 from __future__ import annotations
@@ -21,8 +28,8 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator, Sequence
 
+from ragspine.text import HAN, HANGUL, HIRAGANA, KATAKANA, KATAKANA_EXTENSION, MIDDLE_DOT, Tokenizer, plural_stem
 from ragspine.workflows.scaffold.catalog.model import CatalogEntry, CatalogHit, EntryOrigin, Lang
-from ragspine.workflows.scaffold.catalog.text import is_cjk, tokenize
 
 TITLE_WEIGHT = 3.0
 TAG_WEIGHT = 2.0
@@ -34,6 +41,20 @@ TITLE_SHARE = 0.1
 _SINGLE_CHAR_SIMILARITY = 0.5
 
 Candidates = list[tuple[str, float]]
+# Words too common to tell entries apart. "it" is left out on purpose: it names the IT domain.
+STOPWORDS = frozenset(
+    {
+        "a", "an", "and", "are", "as", "at", "be", "by", "can", "do", "for", "from", "i", "in", "into", "is", "me",
+        "my", "of", "on", "or", "our", "please", "that", "the", "this", "to", "us", "want", "we", "with", "would",
+        "you", "your",
+    }
+)
+_HAN = "\u3005" + HAN
+_TOKENS = Tokenizer(scripts=(_HAN, HIRAGANA, KATAKANA + KATAKANA_EXTENSION, HANGUL), separators=MIDDLE_DOT,
+                    single=_HAN, casefold=True, replacements=(("q&a", "qa"),), accents=True, min_word=2,
+                    stopwords=STOPWORDS, stem=plural_stem, distinct=True)
+tokenize = _TOKENS.tokens
+is_cjk = _TOKENS.is_cjk
 
 
 class SearchIndex:
