@@ -35,7 +35,7 @@ bench: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check shared functions tests
-	$(BIN)/mypy
+	$(BIN)/mypy  # strict over shared/ragspine, functions, tests/bench and tests/eval (pyproject [tool.mypy])
 
 clean:
 	rm -rf $(VENV) $(TOOLS) .ragspine .aws-sam

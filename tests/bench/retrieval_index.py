@@ -64,7 +64,8 @@ def synthetic_texts(n: int, *, seed: int = 11) -> list[str]:
 def unit_vectors(n: int, *, seed: int = 5) -> np.ndarray:
     """Random unit float32 vectors (the worst case for any approximate dense search)."""
     matrix = np.random.default_rng(seed).standard_normal((n, DIM), dtype=np.float32)
-    return matrix / np.linalg.norm(matrix, axis=1, keepdims=True)
+    unit: np.ndarray = matrix / np.linalg.norm(matrix, axis=1, keepdims=True)
+    return unit
 
 
 def make_queries(texts: list[str], vectors: np.ndarray, count: int) -> list[tuple[str, list[float], int]]:

@@ -112,5 +112,5 @@ def _unit(matrix: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
     import numpy as np
 
     norms = np.linalg.norm(matrix, axis=1, keepdims=True)
-    unit: npt.NDArray[np.float32] = matrix / np.where(norms > 0, norms, 1.0)
+    unit: npt.NDArray[np.float32] = (matrix / np.where(norms > 0, norms, 1.0)).astype(np.float32, copy=False)
     return unit
