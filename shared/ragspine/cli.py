@@ -191,6 +191,7 @@ app.add_typer(operations_app, name="operations")
 
 WorkflowFile = Annotated[Path, typer.Argument(help="A Dify DSL, n8n workflow or description (.yml/.json/.toml/.txt).")]
 FormatOption = Annotated[str, typer.Option("--format", help="Output format: yaml or json.")]
+PreviewFormatOption = Annotated[str, typer.Option("--format", help="yaml, json or mermaid (a flowchart).")]
 OutOption = Annotated[Path | None, typer.Option("--out", help="Write the result to this file instead of stdout.")]
 
 
@@ -201,8 +202,9 @@ def _workflow_file(operation: str, file: Path, fmt: str, out: Path | None) -> No
     from ragspine.workflows.file_ops import EXIT_BAD_INPUT, Operation, run_file
     from ragspine.workflows.scaffold import ScaffoldOptions
 
-    if fmt not in ("yaml", "json"):
-        typer.secho(f"error: --format must be yaml or json, not {fmt!r}", err=True, fg=typer.colors.RED)
+    formats = ("yaml", "json", "mermaid") if operation == "preview" else ("yaml", "json")
+    if fmt not in formats:
+        typer.secho(f"error: --format must be {' or '.join(formats)}, not {fmt!r}", err=True, fg=typer.colors.RED)
         raise typer.Exit(code=EXIT_BAD_INPUT)
     try:
         data = file.read_bytes()
@@ -211,7 +213,8 @@ def _workflow_file(operation: str, file: Path, fmt: str, out: Path | None) -> No
         raise typer.Exit(code=EXIT_BAD_INPUT) from exc
     settings = get_settings()
     options = ScaffoldOptions(dsl_version=settings.workflow_dsl_version, http_allowlist=settings.workflow_http_hosts)
-    result = run_file(Operation(operation), data, filename=file.name, fmt=OutputFormat(fmt), options=options)
+    result = run_file(Operation(operation), data, filename=file.name, options=options, diagram=fmt == "mermaid",
+                      fmt=OutputFormat.YAML if fmt == "mermaid" else OutputFormat(fmt))
     for note in result.notes:
         typer.secho(note, err=True, fg=typer.colors.RED if result.exit_code == EXIT_BAD_INPUT else None)
     if result.text and out is not None:
@@ -240,8 +243,8 @@ def workflow_convert(file: WorkflowFile, fmt: FormatOption = "yaml", out: OutOpt
 
 
 @workflow_app.command("preview")
-def workflow_preview(file: WorkflowFile, fmt: FormatOption = "yaml", out: OutOption = None) -> None:
-    """Preview schema v1 of a workflow."""
+def workflow_preview(file: WorkflowFile, fmt: PreviewFormatOption = "yaml", out: OutOption = None) -> None:
+    """Preview schema v1 of a workflow, or its graph as a Mermaid flowchart (--format mermaid)."""
     _workflow_file("preview", file, fmt, out)
 
 

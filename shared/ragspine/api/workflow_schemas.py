@@ -61,6 +61,7 @@ class WorkflowResult(BaseModel):
     plan: dict[str, Any] | None = None
     analysis: dict[str, Any] | None = None
     preview: dict[str, Any] | None = None
+    diagram: str | None = Field(default=None, description="Preview only: the graph as a Mermaid flowchart.")
 
 
 class ScaffoldResponse(BaseModel):

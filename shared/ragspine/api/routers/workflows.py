@@ -54,8 +54,9 @@ def compile_workflow(body: WorkflowSourceRequest, options: ScaffoldOptionsDep) -
 def preview_workflow(body: WorkflowSourceRequest, options: ScaffoldOptionsDep) -> WorkflowResult:
     """Mode, nodes, edges, inputs, outputs, warnings, DSL version, origin and content hash."""
     source = _source(body, options)
-    return WorkflowResult(origin=source.origin.value, warnings=list(source.warnings),
-                          preview=preview_source(source).to_dict())
+    preview = preview_source(source)
+    return WorkflowResult(origin=source.origin.value, warnings=list(source.warnings), preview=preview.to_dict(),
+                          diagram=preview.diagram)
 
 
 @router.post("/v1/workflows/analyze", response_model=WorkflowResult, summary="Analyze a Dify DSL")

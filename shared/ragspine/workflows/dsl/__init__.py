@@ -22,6 +22,7 @@ from ragspine.workflows.dsl.emit import (
     stable_id,
 )
 from ragspine.workflows.dsl.graph import Graph, build_graph, reachable, reaches, strongly_connected, topological_order
+from ragspine.workflows.dsl.mermaid import mermaid_flowchart
 from ragspine.workflows.dsl.model import (
     CONTAINER_TYPES,
     KNOWN_NODE_TYPES,
@@ -58,6 +59,6 @@ __all__ = [
     "KNOWN_NODE_TYPES", "NodeType", "NormalizedInput", "Origin", "OutputFormat", "Preview", "REFERENCE", "RefKind",
     "Reference", "SYSTEM", "VARIABLE_NAME", "build_graph", "build_preview", "canonical_dsl", "content_hash",
     "description_from_text", "detect_kind", "detect_language", "edge_id", "emit", "emit_json", "emit_yaml",
-    "escape_pointer", "iter_references", "node_wrapper", "normalize", "preview_schema", "reachable", "reaches",
-    "read_dsl", "render_references", "stable_id", "strongly_connected", "topological_order",
+    "escape_pointer", "iter_references", "mermaid_flowchart", "node_wrapper", "normalize", "preview_schema",
+    "reachable", "reaches", "read_dsl", "render_references", "stable_id", "strongly_connected", "topological_order",
 ]

@@ -1,7 +1,9 @@
 """Preview schema v1: a small JSON summary of a Dify document, with its published JSON Schema.
 
 The schema lives beside this module (``schemas/preview-v1.schema.json``); a breaking change
-gets a new file and a new ``schema_version``, never an edit of v1.
+gets a new file and a new ``schema_version``, never an edit of v1. The Mermaid ``diagram`` is
+therefore not part of the v1 document (v1 allows no other property): surfaces return it beside
+the document.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ragspine.workflows.dsl.emit import canonical_dsl, content_hash
+from ragspine.workflows.dsl.mermaid import mermaid_flowchart
 from ragspine.workflows.dsl.model import AppMode, DifyWorkflow, NodeType, read_dsl
 from ragspine.workflows.shapes import as_list, maps
 
@@ -45,9 +48,10 @@ class Preview:
     outputs: tuple[dict[str, Any], ...]
     warnings: tuple[str, ...]
     content_hash: str
+    diagram: str = ""
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON document that ``preview-v1.schema.json`` describes."""
+        """The JSON document that ``preview-v1.schema.json`` describes (without ``diagram``)."""
         return {"schema_version": SCHEMA_VERSION, "name": self.name, "mode": self.mode,
                 "dsl_version": self.dsl_version, "origin": self.origin.value, "nodes": list(self.nodes),
                 "edges": list(self.edges), "inputs": list(self.inputs), "outputs": list(self.outputs),
@@ -80,6 +84,8 @@ def _outputs(workflow: DifyWorkflow) -> tuple[dict[str, Any], ...]:
 def build_preview(document: Mapping[str, Any], *, origin: Origin, warnings: Sequence[str] = ()) -> Preview:
     """Summarise a Dify document; the hash covers its canonical form, so key order never matters.
 
+    ``diagram`` is the graph as a Mermaid flowchart (:func:`mermaid_flowchart`).
+
     Raises:
         WorkflowInvalidError: the document's structure cannot be read.
     """
@@ -90,7 +96,7 @@ def build_preview(document: Mapping[str, Any], *, origin: Origin, warnings: Sequ
         edges=tuple({"source": e.source, "source_handle": e.source_handle, "target": e.target}
                     for e in workflow.edges),
         inputs=_inputs(workflow), outputs=_outputs(workflow), warnings=tuple(warnings),
-        content_hash=content_hash(canonical_dsl(document)))
+        content_hash=content_hash(canonical_dsl(document)), diagram=mermaid_flowchart(workflow))
 
 
 def preview_schema() -> dict[str, Any]:
