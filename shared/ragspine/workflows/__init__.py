@@ -1,12 +1,14 @@
 """Workflow domain: normalise, scaffold, preview, analyze, convert and compile Dify-compatible workflows.
 
 Lifecycle: description or JSON/YAML/TOML -> :func:`normalize` -> reuse a safe Dify workflow or
-generate the fixed start -> llm -> end graph (:mod:`scaffold`) -> deterministic YAML/JSON
-(:mod:`emit`) and preview schema v1 (:mod:`preview`) -> optional :func:`analyze`,
-:func:`convert` and :func:`compile_plan` -> the :class:`ExecutionGate` (off by default) in
-front of the in-process executor (:mod:`execute`, which is not an OS sandbox).
+generate the fixed start -> llm -> end graph (:mod:`scaffold`) -> deterministic YAML/JSON and
+preview schema v1 (:mod:`dsl`) -> optional :func:`analyze` (:mod:`analysis`), :func:`convert`
+(:mod:`convert`, over the n8n model in :mod:`n8n`) and :func:`compile_plan` -> the
+:class:`ExecutionGate` (off by default) in front of the in-process executor (:mod:`run`, which
+is not an OS sandbox); :mod:`surfaces` serves stored workflows to the Dify, n8n and webhook
+routes. Each subpackage's ``__init__`` is its face: the others import only from it.
 
-Only light modules are imported here; Jinja2, httpx and subprocess code load on first use.
+Jinja2 and httpx load on first use.
 """
 
 from __future__ import annotations
