@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 from hypothesis import given
+from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
@@ -144,6 +145,7 @@ def test_the_parser_check_can_fail() -> None:
     assert result["error"]
 
 
+@hypothesis_settings(deadline=None)  # a loaded machine must not fail a property test
 @given(st.lists(st.text(max_size=12), min_size=2, max_size=6, unique=True))
 def test_escaped_ids_are_distinct_and_labels_never_end_early(raw: list[str]) -> None:
     ids = [node_id(r) for r in raw]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ragspine.text import CJK, HAN, HIRAGANA, Tokenizer, document_tokens, query_tokens
@@ -13,17 +13,20 @@ MIXED = st.text(alphabet=st.sampled_from(f"abcXYZ019 .,-%&ＡＢ０１ｶﾙﾃ{
                 max_size=40)
 
 
+@settings(deadline=None)  # a loaded machine must not fail a property test
 @given(MIXED)
 def test_a_query_equal_to_a_chunk_finds_every_one_of_its_terms_in_it(text: str) -> None:
     assert set(query_tokens(text)) <= set(document_tokens(text))
 
 
+@settings(deadline=None)  # a loaded machine must not fail a property test
 @given(MIXED)
 def test_full_width_and_case_do_not_change_tokens(text: str) -> None:
     wide = text.translate({ord(c): ord(c) + 0xFEE0 for c in "abcXYZ019"})
     assert document_tokens(wide.upper()) == document_tokens(text)
 
 
+@settings(deadline=None)  # a loaded machine must not fail a property test
 @given(MIXED)
 def test_runs_split_by_script_never_mix_scripts_in_a_bigram(text: str) -> None:
     split = Tokenizer(scripts=(HAN, HIRAGANA), distinct=True)
