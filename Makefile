@@ -6,6 +6,8 @@ TOOLS := .venv-tools
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 TOOLS_STAMP := $(TOOLS)/.installed
+# Mermaid's own parser (Node, npm registry) for the workflow diagram tests; they skip without it.
+MERMAID_STAMP := tests/mermaid/node_modules/.installed
 
 .PHONY: run test tools bench lint clean
 
@@ -24,10 +26,15 @@ $(TOOLS_STAMP):
 
 tools: $(TOOLS_STAMP)
 
+$(MERMAID_STAMP): tests/mermaid/package.json tests/mermaid/package-lock.json
+	@if command -v npm >/dev/null 2>&1; then \
+		cd tests/mermaid && npm ci --no-audit --no-fund --silent && touch node_modules/.installed; \
+	else echo "npm not found: the Mermaid parser tests will skip (apt-get install nodejs npm)"; fi
+
 run: $(STAMP)
 	$(BIN)/ragspine serve --samples
 
-test: $(STAMP) $(TOOLS_STAMP) lint
+test: $(STAMP) $(TOOLS_STAMP) $(MERMAID_STAMP) lint
 	RAGSPINE_TOOLS_VENV=$(abspath $(TOOLS)) $(BIN)/python -m pytest -q
 
 bench: $(STAMP)
@@ -35,7 +42,7 @@ bench: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check shared functions tests
-	$(BIN)/mypy
+	$(BIN)/mypy  # strict over shared/ragspine, functions, tests/bench and tests/eval (pyproject [tool.mypy])
 
 clean:
 	rm -rf $(VENV) $(TOOLS) .ragspine .aws-sam

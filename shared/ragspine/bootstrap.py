@@ -28,9 +28,8 @@ if TYPE_CHECKING:
     from ragspine.retrieval.dense_backfill import BackfillIndex, BackgroundEmbedder
     from ragspine.retrieval.pipeline import HybridRetriever
     from ragspine.retrieval.ports import ChunkIndex
-    from ragspine.workflows.components import WorkflowComponents
-    from ragspine.workflows.ports import KnowledgeRetriever
-    from ragspine.workflows.store_ports import WorkflowStore
+    from ragspine.workflows.run import KnowledgeRetriever
+    from ragspine.workflows.surfaces import WorkflowComponents, WorkflowStore
 
 
 @dataclass(frozen=True)
@@ -136,7 +135,7 @@ def build_workflow_store(settings: Settings) -> WorkflowStore:
             raise ConfigurationError("RAGSPINE_WORKFLOWS_TABLE is required for workflows when RAGSPINE_BACKEND=aws")
         return DynamoWorkflowStore(settings.workflows_table, region=settings.aws_region,
                                    endpoint_url=settings.dynamodb_endpoint_url)
-    from ragspine.workflows.sqlite_store import SqliteWorkflowStore
+    from ragspine.workflows.surfaces import SqliteWorkflowStore
 
     return SqliteWorkflowStore(settings.workflows_db_path)
 
@@ -144,12 +143,9 @@ def build_workflow_store(settings: Settings) -> WorkflowStore:
 def build_workflow_components(settings: Settings, *, llm: LLMProvider | None,
                               retriever: KnowledgeRetriever | None = None) -> WorkflowComponents:
     """Wire the workflow surfaces: store, gate (RAGSPINE_DIFY_RUN_ENABLED), egress, code limits, webhooks."""
-    from ragspine.workflows.code_node import CodeLimits
-    from ragspine.workflows.components import WebhookPolicy, WorkflowComponents
-    from ragspine.workflows.gate import ExecutionGate
-    from ragspine.workflows.http_node import HttpPolicy
-    from ragspine.workflows.rate_limit import TokenBucketLimiter
+    from ragspine.workflows.run import CodeLimits, ExecutionGate, HttpPolicy
     from ragspine.workflows.scaffold import ScaffoldOptions
+    from ragspine.workflows.surfaces import TokenBucketLimiter, WebhookPolicy, WorkflowComponents
 
     hosts = settings.workflow_http_hosts
     return WorkflowComponents(

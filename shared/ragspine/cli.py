@@ -219,18 +219,20 @@ app.add_typer(knowledge_app, name="knowledge")
 
 WorkflowFile = Annotated[Path, typer.Argument(help="A Dify DSL, n8n workflow or description (.yml/.json/.toml/.txt).")]
 FormatOption = Annotated[str, typer.Option("--format", help="Output format: yaml or json.")]
+PreviewFormatOption = Annotated[str, typer.Option("--format", help="yaml, json or mermaid (a flowchart).")]
 OutOption = Annotated[Path | None, typer.Option("--out", help="Write the result to this file instead of stdout.")]
 
 
 def _workflow_file(operation: str, file: Path, fmt: str, out: Path | None) -> None:
     """Run one file operation; exit 0 ok, 1 analyze found errors, 2 bad input (location printed)."""
     from ragspine.settings import get_settings
-    from ragspine.workflows.emit import OutputFormat
+    from ragspine.workflows.dsl import OutputFormat
     from ragspine.workflows.file_ops import EXIT_BAD_INPUT, Operation, run_file
     from ragspine.workflows.scaffold import ScaffoldOptions
 
-    if fmt not in ("yaml", "json"):
-        typer.secho(f"error: --format must be yaml or json, not {fmt!r}", err=True, fg=typer.colors.RED)
+    formats = ("yaml", "json", "mermaid") if operation == "preview" else ("yaml", "json")
+    if fmt not in formats:
+        typer.secho(f"error: --format must be {' or '.join(formats)}, not {fmt!r}", err=True, fg=typer.colors.RED)
         raise typer.Exit(code=EXIT_BAD_INPUT)
     try:
         data = file.read_bytes()
@@ -239,7 +241,8 @@ def _workflow_file(operation: str, file: Path, fmt: str, out: Path | None) -> No
         raise typer.Exit(code=EXIT_BAD_INPUT) from exc
     settings = get_settings()
     options = ScaffoldOptions(dsl_version=settings.workflow_dsl_version, http_allowlist=settings.workflow_http_hosts)
-    result = run_file(Operation(operation), data, filename=file.name, fmt=OutputFormat(fmt), options=options)
+    result = run_file(Operation(operation), data, filename=file.name, options=options, diagram=fmt == "mermaid",
+                      fmt=OutputFormat.YAML if fmt == "mermaid" else OutputFormat(fmt))
     for note in result.notes:
         typer.secho(note, err=True, fg=typer.colors.RED if result.exit_code == EXIT_BAD_INPUT else None)
     if result.text and out is not None:
@@ -268,8 +271,8 @@ def workflow_convert(file: WorkflowFile, fmt: FormatOption = "yaml", out: OutOpt
 
 
 @workflow_app.command("preview")
-def workflow_preview(file: WorkflowFile, fmt: FormatOption = "yaml", out: OutOption = None) -> None:
-    """Preview schema v1 of a workflow."""
+def workflow_preview(file: WorkflowFile, fmt: PreviewFormatOption = "yaml", out: OutOption = None) -> None:
+    """Preview schema v1 of a workflow, or its graph as a Mermaid flowchart (--format mermaid)."""
     _workflow_file("preview", file, fmt, out)
 
 
@@ -281,8 +284,8 @@ def keys_create(
     file: Annotated[Path | None, typer.Option(help="A Dify DSL to store and open with the app key.")] = None,
 ) -> None:
     """Create a key and print it once; only its salted hash is stored."""
-    from ragspine.workflows.key_admin import create_app_key, create_n8n_key
-    from ragspine.workflows.normalize import DocumentKind, normalize
+    from ragspine.workflows.dsl import DocumentKind, normalize
+    from ragspine.workflows.surfaces import create_app_key, create_n8n_key
 
     if app_key == n8n_key or (app_key and (workflow is None) == (file is None)):
         typer.secho("error: use --n8n, or --app with exactly one of --workflow ID / --file DSL", err=True,
@@ -319,8 +322,7 @@ def catalog_search(
     as_json: Annotated[bool, typer.Option("--json", help="Print the hits as JSON.")] = False,
 ) -> None:
     """Search the catalog; the best hits first."""
-    from ragspine.workflows.catalog import Lang, default_catalog
-    from ragspine.workflows.catalog_views import hit_dict
+    from ragspine.workflows.scaffold.catalog import Lang, default_catalog, hit_dict
 
     try:
         hits = default_catalog().search(query, lang=lang, limit=limit)

@@ -61,7 +61,7 @@ def run_cold_start(python: Path, *, cwd: Path, runs: int, log: Callable[[str], N
             times[name].append(_run(python, COMMANDS[name], cwd=cwd)[0])
         log(f"  cold-start round {round_no + 1}/{runs}: "
             + ", ".join(f"{name} {times[name][-1]:.0f}ms" for name in names))
-    stats = {name: {"median_ms": round(statistics.median(values), 1), "min_ms": round(min(values), 1),
+    stats: dict[str, dict[str, Any]] = {name: {"median_ms": round(statistics.median(values), 1), "min_ms": round(min(values), 1),
                     "max_ms": round(max(values), 1), "runs": [round(v, 1) for v in values]}
              for name, values in times.items()}
     result: dict[str, Any] = {"runs": runs, "commands": COMMANDS, "env": LAMBDA_ENV, "timings": stats,
@@ -79,7 +79,7 @@ def run_cold_start(python: Path, *, cwd: Path, runs: int, log: Callable[[str], N
 def import_breakdown(python: Path, *, cwd: Path, top: int = 15) -> list[dict[str, Any]]:
     """The ``top`` modules of ``-X importtime`` for the candidate, by cumulative time."""
     _ms, done = _run(python, COMMANDS["candidate"], cwd=cwd, extra=("-X", "importtime"))
-    rows = []
+    rows: list[dict[str, Any]] = []
     for line in done.stderr.splitlines():
         if not line.startswith("import time:") or "[us]" in line:
             continue

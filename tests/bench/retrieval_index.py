@@ -30,7 +30,7 @@ from timing import percentile, sample_interleaved  # noqa: E402
 
 from ragspine.retrieval.embedded_index import EmbeddedChunkIndex  # noqa: E402
 from ragspine.retrieval.model import Chunk, SearchFilters  # noqa: E402
-from ragspine.retrieval.tokenize import document_tokens, query_tokens  # noqa: E402
+from ragspine.text import document_tokens, query_tokens  # noqa: E402
 
 DIM = 384
 TOP_K = 10
@@ -64,7 +64,8 @@ def synthetic_texts(n: int, *, seed: int = 11) -> list[str]:
 def unit_vectors(n: int, *, seed: int = 5) -> np.ndarray:
     """Random unit float32 vectors (the worst case for any approximate dense search)."""
     matrix = np.random.default_rng(seed).standard_normal((n, DIM), dtype=np.float32)
-    return matrix / np.linalg.norm(matrix, axis=1, keepdims=True)
+    unit: np.ndarray = matrix / np.linalg.norm(matrix, axis=1, keepdims=True)
+    return unit
 
 
 def make_queries(texts: list[str], vectors: np.ndarray, count: int) -> list[tuple[str, list[float], int]]:

@@ -31,7 +31,7 @@ from ingestion import run_ingestion  # noqa: E402
 from report import render  # noqa: E402
 from structured import run_structured  # noqa: E402
 
-MODES = {
+MODES: dict[str, dict[str, Any]] = {
     "full": {"synthetic": 1_000_000, "db": "facts-1m.db",
              "n": 20_000, "warmup": 1_000, "profile": 3_000, "runs": 15},
     "quick": {"synthetic": 100_000, "db": "facts-100k.db",

@@ -44,6 +44,10 @@ class RecordingIndex:
         """Forward."""
         return self.inner.get(chunk_ids)
 
+    def ensure_index(self) -> bool:
+        """Forward."""
+        return self.inner.ensure_index()
+
     def delete(self, *, doc_id: str, version_id: str | None = None) -> int:
         """Forward and forget the document's recorded chunks."""
         keep = [i for i, c in enumerate(self.chunks) if not (c.doc_id == doc_id and

@@ -24,7 +24,7 @@ from ragspine.llm.ports import Embedder
 from ragspine.retrieval.embedded_rows import index_text
 from ragspine.retrieval.model import Chunk, SearchFilters
 from ragspine.retrieval.ports import ChunkIndex
-from ragspine.retrieval.tokenize import document_tokens, query_tokens
+from ragspine.text import document_tokens, query_tokens
 
 if TYPE_CHECKING:
     import numpy as np
@@ -112,5 +112,5 @@ def _unit(matrix: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
     import numpy as np
 
     norms = np.linalg.norm(matrix, axis=1, keepdims=True)
-    unit: npt.NDArray[np.float32] = matrix / np.where(norms > 0, norms, 1.0)
+    unit: npt.NDArray[np.float32] = (matrix / np.where(norms > 0, norms, 1.0)).astype(np.float32, copy=False)
     return unit

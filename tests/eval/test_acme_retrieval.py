@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -37,7 +38,7 @@ def bm25_acme(tmp_path_factory: pytest.TempPathFactory) -> tuple[EmbeddedChunkIn
 
 
 def _scores(index: EmbeddedChunkIndex, corpus: EvalCorpus,
-            query_vectors: Sequence[Sequence[float]] | None = None) -> dict[str, object]:
+            query_vectors: Sequence[Sequence[float]] | None = None) -> dict[str, Any]:
     texts = [q.text for q in corpus.queries]
     rankings, _ = rank_all(index_ranker(index, texts, top_k=MAX_RANK, query_vectors=query_vectors), len(texts))
     return score_mode(corpus, rankings, detail=True)

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from ragspine.workflows.records import ApiKeyRecord, StoredWorkflow, WorkflowPage
-from ragspine.workflows.store_ports import WorkflowStore
-from ragspine.workflows.surface_errors import WorkflowConflictError, WorkflowNotFoundError
+from ragspine.workflows.surfaces.errors import WorkflowConflictError, WorkflowNotFoundError
+from ragspine.workflows.surfaces.ports import WorkflowStore
+from ragspine.workflows.surfaces.records import ApiKeyRecord, StoredWorkflow, WorkflowPage
 
 
 class InMemoryWorkflowStore:

@@ -10,14 +10,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from ragspine.workflows.components import WebhookPolicy, WorkflowComponents
-from ragspine.workflows.gate import ExecutionGate
-from ragspine.workflows.key_admin import create_app_key, create_n8n_key
-from ragspine.workflows.keys import key_record
-from ragspine.workflows.rate_limit import TokenBucketLimiter
-from ragspine.workflows.records import KeyKind, StoredWorkflow
-from ragspine.workflows.registry import WorkflowRegistry
-from ragspine.workflows.store_ports import WorkflowStore
+from ragspine.workflows.run.gate import ExecutionGate
+from ragspine.workflows.surfaces.components import WebhookPolicy, WorkflowComponents
+from ragspine.workflows.surfaces.key_admin import create_app_key, create_n8n_key
+from ragspine.workflows.surfaces.keys import key_record
+from ragspine.workflows.surfaces.ports import WorkflowStore
+from ragspine.workflows.surfaces.rate_limit import TokenBucketLimiter
+from ragspine.workflows.surfaces.records import KeyKind, StoredWorkflow
+from ragspine.workflows.surfaces.registry import WorkflowRegistry
 from tests.fakes.llm import RecordingLLMProvider
 from tests.support.cfn import REPO_ROOT
 

@@ -6,11 +6,11 @@ import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from ragspine.workflows.records import StoredWorkflow
 from ragspine.workflows.shapes import as_map, maps
+from ragspine.workflows.surfaces import StoredWorkflow
 
 if TYPE_CHECKING:
-    from ragspine.workflows.execute import RunResult
+    from ragspine.workflows.run import RunResult
 
 _FEATURES = ("opening_statement", "suggested_questions", "suggested_questions_after_answer", "speech_to_text",
              "text_to_speech", "retriever_resource", "sensitive_word_avoidance", "file_upload")

@@ -20,9 +20,8 @@ from typing import Any
 from ragspine.api.dify_shapes import run_data, sse
 from ragspine.api.error_formats import dify_status
 from ragspine.errors import RagspineError
-from ragspine.workflows.compile import ExecutionPlan
-from ragspine.workflows.components import WorkflowComponents
-from ragspine.workflows.execute import EventKind, RunEvent, RunResult
+from ragspine.workflows.run import EventKind, ExecutionPlan, RunEvent, RunResult
+from ragspine.workflows.surfaces import WorkflowComponents
 
 logger = logging.getLogger(__name__)
 # A node that never reports back (a hung provider) must not hold the connection forever.

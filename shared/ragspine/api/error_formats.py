@@ -20,7 +20,7 @@ from fastapi.routing import APIRoute
 from ragspine.api.errors import request_ids
 from ragspine.errors import PayloadTooLargeError, RagspineError
 from ragspine.workflows.errors import WorkflowNodeUnsupportedError, WorkflowRunDisabledError
-from ragspine.workflows.surface_errors import (
+from ragspine.workflows.surfaces import (
     WebhookMethodNotAllowedError,
     WebhookRateLimitedError,
     WorkflowNotFoundError,

@@ -7,11 +7,15 @@ from typing import Annotated
 from fastapi import Depends, Header
 
 from ragspine.api.deps import SettingsDep
-from ragspine.workflows.components import WorkflowComponents
-from ragspine.workflows.keys import verify_key
-from ragspine.workflows.records import KeyKind, StoredWorkflow
 from ragspine.workflows.scaffold import ScaffoldOptions
-from ragspine.workflows.surface_errors import WorkflowNotFoundError, WorkflowUnauthenticatedError
+from ragspine.workflows.surfaces import (
+    KeyKind,
+    StoredWorkflow,
+    WorkflowComponents,
+    WorkflowNotFoundError,
+    WorkflowUnauthenticatedError,
+    verify_key,
+)
 
 
 def workflow_components() -> WorkflowComponents:

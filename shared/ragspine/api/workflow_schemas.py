@@ -7,8 +7,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from ragspine.workflows.emit import OutputFormat
-from ragspine.workflows.normalize import InputFormat, NormalizedInput, normalize
+from ragspine.workflows.dsl import InputFormat, NormalizedInput, OutputFormat, normalize
 
 _TEXT_HELP = ("A free-text description, or the JSON, YAML or TOML text of a Dify DSL, an n8n workflow or a "
               "description mapping ({description, name?, inputs?}).")
@@ -62,6 +61,7 @@ class WorkflowResult(BaseModel):
     plan: dict[str, Any] | None = None
     analysis: dict[str, Any] | None = None
     preview: dict[str, Any] | None = None
+    diagram: str | None = Field(default=None, description="Preview only: the graph as a Mermaid flowchart.")
 
 
 class ScaffoldResponse(BaseModel):

@@ -12,8 +12,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ragspine.aws.dynamo_table import ConditionFailedError, DynamoTable
-from ragspine.workflows.records import ApiKeyRecord, StoredWorkflow, WorkflowPage
-from ragspine.workflows.surface_errors import WorkflowConflictError, WorkflowNotFoundError
+from ragspine.workflows.surfaces import (
+    ApiKeyRecord,
+    StoredWorkflow,
+    WorkflowConflictError,
+    WorkflowNotFoundError,
+    WorkflowPage,
+)
 
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient

@@ -20,12 +20,12 @@ from __future__ import annotations
 
 import math
 import re
-import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 
 from ragspine.llm.ports import Completion, Message, Role
+from ragspine.text import Tokenizer
 
 SNIPPET_HEADER = "参考资料："
 QUESTION_LABEL = "问题："
@@ -46,8 +46,6 @@ _SENTENCE_END = re.compile(r"(?<=[。！？!?])|(?<=\.)(?=\s)")
 _HIRAGANA = "\u3040-\u309f"
 _KANA = "\u3040-\u30ff"
 _CJK = f"\u3005-\u3007{_KANA}\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
-_TOKEN = re.compile(rf"(?P<cjk>[{_CJK}]+)|[^\W_{_CJK}]+")
-_ALL_HIRAGANA = re.compile(rf"^[{_HIRAGANA}]+$")
 # Question words that would match any text: they carry the asking, not the subject.
 _STOP = frozenset({
     "什么", "为什", "多少", "怎么", "如何", "哪些", "是否", "请问", "原因",
@@ -55,6 +53,7 @@ _STOP = frozenset({
     "its", "of", "on", "or", "that", "the", "this", "to", "was", "were", "what", "when", "which",
     "who", "why", "with",
 })
+_TOKENS = Tokenizer(scripts=(_CJK,), drop_grams=_HIRAGANA, stopwords=_STOP)
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,12 +201,7 @@ def tokens(text: str) -> list[str]:
     Bigrams made only of hiragana (Japanese particles and endings) and common question
     words are dropped: they would make every snippet look relevant.
     """
-    out: list[str] = []
-    for match in _TOKEN.finditer(unicodedata.normalize("NFKC", text).lower()):
-        run = match.group("cjk")
-        grams = [match.group(0)] if run is None or len(run) == 1 else [run[i:i + 2] for i in range(len(run) - 1)]
-        out.extend(g for g in grams if g not in _STOP and not _ALL_HIRAGANA.match(g))
-    return out
+    return _TOKENS.tokens(text)
 
 
 def detect_language(text: str) -> str:

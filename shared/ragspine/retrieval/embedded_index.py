@@ -22,8 +22,8 @@ from ragspine.retrieval.embedded_snapshot import RESCORE_POOL, EmbeddedSnapshot,
 from ragspine.retrieval.embedded_store import ChunkStore
 from ragspine.retrieval.errors import IndexMissingError, VectorDimensionError
 from ragspine.retrieval.model import Chunk, ScoredChunk, SearchFilters
-from ragspine.retrieval.tokenize import document_tokens, query_tokens
 from ragspine.retrieval.validation import MAX_QUERY_CHARS, validate_search
+from ragspine.text import document_tokens, query_tokens
 
 if TYPE_CHECKING:
     import numpy as np

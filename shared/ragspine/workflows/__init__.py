@@ -1,31 +1,56 @@
 """Workflow domain: normalise, scaffold, preview, analyze, convert and compile Dify-compatible workflows.
 
 Lifecycle: description or JSON/YAML/TOML -> :func:`normalize` -> reuse a safe Dify workflow or
-generate the fixed start -> llm -> end graph (:mod:`scaffold`) -> deterministic YAML/JSON
-(:mod:`emit`) and preview schema v1 (:mod:`preview`) -> optional :func:`analyze`,
-:func:`convert` and :func:`compile_plan` -> the :class:`ExecutionGate` (off by default) in
-front of the in-process executor (:mod:`execute`, which is not an OS sandbox).
+generate the fixed start -> llm -> end graph (:mod:`scaffold`) -> deterministic YAML/JSON and
+preview schema v1 (:mod:`dsl`) -> optional :func:`analyze` (:mod:`analysis`), :func:`convert`
+(:mod:`convert`, over the n8n model in :mod:`n8n`) and :func:`compile_plan` -> the
+:class:`ExecutionGate` (off by default) in front of the in-process executor (:mod:`run`, which
+is not an OS sandbox); :mod:`surfaces` serves stored workflows to the Dify, n8n and webhook
+routes. Each subpackage's ``__init__`` is its face: the others import only from it.
 
-Only light modules are imported here; Jinja2, httpx and subprocess code load on first use.
+Jinja2 and httpx load on first use.
 """
 
 from __future__ import annotations
 
-from ragspine.workflows.analyze import analyze, analyze_document
-from ragspine.workflows.compile import Binding, ExecutionPlan, Step, compile_plan
+from ragspine.workflows.analysis import (
+    Analysis,
+    Finding,
+    FindingCode,
+    SafetyReport,
+    Severity,
+    analyze,
+    analyze_document,
+    assess_reuse,
+)
 from ragspine.workflows.convert import Conversion, ConversionReport, SkippedNode, convert, dify_to_n8n, n8n_to_dify
-from ragspine.workflows.description import Description, InputSpec, description_from_text
-from ragspine.workflows.dsl import AppMode, DifyWorkflow, NodeType, read_dsl
-from ragspine.workflows.emit import DEFAULT_DSL_VERSION, OutputFormat, content_hash, emit, emit_json, emit_yaml
-from ragspine.workflows.findings import Analysis, Finding, FindingCode, Severity
-from ragspine.workflows.gate import ExecutionGate
+from ragspine.workflows.dsl import (
+    DEFAULT_DSL_VERSION,
+    AppMode,
+    Description,
+    DifyWorkflow,
+    DocumentKind,
+    InputFormat,
+    InputSpec,
+    NodeType,
+    NormalizedInput,
+    Origin,
+    OutputFormat,
+    Preview,
+    build_preview,
+    content_hash,
+    description_from_text,
+    emit,
+    emit_json,
+    emit_yaml,
+    normalize,
+    preview_schema,
+    read_dsl,
+)
 from ragspine.workflows.n8n import emit_n8n, read_n8n
-from ragspine.workflows.normalize import DocumentKind, InputFormat, NormalizedInput, normalize
-from ragspine.workflows.preview import Preview, build_preview, preview_schema
-from ragspine.workflows.safety import SafetyReport, assess_reuse
+from ragspine.workflows.run import Binding, ExecutionGate, ExecutionPlan, Step, compile_plan
 from ragspine.workflows.scaffold import (
     ModelSpec,
-    Origin,
     Scaffold,
     ScaffoldOptions,
     scaffold_description,

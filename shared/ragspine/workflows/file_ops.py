@@ -12,8 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ragspine.errors import RagspineError
-from ragspine.workflows.emit import OutputFormat
-from ragspine.workflows.normalize import normalize
+from ragspine.workflows.dsl import OutputFormat, normalize
 from ragspine.workflows.operations import (
     analyze_source,
     compile_source,
@@ -64,8 +63,8 @@ def describe_error(exc: RagspineError) -> str:
 
 
 def run_file(operation: Operation, data: bytes, *, filename: str, fmt: OutputFormat = OutputFormat.YAML,
-             options: ScaffoldOptions | None = None) -> FileOutput:
-    """Run one operation over a file's bytes.
+             options: ScaffoldOptions | None = None, diagram: bool = False) -> FileOutput:
+    """Run one operation over a file's bytes; ``diagram`` makes a preview the Mermaid flowchart instead.
 
     Returns:
         The rendered result; ``exit_code`` is 1 when analyze found errors, 2 for bad input.
@@ -82,7 +81,8 @@ def run_file(operation: Operation, data: bytes, *, filename: str, fmt: OutputFor
         if operation is Operation.COMPILE:
             return FileOutput(render_data(plan_to_dict(compile_source(source)), fmt), source.warnings)
         if operation is Operation.PREVIEW:
-            return FileOutput(render_data(preview_source(source).to_dict(), fmt), source.warnings)
+            preview = preview_source(source)
+            return FileOutput(preview.diagram if diagram else render_data(preview.to_dict(), fmt), source.warnings)
         analysis = analyze_source(source)
         return FileOutput(render_data(analysis.to_dict(), fmt), source.warnings,
                           EXIT_OK if analysis.ok else EXIT_FINDINGS)

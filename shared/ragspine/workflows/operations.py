@@ -11,16 +11,21 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ragspine.workflows.analyze import analyze
-from ragspine.workflows.compile import ExecutionPlan, compile_plan
-from ragspine.workflows.conversion import ConversionReport
-from ragspine.workflows.dsl import read_dsl
-from ragspine.workflows.emit import OutputFormat, emit
-from ragspine.workflows.findings import Analysis
+from ragspine.workflows.analysis import Analysis, analyze
+from ragspine.workflows.convert import ConversionReport
+from ragspine.workflows.dsl import (
+    DocumentKind,
+    NormalizedInput,
+    Origin,
+    OutputFormat,
+    Preview,
+    build_preview,
+    emit,
+    read_dsl,
+)
 from ragspine.workflows.n8n import emit_n8n
-from ragspine.workflows.normalize import DocumentKind, NormalizedInput
-from ragspine.workflows.preview import Preview, build_preview
-from ragspine.workflows.scaffold import Origin, ScaffoldOptions, scaffold_description
+from ragspine.workflows.run import ExecutionPlan, compile_plan
+from ragspine.workflows.scaffold import ScaffoldOptions, scaffold_description
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +61,7 @@ def to_dify(normalized: NormalizedInput, options: ScaffoldOptions | None = None)
     if normalized.description is not None:
         return DifySource(scaffold_description(normalized.description, options).document, Origin.GENERATED)
     if normalized.kind is DocumentKind.N8N:
-        from ragspine.workflows.from_n8n import n8n_to_dify
+        from ragspine.workflows.convert import n8n_to_dify
 
         converted = n8n_to_dify(normalized.mapping, dsl_version=options.dsl_version)
         notes = tuple(f"not converted: {s.name} ({s.node_type}): {s.reason}" for s in converted.report.skipped)
@@ -116,7 +121,7 @@ def convert_source(normalized: NormalizedInput, *, fmt: OutputFormat = OutputFor
         WorkflowNodeUnsupportedError: nothing converts.
     """
     from ragspine.workflows.convert import convert
-    from ragspine.workflows.emit import DEFAULT_DSL_VERSION
+    from ragspine.workflows.dsl import DEFAULT_DSL_VERSION
 
     conversion = convert(normalized.mapping, dsl_version=dsl_version or DEFAULT_DSL_VERSION)
     target = conversion.report.target

@@ -166,7 +166,7 @@ class TestBm25Scores:
         # over the same tokens (title, heading path and text), computed here by hand.
         import math
 
-        from ragspine.retrieval.tokenize import document_tokens, query_tokens
+        from ragspine.text import document_tokens, query_tokens
 
         texts = {"a": "香港 营业收入 下降", "b": "香港 门店 香港 旅客", "c": "日本 毛利率 下降 下降 原因", "d": "集团 稳健"}
         index.add([chunk(k, v) for k, v in texts.items()])

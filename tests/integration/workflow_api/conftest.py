@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from ragspine.settings import Settings
-from ragspine.workflows.sqlite_store import SqliteWorkflowStore
+from ragspine.workflows.surfaces.sqlite_store import SqliteWorkflowStore
 from tests.support.cfn import dynamodb_create_table_kwargs
 from tests.support.workflow_api import WorkflowApi, build_api
 

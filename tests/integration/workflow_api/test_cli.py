@@ -12,9 +12,9 @@ from typer.testing import CliRunner
 from ragspine.bootstrap import get_services
 from ragspine.cli import app
 from ragspine.settings import Settings
-from ragspine.workflows.emit import emit_yaml
-from ragspine.workflows.keys import verify_key
-from ragspine.workflows.records import KeyKind
+from ragspine.workflows.dsl.emit import emit_yaml
+from ragspine.workflows.surfaces.keys import verify_key
+from ragspine.workflows.surfaces.records import KeyKind
 from tests.support.workflow_api import echo_n8n, summarise_dsl
 
 runner = CliRunner()

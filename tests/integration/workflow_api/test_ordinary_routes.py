@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 
 from ragspine.settings import Settings
-from ragspine.workflows import analyze_document, normalize, preview_schema, read_dsl
+from ragspine.workflows import analyze_document, preview_schema, read_dsl
+from ragspine.workflows.dsl import normalize
 from tests.support.workflow_api import corpus_files, echo_n8n, summarise_dsl
 
 DESCRIPTIONS = {"zh": "把客户投诉邮件分类，并给出建议的回复：{{email}}",

@@ -8,18 +8,18 @@ from typing import Any
 
 import pytest
 
-from ragspine.workflows.keys import key_record
-from ragspine.workflows.records import KeyKind, StoredWorkflow
-from ragspine.workflows.registry import WorkflowRegistry
-from ragspine.workflows.store_ports import WorkflowStore
-from ragspine.workflows.surface_errors import WorkflowConflictError, WorkflowNotFoundError
+from ragspine.workflows.surfaces.errors import WorkflowConflictError, WorkflowNotFoundError
+from ragspine.workflows.surfaces.keys import key_record
+from ragspine.workflows.surfaces.ports import WorkflowStore
+from ragspine.workflows.surfaces.records import KeyKind, StoredWorkflow
+from ragspine.workflows.surfaces.registry import WorkflowRegistry
 from tests.support.workflow_api import EVENT_APP_KEY, NOW, echo_n8n
 
 
 @pytest.fixture(params=["sqlite", "dynamo"])
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> WorkflowStore:
     if request.param == "sqlite":
-        from ragspine.workflows.sqlite_store import SqliteWorkflowStore
+        from ragspine.workflows.surfaces.sqlite_store import SqliteWorkflowStore
 
         return SqliteWorkflowStore(tmp_path / "workflows.db")
     from ragspine.aws.dynamo_workflows import DynamoWorkflowStore

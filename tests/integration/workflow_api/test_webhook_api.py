@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from ragspine.workflows.sqlite_store import SqliteWorkflowStore
+from ragspine.workflows.surfaces.sqlite_store import SqliteWorkflowStore
 from tests.support.workflow_api import WorkflowApi, build_api, echo_n8n
 
 BASE = "/api/v1/workflows"

@@ -10,7 +10,7 @@ from ragspine.aws.dynamo_workflows import DynamoWorkflowStore
 from ragspine.bootstrap import build_workflow_components, get_services
 from ragspine.errors import ConfigurationError
 from ragspine.settings import Settings, load_settings
-from ragspine.workflows.sqlite_store import SqliteWorkflowStore
+from ragspine.workflows.surfaces.sqlite_store import SqliteWorkflowStore
 
 
 def test_the_embedded_default_keeps_workflows_in_the_data_folder_with_the_gate_closed(settings: Settings) -> None:

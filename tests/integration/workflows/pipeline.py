@@ -7,15 +7,15 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from ragspine.errors import RagspineError
-from ragspine.workflows.analyze import analyze
-from ragspine.workflows.compile import compile_plan
-from ragspine.workflows.convert import dify_to_n8n, n8n_to_dify
-from ragspine.workflows.dsl import read_dsl
-from ragspine.workflows.emit import emit_json, emit_yaml
-from ragspine.workflows.n8n import emit_n8n
-from ragspine.workflows.normalize import DocumentKind, normalize
-from ragspine.workflows.preview import build_preview
-from ragspine.workflows.scaffold import Origin, scaffold_dsl
+from ragspine.workflows.analysis.analyze import analyze
+from ragspine.workflows.convert.dispatch import dify_to_n8n, n8n_to_dify
+from ragspine.workflows.dsl.emit import emit_json, emit_yaml
+from ragspine.workflows.dsl.model import read_dsl
+from ragspine.workflows.dsl.normalize import DocumentKind, normalize
+from ragspine.workflows.dsl.preview import build_preview
+from ragspine.workflows.n8n.model import emit_n8n
+from ragspine.workflows.run.compile import compile_plan
+from ragspine.workflows.scaffold.scaffolder import Origin, scaffold_dsl
 
 T = TypeVar("T")
 

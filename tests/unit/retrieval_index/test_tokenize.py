@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ragspine.retrieval.tokenize import document_tokens, query_tokens
+from ragspine.text import document_tokens, query_tokens
 
 
 class TestDocumentTokens:

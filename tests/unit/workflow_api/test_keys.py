@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from ragspine.workflows.keys import PREFIXES, issue_key, key_record, verify_key
-from ragspine.workflows.records import ApiKeyRecord, KeyKind
-from ragspine.workflows.surface_errors import WorkflowUnauthenticatedError
+from ragspine.workflows.surfaces.errors import WorkflowUnauthenticatedError
+from ragspine.workflows.surfaces.keys import PREFIXES, issue_key, key_record, verify_key
+from ragspine.workflows.surfaces.records import ApiKeyRecord, KeyKind
 from tests.fakes.workflow_store import InMemoryWorkflowStore
 from tests.support.workflow_api import EVENT_APP_KEY, NOW
 

@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from ragspine.workflows.n8n_body import check_body
-from ragspine.workflows.surface_errors import WorkflowRequestError
+from ragspine.workflows.surfaces.errors import WorkflowRequestError
+from ragspine.workflows.surfaces.n8n_body import check_body
 from tests.support.workflow_api import echo_n8n
 
 

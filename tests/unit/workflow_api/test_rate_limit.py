@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ragspine.workflows.rate_limit import TokenBucketLimiter
+from ragspine.workflows.surfaces.rate_limit import TokenBucketLimiter
 from tests.support.workflow_api import FakeClock
 
 

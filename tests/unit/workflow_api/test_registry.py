@@ -6,8 +6,8 @@ import itertools
 
 import pytest
 
-from ragspine.workflows.registry import WorkflowRegistry, decode_cursor, encode_cursor
-from ragspine.workflows.surface_errors import WorkflowConflictError, WorkflowNotFoundError, WorkflowRequestError
+from ragspine.workflows.surfaces.errors import WorkflowConflictError, WorkflowNotFoundError, WorkflowRequestError
+from ragspine.workflows.surfaces.registry import WorkflowRegistry, decode_cursor, encode_cursor
 from tests.fakes.workflow_store import InMemoryWorkflowStore
 from tests.support.workflow_api import NOW, echo_n8n, summarise_dsl
 

@@ -9,14 +9,14 @@ import pytest
 
 from ragspine.errors import PayloadTooLargeError
 from ragspine.workflows.errors import WorkflowInputError, WorkflowRunDisabledError
-from ragspine.workflows.registry import WorkflowRegistry
-from ragspine.workflows.runs import run_stored, trigger_webhook, webhook_inputs
-from ragspine.workflows.surface_errors import (
+from ragspine.workflows.surfaces.errors import (
     WebhookMethodNotAllowedError,
     WebhookRateLimitedError,
     WorkflowNotFoundError,
     WorkflowNotRunnableError,
 )
+from ragspine.workflows.surfaces.registry import WorkflowRegistry
+from ragspine.workflows.surfaces.runs import run_stored, trigger_webhook, webhook_inputs
 from tests.fakes.llm import RecordingLLMProvider
 from tests.fakes.workflow_store import InMemoryWorkflowStore
 from tests.support.workflow_api import NOW, FakeClock, echo_n8n, make_components

@@ -6,10 +6,10 @@ import re
 from importlib import resources
 from pathlib import Path
 
-from ragspine.workflows.catalog import EntryOrigin, RecipeKind, default_catalog
-from ragspine.workflows.catalog.generate import build_descriptors, main, render
-from ragspine.workflows.catalog.resources import DATA_DIR, DESCRIPTORS_FILE, PACKAGE
-from ragspine.workflows.catalog.vocabulary import DOMAINS, TASKS, VARIANTS
+from ragspine.workflows.scaffold.catalog import EntryOrigin, RecipeKind, default_catalog
+from ragspine.workflows.scaffold.catalog.generate import build_descriptors, main, render
+from ragspine.workflows.scaffold.catalog.resources import DATA_DIR, DESCRIPTORS_FILE, PACKAGE
+from ragspine.workflows.scaffold.catalog.vocabulary import DOMAINS, TASKS, VARIANTS
 
 PLACEHOLDER = re.compile(r"\{\{([a-z_]+)\}\}")
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ragspine.workflows.catalog import CatalogEntry, EntryOrigin, Lang, default_catalog
+from ragspine.workflows.scaffold.catalog import CatalogEntry, EntryOrigin, Lang, default_catalog
 
 
 class TestEntryModel:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ragspine.errors import InvalidInputError, NotFoundError
-from ragspine.workflows.catalog import (
+from ragspine.workflows.scaffold.catalog import (
     BEST_MATCH_THRESHOLD,
     MAX_QUERY_CHARS,
     Catalog,

@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 import yaml
 
-from ragspine.workflows.catalog import Catalog, EntryOrigin, RecipeKind, default_catalog
-from ragspine.workflows.catalog.resources import template_index
-from ragspine.workflows.catalog.vocabulary import DOMAINS, TASKS, VARIANTS
+from ragspine.workflows.scaffold.catalog import Catalog, EntryOrigin, RecipeKind, default_catalog
+from ragspine.workflows.scaffold.catalog.resources import template_index
+from ragspine.workflows.scaffold.catalog.vocabulary import DOMAINS, TASKS, VARIANTS
 
 TEMPLATE_IDS = [str(item["id"]) for item in template_index()]
 TOP_LEVEL = ["version", "kind", "app", "workflow", "dependencies"]

@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from ragspine.workflows.analyze import analyze_document
-from ragspine.workflows.findings import FindingCode, Severity
+from ragspine.workflows.analysis.analyze import analyze_document
+from ragspine.workflows.analysis.findings import FindingCode, Severity
 from tests.unit.workflows.samples import dsl, edge, end, if_else, llm, node, start, template
 
 T = ("start", "llm")

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from ragspine.workflows.compile import Binding, compile_plan
-from ragspine.workflows.dsl import read_dsl
+from ragspine.workflows.dsl.model import read_dsl
 from ragspine.workflows.errors import WorkflowCycleError, WorkflowInvalidError
+from ragspine.workflows.run.compile import Binding, compile_plan
 from tests.unit.workflows.samples import dsl, edge, end, full_subset, llm, start, template
 
 

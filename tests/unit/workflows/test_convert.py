@@ -7,12 +7,12 @@ from typing import Any
 
 import pytest
 
-from ragspine.workflows.analyze import analyze_document
-from ragspine.workflows.convert import convert, dify_to_n8n, n8n_to_dify
-from ragspine.workflows.emit import emit_yaml
+from ragspine.workflows.analysis.analyze import analyze_document
+from ragspine.workflows.convert.dispatch import convert, dify_to_n8n, n8n_to_dify
+from ragspine.workflows.convert.expr import N8nRef, from_n8n, parse_n8n_ref, to_n8n
+from ragspine.workflows.dsl.emit import emit_yaml
 from ragspine.workflows.errors import WorkflowNodeUnsupportedError
-from ragspine.workflows.expr import N8nRef, from_n8n, parse_n8n_ref, to_n8n
-from ragspine.workflows.n8n import emit_n8n
+from ragspine.workflows.n8n.model import emit_n8n
 from tests.unit.workflows.samples import dsl, edge, full_subset, llm, node, start
 
 

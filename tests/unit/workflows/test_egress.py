@@ -7,12 +7,12 @@ from typing import Any
 import httpx
 import pytest
 
-from ragspine.workflows.compile import compile_plan
-from ragspine.workflows.dsl import read_dsl
-from ragspine.workflows.egress import check_egress, host_allowed
+from ragspine.workflows.dsl.model import read_dsl
 from ragspine.workflows.errors import WorkflowEgressDeniedError
-from ragspine.workflows.execute import RunStatus, WorkflowExecutor
-from ragspine.workflows.http_node import HttpPolicy
+from ragspine.workflows.run.compile import compile_plan
+from ragspine.workflows.run.egress import check_egress, host_allowed
+from ragspine.workflows.run.execute import RunStatus, WorkflowExecutor
+from ragspine.workflows.run.http_node import HttpPolicy
 from tests.unit.workflows.samples import dsl, edge, end, http, start
 
 ALLOW = ("api.example.com", "*.example.org", "127.0.0.1", "169.254.169.254", "10.1.2.3", "metadata.example.com")

@@ -6,7 +6,7 @@ import json
 
 import yaml
 
-from ragspine.workflows.emit import canonical_dsl, content_hash, emit_json, emit_yaml, stable_id
+from ragspine.workflows.dsl.emit import canonical_dsl, content_hash, emit_json, emit_yaml, stable_id
 from tests.unit.workflows.samples import dsl, edge, end, llm, start
 
 

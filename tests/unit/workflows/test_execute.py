@@ -7,12 +7,12 @@ from typing import Any
 import pytest
 
 from ragspine.llm.ports import Role
-from ragspine.workflows.code_node import CodeLimits
-from ragspine.workflows.compile import ExecutionPlan, compile_plan
-from ragspine.workflows.dsl import read_dsl
+from ragspine.workflows.dsl.model import read_dsl
 from ragspine.workflows.errors import WorkflowInputError, WorkflowNodeUnsupportedError, WorkflowRunDisabledError
-from ragspine.workflows.execute import EventKind, RunEvent, RunStatus, WorkflowExecutor
-from ragspine.workflows.gate import ExecutionGate
+from ragspine.workflows.run.code_node import CodeLimits
+from ragspine.workflows.run.compile import ExecutionPlan, compile_plan
+from ragspine.workflows.run.execute import EventKind, RunEvent, RunStatus, WorkflowExecutor
+from ragspine.workflows.run.gate import ExecutionGate
 from tests.fakes.llm import RecordingLLMProvider
 from tests.unit.workflows.samples import code, dsl, edge, end, if_else, llm, node, start, template
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from ragspine.workflows.dsl import read_dsl
-from ragspine.workflows.graph import Graph, build_graph, reachable, strongly_connected, topological_order
-from ragspine.workflows.normalize import normalize
-from ragspine.workflows.scaffold import Origin, scaffold_input
+from ragspine.workflows.dsl.graph import Graph, build_graph, reachable, strongly_connected, topological_order
+from ragspine.workflows.dsl.model import read_dsl
+from ragspine.workflows.dsl.normalize import normalize
+from ragspine.workflows.scaffold.scaffolder import Origin, scaffold_input
 from tests.unit.workflows.samples import dsl, edge, template
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from ragspine.workflows.dsl import read_dsl
+from ragspine.workflows.dsl.model import read_dsl
+from ragspine.workflows.dsl.normalize import DocumentKind, InputFormat, normalize
 from ragspine.workflows.errors import WorkflowInvalidError, WorkflowParseError, WorkflowTooLargeError
-from ragspine.workflows.normalize import DocumentKind, InputFormat, normalize
 
 DIFY_YAML = "app:\n  name: demo\n  mode: workflow\nkind: app\nversion: '0.6.0'\nworkflow:\n  graph:\n    nodes: []\n"
 

@@ -7,9 +7,9 @@ import json
 import jsonschema
 import pytest
 
-from ragspine.workflows.normalize import normalize
-from ragspine.workflows.preview import SCHEMA_ID, SCHEMA_PATH, build_preview, preview_schema
-from ragspine.workflows.scaffold import Origin, scaffold_description
+from ragspine.workflows.dsl.normalize import normalize
+from ragspine.workflows.dsl.preview import SCHEMA_ID, SCHEMA_PATH, build_preview, preview_schema
+from ragspine.workflows.scaffold.scaffolder import Origin, scaffold_description
 from tests.unit.workflows.samples import dsl, edge, end, full_subset, node, start
 
 

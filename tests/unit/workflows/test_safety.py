@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from ragspine.workflows.dsl import read_dsl
-from ragspine.workflows.safety import SafetyRule, assess_reuse
+from ragspine.workflows.analysis.safety import SafetyRule, assess_reuse
+from ragspine.workflows.dsl.model import read_dsl
 from tests.unit.workflows.samples import code, dsl, edge, end, http, llm, node, start
 
 

@@ -4,11 +4,17 @@ from __future__ import annotations
 
 import pytest
 
-from ragspine.workflows.analyze import analyze_document
-from ragspine.workflows.emit import emit_json, emit_yaml
+from ragspine.workflows.analysis.analyze import analyze_document
+from ragspine.workflows.dsl.emit import emit_json, emit_yaml
+from ragspine.workflows.dsl.normalize import DocumentKind, normalize
 from ragspine.workflows.errors import WorkflowInvalidError
-from ragspine.workflows.normalize import DocumentKind, normalize
-from ragspine.workflows.scaffold import ModelSpec, Origin, ScaffoldOptions, scaffold_description, scaffold_dsl
+from ragspine.workflows.scaffold.scaffolder import (
+    ModelSpec,
+    Origin,
+    ScaffoldOptions,
+    scaffold_description,
+    scaffold_dsl,
+)
 from tests.unit.workflows.samples import code, dsl, edge, end, full_subset, llm, start
 
 DESCRIPTIONS = {

@@ -20,7 +20,7 @@ from ragspine.api.dify_stream import stream_run
 from ragspine.api.error_formats import DifyRoute
 from ragspine.api.workflow_deps import DifyAppDep, WorkflowsDep
 from ragspine.api.workflow_schemas import DifyRunRequest
-from ragspine.workflows.runs import prepare_run, run_stored
+from ragspine.workflows.surfaces import prepare_run, run_stored
 
 router = APIRouter(prefix="/v1", tags=["dify"], route_class=DifyRoute)
 _AUTH: dict[int | str, dict[str, Any]] = {

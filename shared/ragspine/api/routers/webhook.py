@@ -20,8 +20,8 @@ from ragspine.api.error_formats import WebhookRoute
 from ragspine.api.workflow_deps import WorkflowsDep
 from ragspine.errors import PayloadTooLargeError
 from ragspine.settings import WEBHOOK_METHODS
-from ragspine.workflows.execute import RunResult, RunStatus
-from ragspine.workflows.runs import check_method, trigger_webhook
+from ragspine.workflows.run import RunResult, RunStatus
+from ragspine.workflows.surfaces import check_method, trigger_webhook
 
 router = APIRouter(tags=["webhook"], route_class=WebhookRoute)
 

@@ -20,10 +20,7 @@ from ragspine.api.workflow_schemas import (
     WorkflowResult,
     WorkflowSourceRequest,
 )
-from ragspine.workflows.catalog import EntryOrigin, default_catalog
-from ragspine.workflows.catalog_scaffold import scaffold_with_catalog
-from ragspine.workflows.catalog_views import entry_dict, hit_dict
-from ragspine.workflows.emit import emit
+from ragspine.workflows.dsl import build_preview, emit
 from ragspine.workflows.operations import (
     DifySource,
     analyze_source,
@@ -33,7 +30,8 @@ from ragspine.workflows.operations import (
     preview_source,
     to_dify,
 )
-from ragspine.workflows.preview import build_preview
+from ragspine.workflows.scaffold import scaffold_with_catalog
+from ragspine.workflows.scaffold.catalog import EntryOrigin, default_catalog, entry_dict, hit_dict
 
 router = APIRouter(tags=["workflows"])
 
@@ -56,8 +54,9 @@ def compile_workflow(body: WorkflowSourceRequest, options: ScaffoldOptionsDep) -
 def preview_workflow(body: WorkflowSourceRequest, options: ScaffoldOptionsDep) -> WorkflowResult:
     """Mode, nodes, edges, inputs, outputs, warnings, DSL version, origin and content hash."""
     source = _source(body, options)
-    return WorkflowResult(origin=source.origin.value, warnings=list(source.warnings),
-                          preview=preview_source(source).to_dict())
+    preview = preview_source(source)
+    return WorkflowResult(origin=source.origin.value, warnings=list(source.warnings), preview=preview.to_dict(),
+                          diagram=preview.diagram)
 
 
 @router.post("/v1/workflows/analyze", response_model=WorkflowResult, summary="Analyze a Dify DSL")

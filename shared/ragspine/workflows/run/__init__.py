@@ -1,0 +1,18 @@
+"""Running a workflow: compile a plan, the gate, the executor, and its node handlers and egress policy."""
+
+from __future__ import annotations
+
+from ragspine.workflows.run.code_node import CodeLimits
+from ragspine.workflows.run.compile import Binding, ExecutionPlan, Step, compile_plan
+from ragspine.workflows.run.conditions import normalized_cases
+from ragspine.workflows.run.egress import host_allowed
+from ragspine.workflows.run.execute import EventKind, RunEvent, RunResult, RunStatus, WorkflowExecutor
+from ragspine.workflows.run.gate import ExecutionGate
+from ragspine.workflows.run.http_node import HttpPolicy, body_text
+from ragspine.workflows.run.ports import KnowledgeRetriever
+
+__all__ = [
+    "Binding", "CodeLimits", "EventKind", "ExecutionGate", "ExecutionPlan", "HttpPolicy", "KnowledgeRetriever",
+    "RunEvent", "RunResult", "RunStatus", "Step", "WorkflowExecutor", "body_text", "compile_plan", "host_allowed",
+    "normalized_cases",
+]

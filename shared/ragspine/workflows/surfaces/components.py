@@ -1,0 +1,63 @@
+"""What the workflow surfaces need, wired once by the composition root (``Services.workflows``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING
+
+from ragspine.workflows.run import ExecutionGate, HttpPolicy, KnowledgeRetriever
+from ragspine.workflows.scaffold import ScaffoldOptions
+from ragspine.workflows.surfaces.ports import WorkflowStore
+from ragspine.workflows.surfaces.rate_limit import TokenBucketLimiter
+from ragspine.workflows.surfaces.registry import WorkflowRegistry
+
+if TYPE_CHECKING:
+    from ragspine.llm.ports import LLMProvider
+    from ragspine.workflows.run import CodeLimits, RunEvent, WorkflowExecutor
+
+DEFAULT_WEBHOOK_METHODS = frozenset({"GET", "POST"})
+
+
+def _utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+@dataclass(frozen=True, slots=True)
+class WebhookPolicy:
+    """Ingress controls of the unauthenticated webhooks: payload cap and method allowlist."""
+
+    max_bytes: int = 64 * 1024
+    methods: frozenset[str] = DEFAULT_WEBHOOK_METHODS
+
+
+@dataclass(frozen=True)
+class WorkflowComponents:
+    """Store, gate, executor ports and webhook controls of the workflow surfaces.
+
+    ``code`` is None unless code nodes were enabled; ``llm`` None disables llm nodes. The
+    limiter lives as long as this object, i.e. one per process.
+    """
+
+    store: WorkflowStore
+    gate: ExecutionGate = field(default_factory=ExecutionGate)
+    scaffold: ScaffoldOptions = field(default_factory=ScaffoldOptions)
+    webhook: WebhookPolicy = field(default_factory=WebhookPolicy)
+    limiter: TokenBucketLimiter = field(default_factory=lambda: TokenBucketLimiter(rate_per_minute=60, burst=10))
+    llm: LLMProvider | None = None
+    http: HttpPolicy = field(default_factory=HttpPolicy)
+    code: CodeLimits | None = None
+    retriever: KnowledgeRetriever | None = None
+    clock: Callable[[], datetime] = _utc_now
+
+    def registry(self) -> WorkflowRegistry:
+        """The CRUD service over the store."""
+        return WorkflowRegistry(self.store, dsl_version=self.scaffold.dsl_version, clock=self.clock)
+
+    def executor(self, on_event: Callable[[RunEvent], None] | None = None) -> WorkflowExecutor:
+        """A fresh executor over the injected ports (llm, our retriever, egress and code limits)."""
+        from ragspine.workflows.run import WorkflowExecutor
+
+        return WorkflowExecutor(llm=self.llm, retriever=self.retriever, http=self.http, code=self.code,
+                                on_event=on_event)

@@ -1,0 +1,116 @@
+"""Running stored workflows: the Dify app API and the webhooks, always behind the execution gate.
+
+The gate is checked before the stored DSL is even compiled, so a closed gate refuses every
+run the same way whatever the workflow holds. Webhooks add their ingress controls in a fixed
+order: method allowlist (405), payload cap (413), gate (403), active path (404), rate (429),
+then the inputs (400).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from ragspine.errors import PayloadTooLargeError
+from ragspine.workflows.dsl import read_dsl
+from ragspine.workflows.errors import WorkflowInputError
+from ragspine.workflows.run import ExecutionPlan, compile_plan
+from ragspine.workflows.surfaces.errors import (
+    WebhookMethodNotAllowedError,
+    WebhookRateLimitedError,
+    WorkflowNotFoundError,
+    WorkflowNotRunnableError,
+)
+from ragspine.workflows.surfaces.records import StoredWorkflow
+
+if TYPE_CHECKING:
+    from ragspine.workflows.run import RunResult
+    from ragspine.workflows.surfaces.components import WorkflowComponents
+
+BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+
+def prepare_run(workflow: StoredWorkflow, *, components: WorkflowComponents) -> ExecutionPlan:
+    """Check the gate, then compile the workflow's Dify DSL into a plan.
+
+    Raises:
+        WorkflowRunDisabledError: the gate is closed (checked first).
+        WorkflowNotRunnableError: the workflow has no Dify mapping.
+        WorkflowInvalidError: the mapping does not compile.
+    """
+    components.gate.check()
+    if workflow.dify_dsl is None:
+        raise WorkflowNotRunnableError(f"workflow {workflow.id} has no node the executor understands; "
+                                       "convert it to the supported subset first")
+    return compile_plan(read_dsl(workflow.dify_dsl))
+
+
+def run_stored(workflow: StoredWorkflow, inputs: Mapping[str, Any], *, components: WorkflowComponents,
+               user: str = "") -> RunResult:
+    """Run a stored workflow to completion (Dify's blocking mode).
+
+    Raises:
+        WorkflowRunDisabledError: the gate is closed.
+        WorkflowNotRunnableError: the workflow has no Dify mapping.
+        WorkflowInputError: ``inputs`` do not match the start node.
+        WorkflowNodeUnsupportedError: a node this executor cannot run.
+    """
+    plan = prepare_run(workflow, components=components)
+    return components.gate.run(plan, inputs, executor=components.executor(), user=user)
+
+
+def check_method(method: str, *, components: WorkflowComponents) -> None:
+    """Refuse methods outside the webhook allowlist.
+
+    Raises:
+        WebhookMethodNotAllowedError: 405, with the allowed methods.
+    """
+    allowed = components.webhook.methods
+    if method.upper() not in allowed:
+        raise WebhookMethodNotAllowedError(f"method {method.upper()} is not allowed on webhooks",
+                                           allowed=tuple(sorted(allowed)))
+
+
+def webhook_inputs(method: str, payload: bytes, query: Mapping[str, str]) -> dict[str, Any]:
+    """Run inputs: the query parameters, overlaid by the JSON object body of a body method.
+
+    Raises:
+        WorkflowInputError: the body is not a JSON object.
+    """
+    inputs: dict[str, Any] = dict(query)
+    if method.upper() in BODY_METHODS and payload.strip():
+        try:
+            body = json.loads(payload)
+        except (ValueError, UnicodeDecodeError) as exc:
+            raise WorkflowInputError("the webhook body must be a JSON object") from exc
+        if not isinstance(body, dict):
+            raise WorkflowInputError("the webhook body must be a JSON object")
+        inputs.update(body)
+    return inputs
+
+
+def trigger_webhook(path: str, method: str, payload: bytes, query: Mapping[str, str], *,
+                    components: WorkflowComponents) -> RunResult:
+    """Run the active workflow listening on ``path`` with the request as its inputs.
+
+    Raises:
+        WebhookMethodNotAllowedError: 405. PayloadTooLargeError: 413. WorkflowRunDisabledError: 403.
+        WorkflowNotFoundError: 404 (no active workflow on this path and method).
+        WebhookRateLimitedError: 429 with ``retry_after``. WorkflowInputError: 400.
+    """
+    check_method(method, components=components)
+    limit = components.webhook.max_bytes
+    if len(payload) > limit:
+        raise PayloadTooLargeError(f"the webhook payload has {len(payload)} bytes; the limit is {limit}")
+    components.gate.check()
+    key = path.strip("/")
+    workflow = components.store.find_active(key)
+    if workflow is None or (workflow.webhook_method or "GET") != method.upper():
+        raise WorkflowNotFoundError(f'the webhook "{method.upper()} {key}" is not registered '
+                                    "(no active workflow listens on this path and method)")
+    wait = components.limiter.acquire(key)
+    if wait:
+        raise WebhookRateLimitedError(f"too many calls to webhook {key!r}; retry in {wait} s", retry_after=wait)
+    return run_stored(workflow, webhook_inputs(method, payload, query), components=components,
+                      user=f"webhook:{key}")
