@@ -86,7 +86,7 @@ def page_recall(pages: list[str], questions: list[dict[str, object]]) -> tuple[i
     """(hits in the top 5, questions) for BM25 over one filing's pages."""
     import bm25s
 
-    from ragspine.retrieval.tokenize import document_tokens, query_tokens
+    from ragspine.text import document_tokens, query_tokens
 
     retriever = bm25s.BM25(k1=1.5, b=0.75, method="lucene")
     retriever.index([document_tokens(p) or ["\u2205"] for p in pages], show_progress=False)
