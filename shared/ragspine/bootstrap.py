@@ -280,6 +280,18 @@ def build_ingest_context(services: Services) -> StepContext:
                        glossary=services.glossary, max_bytes=settings.ingest_max_bytes, defer_embedding=defer)
 
 
+def start_pending_backfill(services: Services) -> BackgroundEmbedder | None:
+    """Start embedding the passages an interrupted ``ragspine ingest`` left without a vector (``serve`` calls it).
+
+    Returns:
+        The running embedder, or None when nothing is pending or nothing could embed.
+    """
+    background = build_background_embedder(services)
+    if background is None or not background.pending():
+        return None
+    return background.start()
+
+
 def build_background_embedder(services: Services) -> BackgroundEmbedder | None:
     """The thread that embeds indexed passages still without a vector (None: nothing would defer them)."""
     from ragspine.retrieval.dense_backfill import BackgroundEmbedder, supports_backfill

@@ -149,12 +149,9 @@ def serve(
                     typer.echo(f"  source: {source['doc']} · {source['locator']}")
     except RagspineError as exc:
         raise _fail(exc) from exc
-    from ragspine.bootstrap import build_background_embedder
+    from ragspine.bootstrap import start_pending_backfill
 
-    # Passages an interrupted ``ragspine ingest`` left without a dense vector get it while serving.
-    background = build_background_embedder(services)
-    if background is not None and background.pending():
-        background.start()
+    start_pending_backfill(services)
     settings = services.settings
     bind_host, bind_port = host or settings.host, port or settings.port
     typer.echo(f"serving on http://{bind_host}:{bind_port}  (API docs: http://{bind_host}:{bind_port}/docs)")

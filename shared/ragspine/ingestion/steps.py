@@ -176,7 +176,7 @@ def chunk_and_embed(operation: Operation, context: StepContext) -> StepResult:
     about = document_context(doc, filename=Path(operation.source).name, given=dict(operation.context))
     children, parents = apply_context(chunked.children, about), apply_context(chunked.parents, about)
     texts = [dense_text(c) for c in children]
-    embed_now = context.embedder is not None and texts and not context.defer_embedding
+    embed_now = context.embedder is not None and bool(texts) and not context.defer_embedding
     vectors = context.embedder.embed(texts) if context.embedder is not None and embed_now else None
     context.staging.put(operation.id, "chunks", staged.dump_chunks(children, parents, vectors))
     return StepResult(Step.CHUNK_AND_EMBED, operation.id, chunks=len(children))

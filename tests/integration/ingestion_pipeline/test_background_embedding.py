@@ -99,3 +99,19 @@ def test_a_failing_embedder_leaves_the_files_searchable_by_bm25(settings: Settin
     assert "dense vectors stopped: [KNOWLEDGE_PROVIDER_UNAVAILABLE] the embedding model cannot be loaded; " \
            "3 passages keep BM25 only for now" in result.output
     assert json.loads(runner.invoke(app, ["search", "giraffes", "--json"]).output)["hits"][0]["doc"] == "b.txt"
+
+
+def test_serve_embeds_what_an_interrupted_ingest_left(with_embedder: Settings, tmp_path: Path) -> None:
+    from ragspine.bootstrap import start_pending_backfill
+
+    assert start_pending_backfill(get_services()) is None  # nothing pending: no thread
+    context = build_ingest_context(get_services())
+    operation, _ = submit(_folder(tmp_path) / "a.md", operations=context.operations, meta=DocumentMeta())
+    InProcessRunner().run(operation.id, context=context)
+    assert _index().vectors_pending() == 2
+    background = start_pending_backfill(get_services())
+    assert background is not None
+    try:
+        assert background.drain(timeout=30) and _index().vectors_pending() == 0
+    finally:
+        background.stop(timeout=5)
