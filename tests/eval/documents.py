@@ -239,7 +239,7 @@ def bigram_bm25(files: Sequence[Path], questions: Sequence[str]) -> Callable[[in
     names = [p.name for p in files]
 
     def rank(i: int) -> list[str]:
-        ids, _ = retriever.retrieve([grams(questions[i])], k=TOP, show_progress=False, n_threads=1)
+        ids, _ = retriever.retrieve([grams(questions[i])], k=min(TOP, len(names)), show_progress=False, n_threads=1)
         return [names[j] for j in ids[0].tolist()]
 
     return rank

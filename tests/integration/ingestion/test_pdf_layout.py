@@ -134,3 +134,14 @@ class TestThroughIngestion:
         hits = run_search(services, "operating profit 2024", libraries=("reports",), top_k=3).hits
         assert hits and hits[0].doc == "acme_report.pdf" and hits[0].locator.startswith("page=1")
         assert "Operating profit: 2024 = 475; 2023 = 410" in hits[0].text
+
+
+class TestFormsAndListings:
+    def test_capitals_rows_with_figures_are_text_not_headings(self) -> None:
+        # GIVEN a listing in capitals, like a ledger of payees (no heading at all)
+        rows = [(72, 700 - 12 * i, BODY, False, f"SMITH, ALVARO R LEGISLATIVE CORRESPONDENT {21000 + i}.00")
+                for i in range(6)]
+        doc = PdfParser().parse(documents.pdf_layout(rows), doc_id="ledger.pdf")
+        # THEN its rows are searchable text, not headings that would leave nothing to index
+        assert not any(b.kind is BlockKind.HEADING for b in doc.blocks)
+        assert chunk_document(doc).children

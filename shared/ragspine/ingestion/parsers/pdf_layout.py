@@ -263,6 +263,14 @@ def _hyphen(before: str, after: str, words: frozenset[str]) -> str:
 # --- tables ------------------------------------------------------------------------------
 
 def _cells(line: Line) -> list[Cell]:
+    """The line's cells, computed once per line (layout analysis asks for them several times)."""
+    cached: list[Cell] | None = line.__dict__.get("_cells")
+    if cached is None:
+        cached = line.__dict__["_cells"] = _split_cells(line)
+    return cached
+
+
+def _split_cells(line: Line) -> list[Cell]:
     """The line's words grouped at column-sized gaps; a lone currency sign joins its figure, a lone % its figure."""
     limit = max(3.0, 0.45 * line.size)
     groups: list[list[tuple[str, float, float]]] = []

@@ -14,6 +14,7 @@ from __future__ import annotations
 import ctypes
 import re
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -28,6 +29,17 @@ _BOLD_WEIGHT = 600
 _FONT_NAME_BYTES = 128
 
 
+class _CharBox:
+    """Reused ctypes out-parameters of ``FPDFText_GetCharBox`` (left, right, bottom, top)."""
+
+    def __init__(self) -> None:
+        self.left, self.right, self.bottom, self.top = (ctypes.c_double() for _ in range(4))
+        self.refs = tuple(ctypes.byref(v) for v in (self.left, self.right, self.bottom, self.top))
+
+
+_BOX = _CharBox()  # safe to share: the parser holds the PDFium lock while reading
+
+
 @dataclass(frozen=True, slots=True)
 class Word:
     """A run of non-space characters and its horizontal extent in PDF points."""
@@ -37,7 +49,7 @@ class Word:
     right: float
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Line:
     """One text line of a page: its words left to right, vertical extent (PDF points, y up), font."""
 
@@ -48,9 +60,9 @@ class Line:
     bold: bool
     soft_hyphen: bool  # the line ends in a hyphen PDFium marked as a word break
 
-    @property
+    @cached_property
     def text(self) -> str:
-        """The words joined by single spaces."""
+        """The words joined by single spaces (layout analysis reads it many times: computed once)."""
         return " ".join(w.text for w in self.words)
 
     @property
@@ -95,12 +107,16 @@ def _line(textpage: pdfium.PdfTextPage, text: str, offset: int) -> Line | None:
 
     words: list[Word] = []
     top, bottom = float("-inf"), float("inf")
+    handle = textpage.raw
+    box = _BOX
     for match in _WORD.finditer(text):
         first, last = offset + match.start(), offset + match.end() - 1
-        left, low, _, high = textpage.get_charbox(first)
-        _, low_end, right, high_end = textpage.get_charbox(last)
+        raw.FPDFText_GetCharBox(handle, first, *box.refs)
+        left, low, high = box.left.value, box.bottom.value, box.top.value
+        raw.FPDFText_GetCharBox(handle, last, *box.refs)
+        right = box.right.value
         words.append(Word(match.group(), left, max(right, left)))
-        top, bottom = max(top, high, high_end), min(bottom, low, low_end)
+        top, bottom = max(top, high, box.top.value), min(bottom, low, box.bottom.value)
     if not words:
         return None
     first_char = offset + len(text) - len(text.lstrip())
