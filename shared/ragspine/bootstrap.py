@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from ragspine.ingestion.operations import OperationStore, StagingArea
     from ragspine.ingestion.sqlite_operations import SqliteOperationStore
     from ragspine.ingestion.steps import StepContext
-    from ragspine.knowledge.gateway import Gateway
+    from ragspine.knowledge.gateway import FileStorage, Gateway, OperationLauncher
     from ragspine.knowledge.ports import KnowledgeStore
     from ragspine.llm.ports import Embedder, LLMProvider
     from ragspine.qa.answer import QAComponents
@@ -359,10 +359,11 @@ def get_services() -> Services:
 # --- Knowledge Gateway -------------------------------------------------------------------------
 
 def build_knowledge_gateway(settings: Settings) -> Gateway:
-    """The Gateway on the embedded default: knowledge.db, files in the data folder, runs in a worker thread.
+    """The Gateway: knowledge.db, files in the data folder and runs in a worker thread (embedded); the knowledge
+    table, S3 presigned uploads and the ingest state machine (aws).
 
     Raises:
-        ConfigurationError: the AWS backend (its DynamoDB/S3 adapters are not built yet).
+        ConfigurationError: a required AWS setting is missing.
     """
     from ragspine.errors import ConfigurationError
     from ragspine.ingestion.parsers.registry import supported_extensions
@@ -371,8 +372,6 @@ def build_knowledge_gateway(settings: Settings) -> Gateway:
     from ragspine.knowledge.local_runtime import EnginePurger, IndexProvisioner, ThreadOperationLauncher
     from ragspine.knowledge.operations import finalize
 
-    if settings.backend is Backend.AWS:
-        raise ConfigurationError("the Knowledge Gateway runs on the embedded backend only so far")
     operations, staging = build_operation_stores(settings)
     config = GatewayConfig(
         admin_roles=settings.knowledge_admin_role_set, domains=parse_domains(settings.knowledge_security_domains),
@@ -392,15 +391,44 @@ def build_knowledge_gateway(settings: Settings) -> Gateway:
         if document is not None:
             finalize(gateway, document)
 
-    launcher = ThreadOperationLauncher(lambda: build_ingest_context(get_services()), after=after)
-    gateway = Gateway(store=store, ingestion=operations, staging=staging,
-                      files=LocalFileStorage(settings.data_dir / "knowledge-files"), launcher=launcher, config=config,
+    files: FileStorage
+    launcher: OperationLauncher
+    if settings.backend is Backend.AWS:
+        from ragspine.aws.s3_files import S3FileStorage
+
+        if not settings.knowledge_bucket:
+            raise ConfigurationError("RAGSPINE_KNOWLEDGE_BUCKET is required when RAGSPINE_BACKEND=aws")
+        files = S3FileStorage(settings.knowledge_bucket, region=settings.aws_region)
+        launcher = _StateMachineLauncher(build_ingest_trigger(settings)[1])
+    else:
+        files = LocalFileStorage(settings.data_dir / "knowledge-files")
+        launcher = ThreadOperationLauncher(lambda: build_ingest_context(get_services()), after=after)
+    gateway = Gateway(store=store, ingestion=operations, staging=staging, files=files, launcher=launcher, config=config,
                       provisioner=IndexProvisioner(index), purger=EnginePurger(index, lambda: get_services().facts))
     return gateway
 
 
+class _StateMachineLauncher:
+    """Each Gateway operation is one execution of the ingest state machine; reads apply its end state."""
+
+    def __init__(self, runner: StepFunctionsOperationRunner) -> None:
+        self._runner = runner
+
+    def start(self, operation_id: str) -> None:
+        self._runner.start(operation_id)
+
+
 def build_knowledge_store(settings: Settings) -> KnowledgeStore:
-    """The Gateway's store alone (the ``ragspine knowledge`` commands): knowledge.db in the data folder."""
+    """The Gateway's store alone (also for the ``ragspine knowledge`` commands): the knowledge table on AWS,
+    else knowledge.db in the data folder."""
+    if settings.backend is Backend.AWS:
+        from ragspine.aws.dynamo_knowledge import DynamoKnowledgeStore
+        from ragspine.errors import ConfigurationError
+
+        if not settings.knowledge_table:
+            raise ConfigurationError("RAGSPINE_KNOWLEDGE_TABLE is required when RAGSPINE_BACKEND=aws")
+        return DynamoKnowledgeStore(settings.knowledge_table, region=settings.aws_region,
+                                    endpoint_url=settings.dynamodb_endpoint_url)
     from ragspine.knowledge.sqlite_store import SqliteKnowledgeStore
 
     return SqliteKnowledgeStore(settings.knowledge_db_path)

@@ -158,6 +158,9 @@ class Settings(BaseSettings):
     knowledge_upload_url_ttl_s: int = Field(default=900, ge=30, le=3600, description="Lifetime of a signed upload URL.")
     knowledge_public_url: str | None = Field(
         default=None, description="Base URL of this service in signed upload links; default: the request's own.")
+    knowledge_table: str | None = Field(default=None, description="DynamoDB table of the Gateway (aws backend).")
+    knowledge_bucket: str | None = Field(default=None, description="S3 bucket of Gateway files, under knowledge/ "
+                                                                   "(aws backend).")
     knowledge_idempotency_ttl_s: int = Field(default=24 * 3600, ge=60, le=7 * 24 * 3600,
                                              description="How long an Idempotency-Key replays its first response.")
 

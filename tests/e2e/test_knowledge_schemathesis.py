@@ -6,6 +6,7 @@ links it infers between operations (create a space → read, update, delete it; 
 
 from __future__ import annotations
 
+import copy
 import socket
 import threading
 import time
@@ -46,25 +47,32 @@ def service(settings: Settings) -> Iterator[str]:
     get_knowledge_gateway.cache_clear()
 
 
-def _credentials(settings: Settings) -> dict[str, str]:
+def _credentials(settings: Settings) -> tuple[dict[str, str], str]:
     token, stored = new_token("schemathesis")
     get_knowledge_gateway().store.put_token(stored)
     assertion = sign_dev_assertion(dev_key(settings.data_dir), user="fuzzer", roles=["knowledge-admin"], departments=[],
                                    domains=["public", "internal", "confidential", "restricted"],
                                    issuer=settings.knowledge_assertion_issuer,
                                    audience=settings.knowledge_assertion_audience)
-    return {"Authorization": f"Bearer {token}", "X-User-Assertion": assertion}
+    return {"Authorization": f"Bearer {token}"}, assertion
 
 
-def _schema(base_url: str) -> Any:
-    schema = schemathesis.openapi.from_dict(load_contract())
+def _schema(base_url: str, assertion: str) -> Any:
+    """The contract, with the one valid assertion as the only schema-valid value of its header.
+
+    Positive cases then carry a valid identity, and negative ones an invalid assertion that the
+    Gateway must refuse (overriding the header after generation would hide what was sent).
+    """
+    contract = copy.deepcopy(load_contract())
+    contract["components"]["parameters"]["XUserAssertion"]["schema"] = {"type": "string", "enum": [assertion]}
+    schema = schemathesis.openapi.from_dict(contract)
     schema.config.update(base_url=base_url)  # type: ignore[attr-defined]
     return schema
 
 
 def test_every_operation_passes_all_checks(settings: Settings, service: str) -> None:
-    headers = _credentials(settings)
-    schema = _schema(service)
+    headers, assertion = _credentials(settings)
+    schema = _schema(service, assertion)
     checks = list(CHECKS.get_all())
     failures: list[str] = []
     for result in schema.get_all_operations():
@@ -87,8 +95,8 @@ settings_for_fuzz = settings(max_examples=25, deadline=None, derandomize=True,
 
 
 def test_stateful_sequences_pass_all_checks(settings: Settings, service: str) -> None:
-    headers = _credentials(settings)
-    schema = _schema(service)
+    headers, assertion = _credentials(settings)
+    schema = _schema(service, assertion)
     checks = list(CHECKS.get_all())
     machine = schema.as_state_machine()
     assert machine.bundles, "schemathesis inferred no links between the Gateway's operations"  # type: ignore[attr-defined]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Annotated, Any
 
+from aws_lambda_powertools.utilities.idempotency import BasePersistenceLayer
 from fastapi import Depends
 
 from ragspine.api.knowledge_http import Hooks
@@ -12,7 +13,7 @@ from ragspine.api.knowledge_idempotency import SqlitePersistenceLayer, idempoten
 from ragspine.bootstrap import get_knowledge_gateway
 from ragspine.knowledge.authn import assertion_policy, authenticate
 from ragspine.knowledge.gateway import Gateway
-from ragspine.settings import Settings, get_settings
+from ragspine.settings import Backend, Settings, get_settings
 
 
 def gateway() -> Gateway:
@@ -21,13 +22,20 @@ def gateway() -> Gateway:
 
 
 @lru_cache(maxsize=4)
-def _idempotency_store(path: str) -> SqlitePersistenceLayer:
-    return SqlitePersistenceLayer(path)
+def _idempotency_store(backend: str, where: str) -> BasePersistenceLayer:
+    """Powertools' DynamoDB layer in the knowledge table on AWS (pk/sk), our SQLite layer in knowledge.db locally."""
+    if backend == "aws":
+        from aws_lambda_powertools.utilities.idempotency import DynamoDBPersistenceLayer
+
+        return DynamoDBPersistenceLayer(table_name=where, key_attr="pk", sort_key_attr="sk")
+    return SqlitePersistenceLayer(where)
 
 
 def build_hooks(gateway: Gateway, settings: Settings) -> Hooks:
     """Authentication against the Gateway's tokens, Powertools idempotency, the Gateway's audit log."""
-    records = _idempotency_store(str(settings.knowledge_db_path))
+    aws = settings.backend is Backend.AWS
+    records = _idempotency_store(settings.backend.value, (settings.knowledge_table or "") if aws
+                                 else str(settings.knowledge_db_path))
 
     def idempotent(request: dict[str, Any], run: Any) -> dict[str, Any]:
         return idempotent_call(records, ttl_s=settings.knowledge_idempotency_ttl_s, request=request, run=run)

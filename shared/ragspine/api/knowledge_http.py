@@ -34,6 +34,9 @@ from ragspine.knowledge.contract import schema_validator, tool
 from ragspine.knowledge.model import AuditEntry, Metadata, Principal
 
 MAX_PAGE_SIZE = 100
+# The contract's header limits (code points); a longer value is refused, not truncated.
+HEADER_LIMITS = {"x-harness-session-id": 256, "x-tool-call-id": 256, "x-request-id": 256, "idempotency-key": 256,
+                 "x-user-assertion": 8192}
 
 
 @dataclass(frozen=True)
@@ -91,6 +94,19 @@ def paging(query: Mapping[str, str]) -> tuple[int, int]:
                                 field_errors=tuple(FieldError(name, "not allowed") for name in unknown))
     return (_int_param("page", query.get("page"), 1, 1, None),
             _int_param("pageSize", query.get("pageSize"), 20, 1, MAX_PAGE_SIZE))
+
+
+def check_headers(headers: Mapping[str, str]) -> None:
+    """Refuse a correlation header, key or assertion longer than the contract allows.
+
+    Raises:
+        InvalidInputError: with a ``fieldErrors`` entry per header.
+    """
+    too_long = [FieldError(name, f"at most {limit} characters") for name, limit in HEADER_LIMITS.items()
+                if len(headers.get(name, "")) > limit]
+    if too_long:
+        raise InvalidInputError("header(s) too long: " + ", ".join(f.field for f in too_long), field_errors=tuple(
+            too_long))
 
 
 def _field(path: Any) -> str:
@@ -175,6 +191,7 @@ def _execute(hooks: Hooks, request: Request, headers: Mapping[str, str], raw: by
     principal: Principal | None = None
     try:
         principal = hooks.authenticate(headers.get("authorization"), headers.get("x-user-assertion"))
+        check_headers(headers)
         key = headers.get("idempotency-key", "")
         if mutation and not key.strip():
             raise InvalidInputError("mutations need an Idempotency-Key header",

@@ -84,7 +84,11 @@ def _no_running_candidate(gateway: Gateway, document: Document) -> None:
 
 
 def _uploaded_file(gateway: Gateway, space_id: str, resource_id: str) -> FileResource:
+    from ragspine.knowledge.files import confirm_upload
+
     resource = gateway.store.file(resource_id)
+    if resource is not None:
+        resource = confirm_upload(gateway, resource)
     if resource is None or resource.space_id != space_id:
         raise NotFoundError(f"no file resource {resource_id} in this space: create one and upload the file first",
                             field_errors=(FieldError("fileResourceId", "unknown file resource"),))

@@ -58,10 +58,26 @@ def create_file_resource(gateway: Gateway, principal: Principal, space_id: str, 
                             mime_type=body["mimeType"], file_size=body["fileSize"], uploaded=False,
                             created_by=principal.user_id, expires_at=expires_at)
     gateway.store.put_file(resource)
+    presigned = gateway.files.upload_url(resource.id, suffix, expires_s=gateway.config.upload_url_ttl_s,
+                                         mime_type=resource.mime_type)
+    if presigned is not None:
+        return resource, presigned
     expires = int(expires_at.timestamp())
     url = (f"{base_url.rstrip('/')}/internal/v1/knowledge/file-resources/{resource.id}/content"
            f"?expires={expires}&signature={sign(gateway.config.signing_key, resource.id, expires)}")
     return resource, url
+
+
+def confirm_upload(gateway: Gateway, resource: FileResource) -> FileResource:
+    """A resource whose bytes went straight to storage (S3 presigned PUT): uploaded once their size matches."""
+    if resource.uploaded:
+        return resource
+    size = gateway.files.size(resource.id, PurePosixPath(resource.file_name).suffix.lower())
+    if size is None or size != resource.file_size:
+        return resource
+    stored = replace(resource, uploaded=True)
+    gateway.store.put_file(stored)
+    return stored
 
 
 def receive_upload(gateway: Gateway, resource_id: str, *, expires: int, signature: str, data: bytes) -> FileResource:
@@ -98,6 +114,15 @@ class LocalFileStorage:
 
     def __init__(self, root: Path) -> None:
         self._root = root
+
+    def upload_url(self, resource_id: str, suffix: str, *, expires_s: int, mime_type: str) -> str | None:
+        """None: this service receives the bytes at its own signed URL."""
+        return None
+
+    def size(self, resource_id: str, suffix: str) -> int | None:
+        """The stored file's size, or None."""
+        path = Path(self.location(resource_id, suffix))
+        return path.stat().st_size if path.is_file() else None
 
     def location(self, resource_id: str, suffix: str) -> str:
         """The file's path: the resource id plus the original extension (the parser picks by it)."""

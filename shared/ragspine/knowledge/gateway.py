@@ -26,6 +26,14 @@ class FileStorage(Protocol):
         """The location ``put`` wrote for this resource."""
         ...
 
+    def upload_url(self, resource_id: str, suffix: str, *, expires_s: int, mime_type: str) -> str | None:
+        """A presigned URL the caller PUTs to (S3), or None when this service receives the bytes itself."""
+        ...
+
+    def size(self, resource_id: str, suffix: str) -> int | None:
+        """How many bytes were uploaded for the resource, or None while nothing was."""
+        ...
+
 
 class OperationLauncher(Protocol):
     """Starts the ingestion run of an operation (in-process thread locally, Step Functions on AWS)."""

@@ -154,3 +154,12 @@ def test_a_non_ascii_signature_is_refused_not_a_crash(gateway: Gateway) -> None:
     _, url, _ = _ticket(gateway, 5)
     response = gateway.client.put(url.split("signature=")[0] + "signature=%C3%88%F1%A9%80", content=b"hello")
     assert response.status_code == 404
+
+
+@pytest.mark.parametrize("header", ["Idempotency-Key", "X-Tool-Call-Id", "X-Harness-Session-Id", "X-Request-Id"])
+def test_headers_longer_than_the_contract_allows_are_refused(gateway: Gateway, header: str) -> None:
+    # Found by schemathesis: a 257-character Idempotency-Key was accepted.
+    body = {"code": "h", "name": "n", "profileCode": "enterprise-long-document", "defaultSecurityDomainCode": "internal"}
+    assert gateway.call("POST", "/spaces", body, headers=gateway.headers(**{header: "k" * 257})).status_code == 400
+    assert _fields(gateway) == [header.lower()]
+    assert gateway.call("POST", "/spaces", body, headers=gateway.headers(**{header: "k" * 256})).status_code == 201
