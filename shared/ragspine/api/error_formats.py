@@ -26,6 +26,7 @@ from ragspine.workflows.surface_errors import (
     WebhookRateLimitedError,
     WorkflowNotFoundError,
     WorkflowNotRunnableError,
+    WorkflowRequestUnprocessableError,
     WorkflowUnauthenticatedError,
 )
 
@@ -86,6 +87,8 @@ def render_n8n(request: Request, exc: Exception) -> Response:
         status, message = exc.status_code, str(exc.detail)
     elif isinstance(exc, WorkflowUnauthenticatedError):
         status, message = 401, N8N_MISSING_KEY if exc.missing else "unauthorized"
+    elif isinstance(exc, WorkflowRequestUnprocessableError):
+        status, message = 422, exc.message
     elif isinstance(exc, RagspineError):
         status, message = (400 if exc.http_status == 422 else exc.http_status), exc.message
     else:

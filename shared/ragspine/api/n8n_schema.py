@@ -47,7 +47,8 @@ def workflow_body_schema(*, put: bool) -> dict[str, Any]:
         **{key: {} for key in EXTRAS},
     }
     if put:
-        properties["versionId"] = {"type": "string", "description": "Must be the current versionId (else 409)."}
+        properties["versionId"] = {"type": ["string", "null"],
+                                   "description": "Must be the current versionId (else 409); null: no check."}
     return {"type": "object", "required": list(REQUIRED), "properties": properties, "additionalProperties": False,
             "description": "An n8n workflow: name, nodes, connections and settings (active and the other "
                            "read-only fields are refused)."}

@@ -50,6 +50,7 @@ DIFY_RESPONSES = _table(DifyError, {**_COMMON, 400: "Invalid request or inputs (
 DIFY_RUN_RESPONSES = _table(DifyError, {403: "Execution is disabled on this server (app_unavailable)"})
 N8N_RESPONSES = _table(N8nError, {**_COMMON, 401: "Missing or invalid X-N8N-API-KEY"})
 N8N_ID_RESPONSES = _table(N8nError, {404: "No workflow has this id"})
+N8N_BODY_RESPONSES = _table(N8nError, {422: "Node names are not unique (connections use them)"})
 N8N_CONFLICT_RESPONSES = _table(N8nError, {409: "Another active workflow holds the webhook path, or versionId is "
                                                 "not current"})
 WEBHOOK_RESPONSES = _table(WebhookError, {
@@ -86,3 +87,32 @@ DIFY_RUN_OK: Responses = {200: {
                                                                "workflow_run_id": {"type": "string"},
                                                                "data": _RUN_DATA}}},
                 "text/event-stream": {"schema": _SSE_EVENT}}}}
+
+N8N_WORKFLOW: dict[str, Any] = {
+    "type": "object",
+    "required": ["id", "name", "active", "createdAt", "updatedAt", "versionId", "nodes", "connections", "settings"],
+    "properties": {"id": {"type": "string"}, "name": {"type": "string"}, "active": {"type": "boolean"},
+                   "isArchived": {"type": "boolean"}, "createdAt": {"type": "string"},
+                   "updatedAt": {"type": "string"}, "versionId": {"type": "string"},
+                   "nodes": {"type": "array"}, "connections": {"type": "object"}, "settings": {"type": "object"},
+                   "tags": {"type": "array"}, "triggerCount": {"type": "integer"}},
+}
+_BY_ID = {"workflow_id": "$response.body#/id"}
+# The stateful phase follows these: a created workflow is read, replaced, activated and deleted.
+N8N_LINKS = {name: {"operationId": op, "parameters": _BY_ID} for name, op in (
+    ("GetWorkflow", "n8n_get_workflow"), ("UpdateWorkflow", "n8n_update_workflow"),
+    ("ActivateWorkflow", "n8n_activate_workflow"), ("DeactivateWorkflow", "n8n_deactivate_workflow"),
+    ("DeleteWorkflow", "n8n_delete_workflow"))}
+
+
+def n8n_workflow_ok(*, links: bool = False) -> Responses:
+    """The 200 of a route answering one workflow (with links to the by-id routes when ``links``)."""
+    ok: dict[str, Any] = {"description": "The workflow", "content": {"application/json": {"schema": N8N_WORKFLOW}}}
+    return {200: {**ok, "links": N8N_LINKS} if links else ok}
+
+
+N8N_LIST_OK: Responses = {200: {"description": "One page and the cursor of the next (null on the last page)",
+                                "content": {"application/json": {"schema": {
+                                    "type": "object", "required": ["data", "nextCursor"],
+                                    "properties": {"data": {"type": "array", "items": N8N_WORKFLOW},
+                                                   "nextCursor": {"type": ["string", "null"]}}}}}}}

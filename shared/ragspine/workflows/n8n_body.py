@@ -16,7 +16,7 @@ from typing import Any
 
 from ragspine.errors import RagspineError
 from ragspine.workflows.n8n import read_n8n
-from ragspine.workflows.surface_errors import WorkflowRequestError
+from ragspine.workflows.surface_errors import WorkflowRequestError, WorkflowRequestUnprocessableError
 
 REQUIRED = ("name", "nodes", "connections", "settings")
 EXTRAS = ("staticData", "pinData", "description")
@@ -89,7 +89,8 @@ def _check_nodes(nodes: Any) -> list[Any]:
         if parameters is not None and not isinstance(parameters, Mapping):
             raise WorkflowRequestError(f"request/body/nodes/{i}/parameters", "must be object")
         if name in names:
-            raise WorkflowRequestError(f"request/body/nodes/{i}/name", "must be unique (connections use names)")
+            raise WorkflowRequestUnprocessableError(f"request/body/nodes/{i}/name",
+                                                    "must be unique (connections use names)")
         names.add(name)
     return list(nodes)
 

@@ -97,3 +97,19 @@ class TestPeerErrorShapes:
     def test_a_webhook_path_with_a_line_break_gets_the_webhook_404(self, api: WorkflowApi) -> None:
         reply = api.client.post("/webhook/a%0Ab")
         assert reply.status_code == 404 and set(reply.json()) == {"code", "message"}
+
+
+def test_duplicate_node_names_are_422_since_no_schema_can_forbid_them(api: WorkflowApi) -> None:
+    body = echo_n8n()
+    body["nodes"][1]["name"] = body["nodes"][0]["name"]
+    reply = api.client.post(BASE, json=body, headers=api.n8n())
+    assert reply.status_code == 422 and reply.json() == {
+        "message": "request/body/nodes/1/name must be unique (connections use names)"}
+    assert "422" in _openapi(api)["paths"][BASE]["post"]["responses"]
+
+
+def test_a_put_with_a_null_version_id_is_unconditional(api: WorkflowApi) -> None:
+    created = api.client.post(BASE, json=echo_n8n(), headers=api.n8n()).json()
+    reply = api.client.put(f"{BASE}/{created['id']}", json={**echo_n8n(name="renamed"), "versionId": None},
+                           headers=api.n8n())
+    assert reply.status_code == 200 and reply.json()["name"] == "renamed"
