@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from fastapi import APIRouter, FastAPI
 
 import ragspine
+from ragspine.api.body_limits import BodyLimits
 from ragspine.api.envelope import ErrorEnvelope
 from ragspine.api.errors import install_error_handlers
 from ragspine.api.openapi_contract import install_openapi
@@ -29,7 +30,7 @@ def create_app(*, routers: Sequence[APIRouter], settings: Settings | None = None
         description="Enterprise Q&A that answers numbers from a fact table, each with its source.",
         responses=_ERROR_RESPONSES,
     )
-    app.state.max_body_bytes = settings.max_body_bytes
+    app.state.body_limits = BodyLimits.from_settings(settings)
     for router in routers:
         app.include_router(router)
     install_error_handlers(app)

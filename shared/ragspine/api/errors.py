@@ -87,11 +87,12 @@ async def _http_error(request: Request, exc: Exception) -> Response:
 async def guard(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
     """Assign the request id, enforce the body size limit, and turn any crash into an opaque 500."""
     request_id, _ = request_ids(request)
-    limit = getattr(request.app.state, "max_body_bytes", None)
+    limits = getattr(request.app.state, "body_limits", None)
+    limit, render = limits.for_path(request.url.path) if limits else (None, None)
     length = request.headers.get("content-length", "")
     if limit and length.isdigit() and int(length) > limit:
         exc = PayloadTooLargeError(f"the request body has {length} bytes; the limit is {limit}")
-        return await _ragspine_error(request, exc)
+        return render(request, exc) if render else await _ragspine_error(request, exc)
     try:
         response = await call_next(request)
     except Exception:
