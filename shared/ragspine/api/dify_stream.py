@@ -56,7 +56,7 @@ class _Stream:
         run = item.run
         yield self.event("node_finished", {**data, "inputs": {}, "process_data": None, "outputs": dict(run.outputs),
                                            "status": run.status.value, "error": run.error,
-                                           "elapsed_time": round(run.elapsed_time, 6),
+                                           "elapsed_time": round(run.elapsed_time, 6), "finished_at": int(time.time()),
                                            "execution_metadata": {"total_tokens": 0}})
         if item.node_type == "llm" and isinstance(run.outputs.get("text"), str):
             yield self.event("text_chunk", {"text": run.outputs["text"], "from_variable_selector": [item.node_id,
