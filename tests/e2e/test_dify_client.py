@@ -35,6 +35,7 @@ class DifyServer:
     base_url: str
     app_key: str
     workflow_id: str
+    model_free: threading.Event
 
 
 def _free_port() -> int:
@@ -48,8 +49,15 @@ def dify_server(settings: Settings, tmp_path: Any) -> Iterator[DifyServer]:
     from ragspine.api.app import create_local_app
     from ragspine.api.workflow_deps import workflow_components
 
+    model_free = threading.Event()
+    model_free.set()
+
+    def reply(_: Any) -> str:  # a model that answers once the test lets it (the stop test holds it)
+        model_free.wait(timeout=30)
+        return LLM_REPLY
+
     components = make_components(SqliteWorkflowStore(tmp_path / "workflows.db"), enabled=True,
-                                 llm=RecordingLLMProvider([LLM_REPLY]))
+                                 llm=RecordingLLMProvider(reply))
     key = create_app_key(components, document=summarise_dsl())
     app = create_local_app()
     app.dependency_overrides[workflow_components] = lambda: components
@@ -63,7 +71,8 @@ def dify_server(settings: Settings, tmp_path: Any) -> Iterator[DifyServer]:
         while not server.started:
             assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
             time.sleep(0.05)
-        yield DifyServer(f"http://127.0.0.1:{port}/v1", key.plaintext, key.workflow.id)
+        yield DifyServer(f"http://127.0.0.1:{port}/v1", key.plaintext, key.workflow.id, model_free)
+        model_free.set()
         server.should_exit = True
         thread.join(timeout=10)
 
@@ -115,3 +124,37 @@ def test_a_wrong_key_raises_the_clients_unauthorized_error(dify_server: DifyServ
     with pytest.raises(errors.DifyAPIError) as caught:
         client.run_workflows(request)
     assert caught.value.status == 401 and caught.value.code == "unauthorized"
+
+
+def test_the_client_stops_a_streamed_run(dify_server: DifyServer) -> None:
+    dify_server.model_free.clear()  # the llm node waits, so the run is still going when we stop it
+    client = _client(dify_server)
+    request = models.WorkflowsRunRequest(inputs={"text": "A long report."},
+                                         response_mode=models.ResponseMode.STREAMING, user="client-test")
+    stream = iter(client.run_workflows(request))
+    started = next(stream)
+    assert str(started.event) == "workflow_started"
+    stopped = client.stop_workflows(started.task_id, models.StopRequest(user="client-test"))
+    assert isinstance(stopped, models.StopResponse) and stopped.result == "success"
+    rest = list(stream)
+    last = rest[-1]
+    assert str(last.event) == "workflow_finished"
+    finished = models.WorkflowFinishedData.model_validate(last.data if isinstance(last.data, dict)
+                                                          else last.data.model_dump())
+    assert finished.status == models.WorkflowStatus.STOPPED and not finished.outputs
+    assert "text_chunk" not in [str(e.event) for e in rest]
+
+
+def test_another_user_cannot_stop_the_run(dify_server: DifyServer) -> None:
+    dify_server.model_free.clear()
+    client = _client(dify_server)
+    request = models.WorkflowsRunRequest(inputs={"text": "A long report."},
+                                         response_mode=models.ResponseMode.STREAMING, user="owner")
+    stream = iter(client.run_workflows(request))
+    started = next(stream)
+    assert client.stop_workflows(started.task_id, models.StopRequest(user="someone-else")).result == "success"
+    dify_server.model_free.set()
+    last = list(stream)[-1]
+    assert str(last.event) == "workflow_finished"
+    assert models.WorkflowFinishedData.model_validate(
+        last.data if isinstance(last.data, dict) else last.data.model_dump()).status == models.WorkflowStatus.SUCCEEDED

@@ -18,6 +18,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from ragspine.api.dify_shapes import run_data, sse
+from ragspine.api.dify_tasks import STOP, TASKS
 from ragspine.api.error_formats import dify_status
 from ragspine.errors import RagspineError
 from ragspine.workflows.compile import ExecutionPlan
@@ -66,6 +67,13 @@ class _Stream:
         return self.event("workflow_finished", run_data(result, workflow_id=self.workflow_id,
                                                         created_at=self.created_at, finished_at=int(time.time())))
 
+    def stopped(self) -> str:
+        finished = sum(1 for _ in self.executions)
+        return self.event("workflow_finished", {
+            "id": self.run_id, "workflow_id": self.workflow_id, "status": "stopped", "outputs": {},
+            "error": "stopped by the user", "elapsed_time": round(time.time() - self.created_at, 6),
+            "total_tokens": 0, "total_steps": finished, "created_at": self.created_at, "finished_at": int(time.time())})
+
     def error(self, exc: Exception) -> str:
         status, code, message = dify_status(exc)
         return sse({"event": "error", "task_id": self.task_id, "workflow_run_id": self.run_id, "status": status,
@@ -76,7 +84,7 @@ def stream_run(plan: ExecutionPlan, inputs: Mapping[str, Any], *, workflow_id: s
                components: WorkflowComponents, user: str) -> Iterator[str]:
     """Run ``plan`` in a worker thread and yield Dify SSE events as it progresses."""
     stream = _Stream(plan, workflow_id)
-    events: queue.Queue[RunEvent | RunResult | Exception] = queue.Queue()
+    events: queue.Queue[Any] = queue.Queue()  # RunEvent | RunResult | Exception | STOP
 
     def work() -> None:
         try:
@@ -89,18 +97,25 @@ def stream_run(plan: ExecutionPlan, inputs: Mapping[str, Any], *, workflow_id: s
 
     yield stream.event("workflow_started", {"id": stream.run_id, "workflow_id": workflow_id, "sequence_number": 1,
                                             "inputs": dict(inputs), "created_at": stream.created_at})
+    TASKS.register(stream.task_id, user, events)
     threading.Thread(target=work, name=f"dify-run-{stream.run_id}", daemon=True).start()
-    while True:
-        try:
-            item = events.get(timeout=WAIT_SECONDS)
-        except queue.Empty:
-            yield stream.error(TimeoutError("the run did not report progress in time"))
-            return
-        if isinstance(item, RunEvent):
-            yield from stream.node(item)
-        elif isinstance(item, Exception):
-            yield stream.error(item)
-            return
-        else:
-            yield stream.finished(item)
-            return
+    try:
+        while True:
+            try:
+                item = events.get(timeout=WAIT_SECONDS)
+            except queue.Empty:
+                yield stream.error(TimeoutError("the run did not report progress in time"))
+                return
+            if item is STOP:
+                yield stream.stopped()
+                return
+            if isinstance(item, RunEvent):
+                yield from stream.node(item)
+            elif isinstance(item, Exception):
+                yield stream.error(item)
+                return
+            elif isinstance(item, RunResult):
+                yield stream.finished(item)
+                return
+    finally:
+        TASKS.unregister(stream.task_id)

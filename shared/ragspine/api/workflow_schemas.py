@@ -124,3 +124,11 @@ class DifyRunRequest(BaseModel):
     user: str = Field(min_length=1, max_length=255)
     files: list[Any] = Field(default_factory=list, max_length=0, description="Not supported: must be empty.")
     trace_id: str | None = None
+
+
+class DifyStopRequest(BaseModel):
+    """Dify's ``POST /workflows/tasks/{task_id}/stop`` body: the user who started the run."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    user: str = Field(min_length=1, max_length=255)

@@ -17,10 +17,11 @@ from fastapi.responses import JSONResponse, Response, StreamingResponse
 
 from ragspine.api.dify_shapes import blocking_body, info_body, parameters_body
 from ragspine.api.dify_stream import stream_run
+from ragspine.api.dify_tasks import TASKS
 from ragspine.api.error_formats import DifyRoute
 from ragspine.api.peer_schemas import DIFY_RESPONSES, DIFY_RUN_OK, DIFY_RUN_RESPONSES
 from ragspine.api.workflow_deps import DifyAppDep, WorkflowsDep
-from ragspine.api.workflow_schemas import DifyRunRequest
+from ragspine.api.workflow_schemas import DifyRunRequest, DifyStopRequest
 from ragspine.workflows.runs import prepare_run, run_stored
 
 router = APIRouter(prefix="/v1", tags=["dify"], route_class=DifyRoute, responses=DIFY_RESPONSES)
@@ -51,3 +52,14 @@ def get_parameters(workflow: DifyAppDep) -> dict[str, Any]:
 def get_info(workflow: DifyAppDep) -> dict[str, Any]:
     """Basic information about the app the key opens."""
     return info_body(workflow)
+
+
+@router.post("/workflows/tasks/{task_id}/stop", summary="Stop a streamed run (Dify's task stop)",
+             responses={200: {"description": "Always success, as in Dify (a finished task stays finished)",
+                              "content": {"application/json": {"schema": {
+                                  "type": "object", "required": ["result"],
+                                  "properties": {"result": {"enum": ["success"]}}}}}}})
+def stop_task(task_id: str, body: DifyStopRequest, workflow: DifyAppDep) -> dict[str, str]:
+    """End the stream of ``task_id`` if this process serves it for ``user``: its last event says ``stopped``."""
+    TASKS.stop(task_id, body.user)
+    return {"result": "success"}
