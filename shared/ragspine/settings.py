@@ -122,8 +122,14 @@ class Settings(BaseSettings):
         default="", description="Comma-separated hosts http-request nodes may call (empty: none).")
     workflow_code_enabled: bool = Field(
         default=False, description="Let the executor run code nodes in a limited subprocess (not an OS sandbox).")
-    workflow_webhook_max_bytes: int = Field(default=64 * 1024, ge=1, le=10 * 1024 * 1024,
+    # Body limits of the peer-compatible surfaces: each peer's own default (n8n's N8N_PAYLOAD_SIZE_MAX,
+    # 16 MiB, for its API and webhooks; Dify's NGINX_CLIENT_MAX_BODY_SIZE, 100M). API Gateway caps at 10 MB.
+    workflow_webhook_max_bytes: int = Field(default=16 * 1024 * 1024, ge=1, le=1024 * 1024 * 1024,
                                             description="Largest webhook payload accepted (larger: 413).")
+    n8n_max_body_bytes: int = Field(default=16 * 1024 * 1024, ge=1024, le=1024 * 1024 * 1024,
+                                    description="Largest body the n8n-compatible API accepts (larger: 413).")
+    dify_max_body_bytes: int = Field(default=100 * 1024 * 1024, ge=1024, le=1024 * 1024 * 1024,
+                                     description="Largest body the Dify-compatible API accepts (larger: 413).")
     workflow_webhook_methods: str = Field(
         default="GET,POST", description="Comma-separated HTTP methods webhooks accept (others: 405).")
     workflow_webhook_rate_per_minute: int = Field(

@@ -226,6 +226,11 @@ def jsquad_files(folder: Path) -> tuple[list[Path], list[tuple[str, str]]]:
     return files, questions
 
 
+def _documents_of(rank: Callable[[int], Ranked]) -> Callable[[int], list[str]]:
+    """A ranker of (document, locator) pairs as a ranker of documents."""
+    return lambda i: [doc for doc, _ in rank(i)]
+
+
 def bigram_bm25(files: Sequence[Path], questions: Sequence[str]) -> Callable[[int], list[str]]:
     """The baseline: bm25s over character bigrams of each file's raw text (whitespace removed)."""
     import bm25s
@@ -255,8 +260,7 @@ def run_jsquad(workdir: Path, *, embedder: str, cache: Callable[[Any], Any] | No
                               "failed": ingested.failed, "ingest_s": round(ingested.seconds, 1), "modes": {}}
     modes = rankers(ingested, workdir / "jsquad", texts)
     baseline = bigram_bm25(files, texts)
-    modes_docs: dict[str, Callable[[int], list[str]]] = {
-        name: (lambda i, r=rank: [doc for doc, _ in r(i)]) for name, rank in modes.items()}
+    modes_docs: dict[str, Callable[[int], list[str]]] = {name: _documents_of(rank) for name, rank in modes.items()}
     modes_docs["bigram_bm25_baseline"] = baseline
     for name, rank in modes_docs.items():
         hits = sum(gold in rank(i)[:TOP] for i, (_, gold) in enumerate(pairs))

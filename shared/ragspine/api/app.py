@@ -7,8 +7,10 @@ from collections.abc import Sequence
 from fastapi import APIRouter, FastAPI
 
 import ragspine
+from ragspine.api.body_limits import BodyLimits
 from ragspine.api.envelope import ErrorEnvelope
 from ragspine.api.errors import install_error_handlers
+from ragspine.api.openapi_contract import install_openapi
 from ragspine.settings import Settings, get_settings
 
 _ERROR_RESPONSES: dict[int | str, dict[str, object]] = {
@@ -28,28 +30,12 @@ def create_app(*, routers: Sequence[APIRouter], settings: Settings | None = None
         description="Enterprise Q&A that answers numbers from a fact table, each with its source.",
         responses=_ERROR_RESPONSES,
     )
-    app.state.max_body_bytes = settings.max_body_bytes
+    app.state.body_limits = BodyLimits.from_settings(settings)
     for router in routers:
         app.include_router(router)
     install_error_handlers(app)
-    _document_400_not_422(app)
+    install_openapi(app, settings)
     return app
-
-
-def _document_400_not_422(app: FastAPI) -> None:
-    """Validation errors are answered 400 with the envelope; drop FastAPI's default 422 from the docs."""
-    build = app.openapi
-
-    def openapi() -> dict[str, object]:
-        if app.openapi_schema is None:
-            schema = build()
-            for path in schema.get("paths", {}).values():
-                for operation in path.values():
-                    operation.get("responses", {}).pop("422", None)
-            app.openapi_schema = schema
-        return app.openapi_schema
-
-    app.openapi = openapi  # type: ignore[method-assign]
 
 
 def create_local_app(settings: Settings | None = None) -> FastAPI:

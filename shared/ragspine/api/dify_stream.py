@@ -18,6 +18,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from ragspine.api.dify_shapes import run_data, sse
+from ragspine.api.dify_tasks import STOP, TASKS
 from ragspine.api.error_formats import dify_status
 from ragspine.errors import RagspineError
 from ragspine.workflows.run import EventKind, ExecutionPlan, RunEvent, RunResult
@@ -55,7 +56,7 @@ class _Stream:
         run = item.run
         yield self.event("node_finished", {**data, "inputs": {}, "process_data": None, "outputs": dict(run.outputs),
                                            "status": run.status.value, "error": run.error,
-                                           "elapsed_time": round(run.elapsed_time, 6),
+                                           "elapsed_time": round(run.elapsed_time, 6), "finished_at": int(time.time()),
                                            "execution_metadata": {"total_tokens": 0}})
         if item.node_type == "llm" and isinstance(run.outputs.get("text"), str):
             yield self.event("text_chunk", {"text": run.outputs["text"], "from_variable_selector": [item.node_id,
@@ -64,6 +65,13 @@ class _Stream:
     def finished(self, result: RunResult) -> str:
         return self.event("workflow_finished", run_data(result, workflow_id=self.workflow_id,
                                                         created_at=self.created_at, finished_at=int(time.time())))
+
+    def stopped(self) -> str:
+        finished = sum(1 for _ in self.executions)
+        return self.event("workflow_finished", {
+            "id": self.run_id, "workflow_id": self.workflow_id, "status": "stopped", "outputs": {},
+            "error": "stopped by the user", "elapsed_time": round(time.time() - self.created_at, 6),
+            "total_tokens": 0, "total_steps": finished, "created_at": self.created_at, "finished_at": int(time.time())})
 
     def error(self, exc: Exception) -> str:
         status, code, message = dify_status(exc)
@@ -75,7 +83,7 @@ def stream_run(plan: ExecutionPlan, inputs: Mapping[str, Any], *, workflow_id: s
                components: WorkflowComponents, user: str) -> Iterator[str]:
     """Run ``plan`` in a worker thread and yield Dify SSE events as it progresses."""
     stream = _Stream(plan, workflow_id)
-    events: queue.Queue[RunEvent | RunResult | Exception] = queue.Queue()
+    events: queue.Queue[Any] = queue.Queue()  # RunEvent | RunResult | Exception | STOP
 
     def work() -> None:
         try:
@@ -88,18 +96,25 @@ def stream_run(plan: ExecutionPlan, inputs: Mapping[str, Any], *, workflow_id: s
 
     yield stream.event("workflow_started", {"id": stream.run_id, "workflow_id": workflow_id, "sequence_number": 1,
                                             "inputs": dict(inputs), "created_at": stream.created_at})
+    TASKS.register(stream.task_id, user, events)
     threading.Thread(target=work, name=f"dify-run-{stream.run_id}", daemon=True).start()
-    while True:
-        try:
-            item = events.get(timeout=WAIT_SECONDS)
-        except queue.Empty:
-            yield stream.error(TimeoutError("the run did not report progress in time"))
-            return
-        if isinstance(item, RunEvent):
-            yield from stream.node(item)
-        elif isinstance(item, Exception):
-            yield stream.error(item)
-            return
-        else:
-            yield stream.finished(item)
-            return
+    try:
+        while True:
+            try:
+                item = events.get(timeout=WAIT_SECONDS)
+            except queue.Empty:
+                yield stream.error(TimeoutError("the run did not report progress in time"))
+                return
+            if item is STOP:
+                yield stream.stopped()
+                return
+            if isinstance(item, RunEvent):
+                yield from stream.node(item)
+            elif isinstance(item, Exception):
+                yield stream.error(item)
+                return
+            elif isinstance(item, RunResult):
+                yield stream.finished(item)
+                return
+    finally:
+        TASKS.unregister(stream.task_id)

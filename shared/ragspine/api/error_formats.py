@@ -16,6 +16,7 @@ from fastapi import Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ragspine.api.errors import request_ids
 from ragspine.errors import PayloadTooLargeError, RagspineError
@@ -25,6 +26,7 @@ from ragspine.workflows.surfaces import (
     WebhookRateLimitedError,
     WorkflowNotFoundError,
     WorkflowNotRunnableError,
+    WorkflowRequestUnprocessableError,
     WorkflowUnauthenticatedError,
 )
 
@@ -52,6 +54,8 @@ def dify_status(exc: Exception) -> tuple[int, str, str]:
     """``(status, Dify code, message)`` for an error raised while serving a Dify route."""
     if isinstance(exc, RequestValidationError):
         return 400, "invalid_param", _summary(exc, head=(), sep=".")
+    if isinstance(exc, StarletteHTTPException) and exc.status_code < 500:
+        return exc.status_code, "invalid_param", str(exc.detail)
     if isinstance(exc, WorkflowUnauthenticatedError):
         return 401, "unauthorized", DIFY_MISSING_AUTH if exc.missing else DIFY_INVALID_AUTH
     if isinstance(exc, WorkflowRunDisabledError):
@@ -79,8 +83,12 @@ def render_n8n(request: Request, exc: Exception) -> Response:
     """n8n's public-API error body ``{"message": "..."}`` (e.g. ``request/body/active is read-only``)."""
     if isinstance(exc, RequestValidationError):
         status, message = 400, _summary(exc, head=("request",), sep="/")
+    elif isinstance(exc, StarletteHTTPException) and exc.status_code < 500:
+        status, message = exc.status_code, str(exc.detail)
     elif isinstance(exc, WorkflowUnauthenticatedError):
         status, message = 401, N8N_MISSING_KEY if exc.missing else "unauthorized"
+    elif isinstance(exc, WorkflowRequestUnprocessableError):
+        status, message = 422, exc.message
     elif isinstance(exc, RagspineError):
         status, message = (400 if exc.http_status == 422 else exc.http_status), exc.message
     else:
@@ -97,6 +105,8 @@ def render_webhook(request: Request, exc: Exception) -> Response:
         headers["Retry-After"] = str(exc.retry_after)
     if isinstance(exc, RequestValidationError):
         status, message = 400, _summary(exc, head=(), sep=".")
+    elif isinstance(exc, StarletteHTTPException) and exc.status_code < 500:
+        status, message = exc.status_code, str(exc.detail)
     elif isinstance(exc, PayloadTooLargeError | RagspineError):
         status, message = (400 if exc.http_status == 422 else exc.http_status), exc.message
     else:

@@ -11,6 +11,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from ragspine.api.allow import allowed_methods
 from ragspine.api.envelope import error_body
 from ragspine.errors import FieldError, PayloadTooLargeError, RagspineError
 
@@ -34,12 +35,12 @@ def request_ids(request: Request) -> tuple[str, str]:
 
 
 def error_response(request: Request, status: int, *, code: str, message: str, retryable: bool = False,
-                   field_errors: tuple[FieldError, ...] = ()) -> JSONResponse:
+                   field_errors: tuple[FieldError, ...] = (), headers: dict[str, str] | None = None) -> JSONResponse:
     """An envelope response carrying the request id in body and header."""
     request_id, trace_id = request_ids(request)
     body = error_body(code=code, message=message, retryable=retryable, request_id=request_id,
                       trace_id=trace_id, field_errors=field_errors)
-    return JSONResponse(body, status_code=status, headers={"X-Request-Id": request_id})
+    return JSONResponse(body, status_code=status, headers={**(headers or {}), "X-Request-Id": request_id})
 
 
 def _field(loc: tuple[object, ...]) -> str:
@@ -75,20 +76,23 @@ async def _http_error(request: Request, exc: Exception) -> Response:
     messages = {404: f"no route {request.method} {request.url.path}: see /docs for the routes",
                 405: f"method {request.method} is not allowed on {request.url.path}"}
     message = messages.get(exc.status_code, str(exc.detail))
-    return error_response(request, exc.status_code, code=code, message=message)
+    headers = dict(exc.headers or {})
+    if exc.status_code == 405:
+        allowed = allowed_methods(request, headers.get("Allow", ""))
+        headers["Allow"] = ", ".join(allowed)
+        message = f"{message}; use {', '.join(allowed)}"
+    return error_response(request, exc.status_code, code=code, message=message, headers=headers)
 
 
 async def guard(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
     """Assign the request id, enforce the body size limit, and turn any crash into an opaque 500."""
     request_id, _ = request_ids(request)
-    limit = getattr(request.app.state, "max_body_bytes", None)
-    for prefix, larger in getattr(request.app.state, "body_limits", ()):  # e.g. Gateway file uploads
-        if request.url.path.startswith(prefix):
-            limit = larger
+    limits = getattr(request.app.state, "body_limits", None)
+    limit, render = limits.for_path(request.url.path) if limits else (None, None)
     length = request.headers.get("content-length", "")
     if limit and length.isdigit() and int(length) > limit:
         exc = PayloadTooLargeError(f"the request body has {length} bytes; the limit is {limit}")
-        return await _ragspine_error(request, exc)
+        return render(request, exc) if render else await _ragspine_error(request, exc)
     try:
         response = await call_next(request)
     except Exception:

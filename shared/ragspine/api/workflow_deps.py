@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import Depends, Header
+from fastapi import Depends
+from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
 
 from ragspine.api.deps import SettingsDep
 from ragspine.workflows.scaffold import ScaffoldOptions
@@ -34,18 +35,26 @@ WorkflowsDep = Annotated[WorkflowComponents, Depends(workflow_components)]
 ScaffoldOptionsDep = Annotated[ScaffoldOptions, Depends(scaffold_options)]
 
 
+# Declared as security schemes so the published contract says which routes need which key;
+# auto_error=False leaves the refusal (and its peer-specific body) to the dependencies below.
+_APP_KEY = HTTPBearer(scheme_name="DifyAppKey", description="A Dify app key: Authorization: Bearer app-…",
+                      auto_error=False)
+_N8N_KEY = APIKeyHeader(name="X-N8N-API-KEY", scheme_name="N8nApiKey", description="An n8n API key",
+                        auto_error=False)
+
+
 def dify_app(components: WorkflowsDep,
-             authorization: Annotated[str | None, Header(description="Bearer <app key>")] = None) -> StoredWorkflow:
+             credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_APP_KEY)] = None) -> StoredWorkflow:
     """The stored workflow an ``Authorization: Bearer app-…`` key opens.
 
     Raises:
         WorkflowUnauthenticatedError: no header, not Bearer, or a key that does not verify (401).
         WorkflowNotFoundError: the key's workflow was deleted (404).
     """
-    scheme, _, token = (authorization or "").strip().partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
+    token = credentials.credentials.strip() if credentials else ""
+    if not token:
         raise WorkflowUnauthenticatedError("no Bearer app key", missing=True)
-    record = verify_key(token.strip(), KeyKind.APP, store=components.store)
+    record = verify_key(token, KeyKind.APP, store=components.store)
     workflow = components.store.get(record.workflow_id or "")
     if workflow is None:
         raise WorkflowNotFoundError("the workflow of this app key no longer exists")
@@ -53,7 +62,7 @@ def dify_app(components: WorkflowsDep,
 
 
 def n8n_key(components: WorkflowsDep,
-            x_n8n_api_key: Annotated[str | None, Header(alias="X-N8N-API-KEY")] = None) -> None:
+            x_n8n_api_key: Annotated[str | None, Depends(_N8N_KEY)] = None) -> None:
     """Require a valid ``X-N8N-API-KEY``.
 
     Raises:

@@ -5,21 +5,39 @@ from __future__ import annotations
 import json
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic.json_schema import SkipJsonSchema
 
 from ragspine.workflows.dsl import InputFormat, NormalizedInput, OutputFormat, normalize
+
+_HAS_TEXT: dict[str, Any] = {"required": ["text"]}
+_HAS_DOCUMENT: dict[str, Any] = {"required": ["document"]}
+_HAS_SOURCE: dict[str, Any] = {"anyOf": [_HAS_TEXT, _HAS_DOCUMENT]}
+
+
+def _no_default(schema: dict[str, Any]) -> None:
+    """Leave ``default: null`` out of an optional field's schema: null is not an accepted value."""
+    schema.pop("default", None)
+
 
 _TEXT_HELP = ("A free-text description, or the JSON, YAML or TOML text of a Dify DSL, an n8n workflow or a "
               "description mapping ({description, name?, inputs?}).")
 
 
 class WorkflowSourceRequest(BaseModel):
-    """What to work on: ``text`` (any supported format) or an already-parsed JSON ``document``."""
+    """What to work on: exactly one of ``text`` (any supported format) or an already-parsed JSON ``document``.
 
-    model_config = ConfigDict(extra="forbid")
+    The published schema says so (``oneOf``); an explicit ``null`` is refused like a wrong type,
+    so that a field's presence is what counts, as the schema states it.
+    """
 
-    text: str | None = Field(default=None, description=_TEXT_HELP, examples=["Translate {{text}} into Japanese"])
-    document: dict[str, Any] | None = Field(default=None, description="A Dify DSL or n8n workflow as JSON.")
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"oneOf": [_HAS_TEXT, _HAS_DOCUMENT]})
+
+    text: str | SkipJsonSchema[None] = Field(default=None, description=_TEXT_HELP, min_length=1,
+                                             examples=["Translate {{text}} into Japanese"],
+                                             json_schema_extra=_no_default)
+    document: dict[str, Any] | SkipJsonSchema[None] = Field(default=None, json_schema_extra=_no_default,
+                                                            description="A Dify DSL or n8n workflow as JSON.")
     input_format: InputFormat = Field(default=InputFormat.AUTO, description="How to read `text`.")
     output_format: OutputFormat = Field(default=OutputFormat.YAML, description="Serialisation of Dify output.")
 
@@ -28,6 +46,13 @@ class WorkflowSourceRequest(BaseModel):
         if (self.text is None) == (self.document is None) and not self._source_optional():
             raise ValueError("send exactly one of text or document")
         return self
+
+    @field_validator("text", "document", "template", mode="before", check_fields=False)
+    @classmethod
+    def _not_null(cls, value: Any) -> Any:
+        if value is None:
+            raise ValueError("must not be null: leave the field out instead")
+        return value
 
     def _source_optional(self) -> bool:
         return False
@@ -46,7 +71,11 @@ class WorkflowSourceRequest(BaseModel):
 class ScaffoldRequest(WorkflowSourceRequest):
     """A source to scaffold, or a catalog ``template`` id (then the source is optional)."""
 
-    template: str | None = Field(default=None, description="A catalog entry id, e.g. tpl-translation.")
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"oneOf": [
+        _HAS_TEXT, _HAS_DOCUMENT, {"required": ["template"], "not": _HAS_SOURCE}]})
+
+    template: str | SkipJsonSchema[None] = Field(default=None, json_schema_extra=_no_default,
+                                                 description="A catalog entry id, e.g. tpl-translation.")
     match_catalog: bool = Field(default=True, description="Reuse a curated template that matches a description.")
 
     def _source_optional(self) -> bool:
@@ -95,3 +124,11 @@ class DifyRunRequest(BaseModel):
     user: str = Field(min_length=1, max_length=255)
     files: list[Any] = Field(default_factory=list, max_length=0, description="Not supported: must be empty.")
     trace_id: str | None = None
+
+
+class DifyStopRequest(BaseModel):
+    """Dify's ``POST /workflows/tasks/{task_id}/stop`` body: the user who started the run."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    user: str = Field(min_length=1, max_length=255)

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from ragspine.workflows.surfaces.errors import WorkflowRequestError
+from ragspine.workflows.surfaces.errors import WorkflowRequestError, WorkflowRequestUnprocessableError
 from ragspine.workflows.surfaces.n8n_body import check_body
 from tests.support.workflow_api import echo_n8n
 
@@ -67,7 +67,9 @@ class TestAdditional:
     def test_duplicate_node_names_are_refused(self) -> None:
         body = echo_n8n()
         body["nodes"][1]["name"] = "Webhook"
-        assert _refused(body) == "request/body/nodes/1/name must be unique (connections use names)"
+        with pytest.raises(WorkflowRequestUnprocessableError, match="nodes/1/name must be unique") as caught:
+            check_body(body)
+        assert caught.value.http_status == 422  # schema-valid, so not 400: JSON Schema cannot state uniqueness
 
 
 def test_writable_extras_are_kept() -> None:

@@ -17,18 +17,18 @@ from fastapi.responses import JSONResponse, Response, StreamingResponse
 
 from ragspine.api.dify_shapes import blocking_body, info_body, parameters_body
 from ragspine.api.dify_stream import stream_run
+from ragspine.api.dify_tasks import TASKS
 from ragspine.api.error_formats import DifyRoute
+from ragspine.api.peer_schemas import DIFY_RESPONSES, DIFY_RUN_OK, DIFY_RUN_RESPONSES
 from ragspine.api.workflow_deps import DifyAppDep, WorkflowsDep
-from ragspine.api.workflow_schemas import DifyRunRequest
+from ragspine.api.workflow_schemas import DifyRunRequest, DifyStopRequest
 from ragspine.workflows.surfaces import prepare_run, run_stored
 
-router = APIRouter(prefix="/v1", tags=["dify"], route_class=DifyRoute)
-_AUTH: dict[int | str, dict[str, Any]] = {
-    401: {"description": "Missing or invalid app key (Dify's {code, message, status})"}}
+router = APIRouter(prefix="/v1", tags=["dify"], route_class=DifyRoute, responses=DIFY_RESPONSES)
 
 
 @router.post("/workflows/run", summary="Run the app's workflow (blocking or streaming)",
-             responses={**_AUTH, 403: {"description": "Execution is disabled on this server (app_unavailable)"}})
+             responses={**DIFY_RUN_RESPONSES, **DIFY_RUN_OK})
 def run_workflow(body: DifyRunRequest, workflow: DifyAppDep, components: WorkflowsDep) -> Response:
     """Blocking: Dify's ``{task_id, workflow_run_id, data}``. Streaming: SSE ``data: {json}`` events."""
     if body.response_mode == "streaming":
@@ -42,13 +42,24 @@ def run_workflow(body: DifyRunRequest, workflow: DifyAppDep, components: Workflo
                                       created_at=started, finished_at=int(time.time())))
 
 
-@router.get("/parameters", summary="The app's input form and features", responses=_AUTH)
+@router.get("/parameters", summary="The app's input form and features")
 def get_parameters(workflow: DifyAppDep) -> dict[str, Any]:
     """``user_input_form`` from the start node's variables, features from the DSL."""
     return parameters_body(workflow)
 
 
-@router.get("/info", summary="The app's name, description, tags, mode and author", responses=_AUTH)
+@router.get("/info", summary="The app's name, description, tags, mode and author")
 def get_info(workflow: DifyAppDep) -> dict[str, Any]:
     """Basic information about the app the key opens."""
     return info_body(workflow)
+
+
+@router.post("/workflows/tasks/{task_id}/stop", summary="Stop a streamed run (Dify's task stop)",
+             responses={200: {"description": "Always success, as in Dify (a finished task stays finished)",
+                              "content": {"application/json": {"schema": {
+                                  "type": "object", "required": ["result"],
+                                  "properties": {"result": {"enum": ["success"]}}}}}}})
+def stop_task(task_id: str, body: DifyStopRequest, workflow: DifyAppDep) -> dict[str, str]:
+    """End the stream of ``task_id`` if this process serves it for ``user``: its last event says ``stopped``."""
+    TASKS.stop(task_id, body.user)
+    return {"result": "success"}

@@ -10,6 +10,7 @@ from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
 
+from ragspine.api.body_limits import BodyLimits
 from ragspine.api.errors import error_response
 from ragspine.api.knowledge_deps import GatewayDep, HooksDep
 from ragspine.api.knowledge_http import Call, Reply, envelope, handle, page_of
@@ -244,6 +245,6 @@ async def _bounded_body(request: Request, limit: int) -> bytes:
 def install(app: FastAPI, settings: Settings) -> None:
     """Mount the Gateway: its router, file uploads past the JSON body limit, and no redirects ever."""
     app.include_router(router)
-    app.state.body_limits = (*getattr(app.state, "body_limits", ()),
-                             (f"{PREFIX}/file-resources/", settings.knowledge_upload_max_bytes))
+    limits = getattr(app.state, "body_limits", None) or BodyLimits.from_settings(settings)
+    app.state.body_limits = limits.with_surface(f"{PREFIX}/file-resources/", settings.knowledge_upload_max_bytes)
     app.router.redirect_slashes = False  # seed 003: the Gateway never redirects (a token must not follow one)

@@ -15,15 +15,27 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse, Response
+from starlette.convertors import PathConvertor, register_url_convertor
 
 from ragspine.api.error_formats import WebhookRoute
+from ragspine.api.peer_schemas import WEBHOOK_RESPONSES
 from ragspine.api.workflow_deps import WorkflowsDep
 from ragspine.errors import PayloadTooLargeError
 from ragspine.settings import WEBHOOK_METHODS
 from ragspine.workflows.run import RunResult, RunStatus
-from ragspine.workflows.surfaces import check_method, trigger_webhook
+from ragspine.workflows.surfaces import BODY_METHODS, check_method, trigger_webhook
 
-router = APIRouter(tags=["webhook"], route_class=WebhookRoute)
+router = APIRouter(tags=["webhook"], route_class=WebhookRoute, responses=WEBHOOK_RESPONSES)
+
+
+class _AnyPath(PathConvertor):
+    """Starlette's ``path`` without its blind spot: ``.`` skips a line break, so ``/webhook/a%0Ab`` matched no
+    route and got the app's envelope instead of the webhook's 404."""
+
+    regex = r"[\s\S]*"
+
+
+register_url_convertor("webhook_path", _AnyPath())
 
 
 async def read_capped(request: Request, limit: int) -> bytes:
@@ -63,6 +75,10 @@ async def webhook(path: str, request: Request, components: WorkflowsDep) -> Resp
 
 
 # One route per method, so each has its own OpenAPI operation id.
+# A body method may send a JSON object: its fields overlay the query parameters as the run's inputs.
+_JSON_OBJECT_BODY = {"requestBody": {"required": False, "content": {"application/json": {"schema": {
+    "type": "object", "description": "Run inputs (overlaying the query parameters)"}}}}}
 for _method in sorted(WEBHOOK_METHODS):
-    router.add_api_route("/webhook/{path:path}", webhook, methods=[_method], operation_id=f"webhook_{_method.lower()}",
-                         summary=f"Trigger an active workflow ({_method})")
+    router.add_api_route("/webhook/{path:webhook_path}", webhook, methods=[_method],
+                         operation_id=f"webhook_{_method.lower()}", summary=f"Trigger an active workflow ({_method})",
+                         openapi_extra=_JSON_OBJECT_BODY if _method in BODY_METHODS else None)

@@ -9,20 +9,25 @@ from ragspine.workflows.surfaces.errors import (
     WorkflowConflictError,
     WorkflowNotFoundError,
     WorkflowNotRunnableError,
+    WorkflowRequestUnprocessableError,
     WorkflowUnauthenticatedError,
 )
 from ragspine.workflows.surfaces.key_admin import create_app_key, create_n8n_key
 from ragspine.workflows.surfaces.keys import verify_key
+from ragspine.workflows.surfaces.n8n_body import EXTRAS, NODE_KEYS, REQUIRED
 from ragspine.workflows.surfaces.ports import WorkflowStore
 from ragspine.workflows.surfaces.rate_limit import TokenBucketLimiter
 from ragspine.workflows.surfaces.records import ApiKeyRecord, KeyKind, StoredWorkflow, WorkflowPage
-from ragspine.workflows.surfaces.runs import check_method, prepare_run, run_stored, trigger_webhook
+from ragspine.workflows.surfaces.registry import CURSOR_PATTERN
+from ragspine.workflows.surfaces.runs import BODY_METHODS, check_method, prepare_run, run_stored, trigger_webhook
 from ragspine.workflows.surfaces.sqlite_store import SqliteWorkflowStore
 
 __all__ = [
+    "BODY_METHODS", "CURSOR_PATTERN", "EXTRAS", "NODE_KEYS", "REQUIRED",
     "ApiKeyRecord", "KeyKind", "SqliteWorkflowStore", "StoredWorkflow", "TokenBucketLimiter",
     "WebhookMethodNotAllowedError", "WebhookPolicy", "WebhookRateLimitedError", "WorkflowComponents",
-    "WorkflowConflictError", "WorkflowNotFoundError", "WorkflowNotRunnableError", "WorkflowPage", "WorkflowStore",
+    "WorkflowConflictError", "WorkflowNotFoundError", "WorkflowNotRunnableError", "WorkflowPage",
+    "WorkflowRequestUnprocessableError", "WorkflowStore",
     "WorkflowUnauthenticatedError", "check_method", "create_app_key", "create_n8n_key", "prepare_run", "run_stored",
     "trigger_webhook", "verify_key",
 ]

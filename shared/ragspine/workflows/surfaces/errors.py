@@ -44,6 +44,13 @@ class WorkflowRequestError(InvalidInputError):
         self.path = path
 
 
+class WorkflowRequestUnprocessableError(WorkflowRequestError):
+    """A schema-valid n8n body breaks a rule JSON Schema cannot state (node names must be unique): 422."""
+
+    code = "WORKFLOW_REQUEST_UNPROCESSABLE"
+    http_status = 422
+
+
 class WorkflowNotRunnableError(InvalidInputError):
     """A stored workflow has no Dify mapping the executor can run (its n8n nodes did not convert)."""
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from ragspine.errors import RagspineError
 from ragspine.workflows.n8n import read_n8n
-from ragspine.workflows.surfaces.errors import WorkflowRequestError
+from ragspine.workflows.surfaces.errors import WorkflowRequestError, WorkflowRequestUnprocessableError
 
 REQUIRED = ("name", "nodes", "connections", "settings")
 EXTRAS = ("staticData", "pinData", "description")
@@ -30,13 +30,15 @@ _CALLER = frozenset({"any", "none", "workflowsFromAList", "workflowsFromSameOwne
 SETTINGS: dict[str, Callable[[Any], bool]] = {
     "saveExecutionProgress": lambda v: isinstance(v, bool),
     "saveManualExecutions": lambda v: isinstance(v, bool),
-    "saveDataErrorExecution": lambda v: v in _SAVE,
-    "saveDataSuccessExecution": lambda v: v in _SAVE,
-    "executionTimeout": lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= -1,
+    "saveDataErrorExecution": lambda v: isinstance(v, str) and v in _SAVE,
+    "saveDataSuccessExecution": lambda v: isinstance(v, str) and v in _SAVE,
+    # JSON has one number type: 787.0 is the integer 787 (as n8n's JSON Schema validator reads it).
+    "executionTimeout": lambda v: (isinstance(v, int | float) and not isinstance(v, bool) and float(v).is_integer()
+                                   and v >= -1),
     "errorWorkflow": lambda v: isinstance(v, str),
     "timezone": lambda v: isinstance(v, str),
-    "executionOrder": lambda v: v in ("v0", "v1"),
-    "callerPolicy": lambda v: v in _CALLER,
+    "executionOrder": lambda v: isinstance(v, str) and v in ("v0", "v1"),
+    "callerPolicy": lambda v: isinstance(v, str) and v in _CALLER,
     "callerIds": lambda v: isinstance(v, str),
     "timeSavedPerExecution": lambda v: isinstance(v, int | float) and not isinstance(v, bool),
     "availableInMCP": lambda v: isinstance(v, bool),
@@ -81,9 +83,15 @@ def _check_nodes(nodes: Any) -> list[Any]:
         extra = sorted(set(node) - NODE_KEYS)
         if extra:
             raise WorkflowRequestError(f"request/body/nodes/{i}", f"must NOT have additional properties ({extra[0]})")
-        if node.get("name") in names:
-            raise WorkflowRequestError(f"request/body/nodes/{i}/name", "must be unique (connections use names)")
-        names.add(str(node.get("name")))
+        name, parameters = node.get("name"), node.get("parameters")
+        if not isinstance(name, str) or not name:
+            raise WorkflowRequestError(f"request/body/nodes/{i}/name", "must be a non-empty string")
+        if parameters is not None and not isinstance(parameters, Mapping):
+            raise WorkflowRequestError(f"request/body/nodes/{i}/parameters", "must be object")
+        if name in names:
+            raise WorkflowRequestUnprocessableError(f"request/body/nodes/{i}/name",
+                                                    "must be unique (connections use names)")
+        names.add(name)
     return list(nodes)
 
 

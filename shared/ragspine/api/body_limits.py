@@ -1,0 +1,58 @@
+"""Request body limits per surface, and the 413 each surface's clients expect.
+
+The engine routes keep the small app-wide limit (RAGSPINE_MAX_BODY_BYTES); the peer-compatible
+surfaces take their peer's default, because real exports are larger (an 80 KB n8n workflow is
+ordinary): the n8n API and webhooks 16 MiB (n8n's N8N_PAYLOAD_SIZE_MAX), the Dify app API 100 MiB
+(Dify's NGINX_CLIENT_MAX_BODY_SIZE). The check runs before routing, on Content-Length; the
+webhook route also counts the bytes it streams.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from starlette.requests import Request
+from starlette.responses import Response
+
+from ragspine.api.error_formats import render_dify, render_n8n, render_webhook
+from ragspine.settings import Settings
+
+Render = Callable[[Request, Exception], Response]
+DIFY_PATHS = ("/v1/workflows/run", "/v1/workflows/tasks/", "/v1/parameters", "/v1/info")
+
+
+@dataclass(frozen=True, slots=True)
+class SurfaceLimit:
+    """Paths starting with ``prefixes`` accept ``max_bytes``; a larger body is refused through ``render``."""
+
+    prefixes: tuple[str, ...]
+    max_bytes: int
+    render: Render | None
+
+
+@dataclass(frozen=True, slots=True)
+class BodyLimits:
+    """The limit of each surface, and the app-wide one (rendered as the envelope) for every other path."""
+
+    surfaces: tuple[SurfaceLimit, ...]
+    default: int
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> BodyLimits:
+        """The limits this deployment configured."""
+        return cls(surfaces=(SurfaceLimit(DIFY_PATHS, settings.dify_max_body_bytes, render_dify),
+                             SurfaceLimit(("/api/v1/",), settings.n8n_max_body_bytes, render_n8n),
+                             SurfaceLimit(("/webhook/",), settings.workflow_webhook_max_bytes, render_webhook)),
+                   default=settings.max_body_bytes)
+
+    def with_surface(self, prefix: str, max_bytes: int) -> BodyLimits:
+        """These limits plus one for paths under ``prefix`` (refused with the envelope), checked first."""
+        return BodyLimits(surfaces=(SurfaceLimit((prefix,), max_bytes, None), *self.surfaces), default=self.default)
+
+    def for_path(self, path: str) -> tuple[int, Render | None]:
+        """The limit on ``path`` and the renderer of its 413 (None: the seed-003 envelope)."""
+        for surface in self.surfaces:
+            if path.startswith(surface.prefixes):
+                return surface.max_bytes, surface.render
+        return self.default, None

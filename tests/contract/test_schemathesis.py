@@ -1,0 +1,127 @@
+"""Every published contract says what the routes do: schemathesis against the local app, in process.
+
+One OpenAPI document covers every surface: the ordinary engine, catalog and compiler routes, the
+Dify-compatible app API (with a valid app key), the n8n-compatible API (with a valid
+X-N8N-API-KEY), the webhooks, ask and search. The run is the one ``schemathesis run`` does (its
+engine, every phase: examples, coverage with negative data and undeclared methods, fuzzing, and
+the stateful phase over the links it infers; every check), over the ASGI app instead of a socket,
+with a bounded number of examples so that it stays around a minute. Any failure fails the test
+with schemathesis' own description. By hand, against a running service::
+
+    schemathesis run --config-file tests/contract/schemathesis.toml http://127.0.0.1:8000/openapi.json \\
+        -H 'Authorization: Bearer app-…' -H 'X-N8N-API-KEY: …'
+"""
+
+from __future__ import annotations
+
+import tomllib
+import warnings
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ragspine.bootstrap import get_services
+from ragspine.settings import get_settings
+from ragspine.workflows.surfaces.key_admin import create_app_key, create_n8n_key
+from ragspine.workflows.surfaces.sqlite_store import SqliteWorkflowStore
+from tests.fakes.llm import RecordingLLMProvider
+from tests.support.workflow_api import LLM_REPLY, make_components, summarise_dsl
+
+schemathesis = pytest.importorskip("schemathesis")
+
+CONFIG = Path(__file__).with_name("schemathesis.toml")
+MAX_EXAMPLES = 20
+SEED = 16
+SURFACES = {"/v1/workflows/run": "dify", "/v1/workflows/tasks/": "dify", "/v1/parameters": "dify", "/v1/info": "dify", "/api/v1/": "n8n",
+            "/webhook/": "webhook", "/v1/workflows/": "ordinary", "/v1/catalog/": "ordinary", "/v1/ask": "ask",
+            "/v1/search": "search", "/healthz": "health"}
+
+
+@dataclass
+class ContractRun:
+    """What the run tested and what failed, per operation."""
+
+    tested: set[str] = field(default_factory=set)
+    failures: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    phases: dict[str, str] = field(default_factory=dict)
+
+
+def _reset() -> None:
+    get_settings.cache_clear()
+    get_services.cache_clear()
+
+
+def _run(schema: Any) -> ContractRun:
+    from schemathesis.engine import Status, events, from_schema
+
+    run = ContractRun()
+    for event in from_schema(schema).execute():
+        if isinstance(event, events.ScenarioFinished | events.FuzzScenarioFinished):
+            run.tested.add(event.recorder.label)
+            for checks in event.recorder.checks.values():
+                run.failures.extend(f"{event.recorder.label}: [{c.failure_info.failure.code}] "
+                                    f"{c.failure_info.failure.title}\n{c.failure_info.failure.message}\n"
+                                    f"{c.failure_info.code_sample}"
+                                    for c in checks if c.status is Status.FAILURE and c.failure_info)
+        elif isinstance(event, events.NonFatalError | events.FatalError):
+            run.errors.append(str(getattr(event, "info", event)))
+        elif isinstance(event, events.PhaseFinished):
+            run.phases[event.phase.name.value] = event.status.value
+        elif isinstance(event, events.EngineFinished):
+            run.failures.extend(f"{f.title}: {f.message}" for f in event.failures)
+    return run
+
+
+@pytest.fixture(scope="module")
+def contract_run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ContractRun]:
+    """One run over the local app (every router, a fresh data folder), an app key and an n8n key on every call."""
+    from ragspine.api.app import create_local_app
+    from ragspine.api.workflow_deps import workflow_components
+
+    data = tmp_path_factory.mktemp("contract")
+    with pytest.MonkeyPatch.context() as env, warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for name, value in {"RAGSPINE_DATA_DIR": str(data / "data"), "RAGSPINE_ENV": "test",
+                            "RAGSPINE_EMBEDDER": "none", "RAGSPINE_TODAY": "2026-11-30"}.items():
+            env.setenv(name, value)
+        env.delenv("RAGSPINE_BACKEND", raising=False)
+        _reset()
+        components = make_components(SqliteWorkflowStore(data / "workflows.db"), enabled=True,
+                                     llm=RecordingLLMProvider([LLM_REPLY]), max_bytes=64 * 1024, burst=100_000)
+        app = create_local_app()
+        app.dependency_overrides[workflow_components] = lambda: components
+        headers = {"Authorization": f"Bearer {create_app_key(components, document=summarise_dsl()).plaintext}",
+                   "X-N8N-API-KEY": create_n8n_key(components).plaintext}
+        config = tomllib.loads(CONFIG.read_text(encoding="utf-8"))
+        config.update(headers=headers, seed=SEED, workers=1,
+                      generation={"max-examples": MAX_EXAMPLES, "mode": "all"})
+        schema = schemathesis.openapi.from_asgi("/openapi.json", app, config=schemathesis.Config.from_dict(config))
+        yield _run(schema)
+    _reset()
+
+
+def test_every_phase_ran(contract_run: ContractRun) -> None:
+    assert not contract_run.errors, "\n".join(contract_run.errors)
+    assert {"examples", "coverage", "fuzzing", "stateful"} <= set(contract_run.phases), contract_run.phases
+
+
+@pytest.mark.parametrize("surface", sorted(set(SURFACES.values())))
+def test_the_surface_keeps_its_published_contract(contract_run: ContractRun, surface: str) -> None:
+    def surface_of(label: str) -> str:
+        path = label.split(" ", 1)[-1]
+        return next((name for prefix, name in SURFACES.items() if path.startswith(prefix)), "other")
+
+    tested = {label for label in contract_run.tested if surface_of(label) == surface}
+    assert tested, f"schemathesis tested no {surface} operation"
+    failures = [f for f in contract_run.failures if surface_of(f.split(":", 1)[0]) == surface]
+    assert not failures, f"{len(failures)} contract failure(s):\n\n" + "\n\n".join(failures)
+
+
+def test_no_failure_outside_a_surface(contract_run: ContractRun) -> None:
+    known = tuple(SURFACES)
+    stray = [f for f in contract_run.failures if not f.split(":", 1)[0].split(" ", 1)[-1].startswith(known)]
+    assert not stray, "\n\n".join(stray)
