@@ -177,7 +177,8 @@ def _parse(text: str, qa: QAComponents, *, today: date, trace: TraceRecorder) ->
     trace.stage("intent_clarify")
     if isinstance(decision, AskBack):
         return QuestionShape(digest, lang, None, intent, decision)
-    hit = qa.faq.match(text) if qa.faq is not None else None
+    # By meaning only for questions with no metric: a figure question never pays for the embedder.
+    hit = qa.faq.match(text, by_meaning=intent.channel is Channel.NARRATIVE) if qa.faq is not None else None
     trace.stage("faq")
     if hit is not None:
         return QuestionShape(digest, lang, None, intent, decision, hit)
