@@ -23,7 +23,7 @@ from ragspine.qa.language import Lang, detect_language
 from ragspine.qa.narrative import run_narrative
 from ragspine.qa.ports import Evidence, IntentParser, NarrativeRetriever
 from ragspine.qa.provenance import check_numbers, numbers_in
-from ragspine.qa.render import render_assumptions, render_unrecognized
+from ragspine.qa.render import render_assumptions, render_unit_note, render_unrecognized
 from ragspine.qa.result import AnswerResult, AnswerStatus, Route
 from ragspine.qa.screening import ScreeningPolicy
 from ragspine.qa.shape import DEFAULT_SHAPE_CACHE_SIZE, QuestionShape, Rendered, ShapeCache, question_numbers
@@ -140,7 +140,7 @@ def answer_question(question: str, *, qa: QAComponents, history: Sequence[Messag
     structured = run_structured(slots, facts=qa.facts, glossary=qa.glossary, lang=lang,
                                 max_sensitivity=qa.max_sensitivity, plan=plan, results=looked_up)
     trace.stage("structured")
-    answer = _structured_text(structured, slots, qa.glossary, lang)
+    answer = _structured_text(structured, slots, qa.glossary, lang, asked_unit=intent.requested_unit)
     asked = question_numbers(text, decision) if plan is None else shape.question_numbers
     answer, verdict = _verified(answer, structured, asked)
     trace.decide(verdict)
@@ -201,8 +201,13 @@ def validate_question(question: str, *, max_chars: int) -> str:
     return text
 
 
-def _structured_text(outcome: StructuredOutcome, slots: Slots, glossary: Glossary, lang: Lang) -> str:
+def _structured_text(outcome: StructuredOutcome, slots: Slots, glossary: Glossary, lang: Lang, *,
+                     asked_unit: str | None = None) -> str:
     lines = list(outcome.lines)
+    found_units = [r.fact.unit for r in outcome.results if r.fact is not None]
+    note = render_unit_note(asked_unit, found_units, lang) if asked_unit and found_units else None
+    if note:
+        lines.append(note)  # asked "in yen", the facts are in USD_M: say so, never convert
     if slots.assumptions:
         lines.append(render_assumptions(slots.assumptions, glossary, lang))
     return "\n".join(lines)
