@@ -34,11 +34,12 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Retrieval:
-    """The chunk index, the hybrid pipeline over it, and the embedder for indexed passages."""
+    """The chunk index, the hybrid pipeline over it, and the embedders for passages and questions."""
 
     index: ChunkIndex
     retriever: HybridRetriever
     document_embedder: Embedder | None
+    query_embedder: Embedder | None = None
 
 
 @dataclass(frozen=True)
@@ -125,6 +126,25 @@ def build_system_prompt() -> str:
     return profile.system_prompt or system_prompt_for(profile.assistant_name("zh"))
 
 
+def faq_by_meaning(faq: FaqIndex | None, settings: Settings, retrieval: Retrieval | None,
+                   glossary: Glossary) -> FaqIndex | None:
+    """The FAQ matching by meaning too when an embedder is configured (RAGSPINE_FAQ_SEMANTIC).
+
+    The company's names (the home entity's, and the first word of a name of several words:
+    "ACME" of "ACME Group") are left out of the texts the embedder compares.
+    """
+    if faq is None or retrieval is None or not settings.faq_semantic:
+        return faq
+    if retrieval.query_embedder is None or retrieval.document_embedder is None:
+        return faq
+    from ragspine.facts.glossary import SlotKind
+
+    names = glossary.term(SlotKind.ENTITY, glossary.home_entity).names.values()
+    company = tuple({*names, *(n.split()[0] for n in names if len(n.split()) > 1)})
+    return faq.with_embedders(retrieval.query_embedder, retrieval.document_embedder, ignore=company,
+                              threshold=settings.faq_semantic_threshold, margin=settings.faq_semantic_margin)
+
+
 def build_workflow_store(settings: Settings) -> WorkflowStore:
     """The workflow store the backend setting asks for (workflows.db, or the workflows table)."""
     if settings.backend is Backend.AWS:
@@ -180,8 +200,9 @@ def build_services(settings: Settings) -> Services:
     qa = QAComponents(
         facts=facts, glossary=glossary, screening=ScreeningPolicy.default(glossary=glossary),
         intent=RuleIntentParser.from_file(glossary), llm=llm, clock=clock,
-        faq=build_faq(settings), retriever=narrative, max_chars=settings.max_question_chars,
-        parse_cache_size=settings.parse_cache_size, system_prompt=build_system_prompt(),
+        faq=faq_by_meaning(build_faq(settings), settings, retrieval, glossary), retriever=narrative,
+        max_chars=settings.max_question_chars, parse_cache_size=settings.parse_cache_size,
+        system_prompt=build_system_prompt(),
     )
     return Services(settings=settings, facts=facts, glossary=glossary, clock=clock, qa=qa, retrieval=retrieval)
 
@@ -251,13 +272,18 @@ def build_retrieval(settings: Settings, *, llm: LLMProvider, glossary: Glossary)
     from ragspine.retrieval.routing import glossary_slot_detector
 
     query_embedder, document_embedder = build_embedders(settings)
+    if query_embedder is not None:
+        from ragspine.llm.memo_embedder import MemoEmbedder
+
+        query_embedder = MemoEmbedder(query_embedder)  # the FAQ and the retriever embed the same question
     index = build_chunk_index(settings, dimension=query_embedder.dimension if query_embedder else None)
     if index is None:
         return None
     retriever = HybridRetriever(index, embedder=query_embedder, llm=llm if settings.rerank_enabled else None,
                                 config=RetrievalConfig(top_k=settings.retrieval_top_k, rerank=settings.rerank_enabled),
                                 slot_detector=glossary_slot_detector(glossary))
-    return Retrieval(index=index, retriever=retriever, document_embedder=document_embedder)
+    return Retrieval(index=index, retriever=retriever, document_embedder=document_embedder,
+                     query_embedder=query_embedder)
 
 
 def build_ingest_context(services: Services) -> StepContext:

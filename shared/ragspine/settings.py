@@ -100,6 +100,9 @@ class Settings(BaseSettings):
         default=None, description="FAQ file (faq.yaml format); default: the domain folder's faq.yaml.")
     faq_enabled: bool = True
     faq_threshold: float = Field(default=90.0, gt=0, le=100)
+    faq_semantic: bool = Field(default=True, description="Also match FAQ questions by meaning when an embedder is set.")
+    faq_semantic_threshold: float = Field(default=0.86, gt=0, le=1)
+    faq_semantic_margin: float = Field(default=0.02, ge=0, lt=1)
     embedder: EmbedderName = Field(
         default=EmbedderName.AUTO,
         description="Dense retrieval leg: auto, none (BM25 only), an offline model, or bedrock (AWS).")

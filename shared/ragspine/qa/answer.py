@@ -24,7 +24,7 @@ from ragspine.qa.narrative import run_narrative
 from ragspine.qa.ports import Evidence, IntentParser, NarrativeRetriever
 from ragspine.qa.prompt import SYSTEM_PROMPT
 from ragspine.qa.provenance import check_numbers, numbers_in
-from ragspine.qa.render import render_assumptions, render_unrecognized
+from ragspine.qa.render import render_assumptions, render_unit_note, render_unrecognized
 from ragspine.qa.result import AnswerResult, AnswerStatus, Route
 from ragspine.qa.scope import covered_by_knowledge
 from ragspine.qa.screening import RefusalReason, ScreeningPolicy
@@ -144,7 +144,7 @@ def answer_question(question: str, *, qa: QAComponents, history: Sequence[Messag
     structured = run_structured(slots, facts=qa.facts, glossary=qa.glossary, lang=lang,
                                 max_sensitivity=qa.max_sensitivity, plan=plan, results=looked_up)
     trace.stage("structured")
-    answer = _structured_text(structured, slots, qa.glossary, lang)
+    answer = _structured_text(structured, slots, qa.glossary, lang, asked_unit=intent.requested_unit)
     asked = question_numbers(text, decision) if plan is None else shape.question_numbers
     answer, verdict = _verified(answer, structured, asked)
     trace.decide(verdict)
@@ -191,7 +191,8 @@ def _parse(text: str, qa: QAComponents, *, today: date, trace: TraceRecorder) ->
     trace.stage("intent_clarify")
     if isinstance(decision, AskBack):
         return QuestionShape(digest, lang, None, intent, decision)
-    hit = qa.faq.match(text) if qa.faq is not None else None
+    # By meaning only for questions with no metric: a figure question never pays for the embedder.
+    hit = qa.faq.match(text, by_meaning=intent.channel is Channel.NARRATIVE) if qa.faq is not None else None
     trace.stage("faq")
     if hit is not None:
         return QuestionShape(digest, lang, None, intent, decision, hit)
@@ -220,8 +221,13 @@ def validate_question(question: str, *, max_chars: int) -> str:
     return text
 
 
-def _structured_text(outcome: StructuredOutcome, slots: Slots, glossary: Glossary, lang: Lang) -> str:
+def _structured_text(outcome: StructuredOutcome, slots: Slots, glossary: Glossary, lang: Lang, *,
+                     asked_unit: str | None = None) -> str:
     lines = list(outcome.lines)
+    found_units = [r.fact.unit for r in outcome.results if r.fact is not None]
+    note = render_unit_note(asked_unit, found_units, lang) if asked_unit and found_units else None
+    if note:
+        lines.append(note)  # asked "in yen", the facts are in USD_M: say so, never convert
     if slots.assumptions:
         lines.append(render_assumptions(slots.assumptions, glossary, lang))
     return "\n".join(lines)

@@ -18,6 +18,8 @@ from ragspine.qa.result import Clarification, Option
 from ragspine.qa.slots import Assumption, Slots, Unrecognized, last_completed_fiscal_year
 
 MAX_METRIC_OPTIONS = 3
+# Below this WRatio the unknown words are not a misspelt metric ("numbers", "見せて"): offer every metric.
+MIN_METRIC_SIMILARITY = 65.0
 _ASK_METRIC = {
     Lang.ZH: "您想查询哪个指标？请选择：{options}",
     Lang.EN: "Which figure do you mean? Choose one: {options}",
@@ -89,7 +91,7 @@ def _ask_for_metric(intent: Intent, *, glossary: Glossary, today: date, lang: La
 
 
 def closest_metrics(words: tuple[str, ...], glossary: Glossary) -> list[str]:
-    """Metric codes whose aliases look most like the unknown words (all metrics when none)."""
+    """Metric codes whose aliases look most like the unknown words (all metrics when none does)."""
     metrics = list(glossary.terms[SlotKind.METRIC])
     if not words:
         return metrics
@@ -97,7 +99,8 @@ def closest_metrics(words: tuple[str, ...], glossary: Glossary) -> list[str]:
 
     choices = {alias: code for alias, (kind, code) in glossary.aliases.items() if kind is SlotKind.METRIC}
     ranked: dict[str, None] = {}
-    for alias, _score, _ in process.extract(" ".join(words).lower(), list(choices), scorer=fuzz.WRatio, limit=20):
+    for alias, _score, _ in process.extract(" ".join(words).lower(), list(choices), scorer=fuzz.WRatio, limit=20,
+                                            score_cutoff=MIN_METRIC_SIMILARITY):
         ranked.setdefault(choices[alias], None)
         if len(ranked) == MAX_METRIC_OPTIONS:
             break

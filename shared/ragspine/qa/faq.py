@@ -11,6 +11,8 @@ from typing import Any
 
 from ragspine.config_loader import load_yaml
 from ragspine.errors import ConfigurationError
+from ragspine.llm.ports import Embedder
+from ragspine.qa.faq_semantic import DEFAULT_SEMANTIC_MARGIN, DEFAULT_SEMANTIC_THRESHOLD, SemanticFaqMatcher
 
 DEFAULT_THRESHOLD = 90.0
 _NOISE = re.compile(r"[\s\W_]+", re.UNICODE)
@@ -29,10 +31,15 @@ class FaqEntry:
 
 @dataclass(frozen=True, slots=True)
 class FaqHit:
-    """A matched entry and how well the question matched (100 = same normalised text)."""
+    """A matched entry, how well the question matched and how.
+
+    ``score`` is 100 for the same normalised text, the fuzzy ratio (0-100) for a fuzzy hit
+    and the cosine score (0-1) for a ``semantic`` one.
+    """
 
     entry: FaqEntry
     score: float
+    method: str = "exact"
 
 
 def faq_key(text: str) -> str:
@@ -41,15 +48,29 @@ def faq_key(text: str) -> str:
 
 
 class FaqIndex:
-    """Question variants of every entry; exact normalised match first, then a fuzzy one."""
+    """Question variants of every entry; exact normalised match first, then a fuzzy one, then
+    (with an embedder) one by meaning."""
 
-    def __init__(self, entries: tuple[FaqEntry, ...], *, threshold: float = DEFAULT_THRESHOLD) -> None:
+    def __init__(self, entries: tuple[FaqEntry, ...], *, threshold: float = DEFAULT_THRESHOLD,
+                 semantic: SemanticFaqMatcher | None = None) -> None:
         if not 0 < threshold <= 100:
             raise ConfigurationError(f"FAQ threshold must be in (0, 100], got {threshold}")
         self.entries = entries
         self.threshold = threshold
+        self.semantic = semantic
         self._by_key = {faq_key(q): e for e in entries for q in e.questions}
         self._keys = list(self._by_key)  # the fuzzy matcher's choices, built once rather than per question
+
+    def with_embedders(self, query: Embedder, passage: Embedder, *, threshold: float = DEFAULT_SEMANTIC_THRESHOLD,
+                       margin: float = DEFAULT_SEMANTIC_MARGIN, ignore: tuple[str, ...] = ()) -> FaqIndex:
+        """The same index that also matches by meaning (see ``SemanticFaqMatcher``)."""
+        if not 0 < threshold <= 1 or not 0 <= margin < 1:
+            raise ConfigurationError(f"FAQ semantic threshold must be in (0, 1] and margin in [0, 1), "
+                                     f"got {threshold} and {margin}")
+        matcher = SemanticFaqMatcher([e.questions for e in self.entries], [e.answer for e in self.entries],
+                                     query=query, passage=passage, threshold=threshold, margin=margin,
+                                     ignore=ignore)
+        return FaqIndex(self.entries, threshold=self.threshold, semantic=matcher)
 
     @classmethod
     def from_mapping(cls, raw: Mapping[str, Any], *, threshold: float = DEFAULT_THRESHOLD) -> FaqIndex:
@@ -71,8 +92,12 @@ class FaqIndex:
         """Load a faq.yaml file."""
         return cls.from_mapping(load_yaml(path), threshold=threshold)
 
-    def match(self, question: str) -> FaqHit | None:
-        """The entry this question asks, or None when nothing is close enough."""
+    def match(self, question: str, *, by_meaning: bool = True) -> FaqHit | None:
+        """The entry this question asks, or None when nothing is close enough.
+
+        ``by_meaning=False`` keeps to the exact and fuzzy matches: the caller knows the
+        question asks for a figure, so the embedder is not worth its cost.
+        """
         key = faq_key(question)
         if not key:
             return None
@@ -82,4 +107,7 @@ class FaqIndex:
         from rapidfuzz import fuzz, process  # loaded on the first non-exact lookup
 
         best = process.extractOne(key, self._keys, scorer=fuzz.ratio, score_cutoff=self.threshold)
-        return FaqHit(self._by_key[best[0]], float(best[1])) if best else None
+        if best:
+            return FaqHit(self._by_key[best[0]], float(best[1]), "fuzzy")
+        found = self.semantic.best(question) if by_meaning and self.semantic is not None else None
+        return FaqHit(self.entries[found.entry], found.score, "semantic") if found else None

@@ -21,13 +21,20 @@ class RuleIntentParser:
     narrative; the clarify gate then decides whether a missing metric must be asked for.
     """
 
-    def __init__(self, glossary: Glossary, cues: Mapping[str, Iterable[str]]) -> None:
+    def __init__(self, glossary: Glossary, cues: Mapping[str, Iterable[str]],
+                 units: Mapping[str, Iterable[str]] | None = None) -> None:
         try:
             self._cues = {name: re.compile(alias_pattern(normalize_text(w) for w in cues[name]))
                           for name in ("causal", "quantity", "comparison")}
         except (KeyError, TypeError, re.error) as exc:
             raise ConfigurationError(f"intent cues are malformed: {exc!r}") from exc
         self._glossary = glossary
+        try:
+            words = {normalize_text(str(word)): str(code) for code, names in (units or {}).items() for word in names}
+        except (AttributeError, TypeError) as exc:
+            raise ConfigurationError(f"intent cues 'requested_units' are malformed: {exc!r}") from exc
+        self._units = words
+        self._unit_pattern = re.compile(alias_pattern(words)) if words else None
 
     @classmethod
     def from_file(cls, glossary: Glossary, path: Path | None = None) -> RuleIntentParser:
@@ -35,7 +42,7 @@ class RuleIntentParser:
         from ragspine.domain.files import INTENT, domain_dir, read_file
 
         raw: dict[str, Any] = read_file(path or domain_dir() / INTENT, INTENT)
-        return cls(glossary, raw)
+        return cls(glossary, raw, raw.get("requested_units"))
 
     def parse(self, question: str) -> Intent:
         """Parse slots and choose the channel."""
@@ -47,4 +54,5 @@ class RuleIntentParser:
         channel = Channel.NARRATIVE
         if slots.metrics:
             channel = Channel.COMPOSITE if causal else Channel.STRUCTURED
-        return Intent(slots, channel, causal, quantity, comparison)
+        unit = self._unit_pattern.search(text) if self._unit_pattern is not None else None
+        return Intent(slots, channel, causal, quantity, comparison, self._units[unit.group()] if unit else None)

@@ -25,6 +25,7 @@ class Intent:
     causal: bool = False
     quantity: bool = False
     comparison: bool = False
+    requested_unit: str | None = None  # a currency or unit the question asks the figures in ("in yen": JPY)
 
     @property
     def needs_metric(self) -> bool:

@@ -6,6 +6,7 @@ and the provenance check can rely on one form; only the words around it change.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from types import MappingProxyType
 
 from ragspine.facts.glossary import Glossary, SlotKind, Term
@@ -23,6 +24,7 @@ _TEXT = MappingProxyType({
         "unrecognized": "无法识别参数 {param}：「{raw}」。可识别的写法例如：{known}。",
         "assume_entity": "未指定主体，按{name}回答", "assume_period": "未指定期间，按最近完成的会计年度 {value} 回答",
         "assumed": "（假设：{parts}。）", "join": "；", "list": "、",
+        "unit_note": "注：事实表中这些数字以 {units} 计，没有以 {asked} 计的数值；以上数字未作任何换算。",
     }),
     Lang.EN: MappingProxyType({
         "found": "{what}: {value} {unit}", "sep": ", ",
@@ -31,6 +33,7 @@ _TEXT = MappingProxyType({
         "assume_entity": "no entity named, so {name}", "assume_period": "no period named, so the last completed "
                                                                          "fiscal year {value}",
         "assumed": "(Assumed: {parts}.)", "join": "; ", "list": ", ",
+        "unit_note": "Note: the facts give these figures in {units}, not in {asked}; nothing above is converted.",
     }),
     Lang.JA: MappingProxyType({
         "found": "{what}：{value} {unit}", "sep": "、",
@@ -38,6 +41,8 @@ _TEXT = MappingProxyType({
         "unrecognized": "パラメータ {param} の「{raw}」を認識できません。使える表記の例：{known}。",
         "assume_entity": "主体の指定がないため{name}", "assume_period": "期間の指定がないため直近の完了年度 {value}",
         "assumed": "（前提：{parts}。）", "join": "；", "list": "、",
+        "unit_note": "注：ファクトテーブルの数値は {units} 建てで、{asked} の数値はありません。"
+                     "上記は換算していません。",
     }),
 })
 
@@ -83,6 +88,19 @@ def render_unrecognized(problem: Unrecognized, glossary: Glossary, lang: Lang = 
     known = (text["list"].join(t.name(lang.value) for t in glossary.terms[kind].values()) if kind is not None
              else _PERIOD_EXAMPLES)
     return text["unrecognized"].format(param=problem.param, raw=problem.raw, known=known)
+
+
+def render_unit_note(asked: str, units: Iterable[str], lang: Lang = Lang.ZH) -> str | None:
+    """The plain note for figures asked in a unit the facts are not in, or None when they are.
+
+    A fact in ``USD_M`` answers a question asked in USD (the currency matches); one asked in
+    JPY, or in billions, gets the note. Nothing is ever converted.
+    """
+    other = sorted({u for u in units if u != asked and u.split("_")[0] != asked})
+    if not other:
+        return None
+    text = _TEXT[lang]
+    return text["unit_note"].format(units=text["list"].join(other), asked=asked)
 
 
 def render_assumptions(assumptions: tuple[Assumption, ...], glossary: Glossary, lang: Lang = Lang.ZH) -> str:

