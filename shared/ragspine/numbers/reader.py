@@ -36,13 +36,14 @@ _EN_SCALE = {**{k: v for k, v in SCALE_WORDS.items() if k != "hundred"}, "bn": 1
 _NUMBER = re.compile(
     rf"(?P<arabic>(?<![A-Za-z0-9_.])(?<!第)(?:{_ARABIC}))"
     rf"(?:(?P<cjk_scale>[{_SUFFIX_SCALES}]+(?:(?:{_ARABIC})[{_SUFFIX_SCALES}]+)*)"
-    rf"|\s?(?P<en_scale>(?i:{'|'.join(_EN_SCALE)}))\b)?"
+    rf"|\s?(?P<en_scale>(?i:{'|'.join(_EN_SCALE)}))(?![A-Za-z]))?"
     r"(?P<unit>\s?[A-Z]{3}_M(?![A-Za-z]))?"
     rf"|(?<!第)(?P<cjk>[{_CJK_NUMERALS}]+(?:点[{''.join(DIGITS)}]+)?)"
-    rf"|(?P<words>\b(?i:{_WORD})(?:(?:\s+|-)(?i:and\s+)?(?i:{_WORD}))*\b)")
+    rf"|(?P<words>(?<![A-Za-z])(?i:{_WORD})(?:(?:\s+|-)(?i:and\s+)?(?i:{_WORD}))*(?![A-Za-z]))")
 _SCALE_PART = re.compile(rf"({_ARABIC})?([{_SUFFIX_SCALES}]+)")
 # Counters after a single numeral that make it a count: 三家门店, 两个原因, 二つ, 五店舗, 七成.
 _COUNTERS = frozenset("家个個间間位名人件项項种種次倍成元円店座台款条條届年季周週天社回割つ项所")
+_CJK_WORD = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]")  # kana and ideographs
 _UNIT_SCALE = 10**6  # USD_M: the fact table's millions
 
 
@@ -104,7 +105,7 @@ def _mentions(match: re.Match[str], text: str) -> list[NumberMention]:
     if match["arabic"] is not None:
         return [_arabic(match)]
     if match["cjk"] is not None:
-        return _cjk(match["cjk"], text[match.end():match.end() + 1])
+        return _cjk(match["cjk"], text[match.start() - 1:match.start()], text[match.end():match.end() + 1])
     phrase = match["words"]
     if phrase.lower() == "one":
         return []
@@ -142,11 +143,14 @@ def _cjk_scaled(first: Decimal, tail: str) -> Decimal:
     return total
 
 
-def _cjk(run: str, following: str) -> list[NumberMention]:
-    if following == "月" or all(char in SCALES for char in run) and not (run == "十" and following in _COUNTERS):
-        return []  # a month, or a lone scale (万达, 百货, 千万)
+def _cjk(run: str, before: str, after: str) -> list[NumberMention]:
     if len(run) == 1:
-        return _mention_of(run, Decimal(DIGITS.get(run, 10))) if run not in "一零〇" and following in _COUNTERS else []
+        # A lone numeral is a count before a counter (三家) or standing apart (closed 五 stores);
+        # inside a word it is not (周三, 三越, 九龙, 百货).
+        counted = after in _COUNTERS or not (_CJK_WORD.match(before) or _CJK_WORD.match(after))
+        return _mention_of(run, Decimal(DIGITS.get(run, 10))) if counted and run not in "一零〇百千万萬亿億兆" else []
+    if after == "月" or all(char in SCALES for char in run):
+        return []  # a month (十一月), or lone scales (千万不要)
     value = cjk_value(run)
     if value is not None:
         return _mention_of(run, value)
