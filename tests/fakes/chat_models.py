@@ -55,13 +55,21 @@ def restate(text: str, lang: str, *, turn: int = 0) -> str:
     return _COUNTED.sub(lambda m: str(cn2an.cn2an(m.group(1), "normal")), restated)
 
 
+def restating(offset: int) -> Callable[[Messages], str]:
+    """A compliant model whose choice of surface forms starts at ``offset`` (to vary the forms)."""
+    def reply(messages: Messages) -> str:
+        _, snippets = parse_user_message(messages[-1]["content"])
+        lang = language(messages)
+        if not snippets:
+            return "资料不足，无法回答。"
+        return "\n".join(f"{_LEADS[lang]}{restate(s.text, lang, turn=offset + i)}{s.citation}"
+                         for i, s in enumerate(snippets))
+    return reply
+
+
 def compliant(messages: Messages) -> str:
     """Each passage restated in the question's language frame, each with its citation."""
-    _, snippets = parse_user_message(messages[-1]["content"])
-    lang = language(messages)
-    if not snippets:
-        return "资料不足，无法回答。"
-    return "\n".join(f"{_LEADS[lang]}{restate(s.text, lang, turn=i)}{s.citation}" for i, s in enumerate(snippets))
+    return restating(0)(messages)
 
 
 def uncited(messages: Messages) -> str:

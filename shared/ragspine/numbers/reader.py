@@ -145,9 +145,9 @@ def _cjk_scaled(first: Decimal, tail: str) -> Decimal:
 
 def _cjk(run: str, before: str, after: str) -> list[NumberMention]:
     if len(run) == 1:
-        # A lone numeral is a count before a counter (三家) or standing apart (closed 五 stores);
+        # A lone numeral is a count before a counter (三家), a percentage (百分之九) or apart (closed 五 stores);
         # inside a word it is not (周三, 三越, 九龙, 百货).
-        counted = after in _COUNTERS or not (_CJK_WORD.match(before) or _CJK_WORD.match(after))
+        counted = after in _COUNTERS or before == "之" or not (_CJK_WORD.match(before) or _CJK_WORD.match(after))
         return _mention_of(run, Decimal(DIGITS.get(run, 10))) if counted and run not in "一零〇百千万萬亿億兆" else []
     if after == "月" or all(char in SCALES for char in run):
         return []  # a month (十一月), or lone scales (千万不要)
