@@ -79,13 +79,14 @@ def uncited(messages: Messages) -> str:
     return " ".join(f"{_LEADS[lang]}{restate(s.text, lang, turn=i)}" for i, s in enumerate(snippets)) or "无法回答。"
 
 
-# The issue's own examples and one of every other form, each value absent from the prompt.
+# The issue's own examples and other forms, each value absent from the prompt, and each one
+# invisible to the check before the number reader (glued to CJK, full-width, CJK numerals, words).
 _INVENTIONS = {
     "zh": "香港收入下滑是因为客流减少了{a}%，共关闭了{b}家门店，利润减少约{c}万元。（来源：ACME_FY2024_MDA.docx）",
     "ja": "営業利益は前年から{d}億円増えました。店舗数は{e}店になりました。（出典：ACME_JP_2025_Report.md）",
-    "en": "Operating profit rose by {f} million and {g} percent of stores closed.",
+    "en": "Operating profit rose by {g} percent and {h} stores closed (source: ACME_FY2024_Review.pptx).",
 }
-_VALUES = [Decimal(v) for v in ("23", "9", "1.8", "480", "87", "4800", "12.5", "321", "66", "5.5")]
+_VALUES = [Decimal(v) for v in ("23", "9", "1.8", "480", "87", "4800", "66", "12.5", "321", "5.5")]
 
 
 def inventing(messages: Messages) -> str:
@@ -97,9 +98,9 @@ def inventing(messages: Messages) -> str:
     lang = language(messages)
     forms = {"a": number_forms.plain(a), "b": number_forms.chinese(b) or number_forms.full_width(b),
              "c": number_forms.plain(c), "d": number_forms.plain(d), "e": number_forms.full_width(e),
-             "f": number_forms.plain(f), "g": number_forms.english(g) or number_forms.plain(g)}
-    first = _INVENTIONS[lang].format(**forms)
-    return first + "\n" + _INVENTIONS["en" if lang != "en" else "zh"].format(**forms)
+             "f": number_forms.plain(f), "g": number_forms.english(g) or number_forms.plain(g),
+             "h": number_forms.english(b) or number_forms.plain(b)}
+    return _INVENTIONS[lang].format(**forms)
 
 
 def sleeping(seconds: float) -> Callable[[Messages], str]:
