@@ -3,6 +3,8 @@
 Allowed numbers come from found facts, differences computed from found facts, the cited
 snippets, and the question itself (periods the user named). Citations (``（来源：…）`` and
 ``（计算自：…）``) are stripped first: locators such as ``slide=2`` are addresses, not claims.
+Numbers are read by ``ragspine.numbers`` on both sides, in any script and surface form, and
+compared as canonical values: a passage saying 三家门店 allows "3 stores", 12,000 allows 1.2万.
 """
 
 from __future__ import annotations
@@ -11,9 +13,11 @@ import re
 from collections.abc import Iterable, Set
 from dataclasses import dataclass
 
-# A citation may hold one level of brackets itself: heading=香港（ACME_HK）,para=1.
-_CITATION = re.compile(r"[（(](?:来源|计算自|source|出典)[:：](?:[^（）()]|[（(][^（）()]*[）)])*[）)]", re.IGNORECASE)
-_NUMBER = re.compile(r"(?<![\w.])[-+−]?\d[\d,]*(?:\.\d+)?")
+from ragspine.numbers import normalise, read_numbers, sourced_values
+
+# A citation may hold one level of brackets itself: heading=香港（ACME_HK）,para=1. Matched
+# after NFKC, so full-width brackets and colons are ASCII by then.
+_CITATION = re.compile(r"\((?:来源|计算自|source|出典):(?:[^()]|\([^()]*\))*\)", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,25 +32,22 @@ class ProvenanceReport:
         return not self.unsupported
 
 
-def canonical_number(token: str) -> str:
-    """One spelling per value: no sign, separators, leading or trailing zeros ("1,320.0" -> "1320")."""
-    text = token.lstrip("+-−").replace(",", "")
-    if "." in text:
-        text = text.rstrip("0").rstrip(".")
-    return text.lstrip("0") or "0"
-
-
-def numbers_in(text: str) -> list[str]:
-    """Every number written in ``text``, canonical (so 36 and 36.0 compare equal)."""
-    return [canonical_number(token) for token in _NUMBER.findall(text)]
+def numbers_in(text: str) -> frozenset[str]:
+    """The canonical values ``text`` accounts for as evidence (1,320.0 -> 1320; 1.2万 -> 12000 and 1.2)."""
+    return frozenset(sourced_values([text]))
 
 
 def check_provenance(answer: str, *, evidence_texts: Iterable[str]) -> ProvenanceReport:
     """Compare the answer's numbers with the numbers the evidence contains."""
-    return check_numbers(answer, allowed={n for text in evidence_texts for n in numbers_in(text)})
+    return check_numbers(answer, allowed=sourced_values(evidence_texts))
 
 
 def check_numbers(answer: str, *, allowed: Set[str]) -> ProvenanceReport:
-    """Compare the answer's numbers (citations stripped) with canonical numbers already known to be sourced."""
-    unsupported = [n for n in numbers_in(_CITATION.sub(" ", answer)) if n not in allowed]
+    """Compare the answer's numbers (citations stripped) with canonical values already known to be sourced.
+
+    A number is supported when one of its readings is allowed; the report names the others
+    by their canonical value (480億 -> "48000000000").
+    """
+    claims = read_numbers(_CITATION.sub(" ", normalise(answer)))
+    unsupported = [m.value for m in claims if not m.readings & allowed]
     return ProvenanceReport(tuple(dict.fromkeys(unsupported)) if unsupported else ())

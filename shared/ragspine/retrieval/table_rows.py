@@ -5,11 +5,12 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from ragspine.numbers import is_number
+
 if TYPE_CHECKING:
     from ragspine.ingestion.model import Block
 
 _CELL_ROW = re.compile(r"[A-Za-z]+(\d+)")  # xlsx cell name: C3 -> row 3
-_NUMBER = re.compile(r"[-+]?[\d,.]+%?")
 
 
 def table_row_texts(block: Block) -> list[tuple[str, str]]:
@@ -47,7 +48,7 @@ def table_row_texts(block: Block) -> list[tuple[str, str]]:
 
 def _is_header(rows: tuple[tuple[str, ...], ...]) -> bool:
     first = rows[0]
-    return len(rows) > 1 and all(c.strip() and not _NUMBER.fullmatch(c.strip()) for c in first)
+    return len(rows) > 1 and all(c.strip() and not is_number(c) for c in first)
 
 
 def _row_number(block: Block, index: int) -> int:

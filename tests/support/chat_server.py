@@ -1,0 +1,74 @@
+"""A chat-completions server on a free loopback port, answering with a model function.
+
+It speaks the subset of the OpenAI protocol ``OpenAICompatibleProvider`` uses: ``POST
+/v1/chat/completions`` with ``messages`` in, ``choices[0].message.content`` out.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+Model = Callable[[list[dict[str, str]]], str]
+
+
+class ChatServer:
+    """The running server: its base URL, and every message list it was sent."""
+
+    def __init__(self, model: Model) -> None:
+        self.model = model
+        self.requests: list[list[dict[str, str]]] = []
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def setup(self) -> None:
+                super().setup()  # headers and body go in two writes: without this, Nagle holds the body ~40 ms
+                self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+            def do_POST(self) -> None:  # noqa: N802 (http.server's name)
+                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                server.requests.append(body["messages"])
+                if self.path != "/v1/chat/completions":
+                    self.send_error(404)
+                    return
+                text = server.model(body["messages"])
+                payload = json.dumps({"id": "local", "model": body["model"], "choices": [
+                    {"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}]})
+                data = payload.encode()
+                try:
+                    self.send_response(200)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(data)))
+                    self.end_headers()
+                    self.wfile.write(data)
+                except (BrokenPipeError, ConnectionResetError):  # the client timed out and left
+                    pass
+
+            def log_message(self, format: str, *args: object) -> None:  # noqa: A002 (http.server's name)
+                pass
+
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._httpd.daemon_threads = True
+        self.base_url = f"http://127.0.0.1:{self._httpd.server_address[1]}/v1"
+
+    def serve(self) -> None:
+        threading.Thread(target=self._httpd.serve_forever, name="chat-server", daemon=True).start()
+
+    def close(self) -> None:
+        self._httpd.shutdown()
+        self._httpd.server_close()
+
+
+@contextmanager
+def chat_server(model: Model) -> Iterator[ChatServer]:
+    """Start a server for ``model`` on a free loopback port; stop it on exit."""
+    server = ChatServer(model)
+    server.serve()
+    try:
+        yield server
+    finally:
+        server.close()
