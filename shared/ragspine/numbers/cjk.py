@@ -18,7 +18,7 @@ _SPELLING = str.maketrans({"萬": "万", "億": "亿", "兩": "两"})
 
 @cache
 def _converter() -> Any:
-    import cn2an  # type: ignore[import-untyped]  # noqa: PLC0415  (lazy: only texts with CJK numerals pay for it)
+    import cn2an  # noqa: PLC0415  (lazy: only texts with CJK numerals pay for it)
 
     return cn2an
 
