@@ -32,6 +32,17 @@ def _templates() -> list[tuple[re.Pattern[str], str, dict[str, Any]]]:
     return found
 
 
+MAX_RESPONSE_BYTES = 10 * 1024 * 1024  # the plugin's artifactMaxBytes default
+MAX_ERROR_BYTES = 65_536
+
+
+def check_sizes(status: int, content: bytes) -> None:
+    """Seed 003's budgets: every response under 10 MiB, an error body under 65,536 bytes."""
+    assert len(content) < MAX_RESPONSE_BYTES
+    if status >= 400:
+        assert len(content) < MAX_ERROR_BYTES
+
+
 def check_against_contract(method: str, url_path: str, status: int, body: Any) -> None:
     """Fail unless the contract declares this route, method and status, and the body validates against it."""
     matches = [(path, item) for pattern, path, item in _templates() if pattern.match(url_path)]
@@ -83,6 +94,7 @@ class Gateway:
                                        follow_redirects=False)
         self.last = response
         check_against_contract(method, response.request.url.path, response.status_code, response.json())
+        check_sizes(response.status_code, response.content)
         return response
 
     def ok(self, method: str, path: str, body: Any = None, **kwargs: Any) -> Any:

@@ -5,10 +5,11 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
+from typing import Any
 
 import jwt
 import pytest
-from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.hazmat.primitives.asymmetric import ec, rsa
 from typer.testing import CliRunner
 
 from ragspine.cli import app
@@ -73,19 +74,29 @@ def test_a_small_clock_skew_is_allowed(gateway: Gateway) -> None:
     assert _spaces(gateway, **{"X-User-Assertion": skewed}) == 200
 
 
-def test_es256_assertions_verify_with_the_configured_key_set(gateway: Gateway, tmp_path: Path,
-                                                             monkeypatch: pytest.MonkeyPatch) -> None:
-    private = ec.generate_private_key(ec.SECP256R1())
-    public = json.loads(jwt.algorithms.ECAlgorithm.to_jwk(private.public_key()))
-    (tmp_path / "jwks.json").write_text(json.dumps({"keys": [{**public, "kid": "idp-1", "alg": "ES256"}]}))
+def _key_pair(algorithm: str) -> tuple[Any, Any, dict[str, Any]]:
+    if algorithm == "ES256":
+        private: Any = ec.generate_private_key(ec.SECP256R1())
+        return private, ec.generate_private_key(ec.SECP256R1()), json.loads(
+            jwt.algorithms.ECAlgorithm.to_jwk(private.public_key()))
+    private = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    return private, rsa.generate_private_key(public_exponent=65537, key_size=2048), json.loads(
+        jwt.algorithms.RSAAlgorithm.to_jwk(private.public_key()))
+
+
+@pytest.mark.parametrize("algorithm", ["ES256", "RS256"])
+def test_asymmetric_assertions_verify_with_the_configured_key_set(gateway: Gateway, tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch,
+                                                                  algorithm: str) -> None:
+    private, other, public = _key_pair(algorithm)
+    (tmp_path / "jwks.json").write_text(json.dumps({"keys": [{**public, "kid": "idp-1", "alg": algorithm}]}))
     monkeypatch.setenv("RAGSPINE_KNOWLEDGE_ASSERTION_JWKS", str(tmp_path / "jwks.json"))
     monkeypatch.setenv("RAGSPINE_ENV", "production")  # the dev HS256 key is no longer trusted
     get_settings.cache_clear()
-    signed = jwt.encode(_claims(gateway.settings), private, algorithm="ES256", headers={"kid": "idp-1"})
+    signed = jwt.encode(_claims(gateway.settings), private, algorithm=algorithm, headers={"kid": "idp-1"})
     assert _spaces(gateway, **{"X-User-Assertion": signed}) == 200
     assert _spaces(gateway) == 401  # HS256 with the local key: refused in production
-    other = ec.generate_private_key(ec.SECP256R1())
-    forged = jwt.encode(_claims(gateway.settings), other, algorithm="ES256", headers={"kid": "idp-1"})
+    forged = jwt.encode(_claims(gateway.settings), other, algorithm=algorithm, headers={"kid": "idp-1"})
     assert _spaces(gateway, **{"X-User-Assertion": forged}) == 401
 
 
