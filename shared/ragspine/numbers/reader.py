@@ -13,7 +13,8 @@ thousand). Signs and the %/‰ marks do not change the value compared: the check
 magnitudes, as the answers restate "下降7.4%" as "fell 7.4%".
 
 Never read: the numeral one written alone as a word or character (one of them, 一个, 统一:
-a pronoun or article as often as a figure; the digit 1 is read), a lone scale character
+a pronoun or article as often as a figure; the digit 1 is read), except 一 before a counter
+that only counts (一家门店, 一名员工, 一倍; 一家人 stays a word), a lone scale character
 (万达, 百货, 千万), and CJK numerals naming a month (十一月).
 """
 
@@ -42,6 +43,8 @@ _NUMBER = re.compile(
     rf"|(?P<words>(?<![A-Za-z])(?i:{_WORD})(?:(?:\s+|-)(?i:and\s+)?(?i:{_WORD}))*(?![A-Za-z]))")
 _SCALE_PART = re.compile(rf"({_ARABIC})?([{_SUFFIX_SCALES}]+)")
 # Counters after a single numeral that make it a count: 三家门店, 两个原因, 二つ, 五店舗, 七成.
+# Counters after which 一 is a count of one, not an article (一家门店, 一间分店, 一名员工, 一倍).
+_COUNTS_OF_ONE = frozenset("家间間座名位店所倍届屆台款条條")
 _COUNTERS = frozenset("家个個间間位名人件项項种種次倍成元円店座台款条條届年季周週天社回割つ项所")
 _CJK_WORD = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]")  # kana and ideographs
 _UNIT_SCALE = 10**6  # USD_M: the fact table's millions
@@ -105,7 +108,7 @@ def _mentions(match: re.Match[str], text: str) -> list[NumberMention]:
     if match["arabic"] is not None:
         return [_arabic(match)]
     if match["cjk"] is not None:
-        return _cjk(match["cjk"], text[match.start() - 1:match.start()], text[match.end():match.end() + 1])
+        return _cjk(match["cjk"], text[match.start() - 1:match.start()], text[match.end():match.end() + 2])
     phrase = match["words"]
     if phrase.lower() == "one":
         return []
@@ -143,7 +146,10 @@ def _cjk_scaled(first: Decimal, tail: str) -> Decimal:
     return total
 
 
-def _cjk(run: str, before: str, after: str) -> list[NumberMention]:
+def _cjk(run: str, before: str, following: str) -> list[NumberMention]:
+    after = following[:1]
+    if run == "一" and after in _COUNTS_OF_ONE and following != "家人":
+        return _mention_of(run, Decimal(1))  # 关闭了一家门店: a count, unlike the article in 一个原因
     if len(run) == 1:
         # A lone numeral is a count before a counter (三家), a percentage (百分之九) or apart (closed 五 stores);
         # inside a word it is not (周三, 三越, 九龙, 百货).
