@@ -181,7 +181,7 @@ class LibrariesFile(_Strict):
 
     version: str
     scores: ScoresSpec = ScoresSpec()
-    default: list[str] = Field(min_length=1)
+    default: list[str] = []  # accepted and ignored: every library is searched (retrieval/routing.py)
     libraries: dict[str, LibrarySpec] = Field(min_length=1)
 
 
