@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from datetime import date
 
 from ragspine.facts.glossary import Glossary, Period, SlotKind
+from ragspine.qa.analytics.compute import expand_lookups
+from ragspine.qa.analytics.periods import resolve_relative
 from ragspine.qa.intent_model import Channel, Intent
 from ragspine.qa.language import Lang
 from ragspine.qa.phrasing import render_question
@@ -62,10 +64,17 @@ def clarify_scope(intent: Intent, *, glossary: Glossary, today: date, lang: Lang
     if not entities:
         entities = (glossary.home_entity,)
         assumptions.append(Assumption(SlotKind.ENTITY, glossary.home_entity, "no entity named: the home group"))
+    analysis = intent.analysis
+    if not periods and analysis.relative is not None:
+        periods = (resolve_relative(analysis.relative, today, glossary.fiscal_calendar),)
+        assumptions.append(Assumption(SlotKind.PERIOD, periods[0].label, f"relative period: {analysis.relative}",
+                                      cue=analysis.relative_raw))
     if not periods:
         periods = (last_completed_fiscal_year(today, glossary.fiscal_calendar),)
         assumptions.append(Assumption(SlotKind.PERIOD, periods[0].label,
                                       "no period named: the last completed fiscal year"))
+    if analysis:
+        entities, periods = expand_lookups(analysis, parsed.metrics, entities, periods, glossary)
     slots = Slots(parsed.metrics, entities, periods, channels, tuple(assumptions))
     return Proceed(slots, _refinements(slots, glossary=glossary, today=today, lang=lang))
 

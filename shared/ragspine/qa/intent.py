@@ -8,10 +8,11 @@ from pathlib import Path
 from typing import Any
 
 from ragspine.errors import ConfigurationError
-from ragspine.facts.glossary import Glossary, normalize_text
+from ragspine.facts.glossary import Glossary, SlotKind, normalize_text
 from ragspine.facts.matching import alias_pattern
+from ragspine.qa.analytics.cues import Analysis, AnalyticsCues
 from ragspine.qa.intent_model import Channel, Intent
-from ragspine.qa.slots import parse_slots
+from ragspine.qa.slots import ParsedSlots, parse_slots
 
 
 class RuleIntentParser:
@@ -28,6 +29,7 @@ class RuleIntentParser:
         except (KeyError, TypeError, re.error) as exc:
             raise ConfigurationError(f"intent cues are malformed: {exc!r}") from exc
         self._glossary = glossary
+        self._analytics = AnalyticsCues(cues, glossary.level_aliases)
 
     @classmethod
     def from_file(cls, glossary: Glossary, path: Path | None = None) -> RuleIntentParser:
@@ -41,10 +43,28 @@ class RuleIntentParser:
         """Parse slots and choose the channel."""
         slots = parse_slots(question, glossary=self._glossary)
         text = normalize_text(question)
+        analysis = self._analytics.read(text)
+        if analysis:
+            slots = self._with_analysis(slots, analysis)
         causal = bool(self._cues["causal"].search(text))
         quantity = bool(self._cues["quantity"].search(text))
         comparison = bool(self._cues["comparison"].search(text))
         channel = Channel.NARRATIVE
         if slots.metrics:
             channel = Channel.COMPOSITE if causal else Channel.STRUCTURED
-        return Intent(slots, channel, causal, quantity, comparison)
+        return Intent(slots, channel, causal, quantity, comparison, analysis)
+
+    def _with_analysis(self, slots: ParsedSlots, analysis: Analysis) -> ParsedSlots:
+        """Enumerated levels expanded to their entities; analytics words no longer count as unknown names.
+
+        A level expands only when the question names none of its entities (香港地区 is Hong Kong).
+        """
+        glossary = self._glossary
+        entities = list(slots.entities)
+        for level in analysis.levels:
+            if not any(glossary.term(SlotKind.ENTITY, e).level == level for e in entities):
+                entities += [e for e in glossary.entities_at(level) if e not in entities]
+        names = tuple(part for name in slots.unknown_names for part in self._analytics.strip(normalize_text(name))
+                      .split() if len(part) >= 2 and part not in glossary.fillers)
+        return ParsedSlots(slots.metrics, tuple(entities), slots.periods, slots.channels, slots.bad_period,
+                           names if names != slots.unknown_names else slots.unknown_names)
