@@ -212,7 +212,7 @@ def _shares(results: tuple[QueryResult, ...], found: dict[tuple[str, str, str, P
                 continue
             share = format_decimal((_value(part) / _value(whole) * 100).quantize(Decimal("0.1")))
             line = text["share"].format(entity=label(glossary.term(SlotKind.ENTITY, entity), lang),
-                                        period=_space(lang) + period.label if lang is Lang.EN else period.label,
+                                        period=period.label,
                                         metric=_name(glossary, SlotKind.METRIC, metric, lang),
                                         parent=label(glossary.term(SlotKind.ENTITY, parent), lang), share=share)
             made.append((f"{line}{_cited([part, whole], lang)}", (share,)))
