@@ -5,7 +5,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from ragspine.qa.analytics.cues import Analysis
+from ragspine.qa.analytics.cues import NO_ANALYSIS, Analysis
 from ragspine.qa.slots import ParsedSlots
 
 
@@ -26,7 +26,7 @@ class Intent:
     causal: bool = False
     quantity: bool = False
     comparison: bool = False
-    analysis: Analysis = Analysis()
+    analysis: Analysis = NO_ANALYSIS
 
     @property
     def needs_metric(self) -> bool:

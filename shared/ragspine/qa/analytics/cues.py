@@ -16,6 +16,8 @@ ORDER_GROUPS = ("highest", "lowest", "rank")
 RELATIVE_GROUPS = ("last_year", "this_year", "last_quarter", "this_quarter")
 OTHER_GROUPS = ("share", "sum_of_quarters", "top", "analysis_fillers")
 ANALYTICS_GROUPS = (*PRIOR_GROUPS, *ORDER_GROUPS, *RELATIVE_GROUPS, *OTHER_GROUPS)
+# Which group owns a word listed in two (the longest word at a position wins regardless).
+_SCAN_ORDER = (*PRIOR_GROUPS, "lowest", "highest", "rank", *RELATIVE_GROUPS, "share", "sum_of_quarters")
 _CJK_DIGITS = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
 
 
@@ -39,61 +41,59 @@ class Analysis:
     levels: tuple[str, ...] = ()
 
     def __bool__(self) -> bool:
-        return self != _NONE
+        # ``is`` first: every ask of a plain question checks this, and NO_ANALYSIS is what it gets.
+        return self is not NO_ANALYSIS and self != NO_ANALYSIS
 
 
-_NONE = Analysis()
+NO_ANALYSIS = Analysis()
 
 
 class AnalyticsCues:
-    """The compiled analytics cue groups of a domain plus its level words (each region, 各地区)."""
+    """The compiled analytics cue groups of a domain plus its level words (each region, 各地区).
+
+    All cue words are one prefix-tree regex, scanned once, each word mapped to its group: at a
+    position the longest word wins, and the leftmost position first, so "vs last year" is a
+    comparison (not the period "last year"), 一番低い lowest (not 一番, highest) and 前年度比 a
+    comparison (not 前年度). A word in two groups belongs to the first of ``_SCAN_ORDER``.
+    """
 
     def __init__(self, cues: Mapping[str, Iterable[str]], level_aliases: Mapping[str, str]) -> None:
         try:
-            self._groups = {name: re.compile(alias_pattern(normalize_text(w).strip() for w in cues[name]))
-                            for name in ANALYTICS_GROUPS if name in cues and name != "top"}
+            self._group_of: dict[str, str] = {}
+            for name in _SCAN_ORDER:
+                for word in cues.get(name, []):
+                    self._group_of.setdefault(normalize_text(word).strip(), name)
+            self._cues = re.compile(alias_pattern(self._group_of)) if self._group_of else None
             self._top = _top_pattern(cues.get("top", []))
         except (TypeError, AttributeError, ValueError, re.error) as exc:
             raise ConfigurationError(f"intent analytics cues are malformed: {exc!r}") from exc
         self._level_aliases = dict(level_aliases)
         self._levels = re.compile(alias_pattern(self._level_aliases)) if self._level_aliases else None
-        words = [w for name in ANALYTICS_GROUPS if name in self._groups for w in cues[name]]
+        words = [w for name in ANALYTICS_GROUPS if name != "top" for w in cues.get(name, [])]
         self._words = sorted({normalize_text(w).strip() for w in [*words, *level_aliases]}, key=len, reverse=True)
 
     def read(self, text: str) -> Analysis:
         """The analysis ``text`` (already ``normalize_text``-ed) asks for."""
-        if not self._groups and self._levels is None:
-            return _NONE
-        prior = next((name.split("_")[0] for name in PRIOR_GROUPS if self._found(name, text)), None)
-        rest = text
-        for name in PRIOR_GROUPS:  # "vs last year" is a comparison, not the period "last year"
-            if name in self._groups:
-                rest = self._groups[name].sub(" ", rest)
-        relative, raw = None, ""
-        for name in RELATIVE_GROUPS:
-            match = self._groups[name].search(rest) if name in self._groups else None
-            if match:
-                relative, raw = name, match.group()
-                break
-        order = "low" if self._found("lowest", text) else (
-            "high" if self._found("highest", text) or self._found("rank", text) else None)
+        found: dict[str, str] = {}
+        if self._cues is not None:
+            for match in self._cues.finditer(text):
+                found.setdefault(self._group_of[match.group()], match.group())
         top = self._top_n(text)
-        if top is not None and order is None:
-            order = "high"
         levels = tuple(dict.fromkeys(self._level_aliases[m.group()] for m in self._levels.finditer(text))) \
             if self._levels is not None else ()
-        return Analysis(prior, order, top, self._found("share", text), self._found("sum_of_quarters", text),
-                        relative, raw, levels)
+        if not found and top is None and not levels:
+            return NO_ANALYSIS
+        prior = "year" if "year_over_year" in found else "quarter" if "quarter_over_quarter" in found else None
+        relative = next((name for name in RELATIVE_GROUPS if name in found), None)
+        order = "low" if "lowest" in found else "high" if {"highest", "rank"} & found.keys() or top else None
+        return Analysis(prior, order, top, "share" in found, "sum_of_quarters" in found, relative,
+                        found.get(relative, "") if relative else "", levels)
 
     def strip(self, word: str) -> str:
         """``word`` with every analytics cue and level word blanked (what is left may be a name)."""
         for cue in self._words:
             word = word.replace(cue, " ")
         return word
-
-    def _found(self, name: str, text: str) -> bool:
-        pattern = self._groups.get(name)
-        return bool(pattern is not None and pattern.search(text))
 
     def _top_n(self, text: str) -> int | None:
         match = self._top.search(text) if self._top is not None else None
