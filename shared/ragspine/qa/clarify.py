@@ -61,10 +61,15 @@ def clarify_scope(intent: Intent, *, glossary: Glossary, today: date, lang: Lang
         return Proceed(_with_problem(bare, Unrecognized("entity", " ".join(parsed.unknown_names))))
     assumptions: list[Assumption] = []
     entities, periods = parsed.entities, parsed.periods
+    analysis = intent.analysis
+    below = glossary.children(glossary.home_entity) if not entities and analysis.order else []
+    if below:  # "who had the highest revenue?": rank the parts of the home group, and say so
+        entities = tuple(below)
+        assumptions.append(Assumption(SlotKind.ENTITY, glossary.home_entity, "ranking: the home group's parts",
+                                      cue="children"))
     if not entities:
         entities = (glossary.home_entity,)
         assumptions.append(Assumption(SlotKind.ENTITY, glossary.home_entity, "no entity named: the home group"))
-    analysis = intent.analysis
     if not periods and analysis.relative is not None:
         periods = (resolve_relative(analysis.relative, today, glossary.fiscal_calendar),)
         assumptions.append(Assumption(SlotKind.PERIOD, periods[0].label, f"relative period: {analysis.relative}",

@@ -125,6 +125,12 @@ class TestEntityComparisonAndRanking:
         assert "Mainland China (ACME_CN) 1452 USD_M; Japan (ACME_JP) 672 USD_M." in line
         assert "Hong Kong (ACME_HK) 351" not in line
 
+    def test_with_no_entity_named_the_parts_of_the_group_are_ranked_and_that_is_said(self, ask: Ask) -> None:
+        body = ask("Who had the highest revenue in 2025?")
+        assert body["slots"]["entity"] == ["ACME_CN", "ACME_HK", "ACME_JP"]
+        assert "Highest: Mainland China (ACME_CN), 780 USD_M above Japan (ACME_JP)" in body["answer"]
+        assert "no entity named, so the parts of ACME Group (ACME_GROUP)" in body["answer"]
+
     def test_ichiban_in_japanese(self, ask: Ask) -> None:
         body = ask("2025年度の営業利益が一番高い地域は？")
         assert "最も高いのは中国本土（ACME_CN）" in body["answer"]
