@@ -69,3 +69,16 @@ def test_no_sum_of_an_occupancy_rate(ask: Ask) -> None:
     body = ask("Amsterdam bed occupancy FY2025 sum of the quarters")
     assert body["slots"]["period"] == ["FY2025"]
     assert "cannot be added up" in body["answer"]
+
+
+def test_each_division_in_japanese_ranked(ask: Ask) -> None:
+    body = ask("2025年度の各事業のEBITDAの順位")
+    assert body["slots"]["entity"] == ["VELA_HOSPITALS", "VELA_CLINICS", "VELA_DIAGNOSTICS"]
+    assert "最も高いのは病院事業（VELA_HOSPITALS）" in computed_line(body, "最も高いのは")
+
+
+def test_last_year_is_the_june_fiscal_year_just_ended(ask: Ask) -> None:
+    body = ask("What was the group's revenue last year?")  # 15 September 2025: FY2025 ended on 30 June
+    assert body["slots"]["period"] == ["FY2025"]
+    assert "2012.5 EUR_M（来源：" in body["answer"]
+    assert "“last year” read as FY2025" in body["answer"]
