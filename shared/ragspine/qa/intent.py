@@ -64,7 +64,13 @@ class RuleIntentParser:
         for level in analysis.levels:
             if not any(glossary.term(SlotKind.ENTITY, e).level == level for e in entities):
                 entities += [e for e in glossary.entities_at(level) if e not in entities]
-        names = tuple(part for name in slots.unknown_names for part in self._analytics.strip(normalize_text(name))
-                      .split() if len(part) >= 2 and part not in glossary.fillers)
+        names: list[str] = []
+        for name in slots.unknown_names:
+            word = normalize_text(name)
+            left = self._analytics.strip(word)
+            if left == word:  # no analytics word in it: the name as the question wrote it
+                names.append(name)
+            else:
+                names += [part for part in left.split() if len(part) >= 2 and part not in glossary.fillers]
         return ParsedSlots(slots.metrics, tuple(entities), slots.periods, slots.channels, slots.bad_period,
-                           names if names != slots.unknown_names else slots.unknown_names)
+                           tuple(names))

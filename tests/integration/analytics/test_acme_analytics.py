@@ -194,3 +194,9 @@ def test_a_repeated_analytics_question_gives_the_same_answer_from_the_parse_cach
     answers = [answer_question(question, qa=wired.qa) for _ in range(3)]
     assert answers[1].trace["decisions"][0] == "parse_cache:hit"
     assert {a.answer for a in answers} == {answers[0].answer}
+
+
+def test_an_unknown_name_in_an_analytics_question_is_still_reported_as_written(ask: Ask) -> None:
+    body = ask("Wayne Enterprises revenue 2025 year over year")
+    assert body["status"] == "unrecognized_param"
+    assert "“Wayne Enterprises”" in body["answer"]
