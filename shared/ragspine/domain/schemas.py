@@ -160,6 +160,28 @@ class IntentFile(BaseModel):
     causal: list[str] = Field(min_length=1)
     quantity: list[str] = Field(min_length=1)
     comparison: list[str] = Field(min_length=1)
+    # Analytics cues (qa/analytics/cues.py); each optional: a group left out turns its analysis off.
+    year_over_year: list[str] = []
+    quarter_over_quarter: list[str] = []
+    highest: list[str] = []
+    lowest: list[str] = []
+    rank: list[str] = []
+    top: list[str] = []
+    last_year: list[str] = []
+    this_year: list[str] = []
+    last_quarter: list[str] = []
+    this_quarter: list[str] = []
+    share: list[str] = []
+    sum_of_quarters: list[str] = []
+    analysis_fillers: list[str] = []
+
+    @field_validator("top")
+    @classmethod
+    def _top_has_n(cls, templates: list[str]) -> list[str]:
+        for template in templates:
+            if "{n}" not in template:
+                raise ValueError(f"top cue {template!r} must hold {{n}} where the number goes, e.g. 'top {{n}}'")
+        return templates
 
 
 class ScoresSpec(_Strict):

@@ -110,6 +110,7 @@ class Glossary:
     currency: str | None = None
     levels: Mapping[str, Term] = field(default_factory=dict)
     units: Mapping[str, Term] = field(default_factory=dict)
+    level_aliases: Mapping[str, str] = field(default_factory=dict)  # 各地区 / each region -> region
     _period_cache: dict[tuple[str, str | None, str | None], Period | None] = field(
         default_factory=dict, repr=False, compare=False)
 
@@ -154,6 +155,9 @@ class Glossary:
                 currency=raw.get("currency"),
                 levels={str(k): Term.from_spec(str(k), v) for k, v in (raw.get("levels") or {}).items()},
                 units={str(k): Term.from_spec(str(k), v) for k, v in (raw.get("units") or {}).items()},
+                level_aliases={normalize_text(str(alias)).strip(): str(level)
+                               for level, spec in (raw.get("levels") or {}).items()
+                               for alias in (spec or {}).get("aliases", [])},
             )
         except (KeyError, TypeError, AttributeError, ValueError, re.error) as exc:
             raise ConfigurationError(f"glossary is malformed: {exc!r}") from exc

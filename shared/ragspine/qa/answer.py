@@ -16,6 +16,7 @@ from ragspine.facts.glossary import Glossary
 from ragspine.facts.model import format_number
 from ragspine.facts.ports import FactStore
 from ragspine.llm.ports import LLMProvider, Message
+from ragspine.qa.analytics.compute import with_analysis
 from ragspine.qa.clarify import AskBack, clarify_scope
 from ragspine.qa.faq import FaqIndex
 from ragspine.qa.intent_model import Channel
@@ -143,6 +144,8 @@ def answer_question(question: str, *, qa: QAComponents, history: Sequence[Messag
         return _finish(trace, memo.result)
     structured = run_structured(slots, facts=qa.facts, glossary=qa.glossary, lang=lang,
                                 max_sensitivity=qa.max_sensitivity, plan=plan, results=looked_up)
+    if intent.analysis:
+        structured = with_analysis(structured, intent.analysis, glossary=qa.glossary, lang=lang)
     trace.stage("structured")
     answer = _structured_text(structured, slots, qa.glossary, lang, asked_unit=intent.requested_unit)
     asked = question_numbers(text, decision) if plan is None else shape.question_numbers
@@ -244,6 +247,7 @@ def _verified(answer: str, outcome: StructuredOutcome, asked: frozenset[str]) ->
     shown = [format_number(r.fact.value) for r in outcome.results if r.fact is not None]
     if outcome.differences:
         shown += [n for d in outcome.differences for n in d.numbers]
+    shown += outcome.computed  # rank gaps, shares and sums (qa/analytics/compute.py)
     report = check_numbers(answer, allowed=asked.union(numbers_in("\n".join(shown))))
     return (answer, "provenance:pass") if report.ok else (_REJECTED, "provenance:rejected")
 

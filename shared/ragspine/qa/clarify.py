@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from datetime import date
 
 from ragspine.facts.glossary import Glossary, Period, SlotKind
+from ragspine.qa.analytics.compute import expand_lookups
+from ragspine.qa.analytics.periods import resolve_relative
 from ragspine.qa.intent_model import Channel, Intent
 from ragspine.qa.language import Lang
 from ragspine.qa.phrasing import render_question
@@ -61,13 +63,25 @@ def clarify_scope(intent: Intent, *, glossary: Glossary, today: date, lang: Lang
         return Proceed(_with_problem(bare, Unrecognized("entity", " ".join(parsed.unknown_names))))
     assumptions: list[Assumption] = []
     entities, periods = parsed.entities, parsed.periods
+    analysis = intent.analysis
+    below = glossary.children(glossary.home_entity) if not entities and analysis.order else []
+    if below:  # "who had the highest revenue?": rank the parts of the home group, and say so
+        entities = tuple(below)
+        assumptions.append(Assumption(SlotKind.ENTITY, glossary.home_entity, "ranking: the home group's parts",
+                                      cue="children"))
     if not entities:
         entities = (glossary.home_entity,)
         assumptions.append(Assumption(SlotKind.ENTITY, glossary.home_entity, "no entity named: the home group"))
+    if not periods and analysis.relative is not None:
+        periods = (resolve_relative(analysis.relative, today, glossary.fiscal_calendar),)
+        assumptions.append(Assumption(SlotKind.PERIOD, periods[0].label, f"relative period: {analysis.relative}",
+                                      cue=analysis.relative_raw))
     if not periods:
         periods = (last_completed_fiscal_year(today, glossary.fiscal_calendar),)
         assumptions.append(Assumption(SlotKind.PERIOD, periods[0].label,
                                       "no period named: the last completed fiscal year"))
+    if analysis:
+        entities, periods = expand_lookups(analysis, parsed.metrics, entities, periods, glossary)
     slots = Slots(parsed.metrics, entities, periods, channels, tuple(assumptions))
     return Proceed(slots, _refinements(slots, glossary=glossary, today=today, lang=lang))
 

@@ -8,10 +8,11 @@ from pathlib import Path
 from typing import Any
 
 from ragspine.errors import ConfigurationError
-from ragspine.facts.glossary import Glossary, normalize_text
+from ragspine.facts.glossary import Glossary, SlotKind, normalize_text
 from ragspine.facts.matching import alias_pattern
+from ragspine.qa.analytics.cues import Analysis, AnalyticsCues
 from ragspine.qa.intent_model import Channel, Intent
-from ragspine.qa.slots import parse_slots
+from ragspine.qa.slots import ParsedSlots, parse_slots
 
 
 class RuleIntentParser:
@@ -35,6 +36,7 @@ class RuleIntentParser:
             raise ConfigurationError(f"intent cues 'requested_units' are malformed: {exc!r}") from exc
         self._units = words
         self._unit_pattern = re.compile(alias_pattern(words)) if words else None
+        self._analytics = AnalyticsCues(cues, glossary.level_aliases)
 
     @classmethod
     def from_file(cls, glossary: Glossary, path: Path | None = None) -> RuleIntentParser:
@@ -48,6 +50,9 @@ class RuleIntentParser:
         """Parse slots and choose the channel."""
         slots = parse_slots(question, glossary=self._glossary)
         text = normalize_text(question)
+        analysis = self._analytics.read(text)
+        if analysis:
+            slots = self._with_analysis(slots, analysis)
         causal = bool(self._cues["causal"].search(text))
         quantity = bool(self._cues["quantity"].search(text))
         comparison = bool(self._cues["comparison"].search(text))
@@ -55,4 +60,26 @@ class RuleIntentParser:
         if slots.metrics:
             channel = Channel.COMPOSITE if causal else Channel.STRUCTURED
         unit = self._unit_pattern.search(text) if self._unit_pattern is not None else None
-        return Intent(slots, channel, causal, quantity, comparison, self._units[unit.group()] if unit else None)
+        return Intent(slots, channel, causal, quantity, comparison, analysis=analysis,
+                      requested_unit=self._units[unit.group()] if unit else None)
+
+    def _with_analysis(self, slots: ParsedSlots, analysis: Analysis) -> ParsedSlots:
+        """Enumerated levels expanded to their entities; analytics words no longer count as unknown names.
+
+        A level expands only when the question names none of its entities (香港地区 is Hong Kong).
+        """
+        glossary = self._glossary
+        entities = list(slots.entities)
+        for level in analysis.levels:
+            if not any(glossary.term(SlotKind.ENTITY, e).level == level for e in entities):
+                entities += [e for e in glossary.entities_at(level) if e not in entities]
+        names: list[str] = []
+        for name in slots.unknown_names:
+            word = normalize_text(name)
+            left = self._analytics.strip(word)
+            if left == word:  # no analytics word in it: the name as the question wrote it
+                names.append(name)
+            else:
+                names += [part for part in left.split() if len(part) >= 2 and part not in glossary.fillers]
+        return ParsedSlots(slots.metrics, tuple(entities), slots.periods, slots.channels, slots.bad_period,
+                           tuple(names))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+from ragspine.qa.analytics.cues import NO_ANALYSIS, Analysis
 from ragspine.qa.slots import ParsedSlots
 
 
@@ -25,6 +26,7 @@ class Intent:
     causal: bool = False
     quantity: bool = False
     comparison: bool = False
+    analysis: Analysis = NO_ANALYSIS
     requested_unit: str | None = None  # a currency or unit the question asks the figures in ("in yen": JPY)
 
     @property

@@ -22,7 +22,10 @@ _TEXT = MappingProxyType({
         "found": "{what}：{value} {unit}", "sep": "，",
         "not_found": "未找到 {what} 的数据：事实表中没有这条记录，因此不提供数值。",
         "unrecognized": "无法识别参数 {param}：「{raw}」。可识别的写法例如：{known}。",
-        "assume_entity": "未指定主体，按{name}回答", "assume_period": "未指定期间，按最近完成的会计年度 {value} 回答",
+        "assume_entity": "未指定主体，按{name}回答",
+        "assume_children": "未指定主体，比较{name}的下一级主体",
+        "assume_period": "未指定期间，按最近完成的会计年度 {value} 回答",
+        "assume_relative": "「{cue}」按今天所在的会计期间理解为 {value}",
         "assumed": "（假设：{parts}。）", "join": "；", "list": "、",
         "unit_note": "注：事实表中这些数字以 {units} 计，没有以 {asked} 计的数值；以上数字未作任何换算。",
     }),
@@ -30,8 +33,10 @@ _TEXT = MappingProxyType({
         "found": "{what}: {value} {unit}", "sep": ", ",
         "not_found": "No data for {what}: the fact table has no such record, so no figure is given.",
         "unrecognized": "Could not recognise the {param} “{raw}”. Known values include: {known}.",
-        "assume_entity": "no entity named, so {name}", "assume_period": "no period named, so the last completed "
-                                                                         "fiscal year {value}",
+        "assume_entity": "no entity named, so {name}",
+        "assume_children": "no entity named, so the parts of {name}",
+        "assume_period": "no period named, so the last completed fiscal year {value}",
+        "assume_relative": "“{cue}” read as {value} from today's date and the fiscal calendar",
         "assumed": "(Assumed: {parts}.)", "join": "; ", "list": ", ",
         "unit_note": "Note: the facts give these figures in {units}, not in {asked}; nothing above is converted.",
     }),
@@ -39,7 +44,10 @@ _TEXT = MappingProxyType({
         "found": "{what}：{value} {unit}", "sep": "、",
         "not_found": "{what} のデータは見つかりません：ファクトテーブルに該当する記録がないため、数値は示しません。",
         "unrecognized": "パラメータ {param} の「{raw}」を認識できません。使える表記の例：{known}。",
-        "assume_entity": "主体の指定がないため{name}", "assume_period": "期間の指定がないため直近の完了年度 {value}",
+        "assume_entity": "主体の指定がないため{name}",
+        "assume_children": "主体の指定がないため{name}の下位の主体を比較",
+        "assume_period": "期間の指定がないため直近の完了年度 {value}",
+        "assume_relative": "「{cue}」は本日と会計年度から {value} と解釈",
         "assumed": "（前提：{parts}。）", "join": "；", "list": "、",
         "unit_note": "注：ファクトテーブルの数値は {units} 建てで、{asked} の数値はありません。"
                      "上記は換算していません。",
@@ -107,8 +115,10 @@ def render_assumptions(assumptions: tuple[Assumption, ...], glossary: Glossary, 
     """One sentence listing what was assumed for the slots the question left out."""
     text = _TEXT[lang]
     parts = [
-        text["assume_entity"].format(name=label(glossary.term(SlotKind.ENTITY, a.value), lang))
-        if a.slot is SlotKind.ENTITY else text["assume_period"].format(value=a.value)
+        text["assume_children" if a.cue else "assume_entity"].format(
+            name=label(glossary.term(SlotKind.ENTITY, a.value), lang))
+        if a.slot is SlotKind.ENTITY else text["assume_relative"].format(cue=a.cue, value=a.value)
+        if a.cue else text["assume_period"].format(value=a.value)
         for a in assumptions
     ]
     return text["assumed"].format(parts=text["join"].join(parts))

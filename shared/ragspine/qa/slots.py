@@ -20,6 +20,7 @@ class Assumption:
     slot: SlotKind
     value: str
     reason: str
+    cue: str = ""  # the question's own words for a relative period (去年, last quarter), when it named one
 
 
 @dataclass(frozen=True, slots=True)

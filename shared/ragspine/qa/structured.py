@@ -48,6 +48,7 @@ class StructuredOutcome:
     status: AnswerStatus
     results: tuple[QueryResult, ...]
     differences: tuple[Difference, ...]
+    computed: tuple[str, ...] = ()  # numbers of other computed figures (rank gaps, shares, sums)
 
 
 class Lookup(NamedTuple):

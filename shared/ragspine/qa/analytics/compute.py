@@ -1,0 +1,288 @@
+"""Computed figures from found facts: prior-period changes, rankings, shares of a total, sums of quarters.
+
+Every computed line cites its inputs with ``（计算自：doc · locator；…）`` (the one citation
+form in every language, as for differences) and hands its numbers
+to the provenance check (``StructuredOutcome.differences`` / ``computed``). A figure whose
+inputs are missing is never computed: the answer says which input is missing instead.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from decimal import Decimal
+from types import MappingProxyType
+
+from ragspine.facts.glossary import Glossary, Period, SlotKind
+from ragspine.facts.model import Fact, format_number
+from ragspine.facts.query_metric import QueryResult, QueryStatus
+from ragspine.qa.analytics.cues import Analysis
+from ragspine.qa.analytics.periods import prior_period, quarters_of
+from ragspine.qa.language import Lang
+from ragspine.qa.render import label
+from ragspine.qa.structured import Difference, StructuredOutcome, difference, format_decimal, render_difference
+
+Series = tuple[str, str, str]  # metric, entity, channel
+_TEXT = MappingProxyType({
+    Lang.ZH: MappingProxyType({
+        "no_prior": "无法计算{what}的{kind}：缺少 {prior} 的数据（见上），因此不提供变化值。",
+        "kind_year": "同比变化", "kind_quarter": "环比变化",
+        "order_high": "从高到低", "order_low": "从低到高",
+        "ranking": "{period} {metric}{scope}排名（{order}）：{items}。",
+        "top": "前 {n} 名", "item": "{entity} {value} {unit}", "items": "；",
+        "winner_high": "最高的是{names}", "winner_low": "最低的是{names}", "tie": "（并列，均为 {value} {unit}）",
+        "gap_high": "，比{next}高 {gap}{unit}", "gap_low": "，比{next}低 {gap}{unit}", "points": "个百分点",
+        "share": "{entity}{period} {metric}占{parent}的 {share}%", "names": "、",
+        "not_additive": "{metric}不可加总，因此不计算{what}。", "what_share": "占比", "what_sum": "季度合计",
+        "sum": "{entity}{period} {metric}四个季度合计 {total} {unit}",
+        "stated_same": "，与公布的全年数 {stated} {unit} 一致",
+        "stated_diff": "，公布的全年数为 {stated} {unit}（相差 {gap} {unit}，以公布数为准）",
+        "missing_quarters": "无法加总{entity}{period} {metric}的四个季度：缺少 {missing} 的数据。",
+        "computed": "（计算自：{sources}）",
+    }),
+    Lang.EN: MappingProxyType({
+        "no_prior": "The {kind} of {what} cannot be computed: there is no figure for {prior} (see above).",
+        "kind_year": "year-over-year change", "kind_quarter": "quarter-over-quarter change",
+        "order_high": "highest first", "order_low": "lowest first",
+        "ranking": "{period} {metric}{scope} ranking ({order}): {items}. ",
+        "top": ", top {n}", "item": "{entity} {value} {unit}", "items": "; ",
+        "winner_high": "Highest: {names}", "winner_low": "Lowest: {names}", "tie": " (tied at {value} {unit})",
+        "gap_high": ", {gap}{unit} above {next}", "gap_low": ", {gap}{unit} below {next}", "points": " points",
+        "share": "{entity} {period} {metric} is {share}% of {parent}", "names": " and ",
+        "not_additive": "{metric} cannot be added up, so no {what} is computed.", "what_share": "share",
+        "what_sum": "sum of quarters",
+        "sum": "{entity} {period} {metric}, sum of the four quarters: {total} {unit}",
+        "stated_same": ", the same as the stated full-year figure {stated} {unit}",
+        "stated_diff": "; the stated full-year figure is {stated} {unit} ({gap} {unit} apart; the stated figure "
+                       "prevails)",
+        "missing_quarters": "The quarters of {entity} {period} {metric} cannot be added up: no figure for {missing}.",
+        "computed": "（计算自：{sources}）",
+    }),
+    Lang.JA: MappingProxyType({
+        "no_prior": "{what}の{kind}は計算できません：{prior} のデータがありません（上記参照）。",
+        "kind_year": "前年比", "kind_quarter": "前四半期比",
+        "order_high": "高い順", "order_low": "低い順",
+        "ranking": "{period} {metric}{scope}の順位（{order}）：{items}。",
+        "top": "・上位 {n}", "item": "{entity} {value} {unit}", "items": "；",
+        "winner_high": "最も高いのは{names}", "winner_low": "最も低いのは{names}",
+        "tie": "（同値、いずれも {value} {unit}）",
+        "gap_high": "、{next}より {gap}{unit} 高い", "gap_low": "、{next}より {gap}{unit} 低い", "points": "ポイント",
+        "share": "{entity}{period} {metric}は{parent}の {share}%", "names": "・",
+        "not_additive": "{metric}は合算できないため、{what}は計算しません。", "what_share": "構成比",
+        "what_sum": "四半期合計",
+        "sum": "{entity}{period} {metric}の四半期合計 {total} {unit}",
+        "stated_same": "、公表された通期の数値 {stated} {unit} と一致",
+        "stated_diff": "、公表された通期の数値は {stated} {unit}（差 {gap} {unit}、公表値を優先）",
+        "missing_quarters": "{entity}{period} {metric}の四半期は合算できません：{missing} のデータがありません。",
+        "computed": "（计算自：{sources}）",
+    }),
+})
+
+
+def expand_lookups(analysis: Analysis, metrics: tuple[str, ...], entities: tuple[str, ...],
+                   periods: tuple[Period, ...], glossary: Glossary) -> tuple[tuple[str, ...], tuple[Period, ...]]:
+    """The entities and periods to look up so the analysis has its inputs (prior periods, parents, quarters).
+
+    Quarters are looked up only when some metric asked is additive: the others are never summed.
+    """
+    summed = analysis.sum_of_quarters and any(glossary.term(SlotKind.METRIC, m).additive for m in metrics)
+    wanted_periods: dict[Period, None] = {}
+    for period in periods:
+        if analysis.prior is not None:
+            wanted_periods[prior_period(period, analysis.prior)] = None
+        wanted_periods[period] = None
+        if summed:
+            wanted_periods.update(dict.fromkeys(quarters_of(period)))
+    wanted_entities = dict.fromkeys(entities)
+    if analysis.share:
+        for entity in entities:
+            parent = _parent(entity, glossary)
+            if parent is not None:
+                wanted_entities[parent] = None
+    return tuple(wanted_entities), tuple(wanted_periods)
+
+
+def _parent(entity: str, glossary: Glossary) -> str | None:
+    if entity == glossary.home_entity:
+        return None
+    return glossary.term(SlotKind.ENTITY, entity).parent or glossary.home_entity
+
+
+def with_analysis(outcome: StructuredOutcome, analysis: Analysis, *, glossary: Glossary,
+                  lang: Lang = Lang.ZH) -> StructuredOutcome:
+    """``outcome`` with the computed lines the analysis asks for (and their numbers for provenance)."""
+    results = outcome.results
+    lines = list(outcome.lines)
+    differences = outcome.differences
+    computed: list[str] = list(outcome.computed)
+    found = {(f.metric_code, f.entity, f.channel, Period(f.period_type, f.period)): f
+             for f in (r.fact for r in results) if f is not None}
+    if analysis.prior is not None:
+        lines = lines[:len(results)]  # the two-period differences are replaced by the prior-period ones
+        differences, notes = _prior_changes(results, found, analysis.prior, glossary, lang)
+        lines += [render_difference(d, glossary, lang) for d in differences] + notes
+    if analysis.order is not None:
+        _extend(lines, computed, _rankings(results, found, analysis, glossary, lang))
+    if analysis.share:
+        _extend(lines, computed, _shares(results, found, glossary, lang))
+    if analysis.sum_of_quarters:
+        _extend(lines, computed, _sums(results, found, glossary, lang))
+    return replace(outcome, lines=tuple(lines), differences=differences, computed=tuple(computed))
+
+
+def _extend(lines: list[str], computed: list[str], made: list[tuple[str, tuple[str, ...]]]) -> None:
+    for line, numbers in made:
+        lines.append(line)
+        computed.extend(numbers)
+
+
+def _prior_changes(results: tuple[QueryResult, ...], found: dict[tuple[str, str, str, Period], Fact], kind: str,
+                   glossary: Glossary, lang: Lang) -> tuple[tuple[Difference, ...], list[str]]:
+    text = _TEXT[lang]
+    looked = {(r.query.metric_code, r.query.entity, r.query.channel, r.query.period): r
+              for r in results if r.query is not None}
+    changes, notes = [], []
+    for (metric, entity, channel, period), later in found.items():
+        prior = prior_period(period, kind)
+        earlier = found.get((metric, entity, channel, prior))
+        if earlier is not None:
+            changes.append(difference(earlier, later))
+            continue
+        asked = looked.get((metric, entity, channel, prior))
+        if asked is not None and asked.status is QueryStatus.NOT_FOUND:
+            what = f"{_name(glossary, SlotKind.ENTITY, entity, lang)}{_space(lang)}{period.label} " \
+                   f"{_name(glossary, SlotKind.METRIC, metric, lang)}"
+            notes.append(text["no_prior"].format(what=what, kind=text[f"kind_{kind}"], prior=prior.label))
+    return tuple(changes), notes
+
+
+def _rankings(results: tuple[QueryResult, ...], found: dict[tuple[str, str, str, Period], Fact],
+              analysis: Analysis, glossary: Glossary, lang: Lang) -> list[tuple[str, tuple[str, ...]]]:
+    """One ordered list per metric x period x channel over the entities asked (the enumerated level's, if any)."""
+    text = _TEXT[lang]
+    made = []
+    for metric, period, channel in _groups(results):
+        scope = [e for e in _entities(results) if not analysis.levels
+                 or glossary.term(SlotKind.ENTITY, e).level in analysis.levels]
+        facts = [found[(metric, e, channel, period)] for e in scope if (metric, e, channel, period) in found]
+        if len(facts) < 2:
+            continue
+        high = analysis.order == "high"
+        ordered = sorted(facts, key=lambda f: _value(f), reverse=high)
+        shown = ordered[:analysis.top] if analysis.top else ordered
+        unit = facts[0].unit
+        items = text["items"].join(text["item"].format(entity=_name(glossary, SlotKind.ENTITY, f.entity, lang),
+                                                       value=format_number(f.value), unit=unit) for f in shown)
+        line = text["ranking"].format(period=period.label, metric=_name(glossary, SlotKind.METRIC, metric, lang),
+                                      scope=text["top"].format(n=analysis.top) if analysis.top else "",
+                                      order=text["order_high" if high else "order_low"], items=items)
+        best = _value(ordered[0])
+        winners = [f for f in ordered if _value(f) == best]
+        rest = [f for f in ordered if _value(f) != best]
+        names = text["names"].join(label(glossary.term(SlotKind.ENTITY, f.entity), lang) for f in winners)
+        verdict = text["winner_high" if high else "winner_low"].format(names=names)
+        numbers: tuple[str, ...] = ()
+        inputs = winners
+        if len(winners) > 1:
+            verdict += text["tie"].format(value=format_number(winners[0].value), unit=unit)
+        if rest:
+            gap = difference(rest[0], winners[0]).absolute
+            verdict += text["gap_high" if high else "gap_low"].format(
+                next=label(glossary.term(SlotKind.ENTITY, rest[0].entity), lang),
+                gap=format_decimal(abs(gap)), unit=text["points"] if unit == "PCT" else f" {unit}")
+            numbers = (format_decimal(abs(gap)),)
+            inputs = [*winners, rest[0]]
+        made.append((f"{line}{verdict}{_cited(inputs, lang)}", numbers))
+    return made
+
+
+def _shares(results: tuple[QueryResult, ...], found: dict[tuple[str, str, str, Period], Fact],
+            glossary: Glossary, lang: Lang) -> list[tuple[str, tuple[str, ...]]]:
+    text = _TEXT[lang]
+    made: list[tuple[str, tuple[str, ...]]] = []
+    for metric, period, channel in _groups(results):
+        if not glossary.term(SlotKind.METRIC, metric).additive:
+            made.append((text["not_additive"].format(metric=_name(glossary, SlotKind.METRIC, metric, lang),
+                                                     what=text["what_share"]), ()))
+            continue
+        for entity in _entities(results):
+            parent = _parent(entity, glossary)
+            part, whole = found.get((metric, entity, channel, period)), found.get((metric, parent or "", channel,
+                                                                                   period))
+            if parent is None or part is None or whole is None or _value(whole) == 0:
+                continue
+            share = format_decimal((_value(part) / _value(whole) * 100).quantize(Decimal("0.1")))
+            line = text["share"].format(entity=label(glossary.term(SlotKind.ENTITY, entity), lang),
+                                        period=period.label,
+                                        metric=_name(glossary, SlotKind.METRIC, metric, lang),
+                                        parent=label(glossary.term(SlotKind.ENTITY, parent), lang), share=share)
+            made.append((f"{line}{_cited([part, whole], lang)}", (share,)))
+    return made
+
+
+# The wording names the count ("四个季度", "the four quarters"): the number reader reads it, so it is declared.
+_QUARTERS = ("4",)
+
+
+def _sums(results: tuple[QueryResult, ...], found: dict[tuple[str, str, str, Period], Fact],
+          glossary: Glossary, lang: Lang) -> list[tuple[str, tuple[str, ...]]]:
+    """Four quarters added up, only for additive metrics, shown beside (never instead of) a stated total."""
+    text = _TEXT[lang]
+    made: list[tuple[str, tuple[str, ...]]] = []
+    years = [p for p in dict.fromkeys(r.query.period for r in results if r.query is not None) if p.period_type == "FY"]
+    for metric, entity, channel in dict.fromkeys((r.query.metric_code, r.query.entity, r.query.channel)
+                                                 for r in results if r.query is not None):
+        name = _name(glossary, SlotKind.METRIC, metric, lang)
+        if not glossary.term(SlotKind.METRIC, metric).additive:
+            made.append((text["not_additive"].format(metric=name, what=text["what_sum"]), ()))
+            continue
+        for year in years:
+            who = label(glossary.term(SlotKind.ENTITY, entity), lang)
+            where = f"{_space(lang)}{year.label}"
+            quarters = [found.get((metric, entity, channel, q)) for q in quarters_of(year)]
+            missing = [q.label for q, f in zip(quarters_of(year), quarters, strict=True) if f is None]
+            if missing:
+                made.append((text["missing_quarters"].format(entity=who, period=where, metric=name,
+                                                             missing=text["names"].join(missing)), _QUARTERS))
+                continue
+            facts = [f for f in quarters if f is not None]
+            total = sum((_value(f) for f in facts), Decimal(0))
+            unit = facts[0].unit
+            line = text["sum"].format(entity=who, period=where, metric=name, total=format_decimal(total), unit=unit)
+            numbers = [format_decimal(total), *_QUARTERS]
+            stated = found.get((metric, entity, channel, year))
+            if stated is not None:
+                gap = total - _value(stated)
+                if gap == 0:
+                    line += text["stated_same"].format(stated=format_number(stated.value), unit=unit)
+                else:
+                    line += text["stated_diff"].format(stated=format_number(stated.value), unit=unit,
+                                                       gap=format_decimal(abs(gap)))
+                    numbers.append(format_decimal(abs(gap)))
+            made.append((f"{line}{_cited(facts, lang)}", tuple(numbers)))
+    return made
+
+
+def _groups(results: tuple[QueryResult, ...]) -> list[tuple[str, Period, str]]:
+    return list(dict.fromkeys((r.query.metric_code, r.query.period, r.query.channel)
+                              for r in results if r.query is not None))
+
+
+def _entities(results: tuple[QueryResult, ...]) -> list[str]:
+    return list(dict.fromkeys(r.query.entity for r in results if r.query is not None))
+
+
+def _value(fact: Fact) -> Decimal:
+    return Decimal(format_number(fact.value))
+
+
+def _name(glossary: Glossary, kind: SlotKind, code: str, lang: Lang) -> str:
+    return label(glossary.term(kind, code), lang)
+
+
+def _space(lang: Lang) -> str:
+    return " " if lang is Lang.EN else ""
+
+
+def _cited(facts: list[Fact], lang: Lang) -> str:
+    sources = "；".join(dict.fromkeys(f"{f.source_doc_id} · {f.source_locator}" for f in facts))
+    return _TEXT[lang]["computed"].format(sources=sources)

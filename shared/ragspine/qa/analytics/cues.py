@@ -1,0 +1,120 @@
+"""What analysis a question asks for, read from the intent cues of the domain (a pure function of text)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from ragspine.errors import ConfigurationError
+from ragspine.facts.glossary import normalize_text
+from ragspine.facts.matching import alias_pattern
+
+# Optional cue groups of intent.yaml; a domain without them simply gets no such analysis.
+PRIOR_GROUPS = ("year_over_year", "quarter_over_quarter")
+ORDER_GROUPS = ("highest", "lowest", "rank")
+RELATIVE_GROUPS = ("last_year", "this_year", "last_quarter", "this_quarter")
+OTHER_GROUPS = ("share", "sum_of_quarters", "top", "analysis_fillers")
+ANALYTICS_GROUPS = (*PRIOR_GROUPS, *ORDER_GROUPS, *RELATIVE_GROUPS, *OTHER_GROUPS)
+# Which group owns a word listed in two (the longest word at a position wins regardless).
+_SCAN_ORDER = (*PRIOR_GROUPS, "lowest", "highest", "rank", *RELATIVE_GROUPS, "share", "sum_of_quarters")
+_CJK_DIGITS = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
+
+
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    """The analysis a question asks for beyond reading figures.
+
+    ``prior`` is ``year`` or ``quarter`` (compare with the prior comparable period), ``order``
+    ``high`` or ``low`` (rank the entities), ``top`` how many to list, ``relative`` the relative
+    period named (``last_year`` ...) and the words that named it, ``levels`` the hierarchy
+    levels enumerated (各地区 -> region).
+    """
+
+    prior: str | None = None
+    order: str | None = None
+    top: int | None = None
+    share: bool = False
+    sum_of_quarters: bool = False
+    relative: str | None = None
+    relative_raw: str = ""
+    levels: tuple[str, ...] = ()
+
+    def __bool__(self) -> bool:
+        # ``is`` first: every ask of a plain question checks this, and NO_ANALYSIS is what it gets.
+        return self is not NO_ANALYSIS and self != NO_ANALYSIS
+
+
+NO_ANALYSIS = Analysis()
+
+
+class AnalyticsCues:
+    """The compiled analytics cue groups of a domain plus its level words (each region, 各地区).
+
+    All cue words are one prefix-tree regex, scanned once, each word mapped to its group: at a
+    position the longest word wins, and the leftmost position first, so "vs last year" is a
+    comparison (not the period "last year"), 一番低い lowest (not 一番, highest) and 前年度比 a
+    comparison (not 前年度). A word in two groups belongs to the first of ``_SCAN_ORDER``.
+    """
+
+    def __init__(self, cues: Mapping[str, Iterable[str]], level_aliases: Mapping[str, str]) -> None:
+        try:
+            self._group_of: dict[str, str] = {}
+            for name in _SCAN_ORDER:
+                for word in cues.get(name, []):
+                    self._group_of.setdefault(normalize_text(word).strip(), name)
+            self._cues = re.compile(alias_pattern(self._group_of)) if self._group_of else None
+            self._top = _top_pattern(cues.get("top", []))
+        except (TypeError, AttributeError, ValueError, re.error) as exc:
+            raise ConfigurationError(f"intent analytics cues are malformed: {exc!r}") from exc
+        self._level_aliases = dict(level_aliases)
+        self._levels = re.compile(alias_pattern(self._level_aliases)) if self._level_aliases else None
+        words = [w for name in ANALYTICS_GROUPS if name != "top" for w in cues.get(name, [])]
+        self._words = sorted({normalize_text(w).strip() for w in [*words, *level_aliases]}, key=len, reverse=True)
+
+    def read(self, text: str) -> Analysis:
+        """The analysis ``text`` (already ``normalize_text``-ed) asks for."""
+        found: dict[str, str] = {}
+        if self._cues is not None:
+            for match in self._cues.finditer(text):
+                found.setdefault(self._group_of[match.group()], match.group())
+        top = self._top_n(text)
+        levels = tuple(dict.fromkeys(self._level_aliases[m.group()] for m in self._levels.finditer(text))) \
+            if self._levels is not None else ()
+        if not found and top is None and not levels:
+            return NO_ANALYSIS
+        prior = "year" if "year_over_year" in found else "quarter" if "quarter_over_quarter" in found else None
+        relative = next((name for name in RELATIVE_GROUPS if name in found), None)
+        order = "low" if "lowest" in found else "high" if {"highest", "rank"} & found.keys() or top else None
+        return Analysis(prior, order, top, "share" in found, "sum_of_quarters" in found, relative,
+                        found.get(relative, "") if relative else "", levels)
+
+    def strip(self, word: str) -> str:
+        """``word`` with every analytics cue and level word blanked (what is left may be a name)."""
+        for cue in self._words:
+            word = word.replace(cue, " ")
+        return word
+
+    def _top_n(self, text: str) -> int | None:
+        match = self._top.search(text) if self._top is not None else None
+        if match is None:
+            return None
+        digits = next(g for g in match.groups() if g)
+        value = int(digits) if digits.isdigit() else _CJK_DIGITS[digits]
+        return value if value >= 1 else None
+
+
+def _top_pattern(templates: Iterable[str]) -> re.Pattern[str] | None:
+    """``top {n}`` / ``前{n}名`` / ``上位{n}``: each template with its ``{n}`` as a number group."""
+    number = rf"\s*(\d{{1,2}}|[{''.join(_CJK_DIGITS)}])\s*"
+    parts = []
+    for template in templates:
+        before, sep, after = normalize_text(template).strip().partition("{n}")
+        if not sep:
+            raise ValueError(f"top cue {template!r} has no {{n}}")
+        edge = r"(?<![a-z0-9])" if before[:1].isascii() and before[:1].isalpha() else ""
+        parts.append(f"{edge}{re.escape(before.strip())}(?:{number}){re.escape(after.strip())}")
+    if not parts:
+        return None
+    # One group per template: the first that matched holds the number.
+    return re.compile("|".join(f"(?:{p})" for p in parts))

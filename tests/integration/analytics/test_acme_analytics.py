@@ -1,0 +1,202 @@
+"""Deterministic analytics on ACME through ``answer_question`` and ``POST /v1/ask`` (no LLM).
+
+Every figure carries its source; every computed one (change, gap, share, sum) carries
+``（计算自：…）`` with its inputs' sources, and the provenance check accepts it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import replace
+from datetime import date
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from ragspine.api.app import create_local_app
+from ragspine.api.deps import services as services_dep
+from ragspine.api.schemas import AskResponse
+from ragspine.bootstrap import Services, build_services
+from ragspine.demo import load_sample_facts
+from ragspine.qa.answer import answer_question
+from ragspine.settings import Settings
+
+Ask = Callable[[str], dict[str, Any]]
+COMPUTED = re.compile(r"（计算自：([^（）]*)）")
+
+
+@pytest.fixture
+def wired(settings: Settings) -> Services:
+    services = build_services(settings)
+    load_sample_facts(services.facts)
+    return replace(services, qa=replace(services.qa, clock=lambda: date(2026, 11, 30)))
+
+
+@pytest.fixture(params=["answer_question", "/v1/ask"])
+def ask(request: pytest.FixtureRequest, wired: Services) -> Ask:
+    if request.param == "answer_question":
+        def engine(question: str) -> dict[str, Any]:
+            return AskResponse.from_result(answer_question(question, qa=wired.qa)).model_dump(mode="json")
+        return engine
+    app = create_local_app()
+    app.dependency_overrides[services_dep] = lambda: wired
+    client = TestClient(app)
+
+    def http(question: str) -> dict[str, Any]:
+        response = client.post("/v1/ask", json={"question": question})
+        assert response.status_code == 200, response.text
+        body: dict[str, Any] = response.json()
+        return body
+    return http
+
+
+def computed_line(body: dict[str, Any], marker: str) -> str:
+    """The one answer line holding ``marker``; it must cite its inputs, each among the answer's sources."""
+    lines = [line for line in body["answer"].splitlines() if marker in line]
+    assert len(lines) == 1, body["answer"]
+    cited = COMPUTED.search(lines[0])
+    assert cited is not None, lines[0]
+    sources = {f"{s['doc']} · {s['locator']}" for s in body["sources"]}
+    assert set(cited.group(1).split("；")) <= sources
+    return lines[0]
+
+
+class TestPriorPeriod:
+    def test_year_over_year_gives_both_years_and_the_change(self, ask: Ask) -> None:
+        body = ask("日本2024年净利润同比变化多少？")
+        assert (body["route"], body["status"]) == ("structured", "found")
+        assert "FY2023 净利润（NET_PROFIT）：38.4 USD_M（来源：" in body["answer"]
+        assert "FY2024 净利润（NET_PROFIT）：29.5 USD_M（来源：" in body["answer"]
+        line = computed_line(body, "较 FY2023")
+        assert "减少 8.9 USD_M（−23.2%）" in line
+
+    @pytest.mark.parametrize("question", [
+        "Japan net profit FY2024 year over year", "How did Japan's net profit in 2024 change from last year?",
+        "日本の2024年度の純利益の前年比", "Japan net profit 2024 vs last year",
+    ])
+    def test_the_same_comparison_in_other_words(self, ask: Ask, question: str) -> None:
+        body = ask(question)
+        assert body["status"] == "found"
+        assert body["slots"]["period"] == ["FY2023", "FY2024"]
+        assert "8.9 USD_M" in body["answer"] and "23.2%" in body["answer"]
+
+    def test_a_percentage_changes_in_points(self, ask: Ask) -> None:
+        line = computed_line(ask("2024年日本毛利率同比"), "较 FY2023")
+        assert "减少 2.0个百分点" in line
+
+    def test_quarter_over_quarter_crosses_the_year(self, ask: Ask) -> None:
+        body = ask("2025年第一季度日本营收环比")
+        assert body["slots"]["period"] == ["2024Q4", "2025Q1"]
+        assert "减少 10 USD_M（−5.8%）" in computed_line(body, "较 2024Q4")
+
+    def test_a_missing_prior_period_is_said_and_nothing_is_computed(self, ask: Ask) -> None:
+        body = ask("日本2023年净利润同比")
+        assert body["status"] == "partial"
+        assert "未找到 日本（ACME_JP）FY2022 净利润" in body["answer"]
+        assert "无法计算" in body["answer"] and "计算自" not in body["answer"]
+        note = next(line for line in body["answer"].splitlines() if "无法计算" in line)
+        assert set(re.findall(r"\d+(?:\.\d+)?", note)) == {"2022", "2023"}
+
+
+class TestEntityComparisonAndRanking:
+    def test_which_is_higher_names_the_winner_and_by_how_much(self, ask: Ask) -> None:
+        body = ask("香港和中国内地2025年的净利润哪个更高？")
+        line = computed_line(body, "最高的是")
+        assert "最高的是中国内地（ACME_CN），比香港（ACME_HK）高 138.8 USD_M" in line
+
+    def test_the_segment_with_the_most_operating_profit(self, ask: Ask) -> None:
+        body = ask("Which segment earned the most operating profit in FY2024?")
+        assert body["slots"]["entity"] == ["ACME_CN", "ACME_HK", "ACME_JP"]
+        line = computed_line(body, "Highest:")
+        assert ("ranking (highest first): Mainland China (ACME_CN) 184.8 USD_M; Japan (ACME_JP) 45.9 USD_M; "
+                "Hong Kong (ACME_HK) 30.4 USD_M.") in line
+        assert "Highest: Mainland China (ACME_CN), 138.9 USD_M above Japan (ACME_JP)" in line
+
+    def test_a_tie_is_stated(self, ask: Ask) -> None:
+        line = computed_line(ask("各地区2025年毛利率排名"), "最高的是")
+        assert "最高的是中国内地（ACME_CN）、香港（ACME_HK）（并列，均为 42.0 PCT），比日本（ACME_JP）高 5.5个百分点" in line
+
+    def test_lowest_and_top_n(self, ask: Ask) -> None:
+        assert "Lowest: Japan (ACME_JP), 5.5 points below" in ask(
+            "Which region had the lowest gross margin in 2025?")["answer"]
+        line = computed_line(ask("Top 2 regions by revenue in 2025"), "Highest:")
+        assert "Mainland China (ACME_CN) 1452 USD_M; Japan (ACME_JP) 672 USD_M." in line
+        assert "Hong Kong (ACME_HK) 351" not in line
+
+    def test_with_no_entity_named_the_parts_of_the_group_are_ranked_and_that_is_said(self, ask: Ask) -> None:
+        body = ask("Who had the highest revenue in 2025?")
+        assert body["slots"]["entity"] == ["ACME_CN", "ACME_HK", "ACME_JP"]
+        assert "Highest: Mainland China (ACME_CN), 780 USD_M above Japan (ACME_JP)" in body["answer"]
+        assert "no entity named, so the parts of ACME Group (ACME_GROUP)" in body["answer"]
+
+    def test_ichiban_in_japanese(self, ask: Ask) -> None:
+        body = ask("2025年度の営業利益が一番高い地域は？")
+        assert "最も高いのは中国本土（ACME_CN）" in body["answer"]
+
+
+class TestEnumeration:
+    @pytest.mark.parametrize("question", ["列出2025年各地区的门店数", "Store count of each region in 2025",
+                                          "2025年度の各地域の店舗数"])
+    def test_each_region_expands_to_the_regions(self, ask: Ask, question: str) -> None:
+        body = ask(question)
+        assert (body["route"], body["status"]) == ("structured", "found")
+        assert body["slots"]["entity"] == ["ACME_CN", "ACME_HK", "ACME_JP"]
+        for value in ("471", "54", "208"):
+            assert f"{value} COUNT（来源：" in body["answer"]
+
+    def test_a_named_region_is_not_expanded(self, ask: Ask) -> None:
+        assert ask("香港地区2025年的门店数")["slots"]["entity"] == ["ACME_HK"]
+
+
+class TestRelativePeriods:
+    def test_last_year_is_resolved_and_stated(self, ask: Ask) -> None:
+        body = ask("Japan revenue last year")
+        assert body["slots"]["period"] == ["FY2025"]
+        assert "no period named" not in body["answer"]
+        assert "“last year” read as FY2025" in body["answer"]
+
+    def test_last_quarter_from_the_clock(self, ask: Ask) -> None:
+        body = ask("上季度日本营收")  # 30 November 2026: the last quarter is 2026Q3, not in the facts
+        assert body["slots"]["period"] == ["2026Q3"] and body["status"] == "not_found"
+        assert "「上季度」" in body["answer"]
+
+    def test_last_year_with_year_over_year(self, ask: Ask) -> None:
+        body = ask("去年日本营收同比")
+        assert body["slots"]["period"] == ["FY2024", "FY2025"]
+        assert "增加 17 USD_M（+2.6%）" in body["answer"]
+
+
+class TestShareAndSums:
+    def test_share_of_the_group(self, ask: Ask) -> None:
+        line = computed_line(ask("2025年香港营收占比"), "占集团")
+        assert "香港（ACME_HK）FY2025 营业收入（REVENUE）占集团（ACME_GROUP）的 14.2%" in line
+
+    def test_no_share_of_a_percentage(self, ask: Ask) -> None:
+        body = ask("2025年香港毛利率占比")
+        assert "不可加总" in body["answer"] and "计算自" not in body["answer"]
+
+    def test_quarters_are_added_beside_the_stated_total(self, ask: Ask) -> None:
+        body = ask("中国内地2024年各季度营收合计")
+        assert "FY2024 营业收入（REVENUE）：1320 USD_M（来源：ACME_FY2024_Review.pptx" in body["answer"]
+        line = computed_line(body, "四个季度合计")
+        assert "四个季度合计 1320 USD_M，与公布的全年数 1320 USD_M 一致" in line
+
+    def test_store_counts_are_never_summed(self, ask: Ask) -> None:
+        body = ask("集团2025年门店数各季度合计")
+        assert body["slots"]["period"] == ["FY2025"]
+        assert "不可加总" in body["answer"]
+
+
+def test_a_repeated_analytics_question_gives_the_same_answer_from_the_parse_cache(wired: Services) -> None:
+    question = "香港和中国内地2025年的净利润哪个更高？"
+    answers = [answer_question(question, qa=wired.qa) for _ in range(3)]
+    assert answers[1].trace["decisions"][0] == "parse_cache:hit"
+    assert {a.answer for a in answers} == {answers[0].answer}
+
+
+def test_an_unknown_name_in_an_analytics_question_is_still_reported_as_written(ask: Ask) -> None:
+    body = ask("Wayne Enterprises revenue 2025 year over year")
+    assert body["status"] == "unrecognized_param"
+    assert "“Wayne Enterprises”" in body["answer"]
