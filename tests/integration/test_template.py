@@ -138,15 +138,30 @@ class TestTemplateChecks:
         assert "BogusProperty" in done.stdout, _report(done)
 
 
-LAYER_BUDGET_BYTES = 200 * 2**20  # Lambda caps a function and its layers at 250 MB unzipped
+LAYER_BUDGET_BYTES = 200 * 2**20  # any function, code and layers: room under Lambda's 250 MB unzipped
+ASK_BUDGET_BYTES = 50 * 2**20  # the ask function is the latency path: its cold start loads all of it
+
+
+def _unzipped_bytes(folder: Path) -> int:
+    """Total size of the files under ``folder``, as Lambda counts them unzipped."""
+    return sum(f.stat().st_size for f in folder.rglob("*") if f.is_file())
+
+
+def _layers_by_function(template: dict[str, Any]) -> dict[str, list[str]]:
+    """Map each function's logical id to the logical ids of the layers it references."""
+    return {
+        name: [layer["Ref"] for layer in resource["Properties"].get("Layers", [])]
+        for name, resource in template["Resources"].items()
+        if resource.get("Type") == "AWS::Serverless::Function"
+    }
 
 
 @pytest.mark.slow
 class TestSamBuild:
-    """``sam build`` packages the engine layer and the functions without Docker."""
+    """``sam build`` packages the layers and the functions without Docker, each within its budget."""
 
-    def test_sam_build_puts_the_engine_in_the_layer_and_the_handler_in_the_function(
-        self, tmp_path: Path
+    def test_sam_build_splits_the_layers_and_keeps_each_function_within_its_budget(
+        self, tmp_path: Path, capsys: pytest.CaptureFixture[str]
     ) -> None:
         # GIVEN the SAM CLI and a python3.12 for the python3.12 runtime builds
         sam = _require_tool("sam")
@@ -171,17 +186,39 @@ class TestSamBuild:
             env=_tool_env(prepend_path=python312),
             timeout=BUILD_TIMEOUT_S,
         )
-        # THEN the layer holds the engine and its dependencies, and the function only its code
+        # THEN the engine layer holds the engine and what every function imports, nothing more
         assert done.returncode == 0, _report(done)
-        layer = build_dir / "EngineLayer" / "python"
-        assert (layer / "ragspine" / "__init__.py").is_file()
-        assert (layer / "pydantic").is_dir(), "shared/requirements.txt was not installed into the layer"
+        engine = build_dir / "EngineLayer" / "python"
+        assert (engine / "ragspine" / "__init__.py").is_file()
+        assert (engine / "pydantic").is_dir(), "shared/requirements.txt was not installed into the layer"
+        for absent in ("pptx", "openpyxl", "docx", "pypdf", "pypdfium2", "lxml", "cryptography", "grpc"):
+            assert not (engine / absent).exists(), f"{absent} belongs outside the EngineLayer"
+        # AND the ingest layer holds the parsers' libraries
+        ingest = build_dir / "IngestLayer" / "python"
+        for present in ("pptx", "openpyxl", "docx", "pypdf", "pypdfium2", "lxml"):
+            assert (ingest / present).is_dir(), f"shared/ingest-layer/requirements.txt did not install {present}"
+        # AND the functions carry only their code, except the knowledge function's cryptography
         function = build_dir / "AskFunction"
         assert (function / "app.py").is_file()
         assert not (function / "fastapi").exists(), "function dependencies belong in the engine layer"
-        # AND the unzipped layer leaves room under Lambda's 250 MB for functions and layers together
-        size = sum(f.stat().st_size for f in layer.rglob("*") if f.is_file())
-        assert size < LAYER_BUDGET_BYTES, f"the engine layer is {size / 2**20:.0f} MiB unzipped"
+        assert (build_dir / "KnowledgeFunction" / "cryptography").is_dir()
+        # AND each function's code plus layers, unzipped, stays within its budget
+        layers = _layers_by_function(load_template())
+        totals = {
+            name: _unzipped_bytes(build_dir / name) + sum(_unzipped_bytes(build_dir / layer) for layer in refs)
+            for name, refs in layers.items()
+        }
+        with capsys.disabled():
+            for name, total in sorted(totals.items()):
+                print(f"\n{name}: {total / 2**20:.1f} MiB unzipped (code + {', '.join(layers[name])})", end="")
+            print()
+        assert layers["WorkerFunction"] == ["EngineLayer", "IngestLayer"]
+        assert all("IngestLayer" not in refs for name, refs in layers.items() if name != "WorkerFunction")
+        over = {name: total for name, total in totals.items() if total >= LAYER_BUDGET_BYTES}
+        assert not over, f"over {LAYER_BUDGET_BYTES / 2**20:.0f} MiB unzipped: {over}"
+        assert totals["AskFunction"] <= ASK_BUDGET_BYTES, (
+            f"the ask function is {totals['AskFunction'] / 2**20:.1f} MiB unzipped (code + layers)"
+        )
 
 
 class TestSampleEvents:

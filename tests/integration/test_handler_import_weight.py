@@ -1,0 +1,88 @@
+"""Each Lambda handler imports without the packages its layers do not ship.
+
+The document parsers' libraries ship only in the ``IngestLayer`` (``shared/ingest-layer/requirements.txt``),
+which only the worker has, and cryptography (asymmetric JWT assertions) only in the Knowledge
+function's package and, through pypdf, in the IngestLayer. Every other handler must import with them
+absent, so the engine loads them lazily, inside the parsers and the identity checks. Each check runs in a fresh interpreter whose import system refuses
+those packages, so a module already imported by another test cannot hide an eager import.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from tests.support.cfn import REPO_ROOT
+
+# Top-level modules of shared/ingest-layer/requirements.txt and of what those packages pull in.
+INGEST_ONLY_MODULES = (
+    "pptx", "openpyxl", "docx", "pypdf", "pypdfium2", "pypdfium2_raw", "lxml", "PIL", "xlsxwriter",
+    "et_xmlfile", "markdown_it", "mdurl",
+)
+# functions/knowledge/requirements.txt and the IngestLayer ship it; the EngineLayer does not.
+CRYPTO_MODULES = ("cryptography", "cffi", "_cffi_backend")
+# opensearch-py 3.x pulls grpcio in; no function may need it (shared/requirements.txt pins <3).
+UNSHIPPED_MODULES = ("grpc",)
+# What each function's code and layers do not ship.
+NOT_SHIPPED = {
+    "ask": INGEST_ONLY_MODULES + CRYPTO_MODULES + UNSHIPPED_MODULES,
+    "workflow": INGEST_ONLY_MODULES + CRYPTO_MODULES + UNSHIPPED_MODULES,
+    "webhook": INGEST_ONLY_MODULES + CRYPTO_MODULES + UNSHIPPED_MODULES,
+    "ingest_trigger": INGEST_ONLY_MODULES + CRYPTO_MODULES + UNSHIPPED_MODULES,
+    "knowledge": INGEST_ONLY_MODULES + UNSHIPPED_MODULES,
+    "worker": UNSHIPPED_MODULES,
+}
+
+_GUARDED_IMPORT = textwrap.dedent(
+    """
+    import importlib, importlib.abc, sys
+
+    BLOCKED = set(sys.argv[1].split(","))
+
+    class RefuseBlocked(importlib.abc.MetaPathFinder):
+        def find_spec(self, fullname, path=None, target=None):
+            if fullname.partition(".")[0] in BLOCKED:
+                raise ModuleNotFoundError(f"{fullname} is not in this function's layers", name=fullname)
+            return None
+
+    sys.meta_path.insert(0, RefuseBlocked())
+    importlib.import_module(sys.argv[2])
+    """
+)
+
+
+def _import_with_blocked(module: str, blocked: tuple[str, ...]) -> subprocess.CompletedProcess[str]:
+    """Import ``module`` in a fresh interpreter that refuses every top-level name in ``blocked``."""
+    return subprocess.run(
+        [sys.executable, "-c", _GUARDED_IMPORT, ",".join(blocked), module],
+        cwd=REPO_ROOT,
+        env={"PATH": "/usr/bin:/bin", "AWS_DEFAULT_REGION": "us-east-1", "PYTHONPATH": str(REPO_ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+@pytest.mark.parametrize("function", sorted(NOT_SHIPPED))
+def test_handler_imports_without_the_packages_its_layers_do_not_ship(function: str) -> None:
+    # GIVEN an interpreter without the packages the function's code and layers lack
+    # WHEN the function's handler module is imported
+    done = _import_with_blocked(f"functions.{function}.app", NOT_SHIPPED[function])
+    # THEN it imports: nothing on its import path needs them
+    assert done.returncode == 0, f"functions/{function}/app.py needs a package it does not ship:\n{done.stderr}"
+
+
+@pytest.mark.parametrize("package", ["pptx", "cryptography"])
+def test_the_guard_refuses_a_blocked_package_and_only_that(package: str) -> None:
+    # GIVEN an installed package
+    # WHEN it is imported with and without the guard refusing it
+    refused = _import_with_blocked(package, INGEST_ONLY_MODULES + CRYPTO_MODULES)
+    allowed = _import_with_blocked(package, ())
+    # THEN only the guarded import fails, naming the guard, so the checks above can fail
+    assert refused.returncode != 0
+    assert "is not in this function's layers" in refused.stderr
+    assert allowed.returncode == 0, allowed.stderr
