@@ -13,8 +13,9 @@ thousand). Signs and the %/‰ marks do not change the value compared: the check
 magnitudes, as the answers restate "下降7.4%" as "fell 7.4%".
 
 Never read: the numeral one written alone as a word or character (one of them, 一个, 统一:
-a pronoun or article as often as a figure; the digit 1 is read), except 一 before a counter
-that only counts (一家门店, 一名员工, 一倍; 一家人 stays a word), a lone scale character
+a pronoun or article as often as a figure; the digit 1 is read), except before a word or
+counter that only counts (one store, one percentage point, 一家门店, 一名员工, 一倍; 一家人
+stays a word), a lone scale character
 (万达, 百货, 千万), and CJK numerals naming a month (十一月).
 """
 
@@ -43,6 +44,12 @@ _NUMBER = re.compile(
     rf"|(?P<words>(?<![A-Za-z])(?i:{_WORD})(?:(?:\s+|-)(?i:and\s+)?(?i:{_WORD}))*(?![A-Za-z]))")
 _SCALE_PART = re.compile(rf"({_ARABIC})?([{_SUFFIX_SCALES}]+)")
 # Counters after a single numeral that make it a count: 三家门店, 两个原因, 二つ, 五店舗, 七成.
+_NEXT_WORD = re.compile(r"[ \t]+([A-Za-z%]+)")
+# Words after which "one" counts (the English side of _COUNTS_OF_ONE).
+_COUNTS_OF_ONE_EN = frozenset({
+    "store", "shop", "branch", "outlet", "location", "site", "office", "plant", "factory", "hospital", "clinic",
+    "facility", "employee", "customer", "member", "unit", "percent", "per", "%", "percentage", "point", "basis",
+    "time", "times", "fold", "quarter", "month", "day", "week", "dollar", "euro", "yen", "yuan", "cent"})
 # Counters after which 一 is a count of one, not an article (一家门店, 一间分店, 一名员工, 一倍).
 _COUNTS_OF_ONE = frozenset("家间間座名位店所倍届屆台款条條")
 _COUNTERS = frozenset("家个個间間位名人件项項种種次倍成元円店座台款条條届年季周週天社回割つ项所")
@@ -111,7 +118,11 @@ def _mentions(match: re.Match[str], text: str) -> list[NumberMention]:
         return _cjk(match["cjk"], text[match.start() - 1:match.start()], text[match.end():match.end() + 2])
     phrase = match["words"]
     if phrase.lower() == "one":
-        return []
+        # Alone, "one" is a pronoun or article as often as a figure ("one of the reasons", "one key
+        # factor"); before a word that only counts ("one store", "one percentage point") it is a figure.
+        following = _NEXT_WORD.match(text, match.end())
+        counted = following is not None and following.group(1).lower() in _COUNTS_OF_ONE_EN
+        return _mention_of(phrase, Decimal(1)) if counted else []
     value = word_value(phrase)
     if value is None:  # an odd combination: read each word, so nothing is hidden
         return [m for word in re.split(r"[\s-]+", phrase) for m in _mention_of(word, word_value(word))]

@@ -31,7 +31,8 @@ def test_every_surface_form_is_read(text: str, expected: list[str]) -> None:
     assert values(text) == expected
 
 
-@pytest.mark.parametrize("text", ["关闭了一家门店", "新开一间分店", "裁减一名员工", "増えて一倍に", "閉店は一店"])
+@pytest.mark.parametrize("text", ["one store closed", "up one percentage point", "rose by one percent",
+                                  "关闭了一家门店", "新开一间分店", "裁减一名员工", "増えて一倍に", "閉店は一店"])
 def test_one_before_a_counter_that_only_counts_is_a_number(text: str) -> None:
     assert values(text) == ["1"]
 
