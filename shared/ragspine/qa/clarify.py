@@ -15,6 +15,7 @@ from ragspine.qa.analytics.compute import expand_lookups
 from ragspine.qa.analytics.periods import resolve_relative
 from ragspine.qa.intent_model import Channel, Intent
 from ragspine.qa.language import Lang
+from ragspine.qa.near_miss import NearMiss
 from ragspine.qa.phrasing import render_question
 from ragspine.qa.result import Clarification, Option
 from ragspine.qa.slots import Assumption, Slots, Unrecognized, last_completed_fiscal_year
@@ -22,6 +23,11 @@ from ragspine.qa.slots import Assumption, Slots, Unrecognized, last_completed_fi
 MAX_METRIC_OPTIONS = 3
 # Below this WRatio the unknown words are not a misspelt metric ("numbers", "見せて"): offer every metric.
 MIN_METRIC_SIMILARITY = 65.0
+_ASK_READING = {
+    Lang.ZH: "“{typed}”是指哪一个？请选择：{options}",
+    Lang.EN: "Which did you mean by '{typed}'? Choose one: {options}",
+    Lang.JA: "「{typed}」はどれのことですか？次から選んでください：{options}",
+}
 _ASK_METRIC = {
     Lang.ZH: "您想查询哪个指标？请选择：{options}",
     Lang.EN: "Which figure do you mean? Choose one: {options}",
@@ -53,6 +59,9 @@ def clarify_scope(intent: Intent, *, glossary: Glossary, today: date, lang: Lang
     parsed = intent.slots
     channels = parsed.channels or (glossary.default_channel,)
     bare = Slots(parsed.metrics, parsed.entities, parsed.periods, channels)
+    unsure = next((miss for miss in parsed.near_misses if len(miss.readings) > 1), None)
+    if unsure is not None:
+        return AskBack(_ask_for_reading(unsure, lang=lang), bare)
     if intent.needs_metric:
         return AskBack(_ask_for_metric(intent, glossary=glossary, today=today, lang=lang), bare)
     if intent.channel is Channel.NARRATIVE:
@@ -61,7 +70,10 @@ def clarify_scope(intent: Intent, *, glossary: Glossary, today: date, lang: Lang
         return Proceed(_with_problem(bare, Unrecognized("period", parsed.bad_period)))
     if not parsed.entities and parsed.unknown_names:
         return Proceed(_with_problem(bare, Unrecognized("entity", " ".join(parsed.unknown_names))))
-    assumptions: list[Assumption] = []
+    assumptions = [Assumption(miss.readings[0].kind, miss.readings[0].code,
+                              f"read '{miss.raw}' as {miss.readings[0].name} ({miss.readings[0].code})",
+                              typed=miss.raw)
+                   for miss in parsed.near_misses]
     entities, periods = parsed.entities, parsed.periods
     analysis = intent.analysis
     below = glossary.children(glossary.home_entity) if not entities and analysis.order else []
@@ -88,6 +100,14 @@ def clarify_scope(intent: Intent, *, glossary: Glossary, today: date, lang: Lang
 
 def _with_problem(slots: Slots, problem: Unrecognized) -> Slots:
     return Slots(slots.metrics, slots.entities, slots.periods, slots.channels, (), problem)
+
+
+def _ask_for_reading(miss: NearMiss, *, lang: Lang) -> Clarification:
+    """Two names equally near the typed words: offer each, as the question with the words corrected."""
+    options = tuple(Option(reading.name, reading.question, reading.kind.value, reading.code)
+                    for reading in miss.readings)
+    listed = ", ".join(o.label for o in options) if lang is Lang.EN else "、".join(o.label for o in options)
+    return Clarification(_ASK_READING[lang].format(typed=miss.raw, options=listed), options)
 
 
 def _ask_for_metric(intent: Intent, *, glossary: Glossary, today: date, lang: Lang) -> Clarification:
@@ -126,6 +146,8 @@ def _refinements(slots: Slots, *, glossary: Glossary, today: date, lang: Lang) -
     metric, channel = slots.metrics[0], slots.channels[0]
     options: list[Option] = []
     for assumption in slots.assumptions:
+        if assumption.typed is not None:
+            continue  # a misspelt name read: nothing else to offer (a close second would have been asked)
         if assumption.slot is SlotKind.ENTITY:
             for code, term in glossary.terms[SlotKind.ENTITY].items():
                 if code != assumption.value:

@@ -22,6 +22,7 @@ _TEXT = MappingProxyType({
         "found": "{what}：{value} {unit}", "sep": "，",
         "not_found": "未找到 {what} 的数据：事实表中没有这条记录，因此不提供数值。",
         "unrecognized": "无法识别参数 {param}：「{raw}」。可识别的写法例如：{known}。",
+        "assume_read": "将“{typed}”理解为{name}",
         "assume_entity": "未指定主体，按{name}回答",
         "assume_children": "未指定主体，比较{name}的下一级主体",
         "assume_period": "未指定期间，按最近完成的会计年度 {value} 回答",
@@ -33,6 +34,7 @@ _TEXT = MappingProxyType({
         "found": "{what}: {value} {unit}", "sep": ", ",
         "not_found": "No data for {what}: the fact table has no such record, so no figure is given.",
         "unrecognized": "Could not recognise the {param} “{raw}”. Known values include: {known}.",
+        "assume_read": "read '{typed}' as {name}",
         "assume_entity": "no entity named, so {name}",
         "assume_children": "no entity named, so the parts of {name}",
         "assume_period": "no period named, so the last completed fiscal year {value}",
@@ -44,6 +46,7 @@ _TEXT = MappingProxyType({
         "found": "{what}：{value} {unit}", "sep": "、",
         "not_found": "{what} のデータは見つかりません：ファクトテーブルに該当する記録がないため、数値は示しません。",
         "unrecognized": "パラメータ {param} の「{raw}」を認識できません。使える表記の例：{known}。",
+        "assume_read": "「{typed}」を{name}と解釈",
         "assume_entity": "主体の指定がないため{name}",
         "assume_children": "主体の指定がないため{name}の下位の主体を比較",
         "assume_period": "期間の指定がないため直近の完了年度 {value}",
@@ -115,7 +118,9 @@ def render_assumptions(assumptions: tuple[Assumption, ...], glossary: Glossary, 
     """One sentence listing what was assumed for the slots the question left out."""
     text = _TEXT[lang]
     parts = [
-        text["assume_children" if a.cue else "assume_entity"].format(
+        text["assume_read"].format(typed=a.typed, name=label(glossary.term(a.slot, a.value), lang))
+        if a.typed is not None
+        else text["assume_children" if a.cue else "assume_entity"].format(
             name=label(glossary.term(SlotKind.ENTITY, a.value), lang))
         if a.slot is SlotKind.ENTITY else text["assume_relative"].format(cue=a.cue, value=a.value)
         if a.cue else text["assume_period"].format(value=a.value)

@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from datetime import date
 
 from ragspine.facts.calendar import FiscalCalendar
-from ragspine.facts.glossary import Glossary, Period, SlotKind
+from ragspine.facts.glossary import Glossary, Mention, Period, SlotKind, normalize_text
+from ragspine.qa.near_miss import NearMiss, near_misses
 
 _TOKEN = re.compile(r"[a-z0-9][a-z0-9_'\-.&]*|[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]+", re.IGNORECASE)
 
@@ -21,6 +22,7 @@ class Assumption:
     value: str
     reason: str
     cue: str = ""  # the question's own words for a relative period (去年, last quarter), when it named one
+    typed: str | None = None  # a misspelt name read as ``value`` (the words as typed)
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,13 +69,15 @@ class ParsedSlots:
     channels: tuple[str, ...]
     bad_period: str | None = None
     unknown_names: tuple[str, ...] = ()
+    near_misses: tuple[NearMiss, ...] = ()  # misspelt names: one reading (taken) or several (asked)
 
 
 def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
     """Find the metric, entity, period and channel mentions of a question (no LLM, no defaults).
 
-    Words left over are only examined when a metric or an entity is missing: they are what
-    the question named that the glossary does not know.
+    Words left over are only examined when a metric or an entity is missing: when the other
+    one is named, a bounded fuzzy match reads misspelt words as the missing kind
+    (``near_miss``); what remains is what the question named that the glossary does not know.
     """
     mentions = glossary.scan(question)
     found: dict[SlotKind, dict[str, None]] = {SlotKind.METRIC: {}, SlotKind.ENTITY: {}, SlotKind.CHANNEL: {}}
@@ -87,11 +91,24 @@ def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
                 periods[mention.period] = None
         else:
             found[mention.kind][mention.code] = None  # type: ignore[index]
-    metrics, entities = tuple(found[SlotKind.METRIC]), tuple(found[SlotKind.ENTITY])
     names: tuple[str, ...] = ()
-    if not (metrics and entities):
-        names = tuple(unknown_names(question, glossary.leftover(question, mentions), glossary))
-    return ParsedSlots(metrics, entities, tuple(periods), tuple(found[SlotKind.CHANNEL]), bad_period, names)
+    misses: tuple[NearMiss, ...] = ()
+    missing = [kind for kind in (SlotKind.METRIC, SlotKind.ENTITY) if not found[kind]]
+    if missing:
+        leftover = glossary.leftover(question, mentions)
+        if len(missing) == 1:  # a misspelt name is only read beside a well-spelt one of the other kind
+            misses = tuple(near_misses(normalize_text(question), leftover, glossary, missing))
+        for miss in misses:
+            if len(miss.readings) == 1:
+                found[miss.readings[0].kind][miss.readings[0].code] = None
+        if misses:  # misspelt names are not unknown names
+            leftover = glossary.leftover(question, [*mentions, *(Mention(SlotKind.METRIC, None, m.raw, m.start, m.end)
+                                                                  for m in misses)])
+        if any(not found[kind] for kind in missing):
+            names = tuple(unknown_names(question, leftover, glossary))
+    metrics, entities = tuple(found[SlotKind.METRIC]), tuple(found[SlotKind.ENTITY])
+    return ParsedSlots(metrics, entities, tuple(periods), tuple(found[SlotKind.CHANNEL]), bad_period, names,
+                       misses)
 
 
 def unknown_names(question: str, leftover: str, glossary: Glossary) -> list[str]:

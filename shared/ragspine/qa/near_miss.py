@@ -1,0 +1,117 @@
+"""Bounded fuzzy reading of misspelt glossary names: "gross margn" is read as gross margin.
+
+Only Latin words the glossary scan left over are examined (a known term is never re-read),
+only against Latin glossary names of at least ``MIN_NAME_CHARS`` letters, and only within a
+Damerau-Levenshtein distance of one edit (two for names of ``LONG_NAME_CHARS`` or more).
+CJK names are never fuzzed: one character changes the meaning there. When two names of
+different codes are equally near, the caller asks back instead of choosing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from rapidfuzz.distance import DamerauLevenshtein
+
+from ragspine.facts.glossary import Glossary, SlotKind
+
+MIN_WORD_CHARS = 4  # a typed word shorter than this is never fuzzed ("the", "hk")
+MIN_NAME_CHARS = 5  # a glossary name shorter than this is never a fuzzy target ("ebit", "hk")
+LONG_NAME_CHARS = 9  # names this long tolerate two edits ("hong kong" / "hongkong")
+_WORD = re.compile(r"[a-z][a-z'\-]*")
+_LATIN_NAME = re.compile(r"[a-z][a-z'\- ]*[a-z]")
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """One way to read misspelt words: the glossary code and the name of it they are near."""
+
+    kind: SlotKind
+    code: str
+    name: str
+    question: str  # the normalised question with the typed words replaced by ``name``
+
+
+@dataclass(frozen=True, slots=True)
+class NearMiss:
+    """Words of a question near glossary names: one reading (taken) or several equally near (asked)."""
+
+    raw: str
+    readings: tuple[Reading, ...]
+    start: int
+    end: int
+
+
+def max_edits(name: str) -> int:
+    """How many edits a name of this length tolerates."""
+    return 2 if len(name) >= LONG_NAME_CHARS else 1
+
+
+def near_misses(norm: str, leftover: str, glossary: Glossary, kinds: Iterable[SlotKind]) -> list[NearMiss]:
+    """Glossary names of ``kinds`` near the leftover Latin words of ``norm`` (non-overlapping, text order).
+
+    ``norm`` is the normalised question, ``leftover`` the same text with every mention blanked.
+    """
+    wanted = frozenset(kinds)
+    by_words: dict[int, list[tuple[str, SlotKind, str]]] = {}
+    for alias, (kind, code) in glossary.aliases.items():
+        if kind in wanted and len(alias) >= MIN_NAME_CHARS and _LATIN_NAME.fullmatch(alias):
+            by_words.setdefault(alias.count(" ") + 1, []).append((alias, kind, code))
+    if not by_words:
+        return []
+    words = [(m.group().strip("'-"), m.start()) for m in _WORD.finditer(leftover)]
+    candidates: list[tuple[int, int, NearMiss]] = []
+    for size, names in by_words.items():
+        for first in range(len(words) - size + 1):
+            window = words[first:first + size]
+            start, end = window[0][1], window[-1][1] + len(window[-1][0])
+            raw = norm[start:end]
+            if " ".join(w for w, _ in window) != " ".join(raw.split()):
+                continue  # a mention or punctuation sits between the words: not one name
+            if len(raw) < MIN_WORD_CHARS or (size == 1 and raw in glossary.fillers):
+                continue
+            distance, readings = _nearest(raw, names, norm[:start], norm[end:])
+            if readings:
+                candidates.append((-size, distance, NearMiss(raw, readings, start, end)))
+    taken: list[NearMiss] = []
+    for _size, _distance, miss in sorted(candidates, key=lambda c: (c[0], c[1], c[2].start)):
+        if all(miss.end <= t.start or miss.start >= t.end for t in taken):
+            taken.append(miss)
+    return sorted(taken, key=lambda m: m.start)
+
+
+def _distance(typed: list[str], name: list[str]) -> int:
+    """Edits word by word, each word within its own bound ("shares" is not "stores"); past it, a large number."""
+    total = 0
+    for word, target in zip(typed, name, strict=True):
+        limit = max_edits(target)
+        if abs(len(word) - len(target)) > limit:
+            return LONG_NAME_CHARS
+        edits = DamerauLevenshtein.distance(word, target, score_cutoff=limit)
+        if edits > limit:
+            return LONG_NAME_CHARS
+        total += edits
+    return total
+
+
+def _nearest(raw: str, names: list[tuple[str, SlotKind, str]], before: str, after: str
+             ) -> tuple[int, tuple[Reading, ...]]:
+    """The smallest edit distance within the bounds and every code's name at that distance."""
+    near: list[tuple[int, Reading]] = []
+    typed = raw.split()
+    for alias, kind, code in names:
+        if raw in (alias + "s", alias.removesuffix("s")):
+            continue  # a plural or singular is another word choice ("sale" is not "sales"), not a typo
+        distance = _distance(typed, alias.split())
+        if 0 < distance <= max_edits(alias):
+            near.append((distance, Reading(kind, code, alias, before + alias + after)))
+    if not near:
+        return 0, ()
+    best = min(d for d, _ in near)
+    readings: dict[tuple[SlotKind, str], Reading] = {}
+    for distance, reading in near:
+        if distance == best:
+            readings.setdefault((reading.kind, reading.code), reading)
+    return best, tuple(readings.values())
