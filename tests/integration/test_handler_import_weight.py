@@ -86,3 +86,13 @@ def test_the_guard_refuses_a_blocked_package_and_only_that(package: str) -> None
     assert refused.returncode != 0
     assert "is not in this function's layers" in refused.stderr
     assert allowed.returncode == 0, allowed.stderr
+
+
+@pytest.mark.parametrize("function", ["ask", "knowledge"])
+def test_handlers_without_workflow_routes_do_not_load_the_workflow_domain(function: str) -> None:
+    # The peer surfaces' 413 renderers import the workflow package; only a refused body may load them.
+    probe = ("import sys, importlib; importlib.import_module(sys.argv[1]); "
+             "sys.exit(1 if 'ragspine.workflows' in sys.modules else 0)")
+    done = subprocess.run([sys.executable, "-c", probe, f"functions.{function}.app"], cwd=REPO_ROOT,
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, f"functions.{function}.app imported ragspine.workflows at cold start\n{done.stderr}"

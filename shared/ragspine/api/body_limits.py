@@ -15,11 +15,23 @@ from dataclasses import dataclass
 from starlette.requests import Request
 from starlette.responses import Response
 
-from ragspine.api.error_formats import render_dify, render_n8n, render_webhook
 from ragspine.settings import Settings
 
 Render = Callable[[Request, Exception], Response]
 DIFY_PATHS = ("/v1/workflows/run", "/v1/workflows/tasks/", "/v1/parameters", "/v1/info")
+
+
+def _peer_renderer(name: str) -> Render:
+    """A peer surface's 413 renderer, imported when a body is refused: ``error_formats`` imports the
+    workflow package, which the ask and knowledge functions would otherwise load at every cold start."""
+
+    def render(request: Request, exc: Exception) -> Response:
+        from ragspine.api import error_formats
+
+        renderer: Render = getattr(error_formats, name)
+        return renderer(request, exc)
+
+    return render
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,9 +53,10 @@ class BodyLimits:
     @classmethod
     def from_settings(cls, settings: Settings) -> BodyLimits:
         """The limits this deployment configured."""
-        return cls(surfaces=(SurfaceLimit(DIFY_PATHS, settings.dify_max_body_bytes, render_dify),
-                             SurfaceLimit(("/api/v1/",), settings.n8n_max_body_bytes, render_n8n),
-                             SurfaceLimit(("/webhook/",), settings.workflow_webhook_max_bytes, render_webhook)),
+        return cls(surfaces=(SurfaceLimit(DIFY_PATHS, settings.dify_max_body_bytes, _peer_renderer("render_dify")),
+                             SurfaceLimit(("/api/v1/",), settings.n8n_max_body_bytes, _peer_renderer("render_n8n")),
+                             SurfaceLimit(("/webhook/",), settings.workflow_webhook_max_bytes,
+                                          _peer_renderer("render_webhook"))),
                    default=settings.max_body_bytes)
 
     def with_surface(self, prefix: str, max_bytes: int) -> BodyLimits:
