@@ -50,17 +50,6 @@ def known_outputs(node: DifyNode) -> frozenset[str] | None:
     return fixed | ERROR_OUTPUTS if fixed is not None else None
 
 
-def _ancestors(graph: Graph, node_id: str) -> set[str]:
-    seen: set[str] = set()
-    stack = [e.source for e in graph.in_edges.get(node_id, ())]
-    while stack:
-        current = stack.pop()
-        if current not in seen:
-            seen.add(current)
-            stack.extend(e.source for e in graph.in_edges.get(current, ()))
-    return seen
-
-
 def _scope_finding(workflow: DifyWorkflow, node: DifyNode, ref: Reference) -> Finding | None:
     if ref.node_id == SYSTEM:
         return None
@@ -92,7 +81,7 @@ def _ref_finding(workflow: DifyWorkflow, graph: Graph, node: DifyNode, ref: Refe
         return Finding(FindingCode.UNKNOWN_VARIABLE, Severity.WARNING,
                        f"{target.type} node {ref.node_id} has no output {ref.variable!r}", node.id, where)
     top_level = node.parent_id is None and target.parent_id is None
-    if top_level and target.id != node.id and target.id not in _ancestors(graph, node.id):
+    if top_level and target.id != node.id and target.id not in graph.ancestors(node.id):
         return Finding(FindingCode.NOT_UPSTREAM, Severity.WARNING,
                        f"{ref.node_id} does not run before {node.id}, so its value may be missing", node.id, where)
     return None

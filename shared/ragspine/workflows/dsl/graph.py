@@ -21,6 +21,17 @@ class Graph:
         """Targets of the node's outgoing edges, in edge order."""
         return tuple(e.target for e in self.out_edges.get(node_id, ()))
 
+    def ancestors(self, node_id: str) -> set[str]:
+        """Every node with a path of edges to ``node_id`` (what can run before it)."""
+        seen: set[str] = set()
+        stack = [e.source for e in self.in_edges.get(node_id, ())]
+        while stack:
+            current = stack.pop()
+            if current not in seen:
+                seen.add(current)
+                stack.extend(e.source for e in self.in_edges.get(current, ()))
+        return seen
+
 
 def build_graph(workflow: DifyWorkflow) -> Graph:
     """Index edges by source and target, and container nodes by their children."""

@@ -18,7 +18,6 @@ from ragspine.workflows.dsl import (
     SYSTEM,
     DifyNode,
     DifyWorkflow,
-    Graph,
     NodeType,
     RefKind,
     build_graph,
@@ -113,17 +112,6 @@ def _bindings(workflow: DifyWorkflow, node: DifyNode, upstream: set[str], known:
     return tuple(found.values())
 
 
-def _ancestors(graph: Graph, node_id: str) -> set[str]:
-    seen: set[str] = set()
-    stack = [e.source for e in graph.in_edges.get(node_id, ())]
-    while stack:
-        current = stack.pop()
-        if current not in seen:
-            seen.add(current)
-            stack.extend(e.source for e in graph.in_edges.get(current, ()))
-    return seen
-
-
 def _start_of(workflow: DifyWorkflow) -> DifyNode:
     starts = [n for n in workflow.nodes if n.type == NodeType.START.value and n.parent_id is None]
     if len(starts) != 1:
@@ -157,7 +145,7 @@ def compile_plan(workflow: DifyWorkflow) -> ExecutionPlan:
     for node_id in order:
         node = by_id[node_id]
         steps.append(Step(node_id=node.id, node_type=node.type, title=node.title,
-                          bindings=_bindings(workflow, node, _ancestors(graph, node.id), known), config=node.data,
+                          bindings=_bindings(workflow, node, graph.ancestors(node.id), known), config=node.data,
                           next=tuple((e.source_handle, e.target) for e in graph.out_edges[node.id]),
                           after=tuple(dict.fromkeys(e.source for e in graph.in_edges[node.id]))))
     return ExecutionPlan(name=workflow.name, mode=workflow.mode, steps=tuple(steps))
