@@ -44,6 +44,11 @@ class ApiClient:
         """POST arbitrary bytes (for malformed-input tests)."""
         return self._reply(self._http.post(path, content=content, headers={"Content-Type": content_type}))
 
+    def post_chunked(self, path: str, content: bytes, chunk: int = 4096) -> Reply:
+        """POST bytes with Transfer-Encoding: chunked (no Content-Length), as a streaming client does."""
+        parts = (content[i:i + chunk] for i in range(0, len(content), chunk))
+        return self._reply(self._http.post(path, content=parts, headers={"Content-Type": "application/json"}))
+
     def get(self, path: str) -> Reply:
         """GET a path."""
         return self._reply(self._http.get(path))

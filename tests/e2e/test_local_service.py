@@ -97,6 +97,11 @@ class TestBadInput:
         reply = api.post_raw("/v1/ask", b'{"question": "' + b"x" * 70000 + b'"}')
         assert reply.status == 413 and reply.error_code == "KNOWLEDGE_INVALID_INPUT"
 
+    def test_oversized_chunked_body_is_413_too(self, api: ApiClient) -> None:
+        # no Content-Length: the server counts the bytes it receives and stops at the limit
+        reply = api.post_chunked("/v1/ask", b'{"question": "' + b"x" * 70000 + b'"}')
+        assert reply.status == 413 and reply.error_code == "KNOWLEDGE_INVALID_INPUT"
+
     def test_unknown_route_is_a_404_envelope(self, api: ApiClient) -> None:
         reply = api.get("/v1/nothing-here")
         assert reply.status == 404 and reply.error_code == "KNOWLEDGE_NOT_FOUND"

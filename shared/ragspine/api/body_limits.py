@@ -3,8 +3,9 @@
 The engine routes keep the small app-wide limit (RAGSPINE_MAX_BODY_BYTES); the peer-compatible
 surfaces take their peer's default, because real exports are larger (an 80 KB n8n workflow is
 ordinary): the n8n API and webhooks 16 MiB (n8n's N8N_PAYLOAD_SIZE_MAX), the Dify app API 100 MiB
-(Dify's NGINX_CLIENT_MAX_BODY_SIZE). The check runs before routing, on Content-Length; the
-webhook route also counts the bytes it streams.
+(Dify's NGINX_CLIENT_MAX_BODY_SIZE). The check runs before routing (``body_guard``): on
+Content-Length, or on the bytes received for a chunked body; the webhook route also counts the
+bytes it streams.
 """
 
 from __future__ import annotations

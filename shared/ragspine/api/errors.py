@@ -13,7 +13,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ragspine.api.allow import allowed_methods
 from ragspine.api.envelope import error_body
-from ragspine.errors import FieldError, PayloadTooLargeError, RagspineError
+from ragspine.errors import FieldError, RagspineError
 
 logger = logging.getLogger(__name__)
 
@@ -85,14 +85,8 @@ async def _http_error(request: Request, exc: Exception) -> Response:
 
 
 async def guard(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
-    """Assign the request id, enforce the body size limit, and turn any crash into an opaque 500."""
+    """Assign the request id and turn any crash into an opaque 500 (body limits: ``BodyLimitMiddleware``)."""
     request_id, _ = request_ids(request)
-    limits = getattr(request.app.state, "body_limits", None)
-    limit, render = limits.for_path(request.url.path) if limits else (None, None)
-    length = request.headers.get("content-length", "")
-    if limit and length.isdigit() and int(length) > limit:
-        exc = PayloadTooLargeError(f"the request body has {length} bytes; the limit is {limit}")
-        return render(request, exc) if render else await _ragspine_error(request, exc)
     try:
         response = await call_next(request)
     except Exception:
@@ -109,4 +103,7 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(RagspineError, _ragspine_error)
     app.add_exception_handler(StarletteHTTPException, _http_error)
+    from ragspine.api.body_guard import BodyLimitMiddleware
+
     app.middleware("http")(guard)
+    app.add_middleware(BodyLimitMiddleware)

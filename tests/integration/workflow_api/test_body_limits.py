@@ -84,3 +84,32 @@ class TestConfiguredLimits:
         reply = limited.client.post("/webhook/summarise", content=b"{}" + b" " * 5000,
                                     headers={"Content-Type": "application/json"})
         assert reply.status_code == 413 and reply.json()["code"] == 413
+
+
+def _chunked(body: bytes, size: int = 1000) -> Iterator[bytes]:
+    """The body as a chunked upload: no Content-Length for the limit to read."""
+    for start in range(0, len(body), size):
+        yield body[start:start + size]
+
+
+class TestChunkedBodies:
+    """Leaving Content-Length out (Transfer-Encoding: chunked) does not get a body past the limit."""
+
+    def test_the_engine_limit_holds_without_a_content_length(self, api: WorkflowApi) -> None:
+        body = json.dumps({"question": "x" * (get_settings().max_body_bytes + 1)}).encode()
+        reply = api.client.post("/v1/ask", content=_chunked(body), headers={"Content-Type": "application/json"})
+        assert reply.status_code == 413, reply.text
+        assert reply.json()["meta"]["error"]["code"] == "KNOWLEDGE_INVALID_INPUT"
+        assert "exceeds the limit of 65536 bytes" in reply.json()["meta"]["error"]["message"]
+
+    def test_n8n_refuses_a_larger_chunked_body_in_its_own_shape(self, limited: WorkflowApi) -> None:
+        reply = limited.client.post(BASE, content=_chunked(json.dumps(_large_n8n(5000)).encode()),
+                                    headers={**limited.n8n(), "Content-Type": "application/json"})
+        assert reply.status_code == 413 and list(reply.json()) == ["message"]
+        assert "limit of 4096" in reply.json()["message"]
+
+    def test_a_chunked_body_within_the_limit_reaches_the_route(self, api: WorkflowApi) -> None:
+        reply = api.client.post(BASE, content=_chunked(json.dumps(_large_n8n(80_000)).encode()),
+                                headers={**api.n8n(), "Content-Type": "application/json"})
+        assert reply.status_code == 200, reply.text
+        assert reply.json()["nodes"][1]["notes"] == "x" * 80_000
