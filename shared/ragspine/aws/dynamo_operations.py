@@ -19,7 +19,14 @@ from typing import TYPE_CHECKING, Any
 from ragspine.aws.dynamo_table import ConditionFailedError, DynamoTable
 from ragspine.errors import NotFoundError
 from ragspine.ingestion.operation_codec import dump_operation, load_operation, with_times
-from ragspine.ingestion.operations import Operation, OperationKey, utcnow
+from ragspine.ingestion.operations import (
+    ACTIVATE_STEP,
+    Operation,
+    OperationKey,
+    OperationStatus,
+    check_transition,
+    utcnow,
+)
 
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient
@@ -41,7 +48,26 @@ def _key_pk(key: OperationKey) -> str:
 def _item(operation: Operation) -> dict[str, Any]:
     created = operation.created_at.isoformat() if operation.created_at else ""
     return {"pk": {"S": _op_pk(operation.id)}, "sk": {"S": _OP_SK}, "doc_id": {"S": operation.doc_id},
-            "created_key": {"S": f"{created}#{operation.id}"}, "body": {"S": dump_operation(operation)}}
+            "created_key": {"S": f"{created}#{operation.id}"}, "body": {"S": dump_operation(operation)},
+            # Top-level copies of what ``check_transition`` reads, for the conditional write.
+            "status": {"S": operation.status.value}, "step": {"S": operation.step or ""}}
+
+
+def _transition_condition(operation: Operation) -> dict[str, Any]:
+    """``check_transition`` as a DynamoDB condition on the stored item (written only if it holds).
+
+    An item written before ``status`` was copied out of ``body`` has none: it was never cancelled.
+    """
+    cancelled = {":cancelled": {"S": OperationStatus.CANCELLED.value}}
+    if operation.status is not OperationStatus.CANCELLED:
+        return {"ConditionExpression": "attribute_exists(pk) AND (attribute_not_exists(#st) OR #st <> :cancelled)",
+                "ExpressionAttributeNames": {"#st": "status"}, "ExpressionAttributeValues": cancelled}
+    return {"ConditionExpression": "attribute_exists(pk) AND (attribute_not_exists(#st) OR #st = :cancelled OR "
+                                   "#st = :pending OR (#st = :running AND #step <> :activate))",
+            "ExpressionAttributeNames": {"#st": "status", "#step": "step"},
+            "ExpressionAttributeValues": {**cancelled, ":pending": {"S": OperationStatus.PENDING.value},
+                                          ":running": {"S": OperationStatus.RUNNING.value},
+                                          ":activate": {"S": ACTIVATE_STEP}}}
 
 
 class DynamoOperationStore:
@@ -83,17 +109,21 @@ class DynamoOperationStore:
         return load_operation(found["body"]["S"]) if found else None
 
     def save(self, operation: Operation) -> Operation:
-        """Replace the stored record, stamping ``updated_at``.
+        """Replace the stored record, stamping ``updated_at``, if ``check_transition`` allows it.
 
         Raises:
             NotFoundError: no operation has this id (a save never creates one).
+            OperationCancelledError, TooLateToCancelError: the transition is refused.
         """
         saved = with_times(operation, created=operation.created_at or utcnow(), updated=utcnow())
         try:
-            self.table.call("put_item", TableName=self.table.name, Item=_item(saved),
-                            ConditionExpression="attribute_exists(pk)")
+            self.table.call("put_item", TableName=self.table.name, Item=_item(saved), **_transition_condition(saved))
         except ConditionFailedError:
-            raise NotFoundError(f"no ingestion operation {operation.id}") from None
+            stored = self.get(operation.id)
+            if stored is None:
+                raise NotFoundError(f"no ingestion operation {operation.id}") from None
+            check_transition(stored, saved)  # raises the refusal the condition stood for
+            raise  # the condition failed for a reason check_transition does not know: a bug, not a race
         return saved
 
     def list_operations(self, *, doc_id: str | None = None) -> list[Operation]:

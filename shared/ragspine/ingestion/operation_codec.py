@@ -30,7 +30,7 @@ def dump_operation(operation: Operation) -> str:
         "sensitivity": operation.sensitivity.name, "library": operation.library,
         "retry_count": operation.retry_count, "warnings": list(operation.warnings),
         "facts_count": operation.facts_count, "chunks_count": operation.chunks_count,
-        "pages_count": operation.pages_count, "context": dict(operation.context),
+        "pages_count": operation.pages_count, "context": dict(operation.context), "step": operation.step,
         "error": None if operation.error is None else {
             "code": operation.error.code, "message": operation.error.message, "retryable": operation.error.retryable},
     }
@@ -50,7 +50,7 @@ def load_operation(text: str) -> Operation:
         facts_count=body["facts_count"], chunks_count=body["chunks_count"],
         pages_count=body.get("pages_count", 0),  # absent in operations written before it existed
         context=tuple(sorted((str(k), str(v)) for k, v in (body.get("context") or {}).items())),
-        error=OperationError(**error) if error else None,
+        error=OperationError(**error) if error else None, step=body.get("step"),
         created_at=times["created_at"], updated_at=times["updated_at"],
         started_at=times["started_at"], finished_at=times["finished_at"], heartbeat_at=times["heartbeat_at"],
     )

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Protocol
 
+from ragspine.errors import ConflictError
 from ragspine.sensitivity import Sensitivity
 
 
@@ -83,6 +84,7 @@ class Operation:
     started_at: datetime | None = None
     finished_at: datetime | None = None
     heartbeat_at: datetime | None = None  # the runner's lease: renewed before every step
+    step: str | None = None  # the step running now (or last run): ``activate`` cannot be cancelled
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +95,40 @@ class ActiveVersion:
     version_id: str
     operation_id: str
     extraction: str
+
+
+class OperationCancelledError(ConflictError):
+    """A write would take a CANCELLED operation out of CANCELLED: the run stops where it is."""
+
+
+class TooLateToCancelError(ConflictError):
+    """The operation has finished, or is activating its version: cancelling would be a lie."""
+
+
+ACTIVATE_STEP = "activate"
+
+
+def check_transition(stored: Operation, new: Operation) -> None:
+    """The rule every store applies atomically to a save of ``new`` over ``stored``.
+
+    CANCELLED is final, and a cancel lands only on an operation that has not finished and is not
+    activating: otherwise a runner's later write would undo the cancel, or a cancel reported as
+    done would leave the new version visible.
+
+    Raises:
+        OperationCancelledError: ``stored`` is CANCELLED and ``new`` is not.
+        TooLateToCancelError: ``new`` cancels an operation that finished or is activating.
+    """
+    if stored.status is OperationStatus.CANCELLED:
+        if new.status is not OperationStatus.CANCELLED:
+            raise OperationCancelledError(f"operation {stored.id} was cancelled")
+        return
+    if new.status is OperationStatus.CANCELLED:
+        if stored.status.finished:
+            raise TooLateToCancelError(f"operation {stored.id} cannot be cancelled: it is {stored.status.value}")
+        if stored.status is OperationStatus.RUNNING and stored.step == ACTIVATE_STEP:
+            raise TooLateToCancelError(f"operation {stored.id} cannot be cancelled: it is activating its new "
+                                       "version; replace or delete the document once it has finished")
 
 
 def utcnow() -> datetime:
@@ -120,7 +156,13 @@ class OperationStore(Protocol):
         ...
 
     def save(self, operation: Operation) -> Operation:
-        """Replace the stored operation with ``operation``, stamping ``updated_at``; return it."""
+        """Replace the stored operation with ``operation``, stamping ``updated_at``; return it.
+
+        Raises:
+            NotFoundError: no operation has this id.
+            OperationCancelledError, TooLateToCancelError: ``check_transition`` refuses the write
+                (checked atomically with it).
+        """
         ...
 
     def list_operations(self, *, doc_id: str | None = None) -> list[Operation]:

@@ -160,7 +160,12 @@ def reopen(operation_id: str, *, operations: OperationStore) -> Operation:
 
 
 def cancel(operation_id: str, *, operations: OperationStore) -> Operation | None:
-    """Cancel an operation that has not finished; the runner stops before its next step."""
+    """Cancel an operation that has not finished; the runner stops before its next step.
+
+    Raises:
+        TooLateToCancelError: it finished meanwhile, or is activating its version (then the
+            version goes live: cancelling it now would report a cancel that did not happen).
+    """
     from ragspine.ingestion.operations import utcnow
 
     operation = operations.get(operation_id)
@@ -191,7 +196,12 @@ def reap_if_stale(operation: Operation, *, operations: OperationStore, lease_s: 
         return operation
     error = OperationError(RUNNER_LOST, f"the runner stopped renewing its lease for over {lease_s:g} s (process "
                                         "killed or timed out); retry the operation", True)
-    return operations.save(replace(operation, status=OperationStatus.FAILED, error=error, finished_at=moment))
+    from ragspine.ingestion.operations import OperationCancelledError
+
+    try:
+        return operations.save(replace(operation, status=OperationStatus.FAILED, error=error, finished_at=moment))
+    except OperationCancelledError:  # cancelled meanwhile: that is its end state
+        return operations.get(operation.id) or operation
 
 
 def submit_object(bucket: str, key: str, *, version: str, operations: OperationStore) -> tuple[Operation, bool]:

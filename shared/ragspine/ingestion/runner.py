@@ -8,7 +8,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 
 from ragspine.errors import RagspineError
-from ragspine.ingestion.operations import Operation, OperationError, OperationStatus, utcnow
+from ragspine.ingestion.operations import (
+    Operation,
+    OperationCancelledError,
+    OperationError,
+    OperationStatus,
+    utcnow,
+)
 from ragspine.ingestion.retry import RetryPolicy
 from ragspine.ingestion.steps import STEPS, Step, StepContext, StepFunction, StepResult
 
@@ -58,19 +64,27 @@ class InProcessRunner:
         if operation.status in (OperationStatus.SUCCEEDED, OperationStatus.CANCELLED) or (
                 operation.status is OperationStatus.FAILED and operation.error and not operation.error.retryable):
             return operation
+        try:
+            return self._run(operation, context)
+        except OperationCancelledError:  # a user cancelled: every later write is refused, so stop here
+            return operations.get(operation_id) or operation
+
+    def _run(self, operation: Operation, context: StepContext) -> Operation:
+        operations = context.operations
         operation = operations.save(replace(operation, status=OperationStatus.RUNNING, error=None, warnings=(),
                                             started_at=operation.started_at or utcnow(), finished_at=None))
         warnings: list[str] = []
         final: StepResult | None = None
         try:
             for step in Step:
-                # Re-read before each step: a user may have cancelled, and fetch records the hash.
+                # Re-read before each step: a user may have cancelled, fetch records the hash.
                 operation = operations.get(operation.id) or operation
                 if operation.status is OperationStatus.CANCELLED:
                     return operation
-                # Renew the lease: a reader that sees no heartbeat for longer than the lease knows this
-                # runner died (kill -9, a Lambda timeout) and fails the operation as retryable.
-                operation = operations.save(replace(operation, heartbeat_at=utcnow()))
+                # Renew the lease (a reader that sees no heartbeat for longer than the lease knows this
+                # runner died: kill -9, a Lambda timeout) and record the step: once it is ``activate``
+                # a cancel is refused, and a cancel that came first makes this write fail.
+                operation = operations.save(replace(operation, heartbeat_at=utcnow(), step=step.value))
                 final, operation = self._attempt(step, operation, context)
                 warnings += final.warnings
                 if self._on_step is not None:
@@ -89,6 +103,8 @@ class InProcessRunner:
         while True:
             try:
                 return self._steps[step](operation, context), operation
+            except OperationCancelledError:
+                raise  # a step's own write found the operation cancelled: not a failure of the step
             except Exception as exc:  # every failure becomes the operation's error; none escapes
                 transient = self._policy.retries(exc)
                 if not transient or attempt >= self._policy.max_attempts:

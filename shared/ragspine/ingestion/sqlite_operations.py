@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ragspine.ingestion.operation_codec import dump_operation, load_operation, with_times
-from ragspine.ingestion.operations import ActiveVersion, Operation, OperationKey, utcnow
+from ragspine.ingestion.operations import ActiveVersion, Operation, OperationKey, check_transition, utcnow
 from ragspine.sqlite_local import ThreadLocalSqlite
 
 _SCHEMA = """
@@ -62,18 +62,22 @@ class SqliteOperationStore:
         return load_operation(row[0]) if row else None
 
     def save(self, operation: Operation) -> Operation:
-        """Replace the stored body, stamping ``updated_at``.
+        """Replace the stored body, stamping ``updated_at``, if ``check_transition`` allows it.
 
         Raises:
             NotFoundError: no operation has this id (a save never creates one).
+            OperationCancelledError, TooLateToCancelError: the transition is refused.
         """
         saved = with_times(operation, created=operation.created_at or utcnow(), updated=utcnow())
         with self._conn() as conn:
-            updated = conn.execute("UPDATE operation SET body = ? WHERE id = ?", (dump_operation(saved), saved.id))
-        if not updated.rowcount:
-            from ragspine.errors import NotFoundError
+            conn.execute("BEGIN IMMEDIATE")  # the check and the write as one step, against a concurrent cancel
+            row = conn.execute("SELECT body FROM operation WHERE id = ?", (saved.id,)).fetchone()
+            if row is None:
+                from ragspine.errors import NotFoundError
 
-            raise NotFoundError(f"no ingestion operation {operation.id}")
+                raise NotFoundError(f"no ingestion operation {operation.id}")
+            check_transition(load_operation(row[0]), saved)
+            conn.execute("UPDATE operation SET body = ? WHERE id = ?", (dump_operation(saved), saved.id))
         return saved
 
     def list_operations(self, *, doc_id: str | None = None) -> list[Operation]:

@@ -25,7 +25,13 @@ from dataclasses import replace
 from functools import cache
 from typing import Any
 
-from ragspine.ingestion.operations import Operation, OperationError, OperationStatus, utcnow
+from ragspine.ingestion.operations import (
+    Operation,
+    OperationCancelledError,
+    OperationError,
+    OperationStatus,
+    utcnow,
+)
 from ragspine.ingestion.retry import RetryPolicy, error_name
 from ragspine.ingestion.runner import operation_error
 from ragspine.ingestion.steps import STEPS, Step, StepContext, StepFunction, run_step
@@ -70,16 +76,29 @@ def handle_step(payload: Mapping[str, Any], *, context: StepContext, policy: Ret
     if payload["step"] == MARK_FAILED:
         return mark_failed(payload, context=context, policy=policy)
     step = Step(payload["step"])
+    cancelled = {"operation_id": str(payload["operation_id"]), "step": step.value, "outcome": Outcome.CANCELLED.value}
+    try:
+        return _handle_step(step, payload, context=context, policy=policy, steps=steps)
+    except OperationCancelledError:  # the store refuses every write after a cancel: the execution ends
+        return cancelled
+
+
+def _handle_step(step: Step, payload: Mapping[str, Any], *, context: StepContext, policy: RetryPolicy,
+                 steps: Mapping[Step, StepFunction]) -> dict[str, Any]:
     operation = _operation(payload, context)
     if operation.status is OperationStatus.CANCELLED:
-        return {"operation_id": operation.id, "step": step.value, "outcome": Outcome.CANCELLED.value}
+        raise OperationCancelledError(f"operation {operation.id} was cancelled")
     now = utcnow()
+    # ``step`` recorded first: once it is ``activate`` a cancel is refused, and a cancel that came
+    # first makes this write fail.
     operation = context.operations.save(replace(
         operation, status=OperationStatus.RUNNING if operation.status is OperationStatus.PENDING else operation.status,
-        started_at=operation.started_at or now,
+        started_at=operation.started_at or now, step=step.value,
         retry_count=operation.retry_count + (1 if int(payload.get("retry_count", 0)) > 0 else 0)))
     try:
         result = run_step(step.value, payload, context=context, steps=steps)
+    except OperationCancelledError:
+        raise  # a step's own write found the operation cancelled: not a failure of the step
     except Exception as exc:  # every failure is recorded on the operation
         transient = policy.retries(exc)
         error = operation_error(step, exc, transient=transient)
@@ -110,8 +129,11 @@ def mark_failed(payload: Mapping[str, Any], *, context: StepContext, policy: Ret
         # Not raised by a step (a Lambda timeout, a runtime crash): the worker recorded nothing for it.
         error = OperationError("INGEST_INTERNAL_ERROR", f"{name or 'unknown error'}: {_cause(raised)}"[:500],
                                retryable=name in policy.retry_on or name == "States.Timeout")
-    saved = context.operations.save(replace(operation, status=OperationStatus.FAILED, error=error,
-                                            finished_at=utcnow()))
+    try:
+        saved = context.operations.save(replace(operation, status=OperationStatus.FAILED, error=error,
+                                                finished_at=utcnow()))
+    except OperationCancelledError:  # cancelled while the step failed: cancelled is its end state
+        return {"operation_id": operation.id, "step": MARK_FAILED, "outcome": Outcome.CANCELLED.value}
     return {"operation_id": saved.id, "step": MARK_FAILED, "code": error.code, "retryable": error.retryable}
 
 

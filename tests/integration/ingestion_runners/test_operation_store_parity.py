@@ -13,11 +13,13 @@ from ragspine.errors import NotFoundError
 from ragspine.ingestion.operations import (
     ActiveVersion,
     Operation,
+    OperationCancelledError,
     OperationError,
     OperationKey,
     OperationStatus,
     OperationStore,
     StagingArea,
+    TooLateToCancelError,
 )
 from ragspine.sensitivity import Sensitivity
 from tests.support.cfn import dynamodb_create_table_kwargs
@@ -85,6 +87,46 @@ def test_save_round_trips_every_field_and_refuses_unknown_ids(stores: Stores) ->
     assert saved.sensitivity is Sensitivity.RESTRICTED and saved.library == "finance"
     with pytest.raises(NotFoundError):
         operations.save(_draft("ghost.md"))
+
+
+def test_a_cancelled_operation_stays_cancelled_whatever_a_runner_writes_next(stores: Stores) -> None:
+    operations, _ = stores
+    operation, _ = operations.create_or_get(OperationKey("a.xlsx", "1"), _draft("a.xlsx"))
+    running = operations.save(replace(operation, status=OperationStatus.RUNNING, step="parse"))
+    operations.save(replace(running, status=OperationStatus.CANCELLED))
+    # a runner still holding the RUNNING record it read before the cancel
+    with pytest.raises(OperationCancelledError):
+        operations.save(replace(running, file_hash="sha256:cd", step="extract_facts"))
+    with pytest.raises(OperationCancelledError):
+        operations.save(replace(running, status=OperationStatus.SUCCEEDED))
+    stored = operations.get(operation.id)
+    assert stored is not None and stored.status is OperationStatus.CANCELLED and stored.file_hash == "sha256:ab"
+    assert operations.save(replace(stored, warnings=("noted",))).status is OperationStatus.CANCELLED
+
+
+@pytest.mark.parametrize("status, step", [(OperationStatus.RUNNING, "activate"), (OperationStatus.SUCCEEDED, None),
+                                          (OperationStatus.FAILED, "parse")])
+def test_a_cancel_is_refused_once_the_version_is_activating_or_finished(
+        stores: Stores, status: OperationStatus, step: str | None) -> None:
+    operations, _ = stores
+    operation, _ = operations.create_or_get(OperationKey("a.xlsx", "1"), _draft("a.xlsx"))
+    read_before = operations.save(replace(operation, status=OperationStatus.RUNNING, step="index"))
+    operations.save(replace(read_before, status=status, step=step))  # the runner moved on meanwhile
+    with pytest.raises(TooLateToCancelError):
+        operations.save(replace(read_before, status=OperationStatus.CANCELLED))
+    stored = operations.get(operation.id)
+    assert stored is not None and stored.status is status and stored.step == step
+
+
+def test_a_cancel_lands_on_a_pending_or_running_operation(stores: Stores) -> None:
+    operations, _ = stores
+    pending, _ = operations.create_or_get(OperationKey("a.xlsx", "1"), _draft("a.xlsx"))
+    running, _ = operations.create_or_get(OperationKey("b.xlsx", "1"), _draft("b.xlsx"))
+    running = operations.save(replace(running, status=OperationStatus.RUNNING, step="index"))
+    for operation in (pending, running):
+        assert operations.save(replace(operation, status=OperationStatus.CANCELLED)).status is OperationStatus.CANCELLED
+        stored = operations.get(operation.id)
+        assert stored is not None and stored.status is OperationStatus.CANCELLED
 
 
 def test_operations_are_listed_oldest_first_and_by_document(stores: Stores) -> None:

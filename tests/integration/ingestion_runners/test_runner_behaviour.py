@@ -12,7 +12,7 @@ from ragspine.errors import ProviderUnavailableError
 from ragspine.facts.model import Fact
 from ragspine.ingestion import steps
 from ragspine.ingestion.errors import CorruptDocumentError
-from ragspine.ingestion.operations import Operation, OperationStatus
+from ragspine.ingestion.operations import Operation, OperationStatus, TooLateToCancelError
 from ragspine.ingestion.pipeline import cancel
 from ragspine.ingestion.steps import Step, StepContext
 from tests.integration.ingestion_runners.conftest import Harness
@@ -110,6 +110,40 @@ def test_a_cancelled_operation_stops_before_its_next_step(harness: Harness, monk
     assert operation.status is OperationStatus.CANCELLED and operation.finished_at
     assert harness.calls["extract_facts"] == 0 and harness.calls["activate"] == 0
     assert harness.facts.count() == 0
+
+
+def test_a_cancel_during_fetch_is_not_undone_by_the_steps_own_write(
+        harness: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    # fetch records the file's hash on the operation: that write must not revive a cancelled one
+    real = steps.STEPS[Step.FETCH]
+
+    def cancelled_meanwhile(operation: Operation, context: StepContext) -> Any:
+        cancel(operation.id, operations=context.operations)  # a user cancels while fetch reads the file
+        return real(operation, context)
+
+    monkeypatch.setitem(steps.STEPS, Step.FETCH, cancelled_meanwhile)
+    operation = harness.ingest(NAME, WORKBOOK.read_bytes())
+    assert operation.status is OperationStatus.CANCELLED and operation.finished_at
+    assert harness.calls["parse"] == 0 and harness.calls["activate"] == 0
+    assert harness.facts.count() == 0
+
+
+def test_a_cancel_while_the_version_is_activating_is_refused_and_the_version_goes_live(
+        harness: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    real = steps.STEPS[Step.ACTIVATE]
+    refusals: list[str] = []
+
+    def cancel_attempted(operation: Operation, context: StepContext) -> Any:
+        try:
+            cancel(operation.id, operations=context.operations)
+        except TooLateToCancelError as exc:
+            refusals.append(exc.message)
+        return real(operation, context)
+
+    monkeypatch.setitem(steps.STEPS, Step.ACTIVATE, cancel_attempted)
+    operation = harness.ingest(NAME, WORKBOOK.read_bytes())
+    assert refusals and "activating its new version" in refusals[0]
+    assert operation.status is OperationStatus.SUCCEEDED and harness.facts.count() == operation.facts_count > 0
 
 
 def _edited_workbook(edit: Callable[[Any], None]) -> bytes:
