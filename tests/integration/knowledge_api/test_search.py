@@ -215,3 +215,49 @@ class TestMetadataFilter:
             index.search = original  # type: ignore[method-assign]
         assert calls and all(f.tags_all == ("travel",) and f.product_codes == ("P1",) for f in calls)
         assert all(set(f.document_ids) == {library["a"]} and len(f.version_ids) == 1 for f in calls)
+
+
+# One grapheme cluster each: CJK, an emoji ZWJ sequence, a flag, a skin tone, combining marks, Hangul jamo.
+UNITS = ["酒", "店", "住", "宿", "\U0001F469\u200D\U0001F4BB", "\U0001F1EF\U0001F1F5", "\U0001F44D\U0001F3FD",
+         "e\u0301", "a\u0308\u0323", "\u1100\u1161\u11A8", "夜", "价"]
+
+
+def long_text(seed: int, length: int = 3000) -> str:
+    import random
+
+    pick = random.Random(seed)
+    text = f"hotel night {seed} "
+    while len(text) < length:
+        text += pick.choice(UNITS)
+    return text
+
+
+class TestBudgets:
+    def test_each_hit_at_most_2500_and_all_at_most_16000_code_points_cut_between_clusters(
+            self, gateway: Gateway, space: str) -> None:
+        """Passages longer than our chunker makes (another chunker, another provider), in the real index."""
+        import regex
+
+        from ragspine.bootstrap import get_services
+        from ragspine.retrieval.model import Chunk
+
+        index = get_services().retrieval.index  # type: ignore[union-attr]
+        stored: dict[str, str] = {}
+        for d in range(2):
+            document_id = uploaded(gateway, space, HOTELS, f"Long {d}")
+            version_id = gateway.document(document_id)["activeVersion"]["versionId"]
+            chunks = [Chunk(f"long-{d}-{i}", doc_id=document_id, source_locator=f"page={i + 1}", text=long_text(10 * d + i),
+                            library=space, space_id=space, document_id=document_id, version_id=version_id)
+                      for i in range(4)]
+            index.add(chunks)
+            stored.update({c.chunk_id: c.text for c in chunks})
+        found = hits(gateway, {"query": "hotel night", "limit": 8})
+        long_hits = [h for h in found if h["citationId"] in stored]
+        assert len(long_hits) == 7  # 6 x 2,500 + 1,000: the budget is spent before the eighth
+        assert all(len(h["text"]) <= 2500 and h["truncated"] for h in found if h["citationId"] in stored)
+        assert len(long_hits[0]["text"]) >= 2490 and sum(len(h["text"]) for h in found) <= 16000
+        for hit in long_hits:
+            whole = regex.findall(r"\X", stored[hit["citationId"]])
+            kept = regex.findall(r"\X", hit["text"])
+            assert kept == whole[:len(kept)]  # never a split surrogate pair, ZWJ sequence or combining mark
+        assert {h["page"] for h in long_hits} <= {1, 2, 3, 4}
