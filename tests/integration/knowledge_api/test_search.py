@@ -261,3 +261,22 @@ class TestBudgets:
             kept = regex.findall(r"\X", hit["text"])
             assert kept == whole[:len(kept)]  # never a split surrogate pair, ZWJ sequence or combining mark
         assert {h["page"] for h in long_hits} <= {1, 2, 3, 4}
+
+
+class TestMetadataDuringARun:
+    def test_a_patch_while_the_run_is_in_flight_is_stamped_when_the_version_activates(
+            self, gateway: Gateway, space: str, runs: Any) -> None:
+        runs.hold.clear()  # the run waits before fetch: its chunks will be stamped with the upload's tags
+        change = gateway.upload(space, HOTELS.encode(), name="Hotels", metadata={"tags": ["draft"]})
+        document_id = change["documentId"]
+        gateway.ok("PATCH", f"/documents/{document_id}", {"expectedVersion": gateway.document(document_id)["lockVersion"],
+                                                         "metadata": {"tags": ["final"], "category": "e\u0301t\u00e9"}})
+        runs.hold.set()
+        gateway.settle()
+        assert gateway.document(document_id)["searchable"]
+        final = hits(gateway, {"query": "hotels a night", "metadataFilter": {"tagsAll": ["final"]}})
+        assert [h["documentId"] for h in final] == [document_id]
+        assert hits(gateway, {"query": "hotels a night", "metadataFilter": {"tagsAny": ["draft"]}}) == []
+        # a filter value typed decomposed matches the NFC value stored
+        nfd = hits(gateway, {"query": "hotels a night", "metadataFilter": {"category": ["e\u0301te\u0301"]}})
+        assert [h["documentId"] for h in nfd] == [document_id]
