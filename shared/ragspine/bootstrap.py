@@ -393,6 +393,7 @@ def build_knowledge_gateway(settings: Settings) -> Gateway:
     """
     from ragspine.errors import ConfigurationError
     from ragspine.ingestion.parsers.registry import supported_extensions
+    from ragspine.knowledge.evidence import EngineEvidence
     from ragspine.knowledge.files import LocalFileStorage, signing_key
     from ragspine.knowledge.gateway import Gateway, GatewayConfig, parse_domains
     from ragspine.knowledge.local_runtime import EnginePurger, IndexProvisioner, ThreadOperationLauncher
@@ -410,6 +411,10 @@ def build_knowledge_gateway(settings: Settings) -> Gateway:
     def index() -> ChunkIndex | None:
         retrieval = get_services().retrieval
         return retrieval.index if retrieval else None
+
+    def engine() -> tuple[ChunkIndex, Embedder | None] | None:
+        retrieval = get_services().retrieval
+        return (retrieval.index, retrieval.query_embedder) if retrieval else None
 
     def after(operation_id: str) -> None:
         operation = store.operation(operation_id)
@@ -430,7 +435,8 @@ def build_knowledge_gateway(settings: Settings) -> Gateway:
         files = LocalFileStorage(settings.data_dir / "knowledge-files")
         launcher = ThreadOperationLauncher(lambda: build_ingest_context(get_services()), after=after)
     gateway = Gateway(store=store, ingestion=operations, staging=staging, files=files, launcher=launcher, config=config,
-                      provisioner=IndexProvisioner(index), purger=EnginePurger(index, lambda: get_services().facts))
+                      provisioner=IndexProvisioner(index), purger=EnginePurger(index, lambda: get_services().facts),
+                      evidence=EngineEvidence(engine))
     return gateway
 
 

@@ -17,6 +17,7 @@ SEED_TOOLS = {
     "knowledge_document_list": ("DOCUMENT_VIEW", "allow", "parallel", "read"),
     "knowledge_document_get": ("DOCUMENT_VIEW", "allow", "parallel", "read"),
     "knowledge_operation_get": ("RESOURCE_VIEW", "allow", "parallel", "read"),
+    "knowledge_search": ("KNOWLEDGE_SEARCH", "allow", "parallel", "read"),
     "knowledge_document_upload": ("DOCUMENT_UPLOAD", "allow", "exclusive", "write"),
     "knowledge_document_update": ("DOCUMENT_UPDATE", "allow", "exclusive", "write"),
     "knowledge_document_replace": ("DOCUMENT_UPDATE", "ask", "exclusive", "write"),
@@ -96,7 +97,9 @@ def test_mutations_require_an_idempotency_key_and_every_route_takes_the_assertio
                 assert operation["security"] == []  # the signed URL is the credential
                 continue
             assert "XUserAssertion" in refs
-            assert ("IdempotencyKey" in refs) == (method != "get"), (method, path)
+            # Every mutation takes one; a read tool sent with POST (knowledge_search) changes nothing.
+            mutation = method != "get" and operation["x-knowledge-toolset"] != "read"
+            assert ("IdempotencyKey" in refs) == mutation, (method, path)
 
 
 @pytest.mark.parametrize("name", sorted(load_contract()["components"]["examples"]))
@@ -108,7 +111,7 @@ def test_each_example_validates_against_its_schema(name: str) -> None:
 def test_the_required_examples_exist() -> None:
     schemas = {e["x-schema"] for e in load_contract()["components"]["examples"].values()}
     assert {"KnowledgeDocumentDetailEnvelope", "DocumentSummaryPageEnvelope", "ErrorEnvelope",
-            "DocumentUpdateRequest"} <= schemas
+            "DocumentUpdateRequest", "KnowledgeSearchRequest", "KnowledgeSearchResultEnvelope"} <= schemas
 
 
 def test_a_closed_schema_refuses_a_forbidden_field() -> None:
@@ -121,7 +124,7 @@ def test_the_committed_manifest_matches_the_contract() -> None:
     committed = (REPO_ROOT / "contracts" / "knowledge-capabilities.json").read_text(encoding="utf-8")
     assert committed == manifest_text(), "run `ragspine knowledge manifest --out contracts/knowledge-capabilities.json`"
     body = json.loads(committed)
-    assert len(body["toolsets"]["read"]) == 5 and len(body["toolsets"]["admin"]) == 17
+    assert len(body["toolsets"]["read"]) == 6 and len(body["toolsets"]["admin"]) == 18
     assert set(body["toolsets"]["read"]) <= set(body["toolsets"]["write"]) <= set(body["toolsets"]["admin"])
 
 

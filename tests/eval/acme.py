@@ -8,7 +8,7 @@ from pathlib import Path
 from ragspine.demo import index_sample_documents
 from ragspine.llm.ports import Embedder
 from ragspine.retrieval.embedded_index import EmbeddedChunkIndex
-from ragspine.retrieval.model import Chunk, ScoredChunk, SearchFilters
+from ragspine.retrieval.model import Chunk, ChunkLabels, ScoredChunk, SearchFilters
 from ragspine.retrieval.ports import ChunkIndex
 from tests.eval.model import EvalCorpus
 from tests.eval.questions import QUESTIONS_FILE, load_questions
@@ -47,6 +47,10 @@ class RecordingIndex:
     def ensure_index(self) -> bool:
         """Forward."""
         return self.inner.ensure_index()
+
+    def update_metadata(self, document_id: str, labels: ChunkLabels) -> int:
+        """Forward (the sample corpus has no Gateway documents)."""
+        return self.inner.update_metadata(document_id, labels)
 
     def delete(self, *, doc_id: str, version_id: str | None = None) -> int:
         """Forward and forget the document's recorded chunks."""

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ragspine.errors import FieldError, InvalidInputError, RagspineError
-from ragspine.retrieval.model import Chunk, ScoredChunk, SearchFilters
+from ragspine.retrieval.model import Chunk, ChunkLabels, ScoredChunk, SearchFilters
 from ragspine.retrieval.ports import ChunkIndex
 
 _TOKENS = re.compile(r"[a-z0-9]+|[\u3040-\u30ff\u3400-\u9fff]")  # English words, CJK characters
@@ -48,8 +48,11 @@ def matches(chunk: Chunk, filters: SearchFilters) -> bool:
         (filters.libraries, chunk.library), (filters.doc_ids, chunk.doc_id), (filters.entities, chunk.entity),
         (filters.periods, chunk.period), (filters.space_ids, chunk.space_id),
         (filters.document_ids, chunk.document_id), (filters.version_ids, chunk.version_id),
-        (filters.categories, chunk.category),
+        (filters.categories, chunk.category), (filters.version_labels, chunk.version_label),
+        (filters.product_codes, chunk.product_code),
     ]
+    if not filters.space_ids and chunk.space_id is not None:
+        return False  # Gateway chunks only when their space is named
     if any(allowed and value not in allowed for allowed, value in checks):
         return False
     if filters.tags_any and not set(filters.tags_any) & set(chunk.tags):
@@ -113,6 +116,15 @@ class InMemoryChunkIndex:
             del self._chunks[chunk_id]
             self._vectors.pop(chunk_id, None)
         return len(doomed)
+
+    def update_metadata(self, document_id: str, labels: ChunkLabels) -> int:
+        self._raise_if_failing()
+        mine = [c for c in self._chunks.values() if c.document_id == document_id]
+        for chunk in mine:
+            self._chunks[chunk.chunk_id] = replace(chunk, category=labels.category, tags=labels.tags,
+                                                   version_label=labels.version_label,
+                                                   product_code=labels.product_code)
+        return len(mine)
 
     def count(self) -> int:
         return len(self._chunks)

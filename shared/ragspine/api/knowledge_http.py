@@ -120,7 +120,7 @@ def _schema_errors(schema: str, body: Any) -> list[FieldError]:
     problems: list[FieldError] = []
     for error in sorted(schema_validator(schema).iter_errors(body), key=lambda e: list(e.absolute_path)):
         path = list(error.absolute_path)
-        if path and path[0] == "metadata":
+        if path and path[0] in ("metadata", "metadataFilter"):
             continue  # checked first, with the metadata codes
         if error.validator == "additionalProperties":
             allowed = set(error.schema.get("properties", {}))
@@ -158,6 +158,10 @@ def validated_body(schema: str | None, raw: bytes) -> dict[str, Any]:
     elif "metadata" in body:
         raise MetadataValueInvalidError("metadata cannot be null: omit it instead",
                                         field_errors=(FieldError("metadata", "cannot be null"),))
+    if "metadataFilter" in body:
+        from ragspine.knowledge.search_filter import parse_filter
+
+        parse_filter(body["metadataFilter"])  # its own codes, before the closed schema (seed 003)
     problems = _schema_errors(schema, body)
     if problems:
         summary = "; ".join(f"{p.field}: {p.message}" for p in problems[:10])
@@ -187,7 +191,8 @@ def _audit(hooks: Hooks, request: Request, tool_name: str, resource: str, princi
 def _execute(hooks: Hooks, request: Request, headers: Mapping[str, str], raw: bytes, tool_name: str, resource: str,
              run: Callable[[Call], Reply]) -> Reply:
     contract_tool = tool(tool_name)
-    mutation = contract_tool.method != "GET"
+    # A read tool sent with POST (knowledge_search) changes nothing: no Idempotency-Key, no audit when allowed.
+    mutation = contract_tool.method != "GET" and contract_tool.toolset != "read"
     principal: Principal | None = None
     try:
         principal = hooks.authenticate(headers.get("authorization"), headers.get("x-user-assertion"))

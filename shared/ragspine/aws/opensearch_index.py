@@ -51,7 +51,7 @@ from ragspine.aws.opensearch_queries import (
 )
 from ragspine.errors import ConfigurationError, FieldError, InvalidInputError
 from ragspine.retrieval.fusion import DEFAULT_RRF_K, fuse
-from ragspine.retrieval.model import Chunk, ScoredChunk, SearchFilters
+from ragspine.retrieval.model import Chunk, ChunkLabels, ScoredChunk, SearchFilters
 
 if TYPE_CHECKING:
     from opensearchpy import OpenSearch
@@ -202,6 +202,16 @@ class OpenSearchChunkIndex:
         response = self._call("delete chunks", self.client.delete_by_query, index=self._index,
                               body={"query": {"bool": {"filter": clauses}}}, params=params)
         return int(response.get("deleted", 0))
+
+    def update_metadata(self, document_id: str, labels: ChunkLabels) -> int:
+        """Stamp a Gateway document's metadata on its chunks: their ids, then one partial bulk update."""
+        ids = self._ids_where([{"term": {"document_id": document_id}}])
+        doc = {"category": labels.category, "tags": list(labels.tags), "version_label": labels.version_label,
+               "product_code": labels.product_code}
+        if ids:
+            self._bulk([{"_op_type": "update", "_index": self._index, "_id": i, "doc": doc} for i in ids],
+                       action="update chunk metadata")
+        return len(ids)
 
     def count(self) -> int:
         """Number of chunks indexed."""

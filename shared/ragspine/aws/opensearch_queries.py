@@ -28,6 +28,8 @@ TERMS_FILTERS: Mapping[str, str] = {
     "version_ids": "version_id",
     "categories": "category",
     "tags_any": "tags",
+    "version_labels": "version_label",
+    "product_codes": "product_code",
 }
 # Keyword fields a caller may also constrain through ``SearchFilters.extra``. Sensitivity is
 # deliberately absent: the ceiling has exactly one way in, ``max_sensitivity``.
@@ -40,6 +42,7 @@ EXTRA_FILTER_FIELDS = frozenset({
 # like the text as the embedded index scores it.
 LEXICAL_FIELDS = ("text", "text.en", "title^2", "title.en^2", "context", "context.en")
 VECTOR_FIELD = "embedding"
+OUTSIDE_SPACES: dict[str, Any] = {"bool": {"must_not": [{"exists": {"field": "space_id"}}]}}
 _OPTIONAL_KEYWORDS = ("entity", "period", "parent_id", "prev_id", "next_id", "space_id", "document_id",
                       "version_id", "category", "version_label", "product_code", "company", "doc_period", "doc_type")
 _NOT_RETURNED = {"excludes": [VECTOR_FIELD]}
@@ -54,6 +57,8 @@ def build_filter_clauses(filters: SearchFilters) -> list[dict[str, Any]]:
     # Parents are stored for expansion (``get``) but never searched, like the embedded index.
     clauses: list[dict[str, Any]] = [{"range": {"sensitivity_level": {"lte": int(filters.max_sensitivity)}}},
                                      {"term": {"is_parent": False}}]
+    if not filters.space_ids:  # Gateway chunks only when their space is named (SearchFilters)
+        clauses.append(OUTSIDE_SPACES)
     for attribute, field in TERMS_FILTERS.items():
         values = getattr(filters, attribute)
         if values:

@@ -7,7 +7,7 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-from ragspine.ingestion.operations import Operation, OperationError, OperationStatus
+from ragspine.ingestion.operations import Operation, OperationError, OperationStatus, SpaceStamp
 from ragspine.sensitivity import Sensitivity
 
 _TIMES = ("created_at", "updated_at", "started_at", "finished_at", "heartbeat_at")
@@ -35,6 +35,11 @@ def dump_operation(operation: Operation) -> str:
             "code": operation.error.code, "message": operation.error.message, "retryable": operation.error.retryable},
     }
     body.update({name: _iso(getattr(operation, name)) for name in _TIMES})
+    space = operation.space
+    if space is not None:
+        body["space"] = {"space_id": space.space_id, "document_id": space.document_id, "category": space.category,
+                         "tags": list(space.tags), "version_label": space.version_label,
+                         "product_code": space.product_code}
     return json.dumps(body, ensure_ascii=False)
 
 
@@ -53,4 +58,13 @@ def load_operation(text: str) -> Operation:
         error=OperationError(**error) if error else None, step=body.get("step"),
         created_at=times["created_at"], updated_at=times["updated_at"],
         started_at=times["started_at"], finished_at=times["finished_at"], heartbeat_at=times["heartbeat_at"],
+        space=_space(body.get("space")),  # absent in ordinary operations and those written before it existed
     )
+
+
+def _space(body: dict[str, Any] | None) -> SpaceStamp | None:
+    if body is None:
+        return None
+    return SpaceStamp(space_id=body["space_id"], document_id=body["document_id"], category=body.get("category"),
+                      tags=tuple(body.get("tags") or ()), version_label=body.get("version_label"),
+                      product_code=body.get("product_code"))

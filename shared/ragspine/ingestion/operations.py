@@ -60,6 +60,22 @@ class OperationError:
 
 
 @dataclass(frozen=True, slots=True)
+class SpaceStamp:
+    """What a Knowledge Gateway run stamps on every chunk: its space and document, the document's metadata.
+
+    A run with a stamp publishes no facts: the shared fact table has no Gateway ACL, so a
+    Gateway document's tables stay searchable passages instead.
+    """
+
+    space_id: str
+    document_id: str
+    category: str | None = None
+    tags: tuple[str, ...] = ()
+    version_label: str | None = None
+    product_code: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Operation:
     """One document version going through the ingestion pipeline."""
 
@@ -85,6 +101,7 @@ class Operation:
     finished_at: datetime | None = None
     heartbeat_at: datetime | None = None  # the runner's lease: renewed before every step
     step: str | None = None  # the step running now (or last run): ``activate`` cannot be cancelled
+    space: SpaceStamp | None = None  # set by the Knowledge Gateway (None: an ordinary ingestion)
 
 
 @dataclass(frozen=True, slots=True)

@@ -103,8 +103,9 @@ def fetch(operation: Operation, context: StepContext) -> StepResult:
 
         data, metadata = read_object(operation.source, max_bytes=context.max_bytes)
         meta = object_meta(operation.doc_id, metadata)
-        if (meta.sensitivity, meta.library, meta.context) != (operation.sensitivity, operation.library,
-                                                              operation.context):
+        # A Gateway run's sensitivity and library come from its space, never from object metadata.
+        if operation.space is None and (meta.sensitivity, meta.library, meta.context) != (
+                operation.sensitivity, operation.library, operation.context):
             operation = context.operations.save(replace(operation, sensitivity=meta.sensitivity, library=meta.library,
                                                         context=meta.context))
         return _stage_source(operation, context, data, Path(operation.source).name)
@@ -150,9 +151,15 @@ def parse(operation: Operation, context: StepContext) -> StepResult:
 
 def extract(operation: Operation, context: StepContext) -> StepResult:
     """Extract facts from the document's tables and stage them (not yet visible)."""
-    from ragspine.ingestion.facts_extract import extract_facts
+    from ragspine.ingestion.facts_extract import ExtractionResult, extract_facts
 
     doc = staged.load_document(_require(context, operation, "document", Step.EXTRACT_FACTS))
+    if operation.space is not None:
+        # A Gateway document: the fact table has no Gateway ACL, so nothing is published there
+        # and its tables stay in the chunks, searchable through the Gateway alone.
+        empty = ExtractionResult(doc_id=operation.doc_id, facts=(), warnings=())
+        context.staging.put(operation.id, "extraction", staged.dump_extraction(empty))
+        return StepResult(Step.EXTRACT_FACTS, operation.id)
     result = extract_facts(doc, glossary=context.glossary, source_file_hash=operation.file_hash,
                            sensitivity=operation.sensitivity)
     context.staging.put(operation.id, "extraction", staged.dump_extraction(result))
@@ -172,6 +179,10 @@ def chunk_and_embed(operation: Operation, context: StepContext) -> StepResult:
         context.staging.put(operation.id, "chunks", staged.dump_chunks([], [], None))
         return StepResult(Step.CHUNK_AND_EMBED, operation.id, warnings=("no chunk index configured: not indexed",))
     meta = ChunkMeta(sensitivity=operation.sensitivity, library=operation.library, version_id=operation.version_id)
+    if operation.space is not None:
+        space = operation.space
+        meta = replace(meta, space_id=space.space_id, document_id=space.document_id, category=space.category,
+                       tags=space.tags, version_label=space.version_label, product_code=space.product_code)
     chunked = chunk_document(doc, meta=meta)
     about = document_context(doc, filename=Path(operation.source).name, given=dict(operation.context))
     children, parents = apply_context(chunked.children, about), apply_context(chunked.parents, about)

@@ -28,7 +28,7 @@ from ragspine.knowledge.model import (
     Version,
     VersionStatus,
 )
-from ragspine.knowledge.operations import finalize, new_operation, start_run, unfinished, version_status
+from ragspine.knowledge.operations import finalize, new_operation, relabel, start_run, unfinished, version_status
 from ragspine.knowledge.ports import Change
 
 LOCK_MISMATCH = ("expectedVersion does not match the document's lockVersion: read the document again and retry "
@@ -116,7 +116,7 @@ def _launch(gateway: Gateway, document: Document, kind: ChangeType, resource: Fi
     operation = replace(operation, version_id=version.id)
     suffix = PurePosixPath(resource.file_name).suffix.lower()
     start_run(gateway, operation, version, location=gateway.files.location(resource.id, suffix),
-              file_hash=resource.sha256 or "", sensitivity_code=document.security_domain)
+              file_hash=resource.sha256 or "", sensitivity_code=document.security_domain, document=document)
     status = document.status
     if document.active_version_id is None and status is DocumentStatus.CREATE_FAILED:
         status = DocumentStatus.CREATING
@@ -155,6 +155,8 @@ def update_document(gateway: Gateway, principal: Principal, document_id: str, bo
     updated = replace(document, name=body.get("documentName", document.name), metadata=metadata,
                       lock_version=document.lock_version + 1, updated_at=gateway.clock())
     gateway.store.commit(Change(document=updated, document_expected=document.lock_version))
+    if metadata != document.metadata:
+        relabel(gateway, updated)
     return updated
 
 

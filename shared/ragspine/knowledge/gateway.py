@@ -10,8 +10,9 @@ from typing import Protocol
 
 from ragspine.ingestion.operations import OperationStore, StagingArea
 from ragspine.knowledge.acl import Access, access, not_found, require
-from ragspine.knowledge.model import Action, Principal, Space, SpaceStatus
+from ragspine.knowledge.model import Action, Metadata, Principal, Space, SpaceStatus
 from ragspine.knowledge.ports import KnowledgeStore
+from ragspine.retrieval.model import ScoredChunk, SearchFilters
 from ragspine.sensitivity import Sensitivity
 
 
@@ -63,6 +64,22 @@ class DocumentPurger(Protocol):
         ...
 
 
+class EvidenceIndex(Protocol):
+    """The engine's chunk index as the Gateway searches it (our HybridRetriever over the same index)."""
+
+    def search(self, query: str, *, filters: SearchFilters, limit: int) -> list[ScoredChunk]:
+        """Child passages best first: hybrid legs, RRF across ``filters.libraries``, deduped, capped per document.
+
+        Raises:
+            ProviderUnavailableError: the index cannot be read or reached.
+        """
+        ...
+
+    def relabel(self, document_id: str, metadata: Metadata) -> None:
+        """Stamp the document's current metadata on all its chunks (raises ProviderUnavailableError)."""
+        ...
+
+
 @dataclass(frozen=True, slots=True)
 class GatewayConfig:
     """Policy settings of the Gateway."""
@@ -111,6 +128,7 @@ class Gateway:
     provisioner: SpaceProvisioner
     purger: DocumentPurger
     clock: Callable[[], datetime] = field(default=utcnow)
+    evidence: EvidenceIndex | None = None  # None: no chunk index configured, search is unavailable
 
     def access(self, principal: Principal, space_id: str) -> Access:
         """What ``principal`` may do in a space (grants read now: nothing is cached)."""

@@ -9,11 +9,12 @@ Reads finalise lazily too, so a run that ended in another process is applied on 
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from ragspine.errors import ConflictError
-from ragspine.ingestion.operations import Operation, OperationKey, OperationStatus
+from ragspine.errors import ConflictError, ProviderUnavailableError
+from ragspine.ingestion.operations import Operation, OperationKey, OperationStatus, SpaceStamp
 from ragspine.ingestion.pipeline import cancel as cancel_ingestion
 from ragspine.ingestion.pipeline import reap_if_stale
 from ragspine.knowledge.acl import not_found, require
@@ -30,6 +31,8 @@ from ragspine.knowledge.model import (
     VersionStatus,
 )
 from ragspine.knowledge.ports import Change
+
+logger = logging.getLogger(__name__)
 
 NOT_RETRYABLE = "the operation cannot be retried: only a FAILED operation whose error is retryable can"
 RETRY_LIMIT = f"the manual retry limit ({MAX_MANUAL_RETRIES} per operation) is reached: upload the file again"
@@ -98,13 +101,35 @@ def version_status(gateway: Gateway, version: Version) -> VersionStatus:
     return _VERSION_OF[run_state(gateway, version.operation_id).status]
 
 
+def space_stamp(space_id: str, document: Document) -> SpaceStamp:
+    """What every chunk of the document's runs carries: space, document and its metadata now."""
+    metadata = document.metadata
+    return SpaceStamp(space_id=space_id, document_id=document.id, category=metadata.category, tags=metadata.tags,
+                      version_label=metadata.version_label, product_code=metadata.product_code)
+
+
 def start_run(gateway: Gateway, operation: GatewayOperation, version: Version, *, location: str, file_hash: str,
-              sensitivity_code: str) -> None:
+              sensitivity_code: str, document: Document) -> None:
     """Record the ingestion operation of a Gateway operation (same id); ``launch`` starts it after the commit."""
     run = Operation(id=operation.id, doc_id=operation.document_id, version_id=version.id, file_hash=file_hash,
                     source=location, sensitivity=gateway.config.domains[sensitivity_code],
-                    library=operation.space_id)
+                    library=operation.space_id, space=space_stamp(operation.space_id, document))
     gateway.ingestion.create_or_get(OperationKey(operation.document_id, operation.id), run)
+
+
+def relabel(gateway: Gateway, document: Document) -> None:
+    """Stamp the document's current metadata on its chunks, so a metadata filter never uses stale values.
+
+    A failure is logged, not raised: the change is committed, and search re-checks every hit
+    against the stored metadata, so stale chunk labels can only hide a hit, never show a wrong one.
+    """
+    if gateway.evidence is None:
+        return
+    try:
+        gateway.evidence.relabel(document.id, document.metadata)
+    except ProviderUnavailableError as exc:
+        logger.warning("could not stamp new metadata on the document's chunks",
+                       extra={"document_id": document.id, "error_code": exc.code})
 
 
 def new_operation(gateway: Gateway, kind: ChangeType, document: Document, version_id: str, *,
@@ -139,6 +164,8 @@ def finalize(gateway: Gateway, document: Document) -> Document:
             continue
         gateway.store.save_operation(replace(operation, finalized=True))
         assert change.document is not None
+        if state.status is OperationStatus.SUCCEEDED:
+            relabel(gateway, change.document)  # a PATCH during the run stamped the old version's chunks only
         return change.document
     return document
 
@@ -215,7 +242,7 @@ def retry_operation(gateway: Gateway, principal: Principal, operation_id: str, r
     previous = gateway.ingestion.get(operation.id)
     if previous is not None:
         start_run(gateway, child, version, location=previous.source, file_hash=previous.file_hash,
-                  sensitivity_code=document.security_domain)
+                  sensitivity_code=document.security_domain, document=document)
     status = DocumentStatus.CREATING if document.status is DocumentStatus.CREATE_FAILED else document.status
     change = Change(document=replace(document, status=status, updated_at=gateway.clock()),
                     document_expected=document.lock_version,

@@ -21,7 +21,7 @@ from ragspine.retrieval.embedded_rows import check_lineage, chunk_row, index_tex
 from ragspine.retrieval.embedded_snapshot import RESCORE_POOL, EmbeddedSnapshot, Ranked
 from ragspine.retrieval.embedded_store import ChunkStore
 from ragspine.retrieval.errors import IndexMissingError, VectorDimensionError
-from ragspine.retrieval.model import Chunk, ScoredChunk, SearchFilters
+from ragspine.retrieval.model import Chunk, ChunkLabels, ScoredChunk, SearchFilters
 from ragspine.retrieval.validation import MAX_QUERY_CHARS, validate_search
 from ragspine.text import document_tokens, query_tokens
 
@@ -205,6 +205,10 @@ class EmbeddedChunkIndex:
     def delete(self, *, doc_id: str, version_id: str | None = None) -> int:
         """Remove a document's chunks, or only those of one version; return how many."""
         return self._store.delete(doc_id, version_id)
+
+    def update_metadata(self, document_id: str, labels: ChunkLabels) -> int:
+        """Stamp a Gateway document's new metadata on all its chunks (the next search sees it)."""
+        return self._store.relabel(document_id, labels)
 
     def count(self) -> int:
         """Number of chunks stored, parents included."""

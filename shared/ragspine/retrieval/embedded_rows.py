@@ -51,4 +51,5 @@ def chunk_row(chunk: Chunk, n_tokens: int, terms: bytes, vector: bytes | None) -
     """The ``chunks`` table row of a chunk, in ``ChunkStore.insert`` column order."""
     return (chunk.chunk_id, chunk.doc_id, chunk.version_id, chunk.source_locator, int(not chunk.is_parent),
             int(chunk.sensitivity), chunk.library, chunk.entity, chunk.period, chunk.space_id, chunk.document_id,
-            chunk.category, TAG_SEPARATOR.join(chunk.tags), n_tokens, terms, vector, encode_chunk(chunk))
+            chunk.category, TAG_SEPARATOR.join(chunk.tags), n_tokens, terms, vector, encode_chunk(chunk),
+            chunk.version_label, chunk.product_code)

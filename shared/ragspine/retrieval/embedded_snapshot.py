@@ -37,7 +37,8 @@ RESCORE_POOL = 2000  # 3 MB of rows: past ~4000 the gather falls out of cache an
 # SearchFilters field -> column loaded by the store (tags are handled separately).
 _FILTER_COLUMNS = {"libraries": "library", "doc_ids": "doc_id", "version_ids": "version_id",
                    "entities": "entity", "periods": "period", "space_ids": "space_id",
-                   "document_ids": "document_id", "categories": "category"}
+                   "document_ids": "document_id", "categories": "category",
+                   "version_labels": "version_label", "product_codes": "product_code"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +64,8 @@ class EmbeddedSnapshot:
         self.sensitivity = np.fromiter((r[1] for r in rows), dtype=np.int8, count=self.size)
         self._columns = {name: _factorize([r[3 + i] for r in rows]) for i, name in enumerate(
             ("library", "doc_id", "version_id", "entity", "period", "space_id", "document_id", "category"))}
+        self._columns.update({name: _factorize([r[14 + i] for r in rows])
+                              for i, name in enumerate(("version_label", "product_code"))})
         self._tags = _tag_positions([r[11] for r in rows])
         self._build_bm25(rows)
         self._build_vectors([r[13] for r in rows], dimension)
@@ -113,6 +116,8 @@ class EmbeddedSnapshot:
         import numpy as np
 
         allowed: BoolArray = self.sensitivity <= int(filters.max_sensitivity)
+        if not filters.space_ids:  # Gateway chunks only when their space is named (SearchFilters)
+            allowed &= self._columns["space_id"][1] == -1
         for field_name, column in _FILTER_COLUMNS.items():
             wanted: tuple[str, ...] = getattr(filters, field_name)
             if wanted:

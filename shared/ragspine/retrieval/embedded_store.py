@@ -14,12 +14,12 @@ import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import fields
+from dataclasses import fields, replace
 from pathlib import Path
 from typing import Any
 
 from ragspine.retrieval.errors import IndexCorruptError, IndexUnavailableError
-from ragspine.retrieval.model import Chunk
+from ragspine.retrieval.model import Chunk, ChunkLabels
 from ragspine.sensitivity import Sensitivity
 
 SCHEMA_TAG = "ragspine-chunks/1"
@@ -42,18 +42,22 @@ CREATE TABLE IF NOT EXISTS chunks (
     n_tokens INTEGER NOT NULL,
     terms BLOB NOT NULL,
     vector BLOB,
-    payload TEXT NOT NULL
+    payload TEXT NOT NULL,
+    version_label TEXT, product_code TEXT
 ) STRICT;
 CREATE INDEX IF NOT EXISTS chunks_by_doc ON chunks (doc_id, version_id);
+CREATE INDEX IF NOT EXISTS chunks_by_document ON chunks (document_id);
 """
+# Columns added after schema 1 shipped: an older file gets them on open (ALTER TABLE ADD COLUMN).
+_ADDED_COLUMNS = ("version_label", "product_code")
 
 # Columns a snapshot loads, in this order (see EmbeddedSnapshot.build).
 SNAPSHOT_COLUMNS = ("id", "sensitivity", "n_tokens", "library", "doc_id", "version_id", "entity", "period",
-                    "space_id", "document_id", "category", "tags", "terms", "vector")
+                    "space_id", "document_id", "category", "tags", "terms", "vector", "version_label", "product_code")
 _INSERT = (
     "INSERT OR REPLACE INTO chunks (chunk_id, doc_id, version_id, source_locator, searchable, sensitivity, "
-    "library, entity, period, space_id, document_id, category, tags, n_tokens, terms, vector, payload) "
-    f"VALUES ({', '.join('?' * 17)})"
+    "library, entity, period, space_id, document_id, category, tags, n_tokens, terms, vector, payload, "
+    f"version_label, product_code) VALUES ({', '.join('?' * 19)})"
 )
 _CHUNK_FIELDS = tuple(f.name for f in fields(Chunk))
 _SQLITE_CORRUPT, _SQLITE_NOTADB = 11, 26  # primary result codes: the file itself is bad
@@ -119,6 +123,11 @@ class ChunkStore:
         tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         if tables and "index_meta" not in tables:
             raise IndexCorruptError(f"{self.path} is a SQLite file but not a chunk index")
+        if "chunks" in tables:
+            present = {row[1] for row in conn.execute("PRAGMA table_info(chunks)")}
+            for column in _ADDED_COLUMNS:
+                if column not in present:
+                    conn.execute(f"ALTER TABLE chunks ADD COLUMN {column} TEXT")
         conn.executescript(_SCHEMA)
         conn.execute("INSERT OR IGNORE INTO index_meta VALUES ('schema', ?), ('generation', '0')", (SCHEMA_TAG,))
         if self.meta("schema") != SCHEMA_TAG:
@@ -221,6 +230,20 @@ class ChunkStore:
                 return conn.execute("DELETE FROM chunks WHERE doc_id = ?", (doc_id,)).rowcount
             return conn.execute("DELETE FROM chunks WHERE doc_id = ? AND version_id = ?",
                                 (doc_id, version_id)).rowcount
+
+    def relabel(self, document_id: str, labels: ChunkLabels) -> int:
+        """Stamp ``labels`` on every row (children and parents) of a Gateway document, payload included."""
+        with self.write() as conn:
+            rows = conn.execute("SELECT id, payload FROM chunks WHERE document_id = ?", (document_id,)).fetchall()
+            updates = []
+            for row_id, payload in rows:
+                chunk = replace(decode_chunk(payload), category=labels.category, tags=labels.tags,
+                                version_label=labels.version_label, product_code=labels.product_code)
+                updates.append((labels.category, TAG_SEPARATOR.join(labels.tags), labels.version_label,
+                                labels.product_code, encode_chunk(chunk), row_id))
+            conn.executemany("UPDATE chunks SET category = ?, tags = ?, version_label = ?, product_code = ?, "
+                             "payload = ? WHERE id = ?", updates)
+            return len(updates)
 
     def without_vectors(self, limit: int) -> list[Chunk]:
         """Up to ``limit`` searchable chunks that have no vector yet, oldest first."""

@@ -62,6 +62,9 @@ class SearchFilters:
 
     Empty tuples mean "no constraint". ``max_sensitivity`` defaults to CONFIDENTIAL: a
     RESTRICTED chunk is never returned unless a caller explicitly raises the ceiling.
+    Chunks of a Knowledge Gateway space (``space_id`` set) match only when ``space_ids`` names
+    their space: the ordinary surfaces, which never name one, cannot see them (the Gateway
+    applies its own ACL before it names any).
     """
 
     libraries: tuple[str, ...] = ()
@@ -74,5 +77,17 @@ class SearchFilters:
     categories: tuple[str, ...] = ()
     tags_any: tuple[str, ...] = ()
     tags_all: tuple[str, ...] = ()
+    version_labels: tuple[str, ...] = ()
+    product_codes: tuple[str, ...] = ()
     max_sensitivity: Sensitivity = Sensitivity.CONFIDENTIAL
     extra: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class ChunkLabels:
+    """The Gateway metadata stamped on every chunk of a document (``ChunkIndex.update_metadata``)."""
+
+    category: str | None = None
+    tags: tuple[str, ...] = ()
+    version_label: str | None = None
+    product_code: str | None = None

@@ -50,6 +50,9 @@ class RetrievalConfig:
     expansion: ExpansionMode = ExpansionMode.PARENT_OR_WINDOW
     window: int = 1
     max_query_chars: int = 1000
+    # Only the Knowledge Gateway sets this: its ACL names every space and document searched, and
+    # each call's ``filters.max_sensitivity`` is the caller's own security-domain ceiling.
+    allow_restricted: bool = False
 
     def __post_init__(self) -> None:
         problems = [message for failed, message in (
@@ -58,11 +61,14 @@ class RetrievalConfig:
             (self.per_doc_cap < 1, "per_doc_cap must be at least 1"),
             (not math.isfinite(self.score_floor) or self.score_floor < 0, "score_floor must be finite and >= 0"),
             (self.rerank_candidates < self.top_k, "rerank_candidates must be at least top_k"),
-            (self.max_sensitivity >= Sensitivity.RESTRICTED, "max_sensitivity must be below RESTRICTED"),
+            (self.max_sensitivity >= Sensitivity.RESTRICTED and not self.allow_restricted,
+             "max_sensitivity must be below RESTRICTED"),
             (self.rrf_k < 0, "rrf_k must be >= 0"),
             (not math.isfinite(self.routed_weight) or self.routed_weight < 0, "routed_weight must be finite and >= 0"),
             (not 0 <= self.window <= MAX_WINDOW, f"window must be between 0 and {MAX_WINDOW}"),
             (self.max_query_chars < 1, "max_query_chars must be at least 1"),
+            (self.allow_restricted and self.expansion is not ExpansionMode.NONE,
+             "allow_restricted needs expansion none (expansion never reads above CONFIDENTIAL)"),
         ) if failed]
         if problems:
             raise ConfigurationError("invalid retrieval configuration: " + "; ".join(problems))
@@ -156,8 +162,11 @@ class HybridRetriever:
         clock.lap("postprocess")
         top = self._rerank(text, kept, top_k=wanted)
         clock.lap("rerank")
-        hits = expand(top, index=self._index, mode=self._config.expansion, window=self._config.window,
-                      max_sensitivity=ceiling)
+        if self._config.allow_restricted:  # the Gateway: no context fetched, the ceiling already held in the index
+            hits = [ExpandedHit(hit, hit.chunk.text, (hit.chunk.chunk_id,)) for hit in top]
+        else:
+            hits = expand(top, index=self._index, mode=self._config.expansion, window=self._config.window,
+                          max_sensitivity=ceiling)
         clock.lap("expand")
         logger.info("narrative retrieval done", extra={"libraries": list(libraries), "hits": len(hits)})
         reranked = bool(top) and top[0].source == RERANK_SOURCE

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from ragspine.retrieval.model import Chunk, ScoredChunk, SearchFilters
+from ragspine.retrieval.model import Chunk, ChunkLabels, ScoredChunk, SearchFilters
 
 
 class ChunkIndex(Protocol):
@@ -35,6 +35,14 @@ class ChunkIndex(Protocol):
 
     def delete(self, *, doc_id: str, version_id: str | None = None) -> int:
         """Remove a document's chunks, or only those of one version; return how many."""
+        ...
+
+    def update_metadata(self, document_id: str, labels: ChunkLabels) -> int:
+        """Stamp new metadata on every chunk of a Gateway document (``Chunk.document_id``); return how many.
+
+        Raises:
+            ProviderUnavailableError: the index cannot be written.
+        """
         ...
 
     def count(self) -> int:

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from ragspine.errors import ProviderUnavailableError
-from ragspine.retrieval.model import Chunk, ScoredChunk, SearchFilters
+from ragspine.retrieval.model import Chunk, ChunkLabels, ScoredChunk, SearchFilters
 
 
 class UnavailableChunkIndex:
@@ -37,6 +37,10 @@ class UnavailableChunkIndex:
         self._raise()
 
     def delete(self, *, doc_id: str, version_id: str | None = None) -> int:
+        """Refuse: the index cannot be written."""
+        self._raise()
+
+    def update_metadata(self, document_id: str, labels: ChunkLabels) -> int:
         """Refuse: the index cannot be written."""
         self._raise()
 

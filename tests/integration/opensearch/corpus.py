@@ -1,4 +1,8 @@
-"""A five-chunk corpus in Chinese, English and Japanese for the OpenSearch adapter tests."""
+"""A five-chunk corpus in Chinese, English and Japanese for the OpenSearch adapter tests.
+
+No chunk names a knowledge space: a search that names none never sees Gateway chunks (those
+are in ``test_gateway_filters.py``).
+"""
 
 from __future__ import annotations
 
@@ -9,7 +13,7 @@ DYNAMO_ZH = Chunk(
     chunk_id="d1-v1-c1", doc_id="doc-dynamo", source_locator="page=3,para=2",
     text="DynamoDB 单表设计与分区键选择：按访问模式建模。", title="单表设计", library="aws",
     sensitivity=Sensitivity.INTERNAL, version_id="v1", entity="ACME_CN", period="2024",
-    space_id="space-1", document_id="kd-1", category="guide", tags=("dynamodb", "design"),
+    document_id="kd-1", category="guide", tags=("dynamodb", "design"),
     version_label="1.0", product_code="DDB", heading_path=("架构", "数据"), position=2,
     parent_id="d1-v1-p1", next_id="d1-v1-c2",
 )

@@ -86,7 +86,7 @@ class TestFilters:
         assert ids(loaded_index.search("cold start コールドスタート", top_k=10, filters=filters)) == [LAMBDA_JA.chunk_id]
 
     def test_gateway_metadata_filters_apply(self, loaded_index: OpenSearchChunkIndex) -> None:
-        filters = SearchFilters(space_ids=("space-1",), document_ids=("kd-1",), categories=("guide",),
+        filters = SearchFilters(document_ids=("kd-1",), categories=("guide",),
                                 entities=("ACME_CN",), periods=("2024",), tags_any=("design", "x"),
                                 extra={"product_code": "DDB", "version_label": "1.0"})
         assert ids(loaded_index.search("单表设计", top_k=10, filters=filters)) == [DYNAMO_ZH.chunk_id]

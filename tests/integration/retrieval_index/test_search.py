@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -76,6 +77,8 @@ class TestFiltersInsideTheQuery:
         (SearchFilters(categories=("report",)), {"a", "c"}),
         (SearchFilters(tags_any=("x", "z")), {"a", "c"}),
         (SearchFilters(tags_all=("x", "y")), {"a"}),
+        (SearchFilters(version_labels=("2025",)), {"a", "c"}),
+        (SearchFilters(product_codes=("P-9",)), {"b"}),
         (SearchFilters(libraries=("nowhere",)), set()),
         (SearchFilters(entities=("ACME_HK", "ACME_JP"), periods=("FY2024",)), {"a"}),
     ])
@@ -83,13 +86,15 @@ class TestFiltersInsideTheQuery:
                                                    expected: set[str]) -> None:
         index.add([
             chunk("a", "store sales", entity="ACME_HK", period="FY2024", space_id="sp1", document_id="d1",
-                  version_id="v1", category="report", tags=("x", "y")),
+                  version_id="v1", category="report", tags=("x", "y"), version_label="2025"),
             chunk("b", "store sales", entity="ACME_JP", period="FY2025", space_id="sp1", document_id="d1",
-                  version_id="v2", category="memo", tags=("y",)),
+                  version_id="v2", category="memo", tags=("y",), product_code="P-9"),
             chunk("c", "store sales", entity="ACME_CN", period="FY2025", space_id="sp2", document_id="d2",
-                  version_id="v1", category="report", tags=("z",)),
+                  version_id="v1", category="report", tags=("z",), version_label="2025"),
         ])
-        assert {h.chunk.chunk_id for h in index.search("store", top_k=10, filters=filters)} == expected
+        # Gateway chunks (space_id set) are in scope only when their space is named.
+        scoped = replace(filters, space_ids=filters.space_ids or ("sp1", "sp2"))
+        assert {h.chunk.chunk_id for h in index.search("store", top_k=10, filters=scoped)} == expected
 
 
 class TestSensitivity:
@@ -187,3 +192,44 @@ class TestBm25Scores:
         expected = {k: bm25(query_tokens(query), t) for k, t in docs.items()}
         hits = index.search(query, top_k=4, filters=ALL)
         assert {h.chunk.chunk_id: h.score for h in hits} == pytest.approx({k: v for k, v in expected.items() if v > 0})
+
+
+class TestGatewayChunks:
+    """Knowledge Gateway chunks (space_id set) stay out of every search that names no space."""
+
+    def test_space_chunks_are_hidden_unless_their_space_is_named(self, index: EmbeddedChunkIndex) -> None:
+        index.add([chunk("plain", "refund policy"), chunk("gw", "refund policy", space_id="ks-1", document_id="d1")],
+                  [one_hot(0), one_hot(0)])
+        ordinary = index.search("refund policy", top_k=5, filters=ALL, query_vector=one_hot(0))
+        assert [h.chunk.chunk_id for h in ordinary] == ["plain"]
+        named = index.search("refund policy", top_k=5, filters=SearchFilters(space_ids=("ks-1",)))
+        assert [h.chunk.chunk_id for h in named] == ["gw"]
+
+    def test_update_metadata_restamps_every_chunk_and_the_filters_follow(self, index: EmbeddedChunkIndex) -> None:
+        from ragspine.retrieval.model import ChunkLabels
+
+        index.add([chunk(f"c{i}", "refund policy", space_id="ks-1", document_id="d1", category="old",
+                         tags=("a",)) for i in range(3)] + [chunk("other", "refund policy", space_id="ks-1",
+                                                                   document_id="d2", category="old")])
+        space = SearchFilters(space_ids=("ks-1",))
+        assert index.update_metadata("d1", ChunkLabels(category="new", tags=("b", "c"), version_label="v2",
+                                                       product_code="P1")) == 3
+        found = {h.chunk.chunk_id for h in index.search("refund", top_k=9, filters=replace(
+            space, categories=("new",), tags_all=("b", "c"), version_labels=("v2",), product_codes=("P1",)))}
+        assert found == {"c0", "c1", "c2"}
+        assert not index.search("refund", top_k=9, filters=replace(space, tags_any=("a",)))
+        assert index.get(["c0"])[0].tags == ("b", "c") and index.get(["other"])[0].category == "old"
+
+    def test_an_index_file_from_before_the_new_columns_opens_and_filters(self, tmp_path: Path) -> None:
+        import sqlite3
+
+        path = tmp_path / "old.db"
+        EmbeddedChunkIndex(path).close()
+        with sqlite3.connect(path) as conn:  # the file as schema 1 first shipped it
+            conn.execute("ALTER TABLE chunks DROP COLUMN version_label")
+            conn.execute("ALTER TABLE chunks DROP COLUMN product_code")
+        reopened = EmbeddedChunkIndex(path)
+        reopened.add([chunk("a", "refund", space_id="s", document_id="d", version_label="2025")])
+        hits = reopened.search("refund", top_k=3, filters=SearchFilters(space_ids=("s",), version_labels=("2025",)))
+        assert [h.chunk.chunk_id for h in hits] == ["a"]
+        reopened.close()

@@ -22,21 +22,23 @@ from ragspine.sensitivity import Sensitivity
 
 CEILING = {"range": {"sensitivity_level": {"lte": 2}}}
 CHILDREN_ONLY = {"term": {"is_parent": False}}
+OUTSIDE_SPACES = {"bool": {"must_not": [{"exists": {"field": "space_id"}}]}}  # no space named: no Gateway chunk
 
 
 class TestFilterClauses:
     def test_default_filters_hold_the_confidential_ceiling_and_exclude_parents(self) -> None:
-        assert build_filter_clauses(SearchFilters()) == [CEILING, CHILDREN_ONLY]
+        assert build_filter_clauses(SearchFilters()) == [CEILING, CHILDREN_ONLY, OUTSIDE_SPACES]
 
     def test_restricted_is_admitted_only_by_raising_the_ceiling(self) -> None:
         clauses = build_filter_clauses(SearchFilters(max_sensitivity=Sensitivity.RESTRICTED))
-        assert clauses == [{"range": {"sensitivity_level": {"lte": 3}}}, CHILDREN_ONLY]
+        assert clauses == [{"range": {"sensitivity_level": {"lte": 3}}}, CHILDREN_ONLY, OUTSIDE_SPACES]
 
     def test_every_filter_becomes_a_keyword_clause(self) -> None:
         filters = SearchFilters(
             libraries=("aws", "hr"), doc_ids=("d1",), entities=("ACME",), periods=("2024",), space_ids=("s1",),
             document_ids=("kd1",), version_ids=("v2",), categories=("guide",), tags_any=("a", "b"),
-            tags_all=("x", "y"), extra={"product_code": "DDB", "version_label": "1.0"})
+            tags_all=("x", "y"), version_labels=("2.0",), product_codes=("P1", "P2"),
+            extra={"product_code": "DDB", "version_label": "1.0"})
         assert build_filter_clauses(filters) == [
             CEILING,
             CHILDREN_ONLY,
@@ -49,6 +51,8 @@ class TestFilterClauses:
             {"terms": {"version_id": ["v2"]}},
             {"terms": {"category": ["guide"]}},
             {"terms": {"tags": ["a", "b"]}},
+            {"terms": {"version_label": ["2.0"]}},
+            {"terms": {"product_code": ["P1", "P2"]}},
             {"term": {"tags": "x"}},
             {"term": {"tags": "y"}},
             {"term": {"product_code": "DDB"}},
@@ -76,7 +80,7 @@ class TestLexicalQuery:
                 "must": [{"multi_match": {"query": "单表设计", "fields": ["text", "text.en", "title^2", "title.en^2",
                                                                               "context", "context.en"],
                                           "type": "most_fields"}}],
-                "filter": [CEILING, CHILDREN_ONLY, {"terms": {"library": ["aws"]}}],
+                "filter": [CEILING, CHILDREN_ONLY, OUTSIDE_SPACES, {"terms": {"library": ["aws"]}}],
             }},
         }
 
@@ -91,7 +95,7 @@ class TestKnnQuery:
                 "vector": [0.6, 0.8],
                 "k": 10,
                 "filter": {"bool": {"filter": [
-                    CEILING, CHILDREN_ONLY, {"terms": {"library": ["aws"]}}, {"terms": {"version_id": ["v1"]}}]}},
+                    CEILING, CHILDREN_ONLY, OUTSIDE_SPACES, {"terms": {"library": ["aws"]}}, {"terms": {"version_id": ["v1"]}}]}},
             }}},
         }
 

@@ -248,3 +248,13 @@ def install(app: FastAPI, settings: Settings) -> None:
     limits = getattr(app.state, "body_limits", None) or BodyLimits.from_settings(settings)
     app.state.body_limits = limits.with_surface(f"{PREFIX}/file-resources/", settings.knowledge_upload_max_bytes)
     app.router.redirect_slashes = False  # seed 003: the Gateway never redirects (a token must not follow one)
+
+
+@router.post("/search")
+async def knowledge_search(request: Request, gw: GatewayDep, hooks: HooksDep) -> JSONResponse:
+    """knowledge_search: authorised hybrid search (``ragspine.knowledge.search``)."""
+    from ragspine.knowledge.search import search
+
+    def run(call: Call) -> Reply:
+        return Reply(200, search(gw, call.principal, call.body).to_json())
+    return await handle(hooks, request, "knowledge_search", "search", run)
