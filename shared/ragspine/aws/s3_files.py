@@ -48,6 +48,17 @@ class S3FileStorage:
                               Params={"Bucket": self._bucket, "Key": self._key(resource_id, suffix),
                                       "ContentType": mime_type}))
 
+    def download_url(self, resource_id: str, suffix: str, *, expires_s: int, file_name: str,
+                     mime_type: str) -> str | None:
+        """A presigned GET of exactly this object, expiring after ``expires_s``, saved under ``file_name``."""
+        from urllib.parse import quote
+
+        disposition = f"attachment; filename*=UTF-8''{quote(file_name, safe='')}"
+        return str(self._call("generate_presigned_url", ClientMethod="get_object", ExpiresIn=expires_s,
+                              Params={"Bucket": self._bucket, "Key": self._key(resource_id, suffix),
+                                      "ResponseContentType": mime_type,
+                                      "ResponseContentDisposition": disposition}))
+
     def size(self, resource_id: str, suffix: str) -> int | None:
         """The uploaded object's size, or None while nothing was put."""
         from botocore.exceptions import ClientError

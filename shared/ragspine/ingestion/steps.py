@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from ragspine.ingestion.model import Block, ParsedDocument
     from ragspine.llm.ports import Embedder
     from ragspine.retrieval.ports import ChunkIndex
+    from ragspine.retrieval.version_text import VersionTextStore
 
 
 class Step(enum.StrEnum):
@@ -66,6 +67,8 @@ class StepContext:
     # The index takes vectors later (``retrieval.dense_backfill``): chunks are indexed without
     # them and the document is searchable by BM25 at once.
     defer_embedding: bool = False
+    # Each version's normalised text and its chunks' offsets (citation reads); None: not kept.
+    texts: VersionTextStore | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,7 +163,11 @@ def extract(operation: Operation, context: StepContext) -> StepResult:
 
 
 def chunk_and_embed(operation: Operation, context: StepContext) -> StepResult:
-    """Chunk the document under its version id, embed the children (unless deferred), and stage both."""
+    """Chunk the document under its version id, embed the children (unless deferred), and stage both.
+
+    The version's normalised text and its children's offsets are stored here (keyed by version,
+    so a retried step rewrites the same record); nothing cites them before activation.
+    """
     from ragspine.ingestion.document_context import apply_context, document_context
     from ragspine.retrieval.chunking import ChunkMeta, chunk_document
     from ragspine.retrieval.passage_text import dense_text
@@ -173,6 +180,10 @@ def chunk_and_embed(operation: Operation, context: StepContext) -> StepResult:
         return StepResult(Step.CHUNK_AND_EMBED, operation.id, warnings=("no chunk index configured: not indexed",))
     meta = ChunkMeta(sensitivity=operation.sensitivity, library=operation.library, version_id=operation.version_id)
     chunked = chunk_document(doc, meta=meta)
+    if context.texts is not None and operation.version_id:
+        from ragspine.retrieval.version_text import version_text
+
+        context.texts.put(version_text(operation.doc_id, operation.version_id, chunked))
     about = document_context(doc, filename=Path(operation.source).name, given=dict(operation.context))
     children, parents = apply_context(chunked.children, about), apply_context(chunked.parents, about)
     texts = [dense_text(c) for c in children]

@@ -12,6 +12,7 @@ from ragspine.ingestion.operations import OperationStore, StagingArea
 from ragspine.knowledge.acl import Access, access, not_found, require
 from ragspine.knowledge.model import Action, Principal, Space, SpaceStatus
 from ragspine.knowledge.ports import KnowledgeStore
+from ragspine.retrieval.version_text import VersionTextStore
 from ragspine.sensitivity import Sensitivity
 
 
@@ -32,6 +33,11 @@ class FileStorage(Protocol):
 
     def size(self, resource_id: str, suffix: str) -> int | None:
         """How many bytes were uploaded for the resource, or None while nothing was."""
+        ...
+
+    def download_url(self, resource_id: str, suffix: str, *, expires_s: int, file_name: str,
+                     mime_type: str) -> str | None:
+        """A presigned GET of the file (S3), or None when this service serves the bytes itself."""
         ...
 
 
@@ -110,6 +116,7 @@ class Gateway:
     config: GatewayConfig
     provisioner: SpaceProvisioner
     purger: DocumentPurger
+    texts: VersionTextStore  # each version's normalised text (citation reads)
     clock: Callable[[], datetime] = field(default=utcnow)
 
     def access(self, principal: Principal, space_id: str) -> Access:
