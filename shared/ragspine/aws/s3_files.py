@@ -26,8 +26,10 @@ class S3FileStorage:
         """The boto3 S3 client (injected in tests)."""
         if self._client is None:
             import boto3
+            from botocore.config import Config
 
-            self._client = boto3.client("s3", region_name=self._region)
+            # SigV4 presigning: the expiry (at most 7 days) is inside the signed request.
+            self._client = boto3.client("s3", region_name=self._region, config=Config(signature_version="s3v4"))
         return self._client
 
     def _key(self, resource_id: str, suffix: str) -> str:

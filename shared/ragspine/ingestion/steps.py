@@ -175,15 +175,15 @@ def chunk_and_embed(operation: Operation, context: StepContext) -> StepResult:
     doc = staged.load_document(_require(context, operation, "document", Step.CHUNK_AND_EMBED))
     extraction = staged.load_extraction(_require(context, operation, "extraction", Step.CHUNK_AND_EMBED))
     doc = without_fact_tables(doc, extraction.facts)
-    if context.index is None:
-        context.staging.put(operation.id, "chunks", staged.dump_chunks([], [], None))
-        return StepResult(Step.CHUNK_AND_EMBED, operation.id, warnings=("no chunk index configured: not indexed",))
     meta = ChunkMeta(sensitivity=operation.sensitivity, library=operation.library, version_id=operation.version_id)
     chunked = chunk_document(doc, meta=meta)
     if context.texts is not None and operation.version_id:
         from ragspine.retrieval.version_text import version_text
 
         context.texts.put(version_text(operation.doc_id, operation.version_id, chunked))
+    if context.index is None:
+        context.staging.put(operation.id, "chunks", staged.dump_chunks([], [], None))
+        return StepResult(Step.CHUNK_AND_EMBED, operation.id, warnings=("no chunk index configured: not indexed",))
     about = document_context(doc, filename=Path(operation.source).name, given=dict(operation.context))
     children, parents = apply_context(chunked.children, about), apply_context(chunked.parents, about)
     texts = [dense_text(c) for c in children]
