@@ -177,20 +177,26 @@ def chunk_and_embed(operation: Operation, context: StepContext) -> StepResult:
     doc = without_fact_tables(doc, extraction.facts)
     meta = ChunkMeta(sensitivity=operation.sensitivity, library=operation.library, version_id=operation.version_id)
     chunked = chunk_document(doc, meta=meta)
+    warnings: tuple[str, ...] = ()
     if context.texts is not None and operation.version_id:
-        from ragspine.retrieval.version_text import version_text
+        from ragspine.retrieval.version_text import safe_version_id, version_text
 
-        context.texts.put(version_text(operation.doc_id, operation.version_id, chunked))
+        if safe_version_id(operation.version_id):
+            context.texts.put(version_text(operation.doc_id, operation.version_id, chunked))
+        else:  # a caller's own version id, such as 2024/Q1: the text is not kept, the ingestion goes on
+            warnings = (f"version id {operation.version_id!r} cannot name a text folder: citations of it are "
+                        "not readable by offset",)
     if context.index is None:
         context.staging.put(operation.id, "chunks", staged.dump_chunks([], [], None))
-        return StepResult(Step.CHUNK_AND_EMBED, operation.id, warnings=("no chunk index configured: not indexed",))
+        return StepResult(Step.CHUNK_AND_EMBED, operation.id,
+                          warnings=(*warnings, "no chunk index configured: not indexed"))
     about = document_context(doc, filename=Path(operation.source).name, given=dict(operation.context))
     children, parents = apply_context(chunked.children, about), apply_context(chunked.parents, about)
     texts = [dense_text(c) for c in children]
     embed_now = context.embedder is not None and bool(texts) and not context.defer_embedding
     vectors = context.embedder.embed(texts) if context.embedder is not None and embed_now else None
     context.staging.put(operation.id, "chunks", staged.dump_chunks(children, parents, vectors))
-    return StepResult(Step.CHUNK_AND_EMBED, operation.id, chunks=len(children))
+    return StepResult(Step.CHUNK_AND_EMBED, operation.id, warnings=warnings, chunks=len(children))
 
 
 def without_fact_tables(doc: ParsedDocument, facts: Sequence[Fact]) -> ParsedDocument:
