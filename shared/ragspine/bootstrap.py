@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from ragspine.retrieval.dense_backfill import BackfillIndex, BackgroundEmbedder
     from ragspine.retrieval.pipeline import HybridRetriever
     from ragspine.retrieval.ports import ChunkIndex
+    from ragspine.retrieval.version_text import VersionTextStore
     from ragspine.workflows.run import KnowledgeRetriever
     from ragspine.workflows.surfaces import WorkflowComponents, WorkflowStore
 
@@ -303,7 +304,22 @@ def build_ingest_context(services: Services) -> StepContext:
     return StepContext(operations=operations, staging=staging, facts=services.facts,
                        index=retrieval.index if retrieval else None,
                        embedder=retrieval.document_embedder if retrieval else None,
-                       glossary=services.glossary, max_bytes=settings.ingest_max_bytes, defer_embedding=defer)
+                       glossary=services.glossary, max_bytes=settings.ingest_max_bytes, defer_embedding=defer,
+                       texts=build_version_text_store(settings))
+
+
+def build_version_text_store(settings: Settings) -> VersionTextStore:
+    """Versions' normalised texts: ``texts/`` in the staging bucket on AWS, else ``texts/`` in the data folder."""
+    if settings.backend is Backend.AWS:
+        from ragspine.aws.s3_version_text import S3VersionTextStore
+        from ragspine.errors import ConfigurationError
+
+        if not settings.staging_bucket:
+            raise ConfigurationError("RAGSPINE_STAGING_BUCKET is required for version texts when RAGSPINE_BACKEND=aws")
+        return S3VersionTextStore(settings.staging_bucket, region=settings.aws_region)
+    from ragspine.retrieval.version_text import LocalVersionTextStore
+
+    return LocalVersionTextStore(settings.data_dir / "texts")
 
 
 def start_pending_backfill(services: Services) -> BackgroundEmbedder | None:
@@ -436,7 +452,7 @@ def build_knowledge_gateway(settings: Settings) -> Gateway:
         launcher = ThreadOperationLauncher(lambda: build_ingest_context(get_services()), after=after)
     gateway = Gateway(store=store, ingestion=operations, staging=staging, files=files, launcher=launcher, config=config,
                       provisioner=IndexProvisioner(index), purger=EnginePurger(index, lambda: get_services().facts),
-                      evidence=EngineEvidence(engine))
+                      evidence=EngineEvidence(engine), texts=build_version_text_store(settings))
     return gateway
 
 

@@ -30,8 +30,14 @@ SEED_TOOLS = {
     "knowledge_space_update": ("SPACE_UPDATE", "ask", "exclusive", "admin"),
     "knowledge_space_delete": ("SPACE_DELETE", "ask", "exclusive", "admin"),
     "knowledge_document_delete": ("DOCUMENT_DELETE", "ask", "exclusive", "admin"),
+    "knowledge_source_read": ("DOCUMENT_VIEW", "allow", "parallel", "read"),
+    "knowledge_document_download": ("DOCUMENT_DOWNLOAD", "ask", "parallel", "read"),
 }
-FILE_TOOLS = {"file_resource_create", "file_resource_upload"}
+FILE_TOOLS = {"file_resource_create", "file_resource_upload", "file_download"}
+# Supporting routes' policies (not seed tools): the signed download link is followed without approval.
+FILE_POLICIES = {"file_download": ("DOCUMENT_DOWNLOAD", "allow", "parallel", "read")}
+# POSTs that are reads: issuing a download link is never replayed (seed 003), so it takes no key.
+SIGNED_URL_ROUTES = {"file_resource_upload", "file_download"}  # the signed URL is the credential
 
 
 def validator(name: str) -> Any:
@@ -63,7 +69,8 @@ def test_the_contract_is_openapi_3_1_with_a_route_per_tool() -> None:
 def test_every_tool_carries_the_seed_policy_exactly() -> None:
     for t in tools():
         if t.name in FILE_TOOLS:
-            assert (t.action, t.approval, t.concurrency, t.toolset) == ("DOCUMENT_UPLOAD", "allow", "exclusive", "write")
+            expected = FILE_POLICIES.get(t.name, ("DOCUMENT_UPLOAD", "allow", "exclusive", "write"))
+            assert (t.action, t.approval, t.concurrency, t.toolset) == expected, t.name
             continue
         assert (t.action, t.approval, t.concurrency, t.toolset) == SEED_TOOLS[t.name], t.name
 
@@ -93,7 +100,7 @@ def test_mutations_require_an_idempotency_key_and_every_route_takes_the_assertio
     for path, item in spec["paths"].items():
         for method, operation in item.items():
             refs = {p["$ref"].rsplit("/", 1)[-1] for p in operation["parameters"] if "$ref" in p}
-            if operation["x-knowledge-tool"] == "file_resource_upload":
+            if operation["x-knowledge-tool"] in SIGNED_URL_ROUTES:
                 assert operation["security"] == []  # the signed URL is the credential
                 continue
             assert "XUserAssertion" in refs
@@ -124,7 +131,7 @@ def test_the_committed_manifest_matches_the_contract() -> None:
     committed = (REPO_ROOT / "contracts" / "knowledge-capabilities.json").read_text(encoding="utf-8")
     assert committed == manifest_text(), "run `ragspine knowledge manifest --out contracts/knowledge-capabilities.json`"
     body = json.loads(committed)
-    assert len(body["toolsets"]["read"]) == 6 and len(body["toolsets"]["admin"]) == 18
+    assert len(body["toolsets"]["read"]) == 8 and len(body["toolsets"]["admin"]) == 20  # seed 003: 8 read, 20 in all
     assert set(body["toolsets"]["read"]) <= set(body["toolsets"]["write"]) <= set(body["toolsets"]["admin"])
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
@@ -56,6 +56,7 @@ class Call:
     body: dict[str, Any]
     page: int = 1
     page_size: int = 20
+    query: Mapping[str, str] = field(default_factory=dict)  # the operation's own query parameters
 
 
 def envelope(request: Request, reply: Reply) -> JSONResponse:
@@ -86,11 +87,17 @@ def _int_param(name: str, raw: str | None, default: int, low: int, high: int | N
     return int(raw)
 
 
-def paging(query: Mapping[str, str]) -> tuple[int, int]:
-    """``page`` (from 1) and ``pageSize`` (1–100, default 20); any other query parameter is refused."""
-    unknown = sorted(set(query) - {"page", "pageSize"})
+def int_param(query: Mapping[str, str], name: str, *, default: int, low: int, high: int) -> int:
+    """An integer query parameter within ``low``–``high`` (KNOWLEDGE_INVALID_INPUT with a fieldErrors entry)."""
+    return _int_param(name, query.get(name), default, low, high)
+
+
+def paging(query: Mapping[str, str], declared: tuple[str, ...] = ()) -> tuple[int, int]:
+    """``page`` (from 1) and ``pageSize`` (1–100, default 20); a parameter neither these nor ``declared`` is refused."""
+    unknown = sorted(set(query) - {"page", "pageSize", *declared})
     if unknown:
-        raise InvalidInputError(f"query parameter(s) {', '.join(unknown)} not allowed: use page and pageSize",
+        allowed = ", ".join(["page", "pageSize", *(n for n in declared if n not in ("page", "pageSize"))])
+        raise InvalidInputError(f"query parameter(s) {', '.join(unknown)} not allowed: use {allowed}",
                                 field_errors=tuple(FieldError(name, "not allowed") for name in unknown))
     return (_int_param("page", query.get("page"), 1, 1, None),
             _int_param("pageSize", query.get("pageSize"), 20, 1, MAX_PAGE_SIZE))
@@ -198,13 +205,14 @@ def _execute(hooks: Hooks, request: Request, headers: Mapping[str, str], raw: by
         principal = hooks.authenticate(headers.get("authorization"), headers.get("x-user-assertion"))
         check_headers(headers)
         key = headers.get("idempotency-key", "")
-        if mutation and not key.strip():
+        if contract_tool.keyed and not key.strip():
             raise InvalidInputError("mutations need an Idempotency-Key header",
                                     field_errors=(FieldError("Idempotency-Key", "is required"),))
         body = validated_body(contract_tool.request_schema, raw)
-        page, size = paging(request.query_params) if not mutation else (1, 20)
-        call = Call(principal, body, page, size)
-        if mutation:
+        page, size = paging(request.query_params, contract_tool.query) if not mutation else (1, 20)
+        call = Call(principal, body, page, size, {k: v for k, v in request.query_params.items()
+                                                  if k in contract_tool.query})
+        if contract_tool.keyed:
             stored = hooks.idempotent({"caller": principal.user_id, "tool": tool_name, "key": key,
                                        "request": {"resource": resource, "body": body}},
                                       lambda: _plain(run(call)))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ragspine.knowledge.documents import searchable
 from ragspine.knowledge.gateway import Gateway
@@ -11,6 +11,10 @@ from ragspine.knowledge.metadata import metadata_json
 from ragspine.knowledge.model import PROFILE_CODE, Document, GatewayOperation, Space, Version, VersionStatus
 from ragspine.knowledge.operations import run_state, version_status
 from ragspine.knowledge.spaces import document_count
+
+if TYPE_CHECKING:
+    from ragspine.knowledge.citations import CitationRead
+    from ragspine.knowledge.downloads import DownloadLink
 
 NO_RELIABLE_PERCENT = "the provider gave no reliable percentage"
 
@@ -103,3 +107,30 @@ def operation_view(gateway: Gateway, operation: GatewayOperation) -> dict[str, A
             "nextRetryAt": None, "progress": progress(state.percent, state.progress_source, at),
             "error": {"code": state.error_code, "message": state.error_message or ""} if state.error_code else None,
             "createdAt": iso(operation.created_at), "updatedAt": iso(at)}
+
+
+def citation_view(read: CitationRead) -> dict[str, Any]:
+    """A ``KnowledgeSourceRead``: the three parts, the requested and actual counts, the locator."""
+    view: dict[str, Any] = {
+        "knowledgeSpaceId": read.space_id, "documentId": read.document_id, "versionId": read.version_id,
+        "citationId": read.citation_id, "beforeContent": read.before, "matchedContent": read.matched,
+        "afterContent": read.after, "contextBeforeRequested": read.before_requested,
+        "contextAfterRequested": read.after_requested, "contextBeforeActual": len(read.before),
+        "contextAfterActual": len(read.after), "matchedContentLength": len(read.matched),
+        "totalLength": len(read.before) + len(read.matched) + len(read.after),
+        "beforeTruncated": read.before_truncated, "matchedTruncated": read.matched_truncated,
+        "afterTruncated": read.after_truncated, "pageStart": read.page_start, "pageEnd": read.page_end,
+        "locatorPrecision": "EXACT_OFFSET" if read.exact else "CHUNK_APPROXIMATE",
+        "startOffset": read.start, "endOffset": read.end}
+    if read.chapter_path:
+        view["chapterPath"] = list(read.chapter_path)
+    return view
+
+
+def download_view(link: DownloadLink) -> dict[str, Any]:
+    """A ``DownloadLink`` (``expiresInSeconds`` is always 60)."""
+    from ragspine.knowledge.downloads import EXPIRES_IN_S
+
+    return {"documentId": link.document_id, "versionId": link.version_id, "fileName": link.file_name,
+            "mimeType": link.mime_type, "fileSize": link.file_size, "downloadUrl": link.url,
+            "expiresAt": iso(link.expires_at), "expiresInSeconds": EXPIRES_IN_S}

@@ -26,8 +26,10 @@ class S3FileStorage:
         """The boto3 S3 client (injected in tests)."""
         if self._client is None:
             import boto3
+            from botocore.config import Config
 
-            self._client = boto3.client("s3", region_name=self._region)
+            # SigV4 presigning: the expiry (at most 7 days) is inside the signed request.
+            self._client = boto3.client("s3", region_name=self._region, config=Config(signature_version="s3v4"))
         return self._client
 
     def _key(self, resource_id: str, suffix: str) -> str:
@@ -47,6 +49,17 @@ class S3FileStorage:
         return str(self._call("generate_presigned_url", ClientMethod="put_object", ExpiresIn=expires_s,
                               Params={"Bucket": self._bucket, "Key": self._key(resource_id, suffix),
                                       "ContentType": mime_type}))
+
+    def download_url(self, resource_id: str, suffix: str, *, expires_s: int, file_name: str,
+                     mime_type: str) -> str | None:
+        """A presigned GET of exactly this object, expiring after ``expires_s``, saved under ``file_name``."""
+        from urllib.parse import quote
+
+        disposition = f"attachment; filename*=UTF-8''{quote(file_name, safe='')}"
+        return str(self._call("generate_presigned_url", ClientMethod="get_object", ExpiresIn=expires_s,
+                              Params={"Bucket": self._bucket, "Key": self._key(resource_id, suffix),
+                                      "ResponseContentType": mime_type,
+                                      "ResponseContentDisposition": disposition}))
 
     def size(self, resource_id: str, suffix: str) -> int | None:
         """The uploaded object's size, or None while nothing was put."""

@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from ragspine.ingestion.model import Block, ParsedDocument
     from ragspine.llm.ports import Embedder
     from ragspine.retrieval.ports import ChunkIndex
+    from ragspine.retrieval.version_text import VersionTextStore
 
 
 class Step(enum.StrEnum):
@@ -66,6 +67,8 @@ class StepContext:
     # The index takes vectors later (``retrieval.dense_backfill``): chunks are indexed without
     # them and the document is searchable by BM25 at once.
     defer_embedding: bool = False
+    # Each version's normalised text and its chunks' offsets (citation reads); None: not kept.
+    texts: VersionTextStore | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,7 +170,11 @@ def extract(operation: Operation, context: StepContext) -> StepResult:
 
 
 def chunk_and_embed(operation: Operation, context: StepContext) -> StepResult:
-    """Chunk the document under its version id, embed the children (unless deferred), and stage both."""
+    """Chunk the document under its version id, embed the children (unless deferred), and stage both.
+
+    The version's normalised text and its children's offsets are stored here (keyed by version,
+    so a retried step rewrites the same record); nothing cites them before activation.
+    """
     from ragspine.ingestion.document_context import apply_context, document_context
     from ragspine.retrieval.chunking import ChunkMeta, chunk_document
     from ragspine.retrieval.passage_text import dense_text
@@ -175,22 +182,32 @@ def chunk_and_embed(operation: Operation, context: StepContext) -> StepResult:
     doc = staged.load_document(_require(context, operation, "document", Step.CHUNK_AND_EMBED))
     extraction = staged.load_extraction(_require(context, operation, "extraction", Step.CHUNK_AND_EMBED))
     doc = without_fact_tables(doc, extraction.facts)
-    if context.index is None:
-        context.staging.put(operation.id, "chunks", staged.dump_chunks([], [], None))
-        return StepResult(Step.CHUNK_AND_EMBED, operation.id, warnings=("no chunk index configured: not indexed",))
     meta = ChunkMeta(sensitivity=operation.sensitivity, library=operation.library, version_id=operation.version_id)
     if operation.space is not None:
         space = operation.space
         meta = replace(meta, space_id=space.space_id, document_id=space.document_id, category=space.category,
                        tags=space.tags, version_label=space.version_label, product_code=space.product_code)
     chunked = chunk_document(doc, meta=meta)
+    warnings: tuple[str, ...] = ()
+    if context.texts is not None and operation.version_id:
+        from ragspine.retrieval.version_text import safe_version_id, version_text
+
+        if safe_version_id(operation.version_id):
+            context.texts.put(version_text(operation.doc_id, operation.version_id, chunked))
+        else:  # a caller's own version id, such as 2024/Q1: the text is not kept, the ingestion goes on
+            warnings = (f"version id {operation.version_id!r} cannot name a text folder: citations of it are "
+                        "not readable by offset",)
+    if context.index is None:
+        context.staging.put(operation.id, "chunks", staged.dump_chunks([], [], None))
+        return StepResult(Step.CHUNK_AND_EMBED, operation.id,
+                          warnings=(*warnings, "no chunk index configured: not indexed"))
     about = document_context(doc, filename=Path(operation.source).name, given=dict(operation.context))
     children, parents = apply_context(chunked.children, about), apply_context(chunked.parents, about)
     texts = [dense_text(c) for c in children]
     embed_now = context.embedder is not None and bool(texts) and not context.defer_embedding
     vectors = context.embedder.embed(texts) if context.embedder is not None and embed_now else None
     context.staging.put(operation.id, "chunks", staged.dump_chunks(children, parents, vectors))
-    return StepResult(Step.CHUNK_AND_EMBED, operation.id, chunks=len(children))
+    return StepResult(Step.CHUNK_AND_EMBED, operation.id, warnings=warnings, chunks=len(children))
 
 
 def without_fact_tables(doc: ParsedDocument, facts: Sequence[Fact]) -> ParsedDocument:

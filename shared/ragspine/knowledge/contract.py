@@ -31,6 +31,17 @@ class Tool:
     approval: str
     concurrency: str
     request_schema: str | None
+    query: tuple[str, ...] = ()  # the query parameters the operation declares
+    keyed: bool = False  # takes an Idempotency-Key (a mutation; issuing a download link is a read)
+
+
+def _parameters(spec: dict[str, Any], operation: dict[str, Any]) -> list[dict[str, Any]]:
+    """The operation's parameters with their ``$ref``s resolved."""
+    found = []
+    for parameter in operation.get("parameters", []):
+        ref = parameter.get("$ref", "")
+        found.append(spec["components"]["parameters"][ref.rsplit("/", 1)[-1]] if ref else parameter)
+    return found
 
 
 @lru_cache(maxsize=1)
@@ -50,11 +61,14 @@ def tools(contract: dict[str, Any] | None = None) -> list[Tool]:
                 continue
             body = (operation.get("requestBody") or {}).get("content", {}).get("application/json", {})
             schema_ref = (body.get("schema") or {}).get("$ref", "")
+            parameters = _parameters(spec, operation)
             found.append(Tool(
                 name=operation["x-knowledge-tool"], method=method.upper(), path=path,
                 toolset=operation["x-knowledge-toolset"], action=operation["x-knowledge-action"],
                 approval=operation["x-knowledge-approval"], concurrency=operation["x-knowledge-concurrency"],
-                request_schema=schema_ref.rsplit("/", 1)[-1] or None))
+                request_schema=schema_ref.rsplit("/", 1)[-1] or None,
+                query=tuple(p["name"] for p in parameters if p["in"] == "query"),
+                keyed=any(p["in"] == "header" and p["name"].lower() == "idempotency-key" for p in parameters)))
     return found
 
 

@@ -204,7 +204,7 @@ def set_enabled(gateway: Gateway, principal: Principal, document_id: str, body: 
 
 
 def delete_document(gateway: Gateway, principal: Principal, document_id: str, body: dict[str, Any]) -> Document:
-    """Delete a document: DELETING, its chunks and facts removed, then DELETED with every version."""
+    """Delete a document: DELETING, its chunks and facts removed, then DELETED with every version (and their texts)."""
     document = visible_document(gateway, principal, document_id, Action.DOCUMENT_DELETE)
     _expect(document, body["expectedVersion"])
     _no_running_candidate(gateway, document)
@@ -217,4 +217,6 @@ def delete_document(gateway: Gateway, principal: Principal, document_id: str, bo
     deleted = replace(deleting, status=DocumentStatus.DELETED, active_version_id=None, candidate_version_id=None,
                       updated_at=now)
     gateway.store.commit(Change(document=deleted, document_expected=deleting.lock_version, versions=versions))
+    for version in versions:  # citations of a deleted version no longer read
+        gateway.texts.delete(version.id)
     return deleted

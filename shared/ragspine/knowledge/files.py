@@ -124,6 +124,11 @@ class LocalFileStorage:
         path = Path(self.location(resource_id, suffix))
         return path.stat().st_size if path.is_file() else None
 
+    def download_url(self, resource_id: str, suffix: str, *, expires_s: int, file_name: str,
+                     mime_type: str) -> str | None:
+        """None: this service serves the bytes at its own signed download URL."""
+        return None
+
     def location(self, resource_id: str, suffix: str) -> str:
         """The file's path: the resource id plus the original extension (the parser picks by it)."""
         return str(self._root / f"{resource_id}{suffix}")

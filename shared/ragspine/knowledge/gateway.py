@@ -13,6 +13,7 @@ from ragspine.knowledge.acl import Access, access, not_found, require
 from ragspine.knowledge.model import Action, Metadata, Principal, Space, SpaceStatus
 from ragspine.knowledge.ports import KnowledgeStore
 from ragspine.retrieval.model import ScoredChunk, SearchFilters
+from ragspine.retrieval.version_text import VersionTextStore
 from ragspine.sensitivity import Sensitivity
 
 
@@ -33,6 +34,11 @@ class FileStorage(Protocol):
 
     def size(self, resource_id: str, suffix: str) -> int | None:
         """How many bytes were uploaded for the resource, or None while nothing was."""
+        ...
+
+    def download_url(self, resource_id: str, suffix: str, *, expires_s: int, file_name: str,
+                     mime_type: str) -> str | None:
+        """A presigned GET of the file (S3), or None when this service serves the bytes itself."""
         ...
 
 
@@ -127,6 +133,7 @@ class Gateway:
     config: GatewayConfig
     provisioner: SpaceProvisioner
     purger: DocumentPurger
+    texts: VersionTextStore  # each version's normalised text (citation reads)
     clock: Callable[[], datetime] = field(default=utcnow)
     evidence: EvidenceIndex | None = None  # None: no chunk index configured, search is unavailable
 

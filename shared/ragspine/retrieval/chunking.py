@@ -21,6 +21,11 @@ them. ``prev_id``/``next_id`` link the children in reading order across the docu
 
 Ids are deterministic (a hash of document id, version, locator and position), so
 re-chunking the same version replaces its chunks instead of duplicating them.
+
+The chunker also renders the document's normalised text (``ChunkedDocument.text``: the title,
+headings, paragraphs and table rows it read, one per line) and each child's start and end in
+it (``spans``, code points): a child's text is that slice exactly, which is what lets the
+Gateway read a citation back with its context (``retrieval.version_text``).
 """
 
 from __future__ import annotations
@@ -89,6 +94,8 @@ class ChunkedDocument:
 
     children: tuple[Chunk, ...]
     parents: tuple[Chunk, ...]
+    text: str = ""  # the normalised document text the children were cut from
+    spans: tuple[tuple[int, int], ...] = ()  # each child's (start, end) in ``text``, aligned with children
 
     def all(self) -> tuple[Chunk, ...]:
         """Parents and children together, e.g. for one ``ChunkIndex.add`` without vectors."""
@@ -108,6 +115,8 @@ class _Piece:
     locator: str
     heading_path: tuple[str, ...]
     group: str
+    start: int  # the text's offsets in the document text (code points)
+    end: int
 
 
 def chunk_document(doc: ParsedDocument, *, meta: ChunkMeta | None = None,
@@ -126,8 +135,8 @@ def chunk_document(doc: ParsedDocument, *, meta: ChunkMeta | None = None,
     meta = meta or ChunkMeta()
     limits = limits or ChunkLimits()
     title = doc.title or next((b.text.strip() for b in doc.blocks if b.kind is BlockKind.TITLE), "")
-    pieces, groups = _pieces(doc.blocks, limits)
-    pieces, groups = _pack(pieces, groups, limits.packed_chars)
+    pieces, groups, text = _pieces(doc.blocks, limits)
+    pieces, groups = _pack(pieces, groups, limits.packed_chars, text)
     version = meta.version_id or ""
     child_ids = [_chunk_id("child", doc.doc_id, version, p.locator, i) for i, p in enumerate(pieces)]
     parents: list[Chunk] = []
@@ -146,59 +155,93 @@ def chunk_document(doc: ParsedDocument, *, meta: ChunkMeta | None = None,
                prev_id=child_ids[i - 1] if i else None, next_id=child_ids[i + 1] if i + 1 < len(pieces) else None)
         for i, p in enumerate(pieces)
     ]
-    return ChunkedDocument(tuple(children), tuple(parents))
+    return ChunkedDocument(tuple(children), tuple(parents), text, tuple((p.start, p.end) for p in pieces))
 
 
 def split_text(text: str, max_chars: int) -> list[str]:
     """Pieces of at most ``max_chars``, cut at sentence ends when possible, else at a space or comma.
 
-    Pieces are slices of the original text (spacing kept); an over-long sentence is cut
+    Pieces are slices of the stripped text (spacing kept); an over-long sentence is cut
     into near-equal parts so no tiny tail is left over.
     """
+    stripped = text.strip()
+    return [stripped[start:end] for start, end in split_spans(stripped, max_chars)]
+
+
+def split_spans(text: str, max_chars: int) -> list[tuple[int, int]]:
+    """The (start, end) of each ``split_text`` piece in ``text.strip()``."""
     text = text.strip()
     if len(text) <= max_chars:
-        return [text] if text else []
+        return [(0, len(text))] if text else []
     spans: list[tuple[int, int]] = []
     start = 0
     for end in [*(m.end() for m in _SENTENCE_END.finditer(text)), len(text)]:
         if end > start:
             spans.extend(_hard_spans(text, start, end, max_chars))
             start = end
-    pieces: list[str] = []
+    pieces: list[tuple[int, int]] = []
     begin, until = spans[0]
     for span_start, span_end in spans[1:]:
         if span_end - begin <= max_chars:
             until = span_end
         else:
-            pieces.append(text[begin:until].strip())
+            pieces.append(_stripped(text, begin, until))
             begin, until = span_start, span_end
-    pieces.append(text[begin:until].strip())
-    return [p for p in pieces if p]
+    pieces.append(_stripped(text, begin, until))
+    return [(a, b) for a, b in pieces if b > a]
 
 
-def _pieces(blocks: tuple[Block, ...], limits: ChunkLimits) -> tuple[list[_Piece], dict[str, _Group]]:
+def _stripped(text: str, start: int, end: int) -> tuple[int, int]:
+    """``text[start:end]`` without its surrounding whitespace, as offsets (what ``str.strip`` keeps)."""
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return start, end
+
+
+def _pieces(blocks: tuple[Block, ...], limits: ChunkLimits) -> tuple[list[_Piece], dict[str, _Group], str]:
+    """The pieces to chunk, their parent groups, and the document text they are slices of."""
     pieces: list[_Piece] = []
     groups: dict[str, _Group] = {}
     heading: tuple[str, ...] = ()
     heading_locators: dict[tuple[str, ...], str] = {}
+    lines: list[str] = []
+    cursor = 0
+
+    def line(text: str) -> int:
+        """Append one line to the document text; return where it starts."""
+        nonlocal cursor
+        if lines:
+            cursor += 1  # the "\n" before it
+        start = cursor
+        lines.append(text)
+        cursor += len(text)
+        return start
+
     for block in blocks:
         if block.kind is BlockKind.HEADING:
             # Parsers may or may not include a heading in its own heading_path.
             path = block.heading_path
             heading = path if path and path[-1] == block.text.strip() else (*path, block.text.strip())
             heading_locators[heading] = block.locator
-            continue
         if block.kind in _SKIPPED:
+            if block.text.strip():
+                line(block.text.strip())
             continue
         path = block.heading_path or heading
         key, group_locator = _group(block.locator, path, heading_locators)
         texts = table_row_texts(block) if block.kind is BlockKind.TABLE else [(block.text, block.locator)]
         for text, locator in texts:
-            for part in split_text(text, limits.max_chars):
+            stripped = text.strip()
+            if not stripped:
+                continue
+            base = line(stripped)
+            for start, end in split_spans(stripped, limits.max_chars):
                 group = groups.setdefault(key, _Group(group_locator, path))
                 group.members.append(len(pieces))
-                pieces.append(_Piece(part, locator, path, key))
-    return pieces, groups
+                pieces.append(_Piece(stripped[start:end], locator, path, key, base + start, base + end))
+    return pieces, groups, "\n".join(lines)
 
 
 _PAGE = re.compile(r"^page=(\d+)(?:-(\d+))?(?:,|$)")
@@ -232,14 +275,18 @@ def _continues_page(last: _Piece, piece: _Piece, target: int) -> bool:
             and piece.locator.endswith(",para=1") and len(last.text) < target // 4)
 
 
-def _pack(pieces: list[_Piece], groups: dict[str, _Group], target: int) -> tuple[list[_Piece], dict[str, _Group]]:
+def _pack(pieces: list[_Piece], groups: dict[str, _Group], target: int,
+          text: str) -> tuple[list[_Piece], dict[str, _Group]]:
     """Join consecutive page-located pieces of one group into pieces of about ``target`` characters.
 
     A piece is joined to the one before it when both are page-located text (not a table row
     with its own ``row=`` locator), share the group and heading trail, the result fits the
-    target, and either they are on the same page or what came before is a page's short last
+    target, only spacing lies between them in the document text (a repeated heading does not),
+    and either they are on the same page or what came before is a page's short last
     paragraph (under a quarter of the target) and the piece the next page's first one: a
     paragraph cut by the page break, cited ``page=N-M``. Pieces of other formats pass unchanged.
+    The joined text is the document text from the first piece's start to the last one's end,
+    so it stays an exact slice.
     """
     packed: list[_Piece] = []
     spans: list[tuple[int, int] | None] = []
@@ -249,9 +296,11 @@ def _pack(pieces: list[_Piece], groups: dict[str, _Group], target: int) -> tuple
         last_span = spans[-1] if spans else None
         if (span is not None and last is not None and last_span is not None and last.group == piece.group
                 and last.heading_path == piece.heading_path and len(last.text) + 1 + len(piece.text) <= target
-                and (span[0] == last_span[1] or _continues_page(last, piece, target))):
+                and (span[0] == last_span[1] or _continues_page(last, piece, target))
+                and not text[last.end:piece.start].strip()):  # nothing between (a repeated heading splits)
             merged = (last_span[0], max(span[1], last_span[1]))
-            packed[-1] = _Piece(f"{last.text}\n{piece.text}", _page_locator(*merged), piece.heading_path, piece.group)
+            packed[-1] = _Piece(text[last.start:piece.end], _page_locator(*merged), piece.heading_path, piece.group,
+                                last.start, piece.end)
             spans[-1] = merged
             continue
         packed.append(piece)

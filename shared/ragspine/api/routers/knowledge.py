@@ -6,7 +6,9 @@ contract's closed schema, applies Idempotency-Key to mutations, runs the service
 
 from __future__ import annotations
 
-from fastapi import APIRouter, FastAPI, Request
+import re
+
+from fastapi import APIRouter, FastAPI, Request, Response
 from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
 
@@ -21,6 +23,7 @@ from ragspine.knowledge.contract import PREFIX
 from ragspine.settings import Settings
 
 router = APIRouter(prefix=PREFIX, tags=["knowledge"], include_in_schema=False)
+_ID = re.compile(r"^[A-Za-z0-9._-]+$")  # the contract's id pattern
 
 
 @router.get("/spaces")
@@ -222,7 +225,7 @@ def _signed_query(request: Request) -> tuple[int, str]:
     unknown = sorted(set(query) - {"expires", "signature"})
     expires, signature = query.get("expires", ""), query.get("signature", "")
     if unknown or not expires.isdigit() or not signature or len(signature) > 128:
-        raise InvalidInputError("the upload URL is malformed: use the uploadUrl exactly as it was returned",
+        raise InvalidInputError("the URL is malformed: use the URL exactly as it was returned",
                                 field_errors=tuple(FieldError(n, "not allowed") for n in unknown)
                                 or (FieldError("signature", "expires and signature are required"),))
     return int(expires), signature
@@ -258,3 +261,61 @@ async def knowledge_search(request: Request, gw: GatewayDep, hooks: HooksDep) ->
     def run(call: Call) -> Reply:
         return Reply(200, search(gw, call.principal, call.body).to_json())
     return await handle(hooks, request, "knowledge_search", "search", run)
+
+
+# --- knowledge_source_read and knowledge_document_download (issue 14) ---------------------------
+
+@router.get("/documents/{documentId}/citations/{citationId}")
+async def knowledge_source_read(documentId: str, citationId: str, request: Request,  # noqa: N803
+                                gw: GatewayDep, hooks: HooksDep) -> JSONResponse:
+    """knowledge_source_read: the caller is authorised again on every read."""
+    from ragspine.api.knowledge_http import int_param
+    from ragspine.api.knowledge_views import citation_view
+    from ragspine.knowledge import citations
+
+    def run(call: Call) -> Reply:
+        version_id = call.query.get("versionId", "")
+        if not version_id or len(version_id) > 128 or not _ID.match(version_id):
+            raise InvalidInputError("versionId is required: use the versionId of the knowledge_search hit",
+                                    field_errors=(FieldError("versionId", "the hit's versionId is required"),))
+        bounds = {"default": citations.DEFAULT_CONTEXT, "low": 0, "high": citations.MAX_CONTEXT}
+        before = int_param(call.query, "contextBefore", **bounds)
+        after = int_param(call.query, "contextAfter", **bounds)
+        read = citations.read_citation(gw, call.principal, documentId, citationId, version_id=version_id,
+                                       context_before=before, context_after=after)
+        return Reply(200, citation_view(read))
+    return await handle(hooks, request, "knowledge_source_read", documentId, run)
+
+
+@router.post("/documents/{documentId}:create-download-link")
+async def knowledge_document_download(documentId: str, request: Request, gw: GatewayDep,  # noqa: N803
+                                      hooks: HooksDep) -> JSONResponse:
+    """knowledge_document_download: a new 60-second link on every call (never replayed)."""
+    from ragspine.api.knowledge_views import download_view
+    from ragspine.knowledge import downloads
+
+    def run(call: Call) -> Reply:
+        base_url = gw.config.public_url or str(request.base_url)
+        return Reply(200, download_view(downloads.create_download_link(gw, call.principal, documentId,
+                                                                       base_url=base_url)))
+    return await handle(hooks, request, "knowledge_document_download", documentId, run)
+
+
+@router.get("/downloads/{versionId}", response_model=None)
+async def file_download(versionId: str, request: Request, gw: GatewayDep) -> Response:  # noqa: N803
+    """file_download: the signed link is the credential (as an S3 presigned GET is); streams the bytes."""
+    from urllib.parse import quote
+
+    from fastapi.responses import FileResponse
+
+    from ragspine.knowledge import downloads
+
+    try:
+        expires, signature = _signed_query(request)
+        found = await run_in_threadpool(downloads.open_download, gw, versionId, expires=expires, signature=signature)
+    except RagspineError as exc:
+        return error_response(request, exc.http_status, code=exc.code, message=exc.message, retryable=exc.retryable,
+                              field_errors=exc.field_errors)
+    disposition = f"attachment; filename*=UTF-8''{quote(found.file_name, safe='')}"
+    return FileResponse(found.path, media_type=found.mime_type,
+                        headers={"Content-Disposition": disposition, "Cache-Control": "no-store"})
