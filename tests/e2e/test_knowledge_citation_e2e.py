@@ -1,6 +1,6 @@
 """End to end on the local service (uvicorn on loopback): upload a sample-corpus document through the
-Gateway, watch its operation to SUCCEEDED, read a citation back (EXACT_OFFSET) and download the file
-through its link, byte-identical."""
+Gateway, watch its operation to SUCCEEDED, search it, read the hit's citation back (EXACT_OFFSET)
+and download the file through its link, byte-identical."""
 
 from __future__ import annotations
 
@@ -18,7 +18,6 @@ from ragspine.bootstrap import get_knowledge_gateway
 from ragspine.knowledge.identity import dev_key, new_token, sign_dev_assertion
 from ragspine.settings import Settings
 from tests.support.cfn import REPO_ROOT
-from tests.support.citations import citation_for
 
 SAMPLE = REPO_ROOT / "shared" / "ragspine" / "samples" / "acme" / "ACME_FY2025_MDA.docx"
 
@@ -68,10 +67,16 @@ def test_upload_watch_read_a_citation_and_download(service: str, settings: Setti
         assert status == "SUCCEEDED"
         detail = gw.get(f"/documents/{change['documentId']}").json()["data"]
         version_id = detail["activeVersion"]["versionId"]
-        citation = citation_for(change["documentId"], version_id, "Project Lotus")
-        read = gw.get(f"/documents/{change['documentId']}/citations/{citation}",
-                      params={"versionId": version_id}).json()["data"]
-        assert read["locatorPrecision"] == "EXACT_OFFSET" and "Project Lotus" in read["matchedContent"]
+        found = gw.post("/search", json={"query": "Project Lotus", "knowledgeSpaceIds": [space], "limit": 3}).json()
+        hits = found["data"]["hits"]
+        assert hits and "Project Lotus" in hits[0]["text"], found
+        hit = hits[0]
+        assert (hit["documentId"], hit["versionId"]) == (change["documentId"], version_id)
+        # the hit carries every field the read needs, under the same names
+        read = gw.get(f"/documents/{hit['documentId']}/citations/{hit['citationId']}",
+                      params={"versionId": hit["versionId"]}).json()["data"]
+        assert read["locatorPrecision"] == "EXACT_OFFSET" and read["versionId"] == hit["versionId"]
+        assert hit["text"] == read["matchedContent"][:len(hit["text"])]
         link = gw.post(f"/documents/{change['documentId']}:create-download-link", json={}).json()["data"]
         assert link["expiresInSeconds"] == 60
         downloaded = httpx.get(link["downloadUrl"], timeout=30)

@@ -1,13 +1,14 @@
-"""Citation ids for tests, until knowledge_search is on this branch.
+"""Citation ids for the citation-read tests, straight from the chunk index.
 
-``citation_for`` asks the engine's chunk index for the passage holding a phrase, filtered to the
-document and version: the same chunk id a knowledge_search hit carries as ``citationId``. At
-merge time it can become a ``POST /search`` call returning the first hit's ``citationId``.
+``citation_for`` asks the index for the passage of one version holding a phrase: the same chunk
+id a knowledge_search hit carries as ``citationId``. The read tests need one exact passage (a
+retired version's, say), which search, ranking live versions only, would not give them; the
+end-to-end tests take the id from a real ``POST /search`` hit.
 """
 
 from __future__ import annotations
 
-from ragspine.bootstrap import get_services
+from ragspine.bootstrap import get_knowledge_gateway, get_services
 from ragspine.retrieval.model import SearchFilters
 
 
@@ -15,7 +16,11 @@ def citation_for(document_id: str, version_id: str, phrase: str) -> str:
     """The citationId of the indexed passage of that version whose text holds ``phrase``."""
     retrieval = get_services().retrieval
     assert retrieval is not None, "no chunk index configured"
-    hits = retrieval.index.search(phrase, top_k=50, filters=SearchFilters(doc_ids=(document_id,)))
+    document = get_knowledge_gateway().store.document(document_id)
+    assert document is not None, f"no document {document_id}"
+    # a knowledge space's passages match only a query naming the space
+    filters = SearchFilters(doc_ids=(document_id,), space_ids=(document.space_id,))
+    hits = retrieval.index.search(phrase, top_k=50, filters=filters)
     found = [h.chunk for h in hits if h.chunk.version_id == version_id and phrase in h.chunk.text]
     assert found, f"no indexed passage of {version_id} holds {phrase!r}"
     return found[0].chunk_id
