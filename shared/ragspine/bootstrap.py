@@ -492,7 +492,8 @@ def build_knowledge_store(settings: Settings) -> KnowledgeStore:
         if not settings.knowledge_table:
             raise ConfigurationError("RAGSPINE_KNOWLEDGE_TABLE is required when RAGSPINE_BACKEND=aws")
         return DynamoKnowledgeStore(settings.knowledge_table, region=settings.aws_region,
-                                    endpoint_url=settings.dynamodb_endpoint_url)
+                                    endpoint_url=settings.dynamodb_endpoint_url,
+                                    audit_retention_days=settings.knowledge_audit_retention_days)
     from ragspine.knowledge.sqlite_store import SqliteKnowledgeStore
 
     return SqliteKnowledgeStore(settings.knowledge_db_path)

@@ -179,6 +179,9 @@ class Settings(BaseSettings):
                                   "API key digests.")
     secrets_max_age_s: int = Field(default=300, ge=0, le=86400,
                                    description="Seconds a process keeps a secret's value before reading it again.")
+    knowledge_audit_retention_days: int = Field(
+        default=0, ge=0, le=36500, description="Days the Gateway's audit entries are kept on AWS (DynamoDB TTL); "
+                                               "0: kept until deleted.")
     knowledge_idempotency_ttl_s: int = Field(default=24 * 3600, ge=60, le=7 * 24 * 3600,
                                              description="How long an Idempotency-Key replays its first response.")
 

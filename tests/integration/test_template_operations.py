@@ -185,3 +185,30 @@ class TestApisAndOutputs:
                 "WorkflowsTableName", "KnowledgeTableName", "UploadsBucketName", "IngestStateMachineArn",
                 "GatewaySecretArn", "ApiKeyPepperSecretArn", "AlarmTopicArn",
                 "IngestTriggerDeadLetterQueueUrl"} <= outputs
+
+
+class TestAuditRetention:
+    def test_audit_entries_carry_the_tables_ttl_attribute_when_a_retention_is_configured(
+            self, aws: Any, template: dict[str, Any]) -> None:
+        from datetime import UTC, datetime
+
+        from ragspine.aws.dynamo_knowledge import DynamoKnowledgeStore
+        from ragspine.knowledge.model import AuditEntry
+        from tests.support.cfn import dynamodb_create_table_kwargs
+
+        # GIVEN the KnowledgeTable from the template and a store keeping audit entries 30 days
+        aws.create_table(**dynamodb_create_table_kwargs("KnowledgeTable", "knowledge-ttl"))
+        attribute = template["Resources"]["KnowledgeTable"]["Properties"]["TimeToLiveSpecification"]["AttributeName"]
+        at = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
+        kept = DynamoKnowledgeStore("knowledge-ttl", client=aws, audit_retention_days=30)
+        forever = DynamoKnowledgeStore("knowledge-ttl", client=aws)
+        # WHEN each records one audited request
+        kept.append_audit(AuditEntry(at, "alice", "SPACE_VIEW", "kept", "req", "", "", "ALLOWED"))
+        forever.append_audit(AuditEntry(at, "alice", "SPACE_VIEW", "forever", "req", "", "", "ALLOWED"))
+        items = aws.query(TableName="knowledge-ttl", KeyConditionExpression="pk = :p",
+                          ExpressionAttributeValues={":p": {"S": "AUDIT"}})["Items"]
+        # THEN only the retained one expires, 30 days after it happened, on the attribute the TTL reads
+        expiring = [item for item in items if attribute in item]
+        assert len(items) == 2 and len(expiring) == 1
+        assert int(expiring[0][attribute]["N"]) == int(at.timestamp()) + 30 * 86400
+        assert sorted(e.resource for e in kept.audit(limit=5)) == ["forever", "kept"]
