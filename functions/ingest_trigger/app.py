@@ -13,6 +13,7 @@ from aws_lambda_powertools import Logger
 from aws_lambda_powertools.logging.utils import copy_config_to_registered_loggers
 from aws_lambda_powertools.utilities.data_classes import S3Event, event_source
 
+from ragspine.api.lambda_telemetry import metrics, record_submissions, tracer
 from ragspine.bootstrap import build_ingest_trigger
 from ragspine.ingestion.pipeline import submit_object
 from ragspine.settings import get_settings
@@ -22,6 +23,8 @@ copy_config_to_registered_loggers(source_logger=logger)
 
 
 @logger.inject_lambda_context
+@tracer.capture_lambda_handler(capture_response=False)
+@metrics.log_metrics(capture_cold_start_metric=True)
 @event_source(data_class=S3Event)
 def handler(event: S3Event, context: Any) -> dict[str, Any]:
     """Record one operation per uploaded object and start its execution."""
@@ -36,4 +39,6 @@ def handler(event: S3Event, context: Any) -> dict[str, Any]:
         logger.info("ingestion submitted", extra={"operation_id": operation.id, "operation_created": created,
                                                   "execution_started": started})
         results.append({"operation_id": operation.id, "created": created, "started": started})
+    new = sum(1 for result in results if result["created"])
+    record_submissions(created=new, replayed=len(results) - new)
     return {"operations": results}

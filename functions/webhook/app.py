@@ -14,6 +14,7 @@ from aws_lambda_powertools.logging.utils import copy_config_to_registered_logger
 from mangum import Mangum
 
 from ragspine.api.app import create_app
+from ragspine.api.lambda_telemetry import metrics, record_response, tracer
 from ragspine.api.routers import webhook
 
 logger = Logger()
@@ -22,6 +23,10 @@ _asgi = Mangum(create_app(routers=[webhook.router]), lifespan="off")
 
 
 @logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_REST)
+@tracer.capture_lambda_handler(capture_response=False)
+@metrics.log_metrics(capture_cold_start_metric=True)
 def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
     """Translate the API Gateway event to ASGI and back."""
-    return _asgi(event, context)
+    response = _asgi(event, context)
+    record_response("webhook", response)
+    return response

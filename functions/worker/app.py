@@ -7,11 +7,13 @@ them; permanent ones raise ``PermanentStepError`` and go to the ``Catch`` (``mar
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from aws_lambda_powertools import Logger
 from aws_lambda_powertools.logging.utils import copy_config_to_registered_loggers
 
+from ragspine.api.lambda_telemetry import metrics, record_step, tracer
 from ragspine.bootstrap import build_ingest_context, get_services
 from ragspine.ingestion.step_worker import handle_step
 
@@ -20,7 +22,17 @@ copy_config_to_registered_loggers(source_logger=logger)
 
 
 @logger.inject_lambda_context(correlation_id_path="operation_id")
+@tracer.capture_lambda_handler(capture_response=False)
+@metrics.log_metrics(capture_cold_start_metric=True)
 def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
     """Run ``event["step"]`` for ``event["operation_id"]`` and return the step's result."""
-    logger.append_keys(step=event.get("step"))
-    return handle_step(event, context=build_ingest_context(get_services()))
+    step = str(event.get("step"))
+    logger.append_keys(step=step)
+    started = time.perf_counter()
+    result: dict[str, Any] | None = None
+    try:
+        result = handle_step(event, context=build_ingest_context(get_services()))
+    finally:
+        # Also when the step raises: a transient error the state machine retries is counted per step.
+        record_step(step, result, (time.perf_counter() - started) * 1000)
+    return result

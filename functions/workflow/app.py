@@ -15,15 +15,24 @@ from aws_lambda_powertools.logging.utils import copy_config_to_registered_logger
 from mangum import Mangum
 
 from ragspine.api.app import create_app
+from ragspine.api.lambda_telemetry import metrics, record_response, tracer
 from ragspine.api.routers import dify, n8n, workflows
+from ragspine.bootstrap import load_api_key_pepper
+from ragspine.settings import get_settings
 
 logger = Logger()
 copy_config_to_registered_loggers(source_logger=logger)
-# Building the app is cheap; the store, catalog and executor are built on the first request.
+# The API key pepper is read at cold start (a missing secret stops the function here, named in the log);
+# building the app is cheap; the store, catalog and executor are built on the first request.
+load_api_key_pepper(get_settings())
 _asgi = Mangum(create_app(routers=[workflows.router, dify.router, n8n.router]), lifespan="off")
 
 
 @logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_REST)
+@tracer.capture_lambda_handler(capture_response=False)
+@metrics.log_metrics(capture_cold_start_metric=True)
 def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
     """Translate the API Gateway event to ASGI and back."""
-    return _asgi(event, context)
+    response = _asgi(event, context)
+    record_response("workflow", response)
+    return response

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from ragspine.ingestion.steps import StepContext
     from ragspine.knowledge.gateway import FileStorage, Gateway, OperationLauncher
     from ragspine.knowledge.ports import KnowledgeStore
+    from ragspine.knowledge.secrets import GatewaySecrets
     from ragspine.llm.ports import Embedder, LLMProvider
     from ragspine.qa.answer import QAComponents
     from ragspine.qa.faq import FaqIndex
@@ -161,6 +162,41 @@ def build_workflow_store(settings: Settings) -> WorkflowStore:
     return SqliteWorkflowStore(settings.workflows_db_path)
 
 
+# --- Deployment secrets (Secrets Manager, cached per process by Powertools Parameters) -----------
+
+def load_gateway_secrets(settings: Settings) -> GatewaySecrets | None:
+    """The Gateway's secret named by ``RAGSPINE_KNOWLEDGE_SECRET``, or None when none is configured (local).
+
+    Cheap to call per request: the value is read once and cached for ``RAGSPINE_SECRETS_MAX_AGE_S``.
+
+    Raises:
+        ConfigurationError: the secret is missing, unreadable or malformed (named, its value never shown).
+    """
+    if not settings.knowledge_secret:
+        return None
+    from ragspine.aws.secrets import read_secret
+    from ragspine.knowledge.secrets import parse_gateway_secret
+
+    document = read_secret(settings.knowledge_secret, setting="RAGSPINE_KNOWLEDGE_SECRET",
+                           region=settings.aws_region, max_age_s=settings.secrets_max_age_s, as_json=True)
+    return parse_gateway_secret(document, name=settings.knowledge_secret)
+
+
+def load_api_key_pepper(settings: Settings) -> bytes:
+    """The pepper of the Dify app and n8n key digests (``RAGSPINE_API_KEY_PEPPER_SECRET``); empty when unset.
+
+    Raises:
+        ConfigurationError: the secret is missing, unreadable or empty.
+    """
+    if not settings.api_key_pepper_secret:
+        return b""
+    from ragspine.aws.secrets import read_secret
+
+    value = read_secret(settings.api_key_pepper_secret, setting="RAGSPINE_API_KEY_PEPPER_SECRET",
+                        region=settings.aws_region, max_age_s=settings.secrets_max_age_s, as_json=False)
+    return value if isinstance(value, bytes) else str(value).encode("utf-8")
+
+
 def build_workflow_components(settings: Settings, *, llm: LLMProvider | None,
                               retriever: KnowledgeRetriever | None = None) -> WorkflowComponents:
     """Wire the workflow surfaces: store, gate (RAGSPINE_DIFY_RUN_ENABLED), egress, code limits, webhooks."""
@@ -177,7 +213,7 @@ def build_workflow_components(settings: Settings, *, llm: LLMProvider | None,
         limiter=TokenBucketLimiter(rate_per_minute=settings.workflow_webhook_rate_per_minute,
                                    burst=settings.workflow_webhook_burst),
         llm=llm, http=HttpPolicy(allowlist=hosts), code=CodeLimits() if settings.workflow_code_enabled else None,
-        retriever=retriever)
+        retriever=retriever, key_pepper=load_api_key_pepper(settings))
 
 
 def build_services(settings: Settings) -> Services:
@@ -416,11 +452,13 @@ def build_knowledge_gateway(settings: Settings) -> Gateway:
     from ragspine.knowledge.operations import finalize
 
     operations, staging = build_operation_stores(settings)
+    secrets = load_gateway_secrets(settings)
     config = GatewayConfig(
         admin_roles=settings.knowledge_admin_role_set, domains=parse_domains(settings.knowledge_security_domains),
         upload_max_bytes=settings.knowledge_upload_max_bytes, upload_url_ttl_s=settings.knowledge_upload_url_ttl_s,
         public_url=settings.knowledge_public_url or "",
-        signing_key=signing_key(settings.data_dir), allowed_suffixes=supported_extensions(),
+        signing_key=secrets.url_signing_key if secrets else signing_key(settings.data_dir),
+        allowed_suffixes=supported_extensions(),
         lease_s=settings.ingest_lease_s)
     store = build_knowledge_store(settings)
 
@@ -476,7 +514,8 @@ def build_knowledge_store(settings: Settings) -> KnowledgeStore:
         if not settings.knowledge_table:
             raise ConfigurationError("RAGSPINE_KNOWLEDGE_TABLE is required when RAGSPINE_BACKEND=aws")
         return DynamoKnowledgeStore(settings.knowledge_table, region=settings.aws_region,
-                                    endpoint_url=settings.dynamodb_endpoint_url)
+                                    endpoint_url=settings.dynamodb_endpoint_url,
+                                    audit_retention_days=settings.knowledge_audit_retention_days)
     from ragspine.knowledge.sqlite_store import SqliteKnowledgeStore
 
     return SqliteKnowledgeStore(settings.knowledge_db_path)

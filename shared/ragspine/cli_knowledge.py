@@ -14,6 +14,7 @@ import typer
 from ragspine.errors import RagspineError
 
 if TYPE_CHECKING:
+    from ragspine.knowledge.identity import StoredToken
     from ragspine.knowledge.model import PrincipalType
     from ragspine.knowledge.ports import KnowledgeStore
 
@@ -57,16 +58,39 @@ knowledge_app.add_typer(space_app, name="space")
 
 @token_app.command("create")
 def token_create(name: Annotated[str, typer.Option("--name", help="Who uses the token (unique).")]) -> None:
-    """Create a service token; it is printed once, alone on the last line, and stored only as a salted hash."""
+    """Create a service token; it is printed once, alone on the last line, and stored only as a salted hash
+    (in the Gateway's secret when ``RAGSPINE_KNOWLEDGE_SECRET`` names one, else in the Gateway's store)."""
     from ragspine.knowledge.identity import new_token
+    from ragspine.settings import get_settings
 
     token, stored = new_token(name)
+    settings = get_settings()
     try:
-        _store().put_token(stored)
+        if settings.knowledge_secret:
+            _add_to_secret(settings.knowledge_secret, settings.aws_region, stored)
+        else:
+            _store().put_token(stored)
     except RagspineError as exc:
         raise _fail(exc) from exc
     typer.echo(f"service token {name!r} (shown once; keep it in a secret store):")
     typer.echo(token)
+
+
+def _add_to_secret(secret: str, region: str | None, stored: StoredToken) -> None:
+    """Append the token's record to the Gateway secret's serviceTokens (names stay unique)."""
+    from typing import Any
+
+    from ragspine.aws.secrets import update_json_secret
+    from ragspine.errors import ConflictError
+    from ragspine.knowledge.secrets import token_entry
+
+    def append(document: dict[str, Any]) -> dict[str, Any]:
+        tokens = list(document.get("serviceTokens") or [])
+        if any(isinstance(entry, dict) and entry.get("name") == stored.name for entry in tokens):
+            raise ConflictError(f"a service token named {stored.name!r} exists in the Gateway secret")
+        return {**document, "serviceTokens": [*tokens, token_entry(stored)]}
+
+    update_json_secret(secret, setting="RAGSPINE_KNOWLEDGE_SECRET", region=region, change=append)
 
 
 def _names(text: str | None) -> list[str]:

@@ -170,6 +170,18 @@ class Settings(BaseSettings):
     knowledge_table: str | None = Field(default=None, description="DynamoDB table of the Gateway (aws backend).")
     knowledge_bucket: str | None = Field(default=None, description="S3 bucket of Gateway files, under knowledge/ "
                                                                    "(aws backend).")
+    # --- Secrets on a deployment: only their names or ARNs are settings; the values live in Secrets Manager ---
+    knowledge_secret: str | None = Field(
+        default=None, description="Secrets Manager secret (name or ARN) of the Gateway: assertion key set, service "
+                                  "token records, URL-signing key (JSON; see README, Deploying to AWS).")
+    api_key_pepper_secret: str | None = Field(
+        default=None, description="Secrets Manager secret (name or ARN) whose value peppers the Dify app and n8n "
+                                  "API key digests.")
+    secrets_max_age_s: int = Field(default=300, ge=0, le=86400,
+                                   description="Seconds a process keeps a secret's value before reading it again.")
+    knowledge_audit_retention_days: int = Field(
+        default=0, ge=0, le=36500, description="Days the Gateway's audit entries are kept on AWS (DynamoDB TTL); "
+                                               "0: kept until deleted.")
     knowledge_idempotency_ttl_s: int = Field(default=24 * 3600, ge=60, le=7 * 24 * 3600,
                                              description="How long an Idempotency-Key replays its first response.")
 

@@ -191,8 +191,13 @@ class TestSamBuild:
         engine = build_dir / "EngineLayer" / "python"
         assert (engine / "ragspine" / "__init__.py").is_file()
         assert (engine / "pydantic").is_dir(), "shared/requirements.txt was not installed into the layer"
-        for absent in ("pptx", "openpyxl", "docx", "pypdf", "pypdfium2", "lxml", "cryptography", "grpc"):
+        for absent in ("pptx", "openpyxl", "docx", "pypdf", "pypdfium2", "lxml", "cryptography", "grpc", "botocore",
+                       "aws_xray_sdk"):
             assert not (engine / absent).exists(), f"{absent} belongs outside the EngineLayer"
+        # AND the tracing layer holds the X-Ray SDK without the botocore the runtime already has
+        tracing = build_dir / "TracingLayer" / "python"
+        assert (tracing / "aws_xray_sdk").is_dir() and (tracing / "wrapt").is_dir()
+        assert not (tracing / "botocore").exists(), "the tracing layer must not ship botocore"
         # AND the ingest layer holds the parsers' libraries
         ingest = build_dir / "IngestLayer" / "python"
         for present in ("pptx", "openpyxl", "docx", "pypdf", "pypdfium2", "lxml"):
@@ -212,7 +217,8 @@ class TestSamBuild:
             for name, total in sorted(totals.items()):
                 print(f"\n{name}: {total / 2**20:.1f} MiB unzipped (code + {', '.join(layers[name])})", end="")
             print()
-        assert layers["WorkerFunction"] == ["EngineLayer", "IngestLayer"]
+        assert layers["WorkerFunction"] == ["EngineLayer", "TracingLayer", "IngestLayer"]
+        assert all("TracingLayer" in refs for refs in layers.values()), "every handler runs the Powertools Tracer"
         assert all("IngestLayer" not in refs for name, refs in layers.items() if name != "WorkerFunction")
         over = {name: total for name, total in totals.items() if total >= LAYER_BUDGET_BYTES}
         assert not over, f"over {LAYER_BUDGET_BYTES / 2**20:.0f} MiB unzipped: {over}"
@@ -360,7 +366,8 @@ class TestChunkSearch:
         for policy in properties.get("Policies", []):
             branch = policy.get("Fn::If", [None, {}])[1] if isinstance(policy, dict) else {}
             for statement in branch.get("Statement", []) if isinstance(branch, dict) else []:
-                if statement.get("Resource") == {"Fn::Sub": "${SearchDomain.Arn}/*"}:
+                resources = statement.get("Resource")
+                if "${SearchDomain.Arn}/ragspine-chunks*" in json.dumps(resources):
                     actions |= set(statement["Action"])
         return actions
 

@@ -10,9 +10,10 @@ from fastapi import Depends
 
 from ragspine.api.knowledge_http import Hooks
 from ragspine.api.knowledge_idempotency import SqlitePersistenceLayer, idempotent_call
-from ragspine.bootstrap import get_knowledge_gateway
+from ragspine.bootstrap import get_knowledge_gateway, load_gateway_secrets
 from ragspine.knowledge.authn import assertion_policy, authenticate
 from ragspine.knowledge.gateway import Gateway
+from ragspine.knowledge.model import Principal
 from ragspine.settings import Backend, Settings, get_settings
 
 
@@ -40,8 +41,12 @@ def build_hooks(gateway: Gateway, settings: Settings) -> Hooks:
     def idempotent(request: dict[str, Any], run: Any) -> dict[str, Any]:
         return idempotent_call(records, ttl_s=settings.knowledge_idempotency_ttl_s, request=request, run=run)
 
-    return Hooks(authenticate=lambda token, assertion: authenticate(token, assertion, store=gateway.store,
-                                                                    policy=assertion_policy(settings)),
+    def check(token: str | None, assertion: str | None) -> Principal:
+        secrets = load_gateway_secrets(settings)  # cached by Powertools: a rotated key set applies within max age
+        return authenticate(token, assertion, store=gateway.store, policy=assertion_policy(settings, secrets),
+                            tokens=secrets.service_tokens if secrets else None)
+
+    return Hooks(authenticate=check,
                  idempotent=idempotent, audit=gateway.store.append_audit)
 
 

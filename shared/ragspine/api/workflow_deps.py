@@ -54,7 +54,7 @@ def dify_app(components: WorkflowsDep,
     token = credentials.credentials.strip() if credentials else ""
     if not token:
         raise WorkflowUnauthenticatedError("no Bearer app key", missing=True)
-    record = verify_key(token, KeyKind.APP, store=components.store)
+    record = verify_key(token, KeyKind.APP, store=components.store, pepper=components.key_pepper)
     workflow = components.store.get(record.workflow_id or "")
     if workflow is None:
         raise WorkflowNotFoundError("the workflow of this app key no longer exists")
@@ -70,7 +70,7 @@ def n8n_key(components: WorkflowsDep,
     """
     if not x_n8n_api_key:
         raise WorkflowUnauthenticatedError("no X-N8N-API-KEY header", missing=True)
-    verify_key(x_n8n_api_key, KeyKind.N8N, store=components.store)
+    verify_key(x_n8n_api_key, KeyKind.N8N, store=components.store, pepper=components.key_pepper)
 
 
 DifyAppDep = Annotated[StoredWorkflow, Depends(dify_app)]

@@ -56,7 +56,9 @@ class DynamoKnowledgeStore:
     """The AWS ``KnowledgeStore``."""
 
     def __init__(self, table_name: str, *, client: DynamoDBClient | None = None, region: str | None = None,
-                 endpoint_url: str | None = None) -> None:
+                 endpoint_url: str | None = None, audit_retention_days: int = 0) -> None:
+        # > 0: audit items carry `expiration` (epoch seconds), the table's TTL attribute, and DynamoDB deletes them.
+        self._audit_retention_s = audit_retention_days * 86400
         self.table = DynamoTable(table_name, label="knowledge table", client=client, region=region,
                                  endpoint_url=endpoint_url)
 
@@ -214,8 +216,10 @@ class DynamoKnowledgeStore:
 
     def append_audit(self, entry: AuditEntry) -> None:
         """Record one audited request."""
-        self.table.call("put_item", TableName=self.table.name,
-                        Item={**_key("AUDIT", f"{entry.at.isoformat()}#{uuid.uuid4().hex}"), "body": _s(dump(entry))})
+        item = {**_key("AUDIT", f"{entry.at.isoformat()}#{uuid.uuid4().hex}"), "body": _s(dump(entry))}
+        if self._audit_retention_s:
+            item["expiration"] = {"N": str(int(entry.at.timestamp()) + self._audit_retention_s)}
+        self.table.call("put_item", TableName=self.table.name, Item=item)
 
     def audit(self, *, limit: int) -> list[AuditEntry]:
         """The latest entries, oldest first."""

@@ -50,6 +50,8 @@ class WorkflowComponents:
     code: CodeLimits | None = None
     retriever: KnowledgeRetriever | None = None
     clock: Callable[[], datetime] = _utc_now
+    # Keyed into every API key digest (a Secrets Manager secret on AWS); empty: salted SHA-256 alone.
+    key_pepper: bytes = b""
 
     def registry(self) -> WorkflowRegistry:
         """The CRUD service over the store."""

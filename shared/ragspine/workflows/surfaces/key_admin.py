@@ -22,7 +22,7 @@ class CreatedKey:
 
 def create_n8n_key(components: WorkflowComponents) -> CreatedKey:
     """Issue and store an n8n API key."""
-    issued = issue_key(KeyKind.N8N, created_at=components.clock())
+    issued = issue_key(KeyKind.N8N, created_at=components.clock(), pepper=components.key_pepper)
     components.store.put_key(issued.record)
     return CreatedKey(issued.plaintext, KeyKind.N8N)
 
@@ -40,6 +40,7 @@ def create_app_key(components: WorkflowComponents, *, workflow_id: str | None = 
         raise ValueError("give exactly one of workflow_id and document")
     registry = components.registry()
     workflow = registry.get(workflow_id) if workflow_id is not None else registry.import_dify(document or {})
-    issued = issue_key(KeyKind.APP, created_at=components.clock(), workflow_id=workflow.id)
+    issued = issue_key(KeyKind.APP, created_at=components.clock(), workflow_id=workflow.id,
+                       pepper=components.key_pepper)
     components.store.put_key(issued.record)
     return CreatedKey(issued.plaintext, KeyKind.APP, workflow)

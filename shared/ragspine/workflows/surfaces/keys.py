@@ -3,7 +3,9 @@
 A key reads ``<prefix><key id><secret>``: ``app-`` for a Dify app key (it opens one stored
 workflow), ``n8n_api_`` for the n8n workflow API. The 12-character key id finds the record
 without scanning; the 40-character secret is hashed with the record's own random salt, so a
-leaked table reveals neither the keys nor which keys share a secret.
+leaked table reveals neither the keys nor which keys share a secret. With a pepper (a secret
+kept outside the table: Secrets Manager on AWS) the digest is an HMAC keyed by it, so the table
+alone does not even allow guessing keys offline.
 """
 
 from __future__ import annotations
@@ -35,27 +37,32 @@ class IssuedKey:
     record: ApiKeyRecord
 
 
-def _digest(salt: str, secret: str) -> str:
-    return hashlib.sha256(bytes.fromhex(salt) + secret.encode("utf-8")).hexdigest()
+def _digest(salt: str, secret: str, pepper: bytes = b"") -> str:
+    message = bytes.fromhex(salt) + secret.encode("utf-8")
+    if pepper:
+        return hmac.new(pepper, message, hashlib.sha256).hexdigest()
+    return hashlib.sha256(message).hexdigest()
 
 
 def key_record(plaintext: str, kind: KeyKind, *, created_at: datetime, workflow_id: str | None = None,
-               salt: str | None = None) -> ApiKeyRecord:
-    """The record that stores ``plaintext`` (a fresh random salt unless one is given).
+               salt: str | None = None, pepper: bytes = b"") -> ApiKeyRecord:
+    """The record that stores ``plaintext`` (a fresh random salt unless one is given; ``pepper`` keys the digest).
 
     Raises:
         WorkflowUnauthenticatedError: ``plaintext`` is not a well-formed key of ``kind``.
     """
     key_id, secret = split_key(plaintext, kind)
     salt = salt or secrets.token_hex(16)
-    return ApiKeyRecord(key_id=key_id, kind=kind, salt=salt, digest=_digest(salt, secret),
+    return ApiKeyRecord(key_id=key_id, kind=kind, salt=salt, digest=_digest(salt, secret, pepper),
                         created_at=created_at, workflow_id=workflow_id)
 
 
-def issue_key(kind: KeyKind, *, created_at: datetime, workflow_id: str | None = None) -> IssuedKey:
+def issue_key(kind: KeyKind, *, created_at: datetime, workflow_id: str | None = None,
+              pepper: bytes = b"") -> IssuedKey:
     """A new random key of ``kind`` and its record."""
     plaintext = PREFIXES[kind] + secrets.token_hex(KEY_ID_CHARS // 2) + secrets.token_hex(SECRET_CHARS // 2)
-    return IssuedKey(plaintext, key_record(plaintext, kind, created_at=created_at, workflow_id=workflow_id))
+    return IssuedKey(plaintext, key_record(plaintext, kind, created_at=created_at, workflow_id=workflow_id,
+                                             pepper=pepper))
 
 
 def split_key(presented: str, kind: KeyKind) -> tuple[str, str]:
@@ -71,8 +78,8 @@ def split_key(presented: str, kind: KeyKind) -> tuple[str, str]:
     return body[:KEY_ID_CHARS], body[KEY_ID_CHARS:]
 
 
-def verify_key(presented: str, kind: KeyKind, *, store: ApiKeyStore) -> ApiKeyRecord:
-    """The stored record for a presented key, after a constant-time digest comparison.
+def verify_key(presented: str, kind: KeyKind, *, store: ApiKeyStore, pepper: bytes = b"") -> ApiKeyRecord:
+    """The stored record for a presented key, after a constant-time digest comparison (with the issuing pepper).
 
     Raises:
         WorkflowUnauthenticatedError: malformed, unknown, of another kind, or a wrong secret.
@@ -81,7 +88,7 @@ def verify_key(presented: str, kind: KeyKind, *, store: ApiKeyStore) -> ApiKeyRe
     key_id, secret = split_key(presented, kind)
     found = store.get_key(key_id)
     record = found if found is not None and found.kind is kind else _DUMMY
-    matches = hmac.compare_digest(_digest(record.salt, secret), record.digest)
+    matches = hmac.compare_digest(_digest(record.salt, secret, pepper), record.digest)
     if record is _DUMMY or not matches:
         raise WorkflowUnauthenticatedError("the API key is not valid")
     return record
