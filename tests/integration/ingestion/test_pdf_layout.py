@@ -89,6 +89,38 @@ class TestHeadings:
         assert later.heading_path[-1] == "Segment figures"
 
 
+def statements() -> bytes:
+    """Two statement pages set like 3M's: company, title and period as three bold lines, then notes."""
+    def statement(title: str, period: str, section: str, row: str) -> list[PdfLine]:
+        return ([(72, 700, BODY, True, "Example Company and Subsidiaries"), (72, 688, BODY, True, title),
+                 (72, 676, BODY, True, period), (72, 650, BODY, True, section)]
+                + [(72, 636, BODY, False, row), (400, 636, BODY, False, "1,577"), (480, 636, BODY, False, "1,373")])
+    return documents.pdf_layout(
+        statement("Consolidated Statement of Cash Flows", "Years ended December 31", "Cash Flows from Investing Activities",
+                  "Purchases of property, plant and equipment"),
+        # PDFium sometimes splits a word of a title ("Shee t"): the title is still recognised
+        statement("Consolidated Balance Shee t", "At December 31", "Current assets", "Inventories"),
+        [(72, 700, BODY, True, "NOTE 1. Significant Accounting Policies")]
+        + paragraph(680, "Inventories are stated at the lower of cost or market."))
+
+
+class TestStatementTitles:
+    def test_a_statement_page_keeps_its_title_in_the_heading_trail(self) -> None:
+        # GIVEN statement pages whose title is followed by more bold lines (period, section)
+        doc = PdfParser().parse(statements(), doc_id="statements.pdf")
+        cash = next(b for b in doc.blocks if "Purchases of property" in b.text)
+        balance = next(b for b in doc.blocks if b.text.startswith("Inventories") and b.locator.startswith("page=2"))
+        # THEN the rows' trail names the statement, with the section nested under it
+        assert cash.heading_path[-2:] == ("Consolidated Statement of Cash Flows", "Cash Flows from Investing Activities")
+        assert "Consolidated Balance Shee t" in balance.heading_path
+
+    def test_the_notes_after_the_statements_are_not_under_the_last_title(self) -> None:
+        doc = PdfParser().parse(statements(), doc_id="statements.pdf")
+        note = next(b for b in doc.blocks if b.text.startswith("Inventories are stated"))
+        assert not any("Balance" in heading for heading in note.heading_path)
+        assert note.heading_path[-1] == "NOTE 1. Significant Accounting Policies"
+
+
 class TestTables:
     def test_each_row_keeps_its_row_and_column_labels(self) -> None:
         (block,) = [b for b in parsed().blocks if ",table=" in b.locator]

@@ -47,6 +47,13 @@ _HEADING_MAX_CHARS = 120
 _CAPS_HEADING_MAX = 40  # a capitals-only line (not bold, not larger) longer than this is body text
 _LARGER = 1.15  # a line this much larger than the body size is a heading candidate
 _MAX_TRAIL = 4
+# A financial statement's title ("Consolidated Statements of Cash Flows", "CONSOLIDATED BALANCE
+# SHEETS", PDFium's "Consolidated Balance Shee t"), read on the line's letters alone. It heads its
+# page's trail at a level of its own, so the bold lines under it ("Years ended December 31",
+# "Cash Flows from Operating Activities") nest below it instead of replacing it.
+_STATEMENT = re.compile(r"^(the)?(consolidated|combined|condensed)*(statements?of[a-z]+|balancesheets?)(continued)?$")
+_STATEMENT_MAX_CHARS = 80
+_STATEMENT_LEVEL = 3  # below PART (1) and Item (2), above every size or weight level
 _HEADER_LINES = 4  # header lines looked at above a table's first row
 
 
@@ -74,6 +81,10 @@ class HeadingTrail:
     """The headings above the current position, outermost first, with their levels."""
 
     entries: list[tuple[int, str]] = field(default_factory=list)
+
+    def new_page(self) -> None:
+        """A statement title heads its own page only: the notes after the statements are not under it."""
+        self.entries = [e for e in self.entries if e[0] != _STATEMENT_LEVEL]
 
     def enter(self, level: int, text: str) -> None:
         """A heading at ``level`` closes every heading at that level or deeper."""
@@ -112,6 +123,7 @@ def page_blocks(lines: Sequence[Line], *, page: int, height: float, style: Docum
     """The blocks of one page in reading order; ``trail`` carries headings across pages."""
     edges = _edges(lines)
     kept = [line for line in lines if not _is_furniture(line, height, style, edges)]
+    trail.new_page()
     blocks: list[Block] = []
     counters = {"para": 0, "table": 0}
     paragraph: list[Line] = []
@@ -142,6 +154,8 @@ def page_blocks(lines: Sequence[Line], *, page: int, height: float, style: Docum
             while index + 1 < len(kept) and _continues_heading(line, kept[index + 1], style):
                 index += 1
                 text = f"{text} {kept[index].text}"
+            if is_statement_title(text):  # a title wrapped after "Statements of"
+                level = _STATEMENT_LEVEL
             trail.enter(level, locator_value(text))
             blocks.append(text_block(BlockKind.HEADING, text, f"page={page}", trail.path))
         elif paragraph and not _continues(paragraph[-1], line):
@@ -186,6 +200,8 @@ def _heading_level(line: Line, style: DocumentStyle) -> int | None:
     form) with a letter, set larger or bold, or in capitals when short and without figures.
     """
     text = line.text
+    if is_statement_title(text):
+        return _STATEMENT_LEVEL
     if len(text) > _HEADING_MAX_CHARS or not _LETTER.search(text) or text.endswith((",", ";")):
         return None
     if text[:1].islower() or (text.startswith("(") and text.endswith(")")) or len(_cells(line)) > 1:
@@ -200,16 +216,24 @@ def _heading_level(line: Line, style: DocumentStyle) -> int | None:
         return 2
     for rank, size in enumerate(style.large_sizes):
         if line.size >= size - 0.05:
-            return 3 + rank
+            return _STATEMENT_LEVEL + 1 + rank
     if _NOTE.match(text) or not text.endswith("."):
-        return 3 + len(style.large_sizes)  # bold or capitals at the body size: the innermost level
+        return _STATEMENT_LEVEL + 1 + len(style.large_sizes)  # bold or capitals at the body size: the innermost level
     return None  # a bold sentence
+
+
+def is_statement_title(text: str) -> bool:
+    """Whether a whole line is a financial statement's title (spacing and case aside)."""
+    if len(text) > _STATEMENT_MAX_CHARS:
+        return False
+    return bool(_STATEMENT.match(re.sub(r"[^a-z]", "", text.lower())))
 
 
 def _continues_heading(first: Line, line: Line, style: DocumentStyle) -> bool:
     """A heading wrapped onto a second line: same style, close below, itself heading-like."""
     return (abs(line.size - first.size) < 0.1 and line.bold == first.bold and _gap(first, line) < first.height * 0.6
             and _heading_level(line, style) is not None and not _PART.match(line.text) and not _ITEM.match(line.text)
+            and not is_statement_title(line.text) and not is_statement_title(first.text)
             and len(first.text) + len(line.text) <= _HEADING_MAX_CHARS)
 
 
