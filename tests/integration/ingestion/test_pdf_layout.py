@@ -110,9 +110,17 @@ class TestStatementTitles:
         doc = PdfParser().parse(statements(), doc_id="statements.pdf")
         cash = next(b for b in doc.blocks if "Purchases of property" in b.text)
         balance = next(b for b in doc.blocks if b.text.startswith("Inventories") and b.locator.startswith("page=2"))
-        # THEN the rows' trail names the statement, with the section nested under it
-        assert cash.heading_path[-2:] == ("Consolidated Statement of Cash Flows", "Cash Flows from Investing Activities")
-        assert "Consolidated Balance Shee t" in balance.heading_path
+        # THEN the rows' trail ends with the statement's title
+        assert cash.heading_path[-1] == "Consolidated Statement of Cash Flows"
+        assert balance.heading_path[-1] == "Consolidated Balance Shee t"
+
+    def test_a_statement_page_is_packed_as_one_section_with_its_captions_in_the_text(self) -> None:
+        children = chunk_document(PdfParser().parse(statements(), doc_id="statements.pdf")).children
+        page_one = [c for c in children if c.source_locator.startswith("page=1")]
+        # the bold captions under the title do not cut the statement into one chunk per caption
+        assert len(page_one) == 1
+        assert "Cash Flows from Investing Activities" in page_one[0].text
+        assert "Purchases of property, plant and equipment" in page_one[0].text
 
     def test_the_notes_after_the_statements_are_not_under_the_last_title(self) -> None:
         doc = PdfParser().parse(statements(), doc_id="statements.pdf")

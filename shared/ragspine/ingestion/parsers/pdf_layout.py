@@ -92,6 +92,11 @@ class HeadingTrail:
         self.entries.append((level, text))
 
     @property
+    def in_statement(self) -> bool:
+        """Whether this page is under a financial statement's title."""
+        return any(level == _STATEMENT_LEVEL for level, _ in self.entries)
+
+    @property
     def path(self) -> tuple[str, ...]:
         """The trail as heading texts."""
         return tuple(text for _, text in self.entries)
@@ -148,6 +153,10 @@ def page_blocks(lines: Sequence[Line], *, page: int, height: float, style: Docum
             continue
         line = kept[index]
         level = _heading_level(line, style)
+        if level is not None and level > _STATEMENT_LEVEL and trail.in_statement:
+            # A statement's bold captions ("Current liabilities:", "Years ended December 31")
+            # stay in its text: the statement is packed as one section, not cut at each caption.
+            level = None
         if level is not None:
             flush()
             text = line.text
