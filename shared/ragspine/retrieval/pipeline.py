@@ -12,6 +12,9 @@ user's own documents in any other library stay findable. Likewise a question nam
 company and a fiscal year that a document's context carries ("Amazon FY2017 DPO") adds a
 ranking over that document's passages with a weight that puts them first, and lifts the
 per-document cap for it; when it has no matching passage, the other rankings answer alone.
+A question naming a financial statement ("per the balance sheet") adds a ranking of the
+passages under that statement's title (tagged ``statement:<kind>`` at chunking), within the
+named documents when there are any, with the weight of a routed library.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field, replace
 
 from ragspine.errors import ConfigurationError, FieldError, InvalidInputError, ProviderUnavailableError
+from ragspine.ingestion.statements import TAG_PREFIX as STATEMENT_TAG
 from ragspine.llm.ports import Embedder, LLMProvider
 from ragspine.retrieval.expansion import MAX_WINDOW, ExpandedHit, ExpansionMode, expand
 from ragspine.retrieval.fusion import DEFAULT_RRF_K, fuse
@@ -163,10 +167,16 @@ class HybridRetriever:
         scopes = [(), *((library,) for library in libraries)] if routed else [(lib,) for lib in libraries]
         searches = [replace(filters, libraries=scope, max_sensitivity=ceiling) for scope in scopes]
         weights = [1.0] + [self._config.routed_weight] * len(libraries) if routed else [1.0] * len(scopes)
+        targeted = replace(filters, libraries=() if routed else libraries, max_sensitivity=ceiling)
         if named:  # within the caller's libraries (all when routed)
-            searches.append(replace(filters, libraries=() if routed else libraries, doc_ids=named,
-                                    max_sensitivity=ceiling))
+            searches.append(replace(targeted, doc_ids=named))
             weights.append(self._config.named_weight)
+        # (not when the caller filters on tags itself: any-of with its tags would widen its filter)
+        statements = self._expander.statements(text) if self._expander and not filters.tags_any else ()
+        if statements:
+            tags = tuple(f"{STATEMENT_TAG}{kind}" for kind in statements)
+            searches.append(replace(targeted, doc_ids=named or filters.doc_ids, tags_any=tags))
+            weights.append(self._config.routed_weight)
         rankings = [self._search(lexical, scope_filters, vector, top_k=per_library) for scope_filters in searches]
         clock.lap("search")
         fused = fuse(rankings, k=self._config.rrf_k, weights=weights)

@@ -5,7 +5,9 @@ answers it ("Purchases of property, plant and equipment", "Consolidated Statemen
 Flows"). Each entry of the data file names phrases an analyst writes and the words a
 statement prints; a question containing a phrase (whole words, case aside) has those words
 appended to its lexical query. The embedder keeps the question as asked: e5 already relates
-the two vocabularies, and extra words would move its vector.
+the two vocabularies, and extra words would move its vector. A rule may also name the
+financial statement the phrase refers to (``statement: balance_sheet``): ``statements``
+gives those kinds, and the retriever then asks for the passages under that statement's title.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from pathlib import Path
 
 from ragspine.config_loader import config_path, load_yaml
 from ragspine.errors import ConfigurationError
+from ragspine.ingestion.statements import STATEMENT_KINDS
 
 ANALYST_TERMS = "analyst_terms.yaml"
 
@@ -28,6 +31,7 @@ class TermRule:
 
     when: re.Pattern[str]
     add: str
+    statement: str | None = None
 
 
 class QueryExpander:
@@ -40,6 +44,11 @@ class QueryExpander:
         """The query, then on a new line the words of each matching rule (the query alone if none)."""
         added = [rule.add for rule in self._rules if rule.when.search(query)]
         return "\n".join((query, *added)) if added else query
+
+    def statements(self, query: str) -> tuple[str, ...]:
+        """The statement kinds the question names (``balance_sheet``...), in rule order."""
+        kinds = [rule.statement for rule in self._rules if rule.statement and rule.when.search(query)]
+        return tuple(dict.fromkeys(kind for kind in kinds if kind))
 
 
 def load_rules(path: Path) -> list[TermRule]:
@@ -55,11 +64,15 @@ def load_rules(path: Path) -> list[TermRule]:
     for number, entry in enumerate(entries, start=1):
         when = entry.get("when") if isinstance(entry, dict) else None
         add = entry.get("add") if isinstance(entry, dict) else None
+        statement = entry.get("statement") if isinstance(entry, dict) else None
         if not (isinstance(when, list) and when and all(isinstance(p, str) and p.strip() for p in when)
                 and isinstance(add, str) and add.strip()):
             raise ConfigurationError(f"{path}: entry {number} needs 'when' (a list of phrases) and 'add' (words)")
+        if statement is not None and statement not in STATEMENT_KINDS:
+            raise ConfigurationError(f"{path}: entry {number}: statement {statement!r} is not one of "
+                                     f"{', '.join(STATEMENT_KINDS)}")
         phrases = "|".join(r"\s+".join(map(re.escape, p.split())) for p in when)
-        rules.append(TermRule(re.compile(rf"(?<!\w)(?:{phrases})(?!\w)", re.IGNORECASE), add.strip()))
+        rules.append(TermRule(re.compile(rf"(?<!\w)(?:{phrases})(?!\w)", re.IGNORECASE), add.strip(), statement))
     return rules
 
 

@@ -101,7 +101,8 @@ def statements() -> bytes:
         # PDFium sometimes splits a word of a title ("Shee t"): the title is still recognised
         statement("Consolidated Balance Shee t", "At December 31", "Current assets", "Inventories"),
         [(72, 700, BODY, True, "NOTE 1. Significant Accounting Policies")]
-        + paragraph(680, "Inventories are stated at the lower of cost or market."))
+        + paragraph(680, "Inventories are stated at the lower of cost or market. Inventories shown in the",
+                    "balance sheet are raw materials and finished goods."))
 
 
 class TestStatementTitles:
@@ -127,6 +128,29 @@ class TestStatementTitles:
         note = next(b for b in doc.blocks if b.text.startswith("Inventories are stated"))
         assert not any("Balance" in heading for heading in note.heading_path)
         assert note.heading_path[-1] == "NOTE 1. Significant Accounting Policies"
+
+
+    def test_a_question_naming_the_balance_sheet_gets_the_balance_sheet_page(self, tmp_path: Path) -> None:
+        from rich.console import Console
+
+        from ragspine.bootstrap import build_ingest_context, build_services
+        from ragspine.cli_ingest import ingest_files
+        from ragspine.ingestion.pipeline import document_meta
+        from ragspine.retrieval.search import run_search
+        from ragspine.settings import EmbedderName, Settings
+
+        path = tmp_path / "docs" / "statements.pdf"
+        path.parent.mkdir()
+        path.write_bytes(statements())
+        services = build_services(Settings(data_dir=tmp_path / "data", embedder=EmbedderName.NONE))
+        done = ingest_files([path], context=build_ingest_context(services), console=Console(quiet=True),
+                            meta=lambda p: document_meta(p, library="reports"))
+        assert done[0].succeeded
+        # GIVEN the note on page 3 says "inventories" in a sentence, the balance sheet only as a row label
+        hits = run_search(services, "What were inventories, as shown in the balance sheet?", libraries=("reports",),
+                          top_k=3).hits
+        # THEN the balance sheet page (tagged by its title) comes first
+        assert hits[0].locator.startswith("page=2"), [(h.locator, h.text[:40]) for h in hits]
 
 
 class TestTables:

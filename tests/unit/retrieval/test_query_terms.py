@@ -45,3 +45,17 @@ def test_a_malformed_file_is_a_configuration_error_naming_it(tmp_path: Path, tex
 def test_no_rule_leaves_the_query_as_asked() -> None:
     assert QueryExpander([]).expand("anything") == "anything"
     assert default_expander().expand("store opening hours") == "store opening hours"
+
+
+def test_a_phrase_naming_a_statement_gives_its_kind() -> None:
+    expander = default_expander()
+    assert expander.statements("Using the balance sheet and the P&L statement, what is DPO?") == (
+        "balance_sheet", "income")
+    assert expander.statements("What is capex?") == ()
+
+
+def test_an_unknown_statement_kind_is_a_configuration_error(tmp_path: Path) -> None:
+    path = tmp_path / "terms.yaml"
+    path.write_text("terms:\n  - when: [bs]\n    add: x\n    statement: balance\n", encoding="utf-8")
+    with pytest.raises(ConfigurationError, match="balance_sheet"):
+        load_rules(path)

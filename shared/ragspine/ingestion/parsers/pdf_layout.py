@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from ragspine.ingestion.model import Block, BlockKind
 from ragspine.ingestion.parsers._blocks import locator_value, text_block
 from ragspine.ingestion.parsers.pdf_lines import Line
+from ragspine.ingestion.statements import is_statement_title
 
 _BAND = 0.06  # share of the page height, from the first and last text line, where headers and footers live
 _REPEATED_SHARE = 0.2  # a band line on at least this share of pages (and 3) is furniture
@@ -47,13 +48,9 @@ _HEADING_MAX_CHARS = 120
 _CAPS_HEADING_MAX = 40  # a capitals-only line (not bold, not larger) longer than this is body text
 _LARGER = 1.15  # a line this much larger than the body size is a heading candidate
 _MAX_TRAIL = 4
-# A financial statement's title ("Consolidated Statements of Cash Flows", "CONSOLIDATED BALANCE
-# SHEETS", PDFium's "Consolidated Balance Shee t"), read on the line's letters alone. It heads its
-# page's trail at a level of its own, so the bold lines under it ("Years ended December 31",
-# "Cash Flows from Operating Activities") nest below it instead of replacing it.
-_STATEMENT = re.compile(r"^(the)?(consolidated|combined|condensed)*(statements?of[a-z]+|balancesheets?)(continued)?$")
-_STATEMENT_MAX_CHARS = 80
-_STATEMENT_LEVEL = 3  # below PART (1) and Item (2), above every size or weight level
+# A financial statement's title (``ingestion.statements``) heads its page's trail at a level of
+# its own, below PART (1) and Item (2), above every size or weight level.
+_STATEMENT_LEVEL = 3
 _HEADER_LINES = 4  # header lines looked at above a table's first row
 
 
@@ -229,13 +226,6 @@ def _heading_level(line: Line, style: DocumentStyle) -> int | None:
     if _NOTE.match(text) or not text.endswith("."):
         return _STATEMENT_LEVEL + 1 + len(style.large_sizes)  # bold or capitals at the body size: the innermost level
     return None  # a bold sentence
-
-
-def is_statement_title(text: str) -> bool:
-    """Whether a whole line is a financial statement's title (spacing and case aside)."""
-    if len(text) > _STATEMENT_MAX_CHARS:
-        return False
-    return bool(_STATEMENT.match(re.sub(r"[^a-z]", "", text.lower())))
 
 
 def _continues_heading(first: Line, line: Line, style: DocumentStyle) -> bool:
