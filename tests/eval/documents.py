@@ -82,7 +82,10 @@ def ingest(files: Sequence[Path], data_dir: Path, *, embedder: str, passage_cach
     from ragspine.ingestion.pipeline import document_meta
     from ragspine.settings import EmbedderName, Settings
 
-    settings = Settings(data_dir=data_dir, embedder=EmbedderName(embedder), faq_enabled=False)
+    # Inline embedding: the vectors must exist when the dense modes read them, and the passage
+    # cache wraps the inline embedder (the background one would bypass it).
+    settings = Settings(data_dir=data_dir, embedder=EmbedderName(embedder), faq_enabled=False,
+                        embed_in_background=False)
     services = build_services(settings)
     context = build_ingest_context(services)
     if passage_cache is not None and context.embedder is not None:

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -52,6 +53,7 @@ from ragspine.aws.opensearch_queries import (
 from ragspine.errors import ConfigurationError, FieldError, InvalidInputError
 from ragspine.retrieval.fusion import DEFAULT_RRF_K, fuse
 from ragspine.retrieval.model import Chunk, ChunkLabels, ScoredChunk, SearchFilters
+from ragspine.retrieval.targeting import DocumentRef
 
 if TYPE_CHECKING:
     from opensearchpy import OpenSearch
@@ -65,6 +67,10 @@ MAX_TOP_K = 100
 _CANDIDATES_PER_HIT, _MIN_CANDIDATES, _MAX_CANDIDATES = 4, 40, 200
 _PAGE = 1000
 _BULK_DOCS, _BULK_BYTES = 200, 5 * 1024 * 1024  # under the 10 MiB request limit of small domains
+# The document list (``documents``) is one aggregation, kept this long: a warm function reuses
+# it across questions, and a document ingested meanwhile is targeted a minute later at worst.
+_DOCUMENTS_TTL_S = 60.0
+_MAX_DOCUMENTS = 10_000
 
 
 class OpenSearchChunkIndex:
@@ -88,6 +94,7 @@ class OpenSearchChunkIndex:
         self._index_body_path = index_body_path or DEFAULT_INDEX_BODY
         self._max_query_chars, self._rrf_k = max_query_chars, rrf_k
         self._knn_available = True
+        self._documents: tuple[float, list[DocumentRef]] | None = None  # (monotonic time, refs)
 
     @property
     def client(self) -> OpenSearch:
@@ -140,6 +147,7 @@ class OpenSearchChunkIndex:
             return 0
         if self._aoss:
             self._delete_ids(self._ids_where([{"terms": {"chunk_id": sorted({d["chunk_id"] for d in documents})}}]))
+        self._documents = None  # this process wrote: list the documents again
         actions = [{"_op_type": "index", "_index": self._index, "_source": document,
                     **({} if self._aoss else {"_id": document["chunk_id"]})} for document in documents]
         self._bulk(actions, action="index chunks")
@@ -194,6 +202,7 @@ class OpenSearchChunkIndex:
     def delete(self, *, doc_id: str, version_id: str | None = None) -> int:
         """Remove a document's chunks, or those of one version; return how many were removed."""
         clauses = build_version_filter(doc_id, version_id)
+        self._documents = None
         if self._aoss:
             ids = self._ids_where(clauses)
             self._delete_ids(ids)
@@ -212,6 +221,25 @@ class OpenSearchChunkIndex:
             self._bulk([{"_op_type": "update", "_index": self._index, "_id": i, "doc": doc} for i in ids],
                        action="update chunk metadata")
         return len(ids)
+
+    def documents(self) -> list[DocumentRef]:
+        """Every searchable document's context (``DocumentCatalog``): one ``terms`` aggregation, cached."""
+        cached = self._documents
+        now = time.monotonic()
+        if cached is not None and now - cached[0] < _DOCUMENTS_TTL_S:
+            return cached[1]
+        body = {"size": 0, "query": {"bool": {"filter": [{"term": {"is_parent": False}}]}},
+                "aggs": {"docs": {"terms": {"field": "doc_id", "size": _MAX_DOCUMENTS},
+                                  "aggs": {"context": {"top_hits": {"size": 1,
+                                                                    "_source": ["company", "doc_period"]}}}}}}
+        response = self._call("list documents", self.client.search, index=self._index, body=body)
+        refs = []
+        for bucket in response.get("aggregations", {}).get("docs", {}).get("buckets", []):
+            hits = bucket["context"]["hits"]["hits"]
+            source = hits[0].get("_source", {}) if hits else {}
+            refs.append(DocumentRef(str(bucket["key"]), source.get("company"), source.get("doc_period")))
+        self._documents = (now, refs)
+        return refs
 
     def count(self) -> int:
         """Number of chunks indexed."""

@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ragspine.ingestion.model import BlockKind
+from ragspine.ingestion.statements import statement_tags
 from ragspine.retrieval.model import Chunk
 from ragspine.retrieval.table_rows import table_row_texts
 from ragspine.sensitivity import Sensitivity
@@ -348,7 +349,8 @@ def _chunk(meta: ChunkMeta, *, chunk_id: str, doc_id: str, locator: str, title: 
     return Chunk(chunk_id, doc_id, locator, text, title=title, entity=meta.entity, period=meta.period,
                  sensitivity=meta.sensitivity, library=meta.library, parent_id=parent_id, prev_id=prev_id,
                  next_id=next_id, position=position, heading_path=heading_path, space_id=meta.space_id,
-                 document_id=meta.document_id, version_id=meta.version_id, category=meta.category, tags=meta.tags,
+                 document_id=meta.document_id, version_id=meta.version_id, category=meta.category,
+                 tags=tuple(dict.fromkeys((*meta.tags, *statement_tags(heading_path)))),
                  version_label=meta.version_label, product_code=meta.product_code, is_parent=is_parent)
 
 

@@ -22,6 +22,7 @@ from ragspine.retrieval.embedded_snapshot import RESCORE_POOL, EmbeddedSnapshot,
 from ragspine.retrieval.embedded_store import ChunkStore
 from ragspine.retrieval.errors import IndexMissingError, VectorDimensionError
 from ragspine.retrieval.model import Chunk, ChunkLabels, ScoredChunk, SearchFilters
+from ragspine.retrieval.targeting import DocumentRef
 from ragspine.retrieval.validation import MAX_QUERY_CHARS, validate_search
 from ragspine.text import document_tokens, query_tokens
 
@@ -82,6 +83,7 @@ class EmbeddedChunkIndex:
         self._depth = depth
         self._max_query_chars = max_query_chars
         self._snapshot: EmbeddedSnapshot | None = None
+        self._documents: tuple[int, list[DocumentRef]] | None = None  # (generation, refs)
         self._rebuild = threading.Lock()
         self._executor: ThreadPoolExecutor | None = None  # started on the first large hybrid query
         self._executor_lock = threading.Lock()
@@ -201,6 +203,16 @@ class EmbeddedChunkIndex:
         No sensitivity ceiling applies here: the caller (expansion) filters what it fetches.
         """
         return self._store.get(chunk_ids)
+
+    def documents(self) -> list[DocumentRef]:
+        """Every searchable document's context (``DocumentCatalog``), read again only after a write."""
+        generation = self._store.generation()
+        cached = self._documents
+        if cached is not None and cached[0] == generation:
+            return cached[1]
+        refs = [DocumentRef(doc_id, company, period) for doc_id, company, period in self._store.documents()]
+        self._documents = (generation, refs)
+        return refs
 
     def delete(self, *, doc_id: str, version_id: str | None = None) -> int:
         """Remove a document's chunks, or only those of one version; return how many."""

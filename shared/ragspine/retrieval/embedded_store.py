@@ -205,6 +205,14 @@ class ChunkStore:
             found = {str(c): p for c, p in self.conn().execute(sql, unique)}
         return [decode_chunk(found[c]) for c in chunk_ids if c in found]
 
+    def documents(self) -> list[tuple[str, str | None, str | None]]:
+        """``(doc_id, company, doc_period)`` of every document with a searchable chunk, each once."""
+        # One row per document: the context is the same on all its chunks (set at indexing).
+        sql = ("SELECT doc_id, json_extract(payload, '$.company'), json_extract(payload, '$.doc_period') "
+               "FROM chunks WHERE searchable = 1 GROUP BY doc_id ORDER BY doc_id")
+        with self.translated():
+            return [(str(d), c, p) for d, c, p in self.conn().execute(sql)]
+
     def generation(self) -> int:
         """The write counter; it changes whenever chunks are added or deleted."""
         with self.translated():

@@ -1,13 +1,20 @@
 """``HybridRetriever``: the narrative retrieval stages composed as plain typed calls.
 
-validate query -> route libraries -> search every library, and each routed one again (one
-query vector shared) -> RRF of those rankings -> post-process -> optional rerank ->
-parent/window expansion.
+validate query -> route libraries, find the documents the question names -> search every
+library, each routed one again and the named documents again (one query vector shared; the
+lexical query with analyst vocabulary added) -> RRF of those rankings -> post-process ->
+optional rerank -> parent/window expansion.
 
 Routing boosts, it never hides: without a library filter from the caller, one ranking covers
 every library the caller may see (the sensitivity ceiling applies inside the index), and each
 library the question points at adds its own ranking, so its passages rank higher while a
-user's own documents in any other library stay findable.
+user's own documents in any other library stay findable. Likewise a question naming a
+company and a fiscal year that a document's context carries ("Amazon FY2017 DPO") adds a
+ranking over that document's passages with a weight that puts them first, and lifts the
+per-document cap for it; when it has no matching passage, the other rankings answer alone.
+A question naming a financial statement ("per the balance sheet") adds a ranking of the
+passages under that statement's title (tagged ``statement:<kind>`` at chunking), within the
+named documents when there are any, with the weight of a routed library.
 """
 
 from __future__ import annotations
@@ -19,14 +26,17 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field, replace
 
 from ragspine.errors import ConfigurationError, FieldError, InvalidInputError, ProviderUnavailableError
+from ragspine.ingestion.statements import TAG_PREFIX as STATEMENT_TAG
 from ragspine.llm.ports import Embedder, LLMProvider
 from ragspine.retrieval.expansion import MAX_WINDOW, ExpandedHit, ExpansionMode, expand
 from ragspine.retrieval.fusion import DEFAULT_RRF_K, fuse
 from ragspine.retrieval.model import ScoredChunk, SearchFilters
 from ragspine.retrieval.ports import ChunkIndex
 from ragspine.retrieval.postprocess import postprocess
+from ragspine.retrieval.query_terms import QueryExpander, default_expander
 from ragspine.retrieval.rerank import RERANK_SOURCE, rerank
 from ragspine.retrieval.routing import LibraryRouter, SlotDetector, default_library_router
+from ragspine.retrieval.targeting import DocumentCatalog, named_documents
 from ragspine.sensitivity import Sensitivity
 
 logger = logging.getLogger(__name__)
@@ -47,6 +57,10 @@ class RetrievalConfig:
     max_sensitivity: Sensitivity = Sensitivity.CONFIDENTIAL
     rrf_k: int = DEFAULT_RRF_K
     routed_weight: float = 2.0  # RRF weight of each routed library's ranking (the every-library one weighs 1)
+    # RRF weight of the named documents' ranking: above 1 + routed_weight, so its rank 20
+    # still outscores another document's first place in every other ranking.
+    named_weight: float = 4.0
+    expand_queries: bool = True  # analyst vocabulary added to the lexical query (config/analyst_terms.yaml)
     expansion: ExpansionMode = ExpansionMode.PARENT_OR_WINDOW
     window: int = 1
     max_query_chars: int = 1000
@@ -65,6 +79,7 @@ class RetrievalConfig:
              "max_sensitivity must be below RESTRICTED"),
             (self.rrf_k < 0, "rrf_k must be >= 0"),
             (not math.isfinite(self.routed_weight) or self.routed_weight < 0, "routed_weight must be finite and >= 0"),
+            (not math.isfinite(self.named_weight) or self.named_weight < 0, "named_weight must be finite and >= 0"),
             (not 0 <= self.window <= MAX_WINDOW, f"window must be between 0 and {MAX_WINDOW}"),
             (self.max_query_chars < 1, "max_query_chars must be at least 1"),
             (self.allow_restricted and self.expansion is not ExpansionMode.NONE,
@@ -85,6 +100,7 @@ class RetrievalResult:
     reranked: bool
     dense: bool  # a query vector was used (an embedder is configured and answered)
     timings_ms: dict[str, float] = field(default_factory=dict)
+    documents: tuple[str, ...] = ()  # the documents the question named, ranked first
 
     @property
     def all_libraries(self) -> bool:
@@ -97,7 +113,7 @@ class HybridRetriever:
 
     def __init__(self, index: ChunkIndex, *, embedder: Embedder | None = None, llm: LLMProvider | None = None,
                  config: RetrievalConfig | None = None, router: LibraryRouter | None = None,
-                 slot_detector: SlotDetector | None = None) -> None:
+                 slot_detector: SlotDetector | None = None, expander: QueryExpander | None = None) -> None:
         """Wire the stages; the routing YAML is loaded here, once, when no router is given.
 
         Raises:
@@ -111,6 +127,7 @@ class HybridRetriever:
         self._llm = llm
         self._router = router or default_library_router()
         self._slot_detector = slot_detector
+        self._expander = expander or (default_expander() if self._config.expand_queries else None)
 
     @property
     def config(self) -> RetrievalConfig:
@@ -144,21 +161,34 @@ class HybridRetriever:
         filters = filters or SearchFilters()
         ceiling = min(filters.max_sensitivity, self._config.max_sensitivity)
         libraries, routed = self._libraries(text, filters, slots)
+        named = self._named_documents(text, filters)
         clock.lap("route")
         vector = self._query_vector(text)
         clock.lap("embed")
+        lexical = self._lexical_query(text)
         per_library = max(wanted, self._config.per_library_k)
         # Routed: one ranking over every library (not one per library: fusing those would
         # interleave them and promote the best of an unrelated one), then one per routed library,
         # which boosts its passages. Named by the caller: one ranking per named library.
         scopes = [(), *((library,) for library in libraries)] if routed else [(lib,) for lib in libraries]
-        rankings = [self._search(text, replace(filters, libraries=scope, max_sensitivity=ceiling),
-                                 vector, top_k=per_library) for scope in scopes]
+        searches = [replace(filters, libraries=scope, max_sensitivity=ceiling) for scope in scopes]
+        weights = [1.0] + [self._config.routed_weight] * len(libraries) if routed else [1.0] * len(scopes)
+        targeted = replace(filters, libraries=() if routed else libraries, max_sensitivity=ceiling)
+        if named:  # within the caller's libraries (all when routed)
+            searches.append(replace(targeted, doc_ids=named))
+            weights.append(self._config.named_weight)
+        # (not when the caller filters on tags itself: any-of with its tags would widen its filter)
+        statements = self._expander.statements(text) if self._expander and not filters.tags_any else ()
+        if statements:
+            tags = tuple(f"{STATEMENT_TAG}{kind}" for kind in statements)
+            searches.append(replace(targeted, doc_ids=named or filters.doc_ids, tags_any=tags))
+            weights.append(self._config.routed_weight)
+        rankings = [self._search(lexical, scope_filters, vector, top_k=per_library) for scope_filters in searches]
         clock.lap("search")
-        weights = [1.0] + [self._config.routed_weight] * len(libraries) if routed else None
         fused = fuse(rankings, k=self._config.rrf_k, weights=weights)
         clock.lap("fuse")
-        kept = postprocess(fused, per_doc_cap=self._config.per_doc_cap, score_floor=self._config.score_floor)
+        kept = postprocess(fused, per_doc_cap=self._config.per_doc_cap, score_floor=self._config.score_floor,
+                           uncapped=named)
         clock.lap("postprocess")
         top = self._rerank(text, kept, top_k=wanted)
         clock.lap("rerank")
@@ -170,7 +200,8 @@ class HybridRetriever:
         clock.lap("expand")
         logger.info("narrative retrieval done", extra={"libraries": list(libraries), "hits": len(hits)})
         reranked = bool(top) and top[0].source == RERANK_SOURCE
-        return RetrievalResult(text, tuple(hits), libraries, routed, reranked, vector is not None, clock.finish())
+        return RetrievalResult(text, tuple(hits), libraries, routed, reranked, vector is not None, clock.finish(),
+                               documents=named)
 
     def _validate(self, query: str) -> str:
         text = query.strip() if isinstance(query, str) else ""
@@ -198,6 +229,25 @@ class HybridRetriever:
         if slots is None:
             slots = self._slot_detector(text) if self._slot_detector else ()
         return self._router.route(text, slots=slots), True
+
+    def _named_documents(self, text: str, filters: SearchFilters) -> tuple[str, ...]:
+        """The documents the question names by company and year; none when the caller chose documents."""
+        if filters.doc_ids or not isinstance(self._index, DocumentCatalog):
+            return ()
+        try:
+            documents = self._index.documents()
+        except ProviderUnavailableError as exc:
+            # Targeting only reorders: the search itself reports an unreachable index.
+            logger.warning("document list unavailable: no document targeting", extra={"error_code": exc.code})
+            return ()
+        return named_documents(text, documents)
+
+    def _lexical_query(self, text: str) -> str:
+        """The question with analyst vocabulary added, unless that would pass the query limit."""
+        if self._expander is None:
+            return text
+        expanded = self._expander.expand(text)
+        return expanded if len(expanded) <= self._config.max_query_chars else text
 
     def _query_vector(self, text: str) -> list[float] | None:
         if self._embedder is None:

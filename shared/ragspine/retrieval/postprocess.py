@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from ragspine.retrieval.model import ScoredChunk
 
@@ -49,8 +49,11 @@ def dedupe(hits: Sequence[ScoredChunk], *, similarity: float = DEFAULT_NEAR_DUPL
     return kept
 
 
-def cap_per_document(hits: Sequence[ScoredChunk], *, per_doc_cap: int) -> list[ScoredChunk]:
+def cap_per_document(hits: Sequence[ScoredChunk], *, per_doc_cap: int,
+                     uncapped: Collection[str] = ()) -> list[ScoredChunk]:
     """Keep at most ``per_doc_cap`` hits of each document, so one long document cannot fill the answer.
+
+    ``uncapped`` documents (the ones a question names) may fill it: the reader asked for them.
 
     Raises:
         ValueError: ``per_doc_cap`` is below 1.
@@ -61,7 +64,7 @@ def cap_per_document(hits: Sequence[ScoredChunk], *, per_doc_cap: int) -> list[S
     kept = []
     for hit in hits:
         seen = counts.get(hit.chunk.doc_id, 0)
-        if seen < per_doc_cap:
+        if seen < per_doc_cap or hit.chunk.doc_id in uncapped:
             counts[hit.chunk.doc_id] = seen + 1
             kept.append(hit)
     return kept
@@ -79,7 +82,7 @@ def apply_score_floor(hits: Sequence[ScoredChunk], *, score_floor: float) -> lis
 
 
 def postprocess(hits: Sequence[ScoredChunk], *, per_doc_cap: int, score_floor: float,
-                similarity: float = DEFAULT_NEAR_DUPLICATE) -> list[ScoredChunk]:
+                similarity: float = DEFAULT_NEAR_DUPLICATE, uncapped: Collection[str] = ()) -> list[ScoredChunk]:
     """Apply the floor, then dedupe, then the per-document cap.
 
     The floor goes first because it is cheap and shrinks the pairwise dedupe; dedupe goes
@@ -88,6 +91,7 @@ def postprocess(hits: Sequence[ScoredChunk], *, per_doc_cap: int, score_floor: f
     Args:
         hits: ranked hits, best first.
         per_doc_cap: most hits kept per ``doc_id``.
+        uncapped: doc_ids exempt from the cap.
         score_floor: lowest score kept.
         similarity: near-duplicate threshold of ``dedupe``.
 
@@ -98,7 +102,7 @@ def postprocess(hits: Sequence[ScoredChunk], *, per_doc_cap: int, score_floor: f
         ValueError: an argument is out of range.
     """
     floored = apply_score_floor(hits, score_floor=score_floor)
-    return cap_per_document(dedupe(floored, similarity=similarity), per_doc_cap=per_doc_cap)
+    return cap_per_document(dedupe(floored, similarity=similarity), per_doc_cap=per_doc_cap, uncapped=uncapped)
 
 
 def _shingles(text: str) -> frozenset[str]:

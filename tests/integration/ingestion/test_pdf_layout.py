@@ -89,6 +89,70 @@ class TestHeadings:
         assert later.heading_path[-1] == "Segment figures"
 
 
+def statements() -> bytes:
+    """Two statement pages set like 3M's: company, title and period as three bold lines, then notes."""
+    def statement(title: str, period: str, section: str, row: str) -> list[PdfLine]:
+        return ([(72, 700, BODY, True, "Example Company and Subsidiaries"), (72, 688, BODY, True, title),
+                 (72, 676, BODY, True, period), (72, 650, BODY, True, section)]
+                + [(72, 636, BODY, False, row), (400, 636, BODY, False, "1,577"), (480, 636, BODY, False, "1,373")])
+    return documents.pdf_layout(
+        statement("Consolidated Statement of Cash Flows", "Years ended December 31", "Cash Flows from Investing Activities",
+                  "Purchases of property, plant and equipment"),
+        # PDFium sometimes splits a word of a title ("Shee t"): the title is still recognised
+        statement("Consolidated Balance Shee t", "At December 31", "Current assets", "Inventories"),
+        [(72, 700, BODY, True, "NOTE 1. Significant Accounting Policies")]
+        + paragraph(680, "Inventories are stated at the lower of cost or market. Inventories shown in the",
+                    "balance sheet are raw materials and finished goods."))
+
+
+class TestStatementTitles:
+    def test_a_statement_page_keeps_its_title_in_the_heading_trail(self) -> None:
+        # GIVEN statement pages whose title is followed by more bold lines (period, section)
+        doc = PdfParser().parse(statements(), doc_id="statements.pdf")
+        cash = next(b for b in doc.blocks if "Purchases of property" in b.text)
+        balance = next(b for b in doc.blocks if b.text.startswith("Inventories") and b.locator.startswith("page=2"))
+        # THEN the rows' trail ends with the statement's title
+        assert cash.heading_path[-1] == "Consolidated Statement of Cash Flows"
+        assert balance.heading_path[-1] == "Consolidated Balance Shee t"
+
+    def test_a_statement_page_is_packed_as_one_section_with_its_captions_in_the_text(self) -> None:
+        children = chunk_document(PdfParser().parse(statements(), doc_id="statements.pdf")).children
+        page_one = [c for c in children if c.source_locator.startswith("page=1")]
+        # the bold captions under the title do not cut the statement into one chunk per caption
+        assert len(page_one) == 1
+        assert "Cash Flows from Investing Activities" in page_one[0].text
+        assert "Purchases of property, plant and equipment" in page_one[0].text
+
+    def test_the_notes_after_the_statements_are_not_under_the_last_title(self) -> None:
+        doc = PdfParser().parse(statements(), doc_id="statements.pdf")
+        note = next(b for b in doc.blocks if b.text.startswith("Inventories are stated"))
+        assert not any("Balance" in heading for heading in note.heading_path)
+        assert note.heading_path[-1] == "NOTE 1. Significant Accounting Policies"
+
+
+    def test_a_question_naming_the_balance_sheet_gets_the_balance_sheet_page(self, tmp_path: Path) -> None:
+        from rich.console import Console
+
+        from ragspine.bootstrap import build_ingest_context, build_services
+        from ragspine.cli_ingest import ingest_files
+        from ragspine.ingestion.pipeline import document_meta
+        from ragspine.retrieval.search import run_search
+        from ragspine.settings import EmbedderName, Settings
+
+        path = tmp_path / "docs" / "statements.pdf"
+        path.parent.mkdir()
+        path.write_bytes(statements())
+        services = build_services(Settings(data_dir=tmp_path / "data", embedder=EmbedderName.NONE))
+        done = ingest_files([path], context=build_ingest_context(services), console=Console(quiet=True),
+                            meta=lambda p: document_meta(p, library="reports"))
+        assert done[0].succeeded
+        # GIVEN the note on page 3 says "inventories" in a sentence, the balance sheet only as a row label
+        hits = run_search(services, "What were inventories, as shown in the balance sheet?", libraries=("reports",),
+                          top_k=3).hits
+        # THEN the balance sheet page (tagged by its title) comes first
+        assert hits[0].locator.startswith("page=2"), [(h.locator, h.text[:40]) for h in hits]
+
+
 class TestTables:
     def test_each_row_keeps_its_row_and_column_labels(self) -> None:
         (block,) = [b for b in parsed().blocks if ",table=" in b.locator]

@@ -24,3 +24,29 @@ def test_a_question_naming_company_and_year_reaches_that_filing(make_index: Make
     # the context comes back with the chunk
     [stored] = index.get(["WALMART_2019_10K.pdf-1"])
     assert (stored.company, stored.doc_period, stored.doc_type) == ("Walmart Inc.", "FY2019", "10-K annual report")
+
+
+def test_the_document_list_and_the_named_filing_first_on_opensearch(make_index: MakeIndex) -> None:
+    from ragspine.retrieval.pipeline import HybridRetriever, RetrievalConfig
+    from ragspine.retrieval.targeting import DocumentRef
+
+    index = make_index()
+    index.ensure_index()
+    filings = {"WALMART_2019_10K.pdf": DocumentContext("Walmart Inc.", "FY2019", "10-K annual report"),
+               "COSTCO_2019_10K.pdf": DocumentContext("Costco Wholesale", "FY2019", "10-K annual report")}
+    for doc_id, context in filings.items():
+        # Costco's passages say the asked words more often than Walmart's
+        extra = "" if doc_id.startswith("WALMART") else " Days payable outstanding: days payable."
+        texts = [f"{TEXT}{extra}", f"Payable days stood at 41 in the fourth quarter.{extra}",
+                 f"Suppliers were paid on outstanding payable terms of 40 days.{extra}"]
+        index.add(apply_context([make_chunk(f"{doc_id}-{i}", text, doc_id=doc_id, source_locator=f"page={i}")
+                                 for i, text in enumerate(texts, start=1)], context))
+    # GIVEN one terms aggregation lists each document once with its context
+    assert sorted(index.documents(), key=lambda ref: ref.doc_id) == [
+        DocumentRef("COSTCO_2019_10K.pdf", "Costco Wholesale", "FY2019"),
+        DocumentRef("WALMART_2019_10K.pdf", "Walmart Inc.", "FY2019")]
+    # WHEN a question names Walmart and FY2019, THEN Walmart's three passages lead
+    retriever = HybridRetriever(index, config=RetrievalConfig(top_k=5, per_library_k=10))
+    result = retriever.retrieve("Walmart FY2019 days payable outstanding")
+    assert result.documents == ("WALMART_2019_10K.pdf",)
+    assert [h.chunk.doc_id for h in result.hits][:3] == ["WALMART_2019_10K.pdf"] * 3

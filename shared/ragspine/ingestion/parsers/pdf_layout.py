@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from ragspine.ingestion.model import Block, BlockKind
 from ragspine.ingestion.parsers._blocks import locator_value, text_block
 from ragspine.ingestion.parsers.pdf_lines import Line
+from ragspine.ingestion.statements import is_statement_title
 
 _BAND = 0.06  # share of the page height, from the first and last text line, where headers and footers live
 _REPEATED_SHARE = 0.2  # a band line on at least this share of pages (and 3) is furniture
@@ -47,6 +48,9 @@ _HEADING_MAX_CHARS = 120
 _CAPS_HEADING_MAX = 40  # a capitals-only line (not bold, not larger) longer than this is body text
 _LARGER = 1.15  # a line this much larger than the body size is a heading candidate
 _MAX_TRAIL = 4
+# A financial statement's title (``ingestion.statements``) heads its page's trail at a level of
+# its own, below PART (1) and Item (2), above every size or weight level.
+_STATEMENT_LEVEL = 3
 _HEADER_LINES = 4  # header lines looked at above a table's first row
 
 
@@ -75,10 +79,19 @@ class HeadingTrail:
 
     entries: list[tuple[int, str]] = field(default_factory=list)
 
+    def new_page(self) -> None:
+        """A statement title heads its own page only: the notes after the statements are not under it."""
+        self.entries = [e for e in self.entries if e[0] != _STATEMENT_LEVEL]
+
     def enter(self, level: int, text: str) -> None:
         """A heading at ``level`` closes every heading at that level or deeper."""
         self.entries = [e for e in self.entries if e[0] < level][-(_MAX_TRAIL - 1):]
         self.entries.append((level, text))
+
+    @property
+    def in_statement(self) -> bool:
+        """Whether this page is under a financial statement's title."""
+        return any(level == _STATEMENT_LEVEL for level, _ in self.entries)
 
     @property
     def path(self) -> tuple[str, ...]:
@@ -112,6 +125,7 @@ def page_blocks(lines: Sequence[Line], *, page: int, height: float, style: Docum
     """The blocks of one page in reading order; ``trail`` carries headings across pages."""
     edges = _edges(lines)
     kept = [line for line in lines if not _is_furniture(line, height, style, edges)]
+    trail.new_page()
     blocks: list[Block] = []
     counters = {"para": 0, "table": 0}
     paragraph: list[Line] = []
@@ -136,12 +150,18 @@ def page_blocks(lines: Sequence[Line], *, page: int, height: float, style: Docum
             continue
         line = kept[index]
         level = _heading_level(line, style)
+        if level is not None and level > _STATEMENT_LEVEL and trail.in_statement:
+            # A statement's bold captions ("Current liabilities:", "Years ended December 31")
+            # stay in its text: the statement is packed as one section, not cut at each caption.
+            level = None
         if level is not None:
             flush()
             text = line.text
             while index + 1 < len(kept) and _continues_heading(line, kept[index + 1], style):
                 index += 1
                 text = f"{text} {kept[index].text}"
+            if is_statement_title(text):  # a title wrapped after "Statements of"
+                level = _STATEMENT_LEVEL
             trail.enter(level, locator_value(text))
             blocks.append(text_block(BlockKind.HEADING, text, f"page={page}", trail.path))
         elif paragraph and not _continues(paragraph[-1], line):
@@ -186,6 +206,8 @@ def _heading_level(line: Line, style: DocumentStyle) -> int | None:
     form) with a letter, set larger or bold, or in capitals when short and without figures.
     """
     text = line.text
+    if is_statement_title(text):
+        return _STATEMENT_LEVEL
     if len(text) > _HEADING_MAX_CHARS or not _LETTER.search(text) or text.endswith((",", ";")):
         return None
     if text[:1].islower() or (text.startswith("(") and text.endswith(")")) or len(_cells(line)) > 1:
@@ -200,9 +222,9 @@ def _heading_level(line: Line, style: DocumentStyle) -> int | None:
         return 2
     for rank, size in enumerate(style.large_sizes):
         if line.size >= size - 0.05:
-            return 3 + rank
+            return _STATEMENT_LEVEL + 1 + rank
     if _NOTE.match(text) or not text.endswith("."):
-        return 3 + len(style.large_sizes)  # bold or capitals at the body size: the innermost level
+        return _STATEMENT_LEVEL + 1 + len(style.large_sizes)  # bold or capitals at the body size: the innermost level
     return None  # a bold sentence
 
 
@@ -210,6 +232,7 @@ def _continues_heading(first: Line, line: Line, style: DocumentStyle) -> bool:
     """A heading wrapped onto a second line: same style, close below, itself heading-like."""
     return (abs(line.size - first.size) < 0.1 and line.bold == first.bold and _gap(first, line) < first.height * 0.6
             and _heading_level(line, style) is not None and not _PART.match(line.text) and not _ITEM.match(line.text)
+            and not is_statement_title(line.text) and not is_statement_title(first.text)
             and len(first.text) + len(line.text) <= _HEADING_MAX_CHARS)
 
 
