@@ -27,7 +27,7 @@ from ragspine.qa.prompt import SYSTEM_PROMPT
 from ragspine.qa.provenance import check_numbers, numbers_in
 from ragspine.qa.render import render_assumptions, render_unit_note, render_unrecognized
 from ragspine.qa.result import AnswerResult, AnswerStatus, Route
-from ragspine.qa.scope import covered_by_knowledge
+from ragspine.qa.scope import covered_by_knowledge, names_misspelt_domain_terms
 from ragspine.qa.screening import RefusalReason, ScreeningPolicy
 from ragspine.qa.shape import DEFAULT_SHAPE_CACHE_SIZE, QuestionShape, Rendered, ShapeCache, question_numbers
 from ragspine.qa.slots import Slots
@@ -181,6 +181,9 @@ def _parse(text: str, qa: QAComponents, *, today: date, trace: TraceRecorder) ->
         # what the ingested documents state, is in scope (qa/scope.py).
         if qa.faq is not None and qa.faq.match(text) is not None:
             trace.decide("screening:faq_question")
+            refusal = None
+        elif names_misspelt_domain_terms(refusal, text, glossary=qa.glossary):
+            trace.decide("screening:misspelt_domain_terms")
             refusal = None
         elif covered_by_knowledge(refusal, text, retriever=qa.retriever, glossary=qa.glossary,
                                   max_sensitivity=qa.max_sensitivity):

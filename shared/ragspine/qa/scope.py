@@ -16,6 +16,7 @@ import re
 from typing import TYPE_CHECKING
 
 from ragspine.errors import ProviderUnavailableError
+from ragspine.facts.glossary import SlotKind
 from ragspine.qa.screening import Refusal, RefusalReason, screening_text
 
 if TYPE_CHECKING:
@@ -82,6 +83,22 @@ def covered_by_knowledge(refusal: Refusal, question: str, *, retriever: Narrativ
     if off_topic is not None and off_topic not in stated:
         return False
     return len(stated) * 2 > len(words)
+
+
+def names_misspelt_domain_terms(refusal: Refusal, question: str, *, glossary: Glossary) -> bool:
+    """Whether a "no business term" refusal meets a question whose misspelt names read as the domain's.
+
+    "gross margn of hong kng 2025" names no term as typed; the bounded fuzzy reading of the
+    slots (``qa/near_miss.py``: one edit a word, a metric and an entity read together, or one
+    beside a well-spelt other) finds the domain's metric and entity, so it is in scope.
+    """
+    if refusal.reason is not RefusalReason.OUT_OF_SCOPE or refusal.rule != "NO_BUSINESS_TERM":
+        return False
+    from ragspine.qa.slots import parse_slots
+
+    slots = parse_slots(question, glossary=glossary)
+    return any(reading.kind in (SlotKind.METRIC, SlotKind.ENTITY)
+               for miss in slots.near_misses for reading in miss.readings)
 
 
 def _states(text: str, word: str) -> bool:
