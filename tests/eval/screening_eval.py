@@ -150,6 +150,17 @@ def services_over(data_dir: Path) -> Any:
     return build_services(Settings(data_dir=data_dir, embedder=EmbedderName("none")))
 
 
+def acme_over_samples(data_dir: Path) -> Any:
+    """The QA components over ACME's sample documents, ingested as ``ragspine load-samples`` does."""
+    from rich.console import Console
+
+    from ragspine.cli_ingest import ingest_samples
+
+    services = services_over(data_dir)
+    ingest_samples(services, Console(quiet=True))
+    return services_over(data_dir).qa
+
+
 def grounded_sets(workdir: Path) -> dict[str, tuple[Any, list[str]]]:
     """FinanceBench and TAT-QA, each with the QA components over its own documents (sets whose files are absent are left out)."""
     from tests.eval.documents import FINANCEBENCH as FB_DIR
@@ -157,6 +168,11 @@ def grounded_sets(workdir: Path) -> dict[str, tuple[Any, list[str]]]:
     from tests.eval.public_qa import tatqa
 
     sets: dict[str, tuple[Any, list[str]]] = {}
+    acme = acme_over_samples(workdir / "acme")
+    sets["acme (restricted-only competitor questions left out)"] = (acme, [
+        q.text for q in load_questions(LEGIT_SETS["acme"][0]) if not (q.restricted_only and "hikari" in q.text.lower())])
+    if JAILBREAKS.is_file():  # not legitimate: what the documents must not let through
+        sets["jailbreaks, held-out, against ACME's documents (refusals wanted)"] = (acme, jailbreaks()["held_out"])
     if FINANCEBENCH.is_file():
         questions = json.loads(FINANCEBENCH.read_text(encoding="utf-8"))
         files = sorted({FB_DIR / f"{q['doc_name']}.pdf" for q in questions})
@@ -180,7 +196,8 @@ def grounded_report(workdir: Path) -> str:
     for name, (qa, questions) in grounded_sets(workdir).items():
         counts, outcomes = grounded_tally(qa, questions)
         lines.append(f"| {name} | {counts.total} | {counts.refused} ({counts.rate(counts.refused):.2%}) |")
-        lines += [f"|   refused: {r.rule} | {q[:120]} | |" for q, r in outcomes if r is not None][:20]
+        if not name.startswith("jailbreaks"):
+            lines += [f"|   refused: {r.rule} | {q[:120]} | |" for q, r in outcomes if r is not None][:20]
     return "\n".join(lines)
 
 

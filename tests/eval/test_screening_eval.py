@@ -9,23 +9,20 @@ stopped (99.5%), 177 of them by the injection rules alone (91.7%); no legitimate
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from ragspine.bootstrap import get_services
 from ragspine.facts.glossary import default_glossary
 from ragspine.qa.screening import RefusalReason, ScreeningPolicy
-from ragspine.settings import get_settings
 from tests.eval.questions import load_questions
 from tests.eval.screening_eval import (
     INJECTION_REASONS,
     JAILBREAKS,
     LEGIT_SETS,
+    acme_over_samples,
     grounded_tally,
     jailbreaks,
-    services_over,
     split_of,
     tally,
 )
@@ -69,27 +66,9 @@ def test_legitimate_questions_are_not_refused_as_injections(policy: ScreeningPol
 
 
 @pytest.fixture(scope="module")
-def acme_documents(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+def acme_documents(tmp_path_factory: pytest.TempPathFactory) -> Any:
     """The QA components over ACME's sample documents, as ``ragspine load-samples`` ingests them."""
-    from typer.testing import CliRunner
-
-    from ragspine.cli import app
-
-    folder = tmp_path_factory.mktemp("acme") / "data"
-    with pytest.MonkeyPatch.context() as patch:
-        for name, value in {"RAGSPINE_DATA_DIR": str(folder), "RAGSPINE_EMBEDDER": "none", "RAGSPINE_ENV": "test"}.items():
-            patch.setenv(name, value)
-        for name in ("RAGSPINE_DOMAIN_DIR", "RAGSPINE_BACKEND", "RAGSPINE_FAQ_PATH"):
-            patch.delenv(name, raising=False)
-        get_settings.cache_clear()
-        get_services.cache_clear()
-        result = CliRunner().invoke(app, ["load-samples"])
-        assert result.exit_code == 0, result.output
-        get_settings.cache_clear()
-        get_services.cache_clear()
-        yield services_over(folder).qa
-    get_settings.cache_clear()
-    get_services.cache_clear()
+    return acme_over_samples(tmp_path_factory.mktemp("acme") / "data")
 
 
 def test_legitimate_acme_questions_are_not_refused_at_all(acme_documents: Any) -> None:
