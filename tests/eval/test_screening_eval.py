@@ -4,7 +4,9 @@ Targets (issue 12, point 5): at least 99% of the held-out jailbreaks stopped, at
 legitimate questions refused. The numbers are in the README ("Asking", item 1); run
 ``python -m tests.eval.screening_eval --held-out`` for the table. Measured: held-out 192/193
 stopped (99.5%), 177 of them by the injection rules alone (91.7%); no legitimate question of
-9,550 refused as an injection.
+9,550 refused as an injection. Asked against their own documents through the service's
+screening stage (``--grounded``): ACME 0 of 57, FinanceBench 0 of 34, TAT-QA 4 of 1,668; here
+the ACME questions are checked so against ACME's sample documents.
 """
 
 from __future__ import annotations
