@@ -10,6 +10,12 @@ A refusal for injection, prompt extraction or a secret is this screen's false re
 off-topic or competitor refusal of a question about another company is the scope screen's
 (reported apart, it depends on the configured domain). Run ``python -m tests.eval.screening_eval``
 for the table.
+
+``--grounded`` asks FinanceBench and TAT-QA against their own documents, as a user who ingested
+them would: the 21 FinanceBench filings ingested (``ragspine ingest``'s path, BM25 only) and the
+TAT-QA dev contexts (paragraphs and tables) indexed, each into a temporary data folder; every
+question then goes through ``screen_question``, the service's screening stage (screening, then
+the checks that lift an out-of-scope verdict: FAQ, misspelt domain names, the ingested documents).
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from ragspine.qa.screening import Refusal, RefusalReason, ScreeningPolicy
 from tests.eval.public_qa import CMRC_FILE, JFINQA_FILE, QA_ROOT, TATQA_FILE
@@ -127,6 +134,73 @@ def report(policy: ScreeningPolicy, *, held_out: bool = True) -> str:
     return "\n".join(lines)
 
 
+def grounded_tally(qa: Any, questions: Iterable[str]) -> tuple[Tally, list[tuple[str, Refusal | None]]]:
+    """Every question through the service's screening stage (``screen_question``) over ``qa``'s documents."""
+    from ragspine.qa.answer import screen_question
+
+    outcomes = [(q, screen_question(q, qa)[0]) for q in questions]
+    kinds = Counter("injection" if r.reason in INJECTION_REASONS else "scope" for _, r in outcomes if r is not None)
+    return Tally(len(outcomes), kinds["injection"], kinds["scope"]), outcomes
+
+
+def services_over(data_dir: Path) -> Any:
+    from ragspine.bootstrap import build_services
+    from ragspine.settings import EmbedderName, Settings
+
+    return build_services(Settings(data_dir=data_dir, embedder=EmbedderName("none")))
+
+
+def acme_over_samples(data_dir: Path) -> Any:
+    """The QA components over ACME's sample documents, ingested as ``ragspine load-samples`` does."""
+    from rich.console import Console
+
+    from ragspine.cli_ingest import ingest_samples
+
+    services = services_over(data_dir)
+    ingest_samples(services, Console(quiet=True))
+    return services_over(data_dir).qa
+
+
+def grounded_sets(workdir: Path) -> dict[str, tuple[Any, list[str]]]:
+    """FinanceBench and TAT-QA, each with the QA components over its own documents (sets whose files are absent are left out)."""
+    from tests.eval.documents import FINANCEBENCH as FB_DIR
+    from tests.eval.documents import ingest
+    from tests.eval.public_qa import tatqa
+
+    sets: dict[str, tuple[Any, list[str]]] = {}
+    acme = acme_over_samples(workdir / "acme")
+    sets["acme (restricted-only competitor questions left out)"] = (acme, [
+        q.text for q in load_questions(LEGIT_SETS["acme"][0]) if not (q.restricted_only and "hikari" in q.text.lower())])
+    if JAILBREAKS.is_file():  # not legitimate: what the documents must not let through
+        sets["jailbreaks, held-out, against ACME's documents (refusals wanted)"] = (acme, jailbreaks()["held_out"])
+    if FINANCEBENCH.is_file():
+        questions = json.loads(FINANCEBENCH.read_text(encoding="utf-8"))
+        files = sorted({FB_DIR / f"{q['doc_name']}.pdf" for q in questions})
+        ingest(files, workdir / "financebench", embedder="none", log=lambda _: None)
+        sets["financebench"] = (services_over(workdir / "financebench").qa, _financebench(FINANCEBENCH))
+    if (QA_ROOT / TATQA_FILE).is_file():
+        from ragspine.retrieval.embedded_index import EmbeddedChunkIndex
+
+        folder = workdir / "tatqa"
+        folder.mkdir(parents=True, exist_ok=True)
+        index = EmbeddedChunkIndex(folder / "chunks.db")
+        index.add(list(tatqa().chunks))
+        index.close()
+        sets["tatqa"] = (services_over(folder).qa, _tatqa(QA_ROOT / TATQA_FILE))
+    return sets
+
+
+def grounded_report(workdir: Path) -> str:
+    """The legitimate sets that have documents, asked against them: a Markdown table."""
+    lines = ["| set (asked against its own documents) | questions | any refusal |", "| --- | --- | --- |"]
+    for name, (qa, questions) in grounded_sets(workdir).items():
+        counts, outcomes = grounded_tally(qa, questions)
+        lines.append(f"| {name} | {counts.total} | {counts.refused} ({counts.rate(counts.refused):.2%}) |")
+        if not name.startswith("jailbreaks"):
+            lines += [f"|   refused: {r.rule} | {q[:120]} | |" for q, r in outcomes if r is not None][:20]
+    return "\n".join(lines)
+
+
 def _tuning_misses(policy: ScreeningPolicy) -> list[str]:
     """The tuning prompts no injection rule stops (the held-out part is never listed)."""
     _, outcomes = tally(policy, jailbreaks()["tuning"])
@@ -139,6 +213,12 @@ if __name__ == "__main__":
     from ragspine.facts.glossary import default_glossary
 
     screen = ScreeningPolicy.default(glossary=default_glossary())
+    if "--grounded" in sys.argv:
+        import tempfile
+
+        with tempfile.TemporaryDirectory(prefix="screening-grounded-") as tmp:
+            print(grounded_report(Path(tmp)))
+        sys.exit(0)
     print(report(screen, held_out="--held-out" in sys.argv))
     if "--misses" in sys.argv:
         for prompt in _tuning_misses(screen):

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from ragspine.facts.glossary import Glossary, Period, SlotKind
 from ragspine.facts.model import Fact, FactKey, format_number
-from ragspine.ingestion.model import BlockKind, ParsedDocument
+from ragspine.ingestion.model import Block, BlockKind, ParsedDocument
 from ragspine.ingestion.table_facts import Lineage, TableContext, table_facts
 from ragspine.sensitivity import Sensitivity
 
@@ -80,17 +80,43 @@ def extract_facts(doc: ParsedDocument, *, glossary: Glossary, source_file_hash: 
     facts: list[Fact] = []
     warnings: list[str] = []
     tables = 0
+    pdf_tables = 0
     for block in doc.blocks:
-        if block.kind is not BlockKind.TABLE:
-            continue
-        tables += 1
-        context = TableContext(block.heading_path, block.caption, doc.title, doc_entity)
-        found, problems = table_facts(block, context, glossary, lineage)
-        facts += found
-        warnings += problems
-    if not tables:
+        if block.kind is BlockKind.TABLE:
+            tables += 1
+            context = TableContext(block.heading_path, block.caption, doc.title, doc_entity)
+            found, problems = table_facts(block, context, glossary, lineage)
+            facts += found
+            warnings += problems
+        elif block.rows:
+            pdf_tables += 1
+            found, problems = _pdf_table_facts(block, doc, glossary, lineage)
+            facts += found
+            warnings += problems
+    if pdf_tables and not tables and not facts and not warnings:
+        warnings.append(f"{doc.doc_id}: {pdf_tables} tables, none names a metric, entity and period the glossary "
+                        "knows; no facts extracted")
+    elif not tables and not pdf_tables:
         warnings.append(f"{doc.doc_id}: no table; no facts extracted")
     return ExtractionResult(doc.doc_id, tuple(facts), tuple(warnings), reporting_period(doc, glossary))
+
+
+def _pdf_table_facts(block: Block, doc: ParsedDocument, glossary: Glossary,
+                     lineage: Lineage) -> tuple[list[Fact], list[str]]:
+    """The facts of a table read from a PDF page, only when every cell checked out against the page text.
+
+    The text left of the first column header (``USD millions``) is the table's caption. A table
+    the glossary does not map gives nothing and no warning (a filing has hundreds of tables for
+    search only); one it maps but whose cells did not check out gives no facts and one warning.
+    """
+    context = TableContext(block.heading_path, block.rows[0][0], doc.title, doc.metadata.get("entity", ""))
+    found, problems = table_facts(block, context, glossary, lineage)
+    if not found:
+        return [], []
+    if block.cell_check:
+        return [], [f"{lineage.doc_id} {block.locator}: the table's cells do not check out against the page text "
+                    f"({block.cell_check}); no facts taken from it"]
+    return found, problems
 
 
 def _year(fact: Fact) -> int:

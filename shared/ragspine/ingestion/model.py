@@ -29,6 +29,11 @@ class Block:
     ``sheet=2024``, ``slide=2,table=1``. A TABLE block carries its cells in ``rows`` (first row
     the header when there is one) and, where the format has native cell names (xlsx ``C3``),
     the same grid in ``cell_refs``; ``text`` is the table flattened to ``a | b | c`` lines.
+
+    A PDF table stays a PARAGRAPH (its labelled-row text is what search indexes) and carries
+    its cells in ``rows`` as read from word positions; ``cell_check`` is empty when every cell
+    matched the page text inside its box, else what did not (fact extraction then takes no
+    figure from it: a wrong cell is worse than none).
     """
 
     kind: BlockKind
@@ -38,6 +43,7 @@ class Block:
     rows: tuple[tuple[str, ...], ...] = ()
     cell_refs: tuple[tuple[str, ...], ...] = ()
     caption: str = ""
+    cell_check: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -34,7 +34,8 @@ def load_document(data: bytes) -> ParsedDocument:
     body = json.loads(data)
     blocks = tuple(Block(kind=BlockKind(b["kind"]), text=b["text"], locator=b["locator"],
                          heading_path=tuple(b["heading_path"]), rows=tuple(tuple(r) for r in b["rows"]),
-                         cell_refs=tuple(tuple(r) for r in b["cell_refs"]), caption=b["caption"])
+                         cell_refs=tuple(tuple(r) for r in b["cell_refs"]), caption=b["caption"],
+                         cell_check=b.get("cell_check", ""))
                    for b in body["blocks"])
     return ParsedDocument(body["doc_id"], body["title"], body["media_type"], blocks, body["metadata"])
 

@@ -27,8 +27,8 @@ from ragspine.qa.prompt import SYSTEM_PROMPT
 from ragspine.qa.provenance import check_numbers, numbers_in
 from ragspine.qa.render import render_assumptions, render_unit_note, render_unrecognized
 from ragspine.qa.result import AnswerResult, AnswerStatus, Route
-from ragspine.qa.scope import covered_by_knowledge
-from ragspine.qa.screening import RefusalReason, ScreeningPolicy
+from ragspine.qa.scope import covered_by_knowledge, names_misspelt_domain_terms
+from ragspine.qa.screening import Refusal, RefusalReason, ScreeningPolicy
 from ragspine.qa.shape import DEFAULT_SHAPE_CACHE_SIZE, QuestionShape, Rendered, ShapeCache, question_numbers
 from ragspine.qa.slots import Slots
 from ragspine.qa.structured import StructuredOutcome, look_up, plan_lookups, run_structured
@@ -169,23 +169,35 @@ def answer_question(question: str, *, qa: QAComponents, history: Sequence[Messag
     return _finish(trace, merged, evidence_ids=outcome.evidence)
 
 
+def screen_question(text: str, qa: QAComponents) -> tuple[Refusal | None, str | None]:
+    """The screening verdict on a question, and the decision that lifted an out-of-scope refusal (if one did).
+
+    Outside the domain's words is not outside the business: a curated question, misspelt
+    names that read as the domain's, or what the ingested documents state, is in scope
+    (qa/scope.py). The screening evaluation measures false refusals through this function.
+    """
+    refusal = qa.screening.screen(text)
+    if refusal is None or refusal.reason is not RefusalReason.OUT_OF_SCOPE:
+        return refusal, None
+    if qa.faq is not None and qa.faq.match(text) is not None:
+        return None, "screening:faq_question"
+    if names_misspelt_domain_terms(refusal, text, glossary=qa.glossary):
+        return None, "screening:misspelt_domain_terms"
+    if covered_by_knowledge(refusal, text, retriever=qa.retriever, glossary=qa.glossary,
+                            max_sensitivity=qa.max_sensitivity):
+        return None, "screening:in_ingested_documents"
+    return refusal, None
+
+
 def _parse(text: str, qa: QAComponents, *, today: date, trace: TraceRecorder) -> QuestionShape:
     """Screening, intent, clarify gate and FAQ: everything decided from the text alone.
 
     The lookup plan and the question's numbers are left for the first reuse (see ``QuestionShape``)."""
     digest = trace.question_sha256
     lang = detect_language(text)
-    refusal = qa.screening.screen(text)
-    if refusal is not None and refusal.reason is RefusalReason.OUT_OF_SCOPE:
-        # Outside the domain's words is not outside the business: a curated question, or
-        # what the ingested documents state, is in scope (qa/scope.py).
-        if qa.faq is not None and qa.faq.match(text) is not None:
-            trace.decide("screening:faq_question")
-            refusal = None
-        elif covered_by_knowledge(refusal, text, retriever=qa.retriever, glossary=qa.glossary,
-                                  max_sensitivity=qa.max_sensitivity):
-            trace.decide("screening:in_ingested_documents")
-            refusal = None
+    refusal, why = screen_question(text, qa)
+    if why is not None:
+        trace.decide(why)
     trace.stage("screening")
     if refusal is not None:
         return QuestionShape(digest, lang, refusal)

@@ -5,22 +5,32 @@ only against Latin glossary names of at least ``MIN_NAME_CHARS`` letters, and on
 Damerau-Levenshtein distance of one edit (two for names of ``LONG_NAME_CHARS`` or more).
 CJK names are never fuzzed: one character changes the meaning there. When two names of
 different codes are equally near, the caller asks back instead of choosing.
+
+Periods are read the same way (``period_near_misses``): a leftover word within the bound of a
+Latin word of the glossary's period spellings ("thrid quater 2024": third quarter) and a year
+typed with look-alike letters ("fy2o25") are corrected, and the correction is taken only when
+the corrected question names a period the typed one did not.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from rapidfuzz.distance import DamerauLevenshtein
 
-from ragspine.facts.glossary import Glossary, SlotKind
+from ragspine.facts.glossary import Glossary, Period, SlotKind
 
 MIN_WORD_CHARS = 4  # a typed word shorter than this is never fuzzed ("the", "hk")
 MIN_NAME_CHARS = 5  # a glossary name shorter than this is never a fuzzy target ("ebit", "hk")
 LONG_NAME_CHARS = 9  # names this long tolerate two edits ("hong kong" / "hongkong")
 _WORD = re.compile(r"[a-z][a-z'\-]*")
+_HAS_DIGIT = re.compile(r"\d")
+_PERIOD_WORD = re.compile(rf"[a-z]{{{MIN_NAME_CHARS},}}")
+# A year (after an optional "fy" or quarter) typed with the letter o for 0 or l for 1: "fy2o25", "2o24".
+_LOOKALIKE_YEAR = re.compile(r"(?:(?<![a-z0-9])|(?<=fy)|(?<=q[1-4] ))([12][0-9ol]{3})(?![a-z0-9])")
 _LATIN_NAME = re.compile(r"[a-z][a-z'\- ]*[a-z]")
 
 
@@ -115,3 +125,74 @@ def _nearest(raw: str, names: list[tuple[str, SlotKind, str]], before: str, afte
         if distance == best:
             readings.setdefault((reading.kind, reading.code), reading)
     return best, tuple(readings.values())
+
+
+@functools.lru_cache(maxsize=8)
+def _period_words(patterns: tuple[str, ...]) -> tuple[tuple[str, int, int], ...]:
+    """The Latin words of at least ``MIN_NAME_CHARS`` letters the period spellings use (first, quarter, fiscal …).
+
+    Each with its length and edit bound, so most typed words are ruled out by length alone.
+    """
+    words = sorted({word for pattern in patterns for word in _PERIOD_WORD.findall(pattern)})
+    return tuple((word, len(word), max_edits(word)) for word in words)
+
+
+def period_near_misses(norm: str, leftover: str, glossary: Glossary,
+                       known: Iterable[Period]) -> list[NearMiss]:
+    """Misspelt period words of ``norm`` read as the period the corrected words name (at most one reading each).
+
+    ``known`` are the periods the question names as typed: a correction that names no other
+    period is not taken (a word near "first" in a sentence is left alone).
+    """
+    if not _HAS_DIGIT.search(norm):
+        return []  # every period spelling holds a year: without a digit there is nothing to correct
+    spelling = _period_words(tuple(pattern.regex.pattern for pattern in glossary.period_patterns))
+    fixes: list[tuple[int, int, str]] = []
+    for match in _WORD.finditer(leftover):
+        word = match.group()
+        size = len(word)
+        if size < MIN_WORD_CHARS:
+            continue
+        near = [w for w, length, edits in spelling
+                if abs(length - size) <= edits and word not in (w + "s", w.removesuffix("s"))
+                and 0 < DamerauLevenshtein.distance(word, w, score_cutoff=edits) <= edits]
+        if len(near) == 1 and word not in glossary.fillers:
+            fixes.append((match.start(), match.end(), near[0]))
+    for match in _LOOKALIKE_YEAR.finditer(norm):
+        typed = match.group(1)
+        if "o" in typed or "l" in typed:
+            fixes.append((match.start(1), match.end(1), typed.replace("o", "0").replace("l", "1")))
+    if not fixes:
+        return []
+    fixes.sort()
+    corrected, shifts, cursor = "", [], 0
+    for start, end, text in fixes:
+        corrected += norm[cursor:start]
+        shifts.append((len(corrected), len(corrected) + len(text), start, end))
+        corrected += text
+        cursor = end
+    corrected += norm[cursor:]
+
+    def original(position: int, *, at_end: bool) -> int:
+        """A position of ``corrected`` in ``norm`` (a corrected word maps to the whole typed word)."""
+        offset = 0
+        for new_start, new_end, old_start, old_end in shifts:
+            if position < new_start or (at_end and position == new_start):
+                break
+            if position < new_end or (at_end and position == new_end):
+                return old_end if at_end else old_start
+            offset = old_end - new_end
+        return position + offset
+
+    seen = set(known)
+    misses: list[NearMiss] = []
+    for mention in glossary.scan(corrected):
+        if mention.kind is not SlotKind.PERIOD or mention.period is None or mention.period in seen:
+            continue
+        start, end = original(mention.start, at_end=False), original(mention.end, at_end=True)
+        if not any(start <= old_start < end for _, _, old_start, _ in shifts):
+            continue  # the period was there as typed, not made by a correction
+        seen.add(mention.period)
+        reading = Reading(SlotKind.PERIOD, mention.period.label, mention.raw, corrected)
+        misses.append(NearMiss(norm[start:end], (reading,), start, end))
+    return misses

@@ -118,7 +118,8 @@ def render_assumptions(assumptions: tuple[Assumption, ...], glossary: Glossary, 
     """One sentence listing what was assumed for the slots the question left out."""
     text = _TEXT[lang]
     parts = [
-        text["assume_read"].format(typed=a.typed, name=label(glossary.term(a.slot, a.value), lang))
+        text["assume_read"].format(typed=a.typed, name=a.value if a.slot is SlotKind.PERIOD
+                                   else label(glossary.term(a.slot, a.value), lang))
         if a.typed is not None
         else text["assume_children" if a.cue else "assume_entity"].format(
             name=label(glossary.term(SlotKind.ENTITY, a.value), lang))

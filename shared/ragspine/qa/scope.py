@@ -15,7 +15,8 @@ import logging
 import re
 from typing import TYPE_CHECKING
 
-from ragspine.errors import ProviderUnavailableError
+from ragspine.errors import InvalidInputError, ProviderUnavailableError
+from ragspine.facts.glossary import SlotKind
 from ragspine.qa.screening import Refusal, RefusalReason, screening_text
 
 if TYPE_CHECKING:
@@ -35,6 +36,17 @@ _PLAIN = frozenset({
     "what", "which", "while", "will", "your", "you", "our", "tell", "know", "give", "want", "need", "like",
     "please", "say", "said", "says", "thing", "things", "something", "anything", "today", "now",
 })
+# Words that ask for a comparison or a computation, or instruct how to answer: they say what to
+# do with the subject, not what it is ("In which year were Inventories larger?" is about inventories).
+_ASKING = frozenset({
+    "larger", "smaller", "bigger", "higher", "lower", "greater", "less", "change", "changes", "changed",
+    "increase", "increases", "increased", "decrease", "decreases", "decreased", "difference", "percentage",
+    "percent", "absolute", "average", "ratio", "proportion", "calculate", "calculated", "compute", "computed",
+    "year", "years", "implication", "implications", "extract", "answer", "round", "rounded", "billions",
+    "millions", "thousands", "primarily", "using", "details", "outlined", "based", "provided", "shown",
+})
+_SUFFIXES = ("ing", "es", "ed", "s")
+_MIN_STEM = 4
 
 
 def subject_words(question: str, glossary: Glossary) -> list[str]:
@@ -46,8 +58,9 @@ def subject_words(question: str, glossary: Glossary) -> list[str]:
     for match in _WORD.finditer(text):
         word = match.group().removesuffix("'s")
         if word.isascii():
-            if len(word) >= 3 and word not in fillers and word not in _PLAIN:
-                words.append(word)
+            parts = word.split("-") if "-" in word else [word]  # "debt-to-asset": debt, asset
+            words += [part for part in parts
+                      if len(part) >= 3 and part not in fillers and part not in _PLAIN]
             continue
         for filler in cjk_fillers:  # no word breaks in CJK text: fillers split a run into words
             word = word.replace(filler, " ")
@@ -77,14 +90,50 @@ def covered_by_knowledge(refusal: Refusal, question: str, *, retriever: Narrativ
     except ProviderUnavailableError as exc:
         logger.warning("scope probe failed; the refusal stands", extra={"error_code": exc.code})
         return False
+    except InvalidInputError:  # longer than a search query may be (a question limit above the search's)
+        return False
     texts = [screening_text(f"{e.doc} {e.text}") for e in evidence]
     stated = {word for word in words if any(_states(text, word) for text in texts)}
     if off_topic is not None and off_topic not in stated:
         return False
-    return len(stated) * 2 > len(words)
+    # A strict majority of the subject words, or of those left once the words that only ask
+    # for a comparison or computation are set aside ("larger", "percentage change").
+    core = [word for word in words if word not in _ASKING]
+    return len(stated) * 2 > len(words) or (bool(core) and len(stated.intersection(core)) * 2 > len(core))
+
+
+def names_misspelt_domain_terms(refusal: Refusal, question: str, *, glossary: Glossary) -> bool:
+    """Whether a "no business term" refusal meets a question whose misspelt names read as the domain's.
+
+    "gross margn of hong kng 2025" names no term as typed; the bounded fuzzy reading of the
+    slots (``qa/near_miss.py``: one edit a word, a metric and an entity read together, or one
+    beside a well-spelt other) finds the domain's metric and entity, so it is in scope.
+    """
+    if refusal.reason is not RefusalReason.OUT_OF_SCOPE or refusal.rule != "NO_BUSINESS_TERM":
+        return False
+    from ragspine.qa.slots import parse_slots
+
+    slots = parse_slots(question, glossary=glossary)
+    return any(reading.kind in (SlotKind.METRIC, SlotKind.ENTITY)
+               for miss in slots.near_misses for reading in miss.readings)
+
+
+def _stem(word: str) -> str:
+    """The word without one inflection ending, if ``_MIN_STEM`` letters remain (scopes, leases: scope, lease)."""
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= _MIN_STEM:
+            return word[: -len(suffix)]
+    return word
 
 
 def _states(text: str, word: str) -> bool:
+    """Whether ``text`` states ``word``: CJK as characters, Latin as a whole word up to an inflection ending.
+
+    Words of fewer than ``_MIN_STEM`` letters are matched exactly.
+    """
     if not word.isascii():
         return word in text
-    return re.search(rf"(?<![a-z0-9]){re.escape(word)}(?![a-z0-9])", text) is not None
+    stem = _stem(word)
+    if len(stem) < _MIN_STEM:  # a short word is matched as typed ("car" is not "cars", "care")
+        return re.search(rf"(?<![a-z0-9]){re.escape(word)}(?![a-z0-9])", text) is not None
+    return re.search(rf"(?<![a-z0-9]){re.escape(stem)}(?:ing|es|ed|s|e)?(?![a-z0-9])", text) is not None

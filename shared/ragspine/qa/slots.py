@@ -9,7 +9,7 @@ from datetime import date
 
 from ragspine.facts.calendar import FiscalCalendar
 from ragspine.facts.glossary import Glossary, Mention, Period, SlotKind, normalize_text
-from ragspine.qa.near_miss import NearMiss, near_misses
+from ragspine.qa.near_miss import NearMiss, near_misses, period_near_misses
 
 _TOKEN = re.compile(r"[a-z0-9][a-z0-9_'\-.&]*|[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]+", re.IGNORECASE)
 
@@ -75,9 +75,12 @@ class ParsedSlots:
 def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
     """Find the metric, entity, period and channel mentions of a question (no LLM, no defaults).
 
-    Words left over are only examined when a metric or an entity is missing: when the other
-    one is named, a bounded fuzzy match reads misspelt words as the missing kind
-    (``near_miss``); what remains is what the question named that the glossary does not know.
+    Misspelt period words are read first ("thrid quater 2024"). Words left over are examined
+    for names when a metric or an entity is missing: when the other one is named, a bounded
+    fuzzy match reads misspelt words as the missing kind (``near_miss``); when both are
+    missing, only a pair read as one metric and one entity is taken. A misspelt channel is read
+    when no channel is named but a metric or entity is. What remains is what the question
+    named that the glossary does not know.
     """
     mentions = glossary.scan(question)
     found: dict[SlotKind, dict[str, None]] = {SlotKind.METRIC: {}, SlotKind.ENTITY: {}, SlotKind.CHANNEL: {}}
@@ -91,24 +94,41 @@ def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
                 periods[mention.period] = None
         else:
             found[mention.kind][mention.code] = None  # type: ignore[index]
+    norm = normalize_text(question)
+    misses: list[NearMiss] = period_near_misses(norm, glossary.leftover(question, mentions), glossary, periods)
+    if misses:  # every reading carries the same corrected question: its periods replace the typed ones
+        corrected = [m for m in glossary.scan(misses[0].readings[0].question) if m.kind is SlotKind.PERIOD]
+        periods = {m.period: None for m in corrected if m.period is not None}
+        bad_period = next((m.raw for m in corrected if m.period is None), None)
+
+    def blanked() -> str:
+        return glossary.leftover(question, [*mentions, *(Mention(SlotKind.METRIC, None, m.raw, m.start, m.end)
+                                                         for m in misses)])
+
     names: tuple[str, ...] = ()
-    misses: tuple[NearMiss, ...] = ()
     missing = [kind for kind in (SlotKind.METRIC, SlotKind.ENTITY) if not found[kind]]
     if missing:
-        leftover = glossary.leftover(question, mentions)
-        if len(missing) == 1:  # a misspelt name is only read beside a well-spelt one of the other kind
-            misses = tuple(near_misses(normalize_text(question), leftover, glossary, missing))
-        for miss in misses:
-            if len(miss.readings) == 1:
+        named = near_misses(norm, blanked(), glossary, missing)
+        kinds = {reading.kind for miss in named for reading in miss.readings}
+        # A misspelt name is read beside a well-spelt one of the other kind, or two misspelt
+        # names together when one reads as a metric and the other as an entity.
+        if len(missing) == 1 or kinds == set(missing):
+            misses += named
+        for miss in named:
+            if miss in misses and len(miss.readings) == 1:
                 found[miss.readings[0].kind][miss.readings[0].code] = None
-        if misses:  # misspelt names are not unknown names
-            leftover = glossary.leftover(question, [*mentions, *(Mention(SlotKind.METRIC, None, m.raw, m.start, m.end)
-                                                                  for m in misses)])
+        leftover = blanked()
         if any(not found[kind] for kind in missing):
             names = tuple(unknown_names(question, leftover, glossary))
+    if not found[SlotKind.CHANNEL] and (found[SlotKind.METRIC] or found[SlotKind.ENTITY]):
+        channel_misses = near_misses(norm, blanked(), glossary, [SlotKind.CHANNEL])
+        misses += channel_misses
+        for miss in channel_misses:
+            if len(miss.readings) == 1:
+                found[SlotKind.CHANNEL][miss.readings[0].code] = None
     metrics, entities = tuple(found[SlotKind.METRIC]), tuple(found[SlotKind.ENTITY])
     return ParsedSlots(metrics, entities, tuple(periods), tuple(found[SlotKind.CHANNEL]), bad_period, names,
-                       misses)
+                       tuple(sorted(misses, key=lambda m: m.start)))
 
 
 def unknown_names(question: str, leftover: str, glossary: Glossary) -> list[str]:

@@ -124,3 +124,52 @@ def test_a_refusal_weighed_against_the_documents_is_not_cached(settings: Setting
     assert result.exit_code == 0, result.output
     assert get_services() is services
     assert answer_question(question, qa=services.qa).refusal_reason is None
+
+
+LEASES = """# Amcor FY2023 notes
+
+| Lease | 2022 | 2023 |
+| --- | --- | --- |
+| Operating lease | 410 | 455 |
+| Finance lease | 38 | 41 |
+
+The scope of the emission figures is the plants Amcor operates.
+"""
+
+
+def _ingest_leases(tmp_path: Path) -> None:
+    notes = tmp_path / "Amcor_FY2023_Notes.md"
+    notes.write_text(LEASES, encoding="utf-8")
+    result = runner.invoke(app, ["ingest", str(notes), "--library", "financial_reports"])
+    assert result.exit_code == 0, result.output
+    get_services.cache_clear()
+
+
+def test_words_that_only_ask_for_a_comparison_do_not_outvote_the_subject(ask: Ask, tmp_path: Path) -> None:
+    # Before: "percentage" and "change" counted as subject words the notes do not state, so the
+    # subject (operating leases, stated) was outvoted and the question refused.
+    question = "What was the percentage change in operating leases between 2022 and 2023?"
+    assert ask(question)["refusal_reason"] == "OUT_OF_SCOPE"
+    _ingest_leases(tmp_path)
+    assert ask(question)["refusal_reason"] is None
+
+
+def test_a_subject_word_is_stated_in_another_inflection(ask: Ask, tmp_path: Path) -> None:
+    _ingest_leases(tmp_path)
+    assert ask("What are the scopes of emissions?")["refusal_reason"] is None  # "scope", "emission" stated
+
+
+def test_words_of_asking_alone_do_not_open_the_scope(ask: Ask, tmp_path: Path) -> None:
+    _ingest_leases(tmp_path)
+    assert ask("Which football team had the larger percentage change in fans?")["refusal_reason"] == "OUT_OF_SCOPE"
+
+
+def test_a_refused_question_longer_than_a_search_query_keeps_its_refusal(settings: Settings, tmp_path: Path) -> None:
+    # The ask limit may be set above the search limit: the probe then cannot search, and the refusal stands.
+    from dataclasses import replace
+
+    _ingest_leases(tmp_path)
+    services = get_services()
+    qa = replace(services.qa, max_chars=3000)
+    question = "Tell me a story about dragons and castles. " * 40
+    assert answer_question(question.strip(), qa=qa).refusal_reason == "OUT_OF_SCOPE"

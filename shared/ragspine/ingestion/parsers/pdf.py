@@ -8,20 +8,24 @@ and tables, and rejoins paragraphs.
 
 Blocks are located ``page=N,para=M`` (a paragraph), ``page=N,table=K`` (a table, one row a
 line) and ``page=N`` (a heading), and carry the heading trail above them. Tables are given as
-text, never as TABLE blocks: cells recovered from positions can be misaligned, and a misread
-cell fed to fact extraction would be a wrong number with a source, which is worse than none;
-a PDF's figures reach the index as labelled text for narrative retrieval only.
+text (PARAGRAPH blocks, what search indexes) with their cells in ``rows``. Cells recovered
+from positions can be misaligned, and a misread cell fed to fact extraction would be a wrong
+number with a source, which is worse than none: so every cell is read a second time as the
+page text PDFium finds inside the cell's box, and a table where any cell, row label or column
+header differs (or whose reading was ambiguous) is marked in ``cell_check``; fact extraction
+takes no figure from it.
 """
 
 from __future__ import annotations
 
 import threading
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ragspine.ingestion.errors import EncryptedDocumentError
 from ragspine.ingestion.model import Block, ParsedDocument
 from ragspine.ingestion.parsers._blocks import one_line
-from ragspine.ingestion.parsers.pdf_layout import HeadingTrail, document_style, page_blocks
+from ragspine.ingestion.parsers.pdf_layout import Box, HeadingTrail, TableGrid, document_style, page_blocks
 from ragspine.ingestion.parsers.pdf_lines import Line, page_lines
 
 if TYPE_CHECKING:
@@ -44,13 +48,15 @@ class PdfParser:
             try:
                 pages = [_read_page(document, i) for i in range(len(document))]
                 title = one_line(str(document.get_metadata_value("Title") or ""))
+                style = document_style(pages)
+                trail = HeadingTrail()
+                blocks: list[Block] = []
+                for number, (lines, height) in enumerate(pages, start=1):
+                    tables: list[TableGrid] = []
+                    found = page_blocks(lines, page=number, height=height, style=style, trail=trail, tables=tables)
+                    blocks.extend(_with_cells(document, number - 1, found, tables) if tables else found)
             finally:
                 document.close()
-        style = document_style(pages)
-        trail = HeadingTrail()
-        blocks: list[Block] = []
-        for number, (lines, height) in enumerate(pages, start=1):
-            blocks.extend(page_blocks(lines, page=number, height=height, style=style, trail=trail))
         return ParsedDocument(
             doc_id=doc_id,
             title=title,
@@ -73,6 +79,43 @@ def _open(data: bytes) -> pdfium.PdfDocument:
                 "The PDF is password-protected; remove the password (or save an unprotected copy) and upload it again."
             ) from exc
         raise
+
+
+def _with_cells(document: pdfium.PdfDocument, index: int, blocks: list[Block],
+                tables: list[TableGrid]) -> list[Block]:
+    """The page's blocks, each table's carrying its cells and the result of checking them against the page."""
+    grids = {table.locator: table for table in tables}
+    page = document[index]
+    try:
+        textpage = page.get_textpage()
+        try:
+            return [replace(b, rows=grids[b.locator].rows, cell_check=_check(textpage, grids[b.locator]))
+                    if b.locator in grids else b for b in blocks]
+        finally:
+            textpage.close()
+    finally:
+        page.close()
+
+
+def _check(textpage: pdfium.PdfTextPage, table: TableGrid) -> str:
+    """'' when every cell is exactly the page text inside its box, else the first difference or ambiguity."""
+    if table.problems:
+        return table.problems[0]
+    for row, boxes in zip(table.rows, table.boxes, strict=True):
+        for cell, box in zip(row, boxes, strict=True):
+            if box is None:
+                continue
+            shown = _text_in(textpage, box)
+            if shown.replace(" ", "") != cell.replace(" ", ""):  # word spacing may differ ("$ 245" for "$245")
+                return f"read {cell!r} where the page shows {shown!r}"
+    return ""
+
+
+def _text_in(textpage: pdfium.PdfTextPage, box: Box) -> str:
+    """The page text inside ``box`` (a quarter point of slack each side), on one line."""
+    slack = 0.25
+    text = textpage.get_text_bounded(box.left - slack, box.bottom - slack, box.right + slack, box.top + slack)
+    return " ".join(text.replace("\ufffe", "-").split())
 
 
 def _read_page(document: pdfium.PdfDocument, index: int) -> tuple[list[Line], float]:

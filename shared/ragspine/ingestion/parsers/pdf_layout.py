@@ -14,6 +14,8 @@ Works on the ``Line`` objects of ``pdf_lines`` (words with positions, font size 
   from the right edges of the figures (numbers are right-aligned); the header lines above
   give each column its label, and each row is written as
   ``row label: column label = value; …`` so a row read alone still says what its numbers are.
+  The same table is also given as a grid (``TableGrid``), each cell with the page box it was
+  read from, so the parser can check every cell against the page text before facts use it.
 """
 
 from __future__ import annotations
@@ -61,6 +63,45 @@ class Cell:
     text: str
     left: float
     right: float
+
+
+@dataclass(frozen=True, slots=True)
+class Box:
+    """A rectangle of the page in PDF points (y up)."""
+
+    left: float
+    bottom: float
+    right: float
+    top: float
+
+
+@dataclass(frozen=True, slots=True)
+class TableGrid:
+    """A table as cells read from word positions, and where on the page each cell was read.
+
+    ``rows`` is the header row first (the corner text, then one label per column), then each
+    row label with one value per column (``""`` where the row has none); ``boxes`` has the
+    same shape: the page box whose text should be exactly that cell (None: not checkable).
+    ``problems`` says what made the reading ambiguous (a header over two columns, two figures
+    in one column, a column without a header); such a table must not give facts.
+    """
+
+    locator: str
+    rows: tuple[tuple[str, ...], ...]
+    boxes: tuple[tuple[Box | None, ...], ...]
+    problems: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class _FoundTable:
+    end: int
+    header_lines: tuple[Line, ...]
+    rows: tuple[tuple[str, list[Cell]], ...]
+    row_lines: tuple[Line, ...]
+
+    @property
+    def text(self) -> str:
+        return _render(self.header_lines, list(self.rows))
 
 
 @dataclass(slots=True)
@@ -121,8 +162,12 @@ def document_style(pages: Sequence[tuple[Sequence[Line], float]]) -> DocumentSty
 
 
 def page_blocks(lines: Sequence[Line], *, page: int, height: float, style: DocumentStyle,
-                trail: HeadingTrail) -> list[Block]:
-    """The blocks of one page in reading order; ``trail`` carries headings across pages."""
+                trail: HeadingTrail, tables: list[TableGrid] | None = None) -> list[Block]:
+    """The blocks of one page in reading order; ``trail`` carries headings across pages.
+
+    When ``tables`` is given, the grid of each table found is appended to it (same locator
+    as the table's text block).
+    """
     edges = _edges(lines)
     kept = [line for line in lines if not _is_furniture(line, height, style, edges)]
     trail.new_page()
@@ -143,10 +188,12 @@ def page_blocks(lines: Sequence[Line], *, page: int, height: float, style: Docum
         table = _table_at(kept, index)
         if table is not None:
             flush()
-            end, text = table
             counters["table"] += 1
-            blocks.append(text_block(BlockKind.PARAGRAPH, text, f"page={page},table={counters['table']}", trail.path))
-            index = end
+            locator = f"page={page},table={counters['table']}"
+            blocks.append(text_block(BlockKind.PARAGRAPH, table.text, locator, trail.path))
+            if tables is not None:
+                tables.append(_grid(locator, table))
+            index = table.end
             continue
         line = kept[index]
         level = _heading_level(line, style)
@@ -338,8 +385,8 @@ def _data_cells(line: Line) -> tuple[str, list[Cell]] | None:
     return label, values
 
 
-def _table_at(lines: Sequence[Line], start: int) -> tuple[int, str] | None:
-    """A table starting at ``lines[start]`` (header lines first): ``(end, text)``, or None.
+def _table_at(lines: Sequence[Line], start: int) -> _FoundTable | None:
+    """A table starting at ``lines[start]`` (header lines first), or None.
 
     Up to four header lines (several cells, or years), then optionally label lines, then rows.
     """
@@ -353,20 +400,19 @@ def _table_at(lines: Sequence[Line], start: int) -> tuple[int, str] | None:
         return None
     end = header_end
     rows: list[tuple[str, list[Cell]]] = []
+    row_lines: list[Line] = []
     while end < len(lines):
         data = _data_cells(lines[end])
-        if data is not None:
-            rows.append(data)
-            end += 1
-            continue
-        if _is_row_label(lines, end):
-            rows.append((lines[end].text, []))
-            end += 1
-            continue
-        break
+        if data is None and _is_row_label(lines, end):
+            data = (lines[end].text, [])
+        if data is None:
+            break
+        rows.append(data)
+        row_lines.append(lines[end])
+        end += 1
     if sum(1 for _, values in rows if values) < 2:
         return None
-    return end, _render(lines[start:header_end], rows)
+    return _FoundTable(end, tuple(lines[start:header_end]), tuple(rows), tuple(row_lines))
 
 
 def _is_header(line: Line) -> bool:
@@ -391,11 +437,11 @@ def _render(header_lines: Sequence[Line], rows: list[tuple[str, list[Cell]]]) ->
     corner: list[str] = []
     for line in header_lines:
         for cell in _cells(line):
-            hit = [i for i, (left, right) in enumerate(columns) if left - 8 <= cell.right and cell.left - 4 <= right]
-            if not hit and columns and cell.right < columns[0][0]:
+            hits = _header_hits(columns, cell)
+            if hits is None:
                 corner.append(cell.text)
                 continue
-            for i in hit or [_nearest(columns, cell)]:
+            for i in hits:
                 labels[i] = f"{labels[i]} {cell.text}".strip()
     out: list[str] = [" ".join(corner)] if corner else []
     pending = ""
@@ -414,6 +460,64 @@ def _render(header_lines: Sequence[Line], rows: list[tuple[str, list[Cell]]]) ->
             parts.append(f"{column} = {cell.text}" if column else cell.text)
         out.append(f"{label}: {'; '.join(parts)}" if label else "; ".join(parts))
     return "\n".join(out)
+
+
+def _header_hits(columns: list[tuple[float, float]], cell: Cell) -> list[int] | None:
+    """The columns a header cell labels (None: left of every column, the corner)."""
+    hit = [i for i, (left, right) in enumerate(columns) if left - 8 <= cell.right and cell.left - 4 <= right]
+    if not hit and columns and cell.right < columns[0][0]:
+        return None
+    return hit or [_nearest(columns, cell)]
+
+
+def _grid(locator: str, table: _FoundTable) -> TableGrid:
+    """The table's cells by column, with the page box of each, read as ``_render`` reads them."""
+    rows = list(table.rows)
+    columns = _columns([cell for _, values in rows for cell in values])
+    problems: list[str] = []
+    labels = [""] * len(columns)
+    spans = [[left, right] for left, right in columns]
+    corner: list[str] = []
+    header_top, header_bottom = float("-inf"), float("inf")
+    for line in table.header_lines:
+        for cell in _cells(line):
+            hits = _header_hits(columns, cell)
+            if hits is None:
+                corner.append(cell.text)
+                continue
+            if len(hits) > 1:
+                problems.append(f"the header {cell.text!r} stands over {len(hits)} columns")
+            header_top, header_bottom = max(header_top, line.top), min(header_bottom, line.bottom)
+            for i in hits:
+                labels[i] = f"{labels[i]} {cell.text}".strip()
+                spans[i] = [min(spans[i][0], cell.left), max(spans[i][1], cell.right)]
+    problems += [f"the figures at x={left:.0f}..{right:.0f} have no column header"
+                 for (left, right), label in zip(columns, labels, strict=True) if not label]
+    grid: list[tuple[str, ...]] = [(" ".join(corner), *labels)]
+    boxes: list[tuple[Box | None, ...]] = [(None, *(
+        Box(span[0], header_bottom, span[1], header_top) if label else None
+        for span, label in zip(spans, labels, strict=True)))]
+    pending: list[Line] = []
+    for (label, values), line in zip(rows, table.row_lines, strict=True):
+        if not values:
+            pending.append(line)
+            continue
+        label_lines = [line] if label else pending
+        label = label or " ".join(p.text for p in pending)
+        pending = []
+        cells = [""] * len(columns)
+        for cell in values:
+            i = _nearest(columns, cell)
+            if cells[i]:
+                problems.append(f"row {label!r}: two figures under one column")
+            cells[i] = cell.text
+        label_box = None
+        if label_lines:
+            label_box = Box(min(p.left for p in label_lines), min(p.bottom for p in label_lines),
+                            max(_cells(p)[0].right for p in label_lines), max(p.top for p in label_lines))
+        grid.append((label, *cells))
+        boxes.append((label_box, *(Box(left, line.bottom, right, line.top) for left, right in columns)))
+    return TableGrid(locator, tuple(grid), tuple(boxes), tuple(problems))
 
 
 def _columns(cells: list[Cell]) -> list[tuple[float, float]]:
