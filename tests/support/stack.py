@@ -18,7 +18,9 @@ import fnmatch
 import importlib
 import json
 import re
+import time
 import types
+import uuid
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -179,6 +181,8 @@ class Stack:
     lambda_context: Any
     load_event: Callable[[str], dict[str, Any]]
     invocations: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    # What the state machine's Retry waits do (skipped by default; a test may hold one to look at the run).
+    retry_sleep: Callable[[float], None] = lambda seconds: None
 
     def client(self, service: str) -> Any:
         import boto3
@@ -281,7 +285,7 @@ def deploy_stack(monkeypatch: pytest.MonkeyPatch, load_event: Callable[[str], di
 
     with mock_aws(config={"stepfunctions": {"execute_state_machine": True}}), \
             mock.patch.object(LambdaFunction, "invoke", invoke), \
-            mock.patch.object(retrier_decl, "time", types.SimpleNamespace(sleep=lambda s: None)):
+            mock.patch.object(retrier_decl, "time", types.SimpleNamespace(sleep=lambda s: holder[0].retry_sleep(s))):
         names: dict[str, str] = {}
         attributes: dict[str, str] = {}
         if search_endpoint:
@@ -346,7 +350,7 @@ def deploy_stack(monkeypatch: pytest.MonkeyPatch, load_event: Callable[[str], di
         if search_endpoint:
             # The domain enforces HTTPS; osmem-server on loopback speaks plain HTTP.
             environment["RAGSPINE_OPENSEARCH_ENDPOINT"] = search_endpoint
-            environment["RAGSPINE_OPENSEARCH_INDEX"] = "ragspine-chunks-stack"
+            environment["RAGSPINE_OPENSEARCH_INDEX"] = f"ragspine-chunks-{uuid.uuid4().hex[:8]}"  # a server may be shared
         environment.update(extra_environment or {})
         for name, value in environment.items():
             monkeypatch.setenv(name, value)
@@ -371,3 +375,16 @@ def deploy_stack(monkeypatch: pytest.MonkeyPatch, load_event: Callable[[str], di
             get_settings.cache_clear()
             get_services.cache_clear()
             get_knowledge_gateway.cache_clear()
+
+
+def wait_for_executions(stack: Stack, state_machine: str = "IngestStateMachine") -> list[str]:
+    """Wait until no execution of the state machine is RUNNING; return their end statuses (bounded wait)."""
+    sfn = stack.client("stepfunctions")
+    deadline = time.monotonic() + 120
+    while True:
+        statuses = [sfn.describe_execution(executionArn=e["executionArn"])["status"]
+                    for e in stack.executions(state_machine)]
+        if "RUNNING" not in statuses:
+            return statuses
+        assert time.monotonic() < deadline, "an execution never ended"
+        time.sleep(0.05)

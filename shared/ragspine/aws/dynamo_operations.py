@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from ragspine.aws.dynamo_table import ConditionFailedError, DynamoTable
 from ragspine.errors import NotFoundError
 from ragspine.ingestion.operation_codec import dump_operation, load_operation, with_times
-from ragspine.ingestion.operations import Operation, OperationKey, utcnow
+from ragspine.ingestion.operations import Operation, OperationKey, OperationStatus, utcnow
 
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient
@@ -41,7 +41,8 @@ def _key_pk(key: OperationKey) -> str:
 def _item(operation: Operation) -> dict[str, Any]:
     created = operation.created_at.isoformat() if operation.created_at else ""
     return {"pk": {"S": _op_pk(operation.id)}, "sk": {"S": _OP_SK}, "doc_id": {"S": operation.doc_id},
-            "created_key": {"S": f"{created}#{operation.id}"}, "body": {"S": dump_operation(operation)}}
+            "created_key": {"S": f"{created}#{operation.id}"}, "status": {"S": operation.status.value},
+            "body": {"S": dump_operation(operation)}}
 
 
 class DynamoOperationStore:
@@ -89,11 +90,20 @@ class DynamoOperationStore:
             NotFoundError: no operation has this id (a save never creates one).
         """
         saved = with_times(operation, created=operation.created_at or utcnow(), updated=utcnow())
+        condition, values = "attribute_exists(pk)", {}
+        if saved.status is not OperationStatus.CANCELLED:
+            # A cancel wins over a runner's concurrent read-modify-write (records before the attribute lack it).
+            condition += " AND (attribute_not_exists(#status) OR #status <> :cancelled)"
+            values = {"ExpressionAttributeNames": {"#status": "status"},
+                      "ExpressionAttributeValues": {":cancelled": {"S": OperationStatus.CANCELLED.value}}}
         try:
-            self.table.call("put_item", TableName=self.table.name, Item=_item(saved),
-                            ConditionExpression="attribute_exists(pk)")
+            self.table.call("put_item", TableName=self.table.name, Item=_item(saved), ConditionExpression=condition,
+                            **values)
         except ConditionFailedError:
-            raise NotFoundError(f"no ingestion operation {operation.id}") from None
+            stored = self.get(operation.id)
+            if stored is None:
+                raise NotFoundError(f"no ingestion operation {operation.id}") from None
+            return stored  # cancelled meanwhile: the cancel stands
         return saved
 
     def list_operations(self, *, doc_id: str | None = None) -> list[Operation]:

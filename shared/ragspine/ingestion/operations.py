@@ -83,6 +83,10 @@ class Operation:
     started_at: datetime | None = None
     finished_at: datetime | None = None
     heartbeat_at: datetime | None = None  # the runner's lease: renewed before every step
+    # While a step waits for an automatic retry: how many of its attempts failed, and when the last one did
+    # (so a reader computes when the next attempt is due from the retry policy); 0 / None otherwise.
+    step_failures: int = 0
+    failed_at: datetime | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,7 +124,11 @@ class OperationStore(Protocol):
         ...
 
     def save(self, operation: Operation) -> Operation:
-        """Replace the stored operation with ``operation``, stamping ``updated_at``; return it."""
+        """Replace the stored operation with ``operation``, stamping ``updated_at``; return it.
+
+        A CANCELLED operation stays CANCELLED: saving it with another status (a runner's stale copy)
+        writes nothing and returns the stored, cancelled record.
+        """
         ...
 
     def list_operations(self, *, doc_id: str | None = None) -> list[Operation]:

@@ -71,13 +71,16 @@ class InProcessRunner:
                 # Renew the lease: a reader that sees no heartbeat for longer than the lease knows this
                 # runner died (kill -9, a Lambda timeout) and fails the operation as retryable.
                 operation = operations.save(replace(operation, heartbeat_at=utcnow()))
+                if operation.status is OperationStatus.CANCELLED:  # cancelled between the read and the save
+                    return operation
                 final, operation = self._attempt(step, operation, context)
                 warnings += final.warnings
                 if self._on_step is not None:
                     self._on_step(operation, final)
         except _StepFailed as failed:
             return operations.save(replace(failed.operation, status=OperationStatus.FAILED, error=failed.error,
-                                           warnings=tuple(warnings), finished_at=utcnow()))
+                                           warnings=tuple(warnings), finished_at=utcnow(), step_failures=0,
+                                           failed_at=None))
         context.staging.clear(operation.id)
         assert final is not None
         return operations.save(replace(operation, status=OperationStatus.SUCCEEDED, warnings=tuple(warnings),
@@ -93,11 +96,17 @@ class InProcessRunner:
                 transient = self._policy.retries(exc)
                 if not transient or attempt >= self._policy.max_attempts:
                     raise _StepFailed(operation, operation_error(step, exc, transient=transient)) from exc
-                operation = context.operations.save(replace(operation, retry_count=operation.retry_count + 1))
+                # Recorded while it waits, so a reader can say when the next attempt is due.
+                operation = context.operations.save(replace(operation, retry_count=operation.retry_count + 1,
+                                                            step_failures=attempt, failed_at=utcnow()))
                 logger.info("retrying ingestion step", extra={"operation_id": operation.id, "step": step.value,
                                                               "attempt": attempt, "error_type": type(exc).__name__})
                 self._sleep(self._policy.delay(attempt))
                 attempt += 1
+                # No longer waiting; re-read first (a cancel during the backoff must stay), and renew the lease.
+                current = context.operations.get(operation.id) or operation
+                operation = context.operations.save(replace(current, step_failures=0, failed_at=None,
+                                                            heartbeat_at=utcnow()))
 
 
 def operation_error(step: Step, exc: Exception, *, transient: bool) -> OperationError:

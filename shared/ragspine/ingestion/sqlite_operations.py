@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ragspine.ingestion.operation_codec import dump_operation, load_operation, with_times
-from ragspine.ingestion.operations import ActiveVersion, Operation, OperationKey, utcnow
+from ragspine.ingestion.operations import ActiveVersion, Operation, OperationKey, OperationStatus, utcnow
 from ragspine.sqlite_local import ThreadLocalSqlite
 
 _SCHEMA = """
@@ -68,9 +68,16 @@ class SqliteOperationStore:
             NotFoundError: no operation has this id (a save never creates one).
         """
         saved = with_times(operation, created=operation.created_at or utcnow(), updated=utcnow())
+        sql = "UPDATE operation SET body = ? WHERE id = ?"
+        if saved.status is not OperationStatus.CANCELLED:
+            # A cancel wins over a runner's concurrent read-modify-write.
+            sql += " AND json_extract(body, '$.status') <> 'CANCELLED'"
         with self._conn() as conn:
-            updated = conn.execute("UPDATE operation SET body = ? WHERE id = ?", (dump_operation(saved), saved.id))
+            updated = conn.execute(sql, (dump_operation(saved), saved.id))
         if not updated.rowcount:
+            stored = self.get(operation.id)
+            if stored is not None:
+                return stored  # cancelled meanwhile: the cancel stands
             from ragspine.errors import NotFoundError
 
             raise NotFoundError(f"no ingestion operation {operation.id}")

@@ -76,15 +76,19 @@ def handle_step(payload: Mapping[str, Any], *, context: StepContext, policy: Ret
     now = utcnow()
     operation = context.operations.save(replace(
         operation, status=OperationStatus.RUNNING if operation.status is OperationStatus.PENDING else operation.status,
-        started_at=operation.started_at or now,
+        started_at=operation.started_at or now, step_failures=0, failed_at=None,  # this attempt no longer waits
         retry_count=operation.retry_count + (1 if int(payload.get("retry_count", 0)) > 0 else 0)))
+    if operation.status is OperationStatus.CANCELLED:  # cancelled between the read and the save
+        return {"operation_id": operation.id, "step": step.value, "outcome": Outcome.CANCELLED.value}
     try:
         result = run_step(step.value, payload, context=context, steps=steps)
     except Exception as exc:  # every failure is recorded on the operation
         transient = policy.retries(exc)
         error = operation_error(step, exc, transient=transient)
         if transient:
-            context.operations.save(replace(operation, error=error))
+            # The ASL's $$.State.RetryCount counts this state's earlier retries: this was attempt RetryCount + 1.
+            context.operations.save(replace(operation, error=error, failed_at=utcnow(),
+                                            step_failures=int(payload.get("retry_count", 0)) + 1))
             raise transient_error_class(error_name(exc, policy))(f"{error.code}: {error.message}") from exc
         context.operations.save(replace(operation, status=OperationStatus.FAILED, error=error, finished_at=utcnow()))
         return {"operation_id": operation.id, "step": step.value, "outcome": Outcome.FAILED.value,
@@ -111,7 +115,7 @@ def mark_failed(payload: Mapping[str, Any], *, context: StepContext, policy: Ret
         error = OperationError("INGEST_INTERNAL_ERROR", f"{name or 'unknown error'}: {_cause(raised)}"[:500],
                                retryable=name in policy.retry_on or name == "States.Timeout")
     saved = context.operations.save(replace(operation, status=OperationStatus.FAILED, error=error,
-                                            finished_at=utcnow()))
+                                            finished_at=utcnow(), step_failures=0, failed_at=None))
     return {"operation_id": saved.id, "step": MARK_FAILED, "code": error.code, "retryable": error.retryable}
 
 

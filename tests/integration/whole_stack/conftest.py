@@ -110,16 +110,3 @@ def crm(stack: Stack, load_event: Callable[[str], dict[str, Any]]) -> BusinessSy
     build_knowledge_store(settings).put_token(record)
     return BusinessSystem(stack, token, stack.private_key, settings.knowledge_assertion_issuer,  # type: ignore[attr-defined]
                           settings.knowledge_assertion_audience, load_event("knowledge_space_create"))
-
-
-def wait_for_executions(stack: Stack, state_machine: str = "IngestStateMachine") -> list[str]:
-    """Wait until no execution of the state machine is RUNNING; return their end statuses (bounded wait)."""
-    sfn = stack.client("stepfunctions")
-    deadline = time.monotonic() + 120
-    while True:
-        statuses = [sfn.describe_execution(executionArn=e["executionArn"])["status"]
-                    for e in stack.executions(state_machine)]
-        if "RUNNING" not in statuses:
-            return statuses
-        assert time.monotonic() < deadline, "an execution never ended"
-        time.sleep(0.05)

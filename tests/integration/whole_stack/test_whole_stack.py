@@ -20,9 +20,9 @@ import requests
 
 from ragspine.ingestion.operations import OperationStatus
 from ragspine.ingestion.steps import Step
-from tests.integration.whole_stack.conftest import BusinessSystem, wait_for_executions
+from tests.integration.whole_stack.conftest import BusinessSystem
 from tests.support.cfn import REPO_ROOT
-from tests.support.stack import Stack
+from tests.support.stack import Stack, wait_for_executions
 
 SAMPLES = REPO_ROOT / "shared" / "ragspine" / "samples" / "acme"
 POLICY = SAMPLES / "ACME_Product_Policy.md"
