@@ -104,7 +104,8 @@ def operation_view(gateway: Gateway, operation: GatewayOperation) -> dict[str, A
             "versionId": operation.version_id, "parentOperationId": operation.parent_id,
             "rootOperationId": operation.root_id, "retryable": state.retryable, "retryCount": state.retry_count,
             "manualRetryCount": len(retries), "lastRetryAt": iso(retries[-1].created_at) if retries else None,
-            "nextRetryAt": None, "progress": progress(state.percent, state.progress_source, at),
+            "nextRetryAt": iso(state.next_retry_at) if state.next_retry_at else None,
+            "progress": progress(state.percent, state.progress_source, at),
             "error": {"code": state.error_code, "message": state.error_message or ""} if state.error_code else None,
             "createdAt": iso(operation.created_at), "updatedAt": iso(at)}
 

@@ -10,7 +10,7 @@ from typing import Any
 from ragspine.ingestion.operations import Operation, OperationError, OperationStatus, SpaceStamp
 from ragspine.sensitivity import Sensitivity
 
-_TIMES = ("created_at", "updated_at", "started_at", "finished_at", "heartbeat_at")
+_TIMES = ("created_at", "updated_at", "started_at", "finished_at", "heartbeat_at", "failed_at")
 
 
 def _iso(value: datetime | None) -> str | None:
@@ -31,6 +31,7 @@ def dump_operation(operation: Operation) -> str:
         "retry_count": operation.retry_count, "warnings": list(operation.warnings),
         "facts_count": operation.facts_count, "chunks_count": operation.chunks_count,
         "pages_count": operation.pages_count, "context": dict(operation.context), "step": operation.step,
+        "step_failures": operation.step_failures,
         "error": None if operation.error is None else {
             "code": operation.error.code, "message": operation.error.message, "retryable": operation.error.retryable},
     }
@@ -59,6 +60,7 @@ def load_operation(text: str) -> Operation:
         created_at=times["created_at"], updated_at=times["updated_at"],
         started_at=times["started_at"], finished_at=times["finished_at"], heartbeat_at=times["heartbeat_at"],
         space=_space(body.get("space")),  # absent in ordinary operations and those written before it existed
+        step_failures=body.get("step_failures", 0), failed_at=times["failed_at"],  # absent in older records
     )
 
 

@@ -102,6 +102,10 @@ class Operation:
     heartbeat_at: datetime | None = None  # the runner's lease: renewed before every step
     step: str | None = None  # the step running now (or last run): ``activate`` cannot be cancelled
     space: SpaceStamp | None = None  # set by the Knowledge Gateway (None: an ordinary ingestion)
+    # While a step waits for an automatic retry: how many of its attempts failed, and when the last one did
+    # (so a reader computes when the next attempt is due from the retry policy); 0 / None otherwise.
+    step_failures: int = 0
+    failed_at: datetime | None = None
 
 
 @dataclass(frozen=True, slots=True)

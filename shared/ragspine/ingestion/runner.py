@@ -91,7 +91,8 @@ class InProcessRunner:
                     self._on_step(operation, final)
         except _StepFailed as failed:
             return operations.save(replace(failed.operation, status=OperationStatus.FAILED, error=failed.error,
-                                           warnings=tuple(warnings), finished_at=utcnow()))
+                                           warnings=tuple(warnings), finished_at=utcnow(), step_failures=0,
+                                           failed_at=None))
         context.staging.clear(operation.id)
         assert final is not None
         return operations.save(replace(operation, status=OperationStatus.SUCCEEDED, warnings=tuple(warnings),
@@ -109,11 +110,19 @@ class InProcessRunner:
                 transient = self._policy.retries(exc)
                 if not transient or attempt >= self._policy.max_attempts:
                     raise _StepFailed(operation, operation_error(step, exc, transient=transient)) from exc
-                operation = context.operations.save(replace(operation, retry_count=operation.retry_count + 1))
+                # Recorded while it waits, so a reader can say when the next attempt is due.
+                operation = context.operations.save(replace(operation, retry_count=operation.retry_count + 1,
+                                                            step_failures=attempt, failed_at=utcnow()))
                 logger.info("retrying ingestion step", extra={"operation_id": operation.id, "step": step.value,
                                                               "attempt": attempt, "error_type": type(exc).__name__})
                 self._sleep(self._policy.delay(attempt))
                 attempt += 1
+                # No longer waiting; re-read first (a cancel during the backoff must stay), and renew the lease.
+                current = context.operations.get(operation.id) or operation
+                if current.status is OperationStatus.CANCELLED:
+                    raise OperationCancelledError(f"operation {operation.id} was cancelled") from None
+                operation = context.operations.save(replace(current, step_failures=0, failed_at=None,
+                                                            heartbeat_at=utcnow()))
 
 
 def operation_error(step: Step, exc: Exception, *, transient: bool) -> OperationError:

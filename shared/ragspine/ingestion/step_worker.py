@@ -94,6 +94,7 @@ def _handle_step(step: Step, payload: Mapping[str, Any], *, context: StepContext
     operation = context.operations.save(replace(
         operation, status=OperationStatus.RUNNING if operation.status is OperationStatus.PENDING else operation.status,
         started_at=operation.started_at or now, step=step.value,
+        step_failures=0, failed_at=None,  # this attempt no longer waits
         retry_count=operation.retry_count + (1 if int(payload.get("retry_count", 0)) > 0 else 0)))
     try:
         result = run_step(step.value, payload, context=context, steps=steps)
@@ -103,7 +104,9 @@ def _handle_step(step: Step, payload: Mapping[str, Any], *, context: StepContext
         transient = policy.retries(exc)
         error = operation_error(step, exc, transient=transient)
         if transient:
-            context.operations.save(replace(operation, error=error))
+            # The ASL's $$.State.RetryCount counts this state's earlier retries: this was attempt RetryCount + 1.
+            context.operations.save(replace(operation, error=error, failed_at=utcnow(),
+                                            step_failures=int(payload.get("retry_count", 0)) + 1))
             raise transient_error_class(error_name(exc, policy))(f"{error.code}: {error.message}") from exc
         context.operations.save(replace(operation, status=OperationStatus.FAILED, error=error, finished_at=utcnow()))
         return {"operation_id": operation.id, "step": step.value, "outcome": Outcome.FAILED.value,
@@ -131,7 +134,7 @@ def mark_failed(payload: Mapping[str, Any], *, context: StepContext, policy: Ret
                                retryable=name in policy.retry_on or name == "States.Timeout")
     try:
         saved = context.operations.save(replace(operation, status=OperationStatus.FAILED, error=error,
-                                                finished_at=utcnow()))
+                                                finished_at=utcnow(), step_failures=0, failed_at=None))
     except OperationCancelledError:  # cancelled while the step failed: cancelled is its end state
         return {"operation_id": operation.id, "step": MARK_FAILED, "outcome": Outcome.CANCELLED.value}
     return {"operation_id": saved.id, "step": MARK_FAILED, "code": error.code, "retryable": error.retryable}

@@ -102,7 +102,7 @@ def _version(gateway: Gateway, document: Document, number: int, kind: ChangeType
              operation_id: str) -> Version:
     now = gateway.clock()
     return Version(id=new_id("ver"), document_id=document.id, number=number, change_type=kind,
-                   status=VersionStatus.UPLOADED, file_resource_id=resource.id, file_name=resource.file_name,
+                   status=VersionStatus.CREATED, file_resource_id=resource.id, file_name=resource.file_name,
                    mime_type=resource.mime_type, file_size=resource.file_size, operation_id=operation_id,
                    created_at=now, updated_at=now)
 

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from ragspine.errors import ConflictError, ProviderUnavailableError
 from ragspine.ingestion.operations import Operation, OperationKey, OperationStatus, SpaceStamp
 from ragspine.ingestion.pipeline import cancel as cancel_ingestion
 from ragspine.ingestion.pipeline import reap_if_stale
+from ragspine.ingestion.retry import RetryPolicy
 from ragspine.knowledge.acl import not_found, require
 from ragspine.knowledge.gateway import Gateway, new_id
 from ragspine.knowledge.model import (
@@ -40,9 +41,13 @@ ALREADY_FINISHED = "the operation has already finished and cannot be cancelled"
 STAGED_STEPS = ("source", "document", "extraction", "chunks", "index_ready")
 ACTION_OF = {ChangeType.UPLOAD: Action.DOCUMENT_UPLOAD, ChangeType.REPLACE: Action.DOCUMENT_UPDATE,
              ChangeType.REINDEX: Action.DOCUMENT_REINDEX}
-_VERSION_OF = {OperationStatus.PENDING: VersionStatus.UPLOADED, OperationStatus.RUNNING: VersionStatus.INGESTING,
+# A version before its run ends: CREATED while its operation waits for a runner, UPLOADING while ``fetch`` brings
+# the file's bytes into the pipeline, UPLOADED once they are staged ("source") and INGESTING from the parsed
+# document on (parse, facts, chunks, index, activation).
+_VERSION_OF = {OperationStatus.PENDING: VersionStatus.CREATED, OperationStatus.RUNNING: VersionStatus.INGESTING,
                OperationStatus.SUCCEEDED: VersionStatus.READY, OperationStatus.FAILED: VersionStatus.FAILED,
                OperationStatus.CANCELLED: VersionStatus.CANCELLED}
+_RETRY_POLICY = RetryPolicy()  # the runner's and the state machine's (a unit test checks the ASL against it)
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +62,8 @@ class RunState:
     percent: int | None  # None: no reliable percentage
     progress_source: str
     updated_at: datetime | None
+    staged: tuple[str, ...] = ()  # the step outputs a RUNNING run has staged so far
+    next_retry_at: datetime | None = None  # when a step waiting for an automatic retry runs again
 
 
 def run_state(gateway: Gateway, operation_id: str) -> RunState:
@@ -67,11 +74,20 @@ def run_state(gateway: Gateway, operation_id: str) -> RunState:
     if run is None:
         return RunState(OperationStatus.FAILED, True, 0, "KNOWLEDGE_PROVIDER_UNAVAILABLE",
                         "the run was never started: retry the operation", None, "UNAVAILABLE", None)
-    percent, source = _progress(gateway, run)
+    staged = _staged(gateway, run)
+    percent, source = _progress(run, staged)
     error = run.error
     return RunState(run.status, bool(error and error.retryable and run.status is OperationStatus.FAILED),
                     run.retry_count, error.code if error else None, _safe(error.message) if error else None,
-                    percent, source, run.updated_at)
+                    percent, source, run.updated_at, staged, _next_retry_at(run))
+
+
+def _next_retry_at(run: Operation) -> datetime | None:
+    """When the waiting step's next attempt is due: its last failure plus the policy's backoff for that retry."""
+    waiting = run.status is OperationStatus.RUNNING and run.step_failures > 0 and run.failed_at is not None
+    if not waiting or run.step_failures >= _RETRY_POLICY.max_attempts or run.failed_at is None:
+        return None
+    return run.failed_at + timedelta(seconds=_RETRY_POLICY.delay(run.step_failures))
 
 
 def _safe(message: str) -> str:
@@ -79,13 +95,18 @@ def _safe(message: str) -> str:
     return message[:500]
 
 
-def _progress(gateway: Gateway, run: Operation) -> tuple[int | None, str]:
+def _staged(gateway: Gateway, run: Operation) -> tuple[str, ...]:
+    if run.status is not OperationStatus.RUNNING:
+        return ()
+    return tuple(name for name in STAGED_STEPS if gateway.staging.get(run.id, name) is not None)
+
+
+def _progress(run: Operation, staged: tuple[str, ...]) -> tuple[int | None, str]:
     if run.status is OperationStatus.SUCCEEDED:
         return 100, "LIFECYCLE"
-    if run.status is not OperationStatus.RUNNING:
+    if run.status is not OperationStatus.RUNNING or not staged:
         return None, "UNAVAILABLE"
-    done = sum(1 for name in STAGED_STEPS if gateway.staging.get(run.id, name) is not None)
-    return (round(100 * done / (len(STAGED_STEPS) + 1)), "PIPELINE_STEPS") if done else (None, "UNAVAILABLE")
+    return round(100 * len(staged) / (len(STAGED_STEPS) + 1)), "PIPELINE_STEPS"
 
 
 def unfinished(gateway: Gateway, operation: GatewayOperation) -> bool:
@@ -98,7 +119,10 @@ def version_status(gateway: Gateway, version: Version) -> VersionStatus:
     ended = (VersionStatus.READY, VersionStatus.RETIRED, VersionStatus.DELETED)
     if version.status in ended or not version.operation_id:
         return version.status
-    return _VERSION_OF[run_state(gateway, version.operation_id).status]
+    state = run_state(gateway, version.operation_id)
+    if state.status is OperationStatus.RUNNING and "document" not in state.staged:
+        return VersionStatus.UPLOADED if "source" in state.staged else VersionStatus.UPLOADING
+    return _VERSION_OF[state.status]
 
 
 def space_stamp(space_id: str, document: Document) -> SpaceStamp:

@@ -160,3 +160,17 @@ def test_active_versions_replace_each_other_and_list_by_document(stores: Stores)
     assert [(v.doc_id, v.version_id) for v in staging.active()] == [("a.pptx", "v-1"), ("b.xlsx", "v-2")]
     assert staging.active("a.pptx")[0].extraction == big
     assert staging.active("missing") == []
+
+
+def test_a_cancel_stands_against_a_runners_stale_save(stores: Stores) -> None:
+    # Found by the Gateway suite on the state machine: the worker's read-modify-write at the start of a step
+    # overwrote a cancel that landed between its read and its save, and the run went on to READY.
+    operations, _ = stores
+    operation, _ = operations.create_or_get(OperationKey("report.pptx", "v-1"), _draft())
+    stale = operations.get(operation.id)
+    assert stale is not None
+    operations.save(replace(stale, status=OperationStatus.CANCELLED))
+    with pytest.raises(OperationCancelledError):  # refused, so the runner stops where it is
+        operations.save(replace(stale, status=OperationStatus.RUNNING, retry_count=1))
+    stored = operations.get(operation.id)
+    assert stored is not None and stored.status is OperationStatus.CANCELLED and stored.retry_count == 0

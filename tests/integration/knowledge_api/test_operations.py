@@ -5,8 +5,14 @@ from __future__ import annotations
 import pytest
 
 from ragspine.knowledge.operations import ALREADY_FINISHED, NOT_RETRYABLE, RETRY_LIMIT
-from tests.integration.knowledge_api.conftest import Runs
+from tests.integration.knowledge_api.conftest import BACKENDS, Runs
 from tests.support.knowledge_api import Gateway
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request: pytest.FixtureRequest) -> str:
+    """Every test here runs on the embedded default and on the AWS adapters (moto)."""
+    return str(request.param)
 
 
 def _error(gateway: Gateway) -> dict[str, object]:

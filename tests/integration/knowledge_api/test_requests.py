@@ -10,7 +10,18 @@ import pytest
 
 from ragspine.bootstrap import get_knowledge_gateway
 from ragspine.knowledge.files import sign
+from tests.integration.knowledge_api.conftest import BACKENDS
 from tests.support.knowledge_api import BASE, Gateway
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request: pytest.FixtureRequest) -> str:
+    """Every test here runs on the embedded default and on the AWS adapters (moto)."""
+    return str(request.param)
+
+
+# The local service's own upload route (AWS uploads are S3 presigned PUTs) and its SQLite idempotency records.
+EMBEDDED_ONLY = pytest.mark.parametrize("backend", ["embedded"])
 
 # Seed 003: fields an agent may never send (impersonation, ACL principals, provider ids, version selection,
 # model/pipeline knobs, TOC/KG, provider URLs, local paths, storage keys, TTLs, binary bodies).
@@ -55,6 +66,7 @@ def test_a_mutation_without_a_key_is_refused(gateway: Gateway) -> None:
     assert _fields(gateway) == ["Idempotency-Key"]
 
 
+@EMBEDDED_ONLY
 def test_a_key_expires_after_its_window(gateway: Gateway) -> None:
     body = {"code": "k1", "name": "n", "profileCode": "enterprise-long-document",
             "defaultSecurityDomainCode": "internal"}
@@ -79,6 +91,7 @@ def _ticket(gateway: Gateway, size: int, name: str = "a.md") -> tuple[dict[str, 
     return ticket, ticket["uploadUrl"].split("://testserver", 1)[1], space
 
 
+@EMBEDDED_ONLY
 def test_signed_upload_urls_are_checked(gateway: Gateway) -> None:
     ticket, url, _ = _ticket(gateway, 5)
     assert ticket["uploadMethod"] == "PUT" and ticket["expiresAt"].endswith("Z")
@@ -111,6 +124,7 @@ def test_file_size_and_type_limits(gateway: Gateway) -> None:
     assert _fields(gateway) == ["fileName"]
 
 
+@EMBEDDED_ONLY
 def test_a_file_resource_must_be_uploaded_before_it_is_used(gateway: Gateway) -> None:
     ticket, _, space = _ticket(gateway, 5)
     response = gateway.call("POST", f"/spaces/{space}/documents",
@@ -149,6 +163,7 @@ def test_a_body_that_is_not_json_is_invalid_input(gateway: Gateway) -> None:
     assert response.status_code == 400 and response.json()["meta"]["error"]["fieldErrors"][0]["field"] == "body"
 
 
+@EMBEDDED_ONLY
 def test_a_non_ascii_signature_is_refused_not_a_crash(gateway: Gateway) -> None:
     # Found by schemathesis: compare_digest raised TypeError on non-ASCII text (a 500).
     _, url, _ = _ticket(gateway, 5)
