@@ -146,6 +146,22 @@ def lifecycle_rules(properties: Mapping[str, Any]) -> list[dict[str, Any]]:
     return rules
 
 
+def generated_secret(properties: Mapping[str, Any]) -> str:
+    """The string CloudFormation stores for a secret: ``SecretString``, or ``GenerateSecretString``'s
+    template with a random value under its key (a bare random string without a template)."""
+    import secrets as random_source
+
+    if "SecretString" in properties:
+        return str(properties["SecretString"])
+    spec = properties.get("GenerateSecretString", {})
+    value = random_source.token_hex(int(spec.get("PasswordLength", 32)) // 2)
+    if "SecretStringTemplate" not in spec:
+        return value
+    document = json.loads(spec["SecretStringTemplate"])
+    document[spec["GenerateStringKey"]] = value
+    return json.dumps(document)
+
+
 def _encryption_rule(rule: Mapping[str, Any]) -> dict[str, Any]:
     """CloudFormation's ``ServerSideEncryptionByDefault`` is the API's ``ApplyServerSideEncryptionByDefault``."""
     api = {k: v for k, v in rule.items() if k != "ServerSideEncryptionByDefault"}
@@ -253,7 +269,7 @@ def merged_environment(per_function: Mapping[str, Mapping[str, str]]) -> dict[st
 def deploy_stack(monkeypatch: pytest.MonkeyPatch, load_event: Callable[[str], dict[str, Any]], lambda_context: Any,
                  *, search_endpoint: str | None, parameters: dict[str, str] | None = None,
                  extra_environment: dict[str, str] | None = None) -> Iterator[Stack]:
-    """moto with every table, the bucket, the functions and the state machine of ``template.yaml``.
+    """moto with every table, the bucket, the secrets, the functions and the state machine of ``template.yaml``.
 
     ``search_endpoint`` is where the ``SearchDomain`` answers (osmem-server, plain HTTP on loopback);
     ``None`` deploys with ``ChunkSearch=none``. ``extra_environment`` carries what a deployment adds
@@ -324,6 +340,12 @@ def deploy_stack(monkeypatch: pytest.MonkeyPatch, load_event: Callable[[str], di
                 if rules := lifecycle_rules(properties):
                     s3.put_bucket_lifecycle_configuration(Bucket=bucket, LifecycleConfiguration={"Rules": rules})
                 attributes[f"{logical}.Arn"] = f"arn:aws:s3:::{bucket}"
+        secretsmanager = boto3.client("secretsmanager", region_name=REGION)
+        for logical, resource in resources.items():
+            if resource["Type"] == "AWS::SecretsManager::Secret":
+                created = secretsmanager.create_secret(Name=f"ragspine-{logical.lower()}",
+                                                       SecretString=generated_secret(resource.get("Properties", {})))
+                names[logical] = created["ARN"]  # Ref of a secret is its ARN
         lambdas = boto3.client("lambda", region_name=REGION)
         for logical in _functions(template):
             created = lambdas.create_function(FunctionName=logical, Runtime="python3.12", Role=role,
