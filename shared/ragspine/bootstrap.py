@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from ragspine.retrieval.ports import ChunkIndex
     from ragspine.workflows.run import KnowledgeRetriever
     from ragspine.workflows.surfaces import WorkflowComponents, WorkflowStore
+    from ragspine.workflows.surfaces.ports import RunStore
 
 
 @dataclass(frozen=True)
@@ -160,6 +161,17 @@ def build_workflow_store(settings: Settings) -> WorkflowStore:
     return SqliteWorkflowStore(settings.workflows_db_path)
 
 
+def build_run_store(settings: Settings) -> RunStore | None:
+    """Where workflow runs are recorded: ``workflows.db`` locally; none yet on the aws backend."""
+    if settings.backend is Backend.AWS:
+        return None
+    from ragspine.workflows.surfaces.run_records import RunRetention
+    from ragspine.workflows.surfaces.sqlite_runs import SqliteRunStore
+
+    return SqliteRunStore(settings.workflows_db_path, retention=RunRetention(
+        max_runs=settings.workflow_run_retention_count, max_age_days=settings.workflow_run_retention_days))
+
+
 def build_workflow_components(settings: Settings, *, llm: LLMProvider | None,
                               retriever: KnowledgeRetriever | None = None) -> WorkflowComponents:
     """Wire the workflow surfaces: store, gate (RAGSPINE_DIFY_RUN_ENABLED), egress, code limits, webhooks."""
@@ -169,7 +181,8 @@ def build_workflow_components(settings: Settings, *, llm: LLMProvider | None,
 
     hosts = settings.workflow_http_hosts
     return WorkflowComponents(
-        store=build_workflow_store(settings), gate=ExecutionGate(enabled=settings.dify_run_enabled),
+        store=build_workflow_store(settings), runs=build_run_store(settings),
+        gate=ExecutionGate(enabled=settings.dify_run_enabled),
         scaffold=ScaffoldOptions(dsl_version=settings.workflow_dsl_version, http_allowlist=hosts),
         webhook=WebhookPolicy(max_bytes=settings.workflow_webhook_max_bytes,
                               methods=settings.workflow_webhook_method_set),

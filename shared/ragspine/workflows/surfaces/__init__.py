@@ -1,4 +1,4 @@
-"""The stored-workflow surfaces (Dify app API, n8n API, webhooks): registry, keys, records, stores, rate limits."""
+"""The stored-workflow surfaces (Dify app API, n8n API, webhooks): registry, keys, stores, runs, rate limits."""
 
 from __future__ import annotations
 
@@ -15,16 +15,19 @@ from ragspine.workflows.surfaces.errors import (
 from ragspine.workflows.surfaces.key_admin import create_app_key, create_n8n_key
 from ragspine.workflows.surfaces.keys import verify_key
 from ragspine.workflows.surfaces.n8n_body import EXTRAS, NODE_KEYS, REQUIRED
-from ragspine.workflows.surfaces.ports import WorkflowStore
+from ragspine.workflows.surfaces.ports import RunStore, WorkflowStore
 from ragspine.workflows.surfaces.rate_limit import TokenBucketLimiter
 from ragspine.workflows.surfaces.records import ApiKeyRecord, KeyKind, StoredWorkflow, WorkflowPage
 from ragspine.workflows.surfaces.registry import CURSOR_PATTERN
+from ragspine.workflows.surfaces.run_records import RecordedStatus, RunRecord, RunRetention, RunSurface
 from ragspine.workflows.surfaces.runs import BODY_METHODS, check_method, prepare_run, run_stored, trigger_webhook
+from ragspine.workflows.surfaces.sqlite_runs import SqliteRunStore
 from ragspine.workflows.surfaces.sqlite_store import SqliteWorkflowStore
 
 __all__ = [
     "BODY_METHODS", "CURSOR_PATTERN", "EXTRAS", "NODE_KEYS", "REQUIRED",
-    "ApiKeyRecord", "KeyKind", "SqliteWorkflowStore", "StoredWorkflow", "TokenBucketLimiter",
+    "ApiKeyRecord", "KeyKind", "RecordedStatus", "RunRecord", "RunRetention", "RunStore", "RunSurface",
+    "SqliteRunStore", "SqliteWorkflowStore", "StoredWorkflow", "TokenBucketLimiter",
     "WebhookMethodNotAllowedError", "WebhookPolicy", "WebhookRateLimitedError", "WorkflowComponents",
     "WorkflowConflictError", "WorkflowNotFoundError", "WorkflowNotRunnableError", "WorkflowPage",
     "WorkflowRequestUnprocessableError", "WorkflowStore",
