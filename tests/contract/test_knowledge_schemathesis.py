@@ -26,7 +26,7 @@ from tests.support.contract_run import ContractRun, run_engine
 
 schemathesis = pytest.importorskip("schemathesis")
 
-MAX_EXAMPLES = 12
+MAX_EXAMPLES = 8
 SEED = 3
 CONFIG: dict[str, Any] = {
     "checks": {
