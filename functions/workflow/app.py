@@ -15,12 +15,13 @@ from aws_lambda_powertools.logging.utils import copy_config_to_registered_logger
 from mangum import Mangum
 
 from ragspine.api.app import create_app
-from ragspine.api.routers import dify, n8n, workflows
+from ragspine.api.routers import dify, n8n, n8n_executions, workflows
 
 logger = Logger()
 copy_config_to_registered_loggers(source_logger=logger)
 # Building the app is cheap; the store, catalog and executor are built on the first request.
-_asgi = Mangum(create_app(routers=[workflows.router, dify.router, n8n.router]), lifespan="off")
+_asgi = Mangum(create_app(routers=[workflows.router, dify.router, n8n.router, n8n_executions.router]),
+               lifespan="off")
 
 
 @logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_REST)

@@ -161,15 +161,23 @@ def build_workflow_store(settings: Settings) -> WorkflowStore:
     return SqliteWorkflowStore(settings.workflows_db_path)
 
 
-def build_run_store(settings: Settings) -> RunStore | None:
-    """Where workflow runs are recorded: ``workflows.db`` locally; none yet on the aws backend."""
-    if settings.backend is Backend.AWS:
-        return None
+def build_run_store(settings: Settings) -> RunStore:
+    """Where workflow runs are recorded: ``workflows.db`` locally, the workflows table on aws."""
     from ragspine.workflows.surfaces.run_records import RunRetention
+
+    retention = RunRetention(max_runs=settings.workflow_run_retention_count,
+                             max_age_days=settings.workflow_run_retention_days)
+    if settings.backend is Backend.AWS:
+        from ragspine.aws.dynamo_runs import DynamoRunStore
+        from ragspine.errors import ConfigurationError
+
+        if not settings.workflows_table:
+            raise ConfigurationError("RAGSPINE_WORKFLOWS_TABLE is required for workflows when RAGSPINE_BACKEND=aws")
+        return DynamoRunStore(settings.workflows_table, retention=retention, region=settings.aws_region,
+                              endpoint_url=settings.dynamodb_endpoint_url)
     from ragspine.workflows.surfaces.sqlite_runs import SqliteRunStore
 
-    return SqliteRunStore(settings.workflows_db_path, retention=RunRetention(
-        max_runs=settings.workflow_run_retention_count, max_age_days=settings.workflow_run_retention_days))
+    return SqliteRunStore(settings.workflows_db_path, retention=retention)
 
 
 def build_workflow_components(settings: Settings, *, llm: LLMProvider | None,
