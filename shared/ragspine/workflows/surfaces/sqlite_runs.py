@@ -11,7 +11,7 @@ from ragspine.workflows.surfaces.run_records import RecordedStatus, RunPage, Run
 
 # ``seq`` numbers runs in start order (n8n's numeric execution id); AUTOINCREMENT never reuses a
 # pruned number, so an old id cannot come back naming another run. ``owner`` leads both indexes:
-# every read is scoped to one owner.
+# every read is scoped to one owner. The age index keeps each start's pruning an index probe.
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS workflow_run (
     seq INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -25,6 +25,7 @@ CREATE TABLE IF NOT EXISTS workflow_run (
 ) STRICT;
 CREATE INDEX IF NOT EXISTS workflow_run_by_owner ON workflow_run (owner, seq);
 CREATE INDEX IF NOT EXISTS workflow_run_by_task ON workflow_run (task_id) WHERE task_id != '';
+CREATE INDEX IF NOT EXISTS workflow_run_by_age ON workflow_run (created_at);
 """
 _COLUMNS = "seq, record"
 
