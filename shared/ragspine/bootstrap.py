@@ -29,8 +29,7 @@ if TYPE_CHECKING:
     from ragspine.retrieval.pipeline import HybridRetriever
     from ragspine.retrieval.ports import ChunkIndex
     from ragspine.workflows.run import KnowledgeRetriever
-    from ragspine.workflows.surfaces import WorkflowComponents, WorkflowStore
-    from ragspine.workflows.surfaces.ports import RunStore
+    from ragspine.workflows.surfaces import RunStore, WorkflowComponents, WorkflowStore
 
 
 @dataclass(frozen=True)
@@ -163,7 +162,7 @@ def build_workflow_store(settings: Settings) -> WorkflowStore:
 
 def build_run_store(settings: Settings) -> RunStore:
     """Where workflow runs are recorded: ``workflows.db`` locally, the workflows table on aws."""
-    from ragspine.workflows.surfaces.run_records import RunRetention
+    from ragspine.workflows.surfaces import RunRetention
 
     retention = RunRetention(max_runs=settings.workflow_run_retention_count,
                              max_age_days=settings.workflow_run_retention_days)
@@ -175,7 +174,7 @@ def build_run_store(settings: Settings) -> RunStore:
             raise ConfigurationError("RAGSPINE_WORKFLOWS_TABLE is required for workflows when RAGSPINE_BACKEND=aws")
         return DynamoRunStore(settings.workflows_table, retention=retention, region=settings.aws_region,
                               endpoint_url=settings.dynamodb_endpoint_url)
-    from ragspine.workflows.surfaces.sqlite_runs import SqliteRunStore
+    from ragspine.workflows.surfaces import SqliteRunStore
 
     return SqliteRunStore(settings.workflows_db_path, retention=retention)
 

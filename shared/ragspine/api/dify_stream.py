@@ -22,8 +22,17 @@ from ragspine.api.dify_tasks import STOP, TASKS
 from ragspine.api.error_formats import dify_status
 from ragspine.errors import RagspineError
 from ragspine.workflows.run import EventKind, ExecutionPlan, RunEvent, RunResult
-from ragspine.workflows.surfaces import StoredWorkflow, WorkflowComponents, run_log
-from ragspine.workflows.surfaces.run_records import NodeTrace, RunSurface
+from ragspine.workflows.surfaces import (
+    NodeTrace,
+    RunSurface,
+    StoredWorkflow,
+    WorkflowComponents,
+    node_trace,
+    record_failure,
+    record_result,
+    record_start,
+    record_stop,
+)
 
 logger = logging.getLogger(__name__)
 # A node that never reports back (a hung provider) must not hold the connection forever.
@@ -56,7 +65,7 @@ class _Stream:
             yield self.event("node_started", data)
             return
         run = item.run
-        self.traces.append(run_log.trace(run))
+        self.traces.append(node_trace(run))
         yield self.event("node_finished", {**data, "inputs": {}, "process_data": None, "outputs": dict(run.outputs),
                                            "status": run.status.value, "error": run.error,
                                            "elapsed_time": round(run.elapsed_time, 6), "finished_at": int(time.time()),
@@ -102,7 +111,7 @@ def stream_run(plan: ExecutionPlan, inputs: Mapping[str, Any], *, workflow: Stor
             logger.exception("streamed run crashed", extra={"workflow_id": workflow_id})
             events.put(exc)
 
-    record = run_log.begin(components, workflow, inputs, surface=RunSurface.DIFY, user=user, run_id=stream.run_id,
+    record = record_start(components, workflow, inputs, surface=RunSurface.DIFY, user=user, run_id=stream.run_id,
                            task_id=stream.task_id)
     settled = False
     TASKS.register(stream.task_id, user, events)
@@ -115,12 +124,12 @@ def stream_run(plan: ExecutionPlan, inputs: Mapping[str, Any], *, workflow: Stor
             try:
                 item = events.get(timeout=WAIT_SECONDS)
             except queue.Empty:
-                run_log.failed(components, record, "the run did not report progress in time", tuple(stream.traces))
+                record_failure(components, record, "the run did not report progress in time", tuple(stream.traces))
                 settled = True
                 yield stream.error(TimeoutError("the run did not report progress in time"))
                 return
             if item is STOP:
-                run_log.stopped(components, record, "stopped by the user", tuple(stream.traces))
+                record_stop(components, record, "stopped by the user", tuple(stream.traces))
                 settled = True
                 yield stream.stopped()
                 return
@@ -128,16 +137,16 @@ def stream_run(plan: ExecutionPlan, inputs: Mapping[str, Any], *, workflow: Stor
                 yield from stream.node(item)
             elif isinstance(item, Exception):
                 message = item.message if isinstance(item, RagspineError) else "internal error"
-                run_log.failed(components, record, message, tuple(stream.traces))
+                record_failure(components, record, message, tuple(stream.traces))
                 settled = True
                 yield stream.error(item)
                 return
             elif isinstance(item, RunResult):
-                run_log.succeeded_or_failed(components, record, item)
+                record_result(components, record, item)
                 settled = True
                 yield stream.finished(item)
                 return
     finally:
         TASKS.unregister(stream.task_id)
         if not settled:  # the client went away mid-stream: its result will be dropped
-            run_log.stopped(components, record, "the client closed the stream", tuple(stream.traces))
+            record_stop(components, record, "the client closed the stream", tuple(stream.traces))

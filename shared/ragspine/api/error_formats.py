@@ -27,9 +27,9 @@ from ragspine.workflows.surfaces import (
     WorkflowNotFoundError,
     WorkflowNotRunnableError,
     WorkflowRequestUnprocessableError,
+    WorkflowRunNotFoundError,
     WorkflowUnauthenticatedError,
 )
-from ragspine.workflows.surfaces.errors import WorkflowRunNotFoundError
 
 logger = logging.getLogger(__name__)
 Render = Callable[[Request, Exception], Response]

@@ -5,8 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from ragspine.workflows.surfaces.records import iso_utc
-from ragspine.workflows.surfaces.run_records import RecordedStatus, RunRecord
+from ragspine.workflows.surfaces import RecordedStatus, RunRecord, iso_utc
 
 N8N_STATUS = {RecordedStatus.RUNNING: "running", RecordedStatus.SUCCEEDED: "success",
               RecordedStatus.FAILED: "error", RecordedStatus.STOPPED: "canceled"}

@@ -14,8 +14,7 @@ from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 from ragspine.aws.dynamo_table import ConditionFailedError, DynamoTable
-from ragspine.workflows.surfaces.records import iso_utc
-from ragspine.workflows.surfaces.run_records import RecordedStatus, RunPage, RunRecord, RunRetention
+from ragspine.workflows.surfaces import RecordedStatus, RunPage, RunRecord, RunRetention, iso_utc
 
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient

@@ -112,7 +112,7 @@ class TestDifyRunDetail:
         from ragspine.workflows.surfaces.run_records import RunSurface
 
         assert api.dify_workflow is not None
-        running = run_log.begin(api.components, api.dify_workflow, {"text": "x"}, surface=RunSurface.DIFY,
+        running = run_log.record_start(api.components, api.dify_workflow, {"text": "x"}, surface=RunSurface.DIFY,
                                 user="owner", task_id="task-1")
         stop = "/v1/workflows/tasks/task-1/stop"
         assert api.client.post(stop, json={"user": "intruder"}, headers=api.dify()).json() == {"result": "success"}

@@ -32,9 +32,7 @@ from ragspine.api.peer_schemas import (
 )
 from ragspine.api.workflow_deps import DifyAppDep, WorkflowsDep
 from ragspine.api.workflow_schemas import DifyRunRequest, DifyStopRequest
-from ragspine.workflows.surfaces import prepare_run, run_stored
-from ragspine.workflows.surfaces.run_history import dify_run
-from ragspine.workflows.surfaces.run_log import stop_task as stop_recorded_task
+from ragspine.workflows.surfaces import dify_run, prepare_run, run_stored, stop_recorded_task
 
 router = APIRouter(prefix="/v1", tags=["dify"], route_class=DifyRoute, responses=DIFY_RESPONSES)
 

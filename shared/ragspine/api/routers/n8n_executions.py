@@ -21,8 +21,8 @@ from ragspine.api.peer_schemas import (
     N8N_RESPONSES,
 )
 from ragspine.api.workflow_deps import WorkflowsDep, n8n_key
-from ragspine.workflows.surfaces.run_history import (
-    CURSOR_PATTERN,
+from ragspine.workflows.surfaces import (
+    EXECUTION_CURSOR_PATTERN,
     MAX_EXECUTION_ID,
     ExecutionQuery,
     delete_execution,
@@ -44,7 +44,7 @@ def list_executions(components: WorkflowsDep, include_data: IncludeData = False,
                     workflow_id: Annotated[str | None, Query(alias="workflowId")] = None,
                     limit: Annotated[int, Query(ge=1, le=250)] = 100,
                     cursor: Annotated[str | None, Query(description="nextCursor of the previous page",
-                                                        pattern=CURSOR_PATTERN)] = None) -> dict[str, Any]:
+                                                        pattern=EXECUTION_CURSOR_PATTERN)] = None) -> dict[str, Any]:
     """One page, newest first; ``nextCursor`` is null on the last page."""
     page, next_cursor = executions(components.runs, ExecutionQuery(limit=limit, cursor=cursor, status=status,
                                                                    workflow_id=workflow_id))

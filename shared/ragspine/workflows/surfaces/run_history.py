@@ -15,7 +15,7 @@ from ragspine.workflows.surfaces.registry import DEFAULT_LIMIT, MAX_LIMIT
 from ragspine.workflows.surfaces.run_log import WEBHOOK_OWNER
 from ragspine.workflows.surfaces.run_records import RecordedStatus, RunPage, RunRecord
 
-CURSOR_PATTERN = r"^[0-9]{1,15}$"  # the seq to continue below; n8n execution ids are numbers (our ``seq``)
+EXECUTION_CURSOR_PATTERN = r"^[0-9]{1,15}$"  # the seq to continue below; n8n execution ids are numbers (our ``seq``)
 MAX_EXECUTION_ID = 2**53 - 1  # what a JSON number holds exactly
 # n8n's status filter, and the recorded states each one means (n8n has no "stopped": it says "canceled").
 N8N_STATUSES: dict[str, tuple[RecordedStatus, ...]] = {
@@ -79,7 +79,7 @@ def executions(runs: RunStore | None, query: ExecutionQuery) -> tuple[RunPage, s
         raise WorkflowRequestError("request/query/limit", f"must be between 1 and {MAX_LIMIT}")
     if query.status is not None and query.status not in N8N_STATUSES:
         raise WorkflowRequestError("request/query/status", f"must be one of {', '.join(N8N_STATUSES)}")
-    if query.cursor is not None and not re.fullmatch(CURSOR_PATTERN, query.cursor):
+    if query.cursor is not None and not re.fullmatch(EXECUTION_CURSOR_PATTERN, query.cursor):
         raise WorkflowRequestError("request/query/cursor", "is not a valid cursor")
     statuses = N8N_STATUSES[query.status] if query.status else ()
     if runs is None or (query.status is not None and not statuses):

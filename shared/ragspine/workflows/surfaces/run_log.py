@@ -29,13 +29,13 @@ def owner_of(surface: RunSurface, workflow_id: str) -> str:
     return workflow_id if surface is RunSurface.DIFY else WEBHOOK_OWNER
 
 
-def trace(node: NodeRun) -> NodeTrace:
+def node_trace(node: NodeRun) -> NodeTrace:
     """A node run as recorded."""
     return NodeTrace(node_id=node.node_id, node_type=node.node_type, title=node.title, status=node.status.value,
                      outputs=dict(node.outputs), elapsed_time=round(node.elapsed_time, 6), error=node.error)
 
 
-def begin(components: WorkflowComponents, workflow: StoredWorkflow, inputs: Mapping[str, Any], *,
+def record_start(components: WorkflowComponents, workflow: StoredWorkflow, inputs: Mapping[str, Any], *,
           surface: RunSurface, user: str, run_id: str | None = None, task_id: str = "") -> RunRecord:
     """A ``running`` record for a run that starts now (stored when the components have a run store)."""
     run = RunRecord(id=run_id or str(uuid.uuid4()), workflow_id=workflow.id, surface=surface,
@@ -50,14 +50,14 @@ def _finish(components: WorkflowComponents, run: RunRecord) -> RunRecord:
     return run
 
 
-def succeeded_or_failed(components: WorkflowComponents, run: RunRecord, result: RunResult) -> RunRecord:
+def record_result(components: WorkflowComponents, run: RunRecord, result: RunResult) -> RunRecord:
     """Record a run's result (succeeded, or failed at a node)."""
     ok = result.status.value == RecordedStatus.SUCCEEDED.value
     return _finish(components, replace(
         run, status=RecordedStatus.SUCCEEDED if ok else RecordedStatus.FAILED,
         outputs=dict(result.outputs) if ok else {}, error=result.error, elapsed_time=round(result.elapsed_time, 6),
         total_steps=result.total_steps, finished_at=components.clock(),
-        nodes=tuple(trace(n) for n in result.node_runs)))
+        nodes=tuple(node_trace(n) for n in result.node_runs)))
 
 
 def _ending(components: WorkflowComponents, run: RunRecord, status: RecordedStatus, error: str,
@@ -67,19 +67,19 @@ def _ending(components: WorkflowComponents, run: RunRecord, status: RecordedStat
                    elapsed_time=round(max((finished - run.created_at).total_seconds(), 0.0), 6))
 
 
-def failed(components: WorkflowComponents, run: RunRecord, error: str,
+def record_failure(components: WorkflowComponents, run: RunRecord, error: str,
            nodes: tuple[NodeTrace, ...] = ()) -> RunRecord:
     """Record a run that raised before it finished (bad inputs, an unsupported node, a crash)."""
     return _finish(components, _ending(components, run, RecordedStatus.FAILED, error, nodes))
 
 
-def stopped(components: WorkflowComponents, run: RunRecord, reason: str,
+def record_stop(components: WorkflowComponents, run: RunRecord, reason: str,
             nodes: tuple[NodeTrace, ...] = ()) -> RunRecord:
     """Record a run that was stopped (by its user, or because its client went away)."""
     return _finish(components, _ending(components, run, RecordedStatus.STOPPED, reason, nodes))
 
 
-def stop_task(components: WorkflowComponents, *, workflow_id: str, task_id: str, user: str) -> bool:
+def stop_recorded_task(components: WorkflowComponents, *, workflow_id: str, task_id: str, user: str) -> bool:
     """Mark the running Dify run of ``task_id`` stopped, if ``user`` started it; whether one was."""
     if components.runs is None:
         return False

@@ -62,16 +62,16 @@ def run_stored(workflow: StoredWorkflow, inputs: Mapping[str, Any], *, component
         WorkflowNodeUnsupportedError: a node this executor cannot run.
     """
     plan = prepare_run(workflow, components=components)
-    run = run_log.begin(components, workflow, inputs, surface=surface, user=user)
+    run = run_log.record_start(components, workflow, inputs, surface=surface, user=user)
     try:
         result = components.gate.run(plan, inputs, executor=components.executor(), user=user, run_id=run.id)
     except RagspineError as exc:
-        run_log.failed(components, run, exc.message)
+        run_log.record_failure(components, run, exc.message)
         raise
     except Exception:
-        run_log.failed(components, run, "internal error")
+        run_log.record_failure(components, run, "internal error")
         raise
-    run_log.succeeded_or_failed(components, run, result)
+    run_log.record_result(components, run, result)
     return result
 
 
