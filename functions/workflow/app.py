@@ -16,7 +16,7 @@ from mangum import Mangum
 
 from ragspine.api.app import create_app
 from ragspine.api.lambda_telemetry import metrics, record_response, tracer
-from ragspine.api.routers import dify, n8n, workflows
+from ragspine.api.routers import dify, n8n, n8n_executions, workflows
 from ragspine.bootstrap import load_api_key_pepper
 from ragspine.settings import get_settings
 
@@ -25,7 +25,8 @@ copy_config_to_registered_loggers(source_logger=logger)
 # The API key pepper is read at cold start (a missing secret stops the function here, named in the log);
 # building the app is cheap; the store, catalog and executor are built on the first request.
 load_api_key_pepper(get_settings())
-_asgi = Mangum(create_app(routers=[workflows.router, dify.router, n8n.router]), lifespan="off")
+_asgi = Mangum(create_app(routers=[workflows.router, dify.router, n8n.router, n8n_executions.router]),
+               lifespan="off")
 
 
 @logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_REST)

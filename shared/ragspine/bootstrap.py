@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from ragspine.retrieval.ports import ChunkIndex
     from ragspine.retrieval.version_text import VersionTextStore
     from ragspine.workflows.run import KnowledgeRetriever
-    from ragspine.workflows.surfaces import WorkflowComponents, WorkflowStore
+    from ragspine.workflows.surfaces import RunStore, WorkflowComponents, WorkflowStore
 
 
 @dataclass(frozen=True)
@@ -197,6 +197,25 @@ def load_api_key_pepper(settings: Settings) -> bytes:
     return value if isinstance(value, bytes) else str(value).encode("utf-8")
 
 
+def build_run_store(settings: Settings) -> RunStore:
+    """Where workflow runs are recorded: ``workflows.db`` locally, the workflows table on aws."""
+    from ragspine.workflows.surfaces import RunRetention
+
+    retention = RunRetention(max_runs=settings.workflow_run_retention_count,
+                             max_age_days=settings.workflow_run_retention_days)
+    if settings.backend is Backend.AWS:
+        from ragspine.aws.dynamo_runs import DynamoRunStore
+        from ragspine.errors import ConfigurationError
+
+        if not settings.workflows_table:
+            raise ConfigurationError("RAGSPINE_WORKFLOWS_TABLE is required for workflows when RAGSPINE_BACKEND=aws")
+        return DynamoRunStore(settings.workflows_table, retention=retention, region=settings.aws_region,
+                              endpoint_url=settings.dynamodb_endpoint_url)
+    from ragspine.workflows.surfaces import SqliteRunStore
+
+    return SqliteRunStore(settings.workflows_db_path, retention=retention)
+
+
 def build_workflow_components(settings: Settings, *, llm: LLMProvider | None,
                               retriever: KnowledgeRetriever | None = None) -> WorkflowComponents:
     """Wire the workflow surfaces: store, gate (RAGSPINE_DIFY_RUN_ENABLED), egress, code limits, webhooks."""
@@ -206,7 +225,8 @@ def build_workflow_components(settings: Settings, *, llm: LLMProvider | None,
 
     hosts = settings.workflow_http_hosts
     return WorkflowComponents(
-        store=build_workflow_store(settings), gate=ExecutionGate(enabled=settings.dify_run_enabled),
+        store=build_workflow_store(settings), runs=build_run_store(settings),
+        gate=ExecutionGate(enabled=settings.dify_run_enabled),
         scaffold=ScaffoldOptions(dsl_version=settings.workflow_dsl_version, http_allowlist=hosts),
         webhook=WebhookPolicy(max_bytes=settings.workflow_webhook_max_bytes,
                               methods=settings.workflow_webhook_method_set),

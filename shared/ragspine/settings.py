@@ -139,6 +139,11 @@ class Settings(BaseSettings):
         default=60, ge=1, le=1_000_000, description="Webhook calls per minute per path, per process (token bucket).")
     workflow_webhook_burst: int = Field(default=10, ge=1, le=100_000,
                                         description="Webhook calls one path may make at once before the rate applies.")
+    workflow_run_retention_count: int = Field(
+        default=10_000, ge=1, le=10_000_000,
+        description="Recorded workflow runs kept (Dify run detail, n8n executions); older ones are pruned.")
+    workflow_run_retention_days: int = Field(
+        default=30, ge=1, le=3650, description="Days a recorded workflow run is kept.")
     ingest_table: str | None = Field(
         default=None, description="DynamoDB table of ingestion operations and active versions (aws backend).")
     staging_bucket: str | None = Field(

@@ -20,7 +20,7 @@ def _walk(routes: list[Any], prefix: str = "") -> list[tuple[str, APIRoute]]:
     found: list[tuple[str, APIRoute]] = []
     for route in routes:
         if isinstance(route, APIRoute):
-            found.append((prefix + route.path, route))
+            found.append((prefix + route.path_format, route))  # {documentId}, not {documentId:gateway_id}
         elif hasattr(route, "original_router"):  # FastAPI's included router
             found += _walk(route.original_router.routes, prefix + route.include_context.prefix)
     return found

@@ -17,9 +17,7 @@ from __future__ import annotations
 import tomllib
 import warnings
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -28,52 +26,22 @@ from ragspine.settings import get_settings
 from ragspine.workflows.surfaces.key_admin import create_app_key, create_n8n_key
 from ragspine.workflows.surfaces.sqlite_store import SqliteWorkflowStore
 from tests.fakes.llm import RecordingLLMProvider
+from tests.support.contract_run import ContractRun, run_engine
 from tests.support.workflow_api import LLM_REPLY, make_components, summarise_dsl
 
 schemathesis = pytest.importorskip("schemathesis")
 
 CONFIG = Path(__file__).with_name("schemathesis.toml")
-MAX_EXAMPLES = 20
+MAX_EXAMPLES = 10
 SEED = 16
-SURFACES = {"/v1/workflows/run": "dify", "/v1/workflows/tasks/": "dify", "/v1/parameters": "dify", "/v1/info": "dify", "/api/v1/": "n8n",
-            "/webhook/": "webhook", "/v1/workflows/": "ordinary", "/v1/catalog/": "ordinary", "/v1/ask": "ask",
+SURFACES = {"/v1/workflows/run": "dify", "/v1/workflows/tasks/": "dify", "/v1/parameters": "dify", "/v1/info": "dify",
+            "/api/v1/": "n8n", "/webhook/": "webhook", "/v1/workflows/": "ordinary", "/v1/catalog/": "ordinary", "/v1/ask": "ask",
             "/v1/search": "search", "/healthz": "health"}
-
-
-@dataclass
-class ContractRun:
-    """What the run tested and what failed, per operation."""
-
-    tested: set[str] = field(default_factory=set)
-    failures: list[str] = field(default_factory=list)
-    errors: list[str] = field(default_factory=list)
-    phases: dict[str, str] = field(default_factory=dict)
 
 
 def _reset() -> None:
     get_settings.cache_clear()
     get_services.cache_clear()
-
-
-def _run(schema: Any) -> ContractRun:
-    from schemathesis.engine import Status, events, from_schema
-
-    run = ContractRun()
-    for event in from_schema(schema).execute():
-        if isinstance(event, events.ScenarioFinished | events.FuzzScenarioFinished):
-            run.tested.add(event.recorder.label)
-            for checks in event.recorder.checks.values():
-                run.failures.extend(f"{event.recorder.label}: [{c.failure_info.failure.code}] "
-                                    f"{c.failure_info.failure.title}\n{c.failure_info.failure.message}\n"
-                                    f"{c.failure_info.code_sample}"
-                                    for c in checks if c.status is Status.FAILURE and c.failure_info)
-        elif isinstance(event, events.NonFatalError | events.FatalError):
-            run.errors.append(str(getattr(event, "info", event)))
-        elif isinstance(event, events.PhaseFinished):
-            run.phases[event.phase.name.value] = event.status.value
-        elif isinstance(event, events.EngineFinished):
-            run.failures.extend(f"{f.title}: {f.message}" for f in event.failures)
-    return run
 
 
 @pytest.fixture(scope="module")
@@ -100,7 +68,7 @@ def contract_run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ContractR
         config.update(headers=headers, seed=SEED, workers=1,
                       generation={"max-examples": MAX_EXAMPLES, "mode": "all"})
         schema = schemathesis.openapi.from_asgi("/openapi.json", app, config=schemathesis.Config.from_dict(config))
-        yield _run(schema)
+        yield run_engine(schema)
     _reset()
 
 
@@ -119,6 +87,11 @@ def test_the_surface_keeps_its_published_contract(contract_run: ContractRun, sur
     assert tested, f"schemathesis tested no {surface} operation"
     failures = [f for f in contract_run.failures if surface_of(f.split(":", 1)[0]) == surface]
     assert not failures, f"{len(failures)} contract failure(s):\n\n" + "\n\n".join(failures)
+
+
+def test_every_published_operation_was_tested(contract_run: ContractRun) -> None:
+    assert contract_run.published and not contract_run.published - contract_run.tested, sorted(
+        contract_run.published - contract_run.tested)
 
 
 def test_no_failure_outside_a_surface(contract_run: ContractRun) -> None:

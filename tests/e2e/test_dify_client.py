@@ -2,7 +2,9 @@
 
 The app runs in uvicorn on 127.0.0.1 (a free port) with a stored start -> llm -> end workflow and
 its app key; the client runs it blocking and streaming and parses every event into its own typed
-models, which is what a Dify integration would do.
+models, which is what a Dify integration would do. The client has no method for the run detail,
+so the detail is read through its own request machinery (auth header, error mapping) and parsed
+into its run model.
 """
 
 from __future__ import annotations
@@ -81,6 +83,12 @@ def _client(server: DifyServer) -> Any:
     return dify_client.Client(api_key=server.app_key, api_base=server.base_url)
 
 
+def _run_detail(server: DifyServer, run_id: str) -> Any:
+    client = _client(server)
+    reply = client.request(client._prepare_url("/workflows/run/{run_id}", run_id=run_id), "GET")
+    return models.WorkflowFinishedData.model_validate(reply.json()), reply.json()
+
+
 def test_a_blocking_run_parses_into_the_clients_models(dify_server: DifyServer) -> None:
     request = models.WorkflowsRunRequest(inputs={"text": "A long report."}, response_mode=models.ResponseMode.BLOCKING,
                                          user="client-test")
@@ -89,6 +97,17 @@ def test_a_blocking_run_parses_into_the_clients_models(dify_server: DifyServer) 
     assert reply.data.status == models.WorkflowStatus.SUCCEEDED and reply.data.workflow_id == dify_server.workflow_id
     assert reply.data.outputs and LLM_REPLY in reply.data.outputs.values()
     assert reply.workflow_run_id == reply.data.id and reply.task_id
+    detail, raw = _run_detail(dify_server, reply.workflow_run_id)
+    assert (detail.id, detail.status, detail.outputs) == (reply.data.id, reply.data.status, reply.data.outputs)
+    assert raw["inputs"] == {"text": "A long report."} and detail.total_steps == 3
+
+
+def test_an_unknown_run_raises_the_clients_not_found_error(dify_server: DifyServer) -> None:
+    from dify_client import errors
+
+    with pytest.raises(errors.DifyResourceNotFound) as caught:
+        _run_detail(dify_server, "5d3c1a52-0000-4000-8000-000000000000")
+    assert caught.value.status == 404 and caught.value.code == "not_found"
 
 
 def test_a_streamed_run_parses_every_event(dify_server: DifyServer) -> None:
@@ -114,6 +133,8 @@ def test_a_streamed_run_parses_every_event(dify_server: DifyServer) -> None:
     assert {t.status for t in typed if isinstance(t, models.NodeFinishedData)} == {models.WorkflowStatus.SUCCEEDED}
     finished = typed[-1]
     assert finished.status == models.WorkflowStatus.SUCCEEDED and LLM_REPLY in (finished.outputs or {}).values()
+    detail, _ = _run_detail(dify_server, events[0].workflow_run_id)
+    assert detail.status == models.WorkflowStatus.SUCCEEDED and detail.outputs == finished.outputs
 
 
 def test_a_wrong_key_raises_the_clients_unauthorized_error(dify_server: DifyServer) -> None:
@@ -143,6 +164,9 @@ def test_the_client_stops_a_streamed_run(dify_server: DifyServer) -> None:
                                                           else last.data.model_dump())
     assert finished.status == models.WorkflowStatus.STOPPED and not finished.outputs
     assert "text_chunk" not in [str(e.event) for e in rest]
+    dify_server.model_free.set()  # the held node finishes in its thread; the record stays stopped
+    detail, _ = _run_detail(dify_server, started.workflow_run_id)
+    assert detail.status == models.WorkflowStatus.STOPPED and detail.error == "stopped by the user"
 
 
 def test_another_user_cannot_stop_the_run(dify_server: DifyServer) -> None:
@@ -158,3 +182,4 @@ def test_another_user_cannot_stop_the_run(dify_server: DifyServer) -> None:
     assert str(last.event) == "workflow_finished"
     assert models.WorkflowFinishedData.model_validate(
         last.data if isinstance(last.data, dict) else last.data.model_dump()).status == models.WorkflowStatus.SUCCEEDED
+    assert _run_detail(dify_server, started.workflow_run_id)[0].status == models.WorkflowStatus.SUCCEEDED

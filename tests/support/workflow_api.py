@@ -14,10 +14,12 @@ from ragspine.workflows.run.gate import ExecutionGate
 from ragspine.workflows.surfaces.components import WebhookPolicy, WorkflowComponents
 from ragspine.workflows.surfaces.key_admin import create_app_key, create_n8n_key
 from ragspine.workflows.surfaces.keys import key_record
-from ragspine.workflows.surfaces.ports import WorkflowStore
+from ragspine.workflows.surfaces.ports import RunStore, WorkflowStore
 from ragspine.workflows.surfaces.rate_limit import TokenBucketLimiter
 from ragspine.workflows.surfaces.records import KeyKind, StoredWorkflow
 from ragspine.workflows.surfaces.registry import WorkflowRegistry
+from ragspine.workflows.surfaces.sqlite_runs import SqliteRunStore
+from ragspine.workflows.surfaces.sqlite_store import SqliteWorkflowStore
 from tests.fakes.llm import RecordingLLMProvider
 from tests.support.cfn import REPO_ROOT
 
@@ -79,10 +81,15 @@ class WorkflowApi:
 
 def make_components(store: WorkflowStore, *, enabled: bool = True, llm: Any = None,
                     methods: tuple[str, ...] = ("GET", "POST"), max_bytes: int = 4096, burst: int = 100,
-                    clock: Callable[[], float] | None = None) -> WorkflowComponents:
-    """Components over ``store`` with the gate, webhook limits and model the test asks for."""
+                    clock: Callable[[], float] | None = None, runs: RunStore | None = None) -> WorkflowComponents:
+    """Components over ``store`` with the gate, webhook limits and model the test asks for.
+
+    Runs are recorded in ``runs``, or beside a SQLite workflow store in the same file.
+    """
     limiter = TokenBucketLimiter(rate_per_minute=60, burst=burst, **({"clock": clock} if clock else {}))
-    return WorkflowComponents(store=store, gate=ExecutionGate(enabled=enabled), llm=llm,
+    if runs is None and isinstance(store, SqliteWorkflowStore):
+        runs = SqliteRunStore(store.path)
+    return WorkflowComponents(store=store, runs=runs, gate=ExecutionGate(enabled=enabled), llm=llm,
                               webhook=WebhookPolicy(max_bytes=max_bytes, methods=frozenset(methods)),
                               limiter=limiter, clock=lambda: NOW)
 

@@ -11,6 +11,7 @@ from ragspine.workflows.surfaces import StoredWorkflow
 
 if TYPE_CHECKING:
     from ragspine.workflows.run import RunResult
+    from ragspine.workflows.surfaces.run_records import RunRecord
 
 _FEATURES = ("opening_statement", "suggested_questions", "suggested_questions_after_answer", "speech_to_text",
              "text_to_speech", "retriever_resource", "sensitive_word_avoidance", "file_upload")
@@ -38,6 +39,15 @@ def blocking_body(result: RunResult, *, task_id: str, workflow_id: str, created_
     """Dify's blocking ``POST /workflows/run`` response."""
     return {"task_id": task_id, "workflow_run_id": result.run_id,
             "data": run_data(result, workflow_id=workflow_id, created_at=created_at, finished_at=finished_at)}
+
+
+def run_detail_body(run: RunRecord) -> dict[str, Any]:
+    """Dify's ``GET /workflows/run/{workflow_run_id}``: a recorded run, times as Unix seconds."""
+    return {"id": run.id, "workflow_id": run.workflow_id, "status": run.status.value, "inputs": run.inputs,
+            "outputs": run.outputs, "error": run.error, "total_steps": run.total_steps,
+            "total_tokens": run.total_tokens, "created_at": int(run.created_at.timestamp()),
+            "finished_at": int(run.finished_at.timestamp()) if run.finished_at else None,
+            "elapsed_time": run.elapsed_time}
 
 
 def _start_variables(workflow: StoredWorkflow) -> list[Mapping[str, Any]]:

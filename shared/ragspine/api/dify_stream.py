@@ -22,7 +22,17 @@ from ragspine.api.dify_tasks import STOP, TASKS
 from ragspine.api.error_formats import dify_status
 from ragspine.errors import RagspineError
 from ragspine.workflows.run import EventKind, ExecutionPlan, RunEvent, RunResult
-from ragspine.workflows.surfaces import WorkflowComponents
+from ragspine.workflows.surfaces import (
+    NodeTrace,
+    RunSurface,
+    StoredWorkflow,
+    WorkflowComponents,
+    node_trace,
+    record_failure,
+    record_result,
+    record_start,
+    record_stop,
+)
 
 logger = logging.getLogger(__name__)
 # A node that never reports back (a hung provider) must not hold the connection forever.
@@ -37,6 +47,7 @@ class _Stream:
         self.task_id, self.run_id = str(uuid.uuid4()), str(uuid.uuid4())
         self.created_at = int(time.time())
         self.executions: dict[str, tuple[str, int]] = {}
+        self.traces: list[NodeTrace] = []  # finished nodes, for the record of a run that ends early
 
     def event(self, name: str, data: Mapping[str, Any]) -> str:
         return sse({"event": name, "task_id": self.task_id, "workflow_run_id": self.run_id, "data": data})
@@ -54,6 +65,7 @@ class _Stream:
             yield self.event("node_started", data)
             return
         run = item.run
+        self.traces.append(node_trace(run))
         yield self.event("node_finished", {**data, "inputs": {}, "process_data": None, "outputs": dict(run.outputs),
                                            "status": run.status.value, "error": run.error,
                                            "elapsed_time": round(run.elapsed_time, 6), "finished_at": int(time.time()),
@@ -79,9 +91,14 @@ class _Stream:
                     "code": code, "message": message or "internal error"})
 
 
-def stream_run(plan: ExecutionPlan, inputs: Mapping[str, Any], *, workflow_id: str,
+def stream_run(plan: ExecutionPlan, inputs: Mapping[str, Any], *, workflow: StoredWorkflow,
                components: WorkflowComponents, user: str) -> Iterator[str]:
-    """Run ``plan`` in a worker thread and yield Dify SSE events as it progresses."""
+    """Run ``plan`` in a worker thread and yield Dify SSE events as it progresses, recording the run.
+
+    A stream that ends without a result (stopped, timed out, or its client went away) is
+    recorded stopped or failed with the nodes that had finished.
+    """
+    workflow_id = workflow.id
     stream = _Stream(plan, workflow_id)
     events: queue.Queue[Any] = queue.Queue()  # RunEvent | RunResult | Exception | STOP
 
@@ -94,27 +111,42 @@ def stream_run(plan: ExecutionPlan, inputs: Mapping[str, Any], *, workflow_id: s
             logger.exception("streamed run crashed", extra={"workflow_id": workflow_id})
             events.put(exc)
 
-    yield stream.event("workflow_started", {"id": stream.run_id, "workflow_id": workflow_id, "sequence_number": 1,
-                                            "inputs": dict(inputs), "created_at": stream.created_at})
+    record = record_start(components, workflow, inputs, surface=RunSurface.DIFY, user=user, run_id=stream.run_id,
+                           task_id=stream.task_id)
+    settled = False
     TASKS.register(stream.task_id, user, events)
-    threading.Thread(target=work, name=f"dify-run-{stream.run_id}", daemon=True).start()
     try:
+        yield stream.event("workflow_started", {"id": stream.run_id, "workflow_id": workflow_id,
+                                                "sequence_number": 1, "inputs": dict(inputs),
+                                                "created_at": stream.created_at})
+        threading.Thread(target=work, name=f"dify-run-{stream.run_id}", daemon=True).start()
         while True:
             try:
                 item = events.get(timeout=WAIT_SECONDS)
             except queue.Empty:
+                record_failure(components, record, "the run did not report progress in time", tuple(stream.traces))
+                settled = True
                 yield stream.error(TimeoutError("the run did not report progress in time"))
                 return
             if item is STOP:
+                record_stop(components, record, "stopped by the user", tuple(stream.traces))
+                settled = True
                 yield stream.stopped()
                 return
             if isinstance(item, RunEvent):
                 yield from stream.node(item)
             elif isinstance(item, Exception):
+                message = item.message if isinstance(item, RagspineError) else "internal error"
+                record_failure(components, record, message, tuple(stream.traces))
+                settled = True
                 yield stream.error(item)
                 return
             elif isinstance(item, RunResult):
+                record_result(components, record, item)
+                settled = True
                 yield stream.finished(item)
                 return
     finally:
         TASKS.unregister(stream.task_id)
+        if not settled:  # the client went away mid-stream: its result will be dropped
+            record_stop(components, record, "the client closed the stream", tuple(stream.traces))

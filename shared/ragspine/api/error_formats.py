@@ -27,6 +27,7 @@ from ragspine.workflows.surfaces import (
     WorkflowNotFoundError,
     WorkflowNotRunnableError,
     WorkflowRequestUnprocessableError,
+    WorkflowRunNotFoundError,
     WorkflowUnauthenticatedError,
 )
 
@@ -62,7 +63,7 @@ def dify_status(exc: Exception) -> tuple[int, str, str]:
         return 403, "app_unavailable", exc.message
     if isinstance(exc, WorkflowNotRunnableError | WorkflowNodeUnsupportedError):
         return 400, "app_unavailable", exc.message
-    if isinstance(exc, WorkflowNotFoundError):
+    if isinstance(exc, WorkflowNotFoundError | WorkflowRunNotFoundError):
         return 404, "not_found", exc.message
     if isinstance(exc, RagspineError):
         if exc.http_status < 500:

@@ -116,3 +116,32 @@ N8N_LIST_OK: Responses = {200: {"description": "One page and the cursor of the n
                                     "type": "object", "required": ["data", "nextCursor"],
                                     "properties": {"data": {"type": "array", "items": N8N_WORKFLOW},
                                                    "nextCursor": {"type": ["string", "null"]}}}}}}}
+
+DIFY_RUN_NOT_FOUND = _table(DifyError, {404: "No run with this id for this app, or the key's workflow no longer "
+                                             "exists (not_found)"})
+_RUN_DETAIL: dict[str, Any] = {**_RUN_DATA, "required": [*_RUN_DATA["required"], "inputs"],
+                               "properties": {**_RUN_DATA["properties"], "inputs": {"type": "object"}}}
+DIFY_RUN_DETAIL_OK: Responses = {200: {"description": "The recorded run (running until it finishes)",
+                                       "content": {"application/json": {"schema": _RUN_DETAIL}}}}
+
+N8N_EXECUTION: dict[str, Any] = {
+    "type": "object",
+    "required": ["id", "finished", "mode", "status", "startedAt", "stoppedAt", "workflowId"],
+    "properties": {"id": {"type": "integer"}, "finished": {"type": "boolean"}, "mode": {"enum": ["webhook"]},
+                   "retryOf": {"type": ["integer", "null"]}, "retrySuccessId": {"type": ["integer", "null"]},
+                   "status": {"enum": ["running", "success", "error", "canceled"]},
+                   "startedAt": {"type": "string"}, "stoppedAt": {"type": ["string", "null"]},
+                   "workflowId": {"type": "string"}, "waitTill": {"type": ["string", "null"]},
+                   "customData": {"type": "object"},
+                   "data": {"type": "object", "description": "Only with includeData=true: resultData.runData "
+                                                             "per node name"}},
+}
+N8N_EXECUTION_ID_RESPONSES = _table(N8nError, {404: "No execution has this id"})
+N8N_EXECUTION_OK: Responses = {200: {"description": "The execution",
+                                     "content": {"application/json": {"schema": N8N_EXECUTION}}}}
+N8N_EXECUTION_LIST_OK: Responses = {200: {
+    "description": "Executions newest first, and the cursor of the next page (null on the last page)",
+    "content": {"application/json": {"schema": {
+        "type": "object", "required": ["data", "nextCursor"],
+        "properties": {"data": {"type": "array", "items": N8N_EXECUTION},
+                       "nextCursor": {"type": ["string", "null"]}}}}}}}

@@ -131,3 +131,24 @@ class TestWebhookEvents:
         _open_gate(deployed)
         workflow("workflow_n8n_activate")
         assert webhook(name)[0] == expected
+
+
+class TestRunHistoryEvents:
+    def test_a_webhook_run_is_an_execution_in_dynamodb(self, webhook: Invoke, workflow: Invoke,
+                                                       deployed: Any) -> None:
+        assert workflow("workflow_n8n_executions")[1] == {"data": [], "nextCursor": None}
+        _open_gate(deployed)
+        workflow("workflow_n8n_activate")
+        assert webhook("webhook_post")[0] == 200
+        status, body, _ = workflow("workflow_n8n_executions")
+        assert status == 200 and [(e["id"], e["status"], e["mode"]) for e in body["data"]] == [(1, "success",
+                                                                                                "webhook")]
+        status, one, _ = workflow("workflow_n8n_execution")
+        assert status == 200 and one["workflowId"] == EVENT_WORKFLOW_ID and "resultData" in one["data"]
+        assert workflow("workflow_n8n_execution_delete")[0] == 200
+        assert workflow("workflow_n8n_execution")[0] == 404
+
+    def test_dify_run_detail_and_stop_events(self, workflow: Invoke, deployed: Any) -> None:
+        status, body, _ = workflow("workflow_dify_run_detail")
+        assert status == 404 and body["code"] == "not_found"
+        assert workflow("workflow_dify_stop")[1] == {"result": "success"}

@@ -16,6 +16,7 @@ from ragspine.api.body_limits import BodyLimits
 from ragspine.api.errors import error_response
 from ragspine.api.knowledge_deps import GatewayDep, HooksDep
 from ragspine.api.knowledge_http import Call, Reply, envelope, handle, page_of
+from ragspine.api.knowledge_paths import GatewayIdConvertor  # noqa: F401 - registers {…:gateway_id}
 from ragspine.api.knowledge_views import change_view, detail_view, operation_view, space_view, summary_view
 from ragspine.errors import FieldError, InvalidInputError, PayloadTooLargeError, RagspineError
 from ragspine.knowledge import documents, files, operations, spaces
@@ -106,7 +107,7 @@ async def file_resource_create(knowledgeSpaceId: str, request: Request, gw: Gate
     return await handle(hooks, request, "file_resource_create", knowledgeSpaceId, run)
 
 
-@router.get("/documents/{documentId}")
+@router.get("/documents/{documentId:gateway_id}")
 async def knowledge_document_get(documentId: str, request: Request, gw: GatewayDep,  # noqa: N803
                                  hooks: HooksDep) -> JSONResponse:
     """knowledge_document_get."""
@@ -115,7 +116,7 @@ async def knowledge_document_get(documentId: str, request: Request, gw: GatewayD
     return await handle(hooks, request, "knowledge_document_get", documentId, run)
 
 
-@router.patch("/documents/{documentId}")
+@router.patch("/documents/{documentId:gateway_id}")
 async def knowledge_document_update(documentId: str, request: Request, gw: GatewayDep,  # noqa: N803
                                     hooks: HooksDep) -> JSONResponse:
     """knowledge_document_update."""
@@ -124,7 +125,7 @@ async def knowledge_document_update(documentId: str, request: Request, gw: Gatew
     return await handle(hooks, request, "knowledge_document_update", documentId, run)
 
 
-@router.delete("/documents/{documentId}")
+@router.delete("/documents/{documentId:gateway_id}")
 async def knowledge_document_delete(documentId: str, request: Request, gw: GatewayDep,  # noqa: N803
                                     hooks: HooksDep) -> JSONResponse:
     """knowledge_document_delete."""
@@ -173,7 +174,7 @@ async def knowledge_document_disable(documentId: str, request: Request, gw: Gate
     return await handle(hooks, request, "knowledge_document_disable", documentId, run)
 
 
-@router.get("/operations/{operationId}")
+@router.get("/operations/{operationId:gateway_id}")
 async def knowledge_operation_get(operationId: str, request: Request, gw: GatewayDep,  # noqa: N803
                                   hooks: HooksDep) -> JSONResponse:
     """knowledge_operation_get."""

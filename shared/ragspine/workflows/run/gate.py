@@ -37,7 +37,7 @@ class ExecutionGate:
             raise WorkflowRunDisabledError(DISABLED_MESSAGE)
 
     def run(self, plan: ExecutionPlan, inputs: Mapping[str, Any], *, executor: WorkflowExecutor,
-            user: str = "", query: str | None = None) -> RunResult:
+            user: str = "", query: str | None = None, run_id: str | None = None) -> RunResult:
         """Check the gate, then run the plan with the executor.
 
         Raises:
@@ -46,4 +46,4 @@ class ExecutionGate:
             WorkflowInputError: the inputs do not match the start node.
         """
         self.check()
-        return executor.run(plan, inputs, user=user, query=query)
+        return executor.run(plan, inputs, user=user, query=query, run_id=run_id)

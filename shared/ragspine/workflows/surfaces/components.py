@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from ragspine.workflows.run import ExecutionGate, HttpPolicy, KnowledgeRetriever
 from ragspine.workflows.scaffold import ScaffoldOptions
-from ragspine.workflows.surfaces.ports import WorkflowStore
+from ragspine.workflows.surfaces.ports import RunStore, WorkflowStore
 from ragspine.workflows.surfaces.rate_limit import TokenBucketLimiter
 from ragspine.workflows.surfaces.registry import WorkflowRegistry
 
@@ -36,11 +36,13 @@ class WebhookPolicy:
 class WorkflowComponents:
     """Store, gate, executor ports and webhook controls of the workflow surfaces.
 
-    ``code`` is None unless code nodes were enabled; ``llm`` None disables llm nodes. The
-    limiter lives as long as this object, i.e. one per process.
+    ``code`` is None unless code nodes were enabled; ``llm`` None disables llm nodes; ``runs``
+    None records no run (the run detail and executions routes then find none). The limiter
+    lives as long as this object, i.e. one per process.
     """
 
     store: WorkflowStore
+    runs: RunStore | None = None
     gate: ExecutionGate = field(default_factory=ExecutionGate)
     scaffold: ScaffoldOptions = field(default_factory=ScaffoldOptions)
     webhook: WebhookPolicy = field(default_factory=WebhookPolicy)

@@ -15,6 +15,12 @@ class WorkflowNotFoundError(NotFoundError):
     code = "WORKFLOW_NOT_FOUND"
 
 
+class WorkflowRunNotFoundError(NotFoundError):
+    """No recorded run has the requested id for this caller (unknown, pruned, or another app's run)."""
+
+    code = "WORKFLOW_RUN_NOT_FOUND"
+
+
 class WorkflowConflictError(RagspineError):
     """The write lost a race: the id exists, the ``versionId`` is stale, or a webhook path is taken."""
 

@@ -1,4 +1,4 @@
-"""Ports of the workflow surfaces: where stored workflows and hashed API keys live.
+"""Ports of the workflow surfaces: where stored workflows, hashed API keys and recorded runs live.
 
 Adapters: ``SqliteWorkflowStore`` (embedded, ``workflows.db`` under the data folder) and
 ``DynamoWorkflowStore`` (``ragspine.aws``). Both keep the same records and the same ordering,
@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from ragspine.workflows.surfaces.records import ApiKeyRecord, StoredWorkflow, WorkflowPage
+from ragspine.workflows.surfaces.run_records import RecordedStatus, RunPage, RunRecord
 
 
 class ApiKeyStore(Protocol):
@@ -72,4 +73,44 @@ class WorkflowStore(ApiKeyStore, Protocol):
 
     def find_active(self, path: str) -> StoredWorkflow | None:
         """The active workflow whose webhook listens on ``path``, or None."""
+        ...
+
+
+class RunStore(Protocol):
+    """Recorded workflow runs, numbered in the order they start, each readable only by its ``owner``.
+
+    Every read takes the owner: a run recorded for one app is not found through another.
+    """
+
+    def start(self, run: RunRecord) -> RunRecord:
+        """Record a run that starts, drop what the retention no longer keeps, and return it numbered.
+
+        Raises:
+            ProviderUnavailableError: the backing store failed.
+        """
+        ...
+
+    def finish(self, run: RunRecord) -> bool:
+        """Store a run's final state if it is still running; whether it was (a stopped run stays stopped)."""
+        ...
+
+    def get(self, run_id: str, *, owner: str) -> RunRecord | None:
+        """The run with this id recorded for ``owner``, or None."""
+        ...
+
+    def get_seq(self, seq: int, *, owner: str) -> RunRecord | None:
+        """The run with this number recorded for ``owner``, or None."""
+        ...
+
+    def find_task(self, task_id: str, *, owner: str) -> RunRecord | None:
+        """The run a Dify task id belongs to, or None."""
+        ...
+
+    def page(self, *, owner: str, limit: int, before: int | None = None, workflow_id: str | None = None,
+             statuses: tuple[RecordedStatus, ...] = ()) -> RunPage:
+        """Up to ``limit`` runs of ``owner``, newest first, numbered below ``before``, optionally filtered."""
+        ...
+
+    def delete(self, seq: int, *, owner: str) -> RunRecord | None:
+        """Remove a run and return it (None when ``owner`` has no run with this number)."""
         ...

@@ -12,10 +12,11 @@ import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from ragspine.errors import PayloadTooLargeError
+from ragspine.errors import PayloadTooLargeError, RagspineError
 from ragspine.workflows.dsl import read_dsl
 from ragspine.workflows.errors import WorkflowInputError
 from ragspine.workflows.run import ExecutionPlan, compile_plan
+from ragspine.workflows.surfaces import run_log
 from ragspine.workflows.surfaces.errors import (
     WebhookMethodNotAllowedError,
     WebhookRateLimitedError,
@@ -23,6 +24,7 @@ from ragspine.workflows.surfaces.errors import (
     WorkflowNotRunnableError,
 )
 from ragspine.workflows.surfaces.records import StoredWorkflow
+from ragspine.workflows.surfaces.run_records import RunSurface
 
 if TYPE_CHECKING:
     from ragspine.workflows.run import RunResult
@@ -47,8 +49,11 @@ def prepare_run(workflow: StoredWorkflow, *, components: WorkflowComponents) -> 
 
 
 def run_stored(workflow: StoredWorkflow, inputs: Mapping[str, Any], *, components: WorkflowComponents,
-               user: str = "") -> RunResult:
-    """Run a stored workflow to completion (Dify's blocking mode).
+               user: str = "", surface: RunSurface = RunSurface.DIFY) -> RunResult:
+    """Run a stored workflow to completion (Dify's blocking mode, or a webhook), recording the run.
+
+    The run is recorded ``running`` once the gate is open and the DSL compiled, then finished
+    with its result, or failed with the message of what it raised.
 
     Raises:
         WorkflowRunDisabledError: the gate is closed.
@@ -57,7 +62,17 @@ def run_stored(workflow: StoredWorkflow, inputs: Mapping[str, Any], *, component
         WorkflowNodeUnsupportedError: a node this executor cannot run.
     """
     plan = prepare_run(workflow, components=components)
-    return components.gate.run(plan, inputs, executor=components.executor(), user=user)
+    run = run_log.record_start(components, workflow, inputs, surface=surface, user=user)
+    try:
+        result = components.gate.run(plan, inputs, executor=components.executor(), user=user, run_id=run.id)
+    except RagspineError as exc:
+        run_log.record_failure(components, run, exc.message)
+        raise
+    except Exception:
+        run_log.record_failure(components, run, "internal error")
+        raise
+    run_log.record_result(components, run, result)
+    return result
 
 
 def check_method(method: str, *, components: WorkflowComponents) -> None:
@@ -113,4 +128,4 @@ def trigger_webhook(path: str, method: str, payload: bytes, query: Mapping[str, 
     if wait:
         raise WebhookRateLimitedError(f"too many calls to webhook {key!r}; retry in {wait} s", retry_after=wait)
     return run_stored(workflow, webhook_inputs(method, payload, query), components=components,
-                      user=f"webhook:{key}")
+                      user=f"webhook:{key}", surface=RunSurface.WEBHOOK)

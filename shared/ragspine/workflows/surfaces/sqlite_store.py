@@ -32,6 +32,7 @@ class SqliteWorkflowStore:
     def __init__(self, path: Path | str) -> None:
         self._db = ThreadLocalSqlite(path, label="workflow database")
         self._conn = self._db.connection
+        self.path = self._db.path  # the run store shares the file (SqliteRunStore)
         with self._conn() as conn:
             conn.executescript(_SCHEMA)
 
