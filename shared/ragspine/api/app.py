@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from fastapi import APIRouter, FastAPI
 
 import ragspine
+from ragspine.api.body_guard import BodyLimitMiddleware
 from ragspine.api.body_limits import BodyLimits
 from ragspine.api.envelope import ErrorEnvelope
 from ragspine.api.errors import install_error_handlers
@@ -34,6 +35,7 @@ def create_app(*, routers: Sequence[APIRouter], settings: Settings | None = None
     for router in routers:
         app.include_router(router)
     install_error_handlers(app)
+    app.add_middleware(BodyLimitMiddleware)  # outermost: a body over its limit never reaches a route
     install_openapi(app, settings)
     return app
 

@@ -103,7 +103,4 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(RagspineError, _ragspine_error)
     app.add_exception_handler(StarletteHTTPException, _http_error)
-    from ragspine.api.body_guard import BodyLimitMiddleware
-
     app.middleware("http")(guard)
-    app.add_middleware(BodyLimitMiddleware)

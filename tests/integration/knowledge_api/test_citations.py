@@ -1,4 +1,5 @@
-"""knowledge_source_read over HTTP: exact offsets, context budgets in code points, re-authorisation, retired versions."""
+"""knowledge_source_read over HTTP: exact offsets, context budgets in code points, re-authorisation, retired versions;
+on the embedded default and on the AWS adapters (texts in S3 and the chunk index on osmem-server)."""
 
 from __future__ import annotations
 
@@ -10,12 +11,19 @@ import regex
 from ragspine.bootstrap import get_knowledge_gateway
 from ragspine.knowledge.model import Action, PrincipalType
 from ragspine.retrieval.version_text import Passage, VersionText
+from tests.integration.knowledge_api.conftest import BACKENDS
 from tests.support.cfn import REPO_ROOT
 from tests.support.citations import citation_for, indexed_text
 from tests.support.knowledge_api import Gateway, grant
 
 POLICY = (REPO_ROOT / "shared" / "ragspine" / "samples" / "acme" / "ACME_Product_Policy.md").read_bytes()
 PHRASE = "Items can be returned within 30 days"
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request: pytest.FixtureRequest) -> str:
+    """Every test here runs on the embedded default and on the AWS adapters (moto)."""
+    return str(request.param)
 
 
 @pytest.fixture

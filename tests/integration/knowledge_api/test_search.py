@@ -1,4 +1,6 @@
-"""knowledge_search over HTTP: the real app, the real embedded index, documents uploaded through the Gateway."""
+"""knowledge_search over HTTP, documents uploaded through the Gateway: on the embedded default (the real
+embedded index) and on the AWS adapters (the Knowledge Lambda's app, DynamoDB and S3 on moto, the state
+machine, the chunk index on osmem-server, whose missing k-NN leaves the lexical leg)."""
 
 from __future__ import annotations
 
@@ -7,12 +9,19 @@ from typing import Any
 import pytest
 
 from ragspine.knowledge.model import Action
+from tests.integration.knowledge_api.conftest import BACKENDS
 from tests.support.knowledge_api import Gateway, grant
 
 RETURNS = ("# Returns\n\n" + "\n\n".join(
     f"Rule {n}: customers may return item group {word} within 30 days of purchase with the receipt."
     for n, word in enumerate(("alpha", "bravo", "charlie", "delta", "echo", "foxtrot"), start=1)) + "\n")
 HOTELS = "# Hotels\n\nStaff hotels cost up to 150 EUR a night in every city.\n"
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request: pytest.FixtureRequest) -> str:
+    """Every test here runs on the embedded default and on the AWS adapters (moto)."""
+    return str(request.param)
 
 
 def search(client: Gateway, body: dict[str, Any]) -> Any:
