@@ -8,7 +8,7 @@ import pytest
 
 from ragspine.errors import ConfigurationError
 from ragspine.facts.glossary import Glossary, Period, SlotKind, default_glossary
-from ragspine.facts.matching import trie_pattern
+from ragspine.facts.matching import alias_pattern, trie_pattern
 
 
 @pytest.fixture(scope="module")
@@ -147,3 +147,20 @@ class TestTriePattern:
 
     def test_an_empty_word_keeps_the_tree_unguarded(self) -> None:
         assert trie_pattern(["", "a"]) == "(?:a)?" and trie_pattern([]) == ""
+
+
+class TestMixedScriptAliases:
+    """An alias with a Latin start and another script (EBITDAマージン) beats its Latin prefix (EBITDA)."""
+
+    ALIASES = ("ebitda", "ebitda margin", "ebitdaマージン", "ebitda利润率", "毛利率")
+
+    @pytest.mark.parametrize(("text", "found"), [
+        ("クリニック事業のebitdaマージンは", "ebitdaマージン"), ("诊所业务的ebitda利润率", "ebitda利润率"),
+        ("clinics ebitda margin", "ebitda margin"), ("clinics ebitda fy2025", "ebitda"), ("日本の毛利率", "毛利率"),
+    ])
+    def test_the_longest_alias_wins(self, text: str, found: str) -> None:
+        match = re.search(alias_pattern(self.ALIASES), text)
+        assert match is not None and match.group() == found
+
+    def test_a_mixed_alias_does_not_start_inside_a_latin_word(self) -> None:
+        assert re.search(alias_pattern(self.ALIASES), "xebitdaマージン") is None

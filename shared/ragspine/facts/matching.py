@@ -39,11 +39,18 @@ def trie_pattern(words: Iterable[str]) -> str:
 
 
 def alias_pattern(aliases: Iterable[str]) -> str:
-    """Regex source for all aliases; Latin aliases only match whole words (EC never inside RECORD)."""
+    """Regex source for all aliases; Latin aliases only match whole words (EC never inside RECORD).
+
+    Aliases mixing a Latin start with other script (``EBITDAマージン``, ``EBITDA利润率``) are tried
+    first, so the longer alias wins over its Latin prefix (``EBITDA``); their start is a word edge too.
+    """
     words = sorted(set(aliases))
     latin = [w for w in words if w.isascii()]
-    other = [w for w in words if not w.isascii()]
+    mixed = [w for w in words if not w.isascii() and re.match(f"[{_WORD_EDGE}]", w)]
+    other = [w for w in words if not w.isascii() and w not in mixed]
     parts = []
+    if mixed:
+        parts.append(rf"(?<![{_WORD_EDGE}]){trie_pattern(mixed)}")
     if latin:
         parts.append(rf"(?<![{_WORD_EDGE}]){trie_pattern(latin)}(?![{_WORD_EDGE}])")
     if other:

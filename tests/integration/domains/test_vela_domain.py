@@ -97,6 +97,12 @@ class TestStructured:
         assert "1226.0 EUR_M" in body["answer"]
         assert _sources(body) == [(REVIEW, "table=2,row=Revenue,col=FY2025")]
 
+    @pytest.mark.parametrize("question", ["クリニック事業のFY2025のEBITDAマージンは？", "诊所业务2025财年的EBITDA利润率是多少"])
+    def test_a_metric_named_latin_then_cjk_is_that_metric_not_its_latin_prefix(self, ask: Ask, question: str) -> None:
+        # EBITDAマージン is the margin, not EBITDA: before, the Latin alias won and the wrong metric was answered
+        body = ask(question)
+        assert body["slots"]["metric"] == ["EBITDA_MARGIN"], body["slots"]
+
     def test_a_hospital_one_level_further_down_is_found(self, ask: Ask) -> None:
         body = ask("Rotterdam Heart Centre bed occupancy FY2025")
         assert body["status"] == "found" and "85.7 PCT" in body["answer"]
