@@ -7,16 +7,6 @@ so a combining sequence, an emoji ZWJ sequence or a flag is kept whole or droppe
 
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import Any
-
-
-@lru_cache(maxsize=1)
-def _grapheme() -> Any:
-    import regex  # imported on first trim: most requests never cut anything
-
-    return regex.compile(r"\X")
-
 
 def clip(text: str, limit: int) -> tuple[str, bool]:
     """The longest prefix of ``text`` made of whole grapheme clusters with at most ``limit`` code points.
@@ -26,9 +16,6 @@ def clip(text: str, limit: int) -> tuple[str, bool]:
     """
     if len(text) <= limit:
         return text, False
-    end = 0
-    for cluster in _grapheme().finditer(text, 0, len(text)):
-        if cluster.end() > limit:
-            break
-        end = cluster.end()
-    return text[:end], True
+    from ragspine.knowledge.graphemes import forward_end  # loads ``regex``: most requests never cut anything
+
+    return text[:forward_end(text, 0, limit)], True
