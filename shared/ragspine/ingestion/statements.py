@@ -13,6 +13,9 @@ import re
 TAG_PREFIX = "statement:"
 STATEMENT_KINDS = ("balance_sheet", "income", "cash_flows", "equity", "comprehensive_income")
 _TITLE = re.compile(r"^(the)?(consolidated|combined|condensed)*(statements?of[a-z]+|balancesheets?)(continued)?$")
+# A title may go on with the registrant on the same line ("Consolidated Balance Sheets Corning
+# Incorporated and Subsidiary Companies"): capitalised words, then "and (its) Subsidiaries".
+_REGISTRANT = re.compile(r"(?:[A-Z][\w.,&'’-]*\s+){1,6}and\s+(?:its\s+)?Subsidiar(?:y|ies)(?:\s+Companies)?")
 _MAX_CHARS = 80
 # First match wins: "comprehensive income" before "income", "cash flows" before anything.
 _KINDS = (("cashflow", "cash_flows"), ("balancesheet", "balance_sheet"), ("financialposition", "balance_sheet"),
@@ -22,7 +25,9 @@ _KINDS = (("cashflow", "cash_flows"), ("balancesheet", "balance_sheet"), ("finan
 
 def is_statement_title(text: str) -> bool:
     """Whether a whole line is a financial statement's title (spacing and case aside)."""
-    return len(text) <= _MAX_CHARS and bool(_TITLE.match(_letters(text)))
+    if len(text) > _MAX_CHARS:
+        return False
+    return any(_TITLE.match(_letters(title)) for title in _without_registrant(text))
 
 
 def statement_kind(text: str) -> str | None:
@@ -37,6 +42,13 @@ def statement_tags(heading_path: tuple[str, ...]) -> tuple[str, ...]:
     """The ``statement:<kind>`` tags of a heading trail (usually none or one)."""
     kinds = (statement_kind(heading) for heading in heading_path)
     return tuple(dict.fromkeys(f"{TAG_PREFIX}{kind}" for kind in kinds if kind))
+
+
+def _without_registrant(text: str) -> list[str]:
+    """The line, then the line without each trailing run of words that names a registrant."""
+    words = text.split()
+    tails = (i for i in range(len(words) - 1, 0, -1) if _REGISTRANT.fullmatch(" ".join(words[i:])))
+    return [text, *(" ".join(words[:i]) for i in tails)]
 
 
 def _letters(text: str) -> str:

@@ -13,8 +13,8 @@ company and a fiscal year that a document's context carries ("Amazon FY2017 DPO"
 ranking over that document's passages with a weight that puts them first, and lifts the
 per-document cap for it; when it has no matching passage, the other rankings answer alone.
 A question naming a financial statement ("per the balance sheet") adds a ranking of the
-passages under that statement's title (tagged ``statement:<kind>`` at chunking), within the
-named documents when there are any, with the weight of a routed library.
+passages under that statement's title (tagged ``statement:<kind>`` at chunking): within the
+named documents with their weight when there are any, else with the weight of a routed library.
 """
 
 from __future__ import annotations
@@ -182,7 +182,10 @@ class HybridRetriever:
         if statements:
             tags = tuple(f"{STATEMENT_TAG}{kind}" for kind in statements)
             searches.append(replace(targeted, doc_ids=named or filters.doc_ids, tags_any=tags))
-            weights.append(self._config.routed_weight)
+            # Within named documents this ranking is the intersection of two pointers (the document
+            # and its statement), so it weighs both: a statement page the question's words rank
+            # low ("gross margin": the page says "cost of products") still comes first.
+            weights.append(self._config.routed_weight + (self._config.named_weight if named else 0.0))
         rankings = [self._search(lexical, scope_filters, vector, top_k=per_library) for scope_filters in searches]
         clock.lap("search")
         fused = fuse(rankings, k=self._config.rrf_k, weights=weights)

@@ -153,6 +153,69 @@ class TestStatementTitles:
         assert hits[0].locator.startswith("page=2"), [(h.locator, h.text[:40]) for h in hits]
 
 
+BALANCE_ROWS = ("Cash and cash equivalents", "Trade accounts receivable, net of doubtful accounts", "Inventories, net",
+                "Other current assets", "Total current assets", "Investments", "Property, plant and equipment, net",
+                "Goodwill, net", "Other intangible assets, net", "Deferred income taxes", "Other assets",
+                "Total Assets", "Short-term borrowings", "Accounts payable", "Other accrued liabilities",
+                "Total current liabilities", "Long-term debt", "Postretirement benefits other than pensions",
+                "Other liabilities", "Total liabilities", "Common stock", "Additional paid-in capital",
+                "Retained earnings", "Treasury stock, at cost", "Accumulated other comprehensive loss",
+                "Total shareholders' equity", "Total Liabilities and Equity")
+
+
+def filing_with_exhibit() -> bytes:
+    """A filing whose balance sheet title runs on with the registrant, in body type (Corning's setting),
+    and an exhibit (a benefit plan) whose pages share the question's request words."""
+    balance = ([(72, 700, BODY, False, "Consolidated Balance Sheets Example Company and Subsidiary Companies"),
+                (72, 676, BODY, False, "December 31, (in millions)")]
+               + [(72, 650 - 12 * i, BODY, False, label) for i, label in enumerate(BALANCE_ROWS)]
+               + [(400, 650 - 12 * i, BODY, False, f"{1_000 + 37 * i:,}") for i in range(len(BALANCE_ROWS))])
+    def exhibit(article: str) -> list[PdfLine]:
+        # (each page's lines differ: lines repeated on every page would be dropped as running headers)
+        return ([(72, 700, BODY, True, f"Exhibit 10.4 Deferred Compensation Plan, Article {article}")]
+                + paragraph(680, f"If a claim under Article {article} is not useful or relevant to this company's",
+                            "plan, the Company will state that and explain why; a positive decision is based on",
+                            f"the data of Article {article}. Please state the claim in writing, and if the Company",
+                            "finds it not useful or relevant, it will state that and explain why."))
+    md_a = paragraph(700, "Example Company sells specialty glass and ceramics to display makers worldwide.")
+    # more exhibit pages than one ranking returns (20), so the question's words alone never reach page 2
+    return documents.pdf_layout(md_a, balance, *(exhibit(chr(ord("A") + n)) for n in range(25)))
+
+
+class TestNamedStatementPages:
+    QUESTION = ("Does Exampleco have positive working capital based on FY2022 data? If working capital is not a "
+                "useful or relevant metric for this company, then please state that and explain why.")
+
+    def test_a_balance_sheet_title_followed_by_the_registrant_is_a_statement_title(self) -> None:
+        doc = PdfParser().parse(filing_with_exhibit(), doc_id="EXAMPLECO_2022_10K.pdf")
+        rows = next(b for b in doc.blocks if "Total current assets" in b.text)
+        assert rows.heading_path[-1] == "Consolidated Balance Sheets Example Company and Subsidiary Companies"
+
+    def test_a_question_implying_the_balance_sheet_of_a_named_filing_gets_that_page(self, tmp_path: Path) -> None:
+        from rich.console import Console
+
+        from ragspine.bootstrap import build_ingest_context, build_services
+        from ragspine.cli_ingest import ingest_files
+        from ragspine.ingestion.pipeline import document_meta
+        from ragspine.retrieval.search import run_search
+        from ragspine.settings import EmbedderName, Settings
+
+        folder = tmp_path / "filings"
+        folder.mkdir()
+        (folder / "EXAMPLECO_2022_10K.pdf").write_bytes(filing_with_exhibit())
+        (folder / "OTHERCO_2022_10K.pdf").write_bytes(report())
+        services = build_services(Settings(data_dir=tmp_path / "data", embedder=EmbedderName.NONE))
+        done = ingest_files(sorted(folder.iterdir()), context=build_ingest_context(services),
+                            console=Console(quiet=True), meta=document_meta)
+        assert all(d.succeeded for d in done)
+        # GIVEN the exhibit shares the question's request words ("useful", "relevant", "state", "explain why")
+        # and the balance sheet page only "current assets" and "current liabilities"
+        hits = run_search(services, self.QUESTION, top_k=3).hits
+        # THEN "working capital" points at the named filing's balance sheet, which comes first
+        assert (hits[0].doc, hits[0].locator) == ("EXAMPLECO_2022_10K.pdf", "page=2"), \
+            [(h.doc, h.locator, h.text[:40]) for h in hits]
+
+
 class TestTables:
     def test_each_row_keeps_its_row_and_column_labels(self) -> None:
         (block,) = [b for b in parsed().blocks if ",table=" in b.locator]

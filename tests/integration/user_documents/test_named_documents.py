@@ -71,3 +71,31 @@ def test_analyst_vocabulary_reaches_the_words_a_statement_prints(settings: Setti
     assert runner.invoke(app, ["ingest", str(folder)]).exit_code == 0
     # "capex" is not a word of either document: the expansion finds the purchases of PP&E
     assert _search("What was the capex amount for the year?", k=1)[0]["doc"] == "cash.md"
+
+
+def test_a_named_filings_statement_comes_first_though_its_words_rank_it_low(settings: Settings,
+                                                                           tmp_path: Path) -> None:
+    # GIVEN a filing whose exhibits (more sections than one ranking returns) say the question's
+    # request words, and whose balance sheet says only the line items
+    exhibits = "".join(
+        f"## Exhibit 10.{n} Plan article {n}\n\nIf the claim is not useful or relevant to this company's plan, the "
+        f"Company will state that and explain why; a positive decision is based on the data.\n\n"
+        for n in range(1, 26))
+    balance = ("## Consolidated Balance Sheets\n\nCash and cash equivalents 1,671. Trade accounts receivable 1,721. "
+               "Inventories 2,904. Other current assets 1,050. Property, plant and equipment 15,371. Goodwill "
+               "2,394. Total assets 29,499. Short-term borrowings 224. Accounts payable 1,804. Other accrued "
+               "liabilities 3,147. Long-term debt 6,687. Total liabilities 16,350. Retained earnings 16,778. "
+               + " ".join(f"Other line item {n}: {1_000 + 37 * n:,}." for n in range(60)) + "\n\n")
+    folder = tmp_path / "filings"
+    folder.mkdir()
+    (folder / "EXAMPLECO_2022_10K.md").write_text(f"# Annual report\n\n{balance}{exhibits}", encoding="utf-8")
+    (folder / "OTHERCO_2022_10K.md").write_text(NAMED + "".join(
+        f"\n## Segment {n}\n\nSegment {n} sold glass, fibre and ceramics in region {n}.\n" for n in range(80)),
+        encoding="utf-8")
+    assert runner.invoke(app, ["ingest", str(folder)]).exit_code == 0
+    # WHEN the question names the filing and "working capital", read on the balance sheet
+    hits = _search("Does Exampleco have positive working capital based on FY2022 data? If working capital is not "
+                   "a useful or relevant metric for this company, then please state that and explain why.")
+    # THEN that filing's balance sheet comes first, above its exhibits
+    assert hits[0]["doc"] == "EXAMPLECO_2022_10K.md" and "Inventories 2,904" in hits[0]["text"], \
+        [(hit["doc"], hit["locator"]) for hit in hits]

@@ -18,6 +18,10 @@ from ragspine.ingestion.statements import is_statement_title, statement_kind, st
     ("ConsolidatedStatementsofOperations", "income"),
     ("Consolidated Statements of Shareholders' Equity", "equity"),
     ("Consolidated Statements of Financial Position", "balance_sheet"),
+    # the registrant on the title's line (Corning's setting)
+    ("Consolidated Balance Sheets Corning Incorporated and Subsidiary Companies", "balance_sheet"),
+    ("Consolidated Balance Shee t The Coca-Cola Company and Subsidiaries", "balance_sheet"),
+    ("Consolidated Statements of Income Corning Incorporated and Subsidiary Companies", "income"),
 ])
 def test_statement_titles_are_recognised_with_their_kind(title: str, kind: str) -> None:
     assert is_statement_title(title)
@@ -30,6 +34,8 @@ def test_statement_titles_are_recognised_with_their_kind(title: str, kind: str) 
     "Years ended December 31",
     "The consolidated balance sheets of the Company present fairly, in all material respects, its position",
     "Consolidated Balance Sheets 52",
+    "Balance sheet data is provided in the following table and subsidiaries",  # no registrant's name
+    "Consolidated Balance Sheets of the Company and Subsidiaries",  # "of the": a sentence, not a name
 ])
 def test_other_lines_are_not_statement_titles(text: str) -> None:
     assert statement_kind(text) is None

@@ -34,7 +34,9 @@ def test_a_phrase_spans_any_whitespace(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("text", ["terms: {}\n", "terms:\n  - when: []\n    add: x\n", "terms:\n  - when: [a]\n",
-                                  "terms:\n  - when: [a]\n    add: '  '\n", "terms:\n  - 3\n"])
+                                  "terms:\n  - when: [a]\n    add: '  '\n", "terms:\n  - 3\n",
+                                  "terms:\n  - when: [a]\n    statement: []\n",
+                                  "terms:\n  - when: [a]\n    statement: {kind: income}\n"])
 def test_a_malformed_file_is_a_configuration_error_naming_it(tmp_path: Path, text: str) -> None:
     path = tmp_path / "terms.yaml"
     path.write_text(text, encoding="utf-8")
@@ -59,3 +61,24 @@ def test_an_unknown_statement_kind_is_a_configuration_error(tmp_path: Path) -> N
     path.write_text("terms:\n  - when: [bs]\n    add: x\n    statement: balance\n", encoding="utf-8")
     with pytest.raises(ConfigurationError, match="balance_sheet"):
         load_rules(path)
+
+
+def test_a_rule_may_name_several_statements_and_add_no_words(tmp_path: Path) -> None:
+    path = tmp_path / "terms.yaml"
+    path.write_text("terms:\n  - when: [capital intensive]\n    statement: [balance_sheet, cash_flows]\n"
+                    "  - when: [margin]\n    statement: income\n    add: cost of sales\n", encoding="utf-8")
+    expander = QueryExpander(load_rules(path))
+    assert expander.statements("Is it capital intensive, and what is its margin?") == (
+        "balance_sheet", "cash_flows", "income")
+    # a rule without words leaves the lexical query as asked
+    assert expander.expand("Is it capital intensive?") == "Is it capital intensive?"
+
+
+def test_the_shipped_vocabulary_points_implied_statements() -> None:
+    expander = default_expander()
+    assert expander.statements("Does Corning have positive working capital based on FY2022 data?") == (
+        "balance_sheet",)
+    assert expander.statements("Is 3M a capital-intensive business based on FY2022 data?") == (
+        "balance_sheet", "cash_flows")
+    assert expander.statements("Does Boeing have an improving gross margin profile?") == ("income",)
+    assert "legal proceedings" in expander.expand("Has Boeing reported any materially important legal battles?")
