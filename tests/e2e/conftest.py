@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -15,6 +14,7 @@ import httpx
 import pytest
 
 from tests.e2e.api_client import ApiClient
+from tests.support.loopback import free_port
 
 
 @dataclass(frozen=True)
@@ -26,16 +26,10 @@ class LocalService:
     data_dir: Path
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 @pytest.fixture(scope="session")
 def local_service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalService]:
     data_dir = tmp_path_factory.mktemp("e2e-data")
-    port = _free_port()
+    port = free_port()
     env = {**os.environ, "RAGSPINE_DATA_DIR": str(data_dir), "RAGSPINE_TODAY": "2026-11-30",
            "RAGSPINE_MAX_QUESTION_CHARS": "200", "PYTHONUNBUFFERED": "1"}
     env.pop("RAGSPINE_BACKEND", None)

@@ -9,10 +9,7 @@ into its run model.
 
 from __future__ import annotations
 
-import socket
 import threading
-import time
-import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -23,10 +20,11 @@ from ragspine.settings import Settings
 from ragspine.workflows.surfaces.key_admin import create_app_key
 from ragspine.workflows.surfaces.sqlite_store import SqliteWorkflowStore
 from tests.fakes.llm import RecordingLLMProvider
+from tests.support.loopback import serve
 from tests.support.workflow_api import LLM_REPLY, make_components, summarise_dsl
 
 dify_client = pytest.importorskip("dify_client")
-uvicorn = pytest.importorskip("uvicorn")
+pytest.importorskip("uvicorn")
 from dify_client import models  # noqa: E402
 
 
@@ -38,12 +36,6 @@ class DifyServer:
     app_key: str
     workflow_id: str
     model_free: threading.Event
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 @pytest.fixture
@@ -63,20 +55,9 @@ def dify_server(settings: Settings, tmp_path: Any) -> Iterator[DifyServer]:
     key = create_app_key(components, document=summarise_dsl())
     app = create_local_app()
     app.dependency_overrides[workflow_components] = lambda: components
-    port = _free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, name="dify-client-uvicorn", daemon=True)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)
-        thread.start()
-        deadline = time.monotonic() + 20
-        while not server.started:
-            assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
-            time.sleep(0.05)
-        yield DifyServer(f"http://127.0.0.1:{port}/v1", key.plaintext, key.workflow.id, model_free)
+    with serve(app, name="dify-client-uvicorn") as base_url:
+        yield DifyServer(f"{base_url}/v1", key.plaintext, key.workflow.id, model_free)
         model_free.set()
-        server.should_exit = True
-        thread.join(timeout=10)
 
 
 def _client(server: DifyServer) -> Any:

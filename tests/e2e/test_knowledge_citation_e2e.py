@@ -4,20 +4,18 @@ and download the file through its link, byte-identical."""
 
 from __future__ import annotations
 
-import socket
-import threading
 import time
 from collections.abc import Iterator
 
 import httpx
 import pytest
-import uvicorn
 
 from ragspine.api.app import create_local_app
 from ragspine.bootstrap import get_knowledge_gateway
 from ragspine.knowledge.identity import dev_key, new_token, sign_dev_assertion
 from ragspine.settings import Settings
 from tests.support.cfn import REPO_ROOT
+from tests.support.loopback import serve
 
 SAMPLE = REPO_ROOT / "shared" / "ragspine" / "samples" / "acme" / "ACME_FY2025_MDA.docx"
 
@@ -25,17 +23,8 @@ SAMPLE = REPO_ROOT / "shared" / "ragspine" / "samples" / "acme" / "ACME_FY2025_M
 @pytest.fixture
 def service(settings: Settings) -> Iterator[str]:
     get_knowledge_gateway.cache_clear()
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = int(sock.getsockname()[1])
-    server = uvicorn.Server(uvicorn.Config(create_local_app(settings), host="127.0.0.1", port=port, log_level="error"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    while not server.started:
-        time.sleep(0.02)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=10)
+    with serve(create_local_app(settings), name="knowledge-e2e-uvicorn", log_level="error") as base_url:
+        yield base_url
     get_knowledge_gateway.cache_clear()
 
 

@@ -13,12 +13,8 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
-import threading
-import time
-import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,9 +26,10 @@ import pytest
 from ragspine.settings import Settings
 from ragspine.workflows.surfaces.key_admin import create_n8n_key
 from ragspine.workflows.surfaces.sqlite_store import SqliteWorkflowStore
+from tests.support.loopback import serve
 from tests.support.workflow_api import echo_n8n, make_components
 
-uvicorn = pytest.importorskip("uvicorn")
+pytest.importorskip("uvicorn")
 CLI = Path(sys.executable).with_name("n8n-cli")
 pytestmark = pytest.mark.skipif(not CLI.exists(), reason="n8n-cli is not installed (pip install n8n-cli)")
 
@@ -51,12 +48,6 @@ class N8nServer:
         return json.loads(done.stdout)
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 @pytest.fixture
 def n8n_server(settings: Settings, tmp_path: Path) -> Iterator[N8nServer]:
     from ragspine.api.app import create_local_app
@@ -66,21 +57,9 @@ def n8n_server(settings: Settings, tmp_path: Path) -> Iterator[N8nServer]:
     key = create_n8n_key(components).plaintext
     app = create_local_app()
     app.dependency_overrides[workflow_components] = lambda: components
-    port = _free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, name="n8n-cli-uvicorn", daemon=True)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)
-        thread.start()
-        deadline = time.monotonic() + 20
-        while not server.started:
-            assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
-            time.sleep(0.05)
-        base_url = f"http://127.0.0.1:{port}"
+    with serve(app, name="n8n-cli-uvicorn") as base_url:
         env = {**os.environ, "N8N_API_URL": base_url, "N8N_API_KEY": key, "HOME": str(tmp_path / "home")}
         yield N8nServer(base_url, env)
-        server.should_exit = True
-        thread.join(timeout=10)
 
 
 def test_the_cli_lists_and_reads_the_executions_of_a_webhook_workflow(n8n_server: N8nServer,

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
+from ragspine.aws.boto3_client import LazyClient
 from ragspine.errors import ConfigurationError, InvalidInputError
 from ragspine.llm.embedder_errors import (
     EMBEDDER_THROTTLED,
@@ -66,22 +67,15 @@ class BedrockEmbedder:
         self.name = f"bedrock:{model_id}:{dimension}"
         self.dimension = dimension
         self.model_id = model_id
-        self._client = client
-        self._region = region
-        self._endpoint_url = endpoint_url
+        self._client: LazyClient[BedrockRuntimeClient] = LazyClient(
+            "bedrock-runtime", client=client, region=region, endpoint_url=endpoint_url,
+            config={"retries": {"mode": "standard", "max_attempts": 3}, "connect_timeout": 5, "read_timeout": 30})
         self._concurrency = concurrency
 
     @property
     def client(self) -> BedrockRuntimeClient:
         """The boto3 client, created on first use so importing and building cost nothing."""
-        if self._client is None:
-            import boto3
-            from botocore.config import Config
-
-            config = Config(retries={"mode": "standard", "max_attempts": 3}, connect_timeout=5, read_timeout=30)
-            self._client = boto3.client("bedrock-runtime", region_name=self._region,
-                                        endpoint_url=self._endpoint_url, config=config)
-        return self._client
+        return self._client.get()
 
     def request_body(self, text: str) -> dict[str, Any]:
         """The JSON body sent for one text.

@@ -6,6 +6,7 @@ import logging
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from ragspine.aws.boto3_client import LazyClient
 from ragspine.llm.errors import (
     LLM_REJECTED,
     LLM_THROTTLED,
@@ -65,21 +66,15 @@ class BedrockConverseProvider:
             timeout_s: read timeout of the client created on first use.
         """
         self.model_id = model_id
-        self._client = client
-        self._region = region
-        self._timeout_s = timeout_s
+        config = {"read_timeout": timeout_s, "connect_timeout": min(_CONNECT_TIMEOUT_S, timeout_s),
+                  "retries": {"mode": "standard", "total_max_attempts": _MAX_ATTEMPTS}}
+        self._client: LazyClient[BedrockRuntimeClient] = LazyClient("bedrock-runtime", client=client, region=region,
+                                                                    config=config)
 
     @property
     def client(self) -> BedrockRuntimeClient:
         """The boto3 client, created on first use so importing and cold starts cost nothing."""
-        if self._client is None:
-            import boto3
-            from botocore.config import Config
-
-            config = Config(read_timeout=self._timeout_s, connect_timeout=min(_CONNECT_TIMEOUT_S, self._timeout_s),
-                            retries={"mode": "standard", "total_max_attempts": _MAX_ATTEMPTS})
-            self._client = boto3.client("bedrock-runtime", region_name=self._region, config=config)
-        return self._client
+        return self._client.get()
 
     def complete(self, messages: Sequence[Message], *, max_tokens: int = 800, temperature: float = 0.0) -> Completion:
         """Send the conversation to ``converse`` and return the text of the reply.

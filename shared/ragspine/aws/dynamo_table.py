@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ragspine.aws.boto3_client import LazyClient
 from ragspine.errors import ProviderUnavailableError
 
 if TYPE_CHECKING:
@@ -28,18 +29,13 @@ class DynamoTable:
                  region: str | None = None, endpoint_url: str | None = None) -> None:
         self.name = name
         self._label = label
-        self._client = client
-        self._region = region
-        self._endpoint_url = endpoint_url
+        self._client: LazyClient[DynamoDBClient] = LazyClient("dynamodb", client=client, region=region,
+                                                              endpoint_url=endpoint_url)
 
     @property
     def client(self) -> DynamoDBClient:
         """The boto3 client (injected in tests, else built from region and endpoint)."""
-        if self._client is None:
-            import boto3
-
-            self._client = boto3.client("dynamodb", region_name=self._region, endpoint_url=self._endpoint_url)
-        return self._client
+        return self._client.get()
 
     def call(self, operation: str, **kwargs: Any) -> dict[str, Any]:
         """Run one client operation.

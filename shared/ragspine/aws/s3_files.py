@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ragspine.aws.boto3_client import LazyClient
 from ragspine.errors import ProviderUnavailableError
 
 PREFIX = "knowledge/"
@@ -18,19 +19,14 @@ class S3FileStorage:
 
     def __init__(self, bucket: str, *, client: Any | None = None, region: str | None = None) -> None:
         self._bucket = bucket
-        self._client = client
-        self._region = region
+        # SigV4 presigning: the expiry (at most 7 days) is inside the signed request.
+        self._client: LazyClient[Any] = LazyClient("s3", client=client, region=region,
+                                                  config={"signature_version": "s3v4"})
 
     @property
     def client(self) -> Any:
         """The boto3 S3 client (injected in tests)."""
-        if self._client is None:
-            import boto3
-            from botocore.config import Config
-
-            # SigV4 presigning: the expiry (at most 7 days) is inside the signed request.
-            self._client = boto3.client("s3", region_name=self._region, config=Config(signature_version="s3v4"))
-        return self._client
+        return self._client.get()
 
     def _key(self, resource_id: str, suffix: str) -> str:
         return f"{PREFIX}{resource_id}{suffix}"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ragspine.aws.boto3_client import new_client
 from ragspine.ingestion.errors import DocumentTooLargeError, SourceNotFoundError, SourceUnavailableError
 
 _MISSING = {"NoSuchKey", "NoSuchBucket", "404", "AccessDenied", "403"}
@@ -17,11 +18,10 @@ def read_object(uri: str, *, max_bytes: int, client: Any | None = None) -> tuple
         DocumentTooLargeError: the object is over ``max_bytes``.
         SourceUnavailableError: any other S3 failure (transient, retried).
     """
-    import boto3
     from botocore.exceptions import BotoCoreError, ClientError
 
     bucket, _, key = uri.removeprefix("s3://").partition("/")
-    s3 = client or boto3.client("s3")
+    s3 = client or new_client("s3")
     try:
         head = s3.head_object(Bucket=bucket, Key=key)
         if int(head["ContentLength"]) > max_bytes:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import zlib
 from typing import TYPE_CHECKING, Any
 
+from ragspine.aws.boto3_client import LazyClient
 from ragspine.errors import ProviderUnavailableError
 from ragspine.ingestion.operations import ActiveVersion
 
@@ -32,17 +33,12 @@ class S3StagingArea:
         self._bucket = bucket
         self._staging = staging_prefix
         self._active = active_prefix
-        self._client = client
-        self._region = region
+        self._client: LazyClient[Any] = LazyClient("s3", client=client, region=region)
 
     @property
     def s3(self) -> Any:
         """The boto3 S3 client, created on first use."""
-        if self._client is None:
-            import boto3
-
-            self._client = boto3.client("s3", region_name=self._region)
-        return self._client
+        return self._client.get()
 
     def put(self, operation_id: str, name: str, data: bytes) -> None:
         """Store (or replace) one named output of an operation."""

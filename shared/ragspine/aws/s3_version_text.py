@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ragspine.aws.boto3_client import LazyClient
 from ragspine.errors import ProviderUnavailableError
 from ragspine.retrieval.version_text import PASSAGES_NAME, TEXT_NAME, VersionText, decode, encode, safe_version_id
 
@@ -19,17 +20,12 @@ class S3VersionTextStore:
 
     def __init__(self, bucket: str, *, client: Any | None = None, region: str | None = None) -> None:
         self._bucket = bucket
-        self._client = client
-        self._region = region
+        self._client: LazyClient[Any] = LazyClient("s3", client=client, region=region)
 
     @property
     def client(self) -> Any:
         """The boto3 S3 client (injected in tests)."""
-        if self._client is None:
-            import boto3
-
-            self._client = boto3.client("s3", region_name=self._region)
-        return self._client
+        return self._client.get()
 
     def _key(self, version_id: str, name: str) -> str:
         if not safe_version_id(version_id):

@@ -16,6 +16,7 @@ from aws_lambda_powertools.utilities.parameters.exceptions import GetParameterEr
 from botocore.config import Config
 from botocore.exceptions import BotoCoreError, ClientError
 
+from ragspine.aws.boto3_client import new_client
 from ragspine.errors import ConfigurationError
 
 
@@ -58,9 +59,7 @@ def update_json_secret(name: str, *, setting: str, region: str | None, change: A
     Raises:
         ConfigurationError: the secret cannot be read, is not a JSON object, or cannot be written.
     """
-    import boto3
-
-    client = boto3.client("secretsmanager", region_name=region)
+    client = new_client("secretsmanager", region=region)
     try:
         current = json.loads(client.get_secret_value(SecretId=name)["SecretString"])
     except (ClientError, BotoCoreError, KeyError, ValueError) as exc:

@@ -6,6 +6,8 @@ import json
 import logging
 from typing import Any
 
+from ragspine.aws.boto3_client import LazyClient
+
 logger = logging.getLogger(__name__)
 
 
@@ -18,8 +20,7 @@ class StepFunctionsOperationRunner:
 
     def __init__(self, state_machine_arn: str, *, client: Any | None = None, region: str | None = None) -> None:
         self._arn = state_machine_arn
-        self._client = client
-        self._region = region
+        self._client: LazyClient[Any] = LazyClient("stepfunctions", client=client, region=region)
 
     def start(self, operation_id: str, *, attempt: str | None = None) -> bool:
         """Start the execution for ``operation_id``; False when it was already started.
@@ -27,11 +28,7 @@ class StepFunctionsOperationRunner:
         ``attempt`` names a manual retry (the execution ``<operation id>-<attempt>``): execution
         names stay unique for 90 days, so a retry of the same operation needs its own.
         """
-        client = self._client
-        if client is None:
-            import boto3
-
-            client = self._client = boto3.client("stepfunctions", region_name=self._region)
+        client = self._client.get()
         name = f"{operation_id}-{attempt}" if attempt else operation_id
         try:
             client.start_execution(stateMachineArn=self._arn, name=name,

@@ -7,23 +7,20 @@ Every figure carries its source; every computed one (change, gap, share, sum) ca
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import replace
 from datetime import date
 from typing import Any
 
 import pytest
-from fastapi.testclient import TestClient
 
 from ragspine.api.app import create_local_app
 from ragspine.api.deps import services as services_dep
-from ragspine.api.schemas import AskResponse
 from ragspine.bootstrap import Services, build_services
 from ragspine.demo import load_sample_facts
 from ragspine.qa.answer import answer_question
 from ragspine.settings import Settings
+from tests.support.ask import WAYS, Ask, asker
 
-Ask = Callable[[str], dict[str, Any]]
 COMPUTED = re.compile(r"（计算自：([^（）]*)）")
 
 
@@ -34,22 +31,11 @@ def wired(settings: Settings) -> Services:
     return replace(services, qa=replace(services.qa, clock=lambda: date(2026, 11, 30)))
 
 
-@pytest.fixture(params=["answer_question", "/v1/ask"])
+@pytest.fixture(params=WAYS)
 def ask(request: pytest.FixtureRequest, wired: Services) -> Ask:
-    if request.param == "answer_question":
-        def engine(question: str) -> dict[str, Any]:
-            return AskResponse.from_result(answer_question(question, qa=wired.qa)).model_dump(mode="json")
-        return engine
     app = create_local_app()
-    app.dependency_overrides[services_dep] = lambda: wired
-    client = TestClient(app)
-
-    def http(question: str) -> dict[str, Any]:
-        response = client.post("/v1/ask", json={"question": question})
-        assert response.status_code == 200, response.text
-        body: dict[str, Any] = response.json()
-        return body
-    return http
+    app.dependency_overrides[services_dep] = lambda: wired  # /v1/ask answers from the same wired services
+    return asker(request.param, wired, app=app)
 
 
 def computed_line(body: dict[str, Any], marker: str) -> str:

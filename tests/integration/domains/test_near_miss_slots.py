@@ -9,32 +9,21 @@ names are asked back as one-click options, and nothing is answered.
 from __future__ import annotations
 
 import shutil
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
 from ragspine.bootstrap import get_services
 from ragspine.cli import app
 from ragspine.domain.files import shipped_domains_dir
-from ragspine.qa.answer import answer_question
 from ragspine.settings import get_settings
+from tests.support.ask import WAYS, Ask, asker
+from tests.support.domain_env import point_at
 
 runner = CliRunner()
-Ask = Callable[[str], dict[str, Any]]
-
-
-def _point_at(patch: pytest.MonkeyPatch, domain: str, data: Path) -> None:
-    for name, value in {"RAGSPINE_DOMAIN_DIR": str(shipped_domains_dir() / domain), "RAGSPINE_DATA_DIR": str(data),
-                        "RAGSPINE_ENV": "test", "RAGSPINE_EMBEDDER": "none", "RAGSPINE_TODAY": "2025-09-15"}.items():
-        patch.setenv(name, value)
-    patch.delenv("RAGSPINE_BACKEND", raising=False)
-    patch.delenv("RAGSPINE_FAQ_PATH", raising=False)
-    get_settings.cache_clear()
-    get_services.cache_clear()
 
 
 @pytest.fixture(scope="module", params=["acme", "vela"])
@@ -43,7 +32,7 @@ def ingested(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFa
     domain = str(request.param)
     folder = tmp_path_factory.mktemp(domain) / "data"
     with pytest.MonkeyPatch.context() as patch:
-        _point_at(patch, domain, folder)
+        point_at(patch, shipped_domains_dir() / domain, folder)
         result = runner.invoke(app, ["load-samples"], env={"COLUMNS": "200"})
     get_settings.cache_clear()
     get_services.cache_clear()
@@ -51,30 +40,15 @@ def ingested(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFa
     yield domain, folder
 
 
-@pytest.fixture(params=["answer_question", "/v1/ask"])
+@pytest.fixture(params=WAYS)
 def ask(request: pytest.FixtureRequest, ingested: tuple[str, Path], tmp_path: Path,
         monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[str, Ask]]:
     """The domain's name and a way to ask it (engine or HTTP; both give the /v1/ask body)."""
     domain, folder = ingested
     data = tmp_path / "data"
     shutil.copytree(folder, data)
-    _point_at(monkeypatch, domain, data)
-    services = get_services()
-    if request.param == "answer_question":
-        def engine(question: str) -> dict[str, Any]:
-            from ragspine.api.schemas import AskResponse
-
-            return AskResponse.from_result(answer_question(question, qa=services.qa)).model_dump(mode="json")
-        yield domain, engine
-    else:
-        client = TestClient(__import__("ragspine.api.app", fromlist=["create_local_app"]).create_local_app())
-
-        def http(question: str) -> dict[str, Any]:
-            response = client.post("/v1/ask", json={"question": question})
-            assert response.status_code == 200, response.text
-            body: dict[str, Any] = response.json()
-            return body
-        yield domain, http
+    point_at(monkeypatch, shipped_domains_dir() / domain, data)
+    yield domain, asker(request.param, get_services())
     get_settings.cache_clear()
     get_services.cache_clear()
 

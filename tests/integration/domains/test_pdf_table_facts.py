@@ -10,23 +10,22 @@ operation, and the question about it finds nothing rather than a guessed cell.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
-from ragspine.bootstrap import Services, build_operation_stores, get_services
+from ragspine.bootstrap import build_operation_stores, get_services
 from ragspine.cli import app
 from ragspine.domain.files import shipped_domains_dir
-from ragspine.qa.answer import answer_question
 from ragspine.settings import get_settings
 from tests.integration.ingestion.documents import PdfLine, pdf_layout
+from tests.support.ask import WAYS, Ask, asker
+from tests.support.domain_env import point_at
 
 runner = CliRunner()
-Ask = Callable[[str], dict[str, Any]]
 
 # Helvetica advance widths (1/1000 em) of the characters the figures and headers use.
 _WIDTHS = {**dict.fromkeys("0123456789", 556), ",": 278, ".": 278, "%": 889, "(": 333, ")": 333, "-": 333,
@@ -58,39 +57,10 @@ def table_pdf(heading: str, corner: str, rows: list[tuple[str, str, str]], *, ce
     return pdf_layout(lines)
 
 
-def _point_at(patch: pytest.MonkeyPatch, domain: str, data: Path) -> None:
-    for name, value in {"RAGSPINE_DOMAIN_DIR": str(shipped_domains_dir() / domain), "RAGSPINE_DATA_DIR": str(data),
-                        "RAGSPINE_ENV": "test", "RAGSPINE_EMBEDDER": "none", "RAGSPINE_TODAY": "2025-09-15"}.items():
-        patch.setenv(name, value)
-    patch.delenv("RAGSPINE_BACKEND", raising=False)
-    patch.delenv("RAGSPINE_FAQ_PATH", raising=False)
-    get_settings.cache_clear()
-    get_services.cache_clear()
-
-
 def _ingest(path: Path) -> str:
     result = runner.invoke(app, ["ingest", str(path)], env={"COLUMNS": "250"})
     assert result.exit_code == 0, result.output
     return result.output
-
-
-def _asker(kind: str, services: Services) -> Ask:
-    if kind == "answer_question":
-        def engine(question: str) -> dict[str, Any]:
-            from ragspine.api.schemas import AskResponse
-
-            return AskResponse.from_result(answer_question(question, qa=services.qa)).model_dump(mode="json")
-        return engine
-    from ragspine.api.app import create_local_app
-
-    client = TestClient(create_local_app())
-
-    def http(question: str) -> dict[str, Any]:
-        response = client.post("/v1/ask", json={"question": question})
-        assert response.status_code == 200, response.text
-        body: dict[str, Any] = response.json()
-        return body
-    return http
 
 
 def _sources(body: dict[str, Any]) -> list[tuple[str, str]]:
@@ -108,10 +78,10 @@ VELA_DOC = "Vela_Clinics_FY2025_Review.pdf"
 VELA_BAD = "Vela_Diagnostics_FY2025_Review.pdf"
 
 
-@pytest.fixture(params=["answer_question", "/v1/ask"])
+@pytest.fixture(params=WAYS)
 def acme(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Ask]:
     """ACME's domain, an empty data folder, two PDFs ingested: one clean table, one that does not check out."""
-    _point_at(monkeypatch, "acme", tmp_path / "data")
+    point_at(monkeypatch, shipped_domains_dir() / "acme", tmp_path / "data")
     (tmp_path / ACME_DOC).write_bytes(table_pdf(
         "Hong Kong (ACME_HK)", "USD millions",
         [("Revenue", "1,234.5", "1,301.2"), ("Operating profit", "88.0", "95.4"), ("Gross margin", "41.2%", "42.5%")]))
@@ -120,7 +90,7 @@ def acme(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.Mon
         centred_row=2))
     _ingest(tmp_path / ACME_DOC)
     _ingest(tmp_path / ACME_BAD)
-    yield _asker(request.param, get_services())
+    yield asker(request.param, get_services())
     get_settings.cache_clear()
     get_services.cache_clear()
 
@@ -151,10 +121,10 @@ class TestAcme:
         assert not any("check out" in w for w in _warnings(ACME_DOC))
 
 
-@pytest.fixture(params=["answer_question", "/v1/ask"])
+@pytest.fixture(params=WAYS)
 def vela(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Ask]:
     """Vela's domain (June fiscal year, divisions), an empty data folder, two PDFs ingested."""
-    _point_at(monkeypatch, "vela", tmp_path / "data")
+    point_at(monkeypatch, shipped_domains_dir() / "vela", tmp_path / "data")
     (tmp_path / VELA_DOC).write_bytes(table_pdf(
         "Clinics division", "EUR millions",
         [("Revenue", "470.3", "498.1"), ("EBITDA", "61.0", "66.4"), ("EBITDA margin", "13.0%", "13.3%")]))
@@ -163,7 +133,7 @@ def vela(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.Mon
         centred_row=2))
     _ingest(tmp_path / VELA_DOC)
     _ingest(tmp_path / VELA_BAD)
-    yield _asker(request.param, get_services())
+    yield asker(request.param, get_services())
     get_settings.cache_clear()
     get_services.cache_clear()
 

@@ -10,12 +10,11 @@ Its fiscal year ends on 30 June, so on 15 September 2025 the last completed year
 from __future__ import annotations
 
 import shutil
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
 from ragspine.bootstrap import Services, get_services
@@ -23,22 +22,13 @@ from ragspine.cli import app
 from ragspine.domain.files import shipped_domains_dir
 from ragspine.qa.answer import answer_question
 from ragspine.settings import get_settings
+from tests.support.ask import WAYS, Ask, asker
+from tests.support.domain_env import point_at
 
 VELA = shipped_domains_dir() / "vela"
 REVIEW = "Vela_FY2025_Annual_Review.docx"
 TODAY = "2025-09-15"
 runner = CliRunner()
-Ask = Callable[[str], dict[str, Any]]
-
-
-def _point_at(patch: pytest.MonkeyPatch, data: Path) -> None:
-    for name, value in {"RAGSPINE_DOMAIN_DIR": str(VELA), "RAGSPINE_DATA_DIR": str(data), "RAGSPINE_ENV": "test",
-                        "RAGSPINE_EMBEDDER": "none", "RAGSPINE_TODAY": TODAY}.items():
-        patch.setenv(name, value)
-    patch.delenv("RAGSPINE_BACKEND", raising=False)
-    patch.delenv("RAGSPINE_FAQ_PATH", raising=False)
-    get_settings.cache_clear()
-    get_services.cache_clear()
 
 
 @pytest.fixture(scope="module")
@@ -46,7 +36,7 @@ def ingested(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """A data folder after ``ragspine load-samples`` with the Vela domain (once per module)."""
     folder = tmp_path_factory.mktemp("vela") / "data"
     with pytest.MonkeyPatch.context() as patch:
-        _point_at(patch, folder)
+        point_at(patch, VELA, folder, today=TODAY)
         result = runner.invoke(app, ["load-samples"], env={"COLUMNS": "200"})
     get_settings.cache_clear()
     get_services.cache_clear()
@@ -59,31 +49,16 @@ def ingested(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 def vela(ingested: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Services]:
     data = tmp_path / "data"
     shutil.copytree(ingested, data)
-    _point_at(monkeypatch, data)
+    point_at(monkeypatch, VELA, data, today=TODAY)
     yield get_services()
     get_settings.cache_clear()
     get_services.cache_clear()
 
 
-@pytest.fixture(params=["answer_question", "/v1/ask"])
+@pytest.fixture(params=WAYS)
 def ask(request: pytest.FixtureRequest, vela: Services) -> Ask:
     """Ask through the engine or over HTTP; both give the /v1/ask body."""
-    if request.param == "answer_question":
-        def engine(question: str) -> dict[str, Any]:
-            from ragspine.api.schemas import AskResponse
-
-            return AskResponse.from_result(answer_question(question, qa=vela.qa)).model_dump(mode="json")
-        return engine
-    from ragspine.api.app import create_local_app
-
-    client = TestClient(create_local_app())
-
-    def http(question: str) -> dict[str, Any]:
-        response = client.post("/v1/ask", json={"question": question})
-        assert response.status_code == 200, response.text
-        body: dict[str, Any] = response.json()
-        return body
-    return http
+    return asker(request.param, vela)
 
 
 def _sources(body: dict[str, Any]) -> list[tuple[str, str]]:
@@ -210,7 +185,7 @@ class TestFaq:
 def test_without_the_documents_the_same_question_is_out_of_scope(tmp_path: Path,
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     # The knowledge decides: an empty data folder has nothing that states "Utrecht".
-    _point_at(monkeypatch, tmp_path / "empty")
+    point_at(monkeypatch, VELA, tmp_path / "empty", today=TODAY)
     try:
         result = answer_question("What is expected of the Utrecht centres?", qa=get_services().qa)
     finally:

@@ -1,7 +1,8 @@
 """The Gateway over HTTP with a fresh state and a client holding a real token, on either backend.
 
 ``backend`` is ``embedded`` (the local app: knowledge.db, files in the data folder, the in-process
-runner in a worker thread) unless a module overrides the fixture with both params; ``aws`` is the
+runner in a worker thread) unless a module is marked ``both_backends``: its tests then run on each of
+``BACKENDS`` (a test that parametrizes ``backend`` itself keeps its own values); ``aws`` is the
 Knowledge Lambda's own app on the stack of template.yaml under moto (the knowledge and ingest
 tables in DynamoDB, presigned S3 uploads, each operation one execution of the real ingest state
 machine whose Tasks run the worker in-process).
@@ -31,10 +32,24 @@ from tests.support.stack import deploy_stack, wait_for_executions
 BACKENDS = ["embedded", "aws"]
 
 
+def _parametrized_names(mark: pytest.Mark) -> list[str]:
+    names = mark.args[0] if mark.args else mark.kwargs["argnames"]
+    return [name.strip() for name in names.split(",")] if isinstance(names, str) else list(names)
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Run each test of a module marked ``both_backends`` on every backend."""
+    if "backend" not in metafunc.fixturenames or metafunc.definition.get_closest_marker("both_backends") is None:
+        return
+    if any("backend" in _parametrized_names(mark) for mark in metafunc.definition.iter_markers("parametrize")):
+        return  # the test chose its backends (e.g. embedded only)
+    metafunc.parametrize("backend", BACKENDS, indirect=True)
+
+
 @pytest.fixture
-def backend() -> str:
-    """The embedded default; a module runs on both with ``@pytest.fixture(params=BACKENDS)``."""
-    return "embedded"
+def backend(request: pytest.FixtureRequest) -> str:
+    """The embedded default, or the backend ``pytest_generate_tests`` gave this test."""
+    return str(getattr(request, "param", "embedded"))
 
 
 @pytest.fixture(scope="module")

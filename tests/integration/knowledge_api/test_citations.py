@@ -11,19 +11,14 @@ import regex
 from ragspine.bootstrap import get_knowledge_gateway
 from ragspine.knowledge.model import Action, PrincipalType
 from ragspine.retrieval.version_text import Passage, VersionText
-from tests.integration.knowledge_api.conftest import BACKENDS
 from tests.support.cfn import REPO_ROOT
 from tests.support.citations import citation_for, indexed_text
 from tests.support.knowledge_api import Gateway, grant
 
+pytestmark = pytest.mark.both_backends  # every test here runs on the embedded default and on AWS (moto)
+
 POLICY = (REPO_ROOT / "shared" / "ragspine" / "samples" / "acme" / "ACME_Product_Policy.md").read_bytes()
 PHRASE = "Items can be returned within 30 days"
-
-
-@pytest.fixture(params=BACKENDS)
-def backend(request: pytest.FixtureRequest) -> str:
-    """Every test here runs on the embedded default and on the AWS adapters (moto)."""
-    return str(request.param)
 
 
 @pytest.fixture

@@ -7,14 +7,10 @@ from typing import Any
 
 import pytest
 
-from tests.integration.knowledge_api.conftest import BACKENDS, Runs
+from tests.integration.knowledge_api.conftest import Runs
 from tests.support.knowledge_api import SAMPLE_MD, Gateway
 
-
-@pytest.fixture(params=BACKENDS)
-def backend(request: pytest.FixtureRequest) -> str:
-    """Every test here runs on the embedded default and on the AWS adapters (moto)."""
-    return str(request.param)
+pytestmark = pytest.mark.both_backends  # every test here runs on the embedded default and on AWS (moto)
 
 
 def _error(gateway: Gateway) -> dict[str, Any]:

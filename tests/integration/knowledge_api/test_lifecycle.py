@@ -4,14 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.integration.knowledge_api.conftest import BACKENDS
 from tests.support.knowledge_api import Gateway
 
-
-@pytest.fixture(params=BACKENDS)
-def backend(request: pytest.FixtureRequest) -> str:
-    """Every test here runs on the embedded default and on the AWS adapters (moto)."""
-    return str(request.param)
+pytestmark = pytest.mark.both_backends  # every test here runs on the embedded default and on AWS (moto)
 
 
 def test_upload_runs_the_ingestion_and_activates_the_first_version(gateway: Gateway) -> None:

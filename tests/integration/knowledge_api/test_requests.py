@@ -10,14 +10,9 @@ import pytest
 
 from ragspine.bootstrap import get_knowledge_gateway
 from ragspine.knowledge.files import sign
-from tests.integration.knowledge_api.conftest import BACKENDS
 from tests.support.knowledge_api import BASE, Gateway
 
-
-@pytest.fixture(params=BACKENDS)
-def backend(request: pytest.FixtureRequest) -> str:
-    """Every test here runs on the embedded default and on the AWS adapters (moto)."""
-    return str(request.param)
+pytestmark = pytest.mark.both_backends  # every test here runs on the embedded default and on AWS (moto)
 
 
 # The local service's own upload route (AWS uploads are S3 presigned PUTs) and its SQLite idempotency records.

@@ -9,19 +9,14 @@ from typing import Any
 import pytest
 
 from ragspine.knowledge.model import Action
-from tests.integration.knowledge_api.conftest import BACKENDS
 from tests.support.knowledge_api import Gateway, grant
+
+pytestmark = pytest.mark.both_backends  # every test here runs on the embedded default and on AWS (moto)
 
 RETURNS = ("# Returns\n\n" + "\n\n".join(
     f"Rule {n}: customers may return item group {word} within 30 days of purchase with the receipt."
     for n, word in enumerate(("alpha", "bravo", "charlie", "delta", "echo", "foxtrot"), start=1)) + "\n")
 HOTELS = "# Hotels\n\nStaff hotels cost up to 150 EUR a night in every city.\n"
-
-
-@pytest.fixture(params=BACKENDS)
-def backend(request: pytest.FixtureRequest) -> str:
-    """Every test here runs on the embedded default and on the AWS adapters (moto)."""
-    return str(request.param)
 
 
 def search(client: Gateway, body: dict[str, Any]) -> Any:

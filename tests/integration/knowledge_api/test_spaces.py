@@ -10,14 +10,11 @@ from ragspine.bootstrap import get_knowledge_gateway
 from ragspine.errors import ProviderUnavailableError
 from ragspine.knowledge.model import Space
 from ragspine.knowledge.spaces import NOT_EMPTY, UNFINISHED
-from tests.integration.knowledge_api.conftest import BACKENDS, Runs
+from tests.integration.knowledge_api.conftest import Runs
 from tests.support.knowledge_api import Gateway
 
+pytestmark = pytest.mark.both_backends  # every test here runs on the embedded default and on AWS (moto)
 
-@pytest.fixture(params=BACKENDS)
-def backend(request: pytest.FixtureRequest) -> str:
-    """Every test here runs on the embedded default and on the AWS adapters (moto)."""
-    return str(request.param)
 
 CJK = "知"  # one code point, three UTF-8 bytes: limits count code points
 

@@ -21,15 +21,11 @@ from ragspine.errors import ProviderUnavailableError
 from ragspine.ingestion.operations import Operation
 from ragspine.ingestion.runner import InProcessRunner
 from ragspine.ingestion.steps import STEPS, Step, StepContext, StepFunction, StepResult
-from tests.integration.knowledge_api.conftest import BACKENDS
 from tests.support.knowledge_api import Gateway
 
+pytestmark = pytest.mark.both_backends  # every test here runs on the embedded default and on AWS (moto)
+
 WAIT_S = 60  # a bound on each hand-off between the test and a run, never a timing assertion
-
-
-@pytest.fixture(params=BACKENDS)
-def backend(request: pytest.FixtureRequest) -> str:
-    return str(request.param)
 
 
 class Gate:

@@ -94,9 +94,9 @@ class TestRequest:
 
     def test_the_client_is_created_only_when_first_needed(self) -> None:
         embedder = BedrockEmbedder(region="us-east-1")
-        assert embedder._client is None
+        assert not embedder._client.built
         assert embedder.embed([]) == []
-        assert embedder._client is None
+        assert not embedder._client.built
 
     @pytest.mark.parametrize("dimension", [384, 0])
     def test_a_dimension_titan_v2_lacks_is_refused(self, dimension: int) -> None:

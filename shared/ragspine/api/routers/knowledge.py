@@ -1,12 +1,16 @@
 """The Knowledge Gateway router (seed 003) under ``/internal/v1/knowledge``: one route per contract operation.
 
-Each route names its contract tool; ``handle`` authenticates, validates the body against the
-contract's closed schema, applies Idempotency-Key to mutations, runs the service and audits.
+Each ``@_tool`` function is named after its contract tool and does only that tool's work; its
+route goes through ``handle``, which authenticates, validates the body against the contract's
+closed schema, applies Idempotency-Key to mutations, runs the work and audits. The signed upload
+and download URLs are plain routes: their signature is the credential.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from fastapi import APIRouter, FastAPI, Request, Response
 from fastapi.responses import JSONResponse
@@ -17,191 +21,137 @@ from ragspine.api.errors import error_response
 from ragspine.api.knowledge_deps import GatewayDep, HooksDep
 from ragspine.api.knowledge_http import Call, Reply, envelope, handle, page_of
 from ragspine.api.knowledge_paths import GatewayIdConvertor  # noqa: F401 - registers {…:gateway_id}
-from ragspine.api.knowledge_views import change_view, detail_view, operation_view, space_view, summary_view
+from ragspine.api.knowledge_views import change_view, detail_view, iso, operation_view, space_view, summary_view
 from ragspine.errors import FieldError, InvalidInputError, PayloadTooLargeError, RagspineError
 from ragspine.knowledge import documents, files, operations, spaces
 from ragspine.knowledge.contract import PREFIX
 from ragspine.settings import Settings
 
+if TYPE_CHECKING:
+    from ragspine.knowledge.gateway import Gateway
+
 router = APIRouter(prefix=PREFIX, tags=["knowledge"], include_in_schema=False)
 _ID = re.compile(r"^[A-Za-z0-9._-]+$")  # the contract's id pattern
+Run = Callable[..., Reply]  # a tool's work: (gateway, call, *path parameters[, base_url=]) -> reply
 
 
-@router.get("/spaces")
-async def knowledge_space_list(request: Request, gw: GatewayDep, hooks: HooksDep) -> JSONResponse:
-    """knowledge_space_list."""
-    def run(call: Call) -> Reply:
-        items, pagination = page_of(spaces.list_spaces(gw, call.principal), call.page, call.page_size)
-        return Reply(200, {"items": [space_view(gw, s) for s in items]}, pagination)
-    return await handle(hooks, request, "knowledge_space_list", "spaces", run)
+def _tool(method: str, path: str, *, resource: str = "", base_url: bool = False) -> Callable[[Run], Run]:
+    """Serve the decorated function as the route of the contract tool it is named after.
+
+    The function receives the Gateway, the validated ``Call`` and the path parameters in path
+    order (and ``base_url=``, the public URL links are built on, when asked); ``handle`` audits the
+    first path parameter as the resource, else ``resource``.
+    """
+    def register(run: Run) -> Run:
+        tool = run.__name__
+
+        async def endpoint(request: Request, gw: GatewayDep, hooks: HooksDep) -> JSONResponse:
+            ids = list(request.path_params.values())
+            extra = {"base_url": gw.config.public_url or str(request.base_url)} if base_url else {}
+            return await handle(hooks, request, tool, ids[0] if ids else resource,
+                                lambda call: run(gw, call, *ids, **extra))
+        router.add_api_route(path, endpoint, methods=[method], name=tool)
+        return run
+    return register
 
 
-@router.post("/spaces")
-async def knowledge_space_create(request: Request, gw: GatewayDep, hooks: HooksDep) -> JSONResponse:
-    """knowledge_space_create."""
-    def run(call: Call) -> Reply:
-        return Reply(201, space_view(gw, spaces.create_space(gw, call.principal, call.body)))
-    return await handle(hooks, request, "knowledge_space_create", "spaces", run)
+@_tool("GET", "/spaces", resource="spaces")
+def knowledge_space_list(gw: Gateway, call: Call) -> Reply:
+    items, pagination = page_of(spaces.list_spaces(gw, call.principal), call.page, call.page_size)
+    return Reply(200, {"items": [space_view(gw, s) for s in items]}, pagination)
 
 
-@router.get("/spaces/{knowledgeSpaceId}")
-async def knowledge_space_get(knowledgeSpaceId: str, request: Request, gw: GatewayDep,  # noqa: N803
-                              hooks: HooksDep) -> JSONResponse:
-    """knowledge_space_get."""
-    def run(call: Call) -> Reply:
-        return Reply(200, space_view(gw, spaces.get_space(gw, call.principal, knowledgeSpaceId)))
-    return await handle(hooks, request, "knowledge_space_get", knowledgeSpaceId, run)
+@_tool("POST", "/spaces", resource="spaces")
+def knowledge_space_create(gw: Gateway, call: Call) -> Reply:
+    return Reply(201, space_view(gw, spaces.create_space(gw, call.principal, call.body)))
 
 
-@router.patch("/spaces/{knowledgeSpaceId}")
-async def knowledge_space_update(knowledgeSpaceId: str, request: Request, gw: GatewayDep,  # noqa: N803
-                                 hooks: HooksDep) -> JSONResponse:
-    """knowledge_space_update."""
-    def run(call: Call) -> Reply:
-        return Reply(200, space_view(gw, spaces.update_space(gw, call.principal, knowledgeSpaceId, call.body)))
-    return await handle(hooks, request, "knowledge_space_update", knowledgeSpaceId, run)
+@_tool("GET", "/spaces/{knowledgeSpaceId}")
+def knowledge_space_get(gw: Gateway, call: Call, space_id: str) -> Reply:
+    return Reply(200, space_view(gw, spaces.get_space(gw, call.principal, space_id)))
 
 
-@router.delete("/spaces/{knowledgeSpaceId}")
-async def knowledge_space_delete(knowledgeSpaceId: str, request: Request, gw: GatewayDep,  # noqa: N803
-                                 hooks: HooksDep) -> JSONResponse:
-    """knowledge_space_delete."""
-    def run(call: Call) -> Reply:
-        return Reply(200, space_view(gw, spaces.delete_space(gw, call.principal, knowledgeSpaceId, call.body)))
-    return await handle(hooks, request, "knowledge_space_delete", knowledgeSpaceId, run)
+@_tool("PATCH", "/spaces/{knowledgeSpaceId}")
+def knowledge_space_update(gw: Gateway, call: Call, space_id: str) -> Reply:
+    return Reply(200, space_view(gw, spaces.update_space(gw, call.principal, space_id, call.body)))
 
 
-@router.get("/spaces/{knowledgeSpaceId}/documents")
-async def knowledge_document_list(knowledgeSpaceId: str, request: Request, gw: GatewayDep,  # noqa: N803
-                                  hooks: HooksDep) -> JSONResponse:
-    """knowledge_document_list."""
-    def run(call: Call) -> Reply:
-        found = documents.list_documents(gw, call.principal, knowledgeSpaceId)
-        items, pagination = page_of(found, call.page, call.page_size)
-        return Reply(200, {"items": [summary_view(gw, d) for d in items]}, pagination)
-    return await handle(hooks, request, "knowledge_document_list", knowledgeSpaceId, run)
+@_tool("DELETE", "/spaces/{knowledgeSpaceId}")
+def knowledge_space_delete(gw: Gateway, call: Call, space_id: str) -> Reply:
+    return Reply(200, space_view(gw, spaces.delete_space(gw, call.principal, space_id, call.body)))
 
 
-@router.post("/spaces/{knowledgeSpaceId}/documents")
-async def knowledge_document_upload(knowledgeSpaceId: str, request: Request, gw: GatewayDep,  # noqa: N803
-                                    hooks: HooksDep) -> JSONResponse:
-    """knowledge_document_upload."""
-    def run(call: Call) -> Reply:
-        document, version, operation_id = documents.upload_document(gw, call.principal, knowledgeSpaceId, call.body)
-        return Reply(202, change_view(gw, document, version, operation_id))
-    return await handle(hooks, request, "knowledge_document_upload", knowledgeSpaceId, run)
+@_tool("GET", "/spaces/{knowledgeSpaceId}/documents")
+def knowledge_document_list(gw: Gateway, call: Call, space_id: str) -> Reply:
+    items, pagination = page_of(documents.list_documents(gw, call.principal, space_id), call.page, call.page_size)
+    return Reply(200, {"items": [summary_view(gw, d) for d in items]}, pagination)
 
 
-@router.post("/spaces/{knowledgeSpaceId}/file-resources")
-async def file_resource_create(knowledgeSpaceId: str, request: Request, gw: GatewayDep,  # noqa: N803
-                               hooks: HooksDep) -> JSONResponse:
-    """file_resource_create."""
-    from ragspine.api.knowledge_views import iso
-
-    def run(call: Call) -> Reply:
-        base_url = gw.config.public_url or str(request.base_url)
-        resource, url = files.create_file_resource(gw, call.principal, knowledgeSpaceId, call.body,
-                                                   base_url=base_url)
-        return Reply(201, {"fileResourceId": resource.id, "uploadUrl": url, "uploadMethod": "PUT",
-                           "expiresAt": iso(resource.expires_at)})
-    return await handle(hooks, request, "file_resource_create", knowledgeSpaceId, run)
+@_tool("POST", "/spaces/{knowledgeSpaceId}/documents")
+def knowledge_document_upload(gw: Gateway, call: Call, space_id: str) -> Reply:
+    return Reply(202, change_view(gw, *documents.upload_document(gw, call.principal, space_id, call.body)))
 
 
-@router.get("/documents/{documentId:gateway_id}")
-async def knowledge_document_get(documentId: str, request: Request, gw: GatewayDep,  # noqa: N803
-                                 hooks: HooksDep) -> JSONResponse:
-    """knowledge_document_get."""
-    def run(call: Call) -> Reply:
-        return Reply(200, detail_view(gw, documents.visible_document(gw, call.principal, documentId)))
-    return await handle(hooks, request, "knowledge_document_get", documentId, run)
+@_tool("POST", "/spaces/{knowledgeSpaceId}/file-resources", base_url=True)
+def file_resource_create(gw: Gateway, call: Call, space_id: str, *, base_url: str) -> Reply:
+    resource, url = files.create_file_resource(gw, call.principal, space_id, call.body, base_url=base_url)
+    return Reply(201, {"fileResourceId": resource.id, "uploadUrl": url, "uploadMethod": "PUT",
+                       "expiresAt": iso(resource.expires_at)})
 
 
-@router.patch("/documents/{documentId:gateway_id}")
-async def knowledge_document_update(documentId: str, request: Request, gw: GatewayDep,  # noqa: N803
-                                    hooks: HooksDep) -> JSONResponse:
-    """knowledge_document_update."""
-    def run(call: Call) -> Reply:
-        return Reply(200, summary_view(gw, documents.update_document(gw, call.principal, documentId, call.body)))
-    return await handle(hooks, request, "knowledge_document_update", documentId, run)
+@_tool("GET", "/documents/{documentId:gateway_id}")
+def knowledge_document_get(gw: Gateway, call: Call, document_id: str) -> Reply:
+    return Reply(200, detail_view(gw, documents.visible_document(gw, call.principal, document_id)))
 
 
-@router.delete("/documents/{documentId:gateway_id}")
-async def knowledge_document_delete(documentId: str, request: Request, gw: GatewayDep,  # noqa: N803
-                                    hooks: HooksDep) -> JSONResponse:
-    """knowledge_document_delete."""
-    def run(call: Call) -> Reply:
-        return Reply(200, summary_view(gw, documents.delete_document(gw, call.principal, documentId, call.body)))
-    return await handle(hooks, request, "knowledge_document_delete", documentId, run)
+@_tool("PATCH", "/documents/{documentId:gateway_id}")
+def knowledge_document_update(gw: Gateway, call: Call, document_id: str) -> Reply:
+    return Reply(200, summary_view(gw, documents.update_document(gw, call.principal, document_id, call.body)))
 
 
-@router.post("/documents/{documentId}:replace")
-async def knowledge_document_replace(documentId: str, request: Request, gw: GatewayDep,  # noqa: N803
-                                     hooks: HooksDep) -> JSONResponse:
-    """knowledge_document_replace."""
-    def run(call: Call) -> Reply:
-        document, version, operation_id = documents.replace_document(gw, call.principal, documentId, call.body)
-        return Reply(202, change_view(gw, document, version, operation_id))
-    return await handle(hooks, request, "knowledge_document_replace", documentId, run)
+@_tool("DELETE", "/documents/{documentId:gateway_id}")
+def knowledge_document_delete(gw: Gateway, call: Call, document_id: str) -> Reply:
+    return Reply(200, summary_view(gw, documents.delete_document(gw, call.principal, document_id, call.body)))
 
 
-@router.post("/documents/{documentId}:reindex")
-async def knowledge_document_reindex(documentId: str, request: Request, gw: GatewayDep,  # noqa: N803
-                                     hooks: HooksDep) -> JSONResponse:
-    """knowledge_document_reindex."""
-    def run(call: Call) -> Reply:
-        document, version, operation_id = documents.reindex_document(gw, call.principal, documentId, call.body)
-        return Reply(202, change_view(gw, document, version, operation_id))
-    return await handle(hooks, request, "knowledge_document_reindex", documentId, run)
+@_tool("POST", "/documents/{documentId}:replace")
+def knowledge_document_replace(gw: Gateway, call: Call, document_id: str) -> Reply:
+    return Reply(202, change_view(gw, *documents.replace_document(gw, call.principal, document_id, call.body)))
 
 
-@router.post("/documents/{documentId}:enable")
-async def knowledge_document_enable(documentId: str, request: Request, gw: GatewayDep,  # noqa: N803
-                                    hooks: HooksDep) -> JSONResponse:
-    """knowledge_document_enable."""
-    def run(call: Call) -> Reply:
-        changed = documents.set_enabled(gw, call.principal, documentId, call.body, enabled=True)
-        return Reply(200, summary_view(gw, changed))
-    return await handle(hooks, request, "knowledge_document_enable", documentId, run)
+@_tool("POST", "/documents/{documentId}:reindex")
+def knowledge_document_reindex(gw: Gateway, call: Call, document_id: str) -> Reply:
+    return Reply(202, change_view(gw, *documents.reindex_document(gw, call.principal, document_id, call.body)))
 
 
-@router.post("/documents/{documentId}:disable")
-async def knowledge_document_disable(documentId: str, request: Request, gw: GatewayDep,  # noqa: N803
-                                     hooks: HooksDep) -> JSONResponse:
-    """knowledge_document_disable."""
-    def run(call: Call) -> Reply:
-        changed = documents.set_enabled(gw, call.principal, documentId, call.body, enabled=False)
-        return Reply(200, summary_view(gw, changed))
-    return await handle(hooks, request, "knowledge_document_disable", documentId, run)
+@_tool("POST", "/documents/{documentId}:enable")
+def knowledge_document_enable(gw: Gateway, call: Call, document_id: str) -> Reply:
+    return Reply(200, summary_view(gw, documents.set_enabled(gw, call.principal, document_id, call.body,
+                                                             enabled=True)))
 
 
-@router.get("/operations/{operationId:gateway_id}")
-async def knowledge_operation_get(operationId: str, request: Request, gw: GatewayDep,  # noqa: N803
-                                  hooks: HooksDep) -> JSONResponse:
-    """knowledge_operation_get."""
-    def run(call: Call) -> Reply:
-        operation, _ = operations.visible_operation(gw, call.principal, operationId)
-        return Reply(200, operation_view(gw, operation))
-    return await handle(hooks, request, "knowledge_operation_get", operationId, run)
+@_tool("POST", "/documents/{documentId}:disable")
+def knowledge_document_disable(gw: Gateway, call: Call, document_id: str) -> Reply:
+    return Reply(200, summary_view(gw, documents.set_enabled(gw, call.principal, document_id, call.body,
+                                                             enabled=False)))
 
 
-@router.post("/operations/{operationId}:cancel")
-async def knowledge_operation_cancel(operationId: str, request: Request, gw: GatewayDep,  # noqa: N803
-                                     hooks: HooksDep) -> JSONResponse:
-    """knowledge_operation_cancel."""
-    def run(call: Call) -> Reply:
-        return Reply(200, operation_view(gw, operations.cancel_operation(gw, call.principal, operationId)))
-    return await handle(hooks, request, "knowledge_operation_cancel", operationId, run)
+@_tool("GET", "/operations/{operationId:gateway_id}")
+def knowledge_operation_get(gw: Gateway, call: Call, operation_id: str) -> Reply:
+    operation, _ = operations.visible_operation(gw, call.principal, operation_id)
+    return Reply(200, operation_view(gw, operation))
 
 
-@router.post("/operations/{operationId}:retry")
-async def knowledge_operation_retry(operationId: str, request: Request, gw: GatewayDep,  # noqa: N803
-                                    hooks: HooksDep) -> JSONResponse:
-    """knowledge_operation_retry."""
-    def run(call: Call) -> Reply:
-        child = operations.retry_operation(gw, call.principal, operationId, call.body["reason"])
-        state = operations.run_state(gw, child.id)
-        return Reply(202, {"operationId": child.id, "parentOperationId": operationId, "status": state.status.value})
-    return await handle(hooks, request, "knowledge_operation_retry", operationId, run)
+@_tool("POST", "/operations/{operationId}:cancel")
+def knowledge_operation_cancel(gw: Gateway, call: Call, operation_id: str) -> Reply:
+    return Reply(200, operation_view(gw, operations.cancel_operation(gw, call.principal, operation_id)))
+
+
+@_tool("POST", "/operations/{operationId}:retry")
+def knowledge_operation_retry(gw: Gateway, call: Call, operation_id: str) -> Reply:
+    child = operations.retry_operation(gw, call.principal, operation_id, call.body["reason"])
+    state = operations.run_state(gw, child.id)
+    return Reply(202, {"operationId": child.id, "parentOperationId": operation_id, "status": state.status.value})
 
 
 @router.put("/file-resources/{fileResourceId}/content")
@@ -254,52 +204,43 @@ def install(app: FastAPI, settings: Settings) -> None:
     app.router.redirect_slashes = False  # seed 003: the Gateway never redirects (a token must not follow one)
 
 
-@router.post("/search")
-async def knowledge_search(request: Request, gw: GatewayDep, hooks: HooksDep) -> JSONResponse:
-    """knowledge_search: authorised hybrid search (``ragspine.knowledge.search``)."""
+@_tool("POST", "/search", resource="search")
+def knowledge_search(gw: Gateway, call: Call) -> Reply:
+    """Authorised hybrid search (``ragspine.knowledge.search``)."""
     from ragspine.knowledge.search import search
 
-    def run(call: Call) -> Reply:
-        return Reply(200, search(gw, call.principal, call.body).to_json())
-    return await handle(hooks, request, "knowledge_search", "search", run)
+    return Reply(200, search(gw, call.principal, call.body).to_json())
 
 
 # --- knowledge_source_read and knowledge_document_download (issue 14) ---------------------------
 
-@router.get("/documents/{documentId}/citations/{citationId}")
-async def knowledge_source_read(documentId: str, citationId: str, request: Request,  # noqa: N803
-                                gw: GatewayDep, hooks: HooksDep) -> JSONResponse:
-    """knowledge_source_read: the caller is authorised again on every read."""
+@_tool("GET", "/documents/{documentId}/citations/{citationId}")
+def knowledge_source_read(gw: Gateway, call: Call, document_id: str, citation_id: str) -> Reply:
+    """The caller is authorised again on every read."""
     from ragspine.api.knowledge_http import int_param
     from ragspine.api.knowledge_views import citation_view
     from ragspine.knowledge import citations
 
-    def run(call: Call) -> Reply:
-        version_id = call.query.get("versionId", "")
-        if not version_id or len(version_id) > 128 or not _ID.match(version_id):
-            raise InvalidInputError("versionId is required: use the versionId of the knowledge_search hit",
-                                    field_errors=(FieldError("versionId", "the hit's versionId is required"),))
-        bounds = {"default": citations.DEFAULT_CONTEXT, "low": 0, "high": citations.MAX_CONTEXT}
-        before = int_param(call.query, "contextBefore", **bounds)
-        after = int_param(call.query, "contextAfter", **bounds)
-        read = citations.read_citation(gw, call.principal, documentId, citationId, version_id=version_id,
-                                       context_before=before, context_after=after)
-        return Reply(200, citation_view(read))
-    return await handle(hooks, request, "knowledge_source_read", documentId, run)
+    version_id = call.query.get("versionId", "")
+    if not version_id or len(version_id) > 128 or not _ID.match(version_id):
+        raise InvalidInputError("versionId is required: use the versionId of the knowledge_search hit",
+                                field_errors=(FieldError("versionId", "the hit's versionId is required"),))
+    bounds = {"default": citations.DEFAULT_CONTEXT, "low": 0, "high": citations.MAX_CONTEXT}
+    before = int_param(call.query, "contextBefore", **bounds)
+    after = int_param(call.query, "contextAfter", **bounds)
+    read = citations.read_citation(gw, call.principal, document_id, citation_id, version_id=version_id,
+                                   context_before=before, context_after=after)
+    return Reply(200, citation_view(read))
 
 
-@router.post("/documents/{documentId}:create-download-link")
-async def knowledge_document_download(documentId: str, request: Request, gw: GatewayDep,  # noqa: N803
-                                      hooks: HooksDep) -> JSONResponse:
-    """knowledge_document_download: a new 60-second link on every call (never replayed)."""
+@_tool("POST", "/documents/{documentId}:create-download-link", base_url=True)
+def knowledge_document_download(gw: Gateway, call: Call, document_id: str, *, base_url: str) -> Reply:
+    """A new 60-second link on every call (never replayed)."""
     from ragspine.api.knowledge_views import download_view
     from ragspine.knowledge import downloads
 
-    def run(call: Call) -> Reply:
-        base_url = gw.config.public_url or str(request.base_url)
-        return Reply(200, download_view(downloads.create_download_link(gw, call.principal, documentId,
-                                                                       base_url=base_url)))
-    return await handle(hooks, request, "knowledge_document_download", documentId, run)
+    return Reply(200, download_view(downloads.create_download_link(gw, call.principal, document_id,
+                                                                   base_url=base_url)))
 
 
 @router.get("/downloads/{versionId}", response_model=None)

@@ -1,0 +1,46 @@
+"""``LazyClient``: an adapter's boto3 client, injected (tests) or built on first use.
+
+boto3 and botocore are imported only when a client is first built, so importing an adapter (and
+cold-starting a Lambda that never calls it) costs nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Generic, TypeVar, cast
+
+ClientT = TypeVar("ClientT")
+
+
+def new_client(service: str, *, region: str | None = None, endpoint_url: str | None = None,
+               config: Mapping[str, Any] | None = None) -> Any:
+    """A new boto3 client for ``service``; ``config`` holds ``botocore.config.Config`` arguments."""
+    import boto3
+    from botocore.config import Config
+
+    return boto3.client(service, region_name=region, endpoint_url=endpoint_url,  # type: ignore[call-overload]
+                        config=Config(**config) if config else None)
+
+
+class LazyClient(Generic[ClientT]):
+    """One adapter's client: the one given, else one built by ``new_client`` on the first ``get``."""
+
+    def __init__(self, service: str, *, client: ClientT | None = None, region: str | None = None,
+                 endpoint_url: str | None = None, config: Mapping[str, Any] | None = None) -> None:
+        self._service = service
+        self._client = client
+        self._region = region
+        self._endpoint_url = endpoint_url
+        self._config = config
+
+    @property
+    def built(self) -> bool:
+        """Whether a client exists yet (given, or built by an earlier ``get``)."""
+        return self._client is not None
+
+    def get(self) -> ClientT:
+        """The client, built now when none was given and none was built before."""
+        if self._client is None:
+            self._client = cast(ClientT, new_client(self._service, region=self._region,
+                                                    endpoint_url=self._endpoint_url, config=self._config))
+        return self._client

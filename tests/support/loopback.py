@@ -1,0 +1,40 @@
+"""An ASGI app served by a real uvicorn on a free 127.0.0.1 port, in a thread, for as long as a ``with`` block."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+
+def free_port() -> int:
+    """A loopback port nothing listens on now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@contextmanager
+def serve(app: Any, *, name: str, log_level: str = "warning") -> Iterator[str]:
+    """Yield the base URL (``http://127.0.0.1:<port>``) once uvicorn accepts connections; stop it afterwards."""
+    import uvicorn  # the callers skip when it is not installed
+
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level=log_level))
+    thread = threading.Thread(target=server.run, name=name, daemon=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # start-up deprecations are the server stack's, not the app's
+        thread.start()
+        deadline = time.monotonic() + 20
+        while not server.started:
+            assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
+            time.sleep(0.05)
+        try:
+            yield f"http://127.0.0.1:{port}"
+        finally:
+            server.should_exit = True
+            thread.join(timeout=10)
