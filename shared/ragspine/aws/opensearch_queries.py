@@ -38,8 +38,10 @@ EXTRA_FILTER_FIELDS = frozenset({
 })
 # CJK bigrams (``text``) plus the standard analyzer (``text.en``: English words, and CJK as
 # single characters), so a query gets unigram and bigram matches; titles weigh double. ``context``
-# is the document's company, period and type (``retrieval.passage_text.context_header``), scored
-# like the text as the embedded index scores it.
+# is the document's company, period and type (``retrieval.passage_text.context_header``). Title
+# and context are fields apart from the text, the same on every chunk of a document, so a match
+# in them lifts all its chunks alike: the embedded index scores them the same way, as one
+# document field beside the passage (``retrieval.embedded_rows``).
 LEXICAL_FIELDS = ("text", "text.en", "title^2", "title.en^2", "context", "context.en")
 VECTOR_FIELD = "embedding"
 OUTSIDE_SPACES: dict[str, Any] = {"bool": {"must_not": [{"exists": {"field": "space_id"}}]}}

@@ -17,14 +17,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ragspine.errors import ConfigurationError, FieldError
-from ragspine.retrieval.embedded_rows import check_lineage, chunk_row, index_text, term_blobs
+from ragspine.retrieval.embedded_rows import check_lineage, chunk_row, field_counts, field_term, term_blobs
 from ragspine.retrieval.embedded_snapshot import RESCORE_POOL, EmbeddedSnapshot, Ranked
 from ragspine.retrieval.embedded_store import ChunkStore
 from ragspine.retrieval.errors import IndexMissingError, VectorDimensionError
 from ragspine.retrieval.model import Chunk, ChunkLabels, ScoredChunk, SearchFilters
 from ragspine.retrieval.targeting import DocumentRef
 from ragspine.retrieval.validation import MAX_QUERY_CHARS, validate_search
-from ragspine.text import document_tokens, query_tokens
+from ragspine.text import query_tokens
 
 if TYPE_CHECKING:
     import numpy as np
@@ -117,7 +117,8 @@ class EmbeddedChunkIndex:
         for chunk in chunks:
             check_lineage(chunk)
         unit = self._unit_rows(vectors, len(chunks)) if vectors is not None else None
-        counts = [Counter() if c.is_parent else Counter(document_tokens(index_text(c))) for c in chunks]
+        fields = [(Counter[str](), 0) if c.is_parent else field_counts(c) for c in chunks]
+        counts = [n for n, _ in fields]
         tokens: set[str] = set().union(*counts)
         new_dimension = self._dimension is None and unit is not None
         with self._store.write() as conn:
@@ -125,8 +126,8 @@ class EmbeddedChunkIndex:
                 self._store.set_meta(conn, "dimension", str(unit.shape[1]))
             term_ids, fresh = self._store.term_ids(conn, tokens)
             blobs = term_blobs(counts, term_ids)
-            rows = [chunk_row(c, sum(n.values()), blobs[i], None if unit is None else unit[i].tobytes())
-                    for i, (c, n) in enumerate(zip(chunks, counts, strict=True))]
+            rows = [chunk_row(c, length, blobs[i], None if unit is None else unit[i].tobytes())
+                    for i, (c, (_, length)) in enumerate(zip(chunks, fields, strict=True))]
             self._store.insert(conn, rows)
         self._store.remember(fresh)
         if new_dimension and unit is not None:
@@ -158,7 +159,9 @@ class EmbeddedChunkIndex:
         # the GIL, so the hybrid costs about the slower leg rather than the sum (measured).
         pending = (self._legs().submit(snapshot.dense, dense_query, allowed, depth)
                    if dense_query is not None and snapshot.size >= PARALLEL_MIN_ROWS else None)
-        lexical = snapshot.bm25(self._store.lookup_terms(query_tokens(text)), allowed, depth)
+        # Every query word is looked up in both fields (OpenSearch: ``multi_match``, ``most_fields``).
+        words = query_tokens(text)
+        lexical = snapshot.bm25(self._store.lookup_terms([*words, *map(field_term, words)]), allowed, depth)
         if dense_query is None:
             positions, scores, source = lexical.positions[:top_k].tolist(), lexical.scores[:top_k].tolist(), "bm25"
         else:
@@ -262,8 +265,8 @@ class EmbeddedChunkIndex:
             current = self._snapshot
             if current is None or current.generation != generation:
                 self._dimension = self._stored_dimension()
-                loaded, rows = self._store.load()
-                current = EmbeddedSnapshot(loaded, rows, dimension=self._dimension,
+                loaded, rows, field_terms = self._store.load()
+                current = EmbeddedSnapshot(loaded, rows, dimension=self._dimension, document_field_terms=field_terms,
                                            exact_dense_limit=self._exact_dense_limit, rescore_pool=self._rescore_pool)
                 self._snapshot = current
             return current

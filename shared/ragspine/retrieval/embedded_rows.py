@@ -1,19 +1,27 @@
-"""How a chunk becomes a row of the embedded index: lineage check, indexed text, term blob."""
+"""How a chunk becomes a row of the embedded index: lineage check, indexed fields, term blob.
+
+BM25 scores two fields of a chunk, as the OpenSearch mapping has them: the passage (heading
+path and text) and the document field (its document's title and context: company, period,
+type). The document field is the same on every passage of a document, so it is scored once per
+document (``embedded_snapshot.DOCUMENT_FIELD_B``): a thin cover page no longer wins a question
+on the year alone. Its words are stored under ids of their own (``DOCUMENT_FIELD_MARK`` before
+the token), so they never add to a passage word's frequency nor count in the passage's length.
+"""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from itertools import chain
 from typing import TYPE_CHECKING, Any
 
 from ragspine.errors import FieldError
-from ragspine.retrieval.embedded_store import TAG_SEPARATOR, encode_chunk
+from ragspine.retrieval.embedded_store import DOCUMENT_FIELD_MARK, TAG_SEPARATOR, encode_chunk
 from ragspine.retrieval.errors import ChunkLineageError
 from ragspine.retrieval.passage_text import context_header
+from ragspine.text import document_tokens
 
 if TYPE_CHECKING:
-    from collections import Counter
-
     from ragspine.retrieval.model import Chunk
 
 
@@ -26,11 +34,30 @@ def check_lineage(chunk: Chunk) -> None:
 
 
 def index_text(chunk: Chunk) -> str:
-    """The text BM25 indexes for a chunk: its document's context, title, heading path and body."""
+    """The passage field BM25 indexes for a chunk: heading path and body."""
     # The heading path tells BM25 what a paragraph is about ("香港" in the heading, not
-    # necessarily in the sentence); the title and the context (company, period, type) do the
-    # same at document level.
-    return "\n".join((context_header(chunk), chunk.title, *chunk.heading_path, chunk.text))
+    # necessarily in the sentence). A heading that repeats the title is the title, which the
+    # document field already holds: counted twice it made the title paragraph win its words.
+    headings = (heading for heading in chunk.heading_path if heading != chunk.title)
+    return "\n".join((*headings, chunk.text))
+
+
+def document_field_text(chunk: Chunk) -> str:
+    """The document field: the title and the context (``Acme · FY2024 (2024) · review``)."""
+    return "\n".join((chunk.title, context_header(chunk)))
+
+
+def field_term(token: str) -> str:
+    """The vocabulary entry of ``token`` in the document field."""
+    return DOCUMENT_FIELD_MARK + token
+
+
+def field_counts(chunk: Chunk) -> tuple[Counter[str], int]:
+    """A chunk's term counts over both fields, and its passage length (the document field excluded)."""
+    counts = Counter(document_tokens(index_text(chunk)))
+    length = sum(counts.values())
+    counts.update(map(field_term, document_tokens(document_field_text(chunk))))
+    return counts, length
 
 
 def term_blobs(counts: Sequence[Counter[str]], term_ids: dict[str, int]) -> list[bytes]:

@@ -13,6 +13,7 @@ one out of the results.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -31,6 +32,13 @@ if TYPE_CHECKING:
 # Lucene's defaults, also bm25s's, so the baseline in the benchmark scores the same way.
 BM25_K1 = 1.5
 BM25_B = 0.75
+# The document field (title, company, period, type) is one phrase shared by all the passages of
+# a document. Normalised by the passage's length, it counted most on the thinnest passage (a
+# cover page that says little else won a year-only question); with b = 0 for that field (BM25F's
+# per-field b) a match in it weighs the same on every passage of the document, and the passage
+# field decides between them. On OpenSearch ``title`` and ``context`` are fields of their own
+# too, the same on every chunk of a document, so there also they cannot favour a thin passage.
+DOCUMENT_FIELD_B = 0.0
 # Dense candidates re-scored exactly after the binary pre-selection (see ``_dense_pool``).
 RESCORE_POOL = 2000  # 3 MB of rows: past ~4000 the gather falls out of cache and doubles in cost
 
@@ -53,7 +61,8 @@ class EmbeddedSnapshot:
     """Everything a query needs, built from the store's rows of one generation."""
 
     def __init__(self, generation: int, rows: list[tuple[Any, ...]], *, dimension: int | None,
-                 exact_dense_limit: int, rescore_pool: int = RESCORE_POOL) -> None:
+                 exact_dense_limit: int, rescore_pool: int = RESCORE_POOL,
+                 document_field_terms: Sequence[int] = ()) -> None:
         import numpy as np
 
         self.generation = generation
@@ -67,11 +76,11 @@ class EmbeddedSnapshot:
         self._columns.update({name: _factorize([r[14 + i] for r in rows])
                               for i, name in enumerate(("version_label", "product_code"))})
         self._tags = _tag_positions([r[11] for r in rows])
-        self._build_bm25(rows)
+        self._build_bm25(rows, document_field_terms)
         self._build_vectors([r[13] for r in rows], dimension)
 
     # -- building ---------------------------------------------------------------------------
-    def _build_bm25(self, rows: list[tuple[Any, ...]]) -> None:
+    def _build_bm25(self, rows: list[tuple[Any, ...]], document_field_terms: Sequence[int]) -> None:
         import numpy as np
 
         lengths = np.fromiter((r[2] for r in rows), dtype=np.float32, count=self.size)
@@ -85,8 +94,15 @@ class EmbeddedSnapshot:
         idf = np.log1p((self.size - df + 0.5) / (df + 0.5)).astype(np.float32)
         avg = float(lengths.mean()) if self.size and lengths.mean() > 0 else 1.0
         norm = (BM25_K1 * (1.0 - BM25_B + BM25_B * lengths / avg)).astype(np.float32)
+        post_norm = norm[docs]
+        if len(document_field_terms):
+            # The document field is not length-normalised (b = 0): the same on every passage.
+            field_ids = np.asarray(document_field_terms, dtype=np.int64)
+            is_field = np.zeros(max(n_terms, int(field_ids.max()) + 1), dtype=np.bool_)
+            is_field[field_ids] = True
+            post_norm[is_field[terms]] = BM25_K1 * (1.0 - DOCUMENT_FIELD_B)
         self._post_docs = docs
-        self._post_weights = (idf[terms] * tf / (tf + norm[docs])).astype(np.float32)
+        self._post_weights = (idf[terms] * tf / (tf + post_norm)).astype(np.float32)
         self._indptr = np.concatenate(([0], np.cumsum(counts)))
 
     def _build_vectors(self, blobs: list[bytes | None], dimension: int | None) -> None:

@@ -24,6 +24,9 @@ from ragspine.sensitivity import Sensitivity
 
 SCHEMA_TAG = "ragspine-chunks/1"
 TAG_SEPARATOR = "\x1f"  # unit separator: cannot occur in a tag typed by a person
+# Prefix of a document-field term in ``vocab`` (record separator: no tokenizer emits it), so a
+# word of the title or context has an id apart from the same word in a passage.
+DOCUMENT_FIELD_MARK = "\x1e"
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS index_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
@@ -181,11 +184,13 @@ class ChunkStore:
 
     def lookup_terms(self, tokens: Sequence[str]) -> list[int]:
         """Term ids of the query tokens the vocabulary knows (unknown tokens cannot match)."""
-        if not tokens:
-            return []
-        sql = f"SELECT id FROM vocab WHERE token IN ({', '.join('?' * len(tokens))})"
+        found: list[int] = []
         with self.translated():
-            return [int(row[0]) for row in self.conn().execute(sql, list(tokens))]
+            for start in range(0, len(tokens), 500):  # under SQLite's bound-parameter limit (999 before 3.32)
+                group = list(tokens[start:start + 500])
+                sql = f"SELECT id FROM vocab WHERE token IN ({', '.join('?' * len(group))})"
+                found.extend(int(row[0]) for row in self.conn().execute(sql, group))
+        return found
 
     def fetch(self, row_ids: Sequence[int]) -> dict[int, Chunk]:
         """Chunks by row id (rows deleted since the snapshot are simply absent)."""
@@ -218,18 +223,25 @@ class ChunkStore:
         with self.translated():
             return int(self.meta("generation") or 0)
 
-    def load(self) -> tuple[int, list[tuple[Any, ...]]]:
-        """The generation and every searchable row (``SNAPSHOT_COLUMNS``), read in one snapshot."""
+    def load(self) -> tuple[int, list[tuple[Any, ...]], list[int]]:
+        """The generation, every searchable row (``SNAPSHOT_COLUMNS``) and the document field's term ids.
+
+        Read in one snapshot. The document field's terms are the vocabulary entries that start
+        with ``DOCUMENT_FIELD_MARK`` (a range scan of the token index).
+        """
         sql = f"SELECT {', '.join(SNAPSHOT_COLUMNS)} FROM chunks WHERE searchable = 1 ORDER BY id"
+        marked = (DOCUMENT_FIELD_MARK, chr(ord(DOCUMENT_FIELD_MARK) + 1))
         with self.translated():
             conn = self.conn()
-            conn.execute("BEGIN")  # one read transaction: the counter and the rows agree
+            conn.execute("BEGIN")  # one read transaction: the counter, the rows and the terms agree
             try:
                 generation = int(self.meta("generation") or 0)
                 rows = conn.execute(sql).fetchall()
+                field_terms = [int(row[0]) for row in
+                               conn.execute("SELECT id FROM vocab WHERE token >= ? AND token < ?", marked)]
             finally:
                 conn.execute("COMMIT")
-        return generation, rows
+        return generation, rows, field_terms
 
     def delete(self, doc_id: str, version_id: str | None) -> int:
         """Remove a document's rows, or one version's; return how many."""

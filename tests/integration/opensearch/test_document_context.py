@@ -50,3 +50,24 @@ def test_the_document_list_and_the_named_filing_first_on_opensearch(make_index: 
     result = retriever.retrieve("Walmart FY2019 days payable outstanding")
     assert result.documents == ("WALMART_2019_10K.pdf",)
     assert [h.chunk.doc_id for h in result.hits][:3] == ["WALMART_2019_10K.pdf"] * 3
+
+
+def test_a_year_only_question_ranks_the_answer_above_that_years_cover_page(make_index: MakeIndex) -> None:
+    # The embedded index's test_year_only_questions, on OpenSearch: title and context are fields of
+    # their own there, so a thin cover page gains nothing from them over the passage that answers.
+    index = make_index()
+    index.ensure_index()
+    deck = DocumentContext("ACME", "FY2024", "review")
+    mda = DocumentContext("ACME", "FY2024", "MD&A")
+    index.add(apply_context([
+        make_chunk("deck-1", "All amounts are millions of US dollars.", doc_id="ACME_FY2024_Review.md",
+                   source_locator="slide=1", title="ACME Group FY2024 Review"),
+        make_chunk("deck-2", "Group revenue and net profit grew year on year.", doc_id="ACME_FY2024_Review.md",
+                   source_locator="slide=7", title="ACME Group FY2024 Review")], deck)
+        + apply_context([
+            make_chunk("mda-1", "2024财年，香港营业收入同比下降7.4%，主要原因是入境旅客消费走弱，以及位于广东道的三家门店关闭。",
+                       doc_id="ACME_FY2024_MDA.md", source_locator="heading=香港,para=1",
+                       title="ACME集团 2024财年管理层讨论与分析")], mda))
+    ranked = [h.chunk.chunk_id for h in index.search("Why did Hong Kong sales shrink during 2024?", top_k=3,
+                                                     filters=SearchFilters())]
+    assert ranked.index("mda-1") < ranked.index("deck-1"), ranked
