@@ -15,8 +15,8 @@ from collections.abc import Callable
 
 import pytest
 
-from ragspine.llm.extractive import tokens as extractive_tokens
 from ragspine import text
+from ragspine.llm.extractive import tokens as extractive_tokens
 from ragspine.text import document_tokens, normalize, query_tokens
 from ragspine.workflows.scaffold.catalog.search import is_cjk, tokenize
 from tests.unit.text.golden import GOLDEN, chunks, corpus_texts, digest, random_strings, repo_texts
