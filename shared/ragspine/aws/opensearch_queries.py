@@ -39,8 +39,10 @@ EXTRA_FILTER_FIELDS = frozenset({
 # CJK bigrams (``text``) plus the standard analyzer (``text.en``: English words, and CJK as
 # single characters), so a query gets unigram and bigram matches; titles weigh double. ``context``
 # is the document's company, period and type (``retrieval.passage_text.context_header``), scored
-# like the text as the embedded index scores it.
-LEXICAL_FIELDS = ("text", "text.en", "title^2", "title.en^2", "context", "context.en")
+# like the text as the embedded index scores it. ``.joins`` holds a number joined to the CJK
+# character after it ("16世", "1945年"), the embedded index's ``ragspine.text`` joins.
+LEXICAL_FIELDS = ("text", "text.en", "text.joins", "title^2", "title.en^2", "title.joins^2",
+                  "context", "context.en", "context.joins")
 VECTOR_FIELD = "embedding"
 OUTSIDE_SPACES: dict[str, Any] = {"bool": {"must_not": [{"exists": {"field": "space_id"}}]}}
 _OPTIONAL_KEYWORDS = ("entity", "period", "parent_id", "prev_id", "next_id", "space_id", "document_id",
