@@ -41,8 +41,10 @@ EXTRA_FILTER_FIELDS = frozenset({
 # is the document's company, period and type (``retrieval.passage_text.context_header``). Title
 # and context are fields apart from the text, the same on every chunk of a document, so a match
 # in them lifts all its chunks alike: the embedded index scores them the same way, as one
-# document field beside the passage (``retrieval.embedded_rows``).
-LEXICAL_FIELDS = ("text", "text.en", "title^2", "title.en^2", "context", "context.en")
+# document field beside the passage (``retrieval.embedded_rows``). ``.joins`` holds a number
+# joined to the CJK character after it ("16世", "1945年"), the embedded index's ``ragspine.text`` joins.
+LEXICAL_FIELDS = ("text", "text.en", "text.joins", "title^2", "title.en^2", "title.joins^2",
+                  "context", "context.en", "context.joins")
 VECTOR_FIELD = "embedding"
 OUTSIDE_SPACES: dict[str, Any] = {"bool": {"must_not": [{"exists": {"field": "space_id"}}]}}
 _OPTIONAL_KEYWORDS = ("entity", "period", "parent_id", "prev_id", "next_id", "space_id", "document_id",

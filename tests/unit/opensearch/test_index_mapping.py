@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import re
+import unicodedata
 from typing import Any
 
 import pytest
@@ -11,6 +13,7 @@ from ragspine.aws.opensearch_index import DEFAULT_INDEX_BODY
 from ragspine.aws.opensearch_queries import EXTRA_FILTER_FIELDS, LEXICAL_FIELDS, TERMS_FILTERS, chunk_to_document
 from ragspine.retrieval.model import Chunk
 from ragspine.sensitivity import Sensitivity
+from ragspine.text import document_tokens
 
 
 @pytest.fixture(scope="module")
@@ -34,10 +37,25 @@ def test_the_embedding_is_a_384_dimension_hnsw_inner_product_field(body: dict[st
                                    "parameters": {"m": 16, "ef_construction": 128}}
 
 
-@pytest.mark.parametrize("field", ["text", "title"])
-def test_text_fields_use_cjk_bigrams_with_a_standard_sub_field(body: dict[str, Any], field: str) -> None:
+@pytest.mark.parametrize("field", ["text", "title", "context"])
+def test_text_fields_use_cjk_bigrams_with_standard_and_number_join_sub_fields(body: dict[str, Any],
+                                                                             field: str) -> None:
     assert properties(body)[field] == {"type": "text", "analyzer": "cjk",
-                                       "fields": {"en": {"type": "text", "analyzer": "standard"}}}
+                                       "fields": {"en": {"type": "text", "analyzer": "standard"},
+                                                  "joins": {"type": "text", "analyzer": "number_joins"}}}
+
+
+def _joins(body: dict[str, Any], text: str) -> list[str]:
+    """What the ``number_joins`` analyzer gives, read with Python's regex (the same pattern syntax)."""
+    pattern = body["settings"]["analysis"]["tokenizer"]["number_joins"]["pattern"]
+    return [unicodedata.normalize("NFKC", m).lower() for m in re.findall(pattern, text)]
+
+
+@pytest.mark.parametrize("text", ["ルイ16世の即位は1774年", "１９４５年９月２日", "第5共和政", "FY2024年度 7.4%増",
+                                  "3.5倍", "ACME_JP事業 16 世", "2ちゃんねる・12カ月・4ヶ国", "香港2024财年"])
+def test_the_join_analyzer_gives_the_embedded_indexs_number_joins(body: dict[str, Any], text: str) -> None:
+    joined = [t for t in document_tokens(text) if t[:1].isdigit() and not t[-1].isdigit() and not t[-1].isascii()]
+    assert _joins(body, text) == joined
 
 
 def test_every_filterable_field_is_a_keyword(body: dict[str, Any]) -> None:

@@ -77,8 +77,9 @@ class TestLexicalQuery:
             "size": 40,
             "_source": {"excludes": ["embedding"]},
             "query": {"bool": {
-                "must": [{"multi_match": {"query": "单表设计", "fields": ["text", "text.en", "title^2", "title.en^2",
-                                                                              "context", "context.en"],
+                "must": [{"multi_match": {"query": "单表设计", "fields": [
+                    "text", "text.en", "text.joins", "title^2", "title.en^2", "title.joins^2",
+                    "context", "context.en", "context.joins"],
                                           "type": "most_fields"}}],
                 "filter": [CEILING, CHILDREN_ONLY, OUTSIDE_SPACES, {"terms": {"library": ["aws"]}}],
             }},

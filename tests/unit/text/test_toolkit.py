@@ -42,3 +42,40 @@ def test_options_change_what_a_user_gets() -> None:
     assert by_script.tokens(text) == ["契約", "約書", "の", "要約"]
     assert Tokenizer(scripts=(HAN, HIRAGANA), single=HAN, stem=lambda w: w[:-1]).tokens(text) == [
         "契約", "約書", "要約", "policie"]
+
+
+_COUNTERS = "世年月日号第章回位"
+_WIDE_DIGITS = str.maketrans("0123456789", "０１２３４５６７８９")
+
+
+@settings(deadline=None)  # a loaded machine must not fail a property test
+@given(MIXED)
+def test_number_joins_only_add_tokens_and_each_is_a_number_then_one_cjk_character(text: str) -> None:
+    plain = Tokenizer(numbers=True, unigrams=True)
+    joined = Tokenizer(numbers=True, unigrams=True, joins=True)
+    extra = joined.tokens(text)
+    for token in plain.tokens(text):
+        extra.remove(token)  # every plain token is still there, as often
+    for token in extra:
+        assert token[:-1].replace(".", "").isdigit() and joined.is_cjk(token[-1]), token
+
+
+@settings(deadline=None)  # a loaded machine must not fail a property test
+@given(st.integers(min_value=0, max_value=99_999), st.sampled_from(_COUNTERS), st.booleans(), st.booleans())
+def test_a_number_written_onto_a_counter_is_one_token_in_either_width(number: int, counter: str, wide: bool,
+                                                                       spaced: bool) -> None:
+    digits = str(number).translate(_WIDE_DIGITS) if wide else str(number)
+    # THEN "16世" (or "１６世") reads as a token of its own, in documents and queries alike...
+    written = f"ルイ{digits}{counter}の"
+    assert f"{number}{counter}" in document_tokens(written)
+    assert f"{number}{counter}" in query_tokens(written)
+    # ...and only when the two touch: a space keeps the number and the character apart
+    if spaced:
+        assert f"{number}{counter}" not in document_tokens(f"ルイ{digits} {counter}の")
+
+
+def test_joins_follow_the_number_not_the_word_before_it() -> None:
+    assert query_tokens("ルイ16世が1945年9月に") == [
+        "ルイ", "16", "世が", "16世", "1945", "年", "1945年", "9", "月に", "9月"]
+    # a Latin word against CJK stays two tokens (entity codes like ACME_JP事業 keep their reading)
+    assert document_tokens("ACME_JP事業") == ["acme", "jp", "事", "業", "事業"]
