@@ -23,6 +23,13 @@ N8N_STATUSES: dict[str, tuple[RecordedStatus, ...]] = {
     "running": (RecordedStatus.RUNNING,), "canceled": (RecordedStatus.STOPPED,), "waiting": ()}
 
 
+def _found(record: RunRecord | None, message: str) -> RunRecord:
+    """The record, or a 404 saying what was not found (someone else's run reads as unknown)."""
+    if record is None:
+        raise WorkflowRunNotFoundError(message)
+    return record
+
+
 def dify_run(runs: RunStore | None, run_id: str, *, workflow_id: str) -> RunRecord:
     """The run ``run_id`` of the app whose workflow is ``workflow_id``.
 
@@ -30,9 +37,7 @@ def dify_run(runs: RunStore | None, run_id: str, *, workflow_id: str) -> RunReco
         WorkflowRunNotFoundError: no such run for this app (404).
     """
     found = runs.get(run_id, owner=workflow_id) if runs is not None else None
-    if found is None:
-        raise WorkflowRunNotFoundError(f"workflow run {run_id} not found for this app")
-    return found
+    return _found(found, f"workflow run {run_id} not found for this app")
 
 
 def execution(runs: RunStore | None, execution_id: int) -> RunRecord:
@@ -42,9 +47,7 @@ def execution(runs: RunStore | None, execution_id: int) -> RunRecord:
         WorkflowRunNotFoundError: no such webhook run (404).
     """
     found = runs.get_seq(execution_id, owner=WEBHOOK_OWNER) if runs is not None else None
-    if found is None:
-        raise WorkflowRunNotFoundError(f"execution {execution_id} not found")
-    return found
+    return _found(found, f"execution {execution_id} not found")
 
 
 def delete_execution(runs: RunStore | None, execution_id: int) -> RunRecord:
@@ -54,9 +57,7 @@ def delete_execution(runs: RunStore | None, execution_id: int) -> RunRecord:
         WorkflowRunNotFoundError: no such webhook run (404).
     """
     removed = runs.delete(execution_id, owner=WEBHOOK_OWNER) if runs is not None else None
-    if removed is None:
-        raise WorkflowRunNotFoundError(f"execution {execution_id} not found")
-    return removed
+    return _found(removed, f"execution {execution_id} not found")
 
 
 @dataclass(frozen=True, slots=True)
