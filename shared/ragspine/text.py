@@ -100,9 +100,12 @@ class Tokenizer:
         stopwords: words (and grams) dropped before stemming.
         stem: applied to every word kept.
         joins: a number directly followed by a CJK run is also read joined to the run's
-            first character ("ルイ16世" adds "16世", "1945年9月" adds "1945年" and "9月"): Chinese
+            first character ("ルイ16世" adds "16世", "1945年9月" adds "9月"): Chinese
             and Japanese write counters onto numbers (年, 月, 世, 号), so "16" and "世" apart say
-            little while "16世" names the century.
+            little while "16世" names the century. A year ("2024年") is not joined: four digits
+            already name it, and the join would count the year twice against every other word
+            of the question (measured on ACME: "2024年に中国本土では…" then ranked every passage
+            written "2024年…" above the Chinese answer, which says 2024 only in its context).
         distinct: each token once, in first-seen order (queries); otherwise every occurrence.
     """
 
@@ -151,7 +154,8 @@ class Tokenizer:
                 joinable = (match.end(), word) if word is not None and word[0].isdigit() else None
                 continue
             self._grams(run, out)
-            if self.joins and joinable is not None and joinable[0] == match.start():
+            if (self.joins and joinable is not None and joinable[0] == match.start()
+                    and not _is_year(joinable[1], run)):
                 out.append(joinable[1] + run[0])
             joinable = None
         return list(dict.fromkeys(out)) if self.distinct else out
@@ -180,11 +184,16 @@ class Tokenizer:
         out.extend(grams)
 
 
+def _is_year(number: str, run: str) -> bool:
+    """Whether a number and the CJK run after it write a calendar year (four digits, then 年)."""
+    return len(number) == 4 and number.isdigit() and run[0] == "年"
+
+
 # The retrieval index: documents are indexed with the unigrams and bigrams of every CJK run;
 # queries use bigrams only (unigrams for one-character runs), which keeps a query like
 # 香港收入为什么下降 from matching every chunk that merely shares a character, while a
 # two-character word still matches its bigram exactly. Words are stemmed by Harman's S-stemmer.
-# Both sides join a number to the CJK character after it ("16世", "1945年"; see ``joins``):
+# Both sides join a number to the CJK character after it ("16世", "9月"; see ``joins``):
 # without it, a bigram BM25 over raw characters beat this index on JSQuAD (README, "Reading
 # real documents"), because "ルイ16世" and "ルイ18世" differed only by the bare numbers.
 _DOCUMENT = Tokenizer(numbers=True, unigrams=True, max_word=MAX_TOKEN_CHARS, stem=s_stem, joins=True)

@@ -42,7 +42,7 @@ EXTRA_FILTER_FIELDS = frozenset({
 # and context are fields apart from the text, the same on every chunk of a document, so a match
 # in them lifts all its chunks alike: the embedded index scores them the same way, as one
 # document field beside the passage (``retrieval.embedded_rows``). ``.joins`` holds a number
-# joined to the CJK character after it ("16世", "1945年"), the embedded index's ``ragspine.text`` joins.
+# joined to the CJK character after it ("16世", "9月"; not a year), the embedded index's ``ragspine.text`` joins.
 LEXICAL_FIELDS = ("text", "text.en", "text.joins", "title^2", "title.en^2", "title.joins^2",
                   "context", "context.en", "context.joins")
 VECTOR_FIELD = "embedding"

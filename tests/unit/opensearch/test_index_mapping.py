@@ -46,16 +46,35 @@ def test_text_fields_use_cjk_bigrams_with_standard_and_number_join_sub_fields(bo
 
 
 def _joins(body: dict[str, Any], text: str) -> list[str]:
-    """What the ``number_joins`` analyzer gives, read with Python's regex (the same pattern syntax)."""
-    pattern = body["settings"]["analysis"]["tokenizer"]["number_joins"]["pattern"]
-    return [unicodedata.normalize("NFKC", m).lower() for m in re.findall(pattern, text)]
+    """What the ``number_joins`` analyzer gives, read with Python's regex (the same pattern syntax).
+
+    Its tokenizer, then its filters in order: ``cjk_width`` and ``lowercase`` (NFKC and lower
+    case here), each ``pattern_replace`` and the ``length`` filter that drops what they emptied.
+    """
+    analysis = body["settings"]["analysis"]
+    tokens = [unicodedata.normalize("NFKC", m).lower()
+              for m in re.findall(analysis["tokenizer"]["number_joins"]["pattern"], text)]
+    for name in analysis["analyzer"]["number_joins"]["filter"]:
+        spec = analysis.get("filter", {}).get(name, {})
+        if spec.get("type") == "pattern_replace":
+            tokens = [re.sub(spec["pattern"], spec["replacement"], t) for t in tokens]
+        elif spec.get("type") == "length":
+            tokens = [t for t in tokens if len(t) >= spec["min"]]
+    return tokens
 
 
 @pytest.mark.parametrize("text", ["ルイ16世の即位は1774年", "１９４５年９月２日", "第5共和政", "FY2024年度 7.4%増",
-                                  "3.5倍", "ACME_JP事業 16 世", "2ちゃんねる・12カ月・4ヶ国", "香港2024财年"])
+                                  "3.5倍", "ACME_JP事業 16 世", "2ちゃんねる・12カ月・4ヶ国", "香港2024财年",
+                                  "12024年と2024.5年と８０年代"])
 def test_the_join_analyzer_gives_the_embedded_indexs_number_joins(body: dict[str, Any], text: str) -> None:
     joined = [t for t in document_tokens(text) if t[:1].isdigit() and not t[-1].isdigit() and not t[-1].isascii()]
     assert _joins(body, text) == joined
+
+
+def test_a_year_is_not_a_join_on_either_index(body: dict[str, Any]) -> None:
+    text = "１９４５年９月、2024年度"
+    assert _joins(body, text) == ["9月"]
+    assert "1945年" not in document_tokens(text) and "9月" in document_tokens(text)
 
 
 def test_every_filterable_field_is_a_keyword(body: dict[str, Any]) -> None:

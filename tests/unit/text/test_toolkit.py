@@ -65,10 +65,12 @@ def test_number_joins_only_add_tokens_and_each_is_a_number_then_one_cjk_characte
 def test_a_number_written_onto_a_counter_is_one_token_in_either_width(number: int, counter: str, wide: bool,
                                                                        spaced: bool) -> None:
     digits = str(number).translate(_WIDE_DIGITS) if wide else str(number)
-    # THEN "16世" (or "１６世") reads as a token of its own, in documents and queries alike...
+    # THEN "16世" (or "１６世") reads as a token of its own, in documents and queries alike,
+    # except a year ("2024年"), which its four digits already name...
     written = f"ルイ{digits}{counter}の"
-    assert f"{number}{counter}" in document_tokens(written)
-    assert f"{number}{counter}" in query_tokens(written)
+    year = len(str(number)) == 4 and counter == "年"
+    assert (f"{number}{counter}" in document_tokens(written)) is not year
+    assert (f"{number}{counter}" in query_tokens(written)) is not year
     # ...and only when the two touch: a space keeps the number and the character apart
     if spaced:
         assert f"{number}{counter}" not in document_tokens(f"ルイ{digits} {counter}の")
@@ -76,6 +78,6 @@ def test_a_number_written_onto_a_counter_is_one_token_in_either_width(number: in
 
 def test_joins_follow_the_number_not_the_word_before_it() -> None:
     assert query_tokens("ルイ16世が1945年9月に") == [
-        "ルイ", "16", "世が", "16世", "1945", "年", "1945年", "9", "月に", "9月"]
+        "ルイ", "16", "世が", "16世", "1945", "年", "9", "月に", "9月"]
     # a Latin word against CJK stays two tokens (entity codes like ACME_JP事業 keep their reading)
     assert document_tokens("ACME_JP事業") == ["acme", "jp", "事", "業", "事業"]
