@@ -321,13 +321,17 @@ def _rrf(legs: Sequence[Ranked], top_k: int) -> tuple[list[int], list[float]]:
     """Reciprocal Rank Fusion of snapshot positions (cheaper than fusing built chunks).
 
     ``ragspine.retrieval.fusion.fuse`` does the same over ``ScoredChunk`` lists; fusing
-    positions first means only the final ``top_k`` rows are read and decoded.
+    positions first means only the final ``top_k`` rows are read and decoded. RRF ties
+    whenever two chunks swap ranks across the legs (2nd and 1st against 1st and 2nd); the
+    scores' margins (min-max fusion) decide then, not the order the documents were ingested
+    in (measured: every RRF row of the evaluation equal or higher).
     """
     totals: dict[int, float] = {}
     for leg in legs:
         for rank, position in enumerate(leg.positions.tolist(), start=1):
             totals[position] = totals.get(position, 0.0) + 1.0 / (RRF_K + rank)
-    best = sorted(totals.items(), key=lambda item: (-item[1], item[0]))[:top_k]
+    scaled = dict(zip(*_min_max(legs, len(totals)), strict=True))
+    best = sorted(totals.items(), key=lambda item: (-item[1], -scaled.get(item[0], 0.0), item[0]))[:top_k]
     return [p for p, _ in best], [s for _, s in best]
 
 

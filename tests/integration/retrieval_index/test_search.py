@@ -132,6 +132,18 @@ class TestHybrid:
                                                                     query_vector=one_hot(5))
         assert rrf[0].chunk.chunk_id == "5" and rrf[0].score == pytest.approx(2 / 61)
 
+    def test_an_rrf_tie_goes_to_the_wider_score_margin_not_the_first_ingested(self, index: EmbeddedChunkIndex) -> None:
+        # GIVEN "older" (ingested first) 2nd for the words and 1st for the vector, and "newer"
+        # 1st for the words and a close 2nd for the vector: equal RRF sums
+        index.add([chunk("older", "price filler filler filler"), chunk("newer", "price rise price rise"),
+                   chunk("other", "unrelated words")], [[1.0, 0.0], [0.99, 0.141], [0.0, 1.0]])
+        rrf = EmbeddedChunkIndex(index.path, fusion="rrf")
+        hits = rrf.search("price rise", top_k=3, filters=ALL, query_vector=[1.0, 0.0])
+        assert hits[0].score == hits[1].score
+        # THEN the scores' margins decide the tie: "newer" leads by far on words and trails
+        # by little on the vector (before: the first ingested won)
+        assert [hit.chunk.chunk_id for hit in hits[:2]] == ["newer", "older"]
+
     def test_an_unknown_fusion_is_refused(self, index: EmbeddedChunkIndex) -> None:
         from ragspine.errors import ConfigurationError
 
