@@ -304,6 +304,13 @@ def _min_max(legs: Sequence[Ranked], top_k: int) -> tuple[list[int], list[float]
     outvoted by a weakly similar dense one (the trade-off in the peers' notes: normalised
     score fusion ranks better, RRF is simpler across differently scored libraries).
     """
+    totals = _scaled_totals(legs)
+    best = sorted(totals.items(), key=lambda item: (-item[1], item[0]))[:top_k]
+    return [p for p, _ in best], [s for _, s in best]
+
+
+def _scaled_totals(legs: Sequence[Ranked]) -> dict[int, float]:
+    """Every candidate's min-max fused score: its scores scaled per leg, averaged over the legs."""
     totals: dict[int, float] = {}
     for leg in legs:
         scores = leg.scores.tolist()
@@ -313,8 +320,7 @@ def _min_max(legs: Sequence[Ranked], top_k: int) -> tuple[list[int], list[float]
         span = (high - low) or 1.0
         for position, score in zip(leg.positions.tolist(), scores, strict=True):
             totals[position] = totals.get(position, 0.0) + (score - low) / span / len(legs)
-    best = sorted(totals.items(), key=lambda item: (-item[1], item[0]))[:top_k]
-    return [p for p, _ in best], [s for _, s in best]
+    return totals
 
 
 def _rrf(legs: Sequence[Ranked], top_k: int) -> tuple[list[int], list[float]]:
@@ -330,7 +336,7 @@ def _rrf(legs: Sequence[Ranked], top_k: int) -> tuple[list[int], list[float]]:
     for leg in legs:
         for rank, position in enumerate(leg.positions.tolist(), start=1):
             totals[position] = totals.get(position, 0.0) + 1.0 / (RRF_K + rank)
-    scaled = dict(zip(*_min_max(legs, len(totals)), strict=True))
+    scaled = _scaled_totals(legs)
     best = sorted(totals.items(), key=lambda item: (-item[1], -scaled.get(item[0], 0.0), item[0]))[:top_k]
     return [p for p, _ in best], [s for _, s in best]
 

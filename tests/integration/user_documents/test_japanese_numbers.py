@@ -28,10 +28,15 @@ PARAGRAPHS = {
 }
 
 
-def _search(query: str) -> list[str]:
+def _hits(query: str) -> list[tuple[str, str]]:
+    """``ragspine search --json``: (document, locator) of the top 5."""
     result = runner.invoke(app, ["search", query, "--json", "--top-k", "5"])
     assert result.exit_code == 0, result.output
-    return [hit["doc"] for hit in json.loads(result.output)["hits"]]
+    return [(hit["doc"], hit["locator"]) for hit in json.loads(result.output)["hits"]]
+
+
+def _search(query: str) -> list[str]:
+    return [doc for doc, _ in _hits(query)]
 
 
 @pytest.fixture
@@ -57,12 +62,6 @@ def test_the_reign_named_by_its_number_ranks_first(paragraphs: Settings, questio
 
 def test_a_date_written_in_counters_finds_its_paragraph(paragraphs: Settings) -> None:
     assert _search("1945年9月2日に何が終わった")[0] == "ww2.txt"
-
-
-def _hits(query: str) -> list[tuple[str, str]]:
-    result = runner.invoke(app, ["search", query, "--json", "--top-k", "5"])
-    assert result.exit_code == 0, result.output
-    return [(hit["doc"], hit["locator"]) for hit in json.loads(result.output)["hits"]]
 
 
 @pytest.mark.parametrize(("question", "answer"), [
