@@ -15,11 +15,17 @@ from hypothesis import settings as hypothesis_settings
 from ragspine.bootstrap import get_services
 from ragspine.settings import Settings, get_settings
 from tests.support.cfn import REPO_ROOT, dynamodb_create_table_kwargs
+from tests.support.moto_dynamodb import serialize_dynamodb_calls
 
 # No Hypothesis deadline anywhere: a per-example time limit is a timed assertion, and it fails
 # on a loaded 2-core CI machine (seen: 305-502 ms against the 200 ms default). Speed lives in tests/bench.
 hypothesis_settings.register_profile("ragspine", deadline=None)
 hypothesis_settings.load_profile("ragspine")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Every moto DynamoDB request atomic, as the service's are (see tests/support/moto_dynamodb.py)."""
+    serialize_dynamodb_calls()
 
 EVENTS_DIR = REPO_ROOT / "events"
 FACTS_TABLE = "ragspine-facts-test"
