@@ -62,7 +62,8 @@ logger = logging.getLogger(__name__)
 
 Refresh = bool | Literal["wait_for"]
 KnnFallback = Literal["raise", "lexical"]
-DEFAULT_INDEX_BODY = Path(__file__).resolve().parents[3] / "infra" / "opensearch" / "chunks-index.json"
+# Package data beside this module, so the built layer carries the mapping it creates the index from.
+DEFAULT_INDEX_BODY = Path(__file__).resolve().with_name("chunks-index.json")
 MAX_TOP_K = 100
 _CANDIDATES_PER_HIT, _MIN_CANDIDATES, _MAX_CANDIDATES = 4, 40, 200
 _PAGE = 1000
@@ -110,7 +111,7 @@ class OpenSearchChunkIndex:
         return self._knn_available
 
     def index_body(self) -> dict[str, Any]:
-        """The settings and mappings of ``infra/opensearch/chunks-index.json``, at this dimension.
+        """The settings and mappings of ``chunks-index.json`` (package data), at this dimension.
 
         Raises:
             ConfigurationError: the file is missing or is not a JSON index body.

@@ -1,4 +1,4 @@
-"""``infra/opensearch/chunks-index.json`` matches what the adapter writes and filters on."""
+"""The chunk index mapping (``ragspine/aws/chunks-index.json``) matches what the adapter writes and filters on."""
 
 from __future__ import annotations
 
@@ -94,3 +94,18 @@ def test_the_strict_mapping_accepts_every_field_the_adapter_writes(body: dict[st
                   sensitivity=Sensitivity.PUBLIC, parent_id="p", prev_id="a", next_id="b", space_id="s",
                   document_id="k", version_id="v", category="c", tags=("t",), version_label="1", product_code="x")
     assert set(chunk_to_document(chunk, [1.0])) <= set(properties(body))
+
+
+def test_the_mapping_ships_as_package_data_of_the_engine() -> None:
+    # the built layer carries the package, not the repository: the mapping must live in it and be declared
+    import fnmatch
+    import tomllib
+    from pathlib import Path
+
+    import ragspine
+
+    package = Path(ragspine.__file__).resolve().parent
+    relative = DEFAULT_INDEX_BODY.relative_to(package).as_posix()
+    pyproject = tomllib.loads((package.parents[1] / "pyproject.toml").read_text(encoding="utf-8"))
+    patterns = pyproject["tool"]["setuptools"]["package-data"]["ragspine"]
+    assert any(fnmatch.fnmatch(relative, pattern) for pattern in patterns), (relative, patterns)
