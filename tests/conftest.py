@@ -16,6 +16,7 @@ from ragspine.bootstrap import get_services
 from ragspine.settings import Settings, get_settings
 from tests.support.cfn import REPO_ROOT, dynamodb_create_table_kwargs
 from tests.support.moto_dynamodb import serialize_dynamodb_calls
+from tests.support.sam_build import build as sam_build_into
 
 # No Hypothesis deadline anywhere: a per-example time limit is a timed assertion, and it fails
 # on a loaded 2-core CI machine (seen: 305-502 ms against the 200 ms default). Speed lives in tests/bench.
@@ -76,6 +77,12 @@ def aws_settings(settings: Settings, aws: Any, monkeypatch: pytest.MonkeyPatch) 
     _reset_caches()
     yield get_settings()
     _reset_caches()
+
+
+@pytest.fixture(scope="session")
+def sam_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The build output of ``sam build`` (one per test run): each function's folder and each layer's."""
+    return sam_build_into(tmp_path_factory.mktemp("sam"))
 
 
 @pytest.fixture

@@ -22,13 +22,11 @@ from tests.support.cfn import (
     TEMPLATE_PATH,
     dynamodb_create_table_kwargs,
     load_template,
-    python312_dir,
     tool,
 )
 
 EVENTS_DIR = REPO_ROOT / "events"
 LINT_TIMEOUT_S = 180
-BUILD_TIMEOUT_S = 900
 PROXY_EVENT_KEYS = {
     "resource",
     "path",
@@ -161,33 +159,11 @@ class TestSamBuild:
     """``sam build`` packages the layers and the functions without Docker, each within its budget."""
 
     def test_sam_build_splits_the_layers_and_keeps_each_function_within_its_budget(
-        self, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+        self, sam_build: Path, capsys: pytest.CaptureFixture[str]
     ) -> None:
-        # GIVEN the SAM CLI and a python3.12 for the python3.12 runtime builds
-        sam = _require_tool("sam")
-        python312 = python312_dir()
-        if python312 is None:
-            pytest.fail(
-                "no python3.12 found (pyenv versions/3.12.* or PATH): sam build needs one", pytrace=False
-            )
-        build_dir = tmp_path / "build"
-        # WHEN the real template is built into a scratch folder
-        done = _run(
-            [
-                sam,
-                "build",
-                "--template",
-                TEMPLATE_PATH,
-                "--build-dir",
-                build_dir,
-                "--cache-dir",
-                tmp_path / "cache",
-            ],
-            env=_tool_env(prepend_path=python312),
-            timeout=BUILD_TIMEOUT_S,
-        )
+        # GIVEN the real template built into a scratch folder (one build per test run, see tests/support/sam_build.py)
+        build_dir = sam_build
         # THEN the engine layer holds the engine and what every function imports, nothing more
-        assert done.returncode == 0, _report(done)
         engine = build_dir / "EngineLayer" / "python"
         assert (engine / "ragspine" / "__init__.py").is_file()
         assert (engine / "pydantic").is_dir(), "shared/requirements.txt was not installed into the layer"

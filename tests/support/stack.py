@@ -9,6 +9,11 @@ whose invocations run ``<CodeUri>/app.handler`` in-process, so moto's Step Funct
 calls the real worker. Each function's environment (``Globals`` plus its own, intrinsics resolved)
 is applied to the process; the functions must agree on every shared variable, which the helper checks.
 S3 events reach the functions whose ``Events`` of type S3 match the object (event name and key filter).
+
+With ``server`` (a ``ThreadedMotoServer`` of this process, see ``tests.support.moto_server``) the same
+resources are created over HTTP, every client reaches them through ``AWS_ENDPOINT_URL``, and
+``handler_factory`` may run each function elsewhere (the artifact suite runs the built functions in
+their own python3.12 processes).
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ import time
 import types
 import uuid
 from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass, field
 from typing import Any
 from unittest import mock
@@ -246,6 +251,15 @@ def _handler(properties: Mapping[str, Any]) -> Callable[[dict[str, Any], Any], A
     return getattr(importlib.import_module(f"{package}.{module}"), attribute)  # type: ignore[no-any-return]
 
 
+def import_handler(logical: str, properties: Mapping[str, Any],
+                   environment: Mapping[str, str]) -> Callable[[dict[str, Any], Any], Any]:
+    """The checkout's handler, imported into this process (the environment is already applied)."""
+    return _handler(properties)
+
+
+HandlerFactory = Callable[[str, Mapping[str, Any], Mapping[str, str]], Callable[[dict[str, Any], Any], Any]]
+
+
 def function_environment(template: Mapping[str, Any], resolver: Resolver) -> dict[str, dict[str, str]]:
     """Each function's environment: ``Globals.Function.Environment`` overlaid with its own, resolved."""
     shared = template.get("Globals", {}).get("Function", {}).get("Environment", {}).get("Variables", {})
@@ -268,12 +282,15 @@ def merged_environment(per_function: Mapping[str, Mapping[str, str]]) -> dict[st
 @contextmanager
 def deploy_stack(monkeypatch: pytest.MonkeyPatch, load_event: Callable[[str], dict[str, Any]], lambda_context: Any,
                  *, search_endpoint: str | None, parameters: dict[str, str] | None = None,
-                 extra_environment: dict[str, str] | None = None) -> Iterator[Stack]:
+                 extra_environment: dict[str, str] | None = None, server: str | None = None,
+                 handler_factory: HandlerFactory = import_handler) -> Iterator[Stack]:
     """moto with every table, the bucket, the secrets, the functions and the state machine of ``template.yaml``.
 
     ``search_endpoint`` is where the ``SearchDomain`` answers (osmem-server, plain HTTP on loopback);
     ``None`` deploys with ``ChunkSearch=none``. ``extra_environment`` carries what a deployment adds
-    outside the template (a test's key set file, the embedder choice).
+    outside the template (a test's key set file, the embedder choice). ``server`` is the base URL of a
+    moto server running in this process; ``handler_factory`` turns each function (logical id, properties,
+    its own environment) into the callable its invocations run.
     """
     import boto3
     from moto import mock_aws
@@ -289,6 +306,9 @@ def deploy_stack(monkeypatch: pytest.MonkeyPatch, load_event: Callable[[str], di
     for name, value in {"AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing",
                         "AWS_SESSION_TOKEN": "testing", "AWS_DEFAULT_REGION": REGION, "AWS_REGION": REGION}.items():
         monkeypatch.setenv(name, value)
+    if server:
+        monkeypatch.setenv("AWS_ENDPOINT_URL", server)
+        monkeypatch.setenv("MOTO_PORT", server.rsplit(":", 1)[-1])  # moto's Step Functions calls Lambda there
     holder: list[Stack] = []
 
     def invoke(self: Any, body: Any, request_headers: Any, response_headers: dict[str, str]) -> bytes:
@@ -299,7 +319,9 @@ def deploy_stack(monkeypatch: pytest.MonkeyPatch, load_event: Callable[[str], di
             response_headers["x-amz-function-error"] = "Unhandled"
             return json.dumps({"errorType": type(exc).__name__, "errorMessage": str(exc)}).encode()
 
-    with mock_aws(config={"stepfunctions": {"execute_state_machine": True}}), \
+    backend: AbstractContextManager[Any] = (nullcontext() if server else
+                                            mock_aws(config={"stepfunctions": {"execute_state_machine": True}}))
+    with backend, \
             mock.patch.object(LambdaFunction, "invoke", invoke), \
             mock.patch.object(retrier_decl, "time", types.SimpleNamespace(sleep=lambda s: holder[0].retry_sleep(s))):
         names: dict[str, str] = {}
@@ -368,12 +390,14 @@ def deploy_stack(monkeypatch: pytest.MonkeyPatch, load_event: Callable[[str], di
             attributes[f"{logical}.Name"] = logical
             attributes[f"{logical}.Arn"] = names[logical]
         resolver = Resolver(template, refs=names, attributes=attributes, parameters=parameters)
-        environment = merged_environment(function_environment(template, resolver))
+        own_environment = function_environment(template, resolver)
+        overrides: dict[str, str] = {}
         if search_endpoint:
             # The domain enforces HTTPS; osmem-server on loopback speaks plain HTTP.
-            environment["RAGSPINE_OPENSEARCH_ENDPOINT"] = search_endpoint
-            environment["RAGSPINE_OPENSEARCH_INDEX"] = f"ragspine-chunks-{uuid.uuid4().hex[:8]}"  # a server may be shared
-        environment.update(extra_environment or {})
+            overrides["RAGSPINE_OPENSEARCH_ENDPOINT"] = search_endpoint
+            overrides["RAGSPINE_OPENSEARCH_INDEX"] = f"ragspine-chunks-{uuid.uuid4().hex[:8]}"  # a server may be shared
+        overrides.update(extra_environment or {})
+        environment = {**merged_environment(own_environment), **overrides}
         for name, value in environment.items():
             monkeypatch.setenv(name, value)
         subscriptions = []
@@ -389,7 +413,8 @@ def deploy_stack(monkeypatch: pytest.MonkeyPatch, load_event: Callable[[str], di
         get_settings.cache_clear()
         get_services.cache_clear()
         get_knowledge_gateway.cache_clear()
-        handlers = {logical: _handler(properties) for logical, properties in _functions(template).items()}
+        handlers = {logical: handler_factory(logical, properties, {**own_environment[logical], **overrides})
+                    for logical, properties in _functions(template).items()}
         holder.append(Stack(template, names, environment, handlers, subscriptions, lambda_context, load_event))
         try:
             yield holder[0]
