@@ -15,8 +15,8 @@ from typing import Any
 
 import requests
 
-from tests.integration.whole_stack.conftest import BusinessSystem
 from ragspine.ingestion.steps import Step
+from tests.integration.whole_stack.conftest import BusinessSystem
 from tests.support.cfn import REPO_ROOT
 from tests.support.stack import Stack, wait_for_executions
 
