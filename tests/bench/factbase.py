@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import TYPE_CHECKING
 
-from ragspine.demo import load_sample_facts
+from tests.support.samples import load_sample_facts
+
 from ragspine.facts.glossary import SlotKind, default_glossary
 from ragspine.facts.model import Fact
 from ragspine.facts.sqlite_store import SqliteFactStore

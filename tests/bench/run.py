@@ -23,6 +23,7 @@ BENCH_DIR = Path(__file__).resolve().parent
 REPO = BENCH_DIR.parents[1]
 RESULTS = BENCH_DIR / "results"
 sys.path.insert(0, str(BENCH_DIR))
+sys.path.insert(1, str(REPO))  # the sample fixtures live in tests/support, not in the shipped engine
 
 from cold_start import run_cold_start  # noqa: E402
 from factbase import ensure_fact_base  # noqa: E402

@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from ragspine.demo import index_sample_documents
 from ragspine.llm.ports import Embedder
 from ragspine.retrieval.embedded_index import EmbeddedChunkIndex
 from ragspine.retrieval.model import Chunk, ChunkLabels, ScoredChunk, SearchFilters
 from ragspine.retrieval.ports import ChunkIndex
 from tests.eval.model import EvalCorpus
 from tests.eval.questions import QUESTIONS_FILE, load_questions
+from tests.support.samples import index_sample_documents
 
 
 class RecordingIndex:
@@ -68,7 +68,7 @@ class RecordingIndex:
 
 def build_acme_index(path: Path, *, embedder: Embedder | None = None
                      ) -> tuple[EmbeddedChunkIndex, list[Chunk], list[Sequence[float]] | None]:
-    """Index the ACME narrative documents with ``ragspine.demo.index_sample_documents``.
+    """Index the ACME narrative documents with ``tests.support.samples.index_sample_documents``.
 
     Returns:
         The index, its searchable chunks in insertion order, and their passage vectors (None
@@ -85,7 +85,7 @@ def acme_corpus(chunks: Sequence[Chunk], questions: Path = QUESTIONS_FILE) -> Ev
     return EvalCorpus(
         name="acme",
         description="ACME sample corpus: narrative chunks of the decks, MD&As, JP report, policy and "
-                    "RESTRICTED minutes (as `ragspine.demo.index_sample_documents` indexes them); "
+                    "RESTRICTED minutes (as `tests.support.samples.index_sample_documents` indexes them); "
                     "labelled zh/en/ja questions from tests/eval/acme_questions.yaml",
         chunks=tuple(chunks),
         queries=load_questions(questions),

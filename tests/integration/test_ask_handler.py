@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 
 from ragspine.aws.dynamo_facts import DynamoFactStore
-from ragspine.demo import load_sample_facts
 from ragspine.settings import Settings
 from tests.conftest import FACTS_TABLE
+from tests.support.samples import load_sample_facts
 
 Invoke = Callable[[str], tuple[int, dict[str, Any], dict[str, str]]]
 

@@ -16,12 +16,12 @@ import yaml
 from typer.testing import CliRunner
 
 from ragspine.cli import app
-from ragspine.facts.curated import read_facts_csv
 from ragspine.ingestion.operations import OperationStatus
 from ragspine.retrieval.model import SearchFilters
 from ragspine.samples.build_acme import SAMPLES_DIR
 from ragspine.sensitivity import Sensitivity
 from ragspine.settings import Settings
+from tests.support.samples import read_facts_csv
 
 if TYPE_CHECKING:
     from ragspine.bootstrap import Services
@@ -155,14 +155,15 @@ def test_serve_samples_ingests_then_prints_the_sourced_sample_answer(settings: S
 
 
 def test_load_samples_never_reads_the_curated_facts_file(settings: Settings, monkeypatch) -> None:
-    import ragspine.demo
+    import tests.support.samples
 
     def refuse(*args: object, **kwargs: object) -> int:
         raise AssertionError("a product path loaded facts.csv")
 
-    monkeypatch.setattr(ragspine.demo, "load_sample_facts", refuse)
-    monkeypatch.setattr(ragspine.demo, "index_sample_documents", refuse)
-    monkeypatch.setattr(ragspine.demo, "read_facts_csv", refuse)
+    # the fixtures live outside the engine now; the command must not reach them either way
+    monkeypatch.setattr(tests.support.samples, "load_sample_facts", refuse)
+    monkeypatch.setattr(tests.support.samples, "index_sample_documents", refuse)
+    monkeypatch.setattr(tests.support.samples, "read_facts_csv", refuse)
     result = runner.invoke(app, ["load-samples"], env=WIDE)
     assert result.exit_code == 0, result.output
     assert _services().facts.count() == 114

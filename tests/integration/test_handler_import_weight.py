@@ -1,6 +1,6 @@
 """Each Lambda handler imports without the packages its layers do not ship.
 
-The document parsers' libraries ship only in the ``IngestLayer`` (``shared/ingest-layer/requirements.txt``),
+The document parsers' libraries ship only in the ``IngestLayer`` (``layers/ingest/requirements.txt``),
 which only the worker has, and cryptography (asymmetric JWT assertions) only in the Knowledge
 function's package and, through pypdf, in the IngestLayer. Every other handler must import with them
 absent, so the engine loads them lazily, inside the parsers and the identity checks. Each check runs in a fresh interpreter whose import system refuses
@@ -17,7 +17,7 @@ import pytest
 
 from tests.support.cfn import REPO_ROOT
 
-# Top-level modules of shared/ingest-layer/requirements.txt and of what those packages pull in.
+# Top-level modules of layers/ingest/requirements.txt and of what those packages pull in.
 INGEST_ONLY_MODULES = (
     "pptx", "openpyxl", "docx", "pypdf", "pypdfium2", "pypdfium2_raw", "lxml", "PIL", "xlsxwriter",
     "et_xmlfile", "markdown_it", "mdurl",

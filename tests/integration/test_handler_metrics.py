@@ -14,11 +14,11 @@ from typing import Any
 import pytest
 
 from ragspine.aws.dynamo_facts import DynamoFactStore
-from ragspine.demo import load_sample_facts
 from ragspine.ingestion.operations import OperationStatus
 from ragspine.settings import Settings
 from tests.conftest import FACTS_TABLE
 from tests.support.cfn import REPO_ROOT
+from tests.support.samples import load_sample_facts
 from tests.support.state_machine import StateMachinePipeline, moto_ingest_pipeline
 
 SAMPLE = REPO_ROOT / "shared" / "ragspine" / "samples" / "acme" / "ACME_Product_Policy.md"

@@ -10,9 +10,10 @@ from typing import Any
 import pytest
 
 from ragspine.bootstrap import get_knowledge_gateway
-from ragspine.knowledge.identity import dev_key, sign_dev_assertion, token_record
+from ragspine.knowledge.identity import dev_key, sign_dev_assertion
 from ragspine.settings import Settings, get_settings
 from tests.support.cfn import dynamodb_create_table_kwargs
+from tests.support.knowledge_api import token_record
 
 Invoke = Callable[..., tuple[int, dict[str, Any]]]
 BUCKET = "ragspine-uploads-test"

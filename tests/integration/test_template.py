@@ -170,6 +170,10 @@ class TestSamBuild:
         for absent in ("pptx", "openpyxl", "docx", "pypdf", "pypdfium2", "lxml", "cryptography", "grpc", "botocore",
                        "aws_xray_sdk"):
             assert not (engine / absent).exists(), f"{absent} belongs outside the EngineLayer"
+        # AND no other layer's sources ride along in it
+        for absent in ("ingest-layer", "tracing-layer", "ingest", "tracing", "Makefile"):
+            assert not (engine / absent).exists(), f"{absent} is another layer's source, not the EngineLayer's"
+        assert (engine / "ragspine" / "aws" / "chunks-index.json").is_file(), "the OpenSearch mapping is package data"
         # AND the tracing layer holds the X-Ray SDK without the botocore the runtime already has
         tracing = build_dir / "TracingLayer" / "python"
         assert (tracing / "aws_xray_sdk").is_dir() and (tracing / "wrapt").is_dir()
@@ -177,7 +181,7 @@ class TestSamBuild:
         # AND the ingest layer holds the parsers' libraries
         ingest = build_dir / "IngestLayer" / "python"
         for present in ("pptx", "openpyxl", "docx", "pypdf", "pypdfium2", "lxml"):
-            assert (ingest / present).is_dir(), f"shared/ingest-layer/requirements.txt did not install {present}"
+            assert (ingest / present).is_dir(), f"layers/ingest/requirements.txt did not install {present}"
         # AND the functions carry only their code, except the knowledge function's cryptography
         function = build_dir / "AskFunction"
         assert (function / "app.py").is_file()

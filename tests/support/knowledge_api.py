@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 
 from ragspine.bootstrap import get_knowledge_gateway
 from ragspine.knowledge.contract import load_contract, schema_validator
-from ragspine.knowledge.identity import dev_key, new_token, sign_dev_assertion
+from ragspine.knowledge.identity import StoredToken, _digest, dev_key, new_token, sign_dev_assertion, split_token
 from ragspine.knowledge.model import Action, Grant, PrincipalType
 from ragspine.settings import Settings
 
@@ -160,3 +160,13 @@ def issue_token(name: str = "harness") -> str:
     token, stored = new_token(name)
     get_knowledge_gateway().store.put_token(stored)
     return token
+
+
+def token_record(token: str, name: str) -> StoredToken:
+    """The stored record of a token written beforehand (the sample events carry a fixed one)."""
+    import secrets
+
+    parts = split_token(token)
+    assert parts is not None, f"not a service token: {token!r}"
+    salt = secrets.token_hex(16)
+    return StoredToken(parts[0], name, salt, _digest(salt, parts[1]))

@@ -105,11 +105,6 @@ class OpenSearchChunkIndex:
                                         region=self._region, timeout=self._timeout)
         return self._client
 
-    @property
-    def knn_available(self) -> bool:
-        """False once the server refused a k-NN query and ``knn_fallback="lexical"`` took over."""
-        return self._knn_available
-
     def index_body(self) -> dict[str, Any]:
         """The settings and mappings of ``chunks-index.json`` (package data), at this dimension.
 

@@ -46,19 +46,6 @@ def new_token(name: str) -> tuple[str, StoredToken]:
     return f"{TOKEN_PREFIX}_{token_id}_{secret}", StoredToken(token_id, name, salt, _digest(salt, secret))
 
 
-def token_record(token: str, name: str) -> StoredToken:
-    """The record of an existing token (one kept in a secret store, re-registered after a restore).
-
-    Raises:
-        UnauthenticatedError: the text is not a service token.
-    """
-    parts = split_token(token)
-    if parts is None:
-        raise UnauthenticatedError("not a service token (kgt_<id>_<secret>)")
-    salt = secrets.token_hex(16)
-    return StoredToken(parts[0], name, salt, _digest(salt, parts[1]))
-
-
 def _digest(salt: str, secret: str) -> str:
     return hashlib.sha256(f"{salt}:{secret}".encode()).hexdigest()
 

@@ -159,18 +159,13 @@ def chunk_document(doc: ParsedDocument, *, meta: ChunkMeta | None = None,
     return ChunkedDocument(tuple(children), tuple(parents), text, tuple((p.start, p.end) for p in pieces))
 
 
-def split_text(text: str, max_chars: int) -> list[str]:
-    """Pieces of at most ``max_chars``, cut at sentence ends when possible, else at a space or comma.
-
-    Pieces are slices of the stripped text (spacing kept); an over-long sentence is cut
-    into near-equal parts so no tiny tail is left over.
-    """
-    stripped = text.strip()
-    return [stripped[start:end] for start, end in split_spans(stripped, max_chars)]
-
-
 def split_spans(text: str, max_chars: int) -> list[tuple[int, int]]:
-    """The (start, end) of each ``split_text`` piece in ``text.strip()``."""
+    """The (start, end) in ``text.strip()`` of pieces of at most ``max_chars``.
+
+    Cuts fall at sentence ends when possible, else at a space or comma; the pieces are slices
+    of the stripped text (spacing kept), and an over-long sentence is cut into near-equal parts
+    so no tiny tail is left over.
+    """
     text = text.strip()
     if len(text) <= max_chars:
         return [(0, len(text))] if text else []

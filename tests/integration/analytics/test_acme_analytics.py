@@ -16,10 +16,10 @@ import pytest
 from ragspine.api.app import create_local_app
 from ragspine.api.deps import services as services_dep
 from ragspine.bootstrap import Services, build_services
-from ragspine.demo import load_sample_facts
 from ragspine.qa.answer import answer_question
 from ragspine.settings import Settings
 from tests.support.ask import WAYS, Ask, asker
+from tests.support.samples import load_sample_facts
 
 COMPUTED = re.compile(r"（计算自：([^（）]*)）")
 

@@ -14,9 +14,9 @@ from ragspine.bootstrap import build_ingest_context, get_services
 from ragspine.cli import app
 from ragspine.ingestion.pipeline import DocumentMeta, submit
 from ragspine.ingestion.runner import InProcessRunner
-from ragspine.llm.hashing_embedder import HashingEmbedder
 from ragspine.retrieval.embedded_index import EmbeddedChunkIndex
 from ragspine.settings import Settings
+from tests.fakes.hashing_embedder import HashingEmbedder
 
 runner = CliRunner()
 WIDE = {"COLUMNS": "200"}

@@ -7,7 +7,6 @@ from pathlib import Path
 
 from ragspine.bootstrap import Services
 from ragspine.errors import ProviderUnavailableError
-from ragspine.facts.curated import read_facts_csv
 from ragspine.facts.model import Fact, FactKey
 from ragspine.facts.ports import FactStore
 from ragspine.ingestion.errors import StepOrderError
@@ -16,6 +15,7 @@ from ragspine.ingestion.steps import Step, StepContext, StepResult, run_step
 from ragspine.retrieval.model import SearchFilters
 from ragspine.samples.build_acme import SAMPLES_DIR
 from tests.integration.ingestion_pipeline.conftest import Ingest
+from tests.support.samples import read_facts_csv
 
 SOURCES = ("ACME_FY2024_Review.pptx", "ACME_FY2025_Review.pptx", "ACME_Quarterly_Revenue.xlsx")
 REVIEW = """# ACME Japan FY2024 Review

@@ -135,7 +135,8 @@ class TestHybridAgainstAServerWithoutKnn:
         with pytest.raises(OpenSearchUnsupportedQueryError, match="knn") as caught:
             loaded_index.search("cold start", top_k=5, filters=DEFAULT, query_vector=QUERY_VECTOR)
         assert caught.value.retryable is False
-        assert loaded_index.knn_available is True
+        with pytest.raises(OpenSearchUnsupportedQueryError, match="knn"):  # still k-NN: no silent switch
+            loaded_index.search("cold start", top_k=5, filters=DEFAULT, query_vector=QUERY_VECTOR)
 
     def test_with_lexical_fallback_it_warns_once_and_searches_lexically(
             self, make_index: MakeIndex, caplog: pytest.LogCaptureFixture) -> None:
@@ -150,7 +151,6 @@ class TestHybridAgainstAServerWithoutKnn:
         # THEN both answered lexically, and the switch was logged once
         assert ids(first)[0] == LAMBDA_EN.chunk_id and first[0].source == "bm25"
         assert ids(second)[0] == LAMBDA_JA.chunk_id
-        assert index.knn_available is False
         # only our adapter's records: opensearch-py's own request logging depends on what other
         # tests configured (e.g. a Lambda handler's Powertools logger)
         ours = [r.getMessage()[:25] for r in caplog.records

@@ -11,12 +11,12 @@ from fastapi.testclient import TestClient
 from ragspine.api.app import create_local_app
 from ragspine.api.deps import services as services_dep
 from ragspine.bootstrap import Services, build_services
-from ragspine.demo import load_sample_facts
 from ragspine.domain.files import domain_dir
 from ragspine.qa.faq import FaqIndex
 from ragspine.settings import Settings
 from tests.fakes.llm_providers import AdversarialProvider
 from tests.fakes.narrative import StaticRetriever, evidence
+from tests.support.samples import load_sample_facts
 
 HK_WHY = evidence("2024财年香港营业收入下降7.4%，主要因为入境游客消费疲软，以及广东道三家门店关闭。")
 

@@ -10,8 +10,8 @@ from fastapi.testclient import TestClient
 from ragspine.api.app import create_local_app
 from ragspine.api.deps import services as services_dep
 from ragspine.bootstrap import build_services
-from ragspine.demo import load_sample_facts
 from ragspine.settings import Settings
+from tests.support.samples import load_sample_facts
 
 
 def test_a_misspelt_metric_is_answered_with_the_reading_stated(settings: Settings) -> None:

@@ -17,7 +17,6 @@ from fastapi.testclient import TestClient
 from ragspine.api.app import create_local_app
 from ragspine.api.deps import services as services_dep
 from ragspine.bootstrap import build_services
-from ragspine.demo import load_sample_facts
 from ragspine.llm.openai_compat import OpenAICompatibleProvider
 from ragspine.qa.answer import COMPOSITE_SEPARATOR
 from ragspine.qa.provenance import check_provenance
@@ -25,6 +24,7 @@ from ragspine.settings import LLMProviderName, Settings
 from tests.fakes import chat_models
 from tests.fakes.narrative import StaticRetriever, evidence
 from tests.support.chat_server import ChatServer, Model, chat_server
+from tests.support.samples import load_sample_facts
 
 PASSAGES = [
     evidence("2024财年香港营业收入下降7.4%，主要因为入境游客消费疲软，以及广东道三家门店关闭。"),

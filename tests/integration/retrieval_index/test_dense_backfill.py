@@ -6,11 +6,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ragspine.errors import ProviderUnavailableError
-from ragspine.llm.hashing_embedder import HashingEmbedder
 from ragspine.retrieval.dense_backfill import BackfillProgress, BackgroundEmbedder, length_batches, supports_backfill
 from ragspine.retrieval.embedded_index import EmbeddedChunkIndex
 from ragspine.retrieval.model import Chunk, SearchFilters
 from tests.fakes.chunks import make_chunk
+from tests.fakes.hashing_embedder import HashingEmbedder
 
 
 def _chunks(n: int, doc: str = "notes.md") -> list[Chunk]:

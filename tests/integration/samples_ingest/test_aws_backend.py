@@ -10,11 +10,11 @@ from typer.testing import CliRunner
 
 from ragspine.bootstrap import get_services
 from ragspine.cli import app
-from ragspine.facts.curated import read_facts_csv
 from ragspine.samples.build_acme import SAMPLES_DIR
 from ragspine.settings import Settings, get_settings
 from tests.conftest import REGION
 from tests.support.cfn import dynamodb_create_table_kwargs
+from tests.support.samples import read_facts_csv
 
 runner = CliRunner()
 INGEST_TABLE = "ragspine-ingest-samples"

@@ -16,12 +16,11 @@ from typer.testing import CliRunner
 
 from ragspine.bootstrap import Services, get_services
 from ragspine.cli import app
-from ragspine.demo import index_sample_documents, load_sample_facts
-from ragspine.facts.curated import read_facts_csv
 from ragspine.retrieval.model import SearchFilters
 from ragspine.samples.build_acme import SAMPLES_DIR
 from ragspine.sensitivity import Sensitivity
 from ragspine.settings import Settings, get_settings
+from tests.support.samples import index_sample_documents, load_sample_facts, read_facts_csv
 
 runner = CliRunner()
 WIDE = {"COLUMNS": "200"}

@@ -10,6 +10,7 @@ import pytest
 from ragspine.errors import ConfigurationError, InvalidInputError, ProviderUnavailableError
 from ragspine.ingestion.errors import CorruptDocumentError, IngestionError, SourceUnavailableError
 from ragspine.ingestion.retry import RetryPolicy, error_name
+from tests.support.asl_retry import from_asl, to_asl_retry
 from tests.support.cfn import REPO_ROOT
 
 REPO_ASL = REPO_ROOT / "infra" / "statemachine" / "ingest.asl.json"
@@ -53,23 +54,23 @@ class TestBackoff:
 
 class TestFromAsl:
     def test_reads_the_policy_counting_asl_retries_plus_the_first_attempt(self, tmp_path: Path) -> None:
-        retry = RetryPolicy().to_asl_retry()
+        retry = to_asl_retry(RetryPolicy())
         assert retry["MaxAttempts"] == 4
         path = _asl(tmp_path, retry, retry)
-        assert RetryPolicy.from_asl(path) == RetryPolicy()
+        assert from_asl(path) == RetryPolicy()
 
     def test_tasks_that_disagree_are_refused(self, tmp_path: Path) -> None:
-        retry = RetryPolicy().to_asl_retry()
+        retry = to_asl_retry(RetryPolicy())
         with pytest.raises(ConfigurationError, match="disagree"):
-            RetryPolicy.from_asl(_asl(tmp_path, retry, {**retry, "MaxAttempts": 2}))
+            from_asl(_asl(tmp_path, retry, {**retry, "MaxAttempts": 2}))
 
     def test_a_definition_without_our_retry_is_refused(self, tmp_path: Path) -> None:
         with pytest.raises(ConfigurationError, match="no Task state"):
-            RetryPolicy.from_asl(_asl(tmp_path, {"ErrorEquals": ["States.Timeout"], "MaxAttempts": 1}))
+            from_asl(_asl(tmp_path, {"ErrorEquals": ["States.Timeout"], "MaxAttempts": 1}))
 
     @pytest.mark.skipif(not REPO_ASL.exists(), reason="infra/statemachine/ingest.asl.json not written yet")
     def test_the_state_machine_retries_exactly_as_the_in_process_runner(self) -> None:
-        assert RetryPolicy.from_asl(REPO_ASL) == RetryPolicy()
+        assert from_asl(REPO_ASL) == RetryPolicy()
 
 
 def test_an_unavailable_provider_that_says_it_is_not_retryable_is_not_retried() -> None:

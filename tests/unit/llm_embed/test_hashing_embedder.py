@@ -9,8 +9,8 @@ import sys
 import pytest
 
 from ragspine.errors import ConfigurationError
-from ragspine.llm.hashing_embedder import HashingEmbedder, hashing_tokens
 from ragspine.llm.ports import Embedder
+from tests.fakes.hashing_embedder import HashingEmbedder, hashing_tokens
 
 
 def _cosine(a: list[float], b: list[float]) -> float:
@@ -32,7 +32,7 @@ class TestHashingEmbedder:
         # GIVEN a vector computed here
         here = HashingEmbedder(16).embed(["Lambda 冷启动"])[0]
         # WHEN a fresh interpreter (another hash seed) computes it
-        code = "from ragspine.llm.hashing_embedder import HashingEmbedder; print(HashingEmbedder(16).embed(['Lambda 冷启动'])[0])"
+        code = "from tests.fakes.hashing_embedder import HashingEmbedder; print(HashingEmbedder(16).embed(['Lambda 冷启动'])[0])"
         there = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
         # THEN both agree
         assert there.strip() == str(here)

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ragspine.ingestion.model import Block, BlockKind, ParsedDocument
-from ragspine.retrieval.chunking import ChunkLimits, ChunkMeta, chunk_document, split_text
+from ragspine.retrieval.chunking import ChunkLimits, ChunkMeta, chunk_document, split_spans
 from ragspine.sensitivity import Sensitivity
 from tests.unit.retrieval_index.acme_corpus import acme_chunked
 
@@ -85,6 +85,12 @@ class TestParents:
         assert len(chunked.parents) > 1
         assert all(len(p.text) <= 500 and p.source_locator == "page=1" for p in chunked.parents)
         assert {c.parent_id for c in chunked.children} == {p.chunk_id for p in chunked.parents}
+
+
+def split_text(text: str, max_chars: int) -> list[str]:
+    """The pieces ``split_spans`` cuts, as text."""
+    stripped = text.strip()
+    return [stripped[start:end] for start, end in split_spans(stripped, max_chars)]
 
 
 class TestSplitting:

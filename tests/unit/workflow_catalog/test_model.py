@@ -1,4 +1,4 @@
-"""Catalog entries round-trip through JSON, and recipes render Dify references."""
+"""Catalog entries round-trip through JSON and read their localized text."""
 
 from __future__ import annotations
 
@@ -9,12 +9,6 @@ class TestEntryModel:
     def test_every_entry_round_trips_through_its_json_form(self) -> None:
         for entry in default_catalog().entries():
             assert CatalogEntry.from_json(entry.to_json(), origin=entry.origin) == entry
-
-    def test_user_prompt_placeholders_become_start_node_references(self) -> None:
-        recipe = default_catalog().get("gen-legal-translate-standard").recipe
-        assert recipe.user_prompt_for("start") == (
-            "Target language: {{#start.target_language#}}\n\n{{#start.text#}}"
-        )
 
     def test_localized_text_is_read_by_language(self) -> None:
         entry = default_catalog().get("tpl-meeting-minutes")

@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
-
-_PLACEHOLDER = re.compile(r"\{\{([a-z_][a-z0-9_]*)\}\}")
 
 
 class Lang(StrEnum):
@@ -94,7 +91,7 @@ class Recipe:
     """What the scaffolder builds for an entry.
 
     ``START_LLM_END`` recipes carry the start inputs, the prompts and the end output name;
-    ``user_prompt`` names inputs as ``{{variable}}`` (see :meth:`user_prompt_for`).
+    ``user_prompt`` names inputs as ``{{variable}}``.
     ``TEMPLATE`` recipes name a curated template id and may suggest a ``system_prompt``.
     """
 
@@ -104,10 +101,6 @@ class Recipe:
     system_prompt: str = ""
     user_prompt: str = ""
     output: str = ""
-
-    def user_prompt_for(self, start_node_id: str) -> str:
-        """Return ``user_prompt`` with each ``{{var}}`` as a Dify reference to ``start_node_id``."""
-        return _PLACEHOLDER.sub(lambda match: f"{{{{#{start_node_id}.{match.group(1)}#}}}}", self.user_prompt)
 
     def to_json(self) -> dict[str, Any]:
         """Return a compact JSON-compatible mapping (empty fields left out)."""

@@ -1,4 +1,4 @@
-"""``HashingEmbedder``: a tiny deterministic embedder for tests and as a last-resort fallback.
+"""``HashingEmbedder``: a tiny deterministic embedder for tests.
 
 It is NOT the product's embedder and carries no meaning beyond shared tokens: texts that share
 words (Latin) or characters and character bigrams (CJK) get similar vectors, paraphrases with
