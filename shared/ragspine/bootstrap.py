@@ -222,7 +222,12 @@ def _code_limits(settings: Settings) -> CodeLimits | None:
 
     if not settings.workflow_code_enabled:
         return None
-    return CodeLimits(isolation=settings.workflow_code_isolation, protected=(str(settings.data_dir),))
+    remote = None
+    if settings.backend is Backend.AWS and settings.workflow_code_runner_function:
+        from ragspine.aws.lambda_code_runner import LambdaCodeRunner
+
+        remote = LambdaCodeRunner(settings.workflow_code_runner_function, region=settings.aws_region)
+    return CodeLimits(isolation=settings.workflow_code_isolation, protected=(str(settings.data_dir),), remote=remote)
 
 
 def build_workflow_components(settings: Settings, *, llm: LLMProvider | None,

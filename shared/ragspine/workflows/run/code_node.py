@@ -9,6 +9,7 @@ group is killed at the wall-clock limit). When the jail cannot be built the run 
 ``WORKFLOW_CODE_ISOLATION_UNAVAILABLE``; nothing runs unjailed unless an operator chose
 ``isolation="process"`` (rlimits and a process group only: NOT a sandbox, for development hosts).
 Inputs and the result travel as JSON over stdin/stdout; the reply is read up to its size limit.
+With ``remote`` set (AWS) the code runs in the code-runner Lambda function instead.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from ragspine.workflows.shapes import as_map
 
 if TYPE_CHECKING:
     from ragspine.workflows.run.nodes import NodeCall
+    from ragspine.workflows.run.ports import CodeRunner
 
 _ISOLATION_FAILED = 71  # _code_jail.ISOLATION_FAILED; the jail module is run, never imported
 _TYPES: Mapping[str, Callable[[Any], bool]] = {
@@ -57,6 +59,8 @@ class CodeLimits:
     isolation: Isolation = "namespaces"
     protected: tuple[str, ...] = ()
     python: str = sys.executable
+    # When set, the code runs there (AWS: the code-runner Lambda function) and not on this host at all.
+    remote: CodeRunner | None = None
 
     def rlimits(self) -> dict[str, int]:
         """The jail's rlimits; CPU one second above the wall clock, so the clearer wall-clock kill comes first."""
@@ -152,6 +156,8 @@ def execute_python(code: str, inputs: Mapping[str, Any], limits: CodeLimits) -> 
         WorkflowCodeIsolationError: the required isolation cannot be built here; the code did not run.
         WorkflowNodeFailedError: the code raised, returned a non-dict, or hit a limit.
     """
+    if limits.remote is not None:
+        return limits.remote.run(code, inputs, limits)
     request = json.dumps({"code": code, "inputs": dict(inputs)}, ensure_ascii=False, default=str).encode("utf-8")
     with tempfile.TemporaryDirectory(prefix="ragspine-code-") as workdir:
         proc = _start(limits, workdir)
