@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from ragspine.retrieval.pipeline import HybridRetriever
     from ragspine.retrieval.ports import ChunkIndex
     from ragspine.retrieval.version_text import VersionTextStore
-    from ragspine.workflows.run import KnowledgeRetriever
+    from ragspine.workflows.run import CodeLimits, KnowledgeRetriever
     from ragspine.workflows.surfaces import RunStore, WorkflowComponents, WorkflowStore
 
 
@@ -216,10 +216,24 @@ def build_run_store(settings: Settings) -> RunStore:
     return SqliteRunStore(settings.workflows_db_path, retention=retention)
 
 
+def _code_limits(settings: Settings) -> CodeLimits | None:
+    """The code node's limits, or None while code nodes are off; the jail never shows the data folder."""
+    from ragspine.workflows.run import CodeLimits
+
+    if not settings.workflow_code_enabled:
+        return None
+    remote = None
+    if settings.backend is Backend.AWS and settings.workflow_code_runner_function:
+        from ragspine.aws.lambda_code_runner import LambdaCodeRunner
+
+        remote = LambdaCodeRunner(settings.workflow_code_runner_function, region=settings.aws_region)
+    return CodeLimits(isolation=settings.workflow_code_isolation, protected=(str(settings.data_dir),), remote=remote)
+
+
 def build_workflow_components(settings: Settings, *, llm: LLMProvider | None,
                               retriever: KnowledgeRetriever | None = None) -> WorkflowComponents:
     """Wire the workflow surfaces: store, gate (RAGSPINE_DIFY_RUN_ENABLED), egress, code limits, webhooks."""
-    from ragspine.workflows.run import CodeLimits, ExecutionGate, HttpPolicy
+    from ragspine.workflows.run import ExecutionGate, HttpPolicy
     from ragspine.workflows.scaffold import ScaffoldOptions
     from ragspine.workflows.surfaces import TokenBucketLimiter, WebhookPolicy, WorkflowComponents
 
@@ -232,7 +246,7 @@ def build_workflow_components(settings: Settings, *, llm: LLMProvider | None,
                               methods=settings.workflow_webhook_method_set),
         limiter=TokenBucketLimiter(rate_per_minute=settings.workflow_webhook_rate_per_minute,
                                    burst=settings.workflow_webhook_burst),
-        llm=llm, http=HttpPolicy(allowlist=hosts), code=CodeLimits() if settings.workflow_code_enabled else None,
+        llm=llm, http=HttpPolicy(allowlist=hosts), code=_code_limits(settings),
         retriever=retriever, key_pepper=load_api_key_pepper(settings))
 
 

@@ -124,7 +124,14 @@ class Settings(BaseSettings):
     workflow_http_allowlist: str = Field(
         default="", description="Comma-separated hosts http-request nodes may call (empty: none).")
     workflow_code_enabled: bool = Field(
-        default=False, description="Let the executor run code nodes in a limited subprocess (not an OS sandbox).")
+        default=False, description="Let the executor run code nodes (isolation: RAGSPINE_WORKFLOW_CODE_ISOLATION).")
+    workflow_code_isolation: Literal["namespaces", "process"] = Field(
+        default="namespaces",
+        description="namespaces: code nodes run jailed (Linux namespaces, own uid, rlimits) or not at all; process: "
+                    "rlimits and a process group only, not a sandbox (trusted workflows on development hosts).")
+    workflow_code_runner_function: str | None = Field(
+        default=None, description="aws backend: the code-runner Lambda function code nodes run in (no IAM "
+                                  "permission, no secret, no VPC); without it code nodes refuse to run there.")
     # Body limits of the peer-compatible surfaces: each peer's own default (n8n's N8N_PAYLOAD_SIZE_MAX,
     # 16 MiB, for its API and webhooks; Dify's NGINX_CLIENT_MAX_BODY_SIZE, 100M). API Gateway caps at 10 MB.
     workflow_webhook_max_bytes: int = Field(default=16 * 1024 * 1024, ge=1, le=1024 * 1024 * 1024,

@@ -60,8 +60,10 @@ OBJECT_RW = {"s3:GetObject", "s3:PutObject", "s3:DeleteObject"}
 SCOPE: dict[str, dict[str, set[str]]] = {
     "AskFunction": {"FactsTable": DDB_READ, "SearchDomain": ES_READ},
     "WorkflowFunction": {"WorkflowsTable": DDB_READ | DDB_WRITE, "ApiKeyPepperSecret": {"secretsmanager:GetSecretValue"},
-                         "SearchDomain": ES_READ},
-    "WebhookFunction": {"WorkflowsTable": DDB_READ | DDB_WRITE, "SearchDomain": ES_READ},
+                         "SearchDomain": ES_READ, "CodeRunnerFunction": {"lambda:InvokeFunction"}},
+    "WebhookFunction": {"WorkflowsTable": DDB_READ | DDB_WRITE, "SearchDomain": ES_READ,
+                        "CodeRunnerFunction": {"lambda:InvokeFunction"}},
+    "CodeRunnerFunction": {},  # its role (CodeRunnerRole) grants nothing
     "IngestTriggerFunction": {"IngestTable": DDB_READ | DDB_WRITE, "IngestStateMachine": {"states:StartExecution"}},
     "WorkerFunction": {"FactsTable": DDB_READ | DDB_WRITE, "IngestTable": DDB_READ | DDB_WRITE,
                        "UploadsBucket/uploads/": {"s3:GetObject"}, "UploadsBucket/knowledge/": {"s3:GetObject"},

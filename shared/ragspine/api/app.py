@@ -11,6 +11,7 @@ from ragspine.api.body_guard import BodyLimitMiddleware
 from ragspine.api.body_limits import BodyLimits
 from ragspine.api.envelope import ErrorEnvelope
 from ragspine.api.errors import install_error_handlers
+from ragspine.api.header_auth import guards_for
 from ragspine.api.openapi_contract import install_openapi
 from ragspine.settings import Settings, get_settings
 
@@ -34,6 +35,7 @@ def create_app(*, routers: Sequence[APIRouter], settings: Settings | None = None
     app.state.body_limits = BodyLimits.from_settings(settings)
     for router in routers:
         app.include_router(router)
+    app.state.header_guards = guards_for(getattr(route, "path", "") for router in routers for route in router.routes)
     install_error_handlers(app)
     app.add_middleware(BodyLimitMiddleware)  # outermost: a body over its limit never reaches a route
     install_openapi(app, settings)

@@ -1,5 +1,7 @@
-"""``BodyLimitMiddleware``: refuse a request body over its surface's limit before any route reads it.
+"""``BodyLimitMiddleware``: refuse a body over its surface's limit, or without credentials, before a route reads it.
 
+On an authenticated surface a request carrying a body first meets its header guard
+(``header_auth``): a missing or wrong key is refused before a byte of the body is read.
 A declared Content-Length over the limit is refused at once. A body without one (chunked
 transfer encoding) is read up to the limit before the app sees it, so a client cannot bypass
 the limit by leaving the length out, and the server never buffers more than the limit.
@@ -12,6 +14,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ragspine.api.body_limits import BodyLimits, Render
 from ragspine.api.errors import error_response
+from ragspine.api.header_auth import guard_for
 from ragspine.errors import PayloadTooLargeError
 
 
@@ -28,17 +31,37 @@ class BodyLimitMiddleware:
             return
         limit, render = limits.for_path(scope["path"])
         length = _header(scope, b"content-length")
+        if (length not in (None, "0") or _header(scope, b"transfer-encoding") is not None) and \
+                await _refused_by_guard(scope, send):
+            return
         if length is not None:
             if length.isdigit() and int(length) > limit:
                 await _refuse(scope, send, render, f"the request body has {length} bytes; the limit is {limit}")
                 return
             await self.app(scope, receive, send)
             return
+        if scope["path"].startswith(limits.authenticated_in_route):
+            # The route authenticates on the headers before it reads: it must not find the body already read.
+            await self.app(scope, *_capped(scope, receive, send, limit, render))
+            return
         body, complete = await _read_up_to(receive, limit)
         if not complete:
             await _refuse(scope, send, render, f"the request body exceeds the limit of {limit} bytes")
             return
         await self.app(scope, _replay(body, receive), send)
+
+
+async def _refused_by_guard(scope: Scope, send: Send) -> bool:
+    """Whether the path's header guard refused the request (the refusal is then sent, the body left unread)."""
+    guard = guard_for(getattr(scope["app"].state, "header_guards", ()), scope["path"])
+    if guard is None:
+        return False
+    request = Request(scope)
+    refusal = await guard.check(request)
+    if refusal is None:
+        return False
+    await refusal(scope, _no_receive, send)
+    return True
 
 
 def _header(scope: Scope, name: bytes) -> str | None:
@@ -63,6 +86,34 @@ async def _read_up_to(receive: Receive, limit: int) -> tuple[bytes, bool]:
         chunks.append(chunk)
         if not message.get("more_body", False):
             return b"".join(chunks), True
+
+
+def _capped(scope: Scope, receive: Receive, send: Send, limit: int,
+            render: Render | None) -> tuple[Receive, Send]:
+    """A receive/send pair for a route that reads its own body: past ``limit`` bytes the 413 is sent from here,
+    the route sees the client gone, and whatever it answers after that is dropped."""
+    size, refused, started = 0, False, False
+
+    async def capped_receive() -> Message:
+        nonlocal size, refused
+        if refused:
+            return {"type": "http.disconnect"}
+        message = await receive()
+        size += len(message.get("body", b"")) if message["type"] == "http.request" else 0
+        if size > limit:
+            refused = True
+            if not started:
+                await _refuse(scope, send, render, f"the request body exceeds the limit of {limit} bytes")
+            return {"type": "http.disconnect"}
+        return message
+
+    async def capped_send(message: Message) -> None:
+        nonlocal started
+        if not refused:
+            started = True
+            await send(message)
+
+    return capped_receive, capped_send
 
 
 def _replay(body: bytes, receive: Receive) -> Receive:

@@ -50,6 +50,9 @@ class BodyLimits:
 
     surfaces: tuple[SurfaceLimit, ...]
     default: int
+    # Paths whose routes check credentials before reading and answer a 413 from the body stream themselves:
+    # a chunked body is capped while the route reads it, not read ahead of the route.
+    authenticated_in_route: tuple[str, ...] = ()
 
     @classmethod
     def from_settings(cls, settings: Settings) -> BodyLimits:
@@ -62,7 +65,13 @@ class BodyLimits:
 
     def with_surface(self, prefix: str, max_bytes: int) -> BodyLimits:
         """These limits plus one for paths under ``prefix`` (refused with the envelope), checked first."""
-        return BodyLimits(surfaces=(SurfaceLimit((prefix,), max_bytes, None), *self.surfaces), default=self.default)
+        return BodyLimits(surfaces=(SurfaceLimit((prefix,), max_bytes, None), *self.surfaces), default=self.default,
+                          authenticated_in_route=self.authenticated_in_route)
+
+    def reading_in_route(self, prefix: str) -> BodyLimits:
+        """These limits; routes under ``prefix`` read (capped) chunked bodies themselves, after authenticating."""
+        return BodyLimits(surfaces=self.surfaces, default=self.default,
+                          authenticated_in_route=(*self.authenticated_in_route, prefix))
 
     def for_path(self, path: str) -> tuple[int, Render | None]:
         """The limit on ``path`` and the renderer of its 413 (None: the seed-003 envelope)."""

@@ -21,6 +21,7 @@ from ragspine.api.dify_shapes import run_data, sse
 from ragspine.api.dify_tasks import STOP, TASKS
 from ragspine.api.error_formats import dify_status
 from ragspine.errors import RagspineError
+from ragspine.workflows.errors import WorkflowInputError
 from ragspine.workflows.run import EventKind, ExecutionPlan, RunEvent, RunResult
 from ragspine.workflows.surfaces import (
     NodeTrace,
@@ -137,7 +138,8 @@ def stream_run(plan: ExecutionPlan, inputs: Mapping[str, Any], *, workflow: Stor
                 yield from stream.node(item)
             elif isinstance(item, Exception):
                 message = item.message if isinstance(item, RagspineError) else "internal error"
-                record_failure(components, record, message, tuple(stream.traces))
+                record_failure(components, record, message, tuple(stream.traces),
+                               inputs_refused=isinstance(item, WorkflowInputError))
                 settled = True
                 yield stream.error(item)
                 return

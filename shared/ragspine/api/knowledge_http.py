@@ -195,14 +195,28 @@ def _audit(hooks: Hooks, request: Request, tool_name: str, resource: str, princi
                            error_code=code))
 
 
-def _execute(hooks: Hooks, request: Request, headers: Mapping[str, str], raw: bytes, tool_name: str, resource: str,
-             run: Callable[[Call], Reply]) -> Reply:
-    contract_tool = tool(tool_name)
+def _is_mutation(tool_name: str) -> bool:
     # A read tool sent with POST (knowledge_search) changes nothing: no Idempotency-Key, no audit when allowed.
-    mutation = contract_tool.method != "GET" and contract_tool.toolset != "read"
-    principal: Principal | None = None
+    contract_tool = tool(tool_name)
+    return contract_tool.method != "GET" and contract_tool.toolset != "read"
+
+
+def _authenticate(hooks: Hooks, request: Request, tool_name: str, resource: str) -> Principal:
+    """The caller, from the headers alone: run before the body is read, so a refused caller sends it in vain."""
     try:
-        principal = hooks.authenticate(headers.get("authorization"), headers.get("x-user-assertion"))
+        return hooks.authenticate(request.headers.get("authorization"), request.headers.get("x-user-assertion"))
+    except RagspineError as exc:
+        denied = isinstance(exc, UnauthenticatedError | ForbiddenError | HiddenResourceError)
+        if denied or _is_mutation(tool_name):
+            _audit(hooks, request, tool_name, resource, None, "DENIED" if denied else "FAILED", exc.code)
+        raise
+
+
+def _execute(hooks: Hooks, request: Request, headers: Mapping[str, str], raw: bytes, tool_name: str, resource: str,
+             run: Callable[[Call], Reply], principal: Principal) -> Reply:
+    contract_tool = tool(tool_name)
+    mutation = _is_mutation(tool_name)
+    try:
         check_headers(headers)
         key = headers.get("idempotency-key", "")
         if contract_tool.keyed and not key.strip():
@@ -236,9 +250,11 @@ def _plain(reply: Reply) -> dict[str, Any]:
 async def handle(hooks: Hooks, request: Request, tool_name: str, resource: str,
                  run: Callable[[Call], Reply]) -> JSONResponse:
     """Run one Gateway request (the service work in a worker thread) and answer in the envelope."""
-    raw = await request.body()
     try:
-        reply = await run_in_threadpool(_execute, hooks, request, request.headers, raw, tool_name, resource, run)
+        principal = await run_in_threadpool(_authenticate, hooks, request, tool_name, resource)
+        raw = await request.body()
+        reply = await run_in_threadpool(_execute, hooks, request, request.headers, raw, tool_name, resource, run,
+                                        principal)
     except RagspineError as exc:
         return error_response(request, exc.http_status, code=exc.code, message=exc.message, retryable=exc.retryable,
                               field_errors=exc.field_errors[:100])

@@ -84,3 +84,10 @@ class WorkflowNodeFailedError(RagspineError):
     def __init__(self, message: str, *, node_id: str = "") -> None:
         super().__init__(message, field_errors=(FieldError(node_id, message),) if node_id else ())
         self.node_id = node_id
+
+
+class WorkflowCodeIsolationError(WorkflowNodeFailedError):
+    """The code node's isolation is required but this host cannot provide it, so the code is not run."""
+
+    code = "WORKFLOW_CODE_ISOLATION_UNAVAILABLE"
+    http_status = 503

@@ -200,7 +200,8 @@ def install(app: FastAPI, settings: Settings) -> None:
     """Mount the Gateway: its router, file uploads past the JSON body limit, and no redirects ever."""
     app.include_router(router)
     limits = getattr(app.state, "body_limits", None) or BodyLimits.from_settings(settings)
-    app.state.body_limits = limits.with_surface(f"{PREFIX}/file-resources/", settings.knowledge_upload_max_bytes)
+    app.state.body_limits = limits.with_surface(f"{PREFIX}/file-resources/", settings.knowledge_upload_max_bytes
+                                                ).reading_in_route(f"{PREFIX}/")
     app.router.redirect_slashes = False  # seed 003: the Gateway never redirects (a token must not follow one)
 
 

@@ -1,10 +1,15 @@
-"""The code node: Dify python3 code in a child process with CPU, memory and wall-clock limits.
+"""The code node: Dify python3 code in a jailed child process with CPU, memory, process and time limits.
 
-NOT AN OS SANDBOX. The child runs ``python -I -S`` in an empty temporary directory with an
-empty environment; on Linux ``resource`` caps CPU seconds, address space, file size and open
-files, and a wall-clock timeout kills the whole process group. The child can still read
-files the service user can read and open network connections. Elsewhere only the timeout
-applies. Inputs and the result travel as JSON over stdin/stdout.
+On Linux (``isolation="namespaces"``, the default) the code runs inside ``_code_jail.py``'s jail:
+its own mount, network, PID, IPC and UTS namespaces, a read-only root holding only the
+interpreter and the system libraries, a private tmpfs ``/work``, an unprivileged uid of its own,
+rlimits on CPU, address space, processes, file size and open files, and an empty environment.
+Every process it starts dies when the run ends (the jail's PID 1 exits, or the whole process
+group is killed at the wall-clock limit). When the jail cannot be built the run is refused with
+``WORKFLOW_CODE_ISOLATION_UNAVAILABLE``; nothing runs unjailed unless an operator chose
+``isolation="process"`` (rlimits and a process group only: NOT a sandbox, for development hosts).
+Inputs and the result travel as JSON over stdin/stdout; the reply is read up to its size limit.
+With ``remote`` set (AWS) the code runs in the code-runner Lambda function instead.
 """
 
 from __future__ import annotations
@@ -12,89 +17,175 @@ from __future__ import annotations
 import json
 import math
 import os
+import select
 import signal
 import subprocess
 import sys
 import tempfile
+import threading
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
-from ragspine.workflows.errors import WorkflowNodeFailedError
+from ragspine.workflows.errors import WorkflowCodeIsolationError, WorkflowNodeFailedError
+from ragspine.workflows.run.code_jail import JAIL, RUNNER, interpreter, jail_plan
 from ragspine.workflows.shapes import as_map
 
 if TYPE_CHECKING:
     from ragspine.workflows.run.nodes import NodeCall
+    from ragspine.workflows.run.ports import CodeRunner
 
-RUNNER = Path(__file__).resolve().with_name("_code_runner.py")
+_ISOLATION_FAILED = 71  # _code_jail.ISOLATION_FAILED; the jail module is run, never imported
 _TYPES: Mapping[str, Callable[[Any], bool]] = {
     "string": lambda v: isinstance(v, str),
     "number": lambda v: isinstance(v, int | float) and not isinstance(v, bool),
     "boolean": lambda v: isinstance(v, bool),
     "object": lambda v: isinstance(v, dict),
 }
+Isolation = Literal["namespaces", "process"]
 
 
 @dataclass(frozen=True, slots=True)
 class CodeLimits:
-    """Per-run limits of the code node."""
+    """Per-run limits of the code node, and the folders its jail must never expose."""
 
     timeout_seconds: float = 5.0
     memory_mb: int = 256
     max_output_bytes: int = 1024 * 1024
+    max_processes: int = 16
+    max_file_bytes: int = 1024 * 1024
+    work_bytes: int = 8 * 1024 * 1024
+    isolation: Isolation = "namespaces"
+    protected: tuple[str, ...] = ()
     python: str = sys.executable
+    # When set, the code runs there (AWS: the code-runner Lambda function) and not on this host at all.
+    remote: CodeRunner | None = None
+
+    def rlimits(self) -> dict[str, int]:
+        """The jail's rlimits; CPU one second above the wall clock, so the clearer wall-clock kill comes first."""
+        return {"cpu_seconds": math.ceil(self.timeout_seconds) + 1, "memory_bytes": self.memory_mb * 1024 * 1024,
+                "processes": self.max_processes, "file_bytes": self.max_file_bytes, "open_files": 32}
 
 
 def _limiter(limits: CodeLimits) -> Callable[[], None] | None:
+    """The rlimits of the unjailed ``process`` mode (Linux only; root ignores the process count)."""
     if not sys.platform.startswith("linux"):
         return None
+    values = limits.rlimits()
 
     def apply() -> None:
         import resource
 
-        # One second above the wall clock, so a busy loop usually meets the clearer wall-clock kill.
-        cpu = math.ceil(limits.timeout_seconds) + 1
-        memory = limits.memory_mb * 1024 * 1024
-        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
-        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
-        resource.setrlimit(resource.RLIMIT_FSIZE, (1024 * 1024, 1024 * 1024))
+        resource.setrlimit(resource.RLIMIT_CPU, (values["cpu_seconds"], values["cpu_seconds"] + 1))
+        resource.setrlimit(resource.RLIMIT_AS, (values["memory_bytes"], values["memory_bytes"]))
+        resource.setrlimit(resource.RLIMIT_FSIZE, (values["file_bytes"], values["file_bytes"]))
         resource.setrlimit(resource.RLIMIT_NOFILE, (32, 32))
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
 
     return apply
 
 
-def execute_python(code: str, inputs: Mapping[str, Any], limits: CodeLimits) -> dict[str, Any]:
-    """Run ``main(**inputs)`` from ``code`` in a limited child process and return its dict.
-
-    Raises:
-        WorkflowNodeFailedError: the code raised, returned a non-dict, or hit a limit.
-    """
-    request = json.dumps({"code": code, "inputs": dict(inputs)}, ensure_ascii=False, default=str)
-    with tempfile.TemporaryDirectory(prefix="ragspine-code-") as workdir:
-        proc = subprocess.Popen(  # noqa: S603 - fixed argv, no shell
+def _start(limits: CodeLimits, workdir: str) -> subprocess.Popen[bytes]:
+    if limits.isolation == "process":
+        return subprocess.Popen(  # noqa: S603 - fixed argv, no shell
             [limits.python, "-I", "-S", "-X", "utf8", str(RUNNER)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL, cwd=workdir, env={}, start_new_session=True,
             preexec_fn=_limiter(limits))  # noqa: PLW1509 - rlimits must be set in the child
-        try:
-            out, _ = proc.communicate(request.encode("utf-8"), timeout=limits.timeout_seconds)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.communicate()
-            raise WorkflowNodeFailedError(f"code exceeded the {limits.timeout_seconds:g} s time limit") from None
-    if len(out) > limits.max_output_bytes:
-        raise WorkflowNodeFailedError(f"code output exceeds {limits.max_output_bytes} bytes")
-    cpu_signal = getattr(signal, "SIGXCPU", None)
-    if cpu_signal is not None and proc.returncode == -cpu_signal:
+    if not sys.platform.startswith("linux"):
+        raise WorkflowCodeIsolationError(
+            f"code nodes need Linux namespaces for isolation and this host runs {sys.platform}; run the service "
+            "on Linux, or (trusted workflows only) set RAGSPINE_WORKFLOW_CODE_ISOLATION=process")
+    python = interpreter() if limits.python == sys.executable else os.path.realpath(limits.python)
+    plan = jail_plan(root=workdir, python=python, limits=limits.rlimits(), work_bytes=limits.work_bytes,
+                     protected=limits.protected)
+    return subprocess.Popen(  # noqa: S603 - fixed argv, no shell
+        [python, "-I", "-S", "-X", "utf8", str(JAIL), json.dumps(plan)], stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd="/", env={}, start_new_session=True)
+
+
+def _feed(proc: subprocess.Popen[bytes], request: bytes) -> None:
+    assert proc.stdin is not None
+    try:
+        proc.stdin.write(request)
+        proc.stdin.close()
+    except OSError:  # the child exited (or was killed) without reading everything
+        pass
+
+
+def _collect(proc: subprocess.Popen[bytes], request: bytes, limits: CodeLimits) -> tuple[bytes, str | None]:
+    """The child's reply, read until EOF, the wall-clock limit or the output limit (then the group is killed)."""
+    assert proc.stdout is not None
+    threading.Thread(target=_feed, args=(proc, request), daemon=True).start()
+    deadline = time.monotonic() + limits.timeout_seconds
+    out = bytearray()
+    stop: str | None = None
+    fd = proc.stdout.fileno()
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            stop = f"code exceeded the {limits.timeout_seconds:g} s time limit"
+            break
+        ready, _, _ = select.select([fd], [], [], left)
+        if not ready:
+            continue
+        chunk = os.read(fd, 65536)
+        if not chunk:
+            break
+        out.extend(chunk)
+        if len(out) > limits.max_output_bytes:
+            stop = f"code output exceeds {limits.max_output_bytes} bytes"
+            break
+    if stop is not None:
+        os.killpg(proc.pid, signal.SIGKILL)
+    proc.stdout.close()
+    proc.wait()
+    return bytes(out), stop
+
+
+def _exit_signal(returncode: int, limits: CodeLimits) -> int | None:
+    if returncode < 0:
+        return -returncode
+    return returncode - 128 if limits.isolation == "namespaces" and returncode > 128 else None
+
+
+def execute_python(code: str, inputs: Mapping[str, Any], limits: CodeLimits) -> dict[str, Any]:
+    """Run ``main(**inputs)`` from ``code`` in a limited (by default jailed) child and return its dict.
+
+    Raises:
+        WorkflowCodeIsolationError: the required isolation cannot be built here; the code did not run.
+        WorkflowNodeFailedError: the code raised, returned a non-dict, or hit a limit.
+    """
+    if limits.remote is not None:
+        return limits.remote.run(code, inputs, limits)
+    request = json.dumps({"code": code, "inputs": dict(inputs)}, ensure_ascii=False, default=str).encode("utf-8")
+    with tempfile.TemporaryDirectory(prefix="ragspine-code-") as workdir:
+        proc = _start(limits, workdir)
+        out, stopped = _collect(proc, request, limits)
+    if stopped is not None:
+        raise WorkflowNodeFailedError(stopped)
+    if limits.isolation == "namespaces" and proc.returncode == _ISOLATION_FAILED:
+        reason = _reply(out).get("isolation_error", "the jail could not be built")
+        raise WorkflowCodeIsolationError(
+            f"the code node's isolation is unavailable on this host ({reason}); the code was not run. It needs "
+            "Linux, root and permission to create mount, network and PID namespaces")
+    if _exit_signal(proc.returncode, limits) == getattr(signal, "SIGXCPU", None):
         raise WorkflowNodeFailedError(f"code exceeded the {limits.timeout_seconds:g} s CPU time limit")
     if proc.returncode != 0 or not out:
         raise WorkflowNodeFailedError(f"code was stopped (exit status {proc.returncode}): memory or other limit")
-    reply = json.loads(out)
+    reply = _reply(out)
     if not reply.get("ok"):
         raise WorkflowNodeFailedError(f"code failed: {reply.get('error')}")
     result: dict[str, Any] = reply["result"]
     return result
+
+
+def _reply(out: bytes) -> dict[str, Any]:
+    try:
+        reply = json.loads(out)
+    except ValueError:
+        return {"ok": False, "error": "the code's reply was not JSON"}
+    return reply if isinstance(reply, dict) else {"ok": False, "error": "the code's reply was not an object"}
 
 
 def _check_outputs(declared: Any, result: Mapping[str, Any]) -> None:
@@ -117,5 +208,5 @@ def run_code(call: NodeCall) -> dict[str, Any]:
         result = execute_python(str(call.step.config.get("code", "")), call.bound(), limits)
         _check_outputs(call.step.config.get("outputs"), result)
     except WorkflowNodeFailedError as exc:
-        raise WorkflowNodeFailedError(exc.message, node_id=call.step.node_id) from exc
+        raise type(exc)(exc.message, node_id=call.step.node_id) from exc
     return result

@@ -25,6 +25,9 @@ if TYPE_CHECKING:
 
 # Dify caps template-transform output at 80,000 characters by default.
 MAX_TEMPLATE_OUTPUT = 80_000
+# Loop iterations, calls and filters one render may spend, and its wall-clock limit.
+TEMPLATE_MAX_STEPS = 100_000
+TEMPLATE_TIMEOUT_SECONDS = 2.0
 SOURCE = "source"
 
 
@@ -115,27 +118,21 @@ def run_start(call: NodeCall) -> Outcome:
     return produced, SOURCE
 
 
-def _sandbox() -> Any:
-    from jinja2.sandbox import SandboxedEnvironment
-
-    return SandboxedEnvironment(autoescape=False, keep_trailing_newline=True)
-
-
 def render_jinja(template: str, variables: Mapping[str, Any]) -> str:
-    """Render a Jinja2 template in the sandbox, capped at MAX_TEMPLATE_OUTPUT characters.
+    """Render a Jinja2 template in the budgeted sandbox (steps, time, value and output sizes).
 
     Raises:
-        WorkflowNodeFailedError: syntax error, sandbox violation or oversized output.
+        WorkflowNodeFailedError: syntax error, sandbox violation, a budget spent, or any error the template raised.
     """
-    from jinja2 import TemplateError
+    from ragspine.workflows.run.template_budget import render_bounded
 
     try:
-        text = str(_sandbox().from_string(template).render(**variables))
-    except TemplateError as exc:
-        raise WorkflowNodeFailedError(f"template error: {exc}") from exc
-    if len(text) > MAX_TEMPLATE_OUTPUT:
-        raise WorkflowNodeFailedError(f"template output exceeds {MAX_TEMPLATE_OUTPUT} characters")
-    return text
+        return render_bounded(template, dict(variables), max_steps=TEMPLATE_MAX_STEPS, max_output=MAX_TEMPLATE_OUTPUT,
+                              timeout_seconds=TEMPLATE_TIMEOUT_SECONDS)
+    except RecursionError as exc:
+        raise WorkflowNodeFailedError("template error: recursion too deep") from exc
+    except Exception as exc:  # noqa: BLE001 - whatever a template raises is the node's failure, never the server's
+        raise WorkflowNodeFailedError(f"template error: {type(exc).__name__}: {exc}"[:500]) from exc
 
 
 def run_template(call: NodeCall) -> Outcome:

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from ragspine.workflows.run.code_node import CodeLimits
 
 
 class KnowledgeRetriever(Protocol):
@@ -16,5 +20,18 @@ class KnowledgeRetriever(Protocol):
 
         Raises:
             ProviderUnavailableError: the index cannot be reached.
+        """
+        ...
+
+
+class CodeRunner(Protocol):
+    """Runs a code node somewhere else than this process (on AWS: a Lambda function without permissions)."""
+
+    def run(self, code: str, inputs: Mapping[str, Any], limits: CodeLimits) -> dict[str, Any]:
+        """The dict ``main(**inputs)`` returned.
+
+        Raises:
+            WorkflowNodeFailedError: the code failed or hit a limit.
+            WorkflowCodeIsolationError: the runner is unreachable; the code did not run.
         """
         ...

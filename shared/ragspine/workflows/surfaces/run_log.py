@@ -4,10 +4,15 @@ Both run surfaces use these helpers: the blocking Dify run and the webhooks thro
 :func:`ragspine.workflows.surfaces.runs.run_stored`, the Dify stream through ``dify_stream``.
 When the components carry no run store, nothing is recorded and the readers find nothing.
 A run is recorded only once the gate is open and its DSL compiled: refused requests are not runs.
+
+Recorded inputs are bounded: a run's inputs are kept whole up to ``RECORDED_INPUT_BYTES`` of
+JSON, larger ones as an excerpt; when the start node refuses the inputs (an unauthenticated
+webhook caller can send any body), only an excerpt of ``REFUSED_EXCERPT_CHARS`` is kept.
 """
 
 from __future__ import annotations
 
+import json
 import uuid
 from collections.abc import Mapping
 from dataclasses import replace
@@ -22,6 +27,19 @@ if TYPE_CHECKING:
     from ragspine.workflows.surfaces.records import StoredWorkflow
 
 WEBHOOK_OWNER = "webhook"  # the n8n executions API reads these; any valid n8n key may
+RECORDED_INPUT_BYTES = 64 * 1024
+REFUSED_EXCERPT_CHARS = 1024
+EXCERPT_KEY = "_excerpt"
+
+
+def bounded_inputs(inputs: Mapping[str, Any], *, limit: int = RECORDED_INPUT_BYTES,
+                   excerpt_chars: int = REFUSED_EXCERPT_CHARS) -> dict[str, Any]:
+    """``inputs`` as recorded: whole when their JSON fits ``limit`` bytes, else an excerpt of it and its size."""
+    text = json.dumps(dict(inputs), ensure_ascii=False, default=str)
+    size = len(text.encode("utf-8"))
+    if size <= limit:
+        return dict(inputs)
+    return {EXCERPT_KEY: {"text": text[:excerpt_chars], "bytes": size, "truncated": True}}
 
 
 def owner_of(surface: RunSurface, workflow_id: str) -> str:
@@ -39,7 +57,8 @@ def record_start(components: WorkflowComponents, workflow: StoredWorkflow, input
           surface: RunSurface, user: str, run_id: str | None = None, task_id: str = "") -> RunRecord:
     """A ``running`` record for a run that starts now (stored when the components have a run store)."""
     run = RunRecord(id=run_id or str(uuid.uuid4()), workflow_id=workflow.id, surface=surface,
-                    owner=owner_of(surface, workflow.id), status=RecordedStatus.RUNNING, inputs=dict(inputs),
+                    owner=owner_of(surface, workflow.id), status=RecordedStatus.RUNNING,
+                    inputs=bounded_inputs(inputs),
                     created_at=components.clock(), task_id=task_id, user=user)
     return components.runs.start(run) if components.runs is not None else run
 
@@ -68,9 +87,15 @@ def _ending(components: WorkflowComponents, run: RunRecord, status: RecordedStat
 
 
 def record_failure(components: WorkflowComponents, run: RunRecord, error: str,
-           nodes: tuple[NodeTrace, ...] = ()) -> RunRecord:
-    """Record a run that raised before it finished (bad inputs, an unsupported node, a crash)."""
-    return _finish(components, _ending(components, run, RecordedStatus.FAILED, error, nodes))
+           nodes: tuple[NodeTrace, ...] = (), *, inputs_refused: bool = False) -> RunRecord:
+    """Record a run that raised before it finished (bad inputs, an unsupported node, a crash).
+
+    ``inputs_refused``: the start node refused the inputs; only a short excerpt of them is kept.
+    """
+    ended = _ending(components, run, RecordedStatus.FAILED, error, nodes)
+    if inputs_refused and EXCERPT_KEY not in run.inputs:  # inputs too large were recorded as an excerpt already
+        ended = replace(ended, inputs=bounded_inputs(run.inputs, limit=REFUSED_EXCERPT_CHARS))
+    return _finish(components, ended)
 
 
 def record_stop(components: WorkflowComponents, run: RunRecord, reason: str,

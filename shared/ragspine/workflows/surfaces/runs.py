@@ -66,7 +66,7 @@ def run_stored(workflow: StoredWorkflow, inputs: Mapping[str, Any], *, component
     try:
         result = components.gate.run(plan, inputs, executor=components.executor(), user=user, run_id=run.id)
     except RagspineError as exc:
-        run_log.record_failure(components, run, exc.message)
+        run_log.record_failure(components, run, exc.message, inputs_refused=isinstance(exc, WorkflowInputError))
         raise
     except Exception:
         run_log.record_failure(components, run, "internal error")

@@ -1,0 +1,170 @@
+"""Child-process entry that builds the code node's jail on Linux, then runs the code runner inside it.
+
+Runs as ``python -I -S _code_jail.py <plan-json>`` with an empty environment, as root. It
+imports only the standard library. Steps:
+
+1. new mount, network, PID, IPC and UTS namespaces (no network but a down loopback; no view of
+   the service's processes);
+2. a fork: the child is PID 1 of the new PID namespace, so when it exits the kernel kills every
+   process the code started, ``setsid`` or not; it dies with this launcher (PDEATHSIG);
+3. a fresh tmpfs root holding read-only binds of the interpreter and the system libraries only
+   (no /etc but the loader cache, no /proc, no data folder, no home) and a small writable /work;
+4. ``pivot_root`` into it, the old root detached, then a switch to an unprivileged uid with
+   ``no_new_privs`` set;
+5. a second fork that sets the rlimits and execs the runner; PID 1 waits for it and exits.
+
+Any failure before the runner starts prints ``{"ok": false, "isolation_error": ...}`` and exits
+with ``ISOLATION_FAILED``, so the parent refuses the run instead of running the code unjailed.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import os
+import platform
+import resource
+import signal
+import sys
+from pathlib import Path
+
+ISOLATION_FAILED = 71
+_CLONE_FLAGS = 0x00020000 | 0x04000000 | 0x08000000 | 0x20000000 | 0x40000000  # NS, UTS, IPC, PID, NET
+_MS_RDONLY, _MS_NOSUID, _MS_NODEV, _MS_REMOUNT, _MS_BIND, _MS_REC, _MS_PRIVATE = 1, 2, 4, 32, 4096, 16384, 1 << 18
+_MNT_DETACH = 2
+_PR_SET_PDEATHSIG, _PR_SET_NO_NEW_PRIVS = 1, 38
+_SYS_PIVOT_ROOT = {"x86_64": 155, "aarch64": 41}
+_DEVICES = ("/dev/null", "/dev/zero", "/dev/urandom")
+_LIMITS = (("RLIMIT_CPU", "cpu_seconds"), ("RLIMIT_AS", "memory_bytes"), ("RLIMIT_NPROC", "processes"),
+           ("RLIMIT_FSIZE", "file_bytes"), ("RLIMIT_NOFILE", "open_files"))
+
+_libc = ctypes.CDLL(None, use_errno=True)
+
+
+class JailError(Exception):
+    """A step of the jail could not be taken."""
+
+
+def _check(result: int, what: str) -> None:
+    if result != 0:
+        errno = ctypes.get_errno()
+        raise JailError(f"{what}: {os.strerror(errno)} (errno {errno})")
+
+
+def _mount(source: str | None, target: str, fstype: str | None, flags: int, data: str | None = None) -> None:
+    def enc(value: str | None) -> bytes | None:
+        return None if value is None else value.encode()
+
+    _check(_libc.mount(enc(source), enc(target), enc(fstype), ctypes.c_ulong(flags), enc(data)), f"mount {target}")
+
+
+def _bind_read_only(source: str, root: str) -> None:
+    target = Path(root + source)
+    if Path(source).is_dir():
+        target.mkdir(parents=True, exist_ok=True)
+    else:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.touch()
+    _mount(source, str(target), None, _MS_BIND | _MS_REC)
+    _mount(None, str(target), None, _MS_BIND | _MS_REMOUNT | _MS_RDONLY | _MS_NOSUID | _MS_NODEV)
+
+
+def _build_root(plan: dict[str, object]) -> None:
+    root = str(plan["root"])
+    _mount(None, "/", None, _MS_REC | _MS_PRIVATE)
+    _mount("ragspine-code", root, "tmpfs", _MS_NOSUID | _MS_NODEV, "size=1m,mode=0755")
+    for link in plan["links"]:  # type: ignore[attr-defined]
+        Path(root + link).parent.mkdir(parents=True, exist_ok=True)
+        Path(root + link).symlink_to(Path(link).readlink())
+    for path in [*plan["binds"], *_DEVICES]:  # type: ignore[misc]
+        _bind_read_only(path, root)
+    uid = int(plan["uid"])  # type: ignore[call-overload]
+    Path(root, "work").mkdir()
+    _mount("ragspine-work", root + "/work", "tmpfs", _MS_NOSUID | _MS_NODEV,
+           f"size={int(plan['work_bytes'])},mode=0700,uid={uid},gid={uid}")  # type: ignore[call-overload]
+    runner = Path(root, "run", "runner.py")
+    runner.parent.mkdir()
+    runner.write_text(str(plan["runner_source"]), encoding="utf-8")
+    runner.chmod(0o444)
+    os.chdir(root)
+    number = _SYS_PIVOT_ROOT.get(platform.machine())
+    if number is None:
+        raise JailError(f"pivot_root is not known on {platform.machine()}")
+    _check(_libc.syscall(number, b".", b"."), "pivot_root")
+    _check(_libc.umount2(b".", _MNT_DETACH), "detach the old root")
+    os.chdir("/")
+    _mount(None, "/", None, _MS_REMOUNT | _MS_RDONLY | _MS_NOSUID | _MS_NODEV)
+
+
+def _drop_privileges(uid: int) -> None:
+    os.setgroups([])
+    os.setresgid(uid, uid, uid)
+    os.setresuid(uid, uid, uid)
+    _check(_libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "no_new_privs")
+    if os.geteuid() != uid or os.getegid() != uid:
+        raise JailError("could not switch to the unprivileged user")
+
+
+def _exec_runner(plan: dict[str, object]) -> None:
+    limits: dict[str, int] = plan["limits"]  # type: ignore[assignment]
+    for name, key in _LIMITS:
+        value = int(limits[key])
+        hard = value + 1 if name == "RLIMIT_CPU" else value
+        resource.setrlimit(getattr(resource, name), (value, hard))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    os.chdir("/work")
+    python = str(plan["python"])
+    os.execve(python, [python, "-I", "-S", "-X", "utf8", "/run/runner.py"], {})
+
+
+def _status(wait_status: int) -> int:
+    return 128 + os.WTERMSIG(wait_status) if os.WIFSIGNALED(wait_status) else os.WEXITSTATUS(wait_status)
+
+
+def _init(plan: dict[str, object]) -> int:
+    """PID 1 of the jail: build it, start the runner, reap until the runner ends."""
+    # The launcher is in the same process group, so a wall-clock kill reaches this process either way.
+    _check(_libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0), "parent-death signal")
+    _build_root(plan)
+    _drop_privileges(int(plan["uid"]))  # type: ignore[call-overload]
+    runner = os.fork()
+    if runner == 0:
+        try:
+            _exec_runner(plan)
+        finally:
+            os._exit(ISOLATION_FAILED)
+    while True:
+        pid, wait_status = os.waitpid(-1, 0)
+        if pid == runner:
+            return _status(wait_status)
+
+
+def _fail(error: BaseException) -> int:
+    os.write(1, json.dumps({"ok": False, "isolation_error": f"{type(error).__name__}: {error}"[:500]}).encode())
+    return ISOLATION_FAILED
+
+
+def main() -> int:
+    """Enter the namespaces, fork PID 1, relay its exit status."""
+    try:
+        plan = json.loads(sys.argv[1])
+        if os.geteuid() != 0:
+            raise JailError("the jail needs root to build its namespaces and switch users")
+        _check(_libc.unshare(_CLONE_FLAGS), "unshare namespaces")
+    except BaseException as exc:  # noqa: BLE001 - every failure must reach the parent
+        return _fail(exc)
+    child = os.fork()
+    if child == 0:
+        try:
+            code = _init(plan)
+        except BaseException as exc:  # noqa: BLE001 - every failure must reach the parent
+            code = _fail(exc)
+        os._exit(code)
+    os.close(0)
+    os.close(1)
+    _, wait_status = os.waitpid(child, 0)
+    return _status(wait_status)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,275 @@
+"""Code nodes run jailed: through the real app with both run gates on, hostile code reaches nothing of the service.
+
+Each probe is a Dify workflow (start -> code -> end) run by ``POST /v1/workflows/run`` on the
+local app wired from settings, so the limits are the ones a deployment gets. The code reports
+what it could reach; the test checks that and the host after the run (files, processes).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import socket
+import sys
+import threading
+import time
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ragspine.bootstrap import build_workflow_components
+from ragspine.knowledge.files import signing_key
+from ragspine.knowledge.identity import secret_file
+from ragspine.settings import Settings, load_settings
+from ragspine.workflows.errors import WorkflowCodeIsolationError
+from ragspine.workflows.run.code_node import CodeLimits, execute_python
+from ragspine.workflows.surfaces.components import WorkflowComponents
+from ragspine.workflows.surfaces.key_admin import create_app_key
+from tests.unit.workflows.samples import code, dsl, edge, end, start
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux") or os.geteuid() != 0,
+                                reason="the namespace jail is built by root on Linux")
+
+
+@dataclass
+class Service:
+    client: Any
+    components: WorkflowComponents
+    data_dir: Path
+
+    def run(self, source: str) -> dict[str, Any]:
+        """Run ``source`` as a code node whose ``main()`` returns ``{"report": <json text>}``."""
+        document = dsl([start(), code("c", source, {"report": "string"}), end(("report", ["c", "report"]))],
+                       [edge("start", "c"), edge("c", "end")])
+        key = create_app_key(self.components, document=document).plaintext
+        reply = self.client.post("/v1/workflows/run", json={"inputs": {}, "user": "probe", "response_mode": "blocking"},
+                                 headers={"Authorization": f"Bearer {key}"})
+        assert reply.status_code == 200, reply.text
+        data: dict[str, Any] = reply.json()["data"]
+        return data
+
+    def report(self, source: str) -> dict[str, Any]:
+        data = self.run(source)
+        assert data["status"] == "succeeded", data
+        report: dict[str, Any] = json.loads(data["outputs"]["report"])
+        return report
+
+
+@pytest.fixture
+def service(settings: Settings, monkeypatch: pytest.MonkeyPatch) -> Iterator[Service]:
+    from fastapi.testclient import TestClient
+
+    from ragspine.api.app import create_local_app
+    from ragspine.api.workflow_deps import workflow_components
+
+    monkeypatch.setenv("RAGSPINE_PROBE_SECRET", "service-environment-secret")
+    tuned = load_settings(data_dir=settings.data_dir, dify_run_enabled=True, workflow_code_enabled=True)
+    tuned.data_dir.mkdir(parents=True, exist_ok=True)
+    components = build_workflow_components(tuned, llm=None)
+    app = create_local_app()
+    app.dependency_overrides[workflow_components] = lambda: components
+    with TestClient(app) as client:
+        yield Service(client, components, tuned.data_dir)
+
+
+READER = """
+def main():
+    import json
+    found = {}
+    for path in PATHS:
+        try:
+            with open(path, "rb") as handle:
+                found[path] = handle.read(4096).decode("latin-1")
+        except Exception as exc:
+            found[path] = "refused: " + type(exc).__name__
+    return {"report": json.dumps(found)}
+"""
+
+
+def _reader(*paths: str) -> str:
+    return f"PATHS = {list(paths)!r}\n{READER}"
+
+
+def _processes_with(marker: str) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if marker.encode() in (entry / "cmdline").read_bytes():
+                    found.append(int(entry.name))
+            except OSError:
+                continue
+    return found
+
+
+class TestFilesystem:
+    def test_system_files_are_not_visible(self, service: Service) -> None:
+        report = service.report(_reader("/etc/passwd", "/etc/hostname", "/root/.bashrc"))
+        assert all(value.startswith("refused") for value in report.values()), report
+
+    def test_the_data_folders_signing_keys_are_not_readable(self, service: Service) -> None:
+        url_key = signing_key(service.data_dir)
+        assertion_key = secret_file(service.data_dir / "knowledge-assertion-hs256.key")
+        paths = [str(service.data_dir / "knowledge-url-signing.key"),
+                 str(service.data_dir / "knowledge-assertion-hs256.key"), str(service.data_dir / "workflows.db")]
+        report = service.report(_reader(*paths))
+        assert all(value.startswith("refused") for value in report.values()), report
+        text = json.dumps(report)
+        assert url_key.decode("latin-1") not in text and assertion_key.decode("latin-1") not in text
+
+    def test_the_services_environment_is_neither_inherited_nor_readable(self, service: Service) -> None:
+        source = f"""
+def main():
+    import json, os
+    found = {{"env": dict(os.environ), "ppid": os.getppid()}}
+    for path in ["/proc/self/environ", "/proc/{os.getpid()}/environ", "/proc/%d/environ" % os.getppid()]:
+        try:
+            found[path] = open(path, "rb").read().decode("latin-1")
+        except Exception as exc:
+            found[path] = "refused: " + type(exc).__name__
+    return {{"report": json.dumps(found)}}
+"""
+        report = service.report(source)
+        assert "service-environment-secret" not in json.dumps(report)
+        assert not any(name.startswith(("RAGSPINE", "AWS")) for name in report["env"])
+
+    def test_writes_stay_inside_the_runs_own_folder_and_vanish(self, service: Service, tmp_path: Path) -> None:
+        targets = [str(service.data_dir / "planted.txt"), str(tmp_path / "planted.txt"), "/tmp/ragspine-planted.txt"]
+        source = f"""
+def main():
+    import json
+    found = {{}}
+    for path in {targets!r} + ["planted-here.txt"]:
+        try:
+            with open(path, "w") as handle:
+                handle.write("planted")
+            found[path] = "written"
+        except Exception as exc:
+            found[path] = "refused: " + type(exc).__name__
+    return {{"report": json.dumps(found)}}
+"""
+        report = service.report(source)
+        assert report["planted-here.txt"] == "written"  # its own folder works
+        assert all(not Path(target).exists() for target in targets), report
+        assert all(report[target].startswith("refused") for target in targets)
+
+
+class TestNetwork:
+    def test_loopback_is_unreachable(self, service: Service) -> None:
+        listener = socket.create_server(("127.0.0.1", 0))
+        accepted: list[object] = []
+        listener.settimeout(3)
+
+        def accept() -> None:
+            with contextlib.suppress(OSError):
+                accepted.append(listener.accept())
+
+        waiter = threading.Thread(target=accept)
+        waiter.start()
+        port = listener.getsockname()[1]
+        source = f"""
+def main():
+    import json, socket
+    try:
+        socket.create_connection(("127.0.0.1", {port}), timeout=2).sendall(b"POST / HTTP/1.0\\r\\n\\r\\n")
+        outcome = "connected"
+    except OSError as exc:
+        outcome = "refused: " + type(exc).__name__
+    return {{"report": json.dumps({{"outcome": outcome}})}}
+"""
+        try:
+            report = service.report(source)
+        finally:
+            waiter.join()
+            listener.close()
+        assert report["outcome"].startswith("refused") and not accepted
+
+
+class TestProcesses:
+    def test_a_setsid_child_does_not_outlive_the_run(self, service: Service) -> None:
+        marker = f"ragspine-probe-{uuid.uuid4().hex}"
+        source = f"""
+def main():
+    import json, os, sys
+    if os.fork() == 0:
+        os.setsid()
+        os.execv(sys.executable, [sys.executable, "-c", "import time; time.sleep(60)", "{marker}"])
+    return {{"report": json.dumps({{"started": True}})}}
+"""
+        try:
+            assert service.report(source) == {"started": True}
+            time.sleep(0.5)
+            assert _processes_with(marker) == []
+        finally:
+            for pid in _processes_with(marker):
+                os.kill(pid, 9)
+
+    def test_a_setsid_child_of_a_run_killed_at_its_time_limit_dies_too(self, service: Service) -> None:
+        marker = f"ragspine-probe-{uuid.uuid4().hex}"
+        source = f"""
+def main():
+    import os, sys, time
+    if os.fork() == 0:
+        os.setsid()
+        os.execv(sys.executable, [sys.executable, "-c", "import time; time.sleep(60)", "{marker}"])
+    time.sleep(60)
+"""
+        began = time.monotonic()
+        try:
+            data = service.run(source)
+            assert data["status"] == "failed" and "time limit" in data["error"]
+            assert time.monotonic() - began < 15
+            time.sleep(0.5)
+            assert _processes_with(marker) == []
+        finally:
+            for pid in _processes_with(marker):
+                os.kill(pid, 9)
+
+    def test_a_fork_bomb_meets_the_process_limit(self, service: Service) -> None:
+        marker = f"ragspine-probe-{uuid.uuid4().hex}"
+        source = f"""
+def main():
+    import json, os, sys
+    started = 0
+    for _ in range(100):
+        try:
+            pid = os.fork()
+        except OSError:
+            break
+        if pid == 0:
+            os.execv(sys.executable, [sys.executable, "-c", "import time; time.sleep(60)", "{marker}"])
+        started += 1
+    return {{"report": json.dumps({{"started": started}})}}
+"""
+        try:
+            report = service.report(source)
+            assert report["started"] < CodeLimits().max_processes
+            time.sleep(0.5)
+            assert _processes_with(marker) == []
+        finally:
+            for pid in _processes_with(marker):
+                os.kill(pid, 9)
+
+
+class TestFailsClosed:
+    def test_ordinary_code_still_runs(self, service: Service) -> None:
+        source = "def main():\n    import json, math\n    return {'report': json.dumps({'v': math.sqrt(16)})}"
+        assert service.report(source) == {"v": 4.0}
+
+    def test_a_jail_that_would_expose_a_protected_folder_refuses_to_run(self) -> None:
+        exposed = str(Path(sys.base_prefix).resolve() / "lib")
+        with pytest.raises(WorkflowCodeIsolationError) as caught:
+            execute_python("def main():\n    return {}", {}, CodeLimits(protected=(exposed,)))
+        assert caught.value.code == "WORKFLOW_CODE_ISOLATION_UNAVAILABLE" and exposed in caught.value.message
+
+    def test_a_jail_that_cannot_be_built_refuses_to_run_with_its_code(self, service: Service) -> None:
+        # A work area the kernel refuses to mount stands for a host that cannot build the jail.
+        limits = replace(CodeLimits(protected=(str(service.data_dir),)), work_bytes=-1)
+        with pytest.raises(WorkflowCodeIsolationError) as caught:
+            execute_python("def main():\n    return {}", {}, limits)
+        assert caught.value.http_status == 503 and "was not run" in caught.value.message
