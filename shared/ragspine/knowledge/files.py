@@ -20,7 +20,6 @@ from ragspine.errors import ConflictError, FieldError, InvalidInputError, NotFou
 from ragspine.knowledge.gateway import Gateway, new_id
 from ragspine.knowledge.model import Action, FileResource, Principal, SpaceStatus
 
-
 _ALREADY_UPLOADED = "the file resource already has its bytes: create a new file resource for another file"
 
 

@@ -41,7 +41,7 @@ class FileStorage(Protocol):
         ...
 
     def seal(self, resource_id: str, suffix: str, *, size: int) -> str | None:
-        """Fix the uploaded bytes for good and return their ``sha256:<hex>``; None while ``size`` bytes are not there."""
+        """Fix the uploaded bytes for good and return their ``sha256:<hex>``; None until ``size`` bytes are there."""
         ...
 
     def download_url(self, resource_id: str, suffix: str, *, expires_s: int, file_name: str,

@@ -60,7 +60,8 @@ def test_ten_parallel_puts_exactly_one_wins_and_the_hash_matches_every_round(gat
         for round_no in range(ROUNDS):
             ticket = _ticket(gateway, space)
             contents = _contents(round_no)
-            statuses = list(pool.map(lambda data: _put(gateway, ticket["uploadUrl"], data), contents))
+            url = str(ticket["uploadUrl"])
+            statuses = list(pool.map(lambda data, url=url: _put(gateway, url, data), contents))  # type: ignore[misc]
             assert sorted(statuses) == [200] + [409] * (PARALLEL - 1), (round_no, statuses)
             stored = _stored_bytes(ticket["fileResourceId"])
             assert stored == contents[statuses.index(200)]
