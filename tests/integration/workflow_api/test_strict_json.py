@@ -7,13 +7,15 @@ when the run was stored or answered; a body nested a thousand deep exhausted the
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.support.workflow_api import WorkflowApi
+from ragspine.workflows.surfaces.sqlite_store import SqliteWorkflowStore
+from tests.support.workflow_api import WorkflowApi, build_api, echo_n8n
 
 DEEP = "[" * 1000 + "]" * 1000
 SURROGATE_INPUTS = json.dumps({"inputs": {"text": "late \udfff report"}, "user": "user-1",
@@ -57,3 +59,23 @@ def test_fuzzed_dify_inputs_never_fail_the_server(api: WorkflowApi, inputs: dict
     body = body.replace('"__DEEP__"', "[" * depth + "]" * depth)
     reply = _post(api, "/v1/workflows/run", body, api.dify())
     assert reply.status_code < 500, reply.text
+
+
+@pytest.fixture
+def webhook(sqlite_store: SqliteWorkflowStore) -> Iterator[WorkflowApi]:
+    """An active echo workflow on ``/webhook/echo``, gate open, bodies up to 1 MiB."""
+    built = build_api(sqlite_store, enabled=True, max_bytes=1024 * 1024, methods=("POST",), burst=100)
+    created = built.client.post("/api/v1/workflows", json=echo_n8n(path="echo", method="POST"),
+                                headers=built.n8n()).json()
+    built.client.post(f"/api/v1/workflows/{created['id']}/activate", headers=built.n8n())
+    yield built
+    built.client.close()
+
+
+@pytest.mark.parametrize("body", ['{"text": ' + DEEP + "}", '{"text": "late \\udfff"}', '{"\\ud800": "x"}',
+                                  '{"text": NaN}'])
+def test_an_unauthenticated_webhook_refuses_malformed_json_as_400(webhook: WorkflowApi, body: str) -> None:
+    reply = webhook.client.post("/webhook/echo", content=body, headers={"Content-Type": "application/json"})
+    assert reply.status_code == 400, reply.text
+    assert reply.json()["code"] == 400
+    assert webhook.client.post("/webhook/echo", json={"text": "fine"}).json() == {"result": "fine"}
