@@ -175,5 +175,9 @@ class LocalFileStorage:
         self._root.mkdir(parents=True, exist_ok=True)
         target = Path(self.location(resource_id, suffix))
         partial = target.with_name(f".{target.name}.{secrets.token_hex(8)}")
-        partial.write_bytes(data)
+        try:
+            partial.write_bytes(data)
+        except BaseException:
+            partial.unlink(missing_ok=True)  # a full disk leaves no half-written file behind
+            raise
         return target, partial
