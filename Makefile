@@ -39,6 +39,7 @@ test: $(STAMP) $(TOOLS_STAMP) $(MERMAID_STAMP) lint
 
 bench: $(STAMP)
 	$(BIN)/python tests/bench/run.py
+	$(BIN)/python tests/bench/ask_under_ingest.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check shared functions tests

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from ragspine.facts.glossary import Glossary
     from ragspine.facts.ports import FactStore
     from ragspine.ingestion.operations import OperationStore, StagingArea
+    from ragspine.ingestion.parsers.guard import ParseLimits
     from ragspine.ingestion.sqlite_operations import SqliteOperationStore
     from ragspine.ingestion.steps import StepContext
     from ragspine.knowledge.gateway import FileStorage, Gateway, OperationLauncher
@@ -375,7 +376,16 @@ def build_ingest_context(services: Services) -> StepContext:
                        index=retrieval.index if retrieval else None,
                        embedder=retrieval.document_embedder if retrieval else None,
                        glossary=services.glossary, max_bytes=settings.ingest_max_bytes, defer_embedding=defer,
-                       texts=build_version_text_store(settings))
+                       texts=build_version_text_store(settings), parse_limits=parse_limits(settings))
+
+
+def parse_limits(settings: Settings) -> ParseLimits:
+    """Each document's inflate limits and parse budget, from the settings."""
+    from ragspine.ingestion.parsers.guard import ParseLimits
+
+    return ParseLimits(max_unpacked_bytes=settings.ingest_max_unpacked_bytes,
+                       max_ratio=settings.ingest_max_compression_ratio, timeout_s=settings.ingest_parse_timeout_s,
+                       max_memory_bytes=settings.ingest_parse_max_memory_bytes)
 
 
 def build_version_text_store(settings: Settings) -> VersionTextStore:
@@ -521,7 +531,8 @@ def build_knowledge_gateway(settings: Settings) -> Gateway:
         launcher = _StateMachineLauncher(build_ingest_trigger(settings)[1])
     else:
         files = LocalFileStorage(settings.data_dir / "knowledge-files")
-        launcher = ThreadOperationLauncher(lambda: build_ingest_context(get_services()), after=after)
+        launcher = ThreadOperationLauncher(lambda: build_ingest_context(get_services()), after=after,
+                                           workers=settings.knowledge_ingest_workers)
     gateway = Gateway(store=store, ingestion=operations, staging=staging, files=files, launcher=launcher, config=config,
                       provisioner=IndexProvisioner(index), purger=EnginePurger(index, lambda: get_services().facts),
                       evidence=EngineEvidence(engine), texts=build_version_text_store(settings))

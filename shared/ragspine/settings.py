@@ -159,6 +159,21 @@ class Settings(BaseSettings):
         default=None, description="Step Functions state machine the S3 trigger starts per upload (aws backend).")
     ingest_max_bytes: int = Field(default=50 * 1024 * 1024, ge=1,
                                   description="Largest file `ragspine ingest` accepts (larger: INGEST_TOO_LARGE).")
+    ingest_max_unpacked_bytes: int = Field(
+        default=256 * 1024 * 1024, ge=1024 * 1024,
+        description="Most an Office file (docx, xlsx, pptx) may inflate to, all parts together; checked while "
+                    "inflating (more: INGEST_ARCHIVE_TOO_LARGE).")
+    ingest_max_compression_ratio: float = Field(
+        default=100.0, ge=2.0, description="Most one part of an Office file may inflate relative to its compressed "
+                                           "size once past 1 MiB (more: INGEST_ARCHIVE_TOO_LARGE, a zip bomb).")
+    ingest_parse_timeout_s: float = Field(
+        default=120.0, gt=0, le=3600, description="Wall-clock budget of one document's parse (INGEST_PARSE_TIMEOUT).")
+    ingest_parse_max_memory_bytes: int = Field(
+        default=1024 * 1024 * 1024, ge=16 * 1024 * 1024,
+        description="Growth of the process's resident memory one parse may cause (INGEST_PARSE_MEMORY_EXCEEDED).")
+    knowledge_ingest_workers: int = Field(
+        default=2, ge=1, le=32, description="Local ingestion worker threads of the Gateway; with more than one, "
+                                            "no space holds them all, so another space's upload never waits behind it.")
     ingest_lease_s: int = Field(default=900, ge=1, le=86400,
                                 description="Seconds without a runner heartbeat after which a RUNNING operation is "
                                             "failed as retryable (longer than the slowest step).")

@@ -19,6 +19,7 @@ from fastapi.routing import APIRoute
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ragspine.api.errors import request_ids
+from ragspine.api.strict_json import StrictJsonRoute
 from ragspine.errors import PayloadTooLargeError, RagspineError
 from ragspine.workflows.errors import WorkflowNodeUnsupportedError, WorkflowRunDisabledError
 from ragspine.workflows.surfaces import (
@@ -41,6 +42,7 @@ N8N_MISSING_KEY = "'X-N8N-API-KEY' header required"
 def _summary(exc: RequestValidationError, *, head: tuple[str, ...], sep: str) -> str:
     """``request/query/limit input should be ...``: each invalid place and why, joined."""
     parts = [f"{sep.join((*head, *(str(p) for p in e.get('loc', ()))))} {str(e.get('msg', 'is invalid')).lower()}"
+             + (f" ({e['ctx']['error']})" if e.get("type") == "json_invalid" and "error" in e.get("ctx", {}) else "")
              for e in exc.errors()]
     return "; ".join(parts) or "the request is invalid"
 
@@ -118,7 +120,7 @@ def render_webhook(request: Request, exc: Exception) -> Response:
 def route_class(render: Render) -> type[APIRoute]:
     """An ``APIRoute`` subclass whose routes answer every failure through ``render``."""
 
-    class _FormattedRoute(APIRoute):
+    class _FormattedRoute(StrictJsonRoute):
         def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
             handle = super().get_route_handler()
 

@@ -51,11 +51,13 @@ def _field(loc: tuple[object, ...]) -> str:
 async def _validation_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, RequestValidationError)
     errors = exc.errors()
-    if any(e.get("type") == "json_invalid" for e in errors):
+    invalid = next((e for e in errors if e.get("type") == "json_invalid"), None)
+    if invalid is not None:
+        reason = str((invalid.get("ctx") or {}).get("error", "invalid JSON"))
         return error_response(request, 400, code="KNOWLEDGE_INVALID_INPUT",
-                              message="the request body is not valid JSON: send a JSON object such as "
+                              message=f"the request body is not valid JSON ({reason}): send a JSON object such as "
                                       '{"question": "2024年日本的毛利率是多少"}',
-                              field_errors=(FieldError("body", "invalid JSON"),))
+                              field_errors=(FieldError("body", reason),))
     fields = tuple(FieldError(_field(tuple(e.get("loc", ()))), str(e.get("msg", "invalid"))) for e in errors)
     summary = "; ".join(f"{f.field}: {f.message}" for f in fields)
     return error_response(request, 400, code="KNOWLEDGE_INVALID_INPUT",

@@ -8,7 +8,7 @@ text nor assertion contents).
 
 from __future__ import annotations
 
-import json
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -18,6 +18,7 @@ from fastapi import Request
 from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
 
+from ragspine.api import strict_json
 from ragspine.api.envelope import API_VERSION
 from ragspine.api.errors import error_response, request_ids
 from ragspine.errors import (
@@ -32,8 +33,12 @@ from ragspine.knowledge import metadata
 from ragspine.knowledge.acl import HiddenResourceError
 from ragspine.knowledge.contract import schema_validator, tool
 from ragspine.knowledge.model import AuditEntry, Metadata, Principal
+from ragspine.knowledge.names import name_problem
 
 MAX_PAGE_SIZE = 100
+MAX_ID = 128  # the contract's ids: ^[A-Za-z0-9._-]+$, at most 128 characters
+_ID = re.compile(r"^[A-Za-z0-9._-]+$")
+AUDIT_FIELD_MAX = 256  # code points of each caller-supplied audit field (the contract's header limit)
 # The contract's header limits (code points); a longer value is refused, not truncated.
 HEADER_LIMITS = {"x-harness-session-id": 256, "x-tool-call-id": 256, "x-request-id": 256, "idempotency-key": 256,
                  "x-user-assertion": 8192}
@@ -78,13 +83,29 @@ def page_of(items: list[Any], page: int, page_size: int) -> tuple[list[Any], dic
         "page": page, "pageSize": page_size, "totalItems": total, "totalPages": pages, "hasNext": page < pages}
 
 
+MAX_INT_DIGITS = 18  # every integer the Gateway takes in a query fits in 18 decimal digits
+
+
+def ascii_int(raw: str, *, max_digits: int = MAX_INT_DIGITS) -> int | None:
+    """``raw`` as a non-negative integer when it is 1 to ``max_digits`` ASCII digits, else None.
+
+    ``str.isdigit`` alone also accepts ``²`` and other Unicode digits that ``int`` then refuses,
+    and ``int`` refuses more than 4,300 digits: both are the caller's mistake, never a crash.
+    """
+    if not (0 < len(raw) <= max_digits and raw.isascii() and raw.isdigit()):
+        return None
+    return int(raw)
+
+
 def _int_param(name: str, raw: str | None, default: int, low: int, high: int | None) -> int:
     if raw is None:
         return default
-    if not raw.isdigit() or not (low <= int(raw) <= (high or int(raw))):
+    value = ascii_int(raw)
+    if value is None or not (low <= value <= (high or value)):
         limit = f"{low}–{high}" if high else f"at least {low}"
-        raise InvalidInputError(f"{name} must be an integer {limit}", field_errors=(FieldError(name, limit),))
-    return int(raw)
+        raise InvalidInputError(f"{name} must be an integer {limit} written in ASCII digits",
+                                field_errors=(FieldError(name, limit),))
+    return value
 
 
 def int_param(query: Mapping[str, str], name: str, *, default: int, low: int, high: int) -> int:
@@ -137,6 +158,8 @@ def _schema_errors(schema: str, body: Any) -> list[FieldError]:
         elif error.validator == "anyOf" and not path:
             options = " or ".join(sorted({r for s in error.schema["anyOf"] for r in s.get("required", [])}))
             problems.append(FieldError("body", f"send at least one of {options}"))
+        elif error.validator == "pattern" and isinstance(error.instance, str) and name_problem(error.instance):
+            problems.append(FieldError(_field(path), str(name_problem(error.instance))))
         else:
             problems.append(FieldError(_field(path), error.message[:200]))
     return problems
@@ -151,10 +174,10 @@ def validated_body(schema: str | None, raw: bytes) -> dict[str, Any]:
     if schema is None:
         return {}
     try:
-        body = json.loads(raw or b"null")
-    except ValueError as exc:
-        raise InvalidInputError("the request body is not valid JSON: send a JSON object",
-                                field_errors=(FieldError("body", "invalid JSON"),)) from exc
+        body = strict_json.loads(raw or b"null")
+    except strict_json.MalformedJsonError as exc:
+        raise InvalidInputError(f"{exc.msg}: send a JSON object", field_errors=(FieldError(exc.field, exc.msg),)
+                                ) from exc
     if not isinstance(body, dict):
         raise InvalidInputError("the request body must be a JSON object", field_errors=(FieldError("body", "object"),))
     if "metadata" in body and body["metadata"] is not None:
@@ -185,14 +208,35 @@ class Hooks:
     audit: Callable[[AuditEntry], None]
 
 
+def audit_text(text: str, limit: int = AUDIT_FIELD_MAX) -> str:
+    """A caller-supplied value as the audit log keeps it: unprintable characters escaped, at most ``limit``
+    code points (a longer value keeps its head and ends in ``…``), so no request can flood or forge a line."""
+    printable = "".join(ch if ch.isprintable() else f"\\u{ord(ch):04x}" for ch in text[:limit + 1])
+    return printable if len(printable) <= limit and len(text) <= limit else printable[:limit - 1] + "…"
+
+
 def _audit(hooks: Hooks, request: Request, tool_name: str, resource: str, principal: Principal | None,
            result: str, code: str | None) -> None:
     request_id, _ = request_ids(request)
-    hooks.audit(AuditEntry(at=datetime.now(UTC), user_id=principal.user_id if principal else "-",
-                           action=tool(tool_name).action, resource=resource, request_id=request_id,
-                           tool_call_id=request.headers.get("x-tool-call-id", ""),
-                           session_id=request.headers.get("x-harness-session-id", ""), result=result,
+    hooks.audit(AuditEntry(at=datetime.now(UTC), user_id=audit_text(principal.user_id) if principal else "-",
+                           action=tool(tool_name).action, resource=audit_text(resource),
+                           request_id=audit_text(request_id),
+                           tool_call_id=audit_text(request.headers.get("x-tool-call-id", "")),
+                           session_id=audit_text(request.headers.get("x-harness-session-id", "")), result=result,
                            error_code=code))
+
+
+def check_path_ids(path_params: Mapping[str, str]) -> None:
+    """Refuse an id in the path that the contract's id rule (``^[A-Za-z0-9._-]+$``, 1–128) does not allow.
+
+    Raises:
+        InvalidInputError: with a ``fieldErrors`` entry per id.
+    """
+    bad = [FieldError(name, f"1 to {MAX_ID} of A-Z a-z 0-9 . _ -") for name, value in path_params.items()
+           if not (len(value) <= MAX_ID and _ID.match(value))]
+    if bad:
+        raise InvalidInputError("id(s) in the path are malformed: " + ", ".join(f.field for f in bad)
+                                + ": use ids exactly as the Gateway returned them", field_errors=tuple(bad))
 
 
 def _is_mutation(tool_name: str) -> bool:
@@ -218,6 +262,7 @@ def _execute(hooks: Hooks, request: Request, headers: Mapping[str, str], raw: by
     mutation = _is_mutation(tool_name)
     try:
         check_headers(headers)
+        check_path_ids(request.path_params)
         key = headers.get("idempotency-key", "")
         if contract_tool.keyed and not key.strip():
             raise InvalidInputError("mutations need an Idempotency-Key header",

@@ -51,6 +51,24 @@ class DocumentTooLargeError(IngestionError, PayloadTooLargeError):
     http_status = 413
 
 
+class ArchiveExpansionError(DocumentTooLargeError):
+    """An Office package inflates past the size or compression-ratio limit (a zip bomb, or simply too big)."""
+
+    code = "INGEST_ARCHIVE_TOO_LARGE"
+
+
+class ParseTimeoutError(IngestionError):
+    """Parsing the document took longer than the per-document time budget."""
+
+    code = "INGEST_PARSE_TIMEOUT"
+
+
+class ParseMemoryExceededError(IngestionError):
+    """Parsing the document needed more memory than the per-document budget."""
+
+    code = "INGEST_PARSE_MEMORY_EXCEEDED"
+
+
 class SourceNotFoundError(IngestionError):
     """The file to ingest does not exist or cannot be opened (missing, a folder, no permission)."""
 

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from ragspine.facts.model import Fact
     from ragspine.facts.ports import FactStore
     from ragspine.ingestion.model import Block, ParsedDocument
+    from ragspine.ingestion.parsers.guard import ParseLimits
     from ragspine.llm.ports import Embedder
     from ragspine.retrieval.ports import ChunkIndex
     from ragspine.retrieval.version_text import VersionTextStore
@@ -69,6 +70,8 @@ class StepContext:
     defer_embedding: bool = False
     # Each version's normalised text and its chunks' offsets (citation reads); None: not kept.
     texts: VersionTextStore | None = None
+    # What an Office package may inflate to, and each parse's time and memory budget; None: the defaults.
+    parse_limits: ParseLimits | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,7 +148,7 @@ def parse(operation: Operation, context: StepContext) -> StepResult:
 
     data = _require(context, operation, "source", Step.PARSE)
     doc = parse_document(data, doc_id=operation.doc_id, filename=Path(operation.source).name,
-                         max_bytes=context.max_bytes)
+                         max_bytes=context.max_bytes, limits=context.parse_limits)
     context.staging.put(operation.id, "document", staged.dump_document(doc))
     if operation.pages_count != doc.pages:
         context.operations.save(replace(operation, pages_count=doc.pages))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import os
 import secrets
 from dataclasses import replace
 from datetime import timedelta
@@ -18,6 +19,8 @@ from typing import Any
 from ragspine.errors import ConflictError, FieldError, InvalidInputError, NotFoundError, PayloadTooLargeError
 from ragspine.knowledge.gateway import Gateway, new_id
 from ragspine.knowledge.model import Action, FileResource, Principal, SpaceStatus
+
+_ALREADY_UPLOADED = "the file resource already has its bytes: create a new file resource for another file"
 
 
 def signing_key(data_dir: Path) -> bytes:
@@ -69,13 +72,15 @@ def create_file_resource(gateway: Gateway, principal: Principal, space_id: str, 
 
 
 def confirm_upload(gateway: Gateway, resource: FileResource) -> FileResource:
-    """A resource whose bytes went straight to storage (S3 presigned PUT): uploaded once their size matches."""
+    """A resource whose bytes went straight to storage (S3 presigned PUT): uploaded once ``fileSize`` bytes are
+    there, sealed (a later PUT to the link changes nothing) and recorded with their hash."""
     if resource.uploaded:
         return resource
-    size = gateway.files.size(resource.id, PurePosixPath(resource.file_name).suffix.lower())
-    if size is None or size != resource.file_size:
+    digest = gateway.files.seal(resource.id, PurePosixPath(resource.file_name).suffix.lower(),
+                                size=resource.file_size)
+    if digest is None:
         return resource
-    stored = replace(resource, uploaded=True)
+    stored = replace(resource, uploaded=True, sha256=digest)
     gateway.store.put_file(stored)
     return stored
 
@@ -96,14 +101,17 @@ def receive_upload(gateway: Gateway, resource_id: str, *, expires: int, signatur
     if not valid or resource is None:
         raise NotFoundError("this upload URL is invalid or has expired: create a new file resource")
     if resource.uploaded:
-        raise ConflictError("the file resource already has its bytes: create a new file resource for another file")
+        raise ConflictError(_ALREADY_UPLOADED)
     if len(data) > resource.file_size:
         raise PayloadTooLargeError(f"the body has more bytes than the declared fileSize ({resource.file_size})")
     if len(data) != resource.file_size:
         raise InvalidInputError(f"the body has {len(data)} bytes; the file resource declared {resource.file_size}",
                                 field_errors=(FieldError("body", "size differs from fileSize"),))
     suffix = PurePosixPath(resource.file_name).suffix.lower()
-    gateway.files.put(resource.id, suffix, data)
+    # The link is single-use: of concurrent PUTs exactly one creates the file (an exclusive create,
+    # not an overwrite), and the hash recorded is that of the bytes it stored.
+    if not gateway.files.put_once(resource.id, suffix, data):
+        raise ConflictError(_ALREADY_UPLOADED)
     stored = replace(resource, uploaded=True, sha256="sha256:" + hashlib.sha256(data).hexdigest())
     gateway.store.put_file(stored)
     return stored
@@ -124,6 +132,14 @@ class LocalFileStorage:
         path = Path(self.location(resource_id, suffix))
         return path.stat().st_size if path.is_file() else None
 
+    def seal(self, resource_id: str, suffix: str, *, size: int) -> str | None:
+        """The ``sha256:<hex>`` of the stored file when it has ``size`` bytes (it never changes once put), else None."""
+        path = Path(self.location(resource_id, suffix))
+        if not path.is_file():
+            return None
+        data = path.read_bytes()
+        return "sha256:" + hashlib.sha256(data).hexdigest() if len(data) == size else None
+
     def download_url(self, resource_id: str, suffix: str, *, expires_s: int, file_name: str,
                      mime_type: str) -> str | None:
         """None: this service serves the bytes at its own signed download URL."""
@@ -135,9 +151,33 @@ class LocalFileStorage:
 
     def put(self, resource_id: str, suffix: str, data: bytes) -> str:
         """Write the bytes atomically (a temporary file renamed into place)."""
-        self._root.mkdir(parents=True, exist_ok=True)
-        target = Path(self.location(resource_id, suffix))
-        partial = target.with_name(f".{target.name}.{secrets.token_hex(4)}")
-        partial.write_bytes(data)
+        target, partial = self._partial(resource_id, suffix, data)
         partial.replace(target)
         return str(target)
+
+    def put_once(self, resource_id: str, suffix: str, data: bytes) -> bool:
+        """Write the bytes unless the file exists; whether this call wrote them.
+
+        The bytes go to a temporary file first, then are hard-linked into place: a link never
+        replaces an existing file, so of concurrent writers exactly one succeeds, and a reader
+        never sees a partial file.
+        """
+        target, partial = self._partial(resource_id, suffix, data)
+        try:
+            os.link(partial, target)
+        except FileExistsError:
+            return False
+        finally:
+            partial.unlink()
+        return True
+
+    def _partial(self, resource_id: str, suffix: str, data: bytes) -> tuple[Path, Path]:
+        self._root.mkdir(parents=True, exist_ok=True)
+        target = Path(self.location(resource_id, suffix))
+        partial = target.with_name(f".{target.name}.{secrets.token_hex(8)}")
+        try:
+            partial.write_bytes(data)
+        except BaseException:
+            partial.unlink(missing_ok=True)  # a full disk leaves no half-written file behind
+            raise
+        return target, partial

@@ -24,6 +24,10 @@ class FileStorage(Protocol):
         """Store the bytes of a file resource; return the location ingestion reads (a path or s3:// URI)."""
         ...
 
+    def put_once(self, resource_id: str, suffix: str, data: bytes) -> bool:
+        """Store the bytes unless the resource already has some; whether this call stored them (atomic)."""
+        ...
+
     def location(self, resource_id: str, suffix: str) -> str:
         """The location ``put`` wrote for this resource."""
         ...
@@ -34,6 +38,10 @@ class FileStorage(Protocol):
 
     def size(self, resource_id: str, suffix: str) -> int | None:
         """How many bytes were uploaded for the resource, or None while nothing was."""
+        ...
+
+    def seal(self, resource_id: str, suffix: str, *, size: int) -> str | None:
+        """Fix the uploaded bytes for good and return their ``sha256:<hex>``; None until ``size`` bytes are there."""
         ...
 
     def download_url(self, resource_id: str, suffix: str, *, expires_s: int, file_name: str,

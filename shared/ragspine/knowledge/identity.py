@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import math
 import os
 import secrets
 import time
@@ -22,9 +23,12 @@ import jwt
 
 from ragspine.errors import UnauthenticatedError
 from ragspine.knowledge.model import Principal
+from ragspine.knowledge.names import name_problem
 
 TOKEN_PREFIX = "kgt"
 MAX_ASSERTION_LIFETIME_S = 600
+MAX_SUBJECT = 256  # code points of ``sub`` and of each role, department and domain (they reach the audit log)
+MAX_CLAIM_NAMES = 200  # roles, departments or domains one assertion may list
 ASYMMETRIC = ("ES256", "ES384", "RS256", "RS384", "RS512", "PS256", "EdDSA")
 _DENIED = "the service token or the user assertion is missing or invalid: send a valid token and a fresh assertion"
 
@@ -141,11 +145,22 @@ def _key_for(token: str, policy: AssertionPolicy) -> tuple[Any, str]:
     raise UnauthenticatedError(_DENIED)
 
 
+def _is_name(value: Any, limit: int) -> bool:
+    """A user id, role, department or domain the audit log and grants can hold: bounded visible text."""
+    return isinstance(value, str) and 0 < len(value) <= limit and name_problem(value) is None
+
+
 def _names(claims: dict[str, Any], name: str) -> frozenset[str]:
     value = claims.get(name, [])
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+    if not isinstance(value, list) or len(value) > MAX_CLAIM_NAMES or not all(_is_name(v, MAX_SUBJECT)
+                                                                             for v in value):
         raise UnauthenticatedError(_DENIED)
     return frozenset(value)
+
+
+def _is_time(value: Any) -> bool:
+    """A JWT NumericDate: a finite JSON number (a bool or a numeric string is not one)."""
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
 
 
 def verify_assertion(token: str, *, policy: AssertionPolicy, token_name: str = "") -> Principal:
@@ -158,13 +173,17 @@ def verify_assertion(token: str, *, policy: AssertionPolicy, token_name: str = "
     try:
         claims = jwt.decode(token, key, algorithms=[algorithm], audience=policy.audience, issuer=policy.issuer,
                             leeway=policy.leeway_s, options={"require": ["exp", "iat", "sub", "iss", "aud"]})
-    except jwt.PyJWTError as exc:
+    except (jwt.PyJWTError, ValueError, TypeError, OverflowError) as exc:
+        # PyJWT converts some claims with int() and lets the odd one through as another exception
+        # (``"exp": Infinity`` overflows); a malformed assertion is refused like a forged one.
         raise UnauthenticatedError(_DENIED) from exc
+    if not all(_is_time(claims.get(name)) for name in ("exp", "iat", "nbf") if name in claims):
+        raise UnauthenticatedError(_DENIED)  # PyJWT accepts "iat": "1700000000"; the claims are NumericDate
     lifetime = claims["exp"] - claims["iat"]
-    if not isinstance(lifetime, int | float) or lifetime > MAX_ASSERTION_LIFETIME_S or lifetime <= 0:
+    if lifetime > MAX_ASSERTION_LIFETIME_S or lifetime <= 0:
         raise UnauthenticatedError(_DENIED)
     subject = claims["sub"]
-    if not isinstance(subject, str) or not subject.strip():
+    if not _is_name(subject, MAX_SUBJECT):
         raise UnauthenticatedError(_DENIED)
     return Principal(user_id=subject, roles=_names(claims, "roles"), departments=_names(claims, "departments"),
                      security_domains=_names(claims, "securityDomains"), token_name=token_name)

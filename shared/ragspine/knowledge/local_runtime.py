@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections import OrderedDict, deque
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -19,22 +19,56 @@ logger = logging.getLogger(__name__)
 
 
 class ThreadOperationLauncher:
-    """Runs each operation's ingestion with ``InProcessRunner`` in one background thread, then ``after`` it."""
+    """Runs each operation's ingestion with ``InProcessRunner`` on a few worker threads, then ``after`` it.
+
+    Fair by space: queued runs are taken space by space in turn, and with more than one worker
+    no space holds more than ``workers - 1`` of them, so a space's large or hostile upload never
+    keeps another space's upload waiting (one space alone still uses every worker it may).
+    """
 
     def __init__(self, context: Callable[[], StepContext], *, after: Callable[[str], None],
-                 runner: InProcessRunner | None = None) -> None:
+                 runner: InProcessRunner | None = None, workers: int = 2) -> None:
         self._context = context
         self.runner = runner  # None: the default InProcessRunner (tests give one with controlled steps)
         self._after = after
-        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="knowledge-run")
-        self._pending: list[Future[None]] = []
-        self._lock = threading.Lock()
+        self._workers = max(1, workers)
+        self._queue = FairQueue(per_key_limit=max(1, self._workers - 1))
+        self._changed = threading.Condition()
+        self._threads: list[threading.Thread] = []
 
     def start(self, operation_id: str) -> None:
         """Queue the run; the HTTP request returns at once with the operation PENDING."""
-        with self._lock:
-            self._pending = [f for f in self._pending if not f.done()]
-            self._pending.append(self._pool.submit(self._run, operation_id))
+        space = self._space_of(operation_id)
+        with self._changed:
+            self._queue.push(space, operation_id)
+            if len(self._threads) < self._workers:
+                thread = threading.Thread(target=self._work, name=f"knowledge-run-{len(self._threads)}", daemon=True)
+                self._threads.append(thread)
+                thread.start()
+            self._changed.notify_all()
+
+    def _space_of(self, operation_id: str) -> str:
+        try:
+            operation = self._context().operations.get(operation_id)
+        except Exception:  # noqa: BLE001 - fairness only: an unreadable operation still runs, in a shared lane
+            logger.warning("could not read the space of a knowledge operation", extra={"operation_id": operation_id})
+            return ""
+        return operation.space.space_id if operation is not None and operation.space is not None else ""
+
+    def _work(self) -> None:
+        while True:
+            with self._changed:
+                taken = self._queue.take()
+                while taken is None:
+                    self._changed.wait()
+                    taken = self._queue.take()
+            space, operation_id = taken
+            try:
+                self._run(operation_id)
+            finally:
+                with self._changed:
+                    self._queue.done(space)
+                    self._changed.notify_all()
 
     def _run(self, operation_id: str) -> None:
         from ragspine.ingestion.runner import InProcessRunner
@@ -47,11 +81,49 @@ class ThreadOperationLauncher:
             self._after(operation_id)
 
     def drain(self) -> None:
-        """Wait for every queued run (tests and shutdown)."""
-        with self._lock:
-            pending = list(self._pending)
-        for future in pending:
-            future.result()
+        """Wait for every queued and running run (tests and shutdown)."""
+        with self._changed:
+            while not self._queue.idle():
+                self._changed.wait()
+
+
+class FairQueue:
+    """Queued items per key (a space), handed out key by key in turn, at most ``per_key_limit`` running per key.
+
+    Not thread-safe by itself: the launcher holds its condition around every call.
+    """
+
+    def __init__(self, *, per_key_limit: int) -> None:
+        self._limit = per_key_limit
+        self._waiting: OrderedDict[str, deque[str]] = OrderedDict()  # the key served longest ago first
+        self._running: dict[str, int] = {}
+
+    def push(self, key: str, item: str) -> None:
+        """Queue ``item`` under ``key``."""
+        self._waiting.setdefault(key, deque()).append(item)
+
+    def take(self) -> tuple[str, str] | None:
+        """The next item of the first key in turn below its limit (that key goes to the back), or None."""
+        for key, items in self._waiting.items():
+            if self._running.get(key, 0) < self._limit:
+                item = items.popleft()
+                if items:
+                    self._waiting.move_to_end(key)
+                else:
+                    del self._waiting[key]
+                self._running[key] = self._running.get(key, 0) + 1
+                return key, item
+        return None
+
+    def done(self, key: str) -> None:
+        """An item of ``key`` finished."""
+        self._running[key] -= 1
+        if not self._running[key]:
+            del self._running[key]
+
+    def idle(self) -> bool:
+        """Nothing queued and nothing running."""
+        return not self._waiting and not self._running
 
 
 class IndexProvisioner:

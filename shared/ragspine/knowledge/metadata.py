@@ -19,6 +19,7 @@ from ragspine.errors import (
     MetadataValueInvalidError,
 )
 from ragspine.knowledge.model import Metadata
+from ragspine.knowledge.names import name_problem
 
 STRING_FIELDS = {"category": "category", "versionLabel": "version_label", "productCode": "product_code"}
 ALLOWED = (*STRING_FIELDS, "tags")
@@ -34,10 +35,6 @@ def normalise(text: str) -> str:
     return unicodedata.normalize("NFC", text).strip()
 
 
-def _controls(text: str) -> bool:
-    return any(unicodedata.category(ch) == "Cc" for ch in text)
-
-
 def _string(name: str, value: Any, limit: int, problems: list[FieldError]) -> str | None:
     if not isinstance(value, str):
         problems.append(FieldError(name, "must be a string"))
@@ -45,8 +42,8 @@ def _string(name: str, value: Any, limit: int, problems: list[FieldError]) -> st
     text = normalise(value)
     if not 1 <= len(text) <= limit:
         problems.append(FieldError(name, f"must have 1 to {limit} characters after trimming (has {len(text)})"))
-    elif _controls(text):
-        problems.append(FieldError(name, "must not contain control characters"))
+    elif (problem := name_problem(text)) is not None:
+        problems.append(FieldError(name, problem))
     return text
 
 

@@ -8,9 +8,10 @@ from fastapi import APIRouter
 
 from ragspine.api.deps import ServicesDep
 from ragspine.api.schemas import AskRequest, AskResponse
+from ragspine.api.strict_json import StrictJsonRoute
 
 logger = logging.getLogger(__name__)
-router = APIRouter(prefix="/v1", tags=["ask"])
+router = APIRouter(prefix="/v1", tags=["ask"], route_class=StrictJsonRoute)
 
 
 @router.post("/ask", response_model=AskResponse, summary="Answer a question with its sources")

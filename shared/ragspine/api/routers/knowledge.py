@@ -19,7 +19,7 @@ from starlette.concurrency import run_in_threadpool
 from ragspine.api.body_limits import BodyLimits
 from ragspine.api.errors import error_response
 from ragspine.api.knowledge_deps import GatewayDep, HooksDep
-from ragspine.api.knowledge_http import Call, Reply, envelope, handle, page_of
+from ragspine.api.knowledge_http import Call, Reply, ascii_int, envelope, handle, page_of
 from ragspine.api.knowledge_paths import GatewayIdConvertor  # noqa: F401 - registers {…:gateway_id}
 from ragspine.api.knowledge_views import change_view, detail_view, iso, operation_view, space_view, summary_view
 from ragspine.errors import FieldError, InvalidInputError, PayloadTooLargeError, RagspineError
@@ -174,18 +174,18 @@ async def file_resource_upload(fileResourceId: str, request: Request, gw: Gatewa
 def _signed_query(request: Request) -> tuple[int, str]:
     query = request.query_params
     unknown = sorted(set(query) - {"expires", "signature"})
-    expires, signature = query.get("expires", ""), query.get("signature", "")
-    if unknown or not expires.isdigit() or not signature or len(signature) > 128:
+    expires, signature = ascii_int(query.get("expires", "")), query.get("signature", "")
+    if unknown or expires is None or not signature or len(signature) > 128:
         raise InvalidInputError("the URL is malformed: use the URL exactly as it was returned",
                                 field_errors=tuple(FieldError(n, "not allowed") for n in unknown)
                                 or (FieldError("signature", "expires and signature are required"),))
-    return int(expires), signature
+    return expires, signature
 
 
 async def _bounded_body(request: Request, limit: int) -> bytes:
     """The body, refused (413) as soon as it passes ``limit`` bytes, announced or not."""
-    length = request.headers.get("content-length", "")
-    if length.isdigit() and int(length) > limit:
+    length = ascii_int(request.headers.get("content-length", ""), max_digits=20)
+    if length is not None and length > limit:
         raise PayloadTooLargeError(f"the file has {length} bytes; the limit is {limit}")
     chunks, size = [], 0
     async for chunk in request.stream():

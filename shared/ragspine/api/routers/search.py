@@ -8,9 +8,10 @@ from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field
 
 from ragspine.api.deps import ServicesDep
+from ragspine.api.strict_json import StrictJsonRoute
 from ragspine.retrieval.search import run_search
 
-router = APIRouter(prefix="/v1", tags=["search"])
+router = APIRouter(prefix="/v1", tags=["search"], route_class=StrictJsonRoute)
 
 
 class SearchRequest(BaseModel):

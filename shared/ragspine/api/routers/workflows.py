@@ -14,6 +14,7 @@ from fastapi import APIRouter, Query
 
 from ragspine.api.envelope import ErrorEnvelope
 from ragspine.api.patterns import NOT_BLANK
+from ragspine.api.strict_json import StrictJsonRoute
 from ragspine.api.workflow_deps import ScaffoldOptionsDep
 from ragspine.api.workflow_schemas import (
     ConvertResponse,
@@ -35,7 +36,7 @@ from ragspine.workflows.operations import (
 from ragspine.workflows.scaffold import scaffold_with_catalog
 from ragspine.workflows.scaffold.catalog import EntryOrigin, default_catalog, entry_dict, hit_dict
 
-router = APIRouter(tags=["workflows"])
+router = APIRouter(tags=["workflows"], route_class=StrictJsonRoute)
 _UNPROCESSABLE: dict[int | str, dict[str, Any]] = {422: {
     "model": ErrorEnvelope, "description": "The input parses but is not a workflow this route can use "
                                            "(WORKFLOW_INVALID, WORKFLOW_CYCLE, WORKFLOW_NODE_UNSUPPORTED)"}}

@@ -17,6 +17,7 @@ from ragspine.ingestion.errors import (
     UnsupportedDocumentTypeError,
 )
 from ragspine.ingestion.parsers.docx import DocxParser
+from ragspine.ingestion.parsers.guard import ParseLimits, check_package, within_budget
 from ragspine.ingestion.parsers.html import HtmlParser
 from ragspine.ingestion.parsers.markdown import MarkdownParser
 from ragspine.ingestion.parsers.pdf import PdfParser
@@ -68,7 +69,8 @@ def parser_for(filename: str, media_type: str | None = None) -> DocumentParser:
 
 
 def parse_document(
-    data: bytes, *, doc_id: str, filename: str, max_bytes: int, media_type: str | None = None
+    data: bytes, *, doc_id: str, filename: str, max_bytes: int, media_type: str | None = None,
+    limits: ParseLimits | None = None,
 ) -> ParsedDocument:
     """Parse one uploaded file into blocks, or say precisely why it cannot be.
 
@@ -78,14 +80,16 @@ def parse_document(
         filename: The uploaded name (or object key); its extension picks the parser.
         max_bytes: The configured upload limit.
         media_type: The declared content type, used when the extension is unknown.
+        limits: What an Office package may inflate to, and the parse's time and memory budget.
 
     Returns:
         The parsed document, with at least one block; its title falls back to the file name.
 
     Raises:
-        UnsupportedDocumentTypeError, DocumentTooLargeError, EmptyDocumentError,
-        EncryptedDocumentError, CorruptDocumentError: never retryable.
+        UnsupportedDocumentTypeError, DocumentTooLargeError (ArchiveExpansionError), EmptyDocumentError,
+        EncryptedDocumentError, CorruptDocumentError, ParseTimeoutError, ParseMemoryExceededError: never retryable.
     """
+    limits = limits or ParseLimits()
     parser = parser_for(filename, media_type)
     label = parser.extensions[0].lstrip(".").upper()
     if len(data) > max_bytes:
@@ -96,8 +100,9 @@ def parse_document(
         raise EmptyDocumentError(f"{filename} is empty; upload the file again with its content.")
     if isinstance(parser, _OFFICE):
         _check_package(data, filename=filename, label=label, max_bytes=max_bytes)
+        check_package(data, filename=filename, label=label, limits=limits)
     try:
-        parsed = parser.parse(data, doc_id=doc_id)
+        parsed = within_budget(lambda: parser.parse(data, doc_id=doc_id), filename=filename, limits=limits)
     except (IngestionError, MemoryError):
         raise
     except Exception as exc:

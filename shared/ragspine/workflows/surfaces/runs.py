@@ -8,11 +8,11 @@ then the inputs (400).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ragspine.errors import PayloadTooLargeError, RagspineError
+from ragspine.json_input import loads as strict_loads
 from ragspine.workflows.dsl import read_dsl
 from ragspine.workflows.errors import WorkflowInputError
 from ragspine.workflows.run import ExecutionPlan, compile_plan
@@ -96,9 +96,9 @@ def webhook_inputs(method: str, payload: bytes, query: Mapping[str, str]) -> dic
     inputs: dict[str, Any] = dict(query)
     if method.upper() in BODY_METHODS and payload.strip():
         try:
-            body = json.loads(payload)
+            body = strict_loads(payload)  # bounded nesting, no lone surrogates: a bad body is the caller's 400
         except (ValueError, UnicodeDecodeError) as exc:
-            raise WorkflowInputError("the webhook body must be a JSON object") from exc
+            raise WorkflowInputError(f"the webhook body must be a JSON object ({exc})") from exc
         if not isinstance(body, dict):
             raise WorkflowInputError("the webhook body must be a JSON object")
         inputs.update(body)

@@ -1,0 +1,99 @@
+"""Strict JSON for request bodies: bounded nesting, real UTF-8 text, no ``NaN``/``Infinity``.
+
+``json.loads`` accepts what later code cannot handle: a lone surrogate escape (``"\\udfff"``)
+is a valid JSON string but no UTF-8 text, so storing or echoing it fails; nesting a thousand
+levels deep exhausts the interpreter's recursion limit (here or in the schema validator);
+``NaN`` is not JSON at all. Every one of these is the caller's mistake, so each is refused as
+invalid input, never left to fail later as an internal error.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+MAX_DEPTH = 32  # objects and arrays inside each other; the contract's bodies need fewer than 8
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+class MalformedJsonError(json.JSONDecodeError):
+    """The body is not JSON this service accepts; ``field`` names where (``body`` for the whole)."""
+
+    def __init__(self, message: str, field: str = "body") -> None:
+        super().__init__(message, "", 0)
+        self.msg = message
+        self.field = field
+
+    def __str__(self) -> str:
+        return self.msg
+
+
+def _no_constant(name: str) -> Any:
+    raise MalformedJsonError(f"{name} is not a JSON number: send a finite number")
+
+
+def has_lone_surrogate(text: str) -> bool:
+    """Whether ``text`` holds a UTF-16 surrogate code point (never valid in UTF-8 text)."""
+    return _SURROGATE.search(text) is not None
+
+
+def loads(raw: bytes | str, *, max_depth: int = MAX_DEPTH) -> Any:
+    """Parse a request body strictly.
+
+    Raises:
+        MalformedJsonError: not JSON (or not UTF-8), nested deeper than ``max_depth``, a lone
+            surrogate in a string or key, ``NaN``/``Infinity``, or an integer over 4,300 digits.
+    """
+    try:
+        value = json.loads(raw, parse_constant=_no_constant)
+    except MalformedJsonError:
+        raise
+    except RecursionError:
+        raise MalformedJsonError(f"the body nests objects or arrays deeper than {max_depth} levels") from None
+    except ValueError as exc:  # JSONDecodeError, UnicodeDecodeError, an integer past Python's digit limit
+        raise MalformedJsonError(f"the request body is not valid JSON ({_reason(exc)})") from None
+    check_value(value, max_depth=max_depth)
+    return value
+
+
+def _reason(exc: ValueError) -> str:
+    if isinstance(exc, UnicodeDecodeError):
+        return "it is not UTF-8 text"
+    if isinstance(exc, json.JSONDecodeError):
+        return f"{exc.msg} at line {exc.lineno} column {exc.colno}"
+    return str(exc)[:120]
+
+
+def check_value(value: Any, *, max_depth: int = MAX_DEPTH) -> None:
+    """Refuse a parsed value nested deeper than ``max_depth`` or holding a lone surrogate (iteratively: no recursion).
+
+    Raises:
+        MalformedJsonError: with ``field`` the path of the first offending place.
+    """
+    pending: list[tuple[Any, int, tuple[str | int, ...]]] = [(value, 0, ())]
+    while pending:
+        item, depth, path = pending.pop()
+        if isinstance(item, str):
+            if has_lone_surrogate(item):
+                raise MalformedJsonError(f"{field_name(path)} holds a lone UTF-16 surrogate (such as \\udfff): "
+                                         "send UTF-8 text", field_name(path))
+        elif isinstance(item, dict | list):
+            if depth >= max_depth:
+                raise MalformedJsonError(f"the body nests objects or arrays deeper than {max_depth} levels",
+                                         field_name(path))
+            entries = item.items() if isinstance(item, dict) else enumerate(item)
+            for key, child in entries:
+                if isinstance(key, str) and has_lone_surrogate(key):
+                    raise MalformedJsonError(f"a key under {field_name(path)} holds a lone UTF-16 surrogate: "
+                                             "send UTF-8 text", field_name(path))
+                pending.append((child, depth + 1, (*path, key)))
+
+
+def field_name(path: tuple[str | int, ...]) -> str:
+    """``metadata.tags[0]`` for a path; ``body`` for the whole body."""
+    text = ""
+    for part in path:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    return (text or "body")[:200]
+

@@ -1,0 +1,169 @@
+"""``/v1/ask`` and Gateway latency while the Gateway ingests a zip bomb and a 2,000-page PDF.
+
+A benchmark, not a test: nothing asserts on time. In one interpreter (the local service: the
+routes and the ingestion workers share the process, as they do when served), it measures the
+p50/p99 of ``POST /v1/ask`` and of ``GET /internal/v1/knowledge/spaces/{id}`` with nothing
+ingesting (the baseline), then again while the Gateway ingests each hostile or heavy input: a
+95 KB .docx that inflates to 20 MiB of XML, and a generated 2,000-page PDF. The report gives
+each p99 as a ratio to the baseline p99 of the same run.
+
+    .venv/bin/python tests/bench/ask_under_ingest.py [--quick] [--json-only]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+BENCH_DIR = Path(__file__).resolve().parent
+REPO = BENCH_DIR.parents[1]
+RESULTS = BENCH_DIR / "results"
+sys.path[:0] = [str(BENCH_DIR), str(REPO)]
+
+QUESTION = "What was ACME's revenue in Japan in FY2024?"
+PREFIX = "/internal/v1/knowledge"
+DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
+XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+PPTX = "application/vnd.openxmlformats-officedocument.presentationml.presentation"
+MODES = {"full": {"pdf_pages": 2000, "baseline": 200}, "quick": {"pdf_pages": 200, "baseline": 60}}
+
+
+def _percentiles(samples: list[float]) -> dict[str, float]:
+    ordered = sorted(samples)
+    return {"n": len(ordered), "p50_ms": round(1000 * statistics.median(ordered), 2),
+            "p99_ms": round(1000 * ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))], 2),
+            "max_ms": round(1000 * ordered[-1], 2)}
+
+
+def _timed(call: Any) -> float:
+    started = time.perf_counter()
+    response = call()
+    assert response.status_code < 500, response.text
+    return time.perf_counter() - started
+
+
+def run(*, quick: bool) -> dict[str, Any]:
+    """Set up a fresh local service with the samples, then measure the baseline and each ingest."""
+    plan = MODES["quick" if quick else "full"]
+    work = Path(tempfile.mkdtemp(prefix="ragspine-bench-isolation-"))
+    os.environ.update({"RAGSPINE_DATA_DIR": str(work / "data"), "RAGSPINE_ENV": "test", "RAGSPINE_EMBEDDER": "none"})
+    from fastapi.testclient import TestClient
+    from ingestion import pdf_bytes
+    from tests.support.office_bombs import docx_bomb
+
+    from ragspine.api.app import create_local_app
+    from ragspine.bootstrap import get_knowledge_gateway
+    from ragspine.knowledge.identity import dev_key, new_token, sign_dev_assertion
+    from ragspine.settings import get_settings
+
+    samples = REPO / "shared" / "ragspine" / "samples" / "acme"
+    results: dict[str, Any] = {"mode": "quick" if quick else "full", "pdf_pages": plan["pdf_pages"]}
+    with TestClient(create_local_app(), raise_server_exceptions=False) as client:
+        settings = get_settings()
+        token, stored = new_token("bench")
+        get_knowledge_gateway().store.put_token(stored)
+
+        def headers(*, mutation: bool = False) -> dict[str, str]:
+            assertion = sign_dev_assertion(dev_key(settings.data_dir), user="bench", roles=["knowledge-admin"],
+                                           departments=[], domains=["internal"],
+                                           issuer=settings.knowledge_assertion_issuer,
+                                           audience=settings.knowledge_assertion_audience)
+            found = {"Authorization": f"Bearer {token}", "X-User-Assertion": assertion}
+            return {**found, "Idempotency-Key": uuid.uuid4().hex} if mutation else found
+
+        def call(method: str, path: str, body: Any = None) -> Any:
+            response = client.request(method, PREFIX + path, json=body, headers=headers(mutation=method != "GET"))
+            assert response.status_code < 300, response.text
+            return response.json()["data"]
+
+        def upload(space_id: str, data: bytes, name: str, mime: str) -> str:
+            ticket = call("POST", f"/spaces/{space_id}/file-resources",
+                          {"fileName": name, "mimeType": mime, "fileSize": len(data)})
+            assert client.put(ticket["uploadUrl"].split("://testserver", 1)[1], content=data).status_code == 200
+            change = call("POST", f"/spaces/{space_id}/documents",
+                          {"fileResourceId": ticket["fileResourceId"], "documentName": name})
+            return str(change["operationId"])
+
+        def new_space() -> str:
+            return str(call("POST", "/spaces", {"code": f"bench-{uuid.uuid4().hex[:8]}", "name": "bench",
+                                                "profileCode": "enterprise-long-document",
+                                                "defaultSecurityDomainCode": "internal"})["knowledgeSpaceId"])
+
+        def status(operation_id: str) -> dict[str, Any]:
+            return call("GET", f"/operations/{operation_id}")  # type: ignore[no-any-return]
+
+        space = new_space()
+        mimes = {".md": "text/markdown", ".docx": DOCX, ".xlsx": XLSX, ".pptx": PPTX}
+        for path in sorted(samples.glob("*.*")):
+            if path.suffix in mimes:
+                upload(space, path.read_bytes(), path.name, mimes[path.suffix])
+        get_knowledge_gateway().launcher.drain()  # type: ignore[attr-defined]
+
+        def ask() -> float:
+            return _timed(lambda: client.post("/v1/ask", json={"question": QUESTION}))
+
+        def read() -> float:
+            return _timed(lambda: client.get(f"{PREFIX}/spaces/{space}", headers=headers()))
+
+        for _ in range(10):
+            ask()
+        results["baseline"] = {"ask": _percentiles([ask() for _ in range(plan["baseline"])]),
+                               "gateway": _percentiles([read() for _ in range(plan["baseline"])])}
+        inputs = {"docx_bomb": (docx_bomb(), "bomb.docx", DOCX), "pdf": (pdf_bytes(plan["pdf_pages"]), "big.pdf",
+                                                                       "application/pdf")}
+        for label, (data, name, mime) in inputs.items():
+            operation_id = upload(new_space(), data, name, mime)
+            asks: list[float] = []
+            reads: list[float] = []
+            started = time.perf_counter()
+            while status(operation_id)["status"] in ("PENDING", "RUNNING") or len(asks) < 20:
+                asks.append(ask())
+                reads.append(read())
+            ended = status(operation_id)
+            results[label] = {"bytes": len(data), "ingest_s": round(time.perf_counter() - started, 2),
+                              "status": ended["status"], "error": (ended["error"] or {}).get("code"),
+                              "ask": _percentiles(asks), "gateway": _percentiles(reads)}
+            for surface in ("ask", "gateway"):
+                results[label][f"{surface}_p99_vs_baseline"] = round(
+                    results[label][surface]["p99_ms"] / max(results["baseline"][surface]["p99_ms"], 0.001), 2)
+    return results
+
+
+def render(results: dict[str, Any]) -> list[str]:
+    """The report lines."""
+    base = results["baseline"]
+    lines = [f"/v1/ask and Gateway p99 during an ingest ({results['mode']}; baseline: nothing ingesting)",
+             f"  baseline           ask p50 {base['ask']['p50_ms']} ms p99 {base['ask']['p99_ms']} ms; "
+             f"gateway p99 {base['gateway']['p99_ms']} ms"]
+    for label in ("docx_bomb", "pdf"):
+        row = results[label]
+        lines.append(f"  {label:<18} {row['bytes']:>10,} B  ingest {row['ingest_s']} s ({row['status']}"
+                     f"{', ' + row['error'] if row['error'] else ''}); ask p99 {row['ask']['p99_ms']} ms "
+                     f"= {row['ask_p99_vs_baseline']}x baseline (n={row['ask']['n']}); gateway p99 "
+                     f"{row['gateway']['p99_ms']} ms = {row['gateway_p99_vs_baseline']}x")
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run, write ``results/ask_under_ingest.json`` and print the report."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="a 200-page PDF and fewer baseline calls")
+    parser.add_argument("--json-only", action="store_true", help="print only the JSON results")
+    args = parser.parse_args(argv)
+    results = run(quick=args.quick)
+    RESULTS.mkdir(exist_ok=True)
+    (RESULTS / "ask_under_ingest.json").write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+    print(json.dumps(results, indent=2) if args.json_only else "\n".join(render(results)))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

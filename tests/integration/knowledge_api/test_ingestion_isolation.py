@@ -1,0 +1,74 @@
+"""One document cannot stall ingestion: a zip bomb fails fast with its own code, and a slow space holds no other.
+
+An outside probe's 31 KB .docx inflating to 20 MiB of XML ran 68-138 s on the only ingestion
+worker while another space's 80-byte upload waited over a minute behind it.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+import pytest
+
+from ragspine.bootstrap import get_knowledge_gateway
+from ragspine.ingestion.operations import Operation
+from ragspine.ingestion.runner import InProcessRunner
+from ragspine.ingestion.steps import STEPS, Step, StepContext, StepResult
+from tests.support.knowledge_api import Gateway
+from tests.support.office_bombs import docx_bomb
+
+DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
+
+
+def _upload(gateway: Gateway, space: str, data: bytes, file_name: str, mime: str) -> dict[str, Any]:
+    resource = gateway.file_resource(space, data, file_name, mime)
+    return gateway.ok("POST", f"/spaces/{space}/documents",  # type: ignore[no-any-return]
+                      {"fileResourceId": resource, "documentName": file_name})
+
+
+@pytest.mark.parametrize("backend", ["embedded", "aws"], indirect=True)
+def test_a_docx_bomb_fails_its_operation_with_its_own_code(gateway: Gateway) -> None:
+    space = gateway.create_space()["knowledgeSpaceId"]
+    change = _upload(gateway, space, docx_bomb(), "bomb.docx", DOCX)
+    gateway.settle()
+    operation = gateway.operation(change["operationId"])
+    assert operation["status"] == "FAILED", operation
+    assert operation["error"]["code"] == "INGEST_ARCHIVE_TOO_LARGE" and operation["retryable"] is False
+    assert "inflates more than 100 times" in operation["error"]["message"]
+
+
+def _wait_for(gateway: Gateway, operation_id: str, status: str, *, within_s: float) -> dict[str, Any]:
+    """Poll the operation until it reaches ``status`` (a functional wait, not a speed target)."""
+    deadline = time.monotonic() + within_s
+    while True:
+        operation = gateway.operation(operation_id)
+        if operation["status"] == status or time.monotonic() > deadline:
+            return operation
+        time.sleep(0.05)
+
+
+def test_a_slow_document_in_one_space_does_not_delay_another_spaces_document(gateway: Gateway) -> None:
+    slow_space = gateway.create_space()["knowledgeSpaceId"]
+    other_space = gateway.create_space()["knowledgeSpaceId"]
+    release = threading.Event()
+
+    def fetch(operation: Operation, context: StepContext) -> StepResult:
+        if operation.space is not None and operation.space.space_id == slow_space:
+            assert release.wait(timeout=120), "the slow space's runs were never released"
+        return STEPS[Step.FETCH](operation, context)
+
+    launcher = get_knowledge_gateway().launcher
+    launcher.runner = InProcessRunner(steps={**STEPS, Step.FETCH: fetch})  # type: ignore[attr-defined]
+    try:
+        slow = [_upload(gateway, slow_space, f"# Slow {i}\n\nA large manual.\n".encode(), f"slow{i}.md",
+                        "text/markdown") for i in range(3)]
+        small = _upload(gateway, other_space, b"# Small\n\nEighty bytes.\n", "small.md", "text/markdown")
+        done = _wait_for(gateway, small["operationId"], "SUCCEEDED", within_s=20)
+        assert done["status"] == "SUCCEEDED", done
+        assert all(gateway.operation(c["operationId"])["status"] in ("PENDING", "RUNNING") for c in slow)
+    finally:
+        release.set()
+    gateway.settle()
+    assert all(gateway.operation(c["operationId"])["status"] == "SUCCEEDED" for c in slow)

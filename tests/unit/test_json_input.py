@@ -1,0 +1,53 @@
+"""Strict request JSON: the depth limit is exact, surrogates and non-numbers are refused with the field named."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from ragspine.json_input import MAX_DEPTH, MalformedJsonError, loads
+
+
+def _nested(levels: int) -> str:
+    return "[" * levels + "]" * levels
+
+
+def test_nesting_up_to_the_limit_is_accepted_and_one_more_is_refused() -> None:
+    assert loads(_nested(MAX_DEPTH)) is not None
+    with pytest.raises(MalformedJsonError, match="deeper than 32"):
+        loads(_nested(MAX_DEPTH + 1))
+    with pytest.raises(MalformedJsonError, match="deeper than 32"):
+        loads(_nested(100_000))  # past the interpreter's recursion limit: still the caller's error
+
+
+@pytest.mark.parametrize(("text", "field"), [('{"a": {"b": ["x", "\\udfff"]}}', "a.b[1]"),
+                                             ('{"a": "\\ud800\\u0041"}', "a"), ('["\\udc00"]', "[0]")])
+def test_a_lone_surrogate_is_refused_where_it_is(text: str, field: str) -> None:
+    with pytest.raises(MalformedJsonError) as refused:
+        loads(text)
+    assert refused.value.field == field
+
+
+def test_a_surrogate_pair_is_text_and_accepted() -> None:
+    assert loads('{"emoji": "\\ud83d\\ude00"}') == {"emoji": "😀"}
+
+
+@pytest.mark.parametrize("text", ["NaN", '{"a": Infinity}', "[-Infinity]", "9" * 4301, b"\xff\xfe{", "{"])
+def test_what_is_not_json_is_refused(text: str | bytes) -> None:
+    with pytest.raises(MalformedJsonError):
+        loads(text)
+
+
+@given(value=st.recursive(st.none() | st.booleans() | st.integers() | st.text(),
+                          lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(), inner, max_size=3),
+                          max_leaves=20))
+def test_any_json_of_ordinary_text_round_trips(value: object) -> None:
+    text = json.dumps(value)
+    if any(0xD800 <= ord(ch) <= 0xDFFF for ch in json.dumps(value, ensure_ascii=False)):
+        with pytest.raises(MalformedJsonError):
+            loads(text)
+    else:
+        assert loads(text) == value
