@@ -26,7 +26,8 @@ from ragspine.ingestion.model import Block, BlockKind, ParsedDocument
 from ragspine.ingestion.table_facts import Lineage, TableContext, table_facts
 from ragspine.sensitivity import Sensitivity
 
-EXTRACTOR_VERSION = "table-1"
+EXTRACTOR_VERSION = "table-2"
+_LEAD_CHARS = 300
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,10 +82,17 @@ def extract_facts(doc: ParsedDocument, *, glossary: Glossary, source_file_hash: 
     warnings: list[str] = []
     tables = 0
     pdf_tables = 0
+    lead = ""  # the text just before a table, under the same heading (its period or unit, often)
     for block in doc.blocks:
+        if block.kind is BlockKind.HEADING or block.kind is BlockKind.TITLE:
+            lead = ""
+        elif block.kind in (BlockKind.PARAGRAPH, BlockKind.NOTE) and not block.rows:
+            lead = block.text[-_LEAD_CHARS:]
         if block.kind is BlockKind.TABLE:
             tables += 1
-            context = TableContext(block.heading_path, block.caption, doc.title, doc_entity)
+            context = TableContext(block.heading_path, block.caption, doc.title, doc_entity,
+                                   lead if lead != block.caption else "")
+            lead = ""
             found, problems = table_facts(block, context, glossary, lineage)
             facts += found
             warnings += problems

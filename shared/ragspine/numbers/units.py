@@ -111,7 +111,5 @@ def _currency_of(match: re.Match[str], currency: str | None) -> str | None:
         return currency if currency in ("JPY", "CNY") else "JPY"
     for i, (code, _) in enumerate(_CURRENCY_WORDS):
         if groups.get(f"c{i}"):
-            if code == "CNY" and currency == "JPY" and groups[f"c{i}"] == "元":
-                return None  # 元 in a Japanese document is a year name (令和元年), not yuan
             return code
     return None
