@@ -44,7 +44,8 @@ def is_blank(text: str) -> bool:
 
 def normalise_cell(text: str) -> str:
     """NFKC (full-width digits and signs become ASCII) with footnote marks and outer spaces removed."""
-    return strip_footnotes(unicodedata.normalize("NFKC", text)).strip()
+    # Marks go before NFKC too: it would turn a superscript ¹ into a digit of the figure.
+    return strip_footnotes(unicodedata.normalize("NFKC", strip_footnotes(text))).strip()
 
 
 def read_cell(text: str) -> CellNumber | None:

@@ -72,8 +72,10 @@ def is_unit_code(code: str) -> bool:
 
 
 def unit_dimension(unit: str) -> str:
-    """What a unit measures: ``ratio`` (PCT), ``count`` (COUNT) or ``money`` (any currency)."""
-    return {"PCT": "ratio", "COUNT": "count"}.get(unit, "money")
+    """What a unit measures: ``ratio`` (PCT), ``count`` (COUNT), ``money`` (a currency code) or the unit itself."""
+    if unit in NON_MONEY:
+        return {"PCT": "ratio", "COUNT": "count"}[unit]
+    return "money" if is_unit_code(unit) or not unit else unit
 
 
 def money_units_in(text: str, currency: str | None = None) -> list[str]:
