@@ -143,10 +143,15 @@ def _letters(bare: str, text: str) -> bool:
 def _whole(glossary: Glossary, text: str) -> Named | None:
     if not text:
         return None
-    for kind in (SlotKind.METRIC, SlotKind.ENTITY, SlotKind.CHANNEL):
-        code = glossary.normalize(kind, text)
-        if code:
-            return Named(**{kind.value: code})
+    metric = glossary.normalize(SlotKind.METRIC, text)
+    if metric:
+        return Named(metric=metric)
+    entity = glossary.normalize(SlotKind.ENTITY, text)
+    if entity:
+        return Named(entity=entity)
+    channel = glossary.normalize(SlotKind.CHANNEL, text)
+    if channel:
+        return Named(channel=channel)
     period = glossary.normalize_period(text)
     return Named(period=period) if period is not None else None
 

@@ -198,8 +198,8 @@ def table_facts(block: Block, context: TableContext, glossary: Glossary,
         return [], [f"{where}: no cell holds a figure under a label; table skipped"]
     years = [m.period.period for t in context.headings for m in glossary.scan(t)
              if m.period is not None and m.period.period_type == "FY"]
-    reader = _TableReader(block, context, glossary, lineage, shape, rows, refs, _Namer(glossary, years[-1] if years else None))
-    return reader.read()
+    namer = _Namer(glossary, years[-1] if years else None)
+    return _TableReader(block, context, glossary, lineage, shape, rows, refs, namer).read()
 
 
 class _TableReader:

@@ -19,6 +19,7 @@ from typer.testing import CliRunner
 from ragspine.bootstrap import get_services
 from ragspine.cli import app
 from ragspine.settings import Settings, get_settings
+from tests.support.ask import asker
 
 runner = CliRunner()
 
@@ -160,3 +161,15 @@ def test_a_caption_naming_net_sales_never_relabels_operating_income_rows(food_do
     answer = _ask("What were Wholesale net sales in FY2025?")
     assert "16.8 JPY_B" in answer and "16.1" not in answer, answer
     assert "1.6 JPY_B" in _ask("What was Wholesale operating income in FY2025?")
+
+
+def test_over_post_v1_ask_the_figure_comes_with_its_cell(food_domain: Path, tmp_path: Path) -> None:
+    book = tmp_path / "Minori_Segments_FY2025.xlsx"
+    _workbook(book, "Segment results (JPY billion; fiscal years ending March)", ROWS)
+    _ingest(book)
+    ask = asker("/v1/ask", get_services())
+
+    body = ask("What were Wholesale net sales in FY2025?")
+    assert "16.8 JPY_B" in body["answer"]
+    assert [(s["doc"], s["locator"]) for s in body["sources"]] == [
+        ("Minori_Segments_FY2025.xlsx", "sheet=Segments,cell=E4")]
