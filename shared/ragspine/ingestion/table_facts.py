@@ -322,7 +322,8 @@ class _TableReader:
             self.warn(f"{what}: stated in {unit} but {metric} is kept in {expected}; not converted, cell skipped")
             return None
         ref = self.refs[r][c] if self.refs else ""
-        locator = f"{self.block.locator},cell={ref}" if ref else f"{self.block.locator},row={row_text},col={col_text}"
+        cell_ref = f",cell={ref}" if ref else ""
+        locator = f"{self.block.locator}{cell_ref},row={row_text},col={col_text}"
         return Fact(metric, entity, glossary.term(SlotKind.ENTITY, entity).geography or "", channel,
                     period.period_type, period.period, number.value, unit, self.lineage.doc_id, locator,
                     source_file_hash=self.lineage.source_file_hash, extractor_version=self.lineage.extractor_version,

@@ -144,10 +144,10 @@ def test_long_layout_workbook_answers_each_segment_figure_with_its_cell(food_dom
 
     answer = _ask("What were Wholesale net sales in FY2025?")
     assert "16.8 JPY_B" in answer, answer
-    assert "Minori_Segments_FY2025.xlsx · sheet=Segments,cell=E4" in answer
+    assert "Minori_Segments_FY2025.xlsx · sheet=Segments,cell=E4,row=Wholesale/Net sales,col=FY2025" in answer
     assert "1.6 JPY_B" in _ask("What was Wholesale operating income in FY2025?")
     retail = _ask("What were Retail net sales in FY2024?")
-    assert "9.7 JPY_B" in retail and "sheet=Segments,cell=D6" in retail
+    assert "9.7 JPY_B" in retail and "sheet=Segments,cell=D6,row=Retail/Net sales,col=FY2024" in retail
     assert "0.8 JPY_B" in _ask("What was the operating income of Retail in FY2024?")
 
 
@@ -172,4 +172,4 @@ def test_over_post_v1_ask_the_figure_comes_with_its_cell(food_domain: Path, tmp_
     body = ask("What were Wholesale net sales in FY2025?")
     assert "16.8 JPY_B" in body["answer"]
     assert [(s["doc"], s["locator"]) for s in body["sources"]] == [
-        ("Minori_Segments_FY2025.xlsx", "sheet=Segments,cell=E4")]
+        ("Minori_Segments_FY2025.xlsx", "sheet=Segments,cell=E4,row=Wholesale/Net sales,col=FY2025")]

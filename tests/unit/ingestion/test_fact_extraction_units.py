@@ -60,7 +60,7 @@ def test_entity_channel_rows_take_the_metric_from_the_title_and_cells_use_their_
                            refs=(("A1", "B1"), ("A2", "B2"))))
     (fact,) = result.facts
     assert (fact.metric_code, fact.entity, fact.channel, fact.value) == ("REVENUE", "ACME_JP", "ONLINE", 188.2)
-    assert fact.source_locator == "slide=2,table=1,cell=B2"
+    assert fact.source_locator == "slide=2,table=1,cell=B2,row=日本/线上,col=FY2025"
 
 
 def test_bad_cells_and_unknown_rows_are_warnings_not_facts() -> None:

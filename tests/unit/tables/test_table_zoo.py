@@ -11,7 +11,7 @@ from ragspine.ingestion.parsers.registry import parse_document
 from tests.unit.tables.zoo import FORMATS, SPECIMENS, Specimen, render, zoo_glossary
 
 LOCATORS = {
-    "xlsx": r"^sheet=Zoo,cell=[B-Z]\d+$",
+    "xlsx": r"^sheet=Zoo,cell=[B-Z]\d+,row=[^,]+,col=[^,]+$",
     "csv": r"^table=1,row=[^,]+,col=[^,]+$",
     "md": r"^table=1,row=[^,]+,col=[^,]+$",
     "docx": r"^table=1,row=[^,]+,col=[^,]+$",
