@@ -28,6 +28,13 @@ _GENERIC = frozenset({
     "金額", "金额", "数值", "數值", "数値", "项目", "項目", "科目", "指标", "指標", "期间", "期間", "年度", "区分",
     "セグメント", "分部", "板块", "业务", "事業", "渠道", "実績", "实际", "単位", "单位",
 })
+# Words of a heading over period columns ("Years Ended September 30,", "As of December 31"): the
+# periods themselves are in the header row below it.
+_PERIOD_PHRASE = re.compile(
+    r"(?:years?|months?|quarters?|weeks?|periods?)\s+end(?:ed|ing)|(?<![a-z])as\s+(?:of|at)(?![a-z])"
+    r"|fiscal\s+years?|for\s+the\s+(?:fiscal\s+)?(?:years?|periods?|quarters?)|年度|期末|会计年度|事業年度")
+_YEAR = re.compile(r"(?<!\d)((?:19|20)\d{2})(?!\d)")
+_SHORT_PERIOD = re.compile(r"months|weeks|quarter|half|季度|四半期|半期|か月|个月")
 _UNIT_NOTE = re.compile(r"[(（\[［][^()（）\[\]［］]*[)）\]］]")
 _SEPARATORS = ("/", "|", "·", " - ")
 
@@ -45,6 +52,7 @@ class Named:
 
 NOTHING = Named()
 UNKNOWN = Named(unknown=True)
+PERIOD_HEADING = Named()  # a heading over periods: names nothing itself, the headers below it do
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,6 +132,14 @@ def name_of(glossary: Glossary, text: str) -> Named:
     bare = " ".join(_UNIT_NOTE.sub(" ", text).split())
     if not bare or normalize_text(bare).strip(" :：") in _GENERIC or (units_in(text) and not _letters(bare, text)):
         return NOTHING
+    norm = normalize_text(text)
+    if _PERIOD_PHRASE.search(norm):
+        years = set(_YEAR.findall(norm))
+        if len(years) == 1 and not _SHORT_PERIOD.search(norm):  # "Year ended December 31, 2019"
+            calendar = glossary.fiscal_calendar  # the year a period ends in names its fiscal year, or the one before
+            shift = 1 if calendar.named_by == "start" and calendar.end_month != 12 else 0
+            return Named(period=Period.fiscal_year(int(years.pop()) - shift))
+        return PERIOD_HEADING
     for sep in _SEPARATORS:
         if sep in text:
             left, right = (part.strip() for part in text.split(sep, 1))

@@ -109,6 +109,7 @@ class TableContext:
     doc_title: str
     doc_entity: str = ""
     lead: str = ""
+    assumed_entity: str = ""  # used, with a warning, when neither the table nor its context names one
 
     def layers(self) -> list[str]:
         """Texts in the order they are consulted: innermost heading, caption, lead, metadata, title."""
@@ -211,6 +212,7 @@ class _TableReader:
         self.shape, self.rows, self.refs, self.name = shape, rows, refs, name
         self.where = f"{lineage.doc_id} {block.locator}"
         self.warnings: list[str] = []
+        self.assumed = False
 
     def warn(self, text: str) -> None:
         if len(self.warnings) < _MAX_WARNINGS_PER_TABLE:
@@ -301,6 +303,11 @@ class _TableReader:
             return None
         metric = cell.metric or fallback.metric
         entity = cell.entity or fallback.entity
+        if entity is None and self.context.assumed_entity:
+            entity = self.context.assumed_entity
+            if not self.assumed:
+                self.assumed = True
+                self.warn(f"no entity stated in the table, its context or the document: assumed {entity}")
         channel = cell.channel or fallback.channel
         period = cell.period or (None if isinstance(context_period, str) else context_period)
         missing = [slot for slot, value in (("metric", metric), ("entity", entity), ("period", period))
