@@ -49,6 +49,11 @@ __all__ = ["DeclaredUnits", "Lineage", "TableContext", "table_facts", "unit_dime
 _SEGMENT_SPLIT = re.compile(r"[;；\n]")
 _AMBIGUOUS = "<ambiguous>"
 _MAX_WARNINGS_PER_TABLE = 12
+# A company's name as documents write it (Kirin Holdings, 株式会社…, …ホールディングス, Acme Inc.).
+_COMPANY = re.compile(
+    r"[\w\u30a0-\u30ff\u4e00-\u9fff・]+(?:ホールディングス|株式会社|グループ|銀行|工業|商事|製薬|電機|集团|股份有限公司|有限公司)"
+    r"|(?:株式会社)[\w\u30a0-\u30ff\u4e00-\u9fff]+"
+    r"|(?:[A-Z][\w&.-]*\s+){1,4}(?:Inc\.?|Corp\.?|Corporation|Ltd\.?|Limited|plc|PLC|Holdings|AG|S\.A\.|N\.V\.|SE|GmbH)(?![\w])")
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,6 +218,7 @@ class _TableReader:
         self.where = f"{lineage.doc_id} {block.locator}"
         self.warnings: list[str] = []
         self.assumed = False
+        self.other_company: bool | None = None
 
     def warn(self, text: str) -> None:
         if len(self.warnings) < _MAX_WARNINGS_PER_TABLE:
@@ -303,7 +309,7 @@ class _TableReader:
             return None
         metric = cell.metric or fallback.metric
         entity = cell.entity or fallback.entity
-        if entity is None and self.context.assumed_entity:
+        if entity is None and self.context.assumed_entity and not self._other_company():
             entity = self.context.assumed_entity
             if not self.assumed:
                 self.assumed = True
@@ -335,6 +341,18 @@ class _TableReader:
                     period.period_type, period.period, number.value, unit, self.lineage.doc_id, locator,
                     source_file_hash=self.lineage.source_file_hash, extractor_version=self.lineage.extractor_version,
                     mapping_version=self.lineage.mapping_version, sensitivity=self.lineage.sensitivity)
+
+    def _other_company(self) -> bool:
+        """Whether the text around the table names a company the glossary does not (then nothing is assumed)."""
+        if self.other_company is None:
+            context = self.context
+            texts = [context.caption, context.lead, *context.headings, context.doc_title]
+            named = next((m.group(0) for t in texts if t for m in [_COMPANY.search(t)] if m), "")
+            self.other_company = bool(named)
+            if named:
+                self.warn(f"the table is about {named.strip()!r}, which the glossary does not name; "
+                          "its rows without an entity are skipped")
+        return self.other_company
 
     def _unit(self, r: int, c: int, metric: str, expected: str, percent: bool, table_units: list[str],
               declared: DeclaredUnits) -> str | None:
