@@ -34,17 +34,13 @@ sys.path.insert(0, str(ROOT / "shared"))
 sys.path.insert(0, str(ROOT))
 
 from ragspine.domain.starter import init_domain  # noqa: E402
-from ragspine.facts.glossary import Glossary, SlotKind, normalize_text  # noqa: E402
+from ragspine.facts.glossary import normalize_text  # noqa: E402
 from ragspine.numbers.cells import read_cell  # noqa: E402
 from ragspine.qa.answer import answer_question  # noqa: E402
 from ragspine.qa.result import AnswerStatus  # noqa: E402
 
 TATQA = Path("/work/shared/corpus/qa/tatqa/tatqa_dataset_dev.json")
 _CODE = re.compile(r"[^A-Z0-9]+")
-
-
-def _glossary(folder: Path, table: list[list[str]]) -> Glossary:
-    return Glossary.from_mapping(_glossary_mapping(folder, table))
 
 
 def _glossary_mapping(folder: Path, table: list[list[str]]) -> dict[str, Any]:
@@ -123,7 +119,6 @@ def run(limit: int | None) -> dict[str, Any]:
             table = context["table"]["table"]
             folder = Path(tmp) / f"c{index}"
             init_domain(folder / "domain")
-            glossary = _glossary(folder / "domain", table)
             (folder / "domain" / "glossary.yaml").write_text(yaml.safe_dump(_glossary_mapping(folder / "domain", table),
                                                                              allow_unicode=True), encoding="utf-8")
             document = folder / f"tatqa_{index}.md"
@@ -138,7 +133,6 @@ def run(limit: int | None) -> dict[str, Any]:
             get_services.cache_clear()
             services = get_services()
             facts_total += services.facts.count()
-            del glossary
             for question in context["questions"]:
                 gold = _gold(question, table)
                 if gold is None or _is_header_year(gold, table):
