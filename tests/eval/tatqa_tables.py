@@ -55,7 +55,8 @@ def _glossary_mapping(folder: Path, table: list[list[str]]) -> dict[str, Any]:
     for row in table:
         label = str(row[0]).strip().rstrip(":")
         key = normalize_text(label).strip()
-        if not label or key in taken or read_cell(label) is not None or re.fullmatch(r"(fy)?\s*\d{4}", key):
+        if (not label or key in taken or read_cell(label) is not None or re.fullmatch(r"(fy)?\s*\d{4}", key)
+                or label.startswith("(")):  # a unit note such as "(in millions)" names no line item
             continue
         taken.add(key)
         code = f"M{len(raw['metrics']) + 1}_{_CODE.sub('_', label.upper()).strip('_')[:30]}".rstrip("_")

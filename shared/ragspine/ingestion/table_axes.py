@@ -13,6 +13,7 @@ is never given a meaning it does not state.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from dataclasses import dataclass
 
@@ -33,6 +34,17 @@ _GENERIC = frozenset({
 _PERIOD_PHRASE = re.compile(
     r"(?:years?|months?|quarters?|weeks?|periods?)\s+end(?:ed|ing)|(?<![a-z])as\s+(?:of|at)(?![a-z])"
     r"|fiscal\s+years?|for\s+the\s+(?:fiscal\s+)?(?:years?|periods?|quarters?)|年度|期末|会计年度|事業年度")
+_MONTHS = {m: i for i, m in enumerate(("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov",
+                                       "dec"), start=1)}
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+_DATE = re.compile(rf"(?<![a-z])(?:(?P<m1>{_MONTH})\s+(?P<d1>\d{{1,2}}),?|(?P<d2>\d{{1,2}})\s+(?P<m2>{_MONTH}),?)\s*"
+                   r"(?P<y>(?:19|20)\d{2})(?!\d)")
+_YEAR_ENDED = re.compile(r"years?\s+end(?:ed|ing)|fiscal\s+years?|for\s+the\s+(?:fiscal\s+)?years?")
+_UNIT_WORDS = re.compile(r"[$€£¥]|us\$|hk\$|[’']000|(?<![a-z])(?:m|mn|bn|k|millions?|thousands?|billions?|usd|eur|gbp"
+                         r"|jpy|rmb|cny|in|dollars?|euros?|yen)(?![a-z])|%|百万|十億|十亿|千万|[千万億亿円元]|単位|单位|單位")
+# Words a unit note carries besides the unit ("(in millions, except per share data)", "金額").
+_UNIT_FILLER = re.compile(r"(?<![a-z])(?:except|per|share|shares|data|amounts?|and|of|otherwise|stated|unless|noted"
+                          r"|indicated|the)(?![a-z])|金額|金额")
 _YEAR = re.compile(r"(?<!\d)((?:19|20)\d{2})(?!\d)")
 _SHORT_PERIOD = re.compile(r"months|weeks|quarter|half|季度|四半期|半期|か月|个月")
 _UNIT_NOTE = re.compile(r"[(（\[［][^()（）\[\]［］]*[)）\]］]")
@@ -88,7 +100,9 @@ def table_shape(rows: list[list[str]], glossary: Glossary) -> TableShape | None:
     if first_figure is None:
         return None
     # A row above the first figure is still body when its label names something (``REVENUE | n/a``).
-    first_body = next((r for r in range(1, first_figure) if _names_something(glossary, rows[r][0])), first_figure)
+    first_body = next((r for r in range(1, first_figure) if _names_something(glossary, rows[r][0])
+                       and not any(glossary.normalize_period(clean_label(c)) for c in rows[r][1:] if c.strip())),
+                      first_figure)
     label_cols = min(row.index(True) for row in figures[first_figure:] if any(row))
     body = tuple(r for r in range(first_body, len(rows))
                  if any(not is_blank(cell) for cell in rows[r][label_cols:]))
@@ -129,16 +143,19 @@ def name_of(glossary: Glossary, text: str) -> Named:
     found = _whole(glossary, text) or _whole(glossary, _UNIT_NOTE.sub(" ", text).strip())
     if found is not None:
         return found
-    bare = " ".join(_UNIT_NOTE.sub(" ", text).split())
-    if not bare or normalize_text(bare).strip(" :：") in _GENERIC or (units_in(text) and not _letters(bare, text)):
-        return NOTHING
     norm = normalize_text(text)
+    dated = _dated_period(glossary, norm)
+    if dated is not None:
+        return dated
+    unitless = " ".join(_UNIT_WORDS.sub(" ", norm).split()).strip(" ,:：()（）")
+    if unitless != norm.strip() and unitless:
+        period = glossary.normalize_period(unitless)  # "2019 €m", "2018 $'000"
+        if period is not None:
+            return Named(period=period)
+    bare = " ".join(_UNIT_NOTE.sub(" ", norm).split())
+    if not unitless or not bare or bare.strip(" :：") in _GENERIC or (units_in(text) and not _letters(unitless)):
+        return NOTHING  # a unit note ("(in millions)", "単位：百万円") or a generic word
     if _PERIOD_PHRASE.search(norm):
-        years = set(_YEAR.findall(norm))
-        if len(years) == 1 and not _SHORT_PERIOD.search(norm):  # "Year ended December 31, 2019"
-            calendar = glossary.fiscal_calendar  # the year a period ends in names its fiscal year, or the one before
-            shift = 1 if calendar.named_by == "start" and calendar.end_month != 12 else 0
-            return Named(period=Period.fiscal_year(int(years.pop()) - shift))
         return PERIOD_HEADING
     for sep in _SEPARATORS:
         if sep in text:
@@ -151,9 +168,47 @@ def name_of(glossary: Glossary, text: str) -> Named:
     return UNKNOWN
 
 
-def _letters(bare: str, text: str) -> bool:
-    """Whether a header holds words besides its unit note (``Net sales (¥ million)`` does)."""
-    return bare != text and bool(re.search(r"\w", bare))
+def _dated_period(glossary: Glossary, norm: str) -> Named | None:
+    """The fiscal year a header's date closes: "Year ended May 31, 2019", "December 31, 2018", "30 June 2019".
+
+    A year "ended" on a date names its fiscal year whatever the month; a bare date (a balance
+    sheet's) only when it falls at the end of the glossary's fiscal year (or in the first week
+    after it, for 52/53-week years), never in mid-year.
+    """
+    match = _DATE.search(norm)
+    if match is None:
+        year_only = set(_YEAR.findall(norm))
+        if len(year_only) == 1 and _YEAR_ENDED.search(norm) and not _SHORT_PERIOD.search(norm):
+            return Named(period=Period.fiscal_year(_named_year(glossary, int(year_only.pop()))))
+        return None
+    if len(set(_YEAR.findall(norm))) != 1 or _SHORT_PERIOD.search(norm):
+        return None
+    month = _MONTHS[(match["m1"] or match["m2"])[:3]]
+    day = int(match["d1"] or match["d2"])
+    year = int(match["y"])
+    if _YEAR_ENDED.search(norm):
+        return Named(period=Period.fiscal_year(_named_year(glossary, year)))
+    calendar = glossary.fiscal_calendar
+    try:
+        when = dt.date(year, month, day)
+    except ValueError:
+        return None
+    if month == calendar.end_month:
+        return Named(period=Period.fiscal_year(calendar.fiscal_year_of(when)))
+    if month == calendar.end_month % 12 + 1 and day <= 7:
+        return Named(period=Period.fiscal_year(calendar.fiscal_year_of(when - dt.timedelta(days=7))))
+    return None
+
+
+def _named_year(glossary: Glossary, end_year: int) -> int:
+    """The name of the fiscal year ending in ``end_year``."""
+    calendar = glossary.fiscal_calendar
+    return end_year - 1 if calendar.named_by == "start" and calendar.end_month != 12 else end_year
+
+
+def _letters(unitless: str) -> bool:
+    """Whether a header holds words besides its unit (``% change`` does, ``(in millions)`` does not)."""
+    return bool(re.search(r"[^\W\d_]", _UNIT_FILLER.sub(" ", unitless)))
 
 
 def _whole(glossary: Glossary, text: str) -> Named | None:

@@ -296,7 +296,14 @@ class _TableReader:
 
     def _header_names(self) -> dict[int, list[Named]]:
         titles = set(self._title_rows())
-        return {c: [self.name(h) for h in headers if h not in titles] for c, headers in self.shape.col_headers.items()}
+        names: dict[int, list[Named]] = {}
+        for c, headers in self.shape.col_headers.items():
+            names[c] = [self.name(h) for h in headers if h not in titles]
+            if len(headers) > 1 and not any(n.period for n in names[c]):
+                joined = self.name(" ".join(h for h in headers if h))  # "Fiscal Year Ended" over "April 27, 2019"
+                if joined.period is not None:
+                    names[c] = [Named(period=joined.period) if n.unknown or n == Named() else n for n in names[c]]
+        return names
 
     def _fact(self, r: int, c: int, cell: _Cell, fallback: _Cell, context_period: Period | None | str,
               table_units: list[str], declared: DeclaredUnits) -> Fact | None:
