@@ -48,6 +48,7 @@ __all__ = ["DeclaredUnits", "Lineage", "TableContext", "table_facts", "unit_dime
 
 _SEGMENT_SPLIT = re.compile(r"[;；\n]")
 _AMBIGUOUS = "<ambiguous>"
+_COMMA = re.compile(r"\s*[,，]\s*")
 _MAX_WARNINGS_PER_TABLE = 12
 # A company's name as documents write it (Kirin Holdings, 株式会社…, …ホールディングス, Acme Inc.).
 _COMPANY = re.compile(
@@ -184,7 +185,9 @@ class _Cell:
 
 
 def _joined(texts: Sequence[str]) -> str:
-    return locator_value("/".join(dict.fromkeys(t for t in texts if t)))
+    """Labels as a locator value: joined by ``/``, commas (the locator's separator) made spaces."""
+    text = "/".join(dict.fromkeys(t for t in texts if t))
+    return locator_value(_COMMA.sub(" ", text).strip())
 
 
 def table_facts(block: Block, context: TableContext, glossary: Glossary,
