@@ -16,6 +16,7 @@ LOCATORS = {
     "md": r"^table=1,row=[^,]+,col=[^,]+$",
     "docx": r"^table=1,row=[^,]+,col=[^,]+$",
     "html": r"^table=1,row=[^,]+,col=[^,]+$",
+    "pptx": r"^slide=1,table=1,row=[^,]+,col=[^,]+$",
 }
 
 

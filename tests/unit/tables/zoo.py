@@ -159,7 +159,7 @@ SPECIMENS = (
                         (NS, G, "2025", 30.0, "JPY_B")}),
              warns="the parts sum to 27.1 but the table states 30.0"),
 )
-FORMATS = ("xlsx", "csv", "md", "docx", "html")
+FORMATS = ("xlsx", "csv", "md", "docx", "html", "pptx")
 
 
 def render(specimen: Specimen, fmt: str) -> bytes:
@@ -181,6 +181,8 @@ def render(specimen: Specimen, fmt: str) -> bytes:
         return "\n".join(lines).encode()
     if fmt == "docx":
         return _docx(specimen)
+    if fmt == "pptx":
+        return _pptx(specimen)
     if fmt == "html":
         rows = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for row in specimen.rows)
         return (f"<html><body><h1>Zoo</h1><p>{html.escape(specimen.above)}</p>"
@@ -217,4 +219,22 @@ def _docx(specimen: Specimen) -> bytes:
             table.cell(r, c).text = text
     out = io.BytesIO()
     document.save(out)
+    return out.getvalue()
+
+
+def _pptx(specimen: Specimen) -> bytes:
+    from pptx import Presentation
+    from pptx.util import Inches
+
+    deck = Presentation()
+    slide = deck.slides.add_slide(deck.slide_layouts[5])  # "Title Only": the line above is the slide title
+    assert slide.shapes.title is not None
+    slide.shapes.title.text = specimen.above
+    rows, cols = len(specimen.rows), len(specimen.rows[0])
+    table = slide.shapes.add_table(rows, cols, Inches(0.5), Inches(1.5), Inches(9), Inches(0.4 * rows)).table
+    for r, row in enumerate(specimen.rows):
+        for c, text in enumerate(row):
+            table.cell(r, c).text = text
+    out = io.BytesIO()
+    deck.save(out)
     return out.getvalue()
