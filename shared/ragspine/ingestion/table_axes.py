@@ -90,7 +90,11 @@ def clean_label(text: str) -> str:
 
 def _is_figure(text: str, glossary: Glossary) -> bool:
     """A cell holding a figure (a period written as a bare year is a label, not a figure)."""
-    return read_cell(text) is not None and glossary.normalize_period(text) is None
+    number = read_cell(text)
+    if number is None:
+        return False
+    year_like = isinstance(number.value, int) and 1900 <= number.value <= 2100 and "," not in text
+    return not (year_like and glossary.normalize_period(text) is not None)
 
 
 def table_shape(rows: list[list[str]], glossary: Glossary) -> TableShape | None:

@@ -31,9 +31,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from decimal import Decimal
 
-from ragspine.facts.glossary import Glossary, Period, SlotKind
+from ragspine.facts.glossary import Glossary, Period, SlotKind, normalize_text
 from ragspine.facts.model import Fact, FactKey
 from ragspine.ingestion.model import Block
 from ragspine.ingestion.parsers._blocks import locator_value
@@ -48,6 +49,10 @@ __all__ = ["DeclaredUnits", "Lineage", "TableContext", "table_facts", "unit_dime
 
 _SEGMENT_SPLIT = re.compile(r"[;；\n]")
 _AMBIGUOUS = "<ambiguous>"
+_BARE_YEAR = re.compile(r"(?:19|20)\d{2}")
+_PART_OF_YEAR = re.compile(
+    r"half|six\s+months|nine\s+months|three\s+months|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s*[-–—~]"
+    r"|上半期|下半期|中間|四半期|上半年|半年|季度|[1-9]\s*[-–~～]\s*[1-9]\s*月")
 _COMMA = re.compile(r"\s*[,，]\s*")
 _MAX_WARNINGS_PER_TABLE = 12
 # A company's name as documents write it (Kirin Holdings, 株式会社…, …ホールディングス, Acme Inc.).
@@ -134,9 +139,19 @@ def _mentioned(glossary: Glossary, kind: SlotKind, texts: Sequence[str]) -> str 
 
 
 def _context_period(glossary: Glossary, texts: Sequence[str]) -> Period | None | str:
-    """The one period the first text naming any states; ``_AMBIGUOUS`` when it names several."""
+    """The one period the first text naming any states; ``_AMBIGUOUS`` when it names several.
+
+    Only a period written as one (``FY2025``, ``2025年3月期``, ``fiscal year 2024``, ``2024Q3``)
+    counts: a bare year in a sheet name ("results 30 06 2023") or a text about part of a year
+    ("January–June 2023", "half-year", "上半期") gives no fiscal year.
+    """
     for text in texts:
-        found = {m.period for m in glossary.scan(text) if m.kind is SlotKind.PERIOD and m.period} if text else set()
+        if not text:
+            continue
+        found = {m.period for m in glossary.scan(text)
+                 if m.kind is SlotKind.PERIOD and m.period and not _BARE_YEAR.fullmatch(m.raw.strip())}
+        if any(p.period_type == "FY" for p in found) and _PART_OF_YEAR.search(normalize_text(text)):
+            return _AMBIGUOUS
         if len(found) == 1:
             return found.pop()
         if found:
@@ -182,6 +197,12 @@ class _Cell:
                 self.conflict = f"its labels name two {slot}s"
             elif new is not None:
                 setattr(self, slot, new)
+
+
+@lru_cache(maxsize=4096)
+def _units_of(text: str, currency: str | None) -> tuple[str, ...]:
+    """``units_in`` once per distinct label or header (tables repeat them on every row)."""
+    return tuple(units_in(text, currency)) if text else ()
 
 
 def _joined(texts: Sequence[str]) -> str:
@@ -375,7 +396,7 @@ class _TableReader:
             return "PCT"
         currency = self.glossary.currency
         stated = [u for text in (*self.shape.row_labels[r], *self.shape.col_headers[c])
-                  for u in units_in(text, currency)]
+                  for u in _units_of(text, currency)]
         for units in (stated, table_units):
             same = [u for u in units if unit_dimension(u) == unit_dimension(expected)]
             if same:

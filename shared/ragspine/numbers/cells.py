@@ -17,6 +17,7 @@ from dataclasses import dataclass
 # Footnote marks: ※1, *2, †, ‡, §, (注1), (1) after a label, superscript digits.
 FOOTNOTE = re.compile(r"(?:※\s*\d*|\*+\s*\d*|[†‡§¶]+\s*\d*|[(（]\s*(?:注|note)\s*\d*\s*[)）]|[¹²³⁴⁵⁶⁷⁸⁹⁰]+)",
                       re.IGNORECASE)
+_MARK_CHARS = frozenset("※*†‡§¶注Nn¹²³⁴⁵⁶⁷⁸⁹⁰")
 _NUMBER = re.compile(
     r"^(?P<lead>[-−–△▲+]?)\s*(?P<cur>[$¥€£]|US\$|HK\$|RMB|CHF)?\s*(?P<open>[(（])?\s*"
     r"(?P<digits>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)\s*(?P<close>[)）])?\s*"
@@ -34,6 +35,8 @@ class CellNumber:
 
 def strip_footnotes(text: str) -> str:
     """A label or cell without its footnote marks (``売上高※1`` -> ``売上高``)."""
+    if not _MARK_CHARS.intersection(text):  # the usual cell: no mark, no regex
+        return " ".join(text.split())
     return " ".join(FOOTNOTE.sub(" ", text).split())
 
 
