@@ -153,6 +153,10 @@ def write_pdf(folder: Path, pages: int) -> Path:
 
 # --- inputs and pages -----------------------------------------------------------------------------
 
+# The samples' curated-facts fixture and the corpus manifest: tables readable as CSV, but metadata, not documents.
+_NOT_DOCUMENTS = frozenset({"facts.csv", "MANIFEST.tsv"})
+
+
 def input_files(pdf: Path) -> list[Path]:
     """The PDF, then every parseable ACME sample and corpus document (the corpus may be absent)."""
     from ragspine.demo import sample_dir
@@ -163,7 +167,7 @@ def input_files(pdf: Path) -> list[Path]:
     if not CORPUS.is_dir():
         _log(f"{CORPUS} not found: benchmarking the ACME samples and the generated PDF only")
     found = [p for folder in folders for p in sorted(folder.iterdir())
-             if p.is_file() and p.suffix.lower() in known]
+             if p.is_file() and p.suffix.lower() in known and p.name not in _NOT_DOCUMENTS]
     return [pdf, *found]
 
 

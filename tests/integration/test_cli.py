@@ -104,7 +104,7 @@ class TestLoadSamples:
         assert services.facts.count() == len(curated) == 114
         stored = [services.facts.get(fact.key) for fact in curated]
         assert [_compared(f) for f in stored if f] == [_compared(f) for f in curated]
-        assert {f.extractor_version for f in stored if f} == {"table-1"}  # extracted, not copied from the file
+        assert {f.extractor_version for f in stored if f} == {"table-2"}  # extracted, not copied from the file
 
     def test_a_narrative_hit_carries_the_active_version(self, loaded: Settings) -> None:
         services = _services()

@@ -60,7 +60,7 @@ class TestStructuredAnswers:
 
     def test_quarterly_revenue_cites_the_workbook_cell(self, loaded: FactStore) -> None:
         result = ask("What was Hong Kong revenue in Q2 2024?", loaded)
-        assert "82 USD_M（来源：ACME_Quarterly_Revenue.xlsx · sheet=2024,cell=C3）" in result.answer
+        assert "82 USD_M（来源：ACME_Quarterly_Revenue.xlsx · sheet=2024,cell=C3,row=ACME_HK,col=2024Q2）" in result.answer
 
     def test_fy2025_fact_cites_the_chinese_row_label_of_the_2025_deck(self, loaded: FactStore) -> None:
         result = ask("日本の2025年度の売上高はいくらですか", loaded)

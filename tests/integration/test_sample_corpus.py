@@ -202,7 +202,7 @@ class TestFacts:
                 ("REVENUE", "ACME_HK", "TOTAL", "2024Q2"),
                 "82",
                 "ACME_Quarterly_Revenue.xlsx",
-                "sheet=2024,cell=C3",
+                "sheet=2024,cell=C3,row=ACME_HK,col=2024Q2",
             ),
         ],
     )

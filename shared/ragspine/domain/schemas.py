@@ -40,6 +40,18 @@ class MetricSpec(_Strict):
 
     _names = field_validator("names")(_named)
 
+    @field_validator("unit")
+    @classmethod
+    def _stateable(cls, unit: str) -> str:
+        """A money unit must be one ingestion can read off a table, or no table's figure would ever match it."""
+        from ragspine.numbers.units import ISO_4217, SCALES, is_unit_code
+
+        if unit[:3] in ISO_4217 and unit[3:4] in ("", "_") and not is_unit_code(unit):
+            raise ValueError(
+                f"{unit} is not a unit tables can state: a money unit is the ISO 4217 code alone or with one of "
+                f"the scales {', '.join('_' + s for s in SCALES)} (JPY billion is JPY_B, CNY 亿元 is CNY_100M)")
+        return unit
+
 
 class EntitySpec(_Strict):
     """An entity of the hierarchy: the group, a segment, a region, a site ..."""

@@ -26,7 +26,8 @@ from ragspine.ingestion.model import Block, BlockKind, ParsedDocument
 from ragspine.ingestion.table_facts import Lineage, TableContext, table_facts
 from ragspine.sensitivity import Sensitivity
 
-EXTRACTOR_VERSION = "table-1"
+EXTRACTOR_VERSION = "table-2"
+_LEAD_CHARS = 300
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,14 +78,22 @@ def extract_facts(doc: ParsedDocument, *, glossary: Glossary, source_file_hash: 
     """
     lineage = Lineage(doc.doc_id, source_file_hash, extractor_version, glossary.version, sensitivity)
     doc_entity = doc.metadata.get("entity", "")
+    assumed = _assumed_entity(doc, glossary) if not doc_entity else ""
     facts: list[Fact] = []
     warnings: list[str] = []
     tables = 0
     pdf_tables = 0
+    lead = ""  # the text just before a table, under the same heading (its period or unit, often)
     for block in doc.blocks:
+        if block.kind is BlockKind.HEADING or block.kind is BlockKind.TITLE:
+            lead = ""
+        elif block.kind in (BlockKind.PARAGRAPH, BlockKind.NOTE) and not block.rows:
+            lead = block.text[-_LEAD_CHARS:]
         if block.kind is BlockKind.TABLE:
             tables += 1
-            context = TableContext(block.heading_path, block.caption, doc.title, doc_entity)
+            context = TableContext(block.heading_path, block.caption, doc.title, doc_entity,
+                                   lead if lead != block.caption else "", assumed)
+            lead = ""
             found, problems = table_facts(block, context, glossary, lineage)
             facts += found
             warnings += problems
@@ -99,6 +108,21 @@ def extract_facts(doc: ParsedDocument, *, glossary: Glossary, source_file_hash: 
     elif not tables and not pdf_tables:
         warnings.append(f"{doc.doc_id}: no table; no facts extracted")
     return ExtractionResult(doc.doc_id, tuple(facts), tuple(warnings), reporting_period(doc, glossary))
+
+
+def _assumed_entity(doc: ParsedDocument, glossary: Glossary) -> str:
+    """The entity a table naming none is about: the company the document states, or else the home entity.
+
+    A document about a company the glossary does not know assumes nothing: its figures are
+    not the home entity's.
+    """
+    from ragspine.ingestion.document_context import document_context
+
+    company = document_context(doc, filename=doc.doc_id).company
+    if not company:
+        return glossary.home_entity
+    named = {m.code for m in glossary.scan(company) if m.kind is SlotKind.ENTITY and m.code}
+    return named.pop() if len(named) == 1 else ""
 
 
 def _pdf_table_facts(block: Block, doc: ParsedDocument, glossary: Glossary,

@@ -1,11 +1,29 @@
-"""Facts from one parsed table: glossary-mapped labels, period headers, declared units, cell values.
+"""Facts from one parsed table: its axes read against the glossary, units as stated, each value from its own cell.
 
-A table is read in one of two orientations: periods across the header row (the usual layout of
-slides and sheets) or periods down the first column (the same grid transposed). Each row label
-then names a metric (``REVENUE``, ``营业收入``), an entity (``ACME_HK``) or an entity and channel
-(``ACME_CN/ONLINE``); whatever a row does not name comes from the table's context: its
-headings (the slide or sheet title), its caption, the document metadata and the document title.
-Everything is driven by the glossary, so a new metric or entity needs a glossary entry, not code.
+``table_axes`` finds the header rows and label columns wherever they are; each label and
+header then names a metric, an entity, a channel or a period, so one reader covers the
+layouts companies use: wide (metrics x periods), long (``Segment | Metric | FY2024 |
+FY2025``), tidy (``Segment | Metric | Period | Value``), crosstab (entities x metrics for one
+period), transposed (periods down the first column) and two-row headers (a merged period
+over its metrics). Whatever a cell's row and column do not name comes from the table's
+context: its headings (slide or sheet title), caption, the sentence before it, the document
+metadata and title.
+
+A wrong fact is worse than none, so the rules are strict:
+
+* the context fills a slot only where the table has no axis of that kind: a caption naming
+  net sales never relabels rows that name operating income;
+* a row or column whose label the glossary cannot read is skipped, never given the
+  context's meaning; two labels of one cell naming different codes of one kind skip it;
+* two cells of one table giving different figures for one fact drop both;
+* a figure is read from its own cell's text only (``(1,234)``, ``△1,234``, ``12.5%``);
+* a unit is the one the cell, its labels, its headers, the caption or the title state
+  (``単位：百万円`` -> ``JPY_M``), kept as stated; only a unit of another dimension (a
+  percentage for a money metric) skips the cell. With no unit stated, the glossary's is used.
+
+Where the glossary's hierarchy lets a table's total be checked against its parts, a
+mismatch beyond rounding is a warning (never a correction). Every skip is a warning that
+names the table.
 """
 
 from __future__ import annotations
@@ -13,49 +31,35 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from decimal import Decimal
+from functools import lru_cache
 
 from ragspine.facts.glossary import Glossary, Period, SlotKind, normalize_text
-from ragspine.facts.model import Fact, parse_number
+from ragspine.facts.model import Fact, FactKey
 from ragspine.ingestion.model import Block
+from ragspine.ingestion.parsers._blocks import locator_value
+from ragspine.ingestion.table_axes import Named, TableShape, body_cell_blank, name_of, table_shape
+from ragspine.numbers.cells import read_cell
+from ragspine.numbers.units import unit_dimension, units_in
 from ragspine.sensitivity import Sensitivity
 
-# A scaled currency: "USD_M", "USD m", "CHF millions", "millions of CHF", "RMB bn" -> CUR_SCALE.
-_CURRENCY = re.compile(
-    r"(?<![a-z])(?P<cur>usd|chf|eur|gbp|cny|rmb|jpy|hkd)[\s_]*"
-    r"(?P<scale>thousands?|millions?|billions?|k|mn|m|bn|b)(?![a-z])"
-    r"|(?<![a-z])(?P<scale2>thousands?|millions?|billions?)\s+of\s+(?P<cur2>usd|chf|eur|gbp|cny|rmb|jpy|hkd)(?![a-z])"
-)
-_SCALES = {"k": "K", "thousand": "K", "thousands": "K", "m": "M", "mn": "M", "million": "M",
-           "millions": "M", "b": "B", "bn": "B", "billion": "B", "billions": "B"}
-# Spelled-out and CJK forms of the units the sample decks and their translations use.
-_WORDED_UNITS = (
-    ("USD_M", re.compile(r"millions? of us dollars|百万美元|百萬美元")),
-    ("USD_K", re.compile(r"thousands? of us dollars|千美元")),
-    ("CNY_M", re.compile(r"百万元|百萬元|百万人民币")),
-    ("PCT", re.compile(r"%|(?<![a-z])percent|百分比")),
-    ("COUNT", re.compile(r"(?<![a-z])in\s+(?:stores|shops|units)(?![a-z])|(?<![a-z])count(?![a-z])|家数|个数")),
-)
+__all__ = ["DeclaredUnits", "Lineage", "TableContext", "table_facts", "unit_dimension", "units_in"]
+
+
+
 _SEGMENT_SPLIT = re.compile(r"[;；\n]")
-_TRAILING_PAREN = re.compile(r"\s*[(（][^()（）]*[)）]\s*$")
-# Cells meaning "no figure" by convention; they are skipped like empty cells, not reported.
-_BLANKS = frozenset({"-", "–", "—", "n/a", "na", "n.a.", "/"})
 _AMBIGUOUS = "<ambiguous>"
-
-
-def unit_dimension(unit: str) -> str:
-    """What a unit measures: ``ratio`` (PCT), ``count`` (COUNT) or ``money`` (any currency)."""
-    return {"PCT": "ratio", "COUNT": "count"}.get(unit, "money")
-
-
-def units_in(text: str) -> list[str]:
-    """Every unit a piece of caption or title declares, in a stable order (``USD_M``, ``PCT`` …)."""
-    norm = normalize_text(text)
-    found = []
-    for match in _CURRENCY.finditer(norm):
-        currency, scale = match["cur"] or match["cur2"], match["scale"] or match["scale2"]
-        found.append(f"{'CNY' if currency == 'rmb' else currency.upper()}_{_SCALES[scale]}")
-    found += [unit for unit, pattern in _WORDED_UNITS if pattern.search(norm)]
-    return list(dict.fromkeys(found))
+_BARE_YEAR = re.compile(r"(?:19|20)\d{2}")
+_PART_OF_YEAR = re.compile(
+    r"half|six\s+months|nine\s+months|three\s+months|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s*[-–—~]"
+    r"|上半期|下半期|中間|四半期|上半年|半年|季度|[1-9]\s*[-–~～]\s*[1-9]\s*月")
+_COMMA = re.compile(r"\s*[,，]\s*")
+_MAX_WARNINGS_PER_TABLE = 12
+# A company's name as documents write it (Kirin Holdings, 株式会社…, …ホールディングス, Acme Inc.).
+_COMPANY = re.compile(
+    r"[\w\u30a0-\u30ff\u4e00-\u9fff・]+(?:ホールディングス|株式会社|グループ|銀行|工業|商事|製薬|電機|集团|股份有限公司|有限公司)"
+    r"|(?:株式会社)[\w\u30a0-\u30ff\u4e00-\u9fff]+"
+    r"|(?:[A-Z][\w&.-]*\s+){1,4}(?:Inc\.?|Corp\.?|Corporation|Ltd\.?|Limited|plc|PLC|Holdings|AG|S\.A\.|N\.V\.|SE|GmbH)(?![\w])")
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +79,7 @@ class DeclaredUnits:
         declared = cls()
         for text in texts:
             for segment in _SEGMENT_SPLIT.split(text):
-                units = units_in(segment)
+                units = units_in(segment, glossary.currency)
                 if not units:
                     continue
                 metrics = {m.code for m in glossary.scan(segment) if m.kind is SlotKind.METRIC and m.code}
@@ -106,16 +110,21 @@ class Lineage:
 
 @dataclass(frozen=True, slots=True)
 class TableContext:
-    """The text around a table that may name what its rows do not (most specific first)."""
+    """The text around a table that may name what its rows do not (most specific first).
+
+    ``lead`` is the sentence before the table (``2024年3月期の連結損益計算書は次のとおり``).
+    """
 
     headings: tuple[str, ...]
     caption: str
     doc_title: str
     doc_entity: str = ""
+    lead: str = ""
+    assumed_entity: str = ""  # used, with a warning, when neither the table nor its context names one
 
     def layers(self) -> list[str]:
-        """Texts in the order they are consulted: innermost heading, caption, metadata, title."""
-        return [*reversed(self.headings), self.caption, self.doc_entity, self.doc_title]
+        """Texts in the order they are consulted: innermost heading, caption, lead, metadata, title."""
+        return [*reversed(self.headings), self.caption, self.lead, self.doc_entity, self.doc_title]
 
 
 def _mentioned(glossary: Glossary, kind: SlotKind, texts: Sequence[str]) -> str | None:
@@ -129,130 +138,288 @@ def _mentioned(glossary: Glossary, kind: SlotKind, texts: Sequence[str]) -> str 
     return None
 
 
-def _label_code(glossary: Glossary, kind: SlotKind, label: str) -> str | None:
-    """The code a whole label names, also with a trailing unit note removed (``Revenue (USD m)``)."""
-    return glossary.normalize(kind, label) or glossary.normalize(kind, _TRAILING_PAREN.sub("", label))
+def _context_period(glossary: Glossary, texts: Sequence[str]) -> Period | None | str:
+    """The one period the first text naming any states; ``_AMBIGUOUS`` when it names several.
 
-
-def _period(glossary: Glossary, header: str, year: str | None) -> Period | None:
-    """A header as a period; a bare quarter (``Q3``) takes the year of a sheet or slide title."""
-    found = glossary.normalize_period(header) if header.strip() else None
-    if found is None and year and header.strip():
-        found = glossary.normalize_period(f"{year}{header.strip()}")
-        found = found if found and found.period_type == "Q" else None
-    return found
-
-
-@dataclass(frozen=True, slots=True)
-class _Row:
-    metric: str | None
-    entity: str | None
-    channel: str | None
-
-
-def _classify(glossary: Glossary, label: str) -> _Row | None:
-    """What a row label names: a metric, an entity, a channel, or ``ENTITY/CHANNEL``."""
-    metric = _label_code(glossary, SlotKind.METRIC, label)
-    if metric:
-        return _Row(metric, None, None)
-    entity = _label_code(glossary, SlotKind.ENTITY, label)
-    if entity:
-        return _Row(None, entity, None)
-    channel = _label_code(glossary, SlotKind.CHANNEL, label)
-    if channel:
-        return _Row(None, None, channel)
-    for sep in ("/", "|", "·", " - "):
-        if sep in label:
-            left, right = (part.strip() for part in label.split(sep, 1))
-            for first, second in ((left, right), (right, left)):
-                entity = _label_code(glossary, SlotKind.ENTITY, first)
-                channel = _label_code(glossary, SlotKind.CHANNEL, second)
-                if entity and channel:
-                    return _Row(None, entity, channel)
+    Only a period written as one (``FY2025``, ``2025年3月期``, ``fiscal year 2024``, ``2024Q3``)
+    counts: a bare year in a sheet name ("results 30 06 2023") or a text about part of a year
+    ("January–June 2023", "half-year", "上半期") gives no fiscal year.
+    """
+    for text in texts:
+        if not text:
+            continue
+        found = {m.period for m in glossary.scan(text)
+                 if m.kind is SlotKind.PERIOD and m.period and not _BARE_YEAR.fullmatch(m.raw.strip())}
+        if any(p.period_type == "FY" for p in found) and _PART_OF_YEAR.search(normalize_text(text)):
+            return _AMBIGUOUS
+        if len(found) == 1:
+            return found.pop()
+        if found:
+            return _AMBIGUOUS
     return None
 
 
-def _oriented(block: Block, glossary: Glossary, year: str | None) -> tuple[
-        list[list[str]], list[list[str]], list[Period | None]] | None:
-    """The grid (and its cell refs) with periods across the top, transposing when they run down."""
-    rows = [list(r) for r in block.rows]
-    refs = [list(r) for r in block.cell_refs] if block.cell_refs else [[""] * len(r) for r in rows]
-    if len(rows) < 2 or len(rows[0]) < 2:
-        return None
-    for grid, names in ((rows, refs), ([list(c) for c in zip(*rows, strict=True)],
-                                       [list(c) for c in zip(*refs, strict=True)])):
-        periods = [_period(glossary, h, year) for h in grid[0][1:]]
-        if any(periods):
-            return grid, names, [None, *periods]
-    return None
+class _Namer:
+    """``name_of`` with a per-table cache, and bare quarters (``Q3``) dated by the title's year."""
+
+    def __init__(self, glossary: Glossary, year: str | None) -> None:
+        self.glossary = glossary
+        self.year = year
+        self.cache: dict[str, Named] = {}
+
+    def __call__(self, text: str) -> Named:
+        found = self.cache.get(text)
+        if found is None:
+            found = name_of(self.glossary, text)
+            if found.unknown and self.year and text.strip():
+                quarter = self.glossary.normalize_period(f"{self.year}{text.strip()}")
+                if quarter is not None and quarter.period_type == "Q":
+                    found = Named(period=quarter)
+            self.cache[text] = found
+        return found
+
+
+@dataclass(slots=True)
+class _Cell:
+    """The slots one value cell's row labels and column headers name."""
+
+    metric: str | None = None
+    entity: str | None = None
+    channel: str | None = None
+    period: Period | None = None
+    conflict: str = ""
+
+    def add(self, named: Named) -> None:
+        for slot in ("metric", "entity", "channel", "period"):
+            new = getattr(named, slot)
+            old = getattr(self, slot)
+            if new is not None and old is not None and new != old:
+                self.conflict = f"its labels name two {slot}s"
+            elif new is not None:
+                setattr(self, slot, new)
+
+
+@lru_cache(maxsize=4096)
+def _units_of(text: str, currency: str | None) -> tuple[str, ...]:
+    """``units_in`` once per distinct label or header (tables repeat them on every row)."""
+    return tuple(units_in(text, currency)) if text else ()
+
+
+def _joined(texts: Sequence[str]) -> str:
+    """Labels as a locator value: joined by ``/``, commas (the locator's separator) made spaces."""
+    text = "/".join(dict.fromkeys(t for t in texts if t))
+    return locator_value(_COMMA.sub(" ", text).strip())
 
 
 def table_facts(block: Block, context: TableContext, glossary: Glossary,
                 lineage: Lineage) -> tuple[list[Fact], list[str]]:
-    """The facts one TABLE block states, and a warning for everything it could not read.
+    """The facts one table states, and a warning for everything it could not read.
 
-    Never raises on odd content: a table with no period header or no recognisable metric
-    yields a warning and no facts.
+    Never raises on odd content: a table whose axes cannot be read yields a warning naming
+    the table and the reason, and no facts.
     """
     where = f"{lineage.doc_id} {block.locator}"
+    rows = [list(r) for r in block.rows]
+    if len(rows) < 2 or len(rows[0]) < 2:
+        return [], [f"{where}: fewer than two rows or columns; table skipped"]
+    refs = [list(r) for r in block.cell_refs] if block.cell_refs else None
+    shape = table_shape(rows, glossary)
+    if shape is None:
+        return [], [f"{where}: no cell holds a figure under a label; table skipped"]
     years = [m.period.period for t in context.headings for m in glossary.scan(t)
              if m.period is not None and m.period.period_type == "FY"]
-    oriented = _oriented(block, glossary, years[-1] if years else None)
-    if oriented is None:
-        return [], [f"{where}: no column or row header names a period; table skipped"]
-    grid, refs, periods = oriented
-    layers = context.layers()
-    context_metric = _mentioned(glossary, SlotKind.METRIC, layers)
-    context_entity = _mentioned(glossary, SlotKind.ENTITY, layers)
-    context_channel = _mentioned(glossary, SlotKind.CHANNEL, [context.caption, *reversed(context.headings)])
-    units = DeclaredUnits.read([context.caption, *reversed(context.headings)], glossary)
-    facts: list[Fact] = []
-    warnings: list[str] = []
-    recognised = 0
-    for r, row in enumerate(grid[1:], start=1):
-        label = row[0].strip()
-        if not label or not any(cell.strip() for cell in row[1:]):
-            continue
-        named = _classify(glossary, label)
-        recognised += named is not None
-        metric = named.metric if named and named.metric else context_metric
-        entity = named.entity if named and named.entity else context_entity
-        channel = named.channel if named and named.channel else context_channel
-        if named is None or metric in (None, _AMBIGUOUS) or entity in (None, _AMBIGUOUS):
-            missing = "row label" if named is None else "metric" if metric in (None, _AMBIGUOUS) else "entity"
-            warnings.append(f"{where}: row {label!r}: no {missing} the glossary recognises; row skipped")
-            continue
-        assert metric is not None and entity is not None  # narrowed by the check above
+    namer = _Namer(glossary, years[-1] if years else None)
+    return _TableReader(block, context, glossary, lineage, shape, rows, refs, namer).read()
+
+
+class _TableReader:
+    """Reads the value cells of one table whose shape is known."""
+
+    def __init__(self, block: Block, context: TableContext, glossary: Glossary, lineage: Lineage,
+                 shape: TableShape, rows: list[list[str]], refs: list[list[str]] | None, name: _Namer) -> None:
+        self.block, self.context, self.glossary, self.lineage = block, context, glossary, lineage
+        self.shape, self.rows, self.refs, self.name = shape, rows, refs, name
+        self.where = f"{lineage.doc_id} {block.locator}"
+        self.warnings: list[str] = []
+        self.assumed = False
+        self.other_company: bool | None = None
+
+    def warn(self, text: str) -> None:
+        if len(self.warnings) < _MAX_WARNINGS_PER_TABLE:
+            self.warnings.append(f"{self.where}: {text}")
+
+    def read(self) -> tuple[list[Fact], list[str]]:
+        shape, glossary, context = self.shape, self.glossary, self.context
+        header_names = self._header_names()
+        row_names = {r: [self.name(label) for label in labels] for r, labels in shape.row_labels.items()}
+        named = [n for names in (*header_names.values(), *row_names.values()) for n in names]
+        if not any(n.metric or n.entity or n.channel or n.period for n in named):
+            return [], [f"{self.where}: no row or column names a metric, entity, channel or period the glossary "
+                        "knows; table skipped"]
+        if not any(n.metric or n.entity or n.channel for n in named):
+            return [], [f"{self.where}: no row names a metric, entity or channel the glossary knows; table skipped"]
+        has = {slot: any(getattr(n, slot) for n in named) for slot in ("metric", "entity", "channel", "period")}
+        layers = context.layers()
+        near = [context.caption, *reversed(context.headings), context.lead]
+        fallback = _Cell(
+            metric=None if has["metric"] else _mentioned(glossary, SlotKind.METRIC, layers),
+            entity=None if has["entity"] else _mentioned(glossary, SlotKind.ENTITY, layers),
+            channel=None if has["channel"] else _mentioned(glossary, SlotKind.CHANNEL, near),
+        )
+        context_period = None if has["period"] else _context_period(glossary, near)
+        table_units = [u for c in range(shape.label_cols) for h in shape.header_rows
+                       for u in units_in(self.rows[h][c], glossary.currency)]
+        declared = DeclaredUnits.read([*self.block_caption(), *reversed(context.headings), context.lead], glossary)
+        facts: dict[FactKey, Fact] = {}
+        dropped: set[FactKey] = set()
+        skipped_cols = {c for c, names in header_names.items() if any(n.unknown for n in names)}
+        for c in sorted(skipped_cols):
+            self.warn(f"column {'/'.join(shape.col_headers[c])!r}: a header the glossary does not read; column skipped")
+        for r in shape.body_rows:
+            names = row_names[r]
+            labels = shape.row_labels[r]
+            if any(n.unknown for n in names):
+                unknown = next(label for label, n in zip(labels, names, strict=True) if n.unknown)
+                self.warn(f"row {unknown!r}: no row label the glossary recognises; row skipped")
+                continue
+            for c in shape.col_headers:
+                text = self.rows[r][c]
+                if c in skipped_cols or body_cell_blank(text):
+                    continue
+                cell = _Cell()
+                for n in (*names, *header_names[c]):
+                    cell.add(n)
+                fact = self._fact(r, c, cell, fallback, context_period, table_units, declared)
+                if fact is None:
+                    continue
+                kept = facts.get(fact.key)
+                if kept is not None and kept.value != fact.value:
+                    self.warn(f"{fact.source_locator} and {kept.source_locator} give two figures for one fact; "
+                              "both dropped")
+                    dropped.add(fact.key)
+                facts.setdefault(fact.key, fact)
+        found = [fact for key, fact in facts.items() if key not in dropped]
+        self._check_totals(found)
+        if not found and not self.warnings:
+            self.warn("no cell holds a figure; table skipped")
+        return found, self.warnings
+
+    def block_caption(self) -> list[str]:
+        return [self.context.caption, *self._title_rows()]
+
+    def _title_rows(self) -> list[str]:
+        """Header rows that span every value column with one text the glossary does not read (a title)."""
+        titles = []
+        for i, _ in enumerate(self.shape.header_rows):
+            texts = {headers[i] for headers in self.shape.col_headers.values()}
+            if len(texts) == 1 and len(self.shape.col_headers) > 1:
+                text = texts.pop()
+                if text and self.name(text).unknown:
+                    titles.append(text)
+        return titles
+
+    def _header_names(self) -> dict[int, list[Named]]:
+        titles = set(self._title_rows())
+        names: dict[int, list[Named]] = {}
+        for c, headers in self.shape.col_headers.items():
+            names[c] = [self.name(h) for h in headers if h not in titles]
+            if len(headers) > 1 and not any(n.period for n in names[c]):
+                joined = self.name(" ".join(h for h in headers if h))  # "Fiscal Year Ended" over "April 27, 2019"
+                if joined.period is not None:
+                    names[c] = [Named(period=joined.period) if n.unknown or n == Named() else n for n in names[c]]
+        return names
+
+    def _fact(self, r: int, c: int, cell: _Cell, fallback: _Cell, context_period: Period | None | str,
+              table_units: list[str], declared: DeclaredUnits) -> Fact | None:
+        glossary = self.glossary
+        row_text = _joined(self.shape.row_labels[r])
+        col_text = _joined(self.shape.col_headers[c])
+        what = f"{row_text}/{col_text}"
+        if cell.conflict:
+            self.warn(f"{what}: {cell.conflict}; cell skipped")
+            return None
+        metric = cell.metric or fallback.metric
+        entity = cell.entity or fallback.entity
+        if entity is None and self.context.assumed_entity and not self._other_company():
+            entity = self.context.assumed_entity
+            if not self.assumed:
+                self.assumed = True
+                self.warn(f"no entity stated in the table, its context or the document: assumed {entity}")
+        channel = cell.channel or fallback.channel
+        period = cell.period or (None if isinstance(context_period, str) else context_period)
+        missing = [slot for slot, value in (("metric", metric), ("entity", entity), ("period", period))
+                   if value in (None, _AMBIGUOUS)]
+        if missing:
+            self.warn(f"row {row_text!r}: no {missing[0]} the glossary recognises; cell {col_text!r} skipped")
+            return None
+        assert metric is not None and entity is not None and period is not None and not isinstance(period, str)
         channel = glossary.default_channel if channel in (None, _AMBIGUOUS) else channel
+        number = read_cell(self.rows[r][c])
+        if number is None:
+            self.warn(f"{what}: {self.rows[r][c]!r} is not a number; cell skipped")
+            return None
         expected = glossary.term(SlotKind.METRIC, metric).unit or ""
-        declared = units.for_metric(metric, expected)
-        if declared and declared != expected:
-            warnings.append(f"{where}: row {label!r}: declared unit {declared} but {metric} is kept in "
-                            f"{expected}; not converted, row skipped")
-            continue
-        for c, cell in enumerate(row[1:], start=1):
-            period = periods[c]
-            text = cell.strip()
-            if period is None or not text or text.lower() in _BLANKS:
+        unit = self._unit(r, c, metric, expected, number.percent, table_units, declared)
+        if unit is None:
+            return None
+        if unit_dimension(unit) != unit_dimension(expected):
+            self.warn(f"{what}: stated in {unit} but {metric} is kept in {expected}; not converted, cell skipped")
+            return None
+        ref = self.refs[r][c] if self.refs else ""
+        cell_ref = f",cell={ref}" if ref else ""
+        locator = f"{self.block.locator}{cell_ref},row={row_text},col={col_text}"
+        return Fact(metric, entity, glossary.term(SlotKind.ENTITY, entity).geography or "", channel,
+                    period.period_type, period.period, number.value, unit, self.lineage.doc_id, locator,
+                    source_file_hash=self.lineage.source_file_hash, extractor_version=self.lineage.extractor_version,
+                    mapping_version=self.lineage.mapping_version, sensitivity=self.lineage.sensitivity)
+
+    def _other_company(self) -> bool:
+        """Whether the text around the table names a company the glossary does not (then nothing is assumed)."""
+        if self.other_company is None:
+            context = self.context
+            texts = [context.caption, context.lead, *context.headings, context.doc_title]
+            named = next((m.group(0) for t in texts if t for m in [_COMPANY.search(t)] if m), "")
+            self.other_company = bool(named)
+            if named:
+                self.warn(f"the table is about {named.strip()!r}, which the glossary does not name; "
+                          "its rows without an entity are skipped")
+        return self.other_company
+
+    def _unit(self, r: int, c: int, metric: str, expected: str, percent: bool, table_units: list[str],
+              declared: DeclaredUnits) -> str | None:
+        """The unit a cell is stated in: its own %, then its labels and headers, the table's, the caption's."""
+        if percent:
+            if unit_dimension(expected) != "ratio":
+                self.warn(f"{_joined(self.shape.row_labels[r])}/{_joined(self.shape.col_headers[c])}: "
+                          f"a percentage for {metric}; cell skipped")
+                return None
+            return "PCT"
+        currency = self.glossary.currency
+        stated = [u for text in (*self.shape.row_labels[r], *self.shape.col_headers[c])
+                  for u in _units_of(text, currency)]
+        for units in (stated, table_units):
+            same = [u for u in units if unit_dimension(u) == unit_dimension(expected)]
+            if same:
+                return same[0]
+            if units:
+                return units[0]
+        return declared.for_metric(metric, expected) or expected
+
+    def _check_totals(self, facts: list[Fact]) -> None:
+        """Warn where an entity's figure differs from the sum of all its children's beyond rounding."""
+        glossary = self.glossary
+        by_key = {(f.metric_code, f.entity, f.channel, f.period, f.unit): f for f in facts}
+        for (metric, entity, channel, period, unit), total in by_key.items():
+            term = glossary.terms[SlotKind.METRIC].get(metric)
+            children = glossary.children(entity)
+            if term is None or not term.additive or not children:
                 continue
-            if text.endswith("%") and expected != "PCT":
-                warnings.append(f"{where}: {label}/{grid[0][c]}: a percentage for {metric}; cell skipped")
+            parts = [by_key.get((metric, child, channel, period, unit)) for child in children]
+            if any(p is None for p in parts):
                 continue
-            try:
-                value = parse_number(text.removesuffix("%"))
-            except ValueError:
-                warnings.append(f"{where}: {label}/{grid[0][c]}: {text!r} is not a number; cell skipped")
-                continue
-            ref = refs[r][c]
-            locator = f"{block.locator},cell={ref}" if ref else f"{block.locator},row={label},col={grid[0][c].strip()}"
-            facts.append(Fact(
-                metric, entity, glossary.term(SlotKind.ENTITY, entity).geography or "", channel,
-                period.period_type, period.period, value, expected, lineage.doc_id, locator,
-                source_file_hash=lineage.source_file_hash, extractor_version=lineage.extractor_version,
-                mapping_version=lineage.mapping_version, sensitivity=lineage.sensitivity,
-            ))
-    if not recognised:  # one warning for a table that is not a metric table at all, not one per row
-        return [], [f"{where}: no row names a metric, entity or channel the glossary knows; table skipped"]
-    if not facts and not warnings:
-        warnings.append(f"{where}: no cell holds a figure; table skipped")
-    return facts, warnings
+            values = [Decimal(str(p.value)) for p in parts if p is not None]
+            places = max(-min(v.as_tuple().exponent for v in [*values, Decimal(str(total.value))]), 0)  # type: ignore[operator]
+            tolerance = Decimal(len(values)) * Decimal(5) / Decimal(10) ** (places + 1)
+            if abs(sum(values) - Decimal(str(total.value))) > tolerance:
+                self.warn(f"{metric} {entity} {period}: the parts sum to {sum(values)} but the table states "
+                          f"{total.value} ({total.source_locator}); kept as stated")

@@ -106,7 +106,7 @@ def _quarterly_fact(entity_code: str, quarter: str, value: str, file_hashes: Map
         quarter,
         value,
         doc,
-        _layout.cell_locator(sheet, cell),
+        _layout.cell_locator(sheet, cell, entity_code, quarter),
         file_hashes,
     )
 

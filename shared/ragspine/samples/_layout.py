@@ -77,6 +77,6 @@ def quarter_cell(entity_code: str, quarter: str) -> tuple[str, str]:
     return year, f"{_QUARTER_COLUMNS[int(q) - 1]}{row}"
 
 
-def cell_locator(sheet: str, cell: str) -> str:
-    """Return the locator of a worksheet cell."""
-    return f"sheet={sheet},cell={cell}"
+def cell_locator(sheet: str, cell: str, row: str, col: str) -> str:
+    """Return the locator of a worksheet cell: its reference, then its row label and column header."""
+    return f"sheet={sheet},cell={cell},row={row},col={col}"

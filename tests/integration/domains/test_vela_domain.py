@@ -90,7 +90,7 @@ class TestStructured:
     def test_a_fiscal_quarter_comes_from_the_workbook(self, ask: Ask) -> None:
         body = ask("What was the 2025Q2 revenue of clinics?")
         assert body["status"] == "found" and "122.5 EUR_M" in body["answer"]
-        assert _sources(body) == [("Vela_Quarterly_Revenue_FY2025.xlsx", "sheet=FY2025,cell=C3")]
+        assert _sources(body) == [("Vela_Quarterly_Revenue_FY2025.xlsx", "sheet=FY2025,cell=C3,row=Clinics division,col=Q2")]
 
     def test_a_missing_year_is_not_found_and_no_figure_is_given(self, ask: Ask) -> None:
         body = ask("What was the bed occupancy of Amsterdam in FY2023?")

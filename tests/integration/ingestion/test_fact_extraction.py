@@ -57,7 +57,7 @@ def test_every_fact_carries_full_lineage(results: list[ExtractionResult]) -> Non
     curated = {f.key: f for f in read_facts_csv(SAMPLES_DIR / "facts.csv")}
     for fact in primary_facts(results).facts:
         assert fact.source_file_hash == curated[fact.key].source_file_hash  # the hash of the file's bytes
-        assert fact.extractor_version == "table-1"
+        assert fact.extractor_version == "table-2"
         assert fact.mapping_version == default_glossary().version
 
 

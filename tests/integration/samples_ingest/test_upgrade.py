@@ -94,7 +94,7 @@ def test_an_old_style_data_folder_ends_as_a_fresh_ingestion(settings: Settings, 
     assert services.facts.count() == 114 and None not in stored
     assert [(f.value, f.source_doc_id, f.source_locator, f.source_file_hash) for f in stored if f] == [
         (f.value, f.source_doc_id, f.source_locator, f.source_file_hash) for f in curated]
-    assert {f.extractor_version for f in stored if f} == {"table-1"}  # none of the curated-1 rows is left
+    assert {f.extractor_version for f in stored if f} == {"table-2"}  # none of the curated-1 rows is left
 
 
 def test_the_next_run_removes_nothing_and_redoes_nothing(settings: Settings) -> None:

@@ -36,11 +36,11 @@ def test_a_caption_scopes_units_to_the_metrics_it_names() -> None:
 
 
 def test_metric_rows_take_the_entity_from_the_title_and_keep_number_forms() -> None:
-    result = _extract(_doc(("Metric", "FY2024", "2024年"), ("Revenue", "1,320", "7"), ("毛利率", "41.0%", ""),
+    result = _extract(_doc(("Metric", "FY2024", "2023年"), ("Revenue", "1,320", "7"), ("毛利率", "41.0%", ""),
                            heading="Hong Kong — key figures", caption="Unit: USD_M"))
     assert [(f.metric_code, f.entity, f.geography, f.channel, f.period, f.value, f.unit) for f in result.facts] == [
         ("REVENUE", "ACME_HK", "HK", "TOTAL", "2024", 1320, "USD_M"),
-        ("REVENUE", "ACME_HK", "HK", "TOTAL", "2024", 7, "USD_M"),
+        ("REVENUE", "ACME_HK", "HK", "TOTAL", "2023", 7, "USD_M"),
         ("GROSS_MARGIN", "ACME_HK", "HK", "TOTAL", "2024", 41.0, "PCT"),
     ]
     assert result.facts[0].source_locator == "slide=2,table=1,row=Revenue,col=FY2024"
@@ -50,8 +50,8 @@ def test_metric_rows_take_the_entity_from_the_title_and_keep_number_forms() -> N
 def test_periods_down_the_first_column_are_read_transposed() -> None:
     result = _extract(_doc(("Period", "REVENUE", "NET_PROFIT"), ("2024Q3", "322", "40.5"), heading="ACME_CN"))
     assert [(f.metric_code, f.period_type, f.period, f.value, f.source_locator) for f in result.facts] == [
-        ("REVENUE", "Q", "2024Q3", 322, "slide=2,table=1,row=REVENUE,col=2024Q3"),
-        ("NET_PROFIT", "Q", "2024Q3", 40.5, "slide=2,table=1,row=NET_PROFIT,col=2024Q3"),
+        ("REVENUE", "Q", "2024Q3", 322, "slide=2,table=1,row=2024Q3,col=REVENUE"),
+        ("NET_PROFIT", "Q", "2024Q3", 40.5, "slide=2,table=1,row=2024Q3,col=NET_PROFIT"),
     ]
 
 
@@ -60,7 +60,7 @@ def test_entity_channel_rows_take_the_metric_from_the_title_and_cells_use_their_
                            refs=(("A1", "B1"), ("A2", "B2"))))
     (fact,) = result.facts
     assert (fact.metric_code, fact.entity, fact.channel, fact.value) == ("REVENUE", "ACME_JP", "ONLINE", 188.2)
-    assert fact.source_locator == "slide=2,table=1,cell=B2"
+    assert fact.source_locator == "slide=2,table=1,cell=B2,row=日本/线上,col=FY2025"
 
 
 def test_bad_cells_and_unknown_rows_are_warnings_not_facts() -> None:
@@ -71,15 +71,20 @@ def test_bad_cells_and_unknown_rows_are_warnings_not_facts() -> None:
     assert any("'Headcount'" in w for w in result.warnings)
 
 
-def test_a_unit_that_disagrees_with_the_glossary_skips_the_row() -> None:
+def test_a_stated_unit_other_than_the_glossary_one_is_kept_as_stated_not_converted() -> None:
     result = _extract(_doc(("Metric", "FY2024"), ("REVENUE", "1320000"), heading="ACME_CN", caption="Unit: USD thousand"))
+    assert [(f.value, f.unit) for f in result.facts] == [(1320000, "USD_K")]
+
+
+def test_a_percentage_unit_for_a_money_metric_skips_the_row() -> None:
+    result = _extract(_doc(("Metric", "FY2024 (%)"), ("REVENUE", "12.5"), heading="ACME_CN"))
     assert result.facts == ()
-    assert "declared unit USD_K" in result.warnings[0]
+    assert "stated in PCT but REVENUE is kept in USD_M" in result.warnings[0]
 
 
 def test_a_table_without_a_recognisable_metric_is_one_warning() -> None:
-    assert _extract(_doc(("Name", "Age"), ("Bob", "4"))).warnings[0].endswith("no column or row header names a "
-                                                                                 "period; table skipped")
+    assert _extract(_doc(("Name", "Age"), ("Bob", "4"))).warnings[0].endswith(
+        "no row or column names a metric, entity, channel or period the glossary knows; table skipped")
     result = _extract(_doc(("Name", "FY2024"), ("Bob", "4"), ("Ann", "5")))
     assert result.facts == () and len(result.warnings) == 1 and "no row names" in result.warnings[0]
 

@@ -77,7 +77,7 @@ class TestProvenance:
         assert report.unsupported == unsupported
 
     @pytest.mark.parametrize("answer", [
-        "见（来源：ACME_Quarterly_Revenue.xlsx · sheet=2024,cell=C3）",
+        "见（来源：ACME_Quarterly_Revenue.xlsx · sheet=2024,cell=C3,row=ACME_HK,col=2024Q2）",
         "下降。（来源：ACME_FY2024_MDA.docx heading=香港（ACME_HK）,para=1）",  # brackets inside the locator
     ])
     def test_locators_inside_citations_are_not_claims(self, answer: str) -> None:

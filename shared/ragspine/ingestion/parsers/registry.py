@@ -16,6 +16,7 @@ from ragspine.ingestion.errors import (
     IngestionError,
     UnsupportedDocumentTypeError,
 )
+from ragspine.ingestion.parsers.csv_tables import CsvParser
 from ragspine.ingestion.parsers.docx import DocxParser
 from ragspine.ingestion.parsers.guard import ParseLimits, check_package, within_budget
 from ragspine.ingestion.parsers.html import HtmlParser
@@ -33,6 +34,7 @@ logger = logging.getLogger(__name__)
 
 PARSERS: tuple[DocumentParser, ...] = (
     PptxParser(), XlsxParser(), DocxParser(), PdfParser(), MarkdownParser(), HtmlParser(), TextParser(),
+    CsvParser(),
 )
 # Office files are zip packages: refuse one that would unpack past this multiple of the size
 # limit (a zip bomb) before any library inflates it. Real documents stay far below it.

@@ -1,0 +1,236 @@
+"""The shape of a table: its header rows, its label columns, and what each label or header names.
+
+Nothing is assumed to sit in row 1 or column A. The body starts at the first row holding a
+figure; the rows above it are headers (one, or several with a merged period over its metrics).
+The label columns are the leading columns holding no figure in any body row (``Segment |
+Metric`` in a long layout, ``Segment | Metric | Period`` in a tidy one). A blank under a
+label (a merged segment cell) or right of a header (a merged period) repeats the text
+before it. Each label and header is then read against the glossary as a metric, an entity,
+a channel, an ``ENTITY/CHANNEL`` pair or a period; text that only states a unit or a generic
+word (``Amount``, ``金額``) names nothing, and anything else is *unknown*: its row or column
+is never given a meaning it does not state.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass
+
+from ragspine.facts.glossary import Glossary, Period, SlotKind, normalize_text
+from ragspine.numbers.cells import is_blank, read_cell, strip_footnotes
+from ragspine.numbers.units import units_in
+
+# Header words over value columns (or label columns) that name no slot.
+_GENERIC = frozenset({
+    "amount", "amounts", "value", "values", "figure", "figures", "total amount", "item", "items", "line item",
+    "metric", "metrics", "kpi", "indicator", "segment", "segments", "entity", "division", "business", "period",
+    "year", "fiscal year", "quarter", "channel", "unit", "units", "actual", "actuals", "reported",
+    "金額", "金额", "数值", "數值", "数値", "项目", "項目", "科目", "指标", "指標", "期间", "期間", "年度", "区分",
+    "セグメント", "分部", "板块", "业务", "事業", "渠道", "実績", "实际", "単位", "单位",
+})
+# Words of a heading over period columns ("Years Ended September 30,", "As of December 31"): the
+# periods themselves are in the header row below it.
+_PERIOD_PHRASE = re.compile(
+    r"(?:years?|months?|quarters?|weeks?|periods?)\s+end(?:ed|ing)|(?<![a-z])as\s+(?:of|at)(?![a-z])"
+    r"|fiscal\s+years?|for\s+the\s+(?:fiscal\s+)?(?:years?|periods?|quarters?)|年度|期末|会计年度|事業年度")
+_MONTHS = {m: i for i, m in enumerate(("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov",
+                                       "dec"), start=1)}
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+_DATE = re.compile(rf"(?<![a-z])(?:(?P<m1>{_MONTH})\s+(?P<d1>\d{{1,2}}),?|(?P<d2>\d{{1,2}})\s+(?P<m2>{_MONTH}),?)\s*"
+                   r"(?P<y>(?:19|20)\d{2})(?!\d)")
+_YEAR_ENDED = re.compile(r"years?\s+end(?:ed|ing)|fiscal\s+years?|for\s+the\s+(?:fiscal\s+)?years?")
+_UNIT_WORDS = re.compile(r"[$€£¥]|us\$|hk\$|[’']000|(?<![a-z])(?:m|mn|bn|k|millions?|thousands?|billions?|usd|eur|gbp"
+                         r"|jpy|rmb|cny|in|dollars?|euros?|yen)(?![a-z])|%|百万|十億|十亿|千万|[千万億亿円元]|単位|单位|單位")
+# Words a unit note carries besides the unit ("(in millions, except per share data)", "金額").
+_UNIT_FILLER = re.compile(r"(?<![a-z])(?:except|per|share|shares|data|amounts?|and|of|otherwise|stated|unless|noted"
+                          r"|indicated|the)(?![a-z])|金額|金额")
+_YEAR = re.compile(r"(?<!\d)((?:19|20)\d{2})(?!\d)")
+_SHORT_PERIOD = re.compile(r"months|weeks|quarter|half|季度|四半期|半期|か月|个月")
+_UNIT_NOTE = re.compile(r"[(（\[［][^()（）\[\]［］]*[)）\]］]")
+_SEPARATORS = ("/", "|", "·", " - ")
+
+
+@dataclass(frozen=True, slots=True)
+class Named:
+    """What one label or header names; all None (and not ``unknown``) for a word that names nothing."""
+
+    metric: str | None = None
+    entity: str | None = None
+    channel: str | None = None
+    period: Period | None = None
+    unknown: bool = False
+
+
+NOTHING = Named()
+UNKNOWN = Named(unknown=True)
+PERIOD_HEADING = Named()  # a heading over periods: names nothing itself, the headers below it do
+
+
+@dataclass(frozen=True, slots=True)
+class TableShape:
+    """Where a table's figures are and what names their rows and columns.
+
+    ``header_rows`` are row indexes above the body; ``label_cols`` the leading columns that
+    hold labels; ``row_labels[r]`` and ``col_headers[c]`` the texts (merges filled) naming a
+    body row and a value column.
+    """
+
+    header_rows: tuple[int, ...]
+    label_cols: int
+    body_rows: tuple[int, ...]
+    row_labels: dict[int, tuple[str, ...]]
+    col_headers: dict[int, tuple[str, ...]]
+
+
+def clean_label(text: str) -> str:
+    """A label without footnote marks and surrounding space (``売上高※1`` -> ``売上高``)."""
+    return strip_footnotes(text).strip()
+
+
+def _is_figure(text: str, glossary: Glossary) -> bool:
+    """A cell holding a figure (a period written as a bare year is a label, not a figure)."""
+    number = read_cell(text)
+    if number is None:
+        return False
+    year_like = isinstance(number.value, int) and 1900 <= number.value <= 2100 and "," not in text
+    return not (year_like and glossary.normalize_period(text) is not None)
+
+
+def table_shape(rows: list[list[str]], glossary: Glossary) -> TableShape | None:
+    """The header rows and label columns of a grid; None when no row holds a figure."""
+    figures = [[_is_figure(cell, glossary) for cell in row] for row in rows]
+    first_figure = next((r for r, row in enumerate(figures) if any(row[1:])), None)
+    if first_figure is None:
+        return None
+    # A row above the first figure is still body when its label names something (``REVENUE | n/a``).
+    first_body = next((r for r in range(1, first_figure) if _names_something(glossary, rows[r][0])
+                       and not any(glossary.normalize_period(clean_label(c)) for c in rows[r][1:] if c.strip())),
+                      first_figure)
+    label_cols = min(row.index(True) for row in figures[first_figure:] if any(row))
+    body = tuple(r for r in range(first_body, len(rows))
+                 if any(not is_blank(cell) for cell in rows[r][label_cols:]))
+    if label_cols == 0:
+        return None  # a figure in the first column: no labels to read it by
+    width = len(rows[0])
+    headers = tuple(range(first_body))
+    col_headers: dict[int, tuple[str, ...]] = {}
+    filled = [[clean_label(rows[h][c]) for c in range(width)] for h in headers]
+    for i in range(len(headers) - 1):  # a merged upper header spans the columns right of it
+        for c in range(label_cols + 1, width):
+            if not filled[i][c]:
+                filled[i][c] = filled[i][c - 1]
+    for c in range(label_cols, width):
+        col_headers[c] = tuple(filled[i][c] for i in range(len(headers)))
+    row_labels: dict[int, tuple[str, ...]] = {}
+    previous = [""] * label_cols
+    for r in body:
+        labels = [clean_label(rows[r][k]) for k in range(label_cols)]
+        for k in range(label_cols - 1):  # a merged outer label (the segment) covers the rows below it
+            if not labels[k] and any(labels[k + 1:]):
+                labels[k] = previous[k]
+        previous = labels
+        row_labels[r] = tuple(labels)
+    return TableShape(headers, label_cols, body, row_labels, col_headers)
+
+
+def _names_something(glossary: Glossary, text: str) -> bool:
+    named = name_of(glossary, text)
+    return bool(named.metric or named.entity or named.channel)
+
+
+def name_of(glossary: Glossary, text: str) -> Named:
+    """What one label or header names (see the module docstring)."""
+    text = clean_label(text)
+    if not text:
+        return NOTHING
+    found = _whole(glossary, text) or _whole(glossary, _UNIT_NOTE.sub(" ", text).strip())
+    if found is not None:
+        return found
+    norm = normalize_text(text)
+    dated = _dated_period(glossary, norm)
+    if dated is not None:
+        return dated
+    unitless = " ".join(_UNIT_WORDS.sub(" ", norm).split()).strip(" ,:：()（）")
+    if unitless != norm.strip() and unitless:
+        period = glossary.normalize_period(unitless)  # "2019 €m", "2018 $'000"
+        if period is not None:
+            return Named(period=period)
+    bare = " ".join(_UNIT_NOTE.sub(" ", norm).split())
+    if not unitless or not bare or bare.strip(" :：") in _GENERIC or (units_in(text) and not _letters(unitless)):
+        return NOTHING  # a unit note ("(in millions)", "単位：百万円") or a generic word
+    if _PERIOD_PHRASE.search(norm):
+        return PERIOD_HEADING
+    for sep in _SEPARATORS:
+        if sep in text:
+            left, right = (part.strip() for part in text.split(sep, 1))
+            for first, second in ((left, right), (right, left)):
+                entity = glossary.normalize(SlotKind.ENTITY, first)
+                channel = glossary.normalize(SlotKind.CHANNEL, second)
+                if entity and channel:
+                    return Named(entity=entity, channel=channel)
+    return UNKNOWN
+
+
+def _dated_period(glossary: Glossary, norm: str) -> Named | None:
+    """The fiscal year a header's date closes: "Year ended May 31, 2019", "December 31, 2018", "30 June 2019".
+
+    A year "ended" on a date names its fiscal year whatever the month; a bare date (a balance
+    sheet's) only when it falls at the end of the glossary's fiscal year (or in the first week
+    after it, for 52/53-week years), never in mid-year.
+    """
+    match = _DATE.search(norm)
+    if match is None:
+        year_only = set(_YEAR.findall(norm))
+        if len(year_only) == 1 and _YEAR_ENDED.search(norm) and not _SHORT_PERIOD.search(norm):
+            return Named(period=Period.fiscal_year(_named_year(glossary, int(year_only.pop()))))
+        return None
+    if len(set(_YEAR.findall(norm))) != 1 or _SHORT_PERIOD.search(norm):
+        return None
+    month = _MONTHS[(match["m1"] or match["m2"])[:3]]
+    day = int(match["d1"] or match["d2"])
+    year = int(match["y"])
+    if _YEAR_ENDED.search(norm):
+        return Named(period=Period.fiscal_year(_named_year(glossary, year)))
+    calendar = glossary.fiscal_calendar
+    try:
+        when = dt.date(year, month, day)
+    except ValueError:
+        return None
+    if month == calendar.end_month:
+        return Named(period=Period.fiscal_year(calendar.fiscal_year_of(when)))
+    if month == calendar.end_month % 12 + 1 and day <= 7:
+        return Named(period=Period.fiscal_year(calendar.fiscal_year_of(when - dt.timedelta(days=7))))
+    return None
+
+
+def _named_year(glossary: Glossary, end_year: int) -> int:
+    """The name of the fiscal year ending in ``end_year``."""
+    calendar = glossary.fiscal_calendar
+    return end_year - 1 if calendar.named_by == "start" and calendar.end_month != 12 else end_year
+
+
+def _letters(unitless: str) -> bool:
+    """Whether a header holds words besides its unit (``% change`` does, ``(in millions)`` does not)."""
+    return bool(re.search(r"[^\W\d_]", _UNIT_FILLER.sub(" ", unitless)))
+
+
+def _whole(glossary: Glossary, text: str) -> Named | None:
+    if not text:
+        return None
+    metric = glossary.normalize(SlotKind.METRIC, text)
+    if metric:
+        return Named(metric=metric)
+    entity = glossary.normalize(SlotKind.ENTITY, text)
+    if entity:
+        return Named(entity=entity)
+    channel = glossary.normalize(SlotKind.CHANNEL, text)
+    if channel:
+        return Named(channel=channel)
+    period = glossary.normalize_period(text)
+    return Named(period=period) if period is not None else None
+
+
+def body_cell_blank(text: str) -> bool:
+    """A body cell that states no figure by convention (empty, dash, n/a): skipped without a warning."""
+    return is_blank(text)

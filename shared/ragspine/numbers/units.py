@@ -1,0 +1,121 @@
+"""Unit codes of the fact table, and the unit a caption, header or label states, in zh/ja/en.
+
+A money unit is ``<ISO 4217 code>`` with an optional scale: ``_K`` (thousand, 千), ``_10K``
+(万), ``_M`` (million, 百万), ``_10M`` (千万), ``_100M`` (億/亿), ``_B`` (billion, 十億),
+``_T`` (trillion, 兆). ``PCT`` is a percentage, ``COUNT`` a number of things. A fact keeps
+the unit its document states; nothing is converted, so ``JPY_M`` and ``JPY_B`` are two units.
+Read forms: ``USD_M``, ``USD m``, ``in millions of US dollars``, ``(¥ million)``, ``単位：百万円``,
+``单位：亿元``, ``十億円``, ``千元``, ``$ in thousands``; a scale with no currency
+(``(in millions, except per share data)``) takes the domain's currency when one is given.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+# Active ISO 4217 codes (RMB, the usual name of CNY, is read as CNY).
+ISO_4217 = frozenset({
+    "AED", "AFN", "ALL", "AMD", "ANG", "AOA", "ARS", "AUD", "AWG", "AZN", "BAM", "BBD", "BDT", "BGN", "BHD", "BIF",
+    "BMD", "BND", "BOB", "BRL", "BSD", "BTN", "BWP", "BYN", "BZD", "CAD", "CDF", "CHF", "CLP", "CNY", "COP", "CRC",
+    "CUP", "CVE", "CZK", "DJF", "DKK", "DOP", "DZD", "EGP", "ERN", "ETB", "EUR", "FJD", "FKP", "GBP", "GEL", "GHS",
+    "GIP", "GMD", "GNF", "GTQ", "GYD", "HKD", "HNL", "HTG", "HUF", "IDR", "ILS", "INR", "IQD", "IRR", "ISK", "JMD",
+    "JOD", "JPY", "KES", "KGS", "KHR", "KMF", "KPW", "KRW", "KWD", "KYD", "KZT", "LAK", "LBP", "LKR", "LRD", "LSL",
+    "LYD", "MAD", "MDL", "MGA", "MKD", "MMK", "MNT", "MOP", "MRU", "MUR", "MVR", "MWK", "MXN", "MYR", "MZN", "NAD",
+    "NGN", "NIO", "NOK", "NPR", "NZD", "OMR", "PAB", "PEN", "PGK", "PHP", "PKR", "PLN", "PYG", "QAR", "RON", "RSD",
+    "RUB", "RWF", "SAR", "SBD", "SCR", "SDG", "SEK", "SGD", "SHP", "SLE", "SOS", "SRD", "SSP", "STN", "SVC", "SYP",
+    "SZL", "THB", "TJS", "TMT", "TND", "TOP", "TRY", "TTD", "TWD", "TZS", "UAH", "UGX", "USD", "UYU", "UZS", "VES",
+    "VND", "VUV", "WST", "XAF", "XCD", "XOF", "XPF", "YER", "ZAR", "ZMW", "ZWL",
+})
+SCALES = ("K", "10K", "M", "10M", "100M", "B", "T")
+NON_MONEY = frozenset({"PCT", "COUNT"})
+_CODE = re.compile(r"^(?P<cur>[A-Z]{3})(?:_(?P<scale>" + "|".join(SCALES) + r"))?$")
+
+# Currency words and signs, as they are written (matched on NFKC, lower-cased text).
+_CURRENCY_WORDS = (
+    ("USD", r"us\s*dollars?|u\.s\.\s*dollars?|us\$|\$|美元|米ドル"),
+    ("JPY", r"japanese\s+yen|yen|円|日元|日円"),
+    ("CNY", r"rmb|renminbi|人民币|人民幣|yuan|元"),
+    ("EUR", r"euros?|€|欧元|ユーロ"),
+    ("GBP", r"pounds?\s+sterling|£|英镑|ポンド"),
+    ("HKD", r"hong\s+kong\s+dollars?|hk\$|港元|港币|香港ドル"),
+    ("CHF", r"swiss\s+francs?|瑞士法郎"),
+    ("KRW", r"韩元|ウォン"),
+)
+_YEN_SIGN = "¥"  # ¥ is yen in Japanese documents and yuan in Chinese ones: the domain's currency decides
+_CUR_ALT = "|".join(f"(?P<c{i}>{words})" for i, (_, words) in enumerate(_CURRENCY_WORDS))
+_ISO = r"(?P<iso>[a-z]{3})"
+# English scales (after or before the currency) and CJK scales (before the currency word).
+_EN_SCALE = r"(?P<en>thousands?|millions?|billions?|trillions?|k|mn|m|bn|b|tn)"
+_CJK_SCALE = r"(?P<cjk>十億|十亿|千万|千萬|百万|百萬|億|亿|万|萬|千|兆)"
+_EN_SCALES = {"thousand": "K", "thousands": "K", "k": "K", "million": "M", "millions": "M", "m": "M", "mn": "M",
+              "billion": "B", "billions": "B", "b": "B", "bn": "B", "trillion": "T", "trillions": "T", "tn": "T"}
+_CJK_SCALES = {"千": "K", "万": "10K", "萬": "10K", "百万": "M", "百萬": "M", "千万": "10M", "千萬": "10M",
+               "億": "100M", "亿": "100M", "十億": "B", "十亿": "B", "兆": "T"}
+_MONEY_PATTERNS = (
+    # 百万円, 亿元, 千美元, 十億円
+    re.compile(_CJK_SCALE + r"\s*(?:" + _CUR_ALT + r"|(?P<yen>¥))"),
+    # USD m, JPY_B, $ in millions, ¥ million, US dollars in thousands, RMB bn
+    re.compile(r"(?:(?<![a-z])" + _ISO + r"(?![a-z])|" + _CUR_ALT + r"|(?P<yen>¥))[\s_]*(?:in\s+)?" + _EN_SCALE
+               + r"(?![a-z])"),
+    # millions of US dollars, thousands of yen, in millions of CHF
+    re.compile(r"(?<![a-z])" + _EN_SCALE + r"\s+of\s+(?:(?<![a-z])" + _ISO + r"(?![a-z])|" + _CUR_ALT + ")"),
+)
+# A scale with no currency: "(in millions, except per share data)", "单位：百万", "in thousands".
+_BARE_SCALE = re.compile(r"(?<![a-z])in\s+" + _EN_SCALE + r"(?![a-z])|(?:単位|单位|單位)\s*[:：]?\s*" + _CJK_SCALE)
+_PCT = re.compile(r"%|(?<![a-z])percent(?:age)?(?![a-z])|百分比|百分率")
+_COUNT = re.compile(r"(?<![a-z])in\s+(?:stores|shops|units)(?![a-z])|(?<![a-z])count(?![a-z])|家数|个数")
+
+
+def is_unit_code(code: str) -> bool:
+    """Whether ingestion can state ``code`` by itself: PCT, COUNT or an ISO 4217 currency with a scale."""
+    if code in NON_MONEY:
+        return True
+    match = _CODE.match(code)
+    return match is not None and match["cur"] in ISO_4217
+
+
+def unit_dimension(unit: str) -> str:
+    """What a unit measures: ``ratio`` (PCT), ``count`` (COUNT), ``money`` (a currency code) or the unit itself."""
+    if unit in NON_MONEY:
+        return {"PCT": "ratio", "COUNT": "count"}[unit]
+    return "money" if is_unit_code(unit) or not unit else unit
+
+
+def money_units_in(text: str, currency: str | None = None) -> list[str]:
+    """Every scaled money unit ``text`` states, in order of appearance (``単位：百万円`` -> ``JPY_M``)."""
+    norm = unicodedata.normalize("NFKC", text).lower()
+    found: list[tuple[int, str]] = []
+    for pattern in _MONEY_PATTERNS:
+        for match in pattern.finditer(norm):
+            code = _currency_of(match, currency)
+            scale = _EN_SCALES[match["en"]] if match.groupdict().get("en") else _CJK_SCALES[match["cjk"]]
+            if code:
+                found.append((match.start(), f"{code}_{scale}"))
+    if not found and currency:
+        for match in _BARE_SCALE.finditer(norm):
+            scale = _EN_SCALES[match["en"]] if match["en"] else _CJK_SCALES[match["cjk"]]
+            found.append((match.start(), f"{currency}_{scale}"))
+    return list(dict.fromkeys(code for _, code in sorted(found)))
+
+
+def units_in(text: str, currency: str | None = None) -> list[str]:
+    """Every unit a caption, header or label declares: money units first, then PCT and COUNT."""
+    found = money_units_in(text, currency)
+    norm = unicodedata.normalize("NFKC", text).lower()
+    found += [unit for unit, pattern in (("PCT", _PCT), ("COUNT", _COUNT)) if pattern.search(norm)]
+    return found
+
+
+def _currency_of(match: re.Match[str], currency: str | None) -> str | None:
+    groups = match.groupdict()
+    if groups.get("iso"):
+        iso = groups["iso"].upper()
+        iso = "CNY" if iso == "RMB" else iso
+        return iso if iso in ISO_4217 else None
+    if groups.get("yen"):
+        return currency if currency in ("JPY", "CNY") else "JPY"
+    for i, (code, _) in enumerate(_CURRENCY_WORDS):
+        if groups.get(f"c{i}"):
+            return code
+    return None

@@ -1,0 +1,176 @@
+"""TAT-QA dev table-cell questions through the structured channel: exact match and wrong rate.
+
+For each of the 278 contexts: a domain folder fresh from ``ragspine domain init`` whose glossary
+is edited the way a user who lists every line item would (each row label of the table becomes a
+metric alias: the glossary has no open vocabulary yet); the table and its paragraphs written as
+a Markdown file, parsed by the real parser, its facts extracted by the real table reader into a
+SQLite fact store, and each question whose answer is one table cell asked through
+``answer_question``. A question counts
+
+* exact when the answer is found and its value equals TAT-QA's answer (sign and scale aside:
+  TAT-QA writes ``(1,234)`` and ``$1,234`` for the figure the cell holds);
+* wrong when a figure is found that is not TAT-QA's answer;
+* not found otherwise (the product says it has no such figure).
+
+    .venv/bin/python tests/eval/tatqa_tables.py [--limit N] [--json PATH]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import sys
+import tempfile
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "shared"))
+sys.path.insert(0, str(ROOT))
+
+from ragspine.domain.starter import init_domain  # noqa: E402
+from ragspine.facts.glossary import normalize_text  # noqa: E402
+from ragspine.numbers.cells import read_cell  # noqa: E402
+from ragspine.qa.answer import answer_question  # noqa: E402
+from ragspine.qa.result import AnswerStatus  # noqa: E402
+
+TATQA = Path("/work/shared/corpus/qa/tatqa/tatqa_dataset_dev.json")
+_CODE = re.compile(r"[^A-Z0-9]+")
+
+
+def _glossary_mapping(folder: Path, table: list[list[str]]) -> dict[str, Any]:
+    """The init glossary with each row label of the table a metric (what a user would list)."""
+    raw: dict[str, Any] = yaml.safe_load((folder / "glossary.yaml").read_text(encoding="utf-8"))
+    raw["metrics"] = {}
+    raw["currency"] = "USD"  # TAT-QA's reports are in US dollars
+    raw["units"] = {"USD_M": {"names": {"en": "USD millions"}, "currency": "USD"},
+                    "PCT": {"names": {"en": "percent"}}}
+    taken = {normalize_text(str(a)).strip() for section in ("entities", "channels")
+             for code, spec in raw[section].items() for a in [code, *spec.get("aliases", [])]}
+    for row in table:
+        label = str(row[0]).strip().rstrip(":")
+        key = normalize_text(label).strip()
+        if (not label or key in taken or read_cell(label) is not None or re.fullmatch(r"(fy)?\s*\d{4}", key)
+                or label.startswith("(")):  # a unit note such as "(in millions)" names no line item
+            continue
+        taken.add(key)
+        code = f"M{len(raw['metrics']) + 1}_{_CODE.sub('_', label.upper()).strip('_')[:30]}".rstrip("_")
+        raw["metrics"][code] = {"unit": "USD_M", "names": {"en": label}, "aliases": [label]}
+    if not raw["metrics"]:
+        raw["metrics"]["M0"] = {"unit": "USD_M", "names": {"en": "nothing"}, "aliases": ["zzz nothing"]}
+    return raw
+
+
+def _markdown(context: dict[str, Any]) -> bytes:
+    table = [[str(c).replace("|", "/").replace("\n", " ") for c in row] for row in context["table"]["table"]]
+    head, *body = table
+    lines = ["# Annual report excerpt", "", "| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
+    lines += ["| " + " | ".join(row) + " |" for row in body]
+    lines += ["", *(str(p["text"]) for p in sorted(context["paragraphs"], key=lambda p: p["order"]))]
+    return "\n".join(lines).encode()
+
+
+def _gold(question: dict[str, Any], table: list[list[str]]) -> float | None:
+    """TAT-QA's answer when it is one table cell's figure, else None (not a table-cell question)."""
+    answer = question["answer"]
+    if question["answer_type"] != "span" or question["answer_from"] not in ("table", "table-text"):
+        return None
+    if not isinstance(answer, list) or len(answer) != 1:
+        return None
+    number = read_cell(str(answer[0]))
+    cells = {c.strip() for row in table for c in map(str, row)}
+    if number is None or str(answer[0]).strip() not in cells:
+        return None
+    return float(number.value)
+
+
+def _found_value(answer: str) -> float | None:
+    match = re.search(r":\s*(-?[\d.]+)\s+[A-Z]", answer)
+    return float(match.group(1)) if match else None
+
+
+def _is_header_year(gold: float, table: list[list[str]]) -> bool:
+    """A "which year" answer: a year written in the header rows, not a figure of the body."""
+    heads = {c.strip() for row in table[:3] for c in map(str, row)}
+    return gold.is_integer() and 1900 <= gold <= 2100 and str(int(gold)) in heads
+
+
+def run(limit: int | None) -> dict[str, Any]:
+    """Each context ingested with ``ragspine ingest`` into its own data folder and domain, then asked."""
+    from typer.testing import CliRunner
+
+    from ragspine.bootstrap import get_services
+    from ragspine.cli import app
+    from ragspine.settings import get_settings
+
+    contexts = json.loads(TATQA.read_text(encoding="utf-8"))[:limit]
+    counts: Counter[str] = Counter()
+    facts_total = 0
+    wrong_examples: list[dict[str, Any]] = []
+    missed_examples: list[dict[str, Any]] = []
+    runner = CliRunner()
+    os.environ.update({"RAGSPINE_EMBEDDER": "none", "RAGSPINE_TODAY": "2026-11-30", "RAGSPINE_ENV": "test"})
+    with tempfile.TemporaryDirectory() as tmp:
+        for index, context in enumerate(contexts):
+            table = context["table"]["table"]
+            folder = Path(tmp) / f"c{index}"
+            init_domain(folder / "domain")
+            (folder / "domain" / "glossary.yaml").write_text(yaml.safe_dump(_glossary_mapping(folder / "domain", table),
+                                                                             allow_unicode=True), encoding="utf-8")
+            document = folder / f"tatqa_{index}.md"
+            document.write_bytes(_markdown(context))
+            os.environ["RAGSPINE_DOMAIN_DIR"] = str(folder / "domain")
+            os.environ["RAGSPINE_DATA_DIR"] = str(folder / "data")
+            get_settings.cache_clear()
+            get_services.cache_clear()
+            ingested = runner.invoke(app, ["ingest", str(document)])
+            if ingested.exit_code != 0:
+                raise RuntimeError(ingested.output)
+            get_services.cache_clear()
+            services = get_services()
+            facts_total += services.facts.count()
+            for question in context["questions"]:
+                gold = _gold(question, table)
+                if gold is None or _is_header_year(gold, table):
+                    continue
+                counts["questions"] += 1
+                result = answer_question(str(question["question"]), qa=services.qa)
+                value = _found_value(result.answer) if result.status is AnswerStatus.FOUND else None
+                if value is None:
+                    counts["not_found"] += 1
+                    if len(missed_examples) < 40:
+                        missed_examples.append({"question": question["question"], "gold": gold,
+                                                "answer": result.answer[:160]})
+                elif abs(abs(value) - abs(gold)) < 1e-9:
+                    counts["exact"] += 1
+                else:
+                    counts["wrong"] += 1
+                    if len(wrong_examples) < 15:
+                        wrong_examples.append({"question": question["question"], "gold": gold,
+                                               "answer": result.answer[:200]})
+    n = counts["questions"] or 1
+    return {"contexts": len(contexts), "facts": facts_total, "table_cell_questions": counts["questions"],
+            "exact": counts["exact"], "wrong": counts["wrong"], "not_found": counts["not_found"],
+            "exact_rate": round(counts["exact"] / n, 3), "wrong_rate": round(counts["wrong"] / n, 3),
+            "wrong_examples": wrong_examples, "missed_examples": missed_examples}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--limit", type=int, default=None)
+    parser.add_argument("--json", type=Path, default=None)
+    args = parser.parse_args()
+    report = run(args.limit)
+    text = json.dumps(report, indent=2, ensure_ascii=False)
+    if args.json:
+        args.json.write_text(text + "\n", encoding="utf-8")
+    print(text)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,246 @@
+"""The table zoo: the layouts companies use, each with the facts it states, rendered in every table format.
+
+Each ``Specimen`` is a grid as a person would type it, the line written above it (a caption,
+a unit note or the sentence before the table) and the facts it states as
+``(metric, entity, period, value, unit)``. ``render`` writes it as xlsx, csv, md, docx or
+html bytes through the real libraries, so the real parsers read it back.
+"""
+
+from __future__ import annotations
+
+import html
+import io
+from dataclasses import dataclass
+
+import yaml
+
+from ragspine.facts.glossary import Glossary
+
+GLOSSARY = """\
+version: zoo-glossary-1
+home_entity: MINORI_GROUP
+default_channel: TOTAL
+fiscal_year: {end_month: 3, named_by: end}
+currency: JPY
+metrics:
+  NET_SALES:
+    unit: JPY_B
+    additive: true
+    names: {en: net sales, zh: 销售额, ja: 売上高}
+    aliases: [net sales, sales, 売上高, 销售额, 营业收入]
+  OPERATING_INCOME:
+    unit: JPY_B
+    additive: true
+    names: {en: operating income, zh: 营业利润, ja: 営業利益}
+    aliases: [operating income, operating profit, 営業利益, 营业利润]
+  OPERATING_MARGIN:
+    unit: PCT
+    names: {en: operating margin, zh: 营业利润率, ja: 営業利益率}
+    aliases: [operating margin, 営業利益率, 营业利润率]
+entities:
+  MINORI_GROUP:
+    names: {en: Minori Foods Group, ja: みのり食品グループ}
+    aliases: [group, group total, 全社, 集团合计]
+  MINORI_WHOLESALE:
+    parent: MINORI_GROUP
+    names: {en: Wholesale, zh: 批发, ja: 卸売}
+    aliases: [wholesale, 卸売, 卸売事業, 批发, 批发业务]
+  MINORI_RETAIL:
+    parent: MINORI_GROUP
+    names: {en: Retail, zh: 零售, ja: 小売}
+    aliases: [retail, 小売, 小売事業, 零售, 零售业务]
+channels:
+  TOTAL:
+    names: {en: total}
+    aliases: [all channels]
+"""
+
+
+def zoo_glossary() -> Glossary:
+    return Glossary.from_mapping(yaml.safe_load(GLOSSARY))
+
+
+Expected = tuple[str, str, str, float, str]
+W, R, G = "MINORI_WHOLESALE", "MINORI_RETAIL", "MINORI_GROUP"
+NS, OI, OM = "NET_SALES", "OPERATING_INCOME", "OPERATING_MARGIN"
+
+
+@dataclass(frozen=True)
+class Specimen:
+    name: str
+    above: str
+    rows: tuple[tuple[str, ...], ...]
+    facts: frozenset[Expected]
+    warns: str = ""  # a fragment some warning must hold (a table read with doubt)
+
+
+SPECIMENS = (
+    Specimen("wide", "Wholesale segment (JPY billion)",
+             (("Metric", "FY2024", "FY2025"), ("Net sales", "15.2", "16.8"), ("Operating income", "1.4", "1.6")),
+             frozenset({(NS, W, "2024", 15.2, "JPY_B"), (NS, W, "2025", 16.8, "JPY_B"),
+                        (OI, W, "2024", 1.4, "JPY_B"), (OI, W, "2025", 1.6, "JPY_B")})),
+    Specimen("long", "Segment results (JPY billion)",
+             (("Segment", "Metric", "FY2024", "FY2025"), ("Wholesale", "Net sales", "15.2", "16.8"),
+              ("", "Operating income", "1.4", "1.6"), ("Retail", "Net sales", "9.7", "10.3"),
+              ("", "Operating income", "0.8", "0.9")),
+             frozenset({(NS, W, "2024", 15.2, "JPY_B"), (NS, W, "2025", 16.8, "JPY_B"),
+                        (OI, W, "2024", 1.4, "JPY_B"), (OI, W, "2025", 1.6, "JPY_B"),
+                        (NS, R, "2024", 9.7, "JPY_B"), (NS, R, "2025", 10.3, "JPY_B"),
+                        (OI, R, "2024", 0.8, "JPY_B"), (OI, R, "2025", 0.9, "JPY_B")})),
+    Specimen("tidy", "Unit: JPY billion",
+             (("Segment", "Metric", "Period", "Value"), ("Wholesale", "Net sales", "FY2025", "16.8"),
+              ("Retail", "Net sales", "FY2025", "10.3"), ("Retail", "Operating income", "FY2024", "0.8")),
+             frozenset({(NS, W, "2025", 16.8, "JPY_B"), (NS, R, "2025", 10.3, "JPY_B"),
+                        (OI, R, "2024", 0.8, "JPY_B")})),
+    Specimen("crosstab", "FY2025 results by segment (JPY billion)",
+             (("Segment", "Net sales", "Operating income", "Operating margin"),
+              ("Wholesale", "16.8", "1.6", "9.5%"), ("Retail", "10.3", "0.9", "8.7%")),
+             frozenset({(NS, W, "2025", 16.8, "JPY_B"), (OI, W, "2025", 1.6, "JPY_B"), (OM, W, "2025", 9.5, "PCT"),
+                        (NS, R, "2025", 10.3, "JPY_B"), (OI, R, "2025", 0.9, "JPY_B"),
+                        (OM, R, "2025", 8.7, "PCT")})),
+    Specimen("transposed", "Retail (JPY billion)",
+             (("Period", "Net sales", "Operating income"), ("FY2024", "9.7", "0.8"), ("FY2025", "10.3", "0.9")),
+             frozenset({(NS, R, "2024", 9.7, "JPY_B"), (NS, R, "2025", 10.3, "JPY_B"),
+                        (OI, R, "2024", 0.8, "JPY_B"), (OI, R, "2025", 0.9, "JPY_B")})),
+    Specimen("two_row_header", "Segment results (JPY billion)",
+             (("", "FY2024", "", "FY2025", ""), ("Segment", "Net sales", "Operating income", "Net sales",
+                                                  "Operating income"),
+              ("Wholesale", "15.2", "1.4", "16.8", "1.6"), ("Retail", "9.7", "0.8", "10.3", "0.9")),
+             frozenset({(NS, W, "2024", 15.2, "JPY_B"), (NS, W, "2025", 16.8, "JPY_B"),
+                        (OI, W, "2024", 1.4, "JPY_B"), (OI, W, "2025", 1.6, "JPY_B"),
+                        (NS, R, "2024", 9.7, "JPY_B"), (NS, R, "2025", 10.3, "JPY_B"),
+                        (OI, R, "2024", 0.8, "JPY_B"), (OI, R, "2025", 0.9, "JPY_B")})),
+    Specimen("ja_million_yen", "卸売事業の業績（単位：百万円）",
+             (("項目", "2024年3月期", "2025年3月期"), ("売上高※1", "15,200", "16,800"), ("営業利益", "△120", "1,600")),
+             frozenset({(NS, W, "2024", 15200, "JPY_M"), (NS, W, "2025", 16800, "JPY_M"),
+                        (OI, W, "2024", -120, "JPY_M"), (OI, W, "2025", 1600, "JPY_M")})),
+    Specimen("zh_hundred_million_yuan", "零售业务 单位：亿元",
+             (("项目", "2024年", "2025年"), ("营业收入", "9.7", "10.3"), ("营业利润", "(0.2)", "▲0.1")),
+             frozenset({(NS, R, "2024", 9.7, "CNY_100M"), (NS, R, "2025", 10.3, "CNY_100M"),
+                        (OI, R, "2024", -0.2, "CNY_100M"), (OI, R, "2025", -0.1, "CNY_100M")})),
+    Specimen("units_in_headers", "Results for FY2025",
+             (("Segment", "Net sales (¥ million)", "Operating income (¥ million)"),
+              ("Wholesale", "16,800", "1,600"), ("Retail", "10,300", "900−"), ("Group total", "27,100", "700")),
+             frozenset({(NS, W, "2025", 16800, "JPY_M"), (OI, W, "2025", 1600, "JPY_M"),
+                        (NS, R, "2025", 10300, "JPY_M"), (OI, R, "2025", -900, "JPY_M"),
+                        (NS, G, "2025", 27100, "JPY_M"), (OI, G, "2025", 700, "JPY_M")})),
+    Specimen("no_period", "Group results (JPY billion)",
+             (("Segment", "Net sales"), ("Wholesale", "16.8"), ("Retail", "10.3")),
+             frozenset(), warns="no period"),  # no period anywhere: nothing may be guessed
+    Specimen("ja_period_in_sentence", "卸売事業の2025年3月期の主要項目を以下に示す。",
+             (("項目", "金額(百万円)"), ("売上高", "16,800"), ("営業利益", "1,600")),
+             frozenset({(NS, W, "2025", 16800, "JPY_M"), (OI, W, "2025", 1600, "JPY_M")})),
+    Specimen("ten_k_style", "Minori Foods Group consolidated statements of income",
+             (("(in millions, except per share data)", "Years Ended March 31,", ""), ("", "2025", "2024"),
+              ("Net sales", "27,100", "24,900"), ("Operating income", "(300)", "2,200")),
+             frozenset({(NS, G, "2025", 27100, "JPY_M"), (NS, G, "2024", 24900, "JPY_M"),
+                        (OI, G, "2025", -300, "JPY_M"), (OI, G, "2024", 2200, "JPY_M")})),
+    Specimen("half_year_is_no_fiscal_year", "Segment results, January–June 2025 (JPY billion)",
+             (("Segment", "Net sales"), ("Wholesale", "8.1"), ("Retail", "5.0")),
+             frozenset(), warns="no period"),
+    Specimen("bare_year_in_title_is_no_fiscal_year", "Segment results 30 06 2025 (JPY billion)",
+             (("Segment", "Net sales"), ("Wholesale", "8.1"), ("Retail", "5.0")),
+             frozenset(), warns="no period"),
+    Specimen("home_entity_assumed", "Key figures (JPY billion)",
+             (("Metric", "FY2025"), ("Net sales", "27.1")),
+             frozenset({(NS, G, "2025", 27.1, "JPY_B")}), warns="assumed MINORI_GROUP"),
+    Specimen("another_company", "キリンホールディングスの2025年3月期の主要項目（単位：十億円）",
+             (("項目", "金額"), ("売上高", "2,134")),
+             frozenset(), warns="which the glossary does not name"),
+    Specimen("unknown_column", "Wholesale (JPY billion)",
+             (("Metric", "FY2025", "FY2025 plan"), ("Net sales", "16.8", "17.0")),
+             frozenset({(NS, W, "2025", 16.8, "JPY_B")}), warns="column 'FY2025 plan'"),
+    Specimen("adversarial_caption", "Segment net sales (JPY billion)",
+             (("Segment", "Metric", "FY2024", "FY2025"), ("Wholesale", "Operating income", "16.1", "1.6"),
+              ("", "Net sales", "15.2", "16.8"), ("Retail", "EBITDA", "1.1", "1.2")),
+             frozenset({(OI, W, "2024", 16.1, "JPY_B"), (OI, W, "2025", 1.6, "JPY_B"),
+                        (NS, W, "2024", 15.2, "JPY_B"), (NS, W, "2025", 16.8, "JPY_B")}),
+             warns="row 'EBITDA'"),
+    Specimen("doubt", "Wholesale (JPY billion)",
+             (("Name", "Plan", "Actual"), ("Alpha", "1.0", "2.0"), ("Beta", "3.0", "4.0")),
+             frozenset(), warns="table skipped"),
+    Specimen("totals", "FY2025 net sales by segment (JPY billion)",
+             (("Segment", "Net sales"), ("Wholesale", "16.8"), ("Retail", "10.3"), ("Group total", "30.0")),
+             frozenset({(NS, W, "2025", 16.8, "JPY_B"), (NS, R, "2025", 10.3, "JPY_B"),
+                        (NS, G, "2025", 30.0, "JPY_B")}),
+             warns="the parts sum to 27.1 but the table states 30.0"),
+)
+FORMATS = ("xlsx", "csv", "md", "docx", "html", "pptx")
+
+
+def render(specimen: Specimen, fmt: str) -> bytes:
+    """The specimen as a file of format ``fmt``, the line above it written the way that format writes one."""
+    if fmt == "xlsx":
+        return _xlsx(specimen)
+    if fmt == "csv":
+        import csv
+
+        out = io.StringIO()
+        writer = csv.writer(out)
+        writer.writerow([specimen.above])
+        writer.writerows(specimen.rows)
+        return out.getvalue().encode()
+    if fmt == "md":
+        head, *body = specimen.rows
+        lines = ["# Zoo", "", specimen.above, "", "| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
+        lines += ["| " + " | ".join(row) + " |" for row in body]
+        return "\n".join(lines).encode()
+    if fmt == "docx":
+        return _docx(specimen)
+    if fmt == "pptx":
+        return _pptx(specimen)
+    if fmt == "html":
+        rows = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for row in specimen.rows)
+        return (f"<html><body><h1>Zoo</h1><p>{html.escape(specimen.above)}</p>"
+                f"<table>{rows}</table></body></html>").encode()
+    raise ValueError(fmt)
+
+
+def _xlsx(specimen: Specimen) -> bytes:
+    import openpyxl
+
+    book = openpyxl.Workbook()
+    sheet = book.active
+    assert sheet is not None
+    sheet.title = "Zoo"
+    sheet["B2"] = specimen.above  # a title row, then the table from row 4 and column B
+    for r, row in enumerate(specimen.rows, start=4):
+        for c, text in enumerate(row, start=2):
+            if text:
+                sheet.cell(row=r, column=c, value=text)
+    out = io.BytesIO()
+    book.save(out)
+    return out.getvalue()
+
+
+def _docx(specimen: Specimen) -> bytes:
+    import docx
+
+    document = docx.Document()
+    document.add_heading("Zoo", level=1)
+    document.add_paragraph(specimen.above)
+    table = document.add_table(rows=len(specimen.rows), cols=len(specimen.rows[0]))
+    for r, row in enumerate(specimen.rows):
+        for c, text in enumerate(row):
+            table.cell(r, c).text = text
+    out = io.BytesIO()
+    document.save(out)
+    return out.getvalue()
+
+
+def _pptx(specimen: Specimen) -> bytes:
+    from pptx import Presentation
+    from pptx.util import Inches
+
+    deck = Presentation()
+    slide = deck.slides.add_slide(deck.slide_layouts[5])  # "Title Only": the line above is the slide title
+    assert slide.shapes.title is not None
+    slide.shapes.title.text = specimen.above
+    rows, cols = len(specimen.rows), len(specimen.rows[0])
+    table = slide.shapes.add_table(rows, cols, Inches(0.5), Inches(1.5), Inches(9), Inches(0.4 * rows)).table
+    for r, row in enumerate(specimen.rows):
+        for c, text in enumerate(row):
+            table.cell(r, c).text = text
+    out = io.BytesIO()
+    deck.save(out)
+    return out.getvalue()
