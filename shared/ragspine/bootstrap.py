@@ -250,14 +250,18 @@ def build_services(settings: Settings) -> Services:
     llm = build_llm(settings, glossary)
     retrieval = build_retrieval(settings, llm=llm, glossary=glossary)
     narrative = None
+    cited = None
     if retrieval is not None:
+        from ragspine.retrieval.cited_passages import IndexedCitedPassages
         from ragspine.retrieval.narrative_adapter import HybridNarrativeRetriever
 
         narrative = HybridNarrativeRetriever(retrieval.retriever)
+        cited = IndexedCitedPassages(retrieval.index)
     qa = QAComponents(
         facts=facts, glossary=glossary, screening=ScreeningPolicy.default(glossary=glossary),
         intent=RuleIntentParser.from_file(glossary), llm=llm, clock=clock,
-        faq=faq_by_meaning(build_faq(settings), settings, retrieval, glossary), retriever=narrative,
+        faq=faq_by_meaning(build_faq(settings), settings, retrieval, glossary), faq_sources=cited,
+        retriever=narrative,
         max_chars=settings.max_question_chars, parse_cache_size=settings.parse_cache_size,
         system_prompt=build_system_prompt(),
     )
