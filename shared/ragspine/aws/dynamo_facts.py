@@ -34,7 +34,8 @@ def _sk(period_type: str, period: str, channel: str) -> str:
 # A differing figure lives beside its key's fact, under the same pk and a longer sk; the
 # ``conflict`` attribute keeps it out of ``find`` and ``count``.
 _CONFLICT = "#conflict#"
-_NOT_CONFLICT = "attribute_not_exists(conflict)"
+_NOT_CONFLICT = "attribute_not_exists(#conflict)"
+_CONFLICT_NAME = {"#conflict": "conflict"}  # CONFLICT is a DynamoDB reserved word
 
 
 def _conflict_sk(fact: Fact) -> str:
@@ -97,12 +98,14 @@ class DynamoFactStore:
     def find(self, *, metric_code: str, entity: str) -> list[Fact]:
         """All facts of one metric of one entity, sorted like the SQLite store."""
         items = self._query(KeyConditionExpression="pk = :pk", FilterExpression=_NOT_CONFLICT,
+                            ExpressionAttributeNames=_CONFLICT_NAME,
                             ExpressionAttributeValues={":pk": {"S": _pk(metric_code, entity)}})
         return sorted((_fact(i) for i in items), key=lambda f: (f.channel, f.period_type, f.period))
 
     def count(self) -> int:
         """Number of facts (a paginated COUNT scan: fine for admin use, not per request)."""
-        total, kwargs = 0, {"TableName": self._table, "Select": "COUNT", "FilterExpression": _NOT_CONFLICT}
+        total, kwargs = 0, {"TableName": self._table, "Select": "COUNT", "FilterExpression": _NOT_CONFLICT,
+                            "ExpressionAttributeNames": _CONFLICT_NAME}
         while True:
             page = self._call("scan", **kwargs)
             total += int(page["Count"])

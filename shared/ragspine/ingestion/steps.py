@@ -250,6 +250,7 @@ def index(operation: Operation, context: StepContext) -> StepResult:
 
 def activate(operation: Operation, context: StepContext) -> StepResult:
     """Make the new version the searchable one, then retire the old version's chunks and facts."""
+    from ragspine.ingestion.fact_conflicts import differing_facts
     from ragspine.ingestion.facts_extract import primary_facts
 
     _require(context, operation, "index_ready", Step.ACTIVATE)
@@ -275,6 +276,8 @@ def activate(operation: Operation, context: StepContext) -> StepResult:
     context.facts.put_many(written)
     context.facts.delete_by_source(operation.doc_id,
                                    keep={f.key for f in written if f.source_doc_id == operation.doc_id})
+    # What the other active documents (or tables) state differently for these keys is shown, never dropped.
+    context.facts.put_conflicts(differing_facts((r.facts for r in active), written))
     kept = sum(1 for f in merged.facts if f.source_doc_id == operation.doc_id)
     warnings = tuple(w for w in merged.warnings if operation.doc_id in w)
     return StepResult(Step.ACTIVATE, operation.id, warnings=warnings, facts=kept, chunks=len(children))

@@ -275,7 +275,7 @@ def _verified(answer: str, outcome: StructuredOutcome, asked: frozenset[str]) ->
         The answer (or the rejection) and the decision to record in the trace.
     """
     # One pass over the sourced figures, a line break between them (it ends a number as a text end does).
-    shown = [format_number(r.fact.value) for r in outcome.results if r.fact is not None]
+    shown = [format_number(f.value) for r in outcome.results if r.fact is not None for f in (r.fact, *r.conflicts)]
     if outcome.differences:
         shown += [n for d in outcome.differences for n in d.numbers]
     shown += outcome.computed  # rank gaps, shares and sums (qa/analytics/compute.py)
