@@ -179,7 +179,8 @@ def chunk_and_embed(operation: Operation, context: StepContext) -> StepResult:
     from ragspine.retrieval.chunking import ChunkMeta, chunk_document
     from ragspine.retrieval.passage_text import dense_text
 
-    doc = staged.load_document(_require(context, operation, "document", Step.CHUNK_AND_EMBED))
+    stored = _require(context, operation, "document", Step.CHUNK_AND_EMBED)
+    doc = staged.load_document(stored)
     extraction = staged.load_extraction(_require(context, operation, "extraction", Step.CHUNK_AND_EMBED))
     doc = without_fact_tables(doc, extraction.facts)
     meta = ChunkMeta(sensitivity=operation.sensitivity, library=operation.library, version_id=operation.version_id)
@@ -194,6 +195,8 @@ def chunk_and_embed(operation: Operation, context: StepContext) -> StepResult:
 
         if safe_version_id(operation.version_id):
             context.texts.put(version_text(operation.doc_id, operation.version_id, chunked))
+            if operation.space is None:  # the parsed tables, for `ragspine facts reextract`
+                context.texts.put_document(operation.version_id, stored)
         else:  # a caller's own version id, such as 2024/Q1: the text is not kept, the ingestion goes on
             warnings = (f"version id {operation.version_id!r} cannot name a text folder: citations of it are "
                         "not readable by offset",)

@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
-import pytest
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
@@ -14,9 +11,7 @@ from ragspine.bootstrap import get_services
 from ragspine.cli import app
 from ragspine.facts.model import FactKey
 from ragspine.qa.answer import answer_question
-from ragspine.settings import Settings, get_settings
-from tests.conftest import REGION
-from tests.support.cfn import dynamodb_create_table_kwargs
+from ragspine.settings import Settings
 
 runner = CliRunner()
 REVIEW = """# ACME Japan {title}
@@ -31,28 +26,6 @@ Japan's stores carried the year.
 """
 JP_REVENUE = FactKey("REVENUE", "ACME_JP", "TOTAL", "FY", "2024")
 REVIEW_DOC, NOTE_DOC = "JP_Review.md", "JP_Investor_Note.md"
-
-
-@pytest.fixture(params=["sqlite", "dynamodb"])
-def backend(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
-    """The embedded store, or the DynamoDB facts table (moto) with the ingest table and staging bucket."""
-    if request.param == "sqlite":
-        request.getfixturevalue("settings")
-        yield "sqlite"
-        return
-    request.getfixturevalue("aws_settings")
-    aws: Any = request.getfixturevalue("aws")
-    import boto3
-
-    aws.create_table(**dynamodb_create_table_kwargs("IngestTable", "ragspine-ingest-conflicts"))
-    boto3.client("s3", region_name=REGION).create_bucket(Bucket="ragspine-staging-conflicts")
-    monkeypatch.setenv("RAGSPINE_INGEST_TABLE", "ragspine-ingest-conflicts")
-    monkeypatch.setenv("RAGSPINE_STAGING_BUCKET", "ragspine-staging-conflicts")
-    get_settings.cache_clear()
-    get_services.cache_clear()
-    yield "dynamodb"
-    get_settings.cache_clear()
-    get_services.cache_clear()
 
 
 def _ingest(folder: Path, name: str, title: str, revenue: str) -> None:
