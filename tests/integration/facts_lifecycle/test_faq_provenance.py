@@ -136,3 +136,28 @@ class TestAnswerPath:
         assert response.status_code == 200, response.text
         assert "4,200" not in response.json()["answer"]
         assert response.json()["route"] != "faq"
+
+
+def test_every_shipped_faq_answer_is_served_once_its_sources_are_ingested(settings: Settings) -> None:
+    from ragspine.domain.files import shipped_domains_dir
+    from ragspine.qa.faq import FaqIndex
+
+    result = runner.invoke(app, ["load-samples"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    qa = get_services().qa
+    entries = FaqIndex.from_file(shipped_domains_dir() / "acme" / "faq.yaml").entries
+    served = {entry.entry_id: answer_question(entry.questions[1], qa=qa) for entry in entries}
+    assert {name: answer.route for name, answer in served.items()} == {e.entry_id: Route.FAQ for e in entries}
+    assert all("faq:unsupported" not in " ".join(a.trace["decisions"]) for a in served.values())  # type: ignore[arg-type]
+    # ... and each was checked against its ingested passage, not waved through as "not ingested"
+    from ragspine.qa.faq_check import states_numbers, unsupported_numbers
+    from ragspine.retrieval.cited_passages import IndexedCitedPassages
+
+    services = get_services()
+    assert services.retrieval is not None
+    cited = IndexedCitedPassages(services.retrieval.index)
+    numbered = [e for e in entries if states_numbers(e.answer)]
+    assert len(numbered) >= 2
+    for entry in numbered:
+        texts = cited.passages(entry.doc, entry.locator, hint=entry.answer)
+        assert texts and unsupported_numbers(entry.answer, texts) == (), entry.entry_id
