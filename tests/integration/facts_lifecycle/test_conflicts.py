@@ -88,3 +88,16 @@ def test_over_http_the_answer_carries_both(settings: Settings, tmp_path: Path) -
     body = response.json()
     assert "655" in body["answer"] and "700" in body["answer"] and "The sources differ" in body["answer"]
     assert {s["doc"] for s in body["sources"]} == {REVIEW_DOC, NOTE_DOC}
+
+
+def test_two_tables_of_one_document_disagreeing_are_both_shown(settings: Settings, tmp_path: Path) -> None:
+    path = tmp_path / "JP_Review.md"
+    path.write_text(REVIEW.format(title="FY2024 Review", revenue="655")
+                    + "\n## ACME Japan revenue restated (USD millions)\n\n| Metric | FY2024 |\n|---|---|\n"
+                    "| Revenue | 661 |\n", encoding="utf-8")
+    result = runner.invoke(app, ["ingest", str(path)], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    answer = answer_question("What was Japan's revenue in FY2024?", qa=get_services().qa)
+    assert "655 USD_M（来源：JP_Review.md · table=1," in answer.answer
+    assert "a different figure: 661 USD_M（来源：JP_Review.md · table=2," in answer.answer
+    assert len(answer.sources) == 2
