@@ -122,7 +122,7 @@ class DynamoFactStore:
             ExpressionAttributeValues={":d": {"S": source_doc_id}}) if (i["pk"]["S"], i["sk"]["S"]) not in kept]
         for start in range(0, len(keys), _BATCH):
             self._batch_write([{"DeleteRequest": {"Key": k}} for k in keys[start:start + _BATCH]])
-        return len(keys)
+        return sum(1 for k in keys if _CONFLICT not in k["sk"]["S"])  # facts, as the SQLite store counts
 
     def _query(self, **kwargs: Any) -> Iterator[dict[str, Any]]:
         kwargs["TableName"] = self._table
