@@ -8,7 +8,7 @@ the samples cannot be checked here; the answer path checks it against the ingest
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -60,13 +60,6 @@ def _passages(samples: Path, doc: str) -> list[tuple[str, str]] | None:
         parsed = parse_document(path.read_bytes(), doc_id=doc, filename=doc, max_bytes=_MAX_BYTES)
     except RagspineError:
         return None  # ingestion reports an unreadable file; nothing to check against here
-    return list(_block_passages(parsed.blocks))
+    from ragspine.retrieval.cited_passages import block_passages
 
-
-def _block_passages(blocks: Any) -> Iterator[tuple[str, str]]:
-    from ragspine.retrieval.table_rows import table_row_texts
-
-    for block in blocks:
-        yield block.text, block.locator
-        if block.rows:
-            yield from table_row_texts(block)
+    return list(block_passages(parsed.blocks))

@@ -161,3 +161,35 @@ def test_every_shipped_faq_answer_is_served_once_its_sources_are_ingested(settin
     for entry in numbered:
         texts = cited.passages(entry.doc, entry.locator, hint=entry.answer)
         assert texts and unsupported_numbers(entry.answer, texts) == (), entry.entry_id
+
+
+def test_a_cited_table_that_became_facts_is_still_checked(settings: Settings, tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    # GIVEN a workbook whose only table became facts (so it is not indexed as passages), its caption cell saying JPY
+    book = Workbook()
+    sheet = book.active
+    assert sheet is not None
+    sheet.title = "Japan"
+    sheet.append(["ACME Japan key figures (USD millions)"])
+    sheet.append(["Metric", "FY2024"])
+    sheet.append(["Revenue", 655])
+    path = tmp_path / "JP_Figures.xlsx"
+    book.save(path)
+    faq = tmp_path / "faq.yaml"
+    faq.write_text(_faq("Japan reports in USD millions; its stores employ 4,200 people.", doc="JP_Figures.xlsx",
+                        locator="sheet=Japan,cell=A1"), encoding="utf-8")
+    monkeypatch.setenv("RAGSPINE_FAQ_PATH", str(faq))
+    get_settings.cache_clear()
+    get_services.cache_clear()
+    result = runner.invoke(app, ["ingest", str(path)])
+    assert result.exit_code == 0, result.output
+    services = get_services()
+    assert services.facts.count() == 1
+    # WHEN the FAQ question is asked THEN the curated answer is checked against the stored cell and not served
+    answer = answer_question(QUESTION, qa=services.qa)
+    assert answer.route is not Route.FAQ and "4,200" not in answer.answer
+    # ... while a curated answer the cell supports is
+    faq.write_text(_faq("Japan reports in USD millions.", doc="JP_Figures.xlsx", locator="sheet=Japan,cell=A1"),
+                   encoding="utf-8")
+    get_services.cache_clear()
+    assert answer_question(QUESTION, qa=get_services().qa).route is Route.FAQ
