@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from ragspine.llm.ports import Embedder, LLMProvider
     from ragspine.qa.answer import QAComponents
     from ragspine.qa.faq import FaqIndex
+    from ragspine.qa.faq_check import CitedPassages
     from ragspine.retrieval.dense_backfill import BackfillIndex, BackgroundEmbedder
     from ragspine.retrieval.pipeline import HybridRetriever
     from ragspine.retrieval.ports import ChunkIndex
@@ -265,14 +266,24 @@ def build_services(settings: Settings) -> Services:
     llm = build_llm(settings, glossary)
     retrieval = build_retrieval(settings, llm=llm, glossary=glossary)
     narrative = None
+    cited: CitedPassages | None = None
     if retrieval is not None:
+        from ragspine.retrieval.cited_passages import IndexedCitedPassages
         from ragspine.retrieval.narrative_adapter import HybridNarrativeRetriever
 
         narrative = HybridNarrativeRetriever(retrieval.retriever)
+        cited = IndexedCitedPassages(retrieval.index)
+    if settings.backend is not Backend.AWS:  # the stored parsed documents first (on AWS: the index only)
+        from ragspine.retrieval.cited_passages import FirstCitedPassages, StoredDocumentPassages
+
+        stored = StoredDocumentPassages(lambda: build_operation_stores(settings)[1],
+                                        build_version_text_store(settings))
+        cited = FirstCitedPassages(stored, cited) if cited is not None else FirstCitedPassages(stored)
     qa = QAComponents(
         facts=facts, glossary=glossary, screening=ScreeningPolicy.default(glossary=glossary),
         intent=RuleIntentParser.from_file(glossary), llm=llm, clock=clock,
-        faq=faq_by_meaning(build_faq(settings), settings, retrieval, glossary), retriever=narrative,
+        faq=faq_by_meaning(build_faq(settings), settings, retrieval, glossary), faq_sources=cited,
+        retriever=narrative,
         max_chars=settings.max_question_chars, parse_cache_size=settings.parse_cache_size,
         system_prompt=build_system_prompt(),
     )

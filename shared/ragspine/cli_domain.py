@@ -13,6 +13,8 @@ domain_app = typer.Typer(help="Domain folders: everything company-specific (glos
                          no_args_is_help=True)
 
 Folder = Annotated[Path, typer.Argument(help="The domain folder.")]
+FragmentOut = Annotated[Path | None, typer.Option(
+    "--out", help="Where to write the glossary fragment (default: <folder>/glossary.suggested.yaml).")]
 
 
 @domain_app.command("check")
@@ -43,3 +45,44 @@ def init(folder: Folder,
     for path in written:
         typer.echo(f"wrote {path}")
     typer.echo(f"next: edit the files, then run `ragspine domain check {folder}`")
+
+
+@domain_app.command("suggest")
+def suggest(folder: Folder, out: FragmentOut = None,
+            limit: Annotated[int, typer.Option("--limit", min=1, help="List at most this many labels.")] = 200) -> None:
+    """List the row labels of ingested tables that the folder's glossary does not name, and write a
+    glossary fragment to edit and merge (counts and a sample locator each)."""
+    from ragspine.bootstrap import build_ingest_context, get_services
+    from ragspine.domain.files import GLOSSARY
+    from ragspine.domain.suggest import glossary_fragment, unnamed_labels
+    from ragspine.facts.glossary import Glossary
+    from ragspine.ingestion import staged
+
+    try:
+        glossary = Glossary.from_file(folder / GLOSSARY)
+        context = build_ingest_context(get_services())
+        documents, unstored = [], []
+        for active in context.staging.active():
+            operation = context.operations.get(active.operation_id)
+            if operation is not None and operation.space is not None:
+                continue  # a Gateway document's tables never become facts
+            data = context.texts.get_document(active.version_id) if context.texts is not None else None
+            if data is None:
+                unstored.append(active.doc_id)
+            else:
+                documents.append(staged.load_document(data))
+    except (RagspineError, ValueError) as exc:
+        message = exc.message if isinstance(exc, RagspineError) else str(exc)
+        typer.secho(f"error: {message}", err=True, fg=typer.colors.RED)
+        raise typer.Exit(code=2) from exc
+    labels = unnamed_labels(documents, glossary)[:limit]
+    for entry in labels:
+        doc, locator = entry.sample
+        typer.echo(f"{entry.count:>5}  {entry.label}  ({len(entry.documents)} document(s); e.g. {doc} · {locator})")
+    if unstored:
+        typer.echo(f"not read (ingested before their tables were kept; ingest them once more): {', '.join(unstored)}")
+    target = out or folder / "glossary.suggested.yaml"
+    target.write_text(glossary_fragment(labels, glossary), encoding="utf-8")
+    typer.echo(f"{len(labels)} label(s) the glossary does not name, in {len(documents)} document(s); "
+               f"fragment written to {target}: edit it, merge it into {folder / GLOSSARY}, then run "
+               "`ragspine facts reextract`")

@@ -13,6 +13,7 @@ class InMemoryFactStore:
 
     def __init__(self, facts: Iterable[Fact] = ()) -> None:
         self._facts: dict[FactKey, Fact] = {}
+        self._conflicts: dict[tuple[FactKey, str, str], Fact] = {}
         self.lookups: list[FactKey] = []
         self.put_many(facts)
 
@@ -29,10 +30,19 @@ class InMemoryFactStore:
         found = [f for f in self._facts.values() if f.metric_code == metric_code and f.entity == entity]
         return sorted(found, key=lambda f: (f.channel, f.period_type, f.period))
 
+    def put_conflicts(self, facts: Iterable[Fact]) -> int:
+        checked = [require_lineage(f) for f in facts]
+        self._conflicts.update(((f.key, f.source_doc_id, f.source_locator), f) for f in checked)
+        return len(checked)
+
+    def conflicts(self, key: FactKey) -> list[Fact]:
+        return [f for (k, _, _), f in sorted(self._conflicts.items()) if k == key]
+
     def count(self) -> int:
         return len(self._facts)
 
     def delete_by_source(self, source_doc_id: str, *, keep: Collection[FactKey] = ()) -> int:
+        self._conflicts = {k: f for k, f in self._conflicts.items() if f.source_doc_id != source_doc_id}
         doomed = [k for k, f in self._facts.items() if f.source_doc_id == source_doc_id and k not in keep]
         for key in doomed:
             del self._facts[key]

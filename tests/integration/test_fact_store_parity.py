@@ -144,3 +144,42 @@ def test_dynamo_refuses_a_key_part_containing_the_separator(aws) -> None:
     with pytest.raises(InvalidInputError, match="'#'"):
         store.put_many([Fact("REV#X", "ACME_CN", "CN", "TOTAL", "FY", "2024", 1, "USD_M", "d", "l")])
     assert store.count() == 0
+
+
+class TestConflicts:
+    KEY = FactKey("REVENUE", "ACME_JP", "TOTAL", "FY", "2024")
+
+    def _fact(self, value: int, doc: str, locator: str = "table=1,row=2,col=2") -> Fact:
+        return Fact("REVENUE", "ACME_JP", "JP", "TOTAL", "FY", "2024", value, "USD_M", doc, locator,
+                    "sha256:ab", "table-1", "glossary-1")
+
+    def test_a_differing_figure_is_kept_beside_the_fact_and_never_found_as_one(self, store: FactStore) -> None:
+        store.put_many([self._fact(655, "a.md")])
+        assert store.put_conflicts([self._fact(700, "b.md"), self._fact(701, "b.md", "table=2,row=2,col=2")]) == 2
+        assert store.get(self.KEY) == self._fact(655, "a.md")
+        assert store.find(metric_code="REVENUE", entity="ACME_JP") == [self._fact(655, "a.md")]
+        assert store.count() == 1
+        assert store.conflicts(self.KEY) == [self._fact(700, "b.md"), self._fact(701, "b.md", "table=2,row=2,col=2")]
+        assert store.conflicts(FactKey("REVENUE", "ACME_JP", "TOTAL", "FY", "2025")) == []
+
+    def test_deleting_a_document_removes_its_differing_figures_whatever_is_kept(self, store: FactStore) -> None:
+        store.put_many([self._fact(655, "a.md")])
+        store.put_conflicts([self._fact(700, "b.md"), self._fact(650, "c.md")])
+        assert store.delete_by_source("b.md", keep={self.KEY}) == 0  # no fact of b.md; its figure goes all the same
+        assert store.conflicts(self.KEY) == [self._fact(650, "c.md")]
+        assert store.get(self.KEY) == self._fact(655, "a.md")
+
+    def test_a_differing_figure_without_lineage_is_refused(self, store: FactStore) -> None:
+        with pytest.raises(MissingLineageError):
+            store.put_conflicts([self._fact(700, " ")])
+        assert store.conflicts(self.KEY) == []
+
+    def test_the_answer_shows_both_on_either_store(self, store: FactStore) -> None:
+        store.put_many([self._fact(655, "a.md")])
+        store.put_conflicts([self._fact(700, "b.md")])
+        result = ask("What was Japan's revenue in FY2024?", store)
+        assert "655 USD_M（来源：a.md · table=1,row=2,col=2）" in result.answer
+        assert "700 USD_M（来源：b.md · table=1,row=2,col=2）" in result.answer
+        assert "The sources differ" in result.answer
+        assert result.results[0].to_dict()["conflicts"] == [
+            {"value": 700, "unit": "USD_M", "source": {"doc": "b.md", "locator": "table=1,row=2,col=2"}}]

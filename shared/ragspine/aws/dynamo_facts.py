@@ -31,6 +31,17 @@ def _sk(period_type: str, period: str, channel: str) -> str:
     return f"{period_type}#{period}#{channel}"
 
 
+# A differing figure lives beside its key's fact, under the same pk and a longer sk; the
+# ``conflict`` attribute keeps it out of ``find`` and ``count``.
+_CONFLICT = "#conflict#"
+_NOT_CONFLICT = "attribute_not_exists(#conflict)"
+_CONFLICT_NAME = {"#conflict": "conflict"}  # CONFLICT is a DynamoDB reserved word
+
+
+def _conflict_sk(fact: Fact) -> str:
+    return f"{_sk(fact.period_type, fact.period, fact.channel)}{_CONFLICT}{fact.source_doc_id}#{fact.source_locator}"
+
+
 class DynamoFactStore:
     """Facts in a DynamoDB table keyed ``pk = entity#metric``, ``sk = period_type#period#channel``."""
 
@@ -53,6 +64,26 @@ class DynamoFactStore:
             self._batch_write(requests)
         return len(items)
 
+    def put_conflicts(self, facts: Iterable[Fact]) -> int:
+        """Record figures that differ from their key's kept fact, one item per key, document and locator."""
+        items = []
+        for fact in facts:
+            item = _item(require_lineage(fact))
+            item["sk"] = {"S": _conflict_sk(fact)}
+            item["conflict"] = {"S": "1"}
+            items.append(item)
+        for start in range(0, len(items), _BATCH):
+            self._batch_write([{"PutRequest": {"Item": item}} for item in items[start:start + _BATCH]])
+        return len(items)
+
+    def conflicts(self, key: FactKey) -> list[Fact]:
+        """The differing figures recorded for this key."""
+        prefix = _sk(key.period_type, key.period, key.channel) + _CONFLICT
+        items = self._query(KeyConditionExpression="pk = :pk AND begins_with(sk, :sk)",
+                            ExpressionAttributeValues={":pk": {"S": _pk(key.metric_code, key.entity)},
+                                                       ":sk": {"S": prefix}})
+        return sorted((_fact(i) for i in items), key=lambda f: (f.source_doc_id, f.source_locator))
+
     def get(self, key: FactKey) -> Fact | None:
         """The fact with this key, or None."""
         response = self._call(
@@ -66,13 +97,15 @@ class DynamoFactStore:
 
     def find(self, *, metric_code: str, entity: str) -> list[Fact]:
         """All facts of one metric of one entity, sorted like the SQLite store."""
-        items = self._query(KeyConditionExpression="pk = :pk",
+        items = self._query(KeyConditionExpression="pk = :pk", FilterExpression=_NOT_CONFLICT,
+                            ExpressionAttributeNames=_CONFLICT_NAME,
                             ExpressionAttributeValues={":pk": {"S": _pk(metric_code, entity)}})
         return sorted((_fact(i) for i in items), key=lambda f: (f.channel, f.period_type, f.period))
 
     def count(self) -> int:
         """Number of facts (a paginated COUNT scan: fine for admin use, not per request)."""
-        total, kwargs = 0, {"TableName": self._table, "Select": "COUNT"}
+        total, kwargs = 0, {"TableName": self._table, "Select": "COUNT", "FilterExpression": _NOT_CONFLICT,
+                            "ExpressionAttributeNames": _CONFLICT_NAME}
         while True:
             page = self._call("scan", **kwargs)
             total += int(page["Count"])
@@ -81,14 +114,15 @@ class DynamoFactStore:
             kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
 
     def delete_by_source(self, source_doc_id: str, *, keep: Collection[FactKey] = ()) -> int:
-        """Remove the facts of one document, found through the ``by_source_doc`` index, except ``keep``."""
+        """Remove the facts of one document, found through the ``by_source_doc`` index, except ``keep``
+        (its differing figures always go: their sk is never a kept key's)."""
         kept = {(_pk(k.metric_code, k.entity), _sk(k.period_type, k.period, k.channel)) for k in keep}
         keys = [{"pk": i["pk"], "sk": i["sk"]} for i in self._query(
             IndexName=SOURCE_INDEX, KeyConditionExpression="source_doc_id = :d",
             ExpressionAttributeValues={":d": {"S": source_doc_id}}) if (i["pk"]["S"], i["sk"]["S"]) not in kept]
         for start in range(0, len(keys), _BATCH):
             self._batch_write([{"DeleteRequest": {"Key": k}} for k in keys[start:start + _BATCH]])
-        return len(keys)
+        return sum(1 for k in keys if _CONFLICT not in k["sk"]["S"])  # facts, as the SQLite store counts
 
     def _query(self, **kwargs: Any) -> Iterator[dict[str, Any]]:
         kwargs["TableName"] = self._table

@@ -10,13 +10,21 @@ from typing import Any
 
 from ragspine.aws.boto3_client import LazyClient
 from ragspine.errors import ProviderUnavailableError
-from ragspine.retrieval.version_text import PASSAGES_NAME, TEXT_NAME, VersionText, decode, encode, safe_version_id
+from ragspine.retrieval.version_text import (
+    DOCUMENT_NAME,
+    PASSAGES_NAME,
+    TEXT_NAME,
+    VersionText,
+    decode,
+    encode,
+    safe_version_id,
+)
 
 PREFIX = "texts/"
 
 
 class S3VersionTextStore:
-    """The AWS ``VersionTextStore``: ``text.txt`` and ``passages.json`` per version."""
+    """The AWS ``VersionTextStore``: ``text.txt``, ``passages.json`` (and ``document.json``) per version."""
 
     def __init__(self, bucket: str, *, client: Any | None = None, region: str | None = None) -> None:
         self._bucket = bucket
@@ -49,11 +57,20 @@ class S3VersionTextStore:
         return None if passages is None or text is None else decode(text, passages)
 
     def delete(self, version_id: str) -> None:
-        """Remove both objects (idempotent: S3 deletes of missing keys succeed)."""
+        """Remove the objects (idempotent: S3 deletes of missing keys succeed)."""
         if not safe_version_id(version_id):
             return
         self._call("delete_objects", Bucket=self._bucket, Delete={"Objects": [
-            {"Key": self._key(version_id, PASSAGES_NAME)}, {"Key": self._key(version_id, TEXT_NAME)}]})
+            {"Key": self._key(version_id, name)} for name in (PASSAGES_NAME, TEXT_NAME, DOCUMENT_NAME)]})
+
+    def put_document(self, version_id: str, data: bytes) -> None:
+        """Write the version's parsed document (JSON)."""
+        self._call("put_object", Bucket=self._bucket, Key=self._key(version_id, DOCUMENT_NAME), Body=data,
+                   ContentType="application/json")
+
+    def get_document(self, version_id: str) -> bytes | None:
+        """The version's parsed document, or None."""
+        return self._read(self._key(version_id, DOCUMENT_NAME)) if safe_version_id(version_id) else None
 
     def _read(self, key: str) -> bytes | None:
         from botocore.exceptions import BotoCoreError, ClientError

@@ -33,12 +33,29 @@ class FactStore(Protocol):
         """All facts of one metric of one entity (every channel and period), sorted by key."""
         ...
 
+    def put_conflicts(self, facts: Iterable[Fact]) -> int:
+        """Record figures that differ from the kept fact of the same key (another document's or table's).
+
+        One per key, source document and locator (a later write replaces it); they are never
+        returned by ``get`` or ``find``, only by ``conflicts``, so an answer can show both.
+
+        Raises:
+            MissingLineageError: a fact lacks lineage; nothing of the batch is written.
+        """
+        ...
+
+    def conflicts(self, key: FactKey) -> list[Fact]:
+        """The differing figures recorded for this key (some may since equal the kept fact: compare)."""
+        ...
+
     def count(self) -> int:
         """Number of facts stored."""
         ...
 
     def delete_by_source(self, source_doc_id: str, *, keep: Collection[FactKey] = ()) -> int:
         """Remove the facts extracted from one document, except those under ``keep``; return how many.
+
+        The document's differing figures (``put_conflicts``) are removed too, whatever ``keep`` says.
 
         ``keep`` lets a new version be written first and its predecessor's leftovers removed
         after, so a reader never finds the document's facts missing in between.

@@ -78,6 +78,7 @@ class QueryResult:
     fact: Fact | None = None
     param: str | None = None
     raw: str | None = None
+    conflicts: tuple[Fact, ...] = ()  # other sources' different figures for the same key (shown, never dropped)
 
     def to_dict(self) -> dict[str, Any]:
         """The exact JSON shape of seed 001 for this status."""
@@ -88,7 +89,9 @@ class QueryResult:
                 "metric_code": fact.metric_code, "entity": fact.entity,
                 "period_type": fact.period_type, "period": fact.period, "channel": fact.channel,
                 "source": {"doc": fact.source_doc_id, "locator": fact.source_locator},
-            }
+            } | ({"conflicts": [
+                {"value": c.value, "unit": c.unit, "source": {"doc": c.source_doc_id, "locator": c.source_locator}}
+                for c in self.conflicts]} if self.conflicts else {})
         if self.status is QueryStatus.NOT_FOUND and self.query is not None:
             q = self.query
             return {
@@ -109,12 +112,16 @@ def run_query(query: MetricQuery, *, facts: FactStore,
     """Look up already-normalised parameters: found or not_found.
 
     A fact above ``max_sensitivity`` is reported as not found: a RESTRICTED figure never
-    reaches an answer, and the answer does not reveal that it exists.
+    reaches an answer, and the answer does not reveal that it exists. Figures other sources
+    state differently for the same key come with a found fact as ``conflicts``.
     """
     fact = facts.get(query.key)
     if fact is None or fact.sensitivity > max_sensitivity:
         return QueryResult(QueryStatus.NOT_FOUND, query=query)
-    return QueryResult(QueryStatus.FOUND, query=query, fact=fact)
+    others = tuple(c for c in facts.conflicts(query.key)
+                   if c.sensitivity <= max_sensitivity and (c.value != fact.value or c.unit != fact.unit)
+                   and (c.source_doc_id, c.source_locator) != (fact.source_doc_id, fact.source_locator))
+    return QueryResult(QueryStatus.FOUND, query=query, fact=fact, conflicts=others)
 
 
 def execute_query_metric(arguments: Mapping[str, Any], *, facts: FactStore, glossary: Glossary) -> QueryResult:

@@ -33,6 +33,24 @@ CREATE TABLE IF NOT EXISTS fact_metric (
     PRIMARY KEY (metric_code, entity, channel, period_type, period)
 ) STRICT, WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS fact_metric_by_source ON fact_metric (source_doc_id);
+CREATE TABLE IF NOT EXISTS fact_conflict (
+    metric_code TEXT NOT NULL,
+    entity TEXT NOT NULL,
+    geography TEXT NOT NULL,
+    channel TEXT NOT NULL,
+    period_type TEXT NOT NULL,
+    period TEXT NOT NULL,
+    value ANY NOT NULL,
+    unit TEXT NOT NULL,
+    source_doc_id TEXT NOT NULL CHECK (length(trim(source_doc_id)) > 0),
+    source_locator TEXT NOT NULL CHECK (length(trim(source_locator)) > 0),
+    source_file_hash TEXT,
+    extractor_version TEXT,
+    mapping_version TEXT,
+    sensitivity INTEGER NOT NULL DEFAULT 1,
+    PRIMARY KEY (metric_code, entity, channel, period_type, period, source_doc_id, source_locator)
+) STRICT, WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS fact_conflict_by_source ON fact_conflict (source_doc_id);
 """
 
 _COLUMNS = (
@@ -76,13 +94,30 @@ class SqliteFactStore:
         ).fetchall()
         return [_fact(row) for row in rows]
 
+    def put_conflicts(self, facts: Iterable[Fact]) -> int:
+        """Record figures that differ from the kept fact of their key (one per key, document and locator)."""
+        rows = [_row(require_lineage(fact)) for fact in facts]
+        with self._conn() as conn:
+            conn.executemany(f"INSERT OR REPLACE INTO fact_conflict ({_COLUMNS}) VALUES ({', '.join('?' * 14)})",
+                             rows)
+        return len(rows)
+
+    def conflicts(self, key: FactKey) -> list[Fact]:
+        """The figures recorded as differing for this key, by document and locator."""
+        rows = self._conn().execute(
+            f"SELECT {_COLUMNS} FROM fact_conflict WHERE metric_code = ? AND entity = ? AND channel = ? "
+            "AND period_type = ? AND period = ? ORDER BY source_doc_id, source_locator", key).fetchall()
+        return [_fact(row) for row in rows]
+
     def count(self) -> int:
         """Number of facts stored."""
         return int(self._conn().execute("SELECT count(*) FROM fact_metric").fetchone()[0])
 
     def delete_by_source(self, source_doc_id: str, *, keep: Collection[FactKey] = ()) -> int:
-        """Remove the facts of one document, except those under ``keep`` (one transaction)."""
+        """Remove the facts of one document, except those under ``keep``, and its differing figures
+        (one transaction)."""
         with self._conn() as conn:
+            conn.execute("DELETE FROM fact_conflict WHERE source_doc_id = ?", (source_doc_id,))
             if not keep:
                 return conn.execute("DELETE FROM fact_metric WHERE source_doc_id = ?", (source_doc_id,)).rowcount
             kept = set(keep)

@@ -182,7 +182,8 @@ def chunk_and_embed(operation: Operation, context: StepContext) -> StepResult:
     from ragspine.retrieval.chunking import ChunkMeta, chunk_document
     from ragspine.retrieval.passage_text import dense_text
 
-    doc = staged.load_document(_require(context, operation, "document", Step.CHUNK_AND_EMBED))
+    stored = _require(context, operation, "document", Step.CHUNK_AND_EMBED)
+    doc = staged.load_document(stored)
     extraction = staged.load_extraction(_require(context, operation, "extraction", Step.CHUNK_AND_EMBED))
     doc = without_fact_tables(doc, extraction.facts)
     meta = ChunkMeta(sensitivity=operation.sensitivity, library=operation.library, version_id=operation.version_id)
@@ -197,6 +198,8 @@ def chunk_and_embed(operation: Operation, context: StepContext) -> StepResult:
 
         if safe_version_id(operation.version_id):
             context.texts.put(version_text(operation.doc_id, operation.version_id, chunked))
+            if operation.space is None:  # the parsed tables, for `ragspine facts reextract`
+                context.texts.put_document(operation.version_id, stored)
         else:  # a caller's own version id, such as 2024/Q1: the text is not kept, the ingestion goes on
             warnings = (f"version id {operation.version_id!r} cannot name a text folder: citations of it are "
                         "not readable by offset",)
@@ -253,6 +256,7 @@ def index(operation: Operation, context: StepContext) -> StepResult:
 
 def activate(operation: Operation, context: StepContext) -> StepResult:
     """Make the new version the searchable one, then retire the old version's chunks and facts."""
+    from ragspine.ingestion.fact_conflicts import differing_facts
     from ragspine.ingestion.facts_extract import primary_facts
 
     _require(context, operation, "index_ready", Step.ACTIVATE)
@@ -278,6 +282,8 @@ def activate(operation: Operation, context: StepContext) -> StepResult:
     context.facts.put_many(written)
     context.facts.delete_by_source(operation.doc_id,
                                    keep={f.key for f in written if f.source_doc_id == operation.doc_id})
+    # What the other active documents (or tables) state differently for these keys is shown, never dropped.
+    context.facts.put_conflicts(differing_facts((r.facts for r in active), written))
     kept = sum(1 for f in merged.facts if f.source_doc_id == operation.doc_id)
     warnings = tuple(w for w in merged.warnings if operation.doc_id in w)
     return StepResult(Step.ACTIVATE, operation.id, warnings=warnings, facts=kept, chunks=len(children))

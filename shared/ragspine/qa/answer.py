@@ -18,7 +18,8 @@ from ragspine.facts.ports import FactStore
 from ragspine.llm.ports import LLMProvider, Message
 from ragspine.qa.analytics.compute import with_analysis
 from ragspine.qa.clarify import AskBack, clarify_scope
-from ragspine.qa.faq import FaqIndex
+from ragspine.qa.faq import FaqEntry, FaqIndex
+from ragspine.qa.faq_check import CitedPassages, states_numbers, unsupported_numbers
 from ragspine.qa.intent_model import Channel
 from ragspine.qa.language import Lang, detect_language
 from ragspine.qa.narrative import run_narrative
@@ -56,6 +57,7 @@ class QAComponents:
     llm: LLMProvider
     clock: Callable[[], date]
     faq: FaqIndex | None = None
+    faq_sources: CitedPassages | None = None  # where an FAQ answer's cited passage is read back
     retriever: NarrativeRetriever | None = None
     max_chars: int = DEFAULT_MAX_QUESTION_CHARS
     max_sensitivity: Sensitivity = Sensitivity.CONFIDENTIAL
@@ -111,9 +113,12 @@ def answer_question(question: str, *, qa: QAComponents, history: Sequence[Messag
     if hit is not None:
         trace.decide(f"faq:hit:{hit.entry.entry_id}")
         entry = hit.entry
-        return _finish(trace, AnswerResult(f"{entry.answer}（来源：{entry.doc} · {entry.locator}）",
-                                           ({"doc": entry.doc, "locator": entry.locator},), Route.FAQ,
-                                           AnswerStatus.FOUND, decision.slots))
+        unchecked = _faq_unsupported(entry, text, qa)
+        if unchecked is None:
+            return _finish(trace, AnswerResult(f"{entry.answer}（来源：{entry.doc} · {entry.locator}）",
+                                               ({"doc": entry.doc, "locator": entry.locator},), Route.FAQ,
+                                               AnswerStatus.FOUND, decision.slots))
+        trace.decide(unchecked)  # a curated number its source does not state: answer from the documents instead
     slots = decision.slots
     channel = intent.channel
     if slots.unrecognized is not None:
@@ -248,6 +253,20 @@ def _structured_text(outcome: StructuredOutcome, slots: Slots, glossary: Glossar
     return "\n".join(lines)
 
 
+def _faq_unsupported(entry: FaqEntry, question: str, qa: QAComponents) -> str | None:
+    """Why a curated answer may not be served as is (its cited passage does not state its numbers), or None.
+
+    An answer without numbers, or whose source document is not ingested, is served as written.
+    """
+    if qa.faq_sources is None or not states_numbers(entry.answer):
+        return None
+    texts = qa.faq_sources.passages(entry.doc, entry.locator, hint=entry.answer)
+    if texts is None:
+        return None
+    missing = unsupported_numbers(entry.answer, texts, asked=numbers_in(question))
+    return f"faq:unsupported_numbers:{entry.entry_id}" if missing else None
+
+
 def _verified(answer: str, outcome: StructuredOutcome, asked: frozenset[str]) -> tuple[str, str]:
     """The final provenance check on a structured answer: every number from a found fact,
     a computed difference, a period or the question (``asked``); otherwise the answer is replaced.
@@ -256,7 +275,7 @@ def _verified(answer: str, outcome: StructuredOutcome, asked: frozenset[str]) ->
         The answer (or the rejection) and the decision to record in the trace.
     """
     # One pass over the sourced figures, a line break between them (it ends a number as a text end does).
-    shown = [format_number(r.fact.value) for r in outcome.results if r.fact is not None]
+    shown = [format_number(f.value) for r in outcome.results if r.fact is not None for f in (r.fact, *r.conflicts)]
     if outcome.differences:
         shown += [n for d in outcome.differences for n in d.numbers]
     shown += outcome.computed  # rank gaps, shares and sums (qa/analytics/compute.py)

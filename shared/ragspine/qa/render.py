@@ -19,6 +19,8 @@ _KINDS = MappingProxyType({"metric": SlotKind.METRIC, "entity": SlotKind.ENTITY,
 _PERIOD_EXAMPLES = "FY2024, 2024年, 2024年度, 2024Q3, Q3 2024, 2024年第三季度"
 _TEXT = MappingProxyType({
     Lang.ZH: MappingProxyType({
+        "conflict": "；另一来源的数值不同：{value} {unit}（来源：{doc} · {locator}）",
+        "conflict_note": "。各来源数值不一致，未作取舍。",
         "found": "{what}：{value} {unit}", "sep": "，",
         "not_found": "未找到 {what} 的数据：事实表中没有这条记录，因此不提供数值。",
         "unrecognized": "无法识别参数 {param}：「{raw}」。可识别的写法例如：{known}。",
@@ -31,6 +33,8 @@ _TEXT = MappingProxyType({
         "unit_note": "注：事实表中这些数字以 {units} 计，没有以 {asked} 计的数值；以上数字未作任何换算。",
     }),
     Lang.EN: MappingProxyType({
+        "conflict": "; another source states a different figure: {value} {unit}（来源：{doc} · {locator}）",
+        "conflict_note": ". The sources differ; neither figure is chosen over the other.",
         "found": "{what}: {value} {unit}", "sep": ", ",
         "not_found": "No data for {what}: the fact table has no such record, so no figure is given.",
         "unrecognized": "Could not recognise the {param} “{raw}”. Known values include: {known}.",
@@ -43,6 +47,8 @@ _TEXT = MappingProxyType({
         "unit_note": "Note: the facts give these figures in {units}, not in {asked}; nothing above is converted.",
     }),
     Lang.JA: MappingProxyType({
+        "conflict": "；別の資料では異なる数値：{value} {unit}（来源：{doc} · {locator}）",
+        "conflict_note": "。資料間で数値が一致しません（どちらも採用していません）。",
         "found": "{what}：{value} {unit}", "sep": "、",
         "not_found": "{what} のデータは見つかりません：ファクトテーブルに該当する記録がないため、数値は示しません。",
         "unrecognized": "パラメータ {param} の「{raw}」を認識できません。使える表記の例：{known}。",
@@ -86,7 +92,12 @@ def render_result(result: QueryResult, glossary: Glossary, lang: Lang = Lang.ZH,
         fact = result.fact
         what = what if what is not None else describe(result.query, glossary, lang)
         line = text["found"].format(what=what, value=format_number(fact.value), unit=fact.unit)
-        return f"{line}（来源：{fact.source_doc_id} · {fact.source_locator}）"
+        line = f"{line}（来源：{fact.source_doc_id} · {fact.source_locator}）"
+        if not result.conflicts:
+            return line
+        others = "".join(text["conflict"].format(value=format_number(c.value), unit=c.unit, doc=c.source_doc_id,
+                                                 locator=c.source_locator) for c in result.conflicts)
+        return f"{line}{others}{text['conflict_note']}"
     if result.status is QueryStatus.NOT_FOUND and result.query:
         return text["not_found"].format(what=what if what is not None else describe(result.query, glossary, lang))
     return render_unrecognized(Unrecognized(result.param or "", result.raw or ""), glossary, lang)

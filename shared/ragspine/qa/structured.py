@@ -175,8 +175,8 @@ def _label(fact: Fact) -> str:
 def _sources(results: tuple[QueryResult, ...]) -> tuple[dict[str, str], ...]:
     seen: dict[tuple[str, str], dict[str, str]] = {}
     for result in results:
-        if result.fact is not None:
-            key = (result.fact.source_doc_id, result.fact.source_locator)
+        for fact in (result.fact, *result.conflicts) if result.fact is not None else ():
+            key = (fact.source_doc_id, fact.source_locator)
             seen.setdefault(key, {"doc": key[0], "locator": key[1]})
     return tuple(seen.values())
 

@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING
 from ragspine.ingestion.model import BlockKind
 from ragspine.ingestion.statements import statement_tags
 from ragspine.retrieval.model import Chunk
-from ragspine.retrieval.table_rows import table_row_texts
+from ragspine.retrieval.table_rows import is_row_locator, table_row_texts
 from ragspine.sensitivity import Sensitivity
 
 if TYPE_CHECKING:
@@ -148,7 +148,7 @@ def chunk_document(doc: ParsedDocument, *, meta: ChunkMeta | None = None,
             parent_of.update((member, parent_id) for member in window)
             parents.append(_chunk(meta, chunk_id=parent_id, doc_id=doc.doc_id,
                                   locator=_window_locator(window, pieces) or group.locator, title=title,
-                                  text="\n".join(pieces[m].text for m in window), position=len(parents),
+                                  text=_parent_text(window, pieces), position=len(parents),
                                   heading_path=group.heading_path, is_parent=True))
     children = [
         _chunk(meta, chunk_id=child_ids[i], doc_id=doc.doc_id, locator=p.locator, title=title, text=p.text,
@@ -322,6 +322,13 @@ def _group(locator: str, path: tuple[str, ...], heading_locators: dict[tuple[str
         if part.startswith("page="):
             return part, part
     return "document", parts[0] if parts else locator
+
+
+def _parent_text(window: list[int], pieces: list[_Piece]) -> str:
+    """The parent's context text: its children's, without table rows (a row is quoted alone, with its
+    headers, never with the rest of its table); a parent of rows only keeps them so it is never empty."""
+    prose = [pieces[m].text for m in window if not is_row_locator(pieces[m].locator)]
+    return "\n".join(prose or [pieces[m].text for m in window])
 
 
 def _windows(members: list[int], pieces: list[_Piece], budget: int) -> list[list[int]]:

@@ -3,7 +3,9 @@
 The hit's citation fields (``chunk_id``, ``doc_id``, ``source_locator``) stay the child's;
 the expanded text is separate generation context. Seed 001: a RESTRICTED child is removed
 before expansion, and expansion never pulls a neighbour or parent above the ceiling.
-It assumes the chunker gives a parent the highest sensitivity of its children.
+It assumes the chunker gives a parent the highest sensitivity of its children. A table row
+(``row=`` in its locator) is its own context: it carries its headers, and neither a parent
+nor a window ever adds the rest of its table (the chunker leaves rows out of parents' text).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from dataclasses import dataclass, field
 
 from ragspine.retrieval.model import Chunk, ScoredChunk
 from ragspine.retrieval.ports import ChunkIndex
+from ragspine.retrieval.table_rows import is_row_locator
 from ragspine.sensitivity import Sensitivity
 
 MAX_WINDOW = 5  # neighbours each side; past that the "window" is a whole document
@@ -134,7 +137,9 @@ def expand(hits: Sequence[ScoredChunk], *, index: ChunkIndex, mode: ExpansionMod
     build = _BUILDERS[mode]
     expanded = []
     for hit in children:
-        context, ids = build(hit.chunk, pool, window, max_context_chars)
+        # A table row already carries its headers: its context is the row, never the rest of the table.
+        rule = _own if is_row_locator(hit.chunk.source_locator) else build
+        context, ids = rule(hit.chunk, pool, window, max_context_chars)
         expanded.append(ExpandedHit(hit, context, ids))
     return expanded
 
@@ -169,8 +174,8 @@ def _own(child: Chunk, pool: _Pool, window: int, max_chars: int) -> tuple[str, t
 
 
 def _window(child: Chunk, pool: _Pool, window: int, max_chars: int) -> tuple[str, tuple[str, ...]]:
-    before, _ = pool.walk(child, forward=False, steps=window)
-    after, _ = pool.walk(child, forward=True, steps=window)
+    before = _prose(pool.walk(child, forward=False, steps=window)[0])
+    after = _prose(pool.walk(child, forward=True, steps=window)[0])
     kept_before: list[Chunk] = []
     kept_after: list[Chunk] = []
     size = len(child.text)
@@ -182,6 +187,14 @@ def _window(child: Chunk, pool: _Pool, window: int, max_chars: int) -> tuple[str
                 size += 1 + len(side[step].text)
     ordered = [*reversed(kept_before), child, *kept_after]
     return "\n".join(c.text for c in ordered), tuple(c.chunk_id for c in ordered)
+
+
+def _prose(neighbours: list[Chunk]) -> list[Chunk]:
+    """Neighbours up to the first table row: a window never quotes a table's rows nobody cited."""
+    for index, chunk in enumerate(neighbours):
+        if is_row_locator(chunk.source_locator):
+            return neighbours[:index]
+    return neighbours
 
 
 def _parent(child: Chunk, pool: _Pool, window: int, max_chars: int) -> tuple[str, tuple[str, ...]] | None:

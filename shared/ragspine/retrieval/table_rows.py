@@ -11,13 +11,22 @@ if TYPE_CHECKING:
     from ragspine.ingestion.model import Block
 
 _CELL_ROW = re.compile(r"[A-Za-z]+(\d+)")  # xlsx cell name: C3 -> row 3
+_ROW_LOCATOR = re.compile(r"(?:^|,)row=")
+# A header cell may be a year (``2024``, ``FY2024`` is a label already): a table of years by metric
+# still has its header row, and a data row read alone must still say which year each number is.
+_YEAR = re.compile(r"(?:19|20)\d\d")
+
+
+def is_row_locator(locator: str) -> bool:
+    """Whether a locator names one table row (``sheet=Q,row=8``): such a passage is quoted alone."""
+    return bool(_ROW_LOCATOR.search(locator))
 
 
 def table_row_texts(block: Block) -> list[tuple[str, str]]:
     """``(text, locator)`` per data row of a TABLE block.
 
     The first row is taken as the header when the table has more rows and that row is
-    all non-empty, non-numeric labels; each data row then reads ``Region: HK; Revenue: 1320``
+    all non-empty labels or years; each data row then reads ``Region: HK; Revenue: 1320``
     so a row retrieved alone still says what its numbers are. Without a header, cells are
     joined with `` | ``. The locator is the block's plus ``row=N``: the sheet's own row
     number when the parser gave cell names (``cell_refs``), else the row's 1-based position
@@ -48,7 +57,7 @@ def table_row_texts(block: Block) -> list[tuple[str, str]]:
 
 def _is_header(rows: tuple[tuple[str, ...], ...]) -> bool:
     first = rows[0]
-    return len(rows) > 1 and all(c.strip() and not is_number(c) for c in first)
+    return len(rows) > 1 and all(c.strip() and (not is_number(c) or _YEAR.fullmatch(c.strip())) for c in first)
 
 
 def _row_number(block: Block, index: int) -> int:

@@ -7,7 +7,9 @@ reads a citation back by offsets (``EXACT_OFFSET``); otherwise only approximatel
 
 ``VersionTextStore`` is the port: ``LocalVersionTextStore`` under the data folder here,
 ``aws.s3_version_text.S3VersionTextStore`` (``texts/<version>/`` in the staging bucket) on AWS.
-Each version is two objects: ``text.txt`` (UTF-8) and ``passages.json``.
+Each version is two objects: ``text.txt`` (UTF-8) and ``passages.json``; a version ingested
+for facts also keeps ``document.json``, its parsed blocks and tables, so its facts can be
+extracted again after the extractor or the glossary changes, without the original file.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ if TYPE_CHECKING:
 
 TEXT_NAME = "text.txt"
 PASSAGES_NAME = "passages.json"
+DOCUMENT_NAME = "document.json"  # the parsed document (blocks, tables with their cells): facts re-extract from it
 FORMAT = 1
 _SAFE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,199}$")  # a version id as a path or key segment
 _PAGE = re.compile(r"(?:^|,)page=(\d+)(?:-(\d+))?(?:,|$)")
@@ -105,7 +108,15 @@ class VersionTextStore(Protocol):
         ...
 
     def delete(self, version_id: str) -> None:
-        """Remove the version's record (idempotent)."""
+        """Remove the version's record and parsed document (idempotent)."""
+        ...
+
+    def put_document(self, version_id: str, data: bytes) -> None:
+        """Store (or replace) the version's parsed document (``ingestion.staged.dump_document``)."""
+        ...
+
+    def get_document(self, version_id: str) -> bytes | None:
+        """The version's parsed document, or None when none is stored."""
         ...
 
 
@@ -128,6 +139,24 @@ class LocalVersionTextStore:
             partial = folder / f".{name}.{secrets.token_hex(4)}"
             partial.write_bytes(data)
             partial.replace(folder / name)
+
+    def put_document(self, version_id: str, data: bytes) -> None:
+        """Write the parsed document atomically beside the text."""
+        folder = self._folder(version_id)
+        if folder is None:
+            raise ValueError(f"version id {version_id!r} cannot name a folder")
+        folder.mkdir(parents=True, exist_ok=True)
+        partial = folder / f".{DOCUMENT_NAME}.{secrets.token_hex(4)}"
+        partial.write_bytes(data)
+        partial.replace(folder / DOCUMENT_NAME)
+
+    def get_document(self, version_id: str) -> bytes | None:
+        """The stored parsed document, or None."""
+        folder = self._folder(version_id)
+        try:
+            return (folder / DOCUMENT_NAME).read_bytes() if folder is not None else None
+        except FileNotFoundError:
+            return None
 
     def get(self, version_id: str) -> VersionText | None:
         """The stored record, or None."""

@@ -60,3 +60,16 @@ def test_a_rewrite_replaces_the_record(store: VersionTextStore) -> None:
     changed = VersionText("ver-1", "doc-1", "new text", {"c9": Passage(0, 3, None, None, (), True)})
     store.put(changed)
     assert store.get("ver-1") == changed
+
+
+def test_the_parsed_document_is_kept_beside_the_text_and_deleted_with_it(store: VersionTextStore) -> None:
+    body = '{"doc_id":"doc-1","blocks":[{"rows":[["Metric","FY2024"],["売上高","655"]]}]}'.encode()
+    assert store.get_document("ver-1") is None
+    store.put(_record())
+    store.put_document("ver-1", body)
+    assert store.get_document("ver-1") == body
+    assert store.get_document("../ver-1") is None
+    with pytest.raises(ValueError, match="cannot name"):
+        store.put_document("a/b", body)
+    store.delete("ver-1")
+    assert store.get_document("ver-1") is None and store.get("ver-1") is None

@@ -1,0 +1,65 @@
+"""``domain check`` on curated answers: each FAQ answer's numbers must be stated where it cites them.
+
+The cited document is read from the domain's sample files (``domain.yaml`` ``samples``) with
+the same parsers ingestion uses, and cut into the passages search would cite (a table into
+its rows), so a citation of a cell is checked against its row. A document that is not among
+the samples cannot be checked here; the answer path checks it against the ingested passages.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from ragspine.domain.files import CheckedFile
+from ragspine.domain.marks import Problem
+
+_MAX_BYTES = 64 * 1024 * 1024
+
+
+def faq_source_problems(faq: CheckedFile, data: Mapping[str, Any], samples: Path) -> list[Problem]:
+    """One problem per FAQ answer whose numbers its cited passage (in ``samples``) does not state."""
+    from ragspine.qa.faq_check import cited_texts, states_numbers, unsupported_numbers
+
+    problems: list[Problem] = []
+    read: dict[str, list[tuple[str, str]] | None] = {}
+    for index, entry in enumerate(data.get("entries") or []):
+        answer, source = str(entry["answer"]), entry["source"]
+        doc, locator = str(source["doc"]), str(source["locator"])
+        if not states_numbers(answer):
+            continue
+        if doc not in read:
+            read[doc] = _passages(samples, doc)
+        passages = read[doc]
+        if passages is None:
+            continue  # not a sample file: checked when ingested, at answer time
+        texts = cited_texts(locator, passages)
+        if not texts:
+            problems.append(faq.problem(("entries", index, "source", "locator"),
+                                        f"{doc} has no passage at {locator!r}, so the numbers of the answer cannot "
+                                        "be checked: cite the locator `ragspine search` shows for the passage"))
+            continue
+        missing = unsupported_numbers(answer, texts)
+        if missing:
+            problems.append(faq.problem(("entries", index, "answer"),
+                                        f"states {', '.join(missing)}, which {doc} at {locator} does not state: "
+                                        "correct the answer or cite the passage that states these numbers"))
+    return problems
+
+
+def _passages(samples: Path, doc: str) -> list[tuple[str, str]] | None:
+    """``(text, locator)`` of every passage of a sample document, or None when it is not a sample."""
+    from ragspine.errors import RagspineError
+    from ragspine.ingestion.parsers import parse_document
+
+    path = samples / doc
+    if not path.is_file() or samples.resolve() not in path.resolve().parents:
+        return None
+    try:
+        parsed = parse_document(path.read_bytes(), doc_id=doc, filename=doc, max_bytes=_MAX_BYTES)
+    except RagspineError:
+        return None  # ingestion reports an unreadable file; nothing to check against here
+    from ragspine.retrieval.cited_passages import block_passages
+
+    return list(block_passages(parsed.blocks))

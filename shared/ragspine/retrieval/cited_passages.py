@@ -1,0 +1,85 @@
+"""The passages an FAQ citation points at, read back from what ingestion stored.
+
+Two readers, tried in order: the version's stored parsed document (every block and table row,
+including the tables that became facts and so were never indexed as passages), then the chunk
+index (the document's chunks that share words with the answer).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING
+
+from ragspine.qa.faq_check import CitedPassages, cited_texts, locator_pairs
+from ragspine.retrieval.model import SearchFilters
+from ragspine.retrieval.ports import ChunkIndex
+
+if TYPE_CHECKING:
+    from ragspine.ingestion.model import Block
+    from ragspine.ingestion.operations import StagingArea
+    from ragspine.retrieval.version_text import VersionTextStore
+
+_QUERY_CHARS = 500
+
+
+def block_passages(blocks: Iterable[Block]) -> Iterator[tuple[str, str]]:
+    """``(text, locator)`` of every block and, for a table, of each row passage as search cites it."""
+    from ragspine.retrieval.table_rows import table_row_texts
+
+    for block in blocks:
+        yield block.text, block.locator
+        if block.rows:
+            yield from table_row_texts(block)
+
+
+class IndexedCitedPassages:
+    """``CitedPassages`` over a ``ChunkIndex``: the document's chunks that share words with the answer,
+    kept when their locator sits at the cited one."""
+
+    def __init__(self, index: ChunkIndex, *, depth: int = 64) -> None:
+        self._index = index
+        self._depth = depth
+
+    def passages(self, doc: str, locator: str, *, hint: str) -> tuple[str, ...] | None:
+        """The texts at ``locator`` in ``doc``; None when the index returns nothing of ``doc``."""
+        words = " ".join([hint, *(value for _, value in sorted(locator_pairs(locator)))])
+        hits = self._index.search(words[:_QUERY_CHARS], top_k=self._depth, filters=SearchFilters(doc_ids=(doc,)))
+        if not hits:
+            return None
+        return cited_texts(locator, ((hit.chunk.text, hit.chunk.source_locator) for hit in hits))
+
+
+class StoredDocumentPassages:
+    """``CitedPassages`` over the active version's stored parsed document (``document.json``)."""
+
+    def __init__(self, staging: Callable[[], StagingArea], texts: VersionTextStore) -> None:
+        self._make_staging = staging  # opened on first use: the ask path needs it only for an FAQ hit
+        self._staging: StagingArea | None = None
+        self._texts = texts
+
+    def passages(self, doc: str, locator: str, *, hint: str) -> tuple[str, ...] | None:
+        """The texts at ``locator`` in the active version of ``doc``; None when no version of it is stored."""
+        from ragspine.ingestion import staged
+
+        if self._staging is None:
+            self._staging = self._make_staging()
+        active = next(iter(self._staging.active(doc)), None)
+        data = self._texts.get_document(active.version_id) if active is not None else None
+        if data is None:
+            return None
+        return cited_texts(locator, block_passages(staged.load_document(data).blocks))
+
+
+class FirstCitedPassages:
+    """The first reader that knows the document answers."""
+
+    def __init__(self, *readers: CitedPassages) -> None:
+        self._readers = readers
+
+    def passages(self, doc: str, locator: str, *, hint: str) -> tuple[str, ...] | None:
+        """The first non-None answer of the readers, in order."""
+        for reader in self._readers:
+            found = reader.passages(doc, locator, hint=hint)
+            if found is not None:
+                return found
+        return None
