@@ -1,8 +1,8 @@
 """Glossary packs: shipped fragments a domain folder includes (``include: [finance]`` in ``domain.yaml``).
 
 A pack holds metrics and units. They are merged under the domain's own glossary: an entry the
-domain defines under the same code is the domain's (it takes only the pack's formula, when it
-has none of its own), and a pack alias the domain already uses for one of its own entries stays
+domain defines under the same code is the domain's (it takes the pack's formula when it has none
+of its own, and the pack's names no other entry uses), and a pack alias the domain already uses for one of its own entries stays
 the domain's (the pack entry keeps its other names). Pack amounts (unit ``MONEY``) are kept in
 the domain's own money unit.
 """
@@ -29,6 +29,7 @@ class PackFile(BaseModel):
 
     version: str
     description: str = ""
+    fillers: list[str] = []
     units: dict[str, schemas.UnitSpec] = {}
     metrics: dict[str, schemas.MetricSpec] = Field(min_length=1)
 
@@ -63,6 +64,20 @@ def included_packs(folder: Path) -> list[str]:
     return [str(n) for n in include] if isinstance(include, list) else []
 
 
+def _enriched(own: Mapping[str, Any], spec: Mapping[str, Any], taken: set[str]) -> dict[str, Any]:
+    """The domain's entry with what it leaves out from the pack: the formula, and names no other entry uses."""
+    from ragspine.facts.glossary import normalize_text
+
+    entry = dict(own or {})
+    if "formula" in spec and "formula" not in entry:
+        entry["formula"] = spec["formula"]
+    extra = [a for a in spec.get("aliases", []) if normalize_text(str(a)).strip() not in taken]
+    if extra:
+        entry["aliases"] = [*entry.get("aliases", []), *extra]
+        taken.update(normalize_text(str(a)).strip() for a in extra)
+    return entry
+
+
 def money_unit_of(glossary: Mapping[str, Any]) -> str | None:
     """The unit the domain keeps money in: its unit of its own currency, else the unit of a money metric."""
     from ragspine.facts.unit_scales import money_unit
@@ -91,8 +106,7 @@ def merge_pack(glossary: Mapping[str, Any], pack: Mapping[str, Any]) -> dict[str
     money = money_unit_of(glossary)
     for code, spec in (pack.get("metrics") or {}).items():
         if code in metrics:
-            if "formula" in spec and "formula" not in (metrics[code] or {}):  # what the domain leaves out
-                metrics[code] = {**metrics[code], "formula": spec["formula"]}
+            metrics[code] = _enriched(metrics[code], spec, taken)
             continue
         entry = dict(spec)
         if entry.get("unit") == PACK_MONEY and money is not None:
@@ -101,6 +115,7 @@ def merge_pack(glossary: Mapping[str, Any], pack: Mapping[str, Any]) -> dict[str
         metrics[code] = entry
         taken.update(normalize_text(str(a)).strip() for a in [code, *entry["aliases"]])
     merged["metrics"] = metrics
+    merged["fillers"] = [*(glossary.get("fillers") or []), *(pack.get("fillers") or [])]
     if glossary.get("units"):  # a domain listing its units lists the pack's too; one without lists none
         units = {code: spec for code, spec in (pack.get("units") or {}).items()
                  if code != PACK_MONEY or money is None}
