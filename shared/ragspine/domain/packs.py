@@ -1,10 +1,10 @@
 """Glossary packs: shipped fragments a domain folder includes (``include: [finance]`` in ``domain.yaml``).
 
-A pack holds metrics and units. They are merged under the domain's own glossary: an entry the
-domain defines under the same code is the domain's (it takes the pack's formula when it has none
-of its own, and the pack's names no other entry uses), and a pack alias the domain already uses for one of its own entries stays
-the domain's (the pack entry keeps its other names). Pack amounts (unit ``MONEY``) are kept in
-the domain's own money unit.
+A pack holds metrics, units and filler words. They are merged under the domain's own glossary:
+an entry the domain defines under the same code is the domain's, taking from the pack only its
+formula (when the entry has none) and the names no other entry uses; a pack alias the domain
+already uses for one of its own entries stays the domain's. Pack amounts (unit ``MONEY``) are
+kept in the domain's own money unit.
 """
 
 from __future__ import annotations
