@@ -17,6 +17,7 @@ from ragspine.facts.model import format_number
 from ragspine.facts.ports import FactStore
 from ragspine.llm.ports import LLMProvider, Message
 from ragspine.qa.analytics.compute import with_analysis
+from ragspine.qa.arithmetic import with_arithmetic
 from ragspine.qa.clarify import AskBack, clarify_scope
 from ragspine.qa.derived import with_derived
 from ragspine.qa.faq import FaqIndex
@@ -148,9 +149,11 @@ def answer_question(question: str, *, qa: QAComponents, history: Sequence[Messag
                                 max_sensitivity=qa.max_sensitivity, plan=plan, results=looked_up)
     if derives:
         structured = with_derived(structured, facts=qa.facts, glossary=qa.glossary, lang=lang,
-                                  max_sensitivity=qa.max_sensitivity)
+                                  max_sensitivity=qa.max_sensitivity, places=intent.arithmetic.places)
     if intent.analysis:
         structured = with_analysis(structured, intent.analysis, glossary=qa.glossary, lang=lang)
+    if intent.arithmetic.computes:
+        structured = with_arithmetic(structured, intent.arithmetic, glossary=qa.glossary, lang=lang)
     trace.stage("structured")
     answer = _structured_text(structured, slots, qa.glossary, lang, asked_unit=intent.requested_unit)
     asked = question_numbers(text, decision) if plan is None else shape.question_numbers

@@ -142,11 +142,12 @@ def _result_unit(declared: str, formula: Formula, values: dict[str, tuple[Decima
     return declared
 
 
-def shown(computed: Computed) -> str:
-    """The computed value as shown: a money amount in its inputs' precision, anything else to two decimals."""
-    if money_unit(computed.unit) is not None:
+def shown(computed: Computed, places: int | None = None) -> str:
+    """The computed value as shown: to ``places`` decimals when the question asks, else a money amount in its
+    inputs' precision and anything else to two decimals."""
+    if places is None and money_unit(computed.unit) is not None:
         places = max((_places(f.value) for f in computed.inputs), default=0)
-    else:
+    elif places is None:
         places = RATIO_PLACES
     return format_decimal(computed.value.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP))
 
@@ -157,7 +158,8 @@ def _places(value: float) -> int:
 
 
 def with_derived(outcome: StructuredOutcome, *, facts: FactStore, glossary: Glossary, lang: Lang = Lang.ZH,
-                 max_sensitivity: Sensitivity = Sensitivity.CONFIDENTIAL) -> StructuredOutcome:
+                 max_sensitivity: Sensitivity = Sensitivity.CONFIDENTIAL,
+                 places: int | None = None) -> StructuredOutcome:
     """``outcome`` with every formula metric not stated computed from its inputs (or its missing inputs named).
 
     A stated formula metric keeps its stated value; the computation is added beside it only when
@@ -186,7 +188,7 @@ def with_derived(outcome: StructuredOutcome, *, facts: FactStore, glossary: Glos
             continue
         if result.status is not QueryStatus.NOT_FOUND or index >= len(lines):
             continue
-        line, numbers = render_computed(query, made, glossary, lang)
+        line, numbers = render_computed(query, made, glossary, lang, places=places)
         lines[index] = line
         computed.extend(numbers)
         if isinstance(made, Computed):
@@ -209,7 +211,7 @@ def _add_sources(sources: dict[tuple[str, str], dict[str, str]], made: Computed 
 
 
 def render_computed(query: MetricQuery, made: Computed | NotComputed, glossary: Glossary,
-                    lang: Lang) -> tuple[str, tuple[str, ...]]:
+                    lang: Lang, *, places: int | None = None) -> tuple[str, tuple[str, ...]]:
     """The answer line of a computed formula metric (or why it is not computed) and the numbers it shows."""
     text = _TEXT[lang]
     formula = glossary.formulas[query.metric_code]
@@ -223,7 +225,7 @@ def render_computed(query: MetricQuery, made: Computed | NotComputed, glossary: 
             return text["zero"].format(what=what, formula=formula.text), constants
         names = text["join"].join(label(glossary.term(SlotKind.METRIC, m), lang) for m in made.missing)
         return text["missing"].format(what=what, formula=formula.text, missing=names), constants
-    value = shown(made)
+    value = shown(made, places)
     inputs = text["join"].join(text["input"].format(name=label(glossary.term(SlotKind.METRIC, f.metric_code), lang),
                                                     value=format_number(f.value), unit=f.unit)
                                for f in made.inputs)
