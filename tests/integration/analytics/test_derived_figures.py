@@ -53,3 +53,22 @@ class TestVela:
         assert body["answer"].startswith("Amsterdam General Hospital (VELA_AMSTERDAM) FY2025 EBITDA margin "
                                          "(EBITDA_MARGIN) cannot be computed (EBITDA / REVENUE): there is no figure "
                                          "for EBITDA (EBITDA), so no value is given.")
+
+
+class TestAcmeArithmetic:
+    def test_average_revenue_over_three_years(self, ask: Ask) -> None:
+        body = ask("中国内地2023年至2025年营业收入的平均值")
+        line = computed_line(body, "平均值：")
+        assert "1317.33 USD_M（3 个数的平均）" in line
+
+    def test_cagr_in_english(self, ask: Ask) -> None:
+        line = computed_line(ask("Mainland China revenue CAGR from FY2023 to FY2025"), "compound annual growth rate")
+        assert "(2 years): 10.93%" in line
+
+    def test_difference_between_two_regions(self, ask: Ask) -> None:
+        line = computed_line(ask("中国内地和香港2024年营业收入相差多少"), "营业收入（REVENUE）：中国内地")
+        assert "中国内地（ACME_CN）比香港（ACME_HK）高 982 USD_M" in line
+
+    def test_net_margin_rounded_as_asked_from_a_ratio_of_two_named_metrics(self, ask: Ask) -> None:
+        line = computed_line(ask("日本2024年净利润占营业收入的比例是百分之几？保留一位小数"), "之比")
+        assert "净利润（NET_PROFIT）与营业收入（REVENUE）之比：4.5%" in line  # 29.5 / 655
