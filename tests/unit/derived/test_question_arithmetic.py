@@ -60,6 +60,12 @@ class TestAverage:
             result.answer
         assert "average:" not in result.answer
 
+    def test_over_two_named_entities(self, folder: Path) -> None:
+        facts = [statement_fact("REVENUE", "2024", 120.5, entity="EXAMPLE_NORTH"),
+                 statement_fact("REVENUE", "2024", 80, entity="EXAMPLE_SOUTH")]
+        line, _ = line_with(ask(folder, "average revenue of North and South in FY2024", facts), "average:")
+        assert line.startswith("revenue (REVENUE) FY2024 average: 100.25 EUR_M (mean of 2 figures)")
+
     def test_rounded_as_asked(self, folder: Path) -> None:
         facts = statement_facts() + [statement_fact("NET_INCOME", "2022", 90)]
         line, _ = line_with(ask(folder, "average net income from 2022 to 2024, to two decimal places", facts),
