@@ -149,7 +149,8 @@ def answer_question(question: str, *, qa: QAComponents, history: Sequence[Messag
                                 max_sensitivity=qa.max_sensitivity, plan=plan, results=looked_up)
     if derives:
         structured = with_derived(structured, facts=qa.facts, glossary=qa.glossary, lang=lang,
-                                  max_sensitivity=qa.max_sensitivity, places=intent.arithmetic.places)
+                                  max_sensitivity=qa.max_sensitivity, places=intent.arithmetic.places,
+                                  percent=intent.arithmetic.percent)
     if intent.analysis:
         structured = with_analysis(structured, intent.analysis, glossary=qa.glossary, lang=lang)
     if intent.arithmetic.computes:

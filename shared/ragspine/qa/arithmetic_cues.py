@@ -29,7 +29,7 @@ def _cue(*words: str) -> re.Pattern[str]:
 
 AVERAGE = _cue("average", "averages", "mean", "avg", "平均", "均值", "平均值")
 RATIO = _cue("ratio of", "ratio between", "divided by", "as a percentage of", "as a percent of", "as a share of",
-             "之比", "比值", "比率", "比例", "に対する", "に占める", "割合", "で割った", "除以")
+             "之比", "比值", "比率", "比例", "に対する", "に占める", "を占める", "占める", "割合", "で割った", "除以")
 CAGR = _cue("cagr", "compound annual growth", "compounded annual growth", "annualized growth", "annualised growth",
             "年均复合增长率", "复合年增长率", "年复合增长率", "复合增长率", "年均增长率", "年平均成長率",
             "年平均成长率", "年率平均成長率", "年平均増加率")
@@ -175,7 +175,11 @@ def without_cues(slots: ParsedSlots, question: str) -> ParsedSlots:
     return replace(slots, unknown_names=tuple(names))
 
 
-_ALL = (AVERAGE, RATIO, CAGR, SUBTRACT, ADD, ENTITY_GAP, EQUALS, PERCENT, _WHOLE, _YEARS,
+# Words of a change question the prior-period comparison answers (増減したか, 何ポイント変化したか):
+# never a name, never a computation of their own here.
+_CHANGE = re.compile(r"前期比|前年度比|増減|変化|增减|变化|増加|減少|增加|减少|改善|悪化|増収|減収|増益|減益|"
+                     r"したか|しているか|何ポイント|ポイント|にかけて")
+_ALL = (AVERAGE, RATIO, CAGR, SUBTRACT, ADD, ENTITY_GAP, EQUALS, PERCENT, _WHOLE, _YEARS, _CHANGE,
         *(pattern for pattern, _ in _PLACES))
 # What is left of a calculation question once its cue is taken out (いくらか, するか, 多少).
 _QUESTION_ENDINGS = frozenset({"いくらか", "いくら", "するか", "しているか", "ですか", "ますか", "多少", "是否",

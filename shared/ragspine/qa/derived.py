@@ -30,6 +30,7 @@ from ragspine.qa.structured import StructuredOutcome, format_decimal
 from ragspine.sensitivity import Sensitivity
 
 MAX_DEPTH = 4  # formulas over formulas (DuPont over margins and turnovers) nest at most this deep
+MULTIPLE_UNITS = frozenset({"TIMES", "RATIO", "X", "MULTIPLE"})
 RATIO_PLACES = 2  # a computed ratio, percentage, multiple or day count is shown to two decimals
 
 _TEXT = MappingProxyType({
@@ -159,7 +160,7 @@ def _places(value: float) -> int:
 
 def with_derived(outcome: StructuredOutcome, *, facts: FactStore, glossary: Glossary, lang: Lang = Lang.ZH,
                  max_sensitivity: Sensitivity = Sensitivity.CONFIDENTIAL,
-                 places: int | None = None) -> StructuredOutcome:
+                 places: int | None = None, percent: bool = False) -> StructuredOutcome:
     """``outcome`` with every formula metric not stated computed from its inputs (or its missing inputs named).
 
     A stated formula metric keeps its stated value; the computation is added beside it only when
@@ -188,6 +189,8 @@ def with_derived(outcome: StructuredOutcome, *, facts: FactStore, glossary: Glos
             continue
         if result.status is not QueryStatus.NOT_FOUND or index >= len(lines):
             continue
+        if percent and isinstance(made, Computed) and made.unit in MULTIPLE_UNITS:
+            made = replace(made, value=made.value * 100, unit="PCT")  # "何%か" of a multiple: said in percent
         line, numbers = render_computed(query, made, glossary, lang, places=places)
         lines[index] = line
         computed.extend(numbers)

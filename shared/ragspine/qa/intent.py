@@ -64,7 +64,7 @@ class RuleIntentParser:
         arithmetic = read_arithmetic(question, self._glossary) if slots.metrics else None
         if arithmetic is not None and arithmetic.cagr_years:  # "3-year CAGR to FY2024" starts in FY2021
             slots = with_cagr_start(slots, arithmetic.cagr_years)
-        if arithmetic and slots.unknown_names:
+        if arithmetic is not None and slots.unknown_names:
             slots = without_cues(slots, question)
         return Intent(slots, channel, causal, quantity, comparison, analysis=analysis,
                       requested_unit=self._units[unit.group()] if unit else None,

@@ -138,3 +138,27 @@ class TestReading:
     def test_a_metrics_own_words_are_no_cue(self) -> None:
         # 毛利率 holds 率 and gross margin holds "margin": neither asks for a ratio of two figures
         assert not read_arithmetic("2024年日本的毛利率是多少", default_glossary()).computes
+
+
+class TestJapaneseFilingWording:
+    """The wording of questions about Japanese filings: the fiscal year by its end month, change words."""
+
+    def test_year_over_year_by_the_previous_period(self, folder: Path) -> None:
+        result = ask(folder, "2024年3月期の売上高は前期比で何%増減したか。")
+        assert "FY2024 は FY2023 比 増加 200 EUR_M（+11.1%）" in result.answer
+
+    def test_revenue_up_or_down(self, folder: Path) -> None:
+        result = ask(folder, "2023年3月期から2024年3月期にかけて増収か減収か。")
+        assert "売上高（REVENUE）：FY2024 は FY2023 比 増加" in result.answer
+
+    def test_operating_income_up_or_down(self, folder: Path) -> None:
+        result = ask(folder, "2023年3月期から2024年3月期にかけて営業利益ベースで増益か減益か。")
+        assert "営業利益（OPERATING_INCOME）：FY2024 は FY2023 比 増加 24 EUR_M" in result.answer
+
+    def test_a_share_of_total_assets(self, folder: Path) -> None:
+        line, _ = line_with(ask(folder, "2024年3月期の純資産合計は総資産の何%を占めるか。"), "比率")
+        assert "純資産合計（NET_ASSETS）の資産合計（TOTAL_ASSETS）に対する比率：50.00%" in line
+
+    def test_a_multiple_asked_in_percent(self, folder: Path) -> None:
+        result = ask(folder, "2024年3月期の総資産回転率(売上高/総資産*100)は何%か。")
+        assert "総資産回転率（ASSET_TURNOVER）：80.00 PCT" in result.answer
