@@ -147,7 +147,9 @@ def score(item: dict[str, Any], result: AnswerResult) -> Scored:
     if not candidates:
         return base
     said = candidates[0]
-    right = abs(said.quantize(Decimal(1).scaleb(-places)) - wanted) <= Decimal(1).scaleb(-places) / 2
+    # Both sides are rounded (the gold to its places, the answer to its own): within both half-units.
+    said_places = max(-said.as_tuple().exponent, 0)  # type: ignore[operator]
+    right = abs(said - wanted) <= (Decimal(1).scaleb(-places) + Decimal(1).scaleb(-said_places)) / 2
     return Scored(item["id"], item["subtask"], "correct" if right else "wrong", gold, str(said))
 
 
@@ -159,12 +161,15 @@ def _candidates(item: dict[str, Any], lines: list[str]) -> list[Decimal]:
             change = _CHANGE.search(line)
             if change is None:
                 continue
-            sign = -1 if change.group(1) in ("減少", "减少", "down") else 1
+            # "いくら減少したか" asks the size of the fall; "何%増減したか" its signed rate
+            sign = -1 if change.group(1) in ("減少", "减少", "down") and "いくら" not in question else 1
             if "%" in question and change.group(4):
                 return [sign * Decimal(change.group(4))]
             return [sign * Decimal(change.group(2).replace(",", ""))]
     computed = [line for line in lines if "计算自" in line]
-    for line in computed or lines:
+    if not computed:
+        return []  # the answer gives the stated inputs but not the figure asked: not an answer to it
+    for line in computed:
         value = _VALUE.search(line)
         if value is not None:
             return [Decimal(value.group(1).replace(",", "").replace("−", "-"))]

@@ -310,25 +310,35 @@ class _Calc:
 
     def consistency(self, metrics: list[str], entities: list[str], periods: list[Period],
                     channels: list[str]) -> list[Made]:
-        """``A = B + C (+ …)``: the first metric named against the sum of the others, yes or no, and the gap."""
+        """One side against the other, yes or no, and the gap.
+
+        The sides are the metrics the question adds with ``+`` against the others; without a ``+``,
+        the first metric named against the sum of the rest ("A equals B and C's sum").
+        """
         made: list[Made] = []
-        whole, parts = metrics[0], metrics[1:]
+        group = [m for m in self.arithmetic.plus_group if m in metrics]
+        if group and len(group) < len(metrics):
+            whole, parts = [m for m in metrics if m not in group], group
+        else:
+            whole, parts = metrics[:1], metrics[1:]
         for entity in entities:
             for period in periods:
                 for channel in channels:
-                    terms = self.text["plus"].join(self.metric(m) for m in parts)
                     what = f"{self.who(entity)}{period.label} {self.text['w_check']}"
-                    got = self.on_one_unit([(m, entity, channel, period) for m in metrics], what)
+                    got = self.on_one_unit([(m, entity, channel, period) for m in [*whole, *parts]], what)
                     if isinstance(got, str):
                         made.append((got, ()))
                         continue
                     values, unit, note, facts = got.values, got.unit, got.note, got.facts
-                    left, right = values[0], sum(values[1:], Decimal(0))
+                    left, right = sum(values[:len(whole)], Decimal(0)), sum(values[len(whole):], Decimal(0))
                     left_shown, right_shown = self.amount(left, facts), self.amount(right, facts)
                     gap = self.amount(abs(left - right), facts)
                     key = "check_yes" if left == right else "check_no"
-                    line = self.text[key].format(period=period.label, who=self.who(entity), a=self.metric(whole),
-                                                 left=left_shown, right=right_shown, terms=terms, unit=unit, gap=gap)
+                    line = self.text[key].format(period=period.label, who=self.who(entity),
+                                                 a=self.text["plus"].join(self.metric(m) for m in whole),
+                                                 left=left_shown, right=right_shown,
+                                                 terms=self.text["plus"].join(self.metric(m) for m in parts),
+                                                 unit=unit, gap=gap)
                     made.append((f"{line}{note}{cited(tuple(facts))}", (left_shown, right_shown, gap)))
         return made
 

@@ -36,7 +36,7 @@ CAGR = _cue("cagr", "compound annual growth", "compounded annual growth", "annua
 SUBTRACT = _cue("minus", "less", "subtract", "subtracting", "deduct", "deducting", "net of", "減去", "减去", "扣除",
                 "差し引いた", "差し引く", "差し引き", "を引いた", "引いた")
 ADD = _cue("sum of", "total of", "plus", "added to", "combined", "之和", "的和", "加上", "合计", "の和", "を足した",
-           "足した", "合算", "合計額")
+           "足した", "合算", "合計額", "の合計", "合計は")
 ENTITY_GAP = _cue("difference", "differ", "gap", "more than", "less than", "higher than", "lower than", "exceed",
                   "相差", "差额", "差距", "差多少", "高多少", "多多少", "少多少", "低多少", "差異", "差は", "の差",
                   "上回", "下回")
@@ -71,6 +71,8 @@ class Arithmetic:
     places: int | None = None
     percent: bool = False
     denominator: str | None = None  # the metric a ratio divides by, when the wording says ("A に占める B")
+    explicit: tuple[str, str] | None = None  # "(経常利益/総資産)": the question's own ratio of two metrics
+    plus_group: tuple[str, ...] = ()  # "(流動資産+固定資産)": metrics the question itself adds up
 
     def __bool__(self) -> bool:
         return self != NO_ARITHMETIC
@@ -88,7 +90,8 @@ NO_ARITHMETIC = Arithmetic()
 def read_arithmetic(question: str, glossary: Glossary) -> Arithmetic:
     """The arithmetic ``question`` asks for, its names blanked so a metric's own words are never a cue."""
     norm = normalize_text(question)
-    text = glossary.leftover(question, glossary.scan(question))
+    # Names blanked, channels kept: 合計 names the total channel and is also the word for a sum.
+    text = glossary.leftover(question, [m for m in glossary.scan(question) if m.kind.value != "channel"])
     if len(text) != len(norm):
         text = norm
     consistency = bool(EQUALS.search(text))
@@ -97,13 +100,37 @@ def read_arithmetic(question: str, glossary: Glossary) -> Arithmetic:
     if cagr:
         match = _YEARS.search(text)
         years = _number(match.group(1)) if match else None
-    ratio = bool(RATIO.search(text))
+    explicit = _explicit_ratio(question, glossary)
+    ratio = bool(RATIO.search(text)) or explicit is not None
     return Arithmetic(
         average=bool(AVERAGE.search(text)) and not cagr, ratio=ratio, cagr=cagr,
         cagr_years=years if years and years > 0 else None, subtract=bool(SUBTRACT.search(text)),
         add=bool(ADD.search(text)) or (consistency and ("+" in text or "和" in text or "sum" in text)),
         entity_gap=bool(ENTITY_GAP.search(text)), consistency=consistency, places=_places(norm),
-        percent=bool(PERCENT.search(norm)), denominator=_denominator(question, glossary) if ratio else None)
+        percent=bool(PERCENT.search(norm)),
+        denominator=explicit[1] if explicit else _denominator(question, glossary) if ratio else None,
+        explicit=explicit, plus_group=_plus_group(question, glossary) if consistency else ())
+
+
+def _plus_group(question: str, glossary: Glossary) -> tuple[str, ...]:
+    """The metrics written joined by ``+`` (one side of a consistency check), in order."""
+    norm = normalize_text(question)
+    metrics = [m for m in glossary.scan(question) if m.kind.value == "metric" and m.code]
+    group: dict[str, None] = {}
+    for first, second in zip(metrics, metrics[1:], strict=False):
+        if norm[first.end:second.start].strip() in ("+", "＋"):
+            group.update({str(first.code): None, str(second.code): None})
+    return tuple(group)
+
+
+def _explicit_ratio(question: str, glossary: Glossary) -> tuple[str, str] | None:
+    """``A/B`` written between two metric names: the question defines the figure itself."""
+    norm = normalize_text(question)
+    metrics = [m for m in glossary.scan(question) if m.kind.value == "metric" and m.code]
+    for first, second in zip(metrics, metrics[1:], strict=False):
+        if norm[first.end:second.start].strip() in ("/", "÷") and first.code != second.code:
+            return str(first.code), str(second.code)
+    return None
 
 
 # "A に占める B の割合", "A に対する": the metric just before the words divides. "A to B", "A as a

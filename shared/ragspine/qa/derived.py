@@ -42,6 +42,8 @@ _TEXT = MappingProxyType({
         "zero": "无法计算{what}（{formula}）：除数为零。",
         "scale": "；{units} 已统一换算为 {target}",
         "check": "核对：按公式 {formula} 计算为 {value} {unit}，与公布数不一致（以公布数为准）",
+        "change": "{entity}{metric}：{later} 较 {earlier} {direction} {amount}",
+        "up": "增加", "down": "减少", "level": "持平", "points": "个百分点",
     }),
     Lang.EN: MappingProxyType({
         "value": "{what}: {value} {unit} (computed as {formula}: {inputs}{scale})",
@@ -53,6 +55,8 @@ _TEXT = MappingProxyType({
         "scale": "; {units} put on the scale of {target}",
         "check": "Check: computed as {formula} it is {value} {unit}, which differs from the stated figure "
                  "(the stated figure prevails)",
+        "change": "{entity} {metric}: {later} vs {earlier} {direction} {amount}",
+        "up": "up", "down": "down", "level": "unchanged", "points": " points",
     }),
     Lang.JA: MappingProxyType({
         "value": "{what}：{value} {unit}（{formula} で計算：{inputs}{scale}）",
@@ -62,6 +66,8 @@ _TEXT = MappingProxyType({
         "zero": "{what}は計算できません（{formula}）：ゼロで割ることになります。",
         "scale": "；{units} は {target} に単位をそろえて計算",
         "check": "検算：{formula} で計算すると {value} {unit} となり、公表値と異なります（公表値を優先）",
+        "change": "{entity}{metric}：{later} は {earlier} 比 {direction} {amount}",
+        "up": "増加", "down": "減少", "level": "横ばい", "points": "ポイント",
     }),
 })
 
@@ -174,6 +180,7 @@ def with_derived(outcome: StructuredOutcome, *, facts: FactStore, glossary: Glos
     computed = list(outcome.computed)
     sources = {(s["doc"], s["locator"]): s for s in outcome.sources}
     derived = 0
+    values: dict[MetricQuery, tuple[Decimal, str, tuple[Fact, ...]]] = {}  # each formula metric's figure
     for index, result in enumerate(outcome.results):
         query = result.query
         if query is None or query.metric_code not in glossary.formulas:
@@ -181,6 +188,7 @@ def with_derived(outcome: StructuredOutcome, *, facts: FactStore, glossary: Glos
         made = compute(query.metric_code, query.entity, query.period, query.channel, facts=facts,
                        glossary=glossary, max_sensitivity=max_sensitivity)
         if result.status is QueryStatus.FOUND and result.fact is not None:
+            values[query] = (Decimal(format_number(result.fact.value)), result.fact.unit, (result.fact,))
             check = _check_line(result.fact, made, query, glossary, lang)
             if check is not None:
                 extra.append(check[0])
@@ -197,6 +205,10 @@ def with_derived(outcome: StructuredOutcome, *, facts: FactStore, glossary: Glos
         if isinstance(made, Computed):
             derived += 1
             _add_sources(sources, made)
+            values[query] = (made.value, made.unit, made.inputs)
+    changes = _changes(outcome, values, glossary, lang, places)
+    extra += [line for line, _ in changes]
+    computed += [n for _, numbers in changes for n in numbers]
     status = outcome.status
     if derived:
         found = sum(r.status is QueryStatus.FOUND for r in outcome.results) + derived
@@ -204,6 +216,37 @@ def with_derived(outcome: StructuredOutcome, *, facts: FactStore, glossary: Glos
     lines[len(outcome.results):len(outcome.results)] = extra
     return replace(outcome, lines=tuple(lines), sources=tuple(sources.values()), status=status,
                    computed=tuple(computed))
+
+
+def _changes(outcome: StructuredOutcome, values: dict[MetricQuery, tuple[Decimal, str, tuple[Fact, ...]]],
+             glossary: Glossary, lang: Lang, places: int | None) -> list[tuple[str, tuple[str, ...]]]:
+    """The change of a formula metric between the two periods asked (stated or computed), in points for PCT."""
+    periods = list(dict.fromkeys(r.query.period for r in outcome.results if r.query is not None))
+    if len(periods) != 2 or periods[0].period_type != periods[1].period_type:
+        return []
+    earlier, later = sorted(periods, key=lambda p: p.period)
+    text = _TEXT[lang]
+    made: list[tuple[str, tuple[str, ...]]] = []
+    for query, (value, unit, inputs) in values.items():
+        if query.period != later:
+            continue
+        before = values.get(replace(query, period=earlier))
+        if before is None or before[1] != unit or (_stated(query, inputs) and _stated(query, before[2])):
+            continue  # two stated figures: the channel's own difference says it
+        gap = value - before[0]
+        shown_gap = format_decimal(abs(gap).quantize(Decimal(1).scaleb(-(RATIO_PLACES if places is None else places)),
+                                                     rounding=ROUND_HALF_UP))
+        direction = text["up" if gap > 0 else "down" if gap < 0 else "level"]
+        amount = f"{shown_gap}{text['points']}" if unit in PERCENT_UNITS else f"{shown_gap} {unit}"
+        line = text["change"].format(entity=label(glossary.term(SlotKind.ENTITY, query.entity), lang),
+                                     metric=label(glossary.term(SlotKind.METRIC, query.metric_code), lang),
+                                     later=later.label, earlier=earlier.label, direction=direction, amount=amount)
+        made.append((f"{line}{cited(tuple(dict.fromkeys((*before[2], *inputs))))}", (shown_gap,)))
+    return made
+
+
+def _stated(query: MetricQuery, inputs: tuple[Fact, ...]) -> bool:
+    return len(inputs) == 1 and inputs[0].metric_code == query.metric_code
 
 
 def _add_sources(sources: dict[tuple[str, str], dict[str, str]], made: Computed | NotComputed) -> None:

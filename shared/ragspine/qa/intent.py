@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -62,6 +63,8 @@ class RuleIntentParser:
             channel = Channel.COMPOSITE if causal else Channel.STRUCTURED
         unit = self._unit_pattern.search(text) if self._unit_pattern is not None else None
         arithmetic = read_arithmetic(question, self._glossary) if slots.metrics else None
+        if arithmetic is not None and arithmetic.explicit:  # "ROA(経常利益/総資産)": the question's own formula
+            slots = replace(slots, metrics=arithmetic.explicit)
         if arithmetic is not None and arithmetic.cagr_years:  # "3-year CAGR to FY2024" starts in FY2021
             slots = with_cagr_start(slots, arithmetic.cagr_years)
         if arithmetic is not None and slots.unknown_names:

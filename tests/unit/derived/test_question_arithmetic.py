@@ -160,5 +160,35 @@ class TestJapaneseFilingWording:
         assert "純資産合計（NET_ASSETS）の資産合計（TOTAL_ASSETS）に対する比率：50.00%" in line
 
     def test_a_multiple_asked_in_percent(self, folder: Path) -> None:
-        result = ask(folder, "2024年3月期の総資産回転率(売上高/総資産*100)は何%か。")
+        result = ask(folder, "2024年3月期の総資産回転率は何%か。")
         assert "総資産回転率（ASSET_TURNOVER）：80.00 PCT" in result.answer
+
+    def test_a_multiple_defined_by_the_question(self, folder: Path) -> None:
+        line, _ = line_with(ask(folder, "2024年3月期の総資産回転率(売上高/総資産*100)は何%か。"), "比率")
+        assert "売上高（REVENUE）の資産合計（TOTAL_ASSETS）に対する比率：80.00%" in line
+
+    def test_a_formula_metric_changes_in_points_between_two_years(self, folder: Path) -> None:
+        line, cited = line_with(ask(folder, "営業利益率は2023年3月期から2024年3月期にかけて何ポイント変化したか。"),
+                                "比 増加")
+        assert "営業利益率（OPERATING_MARGIN）：FY2024 は FY2023 比 増加 0.50ポイント" in line  # 7.50 - 7.00
+        assert cited == cells("OPERATING_INCOME", 2023, 2024) | cells("REVENUE", 2023, 2024)
+
+    def test_the_questions_own_formula_replaces_the_named_metric(self, folder: Path) -> None:
+        facts = [*statement_facts(), statement_fact("ORDINARY_INCOME", "2024", 160)]
+        result = ask(folder, "2024年3月期のROA(経常利益/総資産)は何%か。", facts)
+        assert result.slots.as_dict()["metric"] == ["ORDINARY_INCOME", "TOTAL_ASSETS"]
+        line, _ = line_with(result, "比率")
+        assert "経常利益（ORDINARY_INCOME）の資産合計（TOTAL_ASSETS）に対する比率：6.40%" in line
+
+    def test_a_sum_of_two_named_items(self, folder: Path) -> None:
+        facts = [*statement_facts(), statement_fact("NONCURRENT_ASSETS", "2024", 1600)]
+        line, _ = line_with(ask(folder, "2024年3月期の流動資産と固定資産の合計はいくらか。", facts), " + ")
+        assert "流動資産（CURRENT_ASSETS） + 固定資産（NONCURRENT_ASSETS）：2500 EUR_M" in line
+
+    def test_a_check_whose_sides_the_question_writes_with_plus(self, folder: Path) -> None:
+        facts = [*statement_facts(), statement_fact("NONCURRENT_ASSETS", "2024", 1600)]
+        result = ask(folder, "全社の2024年3月期の資産の部の合計(流動資産+固定資産)は、負債・純資産合計の合計と一致するか。",
+                     facts)
+        line, _ = line_with(result, "一致")
+        assert "負債合計（TOTAL_LIABILITIES） + 純資産合計（NET_ASSETS） 2500 EUR_M は 流動資産（CURRENT_ASSETS） + " \
+               "固定資産（NONCURRENT_ASSETS） 2500 EUR_M と一致します" in line
