@@ -142,15 +142,19 @@ def score(item: dict[str, Any], result: AnswerResult) -> Scored:
     wanted = _number(gold)
     if wanted is None:
         return base
-    places = max(-Decimal(str(wanted)).as_tuple().exponent, 0)  # type: ignore[operator]
     candidates = _candidates(item, lines)
     if not candidates:
         return base
-    said = candidates[0]
+    figure = candidates[0]
     # Both sides are rounded (the gold to its places, the answer to its own): within both half-units.
-    said_places = max(-said.as_tuple().exponent, 0)  # type: ignore[operator]
-    right = abs(said - wanted) <= (Decimal(1).scaleb(-places) + Decimal(1).scaleb(-said_places)) / 2
-    return Scored(item["id"], item["subtask"], "correct" if right else "wrong", gold, str(said))
+    half_units = (Decimal(1).scaleb(-_decimals(wanted)) + Decimal(1).scaleb(-_decimals(figure))) / 2
+    right = abs(figure - wanted) <= half_units
+    return Scored(item["id"], item["subtask"], "correct" if right else "wrong", gold, str(figure))
+
+
+def _decimals(value: Decimal) -> int:
+    exponent = value.as_tuple().exponent
+    return max(-exponent, 0) if isinstance(exponent, int) else 0
 
 
 def _candidates(item: dict[str, Any], lines: list[str]) -> list[Decimal]:
