@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from ragspine.facts.glossary import Glossary, Period, normalize_text
+from ragspine.facts.glossary import Glossary, Mention, Period, normalize_text
 from ragspine.qa.slots import ParsedSlots
 
 _NUMBER_WORDS = {"zero": 0, "no": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
@@ -91,7 +91,9 @@ def read_arithmetic(question: str, glossary: Glossary) -> Arithmetic:
     """The arithmetic ``question`` asks for, its names blanked so a metric's own words are never a cue."""
     norm = normalize_text(question)
     # Names blanked, channels kept: 合計 names the total channel and is also the word for a sum.
-    text = glossary.leftover(question, [m for m in glossary.scan(question) if m.kind.value != "channel"])
+    mentions = glossary.scan(question)
+    metrics = [m for m in mentions if m.kind.value == "metric" and m.code]
+    text = glossary.leftover(question, [m for m in mentions if m.kind.value != "channel"])
     if len(text) != len(norm):
         text = norm
     consistency = bool(EQUALS.search(text))
@@ -100,7 +102,7 @@ def read_arithmetic(question: str, glossary: Glossary) -> Arithmetic:
     if cagr:
         match = _YEARS.search(text)
         years = _number(match.group(1)) if match else None
-    explicit = _explicit_ratio(question, glossary)
+    explicit = _explicit_ratio(norm, metrics)
     ratio = bool(RATIO.search(text)) or explicit is not None
     return Arithmetic(
         average=bool(AVERAGE.search(text)) and not cagr, ratio=ratio, cagr=cagr,
@@ -108,14 +110,12 @@ def read_arithmetic(question: str, glossary: Glossary) -> Arithmetic:
         add=bool(ADD.search(text)) or (consistency and ("+" in text or "和" in text or "sum" in text)),
         entity_gap=bool(ENTITY_GAP.search(text)), consistency=consistency, places=_places(norm),
         percent=bool(PERCENT.search(norm)),
-        denominator=explicit[1] if explicit else _denominator(question, glossary) if ratio else None,
-        explicit=explicit, plus_group=_plus_group(question, glossary) if consistency else ())
+        denominator=explicit[1] if explicit else _denominator(norm, metrics) if ratio else None,
+        explicit=explicit, plus_group=_plus_group(norm, metrics) if consistency else ())
 
 
-def _plus_group(question: str, glossary: Glossary) -> tuple[str, ...]:
+def _plus_group(norm: str, metrics: list[Mention]) -> tuple[str, ...]:
     """The metrics written joined by ``+`` (one side of a consistency check), in order."""
-    norm = normalize_text(question)
-    metrics = [m for m in glossary.scan(question) if m.kind.value == "metric" and m.code]
     group: dict[str, None] = {}
     for first, second in zip(metrics, metrics[1:], strict=False):
         if norm[first.end:second.start].strip() in ("+", "＋"):
@@ -123,10 +123,8 @@ def _plus_group(question: str, glossary: Glossary) -> tuple[str, ...]:
     return tuple(group)
 
 
-def _explicit_ratio(question: str, glossary: Glossary) -> tuple[str, str] | None:
+def _explicit_ratio(norm: str, metrics: list[Mention]) -> tuple[str, str] | None:
     """``A/B`` written between two metric names: the question defines the figure itself."""
-    norm = normalize_text(question)
-    metrics = [m for m in glossary.scan(question) if m.kind.value == "metric" and m.code]
     for first, second in zip(metrics, metrics[1:], strict=False):
         if norm[first.end:second.start].strip() in ("/", "÷") and first.code != second.code:
             return str(first.code), str(second.code)
@@ -140,9 +138,7 @@ _DIVIDES_AFTER = re.compile(r"(?<![a-z])(?:to|of|by|over)(?![a-z])|占|除以")
 _NEAR = 3  # characters between the words and the metric they point at
 
 
-def _denominator(question: str, glossary: Glossary) -> str | None:
-    norm = normalize_text(question)
-    metrics = [m for m in glossary.scan(question) if m.kind.value == "metric" and m.code]
+def _denominator(norm: str, metrics: list[Mention]) -> str | None:
     for cue in _DIVIDES_BEFORE.finditer(norm):
         before = [m for m in metrics if 0 <= cue.start() - m.end <= _NEAR]
         if before:
