@@ -35,11 +35,12 @@ class Formula:
     inputs: tuple[str, ...]
 
     def evaluate(self, values: Mapping[str, Decimal]) -> Decimal | None:
-        """The value for ``values`` of every input; None when it divides by zero."""
+        """The value for ``values`` of every input; None when it divides by zero or is not finite."""
         try:
-            return _eval(self.tree, values)
+            result = _eval(self.tree, values)
         except (DivisionByZero, InvalidOperation, ZeroDivisionError):
             return None
+        return result if result.is_finite() else None  # a constant too large for a float (1e400)
 
 
 _ALLOWED_BINOPS: dict[type[ast.operator], Callable[[Decimal, Decimal], Decimal]] = {

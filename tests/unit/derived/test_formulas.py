@@ -24,6 +24,9 @@ class TestReading:
     def test_unary_minus_and_constants(self) -> None:
         assert parse_formula("-A + 2 * B").evaluate({"A": Decimal(1), "B": Decimal("0.5")}) == Decimal(0)
 
+    def test_an_infinite_constant_gives_no_value(self) -> None:
+        assert parse_formula("A * 1e400").evaluate({"A": Decimal(1)}) is None
+
     def test_division_by_zero_gives_no_value(self) -> None:
         assert parse_formula("A / B").evaluate({"A": Decimal(1), "B": Decimal(0)}) is None
 
