@@ -9,6 +9,7 @@ kept in the domain's own money unit.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping
 from importlib import resources
 from pathlib import Path
@@ -32,6 +33,11 @@ class PackFile(BaseModel):
     fillers: list[str] = []
     units: dict[str, schemas.UnitSpec] = {}
     metrics: dict[str, schemas.MetricSpec] = Field(min_length=1)
+
+
+def normalize_text(text: str) -> str:
+    """NFKC and lower case: the form the glossary matches aliases in (kept here: the glossary reads packs)."""
+    return unicodedata.normalize("NFKC", text).lower()
 
 
 def packs_dir() -> Path:
@@ -66,8 +72,6 @@ def included_packs(folder: Path) -> list[str]:
 
 def _enriched(own: Mapping[str, Any], spec: Mapping[str, Any], taken: set[str]) -> dict[str, Any]:
     """The domain's entry with what it leaves out from the pack: the formula, and names no other entry uses."""
-    from ragspine.facts.glossary import normalize_text
-
     entry = dict(own or {})
     if "formula" in spec and "formula" not in entry:
         entry["formula"] = spec["formula"]
@@ -95,8 +99,6 @@ def money_unit_of(glossary: Mapping[str, Any]) -> str | None:
 
 def merge_pack(glossary: Mapping[str, Any], pack: Mapping[str, Any]) -> dict[str, Any]:
     """``glossary`` with the pack's metrics and units added beneath its own entries."""
-    from ragspine.facts.glossary import normalize_text
-
     merged = dict(glossary)
     taken = {normalize_text(str(alias)).strip()
              for section in ("metrics", "entities", "channels")
