@@ -6,6 +6,8 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from ragspine.facts.glossary import default_glossary
 from ragspine.facts.model import Fact
@@ -192,3 +194,10 @@ class TestJapaneseFilingWording:
         line, _ = line_with(result, "一致")
         assert "負債合計（TOTAL_LIABILITIES） + 純資産合計（NET_ASSETS） 2500 EUR_M は 流動資産（CURRENT_ASSETS） + " \
                "固定資産（NONCURRENT_ASSETS） 2500 EUR_M と一致します" in line
+
+
+@given(st.text(alphabet=st.sampled_from(list("0123456789 年月期第四半期から至to%/+-の合計比率平均averageCAGR売上高営業利益")),
+               max_size=50))
+def test_any_wording_is_read_without_failing(text: str) -> None:
+    arithmetic = read_arithmetic(text, default_glossary())
+    assert arithmetic.places is None or arithmetic.places >= 0
