@@ -65,7 +65,7 @@ class TestNoGuessing:
         result = ask("2024年日本的利润率是多少", store)
         assert result.route is Route.CLARIFICATION and result.status is AnswerStatus.NEEDS_CLARIFICATION
         assert result.clarification is not None
-        assert [o.value for o in result.clarification.options] == ["GROSS_PROFIT", "GROSS_MARGIN", "NET_PROFIT"]
+        assert [o.value for o in result.clarification.options] == ["OPERATING_MARGIN", "GROSS_PROFIT", "GROSS_MARGIN"]
         assert store.lookups == []  # no channel ran
 
     def test_malformed_period_is_reported_not_replaced_by_a_default(self) -> None:

@@ -90,6 +90,11 @@ def check_file(folder: Path, name: str, *, kind: str | None = None) -> CheckedFi
         return CheckedFile(name, None, (Problem(name, line, "", f"not valid YAML: {getattr(exc, 'problem', exc)}"),))
     if not isinstance(marked.data, dict):
         return CheckedFile(name, None, (Problem(name, 1, "", "must be a mapping of fields (key: value)"),), marked)
+    if (kind or name) == GLOSSARY:
+        merged, pack_problems = _with_packs(folder, marked.data)
+        if pack_problems:
+            return CheckedFile(name, None, pack_problems, marked)
+        marked = MarkedYaml(merged, marked.node)
     try:
         model = SCHEMAS[kind or name].model_validate(marked.data)
     except ValidationError as exc:
@@ -113,6 +118,26 @@ def read_file(path: Path, kind: str | None = None) -> dict[str, Any]:
         raise ConfigurationError(f"{path} is invalid: " + "; ".join(map(str, checked.problems))
                                  + f" (run: ragspine domain check {path.parent})")
     return checked.data
+
+
+def _with_packs(folder: Path, glossary: dict[str, Any]) -> tuple[dict[str, Any], tuple[Problem, ...]]:
+    """The glossary with the packs ``domain.yaml`` includes merged in, or the problems of those packs."""
+    from ragspine.domain.packs import PackFile, included_packs, merge_pack, pack_path
+
+    problems: list[Problem] = []
+    for pack in included_packs(folder):
+        path = pack_path(pack)
+        if path is None:
+            continue  # domain.yaml's own check names the unknown pack, with its line
+
+        data = read_marked(path).data
+        try:
+            PackFile.model_validate(data)
+        except ValidationError as exc:
+            problems += [Problem(f"pack {pack}", None, field_path(e["loc"]), _message(e)) for e in exc.errors()]
+            continue
+        glossary = merge_pack(glossary, data)
+    return glossary, tuple(problems)
 
 
 def _message(err: Any) -> str:
@@ -146,6 +171,17 @@ def _glossary_problems(model: BaseModel, checked: CheckedFile) -> Iterable[Probl
     for code, metric in model.metrics.items():
         if model.units and metric.unit not in model.units:
             yield checked.problem(("metrics", code, "unit"), f"{metric.unit} is not one of the units")
+    yield from _formula_problems(model, checked)
+
+
+def _formula_problems(model: schemas.GlossaryFile, checked: CheckedFile) -> Iterable[Problem]:
+    """Formula metrics: readable, over known metrics, without cycles, in units that agree."""
+    from ragspine.facts.formulas import formula_problems
+
+    specs = {code: metric.model_dump() for code, metric in model.metrics.items()}
+    currencies = {code: unit.currency for code, unit in model.units.items()}
+    for code, message in formula_problems(specs, currencies):
+        yield checked.problem(("metrics", code, "formula"), message)
 
 
 def _has_cycle(code: str, entities: dict[str, schemas.EntitySpec]) -> bool:
@@ -172,6 +208,12 @@ def _domain_problems(model: BaseModel, checked: CheckedFile) -> Iterable[Problem
     assert isinstance(model, schemas.DomainFile)
     if model.system_prompt is not None and not model.system_prompt.strip():
         yield checked.problem(("system_prompt",), "empty: remove it to use the engine's wording")
+    from ragspine.domain.packs import pack_path, shipped_packs
+
+    for index, pack in enumerate(model.include):
+        if pack_path(pack) is None:
+            yield checked.problem(("include", index), f"no pack named {pack!r}: the shipped packs are "
+                                                      f"{', '.join(shipped_packs()) or 'none'}")
 
 
 SEMANTIC: dict[str, Callable[[BaseModel, CheckedFile], Iterable[Problem]]] = {

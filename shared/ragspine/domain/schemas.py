@@ -37,6 +37,7 @@ class MetricSpec(_Strict):
     names: Names
     aliases: list[str] = []
     additive: bool = Field(default=False, description="Sums over sub-periods and entities are meaningful.")
+    formula: str | None = Field(default=None, description="Computed from other metrics: OPERATING_INCOME / REVENUE.")
 
     _names = field_validator("names")(_named)
 
@@ -253,5 +254,7 @@ class DomainFile(_Strict):
     system_prompt: str | None = Field(default=None, min_length=20)
     samples: str | None = Field(default=None, description="Folder of sample documents, relative to this folder.")
     sample_question: str | None = None
+    include: list[str] = Field(default=[], description="Shipped glossary packs merged under this domain's own, "
+                                                       "e.g. [finance].")
 
     _company = field_validator("company", "assistant")(_named)

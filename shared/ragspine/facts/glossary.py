@@ -13,6 +13,7 @@ from typing import Any, NamedTuple
 
 from ragspine.errors import ConfigurationError
 from ragspine.facts.calendar import FiscalCalendar
+from ragspine.facts.formulas import Formula, FormulaError, formulas_of
 from ragspine.facts.matching import SlotRegex, slot_regex
 
 
@@ -111,6 +112,7 @@ class Glossary:
     levels: Mapping[str, Term] = field(default_factory=dict)
     units: Mapping[str, Term] = field(default_factory=dict)
     level_aliases: Mapping[str, str] = field(default_factory=dict)  # 各地区 / each region -> region
+    formulas: Mapping[str, Formula] = field(default_factory=dict)  # formula metrics (facts/formulas.py)
     _period_cache: dict[tuple[str, str | None, str | None], Period | None] = field(
         default_factory=dict, repr=False, compare=False)
 
@@ -158,6 +160,7 @@ class Glossary:
                 level_aliases={normalize_text(str(alias)).strip(): str(level)
                                for level, spec in (raw.get("levels") or {}).items()
                                for alias in (spec or {}).get("aliases", [])},
+                formulas=_formulas(raw["metrics"]),
             )
         except (KeyError, TypeError, AttributeError, ValueError, re.error) as exc:
             raise ConfigurationError(f"glossary is malformed: {exc!r}") from exc
@@ -269,6 +272,16 @@ class Glossary:
         q_text = (q_text or "").lower()
         quarter = self.ordinals.get(q_text) or self.numerals.get(q_text) or (int(q_text) if q_text.isdigit() else 0)
         return Period("Q", f"{year}Q{quarter}") if 1 <= quarter <= 4 else None
+
+
+# --- formula metrics ------------------------------------------------------------------------------
+
+def _formulas(metrics: Mapping[str, Any]) -> dict[str, Formula]:
+    """The formulas of the glossary's formula metrics (syntax, names and cycles checked)."""
+    try:
+        return formulas_of(metrics)
+    except FormulaError as exc:
+        raise ConfigurationError(f"glossary formula is invalid: {exc}") from exc
 
 
 def _with_defaults(raw: Mapping[str, Any], defaults: Mapping[str, Any]) -> dict[str, Any]:

@@ -17,7 +17,9 @@ from ragspine.facts.model import format_number
 from ragspine.facts.ports import FactStore
 from ragspine.llm.ports import LLMProvider, Message
 from ragspine.qa.analytics.compute import with_analysis
+from ragspine.qa.arithmetic import with_arithmetic
 from ragspine.qa.clarify import AskBack, clarify_scope
+from ragspine.qa.derived import with_derived
 from ragspine.qa.faq import FaqEntry, FaqIndex
 from ragspine.qa.faq_check import CitedPassages, states_numbers, unsupported_numbers
 from ragspine.qa.intent_model import Channel
@@ -143,14 +145,21 @@ def answer_question(question: str, *, qa: QAComponents, history: Sequence[Messag
         qa.shapes.put(key, shape)
     looked_up = look_up(plan, facts=qa.facts, max_sensitivity=qa.max_sensitivity) if plan is not None else None
     memo = shape.rendered
-    if memo is not None and channel is Channel.STRUCTURED and memo.results == looked_up:
+    derives = _derives(slots, qa.glossary)  # reads inputs beyond the plan: never served from the memo
+    if memo is not None and channel is Channel.STRUCTURED and memo.results == looked_up and not derives:
         trace.stage("structured")  # the same facts as last time: the same answer, already checked
         trace.decide(memo.verdict)
         return _finish(trace, memo.result)
     structured = run_structured(slots, facts=qa.facts, glossary=qa.glossary, lang=lang,
                                 max_sensitivity=qa.max_sensitivity, plan=plan, results=looked_up)
+    if derives:
+        structured = with_derived(structured, facts=qa.facts, glossary=qa.glossary, lang=lang,
+                                  max_sensitivity=qa.max_sensitivity, places=intent.arithmetic.places,
+                                  percent=intent.arithmetic.percent)
     if intent.analysis:
         structured = with_analysis(structured, intent.analysis, glossary=qa.glossary, lang=lang)
+    if intent.arithmetic.computes:
+        structured = with_arithmetic(structured, intent.arithmetic, glossary=qa.glossary, lang=lang)
     trace.stage("structured")
     answer = _structured_text(structured, slots, qa.glossary, lang, asked_unit=intent.requested_unit)
     asked = question_numbers(text, decision) if plan is None else shape.question_numbers
@@ -159,7 +168,7 @@ def answer_question(question: str, *, qa: QAComponents, history: Sequence[Messag
     result = AnswerResult(answer, structured.sources, Route.STRUCTURED, structured.status, slots,
                           structured.results, refinements=decision.refinements)
     if channel is Channel.STRUCTURED:
-        if looked_up is not None:
+        if looked_up is not None and not derives:
             qa.shapes.put(key, shape.with_rendered(Rendered(looked_up, result, verdict)))
         return _finish(trace, result)
     outcome = run_narrative(text, retriever=qa.retriever, llm=qa.llm, lang=lang, history=history,
@@ -172,6 +181,11 @@ def answer_question(question: str, *, qa: QAComponents, history: Sequence[Messag
                           structured.status, slots, structured.results, refinements=decision.refinements,
                           narrative_status=outcome.status)
     return _finish(trace, merged, evidence_ids=outcome.evidence)
+
+
+def _derives(slots: Slots, glossary: Glossary) -> bool:
+    """Whether the question names a formula metric (computed from inputs the plan does not list)."""
+    return bool(glossary.formulas) and any(m in glossary.formulas for m in slots.metrics)
 
 
 def screen_question(text: str, qa: QAComponents) -> tuple[Refusal | None, str | None]:

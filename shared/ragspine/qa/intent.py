@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +12,7 @@ from ragspine.errors import ConfigurationError
 from ragspine.facts.glossary import Glossary, SlotKind, normalize_text
 from ragspine.facts.matching import alias_pattern
 from ragspine.qa.analytics.cues import Analysis, AnalyticsCues
+from ragspine.qa.arithmetic_cues import read_arithmetic, with_cagr_start, without_cues
 from ragspine.qa.intent_model import Channel, Intent
 from ragspine.qa.slots import ParsedSlots, parse_slots
 
@@ -60,8 +62,16 @@ class RuleIntentParser:
         if slots.metrics:
             channel = Channel.COMPOSITE if causal else Channel.STRUCTURED
         unit = self._unit_pattern.search(text) if self._unit_pattern is not None else None
+        arithmetic = read_arithmetic(question, self._glossary) if slots.metrics else None
+        if arithmetic is not None and arithmetic.explicit:  # "ROA(経常利益/総資産)": the question's own formula
+            slots = replace(slots, metrics=arithmetic.explicit)
+        if arithmetic is not None and arithmetic.cagr_years:  # "3-year CAGR to FY2024" starts in FY2021
+            slots = with_cagr_start(slots, arithmetic.cagr_years)
+        if arithmetic is not None and slots.unknown_names:
+            slots = without_cues(slots, question)
         return Intent(slots, channel, causal, quantity, comparison, analysis=analysis,
-                      requested_unit=self._units[unit.group()] if unit else None)
+                      requested_unit=self._units[unit.group()] if unit else None,
+                      **({"arithmetic": arithmetic} if arithmetic else {}))
 
     def _with_analysis(self, slots: ParsedSlots, analysis: Analysis) -> ParsedSlots:
         """Enumerated levels expanded to their entities; analytics words no longer count as unknown names.

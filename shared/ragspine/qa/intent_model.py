@@ -6,6 +6,7 @@ import enum
 from dataclasses import dataclass
 
 from ragspine.qa.analytics.cues import NO_ANALYSIS, Analysis
+from ragspine.qa.arithmetic_cues import NO_ARITHMETIC, Arithmetic
 from ragspine.qa.slots import ParsedSlots
 
 
@@ -28,6 +29,7 @@ class Intent:
     comparison: bool = False
     analysis: Analysis = NO_ANALYSIS
     requested_unit: str | None = None  # a currency or unit the question asks the figures in ("in yen": JPY)
+    arithmetic: Arithmetic = NO_ARITHMETIC  # averages, ratios, CAGR, sums, checks and rounding (qa/arithmetic.py)
 
     @property
     def needs_metric(self) -> bool:

@@ -10,6 +10,7 @@ from datetime import date
 from ragspine.facts.calendar import FiscalCalendar
 from ragspine.facts.glossary import Glossary, Mention, Period, SlotKind, normalize_text
 from ragspine.qa.near_miss import NearMiss, near_misses, period_near_misses
+from ragspine.qa.period_words import RANGE_WORDS, half_year, rewrite_period_words, with_ranges
 
 _TOKEN = re.compile(r"[a-z0-9][a-z0-9_'\-.&]*|[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]+", re.IGNORECASE)
 
@@ -82,6 +83,7 @@ def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
     when no channel is named but a metric or entity is. What remains is what the question
     named that the glossary does not know.
     """
+    question = rewrite_period_words(question, glossary.fiscal_calendar)  # 2025年3月期, "year ended June 30"
     mentions = glossary.scan(question)
     found: dict[SlotKind, dict[str, None]] = {SlotKind.METRIC: {}, SlotKind.ENTITY: {}, SlotKind.CHANNEL: {}}
     periods: dict[Period, None] = {}
@@ -95,6 +97,8 @@ def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
         else:
             found[mention.kind][mention.code] = None  # type: ignore[index]
     norm = normalize_text(question)
+    periods = with_ranges(norm, mentions, periods)  # "2019 to 2021": every year between
+    bad_period = bad_period or half_year(question)  # facts are kept by year and quarter, never by half
     misses: list[NearMiss] = period_near_misses(norm, glossary.leftover(question, mentions), glossary, periods)
     if misses:  # every reading carries the same corrected question: its periods replace the typed ones
         corrected = [m for m in glossary.scan(misses[0].readings[0].question) if m.kind is SlotKind.PERIOD]
@@ -119,7 +123,7 @@ def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
                 found[miss.readings[0].kind][miss.readings[0].code] = None
         leftover = blanked()
         if any(not found[kind] for kind in missing):
-            names = tuple(unknown_names(question, leftover, glossary))
+            names = tuple(n for n in unknown_names(question, leftover, glossary) if n not in RANGE_WORDS)
     if not found[SlotKind.CHANNEL] and (found[SlotKind.METRIC] or found[SlotKind.ENTITY]):
         channel_misses = near_misses(norm, blanked(), glossary, [SlotKind.CHANNEL])
         misses += channel_misses

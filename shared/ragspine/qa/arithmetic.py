@@ -1,0 +1,363 @@
+"""Question-level arithmetic over found facts: averages, ratios, CAGR, sums and differences, consistency checks.
+
+Deterministic and stated in words: each computed line says what was computed, shows the result
+rounded as the question asks (``arithmetic_cues``), cites every input with ``（计算自：…）`` and
+hands its numbers to the provenance check (``StructuredOutcome.computed``). Nothing is computed
+from a figure that was not found: the line names the missing inputs instead. Money of one
+currency in different scales is put on the finest scale; currencies are never converted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation, localcontext
+from types import MappingProxyType
+
+from ragspine.facts.glossary import Glossary, Period, SlotKind
+from ragspine.facts.model import Fact, format_number
+from ragspine.facts.query_metric import QueryResult
+from ragspine.facts.unit_scales import common_unit, rescale
+from ragspine.qa.arithmetic_cues import Arithmetic
+from ragspine.qa.derived import cited
+from ragspine.qa.language import Lang
+from ragspine.qa.render import label
+from ragspine.qa.structured import StructuredOutcome, format_decimal
+
+DEFAULT_RATIO_PLACES = 2
+Key = tuple[str, str, str, Period]  # metric, entity, channel, period
+
+_TEXT = MappingProxyType({
+    Lang.ZH: MappingProxyType({
+        "average": "{who}{what}{span}平均值：{value} {unit}（{n} 个数的平均）",
+        "ratio": "{who}{period} {a}与{b}之比：{value}{unit}",
+        "cagr": "{who}{what} {first}–{last} 年均复合增长率（{n} 年）：{value}%",
+        "sum": "{who}{period} {terms}：{value} {unit}",
+        "gap": "{period} {what}：{a}比{b}{direction} {value} {unit}",
+        "more": "高", "less": "低", "same": "相同，差",
+        "check_yes": "{period} {who}{a} {left} {unit} 等于 {terms} {right} {unit}：一致",
+        "check_no": "{period} {who}{a} {left} {unit} 不等于 {terms} {right} {unit}：不一致，相差 {gap} {unit}",
+        "missing": "无法计算{what}：缺少 {missing} 的数据，因此不提供数值。",
+        "units": "无法计算{what}：单位不同（{units}），币种之间不作换算。",
+        "rescaled": "（{units} 已换算为 {target}）",
+        "join": "、", "plus": " + ", "minus": " − ",
+        "w_average": "平均值", "w_ratio": "比率", "w_cagr": "年均复合增长率", "w_sum": "合计", "w_gap": "差额",
+        "w_check": "一致性核对",
+    }),
+    Lang.EN: MappingProxyType({
+        "average": "{who}{what}{span} average: {value} {unit} (mean of {n} figures)",
+        "ratio": "{who}{period} ratio of {a} to {b}: {value}{unit}",
+        "cagr": "{who}{what} {first}–{last} compound annual growth rate ({n} years): {value}%",
+        "sum": "{who}{period} {terms}: {value} {unit}",
+        "gap": "{period} {what}: {a} is {value} {unit} {direction} {b}",
+        "more": "above", "less": "below", "same": "level with",
+        "check_yes": "{period} {who}{a} {left} {unit} equals {terms} {right} {unit}: yes, they match",
+        "check_no": "{period} {who}{a} {left} {unit} does not equal {terms} {right} {unit}: no, they differ by "
+                    "{gap} {unit}",
+        "missing": "The {what} cannot be computed: there is no figure for {missing}, so no value is given.",
+        "units": "The {what} cannot be computed: the units differ ({units}) and currencies are never converted.",
+        "rescaled": " ({units} put on the scale of {target})",
+        "join": ", ", "plus": " + ", "minus": " − ",
+        "w_average": "average", "w_ratio": "ratio", "w_cagr": "growth rate", "w_sum": "sum", "w_gap": "difference",
+        "w_check": "consistency check",
+    }),
+    Lang.JA: MappingProxyType({
+        "average": "{who}{what}{span}の平均：{value} {unit}（{n} 個の数値の平均）",
+        "ratio": "{who}{period} {a}の{b}に対する比率：{value}{unit}",
+        "cagr": "{who}{what} {first}–{last} の年平均成長率（{n} 年）：{value}%",
+        "sum": "{who}{period} {terms}：{value} {unit}",
+        "gap": "{period} {what}：{a}は{b}より {value} {unit} {direction}",
+        "more": "高い", "less": "低い", "same": "同じ（差",
+        "check_yes": "{period} {who}{a} {left} {unit} は {terms} {right} {unit} と一致します",
+        "check_no": "{period} {who}{a} {left} {unit} は {terms} {right} {unit} と一致しません（差 {gap} {unit}）",
+        "missing": "{what}は計算できません：{missing} のデータがないため、数値は示しません。",
+        "units": "{what}は計算できません：単位が異なり（{units}）、通貨は換算しません。",
+        "rescaled": "（{units} は {target} に単位をそろえて計算）",
+        "join": "、", "plus": " + ", "minus": " − ",
+        "w_average": "平均", "w_ratio": "比率", "w_cagr": "年平均成長率", "w_sum": "合計", "w_gap": "差",
+        "w_check": "整合性の確認",
+    }),
+})
+Made = tuple[str, tuple[str, ...]]  # a line and the numbers it shows
+
+
+@dataclass(frozen=True, slots=True)
+class _OnOneUnit:
+    """Inputs put on one unit, that unit, and the note saying which scales were reconciled."""
+
+    values: list[Decimal]
+    unit: str
+    note: str
+    facts: list[Fact]
+
+
+def with_arithmetic(outcome: StructuredOutcome, arithmetic: Arithmetic, *, glossary: Glossary,
+                    lang: Lang = Lang.ZH) -> StructuredOutcome:
+    """``outcome`` with the computed lines the question asks for (and their numbers for provenance)."""
+    if not arithmetic.computes:
+        return outcome
+    results = outcome.results
+    found: dict[Key, Fact] = {(f.metric_code, f.entity, f.channel, Period(f.period_type, f.period)): f
+                              for f in (r.fact for r in results) if f is not None}
+    asked = _asked(results)
+    calc = _Calc(glossary, lang, arithmetic, found)
+    made: list[Made] = []
+    metrics, entities, periods, channels = asked
+    if arithmetic.consistency and len(metrics) >= 3:
+        made += calc.consistency(metrics, entities, periods, channels)
+    elif arithmetic.cagr:
+        made += calc.cagr(metrics, entities, periods, channels)
+    elif arithmetic.ratio and len(metrics) == 2:
+        made += calc.ratio(metrics, entities, periods, channels)
+    elif (arithmetic.subtract or arithmetic.add) and len(metrics) >= 2:
+        made += calc.combine(metrics, entities, periods, channels, subtract=arithmetic.subtract)
+    elif arithmetic.average:
+        made += calc.average(metrics, entities, periods, channels)
+    elif arithmetic.entity_gap and len(entities) == 2:
+        made += calc.entity_gap(metrics, entities, periods, channels)
+    if not made:
+        return outcome
+    lines = [*outcome.lines[:len(results)], *(line for line, _ in made), *outcome.lines[len(results):]]
+    computed = [*outcome.computed, *(n for _, numbers in made for n in numbers)]
+    return replace(outcome, lines=tuple(lines), computed=tuple(computed))
+
+
+def _asked(results: Sequence[QueryResult]) -> tuple[list[str], list[str], list[Period], list[str]]:
+    queries = [r.query for r in results if r.query is not None]
+    return (list(dict.fromkeys(q.metric_code for q in queries)), list(dict.fromkeys(q.entity for q in queries)),
+            list(dict.fromkeys(q.period for q in queries)), list(dict.fromkeys(q.channel for q in queries)))
+
+
+class _Calc:
+    """The computations over one question's found facts, worded in one language."""
+
+    def __init__(self, glossary: Glossary, lang: Lang, arithmetic: Arithmetic, found: dict[Key, Fact]) -> None:
+        self.glossary, self.lang, self.arithmetic, self.found = glossary, lang, arithmetic, found
+        self.text = _TEXT[lang]
+        self.space = " " if lang is Lang.EN else ""
+
+    # --- naming ---------------------------------------------------------------------------------
+    def metric(self, code: str) -> str:
+        return label(self.glossary.term(SlotKind.METRIC, code), self.lang)
+
+    def entity(self, code: str) -> str:
+        return label(self.glossary.term(SlotKind.ENTITY, code), self.lang)
+
+    def who(self, entity: str) -> str:
+        return f"{self.entity(entity)}{self.space}"
+
+    def inputs(self, keys: Iterable[Key], what: str) -> list[Fact] | str:
+        """The facts of ``keys``, or the line naming the missing ones."""
+        facts, missing = [], []
+        for key in keys:
+            fact = self.found.get(key)
+            if fact is None:
+                missing.append(f"{self.entity(key[1])}{self.space}{key[3].label} {self.metric(key[0])}")
+            else:
+                facts.append(fact)
+        if missing:
+            return self.text["missing"].format(what=what, missing=self.text["join"].join(missing))
+        return facts
+
+    def values(self, facts: list[Fact], what: str) -> _OnOneUnit | str:
+        """The inputs on one unit (money on its finest scale), that unit, and the rescaling note."""
+        units = [f.unit for f in facts]
+        if len(set(units)) == 1:
+            return _OnOneUnit([_dec(f) for f in facts], units[0], "", facts)
+        target = common_unit(units)
+        if target is None:
+            return self.text["units"].format(what=what, units=self.text["join"].join(sorted(set(units))))
+        moved = sorted({u for u in units if u != target})
+        note = self.text["rescaled"].format(units=self.text["join"].join(moved), target=target)
+        return _OnOneUnit([rescale(_dec(f), f.unit, target) for f in facts], target, note, facts)
+
+    def on_one_unit(self, keys: Iterable[Key], what: str) -> _OnOneUnit | str:
+        """The found inputs of ``keys`` on one unit, or the line saying why nothing is computed."""
+        facts = self.inputs(keys, what)
+        return facts if isinstance(facts, str) else self.values(facts, what)
+
+    def rounded(self, value: Decimal, default: int) -> str:
+        places = self.arithmetic.places if self.arithmetic.places is not None else default
+        return format_decimal(value.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP))
+
+    def amount(self, value: Decimal, facts: Sequence[Fact]) -> str:
+        """A money or count result: as asked, else in the inputs' own precision."""
+        return self.rounded(value, max((_places(f) for f in facts), default=0))
+
+    # --- computations ---------------------------------------------------------------------------
+    def average(self, metrics: list[str], entities: list[str], periods: list[Period],
+                channels: list[str]) -> list[Made]:
+        made: list[Made] = []
+        over_periods = len(periods) >= 2
+        for metric in metrics:
+            for channel in channels:
+                groups = ([(e, [(metric, e, channel, p) for p in periods]) for e in entities] if over_periods
+                          else [(None, [(metric, e, channel, periods[0]) for e in entities])] if len(entities) >= 2
+                          else [])
+                for entity, keys in groups:
+                    what = f"{self.who(entity) if entity else ''}{self.metric(metric)} {self.text['w_average']}"
+                    got = self.on_one_unit(keys, what)
+                    if isinstance(got, str):
+                        made.append((got, ()))
+                        continue
+                    values, unit, note, facts = got.values, got.unit, got.note, got.facts
+                    mean = sum(values, Decimal(0)) / len(values)
+                    shown = self.rounded(mean, max((_places(f) for f in facts), default=0) + 2)
+                    shown = shown if self.arithmetic.places is not None else _trimmed(shown)
+                    span = (f" {periods[0].label}–{periods[-1].label}" if over_periods
+                            else f" {periods[0].label}")
+                    line = self.text["average"].format(who=self.who(entity) if entity else "",
+                                                       what=self.metric(metric), span=span, value=shown, unit=unit,
+                                                       n=len(values))
+                    made.append((f"{line}{note}{cited(tuple(facts))}", (shown, str(len(values)))))
+        return made
+
+    def ratio(self, metrics: list[str], entities: list[str], periods: list[Period], channels: list[str]) -> list[Made]:
+        made: list[Made] = []
+        a, b = metrics
+        if self.arithmetic.denominator == a:  # "総資産に占める純資産の割合": the first named divides
+            a, b = b, a
+        for entity in entities:
+            for period in periods:
+                for channel in channels:
+                    what = f"{self.metric(a)} / {self.metric(b)} {self.text['w_ratio']}"
+                    got = self.on_one_unit([(a, entity, channel, period), (b, entity, channel, period)], what)
+                    if isinstance(got, str):
+                        made.append((got, ()))
+                        continue
+                    values, _unit, note, facts = got.values, got.unit, got.note, got.facts
+                    if values[1] == 0:
+                        continue
+                    value = values[0] / values[1] * (100 if self.arithmetic.percent else 1)
+                    shown = self.rounded(value, DEFAULT_RATIO_PLACES)
+                    line = self.text["ratio"].format(who=self.who(entity), period=period.label, a=self.metric(a),
+                                                     b=self.metric(b), value=shown,
+                                                     unit="%" if self.arithmetic.percent else "")
+                    made.append((f"{line}{note}{cited(tuple(facts))}", (shown,)))
+        return made
+
+    def cagr(self, metrics: list[str], entities: list[str], periods: list[Period], channels: list[str]) -> list[Made]:
+        made: list[Made] = []
+        years = sorted((p for p in periods if p.period_type == "FY"), key=lambda p: int(p.period))
+        if len(years) < 2:
+            return made
+        first, last = years[0], years[-1]
+        n = int(last.period) - int(first.period)
+        for metric in metrics:
+            for entity in entities:
+                for channel in channels:
+                    what = f"{self.who(entity)}{self.metric(metric)} {self.text['w_cagr']}"
+                    got = self.on_one_unit([(metric, entity, channel, first), (metric, entity, channel, last)], what)
+                    if isinstance(got, str):
+                        made.append((got, ()))
+                        continue
+                    values, _unit, note, facts = got.values, got.unit, got.note, got.facts
+                    if values[0] <= 0 or values[1] <= 0:
+                        continue  # a growth rate between signs has no meaning
+                    with localcontext() as ctx:
+                        ctx.prec = 28
+                        rate = ((values[1] / values[0]) ** (Decimal(1) / n) - 1) * 100
+                    shown = self.rounded(rate, DEFAULT_RATIO_PLACES)
+                    line = self.text["cagr"].format(who=self.who(entity), what=self.metric(metric),
+                                                    first=first.label, last=last.label, n=n, value=shown)
+                    made.append((f"{line}{note}{cited(tuple(facts))}", (shown, str(n))))
+        return made
+
+    def combine(self, metrics: list[str], entities: list[str], periods: list[Period], channels: list[str], *,
+                subtract: bool) -> list[Made]:
+        """The first metric minus (or plus) the others, per entity and period."""
+        made: list[Made] = []
+        sign = self.text["minus" if subtract else "plus"]
+        for entity in entities:
+            for period in periods:
+                for channel in channels:
+                    terms = sign.join(self.metric(m) for m in metrics)
+                    what = f"{self.who(entity)}{period.label} {terms}"
+                    got = self.on_one_unit([(m, entity, channel, period) for m in metrics], what)
+                    if isinstance(got, str):
+                        made.append((got, ()))
+                        continue
+                    values, unit, note, facts = got.values, got.unit, got.note, got.facts
+                    total = values[0] - sum(values[1:], Decimal(0)) if subtract else sum(values, Decimal(0))
+                    shown = self.amount(total, facts)
+                    line = self.text["sum"].format(who=self.who(entity), period=period.label, terms=terms,
+                                                   value=shown, unit=unit)
+                    made.append((f"{line}{note}{cited(tuple(facts))}", (shown,)))
+        return made
+
+    def entity_gap(self, metrics: list[str], entities: list[str], periods: list[Period],
+                   channels: list[str]) -> list[Made]:
+        made: list[Made] = []
+        a, b = entities
+        for metric in metrics:
+            for period in periods:
+                for channel in channels:
+                    what = f"{period.label} {self.metric(metric)} {self.text['w_gap']}"
+                    got = self.on_one_unit([(metric, a, channel, period), (metric, b, channel, period)], what)
+                    if isinstance(got, str):
+                        made.append((got, ()))
+                        continue
+                    values, unit, note, facts = got.values, got.unit, got.note, got.facts
+                    gap = values[0] - values[1]
+                    shown = self.amount(abs(gap), facts)
+                    direction = self.text["more" if gap > 0 else "less" if gap < 0 else "same"]
+                    line = self.text["gap"].format(period=period.label, what=self.metric(metric), a=self.entity(a),
+                                                   b=self.entity(b), value=shown,
+                                                   unit="points" if unit == "PCT" and self.lang is Lang.EN else unit,
+                                                   direction=direction)
+                    made.append((f"{line}{note}{cited(tuple(facts))}", (shown,)))
+        return made
+
+    def consistency(self, metrics: list[str], entities: list[str], periods: list[Period],
+                    channels: list[str]) -> list[Made]:
+        """One side against the other, yes or no, and the gap.
+
+        The sides are the metrics the question adds with ``+`` against the others; without a ``+``,
+        the first metric named against the sum of the rest ("A equals B and C's sum").
+        """
+        made: list[Made] = []
+        group = [m for m in self.arithmetic.plus_group if m in metrics]
+        if group and len(group) < len(metrics):
+            whole, parts = [m for m in metrics if m not in group], group
+        else:
+            whole, parts = metrics[:1], metrics[1:]
+        for entity in entities:
+            for period in periods:
+                for channel in channels:
+                    what = f"{self.who(entity)}{period.label} {self.text['w_check']}"
+                    got = self.on_one_unit([(m, entity, channel, period) for m in [*whole, *parts]], what)
+                    if isinstance(got, str):
+                        made.append((got, ()))
+                        continue
+                    values, unit, note, facts = got.values, got.unit, got.note, got.facts
+                    left, right = sum(values[:len(whole)], Decimal(0)), sum(values[len(whole):], Decimal(0))
+                    left_shown, right_shown = self.amount(left, facts), self.amount(right, facts)
+                    gap = self.amount(abs(left - right), facts)
+                    key = "check_yes" if left == right else "check_no"
+                    line = self.text[key].format(period=period.label, who=self.who(entity),
+                                                 a=self.text["plus"].join(self.metric(m) for m in whole),
+                                                 left=left_shown, right=right_shown,
+                                                 terms=self.text["plus"].join(self.metric(m) for m in parts),
+                                                 unit=unit, gap=gap)
+                    made.append((f"{line}{note}{cited(tuple(facts))}", (left_shown, right_shown, gap)))
+        return made
+
+
+def _dec(fact: Fact) -> Decimal:
+    return Decimal(format_number(fact.value))
+
+
+def _places(fact: Fact) -> int:
+    exponent = _dec(fact).as_tuple().exponent
+    return max(-exponent, 0) if isinstance(exponent, int) else 0
+
+
+def _trimmed(shown: str) -> str:
+    """``1650.00`` -> ``1650``, ``1234.50`` -> ``1234.5``: an average shown without needless zeros."""
+    if "." not in shown:
+        return shown
+    try:
+        return format_decimal(Decimal(shown.rstrip("0").rstrip(".")))
+    except InvalidOperation:
+        return shown
+

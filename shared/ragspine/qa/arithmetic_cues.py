@@ -1,0 +1,209 @@
+"""What arithmetic a question asks for beyond reading figures, and how it wants the result rounded.
+
+Read from the question's own words in zh / en / ja with the glossary's names blanked out (so
+流動比率 is a metric, not a request for a ratio): an average, a ratio of two named metrics, a
+compound annual growth rate, a sum or difference of named metrics, a difference between two
+entities, a consistency check ("does A equal B + C?"), the decimal places and whether in percent.
+A pure function of the text and the glossary, so a parsed question may keep it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+from ragspine.facts.glossary import Glossary, Mention, Period, normalize_text
+from ragspine.qa.slots import ParsedSlots
+
+_NUMBER_WORDS = {"zero": 0, "no": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+                 "eight": 8, "nine": 9, "ten": 10, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6,
+                 "七": 7, "八": 8, "九": 9, "十": 10, "〇": 0, "零": 0}
+_WORD = r"(\d{1,2}|zero|no|one|two|three|four|five|six|seven|eight|nine|ten|[一二两三四五六七八九十〇零])"
+
+
+def _cue(*words: str) -> re.Pattern[str]:
+    parts = [rf"(?<![a-z]){re.escape(w)}(?![a-z])" if w[:1].isascii() and w[:1].isalpha() else re.escape(w)
+             for w in words]
+    return re.compile("|".join(parts))
+
+
+AVERAGE = _cue("average", "averages", "mean", "avg", "平均", "均值", "平均值")
+RATIO = _cue("ratio of", "ratio between", "divided by", "as a percentage of", "as a percent of", "as a share of",
+             "之比", "比值", "比率", "比例", "に対する", "に占める", "を占める", "占める", "割合", "で割った", "除以")
+CAGR = _cue("cagr", "compound annual growth", "compounded annual growth", "annualized growth", "annualised growth",
+            "年均复合增长率", "复合年增长率", "年复合增长率", "复合增长率", "年均增长率", "年平均成長率",
+            "年平均成长率", "年率平均成長率", "年平均増加率")
+SUBTRACT = _cue("minus", "less", "subtract", "subtracting", "deduct", "deducting", "net of", "減去", "减去", "扣除",
+                "差し引いた", "差し引く", "差し引き", "を引いた", "引いた")
+ADD = _cue("sum of", "total of", "plus", "added to", "combined", "之和", "的和", "加上", "合计", "の和", "を足した",
+           "足した", "合算", "合計額", "の合計", "合計は")
+ENTITY_GAP = _cue("difference", "differ", "gap", "more than", "less than", "higher than", "lower than", "exceed",
+                  "相差", "差额", "差距", "差多少", "高多少", "多多少", "少多少", "低多少", "差異", "差は", "の差",
+                  "上回", "下回")
+EQUALS = _cue("equal", "equals", "add up to", "adds up to", "match", "matches", "consistent with", "等于", "相等",
+              "一致", "符合", "吻合", "一致する", "等しい", "合致")
+PERCENT = _cue("in %", "in percent", "as a percentage", "as a percent", "percentage", "何%", "何％", "百分之几",
+               "百分比", "百分率", "パーセント", "%")
+_PLACES = (
+    (re.compile(rf"(?:to|rounded to|round to|with)\s+(?:the\s+)?{_WORD}\s+decimal(?:\s+places?|s)?"), 0),
+    (re.compile(rf"{_WORD}\s+decimal\s+places?"), 0),
+    (re.compile(rf"保留\s*{_WORD}\s*位小数"), 0),
+    (re.compile(rf"(?:精确|精確)到小数点后\s*(?:第\s*)?{_WORD}\s*位"), 0),
+    (re.compile(rf"小数点(?:以下)?\s*第?\s*{_WORD}\s*位を四捨五入"), -1),  # round at the n-th place: n-1 kept
+    (re.compile(rf"小数点(?:以下)?\s*第?\s*{_WORD}\s*位(?:まで(?:求めよ|で)?)?"), 0),
+)
+_WHOLE = _cue("nearest whole number", "nearest integer", "whole number", "取整", "保留整数", "整数で")
+_YEARS = re.compile(rf"(?<!\d){_WORD}\s*-?\s*(?:years?|yr|年間|年间|年)(?:\s*-?\s*(?:cagr|compound|复合|年均|平均))?")
+
+
+@dataclass(frozen=True, slots=True)
+class Arithmetic:
+    """The computations a question asks for and the rounding it wants (None: the channel's default)."""
+
+    average: bool = False
+    ratio: bool = False
+    cagr: bool = False
+    cagr_years: int | None = None
+    subtract: bool = False
+    add: bool = False
+    entity_gap: bool = False
+    consistency: bool = False
+    places: int | None = None
+    percent: bool = False
+    denominator: str | None = None  # the metric a ratio divides by, when the wording says ("A に占める B")
+    explicit: tuple[str, str] | None = None  # "(経常利益/総資産)": the question's own ratio of two metrics
+    plus_group: tuple[str, ...] = ()  # "(流動資産+固定資産)": metrics the question itself adds up
+
+    def __bool__(self) -> bool:
+        return self != NO_ARITHMETIC
+
+    @property
+    def computes(self) -> bool:
+        """Whether any computation (not just rounding) is asked for."""
+        return any((self.average, self.ratio, self.cagr, self.subtract, self.add, self.entity_gap,
+                    self.consistency))
+
+
+NO_ARITHMETIC = Arithmetic()
+
+
+def read_arithmetic(question: str, glossary: Glossary) -> Arithmetic:
+    """The arithmetic ``question`` asks for, its names blanked so a metric's own words are never a cue."""
+    norm = normalize_text(question)
+    # Names blanked, channels kept: 合計 names the total channel and is also the word for a sum.
+    mentions = glossary.scan(question)
+    metrics = [m for m in mentions if m.kind.value == "metric" and m.code]
+    text = glossary.leftover(question, [m for m in mentions if m.kind.value != "channel"])
+    if len(text) != len(norm):
+        text = norm
+    consistency = bool(EQUALS.search(text))
+    cagr = bool(CAGR.search(norm))
+    years = None
+    if cagr:
+        match = _YEARS.search(text)
+        years = _number(match.group(1)) if match else None
+    explicit = _explicit_ratio(norm, metrics)
+    ratio = bool(RATIO.search(text)) or explicit is not None
+    return Arithmetic(
+        average=bool(AVERAGE.search(text)) and not cagr, ratio=ratio, cagr=cagr,
+        cagr_years=years if years and years > 0 else None, subtract=bool(SUBTRACT.search(text)),
+        add=bool(ADD.search(text)) or (consistency and ("+" in text or "和" in text or "sum" in text)),
+        entity_gap=bool(ENTITY_GAP.search(text)), consistency=consistency, places=_places(norm),
+        percent=bool(PERCENT.search(norm)),
+        denominator=explicit[1] if explicit else _denominator(norm, metrics) if ratio else None,
+        explicit=explicit, plus_group=_plus_group(norm, metrics) if consistency else ())
+
+
+def _plus_group(norm: str, metrics: list[Mention]) -> tuple[str, ...]:
+    """The metrics written joined by ``+`` (one side of a consistency check), in order."""
+    group: dict[str, None] = {}
+    for first, second in zip(metrics, metrics[1:], strict=False):
+        if norm[first.end:second.start].strip() in ("+", "＋"):
+            group.update({str(first.code): None, str(second.code): None})
+    return tuple(group)
+
+
+def _explicit_ratio(norm: str, metrics: list[Mention]) -> tuple[str, str] | None:
+    """``A/B`` written between two metric names: the question defines the figure itself."""
+    for first, second in zip(metrics, metrics[1:], strict=False):
+        if norm[first.end:second.start].strip() in ("/", "÷") and first.code != second.code:
+            return str(first.code), str(second.code)
+    return None
+
+
+# "A に占める B の割合", "A に対する": the metric just before the words divides. "A to B", "A as a
+# percentage of B", "A divided by B", "A 占 B": the metric just after them divides.
+_DIVIDES_BEFORE = re.compile(r"に占める|に対する|で割った|で割る")
+_DIVIDES_AFTER = re.compile(r"(?<![a-z])(?:to|of|by|over)(?![a-z])|占|除以")
+_NEAR = 3  # characters between the words and the metric they point at
+
+
+def _denominator(norm: str, metrics: list[Mention]) -> str | None:
+    for cue in _DIVIDES_BEFORE.finditer(norm):
+        before = [m for m in metrics if 0 <= cue.start() - m.end <= _NEAR]
+        if before:
+            return before[-1].code
+    for cue in _DIVIDES_AFTER.finditer(norm):
+        after = [m for m in metrics if 0 <= m.start - cue.end() <= _NEAR]
+        if after and any(m.end <= cue.start() for m in metrics):  # a metric on each side: A to B
+            return after[0].code
+    return None
+
+
+def _places(norm: str) -> int | None:
+    if _WHOLE.search(norm):
+        return 0
+    for pattern, shift in _PLACES:
+        match = pattern.search(norm)
+        if match:
+            value = _number(match.group(1))
+            if value is not None:
+                return max(value + shift, 0)
+    return None
+
+
+def _number(word: str) -> int | None:
+    return int(word) if word.isdigit() else _NUMBER_WORDS.get(word)
+
+
+def with_cagr_start(slots: ParsedSlots, years: int) -> ParsedSlots:
+    """An N-year growth rate to one named fiscal year also looks up the year N years before it."""
+    fiscal = [p for p in slots.periods if p.period_type == "FY"]
+    if len(fiscal) != 1:
+        return slots
+    start = Period.fiscal_year(int(fiscal[0].period) - years)
+    return replace(slots, periods=(start, *slots.periods))
+
+
+def without_cues(slots: ParsedSlots, question: str) -> ParsedSlots:
+    """``slots`` with the arithmetic words taken out of its unknown names (差し引いた額 is no company)."""
+    norm = normalize_text(question)
+    covered: set[int] = set()
+    for pattern in _ALL:
+        for match in pattern.finditer(norm):
+            covered.update(range(match.start(), match.end()))
+    names: list[str] = []
+    for name in slots.unknown_names:
+        word = normalize_text(name)
+        at = norm.find(word)
+        if at >= 0 and covered.issuperset(range(at, at + len(word))):
+            continue  # the name is all cue words ("小数点以下第", split from its digit)
+        left = word
+        for pattern in _ALL:
+            left = pattern.sub(" ", left)
+        if left == word:
+            names.append(name)
+        else:
+            names += [part for part in left.split() if len(part) >= 2 and part not in _QUESTION_ENDINGS]
+    return replace(slots, unknown_names=tuple(names))
+
+
+# Words of a change question the prior-period comparison answers (増減したか, 何ポイント変化したか):
+# never a name, never a computation of their own here.
+_CHANGE = re.compile(r"前期比|前年度比|増減|変化|增减|变化|増加|減少|增加|减少|改善|悪化|増収|減収|増益|減益|"
+                     r"したか|しているか|何ポイント|ポイント|にかけて")
+_ALL = (AVERAGE, RATIO, CAGR, SUBTRACT, ADD, ENTITY_GAP, EQUALS, PERCENT, _WHOLE, _YEARS, _CHANGE,
+        *(pattern for pattern, _ in _PLACES))
+# What is left of a calculation question once its cue is taken out (いくらか, するか, 多少).
+_QUESTION_ENDINGS = frozenset({"いくらか", "いくら", "するか", "しているか", "ですか", "ますか", "多少", "是否",
+                               "几何"})

@@ -1,0 +1,310 @@
+"""Formula metrics answered from their inputs: ``OPERATING_MARGIN = OPERATING_INCOME / REVENUE``.
+
+A formula metric the documents do not state is computed for one entity, period and channel
+only when every input is found (stated, or itself computed from stated inputs); otherwise the
+answer names the missing inputs. Money inputs of one currency in different scales are put on
+the finest scale first and the answer says so (百万円 and 十億円 is arithmetic); inputs in
+different currencies are never converted, so nothing is computed. A stated figure wins: when
+the documents state the metric, the computation only appears beside it if it disagrees.
+
+Every computed line cites every input with ``（计算自：doc · locator；…）`` and hands its numbers
+to the provenance check (``StructuredOutcome.computed``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from decimal import ROUND_HALF_UP, Decimal
+from types import MappingProxyType
+
+from ragspine.facts.formulas import PERCENT_UNITS, Formula
+from ragspine.facts.glossary import Glossary, Period, SlotKind
+from ragspine.facts.model import Fact, format_number
+from ragspine.facts.ports import FactStore
+from ragspine.facts.query_metric import MetricQuery, QueryStatus, run_query
+from ragspine.facts.unit_scales import common_unit, money_unit, rescale
+from ragspine.qa.language import Lang
+from ragspine.qa.render import describe, label
+from ragspine.qa.result import AnswerStatus
+from ragspine.qa.structured import StructuredOutcome, format_decimal
+from ragspine.sensitivity import Sensitivity
+
+MAX_DEPTH = 4  # formulas over formulas (DuPont over margins and turnovers) nest at most this deep
+MULTIPLE_UNITS = frozenset({"TIMES", "RATIO", "X", "MULTIPLE"})
+RATIO_PLACES = 2  # a computed ratio, percentage, multiple or day count is shown to two decimals
+
+_TEXT = MappingProxyType({
+    Lang.ZH: MappingProxyType({
+        "value": "{what}：{value} {unit}（按公式 {formula} 计算：{inputs}{scale}）",
+        "input": "{name} {value} {unit}", "join": "；",
+        "missing": "无法计算{what}（{formula}）：缺少 {missing} 的数据，因此不提供数值。",
+        "currencies": "无法计算{what}（{formula}）：输入的币种不同（{units}），币种之间不作换算。",
+        "zero": "无法计算{what}（{formula}）：除数为零。",
+        "scale": "；{units} 已统一换算为 {target}",
+        "check": "核对：按公式 {formula} 计算为 {value} {unit}，与公布数不一致（以公布数为准）",
+        "change": "{entity}{metric}：{later} 较 {earlier} {direction} {amount}",
+        "up": "增加", "down": "减少", "level": "持平", "points": "个百分点",
+    }),
+    Lang.EN: MappingProxyType({
+        "value": "{what}: {value} {unit} (computed as {formula}: {inputs}{scale})",
+        "input": "{name} {value} {unit}", "join": "; ",
+        "missing": "{what} cannot be computed ({formula}): there is no figure for {missing}, so no value is given.",
+        "currencies": "{what} cannot be computed ({formula}): its inputs are in different currencies ({units}), "
+                      "which are never converted.",
+        "zero": "{what} cannot be computed ({formula}): it divides by zero.",
+        "scale": "; {units} put on the scale of {target}",
+        "check": "Check: computed as {formula} it is {value} {unit}, which differs from the stated figure "
+                 "(the stated figure prevails)",
+        "change": "{entity} {metric}: {later} vs {earlier} {direction} {amount}",
+        "up": "up", "down": "down", "level": "unchanged", "points": " points",
+    }),
+    Lang.JA: MappingProxyType({
+        "value": "{what}：{value} {unit}（{formula} で計算：{inputs}{scale}）",
+        "input": "{name} {value} {unit}", "join": "；",
+        "missing": "{what}は計算できません（{formula}）：{missing} のデータがないため、数値は示しません。",
+        "currencies": "{what}は計算できません（{formula}）：入力の通貨が異なり（{units}）、通貨は換算しません。",
+        "zero": "{what}は計算できません（{formula}）：ゼロで割ることになります。",
+        "scale": "；{units} は {target} に単位をそろえて計算",
+        "check": "検算：{formula} で計算すると {value} {unit} となり、公表値と異なります（公表値を優先）",
+        "change": "{entity}{metric}：{later} は {earlier} 比 {direction} {amount}",
+        "up": "増加", "down": "減少", "level": "横ばい", "points": "ポイント",
+    }),
+})
+
+
+@dataclass(frozen=True, slots=True)
+class Computed:
+    """A formula metric computed from stated facts: the value, its unit and every fact it used."""
+
+    value: Decimal
+    unit: str
+    inputs: tuple[Fact, ...]
+    rescaled: tuple[str, ...] = ()  # units put on the finest scale of their currency
+    target: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class NotComputed:
+    """Why a formula metric could not be computed: the missing inputs, or currencies that differ."""
+
+    missing: tuple[str, ...] = ()
+    currencies: tuple[str, ...] = ()
+    zero: bool = False
+
+
+def compute(metric: str, entity: str, period: Period, channel: str, *, facts: FactStore, glossary: Glossary,
+            max_sensitivity: Sensitivity = Sensitivity.CONFIDENTIAL, depth: int = 0) -> Computed | NotComputed:
+    """The value of formula metric ``metric`` from its inputs for one entity, period and channel."""
+    formula = glossary.formulas[metric]
+    values: dict[str, tuple[Decimal, str]] = {}
+    used: list[Fact] = []
+    missing: list[str] = []
+    rescaled: list[str] = []
+    for name in formula.inputs:
+        stated = run_query(MetricQuery(name, entity, period, channel), facts=facts, max_sensitivity=max_sensitivity)
+        if stated.status is QueryStatus.FOUND and stated.fact is not None:
+            values[name] = (Decimal(format_number(stated.fact.value)), stated.fact.unit)
+            used.append(stated.fact)
+            continue
+        if name in glossary.formulas and depth < MAX_DEPTH:
+            inner = compute(name, entity, period, channel, facts=facts, glossary=glossary,
+                            max_sensitivity=max_sensitivity, depth=depth + 1)
+            if isinstance(inner, Computed):
+                values[name] = (inner.value, inner.unit)
+                used.extend(inner.inputs)
+                rescaled.extend(inner.rescaled)
+                continue
+            if inner.currencies or inner.zero:
+                return inner
+            missing.extend(inner.missing)
+            continue
+        missing.append(name)
+    if missing:
+        return NotComputed(missing=tuple(dict.fromkeys(missing)))
+    money = sorted({unit for _, unit in values.values() if money_unit(unit) is not None})
+    target = common_unit(money) if money else None
+    if money and target is None:
+        return NotComputed(currencies=tuple(money))
+    numbers: dict[str, Decimal] = {}
+    for name, (value, unit) in values.items():
+        if unit in PERCENT_UNITS:
+            value = value / 100  # a percentage enters a formula as a fraction
+        elif target is not None and money_unit(unit) is not None and unit != target:
+            value = rescale(value, unit, target)
+            rescaled.append(unit)
+        numbers[name] = value
+    result = formula.evaluate(numbers)
+    if result is None:
+        return NotComputed(zero=True)
+    unit = _result_unit(glossary.term(SlotKind.METRIC, metric).unit or "", formula, values, target)
+    if unit in PERCENT_UNITS:
+        result *= 100
+    return Computed(result, unit, tuple(dict.fromkeys(used)), tuple(dict.fromkeys(rescaled)), target or "")
+
+
+def _result_unit(declared: str, formula: Formula, values: dict[str, tuple[Decimal, str]], target: str | None) -> str:
+    """The unit to show: a money result in its inputs' (common) unit, anything else in the metric's own."""
+    if target is not None and (declared == "MONEY" or money_unit(declared) is not None):
+        return target
+    return declared
+
+
+def shown(computed: Computed, places: int | None = None) -> str:
+    """The computed value as shown: to ``places`` decimals when the question asks, else a money amount in its
+    inputs' precision and anything else to two decimals."""
+    if places is None and money_unit(computed.unit) is not None:
+        places = max((_places(f.value) for f in computed.inputs), default=0)
+    elif places is None:
+        places = RATIO_PLACES
+    return format_decimal(computed.value.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP))
+
+
+def _places(value: float) -> int:
+    exponent = Decimal(format_number(value)).as_tuple().exponent
+    return max(-exponent, 0) if isinstance(exponent, int) else 0
+
+
+def with_derived(outcome: StructuredOutcome, *, facts: FactStore, glossary: Glossary, lang: Lang = Lang.ZH,
+                 max_sensitivity: Sensitivity = Sensitivity.CONFIDENTIAL,
+                 places: int | None = None, percent: bool = False) -> StructuredOutcome:
+    """``outcome`` with every formula metric not stated computed from its inputs (or its missing inputs named).
+
+    A stated formula metric keeps its stated value; the computation is added beside it only when
+    it disagrees beyond the stated figure's rounding.
+    """
+    if not glossary.formulas or not any(r.query is not None and r.query.metric_code in glossary.formulas
+                                        for r in outcome.results):
+        return outcome
+    lines = list(outcome.lines)
+    extra: list[str] = []
+    computed = list(outcome.computed)
+    sources = {(s["doc"], s["locator"]): s for s in outcome.sources}
+    derived = 0
+    values: dict[MetricQuery, tuple[Decimal, str, tuple[Fact, ...]]] = {}  # each formula metric's figure
+    for index, result in enumerate(outcome.results):
+        query = result.query
+        if query is None or query.metric_code not in glossary.formulas:
+            continue
+        made = compute(query.metric_code, query.entity, query.period, query.channel, facts=facts,
+                       glossary=glossary, max_sensitivity=max_sensitivity)
+        if result.status is QueryStatus.FOUND and result.fact is not None:
+            values[query] = (Decimal(format_number(result.fact.value)), result.fact.unit, (result.fact,))
+            check = _check_line(result.fact, made, query, glossary, lang)
+            if check is not None:
+                extra.append(check[0])
+                computed.extend(check[1])
+                _add_sources(sources, made)
+            continue
+        if result.status is not QueryStatus.NOT_FOUND or index >= len(lines):
+            continue
+        if percent and isinstance(made, Computed) and made.unit in MULTIPLE_UNITS:
+            made = replace(made, value=made.value * 100, unit="PCT")  # "何%か" of a multiple: said in percent
+        line, numbers = render_computed(query, made, glossary, lang, places=places)
+        lines[index] = line
+        computed.extend(numbers)
+        if isinstance(made, Computed):
+            derived += 1
+            _add_sources(sources, made)
+            values[query] = (made.value, made.unit, made.inputs)
+    changes = _changes(outcome, values, glossary, lang, places)
+    extra += [line for line, _ in changes]
+    computed += [n for _, numbers in changes for n in numbers]
+    status = outcome.status
+    if derived:
+        found = sum(r.status is QueryStatus.FOUND for r in outcome.results) + derived
+        status = AnswerStatus.FOUND if found == len(outcome.results) else AnswerStatus.PARTIAL
+    lines[len(outcome.results):len(outcome.results)] = extra
+    return replace(outcome, lines=tuple(lines), sources=tuple(sources.values()), status=status,
+                   computed=tuple(computed))
+
+
+def _changes(outcome: StructuredOutcome, values: dict[MetricQuery, tuple[Decimal, str, tuple[Fact, ...]]],
+             glossary: Glossary, lang: Lang, places: int | None) -> list[tuple[str, tuple[str, ...]]]:
+    """The change of a formula metric between the two periods asked (stated or computed), in points for PCT."""
+    periods = list(dict.fromkeys(r.query.period for r in outcome.results if r.query is not None))
+    if len(periods) != 2 or periods[0].period_type != periods[1].period_type:
+        return []
+    earlier, later = sorted(periods, key=lambda p: p.period)
+    text = _TEXT[lang]
+    made: list[tuple[str, tuple[str, ...]]] = []
+    for query, (value, unit, inputs) in values.items():
+        if query.period != later:
+            continue
+        before = values.get(replace(query, period=earlier))
+        if before is None or before[1] != unit or (_stated(query, inputs) and _stated(query, before[2])):
+            continue  # two stated figures: the channel's own difference says it
+        gap = value - before[0]
+        shown_gap = format_decimal(abs(gap).quantize(Decimal(1).scaleb(-(RATIO_PLACES if places is None else places)),
+                                                     rounding=ROUND_HALF_UP))
+        direction = text["up" if gap > 0 else "down" if gap < 0 else "level"]
+        amount = f"{shown_gap}{text['points']}" if unit in PERCENT_UNITS else f"{shown_gap} {unit}"
+        line = text["change"].format(entity=label(glossary.term(SlotKind.ENTITY, query.entity), lang),
+                                     metric=label(glossary.term(SlotKind.METRIC, query.metric_code), lang),
+                                     later=later.label, earlier=earlier.label, direction=direction, amount=amount)
+        made.append((f"{line}{cited(tuple(dict.fromkeys((*before[2], *inputs))))}", (shown_gap,)))
+    return made
+
+
+def _stated(query: MetricQuery, inputs: tuple[Fact, ...]) -> bool:
+    return len(inputs) == 1 and inputs[0].metric_code == query.metric_code
+
+
+def _add_sources(sources: dict[tuple[str, str], dict[str, str]], made: Computed | NotComputed) -> None:
+    if isinstance(made, Computed):
+        for fact in made.inputs:
+            sources.setdefault((fact.source_doc_id, fact.source_locator),
+                               {"doc": fact.source_doc_id, "locator": fact.source_locator})
+
+
+def render_computed(query: MetricQuery, made: Computed | NotComputed, glossary: Glossary,
+                    lang: Lang, *, places: int | None = None) -> tuple[str, tuple[str, ...]]:
+    """The answer line of a computed formula metric (or why it is not computed) and the numbers it shows."""
+    text = _TEXT[lang]
+    formula = glossary.formulas[query.metric_code]
+    what = describe(query, glossary, lang)
+    constants = _constants(formula)
+    if isinstance(made, NotComputed):
+        if made.currencies:
+            return text["currencies"].format(what=what, formula=formula.text, units="、".join(made.currencies)), \
+                constants
+        if made.zero:
+            return text["zero"].format(what=what, formula=formula.text), constants
+        names = text["join"].join(label(glossary.term(SlotKind.METRIC, m), lang) for m in made.missing)
+        return text["missing"].format(what=what, formula=formula.text, missing=names), constants
+    value = shown(made, places)
+    inputs = text["join"].join(text["input"].format(name=label(glossary.term(SlotKind.METRIC, f.metric_code), lang),
+                                                    value=format_number(f.value), unit=f.unit)
+                               for f in made.inputs)
+    scale = text["scale"].format(units="、".join(made.rescaled), target=made.target) if made.rescaled else ""
+    line = text["value"].format(what=what, value=value, unit=made.unit, formula=formula.text, inputs=inputs,
+                                scale=scale)
+    return f"{line}{cited(made.inputs)}", (value, *constants, *(format_number(f.value) for f in made.inputs))
+
+
+def _check_line(stated: Fact, made: Computed | NotComputed, query: MetricQuery, glossary: Glossary,
+                lang: Lang) -> tuple[str, tuple[str, ...]] | None:
+    """The computation beside a stated figure, only when the two disagree beyond the stated rounding."""
+    if not isinstance(made, Computed):
+        return None
+    places = _places(stated.value)
+    step = Decimal(1).scaleb(-places)
+    stated_value = Decimal(format_number(stated.value))
+    if stated.unit != made.unit or abs(made.value - stated_value) <= step / 2:
+        return None
+    value = shown(made)
+    formula = glossary.formulas[query.metric_code]
+    line = _TEXT[lang]["check"].format(formula=formula.text, value=value, unit=made.unit)
+    return f"{line}{cited(made.inputs)}", (value, *_constants(formula))
+
+
+def cited(inputs: tuple[Fact, ...]) -> str:
+    """``（计算自：doc · locator；…）`` naming every input fact."""
+    return "（计算自：" + "；".join(f"{f.source_doc_id} · {f.source_locator}" for f in inputs) + "）"
+
+
+def _constants(formula: Formula) -> tuple[str, ...]:
+    """Numbers written in the formula itself (365 days ...): shown in the answer, so declared."""
+    import ast
+
+    return tuple(format_decimal(Decimal(str(node.value))) for node in ast.walk(formula.tree)
+                 if isinstance(node, ast.Constant))

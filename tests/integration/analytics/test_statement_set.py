@@ -1,0 +1,137 @@
+"""A statement set of one's own: ``domain init`` + the finance pack, a statements document ingested through
+the CLI, then margins, ratios, checks and averages asked through ``answer_question`` and ``POST /v1/ask``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from ragspine.bootstrap import Services, get_services
+from ragspine.cli import app
+from ragspine.settings import get_settings
+from tests.support.ask import WAYS, Ask, asker
+from tests.support.domain_env import point_at
+
+runner = CliRunner()
+DOC = "Example_Statements_FY2024.md"
+STATEMENTS = """# Example Co consolidated statements FY2024
+
+## Group consolidated figures
+
+Unit: EUR m
+
+| Item | FY2022 | FY2023 | FY2024 |
+| --- | --- | --- | --- |
+| Revenue | 1650 | 1800 | 2000 |
+| Cost of sales | 1020 | 1100 | 1200 |
+| Operating income | 110 | 126 | 150 |
+| Net income | 70 | 81 | 100 |
+| Total assets | 2200 | 2300 | 2500 |
+| Total liabilities | 1150 | 1180 | 1250 |
+| Net assets | 1050 | 1120 | 1250 |
+| Current assets | 800 | 850 | 900 |
+| Inventories | 180 | 190 | 200 |
+| Current liabilities | 560 | 580 | 600 |
+"""
+COMPUTED = re.compile(r"（计算自：([^（）]*)）")
+
+
+@pytest.fixture(scope="module")
+def ingested(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, Path]]:
+    """``domain init`` + ``include: [finance]``, then ``ragspine ingest`` of the statements (once per module)."""
+    root = tmp_path_factory.mktemp("statements")
+    folder, data = root / "domain", root / "data"
+    assert runner.invoke(app, ["domain", "init", str(folder)]).exit_code == 0
+    domain = folder / "domain.yaml"
+    domain.write_text(domain.read_text(encoding="utf-8") + "include: [finance]\n", encoding="utf-8")
+    checked = runner.invoke(app, ["domain", "check", str(folder)])
+    assert checked.exit_code == 0, checked.output
+    document = root / DOC
+    document.write_text(STATEMENTS, encoding="utf-8")
+    with pytest.MonkeyPatch.context() as patch:
+        point_at(patch, folder, data, today="2025-06-30")
+        result = runner.invoke(app, ["ingest", str(document)], env={"COLUMNS": "200"})
+    get_settings.cache_clear()
+    get_services.cache_clear()
+    assert result.exit_code == 0, result.output
+    yield folder, data
+
+
+@pytest.fixture
+def services(ingested: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> Iterator[Services]:
+    point_at(monkeypatch, *ingested, today="2025-06-30")
+    yield get_services()
+    get_settings.cache_clear()
+    get_services.cache_clear()
+
+
+@pytest.fixture(params=WAYS)
+def ask(request: pytest.FixtureRequest, services: Services) -> Ask:
+    return asker(request.param, services)
+
+
+def computed(body: dict[str, object], marker: str) -> tuple[str, set[str]]:
+    """The one line holding ``marker`` and the rows it cites; every cited cell is among the answer's sources."""
+    answer = str(body["answer"])
+    lines = [line for line in answer.splitlines() if marker in line]
+    assert len(lines) == 1, answer
+    cited = COMPUTED.search(lines[0])
+    assert cited is not None, lines[0]
+    parts = cited.group(1).split("；")
+    sources = {f"{s['doc']} · {s['locator']}" for s in body["sources"]}  # type: ignore[attr-defined]
+    assert set(parts) <= sources
+    return lines[0], {p.split(" · ")[1] for p in parts}
+
+
+def rows(year: str, *labels: str) -> set[str]:
+    return {f"table=1,row={label},col={year}" for label in labels}
+
+
+def test_the_statements_are_facts_of_the_pack_items(services: Services) -> None:
+    stated = services.facts.get
+    from ragspine.facts.model import FactKey
+
+    fact = stated(FactKey("INVENTORIES", "EXAMPLE_GROUP", "TOTAL", "FY", "2024"))
+    assert fact is not None and fact.value == 200 and fact.unit == "EUR_M"
+
+
+def test_operating_margin(ask: Ask) -> None:
+    body = ask("What was the operating margin in FY2024?")
+    assert body["status"] == "found"
+    line, cited = computed(body, "operating margin")
+    assert "7.50 PCT" in line and cited == rows("FY2024", "Operating income", "Revenue")
+
+
+def test_quick_ratio_in_japanese(ask: Ask) -> None:
+    line, cited = computed(ask("2024年度の当座比率は何%か"), "当座比率")
+    assert "116.67 PCT" in line and cited == rows("FY2024", "Current assets", "Inventories", "Current liabilities")
+
+
+def test_dupont_roe(ask: Ask) -> None:
+    line, cited = computed(ask("2024年度のROEをDuPont分解(純利益率×総資産回転率×財務レバレッジ)で求めると何%か"),
+                           "ROE_DUPONT")
+    assert "8.00 PCT" in line and cited == rows("FY2024", "Net income", "Revenue", "Total assets", "Net assets")
+
+
+def test_balance_sheet_check(ask: Ask) -> None:
+    line, cited = computed(ask("2024年度の資産合計は負債合計と純資産合計の和に一致するか"), "一致")
+    assert "2500 EUR_M は 負債合計（TOTAL_LIABILITIES） + 純資産合計（NET_ASSETS） 2500 EUR_M と一致します" in line
+    assert cited == rows("FY2024", "Total assets", "Total liabilities", "Net assets")
+
+
+def test_average_over_a_range_and_cagr(ask: Ask) -> None:
+    line, cited = computed(ask("average revenue from 2022 to 2024"), "average:")
+    assert "1816.67 EUR_M (mean of 3 figures)" in line
+    assert cited == rows("FY2022", "Revenue") | rows("FY2023", "Revenue") | rows("FY2024", "Revenue")
+    line, _ = computed(ask("revenue CAGR from 2022 to 2024"), "compound annual growth rate")
+    assert "(2 years): 10.10%" in line
+
+
+def test_gross_profit_as_revenue_minus_cost_of_sales(ask: Ask) -> None:
+    line, cited = computed(ask("2024年度の売上高から売上原価を差し引いた額はいくらか。"), " − ")
+    assert "：800 EUR_M" in line and cited == rows("FY2024", "Revenue", "Cost of sales")
