@@ -70,7 +70,8 @@ class EvidenceLibrary:
         if version:
             chosen = next((op for op in reversed(done) if op.file_hash == version), None)
             if chosen is None:
-                raise VersionGoneError(f"version {version} of {doc_id} is not stored; ask again to cite the current one")
+                raise VersionGoneError(f"version {version} of {doc_id} is not stored; "
+                                       "ask again to cite the current one")
         else:
             chosen = next((op for op in reversed(done) if op.version_id == active_id), done[-1])
         return StoredVersion(doc_id=doc_id, version=chosen.file_hash, version_id=chosen.version_id,

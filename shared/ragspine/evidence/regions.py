@@ -12,7 +12,7 @@ import base64
 import io
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from ragspine.errors import InvalidInputError, NotFoundError
 
@@ -31,7 +31,7 @@ class UnknownLocatorError(NotFoundError):
 class Region:
     """What the evidence panel shows: a table with one highlighted cell, a passage, or a page image."""
 
-    format: str  # table / text / image
+    format: Literal["table", "text", "image"]
     title: str
     rows: tuple[tuple[str, ...], ...] = ()
     highlight: tuple[int, int] | None = None  # (row, column) in ``rows``
@@ -71,8 +71,8 @@ def render_region(data: bytes, suffix: str, locator: str, *, find: str | None = 
 
 def _xlsx(data: bytes, parts: dict[str, str]) -> Region:
     from openpyxl import load_workbook
-    from openpyxl.utils.cell import coordinate_from_string, get_column_letter
     from openpyxl.utils.cell import column_index_from_string as col_index
+    from openpyxl.utils.cell import coordinate_from_string, get_column_letter
 
     book = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
     sheet_name = parts.get("sheet", "")
@@ -174,7 +174,9 @@ def _section_paragraph(items: list[tuple[bool, str]], parts: dict[str, str]) -> 
         count += 1
         if section:
             section.append(text)
-        elif (current is None if heading is None else current is not None and _same(current, heading)) and count == para:
+            continue
+        in_section = current is None if heading is None else current is not None and _same(current, heading)
+        if in_section and count == para:
             return Region(format="text", title=current or "", text=text)
     if section:
         return Region(format="text", title=section[0], text="\n\n".join(section[1:]) or section[0])
@@ -231,9 +233,8 @@ def _find_box(page: Any, find: str | None, parts: dict[str, str]) -> tuple[float
     """The page box (PDF points) of ``find`` on the page; for a table cell, the hit on the row label's line."""
     textpage = page.get_textpage()
     try:
-        targets = [t for t in (find, parts.get("row")) if t]
-        hits = {t: _hits(textpage, t) for t in targets}
-        found = hits.get(find or "", [])
+        hits = {t: _hits(textpage, t) for t in (parts.get("row"),) if t}
+        found = _longest_prefix_hits(textpage, find) if find else []
         if find and "row" in parts and hits.get(parts["row"]):
             row_box = hits[parts["row"]][0]
             same_line = [b for b in found if abs((b[1] + b[3]) / 2 - (row_box[1] + row_box[3]) / 2) < 4]
@@ -243,6 +244,19 @@ def _find_box(page: Any, find: str | None, parts: dict[str, str]) -> tuple[float
         return hits[parts["row"]][0] if "row" in parts and hits.get(parts["row"]) else None
     finally:
         textpage.close()
+
+
+def _longest_prefix_hits(textpage: Any, text: str) -> list[tuple[float, float, float, float]]:
+    """Hits of ``text``, else of its longest word prefix found (a passage wraps lines the search cannot cross)."""
+    words = text.split()
+    for count in range(len(words), 0, -1):
+        prefix = " ".join(words[:count])
+        if count < len(words) and len(prefix) < 4:
+            break
+        found = _hits(textpage, prefix)
+        if found:
+            return found
+    return []
 
 
 def _hits(textpage: Any, text: str) -> list[tuple[float, float, float, float]]:

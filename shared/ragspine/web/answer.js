@@ -42,8 +42,11 @@ export function renderAnswer(item, { onEvidence, onAsk, onFeedback }) {
   const { list, number } = sourceList(response);
   const text = el("p", { class: "answer-text", dir: "auto" });
   const parts = response.parts?.length ? response.parts : [{ type: "text", text: response.answer }];
+  let before = "";
   for (const part of parts) {
+    if (part.type === "text") before += part.text;
     if (part.type === "number") {
+      before += part.text;
       const kind = part.kind || "unverified";
       const source = part.sources?.[0];
       const label = t("chip", { value: part.value, unit: part.unit || "", kind: t(`kind.${kind}`) });
@@ -54,12 +57,14 @@ export function renderAnswer(item, { onEvidence, onAsk, onFeedback }) {
       }, el("span", { class: "chip-mark", "aria-hidden": "true", text: markFor(kind) }), part.text));
     } else if (part.type === "citation") {
       const wrap = el("span", { class: "cites" });
+      const find = lastSentence(before);
+      before = "";
       for (const source of part.sources || []) {
         const n = number(source);
         wrap.append(el("button", {
           type: "button", class: "cite", text: `[${n}]`,
           "aria-label": t("source", { n, doc: source.doc, locator: source.locator }),
-          onclick: (event) => onEvidence({ source: list[n - 1], item, opener: event.currentTarget }),
+          onclick: (event) => onEvidence({ source: list[n - 1], item, find, opener: event.currentTarget }),
         }));
       }
       text.append(el("span", { class: "citation-text", hidden: true, text: part.text }), wrap);
@@ -100,23 +105,48 @@ export function renderAnswer(item, { onEvidence, onAsk, onFeedback }) {
   }
   const status = el("span", { class: "feedback-status", role: "status" });
   card.append(el("div", { class: "actions" },
-    iconButton("⧉", t("copy"), "copy", async () => {
+    iconButton(ICONS.copy, t("copy"), "copy", async () => {
       await navigator.clipboard?.writeText(plainText(item)).catch(() => {});
       status.textContent = t("copied");
     }),
-    iconButton("👍", t("helpful"), "helpful", () => onFeedback({ item, reason: "helpful" }, status)),
-    iconButton("👎", t("not_helpful"), "not_helpful", () => onFeedback({ item, reason: "not_helpful" }, status)),
+    iconButton(ICONS.up, t("helpful"), "helpful", () => onFeedback({ item, reason: "helpful" }, status)),
+    iconButton(ICONS.down, t("not_helpful"), "not_helpful", () => onFeedback({ item, reason: "not_helpful" }, status)),
     status));
   return card;
 }
 
-function iconButton(icon, name, id, onclick) {
+// The start of the sentence a citation closes: the text to box on a PDF page.
+function lastSentence(text) {
+  const lines = text.split(/\n|(?<=[。！？.!?])\s*/).map((line) => line.trim()).filter(Boolean);
+  return (lines.at(-1) || "").split(/\s+/).slice(0, 8).join(" ");
+}
+
+// Icons as inline SVG paths: no icon font to fetch, and no glyph that a system may lack.
+const ICONS = {
+  copy: "M8 3h11v13H8zM5 7v14h11",
+  up: "M4 11h4v10H4zM8 11l4-8c2 0 3 1 3 3v3h5l-2 12H8",
+  down: "M4 3h4v10H4zM8 13l4 8c2 0 3-1 3-3v-3h5L18 3H8",
+  close: "M5 5l14 14M19 5L5 19",
+};
+
+export function svgIcon(path) {
+  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  svg.setAttribute("viewBox", "0 0 24 24");
+  svg.setAttribute("aria-hidden", "true");
+  svg.setAttribute("focusable", "false");
+  const line = document.createElementNS("http://www.w3.org/2000/svg", "path");
+  line.setAttribute("d", path);
+  svg.append(line);
+  return svg;
+}
+
+function iconButton(path, name, id, onclick) {
   return el("button", { type: "button", class: `icon icon-${id}`, "aria-label": name, title: name, onclick },
-    el("span", { "aria-hidden": "true", text: icon }));
+    svgIcon(path));
 }
 
 function markFor(kind) {
   return { fact: "◆", computed: "∑", quoted: "❝", unverified: "?" }[kind] || "?";
 }
 
-export { el };
+export { el, ICONS };

@@ -22,8 +22,8 @@ function redraw() {
   items.forEach(show);
 }
 
-function onEvidence({ source, part, item, opener }) {
-  panel.show({ source, part, item, opener, onFeedback });
+function onEvidence({ source, part, item, opener, find }) {
+  panel.show({ source, part, item, opener, find, onFeedback });
 }
 
 async function onFeedback({ item, part, source, reason }, where) {

@@ -1,6 +1,6 @@
 // <rs-evidence>: the cited region beside the answer (cells, slide table, paragraph or PDF page).
 import { evidence } from "./api.js";
-import { el } from "./answer.js";
+import { el, ICONS, svgIcon } from "./answer.js";
 import { t } from "./i18n.js";
 
 class EvidencePanel extends HTMLElement {
@@ -10,7 +10,7 @@ class EvidencePanel extends HTMLElement {
     this.classList.add("evidence");
     this.heading = el("h2", { id: "evidence-title", tabindex: "-1", text: t("evidence") });
     this.closer = el("button", { type: "button", class: "icon close", "aria-label": t("close"), title: t("close"),
-      onclick: () => this.close() }, el("span", { "aria-hidden": "true", text: "✕" }));
+      onclick: () => this.close() }, svgIcon(ICONS.close));
     this.body = el("div", { class: "evidence-body" });
     this.replaceChildren(el("div", { class: "evidence-head" }, this.heading, this.closer), this.body);
     document.addEventListener("keydown", (event) => {
@@ -30,7 +30,7 @@ class EvidencePanel extends HTMLElement {
     this.opener?.focus();
   }
 
-  async show({ source, part, opener, onFeedback, item }) {
+  async show({ source, part, opener, onFeedback, item, find }) {
     this.opener = opener;
     this.hidden = false;
     this.relabel();
@@ -43,7 +43,7 @@ class EvidencePanel extends HTMLElement {
     let region;
     try {
       region = await evidence({ doc: source.doc, locator: source.locator, version: source.version,
-        find: part?.kind === "fact" || part?.kind === "quoted" ? part.value : undefined });
+        find: part?.kind === "fact" || part?.kind === "quoted" ? part.value : find || undefined });
     } catch (error) {
       this.body.replaceChildren(el("p", { class: "error", text: error.status === 410 ? t("gone") : error.message }));
       return;
