@@ -48,7 +48,7 @@ def test_an_english_question_answers_with_a_fact_chip_that_opens_its_worksheet_c
     assert "From the fact table" in card.locator(".meta").inner_text()
     chip = card.locator("button.chip.kind-fact")
     assert chip.inner_text().endswith("322")
-    assert ui.page.inner_text("#status") == "Answer ready, 1 sources"
+    assert ui.page.inner_text("#status") == "Answer ready, 1 source"
     chip.click()
     cell = cited_cell(ui)
     assert cell.locator("mark").inner_text() == "322"
@@ -169,7 +169,8 @@ def test_the_page_reflows_at_320_px(acme: Service, open_page: Any) -> None:
     ui = open_page(acme, width=320, height=640)
     card = ask(ui, "2024年日本的毛利率是多少")
     card.locator("button.chip").click()
-    cited_cell(ui)
+    cell = cited_cell(ui).bounding_box()
+    assert cell is not None and cell["x"] >= 0 and cell["x"] + cell["width"] <= 320  # scrolled into view
     assert ui.page.evaluate("document.documentElement.scrollWidth") <= 320
     ui.shot("narrow-320")
 

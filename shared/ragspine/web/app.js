@@ -51,7 +51,7 @@ async function askQuestion(question) {
     show(item);
     const count = new Set([...(response.parts || []).flatMap((p) => p.sources || []), ...(response.sources || [])]
       .map((s) => `${s.doc}\u0000${s.locator}`)).size;
-    status.textContent = t("ready", { n: count });
+    status.textContent = t(count === 1 ? "ready_one" : "ready", { n: count });
     box.value = "";
   } catch (error) {
     status.textContent = t("error", { message: error.message });

@@ -73,6 +73,10 @@ class EvidencePanel extends HTMLElement {
         status));
     }
     this.body.replaceChildren(...nodes);
+    // On a narrow screen the table scrolls sideways: bring the cited cell into view.
+    const cited = this.querySelector(".cited");
+    const scroller = cited?.closest(".table-scroll");
+    if (cited && scroller) scroller.scrollLeft = cited.offsetLeft - (scroller.clientWidth - cited.offsetWidth) / 2;
   }
 
   region(region) {

@@ -13,6 +13,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
 from ragspine.api.deps import ServicesDep
+from ragspine.api.envelope import ErrorEnvelope
 from ragspine.evidence.library import EvidenceLibrary
 from ragspine.feedback.store import FeedbackReason, FeedbackStore
 
@@ -101,7 +102,10 @@ def page() -> Response:
                         headers={"Content-Security-Policy": _CSP, "Cache-Control": "no-cache"})
 
 
-@router.get("/v1/evidence", response_model=EvidenceResponse, summary="Render the region one citation points at")
+@router.get("/v1/evidence", response_model=EvidenceResponse, summary="Render the region one citation points at",
+            responses={404: {"model": ErrorEnvelope,
+                             "description": "No such document, or the locator names nothing in it"},
+                       410: {"model": ErrorEnvelope, "description": "The cited version is no longer stored"}})
 def evidence(
     library: LibraryDep,
     doc: Annotated[str, Query(min_length=1, max_length=1000, description="The cited document id.")],
