@@ -155,7 +155,8 @@ def serve(
     start_pending_backfill(services)
     settings = services.settings
     bind_host, bind_port = host or settings.host, port or settings.port
-    typer.echo(f"serving on http://{bind_host}:{bind_port}  (API docs: http://{bind_host}:{bind_port}/docs)")
+    typer.echo(f"serving on http://{bind_host}:{bind_port}  (ask page: http://{bind_host}:{bind_port}/, "
+               f"API docs: http://{bind_host}:{bind_port}/docs)")
     sys.stdout.flush()
     uvicorn.run(create_local_app(settings), host=bind_host, port=bind_port, log_level="warning")
 

@@ -71,6 +71,13 @@ def test_a_chinese_question_opens_the_slide_table_with_the_cell_highlighted(acme
     assert caption  # the slide title
     assert ui.page.get_attribute("#evidence table.cells", "lang") in ("en", "zh")
     ui.shot("pptx-cell")
+    # A fact and the reasons behind it: the narrative figures are quoted from their passages, none unverified.
+    why = ask(ui, "香港2024年营业收入为什么下降？")
+    assert why.locator("button.chip.kind-fact").count() >= 1
+    assert why.locator("button.chip.kind-quoted").count() >= 1
+    assert why.locator("button.chip.kind-unverified").count() == 0
+    why.locator("button.chip.kind-quoted").first.click()
+    ui.page.wait_for_selector("#evidence blockquote.passage[lang=zh]")
 
 
 def test_a_japanese_question_is_answered_in_japanese_and_a_change_is_marked_computed(acme: Service,
@@ -150,6 +157,14 @@ def test_feedback_on_one_number_is_stored_with_its_locator(acme: Service, open_p
     latest = httpx.get(f"{acme.url}/v1/feedback", params={"limit": 1}).json()[0]
     assert (latest["reason"], latest["value"], latest["doc"], latest["locator"]) == (
         "wrong_number", "322", "ACME_Quarterly_Revenue.xlsx", "sheet=2024,cell=D2")
+    # The administrator's view lists it, and its source opens the cited cell there too.
+    ui.page.goto(acme.url + "/feedback")
+    ui.page.wait_for_selector("body[data-ready=true]")
+    row = ui.page.locator("#feedback tr").first
+    assert "number is wrong" in row.inner_text() and "322" in row.inner_text()
+    row.locator("button.source").click()
+    assert cited_cell(ui).locator("mark").inner_text() == "322"
+    ui.shot("feedback-admin")
 
 
 def test_keyboard_only_opens_the_evidence_and_escape_returns_focus(acme: Service, open_page: Any) -> None:

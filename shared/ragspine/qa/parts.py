@@ -114,8 +114,14 @@ def _segment(text: str, citation: AnswerPart | None, facts: list[Fact]) -> list[
     numbers = [m for m in _NUMBER.finditer(text) if not _is_year(text, m)]
     parts: list[AnswerPart] = []
     cursor = 0
-    # Only the sentence the citation closes is covered by it; earlier sentences have no citation of their own.
-    cited_from = _last_sentence_start(text) if citation is not None else len(text)
+    # A passage citation covers the sentence it closes; a computation's covers its whole line (a ranking
+    # or a sum says several sentences before citing its inputs once).
+    if citation is None:
+        cited_from = len(text)
+    elif citation.kind == "computed":
+        cited_from = text.rfind("\n") + 1
+    else:
+        cited_from = _last_sentence_start(text)
     for index, m in enumerate(numbers):
         parts.append(AnswerPart(type="text", text=text[cursor:m.start()]))
         last = index == len(numbers) - 1
@@ -160,5 +166,6 @@ def _unit_after(after: str) -> str | None:
 
 
 def _last_sentence_start(text: str) -> int:
-    ends = list(_SENTENCE_END.finditer(text.rstrip()))
+    """Where the sentence that ends ``text`` starts (its own closing mark does not count)."""
+    ends = list(_SENTENCE_END.finditer(text.rstrip().rstrip("。！？!?.")))
     return ends[-1].end() if ends else 0

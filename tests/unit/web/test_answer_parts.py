@@ -79,3 +79,22 @@ def test_period_labels_and_years_are_not_figures() -> None:
 @given(st.text(alphabet=st.sampled_from(list("0123456789,.年FYQ（）()：: 来源·abc\n。")), max_size=80))
 def test_the_parts_always_join_back_to_the_answer(answer: str) -> None:
     assert "".join(p.text for p in answer_parts(_result(answer))) == answer
+
+
+def test_a_figure_in_a_sentence_that_ends_before_its_citation_is_quoted() -> None:
+    answer = ("归因分析：\n2024财年，香港营业收入同比下降7.4%，主要原因是三家门店关闭。"
+              "（来源：ACME_FY2024_MDA.docx heading=香港（ACME_HK）,para=1）")
+    source = {"doc": "ACME_FY2024_MDA.docx", "locator": "heading=香港（ACME_HK）,para=1"}
+    parts = answer_parts(_result(answer, sources=(source,)))
+    assert [(p.text, p.kind) for p in parts if p.type == "number"] == [("7.4", "quoted")]
+    assert parts[-1].sources[0].locator == "heading=香港（ACME_HK）,para=1"
+
+
+def test_a_ranking_line_cites_its_inputs_once_and_each_ranked_figure_is_that_fact() -> None:
+    hk = make_fact(entity="ACME_HK", geography="HK", period="2025", value=351,
+                   source_doc_id="ACME_FY2025_Review.pptx", source_locator="slide=3,table=1,row=营业收入,col=FY2025")
+    answer = ("FY2025 营业收入排名：中国内地 1452 USD_M；香港 351 USD_M。最高的是中国内地，比香港高 1101 USD_M"
+              "（计算自：ACME_FY2025_Review.pptx · slide=2,table=1,row=营业收入,col=FY2025；"
+              "ACME_FY2025_Review.pptx · slide=3,table=1,row=营业收入,col=FY2025）")
+    assert _numbers(_result(answer, FY2025, hk, route=Route.STRUCTURED)) == [
+        ("1452", "fact"), ("351", "fact"), ("1101", "computed")]

@@ -30,7 +30,7 @@ def test_every_locale_has_the_same_keys_and_placeholders(locale: str) -> None:
 
 def test_every_key_the_page_uses_is_in_the_locales() -> None:
     used = set()
-    for path in [*WEB.glob("*.js"), WEB / "index.html"]:
+    for path in [*WEB.glob("*.js"), *WEB.glob("*.html")]:
         source = path.read_text(encoding="utf-8")
         used |= set(re.findall(r"""\bt\("([\w.]+)\"""", source)) | set(re.findall(r'data-i18n="([\w.]+)"', source))
     # Keys built from the answer's route, status and number kind.
@@ -38,4 +38,7 @@ def test_every_key_the_page_uses_is_in_the_locales() -> None:
 
     used |= {f"route.{r.value}" for r in Route} | {f"status.{s.value}" for s in AnswerStatus}
     used |= {f"kind.{k}" for k in ("fact", "computed", "quoted", "unverified")}
+    from ragspine.feedback.store import FeedbackReason
+
+    used |= {f"reason.{r.value}" for r in FeedbackReason}
     assert used - set(_strings("en")) == set()

@@ -16,6 +16,8 @@ from ragspine.api.deps import ServicesDep
 from ragspine.api.envelope import ErrorEnvelope
 from ragspine.evidence.library import EvidenceLibrary
 from ragspine.feedback.store import FeedbackReason, FeedbackStore
+from ragspine.sensitivity import Sensitivity
+from ragspine.settings import Settings
 
 router = APIRouter(tags=["page"])
 WEB_DIR = Path(str(resources.files("ragspine") / "web"))
@@ -67,18 +69,16 @@ class FeedbackModel(FeedbackRequest):
 
 
 @functools.cache
-def _library(data_dir: Path, max_sensitivity: int) -> EvidenceLibrary:
+def _library(settings: Settings, max_sensitivity: Sensitivity) -> EvidenceLibrary:
     from ragspine.bootstrap import build_operation_stores
-    from ragspine.sensitivity import Sensitivity
-    from ragspine.settings import get_settings
 
-    operations, staging = build_operation_stores(get_settings())
-    return EvidenceLibrary(operations, staging, max_sensitivity=Sensitivity(max_sensitivity))
+    operations, staging = build_operation_stores(settings)
+    return EvidenceLibrary(operations, staging, max_sensitivity=max_sensitivity)
 
 
 def evidence_library(services: ServicesDep) -> EvidenceLibrary:
     """The process's evidence library (override with ``app.dependency_overrides`` in tests)."""
-    return _library(services.settings.data_dir, int(services.qa.max_sensitivity))
+    return _library(services.settings, services.qa.max_sensitivity)
 
 
 @functools.cache
@@ -99,6 +99,13 @@ FeedbackDep = Annotated[FeedbackStore, Depends(feedback_store)]
 def page() -> Response:
     """The ask page (plain ES modules; no build step)."""
     return FileResponse(WEB_DIR / "index.html", media_type="text/html; charset=utf-8",
+                        headers={"Content-Security-Policy": _CSP, "Cache-Control": "no-cache"})
+
+
+@router.get("/feedback", include_in_schema=False)
+def feedback_page() -> Response:
+    """The administrator's list of readers' feedback (local service only, like every page route)."""
+    return FileResponse(WEB_DIR / "feedback.html", media_type="text/html; charset=utf-8",
                         headers={"Content-Security-Policy": _CSP, "Cache-Control": "no-cache"})
 
 
