@@ -19,6 +19,8 @@ from ragspine.errors import InvalidInputError, NotFoundError
 _PAIR = re.compile(r"(?P<key>sheet|cell|slide|table|row|col|heading|para|page)=(?P<value>.*?)"
                    r"(?=,(?:sheet|cell|slide|table|row|col|heading|para|page)=|$)")
 _HEADING = re.compile(r"^heading\s*[1-9]$", re.IGNORECASE)  # the docx parser's heading styles
+_CELL = re.compile(r"^(?P<col>[A-Z]{1,3})(?P<row>[1-9][0-9]{0,6})$")
+MAX_COLUMN, MAX_ROW = 16384, 1048576
 WINDOW = 3  # rows and columns shown on each side of a cited worksheet cell
 PDF_SCALE = 1.5  # 108 dpi: legible, and a page stays well under 300 KB as PNG
 
@@ -71,25 +73,26 @@ def render_region(data: bytes, suffix: str, locator: str, *, find: str | None = 
 
 def _xlsx(data: bytes, parts: dict[str, str]) -> Region:
     from openpyxl import load_workbook
-    from openpyxl.utils.cell import column_index_from_string as col_index
-    from openpyxl.utils.cell import coordinate_from_string, get_column_letter
+    from openpyxl.utils.cell import get_column_letter
 
+    letters, row, col = _cell_ref(parts.get("cell", "A1"))
     book = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
     sheet_name = parts.get("sheet", "")
     if sheet_name not in book.sheetnames:
         raise UnknownLocatorError(f"the workbook has no sheet {sheet_name!r}; sheets: {', '.join(book.sheetnames)}")
     sheet = book[sheet_name]
-    letters, row = coordinate_from_string(parts.get("cell", "A1"))
-    col = col_index(letters)
     first_row, last_row = max(2, row - WINDOW), row + WINDOW
     first_col, last_col = max(2, col - WINDOW), col + WINDOW
-    grid = {(r, c): _cell_text(v) for r, line in enumerate(sheet.iter_rows(min_row=1, max_row=last_row,
-                                                                              max_col=last_col, values_only=True), 1)
-            for c, v in enumerate(line, 1)}
+    grid: dict[tuple[int, int], str] = {}
+    # The header row, then only the window's rows: a far-away cell never reads the rows before it.
+    for start, end in ((1, 1), (first_row, last_row)):
+        for r, line in enumerate(sheet.iter_rows(min_row=start, max_row=end, max_col=last_col, values_only=True),
+                                 start):
+            grid.update({(r, c): _cell_text(v) for c, v in enumerate(line, 1)})
     filled = [key for key, text in grid.items() if text]
     last_row = max(row, min(last_row, max((r for r, _ in filled), default=row)))
     last_col = max(col, min(last_col, max((c for _, c in filled), default=col)))
-    columns = [c for c in range(first_col, last_col + 1)]
+    columns = list(range(first_col, last_col + 1))
     lines = [tuple(["", "A", *[get_column_letter(c) for c in columns]]),
              tuple(["1", grid.get((1, 1), ""), *[grid.get((1, c), "") for c in columns]])]
     for r in range(first_row, last_row + 1):
@@ -97,6 +100,24 @@ def _xlsx(data: bytes, parts: dict[str, str]) -> Region:
     highlight = (2 + row - first_row, 2 + columns.index(col)) if row >= first_row and col in columns else None
     return Region(format="table", title=f"{sheet_name}!{letters}{row}", rows=tuple(lines), highlight=highlight,
                   header_rows=2, header_cols=2, extra={"sheet": sheet_name, "cell": f"{letters}{row}"})
+
+
+def _cell_ref(ref: str) -> tuple[str, int, int]:
+    """``D2`` -> ("D", 2, 4) within Excel's grid (XFD1048576).
+
+    Raises:
+        UnknownLocatorError: not a cell reference, or outside the grid.
+    """
+    from openpyxl.utils.cell import column_index_from_string
+
+    match = _CELL.match(ref.strip().upper())
+    if match is None:
+        raise UnknownLocatorError(f"cell={ref!r} is not a cell reference; cite it as cell=D2")
+    letters, row = match["col"], int(match["row"])
+    col = column_index_from_string(letters)
+    if col > MAX_COLUMN or row > MAX_ROW:
+        raise UnknownLocatorError(f"cell={ref!r} is outside a worksheet (last cell XFD1048576)")
+    return letters, row, col
 
 
 def _cell_text(value: object) -> str:
