@@ -65,6 +65,7 @@ class Service:
     process: subprocess.Popen[bytes]
     url: str
     log: Path
+    data_dir: Path
     ready: bool = field(default=False)
 
     def wait(self) -> Service:
@@ -91,7 +92,7 @@ def _start(name: str, tmp: Path, domain_dir: Path | None) -> Service:
     log = tmp / f"{name}.log"
     process = subprocess.Popen([sys.executable, "-m", "ragspine", "serve", "--samples", "--host", "127.0.0.1",
                                 "--port", str(port)], env=env, stdout=log.open("wb"), stderr=subprocess.STDOUT)
-    return Service(name, process, f"http://127.0.0.1:{port}", log)
+    return Service(name, process, f"http://127.0.0.1:{port}", log, tmp / name)
 
 
 @pytest.fixture(scope="session")

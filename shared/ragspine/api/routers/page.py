@@ -102,6 +102,13 @@ def page() -> Response:
                         headers={"Content-Security-Policy": _CSP, "Cache-Control": "no-cache"})
 
 
+@router.get("/documents", include_in_schema=False)
+def documents_page() -> Response:
+    """The documents page: every call it makes goes through the Knowledge Gateway with its own identity."""
+    return FileResponse(WEB_DIR / "documents.html", media_type="text/html; charset=utf-8",
+                        headers={"Content-Security-Policy": _CSP, "Cache-Control": "no-cache"})
+
+
 @router.get("/feedback", include_in_schema=False)
 def feedback_page() -> Response:
     """The administrator's list of readers' feedback (local service only, like every page route)."""
