@@ -64,6 +64,13 @@ def test_upload_shows_each_stage_and_the_document_can_be_disabled(acme: Service,
                              "knowledgeSpaceIds": [space.json()["data"]["knowledgeSpaceId"]]})
     assert found.status_code == 200, found.text
     assert "three days a week" in found.text
+    # Replace: the next version goes through the same stages and becomes the active one.
+    with ui.page.expect_file_chooser() as chooser:
+        row.locator("button[data-action=replace]").click()
+    chooser.value.set_files(files=[{"name": "remote-work.md", "mimeType": "text/markdown",
+                                    "buffer": POLICY.replace("three", "four").encode()}])
+    expect(ui.page.locator("#progress li").last).to_have_text(re.compile("^ready: searchable"), timeout=90_000)
+    expect(row.locator("td").nth(1)).to_have_text("2")
     row.locator("button.action").first.click()  # disable, with the lockVersion just read
     expect(row.locator("td").first).to_have_text("DISABLED")
     expect(row.locator("td").nth(2)).to_have_text("no")

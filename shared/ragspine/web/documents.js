@@ -48,6 +48,8 @@ function documentRow(doc) {
   const actions = el("td", { class: "actions-cell" },
     doc.status === "DISABLED" ? act(t("enable"), `/documents/${doc.documentId}:enable`)
       : act(t("disable"), `/documents/${doc.documentId}:disable`),
+    el("button", { type: "button", class: "action", text: t("replace"), "data-action": "replace",
+      onclick: () => replacePicker(doc) }),
     act(t("delete"), `/documents/${doc.documentId}`, "DELETE"));
   return el("tr", { "data-document": doc.documentId },
     el("th", { scope: "row", dir: "auto", text: doc.documentName }), el("td", { text: doc.status }),
@@ -71,7 +73,26 @@ const MIME = { pdf: "application/pdf", md: "text/markdown", markdown: "text/mark
   xlsx: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
   xlsm: "application/vnd.ms-excel.sheet.macroEnabled.12" };
 
-async function upload(file) {
+// A picker per replace: the chosen file becomes the document's next version.
+function replacePicker(doc) {
+  const input = el("input", { type: "file", hidden: true, "aria-label": t("replace") });
+  input.addEventListener("change", async () => {
+    const file = input.files[0];
+    input.remove();
+    if (!file) return;
+    try {
+      await upload(file, doc);
+      say(t("uploaded", { name: file.name }));
+    } catch (error) {
+      say(t("error", { message: error.message }));
+    }
+  });
+  document.body.append(input);
+  input.click();
+}
+
+// Upload ``file`` as a new document, or as the next version of ``replacing``; show each stage.
+async function upload(file, replacing = null) {
   const step = (text) => progress.append(el("li", { text }));
   progress.replaceChildren();
   const mimeType = MIME[file.name.split(".").pop().toLowerCase()] || "application/octet-stream";
@@ -80,8 +101,11 @@ async function upload(file) {
   step(t("stage.sending"));
   const sent = await fetch(ticket.uploadUrl, { method: "PUT", body: file, headers: { "Content-Type": "application/octet-stream" } });
   if (!sent.ok) throw new Error(`${sent.status} ${sent.statusText}`);
-  const change = await gateway("POST", `/spaces/${spaces.value}/documents`,
-    { fileResourceId: ticket.fileResourceId, documentName: file.name }, { idempotent: true });
+  const change = replacing
+    ? await gateway("POST", `/documents/${replacing.documentId}:replace`,
+      { expectedVersion: replacing.lockVersion, fileResourceId: ticket.fileResourceId }, { idempotent: true })
+    : await gateway("POST", `/spaces/${spaces.value}/documents`,
+      { fileResourceId: ticket.fileResourceId, documentName: file.name }, { idempotent: true });
   let last = "";
   for (;;) {
     const doc = await gateway("GET", `/documents/${change.documentId}`);
