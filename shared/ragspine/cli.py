@@ -50,7 +50,8 @@ def ask(
     except RagspineError as exc:
         raise _fail(exc) from exc
     if as_json:
-        typer.echo(json.dumps(AskResponse.from_result(result).model_dump(mode="json"), ensure_ascii=False, indent=2))
+        body = AskResponse.from_result(result, question=question).model_dump(mode="json")
+        typer.echo(json.dumps(body, ensure_ascii=False, indent=2))
         return
     typer.echo(result.answer)
     for source in result.sources:

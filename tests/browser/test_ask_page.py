@@ -85,8 +85,10 @@ def test_a_japanese_question_is_answered_in_japanese_and_a_change_is_marked_comp
     ui = open_page(acme, locale="ja")
     card = ask(ui, "2025年の中国の売上高は？")
     assert "売上高" in card.locator(".answer-text").inner_text()
+    assert card.locator(".answer-text").get_attribute("lang") == "ja"  # Japanese glyphs for the Japanese answer
     assert card.locator("button.chip.kind-fact").count() == 1
     change = ask(ui, "中国2025年营业收入同比增长多少")
+    assert change.locator(".answer-text").get_attribute("lang") == "zh"  # a Chinese answer in a Japanese interface
     assert change.locator("button.chip.kind-computed").count() >= 1
     assert change.locator("button.chip.kind-unverified").count() == 0
     change.locator("button.chip.kind-computed").first.click()

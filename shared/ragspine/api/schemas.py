@@ -7,6 +7,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from ragspine.llm.ports import Message, Role
+from ragspine.qa.language import detect_language
 from ragspine.qa.parts import AnswerPart, answer_parts
 from ragspine.qa.result import AnswerResult, AnswerStatus, Option, Route
 
@@ -120,15 +121,21 @@ class AskResponse(BaseModel):
     refusal_reason: str | None = Field(description="Reason code when route is refused.")
     narrative_status: AnswerStatus | None = Field(description="Outcome of the narrative part (narrative, composite).")
     results: list[dict[str, Any]] = Field(description="The tri-state query_metric result of each lookup.")
+    language: Literal["zh", "en", "ja"] | None = Field(default=None, description=(
+        "The language the answer is written in: the question's (zh, en or ja)."))
     parts: list[AnswerPartModel] = Field(default_factory=list, description=(
         "The answer split into text, citations and numbers (each with its kind and source); "
         "joined in order they give back `answer` exactly."))
 
     @classmethod
-    def from_result(cls, result: AnswerResult) -> AskResponse:
-        """Map the engine result field by field (sources pass through untouched)."""
+    def from_result(cls, result: AnswerResult, *, question: str | None = None) -> AskResponse:
+        """Map the engine result field by field (sources pass through untouched).
+
+        ``question`` gives ``language``: the engine answers in the question's language.
+        """
         clarification = result.clarification
         return cls(
+            language=detect_language(question).value if question else None,
             answer=result.answer,
             sources=[SourceModel(**s) for s in result.sources],
             route=result.route,

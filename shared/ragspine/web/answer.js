@@ -40,7 +40,8 @@ export function plainText(item) {
 export function renderAnswer(item, { onEvidence, onAsk, onFeedback }) {
   const response = item.response;
   const { list, number } = sourceList(response);
-  const text = el("p", { class: "answer-text", dir: "auto" });
+  const language = response.language || textLanguage(item.question);
+  const text = el("p", { class: "answer-text", dir: "auto", lang: language });
   const parts = response.parts?.length ? response.parts : [{ type: "text", text: response.answer }];
   let before = "";
   for (const part of parts) {
@@ -69,14 +70,14 @@ export function renderAnswer(item, { onEvidence, onAsk, onFeedback }) {
       }
       text.append(el("span", { class: "citation-text", hidden: true, text: part.text }), wrap);
     } else {
-      text.append(document.createTextNode(part.text));
+      text.append(el("span", { lang: partLanguage(part.text, language) }, part.text));
     }
   }
   const meta = el("p", { class: "meta" },
     el("span", { class: `route route-${response.route}`, text: t(`route.${response.route}`) }), " · ",
     el("span", { class: "state", text: t(`status.${response.status}`) }));
   const card = el("li", { class: "answer", "data-route": response.route, "data-status": response.status },
-    el("p", { class: "question", dir: "auto", text: item.question }), meta, text);
+    el("p", { class: "question", dir: "auto", lang: textLanguage(item.question), text: item.question }), meta, text);
   if (response.assumptions?.length) {
     card.append(el("p", { class: "assumed" }, el("strong", { text: `${t("assumed")}: ` }),
       response.assumptions.map((a) => `${a.slot}=${a.value}`).join(", ")));
@@ -113,6 +114,23 @@ export function renderAnswer(item, { onEvidence, onAsk, onFeedback }) {
     iconButton(ICONS.down, t("not_helpful"), "not_helpful", () => onFeedback({ item, reason: "not_helpful" }, status)),
     status));
   return card;
+}
+
+// The language of a run of answer text, so CJK glyphs follow the text and not the interface:
+// kana means Japanese, Han alone Chinese, Latin letters English (the same rule as the evidence view).
+export function textLanguage(text) {
+  if (/[\u3040-\u30ff]/.test(text)) return "ja";
+  if (/[\u3400-\u9fff]/.test(text)) return "zh";
+  return /[A-Za-z]{2,}/.test(text) ? "en" : undefined;
+}
+
+// A run's own language where its script says it differs from the answer's (a Chinese passage quoted
+// in an English answer); Han without kana in a Japanese answer stays Japanese.
+function partLanguage(text, answer) {
+  const found = textLanguage(text);
+  if (!found || found === answer || (found === "zh" && answer === "ja")) return undefined;
+  if (found === "en" && /[\u3040-\u30ff\u3400-\u9fff]/.test(text)) return undefined;
+  return found;
 }
 
 // The start of the sentence a citation closes: the text to box on a PDF page.

@@ -168,3 +168,12 @@ def test_the_openapi_schema_documents_the_parts_and_the_evidence_route(client: T
     kinds = {k for option in part["kind"]["anyOf"] for k in option.get("enum", [])}
     assert {"fact", "computed", "quoted", "unverified"} <= kinds
     assert "/v1/evidence" in schema["paths"] and "/v1/feedback" in schema["paths"]
+
+
+@pytest.mark.parametrize(("question", "language"), [("2024年日本的毛利率是多少", "zh"),
+                                                    ("2025年の中国の売上高は？", "ja"),
+                                                    ("What was ACME_CN revenue in 2024Q3?", "en")])
+def test_the_ask_response_says_the_language_it_answers_in(client: TestClient, question: str, language: str) -> None:
+    body = client.post("/v1/ask", json={"question": question}).json()
+    assert body["language"] == language
+    assert "".join(p["text"] for p in body["parts"]) == body["answer"]

@@ -23,7 +23,7 @@ def ask(body: AskRequest, services: ServicesDep) -> AskResponse:
     # Codes and counts only: the question and the values may be sensitive.
     logger.info("question answered", extra={"route": result.route.value, "status": result.status.value,
                                             "sources": len(result.sources), "question_chars": len(body.question)})
-    response = AskResponse.from_result(result)
+    response = AskResponse.from_result(result, question=body.question)
     if services.settings.backend is Backend.EMBEDDED:
         # Embedded only: the operation store is local. On AWS, passage citations carry no version yet.
         from ragspine.api.routers.page import evidence_library
