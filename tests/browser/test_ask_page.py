@@ -58,6 +58,10 @@ def test_an_english_question_answers_with_a_fact_chip_that_opens_its_worksheet_c
     column = int(ui.page.evaluate("document.querySelector('#evidence td.cited').cellIndex"))
     assert table.locator("tr").nth(1).locator("th, td").nth(column).inner_text() == "2024Q3"  # its column header
     ui.shot("xlsx-cell")
+    card.locator("button.icon-copy").click()
+    copied = ui.page.evaluate("navigator.clipboard.readText()")
+    assert copied.startswith("What was ACME_CN revenue in 2024Q3?")
+    assert "[1] ACME_Quarterly_Revenue.xlsx · sheet=2024,cell=D2 (sha256:" in copied
 
 
 def test_a_chinese_question_opens_the_slide_table_with_the_cell_highlighted(acme: Service, open_page: Any) -> None:

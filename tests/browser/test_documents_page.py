@@ -71,6 +71,17 @@ def test_upload_shows_each_stage_and_the_document_can_be_disabled(acme: Service,
                                     "buffer": POLICY.replace("three", "four").encode()}])
     expect(ui.page.locator("#progress li").last).to_have_text(re.compile("^ready: searchable"), timeout=90_000)
     expect(row.locator("td").nth(1)).to_have_text("2")
+    document_id = row.get_attribute("data-document")
+    evidence = f"{acme.url}/v1/evidence"
+    shown = httpx.get(evidence, params={"doc": document_id, "locator": "heading=Equipment,para=1"}).json()
+    assert shown["status"] == "shown" and "laptop" in shown["text"]
     row.locator("button.action").first.click()  # disable, with the lockVersion just read
     expect(row.locator("td").first).to_have_text("DISABLED")
     expect(row.locator("td").nth(2)).to_have_text("no")
+    # Disabled: the evidence view withholds it, as no answer may quote it; deleted: it is gone.
+    withheld = httpx.get(evidence, params={"doc": document_id, "locator": "heading=Equipment,para=1"}).json()
+    assert withheld["status"] == "withheld" and withheld["text"] == ""
+    ui.page.on("dialog", lambda dialog: dialog.accept())
+    row.locator("button[data-action=Delete]").click()
+    expect(ui.page.locator(f"#documents tr[data-document='{document_id}']")).to_have_count(0)
+    assert httpx.get(evidence, params={"doc": document_id, "locator": "heading=Equipment,para=1"}).status_code == 404

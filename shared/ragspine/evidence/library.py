@@ -10,6 +10,7 @@ applies: RESTRICTED, or above the service's ceiling, is withheld and no byte of 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -47,14 +48,22 @@ class StoredVersion:
 class EvidenceLibrary:
     """Versions of documents, read through the ingestion operations that stored them."""
 
-    def __init__(self, operations: OperationStore, staging: StagingArea, *, max_sensitivity: Sensitivity) -> None:
+    def __init__(self, operations: OperationStore, staging: StagingArea, *, max_sensitivity: Sensitivity,
+                 gateway_status: Callable[[str], str | None] | None = None) -> None:
+        """``gateway_status`` gives a Knowledge Gateway document's status (None: no such document)."""
         self._operations = operations
         self._staging = staging
         self._max = max_sensitivity
+        self._gateway_status = gateway_status
 
     def withheld(self, version: StoredVersion) -> bool:
-        """True when the answer path would never show this document's text."""
-        return version.sensitivity >= Sensitivity.RESTRICTED or version.sensitivity > self._max
+        """True when the answer path would never show this document's text (RESTRICTED, or disabled in its space)."""
+        if version.sensitivity >= Sensitivity.RESTRICTED or version.sensitivity > self._max:
+            return True
+        return version.operation.space is not None and self._status(version) != "ACTIVE"
+
+    def _status(self, version: StoredVersion) -> str | None:
+        return self._gateway_status(version.doc_id) if self._gateway_status is not None else None
 
     def find(self, doc_id: str, version: str | None = None) -> StoredVersion:
         """The version ``version`` of ``doc_id`` (default: the active one).
@@ -74,8 +83,11 @@ class EvidenceLibrary:
                                        "ask again to cite the current one")
         else:
             chosen = next((op for op in reversed(done) if op.version_id == active_id), done[-1])
-        return StoredVersion(doc_id=doc_id, version=chosen.file_hash, version_id=chosen.version_id,
-                             sensitivity=chosen.sensitivity, active=chosen.version_id == active_id, operation=chosen)
+        found = StoredVersion(doc_id=doc_id, version=chosen.file_hash, version_id=chosen.version_id,
+                              sensitivity=chosen.sensitivity, active=chosen.version_id == active_id, operation=chosen)
+        if chosen.space is not None and self._status(found) in (None, "DELETING", "DELETED"):
+            raise NotFoundError(f"document {doc_id!r} was deleted from its knowledge space")
+        return found
 
     def active_versions(self, doc_ids: set[str]) -> dict[str, str]:
         """The file hash of each document's active version (for pinning passage citations)."""

@@ -73,7 +73,15 @@ def _library(settings: Settings, max_sensitivity: Sensitivity) -> EvidenceLibrar
     from ragspine.bootstrap import build_operation_stores
 
     operations, staging = build_operation_stores(settings)
-    return EvidenceLibrary(operations, staging, max_sensitivity=max_sensitivity)
+    return EvidenceLibrary(operations, staging, max_sensitivity=max_sensitivity, gateway_status=_gateway_status)
+
+
+def _gateway_status(document_id: str) -> str | None:
+    """A Knowledge Gateway document's status: a disabled one is withheld, a deleted one is gone."""
+    from ragspine.bootstrap import get_knowledge_gateway
+
+    document = get_knowledge_gateway().store.document(document_id)
+    return document.status.value if document is not None else None
 
 
 def evidence_library(services: ServicesDep) -> EvidenceLibrary:
