@@ -9,7 +9,10 @@ TOOLS_STAMP := $(TOOLS)/.installed
 # Mermaid's own parser (Node, npm registry) for the workflow diagram tests; they skip without it.
 MERMAID_STAMP := tests/mermaid/node_modules/.installed
 
-.PHONY: run test tools bench lint clean
+# The ask page's browser tests: Debian's chromium and CJK fonts (Playwright never downloads a browser here).
+BROWSER_STAMP := /usr/bin/chromium
+
+.PHONY: run test tools bench lint clean browser
 
 $(STAMP): pyproject.toml shared/requirements.txt shared/requirements-nodeps.txt
 	$(PYTHON) -m venv $(VENV)
@@ -31,10 +34,19 @@ $(MERMAID_STAMP): tests/mermaid/package.json tests/mermaid/package-lock.json
 		cd tests/mermaid && npm ci --no-audit --no-fund --silent && touch node_modules/.installed; \
 	else echo "npm not found: the Mermaid parser tests will skip (apt-get install nodejs npm)"; fi
 
+$(BROWSER_STAMP):
+	@if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		(apt-get install -y --no-install-recommends chromium fonts-noto-cjk >/dev/null 2>&1 \
+		 || (apt-get update -qq && apt-get install -y --no-install-recommends chromium fonts-noto-cjk >/dev/null)); \
+	else echo "chromium not found: the browser tests will skip (apt-get install chromium fonts-noto-cjk)"; fi
+
+browser: $(BROWSER_STAMP)
+	@dpkg -s fonts-noto-cjk >/dev/null 2>&1 || [ "$$(id -u)" != 0 ] || apt-get install -y --no-install-recommends fonts-noto-cjk >/dev/null
+
 run: $(STAMP)
 	$(BIN)/ragspine serve --samples
 
-test: $(STAMP) $(TOOLS_STAMP) $(MERMAID_STAMP) lint
+test: $(STAMP) $(TOOLS_STAMP) $(MERMAID_STAMP) browser lint
 	RAGSPINE_TOOLS_VENV=$(abspath $(TOOLS)) $(BIN)/python -m pytest -q
 
 bench: $(STAMP)

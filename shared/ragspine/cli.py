@@ -11,6 +11,7 @@ import typer
 
 from ragspine.cli_domain import domain_app
 from ragspine.cli_facts import facts_app
+from ragspine.cli_feedback import feedback_app
 from ragspine.cli_ingest import ingest_files, ingest_samples, report, samples_summary
 from ragspine.cli_knowledge import knowledge_app
 from ragspine.cli_operations import operations_app
@@ -50,7 +51,8 @@ def ask(
     except RagspineError as exc:
         raise _fail(exc) from exc
     if as_json:
-        typer.echo(json.dumps(AskResponse.from_result(result).model_dump(mode="json"), ensure_ascii=False, indent=2))
+        body = AskResponse.from_result(result, question=question).model_dump(mode="json")
+        typer.echo(json.dumps(body, ensure_ascii=False, indent=2))
         return
     typer.echo(result.answer)
     for source in result.sources:
@@ -155,7 +157,8 @@ def serve(
     start_pending_backfill(services)
     settings = services.settings
     bind_host, bind_port = host or settings.host, port or settings.port
-    typer.echo(f"serving on http://{bind_host}:{bind_port}  (API docs: http://{bind_host}:{bind_port}/docs)")
+    typer.echo(f"serving on http://{bind_host}:{bind_port}  (ask page: http://{bind_host}:{bind_port}/, "
+               f"API docs: http://{bind_host}:{bind_port}/docs)")
     sys.stdout.flush()
     uvicorn.run(create_local_app(settings), host=bind_host, port=bind_port, log_level="warning")
 
@@ -215,6 +218,7 @@ app.add_typer(operations_app, name="operations")
 app.add_typer(domain_app, name="domain")
 app.add_typer(knowledge_app, name="knowledge")
 app.add_typer(facts_app, name="facts")
+app.add_typer(feedback_app, name="feedback")
 
 WorkflowFile = Annotated[Path, typer.Argument(help="A Dify DSL, n8n workflow or description (.yml/.json/.toml/.txt).")]
 FormatOption = Annotated[str, typer.Option("--format", help="Output format: yaml or json.")]

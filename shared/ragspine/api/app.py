@@ -44,9 +44,10 @@ def create_app(*, routers: Sequence[APIRouter], settings: Settings | None = None
 
 def create_local_app(settings: Settings | None = None) -> FastAPI:
     """The embedded default: every router in one local service."""
-    from ragspine.api.routers import ask, dify, health, knowledge, n8n, n8n_executions, search, webhook, workflows
+    from ragspine.api.routers import ask, dify, health, knowledge, n8n, n8n_executions, page, search, webhook, workflows
 
     app = create_app(routers=[health.router, ask.router, search.router, workflows.router, dify.router, n8n.router,
                               n8n_executions.router, webhook.router], settings=settings)
     knowledge.install(app, settings or get_settings())
+    page.install(app)
     return app

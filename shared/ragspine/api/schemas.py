@@ -7,6 +7,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from ragspine.llm.ports import Message, Role
+from ragspine.qa.language import detect_language
+from ragspine.qa.parts import AnswerPart, answer_parts
 from ragspine.qa.result import AnswerResult, AnswerStatus, Option, Route
 
 HARD_MAX_QUESTION_CHARS = 20000  # schema ceiling; the configured limit (RAGSPINE_MAX_QUESTION_CHARS) is lower
@@ -82,6 +84,29 @@ class ClarificationModel(BaseModel):
     options: list[OptionModel]
 
 
+class PartSourceModel(BaseModel):
+    """Where a number or a citation points: document, version (its file hash, when known), locator."""
+
+    doc: str
+    locator: str
+    version: str | None = Field(default=None, description="sha256:<hex> of the cited document version, if known.")
+
+
+class AnswerPartModel(BaseModel):
+    """One piece of the answer; the parts' ``text`` joined in order is exactly ``answer``."""
+
+    type: Literal["text", "number", "citation"]
+    text: str
+    kind: Literal["fact", "computed", "quoted", "unverified", "source"] | None = Field(
+        default=None, description="number: fact, computed, quoted or unverified; citation: source or computed.")
+    id: str | None = Field(default=None, description="Fact id (metric/entity/channel/period) or computation id.")
+    value: str | None = Field(default=None, description="The figure exactly as written in the answer.")
+    unit: str | None = None
+    period: str | None = None
+    sources: list[PartSourceModel] = Field(default_factory=list,
+                                           description="The fact's source, a computation's inputs, or the passage.")
+
+
 class AskResponse(BaseModel):
     """The answer with its sources, unchanged from the engine's result."""
 
@@ -96,12 +121,21 @@ class AskResponse(BaseModel):
     refusal_reason: str | None = Field(description="Reason code when route is refused.")
     narrative_status: AnswerStatus | None = Field(description="Outcome of the narrative part (narrative, composite).")
     results: list[dict[str, Any]] = Field(description="The tri-state query_metric result of each lookup.")
+    language: Literal["zh", "en", "ja"] | None = Field(default=None, description=(
+        "The language the answer is written in: the question's (zh, en or ja)."))
+    parts: list[AnswerPartModel] = Field(default_factory=list, description=(
+        "The answer split into text, citations and numbers (each with its kind and source); "
+        "joined in order they give back `answer` exactly."))
 
     @classmethod
-    def from_result(cls, result: AnswerResult) -> AskResponse:
-        """Map the engine result field by field (sources pass through untouched)."""
+    def from_result(cls, result: AnswerResult, *, question: str | None = None) -> AskResponse:
+        """Map the engine result field by field (sources pass through untouched).
+
+        ``question`` gives ``language``: the engine answers in the question's language.
+        """
         clarification = result.clarification
         return cls(
+            language=detect_language(question).value if question else None,
             answer=result.answer,
             sources=[SourceModel(**s) for s in result.sources],
             route=result.route,
@@ -116,7 +150,14 @@ class AskResponse(BaseModel):
             refusal_reason=result.refusal_reason,
             narrative_status=result.narrative_status,
             results=[r.to_dict() for r in result.results],
+            parts=[_part(p) for p in answer_parts(result)],
         )
+
+
+def _part(part: AnswerPart) -> AnswerPartModel:
+    return AnswerPartModel.model_validate({
+        "type": part.type, "text": part.text, "kind": part.kind, "id": part.id, "value": part.value,
+        "unit": part.unit, "period": part.period, "sources": [s.as_dict() for s in part.sources]})
 
 
 def _option(option: Option) -> OptionModel:

@@ -9,6 +9,7 @@ from fastapi import APIRouter
 from ragspine.api.deps import ServicesDep
 from ragspine.api.schemas import AskRequest, AskResponse
 from ragspine.api.strict_json import StrictJsonRoute
+from ragspine.settings import Backend
 
 logger = logging.getLogger(__name__)
 router = APIRouter(prefix="/v1", tags=["ask"], route_class=StrictJsonRoute)
@@ -23,4 +24,11 @@ def ask(body: AskRequest, services: ServicesDep) -> AskResponse:
     # Codes and counts only: the question and the values may be sensitive.
     logger.info("question answered", extra={"route": result.route.value, "status": result.status.value,
                                             "sources": len(result.sources), "question_chars": len(body.question)})
-    return AskResponse.from_result(result)
+    response = AskResponse.from_result(result, question=body.question)
+    if services.settings.backend is Backend.EMBEDDED:
+        # Embedded only: the operation store is local. On AWS, passage citations carry no version yet.
+        from ragspine.api.routers.page import evidence_library
+        from ragspine.evidence.pinning import pin_versions
+
+        response = pin_versions(response, evidence_library(services))
+    return response

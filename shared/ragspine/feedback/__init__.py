@@ -1,0 +1,1 @@
+"""Readers' feedback on answers and single numbers."""
