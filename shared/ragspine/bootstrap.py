@@ -359,6 +359,10 @@ def build_retrieval(settings: Settings, *, llm: LLMProvider, glossary: Glossary)
         from ragspine.llm.memo_embedder import MemoEmbedder
 
         query_embedder = MemoEmbedder(query_embedder)  # the FAQ and the retriever embed the same question
+    if document_embedder is not None and settings.vector_cache and settings.backend is Backend.EMBEDDED:
+        from ragspine.llm.vector_cache import CachedEmbedder
+
+        document_embedder = CachedEmbedder(document_embedder, settings.vectors_db_path)
     index = build_chunk_index(settings, dimension=query_embedder.dimension if query_embedder else None)
     if index is None:
         return None

@@ -165,7 +165,7 @@ def finish_dense_vectors(console: Console, background: BackgroundEmbedder) -> No
                 return
             if time.monotonic() - last >= 5.0:
                 last = time.monotonic()
-                _say(console, f"dense vectors: {background.embedded:,} embedded, {background.pending():,} to go")
+                _say(console, dense_progress_line(background.embedded, background.pending(), background.seconds))
     except KeyboardInterrupt:
         background.stop()
         _say(console, f"interrupted: {_plural(background.pending(), 'passage')} still without a dense vector "
@@ -176,6 +176,18 @@ def finish_dense_vectors(console: Console, background: BackgroundEmbedder) -> No
     rate = background.embedded / background.seconds if background.seconds > 0 else 0.0
     _say(console, f"dense vectors: {_plural(background.embedded, 'passage')} embedded in {background.seconds:.1f} s "
                   f"({rate:.1f} passages/s); every passage is searched by both legs")
+
+
+def dense_progress_line(embedded: int, pending: int, seconds: float) -> str:
+    """``dense vectors: 120 embedded, 300 to go (4.1 passages/s, about 1 min 13 s left)``."""
+    line = f"dense vectors: {embedded:,} embedded, {pending:,} to go"
+    if embedded <= 0 or seconds <= 0:
+        return line
+    rate = embedded / seconds
+    left = round(pending / rate)
+    minutes, secs = divmod(left, 60)
+    eta = f"{minutes} min {secs} s" if minutes else f"{secs} s"
+    return f"{line} ({rate:.1f} passages/s, about {eta} left)"
 
 
 def summary_line(done: list[Ingested]) -> str:

@@ -109,6 +109,9 @@ class Settings(BaseSettings):
     embed_in_background: bool = Field(
         default=True, description="Embedded index: a document is searchable by BM25 once activated and its "
                                   "dense vectors are computed afterwards in a background thread.")
+    vector_cache: bool = Field(
+        default=True, description="Embedded: keep every passage vector in vectors.db under the data folder, keyed "
+                                  "by model and text hash, so a re-ingest or an unchanged page embeds nothing.")
     bedrock_embedding_model_id: str = "amazon.titan-embed-text-v2:0"
     bedrock_embedding_dimension: int = Field(default=1024, ge=256, le=1024)
     retrieval_top_k: int = Field(default=5, ge=1, le=20)
@@ -227,6 +230,11 @@ class Settings(BaseSettings):
     def chunks_db_path(self) -> Path:
         """SQLite file of the embedded chunk index."""
         return self.data_dir / "chunks.db"
+
+    @property
+    def vectors_db_path(self) -> Path:
+        """SQLite file of the embedded vector cache (passage vectors by model and text hash)."""
+        return self.data_dir / "vectors.db"
 
     @property
     def facts_db_path(self) -> Path:

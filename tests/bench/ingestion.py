@@ -35,6 +35,7 @@ import json
 import os
 import random
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -347,9 +348,14 @@ def _child_env(data_dir: Path, embedder: str) -> dict[str, str]:
 
 
 def run_child(files: list[Path], *, work: Path, embedder: str, parse_runs: int = 1,
-              trace: bool = False) -> dict[str, Any]:
-    """Run ``child_main`` in a fresh interpreter and data folder; its JSON result plus its wall time."""
+              trace: bool = False, vectors_from: Path | None = None) -> dict[str, Any]:
+    """Run ``child_main`` in a fresh interpreter and data folder; its JSON result plus its wall time.
+
+    ``vectors_from``: a data folder whose vector cache the new one starts with (a re-ingest).
+    """
     data_dir = Path(tempfile.mkdtemp(prefix="data-", dir=work))
+    if vectors_from is not None and (vectors_from / "vectors.db").exists():
+        shutil.copy2(vectors_from / "vectors.db", data_dir / "vectors.db")
     spec = json.dumps({"files": [str(p) for p in files], "tracemalloc": trace, "parse_runs": parse_runs})
     python = REPO / ".venv" / "bin" / "python"
     began = time.perf_counter()
@@ -360,6 +366,7 @@ def run_child(files: list[Path], *, work: Path, embedder: str, parse_runs: int =
         raise SystemExit(f"bench child failed ({done.returncode}):\n{done.stderr[-4000:]}")
     result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
     result["wall_s"] = time.perf_counter() - began
+    result["data_dir"] = str(data_dir)
     return result
 
 
@@ -425,6 +432,10 @@ def run_ingestion(*, quick: bool, embedder: str = "auto", trace: bool = True,
         pdf_run = run_child([pdf], work=work, embedder=embedder, parse_runs=runs)
         log(f"ingestion: the same for the other {len(files) - 1} files in a fresh interpreter")
         rest = run_child(files[1:], work=work, embedder=embedder, parse_runs=runs)
+        reingest = None
+        if baseline["embedder"] != "none":
+            log("ingestion: the same files again into a new data folder that keeps the vector cache (a re-ingest)")
+            reingest = run_child(files[1:], work=work, embedder=embedder, vectors_from=Path(rest["data_dir"]))
         peaks = {baseline["embedder"]: (baseline, pdf_run)}
         if baseline["embedder"] != "none":
             isolated = _isolated(pdf, work=work, parse_runs=runs, log=log)
@@ -441,7 +452,8 @@ def run_ingestion(*, quick: bool, embedder: str = "auto", trace: bool = True,
             "files": rows, "total": _totals(rows), "without_pdf": _totals(rows[1:]), "pdf": _totals(rows[:1]),
             "pdf_embedder_none": _totals(peaks["none"][1]["files"]), "memory": _memory(peaks, traced),
             "deferred_embedding": pdf_run.get("deferred_embedding", False),
-            "dense": {"pdf": pdf_run.get("dense"), "rest": rest.get("dense")}}
+            "dense": {"pdf": pdf_run.get("dense"), "rest": rest.get("dense"),
+                      "reingest": reingest.get("dense") if reingest else None}}
 
 
 # --- report ---------------------------------------------------------------------------------------
@@ -504,6 +516,11 @@ def _dense_lines(result: dict[str, Any]) -> list[str]:
             lines.append(f"   {label:<22}{dense['passages']:>6} passages, {dense['passages_per_s']} passages/s; "
                          f"all searchable after {dense['all_searchable_s']} s, all dense after "
                          f"{dense['all_dense_s']} s")
+    first, again = result["dense"]["rest"], result["dense"].get("reingest")
+    if first and again and first["all_dense_s"]:
+        lines.append(f"   re-ingest of ACME + corpus with the vector cache: all dense after {again['all_dense_s']} s "
+                     f"({again['passages']} passages set), {round(again['all_dense_s'] / first['all_dense_s'], 3)} "
+                     f"of the first ingest's {first['all_dense_s']} s")
     return [*lines, ""]
 
 
