@@ -128,6 +128,21 @@ def build_system_prompt() -> str:
     return profile.system_prompt or system_prompt_for(profile.assistant_name("zh"))
 
 
+def build_system_prompts() -> dict[str, str]:
+    """The system prompt for each question language: the engine's wording naming the domain's assistant.
+
+    A domain that replaces the wording keeps it for every language, followed by the instruction
+    to answer in the question's language, in that language.
+    """
+    from ragspine.domain.profile import current_profile
+    from ragspine.qa.prompt import ANSWER_LANGUAGE, SYSTEM_PROMPT_TEMPLATES, system_prompt_for
+
+    profile = current_profile()
+    if profile.system_prompt:
+        return {lang: f"{profile.system_prompt}\n{ANSWER_LANGUAGE[lang]}" for lang in ANSWER_LANGUAGE}
+    return {lang: system_prompt_for(profile.assistant_name(lang), lang) for lang in SYSTEM_PROMPT_TEMPLATES}
+
+
 def faq_by_meaning(faq: FaqIndex | None, settings: Settings, retrieval: Retrieval | None,
                    glossary: Glossary) -> FaqIndex | None:
     """The FAQ matching by meaning too when an embedder is configured (RAGSPINE_FAQ_SEMANTIC).
@@ -259,7 +274,8 @@ def build_services(settings: Settings) -> Services:
         intent=RuleIntentParser.from_file(glossary), llm=llm, clock=clock,
         faq=faq_by_meaning(build_faq(settings), settings, retrieval, glossary), retriever=narrative,
         max_chars=settings.max_question_chars, parse_cache_size=settings.parse_cache_size,
-        system_prompt=build_system_prompt(),
+        system_prompt=build_system_prompt(), system_prompts=build_system_prompts(),
+        llm_timeout_s=settings.llm_timeout_s if settings.llm_provider is not LLMProviderName.EXTRACTIVE else None,
     )
     return Services(settings=settings, facts=facts, glossary=glossary, clock=clock, qa=qa, retrieval=retrieval)
 

@@ -54,6 +54,14 @@ def ask(
     typer.echo(result.answer)
     for source in result.sources:
         typer.echo(f"  source: {source['doc']} · {source['locator']}")
+    detail = result.narrative_detail
+    if detail is not None:
+        typer.echo(f"  narrative: {result.narrative_status} ({detail.kind})"
+                   + (f" unsupported: {', '.join(detail.unsupported)}" if detail.unsupported else "")
+                   + (f" [{detail.reason}]" if detail.reason else "")
+                   + (" language: not the question's" if detail.language_kept is False else ""))
+        if detail.hint:
+            typer.echo(f"  hint: {detail.hint}")
     options = result.clarification.options if result.clarification else result.refinements
     for option in options:
         typer.echo(f"  option: {option.label} → ragspine ask \"{option.question}\"")

@@ -7,7 +7,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from ragspine.llm.ports import Message, Role
-from ragspine.qa.result import AnswerResult, AnswerStatus, Option, Route
+from ragspine.qa.result import AnswerResult, AnswerStatus, NarrativeDetail, NarrativeKind, Option, Route
 
 HARD_MAX_QUESTION_CHARS = 20000  # schema ceiling; the configured limit (RAGSPINE_MAX_QUESTION_CHARS) is lower
 
@@ -82,6 +82,19 @@ class ClarificationModel(BaseModel):
     options: list[OptionModel]
 
 
+class NarrativeDetailModel(BaseModel):
+    """What became of the model's reply in the narrative part (docs/narrative-model.md)."""
+
+    kind: NarrativeKind = Field(description="model_answer, provenance_rejected, model_timeout, model_error "
+                                            "or model_declined")
+    unsupported: list[str] = Field(default_factory=list, description="Values the passages do not support.")
+    reason: str | None = Field(default=None, description="The provider's LLM_* code on a timeout or error.")
+    retryable: bool | None = None
+    hint: str | None = Field(default=None, description="What to do next, in the question's language.")
+    language_kept: bool | None = Field(default=None, description="The reply is in the question's language.")
+    asked_again: bool = Field(default=False, description="The model was asked once more for the language.")
+
+
 class AskResponse(BaseModel):
     """The answer with its sources, unchanged from the engine's result."""
 
@@ -96,6 +109,9 @@ class AskResponse(BaseModel):
     refusal_reason: str | None = Field(description="Reason code when route is refused.")
     narrative_status: AnswerStatus | None = Field(description="Outcome of the narrative part (narrative, composite).")
     results: list[dict[str, Any]] = Field(description="The tri-state query_metric result of each lookup.")
+    narrative_detail: NarrativeDetailModel | None = Field(
+        default=None, description="How the narrative part was reached: the model's answer, a rejection, a "
+                                  "timeout or error with a retry hint, or the model declining.")
 
     @classmethod
     def from_result(cls, result: AnswerResult) -> AskResponse:
@@ -116,7 +132,16 @@ class AskResponse(BaseModel):
             refusal_reason=result.refusal_reason,
             narrative_status=result.narrative_status,
             results=[r.to_dict() for r in result.results],
+            narrative_detail=_narrative_detail(result.narrative_detail),
         )
+
+
+def _narrative_detail(detail: NarrativeDetail | None) -> NarrativeDetailModel | None:
+    if detail is None:
+        return None
+    return NarrativeDetailModel(kind=detail.kind, unsupported=list(detail.unsupported), reason=detail.reason,
+                                retryable=detail.retryable, hint=detail.hint, language_kept=detail.language_kept,
+                                asked_again=detail.asked_again)
 
 
 def _option(option: Option) -> OptionModel:
