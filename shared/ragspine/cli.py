@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from ragspine.cli_domain import domain_app
+from ragspine.cli_eval import eval_app
 from ragspine.cli_ingest import ingest_files, ingest_samples, report, samples_summary
 from ragspine.cli_knowledge import knowledge_app
 from ragspine.cli_operations import operations_app
@@ -221,6 +222,7 @@ app.add_typer(catalog_app, name="catalog")
 app.add_typer(operations_app, name="operations")
 app.add_typer(domain_app, name="domain")
 app.add_typer(knowledge_app, name="knowledge")
+app.add_typer(eval_app, name="eval")
 
 WorkflowFile = Annotated[Path, typer.Argument(help="A Dify DSL, n8n workflow or description (.yml/.json/.toml/.txt).")]
 FormatOption = Annotated[str, typer.Option("--format", help="Output format: yaml or json.")]

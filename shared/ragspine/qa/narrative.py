@@ -55,14 +55,16 @@ _TEXTS = {
 _HINTS = {
     "timeout": {Lang.ZH: "稍后重试；本地CPU模型较慢时，请调大 RAGSPINE_LLM_TIMEOUT_S。",
                 Lang.EN: "Ask again; for a slow local CPU model raise RAGSPINE_LLM_TIMEOUT_S.",
-                Lang.JA: "再試行してください。ローカルCPUモデルが遅い場合は RAGSPINE_LLM_TIMEOUT_S を大きくしてください。"},
+                Lang.JA: "再試行してください。ローカルCPUモデルが遅い場合は "
+                         "RAGSPINE_LLM_TIMEOUT_S を大きくしてください。"},
     "retryable": {Lang.ZH: "模型服务暂时不可用，请稍后重试。",
                   Lang.EN: "The model service is unavailable for now; ask again later.",
                   Lang.JA: "モデルサービスが一時的に利用できません。後で再試行してください。"},
     "fatal": {Lang.ZH: "模型拒绝了请求，重试无效；请检查 RAGSPINE_OPENAI_* 或模型设置。",
               Lang.EN: "The model refused the request and retrying will not help; check the RAGSPINE_OPENAI_* "
                        "or model settings.",
-              Lang.JA: "モデルがリクエストを拒否しました。再試行では解決しません。RAGSPINE_OPENAI_* などの設定を確認してください。"},
+              Lang.JA: "モデルがリクエストを拒否しました。再試行では解決しません。"
+                       "RAGSPINE_OPENAI_* などの設定を確認してください。"},
 }
 
 
@@ -126,7 +128,8 @@ def run_narrative(question: str, *, retriever: NarrativeRetriever | None, llm: L
         _warn("model_declined", decisions)
         detail = NarrativeDetail(NarrativeKind.MODEL_DECLINED, language_kept=keeps_language(text, lang),
                                  asked_again=asked_again)
-        return NarrativeOutcome(strip_citations(text).strip(), (), AnswerStatus.NO_EVIDENCE, (), tuple(decisions), detail)
+        said = strip_citations(text).strip()
+        return NarrativeOutcome(said, (), AnswerStatus.NO_EVIDENCE, (), tuple(decisions), detail)
     kept = keeps_language(text, lang)
     if not kept:
         decisions.append(f"narrative:language_not_kept:{lang}")

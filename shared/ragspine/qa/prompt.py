@@ -72,7 +72,7 @@ def assemble_prompt(question: str, evidence: Sequence[Evidence], *,
     if restricted:
         raise RestrictedEvidenceError(f"refused to build a prompt with {len(restricted)} RESTRICTED item(s)")
     user = build_user_message(question, [(e.context or e.text, e.doc, e.locator) for e in evidence])
-    if lang in ANSWER_LANGUAGE:
+    if lang is not None and lang in ANSWER_LANGUAGE:
         user = f"{user}\n\n{ANSWER_LANGUAGE_AGAIN[lang] if again else ''}{ANSWER_LANGUAGE[lang]}"
     turns = [m for m in history if m.role in (Role.USER, Role.ASSISTANT)]  # callers may not inject system text
     return [Message(Role.SYSTEM, system_prompt), *turns, Message(Role.USER, user)]

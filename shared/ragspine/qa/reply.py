@@ -17,7 +17,9 @@ _DECLINES = re.compile(
     r"|not enough information|no (?:relevant )?information",
     re.IGNORECASE)
 DECLINE_MAX_CHARS = 120
-_CITATION = re.compile(r"[（(](?:来源|出典|source)[:：][^（）()]*(?:[（(][^（）()]*[）)][^（）()]*)*[）)]", re.IGNORECASE)
+# A citation, and a bare passage marker ([1], 【2】): neither is part of what the reply says.
+_CITATION = re.compile(r"[（(](?:来源|出典|source)[:：][^（）()]*(?:[（(][^（）()]*[）)][^（）()]*)*[）)]"
+                       r"|[\[［【]\s*\d{1,3}(?:\s*[,，、]\s*\d{1,3})*\s*[\]］】]", re.IGNORECASE)
 _KANA = re.compile("[\u3040-\u30ff]")
 _HAN = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _LATIN = re.compile("[A-Za-z]")
@@ -29,7 +31,7 @@ _MIN_LATIN_EN = 0.3
 
 
 def strip_citations(text: str) -> str:
-    """``text`` without its （来源：…） citations."""
+    """``text`` without its （来源：…） citations and [n] passage markers."""
     return _CITATION.sub("", text)
 
 
