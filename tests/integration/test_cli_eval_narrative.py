@@ -77,3 +77,21 @@ def test_the_text_report_names_each_count(settings: Settings) -> None:
                   "invented numbers", "RESTRICTED leaks"):
         assert re.search(rf"^{label}\s", result.output, re.MULTILINE), label
     assert re.search(r"^model declined\s+10/10$", result.output, re.MULTILINE)
+
+
+def test_ask_prints_what_became_of_the_narrative_part(settings: Settings, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from ragspine.bootstrap import get_services
+    from ragspine.settings import get_settings
+
+    assert runner.invoke(app, ["load-samples"]).exit_code == 0
+    with chat_server(lambda messages: "原因如下：\n1. 广东道关闭了9家门店 [1]") as server:
+        monkeypatch.setenv("RAGSPINE_LLM_PROVIDER", "openai")
+        monkeypatch.setenv("RAGSPINE_OPENAI_BASE_URL", server.base_url)
+        get_settings.cache_clear()
+        get_services.cache_clear()
+        result = runner.invoke(app, ["ask", "香港的营收为什么下降？"])
+        get_settings.cache_clear()
+        get_services.cache_clear()
+
+    assert result.exit_code == 0, result.output
+    assert "  narrative: provenance_rejected (provenance_rejected) unsupported: 9" in result.output

@@ -226,3 +226,37 @@ class TestPeriodsInTheAnswer:
                            EN)
 
         assert body["narrative_status"] == "answered"
+
+
+class TestPerEndpointSettings:
+    def test_the_endpoints_own_timeout_wins_over_the_global_one(self, settings: Settings) -> None:
+        from ragspine.bootstrap import llm_timeout
+
+        wired = settings.model_copy(update={"llm_provider": LLMProviderName.OPENAI, "openai_base_url": "http://x/v1",
+                                            "llm_timeout_s": 30.0, "openai_timeout_s": 240.0})
+        services = build_services(wired)
+
+        assert services.qa.llm._timeout_s == 240.0 and llm_timeout(wired) == 240.0  # type: ignore[attr-defined]
+        assert llm_timeout(settings) is None  # the offline extractive model has no timeout
+
+    def test_a_slow_local_model_answers_within_its_endpoint_timeout(self, settings: Settings) -> None:
+        def slow(messages: Messages) -> str:
+            time.sleep(1.0)
+            return "入境游客消费疲软，广东道三家门店关闭[1]。"
+
+        server = ChatServer(slow)
+        server.serve()
+        try:
+            wired = settings.model_copy(update={
+                "llm_provider": LLMProviderName.OPENAI, "openai_base_url": server.base_url, "llm_timeout_s": 0.3,
+                "openai_timeout_s": 5.0, "openai_max_tokens": 120})
+            services = build_services(wired)
+            services = replace(services, qa=replace(services.qa, retriever=StaticRetriever(PASSAGES)))
+            from ragspine.qa.answer import answer_question
+
+            result = answer_question(ZH, qa=services.qa)
+        finally:
+            server.close()
+
+        assert result.narrative_status is not None and result.narrative_status.value == "answered"
+        assert server.bodies[-1]["max_tokens"] == 120  # the endpoint's cap on the reply
