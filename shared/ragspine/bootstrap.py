@@ -102,7 +102,8 @@ def build_llm(settings: Settings, glossary: Glossary | None = None) -> LLMProvid
         assert settings.openai_base_url is not None  # enforced by Settings validation
         key = settings.openai_api_key.get_secret_value() if settings.openai_api_key else None
         return OpenAICompatibleProvider(settings.openai_base_url, key, settings.openai_model,
-                                        timeout_s=settings.llm_timeout_s)
+                                        timeout_s=settings.openai_timeout_s or settings.llm_timeout_s,
+                                        max_tokens=settings.openai_max_tokens)
     from ragspine.llm.extractive import ExtractiveProvider
 
     return ExtractiveProvider(equivalents=glossary.equivalents if glossary is not None else None)
@@ -128,6 +129,30 @@ def build_system_prompt() -> str:
 
     profile = current_profile()
     return profile.system_prompt or system_prompt_for(profile.assistant_name("zh"))
+
+
+def llm_timeout(settings: Settings) -> float | None:
+    """The timeout of the configured model's requests (None for the offline extractive one)."""
+    if settings.llm_provider is LLMProviderName.EXTRACTIVE:
+        return None
+    if settings.llm_provider is LLMProviderName.OPENAI and settings.openai_timeout_s:
+        return settings.openai_timeout_s
+    return settings.llm_timeout_s
+
+
+def build_system_prompts() -> dict[str, str]:
+    """The system prompt for each question language: the engine's wording naming the domain's assistant.
+
+    A domain that replaces the wording keeps it for every language, followed by the instruction
+    to answer in the question's language, in that language.
+    """
+    from ragspine.domain.profile import current_profile
+    from ragspine.qa.prompt import ANSWER_LANGUAGE, SYSTEM_PROMPT_TEMPLATES, system_prompt_for
+
+    profile = current_profile()
+    if profile.system_prompt:
+        return {lang: f"{profile.system_prompt}\n{ANSWER_LANGUAGE[lang]}" for lang in ANSWER_LANGUAGE}
+    return {lang: system_prompt_for(profile.assistant_name(lang), lang) for lang in SYSTEM_PROMPT_TEMPLATES}
 
 
 def faq_by_meaning(faq: FaqIndex | None, settings: Settings, retrieval: Retrieval | None,
@@ -285,7 +310,8 @@ def build_services(settings: Settings) -> Services:
         faq=faq_by_meaning(build_faq(settings), settings, retrieval, glossary), faq_sources=cited,
         retriever=narrative,
         max_chars=settings.max_question_chars, parse_cache_size=settings.parse_cache_size,
-        system_prompt=build_system_prompt(),
+        system_prompt=build_system_prompt(), system_prompts=build_system_prompts(),
+        llm_timeout_s=llm_timeout(settings),
     )
     return Services(settings=settings, facts=facts, glossary=glossary, clock=clock, qa=qa, retrieval=retrieval)
 

@@ -12,6 +12,7 @@ import typer
 from ragspine.cli_domain import domain_app
 from ragspine.cli_facts import facts_app
 from ragspine.cli_feedback import feedback_app
+from ragspine.cli_eval import eval_app
 from ragspine.cli_ingest import ingest_files, ingest_samples, report, samples_summary
 from ragspine.cli_knowledge import knowledge_app
 from ragspine.cli_operations import operations_app
@@ -57,6 +58,14 @@ def ask(
     typer.echo(result.answer)
     for source in result.sources:
         typer.echo(f"  source: {source['doc']} · {source['locator']}")
+    detail = result.narrative_detail
+    if detail is not None:
+        typer.echo(f"  narrative: {result.narrative_status} ({detail.kind})"
+                   + (f" unsupported: {', '.join(detail.unsupported)}" if detail.unsupported else "")
+                   + (f" [{detail.reason}]" if detail.reason else "")
+                   + (" language: not the question's" if detail.language_kept is False else ""))
+        if detail.hint:
+            typer.echo(f"  hint: {detail.hint}")
     options = result.clarification.options if result.clarification else result.refinements
     for option in options:
         typer.echo(f"  option: {option.label} → ragspine ask \"{option.question}\"")
@@ -219,6 +228,7 @@ app.add_typer(domain_app, name="domain")
 app.add_typer(knowledge_app, name="knowledge")
 app.add_typer(facts_app, name="facts")
 app.add_typer(feedback_app, name="feedback")
+app.add_typer(eval_app, name="eval")
 
 WorkflowFile = Annotated[Path, typer.Argument(help="A Dify DSL, n8n workflow or description (.yml/.json/.toml/.txt).")]
 FormatOption = Annotated[str, typer.Option("--format", help="Output format: yaml or json.")]

@@ -93,6 +93,12 @@ class Settings(BaseSettings):
     openai_base_url: str | None = None
     openai_api_key: SecretStr | None = None
     openai_model: str = "gpt-4o-mini"
+    openai_timeout_s: float | None = Field(
+        default=None, gt=0, le=3600,
+        description="Timeout of the OpenAI-compatible endpoint; default RAGSPINE_LLM_TIMEOUT_S. A local CPU "
+                    "model writing a few tokens a second needs minutes (docs/narrative-model.md).")
+    openai_max_tokens: int = Field(default=800, ge=16, le=8192,
+                                   description="Longest reply asked of the OpenAI-compatible endpoint, in tokens.")
     domain_dir: Path | None = Field(
         default=None, description="Domain folder (glossary, screening, intent cues, library routing, FAQ, "
                                   "assistant); default: the demo domain shipped in ragspine/domains/.")

@@ -72,11 +72,16 @@ def compliant(messages: Messages) -> str:
     return restating(0)(messages)
 
 
+def uncited_sentence(passage: str, lang: str, turn: int) -> str:
+    """One sentence of ``uncited``: the passage restated under the language's lead."""
+    return f"{_LEADS[lang]}{restate(passage, lang, turn=turn)}"
+
+
 def uncited(messages: Messages) -> str:
     """The compliant answer without any citation (the engine must append them)."""
     _, snippets = parse_user_message(messages[-1]["content"])
     lang = language(messages)
-    return " ".join(f"{_LEADS[lang]}{restate(s.text, lang, turn=i)}" for i, s in enumerate(snippets)) or "无法回答。"
+    return " ".join(uncited_sentence(s.text, lang, i) for i, s in enumerate(snippets)) or "无法回答。"
 
 
 # The issue's own examples and other forms, each value absent from the prompt, and each one

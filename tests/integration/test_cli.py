@@ -180,7 +180,8 @@ def test_ask_json_is_the_api_response_shape(loaded: Settings) -> None:
     result = runner.invoke(app, ["ask", "--json", "中国内地FY2024的REVENUE是多少"])
     body = json.loads(result.output)
     assert set(body) == {"answer", "sources", "route", "status", "slots", "assumptions", "results", "refinements",
-                         "clarification", "refusal_reason", "narrative_status", "language", "parts"}
+                         "clarification", "refusal_reason", "narrative_status", "narrative_detail", "language",
+                         "parts"}
     assert body["results"][0]["value"] == 1320
 
 

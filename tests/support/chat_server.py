@@ -17,11 +17,12 @@ Model = Callable[[list[dict[str, str]]], str]
 
 
 class ChatServer:
-    """The running server: its base URL, and every message list it was sent."""
+    """The running server: its base URL, every message list it was sent, and every request body."""
 
     def __init__(self, model: Model) -> None:
         self.model = model
         self.requests: list[list[dict[str, str]]] = []
+        self.bodies: list[dict[str, object]] = []
         server = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -32,6 +33,7 @@ class ChatServer:
             def do_POST(self) -> None:  # noqa: N802 (http.server's name)
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
                 server.requests.append(body["messages"])
+                server.bodies.append(body)
                 if self.path != "/v1/chat/completions":
                     self.send_error(404)
                     return

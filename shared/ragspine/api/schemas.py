@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from ragspine.llm.ports import Message, Role
 from ragspine.qa.language import detect_language
 from ragspine.qa.parts import AnswerPart, answer_parts
-from ragspine.qa.result import AnswerResult, AnswerStatus, Option, Route
+from ragspine.qa.result import AnswerResult, AnswerStatus, NarrativeDetail, NarrativeKind, Option, Route
 
 HARD_MAX_QUESTION_CHARS = 20000  # schema ceiling; the configured limit (RAGSPINE_MAX_QUESTION_CHARS) is lower
 
@@ -107,6 +107,19 @@ class AnswerPartModel(BaseModel):
                                            description="The fact's source, a computation's inputs, or the passage.")
 
 
+class NarrativeDetailModel(BaseModel):
+    """What became of the model's reply in the narrative part (docs/narrative-model.md)."""
+
+    kind: NarrativeKind = Field(description="model_answer, provenance_rejected, model_timeout, model_error "
+                                            "or model_declined")
+    unsupported: list[str] = Field(default_factory=list, description="Values the passages do not support.")
+    reason: str | None = Field(default=None, description="The provider's LLM_* code on a timeout or error.")
+    retryable: bool | None = None
+    hint: str | None = Field(default=None, description="What to do next, in the question's language.")
+    language_kept: bool | None = Field(default=None, description="The reply is in the question's language.")
+    asked_again: bool = Field(default=False, description="The model was asked once more for the language.")
+
+
 class AskResponse(BaseModel):
     """The answer with its sources, unchanged from the engine's result."""
 
@@ -126,6 +139,9 @@ class AskResponse(BaseModel):
     parts: list[AnswerPartModel] = Field(default_factory=list, description=(
         "The answer split into text, citations and numbers (each with its kind and source); "
         "joined in order they give back `answer` exactly."))
+    narrative_detail: NarrativeDetailModel | None = Field(
+        default=None, description="How the narrative part was reached: the model's answer, a rejection, a "
+                                  "timeout or error with a retry hint, or the model declining.")
 
     @classmethod
     def from_result(cls, result: AnswerResult, *, question: str | None = None) -> AskResponse:
@@ -151,6 +167,7 @@ class AskResponse(BaseModel):
             narrative_status=result.narrative_status,
             results=[r.to_dict() for r in result.results],
             parts=[_part(p) for p in answer_parts(result)],
+            narrative_detail=_narrative_detail(result.narrative_detail),
         )
 
 
@@ -158,6 +175,14 @@ def _part(part: AnswerPart) -> AnswerPartModel:
     return AnswerPartModel.model_validate({
         "type": part.type, "text": part.text, "kind": part.kind, "id": part.id, "value": part.value,
         "unit": part.unit, "period": part.period, "sources": [s.as_dict() for s in part.sources]})
+
+
+def _narrative_detail(detail: NarrativeDetail | None) -> NarrativeDetailModel | None:
+    if detail is None:
+        return None
+    return NarrativeDetailModel(kind=detail.kind, unsupported=list(detail.unsupported), reason=detail.reason,
+                                retryable=detail.retryable, hint=detail.hint, language_kept=detail.language_kept,
+                                asked_again=detail.asked_again)
 
 
 def _option(option: Option) -> OptionModel:

@@ -37,7 +37,7 @@ class OpenAICompatibleProvider:
     name = "openai"
 
     def __init__(self, base_url: str, api_key: str | None, model: str, *, timeout_s: float = DEFAULT_TIMEOUT_S,
-                 client: httpx.Client | None = None) -> None:
+                 client: httpx.Client | None = None, max_tokens: int | None = None) -> None:
         """Configure the adapter; no HTTP client is created until the first call.
 
         Args:
@@ -46,12 +46,14 @@ class OpenAICompatibleProvider:
             model: the ``model`` field of every request.
             timeout_s: the timeout of each request, also applied to an injected client.
             client: a ready ``httpx.Client`` (tests use one with a ``MockTransport``).
+            max_tokens: this endpoint's cap on ``max_tokens`` (a slow local model gets a shorter reply).
         """
         self.url = base_url.rstrip("/") + "/chat/completions"
         self.model = model
         self._api_key = api_key or None
         self._timeout_s = timeout_s
         self._client = client
+        self._max_tokens = max_tokens
 
     def __repr__(self) -> str:
         return f"OpenAICompatibleProvider(url={self.url!r}, model={self.model!r})"
@@ -83,6 +85,8 @@ class OpenAICompatibleProvider:
         """
         import httpx
 
+        if self._max_tokens is not None:
+            max_tokens = min(max_tokens, self._max_tokens)
         body = {"model": self.model, "messages": [{"role": m.role.value, "content": m.content} for m in messages],
                 "max_tokens": max_tokens, "temperature": temperature}
         headers = {"Authorization": f"Bearer {self._api_key}"} if self._api_key else {}

@@ -7,7 +7,7 @@ structured | narrative | composite → provenance check → answer + sources.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 
@@ -65,6 +65,8 @@ class QAComponents:
     max_sensitivity: Sensitivity = Sensitivity.CONFIDENTIAL
     parse_cache_size: int = DEFAULT_SHAPE_CACHE_SIZE
     system_prompt: str = SYSTEM_PROMPT
+    system_prompts: Mapping[str, str] = field(default_factory=dict)  # per question language; else system_prompt
+    llm_timeout_s: float | None = None  # named in the notice when the model times out
     shapes: ShapeCache = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -132,12 +134,15 @@ def answer_question(question: str, *, qa: QAComponents, history: Sequence[Messag
         channel = Channel.NARRATIVE
     if channel is Channel.NARRATIVE:
         outcome = run_narrative(text, retriever=qa.retriever, llm=qa.llm, lang=lang, history=history,
-                                max_sensitivity=qa.max_sensitivity, system_prompt=qa.system_prompt)
+                                max_sensitivity=qa.max_sensitivity,
+                                system_prompt=qa.system_prompts.get(lang, qa.system_prompt),
+                                timeout_s=qa.llm_timeout_s)
         trace.stage("narrative")
         for item in outcome.decisions:
             trace.decide(item)
         return _finish(trace, AnswerResult(outcome.answer, outcome.sources, Route.NARRATIVE, outcome.status, slots,
-                                           narrative_status=outcome.status), evidence_ids=outcome.evidence)
+                                           narrative_status=outcome.status, narrative_detail=outcome.detail),
+                       evidence_ids=outcome.evidence)
     plan = shape.plan
     if plan is None and cached:  # the first reuse of this parse: plan its lookups once, for every later ask
         plan = plan_lookups(slots, glossary=qa.glossary, lang=lang)
@@ -172,14 +177,16 @@ def answer_question(question: str, *, qa: QAComponents, history: Sequence[Messag
             qa.shapes.put(key, shape.with_rendered(Rendered(looked_up, result, verdict)))
         return _finish(trace, result)
     outcome = run_narrative(text, retriever=qa.retriever, llm=qa.llm, lang=lang, history=history,
-                            max_sensitivity=qa.max_sensitivity, system_prompt=qa.system_prompt)
+                            max_sensitivity=qa.max_sensitivity,
+                            system_prompt=qa.system_prompts.get(lang, qa.system_prompt),
+                            timeout_s=qa.llm_timeout_s)
     trace.stage("narrative")
     for item in outcome.decisions:
         trace.decide(item)
     sources = tuple({(s["doc"], s["locator"]): s for s in (*structured.sources, *outcome.sources)}.values())
     merged = AnswerResult(f"{answer}{COMPOSITE_SEPARATOR}{outcome.answer}", sources, Route.COMPOSITE,
                           structured.status, slots, structured.results, refinements=decision.refinements,
-                          narrative_status=outcome.status)
+                          narrative_status=outcome.status, narrative_detail=outcome.detail)
     return _finish(trace, merged, evidence_ids=outcome.evidence)
 
 

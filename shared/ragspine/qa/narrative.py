@@ -1,7 +1,10 @@
 """The narrative channel: retrieve cited passages, generate from them, enforce citations.
 
 It degrades honestly: with no retriever, a failing one, or no authorised hits it says so and
-never asks the model to guess.
+never asks the model to guess. It says what became of the model's reply (``NarrativeDetail``):
+its own cited answer, a provenance rejection naming the unsupported values, a timeout or an
+error with a retry hint (the passages quoted instead), or its own "the passages do not say".
+Those outcomes other than the model's answer are logged at WARNING, which ``ragspine serve`` prints.
 """
 
 from __future__ import annotations
@@ -11,12 +14,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ragspine.errors import ProviderUnavailableError
+from ragspine.llm.errors import LLM_TIMEOUT
 from ragspine.llm.ports import LLMProvider, Message
+from ragspine.qa.attribution import misattributed
+from ragspine.qa.citing import CitedAnswer, cite
 from ragspine.qa.language import Lang
 from ragspine.qa.ports import Evidence, NarrativeRetriever
 from ragspine.qa.prompt import SYSTEM_PROMPT, RestrictedEvidenceError, assemble_prompt
-from ragspine.qa.provenance import check_provenance
-from ragspine.qa.result import AnswerStatus
+from ragspine.qa.provenance import check_provenance, claims_text
+from ragspine.qa.reply import declines, keeps_language, strip_citations
+from ragspine.qa.result import AnswerStatus, NarrativeDetail, NarrativeKind
 from ragspine.sensitivity import Sensitivity
 
 logger = logging.getLogger(__name__)
@@ -37,25 +44,50 @@ _TEXTS = {
                  Lang.EN: "The generated answer contained numbers the documents do not support, so it was "
                           "rejected. The retrieved passages:",
                  Lang.JA: "生成された回答に資料にない数値が含まれていたため、破棄しました。検索された原文："},
+    "timeout": {Lang.ZH: "模型未在{seconds}内回复，以下为检索到的原文（可稍后重试）：",
+                Lang.EN: "The model did not reply within {seconds}, so here are the retrieved passages "
+                         "(asking again may work):",
+                Lang.JA: "モデルが{seconds}以内に応答しなかったため、検索された原文を示します（再試行できます）："},
+    "error": {Lang.ZH: "模型暂时无法生成回答，以下为检索到的原文：",
+              Lang.EN: "The model could not generate an answer, so here are the retrieved passages:",
+              Lang.JA: "モデルが回答を生成できなかったため、検索された原文を示します："},
+}
+_HINTS = {
+    "timeout": {Lang.ZH: "稍后重试；本地CPU模型较慢时，请调大 RAGSPINE_LLM_TIMEOUT_S。",
+                Lang.EN: "Ask again; for a slow local CPU model raise RAGSPINE_LLM_TIMEOUT_S.",
+                Lang.JA: "再試行してください。ローカルCPUモデルが遅い場合は "
+                         "RAGSPINE_LLM_TIMEOUT_S を大きくしてください。"},
+    "retryable": {Lang.ZH: "模型服务暂时不可用，请稍后重试。",
+                  Lang.EN: "The model service is unavailable for now; ask again later.",
+                  Lang.JA: "モデルサービスが一時的に利用できません。後で再試行してください。"},
+    "fatal": {Lang.ZH: "模型拒绝了请求，重试无效；请检查 RAGSPINE_OPENAI_* 或模型设置。",
+              Lang.EN: "The model refused the request and retrying will not help; check the RAGSPINE_OPENAI_* "
+                       "or model settings.",
+              Lang.JA: "モデルがリクエストを拒否しました。再試行では解決しません。"
+                       "RAGSPINE_OPENAI_* などの設定を確認してください。"},
 }
 
 
 @dataclass(frozen=True, slots=True)
 class NarrativeOutcome:
-    """The narrative answer, its sources, status, the evidence used and what was decided."""
+    """The narrative answer, its sources, status, the evidence used, what was decided and why."""
 
     answer: str
     sources: tuple[dict[str, str], ...]
     status: AnswerStatus
     evidence: tuple[Evidence, ...] = ()
     decisions: tuple[str, ...] = ()
+    detail: NarrativeDetail | None = None
 
 
 def run_narrative(question: str, *, retriever: NarrativeRetriever | None, llm: LLMProvider, lang: Lang,
                   history: Sequence[Message] = (), top_k: int = DEFAULT_TOP_K,
                   max_sensitivity: Sensitivity = Sensitivity.CONFIDENTIAL,
-                  system_prompt: str = SYSTEM_PROMPT) -> NarrativeOutcome:
-    """Answer a "why / what happened" question from cited passages only."""
+                  system_prompt: str = SYSTEM_PROMPT, timeout_s: float | None = None) -> NarrativeOutcome:
+    """Answer a "why / what happened" question from cited passages only.
+
+    ``timeout_s`` is the model's timeout, named in the notice when it is exceeded.
+    """
     if retriever is None:
         return NarrativeOutcome(_TEXTS["unwired"][lang], (), AnswerStatus.RETRIEVAL_UNAVAILABLE,
                                 decisions=("narrative:unwired",))
@@ -66,44 +98,98 @@ def run_narrative(question: str, *, retriever: NarrativeRetriever | None, llm: L
         return NarrativeOutcome(_TEXTS["failed"][lang], (), AnswerStatus.RETRIEVAL_UNAVAILABLE,
                                 decisions=("narrative:retrieval_failed",))
     decisions = [f"narrative:hits={len(evidence)}"]
+
+    def prompt(again: bool) -> list[Message]:
+        return assemble_prompt(question, evidence, history=history, system_prompt=system_prompt, lang=lang,
+                               again=again)
+
     try:
-        messages = assemble_prompt(question, evidence, history=history, system_prompt=system_prompt)
+        messages = prompt(again=False)
     except RestrictedEvidenceError:
         # Exit 2 held although exit 1 let something through: drop it, never prompt with it.
         decisions.append("narrative:restricted_blocked_at_prompt")
         evidence = [e for e in evidence if e.sensitivity < Sensitivity.RESTRICTED]
-        messages = assemble_prompt(question, evidence, history=history, system_prompt=system_prompt)
+        messages = prompt(again=False)
     if not evidence:
         return NarrativeOutcome(_TEXTS["empty"][lang], (), AnswerStatus.NO_EVIDENCE, decisions=tuple(decisions))
     try:
         text = llm.complete(messages).text.strip()
+        asked_again = False
+        if not declines(text) and not keeps_language(text, lang):
+            decisions.append(f"narrative:language_asked_again:{lang}")
+            asked_again = True
+            retry = llm.complete(prompt(again=True)).text.strip()
+            if keeps_language(retry, lang) or not keeps_language(text, lang):
+                text = retry
     except ProviderUnavailableError as exc:
-        logger.warning("generation failed; answering with the passages", extra={"error_code": exc.code})
-        decisions.append("narrative:llm_failed")
-        text = ""
-    answer, verdict = _checked_answer(text, evidence, lang)
-    decisions.append(verdict)
-    sources = tuple(dict.fromkeys((e.doc, e.locator) for e in evidence))
-    return NarrativeOutcome(answer, tuple({"doc": d, "locator": loc} for d, loc in sources),
-                            AnswerStatus.ANSWERED, tuple(evidence), tuple(decisions))
+        return _unavailable(exc, evidence, lang, decisions, timeout_s)
+    if declines(text):
+        decisions.append("narrative:model_declined")
+        _warn("model_declined", decisions)
+        detail = NarrativeDetail(NarrativeKind.MODEL_DECLINED, language_kept=keeps_language(text, lang),
+                                 asked_again=asked_again)
+        said = strip_citations(text).strip()
+        return NarrativeOutcome(said, (), AnswerStatus.NO_EVIDENCE, (), tuple(decisions), detail)
+    kept = keeps_language(text, lang)
+    if not kept:
+        decisions.append(f"narrative:language_not_kept:{lang}")
+        _warn("language_not_kept", decisions)
+    cited = cite(text, evidence)
+    unsupported = _unsupported(cited, evidence)
+    if unsupported:
+        decisions += ["provenance:rejected", f"provenance:unsupported={len(unsupported)}"]  # values: detail only
+        _warn("provenance_rejected", decisions)
+        detail = NarrativeDetail(NarrativeKind.PROVENANCE_REJECTED, unsupported=unsupported, language_kept=kept,
+                                 asked_again=asked_again)
+        return NarrativeOutcome(f"{_TEXTS['rejected'][lang]}\n{_quoted(evidence)}", _sources(evidence),
+                                AnswerStatus.PROVENANCE_REJECTED, tuple(evidence), tuple(decisions), detail)
+    decisions.append("provenance:pass")
+    used = [evidence[i] for i in cited.used]
+    decisions.append(f"narrative:cited={len(used)}/{len(evidence)}")
+    detail = NarrativeDetail(NarrativeKind.MODEL_ANSWER, language_kept=kept, asked_again=asked_again)
+    return NarrativeOutcome(cited.text, _sources(used), AnswerStatus.ANSWERED, tuple(used), tuple(decisions), detail)
 
 
-def _checked_answer(text: str, evidence: Sequence[Evidence], lang: Lang) -> tuple[str, str]:
-    """Enforce citations and provenance; fall back to quoting the passages verbatim."""
-    if text and check_provenance(text, evidence_texts=[e.context or e.text for e in evidence]).ok:
-        return append_missing_citations(text, evidence), "provenance:pass"
-    quoted = "\n".join(f"- {e.text}（来源：{e.doc} {e.locator}）" for e in evidence)
-    verdict = "provenance:rejected" if text else "narrative:quoted_passages"
-    return f"{_TEXTS['rejected'][lang]}\n{quoted}" if text else quoted, verdict
+def _unsupported(cited: CitedAnswer, evidence: Sequence[Evidence]) -> tuple[str, ...]:
+    """Numbers no passage states, then figures given a year their passage does not give them."""
+    report = check_provenance(cited.text, evidence_texts=[e.context or e.text for e in evidence],
+                              passages=len(evidence))
+    if not report.ok:
+        return report.unsupported
+    claims = [claims_text(sentence, passages=len(evidence)) for sentence, _ in cited.sentences]
+    return misattributed(cited.sentences, claims, evidence)
 
 
-def append_missing_citations(answer: str, evidence: Sequence[Evidence]) -> str:
-    """Append a citation for every source document the model's answer does not name."""
-    missing = [e for e in evidence if e.doc not in answer]
-    seen: set[str] = set()
-    extra = []
-    for item in missing:
-        if item.doc not in seen:
-            seen.add(item.doc)
-            extra.append(f"（来源：{item.doc} {item.locator}）")
-    return answer + ("\n" + "".join(extra) if extra else "")
+def _unavailable(exc: ProviderUnavailableError, evidence: Sequence[Evidence], lang: Lang, decisions: list[str],
+                 timeout_s: float | None) -> NarrativeOutcome:
+    """The passages quoted under a notice saying the model did not answer, and what to do."""
+    reason = str(getattr(exc, "reason", exc.code))
+    retryable = bool(getattr(exc, "retryable", True))
+    timed_out = reason == LLM_TIMEOUT
+    decisions.append(f"narrative:llm_failed:{reason}")
+    _warn("llm_failed", decisions)
+    if timed_out:
+        seconds = f"{timeout_s:g} s" if timeout_s else {Lang.ZH: "时限", Lang.EN: "the time limit",
+                                                        Lang.JA: "制限時間"}[lang]
+        notice = _TEXTS["timeout"][lang].format(seconds=seconds)
+        hint = _HINTS["timeout"][lang]
+    else:
+        notice = _TEXTS["error"][lang]
+        hint = _HINTS["retryable" if retryable else "fatal"][lang]
+    detail = NarrativeDetail(NarrativeKind.MODEL_TIMEOUT if timed_out else NarrativeKind.MODEL_ERROR,
+                             reason=reason, retryable=retryable, hint=hint)
+    return NarrativeOutcome(f"{notice}\n{_quoted(evidence)}", _sources(evidence), AnswerStatus.MODEL_UNAVAILABLE,
+                            tuple(evidence), tuple(decisions), detail)
+
+
+def _quoted(evidence: Sequence[Evidence]) -> str:
+    return "\n".join(f"- {e.text}（来源：{e.doc} {e.locator}）" for e in evidence)
+
+
+def _sources(evidence: Sequence[Evidence]) -> tuple[dict[str, str], ...]:
+    pairs = dict.fromkeys((e.doc, e.locator) for e in evidence)
+    return tuple({"doc": d, "locator": loc} for d, loc in pairs)
+
+
+def _warn(what: str, decisions: Sequence[str]) -> None:
+    logger.warning("narrative %s: %s", what, " ".join(decisions), extra={"narrative_decisions": list(decisions)})

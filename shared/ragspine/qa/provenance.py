@@ -5,6 +5,8 @@ snippets, and the question itself (periods the user named). Citations (``（来�
 ``（计算自：…）``) are stripped first: locators such as ``slide=2`` are addresses, not claims.
 Numbers are read by ``ragspine.numbers`` on both sides, in any script and surface form, and
 compared as canonical values: a passage saying 三家门店 allows "3 stores", 12,000 allows 1.2万.
+The answer's layout is not a claim either: list enumerators, heading numbers and references to
+the prompt's passages are blanked before reading (qa/structure.py); the rest of each line is checked.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from collections.abc import Iterable, Set
 from dataclasses import dataclass
 
 from ragspine.numbers import normalise, read_numbers, sourced_values
+from ragspine.qa.structure import strip_circled, strip_structure
 
 # A citation may hold one level of brackets itself: heading=香港（ACME_HK）,para=1. Matched
 # after NFKC, so full-width brackets and colons are ASCII by then.
@@ -37,17 +40,25 @@ def numbers_in(text: str) -> frozenset[str]:
     return frozenset(sourced_values([text]))
 
 
-def check_provenance(answer: str, *, evidence_texts: Iterable[str]) -> ProvenanceReport:
-    """Compare the answer's numbers with the numbers the evidence contains."""
-    return check_numbers(answer, allowed=sourced_values(evidence_texts))
+def check_provenance(answer: str, *, evidence_texts: Iterable[str], passages: int = 0) -> ProvenanceReport:
+    """Compare the answer's numbers with the numbers the evidence contains.
+
+    ``passages`` is how many numbered passages the prompt gave: references to them are structure.
+    """
+    return check_numbers(answer, allowed=sourced_values(evidence_texts), passages=passages)
 
 
-def check_numbers(answer: str, *, allowed: Set[str]) -> ProvenanceReport:
-    """Compare the answer's numbers (citations stripped) with canonical values already known to be sourced.
+def claims_text(answer: str, *, passages: int = 0) -> str:
+    """The NFKC text whose numbers are claims: citations, enumerators, headings and passage references blanked."""
+    return strip_structure(_CITATION.sub(" ", normalise(strip_circled(answer))), passages=passages)
+
+
+def check_numbers(answer: str, *, allowed: Set[str], passages: int = 0) -> ProvenanceReport:
+    """Compare the answer's numbers (citations and layout stripped) with canonical values known to be sourced.
 
     A number is supported when one of its readings is allowed; the report names the others
     by their canonical value (480億 -> "48000000000").
     """
-    claims = read_numbers(_CITATION.sub(" ", normalise(answer)))
+    claims = read_numbers(claims_text(answer, passages=passages))
     unsupported = [m.value for m in claims if not m.readings & allowed]
     return ProvenanceReport(tuple(dict.fromkeys(unsupported)) if unsupported else ())

@@ -30,6 +30,8 @@ class AnswerStatus(enum.StrEnum):
     ANSWERED = "answered"  # narrative answer from cited evidence
     NO_EVIDENCE = "no_evidence"  # searched, nothing relevant and authorised
     RETRIEVAL_UNAVAILABLE = "retrieval_unavailable"  # no retriever wired, or it failed
+    PROVENANCE_REJECTED = "provenance_rejected"  # narrative: the model's text was rejected, passages quoted
+    MODEL_UNAVAILABLE = "model_unavailable"  # narrative: the model timed out or failed, passages quoted
     NEEDS_CLARIFICATION = "needs_clarification"
     REFUSED = "refused"
 
@@ -52,6 +54,29 @@ class Clarification:
     options: tuple[Option, ...]
 
 
+class NarrativeKind(enum.StrEnum):
+    """What became of the model's reply in the narrative part."""
+
+    MODEL_ANSWER = "model_answer"  # the model's own text, cited and checked
+    PROVENANCE_REJECTED = "provenance_rejected"  # a number (or its period) no passage supports: passages quoted
+    MODEL_TIMEOUT = "model_timeout"  # no reply within the timeout: passages quoted
+    MODEL_ERROR = "model_error"  # the provider failed or refused: passages quoted
+    MODEL_DECLINED = "model_declined"  # the model said the passages do not answer
+
+
+@dataclass(frozen=True, slots=True)
+class NarrativeDetail:
+    """How the narrative part was reached: the model's fate, why, and what the caller can do."""
+
+    kind: NarrativeKind
+    unsupported: tuple[str, ...] = ()  # rejected values, canonical ("48000000000", "7.4 (2025)")
+    reason: str | None = None  # the provider's LLM_* code on a timeout or error
+    retryable: bool | None = None
+    hint: str | None = None  # what to do next, in the question's language
+    language_kept: bool | None = None  # the reply is in the question's language (None: no reply)
+    asked_again: bool = False  # the model was asked once more for the question's language
+
+
 @dataclass(frozen=True, slots=True)
 class AnswerResult:
     """An answer with its sources (``{doc, locator}`` dicts, in citation order)."""
@@ -67,6 +92,7 @@ class AnswerResult:
     refusal_reason: str | None = None
     narrative_status: AnswerStatus | None = None
     trace: dict[str, object] = field(default_factory=dict)
+    narrative_detail: NarrativeDetail | None = None
 
     def with_trace(self, trace: dict[str, object]) -> AnswerResult:
         """This result carrying ``trace``.
@@ -75,4 +101,5 @@ class AnswerResult:
         each call: this runs once per answer on the hot path. A test keeps it in step with the fields.
         """
         return AnswerResult(self.answer, self.sources, self.route, self.status, self.slots, self.results,
-                            self.refinements, self.clarification, self.refusal_reason, self.narrative_status, trace)
+                            self.refinements, self.clarification, self.refusal_reason, self.narrative_status, trace,
+                            self.narrative_detail)

@@ -87,7 +87,8 @@ def test_an_inventing_model_is_replaced_by_the_quoted_passages(client_for, kind:
 
     body = ask(client, question)
 
-    assert (body["route"], body["narrative_status"]) == (kind, "answered")
+    assert (body["route"], body["narrative_status"]) == (kind, "provenance_rejected")
+    assert body["narrative_detail"]["kind"] == "provenance_rejected" and body["narrative_detail"]["unsupported"]
     invented = chat_models.inventing(server.requests[-1])
     part = narrative_part(body)
     assert REJECTED[lang] in part and all(line not in part for line in invented.splitlines())
@@ -112,14 +113,18 @@ def test_a_compliant_model_restating_numbers_in_another_form_is_accepted(client_
 
 
 @pytest.mark.parametrize(("kind", "lang", "question"), QUESTIONS[::2], ids=IDS[::2])
-def test_a_model_that_cites_nothing_gets_every_source_appended(client_for, kind: str, lang: str,  # type: ignore[no-untyped-def]
-                                                                question: str) -> None:
+def test_a_model_that_cites_nothing_gets_the_passage_each_sentence_came_from(client_for, kind: str, lang: str,  # type: ignore[no-untyped-def]
+                                                                             question: str) -> None:
     client, server = client_for(chat_models.uncited)
 
-    part = narrative_part(ask(client, question))
+    body = ask(client, question)
 
-    assert part.startswith(chat_models.uncited(server.requests[-1]))
-    assert all(f"（来源：{p.doc} {p.locator}）" in part for p in PASSAGES)
+    part = narrative_part(body)
+    # one restated passage per sentence, in order: each gets its own passage's citation, no other
+    sentences = [chat_models.uncited_sentence(p.text, lang, i) for i, p in enumerate(PASSAGES)]
+    assert " ".join(sentences) == chat_models.uncited(server.requests[-1])
+    assert part == " ".join(f"{s}（来源：{p.doc} {p.locator}）" for s, p in zip(sentences, PASSAGES, strict=True))
+    assert body["narrative_status"] == "answered"
 
 
 @pytest.mark.parametrize(("kind", "lang", "question"), QUESTIONS[1::2], ids=IDS[1::2])
@@ -130,8 +135,13 @@ def test_a_model_that_times_out_falls_back_to_quoting_the_passages(client_for, k
     body = ask(client, question)
 
     part = narrative_part(body)
-    assert server.requests and (body["route"], body["narrative_status"]) == (kind, "answered")
-    assert part == "\n".join(f"- {p.text}（来源：{p.doc} {p.locator}）" for p in PASSAGES)
+    assert server.requests and (body["route"], body["narrative_status"]) == (kind, "model_unavailable")
+    detail = body["narrative_detail"]
+    assert (detail["kind"], detail["reason"], detail["retryable"]) == ("model_timeout", "LLM_TIMEOUT", True)
+    assert "RAGSPINE_LLM_TIMEOUT_S" in detail["hint"]
+    notice, quoted = part.split("\n", 1)
+    assert "0.3 s" in notice  # the notice names the timeout, in the question's language
+    assert quoted == "\n".join(f"- {p.text}（来源：{p.doc} {p.locator}）" for p in PASSAGES)
 
 
 def test_the_server_is_a_real_loopback_chat_completions_endpoint() -> None:

@@ -71,7 +71,7 @@ def test_canary_never_reaches_a_prompt_or_an_answer() -> None:
 
 def test_exit_one_alone_the_index_filter_holds_with_the_prompt_guard_disabled(monkeypatch) -> None:
     monkeypatch.setattr(narrative, "assemble_prompt",
-                        lambda q, ev, *, history=(), system_prompt="": _unchecked(q, ev, history))
+                        lambda q, ev, *, history=(), **_: _unchecked(q, ev, history))
     llm = RecordingProvider()
     answers = run(QUESTIONS, retriever_over_corpus(), llm)
     assert llm.calls
@@ -95,7 +95,7 @@ def test_the_disabled_guard_really_would_leak(monkeypatch) -> None:
     # Proves the exit-one test above can fail: without the index filter AND without the guard,
     # the canary does reach the prompt.
     monkeypatch.setattr(narrative, "assemble_prompt",
-                        lambda q, ev, *, history=(), system_prompt="": _unchecked(q, ev, history))
+                        lambda q, ev, *, history=(), **_: _unchecked(q, ev, history))
     leaking = leaking_retriever()
     llm = RecordingProvider()
     run(["What did the board discuss about Project Falcon?"], leaking, llm)

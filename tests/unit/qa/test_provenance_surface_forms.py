@@ -54,7 +54,8 @@ def test_an_invented_number_in_any_form_and_language_is_rejected(
 
     result = ask(answer, [])
 
-    assert (result.route, result.status) == (Route.NARRATIVE, AnswerStatus.ANSWERED)
+    assert (result.route, result.status) == (Route.NARRATIVE, AnswerStatus.PROVENANCE_REJECTED)
+    assert result.narrative_detail is not None and result.narrative_detail.unsupported
     assert "provenance:rejected" in result.trace["decisions"]  # type: ignore[operator]
     assert sentence.format(n=written) not in result.answer  # replaced by the quoted passages, deterministically
     assert HK_WHY.text in result.answer and check_provenance(result.answer, evidence_texts=[HK_WHY.text]).ok

@@ -1,0 +1,86 @@
+"""``ragspine eval``: run a model over the evaluation questions and report what became of its answers."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ragspine.errors import RagspineError
+
+eval_app = typer.Typer(help="Evaluate a model on this deployment's documents.", no_args_is_help=True)
+
+
+@eval_app.command("narrative")
+def narrative(
+    base_url: Annotated[str, typer.Option("--base-url", help="The OpenAI-compatible API root, e.g. "
+                                                             "http://127.0.0.1:8080/v1")],
+    model: Annotated[str, typer.Option(help="The model field of each request.")] = "local",
+    api_key_env: Annotated[str | None, typer.Option(help="Name of the environment variable holding the key "
+                                                         "(none for a local server).")] = None,
+    timeout: Annotated[float, typer.Option(min=0.1, max=3600, help="Seconds per request (a CPU model needs "
+                                                                   "minutes).")] = 300.0,
+    max_tokens: Annotated[int, typer.Option(min=16, max=8192, help="Longest reply, in tokens.")] = 400,
+    questions: Annotated[Path | None, typer.Option(help="YAML of questions; default the domain's "
+                                                        "narrative_eval.yaml.")] = None,
+    samples: Annotated[bool, typer.Option("--samples/--no-samples",
+                                          help="Ingest the domain's sample documents first.")] = True,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
+) -> None:
+    """Ask every evaluation question with the model at --base-url and count what happened.
+
+    Reports: answered by the model, rejected (and the values why), fell back to the passages,
+    timed out, declined, language kept, citations right, invented numbers, RESTRICTED leaks.
+    """
+    from rich.console import Console
+
+    from ragspine.bootstrap import build_services
+    from ragspine.cli_ingest import ingest_samples, report
+    from ragspine.domain.files import domain_dir
+    from ragspine.qa.narrative_eval import QUESTIONS_FILE, evaluate, format_report, load_questions
+    from ragspine.settings import LLMProviderName, get_settings
+
+    key = os.environ.get(api_key_env, "") if api_key_env else ""
+    settings = get_settings().model_copy(update={
+        "llm_provider": LLMProviderName.OPENAI, "openai_base_url": base_url, "openai_model": model,
+        "openai_timeout_s": timeout, "openai_max_tokens": max_tokens})
+    if key:
+        from pydantic import SecretStr
+
+        settings = settings.model_copy(update={"openai_api_key": SecretStr(key)})
+    path = questions or domain_dir() / QUESTIONS_FILE
+    if not path.is_file():
+        typer.secho(f"error: no questions file at {path}; pass --questions", err=True, fg=typer.colors.RED)
+        raise typer.Exit(code=2)
+    try:
+        services = build_services(settings)
+        if samples:
+            console = Console(stderr=True)
+            report(console, ingest_samples(services, console))
+        result = evaluate(services.qa, load_questions(path), restricted_docs=restricted_documents())
+    except (RagspineError, ValueError) as exc:
+        typer.secho(f"error: {exc}", err=True, fg=typer.colors.RED)
+        raise typer.Exit(code=2) from exc
+    if as_json:
+        typer.echo(json.dumps(result.to_dict(), ensure_ascii=False, indent=2))
+    else:
+        typer.echo(format_report(result))
+
+
+def restricted_documents() -> list[str]:
+    """The sample documents the domain's manifest marks RESTRICTED (none without samples)."""
+    import yaml
+
+    from ragspine.demo import sample_dir
+
+    try:
+        manifest = sample_dir() / "manifest.yaml"
+    except RagspineError:
+        return []
+    if not manifest.is_file():
+        return []
+    documents = (yaml.safe_load(manifest.read_text(encoding="utf-8")) or {}).get("documents", [])
+    return [str(d["file"]) for d in documents if str(d.get("sensitivity", "")).upper() == "RESTRICTED"]

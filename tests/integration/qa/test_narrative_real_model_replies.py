@@ -1,0 +1,262 @@
+"""``POST /v1/ask`` against loopback chat servers replying the way a real small model did.
+
+A 1.5B instruction model behind ``RAGSPINE_LLM_PROVIDER=openai`` cited the numbered passages
+([1], 根据[3]和[4]), laid causes out as numbered lists, answered English and Japanese questions
+in Chinese, said "无法回答。", attributed a FY2024 figure to FY2025, and replied slowly. Each
+server below replies that way; the engine must keep what is right and say what happened.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import replace
+from datetime import date
+
+import pytest
+from fastapi.testclient import TestClient
+
+from ragspine.api.app import create_local_app
+from ragspine.api.deps import services as services_dep
+from ragspine.bootstrap import build_services
+from ragspine.llm.openai_compat import OpenAICompatibleProvider
+from ragspine.qa.prompt import ANSWER_LANGUAGE_AGAIN
+from ragspine.settings import LLMProviderName, Settings
+from tests.fakes.narrative import StaticRetriever, evidence
+from tests.support.chat_server import ChatServer
+
+Messages = list[dict[str, str]]
+
+HK_ZH = evidence("2024财年香港营业收入下降7.4%，主要因为入境游客消费疲软，以及广东道三家门店关闭。")
+HK_EN = evidence("FY2024 ACME_HK revenue fell 7.4% because inbound tourist spending weakened; visitors fell by "
+                 "12,000 a month.", doc="ACME_FY2024_Review.pptx", locator="slide=3")
+JP_ZH = evidence("2024财年日本营业收入增长5.1%，主要因为访日游客增加，新开两家门店。", doc="ACME_FY2024_MDA.docx",
+                 locator="heading=日本（ACME_JP）,para=1")
+HK_2025 = evidence("2025财年香港营业收入增长2.0%，租金重新谈判后经营稳定。", doc="ACME_FY2025_MDA.docx",
+                   locator="heading=香港（ACME_HK）,para=1")
+PASSAGES = [HK_ZH, HK_EN, JP_ZH, HK_2025]
+ZH = "广东道的门店为什么关闭？"
+EN = "Why did the Canton Road stores close?"
+JA = "広東道の店舗はなぜ閉鎖されたのですか？"
+
+
+def cite(item: object) -> str:
+    return f"（来源：{item.doc} {item.locator}）"  # type: ignore[attr-defined]
+
+
+@pytest.fixture
+def ask_with(settings: Settings) -> Iterator[Callable[..., tuple[dict[str, object], ChatServer]]]:
+    servers: list[ChatServer] = []
+
+    def run(model: Callable[[Messages], str], question: str, *,
+            timeout_s: float = 10.0) -> tuple[dict[str, object], ChatServer]:
+        server = ChatServer(model)
+        server.serve()
+        servers.append(server)
+        wired = settings.model_copy(update={"llm_provider": LLMProviderName.OPENAI, "openai_base_url": server.base_url,
+                                            "openai_model": "local-test", "llm_timeout_s": timeout_s})
+        services = build_services(wired)
+        assert isinstance(services.qa.llm, OpenAICompatibleProvider)
+        services = replace(services, qa=replace(services.qa, retriever=StaticRetriever(PASSAGES),
+                                                clock=lambda: date(2026, 11, 30)))
+        app = create_local_app()
+        app.dependency_overrides[services_dep] = lambda: services
+        response = TestClient(app).post("/v1/ask", json={"question": question})
+        assert response.status_code == 200, response.text
+        body: dict[str, object] = response.json()
+        assert body["route"] == "narrative"
+        return body, server
+
+    yield run
+    for server in servers:
+        server.close()
+
+
+def replying(text: str) -> Callable[[Messages], str]:
+    return lambda messages: text
+
+
+def detail(body: dict[str, object]) -> dict[str, object]:
+    value = body["narrative_detail"]
+    assert isinstance(value, dict)
+    return value
+
+
+def sources(body: dict[str, object]) -> list[tuple[str, str]]:
+    return [(s["doc"], s["locator"]) for s in body["sources"]]  # type: ignore[attr-defined,index]
+
+
+class TestStructureIsNotAClaim:
+    def test_passage_markers_are_rendered_as_the_passages_citations(self, ask_with) -> None:  # type: ignore[no-untyped-def]
+        reply = "香港营业收入下降7.4%，主要因为入境游客消费疲软[1]，以及广东道三家门店关闭【1】。访客每月减少12,000人(2)。"
+
+        body, _ = ask_with(replying(reply), ZH)
+
+        assert (body["narrative_status"], detail(body)["kind"]) == ("answered", "model_answer")
+        assert body["answer"] == (f"香港营业收入下降7.4%，主要因为入境游客消费疲软{cite(HK_ZH)}，以及广东道三家门店关闭"
+                                  f"{cite(HK_ZH)}。访客每月减少12,000人{cite(HK_EN)}。")
+        assert sources(body) == [(HK_ZH.doc, HK_ZH.locator), (HK_EN.doc, HK_EN.locator)]
+
+    def test_a_numbered_list_citing_passages_is_the_models_answer(self, ask_with) -> None:  # type: ignore[no-untyped-def]
+        reply = "根据[1]和[2]的资料，原因如下：\n1. 入境游客消费疲软 [1][2]\n2. 广东道三家门店关闭 [1]"
+
+        body, _ = ask_with(replying(reply), ZH)
+
+        assert body["narrative_status"] == "answered"
+        answer = str(body["answer"])
+        assert answer.startswith(f"根据{cite(HK_ZH)}和{cite(HK_EN)}的资料，原因如下：\n")
+        assert f"\n1. 入境游客消费疲软{cite(HK_ZH)}{cite(HK_EN)}\n" in answer
+        assert answer.endswith(f"\n2. 广东道三家门店关闭{cite(HK_ZH)}")
+        assert sources(body) == [(HK_ZH.doc, HK_ZH.locator), (HK_EN.doc, HK_EN.locator)]
+
+    def test_an_invented_number_in_a_numbered_list_is_still_rejected_and_named(self, ask_with) -> None:  # type: ignore[no-untyped-def]
+        reply = "1. 入境游客消费疲软 [1]\n2. 广东道关闭了5家门店 [1]"
+
+        body, _ = ask_with(replying(reply), ZH)
+
+        assert (body["narrative_status"], detail(body)["unsupported"]) == ("provenance_rejected", ["5"])
+        assert "关闭了5家" not in str(body["answer"]) and HK_ZH.text in str(body["answer"])
+
+
+class TestCitationsPointWhereTheSentenceCameFrom:
+    def test_an_uncited_sentence_gets_the_passage_it_overlaps_not_a_documents_first(self, ask_with) -> None:  # type: ignore[no-untyped-def]
+        reply = "香港2025财年租金重新谈判后经营稳定。"
+
+        body, _ = ask_with(replying(reply), ZH)
+
+        assert body["answer"] == reply + cite(HK_2025)
+        assert sources(body) == [(HK_2025.doc, HK_2025.locator)]  # not HK_ZH, the first passage of that document
+
+    def test_a_sentence_sharing_nothing_with_any_passage_gets_no_citation(self, ask_with) -> None:  # type: ignore[no-untyped-def]
+        reply = "综上所述。入境游客消费疲软[1]。"
+
+        body, _ = ask_with(replying(reply), ZH)
+
+        assert body["answer"] == f"综上所述。入境游客消费疲软{cite(HK_ZH)}。"
+
+    def test_another_regions_passage_is_not_a_source_of_a_hong_kong_answer(self, ask_with) -> None:  # type: ignore[no-untyped-def]
+        body, _ = ask_with(replying("入境游客消费疲软，广东道三家门店关闭[1]。"), ZH)
+
+        assert sources(body) == [(HK_ZH.doc, HK_ZH.locator)]
+
+
+class TestSayWhatHappened:
+    @pytest.mark.parametrize(("question", "reply"), [(ZH, "无法回答。"), (EN, "I cannot answer."),
+                                                     (JA, "回答できません。"), (ZH, "资料中没有提及相关原因，无法回答。[1]")])
+    def test_the_models_own_cannot_answer_is_no_evidence_without_citations(self, ask_with, question: str,  # type: ignore[no-untyped-def]
+                                                                            reply: str) -> None:
+        body, _ = ask_with(replying(reply), question)
+
+        assert (body["narrative_status"], detail(body)["kind"]) == ("no_evidence", "model_declined")
+        assert body["sources"] == [] and "来源" not in str(body["answer"])
+
+    def test_a_slow_reply_within_the_timeout_is_the_models_answer(self, ask_with) -> None:  # type: ignore[no-untyped-def]
+        def slow(messages: Messages) -> str:
+            time.sleep(0.6)
+            return "入境游客消费疲软，广东道三家门店关闭[1]。"
+
+        body, _ = ask_with(slow, ZH, timeout_s=5.0)
+
+        assert body["narrative_status"] == "answered"
+
+    def test_a_timeout_is_said_with_a_retry_hint_and_logged_where_serve_shows_it(  # type: ignore[no-untyped-def]
+            self, ask_with, caplog: pytest.LogCaptureFixture) -> None:
+        def slower(messages: Messages) -> str:
+            time.sleep(2.0)
+            return "入境游客消费疲软[1]。"
+
+        with caplog.at_level(logging.WARNING, logger="ragspine.qa.narrative"):
+            body, _ = ask_with(slower, EN, timeout_s=0.3)
+
+        assert body["narrative_status"] == "model_unavailable"
+        assert (detail(body)["kind"], detail(body)["retryable"]) == ("model_timeout", True)
+        assert str(body["answer"]).startswith("The model did not reply within 0.3 s")
+        assert any("narrative:llm_failed:LLM_TIMEOUT" in r.getMessage() for r in caplog.records
+                   if r.levelno >= logging.WARNING)
+
+    def test_a_rejection_is_logged_where_serve_shows_it_without_the_values(  # type: ignore[no-untyped-def]
+            self, ask_with, caplog: pytest.LogCaptureFixture) -> None:
+        with caplog.at_level(logging.WARNING, logger="ragspine.qa.narrative"):
+            body, _ = ask_with(replying("广东道关闭了9家门店[1]。"), ZH)
+
+        assert detail(body)["unsupported"] == ["9"]
+        logged = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+        assert any("provenance:rejected" in m for m in logged) and not any("9家" in m for m in logged)
+
+
+class TestTheQuestionsLanguage:
+    @pytest.mark.parametrize(("question", "marker"), [(ZH, "请用中文回答"), (EN, "Answer in English"),
+                                                      (JA, "日本語で回答")])
+    def test_the_system_prompt_and_instruction_are_in_the_questions_language(self, ask_with, question: str,  # type: ignore[no-untyped-def]
+                                                                            marker: str) -> None:
+        _, server = ask_with(replying("入境游客消费疲软[1]。" if question == ZH else "Tourist spending weakened [2]."),
+                             question)
+
+        system, user = server.requests[0][0]["content"], server.requests[0][-1]["content"]
+        assert marker in system and marker in user
+
+    def test_a_reply_in_another_language_is_asked_again_once(self, ask_with) -> None:  # type: ignore[no-untyped-def]
+        def chinese_first(messages: Messages) -> str:
+            if ANSWER_LANGUAGE_AGAIN["en"] in messages[-1]["content"]:
+                return "Inbound tourist spending weakened, and three Canton Road stores closed [1]."
+            return "入境游客消费疲软，广东道三家门店关闭[1]。"
+
+        body, server = ask_with(chinese_first, EN)
+
+        assert len(server.requests) == 2 and body["narrative_status"] == "answered"
+        assert (detail(body)["asked_again"], detail(body)["language_kept"]) == (True, True)
+        assert str(body["answer"]).startswith("Inbound tourist spending weakened")
+
+    def test_a_model_that_keeps_another_language_is_flagged(self, ask_with) -> None:  # type: ignore[no-untyped-def]
+        body, server = ask_with(replying("入境游客消费疲软，广东道三家门店关闭[1]。"), JA)
+
+        assert len(server.requests) == 2
+        assert (detail(body)["asked_again"], detail(body)["language_kept"]) == (True, False)
+
+
+class TestPeriodsInTheAnswer:
+    def test_a_figure_given_another_year_than_its_passage_is_rejected(self, ask_with) -> None:  # type: ignore[no-untyped-def]
+        body, _ = ask_with(replying("2025财年香港营业收入下降7.4%[1]。"), ZH)
+
+        assert (body["narrative_status"], detail(body)["unsupported"]) == ("provenance_rejected", ["7.4 (2025)"])
+
+    def test_the_same_figure_with_its_own_year_in_other_words_is_accepted(self, ask_with) -> None:  # type: ignore[no-untyped-def]
+        body, _ = ask_with(replying("In FY2024 Hong Kong revenue fell by 7.4 percent as tourist spending weakened [2]."),
+                           EN)
+
+        assert body["narrative_status"] == "answered"
+
+
+class TestPerEndpointSettings:
+    def test_the_endpoints_own_timeout_wins_over_the_global_one(self, settings: Settings) -> None:
+        from ragspine.bootstrap import llm_timeout
+
+        wired = settings.model_copy(update={"llm_provider": LLMProviderName.OPENAI, "openai_base_url": "http://x/v1",
+                                            "llm_timeout_s": 30.0, "openai_timeout_s": 240.0})
+        services = build_services(wired)
+
+        assert services.qa.llm._timeout_s == 240.0 and llm_timeout(wired) == 240.0  # type: ignore[attr-defined]
+        assert llm_timeout(settings) is None  # the offline extractive model has no timeout
+
+    def test_a_slow_local_model_answers_within_its_endpoint_timeout(self, settings: Settings) -> None:
+        def slow(messages: Messages) -> str:
+            time.sleep(1.0)
+            return "入境游客消费疲软，广东道三家门店关闭[1]。"
+
+        server = ChatServer(slow)
+        server.serve()
+        try:
+            wired = settings.model_copy(update={
+                "llm_provider": LLMProviderName.OPENAI, "openai_base_url": server.base_url, "llm_timeout_s": 0.3,
+                "openai_timeout_s": 5.0, "openai_max_tokens": 120})
+            services = build_services(wired)
+            services = replace(services, qa=replace(services.qa, retriever=StaticRetriever(PASSAGES)))
+            from ragspine.qa.answer import answer_question
+
+            result = answer_question(ZH, qa=services.qa)
+        finally:
+            server.close()
+
+        assert result.narrative_status is not None and result.narrative_status.value == "answered"
+        assert server.bodies[-1]["max_tokens"] == 120  # the endpoint's cap on the reply
