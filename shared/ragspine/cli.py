@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from ragspine.cli_domain import domain_app
+from ragspine.cli_eval import eval_app
 from ragspine.cli_facts import facts_app
 from ragspine.cli_feedback import feedback_app
-from ragspine.cli_eval import eval_app
 from ragspine.cli_ingest import ingest_files, ingest_samples, report, samples_summary
 from ragspine.cli_knowledge import knowledge_app
 from ragspine.cli_operations import operations_app

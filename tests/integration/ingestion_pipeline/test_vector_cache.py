@@ -8,12 +8,12 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
+from ragspine.llm.hashing_embedder import HashingEmbedder
 from typer.testing import CliRunner
 
 from ragspine import bootstrap
 from ragspine.bootstrap import get_services
 from ragspine.cli import app
-from ragspine.llm.hashing_embedder import HashingEmbedder
 from ragspine.settings import Settings
 
 runner = CliRunner()

@@ -8,8 +8,8 @@ from pathlib import Path
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from ragspine.llm.hashing_embedder import HashingEmbedder
+
 from ragspine.llm.vector_cache import CachedEmbedder
 
 
