@@ -19,8 +19,6 @@ from tests.integration.whole_stack.conftest import KID, BusinessSystem
 from tests.support.moto_server import moto_server, reset
 from tests.support.stack import Stack, deploy_stack
 
-pytestmark = pytest.mark.slow
-
 CREDENTIALS = {"AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing", "AWS_SESSION_TOKEN": "testing",
                "AWS_DEFAULT_REGION": "us-east-1", "AWS_REGION": "us-east-1"}
 

@@ -13,12 +13,15 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 import requests
 
 from ragspine.ingestion.steps import Step
 from tests.integration.whole_stack.conftest import BusinessSystem
 from tests.support.cfn import REPO_ROOT
 from tests.support.stack import Stack, wait_for_executions
+
+pytestmark = pytest.mark.slow  # runs the sam build output (tests/support/sam_build.py)
 
 SAMPLES = REPO_ROOT / "shared" / "ragspine" / "samples" / "acme"
 POLICY = SAMPLES / "ACME_Product_Policy.md"
@@ -79,3 +82,21 @@ def test_the_built_knowledge_function_creates_a_space_and_serves_an_uploaded_doc
     read = crm.ok("GET", f"/documents/{hit['documentId']}/citations/{hit['citationId']}",
                   query={"versionId": hit["versionId"]})
     assert read["matchedContent"].startswith(hit["text"])
+
+
+def test_the_built_workflow_function_compiles_scaffolds_and_searches_its_catalog(
+        stack: Stack, load_event: Callable[[str], dict[str, Any]]) -> None:
+    # GIVEN the built workflow function (its DSL schemas and catalog data come from the layer)
+    def call(name: str) -> dict[str, Any]:
+        response = stack.invoke("WorkflowFunction", load_event(name))
+        assert response["statusCode"] == 200, (name, response["body"])
+        return json.loads(response["body"])  # type: ignore[no-any-return]
+
+    # WHEN it compiles a described workflow, scaffolds one and searches the catalog
+    compiled = call("workflow_compile")
+    scaffold = call("workflow_scaffold")
+    found = call("workflow_catalog_search")
+    # THEN each answer carries what only the packaged resources could give
+    assert compiled["plan"], compiled
+    assert scaffold["document"] and scaffold["match"], scaffold  # a curated catalog template matched
+    assert found["hits"], sorted(found)

@@ -18,6 +18,8 @@ from tests.artifact.conftest import built_stack
 from tests.integration.whole_stack.conftest import BusinessSystem
 from tests.support.stack import Stack
 
+pytestmark = pytest.mark.slow  # runs the sam build output (tests/support/sam_build.py)
+
 ENGINE = Path("EngineLayer") / "python"
 
 

@@ -89,10 +89,25 @@ def _cold(c: dict[str, Any] | None) -> list[str]:
     return lines
 
 
+def _first_request(f: dict[str, Any] | None) -> list[str]:
+    if f is None:
+        return []
+    lines = ["", "   Cold start with its first request (moto DynamoDB in server mode, the ACME facts):"]
+    if f.get("error"):
+        err = f["error"]
+        return lines + [f"   FAILED: {err['command']} exited {err['returncode']}:", err["stderr"]]
+    for name, stats in f["timings"].items():
+        lines.append(f"   {name:<10} median {stats['median_ms']:>7.1f} ms  (min {stats['min_ms']:.1f}, "
+                     f"max {stats['max_ms']:.1f})")
+    return lines + ["   " + _verdict(f["target"])]
+
+
 def render(results: dict[str, Any], json_path: Path) -> str:
     """The full report as text."""
     meta = results["meta"]
     head = [f"ragspine bench ({meta['mode']} mode) - python {meta['python']}, sqlite {meta['sqlite']}, "
             f"{meta['platform']}", ""]
     tail = ["", f"total {meta['elapsed_s']:.1f}s; JSON: {json_path}"]
-    return "\n".join(head + _structured(results["structured"]) + [""] + _cold(results["cold_start"]) + tail)
+    cold = results["cold_start"]
+    first = _first_request(cold.get("first_request") if cold else None)
+    return "\n".join(head + _structured(results["structured"]) + [""] + _cold(cold) + first + tail)

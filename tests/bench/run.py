@@ -27,6 +27,7 @@ sys.path.insert(1, str(REPO))  # the sample fixtures live in tests/support, not 
 
 from cold_start import run_cold_start  # noqa: E402
 from factbase import ensure_fact_base  # noqa: E402
+from first_request import run_first_request  # noqa: E402
 from ingestion import render as render_ingestion  # noqa: E402
 from ingestion import run_ingestion  # noqa: E402
 from report import render  # noqa: E402
@@ -73,6 +74,9 @@ def main(argv: list[str] | None = None) -> int:
         python = REPO / ".venv" / "bin" / "python"
         cold = run_cold_start(python if python.exists() else Path(sys.executable), cwd=REPO,
                               runs=plan["runs"], log=_log)
+        _log(f"cold start with the first request: {plan['runs']} interleaved rounds against moto in server mode")
+        cold["first_request"] = run_first_request(python if python.exists() else Path(sys.executable), cwd=REPO,
+                                                  runs=plan["runs"], log=_log)
     ingestion = None if args.skip_ingestion else run_ingestion(quick=args.quick, log=_log)
     results: dict[str, Any] = {
         "meta": {"mode": mode, "finished": datetime.now(UTC).isoformat(timespec="seconds"),
