@@ -258,8 +258,12 @@ def main():
 
 class TestFailsClosed:
     def test_ordinary_code_still_runs(self, service: Service) -> None:
-        source = "def main():\n    import json, math\n    return {'report': json.dumps({'v': math.sqrt(16)})}"
-        assert service.report(source) == {"v": 4.0}
+        source = ("def main():\n    import json, math, os, random, tempfile\n"
+                  "    open('/dev/null', 'w').write('x')\n"
+                  "    with open('scratch.txt', 'w') as handle:\n        handle.write('kept for the run')\n"
+                  "    return {'report': json.dumps({'v': math.sqrt(16), 'r': len(os.urandom(4)),\n"
+                  "                                  'cwd': os.getcwd(), 'ls': os.listdir('.')})}")
+        assert service.report(source) == {"v": 4.0, "r": 4, "cwd": "/work", "ls": ["scratch.txt"]}
 
     def test_a_jail_that_would_expose_a_protected_folder_refuses_to_run(self) -> None:
         exposed = str(Path(sys.base_prefix).resolve() / "lib")
