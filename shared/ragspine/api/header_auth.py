@@ -17,6 +17,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from ragspine.api.body_limits import DIFY_PATHS
+from ragspine.errors import RagspineError
 
 HeaderCheck = Callable[[Request], Awaitable[Response | None]]
 
@@ -47,7 +48,7 @@ async def _verify(request: Request, presented: str, kind_name: str) -> Exception
     try:
         await run_in_threadpool(verify_key, presented, KeyKind[kind_name], store=components.store,
                                 pepper=components.key_pepper)
-    except WorkflowUnauthenticatedError as exc:
+    except RagspineError as exc:  # a wrong key (401), or a key store that failed (503): answered in the surface's shape
         return exc
     return None
 

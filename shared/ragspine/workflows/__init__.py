@@ -4,9 +4,10 @@ Lifecycle: description or JSON/YAML/TOML -> :func:`normalize` -> reuse a safe Di
 generate the fixed start -> llm -> end graph (:mod:`scaffold`) -> deterministic YAML/JSON and
 preview schema v1 (:mod:`dsl`) -> optional :func:`analyze` (:mod:`analysis`), :func:`convert`
 (:mod:`convert`, over the n8n model in :mod:`n8n`) and :func:`compile_plan` -> the
-:class:`ExecutionGate` (off by default) in front of the in-process executor (:mod:`run`, which
-is not an OS sandbox); :mod:`surfaces` serves stored workflows to the Dify, n8n and webhook
-routes. Each subpackage's ``__init__`` is its face: the others import only from it.
+:class:`ExecutionGate` (off by default) in front of the executor (:mod:`run`; code nodes run
+jailed or in their own Lambda function, docs/security.md); :mod:`surfaces` serves stored
+workflows to the Dify, n8n and webhook routes. Each subpackage's ``__init__`` is its face: the
+others import only from it.
 
 Jinja2 and httpx load on first use.
 """

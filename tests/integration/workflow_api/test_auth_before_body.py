@@ -115,3 +115,22 @@ def test_a_valid_key_still_reaches_the_route_which_reads_the_body(server: Server
     status, _ = server.send("/v1/workflows/run", server.api.dify())
     # The 64 KiB sent so far are read; the rest never comes, so the server is still waiting (no reply yet).
     assert status == 0 and server.counter.read >= len(FIRST_PART)
+
+
+class _KeyStoreDown(SqliteWorkflowStore):
+    def get_key(self, key_id: str) -> Any:
+        from ragspine.errors import ProviderUnavailableError
+
+        raise ProviderUnavailableError("the key table is unreachable")
+
+
+def test_a_key_store_that_fails_is_a_503_in_the_surfaces_shape_not_a_crash(settings: Settings,
+                                                                          tmp_path: Any) -> None:
+    api = build_api(_KeyStoreDown(tmp_path / "down.db"), enabled=True)
+    try:
+        reply = api.client.post("/v1/workflows/run", json={"inputs": {}, "user": "u"}, headers=api.dify())
+        assert reply.status_code == 503 and set(reply.json()) == {"code", "message", "status"}
+        reply = api.client.post("/api/v1/workflows", json={}, headers=api.n8n())
+        assert reply.status_code == 503 and "message" in reply.json()
+    finally:
+        api.client.close()

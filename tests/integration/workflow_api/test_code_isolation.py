@@ -258,8 +258,12 @@ def main():
 
 class TestFailsClosed:
     def test_ordinary_code_still_runs(self, service: Service) -> None:
-        source = "def main():\n    import json, math\n    return {'report': json.dumps({'v': math.sqrt(16)})}"
-        assert service.report(source) == {"v": 4.0}
+        source = ("def main():\n    import json, math, os, random, tempfile\n"
+                  "    open('/dev/null', 'w').write('x')\n"
+                  "    with open('scratch.txt', 'w') as handle:\n        handle.write('kept for the run')\n"
+                  "    return {'report': json.dumps({'v': math.sqrt(16), 'r': len(os.urandom(4)),\n"
+                  "                                  'cwd': os.getcwd(), 'ls': os.listdir('.')})}")
+        assert service.report(source) == {"v": 4.0, "r": 4, "cwd": "/work", "ls": ["scratch.txt"]}
 
     def test_a_jail_that_would_expose_a_protected_folder_refuses_to_run(self) -> None:
         exposed = str(Path(sys.base_prefix).resolve() / "lib")
@@ -273,3 +277,74 @@ class TestFailsClosed:
         with pytest.raises(WorkflowCodeIsolationError) as caught:
             execute_python("def main():\n    return {}", {}, limits)
         assert caught.value.http_status == 503 and "was not run" in caught.value.message
+
+
+ROOTLESS_PROBE = """
+def main():
+    import ctypes, os, socket
+    found = {"uid": os.getuid()}
+    for path in ["/etc/passwd", "/root/.bashrc", "/proc/1/environ"]:
+        try:
+            open(path).read(10)
+            found[path] = "read"
+        except OSError as exc:
+            found[path] = "refused: " + type(exc).__name__
+    try:
+        socket.create_connection(("127.0.0.1", 22), timeout=1)
+        found["net"] = "connected"
+    except OSError as exc:
+        found["net"] = "refused: " + type(exc).__name__
+    started = 0
+    for _ in range(60):
+        try:
+            pid = os.fork()
+        except OSError:
+            break
+        if pid == 0:
+            import time
+            time.sleep(30)
+            os._exit(0)
+        started += 1
+    found["forks"] = started
+    found["mount"] = ctypes.CDLL(None, use_errno=True).mount(b"x", b"/work", b"tmpfs", 0, None)
+    return found
+"""
+
+
+def _system_python() -> str | None:
+    for candidate in ("/usr/bin/python3", "/usr/local/bin/python3"):
+        if Path(candidate).exists():
+            return str(Path(candidate).resolve())
+    return None
+
+
+class TestRootless:
+    def test_a_non_root_service_builds_the_same_jail_in_a_user_namespace(self) -> None:
+        import shutil
+        import subprocess
+        import tempfile
+
+        from ragspine.workflows.run.code_jail import JAIL, jail_plan
+
+        python, setpriv, unshare = _system_python(), shutil.which("setpriv"), shutil.which("unshare")
+        if python is None or setpriv is None or unshare is None:
+            pytest.skip("needs a system python3, setpriv and unshare to run the jail as another user")
+        as_nobody = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups"]
+        if subprocess.run([*as_nobody, unshare, "--user", "--mount", "--net", "--pid", "--fork", "true"],  # noqa: S603
+                          capture_output=True, check=False).returncode != 0:
+            pytest.skip("this host forbids unprivileged user namespaces")
+        with tempfile.TemporaryDirectory(prefix="ragspine-rootless-") as root:  # in /tmp: reachable by any user
+            Path(root).chmod(0o755)
+            plan = jail_plan(root=root, python=python, limits=CodeLimits().rlimits(), work_bytes=8 << 20,
+                             protected=())
+            plan["binds"] = [b for b in plan["binds"] if not b.startswith("/root")]  # not the test's interpreter
+            done = subprocess.run(  # noqa: S603 - fixed argv
+                [*as_nobody, python, "-I", "-S", str(JAIL), json.dumps(plan)],
+                input=json.dumps({"code": ROOTLESS_PROBE, "inputs": {}}).encode(), capture_output=True, env={},
+                timeout=60, check=False)
+        reply = json.loads(done.stdout)
+        assert reply.get("ok"), reply
+        found = reply["result"]
+        assert found["uid"] == plan["uid"] and found["net"].startswith("refused")
+        assert all(found[p].startswith("refused") for p in ("/etc/passwd", "/root/.bashrc", "/proc/1/environ"))
+        assert found["forks"] < CodeLimits().max_processes and found["mount"] == -1

@@ -1,7 +1,7 @@
 """Child-process entry that builds the code node's jail on Linux, then runs the code runner inside it.
 
-Runs as ``python -I -S _code_jail.py <plan-json>`` with an empty environment, as root. It
-imports only the standard library. Steps:
+Runs as ``python -I -S _code_jail.py <plan-json>`` with an empty environment. It imports only
+the standard library. Steps:
 
 1. new mount, network, PID, IPC and UTS namespaces (no network but a down loopback; no view of
    the service's processes);
@@ -10,11 +10,13 @@ imports only the standard library. Steps:
 3. a fresh tmpfs root holding read-only binds of the interpreter and the system libraries only
    (no /etc but the loader cache, no /proc, no data folder, no home) and a small writable /work;
 4. ``pivot_root`` into it, the old root detached, then a switch to an unprivileged uid with
-   ``no_new_privs`` set;
+   ``no_new_privs`` set (run by a non-root user, a user namespace is created first, mapping that
+   user alone to the run's uid; the runner's exec then drops the namespace's capabilities);
 5. a second fork that sets the rlimits and execs the runner; PID 1 waits for it and exits.
 
 Any failure before the runner starts prints ``{"ok": false, "isolation_error": ...}`` and exits
 with ``ISOLATION_FAILED``, so the parent refuses the run instead of running the code unjailed.
+It runs as root, or as any user where unprivileged user namespaces are allowed.
 """
 
 from __future__ import annotations
@@ -30,6 +32,9 @@ from pathlib import Path
 
 ISOLATION_FAILED = 71
 _CLONE_FLAGS = 0x00020000 | 0x04000000 | 0x08000000 | 0x20000000 | 0x40000000  # NS, UTS, IPC, PID, NET
+_CLONE_NEWUSER = 0x10000000
+# statvfs flags a bind must keep when remounted inside a user namespace (the kernel locks them); same bits as MS_*.
+_KEPT_FLAGS, _ST_RELATIME, _MS_RELATIME = 1 | 2 | 4 | 8 | 1024 | 2048, 4096, 1 << 21
 _MS_RDONLY, _MS_NOSUID, _MS_NODEV, _MS_REMOUNT, _MS_BIND, _MS_REC, _MS_PRIVATE = 1, 2, 4, 32, 4096, 16384, 1 << 18
 _MNT_DETACH = 2
 _PR_SET_PDEATHSIG, _PR_SET_NO_NEW_PRIVS = 1, 38
@@ -58,7 +63,12 @@ def _mount(source: str | None, target: str, fstype: str | None, flags: int, data
     _check(_libc.mount(enc(source), enc(target), enc(fstype), ctypes.c_ulong(flags), enc(data)), f"mount {target}")
 
 
-def _bind_read_only(source: str, root: str) -> None:
+def _kept_flags(source: str) -> int:
+    flags = os.statvfs(source).f_flag
+    return (flags & _KEPT_FLAGS) | (_MS_RELATIME if flags & _ST_RELATIME else 0)
+
+
+def _bind_read_only(source: str, root: str, *, device: bool = False) -> None:
     target = Path(root + source)
     if Path(source).is_dir():
         target.mkdir(parents=True, exist_ok=True)
@@ -66,7 +76,8 @@ def _bind_read_only(source: str, root: str) -> None:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.touch()
     _mount(source, str(target), None, _MS_BIND | _MS_REC)
-    _mount(None, str(target), None, _MS_BIND | _MS_REMOUNT | _MS_RDONLY | _MS_NOSUID | _MS_NODEV)
+    flags = _MS_BIND | _MS_REMOUNT | _MS_RDONLY | _MS_NOSUID | (0 if device else _MS_NODEV)
+    _mount(None, str(target), None, flags | _kept_flags(source))
 
 
 def _build_root(plan: dict[str, object]) -> None:
@@ -76,8 +87,10 @@ def _build_root(plan: dict[str, object]) -> None:
     for link in plan["links"]:  # type: ignore[attr-defined]
         Path(root + link).parent.mkdir(parents=True, exist_ok=True)
         Path(root + link).symlink_to(Path(link).readlink())
-    for path in [*plan["binds"], *_DEVICES]:  # type: ignore[misc]
+    for path in plan["binds"]:  # type: ignore[attr-defined]
         _bind_read_only(path, root)
+    for path in _DEVICES:
+        _bind_read_only(path, root, device=True)
     uid = int(plan["uid"])  # type: ignore[call-overload]
     Path(root, "work").mkdir()
     _mount("ragspine-work", root + "/work", "tmpfs", _MS_NOSUID | _MS_NODEV,
@@ -96,7 +109,10 @@ def _build_root(plan: dict[str, object]) -> None:
     _mount(None, "/", None, _MS_REMOUNT | _MS_RDONLY | _MS_NOSUID | _MS_NODEV)
 
 
-def _drop_privileges(uid: int) -> None:
+def _drop_privileges(uid: int, *, rootless: bool) -> None:
+    if rootless:  # already ``uid`` inside the user namespace; exec drops the capabilities a non-zero uid holds
+        _check(_libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "no_new_privs")
+        return
     os.setgroups([])
     os.setresgid(uid, uid, uid)
     os.setresuid(uid, uid, uid)
@@ -121,12 +137,19 @@ def _status(wait_status: int) -> int:
     return 128 + os.WTERMSIG(wait_status) if os.WIFSIGNALED(wait_status) else os.WEXITSTATUS(wait_status)
 
 
-def _init(plan: dict[str, object]) -> int:
+def _map_user(uid: int, outer_uid: int, outer_gid: int) -> None:
+    """Inside the new user namespace the launcher's own user is ``uid``, with no other user or group mapped."""
+    for name, text in (("setgroups", "deny"), ("uid_map", f"{uid} {outer_uid} 1"), ("gid_map", f"{uid} {outer_gid} 1")):
+        with Path("/proc/self", name).open("w") as handle:
+            handle.write(text)
+
+
+def _init(plan: dict[str, object], *, rootless: bool) -> int:
     """PID 1 of the jail: build it, start the runner, reap until the runner ends."""
     # The launcher is in the same process group, so a wall-clock kill reaches this process either way.
     _check(_libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0), "parent-death signal")
     _build_root(plan)
-    _drop_privileges(int(plan["uid"]))  # type: ignore[call-overload]
+    _drop_privileges(int(plan["uid"]), rootless=rootless)  # type: ignore[call-overload]
     runner = os.fork()
     if runner == 0:
         try:
@@ -148,15 +171,17 @@ def main() -> int:
     """Enter the namespaces, fork PID 1, relay its exit status."""
     try:
         plan = json.loads(sys.argv[1])
-        if os.geteuid() != 0:
-            raise JailError("the jail needs root to build its namespaces and switch users")
-        _check(_libc.unshare(_CLONE_FLAGS), "unshare namespaces")
+        rootless = os.geteuid() != 0
+        outer_uid, outer_gid = os.geteuid(), os.getegid()
+        _check(_libc.unshare(_CLONE_FLAGS | (_CLONE_NEWUSER if rootless else 0)), "unshare namespaces")
+        if rootless:
+            _map_user(int(plan["uid"]), outer_uid, outer_gid)
     except BaseException as exc:  # noqa: BLE001 - every failure must reach the parent
         return _fail(exc)
     child = os.fork()
     if child == 0:
         try:
-            code = _init(plan)
+            code = _init(plan, rootless=rootless)
         except BaseException as exc:  # noqa: BLE001 - every failure must reach the parent
             code = _fail(exc)
         os._exit(code)

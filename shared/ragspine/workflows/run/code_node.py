@@ -168,7 +168,7 @@ def execute_python(code: str, inputs: Mapping[str, Any], limits: CodeLimits) -> 
         reason = _reply(out).get("isolation_error", "the jail could not be built")
         raise WorkflowCodeIsolationError(
             f"the code node's isolation is unavailable on this host ({reason}); the code was not run. It needs "
-            "Linux, root and permission to create mount, network and PID namespaces")
+            "Linux and permission to create mount, network and PID namespaces (and, when not root, user ones)")
     if _exit_signal(proc.returncode, limits) == getattr(signal, "SIGXCPU", None):
         raise WorkflowNodeFailedError(f"code exceeded the {limits.timeout_seconds:g} s CPU time limit")
     if proc.returncode != 0 or not out:

@@ -1,15 +1,14 @@
 """The in-process executor: runs a compiled plan for the node types it supports.
 
 Supported: start, llm (through the injected ``LLMProvider``), knowledge-retrieval (through an
-injected :class:`KnowledgeRetriever`), template-transform (Jinja2 ``SandboxedEnvironment``),
-if-else, http-request (allowlist, timeouts, public addresses only), code (python3 in a
-subprocess with CPU, memory and time limits), end and answer.
+injected :class:`KnowledgeRetriever`), template-transform (Jinja2 sandbox with a step, time and
+size budget), if-else, http-request (allowlist, timeouts, public addresses only), code (python3
+in a jail of Linux namespaces, or in the code-runner Lambda function on AWS; refused when
+neither is available), end and answer.
 
-THIS IS NOT AN OS SANDBOX. The Jinja2 sandbox stops attribute tricks, not CPU burn; the code
-node's limits come from ``resource`` rlimits and a wall-clock kill, and exist only on Linux
-(elsewhere only the wall clock applies); a subprocess can still read files the service can
-read and open network connections. Run it only for workflows you trust, behind
-:class:`ragspine.workflows.run.gate.ExecutionGate`, which is off by default.
+Nodes other than code run in this process: their limits are budgets, not an OS boundary (see
+docs/security.md). Runs happen only behind :class:`ragspine.workflows.run.gate.ExecutionGate`,
+which is off by default.
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from ragspine.workflows.run.execute import RunResult, WorkflowExecutor
 
 DISABLED_MESSAGE = ("workflow execution is disabled on this server; an operator can enable it by setting "
-                    "RAGSPINE_DIFY_RUN_ENABLED=true (the in-process executor is not an OS sandbox)")
+                    "RAGSPINE_DIFY_RUN_ENABLED=true (see docs/security.md for what a run may reach)")
 
 
 @dataclass(frozen=True, slots=True)
