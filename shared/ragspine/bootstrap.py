@@ -573,7 +573,7 @@ def build_knowledge_gateway(settings: Settings) -> Gateway:
     else:
         files = LocalFileStorage(settings.data_dir / "knowledge-files")
         launcher = ThreadOperationLauncher(lambda: build_ingest_context(get_services()), after=after,
-                                           workers=settings.knowledge_ingest_workers)
+                                           workers=settings.knowledge_ingest_workers, operations=operations)
     gateway = Gateway(store=store, ingestion=operations, staging=staging, files=files, launcher=launcher, config=config,
                       provisioner=IndexProvisioner(index), purger=EnginePurger(index, lambda: get_services().facts),
                       evidence=EngineEvidence(engine), texts=build_version_text_store(settings))

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from ragspine.facts.ports import FactStore
+    from ragspine.ingestion.operations import OperationStore
     from ragspine.ingestion.runner import InProcessRunner
     from ragspine.ingestion.steps import StepContext
     from ragspine.knowledge.model import Space
@@ -27,8 +28,13 @@ class ThreadOperationLauncher:
     """
 
     def __init__(self, context: Callable[[], StepContext], *, after: Callable[[str], None],
-                 runner: InProcessRunner | None = None, workers: int = 2) -> None:
+                 runner: InProcessRunner | None = None, workers: int = 2,
+                 operations: OperationStore | None = None) -> None:
+        """Args:
+            operations: where ``start`` reads an operation's space (None: the step context's store).
+        """
         self._context = context
+        self._operations = operations
         self.runner = runner  # None: the default InProcessRunner (tests give one with controlled steps)
         self._after = after
         self._workers = max(1, workers)
@@ -49,7 +55,7 @@ class ThreadOperationLauncher:
 
     def _space_of(self, operation_id: str) -> str:
         try:
-            operation = self._context().operations.get(operation_id)
+            operation = (self._operations or self._context().operations).get(operation_id)
         except Exception:  # noqa: BLE001 - fairness only: an unreadable operation still runs, in a shared lane
             logger.warning("could not read the space of a knowledge operation", extra={"operation_id": operation_id})
             return ""
