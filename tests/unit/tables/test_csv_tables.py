@@ -30,7 +30,7 @@ def test_quoted_cells_keep_their_commas() -> None:
 
 
 def test_semicolon_files_with_decimal_commas() -> None:
-    doc = parse_document("Kennzahl;FY2024;FY2025\nUmsatz;1,5;12,25\nEBIT;0,5;3\n".encode(), filename="de.csv",
+    doc = parse_document(b"Kennzahl;FY2024;FY2025\nUmsatz;1,5;12,25\nEBIT;0,5;3\n", filename="de.csv",
                          doc_id="de.csv", max_bytes=1_000_000)
     (table,) = [b for b in doc.blocks if b.kind is BlockKind.TABLE]
     assert table.rows == (("Kennzahl", "FY2024", "FY2025"), ("Umsatz", "1,5", "12,25"), ("EBIT", "0,5", "3"))
