@@ -160,7 +160,8 @@ def test_a_new_version_replaces_the_old_versions_facts(harness: Harness) -> None
     first = harness.ingest(NAME, WORKBOOK.read_bytes())
     before = {f.key: f for f in _facts_of(harness, NAME)}
     target = sorted(before.values(), key=lambda f: f.source_locator)[0]
-    sheet, cell = (part.split("=", 1)[1] for part in target.source_locator.split(","))
+    parts = dict(part.split("=", 1) for part in target.source_locator.split(","))
+    sheet, cell = parts["sheet"], parts["cell"]  # the locator goes on with the cell's row and column labels
 
     def bump(book: Any) -> None:
         book[sheet][cell].value = book[sheet][cell].value + 1
