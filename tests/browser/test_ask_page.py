@@ -135,6 +135,16 @@ def test_a_refinement_button_asks_its_follow_up(acme: Service, open_page: Any) -
     expect(ui.page.locator("#answers > li")).to_have_count(2, timeout=60_000)
     assert ui.page.locator("#answers > li").first.locator(".question").inner_text() == follow_up
     ui.shot("refinement")
+    # A question asked back: its options are buttons, and one asks the question with that choice.
+    back = ask(ui, "2024年的数据")
+    assert back.get_attribute("data-route") == "clarification"
+    choice = back.locator("button.option", has_text="毛利率").first
+    chosen = choice.get_attribute("data-question")
+    choice.click()
+    expect(ui.page.locator("#answers > li")).to_have_count(4, timeout=60_000)
+    answered = ui.page.locator("#answers > li").first
+    assert answered.locator(".question").inner_text() == chosen
+    assert answered.locator("button.chip.kind-fact").count() >= 1
 
 
 def test_history_survives_a_reload_with_citations_pinned_to_their_version(acme: Service, open_page: Any) -> None:
