@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 
 from ragspine.facts.glossary import default_glossary
 from ragspine.numbers import sourced_values
-from ragspine.qa.attribution import entity_namer
 from ragspine.qa.answer import answer_question
+from ragspine.qa.attribution import entity_namer
 from ragspine.qa.provenance import check_provenance
 from ragspine.qa.result import AnswerStatus, Route
 from tests.fakes.facts import InMemoryFactStore
