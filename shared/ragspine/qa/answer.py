@@ -136,7 +136,7 @@ def answer_question(question: str, *, qa: QAComponents, history: Sequence[Messag
         outcome = run_narrative(text, retriever=qa.retriever, llm=qa.llm, lang=lang, history=history,
                                 max_sensitivity=qa.max_sensitivity,
                                 system_prompt=qa.system_prompts.get(lang, qa.system_prompt),
-                                timeout_s=qa.llm_timeout_s)
+                                timeout_s=qa.llm_timeout_s, glossary=qa.glossary)
         trace.stage("narrative")
         for item in outcome.decisions:
             trace.decide(item)
@@ -179,7 +179,7 @@ def answer_question(question: str, *, qa: QAComponents, history: Sequence[Messag
     outcome = run_narrative(text, retriever=qa.retriever, llm=qa.llm, lang=lang, history=history,
                             max_sensitivity=qa.max_sensitivity,
                             system_prompt=qa.system_prompts.get(lang, qa.system_prompt),
-                            timeout_s=qa.llm_timeout_s)
+                            timeout_s=qa.llm_timeout_s, glossary=qa.glossary)
     trace.stage("narrative")
     for item in outcome.decisions:
         trace.decide(item)

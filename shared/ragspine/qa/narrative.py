@@ -14,9 +14,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ragspine.errors import ProviderUnavailableError
+from ragspine.facts.glossary import Glossary
 from ragspine.llm.errors import LLM_TIMEOUT
 from ragspine.llm.ports import LLMProvider, Message
-from ragspine.qa.attribution import misattributed
+from ragspine.qa.attribution import Namer, entity_namer, misattributed
 from ragspine.qa.citing import CitedAnswer, cite
 from ragspine.qa.language import Lang
 from ragspine.qa.ports import Evidence, NarrativeRetriever
@@ -83,10 +84,12 @@ class NarrativeOutcome:
 def run_narrative(question: str, *, retriever: NarrativeRetriever | None, llm: LLMProvider, lang: Lang,
                   history: Sequence[Message] = (), top_k: int = DEFAULT_TOP_K,
                   max_sensitivity: Sensitivity = Sensitivity.CONFIDENTIAL,
-                  system_prompt: str = SYSTEM_PROMPT, timeout_s: float | None = None) -> NarrativeOutcome:
+                  system_prompt: str = SYSTEM_PROMPT, timeout_s: float | None = None,
+                  glossary: Glossary | None = None) -> NarrativeOutcome:
     """Answer a "why / what happened" question from cited passages only.
 
-    ``timeout_s`` is the model's timeout, named in the notice when it is exceeded.
+    ``timeout_s`` is the model's timeout, named in the notice when it is exceeded; with a
+    ``glossary`` a figure given another entity than its passage's is rejected too.
     """
     if retriever is None:
         return NarrativeOutcome(_TEXTS["unwired"][lang], (), AnswerStatus.RETRIEVAL_UNAVAILABLE,
@@ -135,7 +138,7 @@ def run_narrative(question: str, *, retriever: NarrativeRetriever | None, llm: L
         decisions.append(f"narrative:language_not_kept:{lang}")
         _warn("language_not_kept", decisions)
     cited = cite(text, evidence)
-    unsupported = _unsupported(cited, evidence)
+    unsupported = _unsupported(cited, evidence, entity_namer(glossary) if glossary is not None else None)
     if unsupported:
         decisions += ["provenance:rejected", f"provenance:unsupported={len(unsupported)}"]  # values: detail only
         _warn("provenance_rejected", decisions)
@@ -150,14 +153,14 @@ def run_narrative(question: str, *, retriever: NarrativeRetriever | None, llm: L
     return NarrativeOutcome(cited.text, _sources(used), AnswerStatus.ANSWERED, tuple(used), tuple(decisions), detail)
 
 
-def _unsupported(cited: CitedAnswer, evidence: Sequence[Evidence]) -> tuple[str, ...]:
-    """Numbers no passage states, then figures given a year their passage does not give them."""
+def _unsupported(cited: CitedAnswer, evidence: Sequence[Evidence], entities: Namer | None) -> tuple[str, ...]:
+    """Numbers no passage states, then figures given a year (or entity) their passage does not give them."""
     report = check_provenance(cited.text, evidence_texts=[e.context or e.text for e in evidence],
                               passages=len(evidence))
     if not report.ok:
         return report.unsupported
     claims = [claims_text(sentence, passages=len(evidence)) for sentence, _ in cited.sentences]
-    return misattributed(cited.sentences, claims, evidence)
+    return misattributed(cited.sentences, claims, evidence, entities=entities)
 
 
 def _unavailable(exc: ProviderUnavailableError, evidence: Sequence[Evidence], lang: Lang, decisions: list[str],

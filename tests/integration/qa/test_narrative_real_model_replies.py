@@ -228,6 +228,19 @@ class TestPeriodsInTheAnswer:
         assert body["narrative_status"] == "answered"
 
 
+class TestEntitiesInTheAnswer:
+    def test_japans_figure_listed_under_hong_kong_is_rejected(self, ask_with) -> None:  # type: ignore[no-untyped-def]
+        body, _ = ask_with(replying("原因如下：\n1. 香港营业收入增长5.1% [3]\n2. 入境游客消费疲软 [1]"), ZH)
+
+        assert (body["narrative_status"], detail(body)["unsupported"]) == ("provenance_rejected", ["5.1 (ACME_HK)"])
+
+    def test_the_figure_under_its_own_entity_in_other_words_is_accepted(self, ask_with) -> None:  # type: ignore[no-untyped-def]
+        body, _ = ask_with(replying("Japan's revenue grew 5.1% in FY2024 as more visitors came [3]. In Hong Kong, "
+                                    "inbound tourist spending weakened [1]."), EN)
+
+        assert body["narrative_status"] == "answered"
+
+
 class TestPerEndpointSettings:
     def test_the_endpoints_own_timeout_wins_over_the_global_one(self, settings: Settings) -> None:
         from ragspine.bootstrap import llm_timeout
