@@ -8,13 +8,13 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
-from ragspine.llm.hashing_embedder import HashingEmbedder
 from typer.testing import CliRunner
 
 from ragspine import bootstrap
 from ragspine.bootstrap import get_services
 from ragspine.cli import app
 from ragspine.settings import Settings
+from tests.fakes.hashing_embedder import HashingEmbedder
 
 runner = CliRunner()
 WIDE = {"COLUMNS": "200"}

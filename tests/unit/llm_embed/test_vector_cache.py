@@ -8,9 +8,9 @@ from pathlib import Path
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from ragspine.llm.hashing_embedder import HashingEmbedder
 
 from ragspine.llm.vector_cache import CachedEmbedder
+from tests.fakes.hashing_embedder import HashingEmbedder
 
 
 def _close(got: list[list[float]], expected: list[list[float]]) -> bool:
