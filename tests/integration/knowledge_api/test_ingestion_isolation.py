@@ -72,3 +72,36 @@ def test_a_slow_document_in_one_space_does_not_delay_another_spaces_document(gat
         release.set()
     gateway.settle()
     assert all(gateway.operation(c["operationId"])["status"] == "SUCCEEDED" for c in slow)
+
+
+@pytest.fixture
+def short_parse_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A 50 ms parse budget (set before the Gateway's settings are read)."""
+    monkeypatch.setenv("RAGSPINE_INGEST_PARSE_TIMEOUT_S", "0.05")
+
+
+def _long_docx(paragraphs: int) -> bytes:
+    import io
+
+    import docx
+
+    document = docx.Document()
+    for number in range(paragraphs):
+        document.add_paragraph(f"Paragraph {number} of a long manual on travel, hotels and expenses.")
+    out = io.BytesIO()
+    document.save(out)
+    return out.getvalue()
+
+
+def test_a_parse_past_its_budget_fails_the_operation_with_its_own_code(short_parse_budget: None,
+                                                                       gateway: Gateway) -> None:
+    space = gateway.create_space()["knowledgeSpaceId"]
+    change = _upload(gateway, space, _long_docx(20_000), "manual.docx", DOCX)
+    gateway.settle()
+    operation = gateway.operation(change["operationId"])
+    assert operation["status"] == "FAILED", operation
+    assert operation["error"]["code"] == "INGEST_PARSE_TIMEOUT" and operation["retryable"] is False
+    assert "took longer than 0.05 s to parse" in operation["error"]["message"]
+    small = _upload(gateway, space, b"# Small\n\nStill ingested.\n", "small.md", "text/markdown")
+    gateway.settle()
+    assert gateway.operation(small["operationId"])["status"] == "SUCCEEDED"  # the worker is free again
