@@ -121,9 +121,7 @@ def run_narrative(question: str, *, retriever: NarrativeRetriever | None, llm: L
         if not declines(text) and not keeps_language(text, lang):
             decisions.append(f"narrative:language_asked_again:{lang}")
             asked_again = True
-            retry = llm.complete(prompt(again=True)).text.strip()
-            if keeps_language(retry, lang) or not keeps_language(text, lang):
-                text = retry
+            text = llm.complete(prompt(again=True)).text.strip()  # once: still another language is flagged below
     except ProviderUnavailableError as exc:
         return _unavailable(exc, evidence, lang, decisions, timeout_s)
     if declines(text):
