@@ -14,6 +14,7 @@ from ragspine.bootstrap import get_services
 from ragspine.cli import app
 from ragspine.domain.files import shipped_domains_dir
 from ragspine.facts.model import FactKey
+from ragspine.ingestion.facts_extract import EXTRACTOR_VERSION
 from ragspine.qa.answer import answer_question
 from ragspine.settings import get_settings
 
@@ -85,11 +86,12 @@ def test_a_glossary_change_reaches_the_facts_without_reingesting(domain: Path, t
     result = runner.invoke(app, ["facts", "reextract"])
     assert result.exit_code == 0, result.output
     assert "JP_Review.md: 2 facts (1 added, 0 removed, 0 changed)" in result.output
-    assert "1 document(s) re-extracted with extractor table-1 and glossary glossary-2: 1 added" in result.output
+    assert (f"1 document(s) re-extracted with extractor {EXTRACTOR_VERSION} and glossary glossary-2: 1 added"
+            in result.output)
     facts = get_services().facts
     fact = facts.get(JP_GROSS_PROFIT)
     assert fact is not None and fact.value == 601 and fact.source_doc_id == "JP_Review.md"
-    assert (fact.mapping_version, fact.extractor_version) == ("glossary-2", "table-1")
+    assert (fact.mapping_version, fact.extractor_version) == ("glossary-2", EXTRACTOR_VERSION)
     assert fact.source_file_hash and fact.source_file_hash.startswith("sha256:")
     revenue = facts.get(JP_REVENUE)
     assert revenue is not None and revenue.mapping_version == "glossary-2"  # restamped, not a change
