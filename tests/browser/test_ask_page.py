@@ -61,7 +61,7 @@ def test_an_english_question_answers_with_a_fact_chip_that_opens_its_worksheet_c
     card.locator("button.icon-copy").click()
     copied = ui.page.evaluate("navigator.clipboard.readText()")
     assert copied.startswith("What was ACME_CN revenue in 2024Q3?")
-    assert "[1] ACME_Quarterly_Revenue.xlsx · sheet=2024,cell=D2 (sha256:" in copied
+    assert "[1] ACME_Quarterly_Revenue.xlsx · sheet=2024,cell=D2,row=ACME_CN,col=2024Q3 (sha256:" in copied
 
 
 def test_a_chinese_question_opens_the_slide_table_with_the_cell_highlighted(acme: Service, open_page: Any) -> None:
@@ -172,7 +172,7 @@ def test_feedback_on_one_number_is_stored_with_its_locator(acme: Service, open_p
     expect(ui.page.locator("#evidence .feedback-status")).not_to_be_empty()
     latest = httpx.get(f"{acme.url}/v1/feedback", params={"limit": 1}).json()[0]
     assert (latest["reason"], latest["value"], latest["doc"], latest["locator"]) == (
-        "wrong_number", "322", "ACME_Quarterly_Revenue.xlsx", "sheet=2024,cell=D2")
+        "wrong_number", "322", "ACME_Quarterly_Revenue.xlsx", "sheet=2024,cell=D2,row=ACME_CN,col=2024Q3")
     # The administrator's view lists it, and its source opens the cited cell there too.
     ui.page.goto(acme.url + "/feedback")
     ui.page.wait_for_selector("body[data-ready=true]")
