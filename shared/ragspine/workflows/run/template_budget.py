@@ -5,7 +5,8 @@ rewritten to iterate through :meth:`BudgetedSandbox.budget_iter`), every call an
 is a step; the deadline is checked at each step; ``*``, ``**``, ``+`` and ``~`` refuse results
 over the output limit before making them, and an integer argument over that limit is refused
 (``'x'|center(10**9)``); ``range`` is capped at the step budget; every piece written, to the
-output or to a ``set`` block or macro buffer, is counted as it is produced. One step can still do bounded work (at most one value of ``max_output`` size).
+output or to a ``set`` block or macro buffer, is counted as it is produced. One step can still
+do bounded work (at most one value of ``max_output`` size).
 """
 
 from __future__ import annotations
