@@ -34,6 +34,11 @@ HOSTILE = {
     "endless recursion": "{% macro f(n) %}{{ f(n) }}{% endmacro %}{{ f(1) }}",
     "too much output": "{% for i in range(100) %}{{ 'y' * 5000 }}{% endfor %}",
     "a division by zero": "{{ 1 / 0 }}",
+    # Buffers joined later: each piece is small, the steps are few, the joined text is not.
+    "a set block of copies": "{% set x %}{% for i in range(50) %}" + "z" * 20000 + "{% endfor %}{% endset %}"
+                             "{{ x | length }}",
+    "a macro of copies": "{% macro m() %}{% for i in range(50) %}{{ 'y' * 20000 }}{% endfor %}{% endmacro %}"
+                         "{{ m() | length }}",
 }
 
 

@@ -4,8 +4,9 @@ The sandbox stops attribute tricks, not work. Here every loop iteration (each ``
 rewritten to iterate through :meth:`BudgetedSandbox.budget_iter`), every call and every filter
 is a step; the deadline is checked at each step; ``*``, ``**``, ``+`` and ``~`` refuse results
 over the output limit before making them, and an integer argument over that limit is refused
-(``'x'|center(10**9)``); ``range`` is capped at the step budget; the output is counted as it
-is produced. One step can still do bounded work (at most one value of ``max_output`` size).
+(``'x'|center(10**9)``); ``range`` is capped at the step budget; every piece written, to the
+output or to a ``set`` block or macro buffer, is counted as it is produced. One step can still
+do bounded work (at most one value of ``max_output`` size).
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ from jinja2.sandbox import SandboxedEnvironment
 
 _SIZED = (str, bytes, list, tuple)
 _MAX_INT_BITS = 4096
+# Everything a render writes (its output, ``set`` blocks, macro bodies) may total this many times the output limit.
+WRITE_FACTOR = 4
 # Filters and str methods whose integer argument is a size to allocate (a width, a count).
 _SIZE_ARGUMENTS = frozenset({"center", "indent", "wordwrap", "truncate", "ljust", "rjust", "zfill", "expandtabs",
                              "batch", "slice"})
@@ -40,6 +43,7 @@ class BudgetedSandbox(SandboxedEnvironment):
         super().__init__(autoescape=False, keep_trailing_newline=True)
         self.max_steps, self.max_output, self.timeout_seconds = max_steps, max_output, timeout_seconds
         self.steps = 0
+        self.written = 0
         self.deadline = math.inf
         self.globals["range"] = self.budget_range
         self.filters = {name: self._budgeted_filter(name, f) for name, f in self.filters.items()}
@@ -47,6 +51,7 @@ class BudgetedSandbox(SandboxedEnvironment):
     def start(self) -> None:
         """Begin a render: the deadline runs from now."""
         self.steps = 0
+        self.written = 0
         self.deadline = time.monotonic() + self.timeout_seconds
 
     def step(self) -> None:
@@ -102,6 +107,15 @@ class BudgetedSandbox(SandboxedEnvironment):
                                       f"{self.max_steps} steps")
         return numbers
 
+    def budget_write(self, value: Any) -> Any:
+        """A piece of output, wherever it goes (the result, a ``set`` block, a macro's text), counted against
+        ``WRITE_FACTOR`` times the output limit: buffers that are joined later cannot grow unseen."""
+        self.written += len(value) if isinstance(value, str) else len(str(value))
+        if self.written > self.max_output * WRITE_FACTOR:
+            raise TemplateBudgetError(f"the template wrote more than {self.max_output * WRITE_FACTOR} characters "
+                                      "(its output, set blocks and macros together)")
+        return value
+
     def budget_concat(self, *parts: Any) -> str:
         """``a ~ b``, refused before it is made when the result would pass the output limit."""
         self.step()
@@ -152,11 +166,14 @@ class BudgetedSandbox(SandboxedEnvironment):
         return self._fits(super().call_binop(context, operator, left, right))
 
     def _parse(self, source: str, name: str | None, filename: str | None) -> nodes.Template:
-        """Parse, then route every loop's iterable and every ``~`` through the budget."""
+        """Parse, then route every loop's iterable, every piece of output and every ``~`` through the budget."""
         tree = super()._parse(source, name, filename)
         for loop in tree.find_all(nodes.For):
             loop.iter = nodes.Call(nodes.EnvironmentAttribute("budget_iter"), [loop.iter], [], None, None,
                                    lineno=loop.lineno)
+        for output in tree.find_all(nodes.Output):
+            output.nodes = [nodes.Call(nodes.EnvironmentAttribute("budget_write"), [part], [], None, None,
+                                       lineno=part.lineno) for part in output.nodes]
         for concat in list(tree.find_all(nodes.Concat)):
             parts = concat.nodes
             concat.nodes = [nodes.Call(nodes.EnvironmentAttribute("budget_concat"), parts, [], None, None,
