@@ -1,6 +1,8 @@
 // Calls to the service's own routes; citations arrive as data, never parsed out of prose.
+import { authHeaders } from "./auth.js";
+
 async function call(url, options = {}) {
-  const response = await fetch(url, { headers: { "Content-Type": "application/json" }, ...options });
+  const response = await fetch(url, { headers: { "Content-Type": "application/json", ...authHeaders() }, ...options });
   const body = await response.json().catch(() => ({}));
   if (!response.ok) {
     const message = body?.error?.message || body?.detail?.[0]?.msg || response.statusText;

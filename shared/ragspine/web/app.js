@@ -1,6 +1,7 @@
 // The ask page: question box, answers with number chips, the evidence beside them, history in this browser.
 import * as api from "./api.js";
 import { renderAnswer } from "./answer.js";
+import { signIn } from "./auth.js";
 import "./evidence.js";
 import * as history from "./history.js";
 import { pickLocale, setLocale, t } from "./i18n.js";
@@ -81,4 +82,9 @@ const chosen = pickLocale();
 locale.value = chosen;
 await setLocale(chosen);
 redraw();
+try {
+  await signIn();  // the deployed page signs in through the company's identity provider; locally nothing happens
+} catch (error) {
+  status.textContent = error.message;
+}
 document.body.dataset.ready = "true";

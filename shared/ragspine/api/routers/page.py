@@ -14,6 +14,7 @@ from pydantic import BaseModel, Field
 
 from ragspine.api.deps import ServicesDep
 from ragspine.api.envelope import ErrorEnvelope
+from ragspine.api.page_files import content_security_policy
 from ragspine.evidence.library import EvidenceLibrary
 from ragspine.feedback.store import FeedbackReason, FeedbackStore
 from ragspine.sensitivity import Sensitivity
@@ -22,8 +23,7 @@ from ragspine.settings import Settings
 router = APIRouter(tags=["page"])
 WEB_DIR = Path(str(resources.files("ragspine") / "web"))
 # The page's own files only; every call it makes goes to the API routes, never elsewhere.
-_CSP = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
-        "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
+_CSP = content_security_policy()
 
 
 class EvidenceResponse(BaseModel):
@@ -108,6 +108,12 @@ def page() -> Response:
     """The ask page (plain ES modules; no build step)."""
     return FileResponse(WEB_DIR / "index.html", media_type="text/html; charset=utf-8",
                         headers={"Content-Security-Policy": _CSP, "Cache-Control": "no-cache"})
+
+
+@router.get("/ui/config.json", include_in_schema=False)
+def page_config() -> dict[str, None]:
+    """How the page signs in: locally it does not (the deployed page Lambda names the identity provider)."""
+    return {"login": None}
 
 
 @router.get("/documents", include_in_schema=False)
