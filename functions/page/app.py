@@ -32,8 +32,10 @@ def _not_found(path: str) -> dict[str, Any]:
 
 
 def _page_url(event: dict[str, Any]) -> str:
+    """The page's own URL, the redirect URI of its sign-in (API Gateway says the scheme it was reached by)."""
     headers = {k.lower(): v for k, v in (event.get("headers") or {}).items()}
-    return f"https://{headers.get('host', '')}/"
+    scheme = "http" if headers.get("x-forwarded-proto") == "http" else "https"
+    return f"{scheme}://{headers.get('host', '')}/"
 
 
 @logger.inject_lambda_context
