@@ -111,9 +111,9 @@ def page() -> Response:
 
 
 @router.get("/ui/config.json", include_in_schema=False)
-def page_config() -> dict[str, None]:
-    """How the page signs in: locally it does not (the deployed page Lambda names the identity provider)."""
-    return {"login": None}
+def page_config() -> dict[str, bool | None]:
+    """How the page signs in (locally it does not) and whether it may stream answers (locally it may)."""
+    return {"login": None, "stream": True}
 
 
 @router.get("/documents", include_in_schema=False)
@@ -179,5 +179,8 @@ def list_feedback(store: FeedbackDep,
 
 def install(app: FastAPI) -> None:
     """Mount the page, its static files and the evidence and feedback routes on ``app``."""
+    from ragspine.api.routers import ask_stream
+
     app.include_router(router)
+    app.include_router(ask_stream.router)
     app.mount("/ui", StaticFiles(directory=WEB_DIR), name="ui")
