@@ -60,8 +60,8 @@ def _serve(event: dict[str, Any]) -> dict[str, Any]:
         return _response(500, json.dumps(body), "application/json")
     connect = (login.token_origin,) if login else ()
     if path == "/ui/config.json":
-        return _response(200, json.dumps({"login": login.as_json() if login else None, "stream": False}), "application/json",
-                         connect=connect)
+        config = {"login": login.as_json() if login else None, "stream": False}  # one response per answer on AWS
+        return _response(200, json.dumps(config), "application/json", connect=connect)
     name = PAGES.get(path)
     found = WEB_DIR / name if name else static_file(path)
     if found is None:

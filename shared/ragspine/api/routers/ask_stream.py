@@ -34,7 +34,8 @@ router = APIRouter(prefix="/v1", tags=["ask"])
 KEEPALIVE_S = 10.0  # a comment line this often while the answer is being written, so no proxy drops the stream
 _DONE = object()
 EXAMPLE = ('event: accepted\ndata: {"question_chars": 42}\n\n'
-           'event: reading\ndata: {"sources": [{"doc": "ACME_FY2024_MDA.docx", "locator": "heading=Revenue,para=2"}]}\n\n'
+           'event: reading\ndata: {"sources": [{"doc": "ACME_FY2024_MDA.docx", '
+           '"locator": "heading=Revenue,para=2"}]}\n\n'
            'event: answer\ndata: {"answer": "…", "sources": [...], "parts": [...], ...}\n\n')
 
 
