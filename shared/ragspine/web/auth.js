@@ -42,13 +42,16 @@ async function leaveToSignIn(login) {
 }
 
 // Before the first call: a token when the deployment needs one (redeemed or fetched), nothing locally.
+// Returns the deployment's page config ({login, stream}).
 export async function signIn() {
   const response = await fetch("/ui/config.json", { cache: "no-cache" });
-  const login = response.ok ? (await response.json()).login : null;
-  if (!login) return;
+  const config = response.ok ? await response.json() : {};
+  const login = config.login;
+  if (!login) return config;
   const params = new URLSearchParams(location.search);
   if (params.has("code")) await redeem(login, params);
   else if (!held()) await leaveToSignIn(login);
+  return config;
 }
 
 // The Authorization header of the API calls (none without a token).
