@@ -66,9 +66,11 @@ def test_a_fact_answer_streams_accepted_then_the_answer(client: TestClient) -> N
     assert "322" in events[-1][1]["answer"]
 
 
-def test_an_invalid_question_is_refused_before_the_stream_starts(client: TestClient) -> None:
-    response = client.post("/v1/ask/stream", json={"question": ""})
+@pytest.mark.parametrize("question", ["", "   ", "x" * 1001])
+def test_an_invalid_question_is_refused_before_the_stream_starts(client: TestClient, question: str) -> None:
+    response = client.post("/v1/ask/stream", json={"question": question})
     assert response.status_code in (400, 422) and not response.headers["content-type"].startswith("text/event-stream")
+    assert response.status_code == client.post("/v1/ask", json={"question": question}).status_code
 
 
 def test_the_stream_is_in_the_openapi_schema(client: TestClient) -> None:

@@ -33,6 +33,10 @@ logger = logging.getLogger(__name__)
 router = APIRouter(prefix="/v1", tags=["ask"])
 KEEPALIVE_S = 10.0  # a comment line this often while the answer is being written, so no proxy drops the stream
 _DONE = object()
+# One event of the stream: its name, and its data as one line of JSON.
+EVENT_SCHEMA = {"type": "object", "required": ["event", "data"],
+                "properties": {"event": {"type": "string", "enum": ["accepted", "reading", "answer", "error"]},
+                               "data": {"type": "string", "contentMediaType": "application/json"}}}
 EXAMPLE = ('event: accepted\ndata: {"question_chars": 42}\n\n'
            'event: reading\ndata: {"sources": [{"doc": "ACME_FY2024_MDA.docx", '
            '"locator": "heading=Revenue,para=2"}]}\n\n'
@@ -68,11 +72,14 @@ def sse(event: str, data: Any) -> str:
                                     "({sources: [{doc, locator}]}) for each retrieval, then `answer` (the "
                                     "AskResponse of POST /v1/ask) or `error` ({error: {code, message}}); lines "
                                     "starting with `:` keep the connection open.",
-                     "content": {"text/event-stream": {"schema": {"type": "string"}, "example": EXAMPLE}}}})
+                     "content": {"text/event-stream": {"schema": EVENT_SCHEMA, "example": EXAMPLE}}}})
 def ask_stream(body: AskRequest, services: ServicesDep) -> StreamingResponse:
     """The answer of ``POST /v1/ask``, with the passages it reads announced as it reads them."""
     from ragspine.api.routers.ask import answer
+    from ragspine.qa.answer import validate_question
 
+    # Refused as /v1/ask refuses it (400), before the stream starts: once it has, the status is 200.
+    validate_question(body.question, max_chars=services.qa.max_chars)
     events: queue.Queue[Any] = queue.Queue()
     qa = services.qa
     if qa.retriever is not None:
