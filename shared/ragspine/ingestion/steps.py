@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import enum
 import hashlib
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -174,7 +175,7 @@ def unpublished(facts: Sequence[Fact]) -> tuple[str, ...]:
     """One warning per table of a Gateway document whose figures were read but are not published as facts."""
     by_table: dict[str, int] = {}
     for fact in facts:
-        table = fact.source_locator.rsplit(",cell=", 1)[0] if ",cell=" in fact.source_locator else fact.source_locator
+        table = re.split(r",(?:cell|row|col)=", fact.source_locator, maxsplit=1)[0]  # the table, not its cell
         by_table[table] = by_table.get(table, 0) + 1
     return tuple(f"{table}: no facts published from the {n} figures read: a knowledge space's documents stay out "
                  "of the shared fact table (it has no space ACL), so this table is answered as passages"

@@ -9,6 +9,8 @@ from tests.integration.knowledge_api.test_leaks import WORKBOOK, XLSX, upload
 from tests.support.cfn import REPO_ROOT
 from tests.support.knowledge_api import Gateway
 
+DECK = REPO_ROOT / "shared" / "ragspine" / "samples" / "acme" / "ACME_FY2024_Review.pptx"
+PPTX = "application/vnd.openxmlformats-officedocument.presentationml.presentation"
 LETTER = REPO_ROOT / "shared" / "ragspine" / "samples" / "vela" / "Vela_FY2025_Chair_Letter.pdf"
 
 
@@ -20,6 +22,14 @@ def test_a_gateway_workbook_says_why_its_tables_gave_no_facts(gateway: Gateway) 
     assert "answered as passages" in unpublished[0]
     operation = gateway.ok("GET", f"/operations/{version['operationId']}")
     assert operation["warnings"] == version["warnings"]
+
+
+def test_a_slide_deck_gets_one_warning_per_table_not_per_figure(gateway: Gateway) -> None:
+    document_id = upload(gateway, DECK.read_bytes(), DECK.name, PPTX)
+    unpublished = [w for w in gateway.document(document_id)["activeVersion"]["warnings"] if "no facts published" in w]
+    tables = [w.split(":", 1)[0] for w in unpublished]
+    assert tables and all(t.startswith("slide=") and ",row=" not in t for t in tables), unpublished
+    assert len(tables) == len(set(tables))
 
 
 def test_a_pdf_version_reports_its_pages_and_pages_per_second(gateway: Gateway) -> None:
