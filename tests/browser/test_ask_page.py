@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -215,3 +216,23 @@ def test_axe_finds_no_accessibility_violations(acme: Service, open_page: Any) ->
     cited_cell(ui)
     violations = run_axe(ui.page)
     assert violations == [], json.dumps(violations, ensure_ascii=False, indent=1)
+
+
+def test_the_local_page_streams_an_answer_and_says_what_it_reads_before_the_answer(acme: Service,
+                                                                                    open_page: Any) -> None:
+    ui = open_page(acme)
+    asked: list[str] = []
+    ui.page.on("request", lambda request: asked.append(request.url) if "/v1/ask" in request.url else None)
+    ui.page.evaluate("""() => {
+      window.statuses = [];
+      new MutationObserver(() => window.statuses.push(document.getElementById('status').textContent))
+        .observe(document.getElementById('status'), { childList: true, characterData: true, subtree: true });
+    }""")
+    card = ask(ui, "香港2024年营业收入为什么下降？")
+    expect(ui.page.locator("#status")).to_have_text(re.compile(r"^Answer ready, \d+ sources?$"))
+    statuses = ui.page.evaluate("window.statuses")
+    reading = [s for s in statuses if s.startswith("Reading ")]
+    assert reading and "ACME_FY2024_MDA.docx" in reading[0], statuses
+    assert statuses.index(reading[0]) < len(statuses) - 1  # said before the answer was ready
+    assert asked == [f"{acme.url}/v1/ask/stream"]
+    assert card.locator(".chip, .citation").count() > 0

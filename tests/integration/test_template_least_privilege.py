@@ -59,6 +59,7 @@ OBJECT_RW = {"s3:GetObject", "s3:PutObject", "s3:DeleteObject"}
 # What each function may touch: resource (logical id, or bucket prefix as "UploadsBucket/<prefix>") -> actions.
 SCOPE: dict[str, dict[str, set[str]]] = {
     "AskFunction": {"FactsTable": DDB_READ, "SearchDomain": ES_READ},
+    "PageFunction": {},  # the page's files come from its layer; it reads no table, bucket or secret
     "WorkflowFunction": {"WorkflowsTable": DDB_READ | DDB_WRITE, "ApiKeyPepperSecret": {"secretsmanager:GetSecretValue"},
                          "SearchDomain": ES_READ, "CodeRunnerFunction": {"lambda:InvokeFunction"}},
     "WebhookFunction": {"WorkflowsTable": DDB_READ | DDB_WRITE, "SearchDomain": ES_READ,

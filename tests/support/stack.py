@@ -368,6 +368,11 @@ def deploy_stack(monkeypatch: pytest.MonkeyPatch, load_event: Callable[[str], di
                 created = secretsmanager.create_secret(Name=f"ragspine-{logical.lower()}",
                                                        SecretString=generated_secret(resource.get("Properties", {})))
                 names[logical] = created["ARN"]  # Ref of a secret is its ARN
+        for logical, resource in resources.items():
+            # The page's sign-in (Cognito) is not exercised here: stand-in ids let the page function's
+            # environment resolve (moto's Cognito needs an extra JOSE library).
+            if resource["Type"].startswith("AWS::Cognito::"):
+                names[logical] = f"{REGION}_{logical}"
         lambdas = boto3.client("lambda", region_name=REGION)
         for logical in _functions(template):
             created = lambdas.create_function(FunctionName=logical, Runtime="python3.12", Role=role,

@@ -9,7 +9,7 @@ from ragspine.knowledge.documents import searchable
 from ragspine.knowledge.gateway import Gateway
 from ragspine.knowledge.metadata import metadata_json
 from ragspine.knowledge.model import PROFILE_CODE, Document, GatewayOperation, Space, Version, VersionStatus
-from ragspine.knowledge.operations import run_state, version_status
+from ragspine.knowledge.operations import RunState, run_state, version_status
 from ragspine.knowledge.spaces import document_count
 
 if TYPE_CHECKING:
@@ -55,8 +55,15 @@ def version_view(gateway: Gateway, version: Version) -> dict[str, Any]:
             "fileSize": version.file_size, "operationId": version.operation_id,
             "operationStatus": state.status.value if state else None, "progress": shown,
             "error": {"code": state.error_code, "message": state.error_message or ""} if failed and state else None,
-            "retryable": bool(state and state.retryable), "createdAt": iso(version.created_at),
+            "retryable": bool(state and state.retryable), **run_report(state), "createdAt": iso(version.created_at),
             "updatedAt": iso(version.updated_at)}
+
+
+def run_report(state: RunState | None) -> dict[str, Any]:
+    """What the run read: its warnings, its page count and pages per second (null when not known)."""
+    if state is None:
+        return {"warnings": [], "pages": None, "pagesPerSecond": None}
+    return {"warnings": list(state.warnings), "pages": state.pages, "pagesPerSecond": state.pages_per_second}
 
 
 def _slot(gateway: Gateway, version_id: str | None) -> Version | None:
@@ -105,7 +112,7 @@ def operation_view(gateway: Gateway, operation: GatewayOperation) -> dict[str, A
             "rootOperationId": operation.root_id, "retryable": state.retryable, "retryCount": state.retry_count,
             "manualRetryCount": len(retries), "lastRetryAt": iso(retries[-1].created_at) if retries else None,
             "nextRetryAt": iso(state.next_retry_at) if state.next_retry_at else None,
-            "progress": progress(state.percent, state.progress_source, at),
+            "progress": progress(state.percent, state.progress_source, at), **run_report(state),
             "error": {"code": state.error_code, "message": state.error_message or ""} if state.error_code else None,
             "createdAt": iso(operation.created_at), "updatedAt": iso(at)}
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import enum
 import hashlib
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -160,16 +161,28 @@ def extract(operation: Operation, context: StepContext) -> StepResult:
     from ragspine.ingestion.facts_extract import ExtractionResult, extract_facts
 
     doc = staged.load_document(_require(context, operation, "document", Step.EXTRACT_FACTS))
-    if operation.space is not None:
-        # A Gateway document: the fact table has no Gateway ACL, so nothing is published there
-        # and its tables stay in the chunks, searchable through the Gateway alone.
-        empty = ExtractionResult(doc_id=operation.doc_id, facts=(), warnings=())
-        context.staging.put(operation.id, "extraction", staged.dump_extraction(empty))
-        return StepResult(Step.EXTRACT_FACTS, operation.id)
     result = extract_facts(doc, glossary=context.glossary, source_file_hash=operation.file_hash,
                            sensitivity=operation.sensitivity)
+    if operation.space is not None:
+        # A Gateway document: the fact table has no Gateway ACL, so nothing is published there
+        # and its tables stay in the chunks, searchable through the Gateway alone. The tables are
+        # still read, so whoever maintains the space sees what they state and what could not be read.
+        empty = ExtractionResult(doc_id=operation.doc_id, facts=(), warnings=())
+        context.staging.put(operation.id, "extraction", staged.dump_extraction(empty))
+        return StepResult(Step.EXTRACT_FACTS, operation.id, warnings=(*result.warnings, *unpublished(result.facts)))
     context.staging.put(operation.id, "extraction", staged.dump_extraction(result))
     return StepResult(Step.EXTRACT_FACTS, operation.id, warnings=result.warnings, facts=len(result.facts))
+
+
+def unpublished(facts: Sequence[Fact]) -> tuple[str, ...]:
+    """One warning per table of a Gateway document whose figures were read but are not published as facts."""
+    by_table: dict[str, int] = {}
+    for fact in facts:
+        table = re.split(r",(?:cell|row|col)=", fact.source_locator, maxsplit=1)[0]  # the table, not its cell
+        by_table[table] = by_table.get(table, 0) + 1
+    return tuple(f"{table}: no facts published from the {n} figures read: a knowledge space's documents stay out "
+                 "of the shared fact table (it has no space ACL), so this table is answered as passages"
+                 for table, n in by_table.items())
 
 
 def chunk_and_embed(operation: Operation, context: StepContext) -> StepResult:

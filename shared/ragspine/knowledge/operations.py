@@ -38,6 +38,7 @@ logger = logging.getLogger(__name__)
 NOT_RETRYABLE = "the operation cannot be retried: only a FAILED operation whose error is retryable can"
 RETRY_LIMIT = f"the manual retry limit ({MAX_MANUAL_RETRIES} per operation) is reached: upload the file again"
 ALREADY_FINISHED = "the operation has already finished and cannot be cancelled"
+MAX_WARNINGS = 100  # shown per run; a filing with hundreds of skipped tables keeps its first ones
 STAGED_STEPS = ("source", "document", "extraction", "chunks", "index_ready")
 ACTION_OF = {ChangeType.UPLOAD: Action.DOCUMENT_UPLOAD, ChangeType.REPLACE: Action.DOCUMENT_UPDATE,
              ChangeType.REINDEX: Action.DOCUMENT_REINDEX}
@@ -64,6 +65,9 @@ class RunState:
     updated_at: datetime | None
     staged: tuple[str, ...] = ()  # the step outputs a RUNNING run has staged so far
     next_retry_at: datetime | None = None  # when a step waiting for an automatic retry runs again
+    warnings: tuple[str, ...] = ()  # what the run could not read (a table with no facts and why, ...)
+    pages: int | None = None  # counted by ``parse``; None before it ran or for a format without pages
+    pages_per_second: float | None = None  # pages over the run's time so far (or its whole time once finished)
 
 
 def run_state(gateway: Gateway, operation_id: str) -> RunState:
@@ -79,7 +83,18 @@ def run_state(gateway: Gateway, operation_id: str) -> RunState:
     error = run.error
     return RunState(run.status, bool(error and error.retryable and run.status is OperationStatus.FAILED),
                     run.retry_count, error.code if error else None, _safe(error.message) if error else None,
-                    percent, source, run.updated_at, staged, _next_retry_at(run))
+                    percent, source, run.updated_at, staged, _next_retry_at(run),
+                    tuple(_safe(w) for w in run.warnings[:MAX_WARNINGS]), run.pages_count or None,
+                    _pages_per_second(run, gateway.clock()))
+
+
+def _pages_per_second(run: Operation, now: datetime) -> float | None:
+    """Pages parsed per second of the run (to its end once finished); None before ``parse`` counted pages."""
+    if not run.pages_count or run.started_at is None:
+        return None
+    end = run.finished_at if run.status.finished and run.finished_at else now
+    seconds = (end - run.started_at).total_seconds()
+    return round(run.pages_count / seconds, 2) if seconds > 0 else None
 
 
 def _next_retry_at(run: Operation) -> datetime | None:

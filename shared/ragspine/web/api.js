@@ -1,6 +1,8 @@
 // Calls to the service's own routes; citations arrive as data, never parsed out of prose.
+import { authHeaders } from "./auth.js";
+
 async function call(url, options = {}) {
-  const response = await fetch(url, { headers: { "Content-Type": "application/json" }, ...options });
+  const response = await fetch(url, { headers: { "Content-Type": "application/json", ...authHeaders() }, ...options });
   const body = await response.json().catch(() => ({}));
   if (!response.ok) {
     const message = body?.error?.message || body?.detail?.[0]?.msg || response.statusText;
@@ -11,6 +13,36 @@ async function call(url, options = {}) {
 
 export function ask(question, history) {
   return call("/v1/ask", { method: "POST", body: JSON.stringify({ question, history }) });
+}
+
+// The same answer as ask(), as server-sent events: onReading(sources) for each retrieval before the answer.
+export async function askStream(question, history, onReading) {
+  const response = await fetch("/v1/ask/stream", { method: "POST", body: JSON.stringify({ question, history }),
+    headers: { "Content-Type": "application/json", Accept: "text/event-stream", ...authHeaders() } });
+  if (!response.ok) {
+    const body = await response.json().catch(() => ({}));
+    throw Object.assign(new Error(body?.error?.message || body?.detail?.[0]?.msg || response.statusText),
+      { status: response.status });
+  }
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error("the answer stream ended without an answer");
+    buffer += value;
+    let end;
+    while ((end = buffer.indexOf("\n\n")) >= 0) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      const fields = Object.fromEntries(block.split("\n").filter((line) => !line.startsWith(":"))
+        .map((line) => [line.slice(0, line.indexOf(":")), line.slice(line.indexOf(":") + 1).trim()]));
+      if (!fields.event) continue;
+      const data = JSON.parse(fields.data);
+      if (fields.event === "reading") onReading(data.sources);
+      else if (fields.event === "answer") return data;
+      else if (fields.event === "error") throw new Error(data.error.message);
+    }
+  }
 }
 
 export function evidence({ doc, locator, version, find }) {

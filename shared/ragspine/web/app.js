@@ -1,6 +1,7 @@
 // The ask page: question box, answers with number chips, the evidence beside them, history in this browser.
 import * as api from "./api.js";
 import { renderAnswer } from "./answer.js";
+import { signIn } from "./auth.js";
 import "./evidence.js";
 import * as history from "./history.js";
 import { pickLocale, setLocale, t } from "./i18n.js";
@@ -12,6 +13,7 @@ const answers = document.getElementById("answers");
 const panel = document.getElementById("evidence");
 const locale = document.getElementById("locale");
 let items = history.load();
+let streaming = false;  // the local service streams answers; the deployed API answers with one response
 
 function show(item) {
   answers.prepend(renderAnswer(item, { onEvidence, onAsk: askQuestion, onFeedback }));
@@ -44,7 +46,12 @@ async function askQuestion(question) {
   status.textContent = t("asking");
   form.setAttribute("aria-busy", "true");
   try {
-    const response = await api.ask(question, history.turns(items));
+    const response = streaming
+      ? await api.askStream(question, history.turns(items), (sources) => {
+        status.textContent = t(sources.length === 1 ? "reading_one" : "reading", { n: sources.length,
+          docs: [...new Set(sources.map((s) => s.doc))].join(", ") });
+      })
+      : await api.ask(question, history.turns(items));
     const item = { question, response, at: new Date().toISOString() };
     items.push(item);
     history.save(items);
@@ -81,4 +88,10 @@ const chosen = pickLocale();
 locale.value = chosen;
 await setLocale(chosen);
 redraw();
+try {
+  // the deployed page signs in through the company's identity provider; locally nothing happens
+  streaming = Boolean((await signIn()).stream);
+} catch (error) {
+  status.textContent = error.message;
+}
 document.body.dataset.ready = "true";

@@ -50,10 +50,71 @@ function documentRow(doc) {
       : act(t("disable"), `/documents/${doc.documentId}:disable`),
     el("button", { type: "button", class: "action", text: t("replace"), "data-action": "replace",
       onclick: () => replacePicker(doc) }),
+    el("button", { type: "button", class: "action", text: t("details"), "data-action": "details",
+      "aria-expanded": "false", onclick: (event) => toggleDetails(doc, event.currentTarget) }),
     act(t("delete"), `/documents/${doc.documentId}`, "DELETE"));
   return el("tr", { "data-document": doc.documentId },
     el("th", { scope: "row", dir: "auto", text: doc.documentName }), el("td", { text: doc.status }),
     el("td", { text: doc.activeVersionNo ?? "—" }), el("td", { text: doc.searchable ? t("yes") : t("no") }), actions);
+}
+
+// Pages parsed and pages per second of a run, when the run has counted pages.
+function pagesText(version) {
+  if (!version?.pages) return "";
+  return t("pages_rate", { pages: version.pages, rate: version.pagesPerSecond ?? "—" });
+}
+
+// A row under the document: its version's run report (warnings, pages), its facts and a passages preview.
+async function toggleDetails(doc, button) {
+  const id = `details-${doc.documentId}`;
+  const open = document.getElementById(id);
+  if (open) {
+    open.remove();
+    button.setAttribute("aria-expanded", "false");
+    return;
+  }
+  const detail = await gateway("GET", `/documents/${doc.documentId}`).catch((error) => {
+    say(t("error", { message: error.message }));
+    return null;
+  });
+  if (!detail) return;
+  const version = detail.activeVersion || detail.candidateVersion;
+  const warnings = version?.warnings || [];
+  const heading = (text) => el("h3", { text });
+  const results = el("ol", { class: "passages", "aria-live": "polite" });
+  const query = el("input", { type: "search", id: `${id}-query`, value: doc.documentName.replace(/\.[^.]+$/, "") });
+  const preview = el("form", { class: "preview", onsubmit: (event) => {
+    event.preventDefault();
+    showPassages(doc, query.value, results);
+  } }, el("label", { for: query.id, text: t("passages_query") }), query,
+  el("button", { type: "submit", text: t("passages_button") }));
+  const cell = el("td", { colspan: "5", class: "details" },
+    el("p", { class: "run", text: [t("version_no", { n: version?.versionNo ?? "—" }), pagesText(version)].filter(Boolean).join(" · ") }),
+    heading(t("warnings")),
+    warnings.length ? el("ul", { class: "warnings" }, ...warnings.map((w) => el("li", { dir: "auto", text: w })))
+      : el("p", { text: t("no_warnings") }),
+    heading(t("facts")), el("p", { class: "facts", text: t("facts_in_space") }),
+    heading(t("passages")), preview, results);
+  button.closest("tr").after(el("tr", { id, class: "details-row" }, cell));
+  button.setAttribute("aria-expanded", "true");
+  await showPassages(doc, query.value, results);
+}
+
+// The document's passages for a query, through the Gateway's own search limited to this document.
+async function showPassages(doc, query, list) {
+  if (!query.trim()) return;
+  try {
+    const found = await gateway("POST", "/search", { query, knowledgeSpaceIds: [spaces.value],
+      documentIds: [doc.documentId], limit: 8 });
+    const hits = found.hits || [];
+    list.replaceChildren(...hits.map((hit) => el("li", { class: "passage" },
+      el("span", { class: "where", text: [(hit.chapterPath || []).join(" › "), hit.page ? t("page", { n: hit.page }) : ""]
+        .filter(Boolean).join(" · ") }),
+      el("span", { class: "quote", dir: "auto", text: hit.text.length > 400 ? `${hit.text.slice(0, 400)}…` : hit.text }))));
+    if (!hits.length) list.replaceChildren(el("li", { text: t("no_passages") }));
+  } catch (error) {
+    list.replaceChildren(el("li", { text: t("error", { message: error.message }) }));
+  }
 }
 
 async function change(doc, method, path) {
@@ -111,10 +172,14 @@ async function upload(file, replacing = null) {
     const doc = await gateway("GET", `/documents/${change.documentId}`);
     const version = doc.candidateVersion || doc.activeVersion;
     const stage = version ? version.status : doc.status;
+    const percent = version?.progress?.percent;
+    const line = [`${t(`stage.${stage}`)}${percent !== null && percent !== undefined ? ` (${percent}%)` : ""}`,
+      pagesText(version)].filter(Boolean).join(" · ");
     if (stage !== last) {
       last = stage;
-      const percent = version?.progress?.percent;
-      step(`${t(`stage.${stage}`)}${percent !== null && percent !== undefined ? ` (${percent}%)` : ""}`);
+      step(line);
+    } else {
+      progress.lastElementChild.textContent = line;  // the same stage, with its percent and pages/s now
     }
     if (["READY", "FAILED", "CANCELLED"].includes(stage)) break;
     if (version?.error) {

@@ -14,6 +14,7 @@ from pydantic import BaseModel, Field
 
 from ragspine.api.deps import ServicesDep
 from ragspine.api.envelope import ErrorEnvelope
+from ragspine.api.page_files import content_security_policy
 from ragspine.evidence.library import EvidenceLibrary
 from ragspine.feedback.store import FeedbackReason, FeedbackStore
 from ragspine.sensitivity import Sensitivity
@@ -22,8 +23,7 @@ from ragspine.settings import Settings
 router = APIRouter(tags=["page"])
 WEB_DIR = Path(str(resources.files("ragspine") / "web"))
 # The page's own files only; every call it makes goes to the API routes, never elsewhere.
-_CSP = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
-        "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
+_CSP = content_security_policy()
 
 
 class EvidenceResponse(BaseModel):
@@ -110,6 +110,12 @@ def page() -> Response:
                         headers={"Content-Security-Policy": _CSP, "Cache-Control": "no-cache"})
 
 
+@router.get("/ui/config.json", include_in_schema=False)
+def page_config() -> dict[str, bool | None]:
+    """How the page signs in (locally it does not) and whether it may stream answers (locally it may)."""
+    return {"login": None, "stream": True}
+
+
 @router.get("/documents", include_in_schema=False)
 def documents_page() -> Response:
     """The documents page: every call it makes goes through the Knowledge Gateway with its own identity."""
@@ -173,5 +179,8 @@ def list_feedback(store: FeedbackDep,
 
 def install(app: FastAPI) -> None:
     """Mount the page, its static files and the evidence and feedback routes on ``app``."""
+    from ragspine.api.routers import ask_stream
+
     app.include_router(router)
+    app.include_router(ask_stream.router)
     app.mount("/ui", StaticFiles(directory=WEB_DIR), name="ui")

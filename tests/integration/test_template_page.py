@@ -1,0 +1,76 @@
+"""template.yaml serves the ask page from the stack, and its calls pass the company's identity provider.
+
+The page's HTTP API: public page files, ``POST /v1/ask`` behind a JWT authorizer whose issuer and
+audience are template parameters, and a Cognito user pool only when no issuer is given.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.support.cfn import load_template
+
+COGNITO_ISSUER = {"Fn::Sub": "https://cognito-idp.${AWS::Region}.${AWS::URLSuffix}/${PageUserPool}"}
+PAGE_URL = {"Fn::Sub": "https://${PageApi}.execute-api.${AWS::Region}.${AWS::URLSuffix}/"}
+
+
+@pytest.fixture(scope="module")
+def template() -> dict[str, Any]:
+    return load_template()
+
+
+def _of_type(template: dict[str, Any], kind: str) -> dict[str, dict[str, Any]]:
+    return {name: r for name, r in template["Resources"].items() if r["Type"] == kind}
+
+
+def test_issuer_and_audience_are_parameters_and_the_audience_is_required_with_an_issuer(
+        template: dict[str, Any]) -> None:
+    for name in ("PageIssuer", "PageAudience", "PageClientId"):
+        assert template["Parameters"][name] == {**template["Parameters"][name], "Type": "String", "Default": ""}
+    rule = template["Rules"]["PageAudienceWithIssuer"]
+    assert rule["Assertions"][0]["Assert"] == {"Fn::Not": [{"Fn::Equals": [{"Ref": "PageAudience"}, ""]}]}
+
+
+def test_the_authorizer_checks_the_companys_issuer_or_the_stacks_own_user_pool(template: dict[str, Any]) -> None:
+    authorizer = template["Resources"]["PageAuthorizer"]["Properties"]
+    assert authorizer["AuthorizerType"] == "JWT"
+    assert authorizer["IdentitySource"] == ["$request.header.Authorization"]
+    jwt = authorizer["JwtConfiguration"]
+    assert jwt["Issuer"] == {"Fn::If": ["HasPageIssuer", {"Ref": "PageIssuer"}, COGNITO_ISSUER]}
+    assert jwt["Audience"] == [{"Fn::If": ["HasPageIssuer", {"Ref": "PageAudience"}, {"Ref": "PageUserPoolClient"}]}]
+    assert template["Conditions"]["CreatePageUserPool"] == {"Fn::Equals": [{"Ref": "PageIssuer"}, ""]}
+    for name in ("PageUserPool", "PageUserPoolDomain", "PageUserPoolClient"):
+        assert template["Resources"][name]["Condition"] == "CreatePageUserPool", name
+
+
+def test_only_the_page_files_are_public_and_every_other_route_needs_a_jwt(template: dict[str, Any]) -> None:
+    routes = {r["Properties"]["RouteKey"]: r["Properties"] for r in _of_type(template, "AWS::ApiGatewayV2::Route").values()
+              if r["Properties"]["ApiId"] == {"Ref": "PageApi"}}
+    assert set(routes) >= {"GET /", "GET /ui/{proxy+}", "POST /v1/ask"}
+    for key, route in routes.items():
+        if key in ("GET /", "GET /ui/{proxy+}"):
+            assert route["AuthorizationType"] == "NONE", key
+            assert route["Target"] == {"Fn::Sub": "integrations/${PageFilesIntegration}"}, key
+        else:
+            assert route["AuthorizationType"] == "JWT" and route["AuthorizerId"] == {"Ref": "PageAuthorizer"}, key
+    ask = template["Resources"]["PageAskIntegration"]["Properties"]
+    assert ask["IntegrationUri"] == {"Fn::GetAtt": ["AskFunction", "Arn"]} and ask["PayloadFormatVersion"] == "1.0"
+
+
+def test_the_user_pool_client_is_public_with_code_flow_and_the_page_as_its_redirect(template: dict[str, Any]) -> None:
+    client = template["Resources"]["PageUserPoolClient"]["Properties"]
+    assert client["GenerateSecret"] is False and client["AllowedOAuthFlows"] == ["code"]
+    assert client["CallbackURLs"] == [PAGE_URL] and template["Outputs"]["PageUrl"]["Value"] == PAGE_URL
+    pool = template["Resources"]["PageUserPool"]["Properties"]
+    assert pool["AdminCreateUserConfig"]["AllowAdminCreateUserOnly"] is True
+
+
+def test_the_page_function_tells_the_page_where_to_sign_in(template: dict[str, Any]) -> None:
+    variables = template["Resources"]["PageFunction"]["Properties"]["Environment"]["Variables"]
+    assert variables["RAGSPINE_PAGE_ISSUER"] == {"Fn::If": ["HasPageIssuer", {"Ref": "PageIssuer"}, COGNITO_ISSUER]}
+    assert variables["RAGSPINE_PAGE_CLIENT_ID"]["Fn::If"][0] == "HasPageClientId"
+    for name in ("RAGSPINE_PAGE_AUTHORIZE_URL", "RAGSPINE_PAGE_EXCHANGE_URL"):
+        condition, company, cognito = variables[name]["Fn::If"]
+        assert condition == "HasPageIssuer" and company == "" and "${PageUserPoolDomain}.auth." in cognito["Fn::Sub"]
