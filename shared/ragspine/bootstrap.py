@@ -280,14 +280,15 @@ def build_workflow_components(settings: Settings, *, llm: LLMProvider | None,
 def build_services(settings: Settings) -> Services:
     """Wire the adapters of ``settings.backend`` into a ``Services`` bundle."""
     from ragspine.facts.glossary import default_glossary
+    from ragspine.facts.open_vocabulary import with_open_terms
     from ragspine.qa.answer import QAComponents
     from ragspine.qa.intent import RuleIntentParser
     from ragspine.qa.screening import ScreeningPolicy
 
     pinned = settings.today
     clock: Callable[[], date] = (lambda: pinned) if pinned else date.today
-    glossary = default_glossary()
     facts = build_fact_store(settings)
+    glossary = with_open_terms(default_glossary(), facts.open_codes())  # the documents' own labels and companies
     llm = build_llm(settings, glossary)
     retrieval = build_retrieval(settings, llm=llm, glossary=glossary)
     narrative = None

@@ -113,16 +113,19 @@ def extract_facts(doc: ParsedDocument, *, glossary: Glossary, source_file_hash: 
 def _assumed_entity(doc: ParsedDocument, glossary: Glossary) -> str:
     """The entity a table naming none is about: the company the document states, or else the home entity.
 
-    A document about a company the glossary does not know assumes nothing: its figures are
-    not the home entity's.
+    A document about a company the glossary does not know files its figures under that
+    company, coded from its name (``company:…``), never under the home entity.
     """
+    from ragspine.facts.open_vocabulary import open_entity_code
     from ragspine.ingestion.document_context import document_context
 
-    company = document_context(doc, filename=doc.doc_id).company
+    company = document_context(doc, filename=doc.doc_id, given=doc.metadata).company
     if not company:
         return glossary.home_entity
     named = {m.code for m in glossary.scan(company) if m.kind is SlotKind.ENTITY and m.code}
-    return named.pop() if len(named) == 1 else ""
+    if len(named) == 1:
+        return named.pop()
+    return open_entity_code(company) or ""
 
 
 def _pdf_table_facts(block: Block, doc: ParsedDocument, glossary: Glossary,
