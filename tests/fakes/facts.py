@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable
 
-from ragspine.facts.open_vocabulary import is_open_code
 from ragspine.facts.model import Fact, FactKey, require_lineage
+from ragspine.facts.open_vocabulary import is_open_code
 from ragspine.facts.ports import FactStore
 
 

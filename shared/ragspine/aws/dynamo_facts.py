@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, Any
 
 from ragspine.aws.dynamo_table import DynamoTable
 from ragspine.errors import InvalidInputError, ProviderUnavailableError
-from ragspine.facts.open_vocabulary import ENTITY_PREFIX, METRIC_PREFIX
 from ragspine.facts.model import Fact, FactKey, format_number, parse_number, require_lineage
+from ragspine.facts.open_vocabulary import ENTITY_PREFIX, METRIC_PREFIX
 from ragspine.sensitivity import Sensitivity
 
 if TYPE_CHECKING:

@@ -41,6 +41,15 @@ def matching_form(text: str) -> str:
     return _SPACES.sub(" ", unicodedata.normalize("NFKC", text).lower().replace("#", " ")).strip()
 
 
+# Headers over a label column of line items ("Item", "項目"); any other word there ("Name",
+# "Segment", "Country") says the labels are not metrics.
+LINE_ITEM_HEADERS = frozenset({
+    "item", "items", "line item", "line items", "metric", "metrics", "kpi", "kpis", "indicator", "indicators",
+    "account", "accounts", "particulars", "description", "caption", "financial data", "financial item",
+    "項目", "科目", "勘定科目", "项目", "指标", "指標", "科目名", "項目名",
+})
+
+
 def open_metric_code(label: str) -> str | None:
     """The metric code of a row label the glossary does not name; None for text that is no label.
 
@@ -83,7 +92,16 @@ def _aliases(entity: bool, label: str) -> set[str]:
     forms = {label, _LOOSE.sub(" ", label).strip()}
     if entity:
         forms |= {_LEGAL_FORM.sub("", form).strip() for form in list(forms)}
+    else:  # an English label in the other number ("operating leases" for a row "Operating lease")
+        forms |= {_other_number(form) for form in list(forms) if form.isascii() and form[-1:].isalpha()}
     return {form for form in forms if len(form) >= 2}
+
+
+def _other_number(label: str) -> str:
+    """``operating lease`` <-> ``operating leases`` (the last word only; ``-ss`` words keep their form)."""
+    if label.endswith("ss"):
+        return label
+    return label[:-1] if label.endswith("s") else label + "s"
 
 
 def with_open_terms(glossary: Glossary, codes: Iterable[tuple[str, str]]) -> Glossary:

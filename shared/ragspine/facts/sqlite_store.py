@@ -7,8 +7,8 @@ from collections.abc import Collection, Iterable
 from pathlib import Path
 from typing import Any
 
-from ragspine.facts.open_vocabulary import ENTITY_PREFIX, METRIC_PREFIX
 from ragspine.facts.model import Fact, FactKey, require_lineage
+from ragspine.facts.open_vocabulary import ENTITY_PREFIX, METRIC_PREFIX
 from ragspine.sensitivity import Sensitivity
 from ragspine.sqlite_local import ThreadLocalSqlite
 

@@ -26,7 +26,7 @@ from ragspine.ingestion.model import Block, BlockKind, ParsedDocument
 from ragspine.ingestion.table_facts import Lineage, TableContext, table_facts
 from ragspine.sensitivity import Sensitivity
 
-EXTRACTOR_VERSION = "table-2"
+EXTRACTOR_VERSION = "table-3"  # open vocabulary: labels and companies the glossary does not name
 _LEAD_CHARS = 300
 
 
@@ -117,9 +117,9 @@ def _assumed_entity(doc: ParsedDocument, glossary: Glossary) -> str:
     company, coded from its name (``company:…``), never under the home entity.
     """
     from ragspine.facts.open_vocabulary import open_entity_code
-    from ragspine.ingestion.document_context import document_context
+    from ragspine.ingestion.document_company import stated_company
 
-    company = document_context(doc, filename=doc.doc_id, given=doc.metadata).company
+    company = stated_company(doc)
     if not company:
         return glossary.home_entity
     named = {m.code for m in glossary.scan(company) if m.kind is SlotKind.ENTITY and m.code}

@@ -36,10 +36,11 @@ from functools import lru_cache
 
 from ragspine.facts.glossary import Glossary, Period, SlotKind, normalize_text
 from ragspine.facts.model import Fact, FactKey
-from ragspine.facts.open_vocabulary import is_open_code, open_entity_code, open_metric_code
+from ragspine.facts.open_vocabulary import LINE_ITEM_HEADERS, is_open_code, open_entity_code, open_metric_code
+from ragspine.ingestion.document_company import COMPANY_NAME
 from ragspine.ingestion.model import Block
 from ragspine.ingestion.parsers._blocks import locator_value
-from ragspine.ingestion.table_axes import Named, TableShape, body_cell_blank, name_of, table_shape
+from ragspine.ingestion.table_axes import Named, TableShape, body_cell_blank, clean_label, name_of, table_shape
 from ragspine.numbers.cells import read_cell
 from ragspine.numbers.units import unit_dimension, units_in
 from ragspine.sensitivity import Sensitivity
@@ -56,11 +57,6 @@ _PART_OF_YEAR = re.compile(
     r"|上半期|下半期|中間|四半期|上半年|半年|季度|[1-9]\s*[-–~～]\s*[1-9]\s*月")
 _COMMA = re.compile(r"\s*[,，]\s*")
 _MAX_WARNINGS_PER_TABLE = 12
-# A company's name as documents write it (Kirin Holdings, 株式会社…, …ホールディングス, Acme Inc.).
-_COMPANY = re.compile(
-    r"[\w\u30a0-\u30ff\u4e00-\u9fff・]+(?:ホールディングス|株式会社|グループ|銀行|工業|商事|製薬|電機|集团|股份有限公司|有限公司)"
-    r"|(?:株式会社)[\w\u30a0-\u30ff\u4e00-\u9fff]+"
-    r"|(?:[A-Z][\w&.-]*\s+){1,4}(?:Inc\.?|Corp\.?|Corporation|Ltd\.?|Limited|plc|PLC|Holdings|AG|S\.A\.|N\.V\.|SE|GmbH)(?![\w])")
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,20 +229,30 @@ def table_facts(block: Block, context: TableContext, glossary: Glossary,
     return _TableReader(block, context, glossary, lineage, shape, rows, refs, namer).read()
 
 
-def _open_metric(labels: Sequence[str], names: list[Named]) -> list[Named]:
+def _open_metric(labels: Sequence[str], names: list[Named], line_item_cols: set[int]) -> list[Named]:
     """A row's names, its one unknown label read as a metric of the document's own when no other label names one.
 
     Two unknown labels in one row (an unknown segment beside an unknown line item) stay unknown:
     which is the metric is not certain. A label naming a metric beside an unknown one (a long
-    layout's segment column) leaves it unknown too.
+    layout's segment column) leaves it unknown too, and so does a label under a header naming
+    something else than line items ("Name", "Segment").
     """
     unknown = [i for i, n in enumerate(names) if n.unknown]
-    if len(unknown) != 1 or any(n.metric for n in names):
+    if len(unknown) != 1 or unknown[0] not in line_item_cols or any(n.metric for n in names):
         return names
     code = open_metric_code(labels[unknown[0]])
     if code is None:
         return names
     return [Named(metric=code) if i == unknown[0] else n for i, n in enumerate(names)]
+
+
+def _line_item_header(glossary: Glossary, text: str) -> bool:
+    """Whether a header over a label column lets its unknown labels be line items."""
+    bare = normalize_text(text).strip(" :：")
+    if not bare or bare in LINE_ITEM_HEADERS:
+        return True
+    named = name_of(glossary, text)
+    return named == Named() and bool(_units_of(text, glossary.currency))  # a unit note: "(in millions)"
 
 
 class _TableReader:
@@ -268,7 +274,8 @@ class _TableReader:
     def read(self) -> tuple[list[Fact], list[str]]:
         shape, glossary, context = self.shape, self.glossary, self.context
         header_names = self._header_names()
-        row_names = {r: _open_metric(labels, [self.name(label) for label in labels])
+        open_cols = self._line_item_columns()
+        row_names = {r: _open_metric(labels, [self.name(label) for label in labels], open_cols)
                      for r, labels in shape.row_labels.items()}
         named = [n for names in (*header_names.values(), *row_names.values()) for n in names]
         if not any(n.metric or n.entity or n.channel or n.period for n in named):
@@ -323,6 +330,15 @@ class _TableReader:
         if not found and not self.warnings:
             self.warn("no cell holds a figure; table skipped")
         return found, self.warnings
+
+    def _line_item_columns(self) -> set[int]:
+        """The label columns whose headers allow line items: blank, a line-item word or a unit note."""
+        allowed = set()
+        for k in range(self.shape.label_cols):
+            texts = [clean_label(self.rows[h][k]) for h in self.shape.header_rows]
+            if all(_line_item_header(self.glossary, text) for text in texts):
+                allowed.add(k)
+        return allowed
 
     def block_caption(self) -> list[str]:
         return [self.context.caption, *self._title_rows()]
@@ -409,7 +425,7 @@ class _TableReader:
         if self.other_company is None:
             context = self.context
             texts = [context.caption, context.lead, *context.headings, context.doc_title]
-            named = next((m.group(0) for t in texts if t for m in [_COMPANY.search(t)] if m), "")
+            named = next((m.group(0) for t in texts if t for m in [COMPANY_NAME.search(t)] if m), "")
             self.other_company = open_entity_code(named.strip()) if named else ""
             if self.other_company:
                 self.warn(f"the table is about {named.strip()!r}, which the glossary does not name; "
