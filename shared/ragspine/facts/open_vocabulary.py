@@ -41,12 +41,14 @@ def matching_form(text: str) -> str:
     return _SPACES.sub(" ", unicodedata.normalize("NFKC", text).lower().replace("#", " ")).strip()
 
 
-# Headers over a label column of line items ("Item", "項目"); any other word there ("Name",
-# "Segment", "Country") says the labels are not metrics.
-LINE_ITEM_HEADERS = frozenset({
-    "item", "items", "line item", "line items", "metric", "metrics", "kpi", "kpis", "indicator", "indicators",
-    "account", "accounts", "particulars", "description", "caption", "financial data", "financial item",
-    "項目", "科目", "勘定科目", "项目", "指标", "指標", "科目名", "項目名",
+# Headers over a label column saying its labels are not line items ("Name", "Segment", "Country"):
+# their unknown labels are names of things, never metrics.
+NOT_LINE_ITEM_HEADERS = frozenset({
+    "name", "names", "segment", "segments", "entity", "entities", "division", "divisions", "business", "region",
+    "regions", "country", "countries", "company", "companies", "customer", "customers", "channel", "channels",
+    "product", "products", "brand", "brands", "store", "stores", "subsidiary", "subsidiaries", "location",
+    "セグメント", "事業", "地域", "会社", "会社名", "国", "分部", "板块", "业务", "地区", "公司", "渠道", "客户",
+    "产品",
 })
 
 

@@ -36,7 +36,7 @@ from functools import lru_cache
 
 from ragspine.facts.glossary import Glossary, Period, SlotKind, normalize_text
 from ragspine.facts.model import Fact, FactKey
-from ragspine.facts.open_vocabulary import LINE_ITEM_HEADERS, is_open_code, open_entity_code, open_metric_code
+from ragspine.facts.open_vocabulary import NOT_LINE_ITEM_HEADERS, is_open_code, open_entity_code, open_metric_code
 from ragspine.ingestion.document_company import COMPANY_NAME
 from ragspine.ingestion.model import Block
 from ragspine.ingestion.parsers._blocks import locator_value
@@ -247,12 +247,9 @@ def _open_metric(labels: Sequence[str], names: list[Named], line_item_cols: set[
 
 
 def _line_item_header(glossary: Glossary, text: str) -> bool:
-    """Whether a header over a label column lets its unknown labels be line items."""
-    bare = normalize_text(text).strip(" :：")
-    if not bare or bare in LINE_ITEM_HEADERS:
-        return True
+    """Whether a header over a label column lets its unknown labels be line items (not "Name", "Segment")."""
     named = name_of(glossary, text)
-    return named == Named() and bool(_units_of(text, glossary.currency))  # a unit note: "(in millions)"
+    return normalize_text(text).strip(" :：") not in NOT_LINE_ITEM_HEADERS and not (named.entity or named.channel)
 
 
 class _TableReader:
@@ -332,7 +329,7 @@ class _TableReader:
         return found, self.warnings
 
     def _line_item_columns(self) -> set[int]:
-        """The label columns whose headers allow line items: blank, a line-item word or a unit note."""
+        """The label columns whose headers allow line items (every one but those naming other things)."""
         allowed = set()
         for k in range(self.shape.label_cols):
             texts = [clean_label(self.rows[h][k]) for h in self.shape.header_rows]
