@@ -25,8 +25,9 @@ _DOCUMENT_WORDS = re.compile(
     r"|報告|決算|短信|概要|資料|年報|报告|財務|财务|計算書|説明|说明|公告")
 # A company's name as documents write it (Kirin Holdings, 株式会社…, …ホールディングス, Acme Inc.).
 COMPANY_NAME = re.compile(
-    r"[\w\u30a0-\u30ff\u4e00-\u9fff・]+(?:ホールディングス|株式会社|グループ|銀行|工業|商事|製薬|電機|集团|股份有限公司|有限公司)"
-    r"|(?:株式会社)[\w\u30a0-\u30ff\u4e00-\u9fff]+"
+    r"[A-Za-z0-9&\u30a0-\u30ff\u4e00-\u9fff・]+(?:ホールディングス|株式会社|グループ|銀行|工業|商事|製薬|電機|集团"
+    r"|股份有限公司|有限公司)"  # no hiragana: a particle (は, の) ends the words before a name
+    r"|(?:株式会社)[A-Za-z0-9&\u30a0-\u30ff\u4e00-\u9fff]+"
     r"|(?:[A-Z][\w&.-]*\s+){1,4}(?:Inc\.?|Corp\.?|Corporation|Ltd\.?|Limited|plc|PLC|Holdings|AG|S\.A\.|N\.V\.|SE|GmbH)(?![\w])")
 
 

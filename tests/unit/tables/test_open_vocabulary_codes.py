@@ -61,3 +61,11 @@ def test_a_title_its_first_lines_take_up_as_subject_names_the_company() -> None:
     assert stated_company(_doc("有価証券報告書", "有価証券報告書の主要項目は次のとおり。")) == ""
     assert stated_company(_doc("Annual report excerpt", "Revenue grew in 2019.")) == ""
     assert stated_company(_doc("Notes", "The notes below are unaudited.")) == ""
+
+
+def test_a_company_named_in_a_sentence_is_read_without_the_words_before_it() -> None:
+    from ragspine.ingestion.document_company import COMPANY_NAME
+
+    found = [COMPANY_NAME.search(text) for text in ("以下は日清食品ホールディングスの2024年3月期連結損益計算書",
+                                                    "株式会社良品計画は", "Kirin Holdings Inc. reported")]
+    assert [m.group(0) if m else "" for m in found] == ["日清食品ホールディングス", "株式会社良品計画", "Kirin Holdings Inc."]
