@@ -36,7 +36,13 @@ from functools import lru_cache
 
 from ragspine.facts.glossary import Glossary, Period, SlotKind, normalize_text
 from ragspine.facts.model import Fact, FactKey
-from ragspine.facts.open_vocabulary import NOT_LINE_ITEM_HEADERS, is_open_code, open_entity_code, open_metric_code
+from ragspine.facts.open_vocabulary import (
+    NOT_LINE_ITEM_HEADERS,
+    is_open_code,
+    label_of,
+    open_entity_code,
+    open_metric_code,
+)
 from ragspine.ingestion.document_company import COMPANY_NAME
 from ragspine.ingestion.model import Block
 from ragspine.ingestion.parsers._blocks import locator_value
@@ -118,6 +124,7 @@ class TableContext:
     doc_entity: str = ""
     lead: str = ""
     assumed_entity: str = ""  # used, with a warning, when neither the table nor its context names one
+    note: str = ""  # the sentence right after the table, read for its unit only ("金額は百万円単位で表示")
 
     def layers(self) -> list[str]:
         """Texts in the order they are consulted: innermost heading, caption, lead, metadata, title."""
@@ -288,12 +295,15 @@ class _TableReader:
             entity=None if has["entity"] else _mentioned(glossary, SlotKind.ENTITY, layers),
             channel=None if has["channel"] else _mentioned(glossary, SlotKind.CHANNEL, near),
         )
+        if fallback.entity not in (None, _AMBIGUOUS):
+            fallback.entity = self._company_holding(fallback.entity) or fallback.entity
         context_period = None if has["period"] else _context_period(glossary, near)
         if not has["period"] and not isinstance(context_period, Period):
             return [], [f"{self.where}: no period in its headers, labels or context; table skipped"]
         table_units = [u for c in range(shape.label_cols) for h in shape.header_rows
                        for u in units_in(self.rows[h][c], glossary.currency)]
-        declared = DeclaredUnits.read([*self.block_caption(), *reversed(context.headings), context.lead], glossary)
+        declared = DeclaredUnits.read([*self.block_caption(), *reversed(context.headings), context.lead,
+                                       context.note], glossary)
         facts: dict[FactKey, Fact] = {}
         dropped: set[FactKey] = set()
         skipped_cols = {c for c, names in header_names.items() if any(n.unknown for n in names)}
@@ -413,6 +423,25 @@ class _TableReader:
                     source_file_hash=self.lineage.source_file_hash, extractor_version=self.lineage.extractor_version,
                     mapping_version=self.lineage.mapping_version, sensitivity=self.lineage.sensitivity)
 
+    def _company_holding(self, entity: str) -> str | None:
+        """The company, unknown to the glossary, whose name holds the glossary entity the context names.
+
+        "日本航空の…" names Japan Airlines, not the entity aliased 日本: its figures go to the company.
+        """
+        names = [self._named_company()]
+        if is_open_code(self.context.assumed_entity):
+            names.append(label_of(self.context.assumed_entity))
+        for name in names:
+            if name and entity in {m.code for m in self.glossary.scan(name) if m.kind is SlotKind.ENTITY}:
+                return open_entity_code(name)
+        return None
+
+    def _named_company(self) -> str:
+        """The first company name the text around the table holds, or ""."""
+        context = self.context
+        texts = [context.caption, context.lead, *context.headings, context.doc_title]
+        return next((m.group(0).strip() for t in texts if t for m in [COMPANY_NAME.search(t)] if m), "")
+
     def _stated_company(self) -> str | None:
         """The company the text around the table says it is about, when the glossary does not name it.
 
@@ -420,10 +449,8 @@ class _TableReader:
         filed under the home entity and a question naming it finds them.
         """
         if self.other_company is None:
-            context = self.context
-            texts = [context.caption, context.lead, *context.headings, context.doc_title]
-            named = next((m.group(0) for t in texts if t for m in [COMPANY_NAME.search(t)] if m), "")
-            self.other_company = open_entity_code(named.strip()) if named else ""
+            named = self._named_company()
+            self.other_company = open_entity_code(named) if named else ""
             if self.other_company:
                 self.warn(f"the table is about {named.strip()!r}, which the glossary does not name; "
                           f"its rows without an entity are filed under {self.other_company}")

@@ -69,3 +69,16 @@ def test_a_company_named_in_a_sentence_is_read_without_the_words_before_it() -> 
     found = [COMPANY_NAME.search(text) for text in ("以下は日清食品ホールディングスの2024年3月期連結損益計算書",
                                                     "株式会社良品計画は", "Kirin Holdings Inc. reported")]
     assert [m.group(0) if m else "" for m in found] == ["日清食品ホールディングス", "株式会社良品計画", "Kirin Holdings Inc."]
+
+
+def test_a_unit_stated_in_the_sentence_after_the_table_is_the_unit_of_its_figures() -> None:
+    from ragspine.ingestion.facts_extract import extract_facts
+    from ragspine.ingestion.parsers.registry import parse_document
+
+    text = ("# 日本航空\n\n以下は日本航空のFY2024連結貸借対照表である。\n\n| 項目 | FY2024 |\n|---|---|\n"
+            "| 流動資産 | 1,022,608 |\n| 繰延資産の部 | 12 |\n\nなお、金額は百万円単位で表示している。\n")
+    doc = parse_document(text.encode(), filename="jal.md", doc_id="jal.md", max_bytes=100_000)
+    facts = extract_facts(doc, glossary=default_glossary(), source_file_hash="sha256:00").facts
+    assert {(f.metric_code, f.entity, f.period, f.value, f.unit) for f in facts} == {
+        ("label:流動資産", "company:日本航空", "2024", 1022608, "JPY_M"),
+        ("label:繰延資産の部", "company:日本航空", "2024", 12, "JPY_M")}
