@@ -36,6 +36,19 @@ _LEGAL_FORM = re.compile(
     r"|[\s,]+(?:inc\.?|incorporated|corp\.?|corporation|co\.?,?\s*ltd\.?|ltd\.?|limited|plc|ag|s\.a\.|n\.v\.|se|gmbh)$")
 
 
+_written = [0]  # how many times this process stored facts under open codes (see ``vocabulary_generation``)
+
+
+def note_open_codes_written() -> None:
+    """Say that facts under open codes were stored: services built before learn them on their next request."""
+    _written[0] += 1
+
+
+def vocabulary_generation() -> int:
+    """A number that changes whenever this process stores facts under open codes."""
+    return _written[0]
+
+
 def matching_form(text: str) -> str:
     """A label as it is matched and coded: NFKC, lower case, one space between words, no ``#``."""
     return _SPACES.sub(" ", unicodedata.normalize("NFKC", text).lower().replace("#", " ")).strip()

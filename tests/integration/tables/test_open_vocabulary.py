@@ -166,3 +166,24 @@ def test_a_statement_label_matching_a_finance_pack_item_maps_onto_that_item(
     assert "-1577" in answer and "CAPEX" in answer, answer
     cost = _ask("キリンホールディングスの2024年3月期の売上原価は")
     assert "1196003" in cost and "COST_OF_SALES" in cost, cost
+
+
+def test_a_running_service_learns_the_companies_and_labels_ingested_after_it_started(
+        backend: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from fastapi.testclient import TestClient
+
+    from ragspine.api.app import create_local_app
+
+    _domain(tmp_path, monkeypatch)
+    client = TestClient(create_local_app())
+    question = {"question": "キリンホールディングスの2024年3月期の売上原価は"}
+    before = client.post("/v1/ask", json=question).json()
+    assert "1196003" not in before["answer"]
+    path = tmp_path / "kirin_2024.md"
+    path.write_text(KIRIN, encoding="utf-8")
+    result = runner.invoke(app, ["ingest", str(path)], env={"COLUMNS": "240"})  # in this process, no restart
+    assert result.exit_code == 0, result.output
+    after = client.post("/v1/ask", json=question).json()
+    assert "1196003" in after["answer"], after
+    assert [(s["doc"], s["locator"]) for s in after["sources"]] == [
+        ("kirin_2024.md", "table=1,row=売上原価,col=金額(百万円)")]
