@@ -56,6 +56,7 @@ class Services:
     clock: Callable[[], date]
     qa: QAComponents
     retrieval: Retrieval | None = None
+    vocabulary_generation: int = 0  # the open vocabulary read into ``glossary`` (facts/open_vocabulary.py)
 
     def today(self) -> date:
         """The current date as the services see it (pinned by RAGSPINE_TODAY in tests)."""
@@ -280,14 +281,16 @@ def build_workflow_components(settings: Settings, *, llm: LLMProvider | None,
 def build_services(settings: Settings) -> Services:
     """Wire the adapters of ``settings.backend`` into a ``Services`` bundle."""
     from ragspine.facts.glossary import default_glossary
+    from ragspine.facts.open_vocabulary import vocabulary_generation, with_open_terms
     from ragspine.qa.answer import QAComponents
     from ragspine.qa.intent import RuleIntentParser
     from ragspine.qa.screening import ScreeningPolicy
 
     pinned = settings.today
     clock: Callable[[], date] = (lambda: pinned) if pinned else date.today
-    glossary = default_glossary()
     facts = build_fact_store(settings)
+    generation = vocabulary_generation()  # read first: a write after it makes the next request rebuild
+    glossary = with_open_terms(default_glossary(), facts.open_codes())  # the documents' own labels and companies
     llm = build_llm(settings, glossary)
     retrieval = build_retrieval(settings, llm=llm, glossary=glossary)
     narrative = None
@@ -313,7 +316,8 @@ def build_services(settings: Settings) -> Services:
         system_prompt=build_system_prompt(), system_prompts=build_system_prompts(),
         llm_timeout_s=llm_timeout(settings),
     )
-    return Services(settings=settings, facts=facts, glossary=glossary, clock=clock, qa=qa, retrieval=retrieval)
+    return Services(settings=settings, facts=facts, glossary=glossary, clock=clock, qa=qa, retrieval=retrieval,
+                    vocabulary_generation=generation)
 
 
 def build_embedders(settings: Settings) -> tuple[Embedder | None, Embedder | None]:

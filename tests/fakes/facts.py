@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable
 
 from ragspine.facts.model import Fact, FactKey, require_lineage
+from ragspine.facts.open_vocabulary import is_open_code
 from ragspine.facts.ports import FactStore
 
 
@@ -40,6 +41,10 @@ class InMemoryFactStore:
 
     def count(self) -> int:
         return len(self._facts)
+
+    def open_codes(self) -> list[tuple[str, str]]:
+        return sorted({(f.metric_code, f.entity) for f in self._facts.values() if is_open_code(f.metric_code)
+                       or is_open_code(f.entity)})
 
     def delete_by_source(self, source_doc_id: str, *, keep: Collection[FactKey] = ()) -> int:
         self._conflicts = {k: f for k, f in self._conflicts.items() if f.source_doc_id != source_doc_id}

@@ -16,6 +16,7 @@ import yaml
 from typer.testing import CliRunner
 
 from ragspine.cli import app
+from ragspine.ingestion.facts_extract import EXTRACTOR_VERSION
 from ragspine.ingestion.operations import OperationStatus
 from ragspine.retrieval.model import SearchFilters
 from ragspine.samples.build_acme import SAMPLES_DIR
@@ -104,7 +105,7 @@ class TestLoadSamples:
         assert services.facts.count() == len(curated) == 114
         stored = [services.facts.get(fact.key) for fact in curated]
         assert [_compared(f) for f in stored if f] == [_compared(f) for f in curated]
-        assert {f.extractor_version for f in stored if f} == {"table-2"}  # extracted, not copied from the file
+        assert {f.extractor_version for f in stored if f} == {EXTRACTOR_VERSION}  # extracted, not copied from the file
 
     def test_a_narrative_hit_carries_the_active_version(self, loaded: Settings) -> None:
         services = _services()

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from ragspine.aws.dynamo_table import DynamoTable
 from ragspine.errors import InvalidInputError, ProviderUnavailableError
 from ragspine.facts.model import Fact, FactKey, format_number, parse_number, require_lineage
+from ragspine.facts.open_vocabulary import ENTITY_PREFIX, METRIC_PREFIX
 from ragspine.sensitivity import Sensitivity
 
 if TYPE_CHECKING:
@@ -111,6 +112,22 @@ class DynamoFactStore:
             total += int(page["Count"])
             if "LastEvaluatedKey" not in page:
                 return total
+            kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+
+    def open_codes(self) -> list[tuple[str, str]]:
+        """The metric and entity pairs coded from documents' own words (a paginated projected scan, read
+        once when the service starts, never per request)."""
+        kwargs: dict[str, Any] = {
+            "TableName": self._table, "ProjectionExpression": "metric_code, entity",
+            "FilterExpression": "(begins_with(metric_code, :m) OR begins_with(entity, :e)) AND " + _NOT_CONFLICT,
+            "ExpressionAttributeNames": _CONFLICT_NAME,
+            "ExpressionAttributeValues": {":m": {"S": METRIC_PREFIX}, ":e": {"S": ENTITY_PREFIX}}}
+        found: set[tuple[str, str]] = set()
+        while True:
+            page = self._call("scan", **kwargs)
+            found |= {(i["metric_code"]["S"], i["entity"]["S"]) for i in page.get("Items", [])}
+            if "LastEvaluatedKey" not in page:
+                return sorted(found)
             kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
 
     def delete_by_source(self, source_doc_id: str, *, keep: Collection[FactKey] = ()) -> int:

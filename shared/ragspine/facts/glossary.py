@@ -113,6 +113,7 @@ class Glossary:
     units: Mapping[str, Term] = field(default_factory=dict)
     level_aliases: Mapping[str, str] = field(default_factory=dict)  # 各地区 / each region -> region
     formulas: Mapping[str, Formula] = field(default_factory=dict)  # formula metrics (facts/formulas.py)
+    period_first_chars: str = "."  # a class every period pattern starts with (the scan's guard)
     _period_cache: dict[tuple[str, str | None, str | None], Period | None] = field(
         default_factory=dict, repr=False, compare=False)
 
@@ -161,6 +162,7 @@ class Glossary:
                                for level, spec in (raw.get("levels") or {}).items()
                                for alias in (spec or {}).get("aliases", [])},
                 formulas=_formulas(raw["metrics"]),
+                period_first_chars=str(periods.get("first_chars") or "."),
             )
         except (KeyError, TypeError, AttributeError, ValueError, re.error) as exc:
             raise ConfigurationError(f"glossary is malformed: {exc!r}") from exc

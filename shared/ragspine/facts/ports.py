@@ -52,6 +52,11 @@ class FactStore(Protocol):
         """Number of facts stored."""
         ...
 
+    def open_codes(self) -> list[tuple[str, str]]:
+        """The distinct ``(metric_code, entity)`` pairs of facts whose metric or entity was coded from a
+        document's own words (``label:…``, ``company:…``; see ``facts.open_vocabulary``), sorted."""
+        ...
+
     def delete_by_source(self, source_doc_id: str, *, keep: Collection[FactKey] = ()) -> int:
         """Remove the facts extracted from one document, except those under ``keep``; return how many.
 

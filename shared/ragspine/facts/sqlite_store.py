@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from ragspine.facts.model import Fact, FactKey, require_lineage
+from ragspine.facts.open_vocabulary import ENTITY_PREFIX, METRIC_PREFIX
 from ragspine.sensitivity import Sensitivity
 from ragspine.sqlite_local import ThreadLocalSqlite
 
@@ -112,6 +113,14 @@ class SqliteFactStore:
     def count(self) -> int:
         """Number of facts stored."""
         return int(self._conn().execute("SELECT count(*) FROM fact_metric").fetchone()[0])
+
+    def open_codes(self) -> list[tuple[str, str]]:
+        """The metric and entity pairs coded from documents' own words (``label:…``, ``company:…``)."""
+        rows = self._conn().execute(
+            "SELECT DISTINCT metric_code, entity FROM fact_metric WHERE substr(metric_code, 1, ?) = ? "
+            "OR substr(entity, 1, ?) = ? ORDER BY metric_code, entity",
+            (len(METRIC_PREFIX), METRIC_PREFIX, len(ENTITY_PREFIX), ENTITY_PREFIX)).fetchall()
+        return [(str(m), str(e)) for m, e in rows]
 
     def delete_by_source(self, source_doc_id: str, *, keep: Collection[FactKey] = ()) -> int:
         """Remove the facts of one document, except those under ``keep``, and its differing figures

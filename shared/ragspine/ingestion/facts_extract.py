@@ -23,10 +23,10 @@ from dataclasses import dataclass
 from ragspine.facts.glossary import Glossary, Period, SlotKind
 from ragspine.facts.model import Fact, FactKey, format_number
 from ragspine.ingestion.model import Block, BlockKind, ParsedDocument
-from ragspine.ingestion.table_facts import Lineage, TableContext, table_facts
+from ragspine.ingestion.table_facts import Lineage, TableContext, table_facts, units_in
 from ragspine.sensitivity import Sensitivity
 
-EXTRACTOR_VERSION = "table-2"
+EXTRACTOR_VERSION = "table-3"  # open vocabulary: labels and companies the glossary does not name
 _LEAD_CHARS = 300
 
 
@@ -84,7 +84,7 @@ def extract_facts(doc: ParsedDocument, *, glossary: Glossary, source_file_hash: 
     tables = 0
     pdf_tables = 0
     lead = ""  # the text just before a table, under the same heading (its period or unit, often)
-    for block in doc.blocks:
+    for index, block in enumerate(doc.blocks):
         if block.kind is BlockKind.HEADING or block.kind is BlockKind.TITLE:
             lead = ""
         elif block.kind in (BlockKind.PARAGRAPH, BlockKind.NOTE) and not block.rows:
@@ -92,7 +92,7 @@ def extract_facts(doc: ParsedDocument, *, glossary: Glossary, source_file_hash: 
         if block.kind is BlockKind.TABLE:
             tables += 1
             context = TableContext(block.heading_path, block.caption, doc.title, doc_entity,
-                                   lead if lead != block.caption else "", assumed)
+                                   lead if lead != block.caption else "", assumed, _unit_note_after(doc, index))
             lead = ""
             found, problems = table_facts(block, context, glossary, lineage)
             facts += found
@@ -110,19 +110,36 @@ def extract_facts(doc: ParsedDocument, *, glossary: Glossary, source_file_hash: 
     return ExtractionResult(doc.doc_id, tuple(facts), tuple(warnings), reporting_period(doc, glossary))
 
 
+def _unit_note_after(doc: ParsedDocument, index: int) -> str:
+    """The paragraph right after a table when it states a unit ("なお、金額は百万円単位で表示している。"), else ""."""
+    following = doc.blocks[index + 1] if index + 1 < len(doc.blocks) else None
+    if following is None or following.kind not in (BlockKind.PARAGRAPH, BlockKind.NOTE) or following.rows:
+        return ""
+    text = following.text[:_LEAD_CHARS]
+    return text if units_in(text) else ""
+
+
 def _assumed_entity(doc: ParsedDocument, glossary: Glossary) -> str:
     """The entity a table naming none is about: the company the document states, or else the home entity.
 
-    A document about a company the glossary does not know assumes nothing: its figures are
-    not the home entity's.
+    A document about a company the glossary does not know files its figures under that
+    company, coded from its name (``company:…``), never under the home entity.
     """
-    from ragspine.ingestion.document_context import document_context
+    from ragspine.facts.open_vocabulary import open_entity_code
+    from ragspine.ingestion.document_company import stated_company
 
-    company = document_context(doc, filename=doc.doc_id).company
+    company = stated_company(doc)
     if not company:
         return glossary.home_entity
+    whole = glossary.normalize(SlotKind.ENTITY, company)
+    if whole:
+        return whole
+    # A Latin name holding an entity's alias as a word (``ACME JP Co.``) is that entity; CJK has no
+    # word edges, so 日本航空 holding 日本 is another company.
     named = {m.code for m in glossary.scan(company) if m.kind is SlotKind.ENTITY and m.code}
-    return named.pop() if len(named) == 1 else ""
+    if len(named) == 1 and company.isascii():
+        return named.pop()
+    return open_entity_code(company) or ""
 
 
 def _pdf_table_facts(block: Block, doc: ParsedDocument, glossary: Glossary,

@@ -269,6 +269,7 @@ def index(operation: Operation, context: StepContext) -> StepResult:
 
 def activate(operation: Operation, context: StepContext) -> StepResult:
     """Make the new version the searchable one, then retire the old version's chunks and facts."""
+    from ragspine.facts.open_vocabulary import is_open_code, note_open_codes_written
     from ragspine.ingestion.fact_conflicts import differing_facts
     from ragspine.ingestion.facts_extract import primary_facts
 
@@ -293,6 +294,8 @@ def activate(operation: Operation, context: StepContext) -> StepResult:
     # or the new one for every key, never neither.
     written = [f for f in merged.facts if f.key in touched]
     context.facts.put_many(written)
+    if any(is_open_code(f.metric_code) or is_open_code(f.entity) for f in written):
+        note_open_codes_written()  # the labels and companies questions may now name
     context.facts.delete_by_source(operation.doc_id,
                                    keep={f.key for f in written if f.source_doc_id == operation.doc_id})
     # What the other active documents (or tables) state differently for these keys is shown, never dropped.

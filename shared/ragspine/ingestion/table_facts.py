@@ -36,9 +36,17 @@ from functools import lru_cache
 
 from ragspine.facts.glossary import Glossary, Period, SlotKind, normalize_text
 from ragspine.facts.model import Fact, FactKey
+from ragspine.facts.open_vocabulary import (
+    NOT_LINE_ITEM_HEADERS,
+    is_open_code,
+    label_of,
+    open_entity_code,
+    open_metric_code,
+)
+from ragspine.ingestion.document_company import COMPANY_NAME
 from ragspine.ingestion.model import Block
 from ragspine.ingestion.parsers._blocks import locator_value
-from ragspine.ingestion.table_axes import Named, TableShape, body_cell_blank, name_of, table_shape
+from ragspine.ingestion.table_axes import Named, TableShape, body_cell_blank, clean_label, name_of, table_shape
 from ragspine.numbers.cells import read_cell
 from ragspine.numbers.units import unit_dimension, units_in
 from ragspine.sensitivity import Sensitivity
@@ -55,11 +63,6 @@ _PART_OF_YEAR = re.compile(
     r"|上半期|下半期|中間|四半期|上半年|半年|季度|[1-9]\s*[-–~～]\s*[1-9]\s*月")
 _COMMA = re.compile(r"\s*[,，]\s*")
 _MAX_WARNINGS_PER_TABLE = 12
-# A company's name as documents write it (Kirin Holdings, 株式会社…, …ホールディングス, Acme Inc.).
-_COMPANY = re.compile(
-    r"[\w\u30a0-\u30ff\u4e00-\u9fff・]+(?:ホールディングス|株式会社|グループ|銀行|工業|商事|製薬|電機|集团|股份有限公司|有限公司)"
-    r"|(?:株式会社)[\w\u30a0-\u30ff\u4e00-\u9fff]+"
-    r"|(?:[A-Z][\w&.-]*\s+){1,4}(?:Inc\.?|Corp\.?|Corporation|Ltd\.?|Limited|plc|PLC|Holdings|AG|S\.A\.|N\.V\.|SE|GmbH)(?![\w])")
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +124,7 @@ class TableContext:
     doc_entity: str = ""
     lead: str = ""
     assumed_entity: str = ""  # used, with a warning, when neither the table nor its context names one
+    note: str = ""  # the sentence right after the table, read for its unit only ("金額は百万円単位で表示")
 
     def layers(self) -> list[str]:
         """Texts in the order they are consulted: innermost heading, caption, lead, metadata, title."""
@@ -232,6 +236,29 @@ def table_facts(block: Block, context: TableContext, glossary: Glossary,
     return _TableReader(block, context, glossary, lineage, shape, rows, refs, namer).read()
 
 
+def _open_metric(labels: Sequence[str], names: list[Named], line_item_cols: set[int]) -> list[Named]:
+    """A row's names, its one unknown label read as a metric of the document's own when no other label names one.
+
+    Two unknown labels in one row (an unknown segment beside an unknown line item) stay unknown:
+    which is the metric is not certain. A label naming a metric beside an unknown one (a long
+    layout's segment column) leaves it unknown too, and so does a label under a header naming
+    something else than line items ("Name", "Segment").
+    """
+    unknown = [i for i, n in enumerate(names) if n.unknown]
+    if len(unknown) != 1 or unknown[0] not in line_item_cols or any(n.metric for n in names):
+        return names
+    code = open_metric_code(labels[unknown[0]])
+    if code is None:
+        return names
+    return [Named(metric=code) if i == unknown[0] else n for i, n in enumerate(names)]
+
+
+def _line_item_header(glossary: Glossary, text: str) -> bool:
+    """Whether a header over a label column lets its unknown labels be line items (not "Name", "Segment")."""
+    named = name_of(glossary, text)
+    return normalize_text(text).strip(" :：") not in NOT_LINE_ITEM_HEADERS and not (named.entity or named.channel)
+
+
 class _TableReader:
     """Reads the value cells of one table whose shape is known."""
 
@@ -242,7 +269,7 @@ class _TableReader:
         self.where = f"{lineage.doc_id} {block.locator}"
         self.warnings: list[str] = []
         self.assumed = False
-        self.other_company: bool | None = None
+        self.other_company: str | None = None
 
     def warn(self, text: str) -> None:
         if len(self.warnings) < _MAX_WARNINGS_PER_TABLE:
@@ -251,7 +278,9 @@ class _TableReader:
     def read(self) -> tuple[list[Fact], list[str]]:
         shape, glossary, context = self.shape, self.glossary, self.context
         header_names = self._header_names()
-        row_names = {r: [self.name(label) for label in labels] for r, labels in shape.row_labels.items()}
+        open_cols = self._line_item_columns()
+        row_names = {r: _open_metric(labels, [self.name(label) for label in labels], open_cols)
+                     for r, labels in shape.row_labels.items()}
         named = [n for names in (*header_names.values(), *row_names.values()) for n in names]
         if not any(n.metric or n.entity or n.channel or n.period for n in named):
             return [], [f"{self.where}: no row or column names a metric, entity, channel or period the glossary "
@@ -266,10 +295,15 @@ class _TableReader:
             entity=None if has["entity"] else _mentioned(glossary, SlotKind.ENTITY, layers),
             channel=None if has["channel"] else _mentioned(glossary, SlotKind.CHANNEL, near),
         )
+        if fallback.entity not in (None, _AMBIGUOUS):
+            fallback.entity = self._company_holding(fallback.entity) or fallback.entity
         context_period = None if has["period"] else _context_period(glossary, near)
+        if not has["period"] and not isinstance(context_period, Period):
+            return [], [f"{self.where}: no period in its headers, labels or context; table skipped"]
         table_units = [u for c in range(shape.label_cols) for h in shape.header_rows
                        for u in units_in(self.rows[h][c], glossary.currency)]
-        declared = DeclaredUnits.read([*self.block_caption(), *reversed(context.headings), context.lead], glossary)
+        declared = DeclaredUnits.read([*self.block_caption(), *reversed(context.headings), context.lead,
+                                       context.note], glossary)
         facts: dict[FactKey, Fact] = {}
         dropped: set[FactKey] = set()
         skipped_cols = {c for c, names in header_names.items() if any(n.unknown for n in names)}
@@ -303,6 +337,15 @@ class _TableReader:
         if not found and not self.warnings:
             self.warn("no cell holds a figure; table skipped")
         return found, self.warnings
+
+    def _line_item_columns(self) -> set[int]:
+        """The label columns whose headers allow line items (every one but those naming other things)."""
+        allowed = set()
+        for k in range(self.shape.label_cols):
+            texts = [clean_label(self.rows[h][k]) for h in self.shape.header_rows]
+            if all(_line_item_header(self.glossary, text) for text in texts):
+                allowed.add(k)
+        return allowed
 
     def block_caption(self) -> list[str]:
         return [self.context.caption, *self._title_rows()]
@@ -340,9 +383,11 @@ class _TableReader:
             return None
         metric = cell.metric or fallback.metric
         entity = cell.entity or fallback.entity
-        if entity is None and self.context.assumed_entity and not self._other_company():
+        if entity is None:
+            entity = self._stated_company()
+        if entity is None and self.context.assumed_entity:
             entity = self.context.assumed_entity
-            if not self.assumed:
+            if not self.assumed and not is_open_code(entity):
                 self.assumed = True
                 self.warn(f"no entity stated in the table, its context or the document: assumed {entity}")
         channel = cell.channel or fallback.channel
@@ -358,38 +403,64 @@ class _TableReader:
         if number is None:
             self.warn(f"{what}: {self.rows[r][c]!r} is not a number; cell skipped")
             return None
-        expected = glossary.term(SlotKind.METRIC, metric).unit or ""
+        term = glossary.terms[SlotKind.METRIC].get(metric)
+        expected = (term.unit or "") if term is not None else ""
         unit = self._unit(r, c, metric, expected, number.percent, table_units, declared)
         if unit is None:
             return None
-        if unit_dimension(unit) != unit_dimension(expected):
+        if term is None:  # a label of the document's own: the unit it states, whatever its dimension
+            pass
+        elif unit_dimension(unit) != unit_dimension(expected):
             self.warn(f"{what}: stated in {unit} but {metric} is kept in {expected}; not converted, cell skipped")
             return None
         ref = self.refs[r][c] if self.refs else ""
         cell_ref = f",cell={ref}" if ref else ""
         locator = f"{self.block.locator}{cell_ref},row={row_text},col={col_text}"
-        return Fact(metric, entity, glossary.term(SlotKind.ENTITY, entity).geography or "", channel,
+        entity_term = glossary.terms[SlotKind.ENTITY].get(entity)
+        geography = (entity_term.geography or "") if entity_term is not None else ""
+        return Fact(metric, entity, geography, channel,
                     period.period_type, period.period, number.value, unit, self.lineage.doc_id, locator,
                     source_file_hash=self.lineage.source_file_hash, extractor_version=self.lineage.extractor_version,
                     mapping_version=self.lineage.mapping_version, sensitivity=self.lineage.sensitivity)
 
-    def _other_company(self) -> bool:
-        """Whether the text around the table names a company the glossary does not (then nothing is assumed)."""
+    def _company_holding(self, entity: str) -> str | None:
+        """The company, unknown to the glossary, whose name holds the glossary entity the context names.
+
+        "日本航空の…" names Japan Airlines, not the entity aliased 日本: its figures go to the company.
+        """
+        names = [self._named_company()]
+        if is_open_code(self.context.assumed_entity):
+            names.append(label_of(self.context.assumed_entity))
+        for name in names:
+            if name and entity in {m.code for m in self.glossary.scan(name) if m.kind is SlotKind.ENTITY}:
+                return open_entity_code(name)
+        return None
+
+    def _named_company(self) -> str:
+        """The first company name the text around the table holds, or ""."""
+        context = self.context
+        texts = [context.caption, context.lead, *context.headings, context.doc_title]
+        return next((m.group(0).strip() for t in texts if t for m in [COMPANY_NAME.search(t)] if m), "")
+
+    def _stated_company(self) -> str | None:
+        """The company the text around the table says it is about, when the glossary does not name it.
+
+        Coded from its own name (``company:キリンホールディングス``), so its figures are never
+        filed under the home entity and a question naming it finds them.
+        """
         if self.other_company is None:
-            context = self.context
-            texts = [context.caption, context.lead, *context.headings, context.doc_title]
-            named = next((m.group(0) for t in texts if t for m in [_COMPANY.search(t)] if m), "")
-            self.other_company = bool(named)
-            if named:
+            named = self._named_company()
+            self.other_company = open_entity_code(named) if named else ""
+            if self.other_company:
                 self.warn(f"the table is about {named.strip()!r}, which the glossary does not name; "
-                          "its rows without an entity are skipped")
-        return self.other_company
+                          f"its rows without an entity are filed under {self.other_company}")
+        return self.other_company or None
 
     def _unit(self, r: int, c: int, metric: str, expected: str, percent: bool, table_units: list[str],
               declared: DeclaredUnits) -> str | None:
         """The unit a cell is stated in: its own %, then its labels and headers, the table's, the caption's."""
         if percent:
-            if unit_dimension(expected) != "ratio":
+            if not is_open_code(metric) and unit_dimension(expected) != "ratio":
                 self.warn(f"{_joined(self.shape.row_labels[r])}/{_joined(self.shape.col_headers[c])}: "
                           f"a percentage for {metric}; cell skipped")
                 return None

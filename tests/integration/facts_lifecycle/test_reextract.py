@@ -76,18 +76,18 @@ def test_a_glossary_change_reaches_the_facts_without_reingesting(domain: Path, t
     services = get_services()
     assert services.facts.get(JP_GROSS_PROFIT) is None
     chunks_before = services.retrieval.index.count() if services.retrieval is not None else None
-    # WHEN the glossary learns that "net turnover from stores" is gross profit (a mapping change)
+    # WHEN the glossary learns that "net turnover from stores" is gross profit (a mapping change): the
+    # row's fact under its own label gives way to the glossary's metric
     _edit_glossary(domain, "aliases: [GROSS_PROFIT, 毛利,", "aliases: [GROSS_PROFIT, net turnover from stores, 毛利,")
     dry = runner.invoke(app, ["facts", "reextract", "--dry-run"])
     assert dry.exit_code == 0, dry.output
-    assert "JP_Review.md: 2 facts (1 added, 0 removed, 0 changed)" in dry.output
+    assert "JP_Review.md: 2 facts (1 added, 1 removed, 0 changed)" in dry.output
     assert "(dry run: nothing written)" in dry.output
     assert get_services().facts.get(JP_GROSS_PROFIT) is None
     result = runner.invoke(app, ["facts", "reextract"])
     assert result.exit_code == 0, result.output
-    assert "JP_Review.md: 2 facts (1 added, 0 removed, 0 changed)" in result.output
-    assert (f"1 document(s) re-extracted with extractor {EXTRACTOR_VERSION} and glossary glossary-2: 1 added"
-            in result.output)
+    assert "JP_Review.md: 2 facts (1 added, 1 removed, 0 changed)" in result.output
+    assert f"1 document(s) re-extracted with extractor {EXTRACTOR_VERSION} and glossary glossary-2: 1 added" in result.output
     facts = get_services().facts
     fact = facts.get(JP_GROSS_PROFIT)
     assert fact is not None and fact.value == 601 and fact.source_doc_id == "JP_Review.md"
@@ -107,15 +107,17 @@ def test_a_glossary_change_reaches_the_facts_without_reingesting(domain: Path, t
         ("JP_Review.md", 0, 0, 0)]
 
 
-def test_a_row_the_glossary_no_longer_names_is_removed(domain: Path, tmp_path: Path) -> None:
+def test_a_row_the_glossary_no_longer_names_returns_to_its_own_label(domain: Path, tmp_path: Path) -> None:
     _edit_glossary(domain, "aliases: [GROSS_PROFIT, 毛利,", "aliases: [GROSS_PROFIT, net turnover from stores, 毛利,")
     _ingest(tmp_path)
     assert get_services().facts.get(JP_GROSS_PROFIT) is not None
     _edit_glossary(domain, "aliases: [GROSS_PROFIT, net turnover from stores, 毛利,", "aliases: [GROSS_PROFIT, 毛利,")
     result = runner.invoke(app, ["facts", "reextract"])
     assert result.exit_code == 0, result.output
-    assert "JP_Review.md: 1 facts (0 added, 1 removed, 0 changed)" in result.output
+    assert "JP_Review.md: 2 facts (1 added, 1 removed, 0 changed)" in result.output
     assert get_services().facts.get(JP_GROSS_PROFIT) is None
+    own = get_services().facts.get(JP_GROSS_PROFIT._replace(metric_code="label:net turnover from stores"))
+    assert own is not None and own.value == 601
 
 
 def test_a_version_ingested_without_its_tables_stored_is_named(domain: Path, tmp_path: Path) -> None:

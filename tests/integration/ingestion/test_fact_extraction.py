@@ -15,7 +15,7 @@ import pytest
 from ragspine.facts.glossary import default_glossary
 from ragspine.facts.model import Fact
 from ragspine.ingestion.errors import IngestionError
-from ragspine.ingestion.facts_extract import ExtractionResult, extract_facts, primary_facts
+from ragspine.ingestion.facts_extract import EXTRACTOR_VERSION, ExtractionResult, extract_facts, primary_facts
 from ragspine.ingestion.parsers import parse_document, supported_extensions
 from ragspine.samples.build_acme import SAMPLES_DIR
 from tests.support.cfn import REPO_ROOT
@@ -57,7 +57,7 @@ def test_every_fact_carries_full_lineage(results: list[ExtractionResult]) -> Non
     curated = {f.key: f for f in read_facts_csv(SAMPLES_DIR / "facts.csv")}
     for fact in primary_facts(results).facts:
         assert fact.source_file_hash == curated[fact.key].source_file_hash  # the hash of the file's bytes
-        assert fact.extractor_version == "table-2"
+        assert fact.extractor_version == EXTRACTOR_VERSION
         assert fact.mapping_version == default_glossary().version
 
 

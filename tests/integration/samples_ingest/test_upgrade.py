@@ -16,6 +16,7 @@ from typer.testing import CliRunner
 
 from ragspine.bootstrap import Services, get_services
 from ragspine.cli import app
+from ragspine.ingestion.facts_extract import EXTRACTOR_VERSION
 from ragspine.retrieval.model import SearchFilters
 from ragspine.samples.build_acme import SAMPLES_DIR
 from ragspine.sensitivity import Sensitivity
@@ -94,7 +95,7 @@ def test_an_old_style_data_folder_ends_as_a_fresh_ingestion(settings: Settings, 
     assert services.facts.count() == 114 and None not in stored
     assert [(f.value, f.source_doc_id, f.source_locator, f.source_file_hash) for f in stored if f] == [
         (f.value, f.source_doc_id, f.source_locator, f.source_file_hash) for f in curated]
-    assert {f.extractor_version for f in stored if f} == {"table-2"}  # none of the curated-1 rows is left
+    assert {f.extractor_version for f in stored if f} == {EXTRACTOR_VERSION}  # none of the curated-1 rows is left
 
 
 def test_the_next_run_removes_nothing_and_redoes_nothing(settings: Settings) -> None:

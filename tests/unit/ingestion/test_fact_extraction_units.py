@@ -63,12 +63,17 @@ def test_entity_channel_rows_take_the_metric_from_the_title_and_cells_use_their_
     assert fact.source_locator == "slide=2,table=1,cell=B2,row=日本/线上,col=FY2025"
 
 
-def test_bad_cells_and_unknown_rows_are_warnings_not_facts() -> None:
+def test_bad_cells_are_warnings_and_a_row_the_glossary_does_not_name_is_a_metric_of_its_own() -> None:
     result = _extract(_doc(("Metric", "FY2024", "FY2023"), ("REVENUE", "n/a", "about 12"), ("Headcount", "5", "6"),
                            heading="ACME_JP"))
-    assert result.facts == ()
+    assert [(f.metric_code, f.entity, f.period, f.value) for f in result.facts] == [
+        ("label:headcount", "ACME_JP", "2024", 5), ("label:headcount", "ACME_JP", "2023", 6)]
     assert any("'about 12' is not a number" in w for w in result.warnings)
-    assert any("'Headcount'" in w for w in result.warnings)
+
+
+def test_labels_under_a_header_naming_something_else_than_line_items_stay_unread() -> None:
+    result = _extract(_doc(("Name", "FY2024"), ("Headcount", "5"), heading="ACME_JP"))
+    assert result.facts == () and result.warnings
 
 
 def test_a_stated_unit_other_than_the_glossary_one_is_kept_as_stated_not_converted() -> None:

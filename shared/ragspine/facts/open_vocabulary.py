@@ -1,0 +1,150 @@
+"""Metrics and companies the documents name but the glossary does not: codes derived from their own words.
+
+A statement's row label the glossary does not know (``Purchases of property, plant and
+equipment``, ``売上原価``) still becomes a metric, coded ``label:`` plus the label in its
+matching form (NFKC, lower case, one space between words), and a company a document states it
+is about becomes an entity coded ``company:`` plus its name in that form. Glossary codes are
+upper-case identifiers, so the two never collide; the label is recoverable from the code, so
+the fact store needs no new field, and a question naming the label reaches the facts.
+
+``with_open_terms`` gives a glossary those codes as terms, their words as aliases: the
+glossary's own names, aliases and translations stay on top (a label the glossary names is
+never coded here: it maps onto the glossary's term at extraction).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the fact stores import the prefixes alone: keep their import light
+    from ragspine.facts.glossary import Glossary, SlotKind
+
+METRIC_PREFIX = "label:"
+ENTITY_PREFIX = "company:"
+MAX_LABEL_CHARS = 100
+_SPACES = re.compile(r"\s+")
+_LETTER = re.compile(r"[^\W\d_]")
+# Punctuation a question may leave out of a label ("property, plant and equipment").
+_LOOSE = re.compile(r"\s*[,，、:：;；]\s*|\s+")
+# A company's legal form, which questions usually leave out ("Kirin Holdings" for "Kirin Holdings Inc.").
+_LEGAL_FORM = re.compile(
+    r"^(?:株式会社|\(株\))\s*|\s*(?:株式会社|\(株\)|股份有限公司|有限公司)$"
+    r"|[\s,]+(?:inc\.?|incorporated|corp\.?|corporation|co\.?,?\s*ltd\.?|ltd\.?|limited|plc|ag|s\.a\.|n\.v\.|se|gmbh)$")
+
+
+_written = [0]  # how many times this process stored facts under open codes (see ``vocabulary_generation``)
+
+
+def note_open_codes_written() -> None:
+    """Say that facts under open codes were stored: services built before learn them on their next request."""
+    _written[0] += 1
+
+
+def vocabulary_generation() -> int:
+    """A number that changes whenever this process stores facts under open codes."""
+    return _written[0]
+
+
+def matching_form(text: str) -> str:
+    """A label as it is matched and coded: NFKC, lower case, one space between words, no ``#``."""
+    return _SPACES.sub(" ", unicodedata.normalize("NFKC", text).lower().replace("#", " ")).strip()
+
+
+# Headers over a label column saying its labels are not line items ("Name", "Segment", "Country"):
+# their unknown labels are names of things, never metrics.
+NOT_LINE_ITEM_HEADERS = frozenset({
+    "name", "names", "segment", "segments", "entity", "entities", "division", "divisions", "business", "region",
+    "regions", "country", "countries", "company", "companies", "customer", "customers", "channel", "channels",
+    "product", "products", "brand", "brands", "store", "stores", "subsidiary", "subsidiaries", "location",
+    "セグメント", "事業", "地域", "会社", "会社名", "国", "分部", "板块", "业务", "地区", "公司", "渠道", "客户",
+    "产品",
+})
+
+
+def open_metric_code(label: str) -> str | None:
+    """The metric code of a row label the glossary does not name; None for text that is no label.
+
+    A label holds at least one letter and at most ``MAX_LABEL_CHARS`` characters (a sentence
+    in a label column is not a line item).
+    """
+    form = matching_form(label)
+    if not form or len(form) > MAX_LABEL_CHARS or not _LETTER.search(form):
+        return None
+    return METRIC_PREFIX + form
+
+
+def open_entity_code(company: str) -> str | None:
+    """The entity code of a company a document states it is about; None for an empty name.
+
+    The legal form is left out of the code (``キリンホールディングス株式会社`` and
+    ``キリンホールディングス`` are one company); the name as stated stays among its aliases.
+    """
+    form = _LEGAL_FORM.sub("", matching_form(company)).strip()
+    if not form or len(form) > MAX_LABEL_CHARS or not _LETTER.search(form):
+        return None
+    return ENTITY_PREFIX + form
+
+
+def is_open_code(code: str) -> bool:
+    """Whether a metric or entity code was derived from a document's words."""
+    return code.startswith((METRIC_PREFIX, ENTITY_PREFIX))
+
+
+def label_of(code: str) -> str:
+    """The words an open code was derived from (the code itself for a glossary code)."""
+    for prefix in (METRIC_PREFIX, ENTITY_PREFIX):
+        if code.startswith(prefix):
+            return code[len(prefix):]
+    return code
+
+
+def _aliases(entity: bool, label: str) -> set[str]:
+    """The spellings of a label a question may use: as written, without its punctuation, without a legal form."""
+    forms = {label, _LOOSE.sub(" ", label).strip()}
+    if entity:
+        forms |= {_LEGAL_FORM.sub("", form).strip() for form in list(forms)}
+    else:  # an English label in the other number ("operating leases" for a row "Operating lease")
+        forms |= {_other_number(form) for form in list(forms) if form.isascii() and form[-1:].isalpha()}
+    return {form for form in forms if len(form) >= 2}
+
+
+def _other_number(label: str) -> str:
+    """``operating lease`` <-> ``operating leases`` (the last word only; ``-ss`` words keep their form)."""
+    if label.endswith("ss"):
+        return label
+    return label[:-1] if label.endswith("s") else label + "s"
+
+
+def with_open_terms(glossary: Glossary, codes: Iterable[tuple[str, str]]) -> Glossary:
+    """The glossary plus the open metrics and entities of ``codes`` (``(metric_code, entity)`` pairs).
+
+    Glossary aliases win: a spelling the glossary already gives a term stays that term's.
+    Returns the glossary itself when there is nothing to add.
+    """
+    from ragspine.facts.glossary import SlotKind, Term
+    from ragspine.facts.matching import slot_regex
+
+    new: dict[SlotKind, dict[str, Term]] = {SlotKind.METRIC: {}, SlotKind.ENTITY: {}}
+    for metric, entity in codes:
+        for kind, code, prefix in ((SlotKind.METRIC, metric, METRIC_PREFIX), (SlotKind.ENTITY, entity, ENTITY_PREFIX)):
+            if code.startswith(prefix) and code not in glossary.terms[kind]:
+                label = label_of(code)
+                new[kind][code] = Term(code, {"en": label, "zh": label, "ja": label},
+                                       geography=None, additive=False)
+    if not any(new.values()):
+        return glossary
+    terms = {kind: dict(section) for kind, section in glossary.terms.items()}
+    aliases = dict(glossary.aliases)
+    for kind, section in new.items():
+        for code, _term in sorted(section.items()):
+            terms[kind][code] = _term
+            for alias in _aliases(kind is SlotKind.ENTITY, label_of(code)):
+                aliases.setdefault(alias, (kind, code))
+    periods = [p.regex.pattern for p in glossary.period_patterns]
+    return replace(glossary, terms=terms, aliases=aliases,
+                   _slot_regex=slot_regex(periods, glossary.period_first_chars, aliases),
+                   _period_cache={})

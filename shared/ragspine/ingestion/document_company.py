@@ -1,0 +1,55 @@
+"""The company a document states it is about: its metadata, its cover, or a title its first lines take up.
+
+A title alone ("Annual report excerpt", "有価証券報告書") names no company; a title the first
+paragraph takes up as a subject does (``# エーザイ`` over "エーザイ(IFRS適用)の2024年3月期
+における…" or "以下は日本航空の…", ``# Acme`` over "Acme's revenue…"), unless it names a kind of
+document, and so does a title written as a company's name (``Kirin Holdings Inc.``,
+``キリンホールディングス株式会社``).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from ragspine.ingestion.document_context import document_context
+from ragspine.ingestion.model import BlockKind, ParsedDocument
+
+MAX_NAME_CHARS = 60
+# What follows a subject at the start of a sentence: a particle, a possessive, a bracketed note.
+_SUBJECT_TAIL = re.compile(r"\s*(?:[(（][^)）]{0,30}[)）])?\s*"
+                           r"(?:の|は|が|では|における|'s\b|’s\b|,|\sis\b|\sreported\b|\s\()")
+# A title naming the kind of document rather than its company ("Annual report", "決算短信").
+_DOCUMENT_WORDS = re.compile(
+    r"report|statement|review|excerpt|summary|results|minutes|policy|filing|presentation|release|overview"
+    r"|報告|決算|短信|概要|資料|年報|报告|財務|财务|計算書|説明|说明|公告")
+# A company's name as documents write it (Kirin Holdings, 株式会社…, …ホールディングス, Acme Inc.).
+COMPANY_NAME = re.compile(
+    r"[A-Za-z0-9&\u30a0-\u30ff\u4e00-\u9fff・]+(?:ホールディングス|株式会社|グループ|銀行|工業|商事|製薬|電機|集团"
+    r"|股份有限公司|有限公司)"  # no hiragana: a particle (は, の) ends the words before a name
+    r"|(?:株式会社)[A-Za-z0-9&\u30a0-\u30ff\u4e00-\u9fff]+"
+    r"|(?:[A-Z][\w&.-]*\s+){1,4}(?:Inc\.?|Corp\.?|Corporation|Ltd\.?|Limited|plc|PLC|Holdings|AG|S\.A\.|N\.V\.|SE|GmbH)(?![\w])")
+
+
+def stated_company(doc: ParsedDocument) -> str:
+    """The name of the company ``doc`` says it is about, or "" when it states none."""
+    found = document_context(doc, filename=doc.doc_id, given=doc.metadata).company
+    return found or _title_company(doc)
+
+
+def _title_company(doc: ParsedDocument) -> str:
+    title = unicodedata.normalize("NFKC", doc.title or "").strip().lstrip("#").strip()
+    if not title or len(title) > MAX_NAME_CHARS or not re.search(r"[^\W\d_]", title):
+        return ""
+    if COMPANY_NAME.fullmatch(title):
+        return title
+    first = next((b.text for b in doc.blocks if b.kind in (BlockKind.PARAGRAPH, BlockKind.NOTE) and b.text.strip()),
+                 "")
+    first = unicodedata.normalize("NFKC", first).strip()
+    if _DOCUMENT_WORDS.search(title.lower()):
+        return ""
+    at = first.find(title)
+    before = first[at - 1] if at > 0 else " "
+    if at >= 0 and not (before.isascii() and before.isalnum()) and _SUBJECT_TAIL.match(first, at + len(title)):
+        return title
+    return ""
