@@ -122,7 +122,9 @@ def vela(services: dict[str, Service]) -> Service:
     return services["vela"].wait()
 
 
-@pytest.fixture(scope="session")
+# Package scope, not session: Playwright's sync API keeps an asyncio loop running on the main
+# thread while it lives, and every later test that runs a loop (Mangum, asyncio.run) would fail.
+@pytest.fixture(scope="package")
 def browser() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
 
