@@ -371,7 +371,8 @@ def parse_limits(settings: Settings) -> ParseLimits:
 
     return ParseLimits(max_unpacked_bytes=settings.ingest_max_unpacked_bytes,
                        max_ratio=settings.ingest_max_compression_ratio, timeout_s=settings.ingest_parse_timeout_s,
-                       max_memory_bytes=settings.ingest_parse_max_memory_bytes)
+                       max_memory_bytes=settings.ingest_parse_max_memory_bytes,
+                       out_of_process=settings.parses_out_of_process)
 
 
 def build_version_text_store(settings: Settings) -> VersionTextStore:

@@ -50,6 +50,9 @@ class ParseLimits:
     ratio_floor_bytes: int = 1 * MiB  # ... once it has inflated past this (small parts compress freely)
     timeout_s: float = 120.0  # one parse, wall clock
     max_memory_bytes: int = 1024 * MiB  # growth of the process's resident memory during one parse
+    # Parse in a child process with hard limits (``isolated.parse_in_child``) instead of this
+    # process's watchdog thread.
+    out_of_process: bool = False
 
 
 def check_package(data: bytes, *, filename: str, label: str, limits: ParseLimits) -> None:
