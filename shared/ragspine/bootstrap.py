@@ -358,11 +358,16 @@ def build_ingest_context(services: Services) -> StepContext:
     operations, staging = build_operation_stores(settings)
     defer = (settings.embed_in_background and retrieval is not None and retrieval.document_embedder is not None
              and supports_backfill(retrieval.index))
+    limits = parse_limits(settings)
+    if limits.out_of_process:
+        from ragspine.ingestion.parsers.isolated import start_parse_server
+
+        start_parse_server()
     return StepContext(operations=operations, staging=staging, facts=services.facts,
                        index=retrieval.index if retrieval else None,
                        embedder=retrieval.document_embedder if retrieval else None,
                        glossary=services.glossary, max_bytes=settings.ingest_max_bytes, defer_embedding=defer,
-                       texts=build_version_text_store(settings), parse_limits=parse_limits(settings))
+                       texts=build_version_text_store(settings), parse_limits=limits)
 
 
 def parse_limits(settings: Settings) -> ParseLimits:

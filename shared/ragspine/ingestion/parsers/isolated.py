@@ -50,7 +50,11 @@ logger = logging.getLogger(__name__)
 
 # What the fork server imports once, so each child starts with the parsers loaded (and the main
 # module, as multiprocessing does by default, so a child does not import it again).
-_PRELOAD = ["__main__", "ragspine.ingestion.parsers.registry", "ragspine.ingestion.staged"]
+# The parsers import their format libraries lazily (a light Lambda import), so those are listed too;
+# one that is not installed is skipped.
+_PRELOAD = ["__main__", "ragspine.ingestion.parsers.registry", "ragspine.ingestion.staged",
+            "docx", "docx.table", "docx.text.paragraph", "pptx", "openpyxl", "openpyxl.utils.cell",
+            "pypdfium2", "pypdfium2.raw", "lxml.etree", "lxml.html", "markdown_it"]
 # How long a child may take to start (the fork server's first start imports the parsers).
 _START_S = 60.0
 _context_lock = threading.Lock()
@@ -141,6 +145,16 @@ def _ingestion_error(name: str, text: str) -> IngestionError:
     if isinstance(kind, type) and issubclass(kind, IngestionError):
         return kind(text)
     return IngestionError(text)
+
+
+def start_parse_server() -> None:
+    """Start the fork server now: it imports the parsers in its own process while this one goes on,
+    so the first upload does not wait for them."""
+    context = _multiprocessing_context()
+    if context.get_start_method() == "forkserver":
+        from multiprocessing import forkserver
+
+        forkserver.ensure_running()
 
 
 def _multiprocessing_context() -> BaseContext:
