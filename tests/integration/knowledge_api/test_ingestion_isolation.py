@@ -76,10 +76,11 @@ def test_a_slow_document_in_one_space_does_not_delay_another_spaces_document(gat
     assert all(gateway.operation(c["operationId"])["status"] == "SUCCEEDED" for c in slow)
 
 
-@pytest.fixture
-def short_parse_budget(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A 50 ms parse budget (set before the Gateway's settings are read)."""
+@pytest.fixture(params=["process", "thread"])
+def short_parse_budget(monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest) -> None:
+    """A 50 ms parse budget, parsed in a child process or under the watchdog (set before the Gateway reads it)."""
     monkeypatch.setenv("RAGSPINE_INGEST_PARSE_TIMEOUT_S", "0.05")
+    monkeypatch.setenv("RAGSPINE_INGEST_PARSE_ISOLATION", request.param)
 
 
 def _long_docx(paragraphs: int) -> bytes:

@@ -120,3 +120,19 @@ def test_a_crashed_child_fails_only_its_parse_and_the_next_one_succeeds(
     assert failed.value.code == code and words in failed.value.message and not failed.value.retryable
     data = (SAMPLES / "ACME_FY2024_MDA.docx").read_bytes()
     assert parse_in_child(data, doc_id="d", filename="mda.docx", max_bytes=MAX, limits=ParseLimits()).pages == 1
+
+
+@pytest.mark.parametrize(("isolation", "in_lambda", "out_of_process"), [
+    ("auto", False, True), ("auto", True, False), ("process", True, True), ("thread", False, False),
+])
+def test_documents_are_parsed_in_a_child_except_in_lambda(monkeypatch: pytest.MonkeyPatch, isolation: str,
+                                                          in_lambda: bool, out_of_process: bool) -> None:
+    from ragspine.bootstrap import parse_limits
+    from ragspine.settings import load_settings
+
+    monkeypatch.setenv("RAGSPINE_INGEST_PARSE_ISOLATION", isolation)
+    if in_lambda:
+        monkeypatch.setenv("AWS_LAMBDA_FUNCTION_NAME", "ragspine-ingest-worker")
+    else:
+        monkeypatch.delenv("AWS_LAMBDA_FUNCTION_NAME", raising=False)
+    assert parse_limits(load_settings()).out_of_process is out_of_process
