@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import multiprocessing
 import os
 import signal
 import threading
@@ -136,3 +137,22 @@ def test_documents_are_parsed_in_a_child_except_in_lambda(monkeypatch: pytest.Mo
     else:
         monkeypatch.delenv("AWS_LAMBDA_FUNCTION_NAME", raising=False)
     assert parse_limits(load_settings()).out_of_process is out_of_process
+
+
+def _idle_children() -> set[int | None]:
+    return {c.pid for c in multiprocessing.active_children() if c.name == "ragspine-parse-idle"}
+
+
+def test_a_child_serves_the_next_document_unless_its_parse_failed(long_docx: bytes) -> None:
+    data = (SAMPLES / "ACME_FY2024_MDA.docx").read_bytes()
+    parse_in_child(data, doc_id="d", filename="mda.docx", max_bytes=MAX, limits=ParseLimits())
+    idle = _idle_children()
+    assert idle  # kept for the next document
+    with pytest.raises(UnsupportedDocumentTypeError):  # a refusal of the file keeps it too
+        parse_in_child(b"MZ", doc_id="d", filename="tool.exe", max_bytes=MAX, limits=ParseLimits())
+    assert _idle_children() == idle
+    with pytest.raises(ParseTimeoutError):  # a child stopped mid-parse is never reused
+        parse_in_child(long_docx, doc_id="d", filename="manual.docx", max_bytes=MAX,
+                       limits=ParseLimits(timeout_s=0.05))
+    after = _idle_children()
+    assert after < idle and len(after) == len(idle) - 1  # the child that ran it is gone
