@@ -417,11 +417,16 @@ def build_ingest_context(services: Services) -> StepContext:
     operations, staging = build_operation_stores(settings)
     defer = (settings.embed_in_background and retrieval is not None and retrieval.document_embedder is not None
              and supports_backfill(retrieval.index))
+    limits = parse_limits(settings)
+    if limits.out_of_process:
+        from ragspine.ingestion.parsers.isolated import start_parse_server
+
+        start_parse_server()
     return StepContext(operations=operations, staging=staging, facts=services.facts,
                        index=retrieval.index if retrieval else None,
                        embedder=retrieval.document_embedder if retrieval else None,
                        glossary=services.glossary, max_bytes=settings.ingest_max_bytes, defer_embedding=defer,
-                       texts=build_version_text_store(settings), parse_limits=parse_limits(settings))
+                       texts=build_version_text_store(settings), parse_limits=limits)
 
 
 def parse_limits(settings: Settings) -> ParseLimits:
@@ -430,7 +435,8 @@ def parse_limits(settings: Settings) -> ParseLimits:
 
     return ParseLimits(max_unpacked_bytes=settings.ingest_max_unpacked_bytes,
                        max_ratio=settings.ingest_max_compression_ratio, timeout_s=settings.ingest_parse_timeout_s,
-                       max_memory_bytes=settings.ingest_parse_max_memory_bytes)
+                       max_memory_bytes=settings.ingest_parse_max_memory_bytes,
+                       out_of_process=settings.parses_out_of_process)
 
 
 def build_version_text_store(settings: Settings) -> VersionTextStore:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+import os
 from datetime import date
 from functools import lru_cache
 from pathlib import Path
@@ -180,6 +181,11 @@ class Settings(BaseSettings):
     ingest_parse_max_memory_bytes: int = Field(
         default=1024 * 1024 * 1024, ge=16 * 1024 * 1024,
         description="Growth of the process's resident memory one parse may cause (INGEST_PARSE_MEMORY_EXCEEDED).")
+    ingest_parse_isolation: Literal["auto", "process", "thread"] = Field(
+        default="auto",
+        description="Where a document is parsed: `process`, a child process per document under kernel limits "
+                    "(the service's process stays free for asks); `thread`, in the service's process under a "
+                    "watchdog; `auto`, `thread` in an AWS Lambda function and `process` everywhere else.")
     knowledge_ingest_workers: int = Field(
         default=2, ge=1, le=32, description="Local ingestion worker threads of the Gateway; with more than one, "
                                             "no space holds them all, so another space's upload never waits behind it.")
@@ -256,6 +262,13 @@ class Settings(BaseSettings):
     def knowledge_db_path(self) -> Path:
         """SQLite file of the embedded Knowledge Gateway (spaces, documents, grants, tokens, audit)."""
         return self.data_dir / "knowledge.db"
+
+    @property
+    def parses_out_of_process(self) -> bool:
+        """Whether each document is parsed in a child process (``ingest_parse_isolation``; Lambda: in-process)."""
+        if self.ingest_parse_isolation == "auto":
+            return not os.environ.get("AWS_LAMBDA_FUNCTION_NAME")
+        return self.ingest_parse_isolation == "process"
 
     @property
     def knowledge_admin_role_set(self) -> frozenset[str]:

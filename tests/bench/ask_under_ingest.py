@@ -1,9 +1,9 @@
 """``/v1/ask`` and Gateway latency while the Gateway ingests a zip bomb and a 2,000-page PDF.
 
 A benchmark, not a test: nothing asserts on time. In one interpreter (the local service: the
-routes and the ingestion workers share the process, as they do when served), it measures the
-p50/p99 of ``POST /v1/ask`` and of ``GET /internal/v1/knowledge/spaces/{id}`` with nothing
-ingesting (the baseline), then again while the Gateway ingests each hostile or heavy input: a
+routes and the ingestion workers share the process, as they do when served; each parse runs in
+a child process), it measures the p50/p99 of ``POST /v1/ask`` and of
+``GET /internal/v1/knowledge/spaces/{id}`` with nothing ingesting (the baseline), then again while the Gateway ingests each hostile or heavy input: a
 95 KB .docx that inflates to 20 MiB of XML, and a generated 2,000-page PDF. The report gives
 each p99 as a ratio to the baseline p99 of the same run.
 

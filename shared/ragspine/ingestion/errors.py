@@ -69,6 +69,12 @@ class ParseMemoryExceededError(IngestionError):
     code = "INGEST_PARSE_MEMORY_EXCEEDED"
 
 
+class ParserCrashedError(IngestionError):
+    """The process parsing the document ended abnormally (a crash in a format library, killed by a signal)."""
+
+    code = "INGEST_PARSER_CRASHED"
+
+
 class SourceNotFoundError(IngestionError):
     """The file to ingest does not exist or cannot be opened (missing, a folder, no permission)."""
 

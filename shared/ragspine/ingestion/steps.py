@@ -145,15 +145,24 @@ def _stage_source(operation: Operation, context: StepContext, data: bytes, name:
 
 def parse(operation: Operation, context: StepContext) -> StepResult:
     """Parse the staged bytes into blocks (bad input raises a permanent ``IngestionError``)."""
-    from ragspine.ingestion.parsers import parse_document
-
     data = _require(context, operation, "source", Step.PARSE)
-    doc = parse_document(data, doc_id=operation.doc_id, filename=Path(operation.source).name,
-                         max_bytes=context.max_bytes, limits=context.parse_limits)
-    context.staging.put(operation.id, "document", staged.dump_document(doc))
-    if operation.pages_count != doc.pages:
-        context.operations.save(replace(operation, pages_count=doc.pages))
-    return StepResult(Step.PARSE, operation.id, pages=doc.pages)
+    filename, limits = Path(operation.source).name, context.parse_limits
+    if limits is not None and limits.out_of_process:
+        from ragspine.ingestion.parsers.isolated import parse_in_child
+
+        parsed = parse_in_child(data, doc_id=operation.doc_id, filename=filename, max_bytes=context.max_bytes,
+                                limits=limits)
+        encoded, pages = parsed.document, parsed.pages
+    else:
+        from ragspine.ingestion.parsers import parse_document
+
+        doc = parse_document(data, doc_id=operation.doc_id, filename=filename, max_bytes=context.max_bytes,
+                             limits=limits)
+        encoded, pages = staged.dump_document(doc), doc.pages
+    context.staging.put(operation.id, "document", encoded)
+    if operation.pages_count != pages:
+        context.operations.save(replace(operation, pages_count=pages))
+    return StepResult(Step.PARSE, operation.id, pages=pages)
 
 
 def extract(operation: Operation, context: StepContext) -> StepResult:

@@ -6,6 +6,7 @@ worker while another space's 80-byte upload waited over a minute behind it.
 
 from __future__ import annotations
 
+import signal
 import threading
 import time
 from typing import Any
@@ -18,6 +19,7 @@ from ragspine.ingestion.runner import InProcessRunner
 from ragspine.ingestion.steps import STEPS, Step, StepContext, StepResult
 from tests.support.knowledge_api import Gateway
 from tests.support.office_bombs import docx_bomb
+from tests.support.parse_children import signal_next_parse_child
 
 DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
 
@@ -74,10 +76,11 @@ def test_a_slow_document_in_one_space_does_not_delay_another_spaces_document(gat
     assert all(gateway.operation(c["operationId"])["status"] == "SUCCEEDED" for c in slow)
 
 
-@pytest.fixture
-def short_parse_budget(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A 50 ms parse budget (set before the Gateway's settings are read)."""
+@pytest.fixture(params=["process", "thread"])
+def short_parse_budget(monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest) -> None:
+    """A 50 ms parse budget, parsed in a child process or under the watchdog (set before the Gateway reads it)."""
     monkeypatch.setenv("RAGSPINE_INGEST_PARSE_TIMEOUT_S", "0.05")
+    monkeypatch.setenv("RAGSPINE_INGEST_PARSE_ISOLATION", request.param)
 
 
 def _long_docx(paragraphs: int) -> bytes:
@@ -105,3 +108,60 @@ def test_a_parse_past_its_budget_fails_the_operation_with_its_own_code(short_par
     small = _upload(gateway, space, b"# Small\n\nStill ingested.\n", "small.md", "text/markdown")
     gateway.settle()
     assert gateway.operation(small["operationId"])["status"] == "SUCCEEDED"  # the worker is free again
+
+
+def _resident_bytes() -> int:
+    import os
+    from pathlib import Path
+
+    return int(Path("/proc/self/statm").read_bytes().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+@pytest.fixture
+def small_memory_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A 16 MiB parse memory budget, the smallest the setting allows (set before the Gateway reads it)."""
+    monkeypatch.setenv("RAGSPINE_INGEST_PARSE_MAX_MEMORY_BYTES", str(16 * 1024 * 1024))
+
+
+def test_a_parse_past_its_memory_budget_fails_without_growing_the_service(small_memory_budget: None,
+                                                                          gateway: Gateway) -> None:
+    space = gateway.create_space()["knowledgeSpaceId"]
+    upload = _long_docx(20_000)
+    peak, done = [_resident_bytes()], threading.Event()
+
+    def sample() -> None:
+        while not done.wait(0.01):
+            peak.append(_resident_bytes())
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    started = peak[0]
+    sampler.start()
+    try:
+        change = _upload(gateway, space, upload, "manual.docx", DOCX)
+        gateway.settle()
+    finally:
+        done.set()
+        sampler.join()
+    operation = gateway.operation(change["operationId"])
+    assert operation["status"] == "FAILED", operation
+    assert operation["error"]["code"] == "INGEST_PARSE_MEMORY_EXCEEDED" and operation["retryable"] is False
+    # The parse ran in its own process under the budget; the service grew by less than the budget.
+    assert max(peak) - started < 16 * 1024 * 1024
+    small = _upload(gateway, space, b"# Small\n\nStill ingested.\n", "small.md", "text/markdown")
+    gateway.settle()
+    assert gateway.operation(small["operationId"])["status"] == "SUCCEEDED"
+
+
+def test_a_crashed_parse_fails_its_operation_and_the_next_upload_is_ingested(gateway: Gateway) -> None:
+    space = gateway.create_space()["knowledgeSpaceId"]
+    with signal_next_parse_child() as signals:
+        signals.append(signal.SIGSEGV)  # what a format library's crash on a malformed file does
+        change = _upload(gateway, space, _long_docx(20_000), "manual.docx", DOCX)
+        gateway.settle()
+    operation = gateway.operation(change["operationId"])
+    assert operation["status"] == "FAILED", operation
+    assert operation["error"]["code"] == "INGEST_PARSER_CRASHED" and operation["retryable"] is False
+    assert "stopped abnormally" in operation["error"]["message"]
+    small = _upload(gateway, space, b"# Small\n\nStill ingested.\n", "small.md", "text/markdown")
+    gateway.settle()
+    assert gateway.operation(small["operationId"])["status"] == "SUCCEEDED"

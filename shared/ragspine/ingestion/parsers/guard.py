@@ -50,6 +50,9 @@ class ParseLimits:
     ratio_floor_bytes: int = 1 * MiB  # ... once it has inflated past this (small parts compress freely)
     timeout_s: float = 120.0  # one parse, wall clock
     max_memory_bytes: int = 1024 * MiB  # growth of the process's resident memory during one parse
+    # Parse in a child process with hard limits (``isolated.parse_in_child``) instead of this
+    # process's watchdog thread.
+    out_of_process: bool = False
 
 
 def check_package(data: bytes, *, filename: str, label: str, limits: ParseLimits) -> None:
@@ -145,7 +148,7 @@ def within_budget(parse: Callable[[], T], *, filename: str, limits: ParseLimits)
                 state["armed"] = False
             stop.set()
     except _BudgetExceeded:  # delivered while armed (possibly just as the parse returned)
-        _release_memory()
+        release_memory()
         if state["reason"] == "memory":
             raise ParseMemoryExceededError(
                 f"{filename} needed more than {limits.max_memory_bytes:,} bytes of memory to parse: split it "
@@ -154,11 +157,11 @@ def within_budget(parse: Callable[[], T], *, filename: str, limits: ParseLimits)
             f"{filename} took longer than {limits.timeout_s:g} s to parse: split it into smaller files or save "
             "a simpler copy (fewer pages, sheets or slides).") from None
     if started_rss is not None and (_resident_bytes() or 0) - started_rss > _TRIM_AFTER_BYTES:
-        _release_memory()
+        release_memory()
     return result
 
 
-def _release_memory() -> None:
+def release_memory() -> None:
     """Hand freed heap back to the OS (glibc keeps it otherwise); a no-op elsewhere."""
     with contextlib.suppress(OSError, AttributeError):
         ctypes.CDLL("libc.so.6").malloc_trim(0)

@@ -72,7 +72,7 @@ def parser_for(filename: str, media_type: str | None = None) -> DocumentParser:
 
 def parse_document(
     data: bytes, *, doc_id: str, filename: str, max_bytes: int, media_type: str | None = None,
-    limits: ParseLimits | None = None,
+    limits: ParseLimits | None = None, watchdog: bool = True,
 ) -> ParsedDocument:
     """Parse one uploaded file into blocks, or say precisely why it cannot be.
 
@@ -83,6 +83,8 @@ def parse_document(
         max_bytes: The configured upload limit.
         media_type: The declared content type, used when the extension is unknown.
         limits: What an Office package may inflate to, and the parse's time and memory budget.
+        watchdog: Enforce the time and memory budget with a watchdog thread; False where the process
+            itself is limited (a parse child under rlimits and a killing parent).
 
     Returns:
         The parsed document, with at least one block; its title falls back to the file name.
@@ -104,7 +106,10 @@ def parse_document(
         _check_package(data, filename=filename, label=label, max_bytes=max_bytes)
         check_package(data, filename=filename, label=label, limits=limits)
     try:
-        parsed = within_budget(lambda: parser.parse(data, doc_id=doc_id), filename=filename, limits=limits)
+        if watchdog:
+            parsed = within_budget(lambda: parser.parse(data, doc_id=doc_id), filename=filename, limits=limits)
+        else:
+            parsed = parser.parse(data, doc_id=doc_id)
     except (IngestionError, MemoryError):
         raise
     except Exception as exc:

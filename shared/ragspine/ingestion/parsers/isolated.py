@@ -1,0 +1,326 @@
+"""Parse documents in child processes under hard limits, so the service's own process stays free.
+
+Parsing is CPU-bound Python: in the service's process it holds the interpreter lock that the
+ask routes need, and a budget can only be approximated there (a watchdog thread raising in the
+parsing thread, the whole process's memory). A child process gets limits the kernel enforces
+instead, set again before each document:
+
+- ``RLIMIT_AS``: its address space may reach its starting size plus the memory budget and no
+  more; an allocation past it fails (``MemoryError``) inside the child;
+- ``RLIMIT_CPU``: the kernel stops it (``SIGXCPU``) once the parse used the time budget of CPU;
+- the wall clock: the parent kills it once the time budget has passed;
+
+and whatever happens to it (a crash in a C library, the system's out-of-memory killer) ends only
+that child: its operation fails with a clear code and the next document gets a fresh child.
+A child that parsed or refused a document serves the next one (no fork per document, warm
+caches) until it has served ``_PARSES_PER_CHILD`` or grown too much. Children are forked from a
+server process that has the parsers imported already (``forkserver``), never from the
+multi-threaded service itself.
+
+The child returns the parsed document already encoded as the staged JSON (``staged.dump_document``),
+so the parent never builds the document's objects.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import multiprocessing
+import resource
+import signal
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ragspine.ingestion import errors as ingestion_errors
+from ragspine.ingestion.errors import (
+    CorruptDocumentError,
+    IngestionError,
+    ParseMemoryExceededError,
+    ParserCrashedError,
+    ParseTimeoutError,
+)
+
+if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
+    from multiprocessing.context import BaseContext
+    from multiprocessing.process import BaseProcess
+
+    from ragspine.ingestion.parsers.guard import ParseLimits
+
+logger = logging.getLogger(__name__)
+
+# What the fork server imports once, so each child starts with the parsers loaded (and the main
+# module, as multiprocessing does by default, so a child does not import it again).
+# The parsers import their format libraries lazily (a light Lambda import), so those are listed too;
+# one that is not installed is skipped.
+_PRELOAD = ["__main__", "ragspine.ingestion.parsers.registry", "ragspine.ingestion.staged",
+            "docx", "docx.table", "docx.text.paragraph", "pptx", "openpyxl", "openpyxl.utils.cell",
+            "pypdfium2", "pypdfium2.raw", "lxml.etree", "lxml.html", "markdown_it"]
+# How long a child may take to start (the fork server's first start imports the parsers).
+_START_S = 60.0
+_context_lock = threading.Lock()
+_context: BaseContext | None = None
+# A child parses documents one after another (warm caches, no fork per document) and is replaced
+# after this many, or as soon as a parse fails in any way but a refusal of the file.
+_PARSES_PER_CHILD = 200
+_BUSY, _IDLE = "ragspine-parse", "ragspine-parse-idle"
+_idle_lock = threading.Lock()
+_idle: list[_Child] = []
+
+
+@dataclass(frozen=True, slots=True)
+class ChildParse:
+    """A document parsed in a child: its staged JSON and its page count."""
+
+    document: bytes
+    pages: int
+
+
+def parse_in_child(data: bytes, *, doc_id: str, filename: str, max_bytes: int, limits: ParseLimits,
+                   media_type: str | None = None) -> ChildParse:
+    """``parse_document`` in a child process under ``limits``, enforced by the kernel and a killing parent.
+
+    Raises:
+        Every error ``parse_document`` raises, and:
+        ParseTimeoutError: the child ran past ``limits.timeout_s`` (wall clock or CPU).
+        ParseMemoryExceededError: it needed more than ``limits.max_memory_bytes``, or the system killed it.
+        ParserCrashedError: it ended abnormally (a signal such as SIGSEGV, or no answer).
+    """
+    job = (data, doc_id, filename, max_bytes, media_type, limits)
+    child = _take_child()
+    killed = reusable = False
+    message: tuple[Any, ...] | None = None
+    try:
+        child.connection.send(job)
+        message, _ = _receive(child.connection, _START_S)
+        if message is not None and message[0] == "retired":  # grown by earlier parses: a fresh child takes it
+            _end(child)
+            child = _take_child(fresh=True)
+            child.connection.send(job)
+            message, _ = _receive(child.connection, _START_S)
+        if message is not None and message[0] == "started":
+            message, timed_out = _receive(child.connection, limits.timeout_s)
+            if timed_out:
+                child.process.kill()
+                killed = True
+        # A child that parsed or refused the file serves the next one, unless it grew too much.
+        reusable = message is not None and message[0] in ("parsed", "refused")
+    except (OSError, EOFError):  # the child was gone before it took the document
+        message = None
+    finally:
+        exitcode = _give_back(child, reusable=reusable)
+    return _outcome(message, exitcode, killed=killed, filename=filename, limits=limits)
+
+
+@dataclass(slots=True)
+class _Child:
+    """A parse child: it parses the documents sent on its connection, one at a time."""
+
+    process: BaseProcess
+    connection: Connection
+    parses: int = 0
+
+
+def _take_child(*, fresh: bool = False) -> _Child:
+    """An idle child that is still alive, or a new one (always when ``fresh``)."""
+    with _idle_lock:
+        while _idle and not fresh:
+            child = _idle.pop()
+            if child.process.is_alive():
+                child.process.name = _BUSY
+                return child
+            _end(child)
+    context = _multiprocessing_context()
+    ours, theirs = context.Pipe(duplex=True)
+    process = context.Process(target=_serve, args=(theirs,), name=_BUSY, daemon=True)  # type: ignore[attr-defined]
+    process.start()
+    theirs.close()
+    return _Child(process, ours)
+
+
+def _give_back(child: _Child, *, reusable: bool) -> int | None:
+    """Keep a child that parsed or refused a document for the next one; end any other. Its exit code, if ended."""
+    child.parses += 1
+    if reusable and child.parses < _PARSES_PER_CHILD and child.process.is_alive():
+        child.process.name = _IDLE
+        with _idle_lock:
+            _idle.append(child)
+        return None
+    return _end(child)
+
+
+def _end(child: _Child) -> int | None:
+    if child.process.is_alive():
+        child.connection.close()  # an idle child ends on its own when its connection closes
+        child.process.join(1.0)
+        if child.process.is_alive():
+            child.process.kill()
+    child.process.join()
+    if not child.connection.closed:
+        child.connection.close()
+    exitcode = child.process.exitcode
+    child.process.close()
+    return exitcode
+
+
+def _receive(receiver: Connection, within_s: float) -> tuple[tuple[Any, ...] | None, bool]:
+    """The child's next message (None when it ended without one), and whether ``within_s`` passed first."""
+    try:
+        if not receiver.poll(within_s):
+            return None, True
+        message = receiver.recv()
+    except (EOFError, OSError):
+        return None, False
+    return (message if isinstance(message, tuple) and message else None), False
+
+
+def _outcome(message: tuple[Any, ...] | None, exitcode: int | None, *, killed: bool, filename: str,
+             limits: ParseLimits) -> ChildParse:
+    kind = message[0] if message else None
+    if kind == "parsed":
+        return ChildParse(document=message[1], pages=message[2])  # type: ignore[index]
+    if kind == "refused":
+        raise _ingestion_error(message[1], message[2])  # type: ignore[index]
+    if kind == "memory" or (exitcode == -signal.SIGKILL and not killed):
+        # SIGKILL that the parent did not send: the system's out-of-memory killer.
+        raise ParseMemoryExceededError(
+            f"{filename} needed more than {limits.max_memory_bytes:,} bytes of memory to parse: split it into "
+            "smaller files or simplify it (fewer embedded objects, plainer tables).")
+    if killed or exitcode == -signal.SIGXCPU:
+        raise ParseTimeoutError(
+            f"{filename} took longer than {limits.timeout_s:g} s to parse: split it into smaller files or save a "
+            "simpler copy (fewer pages, sheets or slides).")
+    how = (f"signal {signal.Signals(-exitcode).name}" if exitcode is not None and exitcode < 0
+           and -exitcode in signal.valid_signals() else f"exit status {exitcode}")
+    logger.warning("parse child ended abnormally", extra={"file_name": filename, "exit": how})
+    raise ParserCrashedError(
+        f"{filename}: the parser stopped abnormally ({how}) while reading it. The file is probably malformed in a "
+        "way the format library cannot handle: save a fresh copy from its application and upload that.")
+
+
+def _ingestion_error(name: str, text: str) -> IngestionError:
+    """The child's refusal as the same error type in this process (any other name: a plain IngestionError)."""
+    kind = getattr(ingestion_errors, name, None)
+    if isinstance(kind, type) and issubclass(kind, IngestionError):
+        return kind(text)
+    return IngestionError(text)
+
+
+def start_parse_server() -> None:
+    """Start the fork server now: it imports the parsers in its own process while this one goes on,
+    so the first upload does not wait for them."""
+    context = _multiprocessing_context()
+    if context.get_start_method() == "forkserver":
+        from multiprocessing import forkserver
+
+        forkserver.ensure_running()
+
+
+def _multiprocessing_context() -> BaseContext:
+    """The fork server (the parsers preloaded) where the platform has one, else plain spawn."""
+    global _context  # noqa: PLW0603 - one fork server per service process
+    with _context_lock:
+        if _context is None:
+            if "forkserver" in multiprocessing.get_all_start_methods():
+                forkserver = multiprocessing.get_context("forkserver")
+                forkserver.set_forkserver_preload(_PRELOAD)
+                _context = forkserver
+            else:
+                _context = multiprocessing.get_context("spawn")
+        return _context
+
+
+def _serve(connection: Connection) -> None:
+    """The child: for each document sent, limit itself, parse, send the staged document or why not.
+
+    The memory budget counts from the child's size when it started, and a child whose size ever
+    passed a quarter of the next document's budget retires instead of parsing it: each parse has
+    about the budget a fresh child would, and ``_came_close_to`` sees that parse's own peak.
+    """
+    from ragspine.ingestion import staged
+    from ragspine.ingestion.parsers.guard import release_memory
+    from ragspine.ingestion.parsers.registry import parse_document
+
+    base = _virtual_bytes("VmPeak")  # a forked child may start with its parent's peak: count from there
+    while True:
+        try:
+            data, doc_id, filename, max_bytes, media_type, limits = connection.recv()
+        except (EOFError, OSError):
+            return
+        if _grew(base, limits.max_memory_bytes):  # its heap would give this parse more than its budget
+            connection.send(("retired",))
+            return
+        cap = _limit_self(limits, base)
+        connection.send(("started",))
+        try:
+            document = parse_document(data, doc_id=doc_id, filename=filename, max_bytes=max_bytes,
+                                      media_type=media_type, limits=limits, watchdog=False)
+            encoded = staged.dump_document(document)
+            pages = document.pages
+            del document, data
+        except MemoryError:
+            connection.send(("memory",))
+            return
+        except IngestionError as exc:
+            # A C library refused by the address-space limit reports a failed allocation its own way
+            # (lxml: "unknown error", read as a damaged file): a failure after the parse came close to
+            # the limit is the memory budget's.
+            if isinstance(exc, CorruptDocumentError) and _came_close_to(cap, limits.max_memory_bytes):
+                connection.send(("memory",))
+                return
+            connection.send(("refused", type(exc).__name__, exc.message))
+        else:
+            connection.send(("parsed", encoded, pages))
+            del encoded
+        release_memory()
+
+
+def _limit_self(limits: ParseLimits, base: int | None) -> int | None:
+    """Soft limits on this process for the next parse: its address space at most ``base`` plus the memory budget,
+    its CPU time grows by the time budget (soft only, so the next document's parse may set them again).
+
+    Returns:
+        The address-space limit set, or None where the process's size cannot be read.
+    """
+    cap = None if base is None else base + limits.max_memory_bytes
+    if cap is not None:
+        _set_soft_limit(resource.RLIMIT_AS, cap)
+    used = resource.getrusage(resource.RUSAGE_SELF)
+    _set_soft_limit(resource.RLIMIT_CPU,  # the kernel sends SIGXCPU past it, which ends the child
+                    math.ceil(used.ru_utime + used.ru_stime + limits.timeout_s) + 1)
+    return cap
+
+
+def _grew(base: int | None, budget: int) -> bool:
+    """Whether this process's peak address space passed a quarter of ``budget`` over ``base``."""
+    peak = _virtual_bytes("VmPeak")
+    return base is not None and peak is not None and peak > base + budget // 4
+
+
+def _came_close_to(cap: int | None, budget: int) -> bool:
+    """Whether this process's peak address space reached the last quarter of the memory budget."""
+    peak = _virtual_bytes("VmPeak")
+    return cap is not None and peak is not None and peak >= cap - budget // 4
+
+
+def _set_soft_limit(which: int, soft: int) -> None:
+    _, hard = resource.getrlimit(which)
+    if hard != resource.RLIM_INFINITY:
+        soft = min(soft, hard)
+    try:
+        resource.setrlimit(which, (soft, hard))
+    except (ValueError, OSError):  # a platform that refuses this limit: the parent's wall clock still holds
+        logger.debug("rlimit not set", extra={"limit": which})
+
+
+def _virtual_bytes(field: str) -> int | None:
+    """A size line of this process's ``/proc/self/status`` (``VmSize``, ``VmPeak``) in bytes, or None elsewhere."""
+    try:
+        for line in Path("/proc/self/status").read_text(encoding="ascii").splitlines():
+            if line.startswith(field + ":"):
+                return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
