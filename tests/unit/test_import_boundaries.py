@@ -11,7 +11,7 @@ PACKAGE = Path(__file__).resolve().parents[2] / "shared" / "ragspine"
 SDKS = {"boto3", "botocore", "opensearchpy"}
 EDGE = {"fastapi", "starlette", "mangum", "aws_lambda_powertools", "uvicorn", "typer"}
 EDGE_MODULES = {"api", "cli.py", "cli_ingest.py", "cli_operations.py", "cli_domain.py", "cli_knowledge.py",
-                "cli_facts.py", "cli_feedback.py"}
+                "cli_facts.py", "cli_feedback.py", "cli_eval.py"}
 
 
 def imported_roots(path: Path) -> set[str]:
