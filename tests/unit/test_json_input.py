@@ -51,3 +51,14 @@ def test_any_json_of_ordinary_text_round_trips(value: object) -> None:
             loads(text)
     else:
         assert loads(text) == value
+
+
+def test_an_error_message_quoting_long_input_stays_within_the_contract() -> None:
+    from ragspine.api.envelope import MAX_FIELD_ERRORS, MAX_MESSAGE_CHARS, error_body
+    from ragspine.errors import FieldError
+
+    body = error_body(code="KNOWLEDGE_INVALID_INPUT", message="x" * 5000, retryable=False, request_id="r",
+                      trace_id="t", field_errors=tuple(FieldError(f"f{i}", "bad") for i in range(300)))
+    error = body["meta"]["error"]
+    assert len(error["message"]) == MAX_MESSAGE_CHARS and error["message"].endswith("…")
+    assert len(error["fieldErrors"]) == MAX_FIELD_ERRORS

@@ -10,6 +10,9 @@ from pydantic import BaseModel, Field
 from ragspine.errors import FieldError
 
 API_VERSION = "v1"
+# The contract's bounds on an error (seed 003): a message of at most 2,000 characters, 100 field errors.
+MAX_MESSAGE_CHARS = 2000
+MAX_FIELD_ERRORS = 100
 
 
 class FieldErrorModel(BaseModel):
@@ -61,9 +64,14 @@ def error_body(*, code: str, message: str, retryable: bool, request_id: str, tra
             "pagination": None,
             "error": {
                 "code": code,
-                "message": message,
+                "message": _bounded(message),
                 "retryable": retryable,
-                "fieldErrors": [{"field": f.field, "message": f.message} for f in field_errors],
+                "fieldErrors": [{"field": f.field, "message": f.message} for f in field_errors[:MAX_FIELD_ERRORS]],
             },
         },
     }
+
+
+def _bounded(message: str) -> str:
+    """A message within the contract's length; a longer one (it may quote the caller's input) is cut with "…"."""
+    return message if len(message) <= MAX_MESSAGE_CHARS else message[:MAX_MESSAGE_CHARS - 1] + "…"
