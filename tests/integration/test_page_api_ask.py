@@ -7,9 +7,9 @@ import json
 from typing import Any
 
 from ragspine.aws.dynamo_facts import DynamoFactStore
-from ragspine.demo import load_sample_facts
 from ragspine.settings import Settings
 from tests.conftest import FACTS_TABLE
+from tests.support.samples import load_sample_facts
 
 HOST = "p4g3a1pi.execute-api.us-east-1.amazonaws.com"
 
