@@ -85,13 +85,12 @@ def confirm_upload(gateway: Gateway, resource: FileResource) -> FileResource:
     return stored
 
 
-def receive_upload(gateway: Gateway, resource_id: str, *, expires: int, signature: str, data: bytes) -> FileResource:
-    """Store the bytes PUT to a signed URL.
+def check_upload_link(gateway: Gateway, resource_id: str, *, expires: int, signature: str) -> FileResource:
+    """The file resource a signed upload URL names, checked before any byte of the body is read.
 
     Raises:
         NotFoundError: a bad or expired signature, or no such resource (one answer: nothing to probe).
         ConflictError: the resource already has its bytes.
-        PayloadTooLargeError / InvalidInputError: more / other bytes than declared.
     """
     expected = sign(gateway.config.signing_key, resource_id, expires)
     resource = gateway.store.file(resource_id)
@@ -102,6 +101,18 @@ def receive_upload(gateway: Gateway, resource_id: str, *, expires: int, signatur
         raise NotFoundError("this upload URL is invalid or has expired: create a new file resource")
     if resource.uploaded:
         raise ConflictError(_ALREADY_UPLOADED)
+    return resource
+
+
+def receive_upload(gateway: Gateway, resource_id: str, *, expires: int, signature: str, data: bytes) -> FileResource:
+    """Store the bytes PUT to a signed URL.
+
+    Raises:
+        NotFoundError: a bad or expired signature, or no such resource (one answer: nothing to probe).
+        ConflictError: the resource already has its bytes.
+        PayloadTooLargeError / InvalidInputError: more / other bytes than declared.
+    """
+    resource = check_upload_link(gateway, resource_id, expires=expires, signature=signature)
     if len(data) > resource.file_size:
         raise PayloadTooLargeError(f"the body has more bytes than the declared fileSize ({resource.file_size})")
     if len(data) != resource.file_size:

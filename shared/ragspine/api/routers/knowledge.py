@@ -160,7 +160,11 @@ async def file_resource_upload(fileResourceId: str, request: Request, gw: Gatewa
     """file_resource_upload: the signed URL is the credential (as an S3 presigned PUT is)."""
     try:
         expires, signature = _signed_query(request)
-        data = await _bounded_body(request, gw.config.upload_max_bytes)
+        # The signature is the credential: checked before the body is read, which is then read only up
+        # to the size the file resource declared.
+        resource = await run_in_threadpool(files.check_upload_link, gw, fileResourceId, expires=expires,
+                                           signature=signature)
+        data = await _bounded_body(request, min(gw.config.upload_max_bytes, resource.file_size))
         resource = await run_in_threadpool(files.receive_upload, gw, fileResourceId, expires=expires,
                                            signature=signature, data=data)
     except RagspineError as exc:
@@ -186,12 +190,12 @@ async def _bounded_body(request: Request, limit: int) -> bytes:
     """The body, refused (413) as soon as it passes ``limit`` bytes, announced or not."""
     length = ascii_int(request.headers.get("content-length", ""), max_digits=20)
     if length is not None and length > limit:
-        raise PayloadTooLargeError(f"the file has {length} bytes; the limit is {limit}")
+        raise PayloadTooLargeError(f"the file has {length} bytes; the limit for this upload is {limit}")
     chunks, size = [], 0
     async for chunk in request.stream():
         size += len(chunk)
         if size > limit:
-            raise PayloadTooLargeError(f"the file has more than {limit} bytes, the limit")
+            raise PayloadTooLargeError(f"the file has more than {limit} bytes, the limit for this upload")
         chunks.append(chunk)
     return b"".join(chunks)
 

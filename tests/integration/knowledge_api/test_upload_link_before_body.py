@@ -1,0 +1,70 @@
+"""A signed upload URL is checked before its body is read: a forged or expired link gets its 404 with nothing
+of the announced file read, and a valid link reads no more than the size its file resource declared."""
+
+from __future__ import annotations
+
+import socket
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from ragspine.api.app import create_local_app
+from ragspine.settings import Settings
+from tests.support.knowledge_api import BASE
+from tests.support.loopback import serve
+
+pytest.importorskip("uvicorn")
+
+ANNOUNCED = 15 * 1024 * 1024  # under the 20 MiB upload limit: only the link can refuse it
+FIRST_PART = b"x" * (64 * 1024)
+
+
+class BodyCounter:
+    """The app, counting the body bytes it pulls from the server."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+        self.read = 0
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        async def counted() -> Any:
+            message = await receive()
+            if message["type"] == "http.request":
+                self.read += len(message.get("body", b""))
+            return message
+
+        await self.app(scope, counted, send)
+
+
+@pytest.fixture
+def counted(settings: Settings) -> Iterator[tuple[BodyCounter, int]]:
+    counter = BodyCounter(create_local_app(settings))
+    with serve(counter, name="upload-link-uvicorn", log_level="error") as base_url:
+        yield counter, int(base_url.rsplit(":", 1)[1])
+
+
+def _put(port: int, path: str) -> int:
+    """Announce a large file, send its first part and wait: the status of the answer (0: none yet)."""
+    head = f"PUT {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: {ANNOUNCED}\r\n\r\n".encode()
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
+        sock.sendall(head + FIRST_PART)
+        reply = b""
+        try:
+            while b"\r\n\r\n" not in reply:
+                data = sock.recv(65536)
+                if not data:
+                    break
+                reply += data
+        except TimeoutError:
+            return 0
+    return int(reply.split(b" ", 2)[1]) if reply.startswith(b"HTTP/") else 0
+
+
+@pytest.mark.parametrize("query", ["expires=99999999999&signature=forged", "expires=1&signature=ab"])
+def test_a_forged_or_expired_link_is_refused_before_the_body_is_read(counted: tuple[BodyCounter, int],
+                                                                      query: str) -> None:
+    counter, port = counted
+    status = _put(port, f"{BASE}/file-resources/fr-unknown/content?{query}")
+    assert status == 404
+    assert counter.read == 0
