@@ -65,7 +65,7 @@ class TestFunctions:
             assert group["Type"] == "AWS::Logs::LogGroup", name
             assert group["Properties"]["RetentionInDays"] == {"Ref": "LogRetentionDays"}, name
             groups.add(ref)
-        assert len(groups) == len(_functions(template)) == 7
+        assert len(groups) == len(_functions(template)) == 8  # ask, knowledge, workflow, webhook, code runner, page, ingest trigger, worker
 
     def test_every_function_traces_with_the_powertools_tracer_and_emits_metrics(self, template: dict[str, Any]) -> None:
         assert template["Globals"]["Function"]["Tracing"] == "Active"

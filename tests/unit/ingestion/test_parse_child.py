@@ -81,12 +81,12 @@ def test_a_parse_past_its_memory_budget_is_refused_without_growing_this_process(
     try:
         with pytest.raises(ParseMemoryExceededError) as refused:
             parse_in_child(long_docx, doc_id="d", filename="manual.docx", max_bytes=MAX,
-                           limits=ParseLimits(max_memory_bytes=32 * MiB))
+                           limits=ParseLimits(max_memory_bytes=8 * MiB))
     finally:
         done.set()
         sampler.join()
     assert refused.value.code == "INGEST_PARSE_MEMORY_EXCEEDED" and not refused.value.retryable
-    assert "manual.docx needed more than 33,554,432 bytes" in refused.value.message
+    assert "manual.docx needed more than 8,388,608 bytes" in refused.value.message
     # The parse ran elsewhere: this process held the upload and the answer, nothing of the parse.
     assert max(peak) - started < 16 * MiB
 

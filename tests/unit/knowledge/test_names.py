@@ -11,7 +11,9 @@ from hypothesis import strategies as st
 from ragspine.knowledge.contract import load_contract
 from ragspine.knowledge.names import FILE_NAME_PATTERN, NAME_PATTERN, name_problem
 
-_PATTERN = re.compile(NAME_PATTERN)
+# JSON Schema patterns follow ECMA-262, where "$" matches only at the very end; Python's "$" also
+# matches before a final line break, so the end is spelled \Z here.
+_PATTERN = re.compile(NAME_PATTERN.removesuffix("$") + r"\Z")
 _SPECIAL = st.sampled_from(["\x00", "\t", "\n", "\x7f", "\x85", "\u2028", "\u200b", "\u200d", "\u200f", "\u202e",
                             "\u2066", "\ufeff", "\u3164", "\u3000", " ", "a", "政", "é", "👩"])
 _TEXT = st.lists(st.one_of(_SPECIAL, st.characters(exclude_categories=["Cs"])), max_size=12).map("".join)

@@ -141,6 +141,29 @@ class TestCodeNode:
         result = WorkflowExecutor(code=CodeLimits()).run(plan, {"x": 21})
         assert result.status is RunStatus.SUCCEEDED and result.outputs == {"y": 42}
 
+    def test_code_runs_while_the_service_holds_more_than_1024_descriptors(self) -> None:
+        import os
+        import resource
+
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        if hard != resource.RLIM_INFINITY and hard < 2048:
+            pytest.skip(f"the descriptor limit ({hard}) is below what the test needs")
+        resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, 2048), hard))
+        held = [os.open(os.devnull, os.O_RDONLY) for _ in range(1100)]
+        try:
+            entry = start("x")
+            entry["data"]["variables"][0]["type"] = "number"
+            plan = _plan(dsl([entry, code("c", "def main(x):\n    return {\"y\": x+1}", {"y": "number"},
+                                          x=["start", "x"]), end(("y", ["c", "y"]))],
+                             [edge("start", "c"), edge("c", "end")]))
+            result = WorkflowExecutor(code=CodeLimits()).run(plan, {"x": 1})
+        finally:
+            for fd in held:
+                os.close(fd)
+            resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+        assert result.status is RunStatus.SUCCEEDED, result.error
+        assert result.outputs == {"y": 2}
+
     def test_a_runaway_loop_is_killed_by_the_time_limit(self) -> None:
         plan = _plan(dsl([start(), code("c", "def main():\n    while True:\n        pass", {}), end()],
                          [edge("start", "c"), edge("c", "end")]))

@@ -37,7 +37,7 @@ def answer(body: AskRequest, services: Services, qa: QAComponents | None = None)
     response = AskResponse.from_result(result, question=body.question)
     if services.settings.backend is Backend.EMBEDDED:
         # Embedded only: the operation store is local. On AWS, passage citations carry no version yet.
-        from ragspine.api.routers.page import evidence_library
+        from ragspine.api.evidence_deps import evidence_library
         from ragspine.evidence.pinning import pin_versions
 
         response = pin_versions(response, evidence_library(services))

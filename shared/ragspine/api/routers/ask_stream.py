@@ -38,7 +38,7 @@ EVENT_SCHEMA = {"type": "object", "required": ["event", "data"],
                 "properties": {"event": {"type": "string", "enum": ["accepted", "reading", "answer", "error"]},
                                "data": {"type": "string", "contentMediaType": "application/json"}}}
 EXAMPLE = ('event: accepted\ndata: {"question_chars": 42}\n\n'
-           'event: reading\ndata: {"sources": [{"doc": "ACME_FY2024_MDA.docx", '
+           'event: reading\ndata: {"sources": [{"doc": "FY2024_Review.docx", '
            '"locator": "heading=Revenue,para=2"}]}\n\n'
            'event: answer\ndata: {"answer": "…", "sources": [...], "parts": [...], ...}\n\n')
 

@@ -14,11 +14,10 @@ from pydantic import BaseModel, Field
 
 from ragspine.api.deps import ServicesDep
 from ragspine.api.envelope import ErrorEnvelope
+from ragspine.api.evidence_deps import evidence_library
 from ragspine.api.page_files import content_security_policy
 from ragspine.evidence.library import EvidenceLibrary
 from ragspine.feedback.store import FeedbackReason, FeedbackStore
-from ragspine.sensitivity import Sensitivity
-from ragspine.settings import Settings
 
 router = APIRouter(tags=["page"])
 WEB_DIR = Path(str(resources.files("ragspine") / "web"))
@@ -66,27 +65,6 @@ class FeedbackModel(FeedbackRequest):
 
     id: str
     created_at: str
-
-
-@functools.cache
-def _library(settings: Settings, max_sensitivity: Sensitivity) -> EvidenceLibrary:
-    from ragspine.bootstrap import build_operation_stores
-
-    operations, staging = build_operation_stores(settings)
-    return EvidenceLibrary(operations, staging, max_sensitivity=max_sensitivity, gateway_status=_gateway_status)
-
-
-def _gateway_status(document_id: str) -> str | None:
-    """A Knowledge Gateway document's status: a disabled one is withheld, a deleted one is gone."""
-    from ragspine.bootstrap import get_knowledge_gateway
-
-    document = get_knowledge_gateway().store.document(document_id)
-    return document.status.value if document is not None else None
-
-
-def evidence_library(services: ServicesDep) -> EvidenceLibrary:
-    """The process's evidence library (override with ``app.dependency_overrides`` in tests)."""
-    return _library(services.settings, services.qa.max_sensitivity)
 
 
 @functools.cache

@@ -252,7 +252,9 @@ def _serve(connection: Connection) -> None:
         if _grew(base, limits.max_memory_bytes):  # its heap would give this parse more than its budget
             connection.send(("retired",))
             return
-        cap = _limit_self(limits, base)
+        # The cap counts from the size now, not from the inherited peak: a child whose parent once
+        # peaked high would otherwise get that headroom on top of the budget.
+        cap = _limit_self(limits, _virtual_bytes("VmSize"))
         connection.send(("started",))
         try:
             document = parse_document(data, doc_id=doc_id, filename=filename, max_bytes=max_bytes,

@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import math
 import os
-import select
+import selectors
 import signal
 import subprocess
 import sys
@@ -121,21 +121,24 @@ def _collect(proc: subprocess.Popen[bytes], request: bytes, limits: CodeLimits) 
     out = bytearray()
     stop: str | None = None
     fd = proc.stdout.fileno()
-    while True:
-        left = deadline - time.monotonic()
-        if left <= 0:
-            stop = f"code exceeded the {limits.timeout_seconds:g} s time limit"
-            break
-        ready, _, _ = select.select([fd], [], [], left)
-        if not ready:
-            continue
-        chunk = os.read(fd, 65536)
-        if not chunk:
-            break
-        out.extend(chunk)
-        if len(out) > limits.max_output_bytes:
-            stop = f"code output exceeds {limits.max_output_bytes} bytes"
-            break
+    # A selector (epoll), not select(): select() refuses descriptors numbered 1024 and above,
+    # which a long-running service holding many files and sockets reaches.
+    with selectors.DefaultSelector() as selector:
+        selector.register(fd, selectors.EVENT_READ)
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                stop = f"code exceeded the {limits.timeout_seconds:g} s time limit"
+                break
+            if not selector.select(left):
+                continue
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                break
+            out.extend(chunk)
+            if len(out) > limits.max_output_bytes:
+                stop = f"code output exceeds {limits.max_output_bytes} bytes"
+                break
     if stop is not None:
         os.killpg(proc.pid, signal.SIGKILL)
     proc.stdout.close()
