@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import socket
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 
 from ragspine.api.app import create_local_app
 from ragspine.settings import Settings
+from tests.support.body_counter import BodyCounter
 from tests.support.knowledge_api import BASE
 from tests.support.loopback import serve
 
@@ -18,23 +18,6 @@ pytest.importorskip("uvicorn")
 
 ANNOUNCED = 15 * 1024 * 1024  # under the 20 MiB upload limit: only the link can refuse it
 FIRST_PART = b"x" * (64 * 1024)
-
-
-class BodyCounter:
-    """The app, counting the body bytes it pulls from the server."""
-
-    def __init__(self, app: Any) -> None:
-        self.app = app
-        self.read = 0
-
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        async def counted() -> Any:
-            message = await receive()
-            if message["type"] == "http.request":
-                self.read += len(message.get("body", b""))
-            return message
-
-        await self.app(scope, counted, send)
 
 
 @pytest.fixture

@@ -17,6 +17,7 @@ import pytest
 
 from ragspine.settings import Settings
 from ragspine.workflows.surfaces.sqlite_store import SqliteWorkflowStore
+from tests.support.body_counter import BodyCounter
 from tests.support.loopback import serve
 from tests.support.workflow_api import WorkflowApi, build_api
 
@@ -26,23 +27,6 @@ ANNOUNCED = 90 * 1024 * 1024
 FIRST_PART = b"{" + b" " * (64 * 1024)
 # The Gateway's JSON routes take the engine's 64 KiB: a larger announced body is refused at once (413).
 GATEWAY_ANNOUNCED, GATEWAY_PART = 60_000, b"{" + b" " * 30_000
-
-
-class BodyCounter:
-    """The app, counting the body bytes it pulls from the server."""
-
-    def __init__(self, app: Any) -> None:
-        self.app = app
-        self.read = 0
-
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        async def counted() -> Any:
-            message = await receive()
-            if message["type"] == "http.request":
-                self.read += len(message.get("body", b""))
-            return message
-
-        await self.app(scope, counted, send)
 
 
 @dataclass
