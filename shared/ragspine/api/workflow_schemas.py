@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, field_validator, model_validator
 from pydantic.json_schema import SkipJsonSchema
 
 from ragspine.workflows.dsl import InputFormat, NormalizedInput, OutputFormat, normalize
@@ -76,7 +76,7 @@ class ScaffoldRequest(WorkflowSourceRequest):
 
     template: str | SkipJsonSchema[None] = Field(default=None, json_schema_extra=_no_default,
                                                  description="A catalog entry id, e.g. tpl-translation.")
-    match_catalog: bool = Field(default=True, description="Reuse a curated template that matches a description.")
+    match_catalog: StrictBool = Field(default=True, description="Reuse a curated template that matches a description.")
 
     def _source_optional(self) -> bool:
         return self.template is not None and self.text is None and self.document is None

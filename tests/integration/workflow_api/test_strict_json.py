@@ -79,3 +79,17 @@ def test_an_unauthenticated_webhook_refuses_malformed_json_as_400(webhook: Workf
     assert reply.status_code == 400, reply.text
     assert reply.json()["code"] == 400
     assert webhook.client.post("/webhook/echo", json={"text": "fine"}).json() == {"result": "fine"}
+
+
+@pytest.mark.parametrize("top_k", [True, False, "5", 5.5])
+def test_search_refuses_a_top_k_that_is_not_a_json_integer(api: WorkflowApi, top_k: Any) -> None:
+    reply = api.client.post("/v1/search", json={"query": "revenue", "top_k": top_k})
+    assert reply.status_code == 400, reply.text
+    assert reply.json()["meta"]["error"]["code"] == "KNOWLEDGE_INVALID_INPUT"
+
+
+@pytest.mark.parametrize("match_catalog", [1, 0, "true", "no"])
+def test_scaffold_refuses_a_match_catalog_that_is_not_a_json_boolean(api: WorkflowApi, match_catalog: Any) -> None:
+    reply = api.client.post("/v1/workflows/scaffold", json={"text": "Translate {{text}}", "match_catalog": match_catalog})
+    assert 400 <= reply.status_code < 500 and reply.status_code != 404, reply.text
+    assert "match_catalog" in reply.text

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
 from ragspine.api.deps import ServicesDep
 from ragspine.api.strict_json import StrictJsonRoute
@@ -21,7 +21,7 @@ class SearchRequest(BaseModel):
 
     query: str = Field(min_length=1, max_length=2000)
     library: list[str] = Field(default_factory=list, max_length=10, description="Only these libraries.")
-    top_k: int = Field(default=5, ge=1, le=20)
+    top_k: StrictInt = Field(default=5, ge=1, le=20, description="How many hits (1-20); a JSON integer.")
 
 
 @router.post("/search", summary="Search the narrative index")
