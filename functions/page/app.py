@@ -1,7 +1,8 @@
-"""Page Lambda: the ask page and its files, and how it signs in (``/ui/config.json``), behind the page's HTTP API.
+"""Page Lambda: the pages and their files, how they sign in (``/ui/config.json``), and the page's own API.
 
-The API's routes to ``/v1/ask`` go to the Ask function through a JWT authorizer; these routes
-are public (the page must load before its reader can sign in). Events are payload format 1.0.
+The page files are public (a page must load before its reader can sign in). ``/v1/ask`` goes to
+the Ask function; ``/v1/evidence``, ``/v1/documents``, ``/v1/documents/facts`` and ``/v1/feedback``
+come here; all of them pass the HTTP API's JWT authorizer first. Events are payload format 1.0.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import Any
 from aws_lambda_powertools import Logger
 
 from ragspine.api.lambda_telemetry import metrics, record_response, tracer
+from ragspine.api.page_api import aws_stores, handle, is_api_route
 from ragspine.api.page_files import CONTENT_TYPES, PAGES, WEB_DIR, content_security_policy, static_file
 from ragspine.api.page_login import page_login
 from ragspine.errors import ConfigurationError
@@ -50,7 +52,10 @@ def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
 
 def _serve(event: dict[str, Any]) -> dict[str, Any]:
     path = event.get("path") or "/"
-    if event.get("httpMethod", "GET") not in ("GET", "HEAD"):
+    method = event.get("httpMethod", "GET")
+    if is_api_route(method, path):
+        return _api(event, method, path)
+    if method not in ("GET", "HEAD"):
         return _not_found(path)
     try:
         login = page_login(_page_url(event))
@@ -60,10 +65,29 @@ def _serve(event: dict[str, Any]) -> dict[str, Any]:
         return _response(500, json.dumps(body), "application/json")
     connect = (login.token_origin,) if login else ()
     if path == "/ui/config.json":
-        config = {"login": login.as_json() if login else None, "stream": False}  # one response per answer on AWS
+        # One response per answer on AWS; the documents page lists the corpus, the Gateway has its own API.
+        config = {"login": login.as_json() if login else None, "stream": False, "gateway": False}
         return _response(200, json.dumps(config), "application/json", connect=connect)
     name = PAGES.get(path)
     found = WEB_DIR / name if name else static_file(path)
     if found is None:
         return _not_found(path)
     return _response(200, found.read_text(encoding="utf-8"), CONTENT_TYPES[found.suffix], connect=connect)
+
+
+def _api(event: dict[str, Any], method: str, path: str) -> dict[str, Any]:
+    """One call of the page's API (the authorizer has checked the token; its claims say the groups)."""
+    claims = ((event.get("requestContext") or {}).get("authorizer") or {}).get("claims") or {}
+    query = {k: v for k, v in (event.get("queryStringParameters") or {}).items() if isinstance(v, str)}
+    body = event.get("body")
+    if body and event.get("isBase64Encoded"):
+        import base64
+
+        body = base64.b64decode(body).decode("utf-8", errors="replace")
+    try:
+        status, payload = handle(aws_stores(), method, path, query, body, claims)
+    except ConfigurationError as exc:
+        logger.error("the page's API is misconfigured", extra={"error": exc.message})
+        status, payload = 500, {"error": {"code": exc.code, "message": "the page's API is not configured: "
+                                                                       "see the stack's logs"}}
+    return _response(status, json.dumps(payload, ensure_ascii=False), "application/json")

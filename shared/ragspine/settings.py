@@ -210,6 +210,8 @@ class Settings(BaseSettings):
     knowledge_public_url: str | None = Field(
         default=None, description="Base URL of this service in signed upload links; default: the request's own.")
     knowledge_table: str | None = Field(default=None, description="DynamoDB table of the Gateway (aws backend).")
+    feedback_table: str | None = Field(default=None, description="DynamoDB table of readers' feedback from the "
+                                                                 "ask page (aws backend, page function).")
     knowledge_bucket: str | None = Field(default=None, description="S3 bucket of Gateway files, under knowledge/ "
                                                                    "(aws backend).")
     # --- Secrets on a deployment: only their names or ARNs are settings; the values live in Secrets Manager ---

@@ -126,6 +126,15 @@ class TestStoreContract:
         assert loaded.get(FactKey("REVENUE", "ACME_HK", "TOTAL", "Q", "2024Q1")) is None
         assert loaded.delete_by_source("ACME_FY2024_Review.pptx", keep={kept}) == 60  # a key of another document
 
+    def test_by_source_lists_one_documents_facts_sorted_without_its_differing_figures(self, loaded: FactStore) -> None:
+        differing = Fact("REVENUE", "ACME_HK", "HK", "TOTAL", "Q", "2024Q2", 83, "USD_M",
+                         "ACME_Quarterly_Revenue.xlsx", "sheet=2024,cell=Z3")
+        loaded.put_conflicts([differing])
+        listed = loaded.by_source("ACME_Quarterly_Revenue.xlsx")  # type: ignore[attr-defined]
+        assert len(listed) == 24 and all(f.source_doc_id == "ACME_Quarterly_Revenue.xlsx" for f in listed)
+        assert listed == sorted(listed, key=lambda f: (f.metric_code, f.entity, f.channel, f.period_type, f.period))
+        assert differing not in listed and loaded.by_source("nothing.xlsx") == []  # type: ignore[attr-defined]
+
 
 def test_sqlite_refuses_blank_lineage_even_below_python(tmp_path: Path) -> None:
     import sqlite3

@@ -34,6 +34,8 @@ NOT_SHIPPED = {
     "ingest_trigger": INGEST_ONLY_MODULES + CRYPTO_MODULES + UNSHIPPED_MODULES,
     "knowledge": INGEST_ONLY_MODULES + UNSHIPPED_MODULES,
     "worker": UNSHIPPED_MODULES,
+    # the IngestLayer ships the parsers for its evidence view; the handler still imports without them
+    "page": INGEST_ONLY_MODULES + CRYPTO_MODULES + UNSHIPPED_MODULES,
 }
 
 _GUARDED_IMPORT = textwrap.dedent(

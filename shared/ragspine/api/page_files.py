@@ -6,7 +6,7 @@ from importlib import resources
 from pathlib import Path
 
 WEB_DIR = Path(str(resources.files("ragspine") / "web"))
-PAGES = {"/": "index.html"}  # the deployed stack serves the ask page; the documents and feedback pages are local
+PAGES = {"/": "index.html", "/documents": "documents.html", "/feedback": "feedback.html"}
 CONTENT_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
                  ".css": "text/css; charset=utf-8", ".json": "application/json"}
 

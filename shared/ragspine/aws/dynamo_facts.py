@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 
 SOURCE_INDEX = "by_source_doc"
 _BATCH = 25  # DynamoDB's BatchWriteItem limit
+_GET_BATCH = 100  # and its BatchGetItem limit
 _MAX_UNPROCESSED_ROUNDS = 8
 _STRINGS = ("metric_code", "entity", "geography", "channel", "period_type", "period", "unit",
             "source_doc_id", "source_locator")
@@ -129,6 +130,36 @@ class DynamoFactStore:
             if "LastEvaluatedKey" not in page:
                 return sorted(found)
             kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+
+    def by_source(self, source_doc_id: str) -> list[Fact]:
+        """The facts one document states: their keys from the ``by_source_doc`` index (keys only), then
+        the items, 100 per BatchGetItem; sorted as the SQLite store sorts them."""
+        keys = [{"pk": i["pk"], "sk": i["sk"]} for i in self._source_keys(source_doc_id)]
+        facts: list[Fact] = []
+        for start in range(0, len(keys), _GET_BATCH):
+            facts.extend(_fact(item) for item in self._batch_get(keys[start:start + _GET_BATCH]))
+        return sorted(facts, key=lambda f: (f.metric_code, f.entity, f.channel, f.period_type, f.period))
+
+    @staticmethod
+    def _source_condition(source_doc_id: str) -> dict[str, Any]:
+        # The index projects keys only: a differing figure is told apart by its sort key's marker.
+        return {"KeyConditionExpression": "source_doc_id = :d", "FilterExpression": "NOT contains(sk, :c)",
+                "ExpressionAttributeValues": {":d": {"S": source_doc_id}, ":c": {"S": _CONFLICT}}}
+
+    def _source_keys(self, source_doc_id: str) -> Iterator[dict[str, Any]]:
+        return self._query(IndexName=SOURCE_INDEX, **self._source_condition(source_doc_id))
+
+    def _batch_get(self, keys: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        items: list[dict[str, Any]] = []
+        pending: dict[str, Any] = {self._table: {"Keys": keys}}
+        for attempt in range(_MAX_UNPROCESSED_ROUNDS):
+            response = self._call("batch_get_item", RequestItems=pending)
+            items.extend(response.get("Responses", {}).get(self._table, []))
+            pending = response.get("UnprocessedKeys") or {}
+            if not pending:
+                return items
+            time.sleep(min(0.05 * 2**attempt, 1.0))  # back off while DynamoDB throttles
+        raise ProviderUnavailableError("DynamoDB kept throttling the fact read; try again later")
 
     def delete_by_source(self, source_doc_id: str, *, keep: Collection[FactKey] = ()) -> int:
         """Remove the facts of one document, found through the ``by_source_doc`` index, except ``keep``

@@ -56,9 +56,13 @@ class EvidenceLibrary:
         self._max = max_sensitivity
         self._gateway_status = gateway_status
 
+    def shows(self, sensitivity: Sensitivity) -> bool:
+        """Whether an answer may show text or figures of this level (never RESTRICTED, never above the ceiling)."""
+        return sensitivity < Sensitivity.RESTRICTED and sensitivity <= self._max
+
     def withheld(self, version: StoredVersion) -> bool:
         """True when the answer path would never show this document's text (RESTRICTED, or disabled in its space)."""
-        if version.sensitivity >= Sensitivity.RESTRICTED or version.sensitivity > self._max:
+        if not self.shows(version.sensitivity):
             return True
         return version.operation.space is not None and self._status(version) != "ACTIVE"
 
@@ -89,6 +93,26 @@ class EvidenceLibrary:
             raise NotFoundError(f"document {doc_id!r} was deleted from its knowledge space")
         return found
 
+    def corpus(self) -> list[StoredVersion]:
+        """The active version of every document of the service's own corpus the page may show, by id.
+
+        A knowledge space's documents belong to the Knowledge Gateway (its callers, its ACL) and a
+        RESTRICTED or above-ceiling document is never named, as no answer would name it.
+        """
+        found = []
+        for active in self._staging.active():
+            operation = self._operations.get(active.operation_id)
+            if operation is None or operation.space is not None or not self.shows(operation.sensitivity):
+                continue
+            found.append(StoredVersion(doc_id=active.doc_id, version=operation.file_hash,
+                                       version_id=operation.version_id, sensitivity=operation.sensitivity,
+                                       active=True, operation=operation))
+        return found
+
+    def versions(self, doc_id: str) -> list[Operation]:
+        """The stored (succeeded) versions of ``doc_id``, oldest first."""
+        return [op for op in self._operations.list_operations(doc_id=doc_id) if op.status is OperationStatus.SUCCEEDED]
+
     def active_versions(self, doc_ids: set[str]) -> dict[str, str]:
         """The file hash of each document's active version (for pinning passage citations)."""
         pinned: dict[str, str] = {}
@@ -108,8 +132,13 @@ class EvidenceLibrary:
         source = version.operation.source
         if source.startswith("s3://"):
             from ragspine.aws.s3_source import read_object
+            from ragspine.ingestion.errors import SourceNotFoundError
 
-            data, _ = read_object(source, max_bytes=MAX_EVIDENCE_BYTES)
+            try:
+                data, _ = read_object(source, max_bytes=MAX_EVIDENCE_BYTES)
+            except SourceNotFoundError as exc:
+                raise VersionGoneError(f"the file of {version.doc_id} ({version.version_id}) is no longer "
+                                       "stored; ask again to cite the current version") from exc
         else:
             try:
                 data = Path(source).read_bytes()

@@ -122,6 +122,13 @@ class SqliteFactStore:
             (len(METRIC_PREFIX), METRIC_PREFIX, len(ENTITY_PREFIX), ENTITY_PREFIX)).fetchall()
         return [(str(m), str(e)) for m, e in rows]
 
+    def by_source(self, source_doc_id: str) -> list[Fact]:
+        """The facts one document states, by metric, entity, channel and period (the documents page lists them)."""
+        rows = self._conn().execute(
+            f"SELECT {_COLUMNS} FROM fact_metric WHERE source_doc_id = ? "
+            "ORDER BY metric_code, entity, channel, period_type, period", (source_doc_id,)).fetchall()
+        return [_fact(row) for row in rows]
+
     def delete_by_source(self, source_doc_id: str, *, keep: Collection[FactKey] = ()) -> int:
         """Remove the facts of one document, except those under ``keep``, and its differing figures
         (one transaction)."""

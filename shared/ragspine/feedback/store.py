@@ -1,4 +1,4 @@
-"""Readers' feedback on an answer or on one number, kept with the locator it is about (SQLite)."""
+"""Readers' feedback on an answer or on one number, kept with the locator it is about (SQLite locally)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import uuid
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Protocol
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS feedback (
@@ -51,6 +52,36 @@ class Feedback:
         return {k: (v.value if isinstance(v, FeedbackReason) else v) for k, v in asdict(self).items()}
 
 
+def new_feedback(*, reason: FeedbackReason, question: str, answer: str, comment: str = "",
+                 value: str | None = None, fact_id: str | None = None, doc: str | None = None,
+                 locator: str | None = None, version: str | None = None) -> Feedback:
+    """A piece of feedback with a fresh id and the current time."""
+    return Feedback(id=f"fb-{uuid.uuid4().hex[:16]}", created_at=datetime.now(UTC).isoformat(timespec="seconds"),
+                    reason=reason, question=question, answer=answer, comment=comment, value=value,
+                    fact_id=fact_id, doc=doc, locator=locator, version=version)
+
+
+def feedback_from_json(body: str) -> Feedback:
+    """A stored piece of feedback from its JSON form."""
+    data = json.loads(body)
+    data["reason"] = FeedbackReason(data["reason"])
+    return Feedback(**data)
+
+
+class FeedbackLog(Protocol):
+    """Where feedback is kept: ``feedback.db`` locally, a DynamoDB table on AWS."""
+
+    def add(self, *, reason: FeedbackReason, question: str, answer: str, comment: str = "",
+            value: str | None = None, fact_id: str | None = None, doc: str | None = None,
+            locator: str | None = None, version: str | None = None) -> Feedback:
+        """Store one piece of feedback and return it with its id and time."""
+        ...
+
+    def list(self, *, limit: int = 100) -> list[Feedback]:
+        """The newest feedback first."""
+        ...
+
+
 class FeedbackStore:
     """Feedback rows in ``feedback.db`` (one connection per thread, as the other local stores)."""
 
@@ -72,9 +103,8 @@ class FeedbackStore:
             value: str | None = None, fact_id: str | None = None, doc: str | None = None,
             locator: str | None = None, version: str | None = None) -> Feedback:
         """Store one piece of feedback and return it with its id and time."""
-        item = Feedback(id=f"fb-{uuid.uuid4().hex[:16]}", created_at=datetime.now(UTC).isoformat(timespec="seconds"),
-                        reason=reason, question=question, answer=answer, comment=comment, value=value,
-                        fact_id=fact_id, doc=doc, locator=locator, version=version)
+        item = new_feedback(reason=reason, question=question, answer=answer, comment=comment, value=value,
+                            fact_id=fact_id, doc=doc, locator=locator, version=version)
         with self._conn() as conn:
             conn.execute("INSERT INTO feedback (id, created_at, body) VALUES (?, ?, ?)",
                          (item.id, item.created_at, json.dumps(item.as_dict(), ensure_ascii=False)))
@@ -84,12 +114,7 @@ class FeedbackStore:
         """The newest feedback first."""
         rows = self._conn().execute("SELECT body FROM feedback ORDER BY created_at DESC, rowid DESC LIMIT ?",
                                     (limit,)).fetchall()
-        items = []
-        for (body,) in rows:
-            data = json.loads(body)
-            data["reason"] = FeedbackReason(data["reason"])
-            items.append(Feedback(**data))
-        return items
+        return [feedback_from_json(body) for (body,) in rows]
 
     def close(self) -> None:
         """Close this thread's connection."""

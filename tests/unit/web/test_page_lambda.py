@@ -55,10 +55,10 @@ def test_the_config_names_the_provider_the_client_and_the_page_as_redirect(lambd
     assert json.loads(response["body"]) == {"login": {
         "authorizeUrl": "https://login.example.com/oauth2/authorize",
         "tokenUrl": "https://login.example.com/oauth2/token", "clientId": "client-1",
-        "redirectUri": f"https://{HOST}/", "scope": "openid email profile"}, "stream": False}
+        "redirectUri": f"https://{HOST}/", "scope": "openid email profile"}, "stream": False, "gateway": False}
 
 
-@pytest.mark.parametrize("path", ["/ui/../pyproject.toml", "/ui/", "/ui/.hidden", "/ui//etc/passwd", "/documents",
+@pytest.mark.parametrize("path", ["/ui/../pyproject.toml", "/ui/", "/ui/.hidden", "/ui//etc/passwd", "/documents/x",
                                   "/ui/locales/../../__init__.py", "/ui/missing.js", "/v1/ask"])
 def test_nothing_outside_the_page_files_is_served(lambda_context: Any, path: str) -> None:
     response = page.handler(_event(path), lambda_context)
@@ -72,7 +72,7 @@ def test_only_reads_are_served(lambda_context: Any) -> None:
 def test_without_a_client_there_is_no_login(lambda_context: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("RAGSPINE_PAGE_CLIENT_ID", raising=False)
     response = page.handler(_event("/ui/config.json"), lambda_context)
-    assert json.loads(response["body"]) == {"login": None, "stream": False}
+    assert json.loads(response["body"]) == {"login": None, "stream": False, "gateway": False}
     assert "connect-src 'self';" in response["headers"]["Content-Security-Policy"]
 
 

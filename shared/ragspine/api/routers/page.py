@@ -5,66 +5,34 @@ from __future__ import annotations
 import functools
 from importlib import resources
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated
 
 from fastapi import APIRouter, Depends, FastAPI, Query
 from fastapi.responses import FileResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, Field
 
 from ragspine.api.deps import ServicesDep
 from ragspine.api.envelope import ErrorEnvelope
 from ragspine.api.evidence_deps import evidence_library
 from ragspine.api.page_files import content_security_policy
+from ragspine.errors import ConfigurationError
 from ragspine.evidence.library import EvidenceLibrary
-from ragspine.feedback.store import FeedbackReason, FeedbackStore
+from ragspine.evidence.views import (
+    CorpusDocument,
+    DocumentFacts,
+    EvidenceQuery,
+    EvidenceResponse,
+    FeedbackModel,
+    FeedbackRequest,
+    SourceFacts,
+    evidence_view,
+)
+from ragspine.feedback.store import FeedbackStore
 
 router = APIRouter(tags=["page"])
 WEB_DIR = Path(str(resources.files("ragspine") / "web"))
 # The page's own files only; every call it makes goes to the API routes, never elsewhere.
 _CSP = content_security_policy()
-
-
-class EvidenceResponse(BaseModel):
-    """The rendered region one citation points at (or "withheld", never its text)."""
-
-    status: Literal["shown", "withheld"]
-    doc: str
-    locator: str
-    version: str | None = Field(description="sha256:<hex> of the version rendered (null when withheld).")
-    version_id: str | None = None
-    current: bool = Field(description="Whether the rendered version is the document's active version.")
-    format: Literal["table", "text", "image", "none"]
-    title: str = ""
-    rows: list[list[str]] = Field(default_factory=list, description="Table cells, header rows and columns first.")
-    highlight: list[int] | None = Field(default=None, description="[row, column] of the cited cell in rows.")
-    header_rows: int = 0
-    header_cols: int = 0
-    text: str = ""
-    image: str = Field(default="", description="data: URL of the rendered PDF page (PNG).")
-    box: list[float] | None = Field(default=None, description="Highlighted box in image pixels [x0, y0, x1, y1].")
-    lang: str | None = Field(default=None, description="Language of the source text, when known.")
-
-
-class FeedbackRequest(BaseModel):
-    """Feedback on an answer, or on one number of it (with that number's source)."""
-
-    reason: FeedbackReason
-    question: str = Field(max_length=20000)
-    answer: str = Field(max_length=100000)
-    comment: str = Field(default="", max_length=4000)
-    value: str | None = Field(default=None, max_length=200)
-    fact_id: str | None = Field(default=None, max_length=500)
-    doc: str | None = Field(default=None, max_length=1000)
-    locator: str | None = Field(default=None, max_length=2000)
-    version: str | None = Field(default=None, max_length=200)
-
-
-class FeedbackModel(FeedbackRequest):
-    """Stored feedback."""
-
-    id: str
-    created_at: str
 
 
 @functools.cache
@@ -90,8 +58,9 @@ def page() -> Response:
 
 @router.get("/ui/config.json", include_in_schema=False)
 def page_config() -> dict[str, bool | None]:
-    """How the page signs in (locally it does not) and whether it may stream answers (locally it may)."""
-    return {"login": None, "stream": True}
+    """How the page signs in (locally it does not), whether it may stream answers (locally it may) and
+    whether the documents page reaches the Knowledge Gateway on this origin (locally it does)."""
+    return {"login": None, "stream": True, "gateway": True}
 
 
 @router.get("/documents", include_in_schema=False)
@@ -124,21 +93,34 @@ def evidence(
     A RESTRICTED document, or one above the service's sensitivity ceiling, answers "withheld"
     without reading the file, exactly as the answer path would never show its text.
     """
-    from ragspine.evidence.languages import text_language
-    from ragspine.evidence.regions import render_region
+    return evidence_view(library, EvidenceQuery(doc=doc, locator=locator, version=version, find=find))
 
-    stored = library.find(doc, version)
-    if library.withheld(stored):
-        return EvidenceResponse(status="withheld", doc=doc, locator=locator, version=None, current=stored.active,
-                                format="none")
-    region = render_region(library.read(stored), stored.suffix, locator, find=find)
-    return EvidenceResponse(
-        status="shown", doc=doc, locator=locator, version=stored.version, version_id=stored.version_id,
-        current=stored.active, format=region.format, title=region.title, rows=[list(r) for r in region.rows],
-        highlight=list(region.highlight) if region.highlight else None, header_rows=region.header_rows,
-        header_cols=region.header_cols, text=region.text, image=region.image,
-        box=list(region.box) if region.box else None,
-        lang=text_language(region.text or " ".join(" ".join(r) for r in region.rows)))
+
+@router.get("/v1/documents", response_model=list[CorpusDocument],
+            summary="The documents the service answers from, with how many facts each states")
+def corpus(library: LibraryDep, services: ServicesDep) -> list[CorpusDocument]:
+    """The active version of every corpus document the page may name (never a RESTRICTED one)."""
+    from ragspine.evidence.views import corpus_documents
+
+    return corpus_documents(library, _source_facts(services))
+
+
+@router.get("/v1/documents/facts", response_model=DocumentFacts, summary="The facts one document states",
+            responses={404: {"model": ErrorEnvelope, "description": "No such document in the service's corpus"}})
+def facts_of(library: LibraryDep, services: ServicesDep,
+             doc: Annotated[str, Query(min_length=1, max_length=1000, description="The document id.")],
+             ) -> DocumentFacts:
+    """Each fact with its metric, entity, period, value, unit and locator; "withheld" for a RESTRICTED document."""
+    from ragspine.evidence.views import document_facts
+
+    return document_facts(library, _source_facts(services), doc)
+
+
+def _source_facts(services: ServicesDep) -> SourceFacts:
+    store = services.facts
+    if not hasattr(store, "by_source"):
+        raise ConfigurationError("this fact store cannot list a document's facts")
+    return store  # type: ignore[return-value]
 
 
 @router.post("/v1/feedback", response_model=FeedbackModel, status_code=201, summary="Feedback on an answer or a number")
