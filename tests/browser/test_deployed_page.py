@@ -23,7 +23,14 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.browser.conftest import Service
+from ragspine.aws.dynamo_facts import DynamoFactStore
+from ragspine.sensitivity import Sensitivity
+from ragspine.settings import Settings
+from tests.browser.conftest import ARTIFACTS, Service
+from tests.conftest import FACTS_TABLE
+from tests.integration.test_page_api_evidence import MINUTES, SAMPLES
+from tests.support.page_corpus import FEEDBACK_TABLE, Corpus, deployed_corpus
+from tests.support.samples import load_sample_facts
 
 expect = pytest.importorskip("playwright.sync_api").expect
 page_lambda = importlib.import_module("functions.page.app")
@@ -34,7 +41,7 @@ class Stack:
     """What the loopback stack saw."""
 
     url: str
-    service: Service
+    service: Service | None
     context: Any
     challenges: dict[str, str] = field(default_factory=dict)  # code -> PKCE challenge
     issued: set[str] = field(default_factory=set)
@@ -62,8 +69,26 @@ def _handler(stack: Stack) -> type[http.server.BaseHTTPRequestHandler]:
                 back = f"{query['redirect_uri']}?{urllib.parse.urlencode({'code': code, 'state': query['state']})}"
                 self._send(302, b"", {"Location": back})
                 return
-            event = {"version": "1.0", "path": url.path, "httpMethod": "GET", "body": None,
-                     "headers": {"Host": self.headers["Host"], "X-Forwarded-Proto": "http"}}
+            if url.path.startswith("/v1/") and not self._authorized():
+                return
+            self._page_lambda("GET", url, None)
+
+        def _authorized(self) -> bool:
+            """The HTTP API's JWT authorizer: only a token the provider issued passes."""
+            authorization = self.headers.get("Authorization")
+            stack.asked_with.append(authorization)
+            if authorization in {f"Bearer {t}" for t in stack.issued}:
+                return True
+            self._send(401, b'{"message": "Unauthorized"}', {"Content-Type": "application/json"})
+            return False
+
+        def _page_lambda(self, method: str, url: urllib.parse.SplitResult, body: bytes | None) -> None:
+            """The page function, with the event the HTTP API sends it (the authorizer's claims included)."""
+            event = {"version": "1.0", "path": url.path, "httpMethod": method,
+                     "body": body.decode() if body else None, "isBase64Encoded": False,
+                     "queryStringParameters": dict(urllib.parse.parse_qsl(url.query)) or None,
+                     "headers": {"Host": self.headers["Host"], "X-Forwarded-Proto": "http"},
+                     "requestContext": {"authorizer": {"claims": {"sub": "reader-1", "client_id": "ask-page"}}}}
             response = page_lambda.handler(event, stack.context)
             self._send(response["statusCode"], response["body"].encode(), response["headers"])
 
@@ -82,10 +107,13 @@ def _handler(stack: Stack) -> type[http.server.BaseHTTPRequestHandler]:
                 reply = {"access_token": token, "token_type": "Bearer", "expires_in": 3600}
                 self._send(200, json.dumps(reply).encode(), {"Content-Type": "application/json"})
                 return
-            authorization = self.headers.get("Authorization")
-            stack.asked_with.append(authorization)
-            if self.path != "/v1/ask" or authorization not in {f"Bearer {t}" for t in stack.issued}:
-                self._send(401, b'{"message": "Unauthorized"}', {"Content-Type": "application/json"})
+            if not self._authorized():
+                return
+            if self.path == "/v1/feedback":
+                self._page_lambda("POST", urllib.parse.urlsplit(self.path), body)
+                return
+            if self.path != "/v1/ask" or stack.service is None:
+                self._send(404, b'{"message": "Not Found"}', {"Content-Type": "application/json"})
                 return
             answer = httpx.post(f"{stack.service.url}/v1/ask", content=body, timeout=60,
                                 headers={"Content-Type": "application/json"})
@@ -97,11 +125,10 @@ def _handler(stack: Stack) -> type[http.server.BaseHTTPRequestHandler]:
     return Handler
 
 
-@pytest.fixture
-def stack(acme: Service, lambda_context: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[Stack]:
+def _serve(service: Service | None, lambda_context: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[Stack]:
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), http.server.BaseHTTPRequestHandler)
     url = f"http://127.0.0.1:{server.server_address[1]}"
-    built = Stack(url, acme, lambda_context)
+    built = Stack(url, service, lambda_context)
     server.RequestHandlerClass = _handler(built)
     monkeypatch.setenv("RAGSPINE_PAGE_CLIENT_ID", "ask-page")
     monkeypatch.setenv("RAGSPINE_PAGE_AUTHORIZE_URL", f"{url}/authorize")
@@ -110,6 +137,25 @@ def stack(acme: Service, lambda_context: Any, monkeypatch: pytest.MonkeyPatch) -
     thread.start()
     yield built
     server.shutdown()
+
+
+@pytest.fixture
+def stack(acme: Service, lambda_context: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[Stack]:
+    yield from _serve(acme, lambda_context, monkeypatch)
+
+
+@pytest.fixture
+def corpus(aws_settings: Settings, aws: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[Corpus]:
+    yield from deployed_corpus(aws, monkeypatch)
+
+
+@pytest.fixture
+def aws_stack(corpus: Corpus, aws: Any, lambda_context: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[Stack]:
+    """The stack on moto: the workbook in S3 as the worker left it, the sample facts in the fact table."""
+    corpus.add(SAMPLES / "acme" / "ACME_Quarterly_Revenue.xlsx")
+    corpus.add(SAMPLES / "acme" / MINUTES, sensitivity=Sensitivity.RESTRICTED)
+    load_sample_facts(DynamoFactStore(FACTS_TABLE, client=aws))
+    yield from _serve(None, lambda_context, monkeypatch)
 
 
 def test_the_deployed_page_signs_in_with_pkce_and_asks_with_the_token(stack: Stack, browser: Any) -> None:
@@ -131,5 +177,48 @@ def test_the_deployed_page_signs_in_with_pkce_and_asks_with_the_token(stack: Sta
     page.reload()
     page.wait_for_selector("body[data-ready=true]")
     assert stack.verified == ["ask-page"]
+    assert errors == []
+    context.close()
+
+
+def test_the_deployed_documents_page_lists_facts_from_dynamodb_and_opens_a_cell_from_s3(
+        aws_stack: Stack, aws: Any, browser: Any) -> None:
+    from tests.browser.axe import run_axe
+
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(aws_stack.url + "/documents")
+    page.wait_for_selector("body[data-ready=true]")
+    # the provider sent the reader back to /, and the page went back to /documents, signed in
+    assert aws_stack.verified == ["ask-page"] and page.url == aws_stack.url + "/documents"
+    assert page.locator("#gateway").is_hidden()  # the Gateway has its own API on AWS
+    row = page.locator('#corpus-documents tr[data-corpus="ACME_Quarterly_Revenue.xlsx"]')
+    expect(row.locator("td.fact-count")).to_have_text("24")
+    assert page.locator("#corpus-documents tr[data-corpus]").count() == 1  # the RESTRICTED minutes: never named
+    row.locator("button[data-action=facts]").click()
+    chip = page.locator('button[data-fact="REVENUE/ACME_JP/TOTAL/Q2024Q3"]')
+    expect(chip).to_have_text("◆165")
+    chip.click()
+    expect(page.locator("rs-evidence .cited")).to_have_text("165 (cited cell)")
+    expect(page.locator("rs-evidence caption")).to_have_text("2024!D4")
+    assert run_axe(page) == []
+    page.screenshot(path=str(ARTIFACTS / "deployed-documents-facts.png"), full_page=True)
+    token = f"Bearer {next(iter(aws_stack.issued))}"
+    assert set(aws_stack.asked_with) == {token}  # every API call carried the provider's token
+    # feedback from the deployed ask page lands in the feedback table
+    page.goto(aws_stack.url + "/")
+    page.wait_for_selector("body[data-ready=true]")
+    stored = page.evaluate("""async () => {
+        const api = await import("/ui/api.js");
+        return api.feedback({ reason: "wrong_number", question: "q", answer: "165", value: "165",
+          doc: "ACME_Quarterly_Revenue.xlsx", locator: "sheet=2024,cell=D4" });
+    }""")
+    assert stored["id"].startswith("fb-")
+    items = aws.query(TableName=FEEDBACK_TABLE, KeyConditionExpression="pk = :p",
+                      ExpressionAttributeValues={":p": {"S": "FEEDBACK"}})["Items"]
+    assert [json.loads(i["body"]["S"])["locator"] for i in items] == ["sheet=2024,cell=D4"]
     assert errors == []
     context.close()

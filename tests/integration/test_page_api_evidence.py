@@ -8,73 +8,34 @@ created from template.yaml's own definitions.
 
 from __future__ import annotations
 
-import hashlib
 import importlib
 import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import boto3
 import pytest
 
 import ragspine
-from ragspine.api.page_api import aws_stores, groups_of
+from ragspine.api.page_api import groups_of
 from ragspine.aws.dynamo_facts import DynamoFactStore
-from ragspine.aws.dynamo_operations import DynamoOperationStore
-from ragspine.aws.s3_staging import S3StagingArea
 from ragspine.facts.model import Fact
-from ragspine.ingestion.operations import ActiveVersion, Operation, OperationKey, OperationStatus
 from ragspine.sensitivity import Sensitivity
-from ragspine.settings import Settings, get_settings
-from tests.conftest import FACTS_TABLE, REGION
-from tests.support.cfn import dynamodb_create_table_kwargs
+from ragspine.settings import Settings
+from tests.conftest import FACTS_TABLE
+from tests.support.page_corpus import BUCKET, Corpus, deployed_corpus
 from tests.support.samples import load_sample_facts
 
 SAMPLES = Path(ragspine.__file__).parent / "samples"
 HOST = "p4g3a1pi.execute-api.us-east-1.amazonaws.com"
-INGEST_TABLE, FEEDBACK_TABLE, BUCKET = "ragspine-ingest-page", "ragspine-feedback-page", "ragspine-uploads-page"
 MINUTES = "ACME_Board_Minutes_2025Q4.docx"
 READER = {"sub": "a1b2", "client_id": "ask-page", "iss": "https://cognito-idp.us-east-1.amazonaws.com/pool"}
 ADMIN = {**READER, "sub": "c3d4", "cognito:groups": "[ragspine-admins analysts]"}
 
 
-class Corpus:
-    """Sample files uploaded to S3 and recorded as ingested versions, as the worker leaves them."""
-
-    def __init__(self, aws: Any) -> None:
-        self.s3 = boto3.client("s3", region_name=REGION)
-        self.operations = DynamoOperationStore(INGEST_TABLE, client=aws)
-        self.staging = S3StagingArea(self.operations.table, BUCKET, client=self.s3)
-
-    def add(self, path: Path, *, sensitivity: Sensitivity = Sensitivity.INTERNAL, key: str | None = None) -> str:
-        """Upload ``path`` and record it as the active version of its document; return its hash."""
-        data = path.read_bytes()
-        digest = "sha256:" + hashlib.sha256(data).hexdigest()
-        key = key or f"uploads/{path.name}"
-        self.s3.put_object(Bucket=BUCKET, Key=key, Body=data)
-        draft = Operation(id=f"op-{digest[7:19]}", doc_id=path.name, version_id=f"v-{digest[7:19]}",
-                          file_hash=digest, source=f"s3://{BUCKET}/{key}", sensitivity=sensitivity)
-        operation, _ = self.operations.create_or_get(OperationKey(path.name, digest), draft)
-        fields = {f: getattr(operation, f) for f in operation.__slots__}  # type: ignore[attr-defined]
-        self.operations.save(Operation(**{**fields, "status": OperationStatus.SUCCEEDED, "pages_count": 1}))
-        self.staging.activate(ActiveVersion(path.name, operation.version_id, operation.id, "{}"))
-        return digest
-
-
 @pytest.fixture
 def corpus(aws_settings: Settings, aws: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[Corpus]:
-    aws.create_table(**dynamodb_create_table_kwargs("IngestTable", INGEST_TABLE))
-    aws.create_table(**dynamodb_create_table_kwargs("FeedbackTable", FEEDBACK_TABLE))
-    boto3.client("s3", region_name=REGION).create_bucket(Bucket=BUCKET)
-    for name, value in {"RAGSPINE_INGEST_TABLE": INGEST_TABLE, "RAGSPINE_STAGING_BUCKET": BUCKET,
-                        "RAGSPINE_FEEDBACK_TABLE": FEEDBACK_TABLE, "RAGSPINE_AWS_REGION": REGION}.items():
-        monkeypatch.setenv(name, value)
-    get_settings.cache_clear()
-    aws_stores.cache_clear()
-    yield Corpus(aws)
-    aws_stores.cache_clear()
-    get_settings.cache_clear()
+    yield from deployed_corpus(aws, monkeypatch)
 
 
 def _event(method: str, path: str, query: dict[str, str] | None = None, body: object = None,

@@ -5,7 +5,8 @@ async function call(url, options = {}) {
   const response = await fetch(url, { headers: { "Content-Type": "application/json", ...authHeaders() }, ...options });
   const body = await response.json().catch(() => ({}));
   if (!response.ok) {
-    const message = body?.error?.message || body?.detail?.[0]?.msg || response.statusText;
+    const message = body?.error?.message || body?.meta?.error?.message || body?.detail?.[0]?.msg
+      || response.statusText;
     throw Object.assign(new Error(message), { status: response.status });
   }
   return body;
@@ -54,4 +55,18 @@ export function evidence({ doc, locator, version, find }) {
 
 export function feedback(item) {
   return call("/v1/feedback", { method: "POST", body: JSON.stringify(item) });
+}
+
+export function feedbackList(limit = 200) {
+  return call(`/v1/feedback?limit=${limit}`);
+}
+
+// The documents the service answers from, each with how many facts it states.
+export function documents() {
+  return call("/v1/documents");
+}
+
+// One document's stored versions and its facts, each with the locator the evidence view opens.
+export function documentFacts(doc) {
+  return call(`/v1/documents/facts?${new URLSearchParams({ doc })}`);
 }

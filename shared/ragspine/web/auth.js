@@ -26,6 +26,11 @@ async function redeem(login, params) {
   const tokens = await response.json();
   sessionStorage.setItem(TOKEN, JSON.stringify({ token: tokens.access_token || tokens.id_token,
     expires: Date.now() + 1000 * (tokens.expires_in || 3600) }));
+  // The provider returns to the page's one redirect URI (/): go back to the page that asked to sign in.
+  if (pending.back && pending.back !== location.pathname && pending.back.startsWith("/")) {
+    location.replace(pending.back);
+    await new Promise(() => {});
+  }
 }
 
 // Send the reader to the identity provider; the page comes back to itself with a code.
@@ -33,7 +38,7 @@ async function leaveToSignIn(login) {
   const verifier = base64url(crypto.getRandomValues(new Uint8Array(32)));
   const state = base64url(crypto.getRandomValues(new Uint8Array(16)));
   const challenge = base64url(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(verifier)));
-  sessionStorage.setItem(PENDING, JSON.stringify({ verifier, state }));
+  sessionStorage.setItem(PENDING, JSON.stringify({ verifier, state, back: location.pathname }));
   const url = new URL(login.authorizeUrl);
   url.search = new URLSearchParams({ response_type: "code", client_id: login.clientId, redirect_uri: login.redirectUri,
     scope: login.scope, state, code_challenge: challenge, code_challenge_method: "S256" }).toString();

@@ -1,6 +1,10 @@
-// The documents page: spaces, documents, upload with its stages, enable / disable / delete,
-// all through the Knowledge Gateway's own routes and rules (its identity, lockVersion, Idempotency-Key).
+// The documents page: the documents the answers come from, each with its facts (a value opens its cell);
+// then spaces, documents, upload with its stages, enable / disable / delete, all through the Knowledge
+// Gateway's own routes and rules (its identity, lockVersion, Idempotency-Key) where this origin serves it.
+import * as api from "./api.js";
 import { el } from "./answer.js";
+import { signIn } from "./auth.js";
+import "./evidence.js";
 import { pickLocale, setLocale, t } from "./i18n.js";
 
 const BASE = "/internal/v1/knowledge";
@@ -10,7 +14,78 @@ const status = document.getElementById("status");
 const spaces = document.getElementById("space");
 const rows = document.getElementById("documents");
 const progress = document.getElementById("progress");
+const corpusRows = document.getElementById("corpus-documents");
+const panel = document.getElementById("evidence");
 let identity = JSON.parse(sessionStorage.getItem(KEY) || "null");
+
+// The service's own corpus: what /v1/ask answers from (never a RESTRICTED document).
+async function loadCorpus() {
+  try {
+    const docs = await api.documents();
+    corpusRows.replaceChildren(...docs.map(corpusRow));
+    if (!docs.length) corpusRows.replaceChildren(el("tr", {}, el("td", { colspan: "5", text: t("no_corpus") })));
+  } catch (error) {
+    say(t("error", { message: error.message }));
+  }
+}
+
+function corpusRow(doc) {
+  const button = el("button", { type: "button", class: "action", "data-action": "facts", "aria-expanded": "false",
+    text: t("show_facts"), onclick: (event) => toggleFacts(doc, event.currentTarget) });
+  return el("tr", { "data-corpus": doc.doc },
+    el("th", { scope: "row", dir: "auto", text: doc.doc }), el("td", { title: doc.version, text: doc.version_id }),
+    el("td", { text: t(`sensitivity.${doc.sensitivity}`) }), el("td", { class: "fact-count", text: String(doc.facts) }),
+    el("td", { class: "actions-cell" }, button));
+}
+
+// A row under the document: its stored versions and a table of its facts; a value opens its cell.
+async function toggleFacts(doc, button) {
+  const id = `facts-${[...doc.doc].map((c) => c.codePointAt(0).toString(36)).join("")}`;
+  const open = document.getElementById(id);
+  if (open) {
+    open.remove();
+    button.setAttribute("aria-expanded", "false");
+    return;
+  }
+  let detail;
+  try {
+    detail = await api.documentFacts(doc.doc);
+  } catch (error) {
+    say(t("error", { message: error.message }));
+    return;
+  }
+  const cell = el("td", { colspan: "5", class: "details" });
+  if (detail.status === "withheld") {
+    cell.append(el("p", { class: "withheld", text: t("withheld") }));
+  } else {
+    cell.append(el("p", { class: "run", text: t("versions", { n: detail.versions.length,
+      list: detail.versions.map((v) => `${v.version_id}${v.active ? ` (${t("active")})` : ""}`).join(", ") }) }));
+    cell.append(detail.count ? factsTable(doc, detail) : el("p", { text: t("no_facts") }));
+  }
+  button.closest("tr").after(el("tr", { id, class: "details-row" }, cell));
+  button.setAttribute("aria-expanded", "true");
+  say(t("facts_count", { n: detail.count, doc: doc.doc }));
+}
+
+function factsTable(doc, detail) {
+  const head = ["col.metric", "col.entity", "col.period", "col.value", "col.unit", "col.source"]
+    .map((key) => el("th", { scope: "col", text: t(key) }));
+  const rows = detail.facts.map((fact) => {
+    const label = t("fact_open", { value: fact.value, unit: fact.unit, locator: fact.locator });
+    const value = el("button", { type: "button", class: "chip kind-fact", "data-kind": "fact", "data-fact": fact.id,
+      "aria-label": label, title: label,
+      onclick: (event) => panel.show({ source: { doc: doc.doc, locator: fact.locator, version: fact.version },
+        opener: event.currentTarget, find: fact.value }) },
+    el("span", { class: "chip-mark", "aria-hidden": "true", text: "◆" }), fact.value);
+    return el("tr", {}, el("th", { scope: "row", dir: "auto", text: fact.metric }), el("td", { dir: "auto", text: fact.entity }),
+      el("td", { text: fact.period }), el("td", {}, value), el("td", { text: fact.unit }),
+      el("td", { class: "locator", dir: "auto", text: fact.locator }));
+  });
+  const caption = t("facts_of", { n: detail.count, doc: doc.doc });
+  return el("div", { class: "table-scroll", tabindex: "0", role: "group", "aria-label": caption },
+    el("table", { class: "cells facts-table" }, el("caption", { text: caption }),
+      el("thead", {}, el("tr", {}, ...head)), el("tbody", {}, ...rows)));
+}
 
 async function gateway(method, path, body, { idempotent = false } = {}) {
   const headers = { Authorization: `Bearer ${identity.token}`, "X-User-Assertion": identity.assertion,
@@ -216,5 +291,14 @@ document.getElementById("upload").addEventListener("submit", async (event) => {
 });
 
 await setLocale(pickLocale());
-if (identity) await loadSpaces().catch((error) => say(t("error", { message: error.message })));
+let config = {};
+try {
+  config = await signIn();  // on AWS: the company's identity provider; locally nothing happens
+} catch (error) {
+  say(t("error", { message: error.message }));
+}
+// The Knowledge Gateway's own API is on this origin locally; on AWS it is the stack's KnowledgeApi.
+document.getElementById("gateway").hidden = !config.gateway;
+await loadCorpus();
+if (config.gateway && identity) await loadSpaces().catch((error) => say(t("error", { message: error.message })));
 document.body.dataset.ready = "true";
