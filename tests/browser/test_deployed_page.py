@@ -47,6 +47,7 @@ class Stack:
     issued: set[str] = field(default_factory=set)
     verified: list[str] = field(default_factory=list)
     asked_with: list[str | None] = field(default_factory=list)
+    claims: dict[str, str] = field(default_factory=lambda: {"sub": "reader-1", "client_id": "ask-page"})
 
 
 def _handler(stack: Stack) -> type[http.server.BaseHTTPRequestHandler]:
@@ -88,7 +89,7 @@ def _handler(stack: Stack) -> type[http.server.BaseHTTPRequestHandler]:
                      "body": body.decode() if body else None, "isBase64Encoded": False,
                      "queryStringParameters": dict(urllib.parse.parse_qsl(url.query)) or None,
                      "headers": {"Host": self.headers["Host"], "X-Forwarded-Proto": "http"},
-                     "requestContext": {"authorizer": {"claims": {"sub": "reader-1", "client_id": "ask-page"}}}}
+                     "requestContext": {"authorizer": {"claims": stack.claims}}}
             response = page_lambda.handler(event, stack.context)
             self._send(response["statusCode"], response["body"].encode(), response["headers"])
 
@@ -220,5 +221,15 @@ def test_the_deployed_documents_page_lists_facts_from_dynamodb_and_opens_a_cell_
     items = aws.query(TableName=FEEDBACK_TABLE, KeyConditionExpression="pk = :p",
                       ExpressionAttributeValues={":p": {"S": "FEEDBACK"}})["Items"]
     assert [json.loads(i["body"]["S"])["locator"] for i in items] == ["sheet=2024,cell=D4"]
-    assert errors == []
+    # the feedback list: refused to a reader, shown to the administrators' group with its source
+    page.goto(aws_stack.url + "/feedback")
+    page.wait_for_selector("body[data-ready=true]")
+    expect(page.locator("#status")).to_contain_text("administrators")
+    aws_stack.claims = {**aws_stack.claims, "cognito:groups": "[ragspine-admins]"}
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]")
+    expect(page.locator("#status")).to_have_text("1 items of feedback")
+    page.locator("#feedback button.source").click()
+    expect(page.locator("rs-evidence .cited")).to_have_text("165 (cited cell)")
+    assert errors == ["Failed to load resource: the server responded with a status of 403 (Forbidden)"]
     context.close()

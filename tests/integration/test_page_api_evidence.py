@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import ragspine
 from ragspine.api.page_api import groups_of
@@ -181,3 +183,15 @@ def test_a_replaced_file_in_s3_is_gone_for_the_version_that_cited_it(corpus: Cor
 ])
 def test_groups_are_read_from_either_claim_and_either_form(claims: dict[str, Any], groups: set[str]) -> None:
     assert groups_of(claims) == groups
+
+
+_GROUP = st.text(alphabet=st.characters(blacklist_categories=("Z", "C"), blacklist_characters="[],"), min_size=1,
+                 max_size=20)
+
+
+@given(st.sets(_GROUP, max_size=5), st.sampled_from(["list", "brackets", "commas"]),
+       st.sampled_from(["cognito:groups", "groups"]))
+def test_every_form_of_the_groups_claim_names_the_same_groups(groups: set[str], form: str, claim: str) -> None:
+    value: object = {"list": sorted(groups), "brackets": "[" + " ".join(sorted(groups)) + "]",
+                     "commas": ",".join(sorted(groups))}[form]
+    assert groups_of({claim: value, "sub": "x"}) == groups
