@@ -90,4 +90,9 @@ def _api(event: dict[str, Any], method: str, path: str) -> dict[str, Any]:
         logger.error("the page's API is misconfigured", extra={"error": exc.message})
         status, payload = 500, {"error": {"code": exc.code, "message": "the page's API is not configured: "
                                                                        "see the stack's logs"}}
+    except Exception:  # an unexpected failure: logged with its trace, answered without its details
+        request_id = (event.get("requestContext") or {}).get("requestId", "")
+        logger.exception("the page's API failed", extra={"path": path, "request_id": request_id})
+        status, payload = 500, {"error": {"code": "KNOWLEDGE_INTERNAL_ERROR",
+                                          "message": f"internal error; quote request id {request_id} when reporting it"}}
     return _response(status, json.dumps(payload, ensure_ascii=False), "application/json")

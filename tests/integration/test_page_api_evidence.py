@@ -195,3 +195,29 @@ def test_every_form_of_the_groups_claim_names_the_same_groups(groups: set[str], 
     value: object = {"list": sorted(groups), "brackets": "[" + " ".join(sorted(groups)) + "]",
                      "commas": ",".join(sorted(groups))}[form]
     assert groups_of({claim: value, "sub": "x"}) == groups
+
+
+def test_an_unexpected_failure_is_a_500_naming_the_request_not_its_cause(corpus: Corpus, lambda_context: Any,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    from ragspine.evidence import views
+
+    def broken(*args: object, **kwargs: object) -> object:
+        raise RuntimeError("secret-internal-detail")
+
+    monkeypatch.setattr(views, "corpus_documents", broken)
+    status, body = _call(_event("GET", "/v1/documents"), lambda_context)
+    assert status == 500 and "Jx1-page-2" in body["error"]["message"]
+    assert "secret-internal-detail" not in json.dumps(body)
+
+
+def test_without_its_tables_the_page_api_is_a_500_that_names_no_secret(aws_settings: Settings, lambda_context: Any,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    from ragspine.api.page_api import aws_stores
+    from ragspine.settings import get_settings
+
+    monkeypatch.delenv("RAGSPINE_FEEDBACK_TABLE", raising=False)
+    get_settings.cache_clear()
+    aws_stores.cache_clear()
+    status, body = _call(_event("GET", "/v1/documents"), lambda_context)
+    assert status == 500 and "not configured" in body["error"]["message"]
+    aws_stores.cache_clear()
