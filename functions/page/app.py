@@ -93,6 +93,6 @@ def _api(event: dict[str, Any], method: str, path: str) -> dict[str, Any]:
     except Exception:  # an unexpected failure: logged with its trace, answered without its details
         request_id = (event.get("requestContext") or {}).get("requestId", "")
         logger.exception("the page's API failed", extra={"path": path, "request_id": request_id})
-        status, payload = 500, {"error": {"code": "KNOWLEDGE_INTERNAL_ERROR",
-                                          "message": f"internal error; quote request id {request_id} when reporting it"}}
+        message = f"internal error; quote request id {request_id} when reporting it"
+        status, payload = 500, {"error": {"code": "KNOWLEDGE_INTERNAL_ERROR", "message": message}}
     return _response(status, json.dumps(payload, ensure_ascii=False), "application/json")
