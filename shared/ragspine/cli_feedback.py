@@ -16,11 +16,23 @@ def list_feedback(
     limit: Annotated[int, typer.Option(min=1, max=10000, help="How many, newest first.")] = 50,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON for machines.")] = False,
 ) -> None:
-    """List the latest feedback: reason, the number and its source, the question."""
-    from ragspine.feedback.store import FeedbackStore
-    from ragspine.settings import get_settings
+    """List the latest feedback: reason, the number and its source, the question.
 
-    items = FeedbackStore(get_settings().data_dir / "feedback.db").list(limit=limit)
+    With ``RAGSPINE_BACKEND=aws`` and ``RAGSPINE_FEEDBACK_TABLE`` (the stack's ``FeedbackTableName``
+    output), the deployed page's feedback table; else the local service's ``feedback.db``.
+    """
+    from ragspine.settings import Backend, get_settings
+
+    settings = get_settings()
+    if settings.backend is Backend.AWS and settings.feedback_table:
+        from ragspine.aws.dynamo_feedback import DynamoFeedbackStore
+
+        items = DynamoFeedbackStore(settings.feedback_table, region=settings.aws_region,
+                                    endpoint_url=settings.dynamodb_endpoint_url).list(limit=limit)
+    else:
+        from ragspine.feedback.store import FeedbackStore
+
+        items = FeedbackStore(settings.data_dir / "feedback.db").list(limit=limit)
     if as_json:
         typer.echo(json.dumps([i.as_dict() for i in items], ensure_ascii=False, indent=2))
         return

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
+import pytest
 from typer.testing import CliRunner
 
 from ragspine.cli import app
@@ -26,3 +28,20 @@ def test_feedback_list_shows_the_number_its_source_and_the_question(settings: Se
     assert "2024年日本的毛利率是多少" in shown.output
     listed = json.loads(runner.invoke(app, ["feedback", "list", "--json", "--limit", "1"]).output)
     assert [item["reason"] for item in listed] == ["wrong_source"]
+
+
+def test_on_aws_feedback_list_reads_the_deployed_pages_feedback_table(aws_settings: Settings, aws: Any,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    from ragspine.aws.dynamo_feedback import DynamoFeedbackStore
+    from ragspine.settings import get_settings
+    from tests.support.cfn import dynamodb_create_table_kwargs
+
+    aws.create_table(**dynamodb_create_table_kwargs("FeedbackTable", "ragspine-feedback-cli"))
+    monkeypatch.setenv("RAGSPINE_FEEDBACK_TABLE", "ragspine-feedback-cli")
+    get_settings.cache_clear()
+    DynamoFeedbackStore("ragspine-feedback-cli", client=aws).add(
+        reason=FeedbackReason.WRONG_NUMBER, question="ACME_CN 2024Q3?", answer="322", value="322",
+        doc="ACME_Quarterly_Revenue.xlsx", locator="sheet=2024,cell=D2")
+    listed = json.loads(CliRunner().invoke(app, ["feedback", "list", "--json"]).output)
+    assert [(i["reason"], i["locator"]) for i in listed] == [("wrong_number", "sheet=2024,cell=D2")]
+    get_settings.cache_clear()
