@@ -19,11 +19,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import ragspine
-from ragspine.api.page_api import groups_of
+from ragspine.api.page_api import aws_stores, groups_of
 from ragspine.aws.dynamo_facts import DynamoFactStore
 from ragspine.facts.model import Fact
 from ragspine.sensitivity import Sensitivity
-from ragspine.settings import Settings
+from ragspine.settings import Settings, get_settings
 from tests.conftest import FACTS_TABLE
 from tests.support.page_corpus import BUCKET, Corpus, deployed_corpus
 from tests.support.samples import load_sample_facts
@@ -221,3 +221,35 @@ def test_without_its_tables_the_page_api_is_a_500_that_names_no_secret(aws_setti
     status, body = _call(_event("GET", "/v1/documents"), lambda_context)
     assert status == 500 and "not configured" in body["error"]["message"]
     aws_stores.cache_clear()
+
+
+@pytest.mark.parametrize(("status", "expected"), [("ACTIVE", (200, "shown")), ("DISABLED", (200, "withheld")),
+                                                  ("DELETED", (404, None))])
+def test_a_knowledge_space_document_follows_its_gateway_status_and_is_never_in_the_corpus(
+        corpus: Corpus, aws: Any, lambda_context: Any, monkeypatch: pytest.MonkeyPatch, status: str,
+        expected: tuple[int, str | None]) -> None:
+    from datetime import UTC, datetime
+
+    from ragspine.aws.dynamo_knowledge import DynamoKnowledgeStore
+    from ragspine.ingestion.operations import SpaceStamp
+    from ragspine.knowledge.codec import dump
+    from ragspine.knowledge.model import Document, DocumentStatus, Metadata
+    from tests.support.cfn import dynamodb_create_table_kwargs
+
+    aws.create_table(**dynamodb_create_table_kwargs("KnowledgeTable", "ragspine-knowledge-page"))
+    monkeypatch.setenv("RAGSPINE_KNOWLEDGE_TABLE", "ragspine-knowledge-page")
+    get_settings.cache_clear()
+    aws_stores.cache_clear()
+    now = datetime(2026, 11, 30, tzinfo=UTC)
+    document = Document(id="doc-hr1", space_id="sp-hr", name="policy.md", status=DocumentStatus(status),
+                        lock_version=2, security_domain="internal", metadata=Metadata(), active_version_id="ver-1",
+                        candidate_version_id=None, created_at=now, updated_at=now)
+    knowledge = DynamoKnowledgeStore("ragspine-knowledge-page", client=aws)
+    knowledge.table.call("put_item", TableName=knowledge.table.name,
+                         Item={"pk": {"S": "DOC#doc-hr1"}, "sk": {"S": "DOC"}, "body": {"S": dump(document)}})
+    corpus.add(SAMPLES / "acme" / "ACME_Product_Policy.md", doc_id="doc-hr1", key="knowledge/sp-hr/policy.md",
+               space=SpaceStamp("sp-hr", "doc-hr1"))
+    got, body = _call(_event("GET", "/v1/evidence", {"doc": "doc-hr1", "locator": "heading=Returns"}), lambda_context)
+    assert (got, body.get("status")) == expected, body
+    assert _call(_event("GET", "/v1/documents"), lambda_context)[1] == []
+    assert _call(_event("GET", "/v1/documents/facts", {"doc": "doc-hr1"}), lambda_context)[0] == 404

@@ -17,7 +17,7 @@ import pytest
 from ragspine.api.page_api import aws_stores
 from ragspine.aws.dynamo_operations import DynamoOperationStore
 from ragspine.aws.s3_staging import S3StagingArea
-from ragspine.ingestion.operations import ActiveVersion, Operation, OperationKey, OperationStatus
+from ragspine.ingestion.operations import ActiveVersion, Operation, OperationKey, OperationStatus, SpaceStamp
 from ragspine.sensitivity import Sensitivity
 from ragspine.settings import get_settings
 from tests.support.cfn import dynamodb_create_table_kwargs
@@ -34,18 +34,20 @@ class Corpus:
         self.operations = DynamoOperationStore(INGEST_TABLE, client=aws)
         self.staging = S3StagingArea(self.operations.table, BUCKET, client=self.s3)
 
-    def add(self, path: Path, *, sensitivity: Sensitivity = Sensitivity.INTERNAL, key: str | None = None) -> str:
+    def add(self, path: Path, *, sensitivity: Sensitivity = Sensitivity.INTERNAL, key: str | None = None,
+            doc_id: str | None = None, space: SpaceStamp | None = None) -> str:
         """Upload ``path`` and record it as the active version of its document; return its hash."""
         data = path.read_bytes()
         digest = "sha256:" + hashlib.sha256(data).hexdigest()
         key = key or f"uploads/{path.name}"
         self.s3.put_object(Bucket=BUCKET, Key=key, Body=data)
-        draft = Operation(id=f"op-{digest[7:19]}", doc_id=path.name, version_id=f"v-{digest[7:19]}",
-                          file_hash=digest, source=f"s3://{BUCKET}/{key}", sensitivity=sensitivity)
-        operation, _ = self.operations.create_or_get(OperationKey(path.name, digest), draft)
+        doc_id = doc_id or path.name
+        draft = Operation(id=f"op-{digest[7:19]}", doc_id=doc_id, version_id=f"v-{digest[7:19]}",
+                          file_hash=digest, source=f"s3://{BUCKET}/{key}", sensitivity=sensitivity, space=space)
+        operation, _ = self.operations.create_or_get(OperationKey(doc_id, digest), draft)
         fields = {f: getattr(operation, f) for f in operation.__slots__}  # type: ignore[attr-defined]
         self.operations.save(Operation(**{**fields, "status": OperationStatus.SUCCEEDED, "pages_count": 1}))
-        self.staging.activate(ActiveVersion(path.name, operation.version_id, operation.id, "{}"))
+        self.staging.activate(ActiveVersion(doc_id, operation.version_id, operation.id, "{}"))
         return digest
 
 
