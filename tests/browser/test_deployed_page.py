@@ -231,5 +231,6 @@ def test_the_deployed_documents_page_lists_facts_from_dynamodb_and_opens_a_cell_
     expect(page.locator("#status")).to_have_text("1 items of feedback")
     page.locator("#feedback button.source").click()
     expect(page.locator("rs-evidence .cited")).to_have_text("165 (cited cell)")
+    assert run_axe(page) == []
     assert errors == ["Failed to load resource: the server responded with a status of 403 (Forbidden)"]
     context.close()
