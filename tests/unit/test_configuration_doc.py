@@ -8,9 +8,9 @@ from typing import Literal
 import pytest
 from pydantic import Field
 from pydantic_settings import BaseSettings
+from tools import settings_doc
 
 from ragspine.settings import Settings
-from tools import settings_doc
 
 
 def test_the_page_matches_the_settings_model() -> None:
