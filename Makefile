@@ -65,9 +65,17 @@ bench: $(STAMP)
 	$(BIN)/python tests/bench/run.py
 	$(BIN)/python tests/bench/ask_under_ingest.py
 
+# The quick tier while working: every unit test and the integration suites that run in process on
+# SQLite (no moto server, osmem-server, sam, browser or corpus sweep). `make test` runs everything.
+FAST_TESTS := tests/unit tests/integration/qa tests/integration/analytics tests/integration/narrative \
+	tests/integration/web tests/integration/test_template_least_privilege.py tests/integration/test_template_page.py
+
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest -q -m "not slow" $(FAST_TESTS)
+
 lint: $(STAMP)
 	$(BIN)/ruff check shared functions tests tools
-	$(BIN)/mypy  # strict over shared/ragspine, functions, tests/bench and tests/eval (pyproject [tool.mypy])
+	$(BIN)/mypy  # strict over shared/ragspine, functions, tools, tests/bench and tests/eval (pyproject [tool.mypy])
 
 clean:
-	rm -rf $(VENV) $(TOOLS) .ragspine .aws-sam
+	rm -rf $(VENV) $(TOOLS) .ragspine .aws-sam site
