@@ -1,4 +1,5 @@
 # Two set-up commands: `make run` (local service with the ACME sample data) and `make test`.
+# While working: `make test-fast` (unit + fast integration tests), `make docs` (the docs site, links checked).
 SHELL := /bin/bash
 PYTHON ?= python3
 VENV := .venv
@@ -6,13 +7,14 @@ TOOLS := .venv-tools
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 TOOLS_STAMP := $(TOOLS)/.installed
+DOCS_STAMP := $(VENV)/.docs-installed
 # Mermaid's own parser (Node, npm registry) for the workflow diagram tests; they skip without it.
 MERMAID_STAMP := tests/mermaid/node_modules/.installed
 
 # The ask page's browser tests: Debian's chromium and CJK fonts (Playwright never downloads a browser here).
 BROWSER_STAMP := /usr/bin/chromium
 
-.PHONY: run test tools bench lint clean browser
+.PHONY: run test test-fast docs tools bench lint clean browser
 
 $(STAMP): pyproject.toml shared/requirements.txt shared/requirements-nodeps.txt
 	$(PYTHON) -m venv $(VENV)
@@ -28,6 +30,10 @@ $(TOOLS_STAMP):
 	touch $(TOOLS_STAMP)
 
 tools: $(TOOLS_STAMP)
+
+$(DOCS_STAMP): $(STAMP)
+	$(BIN)/pip install --quiet -e '.[docs]'
+	touch $(DOCS_STAMP)
 
 $(MERMAID_STAMP): tests/mermaid/package.json tests/mermaid/package-lock.json
 	@if command -v npm >/dev/null 2>&1; then \
@@ -49,13 +55,27 @@ run: $(STAMP)
 test: $(STAMP) $(TOOLS_STAMP) $(MERMAID_STAMP) browser lint
 	RAGSPINE_TOOLS_VENV=$(abspath $(TOOLS)) $(BIN)/python -m pytest -q
 
+# The docs site into site/; --strict (and mkdocs.yml's validation) fails on a broken link or anchor
+# and on a page missing from the nav. configuration.md must match the Settings model.
+docs: $(DOCS_STAMP)
+	$(BIN)/python -m tools.settings_doc --check
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
+
 bench: $(STAMP)
 	$(BIN)/python tests/bench/run.py
 	$(BIN)/python tests/bench/ask_under_ingest.py
 
+# The quick tier while working: every unit test and the integration suites that run in process on
+# SQLite (no moto server, osmem-server, sam, browser or corpus sweep). `make test` runs everything.
+FAST_TESTS := tests/unit tests/integration/qa tests/integration/analytics tests/integration/web \
+	tests/integration/test_template_least_privilege.py tests/integration/test_template_page.py
+
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest -q -m "not slow" $(FAST_TESTS)
+
 lint: $(STAMP)
-	$(BIN)/ruff check shared functions tests
-	$(BIN)/mypy  # strict over shared/ragspine, functions, tests/bench and tests/eval (pyproject [tool.mypy])
+	$(BIN)/ruff check shared functions tests tools
+	$(BIN)/mypy  # strict over shared/ragspine, functions, tools, tests/bench and tests/eval (pyproject [tool.mypy])
 
 clean:
-	rm -rf $(VENV) $(TOOLS) .ragspine .aws-sam
+	rm -rf $(VENV) $(TOOLS) .ragspine .aws-sam site

@@ -62,38 +62,54 @@ class Environment(enum.StrEnum):
 class Settings(BaseSettings):
     """Every tunable of the service; the only place that reads the environment."""
 
-    model_config = SettingsConfigDict(env_prefix="RAGSPINE_", extra="ignore", frozen=True)
+    # A field's description (Field(description=...) or the docstring under it) is what
+    # docs/configuration.md shows: `python -m tools.settings_doc` writes that page from this model.
+    model_config = SettingsConfigDict(env_prefix="RAGSPINE_", extra="ignore", frozen=True,
+                                      use_attribute_docstrings=True)
 
     env: Environment = Environment.DEVELOPMENT
+    """Deployment stage; production refuses placeholder secrets and development-only assertions."""
     backend: Backend = Backend.EMBEDDED
+    """Which adapters run: embedded (SQLite files under the data folder) or aws (DynamoDB, S3, OpenSearch)."""
     data_dir: Path = Field(
         default=DEFAULT_DATA_DIR,
         description="Folder holding all embedded state (facts database, indexes, uploads).",
     )
     facts_table: str | None = Field(default=None, description="DynamoDB table of facts (aws backend).")
     aws_region: str | None = None
+    """AWS region of every client; default: boto3's own resolution."""
     dynamodb_endpoint_url: str | None = Field(
         default=None, description="Override the DynamoDB endpoint (a local emulator)."
     )
     max_question_chars: int = Field(default=1000, ge=10, le=20000)
+    """Longest question accepted (longer: 400 KNOWLEDGE_INVALID_INPUT)."""
     parse_cache_size: int = Field(
         default=1024, ge=0, le=1_000_000,
         description="Questions whose parse (and rendering, while their facts are unchanged) a process keeps; 0: none.")
     max_body_bytes: int = Field(default=64 * 1024, ge=1024, le=10 * 1024 * 1024)
+    """Largest request body of the engine routes (larger: 413); the peer-compatible surfaces have their own."""
     host: str = "127.0.0.1"
+    """Address `ragspine serve` listens on."""
     port: int = Field(default=8000, ge=1, le=65535)
+    """Port `ragspine serve` listens on."""
     today: date | None = Field(
         default=None, description="Pin the clock (YYYY-MM-DD) for reproducible default periods."
     )
     log_level: str = "INFO"
+    """Not read yet: the local service logs warnings, the Lambda functions follow Powertools' own settings."""
     llm_provider: LLMProviderName = Field(
         default=LLMProviderName.EXTRACTIVE,
         description="extractive (offline, quotes cited snippets), bedrock (Converse) or openai (compatible HTTP).")
     llm_timeout_s: float = Field(default=30.0, gt=0, le=300)
+    """Seconds a model call may take before the answer falls back to quoting the passages."""
     bedrock_model_id: str = "anthropic.claude-3-haiku-20240307-v1:0"
+    """Bedrock model of narrative answers when the provider is bedrock."""
     openai_base_url: str | None = None
+    """Base URL of the OpenAI-compatible endpoint (required when the provider is openai)."""
     openai_api_key: SecretStr | None = None
+    """API key of the OpenAI-compatible endpoint; production refuses a placeholder."""
     openai_model: str = "gpt-4o-mini"
+    """Model name sent to the OpenAI-compatible endpoint."""
     openai_timeout_s: float | None = Field(
         default=None, gt=0, le=3600,
         description="Timeout of the OpenAI-compatible endpoint; default RAGSPINE_LLM_TIMEOUT_S. A local CPU "
@@ -106,10 +122,14 @@ class Settings(BaseSettings):
     faq_path: Path | None = Field(
         default=None, description="FAQ file (faq.yaml format); default: the domain folder's faq.yaml.")
     faq_enabled: bool = True
+    """Answer questions that match a curated FAQ entry from that entry."""
     faq_threshold: float = Field(default=90.0, gt=0, le=100)
+    """Fuzzy match score (rapidfuzz, 0-100) an FAQ entry needs."""
     faq_semantic: bool = Field(default=True, description="Also match FAQ questions by meaning when an embedder is set.")
     faq_semantic_threshold: float = Field(default=0.86, gt=0, le=1)
+    """Score (mean of two cosines) an FAQ entry needs to match by meaning."""
     faq_semantic_margin: float = Field(default=0.02, ge=0, lt=1)
+    """Lead over the runner-up entry an FAQ match by meaning needs."""
     embedder: EmbedderName = Field(
         default=EmbedderName.AUTO,
         description="Dense retrieval leg: auto, none (BM25 only), an offline model, or bedrock (AWS).")
@@ -120,12 +140,17 @@ class Settings(BaseSettings):
         default=True, description="Embedded: keep every passage vector in vectors.db under the data folder, keyed "
                                   "by model and text hash, so a re-ingest or an unchanged page embeds nothing.")
     bedrock_embedding_model_id: str = "amazon.titan-embed-text-v2:0"
+    """Bedrock embedding model when the embedder is bedrock."""
     bedrock_embedding_dimension: int = Field(default=1024, ge=256, le=1024)
+    """Vector size asked of the Bedrock embedding model."""
     retrieval_top_k: int = Field(default=5, ge=1, le=20)
+    """Passages a narrative answer is generated from."""
     rerank_enabled: bool = Field(default=False, description="Listwise rerank through the LLM provider.")
     opensearch_endpoint: str | None = Field(default=None, description="Chunk index on AWS (https://...).")
     opensearch_index: str = "ragspine-chunks"
+    """OpenSearch index of the chunks (created from the mapping by the first ingestion)."""
     opensearch_service: Literal["es", "aoss"] = "es"
+    """SigV4 service name: es (an OpenSearch domain) or aoss (OpenSearch Serverless)."""
     dify_run_enabled: bool = Field(default=False, description="Allow workflow execution (off by default).")
     workflows_table: str | None = Field(
         default=None, description="DynamoDB table of stored workflows and hashed API keys (aws backend).")
@@ -217,7 +242,7 @@ class Settings(BaseSettings):
     # --- Secrets on a deployment: only their names or ARNs are settings; the values live in Secrets Manager ---
     knowledge_secret: str | None = Field(
         default=None, description="Secrets Manager secret (name or ARN) of the Gateway: assertion key set, service "
-                                  "token records, URL-signing key (JSON; see README, Deploying to AWS).")
+                                  "token records, URL-signing key (JSON; see docs/aws.md).")
     api_key_pepper_secret: str | None = Field(
         default=None, description="Secrets Manager secret (name or ARN) whose value peppers the Dify app and n8n "
                                   "API key digests.")

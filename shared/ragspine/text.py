@@ -194,8 +194,8 @@ def _is_year(number: str, run: str) -> bool:
 # 香港收入为什么下降 from matching every chunk that merely shares a character, while a
 # two-character word still matches its bigram exactly. Words are stemmed by Harman's S-stemmer.
 # Both sides join a number to the CJK character after it ("16世", "9月"; see ``joins``):
-# without it, a bigram BM25 over raw characters beat this index on JSQuAD (README, "Reading
-# real documents"), because "ルイ16世" and "ルイ18世" differed only by the bare numbers.
+# without it, a bigram BM25 over raw characters beat this index on JSQuAD (docs/evaluation.md,
+# "Documents"), because "ルイ16世" and "ルイ18世" differed only by the bare numbers.
 _DOCUMENT = Tokenizer(numbers=True, unigrams=True, max_word=MAX_TOKEN_CHARS, stem=s_stem, joins=True)
 _QUERY = Tokenizer(numbers=True, max_word=MAX_TOKEN_CHARS, stem=s_stem, joins=True, distinct=True)
 

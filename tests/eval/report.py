@@ -1,4 +1,4 @@
-"""Markdown tables of an evaluation report (the README subsection is written from these)."""
+"""Markdown tables of an evaluation report (docs/evaluation.md's tables are written from these)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """FAQ matching by meaning with the real e5 embedder, on held-apart paraphrases and near misses.
 
-Measured (README, "Asking", item 4): held-out paraphrases 20/26 hit (0/26 by the exact and
+Measured (docs/evaluation.md, "FAQ"): held-out paraphrases 20/26 hit (0/26 by the exact and
 fuzzy match alone), 0 false hits on 49 held-out questions; tuning 20/34, 0 false hits. The
 floors below sit under the measurement; a false hit fails the test outright.
 """

@@ -47,7 +47,7 @@ def read_secret(name: str, *, setting: str, region: str | None, max_age_s: int, 
     except GetParameterError as exc:
         raise ConfigurationError(
             f"the secret {name!r} ({setting}) could not be read ({_reason(exc)}): create it in Secrets Manager "
-            "and allow this function secretsmanager:GetSecretValue on it (README, Deploying to AWS)") from None
+            "and allow this function secretsmanager:GetSecretValue on it (docs/aws.md, Deploying)") from None
     if value in (None, "", b""):
         raise ConfigurationError(f"the secret {name!r} ({setting}) is empty: give it a value")
     return value

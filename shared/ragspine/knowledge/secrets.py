@@ -34,7 +34,7 @@ class GatewaySecrets:
 
 def _invalid(name: str, field: str, problem: str) -> ConfigurationError:
     return ConfigurationError(f"the Gateway secret {name!r} has an invalid {field!r}: {problem} "
-                              "(see README, Deploying to AWS: secrets)")
+                              "(see docs/aws.md, Deploying)")
 
 
 def parse_gateway_secret(document: object, *, name: str) -> GatewaySecrets:

@@ -6,7 +6,7 @@ answer names the topic, "millions of US dollars", when a paraphrase shares few w
 the stored question). multilingual-e5-small puts unrelated questions of one domain close
 together (cosines of 0.75-0.9), so a hit needs both an absolute score and a lead over the
 runner-up entry. Both were chosen on the tuning half of ``tests/eval/faq_paraphrases.yaml``
-with false hits counted as worse than misses; the README gives the held-out measurement.
+with false hits counted as worse than misses; docs/evaluation.md gives the held-out measurement.
 
 The company's own name is taken out of every text before embedding (``ignore``): in a single
 company's assistant it says nothing, yet it pulled "What currency are ACME's figures reported

@@ -1,4 +1,4 @@
-"""``ragspine domain init`` / ``check`` and a folder of one's own, as the README walks through it."""
+"""``ragspine domain init`` / ``check`` and a folder of one's own, as docs/your-company.md walks through it."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """A second company's segment workbook in the long layout, through ``ragspine ingest`` and ``ragspine ask``.
 
 A food maker (fiscal year ending in March, JPY billion) writes its domain folder from
-``ragspine domain init`` and edits it as the README says; its workbook is laid out
+``ragspine domain init`` and edits it as docs/your-company.md says; its workbook is laid out
 ``Segment | Metric | FY2024 | FY2025`` (segments merged down column B, the table under a
 title row and starting in column B). Every figure must be answered with its cell, and a
 caption naming one metric must never relabel the rows of another.
