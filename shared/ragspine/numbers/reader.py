@@ -16,7 +16,8 @@ Never read: the numeral one written alone as a word or character (one of them, �
 a pronoun or article as often as a figure; the digit 1 is read), except before a word or
 counter that only counts (one store, one percentage point, 一家门店, 一名员工, 一倍; 一家人
 stays a word), a lone scale character
-(万达, 百货, 千万), and CJK numerals naming a month (十一月).
+(万达, 百货) or run of them (千万不要) unless it starts with 十 or a counter follows (十万, 百万家), and
+CJK numerals naming a month (十一月).
 """
 
 from __future__ import annotations
@@ -166,8 +167,10 @@ def _cjk(run: str, before: str, following: str) -> list[NumberMention]:
         # inside a word it is not (周三, 三越, 九龙, 百货).
         counted = after in _COUNTERS or before == "之" or not (_CJK_WORD.match(before) or _CJK_WORD.match(after))
         return _mention_of(run, Decimal(DIGITS.get(run, 10))) if counted and run not in "一零〇百千万萬亿億兆" else []
-    if after == "月" or all(char in SCALES for char in run):
-        return []  # a month (十一月), or lone scales (千万不要)
+    if after == "月":
+        return []  # a month (十一月)
+    if all(char in SCALES for char in run) and not run.startswith("十") and after not in _COUNTERS:
+        return []  # lone scales (千万不要, 百万富翁); 十万 and 百万家 are figures
     value = cjk_value(run)
     if value is not None:
         return _mention_of(run, value)

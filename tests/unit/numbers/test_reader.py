@@ -26,6 +26,7 @@ def values(text: str) -> list[str]:
     ("关闭了eighty-seven家", ["87"]),
     ("营收1,320.5 USD_M", ["1320.5"]),
     ("2024年，在2024财年", ["2024", "2024"]),
+    ("关闭了十万家门店，十亿元，百万家", ["100000", "1000000000", "1000000"]),  # scales only, yet figures
 ])
 def test_every_surface_form_is_read(text: str, expected: list[str]) -> None:
     assert values(text) == expected
