@@ -212,7 +212,13 @@ def _stage_prepared(operation: Operation, context: StepContext, document: bytes,
 
 
 def _prepared(operation: Operation, context: StepContext, document: bytes) -> dict[str, Any] | None:
-    """The note ``_stage_prepared`` left, if it was left for this very staged document."""
+    """The note ``_stage_prepared`` left, if it was left for this very staged document.
+
+    Only where documents are parsed in a child: elsewhere (the AWS worker) none is ever left, and
+    looking costs a read of the staging bucket.
+    """
+    if context.parse_limits is None or not context.parse_limits.out_of_process:
+        return None
     stored = context.staging.get(operation.id, "prepared")
     if stored is None:
         return None
@@ -313,13 +319,19 @@ def index(operation: Operation, context: StepContext) -> StepResult:
 
     The batch is written at ``activate``: the index cannot keep an unactivated version out of search.
     """
-    children, _, vectors = staged.load_chunks(_require(context, operation, "chunks", Step.INDEX))
+    staged_chunks = _require(context, operation, "chunks", Step.INDEX)
+    note = _prepared(operation, context, context.staging.get(operation.id, "document") or b"")
+    if note is not None and not _embeds_now(context):  # counted by the child, and no vectors to align
+        count = int(note["chunk"]["chunks"])
+    else:
+        children, _, vectors = staged.load_chunks(staged_chunks)
+        if vectors is not None and len(vectors) != len(children):
+            raise StepOrderError(f"operation {operation.id}: {len(vectors)} vectors for {len(children)} chunks")
+        count = len(children)
     if context.index is not None:
         context.index.ensure_index()  # the first ingestion creates it; raises when it cannot be reached
-    if vectors is not None and len(vectors) != len(children):
-        raise StepOrderError(f"operation {operation.id}: {len(vectors)} vectors for {len(children)} chunks")
     context.staging.put(operation.id, "index_ready", b"1")
-    return StepResult(Step.INDEX, operation.id, chunks=len(children))
+    return StepResult(Step.INDEX, operation.id, chunks=count)
 
 
 def activate(operation: Operation, context: StepContext) -> StepResult:
@@ -363,8 +375,10 @@ def activate(operation: Operation, context: StepContext) -> StepResult:
 def _add_children(operation: Operation, context: StepContext, index: ChunkIndex, children: Sequence[Chunk],
                   vectors: Sequence[Sequence[float]] | None) -> None:
     """Index the children, with the terms a parse child counted for them when the index takes them."""
-    terms = context.staging.get(operation.id, "index_terms")
-    if terms is not None and _takes_index_terms(index):
+    limits = context.parse_limits
+    in_child = limits is not None and limits.out_of_process
+    terms = context.staging.get(operation.id, "index_terms") if in_child and _takes_index_terms(index) else None
+    if terms is not None:
         from ragspine.ingestion.prepare import load_index_terms
         from ragspine.retrieval.embedded_index import EmbeddedChunkIndex
 

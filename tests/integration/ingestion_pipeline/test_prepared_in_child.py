@@ -15,7 +15,7 @@ from ragspine.ingestion import staged
 from ragspine.ingestion.operations import Operation, OperationStatus, SpaceStamp
 from ragspine.ingestion.parsers.isolated import _prepared
 from ragspine.ingestion.pipeline import DocumentMeta, submit
-from ragspine.ingestion.prepare import PrepareRequest, load_index_terms
+from ragspine.ingestion.prepare import PrepareRequest, dump_index_terms, load_index_terms
 from ragspine.ingestion.steps import Step, StepContext, run_step
 from ragspine.retrieval.embedded_rows import field_counts
 from ragspine.retrieval.model import Chunk, SearchFilters
@@ -128,3 +128,13 @@ def test_an_unexpected_failure_past_parsing_leaves_the_work_to_the_steps(context
     assert document is not None
     request = PrepareRequest(operation, _BrokenGlossary(), index_terms=True)  # type: ignore[arg-type]
     assert _prepared(document, request, "revenue.xlsx") is None
+
+
+def test_terms_counted_for_other_chunks_are_never_used(context: StepContext) -> None:
+    operation, _ = submit(SAMPLES_DIR / "ACME_Product_Policy.md", operations=context.operations, meta=DocumentMeta())
+    children = _staged_run(operation, context)["children"]
+    assert isinstance(children, list) and len(children) > 1
+    terms = dump_index_terms(children)
+    assert load_index_terms(terms, children) == [field_counts(c) for c in children]
+    assert load_index_terms(terms, children[1:]) is None  # the index then counts them itself
+    assert load_index_terms(terms, [replace(children[0], chunk_id="other"), *children[1:]]) is None

@@ -18,11 +18,12 @@ server process that has the parsers imported already (``forkserver``), never fro
 multi-threaded service itself.
 
 The child returns the parsed document already encoded as the staged JSON (``staged.dump_document``),
-so the parent never builds the document's objects. Given a ``PrepareRequest`` it goes on under the
-same limits: facts, chunks, the version's text and the index terms (``ingestion.prepare``), all
-encoded as they are staged, so the service's process only writes them. An unexpected error there
-(a bug, not the file) sends back the parse alone: the steps then do that work in the service's
-process and fail there exactly as they would without a child.
+so the parent never builds the document's objects. Given a ``PrepareRequest`` it goes on under
+the same memory limit and a fresh time budget: facts, chunks, the version's text and the index
+terms (``ingestion.prepare``), all encoded as they are staged, so the service's process only
+writes them. An unexpected error there (a bug, not the file) sends back the parse alone: the
+steps then do that work in the service's process and fail there exactly as they would without
+a child.
 """
 
 from __future__ import annotations
@@ -91,8 +92,8 @@ def parse_in_child(data: bytes, *, doc_id: str, filename: str, max_bytes: int, l
     """``parse_document`` in a child process under ``limits``, enforced by the kernel and a killing parent.
 
     With ``prepare`` the child also computes what the steps after parsing would
-    (``ingestion.prepare.prepare``), within the same limits; ``ChildParse.prepared`` is None when
-    that failed unexpectedly (the steps then compute it themselves).
+    (``ingestion.prepare.prepare``) under the same memory limit and a time budget of its own;
+    ``ChildParse.prepared`` is None when that failed unexpectedly (the steps then compute it themselves).
 
     Raises:
         Every error ``parse_document`` raises, and:
@@ -112,7 +113,10 @@ def parse_in_child(data: bytes, *, doc_id: str, filename: str, max_bytes: int, l
             child = _take_child(fresh=True)
             child.connection.send(job)
             message, _ = _receive(child.connection, _START_S)
-        if message is not None and message[0] == "started":
+        # The parse, then the preparation past it, each get the time budget.
+        for phase in ("started", "preparing"):
+            if message is None or message[0] != phase or killed:
+                continue
             message, timed_out = _receive(child.connection, limits.timeout_s)
             if timed_out:
                 child.process.kill()
@@ -274,6 +278,9 @@ def _serve(connection: Connection) -> None:
             encoded = staged.dump_document(document)
             pages = document.pages
             del document, data
+            if request is not None:  # a fresh time budget for the work past parsing
+                _limit_cpu(limits)
+                connection.send(("preparing",))
             prepared = _prepared(encoded, request, filename)
         except MemoryError:
             connection.send(("memory",))
@@ -321,10 +328,14 @@ def _limit_self(limits: ParseLimits, base: int | None) -> int | None:
     cap = None if base is None else base + limits.max_memory_bytes
     if cap is not None:
         _set_soft_limit(resource.RLIMIT_AS, cap)
-    used = resource.getrusage(resource.RUSAGE_SELF)
-    _set_soft_limit(resource.RLIMIT_CPU,  # the kernel sends SIGXCPU past it, which ends the child
-                    math.ceil(used.ru_utime + used.ru_stime + limits.timeout_s) + 1)
+    _limit_cpu(limits)
     return cap
+
+
+def _limit_cpu(limits: ParseLimits) -> None:
+    """This process may use the time budget of CPU from now on; the kernel sends SIGXCPU past it, which ends it."""
+    used = resource.getrusage(resource.RUSAGE_SELF)
+    _set_soft_limit(resource.RLIMIT_CPU, math.ceil(used.ru_utime + used.ru_stime + limits.timeout_s) + 1)
 
 
 def _grew(base: int | None, budget: int) -> bool:
