@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import enum
 import hashlib
-import re
+import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -35,11 +35,11 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from ragspine.facts.glossary import Glossary
-    from ragspine.facts.model import Fact
     from ragspine.facts.ports import FactStore
-    from ragspine.ingestion.model import Block, ParsedDocument
     from ragspine.ingestion.parsers.guard import ParseLimits
+    from ragspine.ingestion.prepare import PreparedDocument
     from ragspine.llm.ports import Embedder
+    from ragspine.retrieval.model import Chunk
     from ragspine.retrieval.ports import ChunkIndex
     from ragspine.retrieval.version_text import VersionTextStore
 
@@ -73,6 +73,9 @@ class StepContext:
     texts: VersionTextStore | None = None
     # What an Office package may inflate to, and each parse's time and memory budget; None: the defaults.
     parse_limits: ParseLimits | None = None
+    # Where documents are parsed in a child (``parse_limits.out_of_process``), the child also reads
+    # the facts, cuts the chunks and counts their index terms; False: it parses only.
+    prepare_in_child: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,54 +147,105 @@ def _stage_source(operation: Operation, context: StepContext, data: bytes, name:
 
 
 def parse(operation: Operation, context: StepContext) -> StepResult:
-    """Parse the staged bytes into blocks (bad input raises a permanent ``IngestionError``)."""
+    """Parse the staged bytes into blocks (bad input raises a permanent ``IngestionError``).
+
+    In a parse child (``parse_limits.out_of_process``) the child goes on past parsing: it also
+    computes what ``extract_facts`` and ``chunk_and_embed`` would (``ingestion.prepare``), and this
+    step stages all of it, so those steps only report it and the service's process only writes.
+    """
     data = _require(context, operation, "source", Step.PARSE)
     filename, limits = Path(operation.source).name, context.parse_limits
     if limits is not None and limits.out_of_process:
         from ragspine.ingestion.parsers.isolated import parse_in_child
+        from ragspine.ingestion.prepare import PrepareRequest
 
+        request = (PrepareRequest(operation, context.glossary, index_terms=_takes_index_terms(context.index))
+                   if context.prepare_in_child else None)
         parsed = parse_in_child(data, doc_id=operation.doc_id, filename=filename, max_bytes=context.max_bytes,
-                                limits=limits)
+                                limits=limits, prepare=request)
         encoded, pages = parsed.document, parsed.pages
+        context.staging.put(operation.id, "document", encoded)
+        if parsed.prepared is not None:
+            _stage_prepared(operation, context, encoded, parsed.prepared)
     else:
         from ragspine.ingestion.parsers import parse_document
 
         doc = parse_document(data, doc_id=operation.doc_id, filename=filename, max_bytes=context.max_bytes,
                              limits=limits)
         encoded, pages = staged.dump_document(doc), doc.pages
-    context.staging.put(operation.id, "document", encoded)
+        context.staging.put(operation.id, "document", encoded)
     if operation.pages_count != pages:
         context.operations.save(replace(operation, pages_count=pages))
     return StepResult(Step.PARSE, operation.id, pages=pages)
 
 
+def _takes_index_terms(index: ChunkIndex | None) -> bool:
+    """Whether ``index`` is the embedded index, which takes the terms a parse child counted."""
+    if index is None:
+        return False
+    from ragspine.retrieval.embedded_index import EmbeddedChunkIndex
+
+    return isinstance(index, EmbeddedChunkIndex)
+
+
+def _stage_prepared(operation: Operation, context: StepContext, document: bytes, prepared: PreparedDocument) -> None:
+    """Stage what a parse child computed past parsing, and last the note that says it is there and for which document.
+
+    The version's text is written now (keyed by version, so a retried run rewrites the same
+    record; nothing cites it before activation).
+    """
+    context.staging.put(operation.id, "extraction", prepared.extraction)
+    chunk_warnings: tuple[str, ...] = ()
+    if context.index is not None:
+        context.staging.put(operation.id, "chunks", prepared.chunks)
+        if prepared.index_terms is not None:
+            context.staging.put(operation.id, "index_terms", prepared.index_terms)
+    if context.texts is not None and operation.version_id:
+        if prepared.text is not None:
+            context.texts.put(prepared.text)
+        else:
+            chunk_warnings = _unkept_text(operation.version_id)
+    note = {"document": _digest(document), "extract": {"warnings": list(prepared.extract_warnings),
+                                                        "facts": prepared.facts},
+            "chunk": {"warnings": list(chunk_warnings), "chunks": prepared.children}}
+    context.staging.put(operation.id, "prepared", json.dumps(note, ensure_ascii=False).encode("utf-8"))
+
+
+def _prepared(operation: Operation, context: StepContext, document: bytes) -> dict[str, Any] | None:
+    """The note ``_stage_prepared`` left, if it was left for this very staged document.
+
+    Only where documents are parsed in a child: elsewhere (the AWS worker) none is ever left, and
+    looking costs a read of the staging bucket.
+    """
+    if context.parse_limits is None or not context.parse_limits.out_of_process:
+        return None
+    stored = context.staging.get(operation.id, "prepared")
+    if stored is None:
+        return None
+    note: dict[str, Any] = json.loads(stored)
+    return note if note.get("document") == _digest(document) else None
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _unkept_text(version_id: str) -> tuple[str, ...]:
+    return (f"version id {version_id!r} cannot name a text folder: citations of it are not readable by offset",)
+
+
 def extract(operation: Operation, context: StepContext) -> StepResult:
     """Extract facts from the document's tables and stage them (not yet visible)."""
-    from ragspine.ingestion.facts_extract import ExtractionResult, extract_facts
+    from ragspine.ingestion.prepare import facts_to_stage
 
-    doc = staged.load_document(_require(context, operation, "document", Step.EXTRACT_FACTS))
-    result = extract_facts(doc, glossary=context.glossary, source_file_hash=operation.file_hash,
-                           sensitivity=operation.sensitivity)
-    if operation.space is not None:
-        # A Gateway document: the fact table has no Gateway ACL, so nothing is published there
-        # and its tables stay in the chunks, searchable through the Gateway alone. The tables are
-        # still read, so whoever maintains the space sees what they state and what could not be read.
-        empty = ExtractionResult(doc_id=operation.doc_id, facts=(), warnings=())
-        context.staging.put(operation.id, "extraction", staged.dump_extraction(empty))
-        return StepResult(Step.EXTRACT_FACTS, operation.id, warnings=(*result.warnings, *unpublished(result.facts)))
-    context.staging.put(operation.id, "extraction", staged.dump_extraction(result))
-    return StepResult(Step.EXTRACT_FACTS, operation.id, warnings=result.warnings, facts=len(result.facts))
-
-
-def unpublished(facts: Sequence[Fact]) -> tuple[str, ...]:
-    """One warning per table of a Gateway document whose figures were read but are not published as facts."""
-    by_table: dict[str, int] = {}
-    for fact in facts:
-        table = re.split(r",(?:cell|row|col)=", fact.source_locator, maxsplit=1)[0]  # the table, not its cell
-        by_table[table] = by_table.get(table, 0) + 1
-    return tuple(f"{table}: no facts published from the {n} figures read: a knowledge space's documents stay out "
-                 "of the shared fact table (it has no space ACL), so this table is answered as passages"
-                 for table, n in by_table.items())
+    document = _require(context, operation, "document", Step.EXTRACT_FACTS)
+    note = _prepared(operation, context, document)
+    if note is not None:  # a parse child extracted them and the parse step staged them
+        return StepResult(Step.EXTRACT_FACTS, operation.id, warnings=tuple(note["extract"]["warnings"]),
+                          facts=int(note["extract"]["facts"]))
+    found = facts_to_stage(staged.load_document(document), operation, context.glossary)
+    context.staging.put(operation.id, "extraction", staged.dump_extraction(found.extraction))
+    return StepResult(Step.EXTRACT_FACTS, operation.id, warnings=found.warnings, facts=found.facts)
 
 
 def chunk_and_embed(operation: Operation, context: StepContext) -> StepResult:
@@ -200,66 +254,64 @@ def chunk_and_embed(operation: Operation, context: StepContext) -> StepResult:
     The version's normalised text and its children's offsets are stored here (keyed by version,
     so a retried step rewrites the same record); nothing cites them before activation.
     """
-    from ragspine.ingestion.document_context import apply_context, document_context
-    from ragspine.retrieval.chunking import ChunkMeta, chunk_document
-    from ragspine.retrieval.passage_text import dense_text
+    from ragspine.ingestion.prepare import plan_chunks, version_record
 
     stored = _require(context, operation, "document", Step.CHUNK_AND_EMBED)
-    doc = staged.load_document(stored)
+    note = _prepared(operation, context, stored)
+    if note is not None:  # a parse child chunked it and the parse step staged the chunks and the text
+        _keep_document(operation, context, stored)
+        warnings = tuple(note["chunk"]["warnings"])
+        if context.index is None:
+            return _not_indexed(operation, context, warnings)
+        if _embeds_now(context):
+            children, parents, _ = staged.load_chunks(_require(context, operation, "chunks", Step.CHUNK_AND_EMBED))
+            context.staging.put(operation.id, "chunks", staged.dump_chunks(children, parents,
+                                                                           _embed(context, children)))
+        return StepResult(Step.CHUNK_AND_EMBED, operation.id, warnings=warnings, chunks=int(note["chunk"]["chunks"]))
     extraction = staged.load_extraction(_require(context, operation, "extraction", Step.CHUNK_AND_EMBED))
-    doc = without_fact_tables(doc, extraction.facts)
-    meta = ChunkMeta(sensitivity=operation.sensitivity, library=operation.library, version_id=operation.version_id)
-    if operation.space is not None:
-        space = operation.space
-        meta = replace(meta, space_id=space.space_id, document_id=space.document_id, category=space.category,
-                       tags=space.tags, version_label=space.version_label, product_code=space.product_code)
-    chunked = chunk_document(doc, meta=meta)
-    warnings: tuple[str, ...] = ()
+    planned = plan_chunks(staged.load_document(stored), extraction.facts, operation)
+    warnings = ()
     if context.texts is not None and operation.version_id:
-        from ragspine.retrieval.version_text import safe_version_id, version_text
-
-        if safe_version_id(operation.version_id):
-            context.texts.put(version_text(operation.doc_id, operation.version_id, chunked))
-            if operation.space is None:  # the parsed tables, for `ragspine facts reextract`
-                context.texts.put_document(operation.version_id, stored)
+        record = version_record(operation, planned.chunked)
+        if record is not None:
+            context.texts.put(record)
+            _keep_document(operation, context, stored)
         else:  # a caller's own version id, such as 2024/Q1: the text is not kept, the ingestion goes on
-            warnings = (f"version id {operation.version_id!r} cannot name a text folder: citations of it are "
-                        "not readable by offset",)
+            warnings = _unkept_text(operation.version_id)
     if context.index is None:
-        context.staging.put(operation.id, "chunks", staged.dump_chunks([], [], None))
-        return StepResult(Step.CHUNK_AND_EMBED, operation.id,
-                          warnings=(*warnings, "no chunk index configured: not indexed"))
-    about = document_context(doc, filename=Path(operation.source).name, given=dict(operation.context))
-    children, parents = apply_context(chunked.children, about), apply_context(chunked.parents, about)
+        return _not_indexed(operation, context, warnings)
+    vectors = _embed(context, planned.children) if _embeds_now(context) else None
+    context.staging.put(operation.id, "chunks", staged.dump_chunks(planned.children, planned.parents, vectors))
+    return StepResult(Step.CHUNK_AND_EMBED, operation.id, warnings=warnings, chunks=len(planned.children))
+
+
+def _keep_document(operation: Operation, context: StepContext, stored: bytes) -> None:
+    """Keep the parsed tables beside the version's text for ``ragspine facts reextract`` (not a Gateway document's)."""
+    from ragspine.retrieval.version_text import safe_version_id
+
+    if (context.texts is not None and operation.space is None and operation.version_id
+            and safe_version_id(operation.version_id)):
+        context.texts.put_document(operation.version_id, stored)
+
+
+def _not_indexed(operation: Operation, context: StepContext, warnings: tuple[str, ...]) -> StepResult:
+    context.staging.put(operation.id, "chunks", staged.dump_chunks([], [], None))
+    return StepResult(Step.CHUNK_AND_EMBED, operation.id,
+                      warnings=(*warnings, "no chunk index configured: not indexed"))
+
+
+def _embeds_now(context: StepContext) -> bool:
+    return context.embedder is not None and not context.defer_embedding
+
+
+def _embed(context: StepContext, children: Sequence[Chunk]) -> list[list[float]] | None:
+    """The children's vectors, or None when there is nothing to embed."""
+    from ragspine.retrieval.passage_text import dense_text
+
     texts = [dense_text(c) for c in children]
-    embed_now = context.embedder is not None and bool(texts) and not context.defer_embedding
-    vectors = context.embedder.embed(texts) if context.embedder is not None and embed_now else None
-    context.staging.put(operation.id, "chunks", staged.dump_chunks(children, parents, vectors))
-    return StepResult(Step.CHUNK_AND_EMBED, operation.id, warnings=warnings, chunks=len(children))
-
-
-def without_fact_tables(doc: ParsedDocument, facts: Sequence[Fact]) -> ParsedDocument:
-    """The document without the tables its facts came from, nor their unit captions.
-
-    The fact table answers those figures, each with its cell locator; indexed as passages too,
-    their rows crowd the narrative (the "why") out of search. Tables that gave no fact stay.
-    """
-    from ragspine.ingestion.model import BlockKind
-
-    located = {f.source_locator for f in facts}
-    tables = [b for b in doc.blocks if b.kind is BlockKind.TABLE
-              and any(loc == b.locator or loc.startswith(b.locator + ",") for loc in located)]
-    if not tables:
-        return doc
-    captions = {b.caption for b in tables if b.caption}
-    dropped = {b.locator for b in tables}
-
-    def answered_by_facts(block: Block) -> bool:
-        if block.kind is BlockKind.TABLE:
-            return block.locator in dropped
-        return block.text in captions
-
-    return replace(doc, blocks=tuple(b for b in doc.blocks if not answered_by_facts(b)))
+    if context.embedder is None or not texts:
+        return None
+    return context.embedder.embed(texts)
 
 
 def index(operation: Operation, context: StepContext) -> StepResult:
@@ -267,13 +319,19 @@ def index(operation: Operation, context: StepContext) -> StepResult:
 
     The batch is written at ``activate``: the index cannot keep an unactivated version out of search.
     """
-    children, _, vectors = staged.load_chunks(_require(context, operation, "chunks", Step.INDEX))
+    staged_chunks = _require(context, operation, "chunks", Step.INDEX)
+    note = _prepared(operation, context, context.staging.get(operation.id, "document") or b"")
+    if note is not None and not _embeds_now(context):  # counted by the child, and no vectors to align
+        count = int(note["chunk"]["chunks"])
+    else:
+        children, _, vectors = staged.load_chunks(staged_chunks)
+        if vectors is not None and len(vectors) != len(children):
+            raise StepOrderError(f"operation {operation.id}: {len(vectors)} vectors for {len(children)} chunks")
+        count = len(children)
     if context.index is not None:
         context.index.ensure_index()  # the first ingestion creates it; raises when it cannot be reached
-    if vectors is not None and len(vectors) != len(children):
-        raise StepOrderError(f"operation {operation.id}: {len(vectors)} vectors for {len(children)} chunks")
     context.staging.put(operation.id, "index_ready", b"1")
-    return StepResult(Step.INDEX, operation.id, chunks=len(children))
+    return StepResult(Step.INDEX, operation.id, chunks=count)
 
 
 def activate(operation: Operation, context: StepContext) -> StepResult:
@@ -288,7 +346,7 @@ def activate(operation: Operation, context: StepContext) -> StepResult:
     previous = next(iter(context.staging.active(operation.doc_id)), None)
     if context.index is not None and children:
         context.index.add(parents)
-        context.index.add(children, vectors)
+        _add_children(operation, context, context.index, children, vectors)
     if context.index is not None and previous is not None and previous.version_id != operation.version_id:
         context.index.delete(doc_id=operation.doc_id, version_id=previous.version_id)
     context.staging.activate(ActiveVersion(operation.doc_id, operation.version_id, operation.id, extraction))
@@ -312,6 +370,23 @@ def activate(operation: Operation, context: StepContext) -> StepResult:
     kept = sum(1 for f in merged.facts if f.source_doc_id == operation.doc_id)
     warnings = tuple(w for w in merged.warnings if operation.doc_id in w)
     return StepResult(Step.ACTIVATE, operation.id, warnings=warnings, facts=kept, chunks=len(children))
+
+
+def _add_children(operation: Operation, context: StepContext, index: ChunkIndex, children: Sequence[Chunk],
+                  vectors: Sequence[Sequence[float]] | None) -> None:
+    """Index the children, with the terms a parse child counted for them when the index takes them."""
+    limits = context.parse_limits
+    in_child = limits is not None and limits.out_of_process
+    terms = context.staging.get(operation.id, "index_terms") if in_child and _takes_index_terms(index) else None
+    if terms is not None:
+        from ragspine.ingestion.prepare import load_index_terms
+        from ragspine.retrieval.embedded_index import EmbeddedChunkIndex
+
+        counted = load_index_terms(terms, children)
+        if counted is not None and isinstance(index, EmbeddedChunkIndex):
+            index.add(children, vectors, counted=counted)
+            return
+    index.add(children, vectors)
 
 
 STEPS: Mapping[Step, StepFunction] = {

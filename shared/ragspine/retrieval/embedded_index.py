@@ -100,10 +100,13 @@ class EmbeddedChunkIndex:
         """The vector size, once known."""
         return self._dimension
 
-    def add(self, chunks: Sequence[Chunk], vectors: Sequence[Sequence[float]] | None = None) -> int:
+    def add(self, chunks: Sequence[Chunk], vectors: Sequence[Sequence[float]] | None = None, *,
+            counted: Sequence[tuple[Counter[str], int]] | None = None) -> int:
         """Index chunks (replacing any with the same chunk_id); vectors align with chunks.
 
-        Parents (``is_parent``) are stored for ``get`` but never searched.
+        Parents (``is_parent``) are stored for ``get`` but never searched. ``counted``: each
+        chunk's ``field_counts``, already computed elsewhere (an ingestion child process), so
+        this process does not tokenize them again.
 
         Returns:
             How many chunks were written.
@@ -117,7 +120,10 @@ class EmbeddedChunkIndex:
         for chunk in chunks:
             check_lineage(chunk)
         unit = self._unit_rows(vectors, len(chunks)) if vectors is not None else None
-        fields = [(Counter[str](), 0) if c.is_parent else field_counts(c) for c in chunks]
+        if counted is not None and len(counted) != len(chunks):
+            raise ValueError(f"{len(counted)} term counts for {len(chunks)} chunks")
+        fields = (list(counted) if counted is not None
+                  else [(Counter[str](), 0) if c.is_parent else field_counts(c) for c in chunks])
         counts = [n for n, _ in fields]
         tokens: set[str] = set().union(*counts)
         new_dimension = self._dimension is None and unit is not None

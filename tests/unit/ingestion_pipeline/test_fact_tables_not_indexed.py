@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ragspine.facts.model import Fact
 from ragspine.ingestion.model import Block, BlockKind, ParsedDocument
-from ragspine.ingestion.steps import without_fact_tables
+from ragspine.ingestion.prepare import without_fact_tables
 
 
 def _fact(locator: str) -> Fact:

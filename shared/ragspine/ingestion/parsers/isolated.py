@@ -18,7 +18,12 @@ server process that has the parsers imported already (``forkserver``), never fro
 multi-threaded service itself.
 
 The child returns the parsed document already encoded as the staged JSON (``staged.dump_document``),
-so the parent never builds the document's objects.
+so the parent never builds the document's objects. Given a ``PrepareRequest`` it goes on under
+the same memory limit and a fresh time budget: facts, chunks, the version's text and the index
+terms (``ingestion.prepare``), all encoded as they are staged, so the service's process only
+writes them. An unexpected error there (a bug, not the file) sends back the parse alone: the
+steps then do that work in the service's process and fail there exactly as they would without
+a child.
 """
 
 from __future__ import annotations
@@ -48,6 +53,7 @@ if TYPE_CHECKING:
     from multiprocessing.process import BaseProcess
 
     from ragspine.ingestion.parsers.guard import ParseLimits
+    from ragspine.ingestion.prepare import PreparedDocument, PrepareRequest
 
 logger = logging.getLogger(__name__)
 
@@ -56,6 +62,8 @@ logger = logging.getLogger(__name__)
 # The parsers import their format libraries lazily (a light Lambda import), so those are listed too;
 # one that is not installed is skipped.
 _PRELOAD = ["__main__", "ragspine.ingestion.parsers.registry", "ragspine.ingestion.staged",
+            "ragspine.ingestion.prepare", "ragspine.ingestion.facts_extract", "ragspine.ingestion.document_context",
+            "ragspine.retrieval.chunking", "ragspine.retrieval.embedded_rows", "ragspine.retrieval.version_text",
             "docx", "docx.table", "docx.text.paragraph", "pptx", "openpyxl", "openpyxl.utils.cell",
             "pypdfium2", "pypdfium2.raw", "lxml.etree", "lxml.html", "markdown_it"]
 # How long a child may take to start (the fork server's first start imports the parsers).
@@ -72,15 +80,20 @@ _idle: list[_Child] = []
 
 @dataclass(frozen=True, slots=True)
 class ChildParse:
-    """A document parsed in a child: its staged JSON and its page count."""
+    """A document parsed in a child: its staged JSON, its page count, and what the child computed past parsing."""
 
     document: bytes
     pages: int
+    prepared: PreparedDocument | None = None
 
 
 def parse_in_child(data: bytes, *, doc_id: str, filename: str, max_bytes: int, limits: ParseLimits,
-                   media_type: str | None = None) -> ChildParse:
+                   media_type: str | None = None, prepare: PrepareRequest | None = None) -> ChildParse:
     """``parse_document`` in a child process under ``limits``, enforced by the kernel and a killing parent.
+
+    With ``prepare`` the child also computes what the steps after parsing would
+    (``ingestion.prepare.prepare``) under the same memory limit and a time budget of its own;
+    ``ChildParse.prepared`` is None when that failed unexpectedly (the steps then compute it themselves).
 
     Raises:
         Every error ``parse_document`` raises, and:
@@ -88,7 +101,7 @@ def parse_in_child(data: bytes, *, doc_id: str, filename: str, max_bytes: int, l
         ParseMemoryExceededError: it needed more than ``limits.max_memory_bytes``, or the system killed it.
         ParserCrashedError: it ended abnormally (a signal such as SIGSEGV, or no answer).
     """
-    job = (data, doc_id, filename, max_bytes, media_type, limits)
+    job = (data, doc_id, filename, max_bytes, media_type, limits, prepare)
     child = _take_child()
     killed = reusable = False
     message: tuple[Any, ...] | None = None
@@ -100,7 +113,10 @@ def parse_in_child(data: bytes, *, doc_id: str, filename: str, max_bytes: int, l
             child = _take_child(fresh=True)
             child.connection.send(job)
             message, _ = _receive(child.connection, _START_S)
-        if message is not None and message[0] == "started":
+        # The parse, then the preparation past it, each get the time budget.
+        for phase in ("started", "preparing"):
+            if message is None or message[0] != phase or killed:
+                continue
             message, timed_out = _receive(child.connection, limits.timeout_s)
             if timed_out:
                 child.process.kill()
@@ -180,7 +196,7 @@ def _outcome(message: tuple[Any, ...] | None, exitcode: int | None, *, killed: b
              limits: ParseLimits) -> ChildParse:
     kind = message[0] if message else None
     if kind == "parsed":
-        return ChildParse(document=message[1], pages=message[2])  # type: ignore[index]
+        return ChildParse(document=message[1], pages=message[2], prepared=message[3])  # type: ignore[index]
     if kind == "refused":
         raise _ingestion_error(message[1], message[2])  # type: ignore[index]
     if kind == "memory" or (exitcode == -signal.SIGKILL and not killed):
@@ -246,7 +262,7 @@ def _serve(connection: Connection) -> None:
     base = _virtual_bytes("VmPeak")  # a forked child may start with its parent's peak: count from there
     while True:
         try:
-            data, doc_id, filename, max_bytes, media_type, limits = connection.recv()
+            data, doc_id, filename, max_bytes, media_type, limits, request = connection.recv()
         except (EOFError, OSError):
             return
         if _grew(base, limits.max_memory_bytes):  # its heap would give this parse more than its budget
@@ -262,6 +278,10 @@ def _serve(connection: Connection) -> None:
             encoded = staged.dump_document(document)
             pages = document.pages
             del document, data
+            if request is not None:  # a fresh time budget for the work past parsing
+                _limit_cpu(limits)
+                connection.send(("preparing",))
+            prepared = _prepared(encoded, request, filename)
         except MemoryError:
             connection.send(("memory",))
             return
@@ -274,9 +294,28 @@ def _serve(connection: Connection) -> None:
                 return
             connection.send(("refused", type(exc).__name__, exc.message))
         else:
-            connection.send(("parsed", encoded, pages))
-            del encoded
+            connection.send(("parsed", encoded, pages, prepared))
+            del encoded, prepared
         release_memory()
+
+
+def _prepared(encoded: bytes, request: PrepareRequest | None, filename: str) -> PreparedDocument | None:
+    """What the steps after parsing compute, or None when not asked or when it failed unexpectedly.
+
+    Raises:
+        MemoryError: it needed more than the memory budget (the parse's budget covers this too).
+    """
+    if request is None:
+        return None
+    from ragspine.ingestion.prepare import prepare
+
+    try:
+        return prepare(encoded, request)
+    except MemoryError:
+        raise
+    except Exception:  # a bug, not the file: the steps redo it in the service's process, and fail there if it fails
+        logger.exception("preparing a parsed document failed in the parse child", extra={"file_name": filename})
+        return None
 
 
 def _limit_self(limits: ParseLimits, base: int | None) -> int | None:
@@ -289,10 +328,14 @@ def _limit_self(limits: ParseLimits, base: int | None) -> int | None:
     cap = None if base is None else base + limits.max_memory_bytes
     if cap is not None:
         _set_soft_limit(resource.RLIMIT_AS, cap)
-    used = resource.getrusage(resource.RUSAGE_SELF)
-    _set_soft_limit(resource.RLIMIT_CPU,  # the kernel sends SIGXCPU past it, which ends the child
-                    math.ceil(used.ru_utime + used.ru_stime + limits.timeout_s) + 1)
+    _limit_cpu(limits)
     return cap
+
+
+def _limit_cpu(limits: ParseLimits) -> None:
+    """This process may use the time budget of CPU from now on; the kernel sends SIGXCPU past it, which ends it."""
+    used = resource.getrusage(resource.RUSAGE_SELF)
+    _set_soft_limit(resource.RLIMIT_CPU, math.ceil(used.ru_utime + used.ru_stime + limits.timeout_s) + 1)
 
 
 def _grew(base: int | None, budget: int) -> bool:

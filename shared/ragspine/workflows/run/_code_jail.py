@@ -12,7 +12,8 @@ the standard library. Steps:
 4. ``pivot_root`` into it, the old root detached, then a switch to an unprivileged uid with
    ``no_new_privs`` set (run by a non-root user, a user namespace is created first, mapping that
    user alone to the run's uid; the runner's exec then drops the namespace's capabilities);
-5. a second fork that sets the rlimits and execs the runner; PID 1 waits for it and exits.
+5. a second fork that sets the rlimits, loads the seccomp filter (a BPF program compiled by the
+   parent, ``code_seccomp``) and execs the runner; PID 1 waits for it and exits.
 
 Any failure before the runner starts prints ``{"ok": false, "isolation_error": ...}`` and exits
 with ``ISOLATION_FAILED``, so the parent refuses the run instead of running the code unjailed.
@@ -37,7 +38,7 @@ _CLONE_NEWUSER = 0x10000000
 _KEPT_FLAGS, _ST_RELATIME, _MS_RELATIME = 1 | 2 | 4 | 8 | 1024 | 2048, 4096, 1 << 21
 _MS_RDONLY, _MS_NOSUID, _MS_NODEV, _MS_REMOUNT, _MS_BIND, _MS_REC, _MS_PRIVATE = 1, 2, 4, 32, 4096, 16384, 1 << 18
 _MNT_DETACH = 2
-_PR_SET_PDEATHSIG, _PR_SET_NO_NEW_PRIVS = 1, 38
+_PR_SET_PDEATHSIG, _PR_SET_NO_NEW_PRIVS, _PR_SET_SECCOMP, _SECCOMP_MODE_FILTER = 1, 38, 22, 2
 _SYS_PIVOT_ROOT = {"x86_64": 155, "aarch64": 41}
 _DEVICES = ("/dev/null", "/dev/zero", "/dev/urandom")
 _LIMITS = (("RLIMIT_CPU", "cpu_seconds"), ("RLIMIT_AS", "memory_bytes"), ("RLIMIT_NPROC", "processes"),
@@ -121,6 +122,24 @@ def _drop_privileges(uid: int, *, rootless: bool) -> None:
         raise JailError("could not switch to the unprivileged user")
 
 
+class _SockFprog(ctypes.Structure):
+    _fields_ = (("len", ctypes.c_ushort), ("filter", ctypes.c_void_p))
+
+
+def _load_seccomp(program_hex: str) -> None:
+    """Load the BPF program (``struct sock_filter`` entries of 8 bytes) as this process's seccomp filter.
+
+    ``no_new_privs`` is set already, so no capability is needed; the filter stays across exec
+    and is inherited by every process the code starts.
+    """
+    program = bytes.fromhex(program_hex)
+    if not program or len(program) % 8:
+        raise JailError("the seccomp program is empty or malformed")
+    buffer = ctypes.create_string_buffer(program, len(program))
+    fprog = _SockFprog(len(program) // 8, ctypes.cast(buffer, ctypes.c_void_p))
+    _check(_libc.prctl(_PR_SET_SECCOMP, _SECCOMP_MODE_FILTER, ctypes.byref(fprog), 0, 0), "load the seccomp filter")
+
+
 def _exec_runner(plan: dict[str, object]) -> None:
     limits: dict[str, int] = plan["limits"]  # type: ignore[assignment]
     for name, key in _LIMITS:
@@ -129,6 +148,7 @@ def _exec_runner(plan: dict[str, object]) -> None:
         resource.setrlimit(getattr(resource, name), (value, hard))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     os.chdir("/work")
+    _load_seccomp(str(plan["seccomp"]))
     python = str(plan["python"])
     os.execve(python, [python, "-I", "-S", "-X", "utf8", "/run/runner.py"], {})
 
@@ -154,6 +174,8 @@ def _init(plan: dict[str, object], *, rootless: bool) -> int:
     if runner == 0:
         try:
             _exec_runner(plan)
+        except BaseException as exc:  # noqa: BLE001 - every failure must reach the parent
+            _fail(exc)
         finally:
             os._exit(ISOLATION_FAILED)
     while True:

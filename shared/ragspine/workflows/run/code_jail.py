@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ragspine.workflows.errors import WorkflowCodeIsolationError
+from ragspine.workflows.run.code_seccomp import seccomp_program
 
 JAIL = Path(__file__).resolve().with_name("_code_jail.py")
 RUNNER = Path(__file__).resolve().with_name("_code_runner.py")
@@ -54,7 +55,8 @@ def jail_plan(*, root: str, python: str, limits: dict[str, int], work_bytes: int
     """The plan ``_code_jail.py`` builds: read-only binds, links, the run's uid and its rlimits.
 
     Raises:
-        WorkflowCodeIsolationError: a read-only bind would expose a protected folder.
+        WorkflowCodeIsolationError: a read-only bind would expose a protected folder, or the seccomp
+            filter cannot be built here.
     """
     links, binds = _visible_paths(python)
     for folder in protected:
@@ -66,4 +68,4 @@ def jail_plan(*, root: str, python: str, limits: dict[str, int], work_bytes: int
                 "folder out of the interpreter's install prefix and the system library folders")
     return {"root": root, "python": python, "links": links, "binds": binds, "limits": limits,
             "work_bytes": work_bytes, "uid": _UID_BASE + secrets.randbelow(_UID_SPAN),
-            "runner_source": RUNNER.read_text(encoding="utf-8")}
+            "runner_source": RUNNER.read_text(encoding="utf-8"), "seccomp": seccomp_program()}
