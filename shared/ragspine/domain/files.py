@@ -35,10 +35,21 @@ def shipped_domains_dir() -> Path:
 
 
 def domain_dir() -> Path:
-    """The configured domain folder (``RAGSPINE_DOMAIN_DIR``), default the shipped demo domain."""
+    """The domain folder: ``RAGSPINE_DOMAIN_DIR``, else the domain published at ``RAGSPINE_DOMAIN_SOURCE``
+    (AWS), else the shipped demo domain."""
     from ragspine.settings import get_settings
 
-    return get_settings().domain_dir or default_domain_dir()
+    settings = get_settings()
+    if settings.domain_dir is not None:
+        return settings.domain_dir
+    if settings.domain_source:
+        from ragspine.aws.domain_store import NOTHING_PUBLISHED, published_domain
+        from ragspine.domain.bundle import unpacked_published
+
+        document = published_domain(settings.domain_source, max_age=settings.domain_max_age_s)
+        if document != NOTHING_PUBLISHED:
+            return unpacked_published(document)
+    return default_domain_dir()
 
 
 @lru_cache(maxsize=1)
