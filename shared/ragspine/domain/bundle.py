@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import shutil
 import tempfile
 from functools import lru_cache
@@ -45,7 +44,7 @@ def unpacked_domain(document: bytes, root: Path | None = None) -> Path:
     for name, text in files.items():
         (staging / name).write_text(text, encoding="utf-8")
     try:
-        os.rename(staging, folder)  # atomic: a reader sees the whole folder or none
+        staging.rename(folder)  # atomic: a reader sees the whole folder or none
     except OSError:
         shutil.rmtree(staging, ignore_errors=True)  # another thread unpacked the same document first
         if not folder.is_dir():
