@@ -50,7 +50,7 @@ def publish(folder: Folder,
         raise typer.Exit(code=1)
     from botocore.exceptions import BotoCoreError, ClientError
 
-    from ragspine.aws.domain_store import publish_domain
+    from ragspine.aws.domain_store import forget_published_domain, publish_domain
     from ragspine.settings import get_settings
 
     target = to
@@ -61,6 +61,7 @@ def publish(folder: Folder,
 
             raise ConfigurationError("say where to publish: --to s3://bucket/key (the stack's DomainLocation output)")
         version = publish_domain(target, bundle_domain(folder))
+        forget_published_domain()  # this process reads the new domain next, not its cached copy
     except RagspineError as exc:
         typer.secho(f"error [{exc.code}]: {exc.message}", err=True, fg=typer.colors.RED)
         raise typer.Exit(code=2) from exc

@@ -89,7 +89,7 @@ def published_domain(uri: str, *, max_age: int) -> bytes:
 
 
 def forget_published_domain() -> None:
-    """Drop what this process read, so the next read asks the store (tests; a new stack in one process)."""
+    """Drop what this process read, so its next read asks the store (after publishing, a new stack)."""
     _provider.clear()
 
 
