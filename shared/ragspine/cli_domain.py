@@ -48,8 +48,6 @@ def publish(folder: Folder,
         typer.secho(f"not published: {len(problems)} problem(s) in {folder} (fix them, then publish again)",
                     err=True, fg=typer.colors.RED)
         raise typer.Exit(code=1)
-    from botocore.exceptions import BotoCoreError, ClientError
-
     from ragspine.aws.domain_store import forget_published_domain, publish_domain
     from ragspine.settings import get_settings
 
@@ -64,9 +62,6 @@ def publish(folder: Folder,
         forget_published_domain()  # this process reads the new domain next, not its cached copy
     except RagspineError as exc:
         typer.secho(f"error [{exc.code}]: {exc.message}", err=True, fg=typer.colors.RED)
-        raise typer.Exit(code=2) from exc
-    except (BotoCoreError, ClientError) as exc:  # credentials, permissions, a bucket that does not exist
-        typer.secho(f"error: cannot publish to {target}: {exc}", err=True, fg=typer.colors.RED)
         raise typer.Exit(code=2) from exc
     typer.echo(f"published {folder} to {target}" + (f" (version {version})" if version else "")
                + "; the functions answer from it once their cached copy is older than RAGSPINE_DOMAIN_MAX_AGE_S")

@@ -94,8 +94,19 @@ def forget_published_domain() -> None:
 
 
 def publish_domain(uri: str, document: bytes, *, client: Any = None) -> str | None:
-    """Store ``document`` at ``uri``; the new object version (None when the bucket keeps no versions)."""
+    """Store ``document`` at ``uri``; the new object version (None when the bucket keeps no versions).
+
+    Raises:
+        ConfigurationError: the store refused it or could not be reached (credentials, permission, bucket).
+    """
+    from botocore.exceptions import BotoCoreError, ClientError
+
     bucket, key = s3_location(uri)
-    s3: Any = LazyClient("s3", client=client).get()
-    stored = s3.put_object(Bucket=bucket, Key=key, Body=document, ContentType="application/json")
-    return stored.get("VersionId")
+    try:
+        s3: Any = LazyClient("s3", client=client).get()
+        stored = s3.put_object(Bucket=bucket, Key=key, Body=document, ContentType="application/json")
+    except (BotoCoreError, ClientError) as exc:
+        raise ConfigurationError(f"cannot publish to {uri}: {exc} (publishing needs s3:PutObject on it, "
+                                 "with the credentials of the account that holds the stack)") from exc
+    version: str | None = stored.get("VersionId")
+    return version

@@ -15,7 +15,7 @@ import tempfile
 from functools import lru_cache
 from pathlib import Path
 
-from ragspine.domain.files import SCHEMAS
+from ragspine.domain.file_names import DOMAIN_FILES
 from ragspine.errors import ConfigurationError
 
 FORMAT = "ragspine-domain/1"
@@ -24,7 +24,8 @@ MAX_BUNDLE_BYTES = 4 * 1024 * 1024
 
 def bundle_domain(folder: Path) -> bytes:
     """The domain files of ``folder`` (those the service reads) as one JSON document."""
-    files = {name: (folder / name).read_text(encoding="utf-8") for name in sorted(SCHEMAS) if (folder / name).is_file()}
+    files = {name: (folder / name).read_text(encoding="utf-8")
+             for name in sorted(DOMAIN_FILES) if (folder / name).is_file()}
     return json.dumps({"format": FORMAT, "files": files}, ensure_ascii=False, sort_keys=True).encode("utf-8")
 
 
@@ -69,7 +70,7 @@ def _files(document: bytes) -> dict[str, str]:
     if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("files"), dict):
         raise ConfigurationError(f"the published domain is not a {FORMAT} document: {fix}")
     files: dict[str, str] = data["files"]
-    unknown = sorted(name for name in files if name not in SCHEMAS)
+    unknown = sorted(name for name in files if name not in DOMAIN_FILES)
     if unknown:  # only the known file names: a name never becomes a path outside the folder
         raise ConfigurationError(f"the published domain holds files the service does not read ({', '.join(unknown)}): "
                                  f"{fix}")

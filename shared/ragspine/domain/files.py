@@ -11,18 +11,13 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, ValidationError
 
 from ragspine.domain import schemas
+from ragspine.domain.file_names import DOMAIN, FAQ, GLOSSARY, INTENT, LIBRARIES, SCREENING
 from ragspine.domain.marks import MarkedYaml, Problem, field_path, read_marked
 from ragspine.errors import ConfigurationError
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
 
-DOMAIN = "domain.yaml"
-GLOSSARY = "glossary.yaml"
-SCREENING = "screening.yaml"
-INTENT = "intent.yaml"
-LIBRARIES = "libraries.yaml"
-FAQ = "faq.yaml"
 SCHEMAS: dict[str, type[BaseModel]] = {
     DOMAIN: schemas.DomainFile, GLOSSARY: schemas.GlossaryFile, SCREENING: schemas.ScreeningFile,
     INTENT: schemas.IntentFile, LIBRARIES: schemas.LibrariesFile, FAQ: schemas.FaqFile,

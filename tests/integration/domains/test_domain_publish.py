@@ -124,3 +124,10 @@ def test_an_unreadable_store_is_a_configuration_error(store: Any, monkeypatch: p
     get_settings.cache_clear()
     with pytest.raises(ConfigurationError, match="cannot read the published domain at s3://no-such-bucket-here/"):
         domain_dir()
+
+
+def test_publishing_to_a_bucket_that_does_not_exist_says_so(store: Any) -> None:
+    result = _publish(VELA, "--to", "s3://no-such-bucket-here/company-domain.json")
+    assert result.exit_code == 2
+    assert "cannot publish to s3://no-such-bucket-here/company-domain.json" in result.output
+    assert "NoSuchBucket" in result.output
