@@ -385,9 +385,6 @@ def build_chunk_index(settings: Settings, *, dimension: int | None) -> ChunkInde
 
 def build_retrieval(settings: Settings, *, llm: LLMProvider, glossary: Glossary) -> Retrieval | None:
     """Index, embedders and the hybrid pipeline (routing, fusion, optional rerank, expansion)."""
-    from ragspine.retrieval.pipeline import HybridRetriever, RetrievalConfig
-    from ragspine.retrieval.routing import glossary_slot_detector
-
     query_embedder, document_embedder = build_embedders(settings)
     if query_embedder is not None:
         from ragspine.llm.memo_embedder import MemoEmbedder
@@ -399,7 +396,10 @@ def build_retrieval(settings: Settings, *, llm: LLMProvider, glossary: Glossary)
         document_embedder = CachedEmbedder(document_embedder, settings.vectors_db_path)
     index = build_chunk_index(settings, dimension=query_embedder.dimension if query_embedder else None)
     if index is None:
-        return None
+        return None  # no chunk index (ChunkSearch=none): the pipeline's modules are never loaded
+    from ragspine.retrieval.pipeline import HybridRetriever, RetrievalConfig
+    from ragspine.retrieval.routing import glossary_slot_detector
+
     retriever = HybridRetriever(index, embedder=query_embedder, llm=llm if settings.rerank_enabled else None,
                                 config=RetrievalConfig(top_k=settings.retrieval_top_k, rerank=settings.rerank_enabled),
                                 slot_detector=glossary_slot_detector(glossary))
