@@ -38,7 +38,7 @@ class S3DomainProvider(BaseProvider):
     """Powertools Parameters over S3 objects: the object's bytes, ``NOTHING_PUBLISHED`` while it is absent."""
 
     def __init__(self, *, client: Any = None, region: str | None = None) -> None:
-        super().__init__()
+        super().__init__()  # type: ignore[no-untyped-call]
         self._s3: LazyClient[Any] = LazyClient("s3", client=client, region=region)
         self._seen: dict[str, tuple[str, bytes]] = {}  # uri -> (ETag, body) of the last download
 
@@ -58,8 +58,8 @@ class S3DomainProvider(BaseProvider):
                 self._seen.pop(name, None)
                 return NOTHING_PUBLISHED
             raise
-        body = found["Body"].read()
-        self._seen[name] = (found["ETag"], body)
+        body: bytes = found["Body"].read()
+        self._seen[name] = (str(found["ETag"]), body)
         return body
 
     def _get_multiple(self, path: str, **sdk_options: Any) -> dict[str, str]:

@@ -11,7 +11,14 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, ValidationError
 
 from ragspine.domain import schemas
-from ragspine.domain.file_names import DOMAIN, FAQ, GLOSSARY, INTENT, LIBRARIES, SCREENING
+
+# Re-exported: the file names are read from here by the engine and its commands.
+from ragspine.domain.file_names import DOMAIN as DOMAIN
+from ragspine.domain.file_names import FAQ as FAQ
+from ragspine.domain.file_names import GLOSSARY as GLOSSARY
+from ragspine.domain.file_names import INTENT as INTENT
+from ragspine.domain.file_names import LIBRARIES as LIBRARIES
+from ragspine.domain.file_names import SCREENING as SCREENING
 from ragspine.domain.marks import MarkedYaml, Problem, field_path, read_marked
 from ragspine.errors import ConfigurationError
 
