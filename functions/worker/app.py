@@ -14,7 +14,7 @@ from aws_lambda_powertools import Logger
 from aws_lambda_powertools.logging.utils import copy_config_to_registered_loggers
 
 from ragspine.api.lambda_telemetry import metrics, record_step, tracer
-from ragspine.bootstrap import build_ingest_context, get_services
+from ragspine.bootstrap import build_ingest_context, current_services
 from ragspine.ingestion.step_worker import handle_step
 
 logger = Logger()
@@ -31,7 +31,7 @@ def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
     started = time.perf_counter()
     result: dict[str, Any] | None = None
     try:
-        result = handle_step(event, context=build_ingest_context(get_services()))
+        result = handle_step(event, context=build_ingest_context(current_services()))
     finally:
         # Also when the step raises: a transient error the state machine retries is counted per step.
         record_step(step, result, (time.perf_counter() - started) * 1000)

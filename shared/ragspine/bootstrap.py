@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 from functools import cached_property, lru_cache
+from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
 from ragspine.settings import Backend, EmbedderName, LLMProviderName, Settings, get_settings
@@ -57,6 +58,7 @@ class Services:
     qa: QAComponents
     retrieval: Retrieval | None = None
     vocabulary_generation: int = 0  # the open vocabulary read into ``glossary`` (facts/open_vocabulary.py)
+    domain: Path | None = None  # the domain folder the glossary, screening and intent cues were read from
 
     def today(self) -> date:
         """The current date as the services see it (pinned by RAGSPINE_TODAY in tests)."""
@@ -280,6 +282,7 @@ def build_workflow_components(settings: Settings, *, llm: LLMProvider | None,
 
 def build_services(settings: Settings) -> Services:
     """Wire the adapters of ``settings.backend`` into a ``Services`` bundle."""
+    from ragspine.domain.files import domain_dir
     from ragspine.facts.glossary import default_glossary
     from ragspine.facts.open_vocabulary import vocabulary_generation, with_open_terms
     from ragspine.qa.answer import QAComponents
@@ -290,6 +293,7 @@ def build_services(settings: Settings) -> Services:
     clock: Callable[[], date] = (lambda: pinned) if pinned else date.today
     facts = build_fact_store(settings)
     generation = vocabulary_generation()  # read first: a write after it makes the next request rebuild
+    domain = domain_dir()  # likewise: a domain published after it makes the next request rebuild
     glossary = with_open_terms(default_glossary(), facts.open_codes())  # the documents' own labels and companies
     llm = build_llm(settings, glossary)
     retrieval = build_retrieval(settings, llm=llm, glossary=glossary)
@@ -317,7 +321,7 @@ def build_services(settings: Settings) -> Services:
         llm_timeout_s=llm_timeout(settings),
     )
     return Services(settings=settings, facts=facts, glossary=glossary, clock=clock, qa=qa, retrieval=retrieval,
-                    vocabulary_generation=generation)
+                    vocabulary_generation=generation, domain=domain)
 
 
 def build_embedders(settings: Settings) -> tuple[Embedder | None, Embedder | None]:
@@ -381,9 +385,6 @@ def build_chunk_index(settings: Settings, *, dimension: int | None) -> ChunkInde
 
 def build_retrieval(settings: Settings, *, llm: LLMProvider, glossary: Glossary) -> Retrieval | None:
     """Index, embedders and the hybrid pipeline (routing, fusion, optional rerank, expansion)."""
-    from ragspine.retrieval.pipeline import HybridRetriever, RetrievalConfig
-    from ragspine.retrieval.routing import glossary_slot_detector
-
     query_embedder, document_embedder = build_embedders(settings)
     if query_embedder is not None:
         from ragspine.llm.memo_embedder import MemoEmbedder
@@ -395,7 +396,10 @@ def build_retrieval(settings: Settings, *, llm: LLMProvider, glossary: Glossary)
         document_embedder = CachedEmbedder(document_embedder, settings.vectors_db_path)
     index = build_chunk_index(settings, dimension=query_embedder.dimension if query_embedder else None)
     if index is None:
-        return None
+        return None  # no chunk index (ChunkSearch=none): the pipeline's modules are never loaded
+    from ragspine.retrieval.pipeline import HybridRetriever, RetrievalConfig
+    from ragspine.retrieval.routing import glossary_slot_detector
+
     retriever = HybridRetriever(index, embedder=query_embedder, llm=llm if settings.rerank_enabled else None,
                                 config=RetrievalConfig(top_k=settings.retrieval_top_k, rerank=settings.rerank_enabled),
                                 slot_detector=glossary_slot_detector(glossary))
@@ -527,6 +531,20 @@ def build_ingest_trigger(settings: Settings) -> tuple[OperationStore, StepFuncti
 def get_services() -> Services:
     """Process-wide services, built on first use (never at import: keeps cold starts short)."""
     return build_services(get_settings())
+
+
+def current_services() -> Services:
+    """The process-wide services, rebuilt once when what they were built from has changed since: facts
+    stored under labels or companies the glossary does not name (a Gateway upload), or a newly
+    published domain; so questions reach them without a restart."""
+    from ragspine.domain.files import domain_dir
+    from ragspine.facts.open_vocabulary import vocabulary_generation
+
+    found = get_services()
+    if found.vocabulary_generation != vocabulary_generation() or found.domain != domain_dir():
+        get_services.cache_clear()
+        found = get_services()
+    return found
 
 
 # --- Knowledge Gateway -------------------------------------------------------------------------

@@ -31,6 +31,42 @@ def check(folder: Folder) -> None:
     typer.echo(f"{folder}: ok (use it with RAGSPINE_DOMAIN_DIR={folder})")
 
 
+@domain_app.command("publish")
+def publish(folder: Folder,
+            to: Annotated[str | None, typer.Option(
+                "--to", help="s3://bucket/key: the stack's DomainLocation output (default: RAGSPINE_DOMAIN_SOURCE).",
+                show_default=False)] = None) -> None:
+    """Check a domain folder, then publish it to the stack's domain store; every function answers from
+    it within RAGSPINE_DOMAIN_MAX_AGE_S, without a redeploy. A folder that fails the check is not published."""
+    from ragspine.domain.bundle import bundle_domain
+    from ragspine.domain.check import check_domain
+
+    problems = check_domain(folder)
+    if problems:
+        for problem in problems:
+            typer.echo(str(problem) if problem.file == str(folder) else f"{folder}/{problem}")
+        typer.secho(f"not published: {len(problems)} problem(s) in {folder} (fix them, then publish again)",
+                    err=True, fg=typer.colors.RED)
+        raise typer.Exit(code=1)
+    from ragspine.aws.domain_store import forget_published_domain, publish_domain
+    from ragspine.settings import get_settings
+
+    target = to
+    try:
+        target = to or get_settings().domain_source
+        if not target:
+            from ragspine.errors import ConfigurationError
+
+            raise ConfigurationError("say where to publish: --to s3://bucket/key (the stack's DomainLocation output)")
+        version = publish_domain(target, bundle_domain(folder))
+        forget_published_domain()  # this process reads the new domain next, not its cached copy
+    except RagspineError as exc:
+        typer.secho(f"error [{exc.code}]: {exc.message}", err=True, fg=typer.colors.RED)
+        raise typer.Exit(code=2) from exc
+    typer.echo(f"published {folder} to {target}" + (f" (version {version})" if version else "")
+               + "; the functions answer from it once their cached copy is older than RAGSPINE_DOMAIN_MAX_AGE_S")
+
+
 @domain_app.command("init")
 def init(folder: Folder,
          force: Annotated[bool, typer.Option("--force", help="Overwrite existing domain files.")] = False) -> None:

@@ -119,6 +119,13 @@ class Settings(BaseSettings):
     domain_dir: Path | None = Field(
         default=None, description="Domain folder (glossary, screening, intent cues, library routing, FAQ, "
                                   "assistant); default: the demo domain shipped in ragspine/domains/.")
+    domain_source: str | None = Field(
+        default=None, pattern=r"^s3://[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]/.+$",
+        description="s3://bucket/key of a domain published with `ragspine domain publish` (AWS); read when "
+                    "RAGSPINE_DOMAIN_DIR is not set; while nothing is published there, the shipped demo domain.")
+    domain_max_age_s: int = Field(
+        default=300, ge=0, le=86400,
+        description="Seconds a process keeps the published domain it read before asking the store for a newer one.")
     faq_path: Path | None = Field(
         default=None, description="FAQ file (faq.yaml format); default: the domain folder's faq.yaml.")
     faq_enabled: bool = True

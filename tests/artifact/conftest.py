@@ -56,7 +56,7 @@ class LazyFunction:
 
 def built_stack(monkeypatch: pytest.MonkeyPatch, load_event: Callable[[str], dict[str, Any]], lambda_context: Any,
                 *, build_dir: Path, workdir: Path, server: str, search_endpoint: str,
-                extra_environment: Mapping[str, str]) -> Iterator[Stack]:
+                extra_environment: Mapping[str, str], parameters: Mapping[str, str] | None = None) -> Iterator[Stack]:
     """``deploy_stack`` over the moto server, each function of the build output in its own process."""
     reset(server)  # each test deploys into a fresh account
     runtime = runtime_packages(workdir / "runtime")
@@ -70,7 +70,8 @@ def built_stack(monkeypatch: pytest.MonkeyPatch, load_event: Callable[[str], dic
         return function
 
     with deploy_stack(monkeypatch, load_event, lambda_context, search_endpoint=search_endpoint, server=server,
-                      handler_factory=factory, extra_environment=dict(extra_environment)) as stack:
+                      handler_factory=factory, extra_environment=dict(extra_environment),
+                      parameters=dict(parameters or {})) as stack:
         try:
             yield stack
         finally:

@@ -15,6 +15,9 @@ if TYPE_CHECKING:
 TARGET_RATIO = 1.15
 # Configured as the ask function is in Lambda (template.yaml Globals and its environment).
 LAMBDA_ENV = {
+    # Set by Lambda: the Powertools Tracer is on, and the X-Ray SDK samples locally (it creates no X-Ray
+    # API clients, which it does outside Lambda for centralized sampling).
+    "LAMBDA_TASK_ROOT": "/var/task",
     "RAGSPINE_BACKEND": "aws",
     "RAGSPINE_FACTS_TABLE": "bench",
     "AWS_DEFAULT_REGION": "us-east-1",

@@ -4,13 +4,18 @@ Both sides run in fresh interpreters against one DynamoDB: moto in server mode o
 (this process serves it; the children reach it through ``AWS_ENDPOINT_URL``), its fact table built
 from ``template.yaml`` and holding the ACME sample facts. The baseline imports what any such
 function imports (``fastapi, mangum, boto3``) and makes one ``GetItem``; the candidate imports the
-ask handler and answers ``events/ask_found.json`` (a structured question: a DynamoDB query), with
-the Powertools Tracer as deployed.
+ask handler and answers ``events/ask_found.json`` (a structured question: a DynamoDB query).
+
+Both run in the environment Lambda gives the deployed function: ``LAMBDA_TASK_ROOT`` set and a
+sampled trace header, so the Powertools Tracer is on and sends its segments to an X-Ray daemon
+address (a UDP socket this process holds), and the template's ``RAGSPINE_DOMAIN_SOURCE`` names the
+stack's domain bucket, with nothing published in it: the first request reads it, as a new stack's does.
 """
 
 from __future__ import annotations
 
 import logging
+import socket
 import statistics
 import subprocess
 from contextlib import contextmanager
@@ -24,6 +29,11 @@ if TYPE_CHECKING:
     from pathlib import Path
 
 TABLE = "bench"
+DOMAIN_BUCKET = "bench-domain"
+# What Lambda sets for a traced invocation (the trace header of a sampled request) besides the template's variables.
+LAMBDA_RUNTIME = {"AWS_LAMBDA_FUNCTION_NAME": "ragspine-ask", "AWS_LAMBDA_FUNCTION_MEMORY_SIZE": "512",
+                  "_X_AMZN_TRACE_ID": "Root=1-67d0c6a2-5bd3c08e0f1f4e5a9c0b7d21;Parent=53995c3f42cd8ad8;Sampled=1",
+                  "RAGSPINE_DOMAIN_SOURCE": f"s3://{DOMAIN_BUCKET}/company-domain.json"}
 CREDENTIALS = {"AWS_ACCESS_KEY_ID": "bench", "AWS_SECRET_ACCESS_KEY": "bench", "AWS_SESSION_TOKEN": "bench",
                "AWS_REGION": "us-east-1", "AWS_DEFAULT_REGION": "us-east-1"}
 COMMANDS = {
@@ -64,6 +74,8 @@ def fact_table() -> Iterator[str]:
                               aws_access_key_id="bench", aws_secret_access_key="bench")
         client.create_table(**dynamodb_create_table_kwargs("FactsTable", TABLE))
         load_sample_facts(DynamoFactStore(TABLE, client=client))
+        boto3.client("s3", endpoint_url=url, region_name="us-east-1", aws_access_key_id="bench",
+                     aws_secret_access_key="bench").create_bucket(Bucket=DOMAIN_BUCKET)
         yield url
     finally:
         server.stop()
@@ -77,8 +89,10 @@ def _run(python: Path, code: str, *, cwd: Path, env: dict[str, str]) -> tuple[fl
 
 def run_first_request(python: Path, *, cwd: Path, runs: int, log: Callable[[str], None]) -> dict[str, Any]:
     """Median wall time of each command over ``runs`` interleaved rounds, after one warm-up each."""
-    with fact_table() as url:
-        env = {**child_env(), **CREDENTIALS, "AWS_ENDPOINT_URL": url, "RAGSPINE_FACTS_TABLE": TABLE}
+    with fact_table() as url, socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as daemon:
+        daemon.bind(("127.0.0.1", 0))  # where the tracer sends its segments (read by nobody, as UDP allows)
+        env = {**child_env(), **CREDENTIALS, **LAMBDA_RUNTIME, "AWS_ENDPOINT_URL": url, "RAGSPINE_FACTS_TABLE": TABLE,
+               "LAMBDA_TASK_ROOT": str(cwd), "AWS_XRAY_DAEMON_ADDRESS": f"127.0.0.1:{daemon.getsockname()[1]}"}
         for name, code in COMMANDS.items():
             _ms, done = _run(python, code, cwd=cwd, env=env)
             if done.returncode != 0:

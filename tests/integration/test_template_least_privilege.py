@@ -56,22 +56,24 @@ DDB_READ = {"dynamodb:GetItem", "dynamodb:Query", "dynamodb:Scan"}
 DDB_WRITE = {"dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:ConditionCheckItem",
              "dynamodb:BatchWriteItem"}
 OBJECT_RW = {"s3:GetObject", "s3:PutObject", "s3:DeleteObject"}
+# The published company domain every answering function reads (one object), and its bucket's listing.
+DOMAIN_READ = {"DomainBucket/domain": {"s3:GetObject"}, "DomainBucket": {"s3:ListBucket"}}
 # What each function may touch: resource (logical id, or bucket prefix as "UploadsBucket/<prefix>") -> actions.
 SCOPE: dict[str, dict[str, set[str]]] = {
-    "AskFunction": {"FactsTable": DDB_READ, "SearchDomain": ES_READ},
+    "AskFunction": {**DOMAIN_READ, "FactsTable": DDB_READ, "SearchDomain": ES_READ},
     "PageFunction": {},  # the page's files come from its layer; it reads no table, bucket or secret
-    "WorkflowFunction": {"WorkflowsTable": DDB_READ | DDB_WRITE, "ApiKeyPepperSecret": {"secretsmanager:GetSecretValue"},
+    "WorkflowFunction": {**DOMAIN_READ, "WorkflowsTable": DDB_READ | DDB_WRITE, "ApiKeyPepperSecret": {"secretsmanager:GetSecretValue"},
                          "SearchDomain": ES_READ, "CodeRunnerFunction": {"lambda:InvokeFunction"}},
-    "WebhookFunction": {"WorkflowsTable": DDB_READ | DDB_WRITE, "SearchDomain": ES_READ,
+    "WebhookFunction": {**DOMAIN_READ, "WorkflowsTable": DDB_READ | DDB_WRITE, "SearchDomain": ES_READ,
                         "CodeRunnerFunction": {"lambda:InvokeFunction"}},
     "CodeRunnerFunction": {},  # its role (CodeRunnerRole) grants nothing
     "IngestTriggerFunction": {"IngestTable": DDB_READ | DDB_WRITE, "IngestStateMachine": {"states:StartExecution"}},
-    "WorkerFunction": {"FactsTable": DDB_READ | DDB_WRITE, "IngestTable": DDB_READ | DDB_WRITE,
+    "WorkerFunction": {**DOMAIN_READ, "FactsTable": DDB_READ | DDB_WRITE, "IngestTable": DDB_READ | DDB_WRITE,
                        "UploadsBucket/uploads/": {"s3:GetObject"}, "UploadsBucket/knowledge/": {"s3:GetObject"},
                        "UploadsBucket/staging/": OBJECT_RW, "UploadsBucket/active/": OBJECT_RW,
                        "UploadsBucket/texts/": {"s3:PutObject"},
                        "UploadsBucket": {"s3:ListBucket"}, "SearchDomain": ES_CALLS},
-    "KnowledgeFunction": {"KnowledgeTable": DDB_READ | DDB_WRITE, "IngestTable": DDB_READ | DDB_WRITE,
+    "KnowledgeFunction": {**DOMAIN_READ, "KnowledgeTable": DDB_READ | DDB_WRITE, "IngestTable": DDB_READ | DDB_WRITE,
                           "FactsTable": {"dynamodb:Query", "dynamodb:BatchWriteItem"},
                           "UploadsBucket/knowledge/": {"s3:GetObject", "s3:PutObject"},
                           "UploadsBucket/texts/": {"s3:GetObject", "s3:DeleteObject"},
@@ -129,6 +131,8 @@ def _target(resource: Any) -> str:
         match = re.fullmatch(r"\$\{(\w+)\.Arn\}(?:/index/\*|:\*)?", text)
         if match:
             return match.group(1)
+        if text == "${DomainBucket.Arn}/${DomainObjectPath}":
+            return "DomainBucket/domain"
         match = re.fullmatch(r"\$\{UploadsBucket\.Arn\}/([a-z0-9-]+/)\*", text)
         if match:
             return f"UploadsBucket/{match.group(1)}"

@@ -297,6 +297,7 @@ def deploy_stack(monkeypatch: pytest.MonkeyPatch, load_event: Callable[[str], di
     from moto.awslambda.models import LambdaFunction
     from moto.stepfunctions.parser.asl.component.common.retry import retrier_decl
 
+    from ragspine.aws.domain_store import forget_published_domain
     from ragspine.bootstrap import get_knowledge_gateway, get_services
     from ragspine.settings import get_settings
 
@@ -418,6 +419,7 @@ def deploy_stack(monkeypatch: pytest.MonkeyPatch, load_event: Callable[[str], di
         get_settings.cache_clear()
         get_services.cache_clear()
         get_knowledge_gateway.cache_clear()
+        forget_published_domain()  # a new stack: its domain bucket is read afresh
         handlers = {logical: handler_factory(logical, properties, {**own_environment[logical], **overrides})
                     for logical, properties in _functions(template).items()}
         holder.append(Stack(template, names, environment, handlers, subscriptions, lambda_context, load_event))
@@ -427,6 +429,7 @@ def deploy_stack(monkeypatch: pytest.MonkeyPatch, load_event: Callable[[str], di
             get_settings.cache_clear()
             get_services.cache_clear()
             get_knowledge_gateway.cache_clear()
+            forget_published_domain()
 
 
 def wait_for_executions(stack: Stack, state_machine: str = "IngestStateMachine") -> list[str]:

@@ -21,9 +21,9 @@ from ragspine.workflows.surfaces import (
 
 def workflow_components() -> WorkflowComponents:
     """The process-wide workflow components (override with ``app.dependency_overrides`` in tests)."""
-    from ragspine.bootstrap import get_services
+    from ragspine.bootstrap import current_services
 
-    return get_services().workflows
+    return current_services().workflows
 
 
 def scaffold_options(settings: SettingsDep) -> ScaffoldOptions:

@@ -11,18 +11,20 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, ValidationError
 
 from ragspine.domain import schemas
+
+# Re-exported: the file names are read from here by the engine and its commands.
+from ragspine.domain.file_names import DOMAIN as DOMAIN
+from ragspine.domain.file_names import FAQ as FAQ
+from ragspine.domain.file_names import GLOSSARY as GLOSSARY
+from ragspine.domain.file_names import INTENT as INTENT
+from ragspine.domain.file_names import LIBRARIES as LIBRARIES
+from ragspine.domain.file_names import SCREENING as SCREENING
 from ragspine.domain.marks import MarkedYaml, Problem, field_path, read_marked
 from ragspine.errors import ConfigurationError
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
 
-DOMAIN = "domain.yaml"
-GLOSSARY = "glossary.yaml"
-SCREENING = "screening.yaml"
-INTENT = "intent.yaml"
-LIBRARIES = "libraries.yaml"
-FAQ = "faq.yaml"
 SCHEMAS: dict[str, type[BaseModel]] = {
     DOMAIN: schemas.DomainFile, GLOSSARY: schemas.GlossaryFile, SCREENING: schemas.ScreeningFile,
     INTENT: schemas.IntentFile, LIBRARIES: schemas.LibrariesFile, FAQ: schemas.FaqFile,
@@ -35,10 +37,21 @@ def shipped_domains_dir() -> Path:
 
 
 def domain_dir() -> Path:
-    """The configured domain folder (``RAGSPINE_DOMAIN_DIR``), default the shipped demo domain."""
+    """The domain folder: ``RAGSPINE_DOMAIN_DIR``, else the domain published at ``RAGSPINE_DOMAIN_SOURCE``
+    (AWS), else the shipped demo domain."""
     from ragspine.settings import get_settings
 
-    return get_settings().domain_dir or default_domain_dir()
+    settings = get_settings()
+    if settings.domain_dir is not None:
+        return settings.domain_dir
+    if settings.domain_source:
+        from ragspine.aws.domain_store import NOTHING_PUBLISHED, published_domain
+        from ragspine.domain.bundle import unpacked_published
+
+        document = published_domain(settings.domain_source, max_age=settings.domain_max_age_s)
+        if document != NOTHING_PUBLISHED:
+            return unpacked_published(document)
+    return default_domain_dir()
 
 
 @lru_cache(maxsize=1)

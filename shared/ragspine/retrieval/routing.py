@@ -129,7 +129,8 @@ class LibraryRouter:
         import yaml  # only needed when routing is first loaded
 
         try:
-            raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+            raw = yaml.load(path.read_text(encoding="utf-8"),  # noqa: S506 (a safe loader)
+                            Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
         except (OSError, yaml.YAMLError) as exc:
             raise ConfigurationError(f"cannot read library routing {path}: {exc}") from exc
         if not isinstance(raw, Mapping):
