@@ -147,16 +147,14 @@ def run(limit: int | None, *, open_vocabulary: bool = False) -> dict[str, Any]:
                 value = _found_value(result.answer) if result.status is AnswerStatus.FOUND else None
                 if value is None:
                     counts["not_found"] += 1
-                    if len(missed_examples) < 40:
-                        missed_examples.append({"question": question["question"], "gold": gold,
-                                                "answer": result.answer[:160]})
+                    missed_examples.append({"context": index, "question": question["question"], "gold": gold,
+                                            "answer": result.answer[:160]})
                 elif abs(abs(value) - abs(gold)) < 1e-9:
                     counts["exact"] += 1
                 else:
                     counts["wrong"] += 1
-                    if len(wrong_examples) < 15:
-                        wrong_examples.append({"question": question["question"], "gold": gold,
-                                               "answer": result.answer[:200]})
+                    wrong_examples.append({"context": index, "question": question["question"], "gold": gold,
+                                           "answer": result.answer[:200]})
     n = counts["questions"] or 1
     return {"glossary": "fresh from domain init" if open_vocabulary else "each table's row labels listed",
             "contexts": len(contexts), "facts": facts_total, "table_cell_questions": counts["questions"],

@@ -29,8 +29,9 @@ names the table.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from functools import lru_cache
 
@@ -46,7 +47,15 @@ from ragspine.facts.open_vocabulary import (
 from ragspine.ingestion.document_company import COMPANY_NAME
 from ragspine.ingestion.model import Block
 from ragspine.ingestion.parsers._blocks import locator_value
-from ragspine.ingestion.table_axes import Named, TableShape, body_cell_blank, clean_label, name_of, table_shape
+from ragspine.ingestion.table_axes import (
+    NOT_ACTUAL,
+    Named,
+    TableShape,
+    body_cell_blank,
+    clean_label,
+    name_of,
+    table_shape,
+)
 from ragspine.numbers.cells import read_cell
 from ragspine.numbers.units import unit_dimension, units_in
 from ragspine.sensitivity import Sensitivity
@@ -63,7 +72,6 @@ _PART_OF_YEAR = re.compile(
     r"|上半期|下半期|中間|四半期|上半年|半年|季度|[1-9]\s*[-–~～]\s*[1-9]\s*月")
 _COMMA = re.compile(r"\s*[,，]\s*")
 _MAX_WARNINGS_PER_TABLE = 12
-
 
 @dataclass(frozen=True, slots=True)
 class DeclaredUnits:
@@ -276,6 +284,7 @@ class _TableReader:
             self.warnings.append(f"{self.where}: {text}")
 
     def read(self) -> tuple[list[Fact], list[str]]:
+        self.shape = replace(self.shape, row_labels=self._qualified_by_sections())
         shape, glossary, context = self.shape, self.glossary, self.context
         header_names = self._header_names()
         open_cols = self._line_item_columns()
@@ -338,6 +347,33 @@ class _TableReader:
             self.warn("no cell holds a figure; table skipped")
         return found, self.warnings
 
+    def _qualified_by_sections(self) -> dict[int, tuple[str, ...]]:
+        """Row labels the table repeats, each qualified by the section heading above it.
+
+        "Federal" under "Current income tax expense:" and again under "Deferred income tax
+        expense:" are two line items: read as ``Deferred income tax expense: Federal``. A section
+        heading is a row with a label and no value. Labels the table states once, or that the
+        glossary reads, are kept as written.
+        """
+        shape = self.shape
+        last = shape.label_cols - 1
+        counts = Counter(labels[last] for labels in shape.row_labels.values() if labels[last])
+        if all(n == 1 for n in counts.values()):
+            return dict(shape.row_labels)
+        qualified = dict(shape.row_labels)
+        section = ""
+        for r, row in enumerate(self.rows):
+            labels = shape.row_labels.get(r)
+            if labels is None:
+                text = clean_label(row[last])
+                if text and all(not cell.strip() for cell in row[shape.label_cols:]):
+                    section = text.rstrip(":：").strip()
+                continue
+            label = labels[last]
+            if section and counts[label] > 1 and self.name(label).unknown:
+                qualified[r] = (*labels[:last], f"{section}: {label}")
+        return qualified
+
     def _line_item_columns(self) -> set[int]:
         """The label columns whose headers allow line items (every one but those naming other things)."""
         allowed = set()
@@ -353,11 +389,17 @@ class _TableReader:
     def _title_rows(self) -> list[str]:
         """Header rows that span every value column with one text the glossary does not read (a title)."""
         titles = []
-        for i, _ in enumerate(self.shape.header_rows):
+        for i, h in enumerate(self.shape.header_rows):
             texts = {headers[i] for headers in self.shape.col_headers.values()}
             if len(texts) == 1 and len(self.shape.col_headers) > 1:
                 text = texts.pop()
                 if text and self.name(text).unknown:
+                    titles.append(text)
+            elif i < len(self.shape.header_rows) - 1:  # one merged text written in a middle column
+                written = {clean_label(self.rows[h][c]) for c in self.shape.col_headers} - {""}
+                text = written.pop() if len(written) == 1 else ""
+                if (len(text.split()) >= 2 and self.name(text).unknown
+                        and not NOT_ACTUAL.search(normalize_text(text))):
                     titles.append(text)
         return titles
 
