@@ -33,11 +33,12 @@ _GENERIC = frozenset({
 # periods themselves are in the header row below it.
 _PERIOD_PHRASE = re.compile(
     r"(?:years?|months?|quarters?|weeks?|periods?)[\s-]+end(?:ed|ing)|(?<![a-z])as\s+(?:of|at)(?![a-z])|^\s*fiscal\s*$"
-    r"|fiscal\s+years?|for\s+the\s+(?:fiscal\s+)?(?:years?|periods?|quarters?)|年度|期末|会计年度|事業年度")
+    r"|fiscal\s+years?|for\s+the\s+(?:fiscal\s+)?(?:years?|periods?|quarters?)|年度|期末|会计年度|事業年度"
+    r"|^\s*(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s*\d{1,2}\s*,?\s*$")
 # Words of a heading over columns that are not the stated figures of their periods (a plan, a
 # change): such a heading is never a title or a heading over periods, so its columns stay skipped.
-NOT_ACTUAL = re.compile(r"budget|plan|forecast|target|estimat|guidance|outlook|projected|pro\s*forma|(?<!ex)change|varian"
-                        r"|growth|increase|decrease|%|adjust|without|計画|予想|予算|目標|预算|预测|计划|目标|増減|增减"
+NOT_ACTUAL = re.compile(r"budget|plan|forecast|target|estimat|guidance|outlook|projected|pro\s*forma"
+                        r"|(?<!ex)change|varian|growth|increase|decrease|%|adjust|without|計画|予想|予算|目標|预算|预测|计划|目标|増減|增减"
                         r"|变动|変動")
 _MONTHS = {m: i for i, m in enumerate(("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov",
                                        "dec"), start=1)}

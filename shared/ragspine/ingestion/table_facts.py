@@ -49,6 +49,8 @@ from ragspine.ingestion.model import Block
 from ragspine.ingestion.parsers._blocks import locator_value
 from ragspine.ingestion.table_axes import (
     NOT_ACTUAL,
+    PERIOD_HEADING,
+    UNKNOWN,
     Named,
     TableShape,
     body_cell_blank,
@@ -288,7 +290,7 @@ class _TableReader:
         shape, glossary, context = self.shape, self.glossary, self.context
         header_names = self._header_names()
         open_cols = self._line_item_columns()
-        row_names = {r: _open_metric(labels, [self.name(label) for label in labels], open_cols)
+        row_names = {r: _open_metric(labels, [self._row_name(label) for label in labels], open_cols)
                      for r, labels in shape.row_labels.items()}
         named = [n for names in (*header_names.values(), *row_names.values()) for n in names]
         if not any(n.metric or n.entity or n.channel or n.period for n in named):
@@ -408,11 +410,29 @@ class _TableReader:
         names: dict[int, list[Named]] = {}
         for c, headers in self.shape.col_headers.items():
             names[c] = [self.name(h) for h in headers if h not in titles]
-            if len(headers) > 1 and not any(n.period for n in names[c]):
-                joined = self.name(" ".join(h for h in headers if h))  # "Fiscal Year Ended" over "April 27, 2019"
+            if not any(n.period for n in names[c]):
+                # "Fiscal Year Ended" over "April 27, 2019", or beside it in the label column of its row
+                joined = self.name(" ".join(h for h in (*self._row_headings(), *headers) if h))
                 if joined.period is not None:
                     names[c] = [Named(period=joined.period) if n.unknown or n == Named() else n for n in names[c]]
         return names
+
+    def _row_name(self, label: str) -> Named:
+        """What a body row's label names: words of a period heading beside figures are a line item's own.
+
+        "Balance at the beginning of the fiscal year" heads no periods: its row states figures.
+        """
+        named = self.name(label)
+        return UNKNOWN if named is PERIOD_HEADING else named
+
+    def _row_headings(self) -> list[str]:
+        """Header rows' label-column words that head the periods of their row ("Fiscal Year ended | June 1, 2019")."""
+        found = []
+        for h in self.shape.header_rows:
+            text = " ".join(clean_label(self.rows[h][k]) for k in range(self.shape.label_cols)).strip()
+            if text and self.name(text) is PERIOD_HEADING:
+                found.append(text)
+        return found
 
     def _fact(self, r: int, c: int, cell: _Cell, fallback: _Cell, context_period: Period | None | str,
               table_units: list[str], declared: DeclaredUnits) -> Fact | None:

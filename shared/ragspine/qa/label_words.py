@@ -34,6 +34,8 @@ from ragspine.qa.near_miss import NearMiss, Reading
 MIN_LABEL_SHARE = 0.75  # of a label's words the question must name
 MIN_QUESTION_SHARE = 0.6  # of the question's words the label must explain
 _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+# "(see Note 16)", "(Note 3)", "(1)": references to the notes, not words of the line item.
+_NOTE_REFERENCE = re.compile(r"\((?:see\s+)?notes?\s*[\w.]*\)|\(\d+\)")
 _STOP = frozenset({
     "a", "an", "the", "of", "and", "or", "in", "on", "at", "by", "for", "to", "from", "with", "as", "per", "its",
     "their", "our", "it", "is", "was", "were", "are", "be", "been", "what", "which", "how", "much", "many", "did",
@@ -56,8 +58,9 @@ def _singular(word: str) -> str:
 
 
 def _words(text: str) -> list[str]:
-    """The words of a text in matching form: NFKC, lower case, ``&`` as "and", hyphens as spaces."""
+    """The words of a text in matching form: NFKC, lower case, ``&`` as "and", hyphens as spaces, no note references."""
     norm = unicodedata.normalize("NFKC", text).lower().replace("&", " and ").replace("’", "'")
+    norm = _NOTE_REFERENCE.sub(" ", norm)
     return [_singular(w.removesuffix("'s")) for w in _WORD.findall(norm.replace("-", " "))]
 
 

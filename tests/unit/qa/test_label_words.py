@@ -87,3 +87,8 @@ def test_case_number_and_filler_words_do_not_change_the_reading(words: list[str]
     asked = " ".join(words) + ("s" if plural else "")
     question = filler.format(asked.upper() if upper else asked)
     assert parse_slots(question, glossary=glossary).metrics == (open_metric_code(label),)
+
+
+def test_a_note_reference_in_a_label_is_not_a_word_the_question_must_name() -> None:
+    glossary = glossary_with(["Deferred tax assets (see Note 16)", "Other assets (1)", "Total other assets"])
+    assert read("What was the Deferred tax assets in 2018?", glossary) == [("label:deferred tax assets (see note 16)",)]

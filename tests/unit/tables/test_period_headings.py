@@ -69,3 +69,23 @@ def test_a_label_stated_once_keeps_its_own_words_under_a_section() -> None:
                     ["Software delivery, support and maintenance", "$9,441", "$10,949"]])
     assert facts == {("label:software delivery, support and maintenance", "2018", 9441),
                      ("label:software delivery, support and maintenance", "2017", 10949)}
+
+
+def test_a_month_and_day_over_the_years_names_nothing_itself() -> None:
+    for heading in ("December 31,", "December31,", "Sept. 30"):
+        facts = _facts([["", heading, "", "Change"], ["", "2019", "2018", "%"],
+                        ["Cost of goods sold", "$ 68,367", "$ 74,646", "(8.4%)"]])
+        assert facts == {("label:cost of goods sold", "2019", 68367), ("label:cost of goods sold", "2018", 74646)}
+
+
+def test_a_year_ended_heading_in_the_label_column_dates_the_columns_of_its_row() -> None:
+    facts = _facts([["Fiscal Year ended", "June 1, 2019", "June 2, 2018"], ["Feed cost per dozen produced", "0.415", "0.394"]])
+    assert facts == {("label:feed cost per dozen produced", "2019", 0.415),
+                     ("label:feed cost per dozen produced", "2018", 0.394)}
+    assert _facts([["Balance sheet", "June 1, 2019", "June 2, 2018"], ["Inventories", "4", "3"]]) == set()
+
+
+def test_a_line_item_worded_like_a_period_heading_is_still_a_line_item() -> None:
+    facts = _facts([["", "2019", "2018"], ["Balance at the beginning of the fiscal year", "$1,264", "$1,626"],
+                    ["Balance at the end of the fiscal year", "$1,258", "$1,264"]])
+    assert ("label:balance at the beginning of the fiscal year", "2019", 1264) in facts and len(facts) == 4
