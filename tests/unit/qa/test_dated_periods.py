@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
@@ -46,8 +47,7 @@ def test_a_year_ending_a_month_after_the_calendars_is_not_named_here() -> None:
        end_month=st.integers(1, 12))
 def test_the_rewrite_keeps_the_length_and_follows_the_closing_rule(day: dt.date, form: str, end_month: int) -> None:
     calendar = FiscalCalendar(end_month=end_month)
-    glossary = GLOSSARY.__class__(**{**{f: getattr(GLOSSARY, f) for f in GLOSSARY.__dataclass_fields__},
-                                     "fiscal_calendar": calendar})
+    glossary = replace(GLOSSARY, fiscal_calendar=calendar)
     written = form.format(m=day.strftime("%B"), d=day.day, y=day.year)
     question = f"What was revenue as at {written}?"
     rewritten = rewrite_dates(question, glossary)
