@@ -13,6 +13,9 @@ SQLite fact store, and each question whose answer is one table cell asked throug
 * wrong when a figure is found that is not TAT-QA's answer;
 * not found otherwise (the product says it has no such figure).
 
+Every miss is kept in the report with whether the cell's figure was read into a fact at all
+(``cell_read``: false is a table-reading miss, true a question that did not reach the fact).
+
     .venv/bin/python tests/eval/tatqa_tables.py [--open] [--limit N] [--json PATH]
 """
 
@@ -102,6 +105,17 @@ def _is_header_year(gold: float, table: list[list[str]]) -> bool:
     return gold.is_integer() and 1900 <= gold <= 2100 and str(int(gold)) in heads
 
 
+def _stored_values(services: Any) -> set[float]:
+    """Every figure the context's facts hold (to tell a cell never read from a question not resolved)."""
+    from ragspine.facts.glossary import SlotKind
+
+    glossary = services.qa.glossary
+    pairs = set(services.facts.open_codes())
+    pairs |= {(m, e) for m in glossary.terms[SlotKind.METRIC] for e in glossary.terms[SlotKind.ENTITY]}
+    return {abs(float(f.value)) for metric, entity in pairs for f in services.facts.find(metric_code=metric,
+                                                                                          entity=entity)}
+
+
 def run(limit: int | None, *, open_vocabulary: bool = False) -> dict[str, Any]:
     """Each context ingested with ``ragspine ingest`` into its own data folder and domain, then asked."""
     from typer.testing import CliRunner
@@ -138,6 +152,7 @@ def run(limit: int | None, *, open_vocabulary: bool = False) -> dict[str, Any]:
             get_services.cache_clear()
             services = get_services()
             facts_total += services.facts.count()
+            stored = _stored_values(services)
             for question in context["questions"]:
                 gold = _gold(question, table)
                 if gold is None or _is_header_year(gold, table):
@@ -147,16 +162,14 @@ def run(limit: int | None, *, open_vocabulary: bool = False) -> dict[str, Any]:
                 value = _found_value(result.answer) if result.status is AnswerStatus.FOUND else None
                 if value is None:
                     counts["not_found"] += 1
-                    if len(missed_examples) < 40:
-                        missed_examples.append({"question": question["question"], "gold": gold,
-                                                "answer": result.answer[:160]})
+                    missed_examples.append({"context": index, "question": question["question"], "gold": gold,
+                                            "cell_read": abs(gold) in stored, "answer": result.answer[:160]})
                 elif abs(abs(value) - abs(gold)) < 1e-9:
                     counts["exact"] += 1
                 else:
                     counts["wrong"] += 1
-                    if len(wrong_examples) < 15:
-                        wrong_examples.append({"question": question["question"], "gold": gold,
-                                               "answer": result.answer[:200]})
+                    wrong_examples.append({"context": index, "question": question["question"], "gold": gold,
+                                           "answer": result.answer[:200]})
     n = counts["questions"] or 1
     return {"glossary": "fresh from domain init" if open_vocabulary else "each table's row labels listed",
             "contexts": len(contexts), "facts": facts_total, "table_cell_questions": counts["questions"],

@@ -13,10 +13,10 @@ is never given a meaning it does not state.
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 from dataclasses import dataclass
 
+from ragspine.facts.fiscal_dates import fiscal_year_closed_on, named_fiscal_year, year_name_unsure
 from ragspine.facts.glossary import Glossary, Period, SlotKind, normalize_text
 from ragspine.numbers.cells import is_blank, read_cell, strip_footnotes
 from ragspine.numbers.units import units_in
@@ -32,14 +32,20 @@ _GENERIC = frozenset({
 # Words of a heading over period columns ("Years Ended September 30,", "As of December 31"): the
 # periods themselves are in the header row below it.
 _PERIOD_PHRASE = re.compile(
-    r"(?:years?|months?|quarters?|weeks?|periods?)\s+end(?:ed|ing)|(?<![a-z])as\s+(?:of|at)(?![a-z])"
-    r"|fiscal\s+years?|for\s+the\s+(?:fiscal\s+)?(?:years?|periods?|quarters?)|年度|期末|会计年度|事業年度")
+    r"(?:years?|months?|quarters?|weeks?|periods?)[\s-]+end(?:ed|ing)|(?<![a-z])as\s+(?:of|at)(?![a-z])|^\s*fiscal\s*$"
+    r"|fiscal\s+years?|for\s+the\s+(?:fiscal\s+)?(?:years?|periods?|quarters?)|年度|期末|会计年度|事業年度"
+    r"|^\s*(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s*\d{1,2}\s*,?\s*$")
+# Words of a heading over columns that are not the stated figures of their periods (a plan, a
+# change): such a heading is never a title or a heading over periods, so its columns stay skipped.
+NOT_ACTUAL = re.compile(r"budget|plan|forecast|target|estimat|guidance|outlook|projected|pro\s*forma"
+                        r"|(?<!ex)change|varian|growth|increase|decrease|%|adjust|without|計画|予想|予算|目標|预算|预测|计划|目标|増減|增减"
+                        r"|变动|変動")
 _MONTHS = {m: i for i, m in enumerate(("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov",
                                        "dec"), start=1)}
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 _DATE = re.compile(rf"(?<![a-z])(?:(?P<m1>{_MONTH})\s+(?P<d1>\d{{1,2}}),?|(?P<d2>\d{{1,2}})\s+(?P<m2>{_MONTH}),?)\s*"
                    r"(?P<y>(?:19|20)\d{2})(?!\d)")
-_YEAR_ENDED = re.compile(r"years?\s+end(?:ed|ing)|fiscal\s+years?|for\s+the\s+(?:fiscal\s+)?years?")
+_YEAR_ENDED = re.compile(r"years?[\s-]+end(?:ed|ing)|fiscal\s+years?|for\s+the\s+(?:fiscal\s+)?years?")
 _UNIT_WORDS = re.compile(r"[$€£¥]|us\$|hk\$|[’']000|(?<![a-z])(?:m|mn|bn|k|millions?|thousands?|billions?|usd|eur|gbp"
                          r"|jpy|rmb|cny|in|dollars?|euros?|yen)(?![a-z])|%|百万|十億|十亿|千万|[千万億亿円元]|単位|单位|單位")
 # Words a unit note carries besides the unit ("(in millions, except per share data)", "金額").
@@ -159,7 +165,7 @@ def name_of(glossary: Glossary, text: str) -> Named:
     bare = " ".join(_UNIT_NOTE.sub(" ", norm).split())
     if not unitless or not bare or bare.strip(" :：") in _GENERIC or (units_in(text) and not _letters(unitless)):
         return NOTHING  # a unit note ("(in millions)", "単位：百万円") or a generic word
-    if _PERIOD_PHRASE.search(norm):
+    if _PERIOD_PHRASE.search(norm) and not NOT_ACTUAL.search(norm):
         return PERIOD_HEADING
     for sep in _SEPARATORS:
         if sep in text:
@@ -191,23 +197,16 @@ def _dated_period(glossary: Glossary, norm: str) -> Named | None:
     day = int(match["d1"] or match["d2"])
     year = int(match["y"])
     if _YEAR_ENDED.search(norm):
+        if year_name_unsure(glossary.fiscal_calendar, year, month, day):
+            return None
         return Named(period=Period.fiscal_year(_named_year(glossary, year)))
-    calendar = glossary.fiscal_calendar
-    try:
-        when = dt.date(year, month, day)
-    except ValueError:
-        return None
-    if month == calendar.end_month:
-        return Named(period=Period.fiscal_year(calendar.fiscal_year_of(when)))
-    if month == calendar.end_month % 12 + 1 and day <= 7:
-        return Named(period=Period.fiscal_year(calendar.fiscal_year_of(when - dt.timedelta(days=7))))
-    return None
+    closed = fiscal_year_closed_on(glossary.fiscal_calendar, year, month, day)
+    return None if closed is None else Named(period=Period.fiscal_year(closed))
 
 
 def _named_year(glossary: Glossary, end_year: int) -> int:
     """The name of the fiscal year ending in ``end_year``."""
-    calendar = glossary.fiscal_calendar
-    return end_year - 1 if calendar.named_by == "start" and calendar.end_month != 12 else end_year
+    return named_fiscal_year(glossary.fiscal_calendar, end_year)
 
 
 def _letters(unitless: str) -> bool:

@@ -29,8 +29,9 @@ names the table.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from functools import lru_cache
 
@@ -46,7 +47,17 @@ from ragspine.facts.open_vocabulary import (
 from ragspine.ingestion.document_company import COMPANY_NAME
 from ragspine.ingestion.model import Block
 from ragspine.ingestion.parsers._blocks import locator_value
-from ragspine.ingestion.table_axes import Named, TableShape, body_cell_blank, clean_label, name_of, table_shape
+from ragspine.ingestion.table_axes import (
+    NOT_ACTUAL,
+    PERIOD_HEADING,
+    UNKNOWN,
+    Named,
+    TableShape,
+    body_cell_blank,
+    clean_label,
+    name_of,
+    table_shape,
+)
 from ragspine.numbers.cells import read_cell
 from ragspine.numbers.units import unit_dimension, units_in
 from ragspine.sensitivity import Sensitivity
@@ -63,7 +74,6 @@ _PART_OF_YEAR = re.compile(
     r"|上半期|下半期|中間|四半期|上半年|半年|季度|[1-9]\s*[-–~～]\s*[1-9]\s*月")
 _COMMA = re.compile(r"\s*[,，]\s*")
 _MAX_WARNINGS_PER_TABLE = 12
-
 
 @dataclass(frozen=True, slots=True)
 class DeclaredUnits:
@@ -276,10 +286,11 @@ class _TableReader:
             self.warnings.append(f"{self.where}: {text}")
 
     def read(self) -> tuple[list[Fact], list[str]]:
+        self.shape = replace(self.shape, row_labels=self._qualified_by_sections())
         shape, glossary, context = self.shape, self.glossary, self.context
         header_names = self._header_names()
         open_cols = self._line_item_columns()
-        row_names = {r: _open_metric(labels, [self.name(label) for label in labels], open_cols)
+        row_names = {r: _open_metric(labels, [self._row_name(label) for label in labels], open_cols)
                      for r, labels in shape.row_labels.items()}
         named = [n for names in (*header_names.values(), *row_names.values()) for n in names]
         if not any(n.metric or n.entity or n.channel or n.period for n in named):
@@ -338,6 +349,33 @@ class _TableReader:
             self.warn("no cell holds a figure; table skipped")
         return found, self.warnings
 
+    def _qualified_by_sections(self) -> dict[int, tuple[str, ...]]:
+        """Row labels the table repeats, each qualified by the section heading above it.
+
+        "Federal" under "Current income tax expense:" and again under "Deferred income tax
+        expense:" are two line items: read as ``Deferred income tax expense: Federal``. A section
+        heading is a row with a label and no value. Labels the table states once, or that the
+        glossary reads, are kept as written.
+        """
+        shape = self.shape
+        last = shape.label_cols - 1
+        counts = Counter(labels[last] for labels in shape.row_labels.values() if labels[last])
+        if all(n == 1 for n in counts.values()):
+            return dict(shape.row_labels)
+        qualified = dict(shape.row_labels)
+        section = ""
+        for r, row in enumerate(self.rows):
+            labels = shape.row_labels.get(r)
+            if labels is None:
+                text = clean_label(row[last])
+                if text and all(not cell.strip() for cell in row[shape.label_cols:]):
+                    section = text.rstrip(":：").strip()
+                continue
+            label = labels[last]
+            if section and counts[label] > 1 and self.name(label).unknown:
+                qualified[r] = (*labels[:last], f"{section}: {label}")
+        return qualified
+
     def _line_item_columns(self) -> set[int]:
         """The label columns whose headers allow line items (every one but those naming other things)."""
         allowed = set()
@@ -353,11 +391,17 @@ class _TableReader:
     def _title_rows(self) -> list[str]:
         """Header rows that span every value column with one text the glossary does not read (a title)."""
         titles = []
-        for i, _ in enumerate(self.shape.header_rows):
+        for i, h in enumerate(self.shape.header_rows):
             texts = {headers[i] for headers in self.shape.col_headers.values()}
             if len(texts) == 1 and len(self.shape.col_headers) > 1:
                 text = texts.pop()
                 if text and self.name(text).unknown:
+                    titles.append(text)
+            elif i < len(self.shape.header_rows) - 1:  # one merged text written in a middle column
+                written = {clean_label(self.rows[h][c]) for c in self.shape.col_headers} - {""}
+                text = written.pop() if len(written) == 1 else ""
+                if (len(text.split()) >= 2 and self.name(text).unknown
+                        and not NOT_ACTUAL.search(normalize_text(text))):
                     titles.append(text)
         return titles
 
@@ -366,11 +410,29 @@ class _TableReader:
         names: dict[int, list[Named]] = {}
         for c, headers in self.shape.col_headers.items():
             names[c] = [self.name(h) for h in headers if h not in titles]
-            if len(headers) > 1 and not any(n.period for n in names[c]):
-                joined = self.name(" ".join(h for h in headers if h))  # "Fiscal Year Ended" over "April 27, 2019"
+            if not any(n.period for n in names[c]):
+                # "Fiscal Year Ended" over "April 27, 2019", or beside it in the label column of its row
+                joined = self.name(" ".join(h for h in (*self._row_headings(), *headers) if h))
                 if joined.period is not None:
                     names[c] = [Named(period=joined.period) if n.unknown or n == Named() else n for n in names[c]]
         return names
+
+    def _row_name(self, label: str) -> Named:
+        """What a body row's label names: words of a period heading beside figures are a line item's own.
+
+        "Balance at the beginning of the fiscal year" heads no periods: its row states figures.
+        """
+        named = self.name(label)
+        return UNKNOWN if named is PERIOD_HEADING else named
+
+    def _row_headings(self) -> list[str]:
+        """Header rows' label-column words that head the periods of their row ("Fiscal Year ended | June 1, 2019")."""
+        found = []
+        for h in self.shape.header_rows:
+            text = " ".join(clean_label(self.rows[h][k]) for k in range(self.shape.label_cols)).strip()
+            if text and self.name(text) is PERIOD_HEADING:
+                found.append(text)
+        return found
 
     def _fact(self, r: int, c: int, cell: _Cell, fallback: _Cell, context_period: Period | None | str,
               table_units: list[str], declared: DeclaredUnits) -> Fact | None:

@@ -9,6 +9,8 @@ from datetime import date
 
 from ragspine.facts.calendar import FiscalCalendar
 from ragspine.facts.glossary import Glossary, Mention, Period, SlotKind, normalize_text
+from ragspine.qa.dated_periods import rewrite_dates
+from ragspine.qa.label_words import label_readings
 from ragspine.qa.near_miss import NearMiss, near_misses, period_near_misses
 from ragspine.qa.period_words import RANGE_WORDS, half_year, rewrite_period_words, with_ranges
 
@@ -84,6 +86,7 @@ def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
     named that the glossary does not know.
     """
     question = rewrite_period_words(question, glossary.fiscal_calendar)  # 2025年3月期, "year ended June 30"
+    question = rewrite_dates(question, glossary)  # "as at December 31, 2019": the fiscal year it closes
     mentions = glossary.scan(question)
     found: dict[SlotKind, dict[str, None]] = {SlotKind.METRIC: {}, SlotKind.ENTITY: {}, SlotKind.CHANNEL: {}}
     periods: dict[Period, None] = {}
@@ -121,6 +124,12 @@ def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
         for miss in named:
             if miss in misses and len(miss.readings) == 1:
                 found[miss.readings[0].kind][miss.readings[0].code] = None
+        if not found[SlotKind.METRIC]:  # a document's row label named in other words ("effective tax rate")
+            labelled = label_readings(norm, blanked(), glossary)
+            misses += labelled
+            for miss in labelled:
+                if len(miss.readings) == 1:
+                    found[SlotKind.METRIC][miss.readings[0].code] = None
         leftover = blanked()
         if any(not found[kind] for kind in missing):
             names = tuple(n for n in unknown_names(question, leftover, glossary) if n not in RANGE_WORDS)

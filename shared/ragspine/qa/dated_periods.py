@@ -1,0 +1,48 @@
+"""Dates in a question read as the fiscal year they close: "as at December 31, 2019" is FY2019.
+
+Tables state balance-sheet periods as dates (``December 31, 2019``, ``30 June 2019``) and the
+table reader files them under the fiscal year the date closes (``ingestion/table_axes.py``).
+A question naming the same date asks for that year, so it is read by the same rule: a date in
+the glossary's last fiscal month (or the week after it, for 52/53-week years) becomes
+``FY<year>``; "year ended 31 December 2019" names the fiscal year it ends whatever the month.
+A date inside a year is left as written (it names no fiscal year; the question is not read
+as another period). Rewritten in place, padded to the same length, like ``period_words``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ragspine.facts.fiscal_dates import fiscal_year_closed_on, named_fiscal_year, year_name_unsure
+from ragspine.facts.glossary import Glossary
+
+_MONTH_NUMBERS = {name: number for number, names in enumerate((
+    ("january", "jan"), ("february", "feb"), ("march", "mar"), ("april", "apr"), ("may",), ("june", "jun"),
+    ("july", "jul"), ("august", "aug"), ("september", "sep", "sept"), ("october", "oct"), ("november", "nov"),
+    ("december", "dec")), start=1) for name in names}
+_MONTH = "|".join(sorted(_MONTH_NUMBERS, key=len, reverse=True))
+_DATE = re.compile(
+    rf"(?P<ended>(?:fiscal\s+)?years?[\s-]+end(?:ed|ing)\s+(?:on\s+)?)?"
+    rf"(?:(?P<m1>{_MONTH})\.?\s*(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?,?|(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?\s+(?P<m2>{_MONTH})\.?,?)"
+    r"\s*(?P<y>(?:19|20)\d{2})(?!\d)",
+    re.IGNORECASE)
+
+
+def rewrite_dates(question: str, glossary: Glossary) -> str:
+    """``question`` with each date that closes a fiscal year replaced by ``FY<year>`` (same length)."""
+
+    def dated(match: re.Match[str]) -> str:
+        month = _MONTH_NUMBERS[(match["m1"] or match["m2"]).lower()]
+        day, year = int(match["d1"] or match["d2"]), int(match["y"])
+        calendar = glossary.fiscal_calendar
+        if match["ended"]:
+            closed = None if year_name_unsure(calendar, year, month, day) else named_fiscal_year(calendar, year)
+        else:
+            closed = fiscal_year_closed_on(calendar, year, month, day)
+        text = match.group()
+        if closed is None:
+            return text
+        word = f"FY{closed}"
+        return word + " " * (len(text) - len(word)) if len(word) <= len(text) else text
+
+    return _DATE.sub(dated, question)

@@ -1,0 +1,117 @@
+"""A question naming a document's row label in other words: "the effective tax rate" for "Effective income tax rate".
+
+Open-vocabulary metrics (``label:…``, see ``facts/open_vocabulary.py``) are matched exactly
+by the glossary scan: the label as written, without its punctuation, or in the other number.
+People name a row loosely: words dropped ("effective tax rate"), added ("net cash *used for*
+financing activities" for "Net cash provided by (used in) financing activities"), in another
+case or number, with ``&`` for "and". This module reads such a question by word overlap,
+and only where one label is clearly meant:
+
+* the words compared are content words: no stop words, no words that only ask for something
+  (``what``, ``amount``, ``value``), each in its singular form;
+* a label is a candidate when the question holds at least ``MIN_LABEL_SHARE`` of its words,
+  its words make up at least ``MIN_QUESTION_SHARE`` of the question's, and every other word
+  of the question is foreign to the documents' labels (a question word another row uses,
+  "*federal* deferred income tax expense" beside a row "Income tax expense", says the
+  question is about something this label does not say);
+* the best candidate (most of its words named, then most words in common, then fewest
+  words of the question left unexplained) is taken only when no other candidate ties it:
+  two labels matching equally are offered back, never chosen between.
+
+A wrong figure is worse than none, so the shares are strict and only open labels are read
+this way (the glossary's own names have their own aliases and the misspelling reader).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from ragspine.facts.glossary import Glossary, SlotKind
+from ragspine.facts.open_vocabulary import METRIC_PREFIX, label_of
+from ragspine.qa.near_miss import NearMiss, Reading
+
+MIN_LABEL_SHARE = 0.75  # of a label's words the question must name
+MIN_QUESTION_SHARE = 0.6  # of the question's words the label must explain
+_WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+# "(see Note 16)", "(Note 3)", "(1)": references to the notes, not words of the line item.
+_NOTE_REFERENCE = re.compile(r"\((?:see\s+)?notes?\s*[\w.]*\)|\(\d+\)")
+_STOP = frozenset({
+    "a", "an", "the", "of", "and", "or", "in", "on", "at", "by", "for", "to", "from", "with", "as", "per", "its",
+    "their", "our", "it", "is", "was", "were", "are", "be", "been", "what", "which", "how", "much", "many", "did",
+    "does", "do", "has", "have", "had", "that", "this", "these", "those", "there", "than", "s", "'s", "company",
+    "companys", "amount", "amounts", "value", "values", "figure", "figures", "year", "years", "fiscal", "fy",
+    "during", "ended", "ending", "about", "give", "tell", "me", "show", "respectively",
+})
+_MONTHS = frozenset({"january", "february", "march", "april", "may", "june", "july", "august", "september",
+                     "october", "november", "december", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep",
+                     "sept", "oct", "nov", "dec"})
+
+
+def _singular(word: str) -> str:
+    """``leases`` -> ``lease``, ``activities`` -> ``activity``; short words and ``-ss`` words kept."""
+    if len(word) <= 3 or word.endswith(("ss", "us", "is")):
+        return word
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    return word[:-1] if word.endswith("s") else word
+
+
+def _words(text: str) -> list[str]:
+    """The words of a text in matching form: NFKC, lower case, ``&`` as "and", hyphens as spaces, no note references."""
+    norm = unicodedata.normalize("NFKC", text).lower().replace("&", " and ").replace("’", "'")
+    norm = _NOTE_REFERENCE.sub(" ", norm)
+    return [_singular(w.removesuffix("'s")) for w in _WORD.findall(norm.replace("-", " "))]
+
+
+def _content(words: list[str]) -> set[str]:
+    """Content words: no stop words, no bare numbers or years, no month names (dates are periods)."""
+    return {word for word in words if not (word.isdigit() or word in _MONTHS or word in _STOP)}
+
+
+def label_readings(norm: str, leftover: str, glossary: Glossary) -> list[NearMiss]:
+    """The open label the leftover words of a question name, as one reading or several equally good ones.
+
+    ``norm`` is the normalised question and ``leftover`` the same text with every slot mention
+    blanked. Returns [] when no label is named clearly enough; one ``NearMiss`` spanning the
+    named words otherwise (several readings when labels tie: the caller asks back).
+    """
+    labels = [code for code in glossary.terms[SlotKind.METRIC] if code.startswith(METRIC_PREFIX)]
+    if not labels:
+        return []
+    asked = _content(_words(leftover))
+    if not asked:
+        return []
+    words_of = {code: _content(_words(label_of(code))) for code in labels}
+    vocabulary = set().union(*words_of.values())
+    scored: list[tuple[tuple[float, int, int], str]] = []
+    for code, own in words_of.items():
+        common = own & asked
+        if not common:
+            continue
+        label_share = len(common) / len(own)
+        question_share = len(common) / len(asked)
+        if label_share < MIN_LABEL_SHARE or question_share < MIN_QUESTION_SHARE:
+            continue
+        if (asked - own) & vocabulary:  # the question names another row's word this label lacks
+            continue
+        scored.append(((label_share, len(common), -len(asked - common)), code))
+    if not scored:
+        return []
+    best = max(score for score, _ in scored)
+    chosen = sorted(code for score, code in scored if score == best)
+    span = _span(leftover, asked)
+    if span is None:
+        return []
+    start, end = span
+    readings = tuple(Reading(SlotKind.METRIC, code, label_of(code), norm) for code in chosen)
+    return [NearMiss(norm[start:end], readings, start, end)]
+
+
+def _span(leftover: str, asked: set[str]) -> tuple[int, int] | None:
+    """From the first to the last content word of the leftover text (what the reading replaces)."""
+    norm = leftover.replace("-", " ").replace("&", " ")
+    spots = [m.span() for m in _WORD.finditer(norm) if _singular(m.group().removesuffix("'s")) in asked]
+    if not spots:
+        return None
+    return spots[0][0], spots[-1][1]

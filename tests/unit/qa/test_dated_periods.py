@@ -1,0 +1,67 @@
+"""A date in a question is read as the fiscal year it closes, by the rule the table reader files it under."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import replace
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ragspine.facts.calendar import FiscalCalendar
+from ragspine.facts.fiscal_dates import fiscal_year_closed_on, year_name_unsure
+from ragspine.facts.glossary import Period, default_glossary
+from ragspine.qa.dated_periods import rewrite_dates
+from ragspine.qa.slots import parse_slots
+
+GLOSSARY = default_glossary()  # a fiscal year ending in December
+
+
+@pytest.mark.parametrize(("question", "year"), [
+    ("How much was the derivative liabilities as at December 31, 2019?", "2019"),
+    ("What is the total other non-current assets as at December 31, 2018?", "2018"),
+    ("How much was the total energy consumption for the year ended 31 December 2019?", "2019"),
+    ("Revenue on Dec. 31st, 2017", "2017"),
+    ("Revenue as of January 3, 2020", "2019"),  # a 52/53-week year closing in the week after
+    ("Revenue for the year ended June 30, 2019", "2019"),  # a year "ended" names its year whatever the month
+])
+def test_a_date_closing_a_fiscal_year_names_that_year(question: str, year: str) -> None:
+    assert parse_slots(question, glossary=GLOSSARY).periods == (Period.fiscal_year(int(year)),)
+
+
+def test_a_date_inside_a_year_names_no_fiscal_year() -> None:
+    question = "Revenue as of September 30, 2018"
+    assert rewrite_dates(question, GLOSSARY) == question
+    assert "September" in parse_slots(question, glossary=GLOSSARY).unknown_names  # asked back, never FY2018
+
+
+def test_a_year_ending_a_month_after_the_calendars_is_not_named_here() -> None:
+    question = "Revenue for the year ended January 31, 2020"  # a retailer's year: fiscal 2019 to some, 2020 to others
+    assert rewrite_dates(question, GLOSSARY) == question
+
+
+@settings(max_examples=80, deadline=None)
+@given(day=st.dates(min_value=dt.date(1990, 1, 1), max_value=dt.date(2060, 12, 31)),
+       form=st.sampled_from(["{m} {d}, {y}", "{d} {m} {y}", "{m}. {d} {y}", "{m} {d} {y}"]),
+       end_month=st.integers(1, 12))
+def test_the_rewrite_keeps_the_length_and_follows_the_closing_rule(day: dt.date, form: str, end_month: int) -> None:
+    calendar = FiscalCalendar(end_month=end_month)
+    glossary = replace(GLOSSARY, fiscal_calendar=calendar)
+    written = form.format(m=day.strftime("%B"), d=day.day, y=day.year)
+    question = f"What was revenue as at {written}?"
+    rewritten = rewrite_dates(question, glossary)
+    assert len(rewritten) == len(question)
+    closed = fiscal_year_closed_on(calendar, day.year, day.month, day.day)
+    if closed is None:
+        assert rewritten == question
+    else:
+        assert f"FY{closed}" in rewritten and day.strftime("%B") not in rewritten
+
+
+def test_only_a_year_ending_in_january_or_february_outside_the_calendars_own_end_is_unsure() -> None:
+    december, january = FiscalCalendar(end_month=12), FiscalCalendar(end_month=1, named_by="start")
+    assert year_name_unsure(december, 2020, 1, 31) and year_name_unsure(december, 2019, 2, 1)
+    assert not year_name_unsure(december, 2020, 1, 3)  # the week after: closes December's year
+    assert not year_name_unsure(january, 2020, 1, 31)  # the glossary's own year end names it
+    assert not year_name_unsure(december, 2019, 6, 30) and not year_name_unsure(december, 2019, 4, 27)

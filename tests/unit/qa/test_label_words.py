@@ -1,0 +1,94 @@
+"""A question naming a document's row label in other words reaches that label, and only where one label is meant."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ragspine.facts.glossary import Glossary, default_glossary, normalize_text
+from ragspine.facts.open_vocabulary import open_metric_code, with_open_terms
+from ragspine.qa.label_words import label_readings
+from ragspine.qa.slots import parse_slots
+
+STATEMENT = [
+    "Statutory federal income tax rate",
+    "Effective income tax rate",
+    "Net cash provided by (used in) financing activities",
+    "Net cash provided by (used for) investing activities",
+    "Outstanding at start of period",
+    "Outstanding at end of period",
+    "Income tax expense (benefit)",
+    "Goodwill, end of the year",
+    "Goodwill, beginning of the year",
+    "Power - Operations, Maintenance & Construction Support",
+    "Capital leases",
+    "Total capital leases",
+]
+
+
+def glossary_with(labels: list[str]) -> Glossary:
+    base = default_glossary()
+    codes = [open_metric_code(label) for label in labels]
+    return with_open_terms(base, [(code, base.home_entity) for code in codes if code])
+
+
+GLOSSARY = glossary_with(STATEMENT)
+
+
+def read(question: str, glossary: Glossary = GLOSSARY) -> list[tuple[str, ...]]:
+    norm = normalize_text(question)
+    leftover = glossary.leftover(question, glossary.scan(question))
+    return [tuple(r.code for r in miss.readings) for miss in label_readings(norm, leftover, glossary)]
+
+
+@pytest.mark.parametrize(("question", "label"), [
+    ("What was the effective tax rate in 2019?", "effective income tax rate"),
+    ("How much net cash was used for financing activities in 2018?",
+     "net cash provided by (used in) financing activities"),
+    ("What is the outstanding number of rights at end of period in 2019?", "outstanding at end of period"),
+    ("What was Autodesk's goodwill at the end of 2018?", "goodwill, end of the year"),
+    ("What was the power - operations, maintenance and construction in 2019?",
+     "power - operations, maintenance & construction support"),
+])
+def test_a_row_named_in_other_words_is_read_as_its_label(question: str, label: str) -> None:
+    assert read(question) == [(f"label:{label}",)]
+    assert parse_slots(question, glossary=GLOSSARY).metrics == (f"label:{label}",)
+
+
+@pytest.mark.parametrize("question", [
+    "What was the Federal deferred income tax expense in 2019?",  # "federal" is another row's word
+    "What was the balance of total gross unrecognized tax benefits at the end of period in 2018?",
+    "What was the cash in 2019?",  # one word of many labels: not most of any
+    "What were the dividends paid in 2019?",  # no label's words
+])
+def test_a_question_no_label_answers_clearly_is_not_read(question: str) -> None:
+    assert read(question) == []
+
+
+def test_two_labels_matching_equally_are_both_offered_never_chosen_between() -> None:
+    glossary = glossary_with(["Accrued warranty reserve, current", "Accrued warranty reserve, noncurrent"])
+    question = "What was the accrued warranty reserve in 2019?"
+    assert read(question, glossary) == [("label:accrued warranty reserve, current",
+                                         "label:accrued warranty reserve, noncurrent")]
+    assert parse_slots(question, glossary=glossary).metrics == ()
+
+
+_WORDS = st.sampled_from(["accrued", "payroll", "warranty", "reserve", "deferred", "royalty", "licence", "freight"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(words=st.lists(_WORDS, min_size=2, max_size=4, unique=True), upper=st.booleans(), plural=st.booleans(),
+       filler=st.sampled_from(["What was the {} in 2019?", "How much were {} in FY2019?", "{} 2019"]))
+def test_case_number_and_filler_words_do_not_change_the_reading(words: list[str], upper: bool, plural: bool,
+                                                                filler: str) -> None:
+    label = " ".join(words).capitalize()
+    glossary = glossary_with([label, "Other income"])
+    asked = " ".join(words) + ("s" if plural else "")
+    question = filler.format(asked.upper() if upper else asked)
+    assert parse_slots(question, glossary=glossary).metrics == (open_metric_code(label),)
+
+
+def test_a_note_reference_in_a_label_is_not_a_word_the_question_must_name() -> None:
+    glossary = glossary_with(["Deferred tax assets (see Note 16)", "Other assets (1)", "Total other assets"])
+    assert read("What was the Deferred tax assets in 2018?", glossary) == [("label:deferred tax assets (see note 16)",)]

@@ -1,0 +1,91 @@
+"""Headings over period columns as annual reports write them: a merged title in a middle cell, "Fiscal", "Year-ended".
+
+Markdown keeps a merged cell's text in one of the cells it spans (often the middle one) and
+leaves the others blank; the heading still names nothing the periods below it do not, while a
+heading over a plan or a change keeps its columns skipped.
+"""
+
+from __future__ import annotations
+
+from ragspine.facts.glossary import default_glossary
+from ragspine.ingestion.facts_extract import extract_facts
+from ragspine.ingestion.parsers.registry import parse_document
+
+
+def _facts(rows: list[list[str]]) -> set[tuple[str, str, object]]:
+    lines = ["| " + " | ".join(rows[0]) + " |", "|" + " --- |" * len(rows[0])]
+    lines += ["| " + " | ".join(row) + " |" for row in rows[1:]]
+    text = "# Pension costs\n\n" + "\n".join(lines) + "\n"
+    doc = parse_document(text.encode(), filename="t.md", doc_id="t.md", max_bytes=1_000_000)
+    facts = extract_facts(doc, glossary=default_glossary(), source_file_hash="sha256:00").facts
+    return {(f.metric_code, f.period, f.value) for f in facts}
+
+
+def test_a_fiscal_heading_merged_over_the_years_names_nothing() -> None:
+    facts = _facts([["", "", "Fiscal", ""], ["", "2019", "2018", "2017"], ["Interest cost", "1,308", "1,230", "1,086"]])
+    assert facts == {("label:interest cost", "2019", 1308), ("label:interest cost", "2018", 1230),
+                     ("label:interest cost", "2017", 1086)}
+
+
+def test_a_title_written_in_a_middle_cell_over_the_years_is_a_title() -> None:
+    facts = _facts([["", "", "Amount of Gain (Loss) Recognized in AOCI on Derivatives", ""],
+                    ["", "", "Years Ended June 30,", ""], ["($ in millions)", "2019", "2018", "2017"],
+                    ["Foreign exchange contracts", "(0.9)", "(0.4)", "1.7"]])
+    assert ("label:foreign exchange contracts", "2018", -0.4) in facts and len(facts) == 3
+
+
+def test_a_heading_over_a_plan_or_a_change_keeps_its_columns_skipped() -> None:
+    for heading in ("Budget for the year", "Change over prior year", "Pro forma amounts"):
+        facts = _facts([["", "", heading, ""], ["", "2019", "2018", "2017"], ["Interest cost", "1", "2", "3"]])
+        assert not {period for _, period, _ in facts} & {"2018", "2017"}, heading
+
+
+def test_a_hyphenated_year_ended_header_names_its_year() -> None:
+    facts = _facts([["", "Year-ended 31 March 2019", "Year-ended 31 March 2018 Restated"], ["UK", "83.2", "73.5"]])
+    assert facts == {("label:uk", "2019", 83.2), ("label:uk", "2018", 73.5)}
+
+
+def test_a_year_ended_in_january_or_february_is_not_given_a_year_name() -> None:
+    facts = _facts([["", "For the Year Ended", "", ""], ["", "January 31, 2020", "February 1, 2019", "February 2, 2018"],
+                    ["Expected term (in years)", "0.6", "0.8", "0.9"]])
+    assert facts == set()
+
+
+def test_a_label_the_table_repeats_is_qualified_by_the_section_heading_above_it() -> None:
+    facts = _facts([["", "Year Ended December 31,", ""], ["", "2019", "2018"],
+                    ["Current income tax expense (benefit):", "", ""], ["Federal", "$5", "$4"],
+                    ["Deferred income tax expense (benefit):", "", ""], ["Federal", "4,206", "4,860"],
+                    ["Income tax expense (benefit)", "$(7,125)", "$5,534"]])
+    assert facts == {
+        ("label:current income tax expense (benefit): federal", "2019", 5),
+        ("label:current income tax expense (benefit): federal", "2018", 4),
+        ("label:deferred income tax expense (benefit): federal", "2019", 4206),
+        ("label:deferred income tax expense (benefit): federal", "2018", 4860),
+        ("label:income tax expense (benefit)", "2019", -7125), ("label:income tax expense (benefit)", "2018", 5534)}
+
+
+def test_a_label_stated_once_keeps_its_own_words_under_a_section() -> None:
+    facts = _facts([["(In thousands)", "2018", "2017"], ["Revenue:", "", ""],
+                    ["Software delivery, support and maintenance", "$9,441", "$10,949"]])
+    assert facts == {("label:software delivery, support and maintenance", "2018", 9441),
+                     ("label:software delivery, support and maintenance", "2017", 10949)}
+
+
+def test_a_month_and_day_over_the_years_names_nothing_itself() -> None:
+    for heading in ("December 31,", "December31,", "Sept. 30"):
+        facts = _facts([["", heading, "", "Change"], ["", "2019", "2018", "%"],
+                        ["Cost of goods sold", "$ 68,367", "$ 74,646", "(8.4%)"]])
+        assert facts == {("label:cost of goods sold", "2019", 68367), ("label:cost of goods sold", "2018", 74646)}
+
+
+def test_a_year_ended_heading_in_the_label_column_dates_the_columns_of_its_row() -> None:
+    facts = _facts([["Fiscal Year ended", "June 1, 2019", "June 2, 2018"], ["Feed cost per dozen produced", "0.415", "0.394"]])
+    assert facts == {("label:feed cost per dozen produced", "2019", 0.415),
+                     ("label:feed cost per dozen produced", "2018", 0.394)}
+    assert _facts([["Balance sheet", "June 1, 2019", "June 2, 2018"], ["Inventories", "4", "3"]]) == set()
+
+
+def test_a_line_item_worded_like_a_period_heading_is_still_a_line_item() -> None:
+    facts = _facts([["", "2019", "2018"], ["Balance at the beginning of the fiscal year", "$1,264", "$1,626"],
+                    ["Balance at the end of the fiscal year", "$1,258", "$1,264"]])
+    assert ("label:balance at the beginning of the fiscal year", "2019", 1264) in facts and len(facts) == 4
