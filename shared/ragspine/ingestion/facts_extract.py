@@ -99,7 +99,7 @@ def extract_facts(doc: ParsedDocument, *, glossary: Glossary, source_file_hash: 
             warnings += problems
         elif block.rows:
             pdf_tables += 1
-            found, problems = _pdf_table_facts(block, doc, glossary, lineage)
+            found, problems = _pdf_table_facts(block, doc, glossary, lineage, assumed)
             facts += found
             warnings += problems
     if pdf_tables and not tables and not facts and not warnings:
@@ -143,14 +143,16 @@ def _assumed_entity(doc: ParsedDocument, glossary: Glossary) -> str:
 
 
 def _pdf_table_facts(block: Block, doc: ParsedDocument, glossary: Glossary,
-                     lineage: Lineage) -> tuple[list[Fact], list[str]]:
+                     lineage: Lineage, assumed: str) -> tuple[list[Fact], list[str]]:
     """The facts of a table read from a PDF page, only when every cell checked out against the page text.
 
     The text left of the first column header (``USD millions``) is the table's caption. A table
     the glossary does not map gives nothing and no warning (a filing has hundreds of tables for
     search only); one it maps but whose cells did not check out gives no facts and one warning.
+    A table naming no entity is about the company the document states, as any other table.
     """
-    context = TableContext(block.heading_path, block.rows[0][0], doc.title, doc.metadata.get("entity", ""))
+    context = TableContext(block.heading_path, block.rows[0][0], doc.title, doc.metadata.get("entity", ""),
+                           assumed_entity=assumed)
     found, problems = table_facts(block, context, glossary, lineage)
     if not found:
         return [], []

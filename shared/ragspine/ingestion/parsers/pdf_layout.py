@@ -35,6 +35,7 @@ _REPEATED_SHARE = 0.2  # a band line on at least this share of pages (and 3) is 
 _PAGE_NUMBER = re.compile(r"^(page\s*)?[-–—\s]*(#|[ivxlc]+)[-–—\s]*((of|/)\s*#)?$", re.IGNORECASE)
 _DIGITS = re.compile(r"\d+")
 _NUMBER = re.compile(r"^[\$€£¥]?\(?[-+−]?[\$€£¥]?\d[\d,]*(\.\d+)?\)?\s?%?\)?$|^[—–-]+$|^n/?[am]$", re.IGNORECASE)
+_SPACE_GROUP = re.compile(r"^\d{3}$")  # a thousands group of a figure written with spaces
 _YEAR = re.compile(r"^(FY|fiscal\s)?(19|20)\d\d[A-Za-z]?$")
 _UNITS = ("%", ")%", "pts", "bps")
 _CURRENCY = {"$", "€", "£", "¥", "US$", "RMB", "HK$"}
@@ -54,6 +55,8 @@ _MAX_TRAIL = 4
 # its own, below PART (1) and Item (2), above every size or weight level.
 _STATEMENT_LEVEL = 3
 _HEADER_LINES = 4  # header lines looked at above a table's first row
+_HEADER_CELL_MAX = 40  # a column heading is short
+_CORNER_MAX = 90  # the corner over the labels may hold a unit note, when years head the columns
 
 
 @dataclass(frozen=True, slots=True)
@@ -349,7 +352,7 @@ def _split_cells(line: Line) -> list[Cell]:
             groups[-1].append((word.text, word.left, word.right))
         else:
             groups.append([(word.text, word.left, word.right)])
-    cells = [Cell(" ".join(w[0] for w in g), g[0][1], g[-1][2]) for g in groups]
+    cells = [cell for g in groups for cell in _figures_apart(g)]
     merged: list[Cell] = []
     for cell in cells:
         sign_then_figure = merged and merged[-1].text in _CURRENCY and _NUMBER.match(cell.text)
@@ -359,6 +362,33 @@ def _split_cells(line: Line) -> list[Cell]:
         else:
             merged.append(cell)
     return merged
+
+
+def _figures_apart(words: list[tuple[str, float, float]]) -> list[Cell]:
+    """A group of words as one cell, or one cell per figure when the group is several figures.
+
+    Columns set close together (or a gap measured against a wrongly scaled font) leave a row's
+    figures in one group, ``$ 519,926 $ 510,329 $ 495,761``: each figure keeps its own words
+    and extent, a currency sign the figure after it, so the columns are found from the figures'
+    right edges as usual. Digits in groups of three after a first group (``1 234 567``) are one
+    figure written with spaces and stay together.
+    """
+    whole = Cell(" ".join(w[0] for w in words), words[0][1], words[-1][2])
+    if len(words) < 2 or not all(w[0] in _CURRENCY or _NUMBER.match(w[0]) for w in words):
+        return [whole]
+    if all(_SPACE_GROUP.match(w[0]) for w in words[1:]) and words[0][0].isdigit():
+        return [whole]
+    figures: list[list[tuple[str, float, float]]] = []
+    sign: list[tuple[str, float, float]] = []
+    for word in words:
+        if word[0] in _CURRENCY:
+            sign.append(word)
+            continue
+        figures.append([*sign, word])
+        sign = []
+    if sign or len(figures) < 2:
+        return [whole]  # a sign with no figure after it: not a row of figures
+    return [Cell("".join(w[0] for w in f[:-1]) + f[-1][0], f[0][1], f[-1][2]) for f in figures]
 
 
 def _is_years(values: Sequence[Cell]) -> bool:
@@ -416,10 +446,13 @@ def _table_at(lines: Sequence[Line], start: int) -> _FoundTable | None:
 
 
 def _is_header(line: Line) -> bool:
+    """Column headings: short cells, or years after a corner cell (``(Amounts in millions, except per share data)``)."""
     cells = _cells(line)
-    if len(cells) < 2 or not all(len(c.text) <= 40 for c in cells):
+    if len(cells) < 2 or not all(len(c.text) <= _HEADER_CELL_MAX for c in cells[1:]):
         return False
     values = cells[1:] if not _YEAR.match(cells[0].text) else cells
+    if len(cells[0].text) > _HEADER_CELL_MAX:
+        return len(cells[0].text) <= _CORNER_MAX and _is_years(values)
     return _is_years(values) or _data_cells(line) is None
 
 
