@@ -29,7 +29,7 @@ from ragspine.ingestion.errors import (
     SourceUnavailableError,
     StepOrderError,
 )
-from ragspine.ingestion.operations import ActiveVersion, Operation, OperationStore, StagingArea
+from ragspine.ingestion.operations import FACTS_SHOWN, ActiveVersion, FactRead, Operation, OperationStore, StagingArea
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -172,6 +172,7 @@ def extract(operation: Operation, context: StepContext) -> StepResult:
     doc = staged.load_document(_require(context, operation, "document", Step.EXTRACT_FACTS))
     result = extract_facts(doc, glossary=context.glossary, source_file_hash=operation.file_hash,
                            sensitivity=operation.sensitivity)
+    context.operations.save(replace(operation, facts_read=len(result.facts), facts_sample=facts_sample(result.facts)))
     if operation.space is not None:
         # A Gateway document: the fact table has no Gateway ACL, so nothing is published there
         # and its tables stay in the chunks, searchable through the Gateway alone. The tables are
@@ -183,11 +184,29 @@ def extract(operation: Operation, context: StepContext) -> StepResult:
     return StepResult(Step.EXTRACT_FACTS, operation.id, warnings=result.warnings, facts=len(result.facts))
 
 
+def facts_sample(facts: Sequence[Fact], limit: int = FACTS_SHOWN) -> tuple[FactRead, ...]:
+    """At most ``limit`` facts, taken from each table in turn (document order), so a sample shows every table."""
+    by_table: dict[str, list[Fact]] = {}
+    for fact in facts:
+        by_table.setdefault(_table_of(fact.source_locator), []).append(fact)
+    chosen: list[Fact] = []
+    depth = 0
+    while len(chosen) < min(limit, len(facts)):
+        chosen += [rows[depth] for rows in by_table.values() if depth < len(rows)][:limit - len(chosen)]
+        depth += 1
+    return tuple(FactRead(f.metric_code, f.entity, f.period, f.value, f.unit, f.source_locator) for f in chosen)
+
+
+def _table_of(locator: str) -> str:
+    """The table part of a cell's locator (``page=4,table=1`` of ``page=4,table=1,row=…,col=…``)."""
+    return re.split(r",(?:cell|row|col)=", locator, maxsplit=1)[0]
+
+
 def unpublished(facts: Sequence[Fact]) -> tuple[str, ...]:
     """One warning per table of a Gateway document whose figures were read but are not published as facts."""
     by_table: dict[str, int] = {}
     for fact in facts:
-        table = re.split(r",(?:cell|row|col)=", fact.source_locator, maxsplit=1)[0]  # the table, not its cell
+        table = _table_of(fact.source_locator)
         by_table[table] = by_table.get(table, 0) + 1
     return tuple(f"{table}: no facts published from the {n} figures read: a knowledge space's documents stay out "
                  "of the shared fact table (it has no space ACL), so this table is answered as passages"
