@@ -118,12 +118,17 @@ class TestFiguresSetCloseTogether:
 
     def test_a_currency_sign_goes_with_the_figure_after_it(self) -> None:
         line = _line(("Net", 20, 34), ("sales", 36, 58), ("$", 330, 335), ("16,865.2", 337, 374), ("$", 376, 381),
-                     ("15,740.4", 383, 420), ("(87.9)", 422, 446), ("-", 448, 451))
-        assert [c.text for c in _split_cells(line)] == ["Net sales", "$16,865.2", "$15,740.4", "(87.9)", "-"]
+                     ("15,740.4", 383, 420), ("(87.9)", 422, 446))
+        assert [c.text for c in _split_cells(line)] == ["Net sales", "$16,865.2", "$15,740.4", "(87.9)"]
 
-    def test_digits_grouped_by_spaces_are_one_figure(self) -> None:
-        line = _line(("Staff", 20, 42), ("1", 300, 305), ("234", 307, 322), ("567", 324, 339))
-        assert [c.text for c in _split_cells(line)] == ["Staff", "1 234 567"]
+    @pytest.mark.parametrize("words", [
+        (("1", 300, 305), ("234", 307, 322), ("567", 324, 339)),  # digits grouped by spaces
+        (("2018", 300, 318), ("(6)", 320, 330)),  # a year and its footnote mark
+        (("30.0", 300, 318), ("-", 320, 323), ("6.5", 325, 338)),  # a dash is no figure to split at
+    ], ids=["spaced digits", "year and footnote", "dash"])
+    def test_figures_that_may_be_one_stay_one_cell(self, words: tuple[tuple[str, float, float], ...]) -> None:
+        line = _line(("Staff", 20, 42), *words)
+        assert [c.text for c in _split_cells(line)] == ["Staff", " ".join(w[0] for w in words)]
 
     def test_words_that_are_not_all_figures_stay_one_cell(self) -> None:
         line = _line(("Up", 20, 30), ("12", 32, 42), ("percent", 44, 70))

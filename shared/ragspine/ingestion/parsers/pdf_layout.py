@@ -35,7 +35,7 @@ _REPEATED_SHARE = 0.2  # a band line on at least this share of pages (and 3) is 
 _PAGE_NUMBER = re.compile(r"^(page\s*)?[-–—\s]*(#|[ivxlc]+)[-–—\s]*((of|/)\s*#)?$", re.IGNORECASE)
 _DIGITS = re.compile(r"\d+")
 _NUMBER = re.compile(r"^[\$€£¥]?\(?[-+−]?[\$€£¥]?\d[\d,]*(\.\d+)?\)?\s?%?\)?$|^[—–-]+$|^n/?[am]$", re.IGNORECASE)
-_SPACE_GROUP = re.compile(r"^\d{3}$")  # a thousands group of a figure written with spaces
+_SEPARATED = re.compile(r"\d[,.]\d")  # a figure with a thousands separator or a decimal point
 _YEAR = re.compile(r"^(FY|fiscal\s)?(19|20)\d\d[A-Za-z]?$")
 _UNITS = ("%", ")%", "pts", "bps")
 _CURRENCY = {"$", "€", "£", "¥", "US$", "RMB", "HK$"}
@@ -370,13 +370,13 @@ def _figures_apart(words: list[tuple[str, float, float]]) -> list[Cell]:
     Columns set close together (or a gap measured against a wrongly scaled font) leave a row's
     figures in one group, ``$ 519,926 $ 510,329 $ 495,761``: each figure keeps its own words
     and extent, a currency sign the figure after it, so the columns are found from the figures'
-    right edges as usual. Digits in groups of three after a first group (``1 234 567``) are one
-    figure written with spaces and stay together.
+    right edges as usual. Only figures that each hold a thousands separator or a decimal point
+    are split (two such figures side by side are never one): a year and its footnote mark
+    (``2018 (6)``) or digits grouped by spaces (``1 234 567``) stay one cell.
     """
     whole = Cell(" ".join(w[0] for w in words), words[0][1], words[-1][2])
-    if len(words) < 2 or not all(w[0] in _CURRENCY or _NUMBER.match(w[0]) for w in words):
-        return [whole]
-    if all(_SPACE_GROUP.match(w[0]) for w in words[1:]) and words[0][0].isdigit():
+    if len(words) < 2 or not all(w[0] in _CURRENCY or (_NUMBER.match(w[0]) and _SEPARATED.search(w[0]))
+                                 for w in words):
         return [whole]
     figures: list[list[tuple[str, float, float]]] = []
     sign: list[tuple[str, float, float]] = []
