@@ -12,6 +12,7 @@ has 4,000 characters but 500 words, and each ctypes call costs about a microseco
 from __future__ import annotations
 
 import ctypes
+import math
 import re
 from dataclasses import dataclass
 from functools import cached_property
@@ -142,7 +143,7 @@ def _set_size(textpage: pdfium.PdfTextPage, index: int) -> float:
     size = float(raw.FPDFText_GetFontSize(textpage, index))
     matrix = raw.FS_MATRIX()
     if raw.FPDFText_GetMatrix(textpage, index, ctypes.byref(matrix)):
-        scale = abs(matrix.a * matrix.d - matrix.b * matrix.c) ** 0.5
+        scale = math.sqrt(abs(matrix.a * matrix.d - matrix.b * matrix.c))
         if scale > 0:
             return size * scale
     return size
