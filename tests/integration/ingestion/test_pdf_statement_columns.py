@@ -164,3 +164,16 @@ def test_a_real_filings_statement_rows_have_one_cell_per_year(name: str, label: 
     years = [int(year) for year in table.rows[0][1:]]
     assert located == {(str(year), float(cell.replace(",", "")) if "." in cell else int(cell.replace(",", "")))
                        for year, cell in zip(years, cells, strict=True)}
+
+
+@pytest.mark.parametrize(("heading", "facts"), [("Consolidated Statements of Income", 18), ("Walmart U.S. Segment", 0)],
+                         ids=["the company's statement", "a segment's table"])
+def test_a_table_under_a_segment_heading_is_never_filed_under_the_company(heading: str, facts: int,
+                                                                         tmp_path: Path) -> None:
+    page = [(19, 740, 8.75, True, heading), *statement_page()[1:]]
+    doc = PdfParser().parse(pdf_layout(page, font_scale=0.021), doc_id="WALMART_2020_10K.pdf")
+    result = extract_facts(doc, glossary=_glossary(tmp_path), source_file_hash="sha256:0")
+    assert len(result.facts) == facts
+    assert {f.entity for f in result.facts} == ({"company:walmart"} if facts else set())
+    named = [w for w in result.warnings if "names a part of the company ('Walmart U.S. Segment')" in w]
+    assert len(named) == (0 if facts else 1), result.warnings
