@@ -30,8 +30,8 @@ from ragspine.sensitivity import Sensitivity
 EXTRACTOR_VERSION = "table-3"  # open vocabulary: labels and companies the glossary does not name
 _LEAD_CHARS = 300
 # Words naming a part of a company: a table under such a heading is not about the whole company.
-_PART_OF_COMPANY = re.compile(r"\b(segments?|divisions?|business units?|operating units?)\b|セグメント|事業部|分部|板块",
-                              re.IGNORECASE)
+_PART_OF_COMPANY = re.compile(
+    r"\b(segments?|divisions?|business units?|operating units?)\b|セグメント|事業部|分部|板块", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
