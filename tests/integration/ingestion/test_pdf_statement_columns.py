@@ -177,3 +177,22 @@ def test_a_table_under_a_segment_heading_is_never_filed_under_the_company(headin
     assert {f.entity for f in result.facts} == ({"company:walmart"} if facts else set())
     named = [w for w in result.warnings if "names a part of the company ('Walmart U.S. Segment')" in w]
     assert len(named) == (0 if facts else 1), result.warnings
+
+
+def test_a_dollar_sign_at_a_columns_far_left_does_not_put_the_heading_before_it_over_two_columns() -> None:
+    """A balance sheet: ``2021`` ends 3.5 points right of its figures, the next column's ``$`` starts 5.5 points after."""
+    lines: list[PdfLine] = [(240, 790, 8.2, True, "Consolidated Balance Sheets"),
+                            (246, 779, 8.2, False, "(in millions, except par value)"),
+                            _right(517.5, 744, "2021"), _right(576, 744, "2020")]
+    rows = [("Cash and cash equivalents", "3,604", "3,160", True), ("Receivables, net", "1,963", "1,978", False),
+            ("Total current assets", "19,815", "19,378", False)]
+    for i, (label, this_year, last_year, dollar) in enumerate(rows, start=1):
+        y = 744 - 11 * i
+        lines.append((23, y, SIZE, False, label))
+        if dollar:
+            lines += [(463, y, SIZE, False, "$"), (523, y, SIZE, False, "$")]
+        lines += [_right(514, y, this_year), _right(574, y, last_year)]
+    [table] = _tables(PdfParser().parse(pdf_layout(lines), doc_id="balance.pdf"))
+    assert table.cell_check == ""
+    assert table.rows[0][1:] == ("2021", "2020")
+    assert table.rows[-1] == ("Total current assets", "19,815", "19,378")

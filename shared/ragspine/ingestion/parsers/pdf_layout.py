@@ -500,6 +500,11 @@ def _header_hits(columns: list[tuple[float, float]], cell: Cell) -> list[int] | 
     hit = [i for i, (left, right) in enumerate(columns) if left - 8 <= cell.right and cell.left - 4 <= right]
     if not hit and columns and cell.right < columns[0][0]:
         return None
+    if len(hit) > 1:
+        # Touching a column only within the slack (its "$" sign set at its far left reaching under the
+        # next heading) is no hit when the heading lies over another column.
+        overlapping = [i for i in hit if min(cell.right, columns[i][1]) > max(cell.left, columns[i][0])]
+        hit = overlapping or hit
     return hit or [_nearest(columns, cell)]
 
 
