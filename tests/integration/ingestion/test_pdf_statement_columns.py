@@ -196,3 +196,18 @@ def test_a_dollar_sign_at_a_columns_far_left_does_not_put_the_heading_before_it_
     assert table.cell_check == ""
     assert table.rows[0][1:] == ("2021", "2020")
     assert table.rows[-1] == ("Total current assets", "19,815", "19,378")
+
+
+def test_the_part_of_a_statement_below_a_line_that_is_no_row_takes_the_column_headings_above() -> None:
+    """A cash-flow statement cut by a line that is no row: both parts give their cells under 2020, 2019, 2018."""
+    page = statement_page()
+    at = 679 - 13.6 * 4  # where the fourth row stood: it and the rows below move down one line
+    cut = (37, at, SIZE, False, "Proceeds from issuances of employee stock plans and direct stock "
+           "purchase plan, net of taxes paid of $3, $5 and $8 in 2020, 2019")
+    lines = [(x, y - (13.6 if y <= at + 0.1 else 0), size, bold, text) for x, y, size, bold, text in page]
+    in_order = sorted([*lines, cut], key=lambda line: -line[1])  # the content stream top to bottom, as filings are
+    tables = _tables(PdfParser().parse(pdf_layout(in_order, font_scale=0.021), doc_id="statement.pdf"))
+    assert len(tables) == 2 and all(t.cell_check == "" for t in tables)
+    assert tables[1].rows[0][1:] == ("2020", "2019", "2018")
+    assert [row[0] for row in tables[0].rows[1:]] == [label for label, _, _ in ROWS[:3]]
+    assert tables[1].rows[1:] == tuple((label, *figures) for label, figures, _ in ROWS[3:])

@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ragspine.ingestion.model import Block, BlockKind
 from ragspine.ingestion.parsers._blocks import locator_value, text_block
@@ -56,6 +56,8 @@ _MAX_TRAIL = 4
 _STATEMENT_LEVEL = 3
 _HEADER_LINES = 4  # header lines looked at above a table's first row
 _HEADER_CELL_MAX = 40  # a column heading is short
+_CONTINUATION_GAP = 3  # lines between two parts of one table (a section line, rows the reader could not split)
+_SAME_COLUMN = 4.0  # points between the right edges of one column's figures in two parts of a table
 _CORNER_MAX = 90  # the corner over the labels may hold a unit note, when years head the columns
 
 
@@ -187,9 +189,13 @@ def page_blocks(lines: Sequence[Line], *, page: int, height: float, style: Docum
             paragraph.clear()
 
     index = 0
+    previous: _FoundTable | None = None
     while index < len(kept):
         table = _table_at(kept, index)
         if table is not None:
+            if previous is not None and index - previous.end <= _CONTINUATION_GAP:
+                table = _continued(previous, table)
+            previous = table
             flush()
             counters["table"] += 1
             locator = f"page={page},table={counters['table']}"
@@ -443,6 +449,23 @@ def _table_at(lines: Sequence[Line], start: int) -> _FoundTable | None:
     if sum(1 for _, values in rows if values) < 2:
         return None
     return _FoundTable(end, tuple(lines[start:header_end]), tuple(rows), tuple(row_lines))
+
+
+def _continued(previous: _FoundTable, table: _FoundTable) -> _FoundTable:
+    """A table without headings right under one with headings and the same columns continues it.
+
+    A statement is often cut by a line or two the reader cannot take as rows (a long label run
+    into the next row's words by the PDF): the part below takes the column headings of the part
+    above when its figures stand in the same columns (right edges within a few points), else it
+    keeps none (and gives no facts).
+    """
+    if table.header_lines or not previous.header_lines:
+        return table
+    above = _columns([cell for _, values in previous.rows for cell in values])
+    below = _columns([cell for _, values in table.rows for cell in values])
+    if len(above) != len(below) or any(abs(a[1] - b[1]) > _SAME_COLUMN for a, b in zip(above, below, strict=True)):
+        return table
+    return replace(table, header_lines=previous.header_lines)
 
 
 def _is_header(line: Line) -> bool:
