@@ -113,8 +113,18 @@ def operation_view(gateway: Gateway, operation: GatewayOperation) -> dict[str, A
             "manualRetryCount": len(retries), "lastRetryAt": iso(retries[-1].created_at) if retries else None,
             "nextRetryAt": iso(state.next_retry_at) if state.next_retry_at else None,
             "progress": progress(state.percent, state.progress_source, at), **run_report(state),
+            "tableFacts": table_facts(state),
             "error": {"code": state.error_code, "message": state.error_message or ""} if state.error_code else None,
             "createdAt": iso(operation.created_at), "updatedAt": iso(at)}
+
+
+def table_facts(state: RunState) -> dict[str, Any] | None:
+    """``TableFacts``: how many facts the run's table reading found and a sample of them; null before it read."""
+    if state.facts_read is None:
+        return None
+    return {"count": state.facts_read, "published": False,
+            "sample": [{"metric": f.metric[:300], "entity": f.entity[:300], "period": f.period[:64], "value": f.value,
+                        "unit": f.unit[:32], "locator": f.locator[:1000]} for f in state.facts_sample]}
 
 
 def citation_view(read: CitationRead) -> dict[str, Any]:

@@ -17,6 +17,7 @@ key, by this rule:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -28,6 +29,9 @@ from ragspine.sensitivity import Sensitivity
 
 EXTRACTOR_VERSION = "table-3"  # open vocabulary: labels and companies the glossary does not name
 _LEAD_CHARS = 300
+# Words naming a part of a company: a table under such a heading is not about the whole company.
+_PART_OF_COMPANY = re.compile(
+    r"\b(segments?|divisions?|business units?|operating units?)\b|セグメント|事業部|分部|板块", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,7 +103,7 @@ def extract_facts(doc: ParsedDocument, *, glossary: Glossary, source_file_hash: 
             warnings += problems
         elif block.rows:
             pdf_tables += 1
-            found, problems = _pdf_table_facts(block, doc, glossary, lineage)
+            found, problems = _pdf_table_facts(block, doc, glossary, lineage, assumed)
             facts += found
             warnings += problems
     if pdf_tables and not tables and not facts and not warnings:
@@ -143,16 +147,26 @@ def _assumed_entity(doc: ParsedDocument, glossary: Glossary) -> str:
 
 
 def _pdf_table_facts(block: Block, doc: ParsedDocument, glossary: Glossary,
-                     lineage: Lineage) -> tuple[list[Fact], list[str]]:
+                     lineage: Lineage, assumed: str) -> tuple[list[Fact], list[str]]:
     """The facts of a table read from a PDF page, only when every cell checked out against the page text.
 
     The text left of the first column header (``USD millions``) is the table's caption. A table
     the glossary does not map gives nothing and no warning (a filing has hundreds of tables for
     search only); one it maps but whose cells did not check out gives no facts and one warning.
+    A table naming no entity is about the company the document states, as any other table,
+    unless its heading or caption names a part of the company (``Walmart U.S. Segment``): a
+    part the glossary does not know gives no facts, never the company's figures.
     """
-    context = TableContext(block.heading_path, block.rows[0][0], doc.title, doc.metadata.get("entity", ""))
+    caption = block.rows[0][0]
+    part = next((text for text in (*block.heading_path[-1:], caption) if _PART_OF_COMPANY.search(text)), "")
+    context = TableContext(block.heading_path, caption, doc.title, doc.metadata.get("entity", ""),
+                           assumed_entity="" if part else assumed)
     found, problems = table_facts(block, context, glossary, lineage)
     if not found:
+        if part and assumed:
+            return [], [f"{lineage.doc_id} {block.locator}: its heading names a part of the company ({part!r}) the "
+                        "glossary does not know as an entity; no facts taken from it (add the part as an entity to "
+                        "read them)"]
         return [], []
     if block.cell_check:
         return [], [f"{lineage.doc_id} {block.locator}: the table's cells do not check out against the page text "

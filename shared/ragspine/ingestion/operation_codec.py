@@ -7,7 +7,7 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-from ragspine.ingestion.operations import Operation, OperationError, OperationStatus, SpaceStamp
+from ragspine.ingestion.operations import FactRead, Operation, OperationError, OperationStatus, SpaceStamp
 from ragspine.sensitivity import Sensitivity
 
 _TIMES = ("created_at", "updated_at", "started_at", "finished_at", "heartbeat_at", "failed_at")
@@ -31,7 +31,9 @@ def dump_operation(operation: Operation) -> str:
         "retry_count": operation.retry_count, "warnings": list(operation.warnings),
         "facts_count": operation.facts_count, "chunks_count": operation.chunks_count,
         "pages_count": operation.pages_count, "context": dict(operation.context), "step": operation.step,
-        "step_failures": operation.step_failures,
+        "step_failures": operation.step_failures, "facts_read": operation.facts_read,
+        "facts_sample": [{"metric": f.metric, "entity": f.entity, "period": f.period, "value": f.value,
+                          "unit": f.unit, "locator": f.locator} for f in operation.facts_sample],
         "error": None if operation.error is None else {
             "code": operation.error.code, "message": operation.error.message, "retryable": operation.error.retryable},
     }
@@ -61,6 +63,7 @@ def load_operation(text: str) -> Operation:
         started_at=times["started_at"], finished_at=times["finished_at"], heartbeat_at=times["heartbeat_at"],
         space=_space(body.get("space")),  # absent in ordinary operations and those written before it existed
         step_failures=body.get("step_failures", 0), failed_at=times["failed_at"],  # absent in older records
+        facts_read=body.get("facts_read"), facts_sample=tuple(FactRead(**f) for f in body.get("facts_sample") or ()),
     )
 
 

@@ -76,6 +76,21 @@ class SpaceStamp:
 
 
 @dataclass(frozen=True, slots=True)
+class FactRead:
+    """One figure the run's table reading found, as an operation shows it (codes, value and cell)."""
+
+    metric: str
+    entity: str
+    period: str
+    value: float
+    unit: str
+    locator: str
+
+
+FACTS_SHOWN = 20  # facts an operation keeps as its sample of what the table reading found
+
+
+@dataclass(frozen=True, slots=True)
 class Operation:
     """One document version going through the ingestion pipeline."""
 
@@ -106,6 +121,10 @@ class Operation:
     # (so a reader computes when the next attempt is due from the retry policy); 0 / None otherwise.
     step_failures: int = 0
     failed_at: datetime | None = None
+    # What the table reading found (``extract_facts``): how many facts, and a sample of them; None before it ran.
+    # A Gateway run reads its tables too, though it publishes none of these facts.
+    facts_read: int | None = None
+    facts_sample: tuple[FactRead, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from ragspine.ingestion import staged
 from ragspine.ingestion.facts_extract import ExtractionResult
+from ragspine.ingestion.operations import FACTS_SHOWN, FactRead
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -38,7 +39,9 @@ class StagedFacts:
 
     extraction: ExtractionResult
     warnings: tuple[str, ...]
-    facts: int
+    facts: int  # staged for publication (none for a Gateway document)
+    read: int  # read from the tables
+    sample: tuple[FactRead, ...]  # what the operation shows of them
 
 
 def facts_to_stage(doc: ParsedDocument, operation: Operation, glossary: Glossary) -> StagedFacts:
@@ -52,15 +55,34 @@ def facts_to_stage(doc: ParsedDocument, operation: Operation, glossary: Glossary
         # and its tables stay in the chunks, searchable through the Gateway alone. The tables are
         # still read, so whoever maintains the space sees what they state and what could not be read.
         empty = ExtractionResult(doc_id=operation.doc_id, facts=(), warnings=())
-        return StagedFacts(empty, (*result.warnings, *unpublished(result.facts)), 0)
-    return StagedFacts(result, result.warnings, len(result.facts))
+        return StagedFacts(empty, (*result.warnings, *unpublished(result.facts)), 0, len(result.facts),
+                           facts_sample(result.facts))
+    return StagedFacts(result, result.warnings, len(result.facts), len(result.facts), facts_sample(result.facts))
+
+
+def facts_sample(facts: Sequence[Fact], limit: int = FACTS_SHOWN) -> tuple[FactRead, ...]:
+    """At most ``limit`` facts, taken from each table in turn (document order), so a sample shows every table."""
+    by_table: dict[str, list[Fact]] = {}
+    for fact in facts:
+        by_table.setdefault(_table_of(fact.source_locator), []).append(fact)
+    chosen: list[Fact] = []
+    depth = 0
+    while len(chosen) < min(limit, len(facts)):
+        chosen += [rows[depth] for rows in by_table.values() if depth < len(rows)][:limit - len(chosen)]
+        depth += 1
+    return tuple(FactRead(f.metric_code, f.entity, f.period, f.value, f.unit, f.source_locator) for f in chosen)
+
+
+def _table_of(locator: str) -> str:
+    """The table part of a cell's locator (``page=4,table=1`` of ``page=4,table=1,row=…,col=…``)."""
+    return re.split(r",(?:cell|row|col)=", locator, maxsplit=1)[0]
 
 
 def unpublished(facts: Sequence[Fact]) -> tuple[str, ...]:
     """One warning per table of a Gateway document whose figures were read but are not published as facts."""
     by_table: dict[str, int] = {}
     for fact in facts:
-        table = re.split(r",(?:cell|row|col)=", fact.source_locator, maxsplit=1)[0]  # the table, not its cell
+        table = _table_of(fact.source_locator)
         by_table[table] = by_table.get(table, 0) + 1
     return tuple(f"{table}: no facts published from the {n} figures read: a knowledge space's documents stay out "
                  "of the shared fact table (it has no space ACL), so this table is answered as passages"
@@ -158,6 +180,8 @@ class PreparedDocument:
     extraction: bytes
     extract_warnings: tuple[str, ...]
     facts: int
+    facts_read: int
+    facts_sample: tuple[FactRead, ...]
     chunks: bytes  # children and parents, no vectors yet
     children: int
     text: VersionText | None
@@ -174,6 +198,7 @@ def prepare(document: bytes, request: PrepareRequest) -> PreparedDocument:
     planned = plan_chunks(doc, found.extraction.facts, request.operation)
     return PreparedDocument(
         extraction=staged.dump_extraction(found.extraction), extract_warnings=found.warnings, facts=found.facts,
+        facts_read=found.read, facts_sample=found.sample,
         chunks=staged.dump_chunks(planned.children, planned.parents, None), children=len(planned.children),
         text=version_record(request.operation, planned.chunked),
         index_terms=dump_index_terms(planned.children) if request.index_terms else None)

@@ -16,7 +16,7 @@ import enum
 import hashlib
 import json
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -29,7 +29,7 @@ from ragspine.ingestion.errors import (
     SourceUnavailableError,
     StepOrderError,
 )
-from ragspine.ingestion.operations import ActiveVersion, Operation, OperationStore, StagingArea
+from ragspine.ingestion.operations import ActiveVersion, FactRead, Operation, OperationStore, StagingArea
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -206,7 +206,8 @@ def _stage_prepared(operation: Operation, context: StepContext, document: bytes,
         else:
             chunk_warnings = _unkept_text(operation.version_id)
     note = {"document": _digest(document), "extract": {"warnings": list(prepared.extract_warnings),
-                                                        "facts": prepared.facts},
+                                                        "facts": prepared.facts, "read": prepared.facts_read,
+                                                        "sample": [asdict(f) for f in prepared.facts_sample]},
             "chunk": {"warnings": list(chunk_warnings), "chunks": prepared.children}}
     context.staging.put(operation.id, "prepared", json.dumps(note, ensure_ascii=False).encode("utf-8"))
 
@@ -241,9 +242,12 @@ def extract(operation: Operation, context: StepContext) -> StepResult:
     document = _require(context, operation, "document", Step.EXTRACT_FACTS)
     note = _prepared(operation, context, document)
     if note is not None:  # a parse child extracted them and the parse step staged them
-        return StepResult(Step.EXTRACT_FACTS, operation.id, warnings=tuple(note["extract"]["warnings"]),
-                          facts=int(note["extract"]["facts"]))
+        read = note["extract"]
+        context.operations.save(replace(operation, facts_read=int(read["read"]),
+                                        facts_sample=tuple(FactRead(**f) for f in read["sample"])))
+        return StepResult(Step.EXTRACT_FACTS, operation.id, warnings=tuple(read["warnings"]), facts=int(read["facts"]))
     found = facts_to_stage(staged.load_document(document), operation, context.glossary)
+    context.operations.save(replace(operation, facts_read=found.read, facts_sample=found.sample))
     context.staging.put(operation.id, "extraction", staged.dump_extraction(found.extraction))
     return StepResult(Step.EXTRACT_FACTS, operation.id, warnings=found.warnings, facts=found.facts)
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from ragspine.errors import ConflictError, ProviderUnavailableError
-from ragspine.ingestion.operations import Operation, OperationKey, OperationStatus, SpaceStamp
+from ragspine.ingestion.operations import FactRead, Operation, OperationKey, OperationStatus, SpaceStamp
 from ragspine.ingestion.pipeline import cancel as cancel_ingestion
 from ragspine.ingestion.pipeline import reap_if_stale
 from ragspine.ingestion.retry import RetryPolicy
@@ -68,6 +68,8 @@ class RunState:
     warnings: tuple[str, ...] = ()  # what the run could not read (a table with no facts and why, ...)
     pages: int | None = None  # counted by ``parse``; None before it ran or for a format without pages
     pages_per_second: float | None = None  # pages over the run's time so far (or its whole time once finished)
+    facts_read: int | None = None  # facts the table reading found (never published for a Gateway document)
+    facts_sample: tuple[FactRead, ...] = ()
 
 
 def run_state(gateway: Gateway, operation_id: str) -> RunState:
@@ -85,7 +87,7 @@ def run_state(gateway: Gateway, operation_id: str) -> RunState:
                     run.retry_count, error.code if error else None, _safe(error.message) if error else None,
                     percent, source, run.updated_at, staged, _next_retry_at(run),
                     tuple(_safe(w) for w in run.warnings[:MAX_WARNINGS]), run.pages_count or None,
-                    _pages_per_second(run, gateway.clock()))
+                    _pages_per_second(run, gateway.clock()), run.facts_read, run.facts_sample)
 
 
 def _pages_per_second(run: Operation, now: datetime) -> float | None:

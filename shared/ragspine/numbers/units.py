@@ -63,7 +63,8 @@ _MONEY_PATTERNS = (
 )
 # A scale with no currency: "(in millions, except per share data)", "单位：百万", "in thousands".
 _BARE_SCALE = re.compile(r"(?<![a-z])in\s+" + _EN_SCALE + r"(?![a-z])|(?:単位|单位|單位)\s*[:：]?\s*" + _CJK_SCALE)
-_PCT = re.compile(r"%|(?<![a-z])percent(?:age)?(?![a-z])|百分比|百分率")
+# A "%" right after a digit is part of what a label describes (``Debentures, 1.219%, due 2030``), not its unit.
+_PCT = re.compile(r"(?<!\d)%|(?<![a-z])percent(?:age)?(?![a-z])|百分比|百分率")
 _COUNT = re.compile(r"(?<![a-z])in\s+(?:stores|shops|units)(?![a-z])|(?<![a-z])count(?![a-z])|家数|个数")
 
 

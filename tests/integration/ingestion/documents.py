@@ -111,8 +111,13 @@ def zip_bomb(member_bytes: int) -> bytes:
 PdfLine = tuple[float, float, float, bool, str]
 
 
-def pdf_layout(*pages: list[PdfLine]) -> bytes:
-    """A PDF whose pages hold the given lines at their positions, in Helvetica or Helvetica-Bold."""
+def pdf_layout(*pages: list[PdfLine], font_scale: float = 1.0) -> bytes:
+    """A PDF whose pages hold the given lines at their positions, in Helvetica or Helvetica-Bold.
+
+    ``font_scale`` below 1 selects each font at ``size / font_scale`` and scales it down by the
+    text matrix, as many filings are written (a font at 416 shown at 8.75 points): the page
+    looks the same, only the font size PDFium reports differs.
+    """
     from pypdf import PdfWriter
     from pypdf.generic import ContentStream, DictionaryObject, NameObject
 
@@ -128,7 +133,8 @@ def pdf_layout(*pages: list[PdfLine]) -> bytes:
         ops = []
         for x, y, size, bold, text in lines:
             escaped = text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
-            ops.append(f"BT /{'F2' if bold else 'F1'} {size} Tf {x} {y} Td ({escaped}) Tj ET")
+            place = f"{x} {y} Td" if font_scale == 1 else f"{font_scale} 0 0 {font_scale} {x} {y} Tm"
+            ops.append(f"BT /{'F2' if bold else 'F1'} {size / font_scale} Tf {place} ({escaped}) Tj ET")
         content = ContentStream(None, None)
         content.set_data("\n".join(ops).encode("latin-1"))
         page.replace_contents(content)

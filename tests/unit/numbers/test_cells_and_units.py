@@ -95,3 +95,14 @@ def test_no_currency_without_one_stated_or_configured(text: str) -> None:
 def test_any_iso_code_with_a_scale_word_is_a_unit_code(code: str, scale: str) -> None:
     (found, *_) = units_in(f"({code} {scale})")
     assert found.startswith(code + "_") and is_unit_code(found)
+
+
+@pytest.mark.parametrize(("text", "units"), [
+    ("Yen-denominated debentures, 1.219%, due 2030", []),  # the rate describes the debt: its figures are money
+    ("0.95% - 4.88% due through 2048", []),
+    ("Gross margin (%)", ["PCT"]),
+    ("% of net sales", ["PCT"]),
+    ("Operating margin %", ["PCT"]),
+])
+def test_a_percent_sign_after_a_digit_in_a_label_is_no_unit(text: str, units: list[str]) -> None:
+    assert units_in(text) == units

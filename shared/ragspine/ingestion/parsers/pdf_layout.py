@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ragspine.ingestion.model import Block, BlockKind
 from ragspine.ingestion.parsers._blocks import locator_value, text_block
@@ -35,6 +35,7 @@ _REPEATED_SHARE = 0.2  # a band line on at least this share of pages (and 3) is 
 _PAGE_NUMBER = re.compile(r"^(page\s*)?[-–—\s]*(#|[ivxlc]+)[-–—\s]*((of|/)\s*#)?$", re.IGNORECASE)
 _DIGITS = re.compile(r"\d+")
 _NUMBER = re.compile(r"^[\$€£¥]?\(?[-+−]?[\$€£¥]?\d[\d,]*(\.\d+)?\)?\s?%?\)?$|^[—–-]+$|^n/?[am]$", re.IGNORECASE)
+_SEPARATED = re.compile(r"\d[,.]\d")  # a figure with a thousands separator or a decimal point
 _YEAR = re.compile(r"^(FY|fiscal\s)?(19|20)\d\d[A-Za-z]?$")
 _UNITS = ("%", ")%", "pts", "bps")
 _CURRENCY = {"$", "€", "£", "¥", "US$", "RMB", "HK$"}
@@ -54,6 +55,10 @@ _MAX_TRAIL = 4
 # its own, below PART (1) and Item (2), above every size or weight level.
 _STATEMENT_LEVEL = 3
 _HEADER_LINES = 4  # header lines looked at above a table's first row
+_HEADER_CELL_MAX = 40  # a column heading is short
+_CONTINUATION_GAP = 3  # lines between two parts of one table (a section line, rows the reader could not split)
+_SAME_COLUMN = 4.0  # points between the right edges of one column's figures in two parts of a table
+_CORNER_MAX = 90  # the corner over the labels may hold a unit note, when years head the columns
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,9 +189,13 @@ def page_blocks(lines: Sequence[Line], *, page: int, height: float, style: Docum
             paragraph.clear()
 
     index = 0
+    previous: _FoundTable | None = None
     while index < len(kept):
         table = _table_at(kept, index)
         if table is not None:
+            if previous is not None and index - previous.end <= _CONTINUATION_GAP:
+                table = _continued(previous, table)
+            previous = table
             flush()
             counters["table"] += 1
             locator = f"page={page},table={counters['table']}"
@@ -349,7 +358,7 @@ def _split_cells(line: Line) -> list[Cell]:
             groups[-1].append((word.text, word.left, word.right))
         else:
             groups.append([(word.text, word.left, word.right)])
-    cells = [Cell(" ".join(w[0] for w in g), g[0][1], g[-1][2]) for g in groups]
+    cells = [cell for g in groups for cell in _figures_apart(g)]
     merged: list[Cell] = []
     for cell in cells:
         sign_then_figure = merged and merged[-1].text in _CURRENCY and _NUMBER.match(cell.text)
@@ -359,6 +368,33 @@ def _split_cells(line: Line) -> list[Cell]:
         else:
             merged.append(cell)
     return merged
+
+
+def _figures_apart(words: list[tuple[str, float, float]]) -> list[Cell]:
+    """A group of words as one cell, or one cell per figure when the group is several figures.
+
+    Columns set close together (or a gap measured against a wrongly scaled font) leave a row's
+    figures in one group, ``$ 519,926 $ 510,329 $ 495,761``: each figure keeps its own words
+    and extent, a currency sign the figure after it, so the columns are found from the figures'
+    right edges as usual. Only figures that each hold a thousands separator or a decimal point
+    are split (two such figures side by side are never one): a year and its footnote mark
+    (``2018 (6)``) or digits grouped by spaces (``1 234 567``) stay one cell.
+    """
+    whole = Cell(" ".join(w[0] for w in words), words[0][1], words[-1][2])
+    if len(words) < 2 or not all(w[0] in _CURRENCY or (_NUMBER.match(w[0]) and _SEPARATED.search(w[0]))
+                                 for w in words):
+        return [whole]
+    figures: list[list[tuple[str, float, float]]] = []
+    sign: list[tuple[str, float, float]] = []
+    for word in words:
+        if word[0] in _CURRENCY:
+            sign.append(word)
+            continue
+        figures.append([*sign, word])
+        sign = []
+    if sign or len(figures) < 2:
+        return [whole]  # a sign with no figure after it: not a row of figures
+    return [Cell("".join(w[0] for w in f[:-1]) + f[-1][0], f[0][1], f[-1][2]) for f in figures]
 
 
 def _is_years(values: Sequence[Cell]) -> bool:
@@ -415,11 +451,31 @@ def _table_at(lines: Sequence[Line], start: int) -> _FoundTable | None:
     return _FoundTable(end, tuple(lines[start:header_end]), tuple(rows), tuple(row_lines))
 
 
+def _continued(previous: _FoundTable, table: _FoundTable) -> _FoundTable:
+    """A table without headings right under one with headings and the same columns continues it.
+
+    A statement is often cut by a line or two the reader cannot take as rows (a long label run
+    into the next row's words by the PDF): the part below takes the column headings of the part
+    above when its figures stand in the same columns (right edges within a few points), else it
+    keeps none (and gives no facts).
+    """
+    if table.header_lines or not previous.header_lines:
+        return table
+    above = _columns([cell for _, values in previous.rows for cell in values])
+    below = _columns([cell for _, values in table.rows for cell in values])
+    if len(above) != len(below) or any(abs(a[1] - b[1]) > _SAME_COLUMN for a, b in zip(above, below, strict=True)):
+        return table
+    return replace(table, header_lines=previous.header_lines)
+
+
 def _is_header(line: Line) -> bool:
+    """Column headings: short cells, or years after a corner cell (``(Amounts in millions, except per share data)``)."""
     cells = _cells(line)
-    if len(cells) < 2 or not all(len(c.text) <= 40 for c in cells):
+    if len(cells) < 2 or not all(len(c.text) <= _HEADER_CELL_MAX for c in cells[1:]):
         return False
     values = cells[1:] if not _YEAR.match(cells[0].text) else cells
+    if len(cells[0].text) > _HEADER_CELL_MAX:
+        return len(cells[0].text) <= _CORNER_MAX and _is_years(values)
     return _is_years(values) or _data_cells(line) is None
 
 
@@ -467,6 +523,11 @@ def _header_hits(columns: list[tuple[float, float]], cell: Cell) -> list[int] | 
     hit = [i for i, (left, right) in enumerate(columns) if left - 8 <= cell.right and cell.left - 4 <= right]
     if not hit and columns and cell.right < columns[0][0]:
         return None
+    if len(hit) > 1:
+        # Touching a column only within the slack (its "$" sign set at its far left reaching under the
+        # next heading) is no hit when the heading lies over another column.
+        overlapping = [i for i in hit if min(cell.right, columns[i][1]) > max(cell.left, columns[i][0])]
+        hit = overlapping or hit
     return hit or [_nearest(columns, cell)]
 
 

@@ -12,6 +12,7 @@ has 4,000 characters but 500 words, and each ctypes call costs about a microseco
 from __future__ import annotations
 
 import ctypes
+import math
 import re
 from dataclasses import dataclass
 from functools import cached_property
@@ -121,12 +122,31 @@ def _line(textpage: pdfium.PdfTextPage, text: str, offset: int) -> Line | None:
         return None
     first_char = offset + len(text) - len(text.lstrip())
     last_char = offset + len(text.rstrip()) - 1
-    size = float(raw.FPDFText_GetFontSize(textpage, first_char))
+    size = _set_size(textpage, first_char)
     bold = _is_bold(textpage, first_char) and _is_bold(textpage, last_char)
     hyphen = text.rstrip().endswith(("-", "\u00ad", "\x02")) and bool(raw.FPDFText_IsHyphen(textpage, last_char))
     if top < bottom:
         top = bottom = 0.0
     return Line(tuple(words), top, bottom, size, bold, hyphen)
+
+
+def _set_size(textpage: pdfium.PdfTextPage, index: int) -> float:
+    """The size a character is set at on the page, in points.
+
+    PDFium's font size is the one the text object selects (``Tf``); many filings select a
+    font at 416 and scale it down by the text matrix to 8.75 points, so the size on the page
+    is the font size times the matrix's scale. Column gaps and heading sizes are measured
+    against this size.
+    """
+    import pypdfium2.raw as raw
+
+    size = float(raw.FPDFText_GetFontSize(textpage, index))
+    matrix = raw.FS_MATRIX()
+    if raw.FPDFText_GetMatrix(textpage, index, ctypes.byref(matrix)):
+        scale = math.sqrt(abs(matrix.a * matrix.d - matrix.b * matrix.c))
+        if scale > 0:
+            return size * scale
+    return size
 
 
 def _is_bold(textpage: pdfium.PdfTextPage, index: int) -> bool:
