@@ -27,7 +27,7 @@ from ragspine.ingestion.model import Block, BlockKind, ParsedDocument
 from ragspine.ingestion.table_facts import Lineage, TableContext, table_facts, units_in
 from ragspine.sensitivity import Sensitivity
 
-EXTRACTOR_VERSION = "table-3"  # open vocabulary: labels and companies the glossary does not name
+EXTRACTOR_VERSION = "table-4"  # rows named in other words, statement PDFs cell by cell, per-share rows unscaled
 _LEAD_CHARS = 300
 # Words naming a part of a company: a table under such a heading is not about the whole company.
 _PART_OF_COMPANY = re.compile(

@@ -59,7 +59,7 @@ from ragspine.ingestion.table_axes import (
     table_shape,
 )
 from ragspine.numbers.cells import read_cell
-from ragspine.numbers.units import unit_dimension, units_in
+from ragspine.numbers.units import ISO_4217, unit_dimension, units_in
 from ragspine.sensitivity import Sensitivity
 
 __all__ = ["DeclaredUnits", "Lineage", "TableContext", "table_facts", "unit_dimension", "units_in"]
@@ -67,6 +67,8 @@ __all__ = ["DeclaredUnits", "Lineage", "TableContext", "table_facts", "unit_dime
 
 
 _SEGMENT_SPLIT = re.compile(r"[;；\n]")
+# A per-share figure (earnings, dividends, book value per share) is never in the table's millions.
+_PER_SHARE = re.compile(r"(?i:\bper\s+(?:\w+\s+){0,2}(?:share|ADS|unit)\b|\bEPS\b)|1株当たり|一株当たり|每股")
 _AMBIGUOUS = "<ambiguous>"
 _BARE_YEAR = re.compile(r"(?:19|20)\d{2}")
 _PART_OF_YEAR = re.compile(
@@ -532,11 +534,17 @@ class _TableReader:
                   for u in _units_of(text, currency)]
         for units in (stated, table_units):
             same = [u for u in units if unit_dimension(u) == unit_dimension(expected)]
-            if same:
-                return same[0]
-            if units:
-                return units[0]
-        return declared.for_metric(metric, expected) or expected
+            if same or units:
+                chosen = (same or units)[0]
+                return chosen if units is stated else self._per_share_unscaled(r, chosen)
+        return self._per_share_unscaled(r, declared.for_metric(metric, expected) or expected)
+
+    def _per_share_unscaled(self, r: int, unit: str) -> str:
+        """A per-share row keeps the currency but never the table's scale ("in millions, except per share data")."""
+        currency, _, scale = unit.partition("_")
+        if scale and currency in ISO_4217 and any(_PER_SHARE.search(text) for text in self.shape.row_labels[r]):
+            return currency
+        return unit
 
     def _check_totals(self, facts: list[Fact]) -> None:
         """Warn where an entity's figure differs from the sum of all its children's beyond rounding."""

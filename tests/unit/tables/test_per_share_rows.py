@@ -1,0 +1,32 @@
+"""A per-share row keeps its currency but never the scale a statement's caption gives its other rows."""
+
+from __future__ import annotations
+
+import pytest
+
+from ragspine.ingestion.facts_extract import extract_facts
+from ragspine.ingestion.parsers.registry import parse_document
+from tests.unit.tables.zoo import zoo_glossary
+
+
+def _facts(caption: str, label: str) -> dict[str, tuple[float, str]]:
+    text = "\n".join([f"{caption}", "", "| Item | FY2024 | FY2025 |", "|---|---|---|", "| Net sales | 1,000 | 1,200 |",
+                      f"| {label} | 15.10 | 17.74 |", ""])
+    doc = parse_document(text.encode(), filename="statement.md", doc_id="statement.md", max_bytes=1_000_000)
+    facts = extract_facts(doc, glossary=zoo_glossary(), source_file_hash="sha256:00").facts
+    return {f"{f.source_locator.split('row=')[1]}": (f.value, f.unit) for f in facts}
+
+
+@pytest.mark.parametrize("label", ["Basic earnings per share", "Earnings per common share - diluted", "EPS",
+                                   "Dividends declared per share", "1株当たり当期純利益", "基本每股收益"])
+def test_a_per_share_row_is_not_in_the_captions_millions(label: str) -> None:
+    facts = _facts("Income statement (in millions of US dollars, except per share data)", label)
+
+    assert facts["Net sales,col=FY2025"] == (1200, "USD_M")
+    assert facts[f"{label},col=FY2025"] == (17.74, "USD")
+
+
+def test_a_row_without_per_share_keeps_the_caption_scale() -> None:
+    facts = _facts("Income statement (in millions of US dollars, except per share data)", "Share count")
+
+    assert facts["Share count,col=FY2025"][1] != "USD"
