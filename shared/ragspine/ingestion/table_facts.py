@@ -69,6 +69,10 @@ __all__ = ["DeclaredUnits", "Lineage", "TableContext", "table_facts", "unit_dime
 _SEGMENT_SPLIT = re.compile(r"[;；\n]")
 # A per-share figure (earnings, dividends, book value per share) is never in the table's millions.
 _PER_SHARE = re.compile(r"(?i:\bper\s+(?:\w+\s+){0,2}(?:share|ADS|unit)\b|\bEPS\b)|1株当たり|一株当たり|每股")
+# A section of changes in balances (a cash-flow statement's working-capital lines), and the rows that close it.
+_CHANGES_SECTION = re.compile(r"(?i:\bchanges?\s+in\b|\(increase\)|\(decrease\)|increase\s*\(decrease\)|"
+                              r"decrease\s*\(increase\))|増減|增减|变动")
+_SECTION_END = re.compile(r"(?i:net\s+cash|total\b|cash\s+(?:provided|used|generated))|合計|小計|合计|小计|净额")
 _AMBIGUOUS = "<ambiguous>"
 _BARE_YEAR = re.compile(r"(?:19|20)\d{2}")
 _PART_OF_YEAR = re.compile(
@@ -357,13 +361,13 @@ class _TableReader:
         "Federal" under "Current income tax expense:" and again under "Deferred income tax
         expense:" are two line items: read as ``Deferred income tax expense: Federal``. A section
         heading is a row with a label and no value. Labels the table states once, or that the
-        glossary reads, are kept as written.
+        glossary reads, are kept as written, except under a heading of changes: "Accounts payable"
+        under a cash-flow statement's "Changes in operating assets and liabilities:" is a change,
+        never the balance, so every row there is qualified until a net or total row.
         """
         shape = self.shape
         last = shape.label_cols - 1
         counts = Counter(labels[last] for labels in shape.row_labels.values() if labels[last])
-        if all(n == 1 for n in counts.values()):
-            return dict(shape.row_labels)
         qualified = dict(shape.row_labels)
         section = ""
         for r, row in enumerate(self.rows):
@@ -374,7 +378,12 @@ class _TableReader:
                     section = text.rstrip(":：").strip()
                 continue
             label = labels[last]
-            if section and counts[label] > 1 and self.name(label).unknown:
+            if section and _CHANGES_SECTION.search(section):
+                if _SECTION_END.match(label):
+                    section = ""  # "Net cash provided by operating activities" closes the changes
+                else:
+                    qualified[r] = (*labels[:last], f"{section}: {label}")
+            elif section and counts[label] > 1 and self.name(label).unknown:
                 qualified[r] = (*labels[:last], f"{section}: {label}")
         return qualified
 

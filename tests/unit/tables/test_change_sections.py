@@ -1,0 +1,32 @@
+"""A cash-flow statement's working-capital lines are changes, never the balances of the same names."""
+
+from __future__ import annotations
+
+import pytest
+
+from ragspine.ingestion.facts_extract import extract_facts
+from ragspine.ingestion.parsers.registry import parse_document
+from tests.unit.tables.zoo import zoo_glossary
+
+
+def _facts(heading: str) -> dict[str, tuple[str, float]]:
+    rows = [("Net income", "900", "1,000"), (heading, "", ""), ("Net sales", "(120)", "86"),
+            ("Accounts payable", "4,086", "(1,200)"), ("Net cash provided by operating activities", "2,000", "2,500"),
+            ("Net sales", "5", "6")]
+    text = "\n".join(["Consolidated statements of cash flows (in millions of US dollars)", "",
+                      "| Item | FY2024 | FY2025 |", "|---|---|---|", *(f"| {a} | {b} | {c} |" for a, b, c in rows), ""])
+    doc = parse_document(text.encode(), filename="cash.md", doc_id="cash.md", max_bytes=1_000_000)
+    facts = extract_facts(doc, glossary=zoo_glossary(), source_file_hash="sha256:00").facts
+    return {f.source_locator.split("row=")[1]: (f.metric_code, f.value) for f in facts if f.period == "2025"}
+
+
+@pytest.mark.parametrize("heading", ["Changes in operating assets and liabilities:", "(Increase) decrease in:",
+                                     "Increase (decrease) in operating liabilities", "営業資産及び負債の増減"])
+def test_rows_under_a_heading_of_changes_are_changes(heading: str) -> None:
+    facts = _facts(heading)
+
+    change = facts[f"{heading.rstrip(':')}: Net sales,col=FY2025"]
+    assert change[1] == 86 and change[0] != "NET_SALES"
+    assert facts[f"{heading.rstrip(':')}: Accounts payable,col=FY2025"][1] == -1200
+    assert facts["Net cash provided by operating activities,col=FY2025"][1] == 2500
+    assert facts["Net sales,col=FY2025"] == ("NET_SALES", 6)  # after the net row, labels are read as written
