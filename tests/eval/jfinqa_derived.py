@@ -49,9 +49,10 @@ POSITIVE = {"増収", "増益", "増加", "改善"}
 NEGATIVE = {"減収", "減益", "減少", "悪化"}
 _PERIOD = re.compile(r"\d{4}\s*年\s*\d{1,2}\s*月\s*期")
 _NUMBER = re.compile(r"[−-]?\d[\d,]*(?:\.\d+)?")
-_CHANGE = re.compile(r"(増加|減少|横ばい|增加|减少|持平|up|down|unchanged) ([\d.,]+)(?: [A-Z_0-9]+|ポイント| points)?"
+_CHANGE = re.compile(r"(増加|減少|横ばい|增加|减少|持平|up|down|unchanged) ([\d.,]+)(?: [A-Z_0-9]+|ポイント| points)? ?"
                      r"(?:（([+−±])([\d.]+)%）)?")
-_VALUE = re.compile(r"[：:]\s*([−-]?[\d,]+(?:\.\d+)?)\s*(?:PCT|%|[A-Z]{3}_[A-Z0-9]+|TIMES|DAYS|EUR_M|JPY_M)")
+# the figure after the colon, in a unit or in none (a document that states no unit): "：992408 （计算自：…"
+_VALUE = re.compile(r"[：:]\s*([−-]?[\d,]+(?:\.\d+)?)\s*(?:PCT|%|[A-Z]{3}_[A-Z0-9]+|TIMES|DAYS|（|\(|$)")
 
 
 @dataclass(frozen=True)

@@ -474,7 +474,11 @@ class _TableReader:
                 return same[0]
             if units:
                 return units[0]
-        return declared.for_metric(metric, expected) or expected
+        wanted = unit_dimension(expected)
+        found = declared.for_metric(metric, expected) or next(
+            (u for u in declared.by_metric.values() if expected and unit_dimension(u) == wanted), None)
+        # A money cell whose document states no unit keeps none (""): no currency is assumed for it.
+        return found or ("" if wanted == "money" else expected)
 
     def _check_totals(self, facts: list[Fact]) -> None:
         """Warn where an entity's figure differs from the sum of all its children's beyond rounding."""
