@@ -9,7 +9,8 @@ asked through ``answer_question``.
 
 Scoring: the answer's first sourced figure (a stated ``（来源：…）`` or computed ``（计算自：…）`` line),
 put on the scale the question asks ("in USD millions", "in USD billions"), is correct when it
-equals the gold within half a unit of the gold's last place (and of the answer's own rounding);
+equals the gold within half a unit of the gold's last significant place ("$8.70" is 8.7, FinanceBench
+writes two places after rounding to one);
 a different figure is wrong; no figure (not found, a question back, text only) abstains.
 
     .venv/bin/python -m tests.eval.financebench_metrics [--limit N] [--json PATH]
@@ -78,7 +79,7 @@ def verdict(question: str, gold: str, answer: str) -> str:
     want, got = gold_number(gold), said_number(question, answer)
     if got is None or want is None:
         return "abstained"
-    exponent = want.as_tuple().exponent
+    exponent = want.normalize().as_tuple().exponent  # "$8.70" is 8.7 to one place, "$1577.00" a whole number
     places = max(-exponent, 0) if isinstance(exponent, int) else 0
     return "correct" if abs(got - want) <= Decimal(1).scaleb(-places) / 2 + Decimal("0.005") else "wrong"
 

@@ -11,7 +11,9 @@ for a percentage change, the signed amount of a change line for a change, else t
 line (``计算自``: an average, a sum, a ratio). Its scale is the unit the answer states (``USD_K``
 thousand, ``USD_M`` million, ``USD_B`` billion, ``%``/``PCT`` percent, none ""). TAT-QA's EM then
 compares ``'%.4f' % (round(x, 2) * scale)`` of both sides (``tatqa_metric.py``), so a figure in
-the wrong scale or with the wrong sign is wrong. An answer with no figure of that kind abstains.
+the wrong scale or with the wrong sign is not exact. The right number in an answer that states no
+unit (the document states none the reader recognises) is counted apart as ``unit_not_stated``; any
+other figure is wrong; an answer with no figure of that kind abstains.
 
     .venv/bin/python -m tests.eval.tatqa_arithmetic [--open] [--limit N] [--json PATH]
 """
@@ -64,6 +66,18 @@ def exact(pred: float, pred_scale: str, gold: float, gold_scale: str) -> bool:
     return want in said
 
 
+def judge(figure: tuple[float, str] | None, gold: float, gold_scale: str) -> str:
+    """exact (TAT-QA's EM with scale), unit_not_stated (the right number, but the answer states no unit
+    where TAT-QA has a scale: not exact by TAT-QA's EM, not a wrong figure either), wrong, or abstained."""
+    if figure is None:
+        return "abstained"
+    if exact(figure[0], figure[1], gold, gold_scale):
+        return "exact"
+    if not figure[1] and gold_scale and round(figure[0], 2) == round(gold, 2):
+        return "unit_not_stated"
+    return "wrong"
+
+
 def read_figure(question: str, answer: str) -> tuple[float, str] | None:
     """The figure the answer gives for ``question`` and its scale, or None when it gives none of that kind."""
     lines = [line for line in answer.splitlines() if "（来源：" in line or "（计算自：" in line]
@@ -105,7 +119,7 @@ def run(limit: int | None, *, open_vocabulary: bool = False) -> dict[str, Any]:
     contexts = json.loads(TATQA.read_text(encoding="utf-8"))[:limit]
     counts: Counter[str] = Counter()
     by_type: dict[str, Counter[str]] = {}
-    examples: dict[str, list[dict[str, Any]]] = {"wrong": [], "abstained": []}
+    examples: dict[str, list[dict[str, Any]]] = {"wrong": [], "unit_not_stated": [], "abstained": []}
     runner = CliRunner()
     os.environ.update({"RAGSPINE_EMBEDDER": "none", "RAGSPINE_TODAY": "2026-11-30", "RAGSPINE_ENV": "test"})
     with tempfile.TemporaryDirectory() as tmp:
@@ -135,14 +149,11 @@ def run(limit: int | None, *, open_vocabulary: bool = False) -> dict[str, Any]:
                 result = answer_question(text, qa=services.qa)
                 figure = read_figure(text, result.answer)
                 gold = float(question["answer"])
-                if figure is None:
-                    verdict = "abstained"
-                else:
-                    verdict = "exact" if exact(figure[0], figure[1], gold, str(question["scale"])) else "wrong"
+                verdict = judge(figure, gold, str(question["scale"]))
                 counts[verdict] += 1
                 by_type.setdefault(question["answer_type"], Counter())[verdict] += 1
                 bucket = examples.get(verdict)
-                if bucket is not None and len(bucket) < 60:
+                if bucket is not None and len(bucket) < 80:
                     bucket.append({"question": text, "gold": f"{question['answer']} {question['scale']}".strip(),
                                    "derivation": question.get("derivation", ""),
                                    "said": None if figure is None else f"{figure[0]} {figure[1]}".strip(),
@@ -150,9 +161,10 @@ def run(limit: int | None, *, open_vocabulary: bool = False) -> dict[str, Any]:
     n = sum(counts.values()) or 1
     return {"glossary": "fresh from domain init" if open_vocabulary else "each table's row labels listed",
             "contexts": len(contexts), "questions": sum(counts.values()),
-            "exact": counts["exact"], "wrong": counts["wrong"], "abstained": counts["abstained"],
-            "exact_rate": round(counts["exact"] / n, 3), "wrong_rate": round(counts["wrong"] / n, 3),
-            "by_type": {k: dict(v) for k, v in by_type.items()}, **examples}
+            "exact": counts["exact"], "unit_not_stated": counts["unit_not_stated"], "wrong": counts["wrong"],
+            "abstained": counts["abstained"], "exact_rate": round(counts["exact"] / n, 3),
+            "wrong_rate": round(counts["wrong"] / n, 3), "by_type": {k: dict(v) for k, v in by_type.items()},
+            "examples": examples}
 
 
 def main(argv: list[str] | None = None) -> None:
