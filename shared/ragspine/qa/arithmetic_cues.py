@@ -136,10 +136,10 @@ def _by_formula(norm: str, metrics: list[Mention], glossary: Glossary) -> tuple[
             multiplied.update({str(first.code), str(second.code)})
     chosen = None
     for code, formula in glossary.formulas.items():
-        inputs = set(formula.inputs)
-        by_product = len(inputs) >= 2 and inputs == multiplied
+        factors = set(formula.inputs)
+        by_product = len(factors) >= 2 and factors == multiplied
         by_name = code in named and any(_names_variant(code, other, glossary) for other in named
-                                        if other not in inputs)
+                                        if other not in factors)
         if by_product or by_name:
             chosen = (code, formula.inputs)
             break
