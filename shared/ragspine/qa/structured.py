@@ -151,7 +151,7 @@ _CHANGE = {
 
 
 def render_difference(diff: Difference, glossary: Glossary, lang: Lang = Lang.ZH) -> str:
-    """``中国内地（ACME_CN）营业收入（REVENUE）：FY2025 较 FY2024 增加 132 USD_M（+10.0%）`` with both sources."""
+    """``中国内地（ACME_CN）营业收入（REVENUE）：FY2025 较 FY2024 增加 132 USD_M（+10.00%）`` with both sources."""
     later, earlier = diff.later, diff.earlier
     template, words, points = _CHANGE[lang]
     direction = words[0] if diff.absolute > 0 else words[1] if diff.absolute < 0 else words[2]
