@@ -198,6 +198,8 @@ def with_derived(outcome: StructuredOutcome, *, facts: FactStore, glossary: Glos
     computed = list(outcome.computed)
     sources = {(s["doc"], s["locator"]): s for s in outcome.sources}
     derived = 0
+    # "何%か" asks the headline in percent; its factors (asset turnover under a DuPont ROE) keep their unit
+    headline = next((r.query.metric_code for r in outcome.results if r.query is not None), None)
     values: dict[MetricQuery, tuple[Decimal, str, tuple[Fact, ...]]] = {}  # each formula metric's figure
     for index, result in enumerate(outcome.results):
         query = result.query
@@ -215,7 +217,7 @@ def with_derived(outcome: StructuredOutcome, *, facts: FactStore, glossary: Glos
             continue
         if result.status is not QueryStatus.NOT_FOUND or index >= len(lines):
             continue
-        if percent and isinstance(made, Computed) and made.unit in MULTIPLE_UNITS:
+        if percent and isinstance(made, Computed) and made.unit in MULTIPLE_UNITS and query.metric_code == headline:
             made = replace(made, value=made.value * 100, unit="PCT")  # "何%か" of a multiple: said in percent
         line, numbers = render_computed(query, made, glossary, lang, places=places)
         lines[index] = line

@@ -116,7 +116,8 @@ class TestAskedByItsFormula:
         first, *rest = result.answer.splitlines()
         assert "ROE_DUPONT" in first and "8.00 PCT" in first, result.answer
         assert "（ROE）" not in result.answer and "(ROE)" not in result.answer  # not the other ROE as well
-        if "×" in question:
+        if "×" in question:  # the factors follow, each in its own unit (何%か asks the headline in percent)
+            assert any("FINANCIAL_LEVERAGE" in r and "2.00 TIMES" in r for r in rest), result.answer
             assert [m for m in ("NET_MARGIN", "ASSET_TURNOVER", "FINANCIAL_LEVERAGE") if any(m in r for r in rest)] \
                 == ["NET_MARGIN", "ASSET_TURNOVER", "FINANCIAL_LEVERAGE"]
 
