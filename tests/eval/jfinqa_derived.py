@@ -49,9 +49,10 @@ POSITIVE = {"増収", "増益", "増加", "改善"}
 NEGATIVE = {"減収", "減益", "減少", "悪化"}
 _PERIOD = re.compile(r"\d{4}\s*年\s*\d{1,2}\s*月\s*期")
 _NUMBER = re.compile(r"[−-]?\d[\d,]*(?:\.\d+)?")
-_CHANGE = re.compile(r"(増加|減少|横ばい|增加|减少|持平|up|down|unchanged) ([\d.,]+)(?: [A-Z_0-9]+|ポイント| points)?"
+_CHANGE = re.compile(r"(増加|減少|横ばい|增加|减少|持平|up|down|unchanged) ([\d.,]+)(?: [A-Z_0-9]+|ポイント| points)? ?"
                      r"(?:（([+−±])([\d.]+)%）)?")
-_VALUE = re.compile(r"[：:]\s*([−-]?[\d,]+(?:\.\d+)?)\s*(?:PCT|%|[A-Z]{3}_[A-Z0-9]+|TIMES|DAYS|EUR_M|JPY_M)")
+# the figure after the colon, in a unit or in none (a document that states no unit): "：992408 （计算自：…"
+_VALUE = re.compile(r"[：:]\s*([−-]?[\d,]+(?:\.\d+)?)\s*(?:PCT|%|[A-Z]{3}_[A-Z0-9]+|TIMES|DAYS|（|\(|$)")
 
 
 @dataclass(frozen=True)
@@ -170,6 +171,7 @@ def _candidates(item: dict[str, Any], lines: list[str]) -> list[Decimal]:
             if "%" in question and change.group(4):
                 return [sign * Decimal(change.group(4))]
             return [sign * Decimal(change.group(2).replace(",", ""))]
+        return []  # a change asked and none given: one period's figure is not the answer
     computed = [line for line in lines if "计算自" in line]
     if not computed:
         return []  # the answer gives the stated inputs but not the figure asked: not an answer to it
@@ -237,7 +239,15 @@ def summary(scored: list[Scored]) -> dict[str, Any]:
                 "correct_rate": round(c["correct"] / n, 3), "wrong_rate": round(c["wrong"] / n, 3)}
     subtasks = sorted({s.subtask for s in scored})
     return {"all": counts(scored), **{t: counts([s for s in scored if s.subtask == t]) for t in subtasks},
+            "halves": {half: counts([s for s in scored if half_of(s.id) == half]) for half in ("even", "odd")},
             "wrong": [s.__dict__ for s in scored if s.verdict == "wrong"]}
+
+
+def half_of(item_id: str) -> str:
+    """``even`` or ``odd`` by the number in the id (``nr_040`` even): two halves holding every subtask, to see
+    whether what was tuned on one half holds on the other."""
+    digits = re.sub(r"\D", "", item_id)
+    return "odd" if digits and int(digits) % 2 else "even"
 
 
 def main(argv: list[str] | None = None) -> None:

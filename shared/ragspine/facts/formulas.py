@@ -1,8 +1,10 @@
 """Formula metrics: a metric defined over other metrics (``OPERATING_MARGIN = OPERATING_INCOME / REVENUE``).
 
 A formula is read with ``ast`` and only a whitelist is accepted: metric codes, numbers,
-``+ - * /``, unary minus and parentheses. Nothing is ever evaluated by Python itself; the
-tree is walked here over ``Decimal`` values, so a formula can only do arithmetic.
+``+ - * /``, unary minus, parentheses and ``ABS(…)`` (the size of a figure whatever its sign:
+capex is written ``(1,234)`` in one statement and ``1,234`` in another). Nothing is ever
+evaluated by Python itself; the tree is walked here over ``Decimal`` values, so a formula can
+only do arithmetic.
 
 A formula whose metric is kept in ``PCT`` gives a percentage: the ratio is multiplied by 100.
 """
@@ -17,6 +19,8 @@ from decimal import Decimal, DivisionByZero, InvalidOperation
 from ragspine.facts.unit_scales import money_unit
 
 MAX_FORMULA_CHARS = 300
+ABS = "ABS"  # the one function a formula may call: the size of a figure, whatever sign it is written with
+_ALLOWED = "only metric codes, numbers, + - * /, ABS(…) and parentheses"
 PERCENT_UNITS = frozenset({"PCT"})
 # Units of a pure number: a ratio, a multiple, a number of days or times.
 DIMENSIONLESS_UNITS = frozenset({"PCT", "RATIO", "TIMES", "X", "DAYS", "MULTIPLE"})
@@ -64,15 +68,22 @@ def parse_formula(text: str) -> Formula:
     try:
         tree = ast.parse(text.strip(), mode="eval").body
     except SyntaxError as exc:
-        raise FormulaError(f"the formula {text!r} is not valid: {exc.msg}; use metric codes, numbers, "
-                           "+ - * / and parentheses") from exc
+        raise FormulaError(f"the formula {text!r} is not valid: {exc.msg}; use {_ALLOWED[5:]}") from exc
     inputs: dict[str, None] = {}
     _check(tree, text, inputs)
     return Formula(text.strip(), tree, tuple(inputs))
 
 
+def _is_abs(node: ast.AST) -> bool:
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == ABS
+            and len(node.args) == 1 and not node.keywords)
+
+
 def _check(node: ast.AST, text: str, inputs: dict[str, None]) -> None:
-    if isinstance(node, ast.BinOp) and type(node.op) in _ALLOWED_BINOPS:
+    if _is_abs(node):
+        assert isinstance(node, ast.Call)
+        _check(node.args[0], text, inputs)
+    elif isinstance(node, ast.BinOp) and type(node.op) in _ALLOWED_BINOPS:
         _check(node.left, text, inputs)
         _check(node.right, text, inputs)
     elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
@@ -83,11 +94,12 @@ def _check(node: ast.AST, text: str, inputs: dict[str, None]) -> None:
         return
     else:
         what = ast.get_source_segment(text.strip(), node) or type(node).__name__
-        raise FormulaError(f"the formula {text!r} uses {what!r}, which is not allowed: only metric codes, "
-                           "numbers, + - * / and parentheses")
+        raise FormulaError(f"the formula {text!r} uses {what!r}, which is not allowed: {_ALLOWED}")
 
 
 def _eval(node: ast.expr, values: Mapping[str, Decimal]) -> Decimal:
+    if isinstance(node, ast.Call):  # parse_formula admits no call but ABS(x)
+        return abs(_eval(node.args[0], values))
     if isinstance(node, ast.BinOp):
         return _ALLOWED_BINOPS[type(node.op)](_eval(node.left, values), _eval(node.right, values))
     if isinstance(node, ast.UnaryOp):
@@ -143,6 +155,8 @@ def formula_dimension(formula: Formula, dimension_of: Callable[[str], Dimension]
             return left
         if isinstance(node, ast.UnaryOp):
             return walk(node.operand)
+        if isinstance(node, ast.Call):  # ABS(x) measures what x measures
+            return walk(node.args[0])
         if isinstance(node, ast.Name):
             return dimension_of(node.id)
         return _NUMBER

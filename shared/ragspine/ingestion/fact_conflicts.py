@@ -33,5 +33,13 @@ def differing_facts(stated: Iterable[Iterable[Fact]], kept: Iterable[Fact]) -> l
 
 
 def differs(kept: Fact, other: Fact) -> bool:
-    """Whether ``other`` states a figure ``kept`` does not (1320 and 1320.0 are the same figure)."""
-    return other.value != kept.value or other.unit != kept.unit
+    """Whether ``other`` states a figure ``kept`` does not (1320 and 1320.0 are the same figure).
+
+    The same number written once without a unit ("") is the same figure, not a second one.
+    """
+    return other.value != kept.value or (other.unit != kept.unit and other.unit != "")
+
+
+def same_figure_stating_unit(kept: Fact, other: Fact) -> bool:
+    """Whether ``other`` is ``kept``'s number with the unit ``kept`` does not state: it is kept instead."""
+    return kept.unit == "" and other.unit != "" and other.value == kept.value

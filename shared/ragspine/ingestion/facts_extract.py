@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 from ragspine.facts.glossary import Glossary, Period, SlotKind
 from ragspine.facts.model import Fact, FactKey, format_number
+from ragspine.ingestion.fact_conflicts import differs, same_figure_stating_unit
 from ragspine.ingestion.model import Block, BlockKind, ParsedDocument
 from ragspine.ingestion.table_facts import Lineage, TableContext, table_facts, units_in
 from ragspine.sensitivity import Sensitivity
@@ -198,11 +199,12 @@ def primary_facts(results: Iterable[ExtractionResult]) -> MergedFacts:
                 rank = (1, gap if gap > 0 else 10_000 - gap)
             seen.setdefault(fact.key, []).append(fact)
             current = best.get(fact.key)
-            if current is None or rank < current[0]:
+            if current is None or (rank < current[0] and not same_figure_stating_unit(fact, current[2])) \
+                    or same_figure_stating_unit(current[2], fact):
                 best[fact.key] = (rank, current[1] if current else order, fact)
     warnings = []
     for key, (_, _, kept) in best.items():
-        others = [f for f in seen[key] if f.value != kept.value or f.unit != kept.unit]
+        others = [f for f in seen[key] if differs(kept, f)]
         for other in others:
             warnings.append(
                 f"{'/'.join(key)}: {kept.source_doc_id} ({kept.source_locator}) says "

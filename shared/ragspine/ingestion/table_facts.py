@@ -546,7 +546,11 @@ class _TableReader:
             if same or units:
                 chosen = (same or units)[0]
                 return chosen if units is stated else self._per_share_unscaled(r, chosen)
-        return self._per_share_unscaled(r, declared.for_metric(metric, expected) or expected)
+        wanted = unit_dimension(expected)
+        found = declared.for_metric(metric, expected) or next(
+            (u for u in declared.by_metric.values() if expected and unit_dimension(u) == wanted), None)
+        # A money cell whose document states no unit keeps none (""): no currency is assumed for it.
+        return self._per_share_unscaled(r, found) if found else ("" if wanted == "money" else expected)
 
     def _per_share_unscaled(self, r: int, unit: str) -> str:
         """A per-share row keeps the currency but never the table's scale ("in millions, except per share data")."""

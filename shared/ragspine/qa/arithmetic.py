@@ -19,7 +19,7 @@ from ragspine.facts.model import Fact, format_number
 from ragspine.facts.query_metric import QueryResult
 from ragspine.facts.unit_scales import common_unit, rescale
 from ragspine.qa.arithmetic_cues import Arithmetic
-from ragspine.qa.derived import cited
+from ragspine.qa.derived import cited, spaced
 from ragspine.qa.language import Lang
 from ragspine.qa.render import label
 from ragspine.qa.structured import StructuredOutcome, format_decimal
@@ -29,53 +29,53 @@ Key = tuple[str, str, str, Period]  # metric, entity, channel, period
 
 _TEXT = MappingProxyType({
     Lang.ZH: MappingProxyType({
-        "average": "{who}{what}{span}平均值：{value} {unit}（{n} 个数的平均）",
+        "average": "{who}{what}{span}平均值：{value}{unit}（{n} 个数的平均）",
         "ratio": "{who}{period} {a}与{b}之比：{value}{unit}",
         "cagr": "{who}{what} {first}–{last} 年均复合增长率（{n} 年）：{value}%",
-        "sum": "{who}{period} {terms}：{value} {unit}",
-        "gap": "{period} {what}：{a}比{b}{direction} {value} {unit}",
+        "sum": "{who}{period} {terms}：{value}{unit}",
+        "gap": "{period} {what}：{a}比{b}{direction} {value}{unit}",
         "more": "高", "less": "低", "same": "相同，差",
-        "check_yes": "{period} {who}{a} {left} {unit} 等于 {terms} {right} {unit}：一致",
-        "check_no": "{period} {who}{a} {left} {unit} 不等于 {terms} {right} {unit}：不一致，相差 {gap} {unit}",
+        "check_yes": "{period} {who}{a} {left}{unit} 等于 {terms} {right}{unit}：一致",
+        "check_no": "{period} {who}{a} {left}{unit} 不等于 {terms} {right}{unit}：不一致，相差 {gap}{unit}",
         "missing": "无法计算{what}：缺少 {missing} 的数据，因此不提供数值。",
         "units": "无法计算{what}：单位不同（{units}），币种之间不作换算。",
         "rescaled": "（{units} 已换算为 {target}）",
         "join": "、", "plus": " + ", "minus": " − ",
         "w_average": "平均值", "w_ratio": "比率", "w_cagr": "年均复合增长率", "w_sum": "合计", "w_gap": "差额",
-        "w_check": "一致性核对",
+        "w_check": "一致性核对", "unstated": "未注明单位",
     }),
     Lang.EN: MappingProxyType({
-        "average": "{who}{what}{span} average: {value} {unit} (mean of {n} figures)",
+        "average": "{who}{what}{span} average: {value}{unit} (mean of {n} figures)",
         "ratio": "{who}{period} ratio of {a} to {b}: {value}{unit}",
         "cagr": "{who}{what} {first}–{last} compound annual growth rate ({n} years): {value}%",
-        "sum": "{who}{period} {terms}: {value} {unit}",
-        "gap": "{period} {what}: {a} is {value} {unit} {direction} {b}",
+        "sum": "{who}{period} {terms}: {value}{unit}",
+        "gap": "{period} {what}: {a} is {value}{unit} {direction} {b}",
         "more": "above", "less": "below", "same": "level with",
-        "check_yes": "{period} {who}{a} {left} {unit} equals {terms} {right} {unit}: yes, they match",
-        "check_no": "{period} {who}{a} {left} {unit} does not equal {terms} {right} {unit}: no, they differ by "
-                    "{gap} {unit}",
+        "check_yes": "{period} {who}{a} {left}{unit} equals {terms} {right}{unit}: yes, they match",
+        "check_no": "{period} {who}{a} {left}{unit} does not equal {terms} {right}{unit}: no, they differ by "
+                    "{gap}{unit}",
         "missing": "The {what} cannot be computed: there is no figure for {missing}, so no value is given.",
         "units": "The {what} cannot be computed: the units differ ({units}) and currencies are never converted.",
         "rescaled": " ({units} put on the scale of {target})",
         "join": ", ", "plus": " + ", "minus": " − ",
         "w_average": "average", "w_ratio": "ratio", "w_cagr": "growth rate", "w_sum": "sum", "w_gap": "difference",
-        "w_check": "consistency check",
+        "w_check": "consistency check", "unstated": "unit not stated",
     }),
     Lang.JA: MappingProxyType({
-        "average": "{who}{what}{span}の平均：{value} {unit}（{n} 個の数値の平均）",
+        "average": "{who}{what}{span}の平均：{value}{unit}（{n} 個の数値の平均）",
         "ratio": "{who}{period} {a}の{b}に対する比率：{value}{unit}",
         "cagr": "{who}{what} {first}–{last} の年平均成長率（{n} 年）：{value}%",
-        "sum": "{who}{period} {terms}：{value} {unit}",
-        "gap": "{period} {what}：{a}は{b}より {value} {unit} {direction}",
+        "sum": "{who}{period} {terms}：{value}{unit}",
+        "gap": "{period} {what}：{a}は{b}より {value}{unit} {direction}",
         "more": "高い", "less": "低い", "same": "同じ（差",
-        "check_yes": "{period} {who}{a} {left} {unit} は {terms} {right} {unit} と一致します",
-        "check_no": "{period} {who}{a} {left} {unit} は {terms} {right} {unit} と一致しません（差 {gap} {unit}）",
+        "check_yes": "{period} {who}{a} {left}{unit} は {terms} {right}{unit} と一致します",
+        "check_no": "{period} {who}{a} {left}{unit} は {terms} {right}{unit} と一致しません（差 {gap}{unit}）",
         "missing": "{what}は計算できません：{missing} のデータがないため、数値は示しません。",
         "units": "{what}は計算できません：単位が異なり（{units}）、通貨は換算しません。",
         "rescaled": "（{units} は {target} に単位をそろえて計算）",
         "join": "、", "plus": " + ", "minus": " − ",
         "w_average": "平均", "w_ratio": "比率", "w_cagr": "年平均成長率", "w_sum": "合計", "w_gap": "差",
-        "w_check": "整合性の確認",
+        "w_check": "整合性の確認", "unstated": "単位の記載なし",
     }),
 })
 Made = tuple[str, tuple[str, ...]]  # a line and the numbers it shows
@@ -166,7 +166,8 @@ class _Calc:
             return _OnOneUnit([_dec(f) for f in facts], units[0], "", facts)
         target = common_unit(units)
         if target is None:
-            return self.text["units"].format(what=what, units=self.text["join"].join(sorted(set(units))))
+            shown = (u or self.text["unstated"] for u in sorted(set(units)))  # "": the document states no unit
+            return self.text["units"].format(what=what, units=self.text["join"].join(shown))
         moved = sorted({u for u in units if u != target})
         note = self.text["rescaled"].format(units=self.text["join"].join(moved), target=target)
         return _OnOneUnit([rescale(_dec(f), f.unit, target) for f in facts], target, note, facts)
@@ -207,8 +208,8 @@ class _Calc:
                     span = (f" {periods[0].label}–{periods[-1].label}" if over_periods
                             else f" {periods[0].label}")
                     line = self.text["average"].format(who=self.who(entity) if entity else "",
-                                                       what=self.metric(metric), span=span, value=shown, unit=unit,
-                                                       n=len(values))
+                                                       what=self.metric(metric), span=span, value=shown,
+                                                       unit=spaced(unit), n=len(values))
                     made.append((f"{line}{note}{cited(tuple(facts))}", (shown, str(len(values)))))
         return made
 
@@ -281,7 +282,7 @@ class _Calc:
                     total = values[0] - sum(values[1:], Decimal(0)) if subtract else sum(values, Decimal(0))
                     shown = self.amount(total, facts)
                     line = self.text["sum"].format(who=self.who(entity), period=period.label, terms=terms,
-                                                   value=shown, unit=unit)
+                                                   value=shown, unit=spaced(unit))
                     made.append((f"{line}{note}{cited(tuple(facts))}", (shown,)))
         return made
 
@@ -303,7 +304,8 @@ class _Calc:
                     direction = self.text["more" if gap > 0 else "less" if gap < 0 else "same"]
                     line = self.text["gap"].format(period=period.label, what=self.metric(metric), a=self.entity(a),
                                                    b=self.entity(b), value=shown,
-                                                   unit="points" if unit == "PCT" and self.lang is Lang.EN else unit,
+                                                   unit=(" points" if unit == "PCT" and self.lang is Lang.EN
+                                                         else spaced(unit)),
                                                    direction=direction)
                     made.append((f"{line}{note}{cited(tuple(facts))}", (shown,)))
         return made
@@ -338,7 +340,7 @@ class _Calc:
                                                  a=self.text["plus"].join(self.metric(m) for m in whole),
                                                  left=left_shown, right=right_shown,
                                                  terms=self.text["plus"].join(self.metric(m) for m in parts),
-                                                 unit=unit, gap=gap)
+                                                 unit=spaced(unit), gap=gap)
                     made.append((f"{line}{note}{cited(tuple(facts))}", (left_shown, right_shown, gap)))
         return made
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from ragspine.facts.glossary import Glossary, Mention, Period, normalize_text
+from ragspine.facts.glossary import Glossary, Mention, Period, SlotKind, normalize_text
 from ragspine.qa.slots import ParsedSlots
 
 _NUMBER_WORDS = {"zero": 0, "no": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
@@ -73,6 +73,8 @@ class Arithmetic:
     denominator: str | None = None  # the metric a ratio divides by, when the wording says ("A に占める B")
     explicit: tuple[str, str] | None = None  # "(経常利益/総資産)": the question's own ratio of two metrics
     plus_group: tuple[str, ...] = ()  # "(流動資産+固定資産)": metrics the question itself adds up
+    # "ROEをDuPont分解(純利益率×総資産回転率×財務レバレッジ)で": the formula metric asked, then its factors
+    by_formula: tuple[str, ...] = ()
 
     def __bool__(self) -> bool:
         return self != NO_ARITHMETIC
@@ -111,7 +113,57 @@ def read_arithmetic(question: str, glossary: Glossary) -> Arithmetic:
         entity_gap=bool(ENTITY_GAP.search(text)), consistency=consistency, places=_places(norm),
         percent=bool(PERCENT.search(norm)),
         denominator=explicit[1] if explicit else _denominator(norm, metrics) if ratio else None,
-        explicit=explicit, plus_group=_plus_group(norm, metrics) if consistency else ())
+        explicit=explicit, plus_group=_plus_group(norm, metrics) if consistency else (),
+        by_formula=_by_formula(norm, metrics, glossary))
+
+
+_TIMES = frozenset({"×", "*", "x", "✕"})  # between two factor names: "A × B × C"
+
+
+def _by_formula(norm: str, metrics: list[Mention], glossary: Glossary) -> tuple[str, ...]:
+    """The formula metric the question asks for by its method, then its factors; () when it asks none.
+
+    Two wordings ask for a figure by its formula: the factors written as a product ("ROE
+    (純利益率×総資産回転率×財務レバレッジ)", "ROE using net margin × asset turnover × leverage"),
+    and a formula metric named with the figure it is a way of computing ("ROE by DuPont analysis":
+    one of its names holds another metric's name). Either way the answer is that formula metric,
+    not the other figure of the same name computed another way.
+    """
+    named = list(dict.fromkeys(str(m.code) for m in metrics))
+    multiplied: set[str] = set()
+    for first, second in zip(metrics, metrics[1:], strict=False):
+        if norm[first.end:second.start].strip() in _TIMES and first.code != second.code:
+            multiplied.update({str(first.code), str(second.code)})
+    chosen = None
+    for code, formula in glossary.formulas.items():
+        factors = set(formula.inputs)
+        by_product = len(factors) >= 2 and factors == multiplied
+        by_name = code in named and any(_names_variant(code, other, glossary) for other in named
+                                        if other not in factors)
+        if by_product or by_name:
+            chosen = (code, formula.inputs)
+            break
+    if chosen is None:
+        return ()
+    code, inputs = chosen
+    unit = glossary.term(SlotKind.METRIC, code).unit
+
+    def computed_otherwise(other: str) -> bool:  # ROE beside DuPont ROE: the figure the formula computes
+        if _names_variant(code, other, glossary):
+            return True
+        return code not in named and glossary.term(SlotKind.METRIC, other).unit == unit
+
+    others = [m for m in named if m != code and m not in inputs and not computed_otherwise(m)]
+    return tuple(dict.fromkeys((code, *inputs, *others)))
+
+
+def _names_variant(code: str, other: str, glossary: Glossary) -> bool:
+    """Whether one of formula metric ``code``'s names holds a name of metric ``other`` ("DuPont ROE", "ROE")."""
+    if other == code:
+        return False
+    mine = [alias for alias, (_, owner) in glossary.aliases.items() if owner == code]
+    theirs = [alias for alias, (_, owner) in glossary.aliases.items() if owner == other and len(alias) >= 2]
+    return any(re.search(rf"(?<![a-z]){re.escape(t)}(?![a-z])", m) for m in mine for t in theirs if t != m)
 
 
 def _plus_group(norm: str, metrics: list[Mention]) -> tuple[str, ...]:

@@ -32,42 +32,43 @@ from ragspine.sensitivity import Sensitivity
 MAX_DEPTH = 4  # formulas over formulas (DuPont over margins and turnovers) nest at most this deep
 MULTIPLE_UNITS = frozenset({"TIMES", "RATIO", "X", "MULTIPLE"})
 RATIO_PLACES = 2  # a computed ratio, percentage, multiple or day count is shown to two decimals
+UNSTATED = ""  # the unit of an amount whose document states none (no currency is assumed for it)
 
 _TEXT = MappingProxyType({
     Lang.ZH: MappingProxyType({
-        "value": "{what}：{value} {unit}（按公式 {formula} 计算：{inputs}{scale}）",
-        "input": "{name} {value} {unit}", "join": "；",
+        "value": "{what}：{value}{unit}（按公式 {formula} 计算：{inputs}{scale}）",
+        "input": "{name} {value}{unit}", "join": "；",
         "missing": "无法计算{what}（{formula}）：缺少 {missing} 的数据，因此不提供数值。",
         "currencies": "无法计算{what}（{formula}）：输入的币种不同（{units}），币种之间不作换算。",
         "zero": "无法计算{what}（{formula}）：除数为零。",
         "scale": "；{units} 已统一换算为 {target}",
-        "check": "核对：按公式 {formula} 计算为 {value} {unit}，与公布数不一致（以公布数为准）",
+        "check": "核对：按公式 {formula} 计算为 {value}{unit}，与公布数不一致（以公布数为准）",
         "change": "{entity}{metric}：{later} 较 {earlier} {direction} {amount}",
-        "up": "增加", "down": "减少", "level": "持平", "points": "个百分点",
+        "up": "增加", "down": "减少", "level": "持平", "points": "个百分点", "unstated": "未注明单位",
     }),
     Lang.EN: MappingProxyType({
-        "value": "{what}: {value} {unit} (computed as {formula}: {inputs}{scale})",
-        "input": "{name} {value} {unit}", "join": "; ",
+        "value": "{what}: {value}{unit} (computed as {formula}: {inputs}{scale})",
+        "input": "{name} {value}{unit}", "join": "; ",
         "missing": "{what} cannot be computed ({formula}): there is no figure for {missing}, so no value is given.",
         "currencies": "{what} cannot be computed ({formula}): its inputs are in different currencies ({units}), "
                       "which are never converted.",
         "zero": "{what} cannot be computed ({formula}): it divides by zero.",
         "scale": "; {units} put on the scale of {target}",
-        "check": "Check: computed as {formula} it is {value} {unit}, which differs from the stated figure "
+        "check": "Check: computed as {formula} it is {value}{unit}, which differs from the stated figure "
                  "(the stated figure prevails)",
         "change": "{entity} {metric}: {later} vs {earlier} {direction} {amount}",
-        "up": "up", "down": "down", "level": "unchanged", "points": " points",
+        "up": "up", "down": "down", "level": "unchanged", "points": " points", "unstated": "unit not stated",
     }),
     Lang.JA: MappingProxyType({
-        "value": "{what}：{value} {unit}（{formula} で計算：{inputs}{scale}）",
-        "input": "{name} {value} {unit}", "join": "；",
+        "value": "{what}：{value}{unit}（{formula} で計算：{inputs}{scale}）",
+        "input": "{name} {value}{unit}", "join": "；",
         "missing": "{what}は計算できません（{formula}）：{missing} のデータがないため、数値は示しません。",
         "currencies": "{what}は計算できません（{formula}）：入力の通貨が異なり（{units}）、通貨は換算しません。",
         "zero": "{what}は計算できません（{formula}）：ゼロで割ることになります。",
         "scale": "；{units} は {target} に単位をそろえて計算",
-        "check": "検算：{formula} で計算すると {value} {unit} となり、公表値と異なります（公表値を優先）",
+        "check": "検算：{formula} で計算すると {value}{unit} となり、公表値と異なります（公表値を優先）",
         "change": "{entity}{metric}：{later} は {earlier} 比 {direction} {amount}",
-        "up": "増加", "down": "減少", "level": "横ばい", "points": "ポイント",
+        "up": "増加", "down": "減少", "level": "横ばい", "points": "ポイント", "unstated": "単位の記載なし",
     }),
 })
 
@@ -125,6 +126,9 @@ def compute(metric: str, entity: str, period: Period, channel: str, *, facts: Fa
     target = common_unit(money) if money else None
     if money and target is None:
         return NotComputed(currencies=tuple(money))
+    unstated = [name for name, (_, unit) in values.items() if unit == UNSTATED and _amount(name, glossary)]
+    if unstated and money:  # an amount in no stated unit beside one in a currency: they may not agree
+        return NotComputed(currencies=(*money, UNSTATED))
     numbers: dict[str, Decimal] = {}
     for name, (value, unit) in values.items():
         if unit in PERCENT_UNITS:
@@ -136,23 +140,37 @@ def compute(metric: str, entity: str, period: Period, channel: str, *, facts: Fa
     result = formula.evaluate(numbers)
     if result is None:
         return NotComputed(zero=True)
-    unit = _result_unit(glossary.term(SlotKind.METRIC, metric).unit or "", formula, values, target)
+    unit = _result_unit(glossary.term(SlotKind.METRIC, metric).unit or "", formula, values, target,
+                        unstated=bool(unstated))
     if unit in PERCENT_UNITS:
         result *= 100
     return Computed(result, unit, tuple(dict.fromkeys(used)), tuple(dict.fromkeys(rescaled)), target or "")
 
 
-def _result_unit(declared: str, formula: Formula, values: dict[str, tuple[Decimal, str]], target: str | None) -> str:
-    """The unit to show: a money result in its inputs' (common) unit, anything else in the metric's own."""
-    if target is not None and (declared == "MONEY" or money_unit(declared) is not None):
+def _result_unit(declared: str, formula: Formula, values: dict[str, tuple[Decimal, str]], target: str | None, *,
+                 unstated: bool = False) -> str:
+    """The unit to show: a money result in its inputs' (common) unit, anything else in the metric's own.
+
+    A money result of amounts whose documents state no unit states none either.
+    """
+    is_money = declared == "MONEY" or money_unit(declared) is not None
+    if target is not None and is_money:
         return target
+    if unstated and is_money:
+        return UNSTATED
     return declared
+
+
+def _amount(metric: str, glossary: Glossary) -> bool:
+    """Whether ``metric`` is an amount of money (its glossary unit a currency, or the pack's MONEY)."""
+    unit = glossary.term(SlotKind.METRIC, metric).unit or ""
+    return unit == "MONEY" or money_unit(unit) is not None
 
 
 def shown(computed: Computed, places: int | None = None) -> str:
     """The computed value as shown: to ``places`` decimals when the question asks, else a money amount in its
     inputs' precision and anything else to two decimals."""
-    if places is None and money_unit(computed.unit) is not None:
+    if places is None and (money_unit(computed.unit) is not None or computed.unit == UNSTATED):
         places = max((_places(f.value) for f in computed.inputs), default=0)
     elif places is None:
         places = RATIO_PLACES
@@ -180,6 +198,8 @@ def with_derived(outcome: StructuredOutcome, *, facts: FactStore, glossary: Glos
     computed = list(outcome.computed)
     sources = {(s["doc"], s["locator"]): s for s in outcome.sources}
     derived = 0
+    # "何%か" asks the headline in percent; its factors (asset turnover under a DuPont ROE) keep their unit
+    headline = next((r.query.metric_code for r in outcome.results if r.query is not None), None)
     values: dict[MetricQuery, tuple[Decimal, str, tuple[Fact, ...]]] = {}  # each formula metric's figure
     for index, result in enumerate(outcome.results):
         query = result.query
@@ -197,7 +217,7 @@ def with_derived(outcome: StructuredOutcome, *, facts: FactStore, glossary: Glos
             continue
         if result.status is not QueryStatus.NOT_FOUND or index >= len(lines):
             continue
-        if percent and isinstance(made, Computed) and made.unit in MULTIPLE_UNITS:
+        if percent and isinstance(made, Computed) and made.unit in MULTIPLE_UNITS and query.metric_code == headline:
             made = replace(made, value=made.value * 100, unit="PCT")  # "何%か" of a multiple: said in percent
         line, numbers = render_computed(query, made, glossary, lang, places=places)
         lines[index] = line
@@ -237,7 +257,7 @@ def _changes(outcome: StructuredOutcome, values: dict[MetricQuery, tuple[Decimal
         shown_gap = format_decimal(abs(gap).quantize(Decimal(1).scaleb(-(RATIO_PLACES if places is None else places)),
                                                      rounding=ROUND_HALF_UP))
         direction = text["up" if gap > 0 else "down" if gap < 0 else "level"]
-        amount = f"{shown_gap}{text['points']}" if unit in PERCENT_UNITS else f"{shown_gap} {unit}"
+        amount = f"{shown_gap}{text['points']}" if unit in PERCENT_UNITS else f"{shown_gap}{spaced(unit)}"
         line = text["change"].format(entity=label(glossary.term(SlotKind.ENTITY, query.entity), lang),
                                      metric=label(glossary.term(SlotKind.METRIC, query.metric_code), lang),
                                      later=later.label, earlier=earlier.label, direction=direction, amount=amount)
@@ -265,7 +285,8 @@ def render_computed(query: MetricQuery, made: Computed | NotComputed, glossary: 
     constants = _constants(formula)
     if isinstance(made, NotComputed):
         if made.currencies:
-            return text["currencies"].format(what=what, formula=formula.text, units="、".join(made.currencies)), \
+            units = "、".join(u or text["unstated"] for u in made.currencies)
+            return text["currencies"].format(what=what, formula=formula.text, units=units), \
                 constants
         if made.zero:
             return text["zero"].format(what=what, formula=formula.text), constants
@@ -273,10 +294,10 @@ def render_computed(query: MetricQuery, made: Computed | NotComputed, glossary: 
         return text["missing"].format(what=what, formula=formula.text, missing=names), constants
     value = shown(made, places)
     inputs = text["join"].join(text["input"].format(name=label(glossary.term(SlotKind.METRIC, f.metric_code), lang),
-                                                    value=format_number(f.value), unit=f.unit)
+                                                    value=format_number(f.value), unit=spaced(f.unit))
                                for f in made.inputs)
     scale = text["scale"].format(units="、".join(made.rescaled), target=made.target) if made.rescaled else ""
-    line = text["value"].format(what=what, value=value, unit=made.unit, formula=formula.text, inputs=inputs,
+    line = text["value"].format(what=what, value=value, unit=spaced(made.unit), formula=formula.text, inputs=inputs,
                                 scale=scale)
     return f"{line}{cited(made.inputs)}", (value, *constants, *(format_number(f.value) for f in made.inputs))
 
@@ -293,8 +314,13 @@ def _check_line(stated: Fact, made: Computed | NotComputed, query: MetricQuery, 
         return None
     value = shown(made)
     formula = glossary.formulas[query.metric_code]
-    line = _TEXT[lang]["check"].format(formula=formula.text, value=value, unit=made.unit)
+    line = _TEXT[lang]["check"].format(formula=formula.text, value=value, unit=spaced(made.unit))
     return f"{line}{cited(made.inputs)}", (value, *_constants(formula))
+
+
+def spaced(unit: str) -> str:
+    """`` JPY_M`` after a figure, nothing for an amount whose document states no unit."""
+    return f" {unit}" if unit else ""
 
 
 def cited(inputs: tuple[Fact, ...]) -> str:

@@ -65,6 +65,8 @@ class RuleIntentParser:
         arithmetic = read_arithmetic(question, self._glossary) if slots.metrics else None
         if arithmetic is not None and arithmetic.explicit:  # "ROA(経常利益/総資産)": the question's own formula
             slots = replace(slots, metrics=arithmetic.explicit)
+        if arithmetic is not None and arithmetic.by_formula:  # "ROEをDuPont分解(…×…×…)で": that formula first
+            slots = replace(slots, metrics=arithmetic.by_formula)
         if arithmetic is not None and arithmetic.cagr_years:  # "3-year CAGR to FY2024" starts in FY2021
             slots = with_cagr_start(slots, arithmetic.cagr_years)
         if arithmetic is not None and slots.unknown_names:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from typing import NamedTuple
 
 from ragspine.errors import FieldError, InvalidInputError
@@ -127,11 +127,11 @@ def _differences(results: tuple[QueryResult, ...]) -> tuple[Difference, ...]:
 
 
 def difference(earlier: Fact, later: Fact) -> Difference:
-    """``later - earlier`` in the inputs' precision, and the percent change to one decimal."""
+    """``later - earlier`` in the inputs' precision, and the percent change to two decimals (as growth rates are)."""
     a, b = Decimal(format_number(earlier.value)), Decimal(format_number(later.value))
     places = max(-a.as_tuple().exponent, -b.as_tuple().exponent, 0)  # type: ignore[operator]
     absolute = (b - a).quantize(Decimal(1).scaleb(-places))
-    percent = ((b - a) / a * 100).quantize(Decimal("0.1")) if a != 0 else None
+    percent = ((b - a) / a * 100).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP) if a != 0 else None
     return Difference(earlier, later, absolute, percent)
 
 
@@ -151,11 +151,11 @@ _CHANGE = {
 
 
 def render_difference(diff: Difference, glossary: Glossary, lang: Lang = Lang.ZH) -> str:
-    """``中国内地（ACME_CN）营业收入（REVENUE）：FY2025 较 FY2024 增加 132 USD_M（+10.0%）`` with both sources."""
+    """``中国内地（ACME_CN）营业收入（REVENUE）：FY2025 较 FY2024 增加 132 USD_M（+10.00%）`` with both sources."""
     later, earlier = diff.later, diff.earlier
     template, words, points = _CHANGE[lang]
     direction = words[0] if diff.absolute > 0 else words[1] if diff.absolute < 0 else words[2]
-    unit = points if later.unit == "PCT" else f" {later.unit}"
+    unit = points if later.unit == "PCT" else f" {later.unit}" if later.unit else ""  # "": no unit stated
     percent = ""
     if diff.percent is not None:
         sign = "+" if diff.percent > 0 else "−" if diff.percent < 0 else "±"

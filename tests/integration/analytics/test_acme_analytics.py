@@ -56,7 +56,7 @@ class TestPriorPeriod:
         assert "FY2023 净利润（NET_PROFIT）：38.4 USD_M（来源：" in body["answer"]
         assert "FY2024 净利润（NET_PROFIT）：29.5 USD_M（来源：" in body["answer"]
         line = computed_line(body, "较 FY2023")
-        assert "减少 8.9 USD_M（−23.2%）" in line
+        assert "减少 8.9 USD_M（−23.18%）" in line
 
     @pytest.mark.parametrize("question", [
         "Japan net profit FY2024 year over year", "How did Japan's net profit in 2024 change from last year?",
@@ -66,7 +66,7 @@ class TestPriorPeriod:
         body = ask(question)
         assert body["status"] == "found"
         assert body["slots"]["period"] == ["FY2023", "FY2024"]
-        assert "8.9 USD_M" in body["answer"] and "23.2%" in body["answer"]
+        assert "8.9 USD_M" in body["answer"] and "23.18%" in body["answer"]
 
     def test_a_percentage_changes_in_points(self, ask: Ask) -> None:
         line = computed_line(ask("2024年日本毛利率同比"), "较 FY2023")
@@ -75,7 +75,7 @@ class TestPriorPeriod:
     def test_quarter_over_quarter_crosses_the_year(self, ask: Ask) -> None:
         body = ask("2025年第一季度日本营收环比")
         assert body["slots"]["period"] == ["2024Q4", "2025Q1"]
-        assert "减少 10 USD_M（−5.8%）" in computed_line(body, "较 2024Q4")
+        assert "减少 10 USD_M（−5.81%）" in computed_line(body, "较 2024Q4")
 
     def test_a_missing_prior_period_is_said_and_nothing_is_computed(self, ask: Ask) -> None:
         body = ask("日本2023年净利润同比")
@@ -151,7 +151,7 @@ class TestRelativePeriods:
     def test_last_year_with_year_over_year(self, ask: Ask) -> None:
         body = ask("去年日本营收同比")
         assert body["slots"]["period"] == ["FY2024", "FY2025"]
-        assert "增加 17 USD_M（+2.6%）" in body["answer"]
+        assert "增加 17 USD_M（+2.60%）" in body["answer"]
 
 
 class TestShareAndSums:

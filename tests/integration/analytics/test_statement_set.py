@@ -37,6 +37,8 @@ Unit: EUR m
 | Current assets | 800 | 850 | 900 |
 | Inventories | 180 | 190 | 200 |
 | Current liabilities | 560 | 580 | 600 |
+| Cash flow from operating activities | 180 | 200 | 220 |
+| Purchases of property, plant and equipment | (60) | (70) | (80) |
 """
 COMPUTED = re.compile(r"（计算自：([^（）]*)）")
 
@@ -135,3 +137,17 @@ def test_average_over_a_range_and_cagr(ask: Ask) -> None:
 def test_gross_profit_as_revenue_minus_cost_of_sales(ask: Ask) -> None:
     line, cited = computed(ask("2024年度の売上高から売上原価を差し引いた額はいくらか。"), " − ")
     assert "：800 EUR_M" in line and cited == rows("FY2024", "Revenue", "Cost of sales")
+
+
+@pytest.mark.parametrize("question", ["2024年度のROEをDuPont分解(純利益率×総資産回転率×財務レバレッジ)で求めると何%か",
+                                      "What was ROE in FY2024 using net margin × asset turnover × financial leverage?"])
+def test_a_figure_asked_by_its_formula_leads_the_answer(ask: Ask, question: str) -> None:
+    body = ask(question)
+    first = str(body["answer"]).splitlines()[0]
+    assert "ROE_DUPONT" in first and "8.00 PCT" in first, body["answer"]
+
+
+def test_free_cash_flow_with_capex_written_as_an_outflow(ask: Ask) -> None:
+    line, cited = computed(ask("What was free cash flow in FY2024?"), "FREE_CASH_FLOW")
+    assert ": 140 EUR_M" in line, line  # 220 spent 80 on PP&E, written (80)
+    assert cited == rows("FY2024", "Cash flow from operating activities", "Purchases of property plant and equipment")

@@ -104,7 +104,7 @@ class TestStructured:
 
     def test_the_difference_of_two_years_is_computed_from_both_sources(self, ask: Ask) -> None:
         body = ask("Diagnostics EBITDA FY2024 vs FY2025")
-        assert "down 7.0 EUR_M（−17.0%）（计算自：" in body["answer"]
+        assert "down 7.0 EUR_M（−16.99%）（计算自：" in body["answer"]
         assert _sources(body) == [(REVIEW, "table=6,row=EBITDA,col=FY2024"), (REVIEW, "table=6,row=EBITDA,col=FY2025")]
 
 

@@ -101,3 +101,38 @@ class TestStatedWins:
         result = ask(folder, "What was the operating margin in FY2024?", statement_facts(OPERATING_MARGIN=stated))
         assert "Check" not in result.answer and "7.5 PCT（来源：" in result.answer
         assert cited(result) == rows("OPERATING_MARGIN")
+
+
+class TestAskedByItsFormula:
+    """A question naming the method (DuPont, or the factors as a product) is answered by that formula."""
+
+    @pytest.mark.parametrize("question", [
+        "2024年度のROEをDuPont分解(純利益率×総資産回転率×財務レバレッジ)で求めると何%か",
+        "2024年度のROEをDuPont分解で求めると何%か",
+        "What was ROE in FY2024 using net margin × asset turnover × financial leverage?",
+    ])
+    def test_the_decomposition_is_the_headline_and_its_factors_follow(self, folder: Path, question: str) -> None:
+        result = ask(folder, question)
+        first, *rest = result.answer.splitlines()
+        assert "ROE_DUPONT" in first and "8.00 PCT" in first, result.answer
+        assert "（ROE）" not in result.answer and "(ROE)" not in result.answer  # not the other ROE as well
+        if "×" in question:  # the factors follow, each in its own unit (何%か asks the headline in percent)
+            assert any("FINANCIAL_LEVERAGE" in r and "2.00 TIMES" in r for r in rest), result.answer
+            assert [m for m in ("NET_MARGIN", "ASSET_TURNOVER", "FINANCIAL_LEVERAGE") if any(m in r for r in rest)] \
+                == ["NET_MARGIN", "ASSET_TURNOVER", "FINANCIAL_LEVERAGE"]
+
+    def test_the_factors_asked_alone_are_not_multiplied(self, folder: Path) -> None:
+        result = ask(folder, "What were net margin, asset turnover and financial leverage in FY2024?")
+        assert "ROE_DUPONT" not in result.answer
+        assert "NET_MARGIN" in result.answer.splitlines()[0]
+
+
+class TestOutflowsEitherSign:
+    """Statements write capex as spent (80) or as an outflow ((80), -80): free cash flow is the same."""
+
+    @pytest.mark.parametrize("capex", [80, -80])
+    def test_free_cash_flow_takes_capex_as_spent_whatever_its_sign(self, folder: Path, capex: int) -> None:
+        facts = statement_facts(CAPEX=statement_fact("CAPEX", "2024", capex))
+        result = ask(folder, "free cash flow FY2024", facts)
+        assert "140 EUR_M" in result.answer and "300" not in result.answer, result.answer
+        assert cited(result) == rows("OPERATING_CASH_FLOW", "CAPEX")

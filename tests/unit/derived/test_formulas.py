@@ -95,3 +95,16 @@ class TestScales:
 
     def test_two_currencies_have_no_common_unit(self) -> None:
         assert common_unit(["JPY_M", "USD_M"]) is None
+
+
+def test_abs_takes_the_size_of_a_figure_whatever_its_sign() -> None:
+    formula = parse_formula("OPERATING_CASH_FLOW - ABS(CAPEX)")
+    assert formula.inputs == ("OPERATING_CASH_FLOW", "CAPEX")
+    assert formula.evaluate({"OPERATING_CASH_FLOW": Decimal(220), "CAPEX": Decimal(-80)}) == Decimal(140)
+    assert formula.evaluate({"OPERATING_CASH_FLOW": Decimal(220), "CAPEX": Decimal(80)}) == Decimal(140)
+
+
+@pytest.mark.parametrize("text", ["abs(CAPEX)", "ABS(CAPEX, REVENUE)", "ABS()", "ABS(x=CAPEX)", "MAX(CAPEX)"])
+def test_no_other_call_is_allowed(text: str) -> None:
+    with pytest.raises(FormulaError, match="not allowed|not valid"):
+        parse_formula(text)

@@ -147,7 +147,7 @@ class TestJapaneseFilingWording:
 
     def test_year_over_year_by_the_previous_period(self, folder: Path) -> None:
         result = ask(folder, "2024年3月期の売上高は前期比で何%増減したか。")
-        assert "FY2024 は FY2023 比 増加 200 EUR_M（+11.1%）" in result.answer
+        assert "FY2024 は FY2023 比 増加 200 EUR_M（+11.11%）" in result.answer
 
     def test_revenue_up_or_down(self, folder: Path) -> None:
         result = ask(folder, "2023年3月期から2024年3月期にかけて増収か減収か。")

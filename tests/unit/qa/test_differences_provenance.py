@@ -36,18 +36,18 @@ class TestDifferences:
         result = ask("中国内地FY2024和FY2025的营收对比")
         lines = result.answer.splitlines()
         assert "1320 USD_M" in lines[0] and "1452 USD_M" in lines[1]
-        assert "FY2025 较 FY2024 增加 132 USD_M（+10.0%）" in lines[2]
+        assert "FY2025 较 FY2024 增加 132 USD_M（+10.00%）" in lines[2]
         assert "ACME_FY2024_Review.pptx · slide=2,table=1,row=REVENUE,col=FY2024" in lines[2]
         assert "ACME_FY2025_Review.pptx · slide=2,table=1,row=营业收入,col=FY2025" in lines[2]
         assert len(result.sources) == 2
 
     def test_a_percentage_metric_changes_in_points(self) -> None:
         result = ask("Japan gross margin FY2024 vs FY2025")
-        assert "FY2025 vs FY2024 up 0.5 points（+1.4%）" in result.answer
+        assert "FY2025 vs FY2024 up 0.5 points（+1.39%）" in result.answer
 
     def test_each_enumerated_entity_gets_its_own_difference(self) -> None:
         result = ask("中国内地和香港2024年、2025年的营收")
-        assert "增加 132 USD_M（+10.0%）" in result.answer and "增加 13 USD_M（+3.8%）" in result.answer
+        assert "增加 132 USD_M（+10.00%）" in result.answer and "增加 13 USD_M（+3.85%）" in result.answer
         assert len(result.results) == 4 and result.status is AnswerStatus.FOUND
 
     def test_no_difference_is_invented_when_one_period_is_missing(self) -> None:

@@ -1,0 +1,184 @@
+"""TAT-QA dev arithmetic and count questions through the structured channel, scored by TAT-QA's own EM with scale.
+
+Each of the 278 contexts is ingested the way ``tatqa_tables.py`` does it (the README path: a domain
+folder from ``ragspine domain init``, the table and its paragraphs one Markdown file, ``ragspine
+ingest`` into its own data folder), fresh (``--open``) or with each row label listed as a metric;
+then every question whose ``answer_type`` is ``arithmetic`` or ``count`` is asked through
+``answer_question``.
+
+The figure read from the answer is the one the question asks for: the percent of a change line
+for a percentage change, the signed amount of a change line for a change, else the first computed
+line (``计算自``: an average, a sum, a ratio). Its scale is the unit the answer states (``USD_K``
+thousand, ``USD_M`` million, ``USD_B`` billion, ``%``/``PCT`` percent, none ""). TAT-QA's EM then
+compares ``'%.4f' % (round(x, 2) * scale)`` of both sides (``tatqa_metric.py``), so a figure in
+the wrong scale or with the wrong sign is not exact. The right number in an answer that states no
+unit (the document states none the reader recognises) is counted apart as ``unit_not_stated``; any
+other figure is wrong; an answer with no figure of that kind abstains.
+
+    .venv/bin/python -m tests.eval.tatqa_arithmetic [--open] [--limit N] [--json PATH]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import tempfile
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from tests.eval.tatqa_tables import TATQA, _glossary_mapping, _markdown
+
+ASKED_TYPES = ("arithmetic", "count")
+SCALES = {"": 1.0, "thousand": 1e3, "million": 1e6, "billion": 1e9, "percent": 0.01}
+_UNIT_SCALE = {"K": "thousand", "TH": "thousand", "M": "million", "MN": "million", "B": "billion", "BN": "billion"}
+_PERCENT_CHANGE = re.compile(r"percent(?:age)?\s+(?:change|increase|decrease|growth)|%\s*change|growth rate|"
+                             r"percent(?:age)? (?:increase|decrease)")
+_CHANGE = re.compile(r"(?<![a-z])(?:change|increase|decrease|difference|growth)(?![a-z])")
+# "FY2019 vs FY2018 down 21 USD_K（−0.3%）"
+_CHANGE_LINE = re.compile(r"(?: vs | 较 | は .* 比 )\S+ (up|down|unchanged|增加|减少|持平|増加|減少|横ばい) "
+                          r"([\d.,]+)(?: ([A-Z]{3}(?:_[0-9A-Z]+)?|PCT|points))? ?(?:（([+−±])([\d.]+)%）)?")
+_DIFFERENCE = re.compile(r"(?<![a-z])differ(?:ence|ent)?(?![a-z])")
+_SIGNED = re.compile(r"(?<![a-z])(?:change|increase|decrease)(?![a-z])")
+_COMPUTED = re.compile(r"[：:]\s*([−-]?[\d,]+(?:\.\d+)?)\s*(%|PCT|[A-Z]{3}(?:_[0-9A-Z]+)?)?\s*(?:[（(]|$)")
+
+
+def scale_of(unit: str | None) -> str:
+    """TAT-QA's scale word for an answer's unit."""
+    if not unit:
+        return ""
+    if unit in ("%", "PCT", "points"):
+        return "percent"
+    _, _, scale = unit.partition("_")
+    return _UNIT_SCALE.get(scale, "")
+
+
+def exact(pred: float, pred_scale: str, gold: float, gold_scale: str) -> bool:
+    """TAT-QA's EM for a number: both sides rounded to two places times their scale; a bare number also as is."""
+    want = f"{round(gold, 2) * SCALES[gold_scale]:.4f}"
+    said = {f"{round(pred, 2) * SCALES[pred_scale]:.4f}"}
+    if not pred_scale:
+        said.add(f"{pred:.4f}")
+    return want in said
+
+
+def judge(figure: tuple[float, str] | None, gold: float, gold_scale: str) -> str:
+    """exact (TAT-QA's EM with scale), unit_not_stated (the right number, but the answer states no unit
+    where TAT-QA has a scale: not exact by TAT-QA's EM, not a wrong figure either), wrong, or abstained."""
+    if figure is None:
+        return "abstained"
+    if exact(figure[0], figure[1], gold, gold_scale):
+        return "exact"
+    if not figure[1] and gold_scale and round(figure[0], 2) == round(gold, 2):
+        return "unit_not_stated"
+    return "wrong"
+
+
+def read_figure(question: str, answer: str) -> tuple[float, str] | None:
+    """The figure the answer gives for ``question`` and its scale, or None when it gives none of that kind."""
+    lines = [line for line in answer.splitlines() if "（来源：" in line or "（计算自：" in line]
+    text = question.lower()
+    if _PERCENT_CHANGE.search(text) or _CHANGE.search(text):
+        for line in lines:
+            match = _CHANGE_LINE.search(line)
+            if match is None:
+                continue
+            down = match.group(1) in ("down", "减少", "減少")
+            if _PERCENT_CHANGE.search(text):
+                if match.group(5) is None:
+                    return None
+                sign = -1 if match.group(4) == "−" else 1
+                return sign * float(match.group(5)), "percent"
+            value = float(match.group(2).replace(",", ""))
+            if _DIFFERENCE.search(text) and not _SIGNED.search(text):
+                return value, scale_of(match.group(3))  # "the difference between": its size
+            return (-value if down else value), scale_of(match.group(3))
+    for line in lines:
+        if "计算自" not in line:
+            continue
+        match = _COMPUTED.search(line)
+        if match is not None:
+            return float(match.group(1).replace(",", "").replace("−", "-")), scale_of(match.group(2))
+    return None
+
+
+def run(limit: int | None, *, open_vocabulary: bool = False) -> dict[str, Any]:
+    """Each context through ``ragspine ingest`` into its own folders; every arithmetic and count question asked."""
+    from typer.testing import CliRunner
+
+    from ragspine.bootstrap import get_services
+    from ragspine.cli import app
+    from ragspine.domain.starter import init_domain
+    from ragspine.qa.answer import answer_question
+    from ragspine.settings import get_settings
+
+    contexts = json.loads(TATQA.read_text(encoding="utf-8"))[:limit]
+    counts: Counter[str] = Counter()
+    by_type: dict[str, Counter[str]] = {}
+    examples: dict[str, list[dict[str, Any]]] = {"wrong": [], "unit_not_stated": [], "abstained": []}
+    runner = CliRunner()
+    os.environ.update({"RAGSPINE_EMBEDDER": "none", "RAGSPINE_TODAY": "2026-11-30", "RAGSPINE_ENV": "test"})
+    with tempfile.TemporaryDirectory() as tmp:
+        for index, context in enumerate(contexts):
+            questions = [q for q in context["questions"] if q["answer_type"] in ASKED_TYPES]
+            if not questions:
+                continue
+            table = context["table"]["table"]
+            folder = Path(tmp) / f"c{index}"
+            init_domain(folder / "domain")
+            if not open_vocabulary:
+                (folder / "domain" / "glossary.yaml").write_text(
+                    yaml.safe_dump(_glossary_mapping(folder / "domain", table), allow_unicode=True), encoding="utf-8")
+            document = folder / f"tatqa_{index}.md"
+            document.write_bytes(_markdown(context))
+            os.environ["RAGSPINE_DOMAIN_DIR"] = str(folder / "domain")
+            os.environ["RAGSPINE_DATA_DIR"] = str(folder / "data")
+            get_settings.cache_clear()
+            get_services.cache_clear()
+            ingested = runner.invoke(app, ["ingest", str(document)])
+            if ingested.exit_code != 0:
+                raise RuntimeError(ingested.output)
+            get_services.cache_clear()
+            services = get_services()
+            for question in questions:
+                text = str(question["question"])
+                result = answer_question(text, qa=services.qa)
+                figure = read_figure(text, result.answer)
+                gold = float(question["answer"])
+                verdict = judge(figure, gold, str(question["scale"]))
+                counts[verdict] += 1
+                by_type.setdefault(question["answer_type"], Counter())[verdict] += 1
+                bucket = examples.get(verdict)
+                if bucket is not None and len(bucket) < 80:
+                    bucket.append({"question": text, "gold": f"{question['answer']} {question['scale']}".strip(),
+                                   "derivation": question.get("derivation", ""),
+                                   "said": None if figure is None else f"{figure[0]} {figure[1]}".strip(),
+                                   "answer": result.answer[:900]})
+    n = sum(counts.values()) or 1
+    return {"glossary": "fresh from domain init" if open_vocabulary else "each table's row labels listed",
+            "contexts": len(contexts), "questions": sum(counts.values()),
+            "exact": counts["exact"], "unit_not_stated": counts["unit_not_stated"], "wrong": counts["wrong"],
+            "abstained": counts["abstained"], "exact_rate": round(counts["exact"] / n, 3),
+            "wrong_rate": round(counts["wrong"] / n, 3), "by_type": {k: dict(v) for k, v in by_type.items()},
+            "examples": examples}
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--limit", type=int, default=None)
+    parser.add_argument("--open", action="store_true", help="the glossary fresh from domain init, unedited")
+    parser.add_argument("--json", type=Path, default=None)
+    args = parser.parse_args(argv)
+    report = run(args.limit, open_vocabulary=args.open)
+    text = json.dumps(report, indent=2, ensure_ascii=False)
+    if args.json:
+        args.json.write_text(text + "\n", encoding="utf-8")
+    print(text)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,50 @@
+"""The TAT-QA arithmetic and FinanceBench metrics evaluations: how an answer's figure is read and scored."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.eval import financebench_metrics, tatqa_arithmetic
+
+CHANGE = ("Example Group (EXAMPLE_GROUP) Sales (M1_SALES): FY2019 vs FY2018 down 21 USD_K（−0.34%）"
+          "（计算自：t.md · row=Sales,col=2018；t.md · row=Sales,col=2019）")
+AVERAGE = ("Example Group (EXAMPLE_GROUP) Sales (M1_SALES) FY2018–FY2019 average: 20297.5 USD_K (mean of 2 figures)"
+           "（计算自：t.md · row=Sales,col=2018；t.md · row=Sales,col=2019）")
+
+
+@pytest.mark.parametrize(("question", "answer", "figure"), [
+    ("What was the change in Sales from 2018 to 2019?", CHANGE, (-21.0, "thousand")),
+    ("What is the percentage change in Sales from 2018 to 2019?", CHANGE, (-0.34, "percent")),
+    ("What is the difference in Sales between 2018 and 2019?", CHANGE, (21.0, "thousand")),
+    ("What is the average Sales for 2018 and 2019?", AVERAGE, (20297.5, "thousand")),
+    ("What is the average Sales for 2018 and 2019?", "No data for Sales FY2018.", None),
+])
+def test_the_figure_the_question_asks_for_is_read_with_its_scale(question: str, answer: str,
+                                                                  figure: tuple[float, str] | None) -> None:
+    assert tatqa_arithmetic.read_figure(question, answer) == figure
+
+
+@pytest.mark.parametrize(("figure", "gold", "scale", "verdict"), [
+    ((-21.0, "thousand"), -21.0, "thousand", "exact"),
+    ((-6.754, "percent"), -6.75, "percent", "exact"),
+    ((-21.0, "million"), -21.0, "thousand", "wrong"),  # TAT-QA's EM compares the scaled figure
+    ((-21.0, ""), -21.0, "thousand", "unit_not_stated"),
+    ((21.0, "thousand"), -21.0, "thousand", "wrong"),
+    (None, -21.0, "thousand", "abstained"),
+])
+def test_tatqa_em_with_scale(figure: tuple[float, str] | None, gold: float, scale: str, verdict: str) -> None:
+    assert tatqa_arithmetic.judge(figure, gold, scale) == verdict
+
+
+@pytest.mark.parametrize(("question", "gold", "answer", "verdict"), [
+    ("What is the FY2018 capital expenditure amount (in USD millions) for 3M?", "$1577.00",
+     "3M FY2018 capex (CAPEX): 1577 USD_M（来源：3M_2018_10K.pdf · page=60）", "correct"),
+    ("what is the year end FY2018 net PPNE for 3M? Answer in USD billions.", "$8.70",
+     "3M FY2018 net PP&E (NET_PPE): 8738 USD_M（来源：3M_2018_10K.pdf · page=58）", "correct"),
+    ("What is Kraft Heinz's FY2019 inventory turnover ratio?", "6.25",
+     "Kraft Heinz FY2019 inventory turnover (INVENTORY_TURNOVER): 6.31 TIMES (computed as …)（计算自：k.pdf · p）",
+     "wrong"),
+    ("What is Kraft Heinz's FY2019 inventory turnover ratio?", "6.25", "No data for inventories.", "abstained"),
+])
+def test_financebench_scoring(question: str, gold: str, answer: str, verdict: str) -> None:
+    assert financebench_metrics.verdict(question, gold, answer) == verdict
