@@ -2,9 +2,9 @@
 
 The number check knows only that a value appears somewhere in the evidence. A sentence saying
 "FY2025 revenue fell 7.4%" is as wrong as an invented figure when the passage holding 7.4 says
-FY2024. For each sentence that names a year, each figure in it is looked up in the sentence's
-passages (those it cites, else all); when every passage sentence holding the figure names years
-and none is one the answer gives, the figure is misattributed. Paraphrase passes: FY2024,
+FY2024. For each sentence that names a year, each figure in it is looked up in the prompt's
+passages; when every passage sentence holding the figure names years and none is one the answer
+gives, the figure is misattributed. Paraphrase passes: FY2024,
 2024财年 and 2024年度 are all 2024, and a figure whose passage names no year is left alone. Entities work
 the same way through the glossary's names (香港, Hong Kong and ACME_HK are one entity): Japan's
 figure under Hong Kong is rejected as "value (ACME_HK)".
@@ -38,20 +38,18 @@ def entity_namer(glossary: Glossary) -> Namer:
     return named
 
 
-def misattributed(sentences: Sequence[tuple[str, tuple[int, ...]]], claims_of: Sequence[str],
-                  evidence: Sequence[Evidence], *, entities: Namer | None = None) -> tuple[str, ...]:
-    """Figures stated for a year (or entity) their passages do not give them, as "value (year)".
+def misattributed(claims_of: Sequence[str], evidence: Sequence[Evidence], *,
+                  entities: Namer | None = None) -> tuple[str, ...]:
+    """Figures stated for a year (or entity) no passage gives them, as "value (year)".
 
     Args:
-        sentences: each answer sentence with the 0-based passages it came from.
-        claims_of: each sentence's claim text (citations and layout blanked), in the same order.
+        claims_of: each answer sentence's claim text (citations and layout blanked).
         evidence: the passages of the prompt.
         entities: names the entities of a text; None checks years only.
     """
     namers: list[Namer] = [years] + ([entities] if entities is not None else [])
     found: list[str] = []
-    for (_, passages), claims in zip(sentences, claims_of, strict=True):
-        pool = [evidence[i] for i in passages] or list(evidence)
+    for claims in claims_of:
         for namer in namers:
             named = namer(claims)  # citations blanked: a document name's FY2024 is an address
             if not named:
@@ -59,8 +57,9 @@ def misattributed(sentences: Sequence[tuple[str, tuple[int, ...]]], claims_of: S
             for mention in read_numbers(claims):
                 if mention.value in _ALL_YEARS:
                     continue
-                stated = _named_where_stated(mention.readings, pool, namer) or \
-                    _named_where_stated(mention.readings, evidence, namer)
+                # Any passage of the prompt stating it for the named year or entity sources it: a
+                # figure the cited passage gives another entity only has a loose citation.
+                stated = _named_where_stated(mention.readings, evidence, namer)
                 if stated and all(not (named & ns) for ns in stated):
                     found.append(f"{mention.value} ({'/'.join(sorted(named))})")
     return tuple(dict.fromkeys(found))

@@ -158,7 +158,7 @@ def _unsupported(cited: CitedAnswer, evidence: Sequence[Evidence], entities: Nam
     if not report.ok:
         return report.unsupported
     claims = [claims_text(sentence, passages=len(evidence)) for sentence, _ in cited.sentences]
-    return misattributed(cited.sentences, claims, evidence, entities=entities)
+    return misattributed(claims, evidence, entities=entities)
 
 
 def _unavailable(exc: ProviderUnavailableError, evidence: Sequence[Evidence], lang: Lang, decisions: list[str],

@@ -88,3 +88,17 @@ def test_a_sourced_number_restated_in_another_form_is_accepted(
 def test_the_passages_three_stores_allow_three_in_any_form(written: str, _: str) -> None:
     result = ask(f"广东道关闭了{written}。{CITE}", [])
     assert "provenance:pass" in result.trace["decisions"]  # type: ignore[operator]
+
+
+def test_a_figure_another_passage_states_for_the_named_entity_passes_though_its_citation_is_loose() -> None:
+    # The cited Hong Kong passage holds 7.4 for Hong Kong; the Japan passage holds it for Japan.
+    result = ask("In Japan 営業利益は7.4%円 higher." + CITE, ["In Japan 営業利益は7.4円 higher."])
+
+    assert "provenance:pass" in result.trace["decisions"]  # type: ignore[operator]
+
+
+def test_a_figure_no_passage_states_for_the_named_entity_is_still_misattributed() -> None:
+    result = ask("In Japan revenue fell 7.4%." + CITE, [])
+
+    assert result.status is AnswerStatus.PROVENANCE_REJECTED
+    assert result.narrative_detail is not None and result.narrative_detail.unsupported == ("7.4 (ACME_JP)",)
