@@ -1,6 +1,6 @@
 """PDF via PDFium (pypdfium2): text in reading order, headings, tables as labelled rows.
 
-PDFium was chosen by measurement on 21 real 10-K filings (README, "Reading real documents"):
+PDFium was chosen by measurement on 21 real 10-K filings (docs/evaluation.md, "Library choices"):
 it joins words and lines where pypdf split them one word per line, and reads several times
 faster than pypdf, pdfminer.six or pdfplumber. ``pdf_lines`` reads each line's words with
 their positions and font; ``pdf_layout`` drops running headers and footers, finds headings
