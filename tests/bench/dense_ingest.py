@@ -11,7 +11,7 @@ length-sorted batches of 8 and alternating batch by batch so both see the same m
 
 Per filing the sample's CPU and wall seconds give passages/s, and with the filing's passage count
 the estimated time until its dense leg is complete. Both run on one engine thread (the service
-takes ``idle_threads()`` cores at load time: reported, since a second core only helps when idle).
+takes ``idle_threads()`` cores when the service starts: reported, since a second core only helps when idle).
 
     .venv/bin/python tests/bench/dense_ingest.py [--sample N] [--filings NAME ...]
 """

