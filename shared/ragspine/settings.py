@@ -143,6 +143,9 @@ class Settings(BaseSettings):
     embed_in_background: bool = Field(
         default=True, description="Embedded index: a document is searchable by BM25 once activated and its "
                                   "dense vectors are computed afterwards in a background thread.")
+    embedder_threads: int = Field(
+        default=0, ge=0, le=32, description="Threads of the offline e5 engine; 0: as many as the cores left idle "
+                                            "when the service starts (one on a busy machine, at most 4).")
     vector_cache: bool = Field(
         default=True, description="Embedded: keep every passage vector in vectors.db under the data folder, keyed "
                                   "by model and text hash, so a re-ingest or an unchanged page embeds nothing.")

@@ -5,6 +5,7 @@ measured in the same run, and the report says whether each target is met. The sa
 go to ``tests/bench/results/latest.json``.
 
     .venv/bin/python tests/bench/run.py [--quick] [--rebuild] [--json-only] [--skip-cold-start] [--skip-ingestion]
+        [--skip-dense]
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ sys.path.insert(0, str(BENCH_DIR))
 sys.path.insert(1, str(REPO))  # the sample fixtures live in tests/support, not in the shipped engine
 
 from cold_start import run_cold_start  # noqa: E402
+from dense_ingest import render as render_dense  # noqa: E402
+from dense_ingest import run_dense_ingest  # noqa: E402
 from factbase import ensure_fact_base  # noqa: E402
 from first_request import run_first_request  # noqa: E402
 from ingestion import render as render_ingestion  # noqa: E402
@@ -48,6 +51,7 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--json-only", action="store_true", help="print only the JSON results")
     parser.add_argument("--skip-cold-start", action="store_true", help="skip the cold-start benchmark")
     parser.add_argument("--skip-ingestion", action="store_true", help="skip the ingestion benchmark")
+    parser.add_argument("--skip-dense", action="store_true", help="skip the dense-ingest benchmark (e5, FinanceBench)")
     return parser.parse_args(argv)
 
 
@@ -78,6 +82,7 @@ def main(argv: list[str] | None = None) -> int:
         cold["first_request"] = run_first_request(python if python.exists() else Path(sys.executable), cwd=REPO,
                                                   runs=plan["runs"], log=_log)
     ingestion = None if args.skip_ingestion else run_ingestion(quick=args.quick, log=_log)
+    dense = None if args.skip_dense else run_dense_ingest(sample_size=16 if args.quick else 40, log=_log)
     results: dict[str, Any] = {
         "meta": {"mode": mode, "finished": datetime.now(UTC).isoformat(timespec="seconds"),
                  "elapsed_s": round(time.perf_counter() - started, 1), "python": platform.python_version(),
@@ -85,6 +90,7 @@ def main(argv: list[str] | None = None) -> int:
         "structured": structured,
         "cold_start": cold,
         "ingestion": ingestion,
+        "dense_ingest": dense,
     }
     out = RESULTS / "latest.json"
     out.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
@@ -92,6 +98,7 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(results, indent=2, ensure_ascii=False))
     else:
         section = render_ingestion(ingestion) if ingestion else ["3. Ingestion: skipped"]
+        section += [""] + (render_dense(dense) if dense else ["4. Dense leg of a first ingest: skipped"])
         print(render(results, out) + "\n\n" + "\n".join(section))
     return 0
 

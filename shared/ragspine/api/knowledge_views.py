@@ -55,8 +55,21 @@ def version_view(gateway: Gateway, version: Version) -> dict[str, Any]:
             "fileSize": version.file_size, "operationId": version.operation_id,
             "operationStatus": state.status.value if state else None, "progress": shown,
             "error": {"code": state.error_code, "message": state.error_message or ""} if failed and state else None,
-            "retryable": bool(state and state.retryable), **run_report(state), "createdAt": iso(version.created_at),
+            "retryable": bool(state and state.retryable), **run_report(state),
+            **dense_state(gateway, version, status), "createdAt": iso(version.created_at),
             "updatedAt": iso(version.updated_at)}
+
+
+def dense_state(gateway: Gateway, version: Version, status: VersionStatus) -> dict[str, Any]:
+    """Whether a READY version's passages all have their dense vectors (null before READY or without a dense leg).
+
+    BM25 finds a version as soon as it is READY; on the embedded index its dense vectors follow
+    in the background, and until then hybrid search ranks its passages by BM25 alone.
+    """
+    pending = None
+    if status is VersionStatus.READY and gateway.evidence is not None:
+        pending = gateway.evidence.dense_pending(version.id)
+    return {"densePending": pending, "denseComplete": None if pending is None else pending == 0}
 
 
 def run_report(state: RunState | None) -> dict[str, Any]:

@@ -56,6 +56,22 @@ class EngineEvidence:
         result = retriever.retrieve(query, filters=filters, top_k=limit)
         return [hit.hit for hit in result.hits]
 
+    def dense_pending(self, version_id: str) -> int | None:
+        """Passages of a version still without a dense vector; None when the engine has no dense leg.
+
+        An index that takes vectors only with its chunks (OpenSearch, embedded inline before the
+        version is activated) owes none.
+        """
+        from ragspine.retrieval.dense_backfill import supports_backfill
+
+        engine = self._engine()
+        if engine is None or engine[1] is None:
+            return None
+        index = engine[0]
+        if not supports_backfill(index):
+            return 0
+        return int(index.vectors_pending(version_id=version_id))  # type: ignore[attr-defined]
+
     def relabel(self, document_id: str, metadata: Metadata) -> None:
         """Stamp the document's metadata on its chunks."""
         index, _ = self._ready()

@@ -93,6 +93,10 @@ class EvidenceIndex(Protocol):
         """Stamp the document's current metadata on all its chunks (raises ProviderUnavailableError)."""
         ...
 
+    def dense_pending(self, version_id: str) -> int | None:
+        """Passages of a version still without a dense vector (0: the dense leg is complete); None without one."""
+        ...
+
 
 @dataclass(frozen=True, slots=True)
 class GatewayConfig:

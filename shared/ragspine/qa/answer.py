@@ -27,7 +27,7 @@ from ragspine.qa.language import Lang, detect_language
 from ragspine.qa.narrative import run_narrative
 from ragspine.qa.ports import Evidence, IntentParser, NarrativeRetriever
 from ragspine.qa.prompt import SYSTEM_PROMPT
-from ragspine.qa.provenance import check_numbers, numbers_in
+from ragspine.qa.provenance import check_numbers, figure_values, numbers_in
 from ragspine.qa.render import render_assumptions, render_unit_note, render_unrecognized
 from ragspine.qa.result import AnswerResult, AnswerStatus, Route
 from ragspine.qa.scope import covered_by_knowledge, names_misspelt_domain_terms
@@ -295,12 +295,13 @@ def _verified(answer: str, outcome: StructuredOutcome, asked: frozenset[str]) ->
     Returns:
         The answer (or the rejection) and the decision to record in the trace.
     """
-    # One pass over the sourced figures, a line break between them (it ends a number as a text end does).
+    # Each sourced figure is read on its own (a line break ends a number as a text end does, so
+    # this equals reading them joined) and remembered: the same facts answer many questions.
     shown = [format_number(f.value) for r in outcome.results if r.fact is not None for f in (r.fact, *r.conflicts)]
     if outcome.differences:
         shown += [n for d in outcome.differences for n in d.numbers]
     shown += outcome.computed  # rank gaps, shares and sums (qa/analytics/compute.py)
-    report = check_numbers(answer, allowed=asked.union(numbers_in("\n".join(shown))))
+    report = check_numbers(answer, allowed=asked.union(*map(figure_values, shown)))
     return (answer, "provenance:pass") if report.ok else (_REJECTED, "provenance:rejected")
 
 

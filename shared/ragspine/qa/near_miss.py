@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from rapidfuzz.distance import DamerauLevenshtein
@@ -63,17 +63,19 @@ def near_misses(norm: str, leftover: str, glossary: Glossary, kinds: Iterable[Sl
     """Glossary names of ``kinds`` near the leftover Latin words of ``norm`` (non-overlapping, text order).
 
     ``norm`` is the normalised question, ``leftover`` the same text with every mention blanked.
+    A question without a leftover Latin word (every CJK question) costs one regex pass, and a
+    name whose letter count differs from the typed words' by more than its bound is never compared.
     """
-    wanted = frozenset(kinds)
-    by_words: dict[int, list[tuple[str, SlotKind, str]]] = {}
-    for alias, (kind, code) in glossary.aliases.items():
-        if kind in wanted and len(alias) >= MIN_NAME_CHARS and _LATIN_NAME.fullmatch(alias):
-            by_words.setdefault(alias.count(" ") + 1, []).append((alias, kind, code))
-    if not by_words:
-        return []
     words = [(m.group().strip("'-"), m.start()) for m in _WORD.finditer(leftover)]
+    if not words:
+        return []
+    wanted = frozenset(kinds)
+    by_words = {size: [name for name in names if name.kind in wanted]
+                for size, names in _fuzzy_names(glossary).items()}
     candidates: list[tuple[int, int, NearMiss]] = []
     for size, names in by_words.items():
+        if not names:
+            continue
         for first in range(len(words) - size + 1):
             window = words[first:first + size]
             start, end = window[0][1], window[-1][1] + len(window[-1][0])
@@ -92,6 +94,39 @@ def near_misses(norm: str, leftover: str, glossary: Glossary, kinds: Iterable[Sl
     return sorted(taken, key=lambda m: m.start)
 
 
+@dataclass(frozen=True, slots=True)
+class _Name:
+    """A fuzzy target: a Latin glossary name, its words, its letter count and its edit bound."""
+
+    alias: str
+    kind: SlotKind
+    code: str
+    words: tuple[str, ...]
+    letters: int
+    edits: int
+
+
+_NAMES: dict[int, tuple[Mapping[str, tuple[SlotKind, str]], dict[int, list[_Name]]]] = {}
+
+
+def _fuzzy_names(glossary: Glossary) -> dict[int, list[_Name]]:
+    """The glossary's fuzzy targets by word count, built once per alias table (not once per question)."""
+    aliases = glossary.aliases
+    entry = _NAMES.get(id(aliases))
+    if entry is not None and entry[0] is aliases:
+        return entry[1]
+    by_words: dict[int, list[_Name]] = {}
+    for alias, (kind, code) in aliases.items():
+        if len(alias) >= MIN_NAME_CHARS and _LATIN_NAME.fullmatch(alias):
+            words = tuple(alias.split())
+            by_words.setdefault(len(words), []).append(
+                _Name(alias, kind, code, words, sum(map(len, words)), max_edits(alias)))
+    if len(_NAMES) >= 16:  # a process holds one or two glossaries; tests build many
+        _NAMES.clear()
+    _NAMES[id(aliases)] = (aliases, by_words)
+    return by_words
+
+
 def _distance(typed: list[str], name: list[str]) -> int:
     """Edits word by word, each word within its own bound ("shares" is not "stores"); past it, a large number."""
     total = 0
@@ -106,17 +141,20 @@ def _distance(typed: list[str], name: list[str]) -> int:
     return total
 
 
-def _nearest(raw: str, names: list[tuple[str, SlotKind, str]], before: str, after: str
-             ) -> tuple[int, tuple[Reading, ...]]:
+def _nearest(raw: str, names: list[_Name], before: str, after: str) -> tuple[int, tuple[Reading, ...]]:
     """The smallest edit distance within the bounds and every code's name at that distance."""
     near: list[tuple[int, Reading]] = []
     typed = raw.split()
-    for alias, kind, code in names:
+    letters = sum(map(len, typed))
+    for name in names:
+        if abs(letters - name.letters) > name.edits:
+            continue  # each letter more or fewer is an edit: past the name's bound without computing it
+        alias = name.alias
         if raw in (alias + "s", alias.removesuffix("s")):
             continue  # a plural or singular is another word choice ("sale" is not "sales"), not a typo
-        distance = _distance(typed, alias.split())
-        if 0 < distance <= max_edits(alias):
-            near.append((distance, Reading(kind, code, alias, before + alias + after)))
+        distance = _distance(typed, list(name.words))
+        if 0 < distance <= name.edits:
+            near.append((distance, Reading(name.kind, name.code, alias, before + alias + after)))
     if not near:
         return 0, ()
     best = min(d for d, _ in near)

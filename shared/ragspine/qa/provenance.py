@@ -11,6 +11,7 @@ the prompt's passages are blanked before reading (qa/structure.py); the rest of 
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Set
 from dataclasses import dataclass
@@ -38,6 +39,16 @@ class ProvenanceReport:
 def numbers_in(text: str) -> frozenset[str]:
     """The canonical values ``text`` accounts for as evidence (1,320.0 -> 1320; 1.2万 -> 12000 and 1.2)."""
     return frozenset(sourced_values([text]))
+
+
+@functools.lru_cache(maxsize=4096)
+def figure_values(figure: str) -> frozenset[str]:
+    """``numbers_in`` of one short figure the service rendered itself (a fact's value, a computed difference).
+
+    The same facts are shown to many questions, so each figure is read once per process rather
+    than once per answer; the bound keeps the memory small (figures are a few characters each).
+    """
+    return numbers_in(figure)
 
 
 def check_provenance(answer: str, *, evidence_texts: Iterable[str], passages: int = 0) -> ProvenanceReport:

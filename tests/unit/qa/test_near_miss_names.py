@@ -123,3 +123,19 @@ def test_an_unrelated_word_is_never_read_as_a_name(word: str) -> None:
     assume(word not in GLOSSARY.fillers)
     result = answer_question(f"{word} of hong kong 2025", qa=QA)
     assert not result.slots.metrics and not [a for a in result.slots.assumptions if a.typed is not None]
+
+
+def test_a_glossary_with_other_names_is_read_with_its_own_names() -> None:
+    """The fuzzy targets are kept per alias table: a second glossary in the process never sees the first's."""
+    from ragspine.qa.near_miss import near_misses
+
+    raw = yaml.safe_load(Path(GLOSSARY_FILE).read_text(encoding="utf-8"))
+    raw["entities"]["ACME_CL"] = {"geography": "CL", "parent": "ACME_GROUP", "level": "region",
+                                  "names": {"zh": "智利", "en": "Chile", "ja": "チリ"}, "aliases": ["chilean market"]}
+    other = Glossary.from_mapping(raw)
+    question = "revenue of the chilaen market"
+    assert near_misses(question, question, GLOSSARY, [SlotKind.ENTITY]) == []
+    [miss] = near_misses(question, question, other, [SlotKind.ENTITY])
+    assert (miss.raw, [(r.code, r.name) for r in miss.readings]) == ("chilaen market",
+                                                                      [("ACME_CL", "chilean market")])
+    assert near_misses(question, question, GLOSSARY, [SlotKind.ENTITY]) == []

