@@ -61,7 +61,12 @@ DOMAIN_READ = {"DomainBucket/domain": {"s3:GetObject"}, "DomainBucket": {"s3:Lis
 # What each function may touch: resource (logical id, or bucket prefix as "UploadsBucket/<prefix>") -> actions.
 SCOPE: dict[str, dict[str, set[str]]] = {
     "AskFunction": {**DOMAIN_READ, "FactsTable": DDB_READ, "SearchDomain": ES_READ},
-    "PageFunction": {},  # the page's files come from its layer; it reads no table, bucket or secret
+    # The page's files come from its layer; its API reads documents, their versions and facts, and stores feedback.
+    "PageFunction": {"IngestTable": {"dynamodb:GetItem", "dynamodb:Query"},
+                     "FactsTable": {"dynamodb:Query", "dynamodb:BatchGetItem"},
+                     "KnowledgeTable": {"dynamodb:GetItem"}, "FeedbackTable": {"dynamodb:PutItem", "dynamodb:Query"},
+                     "UploadsBucket/uploads/": {"s3:GetObject"}, "UploadsBucket/knowledge/": {"s3:GetObject"},
+                     "UploadsBucket/active/": {"s3:GetObject"}},
     "WorkflowFunction": {**DOMAIN_READ, "WorkflowsTable": DDB_READ | DDB_WRITE, "ApiKeyPepperSecret": {"secretsmanager:GetSecretValue"},
                          "SearchDomain": ES_READ, "CodeRunnerFunction": {"lambda:InvokeFunction"}},
     "WebhookFunction": {**DOMAIN_READ, "WorkflowsTable": DDB_READ | DDB_WRITE, "SearchDomain": ES_READ,

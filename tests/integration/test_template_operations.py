@@ -118,7 +118,7 @@ class TestAlarms:
 class TestData:
     def test_tables_have_point_in_time_recovery_and_encryption(self, template: dict[str, Any]) -> None:
         tables = _resources(template, "AWS::DynamoDB::Table")
-        assert set(tables) == {"FactsTable", "IngestTable", "KnowledgeTable", "WorkflowsTable"}
+        assert set(tables) == {"FactsTable", "FeedbackTable", "IngestTable", "KnowledgeTable", "WorkflowsTable"}
         for name, table in tables.items():
             props = table["Properties"]
             assert props["PointInTimeRecoverySpecification"]["PointInTimeRecoveryEnabled"] is True, name

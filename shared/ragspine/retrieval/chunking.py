@@ -58,7 +58,7 @@ class ChunkLimits:
 
     max_chars: int = 800
     max_parent_chars: int = 4000  # the expansion stage skips parents longer than its budget
-    target_chars: int = 1500  # packed page-located children (PDF); tuned on FinanceBench, see docs/evaluation.md, "Chunk size"
+    target_chars: int = 1500  # packed page-located children (PDF); tuned on FinanceBench (docs/evaluation.md)
 
     def __post_init__(self) -> None:
         if self.max_chars < 20 or self.max_parent_chars < self.max_chars:

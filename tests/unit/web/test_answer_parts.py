@@ -50,7 +50,7 @@ def test_a_year_over_year_change_is_computed_from_both_inputs_and_the_inputs_sta
     kinds = _numbers(result)
     assert ("1320", "fact") in kinds and ("1452", "fact") in kinds
     computed = [p for p in answer_parts(result) if p.kind == "computed" and p.type == "number"]
-    assert [p.text for p in computed] == ["132", "+10.0"]
+    assert [p.text for p in computed] == ["132", "+10.00"]
     assert {s.doc for s in computed[0].sources} == {"ACME_FY2024_Review.pptx", "ACME_FY2025_Review.pptx"}
     assert computed[0].id and computed[0].id.startswith("calc-")
 
