@@ -33,7 +33,7 @@ from ragspine.ingestion.facts_extract import extract_facts  # noqa: E402
 from ragspine.ingestion.parsers.registry import parse_document  # noqa: E402
 from ragspine.numbers.cells import read_cell  # noqa: E402
 
-JFINQA = Path("/work/shared/corpus/qa/jfinqa/jfinqa_lite_v1.json")
+JFINQA = ROOT.parent / "shared" / "corpus" / "qa" / "jfinqa" / "jfinqa_lite_v1.json"
 _PERIOD = re.compile(r"(\d{4})年\d{1,2}月期")
 
 

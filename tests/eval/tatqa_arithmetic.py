@@ -29,9 +29,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-import yaml
-
-from tests.eval.tatqa_tables import TATQA, _glossary_mapping, _markdown
+from tests.eval.tatqa_tables import TATQA, ingest_context
 
 ASKED_TYPES = ("arithmetic", "count")
 SCALES = {"": 1.0, "thousand": 1e3, "million": 1e6, "billion": 1e9, "percent": 0.01}
@@ -110,11 +108,7 @@ def run(limit: int | None, *, open_vocabulary: bool = False) -> dict[str, Any]:
     """Each context through ``ragspine ingest`` into its own folders; every arithmetic and count question asked."""
     from typer.testing import CliRunner
 
-    from ragspine.bootstrap import get_services
-    from ragspine.cli import app
-    from ragspine.domain.starter import init_domain
     from ragspine.qa.answer import answer_question
-    from ragspine.settings import get_settings
 
     contexts = json.loads(TATQA.read_text(encoding="utf-8"))[:limit]
     counts: Counter[str] = Counter()
@@ -127,23 +121,8 @@ def run(limit: int | None, *, open_vocabulary: bool = False) -> dict[str, Any]:
             questions = [q for q in context["questions"] if q["answer_type"] in ASKED_TYPES]
             if not questions:
                 continue
-            table = context["table"]["table"]
-            folder = Path(tmp) / f"c{index}"
-            init_domain(folder / "domain")
-            if not open_vocabulary:
-                (folder / "domain" / "glossary.yaml").write_text(
-                    yaml.safe_dump(_glossary_mapping(folder / "domain", table), allow_unicode=True), encoding="utf-8")
-            document = folder / f"tatqa_{index}.md"
-            document.write_bytes(_markdown(context))
-            os.environ["RAGSPINE_DOMAIN_DIR"] = str(folder / "domain")
-            os.environ["RAGSPINE_DATA_DIR"] = str(folder / "data")
-            get_settings.cache_clear()
-            get_services.cache_clear()
-            ingested = runner.invoke(app, ["ingest", str(document)])
-            if ingested.exit_code != 0:
-                raise RuntimeError(ingested.output)
-            get_services.cache_clear()
-            services = get_services()
+            services = ingest_context(Path(tmp) / f"c{index}", index, context, open_vocabulary=open_vocabulary,
+                                      runner=runner)
             for question in questions:
                 text = str(question["question"])
                 result = answer_question(text, qa=services.qa)

@@ -43,7 +43,7 @@ from ragspine.numbers.cells import read_cell  # noqa: E402
 from ragspine.qa.answer import answer_question  # noqa: E402
 from ragspine.qa.result import AnswerStatus  # noqa: E402
 
-TATQA = Path("/work/shared/corpus/qa/tatqa/tatqa_dataset_dev.json")
+TATQA = ROOT.parent / "shared" / "corpus" / "qa" / "tatqa" / "tatqa_dataset_dev.json"
 _CODE = re.compile(r"[^A-Z0-9]+")
 
 
@@ -116,13 +116,38 @@ def _stored_values(services: Any) -> set[float]:
                                                                                           entity=entity)}
 
 
+def ingest_context(folder: Path, index: int, context: dict[str, Any], *, open_vocabulary: bool,
+                   runner: Any) -> Any:
+    """One context as a user would: a domain folder from ``domain init`` (its glossary listing the table's
+    row labels unless ``open_vocabulary``), the table and paragraphs as Markdown, ``ragspine ingest``.
+
+    Returns the services over that data folder (the environment points at it until the next call).
+    """
+    from ragspine.bootstrap import get_services
+    from ragspine.cli import app
+    from ragspine.settings import get_settings
+
+    init_domain(folder / "domain")
+    if not open_vocabulary:
+        mapping = _glossary_mapping(folder / "domain", context["table"]["table"])
+        (folder / "domain" / "glossary.yaml").write_text(yaml.safe_dump(mapping, allow_unicode=True), encoding="utf-8")
+    document = folder / f"tatqa_{index}.md"
+    document.write_bytes(_markdown(context))
+    os.environ["RAGSPINE_DOMAIN_DIR"] = str(folder / "domain")
+    os.environ["RAGSPINE_DATA_DIR"] = str(folder / "data")
+    get_settings.cache_clear()
+    get_services.cache_clear()
+    ingested = runner.invoke(app, ["ingest", str(document)])
+    if ingested.exit_code != 0:
+        raise RuntimeError(ingested.output)
+    get_services.cache_clear()
+    return get_services()
+
+
 def run(limit: int | None, *, open_vocabulary: bool = False) -> dict[str, Any]:
     """Each context ingested with ``ragspine ingest`` into its own data folder and domain, then asked."""
     from typer.testing import CliRunner
 
-    from ragspine.bootstrap import get_services
-    from ragspine.cli import app
-    from ragspine.settings import get_settings
 
     contexts = json.loads(TATQA.read_text(encoding="utf-8"))[:limit]
     counts: Counter[str] = Counter()
@@ -134,23 +159,8 @@ def run(limit: int | None, *, open_vocabulary: bool = False) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp:
         for index, context in enumerate(contexts):
             table = context["table"]["table"]
-            folder = Path(tmp) / f"c{index}"
-            init_domain(folder / "domain")
-            if not open_vocabulary:
-                (folder / "domain" / "glossary.yaml").write_text(yaml.safe_dump(_glossary_mapping(folder / "domain", table),
-                                                                                 allow_unicode=True),
-                                                                  encoding="utf-8")
-            document = folder / f"tatqa_{index}.md"
-            document.write_bytes(_markdown(context))
-            os.environ["RAGSPINE_DOMAIN_DIR"] = str(folder / "domain")
-            os.environ["RAGSPINE_DATA_DIR"] = str(folder / "data")
-            get_settings.cache_clear()
-            get_services.cache_clear()
-            ingested = runner.invoke(app, ["ingest", str(document)])
-            if ingested.exit_code != 0:
-                raise RuntimeError(ingested.output)
-            get_services.cache_clear()
-            services = get_services()
+            services = ingest_context(Path(tmp) / f"c{index}", index, context, open_vocabulary=open_vocabulary,
+                                      runner=runner)
             facts_total += services.facts.count()
             stored = _stored_values(services)
             for question in context["questions"]:
