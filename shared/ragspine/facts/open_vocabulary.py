@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING
@@ -112,6 +113,11 @@ def _aliases(entity: bool, label: str) -> set[str]:
     return {form for form in forms if len(form) >= 2}
 
 
+def _item(label: str) -> str:
+    """A label read under its section heading (``net sales: malaysia``) without the heading: ``malaysia``."""
+    return label.rpartition(": ")[2]
+
+
 def _other_number(label: str) -> str:
     """``operating lease`` <-> ``operating leases`` (the last word only; ``-ss`` words keep their form)."""
     if label.endswith("ss"):
@@ -139,11 +145,16 @@ def with_open_terms(glossary: Glossary, codes: Iterable[tuple[str, str]]) -> Glo
         return glossary
     terms = {kind: dict(section) for kind, section in glossary.terms.items()}
     aliases = dict(glossary.aliases)
+    items = Counter(_item(label_of(code)) for code in new[SlotKind.METRIC])
     for kind, section in new.items():
         for code, _term in sorted(section.items()):
             terms[kind][code] = _term
-            for alias in _aliases(kind is SlotKind.ENTITY, label_of(code)):
+            label = label_of(code)
+            for alias in _aliases(kind is SlotKind.ENTITY, label):
                 aliases.setdefault(alias, (kind, code))
+            if kind is SlotKind.METRIC and _item(label) != label and items[_item(label)] == 1:
+                for alias in _aliases(False, _item(label)):  # the row's own words, when no other row has them
+                    aliases.setdefault(alias, (kind, code))
     periods = [p.regex.pattern for p in glossary.period_patterns]
     return replace(glossary, terms=terms, aliases=aliases,
                    _slot_regex=slot_regex(periods, glossary.period_first_chars, aliases),

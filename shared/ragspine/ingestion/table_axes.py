@@ -24,7 +24,8 @@ from ragspine.numbers.units import units_in
 # Header words over value columns (or label columns) that name no slot.
 _GENERIC = frozenset({
     "amount", "amounts", "value", "values", "figure", "figures", "total amount", "item", "items", "line item",
-    "metric", "metrics", "kpi", "indicator", "segment", "segments", "entity", "division", "business", "period",
+    "metric", "metrics", "kpi", "indicator", "indicators", "description", "particulars",
+    "segment", "segments", "entity", "division", "business", "period",
     "year", "fiscal year", "quarter", "channel", "unit", "units", "actual", "actuals", "reported",
     "金額", "金额", "数值", "數值", "数値", "项目", "項目", "科目", "指标", "指標", "期间", "期間", "年度", "区分",
     "セグメント", "分部", "板块", "业务", "事業", "渠道", "実績", "实际", "単位", "单位",
@@ -89,9 +90,13 @@ class TableShape:
     col_headers: dict[int, tuple[str, ...]]
 
 
+# Note references after a label's words: "In-game net revenues (1)", "Diluted earnings per share (1,2)", "(2)(3)".
+_NOTE_NUMBERS = re.compile(r"(?<=[^\W\d_]|[)）.:])\s*(?:[(（]\d{1,2}(?:\s*,\s*\d{1,2})*[)）]\s*)+$")
+
+
 def clean_label(text: str) -> str:
-    """A label without footnote marks and surrounding space (``売上高※1`` -> ``売上高``)."""
-    return strip_footnotes(text).strip()
+    """A label without footnote marks, note numbers and surrounding space (``売上高※1`` -> ``売上高``)."""
+    return _NOTE_NUMBERS.sub("", strip_footnotes(text).strip()).strip()
 
 
 def _is_figure(text: str, glossary: Glossary) -> bool:

@@ -29,7 +29,6 @@ names the table.
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
@@ -79,6 +78,8 @@ _PART_OF_YEAR = re.compile(
     r"half|six\s+months|nine\s+months|three\s+months|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s*[-–—~]"
     r"|上半期|下半期|中間|四半期|上半年|半年|季度|[1-9]\s*[-–~～]\s*[1-9]\s*月")
 _COMMA = re.compile(r"\s*[,，]\s*")
+_TOTAL = re.compile(r"(?i:total\b)|合計|合计|小計|小计")
+_UNIT_NOTE = re.compile(r"\s*[(（][^()（）]*[)）]")
 _MAX_WARNINGS_PER_TABLE = 12
 
 @dataclass(frozen=True, slots=True)
@@ -269,6 +270,12 @@ def _open_metric(labels: Sequence[str], names: list[Named], line_item_cols: set[
     return [Named(metric=code) if i == unknown[0] else n for i, n in enumerate(names)]
 
 
+def _words_within(section: str, label: str) -> bool:
+    """Whether a label already says its section's words ("Total net sales" under "Net sales:")."""
+    said = set(re.findall(r"\w+", label.lower()))
+    return set(re.findall(r"\w+", section.lower())) <= said
+
+
 def _line_item_header(glossary: Glossary, text: str) -> bool:
     """Whether a header over a label column lets its unknown labels be line items (not "Name", "Segment")."""
     named = name_of(glossary, text)
@@ -356,36 +363,68 @@ class _TableReader:
         return found, self.warnings
 
     def _qualified_by_sections(self) -> dict[int, tuple[str, ...]]:
-        """Row labels the table repeats, each qualified by the section heading above it.
+        """Row labels the glossary does not read, each qualified by the heading it sits under.
 
-        "Federal" under "Current income tax expense:" and again under "Deferred income tax
-        expense:" are two line items: read as ``Deferred income tax expense: Federal``. A section
-        heading is a row with a label and no value. Labels the table states once, or that the
-        glossary reads, are kept as written, except under a heading of changes: "Accounts payable"
-        under a cash-flow statement's "Changes in operating assets and liabilities:" is a change,
-        never the balance, so every row there is qualified until a net or total row.
+        A section heading is a row with a label and no value ("Net sales:", "Current income tax
+        expense (benefit):"); a heading over the label column ("Revenue from external customers
+        by country", "OPERATING REVENUES") heads every row until the first section. A row the
+        glossary cannot read is a line item of its heading: "Malaysia" under "Net sales:" is
+        ``Net sales: Malaysia``, "Federal" under "Deferred income tax expense:" is ``Deferred
+        income tax expense: Federal`` (a question may still name the row by its own words, see
+        ``qa/label_words.py``). A row without a label closing a section is that section's total.
+        Rows the glossary reads keep their code, except under a heading of changes: "Accounts
+        payable" under a cash-flow statement's "Changes in operating assets and liabilities:"
+        is a change, never the balance, so every row there is qualified until a net or total row.
         """
         shape = self.shape
         last = shape.label_cols - 1
-        counts = Counter(labels[last] for labels in shape.row_labels.values() if labels[last])
         qualified = dict(shape.row_labels)
-        section = ""
+        section, heading_row = self._label_column_heading(), -1
         for r, row in enumerate(self.rows):
             labels = shape.row_labels.get(r)
             if labels is None:
                 text = clean_label(row[last])
-                if text and all(not cell.strip() for cell in row[shape.label_cols:]):
-                    section = text.rstrip(":：").strip()
+                if text and r not in shape.header_rows and all(not cell.strip() for cell in row[shape.label_cols:]):
+                    # a heading set on two lines ("… used in" over "earnings per share ($M)") is one heading
+                    joined = heading_row == r - 1 and text[:1].islower()
+                    section = f"{section} {text}".rstrip(":：").strip() if joined else text.rstrip(":：").strip()
+                    heading_row = r
                 continue
             label = labels[last]
+            if not any(labels):
+                if section:  # an unlabelled total is its section's, and closes it
+                    qualified[r] = (*labels[:last], section)
+                    section = ""
+                continue
             if section and _CHANGES_SECTION.search(section):
                 if _SECTION_END.match(label):
                     section = ""  # "Net cash provided by operating activities" closes the changes
                 else:
                     qualified[r] = (*labels[:last], f"{section}: {label}")
-            elif section and counts[label] > 1 and self.name(label).unknown:
+            elif section and _words_within(label, section):
+                section = ""  # "Income tax expense (benefit)" after "Deferred income tax expense (benefit):"
+            elif (section and self.name(label).unknown and not _words_within(section, label)
+                  and open_metric_code(f"{section}: {label}") is not None):  # a heading too long keeps the row's own
                 qualified[r] = (*labels[:last], f"{section}: {label}")
+                if _TOTAL.match(label):
+                    section = ""  # a total closes its section
         return qualified
+
+    def _label_column_heading(self) -> str:
+        """The text over the label column naming what its rows are parts of ("Net sales", "OPERATING REVENUES"), or "".
+
+        Unit notes, generic words, period headings, dates and headers naming other kinds of
+        labels ("Segment", "Country") head nothing.
+        """
+        last = self.shape.label_cols - 1
+        texts = [clean_label(self.rows[h][last]) for h in self.shape.header_rows]
+        text = next((t for t in reversed(texts) if t), "")
+        if not text or re.search(r"\d", text) or not _line_item_header(self.glossary, text):
+            return ""
+        named = self.name(text)
+        if named.unknown or named.metric:
+            return (_UNIT_NOTE.sub(" ", text) if units_in(text, self.glossary.currency) else text).strip(" :：")
+        return ""
 
     def _line_item_columns(self) -> set[int]:
         """The label columns whose headers allow line items (every one but those naming other things)."""

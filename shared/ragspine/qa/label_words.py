@@ -9,7 +9,9 @@ and only where one label is clearly meant:
 
 * the words compared are content words: no stop words, no words that only ask for something
   (``what``, ``amount``, ``value``), each in its singular form;
-* a label is a candidate when the question holds at least ``MIN_LABEL_SHARE`` of its words,
+* a label is a candidate when the question holds at least ``MIN_LABEL_SHARE`` of its words
+  (of a row read under its section, ``net sales: malaysia``, the words of the row itself: the
+  section's words count where the question names them and may go unnamed),
   its words make up at least ``MIN_QUESTION_SHARE`` of the question's, and every other word
   of the question is foreign to the documents' labels (a question word another row uses,
   "*federal* deferred income tax expense" beside a row "Income tax expense", says the
@@ -69,6 +71,11 @@ def _content(words: list[str]) -> set[str]:
     return {word for word in words if not (word.isdigit() or word in _MONTHS or word in _STOP)}
 
 
+def label_words(text: str) -> set[str]:
+    """The content words of a text as labels are compared (``Net sales:`` -> {net, sale})."""
+    return _content(_words(text))
+
+
 def label_readings(norm: str, leftover: str, glossary: Glossary) -> list[NearMiss]:
     """The open label the leftover words of a question name, as one reading or several equally good ones.
 
@@ -83,13 +90,15 @@ def label_readings(norm: str, leftover: str, glossary: Glossary) -> list[NearMis
     if not asked:
         return []
     words_of = {code: _content(_words(label_of(code))) for code in labels}
+    item_words = {code: _content(_words(_item(label_of(code)))) or words_of[code] for code in labels}
     vocabulary = set().union(*words_of.values())
     scored: list[tuple[tuple[float, int, int], str]] = []
     for code, own in words_of.items():
         common = own & asked
         if not common:
             continue
-        label_share = len(common) / len(own)
+        item = item_words[code]
+        label_share = len(item & asked) / len(item)
         question_share = len(common) / len(asked)
         if label_share < MIN_LABEL_SHARE or question_share < MIN_QUESTION_SHARE:
             continue
@@ -106,6 +115,11 @@ def label_readings(norm: str, leftover: str, glossary: Glossary) -> list[NearMis
     start, end = span
     readings = tuple(Reading(SlotKind.METRIC, code, label_of(code), norm) for code in chosen)
     return [NearMiss(norm[start:end], readings, start, end)]
+
+
+def _item(label: str) -> str:
+    """A qualified label's own line item (``net sales: malaysia`` -> ``malaysia``): its section may go unnamed."""
+    return label.rpartition(": ")[2]
 
 
 def _span(leftover: str, asked: set[str]) -> tuple[int, int] | None:

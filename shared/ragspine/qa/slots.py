@@ -9,8 +9,9 @@ from datetime import date
 
 from ragspine.facts.calendar import FiscalCalendar
 from ragspine.facts.glossary import Glossary, Mention, Period, SlotKind, normalize_text
+from ragspine.facts.open_vocabulary import METRIC_PREFIX, label_of
 from ragspine.qa.dated_periods import rewrite_dates
-from ragspine.qa.label_words import label_readings
+from ragspine.qa.label_words import label_readings, label_words
 from ragspine.qa.near_miss import NearMiss, near_misses, period_near_misses
 from ragspine.qa.period_words import RANGE_WORDS, half_year, rewrite_period_words, with_ranges
 
@@ -130,6 +131,11 @@ def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
             for miss in labelled:
                 if len(miss.readings) == 1:
                     found[SlotKind.METRIC][miss.readings[0].code] = None
+        else:
+            specific = _label_beside_metric(question, norm, mentions, misses, glossary, tuple(found[SlotKind.METRIC]))
+            if specific is not None:
+                misses.append(specific)
+                found[SlotKind.METRIC] = {specific.readings[0].code: None}
         leftover = blanked()
         if any(not found[kind] for kind in missing):
             names = tuple(n for n in unknown_names(question, leftover, glossary) if n not in RANGE_WORDS)
@@ -139,9 +145,68 @@ def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
         for miss in channel_misses:
             if len(miss.readings) == 1:
                 found[SlotKind.CHANNEL][miss.readings[0].code] = None
-    metrics, entities = tuple(found[SlotKind.METRIC]), tuple(found[SlotKind.ENTITY])
+    metrics = _rows_over_their_sections(tuple(found[SlotKind.METRIC]), mentions, label_words(question))
+    entities = tuple(found[SlotKind.ENTITY])
     return ParsedSlots(metrics, entities, tuple(periods), tuple(found[SlotKind.CHANNEL]), bad_period, names,
                        tuple(sorted(misses, key=lambda m: m.start)))
+
+
+def _rows_over_their_sections(metrics: tuple[str, ...], mentions: list[Mention],
+                              asked: set[str]) -> tuple[str, ...]:
+    """The metrics named, a section's own name left out where a row of that section is named too.
+
+    "net sales from Malaysia" names the row ``Net sales: Malaysia`` and, by "net sales", the
+    section's total: the question asks for the row.
+    """
+    sections = [label_of(code).rpartition(": ")[0] for code in metrics
+                if code.startswith(METRIC_PREFIX) and ": " in label_of(code)]
+    if not sections:
+        return metrics
+    said = {m.code: label_words(m.raw) for m in mentions if m.kind is SlotKind.METRIC and m.code}
+
+    def heads(code: str) -> bool:  # the section is what this metric's words name, or begins with them
+        words = said.get(code) or set()
+        return bool(words) and ": " not in label_of(code) and any(
+            words <= label_words(s) and (label_words(s) <= asked or _leading_words(s, len(words)) == words)
+            for s in sections)
+
+    return tuple(code for code in metrics if not heads(code))
+
+
+def _label_beside_metric(question: str, norm: str, mentions: list[Mention], misses: list[NearMiss],
+                         glossary: Glossary, metrics: tuple[str, ...]) -> NearMiss | None:
+    """A document's row that a glossary metric's words and the words beside them name together, or None.
+
+    "net sales from Malaysia" names the row ``Net sales: Malaysia`` of a table of sales by
+    country, and "service revenue" the row ``Revenue: Service``: the row is taken over the
+    glossary's metric only when one label holds every word the metric was named by and the
+    question's other words, so a row of costs is never read for a question about revenue.
+    """
+    said = [m for m in mentions if m.kind is SlotKind.METRIC]
+    if len(metrics) != 1 or metrics[0].startswith(METRIC_PREFIX) or len(said) != 1:
+        return None
+    others = [m for m in mentions if m.kind is not SlotKind.METRIC]
+    leftover = glossary.leftover(question, [*others, *(Mention(SlotKind.METRIC, None, m.raw, m.start, m.end)
+                                                       for m in misses)])
+    readings = label_readings(norm, leftover, glossary)
+    if len(readings) != 1 or len(readings[0].readings) != 1:
+        return None
+    label = label_of(readings[0].readings[0].code)
+    named_by = label_words(said[0].raw)
+    own = label_words(label)
+    asked = label_words(question)
+    section, _, item = label.rpartition(": ")
+    # the row says all the question does, or it is a part of what its section heads with the metric's
+    # words ("Revenue from external customers by country: UK"): "hosting revenue" is never the row
+    # "Cost of revenue: Hosting"
+    heads = bool(section) and _leading_words(section, len(named_by)) == named_by and label_words(item) <= asked
+    return readings[0] if named_by and named_by < own and (own <= asked or heads) else None
+
+
+def _leading_words(text: str, count: int) -> set[str]:
+    """The first ``count`` content words of a text."""
+    words = [w for w in re.findall(r"[^\W_]+", text.lower()) if label_words(w)]
+    return {next(iter(label_words(w))) for w in words[:count]}
 
 
 def unknown_names(question: str, leftover: str, glossary: Glossary) -> list[str]:

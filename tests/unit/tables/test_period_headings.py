@@ -64,11 +64,45 @@ def test_a_label_the_table_repeats_is_qualified_by_the_section_heading_above_it(
         ("label:income tax expense (benefit)", "2019", -7125), ("label:income tax expense (benefit)", "2018", 5534)}
 
 
-def test_a_label_stated_once_keeps_its_own_words_under_a_section() -> None:
+def test_a_row_under_a_section_heading_is_a_line_item_of_that_section() -> None:
     facts = _facts([["(In thousands)", "2018", "2017"], ["Revenue:", "", ""],
-                    ["Software delivery, support and maintenance", "$9,441", "$10,949"]])
-    assert facts == {("label:software delivery, support and maintenance", "2018", 9441),
-                     ("label:software delivery, support and maintenance", "2017", 10949)}
+                    ["Software delivery, support and maintenance", "$9,441", "$10,949"],
+                    ["Cost of revenue:", "", ""], ["Software delivery, support and maintenance", "2,322", "2,918"],
+                    ["Gross profit", "6,693", "8,814"]])
+    assert facts == {("label:revenue: software delivery, support and maintenance", "2018", 9441),
+                     ("label:revenue: software delivery, support and maintenance", "2017", 10949),
+                     ("label:cost of revenue: software delivery, support and maintenance", "2018", 2322),
+                     ("label:cost of revenue: software delivery, support and maintenance", "2017", 2918),
+                     ("GROSS_PROFIT", "2018", 6693),
+                     ("GROSS_PROFIT", "2017", 8814)}
+
+
+def test_an_unlabelled_total_is_its_section_and_closes_it() -> None:
+    facts = _facts([["", "2019", "2018"], ["Revenue:", "", ""], ["Malaysia", "$1,138,380", "1,118,032"],
+                    ["Romania", "195,837", "177,111"], ["", "1,334,217", "1,295,143"],
+                    ["Basic earnings per share (cents per share) (1)", "", ""], ["Continuing operations", "114.3", "123.4"],
+                    ["", "206.2", "132.6"], ["Headcount", "12", "11"]])
+    assert facts == {("label:revenue: malaysia", "2019", 1138380), ("label:revenue: malaysia", "2018", 1118032),
+                     ("label:revenue: romania", "2019", 195837), ("label:revenue: romania", "2018", 177111),
+                     ("REVENUE", "2019", 1334217), ("REVENUE", "2018", 1295143),
+                     ("label:basic earnings per share (cents per share): continuing operations", "2019", 114.3),
+                     ("label:basic earnings per share (cents per share): continuing operations", "2018", 123.4),
+                     ("label:basic earnings per share (cents per share)", "2019", 206.2),
+                     ("label:basic earnings per share (cents per share)", "2018", 132.6),
+                     ("label:headcount", "2019", 12), ("label:headcount", "2018", 11)}
+
+
+def test_a_heading_over_the_label_column_heads_its_rows() -> None:
+    facts = _facts([["", "Year-ended 31 March 2019", "Year-ended 31 March 2018"],
+                    ["Revenue from external customers by country", "$M", "$M"], ["UK", "83.2", "73.5"],
+                    ["Total revenue from external customers by country", "710.6", "639.0"]])
+    assert facts == {("label:revenue from external customers by country: uk", "2019", 83.2),
+                     ("label:revenue from external customers by country: uk", "2018", 73.5),
+                     ("label:total revenue from external customers by country", "2019", 710.6),
+                     ("label:total revenue from external customers by country", "2018", 639.0)}
+    for corner in ("(In thousands)", "$ million", "Years ended August 31,", "30 June 2019"):
+        facts = _facts([[corner, "2019", "2018"], ["Issued", "11,328", "6,662"]])
+        assert {metric for metric, _, _ in facts} == {"label:issued"}, corner
 
 
 def test_a_month_and_day_over_the_years_names_nothing_itself() -> None:
