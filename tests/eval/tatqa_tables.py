@@ -99,7 +99,7 @@ def _gold(question: dict[str, Any], table: list[list[str]]) -> float | None:
 
 def _found_value(answer: str) -> float | None:
     """The figure of a found answer (``…: 1577 USD_K（来源…`` or, in no stated unit, ``…: 1577（来源…``)."""
-    match = re.search(r":\s*(-?[\d.]+)(?=\s+[A-Z]|\s*[（(]|\s*$)", answer)
+    match = re.search(r":\s*(-?[\d.]+)(?=\s+[A-Z0-9]|\s*[（(]|\s*$)", answer)
     return float(match.group(1)) if match else None
 
 

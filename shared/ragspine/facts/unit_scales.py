@@ -18,6 +18,8 @@ SCALES: dict[str, Decimal] = {
 }
 _MONEY = re.compile(r"^(?P<currency>[A-Z]{3})(?:_(?P<scale>[0-9A-Z]+))?$")
 _NOT_CURRENCIES = frozenset({"PCT", "BPS"})
+# A scale stated without a currency ("(in millions)"): money in a currency the document does not state.
+_SCALE_ONLY = frozenset({"K", "10K", "M", "10M", "100M", "B", "T"})
 
 
 class MoneyUnit(NamedTuple):
@@ -28,7 +30,10 @@ class MoneyUnit(NamedTuple):
 
 
 def money_unit(code: str) -> MoneyUnit | None:
-    """``JPY_M`` -> (JPY, 10^6); None for units that are not money (PCT, COUNT, DAYS ...)."""
+    """``JPY_M`` -> (JPY, 10^6); ``M`` (a scale, its currency not stated) -> ("", 10^6); None for units that are
+    not money (PCT, COUNT, DAYS ...)."""
+    if code in _SCALE_ONLY:
+        return MoneyUnit("", SCALES[code])
     match = _MONEY.match(code)
     if match is None or match["currency"] in _NOT_CURRENCIES:
         return None

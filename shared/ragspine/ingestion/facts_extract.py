@@ -28,7 +28,7 @@ from ragspine.ingestion.model import Block, BlockKind, ParsedDocument
 from ragspine.ingestion.table_facts import Lineage, TableContext, table_facts, units_in
 from ragspine.sensitivity import Sensitivity
 
-EXTRACTOR_VERSION = "table-5"  # rows read under their section heading, note numbers stripped from labels
+EXTRACTOR_VERSION = "table-6"  # sections, note numbers, ($76), a scale without a currency kept as the scale alone
 _LEAD_CHARS = 300
 # Words naming a part of a company: a table under such a heading is not about the whole company.
 _PART_OF_COMPANY = re.compile(

@@ -58,7 +58,7 @@ from ragspine.ingestion.table_axes import (
     table_shape,
 )
 from ragspine.numbers.cells import read_cell
-from ragspine.numbers.units import ISO_4217, unit_dimension, units_in
+from ragspine.numbers.units import ISO_4217, SCALES, currencies_stated, unit_dimension, units_in
 from ragspine.sensitivity import Sensitivity
 
 __all__ = ["DeclaredUnits", "Lineage", "TableContext", "table_facts", "unit_dimension", "units_in"]
@@ -67,7 +67,9 @@ __all__ = ["DeclaredUnits", "Lineage", "TableContext", "table_facts", "unit_dime
 
 _SEGMENT_SPLIT = re.compile(r"[;；\n]")
 # A per-share figure (earnings, dividends, book value per share) is never in the table's millions.
-_PER_SHARE = re.compile(r"(?i:\bper\s+(?:\w+\s+){0,2}(?:share|ADS|unit)\b|\bEPS\b)|1株当たり|一株当たり|每股")
+_PER_SHARE = re.compile(r"(?i:\bper\s+(?:\w+\s+){0,2}(?:share|ADS|unit)\d*\b|\bEPS\b)|1株当たり|一株当たり|每股")
+# A figure in the currency's hundredth ("Basic earnings per share (cents)"): no unit code says it, so none is given.
+_SUBUNIT = re.compile(r"(?i)\b(?:cents?|pence)\b")
 # A section of changes in balances (a cash-flow statement's working-capital lines), and the rows that close it.
 _CHANGES_SECTION = re.compile(r"(?i:\bchanges?\s+in\b|\(increase\)|\(decrease\)|increase\s*\(decrease\)|"
                               r"decrease\s*\(increase\))|増減|增减|变动")
@@ -94,12 +96,15 @@ class DeclaredUnits:
     by_metric: dict[str, str] = field(default_factory=dict)
 
     @classmethod
-    def read(cls, texts: Sequence[str], glossary: Glossary) -> DeclaredUnits:
-        """Collect declarations from caption and title text (earlier texts win)."""
+    def read(cls, texts: Sequence[str], glossary: Glossary, currency: str | None = None) -> DeclaredUnits:
+        """Collect declarations from caption and title text (earlier texts win).
+
+        ``currency`` is the one the document states, for a scale written without one.
+        """
         declared = cls()
         for text in texts:
             for segment in _SEGMENT_SPLIT.split(text):
-                units = units_in(segment, glossary.currency)
+                units = units_in(segment, currency)
                 if not units:
                     continue
                 metrics = {m.code for m in glossary.scan(segment) if m.kind is SlotKind.METRIC and m.code}
@@ -293,6 +298,19 @@ class _TableReader:
         self.warnings: list[str] = []
         self.assumed = False
         self.other_company: str | None = None
+        self.currency = self._stated_currency()
+
+    def _stated_currency(self) -> str | None:
+        """The one currency the table and the text around it state (``$`` in its cells, ``€m``), else None.
+
+        A scale written alone ("(in millions)") is in that currency; with none stated, or two, it
+        stays a scale alone: no currency is assumed from the domain.
+        """
+        context = self.context
+        texts = [cell for row in self.rows for cell in row]
+        texts += [context.caption, *context.headings, context.lead, context.note]
+        found = currencies_stated(texts, self.glossary.currency)
+        return found.pop() if len(found) == 1 else None
 
     def warn(self, text: str) -> None:
         if len(self.warnings) < _MAX_WARNINGS_PER_TABLE:
@@ -325,9 +343,9 @@ class _TableReader:
         if not has["period"] and not isinstance(context_period, Period):
             return [], [f"{self.where}: no period in its headers, labels or context; table skipped"]
         table_units = [u for c in range(shape.label_cols) for h in shape.header_rows
-                       for u in units_in(self.rows[h][c], glossary.currency)]
+                       for u in units_in(self.rows[h][c], self.currency)]
         declared = DeclaredUnits.read([*self.block_caption(), *reversed(context.headings), context.lead,
-                                       context.note], glossary)
+                                       context.note], glossary, self.currency)
         facts: dict[FactKey, Fact] = {}
         dropped: set[FactKey] = set()
         skipped_cols = {c for c, names in header_names.items() if any(n.unknown for n in names)}
@@ -423,7 +441,7 @@ class _TableReader:
             return ""
         named = self.name(text)
         if named.unknown or named.metric:
-            return (_UNIT_NOTE.sub(" ", text) if units_in(text, self.glossary.currency) else text).strip(" :：")
+            return (_UNIT_NOTE.sub(" ", text) if units_in(text) else text).strip(" :：")
         return ""
 
     def _line_item_columns(self) -> set[int]:
@@ -577,9 +595,10 @@ class _TableReader:
                           f"a percentage for {metric}; cell skipped")
                 return None
             return "PCT"
-        currency = self.glossary.currency
+        if any(_SUBUNIT.search(text) for text in (*self.shape.row_labels[r], *self.shape.col_headers[c])):
+            return ""
         stated = [u for text in (*self.shape.row_labels[r], *self.shape.col_headers[c])
-                  for u in _units_of(text, currency)]
+                  for u in _units_of(text, self.currency)]
         for units in (stated, table_units):
             same = [u for u in units if unit_dimension(u) == unit_dimension(expected)]
             if same or units:
@@ -594,9 +613,10 @@ class _TableReader:
     def _per_share_unscaled(self, r: int, unit: str) -> str:
         """A per-share row keeps the currency but never the table's scale ("in millions, except per share data")."""
         currency, _, scale = unit.partition("_")
-        if scale and currency in ISO_4217 and any(_PER_SHARE.search(text) for text in self.shape.row_labels[r]):
+        per_share = any(_PER_SHARE.search(text) for text in self.shape.row_labels[r])
+        if scale and currency in ISO_4217 and per_share:
             return currency
-        return unit
+        return "" if per_share and unit in SCALES else unit  # a scale alone: the per-share figure states no unit
 
     def _check_totals(self, facts: list[Fact]) -> None:
         """Warn where an entity's figure differs from the sum of all its children's beyond rounding."""

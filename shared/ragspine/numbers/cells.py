@@ -1,6 +1,6 @@
 """A table cell as the one number it states, in the notations annual reports use.
 
-Negatives as ``(1,234)``, ``△1,234``, ``▲1,234``, ``−1,234``, ``-1,234`` and ``1,234−``;
+Negatives as ``(1,234)``, ``($76)``, ``(12%)``, ``△1,234``, ``▲1,234``, ``−1,234``, ``-1,234`` and ``1,234−``;
 footnote marks (``※1``, ``*2``, ``†``, ``‡``, ``(注1)``) and currency signs (``$``, ``¥``,
 ``€``, ``£``) around the figure are dropped; a trailing ``%`` marks a percentage. The value
 keeps the form written: ``1,320`` stays the int 1320 and ``36.0`` the float 36.0. Anything
@@ -20,7 +20,8 @@ FOOTNOTE = re.compile(r"(?:※\s*\d*|\*+\s*\d*|[†‡§¶]+\s*\d*|[(（]\s*(?:�
 _MARK_CHARS = frozenset("※*†‡§¶注Nn¹²³⁴⁵⁶⁷⁸⁹⁰")
 _NUMBER = re.compile(
     r"^(?P<lead>[-−–△▲+]?)\s*(?P<cur>[$¥€£]|US\$|HK\$|RMB|CHF)?\s*(?P<open>[(（])?\s*"
-    r"(?P<digits>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)\s*(?P<close>[)）])?\s*"
+    r"(?P<lead2>(?<=[(（])-\s*)?(?P<cur2>(?<=[(（\s-])(?:[$¥€£]|US\$|HK\$)\s*)?"
+    r"(?P<digits>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)\s*(?P<pct2>%\s*(?=[)）]))?(?P<close>[)）])?\s*"
     r"(?P<pct>%)?\s*(?P<trail>[-−])?$")
 _BLANKS = frozenset({"", "-", "–", "—", "−", "n/a", "na", "n.a.", "/", "*", "…", "nm", "n.m.", "―"})
 
@@ -54,11 +55,13 @@ def normalise_cell(text: str) -> str:
 def read_cell(text: str) -> CellNumber | None:
     """The one number a cell states, or None when it states none or more than one."""
     match = _NUMBER.match(normalise_cell(text))
-    if match is None or bool(match["open"]) != bool(match["close"]):
+    if match is None or bool(match["open"]) != bool(match["close"]) or (match["pct2"] and not match["open"]):
         return None
+    if match["cur"] and match["cur2"] or match["lead2"] and not match["cur2"] or match["pct"] and match["pct2"]:
+        return None  # "$($76)", "(-76)", "(12%)%": no notation anyone uses
     negative = bool(match["open"]) or match["lead"] in ("-", "−", "–", "△", "▲") or bool(match["trail"])
     if match["lead"] and match["trail"]:
         return None  # "-12-" is no notation anyone uses
     digits = match["digits"].replace(",", "")
     value: int | float = int(digits) if "." not in digits else float(digits)
-    return CellNumber(-value if negative else value, bool(match["pct"]))
+    return CellNumber(-value if negative else value, bool(match["pct"] or match["pct2"]))

@@ -5,8 +5,11 @@ A money unit is ``<ISO 4217 code>`` with an optional scale: ``_K`` (thousand, �
 ``_T`` (trillion, 兆). ``PCT`` is a percentage, ``COUNT`` a number of things. A fact keeps
 the unit its document states; nothing is converted, so ``JPY_M`` and ``JPY_B`` are two units.
 Read forms: ``USD_M``, ``USD m``, ``in millions of US dollars``, ``(¥ million)``, ``単位：百万円``,
-``单位：亿元``, ``十億円``, ``千元``, ``$ in thousands``; a scale with no currency
-(``(in millions, except per share data)``) takes the domain's currency when one is given.
+``单位：亿元``, ``十億円``, ``千元``, ``$ in thousands``. A scale with no currency
+(``(in millions, except per share data)``, ``in thousands``) takes the currency the document
+itself states when the caller found one (a ``$`` in the table's cells, ``US dollars`` in its
+caption); else it is the scale alone (``M``: millions, currency not stated), never a currency
+assumed from elsewhere.
 """
 
 from __future__ import annotations
@@ -46,17 +49,18 @@ _YEN_SIGN = "¥"  # ¥ is yen in Japanese documents and yuan in Chinese ones: th
 _CUR_ALT = "|".join(f"(?P<c{i}>{words})" for i, (_, words) in enumerate(_CURRENCY_WORDS))
 _ISO = r"(?P<iso>[a-z]{3})"
 # English scales (after or before the currency) and CJK scales (before the currency word).
-_EN_SCALE = r"(?P<en>thousands?|millions?|billions?|trillions?|k|mn|m|bn|b|tn)"
+_EN_SCALE = r"(?P<en>thousands?|millions?|billions?|trillions?|k|mn|m|bn|b|tn|[’']000)"
 _CJK_SCALE = r"(?P<cjk>十億|十亿|千万|千萬|百万|百萬|億|亿|万|萬|千|兆)"
 _EN_SCALES = {"thousand": "K", "thousands": "K", "k": "K", "million": "M", "millions": "M", "m": "M", "mn": "M",
-              "billion": "B", "billions": "B", "b": "B", "bn": "B", "trillion": "T", "trillions": "T", "tn": "T"}
+              "billion": "B", "billions": "B", "b": "B", "bn": "B", "trillion": "T", "trillions": "T", "tn": "T",
+              "'000": "K", "’000": "K"}
 _CJK_SCALES = {"千": "K", "万": "10K", "萬": "10K", "百万": "M", "百萬": "M", "千万": "10M", "千萬": "10M",
                "億": "100M", "亿": "100M", "十億": "B", "十亿": "B", "兆": "T"}
 _MONEY_PATTERNS = (
     # 百万円, 亿元, 千美元, 十億円
     re.compile(_CJK_SCALE + r"\s*(?:" + _CUR_ALT + r"|(?P<yen>¥))"),
     # USD m, JPY_B, $ in millions, ¥ million, US dollars in thousands, RMB bn
-    re.compile(r"(?:(?<![a-z])" + _ISO + r"(?![a-z])|" + _CUR_ALT + r"|(?P<yen>¥))[\s_]*(?:in\s+)?" + _EN_SCALE
+    re.compile(r"(?:(?<![a-z])" + _ISO + r"(?![a-z])|" + _CUR_ALT + r"|(?P<yen>¥))[\s_’']*(?:in\s+)?" + _EN_SCALE
                + r"(?![a-z])"),
     # millions of US dollars, thousands of yen, in millions of CHF
     re.compile(r"(?<![a-z])" + _EN_SCALE + r"\s+of\s+(?:(?<![a-z])" + _ISO + r"(?![a-z])|" + _CUR_ALT + ")"),
@@ -69,22 +73,27 @@ _COUNT = re.compile(r"(?<![a-z])in\s+(?:stores|shops|units)(?![a-z])|(?<![a-z])c
 
 
 def is_unit_code(code: str) -> bool:
-    """Whether ingestion can state ``code`` by itself: PCT, COUNT or an ISO 4217 currency with a scale."""
-    if code in NON_MONEY:
+    """Whether ingestion can state ``code`` by itself: PCT, COUNT, an ISO 4217 currency with a scale, or a scale alone."""
+    if code in NON_MONEY or code in SCALES:
         return True
     match = _CODE.match(code)
     return match is not None and match["cur"] in ISO_4217
 
 
 def unit_dimension(unit: str) -> str:
-    """What a unit measures: ``ratio`` (PCT), ``count`` (COUNT), ``money`` (a currency code) or the unit itself."""
+    """What a unit measures: ``ratio`` (PCT), ``count`` (COUNT), ``money`` (a currency code, or a scale whose
+    currency the document does not state) or the unit itself."""
     if unit in NON_MONEY:
         return {"PCT": "ratio", "COUNT": "count"}[unit]
     return "money" if is_unit_code(unit) or not unit else unit
 
 
 def money_units_in(text: str, currency: str | None = None) -> list[str]:
-    """Every scaled money unit ``text`` states, in order of appearance (``単位：百万円`` -> ``JPY_M``)."""
+    """Every scaled money unit ``text`` states, in order of appearance (``単位：百万円`` -> ``JPY_M``).
+
+    A scale stated without a currency is in ``currency`` (the one the document states) when
+    given, else the scale alone: ``(in millions)`` is ``M``.
+    """
     norm = unicodedata.normalize("NFKC", text).lower()
     found: list[tuple[int, str]] = []
     for pattern in _MONEY_PATTERNS:
@@ -93,10 +102,10 @@ def money_units_in(text: str, currency: str | None = None) -> list[str]:
             scale = _EN_SCALES[match["en"]] if match.groupdict().get("en") else _CJK_SCALES[match["cjk"]]
             if code:
                 found.append((match.start(), f"{code}_{scale}"))
-    if not found and currency:
+    if not found:
         for match in _BARE_SCALE.finditer(norm):
             scale = _EN_SCALES[match["en"]] if match["en"] else _CJK_SCALES[match["cjk"]]
-            found.append((match.start(), f"{currency}_{scale}"))
+            found.append((match.start(), f"{currency}_{scale}" if currency else scale))
     return list(dict.fromkeys(code for _, code in sorted(found)))
 
 
@@ -105,6 +114,30 @@ def units_in(text: str, currency: str | None = None) -> list[str]:
     found = money_units_in(text, currency)
     norm = unicodedata.normalize("NFKC", text).lower()
     found += [unit for unit, pattern in (("PCT", _PCT), ("COUNT", _COUNT)) if pattern.search(norm)]
+    return found
+
+
+_SIGNS = re.compile(r"us\$|hk\$|[$€£¥]|(?<![a-z])(?:usd|eur|gbp|jpy|cny|rmb|chf|hkd|aud|cad|sgd|krw|inr)(?![a-z])"
+                    r"|円|人民币|人民幣|美元|欧元|港元|英镑")
+_SIGN_CODES = {"us$": "USD", "$": "USD", "hk$": "HKD", "€": "EUR", "£": "GBP", "rmb": "CNY", "人民币": "CNY",
+               "人民幣": "CNY", "美元": "USD", "欧元": "EUR", "港元": "HKD", "英镑": "GBP", "円": "JPY"}
+
+
+def currencies_stated(texts: list[str], yen_as: str | None = None) -> set[str]:
+    """The currencies ``texts`` state by sign, symbol or code (``$1,234`` -> USD, ``€m`` -> EUR).
+
+    ``¥`` is yen, or yuan where ``yen_as`` (the domain's currency) is CNY.
+    """
+    found: set[str] = set()
+    for text in texts:
+        if not text:
+            continue
+        for match in _SIGNS.finditer(unicodedata.normalize("NFKC", text).lower()):
+            sign = match.group(0)
+            if sign == "¥":
+                found.add("CNY" if yen_as == "CNY" else "JPY")
+            else:
+                found.add(_SIGN_CODES.get(sign, sign.upper()))
     return found
 
 

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ragspine.numbers.cells import read_cell, strip_footnotes
-from ragspine.numbers.units import is_unit_code, units_in
+from ragspine.numbers.units import currencies_stated, is_unit_code, units_in
 
 NEGATIVE_FORMS = ("({})", "△{}", "▲{}", "−{}", "-{}", "{}−", "{}-", "（{}）", "－{}")
 FOOTNOTES = ("※1", "*2", "†", "‡", "(注1)", "¹", " ※3")
@@ -79,15 +79,50 @@ def test_footnote_marks_leave_labels() -> None:
     ("millions of euros", None, "EUR_M"),
     ("RMB bn", None, "CNY_B"),
     ("单位：百万美元", None, "USD_M"),
+    ("RMB’Million", None, "CNY_M"),
+    ("US$’000", None, "USD_K"),
+    ("€m", None, "EUR_M"),
 ])
 def test_units_are_read_in_zh_ja_en(text: str, currency: str | None, unit: str) -> None:
     assert units_in(text, currency)[0] == unit
     assert is_unit_code(unit)
 
 
-@pytest.mark.parametrize("text", ["(in millions, except per share data)", "Net sales", "令和元年", "FY2025 review"])
-def test_no_currency_without_one_stated_or_configured(text: str) -> None:
+@pytest.mark.parametrize("text", ["Net sales", "令和元年", "FY2025 review"])
+def test_no_unit_where_none_is_stated(text: str) -> None:
     assert units_in(text) == []
+
+
+@pytest.mark.parametrize(("text", "unit"), [
+    ("(in millions, except per share data)", "M"), ("in thousands", "K"), ("(In thousands)", "K"),
+    ("単位：百万", "M"), ("单位：亿", "100M"), ("(in billions)", "B"),
+])
+def test_a_scale_with_no_currency_is_the_scale_alone(text: str, unit: str) -> None:
+    assert units_in(text) == [unit]
+    assert is_unit_code(unit)
+    assert units_in(text, "USD") == [f"USD_{unit}"]  # the currency the document states elsewhere
+
+
+@pytest.mark.parametrize(("texts", "found"), [
+    (["$1,234", "($76)"], {"USD"}), (["€m"], {"EUR"}), (["US$ 5"], {"USD"}), (["RMB’Million"], {"CNY"}),
+    (["1,234", "(in millions)"], set()), (["RMB’Million"], {"CNY"}), (["$5", "£3"], {"USD", "GBP"}), (["Europe", "euro area"], set()),
+])
+def test_the_currencies_a_document_states(texts: list[str], found: set[str]) -> None:
+    assert currencies_stated(texts) == found
+
+
+@pytest.mark.parametrize(("text", "value", "percent"), [
+    ("($76)", -76, False), ("( $ 1,234 )", -1234, False), ("(US$5)", -5, False), ("(248%)", -248, True),
+    ("(8.4 % )", -8.4, True), ("$(76)", -76, False),
+])
+def test_a_currency_sign_or_percent_inside_the_parentheses_is_read(text: str, value: float, percent: bool) -> None:
+    number = read_cell(text)
+    assert number is not None and number.value == value and number.percent is percent
+
+
+@pytest.mark.parametrize("text", ["$($76)", "(-76)", "(12%)%", "($76", "$76)"])
+def test_odd_parentheses_are_no_figure(text: str) -> None:
+    assert read_cell(text) is None
 
 
 @given(st.sampled_from(sorted({"USD", "JPY", "EUR", "CNY", "GBP", "CHF", "SEK", "INR", "BRL", "KRW"})),

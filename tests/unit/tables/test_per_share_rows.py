@@ -30,3 +30,17 @@ def test_a_row_without_per_share_keeps_the_caption_scale() -> None:
     facts = _facts("Income statement (in millions of US dollars, except per share data)", "Share count")
 
     assert facts["Share count,col=FY2025"][1] != "USD"
+
+
+@pytest.mark.parametrize("label", ["Adjusted basic earnings per share5 (cents)", "Final dividend per share7 (pence)"])
+def test_a_per_share_row_in_cents_or_pence_is_given_no_dollar_unit(label: str) -> None:
+    facts = _facts("Income statement (in millions of US dollars, except per share data)", label)
+
+    assert facts[f"{label},col=FY2025"] == (17.74, "")
+
+
+def test_a_per_share_row_under_a_scale_without_currency_states_no_unit() -> None:
+    facts = _facts("Income statement (in millions, except per share data)", "Basic earnings per share")
+
+    assert facts["Net sales,col=FY2025"] == (1200, "M")
+    assert facts["Basic earnings per share,col=FY2025"] == (17.74, "")

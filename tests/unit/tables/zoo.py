@@ -133,8 +133,15 @@ SPECIMENS = (
     Specimen("ten_k_style", "Minori Foods Group consolidated statements of income",
              (("(in millions, except per share data)", "Years Ended March 31,", ""), ("", "2025", "2024"),
               ("Net sales", "27,100", "24,900"), ("Operating income", "(300)", "2,200")),
-             frozenset({(NS, G, "2025", 27100, "JPY_M"), (NS, G, "2024", 24900, "JPY_M"),
-                        (OI, G, "2025", -300, "JPY_M"), (OI, G, "2024", 2200, "JPY_M")})),
+             # a scale with no currency stated anywhere is the scale alone: the domain's yen is never assumed
+             frozenset({(NS, G, "2025", 27100, "M"), (NS, G, "2024", 24900, "M"),
+                        (OI, G, "2025", -300, "M"), (OI, G, "2024", 2200, "M")})),
+    Specimen("ten_k_style_dollar_cells", "Minori Foods Group consolidated statements of income",
+             (("(in millions, except per share data)", "Years Ended March 31,", ""), ("", "2025", "2024"),
+              ("Net sales", "$ 27,100", "$ 24,900"), ("Operating income", "($300)", "$2,200")),
+             # the currency the cells state goes with the caption's scale; "($300)" is -300
+             frozenset({(NS, G, "2025", 27100, "USD_M"), (NS, G, "2024", 24900, "USD_M"),
+                        (OI, G, "2025", -300, "USD_M"), (OI, G, "2024", 2200, "USD_M")})),
     Specimen("half_year_is_no_fiscal_year", "Segment results, January–June 2025 (JPY billion)",
              (("Segment", "Net sales"), ("Wholesale", "8.1"), ("Retail", "5.0")),
              frozenset(), warns="no period"),
