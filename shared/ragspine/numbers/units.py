@@ -73,7 +73,7 @@ _COUNT = re.compile(r"(?<![a-z])in\s+(?:stores|shops|units)(?![a-z])|(?<![a-z])c
 
 
 def is_unit_code(code: str) -> bool:
-    """Whether ingestion can state ``code`` by itself: PCT, COUNT, an ISO 4217 currency with a scale, or a scale alone."""
+    """Whether ingestion can state ``code``: PCT, COUNT, an ISO 4217 currency with a scale, or a scale alone."""
     if code in NON_MONEY or code in SCALES:
         return True
     match = _CODE.match(code)
