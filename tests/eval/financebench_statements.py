@@ -72,7 +72,8 @@ def show(name: str, fact: Fact) -> str:
 
     page = int(re.match(r"page=(\d+)", fact.source_locator).group(1))  # type: ignore[union-attr]
     label = re.search(r"row=([^,]*)", fact.source_locator)
-    key = " ".join((label.group(1).split("/")[-1] if label else "").split()[:3]).replace(",", "")[:25]
+    row = (label.group(1).split("/")[-1] if label else "").rpartition(": ")[2]  # the row under its section
+    key = " ".join(row.split()[:3]).replace(",", "")[:25]
     document = pdfium.PdfDocument(str(CORPUS / name))
     try:
         lines = [line.text for line in page_lines(document[page - 1].get_textpage())]

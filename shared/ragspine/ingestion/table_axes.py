@@ -93,10 +93,13 @@ class TableShape:
 # Note references after a label's words: "In-game net revenues (1)", "Diluted earnings per share (1,2)", "(2)(3)".
 _NOTE_NUMBERS = re.compile(r"(?<=[^\W\d_]|[)）.:])\s*(?:[(（]\d{1,2}(?:\s*,\s*\d{1,2})*[)）]\s*)+$")
 
+# A note number set as a plain digit glued to a word: "Current year1", "Order intake1", "per share5 (cents)".
+_GLUED_NOTE = re.compile(r"(?<=[a-z]{3})\d(?=\s|$|[,:;()])")
+
 
 def clean_label(text: str) -> str:
     """A label without footnote marks, note numbers and surrounding space (``売上高※1`` -> ``売上高``)."""
-    return _NOTE_NUMBERS.sub("", strip_footnotes(text).strip()).strip()
+    return _GLUED_NOTE.sub("", _NOTE_NUMBERS.sub("", strip_footnotes(text).strip())).strip()
 
 
 def _is_figure(text: str, glossary: Glossary) -> bool:

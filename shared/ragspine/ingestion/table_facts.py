@@ -68,6 +68,9 @@ __all__ = ["DeclaredUnits", "Lineage", "TableContext", "table_facts", "unit_dime
 _SEGMENT_SPLIT = re.compile(r"[;；\n]")
 # A per-share figure (earnings, dividends, book value per share) is never in the table's millions.
 _PER_SHARE = re.compile(r"(?i:\bper\s+(?:\w+\s+){0,2}(?:share|ADS|unit)\d*\b|\bEPS\b)|1株当たり|一株当たり|每股")
+# A number of shares, under a caption stating money ("(in thousands, except per share data)").
+_SHARE_COUNT = re.compile(r"(?i)\bshares\s+outstanding\b|\bnumber\s+of\s+(?:\w+\s+){0,2}shares\b"
+                          r"|\bweighted[\s-]+average\s+(?:\w+\s+){0,2}shares\b")
 # A figure in the currency's hundredth ("Basic earnings per share (cents)"): no unit code says it, so none is given.
 _SUBUNIT = re.compile(r"(?i)\b(?:cents?|pence)\b")
 # A section of changes in balances (a cash-flow statement's working-capital lines), and the rows that close it.
@@ -613,6 +616,9 @@ class _TableReader:
     def _per_share_unscaled(self, r: int, unit: str) -> str:
         """A per-share row keeps the currency but never the table's scale ("in millions, except per share data")."""
         currency, _, scale = unit.partition("_")
+        if currency in ISO_4217 and any(_SHARE_COUNT.search(text) and not _PER_SHARE.search(text)
+                                        for text in self.shape.row_labels[r]):
+            return scale  # a number of shares: the caption's scale, never its currency
         per_share = any(_PER_SHARE.search(text) for text in self.shape.row_labels[r])
         if scale and currency in ISO_4217 and per_share:
             return currency

@@ -17,7 +17,8 @@ and only where one label is clearly meant:
   "*federal* deferred income tax expense" beside a row "Income tax expense", says the
   question is about something this label does not say);
 * the best candidate (most of its words named, then most words in common, then fewest
-  words of the question left unexplained) is taken only when no other candidate ties it:
+  words of the question left unexplained, then fewest of its own words left unnamed: "software
+  revenue" is ``Revenue: Software``, not ``Cost of revenue: Software``) is taken only when no other candidate ties it:
   two labels matching equally are offered back, never chosen between.
 
 A wrong figure is worse than none, so the shares are strict and only open labels are read
@@ -92,7 +93,7 @@ def label_readings(norm: str, leftover: str, glossary: Glossary) -> list[NearMis
     words_of = {code: _content(_words(label_of(code))) for code in labels}
     item_words = {code: _content(_words(_item(label_of(code)))) or words_of[code] for code in labels}
     vocabulary = set().union(*words_of.values())
-    scored: list[tuple[tuple[float, int, int], str]] = []
+    scored: list[tuple[tuple[float, int, int, int], str]] = []
     for code, own in words_of.items():
         common = own & asked
         if not common:
@@ -104,7 +105,7 @@ def label_readings(norm: str, leftover: str, glossary: Glossary) -> list[NearMis
             continue
         if (asked - own) & vocabulary:  # the question names another row's word this label lacks
             continue
-        scored.append(((label_share, len(common), -len(asked - common)), code))
+        scored.append(((label_share, len(common), -len(asked - common), -len(own - asked)), code))
     if not scored:
         return []
     best = max(score for score, _ in scored)

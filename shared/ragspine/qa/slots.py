@@ -138,7 +138,11 @@ def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
                 found[SlotKind.METRIC] = {specific.readings[0].code: None}
         leftover = blanked()
         if any(not found[kind] for kind in missing):
-            names = tuple(n for n in unknown_names(question, leftover, glossary) if n not in RANGE_WORDS)
+            said = set().union(*(label_words(label_of(code)) for code in found[SlotKind.METRIC]
+                                 if code.startswith(METRIC_PREFIX)))
+            # a row's section named beside it ("basic *weighted-average* shares") is no unknown name
+            names = tuple(n for n in unknown_names(question, leftover, glossary)
+                          if n not in RANGE_WORDS and not (label_words(n) and label_words(n) <= said))
     if not found[SlotKind.CHANNEL] and (found[SlotKind.METRIC] or found[SlotKind.ENTITY]):
         channel_misses = near_misses(norm, blanked(), glossary, [SlotKind.CHANNEL])
         misses += channel_misses

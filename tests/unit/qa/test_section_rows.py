@@ -63,3 +63,21 @@ def test_a_row_of_a_section_headed_by_the_metric_is_named_with_the_metric_words(
                               "Revenue from external customers by country: USA"])
     assert parse_slots("What is the Revenue from UK in 2019?", glossary=glossary).metrics == (
         "label:revenue from external customers by country: uk",)
+
+
+def test_a_section_named_beside_its_row_is_no_unknown_name() -> None:
+    glossary = glossary_with(["Weighted-average common shares outstanding: Basic",
+                              "Weighted-average common shares outstanding: Diluted"])
+    parsed = parse_slots("What was the basic Weighted-average common shares outstanding in 2017?", glossary=glossary)
+    assert parsed.metrics == ("label:weighted-average common shares outstanding: basic",)
+    assert parsed.unknown_names == ()
+
+
+def test_of_two_sections_the_one_the_question_names_whole_is_taken() -> None:
+    glossary = glossary_with(["Revenue: Software delivery, support and maintenance",
+                              "Cost of revenue: Software delivery, support and maintenance"])
+    parsed = parse_slots("What was the Software delivery, support and maintenance revenue in 2018?", glossary=glossary)
+    assert parsed.metrics == ("label:revenue: software delivery, support and maintenance",)
+    parsed = parse_slots("What was the cost of revenue for software delivery, support and maintenance in 2018?",
+                         glossary=glossary)
+    assert parsed.metrics == ("label:cost of revenue: software delivery, support and maintenance",)

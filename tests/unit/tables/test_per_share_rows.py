@@ -36,7 +36,7 @@ def test_a_row_without_per_share_keeps_the_caption_scale() -> None:
 def test_a_per_share_row_in_cents_or_pence_is_given_no_dollar_unit(label: str) -> None:
     facts = _facts("Income statement (in millions of US dollars, except per share data)", label)
 
-    assert facts[f"{label},col=FY2025"] == (17.74, "")
+    assert facts[f"{label.replace('share5', 'share').replace('share7', 'share')},col=FY2025"] == (17.74, "")
 
 
 def test_a_per_share_row_under_a_scale_without_currency_states_no_unit() -> None:
@@ -44,3 +44,11 @@ def test_a_per_share_row_under_a_scale_without_currency_states_no_unit() -> None
 
     assert facts["Net sales,col=FY2025"] == (1200, "M")
     assert facts["Basic earnings per share,col=FY2025"] == (17.74, "")
+
+
+@pytest.mark.parametrize("label", ["Weighted-average common shares outstanding", "Number of shares", "Shares outstanding"])
+def test_a_number_of_shares_keeps_the_scale_but_never_the_currency(label: str) -> None:
+    facts = _facts("Income statement (in thousands of US dollars, except per share data)", label)
+
+    assert facts["Net sales,col=FY2025"] == (1200, "USD_K")
+    assert facts[f"{label},col=FY2025"] == (17.74, "K")

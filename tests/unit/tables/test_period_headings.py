@@ -123,3 +123,11 @@ def test_a_line_item_worded_like_a_period_heading_is_still_a_line_item() -> None
     facts = _facts([["", "2019", "2018"], ["Balance at the beginning of the fiscal year", "$1,264", "$1,626"],
                     ["Balance at the end of the fiscal year", "$1,258", "$1,264"]])
     assert ("label:balance at the beginning of the fiscal year", "2019", 1264) in facts and len(facts) == 4
+
+
+def test_note_numbers_leave_a_label() -> None:
+    facts = _facts([["$ million", "2019", "2018"], ["Order intake1", "532.0", "470.0"],
+                    ["In-game net revenues (1)", "3,376", "4,249"], ["Diluted (1,2)", "1.5", "1.2"],
+                    ["Scope 1", "59,495", "66,336"]])
+    assert {metric for metric, _, _ in facts} == {"label:order intake", "label:in-game net revenues",
+                                                  "label:diluted", "label:scope 1"}
