@@ -89,22 +89,29 @@ def extract_facts(doc: ParsedDocument, *, glossary: Glossary, source_file_hash: 
     tables = 0
     pdf_tables = 0
     lead = ""  # the text just before a table, under the same heading (its period or unit, often)
+    under_heading = 0  # tables read since the last heading
+    previous_path: tuple[str, ...] | None = None  # the headings over the PDF table before
     for index, block in enumerate(doc.blocks):
         if block.kind is BlockKind.HEADING or block.kind is BlockKind.TITLE:
             lead = ""
+            under_heading = 0
         elif block.kind in (BlockKind.PARAGRAPH, BlockKind.NOTE) and not block.rows:
             lead = block.text[-_LEAD_CHARS:]
         if block.kind is BlockKind.TABLE:
             tables += 1
             context = TableContext(block.heading_path, block.caption, doc.title, doc_entity,
-                                   lead if lead != block.caption else "", assumed, _unit_note_after(doc, index))
+                                   lead if lead != block.caption else "", assumed, _unit_note_after(doc, index),
+                                   follows_table=under_heading > 0)
             lead = ""
+            under_heading += 1
             found, problems = table_facts(block, context, glossary, lineage)
             facts += found
             warnings += problems
         elif block.rows:
             pdf_tables += 1
-            found, problems = _pdf_table_facts(block, doc, glossary, lineage, assumed)
+            found, problems = _pdf_table_facts(block, doc, glossary, lineage, assumed,
+                                               follows_table=block.heading_path == previous_path)
+            previous_path = block.heading_path
             facts += found
             warnings += problems
     if pdf_tables and not tables and not facts and not warnings:
@@ -148,7 +155,7 @@ def _assumed_entity(doc: ParsedDocument, glossary: Glossary) -> str:
 
 
 def _pdf_table_facts(block: Block, doc: ParsedDocument, glossary: Glossary,
-                     lineage: Lineage, assumed: str) -> tuple[list[Fact], list[str]]:
+                     lineage: Lineage, assumed: str, *, follows_table: bool = False) -> tuple[list[Fact], list[str]]:
     """The facts of a table read from a PDF page, only when every cell checked out against the page text.
 
     The text left of the first column header (``USD millions``) is the table's caption. A table
@@ -161,7 +168,7 @@ def _pdf_table_facts(block: Block, doc: ParsedDocument, glossary: Glossary,
     caption = block.rows[0][0]
     part = next((text for text in (*block.heading_path[-1:], caption) if _PART_OF_COMPANY.search(text)), "")
     context = TableContext(block.heading_path, caption, doc.title, doc.metadata.get("entity", ""),
-                           assumed_entity="" if part else assumed)
+                           assumed_entity="" if part else assumed, follows_table=follows_table)
     found, problems = table_facts(block, context, glossary, lineage)
     if not found:
         if part and assumed:

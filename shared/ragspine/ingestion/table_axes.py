@@ -90,8 +90,9 @@ class TableShape:
     col_headers: dict[int, tuple[str, ...]]
 
 
-# Note references after a label's words: "In-game net revenues (1)", "Diluted earnings per share (1,2)", "(2)(3)".
-_NOTE_NUMBERS = re.compile(r"(?<=[^\W\d_]|[)）.:])\s*(?:[(（]\d{1,2}(?:\s*,\s*\d{1,2})*[)）]\s*)+$")
+# Note references after a label's words: "In-game net revenues (1)", "Diluted earnings per share (1,2)", "(2)(3)",
+# "Diluted (a)(b)(c)".
+_NOTE_NUMBERS = re.compile(r"(?<=[^\W\d_]|[)）.:])\s*(?:[(（](?:\d{1,2}(?:\s*,\s*\d{1,2})*|[a-h])[)）]\s*)+$")
 
 # A note number set as a plain digit glued to a word: "Current year1", "Order intake1", "per share5 (cents)".
 _GLUED_NOTE = re.compile(r"(?<=[a-z]{3})\d(?=\s|$|[,:;()])")

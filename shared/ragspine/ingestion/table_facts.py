@@ -71,6 +71,7 @@ _PER_SHARE = re.compile(r"(?i:\bper\s+(?:\w+\s+){0,2}(?:share|ADS|unit)\d*\b|\bE
 # A number of shares, under a caption stating money ("(in thousands, except per share data)").
 _SHARE_COUNT = re.compile(r"(?i)\bshares\s+outstanding\b|\bnumber\s+of\s+(?:\w+\s+){0,2}shares\b"
                           r"|\bweighted[\s-]+average\s+(?:\w+\s+){0,2}shares\b")
+_BASIC_OR_DILUTED = re.compile(r"(?i)\s*(?:basic|diluted|basic\s+and\s+diluted)\s*")
 # A figure in the currency's hundredth ("Basic earnings per share (cents)"): no unit code says it, so none is given.
 _SUBUNIT = re.compile(r"(?i)\b(?:cents?|pence)\b")
 # A section of changes in balances (a cash-flow statement's working-capital lines), and the rows that close it.
@@ -150,6 +151,9 @@ class TableContext:
     lead: str = ""
     assumed_entity: str = ""  # used, with a warning, when neither the table nor its context names one
     note: str = ""  # the sentence right after the table, read for its unit only ("金額は百万円単位で表示")
+    # another table came first under the same heading: the heading may be about that one (a PDF page's
+    # "Fiscal Year Ended January 31, 2018" over the next year's quarters too), so its year dates no quarter
+    follows_table: bool = False
 
     def layers(self) -> list[str]:
         """Texts in the order they are consulted: innermost heading, caption, lead, metadata, title."""
@@ -255,7 +259,7 @@ def table_facts(block: Block, context: TableContext, glossary: Glossary,
     shape = table_shape(rows, glossary)
     if shape is None:
         return [], [f"{where}: no cell holds a figure under a label; table skipped"]
-    years = [m.period.period for t in context.headings for m in glossary.scan(t)
+    years = [m.period.period for t in (() if context.follows_table else context.headings) for m in glossary.scan(t)
              if m.period is not None and m.period.period_type == "FY"]
     namer = _Namer(glossary, years[-1] if years else None)
     return _TableReader(block, context, glossary, lineage, shape, rows, refs, namer).read()
@@ -620,6 +624,8 @@ class _TableReader:
                                         for text in self.shape.row_labels[r]):
             return scale  # a number of shares: the caption's scale, never its currency
         per_share = any(_PER_SHARE.search(text) for text in self.shape.row_labels[r])
+        if scale and _BASIC_OR_DILUTED.fullmatch(self.shape.row_labels[r][-1]):
+            return ""  # "Basic", "Diluted" alone: earnings per share or a number of shares, never the caption's money
         if scale and currency in ISO_4217 and per_share:
             return currency
         return "" if per_share and unit in SCALES else unit  # a scale alone: the per-share figure states no unit

@@ -52,3 +52,9 @@ def test_a_number_of_shares_keeps_the_scale_but_never_the_currency(label: str) -
 
     assert facts["Net sales,col=FY2025"] == (1200, "USD_K")
     assert facts[f"{label},col=FY2025"] == (17.74, "K")
+
+
+def test_basic_or_diluted_alone_under_a_money_caption_states_no_unit() -> None:
+    facts = _facts("Selected financial data (in millions of US dollars, except per share data)", "Diluted (a)(b)(c)")
+
+    assert facts["Diluted,col=FY2025"] == (17.74, "")
