@@ -71,6 +71,7 @@ _PER_SHARE = re.compile(r"(?i:\bper\s+(?:\w+\s+){0,2}(?:share|ADS|unit)\d*\b|\bE
 # A number of shares, under a caption stating money ("(in thousands, except per share data)").
 _SHARE_COUNT = re.compile(r"(?i)\bshares\s+outstanding\b|\bnumber\s+of\s+(?:\w+\s+){0,2}shares\b"
                           r"|\bweighted[\s-]+average\s+(?:\w+\s+){0,2}shares\b")
+_PART_OF_PERIOD = re.compile(r"\d|quarter|half|month|week|ytd|year|period|季|半期|月")
 _BASIC_OR_DILUTED = re.compile(r"(?i)\s*(?:basic|diluted|basic\s+and\s+diluted)\s*")
 # A figure in the currency's hundredth ("Basic earnings per share (cents)"): no unit code says it, so none is given.
 _SUBUNIT = re.compile(r"(?i)\b(?:cents?|pence)\b")
@@ -356,7 +357,8 @@ class _TableReader:
         facts: dict[FactKey, Fact] = {}
         dropped: set[FactKey] = set()
         skipped_cols = {c for c, names in header_names.items() if any(n.unknown for n in names)}
-        for c in sorted(skipped_cols):
+        qualifiers = self._column_qualifiers(skipped_cols, header_names, has["period"] or context_period is not None)
+        for c in sorted(skipped_cols - set(qualifiers)):
             self.warn(f"column {'/'.join(shape.col_headers[c])!r}: a header the glossary does not read; column skipped")
         for r in shape.body_rows:
             names = row_names[r]
@@ -367,11 +369,19 @@ class _TableReader:
                 continue
             for c in shape.col_headers:
                 text = self.rows[r][c]
-                if c in skipped_cols or body_cell_blank(text):
+                if (c in skipped_cols and c not in qualifiers) or body_cell_blank(text):
                     continue
                 cell = _Cell()
-                for n in (*names, *header_names[c]):
+                column = header_names[c]
+                if c in qualifiers:
+                    qualified = self._qualified_metric(qualifiers[c], labels, names)
+                    if qualified is None:
+                        continue
+                    column = [n for n in column if not n.unknown]
+                    names = [Named(metric=qualified) if n.metric else n for n in names]
+                for n in (*names, *column):
                     cell.add(n)
+                names = row_names[r]
                 fact = self._fact(r, c, cell, fallback, context_period, table_units, declared)
                 if fact is None:
                     continue
@@ -386,6 +396,35 @@ class _TableReader:
         if not found and not self.warnings:
             self.warn("no cell holds a figure; table skipped")
         return found, self.warnings
+
+    def _column_qualifiers(self, skipped: set[int], header_names: dict[int, list[Named]],
+                           dated: bool) -> dict[int, str]:
+        """Columns headed by a line item's kind the glossary does not read ("Net Sales", "Fair Value").
+
+        Under a period (its own upper header, or the table's context), such a column states that
+        kind of figure for each row of the document's own labels: "Americas" under "Fiscal Year
+        2018 / Net Sales" is ``Net Sales: Americas`` of 2018. Headers of a share, a change or a
+        plan (``% of Total``, ``Change``, ``Budget``) stay skipped.
+        """
+        found: dict[int, str] = {}
+        for c in skipped:
+            unknown = [h for h in self.shape.col_headers[c] if h and self.name(h).unknown]
+            periods = any(n.period for n in header_names[c])
+            if len(set(unknown)) != 1 or not (periods or dated):
+                continue
+            text = unknown[0]
+            if (NOT_ACTUAL.search(normalize_text(text)) or open_metric_code(text) is None or len(text) > 40
+                    or _PART_OF_PERIOD.search(normalize_text(text))):
+                continue  # "Q1", "First Quarter", "2019 vs 2018": a part of a period, never a kind of figure
+            found[c] = text
+        return found
+
+    def _qualified_metric(self, header: str, labels: Sequence[str], names: Sequence[Named]) -> str | None:
+        """The open metric of a row's label under a column naming its kind; None for a glossary row (two metrics)."""
+        metrics = [(label, n.metric) for label, n in zip(labels, names, strict=True) if n.metric]
+        if len(metrics) != 1 or not is_open_code(metrics[0][1] or ""):
+            return None
+        return open_metric_code(f"{header}: {metrics[0][0]}")
 
     def _qualified_by_sections(self) -> dict[int, tuple[str, ...]]:
         """Row labels the glossary does not read, each qualified by the heading it sits under.

@@ -131,3 +131,17 @@ def test_note_numbers_leave_a_label() -> None:
                     ["Scope 1", "59,495", "66,336"]])
     assert {metric for metric, _, _ in facts} == {"label:order intake", "label:in-game net revenues",
                                                   "label:diluted", "label:scope 1"}
+
+
+def test_a_column_naming_a_kind_of_figure_under_a_period_heads_the_rows_of_the_documents_own_labels() -> None:
+    facts = _facts([["", "Fiscal Year 2018", "", "Fiscal Year 2017", ""],
+                    ["", "Net Sales", "% of Total", "Net Sales", "% of Total"],
+                    ["Americas", "$259,105", "21.6%", "$224,056", "29.6%"], ["EMEA", "277,898", "23.1%", "237,437", "31.4%"]])
+    assert facts == {("label:net sales: americas", "2018", 259105), ("label:net sales: americas", "2017", 224056),
+                     ("label:net sales: emea", "2018", 277898), ("label:net sales: emea", "2017", 237437)}
+
+
+def test_a_column_of_a_part_of_a_period_or_of_a_change_never_heads_rows() -> None:
+    for header in ("Q1", "First Quarter", "% change", "Budget"):
+        facts = _facts([["", "Fiscal Year 2018"], ["", header], ["Americas", "259,105"]])
+        assert facts == set(), header
