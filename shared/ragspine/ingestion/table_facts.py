@@ -164,12 +164,25 @@ class TableContext:
 def _mentioned(glossary: Glossary, kind: SlotKind, texts: Sequence[str]) -> str | None:
     """The one code of ``kind`` the first informative text names; ``_AMBIGUOUS`` when it names several."""
     for text in texts:
-        codes = {m.code for m in glossary.scan(text) if m.kind is kind and m.code} if text else set()
+        codes = {m.code for m in glossary.scan(text) if m.kind is kind and m.code
+                 and not (kind is SlotKind.ENTITY and _inside_a_name(text, m.start, m.end))} if text else set()
         if len(codes) == 1:
             return codes.pop()
         if codes:
             return _AMBIGUOUS
     return None
+
+
+_CAPITALISED_BEFORE = re.compile(r"[A-Z][\w&.’'-]*\s+$")
+_CAPITALISED_AFTER = re.compile(r"^\s+[A-Z][a-z]")
+
+
+def _inside_a_name(text: str, start: int, end: int) -> bool:
+    """Whether an entity's word is part of a longer proper name ("Hemlock Semiconductor *Group*", "*South* Korean").
+
+    Such a name is another company or place: a table under it is never the glossary entity's.
+    """
+    return bool(_CAPITALISED_BEFORE.search(text[:start]) or _CAPITALISED_AFTER.match(text[end:]))
 
 
 def _context_period(glossary: Glossary, texts: Sequence[str]) -> Period | None | str:
