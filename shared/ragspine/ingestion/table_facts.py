@@ -71,6 +71,9 @@ _PER_SHARE = re.compile(r"(?i:\bper\s+(?:\w+\s+){0,2}(?:share|ADS|unit)\d*\b|\bE
 # A number of shares, under a caption stating money ("(in thousands, except per share data)").
 _SHARE_COUNT = re.compile(r"(?i)\bshares\s+outstanding\b|\bnumber\s+of\s+(?:\w+\s+){0,2}shares\b"
                           r"|\bweighted[\s-]+average\s+(?:\w+\s+){0,2}shares\b")
+_OPERATING_CASH = re.compile(r"(?i)^net\s+cash\s+(?:provided|used|generated|from)\b.*operating\s+activities")
+_BALANCE_ITEM = re.compile(r"(?i)\b(?:receivables?|inventor(?:y|ies)|payables?|prepaid|accrued|deferred\s+revenue"
+                           r"|other\s+(?:current\s+)?(?:assets|liabilities))\b")
 _PART_OF_PERIOD = re.compile(r"\d|quarter|half|month|week|ytd|year|period|季|半期|月")
 _BASIC_OR_DILUTED = re.compile(r"(?i)\s*(?:basic|diluted|basic\s+and\s+diluted)\s*")
 # A figure in the currency's hundredth ("Basic earnings per share (cents)"): no unit code says it, so none is given.
@@ -485,6 +488,25 @@ class _TableReader:
                 qualified[r] = (*labels[:last], f"{section}: {label}")
                 if _TOTAL.match(label):
                     section = ""  # a total closes its section
+        return self._cash_flow_components(qualified)
+
+    def _cash_flow_components(self, labels: dict[int, tuple[str, ...]]) -> dict[int, tuple[str, ...]]:
+        """Balance items listed above an operating cash-flow total are its components, never the balances.
+
+        A cash-flow summary without a "changes in" heading (``Accounts receivable (313)`` above
+        ``Net cash provided by operating activities``) states the change in receivables: the row
+        is read as ``Net cash provided by operating activities: Accounts receivable``.
+        """
+        last = self.shape.label_cols - 1
+        total = next((r for r in sorted(labels) if _OPERATING_CASH.search(labels[r][last])), None)
+        if total is None:
+            return labels
+        head = labels[total][last]
+        qualified = dict(labels)
+        for r in sorted(labels):
+            label = labels[r][last]
+            if r < total and _BALANCE_ITEM.search(label) and ": " not in label:
+                qualified[r] = (*labels[r][:last], f"{head}: {label}")
         return qualified
 
     def _label_column_heading(self) -> str:
