@@ -353,6 +353,9 @@ class _TableReader:
                         "knows; table skipped"]
         if not any(n.metric or n.entity or n.channel for n in named):
             return [], [f"{self.where}: no row names a metric, entity or channel the glossary knows; table skipped"]
+        if self._future_schedule(header_names):
+            return [], [f"{self.where}: a schedule of payments by year (a Total column beside four or more years in "
+                        "ascending order), not figures of those fiscal years; table skipped"]
         has = {slot: any(getattr(n, slot) for n in named) for slot in ("metric", "entity", "channel", "period")}
         layers = context.layers()
         near = [context.caption, *reversed(context.headings), context.lead]
@@ -412,6 +415,17 @@ class _TableReader:
         if not found and not self.warnings:
             self.warn("no cell holds a figure; table skipped")
         return found, self.warnings
+
+    def _future_schedule(self, header_names: dict[int, list[Named]]) -> bool:
+        """A contractual-obligations table: ``Total | 2019 | 2020 | 2021 | 2022 | Thereafter``.
+
+        Its year columns are payments due in those years, not the years' figures, and a wrong
+        period is worse than none.
+        """
+        years = [int(p.period) for c in sorted(header_names) for n in header_names[c]
+                 if (p := n.period) is not None and p.period_type == "FY"]
+        total = any(_TOTAL.fullmatch(h.strip()) for headers in self.shape.col_headers.values() for h in headers if h)
+        return total and len(years) >= 4 and all(b == a + 1 for a, b in zip(years, years[1:], strict=False))
 
     def _column_qualifiers(self, skipped: set[int], header_names: dict[int, list[Named]],
                            dated: bool) -> dict[int, str]:

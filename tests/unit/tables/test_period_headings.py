@@ -145,3 +145,11 @@ def test_a_column_of_a_part_of_a_period_or_of_a_change_never_heads_rows() -> Non
     for header in ("Q1", "First Quarter", "% change", "Budget"):
         facts = _facts([["", "Fiscal Year 2018"], ["", header], ["Americas", "259,105"]])
         assert facts == set(), header
+
+
+def test_a_schedule_of_payments_by_future_year_gives_no_fiscal_year_facts() -> None:
+    facts = _facts([["(Millions)", "Total", "2019", "2020", "2021", "2022", "After 2022"],
+                    ["Interest on long-term debt", "4,281", "335", "331", "321", "280", "2,750"]])
+    assert facts == set()
+    comparatives = _facts([["(Millions)", "2016", "2017", "2018"], ["Interest cost", "1", "2", "3"]])
+    assert {period for _, period, _ in comparatives} == {"2016", "2017", "2018"}
