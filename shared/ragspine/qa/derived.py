@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from decimal import ROUND_HALF_UP, Decimal
 from types import MappingProxyType
 
-from ragspine.facts.formulas import PERCENT_UNITS, Formula
+from ragspine.facts.formulas import PERCENT_UNITS, PRIOR_SUFFIX, Formula
 from ragspine.facts.glossary import Glossary, Period, SlotKind
 from ragspine.facts.model import Fact, format_number
 from ragspine.facts.ports import FactStore
@@ -45,6 +45,8 @@ _TEXT = MappingProxyType({
         "check": "核对：按公式 {formula} 计算为 {value}{unit}，与公布数不一致（以公布数为准）",
         "change": "{entity}{metric}：{later} 较 {earlier} {direction} {amount}",
         "up": "增加", "down": "减少", "level": "持平", "points": "个百分点", "unstated": "未注明单位",
+        "averaged": "；{names} 取 {first} 与 {last} 年末的平均值",
+        "year_end": "；{names} 取 {last} 年末数（未载 {first} 年末数，不作平均）",
     }),
     Lang.EN: MappingProxyType({
         "value": "{what}: {value}{unit} (computed as {formula}: {inputs}{scale})",
@@ -58,6 +60,8 @@ _TEXT = MappingProxyType({
                  "(the stated figure prevails)",
         "change": "{entity} {metric}: {later} vs {earlier} {direction} {amount}",
         "up": "up", "down": "down", "level": "unchanged", "points": " points", "unstated": "unit not stated",
+        "averaged": "; {names} averaged over the {first} and {last} year-ends",
+        "year_end": "; {names} at the {last} year-end (no {first} balance is stated, so no average)",
     }),
     Lang.JA: MappingProxyType({
         "value": "{what}：{value}{unit}（{formula} で計算：{inputs}{scale}）",
@@ -69,6 +73,8 @@ _TEXT = MappingProxyType({
         "check": "検算：{formula} で計算すると {value}{unit} となり、公表値と異なります（公表値を優先）",
         "change": "{entity}{metric}：{later} は {earlier} 比 {direction} {amount}",
         "up": "増加", "down": "減少", "level": "横ばい", "points": "ポイント", "unstated": "単位の記載なし",
+        "averaged": "；{names} は {first} と {last} の期末の平均",
+        "year_end": "；{names} は {last} の期末値（{first} の期末値の記載がないため平均せず）",
     }),
 })
 
@@ -82,6 +88,8 @@ class Computed:
     inputs: tuple[Fact, ...]
     rescaled: tuple[str, ...] = ()  # units put on the finest scale of their currency
     target: str = ""
+    averaged: tuple[str, ...] = ()  # AVG(…) codes computed over the opening and closing balances
+    year_end: tuple[str, ...] = ()  # AVG(…) codes taken at year-end: the opening balance is not stated
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +109,24 @@ def compute(metric: str, entity: str, period: Period, channel: str, *, facts: Fa
     used: list[Fact] = []
     missing: list[str] = []
     rescaled: list[str] = []
+    averaged: list[str] = []
+    year_end: list[str] = []
+    before = prior_year(period)
+    for name in (*formula.averaged, *formula.prior):  # balances a year before: AVG(…) and PRIOR(…)
+        key = name + PRIOR_SUFFIX
+        if key in values:
+            continue
+        opening = None if before is None else run_query(MetricQuery(name, entity, before, channel), facts=facts,
+                                                          max_sensitivity=max_sensitivity)
+        if opening is not None and opening.status is QueryStatus.FOUND and opening.fact is not None:
+            values[key] = (Decimal(format_number(opening.fact.value)), opening.fact.unit)
+            used.append(opening.fact)
+            if name in formula.averaged:
+                averaged.append(name)
+        elif name in formula.prior:
+            missing.append(f"{name} {before.label if before is not None else ''}".strip())
+        else:
+            year_end.append(name)
     for name in formula.inputs:
         stated = run_query(MetricQuery(name, entity, period, channel), facts=facts, max_sensitivity=max_sensitivity)
         if stated.status is QueryStatus.FOUND and stated.fact is not None:
@@ -114,6 +140,8 @@ def compute(metric: str, entity: str, period: Period, channel: str, *, facts: Fa
                 values[name] = (inner.value, inner.unit)
                 used.extend(inner.inputs)
                 rescaled.extend(inner.rescaled)
+                averaged.extend(inner.averaged)
+                year_end.extend(inner.year_end)
                 continue
             if inner.currencies or inner.zero:
                 return inner
@@ -126,7 +154,8 @@ def compute(metric: str, entity: str, period: Period, channel: str, *, facts: Fa
     target = common_unit(money) if money else None
     if money and target is None:
         return NotComputed(currencies=tuple(money))
-    unstated = [name for name, (_, unit) in values.items() if unit == UNSTATED and _amount(name, glossary)]
+    unstated = [name for name, (_, unit) in values.items()
+                if unit == UNSTATED and _amount(name.removesuffix(PRIOR_SUFFIX), glossary)]
     if unstated and money:  # an amount in no stated unit beside one in a currency: they may not agree
         return NotComputed(currencies=(*money, UNSTATED))
     numbers: dict[str, Decimal] = {}
@@ -144,7 +173,15 @@ def compute(metric: str, entity: str, period: Period, channel: str, *, facts: Fa
                         unstated=bool(unstated))
     if unit in PERCENT_UNITS:
         result *= 100
-    return Computed(result, unit, tuple(dict.fromkeys(used)), tuple(dict.fromkeys(rescaled)), target or "")
+    return Computed(result, unit, tuple(dict.fromkeys(used)), tuple(dict.fromkeys(rescaled)), target or "",
+                    tuple(dict.fromkeys(averaged)), tuple(dict.fromkeys(year_end)))
+
+
+def prior_year(period: Period) -> Period | None:
+    """The fiscal year before ``period`` (the opening balance of a year's averages); None for a quarter."""
+    if period.period_type != "FY" or not period.period.isdigit():
+        return None
+    return Period.fiscal_year(int(period.period) - 1)
 
 
 def _result_unit(declared: str, formula: Formula, values: dict[str, tuple[Decimal, str]], target: str | None, *,
@@ -290,16 +327,47 @@ def render_computed(query: MetricQuery, made: Computed | NotComputed, glossary: 
                 constants
         if made.zero:
             return text["zero"].format(what=what, formula=formula.text), constants
-        names = text["join"].join(label(glossary.term(SlotKind.METRIC, m), lang) for m in made.missing)
+        names = text["join"].join(_missing_label(m, glossary, lang) for m in made.missing)
         return text["missing"].format(what=what, formula=formula.text, missing=names), constants
     value = shown(made, places)
-    inputs = text["join"].join(text["input"].format(name=label(glossary.term(SlotKind.METRIC, f.metric_code), lang),
+    inputs = text["join"].join(text["input"].format(name=_input_label(f, query, glossary, lang),
                                                     value=format_number(f.value), unit=spaced(f.unit))
                                for f in made.inputs)
     scale = text["scale"].format(units="、".join(made.rescaled), target=made.target) if made.rescaled else ""
+    scale += _basis(made, query, glossary, lang)
     line = text["value"].format(what=what, value=value, unit=spaced(made.unit), formula=formula.text, inputs=inputs,
                                 scale=scale)
     return f"{line}{cited(made.inputs)}", (value, *constants, *(format_number(f.value) for f in made.inputs))
+
+
+def _input_label(fact: Fact, query: MetricQuery, glossary: Glossary, lang: Lang) -> str:
+    """An input's name, with its year when it is not the year asked (an opening balance)."""
+    name = label(glossary.term(SlotKind.METRIC, fact.metric_code), lang)
+    if (fact.period_type, fact.period) == (query.period.period_type, query.period.period):
+        return name
+    return f"{name} {Period(fact.period_type, fact.period).label}"
+
+
+def _missing_label(missing: str, glossary: Glossary, lang: Lang) -> str:
+    """A missing input's name; ``INVENTORIES FY2017`` (a balance a year before) keeps its year."""
+    code, _, year = missing.partition(" ")
+    name = label(glossary.term(SlotKind.METRIC, code), lang)
+    return f"{name} {year}" if year else name
+
+
+def _basis(made: Computed, query: MetricQuery, glossary: Glossary, lang: Lang) -> str:
+    """Which definition a balance took: the average of the opening and closing balances, or the year-end one."""
+    text = _TEXT[lang]
+    before = prior_year(query.period)
+    parts: list[str] = []
+    if made.averaged and before is not None:
+        names = text["join"].join(label(glossary.term(SlotKind.METRIC, m), lang) for m in made.averaged)
+        parts.append(text["averaged"].format(names=names, first=before.label, last=query.period.label))
+    if made.year_end:
+        names = text["join"].join(label(glossary.term(SlotKind.METRIC, m), lang) for m in made.year_end)
+        parts.append(text["year_end"].format(names=names, last=query.period.label,
+                                             first=before.label if before is not None else ""))
+    return "".join(parts)
 
 
 def _check_line(stated: Fact, made: Computed | NotComputed, query: MetricQuery, glossary: Glossary,

@@ -13,6 +13,8 @@ from ragspine.facts.glossary import Glossary, SlotKind, normalize_text
 from ragspine.facts.matching import alias_pattern
 from ragspine.qa.analytics.cues import Analysis, AnalyticsCues
 from ragspine.qa.arithmetic_cues import read_arithmetic, with_cagr_start, without_cues
+from ragspine.qa.company_spelling import with_company_names
+from ragspine.qa.derived_asks import read_derived
 from ragspine.qa.intent_model import Channel, Intent
 from ragspine.qa.slots import ParsedSlots, parse_slots
 
@@ -50,7 +52,10 @@ class RuleIntentParser:
 
     def parse(self, question: str) -> Intent:
         """Parse slots and choose the channel."""
+        question = with_company_names(question, self._glossary)  # "Boeing" for "The Boeing Company"
         slots = parse_slots(question, glossary=self._glossary)
+        if slots.metrics:  # "operating income % margin" asks the margin, not the operating income
+            slots = replace(slots, metrics=read_derived(question, slots.metrics, self._glossary))
         text = normalize_text(question)
         analysis = self._analytics.read(text)
         if analysis:

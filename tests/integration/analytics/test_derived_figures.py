@@ -6,7 +6,10 @@ them, citing both cells. Vela states its EBITDA margins: the stated figure is th
 
 from __future__ import annotations
 
+import re
 from typing import Any
+
+import pytest
 
 from tests.integration.analytics.test_acme_analytics import Ask, ask, computed_line, wired
 from tests.integration.domains.test_vela_domain import ask as vela_ask
@@ -72,3 +75,33 @@ class TestAcmeArithmetic:
     def test_net_margin_rounded_as_asked_from_a_ratio_of_two_named_metrics(self, ask: Ask) -> None:
         line = computed_line(ask("日本2024年净利润占营业收入的比例是百分之几？保留一位小数"), "之比")
         assert "净利润（NET_PROFIT）与营业收入（REVENUE）之比：4.5%" in line  # 29.5 / 655
+
+
+class TestNeverAnInputForTheDerivedFigure:
+    """A margin, ratio or growth is answered with itself or "cannot be computed", never with an input."""
+
+    def test_a_margin_written_after_its_numerator_is_the_formula_metric(self, ask: Ask) -> None:
+        body = ask("What was Mainland China's operating profit % margin in FY2024?")
+        assert body["status"] == "found"
+        assert "14.00 PCT" in computed_line(body, "operating margin (OPERATING_MARGIN)")
+
+    @pytest.mark.parametrize("question, phrase", [
+        ("What was Mainland China's net profit margin in FY2024?", "net profit margin"),
+        ("中国内地2024年净利率是多少", "净利率"),
+        ("中国内地の2024年の純利益率は", "純利益率"),
+        ("What was Mainland China's revenue turnover in FY2024?", "revenue turnover"),
+    ])
+    def test_a_derived_figure_with_no_formula_gives_no_number(self, ask: Ask, question: str, phrase: str) -> None:
+        body = ask(question)
+        assert (body["route"], body["status"], body["sources"]) == ("structured", "not_found", [])
+        assert phrase in body["answer"]
+        assert not re.search(r"\d", body["answer"]), body["answer"]  # neither net profit 29.5 nor any figure
+
+    def test_a_growth_over_one_period_gives_no_number(self, ask: Ask) -> None:
+        body = ask("What was Mainland China's revenue growth in FY2024?")
+        assert (body["status"], body["sources"]) == ("not_found", [])
+        assert "needs two periods" in body["answer"] and not re.search(r"\d", body["answer"])
+
+    def test_a_growth_over_two_periods_is_the_change(self, ask: Ask) -> None:
+        body = ask("What was Mainland China's revenue growth from FY2024 to FY2025?")
+        assert body["status"] == "found" and "%" in body["answer"]
