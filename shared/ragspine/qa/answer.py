@@ -167,7 +167,7 @@ def answer_question(question: str, *, qa: QAComponents, history: Sequence[Messag
     if derives:
         structured = with_derived(structured, facts=qa.facts, glossary=qa.glossary, lang=lang,
                                   max_sensitivity=qa.max_sensitivity, places=intent.arithmetic.places,
-                                  percent=intent.arithmetic.percent)
+                                  percent=intent.arithmetic.percent, average=intent.arithmetic.average)
     if intent.analysis:
         structured = with_analysis(structured, intent.analysis, glossary=qa.glossary, lang=lang)
     if intent.arithmetic.computes:

@@ -191,6 +191,8 @@ class _Calc:
         made: list[Made] = []
         over_periods = len(periods) >= 2
         for metric in metrics:
+            if over_periods and metric in self.glossary.formulas and not any(k[0] == metric for k in self.found):
+                continue  # a formula metric computed per period: its mean is the derived channel's line
             for channel in channels:
                 groups = ([(e, [(metric, e, channel, p) for p in periods]) for e in entities] if over_periods
                           else [(None, [(metric, e, channel, periods[0]) for e in entities])] if len(entities) >= 2

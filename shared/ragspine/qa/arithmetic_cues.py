@@ -257,7 +257,9 @@ def without_cues(slots: ParsedSlots, question: str) -> ParsedSlots:
 # never a name, never a computation of their own here.
 _CHANGE = re.compile(r"前期比|前年度比|増減|変化|增减|变化|増加|減少|增加|减少|改善|悪化|増収|減収|増益|減益|"
                      r"したか|しているか|何ポイント|ポイント|にかけて")
-_ALL = (AVERAGE, RATIO, CAGR, SUBTRACT, ADD, ENTITY_GAP, EQUALS, PERCENT, _WHOLE, _YEARS, _CHANGE,
+# "Round your answer to two decimal places": the instruction's own verb is no name either.
+_ROUNDING = _cue("round", "rounded", "rounding")
+_ALL = (AVERAGE, RATIO, CAGR, SUBTRACT, ADD, ENTITY_GAP, EQUALS, PERCENT, _WHOLE, _YEARS, _CHANGE, _ROUNDING,
         *(pattern for pattern, _ in _PLACES))
 # What is left of a calculation question once its cue is taken out (いくらか, するか, 多少).
 _QUESTION_ENDINGS = frozenset({"いくらか", "いくら", "するか", "しているか", "ですか", "ますか", "多少", "是否",

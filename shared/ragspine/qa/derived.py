@@ -46,6 +46,8 @@ _TEXT = MappingProxyType({
         "change": "{entity}{metric}：{later} 较 {earlier} {direction} {amount}",
         "up": "增加", "down": "减少", "level": "持平", "points": "个百分点", "unstated": "未注明单位",
         "averaged": "；{names} 取 {first} 与 {last} 年末的平均值",
+        "mean": "{entity}{metric} {first}–{last} 平均值：{value}{unit}（{n} 个数的平均）",
+        "no_mean": "无法计算{entity}{metric} {first}–{last} 平均值：{missing} 无法计算，因此不提供数值。",
         "year_end": "；{names} 取 {last} 年末数（未载 {first} 年末数，不作平均）",
     }),
     Lang.EN: MappingProxyType({
@@ -61,6 +63,9 @@ _TEXT = MappingProxyType({
         "change": "{entity} {metric}: {later} vs {earlier} {direction} {amount}",
         "up": "up", "down": "down", "level": "unchanged", "points": " points", "unstated": "unit not stated",
         "averaged": "; {names} averaged over the {first} and {last} year-ends",
+        "mean": "{entity} {metric} {first}–{last} average: {value}{unit} (mean of {n} figures)",
+        "no_mean": "The {entity} {metric} {first}–{last} average cannot be computed: {missing} cannot be computed, "
+                   "so no value is given.",
         "year_end": "; {names} at the {last} year-end (no {first} balance is stated, so no average)",
     }),
     Lang.JA: MappingProxyType({
@@ -74,6 +79,8 @@ _TEXT = MappingProxyType({
         "change": "{entity}{metric}：{later} は {earlier} 比 {direction} {amount}",
         "up": "増加", "down": "減少", "level": "横ばい", "points": "ポイント", "unstated": "単位の記載なし",
         "averaged": "；{names} は {first} と {last} の期末の平均",
+        "mean": "{entity}{metric} {first}–{last} の平均：{value}{unit}（{n} 個の数値の平均）",
+        "no_mean": "{entity}{metric} {first}–{last} の平均は計算できません：{missing} が計算できないため、数値は示しません。",
         "year_end": "；{names} は {last} の期末値（{first} の期末値の記載がないため平均せず）",
     }),
 })
@@ -221,7 +228,7 @@ def _places(value: float) -> int:
 
 def with_derived(outcome: StructuredOutcome, *, facts: FactStore, glossary: Glossary, lang: Lang = Lang.ZH,
                  max_sensitivity: Sensitivity = Sensitivity.CONFIDENTIAL,
-                 places: int | None = None, percent: bool = False) -> StructuredOutcome:
+                 places: int | None = None, percent: bool = False, average: bool = False) -> StructuredOutcome:
     """``outcome`` with every formula metric not stated computed from its inputs (or its missing inputs named).
 
     A stated formula metric keeps its stated value; the computation is added beside it only when
@@ -266,13 +273,54 @@ def with_derived(outcome: StructuredOutcome, *, facts: FactStore, glossary: Glos
     changes = _changes(outcome, values, glossary, lang, places)
     extra += [line for line, _ in changes]
     computed += [n for _, numbers in changes for n in numbers]
+    means = _means(outcome, values, glossary, lang, places) if average else []
+    computed += [n for _, numbers in means for n in numbers]
     status = outcome.status
     if derived:
         found = sum(r.status is QueryStatus.FOUND for r in outcome.results) + derived
         status = AnswerStatus.FOUND if found == len(outcome.results) else AnswerStatus.PARTIAL
     lines[len(outcome.results):len(outcome.results)] = extra
+    lines[0:0] = [line for line, _ in means]  # the average asked leads; each period's figure follows
     return replace(outcome, lines=tuple(lines), sources=tuple(sources.values()), status=status,
                    computed=tuple(computed))
+
+
+def _means(outcome: StructuredOutcome, values: dict[MetricQuery, tuple[Decimal, str, tuple[Fact, ...]]],
+           glossary: Glossary, lang: Lang, places: int | None) -> list[tuple[str, tuple[str, ...]]]:
+    """The mean of a formula metric over the periods asked ("3-year average operating margin"), citing every input.
+
+    Given only when every period's figure is found (stated or computed); otherwise the line says
+    which periods cannot be computed and gives no number.
+    """
+    text = _TEXT[lang]
+    made: list[tuple[str, tuple[str, ...]]] = []
+    groups: dict[tuple[str, str, str], list[MetricQuery]] = {}
+    for result in outcome.results:
+        query = result.query
+        if query is not None and query.metric_code in glossary.formulas:
+            groups.setdefault((query.metric_code, query.entity, query.channel), []).append(query)
+    for (metric, entity, _), queries in groups.items():
+        periods = sorted({q.period for q in queries}, key=lambda p: (p.period_type, p.period))
+        if len(periods) < 2:
+            continue
+        names = {"entity": label(glossary.term(SlotKind.ENTITY, entity), lang),
+                 "metric": label(glossary.term(SlotKind.METRIC, metric), lang),
+                 "first": periods[0].label, "last": periods[-1].label}
+        figures = [values.get(q) for q in queries]
+        units = {f[1] for f in figures if f is not None}
+        if any(f is None for f in figures) or len(units) != 1:
+            missing = "、".join(q.period.label for q, f in zip(queries, figures, strict=True) if f is None)
+            made.append((text["no_mean"].format(missing=missing or "、".join(sorted(units)), **names), ()))
+            continue
+        found = [f for f in figures if f is not None]
+        mean = sum((f[0] for f in found), Decimal(0)) / len(found)
+        shown_mean = format_decimal(mean.quantize(Decimal(1).scaleb(-(RATIO_PLACES if places is None else places)),
+                                                  rounding=ROUND_HALF_UP))
+        unit = found[0][1]
+        inputs = tuple(dict.fromkeys(fact for f in found for fact in f[2]))
+        line = text["mean"].format(value=shown_mean, unit=spaced(unit), n=len(found), **names)
+        made.append((f"{line}{cited(inputs)}", (shown_mean, str(len(found)))))
+    return made
 
 
 def _changes(outcome: StructuredOutcome, values: dict[MetricQuery, tuple[Decimal, str, tuple[Fact, ...]]],

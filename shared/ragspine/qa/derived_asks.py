@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from ragspine.facts.glossary import Glossary, Mention, SlotKind, normalize_text
+from ragspine.facts.glossary import Glossary, Mention, Period, SlotKind, normalize_text
 from ragspine.qa.language import Lang
 from ragspine.qa.render import label
 
@@ -133,3 +133,55 @@ def unmet_derivation(question: str, metrics: tuple[str, ...], periods: int, glos
     if first.growth:
         return text["growth"].format(phrase=first.phrase)
     return text["none"].format(phrase=first.phrase, inputs=inputs)
+
+
+def without_formula_inputs(metrics: tuple[str, ...], glossary: Glossary) -> tuple[str, ...]:
+    """``metrics`` without those a named formula metric is computed from (directly or through another formula).
+
+    "ROA, defined as net income / average total assets": the figure asked is ROA; net income and
+    total assets are its inputs, cited in its computed line, not answers of their own (were ROA
+    not computable, they would stand in for it).
+    """
+    named = [m for m in metrics if m in glossary.formulas]
+    if not named:
+        return metrics
+    inputs: set[str] = set()
+    stack = list(named)
+    while stack:
+        for name in glossary.formulas[stack.pop()].inputs:
+            if name not in inputs:
+                inputs.add(name)
+                if name in glossary.formulas:
+                    stack.append(name)
+    kept = tuple(m for m in metrics if m not in inputs or m in named and not _inside(m, named, glossary))
+    return kept or metrics
+
+
+def _inside(metric: str, named: list[str], glossary: Glossary) -> bool:
+    """Whether formula metric ``metric`` is an input of another named formula metric (EBITDA in EBITDA margin)."""
+    return any(metric in glossary.formulas[other].inputs for other in named if other != metric)
+
+
+def averages_balances(metric: str, glossary: Glossary, depth: int = 0) -> bool:
+    """Whether formula metric ``metric`` reads a balance a year before (AVG or PRIOR), directly or through inputs."""
+    formula = glossary.formulas.get(metric)
+    if formula is None or depth > 4:
+        return False
+    return bool(formula.averaged or formula.prior) or any(averages_balances(m, glossary, depth + 1)
+                                                          for m in formula.inputs)
+
+
+def opening_year_only(metrics: tuple[str, ...], periods: tuple[Period, ...],
+                      glossary: Glossary) -> tuple[Period, ...] | None:
+    """The closing year alone when "average X between FY2018 and FY2019" defines an average-balance figure.
+
+    "FY2019 fixed asset turnover = FY2019 revenue / (average PP&E between FY2018 and FY2019)":
+    the two years are the opening and closing balances of one FY2019 figure, not two figures to
+    average. None when the question is not of that form.
+    """
+    fiscal = sorted((p for p in periods if p.period_type == "FY" and p.period.isdigit()), key=lambda p: p.period)
+    if len(fiscal) != 2 or len(periods) != 2 or int(fiscal[1].period) - int(fiscal[0].period) != 1:
+        return None
+    if not any(averages_balances(m, glossary) for m in metrics):
+        return None
+    return (fiscal[1],)

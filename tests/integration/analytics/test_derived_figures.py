@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.integration.analytics.test_acme_analytics import Ask, ask, computed_line, wired
+from tests.integration.analytics.test_acme_analytics import COMPUTED, Ask, ask, computed_line, wired
 from tests.integration.domains.test_vela_domain import ask as vela_ask
 from tests.integration.domains.test_vela_domain import ingested, vela
 
@@ -105,3 +105,12 @@ class TestNeverAnInputForTheDerivedFigure:
     def test_a_growth_over_two_periods_is_the_change(self, ask: Ask) -> None:
         body = ask("What was Mainland China's revenue growth from FY2024 to FY2025?")
         assert body["status"] == "found" and "%" in body["answer"]
+
+
+class TestAverageOfAFormulaMetric:
+    def test_the_mean_of_two_computed_margins_leads_and_cites_every_input(self, ask: Ask) -> None:
+        body = ask("What was Mainland China's average operating margin in FY2024 and FY2025?")
+        first = body["answer"].splitlines()[0]
+        assert "FY2024–FY2025 average: 14.50 PCT (mean of 2 figures)" in first, body["answer"]
+        assert first == computed_line(body, "average:")
+        assert len(COMPUTED.search(first).group(1).split("；")) == 4  # both years' profit and revenue
