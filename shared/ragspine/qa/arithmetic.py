@@ -22,6 +22,7 @@ from ragspine.qa.arithmetic_cues import Arithmetic
 from ragspine.qa.derived import cited, spaced
 from ragspine.qa.language import Lang
 from ragspine.qa.render import label
+from ragspine.qa.result import AnswerStatus
 from ragspine.qa.structured import StructuredOutcome, format_decimal
 
 DEFAULT_RATIO_PLACES = 2
@@ -117,6 +118,9 @@ def with_arithmetic(outcome: StructuredOutcome, arithmetic: Arithmetic, *, gloss
         made += calc.entity_gap(metrics, entities, periods, channels)
     if not made:
         return outcome
+    if not outcome.computed and not any(numbers for _, numbers in made):  # the inputs are not the figure asked
+        return replace(outcome, lines=tuple(line for line, _ in made), sources=(), status=AnswerStatus.NOT_FOUND,
+                       computed=())
     lines = [*outcome.lines[:len(results)], *(line for line, _ in made), *outcome.lines[len(results):]]
     computed = [*outcome.computed, *(n for _, numbers in made for n in numbers)]
     return replace(outcome, lines=tuple(lines), computed=tuple(computed))

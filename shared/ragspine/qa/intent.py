@@ -17,6 +17,7 @@ from ragspine.qa.company_spelling import with_company_names
 from ragspine.qa.derived_asks import opening_year_only, read_derived, without_formula_inputs
 from ragspine.qa.intent_model import Channel, Intent
 from ragspine.qa.slots import ParsedSlots, parse_slots
+from ragspine.qa.statement_names import without_statement_names
 
 
 class RuleIntentParser:
@@ -53,6 +54,7 @@ class RuleIntentParser:
     def parse(self, question: str) -> Intent:
         """Parse slots and choose the channel."""
         question = with_company_names(question, self._glossary)  # "Boeing" for "The Boeing Company"
+        question = without_statement_names(question)  # "the cash flow statement" asks no cash balance
         slots = parse_slots(question, glossary=self._glossary)
         if slots.metrics:  # "operating income % margin" asks the margin, not the operating income
             slots = replace(slots, metrics=read_derived(question, slots.metrics, self._glossary))

@@ -114,3 +114,11 @@ class TestAverageOfAFormulaMetric:
         assert "FY2024–FY2025 average: 14.50 PCT (mean of 2 figures)" in first, body["answer"]
         assert first == computed_line(body, "average:")
         assert len(COMPUTED.search(first).group(1).split("；")) == 4  # both years' profit and revenue
+
+    def test_a_growth_rate_that_cannot_be_computed_gives_none_of_its_inputs(self, ask: Ask) -> None:
+        body = ask("Mainland China revenue CAGR from FY2021 to FY2025")  # no FY2021 figure
+        assert (body["status"], body["sources"]) == ("not_found", [])
+        assert body["answer"] == ("The Mainland China (ACME_CN) revenue (REVENUE) growth rate cannot be computed: there "
+                                  "is no figure for Mainland China (ACME_CN) FY2021 revenue (REVENUE), so no value is "
+                                  "given.")
+        assert "（来源：" not in body["answer"]
