@@ -44,6 +44,7 @@ _TEXT = MappingProxyType({
         "join": "、", "plus": " + ", "minus": " − ",
         "w_average": "平均值", "w_ratio": "比率", "w_cagr": "年均复合增长率", "w_sum": "合计", "w_gap": "差额",
         "w_check": "一致性核对", "unstated": "未注明单位",
+        "change_of_means": "问题所问的是平均值之间的变化，此处不计算，因此不提供数值。",
     }),
     Lang.EN: MappingProxyType({
         "average": "{who}{what}{span} average: {value}{unit} (mean of {n} figures)",
@@ -61,6 +62,8 @@ _TEXT = MappingProxyType({
         "join": ", ", "plus": " + ", "minus": " − ",
         "w_average": "average", "w_ratio": "ratio", "w_cagr": "growth rate", "w_sum": "sum", "w_gap": "difference",
         "w_check": "consistency check", "unstated": "unit not stated",
+        "change_of_means": "The question asks for a change between averages, which is not computed here, so no "
+                           "value is given.",
     }),
     Lang.JA: MappingProxyType({
         "average": "{who}{what}{span}の平均：{value}{unit}（{n} 個の数値の平均）",
@@ -77,6 +80,7 @@ _TEXT = MappingProxyType({
         "join": "、", "plus": " + ", "minus": " − ",
         "w_average": "平均", "w_ratio": "比率", "w_cagr": "年平均成長率", "w_sum": "合計", "w_gap": "差",
         "w_check": "整合性の確認", "unstated": "単位の記載なし",
+        "change_of_means": "質問は平均どうしの変化を求めていますが、ここでは計算しないため、数値は示しません。",
     }),
 })
 Made = tuple[str, tuple[str, ...]]  # a line and the numbers it shows
@@ -112,6 +116,8 @@ def with_arithmetic(outcome: StructuredOutcome, arithmetic: Arithmetic, *, gloss
         made += calc.ratio(metrics, entities, periods, channels)
     elif (arithmetic.subtract or arithmetic.add) and len(metrics) >= 2:
         made += calc.combine(metrics, entities, periods, channels, subtract=arithmetic.subtract)
+    elif arithmetic.average and arithmetic.change:
+        made.append((calc.text["change_of_means"], ()))  # a change of two averages is not one average
     elif arithmetic.average:
         made += calc.average(metrics, entities, periods, channels)
     elif arithmetic.entity_gap and len(entities) == 2:
@@ -121,7 +127,8 @@ def with_arithmetic(outcome: StructuredOutcome, arithmetic: Arithmetic, *, gloss
     if not outcome.computed and not any(numbers for _, numbers in made):  # the inputs are not the figure asked
         return replace(outcome, lines=tuple(line for line, _ in made), sources=(), status=AnswerStatus.NOT_FOUND,
                        computed=())
-    lines = [*outcome.lines[:len(results)], *(line for line, _ in made), *outcome.lines[len(results):]]
+    # The figure asked leads; the stated figures it was computed from follow.
+    lines = [*(line for line, _ in made), *outcome.lines]
     computed = [*outcome.computed, *(n for _, numbers in made for n in numbers)]
     return replace(outcome, lines=tuple(lines), computed=tuple(computed))
 

@@ -45,6 +45,7 @@ ENTITY_GAP = _cue("difference", "differ", "gap", "more than", "less than", "high
                   "上回", "下回")
 EQUALS = _cue("equal", "equals", "add up to", "adds up to", "match", "matches", "consistent with", "等于", "相等",
               "一致", "符合", "吻合", "一致する", "等しい", "合致")
+CHANGE = _cue("change", "changes", "difference", "increase", "decrease", "変化", "増減", "变化", "变动", "差")
 PERCENT = _cue("in %", "in percent", "as a percentage", "as a percent", "percentage", "何%", "何％", "百分之几",
                "百分比", "百分率", "パーセント", "%")
 _PLACES = (
@@ -71,6 +72,7 @@ class Arithmetic:
     add: bool = False
     entity_gap: bool = False
     consistency: bool = False
+    change: bool = False  # a change or difference is asked too ("the change between the 2018 and 2019 average")
     places: int | None = None
     percent: bool = False
     denominator: str | None = None  # the metric a ratio divides by, when the wording says ("A に占める B")
@@ -114,6 +116,7 @@ def read_arithmetic(question: str, glossary: Glossary) -> Arithmetic:
         cagr_years=years if years and years > 0 else None, subtract=bool(SUBTRACT.search(text)),
         add=bool(ADD.search(text)) or (consistency and ("+" in text or "和" in text or "sum" in text)),
         entity_gap=bool(ENTITY_GAP.search(text)), consistency=consistency, places=_places(norm),
+        change=bool(CHANGE.search(text)),
         percent=bool(PERCENT.search(norm)),
         denominator=explicit[1] if explicit else _denominator(norm, metrics) if ratio else None,
         explicit=explicit, plus_group=_plus_group(norm, metrics) if consistency else (),

@@ -122,3 +122,14 @@ class TestAverageOfAFormulaMetric:
                                   "is no figure for Mainland China (ACME_CN) FY2021 revenue (REVENUE), so no value is "
                                   "given.")
         assert "（来源：" not in body["answer"]
+
+
+class TestTheFigureAskedLeads:
+    def test_a_growth_rate_leads_its_inputs(self, ask: Ask) -> None:
+        body = ask("Mainland China revenue CAGR from FY2023 to FY2025")
+        assert "compound annual growth rate (2 years): 10.93%" in body["answer"].splitlines()[0], body["answer"]
+
+    def test_a_change_between_two_averages_is_not_answered_with_one_average(self, ask: Ask) -> None:
+        body = ask("What is the change between the FY2024 and FY2025 average revenue of Mainland China?")
+        assert (body["status"], body["sources"]) == ("not_found", [])
+        assert "change between averages" in body["answer"] and not re.search(r"\d", body["answer"])
