@@ -80,7 +80,8 @@ _TEXT = MappingProxyType({
         "up": "増加", "down": "減少", "level": "横ばい", "points": "ポイント", "unstated": "単位の記載なし",
         "averaged": "；{names} は {first} と {last} の期末の平均",
         "mean": "{entity}{metric} {first}–{last} の平均：{value}{unit}（{n} 個の数値の平均）",
-        "no_mean": "{entity}{metric} {first}–{last} の平均は計算できません：{missing} が計算できないため、数値は示しません。",
+        "no_mean": "{entity}{metric} {first}–{last} の平均は計算できません：{missing} が計算できないため、"
+                   "数値は示しません。",
         "year_end": "；{names} は {last} の期末値（{first} の期末値の記載がないため平均せず）",
     }),
 })
