@@ -126,9 +126,11 @@ def with_arithmetic(outcome: StructuredOutcome, arithmetic: Arithmetic, *, gloss
         return outcome
     if not outcome.computed and not any(numbers for _, numbers in made):  # the inputs are not the figure asked
         return replace(outcome, lines=tuple(line for line, _ in made), sources=(), status=AnswerStatus.NOT_FOUND,
-                       computed=())
-    # The figure asked leads; the stated figures it was computed from follow.
-    lines = [*(line for line, _ in made), *outcome.lines]
+                       computed=(), leading=0)
+    # The figure asked leads (after a mean of computed figures, which the question named first); the stated
+    # figures it was computed from follow.
+    at = outcome.leading
+    lines = [*outcome.lines[:at], *(line for line, _ in made), *outcome.lines[at:]]
     computed = [*outcome.computed, *(n for _, numbers in made for n in numbers)]
     return replace(outcome, lines=tuple(lines), computed=tuple(computed))
 

@@ -283,7 +283,7 @@ def with_derived(outcome: StructuredOutcome, *, facts: FactStore, glossary: Glos
     lines[len(outcome.results):len(outcome.results)] = extra
     lines[0:0] = [line for line, _ in means]  # the average asked leads; each period's figure follows
     return replace(outcome, lines=tuple(lines), sources=tuple(sources.values()), status=status,
-                   computed=tuple(computed))
+                   computed=tuple(computed), leading=outcome.leading + len(means))
 
 
 def _means(outcome: StructuredOutcome, values: dict[MetricQuery, tuple[Decimal, str, tuple[Fact, ...]]],

@@ -133,3 +133,9 @@ class TestTheFigureAskedLeads:
         body = ask("What is the change between the FY2024 and FY2025 average revenue of Mainland China?")
         assert (body["status"], body["sources"]) == ("not_found", [])
         assert "change between averages" in body["answer"] and not re.search(r"\d", body["answer"])
+
+    def test_a_mean_of_computed_margins_stays_first_beside_an_average_of_stated_figures(self, ask: Ask) -> None:
+        body = ask("What was Mainland China's average operating margin and net profit in FY2024 and FY2025?")
+        lines = body["answer"].splitlines()
+        assert "operating margin (OPERATING_MARGIN) FY2024–FY2025 average: 14.50 PCT" in lines[0], body["answer"]
+        assert "net profit (NET_PROFIT) FY2024–FY2025 average" in lines[1], body["answer"]
