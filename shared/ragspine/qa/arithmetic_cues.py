@@ -112,7 +112,7 @@ def read_arithmetic(question: str, glossary: Glossary) -> Arithmetic:
     explicit = _explicit_ratio(norm, metrics)
     ratio = bool(RATIO.search(text)) or explicit is not None
     return Arithmetic(
-        average=bool(AVERAGE.search(text)) and not cagr, ratio=ratio, cagr=cagr,
+        average=_asks_average(text) and not cagr, ratio=ratio, cagr=cagr,
         cagr_years=years if years and years > 0 else None, subtract=bool(SUBTRACT.search(text)),
         add=bool(ADD.search(text)) or (consistency and ("+" in text or "和" in text or "sum" in text)),
         entity_gap=bool(ENTITY_GAP.search(text)), consistency=consistency, places=_places(norm),
@@ -121,6 +121,14 @@ def read_arithmetic(question: str, glossary: Glossary) -> Arithmetic:
         denominator=explicit[1] if explicit else _denominator(norm, metrics) if ratio else None,
         explicit=explicit, plus_group=_plus_group(norm, metrics) if consistency else (),
         by_formula=_by_formula(norm, metrics, glossary))
+
+
+_WEIGHTED = re.compile(r"weighted[\s-]*$")
+
+
+def _asks_average(text: str) -> bool:
+    """An average asked: "weighted-average shares" names a figure, it asks no mean."""
+    return any(not _WEIGHTED.search(text[:m.start()]) for m in AVERAGE.finditer(text))
 
 
 _TIMES = frozenset({"×", "*", "x", "✕"})  # between two factor names: "A × B × C"
