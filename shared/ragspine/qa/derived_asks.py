@@ -135,15 +135,21 @@ def unmet_derivation(question: str, metrics: tuple[str, ...], periods: int, glos
     return text["none"].format(phrase=first.phrase, inputs=inputs)
 
 
-def without_formula_inputs(metrics: tuple[str, ...], glossary: Glossary) -> tuple[str, ...]:
-    """``metrics`` without those a named formula metric is computed from (directly or through another formula).
+# The question defines the figure it asks ("ROA is defined as: net income / average total assets").
+_DEFINES = re.compile(r"(?<![a-z])(?:defined as|define|definition|calculated as|computed as|formula)(?![a-z])"
+                      r"|で求め|で計算|定义为|计算公式")
 
-    "ROA, defined as net income / average total assets": the figure asked is ROA; net income and
-    total assets are its inputs, cited in its computed line, not answers of their own (were ROA
-    not computable, they would stand in for it).
+
+def without_formula_inputs(question: str, metrics: tuple[str, ...], glossary: Glossary) -> tuple[str, ...]:
+    """``metrics`` without those a named formula metric is computed from, when the question defines that figure.
+
+    "ROA is defined as: FY2017 net income / (average total assets …)": the figure asked is ROA;
+    net income and total assets are its inputs, cited in its computed line, not answers of their
+    own (were ROA not computable, they would stand in for it). "Revenue and operating margin"
+    without a definition asks both.
     """
     named = [m for m in metrics if m in glossary.formulas]
-    if not named:
+    if not named or not _DEFINES.search(normalize_text(question)):
         return metrics
     inputs: set[str] = set()
     stack = list(named)

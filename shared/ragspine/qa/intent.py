@@ -77,7 +77,7 @@ class RuleIntentParser:
         if arithmetic is None or not (arithmetic.by_formula or arithmetic.explicit or arithmetic.ratio
                                       or arithmetic.subtract or arithmetic.add or arithmetic.consistency
                                       or arithmetic.entity_gap):
-            slots = replace(slots, metrics=without_formula_inputs(slots.metrics, self._glossary))
+            slots = replace(slots, metrics=without_formula_inputs(question, slots.metrics, self._glossary))
         closing = opening_year_only(slots.metrics, slots.periods, self._glossary) \
             if arithmetic is not None and arithmetic.average else None
         if arithmetic is not None and closing is not None:  # "average PP&E between FY2018 and FY2019": one FY2019

@@ -139,3 +139,7 @@ class TestTheFigureAskedLeads:
         lines = body["answer"].splitlines()
         assert "operating margin (OPERATING_MARGIN) FY2024–FY2025 average: 14.50 PCT" in lines[0], body["answer"]
         assert "net profit (NET_PROFIT) FY2024–FY2025 average" in lines[1], body["answer"]
+
+    def test_a_figure_and_a_margin_over_it_asked_together_are_both_answered(self, ask: Ask) -> None:
+        body = ask("What were Mainland China's revenue and operating margin in FY2024?")
+        assert "revenue (REVENUE): 1320" in body["answer"] and "14.00 PCT" in body["answer"], body["answer"]
