@@ -11,7 +11,11 @@ Scoring: the answer's first sourced figure (a stated ``（来源：…）`` or c
 put on the scale the question asks ("in USD millions", "in USD billions"), is correct when it
 equals the gold within half a unit of the gold's last significant place ("$8.70" is 8.7, FinanceBench
 writes two places after rounding to one);
-a different figure is wrong; no figure (not found, a question back, text only) abstains.
+a different figure is wrong; no figure (not found, a question back, text only) abstains. An outflow
+(capex, dividends paid) stated as the cash flow statement writes it, ``(1,577)`` read as -1577, is
+compared by its size with a gold given as an amount ("$1577.00"): the sign is the statement's
+convention for money going out, not a different figure. A percentage answers a question that does not
+ask for percents ("ROA ... round to two decimal places", gold 0.01) as the fraction it is.
 
     .venv/bin/python -m tests.eval.financebench_metrics [--limit N] [--json PATH]
 """
@@ -35,6 +39,7 @@ QUESTIONS = CORPUS / "questions.json"
 KIND = "metrics-generated"
 _FIGURE = re.compile(r"[：:]\s*([−-]?[\d,]+(?:\.\d+)?)\s*(%|PCT|TIMES|DAYS|[A-Z]{3}(?:_[0-9A-Z]+)?)?\s*[（(]")
 _SCALES = {"": Decimal(1), "K": Decimal(10) ** 3, "M": Decimal(10) ** 6, "B": Decimal(10) ** 9}
+_ASKS_PERCENT = re.compile(r"percent|%")
 _ASKED_SCALE = re.compile(r"(?:in|usd)\s+(?:usd\s+)?(millions|billions|thousands)")
 
 
@@ -55,6 +60,9 @@ def gold_number(answer: str) -> Decimal | None:
         return None
 
 
+OUTFLOWS = ("(CAPEX)", "(DIVIDENDS_PAID)")  # the answer's metric for money going out
+
+
 def said_number(question: str, answer: str) -> Decimal | None:
     """The answer's first sourced figure, on the scale the question asks for money."""
     for line in answer.splitlines():
@@ -65,6 +73,10 @@ def said_number(question: str, answer: str) -> Decimal | None:
             continue
         value = Decimal(match.group(1).replace(",", "").replace("−", "-"))
         unit = match.group(2) or ""
+        if unit == "PCT" and not _ASKS_PERCENT.search(question):
+            value = value / 100  # "ROA ... to two decimal places" with a gold of 0.01: a fraction, not percent
+        if value < 0 and any(code in line[:match.start()] for code in OUTFLOWS):
+            value = -value  # an outflow as the statement writes it: its size is the amount asked
         asked = _ASKED_SCALE.search(question.lower())
         if asked and "_" in unit:
             have = _SCALES.get(unit.partition("_")[2], Decimal(1))

@@ -115,6 +115,7 @@ def run(limit: int | None, *, open_vocabulary: bool = False) -> dict[str, Any]:
     by_type: dict[str, Counter[str]] = {}
     examples: dict[str, list[dict[str, Any]]] = {"wrong": [], "unit_not_stated": [], "abstained": []}
     runner = CliRunner()
+    verdicts: list[list[Any]] = []  # [context index, question, verdict] of every question: runs compared one by one
     os.environ.update({"RAGSPINE_EMBEDDER": "none", "RAGSPINE_TODAY": "2026-11-30", "RAGSPINE_ENV": "test"})
     with tempfile.TemporaryDirectory() as tmp:
         for index, context in enumerate(contexts):
@@ -130,6 +131,7 @@ def run(limit: int | None, *, open_vocabulary: bool = False) -> dict[str, Any]:
                 gold = float(question["answer"])
                 verdict = judge(figure, gold, str(question["scale"]))
                 counts[verdict] += 1
+                verdicts.append([index, text, verdict])
                 by_type.setdefault(question["answer_type"], Counter())[verdict] += 1
                 bucket = examples.get(verdict)
                 if bucket is not None and len(bucket) < 80:
@@ -143,7 +145,7 @@ def run(limit: int | None, *, open_vocabulary: bool = False) -> dict[str, Any]:
             "exact": counts["exact"], "unit_not_stated": counts["unit_not_stated"], "wrong": counts["wrong"],
             "abstained": counts["abstained"], "exact_rate": round(counts["exact"] / n, 3),
             "wrong_rate": round(counts["wrong"] / n, 3), "by_type": {k: dict(v) for k, v in by_type.items()},
-            "examples": examples}
+            "examples": examples, "verdicts": verdicts}
 
 
 def main(argv: list[str] | None = None) -> None:

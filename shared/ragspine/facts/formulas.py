@@ -1,8 +1,11 @@
 """Formula metrics: a metric defined over other metrics (``OPERATING_MARGIN = OPERATING_INCOME / REVENUE``).
 
 A formula is read with ``ast`` and only a whitelist is accepted: metric codes, numbers,
-``+ - * /``, unary minus, parentheses and ``ABS(…)`` (the size of a figure whatever its sign:
-capex is written ``(1,234)`` in one statement and ``1,234`` in another). Nothing is ever
+``+ - * /``, unary minus, parentheses, ``ABS(…)`` (the size of a figure whatever its sign:
+capex is written ``(1,234)`` in one statement and ``1,234`` in another), and two functions of a
+balance over the year before: ``AVG(X)`` (the mean of the opening and closing balances, the year-end
+balance alone when the opening one is not stated) and ``PRIOR(X)`` (the balance a year before,
+for a change in inventories); their argument is a metric code. Nothing is ever
 evaluated by Python itself; the tree is walked here over ``Decimal`` values, so a formula can
 only do arithmetic.
 
@@ -19,8 +22,11 @@ from decimal import Decimal, DivisionByZero, InvalidOperation
 from ragspine.facts.unit_scales import money_unit
 
 MAX_FORMULA_CHARS = 300
-ABS = "ABS"  # the one function a formula may call: the size of a figure, whatever sign it is written with
-_ALLOWED = "only metric codes, numbers, + - * /, ABS(…) and parentheses"
+ABS = "ABS"  # the size of a figure, whatever sign it is written with
+AVG = "AVG"  # the mean of a balance at the period's end and a year before (turnovers, day counts)
+PRIOR = "PRIOR"  # a balance a year before the period (a change in inventories)
+PRIOR_SUFFIX = "@PRIOR"  # the value key of a metric a year before: ``INVENTORIES@PRIOR``
+_ALLOWED = "only metric codes, numbers, + - * /, ABS(…), AVG(METRIC), PRIOR(METRIC) and parentheses"
 PERCENT_UNITS = frozenset({"PCT"})
 # Units of a pure number: a ratio, a multiple, a number of days or times.
 DIMENSIONLESS_UNITS = frozenset({"PCT", "RATIO", "TIMES", "X", "DAYS", "MULTIPLE"})
@@ -37,9 +43,14 @@ class Formula:
     text: str
     tree: ast.expr
     inputs: tuple[str, ...]
+    averaged: tuple[str, ...] = ()  # codes under AVG(…): looked up a year before as well, when stated
+    prior: tuple[str, ...] = ()  # codes under PRIOR(…): needed a year before
 
     def evaluate(self, values: Mapping[str, Decimal]) -> Decimal | None:
-        """The value for ``values`` of every input; None when it divides by zero or is not finite."""
+        """The value for ``values`` of every input; None when it divides by zero or is not finite.
+
+        A metric a year before is keyed ``CODE@PRIOR``; ``AVG(CODE)`` without it is the year-end value.
+        """
         try:
             result = _eval(self.tree, values)
         except (DivisionByZero, InvalidOperation, ZeroDivisionError):
@@ -71,18 +82,35 @@ def parse_formula(text: str) -> Formula:
         raise FormulaError(f"the formula {text!r} is not valid: {exc.msg}; use {_ALLOWED[5:]}") from exc
     inputs: dict[str, None] = {}
     _check(tree, text, inputs)
-    return Formula(text.strip(), tree, tuple(inputs))
+    averaged = tuple(dict.fromkeys(_balance_args(tree, AVG)))
+    prior = tuple(dict.fromkeys(_balance_args(tree, PRIOR)))
+    return Formula(text.strip(), tree, tuple(inputs), averaged, prior)
+
+
+def _call_of(node: ast.AST, name: str) -> bool:
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == name
+            and len(node.args) == 1 and not node.keywords)
 
 
 def _is_abs(node: ast.AST) -> bool:
-    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == ABS
-            and len(node.args) == 1 and not node.keywords)
+    return _call_of(node, ABS)
+
+
+def _balance_args(tree: ast.AST, name: str) -> list[str]:
+    return [node.args[0].id for node in ast.walk(tree)
+            if _call_of(node, name) and isinstance(node, ast.Call) and isinstance(node.args[0], ast.Name)]
 
 
 def _check(node: ast.AST, text: str, inputs: dict[str, None]) -> None:
     if _is_abs(node):
         assert isinstance(node, ast.Call)
         _check(node.args[0], text, inputs)
+    elif (_call_of(node, AVG) or _call_of(node, PRIOR)) and isinstance(node, ast.Call):
+        if not isinstance(node.args[0], ast.Name):
+            what = ast.get_source_segment(text.strip(), node) or "the call"
+            raise FormulaError(f"the formula {text!r} uses {what!r}: AVG(…) and PRIOR(…) take one metric code, "
+                               "e.g. AVG(TOTAL_ASSETS)")
+        inputs[node.args[0].id] = None
     elif isinstance(node, ast.BinOp) and type(node.op) in _ALLOWED_BINOPS:
         _check(node.left, text, inputs)
         _check(node.right, text, inputs)
@@ -98,7 +126,14 @@ def _check(node: ast.AST, text: str, inputs: dict[str, None]) -> None:
 
 
 def _eval(node: ast.expr, values: Mapping[str, Decimal]) -> Decimal:
-    if isinstance(node, ast.Call):  # parse_formula admits no call but ABS(x)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and isinstance(node.args[0], ast.Name) \
+            and node.func.id in (AVG, PRIOR):
+        code = node.args[0].id
+        before = values.get(code + PRIOR_SUFFIX)
+        if node.func.id == PRIOR:
+            return values[code + PRIOR_SUFFIX]
+        return values[code] if before is None else (values[code] + before) / 2
+    if isinstance(node, ast.Call):  # parse_formula admits no other call but ABS(x)
         return abs(_eval(node.args[0], values))
     if isinstance(node, ast.BinOp):
         return _ALLOWED_BINOPS[type(node.op)](_eval(node.left, values), _eval(node.right, values))

@@ -20,6 +20,7 @@ from ragspine.qa.analytics.compute import with_analysis
 from ragspine.qa.arithmetic import with_arithmetic
 from ragspine.qa.clarify import AskBack, clarify_scope
 from ragspine.qa.derived import with_derived
+from ragspine.qa.derived_asks import unmet_derivation
 from ragspine.qa.faq import FaqEntry, FaqIndex
 from ragspine.qa.faq_check import CitedPassages, states_numbers, unsupported_numbers
 from ragspine.qa.intent_model import Channel
@@ -132,6 +133,12 @@ def answer_question(question: str, *, qa: QAComponents, history: Sequence[Messag
         # "What happened to the stores on Canton Road?": no figure to look up, but the why still has an answer.
         trace.decide(f"composite:narrative_only:{slots.unrecognized.param}")
         channel = Channel.NARRATIVE
+    unmet = unmet_derivation(text, slots.metrics, len(slots.periods), qa.glossary, lang,
+                             computes=intent.arithmetic.computes, analysis=bool(intent.analysis)) \
+        if channel is Channel.STRUCTURED else None
+    if unmet is not None:  # a margin, ratio or growth nothing computes: never answered with one of its inputs
+        trace.decide("structured:derived_figure_not_computable")
+        return _finish(trace, AnswerResult(unmet, (), Route.STRUCTURED, AnswerStatus.NOT_FOUND, slots))
     if channel is Channel.NARRATIVE:
         outcome = run_narrative(text, retriever=qa.retriever, llm=qa.llm, lang=lang, history=history,
                                 max_sensitivity=qa.max_sensitivity,
@@ -160,7 +167,7 @@ def answer_question(question: str, *, qa: QAComponents, history: Sequence[Messag
     if derives:
         structured = with_derived(structured, facts=qa.facts, glossary=qa.glossary, lang=lang,
                                   max_sensitivity=qa.max_sensitivity, places=intent.arithmetic.places,
-                                  percent=intent.arithmetic.percent)
+                                  percent=intent.arithmetic.percent, average=intent.arithmetic.average)
     if intent.analysis:
         structured = with_analysis(structured, intent.analysis, glossary=qa.glossary, lang=lang)
     if intent.arithmetic.computes:

@@ -22,6 +22,7 @@ from ragspine.qa.arithmetic_cues import Arithmetic
 from ragspine.qa.derived import cited, spaced
 from ragspine.qa.language import Lang
 from ragspine.qa.render import label
+from ragspine.qa.result import AnswerStatus
 from ragspine.qa.structured import StructuredOutcome, format_decimal
 
 DEFAULT_RATIO_PLACES = 2
@@ -43,6 +44,7 @@ _TEXT = MappingProxyType({
         "join": "、", "plus": " + ", "minus": " − ",
         "w_average": "平均值", "w_ratio": "比率", "w_cagr": "年均复合增长率", "w_sum": "合计", "w_gap": "差额",
         "w_check": "一致性核对", "unstated": "未注明单位",
+        "change_of_means": "问题所问的是平均值之间的变化，此处不计算，因此不提供数值。",
     }),
     Lang.EN: MappingProxyType({
         "average": "{who}{what}{span} average: {value}{unit} (mean of {n} figures)",
@@ -60,6 +62,8 @@ _TEXT = MappingProxyType({
         "join": ", ", "plus": " + ", "minus": " − ",
         "w_average": "average", "w_ratio": "ratio", "w_cagr": "growth rate", "w_sum": "sum", "w_gap": "difference",
         "w_check": "consistency check", "unstated": "unit not stated",
+        "change_of_means": "The question asks for a change between averages, which is not computed here, so no "
+                           "value is given.",
     }),
     Lang.JA: MappingProxyType({
         "average": "{who}{what}{span}の平均：{value}{unit}（{n} 個の数値の平均）",
@@ -76,6 +80,7 @@ _TEXT = MappingProxyType({
         "join": "、", "plus": " + ", "minus": " − ",
         "w_average": "平均", "w_ratio": "比率", "w_cagr": "年平均成長率", "w_sum": "合計", "w_gap": "差",
         "w_check": "整合性の確認", "unstated": "単位の記載なし",
+        "change_of_means": "質問は平均どうしの変化を求めていますが、ここでは計算しないため、数値は示しません。",
     }),
 })
 Made = tuple[str, tuple[str, ...]]  # a line and the numbers it shows
@@ -111,13 +116,21 @@ def with_arithmetic(outcome: StructuredOutcome, arithmetic: Arithmetic, *, gloss
         made += calc.ratio(metrics, entities, periods, channels)
     elif (arithmetic.subtract or arithmetic.add) and len(metrics) >= 2:
         made += calc.combine(metrics, entities, periods, channels, subtract=arithmetic.subtract)
+    elif arithmetic.average and arithmetic.change:
+        made.append((calc.text["change_of_means"], ()))  # a change of two averages is not one average
     elif arithmetic.average:
         made += calc.average(metrics, entities, periods, channels)
     elif arithmetic.entity_gap and len(entities) == 2:
         made += calc.entity_gap(metrics, entities, periods, channels)
     if not made:
         return outcome
-    lines = [*outcome.lines[:len(results)], *(line for line, _ in made), *outcome.lines[len(results):]]
+    if not outcome.computed and not any(numbers for _, numbers in made):  # the inputs are not the figure asked
+        return replace(outcome, lines=tuple(line for line, _ in made), sources=(), status=AnswerStatus.NOT_FOUND,
+                       computed=(), leading=0)
+    # The figure asked leads (after a mean of computed figures, which the question named first); the stated
+    # figures it was computed from follow.
+    at = outcome.leading
+    lines = [*outcome.lines[:at], *(line for line, _ in made), *outcome.lines[at:]]
     computed = [*outcome.computed, *(n for _, numbers in made for n in numbers)]
     return replace(outcome, lines=tuple(lines), computed=tuple(computed))
 
@@ -191,6 +204,8 @@ class _Calc:
         made: list[Made] = []
         over_periods = len(periods) >= 2
         for metric in metrics:
+            if over_periods and metric in self.glossary.formulas and not any(k[0] == metric for k in self.found):
+                continue  # a formula metric computed per period: its mean is the derived channel's line
             for channel in channels:
                 groups = ([(e, [(metric, e, channel, p) for p in periods]) for e in entities] if over_periods
                           else [(None, [(metric, e, channel, periods[0]) for e in entities])] if len(entities) >= 2

@@ -45,6 +45,7 @@ ENTITY_GAP = _cue("difference", "differ", "gap", "more than", "less than", "high
                   "上回", "下回")
 EQUALS = _cue("equal", "equals", "add up to", "adds up to", "match", "matches", "consistent with", "等于", "相等",
               "一致", "符合", "吻合", "一致する", "等しい", "合致")
+CHANGE = _cue("change", "changes", "difference", "increase", "decrease", "変化", "増減", "变化", "变动", "差")
 PERCENT = _cue("in %", "in percent", "as a percentage", "as a percent", "percentage", "何%", "何％", "百分之几",
                "百分比", "百分率", "パーセント", "%")
 _PLACES = (
@@ -71,6 +72,7 @@ class Arithmetic:
     add: bool = False
     entity_gap: bool = False
     consistency: bool = False
+    change: bool = False  # a change or difference is asked too ("the change between the 2018 and 2019 average")
     places: int | None = None
     percent: bool = False
     denominator: str | None = None  # the metric a ratio divides by, when the wording says ("A に占める B")
@@ -110,14 +112,23 @@ def read_arithmetic(question: str, glossary: Glossary) -> Arithmetic:
     explicit = _explicit_ratio(norm, metrics)
     ratio = bool(RATIO.search(text)) or explicit is not None
     return Arithmetic(
-        average=bool(AVERAGE.search(text)) and not cagr, ratio=ratio, cagr=cagr,
+        average=_asks_average(text) and not cagr, ratio=ratio, cagr=cagr,
         cagr_years=years if years and years > 0 else None, subtract=bool(SUBTRACT.search(text)),
         add=bool(ADD.search(text)) or (consistency and ("+" in text or "和" in text or "sum" in text)),
         entity_gap=bool(ENTITY_GAP.search(text)), consistency=consistency, places=_places(norm),
+        change=bool(CHANGE.search(text)),
         percent=bool(PERCENT.search(norm)),
         denominator=explicit[1] if explicit else _denominator(norm, metrics) if ratio else None,
         explicit=explicit, plus_group=_plus_group(norm, metrics) if consistency else (),
         by_formula=_by_formula(norm, metrics, glossary))
+
+
+_WEIGHTED = re.compile(r"weighted[\s-]*$")
+
+
+def _asks_average(text: str) -> bool:
+    """An average asked: "weighted-average shares" names a figure, it asks no mean."""
+    return any(not _WEIGHTED.search(text[:m.start()]) for m in AVERAGE.finditer(text))
 
 
 _TIMES = frozenset({"×", "*", "x", "✕"})  # between two factor names: "A × B × C"
@@ -257,7 +268,9 @@ def without_cues(slots: ParsedSlots, question: str) -> ParsedSlots:
 # never a name, never a computation of their own here.
 _CHANGE = re.compile(r"前期比|前年度比|増減|変化|增减|变化|増加|減少|增加|减少|改善|悪化|増収|減収|増益|減益|"
                      r"したか|しているか|何ポイント|ポイント|にかけて")
-_ALL = (AVERAGE, RATIO, CAGR, SUBTRACT, ADD, ENTITY_GAP, EQUALS, PERCENT, _WHOLE, _YEARS, _CHANGE,
+# "Round your answer to two decimal places": the instruction's own verb is no name either.
+_ROUNDING = _cue("round", "rounded", "rounding")
+_ALL = (AVERAGE, RATIO, CAGR, SUBTRACT, ADD, ENTITY_GAP, EQUALS, PERCENT, _WHOLE, _YEARS, _CHANGE, _ROUNDING,
         *(pattern for pattern, _ in _PLACES))
 # What is left of a calculation question once its cue is taken out (いくらか, するか, 多少).
 _QUESTION_ENDINGS = frozenset({"いくらか", "いくら", "するか", "しているか", "ですか", "ますか", "多少", "是否",

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from decimal import ROUND_HALF_UP, Decimal
 from types import MappingProxyType
 
-from ragspine.facts.formulas import PERCENT_UNITS, Formula
+from ragspine.facts.formulas import PERCENT_UNITS, PRIOR_SUFFIX, Formula
 from ragspine.facts.glossary import Glossary, Period, SlotKind
 from ragspine.facts.model import Fact, format_number
 from ragspine.facts.ports import FactStore
@@ -45,6 +45,10 @@ _TEXT = MappingProxyType({
         "check": "核对：按公式 {formula} 计算为 {value}{unit}，与公布数不一致（以公布数为准）",
         "change": "{entity}{metric}：{later} 较 {earlier} {direction} {amount}",
         "up": "增加", "down": "减少", "level": "持平", "points": "个百分点", "unstated": "未注明单位",
+        "averaged": "；{names} 取 {first} 与 {last} 年末的平均值",
+        "mean": "{entity}{metric} {first}–{last} 平均值：{value}{unit}（{n} 个数的平均）",
+        "no_mean": "无法计算{entity}{metric} {first}–{last} 平均值：{missing} 无法计算，因此不提供数值。",
+        "year_end": "；{names} 取 {last} 年末数（未载 {first} 年末数，不作平均）",
     }),
     Lang.EN: MappingProxyType({
         "value": "{what}: {value}{unit} (computed as {formula}: {inputs}{scale})",
@@ -58,6 +62,11 @@ _TEXT = MappingProxyType({
                  "(the stated figure prevails)",
         "change": "{entity} {metric}: {later} vs {earlier} {direction} {amount}",
         "up": "up", "down": "down", "level": "unchanged", "points": " points", "unstated": "unit not stated",
+        "averaged": "; {names} averaged over the {first} and {last} year-ends",
+        "mean": "{entity} {metric} {first}–{last} average: {value}{unit} (mean of {n} figures)",
+        "no_mean": "The {entity} {metric} {first}–{last} average cannot be computed: {missing} cannot be computed, "
+                   "so no value is given.",
+        "year_end": "; {names} at the {last} year-end (no {first} balance is stated, so no average)",
     }),
     Lang.JA: MappingProxyType({
         "value": "{what}：{value}{unit}（{formula} で計算：{inputs}{scale}）",
@@ -69,6 +78,11 @@ _TEXT = MappingProxyType({
         "check": "検算：{formula} で計算すると {value}{unit} となり、公表値と異なります（公表値を優先）",
         "change": "{entity}{metric}：{later} は {earlier} 比 {direction} {amount}",
         "up": "増加", "down": "減少", "level": "横ばい", "points": "ポイント", "unstated": "単位の記載なし",
+        "averaged": "；{names} は {first} と {last} の期末の平均",
+        "mean": "{entity}{metric} {first}–{last} の平均：{value}{unit}（{n} 個の数値の平均）",
+        "no_mean": "{entity}{metric} {first}–{last} の平均は計算できません：{missing} が計算できないため、"
+                   "数値は示しません。",
+        "year_end": "；{names} は {last} の期末値（{first} の期末値の記載がないため平均せず）",
     }),
 })
 
@@ -82,6 +96,8 @@ class Computed:
     inputs: tuple[Fact, ...]
     rescaled: tuple[str, ...] = ()  # units put on the finest scale of their currency
     target: str = ""
+    averaged: tuple[str, ...] = ()  # AVG(…) codes computed over the opening and closing balances
+    year_end: tuple[str, ...] = ()  # AVG(…) codes taken at year-end: the opening balance is not stated
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +117,24 @@ def compute(metric: str, entity: str, period: Period, channel: str, *, facts: Fa
     used: list[Fact] = []
     missing: list[str] = []
     rescaled: list[str] = []
+    averaged: list[str] = []
+    year_end: list[str] = []
+    before = prior_year(period)
+    for name in (*formula.averaged, *formula.prior):  # balances a year before: AVG(…) and PRIOR(…)
+        key = name + PRIOR_SUFFIX
+        if key in values:
+            continue
+        opening = None if before is None else run_query(MetricQuery(name, entity, before, channel), facts=facts,
+                                                          max_sensitivity=max_sensitivity)
+        if opening is not None and opening.status is QueryStatus.FOUND and opening.fact is not None:
+            values[key] = (Decimal(format_number(opening.fact.value)), opening.fact.unit)
+            used.append(opening.fact)
+            if name in formula.averaged:
+                averaged.append(name)
+        elif name in formula.prior:
+            missing.append(f"{name} {before.label if before is not None else ''}".strip())
+        else:
+            year_end.append(name)
     for name in formula.inputs:
         stated = run_query(MetricQuery(name, entity, period, channel), facts=facts, max_sensitivity=max_sensitivity)
         if stated.status is QueryStatus.FOUND and stated.fact is not None:
@@ -114,6 +148,8 @@ def compute(metric: str, entity: str, period: Period, channel: str, *, facts: Fa
                 values[name] = (inner.value, inner.unit)
                 used.extend(inner.inputs)
                 rescaled.extend(inner.rescaled)
+                averaged.extend(inner.averaged)
+                year_end.extend(inner.year_end)
                 continue
             if inner.currencies or inner.zero:
                 return inner
@@ -126,7 +162,8 @@ def compute(metric: str, entity: str, period: Period, channel: str, *, facts: Fa
     target = common_unit(money) if money else None
     if money and target is None:
         return NotComputed(currencies=tuple(money))
-    unstated = [name for name, (_, unit) in values.items() if unit == UNSTATED and _amount(name, glossary)]
+    unstated = [name for name, (_, unit) in values.items()
+                if unit == UNSTATED and _amount(name.removesuffix(PRIOR_SUFFIX), glossary)]
     if unstated and money:  # an amount in no stated unit beside one in a currency: they may not agree
         return NotComputed(currencies=(*money, UNSTATED))
     numbers: dict[str, Decimal] = {}
@@ -144,7 +181,15 @@ def compute(metric: str, entity: str, period: Period, channel: str, *, facts: Fa
                         unstated=bool(unstated))
     if unit in PERCENT_UNITS:
         result *= 100
-    return Computed(result, unit, tuple(dict.fromkeys(used)), tuple(dict.fromkeys(rescaled)), target or "")
+    return Computed(result, unit, tuple(dict.fromkeys(used)), tuple(dict.fromkeys(rescaled)), target or "",
+                    tuple(dict.fromkeys(averaged)), tuple(dict.fromkeys(year_end)))
+
+
+def prior_year(period: Period) -> Period | None:
+    """The fiscal year before ``period`` (the opening balance of a year's averages); None for a quarter."""
+    if period.period_type != "FY" or not period.period.isdigit():
+        return None
+    return Period.fiscal_year(int(period.period) - 1)
 
 
 def _result_unit(declared: str, formula: Formula, values: dict[str, tuple[Decimal, str]], target: str | None, *,
@@ -184,7 +229,7 @@ def _places(value: float) -> int:
 
 def with_derived(outcome: StructuredOutcome, *, facts: FactStore, glossary: Glossary, lang: Lang = Lang.ZH,
                  max_sensitivity: Sensitivity = Sensitivity.CONFIDENTIAL,
-                 places: int | None = None, percent: bool = False) -> StructuredOutcome:
+                 places: int | None = None, percent: bool = False, average: bool = False) -> StructuredOutcome:
     """``outcome`` with every formula metric not stated computed from its inputs (or its missing inputs named).
 
     A stated formula metric keeps its stated value; the computation is added beside it only when
@@ -229,13 +274,54 @@ def with_derived(outcome: StructuredOutcome, *, facts: FactStore, glossary: Glos
     changes = _changes(outcome, values, glossary, lang, places)
     extra += [line for line, _ in changes]
     computed += [n for _, numbers in changes for n in numbers]
+    means = _means(outcome, values, glossary, lang, places) if average else []
+    computed += [n for _, numbers in means for n in numbers]
     status = outcome.status
     if derived:
         found = sum(r.status is QueryStatus.FOUND for r in outcome.results) + derived
         status = AnswerStatus.FOUND if found == len(outcome.results) else AnswerStatus.PARTIAL
     lines[len(outcome.results):len(outcome.results)] = extra
+    lines[0:0] = [line for line, _ in means]  # the average asked leads; each period's figure follows
     return replace(outcome, lines=tuple(lines), sources=tuple(sources.values()), status=status,
-                   computed=tuple(computed))
+                   computed=tuple(computed), leading=outcome.leading + len(means))
+
+
+def _means(outcome: StructuredOutcome, values: dict[MetricQuery, tuple[Decimal, str, tuple[Fact, ...]]],
+           glossary: Glossary, lang: Lang, places: int | None) -> list[tuple[str, tuple[str, ...]]]:
+    """The mean of a formula metric over the periods asked ("3-year average operating margin"), citing every input.
+
+    Given only when every period's figure is found (stated or computed); otherwise the line says
+    which periods cannot be computed and gives no number.
+    """
+    text = _TEXT[lang]
+    made: list[tuple[str, tuple[str, ...]]] = []
+    groups: dict[tuple[str, str, str], list[MetricQuery]] = {}
+    for result in outcome.results:
+        query = result.query
+        if query is not None and query.metric_code in glossary.formulas:
+            groups.setdefault((query.metric_code, query.entity, query.channel), []).append(query)
+    for (metric, entity, _), queries in groups.items():
+        periods = sorted({q.period for q in queries}, key=lambda p: (p.period_type, p.period))
+        if len(periods) < 2:
+            continue
+        names = {"entity": label(glossary.term(SlotKind.ENTITY, entity), lang),
+                 "metric": label(glossary.term(SlotKind.METRIC, metric), lang),
+                 "first": periods[0].label, "last": periods[-1].label}
+        figures = [values.get(q) for q in queries]
+        units = {f[1] for f in figures if f is not None}
+        if any(f is None for f in figures) or len(units) != 1:
+            missing = "、".join(q.period.label for q, f in zip(queries, figures, strict=True) if f is None)
+            made.append((text["no_mean"].format(missing=missing or "、".join(sorted(units)), **names), ()))
+            continue
+        found = [f for f in figures if f is not None]
+        mean = sum((f[0] for f in found), Decimal(0)) / len(found)
+        shown_mean = format_decimal(mean.quantize(Decimal(1).scaleb(-(RATIO_PLACES if places is None else places)),
+                                                  rounding=ROUND_HALF_UP))
+        unit = found[0][1]
+        inputs = tuple(dict.fromkeys(fact for f in found for fact in f[2]))
+        line = text["mean"].format(value=shown_mean, unit=spaced(unit), n=len(found), **names)
+        made.append((f"{line}{cited(inputs)}", (shown_mean, str(len(found)))))
+    return made
 
 
 def _changes(outcome: StructuredOutcome, values: dict[MetricQuery, tuple[Decimal, str, tuple[Fact, ...]]],
@@ -290,16 +376,47 @@ def render_computed(query: MetricQuery, made: Computed | NotComputed, glossary: 
                 constants
         if made.zero:
             return text["zero"].format(what=what, formula=formula.text), constants
-        names = text["join"].join(label(glossary.term(SlotKind.METRIC, m), lang) for m in made.missing)
+        names = text["join"].join(_missing_label(m, glossary, lang) for m in made.missing)
         return text["missing"].format(what=what, formula=formula.text, missing=names), constants
     value = shown(made, places)
-    inputs = text["join"].join(text["input"].format(name=label(glossary.term(SlotKind.METRIC, f.metric_code), lang),
+    inputs = text["join"].join(text["input"].format(name=_input_label(f, query, glossary, lang),
                                                     value=format_number(f.value), unit=spaced(f.unit))
                                for f in made.inputs)
     scale = text["scale"].format(units="、".join(made.rescaled), target=made.target) if made.rescaled else ""
+    scale += _basis(made, query, glossary, lang)
     line = text["value"].format(what=what, value=value, unit=spaced(made.unit), formula=formula.text, inputs=inputs,
                                 scale=scale)
     return f"{line}{cited(made.inputs)}", (value, *constants, *(format_number(f.value) for f in made.inputs))
+
+
+def _input_label(fact: Fact, query: MetricQuery, glossary: Glossary, lang: Lang) -> str:
+    """An input's name, with its year when it is not the year asked (an opening balance)."""
+    name = label(glossary.term(SlotKind.METRIC, fact.metric_code), lang)
+    if (fact.period_type, fact.period) == (query.period.period_type, query.period.period):
+        return name
+    return f"{name} {Period(fact.period_type, fact.period).label}"
+
+
+def _missing_label(missing: str, glossary: Glossary, lang: Lang) -> str:
+    """A missing input's name; ``INVENTORIES FY2017`` (a balance a year before) keeps its year."""
+    code, _, year = missing.partition(" ")
+    name = label(glossary.term(SlotKind.METRIC, code), lang)
+    return f"{name} {year}" if year else name
+
+
+def _basis(made: Computed, query: MetricQuery, glossary: Glossary, lang: Lang) -> str:
+    """Which definition a balance took: the average of the opening and closing balances, or the year-end one."""
+    text = _TEXT[lang]
+    before = prior_year(query.period)
+    parts: list[str] = []
+    if made.averaged and before is not None:
+        names = text["join"].join(label(glossary.term(SlotKind.METRIC, m), lang) for m in made.averaged)
+        parts.append(text["averaged"].format(names=names, first=before.label, last=query.period.label))
+    if made.year_end:
+        names = text["join"].join(label(glossary.term(SlotKind.METRIC, m), lang) for m in made.year_end)
+        parts.append(text["year_end"].format(names=names, last=query.period.label,
+                                             first=before.label if before is not None else ""))
+    return "".join(parts)
 
 
 def _check_line(stated: Fact, made: Computed | NotComputed, query: MetricQuery, glossary: Glossary,

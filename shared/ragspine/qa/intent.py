@@ -13,8 +13,11 @@ from ragspine.facts.glossary import Glossary, SlotKind, normalize_text
 from ragspine.facts.matching import alias_pattern
 from ragspine.qa.analytics.cues import Analysis, AnalyticsCues
 from ragspine.qa.arithmetic_cues import read_arithmetic, with_cagr_start, without_cues
+from ragspine.qa.company_spelling import with_company_names
+from ragspine.qa.derived_asks import opening_year_only, read_derived, without_formula_inputs
 from ragspine.qa.intent_model import Channel, Intent
 from ragspine.qa.slots import ParsedSlots, parse_slots
+from ragspine.qa.statement_names import without_statement_names
 
 
 class RuleIntentParser:
@@ -50,7 +53,11 @@ class RuleIntentParser:
 
     def parse(self, question: str) -> Intent:
         """Parse slots and choose the channel."""
+        question = with_company_names(question, self._glossary)  # "Boeing" for "The Boeing Company"
+        question = without_statement_names(question)  # "the cash flow statement" asks no cash balance
         slots = parse_slots(question, glossary=self._glossary)
+        if slots.metrics:  # "operating income % margin" asks the margin, not the operating income
+            slots = replace(slots, metrics=read_derived(question, slots.metrics, self._glossary))
         text = normalize_text(question)
         analysis = self._analytics.read(text)
         if analysis:
@@ -67,6 +74,15 @@ class RuleIntentParser:
             slots = replace(slots, metrics=arithmetic.explicit)
         if arithmetic is not None and arithmetic.by_formula:  # "ROEをDuPont分解(…×…×…)で": that formula first
             slots = replace(slots, metrics=arithmetic.by_formula)
+        if arithmetic is None or not (arithmetic.by_formula or arithmetic.explicit or arithmetic.ratio
+                                      or arithmetic.subtract or arithmetic.add or arithmetic.consistency
+                                      or arithmetic.entity_gap):
+            slots = replace(slots, metrics=without_formula_inputs(question, slots.metrics, self._glossary))
+        closing = opening_year_only(slots.metrics, slots.periods, self._glossary) \
+            if arithmetic is not None and arithmetic.average else None
+        if arithmetic is not None and closing is not None:  # "average PP&E between FY2018 and FY2019": one FY2019
+            slots = replace(slots, periods=closing)
+            arithmetic = replace(arithmetic, average=False)
         if arithmetic is not None and arithmetic.cagr_years:  # "3-year CAGR to FY2024" starts in FY2021
             slots = with_cagr_start(slots, arithmetic.cagr_years)
         if arithmetic is not None and slots.unknown_names:

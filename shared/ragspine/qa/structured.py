@@ -49,6 +49,7 @@ class StructuredOutcome:
     results: tuple[QueryResult, ...]
     differences: tuple[Difference, ...]
     computed: tuple[str, ...] = ()  # numbers of other computed figures (rank gaps, shares, sums)
+    leading: int = 0  # lines put before the lookups' own (the figure asked: a mean of computed margins)
 
 
 class Lookup(NamedTuple):

@@ -6,9 +6,12 @@ them, citing both cells. Vela states its EBITDA margins: the stated figure is th
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from tests.integration.analytics.test_acme_analytics import Ask, ask, computed_line, wired
+import pytest
+
+from tests.integration.analytics.test_acme_analytics import COMPUTED, Ask, ask, computed_line, wired
 from tests.integration.domains.test_vela_domain import ask as vela_ask
 from tests.integration.domains.test_vela_domain import ingested, vela
 
@@ -72,3 +75,71 @@ class TestAcmeArithmetic:
     def test_net_margin_rounded_as_asked_from_a_ratio_of_two_named_metrics(self, ask: Ask) -> None:
         line = computed_line(ask("日本2024年净利润占营业收入的比例是百分之几？保留一位小数"), "之比")
         assert "净利润（NET_PROFIT）与营业收入（REVENUE）之比：4.5%" in line  # 29.5 / 655
+
+
+class TestNeverAnInputForTheDerivedFigure:
+    """A margin, ratio or growth is answered with itself or "cannot be computed", never with an input."""
+
+    def test_a_margin_written_after_its_numerator_is_the_formula_metric(self, ask: Ask) -> None:
+        body = ask("What was Mainland China's operating profit % margin in FY2024?")
+        assert body["status"] == "found"
+        assert "14.00 PCT" in computed_line(body, "operating margin (OPERATING_MARGIN)")
+
+    @pytest.mark.parametrize("question, phrase", [
+        ("What was Mainland China's net profit margin in FY2024?", "net profit margin"),
+        ("中国内地2024年净利率是多少", "净利率"),
+        ("中国内地の2024年の純利益率は", "純利益率"),
+        ("What was Mainland China's revenue turnover in FY2024?", "revenue turnover"),
+    ])
+    def test_a_derived_figure_with_no_formula_gives_no_number(self, ask: Ask, question: str, phrase: str) -> None:
+        body = ask(question)
+        assert (body["route"], body["status"], body["sources"]) == ("structured", "not_found", [])
+        assert phrase in body["answer"]
+        assert not re.search(r"\d", body["answer"]), body["answer"]  # neither net profit 29.5 nor any figure
+
+    def test_a_growth_over_one_period_gives_no_number(self, ask: Ask) -> None:
+        body = ask("What was Mainland China's revenue growth in FY2024?")
+        assert (body["status"], body["sources"]) == ("not_found", [])
+        assert "needs two periods" in body["answer"] and not re.search(r"\d", body["answer"])
+
+    def test_a_growth_over_two_periods_is_the_change(self, ask: Ask) -> None:
+        body = ask("What was Mainland China's revenue growth from FY2024 to FY2025?")
+        assert body["status"] == "found" and "%" in body["answer"]
+
+
+class TestAverageOfAFormulaMetric:
+    def test_the_mean_of_two_computed_margins_leads_and_cites_every_input(self, ask: Ask) -> None:
+        body = ask("What was Mainland China's average operating margin in FY2024 and FY2025?")
+        first = body["answer"].splitlines()[0]
+        assert "FY2024–FY2025 average: 14.50 PCT (mean of 2 figures)" in first, body["answer"]
+        assert first == computed_line(body, "average:")
+        assert len(COMPUTED.search(first).group(1).split("；")) == 4  # both years' profit and revenue
+
+    def test_a_growth_rate_that_cannot_be_computed_gives_none_of_its_inputs(self, ask: Ask) -> None:
+        body = ask("Mainland China revenue CAGR from FY2021 to FY2025")  # no FY2021 figure
+        assert (body["status"], body["sources"]) == ("not_found", [])
+        assert body["answer"] == ("The Mainland China (ACME_CN) revenue (REVENUE) growth rate cannot be computed: there "
+                                  "is no figure for Mainland China (ACME_CN) FY2021 revenue (REVENUE), so no value is "
+                                  "given.")
+        assert "（来源：" not in body["answer"]
+
+
+class TestTheFigureAskedLeads:
+    def test_a_growth_rate_leads_its_inputs(self, ask: Ask) -> None:
+        body = ask("Mainland China revenue CAGR from FY2023 to FY2025")
+        assert "compound annual growth rate (2 years): 10.93%" in body["answer"].splitlines()[0], body["answer"]
+
+    def test_a_change_between_two_averages_is_not_answered_with_one_average(self, ask: Ask) -> None:
+        body = ask("What is the change between the FY2024 and FY2025 average revenue of Mainland China?")
+        assert (body["status"], body["sources"]) == ("not_found", [])
+        assert "change between averages" in body["answer"] and not re.search(r"\d", body["answer"])
+
+    def test_a_mean_of_computed_margins_stays_first_beside_an_average_of_stated_figures(self, ask: Ask) -> None:
+        body = ask("What was Mainland China's average operating margin and net profit in FY2024 and FY2025?")
+        lines = body["answer"].splitlines()
+        assert "operating margin (OPERATING_MARGIN) FY2024–FY2025 average: 14.50 PCT" in lines[0], body["answer"]
+        assert "net profit (NET_PROFIT) FY2024–FY2025 average" in lines[1], body["answer"]
+
+    def test_a_figure_and_a_margin_over_it_asked_together_are_both_answered(self, ask: Ask) -> None:
+        body = ask("What were Mainland China's revenue and operating margin in FY2024?")
+        assert "revenue (REVENUE): 1320" in body["answer"] and "14.00 PCT" in body["answer"], body["answer"]

@@ -117,7 +117,10 @@ def test_quick_ratio_in_japanese(ask: Ask) -> None:
 def test_dupont_roe(ask: Ask) -> None:
     line, cited = computed(ask("2024年度のROEをDuPont分解(純利益率×総資産回転率×財務レバレッジ)で求めると何%か"),
                            "ROE_DUPONT")
-    assert "8.00 PCT" in line and cited == rows("FY2024", "Net income", "Revenue", "Total assets", "Net assets")
+    # Turnover and leverage over average balances: 100 / ((1120 + 1250) / 2) = 8.44 %, both year-ends cited
+    assert "8.44 PCT" in line and "FY2023 と FY2024 の期末の平均" in line
+    assert cited == rows("FY2024", "Net income", "Revenue", "Total assets", "Net assets") | \
+        rows("FY2023", "Total assets", "Net assets")
 
 
 def test_balance_sheet_check(ask: Ask) -> None:
@@ -144,10 +147,38 @@ def test_gross_profit_as_revenue_minus_cost_of_sales(ask: Ask) -> None:
 def test_a_figure_asked_by_its_formula_leads_the_answer(ask: Ask, question: str) -> None:
     body = ask(question)
     first = str(body["answer"]).splitlines()[0]
-    assert "ROE_DUPONT" in first and "8.00 PCT" in first, body["answer"]
+    assert "ROE_DUPONT" in first and "8.44 PCT" in first, body["answer"]
 
 
 def test_free_cash_flow_with_capex_written_as_an_outflow(ask: Ask) -> None:
     line, cited = computed(ask("What was free cash flow in FY2024?"), "FREE_CASH_FLOW")
     assert ": 140 EUR_M" in line, line  # 220 spent 80 on PP&E, written (80)
     assert cited == rows("FY2024", "Cash flow from operating activities", "Purchases of property plant and equipment")
+
+
+def test_inventory_turnover_over_the_average_of_both_year_ends(ask: Ask) -> None:
+    line, cited = computed(ask("What was the inventory turnover in FY2024?"), "INVENTORY_TURNOVER")
+    assert ": 6.15 TIMES" in line, line  # 1200 / ((190 + 200) / 2)
+    assert "inventories (INVENTORIES) averaged over the FY2023 and FY2024 year-ends" in line
+    assert cited == rows("FY2024", "Cost of sales", "Inventories") | rows("FY2023", "Inventories")
+
+
+def test_a_year_without_its_opening_balance_uses_the_year_end_and_says_so(ask: Ask) -> None:
+    line, cited = computed(ask("What was the inventory turnover in FY2022?"), "INVENTORY_TURNOVER")
+    assert ": 5.67 TIMES" in line, line  # 1020 / 180: no FY2021 column
+    assert "at the FY2022 year-end (no FY2021 balance is stated, so no average)" in line
+    assert cited == rows("FY2022", "Cost of sales", "Inventories")
+
+
+def test_a_definition_with_an_average_between_two_years_is_one_figure_of_the_later_year(ask: Ask) -> None:
+    body = ask("What is the FY2024 asset turnover ratio? Asset turnover ratio is defined as: FY2024 revenue / "
+               "(average total assets between FY2023 and FY2024). Round your answer to two decimal places.")
+    first = str(body["answer"]).splitlines()[0]
+    assert "FY2024 asset turnover (ASSET_TURNOVER): 0.83 TIMES" in first, body["answer"]  # 2000 / 2400
+    assert "FY2023 asset turnover" not in body["answer"] and "revenue (REVENUE): 2000" not in body["answer"]
+
+
+def test_days_payable_without_payables_names_them(ask: Ask) -> None:
+    body = ask("What was DPO in FY2024?")
+    assert body["status"] == "not_found" and body["sources"] == []
+    assert "there is no figure for trade payables (PAYABLES)" in str(body["answer"])

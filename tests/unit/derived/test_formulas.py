@@ -108,3 +108,26 @@ def test_abs_takes_the_size_of_a_figure_whatever_its_sign() -> None:
 def test_no_other_call_is_allowed(text: str) -> None:
     with pytest.raises(FormulaError, match="not allowed|not valid"):
         parse_formula(text)
+
+
+class TestBalancesOverTheYear:
+    def test_avg_is_the_mean_of_the_opening_and_closing_balance(self) -> None:
+        formula = parse_formula("REVENUE / AVG(TOTAL_ASSETS)")
+        assert (formula.inputs, formula.averaged, formula.prior) == (("REVENUE", "TOTAL_ASSETS"), ("TOTAL_ASSETS",), ())
+        values = {"REVENUE": Decimal(2000), "TOTAL_ASSETS": Decimal(2500), "TOTAL_ASSETS@PRIOR": Decimal(2300)}
+        assert formula.evaluate(values) == Decimal(2000) / Decimal(2400)
+
+    def test_avg_without_an_opening_balance_is_the_closing_one(self) -> None:
+        formula = parse_formula("REVENUE / AVG(TOTAL_ASSETS)")
+        assert formula.evaluate({"REVENUE": Decimal(2000), "TOTAL_ASSETS": Decimal(2500)}) == Decimal("0.8")
+
+    def test_prior_is_the_balance_a_year_before(self) -> None:
+        formula = parse_formula("COST_OF_SALES + INVENTORIES - PRIOR(INVENTORIES)")
+        assert formula.prior == ("INVENTORIES",) and formula.inputs == ("COST_OF_SALES", "INVENTORIES")
+        values = {"COST_OF_SALES": Decimal(1200), "INVENTORIES": Decimal(200), "INVENTORIES@PRIOR": Decimal(190)}
+        assert formula.evaluate(values) == Decimal(1210)
+
+    @pytest.mark.parametrize("text", ["AVG(REVENUE + COST)", "PRIOR(1)", "AVG(REVENUE, COST)", "AVG()"])
+    def test_avg_and_prior_take_one_metric_code(self, text: str) -> None:
+        with pytest.raises(FormulaError, match="take one metric code|not allowed"):
+            parse_formula(text)

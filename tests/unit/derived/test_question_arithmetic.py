@@ -201,3 +201,11 @@ class TestJapaneseFilingWording:
 def test_any_wording_is_read_without_failing(text: str) -> None:
     arithmetic = read_arithmetic(text, default_glossary())
     assert arithmetic.places is None or arithmetic.places >= 0
+
+
+def test_a_weighted_average_names_a_figure_and_asks_no_mean() -> None:
+    from ragspine.qa.arithmetic_cues import _asks_average
+
+    assert not _asks_average("what was the change in the diluted weighted-average number of shares")
+    assert not _asks_average("weighted average shares outstanding")
+    assert _asks_average("the average of the weighted-average shares of 2018 and 2019")
