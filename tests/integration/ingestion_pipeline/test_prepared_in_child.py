@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import pickle
 import signal
 from collections.abc import Iterator
 from dataclasses import replace
@@ -21,7 +22,7 @@ from ragspine.retrieval.embedded_rows import field_counts
 from ragspine.retrieval.model import Chunk, SearchFilters
 from ragspine.samples.build_acme import SAMPLES_DIR
 from tests.integration.ingestion_pipeline.conftest import Ingest
-from tests.support.parse_children import signal_next_parse_child
+from tests.support.parse_children import RunsOnUnpickling, hostile_parse_child, signal_next_parse_child
 
 BEFORE_ACTIVATION = (Step.FETCH, Step.PARSE, Step.EXTRACT_FACTS, Step.CHUNK_AND_EMBED, Step.INDEX)
 SAMPLE_FILES = sorted(p.name for p in SAMPLES_DIR.iterdir() if p.suffix in (".docx", ".pptx", ".xlsx", ".md"))
@@ -112,6 +113,24 @@ def test_a_child_killed_mid_document_fails_the_operation_and_writes_nothing(
         assert context.staging.get(failed.id, name) is None
     # The next document gets a fresh child and is ingested whole.
     done = ingest(SAMPLES_DIR / "ACME_FY2024_MDA.docx")
+    assert done.status is OperationStatus.SUCCEEDED and done.chunks_count > 0
+
+
+def test_a_child_that_answers_with_code_to_run_fails_the_operation_and_runs_nothing(
+        ingest: Ingest, services: Services, context: StepContext, tmp_path: Path) -> None:
+    marker = tmp_path / "the-exploit-ran"
+    exploit = pickle.dumps(("parsed", RunsOnUnpickling(str(marker))))
+    with hostile_parse_child([exploit]):
+        failed = ingest(SAMPLES_DIR / "ACME_FY2024_MDA.docx")
+    assert not marker.exists()
+    assert failed.status is OperationStatus.FAILED and failed.error is not None
+    assert failed.error.code == "INGEST_PARSER_REPLY_INVALID" and not failed.error.retryable
+    assert "answered with something that is not a parse result" in failed.error.message
+    for name in ("document", "extraction", "chunks", "index_terms", "prepared"):
+        assert context.staging.get(failed.id, name) is None
+    assert services.facts.count() == 0
+    # The next document gets a real child and is ingested whole.
+    done = ingest(SAMPLES_DIR / "ACME_Product_Policy.md")
     assert done.status is OperationStatus.SUCCEEDED and done.chunks_count > 0
 
 
