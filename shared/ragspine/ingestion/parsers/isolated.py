@@ -31,9 +31,11 @@ from __future__ import annotations
 import logging
 import math
 import multiprocessing
+import os
 import resource
 import signal
 import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -76,7 +78,8 @@ logger = logging.getLogger(__name__)
 # module, as multiprocessing does by default, so a child does not import it again).
 # The parsers import their format libraries lazily (a light Lambda import), so those are listed too;
 # one that is not installed is skipped.
-_PRELOAD = ["__main__", "ragspine.ingestion.parsers.registry", "ragspine.ingestion.staged",
+_PRELOAD = ["__main__", "ragspine.background_priority", "ragspine.ingestion.parsers.registry",
+            "ragspine.ingestion.staged",
             "ragspine.ingestion.prepare", "ragspine.ingestion.facts_extract", "ragspine.ingestion.document_context",
             "ragspine.retrieval.chunking", "ragspine.retrieval.embedded_rows", "ragspine.retrieval.version_text",
             "docx", "docx.table", "docx.text.paragraph", "pptx", "openpyxl", "openpyxl.utils.cell",
@@ -85,6 +88,9 @@ _PRELOAD = ["__main__", "ragspine.ingestion.parsers.registry", "ragspine.ingesti
 _START_S = 60.0
 # How long an answer that has begun may take to arrive whole (it is computed before it is sent).
 _REPLY_S = 30.0
+# A child at the lowest priority that is runnable but kept waiting by other work gets up to this
+# many times its time budget on the wall clock.
+_STARVED_FACTOR = 4
 _context_lock = threading.Lock()
 _context: BaseContext | None = None
 # A child parses documents one after another (warm caches, no fork per document) and is replaced
@@ -137,7 +143,14 @@ def parse_in_child(data: bytes, *, doc_id: str, filename: str, max_bytes: int, l
         for phase in (STARTED, PREPARING):
             if message is None or message.kind != phase or killed:
                 continue
+            since = _cpu_mark(child)
             message, timed_out = _receive(child, limits.timeout_s, limits)
+            waited = limits.timeout_s
+            while timed_out and waited < _STARVED_FACTOR * limits.timeout_s and _waiting_for_cpu(child, since):
+                # At the lowest priority the machine's other work can keep it from running: wait
+                # longer while it is runnable, not stuck (its CPU time stays limited by RLIMIT_CPU).
+                message, timed_out = _receive(child, limits.timeout_s / 4, limits)
+                waited += limits.timeout_s / 4
             if timed_out:
                 child.process.kill()
                 killed = True
@@ -251,6 +264,32 @@ def _receive(child: _Child, within_s: float, limits: ParseLimits) -> tuple[Reply
         return None, False
 
 
+def _waiting_for_cpu(child: _Child, since: tuple[float, float] | None) -> bool:
+    """Whether the child is runnable and used less than half the wall clock since ``since`` (its CPU time and
+    the monotonic clock then) in CPU: it was kept waiting for a core, not stuck."""
+    now = _cpu_state(child)
+    if since is None or now is None:  # no /proc: the wall clock alone decides
+        return False
+    state, cpu_s = now
+    cpu_then, wall_then = since
+    return state == "R" and cpu_s - cpu_then < 0.5 * (time.monotonic() - wall_then)
+
+
+def _cpu_mark(child: _Child) -> tuple[float, float] | None:
+    now = _cpu_state(child)
+    return None if now is None else (now[1], time.monotonic())
+
+
+def _cpu_state(child: _Child) -> tuple[str, float] | None:
+    """The child's scheduling state (``R``: runnable) and CPU seconds used, from ``/proc``; None elsewhere."""
+    try:
+        stat = Path(f"/proc/{child.process.pid}/stat").read_text(encoding="ascii")
+        fields = stat[stat.rindex(")") + 2:].split()
+        return fields[0], (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
 def _frame_bytes(limits: ParseLimits) -> int:
     """The longest part of an answer the parent reads: more than the child can hold within its memory budget
     (twice it, since the child may also reuse memory it had mapped before the parse), and never under 64 MiB."""
@@ -316,6 +355,9 @@ def _multiprocessing_context() -> BaseContext:
 def _serve(connection: Connection) -> None:
     """The child: for each document sent, limit itself, parse, send the staged document or why not.
 
+    It runs at the lowest CPU and I/O priority (``limits.background``): its work waits for the
+    service's, not the other way round. A child asked for the other priority retires.
+
     The memory budget counts from the child's size when it started, and a child whose size ever
     passed a quarter of the next document's budget retires instead of parsing it: each parse has
     about the budget a fresh child would, and ``_came_close_to`` sees that parse's own peak.
@@ -325,14 +367,22 @@ def _serve(connection: Connection) -> None:
     from ragspine.ingestion.parsers.registry import parse_document
 
     base = _virtual_bytes("VmPeak")  # a forked child may start with its parent's peak: count from there
+    background: bool | None = None  # the priority it runs at, set by its first document
     while True:
         try:
             data, doc_id, filename, max_bytes, media_type, limits, request = connection.recv()
         except (EOFError, OSError):
             return
-        if _grew(base, limits.max_memory_bytes):  # its heap would give this parse more than its budget
+        if _grew(base, limits.max_memory_bytes) or background not in (None, limits.background):
+            # Its heap would give this parse more than its budget, or it runs at another priority than asked.
             send_bare(connection, RETIRED)
             return
+        if background is None:
+            background = limits.background
+            if background:
+                from ragspine.background_priority import lower_this_thread
+
+                lower_this_thread()
         # The cap counts from the size now, not from the inherited peak: a child whose parent once
         # peaked high would otherwise get that headroom on top of the budget.
         cap = _limit_self(limits, _virtual_bytes("VmSize"))
