@@ -4,10 +4,13 @@ On Linux (``isolation="namespaces"``, the default) the code runs inside ``_code_
 its own mount, network, PID, IPC and UTS namespaces, a read-only root holding only the
 interpreter and the system libraries, a private tmpfs ``/work``, an unprivileged uid of its own,
 rlimits on CPU, address space, processes, file size and open files, and an empty environment.
-Every process it starts dies when the run ends (the jail's PID 1 exits, or the whole process
-group is killed at the wall-clock limit). When the jail cannot be built the run is refused with
-``WORKFLOW_CODE_ISOLATION_UNAVAILABLE``; nothing runs unjailed unless an operator chose
-``isolation="process"`` (rlimits and a process group only: NOT a sandbox, for development hosts).
+Where the host gives one, the run is also a control group of its own (``code_cgroup``): one
+limit on processes, memory and CPU for all its processes together. Every process it starts
+dies when the run ends (the jail's PID 1 exits, or the whole process group is killed at the
+wall-clock limit, and whatever is left in the run's group is killed with it). When the jail
+cannot be built the run is refused with ``WORKFLOW_CODE_ISOLATION_UNAVAILABLE``; nothing runs
+unjailed unless an operator chose ``isolation="process"`` (rlimits, a process group and the
+run's control group only: NOT a sandbox, for development hosts).
 Inputs and the result travel as JSON over stdin/stdout; the reply is read up to its size limit.
 With ``remote`` set (AWS) the code runs in the code-runner Lambda function instead.
 """
