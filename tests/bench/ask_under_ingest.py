@@ -9,7 +9,9 @@ ingesting (the baseline), then again while the Gateway ingests each hostile or h
 * ``pdf``: the default; a child process parses it and also reads its facts, cuts its chunks and
   counts their index terms, so the service's process only writes them;
 * ``pdf_child_parse_only``: the child parses; facts, chunks and terms are computed in the service's process;
-* ``pdf_in_process``: everything in the service's process (the AWS worker's way, a watchdog thread).
+* ``pdf_in_process``: everything in the service's process (the AWS worker's way, a watchdog thread);
+* ``pdf_normal_priority``: as ``pdf``, but the child at normal CPU priority instead of the lowest
+  (``SCHED_IDLE`` or nice 19, I/O class idle), so the two show what the priority buys.
 
 The machine's other load drifts during a run, so each input gets its own baseline too, measured
 with nothing ingesting right before it is uploaded; the report gives each p50 and p99 as a ratio
@@ -17,7 +19,11 @@ to that baseline (``*_vs_baseline``) and to the first one (``*_vs_first_baseline
 gives the CPU time the ingestion used in the service's process (each step's thread time): what
 the routes share the interpreter with, whatever else the machine runs.
 
-    .venv/bin/python tests/bench/ask_under_ingest.py [--quick] [--json-only]
+    .venv/bin/python tests/bench/ask_under_ingest.py [--quick] [--json-only] [--inputs pdf,docx_bomb] [--out F]
+    .venv/bin/python tests/bench/ask_under_ingest.py --median-of run1.json run2.json run3.json
+
+Each row records the 1-minute load average when its ingest started and ended (``load_average``):
+on a shared machine that, more than the code, moves the p99.
 """
 
 from __future__ import annotations
@@ -44,6 +50,7 @@ DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 PPTX = "application/vnd.openxmlformats-officedocument.presentationml.presentation"
 MODES = {"full": {"pdf_pages": 2000, "baseline": 200}, "quick": {"pdf_pages": 200, "baseline": 60}}
+INPUTS = ("docx_bomb", "pdf", "pdf_normal_priority", "pdf_child_parse_only", "pdf_in_process")
 
 
 def _percentiles(samples: list[float]) -> dict[str, float]:
@@ -74,6 +81,8 @@ def _steps(label: str, cpu: dict[str, float]) -> Any:
         limits = context.parse_limits
         if label == "pdf_in_process" and limits is not None:
             context = replace(context, parse_limits=replace(limits, out_of_process=False))
+        elif label == "pdf_normal_priority" and limits is not None:
+            context = replace(context, parse_limits=replace(limits, background=False))
         elif label == "pdf_child_parse_only":
             context = replace(context, prepare_in_child=False)
         return parse(operation, context)
@@ -90,7 +99,7 @@ def _steps(label: str, cpu: dict[str, float]) -> Any:
     return {step: timed(step, function) for step, function in {**STEPS, Step.PARSE: parse_as}.items()}
 
 
-def run(*, quick: bool) -> dict[str, Any]:
+def run(*, quick: bool, only: tuple[str, ...] = INPUTS) -> dict[str, Any]:
     """Set up a fresh local service with the samples, then measure the baseline and each ingest."""
     plan = MODES["quick" if quick else "full"]
     work = Path(tempfile.mkdtemp(prefix="ragspine-bench-isolation-"))
@@ -159,14 +168,14 @@ def run(*, quick: bool) -> dict[str, Any]:
         results["baseline"] = {"ask": _percentiles([ask() for _ in range(plan["baseline"])]),
                                "gateway": _percentiles([read() for _ in range(plan["baseline"])])}
         pdf = (pdf_bytes(plan["pdf_pages"]), "big.pdf", "application/pdf")
-        inputs = {"docx_bomb": (docx_bomb(), "bomb.docx", DOCX), "pdf": pdf, "pdf_child_parse_only": pdf,
-                  "pdf_in_process": pdf}
+        inputs = {label: (docx_bomb(), "bomb.docx", DOCX) if label == "docx_bomb" else pdf for label in only}
         launcher = get_knowledge_gateway().launcher
         for label, (data, name, mime) in inputs.items():
             cpu: dict[str, float] = {}
             launcher.runner = InProcessRunner(steps=_steps(label, cpu))  # type: ignore[attr-defined]
             idle = {"ask": _percentiles([ask() for _ in range(plan["baseline"])]),
                     "gateway": _percentiles([read() for _ in range(plan["baseline"])])}
+            load_before = round(os.getloadavg()[0], 2)
             operation_id = upload(new_space(), data, name, mime)
             asks: list[float] = []
             reads: list[float] = []
@@ -178,7 +187,8 @@ def run(*, quick: bool) -> dict[str, Any]:
             row = {"bytes": len(data), "ingest_s": round(time.perf_counter() - started, 2),
                    "status": ended["status"], "error": (ended["error"] or {}).get("code"),
                    "baseline": idle, "ask": _percentiles(asks), "gateway": _percentiles(reads),
-                   "service_cpu_s": round(sum(cpu.values()), 2), "service_cpu_s_by_step": cpu}
+                   "service_cpu_s": round(sum(cpu.values()), 2), "service_cpu_s_by_step": cpu,
+                   "load_average": [load_before, round(os.getloadavg()[0], 2)]}
             for surface in ("ask", "gateway"):
                 for quantile in ("p50", "p99"):
                     during = row[surface][f"{quantile}_ms"]
@@ -196,7 +206,9 @@ def render(results: dict[str, Any]) -> list[str]:
     lines = [f"/v1/ask and Gateway p99 during an ingest ({results['mode']}; baseline: nothing ingesting)",
              f"  baseline           ask p50 {base['ask']['p50_ms']} ms p99 {base['ask']['p99_ms']} ms; "
              f"gateway p99 {base['gateway']['p99_ms']} ms"]
-    for label in ("docx_bomb", "pdf", "pdf_child_parse_only", "pdf_in_process"):
+    for label in INPUTS:
+        if label not in results:
+            continue
         row = results[label]
         idle = row["baseline"]
         lines.append(f"  {label:<20} {row['bytes']:>10,} B  ingest {row['ingest_s']} s ({row['status']}"
@@ -205,8 +217,34 @@ def render(results: dict[str, Any]) -> list[str]:
                      f"p99 {idle['ask']['p99_ms']} ms; during: ask p50 {row['ask']['p50_ms']} ms "
                      f"= {row['ask_p50_vs_baseline']}x, p99 {row['ask']['p99_ms']} ms "
                      f"= {row['ask_p99_vs_baseline']}x (n={row['ask']['n']}); gateway p99 "
-                     f"{row['gateway']['p99_ms']} ms = {row['gateway_p99_vs_baseline']}x")
+                     f"{row['gateway']['p99_ms']} ms = {row['gateway_p99_vs_baseline']}x; "
+                     f"load average {row['load_average'][0]} -> {row['load_average'][1]}")
     return lines
+
+
+def median_of(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """Per input, the median over runs of each ratio and latency, with every run's value and load average."""
+    summary: dict[str, Any] = {"runs": len(runs)}
+    keys = ("ask_p50_vs_baseline", "ask_p99_vs_baseline", "gateway_p99_vs_baseline", "service_cpu_s", "ingest_s")
+    for label in INPUTS:
+        rows = [r[label] for r in runs if label in r]
+        if not rows:
+            continue
+        entry: dict[str, Any] = {key: {"median": statistics.median(row[key] for row in rows),
+                                       "runs": [row[key] for row in rows]} for key in keys}
+        for name, path in (("ask_p99_ms", ("ask", "p99_ms")), ("baseline_ask_p99_ms", ("baseline", "ask", "p99_ms"))):
+            values = [_dig(row, path) for row in rows]
+            entry[name] = {"median": statistics.median(values), "runs": values}
+        entry["load_average"] = [row["load_average"] for row in rows]
+        entry["status"] = [row["status"] for row in rows]
+        summary[label] = entry
+    return summary
+
+
+def _dig(row: dict[str, Any], path: tuple[str, ...]) -> Any:
+    for key in path:
+        row = row[key]
+    return row
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -214,10 +252,22 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a 200-page PDF and fewer baseline calls")
     parser.add_argument("--json-only", action="store_true", help="print only the JSON results")
+    parser.add_argument("--inputs", default=",".join(INPUTS), help=f"which of {', '.join(INPUTS)} to ingest")
+    parser.add_argument("--out", type=Path, default=RESULTS / "ask_under_ingest.json", help="where to write the JSON")
+    parser.add_argument("--median-of", nargs="+", type=Path, metavar="JSON",
+                        help="summarise earlier runs' JSON files (the median of each ratio) instead of running")
     args = parser.parse_args(argv)
-    results = run(quick=args.quick)
-    RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "ask_under_ingest.json").write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+    if args.median_of:
+        summary = median_of([json.loads(path.read_text(encoding="utf-8")) for path in args.median_of])
+        print(json.dumps(summary, indent=2))
+        return 0
+    only = tuple(label for label in args.inputs.split(",") if label)
+    unknown = set(only) - set(INPUTS)
+    if unknown:
+        parser.error(f"unknown inputs {sorted(unknown)}; choose from {', '.join(INPUTS)}")
+    results = run(quick=args.quick, only=only)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
     print(json.dumps(results, indent=2) if args.json_only else "\n".join(render(results)))
     return 0
 

@@ -1,8 +1,10 @@
-"""Signals sent to the child process parsing a document, as a crash or the system's out-of-memory killer would."""
+"""The child process parsing a document, misbehaving: signals as a crash or the out-of-memory killer would send,
+or answers as a child that a malicious document took over would give."""
 
 from __future__ import annotations
 
 import multiprocessing
+import multiprocessing.connection
 import os
 import signal
 import threading
@@ -36,3 +38,57 @@ def signal_next_parse_child() -> Iterator[list[signal.Signals]]:
 def parse_children() -> list[multiprocessing.process.BaseProcess]:
     """The parse children of this process still running."""
     return [c for c in multiprocessing.active_children() if c.name == "ragspine-parse"]
+
+
+@contextmanager
+def hostile_parse_child(frames: list[bytes], *, raw: bytes = b"") -> Iterator[None]:
+    """The next document goes to a child that answers with ``frames`` (then ``raw``, written past the framing).
+
+    It stands for a parse child that a malicious document took over: a real process, handed to the
+    service as an idle child, that reads the job and then sends whatever it is told to.
+    """
+    from ragspine.ingestion.parsers import isolated
+
+    context = isolated._multiprocessing_context()
+    ours, theirs = context.Pipe(duplex=True)
+    process = context.Process(target=_answer_with, args=(theirs, frames, raw),  # type: ignore[attr-defined]
+                              name="ragspine-parse-idle", daemon=True)
+    process.start()
+    theirs.close()
+    with isolated._idle_lock:
+        isolated._idle.append(isolated._Child(process, ours))
+    try:
+        yield
+    finally:
+        with isolated._idle_lock:
+            left = [c for c in isolated._idle if c.process is process]
+            for child in left:
+                isolated._idle.remove(child)
+        try:
+            if process.is_alive():
+                process.kill()
+                process.join(5)
+        except ValueError:  # the service ended it and closed its process object
+            pass
+
+
+def _answer_with(connection: multiprocessing.connection.Connection, frames: list[bytes], raw: bytes) -> None:
+    connection.recv()  # the job
+    for frame in frames:
+        connection.send_bytes(frame)
+    if raw:
+        os.write(connection.fileno(), raw)
+    try:
+        connection.recv_bytes()  # until the service closes the connection or kills this process
+    except (EOFError, OSError):
+        return
+
+
+class RunsOnUnpickling:
+    """Unpickling this calls ``os.mkdir(path)``: any code could stand in its place."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        return os.mkdir, (self.path,)

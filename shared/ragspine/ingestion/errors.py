@@ -75,6 +75,12 @@ class ParserCrashedError(IngestionError):
     code = "INGEST_PARSER_CRASHED"
 
 
+class ParserReplyInvalidError(IngestionError):
+    """The process parsing the document answered with something that is not a parse result (never used)."""
+
+    code = "INGEST_PARSER_REPLY_INVALID"
+
+
 class SourceNotFoundError(IngestionError):
     """The file to ingest does not exist or cannot be opened (missing, a folder, no permission)."""
 

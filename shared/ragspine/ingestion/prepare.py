@@ -158,7 +158,9 @@ def dump_index_terms(children: Sequence[Chunk]) -> bytes:
 
 def load_index_terms(data: bytes, children: Sequence[Chunk]) -> list[tuple[Counter[str], int]] | None:
     """The terms ``dump_index_terms`` wrote, or None unless they were counted for exactly these chunks."""
-    body = json.loads(data)
+    from ragspine.ingestion.json_in_steps import loads_in_steps
+
+    body = loads_in_steps(data)
     if body.get("ids") != [c.chunk_id for c in children]:
         return None
     return [(Counter[str](counts), int(length)) for counts, length in body["fields"]]

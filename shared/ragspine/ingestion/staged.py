@@ -1,7 +1,9 @@
 """JSON codecs for what pipeline steps stage: parsed documents, extractions, chunks with vectors.
 
 Staged outputs cross process boundaries (a worker Lambda runs each step separately), so they
-are plain JSON. Numbers keep their form: ``1320`` stays an int and ``36.0`` a float.
+are plain JSON. They are decoded in steps (``json_in_steps``): a large document's chunks are
+decoded in the service's process while it answers asks. Numbers keep their form: ``1320``
+stays an int and ``36.0`` a float.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from typing import Any
 from ragspine.facts.glossary import Period
 from ragspine.facts.model import Fact
 from ragspine.ingestion.facts_extract import ExtractionResult
+from ragspine.ingestion.json_in_steps import loads_in_steps
 from ragspine.ingestion.model import Block, BlockKind, ParsedDocument
 from ragspine.retrieval.model import Chunk
 from ragspine.sensitivity import Sensitivity
@@ -31,7 +34,7 @@ def dump_document(doc: ParsedDocument) -> bytes:
 
 def load_document(data: bytes) -> ParsedDocument:
     """The parsed document ``dump_document`` wrote."""
-    body = json.loads(data)
+    body = loads_in_steps(data)
     blocks = tuple(Block(kind=BlockKind(b["kind"]), text=b["text"], locator=b["locator"],
                          heading_path=tuple(b["heading_path"]), rows=tuple(tuple(r) for r in b["rows"]),
                          cell_refs=tuple(tuple(r) for r in b["cell_refs"]), caption=b["caption"],
@@ -56,7 +59,7 @@ def dump_extraction(result: ExtractionResult) -> bytes:
 
 def load_extraction(data: bytes | str) -> ExtractionResult:
     """The extraction result ``dump_extraction`` wrote."""
-    body = json.loads(data)
+    body = loads_in_steps(data)
     facts = tuple(Fact(**{**f, "sensitivity": Sensitivity(f["sensitivity"])}) for f in body["facts"])
     period = body["reporting_period"]
     return ExtractionResult(body["doc_id"], facts, tuple(body["warnings"]), Period(*period) if period else None)
@@ -74,7 +77,7 @@ def dump_chunks(children: Sequence[Chunk], parents: Sequence[Chunk],
 
 def load_chunks(data: bytes) -> tuple[list[Chunk], list[Chunk], list[list[float]] | None]:
     """(children, parents, vectors) as ``dump_chunks`` wrote them."""
-    body = json.loads(data)
+    body = loads_in_steps(data)
 
     def chunk(row: dict[str, Any]) -> Chunk:
         return Chunk(**{**row, "sensitivity": Sensitivity(row["sensitivity"]),

@@ -347,6 +347,11 @@ def activate(operation: Operation, context: StepContext) -> StepResult:
     _require(context, operation, "index_ready", Step.ACTIVATE)
     children, parents, vectors = staged.load_chunks(_require(context, operation, "chunks", Step.ACTIVATE))
     extraction = _require(context, operation, "extraction", Step.ACTIVATE).decode("utf-8")
+    own = staged.load_extraction(extraction)
+    if context.parse_limits is not None and context.parse_limits.out_of_process:  # computed by a parse child
+        from ragspine.ingestion.staged_identity import check_staged_identity
+
+        check_staged_identity(operation, children, parents, own, context.index)
     previous = next(iter(context.staging.active(operation.doc_id)), None)
     if context.index is not None and children:
         context.index.add(parents)
@@ -358,7 +363,7 @@ def activate(operation: Operation, context: StepContext) -> StepResult:
     # and only the keys this document states, or stated before, are rewritten.
     active = [staged.load_extraction(v.extraction) for v in context.staging.active()]
     merged = primary_facts(active)
-    touched = {f.key for f in staged.load_extraction(extraction).facts}
+    touched = {f.key for f in own.facts}
     if previous is not None:
         touched |= {f.key for f in staged.load_extraction(previous.extraction).facts}
     # Write first, then remove what the document no longer states: a reader sees the old fact

@@ -79,6 +79,7 @@ class BackgroundEmbedder:
         self._settled = -1  # the last wake-up after which a scan found nothing to embed
         self._stopping = False
         self._thread: threading.Thread | None = None
+        self._lowered = False  # the thread runs at the lowest CPU priority (after its first passage)
         self.embedded = 0
         self.seconds = 0.0
         self.error: RagspineError | None = None
@@ -148,6 +149,19 @@ class BackgroundEmbedder:
             self._cond.notify_all()
             self._cond.wait_for(lambda: self._stopping or self._requested > seen)
 
+    def _lower_priority(self, first: Chunk) -> None:
+        """Embed one passage at normal priority, then lower this thread to the lowest CPU and I/O priority.
+
+        The engine starts its worker threads on its first call, and a thread inherits the priority of
+        the one that starts it: started here first, they keep the normal priority the asks' query
+        embedding needs, while this thread's own share of the work waits for the routes.
+        """
+        from ragspine.background_priority import lower_this_thread
+
+        self._embedder.embed([dense_text(first)])
+        lower_this_thread()
+        self._lowered = True
+
     def _embed_window(self) -> bool:
         """Embed one window of pending passages; False when there was none."""
         chunks = self._index.without_vectors(self._window)
@@ -157,6 +171,8 @@ class BackgroundEmbedder:
             with self._cond:
                 if self._stopping:
                     return True
+            if not self._lowered:
+                self._lower_priority(batch[0])
             began = time.perf_counter()
             vectors = self._embedder.embed([dense_text(c) for c in batch])
             self._index.set_vectors([c.chunk_id for c in batch], vectors)

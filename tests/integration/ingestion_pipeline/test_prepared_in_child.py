@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import io
+import multiprocessing
+import pickle
 import signal
 from collections.abc import Iterator
 from dataclasses import replace
@@ -13,15 +15,26 @@ import pytest
 from ragspine.bootstrap import Services
 from ragspine.ingestion import staged
 from ragspine.ingestion.operations import Operation, OperationStatus, SpaceStamp
+from ragspine.ingestion.parsers import parse_document
+from ragspine.ingestion.parsers.child_reply import send_parsed
 from ragspine.ingestion.parsers.isolated import _prepared
 from ragspine.ingestion.pipeline import DocumentMeta, submit
-from ragspine.ingestion.prepare import PrepareRequest, dump_index_terms, load_index_terms
+from ragspine.ingestion.prepare import (
+    PreparedDocument,
+    PrepareRequest,
+    dump_index_terms,
+    load_index_terms,
+    prepare,
+)
+from ragspine.ingestion.retry import RetryPolicy
+from ragspine.ingestion.runner import InProcessRunner
 from ragspine.ingestion.steps import Step, StepContext, run_step
 from ragspine.retrieval.embedded_rows import field_counts
 from ragspine.retrieval.model import Chunk, SearchFilters
 from ragspine.samples.build_acme import SAMPLES_DIR
+from ragspine.sensitivity import Sensitivity
 from tests.integration.ingestion_pipeline.conftest import Ingest
-from tests.support.parse_children import signal_next_parse_child
+from tests.support.parse_children import RunsOnUnpickling, hostile_parse_child, signal_next_parse_child
 
 BEFORE_ACTIVATION = (Step.FETCH, Step.PARSE, Step.EXTRACT_FACTS, Step.CHUNK_AND_EMBED, Step.INDEX)
 SAMPLE_FILES = sorted(p.name for p in SAMPLES_DIR.iterdir() if p.suffix in (".docx", ".pptx", ".xlsx", ".md"))
@@ -113,6 +126,62 @@ def test_a_child_killed_mid_document_fails_the_operation_and_writes_nothing(
     # The next document gets a fresh child and is ingested whole.
     done = ingest(SAMPLES_DIR / "ACME_FY2024_MDA.docx")
     assert done.status is OperationStatus.SUCCEEDED and done.chunks_count > 0
+
+
+def test_a_child_that_answers_with_code_to_run_fails_the_operation_and_runs_nothing(
+        ingest: Ingest, services: Services, context: StepContext, tmp_path: Path) -> None:
+    marker = tmp_path / "the-exploit-ran"
+    exploit = pickle.dumps(("parsed", RunsOnUnpickling(str(marker))))
+    with hostile_parse_child([exploit]):
+        failed = ingest(SAMPLES_DIR / "ACME_FY2024_MDA.docx")
+    assert not marker.exists()
+    assert failed.status is OperationStatus.FAILED and failed.error is not None
+    assert failed.error.code == "INGEST_PARSER_REPLY_INVALID" and not failed.error.retryable
+    assert "answered with something that is not a parse result" in failed.error.message
+    for name in ("document", "extraction", "chunks", "index_terms", "prepared"):
+        assert context.staging.get(failed.id, name) is None
+    assert services.facts.count() == 0
+    # The next document gets a real child and is ingested whole.
+    done = ingest(SAMPLES_DIR / "ACME_Product_Policy.md")
+    assert done.status is OperationStatus.SUCCEEDED and done.chunks_count > 0
+
+
+def _frames(document: bytes, pages: int, prepared: PreparedDocument) -> list[bytes]:
+    """The frames an honest parse child sends for ``prepared``."""
+    ours, theirs = multiprocessing.Pipe(duplex=True)
+    send_parsed(theirs, document, pages, prepared)
+    frames = []
+    while ours.poll(0.1):
+        frames.append(ours.recv_bytes())
+    ours.close()
+    theirs.close()
+    return frames
+
+
+@pytest.mark.parametrize("forge", ["space", "sensitivity", "chunk-id"])
+def test_a_child_that_stamps_its_chunks_for_another_space_fails_the_operation_and_writes_nothing(
+        context: StepContext, services: Services, forge: str) -> None:
+    name = "ACME_Product_Policy.md"
+    operation, _ = submit(SAMPLES_DIR / name, operations=context.operations, meta=DocumentMeta())
+    operation = context.operations.save(replace(operation, space=SpaceStamp("space-1", "doc-1", tags=("t",))))
+    # What an honest child computes, then the chunks re-stamped as a child taken over could.
+    document = staged.dump_document(parse_document((SAMPLES_DIR / name).read_bytes(), doc_id=operation.doc_id,
+                                                   filename=name, max_bytes=1 << 24))
+    prepared = prepare(document, PrepareRequest(operation, context.glossary, index_terms=True))
+    children, parents, _ = staged.load_chunks(prepared.chunks)
+    change = {"space": {"space_id": "space-2"}, "sensitivity": {"sensitivity": Sensitivity.PUBLIC},
+              "chunk-id": {}}[forge]
+    children = [replace(c, **change) for c in children]  # type: ignore[arg-type]
+    if forge == "chunk-id":
+        children[0] = replace(children[0], chunk_id="another-documents-chunk")
+    forged = replace(prepared, chunks=staged.dump_chunks(children, parents, None))
+    with hostile_parse_child(_frames(document, 1, forged)):
+        failed = InProcessRunner(RetryPolicy(), sleep=lambda _: None).run(operation.id, context=context)
+    assert failed.status is OperationStatus.FAILED and failed.error is not None
+    assert failed.error.code == "INGEST_PARSER_REPLY_INVALID" and not failed.error.retryable
+    assert "nothing of it was written" in failed.error.message
+    assert services.retrieval is not None
+    assert services.retrieval.index.get([c.chunk_id for c in children + parents]) == []
 
 
 class _BrokenGlossary:

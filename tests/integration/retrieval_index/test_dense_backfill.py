@@ -3,7 +3,10 @@ then ``BackgroundEmbedder`` gives them vectors and the hybrid leg takes over."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
+
+import pytest
 
 from ragspine.errors import ProviderUnavailableError
 from ragspine.retrieval.dense_backfill import BackfillProgress, BackgroundEmbedder, length_batches, supports_backfill
@@ -24,12 +27,14 @@ class CountingEmbedder(HashingEmbedder):
     def __init__(self, dimension: int = 32, *, fail: bool = False) -> None:
         super().__init__(dimension)
         self.batches: list[int] = []
+        self.policies: list[int | None] = []  # the calling thread's scheduling policy, per batch
         self.fail = fail
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
         if self.fail:
             raise ProviderUnavailableError("the embedding model cannot be loaded")
         self.batches.append(len(texts))
+        self.policies.append(os.sched_getscheduler(0) if hasattr(os, "sched_getscheduler") else None)
         return super().embed(texts)
 
 
@@ -47,12 +52,28 @@ def test_passages_indexed_without_vectors_are_found_by_bm25_then_embedded(index:
     finally:
         background.stop(timeout=5)
     # AFTER: every passage has its vector, in batches of at most 8, progress reported per batch
+    # (after one passage embedded at normal priority, so the engine's own threads start at it)
     assert index.vectors_pending() == 0 and background.embedded == 23
-    assert max(embedder.batches[1:]) <= 8 and sum(embedder.batches[1:]) == 23
+    assert embedder.batches[1] == 1 and max(embedder.batches[2:]) <= 8 and sum(embedder.batches[2:]) == 23
     assert seen[-1].embedded == 23 and seen[-1].pending == 0
     hits = index.search("zebra", top_k=3, filters=SearchFilters(), query_vector=query)
     assert hits and all(h.source == "hybrid" for h in hits)
     assert index.dimension == 32
+
+
+@pytest.mark.skipif(not hasattr(os, "SCHED_IDLE"), reason="SCHED_IDLE is Linux's")
+def test_the_background_thread_embeds_at_the_lowest_priority_and_leaves_the_others(
+        index: EmbeddedChunkIndex) -> None:
+    embedder = CountingEmbedder()
+    index.add(_chunks(10))
+    background = BackgroundEmbedder(index, embedder, batch_size=4).start()
+    try:
+        assert background.drain(timeout=30)
+    finally:
+        background.stop(timeout=5)
+    assert embedder.policies[0] == os.SCHED_OTHER  # the first passage, before lowering
+    assert set(embedder.policies[1:]) == {os.SCHED_IDLE} and len(embedder.policies) == 4
+    assert os.sched_getscheduler(0) == os.SCHED_OTHER  # the caller's thread (the routes') is untouched
 
 
 def test_a_wake_after_new_passages_embeds_them_too(index: EmbeddedChunkIndex) -> None:

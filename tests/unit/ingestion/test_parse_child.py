@@ -21,7 +21,7 @@ from ragspine.ingestion.errors import (
     ParseTimeoutError,
     UnsupportedDocumentTypeError,
 )
-from ragspine.ingestion.parsers import parse_document
+from ragspine.ingestion.parsers import isolated, parse_document
 from ragspine.ingestion.parsers.guard import ParseLimits
 from ragspine.ingestion.parsers.isolated import parse_in_child
 from tests.support.office_bombs import docx_bomb
@@ -156,3 +156,32 @@ def test_a_child_serves_the_next_document_unless_its_parse_failed(long_docx: byt
                        limits=ParseLimits(timeout_s=0.05))
     after = _idle_children()
     assert after < idle and len(after) == len(idle) - 1  # the child that ran it is gone
+
+
+def _io_class(pid: int) -> int | None:
+    """The I/O scheduling class of a process (3: idle), from ioprio_get(2); None where it has no known number."""
+    import ctypes
+    import platform
+
+    number = {"x86_64": 252, "aarch64": 31}.get(platform.machine())
+    if number is None:
+        return None
+    value = ctypes.CDLL(None, use_errno=True).syscall(number, 1, pid)
+    return None if value < 0 else value >> 13
+
+
+@pytest.mark.skipif(not hasattr(os, "SCHED_IDLE"), reason="SCHED_IDLE is Linux's")
+def test_a_parse_child_runs_at_the_lowest_priority_unless_asked_otherwise() -> None:
+    data = (SAMPLES / "ACME_FY2024_MDA.docx").read_bytes()
+    parse_in_child(data, doc_id="d", filename="mda.docx", max_bytes=MAX, limits=ParseLimits())
+    pid = isolated._idle[-1].process.pid  # the child that parsed it, kept for the next document
+    assert pid is not None
+    assert os.sched_getscheduler(pid) == os.SCHED_IDLE
+    assert _io_class(pid) in (3, None)  # idle, where the architecture's call number is known
+    assert os.sched_getscheduler(0) == os.SCHED_OTHER  # the service's own threads keep theirs
+    # A parse asked at normal priority gets a child at it (one at the lowest retires instead).
+    before = {c.pid for c in multiprocessing.active_children() if c.name == "ragspine-parse-idle"}
+    parse_in_child(data, doc_id="d", filename="mda.docx", max_bytes=MAX, limits=ParseLimits(background=False))
+    fresh = [c for c in multiprocessing.active_children() if c.name == "ragspine-parse-idle" and c.pid not in before]
+    assert len(fresh) == 1 and fresh[0].pid is not None
+    assert os.sched_getscheduler(fresh[0].pid) == os.SCHED_OTHER

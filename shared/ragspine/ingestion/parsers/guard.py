@@ -53,6 +53,8 @@ class ParseLimits:
     # Parse in a child process with hard limits (``isolated.parse_in_child``) instead of this
     # process's watchdog thread.
     out_of_process: bool = False
+    # A parse child runs at the lowest CPU and I/O priority (``background_priority``), so asks go first.
+    background: bool = True
 
 
 def check_package(data: bytes, *, filename: str, label: str, limits: ParseLimits) -> None:

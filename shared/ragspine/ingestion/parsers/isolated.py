@@ -31,12 +31,14 @@ from __future__ import annotations
 import logging
 import math
 import multiprocessing
+import os
 import resource
 import signal
 import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ragspine.ingestion import errors as ingestion_errors
 from ragspine.ingestion.errors import (
@@ -44,7 +46,22 @@ from ragspine.ingestion.errors import (
     IngestionError,
     ParseMemoryExceededError,
     ParserCrashedError,
+    ParserReplyInvalidError,
     ParseTimeoutError,
+)
+from ragspine.ingestion.parsers.child_reply import (
+    MEMORY,
+    PARSED,
+    PREPARING,
+    REFUSED,
+    RETIRED,
+    STARTED,
+    InvalidReply,
+    Reply,
+    receive,
+    send_bare,
+    send_parsed,
+    send_refused,
 )
 
 if TYPE_CHECKING:
@@ -61,13 +78,19 @@ logger = logging.getLogger(__name__)
 # module, as multiprocessing does by default, so a child does not import it again).
 # The parsers import their format libraries lazily (a light Lambda import), so those are listed too;
 # one that is not installed is skipped.
-_PRELOAD = ["__main__", "ragspine.ingestion.parsers.registry", "ragspine.ingestion.staged",
+_PRELOAD = ["__main__", "ragspine.background_priority", "ragspine.ingestion.parsers.registry",
+            "ragspine.ingestion.staged",
             "ragspine.ingestion.prepare", "ragspine.ingestion.facts_extract", "ragspine.ingestion.document_context",
             "ragspine.retrieval.chunking", "ragspine.retrieval.embedded_rows", "ragspine.retrieval.version_text",
             "docx", "docx.table", "docx.text.paragraph", "pptx", "openpyxl", "openpyxl.utils.cell",
             "pypdfium2", "pypdfium2.raw", "lxml.etree", "lxml.html", "markdown_it"]
 # How long a child may take to start (the fork server's first start imports the parsers).
 _START_S = 60.0
+# How long an answer that has begun may take to arrive whole (it is computed before it is sent).
+_REPLY_S = 30.0
+# A child at the lowest priority that is runnable but kept waiting by other work gets up to this
+# many times its time budget on the wall clock.
+_STARVED_FACTOR = 4
 _context_lock = threading.Lock()
 _context: BaseContext | None = None
 # A child parses documents one after another (warm caches, no fork per document) and is replaced
@@ -94,40 +117,70 @@ def parse_in_child(data: bytes, *, doc_id: str, filename: str, max_bytes: int, l
     With ``prepare`` the child also computes what the steps after parsing would
     (``ingestion.prepare.prepare``) under the same memory limit and a time budget of its own;
     ``ChildParse.prepared`` is None when that failed unexpectedly (the steps then compute it themselves).
+    The child's answer is data only (``child_reply``), checked before any of it is used.
 
     Raises:
         Every error ``parse_document`` raises, and:
         ParseTimeoutError: the child ran past ``limits.timeout_s`` (wall clock or CPU).
         ParseMemoryExceededError: it needed more than ``limits.max_memory_bytes``, or the system killed it.
         ParserCrashedError: it ended abnormally (a signal such as SIGSEGV, or no answer).
+        ParserReplyInvalidError: it answered with something that is not a parse child's message.
     """
     job = (data, doc_id, filename, max_bytes, media_type, limits, prepare)
     child = _take_child()
     killed = reusable = False
-    message: tuple[Any, ...] | None = None
+    message: Reply | None = None
+    invalid: InvalidReply | None = None
     try:
         child.connection.send(job)
-        message, _ = _receive(child.connection, _START_S)
-        if message is not None and message[0] == "retired":  # grown by earlier parses: a fresh child takes it
+        message, _ = _receive(child, _START_S, limits)
+        if message is not None and message.kind == RETIRED:  # grown by earlier parses: a fresh child takes it
             _end(child)
             child = _take_child(fresh=True)
             child.connection.send(job)
-            message, _ = _receive(child.connection, _START_S)
+            message, _ = _receive(child, _START_S, limits)
         # The parse, then the preparation past it, each get the time budget.
-        for phase in ("started", "preparing"):
-            if message is None or message[0] != phase or killed:
+        for phase in (STARTED, PREPARING):
+            if message is None or message.kind != phase or killed:
                 continue
-            message, timed_out = _receive(child.connection, limits.timeout_s)
+            since = _cpu_mark(child)
+            message, timed_out = _receive(child, limits.timeout_s, limits)
+            waited = limits.timeout_s
+            while timed_out and waited < _STARVED_FACTOR * limits.timeout_s and _waiting_for_cpu(child, since):
+                # At the lowest priority the machine's other work can keep it from running: wait
+                # longer while it is runnable, not stuck (its CPU time stays limited by RLIMIT_CPU).
+                message, timed_out = _receive(child, limits.timeout_s / 4, limits)
+                waited += limits.timeout_s / 4
             if timed_out:
                 child.process.kill()
                 killed = True
+        if message is not None and message.kind == PARSED:
+            _check_identity(message, doc_id, prepare)
         # A child that parsed or refused the file serves the next one, unless it grew too much.
-        reusable = message is not None and message[0] in ("parsed", "refused")
+        reusable = message is not None and message.kind in (PARSED, REFUSED)
     except (OSError, EOFError):  # the child was gone before it took the document
         message = None
+    except InvalidReply as exc:  # a child that says anything else is never heard again
+        child.process.kill()
+        invalid = exc
     finally:
         exitcode = _give_back(child, reusable=reusable)
+    if invalid is not None:
+        logger.warning("parse child sent an invalid reply", extra={"file_name": filename, "reason": str(invalid)})
+        raise ParserReplyInvalidError(
+            f"{filename}: the process parsing it answered with something that is not a parse result ({invalid}); "
+            "nothing of it was used. The file may be crafted to attack the parser: check where it came from "
+            "before uploading it again.")
     return _outcome(message, exitcode, killed=killed, filename=filename, limits=limits)
+
+
+def _check_identity(reply: Reply, doc_id: str, prepare: PrepareRequest | None) -> None:
+    """A version text is written under its own version id: it must be this document's version."""
+    text = reply.prepared.text if reply.prepared is not None else None
+    if text is None or prepare is None:
+        return
+    if text.doc_id != doc_id or text.version_id != prepare.operation.version_id:
+        raise InvalidReply("its version text names another document or version")
 
 
 @dataclass(slots=True)
@@ -181,25 +234,76 @@ def _end(child: _Child) -> int | None:
     return exitcode
 
 
-def _receive(receiver: Connection, within_s: float) -> tuple[tuple[Any, ...] | None, bool]:
-    """The child's next message (None when it ended without one), and whether ``within_s`` passed first."""
+def _receive(child: _Child, within_s: float, limits: ParseLimits) -> tuple[Reply | None, bool]:
+    """The child's next message (None when it ended without one), and whether ``within_s`` passed first.
+
+    A message that has begun must arrive whole within ``_REPLY_S`` (the child computed it before
+    sending), else the child is killed, which ends the read.
+
+    Raises:
+        InvalidReply: what it sent is not one of its messages.
+    """
+    stalled = threading.Event()
+
+    def stop() -> None:
+        stalled.set()
+        child.process.kill()
+
     try:
-        if not receiver.poll(within_s):
+        if not child.connection.poll(within_s):
             return None, True
-        message = receiver.recv()
+        guard = threading.Timer(_REPLY_S, stop)
+        guard.start()
+        try:
+            return receive(child.connection, max_frame_bytes=_frame_bytes(limits)), False
+        finally:
+            guard.cancel()
     except (EOFError, OSError):
+        if stalled.is_set():
+            raise InvalidReply(f"it began an answer and did not finish it within {_REPLY_S:g} s") from None
         return None, False
-    return (message if isinstance(message, tuple) and message else None), False
 
 
-def _outcome(message: tuple[Any, ...] | None, exitcode: int | None, *, killed: bool, filename: str,
+def _waiting_for_cpu(child: _Child, since: tuple[float, float] | None) -> bool:
+    """Whether the child is runnable and used less than half the wall clock since ``since`` (its CPU time and
+    the monotonic clock then) in CPU: it was kept waiting for a core, not stuck."""
+    now = _cpu_state(child)
+    if since is None or now is None:  # no /proc: the wall clock alone decides
+        return False
+    state, cpu_s = now
+    cpu_then, wall_then = since
+    return state == "R" and cpu_s - cpu_then < 0.5 * (time.monotonic() - wall_then)
+
+
+def _cpu_mark(child: _Child) -> tuple[float, float] | None:
+    now = _cpu_state(child)
+    return None if now is None else (now[1], time.monotonic())
+
+
+def _cpu_state(child: _Child) -> tuple[str, float] | None:
+    """The child's scheduling state (``R``: runnable) and CPU seconds used, from ``/proc``; None elsewhere."""
+    try:
+        stat = Path(f"/proc/{child.process.pid}/stat").read_text(encoding="ascii")
+        fields = stat[stat.rindex(")") + 2:].split()
+        return fields[0], (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def _frame_bytes(limits: ParseLimits) -> int:
+    """The longest part of an answer the parent reads: more than the child can hold within its memory budget
+    (twice it, since the child may also reuse memory it had mapped before the parse), and never under 64 MiB."""
+    return max(2 * limits.max_memory_bytes, 64 * 1024 * 1024)
+
+
+def _outcome(message: Reply | None, exitcode: int | None, *, killed: bool, filename: str,
              limits: ParseLimits) -> ChildParse:
-    kind = message[0] if message else None
-    if kind == "parsed":
-        return ChildParse(document=message[1], pages=message[2], prepared=message[3])  # type: ignore[index]
-    if kind == "refused":
-        raise _ingestion_error(message[1], message[2])  # type: ignore[index]
-    if kind == "memory" or (exitcode == -signal.SIGKILL and not killed):
+    kind = message.kind if message else None
+    if message is not None and kind == PARSED:
+        return ChildParse(document=message.document, pages=message.pages, prepared=message.prepared)
+    if message is not None and kind == REFUSED:
+        raise _ingestion_error(message.error, message.message)
+    if kind == MEMORY or (exitcode == -signal.SIGKILL and not killed):
         # SIGKILL that the parent did not send: the system's out-of-memory killer.
         raise ParseMemoryExceededError(
             f"{filename} needed more than {limits.max_memory_bytes:,} bytes of memory to parse: split it into "
@@ -251,6 +355,9 @@ def _multiprocessing_context() -> BaseContext:
 def _serve(connection: Connection) -> None:
     """The child: for each document sent, limit itself, parse, send the staged document or why not.
 
+    It runs at the lowest CPU and I/O priority (``limits.background``): its work waits for the
+    service's, not the other way round. A child asked for the other priority retires.
+
     The memory budget counts from the child's size when it started, and a child whose size ever
     passed a quarter of the next document's budget retires instead of parsing it: each parse has
     about the budget a fresh child would, and ``_came_close_to`` sees that parse's own peak.
@@ -260,18 +367,26 @@ def _serve(connection: Connection) -> None:
     from ragspine.ingestion.parsers.registry import parse_document
 
     base = _virtual_bytes("VmPeak")  # a forked child may start with its parent's peak: count from there
+    background: bool | None = None  # the priority it runs at, set by its first document
     while True:
         try:
             data, doc_id, filename, max_bytes, media_type, limits, request = connection.recv()
         except (EOFError, OSError):
             return
-        if _grew(base, limits.max_memory_bytes):  # its heap would give this parse more than its budget
-            connection.send(("retired",))
+        if _grew(base, limits.max_memory_bytes) or background not in (None, limits.background):
+            # Its heap would give this parse more than its budget, or it runs at another priority than asked.
+            send_bare(connection, RETIRED)
             return
+        if background is None:
+            background = limits.background
+            if background:
+                from ragspine.background_priority import lower_this_thread
+
+                lower_this_thread()
         # The cap counts from the size now, not from the inherited peak: a child whose parent once
         # peaked high would otherwise get that headroom on top of the budget.
         cap = _limit_self(limits, _virtual_bytes("VmSize"))
-        connection.send(("started",))
+        send_bare(connection, STARTED)
         try:
             document = parse_document(data, doc_id=doc_id, filename=filename, max_bytes=max_bytes,
                                       media_type=media_type, limits=limits, watchdog=False)
@@ -280,21 +395,21 @@ def _serve(connection: Connection) -> None:
             del document, data
             if request is not None:  # a fresh time budget for the work past parsing
                 _limit_cpu(limits)
-                connection.send(("preparing",))
+                send_bare(connection, PREPARING)
             prepared = _prepared(encoded, request, filename)
         except MemoryError:
-            connection.send(("memory",))
+            send_bare(connection, MEMORY)
             return
         except IngestionError as exc:
             # A C library refused by the address-space limit reports a failed allocation its own way
             # (lxml: "unknown error", read as a damaged file): a failure after the parse came close to
             # the limit is the memory budget's.
             if isinstance(exc, CorruptDocumentError) and _came_close_to(cap, limits.max_memory_bytes):
-                connection.send(("memory",))
+                send_bare(connection, MEMORY)
                 return
-            connection.send(("refused", type(exc).__name__, exc.message))
+            send_refused(connection, type(exc).__name__, exc.message)
         else:
-            connection.send(("parsed", encoded, pages, prepared))
+            send_parsed(connection, encoded, pages, prepared)
             del encoded, prepared
         release_memory()
 

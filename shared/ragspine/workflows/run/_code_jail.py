@@ -3,6 +3,8 @@
 Runs as ``python -I -S _code_jail.py <plan-json>`` with an empty environment. It imports only
 the standard library. Steps:
 
+0. where the host gives one, it joins the run's control group (``code_cgroup``: limits on
+   processes, memory and CPU for the run as a whole), before it starts anything;
 1. new mount, network, PID, IPC and UTS namespaces (no network but a down loopback; no view of
    the service's processes);
 2. a fork: the child is PID 1 of the new PID namespace, so when it exits the kernel kills every
@@ -184,6 +186,19 @@ def _init(plan: dict[str, object], *, rootless: bool) -> int:
             return _status(wait_status)
 
 
+def _join_cgroup(procs_files: list[str]) -> None:
+    """Move this launcher into the run's control group first, so every process it starts is in it too."""
+    for path in procs_files:
+        try:
+            fd = os.open(path, os.O_WRONLY)
+            try:
+                os.write(fd, str(os.getpid()).encode("ascii"))
+            finally:
+                os.close(fd)
+        except OSError as exc:
+            raise JailError(f"join the run's control group {path}: {exc.strerror or exc}") from None
+
+
 def _fail(error: BaseException) -> int:
     os.write(1, json.dumps({"ok": False, "isolation_error": f"{type(error).__name__}: {error}"[:500]}).encode())
     return ISOLATION_FAILED
@@ -193,6 +208,7 @@ def main() -> int:
     """Enter the namespaces, fork PID 1, relay its exit status."""
     try:
         plan = json.loads(sys.argv[1])
+        _join_cgroup(plan.get("cgroup_procs", []))
         rootless = os.geteuid() != 0
         outer_uid, outer_gid = os.geteuid(), os.getegid()
         _check(_libc.unshare(_CLONE_FLAGS | (_CLONE_NEWUSER if rootless else 0)), "unshare namespaces")

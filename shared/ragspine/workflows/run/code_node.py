@@ -4,10 +4,13 @@ On Linux (``isolation="namespaces"``, the default) the code runs inside ``_code_
 its own mount, network, PID, IPC and UTS namespaces, a read-only root holding only the
 interpreter and the system libraries, a private tmpfs ``/work``, an unprivileged uid of its own,
 rlimits on CPU, address space, processes, file size and open files, and an empty environment.
-Every process it starts dies when the run ends (the jail's PID 1 exits, or the whole process
-group is killed at the wall-clock limit). When the jail cannot be built the run is refused with
-``WORKFLOW_CODE_ISOLATION_UNAVAILABLE``; nothing runs unjailed unless an operator chose
-``isolation="process"`` (rlimits and a process group only: NOT a sandbox, for development hosts).
+Where the host gives one, the run is also a control group of its own (``code_cgroup``): one
+limit on processes, memory and CPU for all its processes together. Every process it starts
+dies when the run ends (the jail's PID 1 exits, or the whole process group is killed at the
+wall-clock limit, and whatever is left in the run's group is killed with it). When the jail
+cannot be built the run is refused with ``WORKFLOW_CODE_ISOLATION_UNAVAILABLE``; nothing runs
+unjailed unless an operator chose ``isolation="process"`` (rlimits, a process group and the
+run's control group only: NOT a sandbox, for development hosts).
 Inputs and the result travel as JSON over stdin/stdout; the reply is read up to its size limit.
 With ``remote`` set (AWS) the code runs in the code-runner Lambda function instead.
 """
@@ -29,6 +32,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from ragspine.workflows.errors import WorkflowCodeIsolationError, WorkflowNodeFailedError
+from ragspine.workflows.run.code_cgroup import RunCgroup, RunLimits, create_run_cgroup
 from ragspine.workflows.run.code_jail import JAIL, RUNNER, interpreter, jail_plan
 from ragspine.workflows.shapes import as_map
 
@@ -54,6 +58,7 @@ class CodeLimits:
     memory_mb: int = 256
     max_output_bytes: int = 1024 * 1024
     max_processes: int = 16
+    cpus: float = 1.0  # the whole run's CPU share, where a control group enforces it
     max_file_bytes: int = 1024 * 1024
     work_bytes: int = 8 * 1024 * 1024
     isolation: Isolation = "namespaces"
@@ -68,14 +73,23 @@ class CodeLimits:
                 "processes": self.max_processes, "file_bytes": self.max_file_bytes, "open_files": 32}
 
 
-def _limiter(limits: CodeLimits) -> Callable[[], None] | None:
-    """The rlimits of the unjailed ``process`` mode (Linux only; root ignores the process count)."""
+def _limiter(limits: CodeLimits, group: RunCgroup | None) -> Callable[[], None] | None:
+    """The rlimits of the unjailed ``process`` mode (Linux only; root ignores the process count),
+    and the run's control group, joined before the code starts."""
     if not sys.platform.startswith("linux"):
         return None
     values = limits.rlimits()
+    procs = group.procs_files if group is not None else []
 
     def apply() -> None:
         import resource
+
+        for path in procs:  # raising here fails the start: the code never runs outside its group
+            fd = os.open(path, os.O_WRONLY)
+            try:
+                os.write(fd, str(os.getpid()).encode("ascii"))
+            finally:
+                os.close(fd)
 
         resource.setrlimit(resource.RLIMIT_CPU, (values["cpu_seconds"], values["cpu_seconds"] + 1))
         resource.setrlimit(resource.RLIMIT_AS, (values["memory_bytes"], values["memory_bytes"]))
@@ -86,12 +100,12 @@ def _limiter(limits: CodeLimits) -> Callable[[], None] | None:
     return apply
 
 
-def _start(limits: CodeLimits, workdir: str) -> subprocess.Popen[bytes]:
+def _start(limits: CodeLimits, workdir: str, group: RunCgroup | None) -> subprocess.Popen[bytes]:
     if limits.isolation == "process":
         return subprocess.Popen(  # noqa: S603 - fixed argv, no shell
             [limits.python, "-I", "-S", "-X", "utf8", str(RUNNER)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL, cwd=workdir, env={}, start_new_session=True,
-            preexec_fn=_limiter(limits))  # noqa: PLW1509 - rlimits must be set in the child
+            preexec_fn=_limiter(limits, group))  # noqa: PLW1509 - rlimits must be set in the child
     if not sys.platform.startswith("linux"):
         raise WorkflowCodeIsolationError(
             f"code nodes need Linux namespaces for isolation and this host runs {sys.platform}; run the service "
@@ -99,6 +113,7 @@ def _start(limits: CodeLimits, workdir: str) -> subprocess.Popen[bytes]:
     python = interpreter() if limits.python == sys.executable else os.path.realpath(limits.python)
     plan = jail_plan(root=workdir, python=python, limits=limits.rlimits(), work_bytes=limits.work_bytes,
                      protected=limits.protected)
+    plan["cgroup_procs"] = group.procs_files if group is not None else []
     return subprocess.Popen(  # noqa: S603 - fixed argv, no shell
         [python, "-I", "-S", "-X", "utf8", str(JAIL), json.dumps(plan)], stdin=subprocess.PIPE,
         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd="/", env={}, start_new_session=True)
@@ -146,6 +161,15 @@ def _collect(proc: subprocess.Popen[bytes], request: bytes, limits: CodeLimits) 
     return bytes(out), stop
 
 
+def _run_group(limits: CodeLimits) -> RunCgroup | None:
+    """The run's control group where the host gives one (Linux), else None: rlimits alone."""
+    if not sys.platform.startswith("linux"):
+        return None
+    # The group also holds the jail's launcher and its PID 1, besides the code's processes.
+    return create_run_cgroup(RunLimits(processes=limits.max_processes + 2,
+                                       memory_bytes=limits.memory_mb * 1024 * 1024, cpus=limits.cpus))
+
+
 def _exit_signal(returncode: int, limits: CodeLimits) -> int | None:
     if returncode < 0:
         return -returncode
@@ -162,11 +186,20 @@ def execute_python(code: str, inputs: Mapping[str, Any], limits: CodeLimits) -> 
     if limits.remote is not None:
         return limits.remote.run(code, inputs, limits)
     request = json.dumps({"code": code, "inputs": dict(inputs)}, ensure_ascii=False, default=str).encode("utf-8")
-    with tempfile.TemporaryDirectory(prefix="ragspine-code-") as workdir:
-        proc = _start(limits, workdir)
-        out, stopped = _collect(proc, request, limits)
+    group = _run_group(limits)
+    try:
+        with tempfile.TemporaryDirectory(prefix="ragspine-code-") as workdir:
+            proc = _start(limits, workdir, group)
+            out, stopped = _collect(proc, request, limits)
+    finally:
+        out_of_memory = group is not None and group.out_of_memory()
+        if group is not None:
+            group.end()  # every process of the run, however it detached itself
     if stopped is not None:
         raise WorkflowNodeFailedError(stopped)
+    if out_of_memory:
+        raise WorkflowNodeFailedError(f"code exceeded the {limits.memory_mb} MiB memory limit of the run "
+                                      "(all its processes together)")
     if limits.isolation == "namespaces" and proc.returncode == _ISOLATION_FAILED:
         reason = _reply(out).get("isolation_error", "the jail could not be built")
         raise WorkflowCodeIsolationError(
