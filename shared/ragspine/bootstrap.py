@@ -367,12 +367,13 @@ def build_chunk_index(settings: Settings, *, dimension: int | None) -> ChunkInde
         from ragspine.aws.opensearch_index import OpenSearchChunkIndex
 
         return OpenSearchChunkIndex(settings.opensearch_endpoint, settings.opensearch_index, region=settings.aws_region,
-                                    service=settings.opensearch_service, dimension=dimension or 384)
+                                    service=settings.opensearch_service, dimension=dimension or 384,
+                                    fusion=settings.hybrid_fusion)
     from ragspine.errors import ProviderUnavailableError
     from ragspine.retrieval.embedded_index import EmbeddedChunkIndex
 
     try:
-        return EmbeddedChunkIndex(settings.chunks_db_path, dimension=dimension)
+        return EmbeddedChunkIndex(settings.chunks_db_path, dimension=dimension, fusion=settings.hybrid_fusion)
     except ProviderUnavailableError as exc:
         # A missing or corrupt index must not stop the service: numbers still answer, and
         # narrative questions say honestly that search is unavailable.

@@ -2,8 +2,9 @@
 
 validate query -> route libraries, find the documents the question names -> search every
 library, each routed one again and the named documents again (one query vector shared; the
-lexical query with analyst vocabulary added) -> RRF of those rankings -> post-process ->
-optional rerank -> parent/window expansion.
+lexical query with the glossary codes of the entities it names and analyst vocabulary added;
+each search fuses its own BM25 and dense legs inside the index, ``fusion.fuse_legs``) -> RRF of
+those rankings (``fusion.fuse``) -> post-process -> optional rerank -> parent/window expansion.
 
 Routing boosts, it never hides: without a library filter from the caller, one ranking covers
 every library the caller may see (the sensitivity ceiling applies inside the index), and each
@@ -30,7 +31,7 @@ from ragspine.errors import ConfigurationError, FieldError, InvalidInputError, P
 from ragspine.ingestion.statements import TAG_PREFIX as STATEMENT_TAG
 from ragspine.llm.ports import Embedder, LLMProvider
 from ragspine.retrieval.expansion import MAX_WINDOW, ExpandedHit, ExpansionMode, expand
-from ragspine.retrieval.fusion import DEFAULT_RRF_K, fuse
+from ragspine.retrieval.fusion import RRF_K, fuse
 from ragspine.retrieval.model import ScoredChunk, SearchFilters
 from ragspine.retrieval.ports import ChunkIndex
 from ragspine.retrieval.postprocess import postprocess
@@ -59,7 +60,7 @@ class RetrievalConfig:
     rerank: bool = False
     rerank_candidates: int = 20
     max_sensitivity: Sensitivity = Sensitivity.CONFIDENTIAL
-    rrf_k: int = DEFAULT_RRF_K
+    rrf_k: int = RRF_K
     routed_weight: float = 2.0  # RRF weight of each routed library's ranking (the every-library one weighs 1)
     # RRF weight of the named documents' ranking: above 1 + routed_weight, so its rank 20
     # still outscores another document's first place in every other ranking.
