@@ -595,7 +595,7 @@ def build_knowledge_gateway(settings: Settings) -> Gateway:
     from ragspine.knowledge.gateway import Gateway, GatewayConfig, parse_domains
     from ragspine.knowledge.local_runtime import EnginePurger, IndexProvisioner, ThreadOperationLauncher
     from ragspine.knowledge.operations import finalize
-    from ragspine.retrieval.entity_codes import entity_codes
+    from ragspine.retrieval.entity_codes import entity_code_words
 
     operations, staging = build_operation_stores(settings)
     secrets = load_gateway_secrets(settings)
@@ -617,7 +617,7 @@ def build_knowledge_gateway(settings: Settings) -> Gateway:
         return (retrieval.index, retrieval.query_embedder) if retrieval else None
 
     def codes(question: str) -> tuple[str, ...]:  # the glossary in force (it grows with the documents' names)
-        return entity_codes(get_services().glossary, question)
+        return entity_code_words(get_services().glossary, question)
 
     def after(operation_id: str) -> None:
         operation = store.operation(operation_id)
