@@ -367,12 +367,13 @@ def build_chunk_index(settings: Settings, *, dimension: int | None) -> ChunkInde
         from ragspine.aws.opensearch_index import OpenSearchChunkIndex
 
         return OpenSearchChunkIndex(settings.opensearch_endpoint, settings.opensearch_index, region=settings.aws_region,
-                                    service=settings.opensearch_service, dimension=dimension or 384)
+                                    service=settings.opensearch_service, dimension=dimension or 384,
+                                    fusion=settings.hybrid_fusion)
     from ragspine.errors import ProviderUnavailableError
     from ragspine.retrieval.embedded_index import EmbeddedChunkIndex
 
     try:
-        return EmbeddedChunkIndex(settings.chunks_db_path, dimension=dimension)
+        return EmbeddedChunkIndex(settings.chunks_db_path, dimension=dimension, fusion=settings.hybrid_fusion)
     except ProviderUnavailableError as exc:
         # A missing or corrupt index must not stop the service: numbers still answer, and
         # narrative questions say honestly that search is unavailable.
@@ -398,12 +399,14 @@ def build_retrieval(settings: Settings, *, llm: LLMProvider, glossary: Glossary)
     index = build_chunk_index(settings, dimension=query_embedder.dimension if query_embedder else None)
     if index is None:
         return None  # no chunk index (ChunkSearch=none): the pipeline's modules are never loaded
+    from ragspine.retrieval.entity_codes import glossary_entity_codes
     from ragspine.retrieval.pipeline import HybridRetriever, RetrievalConfig
     from ragspine.retrieval.routing import glossary_slot_detector
 
     retriever = HybridRetriever(index, embedder=query_embedder, llm=llm if settings.rerank_enabled else None,
                                 config=RetrievalConfig(top_k=settings.retrieval_top_k, rerank=settings.rerank_enabled),
-                                slot_detector=glossary_slot_detector(glossary))
+                                slot_detector=glossary_slot_detector(glossary),
+                                entity_codes=glossary_entity_codes(glossary))
     return Retrieval(index=index, retriever=retriever, document_embedder=document_embedder,
                      query_embedder=query_embedder)
 
@@ -592,6 +595,7 @@ def build_knowledge_gateway(settings: Settings) -> Gateway:
     from ragspine.knowledge.gateway import Gateway, GatewayConfig, parse_domains
     from ragspine.knowledge.local_runtime import EnginePurger, IndexProvisioner, ThreadOperationLauncher
     from ragspine.knowledge.operations import finalize
+    from ragspine.retrieval.entity_codes import entity_code_words
 
     operations, staging = build_operation_stores(settings)
     secrets = load_gateway_secrets(settings)
@@ -611,6 +615,9 @@ def build_knowledge_gateway(settings: Settings) -> Gateway:
     def engine() -> tuple[ChunkIndex, Embedder | None] | None:
         retrieval = get_services().retrieval
         return (retrieval.index, retrieval.query_embedder) if retrieval else None
+
+    def codes(question: str) -> tuple[str, ...]:  # the glossary in force (it grows with the documents' names)
+        return entity_code_words(get_services().glossary, question)
 
     def after(operation_id: str) -> None:
         operation = store.operation(operation_id)
@@ -636,7 +643,7 @@ def build_knowledge_gateway(settings: Settings) -> Gateway:
                                            workers=settings.knowledge_ingest_workers, operations=operations)
     gateway = Gateway(store=store, ingestion=operations, staging=staging, files=files, launcher=launcher, config=config,
                       provisioner=IndexProvisioner(index), purger=EnginePurger(index, lambda: get_services().facts),
-                      evidence=EngineEvidence(engine), texts=build_version_text_store(settings))
+                      evidence=EngineEvidence(engine, entity_codes=codes), texts=build_version_text_store(settings))
     return gateway
 
 

@@ -156,6 +156,10 @@ class Settings(BaseSettings):
     retrieval_top_k: int = Field(default=5, ge=1, le=20)
     """Passages a narrative answer is generated from."""
     rerank_enabled: bool = Field(default=False, description="Listwise rerank through the LLM provider.")
+    hybrid_fusion: Literal["min_max", "rrf"] = Field(
+        default="min_max", description="How one hybrid search combines its BM25 and dense legs, on the embedded index "
+                                       "and on OpenSearch alike: min_max (each leg's scores scaled to [0, 1], then "
+                                       "averaged) or rrf (reciprocal ranks, k = 60).")
     opensearch_endpoint: str | None = Field(default=None, description="Chunk index on AWS (https://...).")
     opensearch_index: str = "ragspine-chunks"
     """OpenSearch index of the chunks (created from the mapping by the first ingestion)."""

@@ -7,7 +7,7 @@ length-sorted batches of 8 and alternating batch by batch so both see the same m
 
 - ``whole``: the header plus the whole passage text, what the dense leg embedded before
   ``dense_body`` (the baseline);
-- ``bounded``: ``dense_text`` as ingestion embeds it now (worded lines, at most 512 characters).
+- ``bounded``: ``dense_text`` as ingestion embeds it now (worded lines, at most ``DENSE_MAX_CHARS``).
 
 Per filing the sample's CPU and wall seconds give passages/s, and with the filing's passage count
 the estimated time until its dense leg is complete. Both run on one engine thread (the service

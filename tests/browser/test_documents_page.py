@@ -132,7 +132,7 @@ def test_details_show_the_runs_warnings_pages_per_second_facts_and_passages(acme
     expect(warnings.first).to_contain_text("sheet=2024: no facts published from the 12 figures read")
     expect(panel.locator("p.facts")).to_contain_text("None published")
     # passages preview through the Gateway's search, limited to this document
-    panel.locator("input[type=search]").fill("ACME_CN revenue 2024")
+    panel.locator("input[type=search]").fill("Mainland China revenue 2024")
     panel.locator("form.preview button[type=submit]").click()
     expect(panel.locator("li.passage").first).to_contain_text("298")
     ui.shot("documents-details")

@@ -98,15 +98,17 @@ def bm25s_ranker(chunks: Sequence[Chunk], queries: Sequence[str], *, top_k: int)
 
 def pipeline_ranker(index: ChunkIndex, queries: Sequence[str], *, top_k: int,
                     embedder: Embedder | None = None) -> Ranker:
-    """``HybridRetriever`` with the shipped routing and the glossary's slot detector (no rerank, no expansion)."""
+    """``HybridRetriever`` as built by the service: routing, the glossary's slots and entity codes; no rerank."""
     from ragspine.facts.glossary import default_glossary
+    from ragspine.retrieval.entity_codes import glossary_entity_codes
     from ragspine.retrieval.expansion import ExpansionMode
     from ragspine.retrieval.pipeline import HybridRetriever, RetrievalConfig
     from ragspine.retrieval.routing import glossary_slot_detector
 
     retriever = HybridRetriever(index, embedder=embedder,
                                 config=RetrievalConfig(top_k=top_k, expansion=ExpansionMode.NONE),
-                                slot_detector=glossary_slot_detector(default_glossary()))
+                                slot_detector=glossary_slot_detector(default_glossary()),
+                                entity_codes=glossary_entity_codes(default_glossary()))
 
     def rank(i: int) -> list[Chunk]:
         return [hit.chunk for hit in retriever.retrieve(queries[i]).hits]

@@ -3,14 +3,17 @@
 A search runs two legs with one filter list (``opensearch_queries.build_filter_clauses``):
 BM25 over CJK bigrams plus standard tokens, and k-NN (faiss HNSW, inner product on unit
 vectors, i.e. cosine) with the filter inside the ``knn`` clause. Both go in one ``_msearch``
-round trip and are fused here by Reciprocal Rank Fusion (``ragspine.retrieval.fusion.fuse``).
+round trip and are fused here by ``ragspine.retrieval.fusion.fuse_legs``, the function and the
+mode (``fusion``, min-max by default) the embedded index uses.
 
-Why RRF client side and not a search pipeline with the ``hybrid`` query: that needs the
+Why fusion client side and not a search pipeline with the ``hybrid`` query: that needs the
 neural-search plugin on a recent OpenSearch (score normalisation from 2.10, an RRF processor
 only from 2.19); Serverless collections and older domains do not offer it; osmem-server, the
 test server, has neither, so that path could never be exercised here. Client side there is
 one code path for domains, Serverless and tests, the fusion is the same pure function the
-embedded index and the cross-library fusion use, and it costs only two short candidate lists.
+embedded index uses, and it costs only two short candidate lists. (Min-max scales each leg over
+its own candidates, so the k-NN scores' transform in OpenSearch, monotonic in the inner
+product, does not change the order it gives.)
 
 Serverless (``service="aoss"``, or ``aoss_compatible=True``) differs in three ways:
 vector collections refuse a caller-chosen ``_id``, there is no ``_delete_by_query`` and
@@ -51,7 +54,7 @@ from ragspine.aws.opensearch_queries import (
     document_to_chunk,
 )
 from ragspine.errors import ConfigurationError, FieldError, InvalidInputError
-from ragspine.retrieval.fusion import DEFAULT_RRF_K, fuse
+from ragspine.retrieval.fusion import HybridFusion, fuse_legs
 from ragspine.retrieval.model import Chunk, ChunkLabels, ScoredChunk, SearchFilters
 from ragspine.retrieval.targeting import DocumentRef
 
@@ -75,13 +78,14 @@ _MAX_DOCUMENTS = 10_000
 
 
 class OpenSearchChunkIndex:
-    """The ``ChunkIndex`` port on OpenSearch: bulk writes, filtered hybrid search, RRF fusion."""
+    """The ``ChunkIndex`` port on OpenSearch: bulk writes, filtered hybrid search fused client side."""
 
     def __init__(self, endpoint: str, index_name: str, *, client: OpenSearch | None = None,
                  region: str | None = None, service: Service = "es", dimension: int = 384,
                  auth: Auth = "sigv4", refresh: Refresh = False, aoss_compatible: bool | None = None,
                  knn_fallback: KnnFallback = "raise", index_body_path: Path | None = None,
-                 timeout: float = 10.0, max_query_chars: int = 1000, rrf_k: int = DEFAULT_RRF_K) -> None:
+                 timeout: float = 10.0, max_query_chars: int = 1000,
+                 fusion: HybridFusion | str = HybridFusion.MIN_MAX) -> None:
         if service not in SERVICES:
             raise ConfigurationError(f"OpenSearch service must be one of {SERVICES}, got {service!r}")
         self._aoss = service == "aoss" if aoss_compatible is None else aoss_compatible
@@ -89,11 +93,13 @@ class OpenSearchChunkIndex:
             raise ConfigurationError("OpenSearch Serverless has no refresh parameter: use refresh=False")
         if dimension < 1 or max_query_chars < 1 or knn_fallback not in ("raise", "lexical"):
             raise ConfigurationError("dimension, max_query_chars > 0 and knn_fallback 'raise' or 'lexical' required")
+        if fusion not in set(HybridFusion):
+            raise ConfigurationError(f"unknown fusion {fusion!r}; use one of {', '.join(HybridFusion)}")
         self._endpoint, self._index, self._client = endpoint, index_name, client
         self._region, self._service, self._auth, self._timeout = region, service, auth, timeout
         self._dimension, self._refresh, self._knn_fallback = dimension, refresh, knn_fallback
         self._index_body_path = index_body_path or DEFAULT_INDEX_BODY
-        self._max_query_chars, self._rrf_k = max_query_chars, rrf_k
+        self._max_query_chars, self._fusion = max_query_chars, HybridFusion(fusion)
         self._knn_available = True
         self._documents: tuple[float, list[DocumentRef]] | None = None  # (monotonic time, refs)
 
@@ -151,7 +157,7 @@ class OpenSearchChunkIndex:
 
     def search(self, query: str, *, top_k: int, filters: SearchFilters,
                query_vector: Sequence[float] | None = None) -> list[ScoredChunk]:
-        """The best ``top_k`` chunks: BM25 alone, or BM25 and k-NN fused by RRF."""
+        """The best ``top_k`` chunks: BM25 alone, or BM25 and k-NN fused (``fuse_legs``, this index's mode)."""
         text = checked_query(query, max_chars=self._max_query_chars)
         if not 1 <= top_k <= MAX_TOP_K:
             raise InvalidInputError(f"top_k must be between 1 and {MAX_TOP_K}, got {top_k}",
@@ -175,8 +181,16 @@ class OpenSearchChunkIndex:
             logger.warning("k-NN query unsupported; searching lexically from now on (knn_fallback=lexical): %s",
                            exc.message, extra={"index": self._index})
             return lexical_hits[:top_k]
-        fused = fuse([lexical_hits, dense_hits], k=self._rrf_k)
-        return [replace(hit, source="hybrid") for hit in fused[:top_k]]
+        first_seen: dict[str, ScoredChunk] = {}
+        legs: list[tuple[list[str], list[float]]] = []
+        for hits in (lexical_hits, dense_hits):
+            best: dict[str, ScoredChunk] = {}  # a chunk twice in one leg (a Serverless copy): its best rank
+            for hit in hits:
+                best.setdefault(hit.chunk.chunk_id, hit)
+                first_seen.setdefault(hit.chunk.chunk_id, hit)
+            legs.append((list(best), [hit.score for hit in best.values()]))
+        fused = fuse_legs(legs, mode=self._fusion, top_k=top_k)
+        return [replace(first_seen[chunk_id], score=score, source="hybrid") for chunk_id, score in fused]
 
     def get(self, chunk_ids: Sequence[str]) -> list[Chunk]:
         """Chunks by id, in the order asked, each once; unknown ids are skipped."""

@@ -16,6 +16,7 @@ from ragspine.retrieval.model import ChunkLabels
 if TYPE_CHECKING:
     from ragspine.knowledge.model import Metadata
     from ragspine.llm.ports import Embedder
+    from ragspine.retrieval.entity_codes import EntityCodes
     from ragspine.retrieval.model import ScoredChunk, SearchFilters
     from ragspine.retrieval.pipeline import HybridRetriever
     from ragspine.retrieval.ports import ChunkIndex
@@ -28,8 +29,11 @@ PER_SPACE_CANDIDATES = 40  # each space's ranking before fusion: enough for 8 hi
 class EngineEvidence:
     """``EvidenceIndex`` over whatever index and query embedder the engine's services hold."""
 
-    def __init__(self, engine: Callable[[], tuple[ChunkIndex, Embedder | None] | None]) -> None:
+    def __init__(self, engine: Callable[[], tuple[ChunkIndex, Embedder | None] | None], *,
+                 entity_codes: EntityCodes | None = None) -> None:
+        """``engine`` gives the index and query embedder in force; ``entity_codes`` the glossary codes a query names."""
         self._engine = engine
+        self._entity_codes = entity_codes
         self._retriever: HybridRetriever | None = None
         self._index: ChunkIndex | None = None
 
@@ -47,7 +51,8 @@ class EngineEvidence:
             config = RetrievalConfig(top_k=MAX_LIMIT, per_library_k=PER_SPACE_CANDIDATES, per_doc_cap=PER_DOCUMENT,
                                      rerank=False, max_sensitivity=Sensitivity.RESTRICTED, allow_restricted=True,
                                      expansion=ExpansionMode.NONE, rerank_candidates=MAX_LIMIT)
-            self._retriever, self._index = HybridRetriever(index, embedder=embedder, config=config), index
+            self._retriever = HybridRetriever(index, embedder=embedder, config=config, entity_codes=self._entity_codes)
+            self._index = index
         return index, self._retriever
 
     def search(self, query: str, *, filters: SearchFilters, limit: int) -> list[ScoredChunk]:

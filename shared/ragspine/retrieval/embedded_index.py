@@ -1,8 +1,9 @@
 """``EmbeddedChunkIndex``: the local hybrid chunk index (one SQLite file, no server).
 
-BM25 over CJK-aware tokens and cosine over unit float32 vectors, fused by Reciprocal Rank
-Fusion. Both legs score only the rows that pass the filters (sensitivity ceiling included),
-so a filtered-out chunk never costs the others recall. Writes go to SQLite (WAL); each
+BM25 over CJK-aware tokens and cosine over unit float32 vectors, fused by
+``retrieval.fusion.fuse_legs`` (min-max score fusion by default, as on OpenSearch). Both legs
+score only the rows that pass the filters (sensitivity ceiling included), so a filtered-out
+chunk never costs the others recall. Writes go to SQLite (WAL); each
 reader process builds an in-memory snapshot per write generation (``embedded_snapshot``)
 and keeps serving the previous one while a newer one is being built.
 """
@@ -18,9 +19,10 @@ from typing import TYPE_CHECKING
 
 from ragspine.errors import ConfigurationError, FieldError
 from ragspine.retrieval.embedded_rows import check_lineage, chunk_row, field_counts, field_term, term_blobs
-from ragspine.retrieval.embedded_snapshot import RESCORE_POOL, EmbeddedSnapshot, Ranked
+from ragspine.retrieval.embedded_snapshot import RESCORE_POOL, EmbeddedSnapshot
 from ragspine.retrieval.embedded_store import ChunkStore
 from ragspine.retrieval.errors import IndexMissingError, VectorDimensionError
+from ragspine.retrieval.fusion import HybridFusion, fuse_legs
 from ragspine.retrieval.model import Chunk, ChunkLabels, ScoredChunk, SearchFilters
 from ragspine.retrieval.targeting import DocumentRef
 from ragspine.retrieval.validation import MAX_QUERY_CHARS, validate_search
@@ -30,9 +32,6 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-# Cormack, Clarke & Buettcher (SIGIR 2009): k = 60 keeps either leg's top ranks from
-# dominating; it is also OpenSearch's default, so both deployments fuse alike.
-RRF_K = 60
 DEFAULT_DEPTH = 100  # candidates each leg hands to fusion
 PARALLEL_MIN_ROWS = 5_000  # below this the thread hand-off costs more than it saves
 
@@ -42,7 +41,8 @@ class EmbeddedChunkIndex:
 
     def __init__(self, path: Path | str, *, dimension: int | None = None, create: bool = True,
                  exact_dense_limit: int = 20_000, rescore_pool: int = RESCORE_POOL, depth: int = DEFAULT_DEPTH,
-                 timeout: float = 30.0, max_query_chars: int = MAX_QUERY_CHARS, fusion: str = "min_max") -> None:
+                 timeout: float = 30.0, max_query_chars: int = MAX_QUERY_CHARS,
+                 fusion: HybridFusion | str = HybridFusion.MIN_MAX) -> None:
         """Open (or create) the index file.
 
         Args:
@@ -56,9 +56,8 @@ class EmbeddedChunkIndex:
             depth: candidates each leg contributes to fusion (at least ``top_k``).
             timeout: seconds to wait for another process's write lock.
             max_query_chars: the longest query accepted.
-            fusion: how the two legs are combined: ``min_max`` (scores scaled per leg, then
-                averaged; the default: it kept hybrid at or above BM25 alone on every corpus of
-                the evaluation, where RRF fell 0.1 point behind on CMRC2018 R@5) or ``rrf``.
+            fusion: how the two legs are combined (``retrieval.fusion.HybridFusion``): ``min_max``
+                (the default) or ``rrf``.
 
         Raises:
             IndexMissingError: the file is missing and ``create`` is False.
@@ -68,9 +67,9 @@ class EmbeddedChunkIndex:
         """
         if min(rescore_pool, depth, max_query_chars) < 1 or exact_dense_limit < 0 or timeout < 0:
             raise ConfigurationError("index limits must be positive")
-        if fusion not in _FUSERS:
-            raise ConfigurationError(f"unknown fusion {fusion!r}; use one of {', '.join(_FUSERS)}")
-        self._fusion = fusion
+        if fusion not in set(HybridFusion):
+            raise ConfigurationError(f"unknown fusion {fusion!r}; use one of {', '.join(HybridFusion)}")
+        self._fusion = HybridFusion(fusion)
         path = Path(path)
         if not path.exists():
             if not create:
@@ -172,8 +171,9 @@ class EmbeddedChunkIndex:
             positions, scores, source = lexical.positions[:top_k].tolist(), lexical.scores[:top_k].tolist(), "bm25"
         else:
             dense = pending.result() if pending is not None else snapshot.dense(dense_query, allowed, depth)
-            positions, scores = _FUSERS[self._fusion]((lexical, dense), top_k)
-            source = "hybrid"
+            fused = fuse_legs([(leg.positions.tolist(), leg.scores.tolist()) for leg in (lexical, dense)],
+                              mode=self._fusion, top_k=top_k)
+            positions, scores, source = [p for p, _ in fused], [s for _, s in fused], "hybrid"
         row_ids = [int(snapshot.row_ids[p]) for p in positions]
         found = self._store.fetch(row_ids)
         # A second check of the ceiling on what leaves the index (seed 000: two exits).
@@ -302,49 +302,3 @@ class EmbeddedChunkIndex:
         unit: npt.NDArray[np.float32] = (matrix / norms).astype(np.float32)
         return unit
 
-
-def _min_max(legs: Sequence[Ranked], top_k: int) -> tuple[list[int], list[float]]:
-    """Score fusion: each leg's scores scaled to [0, 1] over its own candidates, then averaged.
-
-    Unlike RRF it keeps how far apart the scores are, so a confident BM25 match is not
-    outvoted by a weakly similar dense one (the trade-off in the peers' notes: normalised
-    score fusion ranks better, RRF is simpler across differently scored libraries).
-    """
-    totals = _scaled_totals(legs)
-    best = sorted(totals.items(), key=lambda item: (-item[1], item[0]))[:top_k]
-    return [p for p, _ in best], [s for _, s in best]
-
-
-def _scaled_totals(legs: Sequence[Ranked]) -> dict[int, float]:
-    """Every candidate's min-max fused score: its scores scaled per leg, averaged over the legs."""
-    totals: dict[int, float] = {}
-    for leg in legs:
-        scores = leg.scores.tolist()
-        if not scores:
-            continue
-        low, high = min(scores), max(scores)
-        span = (high - low) or 1.0
-        for position, score in zip(leg.positions.tolist(), scores, strict=True):
-            totals[position] = totals.get(position, 0.0) + (score - low) / span / len(legs)
-    return totals
-
-
-def _rrf(legs: Sequence[Ranked], top_k: int) -> tuple[list[int], list[float]]:
-    """Reciprocal Rank Fusion of snapshot positions (cheaper than fusing built chunks).
-
-    ``ragspine.retrieval.fusion.fuse`` does the same over ``ScoredChunk`` lists; fusing
-    positions first means only the final ``top_k`` rows are read and decoded. RRF ties
-    whenever two chunks swap ranks across the legs (2nd and 1st against 1st and 2nd); the
-    scores' margins (min-max fusion) decide then, not the order the documents were ingested
-    in (measured: every RRF row of the evaluation equal or higher).
-    """
-    totals: dict[int, float] = {}
-    for leg in legs:
-        for rank, position in enumerate(leg.positions.tolist(), start=1):
-            totals[position] = totals.get(position, 0.0) + 1.0 / (RRF_K + rank)
-    scaled = _scaled_totals(legs)
-    best = sorted(totals.items(), key=lambda item: (-item[1], -scaled.get(item[0], 0.0), item[0]))[:top_k]
-    return [p for p, _ in best], [s for _, s in best]
-
-
-_FUSERS = {"rrf": _rrf, "min_max": _min_max}

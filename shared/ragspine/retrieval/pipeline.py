@@ -2,8 +2,9 @@
 
 validate query -> route libraries, find the documents the question names -> search every
 library, each routed one again and the named documents again (one query vector shared; the
-lexical query with analyst vocabulary added) -> RRF of those rankings -> post-process ->
-optional rerank -> parent/window expansion.
+lexical query with the glossary codes of the entities it names and analyst vocabulary added;
+each search fuses its own BM25 and dense legs inside the index, ``fusion.fuse_legs``) -> RRF of
+those rankings (``fusion.fuse``) -> post-process -> optional rerank -> parent/window expansion.
 
 Routing boosts, it never hides: without a library filter from the caller, one ranking covers
 every library the caller may see (the sensitivity ceiling applies inside the index), and each
@@ -24,12 +25,13 @@ import math
 import time
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from ragspine.errors import ConfigurationError, FieldError, InvalidInputError, ProviderUnavailableError
 from ragspine.ingestion.statements import TAG_PREFIX as STATEMENT_TAG
 from ragspine.llm.ports import Embedder, LLMProvider
 from ragspine.retrieval.expansion import MAX_WINDOW, ExpandedHit, ExpansionMode, expand
-from ragspine.retrieval.fusion import DEFAULT_RRF_K, fuse
+from ragspine.retrieval.fusion import RRF_K, fuse
 from ragspine.retrieval.model import ScoredChunk, SearchFilters
 from ragspine.retrieval.ports import ChunkIndex
 from ragspine.retrieval.postprocess import postprocess
@@ -38,6 +40,9 @@ from ragspine.retrieval.rerank import RERANK_SOURCE, rerank
 from ragspine.retrieval.routing import LibraryRouter, SlotDetector, default_library_router
 from ragspine.retrieval.targeting import DocumentCatalog, named_documents
 from ragspine.sensitivity import Sensitivity
+
+if TYPE_CHECKING:
+    from ragspine.retrieval.entity_codes import EntityCodes
 
 logger = logging.getLogger(__name__)
 
@@ -55,7 +60,7 @@ class RetrievalConfig:
     rerank: bool = False
     rerank_candidates: int = 20
     max_sensitivity: Sensitivity = Sensitivity.CONFIDENTIAL
-    rrf_k: int = DEFAULT_RRF_K
+    rrf_k: int = RRF_K
     routed_weight: float = 2.0  # RRF weight of each routed library's ranking (the every-library one weighs 1)
     # RRF weight of the named documents' ranking: above 1 + routed_weight, so its rank 20
     # still outscores another document's first place in every other ranking.
@@ -113,8 +118,12 @@ class HybridRetriever:
 
     def __init__(self, index: ChunkIndex, *, embedder: Embedder | None = None, llm: LLMProvider | None = None,
                  config: RetrievalConfig | None = None, router: LibraryRouter | None = None,
-                 slot_detector: SlotDetector | None = None, expander: QueryExpander | None = None) -> None:
+                 slot_detector: SlotDetector | None = None, expander: QueryExpander | None = None,
+                 entity_codes: EntityCodes | None = None) -> None:
         """Wire the stages; the routing YAML is loaded here, once, when no router is given.
+
+        ``entity_codes`` gives the glossary codes of the entities a question names
+        (``retrieval.entity_codes``); they are added to the lexical query.
 
         Raises:
             ConfigurationError: reranking is enabled without an LLM provider.
@@ -128,6 +137,7 @@ class HybridRetriever:
         self._router = router or default_library_router()
         self._slot_detector = slot_detector
         self._expander = expander or (default_expander() if self._config.expand_queries else None)
+        self._entity_codes = entity_codes
 
     @property
     def config(self) -> RetrievalConfig:
@@ -246,11 +256,15 @@ class HybridRetriever:
         return named_documents(text, documents)
 
     def _lexical_query(self, text: str) -> str:
-        """The question with analyst vocabulary added, unless that would pass the query limit."""
+        """The question, then its entities' codes and analyst vocabulary, each added only within the query limit."""
+        query = text
+        codes = self._entity_codes(text) if self._entity_codes is not None else ()
+        if codes and len(text) + 1 + len(" ".join(codes)) <= self._config.max_query_chars:
+            query = "\n".join((text, " ".join(codes)))
         if self._expander is None:
-            return text
-        expanded = self._expander.expand(text)
-        return expanded if len(expanded) <= self._config.max_query_chars else text
+            return query
+        added = self._expander.expand(text)[len(text):]  # the vocabulary's words, after a line break
+        return query + added if len(query) + len(added) <= self._config.max_query_chars else query
 
     def _query_vector(self, text: str) -> list[float] | None:
         if self._embedder is None:

@@ -144,6 +144,18 @@ class TestHybrid:
         # by little on the vector (before: the first ingested won)
         assert [hit.chunk.chunk_id for hit in hits[:2]] == ["newer", "older"]
 
+    @pytest.mark.parametrize(("fusion", "best_score"), [("min_max", 1.0), ("rrf", 2 / 61)])
+    def test_the_fusion_setting_reaches_the_index_the_service_builds(self, tmp_path: Path, fusion: str,
+                                                                     best_score: float) -> None:
+        from ragspine.bootstrap import build_chunk_index
+        from ragspine.settings import Settings
+
+        index = build_chunk_index(Settings(data_dir=tmp_path, hybrid_fusion=fusion), dimension=8)  # type: ignore[arg-type]
+        assert index is not None
+        index.add([chunk("a", "match"), chunk("b", "other")], [one_hot(0), one_hot(1)])
+        hits = index.search("match", top_k=2, filters=ALL, query_vector=one_hot(0))
+        assert hits[0].chunk.chunk_id == "a" and hits[0].score == pytest.approx(best_score)
+
     def test_an_unknown_fusion_is_refused(self, index: EmbeddedChunkIndex) -> None:
         from ragspine.errors import ConfigurationError
 

@@ -1,4 +1,4 @@
-"""Hybrid search fuses the two legs by RRF; checked with a recording fake client (no network)."""
+"""Hybrid search fuses the two legs client side (min-max or RRF); checked with a recording fake client (no network)."""
 
 from __future__ import annotations
 
@@ -41,21 +41,45 @@ class FakeOpenSearch:
         return {"responses": self.responses}
 
 
-def make(client: FakeOpenSearch) -> OpenSearchChunkIndex:
-    return OpenSearchChunkIndex("https://example.invalid", "chunks", client=client, dimension=4)  # type: ignore[arg-type]
+def make(client: FakeOpenSearch, **options: Any) -> OpenSearchChunkIndex:
+    return OpenSearchChunkIndex("https://example.invalid", "chunks", client=client, dimension=4,  # type: ignore[arg-type]
+                                **options)
 
 
 class TestFusion:
-    def test_both_legs_are_fused_by_reciprocal_rank(self) -> None:
-        # GIVEN BM25 ranks a, b, c and k-NN ranks c, d, a
+    def test_both_legs_are_fused_by_min_max_by_default(self) -> None:
+        # GIVEN BM25 scores a, b, c 10, 9, 8 and k-NN scores c, d, a 10, 9, 8
         client = FakeOpenSearch(hits("a", "b", "c"), hits("c", "d", "a"))
         # WHEN a hybrid search asks for three
         found = make(client).search("q", top_k=3, filters=FILTERS, query_vector=VECTOR)
-        # THEN a and c, found by both legs, tie ahead of the rest (ties break on chunk_id)
+        # THEN each leg is scaled to [0, 1] and averaged: a = (1 + 0) / 2, c = (0 + 1) / 2, b = 0.5 / 2
         assert [h.chunk.chunk_id for h in found] == ["a", "c", "b"]
-        assert found[0].score == pytest.approx(1 / 61 + 1 / 63)
+        assert [h.score for h in found] == pytest.approx([0.5, 0.5, 0.25])
         assert {h.source for h in found} == {"hybrid"}
         assert found[0].chunk == chunk("a")
+
+    def test_a_confident_lexical_match_is_not_outvoted_by_a_dense_near_tie(self) -> None:
+        # GIVEN BM25 puts b far ahead and k-NN scores a hair above b (a near tie)
+        lexical = {"hits": {"hits": [{"_id": n, "_score": s, "_source": chunk_to_document(chunk(n))}
+                                     for n, s in (("b", 9.0), ("a", 3.0), ("c", 2.9))]}}
+        dense = {"hits": {"hits": [{"_id": n, "_score": s, "_source": chunk_to_document(chunk(n))}
+                                   for n, s in (("a", 1.86), ("b", 1.859), ("c", 1.80))]}}
+        rrf = make(FakeOpenSearch(lexical, dense), fusion="rrf").search("q", top_k=3, filters=FILTERS,
+                                                                        query_vector=VECTOR)
+        min_max = make(FakeOpenSearch(lexical, dense)).search("q", top_k=3, filters=FILTERS, query_vector=VECTOR)
+        # THEN RRF ties them (1/61 + 1/62 each) and min-max keeps b first
+        assert rrf[0].score == pytest.approx(rrf[1].score)
+        assert [h.chunk.chunk_id for h in min_max][:2] == ["b", "a"]
+
+    def test_rrf_on_request_sums_reciprocal_ranks(self) -> None:
+        client = FakeOpenSearch(hits("a", "b", "c"), hits("c", "d", "a"))
+        found = make(client, fusion="rrf").search("q", top_k=3, filters=FILTERS, query_vector=VECTOR)
+        assert [h.chunk.chunk_id for h in found] == ["a", "c", "b"]
+        assert found[0].score == pytest.approx(1 / 61 + 1 / 63)
+
+    def test_an_unknown_fusion_is_refused(self) -> None:
+        with pytest.raises(ConfigurationError, match="unknown fusion 'sum'"):
+            make(FakeOpenSearch(), fusion="sum")
 
     def test_one_msearch_carries_the_two_exact_legs(self) -> None:
         client = FakeOpenSearch(hits("a"), hits("a"))

@@ -1,4 +1,4 @@
-"""Reciprocal Rank Fusion: the math on a hand example, weights, ties and validation."""
+"""Fusion: RRF across rankings and the hybrid legs' min-max or RRF, on hand examples, ties and validation."""
 
 from __future__ import annotations
 
@@ -6,8 +6,10 @@ import math
 from collections.abc import Sequence
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from ragspine.retrieval.fusion import fuse
+from ragspine.retrieval.fusion import HybridFusion, fuse, fuse_legs
 from ragspine.retrieval.model import ScoredChunk
 from tests.fakes.chunks import hit
 
@@ -89,3 +91,71 @@ class TestTies:
         first = hit("a", text="from the first list")
         second = hit("a", text="from the second list")
         assert fuse([[first], [second]])[0].chunk.text == "from the first list"
+
+
+class TestHybridLegs:
+    """``fuse_legs``: the two legs of one search, as both indexes fuse them."""
+
+    LEXICAL = (["a", "b", "c"], [9.0, 3.0, 2.9])  # a confident BM25 match
+    DENSE = (["b", "a", "c"], [0.861, 0.860, 0.80])  # e5's near tie between a and b
+
+    def test_min_max_scales_each_leg_then_averages(self) -> None:
+        fused = fuse_legs([self.LEXICAL, self.DENSE], mode=HybridFusion.MIN_MAX, top_k=3)
+        a = (1.0 + (0.860 - 0.80) / 0.061) / 2
+        b = ((3.0 - 2.9) / 6.1 + 1.0) / 2
+        assert [key for key, _ in fused] == ["a", "b", "c"]
+        assert [score for _, score in fused] == pytest.approx([a, b, 0.0])
+
+    def test_rrf_gives_a_near_tie_the_same_say_and_min_max_breaks_its_ties(self) -> None:
+        fused = fuse_legs([self.LEXICAL, self.DENSE], mode=HybridFusion.RRF, top_k=2)
+        assert [score for _, score in fused] == pytest.approx([1 / 61 + 1 / 62] * 2)
+        assert [key for key, _ in fused] == ["a", "b"]  # tied on RRF: the wider margin (a's BM25 lead) wins
+
+    def test_weights_shift_the_say_of_each_leg(self) -> None:
+        dense = (["b", "a", "c"], [0.9, 0.5, 0.1])
+        assert fuse_legs([self.LEXICAL, dense], mode=HybridFusion.MIN_MAX, top_k=1)[0][0] == "a"
+        dense_heavy = fuse_legs([self.LEXICAL, dense], mode=HybridFusion.MIN_MAX, top_k=1, weights=[1.0, 9.0])
+        assert dense_heavy[0][0] == "b"
+        even = fuse_legs([self.LEXICAL, self.DENSE], mode=HybridFusion.RRF, top_k=3, weights=[2.0, 2.0])
+        assert even == fuse_legs([self.LEXICAL, self.DENSE], mode=HybridFusion.RRF, top_k=3)
+
+    def test_a_candidate_of_one_leg_only_scores_zero_in_the_other(self) -> None:
+        fused = dict(fuse_legs([(["a"], [5.0]), (["b", "c"], [0.9, 0.1])], mode=HybridFusion.MIN_MAX, top_k=3))
+        assert fused == pytest.approx({"a": 0.5, "b": 0.5, "c": 0.0})
+
+    def test_a_leg_whose_candidates_tie_counts_each_of_them_fully(self) -> None:
+        # a lone BM25 match (or tied ones) is that leg's best: scaled to 1, never to 0
+        fused = dict(fuse_legs([(["a", "b"], [2.0, 2.0]), (["c", "a"], [0.9, 0.1])], mode=HybridFusion.MIN_MAX,
+                               top_k=3))
+        assert fused == pytest.approx({"a": 0.5, "b": 0.5, "c": 0.5})
+
+    def test_nothing_to_fuse_gives_nothing(self) -> None:
+        assert fuse_legs([], mode=HybridFusion.MIN_MAX, top_k=3) == []
+        assert fuse_legs([([], []), ([], [])], mode=HybridFusion.RRF, top_k=3) == []
+
+    @pytest.mark.parametrize("weights", [[1.0], [0.0, 1.0], [math.nan, 1.0], [-1.0, 2.0]])
+    def test_bad_weights_are_refused(self, weights: list[float]) -> None:
+        with pytest.raises(ValueError, match="positive finite weight per leg"):
+            fuse_legs([self.LEXICAL, self.DENSE], mode=HybridFusion.MIN_MAX, top_k=3, weights=weights)
+
+    @given(st.lists(st.tuples(st.integers(0, 30), st.floats(0.0, 50.0)), max_size=12),
+           st.lists(st.tuples(st.integers(0, 30), st.floats(-1.0, 1.0)), max_size=12),
+           st.sampled_from(list(HybridFusion)))
+    def test_positions_and_chunk_ids_fuse_alike(self, lexical: list[tuple[int, float]],
+                                                dense: list[tuple[int, float]], mode: HybridFusion) -> None:
+        # The embedded index fuses snapshot positions, OpenSearch chunk ids: the same order either way.
+        legs = [_leg(lexical), _leg(dense)]
+        by_position = fuse_legs(legs, mode=mode, top_k=10)
+        by_id = fuse_legs([([f"c{p:03d}" for p in keys], scores) for keys, scores in legs], mode=mode, top_k=10)
+        assert [f"c{p:03d}" for p, _ in by_position] == [key for key, _ in by_id]
+        assert [s for _, s in by_position] == pytest.approx([s for _, s in by_id])
+        assert all(0.0 <= s <= 1.0 for _, s in by_position) or mode is HybridFusion.RRF
+
+
+def _leg(pairs: list[tuple[int, float]]) -> tuple[list[int], list[float]]:
+    """One leg as an index hands it over: each key once, best score first."""
+    best: dict[int, float] = {}
+    for key, score in pairs:
+        best[key] = max(score, best.get(key, score))
+    ordered = sorted(best.items(), key=lambda item: (-item[1], item[0]))
+    return [k for k, _ in ordered], [s for _, s in ordered]
