@@ -85,12 +85,12 @@ def outcome(question: str, qa: Any) -> dict[str, Any]:
         result = answer_question(question, qa=qa)
     except InvalidInputError as exc:
         return {"error": str(exc)}
-    trace = result.trace
+    timings = result.trace.get("timings_ms")
     # The parse of every question, screened out or not: the slot, near-miss and cue readers see them all.
     intent = qa.intent.parse(question.strip())
     decision = clarify_scope(intent, glossary=qa.glossary, today=qa.clock(), lang=detect_language(question))
     return {"result": repr(dataclasses.replace(result, trace={})),
-            "stages": sorted(trace.get("timings_ms", {})), "decisions": trace.get("decisions"),
+            "stages": sorted(timings) if isinstance(timings, dict) else None, "decisions": result.trace.get("decisions"),
             "parse": repr(intent), "clarify": repr(decision)}
 
 

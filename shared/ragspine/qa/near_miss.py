@@ -30,7 +30,7 @@ _WORD = re.compile(r"[a-z][a-z'\-]*")
 _HAS_DIGIT = re.compile(r"\d")
 _PERIOD_WORD = re.compile(rf"[a-z]{{{MIN_NAME_CHARS},}}")
 # A year (after an optional "fy" or quarter) typed with the letter o for 0 or l for 1: "fy2o25", "2o24".
-_LOOKALIKE_YEAR = re.compile(r"(?:(?<![a-z0-9])|(?<=fy)|(?<=q[1-4] ))([12][0-9ol]{3})(?![a-z0-9])")
+_LOOKALIKE_YEAR = re.compile(r"(?=[12])(?:(?<![a-z0-9])|(?<=fy)|(?<=q[1-4] ))([12][0-9ol]{3})(?![a-z0-9])")
 _LATIN_NAME = re.compile(r"[a-z][a-z'\- ]*[a-z]")
 
 
@@ -69,20 +69,18 @@ def near_misses(norm: str, leftover: str, glossary: Glossary, kinds: Iterable[Sl
     words = [(m.group().strip("'-"), m.start()) for m in _WORD.finditer(leftover)]
     if not words:
         return []
-    wanted = frozenset(kinds)
-    by_words = {size: [name for name in names if name.kind in wanted]
-                for size, names in _fuzzy_names(glossary).items()}
     candidates: list[tuple[int, int, NearMiss]] = []
-    for size, names in by_words.items():
-        if not names:
-            continue
+    fillers = _filler_set(glossary.fillers)
+    for size, (names, fewest, most) in _fuzzy_names_of(glossary, frozenset(kinds)).items():
         for first in range(len(words) - size + 1):
             window = words[first:first + size]
+            if not fewest <= sum(len(w) for w, _ in window) <= most:
+                continue  # no name of this many words is within its bound of this many letters
             start, end = window[0][1], window[-1][1] + len(window[-1][0])
             raw = norm[start:end]
             if " ".join(w for w, _ in window) != " ".join(raw.split()):
                 continue  # a mention or punctuation sits between the words: not one name
-            if len(raw) < MIN_WORD_CHARS or (size == 1 and raw in glossary.fillers):
+            if len(raw) < MIN_WORD_CHARS or (size == 1 and raw in fillers):
                 continue
             distance, readings = _nearest(raw, names, norm[:start], norm[end:])
             if readings:
@@ -125,6 +123,41 @@ def _fuzzy_names(glossary: Glossary) -> dict[int, list[_Name]]:
         _NAMES.clear()
     _NAMES[id(aliases)] = (aliases, by_words)
     return by_words
+
+
+_Targets = dict[int, tuple[list[_Name], int, int]]
+_NAMES_OF_KINDS: dict[tuple[int, frozenset[SlotKind]], tuple[dict[int, list[_Name]], _Targets]] = {}
+_FILLERS: dict[int, tuple[tuple[str, ...], frozenset[str]]] = {}
+
+
+def _fuzzy_names_of(glossary: Glossary, kinds: frozenset[SlotKind]) -> _Targets:
+    """The fuzzy targets of ``kinds`` by word count, with the fewest and most letters a typed window may have
+    to be within some name's bound; built once per alias table and kinds, not once per question."""
+    by_words = _fuzzy_names(glossary)
+    entry = _NAMES_OF_KINDS.get((id(by_words), kinds))
+    if entry is not None and entry[0] is by_words:
+        return entry[1]
+    chosen: _Targets = {}
+    for size, names in by_words.items():
+        of_kinds = [name for name in names if name.kind in kinds]
+        if of_kinds:
+            chosen[size] = (of_kinds, min(n.letters - n.edits for n in of_kinds),
+                            max(n.letters + n.edits for n in of_kinds))
+    if len(_NAMES_OF_KINDS) >= 64:
+        _NAMES_OF_KINDS.clear()
+    _NAMES_OF_KINDS[(id(by_words), kinds)] = (by_words, chosen)
+    return chosen
+
+
+def _filler_set(fillers: tuple[str, ...]) -> frozenset[str]:
+    """The glossary's filler words as a set (the tuple is kept longest first for blanking)."""
+    entry = _FILLERS.get(id(fillers))
+    if entry is not None and entry[0] is fillers:
+        return entry[1]
+    if len(_FILLERS) >= 16:
+        _FILLERS.clear()
+    _FILLERS[id(fillers)] = (fillers, frozenset(fillers))
+    return _FILLERS[id(fillers)][1]
 
 
 def _distance(typed: list[str], name: list[str]) -> int:
@@ -175,6 +208,22 @@ def _period_words(patterns: tuple[str, ...]) -> tuple[tuple[str, int, int], ...]
     return tuple((word, len(word), max_edits(word)) for word in words)
 
 
+_SPELLINGS: dict[int, tuple[object, tuple[tuple[str, int, int], ...]]] = {}
+
+
+def _spelling_of(glossary: Glossary) -> tuple[tuple[str, int, int], ...]:
+    """``_period_words`` of the glossary's period patterns, found by the pattern tuple itself (no key built per ask)."""
+    patterns = glossary.period_patterns
+    entry = _SPELLINGS.get(id(patterns))
+    if entry is not None and entry[0] is patterns:
+        return entry[1]
+    words = _period_words(tuple(pattern.regex.pattern for pattern in patterns))
+    if len(_SPELLINGS) >= 16:
+        _SPELLINGS.clear()
+    _SPELLINGS[id(patterns)] = (patterns, words)
+    return words
+
+
 def period_near_misses(norm: str, leftover: str, glossary: Glossary,
                        known: Iterable[Period]) -> list[NearMiss]:
     """Misspelt period words of ``norm`` read as the period the corrected words name (at most one reading each).
@@ -184,7 +233,7 @@ def period_near_misses(norm: str, leftover: str, glossary: Glossary,
     """
     if not _HAS_DIGIT.search(norm):
         return []  # every period spelling holds a year: without a digit there is nothing to correct
-    spelling = _period_words(tuple(pattern.regex.pattern for pattern in glossary.period_patterns))
+    spelling = _spelling_of(glossary)
     fixes: list[tuple[int, int, str]] = []
     for match in _WORD.finditer(leftover):
         word = match.group()

@@ -83,3 +83,30 @@ def test_without_passages_no_reference_is_read_and_the_brackets_stay_claims() ->
     assert passage_references(text, passages=0) == []
     assert strip_structure(text, passages=0) == text
     assert [r.passages for r in passage_references(text, passages=2)] == [(1,), (2,)]
+
+
+def test_the_questions_numbers_are_read_only_for_a_number_the_figures_do_not_account_for() -> None:
+    from ragspine.qa.provenance import check_numbers
+
+    reads: list[str] = []
+
+    def asked() -> frozenset[str]:
+        reads.append("asked")
+        return frozenset({"2025"})
+
+    assert check_numbers("营业收入 1320", allowed=frozenset({"1320"}), also_allowed=asked).ok
+    assert reads == []
+    assert check_numbers("2025年营业收入 1320", allowed=frozenset({"1320"}), also_allowed=asked).ok
+    assert reads == ["asked"]
+    report = check_numbers("2026年营业收入 1320", allowed=frozenset({"1320"}), also_allowed=asked)
+    assert report.unsupported == ("2026",)
+
+
+def test_near_miss_targets_are_built_once_per_alias_table_and_kinds() -> None:
+    from ragspine.qa.near_miss import _fuzzy_names_of, near_misses
+
+    glossary = default_glossary()
+    kinds = frozenset({SlotKind.METRIC})
+    assert _fuzzy_names_of(glossary, kinds) is _fuzzy_names_of(glossary, kinds)
+    misses = near_misses("gross margn of japan", "gross margn of      ", glossary, [SlotKind.METRIC])
+    assert [(m.raw, [r.code for r in m.readings]) for m in misses] == [("gross margn", ["GROSS_MARGIN"])]
