@@ -234,16 +234,19 @@ def period_near_misses(norm: str, leftover: str, glossary: Glossary,
     if not _HAS_DIGIT.search(norm):
         return []  # every period spelling holds a year: without a digit there is nothing to correct
     spelling = _spelling_of(glossary)
+    fewest = max(MIN_WORD_CHARS, min((length - edits for _, length, edits in spelling), default=0))
+    most = max((length + edits for _, length, edits in spelling), default=-1)
+    fillers = _filler_set(glossary.fillers)
     fixes: list[tuple[int, int, str]] = []
     for match in _WORD.finditer(leftover):
         word = match.group()
         size = len(word)
-        if size < MIN_WORD_CHARS:
-            continue
+        if not fewest <= size <= most:
+            continue  # shorter than a word worth fuzzing, or no period word is within its bound of this length
         near = [w for w, length, edits in spelling
                 if abs(length - size) <= edits and word not in (w + "s", w.removesuffix("s"))
                 and 0 < DamerauLevenshtein.distance(word, w, score_cutoff=edits) <= edits]
-        if len(near) == 1 and word not in glossary.fillers:
+        if len(near) == 1 and word not in fillers:
             fixes.append((match.start(), match.end(), near[0]))
     for match in _LOOKALIKE_YEAR.finditer(norm):
         typed = match.group(1)
