@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from ragspine.errors import ConfigurationError
-from ragspine.facts.glossary import Glossary, Period, SlotKind, default_glossary
+from ragspine.facts.glossary import Glossary, Mention, Period, SlotKind, default_glossary
 from ragspine.facts.matching import alias_pattern, trie_pattern
 
 
@@ -164,3 +167,15 @@ class TestMixedScriptAliases:
 
     def test_a_mixed_alias_does_not_start_inside_a_latin_word(self) -> None:
         assert re.search(alias_pattern(self.ALIASES), "xebitdaマージン") is None
+
+
+@given(text=st.text(alphabet="abcXYＦ２ 日本年", max_size=24),
+       spans=st.lists(st.tuples(st.integers(0, 30), st.integers(0, 30)), max_size=5))
+def test_leftover_blanks_the_union_of_the_spans_and_keeps_every_other_character(
+        glossary: Glossary, text: str, spans: list[tuple[int, int]]) -> None:
+    norm = unicodedata.normalize("NFKC", text).lower()
+    spans = [(min(a, b, len(norm)), min(max(a, b), len(norm))) for a, b in spans]
+    mentions = [Mention(SlotKind.METRIC, None, norm[a:b], a, b) for a, b in spans]
+    blanked = {i for a, b in spans for i in range(a, b)}
+    expected = "".join(" " if i in blanked else c for i, c in enumerate(norm))
+    assert glossary.leftover(text, mentions) == expected

@@ -272,10 +272,17 @@ class Glossary:
 
     def leftover(self, text: str, mentions: list[Mention]) -> str:
         """The normalised question with every mention blanked out (to spot unknown names)."""
-        chars = list(normalize_text(text))
-        for mention in mentions:
-            chars[mention.start:mention.end] = " " * (mention.end - mention.start)
-        return "".join(chars)
+        norm = normalize_text(text)
+        if not mentions:
+            return norm
+        parts, cursor = [], 0
+        for start, end in sorted((m.start, m.end) for m in mentions):  # spans may overlap: blank their union
+            if end > cursor:
+                start = max(start, cursor)
+                parts += (norm[cursor:start], " " * (end - start))
+                cursor = end
+        parts.append(norm[cursor:])
+        return "".join(parts)
 
     def _period_from(self, period_type: str, year_text: str | None, q_text: str | None) -> Period | None:
         key = (period_type, year_text, q_text)

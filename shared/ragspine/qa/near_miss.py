@@ -69,13 +69,16 @@ def near_misses(norm: str, leftover: str, glossary: Glossary, kinds: Iterable[Sl
     words = [(m.group().strip("'-"), m.start()) for m in _WORD.finditer(leftover)]
     if not words:
         return []
+    letters_before = [0]  # the letters of the first i words: a window's count without summing it
+    for word, _ in words:
+        letters_before.append(letters_before[-1] + len(word))
     candidates: list[tuple[int, int, NearMiss]] = []
     fillers = _filler_set(glossary.fillers)
     for size, (names, fewest, most) in _fuzzy_names_of(glossary, frozenset(kinds)).items():
         for first in range(len(words) - size + 1):
-            window = words[first:first + size]
-            if not fewest <= sum(len(w) for w, _ in window) <= most:
+            if not fewest <= letters_before[first + size] - letters_before[first] <= most:
                 continue  # no name of this many words is within its bound of this many letters
+            window = words[first:first + size]
             start, end = window[0][1], window[-1][1] + len(window[-1][0])
             raw = norm[start:end]
             if " ".join(w for w, _ in window) != " ".join(raw.split()):
@@ -208,20 +211,42 @@ def _period_words(patterns: tuple[str, ...]) -> tuple[tuple[str, int, int], ...]
     return tuple((word, len(word), max_edits(word)) for word in words)
 
 
-_SPELLINGS: dict[int, tuple[object, tuple[tuple[str, int, int], ...]]] = {}
+@dataclass(frozen=True, slots=True)
+class _Spelling:
+    """The period words a typed word may be a misspelling of, by the typed word's length."""
+
+    by_length: Mapping[int, tuple[tuple[str, int], ...]]  # length -> (period word, edit bound) within reach
+
+    def near(self, word: str) -> list[str]:
+        """The period words within their edit bound of ``word`` (a plural or singular is not a typo)."""
+        return [w for w, edits in self.by_length.get(len(word), ())
+                if word not in (w + "s", w.removesuffix("s"))
+                and 0 < DamerauLevenshtein.distance(word, w, score_cutoff=edits) <= edits]
 
 
-def _spelling_of(glossary: Glossary) -> tuple[tuple[str, int, int], ...]:
-    """``_period_words`` of the glossary's period patterns, found by the pattern tuple itself (no key built per ask)."""
+def _spelling(words: tuple[tuple[str, int, int], ...]) -> _Spelling:
+    """Each length a typed word worth fuzzing may have, with the period words within their bound of it."""
+    by_length: dict[int, list[tuple[str, int]]] = {}
+    for word, length, edits in words:
+        for size in range(max(MIN_WORD_CHARS, length - edits), length + edits + 1):
+            by_length.setdefault(size, []).append((word, edits))
+    return _Spelling({size: tuple(near) for size, near in by_length.items()})
+
+
+_SPELLINGS: dict[int, tuple[object, _Spelling]] = {}
+
+
+def _spelling_of(glossary: Glossary) -> _Spelling:
+    """The ``_spelling`` of the glossary's period words, found by the pattern tuple itself (no key built per ask)."""
     patterns = glossary.period_patterns
     entry = _SPELLINGS.get(id(patterns))
     if entry is not None and entry[0] is patterns:
         return entry[1]
-    words = _period_words(tuple(pattern.regex.pattern for pattern in patterns))
+    spelling = _spelling(_period_words(tuple(pattern.regex.pattern for pattern in patterns)))
     if len(_SPELLINGS) >= 16:
         _SPELLINGS.clear()
-    _SPELLINGS[id(patterns)] = (patterns, words)
-    return words
+    _SPELLINGS[id(patterns)] = (patterns, spelling)
+    return spelling
 
 
 def period_near_misses(norm: str, leftover: str, glossary: Glossary,
@@ -234,18 +259,13 @@ def period_near_misses(norm: str, leftover: str, glossary: Glossary,
     if not _HAS_DIGIT.search(norm):
         return []  # every period spelling holds a year: without a digit there is nothing to correct
     spelling = _spelling_of(glossary)
-    fewest = max(MIN_WORD_CHARS, min((length - edits for _, length, edits in spelling), default=0))
-    most = max((length + edits for _, length, edits in spelling), default=-1)
     fillers = _filler_set(glossary.fillers)
     fixes: list[tuple[int, int, str]] = []
     for match in _WORD.finditer(leftover):
         word = match.group()
-        size = len(word)
-        if not fewest <= size <= most:
+        if len(word) not in spelling.by_length:
             continue  # shorter than a word worth fuzzing, or no period word is within its bound of this length
-        near = [w for w, length, edits in spelling
-                if abs(length - size) <= edits and word not in (w + "s", w.removesuffix("s"))
-                and 0 < DamerauLevenshtein.distance(word, w, score_cutoff=edits) <= edits]
+        near = spelling.near(word)
         if len(near) == 1 and word not in fillers:
             fixes.append((match.start(), match.end(), near[0]))
     for match in _LOOKALIKE_YEAR.finditer(norm):
