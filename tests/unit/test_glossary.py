@@ -152,6 +152,16 @@ class TestTriePattern:
         assert trie_pattern(["", "a"]) == "(?:a)?" and trie_pattern([]) == ""
 
 
+@given(words=st.lists(st.text(alphabet="ab c-日本", min_size=1, max_size=5), min_size=1, max_size=6),
+       text=st.text(alphabet="ab c-日本x", max_size=30))
+def test_the_alias_guard_finds_the_same_spans_as_its_unguarded_parts(words: list[str], text: str) -> None:
+    guarded = alias_pattern(words)
+    if not any(word.isascii() or word[0] in "ab" for word in words):
+        return  # no Latin or mixed alias: the tree's own guard is the only one
+    plain = guarded[guarded.index("])(?:") + 5:-1]  # the parts without the leading lookahead
+    assert [m.span() for m in re.finditer(guarded, text)] == [m.span() for m in re.finditer(plain, text)]
+
+
 class TestMixedScriptAliases:
     """An alias with a Latin start and another script (EBITDAマージン) beats its Latin prefix (EBITDA)."""
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+import operator
 import re
 import unicodedata
 from collections.abc import Mapping
@@ -88,6 +89,7 @@ class _PeriodPattern:
     regex: re.Pattern[str]
 
 
+_START = operator.attrgetter("start")
 _SCAN_MEMO_SIZE = 4  # a question, its rewritten and corrected forms
 
 
@@ -276,10 +278,14 @@ class Glossary:
         if not mentions:
             return norm
         parts, cursor = [], 0
-        for start, end in sorted((m.start, m.end) for m in mentions):  # spans may overlap: blank their union
+        for mention in sorted(mentions, key=_START):  # spans may overlap: blank their union
+            start, end = mention.start, mention.end
             if end > cursor:
-                start = max(start, cursor)
-                parts += (norm[cursor:start], " " * (end - start))
+                if start > cursor:
+                    parts.append(norm[cursor:start])
+                else:
+                    start = cursor
+                parts.append(" " * (end - start))
                 cursor = end
         parts.append(norm[cursor:])
         return "".join(parts)
