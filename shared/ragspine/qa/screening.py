@@ -49,7 +49,12 @@ class Refusal:
 
 def screening_text(text: str) -> str:
     """The form rules are matched in: NFKC, lower case, no zero-width characters, single spaces."""
-    text = _ZERO_WIDTH.sub("", unicodedata.normalize("NFKC", text)).lower().translate(_FOLD)
+    if text.isascii():  # NFKC keeps ASCII as it is; zero-width and look-alike characters are not ASCII
+        text = text.lower()
+        if text.isprintable() and "  " not in text:  # no whitespace but single spaces: nothing to squeeze
+            return text.strip()
+    else:
+        text = _ZERO_WIDTH.sub("", unicodedata.normalize("NFKC", text)).lower().translate(_FOLD)
     return _SPACES.sub(" ", text).strip()
 
 
