@@ -74,9 +74,10 @@ def near_misses(norm: str, leftover: str, glossary: Glossary, kinds: Iterable[Sl
         letters_before.append(letters_before[-1] + len(word))
     candidates: list[tuple[int, int, NearMiss]] = []
     fillers = _filler_set(glossary.fillers)
-    for size, (names, fewest, most) in _fuzzy_names_of(glossary, frozenset(kinds)).items():
+    for size, by_letters in _fuzzy_names_of(glossary, frozenset(kinds)).items():
         for first in range(len(words) - size + 1):
-            if not fewest <= letters_before[first + size] - letters_before[first] <= most:
+            names = by_letters.get(letters_before[first + size] - letters_before[first])
+            if names is None:
                 continue  # no name of this many words is within its bound of this many letters
             window = words[first:first + size]
             start, end = window[0][1], window[-1][1] + len(window[-1][0])
@@ -128,24 +129,30 @@ def _fuzzy_names(glossary: Glossary) -> dict[int, list[_Name]]:
     return by_words
 
 
-_Targets = dict[int, tuple[list[_Name], int, int]]
+# By word count, then by the letter count of a typed window: the names within their bound of it,
+# in alias-table order (so the first name of a code at the best distance is the one read).
+_Targets = dict[int, dict[int, list[_Name]]]
 _NAMES_OF_KINDS: dict[tuple[int, frozenset[SlotKind]], tuple[dict[int, list[_Name]], _Targets]] = {}
 _FILLERS: dict[int, tuple[tuple[str, ...], frozenset[str]]] = {}
 
 
 def _fuzzy_names_of(glossary: Glossary, kinds: frozenset[SlotKind]) -> _Targets:
-    """The fuzzy targets of ``kinds`` by word count, with the fewest and most letters a typed window may have
-    to be within some name's bound; built once per alias table and kinds, not once per question."""
+    """The fuzzy targets of ``kinds`` by word count and by the letters of a typed window within each name's
+    bound (each letter more or fewer is an edit, so no other name can be near); built once per alias
+    table and kinds, not once per question."""
     by_words = _fuzzy_names(glossary)
     entry = _NAMES_OF_KINDS.get((id(by_words), kinds))
     if entry is not None and entry[0] is by_words:
         return entry[1]
     chosen: _Targets = {}
     for size, names in by_words.items():
-        of_kinds = [name for name in names if name.kind in kinds]
-        if of_kinds:
-            chosen[size] = (of_kinds, min(n.letters - n.edits for n in of_kinds),
-                            max(n.letters + n.edits for n in of_kinds))
+        by_letters: dict[int, list[_Name]] = {}
+        for name in names:
+            if name.kind in kinds:
+                for letters in range(name.letters - name.edits, name.letters + name.edits + 1):
+                    by_letters.setdefault(letters, []).append(name)
+        if by_letters:
+            chosen[size] = by_letters
     if len(_NAMES_OF_KINDS) >= 64:
         _NAMES_OF_KINDS.clear()
     _NAMES_OF_KINDS[(id(by_words), kinds)] = (by_words, chosen)
@@ -181,10 +188,7 @@ def _nearest(raw: str, names: list[_Name], before: str, after: str) -> tuple[int
     """The smallest edit distance within the bounds and every code's name at that distance."""
     near: list[tuple[int, Reading]] = []
     typed = raw.split()
-    letters = sum(map(len, typed))
-    for name in names:
-        if abs(letters - name.letters) > name.edits:
-            continue  # each letter more or fewer is an edit: past the name's bound without computing it
+    for name in names:  # each within its bound of ``letters`` (see ``_fuzzy_names_of``)
         alias = name.alias
         if raw in (alias + "s", alias.removesuffix("s")):
             continue  # a plural or singular is another word choice ("sale" is not "sales"), not a typo
