@@ -72,18 +72,23 @@ def near_misses(norm: str, leftover: str, glossary: Glossary, kinds: Iterable[Sl
     letters_before = [0]  # the letters of the first i words: a window's count without summing it
     for word, _ in words:
         letters_before.append(letters_before[-1] + len(word))
+    # How many words from each one on follow each other with only spaces between: a window longer
+    # than that has a mention or punctuation inside, so it is not one name.
+    chained = [1] * len(words)
+    for i in range(len(words) - 2, -1, -1):
+        word, start = words[i]
+        if norm[start + len(word):words[i + 1][1]].isspace():
+            chained[i] = chained[i + 1] + 1
     candidates: list[tuple[int, int, NearMiss]] = []
     fillers = _filler_set(glossary.fillers)
     for size, by_letters in _fuzzy_names_of(glossary, frozenset(kinds)).items():
         for first in range(len(words) - size + 1):
             names = by_letters.get(letters_before[first + size] - letters_before[first])
-            if names is None:
-                continue  # no name of this many words is within its bound of this many letters
-            window = words[first:first + size]
-            start, end = window[0][1], window[-1][1] + len(window[-1][0])
+            if names is None or size > chained[first]:
+                continue  # no name is within its bound of this many letters, or the words are not one name
+            last, start = words[first + size - 1], words[first][1]
+            end = last[1] + len(last[0])
             raw = norm[start:end]
-            if " ".join(w for w, _ in window) != " ".join(raw.split()):
-                continue  # a mention or punctuation sits between the words: not one name
             if len(raw) < MIN_WORD_CHARS or (size == 1 and raw in fillers):
                 continue
             distance, readings = _nearest(raw, names, norm[:start], norm[end:])
