@@ -272,10 +272,10 @@ def period_near_misses(norm: str, leftover: str, glossary: Glossary,
     fixes: list[tuple[int, int, str]] = []
     for match in _WORD.finditer(leftover):
         word = match.group()
-        if len(word) not in spelling.by_length:
-            continue  # shorter than a word worth fuzzing, or no period word is within its bound of this length
+        if len(word) not in spelling.by_length or word in fillers:
+            continue  # too short to fuzz, no period word within its bound of this length, or a filler ("what")
         near = spelling.near(word)
-        if len(near) == 1 and word not in fillers:
+        if len(near) == 1:
             fixes.append((match.start(), match.end(), near[0]))
     for match in _LOOKALIKE_YEAR.finditer(norm):
         typed = match.group(1)
