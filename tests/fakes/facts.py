@@ -39,6 +39,9 @@ class InMemoryFactStore:
     def conflicts(self, key: FactKey) -> list[Fact]:
         return [f for (k, _, _), f in sorted(self._conflicts.items()) if k == key]
 
+    def get_with_conflicts(self, key: FactKey) -> tuple[Fact | None, list[Fact]]:
+        return self.get(key), self.conflicts(key)
+
     def count(self) -> int:
         return len(self._facts)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
@@ -170,6 +171,24 @@ class TestConflicts:
         assert store.count() == 1
         assert store.conflicts(self.KEY) == [self._fact(700, "b.md"), self._fact(701, "b.md", "table=2,row=2,col=2")]
         assert store.conflicts(FactKey("REVENUE", "ACME_JP", "TOTAL", "FY", "2025")) == []
+
+    def test_the_fact_and_its_differing_figures_are_read_together(self, store: FactStore) -> None:
+        other_channel = Fact("REVENUE", "ACME_JP", "JP", "TOTAL_ONLINE", "FY", "2024", 90, "USD_M", "d.md",
+                             "table=1,row=3,col=2")  # its sort key starts like the asked key's on DynamoDB
+        store.put_many([self._fact(655, "a.md"), other_channel])
+        store.put_conflicts([self._fact(650, "c.md"), self._fact(700, "b.md", "table=2,row=2,col=2"),
+                             self._fact(701, "b.md"), dataclasses.replace(other_channel, value=91, source_doc_id="e.md")])
+        fact, differing = store.get_with_conflicts(self.KEY)
+        assert fact == store.get(self.KEY) == self._fact(655, "a.md")
+        assert differing == store.conflicts(self.KEY) == [
+            self._fact(701, "b.md"), self._fact(700, "b.md", "table=2,row=2,col=2"), self._fact(650, "c.md")]
+        assert store.get_with_conflicts(FactKey("REVENUE", "ACME_JP", "TOTAL", "FY", "2025")) == (None, [])
+
+    def test_differing_figures_outlive_the_fact_they_differed_from(self, store: FactStore) -> None:
+        store.put_many([self._fact(655, "a.md")])
+        store.put_conflicts([self._fact(700, "b.md")])
+        store.delete_by_source("a.md")
+        assert store.get_with_conflicts(self.KEY) == (None, [self._fact(700, "b.md")])
 
     def test_deleting_a_document_removes_its_differing_figures_whatever_is_kept(self, store: FactStore) -> None:
         store.put_many([self._fact(655, "a.md")])

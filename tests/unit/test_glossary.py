@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from ragspine.errors import ConfigurationError
-from ragspine.facts.glossary import Glossary, Period, SlotKind, default_glossary
+from ragspine.facts.glossary import Glossary, Mention, Period, SlotKind, default_glossary
 from ragspine.facts.matching import alias_pattern, trie_pattern
 
 
@@ -149,6 +152,16 @@ class TestTriePattern:
         assert trie_pattern(["", "a"]) == "(?:a)?" and trie_pattern([]) == ""
 
 
+@given(words=st.lists(st.text(alphabet="ab c-日本", min_size=1, max_size=5), min_size=1, max_size=6),
+       text=st.text(alphabet="ab c-日本x", max_size=30))
+def test_the_alias_guard_finds_the_same_spans_as_its_unguarded_parts(words: list[str], text: str) -> None:
+    guarded = alias_pattern(words)
+    if not any(word.isascii() or word[0] in "ab" for word in words):
+        return  # no Latin or mixed alias: the tree's own guard is the only one
+    plain = guarded[guarded.index("])(?:") + 5:-1]  # the parts without the leading lookahead
+    assert [m.span() for m in re.finditer(guarded, text)] == [m.span() for m in re.finditer(plain, text)]
+
+
 class TestMixedScriptAliases:
     """An alias with a Latin start and another script (EBITDAマージン) beats its Latin prefix (EBITDA)."""
 
@@ -164,3 +177,15 @@ class TestMixedScriptAliases:
 
     def test_a_mixed_alias_does_not_start_inside_a_latin_word(self) -> None:
         assert re.search(alias_pattern(self.ALIASES), "xebitdaマージン") is None
+
+
+@given(text=st.text(alphabet="abcXYＦ２ 日本年", max_size=24),
+       spans=st.lists(st.tuples(st.integers(0, 30), st.integers(0, 30)), max_size=5))
+def test_leftover_blanks_the_union_of_the_spans_and_keeps_every_other_character(
+        glossary: Glossary, text: str, spans: list[tuple[int, int]]) -> None:
+    norm = unicodedata.normalize("NFKC", text).lower()
+    spans = [(min(a, b, len(norm)), min(max(a, b), len(norm))) for a, b in spans]
+    mentions = [Mention(SlotKind.METRIC, None, norm[a:b], a, b) for a, b in spans]
+    blanked = {i for a, b in spans for i in range(a, b)}
+    expected = "".join(" " if i in blanked else c for i, c in enumerate(norm))
+    assert glossary.leftover(text, mentions) == expected

@@ -86,6 +86,23 @@ class DynamoFactStore:
                                                        ":sk": {"S": prefix}})
         return sorted((_fact(i) for i in items), key=lambda f: (f.source_doc_id, f.source_locator))
 
+    def get_with_conflicts(self, key: FactKey) -> tuple[Fact | None, list[Fact]]:
+        """The fact with this key and its differing figures in one Query: they share the pk, and the
+        figures' sk extends the fact's (an sk of another channel that merely starts alike is skipped)."""
+        sk = _sk(key.period_type, key.period, key.channel)
+        differing = sk + _CONFLICT
+        fact: Fact | None = None
+        others: list[Fact] = []
+        for item in self._query(KeyConditionExpression="pk = :pk AND begins_with(sk, :sk)",
+                                ExpressionAttributeValues={":pk": {"S": _pk(key.metric_code, key.entity)},
+                                                           ":sk": {"S": sk}}):
+            item_sk = item["sk"]["S"]
+            if item_sk == sk:
+                fact = _fact(item)
+            elif item_sk.startswith(differing):
+                others.append(_fact(item))
+        return fact, sorted(others, key=lambda f: (f.source_doc_id, f.source_locator))
+
     def get(self, key: FactKey) -> Fact | None:
         """The fact with this key, or None."""
         response = self._call(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+import operator
 import re
 import unicodedata
 from collections.abc import Mapping
@@ -88,6 +89,10 @@ class _PeriodPattern:
     regex: re.Pattern[str]
 
 
+_START = operator.attrgetter("start")
+_SCAN_MEMO_SIZE = 4  # a question, its rewritten and corrected forms
+
+
 def normalize_text(text: str) -> str:
     """NFKC (full-width to ASCII) and lower case, the form every alias is matched in."""
     return unicodedata.normalize("NFKC", text).lower()
@@ -115,6 +120,11 @@ class Glossary:
     formulas: Mapping[str, Formula] = field(default_factory=dict)  # formula metrics (facts/formulas.py)
     period_first_chars: str = "."  # a class every period pattern starts with (the scan's guard)
     _period_cache: dict[tuple[str, str | None, str | None], Period | None] = field(
+        default_factory=dict, repr=False, compare=False)
+    # The last few scans: one ask scans the same question from several readers (slots, arithmetic cues).
+    # Each entry keeps the regex and alias table it was scanned with, so a glossary copied by
+    # ``dataclasses.replace`` with other aliases never reads its original's entries.
+    _scan_memo: dict[str, tuple[SlotRegex, Mapping[str, tuple[SlotKind, str]], tuple[Mention, ...]]] = field(
         default_factory=dict, repr=False, compare=False)
 
     @classmethod
@@ -232,6 +242,16 @@ class Glossary:
 
     def scan(self, text: str) -> list[Mention]:
         """Find every slot mention in a question, in text order (spans index the normalised text)."""
+        memo = self._scan_memo.get(text)
+        if memo is not None and memo[0] is self._slot_regex and memo[1] is self.aliases:
+            return list(memo[2])
+        mentions = self._scan(text)
+        if len(self._scan_memo) >= _SCAN_MEMO_SIZE:
+            self._scan_memo.clear()
+        self._scan_memo[text] = (self._slot_regex, self.aliases, tuple(mentions))
+        return mentions
+
+    def _scan(self, text: str) -> list[Mention]:
         shown = unicodedata.normalize("NFKC", text)
         norm = shown.lower()
         if len(shown) != len(norm):  # lower-casing changed the length: report the normalised form
@@ -254,10 +274,21 @@ class Glossary:
 
     def leftover(self, text: str, mentions: list[Mention]) -> str:
         """The normalised question with every mention blanked out (to spot unknown names)."""
-        chars = list(normalize_text(text))
-        for mention in mentions:
-            chars[mention.start:mention.end] = " " * (mention.end - mention.start)
-        return "".join(chars)
+        norm = normalize_text(text)
+        if not mentions:
+            return norm
+        parts, cursor = [], 0
+        for mention in sorted(mentions, key=_START):  # spans may overlap: blank their union
+            start, end = mention.start, mention.end
+            if end > cursor:
+                if start > cursor:
+                    parts.append(norm[cursor:start])
+                else:
+                    start = cursor
+                parts.append(" " * (end - start))
+                cursor = end
+        parts.append(norm[cursor:])
+        return "".join(parts)
 
     def _period_from(self, period_type: str, year_text: str | None, q_text: str | None) -> Period | None:
         key = (period_type, year_text, q_text)

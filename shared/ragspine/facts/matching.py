@@ -55,7 +55,14 @@ def alias_pattern(aliases: Iterable[str]) -> str:
         parts.append(rf"(?<![{_WORD_EDGE}]){trie_pattern(latin)}(?![{_WORD_EDGE}])")
     if other:
         parts.append(trie_pattern(other))
-    return "|".join(parts) or "(?!)"
+    if not parts:
+        return "(?!)"
+    if (latin or mixed) and "" not in words:
+        # One class test for every part's first characters: the Latin parts open with a
+        # lookbehind, which ``re`` would otherwise evaluate, part by part, at every position.
+        first = "".join(re.escape(char) for char in sorted({word[0] for word in words}))
+        return f"(?=[{first}])(?:{'|'.join(parts)})"
+    return "|".join(parts)
 
 
 class PeriodGroups(NamedTuple):

@@ -48,6 +48,11 @@ class FactStore(Protocol):
         """The differing figures recorded for this key (some may since equal the kept fact: compare)."""
         ...
 
+    def get_with_conflicts(self, key: FactKey) -> tuple[Fact | None, list[Fact]]:
+        """``get(key)`` and ``conflicts(key)`` in one read (one statement, one request): the structured
+        answer of every question needs both."""
+        ...
+
     def count(self) -> int:
         """Number of facts stored."""
         ...

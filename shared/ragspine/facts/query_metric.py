@@ -115,10 +115,10 @@ def run_query(query: MetricQuery, *, facts: FactStore,
     reaches an answer, and the answer does not reveal that it exists. Figures other sources
     state differently for the same key come with a found fact as ``conflicts``.
     """
-    fact = facts.get(query.key)
+    fact, differing = facts.get_with_conflicts(query.key)
     if fact is None or fact.sensitivity > max_sensitivity:
         return QueryResult(QueryStatus.NOT_FOUND, query=query)
-    others = tuple(c for c in facts.conflicts(query.key)
+    others = tuple(c for c in differing
                    if c.sensitivity <= max_sensitivity and (c.value != fact.value or c.unit != fact.unit)
                    and (c.source_doc_id, c.source_locator) != (fact.source_doc_id, fact.source_locator))
     return QueryResult(QueryStatus.FOUND, query=query, fact=fact, conflicts=others)

@@ -12,55 +12,53 @@ from ragspine.facts.open_vocabulary import ENTITY_PREFIX, METRIC_PREFIX
 from ragspine.sensitivity import Sensitivity
 from ragspine.sqlite_local import ThreadLocalSqlite
 
-# STRICT makes SQLite enforce the declared types; ``value ANY`` keeps 1320 an integer and
-# 36.0 a real, so a fact renders exactly as its source wrote it. Lineage is NOT NULL and
-# non-empty at the bottom of the stack (seed 002), not only checked in Python.
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS fact_metric (
-    metric_code TEXT NOT NULL,
-    entity TEXT NOT NULL,
-    geography TEXT NOT NULL,
-    channel TEXT NOT NULL,
-    period_type TEXT NOT NULL,
-    period TEXT NOT NULL,
-    value ANY NOT NULL,
-    unit TEXT NOT NULL,
-    source_doc_id TEXT NOT NULL CHECK (length(trim(source_doc_id)) > 0),
-    source_locator TEXT NOT NULL CHECK (length(trim(source_locator)) > 0),
-    source_file_hash TEXT,
-    extractor_version TEXT,
-    mapping_version TEXT,
-    sensitivity INTEGER NOT NULL DEFAULT 1,
-    PRIMARY KEY (metric_code, entity, channel, period_type, period)
-) STRICT, WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS fact_metric_by_source ON fact_metric (source_doc_id);
-CREATE TABLE IF NOT EXISTS fact_conflict (
-    metric_code TEXT NOT NULL,
-    entity TEXT NOT NULL,
-    geography TEXT NOT NULL,
-    channel TEXT NOT NULL,
-    period_type TEXT NOT NULL,
-    period TEXT NOT NULL,
-    value ANY NOT NULL,
-    unit TEXT NOT NULL,
-    source_doc_id TEXT NOT NULL CHECK (length(trim(source_doc_id)) > 0),
-    source_locator TEXT NOT NULL CHECK (length(trim(source_locator)) > 0),
-    source_file_hash TEXT,
-    extractor_version TEXT,
-    mapping_version TEXT,
-    sensitivity INTEGER NOT NULL DEFAULT 1,
-    PRIMARY KEY (metric_code, entity, channel, period_type, period, source_doc_id, source_locator)
-) STRICT, WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS fact_conflict_by_source ON fact_conflict (source_doc_id);
-"""
-
-_COLUMNS = (
-    "metric_code, entity, geography, channel, period_type, period, value, unit, "
-    "source_doc_id, source_locator, source_file_hash, extractor_version, mapping_version, sensitivity"
+# The fact table and the differing-figure table hold the same columns; only the key differs (a
+# differing figure is one per fact key, document and locator). STRICT makes SQLite enforce the
+# declared types; ``value ANY`` keeps 1320 an integer and 36.0 a real, so a fact renders exactly
+# as its source wrote it. Lineage is NOT NULL and non-empty at the bottom of the stack (seed 002),
+# not only checked in Python.
+_COLUMN_TYPES = (
+    ("metric_code", "TEXT NOT NULL"),
+    ("entity", "TEXT NOT NULL"),
+    ("geography", "TEXT NOT NULL"),
+    ("channel", "TEXT NOT NULL"),
+    ("period_type", "TEXT NOT NULL"),
+    ("period", "TEXT NOT NULL"),
+    ("value", "ANY NOT NULL"),
+    ("unit", "TEXT NOT NULL"),
+    ("source_doc_id", "TEXT NOT NULL CHECK (length(trim(source_doc_id)) > 0)"),
+    ("source_locator", "TEXT NOT NULL CHECK (length(trim(source_locator)) > 0)"),
+    ("source_file_hash", "TEXT"),
+    ("extractor_version", "TEXT"),
+    ("mapping_version", "TEXT"),
+    ("sensitivity", "INTEGER NOT NULL DEFAULT 1"),
 )
-_GET = (
-    f"SELECT {_COLUMNS} FROM fact_metric "
-    "WHERE metric_code = ? AND entity = ? AND channel = ? AND period_type = ? AND period = ?"
+_KEY = "metric_code, entity, channel, period_type, period"  # FactKey's order
+_COLUMNS = ", ".join(name for name, _ in _COLUMN_TYPES)
+_KEY_MATCH = " AND ".join(f"{name} = ?" for name in _KEY.split(", "))
+
+
+def _table(name: str, primary_key: str) -> str:
+    columns = "".join(f"    {column} {kind},\n" for column, kind in _COLUMN_TYPES)
+    return (f"CREATE TABLE IF NOT EXISTS {name} (\n{columns}    PRIMARY KEY ({primary_key})\n) STRICT, WITHOUT ROWID;\n"
+            f"CREATE INDEX IF NOT EXISTS {name}_by_source ON {name} (source_doc_id);\n")
+
+
+def _insert(table: str) -> str:
+    return f"INSERT OR REPLACE INTO {table} ({_COLUMNS}) VALUES ({', '.join('?' * len(_COLUMN_TYPES))})"
+
+
+_SCHEMA = _table("fact_metric", _KEY) + _table("fact_conflict", f"{_KEY}, source_doc_id, source_locator")
+_PUT = _insert("fact_metric")
+_PUT_CONFLICTS = _insert("fact_conflict")
+_GET = f"SELECT {_COLUMNS} FROM fact_metric WHERE {_KEY_MATCH}"
+_CONFLICTS = f"SELECT {_COLUMNS} FROM fact_conflict WHERE {_KEY_MATCH} ORDER BY source_doc_id, source_locator"
+# The fact (first column 0) and its differing figures (1) in one statement: the structured
+# answer of every question reads both. No ORDER BY: the first column tells the rows apart and
+# the few differing figures are sorted in Python, which spares SQLite a sorter per lookup.
+_GET_WITH_CONFLICTS = (
+    f"SELECT 0, {_COLUMNS} FROM fact_metric WHERE {_KEY_MATCH} "
+    f"UNION ALL SELECT 1, {_COLUMNS} FROM fact_conflict WHERE {_KEY_MATCH}"
 )
 
 
@@ -78,7 +76,7 @@ class SqliteFactStore:
         """Insert or replace facts in one transaction; a fact without lineage aborts the batch."""
         rows = [_row(require_lineage(fact)) for fact in facts]
         with self._conn() as conn:
-            conn.executemany(f"INSERT OR REPLACE INTO fact_metric ({_COLUMNS}) VALUES ({', '.join('?' * 14)})", rows)
+            conn.executemany(_PUT, rows)
         return len(rows)
 
     def get(self, key: FactKey) -> Fact | None:
@@ -99,16 +97,25 @@ class SqliteFactStore:
         """Record figures that differ from the kept fact of their key (one per key, document and locator)."""
         rows = [_row(require_lineage(fact)) for fact in facts]
         with self._conn() as conn:
-            conn.executemany(f"INSERT OR REPLACE INTO fact_conflict ({_COLUMNS}) VALUES ({', '.join('?' * 14)})",
-                             rows)
+            conn.executemany(_PUT_CONFLICTS, rows)
         return len(rows)
 
     def conflicts(self, key: FactKey) -> list[Fact]:
         """The figures recorded as differing for this key, by document and locator."""
-        rows = self._conn().execute(
-            f"SELECT {_COLUMNS} FROM fact_conflict WHERE metric_code = ? AND entity = ? AND channel = ? "
-            "AND period_type = ? AND period = ? ORDER BY source_doc_id, source_locator", key).fetchall()
-        return [_fact(row) for row in rows]
+        return [_fact(row) for row in self._conn().execute(_CONFLICTS, key).fetchall()]
+
+    def get_with_conflicts(self, key: FactKey) -> tuple[Fact | None, list[Fact]]:
+        """The fact with this key (or None) and the figures recorded as differing for it, in one statement."""
+        fact: Fact | None = None
+        others: list[Fact] = []
+        for row in self._conn().execute(_GET_WITH_CONFLICTS, key + key).fetchall():
+            if row[0]:
+                others.append(_fact(row[1:]))
+            else:
+                fact = _fact(row[1:])
+        if len(others) > 1:
+            others.sort(key=_by_source)  # as ``conflicts`` orders them
+        return fact, others
 
     def count(self) -> int:
         """Number of facts stored."""
@@ -155,6 +162,10 @@ def _row(fact: Fact) -> tuple[object, ...]:
         fact.value, fact.unit, fact.source_doc_id, fact.source_locator,
         fact.source_file_hash, fact.extractor_version, fact.mapping_version, int(fact.sensitivity),
     )
+
+
+def _by_source(fact: Fact) -> tuple[str, str]:
+    return fact.source_doc_id, fact.source_locator
 
 
 _LEVELS = {level.value: level for level in Sensitivity}  # a dict hit costs a fraction of an Enum call

@@ -36,13 +36,18 @@ _SUFFIX_SCALES = "百千万萬亿億兆"
 _CJK_NUMERALS = "".join(DIGITS) + "十" + _SUFFIX_SCALES
 _WORD = "|".join(sorted(WORDS, key=len, reverse=True))
 _EN_SCALE = {**{k: v for k, v in SCALE_WORDS.items() if k != "hundred"}, "bn": 10**9}
-_NUMBER = re.compile(
+# Every number starts with a digit, a CJK numeral or the first letter of a number word: one class
+# test rejects the other positions before the ``re`` engine tries the word alternation (case-folded,
+# branch by branch) there, which made the reader cost about 0.5 µs per character of text.
+_FIRST = "".join(sorted({word[0].lower() for word in WORDS}))
+_NUMBER_SOURCE = (
     rf"(?P<arabic>(?<![A-Za-z0-9_.])(?<!第)(?:{_ARABIC}))"
     rf"(?:(?P<cjk_scale>[{_SUFFIX_SCALES}]+(?:(?:{_ARABIC})[{_SUFFIX_SCALES}]+)*)"
     rf"|\s?(?P<en_scale>(?i:{'|'.join(_EN_SCALE)}))(?![A-Za-z]))?"
     r"(?P<unit>\s?[A-Z]{3}_M(?![A-Za-z]))?"
     rf"|(?<!第)(?P<cjk>[{_CJK_NUMERALS}]+(?:点[{''.join(DIGITS)}]+)?)"
     rf"|(?P<words>(?<![A-Za-z])(?i:{_WORD})(?:(?:\s+|-)(?i:and\s+)?(?i:{_WORD}))*(?![A-Za-z]))")
+_NUMBER = re.compile(rf"(?i:(?=[\d{_CJK_NUMERALS}{_FIRST}]))(?:{_NUMBER_SOURCE})")
 _SCALE_PART = re.compile(rf"({_ARABIC})?([{_SUFFIX_SCALES}]+)")
 # Counters after a single numeral that make it a count: 三家门店, 两个原因, 二つ, 五店舗, 七成.
 _NEXT_WORD = re.compile(r"[ \t]+([A-Za-z%]+)")

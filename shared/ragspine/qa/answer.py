@@ -10,6 +10,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
+from functools import partial
 
 from ragspine.errors import FieldError, InvalidInputError
 from ragspine.facts.glossary import Glossary
@@ -174,7 +175,8 @@ def answer_question(question: str, *, qa: QAComponents, history: Sequence[Messag
         structured = with_arithmetic(structured, intent.arithmetic, glossary=qa.glossary, lang=lang)
     trace.stage("structured")
     answer = _structured_text(structured, slots, qa.glossary, lang, asked_unit=intent.requested_unit)
-    asked = question_numbers(text, decision) if plan is None else shape.question_numbers
+    planned = shape.question_numbers
+    asked = partial(question_numbers, text, decision) if plan is None else lambda: planned
     answer, verdict = _verified(answer, structured, asked)
     trace.decide(verdict)
     result = AnswerResult(answer, structured.sources, Route.STRUCTURED, structured.status, slots,
@@ -295,9 +297,10 @@ def _faq_unsupported(entry: FaqEntry, question: str, qa: QAComponents) -> str | 
     return f"faq:unsupported_numbers:{entry.entry_id}" if missing else None
 
 
-def _verified(answer: str, outcome: StructuredOutcome, asked: frozenset[str]) -> tuple[str, str]:
+def _verified(answer: str, outcome: StructuredOutcome, asked: Callable[[], frozenset[str]]) -> tuple[str, str]:
     """The final provenance check on a structured answer: every number from a found fact,
-    a computed difference, a period or the question (``asked``); otherwise the answer is replaced.
+    a computed difference, a period or the question (``asked``, read only for a number the
+    figures do not account for); otherwise the answer is replaced.
 
     Returns:
         The answer (or the rejection) and the decision to record in the trace.
@@ -308,7 +311,7 @@ def _verified(answer: str, outcome: StructuredOutcome, asked: frozenset[str]) ->
     if outcome.differences:
         shown += [n for d in outcome.differences for n in d.numbers]
     shown += outcome.computed  # rank gaps, shares and sums (qa/analytics/compute.py)
-    report = check_numbers(answer, allowed=asked.union(*map(figure_values, shown)))
+    report = check_numbers(answer, allowed=frozenset().union(*map(figure_values, shown)), also_allowed=asked)
     return (answer, "provenance:pass") if report.ok else (_REJECTED, "provenance:rejected")
 
 

@@ -21,8 +21,8 @@ _MONTH_NUMBERS = {name: number for number, names in enumerate((
     ("july", "jul"), ("august", "aug"), ("september", "sep", "sept"), ("october", "oct"), ("november", "nov"),
     ("december", "dec")), start=1) for name in names}
 _MONTH = "|".join(sorted(_MONTH_NUMBERS, key=len, reverse=True))
-_DATE = re.compile(
-    rf"(?P<ended>(?:fiscal\s+)?years?[\s-]+end(?:ed|ing)\s+(?:on\s+)?)?"
+_DATE = re.compile(  # the lookahead names every possible first character: most positions fail on one class test
+    rf"(?=[\dfyjmasond])(?P<ended>(?:fiscal\s+)?years?[\s-]+end(?:ed|ing)\s+(?:on\s+)?)?"
     rf"(?:(?P<m1>{_MONTH})\.?\s*(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?,?|(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?\s+(?P<m2>{_MONTH})\.?,?)"
     r"\s*(?P<y>(?:19|20)\d{2})(?!\d)",
     re.IGNORECASE)

@@ -30,7 +30,7 @@ _WORD = re.compile(r"[a-z][a-z'\-]*")
 _HAS_DIGIT = re.compile(r"\d")
 _PERIOD_WORD = re.compile(rf"[a-z]{{{MIN_NAME_CHARS},}}")
 # A year (after an optional "fy" or quarter) typed with the letter o for 0 or l for 1: "fy2o25", "2o24".
-_LOOKALIKE_YEAR = re.compile(r"(?:(?<![a-z0-9])|(?<=fy)|(?<=q[1-4] ))([12][0-9ol]{3})(?![a-z0-9])")
+_LOOKALIKE_YEAR = re.compile(r"(?=[12])(?:(?<![a-z0-9])|(?<=fy)|(?<=q[1-4] ))([12][0-9ol]{3})(?![a-z0-9])")
 _LATIN_NAME = re.compile(r"[a-z][a-z'\- ]*[a-z]")
 
 
@@ -69,20 +69,27 @@ def near_misses(norm: str, leftover: str, glossary: Glossary, kinds: Iterable[Sl
     words = [(m.group().strip("'-"), m.start()) for m in _WORD.finditer(leftover)]
     if not words:
         return []
-    wanted = frozenset(kinds)
-    by_words = {size: [name for name in names if name.kind in wanted]
-                for size, names in _fuzzy_names(glossary).items()}
+    letters_before = [0]  # the letters of the first i words: a window's count without summing it
+    for word, _ in words:
+        letters_before.append(letters_before[-1] + len(word))
+    # How many words from each one on follow each other with only spaces between: a window longer
+    # than that has a mention or punctuation inside, so it is not one name.
+    chained = [1] * len(words)
+    for i in range(len(words) - 2, -1, -1):
+        word, start = words[i]
+        if norm[start + len(word):words[i + 1][1]].isspace():
+            chained[i] = chained[i + 1] + 1
     candidates: list[tuple[int, int, NearMiss]] = []
-    for size, names in by_words.items():
-        if not names:
-            continue
+    fillers = _filler_set(glossary.fillers)
+    for size, by_letters in _fuzzy_names_of(glossary, frozenset(kinds)).items():
         for first in range(len(words) - size + 1):
-            window = words[first:first + size]
-            start, end = window[0][1], window[-1][1] + len(window[-1][0])
+            names = by_letters.get(letters_before[first + size] - letters_before[first])
+            if names is None or size > chained[first]:
+                continue  # no name is within its bound of this many letters, or the words are not one name
+            last, start = words[first + size - 1], words[first][1]
+            end = last[1] + len(last[0])
             raw = norm[start:end]
-            if " ".join(w for w, _ in window) != " ".join(raw.split()):
-                continue  # a mention or punctuation sits between the words: not one name
-            if len(raw) < MIN_WORD_CHARS or (size == 1 and raw in glossary.fillers):
+            if len(raw) < MIN_WORD_CHARS or (size == 1 and raw in fillers):
                 continue
             distance, readings = _nearest(raw, names, norm[:start], norm[end:])
             if readings:
@@ -127,6 +134,47 @@ def _fuzzy_names(glossary: Glossary) -> dict[int, list[_Name]]:
     return by_words
 
 
+# By word count, then by the letter count of a typed window: the names within their bound of it,
+# in alias-table order (so the first name of a code at the best distance is the one read).
+_Targets = dict[int, dict[int, list[_Name]]]
+_NAMES_OF_KINDS: dict[tuple[int, frozenset[SlotKind]], tuple[dict[int, list[_Name]], _Targets]] = {}
+_FILLERS: dict[int, tuple[tuple[str, ...], frozenset[str]]] = {}
+
+
+def _fuzzy_names_of(glossary: Glossary, kinds: frozenset[SlotKind]) -> _Targets:
+    """The fuzzy targets of ``kinds`` by word count and by the letters of a typed window within each name's
+    bound (each letter more or fewer is an edit, so no other name can be near); built once per alias
+    table and kinds, not once per question."""
+    by_words = _fuzzy_names(glossary)
+    entry = _NAMES_OF_KINDS.get((id(by_words), kinds))
+    if entry is not None and entry[0] is by_words:
+        return entry[1]
+    chosen: _Targets = {}
+    for size, names in by_words.items():
+        by_letters: dict[int, list[_Name]] = {}
+        for name in names:
+            if name.kind in kinds:
+                for letters in range(name.letters - name.edits, name.letters + name.edits + 1):
+                    by_letters.setdefault(letters, []).append(name)
+        if by_letters:
+            chosen[size] = by_letters
+    if len(_NAMES_OF_KINDS) >= 64:
+        _NAMES_OF_KINDS.clear()
+    _NAMES_OF_KINDS[(id(by_words), kinds)] = (by_words, chosen)
+    return chosen
+
+
+def _filler_set(fillers: tuple[str, ...]) -> frozenset[str]:
+    """The glossary's filler words as a set (the tuple is kept longest first for blanking)."""
+    entry = _FILLERS.get(id(fillers))
+    if entry is not None and entry[0] is fillers:
+        return entry[1]
+    if len(_FILLERS) >= 16:
+        _FILLERS.clear()
+    _FILLERS[id(fillers)] = (fillers, frozenset(fillers))
+    return _FILLERS[id(fillers)][1]
+
+
 def _distance(typed: list[str], name: list[str]) -> int:
     """Edits word by word, each word within its own bound ("shares" is not "stores"); past it, a large number."""
     total = 0
@@ -145,10 +193,7 @@ def _nearest(raw: str, names: list[_Name], before: str, after: str) -> tuple[int
     """The smallest edit distance within the bounds and every code's name at that distance."""
     near: list[tuple[int, Reading]] = []
     typed = raw.split()
-    letters = sum(map(len, typed))
-    for name in names:
-        if abs(letters - name.letters) > name.edits:
-            continue  # each letter more or fewer is an edit: past the name's bound without computing it
+    for name in names:  # each within its bound of ``letters`` (see ``_fuzzy_names_of``)
         alias = name.alias
         if raw in (alias + "s", alias.removesuffix("s")):
             continue  # a plural or singular is another word choice ("sale" is not "sales"), not a typo
@@ -175,6 +220,44 @@ def _period_words(patterns: tuple[str, ...]) -> tuple[tuple[str, int, int], ...]
     return tuple((word, len(word), max_edits(word)) for word in words)
 
 
+@dataclass(frozen=True, slots=True)
+class _Spelling:
+    """The period words a typed word may be a misspelling of, by the typed word's length."""
+
+    by_length: Mapping[int, tuple[tuple[str, int], ...]]  # length -> (period word, edit bound) within reach
+
+    def near(self, word: str) -> list[str]:
+        """The period words within their edit bound of ``word`` (a plural or singular is not a typo)."""
+        return [w for w, edits in self.by_length.get(len(word), ())
+                if word not in (w + "s", w.removesuffix("s"))
+                and 0 < DamerauLevenshtein.distance(word, w, score_cutoff=edits) <= edits]
+
+
+def _spelling(words: tuple[tuple[str, int, int], ...]) -> _Spelling:
+    """Each length a typed word worth fuzzing may have, with the period words within their bound of it."""
+    by_length: dict[int, list[tuple[str, int]]] = {}
+    for word, length, edits in words:
+        for size in range(max(MIN_WORD_CHARS, length - edits), length + edits + 1):
+            by_length.setdefault(size, []).append((word, edits))
+    return _Spelling({size: tuple(near) for size, near in by_length.items()})
+
+
+_SPELLINGS: dict[int, tuple[object, _Spelling]] = {}
+
+
+def _spelling_of(glossary: Glossary) -> _Spelling:
+    """The ``_spelling`` of the glossary's period words, found by the pattern tuple itself (no key built per ask)."""
+    patterns = glossary.period_patterns
+    entry = _SPELLINGS.get(id(patterns))
+    if entry is not None and entry[0] is patterns:
+        return entry[1]
+    spelling = _spelling(_period_words(tuple(pattern.regex.pattern for pattern in patterns)))
+    if len(_SPELLINGS) >= 16:
+        _SPELLINGS.clear()
+    _SPELLINGS[id(patterns)] = (patterns, spelling)
+    return spelling
+
+
 def period_near_misses(norm: str, leftover: str, glossary: Glossary,
                        known: Iterable[Period]) -> list[NearMiss]:
     """Misspelt period words of ``norm`` read as the period the corrected words name (at most one reading each).
@@ -184,17 +267,15 @@ def period_near_misses(norm: str, leftover: str, glossary: Glossary,
     """
     if not _HAS_DIGIT.search(norm):
         return []  # every period spelling holds a year: without a digit there is nothing to correct
-    spelling = _period_words(tuple(pattern.regex.pattern for pattern in glossary.period_patterns))
+    spelling = _spelling_of(glossary)
+    fillers = _filler_set(glossary.fillers)
     fixes: list[tuple[int, int, str]] = []
     for match in _WORD.finditer(leftover):
         word = match.group()
-        size = len(word)
-        if size < MIN_WORD_CHARS:
-            continue
-        near = [w for w, length, edits in spelling
-                if abs(length - size) <= edits and word not in (w + "s", w.removesuffix("s"))
-                and 0 < DamerauLevenshtein.distance(word, w, score_cutoff=edits) <= edits]
-        if len(near) == 1 and word not in glossary.fillers:
+        if len(word) not in spelling.by_length or word in fillers:
+            continue  # too short to fuzz, no period word within its bound of this length, or a filler ("what")
+        near = spelling.near(word)
+        if len(near) == 1:
             fixes.append((match.start(), match.end(), near[0]))
     for match in _LOOKALIKE_YEAR.finditer(norm):
         typed = match.group(1)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable, Set
+from collections.abc import Callable, Iterable, Set
 from dataclasses import dataclass
 
 from ragspine.numbers import normalise, read_numbers, sourced_values
@@ -64,12 +64,18 @@ def claims_text(answer: str, *, passages: int = 0) -> str:
     return strip_structure(_CITATION.sub(" ", normalise(strip_circled(answer))), passages=passages)
 
 
-def check_numbers(answer: str, *, allowed: Set[str], passages: int = 0) -> ProvenanceReport:
+def check_numbers(answer: str, *, allowed: Set[str], passages: int = 0,
+                  also_allowed: Callable[[], Set[str]] | None = None) -> ProvenanceReport:
     """Compare the answer's numbers (citations and layout stripped) with canonical values known to be sourced.
 
     A number is supported when one of its readings is allowed; the report names the others
-    by their canonical value (480億 -> "48000000000").
+    by their canonical value (480億 -> "48000000000"). ``also_allowed`` gives more allowed
+    values, read only when a number is not in ``allowed`` (the question's own numbers, which
+    most structured answers never need).
     """
     claims = read_numbers(claims_text(answer, passages=passages))
-    unsupported = [m.value for m in claims if not m.readings & allowed]
-    return ProvenanceReport(tuple(dict.fromkeys(unsupported)) if unsupported else ())
+    missing = [m for m in claims if not m.readings & allowed]
+    if missing and also_allowed is not None:
+        more = also_allowed()
+        missing = [m for m in missing if not m.readings & more]
+    return ProvenanceReport(tuple(dict.fromkeys(m.value for m in missing)) if missing else ())

@@ -49,7 +49,12 @@ class Refusal:
 
 def screening_text(text: str) -> str:
     """The form rules are matched in: NFKC, lower case, no zero-width characters, single spaces."""
-    text = _ZERO_WIDTH.sub("", unicodedata.normalize("NFKC", text)).lower().translate(_FOLD)
+    if text.isascii():  # NFKC keeps ASCII as it is; zero-width and look-alike characters are not ASCII
+        text = text.lower()
+        if text.isprintable() and "  " not in text:  # no whitespace but single spaces: nothing to squeeze
+            return text.strip()
+    else:
+        text = _ZERO_WIDTH.sub("", unicodedata.normalize("NFKC", text)).lower().translate(_FOLD)
     return _SPACES.sub(" ", text).strip()
 
 
@@ -88,9 +93,12 @@ class ScreeningPolicy:
             scope = raw["scope"]
             terms = {screening_text(t) for t in scope["business_terms"]} | set(glossary.aliases)
             persona = PersonaScreen.from_mapping(raw["persona"])
-            triggers = _trigger_pattern(screening_text(t) for t in raw["triggers"])
-            competitors = alias_pattern(screening_text(c) for c in raw["competitors"])
-            off_topic = alias_pattern(screening_text(w) for w in scope["off_topic"])
+            trigger_words = [screening_text(t) for t in raw["triggers"]]
+            competitor_words = [screening_text(c) for c in raw["competitors"]]
+            off_topic_words = [screening_text(w) for w in scope["off_topic"]]
+            triggers = _trigger_pattern(trigger_words)
+            competitors = alias_pattern(competitor_words)
+            off_topic = alias_pattern(off_topic_words)
             policy = cls(
                 version=str(raw["version"]),
                 triggers=re.compile(triggers),
@@ -100,7 +108,8 @@ class ScreeningPolicy:
                 business_terms=re.compile(alias_pattern(terms)),
                 off_topic=re.compile(off_topic),
                 replies={RefusalReason(k): dict(v) for k, v in raw["replies"].items()},
-                suspects=re.compile(f"{triggers}|{competitors}|{off_topic}"),
+                suspects=re.compile(_first_of([*trigger_words, *competitor_words, *off_topic_words])
+                                    + f"(?:{triggers}|{competitors}|{off_topic})"),
                 persona=persona,
             )
         except (KeyError, TypeError, ValueError, re.error) as exc:
@@ -159,3 +168,12 @@ class ScreeningPolicy:
 def _trigger_pattern(words: Iterable[str]) -> str:
     """Triggers match anywhere (no word boundaries): "ignore" must fire inside "请ignore之前"."""
     return trie_pattern(set(words)) or "(?!)"
+
+
+def _first_of(words: Iterable[str]) -> str:
+    """A lookahead on the first characters of ``words``: one class test rejects a position for every
+    joined pattern at once (without it each pattern's own guard is tried in turn)."""
+    firsts = {word[:1] for word in words}
+    if "" in firsts or not firsts:
+        return ""
+    return f"(?=[{''.join(re.escape(char) for char in sorted(firsts))}])"

@@ -60,6 +60,8 @@ def strip_circled(text: str) -> str:
 
 def passage_references(text: str, *, passages: int) -> list[PassageReference]:
     """The references in NFKC ``text`` naming only passages 1..``passages``, in order."""
+    if passages < 1:
+        return []  # no passage to name (a structured answer): no reference can be in range
     found = []
     for match in _REFERENCE.finditer(text):
         ids = _ids(next(g for g in match.groups() if g is not None))

@@ -139,3 +139,22 @@ def test_a_glossary_with_other_names_is_read_with_its_own_names() -> None:
     assert (miss.raw, [(r.code, r.name) for r in miss.readings]) == ("chilaen market",
                                                                       [("ACME_CL", "chilean market")])
     assert near_misses(question, question, GLOSSARY, [SlotKind.ENTITY]) == []
+
+
+@pytest.mark.parametrize(("typed", "read"), [
+    ("gross margn of japan", "gross margn"), ("gross  margn of japan", "gross  margn"),
+    ("gross\tmargn of japan", "gross\tmargn"),
+    ("gross, margn of japan", None), ("gross' margn of japan", None), ("gross- margn of japan", None),
+])
+def test_only_words_with_nothing_but_spaces_between_are_read_as_one_name(typed: str, read: str | None) -> None:
+    from ragspine.qa.near_miss import near_misses
+
+    misses = near_misses(typed, typed, GLOSSARY, [SlotKind.METRIC])
+    assert [(m.raw, [r.code for r in m.readings]) for m in misses] == ([(read, ["GROSS_MARGIN"])] if read else [])
+
+
+def test_a_mention_between_two_words_keeps_them_apart() -> None:
+    from ragspine.qa.near_miss import near_misses
+
+    typed = "gross japan margn"
+    assert near_misses(typed, "gross       margn", GLOSSARY, [SlotKind.METRIC]) == []

@@ -5,15 +5,18 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from ragspine.config_loader import config_path, load_yaml
 from ragspine.facts.glossary import default_glossary
 from ragspine.qa.answer import answer_question
 from ragspine.qa.result import AnswerStatus, Route
-from ragspine.qa.screening import RefusalReason, ScreeningPolicy, screening_text
+from ragspine.qa.screening import _FOLD, RefusalReason, ScreeningPolicy, screening_text
 from tests.fakes.facts import InMemoryFactStore
 from tests.fakes.narrative import StaticRetriever, evidence
 from tests.fakes.qa import make_qa
@@ -96,3 +99,9 @@ def test_off_topic_attack_instructions_from_bipia_are_refused(policy: ScreeningP
                  for items in json.loads((BIPIA / file).read_text(encoding="utf-8")).values() for q in items]
     refused = sum(policy.screen(q) is not None for q in questions)
     assert refused / len(questions) >= 0.95, f"{refused}/{len(questions)} refused"
+
+
+@given(st.text(alphabet="aB1 \t\n\x0b\x0c\x1c\x85\xa0’іＦ日\u200b\u3000", max_size=16))
+def test_the_ascii_shortcut_reads_questions_as_the_full_normalisation_does(text: str) -> None:
+    full = re.sub(r"[\u200b-\u200f\u2060\ufeff]", "", unicodedata.normalize("NFKC", text)).lower().translate(_FOLD)
+    assert screening_text(text) == re.sub(r"\s+", " ", full).strip()
