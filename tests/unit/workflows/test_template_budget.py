@@ -82,3 +82,46 @@ def test_a_budget_failure_is_a_failed_run_not_a_crash() -> None:
     result = WorkflowExecutor().run(compile_plan(read_dsl(doc)), {})
     assert result.status is RunStatus.FAILED and result.error_code == "WORKFLOW_NODE_FAILED"
     assert "range()" in (result.error or "")
+
+
+# One call that does unbounded work before it returns: each is refused before the value is made, so the
+# render's peak allocation stays small (unrefused, each allocates 100 MB or more, or runs for minutes).
+SINGLE_CALL_HOSTILE = {
+    "lorem ipsum paragraphs": "{{ lipsum(40000) | length }}",
+    "a printf width": "{{ '%0100000000d' % 1 }}",
+    "a printf star width": "{{ '%*d' % (100000000, 1) }}",
+    "a format-filter width": "{{ '%0100000000d' | format(1) }}",
+    "a str.format width": "{{ '{:>100000000}'.format(1) }}",
+    "a str.format nested width": "{{ '{:>{w}}'.format(1, w=100000000) }}",
+    "a str.join of shared copies": "{% set s = 'x' * 50000 %}{% set l = [] %}{% for i in range(2000) %}"
+                                   "{{ l.append(s) or '' }}{% endfor %}{{ ''.join(l) | length }}",
+    "a join of a generator": "{% set s = 'x' * 50000 %}{{ ([s, s] * 1000) | map('string') | join | length }}",
+    "a list doubled in place": "{% set l = ['x'] %}{% for i in range(24) %}{{ l.extend(l) or '' }}{% endfor %}"
+                               "{{ l | length }}",
+    "a translate table of long strings": "{{ ('a' * 20000).translate({97: 'x' * 20000}) | length }}",
+    "a sum of lists": "{% set inner = ['x'] * 80000 %}{{ ([inner] * 100) | sum(start=[]) | length }}",
+}
+
+
+@pytest.mark.parametrize("name", sorted(SINGLE_CALL_HOSTILE))
+def test_single_calls_are_refused_before_they_make_a_large_value(name: str) -> None:
+    import tracemalloc
+
+    tracemalloc.start()
+    began = time.monotonic()
+    try:
+        with pytest.raises(WorkflowNodeFailedError) as caught:
+            render_jinja(SINGLE_CALL_HOSTILE[name], {})
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert caught.value.message.startswith("template error")
+    assert peak < 16 * 1024 * 1024, f"the render allocated {peak / 1e6:.0f} MB before it was refused"
+    assert time.monotonic() - began < 5
+
+
+def test_formatting_and_lists_of_ordinary_size_still_render() -> None:
+    text = ("{{ '%05d|%-6s|%.2f' % (42, 'ab', 3.14159) }} {{ '{:>8}|{:.3f}'.format('r', 2.5) }} "
+            "{{ '%3d' | format(7) }} {% set l = [1, 2] %}{{ l.extend([3]) or '' }}{{ l }} {{ '-'.join(['a', 'b']) }} "
+            "{{ [[1], [2]] | sum(start=[]) }} {{ 'abc'.translate({97: 'x'}) }} {{ lipsum(1, html=False) | length > 0 }}")
+    assert render_jinja(text, {}) == "00042|ab    |3.14        r|2.500   7 [1, 2, 3] a-b [1, 2] xbc True"

@@ -4,15 +4,19 @@ The sandbox stops attribute tricks, not work. Here every loop iteration (each ``
 rewritten to iterate through :meth:`BudgetedSandbox.budget_iter`), every call and every filter
 is a step; the deadline is checked at each step; ``*``, ``**``, ``+`` and ``~`` refuse results
 over the output limit before making them, and an integer argument over that limit is refused
-(``'x'|center(10**9)``); ``range`` is capped at the step budget; every piece written, to the
-output or to a ``set`` block or macro buffer, is counted as it is produced. One step can still
-do bounded work (at most one value of ``max_output`` size).
+(``'x'|center(10**9)``), and so is a width or precision over it in a format (``%``, the ``format``
+filter, ``str.format``); ``range`` and ``lipsum`` are capped; joins, sums and translations are
+measured before they run; a list or dict a call grows in place is checked after the call; every
+piece written, to the output or to a ``set`` block or macro buffer, is counted as it is produced.
+One step can still do bounded work (at most one value of ``max_output`` size).
 """
 
 from __future__ import annotations
 
 import functools
 import math
+import re
+import string
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -28,6 +32,9 @@ WRITE_FACTOR = 4
 # Filters and str methods whose integer argument is a size to allocate (a width, a count).
 _SIZE_ARGUMENTS = frozenset({"center", "indent", "wordwrap", "truncate", "ljust", "rjust", "zfill", "expandtabs",
                              "batch", "slice"})
+# A printf conversion's width and precision (``%08.3f``, ``%*d``, ``%(name)10s``).
+_PRINTF_SPEC = re.compile(r"%(?:\([^)]*\))?[-#0 +]*(\*|\d+)?(?:\.(\*|\d+))?")
+_CONTAINERS = (list, dict, set, bytearray)
 
 
 class TemplateBudgetError(SecurityError):
@@ -37,7 +44,7 @@ class TemplateBudgetError(SecurityError):
 class BudgetedSandbox(SandboxedEnvironment):
     """A sandboxed environment whose renders are bounded; make one per render (it holds the spent budget)."""
 
-    intercepted_binops = frozenset({"*", "**", "+"})
+    intercepted_binops = frozenset({"*", "**", "+", "%"})
 
     def __init__(self, *, max_steps: int, max_output: int, timeout_seconds: float) -> None:
         super().__init__(autoescape=False, keep_trailing_newline=True)
@@ -46,6 +53,7 @@ class BudgetedSandbox(SandboxedEnvironment):
         self.written = 0
         self.deadline = math.inf
         self.globals["range"] = self.budget_range
+        self.globals["lipsum"] = self.budget_lipsum
         self.filters = {name: self._budgeted_filter(name, f) for name, f in self.filters.items()}
 
     def start(self) -> None:
@@ -83,10 +91,48 @@ class BudgetedSandbox(SandboxedEnvironment):
             separator = len(str(args[0])) if args else 0
             made = sum(len(str(item)) for item in target) + separator * max(len(target) - 1, 0)
             self._fits_length(name, made)
+        elif name == "join" and isinstance(target, str | bytes) and args and isinstance(args[0], list | tuple):
+            made = sum(len(item) for item in args[0] if isinstance(item, _SIZED))
+            self._fits_length(name, made + len(target) * max(len(args[0]) - 1, 0))
+        elif name == "sum" and isinstance(target, list | tuple):
+            start = next((arg for arg in args if isinstance(arg, _SIZED)), ())
+            self._fits_length(name, len(start) + sum(len(item) for item in target if isinstance(item, _SIZED)))
+        elif name == "translate" and isinstance(target, str | bytes) and args and isinstance(args[0], dict):
+            longest = max((len(value) for value in args[0].values() if isinstance(value, _SIZED)), default=1)
+            self._fits_length(name, len(target) * longest)
         elif name == "replace" and isinstance(target, str) and len(args) >= 2:
             old, new = str(args[0]), str(args[1])
             made = len(target) + (target.count(old) if old else len(target) + 1) * (len(new) - len(old))
             self._fits_length(name, made)
+
+    def _check_printf(self, template: Any, values: Any) -> None:
+        """A ``%`` format: every width and precision, written or taken from ``*``, within the output limit."""
+        if not isinstance(template, str | bytes):
+            return
+        text = template.decode("latin-1") if isinstance(template, bytes) else template
+        specs = [size for match in _PRINTF_SPEC.finditer(text) for size in match.groups() if size]
+        self._check_sizes("%", specs, values)
+
+    def _check_str_format(self, template: str, args: list[Any]) -> None:
+        """A ``str.format``: each number in a field's spec, and nested fields from the arguments, within the limit."""
+        specs = []
+        for _, _, spec, _ in string.Formatter().parse(template):
+            specs.extend(re.findall(r"\d+|\{", spec or ""))
+        self._check_sizes("format", [s if s != "{" else "*" for s in specs], args)
+
+    def _check_sizes(self, name: str, specs: list[str], values: Any) -> None:
+        for spec in specs:
+            if spec != "*" and (len(spec) > 18 or int(spec) > self.max_output):
+                raise TemplateBudgetError(f"{name} with a width of {spec} is over the template's limit of "
+                                          f"{self.max_output}")
+        if "*" in specs:
+            pool = values.values() if isinstance(values, dict) else values if isinstance(values, list | tuple) \
+                else [values]
+            for value in pool:
+                inner = value.values() if isinstance(value, dict) else [value]
+                if any(isinstance(v, int) and not isinstance(v, bool) and abs(v) > self.max_output for v in inner):
+                    raise TemplateBudgetError(f"{name} with a width from its arguments over the template's limit of "
+                                              f"{self.max_output}")
 
     def _fits_length(self, name: str, made: int) -> None:
         if made > self.max_output:
@@ -106,6 +152,14 @@ class BudgetedSandbox(SandboxedEnvironment):
             raise TemplateBudgetError(f"range() of {len(numbers)} items is over the template's budget of "
                                       f"{self.max_steps} steps")
         return numbers
+
+    def budget_lipsum(self, n: int = 5, html: bool = True, min: int = 20, max: int = 100) -> str:  # noqa: A002
+        """``lipsum``, refused when its paragraphs could pass the output limit (a word is at most 12 characters)."""
+        from jinja2.utils import generate_lorem_ipsum
+
+        self.step()
+        self._fits_length("lipsum", int(n) * max_words(min, max) * 13)
+        return str(generate_lorem_ipsum(n=n, html=html, min=min, max=max))
 
     def budget_write(self, value: Any) -> Any:
         """A piece of output, wherever it goes (the result, a ``set`` block, a macro's text), counted against
@@ -130,8 +184,13 @@ class BudgetedSandbox(SandboxedEnvironment):
         def budgeted(*args: Any, **kwargs: Any) -> Any:
             self.step()
             values = args[skip:]
+            if values and name in ("join", "sum") and not isinstance(values[0], (*_SIZED, dict)):
+                values = (list(values[0]), *values[1:])  # measured before joining; each item came through a step
+                args = (*args[:skip], *values)
             if values:
                 self._check_arguments(name, values[0], [*values[1:], *kwargs.values()])
+                if name == "format":
+                    self._check_printf(values[0], kwargs or list(values[1:]))
             return self._fits(function(*args, **kwargs))
 
         return functools.update_wrapper(budgeted, function)  # keeps Jinja's pass_context/pass_environment marks
@@ -143,9 +202,18 @@ class BudgetedSandbox(SandboxedEnvironment):
             kwargs.pop("_block_vars", None)
             return __obj(*args, **kwargs)
         self.step()
-        self._check_arguments(getattr(__obj, "__name__", ""), getattr(__obj, "__self__", None),
-                              [*args, *kwargs.values()])
-        return self._fits(super().call(__context, __obj, *args, **kwargs))
+        name = getattr(__obj, "__name__", "")
+        target = getattr(getattr(__obj, "__wrapped__", __obj), "__self__", None)  # str.format comes wrapped
+        if name == "join" and isinstance(target, str | bytes) and args and not isinstance(args[0], _SIZED):
+            args = (list(args[0]), *args[1:])
+        self._check_arguments(name, target, [*args, *kwargs.values()])
+        if name in ("format", "format_map") and isinstance(target, str):
+            self._check_str_format(target, [*args, *kwargs.values(), *(v for a in args if isinstance(a, dict)
+                                                                       for v in a.values())])
+        result = self._fits(super().call(__context, __obj, *args, **kwargs))
+        if isinstance(target, _CONTAINERS) and len(target) > self.max_output:
+            raise TemplateBudgetError(f"the template grew a {type(target).__name__} past {self.max_output} items")
+        return result
 
     def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
         """``*``, ``**`` and ``+``, refused before they make an oversized value."""
@@ -160,6 +228,8 @@ class BudgetedSandbox(SandboxedEnvironment):
         if operator == "**" and isinstance(left, int) and isinstance(right, int) and abs(left) > 1 and \
                 right * left.bit_length() > _MAX_INT_BITS:
             raise TemplateBudgetError(f"the template made an integer over {_MAX_INT_BITS} bits")
+        if operator == "%":
+            self._check_printf(left, right)
         if operator == "+" and isinstance(left, _SIZED) and isinstance(right, _SIZED) and \
                 len(left) + len(right) > self.max_output:
             raise TemplateBudgetError(f"the template made a value longer than {self.max_output} items")
@@ -179,6 +249,11 @@ class BudgetedSandbox(SandboxedEnvironment):
             concat.nodes = [nodes.Call(nodes.EnvironmentAttribute("budget_concat"), parts, [], None, None,
                                        lineno=concat.lineno)]
         return tree
+
+
+def max_words(low: int, high: int) -> int:
+    """The most words ``lipsum`` puts in a paragraph for its ``min`` and ``max``."""
+    return max(int(low), int(high), 1)
 
 
 def render_bounded(template: str, variables: dict[str, Any], *, max_steps: int, max_output: int,
