@@ -100,6 +100,16 @@ SINGLE_CALL_HOSTILE = {
                                "{{ l | length }}",
     "a translate table of long strings": "{{ ('a' * 20000).translate({97: 'x' * 20000}) | length }}",
     "a sum of lists": "{% set inner = ['x'] * 80000 %}{{ ([inner] * 100) | sum(start=[]) | length }}",
+    "a deep JSON indent": "{{ [[[1]]] | tojson(indent=10000000) | length }}",
+    # A short list of one long string, written out as text: its items are counted before str() makes it.
+    "a list of shared copies written out": "{% set s = 'x' * 5000 %}{{ [s] * 20000 }}",
+    "a list of shared copies upper-cased": "{% set s = 'x' * 5000 %}{{ ([s] * 20000) | upper | length }}",
+    "a list of shared copies concatenated": "{% set s = 'x' * 5000 %}{{ ('a' ~ ([s] * 20000)) | length }}",
+    "a list of shared copies as JSON": "{% set s = 'x' * 5000 %}{{ ([s] * 20000) | tojson | length }}",
+    "a namespace of shared copies": "{% set s = 'x' * 5000 %}{% set ns = namespace(v=[s] * 20000) %}{{ ns }}",
+    "a printf argument of shared copies": "{% set s = 'x' * 5000 %}{{ ('%s' % ([s] * 20000,)) | length }}",
+    "a str.format argument of shared copies": "{% set s = 'x' * 5000 %}{{ '{}'.format([s] * 20000) | length }}",
+    "a join of nested lists": "{% set s = 'x' * 5000 %}{{ [[s] * 20000] | join | length }}",
 }
 
 
@@ -123,5 +133,7 @@ def test_single_calls_are_refused_before_they_make_a_large_value(name: str) -> N
 def test_formatting_and_lists_of_ordinary_size_still_render() -> None:
     text = ("{{ '%05d|%-6s|%.2f' % (42, 'ab', 3.14159) }} {{ '{:>8}|{:.3f}'.format('r', 2.5) }} "
             "{{ '%3d' | format(7) }} {% set l = [1, 2] %}{{ l.extend([3]) or '' }}{{ l }} {{ '-'.join(['a', 'b']) }} "
-            "{{ [[1], [2]] | sum(start=[]) }} {{ 'abc'.translate({97: 'x'}) }} {{ lipsum(1, html=False) | length > 0 }}")
-    assert render_jinja(text, {}) == "00042|ab    |3.14        r|2.500   7 [1, 2, 3] a-b [1, 2] xbc True"
+            "{{ [[1], [2]] | sum(start=[]) }} {{ 'abc'.translate({97: 'x'}) }} {{ lipsum(1, html=False) | length > 0 }} "
+            "{{ {'a': [1, 'b']} | tojson(indent=2) | length }} {{ ['x'] * 3 }} {{ rows | upper }}")
+    assert render_jinja(text, {"rows": ["a", "b"]}) == (
+        "00042|ab    |3.14        r|2.500   7 [1, 2, 3] a-b [1, 2] xbc True 31 ['x', 'x', 'x'] ['A', 'B']")

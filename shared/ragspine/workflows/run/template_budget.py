@@ -24,6 +24,7 @@ from typing import Any
 from jinja2 import nodes
 from jinja2.exceptions import SecurityError
 from jinja2.sandbox import SandboxedEnvironment
+from jinja2.utils import Namespace
 
 _SIZED = (str, bytes, list, tuple)
 _MAX_INT_BITS = 4096
@@ -35,6 +36,12 @@ _SIZE_ARGUMENTS = frozenset({"center", "indent", "wordwrap", "truncate", "ljust"
 # A printf conversion's width and precision (``%08.3f``, ``%*d``, ``%(name)10s``).
 _PRINTF_SPEC = re.compile(r"%(?:\([^)]*\))?[-#0 +]*(\*|\d+)?(?:\.(\*|\d+))?")
 _CONTAINERS = (list, dict, set, bytearray)
+# Filters that turn their value into text first: a container's text is measured before it is made.
+_TEXT_FILTERS = frozenset({"string", "pprint", "tojson", "e", "escape", "forceescape", "safe", "upper", "lower",
+                           "title", "capitalize", "trim", "striptags", "urlize", "urlencode", "wordcount", "center",
+                           "indent", "truncate", "wordwrap", "replace", "format"})
+# JSON indentation multiplies with the nesting depth and the item count; no real template needs more.
+_MAX_JSON_INDENT = 64
 
 
 class TemplateBudgetError(SecurityError):
@@ -81,13 +88,48 @@ class BudgetedSandbox(SandboxedEnvironment):
             raise TemplateBudgetError(f"the template made an integer over {_MAX_INT_BITS} bits")
         return value
 
+    def _check_text(self, value: Any) -> None:
+        """Refuse ``value`` when its text (``str()``) would pass the output limit, before that text is made.
+
+        A container's text repeats every item it refers to, so a short list of one long string can
+        stand for gigabytes: the walk counts each item's share and stops as soon as the limit is passed.
+        """
+        budget = self.max_output
+        pending = [value]
+        while pending:
+            item = pending.pop()
+            if isinstance(item, str | bytes):
+                budget -= len(item)
+            elif isinstance(item, dict):
+                budget -= 2 + 4 * len(item)
+                if budget >= 0:
+                    pending.extend(item.keys())
+                    pending.extend(item.values())
+            elif isinstance(item, list | tuple | set | frozenset):
+                budget -= 2 + 2 * len(item)
+                if budget >= 0:
+                    pending.extend(item)
+            elif isinstance(item, Namespace):
+                pending.append(getattr(item, "_Namespace__attrs", {}))  # its text is that of its attributes
+            else:
+                budget -= 1
+            if budget < 0:
+                raise TemplateBudgetError(f"the template would write a value longer than {self.max_output} characters")
+
     def _check_arguments(self, name: str, target: Any, args: list[Any]) -> None:
         """Refuse a call that would allocate past the output limit, before it runs."""
+        if name == "tojson":
+            indent = args[0] if args else None
+            if isinstance(indent, str | int) and not isinstance(indent, bool) and \
+                    (len(indent) if isinstance(indent, str) else indent) > _MAX_JSON_INDENT:
+                raise TemplateBudgetError(f"tojson() indent over {_MAX_JSON_INDENT} is not allowed in a template")
         if name in _SIZE_ARGUMENTS:
             for arg in args:
                 if isinstance(arg, int) and not isinstance(arg, bool) and abs(arg) > self.max_output:
                     raise TemplateBudgetError(f"{name}() with {arg} is over the template's limit of {self.max_output}")
         elif name == "join" and isinstance(target, list | tuple):
+            for item in target:
+                self._check_text(item)
             separator = len(str(args[0])) if args else 0
             made = sum(len(str(item)) for item in target) + separator * max(len(target) - 1, 0)
             self._fits_length(name, made)
@@ -164,6 +206,8 @@ class BudgetedSandbox(SandboxedEnvironment):
     def budget_write(self, value: Any) -> Any:
         """A piece of output, wherever it goes (the result, a ``set`` block, a macro's text), counted against
         ``WRITE_FACTOR`` times the output limit: buffers that are joined later cannot grow unseen."""
+        if not isinstance(value, str):
+            self._check_text(value)
         self.written += len(value) if isinstance(value, str) else len(str(value))
         if self.written > self.max_output * WRITE_FACTOR:
             raise TemplateBudgetError(f"the template wrote more than {self.max_output * WRITE_FACTOR} characters "
@@ -173,6 +217,8 @@ class BudgetedSandbox(SandboxedEnvironment):
     def budget_concat(self, *parts: Any) -> str:
         """``a ~ b``, refused before it is made when the result would pass the output limit."""
         self.step()
+        for part in parts:
+            self._check_text(part)
         texts = [str(part) for part in parts]
         if sum(len(t) for t in texts) > self.max_output:
             raise TemplateBudgetError(f"the template made a string longer than {self.max_output} characters")
@@ -188,8 +234,11 @@ class BudgetedSandbox(SandboxedEnvironment):
                 values = (list(values[0]), *values[1:])  # measured before joining; each item came through a step
                 args = (*args[:skip], *values)
             if values:
+                if name in _TEXT_FILTERS:
+                    self._check_text(values[0])
                 self._check_arguments(name, values[0], [*values[1:], *kwargs.values()])
                 if name == "format":
+                    self._check_text([*values[1:], *kwargs.values()])
                     self._check_printf(values[0], kwargs or list(values[1:]))
             return self._fits(function(*args, **kwargs))
 
@@ -208,6 +257,7 @@ class BudgetedSandbox(SandboxedEnvironment):
             args = (list(args[0]), *args[1:])
         self._check_arguments(name, target, [*args, *kwargs.values()])
         if name in ("format", "format_map") and isinstance(target, str):
+            self._check_text([*args, *kwargs.values()])
             self._check_str_format(target, [*args, *kwargs.values(), *(v for a in args if isinstance(a, dict)
                                                                        for v in a.values())])
         result = self._fits(super().call(__context, __obj, *args, **kwargs))
@@ -228,7 +278,8 @@ class BudgetedSandbox(SandboxedEnvironment):
         if operator == "**" and isinstance(left, int) and isinstance(right, int) and abs(left) > 1 and \
                 right * left.bit_length() > _MAX_INT_BITS:
             raise TemplateBudgetError(f"the template made an integer over {_MAX_INT_BITS} bits")
-        if operator == "%":
+        if operator == "%" and isinstance(left, str | bytes):
+            self._check_text(right)
             self._check_printf(left, right)
         if operator == "+" and isinstance(left, _SIZED) and isinstance(right, _SIZED) and \
                 len(left) + len(right) > self.max_output:
