@@ -110,6 +110,13 @@ SINGLE_CALL_HOSTILE = {
     "a printf argument of shared copies": "{% set s = 'x' * 5000 %}{{ ('%s' % ([s] * 20000,)) | length }}",
     "a str.format argument of shared copies": "{% set s = 'x' * 5000 %}{{ '{}'.format([s] * 20000) | length }}",
     "a join of nested lists": "{% set s = 'x' * 5000 %}{{ [[s] * 20000] | join | length }}",
+    "a join of a string's characters": "{% set s = 'x' * 12000 %}{{ s | join(s) | length }}",
+    "a str.join over a string": "{% set s = 'x' * 12000 %}{{ s.join(s) | length }}",
+    "a list as the join separator": "{% set s = 'x' * 5000 %}{{ ['a', 'b'] | join([s] * 20000) | length }}",
+    "a translate table as a list": "{% set s = 'x' * 5000 %}{{ ('x' * 20000).translate([s] * 200) | length }}",
+    "a case-folding sort of shared copies": "{% set s = 'x' * 5000 %}{{ ([s] * 20000) | sort | length }}",
+    "xml attributes of shared copies": "{% set s = 'x' * 5000 %}{{ {'a': [s] * 20000} | xmlattr | length }}",
+    "a list as an attribute name": "{% set s = 'x' * 5000 %}{{ 'ab' | sum([s] * 20000) | length }}",
 }
 
 

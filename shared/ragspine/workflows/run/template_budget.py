@@ -39,9 +39,17 @@ _CONTAINERS = (list, dict, set, bytearray)
 # Filters that turn their value into text first: a container's text is measured before it is made.
 _TEXT_FILTERS = frozenset({"string", "pprint", "tojson", "e", "escape", "forceescape", "safe", "upper", "lower",
                            "title", "capitalize", "trim", "striptags", "urlize", "urlencode", "wordcount", "center",
-                           "indent", "truncate", "wordwrap", "replace", "format"})
+                           "indent", "truncate", "wordwrap", "replace", "format", "xmlattr"})
 # JSON indentation multiplies with the nesting depth and the item count; no real template needs more.
 _MAX_JSON_INDENT = 64
+# Filters that copy each string of a list (case-folding for comparison): the copies may total this many outputs.
+_COPYING_FILTERS = frozenset({"sort", "unique", "min", "max", "groupby", "dictsort"})
+_COPY_FACTOR = 64
+# Filters whose arguments name attributes or pass plain values: a container or a long text there only
+# feeds error messages and lookups that repeat it.
+_ATTRIBUTE_FILTERS = frozenset({"groupby", "sum", "map", "select", "reject", "selectattr", "rejectattr", "sort",
+                                "unique", "min", "max", "dictsort", "attr"})
+_MAX_ATTRIBUTE_TEXT = 1000
 
 
 class TemplateBudgetError(SecurityError):
@@ -118,6 +126,12 @@ class BudgetedSandbox(SandboxedEnvironment):
 
     def _check_arguments(self, name: str, target: Any, args: list[Any]) -> None:
         """Refuse a call that would allocate past the output limit, before it runs."""
+        if name in _ATTRIBUTE_FILTERS:
+            for arg in args:
+                if isinstance(arg, str) and len(arg) > _MAX_ATTRIBUTE_TEXT:
+                    raise TemplateBudgetError(f"{name}() takes an attribute name or value of at most "
+                                              f"{_MAX_ATTRIBUTE_TEXT} characters")
+                self._check_text(arg)
         if name == "tojson":
             indent = args[0] if args else None
             if isinstance(indent, str | int) and not isinstance(indent, bool) and \
@@ -127,25 +141,37 @@ class BudgetedSandbox(SandboxedEnvironment):
             for arg in args:
                 if isinstance(arg, int) and not isinstance(arg, bool) and abs(arg) > self.max_output:
                     raise TemplateBudgetError(f"{name}() with {arg} is over the template's limit of {self.max_output}")
-        elif name == "join" and isinstance(target, list | tuple):
-            for item in target:
-                self._check_text(item)
-            separator = len(str(args[0])) if args else 0
-            made = sum(len(str(item)) for item in target) + separator * max(len(target) - 1, 0)
-            self._fits_length(name, made)
-        elif name == "join" and isinstance(target, str | bytes) and args and isinstance(args[0], list | tuple):
-            made = sum(len(item) for item in args[0] if isinstance(item, _SIZED))
-            self._fits_length(name, made + len(target) * max(len(args[0]) - 1, 0))
         elif name == "sum" and isinstance(target, list | tuple):
             start = next((arg for arg in args if isinstance(arg, _SIZED)), ())
             self._fits_length(name, len(start) + sum(len(item) for item in target if isinstance(item, _SIZED)))
-        elif name == "translate" and isinstance(target, str | bytes) and args and isinstance(args[0], dict):
-            longest = max((len(value) for value in args[0].values() if isinstance(value, _SIZED)), default=1)
+        elif name == "translate" and isinstance(target, str | bytes) and args and \
+                isinstance(args[0], dict | list | tuple):
+            table = args[0].values() if isinstance(args[0], dict) else args[0]
+            longest = max((len(value) for value in table if isinstance(value, _SIZED)), default=1)
             self._fits_length(name, len(target) * longest)
+        elif name in _COPYING_FILTERS and isinstance(target, list | tuple):
+            copied = sum(len(item) for item in target if isinstance(item, str | bytes))
+            if copied > self.max_output * _COPY_FACTOR:
+                raise TemplateBudgetError(f"{name}() would copy {copied} characters, over the template's limit of "
+                                          f"{self.max_output * _COPY_FACTOR}")
         elif name == "replace" and isinstance(target, str) and len(args) >= 2:
             old, new = str(args[0]), str(args[1])
             made = len(target) + (target.count(old) if old else len(target) + 1) * (len(new) - len(old))
             self._fits_length(name, made)
+
+    def _check_join(self, items: Any, separator: Any) -> None:
+        """A join of ``items`` (a string joins its characters) with ``separator``, measured before it is made."""
+        self._check_text(separator)
+        if isinstance(items, str | bytes):
+            count, total = len(items), len(items)
+        elif isinstance(items, list | tuple):
+            for item in items:
+                self._check_text(item)
+            count, total = len(items), sum(len(item) if isinstance(item, str | bytes) else len(str(item))
+                                           for item in items)
+        else:
+            return
+        self._fits_length("join", total + len(str(separator)) * max(count - 1, 0))
 
     def _check_printf(self, template: Any, values: Any) -> None:
         """A ``%`` format: every width and precision, written or taken from ``*``, within the output limit."""
@@ -236,6 +262,8 @@ class BudgetedSandbox(SandboxedEnvironment):
             if values:
                 if name in _TEXT_FILTERS:
                     self._check_text(values[0])
+                if name == "join":
+                    self._check_join(values[0], values[1] if len(values) > 1 else kwargs.get("d", ""))
                 self._check_arguments(name, values[0], [*values[1:], *kwargs.values()])
                 if name == "format":
                     self._check_text([*values[1:], *kwargs.values()])
@@ -253,8 +281,10 @@ class BudgetedSandbox(SandboxedEnvironment):
         self.step()
         name = getattr(__obj, "__name__", "")
         target = getattr(getattr(__obj, "__wrapped__", __obj), "__self__", None)  # str.format comes wrapped
-        if name == "join" and isinstance(target, str | bytes) and args and not isinstance(args[0], _SIZED):
-            args = (list(args[0]), *args[1:])
+        if name == "join" and isinstance(target, str | bytes) and args:
+            if not isinstance(args[0], _SIZED):
+                args = (list(args[0]), *args[1:])
+            self._check_join(args[0], target)
         self._check_arguments(name, target, [*args, *kwargs.values()])
         if name in ("format", "format_map") and isinstance(target, str):
             self._check_text([*args, *kwargs.values()])
