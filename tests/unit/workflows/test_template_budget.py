@@ -117,6 +117,7 @@ SINGLE_CALL_HOSTILE = {
     "a case-folding sort of shared copies": "{% set s = 'x' * 5000 %}{{ ([s] * 20000) | sort | length }}",
     "xml attributes of shared copies": "{% set s = 'x' * 5000 %}{{ {'a': [s] * 20000} | xmlattr | length }}",
     "a list as an attribute name": "{% set s = 'x' * 5000 %}{{ 'ab' | sum([s] * 20000) | length }}",
+    "a list.index miss quoting its value": "{% set s = 'x' * 5000 %}{{ ['a'].index([s] * 20000) }}",
 }
 
 

@@ -154,6 +154,8 @@ class BudgetedSandbox(SandboxedEnvironment):
             if copied > self.max_output * _COPY_FACTOR:
                 raise TemplateBudgetError(f"{name}() would copy {copied} characters, over the template's limit of "
                                           f"{self.max_output * _COPY_FACTOR}")
+        elif name == "index" and isinstance(target, list) and args:
+            self._check_text(args[0])  # a miss raises "<repr of the value> is not in list"
         elif name == "replace" and isinstance(target, str) and len(args) >= 2:
             old, new = str(args[0]), str(args[1])
             made = len(target) + (target.count(old) if old else len(target) + 1) * (len(new) - len(old))
