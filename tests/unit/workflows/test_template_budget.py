@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -145,3 +147,45 @@ def test_formatting_and_lists_of_ordinary_size_still_render() -> None:
             "{{ {'a': [1, 'b']} | tojson(indent=2) | length }} {{ ['x'] * 3 }} {{ rows | upper }}")
     assert render_jinja(text, {"rows": ["a", "b"]}) == (
         "00042|ab    |3.14        r|2.500   7 [1, 2, 3] a-b [1, 2] xbc True 31 ['x', 'x', 'x'] ['A', 'B']")
+
+
+def _sweep_cases() -> list[str]:
+    from jinja2.sandbox import SandboxedEnvironment
+
+    cases = []
+    for name in sorted(SandboxedEnvironment().filters):
+        for value in ("s", "l", "d"):
+            cases += [f"{{{{ ({value} | {name}{args}) | length }}}}" for args in ("", "(n)", "(s)", "(l)", "(s, s)")]
+    for method in (m for m in dir(str) if not m.startswith("_")):
+        cases += [f"{{{{ s.{method}{args} | length }}}}" for args in ("()", "(n)", "(s)", "(l)", "(s, s)", "(d)")]
+    for method in (m for m in dir(list) if not m.startswith("_")):
+        cases += [f"{{% set k = [s] %}}{{% for i in range(20) %}}{{{{ k.{method}{args} or '' }}}}{{% endfor %}}"
+                  for args in ("()", "(l)", "(s)", "(0, l)")]
+    return cases
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/self/statm and caps RLIMIT_AS")
+def test_no_filter_or_method_makes_gigabytes_from_a_long_string_and_its_shared_copies() -> None:
+    """Every filter and str/list method over a long string, a list of its copies and a dict holding them.
+
+    Such a list is small (80,000 references) but its text is 6.4 GB: before the budget measured
+    these calls, a dozen of them (join, sort, xmlattr, translate, list.index, ...) built that text.
+    The address space is capped for the sweep, so a call that still tried would fail with MemoryError.
+    """
+    import resource
+
+    setup = "{% set s = 'x' * 80000 %}{% set l = [s] * 80000 %}{% set d = {'a': l} %}{% set n = 70000 %}"
+    size = int(Path("/proc/self/statm").read_text().split()[0]) * resource.getpagesize()
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    resource.setrlimit(resource.RLIMIT_AS, (size + 768 * 1024 * 1024, hard))
+    failures = []
+    try:
+        for case in _sweep_cases():
+            try:
+                render_jinja(setup + case, {})
+            except WorkflowNodeFailedError as error:
+                if "MemoryError" in error.message:
+                    failures.append(case)
+    finally:
+        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+    assert failures == []
