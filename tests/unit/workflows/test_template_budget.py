@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -82,3 +84,108 @@ def test_a_budget_failure_is_a_failed_run_not_a_crash() -> None:
     result = WorkflowExecutor().run(compile_plan(read_dsl(doc)), {})
     assert result.status is RunStatus.FAILED and result.error_code == "WORKFLOW_NODE_FAILED"
     assert "range()" in (result.error or "")
+
+
+# One call that does unbounded work before it returns: each is refused before the value is made, so the
+# render's peak allocation stays small (unrefused, each allocates 100 MB or more, or runs for minutes).
+SINGLE_CALL_HOSTILE = {
+    "lorem ipsum paragraphs": "{{ lipsum(40000) | length }}",
+    "a printf width": "{{ '%0100000000d' % 1 }}",
+    "a printf star width": "{{ '%*d' % (100000000, 1) }}",
+    "a format-filter width": "{{ '%0100000000d' | format(1) }}",
+    "a str.format width": "{{ '{:>100000000}'.format(1) }}",
+    "a str.format nested width": "{{ '{:>{w}}'.format(1, w=100000000) }}",
+    "a str.join of shared copies": "{% set s = 'x' * 50000 %}{% set l = [] %}{% for i in range(2000) %}"
+                                   "{{ l.append(s) or '' }}{% endfor %}{{ ''.join(l) | length }}",
+    "a join of a generator": "{% set s = 'x' * 50000 %}{{ ([s, s] * 1000) | map('string') | join | length }}",
+    "a list doubled in place": "{% set l = ['x'] %}{% for i in range(24) %}{{ l.extend(l) or '' }}{% endfor %}"
+                               "{{ l | length }}",
+    "a translate table of long strings": "{{ ('a' * 20000).translate({97: 'x' * 20000}) | length }}",
+    "a sum of lists": "{% set inner = ['x'] * 80000 %}{{ ([inner] * 100) | sum(start=[]) | length }}",
+    "a deep JSON indent": "{{ [[[1]]] | tojson(indent=10000000) | length }}",
+    # A short list of one long string, written out as text: its items are counted before str() makes it.
+    "a list of shared copies written out": "{% set s = 'x' * 5000 %}{{ [s] * 20000 }}",
+    "a list of shared copies upper-cased": "{% set s = 'x' * 5000 %}{{ ([s] * 20000) | upper | length }}",
+    "a list of shared copies concatenated": "{% set s = 'x' * 5000 %}{{ ('a' ~ ([s] * 20000)) | length }}",
+    "a list of shared copies as JSON": "{% set s = 'x' * 5000 %}{{ ([s] * 20000) | tojson | length }}",
+    "a namespace of shared copies": "{% set s = 'x' * 5000 %}{% set ns = namespace(v=[s] * 20000) %}{{ ns }}",
+    "a printf argument of shared copies": "{% set s = 'x' * 5000 %}{{ ('%s' % ([s] * 20000,)) | length }}",
+    "a str.format argument of shared copies": "{% set s = 'x' * 5000 %}{{ '{}'.format([s] * 20000) | length }}",
+    "a join of nested lists": "{% set s = 'x' * 5000 %}{{ [[s] * 20000] | join | length }}",
+    "a join of a string's characters": "{% set s = 'x' * 12000 %}{{ s | join(s) | length }}",
+    "a str.join over a string": "{% set s = 'x' * 12000 %}{{ s.join(s) | length }}",
+    "a list as the join separator": "{% set s = 'x' * 5000 %}{{ ['a', 'b'] | join([s] * 20000) | length }}",
+    "a translate table as a list": "{% set s = 'x' * 5000 %}{{ ('x' * 20000).translate([s] * 200) | length }}",
+    "a case-folding sort of shared copies": "{% set s = 'x' * 5000 %}{{ ([s] * 20000) | sort | length }}",
+    "xml attributes of shared copies": "{% set s = 'x' * 5000 %}{{ {'a': [s] * 20000} | xmlattr | length }}",
+    "a list as an attribute name": "{% set s = 'x' * 5000 %}{{ 'ab' | sum([s] * 20000) | length }}",
+    "a list.index miss quoting its value": "{% set s = 'x' * 5000 %}{{ ['a'].index([s] * 20000) }}",
+}
+
+
+@pytest.mark.parametrize("name", sorted(SINGLE_CALL_HOSTILE))
+def test_single_calls_are_refused_before_they_make_a_large_value(name: str) -> None:
+    import tracemalloc
+
+    tracemalloc.start()
+    began = time.monotonic()
+    try:
+        with pytest.raises(WorkflowNodeFailedError) as caught:
+            render_jinja(SINGLE_CALL_HOSTILE[name], {})
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert caught.value.message.startswith("template error")
+    assert peak < 16 * 1024 * 1024, f"the render allocated {peak / 1e6:.0f} MB before it was refused"
+    assert time.monotonic() - began < 5
+
+
+def test_formatting_and_lists_of_ordinary_size_still_render() -> None:
+    text = ("{{ '%05d|%-6s|%.2f' % (42, 'ab', 3.14159) }} {{ '{:>8}|{:.3f}'.format('r', 2.5) }} "
+            "{{ '%3d' | format(7) }} {% set l = [1, 2] %}{{ l.extend([3]) or '' }}{{ l }} {{ '-'.join(['a', 'b']) }} "
+            "{{ [[1], [2]] | sum(start=[]) }} {{ 'abc'.translate({97: 'x'}) }} {{ lipsum(1, html=False) | length > 0 }} "
+            "{{ {'a': [1, 'b']} | tojson(indent=2) | length }} {{ ['x'] * 3 }} {{ rows | upper }}")
+    assert render_jinja(text, {"rows": ["a", "b"]}) == (
+        "00042|ab    |3.14        r|2.500   7 [1, 2, 3] a-b [1, 2] xbc True 31 ['x', 'x', 'x'] ['A', 'B']")
+
+
+def _sweep_cases() -> list[str]:
+    from jinja2.sandbox import SandboxedEnvironment
+
+    cases = []
+    for name in sorted(SandboxedEnvironment().filters):
+        for value in ("s", "l", "d"):
+            cases += [f"{{{{ ({value} | {name}{args}) | length }}}}" for args in ("", "(n)", "(s)", "(l)", "(s, s)")]
+    for method in (m for m in dir(str) if not m.startswith("_")):
+        cases += [f"{{{{ s.{method}{args} | length }}}}" for args in ("()", "(n)", "(s)", "(l)", "(s, s)", "(d)")]
+    for method in (m for m in dir(list) if not m.startswith("_")):
+        cases += [f"{{% set k = [s] %}}{{% for i in range(20) %}}{{{{ k.{method}{args} or '' }}}}{{% endfor %}}"
+                  for args in ("()", "(l)", "(s)", "(0, l)")]
+    return cases
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/self/statm and caps RLIMIT_AS")
+def test_no_filter_or_method_makes_gigabytes_from_a_long_string_and_its_shared_copies() -> None:
+    """Every filter and str/list method over a long string, a list of its copies and a dict holding them.
+
+    Such a list is small (80,000 references) but its text is 6.4 GB: before the budget measured
+    these calls, a dozen of them (join, sort, xmlattr, translate, list.index, ...) built that text.
+    The address space is capped for the sweep, so a call that still tried would fail with MemoryError.
+    """
+    import resource
+
+    setup = "{% set s = 'x' * 80000 %}{% set l = [s] * 80000 %}{% set d = {'a': l} %}{% set n = 70000 %}"
+    size = int(Path("/proc/self/statm").read_text().split()[0]) * resource.getpagesize()
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    resource.setrlimit(resource.RLIMIT_AS, (size + 768 * 1024 * 1024, hard))
+    failures = []
+    try:
+        for case in _sweep_cases():
+            try:
+                render_jinja(setup + case, {})
+            except WorkflowNodeFailedError as error:
+                if "MemoryError" in error.message:
+                    failures.append(case)
+    finally:
+        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+    assert failures == []
