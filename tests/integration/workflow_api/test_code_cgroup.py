@@ -17,11 +17,21 @@ import pytest
 
 from ragspine.workflows.errors import WorkflowNodeFailedError
 from ragspine.workflows.run import code_cgroup, code_jail
-from ragspine.workflows.run.code_cgroup import cgroup_mode
 from ragspine.workflows.run.code_node import CodeLimits, execute_python
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux") or os.geteuid() != 0,
                                 reason="the namespace jail is built by root on Linux")
+
+
+def cgroup_mode() -> str:
+    """The mode a run gets on this host, read from the group the product would make for it."""
+    group = code_cgroup.create_run_cgroup(code_cgroup.RunLimits(processes=4, memory_bytes=64 << 20, cpus=1.0))
+    if group is None:
+        return "rlimits"
+    group.end()
+    return group.mode
+
+
 GROUPED = pytest.mark.skipif(cgroup_mode() == "rlimits", reason="this host gives code runs no control group")
 
 FORK_BOMB = """

@@ -108,11 +108,6 @@ class RunCgroup:
         return found
 
 
-def cgroup_mode() -> Mode:
-    """What this host gives a code run: a cgroup v2 or v1 group per run, or rlimits alone."""
-    return _detect()[0]
-
-
 def create_run_cgroup(limits: RunLimits) -> RunCgroup | None:
     """A new group for one run with ``limits`` set, or None where the host gives none (rlimits alone).
 
