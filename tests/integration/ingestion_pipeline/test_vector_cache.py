@@ -36,7 +36,7 @@ class CountingEmbedder(HashingEmbedder):
 def model(settings: Settings, monkeypatch: pytest.MonkeyPatch) -> CountingEmbedder:
     counting = CountingEmbedder()
     monkeypatch.setattr(bootstrap, "build_embedders", lambda _settings: (counting, counting))
-    bootstrap.get_services.cache_clear()
+    bootstrap.close_services()
     return counting
 
 
@@ -97,7 +97,7 @@ def test_the_same_passages_under_another_file_name_embed_nothing(model: Counting
 def test_the_cache_can_be_turned_off(model: CountingEmbedder, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("RAGSPINE_VECTOR_CACHE", "false")
     bootstrap.get_settings.cache_clear()
-    bootstrap.get_services.cache_clear()
+    bootstrap.close_services()
     folder = tmp_path / "docs"
     _write(folder, ["Zebras have stripes and live in herds on the savanna."])
     _ingest(folder)

@@ -40,7 +40,7 @@ def held(settings: Settings, monkeypatch: pytest.MonkeyPatch) -> Iterator[HeldEm
     """The services with the held embedder as the document embedder (vectors in the background)."""
     embedder = HeldEmbedder()
     monkeypatch.setattr(bootstrap, "build_embedders", lambda _settings: (HashingEmbedder(32), embedder))
-    bootstrap.get_services.cache_clear()
+    bootstrap.close_services()
     yield embedder
     embedder.release.set()
 
