@@ -103,6 +103,7 @@ def test_a_corrupt_index_file_gives_an_honest_answer_not_a_crash(loaded: Service
     from ragspine.bootstrap import build_services
 
     path = loaded.settings.chunks_db_path
+    close_services()  # the process that wrote the index ends (closing checkpoints its WAL into the file)
     path.write_bytes(b"this is not a sqlite database" * 100)
     for suffix in ("-wal", "-shm"):
         path.with_name(path.name + suffix).unlink(missing_ok=True)
