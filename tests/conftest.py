@@ -12,10 +12,11 @@ from typing import Any
 import pytest
 from hypothesis import settings as hypothesis_settings
 
-from ragspine.bootstrap import get_services
 from ragspine.settings import Settings, get_settings
 from tests.support.cfn import REPO_ROOT, dynamodb_create_table_kwargs
+from tests.support.fd_guard import FdGuard
 from tests.support.moto_dynamodb import serialize_dynamodb_calls
+from tests.support.process_caches import close_services
 from tests.support.sam_build import build as sam_build_into
 
 # No Hypothesis deadline anywhere: a per-example time limit is a timed assertion, and it fails
@@ -25,8 +26,10 @@ hypothesis_settings.load_profile("ragspine")
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Every moto DynamoDB request atomic, as the service's are (see tests/support/moto_dynamodb.py)."""
+    """Every moto DynamoDB request atomic, as the service's are (see tests/support/moto_dynamodb.py);
+    each test module closes the descriptors it opens (tests/support/fd_guard.py)."""
     serialize_dynamodb_calls()
+    config.pluginmanager.register(FdGuard(), "fd-guard")
 
 EVENTS_DIR = REPO_ROOT / "events"
 FACTS_TABLE = "ragspine-facts-test"
@@ -36,7 +39,7 @@ TODAY = "2026-11-30"
 
 def _reset_caches() -> None:
     get_settings.cache_clear()
-    get_services.cache_clear()
+    close_services()
 
 
 @pytest.fixture

@@ -65,6 +65,20 @@ class Services:
         """The current date as the services see it (pinned by RAGSPINE_TODAY in tests)."""
         return self.clock()
 
+    def close(self) -> None:
+        """Stop this bundle's background embedder and close its stores' connections (a rebuild, shutdown)."""
+        with _SHARED_BACKFILL_LOCK:
+            for held, background in [entry for entry in _SHARED_BACKFILL if entry[0] is self]:
+                _SHARED_BACKFILL.remove((held, background))
+                background.stop()
+        workflows = self.__dict__.get("workflows")  # built on first use only
+        for port in (self.facts, self.retrieval.index if self.retrieval else None,
+                     self.retrieval.document_embedder if self.retrieval else None,
+                     workflows.store if workflows else None, workflows.runs if workflows else None):
+            close = getattr(port, "close", None)
+            if callable(close):
+                close()
+
     @cached_property
     def workflows(self) -> WorkflowComponents:
         """The workflow surfaces' store, gate and executor ports, built on first use only."""

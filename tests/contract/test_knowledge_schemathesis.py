@@ -23,6 +23,7 @@ from ragspine.knowledge.contract import load_contract
 from ragspine.knowledge.identity import dev_key, new_token, sign_dev_assertion
 from ragspine.settings import Settings
 from tests.support.contract_run import ContractRun, run_engine
+from tests.support.process_caches import close_knowledge_gateway
 
 schemathesis = pytest.importorskip("schemathesis")
 
@@ -43,7 +44,7 @@ CONFIG: dict[str, Any] = {
 def gateway_run(settings: Settings) -> Iterator[ContractRun]:
     from ragspine.api.app import create_local_app
 
-    get_knowledge_gateway.cache_clear()
+    close_knowledge_gateway()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         app = create_local_app(settings)
@@ -62,7 +63,7 @@ def gateway_run(settings: Settings) -> Iterator[ContractRun]:
         schema.app = app
         schema.config.update(base_url="http://127.0.0.1")  # type: ignore[attr-defined]
         yield run_engine(schema)
-    get_knowledge_gateway.cache_clear()
+    close_knowledge_gateway()
 
 
 def test_the_gateway_keeps_its_contract_in_every_phase(gateway_run: ContractRun) -> None:

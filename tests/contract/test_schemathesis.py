@@ -21,12 +21,12 @@ from pathlib import Path
 
 import pytest
 
-from ragspine.bootstrap import get_services
 from ragspine.settings import get_settings
 from ragspine.workflows.surfaces.key_admin import create_app_key, create_n8n_key
 from ragspine.workflows.surfaces.sqlite_store import SqliteWorkflowStore
 from tests.fakes.llm import RecordingLLMProvider
 from tests.support.contract_run import ContractRun, run_engine
+from tests.support.process_caches import close_services
 from tests.support.workflow_api import LLM_REPLY, make_components, summarise_dsl
 
 schemathesis = pytest.importorskip("schemathesis")
@@ -41,7 +41,7 @@ SURFACES = {"/v1/workflows/run": "dify", "/v1/workflows/tasks/": "dify", "/v1/pa
 
 def _reset() -> None:
     get_settings.cache_clear()
-    get_services.cache_clear()
+    close_services()
 
 
 @pytest.fixture(scope="module")

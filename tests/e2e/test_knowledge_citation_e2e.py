@@ -16,16 +16,17 @@ from ragspine.knowledge.identity import dev_key, new_token, sign_dev_assertion
 from ragspine.settings import Settings
 from tests.support.cfn import REPO_ROOT
 from tests.support.loopback import serve
+from tests.support.process_caches import close_knowledge_gateway
 
 SAMPLE = REPO_ROOT / "shared" / "ragspine" / "samples" / "acme" / "ACME_FY2025_MDA.docx"
 
 
 @pytest.fixture
 def service(settings: Settings) -> Iterator[str]:
-    get_knowledge_gateway.cache_clear()
+    close_knowledge_gateway()
     with serve(create_local_app(settings), name="knowledge-e2e-uvicorn", log_level="error") as base_url:
         yield base_url
-    get_knowledge_gateway.cache_clear()
+    close_knowledge_gateway()
 
 
 def test_upload_watch_read_a_citation_and_download(service: str, settings: Settings) -> None:

@@ -22,6 +22,7 @@ from ragspine.retrieval.model import SearchFilters
 from ragspine.samples.build_acme import SAMPLES_DIR
 from ragspine.sensitivity import Sensitivity
 from ragspine.settings import Settings
+from tests.support.process_caches import close_services
 from tests.support.samples import read_facts_csv
 
 if TYPE_CHECKING:
@@ -40,7 +41,6 @@ SAMPLE_DOCS = [d["file"] for d in yaml.safe_load((SAMPLES_DIR / "manifest.yaml")
 @pytest.fixture(scope="module")
 def ingested(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A data folder after one ``load-samples`` on an empty one (ingested once per module: tests copy it)."""
-    from ragspine.bootstrap import get_services
     from ragspine.settings import get_settings
 
     folder = tmp_path_factory.mktemp("ingested") / "data"
@@ -50,10 +50,10 @@ def ingested(tmp_path_factory: pytest.TempPathFactory) -> Path:
             patch.setenv(name, value)
         patch.delenv("RAGSPINE_BACKEND", raising=False)
         get_settings.cache_clear()
-        get_services.cache_clear()
+        close_services()
         result = runner.invoke(app, ["load-samples"], env=WIDE)
         get_settings.cache_clear()
-        get_services.cache_clear()
+        close_services()
     assert result.exit_code == 0, result.output
     assert "8 succeeded, 0 failed" in result.output
     assert "sample data: 8 of 8 documents ingested (8 now, 0 unchanged): 114 facts, " in result.output
@@ -187,12 +187,11 @@ def test_ask_json_is_the_api_response_shape(loaded: Settings) -> None:
 
 
 def test_two_data_dirs_are_independent(loaded: Settings, tmp_path, monkeypatch) -> None:
-    from ragspine.bootstrap import get_services
     from ragspine.settings import get_settings
 
     monkeypatch.setenv("RAGSPINE_DATA_DIR", str(tmp_path / "other"))
     get_settings.cache_clear()
-    get_services.cache_clear()
+    close_services()
     result = runner.invoke(app, ["ask", "2024年日本的毛利率是多少"])
     assert result.exit_code == 0
     assert "未找到" in result.output  # the fresh folder holds no facts: honest, no number
@@ -206,13 +205,12 @@ def test_empty_question_exits_2_with_a_clear_message(settings: Settings) -> None
 
 
 def test_invalid_settings_are_refused_at_start_up(settings: Settings, monkeypatch) -> None:
-    from ragspine.bootstrap import get_services
     from ragspine.settings import get_settings
 
     monkeypatch.setenv("RAGSPINE_BACKEND", "aws")
     monkeypatch.delenv("RAGSPINE_FACTS_TABLE", raising=False)
     get_settings.cache_clear()
-    get_services.cache_clear()
+    close_services()
     result = runner.invoke(app, ["ask", "营收"])
     assert result.exit_code == 2
     assert "RAGSPINE_FACTS_TABLE is required" in result.output

@@ -20,6 +20,7 @@ from ragspine.llm.extractive import parse_user_message, split_sentences
 from ragspine.qa.prompt import ANSWER_LANGUAGE_AGAIN
 from ragspine.settings import Settings
 from tests.support.chat_server import chat_server
+from tests.support.process_caches import close_services
 
 runner = CliRunner()
 QUESTIONS = Path(__file__).resolve().parents[2] / "shared/ragspine/domains/acme/narrative_eval.yaml"
@@ -80,7 +81,6 @@ def test_the_text_report_names_each_count(settings: Settings) -> None:
 
 
 def test_ask_prints_what_became_of_the_narrative_part(settings: Settings, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    from ragspine.bootstrap import get_services
     from ragspine.settings import get_settings
 
     assert runner.invoke(app, ["load-samples"]).exit_code == 0
@@ -88,10 +88,10 @@ def test_ask_prints_what_became_of_the_narrative_part(settings: Settings, monkey
         monkeypatch.setenv("RAGSPINE_LLM_PROVIDER", "openai")
         monkeypatch.setenv("RAGSPINE_OPENAI_BASE_URL", server.base_url)
         get_settings.cache_clear()
-        get_services.cache_clear()
+        close_services()
         result = runner.invoke(app, ["ask", "香港的营收为什么下降？"])
         get_settings.cache_clear()
-        get_services.cache_clear()
+        close_services()
 
     assert result.exit_code == 0, result.output
     assert "  narrative: provenance_rejected (provenance_rejected) unsupported: 9" in result.output

@@ -31,6 +31,7 @@ from ragspine.settings import Settings, get_settings
 from ragspine.workflows.surfaces.keys import verify_key
 from ragspine.workflows.surfaces.records import KeyKind
 from tests.support.cfn import dynamodb_create_table_kwargs
+from tests.support.process_caches import close_knowledge_gateway, close_services
 
 GATEWAY_SECRET = "ragspine/test/gateway"
 PEPPER_SECRET = "ragspine/test/api-key-pepper"
@@ -50,8 +51,8 @@ def _reset(monkeypatch: pytest.MonkeyPatch, **env: str) -> None:
     for name, value in env.items():
         monkeypatch.setenv(f"RAGSPINE_{name}", value)
     get_settings.cache_clear()
-    get_services.cache_clear()
-    get_knowledge_gateway.cache_clear()
+    close_services()
+    close_knowledge_gateway()
     aws_secrets._provider.cache_clear()  # a fresh Powertools cache per test: each test is a cold start
 
 
@@ -213,7 +214,7 @@ class TestApiKeyPepper:
         assert created.exit_code == 0, created.output
         key = created.stdout.strip().rsplit(" ", 1)[-1]
         # WHEN the n8n API is called with it through a freshly started workflow function
-        get_services.cache_clear()
+        close_services()
         invoke = _invoker(_cold_start("functions.workflow.app"), load_event, lambda_context)
         event_key = load_event("workflow_n8n_list")["headers"]["X-N8N-API-KEY"]
         status, body = invoke("workflow_n8n_list", **{event_key: key})

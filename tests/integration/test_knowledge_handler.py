@@ -14,6 +14,7 @@ from ragspine.knowledge.identity import dev_key, sign_dev_assertion
 from ragspine.settings import Settings, get_settings
 from tests.support.cfn import dynamodb_create_table_kwargs
 from tests.support.knowledge_api import token_record
+from tests.support.process_caches import close_knowledge_gateway
 
 Invoke = Callable[..., tuple[int, dict[str, Any]]]
 BUCKET = "ragspine-uploads-test"
@@ -34,7 +35,7 @@ def invoke(aws_settings: Settings, aws: Any, monkeypatch: pytest.MonkeyPatch, lo
                         "STAGING_BUCKET": BUCKET, "INGEST_STATE_MACHINE_ARN": machine}.items():
         monkeypatch.setenv(f"RAGSPINE_{name}", value)
     get_settings.cache_clear()
-    get_knowledge_gateway.cache_clear()
+    close_knowledge_gateway()
     settings = get_settings()
     module = importlib.import_module("functions.knowledge.app")
     first = load_event("knowledge_space_list")
@@ -52,7 +53,7 @@ def invoke(aws_settings: Settings, aws: Any, monkeypatch: pytest.MonkeyPatch, lo
         return response["statusCode"], json.loads(response["body"])
 
     yield call
-    get_knowledge_gateway.cache_clear()
+    close_knowledge_gateway()
 
 
 def test_a_space_lives_and_dies_through_the_lambda(invoke: Invoke) -> None:

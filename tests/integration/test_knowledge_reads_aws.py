@@ -24,6 +24,7 @@ from ragspine.bootstrap import build_ingest_context, get_knowledge_gateway, get_
 from ragspine.settings import Settings, get_settings
 from tests.support.cfn import REPO_ROOT, dynamodb_create_table_kwargs
 from tests.support.knowledge_api import Gateway, issue_token
+from tests.support.process_caches import close_knowledge_gateway, close_services
 
 BUCKET = "ragspine-uploads-test"
 POLICY = (REPO_ROOT / "shared" / "ragspine" / "samples" / "acme" / "ACME_Product_Policy.md").read_bytes()
@@ -59,15 +60,15 @@ def aws_gateway(aws_settings: Settings, aws: Any, monkeypatch: pytest.MonkeyPatc
                         "INGEST_STATE_MACHINE_ARN": "arn:aws:states:us-east-1:123456789012:stateMachine:x"}.items():
         monkeypatch.setenv(f"RAGSPINE_{name}", value)
     get_settings.cache_clear()
-    get_knowledge_gateway.cache_clear()
-    get_services.cache_clear()
+    close_knowledge_gateway()
+    close_services()
     app = create_app(routers=[])
     knowledge.install(app, get_settings())
     get_knowledge_gateway().launcher = _InProcessLauncher()
     with TestClient(app, raise_server_exceptions=False) as client:
         yield Gateway(client, get_settings(), issue_token())
-    get_knowledge_gateway.cache_clear()
-    get_services.cache_clear()
+    close_knowledge_gateway()
+    close_services()
 
 
 def _upload(gateway: Gateway) -> dict[str, Any]:

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from ragspine.bootstrap import get_services
 from ragspine.settings import get_settings
+from tests.support.process_caches import close_services
 
 
 def point_at(patch: pytest.MonkeyPatch, domain_dir: Path, data: Path, *, today: str = "2025-09-15") -> None:
@@ -18,4 +18,4 @@ def point_at(patch: pytest.MonkeyPatch, domain_dir: Path, data: Path, *, today: 
     patch.delenv("RAGSPINE_BACKEND", raising=False)
     patch.delenv("RAGSPINE_FAQ_PATH", raising=False)
     get_settings.cache_clear()
-    get_services.cache_clear()
+    close_services()

@@ -36,6 +36,7 @@ from urllib.parse import quote_plus
 import pytest
 
 from tests.support.cfn import REPO_ROOT, load_template
+from tests.support.process_caches import close_knowledge_gateway, close_services
 
 REGION = "us-east-1"
 ACCOUNT = "123456789012"
@@ -298,7 +299,6 @@ def deploy_stack(monkeypatch: pytest.MonkeyPatch, load_event: Callable[[str], di
     from moto.stepfunctions.parser.asl.component.common.retry import retrier_decl
 
     from ragspine.aws.domain_store import forget_published_domain
-    from ragspine.bootstrap import get_knowledge_gateway, get_services
     from ragspine.settings import get_settings
 
     template = load_template()
@@ -417,8 +417,8 @@ def deploy_stack(monkeypatch: pytest.MonkeyPatch, load_event: Callable[[str], di
                 subscriptions.append(S3Subscription(logical, spec["Bucket"], events, rules.get("prefix", ""),
                                                     rules.get("suffix", "")))
         get_settings.cache_clear()
-        get_services.cache_clear()
-        get_knowledge_gateway.cache_clear()
+        close_services()
+        close_knowledge_gateway()
         forget_published_domain()  # a new stack: its domain bucket is read afresh
         handlers = {logical: handler_factory(logical, properties, {**own_environment[logical], **overrides})
                     for logical, properties in _functions(template).items()}
@@ -427,8 +427,8 @@ def deploy_stack(monkeypatch: pytest.MonkeyPatch, load_event: Callable[[str], di
             yield holder[0]
         finally:
             get_settings.cache_clear()
-            get_services.cache_clear()
-            get_knowledge_gateway.cache_clear()
+            close_services()
+            close_knowledge_gateway()
             forget_published_domain()
 
 

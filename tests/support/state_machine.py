@@ -27,6 +27,7 @@ from ragspine.ingestion.operations import Operation
 from ragspine.ingestion.steps import StepContext
 from ragspine.settings import get_settings
 from tests.support.cfn import REPO_ROOT, dynamodb_create_table_kwargs
+from tests.support.process_caches import close_services
 
 REGION = "us-east-1"
 BUCKET = "ragspine-uploads-test"
@@ -112,7 +113,7 @@ def moto_ingest_pipeline(monkeypatch: pytest.MonkeyPatch, load_event: Callable[[
     for name, value in env.items():
         monkeypatch.setenv(name, value)
     get_settings.cache_clear()
-    get_services.cache_clear()
+    close_services()
     worker = importlib.import_module("functions.worker.app")
     holder: list[StateMachinePipeline] = []
 
@@ -147,4 +148,4 @@ def moto_ingest_pipeline(monkeypatch: pytest.MonkeyPatch, load_event: Callable[[
             yield holder[0]
         finally:
             get_settings.cache_clear()
-            get_services.cache_clear()
+            close_services()

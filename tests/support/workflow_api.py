@@ -78,6 +78,19 @@ class WorkflowApi:
         """Headers with an X-N8N-API-KEY (this API's own by default)."""
         return {"X-N8N-API-KEY": key or self.n8n_key}
 
+    def close(self) -> None:
+        """Close the client and the stores' connections (one per thread that used them)."""
+        self.client.close()
+        close_stores(self.components)
+
+
+def close_stores(components: WorkflowComponents) -> None:
+    """Close the workflow and run stores of ``components`` (those that hold connections)."""
+    for store in (components.store, components.runs):
+        close = getattr(store, "close", None)
+        if callable(close):
+            close()
+
 
 def make_components(store: WorkflowStore, *, enabled: bool = True, llm: Any = None,
                     methods: tuple[str, ...] = ("GET", "POST"), max_bytes: int = 4096, burst: int = 100,

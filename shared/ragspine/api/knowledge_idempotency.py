@@ -44,6 +44,10 @@ class SqlitePersistenceLayer(BasePersistenceLayer):
         with self._db.connection() as conn:
             conn.executescript(_SCHEMA)
 
+    def close(self) -> None:
+        """Close every thread's connection."""
+        self._db.close()
+
     @staticmethod
     def _record(row: tuple[Any, ...]) -> DataRecord:
         return DataRecord(idempotency_key=row[0], status=row[1], expiry_timestamp=row[2],

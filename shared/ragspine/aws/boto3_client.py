@@ -12,6 +12,16 @@ from typing import Any, Generic, TypeVar, cast
 ClientT = TypeVar("ClientT")
 
 
+def shared_botocore_session() -> Any:
+    """The botocore session under boto3's default session, which ``new_client`` builds every client from:
+    one set of credentials, configuration and event hooks per process."""
+    import boto3
+
+    if boto3.DEFAULT_SESSION is None:
+        boto3.setup_default_session()
+    return boto3.DEFAULT_SESSION._session  # type: ignore[union-attr]
+
+
 def new_client(service: str, *, region: str | None = None, endpoint_url: str | None = None,
                config: Mapping[str, Any] | None = None) -> Any:
     """A new boto3 client for ``service``; ``config`` holds ``botocore.config.Config`` arguments."""

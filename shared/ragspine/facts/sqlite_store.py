@@ -152,7 +152,7 @@ class SqliteFactStore:
             return len(doomed)
 
     def close(self) -> None:
-        """Close this thread's connection (other threads close theirs on exit)."""
+        """Close every thread's connection."""
         self._db.close()
 
 

@@ -121,7 +121,7 @@ class SqliteOperationStore:
                          (version.doc_id, version.version_id, version.operation_id, version.extraction))
 
     def close(self) -> None:
-        """Close this thread's connection."""
+        """Close every thread's connection."""
         self._db.close()
 
 

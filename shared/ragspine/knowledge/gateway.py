@@ -149,6 +149,13 @@ class Gateway:
     clock: Callable[[], datetime] = field(default=utcnow)
     evidence: EvidenceIndex | None = None  # None: no chunk index configured, search is unavailable
 
+    def close(self) -> None:
+        """Stop the background runs and close the stores' connections (the ports that hold any)."""
+        for port in (self.launcher, self.store, self.ingestion, self.staging, self.texts):
+            close = getattr(port, "close", None)
+            if callable(close):
+                close()
+
     def access(self, principal: Principal, space_id: str) -> Access:
         """What ``principal`` may do in a space (grants read now: nothing is cached)."""
         return access(principal, self.store.grants(space_id), admin_roles=self.config.admin_roles)

@@ -41,11 +41,18 @@ class ThreadOperationLauncher:
         self._queue = FairQueue(per_key_limit=max(1, self._workers - 1))
         self._changed = threading.Condition()
         self._threads: list[threading.Thread] = []
+        self._closed = False
 
     def start(self, operation_id: str) -> None:
-        """Queue the run; the HTTP request returns at once with the operation PENDING."""
+        """Queue the run; the HTTP request returns at once with the operation PENDING.
+
+        Raises:
+            RuntimeError: the launcher was closed.
+        """
         space = self._space_of(operation_id)
         with self._changed:
+            if self._closed:
+                raise RuntimeError("the operation launcher is closed")
             self._queue.push(space, operation_id)
             if len(self._threads) < self._workers:
                 thread = threading.Thread(target=self._work, name=f"knowledge-run-{len(self._threads)}", daemon=True)
@@ -66,6 +73,8 @@ class ThreadOperationLauncher:
             with self._changed:
                 taken = self._queue.take()
                 while taken is None:
+                    if self._closed:
+                        return  # the thread ends, and with it its database connections
                     self._changed.wait()
                     taken = self._queue.take()
             space, operation_id = taken
@@ -91,6 +100,16 @@ class ThreadOperationLauncher:
         with self._changed:
             while not self._queue.idle():
                 self._changed.wait()
+
+    def close(self) -> None:
+        """Take no more runs, finish the queued ones, and end the worker threads (waits for them)."""
+        with self._changed:
+            self._closed = True
+            self._changed.notify_all()
+            threads, self._threads = self._threads, []
+        for thread in threads:
+            if thread is not threading.current_thread():
+                thread.join()
 
 
 class FairQueue:

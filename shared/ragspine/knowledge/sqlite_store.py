@@ -52,6 +52,10 @@ class SqliteKnowledgeStore:
     def _conn(self) -> sqlite3.Connection:
         return self._db.connection()
 
+    def close(self) -> None:
+        """Close every thread's connection."""
+        self._db.close()
+
     # --- unit of work ---------------------------------------------------------------------
 
     def commit(self, change: Change) -> None:

@@ -57,6 +57,10 @@ class CachedEmbedder:
         self.hits = 0
         self.misses = 0
 
+    def close(self) -> None:
+        """Close every thread's connection."""
+        self._db.close()
+
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
         """One unit-length vector per text, in order; only texts never embedded by this model reach it.
 

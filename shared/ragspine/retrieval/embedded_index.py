@@ -240,7 +240,7 @@ class EmbeddedChunkIndex:
         return False
 
     def close(self) -> None:
-        """Close this thread's database connection and stop the dense-leg worker."""
+        """Close every thread's database connection and stop the dense-leg worker."""
         self._store.close()
         with self._executor_lock:
             if self._executor is not None:

@@ -21,6 +21,7 @@ from typing import Any
 from ragspine.retrieval.errors import IndexCorruptError, IndexUnavailableError
 from ragspine.retrieval.model import Chunk, ChunkLabels
 from ragspine.sensitivity import Sensitivity
+from ragspine.sqlite_local import ThreadLocalSqlite
 
 SCHEMA_TAG = "ragspine-chunks/1"
 TAG_SEPARATOR = "\x1f"  # unit separator: cannot occur in a tag typed by a person
@@ -97,7 +98,8 @@ class ChunkStore:
     def __init__(self, path: Path, *, timeout: float) -> None:
         self.path = str(path)
         self._timeout = timeout
-        self._local = threading.local()
+        self._db = ThreadLocalSqlite(path, label="chunk index", timeout=timeout, isolation_level=None,
+                                     owns_folder=False)
         self.write_lock = threading.Lock()  # one writer per process; SQLite serialises processes
         self._vocab: dict[str, int] = {}  # committed token ids only (ids are immutable)
         with self.translated():
@@ -113,13 +115,7 @@ class ChunkStore:
 
     def conn(self) -> sqlite3.Connection:
         """This thread's connection (autocommit: transactions are explicit)."""
-        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
-        if conn is None:
-            conn = sqlite3.connect(self.path, timeout=self._timeout, isolation_level=None)
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute("PRAGMA synchronous=NORMAL")
-            self._local.conn = conn
-        return conn
+        return self._db.connection()
 
     def _open_schema(self) -> None:
         conn = self.conn()
@@ -295,8 +291,5 @@ class ChunkStore:
         conn.execute("INSERT OR REPLACE INTO index_meta VALUES (?, ?)", (key, value))
 
     def close(self) -> None:
-        """Close this thread's connection."""
-        conn = getattr(self._local, "conn", None)
-        if conn is not None:
-            conn.close()
-            self._local.conn = None
+        """Close every thread's connection."""
+        self._db.close()

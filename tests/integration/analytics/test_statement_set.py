@@ -16,6 +16,7 @@ from ragspine.cli import app
 from ragspine.settings import get_settings
 from tests.support.ask import WAYS, Ask, asker
 from tests.support.domain_env import point_at
+from tests.support.process_caches import close_services
 
 runner = CliRunner()
 DOC = "Example_Statements_FY2024.md"
@@ -59,7 +60,7 @@ def ingested(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, P
         point_at(patch, folder, data, today="2025-06-30")
         result = runner.invoke(app, ["ingest", str(document)], env={"COLUMNS": "200"})
     get_settings.cache_clear()
-    get_services.cache_clear()
+    close_services()
     assert result.exit_code == 0, result.output
     yield folder, data
 
@@ -69,7 +70,7 @@ def services(ingested: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> It
     point_at(monkeypatch, *ingested, today="2025-06-30")
     yield get_services()
     get_settings.cache_clear()
-    get_services.cache_clear()
+    close_services()
 
 
 @pytest.fixture(params=WAYS)

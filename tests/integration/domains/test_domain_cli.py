@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from ragspine.bootstrap import get_services
 from ragspine.cli import app
 from ragspine.domain.files import shipped_domains_dir
 from ragspine.settings import Settings, get_settings
+from tests.support.process_caches import close_services
 
 runner = CliRunner()
 REPORT = """# Example Co annual report FY2025
@@ -42,10 +42,10 @@ def own_domain(settings: Settings, tmp_path: Path, monkeypatch: pytest.MonkeyPat
     assert f"next: edit the files, then run `ragspine domain check {folder}`" in result.output
     monkeypatch.setenv("RAGSPINE_DOMAIN_DIR", str(folder))
     get_settings.cache_clear()
-    get_services.cache_clear()
+    close_services()
     yield folder
     get_settings.cache_clear()
-    get_services.cache_clear()
+    close_services()
 
 
 def test_init_then_check_accepts_the_folder(own_domain: Path) -> None:
@@ -81,7 +81,7 @@ def test_ingest_into_ones_own_domain_and_get_sourced_answers(own_domain: Path, t
     report.write_text(REPORT, encoding="utf-8")
     ingested = runner.invoke(app, ["ingest", str(report)], env={"COLUMNS": "200"})
     assert ingested.exit_code == 0, ingested.output
-    get_services.cache_clear()
+    close_services()
 
     figure = runner.invoke(app, ["ask", "What was North revenue in FY2025?"])
     assert "North (EXAMPLE_NORTH) FY2025 revenue (REVENUE): 131.5 EUR_M" in figure.output

@@ -15,12 +15,13 @@ import pytest
 from typer.testing import CliRunner
 
 from ragspine.aws.domain_store import forget_published_domain
-from ragspine.bootstrap import current_services, get_services
+from ragspine.bootstrap import current_services
 from ragspine.cli import app
 from ragspine.domain.files import default_domain_dir, domain_dir, shipped_domains_dir
 from ragspine.errors import ConfigurationError
 from ragspine.facts.glossary import SlotKind
 from ragspine.settings import Settings, get_settings
+from tests.support.process_caches import close_services
 
 runner = CliRunner()
 VELA = shipped_domains_dir() / "vela"
@@ -41,11 +42,11 @@ def store(settings: Settings, aws: Any, monkeypatch: pytest.MonkeyPatch) -> Iter
     monkeypatch.delenv("RAGSPINE_DOMAIN_DIR", raising=False)
     forget_published_domain()
     get_settings.cache_clear()
-    get_services.cache_clear()
+    close_services()
     yield s3
     forget_published_domain()
     get_settings.cache_clear()
-    get_services.cache_clear()
+    close_services()
 
 
 def _publish(folder: Path, *extra: str) -> Any:

@@ -22,6 +22,7 @@ from ragspine.domain.files import shipped_domains_dir
 from ragspine.settings import get_settings
 from tests.support.ask import WAYS, Ask, asker
 from tests.support.domain_env import point_at
+from tests.support.process_caches import close_services
 
 runner = CliRunner()
 
@@ -35,7 +36,7 @@ def ingested(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFa
         point_at(patch, shipped_domains_dir() / domain, folder)
         result = runner.invoke(app, ["load-samples"], env={"COLUMNS": "200"})
     get_settings.cache_clear()
-    get_services.cache_clear()
+    close_services()
     assert result.exit_code == 0, result.output
     yield domain, folder
 
@@ -50,7 +51,7 @@ def ask(request: pytest.FixtureRequest, ingested: tuple[str, Path], tmp_path: Pa
     point_at(monkeypatch, shipped_domains_dir() / domain, data)
     yield domain, asker(request.param, get_services())
     get_settings.cache_clear()
-    get_services.cache_clear()
+    close_services()
 
 
 def _reasons(body: dict[str, Any]) -> list[str]:

@@ -24,6 +24,7 @@ from ragspine.settings import get_settings
 from tests.integration.ingestion.documents import PdfLine, pdf_layout
 from tests.support.ask import WAYS, Ask, asker
 from tests.support.domain_env import point_at
+from tests.support.process_caches import close_services
 
 runner = CliRunner()
 
@@ -92,7 +93,7 @@ def acme(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.Mon
     _ingest(tmp_path / ACME_BAD)
     yield asker(request.param, get_services())
     get_settings.cache_clear()
-    get_services.cache_clear()
+    close_services()
 
 
 class TestAcme:
@@ -135,7 +136,7 @@ def vela(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.Mon
     _ingest(tmp_path / VELA_BAD)
     yield asker(request.param, get_services())
     get_settings.cache_clear()
-    get_services.cache_clear()
+    close_services()
 
 
 class TestVela:

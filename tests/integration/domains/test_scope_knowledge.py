@@ -21,6 +21,7 @@ from ragspine.bootstrap import get_services
 from ragspine.cli import app
 from ragspine.qa.answer import answer_question
 from ragspine.settings import Settings, get_settings
+from tests.support.process_caches import close_services
 
 runner = CliRunner()
 FILING = """# Amcor FY2023 results
@@ -50,7 +51,7 @@ def ask(request: pytest.FixtureRequest, settings: Settings) -> Iterator[Ask]:
         return body
 
     yield engine if request.param == "answer_question" else http
-    get_services.cache_clear()
+    close_services()
 
 
 def _ingest(tmp_path: Path) -> None:
@@ -58,7 +59,7 @@ def _ingest(tmp_path: Path) -> None:
     filing.write_text(FILING, encoding="utf-8")
     result = runner.invoke(app, ["ingest", str(filing), "--library", "financial_reports"])
     assert result.exit_code == 0, result.output
-    get_services.cache_clear()  # a fresh process would start here
+    close_services()  # a fresh process would start here
 
 
 def test_an_ingested_company_is_in_scope(ask: Ask, tmp_path: Path) -> None:
@@ -105,7 +106,7 @@ def test_the_documents_are_only_those_the_caller_may_see(ask: Ask, tmp_path: Pat
     result = runner.invoke(app, ["ingest", str(filing), "--library", "financial_reports",
                                  "--sensitivity", "RESTRICTED"])
     assert result.exit_code == 0, result.output
-    get_services.cache_clear()
+    close_services()
     assert ask("How did AMCOR's Adjusted EBITDA develop?")["refusal_reason"] == "OUT_OF_SCOPE"
 
 
@@ -142,7 +143,7 @@ def _ingest_leases(tmp_path: Path) -> None:
     notes.write_text(LEASES, encoding="utf-8")
     result = runner.invoke(app, ["ingest", str(notes), "--library", "financial_reports"])
     assert result.exit_code == 0, result.output
-    get_services.cache_clear()
+    close_services()
 
 
 def test_words_that_only_ask_for_a_comparison_do_not_outvote_the_subject(ask: Ask, tmp_path: Path) -> None:

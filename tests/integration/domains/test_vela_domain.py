@@ -24,6 +24,7 @@ from ragspine.qa.answer import answer_question
 from ragspine.settings import get_settings
 from tests.support.ask import WAYS, Ask, asker
 from tests.support.domain_env import point_at
+from tests.support.process_caches import close_services
 
 VELA = shipped_domains_dir() / "vela"
 REVIEW = "Vela_FY2025_Annual_Review.docx"
@@ -39,7 +40,7 @@ def ingested(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         point_at(patch, VELA, folder, today=TODAY)
         result = runner.invoke(app, ["load-samples"], env={"COLUMNS": "200"})
     get_settings.cache_clear()
-    get_services.cache_clear()
+    close_services()
     assert result.exit_code == 0, result.output
     assert "4 of 4 documents ingested (4 now, 0 unchanged)" in result.output
     yield folder
@@ -52,7 +53,7 @@ def vela(ingested: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Ite
     point_at(monkeypatch, VELA, data, today=TODAY)
     yield get_services()
     get_settings.cache_clear()
-    get_services.cache_clear()
+    close_services()
 
 
 @pytest.fixture(params=WAYS)
@@ -190,7 +191,7 @@ def test_without_the_documents_the_same_question_is_out_of_scope(tmp_path: Path,
         result = answer_question("What is expected of the Utrecht centres?", qa=get_services().qa)
     finally:
         get_settings.cache_clear()
-        get_services.cache_clear()
+        close_services()
     assert result.refusal_reason == "OUT_OF_SCOPE"
 
 

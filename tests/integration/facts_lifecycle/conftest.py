@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from ragspine.bootstrap import get_services
 from ragspine.settings import get_settings
 from tests.conftest import REGION
 from tests.support.cfn import dynamodb_create_table_kwargs
+from tests.support.process_caches import close_services
 
 
 @pytest.fixture(params=["sqlite", "dynamodb"])
@@ -30,7 +30,7 @@ def backend(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.
     monkeypatch.setenv("RAGSPINE_INGEST_TABLE", "ragspine-ingest-lifecycle")
     monkeypatch.setenv("RAGSPINE_STAGING_BUCKET", "ragspine-staging-lifecycle")
     get_settings.cache_clear()
-    get_services.cache_clear()
+    close_services()
     yield "dynamodb"
     get_settings.cache_clear()
-    get_services.cache_clear()
+    close_services()

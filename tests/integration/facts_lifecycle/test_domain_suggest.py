@@ -16,6 +16,7 @@ from ragspine.domain.files import shipped_domains_dir
 from ragspine.facts.model import FactKey
 from ragspine.samples.build_acme import SAMPLES_DIR
 from ragspine.settings import Settings, get_settings
+from tests.support.process_caches import close_services
 
 runner = CliRunner()
 REPORT = """# ACME Japan FY2024 Review
@@ -61,7 +62,7 @@ def _reload() -> None:
     from ragspine.facts import glossary
 
     get_settings.cache_clear()
-    get_services.cache_clear()
+    close_services()
     glossary._glossary_of.cache_clear()
 
 

@@ -14,6 +14,7 @@ from ragspine.cli import app
 from ragspine.qa.answer import answer_question
 from ragspine.qa.result import Route
 from ragspine.settings import Settings, get_settings
+from tests.support.process_caches import close_services
 
 runner = CliRunner()
 POLICY = """# Foodco policy
@@ -57,10 +58,10 @@ def domain(settings: Settings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
         out.write("samples: samples\n")
     monkeypatch.setenv("RAGSPINE_DOMAIN_DIR", str(folder))
     get_settings.cache_clear()
-    get_services.cache_clear()
+    close_services()
     yield folder
     get_settings.cache_clear()
-    get_services.cache_clear()
+    close_services()
 
 
 def _line(path: Path, fragment: str) -> int:
@@ -180,7 +181,7 @@ def test_a_cited_table_that_became_facts_is_still_checked(settings: Settings, tm
                         locator="sheet=Japan,cell=A1"), encoding="utf-8")
     monkeypatch.setenv("RAGSPINE_FAQ_PATH", str(faq))
     get_settings.cache_clear()
-    get_services.cache_clear()
+    close_services()
     result = runner.invoke(app, ["ingest", str(path)])
     assert result.exit_code == 0, result.output
     services = get_services()
@@ -191,5 +192,5 @@ def test_a_cited_table_that_became_facts_is_still_checked(settings: Settings, tm
     # ... while a curated answer the cell supports is
     faq.write_text(_faq("Japan reports in USD millions.", doc="JP_Figures.xlsx", locator="sheet=Japan,cell=A1"),
                    encoding="utf-8")
-    get_services.cache_clear()
+    close_services()
     assert answer_question(QUESTION, qa=get_services().qa).route is Route.FAQ

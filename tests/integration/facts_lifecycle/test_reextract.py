@@ -17,6 +17,7 @@ from ragspine.facts.model import FactKey
 from ragspine.ingestion.facts_extract import EXTRACTOR_VERSION
 from ragspine.qa.answer import answer_question
 from ragspine.settings import get_settings
+from tests.support.process_caches import close_services
 
 runner = CliRunner()
 REPORT = """# ACME Japan FY2024 Review
@@ -50,7 +51,7 @@ def _reload() -> None:
     from ragspine.facts import glossary
 
     get_settings.cache_clear()
-    get_services.cache_clear()
+    close_services()
     glossary._glossary_of.cache_clear()
 
 

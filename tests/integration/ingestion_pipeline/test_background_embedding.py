@@ -17,6 +17,7 @@ from ragspine.ingestion.runner import InProcessRunner
 from ragspine.retrieval.embedded_index import EmbeddedChunkIndex
 from ragspine.settings import Settings
 from tests.fakes.hashing_embedder import HashingEmbedder
+from tests.support.process_caches import close_services
 
 runner = CliRunner()
 WIDE = {"COLUMNS": "200"}
@@ -27,7 +28,7 @@ def with_embedder(settings: Settings, monkeypatch: pytest.MonkeyPatch) -> Settin
     """The services with a deterministic embedder in place of the model (same wiring otherwise)."""
     hashing = HashingEmbedder(32)
     monkeypatch.setattr(bootstrap, "build_embedders", lambda _settings: (hashing, hashing))
-    bootstrap.get_services.cache_clear()
+    close_services()
     return settings
 
 
@@ -81,7 +82,7 @@ def test_embedding_inline_when_background_is_off(with_embedder: Settings, tmp_pa
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("RAGSPINE_EMBED_IN_BACKGROUND", "false")
     bootstrap.get_settings.cache_clear()
-    bootstrap.get_services.cache_clear()
+    close_services()
     result = runner.invoke(app, ["ingest", str(_folder(tmp_path))], env=WIDE)
     assert result.exit_code == 0, result.output
     assert "background" not in result.output and _index().vectors_pending() == 0
@@ -93,7 +94,7 @@ def test_a_failing_embedder_leaves_the_files_searchable_by_bm25(settings: Settin
 
     broken = RecordingEmbedder(dimension=32, fail=True)
     monkeypatch.setattr(bootstrap, "build_embedders", lambda _settings: (HashingEmbedder(32), broken))
-    bootstrap.get_services.cache_clear()
+    close_services()
     result = runner.invoke(app, ["ingest", str(_folder(tmp_path))], env=WIDE)
     assert result.exit_code == 0, result.output
     assert "dense vectors stopped: [KNOWLEDGE_PROVIDER_UNAVAILABLE] the embedding model cannot be loaded; " \

@@ -13,6 +13,7 @@ from ragspine.ingestion.pipeline import DocumentMeta, submit
 from ragspine.ingestion.runner import InProcessRunner
 from ragspine.settings import Settings, get_settings
 from tests.integration.ingestion_pipeline.conftest import Ingest
+from tests.support.process_caches import close_services
 
 
 @pytest.mark.parametrize(("name", "data", "code"), [
@@ -40,7 +41,7 @@ def test_a_file_over_the_size_limit_fails_as_too_large(settings: Settings, monke
                                                        tmp_path: Path) -> None:
     monkeypatch.setenv("RAGSPINE_INGEST_MAX_BYTES", "100")
     get_settings.cache_clear()
-    get_services.cache_clear()
+    close_services()
     context = build_ingest_context(get_services())
     path = tmp_path / "big.md"
     path.write_text("# Big\n\n" + "word " * 100, encoding="utf-8")

@@ -15,6 +15,7 @@ from ragspine.bootstrap import get_services
 from ragspine.cli import app
 from ragspine.settings import Settings
 from tests.fakes.hashing_embedder import HashingEmbedder
+from tests.support.process_caches import close_services
 
 runner = CliRunner()
 WIDE = {"COLUMNS": "200"}
@@ -36,7 +37,7 @@ class CountingEmbedder(HashingEmbedder):
 def model(settings: Settings, monkeypatch: pytest.MonkeyPatch) -> CountingEmbedder:
     counting = CountingEmbedder()
     monkeypatch.setattr(bootstrap, "build_embedders", lambda _settings: (counting, counting))
-    bootstrap.get_services.cache_clear()
+    close_services()
     return counting
 
 
@@ -97,7 +98,7 @@ def test_the_same_passages_under_another_file_name_embed_nothing(model: Counting
 def test_the_cache_can_be_turned_off(model: CountingEmbedder, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("RAGSPINE_VECTOR_CACHE", "false")
     bootstrap.get_settings.cache_clear()
-    bootstrap.get_services.cache_clear()
+    close_services()
     folder = tmp_path / "docs"
     _write(folder, ["Zebras have stripes and live in herds on the savanna."])
     _ingest(folder)

@@ -27,6 +27,7 @@ from ragspine.ingestion.runner import InProcessRunner
 from ragspine.ingestion.steps import STEPS, Step, StepContext, StepFunction, StepResult
 from ragspine.settings import Settings, get_settings
 from tests.support.knowledge_api import Gateway, issue_token
+from tests.support.process_caches import close_knowledge_gateway
 from tests.support.stack import deploy_stack, wait_for_executions
 
 BACKENDS = ["embedded", "aws"]
@@ -67,13 +68,13 @@ def osmem() -> Iterator[str]:
 def gateway(settings: Settings, backend: str, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest,
             load_event: Callable[[str], dict[str, Any]], lambda_context: Any) -> Iterator[Gateway]:
     """An admin client of a fresh Gateway."""
-    get_knowledge_gateway.cache_clear()
+    close_knowledge_gateway()
     if backend == "embedded":
         with TestClient(create_local_app(settings), raise_server_exceptions=False) as client:
             gw = Gateway(client, settings, issue_token())
             yield gw
             gw.settle()
-        get_knowledge_gateway.cache_clear()
+        close_knowledge_gateway()
         return
     # Development assertions (HS256) here: identity in production has its own tests (whole_stack).
     with deploy_stack(monkeypatch, load_event, lambda_context, search_endpoint=request.getfixturevalue("osmem"),

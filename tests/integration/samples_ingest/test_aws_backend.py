@@ -14,6 +14,7 @@ from ragspine.samples.build_acme import SAMPLES_DIR
 from ragspine.settings import Settings, get_settings
 from tests.conftest import REGION
 from tests.support.cfn import dynamodb_create_table_kwargs
+from tests.support.process_caches import close_services
 from tests.support.samples import read_facts_csv
 
 runner = CliRunner()
@@ -31,10 +32,10 @@ def ingest_on_aws(aws_settings: Settings, aws: Any, monkeypatch: pytest.MonkeyPa
     monkeypatch.setenv("RAGSPINE_INGEST_TABLE", INGEST_TABLE)
     monkeypatch.setenv("RAGSPINE_STAGING_BUCKET", BUCKET)
     get_settings.cache_clear()
-    get_services.cache_clear()
+    close_services()
     yield get_settings()
     get_settings.cache_clear()
-    get_services.cache_clear()
+    close_services()
 
 
 def test_load_samples_fills_the_facts_table_with_the_curated_facts(ingest_on_aws: Settings) -> None:

@@ -21,6 +21,7 @@ from ragspine.retrieval.model import SearchFilters
 from ragspine.samples.build_acme import SAMPLES_DIR
 from ragspine.sensitivity import Sensitivity
 from ragspine.settings import Settings, get_settings
+from tests.support.process_caches import close_services
 from tests.support.samples import index_sample_documents, load_sample_facts, read_facts_csv
 
 runner = CliRunner()
@@ -60,14 +61,14 @@ def fresh_count(settings: Settings, tmp_path: Path, monkeypatch: pytest.MonkeyPa
     """How many chunk rows ``load-samples`` leaves in an empty data folder."""
     monkeypatch.setenv("RAGSPINE_DATA_DIR", str(tmp_path / "fresh"))
     get_settings.cache_clear()
-    get_services.cache_clear()
+    close_services()
     assert runner.invoke(app, ["load-samples"], env=WIDE).exit_code == 0
     retrieval = get_services().retrieval
     assert retrieval is not None
     count = retrieval.index.count()
     monkeypatch.setenv("RAGSPINE_DATA_DIR", str(settings.data_dir))
     get_settings.cache_clear()
-    get_services.cache_clear()
+    close_services()
     return count
 
 

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from ragspine.bootstrap import get_services
 from ragspine.cli import app
 from ragspine.settings import get_settings
+from tests.support.process_caches import close_services
 
 runner = CliRunner()
 
@@ -57,17 +57,17 @@ def asked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> object:
     assert runner.invoke(app, ["domain", "init", str(folder)]).exit_code == 0
     monkeypatch.setenv("RAGSPINE_DOMAIN_DIR", str(folder))
     get_settings.cache_clear()
-    get_services.cache_clear()
+    close_services()
     paths = []
     for name, text in (("tax.md", TAX), ("balance.md", BALANCE)):
         (tmp_path / name).write_text(text, encoding="utf-8")
         paths.append(str(tmp_path / name))
     result = runner.invoke(app, ["ingest", *paths], env={"COLUMNS": "240"})
     assert result.exit_code == 0, result.output
-    get_services.cache_clear()
+    close_services()
     yield
     get_settings.cache_clear()
-    get_services.cache_clear()
+    close_services()
 
 
 def _ask(question: str) -> str:

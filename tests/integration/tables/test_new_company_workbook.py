@@ -20,6 +20,7 @@ from ragspine.bootstrap import get_services
 from ragspine.cli import app
 from ragspine.settings import Settings, get_settings
 from tests.support.ask import asker
+from tests.support.process_caches import close_services
 
 runner = CliRunner()
 
@@ -120,16 +121,16 @@ def food_domain(settings: Settings, tmp_path: Path, monkeypatch: pytest.MonkeyPa
     assert checked.exit_code == 0, checked.output
     monkeypatch.setenv("RAGSPINE_DOMAIN_DIR", str(folder))
     get_settings.cache_clear()
-    get_services.cache_clear()
+    close_services()
     yield folder
     get_settings.cache_clear()
-    get_services.cache_clear()
+    close_services()
 
 
 def _ingest(path: Path) -> str:
     result = runner.invoke(app, ["ingest", str(path)], env={"COLUMNS": "200"})
     assert result.exit_code == 0, result.output
-    get_services.cache_clear()
+    close_services()
     return result.output
 
 

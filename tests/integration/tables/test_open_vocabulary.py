@@ -23,6 +23,7 @@ from ragspine.settings import Settings, get_settings
 from tests.conftest import REGION
 from tests.support.ask import asker
 from tests.support.cfn import dynamodb_create_table_kwargs
+from tests.support.process_caches import close_services
 
 runner = CliRunner()
 
@@ -74,10 +75,10 @@ def backend(request: pytest.FixtureRequest, settings: Settings, monkeypatch: pyt
         monkeypatch.setenv("RAGSPINE_INGEST_TABLE", "ragspine-ingest-open")
         monkeypatch.setenv("RAGSPINE_STAGING_BUCKET", "ragspine-staging-open")
     get_settings.cache_clear()
-    get_services.cache_clear()
+    close_services()
     yield request.param
     get_settings.cache_clear()
-    get_services.cache_clear()
+    close_services()
 
 
 def _domain(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *, include: str = "") -> Path:
@@ -90,7 +91,7 @@ def _domain(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *, include: str = "
     assert checked.exit_code == 0, checked.output
     monkeypatch.setenv("RAGSPINE_DOMAIN_DIR", str(folder))
     get_settings.cache_clear()
-    get_services.cache_clear()
+    close_services()
     return folder
 
 
@@ -102,7 +103,7 @@ def _ingest(tmp_path: Path) -> str:
         paths.append(str(path))
     result = runner.invoke(app, ["ingest", *paths], env={"COLUMNS": "240"})
     assert result.exit_code == 0, result.output
-    get_services.cache_clear()
+    close_services()
     return result.output
 
 

@@ -17,9 +17,11 @@ WORKFLOWS_TABLE = "ragspine-workflows-test"
 
 
 @pytest.fixture
-def sqlite_store(settings: Settings, tmp_path: Path) -> SqliteWorkflowStore:
-    """An embedded store in its own file."""
-    return SqliteWorkflowStore(tmp_path / "workflows.db")
+def sqlite_store(settings: Settings, tmp_path: Path) -> Iterator[SqliteWorkflowStore]:
+    """An embedded store in its own file (its connections closed afterwards)."""
+    store = SqliteWorkflowStore(tmp_path / "workflows.db")
+    yield store
+    store.close()
 
 
 @pytest.fixture
@@ -34,7 +36,7 @@ def api(sqlite_store: SqliteWorkflowStore) -> Iterator[WorkflowApi]:
     """The local app with the execution gate open."""
     built = build_api(sqlite_store, enabled=True)
     yield built
-    built.client.close()
+    built.close()
 
 
 @pytest.fixture
@@ -42,4 +44,4 @@ def closed_api(sqlite_store: SqliteWorkflowStore) -> Iterator[WorkflowApi]:
     """The local app with the execution gate closed (the default)."""
     built = build_api(sqlite_store, enabled=False)
     yield built
-    built.client.close()
+    built.close()

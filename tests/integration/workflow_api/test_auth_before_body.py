@@ -63,7 +63,7 @@ def server(settings: Settings, sqlite_store: SqliteWorkflowStore) -> Iterator[Se
     counter = BodyCounter(api.client.app)
     with serve(counter, name="auth-before-body-uvicorn", log_level="error") as base_url:
         yield Server(api, counter, int(base_url.rsplit(":", 1)[1]))
-    api.client.close()
+    api.close()
 
 
 CASES = {
@@ -117,4 +117,4 @@ def test_a_key_store_that_fails_is_a_503_in_the_surfaces_shape_not_a_crash(setti
         reply = api.client.post("/api/v1/workflows", json={}, headers=api.n8n())
         assert reply.status_code == 503 and "message" in reply.json()
     finally:
-        api.client.close()
+        api.close()

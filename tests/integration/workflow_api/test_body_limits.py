@@ -7,9 +7,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from ragspine.bootstrap import get_services
 from ragspine.settings import Settings, get_settings
 from ragspine.workflows.surfaces.sqlite_store import SqliteWorkflowStore
+from tests.support.process_caches import close_services
 from tests.support.workflow_api import WorkflowApi, build_api, echo_n8n
 
 BASE = "/api/v1/workflows"
@@ -19,7 +19,7 @@ def _api(store: SqliteWorkflowStore, monkeypatch: pytest.MonkeyPatch, **env: str
     for name, value in env.items():
         monkeypatch.setenv(f"RAGSPINE_{name}", value)
     get_settings.cache_clear()
-    get_services.cache_clear()
+    close_services()
     return build_api(store, enabled=True, max_bytes=1024 * 1024)
 
 
@@ -29,7 +29,7 @@ def limited(settings: Settings, sqlite_store: SqliteWorkflowStore,
     built = _api(sqlite_store, monkeypatch, N8N_MAX_BODY_BYTES="4096", DIFY_MAX_BODY_BYTES="4096",
                  WORKFLOW_WEBHOOK_MAX_BYTES="4096")
     yield built
-    built.client.close()
+    built.close()
 
 
 def _large_n8n(size: int) -> dict[str, object]:

@@ -30,6 +30,7 @@ from ragspine.workflows.errors import WorkflowCodeIsolationError
 from ragspine.workflows.run.code_node import CodeLimits, execute_python
 from ragspine.workflows.surfaces.components import WorkflowComponents
 from ragspine.workflows.surfaces.key_admin import create_app_key
+from tests.support.workflow_api import close_stores
 from tests.unit.workflows.samples import code, dsl, edge, end, start
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux") or os.geteuid() != 0,
@@ -75,6 +76,7 @@ def service(settings: Settings, monkeypatch: pytest.MonkeyPatch) -> Iterator[Ser
     app.dependency_overrides[workflow_components] = lambda: components
     with TestClient(app) as client:
         yield Service(client, components, tuned.data_dir)
+    close_stores(components)
 
 
 READER = """

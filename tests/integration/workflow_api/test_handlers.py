@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 
 from ragspine.aws.dynamo_workflows import DynamoWorkflowStore
-from ragspine.bootstrap import get_services
 from ragspine.settings import Settings, get_settings
 from tests.conftest import FACTS_TABLE
+from tests.support.process_caches import close_services
 from tests.support.workflow_api import EVENT_WORKFLOW_ID, seed_event_fixtures
 
 Reply = tuple[int, Any, dict[str, str]]
@@ -26,11 +26,11 @@ def deployed(settings: Settings, aws: Any, workflows_table: str, monkeypatch: py
     monkeypatch.setenv("RAGSPINE_FACTS_TABLE", FACTS_TABLE)
     monkeypatch.setenv("RAGSPINE_WORKFLOWS_TABLE", workflows_table)
     get_settings.cache_clear()
-    get_services.cache_clear()
+    close_services()
     seed_event_fixtures(DynamoWorkflowStore(workflows_table, client=aws))
     yield monkeypatch
     get_settings.cache_clear()
-    get_services.cache_clear()
+    close_services()
 
 
 def _invoker(module_name: str, load_event: Any, lambda_context: Any) -> Invoke:
@@ -59,7 +59,7 @@ def webhook(deployed: Any, load_event: Any, lambda_context: Any) -> Invoke:
 def _open_gate(deployed: Any) -> None:
     deployed.setenv("RAGSPINE_DIFY_RUN_ENABLED", "true")
     get_settings.cache_clear()
-    get_services.cache_clear()
+    close_services()
 
 
 class TestOrdinaryEvents:

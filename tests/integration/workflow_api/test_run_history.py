@@ -222,7 +222,7 @@ def retained(sqlite_store: SqliteWorkflowStore) -> Iterator[WorkflowApi]:
     built = build_api(sqlite_store, enabled=True,
                       runs=SqliteRunStore(sqlite_store.path, retention=RunRetention(max_runs=3)))
     yield built
-    built.client.close()
+    built.close()
 
 
 def test_retention_keeps_the_newest_runs(retained: WorkflowApi) -> None:

@@ -69,7 +69,7 @@ def webhook(sqlite_store: SqliteWorkflowStore) -> Iterator[WorkflowApi]:
                                 headers=built.n8n()).json()
     built.client.post(f"/api/v1/workflows/{created['id']}/activate", headers=built.n8n())
     yield built
-    built.client.close()
+    built.close()
 
 
 @pytest.mark.parametrize("body", ['{"text": ' + DEEP + "}", '{"text": "late \\udfff"}', '{"\\ud800": "x"}',

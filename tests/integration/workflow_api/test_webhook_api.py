@@ -25,7 +25,7 @@ def limited(sqlite_store: SqliteWorkflowStore) -> Iterator[WorkflowApi]:
     built = build_api(sqlite_store, enabled=True, max_bytes=64, methods=("GET", "POST", "DELETE"), burst=2)
     _install(built)
     yield built
-    built.client.close()
+    built.close()
 
 
 class TestRuns:
@@ -106,4 +106,4 @@ class TestGate:
         for path in ("summarise", "unknown"):
             reply = api.client.post(f"/webhook/{path}", json={"text": "x"})
             assert reply.status_code == 403 and "RAGSPINE_DIFY_RUN_ENABLED" in reply.json()["message"]
-        api.client.close()
+        api.close()

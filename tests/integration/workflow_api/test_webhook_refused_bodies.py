@@ -28,7 +28,7 @@ def api4(sqlite_store: SqliteWorkflowStore) -> Iterator[WorkflowApi]:
     created = built.client.post("/api/v1/workflows", json=echo_n8n(), headers=built.n8n()).json()
     built.client.post(f"/api/v1/workflows/{created['id']}/activate", headers=built.n8n())
     yield built
-    built.client.close()
+    built.close()
 
 
 def _webhook_runs(api: WorkflowApi) -> list[dict[str, object]]:

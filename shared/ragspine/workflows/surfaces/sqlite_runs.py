@@ -40,6 +40,10 @@ class SqliteRunStore:
         with self._conn() as conn:
             conn.executescript(_SCHEMA)
 
+    def close(self) -> None:
+        """Close every thread's connection."""
+        self._db.close()
+
     def start(self, run: RunRecord) -> RunRecord:
         """Insert a starting run, prune, and return it with its number."""
         cutoff = iso_utc(run.created_at - timedelta(days=self.retention.max_age_days))

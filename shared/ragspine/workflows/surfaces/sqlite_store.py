@@ -36,6 +36,10 @@ class SqliteWorkflowStore:
         with self._conn() as conn:
             conn.executescript(_SCHEMA)
 
+    def close(self) -> None:
+        """Close every thread's connection."""
+        self._db.close()
+
     def create(self, workflow: StoredWorkflow) -> None:
         """Insert a new workflow; an existing id is a conflict."""
         try:
