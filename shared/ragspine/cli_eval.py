@@ -42,10 +42,9 @@ def narrative(
     """
     from rich.console import Console
 
-    from ragspine.bootstrap import build_services
+    from ragspine.bootstrap import build_llm, build_services
     from ragspine.cli_ingest import ingest_samples, report
     from ragspine.domain.files import domain_dir
-    from ragspine.bootstrap import build_llm
     from ragspine.qa.narrative_eval import QUESTIONS_FILE, evaluate, format_report, load_questions
     from ragspine.settings import LLMProviderName, StructuredOutput, get_settings
 
