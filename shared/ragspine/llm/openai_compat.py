@@ -139,11 +139,16 @@ class OpenAICompatibleProvider:
             raise self._fail(LLMUnavailableError, f"model {self.model} could not be reached ({type(exc).__name__})",
                              LLM_UNAVAILABLE) from exc
         status = response.status_code
+        # Some servers answer an unsupported response_format with 400, 422 or even 500 (llama-cpp-python).
+        unsupported = (f"; if it does not support response_format {response_format['type']}, set "
+                       f"RAGSPINE_OPENAI_STRUCTURED_OUTPUT to another form or off"
+                       if response_format is not None and status != 429 and status >= 400 else "")
         if status == 429 or status >= 500:
             reason = LLM_THROTTLED if status == 429 else LLM_UNAVAILABLE
-            raise self._fail(LLMUnavailableError, f"model {self.model} is unavailable (HTTP {status})", reason, status)
+            raise self._fail(LLMUnavailableError, f"model {self.model} is unavailable (HTTP {status}){unsupported}",
+                             reason, status)
         if status >= 400:
-            raise self._fail(LLMRejectedError, f"model {self.model} rejected the request (HTTP {status})",
+            raise self._fail(LLMRejectedError, f"model {self.model} rejected the request (HTTP {status}){unsupported}",
                              LLM_REJECTED, status)
         return Completion(self._reply_text(response), self._reply_model(response))
 

@@ -128,6 +128,24 @@ class TestStructuredOutput:
 
         assert (caught.value.retryable, caught.value.reason) == (False, "LLM_REJECTED")
 
+    @pytest.mark.parametrize("status", [400, 422, 500])
+    def test_a_failed_structured_request_names_the_setting_to_change(self, status: int) -> None:
+        provider, _ = provider_for(reply(status, {"error": "response_format.type"}), structured_output="json_schema")
+
+        with pytest.raises(ProviderUnavailableError) as caught:
+            provider.complete_json(MESSAGES, SCHEMA, name="cited_answer")
+
+        assert "response_format json_schema" in str(caught.value)
+        assert "RAGSPINE_OPENAI_STRUCTURED_OUTPUT" in str(caught.value)
+
+    def test_a_failed_plain_request_does_not_mention_structured_output(self) -> None:
+        provider, _ = provider_for(reply(500, {}), structured_output="json_schema")
+
+        with pytest.raises(LLMUnavailableError) as caught:
+            provider.complete(MESSAGES)
+
+        assert "STRUCTURED_OUTPUT" not in str(caught.value)
+
     def test_an_unknown_form_is_refused_with_the_known_ones(self) -> None:
         with pytest.raises(ValueError, match="off, json_schema, json_object"):
             OpenAICompatibleProvider(BASE_URL, None, MODEL, structured_output="grammar")
