@@ -53,6 +53,7 @@ class EvalRow:
     invented_in_answer: tuple[str, ...]
     restricted_leak: bool
     seconds: float
+    answer: str = ""  # the narrative part as the user got it (the JSON report only)
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,7 +157,8 @@ def _row(item: EvalQuestion, result: AnswerResult, evidence: Sequence[Evidence],
         language_kept=detail.language_kept if detail else None, asked_again=bool(detail and detail.asked_again),
         structured_output=detail.structured_output if detail else None,
         cites_gold=None if item.restricted_only else bool(cited & set(item.gold)),
-        invented_in_answer=invented, restricted_leak=leak, seconds=round(seconds, 2))
+        invented_in_answer=invented, restricted_leak=leak, seconds=round(seconds, 2),
+        answer=result.answer.split(COMPOSITE_SEPARATOR, 1)[-1])
 
 
 def format_report(report: EvalReport) -> str:

@@ -73,11 +73,17 @@ def read_structured(reply: str, passages: int) -> str | None:
 def _items(reply: str) -> list[tuple[str, int | None]] | None:
     """The (text, passage) pairs of the reply's JSON; None when the reply is not that JSON at all."""
     try:
-        payload = json.loads(reply)
+        payload = json.loads(reply, strict=False)  # a raw line break inside a string is still that string
     except ValueError:
         if not reply.lstrip().startswith("{") or '"sentences"' not in reply:
             return None
-        return [(json.loads(m.group(1)), int(m.group(2))) for m in _ITEM.finditer(reply)] or None
+        salvaged: list[tuple[str, int | None]] = []
+        for match in _ITEM.finditer(reply):
+            try:
+                salvaged.append((json.loads(match.group(1), strict=False), int(match.group(2))))
+            except ValueError:  # an escape the model got wrong: that sentence is lost, not the reply
+                continue
+        return salvaged or None
     entries = payload.get("sentences") if isinstance(payload, dict) else None
     if not isinstance(entries, list):
         return None

@@ -67,6 +67,13 @@ class TestReading:
 
         assert read_structured(cut, 5) == "门店关闭。[2]"
 
+    def test_raw_control_characters_and_bad_escapes_lose_a_sentence_not_the_reply(self) -> None:
+        raw = '{"sentences": [{"text": "门店\n关闭。", "passage": 2}]}'
+        cut = '{"sentences": [{"text": "门店\t关闭。", "passage": 2}, {"text": "客流\\x减少。", "passage": 1}, {"te'
+
+        assert read_structured(raw, 5) == "门店 关闭。[2]"
+        assert read_structured(cut, 5) == "门店 关闭。[2]"
+
     @pytest.mark.parametrize("text", ["门店关闭[1]。", "", "[1, 2]", '{"answer": "门店关闭"}', '["门店关闭"]',
                                       '{"sentences": "门店关闭"}'])
     def test_anything_but_the_schemas_json_is_not_read(self, text: str) -> None:
