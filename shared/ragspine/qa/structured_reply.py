@@ -29,6 +29,8 @@ _LOOKALIKE = re.compile(r"\s*[（(\[【][^（）()\[\]【】]*(?:[（(][^（）(
 # One complete sentence object, to keep what a reply cut off by max_tokens said before the cut.
 _ITEM = re.compile(r'\{\s*"text"\s*:\s*("(?:[^"\\]|\\.)*")\s*,\s*"passage"\s*:\s*(\d+)\s*\}')
 _WORD = re.compile(r"\w")
+_OPEN_TEXT = re.compile(r'^\s*\{\s*"sentences"\s*:\s*\[\s*\{\s*"text"\s*:\s*"')
+_SENTENCE_END = re.compile(r"[。！？!?]|\.(?=\s)")
 _END = re.compile(r"[。！？!?.．]\s*$")
 _CJK = r"[\u3000-\u30ff\u3400-\u9fff\uff00-\uffef]"
 _CJK_END = re.compile(_CJK + "$")
@@ -83,7 +85,7 @@ def _items(reply: str) -> list[tuple[str, int | None]] | None:
                 salvaged.append((json.loads(match.group(1), strict=False), int(match.group(2))))
             except ValueError:  # an escape the model got wrong: that sentence is lost, not the reply
                 continue
-        return salvaged or None
+        return salvaged or _cut_text(reply)
     entries = payload.get("sentences") if isinstance(payload, dict) else None
     if not isinstance(entries, list):
         return None
@@ -94,6 +96,21 @@ def _items(reply: str) -> list[tuple[str, int | None]] | None:
             passage = entry.get("passage")
             items.append((text, passage if type(passage) is int else None))
     return items
+
+
+def _cut_text(reply: str) -> list[tuple[str, int | None]] | None:
+    """A reply cut inside its first sentence's text: the complete sentences of that text, never the raw JSON."""
+    start = _OPEN_TEXT.search(reply)
+    if start is None:
+        return None
+    body = reply[start.end():]
+    ends = [m.end() for m in _SENTENCE_END.finditer(body)]
+    if not ends:
+        return None
+    try:
+        return [(json.loads(f'"{body[:ends[-1]]}"', strict=False), None)]
+    except ValueError:
+        return None
 
 
 def _ended(text: str) -> str:

@@ -67,6 +67,13 @@ class TestReading:
 
         assert read_structured(cut, 5) == "门店关闭。[2]"
 
+    def test_a_reply_cut_inside_its_first_text_keeps_that_texts_complete_sentences_not_the_json(self) -> None:
+        cut = '{"sentences":[{"text":"中国内地收入增长。新店分布在二线城市。区域仓配网络的调整已'
+
+        assert read_structured(cut, 5) == "中国内地收入增长。新店分布在二线城市。"
+        assert read_structured('{"sentences":[{"text":"Prices rose. Margin recov', 5) == "Prices rose."
+        assert read_structured('{"sentences":[{"text":"Prices ro', 5) is None
+
     def test_raw_control_characters_and_bad_escapes_lose_a_sentence_not_the_reply(self) -> None:
         raw = '{"sentences": [{"text": "门店\n关闭。", "passage": 2}]}'
         cut = '{"sentences": [{"text": "门店\t关闭。", "passage": 2}, {"text": "客流\\x减少。", "passage": 1}, {"te'
