@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from ragspine.errors import ProviderUnavailableError
 from ragspine.facts.glossary import Glossary
-from ragspine.llm.errors import LLM_TIMEOUT
+from ragspine.llm.errors import LLM_BAD_RESPONSE, LLM_TIMEOUT, LLMResponseError
 from ragspine.llm.ports import LLMProvider, Message, StructuredLLMProvider
 from ragspine.qa.attribution import Namer, entity_namer, misattributed
 from ragspine.qa.citing import CitedAnswer, cite
@@ -115,6 +115,10 @@ def run_narrative(question: str, *, retriever: NarrativeRetriever | None, llm: L
         reply = structured.complete_json(messages, answer_schema(len(evidence)), name=SCHEMA_NAME).text.strip()
         read = read_structured(reply, len(evidence))
         honoured.append(read is not None)
+        if read == "":  # the asked-for JSON with no sentence in it: nothing the model said can be shown
+            decisions.append("narrative:structured_output_empty")
+            raise LLMResponseError("the model's JSON reply held no complete sentence", provider=llm.name,
+                                   reason=LLM_BAD_RESPONSE)
         if read is None:  # the endpoint ignored response_format: read its free text like any other
             decisions.append("narrative:structured_output_ignored")
             _warn("structured_output_ignored", decisions)

@@ -50,6 +50,8 @@ def answer_schema(passages: int) -> dict[str, Any]:
 def read_structured(reply: str, passages: int) -> str | None:
     """The reply as text with a ``[n]`` marker after each sentence, or None when it is not that JSON.
 
+    That JSON holding no usable sentence (only ``"…"``, or cut before a first sentence ended) is "".
+
     A sentence whose ``passage`` is not one of 1..passages (a server that ignored the enum) gets
     no marker and is tied to a passage by its words, like an unmarked free-text sentence. A reply
     cut off mid-JSON (``max_tokens``) keeps the sentences completed before the cut.
@@ -57,6 +59,8 @@ def read_structured(reply: str, passages: int) -> str | None:
     items = _items(reply)
     if items is None:
         return None
+    # From here the reply is this JSON: without a usable sentence it says nothing ("") rather than
+    # being read as free text (its raw JSON would reach the user).
     parts: list[str] = []
     for text, passage in items:
         text = " ".join(_LOOKALIKE.sub("", _MARKER.sub("", text)).split())[:MAX_SENTENCE_CHARS]
@@ -65,7 +69,7 @@ def read_structured(reply: str, passages: int) -> str | None:
         marker = f"[{passage}]" if passage is not None and 1 <= passage <= passages else ""
         parts.append(_ended(text) + marker)
     if not parts:
-        return None
+        return ""
     out = parts[0]
     for part in parts[1:]:  # Latin sentences are spaced, CJK ones are not
         out += ("" if _CJK_END.search(_strip_marker(out)) else " ") + part
@@ -105,12 +109,10 @@ def _cut_text(reply: str) -> list[tuple[str, int | None]] | None:
         return None
     body = reply[start.end():]
     ends = [m.end() for m in _SENTENCE_END.finditer(body)]
-    if not ends:
-        return None
     try:
-        return [(json.loads(f'"{body[:ends[-1]]}"', strict=False), None)]
+        return [(json.loads(f'"{body[:ends[-1]]}"', strict=False), None)] if ends else []
     except ValueError:
-        return None
+        return []
 
 
 def _ended(text: str) -> str:

@@ -187,6 +187,15 @@ class TestAServerHonouringTheSchema:
         assert body["narrative_detail"]["structured_output"] is True
 
 
+    def test_json_with_no_sentence_is_a_bad_reply_with_the_passages_never_raw_json(
+            self, ask_with) -> None:  # type: ignore[no-untyped-def]
+        body, _ = ask_with(SmallModel(sentences(("…", 1))), ZH, StructuredOutput.JSON_OBJECT)
+
+        assert (body["narrative_status"], body["narrative_detail"]["kind"]) == ("model_unavailable", "model_error")
+        assert body["narrative_detail"]["reason"] == "LLM_BAD_RESPONSE"
+        assert "sentences" not in body["answer"] and HK.text in body["answer"]
+
+
 class TestAServerIgnoringTheSchema:
     def test_its_free_text_is_read_as_text_and_the_mismatch_is_said(
             self, ask_with, caplog: pytest.LogCaptureFixture) -> None:  # type: ignore[no-untyped-def]
