@@ -121,7 +121,8 @@ def build_llm(settings: Settings, glossary: Glossary | None = None) -> LLMProvid
         key = settings.openai_api_key.get_secret_value() if settings.openai_api_key else None
         return OpenAICompatibleProvider(settings.openai_base_url, key, settings.openai_model,
                                         timeout_s=settings.openai_timeout_s or settings.llm_timeout_s,
-                                        max_tokens=settings.openai_max_tokens)
+                                        max_tokens=settings.openai_max_tokens,
+                                        structured_output=settings.openai_structured_output.value)
     from ragspine.llm.extractive import ExtractiveProvider
 
     return ExtractiveProvider(equivalents=glossary.equivalents if glossary is not None else None)

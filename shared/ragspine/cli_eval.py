@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated
 
@@ -28,20 +29,31 @@ def narrative(
                                                         "narrative_eval.yaml.")] = None,
     samples: Annotated[bool, typer.Option("--samples/--no-samples",
                                           help="Ingest the domain's sample documents first.")] = True,
+    structured_output: Annotated[list[str] | None, typer.Option(
+        "--structured-output", help="off, json_schema or json_object (see RAGSPINE_OPENAI_STRUCTURED_OUTPUT); "
+                                    "repeat it to compare the forms over the same ingested documents.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
 ) -> None:
     """Ask every evaluation question with the model at --base-url and count what happened.
 
     Reports: answered by the model, rejected (and the values why), fell back to the passages,
-    timed out, declined, language kept, citations right, invented numbers, RESTRICTED leaks.
+    timed out, declined, language kept, citations right, invented numbers, RESTRICTED leaks;
+    with several ``--structured-output`` forms, one report per form, in the order given.
     """
     from rich.console import Console
 
-    from ragspine.bootstrap import build_services
+    from ragspine.bootstrap import build_llm, build_services
     from ragspine.cli_ingest import ingest_samples, report
     from ragspine.domain.files import domain_dir
     from ragspine.qa.narrative_eval import QUESTIONS_FILE, evaluate, format_report, load_questions
-    from ragspine.settings import LLMProviderName, get_settings
+    from ragspine.settings import LLMProviderName, StructuredOutput, get_settings
+
+    modes = structured_output or [StructuredOutput.OFF.value]
+    unknown = [m for m in modes if m not in {o.value for o in StructuredOutput}]
+    if unknown:
+        typer.secho(f"error: --structured-output {unknown[0]!r} is not one of "
+                    f"{', '.join(o.value for o in StructuredOutput)}", err=True, fg=typer.colors.RED)
+        raise typer.Exit(code=2)
 
     key = os.environ.get(api_key_env, "") if api_key_env else ""
     settings = get_settings().model_copy(update={
@@ -60,13 +72,21 @@ def narrative(
         if samples:
             console = Console(stderr=True)
             report(console, ingest_samples(services, console))
-        result = evaluate(services.qa, load_questions(path), restricted_docs=restricted_documents())
+        asked = load_questions(path)
+        results = {}
+        for mode in modes:
+            llm = build_llm(settings.model_copy(update={"openai_structured_output": StructuredOutput(mode)}))
+            results[mode] = evaluate(replace(services.qa, llm=llm), asked, restricted_docs=restricted_documents())
     except (RagspineError, ValueError) as exc:
         typer.secho(f"error: {exc}", err=True, fg=typer.colors.RED)
         raise typer.Exit(code=2) from exc
     if as_json:
-        typer.echo(json.dumps(result.to_dict(), ensure_ascii=False, indent=2))
-    else:
+        runs = [{"structured_output": mode, **result.to_dict()} for mode, result in results.items()]
+        typer.echo(json.dumps(runs[0] if len(runs) == 1 else {"runs": runs}, ensure_ascii=False, indent=2))
+        return
+    for mode, result in results.items():
+        if len(results) > 1:
+            typer.echo(f"== structured output: {mode}")
         typer.echo(format_report(result))
 
 

@@ -41,6 +41,14 @@ class LLMProviderName(enum.StrEnum):
     OPENAI = "openai"
 
 
+class StructuredOutput(enum.StrEnum):
+    """How an OpenAI-compatible endpoint is asked for a cited answer as JSON the engine renders."""
+
+    OFF = "off"  # free text; the engine reads the model's passage markers
+    JSON_SCHEMA = "json_schema"  # response_format {"type": "json_schema"}: OpenAI, llama.cpp's server, vLLM
+    JSON_OBJECT = "json_object"  # response_format {"type": "json_object", "schema"}: llama-cpp-python's server
+
+
 class EmbedderName(enum.StrEnum):
     """Which embedder gives the dense leg of hybrid search (none: BM25 only)."""
 
@@ -116,6 +124,11 @@ class Settings(BaseSettings):
                     "model writing a few tokens a second needs minutes (docs/narrative-model.md).")
     openai_max_tokens: int = Field(default=800, ge=16, le=8192,
                                    description="Longest reply asked of the OpenAI-compatible endpoint, in tokens.")
+    openai_structured_output: StructuredOutput = Field(
+        default=StructuredOutput.OFF,
+        description="off (free text), json_schema or json_object: ask the endpoint for the answer as JSON "
+                    "sentences each naming one of the given passages, so a small model cannot invent a "
+                    "citation (docs/narrative-model.md).")
     domain_dir: Path | None = Field(
         default=None, description="Domain folder (glossary, screening, intent cues, library routing, FAQ, "
                                   "assistant); default: the demo domain shipped in ragspine/domains/.")

@@ -19,7 +19,7 @@ from ragspine.cli import app
 from ragspine.llm.extractive import parse_user_message, split_sentences
 from ragspine.qa.prompt import ANSWER_LANGUAGE_AGAIN
 from ragspine.settings import Settings
-from tests.support.chat_server import chat_server
+from tests.support.chat_server import ChatServer, chat_server
 from tests.support.process_caches import close_services
 
 runner = CliRunner()
@@ -95,3 +95,42 @@ def test_ask_prints_what_became_of_the_narrative_part(settings: Settings, monkey
 
     assert result.exit_code == 0, result.output
     assert "  narrative: provenance_rejected (provenance_rejected) unsupported: 9" in result.output
+
+
+def test_forms_of_structured_output_are_compared_over_the_same_documents(settings: Settings) -> None:
+    servers: list[ChatServer] = []
+
+    def model(messages: list[dict[str, str]]) -> str:
+        asked_json = "response_format" in servers[0].bodies[-1]
+        question, snippets = parse_user_message(messages[-1]["content"].rsplit("\n\n", 1)[0])
+        if not asked_json:  # free text citing a passage that was not given, as the 135M model did
+            return "原因如下：[7]（ACME_FY2024_MDA.docx heading=香港（ACME_HK）,para=4）"
+        first = split_sentences(snippets[0].text)[0] if snippets else "…"
+        return json.dumps({"sentences": [{"text": first, "passage": 1}]}, ensure_ascii=False)
+
+    with chat_server(model) as server:
+        servers.append(server)
+        result = runner.invoke(app, ["eval", "narrative", "--base-url", server.base_url, "--questions",
+                                     str(QUESTIONS), "--structured-output", "off", "--structured-output",
+                                     "json_object", "--json"])
+        text = runner.invoke(app, ["eval", "narrative", "--base-url", server.base_url, "--questions", str(QUESTIONS),
+                                   "--no-samples", "--structured-output", "off", "--structured-output", "json_schema"])
+
+    assert result.exit_code == 0, result.output
+    off, as_json = json.loads(result.output[result.output.index("{\n"):])["runs"]
+    assert (off["structured_output"], as_json["structured_output"]) == ("off", "json_object")
+    assert off["summary"]["answered_by_model"] == 0 and off["summary"]["structured_requested"] == 0
+    assert as_json["summary"]["answered_by_model"] == as_json["summary"]["answerable"]
+    assert as_json["summary"]["structured_honoured"] == as_json["summary"]["structured_requested"] > 0
+    assert as_json["summary"]["invented_numbers"] == as_json["summary"]["restricted_leaks"] == 0
+    assert text.exit_code == 0, text.output
+    assert text.output.index("== structured output: off") < text.output.index("== structured output: json_schema")
+    assert re.search(r"^structured replies\s+\d+/\d+", text.output, re.MULTILINE)
+
+
+def test_an_unknown_structured_output_form_is_refused_naming_the_forms(settings: Settings) -> None:
+    result = runner.invoke(app, ["eval", "narrative", "--base-url", "http://127.0.0.1:9/v1",
+                                 "--structured-output", "grammar"])
+
+    assert result.exit_code == 2
+    assert "off, json_schema, json_object" in result.output

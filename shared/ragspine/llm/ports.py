@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol, runtime_checkable
 
 
 class Role(enum.StrEnum):
@@ -39,6 +39,22 @@ class LLMProvider(Protocol):
 
     def complete(self, messages: Sequence[Message], *, max_tokens: int = 800, temperature: float = 0.0) -> Completion:
         """Generate a reply.
+
+        Raises:
+            ProviderUnavailableError: timeout, throttling or a provider error (retryable or not).
+        """
+        ...
+
+
+@runtime_checkable
+class StructuredLLMProvider(LLMProvider, Protocol):
+    """A chat model that can be asked for a reply matching a JSON schema (``structured_output`` not ``off``)."""
+
+    structured_output: str
+
+    def complete_json(self, messages: Sequence[Message], schema: Mapping[str, Any], *, name: str,
+                      max_tokens: int = 800, temperature: float = 0.0) -> Completion:
+        """Generate a reply the endpoint constrains to ``schema`` (a server may ignore it: check the text).
 
         Raises:
             ProviderUnavailableError: timeout, throttling or a provider error (retryable or not).

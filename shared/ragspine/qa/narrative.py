@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 from ragspine.errors import ProviderUnavailableError
 from ragspine.facts.glossary import Glossary
-from ragspine.llm.errors import LLM_TIMEOUT
-from ragspine.llm.ports import LLMProvider, Message
+from ragspine.llm.errors import LLM_BAD_RESPONSE, LLM_TIMEOUT, LLMResponseError
+from ragspine.llm.ports import LLMProvider, Message, StructuredLLMProvider
 from ragspine.qa.attribution import Namer, entity_namer, misattributed
 from ragspine.qa.citing import CitedAnswer, cite
 from ragspine.qa.language import Lang
@@ -25,6 +25,7 @@ from ragspine.qa.prompt import SYSTEM_PROMPT, RestrictedEvidenceError, assemble_
 from ragspine.qa.provenance import check_provenance, claims_text
 from ragspine.qa.reply import declines, keeps_language, strip_citations
 from ragspine.qa.result import AnswerStatus, NarrativeDetail, NarrativeKind
+from ragspine.qa.structured_reply import SCHEMA_NAME, answer_schema, read_structured
 from ragspine.sensitivity import Sensitivity
 
 logger = logging.getLogger(__name__)
@@ -101,10 +102,27 @@ def run_narrative(question: str, *, retriever: NarrativeRetriever | None, llm: L
         return NarrativeOutcome(_TEXTS["failed"][lang], (), AnswerStatus.RETRIEVAL_UNAVAILABLE,
                                 decisions=("narrative:retrieval_failed",))
     decisions = [f"narrative:hits={len(evidence)}"]
+    structured = llm if isinstance(llm, StructuredLLMProvider) and llm.structured_output != "off" else None
+    honoured: list[bool] = []  # per request: the endpoint replied with the schema's JSON
 
     def prompt(again: bool) -> list[Message]:
         return assemble_prompt(question, evidence, history=history, system_prompt=system_prompt, lang=lang,
-                               again=again)
+                               again=again, structured=structured is not None)
+
+    def ask(messages: list[Message]) -> str:
+        if structured is None:
+            return llm.complete(messages).text.strip()
+        reply = structured.complete_json(messages, answer_schema(len(evidence)), name=SCHEMA_NAME).text.strip()
+        read = read_structured(reply, len(evidence))
+        honoured.append(read is not None)
+        if read == "":  # the asked-for JSON with no sentence in it: nothing the model said can be shown
+            decisions.append("narrative:structured_output_empty")
+            raise LLMResponseError("the model's JSON reply held no complete sentence", provider=llm.name,
+                                   reason=LLM_BAD_RESPONSE)
+        if read is None:  # the endpoint ignored response_format: read its free text like any other
+            decisions.append("narrative:structured_output_ignored")
+            _warn("structured_output_ignored", decisions)
+        return reply if read is None else read
 
     try:
         messages = prompt(again=False)
@@ -116,19 +134,20 @@ def run_narrative(question: str, *, retriever: NarrativeRetriever | None, llm: L
     if not evidence:
         return NarrativeOutcome(_TEXTS["empty"][lang], (), AnswerStatus.NO_EVIDENCE, decisions=tuple(decisions))
     try:
-        text = llm.complete(messages).text.strip()
+        text = ask(messages)
         asked_again = False
         if not declines(text) and not keeps_language(text, lang):
             decisions.append(f"narrative:language_asked_again:{lang}")
             asked_again = True
-            text = llm.complete(prompt(again=True)).text.strip()  # once: still another language is flagged below
+            text = ask(prompt(again=True))  # once: still another language is flagged below
     except ProviderUnavailableError as exc:
         return _unavailable(exc, evidence, lang, decisions, timeout_s)
+    as_json = honoured[-1] if honoured else None
     if declines(text):
         decisions.append("narrative:model_declined")
         _warn("model_declined", decisions)
         detail = NarrativeDetail(NarrativeKind.MODEL_DECLINED, language_kept=keeps_language(text, lang),
-                                 asked_again=asked_again)
+                                 asked_again=asked_again, structured_output=as_json)
         said = strip_citations(text).strip()
         return NarrativeOutcome(said, (), AnswerStatus.NO_EVIDENCE, (), tuple(decisions), detail)
     kept = keeps_language(text, lang)
@@ -141,13 +160,14 @@ def run_narrative(question: str, *, retriever: NarrativeRetriever | None, llm: L
         decisions += ["provenance:rejected", f"provenance:unsupported={len(unsupported)}"]  # values: detail only
         _warn("provenance_rejected", decisions)
         detail = NarrativeDetail(NarrativeKind.PROVENANCE_REJECTED, unsupported=unsupported, language_kept=kept,
-                                 asked_again=asked_again)
+                                 asked_again=asked_again, structured_output=as_json)
         return NarrativeOutcome(f"{_TEXTS['rejected'][lang]}\n{_quoted(evidence)}", _sources(evidence),
                                 AnswerStatus.PROVENANCE_REJECTED, tuple(evidence), tuple(decisions), detail)
     decisions.append("provenance:pass")
     used = [evidence[i] for i in cited.used]
     decisions.append(f"narrative:cited={len(used)}/{len(evidence)}")
-    detail = NarrativeDetail(NarrativeKind.MODEL_ANSWER, language_kept=kept, asked_again=asked_again)
+    detail = NarrativeDetail(NarrativeKind.MODEL_ANSWER, language_kept=kept, asked_again=asked_again,
+                             structured_output=as_json)
     return NarrativeOutcome(cited.text, _sources(used), AnswerStatus.ANSWERED, tuple(used), tuple(decisions), detail)
 
 

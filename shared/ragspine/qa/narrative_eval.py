@@ -48,10 +48,12 @@ class EvalRow:
     unsupported: tuple[str, ...]
     language_kept: bool | None
     asked_again: bool
+    structured_output: bool | None  # the endpoint replied with the requested JSON (None: not requested)
     cites_gold: bool | None
     invented_in_answer: tuple[str, ...]
     restricted_leak: bool
     seconds: float
+    answer: str = ""  # the narrative part as the user got it (the JSON report only)
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +81,8 @@ class EvalReport:
             "language_kept": sum(bool(r.language_kept) for r in replied),
             "language_checked": len(replied),
             "asked_again": sum(r.asked_again for r in answerable),
+            "structured_requested": sum(r.structured_output is not None for r in self.rows),
+            "structured_honoured": sum(bool(r.structured_output) for r in self.rows),
             "citations_right": sum(bool(r.cites_gold) for r in answerable
                                    if r.kind == NarrativeKind.MODEL_ANSWER.value),
             "invented_numbers": sum(bool(r.invented_in_answer) for r in self.rows),
@@ -151,8 +155,10 @@ def _row(item: EvalQuestion, result: AnswerResult, evidence: Sequence[Evidence],
         narrative_status=result.narrative_status.value if result.narrative_status else None,
         kind=detail.kind.value if detail else None, unsupported=detail.unsupported if detail else (),
         language_kept=detail.language_kept if detail else None, asked_again=bool(detail and detail.asked_again),
+        structured_output=detail.structured_output if detail else None,
         cites_gold=None if item.restricted_only else bool(cited & set(item.gold)),
-        invented_in_answer=invented, restricted_leak=leak, seconds=round(seconds, 2))
+        invented_in_answer=invented, restricted_leak=leak, seconds=round(seconds, 2),
+        answer=result.answer.split(COMPOSITE_SEPARATOR, 1)[-1])
 
 
 def format_report(report: EvalReport) -> str:
@@ -166,6 +172,8 @@ def format_report(report: EvalReport) -> str:
         f"model declined         {s['declined']}/{n}",
         f"language kept          {s['language_kept']}/{s['language_checked']}  (asked again {s['asked_again']})",
         f"citations right        {s['citations_right']}/{s['answered_by_model']}  (a gold passage cited)",
+        *([f"structured replies     {s['structured_honoured']}/{s['structured_requested']}  (the JSON asked for)"]
+          if s["structured_requested"] else []),
         f"invented numbers       {s['invented_numbers']}",
         f"RESTRICTED leaks       {s['restricted_leaks']}",
         f"mean seconds           {s['mean_seconds']}",

@@ -32,6 +32,16 @@ ANSWER_LANGUAGE = MappingProxyType({
     "en": "Answer in English, and end each sentence with its passage number, e.g. [1].",
     "ja": "日本語で回答し、各文の末尾に資料番号（例：[1]）を付けてください。",
 })
+# In its place when the endpoint constrains the reply to JSON (qa/structured_reply.py): the form, and that
+# the passage field is the sentence's citation.
+STRUCTURED_ANSWER = MappingProxyType({
+    "zh": '请用中文回答，只输出JSON：{"sentences": [{"text": "…", "passage": 1}]}。'
+          "text 是回答中的一句话，只写该资料中的内容；passage 是这句话所依据的资料编号。",
+    "en": 'Answer in English, as JSON only: {"sentences": [{"text": "…", "passage": 1}]}. text is one sentence '
+          "of the answer, saying only what its passage says; passage is the number of that passage.",
+    "ja": '日本語で回答し、JSONだけを出力してください：{"sentences": [{"text": "…", "passage": 1}]}。'
+          "text は回答の一文で、その資料の内容だけを書きます。passage はその文の根拠の資料番号です。",
+})
 # Asked once more when a reply came back in another language.
 ANSWER_LANGUAGE_AGAIN = MappingProxyType({
     "zh": "你上一次没有用中文回答。请只用中文回答。",
@@ -56,11 +66,12 @@ class RestrictedEvidenceError(RagspineError):
 
 def assemble_prompt(question: str, evidence: Sequence[Evidence], *,
                     history: Sequence[Message] = (), system_prompt: str = SYSTEM_PROMPT,
-                    lang: str | None = None, again: bool = False) -> list[Message]:
+                    lang: str | None = None, again: bool = False, structured: bool = False) -> list[Message]:
     """Build the generation messages: system rules, prior turns, then question + snippet block.
 
     With ``lang``, the user message ends with the answer-language instruction in that language
-    (``again`` adds that the previous reply was in another one).
+    (``again`` adds that the previous reply was in another one); ``structured`` asks for the
+    JSON form of ``qa/structured_reply.py`` instead of passage numbers in the text.
 
     History is inserted here and nowhere else: it never changes screening, intent, the
     retrieval query or the evidence.
@@ -73,6 +84,7 @@ def assemble_prompt(question: str, evidence: Sequence[Evidence], *,
         raise RestrictedEvidenceError(f"refused to build a prompt with {len(restricted)} RESTRICTED item(s)")
     user = build_user_message(question, [(e.context or e.text, e.doc, e.locator) for e in evidence])
     if lang is not None and lang in ANSWER_LANGUAGE:
-        user = f"{user}\n\n{ANSWER_LANGUAGE_AGAIN[lang] if again else ''}{ANSWER_LANGUAGE[lang]}"
+        instruction = (STRUCTURED_ANSWER if structured else ANSWER_LANGUAGE)[lang]
+        user = f"{user}\n\n{ANSWER_LANGUAGE_AGAIN[lang] if again else ''}{instruction}"
     turns = [m for m in history if m.role in (Role.USER, Role.ASSISTANT)]  # callers may not inject system text
     return [Message(Role.SYSTEM, system_prompt), *turns, Message(Role.USER, user)]

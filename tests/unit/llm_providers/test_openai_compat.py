@@ -40,11 +40,12 @@ class Server:
         return self._handler(request)
 
 
-def provider_for(handler: Handler, *, api_key: str | None = API_KEY, timeout_s: float = 4.0
-                 ) -> tuple[OpenAICompatibleProvider, Server]:
+def provider_for(handler: Handler, *, api_key: str | None = API_KEY, timeout_s: float = 4.0,
+                 structured_output: str = "off") -> tuple[OpenAICompatibleProvider, Server]:
     server = Server(handler)
     client = httpx.Client(transport=httpx.MockTransport(server))
-    return OpenAICompatibleProvider(BASE_URL, api_key, MODEL, timeout_s=timeout_s, client=client), server
+    return OpenAICompatibleProvider(BASE_URL, api_key, MODEL, timeout_s=timeout_s, client=client,
+                                    structured_output=structured_output), server
 
 
 def reply(status: int, body: Any = None, *, text: str | None = None) -> Handler:
@@ -81,6 +82,73 @@ class TestRequest:
         provider.complete(MESSAGES)
 
         assert "authorization" not in server.requests[0].headers
+
+
+SCHEMA = {"type": "object", "properties": {"sentences": {"type": "array"}}, "required": ["sentences"]}
+
+
+class TestStructuredOutput:
+    def test_json_schema_sends_openais_response_format_with_the_schema(self) -> None:
+        provider, server = provider_for(reply(200, RECORDED), structured_output="json_schema")
+
+        provider.complete_json(MESSAGES, SCHEMA, name="cited_answer", max_tokens=300)
+
+        body = json.loads(server.requests[0].content)
+        assert body["response_format"] == {"type": "json_schema",
+                                           "json_schema": {"name": "cited_answer", "strict": True, "schema": SCHEMA}}
+        assert (body["max_tokens"], body["model"]) == (300, MODEL)
+
+    def test_json_object_sends_the_schema_beside_the_type(self) -> None:
+        provider, server = provider_for(reply(200, RECORDED), structured_output="json_object")
+
+        provider.complete_json(MESSAGES, SCHEMA, name="cited_answer")
+
+        assert json.loads(server.requests[0].content)["response_format"] == {"type": "json_object", "schema": SCHEMA}
+
+    def test_off_sends_no_response_format(self) -> None:
+        provider, server = provider_for(reply(200, RECORDED))
+
+        completion = provider.complete_json(MESSAGES, SCHEMA, name="cited_answer")
+
+        assert "response_format" not in json.loads(server.requests[0].content)
+        assert completion.text.startswith("Hong Kong revenue fell")
+
+    def test_plain_complete_never_sends_the_schema(self) -> None:
+        provider, server = provider_for(reply(200, RECORDED), structured_output="json_schema")
+
+        provider.complete(MESSAGES)
+
+        assert "response_format" not in json.loads(server.requests[0].content)
+
+    def test_a_server_refusing_response_format_is_a_rejection_naming_no_retry(self) -> None:
+        provider, _ = provider_for(reply(422, {"detail": "response_format.type"}), structured_output="json_schema")
+
+        with pytest.raises(LLMRejectedError) as caught:
+            provider.complete_json(MESSAGES, SCHEMA, name="cited_answer")
+
+        assert (caught.value.retryable, caught.value.reason) == (False, "LLM_REJECTED")
+
+    @pytest.mark.parametrize("status", [400, 422, 500])
+    def test_a_failed_structured_request_names_the_setting_to_change(self, status: int) -> None:
+        provider, _ = provider_for(reply(status, {"error": "response_format.type"}), structured_output="json_schema")
+
+        with pytest.raises(ProviderUnavailableError) as caught:
+            provider.complete_json(MESSAGES, SCHEMA, name="cited_answer")
+
+        assert "response_format json_schema" in str(caught.value)
+        assert "RAGSPINE_OPENAI_STRUCTURED_OUTPUT" in str(caught.value)
+
+    def test_a_failed_plain_request_does_not_mention_structured_output(self) -> None:
+        provider, _ = provider_for(reply(500, {}), structured_output="json_schema")
+
+        with pytest.raises(LLMUnavailableError) as caught:
+            provider.complete(MESSAGES)
+
+        assert "STRUCTURED_OUTPUT" not in str(caught.value)
+
+    def test_an_unknown_form_is_refused_with_the_known_ones(self) -> None:
+        with pytest.raises(ValueError, match="off, json_schema, json_object"):
+            OpenAICompatibleProvider(BASE_URL, None, MODEL, structured_output="grammar")
 
 
 class TestResponse:
