@@ -70,9 +70,9 @@ class Services:
         """The workflow surfaces' store, gate and executor ports, built on first use only."""
         knowledge = None
         if self.retrieval is not None:
-            from ragspine.retrieval.knowledge_adapter import PipelineKnowledgeRetriever
+            from ragspine.retrieval.workflow_retriever import WorkflowNodeRetriever
 
-            knowledge = PipelineKnowledgeRetriever(self.retrieval.retriever)
+            knowledge = WorkflowNodeRetriever(self.retrieval.retriever)
         return build_workflow_components(self.settings, llm=self.qa.llm, retriever=knowledge)
 
 

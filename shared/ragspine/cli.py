@@ -184,7 +184,7 @@ def ingest(
 
     from ragspine.bootstrap import build_background_embedder, build_ingest_context
     from ragspine.cli_ingest import finish_dense_vectors
-    from ragspine.ingestion.pipeline import collect_files, document_meta
+    from ragspine.ingestion.submission import collect_files, document_meta
     from ragspine.sensitivity import Sensitivity
 
     try:

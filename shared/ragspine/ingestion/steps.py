@@ -109,7 +109,7 @@ def fetch(operation: Operation, context: StepContext) -> StepResult:
     """Read the file's bytes, check its size and hash, and stage them."""
     if operation.source.startswith("s3://"):
         from ragspine.aws.s3_source import read_object
-        from ragspine.ingestion.pipeline import object_meta
+        from ragspine.ingestion.submission import object_meta
 
         data, metadata = read_object(operation.source, max_bytes=context.max_bytes)
         meta = object_meta(operation.doc_id, metadata)

@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 from ragspine.bootstrap import build_operation_store
 from ragspine.cli import app
 from ragspine.ingestion.operations import OperationStatus
-from ragspine.ingestion.pipeline import DocumentMeta, submit
+from ragspine.ingestion.submission import DocumentMeta, submit
 from ragspine.settings import Settings
 
 runner = CliRunner()

@@ -13,7 +13,7 @@ from ragspine.facts.model import Fact
 from ragspine.ingestion import steps
 from ragspine.ingestion.errors import CorruptDocumentError
 from ragspine.ingestion.operations import Operation, OperationStatus, TooLateToCancelError
-from ragspine.ingestion.pipeline import cancel
+from ragspine.ingestion.submission import cancel
 from ragspine.ingestion.steps import Step, StepContext
 from tests.integration.ingestion_runners.conftest import Harness
 from tests.support.cfn import REPO_ROOT
