@@ -17,8 +17,8 @@ if TYPE_CHECKING:
 
     from ragspine.bootstrap import Services
     from ragspine.ingestion.operations import Operation
-    from ragspine.ingestion.submission import DocumentMeta
     from ragspine.ingestion.steps import StepContext, StepResult
+    from ragspine.ingestion.submission import DocumentMeta
     from ragspine.retrieval.dense_backfill import BackgroundEmbedder
 
 
@@ -117,8 +117,8 @@ def ingest_files(files: list[Path], *, context: StepContext, meta: Callable[[Pat
     SUCCEEDED one is returned as it is (``reused``), so nothing is parsed or embedded twice.
     """
     from ragspine.ingestion.operations import OperationStatus
-    from ragspine.ingestion.submission import submit
     from ragspine.ingestion.runner import InProcessRunner
+    from ragspine.ingestion.submission import submit
 
     done: list[Ingested] = []
     with _Progress(console, len(files), lines=lines, deferred=context.defer_embedding) as progress:

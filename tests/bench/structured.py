@@ -20,9 +20,9 @@ from ragspine.llm.extractive import ExtractiveProvider
 from ragspine.qa.answer import QAComponents, answer_question
 from ragspine.qa.faq import FaqIndex
 from ragspine.qa.intent import RuleIntentParser
+from ragspine.qa.parse_cache import DEFAULT_PARSE_CACHE_SIZE, ParseCache
 from ragspine.qa.result import AnswerStatus
 from ragspine.qa.screening import ScreeningPolicy
-from ragspine.qa.parse_cache import DEFAULT_PARSE_CACHE_SIZE, ParseCache
 
 if TYPE_CHECKING:
     from collections.abc import Callable

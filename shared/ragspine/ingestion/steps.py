@@ -16,20 +16,15 @@ import enum
 import hashlib
 import json
 from collections.abc import Callable, Mapping
-from dataclasses import asdict, dataclass, replace
-from pathlib import Path
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 from ragspine.errors import NotFoundError
 from ragspine.ingestion import staged
-from ragspine.ingestion.errors import (
-    DocumentTooLargeError,
-    SourceChangedError,
-    SourceNotFoundError,
-    SourceUnavailableError,
-    StepOrderError,
-)
+from ragspine.ingestion.errors import SourceChangedError, StepOrderError
 from ragspine.ingestion.operations import ActiveVersion, FactRead, Operation, OperationStore, StagingArea
+from ragspine.ingestion.sources import SourceReader, read_path, read_uri, scheme_of
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -76,6 +71,8 @@ class StepContext:
     # Where documents are parsed in a child (``parse_limits.out_of_process``), the child also reads
     # the facts, cuts the chunks and counts their index terms; False: it parses only.
     prepare_in_child: bool = True
+    # Readers of sources with a scheme (``s3://``), by scheme; a source without one is a local path.
+    sources: Mapping[str, SourceReader] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,32 +104,19 @@ def _require(context: StepContext, operation: Operation, name: str, step: Step) 
 
 def fetch(operation: Operation, context: StepContext) -> StepResult:
     """Read the file's bytes, check its size and hash, and stage them."""
-    if operation.source.startswith("s3://"):
-        from ragspine.aws.s3_source import read_object
+    if scheme_of(operation.source) is not None:
         from ragspine.ingestion.submission import object_meta
 
-        data, metadata = read_object(operation.source, max_bytes=context.max_bytes)
+        data, metadata = read_uri(operation.source, context.sources, max_bytes=context.max_bytes)
         meta = object_meta(operation.doc_id, metadata)
         # A Gateway run's sensitivity and library come from its space, never from object metadata.
         if operation.space is None and (meta.sensitivity, meta.library, meta.context) != (
                 operation.sensitivity, operation.library, operation.context):
             operation = context.operations.save(replace(operation, sensitivity=meta.sensitivity, library=meta.library,
                                                         context=meta.context))
-        return _stage_source(operation, context, data, Path(operation.source).name)
+        return _stage_source(operation, context, data, PurePosixPath(operation.source).name)
     path = Path(operation.source)
-    try:
-        size = path.stat().st_size
-        if path.is_dir():
-            raise IsADirectoryError(operation.source)
-        if size > context.max_bytes:
-            raise DocumentTooLargeError(f"{path.name} is {size:,} bytes, over the {context.max_bytes:,}-byte "
-                                        "limit; split it or upload a smaller file.")
-        data = path.read_bytes()
-    except (FileNotFoundError, IsADirectoryError, NotADirectoryError, PermissionError) as exc:
-        raise SourceNotFoundError(f"{operation.source}: cannot open the file ({type(exc).__name__})") from exc
-    except OSError as exc:
-        raise SourceUnavailableError(f"{operation.source}: reading failed ({exc.strerror or exc})") from exc
-    return _stage_source(operation, context, data, path.name)
+    return _stage_source(operation, context, read_path(operation.source, max_bytes=context.max_bytes), path.name)
 
 
 def _stage_source(operation: Operation, context: StepContext, data: bytes, name: str) -> StepResult:

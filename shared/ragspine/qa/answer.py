@@ -25,6 +25,7 @@ from ragspine.qa.faq_check import CitedPassages, states_numbers, unsupported_num
 from ragspine.qa.intent_model import Channel
 from ragspine.qa.language import Lang, detect_language
 from ragspine.qa.narrative import run_narrative
+from ragspine.qa.parse_cache import DEFAULT_PARSE_CACHE_SIZE, ParseCache, ParsedQuestion, Rendered, question_numbers
 from ragspine.qa.ports import Evidence, IntentParser, NarrativeRetriever
 from ragspine.qa.prompt import SYSTEM_PROMPT
 from ragspine.qa.provenance import check_numbers, figure_values, numbers_in
@@ -32,7 +33,6 @@ from ragspine.qa.render import render_assumptions, render_unit_note, render_unre
 from ragspine.qa.result import AnswerResult, AnswerStatus, Route
 from ragspine.qa.scope import covered_by_knowledge, names_misspelt_domain_terms
 from ragspine.qa.screening import Refusal, RefusalReason, ScreeningPolicy
-from ragspine.qa.parse_cache import DEFAULT_PARSE_CACHE_SIZE, ParsedQuestion, Rendered, ParseCache, question_numbers
 from ragspine.qa.slots import Slots
 from ragspine.qa.structured import StructuredOutcome, look_up, plan_lookups, run_structured
 from ragspine.qa.trace import TraceRecorder, question_digest

@@ -143,9 +143,9 @@ class TestVersions:
             self, context: StepContext, tmp_path: Path) -> None:
         import dataclasses
 
-        from ragspine.ingestion.submission import DocumentMeta, submit
         from ragspine.ingestion.retry import RetryPolicy
         from ragspine.ingestion.runner import InProcessRunner
+        from ragspine.ingestion.submission import DocumentMeta, submit
 
         # GIVEN a fact store that checks, after every write, what a concurrent reader would see
         seen: list[object] = []

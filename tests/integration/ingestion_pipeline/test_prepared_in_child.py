@@ -14,9 +14,9 @@ from ragspine.bootstrap import Services
 from ragspine.ingestion import staged
 from ragspine.ingestion.operations import Operation, OperationStatus, SpaceStamp
 from ragspine.ingestion.parsers.isolated import _prepared
-from ragspine.ingestion.submission import DocumentMeta, submit
 from ragspine.ingestion.prepare import PrepareRequest, dump_index_terms, load_index_terms
 from ragspine.ingestion.steps import Step, StepContext, run_step
+from ragspine.ingestion.submission import DocumentMeta, submit
 from ragspine.retrieval.embedded_rows import field_counts
 from ragspine.retrieval.model import Chunk, SearchFilters
 from ragspine.samples.build_acme import SAMPLES_DIR

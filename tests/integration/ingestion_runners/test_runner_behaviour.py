@@ -13,8 +13,8 @@ from ragspine.facts.model import Fact
 from ragspine.ingestion import steps
 from ragspine.ingestion.errors import CorruptDocumentError
 from ragspine.ingestion.operations import Operation, OperationStatus, TooLateToCancelError
-from ragspine.ingestion.submission import cancel
 from ragspine.ingestion.steps import Step, StepContext
+from ragspine.ingestion.submission import cancel
 from tests.integration.ingestion_runners.conftest import Harness
 from tests.support.cfn import REPO_ROOT
 

@@ -11,11 +11,11 @@ from ragspine.errors import ProviderUnavailableError
 from ragspine.facts.glossary import default_glossary
 from ragspine.ingestion.errors import CorruptDocumentError
 from ragspine.ingestion.operations import Operation, OperationKey, OperationStatus
-from ragspine.ingestion.submission import cancel
 from ragspine.ingestion.retry import RetryPolicy
 from ragspine.ingestion.runner import InProcessRunner
 from ragspine.ingestion.sqlite_operations import SqliteOperationStore, SqliteStagingArea
 from ragspine.ingestion.steps import STEPS, Step, StepContext, StepFunction, StepResult
+from ragspine.ingestion.submission import cancel
 from tests.fakes.facts import InMemoryFactStore
 
 

@@ -12,8 +12,8 @@ from ragspine.domain.files import domain_dir
 from ragspine.facts.glossary import Glossary, default_glossary
 from ragspine.qa.answer import answer_question
 from ragspine.qa.language import Lang
+from ragspine.qa.parse_cache import ParseCache, ParsedQuestion
 from ragspine.qa.result import AnswerResult, AnswerStatus, Clarification, Option, Route
-from ragspine.qa.parse_cache import ParsedQuestion, ParseCache
 from ragspine.qa.slots import Slots
 from ragspine.qa.structured import Lookup, plan_lookups
 from tests.fakes.facts import InMemoryFactStore
