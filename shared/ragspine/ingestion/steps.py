@@ -1,6 +1,6 @@
 """The ingestion steps, each callable by name with a JSON payload ``{"operation_id": ...}``.
 
-fetch → parse → extract_facts → chunk_and_embed → index → activate. Each step reads what it
+fetch → parse → extract_facts → chunk_and_embed → index (a check) → activate. Each step reads what it
 needs from the operation and the staging area and stages its own output, so re-running a
 step (or the whole run) rewrites the same staged rows: nothing is duplicated. Nothing is
 visible to readers before ``activate``: the chunk index cannot hide an unactivated version
@@ -40,13 +40,20 @@ if TYPE_CHECKING:
 
 
 class Step(enum.StrEnum):
-    """The pipeline's steps, in order; the value is the name a worker is called with."""
+    """The pipeline's steps, in order; the value is the name a worker is called with.
+
+    The values are stored: in each operation's record (``step``; a cancel is refused once it is
+    ``activate``), in the state machine's payloads (an execution started before a deployment
+    finishes with the old definition) and as the step metric's dimension. So they never change,
+    even where a member's name says more: ``CHECK_INDEX`` (value ``index``) only checks that the
+    index is reachable and the staged vectors align; ``ACTIVATE`` writes the chunks and facts.
+    """
 
     FETCH = "fetch"
     PARSE = "parse"
     EXTRACT_FACTS = "extract_facts"
     CHUNK_AND_EMBED = "chunk_and_embed"
-    INDEX = "index"
+    CHECK_INDEX = "index"
     ACTIVATE = "activate"
 
 
@@ -302,12 +309,12 @@ def _embed(context: StepContext, children: Sequence[Chunk]) -> list[list[float]]
     return context.embedder.embed(texts)
 
 
-def index(operation: Operation, context: StepContext) -> StepResult:
+def check_index(operation: Operation, context: StepContext) -> StepResult:
     """Check the staged batch against the index (reachable, vectors aligned) and mark it ready.
 
     The batch is written at ``activate``: the index cannot keep an unactivated version out of search.
     """
-    staged_chunks = _require(context, operation, "chunks", Step.INDEX)
+    staged_chunks = _require(context, operation, "chunks", Step.CHECK_INDEX)
     note = _prepared(operation, context, context.staging.get(operation.id, "document") or b"")
     if note is not None and not _embeds_now(context):  # counted by the child, and no vectors to align
         count = int(note["chunk"]["chunks"])
@@ -319,7 +326,7 @@ def index(operation: Operation, context: StepContext) -> StepResult:
     if context.index is not None:
         context.index.ensure_index()  # the first ingestion creates it; raises when it cannot be reached
     context.staging.put(operation.id, "index_ready", b"1")
-    return StepResult(Step.INDEX, operation.id, chunks=count)
+    return StepResult(Step.CHECK_INDEX, operation.id, chunks=count)
 
 
 def activate(operation: Operation, context: StepContext) -> StepResult:
@@ -379,7 +386,7 @@ def _add_children(operation: Operation, context: StepContext, index: ChunkIndex,
 
 STEPS: Mapping[Step, StepFunction] = {
     Step.FETCH: fetch, Step.PARSE: parse, Step.EXTRACT_FACTS: extract,
-    Step.CHUNK_AND_EMBED: chunk_and_embed, Step.INDEX: index, Step.ACTIVATE: activate,
+    Step.CHUNK_AND_EMBED: chunk_and_embed, Step.CHECK_INDEX: check_index, Step.ACTIVATE: activate,
 }
 
 

@@ -115,7 +115,7 @@ class TestVersions:
             raise ProviderUnavailableError("index down")
 
         _write(path, "yak", 1001)
-        failed = ingest(path, steps={Step.INDEX: broken})
+        failed = ingest(path, steps={Step.CHECK_INDEX: broken})
         # THEN nothing of version 2 is visible and version 1 still answers
         assert failed.status is OperationStatus.FAILED and failed.version_id != v1.version_id
         assert failed.retry_count == 4 and failed.error is not None and failed.error.retryable

@@ -23,7 +23,7 @@ from ragspine.samples.build_acme import SAMPLES_DIR
 from tests.integration.ingestion_pipeline.conftest import Ingest
 from tests.support.parse_children import signal_next_parse_child
 
-BEFORE_ACTIVATION = (Step.FETCH, Step.PARSE, Step.EXTRACT_FACTS, Step.CHUNK_AND_EMBED, Step.INDEX)
+BEFORE_ACTIVATION = (Step.FETCH, Step.PARSE, Step.EXTRACT_FACTS, Step.CHUNK_AND_EMBED, Step.CHECK_INDEX)
 SAMPLE_FILES = sorted(p.name for p in SAMPLES_DIR.iterdir() if p.suffix in (".docx", ".pptx", ".xlsx", ".md"))
 
 
