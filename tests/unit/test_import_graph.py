@@ -158,12 +158,6 @@ EXCEPTIONS: dict[tuple[str, str], str] = {
         "composition root resolves the folder and passes it in",
     ("ragspine.retrieval.chunking", "ragspine.ingestion.model"):
         "chunking cuts parsed blocks into passages; it moves into ingestion/ with passage text and table rows",
-    ("ragspine.retrieval.chunking", "ragspine.ingestion.statements"):
-        "chunking tags passages under a financial statement's title; it moves into ingestion/",
-    ("ragspine.retrieval.pipeline", "ragspine.ingestion.statements"):
-        "the statement tag prefix: the statement vocabulary moves below retrieval (facts/)",
-    ("ragspine.retrieval.query_terms", "ragspine.ingestion.statements"):
-        "the statement kinds a query rule may name: the statement vocabulary moves below retrieval (facts/)",
 }
 
 

@@ -26,7 +26,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field, replace
 
 from ragspine.errors import ConfigurationError, FieldError, InvalidInputError, ProviderUnavailableError
-from ragspine.ingestion.statements import TAG_PREFIX as STATEMENT_TAG
+from ragspine.facts.statements import TAG_PREFIX as STATEMENT_TAG
 from ragspine.llm.ports import Embedder, LLMProvider
 from ragspine.retrieval.expansion import MAX_WINDOW, ExpandedHit, ExpansionMode, expand
 from ragspine.retrieval.fusion import DEFAULT_RRF_K, fuse
