@@ -12,7 +12,7 @@ from ragspine.facts.glossary import default_glossary
 from ragspine.ingestion import lifecycle
 from ragspine.ingestion.errors import CorruptDocumentError
 from ragspine.ingestion.operations import Operation, OperationError, OperationKey, OperationStatus
-from ragspine.ingestion.retry import RetryPolicy
+from ragspine.ingestion.retry import RetryPolicy, error_name
 from ragspine.ingestion.runner import InProcessRunner
 from ragspine.ingestion.sqlite_operations import SqliteOperationStore, SqliteStagingArea
 from ragspine.ingestion.step_worker import StepError, handle_step
@@ -63,16 +63,19 @@ def _in_process(context: StepContext, steps: dict[Step, StepFunction]) -> Operat
 def _state_machine(context: StepContext, steps: dict[Step, StepFunction]) -> Operation:
     """What the ASL does: each step in turn, retried with ``$$.State.RetryCount`` up to the policy's attempts."""
     policy, operation_id = RetryPolicy(), _submitted(context).id
+    failures: list[BaseException] = []
     for step in Step:
         for retry_count in range(policy.max_attempts):
             try:
                 outcome = handle_step({"operation_id": operation_id, "step": step.value, "retry_count": retry_count},
                                       context=context, policy=policy, steps=steps)["outcome"]
                 break
-            except StepError:
+            except StepError as exc:
+                failures.append(exc.__cause__ or exc)
                 continue
         else:
-            handle_step({"operation_id": operation_id, "step": "mark_failed", "error": {"Error": "ProviderUnavailable"}},
+            raised = {"Error": error_name(failures[-1], policy), "Cause": "retries exhausted"}
+            handle_step({"operation_id": operation_id, "step": "mark_failed", "error": raised},
                         context=context, policy=policy)
             break
         if outcome != "ok":
@@ -89,11 +92,13 @@ def _record(operation: Operation) -> tuple[object, ...]:
             operation.warnings, operation.finished_at is not None)
 
 
-@pytest.mark.parametrize("errors", [
-    (ProviderUnavailableError("the model endpoint is down"),) * 2,  # retried, then it succeeds
-    (CorruptDocumentError("not a workbook"),),  # permanent: failed at once
+@pytest.mark.parametrize(("errors", "status", "retries", "retryable"), [
+    ((ProviderUnavailableError("the model endpoint is down"),) * 2, OperationStatus.SUCCEEDED, 2, None),
+    ((CorruptDocumentError("not a workbook"),), OperationStatus.FAILED, 0, False),  # permanent: at once
+    ((ProviderUnavailableError("the model endpoint is down"),) * 9, OperationStatus.FAILED, 4, True),  # exhausted
 ])
-def test_both_drivers_leave_the_same_record(tmp_path: Path, errors: tuple[Exception, ...]) -> None:
+def test_both_drivers_leave_the_same_record(tmp_path: Path, errors: tuple[Exception, ...], status: OperationStatus,
+                                            retries: int, retryable: bool | None) -> None:
     # GIVEN the same operation and the same failures of its parse step, once per driver
     ends = []
     for drive in (_in_process, _state_machine):
@@ -101,7 +106,9 @@ def test_both_drivers_leave_the_same_record(tmp_path: Path, errors: tuple[Except
         folder.mkdir()
         context = _context(folder)
         # WHEN the driver runs it to its end state
-        ends.append(_record(drive(context, _steps(Step.PARSE, *errors))))
+        end = drive(context, _steps(Step.PARSE, *errors))
+        assert (end.status, end.retry_count, end.error and end.error.retryable) == (status, retries, retryable)
+        ends.append(_record(end))
         context.operations.close()  # type: ignore[attr-defined]
     # THEN the operation's record ends the same
     assert ends[0] == ends[1]
