@@ -18,7 +18,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from ragspine.api.lambda_telemetry import metrics, tracer
+from ragspine.aws.lambda_telemetry import metrics, tracer
 from ragspine.errors import RagspineError
 from ragspine.workflows.run.code_node import CodeLimits, execute_python
 

@@ -13,9 +13,9 @@ from aws_lambda_powertools import Logger
 from aws_lambda_powertools.logging.utils import copy_config_to_registered_loggers
 from aws_lambda_powertools.utilities.data_classes import S3Event, event_source
 
-from ragspine.api.lambda_telemetry import metrics, record_submissions, tracer
+from ragspine.aws.lambda_telemetry import metrics, record_submissions, tracer
 from ragspine.bootstrap import build_ingest_trigger
-from ragspine.ingestion.pipeline import submit_object
+from ragspine.ingestion.submission import submit_object
 from ragspine.settings import get_settings
 
 logger = Logger()

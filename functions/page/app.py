@@ -12,10 +12,10 @@ from typing import Any
 
 from aws_lambda_powertools import Logger
 
-from ragspine.api.lambda_telemetry import metrics, record_response, tracer
 from ragspine.api.page_api import aws_stores, handle, is_api_route
 from ragspine.api.page_files import CONTENT_TYPES, PAGES, WEB_DIR, content_security_policy, static_file
 from ragspine.api.page_login import page_login
+from ragspine.aws.lambda_telemetry import metrics, record_response, tracer
 from ragspine.errors import ConfigurationError
 
 logger = Logger()

@@ -14,8 +14,8 @@ from aws_lambda_powertools.logging.utils import copy_config_to_registered_logger
 from mangum import Mangum
 
 from ragspine.api.app import create_app
-from ragspine.api.lambda_telemetry import metrics, record_response, tracer
 from ragspine.api.routers import webhook
+from ragspine.aws.lambda_telemetry import metrics, record_response, tracer
 
 logger = Logger()
 copy_config_to_registered_loggers(source_logger=logger)

@@ -13,7 +13,7 @@ from typing import Any
 from aws_lambda_powertools import Logger
 from aws_lambda_powertools.logging.utils import copy_config_to_registered_loggers
 
-from ragspine.api.lambda_telemetry import metrics, record_step, tracer
+from ragspine.aws.lambda_telemetry import metrics, record_step, tracer
 from ragspine.bootstrap import build_ingest_context, current_services
 from ragspine.ingestion.step_worker import handle_step
 

@@ -15,8 +15,8 @@ from aws_lambda_powertools.logging.utils import copy_config_to_registered_logger
 from mangum import Mangum
 
 from ragspine.api.app import create_app
-from ragspine.api.lambda_telemetry import metrics, record_response, tracer
 from ragspine.api.routers import dify, n8n, n8n_executions, workflows
+from ragspine.aws.lambda_telemetry import metrics, record_response, tracer
 from ragspine.bootstrap import load_api_key_pepper
 from ragspine.settings import get_settings
 

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from ragspine.facts.ports import FactStore
     from ragspine.ingestion.operations import OperationStore, StagingArea
     from ragspine.ingestion.parsers.guard import ParseLimits
+    from ragspine.ingestion.sources import SourceReader
     from ragspine.ingestion.sqlite_operations import SqliteOperationStore
     from ragspine.ingestion.steps import StepContext
     from ragspine.knowledge.gateway import FileStorage, Gateway, OperationLauncher
@@ -84,9 +85,9 @@ class Services:
         """The workflow surfaces' store, gate and executor ports, built on first use only."""
         knowledge = None
         if self.retrieval is not None:
-            from ragspine.retrieval.knowledge_adapter import PipelineKnowledgeRetriever
+            from ragspine.retrieval.workflow_retriever import WorkflowNodeRetriever
 
-            knowledge = PipelineKnowledgeRetriever(self.retrieval.retriever)
+            knowledge = WorkflowNodeRetriever(self.retrieval.retriever)
         return build_workflow_components(self.settings, llm=self.qa.llm, retriever=knowledge)
 
 
@@ -316,13 +317,13 @@ def build_services(settings: Settings) -> Services:
     narrative = None
     cited: CitedPassages | None = None
     if retrieval is not None:
-        from ragspine.retrieval.cited_passages import IndexedCitedPassages
+        from ragspine.ingestion.cited_passages import IndexedCitedPassages
         from ragspine.retrieval.narrative_adapter import HybridNarrativeRetriever
 
         narrative = HybridNarrativeRetriever(retrieval.retriever)
         cited = IndexedCitedPassages(retrieval.index)
     if settings.backend is not Backend.AWS:  # the stored parsed documents first (on AWS: the index only)
-        from ragspine.retrieval.cited_passages import FirstCitedPassages, StoredDocumentPassages
+        from ragspine.ingestion.cited_passages import FirstCitedPassages, StoredDocumentPassages
 
         stored = StoredDocumentPassages(lambda: build_operation_stores(settings)[1],
                                         build_version_text_store(settings))
@@ -449,7 +450,14 @@ def build_ingest_context(services: Services) -> StepContext:
                        index=retrieval.index if retrieval else None,
                        embedder=retrieval.document_embedder if retrieval else None,
                        glossary=services.glossary, max_bytes=settings.ingest_max_bytes, defer_embedding=defer,
-                       texts=build_version_text_store(settings), parse_limits=limits)
+                       texts=build_version_text_store(settings), parse_limits=limits, sources=source_readers())
+
+
+def source_readers() -> dict[str, SourceReader]:
+    """The readers of sources with a scheme: ``s3://`` objects (Gateway and bucket uploads)."""
+    from ragspine.aws.s3_source import read_object
+
+    return {"s3": read_object}
 
 
 def parse_limits(settings: Settings) -> ParseLimits:

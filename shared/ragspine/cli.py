@@ -184,7 +184,7 @@ def ingest(
 
     from ragspine.bootstrap import build_background_embedder, build_ingest_context
     from ragspine.cli_ingest import finish_dense_vectors
-    from ragspine.ingestion.pipeline import collect_files, document_meta
+    from ragspine.ingestion.submission import collect_files, document_meta
     from ragspine.sensitivity import Sensitivity
 
     try:
@@ -240,7 +240,7 @@ def _workflow_file(operation: str, file: Path, fmt: str, out: Path | None) -> No
     """Run one file operation; exit 0 ok, 1 analyze found errors, 2 bad input (location printed)."""
     from ragspine.settings import get_settings
     from ragspine.workflows.dsl import OutputFormat
-    from ragspine.workflows.file_ops import EXIT_BAD_INPUT, Operation, run_file
+    from ragspine.workflows.file_ops import EXIT_BAD_INPUT, Action, run_file
     from ragspine.workflows.scaffold import ScaffoldOptions
 
     formats = ("yaml", "json", "mermaid") if operation == "preview" else ("yaml", "json")
@@ -254,7 +254,7 @@ def _workflow_file(operation: str, file: Path, fmt: str, out: Path | None) -> No
         raise typer.Exit(code=EXIT_BAD_INPUT) from exc
     settings = get_settings()
     options = ScaffoldOptions(dsl_version=settings.workflow_dsl_version, http_allowlist=settings.workflow_http_hosts)
-    result = run_file(Operation(operation), data, filename=file.name, options=options, diagram=fmt == "mermaid",
+    result = run_file(Action(operation), data, filename=file.name, options=options, diagram=fmt == "mermaid",
                       fmt=OutputFormat.YAML if fmt == "mermaid" else OutputFormat(fmt))
     for note in result.notes:
         typer.secho(note, err=True, fg=typer.colors.RED if result.exit_code == EXIT_BAD_INPUT else None)

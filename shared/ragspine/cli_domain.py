@@ -20,7 +20,7 @@ FragmentOut = Annotated[Path | None, typer.Option(
 @domain_app.command("check")
 def check(folder: Folder) -> None:
     """Validate a domain folder; every problem names its file, line and field (exit 1 if any)."""
-    from ragspine.domain.check import check_domain
+    from ragspine.authoring.check import check_domain
 
     problems = check_domain(folder)
     for problem in problems:
@@ -38,8 +38,8 @@ def publish(folder: Folder,
                 show_default=False)] = None) -> None:
     """Check a domain folder, then publish it to the stack's domain store; every function answers from
     it within RAGSPINE_DOMAIN_MAX_AGE_S, without a redeploy. A folder that fails the check is not published."""
+    from ragspine.authoring.check import check_domain
     from ragspine.domain.bundle import bundle_domain
-    from ragspine.domain.check import check_domain
 
     problems = check_domain(folder)
     if problems:
@@ -88,9 +88,9 @@ def suggest(folder: Folder, out: FragmentOut = None,
             limit: Annotated[int, typer.Option("--limit", min=1, help="List at most this many labels.")] = 200) -> None:
     """List the row labels of ingested tables that the folder's glossary does not name, and write a
     glossary fragment to edit and merge (counts and a sample locator each)."""
+    from ragspine.authoring.suggest import glossary_fragment, unnamed_labels
     from ragspine.bootstrap import build_ingest_context, get_services
     from ragspine.domain.files import GLOSSARY
-    from ragspine.domain.suggest import glossary_fragment, unnamed_labels
     from ragspine.facts.glossary import Glossary
     from ragspine.ingestion import staged
 

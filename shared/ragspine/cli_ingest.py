@@ -17,8 +17,8 @@ if TYPE_CHECKING:
 
     from ragspine.bootstrap import Services
     from ragspine.ingestion.operations import Operation
-    from ragspine.ingestion.pipeline import DocumentMeta
     from ragspine.ingestion.steps import StepContext, StepResult
+    from ragspine.ingestion.submission import DocumentMeta
     from ragspine.retrieval.dense_backfill import BackgroundEmbedder
 
 
@@ -117,8 +117,8 @@ def ingest_files(files: list[Path], *, context: StepContext, meta: Callable[[Pat
     SUCCEEDED one is returned as it is (``reused``), so nothing is parsed or embedded twice.
     """
     from ragspine.ingestion.operations import OperationStatus
-    from ragspine.ingestion.pipeline import submit
     from ragspine.ingestion.runner import InProcessRunner
+    from ragspine.ingestion.submission import submit
 
     done: list[Ingested] = []
     with _Progress(console, len(files), lines=lines, deferred=context.defer_embedding) as progress:
@@ -234,7 +234,7 @@ def ingest_samples(services: Services, console: Console) -> list[Ingested]:
     """
     from ragspine.bootstrap import build_ingest_context
     from ragspine.demo import clear_unversioned_chunks, sample_documents
-    from ragspine.ingestion.pipeline import document_meta
+    from ragspine.ingestion.submission import document_meta
 
     # The 50 sample passages embed in about two seconds: inline, so a served sample answer has both legs.
     context = replace(build_ingest_context(services), defer_embedding=False)

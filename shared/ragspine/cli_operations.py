@@ -81,7 +81,7 @@ def _get(operation_id: str) -> Operation:
 
 def _reaped(operation: Operation) -> Operation:
     """The operation, failed as retryable first when its runner's lease ran out (a killed run)."""
-    from ragspine.ingestion.pipeline import reap_if_stale
+    from ragspine.ingestion.submission import reap_if_stale
     from ragspine.settings import get_settings
 
     return reap_if_stale(operation, operations=_store(), lease_s=get_settings().ingest_lease_s)
@@ -131,7 +131,7 @@ def show(operation_id: Annotated[str, typer.Argument(help="The operation id (op-
 @operations_app.command()
 def cancel(operation_id: Annotated[str, typer.Argument(help="The operation id (op-...).")]) -> None:
     """Cancel an operation that has not finished: its run stops before the next step, nothing is activated."""
-    from ragspine.ingestion.pipeline import cancel as cancel_operation
+    from ragspine.ingestion.submission import cancel as cancel_operation
 
     operation = _get(operation_id)
     if operation.status.finished:
@@ -151,7 +151,7 @@ def retry(operation_id: Annotated[str, typer.Argument(help="The operation id (op
     import uuid
 
     from ragspine.ingestion.operations import OperationStatus
-    from ragspine.ingestion.pipeline import reopen
+    from ragspine.ingestion.submission import reopen
     from ragspine.settings import Backend, get_settings
 
     settings = get_settings()

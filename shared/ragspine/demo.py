@@ -60,7 +60,7 @@ def sample_documents(folder: Path | None = None) -> list[Path]:
 
     Every listed file the parsers read (decks, workbook, MD&A, report, policy, the RESTRICTED
     minutes); ``faq.yaml`` is not a document but the FAQ index, which ``build_faq`` reads.
-    Their sensitivity and library come from the manifest (``ingestion.pipeline.document_meta``).
+    Their sensitivity and library come from the manifest (``ingestion.submission.document_meta``).
     """
     import yaml
 

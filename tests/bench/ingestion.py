@@ -275,9 +275,9 @@ def _ingest_one(path: Path, context: StepContext, trace: bool) -> dict[str, Any]
     """Submit and run one file, timing the whole and each step; RSS peak read right after."""
     import tracemalloc
 
-    from ragspine.ingestion.pipeline import document_meta, submit
     from ragspine.ingestion.runner import InProcessRunner
     from ragspine.ingestion.steps import STEPS
+    from ragspine.ingestion.submission import document_meta, submit
 
     clock = StepClock()
     runner = InProcessRunner(steps=clock.wrap(STEPS))

@@ -20,9 +20,9 @@ from ragspine.llm.extractive import ExtractiveProvider
 from ragspine.qa.answer import QAComponents, answer_question
 from ragspine.qa.faq import FaqIndex
 from ragspine.qa.intent import RuleIntentParser
+from ragspine.qa.parse_cache import DEFAULT_PARSE_CACHE_SIZE, ParseCache
 from ragspine.qa.result import AnswerStatus
 from ragspine.qa.screening import ScreeningPolicy
-from ragspine.qa.shape import DEFAULT_SHAPE_CACHE_SIZE, ShapeCache
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -74,7 +74,7 @@ CASES: tuple[Case, ...] = (
 )
 
 
-def _qa(store: SqliteFactStore, *, parse_cache_size: int = DEFAULT_SHAPE_CACHE_SIZE) -> QAComponents:
+def _qa(store: SqliteFactStore, *, parse_cache_size: int = DEFAULT_PARSE_CACHE_SIZE) -> QAComponents:
     """The engine as the local service wires it (screening, intent, clarify, FAQ), offline model."""
     glossary = default_glossary()
     return QAComponents(facts=store, glossary=glossary, screening=ScreeningPolicy.default(glossary=glossary),
@@ -107,7 +107,7 @@ def _params(key: FactKey) -> tuple[str, str, str, str, str]:
 
 
 def _paths(store: SqliteFactStore, conn: sqlite3.Connection,
-           caches: dict[str, ShapeCache]) -> dict[str, Callable[[int], object]]:
+           caches: dict[str, ParseCache]) -> dict[str, Callable[[int], object]]:
     """The timed calls; ``caches`` receives the parse cache of each ask path, to check hits and misses after."""
     glossary = default_glossary()
     questions = [case.question for case in CASES]
@@ -120,7 +120,7 @@ def _paths(store: SqliteFactStore, conn: sqlite3.Connection,
     # the miss and the eviction, as a question the service has not seen (recently) does.
     distinct = _qa(store, parse_cache_size=1)
     repeated = _qa(store)
-    caches.update(ask=distinct.shapes, ask_repeated=repeated.shapes)
+    caches.update(ask=distinct.parse_cache, ask_repeated=repeated.parse_cache)
 
     def ask(i: int) -> object:
         return answer_question(questions[i % k], qa=distinct)
@@ -149,7 +149,7 @@ def run_structured(db_path: Path, *, n: int, warmup: int, profile_calls: int) ->
     store = SqliteFactStore(db_path)
     conn = sqlite3.connect(db_path)
     try:
-        caches: dict[str, ShapeCache] = {}
+        caches: dict[str, ParseCache] = {}
         paths = _paths(store, conn, caches)
         samples = sample_interleaved(paths, n=n, warmup=warmup)
         summary = {name: summarize_ns(values) for name, values in samples.items()}

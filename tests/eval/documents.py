@@ -79,7 +79,7 @@ def ingest(files: Sequence[Path], data_dir: Path, *, embedder: str, passage_cach
 
     from ragspine.bootstrap import build_ingest_context, build_services
     from ragspine.cli_ingest import ingest_files
-    from ragspine.ingestion.pipeline import document_meta
+    from ragspine.ingestion.submission import document_meta
     from ragspine.settings import EmbedderName, Settings
 
     # Inline embedding: the vectors must exist when the dense modes read them, and the passage

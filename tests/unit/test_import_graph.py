@@ -1,4 +1,4 @@
-"""The engine's import graph: no cycle anywhere, and workflow subpackages meet only through their faces.
+"""The engine's import graph: no cycle anywhere, packages in one order, workflow subpackages met through their faces.
 
 Every import counts, including those inside functions (they run on first call and can close
 a cycle as surely as a top-level one); only those under ``if TYPE_CHECKING:`` do not, since
@@ -126,3 +126,73 @@ def test_workflow_subpackages_are_reached_only_through_their_faces() -> None:
 def test_the_workflow_tree_keeps_at_most_six_modules_at_its_top() -> None:
     top = sorted(p.name for p in (SHARED / "ragspine" / "workflows").glob("*.py"))
     assert len(top) <= 6, top
+
+
+# The package order, lowest first: a package imports only packages of an earlier tier. Top-level
+# modules count as packages of their own name; every ``cli*.py`` and ``__main__`` are "cli".
+# qa sits below retrieval: it reaches passages only through its ports (``qa.ports``), which
+# retrieval and ingestion implement.
+TIERS: tuple[frozenset[str], ...] = tuple(frozenset(tier.split()) for tier in (
+    "ragspine errors sensitivity json_input text numbers samples",
+    "settings config_loader sqlite_local",
+    "facts llm feedback",
+    "domain",
+    "qa",
+    "retrieval",
+    "ingestion",
+    "knowledge workflows evidence demo",
+    "aws",
+    "bootstrap",
+    "api authoring",
+    "cli",
+))
+
+# Edges against the order that are known, each with why it is still there. The test fails on
+# any other back-edge, and on an exception that no longer exists (remove it from here).
+EXCEPTIONS: dict[tuple[str, str], str] = {
+    ("ragspine.facts.glossary", "ragspine.domain.files"):
+        "Glossary.from_file validates with the domain folder's schemas and default_glossary reads the "
+        "configured folder; both leave facts when the composition root passes the domain in",
+    ("ragspine.domain.files", "ragspine.aws.domain_store"):
+        "domain_dir() reads the published domain itself (through get_settings()); it leaves when the "
+        "composition root resolves the folder and passes it in",
+    ("ragspine.retrieval.chunking", "ragspine.ingestion.model"):
+        "chunking cuts parsed blocks into passages; it moves into ingestion/ with passage text and table rows",
+}
+
+
+def package_of(module: str) -> str:
+    """``ragspine.qa.answer`` -> ``qa``; ``ragspine.cli_ingest`` -> ``cli``; ``ragspine`` -> ``ragspine``."""
+    parts = module.split(".")
+    if len(parts) == 1:
+        return parts[0]
+    name = parts[1]
+    return "cli" if name.startswith("cli") or name == "__main__" else name
+
+
+RANK = {package: rank for rank, tier in enumerate(TIERS) for package in tier}
+
+
+def back_edges(graph: dict[str, set[str]]) -> set[tuple[str, str]]:
+    """Every import of a package from one of the same or a later tier (a module's own package aside)."""
+    return {(importer, target) for importer, targets in graph.items() for target in targets
+            if package_of(importer) != package_of(target)
+            and RANK[package_of(importer)] <= RANK[package_of(target)]}
+
+
+def test_every_package_has_a_tier() -> None:
+    assert sorted({package_of(m) for m in MODULES} - RANK.keys()) == []
+    assert sorted(RANK.keys() - {package_of(m) for m in MODULES}) == []
+
+
+def test_packages_import_only_packages_below_them() -> None:
+    found = back_edges(GRAPH)
+    new = sorted(f"{a} imports {b} ({package_of(a)} is not above {package_of(b)})"
+                 for a, b in found - EXCEPTIONS.keys())
+    assert new == []
+    assert sorted(EXCEPTIONS.keys() - found) == [], "these exceptions are gone: remove them from EXCEPTIONS"
+
+
+def test_a_new_back_edge_would_be_reported() -> None:
+    graph = {**GRAPH, "ragspine.qa.answer": GRAPH["ragspine.qa.answer"] | {"ragspine.retrieval.pipeline"}}
+    assert back_edges(graph) - back_edges(GRAPH) == {("ragspine.qa.answer", "ragspine.retrieval.pipeline")}

@@ -12,10 +12,11 @@ from ragspine.settings import Settings
 
 @functools.cache
 def _library(settings: Settings, max_sensitivity: Sensitivity) -> EvidenceLibrary:
-    from ragspine.bootstrap import build_operation_stores
+    from ragspine.bootstrap import build_operation_stores, source_readers
 
     operations, staging = build_operation_stores(settings)
-    return EvidenceLibrary(operations, staging, max_sensitivity=max_sensitivity, gateway_status=_gateway_status)
+    return EvidenceLibrary(operations, staging, max_sensitivity=max_sensitivity, gateway_status=_gateway_status,
+                           sources=source_readers())
 
 
 def _gateway_status(document_id: str) -> str | None:

@@ -47,7 +47,7 @@ def aws_stores() -> PageStores:
     """The deployed stores, from the settings (built once per Lambda container)."""
     from ragspine.aws.dynamo_facts import DynamoFactStore
     from ragspine.aws.dynamo_feedback import DynamoFeedbackStore
-    from ragspine.bootstrap import build_operation_stores
+    from ragspine.bootstrap import build_operation_stores, source_readers
     from ragspine.errors import ConfigurationError
     from ragspine.evidence.library import EvidenceLibrary
     from ragspine.sensitivity import Sensitivity
@@ -70,7 +70,7 @@ def aws_stores() -> PageStores:
 
     # The Ask function's ceiling: the evidence never shows what no answer could quote.
     library = EvidenceLibrary(operations, staging, max_sensitivity=Sensitivity.CONFIDENTIAL,
-                              gateway_status=gateway_status)
+                              gateway_status=gateway_status, sources=source_readers())
     return PageStores(library=library,
                       facts=DynamoFactStore(settings.facts_table, region=region, endpoint_url=endpoint),
                       feedback=DynamoFeedbackStore(settings.feedback_table, region=region, endpoint_url=endpoint))

@@ -10,12 +10,14 @@ applies: RESTRICTED, or above the service's ceiling, is withheld and no byte of 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from ragspine.errors import NotFoundError
+from ragspine.ingestion.errors import SourceNotFoundError
 from ragspine.ingestion.operations import Operation, OperationStatus, OperationStore, StagingArea
+from ragspine.ingestion.sources import SourceReader, read_uri, scheme_of
 from ragspine.sensitivity import Sensitivity
 
 MAX_EVIDENCE_BYTES = 50 * 1024 * 1024
@@ -49,12 +51,15 @@ class EvidenceLibrary:
     """Versions of documents, read through the ingestion operations that stored them."""
 
     def __init__(self, operations: OperationStore, staging: StagingArea, *, max_sensitivity: Sensitivity,
-                 gateway_status: Callable[[str], str | None] | None = None) -> None:
-        """``gateway_status`` gives a Knowledge Gateway document's status (None: no such document)."""
+                 gateway_status: Callable[[str], str | None] | None = None,
+                 sources: Mapping[str, SourceReader] | None = None) -> None:
+        """``gateway_status`` gives a Knowledge Gateway document's status (None: no such document);
+        ``sources`` reads the versions stored under a scheme (``s3://``), by scheme."""
         self._operations = operations
         self._staging = staging
         self._max = max_sensitivity
         self._gateway_status = gateway_status
+        self._sources: Mapping[str, SourceReader] = sources or {}
 
     def shows(self, sensitivity: Sensitivity) -> bool:
         """Whether an answer may show text or figures of this level (never RESTRICTED, never above the ceiling)."""
@@ -130,12 +135,9 @@ class EvidenceLibrary:
             VersionGoneError: the file was removed or now holds other content.
         """
         source = version.operation.source
-        if source.startswith("s3://"):
-            from ragspine.aws.s3_source import read_object
-            from ragspine.ingestion.errors import SourceNotFoundError
-
+        if scheme_of(source) is not None:
             try:
-                data, _ = read_object(source, max_bytes=MAX_EVIDENCE_BYTES)
+                data, _ = read_uri(source, self._sources, max_bytes=MAX_EVIDENCE_BYTES)
             except SourceNotFoundError as exc:
                 raise VersionGoneError(f"the file of {version.doc_id} ({version.version_id}) is no longer "
                                        "stored; ask again to cite the current version") from exc

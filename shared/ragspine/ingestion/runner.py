@@ -5,16 +5,9 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 
-from ragspine.errors import RagspineError
-from ragspine.ingestion.operations import (
-    Operation,
-    OperationCancelledError,
-    OperationError,
-    OperationStatus,
-    utcnow,
-)
+from ragspine.ingestion import lifecycle
+from ragspine.ingestion.operations import Operation, OperationCancelledError, OperationError, OperationStatus
 from ragspine.ingestion.retry import RetryPolicy
 from ragspine.ingestion.steps import STEPS, Step, StepContext, StepFunction, StepResult
 
@@ -71,8 +64,7 @@ class InProcessRunner:
 
     def _run(self, operation: Operation, context: StepContext) -> Operation:
         operations = context.operations
-        operation = operations.save(replace(operation, status=OperationStatus.RUNNING, error=None, warnings=(),
-                                            started_at=operation.started_at or utcnow(), finished_at=None))
+        operation = lifecycle.restart(operations, operation)
         warnings: list[str] = []
         final: StepResult | None = None
         try:
@@ -81,22 +73,16 @@ class InProcessRunner:
                 operation = operations.get(operation.id) or operation
                 if operation.status is OperationStatus.CANCELLED:
                     return operation
-                # Renew the lease (a reader that sees no heartbeat for longer than the lease knows this
-                # runner died: kill -9, a Lambda timeout) and record the step: once it is ``activate``
-                # a cancel is refused, and a cancel that came first makes this write fail.
-                operation = operations.save(replace(operation, heartbeat_at=utcnow(), step=step.value))
+                operation = lifecycle.start_step(operations, operation, step.value)
                 final, operation = self._attempt(step, operation, context)
                 warnings += final.warnings
                 if self._on_step is not None:
                     self._on_step(operation, final)
         except _StepFailed as failed:
-            return operations.save(replace(failed.operation, status=OperationStatus.FAILED, error=failed.error,
-                                           warnings=tuple(warnings), finished_at=utcnow(), step_failures=0,
-                                           failed_at=None))
-        context.staging.clear(operation.id)
+            return lifecycle.fail(operations, failed.operation, failed.error, warnings=warnings)
         assert final is not None
-        return operations.save(replace(operation, status=OperationStatus.SUCCEEDED, warnings=tuple(warnings),
-                                       facts_count=final.facts, chunks_count=final.chunks, finished_at=utcnow()))
+        return lifecycle.succeed(operations, context.staging, operation, facts=final.facts, chunks=final.chunks,
+                                 warnings=warnings)
 
     def _attempt(self, step: Step, operation: Operation, context: StepContext) -> tuple[StepResult, Operation]:
         """One step with bounded retries; raises ``_StepFailed`` carrying the latest operation."""
@@ -109,27 +95,15 @@ class InProcessRunner:
             except Exception as exc:  # every failure becomes the operation's error; none escapes
                 transient = self._policy.retries(exc)
                 if not transient or attempt >= self._policy.max_attempts:
-                    raise _StepFailed(operation, operation_error(step, exc, transient=transient)) from exc
-                # Recorded while it waits, so a reader can say when the next attempt is due.
-                operation = context.operations.save(replace(operation, retry_count=operation.retry_count + 1,
-                                                            step_failures=attempt, failed_at=utcnow()))
+                    error = lifecycle.operation_error(step.value, exc, transient=transient)
+                    raise _StepFailed(operation, error) from exc
+                operation = lifecycle.wait_for_retry(context.operations, operation, failures=attempt, retried=True)
                 logger.info("retrying ingestion step", extra={"operation_id": operation.id, "step": step.value,
                                                               "attempt": attempt, "error_type": type(exc).__name__})
                 self._sleep(self._policy.delay(attempt))
                 attempt += 1
-                # No longer waiting; re-read first (a cancel during the backoff must stay), and renew the lease.
+                # Re-read first: a cancel during the backoff must stay.
                 current = context.operations.get(operation.id) or operation
                 if current.status is OperationStatus.CANCELLED:
                     raise OperationCancelledError(f"operation {operation.id} was cancelled") from None
-                operation = context.operations.save(replace(current, step_failures=0, failed_at=None,
-                                                            heartbeat_at=utcnow()))
-
-
-def operation_error(step: Step, exc: Exception, *, transient: bool) -> OperationError:
-    """The operation's error: our code and message, or an opaque one for an unexpected exception."""
-    if isinstance(exc, RagspineError):
-        return OperationError(exc.code, exc.message, transient)
-    if transient:
-        return OperationError("INGEST_SOURCE_UNAVAILABLE", f"{step.value}: {type(exc).__name__}: {exc}", True)
-    logger.exception("ingestion step failed unexpectedly", extra={"step": step.value})
-    return OperationError("INGEST_INTERNAL_ERROR", f"{step.value} failed unexpectedly ({type(exc).__name__})", False)
+                operation = lifecycle.start_step(context.operations, current, step.value)

@@ -1,7 +1,8 @@
 """One ingestion step per call, for a worker driven by the state machine (``infra/statemachine/ingest.asl.json``).
 
-The state machine owns the retries, so each call here moves the operation's record along:
-PENDING → RUNNING on the first step, ``retry_count`` +1 on every retried attempt (the ASL passes
+The state machine owns the retries, so each call here moves the operation's record along,
+through the transitions of ``ingestion.lifecycle`` that the in-process runner uses too: PENDING →
+RUNNING on the first step, ``retry_count`` +1 on every retried attempt (the ASL passes
 ``$$.State.RetryCount``), the step's warnings appended, SUCCEEDED after ``activate``.
 
 Every call returns an ``outcome`` the ASL's Choice states branch on:
@@ -25,15 +26,9 @@ from dataclasses import replace
 from functools import cache
 from typing import Any
 
-from ragspine.ingestion.operations import (
-    Operation,
-    OperationCancelledError,
-    OperationError,
-    OperationStatus,
-    utcnow,
-)
+from ragspine.ingestion import lifecycle
+from ragspine.ingestion.operations import Operation, OperationCancelledError, OperationError, OperationStatus
 from ragspine.ingestion.retry import RetryPolicy, error_name
-from ragspine.ingestion.runner import operation_error
 from ragspine.ingestion.steps import STEPS, Step, StepContext, StepFunction, run_step
 
 MARK_FAILED = "mark_failed"
@@ -88,37 +83,31 @@ def _handle_step(step: Step, payload: Mapping[str, Any], *, context: StepContext
     operation = _operation(payload, context)
     if operation.status is OperationStatus.CANCELLED:
         raise OperationCancelledError(f"operation {operation.id} was cancelled")
-    now = utcnow()
-    # ``step`` recorded first: once it is ``activate`` a cancel is refused, and a cancel that came
-    # first makes this write fail.
-    operation = context.operations.save(replace(
-        operation, status=OperationStatus.RUNNING if operation.status is OperationStatus.PENDING else operation.status,
-        started_at=operation.started_at or now, step=step.value,
-        step_failures=0, failed_at=None,  # this attempt no longer waits
-        retry_count=operation.retry_count + (1 if int(payload.get("retry_count", 0)) > 0 else 0)))
+    operation = lifecycle.start_step(context.operations, operation, step.value,
+                                     retried=int(payload.get("retry_count", 0)) > 0)
     try:
         result = run_step(step.value, payload, context=context, steps=steps)
     except OperationCancelledError:
         raise  # a step's own write found the operation cancelled: not a failure of the step
     except Exception as exc:  # every failure is recorded on the operation
         transient = policy.retries(exc)
-        error = operation_error(step, exc, transient=transient)
+        error = lifecycle.operation_error(step.value, exc, transient=transient)
         if transient:
             # The ASL's $$.State.RetryCount counts this state's earlier retries: this was attempt RetryCount + 1.
-            context.operations.save(replace(operation, error=error, failed_at=utcnow(),
-                                            step_failures=int(payload.get("retry_count", 0)) + 1))
+            lifecycle.wait_for_retry(context.operations, operation, error=error,
+                                     failures=int(payload.get("retry_count", 0)) + 1)
             raise transient_error_class(error_name(exc, policy))(f"{error.code}: {error.message}") from exc
-        context.operations.save(replace(operation, status=OperationStatus.FAILED, error=error, finished_at=utcnow()))
+        lifecycle.fail(context.operations, operation, error)
         return {"operation_id": operation.id, "step": step.value, "outcome": Outcome.FAILED.value,
                 "code": error.code, "retryable": False}
     # Re-read: a step may have updated the record (fetch: the hash), or a user cancelled meanwhile.
     operation = context.operations.get(operation.id) or operation
-    operation = replace(operation, error=None, warnings=(*operation.warnings, *result["warnings"]))
+    warnings = (*operation.warnings, *result["warnings"])
     if step is Step.ACTIVATE:
-        context.staging.clear(operation.id)
-        operation = replace(operation, status=OperationStatus.SUCCEEDED, facts_count=result["facts"],
-                            chunks_count=result["chunks"], finished_at=utcnow())
-    context.operations.save(operation)
+        lifecycle.succeed(context.operations, context.staging, operation, facts=result["facts"],
+                          chunks=result["chunks"], warnings=warnings)
+    else:
+        context.operations.save(replace(operation, error=None, warnings=warnings))
     return {**result, "outcome": Outcome.OK.value}
 
 
@@ -133,8 +122,7 @@ def mark_failed(payload: Mapping[str, Any], *, context: StepContext, policy: Ret
         error = OperationError("INGEST_INTERNAL_ERROR", f"{name or 'unknown error'}: {_cause(raised)}"[:500],
                                retryable=name in policy.retry_on or name == "States.Timeout")
     try:
-        saved = context.operations.save(replace(operation, status=OperationStatus.FAILED, error=error,
-                                                finished_at=utcnow(), step_failures=0, failed_at=None))
+        saved = lifecycle.fail(context.operations, operation, error)
     except OperationCancelledError:  # cancelled while the step failed: cancelled is its end state
         return {"operation_id": operation.id, "step": MARK_FAILED, "outcome": Outcome.CANCELLED.value}
     return {"operation_id": saved.id, "step": MARK_FAILED, "code": error.code, "retryable": error.retryable}

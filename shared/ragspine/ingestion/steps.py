@@ -1,6 +1,6 @@
 """The ingestion steps, each callable by name with a JSON payload ``{"operation_id": ...}``.
 
-fetch → parse → extract_facts → chunk_and_embed → index → activate. Each step reads what it
+fetch → parse → extract_facts → chunk_and_embed → index (a check) → activate. Each step reads what it
 needs from the operation and the staging area and stages its own output, so re-running a
 step (or the whole run) rewrites the same staged rows: nothing is duplicated. Nothing is
 visible to readers before ``activate``: the chunk index cannot hide an unactivated version
@@ -16,20 +16,15 @@ import enum
 import hashlib
 import json
 from collections.abc import Callable, Mapping
-from dataclasses import asdict, dataclass, replace
-from pathlib import Path
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 from ragspine.errors import NotFoundError
 from ragspine.ingestion import staged
-from ragspine.ingestion.errors import (
-    DocumentTooLargeError,
-    SourceChangedError,
-    SourceNotFoundError,
-    SourceUnavailableError,
-    StepOrderError,
-)
+from ragspine.ingestion.errors import SourceChangedError, StepOrderError
 from ragspine.ingestion.operations import ActiveVersion, FactRead, Operation, OperationStore, StagingArea
+from ragspine.ingestion.sources import SourceReader, read_path, read_uri, scheme_of
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -45,13 +40,20 @@ if TYPE_CHECKING:
 
 
 class Step(enum.StrEnum):
-    """The pipeline's steps, in order; the value is the name a worker is called with."""
+    """The pipeline's steps, in order; the value is the name a worker is called with.
+
+    The values are stored: in each operation's record (``step``; a cancel is refused once it is
+    ``activate``), in the state machine's payloads (an execution started before a deployment
+    finishes with the old definition) and as the step metric's dimension. So they never change,
+    even where a member's name says more: ``CHECK_INDEX`` (value ``index``) only checks that the
+    index is reachable and the staged vectors align; ``ACTIVATE`` writes the chunks and facts.
+    """
 
     FETCH = "fetch"
     PARSE = "parse"
     EXTRACT_FACTS = "extract_facts"
     CHUNK_AND_EMBED = "chunk_and_embed"
-    INDEX = "index"
+    CHECK_INDEX = "index"
     ACTIVATE = "activate"
 
 
@@ -76,6 +78,8 @@ class StepContext:
     # Where documents are parsed in a child (``parse_limits.out_of_process``), the child also reads
     # the facts, cuts the chunks and counts their index terms; False: it parses only.
     prepare_in_child: bool = True
+    # Readers of sources with a scheme (``s3://``), by scheme; a source without one is a local path.
+    sources: Mapping[str, SourceReader] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,32 +111,19 @@ def _require(context: StepContext, operation: Operation, name: str, step: Step) 
 
 def fetch(operation: Operation, context: StepContext) -> StepResult:
     """Read the file's bytes, check its size and hash, and stage them."""
-    if operation.source.startswith("s3://"):
-        from ragspine.aws.s3_source import read_object
-        from ragspine.ingestion.pipeline import object_meta
+    if scheme_of(operation.source) is not None:
+        from ragspine.ingestion.submission import object_meta
 
-        data, metadata = read_object(operation.source, max_bytes=context.max_bytes)
+        data, metadata = read_uri(operation.source, context.sources, max_bytes=context.max_bytes)
         meta = object_meta(operation.doc_id, metadata)
         # A Gateway run's sensitivity and library come from its space, never from object metadata.
         if operation.space is None and (meta.sensitivity, meta.library, meta.context) != (
                 operation.sensitivity, operation.library, operation.context):
             operation = context.operations.save(replace(operation, sensitivity=meta.sensitivity, library=meta.library,
                                                         context=meta.context))
-        return _stage_source(operation, context, data, Path(operation.source).name)
+        return _stage_source(operation, context, data, PurePosixPath(operation.source).name)
     path = Path(operation.source)
-    try:
-        size = path.stat().st_size
-        if path.is_dir():
-            raise IsADirectoryError(operation.source)
-        if size > context.max_bytes:
-            raise DocumentTooLargeError(f"{path.name} is {size:,} bytes, over the {context.max_bytes:,}-byte "
-                                        "limit; split it or upload a smaller file.")
-        data = path.read_bytes()
-    except (FileNotFoundError, IsADirectoryError, NotADirectoryError, PermissionError) as exc:
-        raise SourceNotFoundError(f"{operation.source}: cannot open the file ({type(exc).__name__})") from exc
-    except OSError as exc:
-        raise SourceUnavailableError(f"{operation.source}: reading failed ({exc.strerror or exc})") from exc
-    return _stage_source(operation, context, data, path.name)
+    return _stage_source(operation, context, read_path(operation.source, max_bytes=context.max_bytes), path.name)
 
 
 def _stage_source(operation: Operation, context: StepContext, data: bytes, name: str) -> StepResult:
@@ -318,12 +309,12 @@ def _embed(context: StepContext, children: Sequence[Chunk]) -> list[list[float]]
     return context.embedder.embed(texts)
 
 
-def index(operation: Operation, context: StepContext) -> StepResult:
+def check_index(operation: Operation, context: StepContext) -> StepResult:
     """Check the staged batch against the index (reachable, vectors aligned) and mark it ready.
 
     The batch is written at ``activate``: the index cannot keep an unactivated version out of search.
     """
-    staged_chunks = _require(context, operation, "chunks", Step.INDEX)
+    staged_chunks = _require(context, operation, "chunks", Step.CHECK_INDEX)
     note = _prepared(operation, context, context.staging.get(operation.id, "document") or b"")
     if note is not None and not _embeds_now(context):  # counted by the child, and no vectors to align
         count = int(note["chunk"]["chunks"])
@@ -335,7 +326,7 @@ def index(operation: Operation, context: StepContext) -> StepResult:
     if context.index is not None:
         context.index.ensure_index()  # the first ingestion creates it; raises when it cannot be reached
     context.staging.put(operation.id, "index_ready", b"1")
-    return StepResult(Step.INDEX, operation.id, chunks=count)
+    return StepResult(Step.CHECK_INDEX, operation.id, chunks=count)
 
 
 def activate(operation: Operation, context: StepContext) -> StepResult:
@@ -400,7 +391,7 @@ def _add_children(operation: Operation, context: StepContext, index: ChunkIndex,
 
 STEPS: Mapping[Step, StepFunction] = {
     Step.FETCH: fetch, Step.PARSE: parse, Step.EXTRACT_FACTS: extract,
-    Step.CHUNK_AND_EMBED: chunk_and_embed, Step.INDEX: index, Step.ACTIVATE: activate,
+    Step.CHUNK_AND_EMBED: chunk_and_embed, Step.CHECK_INDEX: check_index, Step.ACTIVATE: activate,
 }
 
 

@@ -138,9 +138,3 @@ def metadata_json(metadata: Metadata) -> dict[str, Any]:
     """The four fields as responses carry them: null strings, [] tags."""
     return {"category": metadata.category, "tags": list(metadata.tags), "versionLabel": metadata.version_label,
             "productCode": metadata.product_code}
-
-
-def metadata_from_json(body: dict[str, Any]) -> Metadata:
-    """Read back what ``metadata_json`` wrote (stored records)."""
-    return Metadata(category=body.get("category"), tags=tuple(body.get("tags") or ()),
-                    version_label=body.get("versionLabel"), product_code=body.get("productCode"))

@@ -15,9 +15,9 @@ from datetime import datetime, timedelta
 
 from ragspine.errors import ConflictError, ProviderUnavailableError
 from ragspine.ingestion.operations import FactRead, Operation, OperationKey, OperationStatus, SpaceStamp
-from ragspine.ingestion.pipeline import cancel as cancel_ingestion
-from ragspine.ingestion.pipeline import reap_if_stale
 from ragspine.ingestion.retry import RetryPolicy
+from ragspine.ingestion.submission import cancel as cancel_ingestion
+from ragspine.ingestion.submission import reap_if_stale
 from ragspine.knowledge.acl import not_found, require
 from ragspine.knowledge.gateway import Gateway, new_id
 from ragspine.knowledge.model import (

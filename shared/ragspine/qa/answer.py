@@ -27,6 +27,7 @@ from ragspine.qa.faq_check import CitedPassages, states_numbers, unsupported_num
 from ragspine.qa.intent_model import Channel
 from ragspine.qa.language import Lang, detect_language
 from ragspine.qa.narrative import run_narrative
+from ragspine.qa.parse_cache import DEFAULT_PARSE_CACHE_SIZE, ParseCache, ParsedQuestion, Rendered, question_numbers
 from ragspine.qa.ports import Evidence, IntentParser, NarrativeRetriever
 from ragspine.qa.prompt import SYSTEM_PROMPT
 from ragspine.qa.provenance import check_numbers, figure_values, numbers_in
@@ -34,7 +35,6 @@ from ragspine.qa.render import render_assumptions, render_unit_note, render_unre
 from ragspine.qa.result import AnswerResult, AnswerStatus, Route
 from ragspine.qa.scope import covered_by_knowledge, names_misspelt_domain_terms
 from ragspine.qa.screening import Refusal, RefusalReason, ScreeningPolicy
-from ragspine.qa.shape import DEFAULT_SHAPE_CACHE_SIZE, QuestionShape, Rendered, ShapeCache, question_numbers
 from ragspine.qa.slots import Slots
 from ragspine.qa.structured import StructuredOutcome, look_up, plan_lookups, run_structured
 from ragspine.qa.trace import TraceRecorder, question_digest
@@ -49,7 +49,7 @@ _REJECTED = "回答中的数字无法溯源到事实或资料，已拒绝该回�
 class QAComponents:
     """Everything ``answer_question`` needs, wired by the composition root.
 
-    ``shapes`` caches the parsed shape of recent questions (``parse_cache_size`` of them, 0 for
+    ``parse_cache`` keeps the parse of recent questions (``parse_cache_size`` of them, 0 for
     none). It belongs to this instance, whose glossary, policies and parsers never change, so a
     new configuration starts with an empty cache. Facts are never cached.
     """
@@ -65,14 +65,14 @@ class QAComponents:
     retriever: NarrativeRetriever | None = None
     max_chars: int = DEFAULT_MAX_QUESTION_CHARS
     max_sensitivity: Sensitivity = Sensitivity.CONFIDENTIAL
-    parse_cache_size: int = DEFAULT_SHAPE_CACHE_SIZE
+    parse_cache_size: int = DEFAULT_PARSE_CACHE_SIZE
     system_prompt: str = SYSTEM_PROMPT
     system_prompts: Mapping[str, str] = field(default_factory=dict)  # per question language; else system_prompt
     llm_timeout_s: float | None = None  # named in the notice when the model times out
-    shapes: ShapeCache = field(init=False, repr=False, compare=False)
+    parse_cache: ParseCache = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "shapes", ShapeCache(self.parse_cache_size))  # frozen: set once, here
+        object.__setattr__(self, "parse_cache", ParseCache(self.parse_cache_size))  # frozen: set once, here
 
 
 def answer_question(question: str, *, qa: QAComponents, history: Sequence[Message] = ()) -> AnswerResult:
@@ -92,13 +92,13 @@ def answer_question(question: str, *, qa: QAComponents, history: Sequence[Messag
     text = validate_question(question, max_chars=qa.max_chars)
     started = time.perf_counter()
     key = (text, qa.clock())
-    shape = qa.shapes.get(key)
+    shape = qa.parse_cache.get(key)
     cached = shape is not None
     if shape is None:
         trace = TraceRecorder.begin(len(text), question_digest(text), started)
         shape = _parse(text, qa, today=key[1], trace=trace)
         if not _depends_on_documents(shape, qa):
-            qa.shapes.put(key, shape)
+            qa.parse_cache.put(key, shape)
     else:
         trace = TraceRecorder.begin(len(text), shape.question_sha256, started)
         trace.decide("parse_cache:hit")
@@ -155,7 +155,7 @@ def answer_question(question: str, *, qa: QAComponents, history: Sequence[Messag
     if plan is None and cached:  # the first reuse of this parse: plan its lookups once, for every later ask
         plan = plan_lookups(slots, glossary=qa.glossary, lang=lang)
         shape = shape.planned(plan, question_numbers(text, decision))
-        qa.shapes.put(key, shape)
+        qa.parse_cache.put(key, shape)
     looked_up = look_up(plan, facts=qa.facts, max_sensitivity=qa.max_sensitivity) if plan is not None else None
     memo = shape.rendered
     derives = _derives(slots, qa.glossary)  # reads inputs beyond the plan: never served from the memo
@@ -183,7 +183,7 @@ def answer_question(question: str, *, qa: QAComponents, history: Sequence[Messag
                           structured.results, refinements=decision.refinements)
     if channel is Channel.STRUCTURED:
         if looked_up is not None and not derives:
-            qa.shapes.put(key, shape.with_rendered(Rendered(looked_up, result, verdict)))
+            qa.parse_cache.put(key, shape.with_rendered(Rendered(looked_up, result, verdict)))
         return _finish(trace, result)
     outcome = run_narrative(text, retriever=qa.retriever, llm=qa.llm, lang=lang, history=history,
                             max_sensitivity=qa.max_sensitivity,
@@ -224,10 +224,10 @@ def screen_question(text: str, qa: QAComponents) -> tuple[Refusal | None, str | 
     return refusal, None
 
 
-def _parse(text: str, qa: QAComponents, *, today: date, trace: TraceRecorder) -> QuestionShape:
+def _parse(text: str, qa: QAComponents, *, today: date, trace: TraceRecorder) -> ParsedQuestion:
     """Screening, intent, clarify gate and FAQ: everything decided from the text alone.
 
-    The lookup plan and the question's numbers are left for the first reuse (see ``QuestionShape``)."""
+    The lookup plan and the question's numbers are left for the first reuse (see ``ParsedQuestion``)."""
     digest = trace.question_sha256
     lang = detect_language(text)
     refusal, why = screen_question(text, qa)
@@ -235,24 +235,24 @@ def _parse(text: str, qa: QAComponents, *, today: date, trace: TraceRecorder) ->
         trace.decide(why)
     trace.stage("screening")
     if refusal is not None:
-        return QuestionShape(digest, lang, refusal)
+        return ParsedQuestion(digest, lang, refusal)
     intent = qa.intent.parse(text)
     decision = clarify_scope(intent, glossary=qa.glossary, today=today, lang=lang)
     trace.stage("intent_clarify")
     if isinstance(decision, AskBack):
-        return QuestionShape(digest, lang, None, intent, decision)
+        return ParsedQuestion(digest, lang, None, intent, decision)
     # By meaning only for questions with no metric: a figure question never pays for the embedder.
     hit = qa.faq.match(text, by_meaning=intent.channel is Channel.NARRATIVE) if qa.faq is not None else None
     trace.stage("faq")
     if hit is not None:
-        return QuestionShape(digest, lang, None, intent, decision, hit)
-    return QuestionShape(digest, lang, None, intent, decision)
+        return ParsedQuestion(digest, lang, None, intent, decision, hit)
+    return ParsedQuestion(digest, lang, None, intent, decision)
 
 
 _EMPTY = Slots((), (), (), ())
 
 
-def _depends_on_documents(shape: QuestionShape, qa: QAComponents) -> bool:
+def _depends_on_documents(shape: ParsedQuestion, qa: QAComponents) -> bool:
     """An out-of-scope verdict weighed against the index is not kept: the next ingestion may change it."""
     refusal = shape.refusal
     return refusal is not None and refusal.reason is RefusalReason.OUT_OF_SCOPE and qa.retriever is not None

@@ -6,7 +6,7 @@ snippets, and the question itself (periods the user named). Citations (``（来�
 Numbers are read by ``ragspine.numbers`` on both sides, in any script and surface form, and
 compared as canonical values: a passage saying 三家门店 allows "3 stores", 12,000 allows 1.2万.
 The answer's layout is not a claim either: list enumerators, heading numbers and references to
-the prompt's passages are blanked before reading (qa/structure.py); the rest of each line is checked.
+the prompt's passages are blanked before reading (qa/answer_structure.py); the rest of each line is checked.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Set
 from dataclasses import dataclass
 
 from ragspine.numbers import normalise, read_numbers, sourced_values
-from ragspine.qa.structure import strip_circled, strip_structure
+from ragspine.qa.answer_structure import strip_circled, strip_structure
 
 # A citation may hold one level of brackets itself: heading=香港（ACME_HK）,para=1. Matched
 # after NFKC, so full-width brackets and colons are ASCII by then.

@@ -1,7 +1,9 @@
 """Deterministic wording of structured answers in zh / en / ja (seed 002: every number with its source).
 
-The citation marker ``（来源：{doc} · {locator}）`` is the same in every language, so clients
-and the provenance check can rely on one form; only the words around it change.
+A structured answer cites each figure as ``（来源：{doc} · {locator}）`` in every language; only
+the words around it change. The narrative channel writes its own form, ``（来源：{doc} {locator}）``
+without the dot (``llm.extractive.format_citation``), so a client reads an answer's sources from
+its ``sources`` list, never by parsing the text.
 """
 
 from __future__ import annotations

@@ -35,8 +35,8 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from ragspine.facts.statements import statement_tags
 from ragspine.ingestion.model import BlockKind
-from ragspine.ingestion.statements import statement_tags
 from ragspine.retrieval.model import Chunk
 from ragspine.retrieval.table_rows import is_row_locator, table_row_texts
 from ragspine.sensitivity import Sensitivity

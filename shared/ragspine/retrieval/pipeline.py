@@ -28,7 +28,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from ragspine.errors import ConfigurationError, FieldError, InvalidInputError, ProviderUnavailableError
-from ragspine.ingestion.statements import TAG_PREFIX as STATEMENT_TAG
+from ragspine.facts.statements import TAG_PREFIX as STATEMENT_TAG
 from ragspine.llm.ports import Embedder, LLMProvider
 from ragspine.retrieval.expansion import MAX_WINDOW, ExpandedHit, ExpansionMode, expand
 from ragspine.retrieval.fusion import RRF_K, fuse

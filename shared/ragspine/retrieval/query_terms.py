@@ -23,7 +23,7 @@ from pathlib import Path
 
 from ragspine.config_loader import config_path, load_yaml
 from ragspine.errors import ConfigurationError
-from ragspine.ingestion.statements import STATEMENT_KINDS
+from ragspine.facts.statements import STATEMENT_KINDS
 
 ANALYST_TERMS = "analyst_terms.yaml"
 

@@ -1,4 +1,4 @@
-"""File-level workflow operations for the CLI: read a file, run one operation, render its output.
+"""File-level workflow actions for the CLI: read a file, run one action, render its output.
 
 Kept apart from the Typer commands so the logic is testable without a terminal and the CLI
 module stays thin. Output is deterministic text (sorted where the domain sorts, no clock).
@@ -12,8 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ragspine.errors import RagspineError
-from ragspine.workflows.dsl import OutputFormat, normalize
-from ragspine.workflows.operations import (
+from ragspine.workflows.actions import (
     analyze_source,
     compile_source,
     convert_source,
@@ -21,6 +20,7 @@ from ragspine.workflows.operations import (
     preview_source,
     to_dify,
 )
+from ragspine.workflows.dsl import OutputFormat, normalize
 from ragspine.workflows.scaffold import ScaffoldOptions
 
 EXIT_OK = 0
@@ -28,8 +28,8 @@ EXIT_FINDINGS = 1
 EXIT_BAD_INPUT = 2
 
 
-class Operation(enum.StrEnum):
-    """What ``ragspine workflow <operation> FILE`` does."""
+class Action(enum.StrEnum):
+    """What ``ragspine workflow <action> FILE`` does."""
 
     COMPILE = "compile"
     ANALYZE = "analyze"
@@ -62,9 +62,9 @@ def describe_error(exc: RagspineError) -> str:
     return f"error [{exc.code}]: {exc.message}" + (f" (at {where})" if where else "")
 
 
-def run_file(operation: Operation, data: bytes, *, filename: str, fmt: OutputFormat = OutputFormat.YAML,
+def run_file(action: Action, data: bytes, *, filename: str, fmt: OutputFormat = OutputFormat.YAML,
              options: ScaffoldOptions | None = None, diagram: bool = False) -> FileOutput:
-    """Run one operation over a file's bytes; ``diagram`` makes a preview the Mermaid flowchart instead.
+    """Run one action over a file's bytes; ``diagram`` makes a preview the Mermaid flowchart instead.
 
     Returns:
         The rendered result; ``exit_code`` is 1 when analyze found errors, 2 for bad input.
@@ -72,15 +72,15 @@ def run_file(operation: Operation, data: bytes, *, filename: str, fmt: OutputFor
     options = options or ScaffoldOptions()
     try:
         normalized = normalize(data, filename=filename)
-        if operation is Operation.CONVERT:
+        if action is Action.CONVERT:
             converted = convert_source(normalized, fmt=fmt, dsl_version=options.dsl_version)
             notes = tuple(f"not converted: {s.name} ({s.node_type}): {s.reason}"
                           for s in converted.report.skipped) + converted.report.warnings
             return FileOutput(converted.text, notes)
         source = to_dify(normalized, options)
-        if operation is Operation.COMPILE:
+        if action is Action.COMPILE:
             return FileOutput(render_data(plan_to_dict(compile_source(source)), fmt), source.warnings)
-        if operation is Operation.PREVIEW:
+        if action is Action.PREVIEW:
             preview = preview_source(source)
             return FileOutput(preview.diagram if diagram else render_data(preview.to_dict(), fmt), source.warnings)
         analysis = analyze_source(source)

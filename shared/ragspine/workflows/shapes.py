@@ -1,6 +1,6 @@
 """Tolerant readers for untrusted node data: a wrong type reads as empty instead of crashing.
 
-Structural fields are checked with JSON pointers in ``dsl.py``/``n8n.py``; everything deeper
+Structural fields are checked with JSON pointers in ``dsl/model.py``/``n8n/model.py``; everything deeper
 in ``data``/``parameters`` is read through these helpers, so a malformed detail degrades to a
 finding or a skipped node, never to a TypeError.
 """

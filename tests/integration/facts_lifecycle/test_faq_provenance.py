@@ -151,8 +151,8 @@ def test_every_shipped_faq_answer_is_served_once_its_sources_are_ingested(settin
     assert {name: answer.route for name, answer in served.items()} == {e.entry_id: Route.FAQ for e in entries}
     assert all("faq:unsupported" not in " ".join(a.trace["decisions"]) for a in served.values())  # type: ignore[arg-type]
     # ... and each was checked against its ingested passage, not waved through as "not ingested"
+    from ragspine.ingestion.cited_passages import IndexedCitedPassages
     from ragspine.qa.faq_check import states_numbers, unsupported_numbers
-    from ragspine.retrieval.cited_passages import IndexedCitedPassages
 
     services = get_services()
     assert services.retrieval is not None

@@ -135,7 +135,7 @@ class TestStatementTitles:
 
         from ragspine.bootstrap import build_ingest_context, build_services
         from ragspine.cli_ingest import ingest_files
-        from ragspine.ingestion.pipeline import document_meta
+        from ragspine.ingestion.submission import document_meta
         from ragspine.retrieval.search import run_search
         from ragspine.settings import EmbedderName, Settings
 
@@ -196,7 +196,7 @@ class TestNamedStatementPages:
 
         from ragspine.bootstrap import build_ingest_context, build_services
         from ragspine.cli_ingest import ingest_files
-        from ragspine.ingestion.pipeline import document_meta
+        from ragspine.ingestion.submission import document_meta
         from ragspine.retrieval.search import run_search
         from ragspine.settings import EmbedderName, Settings
 
@@ -247,7 +247,7 @@ class TestThroughIngestion:
 
         from ragspine.bootstrap import build_ingest_context, build_services
         from ragspine.cli_ingest import ingest_files
-        from ragspine.ingestion.pipeline import document_meta
+        from ragspine.ingestion.submission import document_meta
         from ragspine.retrieval.search import run_search
         from ragspine.settings import EmbedderName, Settings
 

@@ -152,17 +152,17 @@ def test_a_retryable_failure_is_retried_as_a_new_execution(pipeline: StateMachin
     from ragspine.errors import ProviderUnavailableError
     from ragspine.ingestion import steps
 
-    real = steps.STEPS[Step.INDEX]
+    real = steps.STEPS[Step.CHECK_INDEX]
 
     def down(*_: object) -> object:
         raise ProviderUnavailableError("index unreachable")
 
     # GIVEN an upload that failed because the index stayed down through every retry
-    monkeypatch.setitem(steps.STEPS, Step.INDEX, down)
+    monkeypatch.setitem(steps.STEPS, Step.CHECK_INDEX, down)
     failed = pipeline.trigger_and_wait(pipeline.upload(KEY, SAMPLE.read_bytes()))
     assert failed.status is OperationStatus.FAILED and failed.error is not None and failed.error.retryable
     # WHEN the index is back and the operation is retried
-    monkeypatch.setitem(steps.STEPS, Step.INDEX, real)
+    monkeypatch.setitem(steps.STEPS, Step.CHECK_INDEX, real)
     result = CliRunner().invoke(app, ["operations", "retry", failed.id])
     assert result.exit_code == 0, result.output
     executions = pipeline.executions()

@@ -9,10 +9,10 @@ import pytest
 
 from ragspine.bootstrap import Services, build_ingest_context, get_services
 from ragspine.ingestion.operations import Operation
-from ragspine.ingestion.pipeline import DocumentMeta, submit
 from ragspine.ingestion.retry import RetryPolicy
 from ragspine.ingestion.runner import InProcessRunner
 from ragspine.ingestion.steps import STEPS, Step, StepContext, StepFunction
+from ragspine.ingestion.submission import DocumentMeta, submit
 from ragspine.settings import Settings
 
 Ingest = Callable[..., Operation]

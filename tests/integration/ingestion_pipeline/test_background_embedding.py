@@ -12,8 +12,8 @@ from typer.testing import CliRunner
 from ragspine import bootstrap
 from ragspine.bootstrap import build_ingest_context, get_services
 from ragspine.cli import app
-from ragspine.ingestion.pipeline import DocumentMeta, submit
 from ragspine.ingestion.runner import InProcessRunner
+from ragspine.ingestion.submission import DocumentMeta, submit
 from ragspine.retrieval.embedded_index import EmbeddedChunkIndex
 from ragspine.settings import Settings
 from tests.fakes.hashing_embedder import HashingEmbedder

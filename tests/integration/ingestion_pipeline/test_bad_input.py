@@ -9,8 +9,8 @@ import pytest
 
 from ragspine.bootstrap import Services, build_ingest_context, get_services
 from ragspine.ingestion.operations import OperationStatus
-from ragspine.ingestion.pipeline import DocumentMeta, submit
 from ragspine.ingestion.runner import InProcessRunner
+from ragspine.ingestion.submission import DocumentMeta, submit
 from ragspine.settings import Settings, get_settings
 from tests.integration.ingestion_pipeline.conftest import Ingest
 from tests.support.process_caches import close_services

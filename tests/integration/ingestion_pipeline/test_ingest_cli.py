@@ -82,7 +82,7 @@ def test_a_files_line_is_printed_before_the_next_file_is_read(settings: Settings
 
     from ragspine.bootstrap import build_ingest_context, get_services
     from ragspine.cli_ingest import ingest_files
-    from ragspine.ingestion.pipeline import DocumentMeta
+    from ragspine.ingestion.submission import DocumentMeta
 
     first, second = tmp_path / "first.txt", tmp_path / "second.txt"
     first.write_text("First file about zebras.", encoding="utf-8")

@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 from ragspine.bootstrap import build_operation_store
 from ragspine.cli import app
 from ragspine.ingestion.operations import OperationStatus
-from ragspine.ingestion.pipeline import DocumentMeta, submit
+from ragspine.ingestion.submission import DocumentMeta, submit
 from ragspine.settings import Settings
 
 runner = CliRunner()
@@ -79,7 +79,7 @@ def test_retry_runs_a_retryable_failure_again_and_refuses_the_others(settings: S
     path = tmp_path / "flaky.md"
     path.write_text("# Flaky\n\nThe yak year.\n", encoding="utf-8")
     pending, _ = submit(path, operations=context.operations, meta=DocumentMeta())
-    failed = InProcessRunner(RetryPolicy(), steps={**STEPS, Step.INDEX: down}, sleep=lambda _: None).run(
+    failed = InProcessRunner(RetryPolicy(), steps={**STEPS, Step.CHECK_INDEX: down}, sleep=lambda _: None).run(
         pending.id, context=context)
     assert failed.status is OperationStatus.FAILED and failed.error is not None and failed.error.retryable
     _ingest(tmp_path)

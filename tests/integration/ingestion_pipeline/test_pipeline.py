@@ -90,7 +90,7 @@ class TestIdempotence:
 
     def test_a_step_run_before_its_input_exists_fails_permanently(
             self, context: StepContext, ingest: Ingest, tmp_path: Path) -> None:
-        from ragspine.ingestion.pipeline import DocumentMeta, submit
+        from ragspine.ingestion.submission import DocumentMeta, submit
 
         operation, _ = submit(_write(tmp_path / "jp.md", "zebra", 1), operations=context.operations,
                               meta=DocumentMeta())
@@ -115,7 +115,7 @@ class TestVersions:
             raise ProviderUnavailableError("index down")
 
         _write(path, "yak", 1001)
-        failed = ingest(path, steps={Step.INDEX: broken})
+        failed = ingest(path, steps={Step.CHECK_INDEX: broken})
         # THEN nothing of version 2 is visible and version 1 still answers
         assert failed.status is OperationStatus.FAILED and failed.version_id != v1.version_id
         assert failed.retry_count == 4 and failed.error is not None and failed.error.retryable
@@ -143,9 +143,9 @@ class TestVersions:
             self, context: StepContext, tmp_path: Path) -> None:
         import dataclasses
 
-        from ragspine.ingestion.pipeline import DocumentMeta, submit
         from ragspine.ingestion.retry import RetryPolicy
         from ragspine.ingestion.runner import InProcessRunner
+        from ragspine.ingestion.submission import DocumentMeta, submit
 
         # GIVEN a fact store that checks, after every write, what a concurrent reader would see
         seen: list[object] = []
@@ -181,7 +181,7 @@ class TestVersions:
 
 
 def test_sidecar_metadata_sets_sensitivity_and_library(ingest: Ingest, services: Services, tmp_path: Path) -> None:
-    from ragspine.ingestion.pipeline import document_meta
+    from ragspine.ingestion.submission import document_meta
 
     path = _write(tmp_path / "jp.md", "zebra", 999)
     (tmp_path / "jp.md.meta.json").write_text('{"sensitivity": "confidential", "library": "finance"}')
@@ -195,7 +195,7 @@ def test_sidecar_metadata_sets_sensitivity_and_library(ingest: Ingest, services:
 def test_the_folder_manifest_gives_metadata_and_an_edited_manifest_is_read_again(tmp_path: Path) -> None:
     import os
 
-    from ragspine.ingestion.pipeline import document_meta
+    from ragspine.ingestion.submission import document_meta
 
     path = _write(tmp_path / "jp.md", "zebra", 999)
     manifest = tmp_path / "manifest.yaml"

@@ -18,7 +18,6 @@ from ragspine.ingestion.operations import Operation, OperationStatus, SpaceStamp
 from ragspine.ingestion.parsers import parse_document
 from ragspine.ingestion.parsers.child_reply import send_parsed
 from ragspine.ingestion.parsers.isolated import _prepared
-from ragspine.ingestion.pipeline import DocumentMeta, submit
 from ragspine.ingestion.prepare import (
     PreparedDocument,
     PrepareRequest,
@@ -29,6 +28,7 @@ from ragspine.ingestion.prepare import (
 from ragspine.ingestion.retry import RetryPolicy
 from ragspine.ingestion.runner import InProcessRunner
 from ragspine.ingestion.steps import Step, StepContext, run_step
+from ragspine.ingestion.submission import DocumentMeta, submit
 from ragspine.retrieval.embedded_rows import field_counts
 from ragspine.retrieval.model import Chunk, SearchFilters
 from ragspine.samples.build_acme import SAMPLES_DIR
@@ -36,7 +36,7 @@ from ragspine.sensitivity import Sensitivity
 from tests.integration.ingestion_pipeline.conftest import Ingest
 from tests.support.parse_children import RunsOnUnpickling, hostile_parse_child, signal_next_parse_child
 
-BEFORE_ACTIVATION = (Step.FETCH, Step.PARSE, Step.EXTRACT_FACTS, Step.CHUNK_AND_EMBED, Step.INDEX)
+BEFORE_ACTIVATION = (Step.FETCH, Step.PARSE, Step.EXTRACT_FACTS, Step.CHUNK_AND_EMBED, Step.CHECK_INDEX)
 SAMPLE_FILES = sorted(p.name for p in SAMPLES_DIR.iterdir() if p.suffix in (".docx", ".pptx", ".xlsx", ".md"))
 
 

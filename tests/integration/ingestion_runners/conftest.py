@@ -17,10 +17,10 @@ from ragspine.bootstrap import build_ingest_context, get_services
 from ragspine.facts.ports import FactStore
 from ragspine.ingestion import steps
 from ragspine.ingestion.operations import Operation, OperationStore
-from ragspine.ingestion.pipeline import DocumentMeta, submit
 from ragspine.ingestion.retry import RetryPolicy
 from ragspine.ingestion.runner import InProcessRunner
 from ragspine.ingestion.steps import Step, StepContext, StepFunction
+from ragspine.ingestion.submission import DocumentMeta, submit
 from ragspine.settings import Settings
 from tests.support.state_machine import StateMachinePipeline, moto_ingest_pipeline
 

@@ -13,8 +13,8 @@ from ragspine.facts.model import Fact
 from ragspine.ingestion import steps
 from ragspine.ingestion.errors import CorruptDocumentError
 from ragspine.ingestion.operations import Operation, OperationStatus, TooLateToCancelError
-from ragspine.ingestion.pipeline import cancel
 from ragspine.ingestion.steps import Step, StepContext
+from ragspine.ingestion.submission import cancel
 from tests.integration.ingestion_runners.conftest import Harness
 from tests.support.cfn import REPO_ROOT
 
@@ -64,7 +64,7 @@ def test_two_transient_failures_then_success_end_succeeded_with_retry_count_two(
 
 def test_six_transient_failures_end_failed_after_five_attempts_and_nothing_visible(
         harness: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
-    attempts = _failing(6, ProviderUnavailableError("index unreachable"), Step.INDEX, monkeypatch)
+    attempts = _failing(6, ProviderUnavailableError("index unreachable"), Step.CHECK_INDEX, monkeypatch)
     operation = harness.ingest(NAME, WORKBOOK.read_bytes())
     assert operation.status is OperationStatus.FAILED
     assert attempts["n"] == 5 and operation.retry_count == 4

@@ -105,9 +105,9 @@ class Runs:
         def index(operation: Operation, context: StepContext) -> StepResult:
             if self.index_down:
                 raise ProviderUnavailableError("the chunk index is unreachable")
-            return self.real[Step.INDEX](operation, context)
+            return self.real[Step.CHECK_INDEX](operation, context)
 
-        return {**self.real, Step.FETCH: fetch, Step.INDEX: index}
+        return {**self.real, Step.FETCH: fetch, Step.CHECK_INDEX: index}
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from ragspine.bootstrap import get_services
 from ragspine.cli import app
-from ragspine.retrieval.knowledge_adapter import PipelineKnowledgeRetriever
+from ragspine.retrieval.workflow_retriever import WorkflowNodeRetriever
 from tests.support.cfn import REPO_ROOT
 from tests.support.knowledge_api import Gateway
 
@@ -54,7 +54,7 @@ def test_ordinary_search_surfaces_never_return_gateway_passages(gateway: Gateway
     assert cli.exit_code == 0 and json.loads(cli.output)["hits"] == [], cli.output
     retrieval = get_services().retrieval
     assert retrieval is not None
-    assert PipelineKnowledgeRetriever(retrieval.retriever).retrieve("Kestrel acquisition quokka", top_k=5) == []
+    assert WorkflowNodeRetriever(retrieval.retriever).retrieve("Kestrel acquisition quokka", top_k=5) == []
 
 
 def test_a_gateway_workbook_publishes_no_fact_and_stays_searchable_as_passages(gateway: Gateway) -> None:

@@ -59,7 +59,7 @@ class Controls:
             def run(operation: Operation, context: StepContext) -> StepResult:
                 if step in self.steps:
                     self.steps[step].pass_through()
-                if step is Step.INDEX and self.index_failures > 0:
+                if step is Step.CHECK_INDEX and self.index_failures > 0:
                     self.index_failures -= 1
                     raise ProviderUnavailableError("the chunk index is unreachable")
                 return self.real[step](operation, context)

@@ -22,6 +22,6 @@ def test_a_fact_rewritten_in_sqlite_shows_on_the_next_cached_ask(tmp_path: Path)
     SqliteFactStore(tmp_path / "facts.db").put_many([make_fact(value=1321)])
     # THEN the very next ask, a parse-cache hit, reads the new value
     result = answer_question(QUESTION, qa=qa)
-    assert qa.shapes.hits == 1
+    assert qa.parse_cache.hits == 1
     assert "1321 USD_M" in result.answer and "1320" not in result.answer
     store.close()

@@ -210,7 +210,7 @@ def held_index(monkeypatch: pytest.MonkeyPatch) -> dict[str, threading.Event]:
     """The worker's index step writes its chunks, then waits for the test before returning to the state machine."""
     from ragspine.ingestion import steps
 
-    real = steps.STEPS[Step.INDEX]
+    real = steps.STEPS[Step.CHECK_INDEX]
     events = {"indexed": threading.Event(), "release": threading.Event()}
     calls = {"n": 0}
 
@@ -222,7 +222,7 @@ def held_index(monkeypatch: pytest.MonkeyPatch) -> dict[str, threading.Event]:
             assert events["release"].wait(timeout=60), "the test never released the index step"
         return result
 
-    monkeypatch.setitem(steps.STEPS, Step.INDEX, index)
+    monkeypatch.setitem(steps.STEPS, Step.CHECK_INDEX, index)
     return events
 
 

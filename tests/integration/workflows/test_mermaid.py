@@ -24,10 +24,10 @@ from typer.testing import CliRunner
 
 from ragspine.cli import app
 from ragspine.settings import Settings
+from ragspine.workflows.actions import preview_source, to_dify
 from ragspine.workflows.dsl import normalize, read_dsl
 from ragspine.workflows.dsl.mermaid import label, mermaid_flowchart, node_id
-from ragspine.workflows.file_ops import EXIT_BAD_INPUT, EXIT_OK, Operation, run_file
-from ragspine.workflows.operations import preview_source, to_dify
+from ragspine.workflows.file_ops import EXIT_BAD_INPUT, EXIT_OK, Action, run_file
 
 ROOT = Path(__file__).resolve().parents[3]
 CORPUS = ROOT.parent / "shared" / "corpus"
@@ -54,7 +54,7 @@ def mermaid_parse(texts: list[str]) -> list[dict[str, Any]]:
 
 
 def _diagram(path: Path) -> tuple[int, str]:
-    result = run_file(Operation.PREVIEW, path.read_bytes(), filename=path.name, diagram=True)
+    result = run_file(Action.PREVIEW, path.read_bytes(), filename=path.name, diagram=True)
     return result.exit_code, result.text
 
 

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ragspine.domain.check import check_domain
+from ragspine.authoring.check import check_domain
 from ragspine.domain.files import read_file, shipped_domains_dir
 from ragspine.domain.marks import Problem
 from ragspine.domain.starter import init_domain

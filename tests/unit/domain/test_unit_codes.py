@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from ragspine.domain.check import check_domain
+from ragspine.authoring.check import check_domain
 from ragspine.domain.starter import init_domain
 
 

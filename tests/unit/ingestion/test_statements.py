@@ -1,10 +1,10 @@
-"""Financial statement titles and their kinds (``ingestion.statements``)."""
+"""Financial statement titles and their kinds (``facts.statements``)."""
 
 from __future__ import annotations
 
 import pytest
 
-from ragspine.ingestion.statements import is_statement_title, statement_kind, statement_tags
+from ragspine.facts.statements import is_statement_title, statement_kind, statement_tags
 
 
 @pytest.mark.parametrize(("title", "kind"), [

@@ -65,7 +65,7 @@ def test_any_file_name_gives_a_bounded_context_or_none(name: str) -> None:
 
 
 def test_upload_metadata_states_the_context_as_a_manifest_does() -> None:
-    from ragspine.ingestion.pipeline import object_meta
+    from ragspine.ingestion.submission import object_meta
 
     meta = object_meta("a.pdf", {"Company": "Walmart Inc.", "doc-type": "10-K", "period": "FY2019", "library": "x"})
     assert meta.context == (("company", "Walmart Inc."), ("doc_type", "10-K"), ("period", "FY2019"))

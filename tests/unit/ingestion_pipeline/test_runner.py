@@ -11,11 +11,11 @@ from ragspine.errors import ProviderUnavailableError
 from ragspine.facts.glossary import default_glossary
 from ragspine.ingestion.errors import CorruptDocumentError
 from ragspine.ingestion.operations import Operation, OperationKey, OperationStatus
-from ragspine.ingestion.pipeline import cancel
 from ragspine.ingestion.retry import RetryPolicy
 from ragspine.ingestion.runner import InProcessRunner
 from ragspine.ingestion.sqlite_operations import SqliteOperationStore, SqliteStagingArea
 from ragspine.ingestion.steps import STEPS, Step, StepContext, StepFunction, StepResult
+from ragspine.ingestion.submission import cancel
 from tests.fakes.facts import InMemoryFactStore
 
 
@@ -70,7 +70,7 @@ class TestRetries:
 
     def test_a_step_failing_six_times_ends_failed_after_5_attempts(self, context: StepContext,
                                                                    operation: Operation) -> None:
-        flaky, sleeps = Flaky(Step.INDEX, *(OSError(f"io {n}") for n in range(6))), list[float]()
+        flaky, sleeps = Flaky(Step.CHECK_INDEX, *(OSError(f"io {n}") for n in range(6))), list[float]()
         done = _runner(flaky, sleeps).run(operation.id, context=context)
         assert done.status is OperationStatus.FAILED
         assert flaky.calls == 5 and done.retry_count == 4 and sleeps == [1, 2, 4, 8]

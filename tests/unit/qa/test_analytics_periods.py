@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ragspine.domain.check import check_domain
+from ragspine.authoring.check import check_domain
 from ragspine.domain.starter import init_domain
 from ragspine.facts.calendar import FiscalCalendar
 from ragspine.facts.glossary import Period

@@ -13,8 +13,8 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from ragspine.numbers import sourced_values
+from ragspine.qa.answer_structure import passage_references, strip_structure
 from ragspine.qa.provenance import check_provenance
-from ragspine.qa.structure import passage_references, strip_structure
 from tests.support.number_forms import spellings
 
 PASSAGES = [

@@ -12,8 +12,8 @@ from ragspine.domain.files import domain_dir
 from ragspine.facts.glossary import Glossary, default_glossary
 from ragspine.qa.answer import answer_question
 from ragspine.qa.language import Lang
+from ragspine.qa.parse_cache import ParseCache, ParsedQuestion
 from ragspine.qa.result import AnswerResult, AnswerStatus, Clarification, Option, Route
-from ragspine.qa.shape import QuestionShape, ShapeCache
 from ragspine.qa.slots import Slots
 from ragspine.qa.structured import Lookup, plan_lookups
 from tests.fakes.facts import InMemoryFactStore
@@ -47,7 +47,7 @@ class TestRepeatedQuestions:
         fresh = answer_question(question, qa=uncached)
         answer_question(question, qa=uncached)
         # THEN the second ask hit the cache and says exactly what a fresh parse says
-        assert (cached.shapes.hits, uncached.shapes.hits) == (1, 0)
+        assert (cached.parse_cache.hits, uncached.parse_cache.hits) == (1, 0)
         assert dataclasses.replace(hit, trace={}) == dataclasses.replace(fresh, trace={})
         assert {k: hit.trace[k] for k in STABLE_TRACE} == {k: fresh.trace[k] for k in STABLE_TRACE}
         assert hit.trace["decisions"] == ["parse_cache:hit", *fresh.trace["decisions"]]  # type: ignore[misc]
@@ -59,7 +59,7 @@ class TestRepeatedQuestions:
         assert "1320 USD_M" in answer_question(QUESTION, qa=qa).answer
         store.put_many([make_fact(value=1400, source_locator="slide=9,table=1,row=REVENUE,col=FY2024")])
         result = answer_question(QUESTION, qa=qa)
-        assert qa.shapes.hits == 1
+        assert qa.parse_cache.hits == 1
         assert "1400 USD_M（来源：ACME_FY2024_Review.pptx · slide=9,table=1,row=REVENUE,col=FY2024）" in result.answer
         assert result.results[0].fact is not None and result.results[0].fact.value == 1400
 
@@ -69,7 +69,7 @@ class TestRepeatedQuestions:
         answer_question(QUESTION, qa=qa)
         store.delete_by_source("ACME_FY2024_Review.pptx")
         result = answer_question(QUESTION, qa=qa)
-        assert qa.shapes.hits == 1
+        assert qa.parse_cache.hits == 1
         assert (result.status, result.sources) == (AnswerStatus.NOT_FOUND, ())
 
     @pytest.mark.parametrize("change", [
@@ -97,7 +97,7 @@ class TestRepeatedQuestions:
         qa = make_qa(store)
         for _ in range(5):  # parse, plan, render, then reuse the rendering twice
             answer_question(QUESTION, qa=qa)
-        assert len(store.lookups) == 5 and qa.shapes.hits == 4
+        assert len(store.lookups) == 5 and qa.parse_cache.hits == 4
 
 
 class TestInvalidation:
@@ -107,7 +107,7 @@ class TestInvalidation:
         first = answer_question("中国内地的营业收入是多少", qa=qa)
         today[0] = date(2025, 3, 1)
         second = answer_question("中国内地的营业收入是多少", qa=qa)
-        assert qa.shapes.hits == 0
+        assert qa.parse_cache.hits == 0
         assert (first.slots.periods[0].label, second.slots.periods[0].label) == ("FY2025", "FY2024")
         assert second.status is AnswerStatus.FOUND
 
@@ -116,9 +116,9 @@ class TestInvalidation:
         answer_question(QUESTION, qa=qa)
         reloaded = Glossary.from_file(domain_dir() / "glossary.yaml")  # e.g. after an edit: a new object
         changed = dataclasses.replace(qa, glossary=reloaded)
-        assert len(qa.shapes) == 1 and len(changed.shapes) == 0 and changed.shapes is not qa.shapes
+        assert len(qa.parse_cache) == 1 and len(changed.parse_cache) == 0 and changed.parse_cache is not qa.parse_cache
         answer_question(QUESTION, qa=changed)
-        assert (changed.shapes.hits, changed.shapes.misses) == (0, 1)
+        assert (changed.parse_cache.hits, changed.parse_cache.misses) == (0, 1)
 
     def test_the_setting_sizes_the_cache_of_the_wired_services(self, monkeypatch: pytest.MonkeyPatch,
                                                               tmp_path: Path) -> None:
@@ -131,18 +131,18 @@ class TestInvalidation:
         qa = build_services(load_settings()).qa
         answer_question(QUESTION, qa=qa)
         answer_question(QUESTION, qa=qa)
-        assert qa.shapes.maxsize == 0 and qa.shapes.hits == 0 and len(qa.shapes) == 0
+        assert qa.parse_cache.maxsize == 0 and qa.parse_cache.hits == 0 and len(qa.parse_cache) == 0
 
     def test_size_zero_never_caches(self) -> None:
         qa = dataclasses.replace(make_qa(_store()), parse_cache_size=0)
         for _ in range(2):
             answer_question(QUESTION, qa=qa)
-        assert (len(qa.shapes), qa.shapes.hits, qa.shapes.misses) == (0, 0, 2)
+        assert (len(qa.parse_cache), qa.parse_cache.hits, qa.parse_cache.misses) == (0, 0, 2)
 
 
-class TestShapeCache:
+class TestParseCache:
     def test_it_is_bounded_and_evicts_the_least_recently_used(self) -> None:
-        cache = ShapeCache(2)
+        cache = ParseCache(2)
         shapes = {name: _shape(name) for name in "abc"}
         day = date(2026, 1, 1)
         cache.put(("a", day), shapes["a"])
@@ -155,7 +155,7 @@ class TestShapeCache:
 
     def test_a_negative_size_is_refused(self) -> None:
         with pytest.raises(ValueError, match=">= 0"):
-            ShapeCache(-1)
+            ParseCache(-1)
 
     def test_a_refused_shape_has_no_intent(self) -> None:
         with pytest.raises(ValueError, match="refused"):
@@ -169,19 +169,19 @@ class TestPlan:
         question = "2024年中国内地的营业收入是多少"
         key = (question, qa.clock())
         first = answer_question(question, qa=qa)
-        unplanned = qa.shapes.get(key)
+        unplanned = qa.parse_cache.get(key)
         assert unplanned is not None and unplanned.plan is None
         # WHEN it is asked again
         second = answer_question(question, qa=qa)
         # THEN that ask planned the lookups and kept them with the question's own numbers
-        planned = qa.shapes.get(key)
+        planned = qa.parse_cache.get(key)
         assert planned is not None and planned.plan is not None and planned is not unplanned
         assert [lookup.query for lookup in planned.plan] == [r.query for r in second.results]
         assert planned.question_numbers == {"2024"}
         # AND every answer, planned or not, says the same
         third = answer_question(question, qa=qa)
         assert first.answer == second.answer == third.answer and "1320 USD_M" in first.answer
-        assert qa.shapes.get(key) is planned  # planned once, reused after
+        assert qa.parse_cache.get(key) is planned  # planned once, reused after
 
     def test_a_planned_answer_still_checks_every_number(self) -> None:
         # GIVEN a planned question whose cached plan would put a number no source holds in the answer
@@ -189,10 +189,10 @@ class TestPlan:
         key = (QUESTION, qa.clock())
         for _ in range(2):
             answer_question(QUESTION, qa=qa)
-        planned = qa.shapes.get(key)
+        planned = qa.parse_cache.get(key)
         assert planned is not None and planned.plan is not None
         lookup = planned.plan[0]
-        qa.shapes.put(key, dataclasses.replace(planned, plan=(Lookup(lookup.query, f"{lookup.what} 999"),),
+        qa.parse_cache.put(key, dataclasses.replace(planned, plan=(Lookup(lookup.query, f"{lookup.what} 999"),),
                                                rendered=None))
         # WHEN it is asked again
         result = answer_question(QUESTION, qa=qa)
@@ -216,5 +216,5 @@ def test_with_trace_copies_every_field() -> None:
     assert full.with_trace({"new": 2}) == dataclasses.replace(full, trace={"new": 2})
 
 
-def _shape(name: str) -> QuestionShape:
-    return QuestionShape(name, Lang.ZH)
+def _shape(name: str) -> ParsedQuestion:
+    return ParsedQuestion(name, Lang.ZH)

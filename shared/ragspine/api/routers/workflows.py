@@ -23,8 +23,7 @@ from ragspine.api.workflow_schemas import (
     WorkflowResult,
     WorkflowSourceRequest,
 )
-from ragspine.workflows.dsl import build_preview, emit
-from ragspine.workflows.operations import (
+from ragspine.workflows.actions import (
     DifySource,
     analyze_source,
     compile_source,
@@ -33,6 +32,7 @@ from ragspine.workflows.operations import (
     preview_source,
     to_dify,
 )
+from ragspine.workflows.dsl import build_preview, emit
 from ragspine.workflows.scaffold import scaffold_with_catalog
 from ragspine.workflows.scaffold.catalog import EntryOrigin, default_catalog, entry_dict, hit_dict
 

@@ -25,10 +25,10 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
+from ragspine.facts.statements import is_statement_title
 from ragspine.ingestion.model import Block, BlockKind
 from ragspine.ingestion.parsers._blocks import locator_value, text_block
 from ragspine.ingestion.parsers.pdf_lines import Line
-from ragspine.ingestion.statements import is_statement_title
 
 _BAND = 0.06  # share of the page height, from the first and last text line, where headers and footers live
 _REPEATED_SHARE = 0.2  # a band line on at least this share of pages (and 3) is furniture
@@ -51,7 +51,7 @@ _HEADING_MAX_CHARS = 120
 _CAPS_HEADING_MAX = 40  # a capitals-only line (not bold, not larger) longer than this is body text
 _LARGER = 1.15  # a line this much larger than the body size is a heading candidate
 _MAX_TRAIL = 4
-# A financial statement's title (``ingestion.statements``) heads its page's trail at a level of
+# A financial statement's title (``facts.statements``) heads its page's trail at a level of
 # its own, below PART (1) and Item (2), above every size or weight level.
 _STATEMENT_LEVEL = 3
 _HEADER_LINES = 4  # header lines looked at above a table's first row

@@ -60,6 +60,6 @@ def _passages(samples: Path, doc: str) -> list[tuple[str, str]] | None:
         parsed = parse_document(path.read_bytes(), doc_id=doc, filename=doc, max_bytes=_MAX_BYTES)
     except RagspineError:
         return None  # ingestion reports an unreadable file; nothing to check against here
-    from ragspine.retrieval.cited_passages import block_passages
+    from ragspine.ingestion.cited_passages import block_passages
 
     return list(block_passages(parsed.blocks))

@@ -196,10 +196,11 @@ def reap_if_stale(operation: Operation, *, operations: OperationStore, lease_s: 
         return operation
     error = OperationError(RUNNER_LOST, f"the runner stopped renewing its lease for over {lease_s:g} s (process "
                                         "killed or timed out); retry the operation", True)
+    from ragspine.ingestion.lifecycle import fail
     from ragspine.ingestion.operations import OperationCancelledError
 
     try:
-        return operations.save(replace(operation, status=OperationStatus.FAILED, error=error, finished_at=moment))
+        return fail(operations, operation, error, now=moment)
     except OperationCancelledError:  # cancelled meanwhile: that is its end state
         return operations.get(operation.id) or operation
 

@@ -1,7 +1,7 @@
-"""The stateless operations behind the ordinary routes and the CLI: compile, preview, analyze, convert.
+"""The stateless actions behind the ordinary routes and the CLI: compile, preview, analyze, convert.
 
 Each takes a normalised input. A description is scaffolded first and an n8n workflow is
-converted first, so every operation works on a Dify DSL; what that took is returned as
+converted first, so every action works on a Dify DSL; what that took is returned as
 warnings. Results are plain dataclasses with deterministic ``to_dict`` forms.
 """
 

@@ -1,9 +1,9 @@
-"""The parsed shape of a question, and a bounded cache of it.
+"""A question's parse (what its text alone decides), and the parse cache that keeps it.
 
 Everything ``answer_question`` decides before it touches a fact depends only on the question
 text, the day (assumed periods are relative to it) and the configuration wired into
 ``QAComponents``: the screening verdict, the intent, the reply language, the clarify decision
-and the FAQ hit. That is the shape. It is a pure function of those inputs, so a repeated
+and the FAQ hit. That is the parse. It is a pure function of those inputs, so a repeated
 question may reuse it. Facts are read from the store on every ask; the structured answer
 rendered from them (``Rendered``) is reused only while the store returns equal facts.
 """
@@ -25,13 +25,13 @@ from ragspine.qa.result import AnswerResult
 from ragspine.qa.screening import Refusal
 from ragspine.qa.structured import Lookup
 
-DEFAULT_SHAPE_CACHE_SIZE = 1024
+DEFAULT_PARSE_CACHE_SIZE = 1024
 
-ShapeKey = tuple[str, date]
+ParseKey = tuple[str, date]
 
 
 @dataclass(slots=True)
-class QuestionShape:
+class ParsedQuestion:
     """What a question's text decides: refused, asked back, a FAQ hit, or slots to look up.
 
     Treated as immutable (``planned`` returns a copy) but not declared frozen: a frozen
@@ -74,11 +74,11 @@ class QuestionShape:
             raise ValueError("a refused question has no intent")
         return self.intent, self.decision
 
-    def planned(self, plan: tuple[Lookup, ...], question_numbers: frozenset[str]) -> QuestionShape:
+    def planned(self, plan: tuple[Lookup, ...], question_numbers: frozenset[str]) -> ParsedQuestion:
         """This shape with the lookup plan and question numbers of its structured answer."""
         return replace(self, question_numbers=question_numbers, plan=plan)
 
-    def with_rendered(self, rendered: Rendered) -> QuestionShape:
+    def with_rendered(self, rendered: Rendered) -> ParsedQuestion:
         """This shape with the structured answer last rendered for it."""
         return replace(self, rendered=rendered)
 
@@ -105,8 +105,8 @@ def question_numbers(text: str, decision: ScopeDecision) -> frozenset[str]:
                                            *[a.value for a in slots.assumptions]])))
 
 
-class ShapeCache:
-    """A bounded LRU of question shapes keyed by (question text, day), safe across threads.
+class ParseCache:
+    """A bounded LRU of parsed questions keyed by (question text, day), safe across threads.
 
     One cache belongs to one ``QAComponents``: its glossary, policies and parsers are fixed for
     the cache's lifetime, so a new configuration means a new, empty cache. ``maxsize=0`` turns
@@ -114,16 +114,16 @@ class ShapeCache:
     GIL); writes do, so eviction keeps the size bound. ``hits``/``misses`` are statistics.
     """
 
-    def __init__(self, maxsize: int = DEFAULT_SHAPE_CACHE_SIZE) -> None:
+    def __init__(self, maxsize: int = DEFAULT_PARSE_CACHE_SIZE) -> None:
         if maxsize < 0:
-            raise ValueError(f"shape cache size must be >= 0, got {maxsize}")
+            raise ValueError(f"parse cache size must be >= 0, got {maxsize}")
         self.maxsize = maxsize
         self.hits = 0
         self.misses = 0
-        self._shapes: OrderedDict[ShapeKey, QuestionShape] = OrderedDict()
+        self._shapes: OrderedDict[ParseKey, ParsedQuestion] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, key: ShapeKey) -> QuestionShape | None:
+    def get(self, key: ParseKey) -> ParsedQuestion | None:
         """The cached shape, marked most recently used, or None."""
         shape = self._shapes.get(key)
         if shape is None:
@@ -136,7 +136,7 @@ class ShapeCache:
             return shape
         return shape
 
-    def put(self, key: ShapeKey, shape: QuestionShape) -> None:
+    def put(self, key: ParseKey, shape: ParsedQuestion) -> None:
         """Remember a shape, evicting the least recently used ones beyond ``maxsize``."""
         if self.maxsize == 0:
             return

@@ -76,7 +76,7 @@ def _engine_problems(folder: Path, checked: dict[str, CheckedFile]) -> list[Prob
     if profile is not None and profile.samples is not None and not profile.samples.is_dir():
         problems.append(checked[DOMAIN].problem(("samples",), f"{profile.samples} is not a folder"))
     elif profile is not None and profile.samples is not None and FAQ in checked and not problems:
-        from ragspine.domain.faq_sources import faq_source_problems
+        from ragspine.authoring.faq_sources import faq_source_problems
 
         problems.extend(faq_source_problems(checked[FAQ], _data(checked, FAQ), profile.samples))
     return problems

@@ -1,4 +1,4 @@
-"""``PipelineKnowledgeRetriever``: our hybrid pipeline as a workflow knowledge-retrieval node sees it."""
+"""``WorkflowNodeRetriever``: the hybrid retriever as a workflow knowledge-retrieval node sees it."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from ragspine.retrieval.model import SearchFilters
 from ragspine.retrieval.pipeline import HybridRetriever
 
 
-class PipelineKnowledgeRetriever:
+class WorkflowNodeRetriever:
     """Hits in Dify's ``result`` item shape (``content`` + ``metadata``), citation fields kept."""
 
     def __init__(self, retriever: HybridRetriever) -> None:
