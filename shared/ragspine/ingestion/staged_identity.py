@@ -29,7 +29,7 @@ def check_staged_identity(operation: Operation, children: Sequence[Chunk], paren
     Raises:
         ParserReplyInvalidError: a stamp, a child chunk's id or a chunk id taken by another document differs.
     """
-    from ragspine.ingestion.statements import statement_tags
+    from ragspine.facts.statements import statement_tags
     from ragspine.retrieval.chunking import _chunk_id
 
     name = operation.source.rsplit("/", 1)[-1]

@@ -11,7 +11,7 @@ from rich.console import Console
 
 from ragspine.bootstrap import Services, build_ingest_context, build_services
 from ragspine.cli_ingest import ingest_files
-from ragspine.ingestion.pipeline import document_meta
+from ragspine.ingestion.submission import document_meta
 from ragspine.llm.embedding_models import MULTILINGUAL_E5_SMALL_Q4, model_available
 from ragspine.llm.vector_cache import CachedEmbedder
 from ragspine.settings import EmbedderName, Settings

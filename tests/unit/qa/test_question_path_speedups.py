@@ -17,7 +17,7 @@ from ragspine.facts.glossary import Glossary, Mention, SlotKind, default_glossar
 from ragspine.facts.matching import slot_regex
 from ragspine.numbers import reader
 from ragspine.qa import dated_periods
-from ragspine.qa.structure import passage_references, strip_structure
+from ragspine.qa.answer_structure import passage_references, strip_structure
 
 # Pieces numbers and dates are made of, glued with look-alikes and other scripts.
 _PIECES = st.sampled_from([
