@@ -32,6 +32,7 @@ def test_a_module_leaving_more_files_open_than_the_bound_is_reported(tmp_path: P
         assert len(guard.leaks) == 1
         assert guard.leaks[0].startswith("tests/leaky.py left 4 descriptors open (bound 3)")
         assert "/pytest-N/<test>/f" in guard.leaks[0]  # what stays open, the run's temporary folder folded
+        assert not guard.failing  # reported, under the bound that fails the run
     finally:
         for handle in kept:
             handle.close()
@@ -54,3 +55,18 @@ def test_open_descriptors_names_what_each_points_at(tmp_path: Path) -> None:
         targets = open_descriptors().values()
     if Path("/proc/self/fd").is_dir():
         assert str(tmp_path / "named") in targets
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="counts descriptors through /proc")
+def test_a_module_leaving_more_than_the_failing_bound_fails_the_run(tmp_path: Path) -> None:
+    guard = FdGuard(bound=1, fail_above=3)
+    kept: list[Any] = []
+    _run_module(guard, "tests/leaky.py", 2, lambda: kept.extend(
+        (tmp_path / f"f{len(kept) + n}").open("w") for n in range(2)))
+    try:
+        session = SimpleNamespace(exitstatus=pytest.ExitCode.OK)
+        guard.pytest_sessionfinish(session)  # type: ignore[arg-type]
+        assert guard.failing and session.exitstatus == pytest.ExitCode.TESTS_FAILED
+    finally:
+        for handle in kept:
+            handle.close()

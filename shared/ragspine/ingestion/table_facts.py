@@ -168,7 +168,8 @@ def _mentioned(glossary: Glossary, kind: SlotKind, texts: Sequence[str]) -> str 
     """The one code of ``kind`` the first informative text names; ``_AMBIGUOUS`` when it names several."""
     for text in texts:
         codes = {m.code for m in glossary.scan(text) if m.kind is kind and m.code
-                 and not (kind is SlotKind.ENTITY and _inside_a_name(text, m.start, m.end))} if text else set()
+                 and not (kind is SlotKind.ENTITY and _inside_a_name(text, m.start, m.end, _own_words(glossary)))
+                 } if text else set()
         if len(codes) == 1:
             return codes.pop()
         if codes:
@@ -176,16 +177,26 @@ def _mentioned(glossary: Glossary, kind: SlotKind, texts: Sequence[str]) -> str 
     return None
 
 
-_CAPITALISED_BEFORE = re.compile(r"[A-Z][\w&.’'-]*\s+$")
-_CAPITALISED_AFTER = re.compile(r"^\s+[A-Z][a-z]")
+_CAPITALISED_BEFORE = re.compile(r"([A-Z][\w&.’'-]*)\s+$")
+_CAPITALISED_AFTER = re.compile(r"^\s+([A-Z][a-z][\w&.’'-]*)")
 
 
-def _inside_a_name(text: str, start: int, end: int) -> bool:
+def _own_words(glossary: Glossary) -> frozenset[str]:
+    """The words of the home entity's names ("ACME" of "ACME Group"): the company's own name."""
+    home = glossary.terms[SlotKind.ENTITY].get(glossary.home_entity)
+    names = home.names.values() if home is not None else ()
+    return frozenset(word.casefold() for name in names for word in name.split())
+
+
+def _inside_a_name(text: str, start: int, end: int, own: frozenset[str] = frozenset()) -> bool:
     """Whether an entity's word is part of a longer proper name ("Hemlock Semiconductor *Group*", "*South* Korean").
 
-    Such a name is another company or place: a table under it is never the glossary entity's.
+    Such a name is another company or place: a table under it is never the glossary entity's. The
+    company's own name beside it ("ACME *Japan*") is the company's part of that name, not another's.
     """
-    return bool(_CAPITALISED_BEFORE.search(text[:start]) or _CAPITALISED_AFTER.match(text[end:]))
+    before = _CAPITALISED_BEFORE.search(text[:start])
+    after = _CAPITALISED_AFTER.match(text[end:])
+    return any(m is not None and m.group(1).casefold() not in own for m in (before, after))
 
 
 def _context_period(glossary: Glossary, texts: Sequence[str]) -> Period | None | str:

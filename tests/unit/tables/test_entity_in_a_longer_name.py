@@ -30,3 +30,9 @@ def test_an_entity_word_inside_a_longer_name_is_not_the_entity(heading: str, ent
                                                 ("Japan: key figures", "ACME_JP")])
 def test_an_entity_named_on_its_own_is_the_entity(heading: str, entity: str) -> None:
     assert _entities(heading) == {entity}
+
+
+@pytest.mark.parametrize(("heading", "entity"), [("ACME Japan revenue (USD millions)", "ACME_JP"),
+                                                ("Acme China results", "ACME_CN")])
+def test_the_company_s_own_name_beside_its_entity_is_that_entity(heading: str, entity: str) -> None:
+    assert _entities(heading) == {entity}
