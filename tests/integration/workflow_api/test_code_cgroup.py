@@ -3,6 +3,7 @@ processes end as the node's failure, and no process of the run is left behind, w
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 import sys
@@ -125,7 +126,8 @@ def test_a_fork_bomb_ends_as_the_nodes_failure_and_leaves_no_process(mode: str, 
         stop.set()
         sampler.join()
         for pid in _processes_of(run_uid):
-            os.kill(pid, 9)
+            with contextlib.suppress(ProcessLookupError):  # it ended between the listing and the kill
+                os.kill(pid, 9)
     assert "2 s time limit" in failed.value.message
     time.sleep(0.2)
     assert _processes_of(run_uid) == []
@@ -142,7 +144,8 @@ def test_a_memory_hog_spread_over_processes_ends_as_the_nodes_failure(run_uid: i
             execute_python(SPREAD_HOG, {}, CodeLimits(timeout_seconds=10.0))
     finally:
         for pid in _processes_of(run_uid):
-            os.kill(pid, 9)
+            with contextlib.suppress(ProcessLookupError):  # it ended between the listing and the kill
+                os.kill(pid, 9)
     assert failed.value.message == ("code exceeded the 256 MiB memory limit of the run (all its processes "
                                     "together)")
     assert _processes_of(run_uid) == []
@@ -178,7 +181,8 @@ def main():
         assert _with_marker(marker) == []
     finally:
         for pid in _with_marker(marker):
-            os.kill(pid, 9)
+            with contextlib.suppress(ProcessLookupError):  # it ended between the listing and the kill
+                os.kill(pid, 9)
 
 
 def _with_marker(marker: str) -> list[int]:

@@ -77,6 +77,25 @@ def test_a_parse_that_catches_every_exception_is_still_stopped() -> None:
         within_budget(stubborn, filename="slow.xlsx", limits=ParseLimits(timeout_s=0.2))
 
 
+class _SlowFinalizer:
+    """An object whose finalizer outlasts the budget: the stop raised inside it is printed and dropped."""
+
+    def __del__(self) -> None:
+        _spin(0.6)
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")  # the dropped stop, printed
+def test_a_budget_stop_that_lands_in_a_finalizer_is_sent_again() -> None:
+    def past_the_budget_in_a_finalizer() -> int:
+        _SlowFinalizer()  # freed at once; the budget runs out inside its __del__
+        return _spin(10)
+
+    started = time.monotonic()
+    with pytest.raises(ParseTimeoutError):
+        within_budget(past_the_budget_in_a_finalizer, filename="slow.docx", limits=ParseLimits(timeout_s=0.2))
+    assert time.monotonic() - started < 5  # stopped, not run to its end
+
+
 def test_a_parse_past_its_memory_budget_fails_with_its_own_code() -> None:
     def hungry() -> int:
         held = []

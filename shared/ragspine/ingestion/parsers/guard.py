@@ -128,17 +128,18 @@ def within_budget(parse: Callable[[], T], *, filename: str, limits: ParseLimits)
     def watch() -> None:
         while not stop.wait(_POLL_S):
             rss = _resident_bytes() if started_rss is not None else None
-            reason = ("time" if time.monotonic() > deadline else
-                      "memory" if rss is not None and started_rss is not None
-                      and rss - started_rss > limits.max_memory_bytes else None)
+            reason = state["reason"] or ("time" if time.monotonic() > deadline else
+                                         "memory" if rss is not None and started_rss is not None
+                                         and rss - started_rss > limits.max_memory_bytes else None)
             if reason is None:
                 continue
+            # Sent again on every poll until the parse ends: an exception that lands in a finalizer or a
+            # gc callback is printed and dropped by the interpreter, and the parse would run on unbounded.
             with lock:
                 if state["armed"]:
                     state["reason"] = reason
                     ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(target),
                                                                ctypes.py_object(_BudgetExceeded))
-            return
 
     watcher = threading.Thread(target=watch, name="ragspine-parse-budget", daemon=True)
     watcher.start()
@@ -148,6 +149,8 @@ def within_budget(parse: Callable[[], T], *, filename: str, limits: ParseLimits)
         finally:
             with lock:
                 state["armed"] = False
+                # One sent just before disarming may still be pending: drop it so it cannot land later.
+                ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(target), None)
             stop.set()
     except _BudgetExceeded:  # delivered while armed (possibly just as the parse returned)
         release_memory()
