@@ -90,6 +90,11 @@ def open_entity_code(company: str) -> str | None:
     return ENTITY_PREFIX + form
 
 
+def without_legal_form(company: str) -> str:
+    """A company's name without its legal form (``キリンホールディングス株式会社`` -> ``キリンホールディングス``)."""
+    return _LEGAL_FORM.sub("", matching_form(company)).strip()
+
+
 def is_open_code(code: str) -> bool:
     """Whether a metric or entity code was derived from a document's words."""
     return code.startswith((METRIC_PREFIX, ENTITY_PREFIX))

@@ -42,6 +42,7 @@ from ragspine.facts.open_vocabulary import (
     label_of,
     open_entity_code,
     open_metric_code,
+    without_legal_form,
 )
 from ragspine.ingestion.document_company import COMPANY_NAME
 from ragspine.ingestion.model import Block
@@ -662,15 +663,24 @@ class _TableReader:
     def _company_holding(self, entity: str) -> str | None:
         """The company, unknown to the glossary, whose name holds the glossary entity the context names.
 
-        "日本航空の…" names Japan Airlines, not the entity aliased 日本: its figures go to the company.
+        "日本航空の…" names Japan Airlines, not the entity aliased 日本: its figures go to the company. A name
+        that is the entity's own, whole or with its legal form (``キリンホールディングス株式会社`` for the
+        entity aliased キリンホールディングス), is that entity.
         """
         names = [self._named_company()]
         if is_open_code(self.context.assumed_entity):
             names.append(label_of(self.context.assumed_entity))
         for name in names:
-            if name and entity in {m.code for m in self.glossary.scan(name) if m.kind is SlotKind.ENTITY}:
+            if not name or self._names_entity(name) == entity:
+                continue
+            if entity in {m.code for m in self.glossary.scan(name) if m.kind is SlotKind.ENTITY}:
                 return open_entity_code(name)
         return None
+
+    def _names_entity(self, name: str) -> str | None:
+        """The glossary entity a company's whole name is, as written or without its legal form, else None."""
+        return (self.glossary.normalize(SlotKind.ENTITY, name)
+                or self.glossary.normalize(SlotKind.ENTITY, without_legal_form(name)))
 
     def _named_company(self) -> str:
         """The first company name the text around the table holds, or ""."""
@@ -686,8 +696,8 @@ class _TableReader:
         """
         if self.other_company is None:
             named = self._named_company()
-            self.other_company = open_entity_code(named) if named else ""
-            if self.other_company:
+            self.other_company = (self._names_entity(named) or open_entity_code(named) or "") if named else ""
+            if is_open_code(self.other_company):
                 self.warn(f"the table is about {named.strip()!r}, which the glossary does not name; "
                           f"its rows without an entity are filed under {self.other_company}")
         return self.other_company or None
