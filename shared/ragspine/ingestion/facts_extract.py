@@ -17,7 +17,6 @@ key, by this rule:
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -26,13 +25,12 @@ from ragspine.facts.model import Fact, FactKey, format_number
 from ragspine.ingestion.fact_conflicts import differs, same_figure_stating_unit
 from ragspine.ingestion.model import Block, BlockKind, ParsedDocument
 from ragspine.ingestion.table_facts import Lineage, TableContext, table_facts, units_in
+from ragspine.ingestion.table_subject import PART_OF_COMPANY, about_an_investee, unit_note
 from ragspine.sensitivity import Sensitivity
 
-EXTRACTOR_VERSION = "table-6"  # sections, note numbers, ($76), a scale without a currency kept as the scale alone
+EXTRACTOR_VERSION = "table-7"  # investee and segment headings, unit notes above PDF tables, "(Millions)"
 _LEAD_CHARS = 300
-# Words naming a part of a company: a table under such a heading is not about the whole company.
-_PART_OF_COMPANY = re.compile(
-    r"\b(segments?|divisions?|business units?|operating units?)\b|セグメント|事業部|分部|板块", re.IGNORECASE)
+_PERIOD_LINE_CHARS = 60  # a line between a unit note and its table: "Year ended December 31,", "December 31,"
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,7 +107,7 @@ def extract_facts(doc: ParsedDocument, *, glossary: Glossary, source_file_hash: 
             warnings += problems
         elif block.rows:
             pdf_tables += 1
-            found, problems = _pdf_table_facts(block, doc, glossary, lineage, assumed,
+            found, problems = _pdf_table_facts(block, doc, glossary, lineage, assumed, _unit_note_before(doc, index),
                                                follows_table=block.heading_path == previous_path)
             previous_path = block.heading_path
             facts += found
@@ -129,6 +127,27 @@ def _unit_note_after(doc: ParsedDocument, index: int) -> str:
         return ""
     text = following.text[:_LEAD_CHARS]
     return text if units_in(text) else ""
+
+
+def _unit_note_before(doc: ParsedDocument, index: int) -> str:
+    """The unit note set above a PDF table under its heading ("(In millions)", "… as follows (in millions):"), or "".
+
+    Walks back over the lines between the note and the table (a period heading such as "Year
+    ended December 31,", a table of the same heading the note also covers) and stops at a
+    heading or at a paragraph that is neither such a line nor ends with a unit note.
+    """
+    heading = doc.blocks[index].heading_path
+    for block in reversed(doc.blocks[max(0, index - 6):index]):
+        if block.kind is BlockKind.HEADING or block.kind is BlockKind.TITLE or block.heading_path != heading:
+            return ""
+        if block.rows:
+            continue  # an earlier table under the same note
+        note = unit_note(block.text)
+        if note:
+            return note
+        if len(block.text) > _PERIOD_LINE_CHARS:
+            return ""
+    return ""
 
 
 def _assumed_entity(doc: ParsedDocument, glossary: Glossary) -> str:
@@ -154,27 +173,32 @@ def _assumed_entity(doc: ParsedDocument, glossary: Glossary) -> str:
     return open_entity_code(company) or ""
 
 
-def _pdf_table_facts(block: Block, doc: ParsedDocument, glossary: Glossary,
-                     lineage: Lineage, assumed: str, *, follows_table: bool = False) -> tuple[list[Fact], list[str]]:
+def _pdf_table_facts(block: Block, doc: ParsedDocument, glossary: Glossary, lineage: Lineage, assumed: str,
+                     note: str = "", *, follows_table: bool = False) -> tuple[list[Fact], list[str]]:
     """The facts of a table read from a PDF page, only when every cell checked out against the page text.
 
     The text left of the first column header (``USD millions``) is the table's caption. A table
     the glossary does not map gives nothing and no warning (a filing has hundreds of tables for
     search only); one it maps but whose cells did not check out gives no facts and one warning.
     A table naming no entity is about the company the document states, as any other table,
-    unless its heading or caption names a part of the company (``Walmart U.S. Segment``): a
-    part the glossary does not know gives no facts, never the company's figures.
+    unless its heading or caption names a part of the company (``Walmart U.S. Segment``, ``Health
+    Care Business (18.4% of consolidated sales)``) or says it holds an investee's statements
+    (``Summarized financial information``): a part the glossary does not know gives no facts,
+    never the company's figures. A heading that is another company's name (``Hemlock
+    Semiconductor Group (“HSG”)``) files the table under that company (see ``table_facts``).
+    ``note`` is the unit note set above the table.
     """
     caption = block.rows[0][0]
-    part = next((text for text in (*block.heading_path[-1:], caption) if _PART_OF_COMPANY.search(text)), "")
+    part = next((text for text in (*block.heading_path[-1:], caption)
+                 if PART_OF_COMPANY.search(text) or about_an_investee(text)), "")
     context = TableContext(block.heading_path, caption, doc.title, doc.metadata.get("entity", ""),
-                           assumed_entity="" if part else assumed, follows_table=follows_table)
+                           assumed_entity="" if part else assumed, note=note, follows_table=follows_table)
     found, problems = table_facts(block, context, glossary, lineage)
     if not found:
         if part and assumed:
-            return [], [f"{lineage.doc_id} {block.locator}: its heading names a part of the company ({part!r}) the "
-                        "glossary does not know as an entity; no facts taken from it (add the part as an entity to "
-                        "read them)"]
+            whose = "another company's statements" if about_an_investee(part) else "a part of the company"
+            return [], [f"{lineage.doc_id} {block.locator}: its heading names {whose} ({part!r}) the glossary does "
+                        "not know as an entity; no facts taken from it (add it as an entity to read them)"]
         return [], []
     if block.cell_check:
         return [], [f"{lineage.doc_id} {block.locator}: the table's cells do not check out against the page text "

@@ -58,6 +58,7 @@ from ragspine.ingestion.table_axes import (
     name_of,
     table_shape,
 )
+from ragspine.ingestion.table_subject import other_company, same_company
 from ragspine.numbers.cells import read_cell
 from ragspine.numbers.units import ISO_4217, SCALES, currencies_stated, unit_dimension, units_in
 from ragspine.sensitivity import Sensitivity
@@ -155,7 +156,7 @@ class TableContext:
     doc_entity: str = ""
     lead: str = ""
     assumed_entity: str = ""  # used, with a warning, when neither the table nor its context names one
-    note: str = ""  # the sentence right after the table, read for its unit only ("金額は百万円単位で表示")
+    note: str = ""  # a unit note beside the table, read for its unit only ("金額は百万円単位で表示", "(In millions)")
     # another table came first under the same heading: the heading may be about that one (a PDF page's
     # "Fiscal Year Ended January 31, 2018" over the next year's quarters too), so its year dates no quarter
     follows_table: bool = False
@@ -683,8 +684,18 @@ class _TableReader:
                 or self.glossary.normalize(SlotKind.ENTITY, without_legal_form(name)))
 
     def _named_company(self) -> str:
-        """The first company name the text around the table holds, or ""."""
+        """The first company name the text around the table holds, or "".
+
+        A heading or caption that is a company's name ("Hemlock Semiconductor Group (“HSG”)", an
+        equity investee's) comes first, unless it is the document's own company.
+        """
         context = self.context
+        home = self.glossary.terms[SlotKind.ENTITY].get(self.glossary.home_entity)
+        own = [*(home.names.values() if home is not None else ()), label_of(context.assumed_entity)]
+        for text in (*context.headings[-1:], context.caption):
+            name = other_company(text)
+            if name and not any(same_company(name, o) for o in own) and not self._names_entity(name):
+                return name
         texts = [context.caption, context.lead, *context.headings, context.doc_title]
         return next((m.group(0).strip() for t in texts if t for m in [COMPANY_NAME.search(t)] if m), "")
 

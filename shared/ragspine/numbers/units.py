@@ -6,7 +6,7 @@ A money unit is ``<ISO 4217 code>`` with an optional scale: ``_K`` (thousand, �
 the unit its document states; nothing is converted, so ``JPY_M`` and ``JPY_B`` are two units.
 Read forms: ``USD_M``, ``USD m``, ``in millions of US dollars``, ``(¥ million)``, ``単位：百万円``,
 ``单位：亿元``, ``十億円``, ``千元``, ``$ in thousands``. A scale with no currency
-(``(in millions, except per share data)``, ``in thousands``) takes the currency the document
+(``(in millions, except per share data)``, ``in thousands``, ``(Millions)``) takes the currency the document
 itself states when the caller found one (a ``$`` in the table's cells, ``US dollars`` in its
 caption); else it is the scale alone (``M``: millions, currency not stated), never a currency
 assumed from elsewhere.
@@ -67,6 +67,8 @@ _MONEY_PATTERNS = (
 )
 # A scale with no currency: "(in millions, except per share data)", "单位：百万", "in thousands".
 _BARE_SCALE = re.compile(r"(?<![a-z])in\s+" + _EN_SCALE + r"(?![a-z])|(?:単位|单位|單位)\s*[:：]?\s*" + _CJK_SCALE)
+# A scale in parentheses, first: "(Millions)", "(Millions, except per share amounts)", "Sales (millions)".
+_PAREN_SCALE = re.compile(r"[(（]\s*(?P<en>thousands|millions|billions)(?![a-z])")
 # A "%" right after a digit is part of what a label describes (``Debentures, 1.219%, due 2030``), not its unit.
 _PCT = re.compile(r"(?<!\d)%|(?<![a-z])percent(?:age)?(?![a-z])|百分比|百分率")
 _COUNT = re.compile(r"(?<![a-z])in\s+(?:stores|shops|units)(?![a-z])|(?<![a-z])count(?![a-z])|家数|个数")
@@ -103,7 +105,7 @@ def money_units_in(text: str, currency: str | None = None) -> list[str]:
             if code:
                 found.append((match.start(), f"{code}_{scale}"))
     if not found:
-        for match in _BARE_SCALE.finditer(norm):
+        for match in (*_BARE_SCALE.finditer(norm), *_PAREN_SCALE.finditer(norm)):
             scale = _EN_SCALES[match["en"]] if match["en"] else _CJK_SCALES[match["cjk"]]
             found.append((match.start(), f"{currency}_{scale}" if currency else scale))
     return list(dict.fromkeys(code for _, code in sorted(found)))

@@ -88,7 +88,7 @@ def test_units_are_read_in_zh_ja_en(text: str, currency: str | None, unit: str) 
     assert is_unit_code(unit)
 
 
-@pytest.mark.parametrize("text", ["Net sales", "令和元年", "FY2025 review"])
+@pytest.mark.parametrize("text", ["Net sales", "令和元年", "FY2025 review", "Millions of customers", "(m)"])
 def test_no_unit_where_none_is_stated(text: str) -> None:
     assert units_in(text) == []
 
@@ -96,6 +96,7 @@ def test_no_unit_where_none_is_stated(text: str) -> None:
 @pytest.mark.parametrize(("text", "unit"), [
     ("(in millions, except per share data)", "M"), ("in thousands", "K"), ("(In thousands)", "K"),
     ("単位：百万", "M"), ("单位：亿", "100M"), ("(in billions)", "B"),
+    ("(Millions)", "M"), ("(Millions, except per share amounts)", "M"), ("Sales (millions)", "M"),
 ])
 def test_a_scale_with_no_currency_is_the_scale_alone(text: str, unit: str) -> None:
     assert units_in(text) == [unit]

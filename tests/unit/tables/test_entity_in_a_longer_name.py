@@ -1,7 +1,8 @@
 """A heading naming a glossary entity only as a word of a longer name files nothing under that entity.
 
 "Hemlock Semiconductor Group" is an investee, not the glossary's "group"; "South Korean tax
-deposits" is not the region "South". A table under such a heading takes the document's company.
+deposits" is not the region "South". A table under such a heading takes the company the heading
+names (a heading that is a company's name) or else the document's company.
 """
 
 from __future__ import annotations
