@@ -737,11 +737,25 @@ class _TableReader:
         # A money cell whose document states no unit keeps none (""): no currency is assumed for it.
         return self._per_share_unscaled(r, found) if found else ("" if wanted == "money" else expected)
 
+    def _share_count(self, r: int) -> bool:
+        return any(_SHARE_COUNT.search(text) and not _PER_SHARE.search(text) for text in self.shape.row_labels[r])
+
+    def _between_share_counts(self, r: int) -> bool:
+        """A row set between two share counts: the dilutive shares of an EPS reconciliation.
+
+        "Stock options and other dilutive securities" between "Weighted-average common shares
+        outstanding - basic" and "- diluted" is a number of shares, whatever its label says.
+        """
+        body = [row for row in self.shape.body_rows if any(not body_cell_blank(c) for c in self.rows[row][1:])]
+        if r not in body:
+            return False
+        at = body.index(r)
+        return 0 < at < len(body) - 1 and self._share_count(body[at - 1]) and self._share_count(body[at + 1])
+
     def _per_share_unscaled(self, r: int, unit: str) -> str:
         """A per-share row keeps the currency but never the table's scale ("in millions, except per share data")."""
         currency, _, scale = unit.partition("_")
-        if currency in ISO_4217 and any(_SHARE_COUNT.search(text) and not _PER_SHARE.search(text)
-                                        for text in self.shape.row_labels[r]):
+        if currency in ISO_4217 and (self._share_count(r) or self._between_share_counts(r)):
             return scale  # a number of shares: the caption's scale, never its currency
         per_share = any(_PER_SHARE.search(text) for text in self.shape.row_labels[r])
         if scale and _BASIC_OR_DILUTED.fullmatch(self.shape.row_labels[r][-1]):

@@ -58,3 +58,19 @@ def test_basic_or_diluted_alone_under_a_money_caption_states_no_unit() -> None:
     facts = _facts("Selected financial data (in millions of US dollars, except per share data)", "Diluted (a)(b)(c)")
 
     assert facts["Diluted,col=FY2025"] == (17.74, "")
+
+
+def test_the_dilutive_shares_between_two_share_counts_are_shares_not_money() -> None:
+    text = "\n".join(["Earnings per share (in millions, except per share amounts)", "",
+                      "| | FY2024 | FY2025 |", "|---|---|---|", "| Net income | $1,316 | $1,079 |",
+                      "| Weighted-average common shares outstanding - basic | 843 | 828 |",
+                      "| Stock options and other dilutive securities | 14 | 16 |",
+                      "| Weighted-average common shares outstanding - diluted | 857 | 844 |",
+                      "| Diluted earnings per common share | $1.54 | $1.28 |", ""])
+    doc = parse_document(text.encode(), filename="eps.md", doc_id="eps.md", max_bytes=1_000_000)
+    units = {f.source_locator.split("row=")[1].split(",col=")[0]: f.unit
+             for f in extract_facts(doc, glossary=zoo_glossary(), source_file_hash="sha256:00").facts}
+    assert units["Net income"] == "USD_M"
+    assert units["Stock options and other dilutive securities"] == "M"
+    assert units["Weighted-average common shares outstanding - diluted"] == "M"
+    assert units["Diluted earnings per common share"] == "USD"
