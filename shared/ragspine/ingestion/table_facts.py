@@ -335,6 +335,7 @@ class _TableReader:
         self.warnings: list[str] = []
         self.assumed = False
         self.other_company: str | None = None
+        self.row_periods: dict[int, Period] = {}  # body rows dated by a period row above them
         self.currency = self._stated_currency()
 
     def _stated_currency(self) -> str | None:
@@ -361,6 +362,7 @@ class _TableReader:
         row_names = {r: _open_metric(labels, [self._row_name(label) for label in labels], open_cols)
                      for r, labels in shape.row_labels.items()}
         named = [n for names in (*header_names.values(), *row_names.values()) for n in names]
+        named += [Named(period=period) for period in self.row_periods.values()]
         if not any(n.metric or n.entity or n.channel or n.period for n in named):
             return [], [f"{self.where}: no row or column names a metric, entity, channel or period the glossary "
                         "knows; table skipped"]
@@ -411,7 +413,8 @@ class _TableReader:
                         continue
                     column = [n for n in column if not n.unknown]
                     names = [Named(metric=qualified) if n.metric else n for n in names]
-                for n in (*names, *column):
+                dated = [Named(period=self.row_periods[r])] if r in self.row_periods else []
+                for n in (*names, *column, *dated):
                     cell.add(n)
                 names = row_names[r]
                 fact = self._fact(r, c, cell, fallback, context_period, table_units, declared)
@@ -487,16 +490,23 @@ class _TableReader:
         last = shape.label_cols - 1
         qualified = dict(shape.row_labels)
         section, heading_row = self._label_column_heading(), -1
+        row_period = self._period_row_over_body()
         for r, row in enumerate(self.rows):
             labels = shape.row_labels.get(r)
             if labels is None:
                 text = clean_label(row[last])
                 if text and r not in shape.header_rows and all(not cell.strip() for cell in row[shape.label_cols:]):
+                    dated = self.name(text).period
+                    if dated is not None:  # "December 31, 2019" over the rows it dates: a period, not a section
+                        row_period, section, heading_row = dated, "", -1
+                        continue
                     # a heading set on two lines ("… used in" over "earnings per share ($M)") is one heading
                     joined = heading_row == r - 1 and text[:1].islower()
                     section = f"{section} {text}".rstrip(":：").strip() if joined else text.rstrip(":：").strip()
                     heading_row = r
                 continue
+            if row_period is not None:
+                self.row_periods[r] = row_period
             label = labels[last]
             if not any(labels):
                 if section:  # an unlabelled total is its section's, and closes it
@@ -516,6 +526,16 @@ class _TableReader:
                 if _TOTAL.match(label):
                     section = ""  # a total closes its section
         return self._cash_flow_components(qualified)
+
+    def _period_row_over_body(self) -> Period | None:
+        """The period a header row right over the body states alone in its label column ("December 31, 2019")."""
+        shape = self.shape
+        if not shape.header_rows or not shape.body_rows or shape.header_rows[-1] != shape.body_rows[0] - 1:
+            return None
+        row = self.rows[shape.header_rows[-1]]
+        if any(cell.strip() for cell in row[shape.label_cols:]):
+            return None
+        return self.name(clean_label(row[shape.label_cols - 1])).period
 
     def _cash_flow_components(self, labels: dict[int, tuple[str, ...]]) -> dict[int, tuple[str, ...]]:
         """Balance items listed above an operating cash-flow total are its components, never the balances.

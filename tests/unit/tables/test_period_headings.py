@@ -153,3 +153,18 @@ def test_a_schedule_of_payments_by_future_year_gives_no_fiscal_year_facts() -> N
     assert facts == set()
     comparatives = _facts([["(Millions)", "2016", "2017", "2018"], ["Interest cost", "1", "2", "3"]])
     assert {period for _, period, _ in comparatives} == {"2016", "2017", "2018"}
+
+
+def test_a_date_row_dates_the_rows_under_it() -> None:
+    facts = _facts([["", "Accounts Receivable, Gross", "Allowance for Losses"],
+                    ["December 31, 2019", "", ""], ["Servicing related", "6,868", "(238)"],
+                    ["December 31, 2018", "", ""], ["Servicing related", "864", "(168)"]])
+    assert facts == {("label:accounts receivable, gross: servicing related", "2019", 6868),
+                     ("label:allowance for losses: servicing related", "2019", -238),
+                     ("label:accounts receivable, gross: servicing related", "2018", 864),
+                     ("label:allowance for losses: servicing related", "2018", -168)}
+
+
+def test_a_date_row_beside_period_columns_dates_nothing_twice() -> None:
+    facts = _facts([["", "2019", "2018"], ["December 31, 2018", "", ""], ["Interest cost", "1,308", "1,230"]])
+    assert facts == {("label:interest cost", "2018", 1230)}
