@@ -391,6 +391,7 @@ class _TableReader:
         facts: dict[FactKey, Fact] = {}
         dropped: set[FactKey] = set()
         skipped_cols = {c for c, names in header_names.items() if any(n.unknown for n in names)}
+        shares = self._share_columns()
         qualifiers = self._column_qualifiers(skipped_cols, header_names, has["period"] or context_period is not None)
         for c in sorted(skipped_cols - set(qualifiers)):
             self.warn(f"column {'/'.join(shape.col_headers[c])!r}: a header the glossary does not read; column skipped")
@@ -403,7 +404,7 @@ class _TableReader:
                 continue
             for c in shape.col_headers:
                 text = self.rows[r][c]
-                if (c in skipped_cols and c not in qualifiers) or body_cell_blank(text):
+                if (c in skipped_cols and c not in qualifiers) or c in shares or body_cell_blank(text):
                     continue
                 cell = _Cell()
                 column = header_names[c]
@@ -431,6 +432,22 @@ class _TableReader:
         if not found and not self.warnings:
             self.warn("no cell holds a figure; table skipped")
         return found, self.warnings
+
+    def _share_columns(self) -> set[int]:
+        """Columns headed ``%`` beside a column of the same upper headers (``$ | %`` under one year): shares of it.
+
+        Both name the same row and period; the ``%`` column states the row's share of the total,
+        never the row's own figure, so it gives no facts (else the two would conflict and both go).
+        """
+        heads = self.shape.col_headers
+        found = set()
+        for c, headers in heads.items():
+            if not headers or headers[-1].strip() != "%":
+                continue
+            if any(d != c and other and other[:-1] == headers[:-1] and other[-1].strip() not in ("%", "")
+                   for d, other in heads.items()):
+                found.add(c)
+        return found
 
     def _future_schedule(self, header_names: dict[int, list[Named]]) -> bool:
         """A contractual-obligations table: ``Total | 2019 | 2020 | 2021 | 2022 | Thereafter``.

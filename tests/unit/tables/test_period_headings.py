@@ -168,3 +168,9 @@ def test_a_date_row_dates_the_rows_under_it() -> None:
 def test_a_date_row_beside_period_columns_dates_nothing_twice() -> None:
     facts = _facts([["", "2019", "2018"], ["December 31, 2018", "", ""], ["Interest cost", "1,308", "1,230"]])
     assert facts == {("label:interest cost", "2018", 1230)}
+
+
+def test_a_share_column_beside_the_figures_of_its_year_is_left_out() -> None:
+    facts = _facts([["", "Years ended", "", "", ""], ["", "December 31, 2019", "", "December 31, 2018", ""],
+                    ["", "$", "%", "$", "%"], ["Canada", "96,168", "6.1%", "70,774", "6.6%"]])
+    assert facts == {("label:canada", "2019", 96168), ("label:canada", "2018", 70774)}
