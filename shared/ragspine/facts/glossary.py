@@ -93,6 +93,7 @@ _START = operator.attrgetter("start")
 _SCAN_MEMO_SIZE = 4  # a question, its rewritten and corrected forms
 
 
+@lru_cache(maxsize=8)  # one ask normalises its question from every reader (about ten times): once is enough
 def normalize_text(text: str) -> str:
     """NFKC (full-width to ASCII) and lower case, the form every alias is matched in."""
     return unicodedata.normalize("NFKC", text).lower()

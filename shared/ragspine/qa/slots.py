@@ -149,7 +149,9 @@ def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
         for miss in channel_misses:
             if len(miss.readings) == 1:
                 found[SlotKind.CHANNEL][miss.readings[0].code] = None
-    metrics = _rows_over_their_sections(tuple(found[SlotKind.METRIC]), mentions, label_words(question))
+    metrics = tuple(found[SlotKind.METRIC])
+    if any(code.startswith(METRIC_PREFIX) for code in metrics):  # only a document's row can have a section
+        metrics = _rows_over_their_sections(metrics, mentions, label_words(question))
     entities = tuple(found[SlotKind.ENTITY])
     return ParsedSlots(metrics, entities, tuple(periods), tuple(found[SlotKind.CHANNEL]), bad_period, names,
                        tuple(sorted(misses, key=lambda m: m.start)))

@@ -110,3 +110,14 @@ def test_near_miss_targets_are_built_once_per_alias_table_and_kinds() -> None:
     assert _fuzzy_names_of(glossary, kinds) is _fuzzy_names_of(glossary, kinds)
     misses = near_misses("gross margn of japan", "gross margn of      ", glossary, [SlotKind.METRIC])
     assert [(m.raw, [r.code for r in m.readings]) for m in misses] == [("gross margn", ["GROSS_MARGIN"])]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_TEXTS, min_size=1, max_size=20))
+def test_the_normalised_question_is_what_nfkc_and_lower_case_give_however_often_it_is_asked(texts: list[str]) -> None:
+    import unicodedata
+
+    from ragspine.facts.glossary import normalize_text
+
+    for text in [*texts, *reversed(texts)]:  # repeated and evicted texts alike
+        assert normalize_text(text) == unicodedata.normalize("NFKC", text).lower()
