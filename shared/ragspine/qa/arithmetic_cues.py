@@ -99,8 +99,8 @@ def read_arithmetic(question: str, glossary: Glossary) -> Arithmetic:
     norm = normalize_text(question)
     # Names blanked, channels kept: 合計 names the total channel and is also the word for a sum.
     mentions = glossary.scan(question)
-    metrics = [m for m in mentions if m.kind.value == "metric" and m.code]
-    text = glossary.leftover(question, [m for m in mentions if m.kind.value != "channel"])
+    metrics = [m for m in mentions if m.kind is SlotKind.METRIC and m.code]
+    text = glossary.leftover(question, [m for m in mentions if m.kind is not SlotKind.CHANNEL])
     if len(text) != len(norm):
         text = norm
     consistency = bool(EQUALS.search(text))
@@ -219,6 +219,8 @@ def _denominator(norm: str, metrics: list[Mention]) -> str | None:
 def _places(norm: str) -> int | None:
     if _WHOLE.search(norm):
         return 0
+    if "decimal" not in norm and "小数" not in norm:  # every wording of places names them
+        return None
     for pattern, shift in _PLACES:
         match = pattern.search(norm)
         if match:

@@ -109,9 +109,13 @@ def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
         periods = {m.period: None for m in corrected if m.period is not None}
         bad_period = next((m.raw for m in corrected if m.period is None), None)
 
+    left: dict[int, str] = {}  # misses only grow: the blanked question is rebuilt only when one was added
+
     def blanked() -> str:
-        return glossary.leftover(question, [*mentions, *(Mention(SlotKind.METRIC, None, m.raw, m.start, m.end)
-                                                         for m in misses)])
+        if len(misses) not in left:
+            left[len(misses)] = glossary.leftover(question, [
+                *mentions, *(Mention(SlotKind.METRIC, None, m.raw, m.start, m.end) for m in misses)])
+        return left[len(misses)]
 
     names: tuple[str, ...] = ()
     missing = [kind for kind in (SlotKind.METRIC, SlotKind.ENTITY) if not found[kind]]

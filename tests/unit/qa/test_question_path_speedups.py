@@ -121,3 +121,18 @@ def test_the_normalised_question_is_what_nfkc_and_lower_case_give_however_often_
 
     for text in [*texts, *reversed(texts)]:  # repeated and evicted texts alike
         assert normalize_text(text) == unicodedata.normalize("NFKC", text).lower()
+
+
+def test_the_derived_words_of_the_last_question_are_read_again_for_another_question_or_glossary() -> None:
+    from ragspine.qa import derived_asks
+
+    glossary = default_glossary()
+    other = dataclasses.replace(glossary, aliases={**glossary.aliases, "operating income margin": (
+        SlotKind.METRIC, "OPERATING_INCOME")})
+    questions = ["operating income margin in FY2024", "operating income % margin in FY2024", "日本的毛利率"]
+    for question in [*questions, *questions]:
+        for words_of in (glossary, other, glossary):
+            found = derived_asks.derived_words(question, words_of)
+            assert found == derived_asks._derived_words(question, words_of)
+            assert derived_asks.derived_words(question, words_of) == found  # read again: the same words
+            assert derived_asks._last_read is not None and derived_asks._last_read[1] is words_of
