@@ -148,6 +148,8 @@ def _by_formula(norm: str, metrics: list[Mention], glossary: Glossary) -> tuple[
     for first, second in zip(metrics, metrics[1:], strict=False):
         if norm[first.end:second.start].strip() in _TIMES and first.code != second.code:
             multiplied.update({str(first.code), str(second.code)})
+    if not multiplied and not any(code in glossary.formulas for code in named):
+        return ()  # neither a product of factors nor a formula metric named: no formula can be chosen
     chosen = None
     for code, formula in glossary.formulas.items():
         factors = set(formula.inputs)

@@ -87,7 +87,7 @@ def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
     named that the glossary does not know.
     """
     question = rewrite_period_words(question, glossary.fiscal_calendar)  # 2025年3月期, "year ended June 30"
-    question = rewrite_dates(question, glossary)  # "as at December 31, 2019": the fiscal year it closes
+    question = _with_dates_read(question, glossary)  # "as at December 31, 2019": the fiscal year it closes
     mentions = glossary.scan(question)
     found: dict[SlotKind, dict[str, None]] = {SlotKind.METRIC: {}, SlotKind.ENTITY: {}, SlotKind.CHANNEL: {}}
     periods: dict[Period, None] = {}
@@ -159,6 +159,15 @@ def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
     entities = tuple(found[SlotKind.ENTITY])
     return ParsedSlots(metrics, entities, tuple(periods), tuple(found[SlotKind.CHANNEL]), bad_period, names,
                        tuple(sorted(misses, key=lambda m: m.start)))
+
+
+# Every date names its month, and every month's spelling starts with one of these (NFKC, lower case).
+_MONTH_START = re.compile("jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec")
+
+
+def _with_dates_read(question: str, glossary: Glossary) -> str:
+    """``rewrite_dates``, skipped for a question that names no month (most questions: nothing to rewrite)."""
+    return rewrite_dates(question, glossary) if _MONTH_START.search(normalize_text(question)) else question
 
 
 def _rows_over_their_sections(metrics: tuple[str, ...], mentions: list[Mention],

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import unicodedata
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -136,3 +137,29 @@ def test_the_derived_words_of_the_last_question_are_read_again_for_another_quest
             assert found == derived_asks._derived_words(question, words_of)
             assert derived_asks.derived_words(question, words_of) == found  # read again: the same words
             assert derived_asks._last_read is not None and derived_asks._last_read[1] is words_of
+
+
+@settings(max_examples=400, deadline=None)
+@given(_TEXTS)
+def test_a_question_naming_no_month_has_its_dates_read_as_the_date_reader_reads_them(text: str) -> None:
+    from ragspine.qa.slots import _with_dates_read
+
+    glossary = default_glossary()
+    question = unicodedata.normalize("NFKC", text)  # the slot reader reads dates after NFKC
+    assert _with_dates_read(question, glossary) == dated_periods.rewrite_dates(question, glossary)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 30), st.integers(0, 8)), max_size=6), st.sampled_from(
+    ["What was Hong Kong revenue in Q3 2024?", "2024年日本的毛利率是多少", "ＡＣＭＥ group 2023 営業利益"]))
+def test_a_blanked_question_is_the_union_of_its_spans_blanked_however_often_it_is_asked(
+        spans: list[tuple[int, int]], question: str) -> None:
+    glossary = default_glossary()
+    norm = unicodedata.normalize("NFKC", question).lower()
+    spans = [(start, width) for start, width in spans if start + width <= len(norm)]  # mentions lie in the text
+    mentions = [Mention(SlotKind.METRIC, None, "x", start, start + width) for start, width in spans]
+    covered = {i for start, width in spans for i in range(start, start + width)}
+    expected = "".join(" " if i in covered else ch for i, ch in enumerate(norm))
+    for _ in range(2):  # the second read comes from the memo
+        assert glossary.leftover(question, mentions) == expected
+        assert glossary.leftover(question, list(reversed(mentions))) == expected
