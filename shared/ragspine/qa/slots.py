@@ -102,7 +102,8 @@ def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
             found[mention.kind][mention.code] = None  # type: ignore[index]
     norm = normalize_text(question)
     periods = with_ranges(norm, mentions, periods)  # "2019 to 2021": every year between
-    bad_period = bad_period or half_year(question)  # facts are kept by year and quarter, never by half
+    if not bad_period:  # facts are kept by year and quarter, never by half
+        bad_period = half_year(question) if _HALF_START.search(norm) else None
     misses: list[NearMiss] = period_near_misses(norm, glossary.leftover(question, mentions), glossary, periods)
     if misses:  # every reading carries the same corrected question: its periods replace the typed ones
         corrected = [m for m in glossary.scan(misses[0].readings[0].question) if m.kind is SlotKind.PERIOD]
@@ -161,6 +162,8 @@ def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
                        tuple(sorted(misses, key=lambda m: m.start)))
 
 
+# Every half-year wording holds one of these (上半年, 下期, H1 2024, first half of 2024).
+_HALF_START = re.compile("上|下|half|h1|h2")
 # Every date names its month, and every month's spelling starts with one of these (NFKC, lower case).
 _MONTH_START = re.compile("jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec")
 

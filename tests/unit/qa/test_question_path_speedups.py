@@ -163,3 +163,23 @@ def test_a_blanked_question_is_the_union_of_its_spans_blanked_however_often_it_i
     for _ in range(2):  # the second read comes from the memo
         assert glossary.leftover(question, mentions) == expected
         assert glossary.leftover(question, list(reversed(mentions))) == expected
+
+
+_STATEMENT_PIECES = st.sampled_from([
+    "cash flow statement", "Statement of Cash Flows", "ſtatements of income", "BALANCE SHEET", "balance ſheets",
+    "P&L", "p&l statement", "income statement", "ＩＮＣＯＭＥ　ＳＴＡＴＥＭＥＮＴ", "consolidated ", "of ", "cash ",
+    "revenue", "2024", " ", "上半年", "下期", "H1 2024", "h2 fy2023", "first half of 2024", "Second Half 2023",
+    "ｈ１ ２０２４", "2024财年上半年", "half", "sheet", "statement",
+])
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_STATEMENT_PIECES, max_size=8).map("".join))
+def test_statement_names_and_half_years_are_read_as_their_full_readers_read_them(text: str) -> None:
+    from ragspine.facts.glossary import normalize_text
+    from ragspine.qa import period_words, slots, statement_names
+
+    assert statement_names.without_statement_names(text) == statement_names._STATEMENTS.sub(
+        lambda m: " " * len(m.group()), text)
+    guarded = period_words.half_year(text) if slots._HALF_START.search(normalize_text(text)) else None
+    assert guarded == period_words.half_year(text)
