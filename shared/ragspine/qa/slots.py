@@ -86,7 +86,7 @@ def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
     when no channel is named but a metric or entity is. What remains is what the question
     named that the glossary does not know.
     """
-    question = rewrite_period_words(question, glossary.fiscal_calendar)  # 2025年3月期, "year ended June 30"
+    question = _with_period_words_read(question, glossary)  # 2025年3月期, "year ended June 30"
     question = _with_dates_read(question, glossary)  # "as at December 31, 2019": the fiscal year it closes
     mentions = glossary.scan(question)
     found: dict[SlotKind, dict[str, None]] = {SlotKind.METRIC: {}, SlotKind.ENTITY: {}, SlotKind.CHANNEL: {}}
@@ -160,6 +160,14 @@ def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
     entities = tuple(found[SlotKind.ENTITY])
     return ParsedSlots(metrics, entities, tuple(periods), tuple(found[SlotKind.CHANNEL]), bad_period, names,
                        tuple(sorted(misses, key=lambda m: m.start)))
+
+
+def _with_period_words_read(question: str, glossary: Glossary) -> str:
+    """``rewrite_period_words``, skipped (NFKC only) for a question with neither 期 nor "end" in it."""
+    norm = normalize_text(question)
+    if "期" in norm or "end" in norm:  # 2025年3月期, "year ended": every wording it rewrites holds one
+        return rewrite_period_words(question, glossary.fiscal_calendar)
+    return unicodedata.normalize("NFKC", question)
 
 
 # Every half-year wording holds one of these (上半年, 下期, H1 2024, first half of 2024).
