@@ -196,3 +196,23 @@ def test_period_words_are_rewritten_as_their_full_reader_rewrites_them(text: str
 
     glossary = default_glossary()
     assert _with_period_words_read(text, glossary) == rewrite_period_words(text, glossary.fiscal_calendar)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from([
+    "rounded to ", "two ", "2 ", "decimal places", "decimals", "decimal", "to the ", "保留", "位小数", "精确到小数点后",
+    "第", "小数点以下", "位を四捨五入", "位まで", "nearest whole number", "取整", "revenue", " ", "2024", "三",
+]), max_size=8).map("".join))
+def test_rounding_places_are_read_as_the_full_reader_reads_them(text: str) -> None:
+    from ragspine.qa import arithmetic_cues as cues
+
+    norm = unicodedata.normalize("NFKC", text).lower()
+    full: int | None = 0 if cues._WHOLE.search(norm) else None
+    if full is None:
+        for pattern, shift in cues._PLACES:
+            match = pattern.search(norm)
+            value = cues._number(match.group(1)) if match else None
+            if value is not None:
+                full = max(value + shift, 0)
+                break
+    assert cues._places(norm) == full
