@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import enum
-import operator
 import re
 import unicodedata
 from collections.abc import Mapping
@@ -89,10 +88,10 @@ class _PeriodPattern:
     regex: re.Pattern[str]
 
 
-_START = operator.attrgetter("start")
 _SCAN_MEMO_SIZE = 4  # a question, its rewritten and corrected forms
 
 
+@lru_cache(maxsize=8)  # one ask normalises its question from every reader (about ten times): once is enough
 def normalize_text(text: str) -> str:
     """NFKC (full-width to ASCII) and lower case, the form every alias is matched in."""
     return unicodedata.normalize("NFKC", text).lower()
@@ -125,6 +124,10 @@ class Glossary:
     # Each entry keeps the regex and alias table it was scanned with, so a glossary copied by
     # ``dataclasses.replace`` with other aliases never reads its original's entries.
     _scan_memo: dict[str, tuple[SlotRegex, Mapping[str, tuple[SlotKind, str]], tuple[Mention, ...]]] = field(
+        default_factory=dict, repr=False, compare=False)
+    # The last few blanked questions, by text and the spans blanked: the slot, derived-word and
+    # arithmetic readers each blank the same question's names.
+    _leftover_memo: dict[tuple[str, tuple[tuple[int, int], ...]], str] = field(
         default_factory=dict, repr=False, compare=False)
 
     @classmethod
@@ -274,21 +277,16 @@ class Glossary:
 
     def leftover(self, text: str, mentions: list[Mention]) -> str:
         """The normalised question with every mention blanked out (to spot unknown names)."""
-        norm = normalize_text(text)
         if not mentions:
-            return norm
-        parts, cursor = [], 0
-        for mention in sorted(mentions, key=_START):  # spans may overlap: blank their union
-            start, end = mention.start, mention.end
-            if end > cursor:
-                if start > cursor:
-                    parts.append(norm[cursor:start])
-                else:
-                    start = cursor
-                parts.append(" " * (end - start))
-                cursor = end
-        parts.append(norm[cursor:])
-        return "".join(parts)
+            return normalize_text(text)
+        key = (text, tuple([(m.start, m.end) for m in mentions]))
+        left = self._leftover_memo.get(key)
+        if left is None:
+            left = _blanked(normalize_text(text), sorted(key[1]))
+            if len(self._leftover_memo) >= _SCAN_MEMO_SIZE:
+                self._leftover_memo.clear()
+            self._leftover_memo[key] = left
+        return left
 
     def _period_from(self, period_type: str, year_text: str | None, q_text: str | None) -> Period | None:
         key = (period_type, year_text, q_text)
@@ -305,6 +303,21 @@ class Glossary:
         q_text = (q_text or "").lower()
         quarter = self.ordinals.get(q_text) or self.numerals.get(q_text) or (int(q_text) if q_text.isdigit() else 0)
         return Period("Q", f"{year}Q{quarter}") if 1 <= quarter <= 4 else None
+
+
+def _blanked(norm: str, spans: list[tuple[int, int]]) -> str:
+    """``norm`` with the union of the sorted ``spans`` (they may overlap) blanked with spaces."""
+    parts, cursor = [], 0
+    for start, end in spans:
+        if end > cursor:
+            if start > cursor:
+                parts.append(norm[cursor:start])
+            else:
+                start = cursor
+            parts.append(" " * (end - start))
+            cursor = end
+    parts.append(norm[cursor:])
+    return "".join(parts)
 
 
 # --- formula metrics ------------------------------------------------------------------------------

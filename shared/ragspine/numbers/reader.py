@@ -47,7 +47,8 @@ _NUMBER_SOURCE = (
     r"(?P<unit>\s?[A-Z]{3}_M(?![A-Za-z]))?"
     rf"|(?<!第)(?P<cjk>[{_CJK_NUMERALS}]+(?:点[{''.join(DIGITS)}]+)?)"
     rf"|(?P<words>(?<![A-Za-z])(?i:{_WORD})(?:(?:\s+|-)(?i:and\s+)?(?i:{_WORD}))*(?![A-Za-z]))")
-_NUMBER = re.compile(rf"(?i:(?=[\d{_CJK_NUMERALS}{_FIRST}]))(?:{_NUMBER_SOURCE})")
+# A number word starts a word (``words`` holds no letter before it): only word starts try the words.
+_NUMBER = re.compile(rf"(?:(?=[\d{_CJK_NUMERALS}])|(?<![A-Za-z])(?i:(?=[{_FIRST}])))(?:{_NUMBER_SOURCE})")
 _SCALE_PART = re.compile(rf"({_ARABIC})?([{_SUFFIX_SCALES}]+)")
 # Counters after a single numeral that make it a count: 三家门店, 两个原因, 二つ, 五店舗, 七成.
 _NEXT_WORD = re.compile(r"[ \t]+([A-Za-z%]+)")

@@ -99,8 +99,8 @@ def read_arithmetic(question: str, glossary: Glossary) -> Arithmetic:
     norm = normalize_text(question)
     # Names blanked, channels kept: 合計 names the total channel and is also the word for a sum.
     mentions = glossary.scan(question)
-    metrics = [m for m in mentions if m.kind.value == "metric" and m.code]
-    text = glossary.leftover(question, [m for m in mentions if m.kind.value != "channel"])
+    metrics = [m for m in mentions if m.kind is SlotKind.METRIC and m.code]
+    text = glossary.leftover(question, [m for m in mentions if m.kind is not SlotKind.CHANNEL])
     if len(text) != len(norm):
         text = norm
     consistency = bool(EQUALS.search(text))
@@ -148,6 +148,8 @@ def _by_formula(norm: str, metrics: list[Mention], glossary: Glossary) -> tuple[
     for first, second in zip(metrics, metrics[1:], strict=False):
         if norm[first.end:second.start].strip() in _TIMES and first.code != second.code:
             multiplied.update({str(first.code), str(second.code)})
+    if not multiplied and not any(code in glossary.formulas for code in named):
+        return ()  # neither a product of factors nor a formula metric named: no formula can be chosen
     chosen = None
     for code, formula in glossary.formulas.items():
         factors = set(formula.inputs)
@@ -219,6 +221,8 @@ def _denominator(norm: str, metrics: list[Mention]) -> str | None:
 def _places(norm: str) -> int | None:
     if _WHOLE.search(norm):
         return 0
+    if "decimal" not in norm and "小数" not in norm:  # every wording of places names them
+        return None
     for pattern, shift in _PLACES:
         match = pattern.search(norm)
         if match:

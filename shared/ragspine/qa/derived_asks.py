@@ -67,8 +67,22 @@ class DerivedWord:
         return bool(_GROWTH_WORD.match(self.word))
 
 
+# The last question read: an ask reads it twice (the intent's ``read_derived``, then ``unmet_derivation``).
+_last_read: tuple[str, Glossary, tuple[DerivedWord, ...]] | None = None
+
+
 def derived_words(question: str, glossary: Glossary) -> list[DerivedWord]:
     """The derived words left once the glossary's names are blanked, each with the metric it qualifies."""
+    global _last_read
+    last = _last_read  # one read of the shared slot: another thread may replace it meanwhile
+    if last is not None and last[1] is glossary and last[0] == question:
+        return list(last[2])
+    found = _derived_words(question, glossary)
+    _last_read = (question, glossary, tuple(found))
+    return found
+
+
+def _derived_words(question: str, glossary: Glossary) -> list[DerivedWord]:
     norm = normalize_text(question)
     mentions = [m for m in glossary.scan(question) if m.kind is not SlotKind.CHANNEL]
     left = glossary.leftover(question, mentions)

@@ -57,7 +57,7 @@ class RuleIntentParser:
         question = without_statement_names(question)  # "the cash flow statement" asks no cash balance
         slots = parse_slots(question, glossary=self._glossary)
         if slots.metrics:  # "operating income % margin" asks the margin, not the operating income
-            slots = replace(slots, metrics=read_derived(question, slots.metrics, self._glossary))
+            slots = _with_metrics(slots, read_derived(question, slots.metrics, self._glossary))
         text = normalize_text(question)
         analysis = self._analytics.read(text)
         if analysis:
@@ -77,7 +77,7 @@ class RuleIntentParser:
         if arithmetic is None or not (arithmetic.by_formula or arithmetic.explicit or arithmetic.ratio
                                       or arithmetic.subtract or arithmetic.add or arithmetic.consistency
                                       or arithmetic.entity_gap):
-            slots = replace(slots, metrics=without_formula_inputs(question, slots.metrics, self._glossary))
+            slots = _with_metrics(slots, without_formula_inputs(question, slots.metrics, self._glossary))
         closing = opening_year_only(slots.metrics, slots.periods, self._glossary) \
             if arithmetic is not None and arithmetic.average else None
         if arithmetic is not None and closing is not None:  # "average PP&E between FY2018 and FY2019": one FY2019
@@ -111,3 +111,8 @@ class RuleIntentParser:
                 names += [part for part in left.split() if len(part) >= 2 and part not in glossary.fillers]
         return ParsedSlots(slots.metrics, tuple(entities), slots.periods, slots.channels, slots.bad_period,
                            tuple(names))
+
+
+def _with_metrics(slots: ParsedSlots, metrics: tuple[str, ...]) -> ParsedSlots:
+    """``slots`` with these metrics; the same object when they are the ones it holds (most questions)."""
+    return slots if metrics == slots.metrics else replace(slots, metrics=metrics)

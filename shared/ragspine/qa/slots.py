@@ -86,8 +86,8 @@ def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
     when no channel is named but a metric or entity is. What remains is what the question
     named that the glossary does not know.
     """
-    question = rewrite_period_words(question, glossary.fiscal_calendar)  # 2025年3月期, "year ended June 30"
-    question = rewrite_dates(question, glossary)  # "as at December 31, 2019": the fiscal year it closes
+    question = _with_period_words_read(question, glossary)  # 2025年3月期, "year ended June 30"
+    question = _with_dates_read(question, glossary)  # "as at December 31, 2019": the fiscal year it closes
     mentions = glossary.scan(question)
     found: dict[SlotKind, dict[str, None]] = {SlotKind.METRIC: {}, SlotKind.ENTITY: {}, SlotKind.CHANNEL: {}}
     periods: dict[Period, None] = {}
@@ -102,16 +102,21 @@ def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
             found[mention.kind][mention.code] = None  # type: ignore[index]
     norm = normalize_text(question)
     periods = with_ranges(norm, mentions, periods)  # "2019 to 2021": every year between
-    bad_period = bad_period or half_year(question)  # facts are kept by year and quarter, never by half
+    if not bad_period:  # facts are kept by year and quarter, never by half
+        bad_period = half_year(question) if _HALF_START.search(norm) else None
     misses: list[NearMiss] = period_near_misses(norm, glossary.leftover(question, mentions), glossary, periods)
     if misses:  # every reading carries the same corrected question: its periods replace the typed ones
         corrected = [m for m in glossary.scan(misses[0].readings[0].question) if m.kind is SlotKind.PERIOD]
         periods = {m.period: None for m in corrected if m.period is not None}
         bad_period = next((m.raw for m in corrected if m.period is None), None)
 
+    left: dict[int, str] = {}  # misses only grow: the blanked question is rebuilt only when one was added
+
     def blanked() -> str:
-        return glossary.leftover(question, [*mentions, *(Mention(SlotKind.METRIC, None, m.raw, m.start, m.end)
-                                                         for m in misses)])
+        if len(misses) not in left:
+            left[len(misses)] = glossary.leftover(question, [
+                *mentions, *(Mention(SlotKind.METRIC, None, m.raw, m.start, m.end) for m in misses)])
+        return left[len(misses)]
 
     names: tuple[str, ...] = ()
     missing = [kind for kind in (SlotKind.METRIC, SlotKind.ENTITY) if not found[kind]]
@@ -149,10 +154,31 @@ def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
         for miss in channel_misses:
             if len(miss.readings) == 1:
                 found[SlotKind.CHANNEL][miss.readings[0].code] = None
-    metrics = _rows_over_their_sections(tuple(found[SlotKind.METRIC]), mentions, label_words(question))
+    metrics = tuple(found[SlotKind.METRIC])
+    if any(code.startswith(METRIC_PREFIX) for code in metrics):  # only a document's row can have a section
+        metrics = _rows_over_their_sections(metrics, mentions, label_words(question))
     entities = tuple(found[SlotKind.ENTITY])
     return ParsedSlots(metrics, entities, tuple(periods), tuple(found[SlotKind.CHANNEL]), bad_period, names,
                        tuple(sorted(misses, key=lambda m: m.start)))
+
+
+def _with_period_words_read(question: str, glossary: Glossary) -> str:
+    """``rewrite_period_words``, skipped (NFKC only) for a question with neither 期 nor "end" in it."""
+    norm = normalize_text(question)
+    if "期" in norm or "end" in norm:  # 2025年3月期, "year ended": every wording it rewrites holds one
+        return rewrite_period_words(question, glossary.fiscal_calendar)
+    return unicodedata.normalize("NFKC", question)
+
+
+# Every half-year wording holds one of these (上半年, 下期, H1 2024, first half of 2024).
+_HALF_START = re.compile("上|下|half|h1|h2")
+# Every date names its month, and every month's spelling starts with one of these (NFKC, lower case).
+_MONTH_START = re.compile("jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec")
+
+
+def _with_dates_read(question: str, glossary: Glossary) -> str:
+    """``rewrite_dates``, skipped for a question that names no month (most questions: nothing to rewrite)."""
+    return rewrite_dates(question, glossary) if _MONTH_START.search(normalize_text(question)) else question
 
 
 def _rows_over_their_sections(metrics: tuple[str, ...], mentions: list[Mention],

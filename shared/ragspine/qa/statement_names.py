@@ -9,13 +9,19 @@ from __future__ import annotations
 
 import re
 
+from ragspine.facts.glossary import normalize_text
+
 _STATEMENTS = re.compile(
     r"(?<![A-Za-z])(?:(?:consolidated\s+)?statements?\s+of\s+(?:consolidated\s+)?cash\s+flows?"
     r"|cash\s+flows?\s+statements?|(?:consolidated\s+)?statements?\s+of\s+(?:comprehensive\s+)?(?:income|operations)"
     r"|income\s+statements?|balance\s+sheets?|p&l(?:\s+statements?)?)(?![A-Za-z])",
     re.IGNORECASE)
+# Every statement's name holds one of these words (NFKC and lower case fold every spelling the pattern takes).
+_NAMES_A_STATEMENT = re.compile("statement|sheet|p&l")
 
 
 def without_statement_names(question: str) -> str:
     """``question`` with the names of financial statements blanked (their length kept as spaces)."""
+    if not _NAMES_A_STATEMENT.search(normalize_text(question)):
+        return question  # most questions: no statement's name, nothing to blank
     return _STATEMENTS.sub(lambda m: " " * len(m.group()), question)

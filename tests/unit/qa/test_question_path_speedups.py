@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import unicodedata
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -110,3 +111,108 @@ def test_near_miss_targets_are_built_once_per_alias_table_and_kinds() -> None:
     assert _fuzzy_names_of(glossary, kinds) is _fuzzy_names_of(glossary, kinds)
     misses = near_misses("gross margn of japan", "gross margn of      ", glossary, [SlotKind.METRIC])
     assert [(m.raw, [r.code for r in m.readings]) for m in misses] == [("gross margn", ["GROSS_MARGIN"])]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_TEXTS, min_size=1, max_size=20))
+def test_the_normalised_question_is_what_nfkc_and_lower_case_give_however_often_it_is_asked(texts: list[str]) -> None:
+    import unicodedata
+
+    from ragspine.facts.glossary import normalize_text
+
+    for text in [*texts, *reversed(texts)]:  # repeated and evicted texts alike
+        assert normalize_text(text) == unicodedata.normalize("NFKC", text).lower()
+
+
+def test_the_derived_words_of_the_last_question_are_read_again_for_another_question_or_glossary() -> None:
+    from ragspine.qa import derived_asks
+
+    glossary = default_glossary()
+    other = dataclasses.replace(glossary, aliases={**glossary.aliases, "operating income margin": (
+        SlotKind.METRIC, "OPERATING_INCOME")})
+    questions = ["operating income margin in FY2024", "operating income % margin in FY2024", "日本的毛利率"]
+    for question in [*questions, *questions]:
+        for words_of in (glossary, other, glossary):
+            found = derived_asks.derived_words(question, words_of)
+            assert found == derived_asks._derived_words(question, words_of)
+            assert derived_asks.derived_words(question, words_of) == found  # read again: the same words
+            assert derived_asks._last_read is not None and derived_asks._last_read[1] is words_of
+
+
+@settings(max_examples=400, deadline=None)
+@given(_TEXTS)
+def test_a_question_naming_no_month_has_its_dates_read_as_the_date_reader_reads_them(text: str) -> None:
+    from ragspine.qa.slots import _with_dates_read
+
+    glossary = default_glossary()
+    question = unicodedata.normalize("NFKC", text)  # the slot reader reads dates after NFKC
+    assert _with_dates_read(question, glossary) == dated_periods.rewrite_dates(question, glossary)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 30), st.integers(0, 8)), max_size=6), st.sampled_from(
+    ["What was Hong Kong revenue in Q3 2024?", "2024年日本的毛利率是多少", "ＡＣＭＥ group 2023 営業利益"]))
+def test_a_blanked_question_is_the_union_of_its_spans_blanked_however_often_it_is_asked(
+        spans: list[tuple[int, int]], question: str) -> None:
+    glossary = default_glossary()
+    norm = unicodedata.normalize("NFKC", question).lower()
+    spans = [(start, width) for start, width in spans if start + width <= len(norm)]  # mentions lie in the text
+    mentions = [Mention(SlotKind.METRIC, None, "x", start, start + width) for start, width in spans]
+    covered = {i for start, width in spans for i in range(start, start + width)}
+    expected = "".join(" " if i in covered else ch for i, ch in enumerate(norm))
+    for _ in range(2):  # the second read comes from the memo
+        assert glossary.leftover(question, mentions) == expected
+        assert glossary.leftover(question, list(reversed(mentions))) == expected
+
+
+_STATEMENT_PIECES = st.sampled_from([
+    "cash flow statement", "Statement of Cash Flows", "ſtatements of income", "BALANCE SHEET", "balance ſheets",
+    "P&L", "p&l statement", "income statement", "ＩＮＣＯＭＥ　ＳＴＡＴＥＭＥＮＴ", "consolidated ", "of ", "cash ",
+    "revenue", "2024", " ", "上半年", "下期", "H1 2024", "h2 fy2023", "first half of 2024", "Second Half 2023",
+    "ｈ１ ２０２４", "2024财年上半年", "half", "sheet", "statement",
+])
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_STATEMENT_PIECES, max_size=8).map("".join))
+def test_statement_names_and_half_years_are_read_as_their_full_readers_read_them(text: str) -> None:
+    from ragspine.facts.glossary import normalize_text
+    from ragspine.qa import period_words, slots, statement_names
+
+    assert statement_names.without_statement_names(text) == statement_names._STATEMENTS.sub(
+        lambda m: " " * len(m.group()), text)
+    guarded = period_words.half_year(text) if slots._HALF_START.search(normalize_text(text)) else None
+    assert guarded == period_words.half_year(text)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from([
+    "2025年3月期", "第3四半期", "の", "year ended ", "Fiscal Year Ending ", "twelve months ended ", "June 30, 2024",
+    "December 31 2023", "ＥＮＤＥＤ", "revenue", " ", "2024", "期", "end", "ｙｅａｒ ｅｎｄｅｄ ", "３月期",
+]), max_size=8).map("".join))
+def test_period_words_are_rewritten_as_their_full_reader_rewrites_them(text: str) -> None:
+    from ragspine.qa.period_words import rewrite_period_words
+    from ragspine.qa.slots import _with_period_words_read
+
+    glossary = default_glossary()
+    assert _with_period_words_read(text, glossary) == rewrite_period_words(text, glossary.fiscal_calendar)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from([
+    "rounded to ", "two ", "2 ", "decimal places", "decimals", "decimal", "to the ", "保留", "位小数", "精确到小数点后",
+    "第", "小数点以下", "位を四捨五入", "位まで", "nearest whole number", "取整", "revenue", " ", "2024", "三",
+]), max_size=8).map("".join))
+def test_rounding_places_are_read_as_the_full_reader_reads_them(text: str) -> None:
+    from ragspine.qa import arithmetic_cues as cues
+
+    norm = unicodedata.normalize("NFKC", text).lower()
+    full: int | None = 0 if cues._WHOLE.search(norm) else None
+    if full is None:
+        for pattern, shift in cues._PLACES:
+            match = pattern.search(norm)
+            value = cues._number(match.group(1)) if match else None
+            if value is not None:
+                full = max(value + shift, 0)
+                break
+    assert cues._places(norm) == full
