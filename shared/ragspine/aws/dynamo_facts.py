@@ -231,8 +231,7 @@ class DynamoFactStore:
             ExpressionAttributeValues={":d": {"S": source_doc_id}}) if (i["pk"]["S"], i["sk"]["S"]) not in kept]
         for start in range(0, len(keys), _BATCH):
             self._batch_write([{"DeleteRequest": {"Key": k}} for k in keys[start:start + _BATCH]])
-        self._forget_open_codes_without_facts({k["pk"]["S"] for k in keys if is_open_code(k["pk"]["S"].partition("#")[0])
-                                               or is_open_code(k["pk"]["S"].partition("#")[2])})
+        self._forget_open_codes_without_facts({k["pk"]["S"] for k in keys if _names_open_code(k["pk"]["S"])})
         return sum(1 for k in keys if _CONFLICT not in k["sk"]["S"])  # facts, as the SQLite store counts
 
     def _query(self, **kwargs: Any) -> Iterator[dict[str, Any]]:
@@ -260,6 +259,11 @@ class DynamoFactStore:
 
 def _is_open(fact: Fact) -> bool:
     return is_open_code(fact.metric_code) or is_open_code(fact.entity)
+
+
+def _names_open_code(pk: str) -> bool:
+    entity, _, metric = pk.partition("#")
+    return is_open_code(entity) or is_open_code(metric)
 
 
 def _open_sk(metric_code: str, entity: str) -> str:
