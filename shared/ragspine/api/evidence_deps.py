@@ -13,7 +13,7 @@ from ragspine.settings import Settings
 # One library, for the settings it was built from: new settings (a reload, a test) close the old
 # one's operation store rather than keep one open per settings ever seen.
 _held: list[tuple[tuple[Settings, Sensitivity], EvidenceLibrary, Any]] = []
-_lock = threading.Lock()
+_lock = threading.RLock()
 
 
 def _library(settings: Settings, max_sensitivity: Sensitivity) -> EvidenceLibrary:
@@ -23,10 +23,10 @@ def _library(settings: Settings, max_sensitivity: Sensitivity) -> EvidenceLibrar
     with _lock:
         if _held and _held[0][0] == key:
             return _held[0][1]
+        close_evidence_library()  # the one built for other settings
         operations, staging = build_operation_stores(settings)
         library = EvidenceLibrary(operations, staging, max_sensitivity=max_sensitivity,
                                   gateway_status=_gateway_status, sources=source_readers())
-        _close_held()
         _held.append((key, library, operations))
         return library
 
@@ -34,14 +34,10 @@ def _library(settings: Settings, max_sensitivity: Sensitivity) -> EvidenceLibrar
 def close_evidence_library() -> None:
     """Close the held library's operation store (a thread still reading opens its own again) and forget it."""
     with _lock:
-        _close_held()
-
-
-def _close_held() -> None:
-    while _held:
-        close = getattr(_held.pop()[2], "close", None)
-        if callable(close):
-            close()
+        while _held:
+            close = getattr(_held.pop()[2], "close", None)
+            if callable(close):
+                close()
 
 
 def _gateway_status(document_id: str) -> str | None:
