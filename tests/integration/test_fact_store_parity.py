@@ -246,24 +246,35 @@ class TestOpenCodesOnDynamo:
     def test_a_starting_service_reads_the_index_with_one_query_not_a_scan(self, aws: Any) -> None:
         DynamoFactStore(FACTS_TABLE, client=aws).put_many(
             [Fact("label:capex", "ACME_JP", "JP", "TOTAL", "FY", "2024", 1, "USD_M", "a.md", "row=capex")])
-        store = DynamoFactStore(FACTS_TABLE, client=aws)
-        assert store.open_codes() == [("label:capex", "ACME_JP")]  # a table without the marker: scanned once
         seen = self._requests(aws)
         assert DynamoFactStore(FACTS_TABLE, client=aws).open_codes() == [("label:capex", "ACME_JP")]
         assert seen == ["Query"]
 
-    def test_a_table_written_before_the_index_is_scanned_once_and_indexed(self, aws: Any) -> None:
+    def test_a_table_written_before_the_index_is_scanned_by_readers_and_indexed_by_the_next_writer(
+            self, aws: Any) -> None:
         fact = Fact("REVENUE", "company:boeing", "US", "TOTAL", "FY", "2018", 101127, "USD_M", "b.md", "row=Revenue")
-        store = DynamoFactStore(FACTS_TABLE, client=aws)
         item = {name: {"S": getattr(fact, name)} for name in ("metric_code", "entity", "geography", "channel",
                                                                "period_type", "period", "unit", "source_doc_id",
                                                                "source_locator")}
         aws.put_item(TableName=FACTS_TABLE, Item={**item, "pk": {"S": "company:boeing#REVENUE"},
                                                   "sk": {"S": "FY#2018#TOTAL"}, "value": {"N": "101127"}})
         seen = self._requests(aws)
-        assert store.open_codes() == [("REVENUE", "company:boeing")]
-        assert "Scan" in seen
+        reader = DynamoFactStore(FACTS_TABLE, client=aws)
+        assert reader.open_codes() == [("REVENUE", "company:boeing")]
+        assert seen == ["Query", "Scan"]  # read only: the answering functions may not write the table
+        DynamoFactStore(FACTS_TABLE, client=aws).put_many(
+            [Fact("label:capex", "ACME_JP", "JP", "TOTAL", "FY", "2024", 1, "USD_M", "a.md", "row=capex")])
         seen.clear()
-        assert store.open_codes() == [("REVENUE", "company:boeing")]
+        assert reader.open_codes() == [("REVENUE", "company:boeing"), ("label:capex", "ACME_JP")]
         assert seen == ["Query"]
-        assert store.count() == 1
+        assert reader.count() == 2
+
+    def test_the_index_is_kept_with_the_calls_the_writers_roles_grant(self, aws: Any) -> None:
+        # The worker and Knowledge roles grant BatchWriteItem and Query on the fact table, not DeleteItem.
+        store = DynamoFactStore(FACTS_TABLE, client=aws)
+        store.put_many([Fact("label:capex", "ACME_JP", "JP", "TOTAL", "FY", "2024", 1, "USD_M", "a.md", "row=capex")])
+        seen = self._requests(aws)
+        store.put_many([Fact("label:rent", "ACME_JP", "JP", "TOTAL", "FY", "2024", 2, "USD_M", "a.md", "row=rent")])
+        store.delete_by_source("a.md")
+        assert set(seen) <= {"Query", "BatchWriteItem"}
+        assert store.open_codes() == []

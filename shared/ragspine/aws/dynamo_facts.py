@@ -3,7 +3,9 @@
 Besides the facts the table holds the index of open codes (``facts.open_vocabulary``): one small item
 per metric and entity pair coded from a document's words, under one partition, written with the
 facts and removed with the last of them. A service starting reads it with one Query, not a Scan of
-the whole table; a table written before the index existed is scanned once, and the index kept.
+the whole table. A marker item says the index covers the table: the first fact write of a process
+that finds none (a new table, or one written before the index existed) indexes the table's open
+codes and writes it; until then readers scan, and never write (the answering functions only read).
 """
 
 from __future__ import annotations
@@ -62,6 +64,7 @@ class DynamoFactStore:
     def __init__(self, table_name: str, *, client: DynamoDBClient | None = None,
                  region: str | None = None, endpoint_url: str | None = None) -> None:
         self._table = table_name
+        self._index_complete = False  # known to this process: the marker was read or written
         self._db = DynamoTable(table_name, label="fact table", client=client, region=region,
                                endpoint_url=endpoint_url)
 
@@ -78,6 +81,8 @@ class DynamoFactStore:
         for start in range(0, len(items), _BATCH):
             requests = [{"PutRequest": {"Item": item}} for item in items[start:start + _BATCH]]
             self._batch_write(requests)
+        if not self._index_complete:
+            self._complete_open_index()
         return len(checked)
 
     def put_conflicts(self, facts: Iterable[Fact]) -> int:
@@ -148,8 +153,12 @@ class DynamoFactStore:
             kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
 
     def open_codes(self) -> list[tuple[str, str]]:
-        """The metric and entity pairs coded from documents' own words: one Query of their index
-        (a table written before the index existed is scanned once, and its index written)."""
+        """The metric and entity pairs coded from documents' own words: one Query of their index (a
+        table whose index is not complete yet is scanned; the first fact write completes it)."""
+        found, complete = self._read_open_index()
+        return sorted(found) if complete else sorted(self._scan_open_codes())
+
+    def _read_open_index(self) -> tuple[set[tuple[str, str]], bool]:
         found: set[tuple[str, str]] = set()
         complete = False
         for item in self._query(KeyConditionExpression="pk = :pk", ExpressionAttributeValues={":pk": {"S": _OPEN_PK}}):
@@ -157,14 +166,17 @@ class DynamoFactStore:
                 complete = True
             else:
                 found.add((item["open_metric"]["S"], item["open_entity"]["S"]))
-        if complete:
-            return sorted(found)
-        scanned = self._scan_open_codes()
-        items = [_open_item(*pair) for pair in sorted(scanned - found)]
-        items.append({"pk": {"S": _OPEN_PK}, "sk": {"S": _OPEN_COMPLETE}})
-        for start in range(0, len(items), _BATCH):
-            self._batch_write([{"PutRequest": {"Item": item}} for item in items[start:start + _BATCH]])
-        return sorted(found | scanned)
+        return found, complete
+
+    def _complete_open_index(self) -> None:
+        """Index the open codes of facts written before the index existed, then write the marker (once)."""
+        found, complete = self._read_open_index()
+        if not complete:
+            items = [_open_item(*pair) for pair in sorted(self._scan_open_codes() - found)]
+            items.append({"pk": {"S": _OPEN_PK}, "sk": {"S": _OPEN_COMPLETE}})
+            for start in range(0, len(items), _BATCH):
+                self._batch_write([{"PutRequest": {"Item": item}} for item in items[start:start + _BATCH]])
+        self._index_complete = True
 
     def _scan_open_codes(self) -> set[tuple[str, str]]:
         """The open pairs of the facts themselves (a paginated projected Scan of the whole table)."""
@@ -183,14 +195,16 @@ class DynamoFactStore:
 
     def _forget_open_codes_without_facts(self, pks: set[str]) -> None:
         """Remove the index item of each open pair whose last fact is gone (its differing figures do not count)."""
+        gone = []
         for pk in sorted(pks):
             if any(True for _ in self._query(KeyConditionExpression="pk = :pk", FilterExpression=_NOT_CONFLICT,
                                              ExpressionAttributeNames=_CONFLICT_NAME, ProjectionExpression="pk",
                                              ExpressionAttributeValues={":pk": {"S": pk}})):
                 continue
             entity, _, metric = pk.partition("#")
-            self._call("delete_item", TableName=self._table,
-                       Key={"pk": {"S": _OPEN_PK}, "sk": {"S": _open_sk(metric, entity)}})
+            gone.append({"DeleteRequest": {"Key": {"pk": {"S": _OPEN_PK}, "sk": {"S": _open_sk(metric, entity)}}}})
+        for start in range(0, len(gone), _BATCH):  # BatchWriteItem: the writers' roles grant no DeleteItem
+            self._batch_write(gone[start:start + _BATCH])
 
     def by_source(self, source_doc_id: str) -> list[Fact]:
         """The facts one document states: their keys from the ``by_source_doc`` index (keys only), then
