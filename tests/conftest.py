@@ -7,7 +7,7 @@ import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from hypothesis import settings as hypothesis_settings
@@ -18,6 +18,9 @@ from tests.support.fd_guard import FdGuard
 from tests.support.moto_dynamodb import serialize_dynamodb_calls
 from tests.support.process_caches import close_services
 from tests.support.sam_build import build as sam_build_into
+
+if TYPE_CHECKING:
+    from ragspine.bootstrap import Services
 
 # No Hypothesis deadline anywhere: a per-example time limit is a timed assertion, and it fails
 # on a loaded 2-core CI machine (seen: 305-502 ms against the 200 ms default). Speed lives in tests/bench.
@@ -80,6 +83,22 @@ def aws_settings(settings: Settings, aws: Any, monkeypatch: pytest.MonkeyPatch) 
     _reset_caches()
     yield get_settings()
     _reset_caches()
+
+
+@pytest.fixture
+def sample_services(settings: Settings) -> Iterator[Services]:
+    """Embedded services holding the ACME sample facts, their clock on 30 November 2026; closed after the test."""
+    from dataclasses import replace
+    from datetime import date
+
+    from ragspine.bootstrap import build_services
+    from tests.support.samples import load_sample_facts
+
+    services = build_services(settings)
+    load_sample_facts(services.facts)
+    wired = replace(services, qa=replace(services.qa, clock=lambda: date(2026, 11, 30)))
+    yield wired
+    wired.close()  # the same stores as ``services``, and the workflow stores a test may have built
 
 
 @pytest.fixture(scope="session")

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 # Script ranges. Han: URO, Ext-A and the compatibility ideographs; the marks 々〆〇 sit beside it.
@@ -30,6 +30,37 @@ KATAKANA_EXTENSION = "\u31f0-\u31ff"
 HANGUL = "\uac00-\ud7af"
 # Every Chinese and Japanese character, in one class: the retrieval index reads mixed runs.
 CJK = KANJI_MARKS + HIRAGANA + KATAKANA + MIDDLE_DOT + KATAKANA_EXTENSION + HAN
+
+class LazyPattern:
+    """A regex compiled on its first use: a service builds many patterns that most questions never
+    reach (a refusal rule is only tried once its trigger word occurs), and compiling them all at a
+    cold start costs tens of milliseconds. Whoever builds them from configuration checks them with
+    ``compiled`` where the configuration is checked (``ragspine domain check``, the tests).
+    Two threads compiling at once both get an equal pattern."""
+
+    __slots__ = ("_compiled", "pattern")
+
+    def __init__(self, pattern: str) -> None:
+        self.pattern = pattern
+        self._compiled: re.Pattern[str] | None = None
+
+    @property
+    def compiled(self) -> re.Pattern[str]:
+        """The compiled pattern (``re.error`` when it is no regex)."""
+        found = self._compiled
+        if found is None:
+            found = self._compiled = re.compile(self.pattern)
+        return found
+
+    def search(self, text: str) -> re.Match[str] | None:
+        return self.compiled.search(text)
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+        return self.compiled.finditer(text)
+
+    def __repr__(self) -> str:
+        return f"LazyPattern({self.pattern[:40]!r}{'...' if len(self.pattern) > 40 else ''})"
+
 
 MAX_TOKEN_CHARS = 64  # longer "words" are noise (hashes, base64) and would bloat the index
 _SPACES = re.compile(r"\s+")

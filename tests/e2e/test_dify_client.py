@@ -18,6 +18,7 @@ import pytest
 
 from ragspine.settings import Settings
 from ragspine.workflows.surfaces.key_admin import create_app_key
+from ragspine.workflows.surfaces.sqlite_runs import SqliteRunStore
 from ragspine.workflows.surfaces.sqlite_store import SqliteWorkflowStore
 from tests.fakes.llm import RecordingLLMProvider
 from tests.support.loopback import serve
@@ -50,15 +51,17 @@ def dify_server(settings: Settings, tmp_path: Any) -> Iterator[DifyServer]:
         model_free.wait(timeout=30)
         return LLM_REPLY
 
-    components = make_components(SqliteWorkflowStore(tmp_path / "workflows.db"), enabled=True,
-                                 llm=RecordingLLMProvider(reply))
+    store = SqliteWorkflowStore(tmp_path / "workflows.db")
+    runs = SqliteRunStore(store.path)
+    components = make_components(store, enabled=True, llm=RecordingLLMProvider(reply), runs=runs)
     key = create_app_key(components, document=summarise_dsl())
     app = create_local_app()
     app.dependency_overrides[workflow_components] = lambda: components
     with serve(app, name="dify-client-uvicorn") as base_url:
         yield DifyServer(f"{base_url}/v1", key.plaintext, key.workflow.id, model_free)
         model_free.set()
-
+    runs.close()
+    store.close()
 
 def _client(server: DifyServer) -> Any:
     return dify_client.Client(api_key=server.app_key, api_base=server.base_url)

@@ -211,3 +211,70 @@ class TestConflicts:
         assert "The sources differ" in result.answer
         assert result.results[0].to_dict()["conflicts"] == [
             {"value": 700, "unit": "USD_M", "source": {"doc": "b.md", "locator": "table=1,row=2,col=2"}}]
+
+
+class TestOpenCodes:
+    """The metric and entity pairs coded from documents' words, which a starting service adds to its glossary."""
+
+    def _fact(self, metric: str, entity: str, doc: str, period: str = "2024") -> Fact:
+        return Fact(metric, entity, "GLOBAL", "TOTAL", "FY", period, 1, "USD_M", doc, f"table=1,row={metric},col=2")
+
+    def test_open_pairs_are_listed_once_and_glossary_pairs_never(self, store: FactStore) -> None:
+        store.put_many([self._fact("label:capex", "ACME_JP", "a.md"), self._fact("label:capex", "ACME_JP", "a.md", "2023"),
+                        self._fact("REVENUE", "company:boeing", "b.md"), self._fact("REVENUE", "ACME_JP", "a.md")])
+        assert store.open_codes() == [("REVENUE", "company:boeing"), ("label:capex", "ACME_JP")]
+        assert store.count() == 4  # the pairs' index (DynamoDB) is no fact
+
+    def test_a_pair_goes_with_the_last_fact_that_names_it(self, store: FactStore) -> None:
+        store.put_many([self._fact("label:capex", "ACME_JP", "a.md"), self._fact("label:capex", "ACME_JP", "b.md", "2023"),
+                        self._fact("label:rent", "ACME_JP", "a.md")])
+        store.put_conflicts([self._fact("label:rent", "ACME_JP", "c.md")])  # a differing figure keeps no pair
+        store.delete_by_source("a.md")
+        assert store.open_codes() == [("label:capex", "ACME_JP")]
+        store.delete_by_source("b.md")
+        assert store.open_codes() == []
+        store.put_many([self._fact("label:rent", "ACME_JP", "d.md")])
+        assert store.open_codes() == [("label:rent", "ACME_JP")]
+
+
+class TestOpenCodesOnDynamo:
+    def _requests(self, client: Any) -> list[str]:
+        seen: list[str] = []
+        client.meta.events.register("before-call.dynamodb.*", lambda model, **_: seen.append(model.name))
+        return seen
+
+    def test_a_starting_service_reads_the_index_with_one_query_not_a_scan(self, aws: Any) -> None:
+        DynamoFactStore(FACTS_TABLE, client=aws).put_many(
+            [Fact("label:capex", "ACME_JP", "JP", "TOTAL", "FY", "2024", 1, "USD_M", "a.md", "row=capex")])
+        seen = self._requests(aws)
+        assert DynamoFactStore(FACTS_TABLE, client=aws).open_codes() == [("label:capex", "ACME_JP")]
+        assert seen == ["Query"]
+
+    def test_a_table_written_before_the_index_is_scanned_by_readers_and_indexed_by_the_next_writer(
+            self, aws: Any) -> None:
+        fact = Fact("REVENUE", "company:boeing", "US", "TOTAL", "FY", "2018", 101127, "USD_M", "b.md", "row=Revenue")
+        item = {name: {"S": getattr(fact, name)} for name in ("metric_code", "entity", "geography", "channel",
+                                                               "period_type", "period", "unit", "source_doc_id",
+                                                               "source_locator")}
+        aws.put_item(TableName=FACTS_TABLE, Item={**item, "pk": {"S": "company:boeing#REVENUE"},
+                                                  "sk": {"S": "FY#2018#TOTAL"}, "value": {"N": "101127"}})
+        seen = self._requests(aws)
+        reader = DynamoFactStore(FACTS_TABLE, client=aws)
+        assert reader.open_codes() == [("REVENUE", "company:boeing")]
+        assert seen == ["Query", "Scan"]  # read only: the answering functions may not write the table
+        DynamoFactStore(FACTS_TABLE, client=aws).put_many(
+            [Fact("label:capex", "ACME_JP", "JP", "TOTAL", "FY", "2024", 1, "USD_M", "a.md", "row=capex")])
+        seen.clear()
+        assert reader.open_codes() == [("REVENUE", "company:boeing"), ("label:capex", "ACME_JP")]
+        assert seen == ["Query"]
+        assert reader.count() == 2
+
+    def test_the_index_is_kept_with_the_calls_the_writers_roles_grant(self, aws: Any) -> None:
+        # The worker and Knowledge roles grant BatchWriteItem and Query on the fact table, not DeleteItem.
+        store = DynamoFactStore(FACTS_TABLE, client=aws)
+        store.put_many([Fact("label:capex", "ACME_JP", "JP", "TOTAL", "FY", "2024", 1, "USD_M", "a.md", "row=capex")])
+        seen = self._requests(aws)
+        store.put_many([Fact("label:rent", "ACME_JP", "JP", "TOTAL", "FY", "2024", 2, "USD_M", "a.md", "row=rent")])
+        store.delete_by_source("a.md")
+        assert set(seen) <= {"Query", "BatchWriteItem"}
+        assert store.open_codes() == []

@@ -1,13 +1,18 @@
-"""Point the service (settings and services caches included) at a domain folder and a data folder."""
+"""Point the service (settings and services caches included) at a domain folder and a data folder, and make one."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from ragspine.settings import get_settings
 from tests.support.process_caches import close_services
+
+if TYPE_CHECKING:
+    from ragspine.bootstrap import Services
 
 
 def point_at(patch: pytest.MonkeyPatch, domain_dir: Path, data: Path, *, today: str = "2025-09-15") -> None:
@@ -17,5 +22,41 @@ def point_at(patch: pytest.MonkeyPatch, domain_dir: Path, data: Path, *, today: 
         patch.setenv(name, value)
     patch.delenv("RAGSPINE_BACKEND", raising=False)
     patch.delenv("RAGSPINE_FAQ_PATH", raising=False)
+    get_settings.cache_clear()
+    close_services()
+
+
+def ingest_into_finance_domain(root: Path, documents: dict[str, str], *, today: str) -> tuple[Path, Path]:
+    """``ragspine domain init`` under ``root`` plus ``include: [finance]`` (checked), then ``ragspine ingest`` of
+    ``documents`` (name -> text); the domain and data folders, with the services the CLI built closed."""
+    from typer.testing import CliRunner
+
+    from ragspine.cli import app
+
+    runner = CliRunner()
+    folder, data, docs = root / "domain", root / "data", root / "docs"
+    assert runner.invoke(app, ["domain", "init", str(folder)]).exit_code == 0
+    domain = folder / "domain.yaml"
+    domain.write_text(domain.read_text(encoding="utf-8") + "include: [finance]\n", encoding="utf-8")
+    checked = runner.invoke(app, ["domain", "check", str(folder)])
+    assert checked.exit_code == 0, checked.output
+    docs.mkdir()
+    for name, text in documents.items():
+        (docs / name).write_text(text, encoding="utf-8")
+    with pytest.MonkeyPatch.context() as patch:
+        point_at(patch, folder, data, today=today)
+        result = runner.invoke(app, ["ingest", str(docs)], env={"COLUMNS": "200"})
+    get_settings.cache_clear()
+    close_services()
+    assert result.exit_code == 0, result.output
+    return folder, data
+
+
+def pointed_services(patch: pytest.MonkeyPatch, folder: Path, data: Path, *, today: str) -> Iterator[Services]:
+    """A fixture's body: the process's services for ``folder`` and ``data``, closed after the test."""
+    from ragspine.bootstrap import get_services
+
+    point_at(patch, folder, data, today=today)
+    yield get_services()
     get_settings.cache_clear()
     close_services()

@@ -22,10 +22,13 @@ def close_knowledge_gateway() -> None:
 
 
 def close_services() -> None:
-    """Close the cached services, if they were built, and forget them."""
+    """Close the cached services, if they were built, and forget them (and the evidence library built for them)."""
+    from ragspine.api.evidence_deps import close_evidence_library
+
     if get_services.cache_info().currsize:
         get_services().close()
     get_services.cache_clear()
+    close_evidence_library()
 
 
 def reset_process_caches() -> None:

@@ -2,21 +2,42 @@
 
 from __future__ import annotations
 
-import functools
+import threading
+from typing import Any
 
 from ragspine.api.deps import ServicesDep
 from ragspine.evidence.library import EvidenceLibrary
 from ragspine.sensitivity import Sensitivity
 from ragspine.settings import Settings
 
+# One library, for the settings it was built from: new settings (a reload, a test) close the old
+# one's operation store rather than keep one open per settings ever seen.
+_held: list[tuple[tuple[Settings, Sensitivity], EvidenceLibrary, Any]] = []
+_lock = threading.RLock()
 
-@functools.cache
+
 def _library(settings: Settings, max_sensitivity: Sensitivity) -> EvidenceLibrary:
     from ragspine.bootstrap import build_operation_stores, source_readers
 
-    operations, staging = build_operation_stores(settings)
-    return EvidenceLibrary(operations, staging, max_sensitivity=max_sensitivity, gateway_status=_gateway_status,
-                           sources=source_readers())
+    key = (settings, max_sensitivity)
+    with _lock:
+        if _held and _held[0][0] == key:
+            return _held[0][1]
+        close_evidence_library()  # the one built for other settings
+        operations, staging = build_operation_stores(settings)
+        library = EvidenceLibrary(operations, staging, max_sensitivity=max_sensitivity,
+                                  gateway_status=_gateway_status, sources=source_readers())
+        _held.append((key, library, operations))
+        return library
+
+
+def close_evidence_library() -> None:
+    """Close the held library's operation store (a thread still reading opens its own again) and forget it."""
+    with _lock:
+        while _held:
+            close = getattr(_held.pop()[2], "close", None)
+            if callable(close):
+                close()
 
 
 def _gateway_status(document_id: str) -> str | None:

@@ -60,7 +60,7 @@ def _engine_problems(folder: Path, checked: dict[str, CheckedFile]) -> list[Prob
     glossary = build(GLOSSARY, lambda: Glossary.from_mapping(_data(checked, GLOSSARY)))
     if glossary is None:
         return problems
-    build(SCREENING, lambda: ScreeningPolicy.from_mapping(screening_mapping(folder), glossary=glossary))
+    build(SCREENING, lambda: ScreeningPolicy.from_mapping(screening_mapping(folder), glossary=glossary).compiled())
     build(INTENT, lambda: RuleIntentParser(glossary, _data(checked, INTENT)))
     build(LIBRARIES, lambda: LibraryRouter.from_mapping(_data(checked, LIBRARIES)))
     if FAQ in checked:

@@ -90,7 +90,7 @@ class S3ObjectReader:
             copy = self._copies.get(uri)
             if copy is not None and time.monotonic() - copy.read_at < max_age:
                 return copy.body
-            status, headers, body = self._get_object(uri, etag=copy.etag if copy else None)
+            status, headers, body = self._get_object(uri, etag=(copy.etag or None) if copy else None)
             if status == 304 and copy is not None:
                 self._copies[uri] = _Copy(copy.etag, copy.body, time.monotonic())
                 return copy.body
@@ -99,7 +99,8 @@ class S3ObjectReader:
                 return body
             code = _error_code(body) or str(status)
             if status == 404 and code == "NoSuchKey":
-                self._copies.pop(uri, None)
+                # Absence is an answer too: kept as long as a copy, or every read of one request asks again.
+                self._copies[uri] = _Copy("", NOTHING_PUBLISHED, time.monotonic())
                 return NOTHING_PUBLISHED
             raise DomainReadError(f"S3 answered {status} {code}")
 

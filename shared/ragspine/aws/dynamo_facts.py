@@ -1,4 +1,12 @@
-"""``DynamoFactStore``: the fact table on DynamoDB (one item per fact)."""
+"""``DynamoFactStore``: the fact table on DynamoDB (one item per fact).
+
+Besides the facts the table holds the index of open codes (``facts.open_vocabulary``): one small item
+per metric and entity pair coded from a document's words, under one partition, written with the
+facts and removed with the last of them. A service starting reads it with one Query, not a Scan of
+the whole table. A marker item says the index covers the table: the first fact write of a process
+that finds none (a new table, or one written before the index existed) indexes the table's open
+codes and writes it; until then readers scan, and never write (the answering functions only read).
+"""
 
 from __future__ import annotations
 
@@ -10,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from ragspine.aws.dynamo_table import DynamoTable
 from ragspine.errors import InvalidInputError, ProviderUnavailableError
 from ragspine.facts.model import Fact, FactKey, format_number, parse_number, require_lineage
-from ragspine.facts.open_vocabulary import ENTITY_PREFIX, METRIC_PREFIX
+from ragspine.facts.open_vocabulary import ENTITY_PREFIX, METRIC_PREFIX, is_open_code
 from ragspine.sensitivity import Sensitivity
 
 if TYPE_CHECKING:
@@ -23,6 +31,12 @@ _MAX_UNPROCESSED_ROUNDS = 8
 _STRINGS = ("metric_code", "entity", "geography", "channel", "period_type", "period", "unit",
             "source_doc_id", "source_locator")
 _OPTIONAL = ("source_file_hash", "extractor_version", "mapping_version")
+
+
+# The open codes' index: a pk no fact can have (a fact's pk holds exactly one '#', its codes none),
+# one item per pair (sk ``metric#entity``) and a marker saying the index covers the whole table.
+_OPEN_PK = "#open-codes#"
+_OPEN_COMPLETE = "#complete"
 
 
 def _pk(metric_code: str, entity: str) -> str:
@@ -50,6 +64,7 @@ class DynamoFactStore:
     def __init__(self, table_name: str, *, client: DynamoDBClient | None = None,
                  region: str | None = None, endpoint_url: str | None = None) -> None:
         self._table = table_name
+        self._index_complete = False  # known to this process: the marker was read or written
         self._db = DynamoTable(table_name, label="fact table", client=client, region=region,
                                endpoint_url=endpoint_url)
 
@@ -60,11 +75,15 @@ class DynamoFactStore:
 
     def put_many(self, facts: Iterable[Fact]) -> int:
         """Write facts in batches of 25; every fact is checked for lineage before any is sent."""
-        items = [_item(require_lineage(fact)) for fact in facts]
+        checked = [require_lineage(fact) for fact in facts]
+        items = [_item(fact) for fact in checked]
+        items += [_open_item(*pair) for pair in sorted({(f.metric_code, f.entity) for f in checked if _is_open(f)})]
         for start in range(0, len(items), _BATCH):
             requests = [{"PutRequest": {"Item": item}} for item in items[start:start + _BATCH]]
             self._batch_write(requests)
-        return len(items)
+        if not self._index_complete:
+            self._complete_open_index()
+        return len(checked)
 
     def put_conflicts(self, facts: Iterable[Fact]) -> int:
         """Record figures that differ from their key's kept fact, one item per key, document and locator."""
@@ -123,7 +142,8 @@ class DynamoFactStore:
 
     def count(self) -> int:
         """Number of facts (a paginated COUNT scan: fine for admin use, not per request)."""
-        total, kwargs = 0, {"TableName": self._table, "Select": "COUNT", "FilterExpression": _NOT_CONFLICT,
+        total, kwargs = 0, {"TableName": self._table, "Select": "COUNT",
+                            "FilterExpression": f"attribute_exists(metric_code) AND {_NOT_CONFLICT}",
                             "ExpressionAttributeNames": _CONFLICT_NAME}
         while True:
             page = self._call("scan", **kwargs)
@@ -133,8 +153,33 @@ class DynamoFactStore:
             kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
 
     def open_codes(self) -> list[tuple[str, str]]:
-        """The metric and entity pairs coded from documents' own words (a paginated projected scan, read
-        once when the service starts, never per request)."""
+        """The metric and entity pairs coded from documents' own words: one Query of their index (a
+        table whose index is not complete yet is scanned; the first fact write completes it)."""
+        found, complete = self._read_open_index()
+        return sorted(found) if complete else sorted(self._scan_open_codes())
+
+    def _read_open_index(self) -> tuple[set[tuple[str, str]], bool]:
+        found: set[tuple[str, str]] = set()
+        complete = False
+        for item in self._query(KeyConditionExpression="pk = :pk", ExpressionAttributeValues={":pk": {"S": _OPEN_PK}}):
+            if item["sk"]["S"] == _OPEN_COMPLETE:
+                complete = True
+            else:
+                found.add((item["open_metric"]["S"], item["open_entity"]["S"]))
+        return found, complete
+
+    def _complete_open_index(self) -> None:
+        """Index the open codes of facts written before the index existed, then write the marker (once)."""
+        found, complete = self._read_open_index()
+        if not complete:
+            items = [_open_item(*pair) for pair in sorted(self._scan_open_codes() - found)]
+            items.append({"pk": {"S": _OPEN_PK}, "sk": {"S": _OPEN_COMPLETE}})
+            for start in range(0, len(items), _BATCH):
+                self._batch_write([{"PutRequest": {"Item": item}} for item in items[start:start + _BATCH]])
+        self._index_complete = True
+
+    def _scan_open_codes(self) -> set[tuple[str, str]]:
+        """The open pairs of the facts themselves (a paginated projected Scan of the whole table)."""
         kwargs: dict[str, Any] = {
             "TableName": self._table, "ProjectionExpression": "metric_code, entity",
             "FilterExpression": "(begins_with(metric_code, :m) OR begins_with(entity, :e)) AND " + _NOT_CONFLICT,
@@ -145,8 +190,21 @@ class DynamoFactStore:
             page = self._call("scan", **kwargs)
             found |= {(i["metric_code"]["S"], i["entity"]["S"]) for i in page.get("Items", [])}
             if "LastEvaluatedKey" not in page:
-                return sorted(found)
+                return found
             kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+
+    def _forget_open_codes_without_facts(self, pks: set[str]) -> None:
+        """Remove the index item of each open pair whose last fact is gone (its differing figures do not count)."""
+        gone = []
+        for pk in sorted(pks):
+            if any(True for _ in self._query(KeyConditionExpression="pk = :pk", FilterExpression=_NOT_CONFLICT,
+                                             ExpressionAttributeNames=_CONFLICT_NAME, ProjectionExpression="pk",
+                                             ExpressionAttributeValues={":pk": {"S": pk}})):
+                continue
+            entity, _, metric = pk.partition("#")
+            gone.append({"DeleteRequest": {"Key": {"pk": {"S": _OPEN_PK}, "sk": {"S": _open_sk(metric, entity)}}}})
+        for start in range(0, len(gone), _BATCH):  # BatchWriteItem: the writers' roles grant no DeleteItem
+            self._batch_write(gone[start:start + _BATCH])
 
     def by_source(self, source_doc_id: str) -> list[Fact]:
         """The facts one document states: their keys from the ``by_source_doc`` index (keys only), then
@@ -187,6 +245,7 @@ class DynamoFactStore:
             ExpressionAttributeValues={":d": {"S": source_doc_id}}) if (i["pk"]["S"], i["sk"]["S"]) not in kept]
         for start in range(0, len(keys), _BATCH):
             self._batch_write([{"DeleteRequest": {"Key": k}} for k in keys[start:start + _BATCH]])
+        self._forget_open_codes_without_facts({k["pk"]["S"] for k in keys if _names_open_code(k["pk"]["S"])})
         return sum(1 for k in keys if _CONFLICT not in k["sk"]["S"])  # facts, as the SQLite store counts
 
     def _query(self, **kwargs: Any) -> Iterator[dict[str, Any]]:
@@ -210,6 +269,25 @@ class DynamoFactStore:
 
     def _call(self, operation: str, **kwargs: Any) -> dict[str, Any]:
         return self._db.call(operation, **kwargs)
+
+
+def _is_open(fact: Fact) -> bool:
+    return is_open_code(fact.metric_code) or is_open_code(fact.entity)
+
+
+def _names_open_code(pk: str) -> bool:
+    entity, _, metric = pk.partition("#")
+    return is_open_code(entity) or is_open_code(metric)
+
+
+def _open_sk(metric_code: str, entity: str) -> str:
+    return f"{metric_code}#{entity}"
+
+
+def _open_item(metric_code: str, entity: str) -> dict[str, dict[str, str]]:
+    """The index item of one open pair (its own attribute names: no fact read or count sees it)."""
+    return {"pk": {"S": _OPEN_PK}, "sk": {"S": _open_sk(metric_code, entity)},
+            "open_metric": {"S": metric_code}, "open_entity": {"S": entity}}
 
 
 def _item(fact: Fact) -> dict[str, dict[str, str]]:

@@ -20,6 +20,7 @@ from typing import Any
 
 from ragspine.errors import ConfigurationError
 from ragspine.facts.matching import alias_pattern
+from ragspine.text import LazyPattern
 
 _SPLIT_WORD = re.compile(r"(?<=[a-z])[-_]+(?=[a-z])")
 
@@ -33,7 +34,7 @@ class CueFamily:
 
     name: str
     weight: int
-    regexes: tuple[re.Pattern[str], ...]
+    regexes: tuple[LazyPattern, ...]
     min_count: int = 1
     anchored: bool = False  # every pattern holds an anchor word (a test checks it)
 
@@ -46,8 +47,9 @@ class CueFamily:
         return len(list(islice(hits, self.min_count))) == self.min_count
 
 
-def compile_cues(patterns: Iterable[str]) -> tuple[re.Pattern[str], ...]:
-    """The patterns' top-level alternatives as three regexes: word-initial, other, CJK.
+def compile_cues(patterns: Iterable[str]) -> tuple[LazyPattern, ...]:
+    """The patterns' top-level alternatives as three regexes: word-initial, other, CJK (each compiled
+    on first use: most questions hold no anchor word and are never scored).
 
     Python's ``re`` tries every alternative at every position; the alternatives that begin
     with ``\\b`` share one ``\\b`` in front, so only word starts try them, and alternatives
@@ -66,8 +68,8 @@ def compile_cues(patterns: Iterable[str]) -> tuple[re.Pattern[str], ...]:
             else:
                 other.append(f"(?:{alternative})")
     never = "(?!)"
-    return (re.compile(rf"\b(?:{'|'.join(word)})" if word else never), re.compile("|".join(other) or never),
-            re.compile("|".join(cjk) or never))
+    return (LazyPattern(rf"\b(?:{'|'.join(word)})" if word else never), LazyPattern("|".join(other) or never),
+            LazyPattern("|".join(cjk) or never))
 
 
 def _top_level_alternatives(pattern: str) -> list[str]:
@@ -116,7 +118,7 @@ class PersonaScreen:
     families: tuple[CueFamily, ...]
     threshold: int
     long_text: tuple[tuple[int, int], ...]
-    anchors: re.Pattern[str]
+    anchors: LazyPattern
 
     @classmethod
     def from_mapping(cls, raw: Mapping[str, Any]) -> PersonaScreen:
@@ -133,7 +135,7 @@ class PersonaScreen:
                 for f in raw["families"]
             )
             tiers = tuple(sorted((int(t["chars"]), int(t["weight"])) for t in raw.get("long_text") or ()))
-            anchors = re.compile(alias_pattern(str(a).lower() for a in raw["anchors"]))
+            anchors = LazyPattern(alias_pattern(str(a).lower() for a in raw["anchors"]))
             screen = cls(families, int(raw["threshold"]), tiers, anchors)
         except (KeyError, TypeError, ValueError, AttributeError, re.error) as exc:
             raise ConfigurationError(f"screening configuration 'persona' is malformed: {exc!r}") from exc
@@ -143,6 +145,10 @@ class PersonaScreen:
             raise ConfigurationError("screening configuration 'persona' needs families, and every "
                                      "threshold, weight, count and length must be a positive integer")
         return screen
+
+    def patterns(self) -> tuple[LazyPattern, ...]:
+        """Every regex of the screen (to compile them all where the configuration is checked)."""
+        return (self.anchors, *(r for family in self.families for r in family.regexes))
 
     def worth_judging(self, text: str) -> bool:
         """Whether to score ``text`` (in screening form): it is long, or an anchor word occurs."""

@@ -16,6 +16,7 @@ from ragspine.facts.glossary import Glossary
 from ragspine.facts.matching import alias_pattern, trie_pattern
 from ragspine.qa.language import detect_language
 from ragspine.qa.persona import PersonaScreen
+from ragspine.text import LazyPattern
 
 _ZERO_WIDTH = re.compile(r"[\u200b-\u200f\u2060\ufeff]")
 _SPACES = re.compile(r"\s+")
@@ -65,18 +66,20 @@ class ScreeningPolicy:
     Every rule list is compiled into one alternation (a named group per pattern), so a
     question is screened in a handful of regex passes however many rules there are.
     ``suspects`` joins the triggers, competitors and off-topic words: when it finds none of
-    them, which is most questions, one pass replaces three.
+    them, which is most questions, one pass replaces three. Each alternation is compiled on
+    its first use (most questions need ``suspects`` and ``business_terms`` alone); ``compiled``
+    compiles them all, where the configuration is checked.
     """
 
     version: str
-    triggers: re.Pattern[str]
-    rules: re.Pattern[str]
+    triggers: LazyPattern
+    rules: LazyPattern
     rule_names: Mapping[str, tuple[RefusalReason, str]]
-    competitors: re.Pattern[str]
-    business_terms: re.Pattern[str]
-    off_topic: re.Pattern[str]
+    competitors: LazyPattern
+    business_terms: LazyPattern
+    off_topic: LazyPattern
     replies: Mapping[RefusalReason, Mapping[str, str]]
-    suspects: re.Pattern[str]
+    suspects: LazyPattern
     persona: PersonaScreen
 
     @classmethod
@@ -101,15 +104,15 @@ class ScreeningPolicy:
             off_topic = alias_pattern(off_topic_words)
             policy = cls(
                 version=str(raw["version"]),
-                triggers=re.compile(triggers),
-                rules=re.compile("|".join(branches)),
+                triggers=LazyPattern(triggers),
+                rules=LazyPattern("|".join(branches)),
                 rule_names=names,
-                competitors=re.compile(competitors),
-                business_terms=re.compile(alias_pattern(terms)),
-                off_topic=re.compile(off_topic),
+                competitors=LazyPattern(competitors),
+                business_terms=LazyPattern(alias_pattern(terms)),
+                off_topic=LazyPattern(off_topic),
                 replies={RefusalReason(k): dict(v) for k, v in raw["replies"].items()},
-                suspects=re.compile(_first_of([*trigger_words, *competitor_words, *off_topic_words])
-                                    + f"(?:{triggers}|{competitors}|{off_topic})"),
+                suspects=LazyPattern(_first_of([*trigger_words, *competitor_words, *off_topic_words])
+                                     + f"(?:{triggers}|{competitors}|{off_topic})"),
                 persona=persona,
             )
         except (KeyError, TypeError, ValueError, re.error) as exc:
@@ -118,6 +121,23 @@ class ScreeningPolicy:
         if missing:
             raise ConfigurationError(f"screening configuration has no reply for {', '.join(missing)}")
         return policy
+
+    def compiled(self) -> ScreeningPolicy:
+        """This policy with every regex compiled now (``ragspine domain check``; a service compiles each
+        on first use).
+
+        Raises:
+            ConfigurationError: a rule or cue is not a valid regex.
+        """
+        patterns = (self.triggers, self.rules, self.competitors, self.business_terms, self.off_topic,
+                    self.suspects, *self.persona.patterns())
+        for pattern in patterns:
+            try:
+                pattern.compiled  # noqa: B018 (compiling is the point)
+            except re.error as exc:
+                raise ConfigurationError(f"screening configuration holds an invalid regex: {exc} in "
+                                         f"{pattern.pattern[:80]!r}") from exc
+        return self
 
     @classmethod
     def from_file(cls, path: Path, *, glossary: Glossary) -> ScreeningPolicy:

@@ -7,28 +7,22 @@ Every figure carries its source; every computed one (change, gap, share, sum) ca
 from __future__ import annotations
 
 import re
-from dataclasses import replace
-from datetime import date
 from typing import Any
 
 import pytest
 
 from ragspine.api.app import create_local_app
 from ragspine.api.deps import services as services_dep
-from ragspine.bootstrap import Services, build_services
+from ragspine.bootstrap import Services
 from ragspine.qa.answer import answer_question
-from ragspine.settings import Settings
 from tests.support.ask import WAYS, Ask, asker
-from tests.support.samples import load_sample_facts
 
 COMPUTED = re.compile(r"（计算自：([^（）]*)）")
 
 
 @pytest.fixture
-def wired(settings: Settings) -> Services:
-    services = build_services(settings)
-    load_sample_facts(services.facts)
-    return replace(services, qa=replace(services.qa, clock=lambda: date(2026, 11, 30)))
+def wired(sample_services: Services) -> Services:
+    return sample_services
 
 
 @pytest.fixture(params=WAYS)

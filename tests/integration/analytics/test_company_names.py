@@ -11,15 +11,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from ragspine.bootstrap import Services, get_services
-from ragspine.cli import app
-from ragspine.settings import get_settings
+from ragspine.bootstrap import Services
 from tests.support.ask import WAYS, Ask, asker
-from tests.support.domain_env import point_at
+from tests.support.domain_env import ingest_into_finance_domain, pointed_services
 
-runner = CliRunner()
+TODAY = "2025-06-30"
 DOCUMENTS = {
     "Boeing_10K_FY2018.md": """# The Boeing Company
 
@@ -49,30 +46,13 @@ Unit: USD m
 
 
 @pytest.fixture(scope="module")
-def ingested(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, Path]]:
-    root = tmp_path_factory.mktemp("companies")
-    folder, data, docs = root / "domain", root / "data", root / "docs"
-    assert runner.invoke(app, ["domain", "init", str(folder)]).exit_code == 0
-    domain = folder / "domain.yaml"
-    domain.write_text(domain.read_text(encoding="utf-8") + "include: [finance]\n", encoding="utf-8")
-    docs.mkdir()
-    for name, text in DOCUMENTS.items():
-        (docs / name).write_text(text, encoding="utf-8")
-    with pytest.MonkeyPatch.context() as patch:
-        point_at(patch, folder, data, today="2025-06-30")
-        result = runner.invoke(app, ["ingest", str(docs)], env={"COLUMNS": "200"})
-    get_settings.cache_clear()
-    get_services.cache_clear()
-    assert result.exit_code == 0, result.output
-    yield folder, data
+def ingested(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    return ingest_into_finance_domain(tmp_path_factory.mktemp("companies"), DOCUMENTS, today=TODAY)
 
 
 @pytest.fixture
 def services(ingested: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> Iterator[Services]:
-    point_at(monkeypatch, *ingested, today="2025-06-30")
-    yield get_services()
-    get_settings.cache_clear()
-    get_services.cache_clear()
+    yield from pointed_services(monkeypatch, *ingested, today=TODAY)
 
 
 @pytest.fixture(params=WAYS)

@@ -9,16 +9,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from ragspine.bootstrap import Services, get_services
-from ragspine.cli import app
-from ragspine.settings import get_settings
+from ragspine.bootstrap import Services
 from tests.support.ask import WAYS, Ask, asker
-from tests.support.domain_env import point_at
-from tests.support.process_caches import close_services
+from tests.support.domain_env import ingest_into_finance_domain, pointed_services
 
-runner = CliRunner()
+TODAY = "2025-06-30"
 DOC = "Example_Statements_FY2024.md"
 STATEMENTS = """# Example Co consolidated statements FY2024
 
@@ -45,32 +41,14 @@ COMPUTED = re.compile(r"（计算自：([^（）]*)）")
 
 
 @pytest.fixture(scope="module")
-def ingested(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, Path]]:
+def ingested(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     """``domain init`` + ``include: [finance]``, then ``ragspine ingest`` of the statements (once per module)."""
-    root = tmp_path_factory.mktemp("statements")
-    folder, data = root / "domain", root / "data"
-    assert runner.invoke(app, ["domain", "init", str(folder)]).exit_code == 0
-    domain = folder / "domain.yaml"
-    domain.write_text(domain.read_text(encoding="utf-8") + "include: [finance]\n", encoding="utf-8")
-    checked = runner.invoke(app, ["domain", "check", str(folder)])
-    assert checked.exit_code == 0, checked.output
-    document = root / DOC
-    document.write_text(STATEMENTS, encoding="utf-8")
-    with pytest.MonkeyPatch.context() as patch:
-        point_at(patch, folder, data, today="2025-06-30")
-        result = runner.invoke(app, ["ingest", str(document)], env={"COLUMNS": "200"})
-    get_settings.cache_clear()
-    close_services()
-    assert result.exit_code == 0, result.output
-    yield folder, data
+    return ingest_into_finance_domain(tmp_path_factory.mktemp("statements"), {DOC: STATEMENTS}, today=TODAY)
 
 
 @pytest.fixture
 def services(ingested: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> Iterator[Services]:
-    point_at(monkeypatch, *ingested, today="2025-06-30")
-    yield get_services()
-    get_settings.cache_clear()
-    close_services()
+    yield from pointed_services(monkeypatch, *ingested, today=TODAY)
 
 
 @pytest.fixture(params=WAYS)

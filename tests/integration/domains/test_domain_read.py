@@ -75,6 +75,21 @@ def test_nothing_published_reads_as_nothing(s3: Any) -> None:
     assert published_domain(URI, max_age=0) == NOTHING_PUBLISHED
 
 
+def test_nothing_published_is_remembered_as_long_as_a_copy(s3: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A cold start asks for the domain from several places: absence costs one GET per ``max_age``, not one each."""
+    seen = _count_gets(monkeypatch)
+    reader = S3ObjectReader()
+    try:
+        assert [reader.get(URI, max_age=300) for _ in range(5)] == [NOTHING_PUBLISHED] * 5
+        assert seen == [(404, False)]
+        s3.put_object(Bucket=BUCKET, Key="company-domain.json", Body=b"{}")
+        seen.clear()  # the client's PUT
+        assert reader.get(URI, max_age=0) == b"{}"  # older than max_age: asked again, unconditionally
+        assert seen == [(200, False)]
+    finally:
+        reader.close()
+
+
 def test_a_published_object_is_read_then_asked_for_again_conditionally(
         s3: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     s3.put_object(Bucket=BUCKET, Key="company-domain.json", Body=b'{"format": "ragspine-domain/1"}')

@@ -3,31 +3,25 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import date
 
 import pytest
 from fastapi.testclient import TestClient
 
 from ragspine.api.app import create_local_app
 from ragspine.api.deps import services as services_dep
-from ragspine.bootstrap import Services, build_services
+from ragspine.bootstrap import Services
 from ragspine.domain.files import domain_dir
 from ragspine.qa.faq import FaqIndex
-from ragspine.settings import Settings
 from tests.fakes.llm_providers import AdversarialProvider
 from tests.fakes.narrative import StaticRetriever, evidence
-from tests.support.samples import load_sample_facts
 
 HK_WHY = evidence("2024财年香港营业收入下降7.4%，主要因为入境游客消费疲软，以及广东道三家门店关闭。")
 
 
 @pytest.fixture
-def wired(settings: Settings) -> Services:
-    services = build_services(settings)
-    load_sample_facts(services.facts)
-    qa = replace(services.qa, retriever=StaticRetriever([HK_WHY]),
-                 faq=FaqIndex.from_file(domain_dir() / "faq.yaml"), clock=lambda: date(2026, 11, 30))
-    return replace(services, qa=qa)
+def wired(sample_services: Services) -> Services:
+    qa = replace(sample_services.qa, retriever=StaticRetriever([HK_WHY]), faq=FaqIndex.from_file(domain_dir() / "faq.yaml"))
+    return replace(sample_services, qa=qa)
 
 
 @pytest.fixture

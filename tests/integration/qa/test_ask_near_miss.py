@@ -2,24 +2,16 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-from datetime import date
-
 from fastapi.testclient import TestClient
 
 from ragspine.api.app import create_local_app
 from ragspine.api.deps import services as services_dep
-from ragspine.bootstrap import build_services
-from ragspine.settings import Settings
-from tests.support.samples import load_sample_facts
+from ragspine.bootstrap import Services
 
 
-def test_a_misspelt_metric_is_answered_with_the_reading_stated(settings: Settings) -> None:
-    services = build_services(settings)
-    load_sample_facts(services.facts)
-    wired = replace(services, qa=replace(services.qa, clock=lambda: date(2026, 11, 30)))
+def test_a_misspelt_metric_is_answered_with_the_reading_stated(sample_services: Services) -> None:
     app = create_local_app()
-    app.dependency_overrides[services_dep] = lambda: wired
+    app.dependency_overrides[services_dep] = lambda: sample_services
     response = TestClient(app).post("/v1/ask", json={"question": "gross margn of hong kong 2025"})
     assert response.status_code == 200, response.text
     body = response.json()

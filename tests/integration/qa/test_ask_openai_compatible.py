@@ -7,7 +7,7 @@ out; narrative and composite questions in Chinese, Japanese and English.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from datetime import date
 
@@ -47,6 +47,7 @@ REJECTED = {"zh": "已被拒绝", "ja": "破棄しました", "en": "numbers the
 @pytest.fixture
 def client_for(settings: Settings) -> Iterator[object]:
     servers: list[ChatServer] = []
+    closers: list[Callable[[], None]] = []  # each built services' close
 
     def make(model: Model, *, timeout_s: float = 10.0) -> tuple[TestClient, ChatServer]:
         server = ChatServer(model)
@@ -55,6 +56,7 @@ def client_for(settings: Settings) -> Iterator[object]:
         wired = settings.model_copy(update={"llm_provider": LLMProviderName.OPENAI, "openai_base_url": server.base_url,
                                             "openai_model": "local-test", "llm_timeout_s": timeout_s})
         services = build_services(wired)
+        closers.append(services.close)
         assert isinstance(services.qa.llm, OpenAICompatibleProvider)
         load_sample_facts(services.facts)
         services = replace(services, qa=replace(services.qa, retriever=StaticRetriever(PASSAGES),
@@ -66,6 +68,8 @@ def client_for(settings: Settings) -> Iterator[object]:
     yield make
     for server in servers:
         server.close()
+    for close in closers:
+        close()
 
 
 def ask(client: TestClient, question: str) -> dict[str, object]:

@@ -48,6 +48,7 @@ def cite(item: object) -> str:
 @pytest.fixture
 def ask_with(settings: Settings) -> Iterator[Callable[..., tuple[dict[str, object], ChatServer]]]:
     servers: list[ChatServer] = []
+    closers: list[Callable[[], None]] = []  # each built services' close
 
     def run(model: Callable[[Messages], str], question: str, *,
             timeout_s: float = 10.0) -> tuple[dict[str, object], ChatServer]:
@@ -57,6 +58,7 @@ def ask_with(settings: Settings) -> Iterator[Callable[..., tuple[dict[str, objec
         wired = settings.model_copy(update={"llm_provider": LLMProviderName.OPENAI, "openai_base_url": server.base_url,
                                             "openai_model": "local-test", "llm_timeout_s": timeout_s})
         services = build_services(wired)
+        closers.append(services.close)
         assert isinstance(services.qa.llm, OpenAICompatibleProvider)
         services = replace(services, qa=replace(services.qa, retriever=StaticRetriever(PASSAGES),
                                                 clock=lambda: date(2026, 11, 30)))
@@ -71,6 +73,8 @@ def ask_with(settings: Settings) -> Iterator[Callable[..., tuple[dict[str, objec
     yield run
     for server in servers:
         server.close()
+    for close in closers:
+        close()
 
 
 def replying(text: str) -> Callable[[Messages], str]:

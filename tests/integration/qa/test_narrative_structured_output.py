@@ -81,6 +81,7 @@ def sentences(*pairs: tuple[str, int]) -> Callable[[Messages], list[dict[str, An
 @pytest.fixture
 def ask_with(settings: Settings) -> Iterator[Callable[..., tuple[dict[str, Any], ChatServer]]]:
     servers: list[ChatServer] = []
+    closers: list[Callable[[], None]] = []  # each built services' close
 
     def run(model: SmallModel, question: str, structured: StructuredOutput) -> tuple[dict[str, Any], ChatServer]:
         server = ChatServer(model)
@@ -91,6 +92,7 @@ def ask_with(settings: Settings) -> Iterator[Callable[..., tuple[dict[str, Any],
                                             "openai_model": "local-test", "llm_timeout_s": 10.0,
                                             "openai_structured_output": structured})
         services = build_services(wired)
+        closers.append(services.close)
         services = replace(services, qa=replace(services.qa, retriever=StaticRetriever(PASSAGES),
                                                 clock=lambda: date(2026, 11, 30)))
         app = create_local_app()
@@ -104,6 +106,8 @@ def ask_with(settings: Settings) -> Iterator[Callable[..., tuple[dict[str, Any],
     yield run
     for server in servers:
         server.close()
+    for close in closers:
+        close()
 
 
 def sources(body: dict[str, Any]) -> list[tuple[str, str]]:

@@ -8,7 +8,6 @@ listed, and its facts are withheld even when the fact table holds some.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -19,15 +18,11 @@ from ragspine.evidence.library import EvidenceLibrary
 from ragspine.facts.model import Fact
 from ragspine.sensitivity import Sensitivity
 from ragspine.settings import Settings
-from tests.integration.web.test_evidence_api import SAMPLES, Stored
+from tests.integration.web.test_evidence_api import SAMPLES, Stored, stored
 from tests.support.samples import load_sample_facts
 
+__all__ = ["stored"]  # the evidence suite's fixture: its operation store closed after each test
 MINUTES = "ACME_Board_Minutes_2025Q4.docx"
-
-
-@pytest.fixture
-def stored(tmp_path: Any) -> Stored:
-    return Stored(tmp_path)
 
 
 @pytest.fixture

@@ -48,8 +48,10 @@ class Stored:
 
 
 @pytest.fixture
-def stored(tmp_path: Path) -> Stored:
-    return Stored(tmp_path)
+def stored(tmp_path: Path) -> Iterator[Stored]:
+    held = Stored(tmp_path)
+    yield held
+    held.store.close()
 
 
 @pytest.fixture

@@ -160,7 +160,6 @@ def test_every_cue_of_an_anchored_family_opens_the_gate(policy: ScreeningPolicy)
 
 @pytest.mark.parametrize(("mutate", "message"), [
     (lambda raw: raw.pop("anchors"), "malformed"),
-    (lambda raw: raw["families"][0].update(patterns=["(unclosed"]), "malformed"),
     (lambda raw: raw.update(threshold=0), "positive"),
     (lambda raw: raw["families"][0].update(weight=-1), "positive"),
 ])
@@ -170,3 +169,14 @@ def test_a_malformed_persona_section_is_a_configuration_error(mutate: Callable[[
     mutate(raw)
     with pytest.raises(ConfigurationError, match=message):
         PersonaScreen.from_mapping(raw)
+
+
+def test_an_invalid_cue_is_refused_where_the_configuration_is_checked() -> None:
+    # A service compiles each cue on first use; the check (``ragspine domain check``) compiles them all.
+    from ragspine.domain.profile import screening_mapping
+
+    raw = screening_mapping()
+    raw["persona"]["families"][0]["patterns"] = ["(unclosed"]
+    policy = ScreeningPolicy.from_mapping(raw, glossary=default_glossary())
+    with pytest.raises(ConfigurationError, match="invalid regex.*unclosed"):
+        policy.compiled()
