@@ -82,13 +82,14 @@ def teacher_vectors(texts: Sequence[str], *, threads: int = 1,
 
 def reduce_and_weigh(vectors: npt.NDArray[np.float32], log_probabilities: Sequence[float],
                      dims: int) -> npt.NDArray[np.float32]:
-    """PCA to ``dims`` (centred), then each row times ``a / (a + p)``."""
+    """PCA to ``dims`` (centred; zero-padded when there are fewer components), then each row times ``a / (a + p)``."""
     import numpy as np
 
     centred = vectors - vectors.mean(axis=0, keepdims=True)
-    dims = min(dims, centred.shape[1], centred.shape[0])
     _, _, components = np.linalg.svd(centred, full_matrices=False)
     reduced = centred @ components[:dims].T
+    if reduced.shape[1] < dims:  # fewer tokens (or teacher dimensions) than asked: the rest stay zero
+        reduced = np.pad(reduced, ((0, 0), (0, dims - reduced.shape[1])))
     probabilities = np.exp(np.asarray(log_probabilities, dtype=np.float64))
     probabilities /= probabilities.sum()
     weights = SIF_A / (SIF_A + probabilities)

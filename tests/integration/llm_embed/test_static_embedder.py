@@ -86,13 +86,25 @@ class TestDistillation:
         norms = np.linalg.norm(weighted, axis=1)
         assert norms[0] < 0.01 * np.median(norms[1:])
 
-    def test_a_small_table_from_the_installed_teacher_ranks_paraphrases(self, tmp_path: Path) -> None:
-        table = distil(tmp_path / "table.npz", pieces=3000, dims=STATIC_DIMENSION)
-        assert table.vectors.shape == (3000, STATIC_DIMENSION)
-        embedder = StaticEmbedder(tmp_path / "table.npz")
-        query, related, unrelated = np.array(embedder.embed(
-            ["company revenue growth", "the revenue of the company grew", "a dog sleeps in the garden"]))
-        assert query @ related > query @ unrelated
+    def test_fewer_tokens_than_dimensions_still_give_the_asked_width(self) -> None:
+        raw = np.random.default_rng(3).normal(size=(10, 12)).astype(np.float32)
+        weighted = reduce_and_weigh(raw, [-9.0] * 10, 32)
+        assert weighted.shape == (10, 32)
+        assert not weighted[:, 12:].any()
+
+    def test_a_table_from_the_installed_teacher_maps_each_chosen_token_to_its_row(
+            self, vocabulary: E5Vocabulary, tmp_path: Path) -> None:
+        # GIVEN a small table distilled from the installed e5 model (200 tokens, a few seconds)
+        table = distil(tmp_path / "table.npz", pieces=200, dims=STATIC_DIMENSION)
+        assert table.vectors.shape == (200, STATIC_DIMENSION)
+        chosen = chosen_pieces(vocabulary, 200)
+        assert sorted(np.flatnonzero(table.rows >= 0).tolist()) == sorted(chosen)
+        # WHEN a text made of one chosen token is embedded
+        token = next(i for i in chosen if vocabulary.pieces[i] == "▁the")
+        (vector,) = StaticEmbedder(tmp_path / "table.npz", vocabulary=vocabulary).embed(["the"])
+        # THEN it is that token's row, made unit length
+        row = table.vectors[table.rows[token]]
+        np.testing.assert_allclose(vector, row / np.linalg.norm(row), atol=2e-3)  # the file keeps float16
 
 
 class TestEmbedder:
