@@ -120,7 +120,7 @@ def run_dense_ingest(*, sample_size: int = 40, filings: tuple[str, ...] = FILING
         children, parse_s = filing_passages(name)
         chosen = sample(children, sample_size)
         variants = {"whole": [whole_text(c) for c in chosen], "bounded": [dense_text(c) for c in chosen]}
-        variants |= {name: variants["bounded"] for name in others}
+        variants |= {other: variants["bounded"] for other in others}
         log(f"{name}: embedding {len(chosen)} of {len(children)} passages twice...")
         spent = measure(embedder, variants, others)
         entry: dict[str, Any] = {"passages": len(children), "sampled": len(chosen), "parse_chunk_s": round(parse_s, 1)}
@@ -132,8 +132,8 @@ def run_dense_ingest(*, sample_size: int = 40, filings: tuple[str, ...] = FILING
                               "estimated_filing_cpu_s": round(per_cpu * len(children), 1)}
             totals[variant] += per_cpu * len(children)
         entry["bounded/whole"] = round(spent["bounded"]["cpu_s"] / spent["whole"]["cpu_s"], 3)
-        for name in others:
-            entry[f"{name}/whole"] = round(spent[name]["cpu_s"] / spent["whole"]["cpu_s"], 4)
+        for other in others:
+            entry[f"{other}/whole"] = round(spent[other]["cpu_s"] / spent["whole"]["cpu_s"], 4)
         totals["parse_s"] += parse_s
         results["filings"][name] = entry
         log(f"{name}: whole {entry['whole']['passages_per_cpu_s']} passages/s, bounded "
