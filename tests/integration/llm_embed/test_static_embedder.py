@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from ragspine.llm.e5_vocabulary import E5Vocabulary, read_vocabulary
 from ragspine.llm.embedder_errors import EmbedderUnavailableError
-from ragspine.llm.embedding_models import MULTILINGUAL_E5_SMALL_Q4, find_model, model_available
+from ragspine.llm.embedding_models import MULTILINGUAL_E5_SMALL_Q4, STATIC_E5_SMALL, find_model, model_available
 from ragspine.llm.static_distil import (
     chosen_pieces,
     distil,
@@ -156,3 +156,37 @@ class TestWiring:
         spec = model_spec(EmbedderName.STATIC_E5.value)
         assert spec.name == STATIC_E5_SMALL and spec.engine is EmbeddingEngine.STATIC
         assert find_model(STATIC_E5_SMALL).model_path == find_model(MULTILINGUAL_E5_SMALL_Q4).model_path
+
+
+class TestThroughIngestion:
+    def test_ingested_passages_get_static_vectors_and_hybrid_search_uses_them(self, tmp_path: Path) -> None:
+        from rich.console import Console
+
+        from ragspine.bootstrap import build_ingest_context, build_services
+        from ragspine.cli_ingest import ingest_files
+        from ragspine.ingestion.submission import document_meta
+        from ragspine.settings import EmbedderName, Settings
+
+        # GIVEN a data folder holding a small table distilled from the installed e5 model
+        data = tmp_path / "data"
+        distil(static_table_path(data), pieces=400)
+        folder = tmp_path / "docs"
+        folder.mkdir()
+        (folder / "notes.md").write_text("# Notes\n\nThe first paragraph is about the year.\n\n"
+                                         "It was not a good one for the company.\n", encoding="utf-8")
+        services = build_services(Settings(data_dir=data, embedder=EmbedderName.STATIC_E5, embed_in_background=False))
+        # WHEN the file is ingested as `ragspine ingest` does, embedding inline
+        done = ingest_files([folder / "notes.md"], context=build_ingest_context(services), console=Console(quiet=True),
+                            meta=lambda path: document_meta(path, library="notes"), lines=False)
+        # THEN every passage has its vector and a query vector ranks the passages
+        assert all(item.succeeded for item in done)
+        retrieval = services.retrieval
+        assert retrieval is not None
+        assert retrieval.index.vectors_pending() == 0  # type: ignore[attr-defined]
+        assert retrieval.query_embedder is not None and retrieval.query_embedder.name == STATIC_E5_SMALL
+        (vector,) = retrieval.query_embedder.embed(["the year of the company"])
+        assert len(vector) == STATIC_DIMENSION
+        from ragspine.retrieval.model import SearchFilters
+
+        hits = retrieval.index.search("the year of the company", top_k=3, filters=SearchFilters(), query_vector=vector)
+        assert hits and all(hit.chunk.doc_id for hit in hits)
