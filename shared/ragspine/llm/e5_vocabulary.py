@@ -39,10 +39,6 @@ class E5Vocabulary:
     def __len__(self) -> int:
         return len(self.pieces)
 
-    def piece_id(self, piece: str) -> int | None:
-        """The id of a piece, or None when the vocabulary lacks it."""
-        return self._ids.get(piece)
-
     def normalised(self, text: str) -> str:
         """The text as the engine reads it: characters mapped, space runs collapsed, word starts marked."""
         mapped = text.translate(self.normalise)

@@ -73,7 +73,7 @@ class StaticTable:
         except (OSError, KeyError, ValueError) as exc:
             raise EmbedderUnavailableError(
                 f"the static embedding table {path} is missing or unreadable; build it with "
-                f"`python -m ragspine.llm.static_distil --out {path}`") from exc
+                f"`ragspine static-table` (or `python -m ragspine.llm.static_distil --out {path}`)") from exc
 
 
 class StaticEmbedder:
@@ -114,7 +114,7 @@ class StaticEmbedder:
                     raise EmbedderUnavailableError(
                         f"the static embedding table {self._path} has {table.dimension} dimensions, not "
                         f"{self.dimension}; build it again with "
-                        f"`python -m ragspine.llm.static_distil --out {self._path}`")
+                        "`ragspine static-table`")
                 self._table = table
             return self._table, self._vocabulary
 

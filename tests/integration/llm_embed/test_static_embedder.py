@@ -74,7 +74,7 @@ class TestDistillation:
         assert len(ids) == 500
         scores = [vocabulary.scores[i] for i in ids]
         assert scores == sorted(scores, reverse=True)
-        assert vocabulary.piece_id("▁the") in ids
+        assert vocabulary.pieces.index("▁the") in ids
         assert all(piece_text(vocabulary.pieces[i]) for i in ids)
         assert not any("\u0400" <= c <= "\u04ff" for i in ids for c in vocabulary.pieces[i])  # no Cyrillic
 
@@ -121,8 +121,7 @@ class TestEmbedder:
         index = np.full(len(vocabulary), -1, dtype=np.int32)
         vectors = np.zeros((len(rows), dims), dtype=np.float32)
         for row, (piece, head) in enumerate(rows.items()):
-            piece_id = vocabulary.piece_id(piece)
-            assert piece_id is not None
+            piece_id = vocabulary.pieces.index(piece)
             index[piece_id] = row
             vectors[row, :len(head)] = head
         return StaticTable(vectors, index, MULTILINGUAL_E5_SMALL_Q4)
@@ -199,3 +198,25 @@ class TestThroughIngestion:
 
         hits = retrieval.index.search("the year of the company", top_k=3, filters=SearchFilters(), query_vector=vector)
         assert hits and all(hit.chunk.doc_id for hit in hits)
+
+
+class TestCommand:
+    def test_static_table_writes_the_data_folders_table_with_the_collections_tokens(
+            self, vocabulary: E5Vocabulary, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        from typer.testing import CliRunner
+
+        from ragspine.cli import app
+        from ragspine.settings import get_settings
+
+        collection = tmp_path / "report.txt"
+        collection.write_text("東日本エリアの売上高", encoding="utf-8")
+        monkeypatch.setenv("RAGSPINE_DATA_DIR", str(tmp_path / "data"))
+        get_settings.cache_clear()
+        try:
+            result = CliRunner().invoke(app, ["static-table", "--pieces", "50", "--also-from", str(collection)])
+        finally:
+            get_settings.cache_clear()
+        assert result.exit_code == 0, result.output
+        table = StaticTable.load(static_table_path(tmp_path / "data"))
+        assert table.rows[vocabulary.pieces.index("エリア")] >= 0
+        assert table.vectors.shape[1] == STATIC_DIMENSION
