@@ -12,19 +12,14 @@ import logging
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import replace
-from datetime import date
 
 import pytest
-from fastapi.testclient import TestClient
 
-from ragspine.api.app import create_local_app
-from ragspine.api.deps import services as services_dep
 from ragspine.bootstrap import build_services
-from ragspine.llm.openai_compat import OpenAICompatibleProvider
 from ragspine.qa.prompt import ANSWER_LANGUAGE_AGAIN
 from ragspine.settings import LLMProviderName, Settings
 from tests.fakes.narrative import StaticRetriever, evidence
-from tests.support.chat_server import ChatServer
+from tests.support.chat_server import ChatServer, ask_through_api
 
 Messages = list[dict[str, str]]
 
@@ -54,18 +49,7 @@ def ask_with(settings: Settings) -> Iterator[Callable[..., tuple[dict[str, objec
         server = ChatServer(model)
         server.serve()
         servers.append(server)
-        wired = settings.model_copy(update={"llm_provider": LLMProviderName.OPENAI, "openai_base_url": server.base_url,
-                                            "openai_model": "local-test", "llm_timeout_s": timeout_s})
-        services = build_services(wired)
-        assert isinstance(services.qa.llm, OpenAICompatibleProvider)
-        services = replace(services, qa=replace(services.qa, retriever=StaticRetriever(PASSAGES),
-                                                clock=lambda: date(2026, 11, 30)))
-        app = create_local_app()
-        app.dependency_overrides[services_dep] = lambda: services
-        response = TestClient(app).post("/v1/ask", json={"question": question})
-        assert response.status_code == 200, response.text
-        body: dict[str, object] = response.json()
-        assert body["route"] == "narrative"
+        body = ask_through_api(settings, server, question, retriever=StaticRetriever(PASSAGES), timeout_s=timeout_s)
         return body, server
 
     yield run
