@@ -158,6 +158,8 @@ class TestSayWhatHappened:
         assert str(body["answer"]).startswith("The model did not reply within 0.3 s")
         assert any("narrative:llm_failed:LLM_TIMEOUT" in r.getMessage() for r in caplog.records
                    if r.levelno >= logging.WARNING)
+        # The endpoint's own timeout wins over the global one: the hint names the setting that applies.
+        assert "RAGSPINE_OPENAI_TIMEOUT_S" in str(detail(body)["hint"])
 
     def test_a_rejection_is_logged_where_serve_shows_it_without_the_values(  # type: ignore[no-untyped-def]
             self, ask_with, caplog: pytest.LogCaptureFixture) -> None:
@@ -223,6 +225,41 @@ class TestEntitiesInTheAnswer:
                                     "inbound tourist spending weakened [1]."), EN)
 
         assert body["narrative_status"] == "answered"
+
+
+class TestRepliesThatDoNotAnswer:
+    """A 135M model's sourced replies that answer nothing: the question said back, or another region's causes."""
+
+    @pytest.mark.parametrize(("question", "reply"), [
+        (EN, "The Canton Road stores closed [1]."),
+        (ZH, "广东道的门店关闭了。[1]"),
+        ("Why did Hong Kong's visitors stop spending?", "Hong Kong's visitors stopped spending [2]."),
+    ])
+    def test_a_reply_restating_the_question_is_withheld_and_said(self, ask_with, question: str,  # type: ignore[no-untyped-def]
+                                                                 reply: str) -> None:
+        body, _ = ask_with(replying(reply), question)
+
+        assert (body["narrative_status"], detail(body)["kind"]) == ("provenance_rejected", "off_question")
+        assert detail(body)["reason"] == "RESTATED_QUESTION"
+        assert HK_ZH.text in str(body["answer"]) and reply not in str(body["answer"])
+
+    def test_another_regions_causes_for_a_hong_kong_question_are_withheld(self, ask_with) -> None:  # type: ignore[no-untyped-def]
+        body, _ = ask_with(replying("日本的访日游客增加，新开两家门店[3]。"), "香港的游客为什么减少？")
+
+        assert (detail(body)["kind"], detail(body)["reason"]) == ("off_question", "OTHER_ENTITY")
+
+    @pytest.mark.parametrize(("question", "reply"), [
+        (EN, "Inbound tourist spending weakened, and three Canton Road stores closed [1]."),
+        ("Why did Hong Kong's visitors stop spending?",
+         "In FY2024 inbound tourist spending weakened in Hong Kong; visitors fell by 12,000 a month [2]."),
+        ("香港的游客为什么减少？", "入境游客消费疲软，集团在香港关闭了广东道三家门店[1]。"),
+        ("香港的游客为什么减少？", "入境游客消费疲软[1]。"),  # names no entity: nothing to compare
+    ])
+    def test_an_answer_that_adds_the_cause_is_the_models_answer(self, ask_with, question: str,  # type: ignore[no-untyped-def]
+                                                               reply: str) -> None:
+        body, _ = ask_with(replying(reply), question)
+
+        assert (body["narrative_status"], detail(body)["kind"]) == ("answered", "model_answer")
 
 
 class TestPerEndpointSettings:
