@@ -234,6 +234,9 @@ class TestRepliesThatDoNotAnswer:
         (EN, "The Canton Road stores closed [1]."),
         (ZH, "广东道的门店关闭了。[1]"),
         ("Why did Hong Kong's visitors stop spending?", "Hong Kong's visitors stopped spending [2]."),
+        # A long CJK question said back, reworded a little: the real model's replies to the held-out set.
+        ("2024年度、香港チームは客層の変化にどう対応しましたか？", "2024年度、香港チームは客層の変化にどう対応しました？[1]"),
+        ("日本团队为什么要评估把部分品类转为本地采购？", "日本团队为什么要评估把部分品类转换到本地采购？[3]"),
     ])
     def test_a_reply_restating_the_question_is_withheld_and_said(self, ask_with, question: str,  # type: ignore[no-untyped-def]
                                                                  reply: str) -> None:
