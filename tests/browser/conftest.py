@@ -83,10 +83,11 @@ class Service:
         return self
 
 
-def _start(name: str, tmp: Path, domain_dir: Path | None) -> Service:
+def _start(name: str, tmp: Path, domain_dir: Path | None, settings: dict[str, str] | None = None) -> Service:
+    """``ragspine serve --samples`` with a data dir of its own; ``settings`` adds RAGSPINE_* variables."""
     port = _free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("RAGSPINE_")}
-    env.update(RAGSPINE_DATA_DIR=str(tmp / name), RAGSPINE_TODAY="2026-11-30")
+    env.update(RAGSPINE_DATA_DIR=str(tmp / name), RAGSPINE_TODAY="2026-11-30", **(settings or {}))
     if domain_dir is not None:
         env["RAGSPINE_DOMAIN_DIR"] = str(domain_dir)
     log = tmp / f"{name}.log"

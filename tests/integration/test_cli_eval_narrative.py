@@ -120,7 +120,11 @@ def test_forms_of_structured_output_are_compared_over_the_same_documents(setting
     off, as_json = json.loads(result.output[result.output.index("{\n"):])["runs"]
     assert (off["structured_output"], as_json["structured_output"]) == ("off", "json_object")
     assert off["summary"]["answered_by_model"] == 0 and off["summary"]["structured_requested"] == 0
-    assert as_json["summary"]["answered_by_model"] == as_json["summary"]["answerable"]
+    # Every JSON reply is the model's, except where the first passage it quotes is another region's
+    # (Japan's price rise for a Hong Kong question): that is withheld as off the question.
+    summary = as_json["summary"]
+    assert summary["answered_by_model"] + summary["off_question"] == summary["answerable"]
+    assert summary["answered_by_model"] >= summary["answerable"] - 2
     assert as_json["summary"]["structured_honoured"] == as_json["summary"]["structured_requested"] > 0
     assert as_json["summary"]["invented_numbers"] == as_json["summary"]["restricted_leaks"] == 0
     assert text.exit_code == 0, text.output

@@ -11,7 +11,13 @@ import socket
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import replace
+from datetime import date
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+from ragspine.qa.ports import NarrativeRetriever
+from ragspine.settings import LLMProviderName, Settings
 
 Model = Callable[[list[dict[str, str]]], str]
 
@@ -74,3 +80,35 @@ def chat_server(model: Model) -> Iterator[ChatServer]:
         yield server
     finally:
         server.close()
+
+
+def ask_through_api(settings: Settings, server: ChatServer, question: str, *, retriever: NarrativeRetriever,
+                    timeout_s: float = 10.0, **settings_update: object) -> dict[str, Any]:
+    """``POST /v1/ask`` to a local app whose model is ``server`` and whose passages come from ``retriever``.
+
+    The services are built from ``settings`` with the OpenAI-compatible provider pointed at the
+    server (``settings_update`` adds to that, e.g. ``openai_structured_output``); the answer is the
+    narrative route's JSON body.
+    """
+    from fastapi.testclient import TestClient
+
+    from ragspine.api.app import create_local_app
+    from ragspine.api.deps import services as services_dep
+    from ragspine.bootstrap import build_services
+    from ragspine.llm.openai_compat import OpenAICompatibleProvider
+
+    wired = settings.model_copy(update={"llm_provider": LLMProviderName.OPENAI, "openai_base_url": server.base_url,
+                                        "openai_model": "local-test", "llm_timeout_s": timeout_s, **settings_update})
+    built = build_services(wired)
+    try:
+        assert isinstance(built.qa.llm, OpenAICompatibleProvider), "the services did not wire the loopback model"
+        services = replace(built, qa=replace(built.qa, retriever=retriever, clock=lambda: date(2026, 11, 30)))
+        app = create_local_app()
+        app.dependency_overrides[services_dep] = lambda: services
+        response = TestClient(app).post("/v1/ask", json={"question": question})
+    finally:
+        built.close()  # its stores' connections and worker threads, as a process end would
+    assert response.status_code == 200, response.text
+    body: dict[str, Any] = response.json()
+    assert body["route"] == "narrative", body["route"]
+    return body

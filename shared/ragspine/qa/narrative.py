@@ -2,8 +2,9 @@
 
 It degrades honestly: with no retriever, a failing one, or no authorised hits it says so and
 never asks the model to guess. It says what became of the model's reply (``NarrativeDetail``):
-its own cited answer, a provenance rejection naming the unsupported values, a timeout or an
-error with a retry hint (the passages quoted instead), or its own "the passages do not say".
+its own cited answer, a provenance rejection naming the unsupported values, a reply that does
+not answer the question (it restates it, or speaks of another entity), a timeout or an error
+with a retry hint (the passages quoted instead), or its own "the passages do not say".
 Those outcomes other than the model's answer are logged at WARNING, which ``ragspine serve`` prints.
 """
 
@@ -23,6 +24,7 @@ from ragspine.qa.language import Lang
 from ragspine.qa.ports import Evidence, NarrativeRetriever
 from ragspine.qa.prompt import SYSTEM_PROMPT, RestrictedEvidenceError, assemble_prompt
 from ragspine.qa.provenance import check_provenance, claims_text
+from ragspine.qa.relevance import off_question
 from ragspine.qa.reply import declines, keeps_language, strip_citations
 from ragspine.qa.result import AnswerStatus, NarrativeDetail, NarrativeKind
 from ragspine.qa.structured_reply import SCHEMA_NAME, answer_schema, read_structured
@@ -46,6 +48,11 @@ _TEXTS = {
                  Lang.EN: "The generated answer contained numbers the documents do not support, so it was "
                           "rejected. The retrieved passages:",
                  Lang.JA: "生成された回答に資料にない数値が含まれていたため、破棄しました。検索された原文："},
+    "off_question": {Lang.ZH: "模型的回复没有回答这个问题（只是复述了问题，或谈的是其他地区），以下为检索到的原文：",
+                     Lang.EN: "The model's reply did not answer the question (it restated it, or spoke of another "
+                              "entity), so here are the retrieved passages:",
+                     Lang.JA: "モデルの応答は質問に答えていなかったため（質問の言い換え、"
+                              "または別の対象についての記述）、検索された原文を示します："},
     "timeout": {Lang.ZH: "模型未在{seconds}内回复，以下为检索到的原文（可稍后重试）：",
                 Lang.EN: "The model did not reply within {seconds}, so here are the retrieved passages "
                          "(asking again may work):",
@@ -55,10 +62,9 @@ _TEXTS = {
               Lang.JA: "モデルが回答を生成できなかったため、検索された原文を示します："},
 }
 _HINTS = {
-    "timeout": {Lang.ZH: "稍后重试；本地CPU模型较慢时，请调大 RAGSPINE_LLM_TIMEOUT_S。",
-                Lang.EN: "Ask again; for a slow local CPU model raise RAGSPINE_LLM_TIMEOUT_S.",
-                Lang.JA: "再試行してください。ローカルCPUモデルが遅い場合は "
-                         "RAGSPINE_LLM_TIMEOUT_S を大きくしてください。"},
+    "timeout": {Lang.ZH: "稍后重试；本地CPU模型较慢时，请调大 {setting}。",
+                Lang.EN: "Ask again; for a slow local CPU model raise {setting}.",
+                Lang.JA: "再試行してください。ローカルCPUモデルが遅い場合は {setting} を大きくしてください。"},
     "retryable": {Lang.ZH: "模型服务暂时不可用，请稍后重试。",
                   Lang.EN: "The model service is unavailable for now; ask again later.",
                   Lang.JA: "モデルサービスが一時的に利用できません。後で再試行してください。"},
@@ -68,6 +74,9 @@ _HINTS = {
               Lang.JA: "モデルがリクエストを拒否しました。再試行では解決しません。"
                        "RAGSPINE_OPENAI_* などの設定を確認してください。"},
 }
+
+# The setting that bounds a provider's wait: an endpoint's own timeout wins over the global one.
+_TIMEOUT_SETTING = {"openai": "RAGSPINE_OPENAI_TIMEOUT_S"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,7 +164,8 @@ def run_narrative(question: str, *, retriever: NarrativeRetriever | None, llm: L
         decisions.append(f"narrative:language_not_kept:{lang}")
         _warn("language_not_kept", decisions)
     cited = cite(text, evidence)
-    unsupported = _unsupported(cited, evidence, entity_namer(glossary) if glossary is not None else None)
+    namer = entity_namer(glossary) if glossary is not None else None
+    unsupported = _unsupported(cited, evidence, namer)
     if unsupported:
         decisions += ["provenance:rejected", f"provenance:unsupported={len(unsupported)}"]  # values: detail only
         _warn("provenance_rejected", decisions)
@@ -164,6 +174,16 @@ def run_narrative(question: str, *, retriever: NarrativeRetriever | None, llm: L
         return NarrativeOutcome(f"{_TEXTS['rejected'][lang]}\n{_quoted(evidence)}", _sources(evidence),
                                 AnswerStatus.PROVENANCE_REJECTED, tuple(evidence), tuple(decisions), detail)
     decisions.append("provenance:pass")
+    claims = [claims_text(sentence, passages=len(evidence)) for sentence, _ in cited.sentences]
+    home = frozenset({glossary.home_entity}) if glossary is not None else frozenset()
+    off = off_question(question, claims, entities=namer, home=home)
+    if off is not None:
+        decisions.append(f"narrative:off_question:{off}")
+        _warn("off_question", decisions)
+        detail = NarrativeDetail(NarrativeKind.OFF_QUESTION, reason=off, language_kept=kept, asked_again=asked_again,
+                                 structured_output=as_json)
+        return NarrativeOutcome(f"{_TEXTS['off_question'][lang]}\n{_quoted(evidence)}", _sources(evidence),
+                                AnswerStatus.PROVENANCE_REJECTED, tuple(evidence), tuple(decisions), detail)
     used = [evidence[i] for i in cited.used]
     decisions.append(f"narrative:cited={len(used)}/{len(evidence)}")
     detail = NarrativeDetail(NarrativeKind.MODEL_ANSWER, language_kept=kept, asked_again=asked_again,
@@ -193,7 +213,8 @@ def _unavailable(exc: ProviderUnavailableError, evidence: Sequence[Evidence], la
         seconds = f"{timeout_s:g} s" if timeout_s else {Lang.ZH: "时限", Lang.EN: "the time limit",
                                                         Lang.JA: "制限時間"}[lang]
         notice = _TEXTS["timeout"][lang].format(seconds=seconds)
-        hint = _HINTS["timeout"][lang]
+        hint = _HINTS["timeout"][lang].format(setting=_TIMEOUT_SETTING.get(str(getattr(exc, "provider", "")),
+                                                                          "RAGSPINE_LLM_TIMEOUT_S"))
     else:
         notice = _TEXTS["error"][lang]
         hint = _HINTS["retryable" if retryable else "fatal"][lang]

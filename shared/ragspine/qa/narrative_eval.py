@@ -2,7 +2,8 @@
 
 Each question goes through ``answer_question`` as a user's would, with the model under test as
 the LLM. Per question it records whether the model's own cited text was kept, rejected (with the
-unsupported values), replaced by the passages after a timeout or an error, or declined; whether
+unsupported values), withheld as not answering the question (restated, or another entity),
+replaced by the passages after a timeout or an error, or declined; whether
 the reply kept the question's language; whether a cited passage is one of the question's gold
 passages; whether the final answer holds a number no passage states; and whether a RESTRICTED
 document shows up in it.
@@ -73,6 +74,7 @@ class EvalReport:
             "answered_by_model": kinds.count(NarrativeKind.MODEL_ANSWER.value),
             "rejected": kinds.count(NarrativeKind.PROVENANCE_REJECTED.value),
             "rejected_values": {r.id: list(r.unsupported) for r in answerable if r.unsupported},
+            "off_question": kinds.count(NarrativeKind.OFF_QUESTION.value),
             "fell_back": sum(k in _FALLBACKS for k in kinds),
             "timed_out": kinds.count(NarrativeKind.MODEL_TIMEOUT.value),
             "model_errors": kinds.count(NarrativeKind.MODEL_ERROR.value),
@@ -95,8 +97,8 @@ class EvalReport:
         return {"summary": self.summary(), "rows": [asdict(r) for r in self.rows]}
 
 
-_FALLBACKS = frozenset({NarrativeKind.PROVENANCE_REJECTED.value, NarrativeKind.MODEL_TIMEOUT.value,
-                        NarrativeKind.MODEL_ERROR.value})
+_FALLBACKS = frozenset({NarrativeKind.PROVENANCE_REJECTED.value, NarrativeKind.OFF_QUESTION.value,
+                        NarrativeKind.MODEL_TIMEOUT.value, NarrativeKind.MODEL_ERROR.value})
 
 
 class RecordingRetriever:
@@ -168,6 +170,7 @@ def format_report(report: EvalReport) -> str:
     lines = [
         f"answered by the model  {s['answered_by_model']}/{n}",
         f"rejected               {s['rejected']}/{n}  {s['rejected_values'] or ''}".rstrip(),
+        f"off the question       {s['off_question']}/{n}  (restated it, or another entity)",
         f"fell back to passages  {s['fell_back']}/{n}  (timed out {s['timed_out']}, errors {s['model_errors']})",
         f"model declined         {s['declined']}/{n}",
         f"language kept          {s['language_kept']}/{s['language_checked']}  (asked again {s['asked_again']})",

@@ -62,6 +62,7 @@ class NarrativeKind(enum.StrEnum):
     MODEL_TIMEOUT = "model_timeout"  # no reply within the timeout: passages quoted
     MODEL_ERROR = "model_error"  # the provider failed or refused: passages quoted
     MODEL_DECLINED = "model_declined"  # the model said the passages do not answer
+    OFF_QUESTION = "off_question"  # sourced, but restating the question or about another entity: passages quoted
 
 
 @dataclass(frozen=True, slots=True)

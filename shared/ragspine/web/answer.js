@@ -78,6 +78,8 @@ export function renderAnswer(item, { onEvidence, onAsk, onFeedback }) {
     el("span", { class: "state", text: t(`status.${response.status}`) }));
   const card = el("li", { class: "answer", "data-route": response.route, "data-status": response.status },
     el("p", { class: "question", dir: "auto", lang: textLanguage(item.question), text: item.question }), meta, text);
+  const note = narrativeNote(response.narrative_detail);
+  if (note) card.append(note);
   if (response.assumptions?.length) {
     card.append(el("p", { class: "assumed" }, el("strong", { text: `${t("assumed")}: ` }),
       response.assumptions.map((a) => `${a.slot}=${a.value}`).join(", ")));
@@ -114,6 +116,20 @@ export function renderAnswer(item, { onEvidence, onAsk, onFeedback }) {
     iconButton(ICONS.down, t("not_helpful"), "not_helpful", () => onFeedback({ item, reason: "not_helpful" }, status)),
     status));
   return card;
+}
+
+// What became of the model's reply when it is not simply the model's answer in the question's
+// language: a rejection (with the unsupported values), a timeout or error (with its retry hint),
+// the model declining, or a reply kept in another language.
+function narrativeNote(detail) {
+  if (!detail) return null;
+  const said = [];
+  if (detail.kind !== "model_answer") said.push(t(`narrative.${detail.kind}`));
+  if (detail.unsupported?.length) said.push(t("narrative.unsupported", { values: detail.unsupported.join(", ") }));
+  if (detail.language_kept === false) said.push(t("narrative.language_not_kept"));
+  if (detail.hint) said.push(detail.hint);
+  if (!said.length) return null;
+  return el("p", { class: "narrative-note", role: "note", "data-kind": detail.kind, dir: "auto", text: said.join(" ") });
 }
 
 // The language of a run of answer text, so CJK glyphs follow the text and not the interface:

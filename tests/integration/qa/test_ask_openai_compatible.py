@@ -142,7 +142,7 @@ def test_a_model_that_times_out_falls_back_to_quoting_the_passages(client_for, k
     assert server.requests and (body["route"], body["narrative_status"]) == (kind, "model_unavailable")
     detail = body["narrative_detail"]
     assert (detail["kind"], detail["reason"], detail["retryable"]) == ("model_timeout", "LLM_TIMEOUT", True)
-    assert "RAGSPINE_LLM_TIMEOUT_S" in detail["hint"]
+    assert "RAGSPINE_OPENAI_TIMEOUT_S" in detail["hint"]  # the endpoint's own setting
     notice, quoted = part.split("\n", 1)
     assert "0.3 s" in notice  # the notice names the timeout, in the question's language
     assert quoted == "\n".join(f"- {p.text}（来源：{p.doc} {p.locator}）" for p in PASSAGES)

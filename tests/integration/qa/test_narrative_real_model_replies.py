@@ -12,19 +12,14 @@ import logging
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import replace
-from datetime import date
 
 import pytest
-from fastapi.testclient import TestClient
 
-from ragspine.api.app import create_local_app
-from ragspine.api.deps import services as services_dep
 from ragspine.bootstrap import build_services
-from ragspine.llm.openai_compat import OpenAICompatibleProvider
 from ragspine.qa.prompt import ANSWER_LANGUAGE_AGAIN
 from ragspine.settings import LLMProviderName, Settings
 from tests.fakes.narrative import StaticRetriever, evidence
-from tests.support.chat_server import ChatServer
+from tests.support.chat_server import ChatServer, ask_through_api
 
 Messages = list[dict[str, str]]
 
@@ -48,33 +43,17 @@ def cite(item: object) -> str:
 @pytest.fixture
 def ask_with(settings: Settings) -> Iterator[Callable[..., tuple[dict[str, object], ChatServer]]]:
     servers: list[ChatServer] = []
-    closers: list[Callable[[], None]] = []  # each built services' close
-
     def run(model: Callable[[Messages], str], question: str, *,
             timeout_s: float = 10.0) -> tuple[dict[str, object], ChatServer]:
         server = ChatServer(model)
         server.serve()
         servers.append(server)
-        wired = settings.model_copy(update={"llm_provider": LLMProviderName.OPENAI, "openai_base_url": server.base_url,
-                                            "openai_model": "local-test", "llm_timeout_s": timeout_s})
-        services = build_services(wired)
-        closers.append(services.close)
-        assert isinstance(services.qa.llm, OpenAICompatibleProvider)
-        services = replace(services, qa=replace(services.qa, retriever=StaticRetriever(PASSAGES),
-                                                clock=lambda: date(2026, 11, 30)))
-        app = create_local_app()
-        app.dependency_overrides[services_dep] = lambda: services
-        response = TestClient(app).post("/v1/ask", json={"question": question})
-        assert response.status_code == 200, response.text
-        body: dict[str, object] = response.json()
-        assert body["route"] == "narrative"
+        body = ask_through_api(settings, server, question, retriever=StaticRetriever(PASSAGES), timeout_s=timeout_s)
         return body, server
 
     yield run
     for server in servers:
         server.close()
-    for close in closers:
-        close()
 
 
 def replying(text: str) -> Callable[[Messages], str]:
@@ -178,6 +157,8 @@ class TestSayWhatHappened:
         assert str(body["answer"]).startswith("The model did not reply within 0.3 s")
         assert any("narrative:llm_failed:LLM_TIMEOUT" in r.getMessage() for r in caplog.records
                    if r.levelno >= logging.WARNING)
+        # The endpoint's own timeout wins over the global one: the hint names the setting that applies.
+        assert "RAGSPINE_OPENAI_TIMEOUT_S" in str(detail(body)["hint"])
 
     def test_a_rejection_is_logged_where_serve_shows_it_without_the_values(  # type: ignore[no-untyped-def]
             self, ask_with, caplog: pytest.LogCaptureFixture) -> None:
@@ -243,6 +224,44 @@ class TestEntitiesInTheAnswer:
                                     "inbound tourist spending weakened [1]."), EN)
 
         assert body["narrative_status"] == "answered"
+
+
+class TestRepliesThatDoNotAnswer:
+    """A 135M model's sourced replies that answer nothing: the question said back, or another region's causes."""
+
+    @pytest.mark.parametrize(("question", "reply"), [
+        (EN, "The Canton Road stores closed [1]."),
+        (ZH, "广东道的门店关闭了。[1]"),
+        ("Why did Hong Kong's visitors stop spending?", "Hong Kong's visitors stopped spending [2]."),
+        # A long CJK question said back, reworded a little: the real model's replies to the held-out set.
+        ("2024年度、香港チームは客層の変化にどう対応しましたか？", "2024年度、香港チームは客層の変化にどう対応しました？[1]"),
+        ("日本团队为什么要评估把部分品类转为本地采购？", "日本团队为什么要评估把部分品类转换到本地采购？[3]"),
+    ])
+    def test_a_reply_restating_the_question_is_withheld_and_said(self, ask_with, question: str,  # type: ignore[no-untyped-def]
+                                                                 reply: str) -> None:
+        body, _ = ask_with(replying(reply), question)
+
+        assert (body["narrative_status"], detail(body)["kind"]) == ("provenance_rejected", "off_question")
+        assert detail(body)["reason"] == "RESTATED_QUESTION"
+        assert HK_ZH.text in str(body["answer"]) and reply not in str(body["answer"])
+
+    def test_another_regions_causes_for_a_hong_kong_question_are_withheld(self, ask_with) -> None:  # type: ignore[no-untyped-def]
+        body, _ = ask_with(replying("日本的访日游客增加，新开两家门店[3]。"), "香港的游客为什么减少？")
+
+        assert (detail(body)["kind"], detail(body)["reason"]) == ("off_question", "OTHER_ENTITY")
+
+    @pytest.mark.parametrize(("question", "reply"), [
+        (EN, "Inbound tourist spending weakened, and three Canton Road stores closed [1]."),
+        ("Why did Hong Kong's visitors stop spending?",
+         "In FY2024 inbound tourist spending weakened in Hong Kong; visitors fell by 12,000 a month [2]."),
+        ("香港的游客为什么减少？", "入境游客消费疲软，集团在香港关闭了广东道三家门店[1]。"),
+        ("香港的游客为什么减少？", "入境游客消费疲软[1]。"),  # names no entity: nothing to compare
+    ])
+    def test_an_answer_that_adds_the_cause_is_the_models_answer(self, ask_with, question: str,  # type: ignore[no-untyped-def]
+                                                               reply: str) -> None:
+        body, _ = ask_with(replying(reply), question)
+
+        assert (body["narrative_status"], detail(body)["kind"]) == ("answered", "model_answer")
 
 
 class TestPerEndpointSettings:

@@ -12,22 +12,16 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Callable, Iterator
-from dataclasses import replace
-from datetime import date
 from typing import Any
 
 import jsonschema
 import pytest
-from fastapi.testclient import TestClient
 
-from ragspine.api.app import create_local_app
-from ragspine.api.deps import services as services_dep
-from ragspine.bootstrap import build_services
 from ragspine.llm.extractive import parse_user_message
 from ragspine.qa.prompt import ANSWER_LANGUAGE_AGAIN, STRUCTURED_ANSWER
-from ragspine.settings import LLMProviderName, Settings, StructuredOutput
+from ragspine.settings import Settings, StructuredOutput
 from tests.fakes.narrative import StaticRetriever, evidence
-from tests.support.chat_server import ChatServer
+from tests.support.chat_server import ChatServer, ask_through_api
 
 Messages = list[dict[str, str]]
 
@@ -81,33 +75,18 @@ def sentences(*pairs: tuple[str, int]) -> Callable[[Messages], list[dict[str, An
 @pytest.fixture
 def ask_with(settings: Settings) -> Iterator[Callable[..., tuple[dict[str, Any], ChatServer]]]:
     servers: list[ChatServer] = []
-    closers: list[Callable[[], None]] = []  # each built services' close
-
     def run(model: SmallModel, question: str, structured: StructuredOutput) -> tuple[dict[str, Any], ChatServer]:
         server = ChatServer(model)
         model.server = server
         server.serve()
         servers.append(server)
-        wired = settings.model_copy(update={"llm_provider": LLMProviderName.OPENAI, "openai_base_url": server.base_url,
-                                            "openai_model": "local-test", "llm_timeout_s": 10.0,
-                                            "openai_structured_output": structured})
-        services = build_services(wired)
-        closers.append(services.close)
-        services = replace(services, qa=replace(services.qa, retriever=StaticRetriever(PASSAGES),
-                                                clock=lambda: date(2026, 11, 30)))
-        app = create_local_app()
-        app.dependency_overrides[services_dep] = lambda: services
-        response = TestClient(app).post("/v1/ask", json={"question": question})
-        assert response.status_code == 200, response.text
-        body: dict[str, Any] = response.json()
-        assert body["route"] == "narrative"
+        body = ask_through_api(settings, server, question, retriever=StaticRetriever(PASSAGES),
+                               openai_structured_output=structured)
         return body, server
 
     yield run
     for server in servers:
         server.close()
-    for close in closers:
-        close()
 
 
 def sources(body: dict[str, Any]) -> list[tuple[str, str]]:

@@ -33,10 +33,11 @@ def test_every_key_the_page_uses_is_in_the_locales() -> None:
     for path in [*WEB.glob("*.js"), *WEB.glob("*.html")]:
         source = path.read_text(encoding="utf-8")
         used |= set(re.findall(r"""\bt\("([\w.]+)\"""", source)) | set(re.findall(r'data-i18n="([\w.]+)"', source))
-    # Keys built from the answer's route, status and number kind.
-    from ragspine.qa.result import AnswerStatus, Route
+    # Keys built from the answer's route, status, narrative outcome and number kind.
+    from ragspine.qa.result import AnswerStatus, NarrativeKind, Route
 
     used |= {f"route.{r.value}" for r in Route} | {f"status.{s.value}" for s in AnswerStatus}
+    used |= {f"narrative.{k.value}" for k in NarrativeKind}
     used |= {f"kind.{k}" for k in ("fact", "computed", "quoted", "unverified")}
     from ragspine.feedback.store import FeedbackReason
 
