@@ -2,24 +2,18 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ragspine.domain.files import INTENT
-from ragspine.domain.profile import screening_mapping
 from ragspine.facts.model import Fact
-from ragspine.facts.open_vocabulary import with_open_terms
 from ragspine.qa.answer import QAComponents, answer_question
 from ragspine.qa.change_asks import share_change_unanswered
-from ragspine.qa.intent import RuleIntentParser
 from ragspine.qa.result import AnswerResult
-from ragspine.qa.screening import ScreeningPolicy
 from ragspine.qa.structured import difference
-from tests.unit.derived.statement_set import finance_domain, statement_fact, statement_qa
+from tests.unit.derived.statement_set import finance_domain, statement_fact, statement_qa_with_labels
 
 REJECTED = "回答中的数字无法溯源到事实或资料，已拒绝该回答。"
 
@@ -27,14 +21,6 @@ REJECTED = "回答中的数字无法溯源到事实或资料，已拒绝该回�
 @pytest.fixture(scope="module")
 def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return finance_domain(tmp_path_factory.mktemp("change") / "domain")
-
-
-def qa_with(folder: Path, facts: list[Fact]) -> QAComponents:
-    """The statement set's engine, its glossary knowing the facts' own row labels (``label:…``)."""
-    qa = statement_qa(folder, facts)
-    glossary = with_open_terms(qa.glossary, {(f.metric_code, f.entity) for f in facts})
-    return replace(qa, glossary=glossary, intent=RuleIntentParser.from_file(glossary, folder / INTENT),
-                   screening=ScreeningPolicy.from_mapping(screening_mapping(folder), glossary=glossary))
 
 
 def ask(qa: QAComponents, question: str) -> AnswerResult:
@@ -49,7 +35,7 @@ def apac(period: str, value: float) -> Fact:
 
 class TestChangeOfAShare:
     def test_a_share_asked_is_not_answered_with_the_change_of_the_amounts(self, folder: Path) -> None:
-        result = ask(qa_with(folder, [apac("2018", 479987), apac("2019", 533340)]),
+        result = ask(statement_qa_with_labels(folder, [apac("2018", 479987), apac("2019", 533340)]),
                      "What was the change in the percentage of sales from APAC to total net sales between 2018 "
                      "and 2019?")
         assert " vs " not in result.answer and "53353" not in result.answer, result.answer
@@ -59,25 +45,25 @@ class TestChangeOfAShare:
     def test_figures_beyond_a_hundred_in_no_stated_unit_are_no_share(self, folder: Path) -> None:
         facts = [statement_fact("label:net sales: apac", y, v, unit="") for y, v in (("2017", 288764),
                                                                                      ("2018", 479987))]
-        result = ask(qa_with(folder, facts), "What was the change in the percent of total sales from APAC between "
+        result = ask(statement_qa_with_labels(folder, facts), "What was the change in the percent of total sales from APAC between "
                                              "2017 and 2018?")
         assert " vs " not in result.answer and "asks how a share" in result.answer, result.answer
 
     def test_percentages_in_no_stated_unit_keep_their_change(self, folder: Path) -> None:
         facts = [statement_fact("label:net sales: apac", y, v, unit="") for y, v in (("2018", 40.0), ("2019", 38.6))]
-        result = ask(qa_with(folder, facts), "What was the change in the percentage of sales from APAC between "
+        result = ask(statement_qa_with_labels(folder, facts), "What was the change in the percentage of sales from APAC between "
                                              "2018 and 2019?")
         assert "FY2019 vs FY2018 down 1.4" in result.answer, result.answer
 
     def test_a_share_stated_in_percent_keeps_its_change(self, folder: Path) -> None:
         facts = [statement_fact("label:net sales: apac", y, v, unit="PCT") for y, v in (("2018", 40.0),
                                                                                         ("2019", 38.6))]
-        result = ask(qa_with(folder, facts), "What was the change in the percentage of sales from APAC between "
+        result = ask(statement_qa_with_labels(folder, facts), "What was the change in the percentage of sales from APAC between "
                                              "2018 and 2019?")
         assert "FY2019 vs FY2018 down 1.4 points" in result.answer, result.answer
 
     def test_the_change_of_the_amounts_is_still_given(self, folder: Path) -> None:
-        result = ask(qa_with(folder, [apac("2018", 479987), apac("2019", 533340)]),
+        result = ask(statement_qa_with_labels(folder, [apac("2018", 479987), apac("2019", 533340)]),
                      "What was the change in net sales from APAC between 2018 and 2019?")
         assert "FY2019 vs FY2018 up 53353 USD_K" in result.answer
 
