@@ -53,3 +53,14 @@ def test_balances_worded_with_net_are_the_pack_items_and_change_rows_are_not(fol
     result = answer_question("What is the FY2020 days payable outstanding (DPO)?", qa=statement_qa(folder, facts))
     assert "63.86 DAYS" in result.answer, result.answer  # 1380.5 / (7772 + 2438 - 2320) * 365
     assert "-298" not in result.answer
+
+
+@pytest.mark.parametrize(("label", "metric"), [
+    ("Property, plant and equipment — net", "PPE"), ("Property, plant and equipment (net)", "PPE"),
+    ("Inventories, net", "INVENTORIES"), ("Total inventories, net", "INVENTORIES"),
+    ("Accounts receivable, net", "RECEIVABLES"), ("Trade accounts receivable, net", "RECEIVABLES"),
+])
+def test_balance_sheet_wordings_of_10_ks_are_the_pack_items(folder: Path, label: str, metric: str) -> None:
+    from ragspine.ingestion.table_facts import name_of
+
+    assert name_of(Glossary.from_file(folder / GLOSSARY), label).metric == metric
