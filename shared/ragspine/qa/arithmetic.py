@@ -47,6 +47,7 @@ _TEXT = MappingProxyType({
         "w_check": "一致性核对", "unstated": "未注明单位",
         "change_of_means": "问题所问的是平均值之间的变化，此处不计算，因此不提供数值。",
         "average_in_name": "“平均”也是所读行名称中的词：问题是否要求各期平均值并不明确，因此不提供数值。",
+        "whole_unclear": "问题所问的是部分占整体的比例，但哪一个数值是整体（合计）并不明确，因此不提供数值。",
     }),
     Lang.EN: MappingProxyType({
         "average": "{who}{what}{span} average: {value}{unit} (mean of {n} figures)",
@@ -68,6 +69,8 @@ _TEXT = MappingProxyType({
                            "value is given.",
         "average_in_name": "\"Average\" is also a word of the row's own name: whether a mean over the periods is "
                            "asked is not clear, so no value is given.",
+        "whole_unclear": "The question asks for a part as a share of a whole, and which figure is the whole (a "
+                         "total) is not clear, so no value is given.",
     }),
     Lang.JA: MappingProxyType({
         "average": "{who}{what}{span}の平均：{value}{unit}（{n} 個の数値の平均）",
@@ -87,6 +90,8 @@ _TEXT = MappingProxyType({
         "change_of_means": "質問は平均どうしの変化を求めていますが、ここでは計算しないため、数値は示しません。",
         "average_in_name": "「平均」は読んだ行の名前の語でもあります：期間の平均が問われているかは明らかでないため、"
                            "数値は示しません。",
+        "whole_unclear": "質問は全体に占める部分の割合を求めていますが、どの数値が全体（合計）か"
+                         "明らかでないため、数値は示しません。",
     }),
 })
 Made = tuple[str, tuple[str, ...]]  # a line and the numbers it shows
@@ -143,6 +148,13 @@ def with_arithmetic(outcome: StructuredOutcome, arithmetic: Arithmetic, *, gloss
     lines = [*outcome.lines[:at], *(line for line, _ in made), *outcome.lines[at:]]
     computed = [*outcome.computed, *(n for _, numbers in made for n in numbers)]
     return replace(outcome, lines=tuple(lines), computed=tuple(computed))
+
+
+def _is_a_total(metric: str) -> bool:
+    """Whether an open row is a total ("Total fees", "Total contractual obligations"): the whole of a share."""
+    if metric.startswith("TOTAL_"):  # the glossary's own totals (TOTAL_ASSETS)
+        return True
+    return metric.startswith(METRIC_PREFIX) and bool(PERIOD_SUM.match(label_of(metric).rpartition(": ")[2]))
 
 
 def _sums_periods(arithmetic: Arithmetic, metrics: list[str], periods: list[Period]) -> bool:
@@ -264,7 +276,12 @@ class _Calc:
     def ratio(self, metrics: list[str], entities: list[str], periods: list[Period], channels: list[str]) -> list[Made]:
         made: list[Made] = []
         a, b = metrics
-        if self.arithmetic.denominator == a:  # "総資産に占める純資産の割合": the first named divides
+        if self.arithmetic.share_of and self.arithmetic.denominator not in metrics and not self.arithmetic.explicit:
+            whole = [m for m in metrics if _is_a_total(m)]
+            if len(whole) != 1:  # "the percentage of A in B": which is the whole is not clear
+                return [(self.text["whole_unclear"], ())]
+            a, b = [m for m in metrics if m != whole[0]][0], whole[0]
+        elif self.arithmetic.denominator == a:  # "総資産に占める純資産の割合": the first named divides
             a, b = b, a
         for entity in entities:
             for period in periods:

@@ -279,3 +279,34 @@ class TestTheLongerRowNamed:
     def test_the_short_row_named_alone_stays(self, folder: Path) -> None:
         result = answer_question("What was land in 2019?", qa=self.qa(folder))
         assert "FY2019 land (label:land): 672 USD_K" in result.answer, result.answer
+
+
+class TestPartOfAWhole:
+    ROWS = {"audit fees": 55000, "total fees": 66000, "tax fees": 11000}
+
+    def qa(self, folder: Path) -> QAComponents:
+        return statement_qa_with_labels(folder, [statement_fact(f"label:{row}", "2019", value, unit="USD")
+                                                 for row, value in self.ROWS.items()])
+
+    @pytest.mark.parametrize("question", [
+        "What is the percentage of audit fees in total fees in 2019?",
+        "What percentage of the total fees were audit fees in 2019?",
+    ])
+    def test_the_total_is_the_whole_whichever_comes_first(self, folder: Path, question: str) -> None:
+        result = answer_question(question, qa=self.qa(folder))
+        line = next(line for line in result.answer.splitlines() if "计算自" in line)
+        assert "ratio of audit fees (label:audit fees) to total fees (label:total fees): 83.33%" in line, result.answer
+
+    def test_no_whole_among_the_two_gives_no_share(self, folder: Path) -> None:
+        result = answer_question("What is the percentage of audit fees in tax fees in 2019?", qa=self.qa(folder))
+        assert "which figure is the whole (a total) is not clear" in result.answer, result.answer
+        assert "计算自" not in result.answer
+
+
+def test_a_share_whose_words_point_at_no_row_read_gives_no_share(folder: Path) -> None:
+    rows = {"land": 672, "leasehold improvements": 798, "land, property and equipment, gross": 8109}
+    qa = statement_qa_with_labels(folder, [statement_fact(f"label:{row}", "2019", value, unit="USD_K")
+                                           for row, value in rows.items()])
+    result = answer_question("What is the proportion of land and leasehold improvements over the gross cost of land, "
+                             "property, and equipment in 2019?", qa=qa)
+    assert "计算自" not in result.answer, result.answer
