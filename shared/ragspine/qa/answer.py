@@ -19,7 +19,9 @@ from ragspine.facts.ports import FactStore
 from ragspine.llm.ports import LLMProvider, Message
 from ragspine.qa.analytics.compute import with_analysis
 from ragspine.qa.arithmetic import with_arithmetic
+from ragspine.qa.change_asks import with_change_read
 from ragspine.qa.clarify import AskBack, clarify_scope
+from ragspine.qa.counting import count_over_periods
 from ragspine.qa.derived import with_derived
 from ragspine.qa.derived_asks import unmet_derivation
 from ragspine.qa.faq import FaqEntry, FaqIndex
@@ -151,6 +153,15 @@ def answer_question(question: str, *, qa: QAComponents, history: Sequence[Messag
         return _finish(trace, AnswerResult(outcome.answer, outcome.sources, Route.NARRATIVE, outcome.status, slots,
                                            narrative_status=outcome.status, narrative_detail=outcome.detail),
                        evidence_ids=outcome.evidence)
+    counted = count_over_periods(text, slots, facts=qa.facts, glossary=qa.glossary, lang=lang,
+                                 max_sensitivity=qa.max_sensitivity) if channel is Channel.STRUCTURED else None
+    if counted is not None:  # "how many years did X exceed Y": over every period stated, each one cited
+        trace.stage("structured")
+        count, slots = counted
+        answer, verdict = _verified(_structured_text(count, slots, qa.glossary, lang), count,
+                                    partial(question_numbers, text, decision))
+        trace.decide(verdict)
+        return _finish(trace, AnswerResult(answer, count.sources, Route.STRUCTURED, count.status, slots))
     plan = shape.plan
     if plan is None and cached:  # the first reuse of this parse: plan its lookups once, for every later ask
         plan = plan_lookups(slots, glossary=qa.glossary, lang=lang)
@@ -165,6 +176,7 @@ def answer_question(question: str, *, qa: QAComponents, history: Sequence[Messag
         return _finish(trace, memo.result)
     structured = run_structured(slots, facts=qa.facts, glossary=qa.glossary, lang=lang,
                                 max_sensitivity=qa.max_sensitivity, plan=plan, results=looked_up)
+    structured = with_change_read(structured, text, lang=lang)  # a change line that answers another question
     if derives:
         structured = with_derived(structured, facts=qa.facts, glossary=qa.glossary, lang=lang,
                                   max_sensitivity=qa.max_sensitivity, places=intent.arithmetic.places,

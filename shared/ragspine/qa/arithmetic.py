@@ -16,9 +16,10 @@ from types import MappingProxyType
 
 from ragspine.facts.glossary import Glossary, Period, SlotKind
 from ragspine.facts.model import Fact, format_number
+from ragspine.facts.open_vocabulary import METRIC_PREFIX, label_of
 from ragspine.facts.query_metric import QueryResult
 from ragspine.facts.unit_scales import common_unit, rescale
-from ragspine.qa.arithmetic_cues import Arithmetic
+from ragspine.qa.arithmetic_cues import AVERAGE, PERIOD_SUM, Arithmetic
 from ragspine.qa.derived import cited, spaced
 from ragspine.qa.language import Lang
 from ragspine.qa.render import label
@@ -45,6 +46,8 @@ _TEXT = MappingProxyType({
         "w_average": "平均值", "w_ratio": "比率", "w_cagr": "年均复合增长率", "w_sum": "合计", "w_gap": "差额",
         "w_check": "一致性核对", "unstated": "未注明单位",
         "change_of_means": "问题所问的是平均值之间的变化，此处不计算，因此不提供数值。",
+        "average_in_name": "“平均”也是所读行名称中的词：问题是否要求各期平均值并不明确，因此不提供数值。",
+        "whole_unclear": "问题所问的是部分占整体的比例，但哪一个数值是整体（合计）并不明确，因此不提供数值。",
     }),
     Lang.EN: MappingProxyType({
         "average": "{who}{what}{span} average: {value}{unit} (mean of {n} figures)",
@@ -64,6 +67,10 @@ _TEXT = MappingProxyType({
         "w_check": "consistency check", "unstated": "unit not stated",
         "change_of_means": "The question asks for a change between averages, which is not computed here, so no "
                            "value is given.",
+        "average_in_name": "\"Average\" is also a word of the row's own name: whether a mean over the periods is "
+                           "asked is not clear, so no value is given.",
+        "whole_unclear": "The question asks for a part as a share of a whole, and which figure is the whole (a "
+                         "total) is not clear, so no value is given.",
     }),
     Lang.JA: MappingProxyType({
         "average": "{who}{what}{span}の平均：{value}{unit}（{n} 個の数値の平均）",
@@ -81,6 +88,10 @@ _TEXT = MappingProxyType({
         "w_average": "平均", "w_ratio": "比率", "w_cagr": "年平均成長率", "w_sum": "合計", "w_gap": "差",
         "w_check": "整合性の確認", "unstated": "単位の記載なし",
         "change_of_means": "質問は平均どうしの変化を求めていますが、ここでは計算しないため、数値は示しません。",
+        "average_in_name": "「平均」は読んだ行の名前の語でもあります：期間の平均が問われているかは明らかでないため、"
+                           "数値は示しません。",
+        "whole_unclear": "質問は全体に占める部分の割合を求めていますが、どの数値が全体（合計）か"
+                         "明らかでないため、数値は示しません。",
     }),
 })
 Made = tuple[str, tuple[str, ...]]  # a line and the numbers it shows
@@ -116,6 +127,10 @@ def with_arithmetic(outcome: StructuredOutcome, arithmetic: Arithmetic, *, gloss
         made += calc.ratio(metrics, entities, periods, channels)
     elif (arithmetic.subtract or arithmetic.add) and len(metrics) >= 2:
         made += calc.combine(metrics, entities, periods, channels, subtract=arithmetic.subtract)
+    elif _sums_periods(arithmetic, metrics, periods):
+        made += calc.period_sum(metrics[0], entities, periods, channels)
+    elif arithmetic.average and _average_named_by_row(metrics, arithmetic):
+        made.append((calc.text["average_in_name"], ()))  # "average shares vested": the row's own word, or a mean?
     elif arithmetic.average and arithmetic.change:
         made.append((calc.text["change_of_means"], ()))  # a change of two averages is not one average
     elif arithmetic.average:
@@ -133,6 +148,36 @@ def with_arithmetic(outcome: StructuredOutcome, arithmetic: Arithmetic, *, gloss
     lines = [*outcome.lines[:at], *(line for line, _ in made), *outcome.lines[at:]]
     computed = [*outcome.computed, *(n for _, numbers in made for n in numbers)]
     return replace(outcome, lines=tuple(lines), computed=tuple(computed))
+
+
+def _is_a_total(metric: str) -> bool:
+    """Whether an open row is a total ("Total fees", "Total contractual obligations"): the whole of a share."""
+    if metric.startswith("TOTAL_"):  # the glossary's own totals (TOTAL_ASSETS)
+        return True
+    return metric.startswith(METRIC_PREFIX) and bool(PERIOD_SUM.match(label_of(metric).rpartition(": ")[2]))
+
+
+def _sums_periods(arithmetic: Arithmetic, metrics: list[str], periods: list[Period]) -> bool:
+    """One figure over two periods or more, added up: "the total deposits in 2018 and 2019".
+
+    Only when the question's own words say so ("total", "sum", "altogether", 合计, with the names
+    blanked, so the row "Total cost of revenue" named in full asks no sum) and no other computation
+    is asked; periods of one kind only (a year and its quarters never add up).
+    """
+    other = (arithmetic.average, arithmetic.ratio, arithmetic.cagr, arithmetic.subtract, arithmetic.entity_gap,
+             arithmetic.consistency, arithmetic.change)
+    if arithmetic.period_sum == 0 or any(other) or len(metrics) != 1 or len(periods) < 2:
+        return False
+    # a row read loosely keeps its own "Total" in the question's words: that "total" names the row
+    own = len(PERIOD_SUM.findall(label_of(metrics[0]))) if metrics[0].startswith(METRIC_PREFIX) else 0
+    return arithmetic.sum_words > own and len({p.period_type for p in periods}) == 1
+
+
+def _average_named_by_row(metrics: list[str], arithmetic: Arithmetic) -> bool:
+    """Whether every "average" of the question may be a word of a row's own name ("Weighted average grant
+    date fair value: Shares vested" read for "the average shares vested"): the mean asked is then unclear."""
+    return any(code.startswith(METRIC_PREFIX) and 0 < arithmetic.averages <= len(AVERAGE.findall(label_of(code)))
+               for code in metrics)
 
 
 def _asked(results: Sequence[QueryResult]) -> tuple[list[str], list[str], list[Period], list[str]]:
@@ -231,7 +276,12 @@ class _Calc:
     def ratio(self, metrics: list[str], entities: list[str], periods: list[Period], channels: list[str]) -> list[Made]:
         made: list[Made] = []
         a, b = metrics
-        if self.arithmetic.denominator == a:  # "総資産に占める純資産の割合": the first named divides
+        if self.arithmetic.share_of and self.arithmetic.denominator not in metrics and not self.arithmetic.explicit:
+            whole = [m for m in metrics if _is_a_total(m)]
+            if len(whole) != 1:  # "the percentage of A in B": which is the whole is not clear
+                return [(self.text["whole_unclear"], ())]
+            a, b = [m for m in metrics if m != whole[0]][0], whole[0]
+        elif self.arithmetic.denominator == a:  # "総資産に占める純資産の割合": the first named divides
             a, b = b, a
         for entity in entities:
             for period in periods:
@@ -299,6 +349,23 @@ class _Calc:
                     line = self.text["sum"].format(who=self.who(entity), period=period.label, terms=terms,
                                                    value=shown, unit=spaced(unit))
                     made.append((f"{line}{note}{cited(tuple(facts))}", (shown,)))
+        return made
+
+    def period_sum(self, metric: str, entities: list[str], periods: list[Period], channels: list[str]) -> list[Made]:
+        """One metric added up over the periods asked, per entity and channel."""
+        made: list[Made] = []
+        terms = self.text["plus"].join(p.label for p in periods)
+        for entity in entities:
+            for channel in channels:
+                what = f"{self.who(entity)}{self.metric(metric)} {terms}"
+                got = self.on_one_unit([(metric, entity, channel, p) for p in periods], what)
+                if isinstance(got, str):
+                    made.append((got, ()))
+                    continue
+                shown = self.amount(sum(got.values, Decimal(0)), got.facts)
+                line = self.text["sum"].format(who=self.who(entity), period=self.metric(metric), terms=terms,
+                                               value=shown, unit=spaced(got.unit))
+                made.append((f"{line}{got.note}{cited(tuple(got.facts))}", (shown,)))
         return made
 
     def entity_gap(self, metrics: list[str], entities: list[str], periods: list[Period],

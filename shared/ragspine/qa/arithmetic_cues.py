@@ -43,6 +43,11 @@ ADD = _cue("sum of", "total of", "plus", "added to", "combined", "之和", "的�
 ENTITY_GAP = _cue("difference", "differ", "gap", "more than", "less than", "higher than", "lower than", "exceed",
                   "相差", "差额", "差距", "差多少", "高多少", "多多少", "少多少", "低多少", "差異", "差は", "の差",
                   "上回", "下回")
+# A part as a share of a whole: "the percentage of audit fees in total fees", "what proportion of … is made up of"
+SHARE_OF = _cue("percentage of", "percent of", "proportion of", "share of", "percentage constitution", "out of")
+# One figure over several periods added up: "the total deposits in 2018 and 2019", "altogether", 合计
+PERIOD_SUM = _cue("total", "sum", "sum of", "altogether", "in total", "combined", "合计", "总计", "总和", "合計",
+                  "合算")
 EQUALS = _cue("equal", "equals", "add up to", "adds up to", "match", "matches", "consistent with", "等于", "相等",
               "一致", "符合", "吻合", "一致する", "等しい", "合致")
 CHANGE = _cue("change", "changes", "difference", "increase", "decrease", "変化", "増減", "变化", "变动", "差")
@@ -73,6 +78,10 @@ class Arithmetic:
     entity_gap: bool = False
     consistency: bool = False
     change: bool = False  # a change or difference is asked too ("the change between the 2018 and 2019 average")
+    averages: int = 0  # how often the question says "average" (a row's own "weighted average …" may be one)
+    share_of: bool = False  # a part of a whole asked ("percentage of A in total B"): the whole divides
+    period_sum: int = 0  # how often the question's own words (names blanked) say "total", "sum", "altogether"
+    sum_words: int = 0  # the same words anywhere in the question, names included ("Total cost of revenue")
     places: int | None = None
     percent: bool = False
     denominator: str | None = None  # the metric a ratio divides by, when the wording says ("A に占める B")
@@ -88,7 +97,7 @@ class Arithmetic:
     def computes(self) -> bool:
         """Whether any computation (not just rounding) is asked for."""
         return any((self.average, self.ratio, self.cagr, self.subtract, self.add, self.entity_gap,
-                    self.consistency))
+                    self.consistency, self.period_sum))
 
 
 NO_ARITHMETIC = Arithmetic()
@@ -110,13 +119,16 @@ def read_arithmetic(question: str, glossary: Glossary) -> Arithmetic:
         match = _YEARS.search(text)
         years = _number(match.group(1)) if match else None
     explicit = _explicit_ratio(norm, metrics)
-    ratio = bool(RATIO.search(text)) or explicit is not None
+    # read only where no ratio wording says which figure divides ("A as a percentage of B")
+    share_of = bool(SHARE_OF.search(text)) and not CHANGE.search(text) and not RATIO.search(text)
+    ratio = bool(RATIO.search(text)) or explicit is not None or share_of
     return Arithmetic(
         average=_asks_average(text) and not cagr, ratio=ratio, cagr=cagr,
         cagr_years=years if years and years > 0 else None, subtract=bool(SUBTRACT.search(text)),
         add=bool(ADD.search(text)) or (consistency and ("+" in text or "和" in text or "sum" in text)),
         entity_gap=bool(ENTITY_GAP.search(text)), consistency=consistency, places=_places(norm),
-        change=bool(CHANGE.search(text)),
+        change=bool(CHANGE.search(text)), averages=len(AVERAGE.findall(norm)),
+        share_of=share_of, period_sum=len(PERIOD_SUM.findall(text)), sum_words=len(PERIOD_SUM.findall(norm)),
         percent=bool(PERCENT.search(norm)),
         denominator=explicit[1] if explicit else _denominator(norm, metrics) if ratio else None,
         explicit=explicit, plus_group=_plus_group(norm, metrics) if consistency else (),

@@ -156,7 +156,8 @@ def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
                 found[SlotKind.CHANNEL][miss.readings[0].code] = None
     metrics = tuple(found[SlotKind.METRIC])
     if any(code.startswith(METRIC_PREFIX) for code in metrics):  # only a document's row can have a section
-        metrics = _rows_over_their_sections(metrics, mentions, label_words(question))
+        asked = label_words(question)
+        metrics = _longer_rows_named(_rows_over_their_sections(metrics, mentions, asked), glossary, asked)
     entities = tuple(found[SlotKind.ENTITY])
     return ParsedSlots(metrics, entities, tuple(periods), tuple(found[SlotKind.CHANNEL]), bad_period, names,
                        tuple(sorted(misses, key=lambda m: m.start)))
@@ -201,6 +202,30 @@ def _rows_over_their_sections(metrics: tuple[str, ...], mentions: list[Mention],
             for s in sections)
 
     return tuple(code for code in metrics if not heads(code))
+
+
+def _longer_rows_named(metrics: tuple[str, ...], glossary: Glossary, asked: set[str]) -> tuple[str, ...]:
+    """Each open row read whose words lie inside one longer row the question names word for word: that row.
+
+    "the net cost of land, property, and equipment" holds the row ``Land`` as written and every
+    word of ``Land, property and equipment, net``: the question asks the longer row. A longer row
+    already read stays beside the shorter one (both are named); two longer rows equally long keep
+    the row read.
+    """
+    if not any(code.startswith(METRIC_PREFIX) for code in metrics):
+        return metrics
+    words = {code: label_words(label_of(code)) for code in glossary.terms[SlotKind.METRIC]
+             if code.startswith(METRIC_PREFIX)}
+    chosen: list[str] = []
+    for code in metrics:
+        own = words.get(code)
+        longer = [other for other, theirs in words.items() if own and own < theirs <= asked] if own else []
+        if longer and not any(other in metrics for other in longer):
+            top = max(len(words[other]) for other in longer)
+            best = [other for other in longer if len(words[other]) == top]
+            code = best[0] if len(best) == 1 else code
+        chosen.append(code)
+    return tuple(dict.fromkeys(chosen))
 
 
 def _label_beside_metric(question: str, norm: str, mentions: list[Mention], misses: list[NearMiss],

@@ -161,3 +161,18 @@ def test_days_payable_without_payables_names_them(ask: Ask) -> None:
     body = ask("What was DPO in FY2024?")
     assert body["status"] == "not_found" and body["sources"] == []
     assert "there is no figure for trade payables (PAYABLES)" in str(body["answer"])
+
+
+def test_a_count_of_years_over_a_threshold_cites_every_year_compared(ask: Ask) -> None:
+    body = ask("How many years did revenue exceed 1,700 million?")
+    assert body["status"] == "found"
+    line, cited = computed(body, "years above")
+    assert ": 2 (FY2024 2000, FY2023 1800; 3 years compared)" in line
+    assert cited == rows("FY2022", "Revenue") | rows("FY2023", "Revenue") | rows("FY2024", "Revenue")
+
+
+def test_a_sum_over_the_years_asked(ask: Ask) -> None:
+    body = ask("What is the sum of net income from FY2022 to FY2024?")
+    line, cited = computed(body, "FY2022 + FY2023 + FY2024")
+    assert ": 251 EUR_M" in line
+    assert cited == rows("FY2022", "Net income") | rows("FY2023", "Net income") | rows("FY2024", "Net income")

@@ -61,3 +61,15 @@ def statement_qa(folder: Path, facts: list[Fact], today: date = date(2025, 9, 15
         screening=ScreeningPolicy.from_mapping(screening_mapping(folder), glossary=glossary),
         intent=RuleIntentParser.from_file(glossary, folder / INTENT), llm=ExtractiveProvider(),
         clock=lambda: today)
+
+
+def statement_qa_with_labels(folder: Path, facts: list[Fact]) -> QAComponents:
+    """``statement_qa`` whose glossary also knows the facts' own row labels (``label:…``), as ingestion teaches it."""
+    from dataclasses import replace
+
+    from ragspine.facts.open_vocabulary import with_open_terms
+
+    qa = statement_qa(folder, facts)
+    glossary = with_open_terms(qa.glossary, {(f.metric_code, f.entity) for f in facts})
+    return replace(qa, glossary=glossary, intent=RuleIntentParser.from_file(glossary, folder / INTENT),
+                   screening=ScreeningPolicy.from_mapping(screening_mapping(folder), glossary=glossary))

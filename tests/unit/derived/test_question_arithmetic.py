@@ -11,10 +11,17 @@ from hypothesis import strategies as st
 
 from ragspine.facts.glossary import default_glossary
 from ragspine.facts.model import Fact
-from ragspine.qa.answer import answer_question
+from ragspine.qa.answer import QAComponents, answer_question
 from ragspine.qa.arithmetic_cues import read_arithmetic
 from ragspine.qa.result import AnswerResult
-from tests.unit.derived.statement_set import DOC, finance_domain, statement_fact, statement_facts, statement_qa
+from tests.unit.derived.statement_set import (
+    DOC,
+    finance_domain,
+    statement_fact,
+    statement_facts,
+    statement_qa,
+    statement_qa_with_labels,
+)
 
 REJECTED = "回答中的数字无法溯源到事实或资料，已拒绝该回答。"
 COMPUTED = re.compile(r"（计算自：([^（）]*)）")
@@ -209,3 +216,97 @@ def test_a_weighted_average_names_a_figure_and_asks_no_mean() -> None:
     assert not _asks_average("what was the change in the diluted weighted-average number of shares")
     assert not _asks_average("weighted average shares outstanding")
     assert _asks_average("the average of the weighted-average shares of 2018 and 2019")
+
+
+def test_an_average_that_may_be_the_rows_own_word_gives_no_mean(folder: Path) -> None:
+    row = "label:weighted average grant date fair value: shares vested"
+    facts = [statement_fact(row, "2018", 2.84, unit=""), statement_fact(row, "2019", 2.28, unit="")]
+    result = answer_question("What is the average shares vested between 2018 and 2019?",
+                             qa=statement_qa_with_labels(folder, facts))
+    assert '"Average" is also a word of the row\'s own name' in result.answer, result.answer
+    assert "2.56" not in result.answer and "计算自" not in result.answer
+
+
+def test_an_average_asked_beside_the_rows_own_is_computed(folder: Path) -> None:
+    row = "label:weighted average grant date fair value: shares vested"
+    facts = [statement_fact(row, "2018", 2.84, unit=""), statement_fact(row, "2019", 2.28, unit="")]
+    result = answer_question("What is the average of the weighted average grant date fair value of shares vested "
+                             "in 2018 and 2019?", qa=statement_qa_with_labels(folder, facts))
+    assert "average: 2.56" in result.answer, result.answer
+
+
+class TestSumOverPeriods:
+    def test_one_figure_added_up_over_the_years_asked(self, folder: Path) -> None:
+        line, cited = line_with(ask(folder, "What is the sum of revenue from 2021 to 2023?"), "FY2021 + FY2022")
+        assert "revenue (REVENUE) FY2021 + FY2022 + FY2023: 4950 EUR_M" in line
+        assert cited == cells("REVENUE", 2021, 2022, 2023)
+
+    def test_total_as_the_questions_own_word(self, folder: Path) -> None:
+        facts = [statement_fact("label:deposits", y, v) for y, v in (("2018", 2338), ("2019", 1975))]
+        result = answer_question("What is the total deposits in 2018 and 2019?",
+                                 qa=statement_qa_with_labels(folder, facts))
+        assert "deposits (label:deposits) FY2018 + FY2019: 4313 EUR_M（计算自" in result.answer, result.answer
+
+    def test_a_rows_own_total_asks_no_sum(self, folder: Path) -> None:
+        facts = [statement_fact("label:total cost of revenue", y, v) for y, v in (("2018", 51896), ("2019", 48881))]
+        qa = statement_qa_with_labels(folder, facts)
+        result = answer_question("What is the total cost of revenue in 2019 and 2018?", qa=qa)
+        assert "FY2019 + FY2018" not in result.answer and "100777" not in result.answer, result.answer
+        both = answer_question("What is the total cost of revenue in 2019 and 2018 altogether?", qa=qa)
+        assert "FY2019 + FY2018: 100777 EUR_M" in both.answer, both.answer
+
+    def test_a_missing_year_is_named_and_nothing_is_added(self, folder: Path) -> None:
+        result = ask(folder, "What is the sum of revenue from 2019 to 2021?")
+        assert "cannot be computed: there is no figure for" in result.answer and "FY2019" in result.answer
+        assert "计算自" not in result.answer
+
+
+class TestTheLongerRowNamed:
+    ROWS = {"land": (672, 672), "land, property and equipment, net": (1601, 1298), "cost of revenue": (10, 12),
+            "revenue: services": (50, 60)}
+
+    def qa(self, folder: Path) -> QAComponents:
+        facts = [statement_fact(f"label:{row}", year, value, unit="USD_K") for row, values in self.ROWS.items()
+                 for year, value in zip(("2018", "2019"), values, strict=True)]
+        return statement_qa_with_labels(folder, facts)
+
+    def test_a_short_row_inside_a_longer_one_named_word_for_word_is_the_longer_one(self, folder: Path) -> None:
+        result = answer_question("What is the percentage change in the net cost of land, property, and equipment "
+                                 "in 2019 compared to 2018?", qa=self.qa(folder))
+        assert "FY2019 vs FY2018 down 303 USD_K（−18.93%）" in result.answer, result.answer
+        assert "(label:land)" not in result.answer
+
+    def test_the_short_row_named_alone_stays(self, folder: Path) -> None:
+        result = answer_question("What was land in 2019?", qa=self.qa(folder))
+        assert "FY2019 land (label:land): 672 USD_K" in result.answer, result.answer
+
+
+class TestPartOfAWhole:
+    ROWS = {"audit fees": 55000, "total fees": 66000, "tax fees": 11000}
+
+    def qa(self, folder: Path) -> QAComponents:
+        return statement_qa_with_labels(folder, [statement_fact(f"label:{row}", "2019", value, unit="USD")
+                                                 for row, value in self.ROWS.items()])
+
+    @pytest.mark.parametrize("question", [
+        "What is the percentage of audit fees in total fees in 2019?",
+        "What percentage of the total fees were audit fees in 2019?",
+    ])
+    def test_the_total_is_the_whole_whichever_comes_first(self, folder: Path, question: str) -> None:
+        result = answer_question(question, qa=self.qa(folder))
+        line = next(line for line in result.answer.splitlines() if "计算自" in line)
+        assert "ratio of audit fees (label:audit fees) to total fees (label:total fees): 83.33%" in line, result.answer
+
+    def test_no_whole_among_the_two_gives_no_share(self, folder: Path) -> None:
+        result = answer_question("What is the percentage of audit fees in tax fees in 2019?", qa=self.qa(folder))
+        assert "which figure is the whole (a total) is not clear" in result.answer, result.answer
+        assert "计算自" not in result.answer
+
+
+def test_a_share_whose_words_point_at_no_row_read_gives_no_share(folder: Path) -> None:
+    rows = {"land": 672, "leasehold improvements": 798, "land, property and equipment, gross": 8109}
+    qa = statement_qa_with_labels(folder, [statement_fact(f"label:{row}", "2019", value, unit="USD_K")
+                                           for row, value in rows.items()])
+    result = answer_question("What is the proportion of land and leasehold improvements over the gross cost of land, "
+                             "property, and equipment in 2019?", qa=qa)
+    assert "计算自" not in result.answer, result.answer
