@@ -110,3 +110,10 @@ def test_a_syntax_error_is_the_nodes_failure() -> None:
 def test_the_sandbox_still_refuses_attribute_tricks_in_the_child() -> None:
     with pytest.raises(WorkflowNodeFailedError, match="^template error: SecurityError"):
         render_jinja("{{ ''.__class__.__mro__[1].__subclasses__() }}", {})
+
+
+def test_variables_that_cannot_be_sent_fail_the_node() -> None:
+    looped: list[object] = []
+    looped.append(looped)
+    with pytest.raises(WorkflowNodeFailedError, match="^template error: its variables cannot be sent"):
+        render_jinja("{{ x }}", {"x": looped})

@@ -75,8 +75,11 @@ def render_in_child(template: str, variables: Mapping[str, Any], limits: Templat
     """
     budget = ({"module": str(BUDGET_MODULE), "max_steps": limits.max_steps, "timeout_seconds": limits.timeout_seconds}
               if limits.budgeted else None)
-    request = json.dumps({"paths": list(_import_paths()), "template": template, "variables": dict(variables),
-                          "max_output": limits.max_output, "budget": budget}, default=str).encode("ascii")
+    try:
+        request = json.dumps({"paths": list(_import_paths()), "template": template, "variables": dict(variables),
+                              "max_output": limits.max_output, "budget": budget}, default=str).encode("ascii")
+    except (ValueError, RecursionError) as exc:  # a circular or too deeply nested value
+        raise WorkflowNodeFailedError(f"template error: its variables cannot be sent to the render ({exc})") from exc
     child = limits.child()
     try:
         ended = run_limited(RUNNER, request, child)
