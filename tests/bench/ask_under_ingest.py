@@ -60,6 +60,36 @@ def _percentiles(samples: list[float]) -> dict[str, float]:
             "max_ms": round(1000 * ordered[-1], 2)}
 
 
+class _Ticker:
+    """A thread that sleeps 1 ms in a loop and notes when it wakes: a long gap is a time it was kept from
+    running, by another thread holding the interpreter lock (a long call into C) or by the machine's load."""
+
+    def __init__(self) -> None:
+        import threading
+
+        self.wakes: list[float] = []
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._tick, daemon=True)
+
+    def _tick(self) -> None:
+        while not self._done.is_set():
+            self.wakes.append(time.perf_counter())
+            time.sleep(0.001)
+
+    def __enter__(self) -> _Ticker:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self._done.set()
+        self._thread.join()
+
+    def longest_ms(self, start: float = 0.0, end: float = float("inf")) -> float:
+        """The longest gap that ended between ``start`` and ``end`` (perf_counter seconds), in ms."""
+        gaps = [b - a for a, b in zip(self.wakes, self.wakes[1:], strict=False) if start <= b <= end]
+        return round(1000 * max(gaps, default=0.0), 1)
+
+
 def _timed(call: Any) -> float:
     started = time.perf_counter()
     response = call()
@@ -67,11 +97,12 @@ def _timed(call: Any) -> float:
     return time.perf_counter() - started
 
 
-def _steps(label: str, cpu: dict[str, float]) -> Any:
+def _steps(label: str, cpu: dict[str, float], windows: list[tuple[str, float, float]]) -> Any:
     """The pipeline's steps, with the parse step placed as the leg ``label`` says.
 
     Each step adds the CPU time its thread used in the service's process to ``cpu[step]``: the
-    time it held (or queued for) the interpreter lock the routes need, whatever else the machine runs.
+    time it held (or queued for) the interpreter lock the routes need, whatever else the machine runs;
+    and its start and end (perf_counter) to ``windows``.
     """
     from dataclasses import replace
 
@@ -89,11 +120,12 @@ def _steps(label: str, cpu: dict[str, float]) -> Any:
 
     def timed(step: Step, function: Any) -> Any:
         def run(operation: Any, context: StepContext) -> Any:
-            started = time.thread_time()
+            started, began = time.thread_time(), time.perf_counter()
             try:
                 return function(operation, context)
             finally:
                 cpu[step.value] = round(cpu.get(step.value, 0.0) + time.thread_time() - started, 3)
+                windows.append((step.value, began, time.perf_counter()))
         return run
 
     return {step: timed(step, function) for step, function in {**STEPS, Step.PARSE: parse_as}.items()}
@@ -172,23 +204,31 @@ def run(*, quick: bool, only: tuple[str, ...] = INPUTS) -> dict[str, Any]:
         launcher = get_knowledge_gateway().launcher
         for label, (data, name, mime) in inputs.items():
             cpu: dict[str, float] = {}
-            launcher.runner = InProcessRunner(steps=_steps(label, cpu))  # type: ignore[attr-defined]
-            idle = {"ask": _percentiles([ask() for _ in range(plan["baseline"])]),
-                    "gateway": _percentiles([read() for _ in range(plan["baseline"])])}
+            windows: list[tuple[str, float, float]] = []
+            launcher.runner = InProcessRunner(steps=_steps(label, cpu, windows))  # type: ignore[attr-defined]
+            with _Ticker() as idle_ticker:
+                idle = {"ask": _percentiles([ask() for _ in range(plan["baseline"])]),
+                        "gateway": _percentiles([read() for _ in range(plan["baseline"])])}
             load_before = round(os.getloadavg()[0], 2)
-            operation_id = upload(new_space(), data, name, mime)
             asks: list[float] = []
             reads: list[float] = []
-            started = time.perf_counter()
-            while status(operation_id)["status"] in ("PENDING", "RUNNING") or len(asks) < 20:
-                asks.append(ask())
-                reads.append(read())
+            with _Ticker() as ticker:
+                operation_id = upload(new_space(), data, name, mime)
+                started = time.perf_counter()
+                while status(operation_id)["status"] in ("PENDING", "RUNNING") or len(asks) < 20:
+                    asks.append(ask())
+                    reads.append(read())
             ended = status(operation_id)
+            pauses = {step: ticker.longest_ms(began, end) for step, began, end in windows}
             row = {"bytes": len(data), "ingest_s": round(time.perf_counter() - started, 2),
                    "status": ended["status"], "error": (ended["error"] or {}).get("code"),
                    "baseline": idle, "ask": _percentiles(asks), "gateway": _percentiles(reads),
                    "service_cpu_s": round(sum(cpu.values()), 2), "service_cpu_s_by_step": cpu,
-                   "load_average": [load_before, round(os.getloadavg()[0], 2)]}
+                   "load_average": [load_before, round(os.getloadavg()[0], 2)],
+                   # The longest time a thread beside the routes was kept from running: during the
+                   # ingest, within each step, and during the idle baseline right before it.
+                   "longest_pause_ms": ticker.longest_ms(), "longest_pause_ms_by_step": pauses,
+                   "baseline_longest_pause_ms": idle_ticker.longest_ms()}
             for surface in ("ask", "gateway"):
                 for quantile in ("p50", "p99"):
                     during = row[surface][f"{quantile}_ms"]
@@ -218,7 +258,9 @@ def render(results: dict[str, Any]) -> list[str]:
                      f"= {row['ask_p50_vs_baseline']}x, p99 {row['ask']['p99_ms']} ms "
                      f"= {row['ask_p99_vs_baseline']}x (n={row['ask']['n']}); gateway p99 "
                      f"{row['gateway']['p99_ms']} ms = {row['gateway_p99_vs_baseline']}x; "
-                     f"load average {row['load_average'][0]} -> {row['load_average'][1]}")
+                     f"load average {row['load_average'][0]} -> {row['load_average'][1]}; longest pause of a "
+                     f"ticking thread {row['longest_pause_ms']} ms (its baseline {row['baseline_longest_pause_ms']} "
+                     f"ms; by step {row['longest_pause_ms_by_step']})")
     return lines
 
 
@@ -235,6 +277,10 @@ def median_of(runs: list[dict[str, Any]]) -> dict[str, Any]:
         for name, path in (("ask_p99_ms", ("ask", "p99_ms")), ("baseline_ask_p99_ms", ("baseline", "ask", "p99_ms"))):
             values = [_dig(row, path) for row in rows]
             entry[name] = {"median": statistics.median(values), "runs": values}
+        for name in ("longest_pause_ms", "baseline_longest_pause_ms"):
+            values = [row[name] for row in rows if name in row]
+            if values:
+                entry[name] = {"median": statistics.median(values), "runs": values}
         entry["load_average"] = [row["load_average"] for row in rows]
         entry["status"] = [row["status"] for row in rows]
         summary[label] = entry

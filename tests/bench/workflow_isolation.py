@@ -1,4 +1,8 @@
-"""What workflow hardening costs: the code jail against a plain child process, the template budget against the bare sandbox.
+"""What workflow hardening costs: the code jail against a plain child process, templates against the bare sandbox.
+
+Templates three ways: the bare sandbox in this process (the baseline), the step budget in this
+process, and a render as the service does it (``render_jinja``: a limited child process running
+the budget first). A normal template is a 500-row loop.
 
 Benchmarks, not tests: each cost is a ratio against its baseline measured in the same run,
 interleaved in blocks so machine noise lands on both. Run on Linux as root (the jail needs it):
@@ -10,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -28,7 +33,7 @@ def run(*, quick: bool) -> dict[str, Any]:
     from jinja2.sandbox import SandboxedEnvironment
 
     from ragspine.workflows.run.code_node import CodeLimits, execute_python
-    from ragspine.workflows.run.nodes import MAX_TEMPLATE_OUTPUT, TEMPLATE_MAX_STEPS
+    from ragspine.workflows.run.nodes import MAX_TEMPLATE_OUTPUT, TEMPLATE_MAX_STEPS, render_jinja
     from ragspine.workflows.run.template_budget import render_bounded
 
     jail, plain = CodeLimits(), CodeLimits(isolation="process")
@@ -46,12 +51,18 @@ def run(*, quick: bool) -> dict[str, Any]:
 
     template = sample_interleaved({"template_sandbox": bare, "template_budget": budgeted},
                                   n=40 if quick else 200, warmup=5, block=20)
-    summary = {name: summarize_ns(samples) for name, samples in {**code, **template}.items()}
+    child = sample_interleaved({"template_sandbox_beside_child": bare,
+                                "template_child": lambda _: render_jinja(TEMPLATE, {"rows": ROWS})},
+                               n=10 if quick else 40, warmup=2, block=5)
+    summary = {name: summarize_ns(samples) for name, samples in {**code, **template, **child}.items()}
     return {"paths": summary,
             "ratios": {"code_jail_over_process_p50": round(summary["code_jail"]["p50_us"]
                                                            / summary["code_process"]["p50_us"], 2),
                        "template_budget_over_sandbox_p50": round(summary["template_budget"]["p50_us"]
-                                                                 / summary["template_sandbox"]["p50_us"], 2)}}
+                                                                 / summary["template_sandbox"]["p50_us"], 2),
+                       "template_child_over_sandbox_p50": round(summary["template_child"]["p50_us"]
+                                                                / summary["template_sandbox_beside_child"]["p50_us"], 2)},
+            "load_average": round(os.getloadavg()[0], 2)}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 import uuid
 from collections.abc import Awaitable, Callable
 
@@ -20,16 +21,31 @@ logger = logging.getLogger(__name__)
 _HTTP_CODES = {404: "KNOWLEDGE_NOT_FOUND", 401: "KNOWLEDGE_UNAUTHENTICATED", 403: "KNOWLEDGE_FORBIDDEN"}
 
 
+# A caller's request or trace id is echoed in every reply and written to logs: it is kept only when it is a
+# plain token of the contract's length (letters, digits and ``._:;/+=@-``), else a fresh id stands in for it.
+MAX_REQUEST_ID = 256
+_REQUEST_ID = re.compile(rf"[A-Za-z0-9._:;/+=@-]{{1,{MAX_REQUEST_ID}}}")
+
+
+def usable_id(value: object) -> str | None:
+    """``value`` when it is a request or trace id fit to echo and log, else None."""
+    return value if isinstance(value, str) and _REQUEST_ID.fullmatch(value) else None
+
+
 def request_ids(request: Request) -> tuple[str, str]:
-    """The request id (client header, API Gateway context, or new) and the trace id."""
+    """The request id (client header, API Gateway context, or new) and the trace id.
+
+    A client's id that is too long or holds other characters than a plain token's is replaced by a
+    new one, never echoed.
+    """
     cached = getattr(request.state, "ids", None)
     if cached:
         return cached  # type: ignore[no-any-return]
     event = request.scope.get("aws.event") or {}
-    request_id = (request.headers.get("x-request-id")
-                  or (event.get("requestContext") or {}).get("requestId")
+    request_id = (usable_id(request.headers.get("x-request-id"))
+                  or usable_id((event.get("requestContext") or {}).get("requestId"))
                   or uuid.uuid4().hex)
-    trace_id = request.headers.get("x-amzn-trace-id") or request_id
+    trace_id = usable_id(request.headers.get("x-amzn-trace-id")) or request_id
     request.state.ids = (request_id, trace_id)
     return request_id, trace_id
 

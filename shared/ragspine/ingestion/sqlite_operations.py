@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 from ragspine.ingestion.operation_codec import dump_operation, load_operation, with_times
 from ragspine.ingestion.operations import ActiveVersion, Operation, OperationKey, check_transition, utcnow
 from ragspine.sqlite_local import ThreadLocalSqlite
 
+# A staged output is read in slices of this size (see ``get_staged``).
+_READ_SLICE = 1 << 20
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS operation (
     id TEXT PRIMARY KEY,
@@ -96,10 +99,29 @@ class SqliteOperationStore:
                          (operation_id, name, data))
 
     def get_staged(self, operation_id: str, name: str) -> bytes | None:
-        """One staged output, or None."""
-        row = self._conn().execute("SELECT data FROM staged WHERE operation_id = ? AND name = ?",
-                                   (operation_id, name)).fetchone()
-        return bytes(row[0]) if row else None
+        """One staged output, or None.
+
+        A large document's staged chunks are tens of megabytes. SQLite copies a column out when
+        Python asks for it, with the interpreter lock held, so one read of the whole value kept the
+        ask routes' threads waiting for all of it (hundreds of milliseconds); read in slices, the
+        lock is free between them.
+        """
+        conn = self._conn()
+        row = conn.execute("SELECT rowid, length(data) FROM staged WHERE operation_id = ? AND name = ?",
+                           (operation_id, name)).fetchone()
+        if row is None:
+            return None
+        rowid, size = row
+        pieces: list[bytes] = []
+        try:
+            with conn.blobopen("staged", "data", rowid, readonly=True) as blob:
+                for _ in range(0, size, _READ_SLICE):
+                    pieces.append(blob.read(_READ_SLICE))
+        except sqlite3.Error:  # replaced or removed while it was read: read what is there now, whole
+            whole = conn.execute("SELECT data FROM staged WHERE operation_id = ? AND name = ?",
+                                 (operation_id, name)).fetchone()
+            return bytes(whole[0]) if whole else None
+        return b"".join(pieces)
 
     def clear(self, operation_id: str) -> None:
         """Drop an operation's staged outputs."""

@@ -60,11 +60,30 @@ def field_counts(chunk: Chunk) -> tuple[Counter[str], int]:
     return counts, length
 
 
+# Pairs converted per batch. One C-level pass over a large document's terms (a 2,000-page PDF has
+# millions of pairs) holds the interpreter lock for its whole length, and the ask routes' threads
+# wait for it; between batches the interpreter may hand the lock over (every few milliseconds).
+TERM_BATCH_PAIRS = 16_384
+
+
 def term_blobs(counts: Sequence[Counter[str]], term_ids: dict[str, int]) -> list[bytes]:
     """Each chunk's ``(term id, count)`` pairs as little-endian uint32 bytes."""
+    blobs: list[bytes] = []
+    start = 0
+    while start < len(counts):
+        end, pairs = start, 0
+        while end < len(counts) and (end == start or pairs + len(counts[end]) <= TERM_BATCH_PAIRS):
+            pairs += len(counts[end])
+            end += 1
+        blobs.extend(_batch_blobs(counts[start:end], term_ids))
+        start = end
+    return blobs
+
+
+def _batch_blobs(counts: Sequence[Counter[str]], term_ids: dict[str, int]) -> list[bytes]:
     import numpy as np
 
-    # One numpy conversion for the whole batch: per-chunk arrays cost more than the tokenizer.
+    # One numpy conversion for the batch: per-chunk arrays cost more than the tokenizer.
     ids = list(map(term_ids.__getitem__, chain.from_iterable(counts)))
     freqs = list(chain.from_iterable(c.values() for c in counts))
     pairs = np.empty((len(ids), 2), dtype="<u4")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sqlite3
 import time
 from typing import Any
@@ -173,3 +174,23 @@ def test_headers_longer_than_the_contract_allows_are_refused(gateway: Gateway, h
     assert gateway.call("POST", "/spaces", body, headers=gateway.headers(**{header: "k" * 257})).status_code == 400
     assert _fields(gateway) == [header.lower()]
     assert gateway.call("POST", "/spaces", body, headers=gateway.headers(**{header: "k" * 256})).status_code == 201
+
+
+@pytest.mark.parametrize("request_id", ["r" * 10_000, "r" * 257, "req id", "<script>", 'a"b', "req\tid"])
+def test_a_request_id_that_is_not_a_plain_token_is_replaced_never_echoed(gateway: Gateway, request_id: str) -> None:
+    # Found by the outside probe: a refused 10,000-character X-Request-Id came back whole in meta.requestId.
+    body = {"code": "h", "name": "n", "profileCode": "enterprise-long-document", "defaultSecurityDomainCode": "internal"}
+    headers = gateway.headers(**{"X-Request-Id": request_id, "X-Amzn-Trace-Id": request_id})
+    for response in (gateway.call("POST", "/spaces", body, headers=headers),
+                     gateway.call("GET", "/spaces/ks-none", headers=headers)):
+        meta = response.json()["meta"]
+        assert re.fullmatch(r"[0-9a-f]{32}", meta["requestId"]), meta["requestId"][:80]
+        assert response.headers["x-request-id"] == meta["requestId"]
+        assert meta["traceId"] == meta["requestId"]
+
+
+def test_a_plain_request_and_trace_id_are_echoed(gateway: Gateway) -> None:
+    trace = "Root=1-5759e988-bd862e3fe1be46a994272793;Parent=53995c3f42cd8ad8;Sampled=1"
+    headers = gateway.headers(**{"X-Request-Id": "r" * 256, "X-Amzn-Trace-Id": trace})
+    meta = gateway.call("GET", "/spaces/ks-none", headers=headers).json()["meta"]
+    assert meta["requestId"] == "r" * 256 and meta["traceId"] == trace

@@ -173,10 +173,12 @@ def _facts_sample(shape: dict[str, Any]) -> tuple[FactRead, ...]:
 
 def _version_text(text: bytes, passages: bytes) -> VersionText:
     """The version's record from its two encoded parts, every passage field checked."""
+    from ragspine.ingestion.json_in_steps import loads_in_steps
     from ragspine.retrieval.version_text import FORMAT, Passage, VersionText
 
     try:
-        index = json.loads(passages.decode("utf-8", "surrogatepass"))
+        # Member by member: a large document's passage index decoded in one call held the interpreter lock.
+        index = loads_in_steps(passages.decode("utf-8", "surrogatepass"))
         content = text.decode("utf-8", "surrogatepass")
     except (UnicodeDecodeError, ValueError, RecursionError):
         raise _invalid("its version text is not UTF-8 JSON") from None

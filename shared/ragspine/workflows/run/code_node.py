@@ -29,6 +29,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from ragspine.workflows.errors import WorkflowCodeIsolationError, WorkflowNodeFailedError
@@ -100,10 +101,10 @@ def _limiter(limits: CodeLimits, group: RunCgroup | None) -> Callable[[], None] 
     return apply
 
 
-def _start(limits: CodeLimits, workdir: str, group: RunCgroup | None) -> subprocess.Popen[bytes]:
+def _start(limits: CodeLimits, workdir: str, group: RunCgroup | None, runner: Path) -> subprocess.Popen[bytes]:
     if limits.isolation == "process":
         return subprocess.Popen(  # noqa: S603 - fixed argv, no shell
-            [limits.python, "-I", "-S", "-X", "utf8", str(RUNNER)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            [limits.python, "-I", "-S", "-X", "utf8", str(runner)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL, cwd=workdir, env={}, start_new_session=True,
             preexec_fn=_limiter(limits, group))  # noqa: PLW1509 - rlimits must be set in the child
     if not sys.platform.startswith("linux"):
@@ -170,10 +171,46 @@ def _run_group(limits: CodeLimits) -> RunCgroup | None:
                                        memory_bytes=limits.memory_mb * 1024 * 1024, cpus=limits.cpus))
 
 
-def _exit_signal(returncode: int, limits: CodeLimits) -> int | None:
+def exit_signal(returncode: int, limits: CodeLimits) -> int | None:
+    """The signal that ended a child (jailed: as the jail's PID 1 reports it), or None."""
     if returncode < 0:
         return -returncode
     return returncode - 128 if limits.isolation == "namespaces" and returncode > 128 else None
+
+
+@dataclass(frozen=True, slots=True)
+class ChildExit:
+    """How a limited child ended: its reply (up to the output limit), why the parent stopped it, its exit status,
+    and whether its control group ran out of memory."""
+
+    out: bytes
+    stopped: str | None
+    returncode: int
+    out_of_memory: bool
+
+
+def run_limited(runner: Path, request: bytes, limits: CodeLimits) -> ChildExit:
+    """Run the child entry ``runner`` with ``request`` on its stdin, under ``limits``: rlimits, the run's control
+    group where the host gives one, the wall clock, the reply's size limit, and every process it left killed.
+
+    Only the code runner can run jailed (``isolation="namespaces"``): the jail holds no installed package.
+
+    Raises:
+        ValueError: another runner was asked to run jailed.
+        OSError: the child could not be started.
+    """
+    if limits.isolation == "namespaces" and runner != RUNNER:
+        raise ValueError("only the code runner runs in the jail")
+    group = _run_group(limits)
+    try:
+        with tempfile.TemporaryDirectory(prefix="ragspine-code-") as workdir:
+            proc = _start(limits, workdir, group, runner)
+            out, stopped = _collect(proc, request, limits)
+    finally:
+        out_of_memory = group is not None and group.out_of_memory()
+        if group is not None:
+            group.end()  # every process of the run, however it detached itself
+    return ChildExit(out, stopped, proc.returncode, out_of_memory)
 
 
 def execute_python(code: str, inputs: Mapping[str, Any], limits: CodeLimits) -> dict[str, Any]:
@@ -186,29 +223,22 @@ def execute_python(code: str, inputs: Mapping[str, Any], limits: CodeLimits) -> 
     if limits.remote is not None:
         return limits.remote.run(code, inputs, limits)
     request = json.dumps({"code": code, "inputs": dict(inputs)}, ensure_ascii=False, default=str).encode("utf-8")
-    group = _run_group(limits)
-    try:
-        with tempfile.TemporaryDirectory(prefix="ragspine-code-") as workdir:
-            proc = _start(limits, workdir, group)
-            out, stopped = _collect(proc, request, limits)
-    finally:
-        out_of_memory = group is not None and group.out_of_memory()
-        if group is not None:
-            group.end()  # every process of the run, however it detached itself
-    if stopped is not None:
-        raise WorkflowNodeFailedError(stopped)
-    if out_of_memory:
+    ended = run_limited(RUNNER, request, limits)
+    out = ended.out
+    if ended.stopped is not None:
+        raise WorkflowNodeFailedError(ended.stopped)
+    if ended.out_of_memory:
         raise WorkflowNodeFailedError(f"code exceeded the {limits.memory_mb} MiB memory limit of the run "
                                       "(all its processes together)")
-    if limits.isolation == "namespaces" and proc.returncode == _ISOLATION_FAILED:
+    if limits.isolation == "namespaces" and ended.returncode == _ISOLATION_FAILED:
         reason = _reply(out).get("isolation_error", "the jail could not be built")
         raise WorkflowCodeIsolationError(
             f"the code node's isolation is unavailable on this host ({reason}); the code was not run. It needs "
             "Linux and permission to create mount, network and PID namespaces (and, when not root, user ones)")
-    if _exit_signal(proc.returncode, limits) == getattr(signal, "SIGXCPU", None):
+    if exit_signal(ended.returncode, limits) == getattr(signal, "SIGXCPU", None):
         raise WorkflowNodeFailedError(f"code exceeded the {limits.timeout_seconds:g} s CPU time limit")
-    if proc.returncode != 0 or not out:
-        raise WorkflowNodeFailedError(f"code was stopped (exit status {proc.returncode}): memory or other limit")
+    if ended.returncode != 0 or not out:
+        raise WorkflowNodeFailedError(f"code was stopped (exit status {ended.returncode}): memory or other limit")
     reply = _reply(out)
     if not reply.get("ok"):
         raise WorkflowNodeFailedError(f"code failed: {reply.get('error')}")

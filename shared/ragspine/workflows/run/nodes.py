@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ragspine.workflows.dsl import SYSTEM, render_references
-from ragspine.workflows.errors import WorkflowInputError, WorkflowNodeFailedError
+from ragspine.workflows.errors import WorkflowInputError
 from ragspine.workflows.run.conditions import choose_branch, normalized_cases
 from ragspine.workflows.shapes import as_list, get_in, maps
 
@@ -119,20 +119,17 @@ def run_start(call: NodeCall) -> Outcome:
 
 
 def render_jinja(template: str, variables: Mapping[str, Any]) -> str:
-    """Render a Jinja2 template in the budgeted sandbox (steps, time, value and output sizes).
+    """Render a Jinja2 template in a limited child process, the step budget first (``template_child``).
 
     Raises:
-        WorkflowNodeFailedError: syntax error, sandbox violation, a budget spent, or any error the template raised.
+        WorkflowNodeFailedError: syntax error, sandbox violation, a budget or limit spent, or any error the template
+            raised; the message starts with ``template error``.
     """
-    from ragspine.workflows.run.template_budget import render_bounded
+    from ragspine.workflows.run.template_child import TemplateLimits, render_in_child
 
-    try:
-        return render_bounded(template, dict(variables), max_steps=TEMPLATE_MAX_STEPS, max_output=MAX_TEMPLATE_OUTPUT,
-                              timeout_seconds=TEMPLATE_TIMEOUT_SECONDS)
-    except RecursionError as exc:
-        raise WorkflowNodeFailedError("template error: recursion too deep") from exc
-    except Exception as exc:  # noqa: BLE001 - whatever a template raises is the node's failure, never the server's
-        raise WorkflowNodeFailedError(f"template error: {type(exc).__name__}: {exc}"[:500]) from exc
+    return render_in_child(template, variables, TemplateLimits(max_steps=TEMPLATE_MAX_STEPS,
+                                                               max_output=MAX_TEMPLATE_OUTPUT,
+                                                               timeout_seconds=TEMPLATE_TIMEOUT_SECONDS))
 
 
 def run_template(call: NodeCall) -> Outcome:
