@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ragspine.ingestion.json_in_steps import loads_in_steps
+from tests.support.lock_pauses import longest_pause
 
 _values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
@@ -54,33 +55,9 @@ def test_malformed_objects_raise_json_loads_error(text: str) -> None:
 def test_other_threads_run_while_a_large_object_member_is_decoded() -> None:
     """A 2,000-page document's version text indexes its passages in one object of 100,000s of members:
     decoded in one call, it held the interpreter lock for all of them (about 130 ms seen during an ingest)."""
-    import gc
-    import threading
-    import time
 
     passages = {f"c-{i:07d}": [i, i + 40, 1, 2, ["Heading", "Sub"], True] for i in range(300_000)}
     text = json.dumps({"format": 1, "versionId": "v", "docId": "d", "passages": passages})
-    ticks: list[float] = []
-    done = threading.Event()
-
-    def tick() -> None:
-        while not done.is_set():
-            ticks.append(time.perf_counter())
-            time.sleep(0.0005)
-
-    ticker = threading.Thread(target=tick)
-    ticker.start()
-    time.sleep(0.02)
-    gc.disable()  # a full collection over this heap is a pause of its own; this measures the decoder's calls
-    try:
-        began = time.perf_counter()
-        decoded = loads_in_steps(text)
-        ended = time.perf_counter()
-    finally:
-        gc.enable()
-        done.set()
-        ticker.join()
-    assert decoded["passages"] == passages
-    during = [began, *(t for t in ticks if began <= t <= ended), ended]
-    longest = max(b - a for a, b in zip(during, during[1:], strict=False))
-    assert longest < (ended - began) / 4, f"a pause of {longest * 1e3:.0f} ms in a {(ended - began) * 1e3:.0f} ms decode"
+    paused = longest_pause(lambda: loads_in_steps(text))
+    assert paused.value["passages"] == passages
+    assert paused.longest_s < paused.call_s / 4, paused.message("decode")

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import os
-import threading
-import time
 from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ragspine.ingestion.sqlite_operations import SqliteOperationStore
+from tests.support.lock_pauses import longest_pause
 
 
 @settings(max_examples=25, deadline=None)
@@ -35,23 +34,6 @@ def test_other_threads_run_while_a_large_staged_output_is_read(tmp_path: Path) -
     value = os.urandom(1 << 20) * 96
     store.put("op-1", "chunks", value)
     store.get_staged("op-1", "missing")  # the connection opened outside the measured read
-    ticks: list[float] = []
-    done = threading.Event()
-
-    def tick() -> None:
-        while not done.is_set():
-            ticks.append(time.perf_counter())
-            time.sleep(0.0005)
-
-    ticker = threading.Thread(target=tick)
-    ticker.start()
-    time.sleep(0.02)
-    began = time.perf_counter()
-    read = store.get_staged("op-1", "chunks")
-    ended = time.perf_counter()
-    done.set()
-    ticker.join()
-    assert read == value
-    during = [began, *(t for t in ticks if began <= t <= ended), ended]
-    longest = max(b - a for a, b in zip(during, during[1:], strict=False))
-    assert longest < (ended - began) / 4, f"a pause of {longest * 1e3:.0f} ms in a {(ended - began) * 1e3:.0f} ms read"
+    paused = longest_pause(lambda: store.get_staged("op-1", "chunks"))
+    assert paused.value == value
+    assert paused.longest_s < paused.call_s / 4, paused.message("read")

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import struct
-import threading
-import time
 from collections import Counter
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ragspine.retrieval.embedded_rows import TERM_BATCH_PAIRS, term_blobs
+from tests.support.lock_pauses import longest_pause
 
 
 def _decoded(blob: bytes) -> dict[int, int]:
@@ -42,22 +41,5 @@ def test_other_threads_run_while_a_large_documents_blobs_are_made() -> None:
     counts = [Counter({f"w{(c * 37 + i) % 50_000}": 1 + i % 3 for i in range(400)}) for c in range(3_000)]
     term_ids = {f"w{i}": i for i in range(50_000)}
     term_blobs(counts[:1], term_ids)  # numpy imported, as it is in the service, outside the measured call
-    ticks: list[float] = []
-    done = threading.Event()
-
-    def tick() -> None:
-        while not done.is_set():
-            ticks.append(time.perf_counter())
-            time.sleep(0.0005)
-
-    ticker = threading.Thread(target=tick)
-    ticker.start()
-    time.sleep(0.02)
-    began = time.perf_counter()
-    term_blobs(counts, term_ids)
-    ended = time.perf_counter()
-    done.set()
-    ticker.join()
-    during = [began, *(t for t in ticks if began <= t <= ended), ended]
-    longest = max(b - a for a, b in zip(during, during[1:], strict=False))
-    assert longest < (ended - began) / 4, f"a pause of {longest * 1e3:.0f} ms in a {(ended - began) * 1e3:.0f} ms call"
+    paused = longest_pause(lambda: term_blobs(counts, term_ids))
+    assert paused.longest_s < paused.call_s / 4, paused.message("call")
