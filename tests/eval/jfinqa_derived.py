@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from ragspine.domain.files import GLOSSARY
+from ragspine.domain.glossary_file import read_glossary
 from ragspine.facts.glossary import Glossary, SlotKind
 from ragspine.facts.model import Fact
 from ragspine.qa.answer import answer_question
@@ -195,7 +196,7 @@ def _number(text: str) -> Decimal | None:
 def run_facts(items: list[dict[str, Any]], root: Path) -> list[Scored]:
     """Each item over its own table's facts, the company read as the home entity."""
     folder = finance_folder(root)
-    glossary = Glossary.from_file(folder / GLOSSARY)
+    glossary = read_glossary(folder / GLOSSARY)
     home = "全社"  # an alias of the starter's home entity
     assert glossary.normalize(SlotKind.ENTITY, home) == glossary.home_entity
     scored = []

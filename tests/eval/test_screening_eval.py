@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from ragspine.facts.glossary import default_glossary
+from ragspine.bootstrap import default_glossary
 from ragspine.qa.screening import RefusalReason, ScreeningPolicy
 from tests.eval.questions import load_questions
 from tests.eval.screening_eval import (

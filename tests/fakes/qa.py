@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from ragspine.facts.glossary import default_glossary
+from ragspine.bootstrap import default_glossary
 from ragspine.facts.ports import FactStore
 from ragspine.llm.extractive import ExtractiveProvider
 from ragspine.llm.ports import LLMProvider

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from ragspine.aws.dynamo_facts import DynamoFactStore
+from ragspine.bootstrap import default_glossary
 from ragspine.errors import MissingLineageError
-from ragspine.facts.glossary import default_glossary
 from ragspine.facts.model import Fact, FactKey
 from ragspine.facts.ports import FactStore
 from ragspine.facts.query_metric import execute_query_metric

@@ -150,12 +150,6 @@ TIERS: tuple[frozenset[str], ...] = tuple(frozenset(tier.split()) for tier in (
 # Edges against the order that are known, each with why it is still there. The test fails on
 # any other back-edge, and on an exception that no longer exists (remove it from here).
 EXCEPTIONS: dict[tuple[str, str], str] = {
-    ("ragspine.facts.glossary", "ragspine.domain.files"):
-        "Glossary.from_file validates with the domain folder's schemas and default_glossary reads the "
-        "configured folder; both leave facts when the composition root passes the domain in",
-    ("ragspine.domain.files", "ragspine.aws.domain_store"):
-        "domain_dir() reads the published domain itself (through get_settings()); it leaves when the "
-        "composition root resolves the folder and passes it in",
     ("ragspine.retrieval.chunking", "ragspine.ingestion.model"):
         "chunking cuts parsed blocks into passages; it moves into ingestion/ with passage text and table rows",
 }

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from ragspine.facts.glossary import Glossary, default_glossary
+from ragspine.bootstrap import default_glossary
+from ragspine.facts.glossary import Glossary
 from ragspine.facts.query_metric import QUERY_METRIC_TOOL, QueryStatus, execute_query_metric
 from tests.fakes.facts import InMemoryFactStore
 from tests.unit.test_fact_model import make_fact

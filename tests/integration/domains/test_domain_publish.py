@@ -15,9 +15,9 @@ import pytest
 from typer.testing import CliRunner
 
 from ragspine.aws.domain_store import forget_published_domain
-from ragspine.bootstrap import current_services
+from ragspine.bootstrap import current_services, domain_dir
 from ragspine.cli import app
-from ragspine.domain.files import default_domain_dir, domain_dir, shipped_domains_dir
+from ragspine.domain.files import default_domain_dir, shipped_domains_dir
 from ragspine.errors import ConfigurationError
 from ragspine.facts.glossary import SlotKind
 from ragspine.settings import Settings, get_settings

@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 from ragspine.bootstrap import get_services
 from ragspine.cli import app
+from ragspine.domain import glossary_file
 from ragspine.domain.files import shipped_domains_dir
 from ragspine.facts.model import FactKey
 from ragspine.samples.build_acme import SAMPLES_DIR
@@ -59,11 +60,10 @@ def domain(settings: Settings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
 
 
 def _reload() -> None:
-    from ragspine.facts import glossary
 
     get_settings.cache_clear()
     close_services()
-    glossary._glossary_of.cache_clear()
+    glossary_file.glossary_of.cache_clear()
 
 
 def _ingest(tmp_path: Path, name: str, text: str) -> None:

@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 from ragspine.bootstrap import get_services
 from ragspine.cli import app
+from ragspine.domain import glossary_file
 from ragspine.domain.files import shipped_domains_dir
 from ragspine.facts.model import FactKey
 from ragspine.ingestion.facts_extract import EXTRACTOR_VERSION
@@ -48,11 +49,10 @@ def domain(backend: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Ite
 
 def _reload() -> None:
     """As a new process would: settings, services and the domain's glossary read again."""
-    from ragspine.facts import glossary
 
     get_settings.cache_clear()
     close_services()
-    glossary._glossary_of.cache_clear()
+    glossary_file.glossary_of.cache_clear()
 
 
 def _ingest(tmp_path: Path) -> None:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from ragspine.facts.glossary import default_glossary
+from ragspine.bootstrap import default_glossary
 from ragspine.facts.model import Fact
 from ragspine.ingestion.errors import IngestionError
 from ragspine.ingestion.facts_extract import EXTRACTOR_VERSION, ExtractionResult, extract_facts, primary_facts

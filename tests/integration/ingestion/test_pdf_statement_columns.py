@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from ragspine.domain.files import GLOSSARY
+from ragspine.domain.glossary_file import read_glossary
 from ragspine.domain.starter import init_domain
 from ragspine.facts.glossary import Glossary
 from ragspine.ingestion.facts_extract import extract_facts
@@ -76,7 +77,7 @@ def _glossary(tmp_path: Path) -> Glossary:
         (folder / "domain.yaml").read_text(encoding="utf-8") + "include: [finance]\n", encoding="utf-8")
     glossary = folder / GLOSSARY
     glossary.write_text(glossary.read_text(encoding="utf-8").replace("EUR", "USD"), encoding="utf-8")
-    return Glossary.from_file(glossary)
+    return read_glossary(glossary)
 
 
 @pytest.mark.parametrize("font_scale", [1.0, 0.021], ids=["font at its size", "font scaled by the text matrix"])

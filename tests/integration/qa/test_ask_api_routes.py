@@ -10,8 +10,7 @@ from fastapi.testclient import TestClient
 
 from ragspine.api.app import create_local_app
 from ragspine.api.deps import services as services_dep
-from ragspine.bootstrap import Services, build_services
-from ragspine.domain.files import domain_dir
+from ragspine.bootstrap import Services, build_services, domain_dir
 from ragspine.qa.faq import FaqIndex
 from ragspine.settings import Settings
 from tests.fakes.llm_providers import AdversarialProvider

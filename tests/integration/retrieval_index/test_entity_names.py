@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from ragspine.facts.glossary import default_glossary
+from ragspine.bootstrap import default_glossary
 from ragspine.ingestion.parsers import parse_document
 from ragspine.llm.embedding_models import MULTILINGUAL_E5_SMALL_Q4, model_available
 from ragspine.retrieval.chunking import chunk_document

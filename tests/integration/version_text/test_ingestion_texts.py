@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from ragspine.facts.glossary import default_glossary
+from ragspine.bootstrap import default_glossary
 from ragspine.ingestion.operations import Operation, OperationKey, OperationStatus
 from ragspine.ingestion.runner import InProcessRunner
 from ragspine.ingestion.sqlite_operations import SqliteOperationStore, SqliteStagingArea

@@ -6,9 +6,9 @@ from datetime import date
 from pathlib import Path
 
 from ragspine.domain.files import GLOSSARY, INTENT
+from ragspine.domain.glossary_file import read_glossary
 from ragspine.domain.profile import screening_mapping
 from ragspine.domain.starter import init_domain
-from ragspine.facts.glossary import Glossary
 from ragspine.facts.model import Fact
 from ragspine.llm.extractive import ExtractiveProvider
 from ragspine.qa.answer import QAComponents
@@ -55,7 +55,7 @@ def finance_domain(folder: Path) -> Path:
 
 def statement_qa(folder: Path, facts: list[Fact], today: date = date(2025, 9, 15)) -> QAComponents:
     """The engine wired on the finance domain folder and an in-memory fact store holding ``facts``."""
-    glossary = Glossary.from_file(folder / GLOSSARY)
+    glossary = read_glossary(folder / GLOSSARY)
     return QAComponents(
         facts=InMemoryFactStore(facts), glossary=glossary,
         screening=ScreeningPolicy.from_mapping(screening_mapping(folder), glossary=glossary),

@@ -7,6 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ragspine.domain.files import GLOSSARY
+from ragspine.domain.glossary_file import read_glossary
 from ragspine.facts.glossary import Glossary
 from ragspine.facts.open_vocabulary import open_entity_code, with_open_terms
 from ragspine.qa.company_spelling import compact, with_company_names
@@ -18,7 +19,7 @@ def glossary(tmp_path_factory: pytest.TempPathFactory) -> Glossary:
     folder = finance_domain(tmp_path_factory.mktemp("domain") / "domain")
     companies = ["The Boeing Company", "KRAFTHEINZ", "COCACOLA", "American Water Works Company, Inc.", "3M"]
     codes = [("REVENUE", str(open_entity_code(name))) for name in companies]
-    return with_open_terms(Glossary.from_file(folder / GLOSSARY), codes)
+    return with_open_terms(read_glossary(folder / GLOSSARY), codes)
 
 
 @pytest.mark.parametrize("written, read", [

@@ -8,9 +8,10 @@ import pytest
 
 from ragspine.authoring.check import check_domain
 from ragspine.domain.files import GLOSSARY, read_file
+from ragspine.domain.glossary_file import read_glossary
 from ragspine.domain.packs import pack_path, shipped_packs
 from ragspine.domain.starter import init_domain
-from ragspine.facts.glossary import Glossary, SlotKind
+from ragspine.facts.glossary import SlotKind
 
 RATIOS = ("GROSS_MARGIN", "OPERATING_MARGIN", "NET_MARGIN", "ROE", "ROA", "ASSET_TURNOVER", "FINANCIAL_LEVERAGE",
           "ROE_DUPONT", "CURRENT_RATIO", "QUICK_RATIO", "DEBT_TO_EQUITY", "EQUITY_RATIO", "INVENTORY_TURNOVER",
@@ -42,7 +43,7 @@ def test_a_fresh_folder_including_the_pack_passes_the_check(folder: Path) -> Non
 
 
 def test_the_pack_brings_every_standard_ratio_with_a_formula_in_three_languages(folder: Path) -> None:
-    glossary = Glossary.from_file(folder / GLOSSARY)
+    glossary = read_glossary(folder / GLOSSARY)
     for code in RATIOS:
         assert code in glossary.formulas, code
         assert set(glossary.term(SlotKind.METRIC, code).names) == {"en", "zh", "ja"}, code
@@ -55,11 +56,11 @@ def test_the_pack_brings_every_standard_ratio_with_a_formula_in_three_languages(
     ("売上原価", "COST_OF_SALES"), ("资产负债率", "DEBT_RATIO"), ("DSO", "DSO"), ("配当性向", "PAYOUT_RATIO"),
 ])
 def test_analysts_words_name_the_pack_items(folder: Path, words: str, code: str) -> None:
-    assert Glossary.from_file(folder / GLOSSARY).normalize(SlotKind.METRIC, words) == code
+    assert read_glossary(folder / GLOSSARY).normalize(SlotKind.METRIC, words) == code
 
 
 def test_the_domains_own_entry_wins_and_pack_amounts_take_the_domains_money_unit(folder: Path) -> None:
-    glossary = Glossary.from_file(folder / GLOSSARY)
+    glossary = read_glossary(folder / GLOSSARY)
     assert glossary.term(SlotKind.METRIC, "REVENUE").names["zh"] == "营业收入"
     assert glossary.normalize(SlotKind.METRIC, "turnover") == "REVENUE"  # the template's alias, kept
     assert glossary.term(SlotKind.METRIC, "OPERATING_MARGIN").unit == "PCT"

@@ -6,8 +6,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from ragspine.bootstrap import default_glossary
 from ragspine.facts.calendar import FiscalCalendar
-from ragspine.facts.glossary import Period, default_glossary
+from ragspine.facts.glossary import Period
 from ragspine.qa.period_words import half_year, rewrite_period_words
 from ragspine.qa.slots import parse_slots
 

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ragspine.facts.glossary import default_glossary
+from ragspine.bootstrap import default_glossary
 from ragspine.facts.model import Fact
 from ragspine.qa.answer import answer_question
 from ragspine.qa.arithmetic_cues import read_arithmetic

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from ragspine.facts.glossary import Glossary, default_glossary
+from ragspine.bootstrap import default_glossary
+from ragspine.facts.glossary import Glossary
 from ragspine.facts.model import Fact
 from ragspine.ingestion.facts_extract import ExtractionResult, extract_facts, primary_facts
 from ragspine.ingestion.model import Block, BlockKind, ParsedDocument

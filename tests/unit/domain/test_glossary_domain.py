@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from ragspine.bootstrap import default_glossary
 from ragspine.domain.files import shipped_domains_dir
+from ragspine.domain.glossary_file import read_glossary
 from ragspine.facts.calendar import FiscalCalendar
-from ragspine.facts.glossary import Glossary, SlotKind, default_glossary
+from ragspine.facts.glossary import Glossary, SlotKind
 
 
 def _vela() -> Glossary:
-    return Glossary.from_file(shipped_domains_dir() / "vela" / "glossary.yaml")
+    return read_glossary(shipped_domains_dir() / "vela" / "glossary.yaml")
 
 
 def test_the_hierarchy_has_three_levels() -> None:

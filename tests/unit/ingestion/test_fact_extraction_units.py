@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from ragspine.facts.glossary import Period, default_glossary
+from ragspine.bootstrap import default_glossary
+from ragspine.facts.glossary import Period
 from ragspine.facts.model import Fact
 from ragspine.ingestion.facts_extract import ExtractionResult, extract_facts, primary_facts
 from ragspine.ingestion.model import Block, BlockKind, ParsedDocument

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from ragspine.bootstrap import default_glossary
 from ragspine.errors import ProviderUnavailableError
-from ragspine.facts.glossary import default_glossary
 from ragspine.ingestion.errors import CorruptDocumentError
 from ragspine.ingestion.operations import Operation, OperationKey, OperationStatus
 from ragspine.ingestion.retry import RetryPolicy

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ragspine.facts.glossary import default_glossary
+from ragspine.bootstrap import default_glossary
 from ragspine.ingestion.errors import DocumentTooLargeError, SourceNotFoundError
 from ragspine.ingestion.operations import Operation, OperationKey
 from ragspine.ingestion.sources import read_path, scheme_of

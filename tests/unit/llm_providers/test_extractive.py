@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from ragspine.facts.glossary import default_glossary
+from ragspine.bootstrap import default_glossary
 from ragspine.llm.extractive import (
     NO_EVIDENCE,
     CitedSnippet,

@@ -6,7 +6,8 @@ from datetime import date
 
 import pytest
 
-from ragspine.facts.glossary import SlotKind, default_glossary
+from ragspine.bootstrap import default_glossary
+from ragspine.facts.glossary import SlotKind
 from ragspine.qa.answer import answer_question
 from ragspine.qa.clarify import AskBack, Proceed, clarify_scope
 from ragspine.qa.intent import RuleIntentParser

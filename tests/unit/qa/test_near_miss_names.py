@@ -12,7 +12,8 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from rapidfuzz.distance import Levenshtein
 
-from ragspine.facts.glossary import Glossary, SlotKind, default_glossary
+from ragspine.bootstrap import default_glossary
+from ragspine.facts.glossary import Glossary, SlotKind
 from ragspine.qa.answer import answer_question
 from ragspine.qa.intent import RuleIntentParser
 from ragspine.qa.result import AnswerStatus, Route

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from ragspine.domain.files import domain_dir
-from ragspine.facts.glossary import Glossary, default_glossary
+from ragspine.bootstrap import default_glossary, domain_dir
+from ragspine.domain.glossary_file import read_glossary
 from ragspine.qa.answer import answer_question
 from ragspine.qa.language import Lang
 from ragspine.qa.parse_cache import ParseCache, ParsedQuestion
@@ -114,7 +114,7 @@ class TestInvalidation:
     def test_a_new_configuration_starts_with_an_empty_cache(self) -> None:
         qa = make_qa(_store())
         answer_question(QUESTION, qa=qa)
-        reloaded = Glossary.from_file(domain_dir() / "glossary.yaml")  # e.g. after an edit: a new object
+        reloaded = read_glossary(domain_dir() / "glossary.yaml")  # e.g. after an edit: a new object
         changed = dataclasses.replace(qa, glossary=reloaded)
         assert len(qa.parse_cache) == 1 and len(changed.parse_cache) == 0 and changed.parse_cache is not qa.parse_cache
         answer_question(QUESTION, qa=changed)

@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from ragspine.bootstrap import default_glossary
 from ragspine.config_loader import config_path, load_yaml
 from ragspine.errors import ConfigurationError
-from ragspine.facts.glossary import default_glossary
 from ragspine.qa.answer import answer_question
 from ragspine.qa.persona import PersonaScreen
 from ragspine.qa.result import AnswerStatus, Route

@@ -8,7 +8,7 @@ from decimal import Decimal
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from ragspine.facts.glossary import default_glossary
+from ragspine.bootstrap import default_glossary
 from ragspine.numbers import sourced_values
 from ragspine.qa.answer import answer_question
 from ragspine.qa.attribution import entity_namer

@@ -13,7 +13,8 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ragspine.facts.glossary import Glossary, Mention, SlotKind, default_glossary
+from ragspine.bootstrap import default_glossary
+from ragspine.facts.glossary import Glossary, Mention, SlotKind
 from ragspine.facts.matching import slot_regex
 from ragspine.numbers import reader
 from ragspine.qa import dated_periods

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from ragspine.bootstrap import default_glossary
 from ragspine.errors import ProviderUnavailableError
-from ragspine.facts.glossary import default_glossary
 from ragspine.qa.ports import Evidence
 from ragspine.qa.scope import covered_by_knowledge, subject_words
 from ragspine.qa.screening import Refusal, RefusalReason

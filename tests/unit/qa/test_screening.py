@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from ragspine.bootstrap import default_glossary
 from ragspine.config_loader import config_path, load_yaml
-from ragspine.facts.glossary import default_glossary
 from ragspine.qa.answer import answer_question
 from ragspine.qa.result import AnswerStatus, Route
 from ragspine.qa.screening import _FOLD, RefusalReason, ScreeningPolicy, screening_text

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from ragspine.facts.glossary import Glossary, default_glossary
+from ragspine.bootstrap import default_glossary
+from ragspine.facts.glossary import Glossary
 from ragspine.facts.open_vocabulary import open_metric_code, with_open_terms
 from ragspine.qa.slots import parse_slots
 

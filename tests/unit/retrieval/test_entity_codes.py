@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ragspine.facts.glossary import SlotKind, default_glossary
+from ragspine.bootstrap import default_glossary
+from ragspine.facts.glossary import SlotKind
 from ragspine.retrieval.entity_codes import entity_code_words, entity_codes, glossary_entity_codes
 from ragspine.retrieval.expansion import ExpansionMode
 from ragspine.retrieval.model import ScoredChunk, SearchFilters

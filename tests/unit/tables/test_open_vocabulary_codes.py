@@ -7,7 +7,8 @@ import re
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ragspine.facts.glossary import SlotKind, default_glossary
+from ragspine.bootstrap import default_glossary
+from ragspine.facts.glossary import SlotKind
 from ragspine.facts.open_vocabulary import label_of, open_entity_code, open_metric_code, with_open_terms
 from ragspine.ingestion.document_company import stated_company
 from ragspine.ingestion.model import Block, BlockKind, ParsedDocument

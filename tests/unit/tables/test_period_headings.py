@@ -7,7 +7,7 @@ heading over a plan or a change keeps its columns skipped.
 
 from __future__ import annotations
 
-from ragspine.facts.glossary import default_glossary
+from ragspine.bootstrap import default_glossary
 from ragspine.ingestion.facts_extract import extract_facts
 from ragspine.ingestion.parsers.registry import parse_document
 
