@@ -11,15 +11,9 @@ if TYPE_CHECKING:
     from ragspine.ingestion.model import Block
 
 _CELL_ROW = re.compile(r"[A-Za-z]+(\d+)")  # xlsx cell name: C3 -> row 3
-_ROW_LOCATOR = re.compile(r"(?:^|,)row=")
 # A header cell may be a year (``2024``, ``FY2024`` is a label already): a table of years by metric
 # still has its header row, and a data row read alone must still say which year each number is.
 _YEAR = re.compile(r"(?:19|20)\d\d")
-
-
-def is_row_locator(locator: str) -> bool:
-    """Whether a locator names one table row (``sheet=Q,row=8``): such a passage is quoted alone."""
-    return bool(_ROW_LOCATOR.search(locator))
 
 
 def table_row_texts(block: Block) -> list[tuple[str, str]]:
@@ -49,9 +43,9 @@ def table_row_texts(block: Block) -> list[tuple[str, str]]:
         else:
             text = " | ".join(v.strip() for v in row if v.strip())
         if text:
-            out.append((prefix + text, f"{block.locator},row={_row_number(block, index)}"))
+            out.append((prefix + text, f"{block.locator},row={row_number(block, index)}"))
     if header is not None and not out:  # a header-only table still says what it lists
-        out.append((prefix + " | ".join(header), f"{block.locator},row={_row_number(block, 0)}"))
+        out.append((prefix + " | ".join(header), f"{block.locator},row={row_number(block, 0)}"))
     return out
 
 
@@ -60,7 +54,8 @@ def _is_header(rows: tuple[tuple[str, ...], ...]) -> bool:
     return len(rows) > 1 and all(c.strip() and (not is_number(c) or _YEAR.fullmatch(c.strip())) for c in first)
 
 
-def _row_number(block: Block, index: int) -> int:
+def row_number(block: Block, index: int) -> int:
+    """The sheet's row number of ``block.rows[index]`` (from its cell names, ``C3`` -> 3), else its 1-based place."""
     if index < len(block.cell_refs):
         for ref in block.cell_refs[index]:
             match = _CELL_ROW.fullmatch(ref.strip())

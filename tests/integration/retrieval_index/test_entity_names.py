@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from ragspine.bootstrap import default_glossary
+from ragspine.ingestion.chunking import chunk_document
 from ragspine.ingestion.parsers import parse_document
 from ragspine.llm.embedding_models import MULTILINGUAL_E5_SMALL_Q4, model_available
-from ragspine.retrieval.chunking import chunk_document
 from ragspine.retrieval.embedded_index import EmbeddedChunkIndex
 from ragspine.retrieval.entity_codes import glossary_entity_codes
 from ragspine.retrieval.expansion import ExpansionMode

@@ -13,9 +13,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from ragspine.ingestion.chunking import ChunkLimits, ChunkMeta, chunk_document
 from ragspine.ingestion.model import Block, BlockKind, ParsedDocument
 from ragspine.ingestion.parsers import parse_document
-from ragspine.retrieval.chunking import ChunkLimits, ChunkMeta, chunk_document
 from ragspine.retrieval.version_text import decode, encode, version_text
 from tests.support.cfn import REPO_ROOT
 

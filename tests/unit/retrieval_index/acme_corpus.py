@@ -11,8 +11,8 @@ from pathlib import Path
 
 import yaml
 
+from ragspine.ingestion.chunking import ChunkedDocument, ChunkMeta, chunk_document
 from ragspine.ingestion.model import Block, BlockKind, ParsedDocument
-from ragspine.retrieval.chunking import ChunkedDocument, ChunkMeta, chunk_document
 from ragspine.sensitivity import Sensitivity
 
 ACME = Path(__file__).resolve().parents[3] / "shared" / "ragspine" / "samples" / "acme"

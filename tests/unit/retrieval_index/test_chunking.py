@@ -6,9 +6,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from ragspine.ingestion.chunking import ChunkLimits, ChunkMeta, chunk_document
 from ragspine.ingestion.model import Block, BlockKind, ParsedDocument
-from ragspine.retrieval.chunking import ChunkLimits, ChunkMeta, chunk_document, split_spans
 from ragspine.sensitivity import Sensitivity
+from ragspine.sentence_spans import split_spans
 from tests.unit.retrieval_index.acme_corpus import acme_chunked
 
 DECK = ParsedDocument("deck-1", "FY2024 Review", "application/pptx", (
