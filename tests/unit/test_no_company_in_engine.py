@@ -2,7 +2,7 @@
 
 Every string literal (docstrings aside: they may use the demo data as an example) and every
 identifier of every module under ``shared/ragspine``, outside ``samples/`` (the demo corpus
-builders) and ``domains/`` (the shipped domain folders), is searched for the company's name.
+builders) and ``shipped_domains/`` (the shipped domain folders), is searched for the company's name.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[2] / "shared" / "ragspine"
-EXEMPT = {"samples", "domains"}
+EXEMPT = {"samples", "shipped_domains"}
 COMPANY = "acme"
 MODULES = sorted(p for p in PACKAGE.rglob("*.py") if p.relative_to(PACKAGE).parts[0] not in EXEMPT)
 
@@ -69,4 +69,4 @@ def test_the_walk_finds_literals_and_identifiers_but_not_docstrings() -> None:
 def test_the_walk_covers_the_engine_and_skips_the_domains() -> None:
     names = {p.relative_to(PACKAGE).as_posix() for p in MODULES}
     assert {"qa/prompt.py", "qa/screening.py", "bootstrap.py", "demo.py"} <= names
-    assert not any(name.startswith(("samples/", "domains/")) for name in names)
+    assert not any(name.startswith(("samples/", "shipped_domains/")) for name in names)

@@ -33,12 +33,12 @@ SCHEMAS: dict[str, type[BaseModel]] = {
 
 def shipped_domains_dir() -> Path:
     """The folder holding the example domains shipped with the package."""
-    return Path(str(resources.files("ragspine") / "domains"))
+    return Path(str(resources.files("ragspine") / "shipped_domains"))
 
 
 @lru_cache(maxsize=1)
 def default_domain_dir() -> Path:
-    """The shipped domain named by ``domains/default.yaml`` (the demo company).
+    """The shipped domain named by ``shipped_domains/default.yaml`` (the demo company).
 
     Which folder a process serves is the composition root's choice (``bootstrap.domain_dir``);
     this is the folder a reader uses when it is given none.

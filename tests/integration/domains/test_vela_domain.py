@@ -1,6 +1,6 @@
 """The second example domain, Vela Health, end to end: the same Q&A behaviours as ACME's, on its own folder.
 
-The service is pointed at ``domains/vela`` with ``RAGSPINE_DOMAIN_DIR`` and its sample documents
+The service is pointed at ``shipped_domains/vela`` with ``RAGSPINE_DOMAIN_DIR`` and its sample documents
 are ingested through ``ragspine load-samples`` (the real pipeline, SQLite facts, the embedded
 index). Every behaviour is asked twice: through ``answer_question`` and through ``POST /v1/ask``.
 Its fiscal year ends on 30 June, so on 15 September 2025 the last completed year is FY2025

@@ -79,7 +79,7 @@ def test_two_equally_near_names_are_asked_back() -> None:
     assert result.sources == ()
 
 
-GLOSSARY_FILE = Path(__file__).parents[3] / "shared" / "ragspine" / "domains" / "acme" / "glossary.yaml"
+GLOSSARY_FILE = Path(__file__).parents[3] / "shared" / "ragspine" / "shipped_domains" / "acme" / "glossary.yaml"
 _NAMES = sorted({(kind, code, term.names["en"].lower())
                  for kind in (SlotKind.METRIC, SlotKind.ENTITY)
                  for code, term in GLOSSARY.terms[kind].items()
