@@ -67,8 +67,8 @@ bench: $(STAMP)
 
 # The quick tier while working: every unit test and the integration suites that run in process on
 # SQLite (no moto server, osmem-server, sam, browser or corpus sweep). `make test` runs everything.
-FAST_TESTS := tests/unit tests/integration/qa tests/integration/analytics tests/integration/web \
-	tests/integration/test_template_least_privilege.py tests/integration/test_template_page.py
+FAST_TESTS := tests/unit tests/integration/qa --ignore=tests/integration/qa/narrative tests/integration/web \
+	tests/integration/template/test_template_least_privilege.py tests/integration/template/test_template_page.py
 
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest -q -m "not slow" $(FAST_TESTS)

@@ -43,7 +43,7 @@ from ragspine.qa.answer import answer_question
 from ragspine.qa.period_words import rewrite_period_words
 from ragspine.qa.result import AnswerResult
 from tests.eval.public_qa import JFINQA_FILE, _read
-from tests.unit.derived.statement_set import statement_qa
+from tests.unit.qa.derived.statement_set import statement_qa
 
 TODAY = date(2025, 6, 30)
 POSITIVE = {"増収", "増益", "増加", "改善"}

@@ -23,7 +23,7 @@ from tests.support.chat_server import ChatServer, chat_server
 from tests.support.process_caches import close_services
 
 runner = CliRunner()
-QUESTIONS = Path(__file__).resolve().parents[2] / "shared/ragspine/shipped_domains/acme/narrative_eval.yaml"
+QUESTIONS = Path(__file__).resolve().parents[3] / "shared/ragspine/shipped_domains/acme/narrative_eval.yaml"
 INVENTED = "日本2024年的毛利率为何下降？"
 DECLINED = "Why did Japan's gross margin fall in FY2024?"
 SLOW = "賃料の再交渉のあと、香港事業はどうなりましたか？"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from tests.integration.workflows.test_mermaid import mermaid_parse
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 FENCE = re.compile(r"^```mermaid\n(.*?)^```", re.DOTALL | re.MULTILINE)
 
 

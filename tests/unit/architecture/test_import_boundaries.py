@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-PACKAGE = Path(__file__).resolve().parents[2] / "shared" / "ragspine"
+PACKAGE = Path(__file__).resolve().parents[3] / "shared" / "ragspine"
 SDKS = {"boto3", "botocore", "opensearchpy"}
 EDGE = {"fastapi", "starlette", "mangum", "aws_lambda_powertools", "uvicorn", "typer"}
 EDGE_MODULES = {"api", "cli.py", "cli_ingest.py", "cli_operations.py", "cli_domain.py", "cli_knowledge.py",

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-PACKAGE = Path(__file__).resolve().parents[2] / "shared" / "ragspine"
+PACKAGE = Path(__file__).resolve().parents[3] / "shared" / "ragspine"
 EXEMPT = {"samples", "shipped_domains"}
 COMPANY = "acme"
 MODULES = sorted(p for p in PACKAGE.rglob("*.py") if p.relative_to(PACKAGE).parts[0] not in EXEMPT)

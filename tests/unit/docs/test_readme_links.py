@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 PAGES = ("README.md", "CONTRIBUTING.md", "CHANGELOG.md")
 # Inline links and images, [text](target) / ![alt](target); external and in-page links are skipped.
 LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)\)")

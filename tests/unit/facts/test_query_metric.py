@@ -8,7 +8,7 @@ from ragspine.bootstrap import default_glossary
 from ragspine.facts.glossary import Glossary
 from ragspine.facts.query_metric import QUERY_METRIC_TOOL, QueryStatus, execute_query_metric
 from tests.fakes.facts import InMemoryFactStore
-from tests.unit.test_fact_model import make_fact
+from tests.unit.facts.test_fact_model import make_fact
 
 
 @pytest.fixture

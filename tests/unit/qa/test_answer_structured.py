@@ -12,7 +12,7 @@ from ragspine.qa.answer import answer_question
 from ragspine.qa.result import AnswerStatus, Route
 from tests.fakes.facts import InMemoryFactStore
 from tests.fakes.qa import make_qa
-from tests.unit.test_fact_model import make_fact
+from tests.unit.facts.test_fact_model import make_fact
 
 TODAY = date(2026, 11, 30)
 JP_MARGIN = make_fact(metric_code="GROSS_MARGIN", entity="ACME_JP", geography="JP", value=36.0, unit="PCT",

@@ -17,7 +17,7 @@ from ragspine.qa.result import AnswerStatus, Route
 from tests.fakes.facts import InMemoryFactStore
 from tests.fakes.narrative import StaticRetriever
 from tests.fakes.qa import make_qa
-from tests.unit.test_fact_model import make_fact
+from tests.unit.facts.test_fact_model import make_fact
 
 TODAY = date(2026, 11, 30)
 

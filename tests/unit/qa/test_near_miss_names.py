@@ -20,7 +20,7 @@ from ragspine.qa.result import AnswerStatus, Route
 from ragspine.qa.screening import ScreeningPolicy
 from tests.fakes.facts import InMemoryFactStore
 from tests.fakes.qa import make_qa
-from tests.unit.test_fact_model import make_fact
+from tests.unit.facts.test_fact_model import make_fact
 
 HK_MARGIN = make_fact(metric_code="GROSS_MARGIN", entity="ACME_HK", geography="HK", period="2025", value=41.5,
                       unit="PCT", source_doc_id="ACME_FY2025_Review.pptx",

@@ -18,7 +18,7 @@ from ragspine.qa.slots import Slots
 from ragspine.qa.structured import Lookup, plan_lookups
 from tests.fakes.facts import InMemoryFactStore
 from tests.fakes.qa import make_qa
-from tests.unit.test_fact_model import make_fact
+from tests.unit.facts.test_fact_model import make_fact
 
 QUESTION = "中国内地FY2024的REVENUE是多少"
 STABLE_TRACE = ("route", "status", "slots", "fact_ids", "chunk_ids", "question_chars", "question_sha256")

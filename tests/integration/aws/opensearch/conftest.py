@@ -13,7 +13,7 @@ pytest.importorskip("osmem_server", reason="osmem-server (PyPI) is the in-memory
 from osmem_server import OsmemServer  # noqa: E402
 
 from ragspine.aws.opensearch_index import OpenSearchChunkIndex  # noqa: E402
-from tests.integration.opensearch.corpus import CORPUS, DIMENSION, VECTORS  # noqa: E402
+from tests.integration.aws.opensearch.corpus import CORPUS, DIMENSION, VECTORS  # noqa: E402
 
 MakeIndex = Callable[..., OpenSearchChunkIndex]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ragspine.ingestion.document_context import DocumentContext, apply_context
 from ragspine.retrieval.model import SearchFilters
 from tests.fakes.chunks import make_chunk
-from tests.integration.opensearch.conftest import MakeIndex
+from tests.integration.aws.opensearch.conftest import MakeIndex
 
 TEXT = "Days payable outstanding were 41 days at the end of the fiscal year."
 

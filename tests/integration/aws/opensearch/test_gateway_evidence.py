@@ -2,7 +2,7 @@
 
 osmem answers the lexical leg; it refuses ``knn``, so these run with ``knn_fallback="lexical"``.
 What only a real domain shows: the k-NN leg honouring the same filter list inside ``knn`` (the
-request body is pinned in tests/unit/opensearch) and the fusion of both legs.
+request body is pinned in tests/unit/aws/opensearch) and the fusion of both legs.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 from ragspine.knowledge.evidence import EngineEvidence
 from ragspine.retrieval.model import Chunk, SearchFilters
 from ragspine.sensitivity import Sensitivity
-from tests.integration.opensearch.conftest import MakeIndex
+from tests.integration.aws.opensearch.conftest import MakeIndex
 
 
 def passages(space: str, document: str, version: str, count: int, word: str) -> list[Chunk]:

@@ -10,7 +10,7 @@ from dataclasses import replace
 
 from ragspine.aws.opensearch_index import OpenSearchChunkIndex
 from ragspine.retrieval.model import Chunk, ChunkLabels, SearchFilters
-from tests.integration.opensearch.conftest import MakeIndex
+from tests.integration.aws.opensearch.conftest import MakeIndex
 
 SPACE = SearchFilters(space_ids=("ks-1",))
 

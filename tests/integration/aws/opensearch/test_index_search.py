@@ -2,7 +2,7 @@
 
 osmem-server answers the lexical leg for real; it refuses the ``knn`` query, so the hybrid
 path is checked here for what it sends and for how it handles that refusal (the k-NN body
-itself and the fusion are covered in ``tests/unit/opensearch``).
+itself and the fusion are covered in ``tests/unit/aws/opensearch``).
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from ragspine.aws.opensearch_queries import build_filter_clauses, build_knn_quer
 from ragspine.errors import ConfigurationError, InvalidInputError, ProviderUnavailableError
 from ragspine.retrieval.model import SearchFilters
 from ragspine.sensitivity import Sensitivity
-from tests.integration.opensearch.conftest import MakeIndex
-from tests.integration.opensearch.corpus import DYNAMO_ZH, LAMBDA_EN, LAMBDA_JA, SECRET_ZH
+from tests.integration.aws.opensearch.conftest import MakeIndex
+from tests.integration.aws.opensearch.corpus import DYNAMO_ZH, LAMBDA_EN, LAMBDA_JA, SECRET_ZH
 
 DEFAULT = SearchFilters()
 QUERY_VECTOR = [0.0, 1.0, 0.0, 0.0]

@@ -12,8 +12,8 @@ import pytest
 from ragspine.aws.opensearch_errors import OpenSearchRequestError
 from ragspine.aws.opensearch_index import DEFAULT_INDEX_BODY, OpenSearchChunkIndex
 from ragspine.errors import ConfigurationError, InvalidInputError
-from tests.integration.opensearch.conftest import MakeIndex
-from tests.integration.opensearch.corpus import CORPUS, DIMENSION, DYNAMO_ZH, LAMBDA_EN, LAMBDA_JA, VECTORS
+from tests.integration.aws.opensearch.conftest import MakeIndex
+from tests.integration.aws.opensearch.corpus import CORPUS, DIMENSION, DYNAMO_ZH, LAMBDA_EN, LAMBDA_JA, VECTORS
 
 
 class TestEnsureIndex:

@@ -12,7 +12,7 @@ import pytest
 from ragspine.aws.opensearch_index import OpenSearchChunkIndex
 from ragspine.retrieval.model import Chunk, SearchFilters
 from ragspine.sensitivity import Sensitivity
-from tests.integration.opensearch.conftest import MakeIndex
+from tests.integration.aws.opensearch.conftest import MakeIndex
 
 LOUIS_16 = Chunk(chunk_id="louis16", doc_id="louis16.txt", source_locator="para=1", title="フランス王",
                  text="ルイ16世の即位は1774年である。王妃はマリー・アントワネットで、のちに革命を迎えた。",

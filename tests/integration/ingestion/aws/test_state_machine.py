@@ -1,7 +1,7 @@
 """What only the deployed wiring shows: S3 keys, shared state in DynamoDB and S3, one execution per upload.
 
 The runner-independent behaviour (retries, failures, replays, cancellation, versions) is in
-``tests/integration/ingestion_runners``, which runs the same suite on this state machine.
+``tests/integration/ingestion/runners``, which runs the same suite on this state machine.
 """
 
 from __future__ import annotations

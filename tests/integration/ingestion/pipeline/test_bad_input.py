@@ -12,7 +12,7 @@ from ragspine.ingestion.operations import OperationStatus
 from ragspine.ingestion.runner import InProcessRunner
 from ragspine.ingestion.submission import DocumentMeta, submit
 from ragspine.settings import Settings, get_settings
-from tests.integration.ingestion_pipeline.conftest import Ingest
+from tests.integration.ingestion.pipeline.conftest import Ingest
 from tests.support.process_caches import close_services
 
 

@@ -14,7 +14,7 @@ from ragspine.ingestion.operations import Operation, OperationStatus
 from ragspine.ingestion.steps import Step, StepContext, StepResult, run_step
 from ragspine.retrieval.model import SearchFilters
 from ragspine.samples.build_acme import SAMPLES_DIR
-from tests.integration.ingestion_pipeline.conftest import Ingest
+from tests.integration.ingestion.pipeline.conftest import Ingest
 from tests.support.samples import read_facts_csv
 
 SOURCES = ("ACME_FY2024_Review.pptx", "ACME_FY2025_Review.pptx", "ACME_Quarterly_Revenue.xlsx")

@@ -33,7 +33,7 @@ from ragspine.retrieval.embedded_rows import field_counts
 from ragspine.retrieval.model import Chunk, SearchFilters
 from ragspine.samples.build_acme import SAMPLES_DIR
 from ragspine.sensitivity import Sensitivity
-from tests.integration.ingestion_pipeline.conftest import Ingest
+from tests.integration.ingestion.pipeline.conftest import Ingest
 from tests.support.parse_children import RunsOnUnpickling, hostile_parse_child, signal_next_parse_child
 
 BEFORE_ACTIVATION = (Step.FETCH, Step.PARSE, Step.EXTRACT_FACTS, Step.CHUNK_AND_EMBED, Step.CHECK_INDEX)

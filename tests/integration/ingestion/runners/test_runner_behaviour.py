@@ -15,7 +15,7 @@ from ragspine.ingestion.errors import CorruptDocumentError
 from ragspine.ingestion.operations import Operation, OperationStatus, TooLateToCancelError
 from ragspine.ingestion.steps import Step, StepContext
 from ragspine.ingestion.submission import cancel
-from tests.integration.ingestion_runners.conftest import Harness
+from tests.integration.ingestion.runners.conftest import Harness
 from tests.support.cfn import REPO_ROOT
 
 WORKBOOK = REPO_ROOT / "shared" / "ragspine" / "samples" / "acme" / "ACME_Quarterly_Revenue.xlsx"

@@ -15,7 +15,7 @@ from ragspine.facts.sqlite_store import SqliteFactStore
 from ragspine.ingestion.facts_extract import extract_facts
 from ragspine.ingestion.parsers.registry import parse_document
 from tests.conftest import FACTS_TABLE
-from tests.unit.tables.zoo import SPECIMENS, render, zoo_glossary
+from tests.unit.ingestion.tables.zoo import SPECIMENS, render, zoo_glossary
 
 
 @pytest.fixture(params=["embedded", "aws"])

@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 from ragspine.cli import app
 from ragspine.knowledge.identity import dev_key, sign_dev_assertion
 from ragspine.knowledge.model import Action
-from tests.integration.knowledge_api.conftest import Runs
+from tests.integration.knowledge.api.conftest import Runs
 from tests.support.knowledge_api import Gateway, grant
 
 

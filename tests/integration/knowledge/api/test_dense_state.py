@@ -16,7 +16,7 @@ import pytest
 from ragspine import bootstrap
 from ragspine.settings import Settings
 from tests.fakes.hashing_embedder import HashingEmbedder
-from tests.integration.knowledge_api.test_leaks import upload
+from tests.integration.knowledge.api.test_leaks import upload
 from tests.support.knowledge_api import Gateway
 from tests.support.process_caches import close_services
 

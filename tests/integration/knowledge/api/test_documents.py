@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests.integration.knowledge_api.conftest import Runs
+from tests.integration.knowledge.api.conftest import Runs
 from tests.support.knowledge_api import SAMPLE_MD, Gateway
 
 pytestmark = pytest.mark.both_backends  # every test here runs on the embedded default and on AWS (moto)

@@ -11,7 +11,7 @@ import pytest
 
 from ragspine.bootstrap import get_knowledge_gateway
 from ragspine.knowledge.model import Action
-from tests.integration.knowledge_api.conftest import Runs
+from tests.integration.knowledge.api.conftest import Runs
 from tests.support.cfn import REPO_ROOT
 from tests.support.knowledge_api import SAMPLE_MD, Gateway, check_against_contract, grant
 

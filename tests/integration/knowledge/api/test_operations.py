@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ragspine.knowledge.operations import ALREADY_FINISHED, NOT_RETRYABLE, RETRY_LIMIT
-from tests.integration.knowledge_api.conftest import Runs
+from tests.integration.knowledge.api.conftest import Runs
 from tests.support.knowledge_api import Gateway
 
 pytestmark = pytest.mark.both_backends  # every test here runs on the embedded default and on AWS (moto)

@@ -5,7 +5,7 @@ Through the Gateway's own detail and operation routes, against the real app and 
 
 from __future__ import annotations
 
-from tests.integration.knowledge_api.test_leaks import WORKBOOK, XLSX, upload
+from tests.integration.knowledge.api.test_leaks import WORKBOOK, XLSX, upload
 from tests.support.cfn import REPO_ROOT
 from tests.support.knowledge_api import Gateway
 

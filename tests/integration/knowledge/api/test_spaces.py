@@ -10,7 +10,7 @@ from ragspine.bootstrap import get_knowledge_gateway
 from ragspine.errors import ProviderUnavailableError
 from ragspine.knowledge.model import Space
 from ragspine.knowledge.spaces import NOT_EMPTY, UNFINISHED
-from tests.integration.knowledge_api.conftest import Runs
+from tests.integration.knowledge.api.conftest import Runs
 from tests.support.knowledge_api import Gateway
 
 pytestmark = pytest.mark.both_backends  # every test here runs on the embedded default and on AWS (moto)

@@ -14,7 +14,7 @@ import pytest
 
 from tests.integration.ingestion.documents import pdf_layout
 from tests.integration.ingestion.test_pdf_statement_columns import statement_page
-from tests.integration.knowledge_api.test_leaks import upload
+from tests.integration.knowledge.api.test_leaks import upload
 from tests.support.knowledge_api import Gateway
 
 pytestmark = pytest.mark.both_backends  # every test here runs on the embedded default and on AWS (moto)

@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from tests.integration.analytics.test_acme_analytics import COMPUTED, Ask, ask, computed_line, wired
-from tests.integration.domains.test_vela_domain import ask as vela_ask
-from tests.integration.domains.test_vela_domain import ingested, vela
+from tests.integration.domain.test_vela_domain import ask as vela_ask
+from tests.integration.domain.test_vela_domain import ingested, vela
+from tests.integration.qa.analytics.test_acme_analytics import COMPUTED, Ask, ask, computed_line, wired
 
 __all__ = ["ask", "ingested", "vela", "vela_ask", "wired"]
 

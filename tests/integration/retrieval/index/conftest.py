@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from ragspine.retrieval.embedded_index import EmbeddedChunkIndex
-from tests.unit.retrieval_index.acme_corpus import acme_chunked
+from tests.unit.retrieval.index.acme_corpus import acme_chunked
 
 
 @pytest.fixture

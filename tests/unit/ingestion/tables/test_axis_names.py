@@ -6,7 +6,7 @@ import pytest
 
 from ragspine.facts.glossary import Period
 from ragspine.ingestion.table_axes import NOTHING, Named, name_of
-from tests.unit.tables.zoo import zoo_glossary  # fiscal year ends in March, named by its end
+from tests.unit.ingestion.tables.zoo import zoo_glossary  # fiscal year ends in March, named by its end
 
 
 @pytest.mark.parametrize(("header", "year"), [

@@ -6,7 +6,7 @@ import pytest
 
 from ragspine.ingestion.facts_extract import extract_facts
 from ragspine.ingestion.parsers.registry import parse_document
-from tests.unit.tables.zoo import zoo_glossary
+from tests.unit.ingestion.tables.zoo import zoo_glossary
 
 
 def _facts(heading: str) -> dict[str, tuple[str, float]]:

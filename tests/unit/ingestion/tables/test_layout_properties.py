@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from ragspine.ingestion.facts_extract import extract_facts
 from ragspine.ingestion.parsers.registry import parse_document
-from tests.unit.tables.zoo import Specimen, render, zoo_glossary
+from tests.unit.ingestion.tables.zoo import Specimen, render, zoo_glossary
 
 SEGMENTS = {"Wholesale": "MINORI_WHOLESALE", "Retail": "MINORI_RETAIL", "卸売": "MINORI_WHOLESALE"}
 METRICS = {"Net sales": "NET_SALES", "Operating income": "OPERATING_INCOME", "営業利益": "OPERATING_INCOME"}

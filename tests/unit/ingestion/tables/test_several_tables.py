@@ -8,7 +8,7 @@ import openpyxl
 
 from ragspine.ingestion.facts_extract import extract_facts
 from ragspine.ingestion.parsers.registry import parse_document
-from tests.unit.tables.zoo import zoo_glossary
+from tests.unit.ingestion.tables.zoo import zoo_glossary
 
 
 def test_two_tables_on_one_sheet_each_take_their_own_caption() -> None:

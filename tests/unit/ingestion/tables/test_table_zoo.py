@@ -8,7 +8,7 @@ import pytest
 
 from ragspine.ingestion.facts_extract import extract_facts
 from ragspine.ingestion.parsers.registry import parse_document
-from tests.unit.tables.zoo import FORMATS, SPECIMENS, Specimen, render, zoo_glossary
+from tests.unit.ingestion.tables.zoo import FORMATS, SPECIMENS, Specimen, render, zoo_glossary
 
 LOCATORS = {
     "xlsx": r"^sheet=Zoo,cell=[B-Z]\d+,row=[^,]+,col=[^,]+$",

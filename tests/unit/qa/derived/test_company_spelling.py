@@ -11,7 +11,7 @@ from ragspine.domain.glossary_file import read_glossary
 from ragspine.facts.glossary import Glossary
 from ragspine.facts.open_vocabulary import open_entity_code, with_open_terms
 from ragspine.qa.company_spelling import compact, with_company_names
-from tests.unit.derived.statement_set import finance_domain
+from tests.unit.qa.derived.statement_set import finance_domain
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,7 @@ import pytest
 from ragspine.facts.model import Fact
 from ragspine.qa.answer import answer_question
 from ragspine.qa.result import AnswerResult, AnswerStatus
-from tests.unit.derived.statement_set import DOC, finance_domain, statement_fact, statement_facts, statement_qa
+from tests.unit.qa.derived.statement_set import DOC, finance_domain, statement_fact, statement_facts, statement_qa
 
 REJECTED = "回答中的数字无法溯源到事实或资料，已拒绝该回答。"
 

@@ -15,7 +15,7 @@ from ragspine.ingestion.chunking import ChunkedDocument, ChunkMeta, chunk_docume
 from ragspine.ingestion.model import Block, BlockKind, ParsedDocument
 from ragspine.sensitivity import Sensitivity
 
-ACME = Path(__file__).resolve().parents[3] / "shared" / "ragspine" / "samples" / "acme"
+ACME = Path(__file__).resolve().parents[4] / "shared" / "ragspine" / "samples" / "acme"
 NARRATIVE = ("ACME_JP_2025_Report.md", "ACME_Product_Policy.md", "ACME_FY2024_MDA.docx", "ACME_FY2025_MDA.docx")
 
 

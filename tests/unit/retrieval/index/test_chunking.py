@@ -10,7 +10,7 @@ from ragspine.ingestion.chunking import ChunkLimits, ChunkMeta, chunk_document
 from ragspine.ingestion.model import Block, BlockKind, ParsedDocument
 from ragspine.sensitivity import Sensitivity
 from ragspine.sentence_spans import split_spans
-from tests.unit.retrieval_index.acme_corpus import acme_chunked
+from tests.unit.retrieval.index.acme_corpus import acme_chunked
 
 DECK = ParsedDocument("deck-1", "FY2024 Review", "application/pptx", (
     Block(BlockKind.TITLE, "FY2024 Review", "slide=1"),
