@@ -148,13 +148,6 @@ def domain_dir(settings: Settings | None = None) -> Path:
     return default_domain_dir()
 
 
-def default_glossary() -> Glossary:
-    """The glossary of the configured domain folder (``domain_dir``), without the documents' own names."""
-    from ragspine.domain.glossary_file import glossary_of
-
-    return glossary_of(domain_dir())
-
-
 def build_faq(settings: Settings, domain: Path | None = None) -> FaqIndex | None:
     """The FAQ index: the domain folder's faq.yaml unless RAGSPINE_FAQ_PATH names another (none if absent)."""
     if not settings.faq_enabled:

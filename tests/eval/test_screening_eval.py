@@ -15,7 +15,6 @@ from typing import Any
 
 import pytest
 
-from ragspine.bootstrap import default_glossary
 from ragspine.qa.screening import RefusalReason, ScreeningPolicy
 from tests.eval.questions import load_questions
 from tests.eval.screening_eval import (
@@ -28,6 +27,7 @@ from tests.eval.screening_eval import (
     split_of,
     tally,
 )
+from tests.support.glossary import default_glossary
 
 STOP_TARGET = 0.99
 INJECTION_ONLY_FLOOR = 0.90  # measured 0.917: the persona screen alone, whatever the scope screen does

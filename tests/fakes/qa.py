@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from datetime import date
 
-from ragspine.bootstrap import default_glossary
 from ragspine.facts.ports import FactStore
 from ragspine.llm.extractive import ExtractiveProvider
 from ragspine.llm.ports import LLMProvider
@@ -13,6 +12,7 @@ from ragspine.qa.faq import FaqIndex
 from ragspine.qa.intent import RuleIntentParser
 from ragspine.qa.ports import NarrativeRetriever
 from ragspine.qa.screening import ScreeningPolicy
+from tests.support.glossary import default_glossary
 
 TODAY = date(2026, 11, 30)
 

@@ -11,7 +11,6 @@ from typing import Any
 import pytest
 
 from ragspine.aws.dynamo_facts import DynamoFactStore
-from ragspine.bootstrap import default_glossary
 from ragspine.errors import MissingLineageError
 from ragspine.facts.model import Fact, FactKey
 from ragspine.facts.ports import FactStore
@@ -21,6 +20,7 @@ from ragspine.qa.answer import answer_question
 from ragspine.qa.result import AnswerStatus
 from tests.conftest import FACTS_TABLE
 from tests.fakes.qa import make_qa
+from tests.support.glossary import default_glossary
 from tests.support.samples import load_sample_facts
 
 TODAY = date(2026, 11, 30)

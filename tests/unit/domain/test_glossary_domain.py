@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from ragspine.bootstrap import default_glossary
 from ragspine.domain.files import shipped_domains_dir
 from ragspine.domain.glossary_file import read_glossary
 from ragspine.facts.calendar import FiscalCalendar
 from ragspine.facts.glossary import Glossary, SlotKind
+from tests.support.glossary import default_glossary
 
 
 def _vela() -> Glossary:

@@ -9,10 +9,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ragspine.bootstrap import default_glossary
 from ragspine.errors import ConfigurationError
 from ragspine.facts.glossary import Glossary, Mention, Period, SlotKind
 from ragspine.facts.matching import alias_pattern, trie_pattern
+from tests.support.glossary import default_glossary
 
 
 @pytest.fixture(scope="module")

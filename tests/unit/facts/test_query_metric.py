@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from ragspine.bootstrap import default_glossary
 from ragspine.facts.glossary import Glossary
 from ragspine.facts.query_metric import QUERY_METRIC_TOOL, QueryStatus, execute_query_metric
 from tests.fakes.facts import InMemoryFactStore
+from tests.support.glossary import default_glossary
 from tests.unit.facts.test_fact_model import make_fact
 
 

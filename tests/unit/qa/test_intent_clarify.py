@@ -6,7 +6,6 @@ from datetime import date
 
 import pytest
 
-from ragspine.bootstrap import default_glossary
 from ragspine.facts.glossary import SlotKind
 from ragspine.qa.answer import answer_question
 from ragspine.qa.clarify import AskBack, Proceed, clarify_scope
@@ -17,6 +16,7 @@ from ragspine.qa.result import AnswerStatus, Route
 from tests.fakes.facts import InMemoryFactStore
 from tests.fakes.narrative import StaticRetriever
 from tests.fakes.qa import make_qa
+from tests.support.glossary import default_glossary
 from tests.unit.facts.test_fact_model import make_fact
 
 TODAY = date(2026, 11, 30)

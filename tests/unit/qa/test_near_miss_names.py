@@ -12,7 +12,6 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from rapidfuzz.distance import Levenshtein
 
-from ragspine.bootstrap import default_glossary
 from ragspine.facts.glossary import Glossary, SlotKind
 from ragspine.qa.answer import answer_question
 from ragspine.qa.intent import RuleIntentParser
@@ -20,6 +19,7 @@ from ragspine.qa.result import AnswerStatus, Route
 from ragspine.qa.screening import ScreeningPolicy
 from tests.fakes.facts import InMemoryFactStore
 from tests.fakes.qa import make_qa
+from tests.support.glossary import default_glossary
 from tests.unit.facts.test_fact_model import make_fact
 
 HK_MARGIN = make_fact(metric_code="GROSS_MARGIN", entity="ACME_HK", geography="HK", period="2025", value=41.5,

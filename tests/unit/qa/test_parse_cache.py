@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from ragspine.bootstrap import default_glossary, domain_dir
+from ragspine.bootstrap import domain_dir
 from ragspine.domain.glossary_file import read_glossary
 from ragspine.qa.answer import answer_question
 from ragspine.qa.language import Lang
@@ -18,6 +18,7 @@ from ragspine.qa.slots import Slots
 from ragspine.qa.structured import Lookup, plan_lookups
 from tests.fakes.facts import InMemoryFactStore
 from tests.fakes.qa import make_qa
+from tests.support.glossary import default_glossary
 from tests.unit.facts.test_fact_model import make_fact
 
 QUESTION = "中国内地FY2024的REVENUE是多少"

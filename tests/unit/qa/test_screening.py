@@ -12,7 +12,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ragspine.bootstrap import default_glossary
 from ragspine.config_loader import config_path, load_yaml
 from ragspine.qa.answer import answer_question
 from ragspine.qa.result import AnswerStatus, Route
@@ -20,6 +19,7 @@ from ragspine.qa.screening import _FOLD, RefusalReason, ScreeningPolicy, screeni
 from tests.fakes.facts import InMemoryFactStore
 from tests.fakes.narrative import StaticRetriever, evidence
 from tests.fakes.qa import make_qa
+from tests.support.glossary import default_glossary
 
 BIPIA = Path(__file__).resolve().parents[4] / "shared" / "corpus" / "injection" / "bipia"
 

@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 
-from ragspine.bootstrap import default_glossary
 from ragspine.ingestion.chunking import chunk_document
 from ragspine.ingestion.parsers import parse_document
 from ragspine.llm.embedding_models import MULTILINGUAL_E5_SMALL_Q4, model_available
@@ -21,6 +20,7 @@ from ragspine.retrieval.expansion import ExpansionMode
 from ragspine.retrieval.passage_text import dense_text
 from ragspine.retrieval.pipeline import HybridRetriever, RetrievalConfig
 from tests.support.cfn import REPO_ROOT
+from tests.support.glossary import default_glossary
 
 WORKBOOK = REPO_ROOT / "shared" / "ragspine" / "samples" / "acme" / "ACME_Quarterly_Revenue.xlsx"
 

@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from ragspine.bootstrap import default_glossary
 from ragspine.ingestion.operations import Operation, OperationKey, OperationStatus
 from ragspine.ingestion.runner import InProcessRunner
 from ragspine.ingestion.sqlite_operations import SqliteOperationStore, SqliteStagingArea
 from ragspine.ingestion.steps import StepContext
 from ragspine.retrieval.version_text import LocalVersionTextStore
 from tests.fakes.facts import InMemoryFactStore
+from tests.support.glossary import default_glossary
 
 POLICY = "# Travel policy\n\nEmployees book economy class for flights under six hours.\n\n## Hotels\n\nUp to 150 EUR.\n"
 

@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 
-from ragspine.bootstrap import default_glossary
 from ragspine.errors import ProviderUnavailableError
 from ragspine.ingestion import lifecycle
 from ragspine.ingestion.errors import CorruptDocumentError
@@ -18,6 +17,7 @@ from ragspine.ingestion.sqlite_operations import SqliteOperationStore, SqliteSta
 from ragspine.ingestion.step_worker import StepError, handle_step
 from ragspine.ingestion.steps import Step, StepContext, StepFunction, StepResult
 from tests.fakes.facts import InMemoryFactStore
+from tests.support.glossary import default_glossary
 
 Driver = Callable[[StepContext, dict[Step, StepFunction]], Operation]
 

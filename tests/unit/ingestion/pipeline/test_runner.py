@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 
-from ragspine.bootstrap import default_glossary
 from ragspine.errors import ProviderUnavailableError
 from ragspine.ingestion.errors import CorruptDocumentError
 from ragspine.ingestion.operations import Operation, OperationKey, OperationStatus
@@ -17,6 +16,7 @@ from ragspine.ingestion.sqlite_operations import SqliteOperationStore, SqliteSta
 from ragspine.ingestion.steps import STEPS, Step, StepContext, StepFunction, StepResult
 from ragspine.ingestion.submission import cancel
 from tests.fakes.facts import InMemoryFactStore
+from tests.support.glossary import default_glossary
 
 
 class Flaky:

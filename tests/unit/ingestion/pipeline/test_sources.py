@@ -11,13 +11,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ragspine.bootstrap import default_glossary
 from ragspine.ingestion.errors import DocumentTooLargeError, SourceNotFoundError
 from ragspine.ingestion.operations import Operation, OperationKey
 from ragspine.ingestion.sources import read_path, scheme_of
 from ragspine.ingestion.sqlite_operations import SqliteOperationStore, SqliteStagingArea
 from ragspine.ingestion.steps import StepContext, fetch
 from tests.fakes.facts import InMemoryFactStore
+from tests.support.glossary import default_glossary
 
 
 class Bucket:

@@ -33,9 +33,9 @@ def test_rows_under_a_heading_of_changes_are_changes(heading: str) -> None:
 
 
 def test_balance_items_above_an_operating_cash_total_are_its_components() -> None:
-    from ragspine.bootstrap import default_glossary
     from ragspine.ingestion.facts_extract import extract_facts
     from ragspine.ingestion.parsers.registry import parse_document
+    from tests.support.glossary import default_glossary
 
     rows = [["(Millions)", "2018", "2017"], ["Net income including noncontrolling interest", "$5,363", "$4,869"],
             ["Accounts receivable", "(305)", "(245)"], ["Inventories", "(509)", "(387)"],

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from ragspine.bootstrap import default_glossary
 from ragspine.ingestion.facts_extract import extract_facts
 from ragspine.ingestion.parsers.registry import parse_document
+from tests.support.glossary import default_glossary
 
 
 def _entities(heading: str) -> set[str]:

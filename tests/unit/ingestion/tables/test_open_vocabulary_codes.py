@@ -7,12 +7,12 @@ import re
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ragspine.bootstrap import default_glossary
 from ragspine.facts.glossary import SlotKind
 from ragspine.facts.open_vocabulary import label_of, open_entity_code, open_metric_code, with_open_terms
 from ragspine.ingestion.document_company import stated_company
 from ragspine.ingestion.model import Block, BlockKind, ParsedDocument
 from ragspine.qa.slots import parse_slots
+from tests.support.glossary import default_glossary
 
 GLOSSARY_CODE = re.compile(r"^[A-Z][A-Z0-9_]*$")
 

@@ -7,9 +7,9 @@ heading over a plan or a change keeps its columns skipped.
 
 from __future__ import annotations
 
-from ragspine.bootstrap import default_glossary
 from ragspine.ingestion.facts_extract import extract_facts
 from ragspine.ingestion.parsers.registry import parse_document
+from tests.support.glossary import default_glossary
 
 
 def _facts(rows: list[list[str]]) -> set[tuple[str, str, object]]:

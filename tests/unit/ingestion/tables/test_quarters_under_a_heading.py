@@ -7,9 +7,9 @@ not the heading's year, so they are not dated at all.
 
 from __future__ import annotations
 
-from ragspine.bootstrap import default_glossary
 from ragspine.ingestion.facts_extract import extract_facts
 from ragspine.ingestion.parsers.registry import parse_document
+from tests.support.glossary import default_glossary
 
 
 def _table(rows: list[list[str]]) -> list[str]:

@@ -6,7 +6,6 @@ import re
 
 import pytest
 
-from ragspine.bootstrap import default_glossary
 from ragspine.llm.extractive import (
     NO_EVIDENCE,
     CitedSnippet,
@@ -18,6 +17,7 @@ from ragspine.llm.extractive import (
     tokens,
 )
 from ragspine.llm.ports import LLMProvider, Message, Role
+from tests.support.glossary import default_glossary
 
 MDA = "ACME_FY2024_MDA.docx"
 HK = ("2024财年香港收入下降7.4%，主要因为入境旅客消费走弱。广东道三家门店关闭。", MDA, "heading=香港")

@@ -6,11 +6,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ragspine.bootstrap import default_glossary
 from ragspine.facts.calendar import FiscalCalendar
 from ragspine.facts.glossary import Period
 from ragspine.qa.period_words import half_year, rewrite_period_words
 from ragspine.qa.slots import parse_slots
+from tests.support.glossary import default_glossary
 
 MARCH = FiscalCalendar(3)
 JUNE = FiscalCalendar(6)

@@ -9,11 +9,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ragspine.bootstrap import default_glossary
 from ragspine.facts.model import Fact
 from ragspine.qa.answer import answer_question
 from ragspine.qa.arithmetic_cues import read_arithmetic
 from ragspine.qa.result import AnswerResult
+from tests.support.glossary import default_glossary
 from tests.unit.qa.derived.statement_set import DOC, finance_domain, statement_fact, statement_facts, statement_qa
 
 REJECTED = "回答中的数字无法溯源到事实或资料，已拒绝该回答。"

@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from ragspine.bootstrap import default_glossary
 from ragspine.facts.glossary import Glossary
 from ragspine.facts.model import Fact
 from ragspine.ingestion.facts_extract import ExtractionResult, extract_facts, primary_facts
 from ragspine.ingestion.model import Block, BlockKind, ParsedDocument
 from ragspine.qa.answer import answer_question
+from tests.support.glossary import default_glossary
 from tests.unit.qa.derived.statement_set import finance_domain, statement_fact, statement_facts, statement_qa
 
 REJECTED = "回答中的数字无法溯源到事实或资料，已拒绝该回答。"
