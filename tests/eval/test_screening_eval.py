@@ -57,6 +57,7 @@ def test_held_out_jailbreaks_are_stopped(policy: ScreeningPolicy) -> None:
     assert counts.rate(counts.injection) >= INJECTION_ONLY_FLOOR, counts
 
 
+@pytest.mark.corpus
 @pytest.mark.parametrize("name", list(LEGIT_SETS))
 def test_legitimate_questions_are_not_refused_as_injections(policy: ScreeningPolicy, name: str) -> None:
     path, load = LEGIT_SETS[name]

@@ -149,6 +149,7 @@ def _statement_row(doc: ParsedDocument, label: str) -> Block:
                 and any(row[0] == label for row in b.rows))
 
 
+@pytest.mark.corpus
 @pytest.mark.parametrize(("name", "label", "cells"), [
     ("WALMART_2020_10K.pdf", "Membership and other income", ("4,038", "4,076", "4,582")),
     ("GENERALMILLS_2019_10K.pdf", "Cost of sales", ("11,108.4", "10,304.8", "10,052.0")),

@@ -60,6 +60,7 @@ def test_html_and_text_chunks_are_exact_with_cjk_emoji_and_combining_marks(name:
     assert _assert_exact(doc) > 1
 
 
+@pytest.mark.corpus
 @pytest.mark.parametrize("relative", REAL_FILES)
 def test_every_chunk_of_real_corpus_files_is_an_exact_offset(relative: str) -> None:
     path = CORPUS / relative
@@ -68,6 +69,7 @@ def test_every_chunk_of_real_corpus_files_is_an_exact_offset(relative: str) -> N
     assert _assert_exact(_parse(path)) > 0
 
 
+@pytest.mark.corpus
 def test_pdf_pages_become_the_passages_page_range() -> None:
     path = CORPUS / "financebench_dev/3M_2018_10K.pdf"
     if not path.is_file():
