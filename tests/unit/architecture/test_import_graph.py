@@ -188,3 +188,12 @@ def test_packages_import_only_packages_below_them() -> None:
 def test_a_new_back_edge_would_be_reported() -> None:
     graph = {**GRAPH, "ragspine.qa.answer": GRAPH["ragspine.qa.answer"] | {"ragspine.retrieval.pipeline"}}
     assert back_edges(graph) - back_edges(GRAPH) == {("ragspine.qa.answer", "ragspine.retrieval.pipeline")}
+
+
+def test_the_domain_readers_are_given_their_folder_never_look_it_up() -> None:
+    # The composition root resolves the folder (bootstrap.domain_dir) and passes it in: no reader of a
+    # domain folder imports the settings or the AWS store the published domain comes from.
+    readers = [m for m in GRAPH if package_of(m) in {"domain", "facts"}]
+    reaching = sorted(f"{m} imports {t}" for m in readers for t in GRAPH[m]
+                      if t == "ragspine.settings" or package_of(t) == "aws")
+    assert reaching == []
