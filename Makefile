@@ -14,7 +14,7 @@ MERMAID_STAMP := tests/mermaid/node_modules/.installed
 # The ask page's browser tests: Debian's chromium and CJK fonts (Playwright never downloads a browser here).
 BROWSER_STAMP := /usr/bin/chromium
 
-.PHONY: run test test-fast docs tools bench lint clean browser
+.PHONY: run test test-fast test-corpus docs tools bench lint clean browser
 
 $(STAMP): pyproject.toml shared/requirements.txt shared/requirements-nodeps.txt
 	$(PYTHON) -m venv $(VENV)
@@ -53,7 +53,12 @@ run: $(STAMP)
 	$(BIN)/ragspine serve --samples
 
 test: $(STAMP) $(TOOLS_STAMP) $(MERMAID_STAMP) browser lint
-	RAGSPINE_TOOLS_VENV=$(abspath $(TOOLS)) $(BIN)/python -m pytest -q
+	RAGSPINE_TOOLS_VENV=$(abspath $(TOOLS)) $(BIN)/python -m pytest -q -m "not corpus"
+
+# The tests and evaluations that read the handout's corpus (../shared/corpus, marker `corpus`): a
+# missing corpus file fails them here instead of skipping. CI runs it after `make test`.
+test-corpus: $(STAMP)
+	RAGSPINE_REQUIRE_CORPUS=1 $(BIN)/python -m pytest -q -m corpus
 
 # The docs site into site/; --strict (and mkdocs.yml's validation) fails on a broken link or anchor
 # and on a page missing from the nav. configuration.md must match the Settings model.
@@ -67,8 +72,8 @@ bench: $(STAMP)
 
 # The quick tier while working: every unit test and the integration suites that run in process on
 # SQLite (no moto server, osmem-server, sam, browser or corpus sweep). `make test` runs everything.
-FAST_TESTS := tests/unit tests/integration/qa tests/integration/analytics tests/integration/web \
-	tests/integration/test_template_least_privilege.py tests/integration/test_template_page.py
+FAST_TESTS := tests/unit tests/integration/qa --ignore=tests/integration/qa/narrative tests/integration/web \
+	tests/integration/template/test_template_least_privilege.py tests/integration/template/test_template_page.py
 
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest -q -m "not slow" $(FAST_TESTS)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -26,6 +27,37 @@ if TYPE_CHECKING:
 # on a loaded 2-core CI machine (seen: 305-502 ms against the 200 ms default). Speed lives in tests/bench.
 hypothesis_settings.register_profile("ragspine", deadline=None)
 hypothesis_settings.load_profile("ragspine")
+
+
+# A test that skips because the handout's corpus (../shared/corpus) is absent: its skip reason names it.
+_CORPUS_WORDS = ("corpus", "handout")
+_NOT_ABSENT = ("not in this corpus",)  # a parametrised kind the corpus does not hold: a real skip
+
+
+def _names_the_corpus(reason: str) -> bool:
+    low = reason.lower()
+    return any(w in low for w in _CORPUS_WORDS) and not any(w in low for w in _NOT_ABSENT)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark ``corpus`` every test a ``skipif`` ties to the corpus (``make test-corpus`` selects them)."""
+    for item in items:
+        if any(_names_the_corpus(str(mark.kwargs.get("reason", ""))) for mark in item.iter_markers("skipif")):
+            item.add_marker(pytest.mark.corpus)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    """With ``RAGSPINE_REQUIRE_CORPUS=1`` (``make test-corpus``, CI), a skip for a missing corpus file fails:
+    the evaluations that need the corpus are run, never skipped in silence."""
+    outcome = yield
+    report = outcome.get_result()  # type: ignore[attr-defined]
+    if not (report.skipped and os.environ.get("RAGSPINE_REQUIRE_CORPUS") == "1"):
+        return
+    reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+    if item.get_closest_marker("corpus") is not None and _names_the_corpus(reason):
+        report.outcome = "failed"
+        report.longrepr = f"RAGSPINE_REQUIRE_CORPUS=1 and the corpus is missing: {reason}"
 
 
 def pytest_configure(config: pytest.Config) -> None:

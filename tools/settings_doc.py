@@ -1,7 +1,7 @@
 """Writes docs/configuration.md from the ``Settings`` model: every variable, its type, default and description.
 
 Run ``python -m tools.settings_doc`` after changing ``shared/ragspine/settings.py``;
-``tests/unit/test_configuration_doc.py`` fails while the page and the model differ.
+``tests/unit/docs/test_configuration_doc.py`` fails while the page and the model differ.
 """
 
 from __future__ import annotations

@@ -129,25 +129,44 @@ def build_llm(settings: Settings, glossary: Glossary | None = None) -> LLMProvid
     return ExtractiveProvider(equivalents=glossary.equivalents if glossary is not None else None)
 
 
-def build_faq(settings: Settings) -> FaqIndex | None:
+def domain_dir(settings: Settings | None = None) -> Path:
+    """The domain folder a process serves: ``RAGSPINE_DOMAIN_DIR``, else the domain published at
+    ``RAGSPINE_DOMAIN_SOURCE`` (AWS), else the shipped demo domain. Every reader of the folder is
+    given it from here."""
+    from ragspine.domain.files import default_domain_dir
+
+    settings = settings or get_settings()
+    if settings.domain_dir is not None:
+        return settings.domain_dir
+    if settings.domain_source:
+        from ragspine.aws.domain_store import NOTHING_PUBLISHED, published_domain
+        from ragspine.domain.bundle import unpacked_published
+
+        document = published_domain(settings.domain_source, max_age=settings.domain_max_age_s)
+        if document != NOTHING_PUBLISHED:
+            return unpacked_published(document)
+    return default_domain_dir()
+
+
+def build_faq(settings: Settings, domain: Path | None = None) -> FaqIndex | None:
     """The FAQ index: the domain folder's faq.yaml unless RAGSPINE_FAQ_PATH names another (none if absent)."""
     if not settings.faq_enabled:
         return None
-    from ragspine.domain.files import FAQ, domain_dir, read_file
+    from ragspine.domain.files import FAQ, read_file
     from ragspine.qa.faq import FaqIndex
 
-    path = settings.faq_path or domain_dir() / FAQ
+    path = settings.faq_path or (domain or domain_dir(settings)) / FAQ
     if settings.faq_path is None and not path.exists():
         return None  # a domain without curated answers
     return FaqIndex.from_mapping(read_file(path, FAQ), threshold=settings.faq_threshold)
 
 
-def build_system_prompt() -> str:
+def build_system_prompt(domain: Path) -> str:
     """The domain's system prompt, or the engine's wording naming the domain's assistant."""
-    from ragspine.domain.profile import current_profile
+    from ragspine.domain.profile import profile_of
     from ragspine.qa.prompt import system_prompt_for
 
-    profile = current_profile()
+    profile = profile_of(domain)
     return profile.system_prompt or system_prompt_for(profile.assistant_name("zh"))
 
 
@@ -160,16 +179,16 @@ def llm_timeout(settings: Settings) -> float | None:
     return settings.llm_timeout_s
 
 
-def build_system_prompts() -> dict[str, str]:
+def build_system_prompts(domain: Path) -> dict[str, str]:
     """The system prompt for each question language: the engine's wording naming the domain's assistant.
 
     A domain that replaces the wording keeps it for every language, followed by the instruction
     to answer in the question's language, in that language.
     """
-    from ragspine.domain.profile import current_profile
+    from ragspine.domain.profile import profile_of
     from ragspine.qa.prompt import ANSWER_LANGUAGE, SYSTEM_PROMPT_TEMPLATES, system_prompt_for
 
-    profile = current_profile()
+    profile = profile_of(domain)
     if profile.system_prompt:
         return {lang: f"{profile.system_prompt}\n{ANSWER_LANGUAGE[lang]}" for lang in ANSWER_LANGUAGE}
     return {lang: system_prompt_for(profile.assistant_name(lang), lang) for lang in SYSTEM_PROMPT_TEMPLATES}
@@ -299,8 +318,8 @@ def build_workflow_components(settings: Settings, *, llm: LLMProvider | None,
 
 def build_services(settings: Settings) -> Services:
     """Wire the adapters of ``settings.backend`` into a ``Services`` bundle."""
-    from ragspine.domain.files import domain_dir
-    from ragspine.facts.glossary import default_glossary
+    from ragspine.domain.files import INTENT
+    from ragspine.domain.glossary_file import glossary_of
     from ragspine.facts.open_vocabulary import vocabulary_generation, with_open_terms
     from ragspine.qa.answer import QAComponents
     from ragspine.qa.intent import RuleIntentParser
@@ -310,10 +329,10 @@ def build_services(settings: Settings) -> Services:
     clock: Callable[[], date] = (lambda: pinned) if pinned else date.today
     facts = build_fact_store(settings)
     generation = vocabulary_generation()  # read first: a write after it makes the next request rebuild
-    domain = domain_dir()  # likewise: a domain published after it makes the next request rebuild
-    glossary = with_open_terms(default_glossary(), facts.open_codes())  # the documents' own labels and companies
+    domain = domain_dir(settings)  # likewise: a domain published after it makes the next request rebuild
+    glossary = with_open_terms(glossary_of(domain), facts.open_codes())  # the documents' own labels and companies
     llm = build_llm(settings, glossary)
-    retrieval = build_retrieval(settings, llm=llm, glossary=glossary)
+    retrieval = build_retrieval(settings, llm=llm, glossary=glossary, domain=domain)
     narrative = None
     cited: CitedPassages | None = None
     if retrieval is not None:
@@ -329,12 +348,12 @@ def build_services(settings: Settings) -> Services:
                                         build_version_text_store(settings))
         cited = FirstCitedPassages(stored, cited) if cited is not None else FirstCitedPassages(stored)
     qa = QAComponents(
-        facts=facts, glossary=glossary, screening=ScreeningPolicy.default(glossary=glossary),
-        intent=RuleIntentParser.from_file(glossary), llm=llm, clock=clock,
-        faq=faq_by_meaning(build_faq(settings), settings, retrieval, glossary), faq_sources=cited,
+        facts=facts, glossary=glossary, screening=ScreeningPolicy.default(glossary=glossary, domain=domain),
+        intent=RuleIntentParser.from_file(glossary, domain / INTENT), llm=llm, clock=clock,
+        faq=faq_by_meaning(build_faq(settings, domain), settings, retrieval, glossary), faq_sources=cited,
         retriever=narrative,
         max_chars=settings.max_question_chars, parse_cache_size=settings.parse_cache_size,
-        system_prompt=build_system_prompt(), system_prompts=build_system_prompts(),
+        system_prompt=build_system_prompt(domain), system_prompts=build_system_prompts(domain),
         llm_timeout_s=llm_timeout(settings),
     )
     return Services(settings=settings, facts=facts, glossary=glossary, clock=clock, qa=qa, retrieval=retrieval,
@@ -406,8 +425,10 @@ def build_chunk_index(settings: Settings, *, dimension: int | None) -> ChunkInde
         return UnavailableChunkIndex(exc)
 
 
-def build_retrieval(settings: Settings, *, llm: LLMProvider, glossary: Glossary) -> Retrieval | None:
-    """Index, embedders and the hybrid pipeline (routing, fusion, optional rerank, expansion)."""
+def build_retrieval(settings: Settings, *, llm: LLMProvider, glossary: Glossary,
+                    domain: Path | None = None) -> Retrieval | None:
+    """Index, embedders and the hybrid pipeline (routing by ``domain``'s libraries, fusion, optional rerank,
+    expansion)."""
     query_embedder, document_embedder = build_embedders(settings)
     if query_embedder is not None:
         from ragspine.llm.memo_embedder import MemoEmbedder
@@ -422,9 +443,10 @@ def build_retrieval(settings: Settings, *, llm: LLMProvider, glossary: Glossary)
         return None  # no chunk index (ChunkSearch=none): the pipeline's modules are never loaded
     from ragspine.retrieval.entity_codes import glossary_entity_codes
     from ragspine.retrieval.pipeline import HybridRetriever, RetrievalConfig
-    from ragspine.retrieval.routing import glossary_slot_detector
+    from ragspine.retrieval.routing import glossary_slot_detector, library_router_of
 
-    retriever = HybridRetriever(index, embedder=query_embedder, llm=llm if settings.rerank_enabled else None,
+    retriever = HybridRetriever(index, router=library_router_of(domain or domain_dir(settings)),
+                                embedder=query_embedder, llm=llm if settings.rerank_enabled else None,
                                 config=RetrievalConfig(top_k=settings.retrieval_top_k, rerank=settings.rerank_enabled),
                                 slot_detector=glossary_slot_detector(glossary),
                                 entity_codes=glossary_entity_codes(glossary))
@@ -597,11 +619,10 @@ def current_services() -> Services:
     """The process-wide services, rebuilt once when what they were built from has changed since: facts
     stored under labels or companies the glossary does not name (a Gateway upload), or a newly
     published domain; so questions reach them without a restart."""
-    from ragspine.domain.files import domain_dir
     from ragspine.facts.open_vocabulary import vocabulary_generation
 
     found = get_services()
-    if found.vocabulary_generation != vocabulary_generation() or found.domain != domain_dir():
+    if found.vocabulary_generation != vocabulary_generation() or found.domain != domain_dir(found.settings):
         get_services.cache_clear()
         found = get_services()
     return found

@@ -139,11 +139,12 @@ def build_samples(
     out: Annotated[Path | None, typer.Option(help="Folder to write; default: the package's samples.")] = None,
 ) -> None:
     """Rebuild the domain's shipped sample documents (deterministic)."""
+    from ragspine.bootstrap import domain_dir
     from ragspine.demo import sample_dir
     from ragspine.samples import build_for
 
     try:
-        folder = sample_dir()
+        folder = sample_dir(domain_dir())
     except RagspineError as exc:
         raise _fail(exc) from exc
     for path in build_for(folder, out=out):
@@ -173,7 +174,7 @@ def serve(
             if any(not item.succeeded for item in done):
                 report(console, done)  # which sample failed and why; the service still starts
             typer.echo(samples_summary(services, done))
-            question = sample_question()
+            question = sample_question(services.domain)
             if question:
                 result = answer_question(question, qa=services.qa)
                 typer.echo(f"sample question: {question}\nanswer: {result.answer}")

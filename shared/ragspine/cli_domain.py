@@ -91,11 +91,11 @@ def suggest(folder: Folder, out: FragmentOut = None,
     from ragspine.authoring.suggest import glossary_fragment, unnamed_labels
     from ragspine.bootstrap import build_ingest_context, get_services
     from ragspine.domain.files import GLOSSARY
-    from ragspine.facts.glossary import Glossary
+    from ragspine.domain.glossary_file import read_glossary
     from ragspine.ingestion import staged
 
     try:
-        glossary = Glossary.from_file(folder / GLOSSARY)
+        glossary = read_glossary(folder / GLOSSARY)
         context = build_ingest_context(get_services())
         documents, unstored = [], []
         for active in context.staging.active():

@@ -42,9 +42,8 @@ def narrative(
     """
     from rich.console import Console
 
-    from ragspine.bootstrap import build_llm, build_services
+    from ragspine.bootstrap import build_llm, build_services, domain_dir
     from ragspine.cli_ingest import ingest_samples, report
-    from ragspine.domain.files import domain_dir
     from ragspine.qa.narrative_eval import QUESTIONS_FILE, evaluate, format_report, load_questions
     from ragspine.settings import LLMProviderName, StructuredOutput, get_settings
 
@@ -94,10 +93,11 @@ def restricted_documents() -> list[str]:
     """The sample documents the domain's manifest marks RESTRICTED (none without samples)."""
     import yaml
 
+    from ragspine.bootstrap import domain_dir
     from ragspine.demo import sample_dir
 
     try:
-        manifest = sample_dir() / "manifest.yaml"
+        manifest = sample_dir(domain_dir()) / "manifest.yaml"
     except RagspineError:
         return []
     if not manifest.is_file():

@@ -233,12 +233,12 @@ def ingest_samples(services: Services, console: Console) -> list[Ingested]:
     ``demo.clear_unversioned_chunks``); the curated facts it loaded are replaced at activation.
     """
     from ragspine.bootstrap import build_ingest_context
-    from ragspine.demo import clear_unversioned_chunks, sample_documents
+    from ragspine.demo import clear_unversioned_chunks, sample_dir, sample_documents
     from ragspine.ingestion.submission import document_meta
 
     # The 50 sample passages embed in about two seconds: inline, so a served sample answer has both legs.
     context = replace(build_ingest_context(services), defer_embedding=False)
-    files = sample_documents()
+    files = sample_documents(sample_dir(services.domain))
     removed = clear_unversioned_chunks(context, [path.name for path in files])
     if removed:
         typer.echo(f"removed {removed} unversioned passages indexed by an earlier load-samples")

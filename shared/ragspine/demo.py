@@ -21,27 +21,29 @@ logger = logging.getLogger(__name__)
 FACTS_FILE = "facts.csv"
 
 
-def sample_dir() -> Path:
-    """Folder of the configured domain's sample documents (``samples`` in its domain.yaml).
+def sample_dir(domain: Path | None = None) -> Path:
+    """Folder of the domain's sample documents (``samples`` in its domain.yaml; default the shipped demo domain).
 
     Raises:
         ConfigurationError: the domain names no sample documents.
     """
-    from ragspine.domain.profile import current_profile
+    from ragspine.domain.files import default_domain_dir
+    from ragspine.domain.profile import profile_of
     from ragspine.errors import ConfigurationError
 
-    profile = current_profile()
+    profile = profile_of(domain or default_domain_dir())
     if profile.samples is None:
         raise ConfigurationError(f"domain {profile.name} has no sample documents: set `samples` in its "
                                  "domain.yaml, or ingest your own files with `ragspine ingest`")
     return profile.samples
 
 
-def sample_question() -> str | None:
+def sample_question(domain: Path | None = None) -> str | None:
     """The question ``make run`` asks first (``sample_question`` in the domain's domain.yaml)."""
-    from ragspine.domain.profile import current_profile
+    from ragspine.domain.files import default_domain_dir
+    from ragspine.domain.profile import profile_of
 
-    return current_profile().sample_question
+    return profile_of(domain or default_domain_dir()).sample_question
 
 
 def ensure_sample_corpus(folder: Path | None = None) -> Path:

@@ -132,7 +132,7 @@ class Settings(BaseSettings):
                     "citation (docs/narrative-model.md).")
     domain_dir: Path | None = Field(
         default=None, description="Domain folder (glossary, screening, intent cues, library routing, FAQ, "
-                                  "assistant); default: the demo domain shipped in ragspine/domains/.")
+                                  "assistant); default: the demo domain shipped in ragspine/shipped_domains/.")
     domain_source: str | None = Field(
         default=None, pattern=r"^s3://[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]/.+$",
         description="s3://bucket/key of a domain published with `ragspine domain publish` (AWS); read when "

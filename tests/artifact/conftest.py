@@ -1,6 +1,6 @@
 """The stack as ``sam build`` produced it: built functions in python3.12 processes, moto over HTTP, osmem-server.
 
-One build per test run (the ``sam_build`` fixture, shared with ``tests/integration/test_template.py``);
+One build per test run (the ``sam_build`` fixture, shared with ``tests/integration/template/test_template.py``);
 one moto server and one osmem-server per module. The test process only plays the outside world:
 S3 deliveries, the state machine's Lambda invocations, API Gateway events, the operator's token.
 """

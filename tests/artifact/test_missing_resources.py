@@ -68,7 +68,7 @@ def test_without_the_mapping_a_new_space_never_gets_its_index(damaged: Stack, ke
     assert status >= 500 and "CONFIGURATION" in payload["meta"]["error"]["code"], payload
 
 
-@pytest.mark.parametrize("damaged", ["domains"], indirect=True)
+@pytest.mark.parametrize("damaged", ["shipped_domains"], indirect=True)
 def test_without_the_domain_the_ask_function_cannot_answer(damaged: Stack,
                                                            load_event: Callable[[str], dict[str, Any]]) -> None:
     event = load_event("ask_found")

@@ -41,9 +41,9 @@ def _log(message: str) -> None:
 
 def filing_passages(name: str) -> tuple[list[Any], float]:
     """The filing's child passages as ingestion indexes them, and the seconds parse and chunking took."""
+    from ragspine.ingestion.chunking import chunk_document
     from ragspine.ingestion.document_context import apply_context, document_context
     from ragspine.ingestion.parsers.registry import parse_document
-    from ragspine.retrieval.chunking import chunk_document
 
     started = time.perf_counter()
     path = CORPUS / f"{name}.pdf"

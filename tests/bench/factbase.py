@@ -13,9 +13,10 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import TYPE_CHECKING
 
+from tests.support.glossary import default_glossary
 from tests.support.samples import load_sample_facts
 
-from ragspine.facts.glossary import SlotKind, default_glossary
+from ragspine.facts.glossary import SlotKind
 from ragspine.facts.model import Fact
 from ragspine.facts.sqlite_store import SqliteFactStore
 

@@ -251,11 +251,11 @@ def _setup() -> tuple[StepContext, dict[str, Any], Services]:
 
     The baseline child stops here, so what the ingesting child uses beyond this is the ingestion's own.
     """
+    import ragspine.ingestion.chunking
     import ragspine.ingestion.facts_extract
     import ragspine.ingestion.parsers
     import ragspine.ingestion.runner
-    import ragspine.ingestion.staged
-    import ragspine.retrieval.chunking  # noqa: F401  (imported for its cost, not its names)
+    import ragspine.ingestion.staged  # noqa: F401  (imported for its cost, not its names)
     from ragspine.bootstrap import build_ingest_context, build_services, resolve_embedder
     from ragspine.settings import load_settings
 

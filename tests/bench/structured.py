@@ -10,10 +10,10 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from tests.support.glossary import default_glossary
 from timing import sample_interleaved, summarize_ns
 
-from ragspine.domain.files import domain_dir
-from ragspine.facts.glossary import default_glossary
+from ragspine.bootstrap import domain_dir
 from ragspine.facts.query_metric import QueryStatus, execute_query_metric
 from ragspine.facts.sqlite_store import SqliteFactStore
 from ragspine.llm.extractive import ExtractiveProvider

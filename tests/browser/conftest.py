@@ -102,7 +102,7 @@ def services(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Ser
     tmp = tmp_path_factory.mktemp("page-services")
     import ragspine
 
-    vela = Path(ragspine.__file__).parent / "domains" / "vela"
+    vela = Path(ragspine.__file__).parent / "shipped_domains" / "vela"
     started = {"acme": _start("acme", tmp, None), "vela": _start("vela", tmp, vela)}
     yield started
     for service in started.values():

@@ -28,7 +28,7 @@ from ragspine.sensitivity import Sensitivity
 from ragspine.settings import Settings
 from tests.browser.conftest import ARTIFACTS, Service
 from tests.conftest import FACTS_TABLE
-from tests.integration.test_page_api_evidence import MINUTES, SAMPLES
+from tests.integration.api.test_page_api_evidence import MINUTES, SAMPLES
 from tests.support.page_corpus import FEEDBACK_TABLE, Corpus, deployed_corpus
 from tests.support.samples import load_sample_facts
 

@@ -60,7 +60,7 @@ def score(faq: FaqIndex, items: list[tuple[str, str | None]]) -> FaqScore:
 
 
 if __name__ == "__main__":
-    from ragspine.domain.files import domain_dir
+    from ragspine.bootstrap import domain_dir
     from tests.eval.vectors import e5_embedders
 
     fuzzy = FaqIndex.from_file(domain_dir() / "faq.yaml")

@@ -26,6 +26,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "shared"))
 
 from ragspine.domain.files import GLOSSARY  # noqa: E402
+from ragspine.domain.glossary_file import read_glossary  # noqa: E402
 from ragspine.domain.starter import init_domain  # noqa: E402
 from ragspine.facts.glossary import Glossary  # noqa: E402
 from ragspine.facts.model import Fact  # noqa: E402
@@ -44,7 +45,7 @@ def finance_glossary(root: Path) -> Glossary:
         (folder / "domain.yaml").read_text(encoding="utf-8") + "include: [finance]\n", encoding="utf-8")
     glossary = folder / GLOSSARY
     glossary.write_text(glossary.read_text(encoding="utf-8").replace("EUR", "USD"), encoding="utf-8")
-    return Glossary.from_file(glossary)
+    return read_glossary(glossary)
 
 
 def run(names: list[str]) -> tuple[dict[str, dict[str, int]], list[tuple[str, Fact]]]:

@@ -36,13 +36,14 @@ from pathlib import Path
 from typing import Any
 
 from ragspine.domain.files import GLOSSARY
+from ragspine.domain.glossary_file import read_glossary
 from ragspine.facts.glossary import Glossary, SlotKind
 from ragspine.facts.model import Fact
 from ragspine.qa.answer import answer_question
 from ragspine.qa.period_words import rewrite_period_words
 from ragspine.qa.result import AnswerResult
 from tests.eval.public_qa import JFINQA_FILE, _read
-from tests.unit.derived.statement_set import statement_qa
+from tests.unit.qa.derived.statement_set import statement_qa
 
 TODAY = date(2025, 6, 30)
 POSITIVE = {"増収", "増益", "増加", "改善"}
@@ -195,7 +196,7 @@ def _number(text: str) -> Decimal | None:
 def run_facts(items: list[dict[str, Any]], root: Path) -> list[Scored]:
     """Each item over its own table's facts, the company read as the home entity."""
     folder = finance_folder(root)
-    glossary = Glossary.from_file(folder / GLOSSARY)
+    glossary = read_glossary(folder / GLOSSARY)
     home = "全社"  # an alias of the starter's home entity
     assert glossary.normalize(SlotKind.ENTITY, home) == glossary.home_entity
     scored = []

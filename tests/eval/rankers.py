@@ -99,11 +99,11 @@ def bm25s_ranker(chunks: Sequence[Chunk], queries: Sequence[str], *, top_k: int)
 def pipeline_ranker(index: ChunkIndex, queries: Sequence[str], *, top_k: int,
                     embedder: Embedder | None = None) -> Ranker:
     """``HybridRetriever`` as built by the service: routing, the glossary's slots and entity codes; no rerank."""
-    from ragspine.facts.glossary import default_glossary
     from ragspine.retrieval.entity_codes import glossary_entity_codes
     from ragspine.retrieval.expansion import ExpansionMode
     from ragspine.retrieval.pipeline import HybridRetriever, RetrievalConfig
     from ragspine.retrieval.routing import glossary_slot_detector
+    from tests.support.glossary import default_glossary
 
     retriever = HybridRetriever(index, embedder=embedder,
                                 config=RetrievalConfig(top_k=top_k, expansion=ExpansionMode.NONE),

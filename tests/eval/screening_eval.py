@@ -210,7 +210,7 @@ def _tuning_misses(policy: ScreeningPolicy) -> list[str]:
 if __name__ == "__main__":
     import sys
 
-    from ragspine.facts.glossary import default_glossary
+    from tests.support.glossary import default_glossary
 
     screen = ScreeningPolicy.default(glossary=default_glossary())
     if "--grounded" in sys.argv:

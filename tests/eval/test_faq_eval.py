@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from ragspine.domain.files import domain_dir
+from ragspine.bootstrap import domain_dir
 from ragspine.qa.answer import answer_question
 from ragspine.qa.faq import FaqIndex
 from ragspine.qa.result import Route

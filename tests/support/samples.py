@@ -17,11 +17,11 @@ from ragspine.demo import FACTS_FILE, ensure_sample_corpus
 from ragspine.errors import InvalidInputError
 from ragspine.facts.model import Fact, parse_number
 from ragspine.facts.ports import FactStore
+from ragspine.ingestion.chunking import ChunkMeta, chunk_document
 from ragspine.ingestion.document_context import apply_context, document_context
 from ragspine.ingestion.model import ParsedDocument
 from ragspine.ingestion.parsers import parse_document
 from ragspine.llm.ports import Embedder
-from ragspine.retrieval.chunking import ChunkMeta, chunk_document
 from ragspine.retrieval.passage_text import dense_text
 from ragspine.retrieval.ports import ChunkIndex
 from ragspine.sensitivity import Sensitivity

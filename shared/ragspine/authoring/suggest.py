@@ -18,6 +18,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from ragspine.ingestion.table_rows import row_number
 from ragspine.numbers import is_number
 
 if TYPE_CHECKING:
@@ -26,7 +27,6 @@ if TYPE_CHECKING:
 
 _NOT_CODE = re.compile(r"[^A-Z0-9]+")
 _LETTER = re.compile(r"[^\W\d_]")
-_CELL_ROW = re.compile(r"[A-Za-z]+(\d+)")
 _FOOTNOTE = re.compile(r"(?:\s*(?:※\d*|\*\d*|†+|‡+|\(\d\)))+$")
 
 
@@ -68,16 +68,7 @@ def _row_labels(block: Block) -> Iterator[tuple[str, str]]:
         for cell in cells[:first_number]:
             label = _FOOTNOTE.sub("", cell).strip()
             if label and _LETTER.search(label):
-                yield label, f"{block.locator},row={_row_number(block, index)}"
-
-
-def _row_number(block: Block, index: int) -> int:
-    if index < len(block.cell_refs):
-        for ref in block.cell_refs[index]:
-            match = _CELL_ROW.fullmatch(ref.strip())
-            if match:
-                return int(match.group(1))
-    return index + 1
+                yield label, f"{block.locator},row={row_number(block, index)}"
 
 
 def glossary_fragment(labels: list[LabelSeen], glossary: Glossary) -> str:

@@ -33,30 +33,16 @@ SCHEMAS: dict[str, type[BaseModel]] = {
 
 def shipped_domains_dir() -> Path:
     """The folder holding the example domains shipped with the package."""
-    return Path(str(resources.files("ragspine") / "domains"))
-
-
-def domain_dir() -> Path:
-    """The domain folder: ``RAGSPINE_DOMAIN_DIR``, else the domain published at ``RAGSPINE_DOMAIN_SOURCE``
-    (AWS), else the shipped demo domain."""
-    from ragspine.settings import get_settings
-
-    settings = get_settings()
-    if settings.domain_dir is not None:
-        return settings.domain_dir
-    if settings.domain_source:
-        from ragspine.aws.domain_store import NOTHING_PUBLISHED, published_domain
-        from ragspine.domain.bundle import unpacked_published
-
-        document = published_domain(settings.domain_source, max_age=settings.domain_max_age_s)
-        if document != NOTHING_PUBLISHED:
-            return unpacked_published(document)
-    return default_domain_dir()
+    return Path(str(resources.files("ragspine") / "shipped_domains"))
 
 
 @lru_cache(maxsize=1)
 def default_domain_dir() -> Path:
-    """The shipped domain named by ``domains/default.yaml`` (the demo company)."""
+    """The shipped domain named by ``shipped_domains/default.yaml`` (the demo company).
+
+    Which folder a process serves is the composition root's choice (``bootstrap.domain_dir``);
+    this is the folder a reader uses when it is given none.
+    """
     from ragspine.config_loader import load_yaml
 
     shipped = shipped_domains_dir()

@@ -42,7 +42,7 @@ def normalize_text(text: str) -> str:
 
 def packs_dir() -> Path:
     """The folder of the shipped packs."""
-    return Path(str(resources.files("ragspine") / "domains" / "packs"))
+    return Path(str(resources.files("ragspine") / "shipped_domains" / "packs"))
 
 
 def shipped_packs() -> list[str]:

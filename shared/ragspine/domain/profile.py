@@ -8,7 +8,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from ragspine.domain.files import DOMAIN, SCREENING, domain_dir, engine_config, read_file
+from ragspine.domain.files import DOMAIN, SCREENING, default_domain_dir, engine_config, read_file
 
 
 @dataclass(frozen=True)
@@ -51,13 +51,9 @@ def load_profile(folder: Path) -> DomainProfile:
 
 
 @lru_cache(maxsize=4)
-def _profile_of(folder: Path) -> DomainProfile:
+def profile_of(folder: Path) -> DomainProfile:
+    """The profile of the domain folder ``folder``, read once per process."""
     return load_profile(folder)
-
-
-def current_profile() -> DomainProfile:
-    """The profile of the configured domain folder (read once per folder)."""
-    return _profile_of(domain_dir())
 
 
 def screening_mapping(folder: Path | None = None) -> dict[str, Any]:
@@ -69,7 +65,7 @@ def screening_mapping(folder: Path | None = None) -> dict[str, Any]:
     """
     from ragspine.config_loader import load_yaml
 
-    folder = folder or domain_dir()
+    folder = folder or default_domain_dir()
     engine = load_yaml(engine_config(SCREENING))
     domain = read_file(folder / SCREENING)
     profile = load_profile(folder)

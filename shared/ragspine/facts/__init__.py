@@ -1,6 +1,6 @@
 """Structured facts: the ``Fact`` record, the glossary, the ``FactStore`` port and ``query_metric``."""
 
-from ragspine.facts.glossary import Glossary, Period, SlotKind, default_glossary
+from ragspine.facts.glossary import Glossary, Period, SlotKind
 from ragspine.facts.model import Fact, FactKey
 from ragspine.facts.ports import FactStore
 from ragspine.facts.query_metric import (
@@ -20,6 +20,5 @@ __all__ = [
     "QueryResult",
     "QueryStatus",
     "SlotKind",
-    "default_glossary",
     "execute_query_metric",
 ]

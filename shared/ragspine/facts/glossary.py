@@ -8,7 +8,6 @@ import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
-from pathlib import Path
 from typing import Any, NamedTuple
 
 from ragspine.errors import ConfigurationError
@@ -183,17 +182,6 @@ class Glossary:
             raise ConfigurationError(f"glossary home_entity {glossary.home_entity} is not an entity")
         return glossary
 
-    @classmethod
-    def from_file(cls, path: Path) -> Glossary:
-        """Load a glossary YAML file, validated against its schema (problems name their line).
-
-        Raises:
-            ConfigurationError: the file is missing, is not YAML or breaks the schema.
-        """
-        from ragspine.domain.files import GLOSSARY, read_file
-
-        return cls.from_mapping(read_file(path, GLOSSARY))
-
     def children(self, code: str) -> list[str]:
         """The entities one level below ``code`` in the hierarchy, in glossary order."""
         return [c for c, term in self.terms[SlotKind.ENTITY].items() if term.parent == code]
@@ -346,18 +334,3 @@ def default_spellings() -> Mapping[str, Any]:
     from ragspine.config_loader import config_path, load_yaml
 
     return load_yaml(config_path("glossary_defaults.yaml"))
-
-
-def default_glossary() -> Glossary:
-    """The glossary of the configured domain folder (``RAGSPINE_DOMAIN_DIR``, default the demo domain)."""
-    from ragspine.domain.files import domain_dir
-
-    return _glossary_of(domain_dir())
-
-
-@lru_cache(maxsize=4)
-def _glossary_of(folder: Path) -> Glossary:
-    """Each domain's glossary is read once per process (several only in tests)."""
-    from ragspine.domain.files import GLOSSARY
-
-    return Glossary.from_file(folder / GLOSSARY)

@@ -24,7 +24,7 @@ _QUERY_CHARS = 500
 
 def block_passages(blocks: Iterable[Block]) -> Iterator[tuple[str, str]]:
     """``(text, locator)`` of every block and, for a table, of each row passage as search cites it."""
-    from ragspine.retrieval.table_rows import table_row_texts
+    from ragspine.ingestion.table_rows import table_row_texts
 
     for block in blocks:
         yield block.text, block.locator

@@ -26,9 +26,9 @@ if TYPE_CHECKING:
 
     from ragspine.facts.glossary import Glossary
     from ragspine.facts.model import Fact
+    from ragspine.ingestion.chunking import ChunkedDocument
     from ragspine.ingestion.model import Block, ParsedDocument
     from ragspine.ingestion.operations import Operation
-    from ragspine.retrieval.chunking import ChunkedDocument
     from ragspine.retrieval.model import Chunk
     from ragspine.retrieval.version_text import VersionText
 
@@ -100,8 +100,8 @@ class PlannedChunks:
 
 def plan_chunks(doc: ParsedDocument, facts: Sequence[Fact], operation: Operation) -> PlannedChunks:
     """Chunk the document under its version id, without the tables its facts answer, then add its context."""
+    from ragspine.ingestion.chunking import ChunkMeta, chunk_document
     from ragspine.ingestion.document_context import apply_context, document_context
-    from ragspine.retrieval.chunking import ChunkMeta, chunk_document
 
     doc = without_fact_tables(doc, facts)
     meta = ChunkMeta(sensitivity=operation.sensitivity, library=operation.library, version_id=operation.version_id)

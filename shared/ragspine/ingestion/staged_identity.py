@@ -30,7 +30,7 @@ def check_staged_identity(operation: Operation, children: Sequence[Chunk], paren
         ParserReplyInvalidError: a stamp, a child chunk's id or a chunk id taken by another document differs.
     """
     from ragspine.facts.statements import statement_tags
-    from ragspine.retrieval.chunking import _chunk_id
+    from ragspine.ingestion.chunking import _chunk_id
 
     name = operation.source.rsplit("/", 1)[-1]
     space = operation.space

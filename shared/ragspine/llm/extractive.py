@@ -24,13 +24,12 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 
+from ragspine.citation import CITATION_CLOSE, CITATION_OPEN, passage_citation
 from ragspine.llm.ports import Completion, Message, Role
 from ragspine.text import Tokenizer
 
 SNIPPET_HEADER = "参考资料："
 QUESTION_LABEL = "问题："
-CITATION_OPEN = "（来源："
-CITATION_CLOSE = "）"
 
 INTROS = MappingProxyType({"zh": "根据检索到的资料：", "en": "According to the retrieved documents:",
                            "ja": "検索された資料によると："})
@@ -66,7 +65,7 @@ class CitedSnippet:
 
 def format_citation(doc: str, locator: str) -> str:
     """The citation appended to a snippet or quoted sentence: ``（来源：{doc} {locator}）``."""
-    return f"{CITATION_OPEN}{_one_line(doc)} {_one_line(locator)}{CITATION_CLOSE}"
+    return passage_citation(_one_line(doc), _one_line(locator))
 
 
 def format_snippet_block(snippets: Sequence[tuple[str, str, str]]) -> str:

@@ -12,15 +12,17 @@ from dataclasses import dataclass, field
 from datetime import date
 from functools import partial
 
+from ragspine.citation import Source, merged_sources
 from ragspine.errors import FieldError, InvalidInputError
 from ragspine.facts.glossary import Glossary
 from ragspine.facts.model import format_number
 from ragspine.facts.ports import FactStore
+from ragspine.facts.query_metric import QueryResult
 from ragspine.llm.ports import LLMProvider, Message
 from ragspine.qa.analytics.compute import with_analysis
 from ragspine.qa.arithmetic import with_arithmetic
 from ragspine.qa.change_asks import with_change_read
-from ragspine.qa.clarify import AskBack, clarify_scope
+from ragspine.qa.clarify import AskBack, Proceed, ScopeDecision, clarify_scope
 from ragspine.qa.counting import count_over_periods
 from ragspine.qa.derived import with_derived
 from ragspine.qa.derived_asks import unmet_derivation
@@ -28,7 +30,7 @@ from ragspine.qa.faq import FaqEntry, FaqIndex
 from ragspine.qa.faq_check import CitedPassages, states_numbers, unsupported_numbers
 from ragspine.qa.intent_model import Channel
 from ragspine.qa.language import Lang, detect_language
-from ragspine.qa.narrative import run_narrative
+from ragspine.qa.narrative import NarrativeOutcome, run_narrative
 from ragspine.qa.parse_cache import DEFAULT_PARSE_CACHE_SIZE, ParseCache, ParsedQuestion, Rendered, question_numbers
 from ragspine.qa.ports import Evidence, IntentParser, NarrativeRetriever
 from ragspine.qa.prompt import SYSTEM_PROMPT
@@ -38,7 +40,7 @@ from ragspine.qa.result import AnswerResult, AnswerStatus, Route
 from ragspine.qa.scope import covered_by_knowledge, names_misspelt_domain_terms
 from ragspine.qa.screening import Refusal, RefusalReason, ScreeningPolicy
 from ragspine.qa.slots import Slots
-from ragspine.qa.structured import StructuredOutcome, look_up, plan_lookups, run_structured
+from ragspine.qa.structured import Lookup, StructuredOutcome, look_up, plan_lookups, run_structured
 from ragspine.qa.trace import TraceRecorder, question_digest
 from ragspine.sensitivity import Sensitivity
 
@@ -92,88 +94,168 @@ def answer_question(question: str, *, qa: QAComponents, history: Sequence[Messag
         InvalidInputError: the question is empty or too long.
     """
     text = validate_question(question, max_chars=qa.max_chars)
-    started = time.perf_counter()
-    key = (text, qa.clock())
-    shape = qa.parse_cache.get(key)
-    cached = shape is not None
-    if shape is None:
-        trace = TraceRecorder.begin(len(text), question_digest(text), started)
-        shape = _parse(text, qa, today=key[1], trace=trace)
-        if not _depends_on_documents(shape, qa):
-            qa.parse_cache.put(key, shape)
-    else:
-        trace = TraceRecorder.begin(len(text), shape.question_sha256, started)
-        trace.decide("parse_cache:hit")
-        trace.skip(shape.stages)
-    lang = shape.lang
-    refusal = shape.refusal
-    if refusal is not None:
-        trace.decide(f"screening:{refusal.reason}")
-        return _finish(trace, AnswerResult(refusal.reply, (), Route.REFUSED, AnswerStatus.REFUSED, _EMPTY,
-                                           refusal_reason=refusal.reason.value))
+    cache = _QuestionCache(qa, text)
+    shape, trace = cache.parse()
+    early = _refused_clarified_or_curated(shape, text, qa, trace)
+    if early is not None:
+        return _finish(trace, early)
     intent, decision = shape.parsed()
-    if isinstance(decision, AskBack):
-        trace.decide("clarify:ask_metric")
-        ask = decision.clarification
-        return _finish(trace, AnswerResult(ask.question, (), Route.CLARIFICATION, AnswerStatus.NEEDS_CLARIFICATION,
-                                           decision.slots, clarification=ask))
-    hit = shape.faq
-    if hit is not None:
-        trace.decide(f"faq:hit:{hit.entry.entry_id}")
-        entry = hit.entry
-        unchecked = _faq_unsupported(entry, text, qa)
-        if unchecked is None:
-            return _finish(trace, AnswerResult(f"{entry.answer}（来源：{entry.doc} · {entry.locator}）",
-                                               ({"doc": entry.doc, "locator": entry.locator},), Route.FAQ,
-                                               AnswerStatus.FOUND, decision.slots))
-        trace.decide(unchecked)  # a curated number its source does not state: answer from the documents instead
+    assert isinstance(decision, Proceed)  # a question back was answered above
     slots = decision.slots
     channel = intent.channel
     if slots.unrecognized is not None:
         if channel is not Channel.COMPOSITE:
-            return _finish(trace, AnswerResult(render_unrecognized(slots.unrecognized, qa.glossary, lang), (),
+            return _finish(trace, AnswerResult(render_unrecognized(slots.unrecognized, qa.glossary, shape.lang), (),
                                                Route.STRUCTURED, AnswerStatus.UNRECOGNIZED_PARAM, slots))
         # "What happened to the stores on Canton Road?": no figure to look up, but the why still has an answer.
         trace.decide(f"composite:narrative_only:{slots.unrecognized.param}")
         channel = Channel.NARRATIVE
-    unmet = unmet_derivation(text, slots.metrics, len(slots.periods), qa.glossary, lang,
-                             computes=intent.arithmetic.computes, analysis=bool(intent.analysis)) \
-        if channel is Channel.STRUCTURED else None
-    if unmet is not None:  # a margin, ratio or growth nothing computes: never answered with one of its inputs
-        trace.decide("structured:derived_figure_not_computable")
-        return _finish(trace, AnswerResult(unmet, (), Route.STRUCTURED, AnswerStatus.NOT_FOUND, slots))
     if channel is Channel.NARRATIVE:
-        outcome = run_narrative(text, retriever=qa.retriever, llm=qa.llm, lang=lang, history=history,
-                                max_sensitivity=qa.max_sensitivity,
-                                system_prompt=qa.system_prompts.get(lang, qa.system_prompt),
-                                timeout_s=qa.llm_timeout_s, glossary=qa.glossary)
-        trace.stage("narrative")
-        for item in outcome.decisions:
-            trace.decide(item)
+        outcome = _narrative(text, qa, shape.lang, history, trace)
         return _finish(trace, AnswerResult(outcome.answer, outcome.sources, Route.NARRATIVE, outcome.status, slots,
                                            narrative_status=outcome.status, narrative_detail=outcome.detail),
                        evidence_ids=outcome.evidence)
-    counted = count_over_periods(text, slots, facts=qa.facts, glossary=qa.glossary, lang=lang,
-                                 max_sensitivity=qa.max_sensitivity) if channel is Channel.STRUCTURED else None
-    if counted is not None:  # "how many years did X exceed Y": over every period stated, each one cited
-        trace.stage("structured")
-        count, slots = counted
-        answer, verdict = _verified(_structured_text(count, slots, qa.glossary, lang), count,
-                                    partial(question_numbers, text, decision))
-        trace.decide(verdict)
-        return _finish(trace, AnswerResult(answer, count.sources, Route.STRUCTURED, count.status, slots))
-    plan = shape.plan
-    if plan is None and cached:  # the first reuse of this parse: plan its lookups once, for every later ask
-        plan = plan_lookups(slots, glossary=qa.glossary, lang=lang)
-        shape = shape.planned(plan, question_numbers(text, decision))
-        qa.parse_cache.put(key, shape)
+    if channel is Channel.STRUCTURED:
+        unmet = unmet_derivation(text, slots.metrics, len(slots.periods), qa.glossary, shape.lang,
+                                 computes=intent.arithmetic.computes, analysis=bool(intent.analysis))
+        if unmet is not None:  # a margin, ratio or growth nothing computes: never answered with one of its inputs
+            trace.decide("structured:derived_figure_not_computable")
+            return _finish(trace, AnswerResult(unmet, (), Route.STRUCTURED, AnswerStatus.NOT_FOUND, slots))
+        counted = count_over_periods(text, slots, facts=qa.facts, glossary=qa.glossary, lang=shape.lang,
+                                     max_sensitivity=qa.max_sensitivity)
+        if counted is not None:  # "how many years did X exceed Y": over every period stated, each one cited
+            trace.stage("structured")
+            count, slots = counted
+            answer, verdict = _verified(_structured_text(count, slots, qa.glossary, shape.lang), count,
+                                        partial(question_numbers, text, decision))
+            trace.decide(verdict)
+            return _finish(trace, AnswerResult(answer, count.sources, Route.STRUCTURED, count.status, slots))
+    result = _structured(text, qa, cache, channel, trace)
+    if channel is Channel.STRUCTURED:
+        return _finish(trace, result)
+    outcome = _narrative(text, qa, shape.lang, history, trace)
+    merged = AnswerResult(f"{result.answer}{COMPOSITE_SEPARATOR}{outcome.answer}",
+                          merged_sources(result.sources, outcome.sources), Route.COMPOSITE,
+                          result.status, slots, result.results, refinements=decision.refinements,
+                          narrative_status=outcome.status, narrative_detail=outcome.detail)
+    return _finish(trace, merged, evidence_ids=outcome.evidence)
+
+
+class _QuestionCache:
+    """The parse cache as one question meets it: the parse (kept, or made and kept), the lookup plan
+    made on the parse's first reuse, and the last structured answer with the facts it came from."""
+
+    def __init__(self, qa: QAComponents, text: str) -> None:
+        self._qa, self._text = qa, text
+        self._key = (text, qa.clock())
+        self.cached = False
+        self.shape: ParsedQuestion | None = None
+
+    def parse(self) -> tuple[ParsedQuestion, TraceRecorder]:
+        """The question's parse and the trace it starts (a hit says so and skips the stages it saved)."""
+        started = time.perf_counter()
+        shape = self._qa.parse_cache.get(self._key)
+        self.cached = shape is not None
+        if shape is None:
+            trace = TraceRecorder.begin(len(self._text), question_digest(self._text), started)
+            shape = _parse(self._text, self._qa, today=self._key[1], trace=trace)
+            if not _depends_on_documents(shape, self._qa):
+                self._qa.parse_cache.put(self._key, shape)
+        else:
+            trace = TraceRecorder.begin(len(self._text), shape.question_sha256, started)
+            trace.decide("parse_cache:hit")
+            trace.skip(shape.stages)
+        self.shape = shape
+        return shape, trace
+
+    def plan(self, slots: Slots, decision: ScopeDecision) -> tuple[tuple[Lookup, ...] | None,
+                                                                  Callable[[], frozenset[str]]]:
+        """The lookup plan (made and kept on the parse's first reuse) and the question's numbers, read when asked."""
+        shape = self._shape()
+        plan = shape.plan
+        if plan is None and self.cached:  # the first reuse of this parse: plan its lookups once, for every later ask
+            plan = plan_lookups(slots, glossary=self._qa.glossary, lang=shape.lang)
+            shape = self.shape = shape.planned(plan, question_numbers(self._text, decision))
+            self._qa.parse_cache.put(self._key, shape)
+        planned = shape.question_numbers
+        asked = partial(question_numbers, self._text, decision) if plan is None else lambda: planned
+        return plan, asked
+
+    def rendered(self, looked_up: tuple[QueryResult, ...] | None) -> Rendered | None:
+        """The last structured answer of this parse, when it came from the same facts."""
+        memo = self._shape().rendered
+        return memo if memo is not None and looked_up is not None and memo.results == looked_up else None
+
+    def keep(self, rendered: Rendered) -> None:
+        """Keep a structured answer with the facts it came from, for the next ask of the same question."""
+        self._qa.parse_cache.put(self._key, self._shape().with_rendered(rendered))
+
+    def _shape(self) -> ParsedQuestion:
+        assert self.shape is not None, "parse() first"
+        return self.shape
+
+
+def _refused_clarified_or_curated(shape: ParsedQuestion, text: str, qa: QAComponents,
+                                  trace: TraceRecorder) -> AnswerResult | None:
+    """The answer decided before any channel runs: a refusal, a question back, or a curated FAQ answer."""
+    refusal = shape.refusal
+    if refusal is not None:
+        trace.decide(f"screening:{refusal.reason}")
+        return AnswerResult(refusal.reply, (), Route.REFUSED, AnswerStatus.REFUSED, _EMPTY,
+                            refusal_reason=refusal.reason.value)
+    _, decision = shape.parsed()
+    if isinstance(decision, AskBack):
+        trace.decide("clarify:ask_metric")
+        ask = decision.clarification
+        return AnswerResult(ask.question, (), Route.CLARIFICATION, AnswerStatus.NEEDS_CLARIFICATION,
+                            decision.slots, clarification=ask)
+    hit = shape.faq
+    if hit is None:
+        return None
+    trace.decide(f"faq:hit:{hit.entry.entry_id}")
+    entry = hit.entry
+    unchecked = _faq_unsupported(entry, text, qa)
+    if unchecked is not None:
+        trace.decide(unchecked)  # a curated number its source does not state: answer from the documents instead
+        return None
+    source = Source(entry.doc, entry.locator)
+    return AnswerResult(f"{entry.answer}{source.cited()}", (source.as_dict(),), Route.FAQ, AnswerStatus.FOUND,
+                        decision.slots)
+
+
+def _narrative(text: str, qa: QAComponents, lang: Lang, history: Sequence[Message],
+               trace: TraceRecorder) -> NarrativeOutcome:
+    """The narrative channel: passages retrieved, the model's answer, its citations and checks."""
+    outcome = run_narrative(text, retriever=qa.retriever, llm=qa.llm, lang=lang, history=history,
+                            max_sensitivity=qa.max_sensitivity,
+                            system_prompt=qa.system_prompts.get(lang, qa.system_prompt),
+                            timeout_s=qa.llm_timeout_s, glossary=qa.glossary)
+    trace.stage("narrative")
+    for item in outcome.decisions:
+        trace.decide(item)
+    return outcome
+
+
+def _structured(text: str, qa: QAComponents, cache: _QuestionCache, channel: Channel,
+                trace: TraceRecorder) -> AnswerResult:
+    """The structured channel: the facts looked up, derived, analysed and computed, rendered and checked.
+
+    The same facts as the last ask of the same question give the answer already checked (a
+    question naming a formula metric reads inputs beyond the plan, so it is never served so).
+    """
+    shape = cache.shape
+    assert shape is not None
+    intent, decision = shape.parsed()
+    assert isinstance(decision, Proceed)
+    slots, lang = decision.slots, shape.lang
+    plan, asked = cache.plan(slots, decision)
     looked_up = look_up(plan, facts=qa.facts, max_sensitivity=qa.max_sensitivity) if plan is not None else None
-    memo = shape.rendered
-    derives = _derives(slots, qa.glossary)  # reads inputs beyond the plan: never served from the memo
-    if memo is not None and channel is Channel.STRUCTURED and memo.results == looked_up and not derives:
-        trace.stage("structured")  # the same facts as last time: the same answer, already checked
+    derives = _derives(slots, qa.glossary)
+    memo = cache.rendered(looked_up)
+    if memo is not None and channel is Channel.STRUCTURED and not derives:
+        trace.stage("structured")
         trace.decide(memo.verdict)
-        return _finish(trace, memo.result)
+        return memo.result
     structured = run_structured(slots, facts=qa.facts, glossary=qa.glossary, lang=lang,
                                 max_sensitivity=qa.max_sensitivity, plan=plan, results=looked_up)
     structured = with_change_read(structured, text, lang=lang)  # a change line that answers another question
@@ -187,28 +269,13 @@ def answer_question(question: str, *, qa: QAComponents, history: Sequence[Messag
         structured = with_arithmetic(structured, intent.arithmetic, glossary=qa.glossary, lang=lang)
     trace.stage("structured")
     answer = _structured_text(structured, slots, qa.glossary, lang, asked_unit=intent.requested_unit)
-    planned = shape.question_numbers
-    asked = partial(question_numbers, text, decision) if plan is None else lambda: planned
     answer, verdict = _verified(answer, structured, asked)
     trace.decide(verdict)
     result = AnswerResult(answer, structured.sources, Route.STRUCTURED, structured.status, slots,
                           structured.results, refinements=decision.refinements)
-    if channel is Channel.STRUCTURED:
-        if looked_up is not None and not derives:
-            qa.parse_cache.put(key, shape.with_rendered(Rendered(looked_up, result, verdict)))
-        return _finish(trace, result)
-    outcome = run_narrative(text, retriever=qa.retriever, llm=qa.llm, lang=lang, history=history,
-                            max_sensitivity=qa.max_sensitivity,
-                            system_prompt=qa.system_prompts.get(lang, qa.system_prompt),
-                            timeout_s=qa.llm_timeout_s, glossary=qa.glossary)
-    trace.stage("narrative")
-    for item in outcome.decisions:
-        trace.decide(item)
-    sources = tuple({(s["doc"], s["locator"]): s for s in (*structured.sources, *outcome.sources)}.values())
-    merged = AnswerResult(f"{answer}{COMPOSITE_SEPARATOR}{outcome.answer}", sources, Route.COMPOSITE,
-                          structured.status, slots, structured.results, refinements=decision.refinements,
-                          narrative_status=outcome.status, narrative_detail=outcome.detail)
-    return _finish(trace, merged, evidence_ids=outcome.evidence)
+    if channel is Channel.STRUCTURED and looked_up is not None and not derives:
+        cache.keep(Rendered(looked_up, result, verdict))
+    return result
 
 
 def _derives(slots: Slots, glossary: Glossary) -> bool:

@@ -45,10 +45,10 @@ class RuleIntentParser:
 
     @classmethod
     def from_file(cls, glossary: Glossary, path: Path | None = None) -> RuleIntentParser:
-        """Load cues from the domain folder's ``intent.yaml`` (or ``path``), validated against its schema."""
-        from ragspine.domain.files import INTENT, domain_dir, read_file
+        """Load cues from ``path`` (default the shipped demo domain's ``intent.yaml``), validated against its schema."""
+        from ragspine.domain.files import INTENT, default_domain_dir, read_file
 
-        raw: dict[str, Any] = read_file(path or domain_dir() / INTENT, INTENT)
+        raw: dict[str, Any] = read_file(path or default_domain_dir() / INTENT, INTENT)
         return cls(glossary, raw, raw.get("requested_units"))
 
     def parse(self, question: str) -> Intent:

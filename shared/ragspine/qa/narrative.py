@@ -14,6 +14,7 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ragspine.citation import Source, passage_citation, source_dicts
 from ragspine.errors import ProviderUnavailableError
 from ragspine.facts.glossary import Glossary
 from ragspine.llm.errors import LLM_BAD_RESPONSE, LLM_TIMEOUT, LLMResponseError
@@ -225,12 +226,11 @@ def _unavailable(exc: ProviderUnavailableError, evidence: Sequence[Evidence], la
 
 
 def _quoted(evidence: Sequence[Evidence]) -> str:
-    return "\n".join(f"- {e.text}（来源：{e.doc} {e.locator}）" for e in evidence)
+    return "\n".join(f"- {e.text}{passage_citation(e.doc, e.locator)}" for e in evidence)
 
 
 def _sources(evidence: Sequence[Evidence]) -> tuple[dict[str, str], ...]:
-    pairs = dict.fromkeys((e.doc, e.locator) for e in evidence)
-    return tuple({"doc": d, "locator": loc} for d, loc in pairs)
+    return source_dicts(Source(e.doc, e.locator) for e in evidence)
 
 
 def _warn(what: str, decisions: Sequence[str]) -> None:

@@ -1,9 +1,9 @@
 """Deterministic wording of structured answers in zh / en / ja (seed 002: every number with its source).
 
-A structured answer cites each figure as ``（来源：{doc} · {locator}）`` in every language; only
-the words around it change. The narrative channel writes its own form, ``（来源：{doc} {locator}）``
-without the dot (``llm.extractive.format_citation``), so a client reads an answer's sources from
-its ``sources`` list, never by parsing the text.
+A structured answer cites each figure with ``ragspine.citation.citation``, ``（来源：{doc} · {locator}）``,
+in every language; only the words around it change. A quoted passage carries the form without the
+dot (``passage_citation``); a client reads an answer's sources from its ``sources`` list, never by
+parsing the text.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from types import MappingProxyType
 
+from ragspine.citation import citation
 from ragspine.facts.glossary import Glossary, SlotKind, Term
 from ragspine.facts.model import format_number
 from ragspine.facts.query_metric import MetricQuery, QueryResult, QueryStatus
@@ -21,7 +22,7 @@ _KINDS = MappingProxyType({"metric": SlotKind.METRIC, "entity": SlotKind.ENTITY,
 _PERIOD_EXAMPLES = "FY2024, 2024年, 2024年度, 2024Q3, Q3 2024, 2024年第三季度"
 _TEXT = MappingProxyType({
     Lang.ZH: MappingProxyType({
-        "conflict": "；另一来源的数值不同：{value} {unit}（来源：{doc} · {locator}）",
+        "conflict": "；另一来源的数值不同：{value} {unit}{cited}",
         "conflict_note": "。各来源数值不一致，未作取舍。",
         "found": "{what}：{value} {unit}", "sep": "，",
         "not_found": "未找到 {what} 的数据：事实表中没有这条记录，因此不提供数值。",
@@ -35,7 +36,7 @@ _TEXT = MappingProxyType({
         "unit_note": "注：事实表中这些数字以 {units} 计，没有以 {asked} 计的数值；以上数字未作任何换算。",
     }),
     Lang.EN: MappingProxyType({
-        "conflict": "; another source states a different figure: {value} {unit}（来源：{doc} · {locator}）",
+        "conflict": "; another source states a different figure: {value} {unit}{cited}",
         "conflict_note": ". The sources differ; neither figure is chosen over the other.",
         "found": "{what}: {value} {unit}", "sep": ", ",
         "not_found": "No data for {what}: the fact table has no such record, so no figure is given.",
@@ -49,7 +50,7 @@ _TEXT = MappingProxyType({
         "unit_note": "Note: the facts give these figures in {units}, not in {asked}; nothing above is converted.",
     }),
     Lang.JA: MappingProxyType({
-        "conflict": "；別の資料では異なる数値：{value} {unit}（来源：{doc} · {locator}）",
+        "conflict": "；別の資料では異なる数値：{value} {unit}{cited}",
         "conflict_note": "。資料間で数値が一致しません（どちらも採用していません）。",
         "found": "{what}：{value} {unit}", "sep": "、",
         "not_found": "{what} のデータは見つかりません：ファクトテーブルに該当する記録がないため、数値は示しません。",
@@ -94,11 +95,12 @@ def render_result(result: QueryResult, glossary: Glossary, lang: Lang = Lang.ZH,
         fact = result.fact
         what = what if what is not None else describe(result.query, glossary, lang)
         line = text["found"].format(what=what, value=format_number(fact.value), unit=fact.unit)
-        line = f"{line}（来源：{fact.source_doc_id} · {fact.source_locator}）"
+        line = f"{line}{citation(fact.source_doc_id, fact.source_locator)}"
         if not result.conflicts:
             return line
-        others = "".join(text["conflict"].format(value=format_number(c.value), unit=c.unit, doc=c.source_doc_id,
-                                                 locator=c.source_locator) for c in result.conflicts)
+        others = "".join(text["conflict"].format(value=format_number(c.value), unit=c.unit,
+                                                 cited=citation(c.source_doc_id, c.source_locator))
+                         for c in result.conflicts)
         return f"{line}{others}{text['conflict_note']}"
     if result.status is QueryStatus.NOT_FOUND and result.query:
         return text["not_found"].format(what=what if what is not None else describe(result.query, glossary, lang))

@@ -145,11 +145,12 @@ class ScreeningPolicy:
         return cls.from_mapping(load_yaml(path), glossary=glossary)
 
     @classmethod
-    def default(cls, *, glossary: Glossary) -> ScreeningPolicy:
-        """The engine's security rules with the configured domain's competitors, scope and replies."""
+    def default(cls, *, glossary: Glossary, domain: Path | None = None) -> ScreeningPolicy:
+        """The engine's security rules with the domain folder's competitors, scope and replies
+        (``domain``, default the shipped demo domain)."""
         from ragspine.domain.profile import screening_mapping
 
-        return cls.from_mapping(screening_mapping(), glossary=glossary)
+        return cls.from_mapping(screening_mapping(domain), glossary=glossary)
 
     def screen(self, question: str) -> Refusal | None:
         """Return a refusal when the question must not reach any channel, else None.

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from typing import NamedTuple
 
+from ragspine.citation import Source, source_dicts
 from ragspine.errors import FieldError, InvalidInputError
 from ragspine.facts.glossary import Glossary, SlotKind
 from ragspine.facts.model import Fact, format_number
@@ -174,12 +175,8 @@ def _label(fact: Fact) -> str:
 
 
 def _sources(results: tuple[QueryResult, ...]) -> tuple[dict[str, str], ...]:
-    seen: dict[tuple[str, str], dict[str, str]] = {}
-    for result in results:
-        for fact in (result.fact, *result.conflicts) if result.fact is not None else ():
-            key = (fact.source_doc_id, fact.source_locator)
-            seen.setdefault(key, {"doc": key[0], "locator": key[1]})
-    return tuple(seen.values())
+    return source_dicts(Source(fact.source_doc_id, fact.source_locator) for result in results
+                        for fact in ((result.fact, *result.conflicts) if result.fact is not None else ()))
 
 
 def _status(results: tuple[QueryResult, ...]) -> AnswerStatus:

@@ -14,9 +14,8 @@ import enum
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from ragspine.retrieval.model import Chunk, ScoredChunk
+from ragspine.retrieval.model import Chunk, ScoredChunk, is_row_locator
 from ragspine.retrieval.ports import ChunkIndex
-from ragspine.retrieval.table_rows import is_row_locator
 from ragspine.sensitivity import Sensitivity
 
 MAX_WINDOW = 5  # neighbours each side; past that the "window" is a whole document

@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from ragspine.sensitivity import Sensitivity
+
+_ROW_LOCATOR = re.compile(r"(?:^|,)row=")
+
+
+def is_row_locator(locator: str) -> bool:
+    """Whether a locator names one table row (``sheet=Q,row=8``): such a passage is quoted alone."""
+    return bool(_ROW_LOCATOR.search(locator))
 
 
 @dataclass(frozen=True, slots=True)
@@ -14,7 +22,7 @@ class Chunk:
     The Knowledge Gateway fields (space, document and version ids, metadata category, tags,
     version label, product code) are optional until a chunk comes through the Gateway.
     Children point to their parent with ``parent_id`` and to their reading-order neighbours
-    with ``prev_id``/``next_id`` (see ``retrieval/chunking.py``).
+    with ``prev_id``/``next_id`` (see ``ingestion/chunking.py``).
     """
 
     chunk_id: str

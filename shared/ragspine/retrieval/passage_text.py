@@ -53,7 +53,7 @@ def dense_body(text: str, max_chars: int = DENSE_MAX_CHARS) -> str:
     body = ("\n".join(worded) if len(worded) != len(lines) else text).strip() if worded else text.strip()
     if len(body) <= max_chars:
         return body
-    from ragspine.retrieval.chunking import split_spans  # the chunker's own sentence cuts
+    from ragspine.sentence_spans import split_spans  # the chunker's own sentence cuts
 
     start, end = split_spans(body, max_chars)[0]
     return body[start:end]

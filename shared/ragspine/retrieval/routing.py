@@ -139,14 +139,15 @@ class LibraryRouter:
 
 
 def default_library_router() -> LibraryRouter:
-    """The routing of the configured domain folder (its ``libraries.yaml``), loaded once per folder."""
-    from ragspine.domain.files import domain_dir
+    """The routing of the shipped demo domain: a retriever's when it is given none."""
+    from ragspine.domain.files import default_domain_dir
 
-    return _router_of(domain_dir())
+    return library_router_of(default_domain_dir())
 
 
 @lru_cache(maxsize=4)
-def _router_of(folder: Path) -> LibraryRouter:
+def library_router_of(folder: Path) -> LibraryRouter:
+    """The routing of the domain folder ``folder`` (its ``libraries.yaml``), loaded once per folder."""
     from ragspine.domain.files import LIBRARIES, read_file
 
     return LibraryRouter.from_mapping(read_file(folder / LIBRARIES, LIBRARIES))

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
-    from ragspine.retrieval.chunking import ChunkedDocument
+    from ragspine.ingestion.chunking import ChunkedDocument
 
 TEXT_NAME = "text.txt"
 PASSAGES_NAME = "passages.json"

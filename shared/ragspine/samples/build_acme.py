@@ -1,7 +1,7 @@
 """Build the ACME sample corpus deterministically: documents, facts and manifest (and the domain's FAQ).
 
 Run ``python -m ragspine.samples.build_acme [--out DIR]``; without ``--out`` it rewrites
-the committed copy in ``ragspine/samples/acme/`` and the FAQ of ``ragspine/domains/acme/``.
+the committed copy in ``ragspine/samples/acme/`` and the FAQ of ``ragspine/shipped_domains/acme/``.
 Two builds give byte-identical files, because the files' sha256 digests are the lineage that
 facts.csv and manifest.yaml record.
 """
@@ -22,7 +22,7 @@ from ragspine.samples._xlsx import build_quarterly_workbook
 
 SAMPLES_DIR = Path(__file__).resolve().parent / "acme"
 """The committed copy of the built corpus, shipped inside the package."""
-DOMAIN_DIR = Path(__file__).resolve().parents[1] / "domains" / "acme"
+DOMAIN_DIR = Path(__file__).resolve().parents[1] / "shipped_domains" / "acme"
 """The ACME domain folder, whose faq.yaml quotes sentences of the built documents."""
 
 

@@ -12,13 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from ragspine.facts.glossary import default_glossary
 from ragspine.facts.model import Fact
 from ragspine.ingestion.errors import IngestionError
 from ragspine.ingestion.facts_extract import EXTRACTOR_VERSION, ExtractionResult, extract_facts, primary_facts
 from ragspine.ingestion.parsers import parse_document, supported_extensions
 from ragspine.samples.build_acme import SAMPLES_DIR
 from tests.support.cfn import REPO_ROOT
+from tests.support.glossary import default_glossary
 from tests.support.samples import read_facts_csv
 
 SOURCES = ("ACME_FY2024_Review.pptx", "ACME_FY2025_Review.pptx", "ACME_Quarterly_Revenue.xlsx")

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ragspine.ingestion.chunking import chunk_document
 from ragspine.ingestion.model import BlockKind, ParsedDocument
 from ragspine.ingestion.parsers.pdf import PdfParser
-from ragspine.retrieval.chunking import chunk_document
 from tests.integration.ingestion import documents
 from tests.integration.ingestion.documents import PdfLine
 

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from ragspine.domain.files import GLOSSARY
+from ragspine.domain.glossary_file import read_glossary
 from ragspine.domain.starter import init_domain
 from ragspine.facts.glossary import Glossary
 from ragspine.ingestion.facts_extract import extract_facts
@@ -76,7 +77,7 @@ def _glossary(tmp_path: Path) -> Glossary:
         (folder / "domain.yaml").read_text(encoding="utf-8") + "include: [finance]\n", encoding="utf-8")
     glossary = folder / GLOSSARY
     glossary.write_text(glossary.read_text(encoding="utf-8").replace("EUR", "USD"), encoding="utf-8")
-    return Glossary.from_file(glossary)
+    return read_glossary(glossary)
 
 
 @pytest.mark.parametrize("font_scale", [1.0, 0.021], ids=["font at its size", "font scaled by the text matrix"])
@@ -148,6 +149,7 @@ def _statement_row(doc: ParsedDocument, label: str) -> Block:
                 and any(row[0] == label for row in b.rows))
 
 
+@pytest.mark.corpus
 @pytest.mark.parametrize(("name", "label", "cells"), [
     ("WALMART_2020_10K.pdf", "Membership and other income", ("4,038", "4,076", "4,582")),
     ("GENERALMILLS_2019_10K.pdf", "Cost of sales", ("11,108.4", "10,304.8", "10,052.0")),

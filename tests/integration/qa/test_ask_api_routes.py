@@ -9,8 +9,7 @@ from fastapi.testclient import TestClient
 
 from ragspine.api.app import create_local_app
 from ragspine.api.deps import services as services_dep
-from ragspine.bootstrap import Services
-from ragspine.domain.files import domain_dir
+from ragspine.bootstrap import Services, domain_dir
 from ragspine.qa.faq import FaqIndex
 from tests.fakes.llm_providers import AdversarialProvider
 from tests.fakes.narrative import StaticRetriever, evidence

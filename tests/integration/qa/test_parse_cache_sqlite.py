@@ -7,7 +7,7 @@ from pathlib import Path
 from ragspine.facts.sqlite_store import SqliteFactStore
 from ragspine.qa.answer import answer_question
 from tests.fakes.qa import make_qa
-from tests.unit.test_fact_model import make_fact
+from tests.unit.facts.test_fact_model import make_fact
 
 QUESTION = "What was Mainland China's revenue in FY2024?"
 

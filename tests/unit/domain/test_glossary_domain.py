@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from ragspine.domain.files import shipped_domains_dir
+from ragspine.domain.glossary_file import read_glossary
 from ragspine.facts.calendar import FiscalCalendar
-from ragspine.facts.glossary import Glossary, SlotKind, default_glossary
+from ragspine.facts.glossary import Glossary, SlotKind
+from tests.support.glossary import default_glossary
 
 
 def _vela() -> Glossary:
-    return Glossary.from_file(shipped_domains_dir() / "vela" / "glossary.yaml")
+    return read_glossary(shipped_domains_dir() / "vela" / "glossary.yaml")
 
 
 def test_the_hierarchy_has_three_levels() -> None:

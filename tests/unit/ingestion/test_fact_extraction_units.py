@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from ragspine.facts.glossary import Period, default_glossary
+from ragspine.facts.glossary import Period
 from ragspine.facts.model import Fact
 from ragspine.ingestion.facts_extract import ExtractionResult, extract_facts, primary_facts
 from ragspine.ingestion.model import Block, BlockKind, ParsedDocument
 from ragspine.ingestion.table_facts import DeclaredUnits, units_in
+from tests.support.glossary import default_glossary
 
 
 def _doc(*rows: tuple[str, ...], caption: str = "", heading: str = "", title: str = "Deck",

@@ -91,9 +91,9 @@ def test_a_reply_that_is_not_a_parse_childs_message_fails_the_parse(frames: list
 
 def _hostile_prepared_parse(frames: list[bytes]) -> ParserReplyInvalidError:
     """A parse asked to go on past parsing (so a version text is expected), answered by a hostile child."""
-    from ragspine.facts.glossary import default_glossary
     from ragspine.ingestion.operations import Operation
     from ragspine.ingestion.prepare import PrepareRequest
+    from tests.support.glossary import default_glossary
 
     operation = Operation(id="op", doc_id="d", version_id="v", file_hash="", source="mda.docx")
     request = PrepareRequest(operation, default_glossary(), index_terms=False)

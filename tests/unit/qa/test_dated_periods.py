@@ -11,9 +11,10 @@ from hypothesis import strategies as st
 
 from ragspine.facts.calendar import FiscalCalendar
 from ragspine.facts.fiscal_dates import fiscal_year_closed_on, year_name_unsure
-from ragspine.facts.glossary import Period, default_glossary
+from ragspine.facts.glossary import Period
 from ragspine.qa.dated_periods import rewrite_dates
 from ragspine.qa.slots import parse_slots
+from tests.support.glossary import default_glossary
 
 GLOSSARY = default_glossary()  # a fiscal year ending in December
 

@@ -11,7 +11,7 @@ from ragspine.qa.provenance import check_provenance
 from ragspine.qa.result import AnswerStatus
 from tests.fakes.facts import InMemoryFactStore
 from tests.fakes.qa import make_qa
-from tests.unit.test_fact_model import make_fact
+from tests.unit.facts.test_fact_model import make_fact
 
 CN_2024 = make_fact()
 CN_2025 = make_fact(period="2025", value=1452, source_doc_id="ACME_FY2025_Review.pptx",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ragspine.domain.files import domain_dir
+from ragspine.bootstrap import domain_dir
 from ragspine.errors import ConfigurationError
 from ragspine.qa.answer import answer_question
 from ragspine.qa.faq import FaqIndex

@@ -6,7 +6,7 @@ from datetime import date
 
 import pytest
 
-from ragspine.facts.glossary import SlotKind, default_glossary
+from ragspine.facts.glossary import SlotKind
 from ragspine.qa.answer import answer_question
 from ragspine.qa.clarify import AskBack, Proceed, clarify_scope
 from ragspine.qa.intent import RuleIntentParser
@@ -16,7 +16,8 @@ from ragspine.qa.result import AnswerStatus, Route
 from tests.fakes.facts import InMemoryFactStore
 from tests.fakes.narrative import StaticRetriever
 from tests.fakes.qa import make_qa
-from tests.unit.test_fact_model import make_fact
+from tests.support.glossary import default_glossary
+from tests.unit.facts.test_fact_model import make_fact
 
 TODAY = date(2026, 11, 30)
 

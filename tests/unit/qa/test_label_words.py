@@ -6,10 +6,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ragspine.facts.glossary import Glossary, default_glossary, normalize_text
+from ragspine.facts.glossary import Glossary, normalize_text
 from ragspine.facts.open_vocabulary import open_metric_code, with_open_terms
 from ragspine.qa.label_words import label_readings
 from ragspine.qa.slots import parse_slots
+from tests.support.glossary import default_glossary
 
 STATEMENT = [
     "Statutory federal income tax rate",

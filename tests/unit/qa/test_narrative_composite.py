@@ -12,7 +12,7 @@ from tests.fakes.facts import InMemoryFactStore
 from tests.fakes.llm_providers import AdversarialProvider, FailingProvider, RecordingProvider
 from tests.fakes.narrative import StaticRetriever, evidence
 from tests.fakes.qa import make_qa
-from tests.unit.test_fact_model import make_fact
+from tests.unit.facts.test_fact_model import make_fact
 
 HK_WHY = evidence("2024财年香港营业收入下降7.4%，主要因为入境游客消费疲软，以及广东道三家门店关闭。",
                   locator="heading=香港（ACME_HK）,para=1")

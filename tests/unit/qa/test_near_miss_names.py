@@ -12,14 +12,15 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from rapidfuzz.distance import Levenshtein
 
-from ragspine.facts.glossary import Glossary, SlotKind, default_glossary
+from ragspine.facts.glossary import Glossary, SlotKind
 from ragspine.qa.answer import answer_question
 from ragspine.qa.intent import RuleIntentParser
 from ragspine.qa.result import AnswerStatus, Route
 from ragspine.qa.screening import ScreeningPolicy
 from tests.fakes.facts import InMemoryFactStore
 from tests.fakes.qa import make_qa
-from tests.unit.test_fact_model import make_fact
+from tests.support.glossary import default_glossary
+from tests.unit.facts.test_fact_model import make_fact
 
 HK_MARGIN = make_fact(metric_code="GROSS_MARGIN", entity="ACME_HK", geography="HK", period="2025", value=41.5,
                       unit="PCT", source_doc_id="ACME_FY2025_Review.pptx",
@@ -78,7 +79,7 @@ def test_two_equally_near_names_are_asked_back() -> None:
     assert result.sources == ()
 
 
-GLOSSARY_FILE = Path(__file__).parents[3] / "shared" / "ragspine" / "domains" / "acme" / "glossary.yaml"
+GLOSSARY_FILE = Path(__file__).parents[3] / "shared" / "ragspine" / "shipped_domains" / "acme" / "glossary.yaml"
 _NAMES = sorted({(kind, code, term.names["en"].lower())
                  for kind in (SlotKind.METRIC, SlotKind.ENTITY)
                  for code, term in GLOSSARY.terms[kind].items()

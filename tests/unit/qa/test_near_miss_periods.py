@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ragspine.facts.glossary import default_glossary
 from ragspine.qa.slots import parse_slots
+from tests.support.glossary import default_glossary
 
 GLOSSARY = default_glossary()
 ORDINALS = {1: "first", 2: "second", 3: "third", 4: "fourth"}

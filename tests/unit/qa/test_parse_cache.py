@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from ragspine.domain.files import domain_dir
-from ragspine.facts.glossary import Glossary, default_glossary
+from ragspine.bootstrap import domain_dir
+from ragspine.domain.glossary_file import read_glossary
 from ragspine.qa.answer import answer_question
 from ragspine.qa.language import Lang
 from ragspine.qa.parse_cache import ParseCache, ParsedQuestion
@@ -18,7 +18,8 @@ from ragspine.qa.slots import Slots
 from ragspine.qa.structured import Lookup, plan_lookups
 from tests.fakes.facts import InMemoryFactStore
 from tests.fakes.qa import make_qa
-from tests.unit.test_fact_model import make_fact
+from tests.support.glossary import default_glossary
+from tests.unit.facts.test_fact_model import make_fact
 
 QUESTION = "中国内地FY2024的REVENUE是多少"
 STABLE_TRACE = ("route", "status", "slots", "fact_ids", "chunk_ids", "question_chars", "question_sha256")
@@ -114,7 +115,7 @@ class TestInvalidation:
     def test_a_new_configuration_starts_with_an_empty_cache(self) -> None:
         qa = make_qa(_store())
         answer_question(QUESTION, qa=qa)
-        reloaded = Glossary.from_file(domain_dir() / "glossary.yaml")  # e.g. after an edit: a new object
+        reloaded = read_glossary(domain_dir() / "glossary.yaml")  # e.g. after an edit: a new object
         changed = dataclasses.replace(qa, glossary=reloaded)
         assert len(qa.parse_cache) == 1 and len(changed.parse_cache) == 0 and changed.parse_cache is not qa.parse_cache
         answer_question(QUESTION, qa=changed)

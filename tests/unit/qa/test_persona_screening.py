@@ -13,7 +13,6 @@ from hypothesis import strategies as st
 
 from ragspine.config_loader import config_path, load_yaml
 from ragspine.errors import ConfigurationError
-from ragspine.facts.glossary import default_glossary
 from ragspine.qa.answer import answer_question
 from ragspine.qa.persona import PersonaScreen
 from ragspine.qa.result import AnswerStatus, Route
@@ -21,6 +20,7 @@ from ragspine.qa.screening import RefusalReason, ScreeningPolicy, screening_text
 from tests.fakes.facts import InMemoryFactStore
 from tests.fakes.narrative import StaticRetriever, evidence
 from tests.fakes.qa import make_qa
+from tests.support.glossary import default_glossary
 
 # Written for these tests (the corpus is English only): the shapes of the in-the-wild prompts,
 # in the three languages, short enough that no length weight helps.

@@ -8,7 +8,6 @@ from decimal import Decimal
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from ragspine.facts.glossary import default_glossary
 from ragspine.numbers import sourced_values
 from ragspine.qa.answer import answer_question
 from ragspine.qa.attribution import entity_namer
@@ -18,6 +17,7 @@ from tests.fakes.facts import InMemoryFactStore
 from tests.fakes.llm_providers import RecordingProvider
 from tests.fakes.narrative import StaticRetriever, evidence
 from tests.fakes.qa import make_qa
+from tests.support.glossary import default_glossary
 from tests.support.number_forms import spellings
 
 QUESTION = "广东道的门店为什么关闭？"

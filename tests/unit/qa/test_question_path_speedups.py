@@ -14,11 +14,12 @@ import unicodedata
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ragspine.facts.glossary import Glossary, Mention, SlotKind, default_glossary
+from ragspine.facts.glossary import Glossary, Mention, SlotKind
 from ragspine.facts.matching import slot_regex
 from ragspine.numbers import reader
 from ragspine.qa import dated_periods
 from ragspine.qa.answer_structure import passage_references, strip_structure
+from tests.support.glossary import default_glossary
 
 # Pieces numbers and dates are made of, glued with look-alikes and other scripts.
 _PIECES = st.sampled_from([

@@ -9,7 +9,7 @@ from ragspine.qa.answer import answer_question
 from ragspine.qa.result import AnswerStatus, Route
 from tests.fakes.facts import InMemoryFactStore
 from tests.fakes.qa import make_qa
-from tests.unit.test_fact_model import make_fact
+from tests.unit.facts.test_fact_model import make_fact
 
 
 @pytest.mark.parametrize(("question", "note"), [

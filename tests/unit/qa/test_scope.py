@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 
 from ragspine.errors import ProviderUnavailableError
-from ragspine.facts.glossary import default_glossary
 from ragspine.qa.ports import Evidence
 from ragspine.qa.scope import covered_by_knowledge, subject_words
 from ragspine.qa.screening import Refusal, RefusalReason
 from ragspine.sensitivity import Sensitivity
 from tests.fakes.narrative import StaticRetriever, evidence
+from tests.support.glossary import default_glossary
 
 FILING = evidence("Amcor reported Adjusted EBITDA of 2,018 million for FY2023.", doc="Amcor_FY2023.md",
                   locator="heading=Results,para=1")

@@ -13,13 +13,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ragspine.config_loader import config_path, load_yaml
-from ragspine.facts.glossary import default_glossary
 from ragspine.qa.answer import answer_question
 from ragspine.qa.result import AnswerStatus, Route
 from ragspine.qa.screening import _FOLD, RefusalReason, ScreeningPolicy, screening_text
 from tests.fakes.facts import InMemoryFactStore
 from tests.fakes.narrative import StaticRetriever, evidence
 from tests.fakes.qa import make_qa
+from tests.support.glossary import default_glossary
 
 BIPIA = Path(__file__).resolve().parents[4] / "shared" / "corpus" / "injection" / "bipia"
 

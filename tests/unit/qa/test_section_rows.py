@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import pytest
 
-from ragspine.facts.glossary import Glossary, default_glossary
+from ragspine.facts.glossary import Glossary
 from ragspine.facts.open_vocabulary import open_metric_code, with_open_terms
 from ragspine.qa.slots import parse_slots
+from tests.support.glossary import default_glossary
 
 ROWS = [
     "Net sales: Malaysia", "Net sales: Romania", "Net sales", "Revenue: Service", "Revenue: Product",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ragspine.retrieval.chunking import ChunkLimits
+from ragspine.ingestion.chunking import ChunkLimits
 from ragspine.retrieval.passage_text import DENSE_MAX_CHARS, dense_body, dense_text
 from tests.fakes.chunks import make_chunk
 

@@ -8,12 +8,13 @@ from dataclasses import dataclass, field
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ragspine.facts.glossary import SlotKind, default_glossary
+from ragspine.facts.glossary import SlotKind
 from ragspine.retrieval.entity_codes import entity_code_words, entity_codes, glossary_entity_codes
 from ragspine.retrieval.expansion import ExpansionMode
 from ragspine.retrieval.model import ScoredChunk, SearchFilters
 from ragspine.retrieval.pipeline import HybridRetriever, RetrievalConfig
 from ragspine.retrieval.query_terms import default_expander
+from tests.support.glossary import default_glossary
 
 GLOSSARY = default_glossary()
 ENTITY_ALIASES = sorted((alias, code) for alias, (kind, code) in GLOSSARY.aliases.items()

@@ -7,9 +7,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ragspine.ingestion.model import Block, BlockKind
+from ragspine.ingestion.table_rows import table_row_texts
 from ragspine.retrieval.expansion import ExpansionMode, expand
-from ragspine.retrieval.model import Chunk, ScoredChunk
-from ragspine.retrieval.table_rows import is_row_locator, table_row_texts
+from ragspine.retrieval.model import Chunk, ScoredChunk, is_row_locator
 from tests.fakes.chunks import InMemoryChunkIndex, make_chunk
 
 

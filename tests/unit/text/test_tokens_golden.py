@@ -45,6 +45,7 @@ def test_tokens_match_the_old_tokenizers_on_mixed_scripts_and_repository_text(gr
     _check(group, random_strings() if group == "random" else repo_texts())
 
 
+@pytest.mark.corpus
 def test_tokens_match_the_old_tokenizers_on_the_quick_evaluation_corpora() -> None:
     texts = corpus_texts()
     if not texts:

@@ -14,7 +14,7 @@ from ragspine.qa.result import AnswerResult, AnswerStatus, Route
 from ragspine.qa.slots import Slots
 from tests.fakes.facts import InMemoryFactStore
 from tests.fakes.qa import make_qa
-from tests.unit.test_fact_model import make_fact
+from tests.unit.facts.test_fact_model import make_fact
 
 TODAY = date(2026, 11, 30)
 FY2025 = make_fact(period="2025", value=1452, source_doc_id="ACME_FY2025_Review.pptx",

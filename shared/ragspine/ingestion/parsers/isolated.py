@@ -81,7 +81,7 @@ logger = logging.getLogger(__name__)
 _PRELOAD = ["__main__", "ragspine.background_priority", "ragspine.ingestion.parsers.registry",
             "ragspine.ingestion.staged",
             "ragspine.ingestion.prepare", "ragspine.ingestion.facts_extract", "ragspine.ingestion.document_context",
-            "ragspine.retrieval.chunking", "ragspine.retrieval.embedded_rows", "ragspine.retrieval.version_text",
+            "ragspine.ingestion.chunking", "ragspine.retrieval.embedded_rows", "ragspine.retrieval.version_text",
             "docx", "docx.table", "docx.text.paragraph", "pptx", "openpyxl", "openpyxl.utils.cell",
             "pypdfium2", "pypdfium2.raw", "lxml.etree", "lxml.html", "markdown_it"]
 # How long a child may take to start (the fork server's first start imports the parsers).
