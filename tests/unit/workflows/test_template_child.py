@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import resource
 import sys
-import time
 import tracemalloc
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -60,9 +59,9 @@ ATTACKS = {**HOSTILE, **SINGLE_CALL_HOSTILE, "a map over shared copies": UNLISTE
 
 @pytest.mark.parametrize("name", sorted(ATTACKS))
 def test_the_childs_limits_alone_bound_every_hostile_template(name: str) -> None:
-    """With the budget switched off, each known attack still ends within the child's wall clock and memory:
-    as the node's failure, or as an output within the limit where the work fitted in the child's limits."""
-    began = time.monotonic()
+    """With the budget switched off, each known attack still ends within the child's limits: as the node's
+    failure, or as an output within the limit where the work fitted. (How long it may take is the wall clock's
+    test below; timing each attack here would measure the machine's load.)"""
     with capped_service() as peak:
         try:
             output = render_in_child(ATTACKS[name], {}, UNBUDGETED)
@@ -70,7 +69,6 @@ def test_the_childs_limits_alone_bound_every_hostile_template(name: str) -> None
             assert error.message.startswith("template error")
         else:
             assert len(output) <= MAX_TEMPLATE_OUTPUT
-    assert time.monotonic() - began < UNBUDGETED.timeout_seconds + UNBUDGETED.start_seconds + 2
     assert peak[0] < SERVICE_PEAK
 
 
