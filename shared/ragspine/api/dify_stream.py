@@ -28,6 +28,7 @@ from ragspine.workflows.surfaces import (
     RunSurface,
     StoredWorkflow,
     WorkflowComponents,
+    as_recorded,
     node_trace,
     record_failure,
     record_result,
@@ -144,9 +145,9 @@ def stream_run(plan: ExecutionPlan, inputs: Mapping[str, Any], *, workflow: Stor
                 yield stream.error(item)
                 return
             elif isinstance(item, RunResult):
-                record_result(components, record, item)
+                recorded = record_result(components, record, item)
                 settled = True
-                yield stream.finished(item)
+                yield stream.finished(as_recorded(item, recorded))
                 return
     finally:
         TASKS.unregister(stream.task_id)

@@ -86,6 +86,13 @@ class WorkflowNodeFailedError(RagspineError):
         self.node_id = node_id
 
 
+class WorkflowNodeBusyError(WorkflowNodeFailedError):
+    """Every slot for a template or code child stayed taken while the node waited: retry later."""
+
+    code = "WORKFLOW_NODE_BUSY"
+    http_status = 503
+
+
 class WorkflowCodeIsolationError(WorkflowNodeFailedError):
     """The code node's isolation is required but this host cannot provide it, so the code is not run."""
 

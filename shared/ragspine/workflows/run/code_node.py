@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from ragspine.workflows.errors import WorkflowCodeIsolationError, WorkflowNodeFailedError
+from ragspine.workflows.run.child_slots import child_slot
 from ragspine.workflows.run.code_cgroup import RunCgroup, RunLimits, create_run_cgroup
 from ragspine.workflows.run.code_jail import JAIL, RUNNER, interpreter, jail_plan
 from ragspine.workflows.shapes import as_map
@@ -198,9 +199,15 @@ def run_limited(runner: Path, request: bytes, limits: CodeLimits) -> ChildExit:
     Raises:
         ValueError: another runner was asked to run jailed.
         OSError: the child could not be started.
+        WorkflowNodeBusyError: every child slot stayed taken (``child_slots``).
     """
     if limits.isolation == "namespaces" and runner != RUNNER:
         raise ValueError("only the code runner runs in the jail")
+    with child_slot():
+        return _run_limited(runner, request, limits)
+
+
+def _run_limited(runner: Path, request: bytes, limits: CodeLimits) -> ChildExit:
     group = _run_group(limits)
     try:
         with tempfile.TemporaryDirectory(prefix="ragspine-code-") as workdir:

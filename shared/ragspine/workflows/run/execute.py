@@ -14,6 +14,7 @@ which is off by default.
 from __future__ import annotations
 
 import enum
+import logging
 import time
 import uuid
 from collections.abc import Callable, Mapping
@@ -21,16 +22,19 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ragspine.errors import RagspineError
-from ragspine.workflows.errors import WorkflowInputError, WorkflowNodeUnsupportedError
+from ragspine.workflows.errors import WorkflowInputError, WorkflowNodeFailedError, WorkflowNodeUnsupportedError
 from ragspine.workflows.run.code_node import CodeLimits
 from ragspine.workflows.run.handlers import HANDLERS
 from ragspine.workflows.run.http_node import HttpPolicy
 from ragspine.workflows.run.nodes import NodeCall, VariablePool
+from ragspine.workflows.run.valid_text import valid_text, valid_value
 
 if TYPE_CHECKING:
     from ragspine.llm.ports import LLMProvider
     from ragspine.workflows.run.compile import ExecutionPlan, Step
     from ragspine.workflows.run.ports import KnowledgeRetriever
+
+logger = logging.getLogger(__name__)
 
 
 class RunStatus(enum.StrEnum):
@@ -155,14 +159,22 @@ class WorkflowExecutor:
         began = time.perf_counter()
         try:
             produced, handle = HANDLERS[step.node_type](call)
-            node_run = NodeRun(step.node_id, step.node_type, step.title, RunStatus.SUCCEEDED, produced,
+            # Outputs enter the run's variables, its record and its events here: once, as valid Unicode.
+            node_run = NodeRun(step.node_id, step.node_type, step.title, RunStatus.SUCCEEDED, valid_value(produced),
                                time.perf_counter() - began)
         except RagspineError as exc:
             if isinstance(exc, WorkflowInputError):
                 raise
             handle = ""
             node_run = NodeRun(step.node_id, step.node_type, step.title, RunStatus.FAILED, {"error_code": exc.code},
-                               time.perf_counter() - began, error=exc.message)
+                               time.perf_counter() - began, error=valid_text(exc.message))
+        except Exception as exc:  # noqa: BLE001 - a node's crash is its run's failure, not the caller's 500
+            logger.exception("workflow node crashed", extra={"node_id": step.node_id, "node_type": step.node_type})
+            handle = ""
+            node_run = NodeRun(step.node_id, step.node_type, step.title, RunStatus.FAILED,
+                               {"error_code": WorkflowNodeFailedError.code}, time.perf_counter() - began,
+                               error=f"node {step.node_id} failed unexpectedly ({type(exc).__name__}); "
+                                     "this is a fault in the service: report it to the operator")
         self._emit(RunEvent(EventKind.NODE_FINISHED, step.node_id, step.node_type, step.title, node_run))
         return node_run, handle
 

@@ -30,6 +30,7 @@ from ragspine.workflows.surfaces.run_history import (
     executions,
 )
 from ragspine.workflows.surfaces.run_log import (
+    as_recorded,
     node_trace,
     record_failure,
     record_result,
@@ -52,7 +53,7 @@ from ragspine.workflows.surfaces.sqlite_store import SqliteWorkflowStore
 __all__ = [
     "BODY_METHODS", "CURSOR_PATTERN", "EXECUTION_CURSOR_PATTERN", "EXTRAS", "MAX_EXECUTION_ID", "NODE_KEYS",
     "REQUIRED", "ExecutionQuery", "NodeTrace", "RunPage", "WorkflowRunNotFoundError", "delete_execution",
-    "dify_run", "execution", "executions", "iso_utc", "node_trace", "record_failure", "record_result",
+    "as_recorded", "dify_run", "execution", "executions", "iso_utc", "node_trace", "record_failure", "record_result",
     "record_start", "record_stop", "stop_recorded_task",
     "ApiKeyRecord", "KeyKind", "RecordedStatus", "RunRecord", "RunRetention", "RunStore", "RunSurface",
     "SqliteRunStore", "SqliteWorkflowStore", "StoredWorkflow", "TokenBucketLimiter",

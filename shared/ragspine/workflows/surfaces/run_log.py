@@ -8,16 +8,22 @@ A run is recorded only once the gate is open and its DSL compiled: refused reque
 Recorded inputs are bounded: a run's inputs are kept whole up to ``RECORDED_INPUT_BYTES`` of
 JSON, larger ones as an excerpt; when the start node refuses the inputs (an unauthenticated
 webhook caller can send any body), only an excerpt of ``REFUSED_EXCERPT_CHARS`` is kept.
+
+A run never stays ``running`` because its final state could not be written: when storing it
+raises (a value the record cannot hold, a storage error), the run is recorded ``failed`` with
+:data:`NOT_RECORDED` instead, and :func:`as_recorded` makes the caller's reply say the same.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import uuid
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from ragspine.workflows.run import RunStatus
 from ragspine.workflows.surfaces.run_records import NodeTrace, RecordedStatus, RunRecord, RunSurface
 
 if TYPE_CHECKING:
@@ -30,6 +36,10 @@ WEBHOOK_OWNER = "webhook"  # the n8n executions API reads these; any valid n8n k
 RECORDED_INPUT_BYTES = 64 * 1024
 REFUSED_EXCERPT_CHARS = 1024
 EXCERPT_KEY = "_excerpt"
+NOT_RECORDED = ("the run ended but its final state could not be stored ({kind}); its outputs were not kept: "
+                "run it again, and report it to the operator if it repeats")
+NOT_RECORDED_CODE = "WORKFLOW_RUN_NOT_RECORDED"
+logger = logging.getLogger(__name__)
 
 
 def bounded_inputs(inputs: Mapping[str, Any], *, limit: int = RECORDED_INPUT_BYTES,
@@ -64,9 +74,28 @@ def record_start(components: WorkflowComponents, workflow: StoredWorkflow, input
 
 
 def _finish(components: WorkflowComponents, run: RunRecord) -> RunRecord:
-    if components.runs is not None:
+    """Store the final state; when that raises, store a bare ``failed`` record saying so (and return it).
+
+    Raises only when the bare record cannot be stored either (the store itself is down).
+    """
+    if components.runs is None:
+        return run
+    try:
         components.runs.finish(run)
+    except Exception as exc:  # noqa: BLE001 - any failure to store must still end the run
+        logger.exception("run's final state could not be stored", extra={"run_id": run.id})
+        bare = replace(run, status=RecordedStatus.FAILED, outputs={}, nodes=(),
+                       error=NOT_RECORDED.format(kind=type(exc).__name__))
+        components.runs.finish(bare)
+        return bare
     return run
+
+
+def as_recorded(result: RunResult, recorded: RunRecord) -> RunResult:
+    """``result`` as the caller should see it: failed with the record's error when its final state was not stored."""
+    if recorded.status is RecordedStatus.FAILED and recorded.error != result.error:
+        return replace(result, status=RunStatus.FAILED, outputs={}, error=recorded.error, error_code=NOT_RECORDED_CODE)
+    return result
 
 
 def record_result(components: WorkflowComponents, run: RunRecord, result: RunResult) -> RunRecord:

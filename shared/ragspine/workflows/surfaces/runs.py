@@ -71,8 +71,7 @@ def run_stored(workflow: StoredWorkflow, inputs: Mapping[str, Any], *, component
     except Exception:
         run_log.record_failure(components, run, "internal error")
         raise
-    run_log.record_result(components, run, result)
-    return result
+    return run_log.as_recorded(result, run_log.record_result(components, run, result))
 
 
 def check_method(method: str, *, components: WorkflowComponents) -> None:
