@@ -145,7 +145,7 @@ def staged_for_activation(tmp_path: Path) -> Iterator[tuple[StepContext, str]]:
 def test_an_activation_keeps_full_collections_from_stopping_other_threads(
         staged_for_activation: tuple[StepContext, str]) -> None:
     """Activating 8,000 passages, with the collector on, through the service's runner. Without the hold a
-    full collection ran during it and kept a ticking thread waiting for ~150 ms of a ~3 s activation."""
+    full collection ran during it and kept a ticking thread waiting for 86–150 ms of a ~3 s activation."""
     context, operation_id = staged_for_activation
     runner = InProcessRunner(steps={**{step: _done(step) for step in list(Step)[:-1]}, Step.ACTIVATE: activate})
     gc.collect()
