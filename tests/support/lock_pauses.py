@@ -22,11 +22,12 @@ class Paused(Generic[T]):
         return f"a pause of {self.longest_s * 1e3:.0f} ms in a {self.call_s * 1e3:.0f} ms {what}"
 
 
-def longest_pause(call: Callable[[], T]) -> Paused[T]:
+def longest_pause(call: Callable[[], T], *, collecting: bool = False) -> Paused[T]:
     """Run ``call`` beside a thread that ticks every half millisecond.
 
-    Garbage collection is off during the call: a full collection over a large heap is a pause of its
-    own, whoever triggers it, and this measures what the call itself holds the interpreter lock for.
+    Garbage collection is off during the call unless ``collecting``: a full collection over a large
+    heap is a pause of its own, whoever triggers it, and without it this measures what the call
+    itself holds the interpreter lock for. With it, the collector's pauses count too.
     """
     ticks: list[float] = []
     done = threading.Event()
@@ -39,13 +40,16 @@ def longest_pause(call: Callable[[], T]) -> Paused[T]:
     ticker = threading.Thread(target=tick)
     ticker.start()
     time.sleep(0.02)
-    gc.disable()
+    was_enabled = gc.isenabled()
+    if not collecting:
+        gc.disable()
     try:
         began = time.perf_counter()
         value = call()
         ended = time.perf_counter()
     finally:
-        gc.enable()
+        if was_enabled:
+            gc.enable()
         done.set()
         ticker.join()
     during = [began, *(t for t in ticks if began <= t <= ended), ended]

@@ -7,6 +7,7 @@ import time
 from collections.abc import Callable, Mapping
 
 from ragspine.ingestion import lifecycle
+from ragspine.ingestion.full_collections import full_collections_held
 from ragspine.ingestion.operations import Operation, OperationCancelledError, OperationError, OperationStatus
 from ragspine.ingestion.retry import RetryPolicy
 from ragspine.ingestion.steps import STEPS, Step, StepContext, StepFunction, StepResult
@@ -89,7 +90,8 @@ class InProcessRunner:
         attempt = 1
         while True:
             try:
-                return self._steps[step](operation, context), operation
+                with full_collections_held():  # the routes' threads share this process
+                    return self._steps[step](operation, context), operation
             except OperationCancelledError:
                 raise  # a step's own write found the operation cancelled: not a failure of the step
             except Exception as exc:  # every failure becomes the operation's error; none escapes

@@ -1,0 +1,51 @@
+"""Hold the garbage collector's full collections while an ingestion step runs beside the routes.
+
+A step of a large document builds millions of short-lived objects in the service's process
+(decoded chunks, terms and their ids, rows to write). The collector's oldest generation is
+collected whenever enough objects have survived into it, and a full collection walks every
+tracked object of the process with the interpreter lock held: 65–250 ms per collection during a
+2,000-page PDF, in which no ask thread runs, whichever thread triggered it. While a step runs,
+the oldest generation's threshold is raised so high that it is not reached; the two young
+generations are still collected as usual (they only walk recent objects, so their pauses stay
+short). When the last step running in the process ends, the threshold comes back, and the next
+full collection finds the step's objects already freed by their reference counts.
+
+What this costs: cyclic garbage that reached the oldest generation during a step waits for the
+step's end (a step is bounded by the parse budget and the operation's size limits); nothing is
+kept past it. The thresholds are process-wide, so concurrent steps share one hold, counted.
+"""
+
+from __future__ import annotations
+
+import gc
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+# Full collections happen after this many collections of the middle generation: with the default
+# thresholds (700, 10), some seven billion allocations, so never within one step.
+HELD_OLDEST_THRESHOLD = 1_000_000
+
+_lock = threading.Lock()
+_holders = 0
+_restored_oldest = 0
+
+
+@contextmanager
+def full_collections_held() -> Iterator[None]:
+    """Run the body with full collections held back; the process's own threshold comes back after."""
+    global _holders, _restored_oldest
+    with _lock:
+        if _holders == 0:
+            young, middle, oldest = gc.get_threshold()
+            _restored_oldest = oldest
+            gc.set_threshold(young, middle, max(oldest, HELD_OLDEST_THRESHOLD))
+        _holders += 1
+    try:
+        yield
+    finally:
+        with _lock:
+            _holders -= 1
+            if _holders == 0:
+                young, middle, _ = gc.get_threshold()
+                gc.set_threshold(young, middle, _restored_oldest)
