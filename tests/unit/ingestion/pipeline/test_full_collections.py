@@ -25,7 +25,6 @@ from ragspine.ingestion.steps import STEPS, Step, StepContext, StepFunction, Ste
 from ragspine.retrieval.embedded_index import EmbeddedChunkIndex
 from tests.fakes.facts import InMemoryFactStore
 from tests.support.glossary import default_glossary
-from tests.support.lock_pauses import longest_pause
 
 
 class FullCollections:
@@ -145,12 +144,12 @@ def staged_for_activation(tmp_path: Path) -> Iterator[tuple[StepContext, str]]:
 def test_an_activation_keeps_full_collections_from_stopping_other_threads(
         staged_for_activation: tuple[StepContext, str]) -> None:
     """Activating 8,000 passages, with the collector on, through the service's runner. Without the hold a
-    full collection ran during it and kept a ticking thread waiting for 86–150 ms of a ~3 s activation."""
+    full collection ran during it and kept every other thread waiting for 86–150 ms of a ~3 s activation.
+    Counted, not timed: how long a pause lasts depends on the machine's load, whether one runs does not."""
     context, operation_id = staged_for_activation
     runner = InProcessRunner(steps={**{step: _done(step) for step in list(Step)[:-1]}, Step.ACTIVATE: activate})
     gc.collect()
     with FullCollections() as full:
-        paused = longest_pause(lambda: runner.run(operation_id, context=context), collecting=True)
-    assert paused.value.status is OperationStatus.SUCCEEDED and paused.value.chunks_count == 8000
+        operation = runner.run(operation_id, context=context)
+    assert operation.status is OperationStatus.SUCCEEDED and operation.chunks_count == 8000
     assert full.durations == [], f"full collections of {[round(d * 1e3) for d in full.durations]} ms"
-    assert paused.longest_s < paused.call_s / 20, paused.message("activation")
