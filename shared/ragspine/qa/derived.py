@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from decimal import ROUND_HALF_UP, Decimal
 from types import MappingProxyType
 
+from ragspine.citation import Source
 from ragspine.facts.formulas import PERCENT_UNITS, PRIOR_SUFFIX, Formula
 from ragspine.facts.glossary import Glossary, Period, SlotKind
 from ragspine.facts.model import Fact, format_number
@@ -359,7 +360,7 @@ def _add_sources(sources: dict[tuple[str, str], dict[str, str]], made: Computed 
     if isinstance(made, Computed):
         for fact in made.inputs:
             sources.setdefault((fact.source_doc_id, fact.source_locator),
-                               {"doc": fact.source_doc_id, "locator": fact.source_locator})
+                               Source(fact.source_doc_id, fact.source_locator).as_dict())
 
 
 def render_computed(query: MetricQuery, made: Computed | NotComputed, glossary: Glossary,
