@@ -13,6 +13,7 @@ to the provenance check (``StructuredOutcome.computed``).
 
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass, replace
 from decimal import ROUND_HALF_UP, Decimal
 from types import MappingProxyType
@@ -448,7 +449,5 @@ def cited(inputs: tuple[Fact, ...]) -> str:
 
 def _constants(formula: Formula) -> tuple[str, ...]:
     """Numbers written in the formula itself (365 days ...): shown in the answer, so declared."""
-    import ast
-
     return tuple(format_decimal(Decimal(str(node.value))) for node in ast.walk(formula.tree)
                  if isinstance(node, ast.Constant))
