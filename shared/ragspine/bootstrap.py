@@ -10,6 +10,7 @@ from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
+from ragspine.errors import ConfigurationError, ProviderUnavailableError
 from ragspine.settings import Backend, EmbedderName, LLMProviderName, Settings, get_settings
 
 if TYPE_CHECKING:
@@ -217,7 +218,6 @@ def build_workflow_store(settings: Settings) -> WorkflowStore:
     """The workflow store the backend setting asks for (workflows.db, or the workflows table)."""
     if settings.backend is Backend.AWS:
         from ragspine.aws.dynamo_workflows import DynamoWorkflowStore
-        from ragspine.errors import ConfigurationError
 
         if not settings.workflows_table:
             raise ConfigurationError("RAGSPINE_WORKFLOWS_TABLE is required for workflows when RAGSPINE_BACKEND=aws")
@@ -271,7 +271,6 @@ def build_run_store(settings: Settings) -> RunStore:
                              max_age_days=settings.workflow_run_retention_days)
     if settings.backend is Backend.AWS:
         from ragspine.aws.dynamo_runs import DynamoRunStore
-        from ragspine.errors import ConfigurationError
 
         if not settings.workflows_table:
             raise ConfigurationError("RAGSPINE_WORKFLOWS_TABLE is required for workflows when RAGSPINE_BACKEND=aws")
@@ -409,7 +408,6 @@ def build_chunk_index(settings: Settings, *, dimension: int | None) -> ChunkInde
         return OpenSearchChunkIndex(settings.opensearch_endpoint, settings.opensearch_index, region=settings.aws_region,
                                     service=settings.opensearch_service, dimension=dimension or 384,
                                     fusion=settings.hybrid_fusion)
-    from ragspine.errors import ProviderUnavailableError
     from ragspine.retrieval.embedded_index import EmbeddedChunkIndex
 
     try:
@@ -501,7 +499,6 @@ def build_version_text_store(settings: Settings) -> VersionTextStore:
     """Versions' normalised texts: ``texts/`` in the staging bucket on AWS, else ``texts/`` in the data folder."""
     if settings.backend is Backend.AWS:
         from ragspine.aws.s3_version_text import S3VersionTextStore
-        from ragspine.errors import ConfigurationError
 
         if not settings.staging_bucket:
             raise ConfigurationError("RAGSPINE_STAGING_BUCKET is required for version texts when RAGSPINE_BACKEND=aws")
@@ -565,7 +562,6 @@ def build_operation_stores(settings: Settings) -> tuple[OperationStore, StagingA
     """The operation store and staging area the backend setting asks for."""
     if settings.backend is Backend.AWS:
         from ragspine.aws.s3_staging import S3StagingArea
-        from ragspine.errors import ConfigurationError
 
         if not settings.staging_bucket:
             raise ConfigurationError("RAGSPINE_STAGING_BUCKET is required for ingestion when RAGSPINE_BACKEND=aws")
@@ -584,7 +580,6 @@ def build_operation_store(settings: Settings) -> OperationStore:
 
 def _dynamo_operation_store(settings: Settings) -> DynamoOperationStore:
     from ragspine.aws.dynamo_operations import DynamoOperationStore
-    from ragspine.errors import ConfigurationError
 
     if not settings.ingest_table:
         raise ConfigurationError("RAGSPINE_INGEST_TABLE is required for ingestion when RAGSPINE_BACKEND=aws")
@@ -601,7 +596,6 @@ def _sqlite_operation_store(settings: Settings) -> SqliteOperationStore:
 def build_ingest_trigger(settings: Settings) -> tuple[OperationStore, StepFunctionsOperationRunner]:
     """What the S3 trigger needs: the operation store and the state machine starter (no engine services)."""
     from ragspine.aws.stepfunctions_runner import StepFunctionsOperationRunner
-    from ragspine.errors import ConfigurationError
 
     if not settings.ingest_state_machine_arn:
         raise ConfigurationError("RAGSPINE_INGEST_STATE_MACHINE_ARN is required by the ingest trigger")
@@ -637,7 +631,6 @@ def build_knowledge_gateway(settings: Settings) -> Gateway:
     Raises:
         ConfigurationError: a required AWS setting is missing.
     """
-    from ragspine.errors import ConfigurationError
     from ragspine.ingestion.parsers.registry import supported_extensions
     from ragspine.knowledge.evidence import EngineEvidence
     from ragspine.knowledge.files import LocalFileStorage, signing_key
@@ -711,7 +704,6 @@ def build_knowledge_store(settings: Settings) -> KnowledgeStore:
     else knowledge.db in the data folder."""
     if settings.backend is Backend.AWS:
         from ragspine.aws.dynamo_knowledge import DynamoKnowledgeStore
-        from ragspine.errors import ConfigurationError
 
         if not settings.knowledge_table:
             raise ConfigurationError("RAGSPINE_KNOWLEDGE_TABLE is required when RAGSPINE_BACKEND=aws")

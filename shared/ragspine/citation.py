@@ -1,4 +1,4 @@
-"""Where a figure or passage comes from (``Source``: document and locator) and how an answer cites it.
+"""Where a figure or passage comes from (``Source``: document, locator, version) and how an answer cites it.
 
 An answer cites a fact, a computation's input or a curated FAQ answer as ``（来源：{doc} · {locator}）``
 (``citation``) in every language. A quoted passage carries ``（来源：{doc} {locator}）`` without the
@@ -18,14 +18,22 @@ CITATION_CLOSE = "）"
 
 @dataclass(frozen=True, slots=True)
 class Source:
-    """A document and the locator of the place in it (``page=3,para=2``, ``sheet=2024,cell=C3``)."""
+    """A document, the locator of the place in it (``page=3,para=2``, ``sheet=2024,cell=C3``) and,
+    when known, the document version cited (``sha256:<hex>`` of its file).
+
+    An answer's ``sources`` list holds document and locator; an answer part's sources also carry
+    the version (a fact knows its file hash; a passage citation is pinned at answer time).
+    """
 
     doc: str
     locator: str
+    version: str | None = None
 
     def as_dict(self) -> dict[str, str]:
-        """The JSON form an answer's ``sources`` list holds."""
-        return {"doc": self.doc, "locator": self.locator}
+        """The JSON form: ``doc`` and ``locator``, and ``version`` when it is known."""
+        if self.version is None:
+            return {"doc": self.doc, "locator": self.locator}
+        return {"doc": self.doc, "locator": self.locator, "version": self.version}
 
     def cited(self) -> str:
         """``（来源：doc · locator）``."""

@@ -13,10 +13,12 @@ from ragspine.cli_domain import domain_app
 from ragspine.cli_eval import eval_app
 from ragspine.cli_facts import facts_app
 from ragspine.cli_feedback import feedback_app
-from ragspine.cli_ingest import ingest_files, ingest_samples, report, samples_summary
+from ragspine.cli_ingest import finish_dense_vectors, ingest_files, ingest_samples, report, samples_summary
 from ragspine.cli_knowledge import knowledge_app
 from ragspine.cli_operations import operations_app
 from ragspine.errors import RagspineError
+from ragspine.sensitivity import Sensitivity
+from ragspine.settings import get_settings
 
 if TYPE_CHECKING:
 
@@ -123,7 +125,6 @@ def static_table(
     """Distil the static embedder's table (RAGSPINE_EMBEDDER=static-e5-small) into the data folder."""
     from ragspine.llm.static_distil import distil
     from ragspine.llm.static_embedder import static_table_path
-    from ragspine.settings import get_settings
 
     out = static_table_path(get_settings().data_dir)
     texts = [path.read_text(encoding="utf-8", errors="replace") for path in also_from or []]
@@ -204,9 +205,7 @@ def ingest(
     from rich.console import Console
 
     from ragspine.bootstrap import build_background_embedder, build_ingest_context
-    from ragspine.cli_ingest import finish_dense_vectors
     from ragspine.ingestion.submission import collect_files, document_meta
-    from ragspine.sensitivity import Sensitivity
 
     try:
         level = Sensitivity.parse(sensitivity) if sensitivity else None
@@ -259,7 +258,6 @@ OutOption = Annotated[Path | None, typer.Option("--out", help="Write the result 
 
 def _workflow_file(operation: str, file: Path, fmt: str, out: Path | None) -> None:
     """Run one file operation; exit 0 ok, 1 analyze found errors, 2 bad input (location printed)."""
-    from ragspine.settings import get_settings
     from ragspine.workflows.dsl import OutputFormat
     from ragspine.workflows.file_ops import EXIT_BAD_INPUT, Action, run_file
     from ragspine.workflows.scaffold import ScaffoldOptions

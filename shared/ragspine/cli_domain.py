@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from ragspine.errors import RagspineError
+from ragspine.settings import get_settings
 
 domain_app = typer.Typer(help="Domain folders: everything company-specific (glossary, screening, FAQ, ...).",
                          no_args_is_help=True)
@@ -49,7 +50,6 @@ def publish(folder: Folder,
                     err=True, fg=typer.colors.RED)
         raise typer.Exit(code=1)
     from ragspine.aws.domain_store import forget_published_domain, publish_domain
-    from ragspine.settings import get_settings
 
     target = to
     try:

@@ -11,6 +11,7 @@ from typing import Annotated
 import typer
 
 from ragspine.errors import RagspineError
+from ragspine.settings import LLMProviderName, StructuredOutput, get_settings
 
 eval_app = typer.Typer(help="Evaluate a model on this deployment's documents.", no_args_is_help=True)
 
@@ -45,7 +46,6 @@ def narrative(
     from ragspine.bootstrap import build_llm, build_services, domain_dir
     from ragspine.cli_ingest import ingest_samples, report
     from ragspine.qa.narrative_eval import QUESTIONS_FILE, evaluate, format_report, load_questions
-    from ragspine.settings import LLMProviderName, StructuredOutput, get_settings
 
     modes = structured_output or [StructuredOutput.OFF.value]
     unknown = [m for m in modes if m not in {o.value for o in StructuredOutput}]

@@ -7,6 +7,8 @@ from typing import Annotated
 
 import typer
 
+from ragspine.settings import Backend, get_settings
+
 feedback_app = typer.Typer(help="Readers' feedback on answers and numbers, with the locator each is about.",
                            no_args_is_help=True)
 
@@ -21,8 +23,6 @@ def list_feedback(
     With ``RAGSPINE_BACKEND=aws`` and ``RAGSPINE_FEEDBACK_TABLE`` (the stack's ``FeedbackTableName``
     output), the deployed page's feedback table; else the local service's ``feedback.db``.
     """
-    from ragspine.settings import Backend, get_settings
-
     settings = get_settings()
     if settings.backend is Backend.AWS and settings.feedback_table:
         from ragspine.aws.dynamo_feedback import DynamoFeedbackStore

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 import typer
 
 from ragspine.errors import RagspineError
+from ragspine.settings import Backend
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -247,8 +248,6 @@ def ingest_samples(services: Services, console: Console) -> list[Ingested]:
 
 def samples_summary(services: Services, done: list[Ingested]) -> str:
     """One line: documents ingested (now / unchanged), facts, passages and how they are searched, data folder."""
-    from ragspine.settings import Backend
-
     ok = [item.operation for item in done if item.succeeded and item.operation is not None]
     unchanged = sum(1 for item in done if item.reused)
     retrieval = services.retrieval

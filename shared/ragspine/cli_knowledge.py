@@ -7,11 +7,12 @@ uses, and takes effect there without a restart: the service reads them on each r
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from ragspine.errors import RagspineError
+from ragspine.errors import ConflictError, RagspineError
+from ragspine.settings import Environment, get_settings
 
 if TYPE_CHECKING:
     from ragspine.knowledge.identity import StoredToken
@@ -38,7 +39,6 @@ def manifest(out: Annotated[Path | None, typer.Option("--out", help="Write to th
 
 def _store() -> KnowledgeStore:
     from ragspine.bootstrap import build_knowledge_store
-    from ragspine.settings import get_settings
 
     return build_knowledge_store(get_settings())
 
@@ -61,7 +61,6 @@ def token_create(name: Annotated[str, typer.Option("--name", help="Who uses the 
     """Create a service token; it is printed once, alone on the last line, and stored only as a salted hash
     (in the Gateway's secret when ``RAGSPINE_KNOWLEDGE_SECRET`` names one, else in the Gateway's store)."""
     from ragspine.knowledge.identity import new_token
-    from ragspine.settings import get_settings
 
     token, stored = new_token(name)
     settings = get_settings()
@@ -78,10 +77,7 @@ def token_create(name: Annotated[str, typer.Option("--name", help="Who uses the 
 
 def _add_to_secret(secret: str, region: str | None, stored: StoredToken) -> None:
     """Append the token's record to the Gateway secret's serviceTokens (names stay unique)."""
-    from typing import Any
-
     from ragspine.aws.secrets import update_json_secret
-    from ragspine.errors import ConflictError
     from ragspine.knowledge.secrets import token_entry
 
     def append(document: dict[str, Any]) -> dict[str, Any]:
@@ -107,7 +103,6 @@ def assertion(
 ) -> None:
     """A development X-User-Assertion signed with the local key (refused in production), alone on the last line."""
     from ragspine.knowledge.identity import dev_key, sign_dev_assertion
-    from ragspine.settings import Environment, get_settings
 
     settings = get_settings()
     if settings.env is Environment.PRODUCTION:

@@ -8,11 +8,13 @@ file, which is a new version and so a new operation.
 from __future__ import annotations
 
 import json
+import uuid
 from typing import TYPE_CHECKING, Annotated, Any, cast
 
 import typer
 
-from ragspine.errors import RagspineError
+from ragspine.errors import NotFoundError, RagspineError
+from ragspine.settings import Backend, get_settings
 
 if TYPE_CHECKING:
     from ragspine.bootstrap import Retrieval
@@ -27,7 +29,6 @@ AsJson = Annotated[bool, typer.Option("--json", help="Print JSON for machines.")
 
 def _store() -> OperationStore:
     from ragspine.bootstrap import build_operation_store
-    from ragspine.settings import get_settings
 
     return build_operation_store(get_settings())
 
@@ -71,8 +72,6 @@ def _services_retrieval() -> Retrieval | None:
 
 
 def _get(operation_id: str) -> Operation:
-    from ragspine.errors import NotFoundError
-
     operation = _store().get(operation_id)
     if operation is None:
         raise _exit(NotFoundError(f"no ingestion operation {operation_id}; `ragspine operations list` shows them"))
@@ -82,7 +81,6 @@ def _get(operation_id: str) -> Operation:
 def _reaped(operation: Operation) -> Operation:
     """The operation, failed as retryable first when its runner's lease ran out (a killed run)."""
     from ragspine.ingestion.submission import reap_if_stale
-    from ragspine.settings import get_settings
 
     return reap_if_stale(operation, operations=_store(), lease_s=get_settings().ingest_lease_s)
 
@@ -148,11 +146,8 @@ def cancel(operation_id: Annotated[str, typer.Argument(help="The operation id (o
 @operations_app.command()
 def retry(operation_id: Annotated[str, typer.Argument(help="The operation id (op-...).")]) -> None:
     """Run a FAILED operation again when its error is retryable (an unreachable index, a throttled service)."""
-    import uuid
-
     from ragspine.ingestion.operations import OperationStatus
     from ragspine.ingestion.submission import reopen
-    from ragspine.settings import Backend, get_settings
 
     settings = get_settings()
     try:

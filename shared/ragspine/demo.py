@@ -11,6 +11,8 @@ import logging
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ragspine.errors import ConfigurationError
+
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
@@ -29,7 +31,6 @@ def sample_dir(domain: Path | None = None) -> Path:
     """
     from ragspine.domain.files import default_domain_dir
     from ragspine.domain.profile import profile_of
-    from ragspine.errors import ConfigurationError
 
     profile = profile_of(domain or default_domain_dir())
     if profile.samples is None:

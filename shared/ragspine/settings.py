@@ -104,8 +104,6 @@ class Settings(BaseSettings):
     today: date | None = Field(
         default=None, description="Pin the clock (YYYY-MM-DD) for reproducible default periods."
     )
-    log_level: str = "INFO"
-    """Not read yet: the local service logs warnings, the Lambda functions follow Powertools' own settings."""
     llm_provider: LLMProviderName = Field(
         default=LLMProviderName.EXTRACTIVE,
         description="extractive (offline, quotes cited snippets), bedrock (Converse) or openai (compatible HTTP).")

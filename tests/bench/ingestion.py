@@ -343,7 +343,7 @@ def _child_env(data_dir: Path, embedder: str) -> dict[str, str]:
     """This environment without any RAGSPINE_ setting, then the embedded backend in ``data_dir``."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("RAGSPINE_")}
     env.update({"RAGSPINE_BACKEND": "embedded", "RAGSPINE_DATA_DIR": str(data_dir),
-                "RAGSPINE_EMBEDDER": EMBEDDERS[embedder], "RAGSPINE_LOG_LEVEL": "WARNING"})
+                "RAGSPINE_EMBEDDER": EMBEDDERS[embedder]})
     return env
 
 

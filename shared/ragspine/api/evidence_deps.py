@@ -6,6 +6,7 @@ import threading
 from typing import Any
 
 from ragspine.api.deps import ServicesDep
+from ragspine.bootstrap import build_operation_stores, get_knowledge_gateway, source_readers
 from ragspine.evidence.library import EvidenceLibrary
 from ragspine.sensitivity import Sensitivity
 from ragspine.settings import Settings
@@ -17,8 +18,6 @@ _lock = threading.RLock()
 
 
 def _library(settings: Settings, max_sensitivity: Sensitivity) -> EvidenceLibrary:
-    from ragspine.bootstrap import build_operation_stores, source_readers
-
     key = (settings, max_sensitivity)
     with _lock:
         if _held and _held[0][0] == key:
@@ -42,8 +41,6 @@ def close_evidence_library() -> None:
 
 def _gateway_status(document_id: str) -> str | None:
     """A Knowledge Gateway document's status: a disabled one is withheld, a deleted one is gone."""
-    from ragspine.bootstrap import get_knowledge_gateway
-
     document = get_knowledge_gateway().store.document(document_id)
     return document.status.value if document is not None else None
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Annotated, Any
 
-from aws_lambda_powertools.utilities.idempotency import BasePersistenceLayer
+from aws_lambda_powertools.utilities.idempotency import BasePersistenceLayer, DynamoDBPersistenceLayer
 from fastapi import Depends
 
 from ragspine.api.knowledge_http import Hooks
@@ -26,8 +26,6 @@ def gateway() -> Gateway:
 def _idempotency_store(backend: str, where: str) -> BasePersistenceLayer:
     """Powertools' DynamoDB layer in the knowledge table on AWS (pk/sk), our SQLite layer in knowledge.db locally."""
     if backend == "aws":
-        from aws_lambda_powertools.utilities.idempotency import DynamoDBPersistenceLayer
-
         return DynamoDBPersistenceLayer(table_name=where, key_attr="pk", sort_key_attr="sk")
     return SqlitePersistenceLayer(where)
 

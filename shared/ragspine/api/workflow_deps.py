@@ -8,6 +8,7 @@ from fastapi import Depends
 from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
 
 from ragspine.api.deps import SettingsDep
+from ragspine.bootstrap import current_services
 from ragspine.workflows.scaffold import ScaffoldOptions
 from ragspine.workflows.surfaces import (
     KeyKind,
@@ -21,8 +22,6 @@ from ragspine.workflows.surfaces import (
 
 def workflow_components() -> WorkflowComponents:
     """The process-wide workflow components (override with ``app.dependency_overrides`` in tests)."""
-    from ragspine.bootstrap import current_services
-
     return current_services().workflows
 
 

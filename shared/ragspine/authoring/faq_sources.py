@@ -14,6 +14,7 @@ from typing import Any
 
 from ragspine.domain.files import CheckedFile
 from ragspine.domain.marks import Problem
+from ragspine.errors import RagspineError
 
 _MAX_BYTES = 64 * 1024 * 1024
 
@@ -50,7 +51,6 @@ def faq_source_problems(faq: CheckedFile, data: Mapping[str, Any], samples: Path
 
 def _passages(samples: Path, doc: str) -> list[tuple[str, str]] | None:
     """``(text, locator)`` of every passage of a sample document, or None when it is not a sample."""
-    from ragspine.errors import RagspineError
     from ragspine.ingestion.parsers import parse_document
 
     path = samples / doc

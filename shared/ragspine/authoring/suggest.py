@@ -17,6 +17,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
+from unicodedata import normalize
 
 from ragspine.ingestion.table_rows import row_number
 from ragspine.numbers import is_number
@@ -100,8 +101,6 @@ def glossary_fragment(labels: list[LabelSeen], glossary: Glossary) -> str:
 
 def _code(label: str, number: int, taken: set[str]) -> str:
     """``Net turnover (stores)`` -> NET_TURNOVER_STORES; a label without Latin letters -> METRIC_<n>."""
-    from unicodedata import normalize
-
     slug = _NOT_CODE.sub("_", normalize("NFKC", label).upper()).strip("_")
     code = slug if slug and slug[0].isalpha() and slug.isascii() else f"METRIC_{number}"
     base, suffix = code, 2

@@ -13,6 +13,7 @@ S3 subsegment when the X-Ray SDK records.
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 import threading
@@ -157,8 +158,6 @@ class S3ObjectReader:
 def _endpoint_url() -> str | None:
     """The S3 endpoint configured in the environment as botocore reads it (``AWS_ENDPOINT_URL_S3``, else
     ``AWS_ENDPOINT_URL``), if any."""
-    import os
-
     if os.environ.get("AWS_IGNORE_CONFIGURED_ENDPOINT_URLS", "").lower() == "true":
         return None
     return os.environ.get("AWS_ENDPOINT_URL_S3") or os.environ.get("AWS_ENDPOINT_URL") or None

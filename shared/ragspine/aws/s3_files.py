@@ -6,7 +6,9 @@ file becomes a document only through ``knowledge_document_upload``.
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
+from urllib.parse import quote
 
 from ragspine.aws.boto3_client import LazyClient
 from ragspine.errors import ProviderUnavailableError
@@ -74,8 +76,6 @@ class S3FileStorage:
         write (``If-None-Match: *``); a concurrent or later seal finds it there and hashes what it
         holds, so every caller records the hash of the stored bytes, whatever was PUT since.
         """
-        import hashlib
-
         sealed = self._read(self._key(resource_id, suffix), size)
         if sealed is None:
             uploaded = self._read(self._incoming(resource_id, suffix), size)
@@ -104,8 +104,6 @@ class S3FileStorage:
     def download_url(self, resource_id: str, suffix: str, *, expires_s: int, file_name: str,
                      mime_type: str) -> str | None:
         """A presigned GET of exactly this object, expiring after ``expires_s``, saved under ``file_name``."""
-        from urllib.parse import quote
-
         disposition = f"attachment; filename*=UTF-8''{quote(file_name, safe='')}"
         return str(self._call("generate_presigned_url", ClientMethod="get_object", ExpiresIn=expires_s,
                               Params={"Bucket": self._bucket, "Key": self._key(resource_id, suffix),

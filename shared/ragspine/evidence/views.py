@@ -6,6 +6,7 @@ from its own small router, so both answer the same bodies under the same sensiti
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import TYPE_CHECKING, Literal, Protocol
 
 from pydantic import BaseModel, Field
@@ -190,6 +191,4 @@ def _shown_facts(library: EvidenceLibrary, facts: SourceFacts, doc: str) -> list
 
 
 def _time(moment: object) -> str | None:
-    from datetime import datetime
-
     return moment.isoformat(timespec="seconds") if isinstance(moment, datetime) else None

@@ -21,6 +21,8 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from ragspine.facts.matching import slot_regex
+
 if TYPE_CHECKING:  # the fact stores import the prefixes alone: keep their import light
     from ragspine.facts.glossary import Glossary, SlotKind
 
@@ -137,7 +139,6 @@ def with_open_terms(glossary: Glossary, codes: Iterable[tuple[str, str]]) -> Glo
     Returns the glossary itself when there is nothing to add.
     """
     from ragspine.facts.glossary import SlotKind, Term
-    from ragspine.facts.matching import slot_regex
 
     new: dict[SlotKind, dict[str, Term]] = {SlotKind.METRIC: {}, SlotKind.ENTITY: {}}
     for metric, entity in codes:

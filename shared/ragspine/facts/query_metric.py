@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ragspine.citation import Source
 from ragspine.facts.glossary import Glossary, Period, SlotKind
 from ragspine.facts.model import Fact, FactKey
 from ragspine.facts.ports import FactStore
@@ -88,9 +89,9 @@ class QueryResult:
                 "status": "found", "value": fact.value, "unit": fact.unit,
                 "metric_code": fact.metric_code, "entity": fact.entity,
                 "period_type": fact.period_type, "period": fact.period, "channel": fact.channel,
-                "source": {"doc": fact.source_doc_id, "locator": fact.source_locator},
+                "source": Source(fact.source_doc_id, fact.source_locator).as_dict(),
             } | ({"conflicts": [
-                {"value": c.value, "unit": c.unit, "source": {"doc": c.source_doc_id, "locator": c.source_locator}}
+                {"value": c.value, "unit": c.unit, "source": Source(c.source_doc_id, c.source_locator).as_dict()}
                 for c in self.conflicts]} if self.conflicts else {})
         if self.status is QueryStatus.NOT_FOUND and self.query is not None:
             q = self.query

@@ -22,6 +22,8 @@ from dataclasses import dataclass
 
 from ragspine.facts.glossary import Glossary, Period, SlotKind
 from ragspine.facts.model import Fact, FactKey, format_number
+from ragspine.facts.open_vocabulary import open_entity_code
+from ragspine.ingestion.document_company import stated_company
 from ragspine.ingestion.fact_conflicts import differs, same_figure_stating_unit
 from ragspine.ingestion.model import Block, BlockKind, ParsedDocument
 from ragspine.ingestion.table_facts import Lineage, TableContext, table_facts, units_in
@@ -156,9 +158,6 @@ def _assumed_entity(doc: ParsedDocument, glossary: Glossary) -> str:
     A document about a company the glossary does not know files its figures under that
     company, coded from its name (``company:…``), never under the home entity.
     """
-    from ragspine.facts.open_vocabulary import open_entity_code
-    from ragspine.ingestion.document_company import stated_company
-
     company = stated_company(doc)
     if not company:
         return glossary.home_entity

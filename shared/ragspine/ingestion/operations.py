@@ -92,7 +92,12 @@ FACTS_SHOWN = 20  # facts an operation keeps as its sample of what the table rea
 
 @dataclass(frozen=True, slots=True)
 class Operation:
-    """One document version going through the ingestion pipeline."""
+    """One document version going through the ingestion pipeline: the run and its status.
+
+    A Gateway upload, replace or retry also keeps a ``knowledge.model.GatewayOperation`` under
+    the same id (the space, document, change type and retry chain); this record never
+    depends on it, and ingestion runs without the Gateway (CLI, S3 trigger) have none.
+    """
 
     id: str
     doc_id: str

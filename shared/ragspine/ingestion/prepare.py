@@ -18,7 +18,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ragspine.ingestion import staged
-from ragspine.ingestion.facts_extract import ExtractionResult
+from ragspine.ingestion.document_context import apply_context, document_context
+from ragspine.ingestion.facts_extract import ExtractionResult, extract_facts
+from ragspine.ingestion.json_in_steps import loads_in_steps
+from ragspine.ingestion.model import BlockKind
 from ragspine.ingestion.operations import FACTS_SHOWN, FactRead
 
 if TYPE_CHECKING:
@@ -46,8 +49,6 @@ class StagedFacts:
 
 def facts_to_stage(doc: ParsedDocument, operation: Operation, glossary: Glossary) -> StagedFacts:
     """The facts of the document's tables; none published for a Gateway document, whose tables are still read."""
-    from ragspine.ingestion.facts_extract import extract_facts
-
     result = extract_facts(doc, glossary=glossary, source_file_hash=operation.file_hash,
                            sensitivity=operation.sensitivity)
     if operation.space is not None:
@@ -101,7 +102,6 @@ class PlannedChunks:
 def plan_chunks(doc: ParsedDocument, facts: Sequence[Fact], operation: Operation) -> PlannedChunks:
     """Chunk the document under its version id, without the tables its facts answer, then add its context."""
     from ragspine.ingestion.chunking import ChunkMeta, chunk_document
-    from ragspine.ingestion.document_context import apply_context, document_context
 
     doc = without_fact_tables(doc, facts)
     meta = ChunkMeta(sensitivity=operation.sensitivity, library=operation.library, version_id=operation.version_id)
@@ -120,8 +120,6 @@ def without_fact_tables(doc: ParsedDocument, facts: Sequence[Fact]) -> ParsedDoc
     The fact table answers those figures, each with its cell locator; indexed as passages too,
     their rows crowd the narrative (the "why") out of search. Tables that gave no fact stay.
     """
-    from ragspine.ingestion.model import BlockKind
-
     located = {f.source_locator for f in facts}
     tables = [b for b in doc.blocks if b.kind is BlockKind.TABLE
               and any(loc == b.locator or loc.startswith(b.locator + ",") for loc in located)]
@@ -158,8 +156,6 @@ def dump_index_terms(children: Sequence[Chunk]) -> bytes:
 
 def load_index_terms(data: bytes, children: Sequence[Chunk]) -> list[tuple[Counter[str], int]] | None:
     """The terms ``dump_index_terms`` wrote, or None unless they were counted for exactly these chunks."""
-    from ragspine.ingestion.json_in_steps import loads_in_steps
-
     body = loads_in_steps(data)
     if body.get("ids") != [c.chunk_id for c in children]:
         return None

@@ -6,6 +6,7 @@ import logging
 import time
 from collections.abc import Callable, Mapping
 
+from ragspine.errors import NotFoundError
 from ragspine.ingestion import lifecycle
 from ragspine.ingestion.full_collections import full_collections_held
 from ragspine.ingestion.operations import Operation, OperationCancelledError, OperationError, OperationStatus
@@ -52,8 +53,6 @@ class InProcessRunner:
         operations = context.operations
         operation = operations.get(operation_id)
         if operation is None:
-            from ragspine.errors import NotFoundError
-
             raise NotFoundError(f"no ingestion operation {operation_id}")
         if operation.status in (OperationStatus.SUCCEEDED, OperationStatus.CANCELLED) or (
                 operation.status is OperationStatus.FAILED and operation.error and not operation.error.retryable):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+from ragspine.errors import NotFoundError
 from ragspine.ingestion.operation_codec import dump_operation, load_operation, with_times
 from ragspine.ingestion.operations import ActiveVersion, Operation, OperationKey, check_transition, utcnow
 from ragspine.sqlite_local import ThreadLocalSqlite
@@ -76,8 +77,6 @@ class SqliteOperationStore:
             conn.execute("BEGIN IMMEDIATE")  # the check and the write as one step, against a concurrent cancel
             row = conn.execute("SELECT body FROM operation WHERE id = ?", (saved.id,)).fetchone()
             if row is None:
-                from ragspine.errors import NotFoundError
-
                 raise NotFoundError(f"no ingestion operation {operation.id}")
             check_transition(load_operation(row[0]), saved)
             conn.execute("UPDATE operation SET body = ? WHERE id = ?", (dump_operation(saved), saved.id))

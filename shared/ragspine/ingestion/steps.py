@@ -21,9 +21,13 @@ from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 from ragspine.errors import NotFoundError
+from ragspine.facts.open_vocabulary import is_open_code, note_open_codes_written
 from ragspine.ingestion import staged
 from ragspine.ingestion.errors import SourceChangedError, StepOrderError
-from ragspine.ingestion.operations import ActiveVersion, FactRead, Operation, OperationStore, StagingArea
+from ragspine.ingestion.fact_conflicts import differing_facts
+from ragspine.ingestion.facts_extract import primary_facts
+from ragspine.ingestion.operations import ActiveVersion, FactRead, Operation, OperationStore, StagingArea, utcnow
+from ragspine.ingestion.parsers import parse_document
 from ragspine.ingestion.sources import SourceReader, read_path, read_uri, scheme_of
 
 if TYPE_CHECKING:
@@ -159,8 +163,6 @@ def parse(operation: Operation, context: StepContext) -> StepResult:
         if parsed.prepared is not None:
             _stage_prepared(operation, context, encoded, parsed.prepared)
     else:
-        from ragspine.ingestion.parsers import parse_document
-
         doc = parse_document(data, doc_id=operation.doc_id, filename=filename, max_bytes=context.max_bytes,
                              limits=limits)
         encoded, pages = staged.dump_document(doc), doc.pages
@@ -331,10 +333,6 @@ def check_index(operation: Operation, context: StepContext) -> StepResult:
 
 def activate(operation: Operation, context: StepContext) -> StepResult:
     """Make the new version the searchable one, then retire the old version's chunks and facts."""
-    from ragspine.facts.open_vocabulary import is_open_code, note_open_codes_written
-    from ragspine.ingestion.fact_conflicts import differing_facts
-    from ragspine.ingestion.facts_extract import primary_facts
-
     _require(context, operation, "index_ready", Step.ACTIVATE)
     children, parents, vectors = staged.load_chunks(_require(context, operation, "chunks", Step.ACTIVATE))
     extraction = _require(context, operation, "extraction", Step.ACTIVATE).decode("utf-8")
@@ -404,8 +402,6 @@ def run_step(name: str, payload: Mapping[str, Any], *, context: StepContext,
         ValueError: ``name`` is not a step.
         RagspineError: whatever the step raises (transient ones are retried by the caller).
     """
-    from ragspine.ingestion.operations import utcnow
-
     operation = context.operations.get(str(payload["operation_id"]))
     if operation is None:
         raise NotFoundError(f"no ingestion operation {payload['operation_id']}")

@@ -6,11 +6,21 @@ import hashlib
 import json
 import uuid
 from dataclasses import dataclass, replace
+from datetime import timedelta
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ragspine.ingestion.operations import Operation, OperationKey, OperationStatus, OperationStore
+from ragspine.errors import ConflictError, InvalidInputError, NotFoundError
+from ragspine.ingestion.operations import (
+    Operation,
+    OperationCancelledError,
+    OperationError,
+    OperationKey,
+    OperationStatus,
+    OperationStore,
+    utcnow,
+)
 from ragspine.sensitivity import Sensitivity
 
 if TYPE_CHECKING:
@@ -69,8 +79,6 @@ def document_meta(path: Path, *, sensitivity: Sensitivity | None = None, library
     Raises:
         InvalidInputError: a sidecar or manifest names an unknown sensitivity.
     """
-    from ragspine.errors import InvalidInputError
-
     found = _manifest_entry(path)
     sidecar = path.with_name(path.name + SIDECAR_SUFFIX)
     if sidecar.is_file():
@@ -147,8 +155,6 @@ def reopen(operation_id: str, *, operations: OperationStore) -> Operation:
         NotFoundError: no such operation.
         ConflictError: the operation did not fail, or failed in a way a retry cannot fix.
     """
-    from ragspine.errors import ConflictError, NotFoundError
-
     operation = operations.get(operation_id)
     if operation is None:
         raise NotFoundError(f"no ingestion operation {operation_id}")
@@ -166,8 +172,6 @@ def cancel(operation_id: str, *, operations: OperationStore) -> Operation | None
         TooLateToCancelError: it finished meanwhile, or is activating its version (then the
             version goes live: cancelling it now would report a cancel that did not happen).
     """
-    from ragspine.ingestion.operations import utcnow
-
     operation = operations.get(operation_id)
     if operation is None or operation.status.finished:
         return operation
@@ -184,9 +188,6 @@ def reap_if_stale(operation: Operation, *, operations: OperationStore, lease_s: 
     The runner heartbeats before every step, so a silence longer than the longest step means
     it died (process killed, Lambda timeout). Running it again is safe: every step is idempotent.
     """
-    from datetime import timedelta
-
-    from ragspine.ingestion.operations import OperationError, utcnow
 
     if operation.status is not OperationStatus.RUNNING:
         return operation
@@ -197,7 +198,6 @@ def reap_if_stale(operation: Operation, *, operations: OperationStore, lease_s: 
     error = OperationError(RUNNER_LOST, f"the runner stopped renewing its lease for over {lease_s:g} s (process "
                                         "killed or timed out); retry the operation", True)
     from ragspine.ingestion.lifecycle import fail
-    from ragspine.ingestion.operations import OperationCancelledError
 
     try:
         return fail(operations, operation, error, now=moment)

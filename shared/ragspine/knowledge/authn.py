@@ -16,6 +16,7 @@ from ragspine.knowledge.identity import (
     token_matches,
     verify_assertion,
 )
+from ragspine.settings import Environment
 
 if TYPE_CHECKING:
     from ragspine.knowledge.model import Principal
@@ -32,8 +33,6 @@ def assertion_policy(settings: Settings, secrets: GatewaySecrets | None = None) 
 
     Read on each request, so a new key set (or the first dev key) applies without a restart.
     """
-    from ragspine.settings import Environment
-
     development = settings.env is not Environment.PRODUCTION
     jwks = secrets.assertion_jwks if secrets else None
     if jwks is None and settings.knowledge_assertion_jwks:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ragspine.errors import NotFoundError
 from ragspine.knowledge.documents import visible_document
 from ragspine.knowledge.gateway import Gateway
 from ragspine.knowledge.graphemes import backward_start, forward_end
@@ -59,8 +60,6 @@ def read_citation(gateway: Gateway, principal: Principal, document_id: str, cita
         HiddenResourceError: the document is missing, deleted or not viewable (grants read now).
         NotFoundError: the version is not the document's, not READY or RETIRED, or has no such citation.
     """
-    from ragspine.errors import NotFoundError
-
     document = visible_document(gateway, principal, document_id, Action.DOCUMENT_VIEW)
     missing = NotFoundError(f"no citation {citation_id} in version {version_id} of this document: use the "
                             "documentId, versionId and citationId of a knowledge_search hit")

@@ -11,7 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from ragspine.errors import ProviderUnavailableError
 from ragspine.retrieval.model import ChunkLabels
+from ragspine.sensitivity import Sensitivity
 
 if TYPE_CHECKING:
     from ragspine.knowledge.model import Metadata
@@ -38,10 +40,8 @@ class EngineEvidence:
         self._index: ChunkIndex | None = None
 
     def _ready(self) -> tuple[ChunkIndex, HybridRetriever]:
-        from ragspine.errors import ProviderUnavailableError
         from ragspine.retrieval.expansion import ExpansionMode
         from ragspine.retrieval.pipeline import HybridRetriever, RetrievalConfig
-        from ragspine.sensitivity import Sensitivity
 
         engine = self._engine()
         if engine is None:

@@ -18,6 +18,7 @@ from typing import Any
 
 from ragspine.errors import ConflictError, FieldError, InvalidInputError, NotFoundError, PayloadTooLargeError
 from ragspine.knowledge.gateway import Gateway, new_id
+from ragspine.knowledge.identity import secret_file
 from ragspine.knowledge.model import Action, FileResource, Principal, SpaceStatus
 
 _ALREADY_UPLOADED = "the file resource already has its bytes: create a new file resource for another file"
@@ -25,8 +26,6 @@ _ALREADY_UPLOADED = "the file resource already has its bytes: create a new file 
 
 def signing_key(data_dir: Path) -> bytes:
     """The local URL-signing key, created (mode 0600) on first use."""
-    from ragspine.knowledge.identity import secret_file
-
     return secret_file(data_dir / "knowledge-url-signing.key")
 
 

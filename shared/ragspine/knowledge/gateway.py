@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Protocol
 
+from ragspine.errors import FieldError, ForbiddenError
 from ragspine.ingestion.operations import OperationStore, StagingArea
 from ragspine.knowledge.acl import Access, access, not_found, require
 from ragspine.knowledge.model import Action, Metadata, Principal, Space, SpaceStatus
@@ -181,8 +182,6 @@ class Gateway:
             ForbiddenError: not a configured code (no one holds a domain that does not exist).
         """
         if code not in self.config.domains:
-            from ragspine.errors import FieldError, ForbiddenError
-
             known = ", ".join(self.config.domains)
             raise ForbiddenError(f"security domain {code!r} is not configured here: use one of {known}",
                                  field_errors=(FieldError("defaultSecurityDomainCode", f"one of {known}"),))

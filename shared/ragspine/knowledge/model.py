@@ -162,10 +162,13 @@ class Document:
 
 @dataclass(frozen=True, slots=True)
 class GatewayOperation:
-    """A Gateway operation: one ingestion run (same id in the ingestion operation store) of a version.
+    """The Gateway's half of one operation; the other half is ``ingestion.operations.Operation``.
 
-    Status, retries and error live on the ingestion operation; this record adds what the
-    Gateway needs: what it acts on, its parent (a manual retry) and its root.
+    Both records carry the same id, one run of a document version through ingestion. The
+    ingestion ``Operation`` holds the run (status, step, retry count, error, counts) and is what
+    the runner and the state machine's worker move; this record holds what only the Gateway
+    needs (what the operation acts on, its change type, its parent for a manual retry, its root)
+    and is read beside it (``knowledge/operations.py``) when the API shows an operation.
     """
 
     id: str

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from ragspine.errors import ConflictError, FieldError, ForbiddenError, ProviderUnavailableError
+from ragspine.errors import ConflictError, FieldError, ForbiddenError, NotFoundError, ProviderUnavailableError
 from ragspine.knowledge.acl import access
 from ragspine.knowledge.gateway import Gateway, new_id
 from ragspine.knowledge.model import ALL_SPACES, Action, DocumentStatus, Principal, Space, SpaceStatus
@@ -119,8 +119,6 @@ def set_space_enabled(gateway: Gateway, space_id: str, *, enabled: bool) -> Spac
     Raises:
         NotFoundError: no such space. ConflictError: it is not ACTIVE / DISABLED.
     """
-    from ragspine.errors import NotFoundError
-
     space = gateway.store.space(space_id)
     if space is None or space.status is SpaceStatus.DELETED:
         raise NotFoundError(f"no knowledge space {space_id}")

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
+from rapidfuzz import fuzz, process
+
 from ragspine.facts.glossary import Glossary, Period, SlotKind
 from ragspine.qa.analytics.compute import expand_lookups
 from ragspine.qa.analytics.periods import resolve_relative
@@ -129,7 +131,6 @@ def closest_metrics(words: tuple[str, ...], glossary: Glossary) -> list[str]:
     metrics = list(glossary.terms[SlotKind.METRIC])
     if not words:
         return metrics
-    from rapidfuzz import fuzz, process  # a well-kept fuzzy matcher, loaded only when asking back
 
     choices = {alias: code for alias, (kind, code) in glossary.aliases.items() if kind is SlotKind.METRIC}
     ranked: dict[str, None] = {}

@@ -24,6 +24,7 @@ from dataclasses import dataclass, replace
 from decimal import Decimal, InvalidOperation
 from types import MappingProxyType
 
+from ragspine.citation import Source, source_dicts
 from ragspine.facts.glossary import Glossary, Period, SlotKind, normalize_text
 from ragspine.facts.model import Fact, format_number
 from ragspine.facts.ports import FactStore
@@ -164,8 +165,7 @@ def count_over_periods(question: str, slots: Slots, *, facts: FactStore, glossar
         met=text["join"].join(f"{_period(f)} {format_number(f.value)}" for f in met) or text["none_met"],
         total=len(compared))
     cited = "；".join(f"{f.source_doc_id} · {f.source_locator}" for f in compared)
-    sources = tuple({(f.source_doc_id, f.source_locator): {"doc": f.source_doc_id, "locator": f.source_locator}
-                     for f in compared}.values())
+    sources = source_dicts(Source(f.source_doc_id, f.source_locator) for f in compared)
     # the counts, the figures that met it and the years of the periods named ("2019" of 2019Q3)
     numbers = (str(len(met)), str(len(compared)), *(format_number(f.value) for f in met),
                *{f.period[:4] for f in compared})

@@ -13,10 +13,12 @@ to the provenance check (``StructuredOutcome.computed``).
 
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass, replace
 from decimal import ROUND_HALF_UP, Decimal
 from types import MappingProxyType
 
+from ragspine.citation import Source
 from ragspine.facts.formulas import PERCENT_UNITS, PRIOR_SUFFIX, Formula
 from ragspine.facts.glossary import Glossary, Period, SlotKind
 from ragspine.facts.model import Fact, format_number
@@ -359,7 +361,7 @@ def _add_sources(sources: dict[tuple[str, str], dict[str, str]], made: Computed 
     if isinstance(made, Computed):
         for fact in made.inputs:
             sources.setdefault((fact.source_doc_id, fact.source_locator),
-                               {"doc": fact.source_doc_id, "locator": fact.source_locator})
+                               Source(fact.source_doc_id, fact.source_locator).as_dict())
 
 
 def render_computed(query: MetricQuery, made: Computed | NotComputed, glossary: Glossary,
@@ -447,7 +449,5 @@ def cited(inputs: tuple[Fact, ...]) -> str:
 
 def _constants(formula: Formula) -> tuple[str, ...]:
     """Numbers written in the formula itself (365 days ...): shown in the answer, so declared."""
-    import ast
-
     return tuple(format_decimal(Decimal(str(node.value))) for node in ast.walk(formula.tree)
                  if isinstance(node, ast.Constant))

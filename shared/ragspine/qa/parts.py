@@ -20,6 +20,7 @@ import hashlib
 import re
 from dataclasses import dataclass, field
 
+from ragspine.citation import Source
 from ragspine.facts.model import Fact, format_number
 from ragspine.facts.query_metric import QueryStatus
 from ragspine.qa.result import AnswerResult
@@ -36,19 +37,6 @@ _SENTENCE_END = re.compile(r"[。！？!?\n]|\.\s")
 
 
 @dataclass(frozen=True, slots=True)
-class SourceRef:
-    """Where a figure or passage comes from: document, version (its file hash, when known) and locator."""
-
-    doc: str
-    locator: str
-    version: str | None = None
-
-    def as_dict(self) -> dict[str, str | None]:
-        """JSON form."""
-        return {"doc": self.doc, "locator": self.locator, "version": self.version}
-
-
-@dataclass(frozen=True, slots=True)
 class AnswerPart:
     """One piece of the answer: ``text``, ``citation`` or ``number``."""
 
@@ -59,7 +47,7 @@ class AnswerPart:
     value: str | None = None  # the figure exactly as written in the answer
     unit: str | None = None
     period: str | None = None
-    sources: tuple[SourceRef, ...] = field(default_factory=tuple)
+    sources: tuple[Source, ...] = field(default_factory=tuple)
 
 
 def fact_id(fact: Fact) -> str:
@@ -88,7 +76,7 @@ def _citation_part(match: re.Match[str], facts: list[Fact], sources: tuple[dict[
     for piece in re.split(r"[；;]", match["body"]):
         doc, locator = _doc_and_locator(piece.strip(), sources)
         if doc:
-            refs.append(SourceRef(doc, locator, _version(doc, locator, facts)))
+            refs.append(Source(doc, locator, _version(doc, locator, facts)))
     return AnswerPart(type="citation", text=match.group(0), kind=kind, sources=tuple(refs))
 
 
@@ -142,7 +130,7 @@ def _number(written: str, after: str, citation: AnswerPart | None, facts: list[F
     if match is not None:
         return AnswerPart(type="number", text=written, kind="fact", id=fact_id(match), value=written,
                           unit=match.unit, period=f"{match.period_type}{match.period}",
-                          sources=(SourceRef(match.source_doc_id, match.source_locator, match.source_file_hash),))
+                          sources=(Source(match.source_doc_id, match.source_locator, match.source_file_hash),))
     if citation.kind == "computed":
         digest = hashlib.sha256(citation.text.encode("utf-8")).hexdigest()[:12]
         return AnswerPart(type="number", text=written, kind="computed", id=f"calc-{digest}", value=written,

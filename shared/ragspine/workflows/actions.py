@@ -12,8 +12,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from ragspine.workflows.analysis import Analysis, analyze
-from ragspine.workflows.convert import ConversionReport
+from ragspine.workflows.convert import ConversionReport, convert, n8n_to_dify
 from ragspine.workflows.dsl import (
+    DEFAULT_DSL_VERSION,
     DocumentKind,
     NormalizedInput,
     Origin,
@@ -61,8 +62,6 @@ def to_dify(normalized: NormalizedInput, options: ScaffoldOptions | None = None)
     if normalized.description is not None:
         return DifySource(scaffold_description(normalized.description, options).document, Origin.GENERATED)
     if normalized.kind is DocumentKind.N8N:
-        from ragspine.workflows.convert import n8n_to_dify
-
         converted = n8n_to_dify(normalized.mapping, dsl_version=options.dsl_version)
         notes = tuple(f"not converted: {s.name} ({s.node_type}): {s.reason}" for s in converted.report.skipped)
         return DifySource(converted.document, Origin.CONVERTED, notes + converted.report.warnings)
@@ -120,9 +119,6 @@ def convert_source(normalized: NormalizedInput, *, fmt: OutputFormat = OutputFor
         WorkflowInvalidError: a description, or a malformed document.
         WorkflowNodeUnsupportedError: nothing converts.
     """
-    from ragspine.workflows.convert import convert
-    from ragspine.workflows.dsl import DEFAULT_DSL_VERSION
-
     conversion = convert(normalized.mapping, dsl_version=dsl_version or DEFAULT_DSL_VERSION)
     target = conversion.report.target
     return Converted(target, conversion.document, render(conversion.document, target=target, fmt=fmt),

@@ -23,6 +23,7 @@ from fastapi.responses import StreamingResponse
 
 from ragspine.api.deps import ServicesDep
 from ragspine.api.schemas import AskRequest
+from ragspine.citation import Source, source_dicts
 from ragspine.errors import RagspineError
 from ragspine.sensitivity import Sensitivity
 
@@ -55,8 +56,7 @@ class _Reporting:
         found = self.inner.retrieve(query, top_k=top_k, max_sensitivity=max_sensitivity)
         # Only what the answer itself may cite: nothing RESTRICTED, nothing above the ceiling.
         shown = [e for e in found if e.sensitivity < Sensitivity.RESTRICTED and e.sensitivity <= self.ceiling]
-        sources = [{"doc": e.doc, "locator": e.locator} for e in shown]
-        self.events.put(("reading", {"sources": list({json.dumps(s): s for s in sources}.values())}))
+        self.events.put(("reading", {"sources": list(source_dicts(Source(e.doc, e.locator) for e in shown))}))
         return found
 
 

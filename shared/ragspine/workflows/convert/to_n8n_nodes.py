@@ -9,9 +9,10 @@ from typing import Any
 
 from ragspine.workflows.convert import node_types as t
 from ragspine.workflows.convert.expr import node_expression, parse_path, to_n8n
+from ragspine.workflows.convert.jinja_refs import jinja_to_n8n
 from ragspine.workflows.convert.report import SkipNode
 from ragspine.workflows.dsl import DifyNode, DifyWorkflow, stable_id
-from ragspine.workflows.run import body_text
+from ragspine.workflows.run import body_text, normalized_cases
 from ragspine.workflows.shapes import as_map, get_in, maps
 
 
@@ -149,8 +150,6 @@ def _condition(cond: Mapping[str, Any], node: DifyNode, ctx: ExportContext, inde
 
 
 def _if_else(node: DifyNode, ctx: ExportContext) -> Built:
-    from ragspine.workflows.run import normalized_cases
-
     cases = normalized_cases(node.data)
     if len(cases) != 1:
         raise SkipNode("if-else with several cases (elif) has no single n8n If counterpart")
@@ -189,8 +188,6 @@ def _python_path(path: str) -> str:
 
 
 def _template(node: DifyNode, ctx: ExportContext) -> Built:
-    from ragspine.workflows.convert.jinja_refs import jinja_to_n8n
-
     value = jinja_to_n8n(node, ctx.expression)
     if value is None:
         raise SkipNode("the Jinja2 template uses more than plain {{ variable }} substitutions")

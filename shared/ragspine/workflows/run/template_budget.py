@@ -24,7 +24,7 @@ from typing import Any
 from jinja2 import nodes
 from jinja2.exceptions import SecurityError
 from jinja2.sandbox import SandboxedEnvironment
-from jinja2.utils import Namespace
+from jinja2.utils import Namespace, generate_lorem_ipsum
 
 _SIZED = (str, bytes, list, tuple)
 _MAX_INT_BITS = 4096
@@ -225,8 +225,6 @@ class BudgetedSandbox(SandboxedEnvironment):
 
     def budget_lipsum(self, n: int = 5, html: bool = True, min: int = 20, max: int = 100) -> str:  # noqa: A002
         """``lipsum``, refused when its paragraphs could pass the output limit (a word is at most 12 characters)."""
-        from jinja2.utils import generate_lorem_ipsum
-
         self.step()
         self._fits_length("lipsum", int(n) * max_words(min, max) * 13)
         return str(generate_lorem_ipsum(n=n, html=html, min=min, max=max))

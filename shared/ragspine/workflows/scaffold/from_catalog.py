@@ -15,6 +15,7 @@ import dataclasses
 from dataclasses import dataclass
 
 from ragspine.workflows.dsl import INPUT_KINDS, Description, InputSpec, NormalizedInput, Origin
+from ragspine.workflows.errors import WorkflowInvalidError
 from ragspine.workflows.scaffold.catalog import (
     MAX_DESCRIPTION_CHARS,
     Catalog,
@@ -85,8 +86,6 @@ def scaffold_with_catalog(normalized: NormalizedInput | None, *, catalog: Catalo
         return CatalogScaffold(scaffold_entry(entry, catalog=catalog, options=options, lang=_lang(language)),
                                CatalogHit(entry=entry, score=1.0, matched=()), used=True)
     if normalized is None:
-        from ragspine.workflows.errors import WorkflowInvalidError
-
         raise WorkflowInvalidError("give a description, a workflow document or a catalog template id", pointer="")
     described = normalized.description
     if not match or described is None or len(described.text) > MAX_DESCRIPTION_CHARS:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ragspine.workflows.analysis import SafetyReport, analyze, assess_reuse
+from ragspine.workflows.convert import n8n_to_dify
 from ragspine.workflows.dsl import (
     DEFAULT_DSL_VERSION,
     DEFAULT_FEATURES,
@@ -29,6 +30,7 @@ from ragspine.workflows.dsl import (
     NormalizedInput,
     Origin,
     canonical_dsl,
+    detect_language,
     edge_id,
     node_wrapper,
     read_dsl,
@@ -129,8 +131,6 @@ def _inputs_of(workflow: DifyWorkflow) -> tuple[InputSpec, ...]:
 
 
 def _description_of(workflow: DifyWorkflow) -> Description:
-    from ragspine.workflows.dsl import detect_language
-
     text = (workflow.description or workflow.name).strip() or "workflow"
     return Description(text=text, name=workflow.name[:40] or "workflow", language=detect_language(text),
                        inputs=_inputs_of(workflow))
@@ -178,8 +178,6 @@ def scaffold_input(normalized: NormalizedInput, options: ScaffoldOptions | None 
     if normalized.description is not None:
         return scaffold_description(normalized.description, options)
     if normalized.kind is DocumentKind.N8N:
-        from ragspine.workflows.convert import n8n_to_dify
-
         converted = n8n_to_dify(normalized.mapping, dsl_version=options.dsl_version)
         notes = tuple(f"not converted: {s.name} ({s.node_type}): {s.reason}" for s in converted.report.skipped)
         result = scaffold_dsl(converted.document, options, origin=Origin.CONVERTED)

@@ -18,7 +18,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from ragspine.errors import RagspineError
-from ragspine.workflows.convert import WEBHOOK
+from ragspine.workflows.convert import WEBHOOK, dify_to_n8n, n8n_to_dify
 from ragspine.workflows.dsl import DEFAULT_DSL_VERSION, canonical_dsl
 from ragspine.workflows.surfaces.errors import WorkflowConflictError, WorkflowNotFoundError, WorkflowRequestError
 from ragspine.workflows.surfaces.n8n_body import WorkflowBody, check_body
@@ -68,8 +68,6 @@ def webhook_trigger(nodes: list[Any]) -> tuple[str | None, str | None]:
 
 def dify_mapping(document: Mapping[str, Any], *, dsl_version: str) -> dict[str, Any] | None:
     """The Dify DSL an n8n workflow converts to, or None when no node converts."""
-    from ragspine.workflows.convert import n8n_to_dify
-
     try:
         return n8n_to_dify(document, dsl_version=dsl_version).document
     except RagspineError:
@@ -113,8 +111,6 @@ class WorkflowRegistry:
         Raises:
             WorkflowInvalidError: the document is not a workflow/advanced-chat app.
         """
-        from ragspine.workflows.convert import dify_to_n8n
-
         dify = canonical_dsl(document)
         converted = dify_to_n8n(dify).document
         path, method = webhook_trigger(converted["nodes"])
