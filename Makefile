@@ -71,8 +71,9 @@ docs: $(DOCS_STAMP)
 	$(BIN)/python -m tools.settings_doc --check
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
 
+# `make bench BENCH_FLAGS=--record` also writes the tables into docs/benchmarks.md (commit and date stamped).
 bench: $(STAMP)
-	$(BIN)/python tests/bench/run.py
+	$(BIN)/python tests/bench/run.py $(BENCH_FLAGS)
 	$(BIN)/python tests/bench/ask_under_ingest.py
 
 # The quick tier while working: every unit test and the integration suites that run in process on

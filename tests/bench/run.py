@@ -2,10 +2,11 @@
 
 Benchmarks, not tests: nothing here asserts on time. Every number is set against a baseline
 measured in the same run, and the report says whether each target is met. The same numbers
-go to ``tests/bench/results/latest.json``.
+go to ``tests/bench/results/latest.json``; ``--record`` also writes the structured-ask and
+ingestion tables into docs/benchmarks.md, stamped with the commit and date.
 
     .venv/bin/python tests/bench/run.py [--quick] [--rebuild] [--json-only] [--skip-cold-start] [--skip-ingestion]
-        [--skip-dense]
+        [--skip-dense] [--record]
 """
 
 from __future__ import annotations
@@ -33,8 +34,10 @@ from factbase import ensure_fact_base  # noqa: E402
 from first_request import run_first_request  # noqa: E402
 from ingestion import render as render_ingestion  # noqa: E402
 from ingestion import run_ingestion  # noqa: E402
+from published import ingestion_table, structured_table  # noqa: E402
 from report import render  # noqa: E402
 from structured import run_structured  # noqa: E402
+from tools.measurements import BENCHMARKS, record, record_note  # noqa: E402
 
 MODES: dict[str, dict[str, Any]] = {
     "full": {"synthetic": 1_000_000, "db": "facts-1m.db",
@@ -52,7 +55,21 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--skip-cold-start", action="store_true", help="skip the cold-start benchmark")
     parser.add_argument("--skip-ingestion", action="store_true", help="skip the ingestion benchmark")
     parser.add_argument("--skip-dense", action="store_true", help="skip the dense-ingest benchmark (e5, FinanceBench)")
-    return parser.parse_args(argv)
+    parser.add_argument("--record", action="store_true", help="write the tables into docs/benchmarks.md (full runs only)")
+    args = parser.parse_args(argv)
+    if args.record and args.quick:
+        parser.error("--record writes the published figures: run it without --quick")
+    return args
+
+
+def _record(results: dict[str, Any], command: str) -> None:
+    """Write the structured-ask and (when run) ingestion tables into docs/benchmarks.md."""
+    tables = {"structured-ask": structured_table(results["structured"])}
+    if results["ingestion"]:
+        tables["ingestion"] = ingestion_table(results["ingestion"])
+    for name, table in tables.items():
+        record(name, table, command=command, page=BENCHMARKS)
+        _log(record_note(BENCHMARKS, name))
 
 
 def _log(message: str) -> None:
@@ -100,6 +117,8 @@ def main(argv: list[str] | None = None) -> int:
         section = render_ingestion(ingestion) if ingestion else ["3. Ingestion: skipped"]
         section += [""] + (render_dense(dense) if dense else ["4. Dense leg of a first ingest: skipped"])
         print(render(results, out) + "\n\n" + "\n".join(section))
+    if args.record:
+        _record(results, " ".join(["python tests/bench/run.py", *(argv if argv is not None else sys.argv[1:])]))
     return 0
 
 

@@ -1,8 +1,9 @@
 """Reading real documents: ``nice -n 10 .venv/bin/python tests/eval/documents_run.py [options]``.
 
 Ingests the FinanceBench filings and the JSQuAD paragraphs into fresh data folders through
-the ingestion pipeline (see ``documents``), prints each mode's numbers against the issue-11
-targets and writes ``tests/bench/results/documents.json``.
+the ingestion pipeline (see ``documents``), prints each mode's numbers against the targets of
+the specification and writes ``tests/bench/results/documents.json``; ``--record`` also writes
+the tables into docs/evaluation.md (sections ``documents-financebench`` and ``documents-jsquad``).
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from tools.measurements import EVALUATION, record, record_note  # noqa: E402
 
 from tests.eval import documents  # noqa: E402
 from tests.eval.vectors import CachedEmbedder, e5_available  # noqa: E402
@@ -58,6 +61,41 @@ def render(report: dict[str, Any]) -> str:
     return "\n".join(out)
 
 
+def financebench_table(fb: dict[str, Any]) -> list[str]:
+    """FinanceBench's modes against the targets, as Markdown (the e5 subset, when run, below the full index)."""
+    run = fb["bm25_run"]
+    lines = [f"{run['files']} filings, {run['pages']} pages, {run['chunks']} chunks, ingested in {run['ingest_s']} s "
+             f"({run['pages_per_s']} pages/s, embedder off).", "",
+             f"| mode | document in top 5 (target {TARGETS['document_top5']}) "
+             f"| evidence page in top 5 (target {TARGETS['page_top5']}) | questions |", "| --- | --- | --- | --- |"]
+    rows = [(f"{name}, all filings", scores) for name, scores in fb["modes"].items()]
+    if "subset_modes" in fb:
+        count = len(fb["dense_run"]["files"])
+        rows += [(f"{name}, the {count} filings with the most questions, e5", scores)
+                 for name, scores in fb["subset_modes"].items()]
+    for label, scores in rows:
+        lines.append(f"| {label} | {_mark(scores['document_top5'], TARGETS['document_top5'])} "
+                     f"| {_mark(scores['page_top5'], TARGETS['page_top5'])} | {scores['questions']} |")
+    return lines
+
+
+def jsquad_table(js: dict[str, Any]) -> list[str]:
+    """JSQuAD's modes against the target and the bigram baseline, as Markdown."""
+    lines = [f"{js['paragraphs']:,} paragraph files, {js['chunks']:,} chunks, {js['questions']:,} questions.", "",
+             f"| mode | paragraph in top 5 (target {TARGETS['jsquad_top5']}) |", "| --- | --- |"]
+    lines += [f"| {name} | {_mark(scores['paragraph_top5'], TARGETS['jsquad_top5'])} |"
+              for name, scores in js["modes"].items()]
+    return lines
+
+
+def record_report(report: dict[str, Any], command: str) -> None:
+    """Write each corpus this run measured into its section of docs/evaluation.md."""
+    for name, table in (("financebench", financebench_table), ("jsquad", jsquad_table)):
+        if report.get(name):
+            record(f"documents-{name}", table(report[name]), command=command)
+            print(record_note(EVALUATION, f"documents-{name}"), file=sys.stderr)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description="FinanceBench and JSQuAD through the ingestion pipeline.")
     parser.add_argument("--corpora", nargs="+", choices=("financebench", "jsquad"), default=["financebench", "jsquad"])
@@ -65,6 +103,7 @@ def main() -> int:
     parser.add_argument("--dense-files", type=int, default=3,
                         help="FinanceBench filings (most questions first) ingested again with e5 (default 3)")
     parser.add_argument("--out", type=Path, default=RESULTS / "documents.json")
+    parser.add_argument("--record", action="store_true", help="write the tables into docs/evaluation.md")
     args = parser.parse_args()
     dense = not args.no_dense and e5_available()
     embedder = "multilingual-e5-small-q4" if dense else "none"
@@ -93,6 +132,8 @@ def main() -> int:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
     print(render(report))
+    if args.record:
+        record_report(report, " ".join(["python tests/eval/documents_run.py", *sys.argv[1:]]))
     return 0
 
 

@@ -4,16 +4,19 @@
 in zh/en/ja. Each falls in the tuning or held-out part by a hash of its text (``part_of``);
 the semantic threshold and margin were chosen on the tuning part only. A false hit (a near
 miss answered, or a paraphrase given another entry's answer) is worse than a miss, which
-still goes on to the narrative channel. Run ``python -m tests.eval.faq_eval`` for the table.
+still goes on to the narrative channel. Run ``python -m tests.eval.faq_eval`` for the table;
+``--record`` also writes it into the ``faq`` section of docs/evaluation.md.
 """
 
 from __future__ import annotations
 
 import hashlib
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
+from tools.measurements import EVALUATION, record, record_note
 
 from ragspine.qa.faq import FaqIndex
 
@@ -59,14 +62,24 @@ def score(faq: FaqIndex, items: list[tuple[str, str | None]]) -> FaqScore:
     return FaqScore(paraphrases, hits, len(items) - paraphrases, false)
 
 
+def table(fuzzy: FaqIndex, semantic: FaqIndex) -> list[str]:
+    """Both matchers over both parts, as Markdown."""
+    lines = ["| part | matcher | paraphrases hit | near misses | false hits |", "| --- | --- | --- | --- | --- |"]
+    for part in ("tuning", "held_out"):
+        for name, index in (("exact + fuzzy", fuzzy), ("+ e5 by meaning", semantic)):
+            s = score(index, labelled(part))
+            lines.append(f"| {part} | {name} | {s.hits}/{s.paraphrases} | {s.near_misses} | {s.false_hits} |")
+    return lines
+
+
 if __name__ == "__main__":
     from ragspine.bootstrap import domain_dir
     from tests.eval.vectors import e5_embedders
 
     fuzzy = FaqIndex.from_file(domain_dir() / "faq.yaml")
     semantic = fuzzy.with_embedders(*e5_embedders(), ignore=COMPANY)
-    print("| part | matcher | paraphrases hit | near misses | false hits |\n| --- | --- | --- | --- | --- |")
-    for part in ("tuning", "held_out"):
-        for name, index in (("exact + fuzzy", fuzzy), ("+ e5 by meaning", semantic)):
-            s = score(index, labelled(part))
-            print(f"| {part} | {name} | {s.hits}/{s.paraphrases} | {s.near_misses} | {s.false_hits} |")
+    lines = table(fuzzy, semantic)
+    print("\n".join(lines))
+    if "--record" in sys.argv:
+        record("faq", lines, command="python -m tests.eval.faq_eval --record")
+        print(record_note(EVALUATION, "faq"), file=sys.stderr)

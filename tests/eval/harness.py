@@ -1,12 +1,14 @@
-"""Retrieval evaluation (issue 4): recall@1/5/10 and MRR per mode, per corpus, in one run.
+"""Retrieval evaluation: recall@1/5/10 and MRR per mode, per corpus, in one run.
 
 Corpora: the ACME sample corpus with the labelled questions, and the third-party QA sets
 under ``../shared/corpus/qa/`` (CMRC2018, TAT-QA, jfinqa; see ``public_qa``). Modes: BM25
-alone, dense alone, hybrid (the embedded index's RRF) and a bm25s baseline over the same
-tokens; on ACME also the full ``HybridRetriever`` pipeline (see ``rankers``). Results go to
-``tests/bench/results/eval.json`` (``eval-quick.json`` with ``--quick``).
+alone, dense alone, hybrid (the embedded index's fusion, and RRF beside it) and a bm25s
+baseline over the same tokens; on ACME also the full ``HybridRetriever`` pipeline (see
+``rankers``). Results go to ``tests/bench/results/eval.json`` (``eval-quick.json`` with
+``--quick``); ``--record`` also writes each corpus's table into docs/evaluation.md (sections
+``retrieval-<corpus>``).
 
-    .venv/bin/python tests/eval/run.py [--quick] [--no-dense] [--corpora acme cmrc2018 ...]
+    .venv/bin/python tests/eval/run.py [--quick] [--no-dense] [--corpora acme cmrc2018 ...] [--record]
     .venv/bin/python -m tests.eval.harness [same options]
 """
 
@@ -25,6 +27,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from tools.measurements import EVALUATION, record, record_note
+
 from ragspine.llm.ports import Embedder
 from ragspine.retrieval.embedded_index import EmbeddedChunkIndex
 from ragspine.retrieval.model import Chunk
@@ -34,7 +38,7 @@ from tests.eval.acme import acme_corpus, build_acme_index
 from tests.eval.metrics import MAX_RANK, first_gold_rank, not_worse, paired, summarise
 from tests.eval.model import EvalCorpus, chunk_key
 from tests.eval.rankers import Ranker, bm25s_ranker, dense_ranker, index_ranker, pipeline_ranker
-from tests.eval.report import render
+from tests.eval.report import mode_table, render
 from tests.eval.vectors import CachedEmbedder, e5_available, e5_embedders, timed_rate
 
 REPO = Path(__file__).resolve().parents[2]
@@ -251,7 +255,22 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--threads", type=int, default=1, help="e5 engine threads (default 1)")
     parser.add_argument("--out", type=Path, default=None, help="results JSON (default tests/bench/results/eval.json)")
     parser.add_argument("--json-only", action="store_true", help="print the JSON instead of the tables")
-    return parser.parse_args(argv)
+    parser.add_argument("--record", action="store_true",
+                        help="write each corpus's table into docs/evaluation.md (full runs only)")
+    args = parser.parse_args(argv)
+    if args.record and args.quick:
+        parser.error("--record writes the published figures: run it without --quick")
+    return args
+
+
+def record_report(report: dict[str, Any], command: str) -> None:
+    """Write each corpus this run measured into its ``retrieval-<corpus>`` section of docs/evaluation.md."""
+    for name, result in report["corpora"].items():
+        if "skipped" in result:
+            continue
+        head = f"{result['description']}: {result['chunks']} chunks, {result['queries']} questions."
+        record(f"retrieval-{name}", [head, "", *mode_table(result["modes"])], command=command)
+        print(record_note(EVALUATION, f"retrieval-{name}"), file=sys.stderr)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -264,6 +283,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     out.write_text(json.dumps(report, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
     print(json.dumps(report, ensure_ascii=False, indent=2) if args.json_only else render(report))
     print(f"\nresults: {out}", file=sys.stderr)
+    if args.record:
+        record_report(report, " ".join(["python tests/eval/run.py", *(argv if argv is not None else sys.argv[1:])]))
     return 0
 
 

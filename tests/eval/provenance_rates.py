@@ -6,14 +6,18 @@ and English: an inventing one (a figure absent from its prompt, in every surface
 compliant ones (each passage restated with its numbers in another surface form). Reported:
 invented caught = rejected inventions / inventions, compliant accepted = passed / compliant.
 
-    .venv/bin/python -m tests.eval.provenance_rates          # the full grid, prints JSON
+    .venv/bin/python -m tests.eval.provenance_rates            # the full grid, prints JSON
+    .venv/bin/python -m tests.eval.provenance_rates --record   # and writes docs/evaluation.md's table
 """
 
 from __future__ import annotations
 
 import json
+import sys
 from dataclasses import dataclass
 from decimal import Decimal
+
+from tools.measurements import EVALUATION, record, record_note
 
 from ragspine.llm.openai_compat import OpenAICompatibleProvider
 from ragspine.numbers import sourced_values
@@ -68,6 +72,14 @@ class Rates:
                 "compliant_accepted_rate": round(self.accepted / self.compliant, 4),
                 "missed_examples": list(self.missed[:5]), "rejected_examples": list(self.rejected[:5])}
 
+    def table(self) -> list[str]:
+        """Both error rates as Markdown."""
+        return ["| what the model wrote | answers | outcome wanted | got it |", "| --- | --- | --- | --- |",
+                f"| a figure absent from its passages (every surface form, zh/ja/en/mixed, cited or not) "
+                f"| {self.invented} | rejected | {self.caught} ({self.caught / self.invented:.1%}) |",
+                f"| the passages' own figures restated in another form | {self.compliant} | accepted "
+                f"| {self.accepted} ({self.accepted / self.compliant:.1%}) |"]
+
 
 def _verdict(passage: Evidence, question: str, provider: OpenAICompatibleProvider) -> tuple[str, str]:
     qa = make_qa(InMemoryFactStore([]), retriever=StaticRetriever([passage]), llm=provider)
@@ -111,4 +123,8 @@ def measure(passages: list[Evidence] = PASSAGES, values: list[Decimal] = INVENTE
 
 
 if __name__ == "__main__":
-    print(json.dumps(measure().as_dict(), ensure_ascii=False, indent=2))
+    rates = measure()
+    print(json.dumps(rates.as_dict(), ensure_ascii=False, indent=2))
+    if "--record" in sys.argv:
+        record("provenance", rates.table(), command="python -m tests.eval.provenance_rates --record")
+        print(record_note(EVALUATION, "provenance"), file=sys.stderr)

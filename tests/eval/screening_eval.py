@@ -9,7 +9,8 @@ TAT-QA, CMRC2018, JSQuAD and jfinqa, every question of each file.
 A refusal for injection, prompt extraction or a secret is this screen's false refusal; an
 off-topic or competitor refusal of a question about another company is the scope screen's
 (reported apart, it depends on the configured domain). Run ``python -m tests.eval.screening_eval``
-for the table.
+for the table; ``--record`` also writes it into docs/evaluation.md (section ``screening``, or
+``screening-grounded`` with ``--grounded``).
 
 ``--grounded`` asks FinanceBench and TAT-QA against their own documents, as a user who ingested
 them would: the 21 FinanceBench filings ingested (``ragspine ingest``'s path, BM25 only) and the
@@ -22,11 +23,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sys
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from tools.measurements import EVALUATION, record, record_note
 
 from ragspine.qa.screening import Refusal, RefusalReason, ScreeningPolicy
 from tests.eval.public_qa import CMRC_FILE, JFINQA_FILE, QA_ROOT, TATQA_FILE
@@ -207,9 +211,14 @@ def _tuning_misses(policy: ScreeningPolicy) -> list[str]:
     return [q for q, r in outcomes if r is None or r.reason not in INJECTION_REASONS]
 
 
-if __name__ == "__main__":
-    import sys
+def _record(name: str, table: str) -> None:
+    """Write ``table`` into section ``name`` of docs/evaluation.md when the run asked for it."""
+    if "--record" in sys.argv:
+        record(name, table, command=" ".join(["python -m tests.eval.screening_eval", *sys.argv[1:]]))
+        print(record_note(EVALUATION, name), file=sys.stderr)
 
+
+if __name__ == "__main__":
     from tests.support.glossary import default_glossary
 
     screen = ScreeningPolicy.default(glossary=default_glossary())
@@ -217,9 +226,13 @@ if __name__ == "__main__":
         import tempfile
 
         with tempfile.TemporaryDirectory(prefix="screening-grounded-") as tmp:
-            print(grounded_report(Path(tmp)))
+            table = grounded_report(Path(tmp))
+        print(table)
+        _record("screening-grounded", table)
         sys.exit(0)
-    print(report(screen, held_out="--held-out" in sys.argv))
+    table = report(screen, held_out="--held-out" in sys.argv)
+    print(table)
+    _record("screening", table)
     if "--misses" in sys.argv:
         for prompt in _tuning_misses(screen):
             print("---", prompt[:400].replace("\n", " "))
