@@ -69,14 +69,15 @@ def replace_section(text: str, name: str, body: str) -> str:
 
 
 def head_commit(repo: Path = REPO) -> str:
-    """``git rev-parse --short HEAD``, marked when tracked files have uncommitted changes.
+    """``git rev-parse --short HEAD``, marked when tracked files outside ``docs/`` have uncommitted changes.
 
-    A run over uncommitted changes measured code no commit holds; the stamp says so.
+    A run over uncommitted code measured what no commit holds; the stamp says so. Pages under
+    ``docs/`` are left out: recording one section must not mark the next command's run.
     """
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=repo, check=True,
                             capture_output=True, text=True).stdout.strip()
-    dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=repo, check=True,
-                           capture_output=True, text=True).stdout.strip()
+    dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--", ".", ":(exclude)docs"],
+                           cwd=repo, check=True, capture_output=True, text=True).stdout.strip()
     return f"{commit} with uncommitted changes" if dirty else commit
 
 

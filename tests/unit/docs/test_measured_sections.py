@@ -119,3 +119,24 @@ def test_every_section_a_command_records_into_is_on_its_page(page: Path, names: 
     text = page.read_text(encoding="utf-8")
     for name in names:
         assert replace_section(text, name, "@@probe@@").count("@@probe@@") == 1
+
+
+def _git(repo: Path, *args: str) -> str:
+    return subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True, text=True).stdout.strip()
+
+
+def test_the_stamp_marks_uncommitted_code_but_not_a_recorded_page(tmp_path: Path) -> None:
+    # GIVEN a repository with a committed module and docs page
+    _git(tmp_path, "init", "-q")
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "evaluation.md").write_text(PAGE, encoding="utf-8")
+    (tmp_path / "engine.py").write_text("X = 1\n", encoding="utf-8")
+    _git(tmp_path, "add", ".")
+    _git(tmp_path, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "start")
+    short = _git(tmp_path, "rev-parse", "--short", "HEAD")
+    # WHEN a command has recorded into the page THEN the next run is still stamped with the commit alone
+    record("faq", TABLE, command="c", page=tmp_path / "docs" / "evaluation.md", commit=head_commit(tmp_path))
+    assert head_commit(tmp_path) == short
+    # WHEN the code differs from the commit THEN the stamp says so
+    (tmp_path / "engine.py").write_text("X = 2\n", encoding="utf-8")
+    assert head_commit(tmp_path) == f"{short} with uncommitted changes"
