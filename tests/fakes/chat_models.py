@@ -84,8 +84,8 @@ def uncited(messages: Messages) -> str:
     return " ".join(uncited_sentence(s.text, lang, i) for i, s in enumerate(snippets)) or "无法回答。"
 
 
-# The issue's own examples and other forms, each value absent from the prompt, and each one
-# invisible to the check before the number reader (glued to CJK, full-width, CJK numerals, words).
+# Invented figures in the forms a digit-only check misses (glued to CJK, full-width, CJK numerals,
+# words), each value absent from the prompt.
 _INVENTIONS = {
     "zh": "香港收入下滑是因为客流减少了{a}%，共关闭了{b}家门店，利润减少约{c}万元。（来源：ACME_FY2024_MDA.docx）",
     "ja": "営業利益は前年から{d}億円増えました。店舗数は{e}店になりました。（出典：ACME_JP_2025_Report.md）",

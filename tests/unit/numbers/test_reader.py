@@ -12,7 +12,7 @@ def values(text: str) -> list[str]:
 
 
 @pytest.mark.parametrize(("text", "expected"), [
-    ("香港收入下滑是因为客流减少了23%，共关闭了9家门店。", ["23", "9"]),  # the sentence
+    ("香港收入下滑是因为客流减少了23%，共关闭了9家门店。", ["23", "9"]),  # an invented-figure sentence
     ("営業利益は前年から480億円増えました。", ["48000000000"]),
     ("Operating profit rose by 4800 million", ["4800000000"]),
     ("约从１，３２０增至３２１．５", ["1320", "321.5"]),  # full-width digits and separators

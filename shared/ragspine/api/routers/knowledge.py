@@ -217,7 +217,7 @@ def knowledge_search(gw: Gateway, call: Call) -> Reply:
     return Reply(200, search(gw, call.principal, call.body).to_json())
 
 
-# --- knowledge_source_read and knowledge_document_download (issue 14) ---------------------------
+# --- knowledge_source_read and knowledge_document_download --------------------------------------
 
 @_tool("GET", "/documents/{documentId}/citations/{citationId}")
 def knowledge_source_read(gw: Gateway, call: Call, document_id: str, citation_id: str) -> Reply:
