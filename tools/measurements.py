@@ -25,6 +25,7 @@ REPO = Path(__file__).resolve().parents[1]
 EVALUATION = REPO / "docs" / "evaluation.md"
 BENCHMARKS = REPO / "docs" / "benchmarks.md"
 NAME = re.compile(r"[a-z0-9][a-z0-9-]*")
+NOT_CODE = (":(exclude)docs", ":(exclude)*.md")  # git pathspecs of the pages a run may have just written
 
 
 class MeasuredSectionError(ValueError):
@@ -69,15 +70,15 @@ def replace_section(text: str, name: str, body: str) -> str:
 
 
 def head_commit(repo: Path = REPO) -> str:
-    """``git rev-parse --short HEAD``, marked when tracked files outside ``docs/`` have uncommitted changes.
+    """``git rev-parse --short HEAD``, marked when tracked files other than pages have uncommitted changes.
 
-    A run over uncommitted code measured what no commit holds; the stamp says so. Pages under
-    ``docs/`` are left out: recording one section must not mark the next command's run.
+    A run over uncommitted code measured what no commit holds; the stamp says so. Pages
+    (``docs/``, ``*.md``) are left out: recording one section must not mark the next command's run.
     """
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=repo, check=True,
                             capture_output=True, text=True).stdout.strip()
-    dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--", ".", ":(exclude)docs"],
-                           cwd=repo, check=True, capture_output=True, text=True).stdout.strip()
+    dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--", ".", *NOT_CODE], cwd=repo,
+                           check=True, capture_output=True, text=True).stdout.strip()
     return f"{commit} with uncommitted changes" if dirty else commit
 
 

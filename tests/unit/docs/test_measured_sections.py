@@ -136,6 +136,8 @@ def test_the_stamp_marks_uncommitted_code_but_not_a_recorded_page(tmp_path: Path
     short = _git(tmp_path, "rev-parse", "--short", "HEAD")
     # WHEN a command has recorded into the page THEN the next run is still stamped with the commit alone
     record("faq", TABLE, command="c", page=tmp_path / "docs" / "evaluation.md", commit=head_commit(tmp_path))
+    (tmp_path / "CHANGELOG.md").write_text("- a change\n", encoding="utf-8")
+    _git(tmp_path, "add", "CHANGELOG.md")
     assert head_commit(tmp_path) == short
     # WHEN the code differs from the commit THEN the stamp says so
     (tmp_path / "engine.py").write_text("X = 2\n", encoding="utf-8")
