@@ -1,0 +1,49 @@
+"""``tests/bench/run.py --record``'s structured-ask table, from a real (small) run, written into a copy of docs/benchmarks.md."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from datetime import date
+from pathlib import Path
+
+import pytest
+from tools.measurements import BENCHMARKS, closing, opening, record
+
+BENCH = Path(__file__).resolve().parents[2] / "bench"
+sys.path.insert(0, str(BENCH))  # the bench's modules live beside run.py, not in a package
+
+from factbase import ensure_fact_base  # noqa: E402
+from published import structured_table  # noqa: E402
+from structured import run_structured  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def structured_result(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
+    """The structured benchmark over a store of 2,000 synthetic facts and the ACME sample, few calls (no timing is asserted)."""
+    base = ensure_fact_base(tmp_path_factory.mktemp("bench") / "facts.db", 2_000, rebuild=True, log=lambda _: None)
+    result = run_structured(base.path, n=60, warmup=12, profile_calls=12)
+    result["store"] = {"path": str(base.path), "facts": base.total, "synthetic": base.synthetic,
+                       "sample": base.sample, "build_seconds": base.build_seconds, "cached": False}
+    return result
+
+
+def test_the_structured_table_lands_in_its_section_with_every_path_and_verdict(
+        structured_result: dict[str, object], tmp_path: Path) -> None:
+    # GIVEN a copy of the benchmarks page
+    page = tmp_path / "benchmarks.md"
+    shutil.copyfile(BENCHMARKS, page)
+    before = page.read_text(encoding="utf-8")
+    # WHEN the run's table is recorded
+    record("structured-ask", structured_table(structured_result), command="python tests/bench/run.py --record",
+           page=page, commit="1a2b3c4", day=date(2026, 12, 5))
+    # THEN the section holds the stamp, the four published paths and both verdicts; the rest is untouched
+    text = page.read_text(encoding="utf-8")
+    section = text.split(opening("structured-ask"))[1].split(closing("structured-ask"))[0]
+    assert "Recorded at `1a2b3c4` on 2026-12-05 by `python tests/bench/run.py --record`." in section
+    rows = [line for line in section.splitlines() if line.startswith("| ") and not line.startswith(("| path", "| ---"))]
+    assert len(rows) == 4 and rows[-1].startswith("| floor: bare sqlite3 PK lookup")
+    assert "2,0" in section and "ACME sample" in section
+    assert sum(line.startswith("- p50(") for line in section.splitlines()) == 2
+    assert text.split(opening("structured-ask"))[0] == before.split(opening("structured-ask"))[0]
+    assert text.split(closing("structured-ask"))[1] == before.split(closing("structured-ask"))[1]
