@@ -263,14 +263,17 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
     return args
 
 
-def record_report(report: dict[str, Any], command: str) -> None:
-    """Write each corpus this run measured into its ``retrieval-<corpus>`` section of docs/evaluation.md."""
+def record_report(report: dict[str, Any], command: str, page: Path = EVALUATION) -> list[str]:
+    """Write each corpus this run measured into its ``retrieval-<corpus>`` section of ``page``; the sections written."""
+    written = []
     for name, result in report["corpora"].items():
         if "skipped" in result:
             continue
         head = f"{result['description']}: {result['chunks']} chunks, {result['queries']} questions."
-        record(f"retrieval-{name}", [head, "", *mode_table(result["modes"])], command=command)
-        print(record_note(EVALUATION, f"retrieval-{name}"), file=sys.stderr)
+        record(f"retrieval-{name}", [head, "", *mode_table(result["modes"])], command=command, page=page)
+        print(record_note(page, f"retrieval-{name}"), file=sys.stderr)
+        written.append(f"retrieval-{name}")
+    return written
 
 
 def main(argv: Sequence[str] | None = None) -> int:
