@@ -109,8 +109,8 @@ def test_the_stamp_names_the_checked_out_commit() -> None:
 
 
 @pytest.mark.parametrize(("page", "names"), [
-    (EVALUATION, ("screening", "screening-grounded", "faq", "provenance", "retrieval-acme", "retrieval-cmrc2018",
-                  "retrieval-tatqa", "retrieval-jfinqa", "documents-financebench", "documents-jsquad",
+    (EVALUATION, ("screening", "screening-grounded", "faq", "provenance", "ingestion-corpus-documents",
+                  "retrieval-acme", "retrieval-cmrc2018", "retrieval-tatqa", "retrieval-jfinqa", "documents-financebench", "documents-jsquad",
                   "tatqa-tables", "tatqa-arithmetic", "jfinqa-tables", "jfinqa-derived", "financebench-metrics",
                   "financebench-statements")),
     (BENCHMARKS, ("structured-ask", "ingestion")),
