@@ -88,12 +88,12 @@ def jsquad_table(js: dict[str, Any]) -> list[str]:
     return lines
 
 
-def record_report(report: dict[str, Any], command: str) -> None:
-    """Write each corpus this run measured into its section of docs/evaluation.md."""
+def record_report(report: dict[str, Any], command: str, page: Path = EVALUATION) -> None:
+    """Write each corpus this run measured into its section of ``page`` (docs/evaluation.md)."""
     for name, table in (("financebench", financebench_table), ("jsquad", jsquad_table)):
         if report.get(name):
-            record(f"documents-{name}", table(report[name]), command=command)
-            print(record_note(EVALUATION, f"documents-{name}"), file=sys.stderr)
+            record(f"documents-{name}", table(report[name]), command=command, page=page)
+            print(record_note(page, f"documents-{name}"), file=sys.stderr)
 
 
 def main() -> int:
