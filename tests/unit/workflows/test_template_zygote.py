@@ -11,6 +11,8 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from ragspine.workflows.errors import WorkflowNodeFailedError
 from ragspine.workflows.run.code_node import run_group
@@ -119,3 +121,26 @@ def test_renders_go_on_after_the_warm_parent_is_killed() -> None:
         os.kill(parent, signal.SIGKILL)
     assert _outcome("{{ 2 + 2 }}", LIMITS) == "ok: 4"
     assert _outcome("{{ 3 + 3 }}", LIMITS) == "ok: 6"
+
+
+SHAPES = ("{{ value }}", "{{ value | upper }}|{{ value | length }}", "{% for c in value %}[{{ c }}]{% endfor %}",
+          "{{ value * 3 }}", "{{ value.__class__ }}", "{% if value %}{{ value[0] }}{% else %}empty{% endif %}",
+          "{{ value ~ value }}{% for %}")
+
+
+# Any text, control characters and lone surrogates included (they travel as JSON escapes both ways).
+TEXT = st.text(st.characters(categories=["L", "N", "P", "S", "Z", "Cc", "Cs"]), max_size=30)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(shape=st.sampled_from(SHAPES), value=TEXT)
+def test_warm_and_cold_renders_agree_on_any_text(shape: str, value: str) -> None:
+    variables = {"value": value}
+
+    def outcome(limits: TemplateLimits) -> str:
+        try:
+            return "ok: " + render_in_child(shape, variables, limits)
+        except WorkflowNodeFailedError as error:
+            return "failed: " + error.message
+
+    assert outcome(LIMITS) == outcome(COLD)
