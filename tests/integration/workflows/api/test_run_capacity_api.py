@@ -1,9 +1,9 @@
-"""Workflow runs cannot starve ``/v1/ask``: they run on their own bounded threads and extra runs are refused at once.
+"""Workflow runs cannot starve ``/v1/ask`` or the Gateway: they run on their own bounded threads and extra runs are refused at once.
 
 The real app runs in uvicorn on loopback. Every run's llm node waits on an event the test holds,
 so runs stay in flight for as long as the test wants, with no timing involved. Before, each
 blocking run (and each stream's reader) held one of the server's 40 worker threads, so 44 held
-runs left ``/v1/ask`` waiting until a run ended.
+runs left ``/v1/ask`` and the Gateway waiting until a run ended.
 """
 
 from __future__ import annotations
@@ -19,6 +19,8 @@ import pytest
 
 from ragspine.api.app import create_local_app
 from ragspine.api.workflow_deps import workflow_components
+from ragspine.bootstrap import get_knowledge_gateway
+from ragspine.knowledge.identity import dev_key, new_token, sign_dev_assertion
 from ragspine.llm.ports import Completion, Message
 from ragspine.settings import Settings
 from ragspine.workflows.run import RunCapacity
@@ -33,6 +35,7 @@ pytest.importorskip("uvicorn")
 
 # More than the server's shared worker threads (anyio's default limiter: 40 tokens).
 MORE_THAN_WORKER_THREADS = 44
+GATEWAY = "/internal/v1/knowledge"
 # Bounds a broken build's hang; no assertion is made on how long anything takes.
 PATIENCE = 60.0
 
@@ -112,19 +115,39 @@ def _ask(served: Served) -> Any:
     return served.client.post(f"{served.base}/v1/ask", json={"question": "What was Japan's revenue in FY2024?"})
 
 
-def test_ask_is_answered_while_more_runs_are_held_than_the_server_has_worker_threads(roomy: Served) -> None:
+def _gateway_headers(settings: Settings) -> dict[str, str]:
+    """A Gateway token (stored now) and an admin's assertion."""
+    token, stored = new_token("run-capacity")
+    get_knowledge_gateway().store.put_token(stored)
+    assertion = sign_dev_assertion(dev_key(settings.data_dir), user="admin", roles=["knowledge-admin"],
+                                   departments=[], domains=["internal"],
+                                   issuer=settings.knowledge_assertion_issuer,
+                                   audience=settings.knowledge_assertion_audience)
+    return {"Authorization": f"Bearer {token}", "X-User-Assertion": assertion}
+
+
+def test_ask_and_the_gateway_answer_while_more_runs_are_held_than_the_server_has_worker_threads(
+        roomy: Served, settings: Settings) -> None:
     key = roomy.app_keys[0]
+    gateway = _gateway_headers(settings)
+    space = roomy.client.post(f"{roomy.base}{GATEWAY}/spaces", headers={**gateway, "Idempotency-Key": "space-1"},
+                              json={"code": "held-runs", "name": "Held runs", "profileCode": "enterprise-long-document",
+                                    "defaultSecurityDomainCode": "internal"})
+    assert space.status_code == 201, space.text
+    space_id = space.json()["data"]["knowledgeSpaceId"]
     with ThreadPoolExecutor(max_workers=MORE_THAN_WORKER_THREADS) as pool:
         runs = [pool.submit(roomy.run, key, streaming=i % 4 == 0) for i in range(MORE_THAN_WORKER_THREADS)]
         roomy.model.wait_for_calls(MORE_THAN_WORKER_THREADS)  # every run is inside its llm node now
         assert roomy.components.capacity.in_flight() == MORE_THAN_WORKER_THREADS
         asked = _ask(roomy)
         health = roomy.client.get(f"{roomy.base}/healthz")
-        assert not any(run.done() for run in runs)  # the runs were still held while ask was answered
+        read = roomy.client.get(f"{roomy.base}{GATEWAY}/spaces/{space_id}", headers=gateway)
+        assert not any(run.done() for run in runs)  # the runs were still held while these were answered
         roomy.model.gate.set()
         finished = [run.result(PATIENCE) for run in runs]
     assert asked.status_code == 200 and "answer" in asked.json()
     assert health.status_code == 200
+    assert read.status_code == 200 and read.json()["data"]["knowledgeSpaceId"] == space_id
     for run in finished:
         assert run["status"] == 200
         last = run["events"][-1] if "events" in run else run["json"]
