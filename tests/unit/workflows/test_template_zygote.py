@@ -77,6 +77,7 @@ def test_a_forked_render_gets_the_limits_of_a_cold_child() -> None:
         descriptors = sorted(int(fd.name) for fd in Path(f"/proc/{pid}/fd").iterdir())
         limits = _limits_of(pid)
         cgroups = Path(f"/proc/{pid}/cgroup").read_text()
+        workdir = Path(f"/proc/{pid}/cwd").resolve()
     finally:
         os.killpg(pid, signal.SIGKILL)  # as the wall clock would, sooner
         runner.join(PATIENCE)
@@ -88,6 +89,7 @@ def test_a_forked_render_gets_the_limits_of_a_cold_child() -> None:
     assert limits["Max cpu time"] == str(child["cpu_seconds"])
     assert limits["Max open files"] == "32" and limits["Max core file size"] == "0"
     assert ("ragspine-code-" in cgroups) == cgroups_given  # the run's own control group, where the host gives one
+    assert workdir.name.startswith("ragspine-template-") and not workdir.exists()  # its own folder, removed after
     assert len(failures) == 1 and isinstance(failures[0], WorkflowNodeFailedError)
     assert _render_children() == []
 

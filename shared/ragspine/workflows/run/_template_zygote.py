@@ -3,13 +3,13 @@
 Started by the service (``template_zygote``) as ``python -I -S -X utf8 _template_zygote.py <fd> <setup>``
 with an empty environment in a session of its own. It stays single-threaded, so forking is safe.
 It reads render orders from the Unix socket ``<fd>``: a JSON header (the order's id, the
-control-group files to join, the rlimits) with two descriptors, the child's stdin and stdout.
-For each order it forks a child that starts a process group of its own, joins the run's control
-group, sets its rlimits, closes every other descriptor and runs ``_template_runner.entry``, the
-same code a cold child runs. It answers ``{"id", "pid"}`` once the child exists and
-``{"id", "status"}`` when it has reaped it; the service holds the wall clock and kills the
-child's group. Like the runner it imports no project package. It exits when the service closes
-the socket.
+control-group files to join, the working folder, the rlimits) with two descriptors, the child's
+stdin and stdout. For each order it forks a child that starts a process group of its own, joins
+the run's control group, moves to the order's empty working folder, closes every other
+descriptor, sets its rlimits and runs ``_template_runner.entry``, the same code a cold child
+runs. It answers ``{"id", "pid"}`` once the child exists and ``{"id", "status"}`` when it has
+reaped it; the service holds the wall clock and kills the child's group. Like the runner it
+imports no project package. It exits when the service closes the socket.
 """
 
 from __future__ import annotations
@@ -50,6 +50,7 @@ def _become_render(order: dict[str, Any], stdin_fd: int, stdout_fd: int, runner:
                 os.write(fd, str(os.getpid()).encode("ascii"))
             finally:
                 os.close(fd)
+        os.chdir(order["cwd"])
         signal.set_wakeup_fd(-1)
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
         os.dup2(stdin_fd, 0)

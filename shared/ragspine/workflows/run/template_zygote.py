@@ -21,6 +21,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 from concurrent.futures import Future
 from pathlib import Path
@@ -57,14 +58,16 @@ class TemplateZygote:
         """
         group = run_group(limits)
         try:
-            pid, reply, ended = self._fork(limits, group.procs_files if group is not None else [], request)
-            try:
-                out, stopped = read_until_limits(reply, limits)
-                if stopped is not None and not ended.done():
-                    _kill(pid)
-            finally:
-                os.close(reply)
-            status = ended.result(timeout=READY_SECONDS)
+            with tempfile.TemporaryDirectory(prefix="ragspine-template-") as workdir:  # its cwd, as a cold child's
+                pid, reply, ended = self._fork(limits, group.procs_files if group is not None else [], workdir,
+                                               request)
+                try:
+                    out, stopped = read_until_limits(reply, limits)
+                    if stopped is not None and not ended.done():
+                        _kill(pid)
+                finally:
+                    os.close(reply)
+                status = ended.result(timeout=READY_SECONDS)
         finally:
             out_of_memory = group is not None and group.out_of_memory()
             if group is not None:
@@ -90,7 +93,8 @@ class TemplateZygote:
         if process is not None:
             process.wait(timeout=READY_SECONDS)
 
-    def _fork(self, limits: CodeLimits, procs: list[str], request: bytes) -> tuple[int, int, Future[int]]:
+    def _fork(self, limits: CodeLimits, procs: list[str], workdir: str,
+              request: bytes) -> tuple[int, int, Future[int]]:
         """Order a child: its pid once it exists, the descriptor its reply arrives on, the future of its wait status.
 
         The request is fed to its stdin from a thread (a child that reads nothing cannot block the service).
@@ -105,7 +109,7 @@ class TemplateZygote:
                 self._next_id += 1
                 order_id = self._next_id
                 self._started[order_id], self._ended[order_id] = started, ended
-                order = {"id": order_id, "procs": procs, "rlimits": _child_rlimits(limits)}
+                order = {"id": order_id, "procs": procs, "cwd": workdir, "rlimits": _child_rlimits(limits)}
                 try:
                     socket.send_fds(channel, [json.dumps(order).encode("ascii")], [stdin_read, stdout_write])
                 except OSError as exc:
