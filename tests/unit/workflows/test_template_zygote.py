@@ -7,6 +7,7 @@ import signal
 import sys
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 
@@ -105,9 +106,9 @@ TEMPLATES = {
 VARIABLES = {"rows": [{"name": "first row"}, {"name": "second"}], "text": "漢字 \udfff é"}
 
 
-def _outcome(template: str, limits: TemplateLimits) -> str:
+def _outcome(template: str, limits: TemplateLimits, **variables: object) -> str:
     try:
-        return "ok: " + render_in_child(template, VARIABLES, limits)
+        return "ok: " + render_in_child(template, variables or VARIABLES, limits)
     except WorkflowNodeFailedError as error:
         return "failed: " + error.message
 
@@ -146,3 +147,9 @@ def test_warm_and_cold_renders_agree_on_any_text(shape: str, value: str) -> None
             return "failed: " + error.message
 
     assert outcome(LIMITS) == outcome(COLD)
+
+
+def test_concurrent_renders_each_get_their_own_reply() -> None:
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        outcomes = list(pool.map(lambda i: _outcome("{{ n }}:{{ n * n }}", LIMITS, n=i), range(24)))
+    assert outcomes == [f"ok: {i}:{i * i}" for i in range(24)]
