@@ -298,7 +298,7 @@ def _code_limits(settings: Settings) -> CodeLimits | None:
 def build_workflow_components(settings: Settings, *, llm: LLMProvider | None,
                               retriever: KnowledgeRetriever | None = None) -> WorkflowComponents:
     """Wire the workflow surfaces: store, gate (RAGSPINE_DIFY_RUN_ENABLED), egress, code limits, webhooks."""
-    from ragspine.workflows.run import ExecutionGate, HttpPolicy
+    from ragspine.workflows.run import ExecutionGate, HttpPolicy, RunCapacity
     from ragspine.workflows.scaffold import ScaffoldOptions
     from ragspine.workflows.surfaces import TokenBucketLimiter, WebhookPolicy, WorkflowComponents
 
@@ -311,6 +311,8 @@ def build_workflow_components(settings: Settings, *, llm: LLMProvider | None,
                               methods=settings.workflow_webhook_method_set),
         limiter=TokenBucketLimiter(rate_per_minute=settings.workflow_webhook_rate_per_minute,
                                    burst=settings.workflow_webhook_burst),
+        capacity=RunCapacity(total=settings.workflow_run_concurrency,
+                             per_key=settings.workflow_run_concurrency_per_key),
         llm=llm, http=HttpPolicy(allowlist=hosts), code=_code_limits(settings),
         retriever=retriever, key_pepper=load_api_key_pepper(settings))
 

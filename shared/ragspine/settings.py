@@ -207,6 +207,12 @@ class Settings(BaseSettings):
         default=60, ge=1, le=1_000_000, description="Webhook calls per minute per path, per process (token bucket).")
     workflow_webhook_burst: int = Field(default=10, ge=1, le=100_000,
                                         description="Webhook calls one path may make at once before the rate applies.")
+    workflow_run_concurrency: int = Field(
+        default=8, ge=1, le=1024,
+        description="Workflow runs (Dify runs and webhooks) in flight per process; more are refused at once (503).")
+    workflow_run_concurrency_per_key: int = Field(
+        default=4, ge=1, le=1024,
+        description="Workflow runs in flight per app key or webhook path; more are refused at once (429).")
     workflow_run_retention_count: int = Field(
         default=10_000, ge=1, le=10_000_000,
         description="Recorded workflow runs kept (Dify run detail, n8n executions); older ones are pruned.")

@@ -1,8 +1,9 @@
 """What workflow hardening costs: the code jail against a plain child process, templates against the bare sandbox.
 
-Templates three ways: the bare sandbox in this process (the baseline), the step budget in this
-process, and a render as the service does it (``render_jinja``: a limited child process running
-the budget first). A normal template is a 500-row loop.
+Templates four ways: the bare sandbox in this process (the baseline), the step budget in this
+process, a render as the service does it (``render_jinja``: a limited child forked from the warm
+parent, running the budget first), and the same render in a cold child (a fresh interpreter that
+imports Jinja2 each time: what the warm parent saves). A normal template is a 500-row loop.
 
 Benchmarks, not tests: each cost is a ratio against its baseline measured in the same run,
 interleaved in blocks so machine noise lands on both. Run on Linux as root (the jail needs it):
@@ -33,8 +34,14 @@ def run(*, quick: bool) -> dict[str, Any]:
     from jinja2.sandbox import SandboxedEnvironment
 
     from ragspine.workflows.run.code_node import CodeLimits, execute_python
-    from ragspine.workflows.run.nodes import MAX_TEMPLATE_OUTPUT, TEMPLATE_MAX_STEPS, render_jinja
+    from ragspine.workflows.run.nodes import (
+        MAX_TEMPLATE_OUTPUT,
+        TEMPLATE_MAX_STEPS,
+        TEMPLATE_TIMEOUT_SECONDS,
+        render_jinja,
+    )
     from ragspine.workflows.run.template_budget import render_bounded
+    from ragspine.workflows.run.template_child import TemplateLimits, render_in_child
 
     jail, plain = CodeLimits(), CodeLimits(isolation="process")
     code = sample_interleaved({"code_process": lambda i: execute_python(CODE, {"x": i}, plain),
@@ -51,8 +58,11 @@ def run(*, quick: bool) -> dict[str, Any]:
 
     template = sample_interleaved({"template_sandbox": bare, "template_budget": budgeted},
                                   n=40 if quick else 200, warmup=5, block=20)
+    cold = TemplateLimits(max_steps=TEMPLATE_MAX_STEPS, max_output=MAX_TEMPLATE_OUTPUT,
+                          timeout_seconds=TEMPLATE_TIMEOUT_SECONDS, warm=False)
     child = sample_interleaved({"template_sandbox_beside_child": bare,
-                                "template_child": lambda _: render_jinja(TEMPLATE, {"rows": ROWS})},
+                                "template_child": lambda _: render_jinja(TEMPLATE, {"rows": ROWS}),
+                                "template_child_cold": lambda _: render_in_child(TEMPLATE, {"rows": ROWS}, cold)},
                                n=10 if quick else 40, warmup=2, block=5)
     summary = {name: summarize_ns(samples) for name, samples in {**code, **template, **child}.items()}
     return {"paths": summary,
@@ -61,7 +71,10 @@ def run(*, quick: bool) -> dict[str, Any]:
                        "template_budget_over_sandbox_p50": round(summary["template_budget"]["p50_us"]
                                                                  / summary["template_sandbox"]["p50_us"], 2),
                        "template_child_over_sandbox_p50": round(summary["template_child"]["p50_us"]
-                                                                / summary["template_sandbox_beside_child"]["p50_us"], 2)},
+                                                                / summary["template_sandbox_beside_child"]["p50_us"], 2),
+                       "template_child_cold_over_sandbox_p50": round(
+                           summary["template_child_cold"]["p50_us"]
+                           / summary["template_sandbox_beside_child"]["p50_us"], 2)},
             "load_average": round(os.getloadavg()[0], 2)}
 
 

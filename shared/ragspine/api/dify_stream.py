@@ -1,28 +1,32 @@
 """Dify's streaming mode: a run's progress as server-sent events.
 
-The executor runs in a worker thread and reports node events through a queue; the generator
-turns each into Dify's ``workflow_started``, ``node_started``, ``node_finished``,
-``text_chunk`` (an llm node's whole text) and ``workflow_finished`` events, or one ``error``
-event (``{"event": "error", "status", "code", "message"}``) if the run raises. The gate is
-checked and the plan compiled before the stream starts, so a refused run is a plain 403.
+The executor runs on the workflow threads (``RunCapacity``) and reports node events through an
+asyncio queue; the stream awaits them without holding a server worker thread, and turns each
+into Dify's ``workflow_started``, ``node_started``, ``node_finished``, ``text_chunk`` (an llm
+node's whole text) and ``workflow_finished`` events, or one ``error`` event (``{"event":
+"error", "status", "code", "message"}``) if the run raises. The gate is checked and the plan
+compiled before the stream starts, so a refused run is a plain 403.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
-import queue
-import threading
 import time
 import uuid
-from collections.abc import Iterator, Mapping
-from typing import Any
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping
+from typing import Any, TypeVar
+
+import anyio
+from starlette.concurrency import run_in_threadpool
 
 from ragspine.api.dify_shapes import run_data, sse
 from ragspine.api.dify_tasks import STOP, TASKS
 from ragspine.api.error_formats import dify_status
 from ragspine.errors import RagspineError
 from ragspine.workflows.errors import WorkflowInputError
-from ragspine.workflows.run import EventKind, ExecutionPlan, RunEvent, RunResult
+from ragspine.workflows.run import EventKind, ExecutionPlan, RunEvent, RunResult, RunTicket
 from ragspine.workflows.surfaces import (
     NodeTrace,
     RunSurface,
@@ -37,6 +41,7 @@ from ragspine.workflows.surfaces import (
 )
 
 logger = logging.getLogger(__name__)
+T = TypeVar("T")
 # A node that never reports back (a hung provider) must not hold the connection forever.
 WAIT_SECONDS = 300.0
 
@@ -93,63 +98,89 @@ class _Stream:
                     "code": code, "message": message or "internal error"})
 
 
-def stream_run(plan: ExecutionPlan, inputs: Mapping[str, Any], *, workflow: StoredWorkflow,
-               components: WorkflowComponents, user: str) -> Iterator[str]:
-    """Run ``plan`` in a worker thread and yield Dify SSE events as it progresses, recording the run.
+async def _off_loop(work: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
+    """A short store call on a worker thread, finished even when the stream is being cancelled."""
+    with anyio.CancelScope(shield=True):
+        done = await run_in_threadpool(work, *args, **kwargs)
+    return done
 
-    A stream that ends without a result (stopped, timed out, or its client went away) is
-    recorded stopped or failed with the nodes that had finished.
+
+def _deliverer(loop: asyncio.AbstractEventLoop, events: asyncio.Queue[Any]) -> Callable[[object], None]:
+    """Put an item on the stream's queue from any thread (dropped once the stream's loop has closed)."""
+
+    def deliver(item: object) -> None:
+        with contextlib.suppress(RuntimeError):  # the loop closed: nobody reads this stream any more
+            loop.call_soon_threadsafe(events.put_nowait, item)
+
+    return deliver
+
+
+async def stream_run(plan: ExecutionPlan, inputs: Mapping[str, Any], *, workflow: StoredWorkflow,
+                     components: WorkflowComponents, user: str, ticket: RunTicket) -> AsyncIterator[str]:
+    """Run ``plan`` on the workflow threads under ``ticket`` and yield Dify SSE events as it progresses.
+
+    The stream waits for events without holding a worker thread. A stream that ends without a
+    result (stopped, timed out, or its client went away) is recorded stopped or failed with the
+    nodes that had finished.
     """
     workflow_id = workflow.id
     stream = _Stream(plan, workflow_id)
-    events: queue.Queue[Any] = queue.Queue()  # RunEvent | RunResult | Exception | STOP
+    events: asyncio.Queue[Any] = asyncio.Queue()  # RunEvent | RunResult | Exception | STOP
+    deliver = _deliverer(asyncio.get_running_loop(), events)
 
     def work() -> None:
         try:
-            events.put(components.executor(on_event=events.put).run(plan, inputs, user=user, run_id=stream.run_id))
+            deliver(components.executor(on_event=deliver).run(plan, inputs, user=user, run_id=stream.run_id))
         except RagspineError as exc:
-            events.put(exc)
+            deliver(exc)
         except Exception as exc:  # noqa: BLE001 - reported to the client as an opaque error event
             logger.exception("streamed run crashed", extra={"workflow_id": workflow_id})
-            events.put(exc)
+            deliver(exc)
 
-    record = record_start(components, workflow, inputs, surface=RunSurface.DIFY, user=user, run_id=stream.run_id,
-                           task_id=stream.task_id)
-    settled = False
-    TASKS.register(stream.task_id, user, events)
     try:
+        record = await _off_loop(record_start, components, workflow, inputs, surface=RunSurface.DIFY, user=user,
+                                 run_id=stream.run_id, task_id=stream.task_id)
+    except BaseException:
+        ticket.release()
+        raise
+    settled = False
+    TASKS.register(stream.task_id, user, deliver)
+    try:
+        ticket.submit(work)
         yield stream.event("workflow_started", {"id": stream.run_id, "workflow_id": workflow_id,
                                                 "sequence_number": 1, "inputs": dict(inputs),
                                                 "created_at": stream.created_at})
-        threading.Thread(target=work, name=f"dify-run-{stream.run_id}", daemon=True).start()
         while True:
             try:
-                item = events.get(timeout=WAIT_SECONDS)
-            except queue.Empty:
-                record_failure(components, record, "the run did not report progress in time", tuple(stream.traces))
+                item = await asyncio.wait_for(events.get(), WAIT_SECONDS)
+            except TimeoutError:
                 settled = True
+                await _off_loop(record_failure, components, record, "the run did not report progress in time",
+                                tuple(stream.traces))
                 yield stream.error(TimeoutError("the run did not report progress in time"))
                 return
             if item is STOP:
-                record_stop(components, record, "stopped by the user", tuple(stream.traces))
                 settled = True
+                await _off_loop(record_stop, components, record, "stopped by the user", tuple(stream.traces))
                 yield stream.stopped()
                 return
             if isinstance(item, RunEvent):
-                yield from stream.node(item)
+                for chunk in stream.node(item):
+                    yield chunk
             elif isinstance(item, Exception):
                 message = item.message if isinstance(item, RagspineError) else "internal error"
-                record_failure(components, record, message, tuple(stream.traces),
-                               inputs_refused=isinstance(item, WorkflowInputError))
                 settled = True
+                await _off_loop(record_failure, components, record, message, tuple(stream.traces),
+                                inputs_refused=isinstance(item, WorkflowInputError))
                 yield stream.error(item)
                 return
             elif isinstance(item, RunResult):
-                recorded = record_result(components, record, item)
                 settled = True
+                recorded = await _off_loop(record_result, components, record, item)
                 yield stream.finished(as_recorded(item, recorded))
                 return
     finally:
         TASKS.unregister(stream.task_id)
+        ticket.release()  # no-op once the run was submitted: it gives its place back when it ends
         if not settled:  # the client went away mid-stream: its result will be dropped
-            record_stop(components, record, "the client closed the stream", tuple(stream.traces))
+            await _off_loop(record_stop, components, record, "the client closed the stream", tuple(stream.traces))

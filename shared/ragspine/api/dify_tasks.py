@@ -1,7 +1,7 @@
 """Dify's stop for streamed runs: ``POST /v1/workflows/tasks/{task_id}/stop`` ends a stream this process serves.
 
-Each streamed run registers its task id, its user and the queue its generator reads; a stop by the
-same user puts a sentinel on that queue, so the stream answers ``workflow_finished`` with status
+Each streamed run registers its task id, its user and how to put an item on the queue its stream
+reads; a stop by the same user puts a sentinel on that queue, so the stream answers ``workflow_finished`` with status
 ``stopped`` at once and closes. The node running at that moment finishes in its worker thread and
 its result is dropped. Like Dify, a stop answers success whether or not the task is still running
 (blocking runs have finished before their task id is known). The registry is per process: on AWS
@@ -10,9 +10,8 @@ a stop reaches only the Lambda instance that serves the stream.
 
 from __future__ import annotations
 
-import queue
 import threading
-from typing import Any
+from collections.abc import Callable
 
 STOP = object()
 
@@ -22,12 +21,12 @@ class StreamTasks:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._tasks: dict[str, tuple[str, queue.Queue[Any]]] = {}
+        self._tasks: dict[str, tuple[str, Callable[[object], None]]] = {}
 
-    def register(self, task_id: str, user: str, events: queue.Queue[Any]) -> None:
-        """A stream started; ``user`` may stop it."""
+    def register(self, task_id: str, user: str, deliver: Callable[[object], None]) -> None:
+        """A stream started; ``user`` may stop it; ``deliver`` puts an item on its queue (from any thread)."""
         with self._lock:
-            self._tasks[task_id] = (user, events)
+            self._tasks[task_id] = (user, deliver)
 
     def unregister(self, task_id: str) -> None:
         """The stream ended (finished, failed, stopped or the client went away)."""
@@ -40,7 +39,7 @@ class StreamTasks:
             found = self._tasks.get(task_id)
         if found is None or found[0] != user:
             return False
-        found[1].put(STOP)
+        found[1](STOP)
         return True
 
 

@@ -21,7 +21,12 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from ragspine.api.errors import request_ids
 from ragspine.api.strict_json import StrictJsonRoute
 from ragspine.errors import PayloadTooLargeError, RagspineError
-from ragspine.workflows.errors import WorkflowNodeUnsupportedError, WorkflowRunDisabledError
+from ragspine.workflows.errors import (
+    WorkflowNodeUnsupportedError,
+    WorkflowRunDisabledError,
+    WorkflowRunLimitError,
+    WorkflowRunsBusyError,
+)
 from ragspine.workflows.surfaces import (
     WebhookMethodNotAllowedError,
     WebhookRateLimitedError,
@@ -67,6 +72,8 @@ def dify_status(exc: Exception) -> tuple[int, str, str]:
         return 400, "app_unavailable", exc.message
     if isinstance(exc, WorkflowNotFoundError | WorkflowRunNotFoundError):
         return 404, "not_found", exc.message
+    if isinstance(exc, WorkflowRunLimitError | WorkflowRunsBusyError):
+        return exc.http_status, "too_many_requests", exc.message
     if isinstance(exc, RagspineError):
         if exc.http_status < 500:
             return 400 if exc.http_status == 422 else exc.http_status, "invalid_param", exc.message
@@ -74,12 +81,21 @@ def dify_status(exc: Exception) -> tuple[int, str, str]:
     return 500, "internal_server_error", ""
 
 
+def _refusal(exc: Exception, body: dict[str, Any], headers: dict[str, str]) -> dict[str, Any]:
+    """A run refused for capacity: ``retryable: true`` in the body and ``Retry-After`` (other errors: unchanged)."""
+    if isinstance(exc, WorkflowRunLimitError | WorkflowRunsBusyError):
+        headers["Retry-After"] = str(exc.retry_after)
+        return {**body, "retryable": True}
+    return body
+
+
 def render_dify(request: Request, exc: Exception) -> Response:
     """Dify's error body, e.g. ``{"code": "unauthorized", "message": "...", "status": 401}``."""
     status, code, message = dify_status(exc)
     message = message or _opaque(request, exc)
-    return JSONResponse({"code": code, "message": message, "status": status}, status_code=status,
-                        headers={"X-Request-Id": request_ids(request)[0]})
+    headers = {"X-Request-Id": request_ids(request)[0]}
+    body = _refusal(exc, {"code": code, "message": message, "status": status}, headers)
+    return JSONResponse(body, status_code=status, headers=headers)
 
 
 def render_n8n(request: Request, exc: Exception) -> Response:
@@ -114,7 +130,8 @@ def render_webhook(request: Request, exc: Exception) -> Response:
         status, message = (400 if exc.http_status == 422 else exc.http_status), exc.message
     else:
         status, message = 500, _opaque(request, exc)
-    return JSONResponse({"code": status, "message": message}, status_code=status, headers=headers)
+    return JSONResponse(_refusal(exc, {"code": status, "message": message}, headers), status_code=status,
+                        headers=headers)
 
 
 def route_class(render: Render) -> type[APIRoute]:

@@ -19,6 +19,7 @@ class DifyError(BaseModel):
     code: str = Field(examples=["invalid_param"])
     message: str
     status: int
+    retryable: bool | None = Field(default=None, description="true on a run refused for capacity (429, 503)")
 
 
 class N8nError(BaseModel):
@@ -32,6 +33,7 @@ class WebhookError(BaseModel):
 
     code: int
     message: str
+    retryable: bool | None = Field(default=None, description="true on a run refused for capacity (429, 503)")
 
 
 Responses = dict[int | str, dict[str, Any]]
@@ -47,7 +49,11 @@ _COMMON = {400: "Invalid request", 413: "Body too large", 500: "Internal error (
 DIFY_RESPONSES = _table(DifyError, {**_COMMON, 400: "Invalid request or inputs (invalid_param, app_unavailable)",
                                     401: "Missing or invalid app key (unauthorized)",
                                     404: "The key's workflow no longer exists (not_found)"})
-DIFY_RUN_RESPONSES = _table(DifyError, {403: "Execution is disabled on this server (app_unavailable)"})
+DIFY_RUN_RESPONSES = _table(DifyError, {
+    403: "Execution is disabled on this server (app_unavailable)",
+    429: "This app has as many runs in flight as one app may (too_many_requests; Retry-After)",
+    503: "The server has as many workflow runs in flight as it admits (too_many_requests; Retry-After), "
+         "or a backing service is unavailable"})
 N8N_RESPONSES = _table(N8nError, {**_COMMON, 401: "Missing or invalid X-N8N-API-KEY"})
 N8N_ID_RESPONSES = _table(N8nError, {404: "No workflow has this id"})
 N8N_BODY_RESPONSES = _table(N8nError, {422: "Node names are not unique (connections use them)"})
@@ -56,7 +62,10 @@ N8N_CONFLICT_RESPONSES = _table(N8nError, {409: "Another active workflow holds t
 WEBHOOK_RESPONSES = _table(WebhookError, {
     **_COMMON, 403: "Workflow execution is disabled on this server",
     404: "No active workflow listens on this path and method",
-    429: "Too many calls to this path (Retry-After says when to retry)",
+    429: "Too many calls to this path, or as many runs in flight as one path may have (Retry-After says when "
+         "to retry)",
+    503: "The server has as many workflow runs in flight as it admits (Retry-After), or a backing service is "
+         "unavailable",
     500: "The workflow run failed (the node's error) or an internal error"})
 
 _RUN_DATA: dict[str, Any] = {

@@ -98,3 +98,27 @@ class WorkflowCodeIsolationError(WorkflowNodeFailedError):
 
     code = "WORKFLOW_CODE_ISOLATION_UNAVAILABLE"
     http_status = 503
+
+
+class _RunRefusedError(RagspineError):
+    """A run that could not start now; the caller may send it again after ``retry_after`` seconds."""
+
+    retryable = True
+
+    def __init__(self, message: str, *, retry_after: int) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+class WorkflowRunLimitError(_RunRefusedError):
+    """The caller's key already has as many runs in flight as one key may have."""
+
+    code = "WORKFLOW_RUN_LIMITED"
+    http_status = 429
+
+
+class WorkflowRunsBusyError(_RunRefusedError):
+    """The process already has as many workflow runs in flight as it admits."""
+
+    code = "WORKFLOW_RUNS_BUSY"
+    http_status = 503

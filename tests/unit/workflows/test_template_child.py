@@ -8,6 +8,7 @@ import sys
 import tracemalloc
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -72,8 +73,8 @@ def test_the_childs_limits_alone_bound_every_hostile_template(name: str) -> None
     assert peak[0] < SERVICE_PEAK
 
 
-def _render_children() -> list[int]:
-    mine = str(os.getpid())
+def _processes() -> list[tuple[int, int, bytes]]:
+    """Every process as (pid, parent pid, command line)."""
     found = []
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
@@ -81,15 +82,25 @@ def _render_children() -> list[int]:
             cmdline = stat.with_name("cmdline").read_bytes()
         except OSError:
             continue
-        if fields[1] == mine and b"_template_runner" in cmdline:
-            found.append(int(stat.parent.name))
+        found.append((int(stat.parent.name), int(fields[1]), cmdline))
     return found
 
 
-def test_a_render_past_its_wall_clock_is_killed_and_leaves_no_process() -> None:
+def _render_children() -> list[int]:
+    """Render processes still alive: cold children of this process, and children of its warm parent."""
+    processes = _processes()
+    warm_parents = {pid for pid, parent, cmdline in processes
+                    if parent == os.getpid() and b"_template_zygote" in cmdline}
+    return [pid for pid, parent, cmdline in processes
+            if parent in warm_parents or (parent == os.getpid() and b"_template_runner" in cmdline
+                                          and b"_template_zygote" not in cmdline)]
+
+
+@pytest.mark.parametrize("warm", [True, False], ids=["warm parent", "cold child"])
+def test_a_render_past_its_wall_clock_is_killed_and_leaves_no_process(warm: bool) -> None:
     loop = "{% for i in range(99999) %}{% for j in range(99999) %}{% endfor %}{% endfor %}"
     with pytest.raises(WorkflowNodeFailedError, match="ran longer than 3 s"):
-        render_in_child(loop, {}, UNBUDGETED)
+        render_in_child(loop, {}, replace(UNBUDGETED, warm=warm))
     assert _render_children() == []
 
 

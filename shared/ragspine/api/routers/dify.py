@@ -12,11 +12,13 @@ RAGSPINE_DIFY_RUN_ENABLED is off). Streaming answers ``text/event-stream`` with 
 
 from __future__ import annotations
 
+import asyncio
 import time
 import uuid
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Path
+from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 
 from ragspine.api.dify_shapes import blocking_body, info_body, parameters_body, run_detail_body
@@ -39,15 +41,26 @@ router = APIRouter(prefix="/v1", tags=["dify"], route_class=DifyRoute, responses
 
 @router.post("/workflows/run", summary="Run the app's workflow (blocking or streaming)",
              responses={**DIFY_RUN_RESPONSES, **DIFY_RUN_OK})
-def run_workflow(body: DifyRunRequest, workflow: DifyAppDep, components: WorkflowsDep) -> Response:
-    """Blocking: Dify's ``{task_id, workflow_run_id, data}``. Streaming: SSE ``data: {json}`` events."""
+async def run_workflow(body: DifyRunRequest, workflow: DifyAppDep, components: WorkflowsDep) -> Response:
+    """Blocking: Dify's ``{task_id, workflow_run_id, data}``. Streaming: SSE ``data: {json}`` events.
+
+    The run is admitted first (refused at once when the app or the process has too many in
+    flight) and executes on the workflow threads, never on the server's shared worker threads.
+    """
+    ticket = components.capacity.admit(f"app:{workflow.id}")
     if body.response_mode == "streaming":
-        plan = prepare_run(workflow, components=components)
-        events = stream_run(plan, body.inputs, workflow=workflow, components=components, user=body.user)
+        try:  # the gate and the plan first, so a refused stream is a plain 403 or 400
+            plan = await run_in_threadpool(prepare_run, workflow, components=components)
+        except BaseException:
+            ticket.release()
+            raise
+        events = stream_run(plan, body.inputs, workflow=workflow, components=components, user=body.user,
+                            ticket=ticket)
         return StreamingResponse(events, media_type="text/event-stream",
                                  headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
     started = int(time.time())
-    result = run_stored(workflow, body.inputs, components=components, user=body.user)
+    result = await asyncio.wrap_future(ticket.submit(run_stored, workflow, body.inputs, components=components,
+                                                     user=body.user))
     return JSONResponse(blocking_body(result, task_id=str(uuid.uuid4()), workflow_id=workflow.id,
                                       created_at=started, finished_at=int(time.time())))
 

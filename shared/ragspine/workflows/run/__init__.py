@@ -10,9 +10,10 @@ from ragspine.workflows.run.execute import EventKind, RunEvent, RunResult, RunSt
 from ragspine.workflows.run.gate import ExecutionGate
 from ragspine.workflows.run.http_node import HttpPolicy, body_text
 from ragspine.workflows.run.ports import KnowledgeRetriever
+from ragspine.workflows.run.run_capacity import RunCapacity, RunTicket
 
 __all__ = [
     "Binding", "CodeLimits", "EventKind", "ExecutionGate", "ExecutionPlan", "HttpPolicy", "KnowledgeRetriever",
-    "RunEvent", "RunResult", "RunStatus", "Step", "WorkflowExecutor", "body_text", "compile_plan", "host_allowed",
-    "normalized_cases",
+    "RunCapacity", "RunEvent", "RunResult", "RunStatus", "RunTicket", "Step", "WorkflowExecutor", "body_text",
+    "compile_plan", "host_allowed", "normalized_cases",
 ]

@@ -1,6 +1,7 @@
 """Child-process entry of template rendering: read the request JSON, render in Jinja's sandbox, print JSON.
 
-Runs as ``python -I -S _template_runner.py`` under the limits the parent set (``template_child``):
+Runs as ``python -I -S _template_runner.py`` under the limits the parent set (``template_child``), or
+forked by the warm parent (``_template_zygote.py``) under the same limits:
 address space, CPU seconds, the run's control group where the host gives one, and a wall clock
 the parent enforces by killing it. It imports the standard library, Jinja2 (from the folders the
 request names) and, when asked, the step budget (``template_budget.py``, loaded by its path: the
@@ -19,6 +20,9 @@ from typing import Any
 
 
 def _load(path: str) -> ModuleType:
+    warm = sys.modules.get("template_budget")  # a render forked by the warm parent has it loaded already
+    if warm is not None:
+        return warm
     spec = importlib.util.spec_from_file_location("template_budget", path)
     if spec is None or spec.loader is None:
         raise ImportError(f"cannot load {path}")

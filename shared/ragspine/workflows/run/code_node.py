@@ -130,14 +130,12 @@ def _feed(proc: subprocess.Popen[bytes], request: bytes) -> None:
         pass
 
 
-def _collect(proc: subprocess.Popen[bytes], request: bytes, limits: CodeLimits) -> tuple[bytes, str | None]:
-    """The child's reply, read until EOF, the wall-clock limit or the output limit (then the group is killed)."""
-    assert proc.stdout is not None
-    threading.Thread(target=_feed, args=(proc, request), daemon=True).start()
+def read_until_limits(fd: int, limits: CodeLimits) -> tuple[bytes, str | None]:
+    """What a child writes on ``fd``, read until EOF, the wall-clock limit or the output limit; and which limit
+    stopped the reading (None: EOF). The caller kills the child when one did."""
     deadline = time.monotonic() + limits.timeout_seconds
     out = bytearray()
     stop: str | None = None
-    fd = proc.stdout.fileno()
     # A selector (epoll), not select(): select() refuses descriptors numbered 1024 and above,
     # which a long-running service holding many files and sockets reaches.
     with selectors.DefaultSelector() as selector:
@@ -156,14 +154,22 @@ def _collect(proc: subprocess.Popen[bytes], request: bytes, limits: CodeLimits) 
             if len(out) > limits.max_output_bytes:
                 stop = f"code output exceeds {limits.max_output_bytes} bytes"
                 break
+    return bytes(out), stop
+
+
+def _collect(proc: subprocess.Popen[bytes], request: bytes, limits: CodeLimits) -> tuple[bytes, str | None]:
+    """The child's reply, read until EOF, the wall-clock limit or the output limit (then the group is killed)."""
+    assert proc.stdout is not None
+    threading.Thread(target=_feed, args=(proc, request), daemon=True).start()
+    out, stop = read_until_limits(proc.stdout.fileno(), limits)
     if stop is not None:
         os.killpg(proc.pid, signal.SIGKILL)
     proc.stdout.close()
     proc.wait()
-    return bytes(out), stop
+    return out, stop
 
 
-def _run_group(limits: CodeLimits) -> RunCgroup | None:
+def run_group(limits: CodeLimits) -> RunCgroup | None:
     """The run's control group where the host gives one (Linux), else None: rlimits alone."""
     if not sys.platform.startswith("linux"):
         return None
@@ -208,7 +214,7 @@ def run_limited(runner: Path, request: bytes, limits: CodeLimits) -> ChildExit:
 
 
 def _run_limited(runner: Path, request: bytes, limits: CodeLimits) -> ChildExit:
-    group = _run_group(limits)
+    group = run_group(limits)
     try:
         with tempfile.TemporaryDirectory(prefix="ragspine-code-") as workdir:
             proc = _start(limits, workdir, group, runner)

@@ -1,8 +1,10 @@
 """Workflow templates rendered in a limited child process, so no template can take the service's memory or time.
 
 Jinja's sandbox stops attribute tricks, not work: a template can loop, allocate and build text
-until the process runs out. Each render therefore runs in a fresh child started by the code
-node's machinery (``code_node.run_limited``, ``isolation="process"``): an empty environment,
+until the process runs out. Each render therefore runs in a fresh child, forked from a warm
+parent that imported Jinja2 once (``template_zygote``), or, where that parent cannot run,
+started by the code node's machinery (``code_node.run_limited``, ``isolation="process"``).
+Either way the child gets the same limits: an empty environment,
 its own process group, an address-space limit, a CPU-time limit, the run's control group where
 the host gives one (memory and CPU for the child as a whole), a wall clock after which the
 parent kills it, and a reply that is JSON data read up to a size limit. Whatever a template
@@ -18,15 +20,20 @@ from __future__ import annotations
 import functools
 import importlib.util
 import json
+import logging
 import signal
+import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ragspine.workflows.errors import WorkflowNodeFailedError
-from ragspine.workflows.run.code_node import CodeLimits, exit_signal, run_limited
+from ragspine.workflows.run.child_slots import child_slot
+from ragspine.workflows.run.code_node import ChildExit, CodeLimits, exit_signal, run_limited
+from ragspine.workflows.run.template_zygote import TemplateZygote, ZygoteUnavailableError
 
+logger = logging.getLogger(__name__)
 RUNNER = Path(__file__).resolve().with_name("_template_runner.py")
 BUDGET_MODULE = Path(__file__).resolve().with_name("template_budget.py")
 
@@ -43,6 +50,7 @@ class TemplateLimits:
     max_reply_bytes: int = 2 * 1024 * 1024
     start_seconds: float = 3.0  # starting the interpreter and importing Jinja2, on top of the render's time
     budgeted: bool = True
+    warm: bool = True  # fork from the warm parent (``template_zygote``); off, or where it cannot run: a cold child
 
     def child(self) -> CodeLimits:
         """The child process's limits: the render's time plus its start, one process, no jail."""
@@ -82,7 +90,7 @@ def render_in_child(template: str, variables: Mapping[str, Any], limits: Templat
         raise WorkflowNodeFailedError(f"template error: its variables cannot be sent to the render ({exc})") from exc
     child = limits.child()
     try:
-        ended = run_limited(RUNNER, request, child)
+        ended = _run_child(request, child, warm=limits.warm)
     except OSError as exc:
         raise WorkflowNodeFailedError(f"template error: the render process could not start ({exc})") from exc
     if ended.stopped is not None:
@@ -106,6 +114,41 @@ def render_in_child(template: str, variables: Mapping[str, Any], limits: Templat
     if kind == "recursion":
         raise WorkflowNodeFailedError("template error: recursion too deep")
     raise WorkflowNodeFailedError(f"template error: {reply.get('error')}"[:500])
+
+
+def _run_child(request: bytes, child: CodeLimits, *, warm: bool) -> ChildExit:
+    """The render in a child forked by the warm parent, or in a cold child where the warm parent cannot run."""
+    parent = _warm_parent() if warm else None
+    if parent is not None:
+        try:
+            with child_slot():
+                return parent.render(request, child)
+        except ZygoteUnavailableError:
+            logger.warning("the warm template parent is unavailable; rendering in a cold child", exc_info=True)
+    return run_limited(RUNNER, request, child)
+
+
+_warm_lock = threading.Lock()
+_warm: list[TemplateZygote] = []
+_warm_failed: list[bool] = []
+
+
+def _warm_parent() -> TemplateZygote | None:
+    """The process's warm parent (started on first use), or None where it cannot start (then never tried again)."""
+    with _warm_lock:
+        if _warm_failed:
+            return None
+        if not _warm:
+            parent = TemplateZygote(paths=_import_paths(), budget=BUDGET_MODULE, runner=RUNNER)
+            try:
+                parent.start()
+            except ZygoteUnavailableError:
+                logger.warning("the warm template parent cannot start here; templates render in cold children",
+                               exc_info=True)
+                _warm_failed.append(True)
+                return None
+            _warm.append(parent)
+        return _warm[0]
 
 
 def _memory_error(limits: TemplateLimits) -> WorkflowNodeFailedError:

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
-from ragspine.workflows.run import ExecutionGate, HttpPolicy, KnowledgeRetriever
+from ragspine.workflows.run import ExecutionGate, HttpPolicy, KnowledgeRetriever, RunCapacity
 from ragspine.workflows.scaffold import ScaffoldOptions
 from ragspine.workflows.surfaces.ports import RunStore, WorkflowStore
 from ragspine.workflows.surfaces.rate_limit import TokenBucketLimiter
@@ -37,8 +37,9 @@ class WorkflowComponents:
     """Store, gate, executor ports and webhook controls of the workflow surfaces.
 
     ``code`` is None unless code nodes were enabled; ``llm`` None disables llm nodes; ``runs``
-    None records no run (the run detail and executions routes then find none). The limiter
-    lives as long as this object, i.e. one per process.
+    None records no run (the run detail and executions routes then find none). The limiter and
+    ``capacity`` (runs in flight, and the threads they run on) live as long as this object, i.e.
+    one per process.
     """
 
     store: WorkflowStore
@@ -47,6 +48,7 @@ class WorkflowComponents:
     scaffold: ScaffoldOptions = field(default_factory=ScaffoldOptions)
     webhook: WebhookPolicy = field(default_factory=WebhookPolicy)
     limiter: TokenBucketLimiter = field(default_factory=lambda: TokenBucketLimiter(rate_per_minute=60, burst=10))
+    capacity: RunCapacity = field(default_factory=RunCapacity)
     llm: LLMProvider | None = None
     http: HttpPolicy = field(default_factory=HttpPolicy)
     code: CodeLimits | None = None
