@@ -17,7 +17,7 @@ from typing import Any
 from pydantic import SecretStr
 from pydantic.fields import FieldInfo
 
-from ragspine.settings import Settings
+from ragspine.settings import Settings, setting_descriptions
 
 PAGE = Path(__file__).resolve().parents[1] / "docs" / "configuration.md"
 REGENERATE = "python -m tools.settings_doc"
@@ -114,6 +114,7 @@ def _cell(text: str) -> str:
 def render() -> str:
     """The whole page, from the model as it is now."""
     rows: dict[str, list[str]] = {title: [] for title in (SERVICE, *(title for title, _ in SECTIONS))}
+    descriptions = setting_descriptions()
     for name, field in Settings.model_fields.items():
         kind = type_text(field.annotation)
         bounds = bounds_text(field)
@@ -121,7 +122,7 @@ def render() -> str:
             kind = f"{kind} ({bounds})"
         rows[section_of(name)].append(
             f"| `{PREFIX}{name.upper()}` | {_cell(kind)} | {_cell(default_text(field))} "
-            f"| {_cell(field.description or '')} |")
+            f"| {_cell(descriptions[name])} |")
     lines = [
         "# Configuration",
         "",
