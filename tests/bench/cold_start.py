@@ -113,6 +113,9 @@ def render_first_request(result: dict[str, Any]) -> list[str]:
         ratio = result["ratios"].get(name, {"wall": 1.0, "cpu": 1.0})
         lines.append(f"{name:<18}{stats['wall']['median_ms']:>9.1f}{ratio['wall']:>7.2f}x"
                      f"{stats['cpu']['median_ms']:>9.1f}{ratio['cpu']:>7.2f}x")
+    for name, saved in result.get("candidate_saves_ms", {}).items():
+        lines.append(f"{name} minus candidate, median of the per-round differences: "
+                     f"{saved['wall']:+.1f} ms wall, {saved['cpu']:+.1f} ms CPU")
     target = result["target"]
     lines.append(f"target: CPU ratio of the candidate <= {target['limit']}x: "
                  + ("met" if target["met"] else f"NOT met ({target['value']}x)"))

@@ -145,7 +145,13 @@ def run_first_request(python: Path, *, cwd: Path, runs: int, log: Callable[[str]
     ratios = {name: {"wall": _ratio(stats, name, "wall"), "cpu": _ratio(stats, name, "cpu")}
               for name in stats if name != "baseline"}
     ratio = ratios["candidate"]["cpu"]
+    # Each round runs every command once under the same load: the median of the per-round differences
+    # says more about a change than the difference of medians when the load moves between rounds.
+    saved = {name: {"wall": round(statistics.median(b - c for b, c in zip(wall[name], wall["candidate"], strict=True)), 1),
+                    "cpu": round(statistics.median(b - c for b, c in zip(cpu[name], cpu["candidate"], strict=True)), 1)}
+             for name in stats if name.startswith("before:")}
     return {"runs": runs, "commands": COMMANDS, "timings": stats, "ratios": ratios, "ratio": ratio, "error": None,
+            "candidate_saves_ms": saved,
             "load_average": {"start_1_5_15": load[:3], "end_1_5_15": load[3:]},
             "before": {name: str(folder) for name, folder in (before or {}).items()},
             "target": {"what": "median CPU of (import + first ask) / median CPU of "
