@@ -6,7 +6,9 @@ Run ``python -m tools.settings_doc`` after changing ``shared/ragspine/settings.p
 
 from __future__ import annotations
 
+import ast
 import enum
+import inspect
 import sys
 import types
 import typing
@@ -17,7 +19,7 @@ from typing import Any
 from pydantic import SecretStr
 from pydantic.fields import FieldInfo
 
-from ragspine.settings import Settings, setting_descriptions
+from ragspine.settings import Settings
 
 PAGE = Path(__file__).resolve().parents[1] / "docs" / "configuration.md"
 REGENERATE = "python -m tools.settings_doc"
@@ -105,6 +107,22 @@ def default_text(field: FieldInfo) -> str:
     if isinstance(value, int) and value >= MIB and value % MIB == 0:
         return f"`{value}` ({value // MIB} MiB)"
     return f"`{value}`" if str(value) else "empty"
+
+
+def setting_descriptions() -> dict[str, str]:
+    """Each setting's description: its ``Field(description=...)``, else the docstring under the field.
+
+    Read from the model's source here, for this page, not when the model is built: pydantic's
+    ``use_attribute_docstrings`` would parse the source at every import, about 30 ms of every cold start.
+    """
+    tree = ast.parse(Path(inspect.getfile(Settings)).read_text(encoding="utf-8"))
+    body = next(node.body for node in tree.body if isinstance(node, ast.ClassDef) and node.name == Settings.__name__)
+    docstrings = {field.target.id: inspect.cleandoc(doc.value.value)
+                  for field, doc in zip(body, body[1:], strict=False)
+                  if isinstance(field, ast.AnnAssign) and isinstance(field.target, ast.Name)
+                  and isinstance(doc, ast.Expr) and isinstance(doc.value, ast.Constant)
+                  and isinstance(doc.value.value, str)}
+    return {name: field.description or docstrings.get(name, "") for name, field in Settings.model_fields.items()}
 
 
 def _cell(text: str) -> str:

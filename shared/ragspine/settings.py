@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import ast
 import enum
-import inspect
 import os
 from datetime import date
 from functools import lru_cache
@@ -73,7 +71,7 @@ class Environment(enum.StrEnum):
 class Settings(BaseSettings):
     """Every tunable of the service; the only place that reads the environment."""
 
-    # A field's description (Field(description=...) or the docstring under it, see setting_descriptions) is
+    # A field's description (Field(description=...) or the docstring under it, read by tools/settings_doc.py) is
     # what docs/configuration.md shows: `python -m tools.settings_doc` writes that page from this model. The
     # docstrings are not given to pydantic (use_attribute_docstrings): it reads this source at every start.
     model_config = SettingsConfigDict(env_prefix="RAGSPINE_", extra="ignore", frozen=True)
@@ -367,18 +365,3 @@ def get_settings() -> Settings:
     """The process-wide settings; tests call ``get_settings.cache_clear()`` to override."""
     return load_settings()
 
-
-def setting_descriptions() -> dict[str, str]:
-    """Each setting's description: its ``Field(description=...)``, else the docstring under the field.
-
-    Read from this module's source when the documentation asks, not when the model is built: pydantic's
-    ``use_attribute_docstrings`` parses the source at import, about 30 ms of every cold start.
-    """
-    tree = ast.parse(Path(__file__).read_text(encoding="utf-8"))
-    body = next(node.body for node in tree.body if isinstance(node, ast.ClassDef) and node.name == Settings.__name__)
-    docstrings = {field.target.id: inspect.cleandoc(doc.value.value)
-                  for field, doc in zip(body, body[1:], strict=False)
-                  if isinstance(field, ast.AnnAssign) and isinstance(field.target, ast.Name)
-                  and isinstance(doc, ast.Expr) and isinstance(doc.value, ast.Constant)
-                  and isinstance(doc.value.value, str)}
-    return {name: field.description or docstrings.get(name, "") for name, field in Settings.model_fields.items()}

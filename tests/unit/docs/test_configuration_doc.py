@@ -10,7 +10,7 @@ from pydantic import Field
 from pydantic_settings import BaseSettings
 from tools import settings_doc
 
-from ragspine.settings import Settings, setting_descriptions
+from ragspine.settings import Settings
 
 
 def test_the_page_matches_the_settings_model() -> None:
@@ -23,7 +23,7 @@ def test_the_page_matches_the_settings_model() -> None:
 
 def test_every_setting_is_on_the_page_with_its_description() -> None:
     page = settings_doc.render()
-    descriptions = setting_descriptions()
+    descriptions = settings_doc.setting_descriptions()
     assert set(descriptions) == set(Settings.model_fields)
     for name, description in descriptions.items():
         assert description, f"RAGSPINE_{name.upper()} has no description: add a docstring under the field"
