@@ -6,7 +6,9 @@ Run ``python -m tools.settings_doc`` after changing ``shared/ragspine/settings.p
 
 from __future__ import annotations
 
+import ast
 import enum
+import inspect
 import sys
 import types
 import typing
@@ -107,6 +109,22 @@ def default_text(field: FieldInfo) -> str:
     return f"`{value}`" if str(value) else "empty"
 
 
+def setting_descriptions() -> dict[str, str]:
+    """Each setting's description: its ``Field(description=...)``, else the docstring under the field.
+
+    Read from the model's source here, for this page, not when the model is built: pydantic's
+    ``use_attribute_docstrings`` would parse the source at every import, about 30 ms of every cold start.
+    """
+    tree = ast.parse(Path(inspect.getfile(Settings)).read_text(encoding="utf-8"))
+    body = next(node.body for node in tree.body if isinstance(node, ast.ClassDef) and node.name == Settings.__name__)
+    docstrings = {field.target.id: inspect.cleandoc(doc.value.value)
+                  for field, doc in zip(body, body[1:], strict=False)
+                  if isinstance(field, ast.AnnAssign) and isinstance(field.target, ast.Name)
+                  and isinstance(doc, ast.Expr) and isinstance(doc.value, ast.Constant)
+                  and isinstance(doc.value.value, str)}
+    return {name: field.description or docstrings.get(name, "") for name, field in Settings.model_fields.items()}
+
+
 def _cell(text: str) -> str:
     return " ".join(text.split()).replace("|", "\\|")
 
@@ -114,6 +132,7 @@ def _cell(text: str) -> str:
 def render() -> str:
     """The whole page, from the model as it is now."""
     rows: dict[str, list[str]] = {title: [] for title in (SERVICE, *(title for title, _ in SECTIONS))}
+    descriptions = setting_descriptions()
     for name, field in Settings.model_fields.items():
         kind = type_text(field.annotation)
         bounds = bounds_text(field)
@@ -121,7 +140,7 @@ def render() -> str:
             kind = f"{kind} ({bounds})"
         rows[section_of(name)].append(
             f"| `{PREFIX}{name.upper()}` | {_cell(kind)} | {_cell(default_text(field))} "
-            f"| {_cell(field.description or '')} |")
+            f"| {_cell(descriptions[name])} |")
     lines = [
         "# Configuration",
         "",

@@ -7,6 +7,8 @@ from typing import Annotated
 
 import typer
 
+from ragspine.domain.marks import Problem
+from ragspine.domain.seal import SEAL_FILE, folder_files, write_seal
 from ragspine.errors import RagspineError
 from ragspine.settings import get_settings
 
@@ -18,17 +20,33 @@ FragmentOut = Annotated[Path | None, typer.Option(
     "--out", help="Where to write the glossary fragment (default: <folder>/glossary.suggested.yaml).")]
 
 
-@domain_app.command("check")
-def check(folder: Folder) -> None:
-    """Validate a domain folder; every problem names its file, line and field (exit 1 if any)."""
+def _checked_files(folder: Path) -> tuple[dict[str, str] | None, list[Problem]]:
+    """The domain files of ``folder`` when they pass the check and did not change during it, and the problems."""
     from ragspine.authoring.check import check_domain
 
+    before = folder_files(folder) if folder.is_dir() else {}
     problems = check_domain(folder)
+    if problems:
+        return None, problems
+    if folder_files(folder) != before:
+        return None, [Problem(str(folder), None, "", "a file changed while the folder was checked: run it again")]
+    return before, []
+
+
+@domain_app.command("check")
+def check(folder: Folder,
+          seal: Annotated[bool, typer.Option(
+              "--seal", help=f"Write the folder's seal ({SEAL_FILE}) when it passes, so the service reads it "
+                             "without checking each file again at start.")] = False) -> None:
+    """Validate a domain folder; every problem names its file, line and field (exit 1 if any)."""
+    files, problems = _checked_files(folder)
     for problem in problems:
         typer.echo(str(problem) if problem.file == str(folder) else f"{folder}/{problem}")
-    if problems:
+    if files is None:
         typer.secho(f"{len(problems)} problem(s) in {folder}", err=True, fg=typer.colors.RED)
         raise typer.Exit(code=1)
+    if seal:
+        typer.echo(f"sealed: {write_seal(folder, files)}")
     typer.echo(f"{folder}: ok (use it with RAGSPINE_DOMAIN_DIR={folder})")
 
 
@@ -39,11 +57,10 @@ def publish(folder: Folder,
                 show_default=False)] = None) -> None:
     """Check a domain folder, then publish it to the stack's domain store; every function answers from
     it within RAGSPINE_DOMAIN_MAX_AGE_S, without a redeploy. A folder that fails the check is not published."""
-    from ragspine.authoring.check import check_domain
     from ragspine.domain.bundle import bundle_domain
 
-    problems = check_domain(folder)
-    if problems:
+    files, problems = _checked_files(folder)
+    if files is None:
         for problem in problems:
             typer.echo(str(problem) if problem.file == str(folder) else f"{folder}/{problem}")
         typer.secho(f"not published: {len(problems)} problem(s) in {folder} (fix them, then publish again)",
@@ -58,7 +75,7 @@ def publish(folder: Folder,
             from ragspine.errors import ConfigurationError
 
             raise ConfigurationError("say where to publish: --to s3://bucket/key (the stack's DomainLocation output)")
-        version = publish_domain(target, bundle_domain(folder))
+        version = publish_domain(target, bundle_domain(folder, checked=files))
         forget_published_domain()  # this process reads the new domain next, not its cached copy
     except RagspineError as exc:
         typer.secho(f"error [{exc.code}]: {exc.message}", err=True, fg=typer.colors.RED)

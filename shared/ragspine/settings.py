@@ -71,10 +71,10 @@ class Environment(enum.StrEnum):
 class Settings(BaseSettings):
     """Every tunable of the service; the only place that reads the environment."""
 
-    # A field's description (Field(description=...) or the docstring under it) is what
-    # docs/configuration.md shows: `python -m tools.settings_doc` writes that page from this model.
-    model_config = SettingsConfigDict(env_prefix="RAGSPINE_", extra="ignore", frozen=True,
-                                      use_attribute_docstrings=True)
+    # A field's description (Field(description=...) or the docstring under it, read by tools/settings_doc.py) is
+    # what docs/configuration.md shows: `python -m tools.settings_doc` writes that page from this model. The
+    # docstrings are not given to pydantic (use_attribute_docstrings): it reads this source at every start.
+    model_config = SettingsConfigDict(env_prefix="RAGSPINE_", extra="ignore", frozen=True)
 
     env: Environment = Environment.DEVELOPMENT
     """Deployment stage; production refuses placeholder secrets and development-only assertions."""
@@ -370,3 +370,4 @@ def load_settings(**overrides: object) -> Settings:
 def get_settings() -> Settings:
     """The process-wide settings; tests call ``get_settings.cache_clear()`` to override."""
     return load_settings()
+

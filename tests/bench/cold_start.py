@@ -1,42 +1,40 @@
-"""Cold start of the ask handler: fresh interpreters importing it, against its bare dependencies."""
+"""Cold start of the ask handler: fresh interpreters importing it, against its bare dependencies.
+
+Run alone, it measures what a cold start pays (the handler's import plus its first ask, against
+``import fastapi, mangum, boto3`` plus one ``GetItem``; ``first_request.py``), optionally with the
+handler of other checkouts in the same interleaved rounds::
+
+    git worktree add /tmp/ask-before <commit>
+    nice .venv/bin/python tests/bench/cold_start.py --runs 7 --before before=/tmp/ask-before
+"""
 
 from __future__ import annotations
 
-import os
+import argparse
+import json
 import statistics
 import subprocess
+import sys
+from pathlib import Path
 from time import perf_counter_ns
 from typing import TYPE_CHECKING, Any
 
+BENCH_DIR = Path(__file__).resolve().parent
+REPO = BENCH_DIR.parents[1]
+sys.path.insert(0, str(BENCH_DIR))
+sys.path.insert(1, str(REPO))  # the sample fixtures live in tests/support, not in the shipped engine
+
+from first_request import run_first_request  # noqa: E402
+from lambda_env import LAMBDA_ENV, TARGET_RATIO, child_env  # noqa: E402
+
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from pathlib import Path
 
-TARGET_RATIO = 1.15
-# Configured as the ask function is in Lambda (template.yaml Globals and its environment).
-LAMBDA_ENV = {
-    # Set by Lambda: the Powertools Tracer is on, and the X-Ray SDK samples locally (it creates no X-Ray
-    # API clients, which it does outside Lambda for centralized sampling).
-    "LAMBDA_TASK_ROOT": "/var/task",
-    "RAGSPINE_BACKEND": "aws",
-    "RAGSPINE_FACTS_TABLE": "bench",
-    "AWS_DEFAULT_REGION": "us-east-1",
-    "POWERTOOLS_SERVICE_NAME": "ragspine",
-}
 COMMANDS = {
     "floor": "pass",
     "baseline": "import fastapi, mangum, boto3",
     "candidate": "import functions.ask.app",
 }
-
-
-def child_env() -> dict[str, str]:
-    """This environment plus the Lambda settings; byte-code writing on so warm-ups leave .pyc files."""
-    env = dict(os.environ)
-    for name in ("PYTHONDONTWRITEBYTECODE", "PYTHONPROFILEIMPORTTIME", "PYTHONSTARTUP"):
-        env.pop(name, None)
-    env.update(LAMBDA_ENV)
-    return env
 
 
 def _run(python: Path, code: str, *, cwd: Path,
@@ -92,3 +90,53 @@ def import_breakdown(python: Path, *, cwd: Path, top: int = 15) -> list[dict[str
                      "cumulative_ms": round(int(cumulative_us) / 1000, 1),
                      "self_ms": round(int(self_us) / 1000, 1)})
     return sorted(rows, key=lambda r: r["cumulative_ms"], reverse=True)[:top]
+
+
+def _checkout(text: str) -> tuple[str, Path]:
+    name, _sep, folder = text.rpartition("=")
+    path = Path(folder).resolve()
+    if not (path / "functions" / "ask" / "app.py").is_file():
+        raise argparse.ArgumentTypeError(f"{path} is not a checkout holding functions/ask/app.py")
+    return name or path.name, path
+
+
+def render_first_request(result: dict[str, Any]) -> list[str]:
+    """The first-request comparison as text: medians, ratios to the baseline, the load."""
+    if result.get("error"):
+        err = result["error"]
+        return [f"FAILED: {err['command']} exited {err['returncode']}:", err["stderr"]]
+    load = result["load_average"]
+    lines = [f"import + first ask, {result['runs']} interleaved rounds; load average (1, 5, 15 min) "
+             f"{load['start_1_5_15']} at start, {load['end_1_5_15']} at end",
+             f"{'':<18}{'wall ms':>9}{'ratio':>8}{'CPU ms':>9}{'ratio':>8}"]
+    for name, stats in result["timings"].items():
+        ratio = result["ratios"].get(name, {"wall": 1.0, "cpu": 1.0})
+        lines.append(f"{name:<18}{stats['wall']['median_ms']:>9.1f}{ratio['wall']:>7.2f}x"
+                     f"{stats['cpu']['median_ms']:>9.1f}{ratio['cpu']:>7.2f}x")
+    for name, saved in result.get("candidate_saves_ms", {}).items():
+        lines.append(f"{name} minus candidate, median of the per-round differences: "
+                     f"{saved['wall']:+.1f} ms wall, {saved['cpu']:+.1f} ms CPU")
+    target = result["target"]
+    lines.append(f"target: CPU ratio of the candidate <= {target['limit']}x: "
+                 + ("met" if target["met"] else f"NOT met ({target['value']}x)"))
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Measure the first request's cold start (and, with ``--before``, other checkouts') and print it."""
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--runs", type=int, default=7, help="interleaved rounds (default 7)")
+    parser.add_argument("--before", type=_checkout, action="append", default=[], metavar="NAME=DIR",
+                        help="another checkout whose ask handler runs in the same rounds (repeatable)")
+    parser.add_argument("--json", action="store_true", help="print the JSON result instead of the table")
+    args = parser.parse_args(argv)
+    python = REPO / ".venv" / "bin" / "python"
+    result = run_first_request(python if python.exists() else Path(sys.executable), cwd=REPO, runs=args.runs,
+                               log=lambda message: print(message, file=sys.stderr, flush=True),
+                               before=dict(args.before))
+    print(json.dumps(result, indent=2) if args.json else "\n".join(render_first_request(result)))
+    return 1 if result.get("error") else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -10,11 +10,18 @@ Both run in the environment Lambda gives the deployed function: ``LAMBDA_TASK_RO
 sampled trace header, so the Powertools Tracer is on and sends its segments to an X-Ray daemon
 address (a UDP socket this process holds), and the template's ``RAGSPINE_DOMAIN_SOURCE`` names the
 stack's domain bucket, with nothing published in it: the first request reads it, as a new stack's does.
+
+Each child is timed twice: its wall time, and its CPU (user + system, from ``getrusage`` of the
+reaped child), which other work on a shared machine disturbs less. ``before`` adds the ask handler
+of other checkouts (``git worktree add``) to the same interleaved rounds, so a change is measured
+against the code it replaces under the same load.
 """
 
 from __future__ import annotations
 
 import logging
+import os
+import resource
 import socket
 import statistics
 import subprocess
@@ -22,7 +29,7 @@ from contextlib import contextmanager
 from time import perf_counter_ns
 from typing import TYPE_CHECKING, Any
 
-from cold_start import TARGET_RATIO, child_env
+from lambda_env import TARGET_RATIO, child_env
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
@@ -81,34 +88,72 @@ def fact_table() -> Iterator[str]:
         server.stop()
 
 
-def _run(python: Path, code: str, *, cwd: Path, env: dict[str, str]) -> tuple[float, subprocess.CompletedProcess[str]]:
+def _run(python: Path, code: str, *, cwd: Path, env: dict[str, str]) -> tuple[float, float, subprocess.CompletedProcess[str]]:
+    """Wall and CPU milliseconds of one fresh interpreter running ``code``."""
+    cpu_before = resource.getrusage(resource.RUSAGE_CHILDREN)
     began = perf_counter_ns()
     done = subprocess.run([str(python), "-c", code], cwd=cwd, env=env, capture_output=True, text=True, check=False)
-    return (perf_counter_ns() - began) / 1e6, done
+    wall = (perf_counter_ns() - began) / 1e6
+    cpu_after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (cpu_after.ru_utime - cpu_before.ru_utime + cpu_after.ru_stime - cpu_before.ru_stime) * 1000
+    return wall, cpu, done
 
 
-def run_first_request(python: Path, *, cwd: Path, runs: int, log: Callable[[str], None]) -> dict[str, Any]:
-    """Median wall time of each command over ``runs`` interleaved rounds, after one warm-up each."""
+def _summary(values: list[float]) -> dict[str, Any]:
+    return {"median_ms": round(statistics.median(values), 1), "min_ms": round(min(values), 1),
+            "max_ms": round(max(values), 1), "runs": [round(v, 1) for v in values]}
+
+
+def _ratio(stats: dict[str, dict[str, Any]], name: str, measure: str) -> float:
+    return round(float(stats[name][measure]["median_ms"]) / float(stats["baseline"][measure]["median_ms"]), 3)
+
+
+def run_first_request(python: Path, *, cwd: Path, runs: int, log: Callable[[str], None],
+                      before: dict[str, Path] | None = None) -> dict[str, Any]:
+    """Median wall and CPU time of each command over ``runs`` interleaved rounds, after one warm-up each.
+
+    ``before`` names other checkouts whose ask handler runs in the same rounds (as ``before:<name>``).
+    """
+    # (name, code, checkout): every handler is imported from its own checkout's ``shared`` folder.
+    plan = [("baseline", COMMANDS["baseline"], cwd), ("candidate", COMMANDS["candidate"], cwd)]
+    plan += [(f"before:{name}", COMMANDS["candidate"], folder) for name, folder in (before or {}).items()]
+    load = [round(v, 2) for v in os.getloadavg()]
     with fact_table() as url, socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as daemon:
         daemon.bind(("127.0.0.1", 0))  # where the tracer sends its segments (read by nobody, as UDP allows)
-        env = {**child_env(), **CREDENTIALS, **LAMBDA_RUNTIME, "AWS_ENDPOINT_URL": url, "RAGSPINE_FACTS_TABLE": TABLE,
-               "LAMBDA_TASK_ROOT": str(cwd), "AWS_XRAY_DAEMON_ADDRESS": f"127.0.0.1:{daemon.getsockname()[1]}"}
-        for name, code in COMMANDS.items():
-            _ms, done = _run(python, code, cwd=cwd, env=env)
+        base_env = {**child_env(), **CREDENTIALS, **LAMBDA_RUNTIME, "AWS_ENDPOINT_URL": url,
+                    "RAGSPINE_FACTS_TABLE": TABLE, "AWS_XRAY_DAEMON_ADDRESS": f"127.0.0.1:{daemon.getsockname()[1]}"}
+        envs = {name: {**base_env, "LAMBDA_TASK_ROOT": str(folder), "PYTHONPATH": str(folder / "shared")}
+                for name, _code, folder in plan}
+        for name, code, folder in plan:
+            _wall, _cpu, done = _run(python, code, cwd=folder, env=envs[name])
             if done.returncode != 0:
                 return {"runs": runs, "commands": COMMANDS, "error": {
                     "command": name, "returncode": done.returncode, "stderr": done.stderr[-4000:]}}
-        times: dict[str, list[float]] = {name: [] for name in COMMANDS}
-        names = list(COMMANDS)
+        wall: dict[str, list[float]] = {name: [] for name, _code, _folder in plan}
+        cpu: dict[str, list[float]] = {name: [] for name, _code, _folder in plan}
         for round_no in range(runs):
-            order = names[round_no % 2:] + names[:round_no % 2]
-            for name in order:
-                times[name].append(_run(python, COMMANDS[name], cwd=cwd, env=env)[0])
+            # Rotate the order each round so no command always runs right after the same one.
+            order = plan[round_no % len(plan):] + plan[:round_no % len(plan)]
+            for name, code, folder in order:
+                ms, cpu_ms, _done = _run(python, code, cwd=folder, env=envs[name])
+                wall[name].append(ms)
+                cpu[name].append(cpu_ms)
             log(f"  first-request round {round_no + 1}/{runs}: "
-                + ", ".join(f"{name} {times[name][-1]:.0f}ms" for name in names))
-    stats = {name: {"median_ms": round(statistics.median(values), 1), "min_ms": round(min(values), 1),
-                    "max_ms": round(max(values), 1)} for name, values in times.items()}
-    ratio = round(stats["candidate"]["median_ms"] / stats["baseline"]["median_ms"], 3)
-    return {"runs": runs, "commands": COMMANDS, "timings": stats, "ratio": ratio, "error": None,
-            "target": {"what": "median(import + first ask) / median(import fastapi, mangum, boto3 + one GetItem)",
+                + ", ".join(f"{name} {wall[name][-1]:.0f}ms wall {cpu[name][-1]:.0f}ms cpu" for name in wall))
+    load += [round(v, 2) for v in os.getloadavg()]
+    stats = {name: {"wall": _summary(wall[name]), "cpu": _summary(cpu[name])} for name in wall}
+    ratios = {name: {"wall": _ratio(stats, name, "wall"), "cpu": _ratio(stats, name, "cpu")}
+              for name in stats if name != "baseline"}
+    ratio = ratios["candidate"]["cpu"]
+    # Each round runs every command once under the same load: the median of the per-round differences
+    # says more about a change than the difference of medians when the load moves between rounds.
+    saved = {name: {"wall": round(statistics.median(b - c for b, c in zip(wall[name], wall["candidate"], strict=True)), 1),
+                    "cpu": round(statistics.median(b - c for b, c in zip(cpu[name], cpu["candidate"], strict=True)), 1)}
+             for name in stats if name.startswith("before:")}
+    return {"runs": runs, "commands": COMMANDS, "timings": stats, "ratios": ratios, "ratio": ratio, "error": None,
+            "candidate_saves_ms": saved,
+            "load_average": {"start_1_5_15": load[:3], "end_1_5_15": load[3:]},
+            "before": {name: str(folder) for name, folder in (before or {}).items()},
+            "target": {"what": "median CPU of (import + first ask) / median CPU of "
+                               "(import fastapi, mangum, boto3 + one GetItem)",
                        "limit": TARGET_RATIO, "value": ratio, "met": ratio <= TARGET_RATIO}}

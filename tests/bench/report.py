@@ -97,8 +97,11 @@ def _first_request(f: dict[str, Any] | None) -> list[str]:
         err = f["error"]
         return lines + [f"   FAILED: {err['command']} exited {err['returncode']}:", err["stderr"]]
     for name, stats in f["timings"].items():
-        lines.append(f"   {name:<10} median {stats['median_ms']:>7.1f} ms  (min {stats['min_ms']:.1f}, "
-                     f"max {stats['max_ms']:.1f})")
+        ratio = f["ratios"].get(name, {"wall": 1.0, "cpu": 1.0})
+        lines.append(f"   {name:<18} wall median {stats['wall']['median_ms']:>7.1f} ms ({ratio['wall']:.2f}x), "
+                     f"CPU median {stats['cpu']['median_ms']:>7.1f} ms ({ratio['cpu']:.2f}x)")
+    load = f["load_average"]
+    lines.append(f"   load average {load['start_1_5_15']} at start, {load['end_1_5_15']} at end")
     return lines + ["   " + _verdict(f["target"])]
 
 

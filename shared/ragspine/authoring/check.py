@@ -11,17 +11,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ragspine.domain.files import (
-    DOMAIN,
-    FAQ,
-    GLOSSARY,
-    INTENT,
-    LIBRARIES,
-    SCHEMAS,
-    SCREENING,
-    CheckedFile,
-    check_file,
-)
+from ragspine.domain.checks import SCHEMAS, CheckedFile, check_file
+from ragspine.domain.files import DOMAIN, FAQ, GLOSSARY, INTENT, LIBRARIES, SCREENING
 from ragspine.domain.marks import Problem
 from ragspine.errors import ConfigurationError
 

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from ragspine.domain.files import CheckedFile
+from ragspine.domain.checks import CheckedFile
 from ragspine.domain.marks import Problem
 from ragspine.errors import RagspineError
 

@@ -15,24 +15,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
-
-from ragspine.domain import schemas
-
+# The pack file's schema is schemas.PackFile: reading and merging packs needs no pydantic.
 PACK_SUFFIX = ".yaml"
 PACK_MONEY = "MONEY"  # a pack's amounts: kept in the domain's own money unit once included
-
-
-class PackFile(BaseModel):
-    """A glossary pack: metrics (line items and formula metrics) and the units they use."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    version: str
-    description: str = ""
-    fillers: list[str] = []
-    units: dict[str, schemas.UnitSpec] = {}
-    metrics: dict[str, schemas.MetricSpec] = Field(min_length=1)
 
 
 def normalize_text(text: str) -> str:

@@ -258,3 +258,15 @@ class DomainFile(_Strict):
                                                        "e.g. [finance].")
 
     _company = field_validator("company", "assistant")(_named)
+
+
+class PackFile(BaseModel):
+    """A glossary pack: metrics (line items and formula metrics) and the units they use."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    version: str
+    description: str = ""
+    fillers: list[str] = []
+    units: dict[str, UnitSpec] = {}
+    metrics: dict[str, MetricSpec] = Field(min_length=1)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from importlib import resources
 from pathlib import Path
 
-from ragspine.domain.files import SCHEMAS
+from ragspine.domain.checks import SCHEMAS
 from ragspine.errors import ConflictError
 
 

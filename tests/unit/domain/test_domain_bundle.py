@@ -10,10 +10,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ragspine.domain.bundle import FORMAT, bundle_domain, unpacked_domain
-from ragspine.domain.files import SCHEMAS, shipped_domains_dir
+from ragspine.domain.checks import SCHEMAS
+from ragspine.domain.files import shipped_domains_dir
 from ragspine.errors import ConfigurationError
 
-texts = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\r"), max_size=200)
+texts = st.text(st.characters(codec="utf-8", exclude_characters="\r"), max_size=200)
 
 
 @given(files=st.dictionaries(st.sampled_from(sorted(SCHEMAS)), texts, min_size=1))
