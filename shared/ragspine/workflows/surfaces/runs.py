@@ -137,7 +137,7 @@ def accept_webhook(path: str, method: str, payload: bytes, query: Mapping[str, s
         WebhookMethodNotAllowedError: 405. PayloadTooLargeError: 413. WorkflowRunDisabledError: 403.
         WorkflowNotFoundError: 404 (no active workflow on this path and method).
         WebhookRateLimitedError: 429 with ``retry_after``. WorkflowInputError: 400.
-        WorkflowNotRunnableError, WorkflowInvalidError: the workflow cannot run (400).
+        WorkflowNotRunnableError, WorkflowInvalidError: the stored workflow cannot run (422).
     """
     check_method(method, components=components)
     limit = components.webhook.max_bytes
