@@ -3,7 +3,8 @@
 The real app runs in uvicorn on loopback. Every run's llm node waits on an event the test holds,
 so runs stay in flight for as long as the test wants, with no timing involved. Before, each
 blocking run (and each stream's reader) held one of the server's 40 worker threads, so 44 held
-runs left ``/v1/ask`` and the Gateway waiting until a run ended.
+runs left ``/v1/ask`` and the Gateway waiting until a run ended. A full capacity refuses only
+requests that would run: a client mistake (unknown path or key, closed gate) keeps its own answer.
 """
 
 from __future__ import annotations
