@@ -84,6 +84,48 @@ def resource_properties(template: dict[str, Any], logical_id: str, resource_type
     return dict(resource.get("Properties", {}))
 
 
+NO_VALUE = object()  # what ``!Ref AWS::NoValue`` resolves to: the property is left out
+
+
+def resolve(value: Any, template: dict[str, Any], parameters: dict[str, str] | None = None) -> Any:
+    """``value`` with the condition intrinsics worked out for the given parameter values.
+
+    Handles ``Ref`` to a parameter (its given value, else its default) or to ``AWS::NoValue``
+    (:data:`NO_VALUE`), ``Fn::If`` and the condition functions ``Fn::Equals``, ``Fn::Not``,
+    ``Fn::And``, ``Fn::Or`` and ``Condition``; anything else is returned as it is.
+
+    Raises:
+        KeyError: a parameter or condition the template does not declare.
+    """
+    given = parameters or {}
+    if not isinstance(value, dict) or len(value) != 1:
+        return value
+    (name, argument), = value.items()
+    if name == "Ref":
+        if argument == "AWS::NoValue":
+            return NO_VALUE
+        declared = template["Parameters"].get(argument)
+        if declared is None:
+            return value  # a resource: its physical id is only known once deployed
+        return given.get(argument, str(declared.get("Default", "")))
+    if name == "Condition":
+        return bool(resolve(template["Conditions"][argument], template, given))
+    if name == "Fn::If":
+        condition, when_true, when_false = argument
+        holds = resolve({"Condition": condition}, template, given)
+        return resolve(when_true if holds else when_false, template, given)
+    if name == "Fn::Equals":
+        left, right = (resolve(part, template, given) for part in argument)
+        return str(left) == str(right)
+    if name == "Fn::Not":
+        return not resolve(argument[0], template, given)
+    if name == "Fn::And":
+        return all(resolve(part, template, given) for part in argument)
+    if name == "Fn::Or":
+        return any(resolve(part, template, given) for part in argument)
+    return value
+
+
 def dynamodb_create_table_kwargs(logical_id: str, table_name: str) -> dict[str, Any]:
     """Build ``dynamodb_client.create_table(**kwargs)`` arguments from a template table.
 

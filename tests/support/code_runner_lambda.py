@@ -50,21 +50,51 @@ def invoke_handler(event: dict[str, Any], *, timeout: float = 60) -> dict[str, A
 def lambda_endpoint() -> Iterator[str]:
     """A loopback endpoint answering Lambda's Invoke API with the real handler; yields its URL."""
 
-    class Handler(BaseHTTPRequestHandler):
+    class Handler(_Quiet):
         def do_POST(self) -> None:  # noqa: N802 (http.server's name)
             event = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-            body = json.dumps(invoke_handler(event)).encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(body)))
-            self.send_header("X-Amz-Executed-Version", "$LATEST")
-            self.end_headers()
-            self.wfile.write(body)
+            self.answer(200, invoke_handler(event), {"X-Amz-Executed-Version": "$LATEST"})
 
-        def log_message(self, format: str, *args: object) -> None:  # noqa: A002 (http.server's name)
-            return
+    with _serving(Handler) as url:
+        yield url
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+
+# What Lambda answers an Invoke past the function's reserved concurrency.
+THROTTLED = {"Type": "User", "message": "Rate Exceeded.",
+             "Reason": "ReservedFunctionConcurrentInvocationLimitExceeded"}
+
+
+@contextmanager
+def throttling_lambda_endpoint(calls: list[dict[str, Any]]) -> Iterator[str]:
+    """A loopback Lambda Invoke endpoint that throttles every call (as past a reservation) and records its event."""
+
+    class Handler(_Quiet):
+        def do_POST(self) -> None:  # noqa: N802 (http.server's name)
+            calls.append(json.loads(self.rfile.read(int(self.headers["Content-Length"]))))
+            self.answer(429, THROTTLED, {"x-amzn-ErrorType": "TooManyRequestsException"})
+
+    with _serving(Handler) as url:
+        yield url
+
+
+class _Quiet(BaseHTTPRequestHandler):
+    def answer(self, status: int, reply: dict[str, Any], headers: dict[str, str]) -> None:
+        body = json.dumps(reply).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        for name, value in headers.items():
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 (http.server's name)
+        return
+
+
+@contextmanager
+def _serving(handler: type[BaseHTTPRequestHandler]) -> Iterator[str]:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, name="lambda-endpoint", daemon=True)
     thread.start()
     try:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -99,7 +100,7 @@ def make_components(store: WorkflowStore, *, enabled: bool = True, llm: Any = No
 
     Runs are recorded in ``runs``, or beside a SQLite workflow store in the same file.
     """
-    limiter = TokenBucketLimiter(rate_per_minute=60, burst=burst, **({"clock": clock} if clock else {}))
+    limiter = TokenBucketLimiter(rate_per_minute=60, burst=burst, clock=clock or time.monotonic)
     if runs is None and isinstance(store, SqliteWorkflowStore):
         runs = SqliteRunStore(store.path)
     return WorkflowComponents(store=store, runs=runs, gate=ExecutionGate(enabled=enabled), llm=llm,

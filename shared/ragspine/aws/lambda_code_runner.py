@@ -12,10 +12,14 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ragspine.aws.boto3_client import LazyClient
-from ragspine.workflows.errors import WorkflowCodeIsolationError, WorkflowNodeFailedError
+from ragspine.workflows.errors import WorkflowCodeIsolationError, WorkflowNodeBusyError, WorkflowNodeFailedError
 
 if TYPE_CHECKING:
     from ragspine.workflows.run.code_node import CodeLimits
+
+
+# Lambda's answer past the function's reserved concurrency (CodeRunnerConcurrency): busy, not broken.
+THROTTLED = "TooManyRequestsException"
 
 
 class LambdaCodeRunner:
@@ -33,6 +37,7 @@ class LambdaCodeRunner:
 
         Raises:
             WorkflowNodeFailedError: the code failed or hit a limit.
+            WorkflowNodeBusyError: the runner is at its concurrency limit; the code did not run (503).
             WorkflowCodeIsolationError: the runner could not be invoked; the code did not run.
         """
         event = {"code": code, "inputs": dict(inputs),
@@ -45,6 +50,10 @@ class LambdaCodeRunner:
                                               Payload=json.dumps(event, ensure_ascii=False, default=str).encode())
             payload = reply["Payload"].read(limits.max_output_bytes + 65536)
         except (BotoCoreError, ClientError) as exc:
+            if isinstance(exc, ClientError) and exc.response.get("Error", {}).get("Code") == THROTTLED:
+                raise WorkflowNodeBusyError(
+                    f"the code runner function {self.function_name} is at its concurrency limit; the code was not "
+                    "run: retry the run in a few seconds") from exc
             raise WorkflowCodeIsolationError(
                 f"the code runner function {self.function_name} could not be invoked ({type(exc).__name__}); "
                 "the code was not run") from exc

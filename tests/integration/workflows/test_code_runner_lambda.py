@@ -15,11 +15,11 @@ from ragspine.aws.lambda_code_runner import LambdaCodeRunner
 from ragspine.bootstrap import build_workflow_components
 from ragspine.settings import Settings, load_settings
 from ragspine.workflows.dsl.model import read_dsl
-from ragspine.workflows.errors import WorkflowCodeIsolationError
+from ragspine.workflows.errors import WorkflowCodeIsolationError, WorkflowNodeBusyError
 from ragspine.workflows.run.code_node import CodeLimits
 from ragspine.workflows.run.compile import compile_plan
 from ragspine.workflows.run.execute import RunStatus, WorkflowExecutor
-from tests.support.code_runner_lambda import invoke_handler, lambda_endpoint
+from tests.support.code_runner_lambda import invoke_handler, lambda_endpoint, throttling_lambda_endpoint
 from tests.support.loopback import free_port
 from tests.unit.workflows.samples import code, dsl, edge, end, start
 
@@ -117,6 +117,19 @@ class TestAdapter:
         assert result.status is RunStatus.FAILED and result.error_code == "WORKFLOW_CODE_ISOLATION_UNAVAILABLE"
         with pytest.raises(WorkflowCodeIsolationError):
             runner.run("def main():\n    return {}", {}, CodeLimits())
+
+    def test_a_runner_throttled_past_its_reservation_fails_the_node_as_busy_without_running_the_code_here(
+            self) -> None:
+        calls: list[dict[str, Any]] = []
+        with throttling_lambda_endpoint(calls) as url:
+            runner = LambdaCodeRunner("ragspine-code-runner", region="us-east-1", endpoint_url=url)
+            result = WorkflowExecutor(code=CodeLimits(remote=runner)).run(
+                _code_plan("def main(x):\n    return {'y': 1}"), {"x": "1"})
+            with pytest.raises(WorkflowNodeBusyError, match="concurrency"):
+                runner.run("def main():\n    return {}", {}, CodeLimits())
+        assert result.status is RunStatus.FAILED and result.error_code == "WORKFLOW_NODE_BUSY"
+        assert "retry" in (result.error or "") and "y" not in result.outputs
+        assert calls and calls[0]["code"].startswith("def main(x)")  # it reached the runner, which refused it
 
     def test_the_aws_composition_root_sends_code_to_the_configured_function(self, settings: Settings) -> None:
         tuned = load_settings(backend="aws", facts_table="f", workflows_table="w", workflow_code_enabled=True,

@@ -34,7 +34,7 @@ from ragspine.api.peer_schemas import (
 )
 from ragspine.api.workflow_deps import DifyAppDep, WorkflowsDep
 from ragspine.api.workflow_schemas import DifyRunRequest, DifyStopRequest
-from ragspine.workflows.surfaces import dify_run, prepare_run, run_stored, stop_recorded_task
+from ragspine.workflows.surfaces import dify_run, prepare_run, run_plan, stop_recorded_task
 
 router = APIRouter(prefix="/v1", tags=["dify"], route_class=DifyRoute, responses=DIFY_RESPONSES)
 
@@ -44,22 +44,20 @@ router = APIRouter(prefix="/v1", tags=["dify"], route_class=DifyRoute, responses
 async def run_workflow(body: DifyRunRequest, workflow: DifyAppDep, components: WorkflowsDep) -> Response:
     """Blocking: Dify's ``{task_id, workflow_run_id, data}``. Streaming: SSE ``data: {json}`` events.
 
-    The run is admitted first (refused at once when the app or the process has too many in
-    flight) and executes on the workflow threads, never on the server's shared worker threads.
+    The gate (403) and the workflow's plan (400) are checked first, the key by the dependency
+    (401/404); only then is the run admitted (refused at once when the app or the process has
+    too many in flight), so a client mistake gets its own answer however busy the server is.
+    The run executes on the workflow threads, never on the server's shared worker threads.
     """
+    plan = await run_in_threadpool(prepare_run, workflow, components=components)
     ticket = components.capacity.admit(f"app:{workflow.id}")
     if body.response_mode == "streaming":
-        try:  # the gate and the plan first, so a refused stream is a plain 403 or 400
-            plan = await run_in_threadpool(prepare_run, workflow, components=components)
-        except BaseException:
-            ticket.release()
-            raise
         events = stream_run(plan, body.inputs, workflow=workflow, components=components, user=body.user,
                             ticket=ticket)
         return StreamingResponse(events, media_type="text/event-stream",
                                  headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
     started = int(time.time())
-    result = await asyncio.wrap_future(ticket.submit(run_stored, workflow, body.inputs, components=components,
+    result = await asyncio.wrap_future(ticket.submit(run_plan, workflow, plan, body.inputs, components=components,
                                                      user=body.user))
     return JSONResponse(blocking_body(result, task_id=str(uuid.uuid4()), workflow_id=workflow.id,
                                       created_at=started, finished_at=int(time.time())))

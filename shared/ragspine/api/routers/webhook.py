@@ -5,9 +5,10 @@ a method allowlist (405, RAGSPINE_WORKFLOW_WEBHOOK_METHODS), a payload cap read 
 streaming the body (413, RAGSPINE_WORKFLOW_WEBHOOK_MAX_BYTES), the execution gate (403
 while RAGSPINE_DIFY_RUN_ENABLED is off), 404 for unknown or inactive paths, and a per-path
 token bucket (429 with Retry-After). The bucket lives in process memory: each Lambda
-instance counts on its own, and the API Gateway stage throttle bounds the total. Runs in
-flight are bounded per path and per process (``RunCapacity``: 429 or 503 with Retry-After,
-refused at once) and execute on the workflow threads, not the server's worker threads.
+instance counts on its own, and the API Gateway stage throttle bounds the total. Only a
+request that passed all of these may take a run's place: runs in flight are bounded per path
+and per process (``RunCapacity``: 429 or 503 with Retry-After, refused at once) and execute on
+the workflow threads, not the server's worker threads.
 Inputs are the query parameters overlaid by the JSON object body; the answer is the run's
 outputs (500 with the node's error when the run fails).
 """
@@ -17,6 +18,7 @@ from __future__ import annotations
 import asyncio
 
 from fastapi import APIRouter, Request
+from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse, Response
 from starlette.convertors import PathConvertor, register_url_convertor
 
@@ -26,7 +28,7 @@ from ragspine.api.workflow_deps import WorkflowsDep
 from ragspine.errors import PayloadTooLargeError
 from ragspine.settings import WEBHOOK_METHODS
 from ragspine.workflows.run import RunResult, RunStatus
-from ragspine.workflows.surfaces import BODY_METHODS, check_method, trigger_webhook
+from ragspine.workflows.surfaces import BODY_METHODS, accept_webhook, check_method, run_webhook
 
 router = APIRouter(tags=["webhook"], route_class=WebhookRoute, responses=WEBHOOK_RESPONSES)
 
@@ -72,9 +74,11 @@ async def webhook(path: str, request: Request, components: WorkflowsDep) -> Resp
     """Run the active workflow on ``path`` with the request as its inputs (no authentication)."""
     check_method(request.method, components=components)
     payload = await read_capped(request, components.webhook.max_bytes)
-    ticket = components.capacity.admit(f"webhook:{path.strip('/')}")
-    result = await asyncio.wrap_future(ticket.submit(trigger_webhook, path, request.method, payload,
-                                                     dict(request.query_params), components=components))
+    # Every ingress check before the run takes a place: a client mistake is its own 4xx, however busy the server.
+    call = await run_in_threadpool(accept_webhook, path, request.method, payload, dict(request.query_params),
+                                   components=components)
+    ticket = components.capacity.admit(f"webhook:{call.path}")
+    result = await asyncio.wrap_future(ticket.submit(run_webhook, call, components=components))
     return _answer(request.method, result)
 
 

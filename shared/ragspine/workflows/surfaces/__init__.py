@@ -46,7 +46,17 @@ from ragspine.workflows.surfaces.run_records import (
     RunRetention,
     RunSurface,
 )
-from ragspine.workflows.surfaces.runs import BODY_METHODS, check_method, prepare_run, run_stored, trigger_webhook
+from ragspine.workflows.surfaces.runs import (
+    BODY_METHODS,
+    WebhookCall,
+    accept_webhook,
+    check_method,
+    prepare_run,
+    run_plan,
+    run_stored,
+    run_webhook,
+    trigger_webhook,
+)
 from ragspine.workflows.surfaces.sqlite_runs import SqliteRunStore
 from ragspine.workflows.surfaces.sqlite_store import SqliteWorkflowStore
 
@@ -61,5 +71,5 @@ __all__ = [
     "WorkflowConflictError", "WorkflowNotFoundError", "WorkflowNotRunnableError", "WorkflowPage",
     "WorkflowRequestUnprocessableError", "WorkflowStore",
     "WorkflowUnauthenticatedError", "check_method", "create_app_key", "create_n8n_key", "prepare_run", "run_stored",
-    "trigger_webhook", "verify_key",
+    "trigger_webhook", "verify_key", "WebhookCall", "accept_webhook", "run_plan", "run_webhook",
 ]

@@ -3,12 +3,15 @@
 The gate is checked before the stored DSL is even compiled, so a closed gate refuses every
 run the same way whatever the workflow holds. Webhooks add their ingress controls in a fixed
 order: method allowlist (405), payload cap (413), gate (403), active path (404), rate (429),
-then the inputs (400).
+then the inputs (400). Every check runs before the request may take a run's place
+(``RunCapacity``), so a client mistake gets its own answer however busy the server is:
+:func:`accept_webhook` and :func:`prepare_run` check, :func:`run_webhook` and :func:`run_plan` run.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ragspine.errors import PayloadTooLargeError, RagspineError
@@ -50,10 +53,7 @@ def prepare_run(workflow: StoredWorkflow, *, components: WorkflowComponents) -> 
 
 def run_stored(workflow: StoredWorkflow, inputs: Mapping[str, Any], *, components: WorkflowComponents,
                user: str = "", surface: RunSurface = RunSurface.DIFY) -> RunResult:
-    """Run a stored workflow to completion (Dify's blocking mode, or a webhook), recording the run.
-
-    The run is recorded ``running`` once the gate is open and the DSL compiled, then finished
-    with its result, or failed with the message of what it raised.
+    """Check and compile a stored workflow (:func:`prepare_run`), then run it (:func:`run_plan`).
 
     Raises:
         WorkflowRunDisabledError: the gate is closed.
@@ -61,7 +61,22 @@ def run_stored(workflow: StoredWorkflow, inputs: Mapping[str, Any], *, component
         WorkflowInputError: ``inputs`` do not match the start node.
         WorkflowNodeUnsupportedError: a node this executor cannot run.
     """
-    plan = prepare_run(workflow, components=components)
+    return run_plan(workflow, prepare_run(workflow, components=components), inputs, components=components,
+                    user=user, surface=surface)
+
+
+def run_plan(workflow: StoredWorkflow, plan: ExecutionPlan, inputs: Mapping[str, Any], *,
+             components: WorkflowComponents, user: str = "", surface: RunSurface = RunSurface.DIFY) -> RunResult:
+    """Run a stored workflow's prepared plan to completion (Dify's blocking mode, or a webhook), recording the run.
+
+    The run is recorded ``running``, then finished with its result, or failed with the message
+    of what it raised.
+
+    Raises:
+        WorkflowRunDisabledError: the gate is closed.
+        WorkflowInputError: ``inputs`` do not match the start node.
+        WorkflowNodeUnsupportedError: a node this executor cannot run.
+    """
     run = run_log.record_start(components, workflow, inputs, surface=surface, user=user)
     try:
         result = components.gate.run(plan, inputs, executor=components.executor(), user=user, run_id=run.id)
@@ -104,14 +119,25 @@ def webhook_inputs(method: str, payload: bytes, query: Mapping[str, str]) -> dic
     return inputs
 
 
-def trigger_webhook(path: str, method: str, payload: bytes, query: Mapping[str, str], *,
-                    components: WorkflowComponents) -> RunResult:
-    """Run the active workflow listening on ``path`` with the request as its inputs.
+@dataclass(frozen=True, slots=True)
+class WebhookCall:
+    """A webhook request that passed every ingress check: the path's workflow, its plan and the run's inputs."""
+
+    path: str
+    workflow: StoredWorkflow
+    plan: ExecutionPlan
+    inputs: dict[str, Any]
+
+
+def accept_webhook(path: str, method: str, payload: bytes, query: Mapping[str, str], *,
+                   components: WorkflowComponents) -> WebhookCall:
+    """Check a webhook request in the ingress order and prepare its run (one rate token is taken).
 
     Raises:
         WebhookMethodNotAllowedError: 405. PayloadTooLargeError: 413. WorkflowRunDisabledError: 403.
         WorkflowNotFoundError: 404 (no active workflow on this path and method).
         WebhookRateLimitedError: 429 with ``retry_after``. WorkflowInputError: 400.
+        WorkflowNotRunnableError, WorkflowInvalidError: the stored workflow cannot run (422).
     """
     check_method(method, components=components)
     limit = components.webhook.max_bytes
@@ -126,5 +152,21 @@ def trigger_webhook(path: str, method: str, payload: bytes, query: Mapping[str, 
     wait = components.limiter.acquire(key)
     if wait:
         raise WebhookRateLimitedError(f"too many calls to webhook {key!r}; retry in {wait} s", retry_after=wait)
-    return run_stored(workflow, webhook_inputs(method, payload, query), components=components,
-                      user=f"webhook:{key}", surface=RunSurface.WEBHOOK)
+    inputs = webhook_inputs(method, payload, query)
+    return WebhookCall(key, workflow, prepare_run(workflow, components=components), inputs)
+
+
+def run_webhook(call: WebhookCall, *, components: WorkflowComponents) -> RunResult:
+    """Run an accepted webhook request, recorded as a webhook run."""
+    return run_plan(call.workflow, call.plan, call.inputs, components=components, user=f"webhook:{call.path}",
+                    surface=RunSurface.WEBHOOK)
+
+
+def trigger_webhook(path: str, method: str, payload: bytes, query: Mapping[str, str], *,
+                    components: WorkflowComponents) -> RunResult:
+    """Run the active workflow listening on ``path`` with the request as its inputs.
+
+    Raises:
+        What :func:`accept_webhook` raises, then what :func:`run_plan` raises.
+    """
+    return run_webhook(accept_webhook(path, method, payload, query, components=components), components=components)

@@ -3,7 +3,8 @@
 The real app runs in uvicorn on loopback. Every run's llm node waits on an event the test holds,
 so runs stay in flight for as long as the test wants, with no timing involved. Before, each
 blocking run (and each stream's reader) held one of the server's 40 worker threads, so 44 held
-runs left ``/v1/ask`` and the Gateway waiting until a run ended.
+runs left ``/v1/ask`` and the Gateway waiting until a run ended. A full capacity refuses only
+requests that would run: a client mistake (unknown path or key, closed gate) keeps its own answer.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import json
 import threading
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -23,7 +25,7 @@ from ragspine.bootstrap import get_knowledge_gateway
 from ragspine.knowledge.identity import dev_key, new_token, sign_dev_assertion
 from ragspine.llm.ports import Completion, Message
 from ragspine.settings import Settings
-from ragspine.workflows.run import RunCapacity
+from ragspine.workflows.run import ExecutionGate, RunCapacity
 from ragspine.workflows.surfaces import WorkflowComponents
 from ragspine.workflows.surfaces.key_admin import create_app_key, create_n8n_key
 from ragspine.workflows.surfaces.sqlite_store import SqliteWorkflowStore
@@ -61,6 +63,7 @@ class GatedModel:
 
 @dataclass
 class Served:
+    app: Any
     base: str
     client: Any
     components: WorkflowComponents
@@ -76,8 +79,24 @@ class Served:
             reply = self.client.post(f"{self.base}/v1/workflows/run", json=body, headers=headers)
             return {"status": reply.status_code, "headers": reply.headers, "json": reply.json()}
         with self.client.stream("POST", f"{self.base}/v1/workflows/run", json=body, headers=headers) as reply:
-            events = [json.loads(line[5:]) for line in reply.iter_lines() if line.startswith("data:")]
-            return {"status": reply.status_code, "headers": reply.headers, "events": events}
+            if reply.headers["content-type"].startswith("text/event-stream"):
+                events = [json.loads(line[5:]) for line in reply.iter_lines() if line.startswith("data:")]
+                return {"status": reply.status_code, "headers": reply.headers, "events": events}
+            reply.read()  # refused before the stream started: a plain JSON answer
+            return {"status": reply.status_code, "headers": reply.headers, "json": reply.json(), "events": []}
+
+    def webhook(self, path: str) -> Any:
+        return self.client.post(f"{self.base}/webhook/{path}", json={"text": "x"})
+
+    @contextmanager
+    def gate_closed(self) -> Iterator[None]:
+        """Requests served meanwhile see the execution gate closed; the runs in flight keep their places."""
+        self.app.dependency_overrides[workflow_components] = lambda: replace(self.components,
+                                                                            gate=ExecutionGate(enabled=False))
+        try:
+            yield
+        finally:
+            self.app.dependency_overrides[workflow_components] = lambda: self.components
 
 
 def _served(settings: Settings, store: SqliteWorkflowStore, capacity: RunCapacity) -> Iterator[Served]:
@@ -90,7 +109,7 @@ def _served(settings: Settings, store: SqliteWorkflowStore, capacity: RunCapacit
     limits = httpx.Limits(max_connections=200, max_keepalive_connections=200)
     with serve(app, name="run-capacity-uvicorn", log_level="error") as base, \
             httpx.Client(timeout=PATIENCE, limits=limits) as client:
-        served = Served(base, client, components, model, keys, create_n8n_key(components).plaintext)
+        served = Served(app, base, client, components, model, keys, create_n8n_key(components).plaintext)
         try:
             yield served
         finally:
@@ -200,3 +219,39 @@ def test_a_webhook_past_the_capacity_gets_the_webhook_refusal(tight: Served) -> 
         assert [run.result(PATIENCE)["status"] for run in held] == [200, 200, 200]
     reply = tight.client.post(f"{tight.base}/webhook/summarise", json={"text": "x"})
     assert reply.status_code == 200 and reply.json() == {"result": "x"}  # the places came back
+
+
+def _activate_webhook(served: Served, path: str) -> None:
+    n8n = {"X-N8N-API-KEY": served.n8n_key}
+    created = served.client.post(f"{served.base}/api/v1/workflows", json=echo_n8n(path=path), headers=n8n)
+    activated = served.client.post(f"{served.base}/api/v1/workflows/{created.json()['id']}/activate", headers=n8n)
+    assert activated.status_code == 200, activated.text
+
+
+def test_client_mistakes_get_their_own_answer_while_the_capacity_is_full(tight: Served) -> None:
+    _activate_webhook(tight, "summarise")
+    first, second = tight.app_keys
+    orphan = create_app_key(tight.components, document=summarise_dsl())
+    assert orphan.workflow is not None
+    tight.components.store.delete(orphan.workflow.id)
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        held = [pool.submit(tight.run, first), pool.submit(tight.run, first), pool.submit(tight.run, second)]
+        tight.model.wait_for_calls(3)  # the process is full, and the first key is at its share
+        unknown_path = tight.webhook("nobody-listens")
+        unknown_key = tight.run("app-" + "0" * 48)
+        deleted_app = tight.run(orphan.plaintext)
+        with tight.gate_closed():
+            closed = {"webhook": tight.webhook("summarise"), "blocking": tight.run(second),
+                      "streaming": tight.run(second, streaming=True), "at its share": tight.run(first)}
+        assert not any(run.done() for run in held)
+        assert tight.components.capacity.in_flight() == 3
+        tight.model.gate.set()
+        assert [run.result(PATIENCE)["status"] for run in held] == [200, 200, 200]
+    assert unknown_path.status_code == 404 and "not registered" in unknown_path.json()["message"]
+    assert unknown_key["status"] == 401 and unknown_key["json"]["code"] == "unauthorized"
+    assert deleted_app["status"] == 404 and deleted_app["json"]["code"] == "not_found"
+    webhook = closed.pop("webhook")
+    assert webhook.status_code == 403 and "RAGSPINE_DIFY_RUN_ENABLED" in webhook.json()["message"]
+    for mode, reply in closed.items():
+        assert (reply["status"], reply["json"]["code"]) == (403, "app_unavailable"), mode
+        assert "retry-after" not in reply["headers"], mode
