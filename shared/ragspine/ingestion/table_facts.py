@@ -58,6 +58,7 @@ from ragspine.ingestion.table_axes import (
     name_of,
     table_shape,
 )
+from ragspine.ingestion.table_stated_years import is_stated_period, stated_years
 from ragspine.ingestion.table_subject import other_company, same_company
 from ragspine.numbers.cells import read_cell
 from ragspine.numbers.units import ISO_4217, SCALES, currencies_stated, unit_dimension, units_in
@@ -628,6 +629,11 @@ class _TableReader:
                 joined = self.name(" ".join(h for h in (*self._row_headings(), *headers) if h))
                 if joined.period is not None:
                     names[c] = [Named(period=joined.period) if n.unknown or n == Named() else n for n in names[c]]
+        if not any(n.period for column in names.values() for n in column):
+            written = {c: [h for h in headers if h not in titles] for c, headers in self.shape.col_headers.items()}
+            for c, period in stated_years(written, self.glossary.fiscal_calendar).items():
+                names[c] = [Named(period=period) if is_stated_period(h) else n for h, n in zip(written[c], names[c],
+                                                                                             strict=True)]
         return names
 
     def _row_name(self, label: str) -> Named:
