@@ -58,6 +58,7 @@ from ragspine.ingestion.table_axes import (
     name_of,
     table_shape,
 )
+from ragspine.ingestion.table_roll_forward import roll_forward
 from ragspine.ingestion.table_stated_years import is_stated_period, stated_years
 from ragspine.ingestion.table_subject import other_company, same_company
 from ragspine.numbers.cells import read_cell
@@ -337,6 +338,7 @@ class _TableReader:
         self.assumed = False
         self.other_company: str | None = None
         self.row_periods: dict[int, Period] = {}  # body rows dated by a period row above them
+        self.row_written: dict[int, tuple[str, ...]] = {}  # a balance row's labels with their date, for its locator
         self.currency = self._stated_currency()
 
     def _stated_currency(self) -> str | None:
@@ -359,6 +361,9 @@ class _TableReader:
         self.shape = replace(self.shape, row_labels=self._qualified_by_sections())
         shape, glossary, context = self.shape, self.glossary, self.context
         header_names = self._header_names()
+        if not self.row_periods and not any(n.period for names in header_names.values() for n in names):
+            self._date_roll_forward()
+            shape = self.shape
         open_cols = self._line_item_columns()
         row_names = {r: _open_metric(labels, [self._row_name(label) for label in labels], open_cols)
                      for r, labels in shape.row_labels.items()}
@@ -433,6 +438,21 @@ class _TableReader:
         if not found and not self.warnings:
             self.warn("no cell holds a figure; table skipped")
         return found, self.warnings
+
+    def _date_roll_forward(self) -> None:
+        """Rows of a roll-forward dated by its balance rows (``ingestion/table_roll_forward.py``)."""
+        shape = self.shape
+        labels = [(r, shape.row_labels[r][-1]) for r in shape.body_rows if r in shape.row_labels]
+        dated = roll_forward(labels, self.glossary.fiscal_calendar)
+        if not dated:
+            return
+        relabelled = dict(shape.row_labels)
+        for r, (period, words) in dated.items():
+            self.row_periods[r] = period
+            if words is not None:
+                relabelled[r] = (*shape.row_labels[r][:-1], words)
+                self.row_written[r] = shape.row_labels[r]
+        self.shape = replace(shape, row_labels=relabelled)
 
     def _share_columns(self) -> set[int]:
         """Columns headed ``%`` beside a column of the same upper headers (``$ | %`` under one year): shares of it.
@@ -656,7 +676,7 @@ class _TableReader:
     def _fact(self, r: int, c: int, cell: _Cell, fallback: _Cell, context_period: Period | None | str,
               table_units: list[str], declared: DeclaredUnits) -> Fact | None:
         glossary = self.glossary
-        row_text = _joined(self.shape.row_labels[r])
+        row_text = _joined(self.row_written.get(r, self.shape.row_labels[r]))
         col_text = _joined(self.shape.col_headers[c])
         what = f"{row_text}/{col_text}"
         if cell.conflict:
