@@ -75,6 +75,7 @@ _PER_SHARE = re.compile(r"(?i:\bper\s+(?:\w+\s+){0,2}(?:share|ADS|unit)\d*\b|\bE
 # A number of shares, under a caption stating money ("(in thousands, except per share data)").
 _SHARE_COUNT = re.compile(r"(?i)\bshares\s+outstanding\b|\bnumber\s+of\s+(?:\w+\s+){0,2}shares\b"
                           r"|\bweighted[\s-]+average\s+(?:\w+\s+){0,2}shares\b")
+_SHARES_HEADER = re.compile(r"(?i)\s*shares\s*(?:\([^()]*\))?\s*")
 _OPERATING_CASH = re.compile(r"(?i)^net\s+cash\s+(?:provided|used|generated|from)\b.*operating\s+activities")
 _BALANCE_ITEM = re.compile(r"(?i)\b(?:receivables?|inventor(?:y|ies)|payables?|prepaid|accrued|deferred\s+revenue"
                            r"|other\s+(?:current\s+)?(?:assets|liabilities))\b")
@@ -270,6 +271,12 @@ def _units_of(text: str, currency: str | None) -> tuple[str, ...]:
     return tuple(units_in(text, currency)) if text else ()
 
 
+def _scale_only(unit: str) -> str:
+    """A unit code without its currency (``USD_K`` -> ``K``): a count of shares stated in thousands."""
+    currency, _, scale = unit.partition("_")
+    return scale if currency in ISO_4217 else unit
+
+
 def _joined(texts: Sequence[str]) -> str:
     """Labels as a locator value: joined by ``/``, commas (the locator's separator) made spaces."""
     text = "/".join(dict.fromkeys(t for t in texts if t))
@@ -339,6 +346,7 @@ class _TableReader:
         self.other_company: str | None = None
         self.row_periods: dict[int, Period] = {}  # body rows dated by a period row above them
         self.row_written: dict[int, tuple[str, ...]] = {}  # a balance row's labels with their date, for its locator
+        self.unheaded: set[int] = set()  # columns of a roll-forward whose kind no header states
         self.currency = self._stated_currency()
 
     def _stated_currency(self) -> str | None:
@@ -396,7 +404,7 @@ class _TableReader:
                                        context.note], glossary, self.currency)
         facts: dict[FactKey, Fact] = {}
         dropped: set[FactKey] = set()
-        skipped_cols = {c for c, names in header_names.items() if any(n.unknown for n in names)}
+        skipped_cols = {c for c, names in header_names.items() if any(n.unknown for n in names)} | self.unheaded
         shares = self._share_columns()
         qualifiers = self._column_qualifiers(skipped_cols, header_names, has["period"] or context_period is not None)
         for c in sorted(skipped_cols - set(qualifiers)):
@@ -453,6 +461,10 @@ class _TableReader:
                 relabelled[r] = (*shape.row_labels[r][:-1], words)
                 self.row_written[r] = shape.row_labels[r]
         self.shape = replace(shape, row_labels=relabelled)
+        # Dated by rows, a column is only what its header says: one without a header (beside "Shares") is unread.
+        headed = {c for c, headers in shape.col_headers.items() if any(headers)}
+        if headed:
+            self.unheaded = set(shape.col_headers) - headed
 
     def _share_columns(self) -> set[int]:
         """Columns headed ``%`` beside a column of the same upper headers (``$ | %`` under one year): shares of it.
@@ -793,12 +805,19 @@ class _TableReader:
             same = [u for u in units if unit_dimension(u) == unit_dimension(expected)]
             if same or units:
                 chosen = (same or units)[0]
+                if self._share_column(c):
+                    return _scale_only(chosen)
                 return chosen if units is stated else self._per_share_unscaled(r, chosen)
         wanted = unit_dimension(expected)
         found = declared.for_metric(metric, expected) or next(
             (u for u in declared.by_metric.values() if expected and unit_dimension(u) == wanted), None)
         # A money cell whose document states no unit keeps none (""): no currency is assumed for it.
         return self._per_share_unscaled(r, found) if found else ("" if wanted == "money" else expected)
+
+    def _share_column(self, c: int) -> bool:
+        """A column of share counts ("Shares", "Number of Shares (thousands)"): its scale is no money's."""
+        return any((_SHARE_COUNT.search(text) or _SHARES_HEADER.fullmatch(text)) and not _PER_SHARE.search(text)
+                   for text in self.shape.col_headers[c])
 
     def _share_count(self, r: int) -> bool:
         return any(_SHARE_COUNT.search(text) and not _PER_SHARE.search(text) for text in self.shape.row_labels[r])

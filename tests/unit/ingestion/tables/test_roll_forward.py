@@ -46,6 +46,12 @@ def test_mid_year_balance_dates_name_the_year_written() -> None:
         ("label:number of shares: outstanding", "2019", 1686902)}
 
 
+def test_a_column_without_a_header_beside_a_headed_one_is_not_read() -> None:
+    facts = _facts([["", "Number of Shares (thousands)", ""], ["Nonvested as of December 31, 2018", "5,974", "$6.51"],
+                    ["Granted", "3,288", "$6.74"], ["Nonvested as of December 31, 2019", "6,148", "$6.59"]])
+    assert {value for _, _, value, _ in facts} == {5974, 3288, 6148}
+
+
 def test_balances_not_one_year_apart_date_nothing() -> None:
     assert _facts([["", "Shares"], ["Outstanding at September 30, 2017", "10"], ["Granted", "3"],
                    ["Outstanding at September 30, 2019", "13"]]) == set()
@@ -89,3 +95,13 @@ def test_every_row_between_two_balances_takes_the_later_balance_s_year(first: dt
     for calendar in (FiscalCalendar(), FiscalCalendar(end_month=first.month)):  # dates inside or closing the year
         dated = roll_forward(labels, calendar)
         assert {r: period.period for r, (period, _) in dated.items()} == expected
+
+
+def test_a_column_of_share_counts_keeps_its_scale_without_the_table_s_currency() -> None:
+    text = ("| | Number of Shares (thousands) | Weighted-Average Price |\n| --- | --- | --- |\n"
+            "| Nonvested as of December 31, 2018 | 5,974 | $6.51 |\n| Granted | 3,288 | $6.74 |\n"
+            "| Nonvested as of December 31, 2019 | 6,148 | $6.59 |\n")
+    doc = parse_document(text.encode(), filename="t.md", doc_id="t.md", max_bytes=1_000_000)
+    facts = extract_facts(doc, glossary=default_glossary(), source_file_hash="sha256:00").facts
+    units = {f.value: f.unit for f in facts}
+    assert units[3288] == "K" and units[5974] == "K"
