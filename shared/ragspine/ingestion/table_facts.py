@@ -450,6 +450,9 @@ class _TableReader:
     def _date_roll_forward(self) -> None:
         """Rows of a roll-forward dated by its balance rows (``ingestion/table_roll_forward.py``)."""
         shape = self.shape
+        headed = {c for c, headers in shape.col_headers.items() if any(headers)}
+        if not headed:
+            return  # no column says what it holds (a statement of equity whose headers the PDF lost)
         labels = [(r, shape.row_labels[r][-1]) for r in shape.body_rows if r in shape.row_labels]
         dated = roll_forward(labels, self.glossary.fiscal_calendar)
         if not dated:
@@ -462,9 +465,7 @@ class _TableReader:
                 self.row_written[r] = shape.row_labels[r]
         self.shape = replace(shape, row_labels=relabelled)
         # Dated by rows, a column is only what its header says: one without a header (beside "Shares") is unread.
-        headed = {c for c, headers in shape.col_headers.items() if any(headers)}
-        if headed:
-            self.unheaded = set(shape.col_headers) - headed
+        self.unheaded = set(shape.col_headers) - headed
 
     def _share_columns(self) -> set[int]:
         """Columns headed ``%`` beside a column of the same upper headers (``$ | %`` under one year): shares of it.

@@ -52,6 +52,11 @@ def test_a_column_without_a_header_beside_a_headed_one_is_not_read() -> None:
     assert {value for _, _, value, _ in facts} == {5974, 3288, 6148}
 
 
+def test_a_roll_forward_whose_columns_have_no_headers_is_not_dated() -> None:
+    assert _facts([["", "", ""], ["Balance at December 31, 2019", "100", "100"], ["Net of tax", "(567)", "(567)"],
+                   ["Balance at December 31, 2020", "90", "90"]]) == set()
+
+
 def test_balances_not_one_year_apart_date_nothing() -> None:
     assert _facts([["", "Shares"], ["Outstanding at September 30, 2017", "10"], ["Granted", "3"],
                    ["Outstanding at September 30, 2019", "13"]]) == set()
