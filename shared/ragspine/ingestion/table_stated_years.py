@@ -4,12 +4,12 @@ A balance date inside the glossary's fiscal year (``30 June 2019`` for a Decembe
 date in another company's calendar (``April 26, 2019 | April 27, 2018``) and a split year
 (``2017/2018 | 2018/2019``) name no fiscal year of the glossary, so ``table_axes`` reads them
 as no period. Side by side they still state which year each column is: such a column's
-period is the year it writes (a split year: its second year, the year it ends in), and its
+period is the year it writes (a split year: the year it ends in, named the glossary's way), and its
 locator keeps the header as written. This holds only where the table leaves no doubt:
 
 * two or more columns are dated this way, by different dates of the same time of year (a
   52/53-week year's dates may drift by a week) or by consecutive split years;
-* each year is written by one column only: ``As of August 1, 2019 | As of December 31, 2019``
+* each year is written by one column only: ``As of August 1, 2019 | As of October 15, 2019``
   could both be "2019", and so could ``August 31, 2019`` written over two columns: no period;
 * no column of the table has a period read the glossary's way (the two readings never mix);
 * the dates are not in January or February, when a year ending then is called fiscal year
@@ -105,9 +105,9 @@ def stated_years(headers: Mapping[int, Sequence[str]], calendar: FiscalCalendar)
 def _one_column_set(written: Mapping[int, object], years: Mapping[int, int]) -> dict[int, Period]:
     """Each column's year, when two or more columns are written differently, each a different year.
 
-A writing heading two columns (``August 31, 2019`` over a balance and over "Net additions")
-leaves "2019" two columns: no period.
-"""
+    A writing heading two columns (``August 31, 2019`` over a balance and over "Net additions")
+    leaves "2019" two columns: no period.
+    """
     writings = {written[c]: years[c] for c in written}
     if len(writings) < 2 or len(writings) != len(written) or len(set(writings.values())) != len(writings):
         return {}
