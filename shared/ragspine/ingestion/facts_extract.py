@@ -30,7 +30,7 @@ from ragspine.ingestion.table_facts import Lineage, TableContext, table_facts, u
 from ragspine.ingestion.table_subject import PART_OF_COMPANY, about_an_investee, unit_note
 from ragspine.sensitivity import Sensitivity
 
-EXTRACTOR_VERSION = "table-7"  # investee and segment headings, unit notes above PDF tables, "(Millions)"
+EXTRACTOR_VERSION = "table-8"  # columns dated by the year they write, roll-forward rows dated by their balances
 _LEAD_CHARS = 300
 _PERIOD_LINE_CHARS = 60  # a line between a unit note and its table: "Year ended December 31,", "December 31,"
 

@@ -58,6 +58,8 @@ from ragspine.ingestion.table_axes import (
     name_of,
     table_shape,
 )
+from ragspine.ingestion.table_roll_forward import roll_forward
+from ragspine.ingestion.table_stated_years import is_stated_period, stated_years
 from ragspine.ingestion.table_subject import other_company, same_company
 from ragspine.numbers.cells import read_cell
 from ragspine.numbers.units import ISO_4217, SCALES, currencies_stated, unit_dimension, units_in
@@ -73,6 +75,7 @@ _PER_SHARE = re.compile(r"(?i:\bper\s+(?:\w+\s+){0,2}(?:share|ADS|unit)\d*\b|\bE
 # A number of shares, under a caption stating money ("(in thousands, except per share data)").
 _SHARE_COUNT = re.compile(r"(?i)\bshares\s+outstanding\b|\bnumber\s+of\s+(?:\w+\s+){0,2}shares\b"
                           r"|\bweighted[\s-]+average\s+(?:\w+\s+){0,2}shares\b")
+_SHARES_HEADER = re.compile(r"(?i)\s*shares\s*(?:\([^()]*\))?\s*")
 _OPERATING_CASH = re.compile(r"(?i)^net\s+cash\s+(?:provided|used|generated|from)\b.*operating\s+activities")
 _BALANCE_ITEM = re.compile(r"(?i)\b(?:receivables?|inventor(?:y|ies)|payables?|prepaid|accrued|deferred\s+revenue"
                            r"|other\s+(?:current\s+)?(?:assets|liabilities))\b")
@@ -268,6 +271,12 @@ def _units_of(text: str, currency: str | None) -> tuple[str, ...]:
     return tuple(units_in(text, currency)) if text else ()
 
 
+def _scale_only(unit: str) -> str:
+    """A unit code without its currency (``USD_K`` -> ``K``): a count of shares stated in thousands."""
+    currency, _, scale = unit.partition("_")
+    return scale if currency in ISO_4217 else unit
+
+
 def _joined(texts: Sequence[str]) -> str:
     """Labels as a locator value: joined by ``/``, commas (the locator's separator) made spaces."""
     text = "/".join(dict.fromkeys(t for t in texts if t))
@@ -336,6 +345,8 @@ class _TableReader:
         self.assumed = False
         self.other_company: str | None = None
         self.row_periods: dict[int, Period] = {}  # body rows dated by a period row above them
+        self.row_written: dict[int, tuple[str, ...]] = {}  # a balance row's labels with their date, for its locator
+        self.unheaded: set[int] = set()  # columns of a roll-forward whose kind no header states
         self.currency = self._stated_currency()
 
     def _stated_currency(self) -> str | None:
@@ -358,6 +369,9 @@ class _TableReader:
         self.shape = replace(self.shape, row_labels=self._qualified_by_sections())
         shape, glossary, context = self.shape, self.glossary, self.context
         header_names = self._header_names()
+        if not self.row_periods and not any(n.period for names in header_names.values() for n in names):
+            self._date_roll_forward()
+            shape = self.shape
         open_cols = self._line_item_columns()
         row_names = {r: _open_metric(labels, [self._row_name(label) for label in labels], open_cols)
                      for r, labels in shape.row_labels.items()}
@@ -390,7 +404,7 @@ class _TableReader:
                                        context.note], glossary, self.currency)
         facts: dict[FactKey, Fact] = {}
         dropped: set[FactKey] = set()
-        skipped_cols = {c for c, names in header_names.items() if any(n.unknown for n in names)}
+        skipped_cols = {c for c, names in header_names.items() if any(n.unknown for n in names)} | self.unheaded
         shares = self._share_columns()
         qualifiers = self._column_qualifiers(skipped_cols, header_names, has["period"] or context_period is not None)
         for c in sorted(skipped_cols - set(qualifiers)):
@@ -432,6 +446,26 @@ class _TableReader:
         if not found and not self.warnings:
             self.warn("no cell holds a figure; table skipped")
         return found, self.warnings
+
+    def _date_roll_forward(self) -> None:
+        """Rows of a roll-forward dated by its balance rows (``ingestion/table_roll_forward.py``)."""
+        shape = self.shape
+        headed = {c for c, headers in shape.col_headers.items() if any(headers)}
+        if not headed:
+            return  # no column says what it holds (a statement of equity whose headers the PDF lost)
+        labels = [(r, shape.row_labels[r][-1]) for r in shape.body_rows if r in shape.row_labels]
+        dated = roll_forward(labels, self.glossary.fiscal_calendar)
+        if not dated:
+            return
+        relabelled = dict(shape.row_labels)
+        for r, (period, words) in dated.items():
+            self.row_periods[r] = period
+            if words is not None:
+                relabelled[r] = (*shape.row_labels[r][:-1], words)
+                self.row_written[r] = shape.row_labels[r]
+        self.shape = replace(shape, row_labels=relabelled)
+        # Dated by rows, a column is only what its header says: one without a header (beside "Shares") is unread.
+        self.unheaded = set(shape.col_headers) - headed
 
     def _share_columns(self) -> set[int]:
         """Columns headed ``%`` beside a column of the same upper headers (``$ | %`` under one year): shares of it.
@@ -628,6 +662,11 @@ class _TableReader:
                 joined = self.name(" ".join(h for h in (*self._row_headings(), *headers) if h))
                 if joined.period is not None:
                     names[c] = [Named(period=joined.period) if n.unknown or n == Named() else n for n in names[c]]
+        if not any(n.period for column in names.values() for n in column):
+            written = {c: [h for h in headers if h not in titles] for c, headers in self.shape.col_headers.items()}
+            for c, period in stated_years(written, self.glossary.fiscal_calendar).items():
+                names[c] = [Named(period=period) if is_stated_period(h) else n for h, n in zip(written[c], names[c],
+                                                                                             strict=True)]
         return names
 
     def _row_name(self, label: str) -> Named:
@@ -650,7 +689,7 @@ class _TableReader:
     def _fact(self, r: int, c: int, cell: _Cell, fallback: _Cell, context_period: Period | None | str,
               table_units: list[str], declared: DeclaredUnits) -> Fact | None:
         glossary = self.glossary
-        row_text = _joined(self.shape.row_labels[r])
+        row_text = _joined(self.row_written.get(r, self.shape.row_labels[r]))
         col_text = _joined(self.shape.col_headers[c])
         what = f"{row_text}/{col_text}"
         if cell.conflict:
@@ -767,12 +806,19 @@ class _TableReader:
             same = [u for u in units if unit_dimension(u) == unit_dimension(expected)]
             if same or units:
                 chosen = (same or units)[0]
+                if self._share_column(c):
+                    return _scale_only(chosen)
                 return chosen if units is stated else self._per_share_unscaled(r, chosen)
         wanted = unit_dimension(expected)
         found = declared.for_metric(metric, expected) or next(
             (u for u in declared.by_metric.values() if expected and unit_dimension(u) == wanted), None)
         # A money cell whose document states no unit keeps none (""): no currency is assumed for it.
         return self._per_share_unscaled(r, found) if found else ("" if wanted == "money" else expected)
+
+    def _share_column(self, c: int) -> bool:
+        """A column of share counts ("Shares", "Number of Shares (thousands)"): its scale is no money's."""
+        return any((_SHARE_COUNT.search(text) or _SHARES_HEADER.fullmatch(text)) and not _PER_SHARE.search(text)
+                   for text in self.shape.col_headers[c])
 
     def _share_count(self, r: int) -> bool:
         return any(_SHARE_COUNT.search(text) and not _PER_SHARE.search(text) for text in self.shape.row_labels[r])

@@ -1,0 +1,114 @@
+"""Columns dated by a year the glossary's calendar does not close: the year the document writes, if nothing else fits.
+
+A balance date inside the glossary's fiscal year (``30 June 2019`` for a December year), a
+date in another company's calendar (``April 26, 2019 | April 27, 2018``) and a split year
+(``2017/2018 | 2018/2019``) name no fiscal year of the glossary, so ``table_axes`` reads them
+as no period. Side by side they still state which year each column is: such a column's
+period is the year it writes (a split year: the year it ends in, named the glossary's way), and its
+locator keeps the header as written. This holds only where the table leaves no doubt:
+
+* two or more columns are dated this way, by different dates of the same time of year (a
+  52/53-week year's dates may drift by a week) or by consecutive split years;
+* each year is written by one column only: ``As of August 1, 2019 | As of October 15, 2019``
+  could both be "2019", and so could ``August 31, 2019`` written over two columns: no period;
+* no column of the table has a period read the glossary's way (the two readings never mix);
+* the dates are not in January or February, when a year ending then is called fiscal year
+  N-1 by some reports and N by others.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Mapping, Sequence
+
+from ragspine.facts.calendar import FiscalCalendar
+from ragspine.facts.fiscal_dates import CLOSING_WEEK_DAYS, named_fiscal_year
+from ragspine.facts.glossary import Period, normalize_text
+
+_MONTHS = {m: i for i, m in enumerate(("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov",
+                                       "dec"), start=1)}
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+# A header that is one date, or "As of/at" one date, and nothing else but a note mark: "30 June 2019",
+# "As of August 1, 2019", "April 26, 2019".
+_ONE_DATE = re.compile(rf"^(?:as\s+(?:of|at)\s+)?(?:(?P<m1>{_MONTH})\s+(?P<d1>\d{{1,2}}),?|(?P<d2>\d{{1,2}})\s+"
+                       rf"(?P<m2>{_MONTH}),?)\s*(?P<y>(?:19|20)\d{{2}})\s*(?:\(\d\))?$")
+# A split year: "2017/2018", "2018/19".
+_SPLIT_YEAR = re.compile(r"^(?P<a>(?:19|20)\d{2})\s*/\s*(?P<b>(?:19|20)?\d{2})$")
+
+
+def stated_date(text: str) -> dt.date | None:
+    """The date a header is, alone or after "As of"; None for anything else."""
+    match = _ONE_DATE.match(normalize_text(text).strip())
+    if match is None:
+        return None
+    try:
+        return dt.date(int(match["y"]), _MONTHS[(match["m1"] or match["m2"])[:3]], int(match["d1"] or match["d2"]))
+    except ValueError:
+        return None
+
+
+def split_year_end(text: str) -> int | None:
+    """The year a split year ends in (``2017/2018`` and ``2017/18`` end in 2018); None unless consecutive."""
+    match = _SPLIT_YEAR.match(normalize_text(text).strip())
+    if match is None:
+        return None
+    start, end = int(match["a"]), match["b"]
+    end_year = int(end) if len(end) == 4 else start // 100 * 100 + int(end)
+    return end_year if end_year == start + 1 else None
+
+
+def is_stated_period(text: str) -> bool:
+    """Whether a header is a date or a split year (the header ``stated_years`` dates its column by)."""
+    return stated_date(text) is not None or split_year_end(text) is not None
+
+
+def _same_time_of_year(dates: Sequence[dt.date]) -> bool:
+    """Whether every date falls within a week of the first's day of the year (52/53-week years drift)."""
+    first = dates[0]
+    for other in dates[1:]:
+        moved = other.replace(year=first.year) if not (other.month == 2 and other.day == 29) else None
+        if moved is None or abs((moved - first).days) > CLOSING_WEEK_DAYS:
+            return False
+    return True
+
+
+def stated_years(headers: Mapping[int, Sequence[str]], calendar: FiscalCalendar) -> dict[int, Period]:
+    """The period each column's header writes, by the rules of the module docstring; empty when in doubt.
+
+    ``headers`` holds the header texts of the value columns that have no period read the
+    glossary's way; the caller passes nothing when any column has one.
+    """
+    dated: dict[int, dt.date] = {}
+    split: dict[int, int] = {}
+    for column, texts in headers.items():
+        dates = {d for d in map(stated_date, texts) if d is not None}
+        ends = {y for y in map(split_year_end, texts) if y is not None}
+        if len(dates) + len(ends) > 1:
+            return {}  # one column written with two dates: which one it states is not known
+        if dates:
+            dated[column] = dates.pop()
+        elif ends:
+            split[column] = ends.pop()
+    if dated and split:
+        return {}
+    if split:
+        return _one_column_set(split, {c: named_fiscal_year(calendar, end) for c, end in split.items()})
+    distinct = sorted(set(dated.values()))
+    if not distinct or any(d.month in (1, 2) for d in distinct):
+        return {}
+    if not _same_time_of_year(distinct):
+        return {}
+    return _one_column_set(dated, {c: d.year for c, d in dated.items()})
+
+
+def _one_column_set(written: Mapping[int, object], years: Mapping[int, int]) -> dict[int, Period]:
+    """Each column's year, when two or more columns are written differently, each a different year.
+
+    A writing heading two columns (``August 31, 2019`` over a balance and over "Net additions")
+    leaves "2019" two columns: no period.
+    """
+    writings = {written[c]: years[c] for c in written}
+    if len(writings) < 2 or len(writings) != len(written) or len(set(writings.values())) != len(writings):
+        return {}
+    return {c: Period.fiscal_year(year) for c, year in years.items()}

@@ -1,0 +1,88 @@
+"""Years a table writes without the glossary's calendar, asked through ``ragspine ingest`` and ``ragspine ask``.
+
+A domain folder fresh from ``ragspine domain init`` keeps a December year. The report below
+dates its columns by 30 June (an Australian year), by split years, and its share table by
+balance rows; "in 2019" is the column or the rows that write 2019, with the header as written in
+the locator. A table whose two columns could both be 2019 gives no figure for 2019: the answer
+quotes the row's passage with both dates.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from ragspine.cli import app
+from ragspine.settings import get_settings
+from tests.support.process_caches import close_services
+
+runner = CliRunner()
+
+REPORT = """\
+# Annual report
+
+| | 30 June 2019 | 30 June 2018 | Change |
+| --- | --- | --- | --- |
+| | $’000 | $’000 | % |
+| Underlying EBITDA | 85,123 | 62,575 | 36% |
+
+| € million | 2017/2018 | 2018/2019 |
+| --- | --- | --- |
+| Income taxes on continuing operations | −216 | −298 |
+
+| Non-vested awards | Shares |
+| --- | --- |
+| Non-vested at December 31, 2018 | 1,187,586 |
+| Granted | 473,550 |
+| Vested | (365,223) |
+| Non-vested at December 31, 2019 | 1,283,281 |
+
+| (In millions) | As of August 1, 2019 | As of October 15, 2019 |
+| --- | --- | --- |
+| Acquired inventories | 40.7 | 40.0 |
+"""
+
+
+@pytest.fixture
+def asked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    folder = tmp_path / "fresh"
+    assert runner.invoke(app, ["domain", "init", str(folder)]).exit_code == 0
+    monkeypatch.setenv("RAGSPINE_DOMAIN_DIR", str(folder))
+    get_settings.cache_clear()
+    close_services()
+    (tmp_path / "report.md").write_text(REPORT, encoding="utf-8")
+    result = runner.invoke(app, ["ingest", str(tmp_path / "report.md")], env={"COLUMNS": "240"})
+    assert result.exit_code == 0, result.output
+    close_services()
+    yield
+    get_settings.cache_clear()
+    close_services()
+
+
+def _ask(question: str) -> str:
+    return runner.invoke(app, ["ask", question], env={"COLUMNS": "240"}).output
+
+
+def test_a_mid_year_column_answers_the_year_it_writes(asked: None) -> None:
+    answer = _ask("What was the underlying EBITDA in 2018?")
+    assert "62575" in answer and "col=30 June 2018" in answer, answer
+    assert "85123" not in answer
+
+
+def test_a_split_year_answers_the_year_it_ends_in(asked: None) -> None:
+    answer = _ask("What was the amount of income taxes on continuing operations in FY2019?")
+    assert "-298" in answer and "col=2018/2019" in answer, answer
+
+
+def test_a_roll_forward_movement_answers_the_year_its_closing_balance_closes(asked: None) -> None:
+    answer = _ask("What is the number of non-vested shares granted in 2019?")
+    assert "473550" in answer and "col=Shares" in answer, answer
+
+
+def test_two_columns_of_one_year_give_no_figure(asked: None) -> None:
+    answer = _ask("What were the acquired inventories in 2019?")
+    assert "FY2019 acquired inventories" not in answer, answer  # no figure picked as the year's
+    assert "As of August 1, 2019: 40.7; As of October 15, 2019: 40.0" in answer, answer  # the passage, both dates

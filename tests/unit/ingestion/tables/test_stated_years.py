@@ -1,0 +1,116 @@
+"""Columns dated by a year the glossary's calendar does not close: read as the year written, only without doubt.
+
+A December-year glossary reads ``December 31, 2019`` as FY2019 and nothing else; the tables
+below write their years as mid-year balance dates, another company's 52/53-week year ends or
+split years. Side by side, one date per year, each column is the year it writes; two dates in
+one year, a January year end or a lone date give no period.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from ragspine.facts.calendar import FiscalCalendar
+from ragspine.facts.glossary import Period
+from ragspine.ingestion.facts_extract import extract_facts
+from ragspine.ingestion.parsers.registry import parse_document
+from ragspine.ingestion.table_stated_years import split_year_end, stated_date, stated_years
+from tests.support.glossary import default_glossary
+
+_MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+                "November", "December")
+
+
+def _facts(rows: list[list[str]]) -> set[tuple[str, str, object, str]]:
+    lines = ["| " + " | ".join(rows[0]) + " |", "|" + " --- |" * len(rows[0])]
+    lines += ["| " + " | ".join(row) + " |" for row in rows[1:]]
+    text = "# Notes to the accounts\n\n" + "\n".join(lines) + "\n"
+    doc = parse_document(text.encode(), filename="t.md", doc_id="t.md", max_bytes=1_000_000)
+    facts = extract_facts(doc, glossary=default_glossary(), source_file_hash="sha256:00").facts
+    return {(f.metric_code, f.period, f.value, f.source_locator.split("col=")[-1]) for f in facts}
+
+
+def test_mid_year_balance_dates_of_two_years_are_the_years_they_write() -> None:
+    facts = _facts([["", "30 June 2019", "30 June 2018", "Change"], ["", "$’000", "$’000", "%"],
+                    ["Underlying EBITDA", "85,123", "62,575", "36%"]])
+    assert facts == {("label:underlying ebitda", "2019", 85123, "30 June 2019/$’000"),
+                     ("label:underlying ebitda", "2018", 62575, "30 June 2018/$’000")}
+
+
+def test_a_52_53_week_year_end_drifting_by_a_day_is_still_one_date_a_year() -> None:
+    facts = _facts([["", "April 26, 2019", "April 27, 2018"], ["Deferred tax assets:", "", ""],
+                    ["Reserves and accruals", "$ 50", "$ 57"]])
+    assert {(period, value) for _, period, value, _ in facts} == {("2019", 50), ("2018", 57)}
+
+
+def test_as_of_dates_over_the_columns_date_them() -> None:
+    facts = _facts([["", "As of September 30, 2019", "As of September 30, 2018"], ["Inventories", "1,204", "998"]])
+    assert facts == {("label:inventories", "2019", 1204, "As of September 30 2019"),
+                     ("label:inventories", "2018", 998, "As of September 30 2018")}
+
+
+def test_split_years_are_the_year_they_end_in() -> None:
+    facts = _facts([["€ million", "2017/2018", "2018/2019"], ["Income taxes", "−216", "−298"]])
+    assert facts == {("label:income taxes", "2018", -216, "2017/2018"),
+                     ("label:income taxes", "2019", -298, "2018/2019")}
+
+
+def test_two_dates_in_one_year_give_no_period() -> None:
+    facts = _facts([["(In millions)", "As of August 1, 2019", "Adjustments", "As of December 31, 2019"],
+                    ["Goodwill", "261.3", "(7.4)", "253.9"]])
+    assert all(col != "As of August 1 2019" for _, _, _, col in facts)
+    assert {(period, value) for _, period, value, _ in facts} <= {("2019", 253.9)}
+
+
+def test_a_date_over_two_columns_gives_no_period() -> None:
+    facts = _facts([["", "", "Net additions (losses)", ""],
+                    ["", "August 31, 2019", "August 31, 2019", "August 31, 2018"],
+                    ["Internet service customers", "446,137", "21,189", "21,417"]])
+    assert facts == set()
+
+
+def test_a_year_ended_in_january_is_given_no_year() -> None:
+    assert _facts([["(in million)", "January 31, 2019", "January 31, 2018"], ["Goodwill", "$2,450.8", "$1,620.2"]]) == set()
+
+
+def test_a_lone_mid_year_date_gives_no_period() -> None:
+    assert _facts([["", "June 30, 2019", "Adjustments"], ["Inventories", "1,204", "12"]]) == set()
+
+
+def test_dates_of_different_times_of_year_give_no_period() -> None:
+    assert _facts([["", "June 30, 2019", "September 30, 2018"], ["Inventories", "1,204", "998"]]) == set()
+
+
+def test_a_descending_or_gapped_split_year_is_no_year() -> None:
+    assert split_year_end("2019/2018") is None
+    assert split_year_end("2016/2018") is None
+    assert split_year_end("2018/19") == 2019
+
+
+def test_the_glossary_reading_wins_over_the_written_years() -> None:
+    facts = _facts([["", "December 31, 2019", "June 30, 2019", "June 30, 2018"], ["Inventories", "1,204", "998", "870"]])
+    assert facts == {("label:inventories", "2019", 1204, "December 31 2019")}
+
+
+_DAYS = st.dates(min_value=dt.date(2000, 3, 1), max_value=dt.date(2030, 12, 31))
+
+
+@given(_DAYS, st.integers(min_value=1, max_value=5), st.booleans())
+def test_stated_years_dates_each_column_by_its_own_year_or_not_at_all(first: dt.date, years: int, day_first: bool) -> None:
+    dates = [first.replace(year=first.year - k) if not (first.month == 2 and first.day == 29) else first
+             for k in range(years + 1)]
+
+    def written(d: dt.date) -> str:
+        month = _MONTH_NAMES[d.month - 1]
+        return f"{d.day} {month} {d.year}" if day_first else f"{month} {d.day}, {d.year}"
+
+    headers = {c + 1: ["", written(d)] for c, d in enumerate(dates)}
+    assert all(stated_date(texts[1]) == d for texts, d in zip(headers.values(), dates, strict=True))
+    found = stated_years(headers, FiscalCalendar())
+    if len(set(dates)) < 2 or first.month in (1, 2):
+        assert found == {}
+    else:
+        assert found == {c + 1: Period.fiscal_year(d.year) for c, d in enumerate(dates)}
