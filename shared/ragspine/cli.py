@@ -8,7 +8,18 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
+import uvicorn
+from rich.console import Console
 
+from ragspine.api.app import create_local_app
+from ragspine.api.schemas import AskResponse
+from ragspine.bootstrap import (
+    build_background_embedder,
+    build_ingest_context,
+    domain_dir,
+    get_services,
+    start_pending_backfill,
+)
 from ragspine.cli_domain import domain_app
 from ragspine.cli_eval import eval_app
 from ragspine.cli_facts import facts_app
@@ -16,9 +27,21 @@ from ragspine.cli_feedback import feedback_app
 from ragspine.cli_ingest import finish_dense_vectors, ingest_files, ingest_samples, report, samples_summary
 from ragspine.cli_knowledge import knowledge_app
 from ragspine.cli_operations import operations_app
+from ragspine.demo import sample_dir, sample_question
 from ragspine.errors import RagspineError
+from ragspine.ingestion.submission import collect_files, document_meta
+from ragspine.llm.static_distil import distil
+from ragspine.llm.static_embedder import static_table_path
+from ragspine.qa.answer import answer_question
+from ragspine.retrieval.search import run_search
+from ragspine.samples import build_for
 from ragspine.sensitivity import Sensitivity
 from ragspine.settings import get_settings
+from ragspine.workflows.dsl import DocumentKind, OutputFormat, normalize
+from ragspine.workflows.file_ops import EXIT_BAD_INPUT, Action, run_file
+from ragspine.workflows.scaffold import ScaffoldOptions
+from ragspine.workflows.scaffold.catalog import Lang, default_catalog, hit_dict
+from ragspine.workflows.surfaces import create_app_key, create_n8n_key
 
 if TYPE_CHECKING:
 
@@ -29,8 +52,6 @@ app = typer.Typer(help="RAGSpine: answers numbers from a fact table, each with i
 
 
 def _services() -> Services:
-    from ragspine.bootstrap import get_services
-
     return get_services()
 
 
@@ -45,9 +66,6 @@ def ask(
     as_json: Annotated[bool, typer.Option("--json", help="Print the full result as JSON.")] = False,
 ) -> None:
     """Answer one question against the configured data (RAGSPINE_DATA_DIR)."""
-    from ragspine.api.schemas import AskResponse
-    from ragspine.qa.answer import answer_question
-
     try:
         services = _services()
         result = answer_question(question, qa=services.qa)
@@ -79,8 +97,6 @@ def load_samples() -> None:
 
     Re-running is cheap: a document whose bytes were already ingested is found, not redone.
     """
-    from rich.console import Console
-
     try:
         services = _services()
         console = Console()
@@ -100,8 +116,6 @@ def search(
     as_json: Annotated[bool, typer.Option("--json", help="Print the hits as JSON.")] = False,
 ) -> None:
     """Search the narrative index (RAGSPINE_DATA_DIR): document, locator, library and score per hit."""
-    from ragspine.retrieval.search import run_search
-
     try:
         result = run_search(_services(), query, libraries=tuple(library or ()), top_k=top_k)
     except RagspineError as exc:
@@ -123,9 +137,6 @@ def static_table(
         "--also-from", help="UTF-8 text files whose own tokens get rows too (the collection served).")] = None,
 ) -> None:
     """Distil the static embedder's table (RAGSPINE_EMBEDDER=static-e5-small) into the data folder."""
-    from ragspine.llm.static_distil import distil
-    from ragspine.llm.static_embedder import static_table_path
-
     out = static_table_path(get_settings().data_dir)
     texts = [path.read_text(encoding="utf-8", errors="replace") for path in also_from or []]
     try:
@@ -140,10 +151,6 @@ def build_samples(
     out: Annotated[Path | None, typer.Option(help="Folder to write; default: the package's samples.")] = None,
 ) -> None:
     """Rebuild the domain's shipped sample documents (deterministic)."""
-    from ragspine.bootstrap import domain_dir
-    from ragspine.demo import sample_dir
-    from ragspine.samples import build_for
-
     try:
         folder = sample_dir(domain_dir())
     except RagspineError as exc:
@@ -160,12 +167,6 @@ def serve(
                        ] = False,
 ) -> None:
     """Start the local service (every router) on the embedded default."""
-    import uvicorn
-    from rich.console import Console
-
-    from ragspine.api.app import create_local_app
-    from ragspine.demo import sample_question
-    from ragspine.qa.answer import answer_question
 
     try:
         services = _services()
@@ -183,7 +184,6 @@ def serve(
                     typer.echo(f"  source: {source['doc']} · {source['locator']}")
     except RagspineError as exc:
         raise _fail(exc) from exc
-    from ragspine.bootstrap import start_pending_backfill
 
     start_pending_backfill(services)
     settings = services.settings
@@ -202,10 +202,6 @@ def ingest(
     recursive: Annotated[bool, typer.Option("--recursive", "-r", help="Descend into sub-folders.")] = False,
 ) -> None:
     """Ingest documents: facts from their tables, searchable chunks from their text; exit 1 if any failed."""
-    from rich.console import Console
-
-    from ragspine.bootstrap import build_background_embedder, build_ingest_context
-    from ragspine.ingestion.submission import collect_files, document_meta
 
     try:
         level = Sensitivity.parse(sensitivity) if sensitivity else None
@@ -258,10 +254,6 @@ OutOption = Annotated[Path | None, typer.Option("--out", help="Write the result 
 
 def _workflow_file(operation: str, file: Path, fmt: str, out: Path | None) -> None:
     """Run one file operation; exit 0 ok, 1 analyze found errors, 2 bad input (location printed)."""
-    from ragspine.workflows.dsl import OutputFormat
-    from ragspine.workflows.file_ops import EXIT_BAD_INPUT, Action, run_file
-    from ragspine.workflows.scaffold import ScaffoldOptions
-
     formats = ("yaml", "json", "mermaid") if operation == "preview" else ("yaml", "json")
     if fmt not in formats:
         typer.secho(f"error: --format must be {' or '.join(formats)}, not {fmt!r}", err=True, fg=typer.colors.RED)
@@ -316,9 +308,6 @@ def keys_create(
     file: Annotated[Path | None, typer.Option(help="A Dify DSL to store and open with the app key.")] = None,
 ) -> None:
     """Create a key and print it once; only its salted hash is stored."""
-    from ragspine.workflows.dsl import DocumentKind, normalize
-    from ragspine.workflows.surfaces import create_app_key, create_n8n_key
-
     if app_key == n8n_key or (app_key and (workflow is None) == (file is None)):
         typer.secho("error: use --n8n, or --app with exactly one of --workflow ID / --file DSL", err=True,
                     fg=typer.colors.RED)
@@ -354,8 +343,6 @@ def catalog_search(
     as_json: Annotated[bool, typer.Option("--json", help="Print the hits as JSON.")] = False,
 ) -> None:
     """Search the catalog; the best hits first."""
-    from ragspine.workflows.scaffold.catalog import Lang, default_catalog, hit_dict
-
     try:
         hits = default_catalog().search(query, lang=lang, limit=limit)
     except RagspineError as exc:

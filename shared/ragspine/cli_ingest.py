@@ -9,8 +9,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
 
+from ragspine.bootstrap import build_ingest_context
+from ragspine.demo import clear_unversioned_chunks, sample_dir, sample_documents
 from ragspine.errors import RagspineError
+from ragspine.ingestion.operations import OperationStatus
+from ragspine.ingestion.runner import InProcessRunner
+from ragspine.ingestion.steps import Step
+from ragspine.ingestion.submission import document_meta, submit
 from ragspine.settings import Backend
 
 if TYPE_CHECKING:
@@ -34,8 +42,6 @@ class Ingested:
 
     @property
     def succeeded(self) -> bool:
-        from ragspine.ingestion.operations import OperationStatus
-
         return self.operation is not None and self.operation.status is OperationStatus.SUCCEEDED
 
 
@@ -51,8 +57,6 @@ class _Progress:
     """
 
     def __init__(self, console: Console, total: int, *, lines: bool, deferred: bool) -> None:
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
         self._console = console
         self._lines = lines
         self._deferred = deferred
@@ -77,8 +81,6 @@ class _Progress:
         self._bar.update(self._task, description=f"{self._name}: reading")
 
     def step(self, operation: Operation, result: StepResult) -> None:
-        from ragspine.ingestion.steps import Step
-
         if result.step is Step.PARSE:
             self._line(f"parsed {_plural(result.pages, 'page')}")
             self._bar.update(self._task, description=f"{self._name}: {_plural(result.pages, 'page')}, chunking")
@@ -117,10 +119,6 @@ def ingest_files(files: list[Path], *, context: StepContext, meta: Callable[[Pat
     A file whose (document, hash) already has an operation gets that operation back; a
     SUCCEEDED one is returned as it is (``reused``), so nothing is parsed or embedded twice.
     """
-    from ragspine.ingestion.operations import OperationStatus
-    from ragspine.ingestion.runner import InProcessRunner
-    from ragspine.ingestion.submission import submit
-
     done: list[Ingested] = []
     with _Progress(console, len(files), lines=lines, deferred=context.defer_embedding) as progress:
         runner = InProcessRunner(on_step=progress.step)
@@ -210,8 +208,6 @@ def summary_line(done: list[Ingested]) -> str:
 
 def report(console: Console, done: list[Ingested]) -> int:
     """Print the table of files (status, pages, facts, chunks, warnings) and the summary line; return the failures."""
-    from rich.table import Table
-
     rows = Table("file", "status", "pages", "facts", "chunks")
     rows.add_column("warnings / error", overflow="fold")
     for item in done:
@@ -233,10 +229,6 @@ def ingest_samples(services: Services, console: Console) -> list[Ingested]:
     Passages an older ``load-samples`` indexed without a version are removed first (see
     ``demo.clear_unversioned_chunks``); the curated facts it loaded are replaced at activation.
     """
-    from ragspine.bootstrap import build_ingest_context
-    from ragspine.demo import clear_unversioned_chunks, sample_dir, sample_documents
-    from ragspine.ingestion.submission import document_meta
-
     # The 50 sample passages embed in about two seconds: inline, so a served sample answer has both legs.
     context = replace(build_ingest_context(services), defer_embedding=False)
     files = sample_documents(sample_dir(services.domain))

@@ -11,7 +11,12 @@ import logging
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import yaml
+
+from ragspine.domain.files import default_domain_dir
+from ragspine.domain.profile import profile_of
 from ragspine.errors import ConfigurationError
+from ragspine.ingestion.parsers import supported_extensions
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -29,9 +34,6 @@ def sample_dir(domain: Path | None = None) -> Path:
     Raises:
         ConfigurationError: the domain names no sample documents.
     """
-    from ragspine.domain.files import default_domain_dir
-    from ragspine.domain.profile import profile_of
-
     profile = profile_of(domain or default_domain_dir())
     if profile.samples is None:
         raise ConfigurationError(f"domain {profile.name} has no sample documents: set `samples` in its "
@@ -41,9 +43,6 @@ def sample_dir(domain: Path | None = None) -> Path:
 
 def sample_question(domain: Path | None = None) -> str | None:
     """The question ``make run`` asks first (``sample_question`` in the domain's domain.yaml)."""
-    from ragspine.domain.files import default_domain_dir
-    from ragspine.domain.profile import profile_of
-
     return profile_of(domain or default_domain_dir()).sample_question
 
 
@@ -65,9 +64,6 @@ def sample_documents(folder: Path | None = None) -> list[Path]:
     minutes); ``faq.yaml`` is not a document but the FAQ index, which ``build_faq`` reads.
     Their sensitivity and library come from the manifest (``ingestion.submission.document_meta``).
     """
-    import yaml
-
-    from ragspine.ingestion.parsers import supported_extensions
 
     folder = ensure_sample_corpus(folder)
     manifest = yaml.safe_load((folder / "manifest.yaml").read_text(encoding="utf-8"))

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from ragspine.errors import FieldError, ForbiddenError, InvalidInputError, RagspineError
+from ragspine.errors import ConfigurationError, FieldError, ForbiddenError, InvalidInputError, RagspineError
 
 if TYPE_CHECKING:
     from ragspine.evidence.library import EvidenceLibrary
@@ -48,7 +48,6 @@ def aws_stores() -> PageStores:
     from ragspine.aws.dynamo_facts import DynamoFactStore
     from ragspine.aws.dynamo_feedback import DynamoFeedbackStore
     from ragspine.bootstrap import build_operation_stores, source_readers
-    from ragspine.errors import ConfigurationError
     from ragspine.evidence.library import EvidenceLibrary
     from ragspine.sensitivity import Sensitivity
     from ragspine.settings import get_settings

@@ -23,7 +23,13 @@ from ragspine.domain.files import (
     check_file,
 )
 from ragspine.domain.marks import Problem
+from ragspine.domain.profile import load_profile, screening_mapping
 from ragspine.errors import ConfigurationError
+from ragspine.facts.glossary import Glossary, SlotKind, normalize_text
+from ragspine.qa.faq import FaqIndex
+from ragspine.qa.intent import RuleIntentParser
+from ragspine.qa.screening import ScreeningPolicy, screening_text
+from ragspine.retrieval.routing import LibraryRouter
 
 OPTIONAL = frozenset({FAQ})
 
@@ -41,13 +47,6 @@ def check_domain(folder: Path) -> list[Problem]:
 
 
 def _engine_problems(folder: Path, checked: dict[str, CheckedFile]) -> list[Problem]:
-    from ragspine.domain.profile import load_profile, screening_mapping
-    from ragspine.facts.glossary import Glossary, SlotKind, normalize_text
-    from ragspine.qa.faq import FaqIndex
-    from ragspine.qa.intent import RuleIntentParser
-    from ragspine.qa.screening import ScreeningPolicy, screening_text
-    from ragspine.retrieval.routing import LibraryRouter
-
     problems: list[Problem] = []
 
     def build(name: str, make: Callable[[], Any]) -> Any:

@@ -8,8 +8,10 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import yaml
 from pydantic import BaseModel, ValidationError
 
+from ragspine.config_loader import load_yaml
 from ragspine.domain import schemas
 
 # Re-exported: the file names are read from here by the engine and its commands.
@@ -20,7 +22,9 @@ from ragspine.domain.file_names import INTENT as INTENT
 from ragspine.domain.file_names import LIBRARIES as LIBRARIES
 from ragspine.domain.file_names import SCREENING as SCREENING
 from ragspine.domain.marks import MarkedYaml, Problem, field_path, read_marked
+from ragspine.domain.packs import PackFile, included_packs, merge_pack, pack_path
 from ragspine.errors import ConfigurationError
+from ragspine.facts.formulas import formula_problems
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
@@ -43,8 +47,6 @@ def default_domain_dir() -> Path:
     Which folder a process serves is the composition root's choice (``bootstrap.domain_dir``);
     this is the folder a reader uses when it is given none.
     """
-    from ragspine.config_loader import load_yaml
-
     shipped = shipped_domains_dir()
     return shipped / str(load_yaml(shipped / "default.yaml")["default"])
 
@@ -74,8 +76,6 @@ def check_file(folder: Path, name: str, *, kind: str | None = None) -> CheckedFi
 
     Every problem names the file, the line and the field.
     """
-    import yaml
-
     path = folder / name
     try:
         marked = read_marked(path)
@@ -121,8 +121,6 @@ def read_file(path: Path, kind: str | None = None) -> dict[str, Any]:
 
 def _with_packs(folder: Path, glossary: dict[str, Any]) -> tuple[dict[str, Any], tuple[Problem, ...]]:
     """The glossary with the packs ``domain.yaml`` includes merged in, or the problems of those packs."""
-    from ragspine.domain.packs import PackFile, included_packs, merge_pack, pack_path
-
     problems: list[Problem] = []
     for pack in included_packs(folder):
         path = pack_path(pack)
@@ -175,8 +173,6 @@ def _glossary_problems(model: BaseModel, checked: CheckedFile) -> Iterable[Probl
 
 def _formula_problems(model: schemas.GlossaryFile, checked: CheckedFile) -> Iterable[Problem]:
     """Formula metrics: readable, over known metrics, without cycles, in units that agree."""
-    from ragspine.facts.formulas import formula_problems
-
     specs = {code: metric.model_dump() for code, metric in model.metrics.items()}
     currencies = {code: unit.currency for code, unit in model.units.items()}
     for code, message in formula_problems(specs, currencies):

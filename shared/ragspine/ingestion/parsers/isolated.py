@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ragspine.ingestion import errors as ingestion_errors
+from ragspine.ingestion import staged
 from ragspine.ingestion.errors import (
     CorruptDocumentError,
     IngestionError,
@@ -63,6 +64,9 @@ from ragspine.ingestion.parsers.child_reply import (
     send_parsed,
     send_refused,
 )
+from ragspine.ingestion.parsers.guard import release_memory
+from ragspine.ingestion.parsers.registry import parse_document
+from ragspine.ingestion.prepare import prepare
 
 if TYPE_CHECKING:
     from multiprocessing.connection import Connection
@@ -362,10 +366,6 @@ def _serve(connection: Connection) -> None:
     passed a quarter of the next document's budget retires instead of parsing it: each parse has
     about the budget a fresh child would, and ``_came_close_to`` sees that parse's own peak.
     """
-    from ragspine.ingestion import staged
-    from ragspine.ingestion.parsers.guard import release_memory
-    from ragspine.ingestion.parsers.registry import parse_document
-
     base = _virtual_bytes("VmPeak")  # a forked child may start with its parent's peak: count from there
     background: bool | None = None  # the priority it runs at, set by its first document
     while True:
@@ -422,7 +422,6 @@ def _prepared(encoded: bytes, request: PrepareRequest | None, filename: str) -> 
     """
     if request is None:
         return None
-    from ragspine.ingestion.prepare import prepare
 
     try:
         return prepare(encoded, request)
