@@ -12,9 +12,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Literal
 from urllib.parse import urlsplit
 
-import boto3
-from opensearchpy import OpenSearch, Urllib3AWSV4SignerAuth, Urllib3HttpConnection
-
 from ragspine.errors import ConfigurationError
 
 if TYPE_CHECKING:
@@ -43,6 +40,8 @@ def build_client(endpoint: str, *, service: Service = "es", auth: Auth = "sigv4"
     Raises:
         ConfigurationError: bad endpoint or service, or no credentials or region for SigV4.
     """
+    from opensearchpy import OpenSearch, Urllib3HttpConnection
+
     if service not in SERVICES:
         raise ConfigurationError(f"OpenSearch service must be one of {SERVICES}, got {service!r}")
     parts = urlsplit(endpoint if "://" in endpoint else f"https://{endpoint}")
@@ -64,6 +63,9 @@ def build_client(endpoint: str, *, service: Service = "es", auth: Auth = "sigv4"
 
 
 def _signer(service: Service, region: str | None) -> object:
+    import boto3
+    from opensearchpy import Urllib3AWSV4SignerAuth
+
     session = boto3.Session(region_name=region) if region else boto3.Session()
     credentials = session.get_credentials()
     if credentials is None:

@@ -17,9 +17,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from opensearchpy.exceptions import ConnectionError as OSConnectionError
-from opensearchpy.exceptions import TransportError
-
 from ragspine.errors import ProviderUnavailableError, RagspineError
 
 
@@ -122,6 +119,9 @@ def from_exception(exc: Exception, *, action: str) -> RagspineError:
     Returns:
         The error to raise (``raise from_exception(exc, action=...) from exc``).
     """
+    from opensearchpy.exceptions import ConnectionError as OSConnectionError
+    from opensearchpy.exceptions import TransportError
+
     if isinstance(exc, OSConnectionError):
         cause = exc.info
         return OpenSearchUnavailableError(f"OpenSearch is unreachable ({action}): {type(cause).__name__}: {cause}")

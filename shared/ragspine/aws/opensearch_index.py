@@ -36,9 +36,6 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from opensearchpy import helpers
-from opensearchpy.exceptions import OpenSearchException
-
 from ragspine.aws.opensearch_client import SERVICES, Auth, Service, build_client
 from ragspine.aws.opensearch_errors import (
     OpenSearchRequestError,
@@ -278,6 +275,8 @@ class OpenSearchChunkIndex:
             self._bulk([{"_op_type": "delete", "_index": self._index, "_id": i} for i in ids], action="delete chunks")
 
     def _bulk(self, actions: list[dict[str, Any]], *, action: str) -> None:
+        from opensearchpy import helpers
+
         refresh = {} if self._refresh is False else {"refresh": self._refresh}
         _, errors = self._call(action, helpers.bulk, self.client, actions, raise_on_error=False,
                                chunk_size=_BULK_DOCS, max_chunk_bytes=_BULK_BYTES, max_retries=2, initial_backoff=1,
@@ -290,6 +289,8 @@ class OpenSearchChunkIndex:
                                       action=f"{action}: {len(failures)} failed, first {first.get('_id')}")
 
     def _call(self, action: str, method: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        from opensearchpy.exceptions import OpenSearchException
+
         try:
             return method(*args, **kwargs)
         except OpenSearchException as exc:
