@@ -17,8 +17,6 @@ import sys
 from types import ModuleType
 from typing import Any
 
-from jinja2.sandbox import SandboxedEnvironment
-
 
 def _load(path: str) -> ModuleType:
     spec = importlib.util.spec_from_file_location("template_budget", path)
@@ -40,6 +38,7 @@ def _render(request: dict[str, Any]) -> str:
             template, variables, max_steps=int(budget["max_steps"]), max_output=max_output,
             timeout_seconds=float(budget["timeout_seconds"]))
         return rendered
+    from jinja2.sandbox import SandboxedEnvironment
 
     text = SandboxedEnvironment(autoescape=False, keep_trailing_newline=True).from_string(template).render(**variables)
     if len(text) > max_output:
