@@ -15,7 +15,7 @@ from ragspine.domain.bundle import bundle_domain
 from ragspine.domain.files import GLOSSARY
 from ragspine.domain.glossary_file import read_glossary
 from ragspine.domain.starter import init_domain
-from ragspine.errors import RagspineError
+from ragspine.errors import ConfigurationError, RagspineError
 from ragspine.ingestion import staged
 from ragspine.settings import get_settings
 
@@ -58,8 +58,6 @@ def publish(folder: Folder,
     try:
         target = to or get_settings().domain_source
         if not target:
-            from ragspine.errors import ConfigurationError
-
             raise ConfigurationError("say where to publish: --to s3://bucket/key (the stack's DomainLocation output)")
         version = publish_domain(target, bundle_domain(folder))
         forget_published_domain()  # this process reads the new domain next, not its cached copy

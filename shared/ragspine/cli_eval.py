@@ -10,6 +10,7 @@ from typing import Annotated
 
 import typer
 import yaml
+from pydantic import SecretStr
 from rich.console import Console
 
 from ragspine.bootstrap import build_llm, build_services, domain_dir
@@ -60,8 +61,6 @@ def narrative(
         "llm_provider": LLMProviderName.OPENAI, "openai_base_url": base_url, "openai_model": model,
         "openai_timeout_s": timeout, "openai_max_tokens": max_tokens})
     if key:
-        from pydantic import SecretStr
-
         settings = settings.model_copy(update={"openai_api_key": SecretStr(key)})
     path = questions or domain_dir() / QUESTIONS_FILE
     if not path.is_file():
@@ -92,8 +91,6 @@ def narrative(
 
 def restricted_documents() -> list[str]:
     """The sample documents the domain's manifest marks RESTRICTED (none without samples)."""
-
-    from ragspine.bootstrap import domain_dir
     try:
         manifest = sample_dir(domain_dir()) / "manifest.yaml"
     except RagspineError:

@@ -13,6 +13,7 @@ import typer
 
 from ragspine.aws.secrets import update_json_secret
 from ragspine.bootstrap import build_knowledge_store, get_knowledge_gateway
+from ragspine.cli_exit import error_exit
 from ragspine.errors import ConflictError, RagspineError
 from ragspine.knowledge.codec import dump
 from ragspine.knowledge.contract import manifest_text
@@ -47,11 +48,6 @@ def _store() -> KnowledgeStore:
     return build_knowledge_store(get_settings())
 
 
-def _fail(exc: RagspineError) -> typer.Exit:
-    typer.secho(f"error [{exc.code}]: {exc.message}", err=True, fg=typer.colors.RED)
-    return typer.Exit(code=2)
-
-
 token_app = typer.Typer(help="Service tokens of the business systems calling the Gateway.", no_args_is_help=True)
 grant_app = typer.Typer(help="Grants: actions per space to a user, role or department.", no_args_is_help=True)
 space_app = typer.Typer(help="Operator commands on spaces (not Gateway tools).", no_args_is_help=True)
@@ -72,7 +68,7 @@ def token_create(name: Annotated[str, typer.Option("--name", help="Who uses the 
         else:
             _store().put_token(stored)
     except RagspineError as exc:
-        raise _fail(exc) from exc
+        raise error_exit(exc) from exc
     typer.echo(f"service token {name!r} (shown once; keep it in a secret store):")
     typer.echo(token)
 
@@ -188,5 +184,5 @@ def _set_space(space_id: str, *, enabled: bool) -> None:
     try:
         changed = set_space_enabled(get_knowledge_gateway(), space_id, enabled=enabled)
     except RagspineError as exc:
-        raise _fail(exc) from exc
+        raise error_exit(exc) from exc
     typer.echo(f"{changed.id}: {changed.status.value} (version {changed.version})")

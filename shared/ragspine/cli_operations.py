@@ -15,10 +15,11 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from ragspine.bootstrap import build_operation_store, get_services
+from ragspine.bootstrap import build_ingest_context, build_ingest_trigger, build_operation_store, get_services
 from ragspine.errors import NotFoundError, RagspineError
 from ragspine.ingestion.operation_codec import dump_operation
 from ragspine.ingestion.operations import OperationStatus
+from ragspine.ingestion.runner import InProcessRunner
 from ragspine.ingestion.submission import cancel as cancel_operation
 from ragspine.ingestion.submission import reap_if_stale, reopen
 from ragspine.retrieval.dense_backfill import supports_backfill
@@ -142,15 +143,10 @@ def retry(operation_id: Annotated[str, typer.Argument(help="The operation id (op
     try:
         operation = reopen(operation_id, operations=_store())
         if settings.backend is Backend.AWS:
-            from ragspine.bootstrap import build_ingest_trigger
-
             _, runner = build_ingest_trigger(settings)
             runner.start(operation.id, attempt=f"retry-{uuid.uuid4().hex[:8]}")
             typer.echo(f"{operation.id}: PENDING (a new execution of the ingest state machine)")
             return
-        from ragspine.bootstrap import build_ingest_context, get_services
-        from ragspine.ingestion.runner import InProcessRunner
-
         done = InProcessRunner().run(operation.id, context=build_ingest_context(get_services()))
     except RagspineError as exc:
         raise _exit(exc) from exc
