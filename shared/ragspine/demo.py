@@ -17,11 +17,16 @@ from ragspine.domain.files import default_domain_dir
 from ragspine.domain.profile import profile_of
 from ragspine.errors import ConfigurationError
 from ragspine.ingestion.parsers import supported_extensions
+from ragspine.lazy import LazyModule
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
+    from ragspine import samples
     from ragspine.ingestion.steps import StepContext
+else:
+    # Loaded on first use, not at import: a Lambda importing this module does not pay for them at cold start.
+    samples = LazyModule("ragspine.samples")
 
 logger = logging.getLogger(__name__)
 
@@ -50,10 +55,8 @@ def ensure_sample_corpus(folder: Path | None = None) -> Path:
     """Return the sample folder, building the shipped demo documents first if they are missing."""
     folder = folder or sample_dir()
     if not (folder / "manifest.yaml").exists():
-        from ragspine.samples import build_for
-
         logger.info("building the sample corpus into %s", folder)
-        build_for(folder)
+        samples.build_for(folder)
     return folder
 
 

@@ -20,27 +20,28 @@ import importlib
 from types import ModuleType
 from typing import Any
 
-_NAME = "__lazy_module_name__"
-
 
 class LazyModule:
-    """Stands for the module ``name``; the first attribute read imports it and keeps its names."""
+    """Stands for the module ``name``; the first attribute read imports it, every read is the module's own."""
+
+    __slots__ = ("_lazy_module", "_lazy_name")
 
     def __init__(self, name: str) -> None:
-        self.__dict__[_NAME] = name
+        self._lazy_name = name
+        self._lazy_module: ModuleType | None = None
 
-    # No method of its own but dunders: a module's names (``yaml.load``) must not meet one.
+    # No method of its own but dunders: a module's names (``yaml.load``) must not meet one. Each
+    # read goes to the module itself, never a copy, so a name the module rebinds later (or a test
+    # patches) reads the same through the face as through an import.
     def __getattr__(self, attribute: str) -> Any:
-        # Only called for a name not yet copied: the first read loads the module and copies its
-        # namespace, so later reads are plain attribute lookups on this object.
-        module = loaded(self)
-        self.__dict__.update(module.__dict__)
-        return getattr(module, attribute)
+        return getattr(loaded(self), attribute)
 
     def __repr__(self) -> str:
-        return f"LazyModule({self.__dict__[_NAME]!r})"
+        return f"LazyModule({self._lazy_name!r})"
 
 
 def loaded(face: LazyModule) -> ModuleType:
     """The module ``face`` stands for, imported now if it was not already."""
-    return importlib.import_module(face.__dict__[_NAME])
+    if face._lazy_module is None:
+        face._lazy_module = importlib.import_module(face._lazy_name)
+    return face._lazy_module

@@ -25,9 +25,15 @@ from ragspine.domain.marks import MarkedYaml, Problem, field_path, read_marked
 from ragspine.domain.packs import PackFile, included_packs, merge_pack, pack_path
 from ragspine.errors import ConfigurationError
 from ragspine.facts.formulas import formula_problems
+from ragspine.lazy import LazyModule
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
+
+    from ragspine.domain import packs
+else:
+    # Loaded on first use, not at import: a Lambda importing this module does not pay for them at cold start.
+    packs = LazyModule("ragspine.domain.packs")
 
 SCHEMAS: dict[str, type[BaseModel]] = {
     DOMAIN: schemas.DomainFile, GLOSSARY: schemas.GlossaryFile, SCREENING: schemas.ScreeningFile,
@@ -203,12 +209,10 @@ def _domain_problems(model: BaseModel, checked: CheckedFile) -> Iterable[Problem
     assert isinstance(model, schemas.DomainFile)
     if model.system_prompt is not None and not model.system_prompt.strip():
         yield checked.problem(("system_prompt",), "empty: remove it to use the engine's wording")
-    from ragspine.domain.packs import pack_path, shipped_packs
-
     for index, pack in enumerate(model.include):
-        if pack_path(pack) is None:
+        if packs.pack_path(pack) is None:
             yield checked.problem(("include", index), f"no pack named {pack!r}: the shipped packs are "
-                                                      f"{', '.join(shipped_packs()) or 'none'}")
+                                                      f"{', '.join(packs.shipped_packs()) or 'none'}")
 
 
 SEMANTIC: dict[str, Callable[[BaseModel, CheckedFile], Iterable[Problem]]] = {

@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import textwrap
+from types import ModuleType
 
 import pytest
 
@@ -52,3 +53,17 @@ def test_a_missing_module_fails_on_first_use_not_when_named() -> None:
 def test_a_name_the_module_lacks_is_an_attribute_error() -> None:
     with pytest.raises(AttributeError, match="no_such_name"):
         LazyModule("json").no_such_name  # noqa: B018 - the read is the point
+
+
+def test_a_name_the_module_rebinds_after_the_first_read_reads_anew_through_the_face(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # GIVEN a module and a face of it already read once
+    module = ModuleType("ragspine_face_probe")
+    module.value = "first"  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "ragspine_face_probe", module)
+    face = LazyModule("ragspine_face_probe")
+    assert face.value == "first"
+    # WHEN the module rebinds the name (as a reload or a test's patch does)
+    module.value = "second"  # type: ignore[attr-defined]
+    # THEN the face reads the module's current binding, not a copy taken before
+    assert face.value == "second"

@@ -35,10 +35,18 @@ from ragspine.api.knowledge_views import (
 from ragspine.errors import FieldError, InvalidInputError, PayloadTooLargeError, RagspineError
 from ragspine.knowledge import documents, files, operations, spaces
 from ragspine.knowledge.contract import PREFIX
+from ragspine.lazy import LazyModule
 from ragspine.settings import Settings
 
 if TYPE_CHECKING:
+    from ragspine.knowledge import citations, downloads
+    from ragspine.knowledge import search as search_tool
     from ragspine.knowledge.gateway import Gateway
+else:
+    # Loaded on first use, not at import: a Lambda importing this module does not pay for them at cold start.
+    citations = LazyModule("ragspine.knowledge.citations")
+    downloads = LazyModule("ragspine.knowledge.downloads")
+    search_tool = LazyModule("ragspine.knowledge.search")
 
 router = APIRouter(prefix=PREFIX, tags=["knowledge"], include_in_schema=False)
 _ID = re.compile(r"^[A-Za-z0-9._-]+$")  # the contract's id pattern
@@ -222,18 +230,14 @@ def install(app: FastAPI, settings: Settings) -> None:
 @_tool("POST", "/search", resource="search")
 def knowledge_search(gw: Gateway, call: Call) -> Reply:
     """Authorised hybrid search (``ragspine.knowledge.search``)."""
-    from ragspine.knowledge.search import search
-
-    return Reply(200, search(gw, call.principal, call.body).to_json())
+    return Reply(200, search_tool.search(gw, call.principal, call.body).to_json())
 
 
-# --- knowledge_source_read and knowledge_document_download (issue 14) ---------------------------
+# --- knowledge_source_read and knowledge_document_download ---------------------------
 
 @_tool("GET", "/documents/{documentId}/citations/{citationId}")
 def knowledge_source_read(gw: Gateway, call: Call, document_id: str, citation_id: str) -> Reply:
     """The caller is authorised again on every read."""
-    from ragspine.knowledge import citations
-
     version_id = call.query.get("versionId", "")
     if not version_id or len(version_id) > 128 or not _ID.match(version_id):
         raise InvalidInputError("versionId is required: use the versionId of the knowledge_search hit",
@@ -249,8 +253,6 @@ def knowledge_source_read(gw: Gateway, call: Call, document_id: str, citation_id
 @_tool("POST", "/documents/{documentId}:create-download-link", base_url=True)
 def knowledge_document_download(gw: Gateway, call: Call, document_id: str, *, base_url: str) -> Reply:
     """A new 60-second link on every call (never replayed)."""
-    from ragspine.knowledge import downloads
-
     return Reply(200, download_view(downloads.create_download_link(gw, call.principal, document_id,
                                                                    base_url=base_url)))
 
@@ -259,8 +261,6 @@ def knowledge_document_download(gw: Gateway, call: Call, document_id: str, *, ba
 async def file_download(versionId: str, request: Request, gw: GatewayDep) -> Response:  # noqa: N803
     """file_download: the signed link is the credential (as an S3 presigned GET is); streams the bytes."""
 
-
-    from ragspine.knowledge import downloads
 
     try:
         expires, signature = _signed_query(request)

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from ragspine.ingestion.json_in_steps import loads_in_steps
 from ragspine.ingestion.operations import FactRead
 from ragspine.ingestion.prepare import PreparedDocument
+from ragspine.lazy import LazyModule
 from ragspine.retrieval.version_text import FORMAT, Passage, VersionText
 
 if TYPE_CHECKING:
@@ -26,7 +27,11 @@ if TYPE_CHECKING:
 
     from ragspine.ingestion.operations import FactRead
     from ragspine.ingestion.prepare import PreparedDocument
+    from ragspine.retrieval import version_text
     from ragspine.retrieval.version_text import VersionText
+else:
+    # Loaded on first use, not at import: a Lambda importing this module does not pay for them at cold start.
+    version_text = LazyModule("ragspine.retrieval.version_text")
 
 # Messages that carry nothing but their kind.
 STARTED, PREPARING, RETIRED, MEMORY = "started", "preparing", "retired", "memory"
@@ -74,11 +79,9 @@ def send_parsed(connection: Connection, document: bytes, pages: int, prepared: P
     frames = [document]
     body: dict[str, Any] = {"kind": PARSED, "pages": pages, "prepared": None}
     if prepared is not None:
-        from ragspine.retrieval.version_text import encode
-
         frames += [prepared.extraction, prepared.chunks]
         if prepared.text is not None:
-            frames += list(encode(prepared.text))
+            frames += list(version_text.encode(prepared.text))
         if prepared.index_terms is not None:
             frames.append(prepared.index_terms)
         body["prepared"] = {
