@@ -11,11 +11,7 @@ import uvicorn
 from rich.console import Console
 
 from ragspine.api.app import create_local_app
-from ragspine.bootstrap import (
-    domain_dir,
-    get_services,
-    start_pending_backfill,
-)
+from ragspine.bootstrap import domain_dir, get_services, start_pending_backfill
 from ragspine.cli_exit import error_exit
 from ragspine.cli_ingest import ingest_samples, report, samples_summary
 from ragspine.demo import sample_dir, sample_question

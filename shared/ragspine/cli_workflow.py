@@ -8,9 +8,7 @@ from typing import Annotated
 
 import typer
 
-from ragspine.bootstrap import (
-    get_services,
-)
+from ragspine.bootstrap import get_services
 from ragspine.cli_exit import error_exit
 from ragspine.errors import RagspineError
 from ragspine.settings import get_settings

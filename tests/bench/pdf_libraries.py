@@ -2,7 +2,7 @@
 
 Quality is how often BM25 over the extracted page texts of a question's own filing ranks the
 gold evidence page (0-based ``evidence_page_num``) in the top 5, and how many pages come out
-as one word per line (the fragmentation issue 11 reports). The same pages, the same questions
+as one word per line, fragmented. The same pages, the same questions
 and the same tokenizer for every library.
 
     nice -n 10 .venv/bin/python tests/bench/pdf_libraries.py [--docs N] [--libraries ...]

@@ -1,4 +1,4 @@
-"""Reading real documents (issue 11): FinanceBench filings and JSQuAD paragraphs, ingested for real.
+"""Reading real documents: FinanceBench filings and JSQuAD paragraphs, ingested for real.
 
 Unlike the other corpora of this evaluation (chunks built by hand), these are ingested into a
 fresh data folder through the same path as ``ragspine ingest`` (``submit`` + ``InProcessRunner``:

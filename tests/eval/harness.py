@@ -1,4 +1,4 @@
-"""Retrieval evaluation (issue 4): recall@1/5/10 and MRR per mode, per corpus, in one run.
+"""Retrieval evaluation: recall@1/5/10 and MRR per mode, per corpus, in one run.
 
 Corpora: the ACME sample corpus with the labelled questions, and the third-party QA sets
 under ``../shared/corpus/qa/`` (CMRC2018, TAT-QA, jfinqa; see ``public_qa``). Modes: BM25

@@ -1,6 +1,6 @@
 """Screening measured on real jailbreaks (held-out part) and every legitimate question set we have.
 
-Targets (issue 12, point 5): at least 99% of the held-out jailbreaks stopped, at most 0.5% of
+Targets: at least 99% of the held-out jailbreaks stopped, at most 0.5% of
 legitimate questions refused. The numbers are in docs/evaluation.md ("Screening"); run
 ``python -m tests.eval.screening_eval --held-out`` for the table. Measured: held-out 192/193
 stopped (99.5%), 177 of them by the injection rules alone (91.7%); no legitimate question of

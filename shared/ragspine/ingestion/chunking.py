@@ -10,7 +10,7 @@ consecutive blocks of one heading section are joined into children of about
 ``ChunkLimits.target_chars`` and cited by page, ``page=N`` (or ``page=N-M`` when a short tail
 of one page is joined with the start of the next). A long report's paragraphs are often a
 line or two each; one child per paragraph turned a 10-K page into a dozen fragments that
-diluted ranking and multiplied embedding work (issue 11). Every child keeps the heading
+diluted ranking and multiplied embedding work. Every child keeps the heading
 trail above it (``heading_path``, the Gateway's ``chapterPath``).
 
 Parents give generation context: one per slide, sheet, heading section or page (in that

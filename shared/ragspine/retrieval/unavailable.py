@@ -2,7 +2,7 @@
 
 The service still starts and the structured channel still answers; every search raises
 the original typed error, which the narrative channel turns into an honest "could not
-search" answer (issue 4: a missing or corrupt index is never a crash).
+search" answer (a missing or corrupt index is never a crash).
 """
 
 from __future__ import annotations

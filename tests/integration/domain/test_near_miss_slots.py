@@ -1,4 +1,4 @@
-"""Misspelt periods and channels, and two misspelt names in one question (issue 12, point 3), on ACME and Vela.
+"""Misspelt periods and channels, and two misspelt names in one question, on ACME and Vela.
 
 Each domain's sample documents are ingested once (``ragspine load-samples``, the real
 pipeline); each question is asked through ``answer_question`` and ``POST /v1/ask``. A reading

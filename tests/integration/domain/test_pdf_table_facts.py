@@ -1,4 +1,4 @@
-"""PDF tables become facts for a configured domain (issue 12, point 6), on ACME and on Vela.
+"""PDF tables become facts for a configured domain, on ACME and on Vela.
 
 Each PDF is written at test time (pypdf, Helvetica, figures right-aligned under their period
 headers as reports set them), ingested with ``ragspine ingest`` into an empty data folder of

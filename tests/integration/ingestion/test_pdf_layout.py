@@ -1,4 +1,4 @@
-"""PDF reading for filings, reports and manuals (issue 11): what a user gets from a laid-out PDF.
+"""PDF reading for filings, reports and manuals: what a user gets from a laid-out PDF.
 
 Each PDF here is written at test time with real fonts and positions (Helvetica, Helvetica-Bold),
 then read by the shipped parser and, for the last tests, ingested and searched end to end.

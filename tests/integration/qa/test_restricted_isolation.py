@@ -1,5 +1,5 @@
 """RESTRICTED content never reaches a model prompt or an answer: two independent exits, each
-proven alone, and a canary run over many questions (seed 000, issue 3 point 11)."""
+proven alone, and a canary run over many questions (seed 000)."""
 
 from __future__ import annotations
 

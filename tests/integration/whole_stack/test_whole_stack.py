@@ -1,4 +1,4 @@
-"""Issue 16 §3: the stack of template.yaml driven as users would, from a Gateway upload and an S3 drop to answers.
+"""The stack of template.yaml driven as users would, from a Gateway upload and an S3 drop to answers.
 
 The Gateway document's path: space → file resource → presigned S3 PUT → upload → the ingest
 state machine (moto) → the worker (in-process) → chunks in OpenSearch (osmem-server) → READY

@@ -83,7 +83,7 @@ class TestMissingMetricIsAskedFirst:
         assert result.route is Route.CLARIFICATION and fragment in result.answer
 
     @pytest.mark.parametrize("question", [
-        "Show me Hong Kong's numbers for 2024",  # went to search before (issue 12)
+        "Show me Hong Kong's numbers for 2024",  # went to search before
         "给我看看2024年香港的数据",
         "2024年の香港の数字を見せて",
     ])

@@ -1,5 +1,5 @@
 """Misspelt metric and entity names read by a bounded fuzzy match, said in the answer, or asked
-back when two names are equally near (issue 12, point 3)."""
+back when two names are equally near."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Misspelt period words and look-alike years read as the period they name, and only then (issue 12, point 3)."""
+"""Misspelt period words and look-alike years read as the period they name, and only then."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Persona-override and role-play jailbreaks are refused by scored cue families; real questions
-that address the assistant, name a role or mention rules are not (issue 12, point 5)."""
+that address the assistant, name a role or mention rules are not."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """A figure asked in a currency or unit the facts are not in: answered in the facts' unit,
-said plainly, never converted (issue 12, point 3)."""
+said plainly, never converted."""
 
 from __future__ import annotations
 

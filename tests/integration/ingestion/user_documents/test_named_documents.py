@@ -1,4 +1,4 @@
-"""A question naming a company and a fiscal year ranks that document's passages first (issue 11).
+"""A question naming a company and a fiscal year ranks that document's passages first.
 
 Through ``ragspine search`` over a fresh data folder: the distractor filing says the asked words
 more often than the named one, so plain BM25 ranks it first; naming the document puts its own

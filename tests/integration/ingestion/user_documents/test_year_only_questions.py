@@ -1,4 +1,4 @@
-"""A question naming only a year reaches the passage that answers it, not that year's cover page (issue 11).
+"""A question naming only a year reaches the passage that answers it, not that year's cover page.
 
 Through ``ragspine search`` over a fresh data folder (BM25, the embedder off): an English question
 about the Chinese MD&A shares only its year with the answer. The year is in every passage's

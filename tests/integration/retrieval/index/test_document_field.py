@@ -1,4 +1,4 @@
-"""The embedded index scores a document's title and context once per document (issue 11).
+"""The embedded index scores a document's title and context once per document.
 
 BM25 reads two fields of a chunk: the passage (heading path, text) and the document field
 (title; company, period, type). A match in the document field weighs the same on every passage

@@ -1,4 +1,4 @@
-"""What schemathesis found, one test each: the routes and the published OpenAPI agree (issue 16, section 1)."""
+"""What schemathesis found, one test each: the routes and the published OpenAPI agree."""
 
 from __future__ import annotations
 
