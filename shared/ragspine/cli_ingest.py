@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
+from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
@@ -24,8 +25,6 @@ from ragspine.sensitivity import Sensitivity
 from ragspine.settings import Backend
 
 if TYPE_CHECKING:
-    from rich.console import Console
-
     from ragspine.bootstrap import Services
     from ragspine.ingestion.operations import Operation
     from ragspine.ingestion.steps import StepContext, StepResult
