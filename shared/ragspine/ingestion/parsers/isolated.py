@@ -67,14 +67,19 @@ from ragspine.ingestion.parsers.child_reply import (
 from ragspine.ingestion.parsers.guard import release_memory
 from ragspine.ingestion.parsers.registry import parse_document
 from ragspine.ingestion.prepare import prepare
+from ragspine.lazy import LazyModule
 
 if TYPE_CHECKING:
     from multiprocessing.connection import Connection
     from multiprocessing.context import BaseContext
     from multiprocessing.process import BaseProcess
 
+    from ragspine import background_priority
     from ragspine.ingestion.parsers.guard import ParseLimits
     from ragspine.ingestion.prepare import PreparedDocument, PrepareRequest
+else:
+    # Loaded in the parse child that lowers its priority, not in the worker that imports this module.
+    background_priority = LazyModule("ragspine.background_priority")
 
 logger = logging.getLogger(__name__)
 
@@ -380,9 +385,7 @@ def _serve(connection: Connection) -> None:
         if background is None:
             background = limits.background
             if background:
-                from ragspine.background_priority import lower_this_thread
-
-                lower_this_thread()
+                background_priority.lower_this_thread()
         # The cap counts from the size now, not from the inherited peak: a child whose parent once
         # peaked high would otherwise get that headroom on top of the budget.
         cap = _limit_self(limits, _virtual_bytes("VmSize"))
