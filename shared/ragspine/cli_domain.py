@@ -7,9 +7,18 @@ from typing import Annotated
 
 import typer
 
+from ragspine.authoring.check import check_domain
+from ragspine.authoring.suggest import glossary_fragment, unnamed_labels
+from ragspine.aws.domain_store import forget_published_domain, publish_domain
+from ragspine.bootstrap import build_ingest_context, get_services
+from ragspine.domain.bundle import bundle_domain
+from ragspine.domain.files import GLOSSARY
+from ragspine.domain.glossary_file import read_glossary
 from ragspine.domain.marks import Problem
 from ragspine.domain.seal import SEAL_FILE, folder_files, write_seal
-from ragspine.errors import RagspineError
+from ragspine.domain.starter import init_domain
+from ragspine.errors import ConfigurationError, RagspineError
+from ragspine.ingestion import staged
 from ragspine.settings import get_settings
 
 domain_app = typer.Typer(help="Domain folders: everything company-specific (glossary, screening, FAQ, ...).",
@@ -22,8 +31,6 @@ FragmentOut = Annotated[Path | None, typer.Option(
 
 def _checked_files(folder: Path) -> tuple[dict[str, str] | None, list[Problem]]:
     """The domain files of ``folder`` when they pass the check and did not change during it, and the problems."""
-    from ragspine.authoring.check import check_domain
-
     before = folder_files(folder) if folder.is_dir() else {}
     problems = check_domain(folder)
     if problems:
@@ -57,8 +64,6 @@ def publish(folder: Folder,
                 show_default=False)] = None) -> None:
     """Check a domain folder, then publish it to the stack's domain store; every function answers from
     it within RAGSPINE_DOMAIN_MAX_AGE_S, without a redeploy. A folder that fails the check is not published."""
-    from ragspine.domain.bundle import bundle_domain
-
     files, problems = _checked_files(folder)
     if files is None:
         for problem in problems:
@@ -66,14 +71,10 @@ def publish(folder: Folder,
         typer.secho(f"not published: {len(problems)} problem(s) in {folder} (fix them, then publish again)",
                     err=True, fg=typer.colors.RED)
         raise typer.Exit(code=1)
-    from ragspine.aws.domain_store import forget_published_domain, publish_domain
-
     target = to
     try:
         target = to or get_settings().domain_source
         if not target:
-            from ragspine.errors import ConfigurationError
-
             raise ConfigurationError("say where to publish: --to s3://bucket/key (the stack's DomainLocation output)")
         version = publish_domain(target, bundle_domain(folder, checked=files))
         forget_published_domain()  # this process reads the new domain next, not its cached copy
@@ -88,8 +89,6 @@ def publish(folder: Folder,
 def init(folder: Folder,
          force: Annotated[bool, typer.Option("--force", help="Overwrite existing domain files.")] = False) -> None:
     """Write a commented starting domain folder (edit it, then run `ragspine domain check`)."""
-    from ragspine.domain.starter import init_domain
-
     try:
         written = init_domain(folder, force=force)
     except RagspineError as exc:
@@ -105,12 +104,6 @@ def suggest(folder: Folder, out: FragmentOut = None,
             limit: Annotated[int, typer.Option("--limit", min=1, help="List at most this many labels.")] = 200) -> None:
     """List the row labels of ingested tables that the folder's glossary does not name, and write a
     glossary fragment to edit and merge (counts and a sample locator each)."""
-    from ragspine.authoring.suggest import glossary_fragment, unnamed_labels
-    from ragspine.bootstrap import build_ingest_context, get_services
-    from ragspine.domain.files import GLOSSARY
-    from ragspine.domain.glossary_file import read_glossary
-    from ragspine.ingestion import staged
-
     try:
         glossary = read_glossary(folder / GLOSSARY)
         context = build_ingest_context(get_services())

@@ -9,8 +9,15 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+import yaml
+from pydantic import SecretStr
+from rich.console import Console
 
+from ragspine.bootstrap import build_llm, build_services, domain_dir
+from ragspine.cli_ingest import ingest_samples, report
+from ragspine.demo import sample_dir
 from ragspine.errors import RagspineError
+from ragspine.qa.narrative_eval import QUESTIONS_FILE, evaluate, format_report, load_questions
 from ragspine.settings import LLMProviderName, StructuredOutput, get_settings
 
 eval_app = typer.Typer(help="Evaluate a model on this deployment's documents.", no_args_is_help=True)
@@ -41,11 +48,6 @@ def narrative(
     timed out, declined, language kept, citations right, invented numbers, RESTRICTED leaks;
     with several ``--structured-output`` forms, one report per form, in the order given.
     """
-    from rich.console import Console
-
-    from ragspine.bootstrap import build_llm, build_services, domain_dir
-    from ragspine.cli_ingest import ingest_samples, report
-    from ragspine.qa.narrative_eval import QUESTIONS_FILE, evaluate, format_report, load_questions
 
     modes = structured_output or [StructuredOutput.OFF.value]
     unknown = [m for m in modes if m not in {o.value for o in StructuredOutput}]
@@ -59,8 +61,6 @@ def narrative(
         "llm_provider": LLMProviderName.OPENAI, "openai_base_url": base_url, "openai_model": model,
         "openai_timeout_s": timeout, "openai_max_tokens": max_tokens})
     if key:
-        from pydantic import SecretStr
-
         settings = settings.model_copy(update={"openai_api_key": SecretStr(key)})
     path = questions or domain_dir() / QUESTIONS_FILE
     if not path.is_file():
@@ -91,11 +91,6 @@ def narrative(
 
 def restricted_documents() -> list[str]:
     """The sample documents the domain's manifest marks RESTRICTED (none without samples)."""
-    import yaml
-
-    from ragspine.bootstrap import domain_dir
-    from ragspine.demo import sample_dir
-
     try:
         manifest = sample_dir(domain_dir()) / "manifest.yaml"
     except RagspineError:

@@ -8,7 +8,9 @@ from typing import Annotated
 
 import typer
 
+from ragspine.bootstrap import build_ingest_context, get_services
 from ragspine.errors import RagspineError
+from ragspine.ingestion.reextract import reextract_facts
 
 facts_app = typer.Typer(help="The fact table: re-extract facts after the extractor or the glossary changed.",
                         no_args_is_help=True)
@@ -24,9 +26,6 @@ def reextract(
     The original files are not read and nothing is re-embedded; each document's added, removed
     and changed facts are reported (exit 1 when a document's tables were not stored: ingest it once more).
     """
-    from ragspine.bootstrap import build_ingest_context, get_services
-    from ragspine.ingestion.reextract import reextract_facts
-
     try:
         report = reextract_facts(build_ingest_context(get_services()), dry_run=dry_run)
     except RagspineError as exc:

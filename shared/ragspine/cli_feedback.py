@@ -7,6 +7,8 @@ from typing import Annotated
 
 import typer
 
+from ragspine.aws.dynamo_feedback import DynamoFeedbackStore
+from ragspine.feedback.store import FeedbackStore
 from ragspine.settings import Backend, get_settings
 
 feedback_app = typer.Typer(help="Readers' feedback on answers and numbers, with the locator each is about.",
@@ -25,13 +27,9 @@ def list_feedback(
     """
     settings = get_settings()
     if settings.backend is Backend.AWS and settings.feedback_table:
-        from ragspine.aws.dynamo_feedback import DynamoFeedbackStore
-
         items = DynamoFeedbackStore(settings.feedback_table, region=settings.aws_region,
                                     endpoint_url=settings.dynamodb_endpoint_url).list(limit=limit)
     else:
-        from ragspine.feedback.store import FeedbackStore
-
         items = FeedbackStore(settings.data_dir / "feedback.db").list(limit=limit)
     if as_json:
         typer.echo(json.dumps([i.as_dict() for i in items], ensure_ascii=False, indent=2))

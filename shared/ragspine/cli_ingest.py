@@ -6,16 +6,25 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Annotated
 
 import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
 
+from ragspine.bootstrap import build_background_embedder, build_ingest_context, get_services
+from ragspine.cli_exit import error_exit
+from ragspine.demo import clear_unversioned_chunks, sample_dir, sample_documents
 from ragspine.errors import RagspineError
+from ragspine.ingestion.operations import OperationStatus
+from ragspine.ingestion.runner import InProcessRunner
+from ragspine.ingestion.steps import Step
+from ragspine.ingestion.submission import collect_files, document_meta, submit
+from ragspine.sensitivity import Sensitivity
 from ragspine.settings import Backend
 
 if TYPE_CHECKING:
-    from rich.console import Console
-
     from ragspine.bootstrap import Services
     from ragspine.ingestion.operations import Operation
     from ragspine.ingestion.steps import StepContext, StepResult
@@ -34,8 +43,6 @@ class Ingested:
 
     @property
     def succeeded(self) -> bool:
-        from ragspine.ingestion.operations import OperationStatus
-
         return self.operation is not None and self.operation.status is OperationStatus.SUCCEEDED
 
 
@@ -51,8 +58,6 @@ class _Progress:
     """
 
     def __init__(self, console: Console, total: int, *, lines: bool, deferred: bool) -> None:
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
         self._console = console
         self._lines = lines
         self._deferred = deferred
@@ -77,8 +82,6 @@ class _Progress:
         self._bar.update(self._task, description=f"{self._name}: reading")
 
     def step(self, operation: Operation, result: StepResult) -> None:
-        from ragspine.ingestion.steps import Step
-
         if result.step is Step.PARSE:
             self._line(f"parsed {_plural(result.pages, 'page')}")
             self._bar.update(self._task, description=f"{self._name}: {_plural(result.pages, 'page')}, chunking")
@@ -117,10 +120,6 @@ def ingest_files(files: list[Path], *, context: StepContext, meta: Callable[[Pat
     A file whose (document, hash) already has an operation gets that operation back; a
     SUCCEEDED one is returned as it is (``reused``), so nothing is parsed or embedded twice.
     """
-    from ragspine.ingestion.operations import OperationStatus
-    from ragspine.ingestion.runner import InProcessRunner
-    from ragspine.ingestion.submission import submit
-
     done: list[Ingested] = []
     with _Progress(console, len(files), lines=lines, deferred=context.defer_embedding) as progress:
         runner = InProcessRunner(on_step=progress.step)
@@ -210,8 +209,6 @@ def summary_line(done: list[Ingested]) -> str:
 
 def report(console: Console, done: list[Ingested]) -> int:
     """Print the table of files (status, pages, facts, chunks, warnings) and the summary line; return the failures."""
-    from rich.table import Table
-
     rows = Table("file", "status", "pages", "facts", "chunks")
     rows.add_column("warnings / error", overflow="fold")
     for item in done:
@@ -233,10 +230,6 @@ def ingest_samples(services: Services, console: Console) -> list[Ingested]:
     Passages an older ``load-samples`` indexed without a version are removed first (see
     ``demo.clear_unversioned_chunks``); the curated facts it loaded are replaced at activation.
     """
-    from ragspine.bootstrap import build_ingest_context
-    from ragspine.demo import clear_unversioned_chunks, sample_dir, sample_documents
-    from ragspine.ingestion.submission import document_meta
-
     # The 50 sample passages embed in about two seconds: inline, so a served sample answer has both legs.
     context = replace(build_ingest_context(services), defer_embedding=False)
     files = sample_documents(sample_dir(services.domain))
@@ -260,3 +253,41 @@ def samples_summary(services: Services, done: list[Ingested]) -> str:
     where = f" in {settings.data_dir}" if settings.backend is Backend.EMBEDDED else ""
     return (f"sample data: {len(ok)} of {len(done)} documents ingested ({len(ok) - unchanged} now, {unchanged} "
             f"unchanged): {sum(op.facts_count for op in ok)} facts, {search}{where}")
+
+
+ingest_commands = typer.Typer(add_completion=False)
+
+
+@ingest_commands.command()
+def ingest(
+    paths: Annotated[list[Path], typer.Argument(help="Files or folders to ingest.")],
+    library: Annotated[str | None, typer.Option(help="Library of every file (default: the manifest's).")] = None,
+    sensitivity: Annotated[str | None, typer.Option(help="PUBLIC, INTERNAL, CONFIDENTIAL or RESTRICTED.")] = None,
+    recursive: Annotated[bool, typer.Option("--recursive", "-r", help="Descend into sub-folders.")] = False,
+) -> None:
+    """Ingest documents: facts from their tables, searchable chunks from their text; exit 1 if any failed."""
+
+    try:
+        level = Sensitivity.parse(sensitivity) if sensitivity else None
+    except ValueError as exc:
+        typer.secho(f"error: {exc}", err=True, fg=typer.colors.RED)
+        raise typer.Exit(code=2) from exc
+    try:
+        services = get_services()
+        context = build_ingest_context(services)
+    except RagspineError as exc:
+        raise error_exit(exc) from exc
+    # Deferred embedding: each document is searchable (BM25) once activated; its vectors are
+    # computed in a thread beside the next files' parsing, and waited for at the end.
+    background = build_background_embedder(services) if context.defer_embedding else None
+    if background is not None:
+        background.start()
+    console = Console()
+    done = ingest_files(collect_files(paths, recursive=recursive), context=context, console=console,
+                        meta=lambda path: document_meta(path, sensitivity=level, library=library),
+                        after_each=background.wake if background is not None else None)
+    failed = report(console, done)
+    if background is not None:
+        finish_dense_vectors(console, background)
+        background.stop()
+    raise typer.Exit(code=1 if failed else 0)

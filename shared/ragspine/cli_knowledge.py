@@ -11,7 +11,16 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from ragspine.aws.secrets import update_json_secret
+from ragspine.bootstrap import build_knowledge_store, get_knowledge_gateway
+from ragspine.cli_exit import error_exit
 from ragspine.errors import ConflictError, RagspineError
+from ragspine.knowledge.codec import dump
+from ragspine.knowledge.contract import manifest_text
+from ragspine.knowledge.identity import dev_key, new_token, sign_dev_assertion
+from ragspine.knowledge.model import Action, Grant, PrincipalType
+from ragspine.knowledge.secrets import token_entry
+from ragspine.knowledge.spaces import set_space_enabled
 from ragspine.settings import Environment, get_settings
 
 if TYPE_CHECKING:
@@ -27,8 +36,6 @@ knowledge_app = typer.Typer(help="Knowledge Gateway: service tokens, user assert
 def manifest(out: Annotated[Path | None, typer.Option("--out", help="Write to this file instead of stdout.")] = None,
              ) -> None:
     """The capability manifest (tools, toolsets, approvals, concurrency) generated from the contract."""
-    from ragspine.knowledge.contract import manifest_text
-
     text = manifest_text()
     if out is None:
         typer.echo(text, nl=False)
@@ -38,14 +45,7 @@ def manifest(out: Annotated[Path | None, typer.Option("--out", help="Write to th
 
 
 def _store() -> KnowledgeStore:
-    from ragspine.bootstrap import build_knowledge_store
-
     return build_knowledge_store(get_settings())
-
-
-def _fail(exc: RagspineError) -> typer.Exit:
-    typer.secho(f"error [{exc.code}]: {exc.message}", err=True, fg=typer.colors.RED)
-    return typer.Exit(code=2)
 
 
 token_app = typer.Typer(help="Service tokens of the business systems calling the Gateway.", no_args_is_help=True)
@@ -60,8 +60,6 @@ knowledge_app.add_typer(space_app, name="space")
 def token_create(name: Annotated[str, typer.Option("--name", help="Who uses the token (unique).")]) -> None:
     """Create a service token; it is printed once, alone on the last line, and stored only as a salted hash
     (in the Gateway's secret when ``RAGSPINE_KNOWLEDGE_SECRET`` names one, else in the Gateway's store)."""
-    from ragspine.knowledge.identity import new_token
-
     token, stored = new_token(name)
     settings = get_settings()
     try:
@@ -70,16 +68,13 @@ def token_create(name: Annotated[str, typer.Option("--name", help="Who uses the 
         else:
             _store().put_token(stored)
     except RagspineError as exc:
-        raise _fail(exc) from exc
+        raise error_exit(exc) from exc
     typer.echo(f"service token {name!r} (shown once; keep it in a secret store):")
     typer.echo(token)
 
 
 def _add_to_secret(secret: str, region: str | None, stored: StoredToken) -> None:
     """Append the token's record to the Gateway secret's serviceTokens (names stay unique)."""
-    from ragspine.aws.secrets import update_json_secret
-    from ragspine.knowledge.secrets import token_entry
-
     def append(document: dict[str, Any]) -> dict[str, Any]:
         tokens = list(document.get("serviceTokens") or [])
         if any(isinstance(entry, dict) and entry.get("name") == stored.name for entry in tokens):
@@ -102,8 +97,6 @@ def assertion(
     lifetime: Annotated[int, typer.Option("--lifetime", min=1, max=600, help="Seconds until it expires.")] = 600,
 ) -> None:
     """A development X-User-Assertion signed with the local key (refused in production), alone on the last line."""
-    from ragspine.knowledge.identity import dev_key, sign_dev_assertion
-
     settings = get_settings()
     if settings.env is Environment.PRODUCTION:
         typer.secho("error: development assertions are not trusted in production; your identity provider signs "
@@ -122,8 +115,6 @@ PrincipalOption = Annotated[str, typer.Option("--to", help="user:ID, role:NAME o
 
 
 def _principal(text: str) -> tuple[PrincipalType, str]:
-    from ragspine.knowledge.model import PrincipalType
-
     kind, _, name = text.partition(":")
     try:
         return PrincipalType(kind.strip().upper()), name.strip()
@@ -136,8 +127,6 @@ def grant_add(space: SpaceOption, to: PrincipalOption,
               actions: Annotated[str, typer.Option("--actions", help="Comma-separated actions, e.g. "
                                                    "SPACE_VIEW,DOCUMENT_VIEW,DOCUMENT_UPLOAD.")]) -> None:
     """Grant actions in a space (replacing what that principal held there); applies to the next request."""
-    from ragspine.knowledge.model import Action, Grant
-
     kind, name = _principal(to)
     try:
         granted = frozenset(Action(a.upper()) for a in _names(actions))
@@ -171,8 +160,6 @@ def grant_list(space: Annotated[str | None, typer.Option("--space", help="Only t
 def audit(limit: Annotated[int, typer.Option("--limit", min=1, max=10000)] = 50,
           as_json: Annotated[bool, typer.Option("--json", help="JSON lines for machines.")] = False) -> None:
     """The latest audited requests: time, user, action, resource, request id, tool call id, result, error code."""
-    from ragspine.knowledge.codec import dump
-
     for entry in _store().audit(limit=limit):
         if as_json:
             typer.echo(dump(entry))
@@ -194,11 +181,8 @@ def space_enable(space: Annotated[str, typer.Argument(help="The knowledge space 
 
 
 def _set_space(space_id: str, *, enabled: bool) -> None:
-    from ragspine.bootstrap import get_knowledge_gateway
-    from ragspine.knowledge.spaces import set_space_enabled
-
     try:
         changed = set_space_enabled(get_knowledge_gateway(), space_id, enabled=enabled)
     except RagspineError as exc:
-        raise _fail(exc) from exc
+        raise error_exit(exc) from exc
     typer.echo(f"{changed.id}: {changed.status.value} (version {changed.version})")

@@ -12,8 +12,17 @@ import uuid
 from typing import TYPE_CHECKING, Annotated, Any, cast
 
 import typer
+from rich.console import Console
+from rich.table import Table
 
+from ragspine.bootstrap import build_ingest_context, build_ingest_trigger, build_operation_store, get_services
 from ragspine.errors import NotFoundError, RagspineError
+from ragspine.ingestion.operation_codec import dump_operation
+from ragspine.ingestion.operations import OperationStatus
+from ragspine.ingestion.runner import InProcessRunner
+from ragspine.ingestion.submission import cancel as cancel_operation
+from ragspine.ingestion.submission import reap_if_stale, reopen
+from ragspine.retrieval.dense_backfill import supports_backfill
 from ragspine.settings import Backend, get_settings
 
 if TYPE_CHECKING:
@@ -28,8 +37,6 @@ AsJson = Annotated[bool, typer.Option("--json", help="Print JSON for machines.")
 
 
 def _store() -> OperationStore:
-    from ragspine.bootstrap import build_operation_store
-
     return build_operation_store(get_settings())
 
 
@@ -40,16 +47,11 @@ def _exit(exc: RagspineError) -> typer.Exit:
 
 def operation_json(operation: Operation) -> dict[str, Any]:
     """The operation as the JSON the commands print (times in ISO 8601)."""
-    from ragspine.ingestion.operation_codec import dump_operation
-
     return json.loads(dump_operation(operation))  # type: ignore[no-any-return]
 
 
 def operation_stage(operation: Operation) -> str:
     """Where the document stands: its status, or, once SUCCEEDED, whether its dense vectors are still pending."""
-    from ragspine.ingestion.operations import OperationStatus
-    from ragspine.retrieval.dense_backfill import supports_backfill
-
     if operation.status is not OperationStatus.SUCCEEDED:
         return operation.status.value.lower()
     retrieval = _services_retrieval()
@@ -66,8 +68,6 @@ def operation_stage(operation: Operation) -> str:
 
 
 def _services_retrieval() -> Retrieval | None:
-    from ragspine.bootstrap import get_services
-
     return get_services().retrieval
 
 
@@ -80,8 +80,6 @@ def _get(operation_id: str) -> Operation:
 
 def _reaped(operation: Operation) -> Operation:
     """The operation, failed as retryable first when its runner's lease ran out (a killed run)."""
-    from ragspine.ingestion.submission import reap_if_stale
-
     return reap_if_stale(operation, operations=_store(), lease_s=get_settings().ingest_lease_s)
 
 
@@ -89,9 +87,6 @@ def _reaped(operation: Operation) -> Operation:
 def list_operations(doc: Annotated[str | None, typer.Option(help="Only this document's operations.")] = None,
                     as_json: AsJson = False) -> None:
     """Operations, oldest first: document, version, status, retries, counts, error code."""
-    from rich.console import Console
-    from rich.table import Table
-
     try:
         found = [_reaped(op) for op in _store().list_operations(doc_id=doc)]
     except RagspineError as exc:
@@ -129,8 +124,6 @@ def show(operation_id: Annotated[str, typer.Argument(help="The operation id (op-
 @operations_app.command()
 def cancel(operation_id: Annotated[str, typer.Argument(help="The operation id (op-...).")]) -> None:
     """Cancel an operation that has not finished: its run stops before the next step, nothing is activated."""
-    from ragspine.ingestion.submission import cancel as cancel_operation
-
     operation = _get(operation_id)
     if operation.status.finished:
         typer.secho(f"{operation_id} already ended {operation.status.value}; nothing to cancel.", err=True,
@@ -146,22 +139,14 @@ def cancel(operation_id: Annotated[str, typer.Argument(help="The operation id (o
 @operations_app.command()
 def retry(operation_id: Annotated[str, typer.Argument(help="The operation id (op-...).")]) -> None:
     """Run a FAILED operation again when its error is retryable (an unreachable index, a throttled service)."""
-    from ragspine.ingestion.operations import OperationStatus
-    from ragspine.ingestion.submission import reopen
-
     settings = get_settings()
     try:
         operation = reopen(operation_id, operations=_store())
         if settings.backend is Backend.AWS:
-            from ragspine.bootstrap import build_ingest_trigger
-
             _, runner = build_ingest_trigger(settings)
             runner.start(operation.id, attempt=f"retry-{uuid.uuid4().hex[:8]}")
             typer.echo(f"{operation.id}: PENDING (a new execution of the ingest state machine)")
             return
-        from ragspine.bootstrap import build_ingest_context, get_services
-        from ragspine.ingestion.runner import InProcessRunner
-
         done = InProcessRunner().run(operation.id, context=build_ingest_context(get_services()))
     except RagspineError as exc:
         raise _exit(exc) from exc

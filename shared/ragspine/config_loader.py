@@ -6,6 +6,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 from ragspine.errors import ConfigurationError
 
 
@@ -16,8 +18,6 @@ def config_path(name: str) -> Path:
 
 def load_yaml(path: Path) -> dict[str, Any]:
     """Parse a YAML mapping, turning any problem into a ``ConfigurationError`` naming the file."""
-    import yaml  # loaded on first use only: keeps handler imports light
-
     try:
         loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when built in: a tenth of the time
         data = yaml.load(path.read_text(encoding="utf-8"), Loader=loader)  # noqa: S506 (a safe loader)

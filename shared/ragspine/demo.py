@@ -11,12 +11,22 @@ import logging
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import yaml
+
+from ragspine.domain.files import default_domain_dir
+from ragspine.domain.profile import profile_of
 from ragspine.errors import ConfigurationError
+from ragspine.ingestion.parsers import supported_extensions
+from ragspine.lazy import LazyModule
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
+    from ragspine import samples
     from ragspine.ingestion.steps import StepContext
+else:
+    # Loaded on first use, not at import: a Lambda importing this module does not pay for them at cold start.
+    samples = LazyModule("ragspine.samples")
 
 logger = logging.getLogger(__name__)
 
@@ -29,9 +39,6 @@ def sample_dir(domain: Path | None = None) -> Path:
     Raises:
         ConfigurationError: the domain names no sample documents.
     """
-    from ragspine.domain.files import default_domain_dir
-    from ragspine.domain.profile import profile_of
-
     profile = profile_of(domain or default_domain_dir())
     if profile.samples is None:
         raise ConfigurationError(f"domain {profile.name} has no sample documents: set `samples` in its "
@@ -41,9 +48,6 @@ def sample_dir(domain: Path | None = None) -> Path:
 
 def sample_question(domain: Path | None = None) -> str | None:
     """The question ``make run`` asks first (``sample_question`` in the domain's domain.yaml)."""
-    from ragspine.domain.files import default_domain_dir
-    from ragspine.domain.profile import profile_of
-
     return profile_of(domain or default_domain_dir()).sample_question
 
 
@@ -51,10 +55,8 @@ def ensure_sample_corpus(folder: Path | None = None) -> Path:
     """Return the sample folder, building the shipped demo documents first if they are missing."""
     folder = folder or sample_dir()
     if not (folder / "manifest.yaml").exists():
-        from ragspine.samples import build_for
-
         logger.info("building the sample corpus into %s", folder)
-        build_for(folder)
+        samples.build_for(folder)
     return folder
 
 
@@ -65,9 +67,6 @@ def sample_documents(folder: Path | None = None) -> list[Path]:
     minutes); ``faq.yaml`` is not a document but the FAQ index, which ``build_faq`` reads.
     Their sensitivity and library come from the manifest (``ingestion.submission.document_meta``).
     """
-    import yaml
-
-    from ragspine.ingestion.parsers import supported_extensions
 
     folder = ensure_sample_corpus(folder)
     manifest = yaml.safe_load((folder / "manifest.yaml").read_text(encoding="utf-8"))

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from ragspine.domain import glossary_file
 from ragspine.settings import get_settings
 from tests.support.process_caches import close_services
 
@@ -24,6 +25,21 @@ def point_at(patch: pytest.MonkeyPatch, domain_dir: Path, data: Path, *, today: 
     patch.delenv("RAGSPINE_FAQ_PATH", raising=False)
     get_settings.cache_clear()
     close_services()
+
+
+def reread_domain() -> None:
+    """As a new process would: the settings, the services and the domain's glossary read again."""
+    get_settings.cache_clear()
+    close_services()
+    glossary_file.glossary_of.cache_clear()
+
+
+def serving_domain(patch: pytest.MonkeyPatch, folder: Path) -> Iterator[Path]:
+    """A fixture's body: the service pointed at the domain ``folder`` (read anew), forgotten after the test."""
+    patch.setenv("RAGSPINE_DOMAIN_DIR", str(folder))
+    reread_domain()
+    yield folder
+    reread_domain()
 
 
 def ingest_into_finance_domain(root: Path, documents: dict[str, str], *, today: str) -> tuple[Path, Path]:

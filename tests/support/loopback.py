@@ -18,6 +18,26 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+def first_reply(port: int, request: bytes) -> tuple[int, bytes]:
+    """Send ``request`` (a head and a first part of its body) and read until the reply's head ends.
+
+    Returns ``(status, what was read)``; status 0 when no reply came within five seconds (the
+    server is still reading the body) or what came is not HTTP.
+    """
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
+        sock.sendall(request)
+        reply = b""
+        try:
+            while b"\r\n\r\n" not in reply:
+                data = sock.recv(65536)
+                if not data:
+                    break
+                reply += data
+        except TimeoutError:
+            return 0, reply
+    return (int(reply.split(b" ", 2)[1]) if reply.startswith(b"HTTP/") else 0), reply
+
+
 @contextmanager
 def serve(app: Any, *, name: str, log_level: str = "warning") -> Iterator[str]:
     """Yield the base URL (``http://127.0.0.1:<port>``) once uvicorn accepts connections; stop it afterwards."""

@@ -12,11 +12,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from starlette.requests import Request
 from starlette.responses import Response
 
+from ragspine.lazy import LazyModule
 from ragspine.settings import Settings
+
+if TYPE_CHECKING:
+    from ragspine.api import error_formats
+else:
+    # Loaded on first use, not at import: a Lambda importing this module does not pay for them at cold start.
+    error_formats = LazyModule("ragspine.api.error_formats")
 
 Render = Callable[[Request, Exception], Response]
 DIFY_PATHS = ("/v1/workflows/run", "/v1/workflows/tasks/", "/v1/parameters", "/v1/info")
@@ -27,8 +35,6 @@ def _peer_renderer(name: str) -> Render:
     workflow package, which the ask and knowledge functions would otherwise load at every cold start."""
 
     def render(request: Request, exc: Exception) -> Response:
-        from ragspine.api import error_formats
-
         renderer: Render = getattr(error_formats, name)
         return renderer(request, exc)
 

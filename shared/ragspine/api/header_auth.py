@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -18,6 +19,16 @@ from starlette.responses import Response
 
 from ragspine.api.body_limits import DIFY_PATHS
 from ragspine.errors import RagspineError
+from ragspine.lazy import LazyModule
+
+if TYPE_CHECKING:
+    from ragspine.api import error_formats, workflow_deps
+    from ragspine.workflows import surfaces
+else:
+    # Loaded on first use, not at import: a Lambda importing this module does not pay for them at cold start.
+    error_formats = LazyModule("ragspine.api.error_formats")
+    workflow_deps = LazyModule("ragspine.api.workflow_deps")
+    surfaces = LazyModule("ragspine.workflows.surfaces")
 
 HeaderCheck = Callable[[Request], Awaitable[Response | None]]
 
@@ -37,16 +48,13 @@ def _bearer(header: str | None) -> str:
 
 async def _verify(request: Request, presented: str, kind_name: str) -> Exception | None:
     """The refusal of ``presented`` as a key of kind ``kind_name``, or None when it verifies."""
-    from ragspine.api.workflow_deps import workflow_components
-    from ragspine.workflows.surfaces import KeyKind, WorkflowUnauthenticatedError, verify_key
-
     if not presented:
-        return WorkflowUnauthenticatedError(f"no {'Bearer app key' if kind_name == 'APP' else 'X-N8N-API-KEY header'}",
-                                            missing=True)
-    factory = request.app.dependency_overrides.get(workflow_components, workflow_components)
+        wanted = "Bearer app key" if kind_name == "APP" else "X-N8N-API-KEY header"
+        return surfaces.WorkflowUnauthenticatedError(f"no {wanted}", missing=True)
+    factory = request.app.dependency_overrides.get(workflow_deps.workflow_components, workflow_deps.workflow_components)
     components = factory()
     try:
-        await run_in_threadpool(verify_key, presented, KeyKind[kind_name], store=components.store,
+        await run_in_threadpool(surfaces.verify_key, presented, surfaces.KeyKind[kind_name], store=components.store,
                                 pepper=components.key_pepper)
     except RagspineError as exc:  # a wrong key (401), or a key store that failed (503): answered in the surface's shape
         return exc
@@ -55,18 +63,14 @@ async def _verify(request: Request, presented: str, kind_name: str) -> Exception
 
 async def dify_key(request: Request) -> Response | None:
     """A Dify app key in ``Authorization: Bearer``, refused in Dify's shape."""
-    from ragspine.api.error_formats import render_dify
-
     refusal = await _verify(request, _bearer(request.headers.get("authorization")), "APP")
-    return None if refusal is None else render_dify(request, refusal)
+    return None if refusal is None else error_formats.render_dify(request, refusal)
 
 
 async def n8n_key(request: Request) -> Response | None:
     """An n8n API key in ``X-N8N-API-KEY``, refused in n8n's shape."""
-    from ragspine.api.error_formats import render_n8n
-
     refusal = await _verify(request, request.headers.get("x-n8n-api-key", "").strip(), "N8N")
-    return None if refusal is None else render_n8n(request, refusal)
+    return None if refusal is None else error_formats.render_n8n(request, refusal)
 
 
 _GUARDS = (HeaderGuard(DIFY_PATHS, dify_key), HeaderGuard(("/api/v1/",), n8n_key))

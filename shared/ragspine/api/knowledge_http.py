@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fastapi import Request
 from fastapi.responses import JSONResponse
@@ -34,6 +34,13 @@ from ragspine.knowledge.acl import HiddenResourceError
 from ragspine.knowledge.contract import schema_validator, tool
 from ragspine.knowledge.model import AuditEntry, Metadata, Principal
 from ragspine.knowledge.names import name_problem
+from ragspine.lazy import LazyModule
+
+if TYPE_CHECKING:
+    from ragspine.knowledge import search_filter
+else:
+    # Loaded on first use, not at import: a Lambda importing this module does not pay for them at cold start.
+    search_filter = LazyModule("ragspine.knowledge.search_filter")
 
 MAX_PAGE_SIZE = 100
 MAX_ID = 128  # the contract's ids: ^[A-Za-z0-9._-]+$, at most 128 characters
@@ -189,9 +196,7 @@ def validated_body(schema: str | None, raw: bytes) -> dict[str, Any]:
         raise MetadataValueInvalidError("metadata cannot be null: omit it instead",
                                         field_errors=(FieldError("metadata", "cannot be null"),))
     if "metadataFilter" in body:
-        from ragspine.knowledge.search_filter import parse_filter
-
-        parse_filter(body["metadataFilter"])  # its own codes, before the closed schema (seed 003)
+        search_filter.parse_filter(body["metadataFilter"])  # its own codes, before the closed schema (seed 003)
     problems = _schema_errors(schema, body)
     if problems:
         summary = "; ".join(f"{p.field}: {p.message}" for p in problems[:10])

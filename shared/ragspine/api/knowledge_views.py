@@ -11,10 +11,15 @@ from ragspine.knowledge.metadata import metadata_json
 from ragspine.knowledge.model import PROFILE_CODE, Document, GatewayOperation, Space, Version, VersionStatus
 from ragspine.knowledge.operations import RunState, run_state, version_status
 from ragspine.knowledge.spaces import document_count
+from ragspine.lazy import LazyModule
 
 if TYPE_CHECKING:
+    from ragspine.knowledge import downloads
     from ragspine.knowledge.citations import CitationRead
     from ragspine.knowledge.downloads import DownloadLink
+else:
+    # Loaded on first use, not at import: a Lambda importing this module does not pay for them at cold start.
+    downloads = LazyModule("ragspine.knowledge.downloads")
 
 NO_RELIABLE_PERCENT = "the provider gave no reliable percentage"
 
@@ -160,8 +165,6 @@ def citation_view(read: CitationRead) -> dict[str, Any]:
 
 def download_view(link: DownloadLink) -> dict[str, Any]:
     """A ``DownloadLink`` (``expiresInSeconds`` is always 60)."""
-    from ragspine.knowledge.downloads import EXPIRES_IN_S
-
     return {"documentId": link.document_id, "versionId": link.version_id, "fileName": link.file_name,
             "mimeType": link.mime_type, "fileSize": link.file_size, "downloadUrl": link.url,
-            "expiresAt": iso(link.expires_at), "expiresInSeconds": EXPIRES_IN_S}
+            "expiresAt": iso(link.expires_at), "expiresInSeconds": downloads.EXPIRES_IN_S}

@@ -17,12 +17,29 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from ragspine.errors import FieldError, ForbiddenError, InvalidInputError, RagspineError
+from ragspine.errors import ConfigurationError, FieldError, ForbiddenError, InvalidInputError, RagspineError
+from ragspine.lazy import LazyModule
 
 if TYPE_CHECKING:
+    from ragspine import bootstrap, sensitivity
+    from ragspine import settings as ragspine_settings
+    from ragspine.aws import dynamo_facts, dynamo_feedback, dynamo_knowledge
+    from ragspine.evidence import library as evidence_library
+    from ragspine.evidence import views
     from ragspine.evidence.library import EvidenceLibrary
     from ragspine.evidence.views import SourceFacts
     from ragspine.feedback.store import FeedbackLog
+else:
+    # Loaded on the first request: the page function's cold start imports only its handler.
+    bootstrap = LazyModule("ragspine.bootstrap")
+    ragspine_settings = LazyModule("ragspine.settings")
+    dynamo_facts = LazyModule("ragspine.aws.dynamo_facts")
+    dynamo_feedback = LazyModule("ragspine.aws.dynamo_feedback")
+    dynamo_knowledge = LazyModule("ragspine.aws.dynamo_knowledge")
+    evidence_library = LazyModule("ragspine.evidence.library")
+    views = LazyModule("ragspine.evidence.views")
+    sensitivity = LazyModule("ragspine.sensitivity")
+
 
 ADMIN_GROUP_ENV = "RAGSPINE_PAGE_ADMIN_GROUP"
 DEFAULT_ADMIN_GROUP = "ragspine-admins"
@@ -45,35 +62,28 @@ class PageStores:
 @functools.cache
 def aws_stores() -> PageStores:
     """The deployed stores, from the settings (built once per Lambda container)."""
-    from ragspine.aws.dynamo_facts import DynamoFactStore
-    from ragspine.aws.dynamo_feedback import DynamoFeedbackStore
-    from ragspine.bootstrap import build_operation_stores, source_readers
-    from ragspine.errors import ConfigurationError
-    from ragspine.evidence.library import EvidenceLibrary
-    from ragspine.sensitivity import Sensitivity
-    from ragspine.settings import get_settings
-
-    settings = get_settings()
+    settings = ragspine_settings.get_settings()
     if not (settings.facts_table and settings.feedback_table):
         raise ConfigurationError("RAGSPINE_FACTS_TABLE and RAGSPINE_FEEDBACK_TABLE are required by the page's API")
-    operations, staging = build_operation_stores(settings)
+    operations, staging = bootstrap.build_operation_stores(settings)
     region, endpoint = settings.aws_region, settings.dynamodb_endpoint_url
     gateway_status = None
     if settings.knowledge_table:
-        from ragspine.aws.dynamo_knowledge import DynamoKnowledgeStore
-
-        knowledge = DynamoKnowledgeStore(settings.knowledge_table, region=region, endpoint_url=endpoint)
+        knowledge = dynamo_knowledge.DynamoKnowledgeStore(settings.knowledge_table, region=region,
+                                                          endpoint_url=endpoint)
 
         def gateway_status(document_id: str) -> str | None:
             document = knowledge.document(document_id)
             return document.status.value if document is not None else None
 
     # The Ask function's ceiling: the evidence never shows what no answer could quote.
-    library = EvidenceLibrary(operations, staging, max_sensitivity=Sensitivity.CONFIDENTIAL,
-                              gateway_status=gateway_status, sources=source_readers())
-    return PageStores(library=library,
-                      facts=DynamoFactStore(settings.facts_table, region=region, endpoint_url=endpoint),
-                      feedback=DynamoFeedbackStore(settings.feedback_table, region=region, endpoint_url=endpoint))
+    library = evidence_library.EvidenceLibrary(operations, staging,
+                                               max_sensitivity=sensitivity.Sensitivity.CONFIDENTIAL,
+                                               gateway_status=gateway_status, sources=bootstrap.source_readers())
+    return PageStores(
+        library=library,
+        facts=dynamo_facts.DynamoFactStore(settings.facts_table, region=region, endpoint_url=endpoint),
+        feedback=dynamo_feedback.DynamoFeedbackStore(settings.feedback_table, region=region, endpoint_url=endpoint))
 
 
 def is_api_route(method: str, path: str) -> bool:
@@ -84,8 +94,6 @@ def is_api_route(method: str, path: str) -> bool:
 def handle(stores: PageStores, method: str, path: str, query: dict[str, str], body: str | None,
            claims: dict[str, Any]) -> tuple[int, Any]:
     """``(status, JSON body)`` of one API call; an error is ``{"error": {code, message}}`` as locally."""
-    from ragspine.evidence import views
-
     try:
         if path == "/v1/evidence":
             return 200, views.evidence_view(stores.library, _model(views.EvidenceQuery, query)).model_dump()

@@ -9,12 +9,25 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ragspine.domain.checks import SCHEMAS, CheckedFile, check_file
 from ragspine.domain.files import DOMAIN, FAQ, GLOSSARY, INTENT, LIBRARIES, SCREENING
 from ragspine.domain.marks import Problem
+from ragspine.domain.profile import load_profile, screening_mapping
 from ragspine.errors import ConfigurationError
+from ragspine.facts.glossary import Glossary, SlotKind, normalize_text
+from ragspine.lazy import LazyModule
+from ragspine.qa.faq import FaqIndex
+from ragspine.qa.intent import RuleIntentParser
+from ragspine.qa.screening import ScreeningPolicy, screening_text
+from ragspine.retrieval.routing import LibraryRouter
+
+if TYPE_CHECKING:
+    from ragspine.authoring import faq_sources
+else:
+    # Loaded on first use, not at import: a Lambda importing this module does not pay for them at cold start.
+    faq_sources = LazyModule("ragspine.authoring.faq_sources")
 
 OPTIONAL = frozenset({FAQ})
 
@@ -32,13 +45,6 @@ def check_domain(folder: Path) -> list[Problem]:
 
 
 def _engine_problems(folder: Path, checked: dict[str, CheckedFile]) -> list[Problem]:
-    from ragspine.domain.profile import load_profile, screening_mapping
-    from ragspine.facts.glossary import Glossary, SlotKind, normalize_text
-    from ragspine.qa.faq import FaqIndex
-    from ragspine.qa.intent import RuleIntentParser
-    from ragspine.qa.screening import ScreeningPolicy, screening_text
-    from ragspine.retrieval.routing import LibraryRouter
-
     problems: list[Problem] = []
 
     def build(name: str, make: Callable[[], Any]) -> Any:
@@ -67,9 +73,7 @@ def _engine_problems(folder: Path, checked: dict[str, CheckedFile]) -> list[Prob
     if profile is not None and profile.samples is not None and not profile.samples.is_dir():
         problems.append(checked[DOMAIN].problem(("samples",), f"{profile.samples} is not a folder"))
     elif profile is not None and profile.samples is not None and FAQ in checked and not problems:
-        from ragspine.authoring.faq_sources import faq_source_problems
-
-        problems.extend(faq_source_problems(checked[FAQ], _data(checked, FAQ), profile.samples))
+        problems.extend(faq_sources.faq_source_problems(checked[FAQ], _data(checked, FAQ), profile.samples))
     return problems
 
 

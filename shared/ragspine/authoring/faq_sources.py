@@ -15,14 +15,15 @@ from typing import Any
 from ragspine.domain.checks import CheckedFile
 from ragspine.domain.marks import Problem
 from ragspine.errors import RagspineError
+from ragspine.ingestion.cited_passages import block_passages
+from ragspine.ingestion.parsers import parse_document
+from ragspine.qa.faq_check import cited_texts, states_numbers, unsupported_numbers
 
 _MAX_BYTES = 64 * 1024 * 1024
 
 
 def faq_source_problems(faq: CheckedFile, data: Mapping[str, Any], samples: Path) -> list[Problem]:
     """One problem per FAQ answer whose numbers its cited passage (in ``samples``) does not state."""
-    from ragspine.qa.faq_check import cited_texts, states_numbers, unsupported_numbers
-
     problems: list[Problem] = []
     read: dict[str, list[tuple[str, str]] | None] = {}
     for index, entry in enumerate(data.get("entries") or []):
@@ -51,8 +52,6 @@ def faq_source_problems(faq: CheckedFile, data: Mapping[str, Any], samples: Path
 
 def _passages(samples: Path, doc: str) -> list[tuple[str, str]] | None:
     """``(text, locator)`` of every passage of a sample document, or None when it is not a sample."""
-    from ragspine.ingestion.parsers import parse_document
-
     path = samples / doc
     if not path.is_file() or samples.resolve() not in path.resolve().parents:
         return None
@@ -60,6 +59,5 @@ def _passages(samples: Path, doc: str) -> list[tuple[str, str]] | None:
         parsed = parse_document(path.read_bytes(), doc_id=doc, filename=doc, max_bytes=_MAX_BYTES)
     except RagspineError:
         return None  # ingestion reports an unreadable file; nothing to check against here
-    from ragspine.ingestion.cited_passages import block_passages
 
     return list(block_passages(parsed.blocks))

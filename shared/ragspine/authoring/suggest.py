@@ -19,8 +19,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 from unicodedata import normalize
 
+from ragspine.facts.glossary import SlotKind, normalize_text
 from ragspine.ingestion.table_rows import row_number
 from ragspine.numbers import is_number
+from ragspine.qa.language import detect_language
 
 if TYPE_CHECKING:
     from ragspine.facts.glossary import Glossary
@@ -43,8 +45,6 @@ class LabelSeen:
 
 def unnamed_labels(documents: Iterable[ParsedDocument], glossary: Glossary) -> list[LabelSeen]:
     """Labels of table rows no glossary entry names, most frequent first."""
-    from ragspine.facts.glossary import normalize_text
-
     seen: dict[str, LabelSeen] = {}
     for doc in documents:
         for block in doc.blocks:
@@ -74,9 +74,6 @@ def _row_labels(block: Block) -> Iterator[tuple[str, str]]:
 
 def glossary_fragment(labels: list[LabelSeen], glossary: Glossary) -> str:
     """A ``metrics:`` fragment proposing one metric per label, with a comment saying where it was seen."""
-    from ragspine.facts.glossary import SlotKind
-    from ragspine.qa.language import detect_language
-
     units = Counter(term.unit for term in glossary.terms[SlotKind.METRIC].values() if term.unit)
     unit = units.most_common(1)[0][0] if units else "NUMBER"
     lines = ["# Row labels of ingested tables that glossary.yaml does not name (`ragspine domain suggest`).",

@@ -18,6 +18,8 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
+from botocore.exceptions import BotoCoreError, ClientError
+
 from ragspine.aws.boto3_client import LazyClient
 from ragspine.errors import ConfigurationError, InvalidInputError
 from ragspine.llm.embedder_errors import (
@@ -105,8 +107,6 @@ class BedrockEmbedder:
             return list(pool.map(lambda body: self._embed_one(body, client), bodies))
 
     def _embed_one(self, body: str, client: BedrockRuntimeClient | None = None) -> list[float]:
-        from botocore.exceptions import BotoCoreError, ClientError
-
         try:
             response = (client or self.client).invoke_model(
                 modelId=self.model_id, body=body, contentType="application/json", accept="application/json")

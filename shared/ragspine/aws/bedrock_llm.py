@@ -6,6 +6,16 @@ import logging
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from botocore.exceptions import (
+    BotoCoreError,
+    ClientError,
+    ConnectTimeoutError,
+    NoCredentialsError,
+    NoRegionError,
+    PartialCredentialsError,
+    ReadTimeoutError,
+)
+
 from ragspine.aws.boto3_client import LazyClient
 from ragspine.llm.errors import (
     LLM_REJECTED,
@@ -112,16 +122,6 @@ class BedrockConverseProvider:
         return Completion(text, self.model_id)
 
     def _converse(self, request: dict[str, Any]) -> ConverseResponseTypeDef:
-        from botocore.exceptions import (
-            BotoCoreError,
-            ClientError,
-            ConnectTimeoutError,
-            NoCredentialsError,
-            NoRegionError,
-            PartialCredentialsError,
-            ReadTimeoutError,
-        )
-
         try:
             return self.client.converse(**request)
         except ClientError as exc:

@@ -9,14 +9,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Generic, TypeVar, cast
 
+import boto3
+from botocore.config import Config
+
 ClientT = TypeVar("ClientT")
 
 
 def shared_botocore_session() -> Any:
     """The botocore session under boto3's default session, which ``new_client`` builds every client from:
     one set of credentials, configuration and event hooks per process."""
-    import boto3
-
     if boto3.DEFAULT_SESSION is None:
         boto3.setup_default_session()
     return boto3.DEFAULT_SESSION._session  # type: ignore[union-attr]
@@ -25,9 +26,6 @@ def shared_botocore_session() -> Any:
 def new_client(service: str, *, region: str | None = None, endpoint_url: str | None = None,
                config: Mapping[str, Any] | None = None) -> Any:
     """A new boto3 client for ``service``; ``config`` holds ``botocore.config.Config`` arguments."""
-    import boto3
-    from botocore.config import Config
-
     return boto3.client(service, region_name=region, endpoint_url=endpoint_url,  # type: ignore[call-overload]
                         config=Config(**config) if config else None)
 

@@ -23,6 +23,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
+from botocore.auth import S3SigV4Auth
+from botocore.awsrequest import AWSRequest
+from botocore.exceptions import BotoCoreError, ClientError
+
 from ragspine.aws.boto3_client import LazyClient, shared_botocore_session
 from ragspine.errors import ConfigurationError
 
@@ -114,8 +118,6 @@ class S3ObjectReader:
             self._copies.clear()
 
     def _get_object(self, uri: str, *, etag: str | None) -> tuple[int, Any, bytes]:
-        from botocore.auth import S3SigV4Auth
-        from botocore.awsrequest import AWSRequest
         from botocore.exceptions import BotoCoreError
 
         bucket, key = s3_location(uri)
@@ -224,8 +226,6 @@ def publish_domain(uri: str, document: bytes, *, client: Any = None) -> str | No
     Raises:
         ConfigurationError: the store refused it or could not be reached (credentials, permission, bucket).
     """
-    from botocore.exceptions import BotoCoreError, ClientError
-
     bucket, key = s3_location(uri)
     try:
         s3: Any = LazyClient("s3", client=client).get()

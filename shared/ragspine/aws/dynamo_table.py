@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from botocore.exceptions import BotoCoreError, ClientError
+
 from ragspine.aws.boto3_client import LazyClient
 from ragspine.errors import ProviderUnavailableError
 
@@ -44,8 +46,6 @@ class DynamoTable:
             ConditionFailedError: a ``ConditionExpression`` did not hold.
             ProviderUnavailableError: any other SDK or connection error (the code, never the message).
         """
-        from botocore.exceptions import BotoCoreError, ClientError
-
         try:
             return getattr(self.client, operation)(**kwargs)  # type: ignore[no-any-return]
         except ClientError as exc:

@@ -11,6 +11,8 @@ import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from botocore.exceptions import BotoCoreError, ClientError
+
 from ragspine.aws.boto3_client import LazyClient
 from ragspine.workflows.errors import WorkflowCodeIsolationError, WorkflowNodeBusyError, WorkflowNodeFailedError
 
@@ -43,7 +45,6 @@ class LambdaCodeRunner:
         event = {"code": code, "inputs": dict(inputs),
                  "limits": {"timeout_seconds": limits.timeout_seconds, "memory_mb": limits.memory_mb,
                             "max_output_bytes": limits.max_output_bytes}}
-        from botocore.exceptions import BotoCoreError, ClientError
 
         try:
             reply = self._client.get().invoke(FunctionName=self.function_name, InvocationType="RequestResponse",

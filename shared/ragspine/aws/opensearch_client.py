@@ -13,9 +13,15 @@ from typing import TYPE_CHECKING, Literal
 from urllib.parse import urlsplit
 
 from ragspine.errors import ConfigurationError
+from ragspine.lazy import LazyModule
 
 if TYPE_CHECKING:
+    import boto3
+    import opensearchpy
     from opensearchpy import OpenSearch
+else:
+    boto3 = LazyModule("boto3")
+    opensearchpy = LazyModule("opensearchpy")
 
 Service = Literal["es", "aoss"]
 Auth = Literal["sigv4", "none"]
@@ -40,8 +46,6 @@ def build_client(endpoint: str, *, service: Service = "es", auth: Auth = "sigv4"
     Raises:
         ConfigurationError: bad endpoint or service, or no credentials or region for SigV4.
     """
-    from opensearchpy import OpenSearch, Urllib3HttpConnection
-
     if service not in SERVICES:
         raise ConfigurationError(f"OpenSearch service must be one of {SERVICES}, got {service!r}")
     parts = urlsplit(endpoint if "://" in endpoint else f"https://{endpoint}")
@@ -49,12 +53,12 @@ def build_client(endpoint: str, *, service: Service = "es", auth: Auth = "sigv4"
         raise ConfigurationError(f"invalid OpenSearch endpoint {endpoint!r}; expected https://host[:port]")
     use_ssl = parts.scheme == "https"
     port = parts.port or (443 if use_ssl else 80)
-    return OpenSearch(
+    return opensearchpy.OpenSearch(
         hosts=[{"host": parts.hostname, "port": port}],
         http_auth=_signer(service, region) if auth == "sigv4" else None,
         use_ssl=use_ssl,
         verify_certs=use_ssl,
-        connection_class=Urllib3HttpConnection,
+        connection_class=opensearchpy.Urllib3HttpConnection,
         timeout=timeout,
         max_retries=max_retries,
         retry_on_timeout=True,
@@ -63,14 +67,11 @@ def build_client(endpoint: str, *, service: Service = "es", auth: Auth = "sigv4"
 
 
 def _signer(service: Service, region: str | None) -> object:
-    import boto3
-    from opensearchpy import Urllib3AWSV4SignerAuth
-
     session = boto3.Session(region_name=region) if region else boto3.Session()
     credentials = session.get_credentials()
     if credentials is None:
         raise ConfigurationError("no AWS credentials found to sign OpenSearch requests (SigV4)")
     if not session.region_name:
         raise ConfigurationError("no AWS region to sign OpenSearch requests: set RAGSPINE_AWS_REGION or AWS_REGION")
-    signer: object = Urllib3AWSV4SignerAuth(credentials, session.region_name, service)
+    signer: object = opensearchpy.Urllib3AWSV4SignerAuth(credentials, session.region_name, service)
     return signer

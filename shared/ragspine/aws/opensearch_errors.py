@@ -15,9 +15,15 @@ a retry can fix:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ragspine.errors import ProviderUnavailableError, RagspineError
+from ragspine.lazy import LazyModule
+
+if TYPE_CHECKING:
+    from opensearchpy import exceptions as opensearch_exceptions
+else:
+    opensearch_exceptions = LazyModule("opensearchpy.exceptions")  # loads on the first error, not at import
 
 
 class OpenSearchUnavailableError(ProviderUnavailableError):
@@ -110,7 +116,7 @@ def from_response_error(status: Any, error: Any, *, action: str) -> RagspineErro
 
 
 def from_exception(exc: Exception, *, action: str) -> RagspineError:
-    """The typed error for an exception raised by opensearch-py (imported lazily here).
+    """The typed error for an exception raised by opensearch-py.
 
     Args:
         exc: what the client raised.
@@ -119,13 +125,10 @@ def from_exception(exc: Exception, *, action: str) -> RagspineError:
     Returns:
         The error to raise (``raise from_exception(exc, action=...) from exc``).
     """
-    from opensearchpy.exceptions import ConnectionError as OSConnectionError
-    from opensearchpy.exceptions import TransportError
-
-    if isinstance(exc, OSConnectionError):
+    if isinstance(exc, opensearch_exceptions.ConnectionError):
         cause = exc.info
         return OpenSearchUnavailableError(f"OpenSearch is unreachable ({action}): {type(cause).__name__}: {cause}")
-    if isinstance(exc, TransportError):
+    if isinstance(exc, opensearch_exceptions.TransportError):
         info = exc.info
         error = info.get("error") if isinstance(info, dict) else None
         if isinstance(error, dict):

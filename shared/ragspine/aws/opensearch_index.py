@@ -54,12 +54,19 @@ from ragspine.aws.opensearch_queries import (
     document_to_chunk,
 )
 from ragspine.errors import ConfigurationError, FieldError, InvalidInputError
+from ragspine.lazy import LazyModule
 from ragspine.retrieval.fusion import HybridFusion, fuse_legs
 from ragspine.retrieval.model import Chunk, ChunkLabels, ScoredChunk, SearchFilters
 from ragspine.retrieval.targeting import DocumentRef
 
 if TYPE_CHECKING:
     from opensearchpy import OpenSearch
+    from opensearchpy import exceptions as opensearch_exceptions
+    from opensearchpy import helpers as opensearch_helpers
+else:
+    # opensearch-py loads with the client, on first use, not at import (cold start).
+    opensearch_exceptions = LazyModule("opensearchpy.exceptions")
+    opensearch_helpers = LazyModule("opensearchpy.helpers")
 
 logger = logging.getLogger(__name__)
 
@@ -275,10 +282,8 @@ class OpenSearchChunkIndex:
             self._bulk([{"_op_type": "delete", "_index": self._index, "_id": i} for i in ids], action="delete chunks")
 
     def _bulk(self, actions: list[dict[str, Any]], *, action: str) -> None:
-        from opensearchpy import helpers
-
         refresh = {} if self._refresh is False else {"refresh": self._refresh}
-        _, errors = self._call(action, helpers.bulk, self.client, actions, raise_on_error=False,
+        _, errors = self._call(action, opensearch_helpers.bulk, self.client, actions, raise_on_error=False,
                                chunk_size=_BULK_DOCS, max_chunk_bytes=_BULK_BYTES, max_retries=2, initial_backoff=1,
                                **refresh)
         failures = [item for error in errors for op, item in error.items()
@@ -289,11 +294,9 @@ class OpenSearchChunkIndex:
                                       action=f"{action}: {len(failures)} failed, first {first.get('_id')}")
 
     def _call(self, action: str, method: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-        from opensearchpy.exceptions import OpenSearchException
-
         try:
             return method(*args, **kwargs)
-        except OpenSearchException as exc:
+        except opensearch_exceptions.OpenSearchException as exc:
             raise from_exception(exc, action=action) from exc
 
 

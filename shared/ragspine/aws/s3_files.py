@@ -10,6 +10,8 @@ import hashlib
 from typing import Any
 from urllib.parse import quote
 
+from botocore.exceptions import BotoCoreError, ClientError
+
 from ragspine.aws.boto3_client import LazyClient
 from ragspine.errors import ProviderUnavailableError
 
@@ -50,8 +52,6 @@ class S3FileStorage:
 
     def put_once(self, resource_id: str, suffix: str, data: bytes) -> bool:
         """Write the bytes unless the object exists (an S3 conditional write); whether this call wrote them."""
-        from botocore.exceptions import BotoCoreError, ClientError
-
         try:
             self.client.put_object(Bucket=self._bucket, Key=self._key(resource_id, suffix), Body=data,
                                    IfNoneMatch="*")
@@ -89,8 +89,6 @@ class S3FileStorage:
 
     def _read(self, key: str, size: int) -> bytes | None:
         """The object's bytes (at most ``size`` + 1 read: a larger object is as good as a wrong one), or None."""
-        from botocore.exceptions import BotoCoreError, ClientError
-
         try:
             body = self.client.get_object(Bucket=self._bucket, Key=key, Range=f"bytes=0-{size}")["Body"]
             return bytes(body.read())
@@ -123,8 +121,6 @@ class S3FileStorage:
         return None
 
     def _call(self, operation: str, **kwargs: Any) -> Any:
-        from botocore.exceptions import BotoCoreError, ClientError
-
         try:
             return getattr(self.client, operation)(**kwargs)
         except (BotoCoreError, ClientError) as exc:

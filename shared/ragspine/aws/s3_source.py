@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from botocore.exceptions import BotoCoreError, ClientError
+
 from ragspine.aws.boto3_client import new_client
 from ragspine.ingestion.errors import DocumentTooLargeError, SourceNotFoundError, SourceUnavailableError
 
@@ -18,8 +20,6 @@ def read_object(uri: str, *, max_bytes: int, client: Any | None = None) -> tuple
         DocumentTooLargeError: the object is over ``max_bytes``.
         SourceUnavailableError: any other S3 failure (transient, retried).
     """
-    from botocore.exceptions import BotoCoreError, ClientError
-
     bucket, _, key = uri.removeprefix("s3://").partition("/")
     s3 = client or new_client("s3")
     try:

@@ -13,6 +13,8 @@ from __future__ import annotations
 import zlib
 from typing import TYPE_CHECKING, Any
 
+from botocore.exceptions import BotoCoreError, ClientError
+
 from ragspine.aws.boto3_client import LazyClient
 from ragspine.errors import ProviderUnavailableError
 from ragspine.ingestion.operations import ActiveVersion
@@ -50,8 +52,6 @@ class S3StagingArea:
 
     def clear(self, operation_id: str) -> None:
         """Drop every staged output of an operation."""
-        from botocore.exceptions import BotoCoreError, ClientError
-
         prefix = f"{self._staging}{operation_id}/"
         pages = self.s3.get_paginator("list_objects_v2").paginate(Bucket=self._bucket, Prefix=prefix)
         try:
@@ -102,8 +102,6 @@ class S3StagingArea:
         return f"{self._staging}{operation_id}/{name}"
 
     def _read(self, key: str) -> bytes | None:
-        from botocore.exceptions import BotoCoreError, ClientError
-
         try:
             return bytes(self.s3.get_object(Bucket=self._bucket, Key=key)["Body"].read())
         except ClientError as exc:
@@ -114,8 +112,6 @@ class S3StagingArea:
             raise _unavailable("get_object", exc) from exc
 
     def _s3(self, operation: str, **kwargs: Any) -> dict[str, Any]:
-        from botocore.exceptions import BotoCoreError, ClientError
-
         try:
             return getattr(self.s3, operation)(**kwargs)  # type: ignore[no-any-return]
         except (BotoCoreError, ClientError) as exc:  # transient for the step: the ASL retries it

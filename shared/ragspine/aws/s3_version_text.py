@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from botocore.exceptions import BotoCoreError, ClientError
+
 from ragspine.aws.boto3_client import LazyClient
 from ragspine.errors import ProviderUnavailableError
 from ragspine.retrieval.version_text import (
@@ -73,8 +75,6 @@ class S3VersionTextStore:
         return self._read(self._key(version_id, DOCUMENT_NAME)) if safe_version_id(version_id) else None
 
     def _read(self, key: str) -> bytes | None:
-        from botocore.exceptions import BotoCoreError, ClientError
-
         try:
             return bytes(self.client.get_object(Bucket=self._bucket, Key=key)["Body"].read())
         except ClientError as exc:
@@ -85,8 +85,6 @@ class S3VersionTextStore:
             raise ProviderUnavailableError("S3 get_object on the version texts failed") from exc
 
     def _call(self, operation: str, **kwargs: Any) -> Any:
-        from botocore.exceptions import BotoCoreError, ClientError
-
         try:
             return getattr(self.client, operation)(**kwargs)
         except (BotoCoreError, ClientError) as exc:

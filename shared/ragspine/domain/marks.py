@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 
 @dataclass(frozen=True, slots=True)
 class Problem:
@@ -31,8 +33,6 @@ class MarkedYaml:
 
     def line_of(self, loc: Sequence[str | int]) -> int | None:
         """The line of the deepest node of ``loc`` that exists (a missing key: its parent's line)."""
-        import yaml
-
         node = self.node
         if node is None:
             return None
@@ -60,8 +60,6 @@ def read_marked(path: Path) -> MarkedYaml:
         OSError: the file cannot be read.
         yaml.YAMLError: the text is not YAML (its ``problem_mark`` has the line).
     """
-    import yaml
-
     text = path.read_text(encoding="utf-8")
     # libyaml when built in (a tenth of the time, the same nodes and marks); the data is built from the nodes,
     # so the text is parsed once.

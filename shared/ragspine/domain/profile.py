@@ -8,6 +8,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from ragspine.config_loader import load_yaml
 from ragspine.domain.files import DOMAIN, SCREENING, default_domain_dir, engine_config, read_file
 
 
@@ -63,8 +64,6 @@ def screening_mapping(folder: Path | None = None) -> dict[str, Any]:
     and hold for every company; a domain's replies override the engine's, and ``{company}`` in
     any reply becomes the company's name in the reply's language.
     """
-    from ragspine.config_loader import load_yaml
-
     folder = folder or default_domain_dir()
     engine = load_yaml(engine_config(SCREENING))
     domain = read_file(folder / SCREENING)

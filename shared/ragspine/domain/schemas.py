@@ -14,6 +14,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from ragspine.numbers.units import ISO_4217, SCALES, is_unit_code
+
 Lang = Literal["zh", "en", "ja"]
 Names = dict[Lang, str]
 SlotName = Literal["metric", "entity", "period", "channel"]
@@ -45,8 +47,6 @@ class MetricSpec(_Strict):
     @classmethod
     def _stateable(cls, unit: str) -> str:
         """A money unit must be one ingestion can read off a table, or no table's figure would ever match it."""
-        from ragspine.numbers.units import ISO_4217, SCALES, is_unit_code
-
         if unit[:3] in ISO_4217 and unit[3:4] in ("", "_") and not is_unit_code(unit):
             raise ValueError(
                 f"{unit} is not a unit tables can state: a money unit is the ISO 4217 code alone or with one of "

@@ -12,7 +12,11 @@ from typing import TYPE_CHECKING, Literal, Protocol
 from pydantic import BaseModel, Field
 
 from ragspine.errors import NotFoundError
+from ragspine.evidence.languages import text_language
+from ragspine.evidence.regions import render_region
+from ragspine.facts.model import format_number
 from ragspine.feedback.store import FeedbackReason
+from ragspine.qa.parts import fact_id
 
 if TYPE_CHECKING:
     from ragspine.evidence.library import EvidenceLibrary
@@ -133,9 +137,6 @@ def evidence_view(library: EvidenceLibrary, query: EvidenceQuery) -> EvidenceRes
         NotFoundError: no such document, or the locator names nothing in it.
         VersionGoneError: the cited version is no longer stored.
     """
-    from ragspine.evidence.languages import text_language
-    from ragspine.evidence.regions import render_region
-
     stored = library.find(query.doc, query.version)
     if library.withheld(stored):
         return EvidenceResponse(status="withheld", doc=query.doc, locator=query.locator, version=None,
@@ -165,9 +166,6 @@ def document_facts(library: EvidenceLibrary, facts: SourceFacts, doc: str) -> Do
         NotFoundError: no such document in the service's corpus (a knowledge space's documents
             publish no facts; their Gateway details say so).
     """
-    from ragspine.facts.model import format_number
-    from ragspine.qa.parts import fact_id
-
     stored = library.find(doc)
     if stored.operation.space is not None:
         raise NotFoundError(f"{doc!r} belongs to a knowledge space, whose documents publish no facts; "

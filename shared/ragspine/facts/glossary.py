@@ -8,12 +8,19 @@ import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ragspine.errors import ConfigurationError
 from ragspine.facts.calendar import FiscalCalendar
 from ragspine.facts.formulas import Formula, FormulaError, formulas_of
 from ragspine.facts.matching import SlotRegex, slot_regex
+from ragspine.lazy import LazyModule
+
+if TYPE_CHECKING:
+    from ragspine import config_loader
+else:
+    # Loaded on first use, not at import: a Lambda importing this module does not pay for them at cold start.
+    config_loader = LazyModule("ragspine.config_loader")
 
 
 class SlotKind(enum.StrEnum):
@@ -331,6 +338,4 @@ def _with_defaults(raw: Mapping[str, Any], defaults: Mapping[str, Any]) -> dict[
 @lru_cache(maxsize=1)
 def default_spellings() -> Mapping[str, Any]:
     """The engine's default period spellings and fillers (``config/glossary_defaults.yaml``)."""
-    from ragspine.config_loader import config_path, load_yaml
-
-    return load_yaml(config_path("glossary_defaults.yaml"))
+    return config_loader.load_yaml(config_loader.config_path("glossary_defaults.yaml"))

@@ -21,6 +21,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from ragspine.facts.glossary import SlotKind, Term
 from ragspine.facts.matching import slot_regex
 
 if TYPE_CHECKING:  # the fact stores import the prefixes alone: keep their import light
@@ -138,8 +139,6 @@ def with_open_terms(glossary: Glossary, codes: Iterable[tuple[str, str]]) -> Glo
     Glossary aliases win: a spelling the glossary already gives a term stays that term's.
     Returns the glossary itself when there is nothing to add.
     """
-    from ragspine.facts.glossary import SlotKind, Term
-
     new: dict[SlotKind, dict[str, Term]] = {SlotKind.METRIC: {}, SlotKind.ENTITY: {}}
     for metric, entity in codes:
         for kind, code, prefix in ((SlotKind.METRIC, metric, METRIC_PREFIX), (SlotKind.ENTITY, entity, ENTITY_PREFIX)):

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING
 
+from ragspine.ingestion import staged
+from ragspine.ingestion.table_rows import table_row_texts
 from ragspine.qa.faq_check import CitedPassages, cited_texts, locator_pairs
 from ragspine.retrieval.model import SearchFilters
 from ragspine.retrieval.ports import ChunkIndex
@@ -24,8 +26,6 @@ _QUERY_CHARS = 500
 
 def block_passages(blocks: Iterable[Block]) -> Iterator[tuple[str, str]]:
     """``(text, locator)`` of every block and, for a table, of each row passage as search cites it."""
-    from ragspine.ingestion.table_rows import table_row_texts
-
     for block in blocks:
         yield block.text, block.locator
         if block.rows:
@@ -59,8 +59,6 @@ class StoredDocumentPassages:
 
     def passages(self, doc: str, locator: str, *, hint: str) -> tuple[str, ...] | None:
         """The texts at ``locator`` in the active version of ``doc``; None when no version of it is stored."""
-        from ragspine.ingestion import staged
-
         if self._staging is None:
             self._staging = self._make_staging()
         active = next(iter(self._staging.active(doc)), None)

@@ -18,11 +18,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ragspine.ingestion import staged
+from ragspine.ingestion.chunking import ChunkMeta, chunk_document
 from ragspine.ingestion.document_context import apply_context, document_context
 from ragspine.ingestion.facts_extract import ExtractionResult, extract_facts
 from ragspine.ingestion.json_in_steps import loads_in_steps
 from ragspine.ingestion.model import BlockKind
 from ragspine.ingestion.operations import FACTS_SHOWN, FactRead
+from ragspine.retrieval.embedded_rows import field_counts
+from ragspine.retrieval.version_text import safe_version_id, version_text
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -101,8 +104,6 @@ class PlannedChunks:
 
 def plan_chunks(doc: ParsedDocument, facts: Sequence[Fact], operation: Operation) -> PlannedChunks:
     """Chunk the document under its version id, without the tables its facts answer, then add its context."""
-    from ragspine.ingestion.chunking import ChunkMeta, chunk_document
-
     doc = without_fact_tables(doc, facts)
     meta = ChunkMeta(sensitivity=operation.sensitivity, library=operation.library, version_id=operation.version_id)
     if operation.space is not None:
@@ -138,8 +139,6 @@ def without_fact_tables(doc: ParsedDocument, facts: Sequence[Fact]) -> ParsedDoc
 
 def version_record(operation: Operation, chunked: ChunkedDocument) -> VersionText | None:
     """The version's text record, or None when its version id cannot name a text folder (or there is none)."""
-    from ragspine.retrieval.version_text import safe_version_id, version_text
-
     if not operation.version_id or not safe_version_id(operation.version_id):
         return None
     return version_text(operation.doc_id, operation.version_id, chunked)
@@ -147,8 +146,6 @@ def version_record(operation: Operation, chunked: ChunkedDocument) -> VersionTex
 
 def dump_index_terms(children: Sequence[Chunk]) -> bytes:
     """Each child's term counts and passage length for the embedded index, with the chunk ids they belong to."""
-    from ragspine.retrieval.embedded_rows import field_counts
-
     fields = [field_counts(chunk) for chunk in children]
     return json.dumps({"ids": [c.chunk_id for c in children], "fields": [[dict(n), length] for n, length in fields]},
                       ensure_ascii=False, separators=(",", ":")).encode("utf-8")

@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from ragspine.facts.statements import statement_tags
+from ragspine.ingestion.chunking import _chunk_id
 from ragspine.ingestion.errors import ParserReplyInvalidError
 
 if TYPE_CHECKING:
@@ -29,9 +31,6 @@ def check_staged_identity(operation: Operation, children: Sequence[Chunk], paren
     Raises:
         ParserReplyInvalidError: a stamp, a child chunk's id or a chunk id taken by another document differs.
     """
-    from ragspine.facts.statements import statement_tags
-    from ragspine.ingestion.chunking import _chunk_id
-
     name = operation.source.rsplit("/", 1)[-1]
     space = operation.space
     version = operation.version_id or ""

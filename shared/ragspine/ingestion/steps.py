@@ -29,18 +29,31 @@ from ragspine.ingestion.facts_extract import primary_facts
 from ragspine.ingestion.operations import ActiveVersion, FactRead, Operation, OperationStore, StagingArea, utcnow
 from ragspine.ingestion.parsers import parse_document
 from ragspine.ingestion.sources import SourceReader, read_path, read_uri, scheme_of
+from ragspine.lazy import LazyModule
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from ragspine.facts.glossary import Glossary
     from ragspine.facts.ports import FactStore
+    from ragspine.ingestion import prepare, staged_identity, submission
+    from ragspine.ingestion.parsers import isolated
     from ragspine.ingestion.parsers.guard import ParseLimits
     from ragspine.ingestion.prepare import PreparedDocument
     from ragspine.llm.ports import Embedder
+    from ragspine.retrieval import embedded_index, passage_text, version_text
     from ragspine.retrieval.model import Chunk
     from ragspine.retrieval.ports import ChunkIndex
     from ragspine.retrieval.version_text import VersionTextStore
+else:
+    # Loaded on first use: the worker's cold start imports only what every step needs.
+    isolated = LazyModule("ragspine.ingestion.parsers.isolated")
+    prepare = LazyModule("ragspine.ingestion.prepare")
+    staged_identity = LazyModule("ragspine.ingestion.staged_identity")
+    submission = LazyModule("ragspine.ingestion.submission")
+    embedded_index = LazyModule("ragspine.retrieval.embedded_index")
+    passage_text = LazyModule("ragspine.retrieval.passage_text")
+    version_text = LazyModule("ragspine.retrieval.version_text")
 
 
 class Step(enum.StrEnum):
@@ -116,10 +129,8 @@ def _require(context: StepContext, operation: Operation, name: str, step: Step) 
 def fetch(operation: Operation, context: StepContext) -> StepResult:
     """Read the file's bytes, check its size and hash, and stage them."""
     if scheme_of(operation.source) is not None:
-        from ragspine.ingestion.submission import object_meta
-
         data, metadata = read_uri(operation.source, context.sources, max_bytes=context.max_bytes)
-        meta = object_meta(operation.doc_id, metadata)
+        meta = submission.object_meta(operation.doc_id, metadata)
         # A Gateway run's sensitivity and library come from its space, never from object metadata.
         if operation.space is None and (meta.sensitivity, meta.library, meta.context) != (
                 operation.sensitivity, operation.library, operation.context):
@@ -151,13 +162,10 @@ def parse(operation: Operation, context: StepContext) -> StepResult:
     data = _require(context, operation, "source", Step.PARSE)
     filename, limits = Path(operation.source).name, context.parse_limits
     if limits is not None and limits.out_of_process:
-        from ragspine.ingestion.parsers.isolated import parse_in_child
-        from ragspine.ingestion.prepare import PrepareRequest
-
-        request = (PrepareRequest(operation, context.glossary, index_terms=_takes_index_terms(context.index))
+        request = (prepare.PrepareRequest(operation, context.glossary, index_terms=_takes_index_terms(context.index))
                    if context.prepare_in_child else None)
-        parsed = parse_in_child(data, doc_id=operation.doc_id, filename=filename, max_bytes=context.max_bytes,
-                                limits=limits, prepare=request)
+        parsed = isolated.parse_in_child(data, doc_id=operation.doc_id, filename=filename, max_bytes=context.max_bytes,
+                                         limits=limits, prepare=request)
         encoded, pages = parsed.document, parsed.pages
         context.staging.put(operation.id, "document", encoded)
         if parsed.prepared is not None:
@@ -176,9 +184,7 @@ def _takes_index_terms(index: ChunkIndex | None) -> bool:
     """Whether ``index`` is the embedded index, which takes the terms a parse child counted."""
     if index is None:
         return False
-    from ragspine.retrieval.embedded_index import EmbeddedChunkIndex
-
-    return isinstance(index, EmbeddedChunkIndex)
+    return isinstance(index, embedded_index.EmbeddedChunkIndex)
 
 
 def _stage_prepared(operation: Operation, context: StepContext, document: bytes, prepared: PreparedDocument) -> None:
@@ -230,8 +236,6 @@ def _unkept_text(version_id: str) -> tuple[str, ...]:
 
 def extract(operation: Operation, context: StepContext) -> StepResult:
     """Extract facts from the document's tables and stage them (not yet visible)."""
-    from ragspine.ingestion.prepare import facts_to_stage
-
     document = _require(context, operation, "document", Step.EXTRACT_FACTS)
     note = _prepared(operation, context, document)
     if note is not None:  # a parse child extracted them and the parse step staged them
@@ -239,7 +243,7 @@ def extract(operation: Operation, context: StepContext) -> StepResult:
         context.operations.save(replace(operation, facts_read=int(read["read"]),
                                         facts_sample=tuple(FactRead(**f) for f in read["sample"])))
         return StepResult(Step.EXTRACT_FACTS, operation.id, warnings=tuple(read["warnings"]), facts=int(read["facts"]))
-    found = facts_to_stage(staged.load_document(document), operation, context.glossary)
+    found = prepare.facts_to_stage(staged.load_document(document), operation, context.glossary)
     context.operations.save(replace(operation, facts_read=found.read, facts_sample=found.sample))
     context.staging.put(operation.id, "extraction", staged.dump_extraction(found.extraction))
     return StepResult(Step.EXTRACT_FACTS, operation.id, warnings=found.warnings, facts=found.facts)
@@ -251,8 +255,6 @@ def chunk_and_embed(operation: Operation, context: StepContext) -> StepResult:
     The version's normalised text and its children's offsets are stored here (keyed by version,
     so a retried step rewrites the same record); nothing cites them before activation.
     """
-    from ragspine.ingestion.prepare import plan_chunks, version_record
-
     stored = _require(context, operation, "document", Step.CHUNK_AND_EMBED)
     note = _prepared(operation, context, stored)
     if note is not None:  # a parse child chunked it and the parse step staged the chunks and the text
@@ -266,10 +268,10 @@ def chunk_and_embed(operation: Operation, context: StepContext) -> StepResult:
                                                                            _embed(context, children)))
         return StepResult(Step.CHUNK_AND_EMBED, operation.id, warnings=warnings, chunks=int(note["chunk"]["chunks"]))
     extraction = staged.load_extraction(_require(context, operation, "extraction", Step.CHUNK_AND_EMBED))
-    planned = plan_chunks(staged.load_document(stored), extraction.facts, operation)
+    planned = prepare.plan_chunks(staged.load_document(stored), extraction.facts, operation)
     warnings = ()
     if context.texts is not None and operation.version_id:
-        record = version_record(operation, planned.chunked)
+        record = prepare.version_record(operation, planned.chunked)
         if record is not None:
             context.texts.put(record)
             _keep_document(operation, context, stored)
@@ -284,10 +286,8 @@ def chunk_and_embed(operation: Operation, context: StepContext) -> StepResult:
 
 def _keep_document(operation: Operation, context: StepContext, stored: bytes) -> None:
     """Keep the parsed tables beside the version's text for ``ragspine facts reextract`` (not a Gateway document's)."""
-    from ragspine.retrieval.version_text import safe_version_id
-
     if (context.texts is not None and operation.space is None and operation.version_id
-            and safe_version_id(operation.version_id)):
+            and version_text.safe_version_id(operation.version_id)):
         context.texts.put_document(operation.version_id, stored)
 
 
@@ -303,9 +303,7 @@ def _embeds_now(context: StepContext) -> bool:
 
 def _embed(context: StepContext, children: Sequence[Chunk]) -> list[list[float]] | None:
     """The children's vectors, or None when there is nothing to embed."""
-    from ragspine.retrieval.passage_text import dense_text
-
-    texts = [dense_text(c) for c in children]
+    texts = [passage_text.dense_text(c) for c in children]
     if context.embedder is None or not texts:
         return None
     return context.embedder.embed(texts)
@@ -338,9 +336,7 @@ def activate(operation: Operation, context: StepContext) -> StepResult:
     extraction = _require(context, operation, "extraction", Step.ACTIVATE).decode("utf-8")
     own = staged.load_extraction(extraction)
     if context.parse_limits is not None and context.parse_limits.out_of_process:  # computed by a parse child
-        from ragspine.ingestion.staged_identity import check_staged_identity
-
-        check_staged_identity(operation, children, parents, own, context.index)
+        staged_identity.check_staged_identity(operation, children, parents, own, context.index)
     previous = next(iter(context.staging.active(operation.doc_id)), None)
     if context.index is not None and children:
         context.index.add(parents)
@@ -377,11 +373,8 @@ def _add_children(operation: Operation, context: StepContext, index: ChunkIndex,
     in_child = limits is not None and limits.out_of_process
     terms = context.staging.get(operation.id, "index_terms") if in_child and _takes_index_terms(index) else None
     if terms is not None:
-        from ragspine.ingestion.prepare import load_index_terms
-        from ragspine.retrieval.embedded_index import EmbeddedChunkIndex
-
-        counted = load_index_terms(terms, children)
-        if counted is not None and isinstance(index, EmbeddedChunkIndex):
+        counted = prepare.load_index_terms(terms, children)
+        if counted is not None and isinstance(index, embedded_index.EmbeddedChunkIndex):
             index.add(children, vectors, counted=counted)
             return
     index.add(children, vectors)

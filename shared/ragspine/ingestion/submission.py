@@ -21,11 +21,20 @@ from ragspine.ingestion.operations import (
     OperationStore,
     utcnow,
 )
+from ragspine.lazy import LazyModule
 from ragspine.sensitivity import Sensitivity
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
     from datetime import datetime
+
+    from ragspine.ingestion import document_context, lifecycle
+    from ragspine.ingestion import errors as ingestion_errors
+else:
+    # Loaded on first use, not at import: a Lambda importing this module does not pay for them at cold start.
+    document_context = LazyModule("ragspine.ingestion.document_context")
+    ingestion_errors = LazyModule("ragspine.ingestion.errors")
+    lifecycle = LazyModule("ragspine.ingestion.lifecycle")
 
 MANIFEST = "manifest.yaml"
 SIDECAR_SUFFIX = ".meta.json"
@@ -47,10 +56,8 @@ class DocumentMeta:
 
 def stated_context(values: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
     """The document-context keys of a manifest entry, sidecar or object metadata (``doc-type`` = ``doc_type``)."""
-    from ragspine.ingestion.document_context import CONTEXT_KEYS
-
     found = {str(k).lower().replace("-", "_"): str(v).strip() for k, v in values.items() if v is not None}
-    return tuple(sorted((key, found[key]) for key in CONTEXT_KEYS if found.get(key)))
+    return tuple(sorted((key, found[key]) for key in document_context.CONTEXT_KEYS if found.get(key)))
 
 
 def collect_files(paths: Iterable[Path], *, recursive: bool = False) -> list[Path]:
@@ -197,10 +204,8 @@ def reap_if_stale(operation: Operation, *, operations: OperationStore, lease_s: 
         return operation
     error = OperationError(RUNNER_LOST, f"the runner stopped renewing its lease for over {lease_s:g} s (process "
                                         "killed or timed out); retry the operation", True)
-    from ragspine.ingestion.lifecycle import fail
-
     try:
-        return fail(operations, operation, error, now=moment)
+        return lifecycle.fail(operations, operation, error, now=moment)
     except OperationCancelledError:  # cancelled meanwhile: that is its end state
         return operations.get(operation.id) or operation
 
@@ -235,12 +240,10 @@ def object_meta(document: str, metadata: Mapping[str, str]) -> DocumentMeta:
         InvalidMetadataError: an unknown sensitivity (guessing a lower level could expose a
             RESTRICTED document, so the upload fails instead).
     """
-    from ragspine.ingestion.errors import InvalidMetadataError
-
     values = {name.lower(): value for name, value in metadata.items()}
     try:
         level = Sensitivity.parse(values["sensitivity"]) if "sensitivity" in values else Sensitivity.INTERNAL
     except ValueError as exc:
-        raise InvalidMetadataError(f"{document}: x-amz-meta-sensitivity: {exc}; "
-                                   "upload it again with a valid level.") from exc
+        raise ingestion_errors.InvalidMetadataError(f"{document}: x-amz-meta-sensitivity: {exc}; "
+                                                    "upload it again with a valid level.") from exc
     return DocumentMeta(sensitivity=level, library=values.get("library") or "default", context=stated_context(values))

@@ -11,6 +11,8 @@ from datetime import datetime
 from functools import cache
 from typing import Any, TypeVar
 
+from ragspine.knowledge import model
+
 T = TypeVar("T")
 
 
@@ -35,8 +37,6 @@ def dump(record: object) -> str:
 
 @cache
 def _hints(cls: type) -> dict[str, Any]:
-    from ragspine.knowledge import model
-
     return typing.get_type_hints(cls, vars(model))
 
 

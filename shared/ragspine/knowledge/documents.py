@@ -14,6 +14,7 @@ from typing import Any
 
 from ragspine.errors import ConflictError, FieldError, NotFoundError, OperationPendingError
 from ragspine.knowledge.acl import not_found, require
+from ragspine.knowledge.files import confirm_upload
 from ragspine.knowledge.gateway import Gateway, new_id
 from ragspine.knowledge.metadata import apply_patch, parse_upload
 from ragspine.knowledge.model import (
@@ -84,8 +85,6 @@ def _no_running_candidate(gateway: Gateway, document: Document) -> None:
 
 
 def _uploaded_file(gateway: Gateway, space_id: str, resource_id: str) -> FileResource:
-    from ragspine.knowledge.files import confirm_upload
-
     resource = gateway.store.file(resource_id)
     if resource is not None:
         resource = confirm_upload(gateway, resource)

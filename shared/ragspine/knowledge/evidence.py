@@ -12,7 +12,10 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ragspine.errors import ProviderUnavailableError
+from ragspine.retrieval.dense_backfill import supports_backfill
+from ragspine.retrieval.expansion import ExpansionMode
 from ragspine.retrieval.model import ChunkLabels
+from ragspine.retrieval.pipeline import HybridRetriever, RetrievalConfig
 from ragspine.sensitivity import Sensitivity
 
 if TYPE_CHECKING:
@@ -40,9 +43,6 @@ class EngineEvidence:
         self._index: ChunkIndex | None = None
 
     def _ready(self) -> tuple[ChunkIndex, HybridRetriever]:
-        from ragspine.retrieval.expansion import ExpansionMode
-        from ragspine.retrieval.pipeline import HybridRetriever, RetrievalConfig
-
         engine = self._engine()
         if engine is None:
             raise ProviderUnavailableError("no chunk index is configured, so the knowledge cannot be searched")
@@ -67,8 +67,6 @@ class EngineEvidence:
         An index that takes vectors only with its chunks (OpenSearch, embedded inline before the
         version is activated) owes none.
         """
-        from ragspine.retrieval.dense_backfill import supports_backfill
-
         engine = self._engine()
         if engine is None or engine[1] is None:
             return None

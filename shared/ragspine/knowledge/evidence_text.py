@@ -7,6 +7,8 @@ so a combining sequence, an emoji ZWJ sequence or a flag is kept whole or droppe
 
 from __future__ import annotations
 
+from ragspine.knowledge.graphemes import forward_end
+
 
 def clip(text: str, limit: int) -> tuple[str, bool]:
     """The longest prefix of ``text`` made of whole grapheme clusters with at most ``limit`` code points.
@@ -16,6 +18,5 @@ def clip(text: str, limit: int) -> tuple[str, bool]:
     """
     if len(text) <= limit:
         return text, False
-    from ragspine.knowledge.graphemes import forward_end  # loads ``regex``: most requests never cut anything
 
     return text[:forward_end(text, 0, limit)], True

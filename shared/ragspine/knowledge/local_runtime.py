@@ -8,6 +8,8 @@ from collections import OrderedDict, deque
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from ragspine.ingestion.runner import InProcessRunner
+
 if TYPE_CHECKING:
     from ragspine.facts.ports import FactStore
     from ragspine.ingestion.operations import OperationStore
@@ -86,8 +88,6 @@ class ThreadOperationLauncher:
                     self._changed.notify_all()
 
     def _run(self, operation_id: str) -> None:
-        from ragspine.ingestion.runner import InProcessRunner
-
         try:
             (self.runner or InProcessRunner()).run(operation_id, context=self._context())
         except Exception:  # the run records its own failures; this is a crash of the runner itself

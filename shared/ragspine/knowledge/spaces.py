@@ -9,6 +9,7 @@ from ragspine.errors import ConflictError, FieldError, ForbiddenError, NotFoundE
 from ragspine.knowledge.acl import access
 from ragspine.knowledge.gateway import Gateway, new_id
 from ragspine.knowledge.model import ALL_SPACES, Action, DocumentStatus, Principal, Space, SpaceStatus
+from ragspine.knowledge.operations import unfinished
 from ragspine.knowledge.ports import Change
 
 _VERSION_MISMATCH = ("expectedVersion does not match the space's version: read the space again and retry with "
@@ -92,8 +93,6 @@ def delete_space(gateway: Gateway, principal: Principal, space_id: str, body: di
         NotFoundError, ForbiddenError, ConflictError (version mismatch, documents left, unfinished operations),
         ProviderUnavailableError (the space stays DELETE_FAILED and can be deleted again).
     """
-    from ragspine.knowledge.operations import unfinished
-
     space = gateway.visible_space(principal, space_id, Action.SPACE_DELETE)
     _expect(space, body["expectedVersion"])
     if any(unfinished(gateway, op) for op in gateway.store.operations(space_id=space_id)):

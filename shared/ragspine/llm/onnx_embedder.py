@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ragspine.errors import ConfigurationError
+from ragspine.lazy import LazyModule
 from ragspine.llm.embedder_errors import EmbedderUnavailableError
 from ragspine.llm.embedding_models import (
     DEFAULT_MODEL,
@@ -25,7 +26,10 @@ from ragspine.llm.embedding_models import (
 from ragspine.llm.pooling import l2_normalise, mean_pool
 
 if TYPE_CHECKING:
+    import numpy as np
     from tokenizers import Tokenizer
+else:
+    np = LazyModule("numpy")
 
 __all__ = ["ModelFiles", "OnnxEmbedder", "find_model"]
 
@@ -124,8 +128,6 @@ class _Runtime:
     model_name: str
 
     def encode(self, texts: list[str]) -> list[list[float]]:
-        import numpy as np
-
         encodings = self.tokenizer.encode_batch(texts)
         ids = np.array([encoding.ids for encoding in encodings], dtype=np.int64)
         mask = np.array([encoding.attention_mask for encoding in encodings], dtype=np.int64)

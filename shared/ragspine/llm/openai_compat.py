@@ -11,6 +11,8 @@ import logging
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+import httpx
+
 from ragspine.llm.errors import (
     LLM_BAD_RESPONSE,
     LLM_REJECTED,
@@ -120,8 +122,6 @@ class OpenAICompatibleProvider:
 
     def _post(self, messages: Sequence[Message], *, max_tokens: int, temperature: float,
               response_format: dict[str, Any] | None = None) -> Completion:
-        import httpx
-
         if self._max_tokens is not None:
             max_tokens = min(max_tokens, self._max_tokens)
         body: dict[str, Any] = {"model": self.model,

@@ -8,9 +8,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ragspine.lazy import LazyModule
+
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
+else:
+    np = LazyModule("numpy")
 
 # Guards against dividing by zero for an all-padding row or an all-zero vector.
 _EPSILON = 1e-12
@@ -26,8 +30,6 @@ def mean_pool(hidden: npt.NDArray[np.floating], mask: npt.NDArray[np.integer]) -
     Returns:
         One vector per row, shape ``(batch, dim)``.
     """
-    import numpy as np
-
     weights = mask.astype(np.float32)[:, :, None]
     summed = (hidden.astype(np.float32) * weights).sum(axis=1)
     counts = np.maximum(weights.sum(axis=1), _EPSILON)
@@ -44,8 +46,6 @@ def l2_normalise(vectors: npt.NDArray[np.floating]) -> npt.NDArray[np.float32]:
     Returns:
         The rows divided by their Euclidean norms, as float32.
     """
-    import numpy as np
-
     as64 = vectors.astype(np.float64)
     norms = np.maximum(np.linalg.norm(as64, axis=1, keepdims=True), _EPSILON)
     unit: npt.NDArray[np.float32] = (as64 / norms).astype(np.float32)

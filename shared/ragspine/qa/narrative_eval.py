@@ -17,6 +17,8 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 from ragspine.qa.answer import COMPOSITE_SEPARATOR, QAComponents, answer_question
 from ragspine.qa.ports import Evidence, NarrativeRetriever
 from ragspine.qa.provenance import check_provenance
@@ -115,8 +117,6 @@ class RecordingRetriever:
 
 def load_questions(path: Path) -> list[EvalQuestion]:
     """Read ``questions: [{id, lang, question, gold: [{doc, locator}], restricted_only}]`` from YAML."""
-    import yaml
-
     raw = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
     return [EvalQuestion(str(q["id"]), str(q["lang"]), str(q["question"]),
                          tuple((str(g["doc"]), str(g["locator"])) for g in q.get("gold") or ()),

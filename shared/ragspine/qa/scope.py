@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from ragspine.errors import InvalidInputError, ProviderUnavailableError
 from ragspine.facts.glossary import SlotKind
 from ragspine.qa.screening import Refusal, RefusalReason, screening_text
+from ragspine.qa.slots import parse_slots
 
 if TYPE_CHECKING:
     from ragspine.facts.glossary import Glossary
@@ -111,7 +112,6 @@ def names_misspelt_domain_terms(refusal: Refusal, question: str, *, glossary: Gl
     """
     if refusal.reason is not RefusalReason.OUT_OF_SCOPE or refusal.rule != "NO_BUSINESS_TERM":
         return False
-    from ragspine.qa.slots import parse_slots
 
     slots = parse_slots(question, glossary=glossary)
     return any(reading.kind in (SlotKind.METRIC, SlotKind.ENTITY)

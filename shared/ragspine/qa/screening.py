@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from ragspine.config_loader import load_yaml
+from ragspine.domain.profile import screening_mapping
 from ragspine.errors import ConfigurationError
 from ragspine.facts.glossary import Glossary
 from ragspine.facts.matching import alias_pattern, trie_pattern
@@ -148,8 +149,6 @@ class ScreeningPolicy:
     def default(cls, *, glossary: Glossary, domain: Path | None = None) -> ScreeningPolicy:
         """The engine's security rules with the domain folder's competitors, scope and replies
         (``domain``, default the shipped demo domain)."""
-        from ragspine.domain.profile import screening_mapping
-
         return cls.from_mapping(screening_mapping(domain), glossary=glossary)
 
     def screen(self, question: str) -> Refusal | None:

@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from ragspine.background_priority import lower_this_thread
 from ragspine.errors import RagspineError
 from ragspine.llm.ports import Embedder
 from ragspine.retrieval.model import Chunk
@@ -156,8 +157,6 @@ class BackgroundEmbedder:
         the one that starts it: started here first, they keep the normal priority the asks' query
         embedding needs, while this thread's own share of the work waits for the routes.
         """
-        from ragspine.background_priority import lower_this_thread
-
         self._embedder.embed([dense_text(first)])
         lower_this_thread()
         self._lowered = True

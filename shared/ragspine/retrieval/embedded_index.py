@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ragspine.errors import ConfigurationError, FieldError
+from ragspine.lazy import LazyModule
 from ragspine.retrieval.embedded_rows import check_lineage, chunk_row, field_counts, field_term, term_blobs
 from ragspine.retrieval.embedded_snapshot import RESCORE_POOL, EmbeddedSnapshot
 from ragspine.retrieval.embedded_store import ChunkStore
@@ -31,6 +32,8 @@ from ragspine.text import query_tokens
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
+else:
+    np = LazyModule("numpy")
 
 DEFAULT_DEPTH = 100  # candidates each leg hands to fusion
 PARALLEL_MIN_ROWS = 5_000  # below this the thread hand-off costs more than it saves
@@ -290,8 +293,6 @@ class EmbeddedChunkIndex:
                                        field_errors=(FieldError("vector", f"{self._dimension} dimensions"),))
 
     def _unit_rows(self, vectors: Sequence[Sequence[float]], expected: int) -> npt.NDArray[np.float32]:
-        import numpy as np
-
         matrix = np.asarray(vectors, dtype=np.float32)
         if matrix.ndim != 2 or matrix.shape[0] != expected:
             raise VectorDimensionError(f"expected {expected} vectors of equal size, got shape {matrix.shape}")

@@ -16,13 +16,18 @@ from itertools import chain
 from typing import TYPE_CHECKING, Any
 
 from ragspine.errors import FieldError
+from ragspine.lazy import LazyModule
 from ragspine.retrieval.embedded_store import DOCUMENT_FIELD_MARK, TAG_SEPARATOR, encode_chunk
 from ragspine.retrieval.errors import ChunkLineageError
 from ragspine.retrieval.passage_text import context_header
 from ragspine.text import document_tokens
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from ragspine.retrieval.model import Chunk
+else:
+    np = LazyModule("numpy")
 
 
 def check_lineage(chunk: Chunk) -> None:
@@ -81,8 +86,6 @@ def term_blobs(counts: Sequence[Counter[str]], term_ids: dict[str, int]) -> list
 
 
 def _batch_blobs(counts: Sequence[Counter[str]], term_ids: dict[str, int]) -> list[bytes]:
-    import numpy as np
-
     # One numpy conversion for the batch: per-chunk arrays cost more than the tokenizer.
     ids = list(map(term_ids.__getitem__, chain.from_iterable(counts)))
     freqs = list(chain.from_iterable(c.values() for c in counts))

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ragspine.lazy import LazyModule
 from ragspine.retrieval.embedded_store import TAG_SEPARATOR
 
 if TYPE_CHECKING:
@@ -28,6 +29,8 @@ if TYPE_CHECKING:
     BoolArray = npt.NDArray[np.bool_]
     IntArray = npt.NDArray[np.int64]
     FloatArray = npt.NDArray[np.float32]
+else:
+    np = LazyModule("numpy")
 
 # Lucene's defaults, also bm25s's, so the baseline in the benchmark scores the same way.
 BM25_K1 = 1.5
@@ -63,8 +66,6 @@ class EmbeddedSnapshot:
     def __init__(self, generation: int, rows: list[tuple[Any, ...]], *, dimension: int | None,
                  exact_dense_limit: int, rescore_pool: int = RESCORE_POOL,
                  document_field_terms: Sequence[int] = ()) -> None:
-        import numpy as np
-
         self.generation = generation
         self.size = len(rows)
         self.exact_dense_limit = exact_dense_limit
@@ -81,8 +82,6 @@ class EmbeddedSnapshot:
 
     # -- building ---------------------------------------------------------------------------
     def _build_bm25(self, rows: list[tuple[Any, ...]], document_field_terms: Sequence[int]) -> None:
-        import numpy as np
-
         lengths = np.fromiter((r[2] for r in rows), dtype=np.float32, count=self.size)
         pairs = np.frombuffer(b"".join(r[12] for r in rows), dtype="<u4").reshape(-1, 2)
         per_doc = np.fromiter((len(r[12]) // 8 for r in rows), dtype=np.int64, count=self.size)
@@ -106,8 +105,6 @@ class EmbeddedSnapshot:
         self._indptr = np.concatenate(([0], np.cumsum(counts)))
 
     def _build_vectors(self, blobs: list[bytes | None], dimension: int | None) -> None:
-        import numpy as np
-
         self.dimension = dimension
         self.has_vector: BoolArray = np.fromiter((b is not None for b in blobs), dtype=np.bool_, count=self.size)
         self._codes = np.zeros((0, self.size), dtype=np.uint64)
@@ -129,8 +126,6 @@ class EmbeddedSnapshot:
     # -- filtering --------------------------------------------------------------------------
     def mask(self, filters: SearchFilters) -> BoolArray:
         """Rows allowed by ``filters`` (sensitivity ceiling included)."""
-        import numpy as np
-
         allowed: BoolArray = self.sensitivity <= int(filters.max_sensitivity)
         if not filters.space_ids:  # Gateway chunks only when their space is named (SearchFilters)
             allowed &= self._columns["space_id"][1] == -1
@@ -154,8 +149,6 @@ class EmbeddedSnapshot:
     # -- the two legs -----------------------------------------------------------------------
     def bm25(self, term_ids: list[int], allowed: BoolArray, depth: int) -> Ranked:
         """BM25 over the allowed rows: the best ``depth`` positions with a positive score."""
-        import numpy as np
-
         scores = np.zeros(self.size, dtype=np.float32)
         limit = len(self._indptr) - 1
         for term in term_ids:
@@ -168,8 +161,6 @@ class EmbeddedSnapshot:
 
     def dense(self, query: FloatArray, allowed: BoolArray, depth: int) -> Ranked:
         """Cosine similarity over the allowed rows that have a vector: the best ``depth``."""
-        import numpy as np
-
         usable = allowed & self.has_vector
         count = int(usable.sum())
         if count == 0:
@@ -196,8 +187,6 @@ class EmbeddedSnapshot:
         ``1.25 * depth`` of those go on to the exact float32 score (binary quantization
         with rescoring). The benchmark reports the recall this costs.
         """
-        import numpy as np
-
         q_codes = _sign_codes(query[None, :])[:, 0]
         distance = np.zeros(self.size, dtype=np.uint16)
         scratch = np.empty(self.size, dtype=np.uint64)
@@ -223,8 +212,6 @@ _EMPTY: Any = []
 
 def _top(candidates: IntArray | None, scores: FloatArray, depth: int) -> Ranked:
     """The ``depth`` best candidates (all rows when None), best first, ties by position."""
-    import numpy as np
-
     values = scores if candidates is None else scores[candidates]
     if candidates is None:
         candidates = np.arange(values.size)
@@ -244,8 +231,6 @@ def _term_major(pairs: Any, docs: Any) -> tuple[Any, Any, Any]:
     argsort plus two gathers, which is most of a snapshot rebuild; the packing needs term
     ids and rows below 2**24, otherwise the plain argsort is used.
     """
-    import numpy as np
-
     terms, tf = pairs[:, 0], np.minimum(pairs[:, 1], 0xFFFF)
     if terms.size and max(int(terms.max()), docs.size and int(docs.max())) < 1 << 24:
         key = np.sort((terms.astype(np.uint64) << 40) | (docs.astype(np.uint64) << 16) | tf)
@@ -256,8 +241,6 @@ def _term_major(pairs: Any, docs: Any) -> tuple[Any, Any, Any]:
 
 
 def _factorize(values: list[str | None]) -> tuple[dict[str, int], Any]:
-    import numpy as np
-
     table: dict[str, int] = {}
     codes = np.fromiter((-1 if v is None else table.setdefault(v, len(table)) for v in values),
                         dtype=np.int32, count=len(values))
@@ -265,8 +248,6 @@ def _factorize(values: list[str | None]) -> tuple[dict[str, int], Any]:
 
 
 def _tag_positions(joined: list[str]) -> dict[str, Any]:
-    import numpy as np
-
     positions: dict[str, list[int]] = {}
     for i, text in enumerate(joined):
         for tag in filter(None, text.split(TAG_SEPARATOR)):
@@ -276,8 +257,6 @@ def _tag_positions(joined: list[str]) -> dict[str, Any]:
 
 def _sign_codes(vectors: FloatArray) -> Any:
     """One bit per dimension (>0), packed into uint64 words, stored word-major."""
-    import numpy as np
-
     words = math.ceil(vectors.shape[1] / 64)
     bits = np.zeros((vectors.shape[0], words * 64), dtype=np.bool_)
     bits[:, : vectors.shape[1]] = vectors > 0

@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 
 from ragspine.retrieval.model import Chunk
+from ragspine.sentence_spans import split_spans
 
 DENSE_MAX_CHARS = 1024  # of a passage's text the dense leg embeds (about 250 English tokens; e5 reads 512)
 _LETTER = re.compile(r"[^\W\d_]")  # a letter of any script
@@ -53,7 +54,6 @@ def dense_body(text: str, max_chars: int = DENSE_MAX_CHARS) -> str:
     body = ("\n".join(worded) if len(worded) != len(lines) else text).strip() if worded else text.strip()
     if len(body) <= max_chars:
         return body
-    from ragspine.sentence_spans import split_spans  # the chunker's own sentence cuts
 
     start, end = split_spans(body, max_chars)[0]
     return body[start:end]

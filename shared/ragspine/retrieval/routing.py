@@ -10,6 +10,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import yaml
+
+from ragspine.domain.files import LIBRARIES, default_domain_dir, read_file
 from ragspine.errors import ConfigurationError
 
 if TYPE_CHECKING:
@@ -126,8 +129,6 @@ class LibraryRouter:
         Raises:
             ConfigurationError: the file cannot be read or is malformed.
         """
-        import yaml  # only needed when routing is first loaded
-
         try:
             raw = yaml.load(path.read_text(encoding="utf-8"),  # noqa: S506 (a safe loader)
                             Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
@@ -140,16 +141,12 @@ class LibraryRouter:
 
 def default_library_router() -> LibraryRouter:
     """The routing of the shipped demo domain: a retriever's when it is given none."""
-    from ragspine.domain.files import default_domain_dir
-
     return library_router_of(default_domain_dir())
 
 
 @lru_cache(maxsize=4)
 def library_router_of(folder: Path) -> LibraryRouter:
     """The routing of the domain folder ``folder`` (its ``libraries.yaml``), loaded once per folder."""
-    from ragspine.domain.files import LIBRARIES, read_file
-
     return LibraryRouter.from_mapping(read_file(folder / LIBRARIES, LIBRARIES))
 
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ragspine.samples.build_acme import build_corpus as build_acme
+
 if TYPE_CHECKING:
     from pathlib import Path
 
@@ -23,7 +25,6 @@ def build_for(folder: Path, *, out: Path | None = None) -> list[Path]:
         from ragspine.samples.build_vela import build_corpus as build_vela
 
         return build_vela(out or folder)
-    from ragspine.samples.build_acme import build_corpus as build_acme
 
     return build_acme(out or folder)
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+import yaml
+
 from ragspine.samples import _layout
 from ragspine.samples._texts import (
     FISCAL_YEAR_SENTENCE,
@@ -111,7 +113,5 @@ def write_manifest(path: Path, file_hashes: Mapping[str, str]) -> None:
 
 def _dump_yaml(path: Path, data: dict[str, Any]) -> None:
     """Dump YAML in insertion order with readable CJK text and "\\n" line ends."""
-    import yaml
-
     text = yaml.safe_dump(data, allow_unicode=True, sort_keys=False, width=120)
     path.write_text(text, encoding="utf-8", newline="\n")

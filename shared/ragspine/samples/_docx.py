@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import docx
+
 from ragspine.samples._ooxml import FIXED_TIMESTAMP, normalize_package
 from ragspine.samples._texts import (
     BOARD_MARKING,
@@ -44,8 +46,6 @@ def build_board_minutes(path: Path) -> None:
 
 def _new_document(title: str) -> Document:
     """Create a document whose core properties carry no clock or user name."""
-    import docx
-
     document = docx.Document()
     props = document.core_properties
     props.title = title

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import pptx
+from pptx.enum.text import PP_ALIGN
+from pptx.util import Inches, Pt
+
 from ragspine.samples import _layout
 from ragspine.samples._ooxml import FIXED_TIMESTAMP, normalize_package
 from ragspine.samples._texts import FISCAL_YEAR_SENTENCE, HIGHLIGHTS, UNIT_SENTENCE
@@ -24,8 +28,6 @@ _CAPTION = "Unit: USD_M; GROSS_MARGIN in %; STORE_COUNT in stores"
 
 def build_review_deck(path: Path, fiscal_year: str) -> None:
     """Write the review deck of ``fiscal_year`` ("2024" or "2025") to ``path``."""
-    import pptx
-
     deck = pptx.Presentation()
     _set_properties(deck, fiscal_year)
     _add_title_slide(deck, fiscal_year)
@@ -109,8 +111,6 @@ def _set_title(slide: Slide, title: str) -> None:
 
 def _add_caption(slide: Slide, text: str) -> None:
     """Add the unit caption as a plain text box under the title."""
-    from pptx.util import Inches, Pt
-
     box = slide.shapes.add_textbox(Inches(0.5), Inches(1.55), Inches(9), Inches(0.4))
     box.text_frame.text = text
     box.text_frame.paragraphs[0].runs[0].font.size = Pt(14)
@@ -118,9 +118,6 @@ def _add_caption(slide: Slide, text: str) -> None:
 
 def _add_table(slide: Slide, cells: list[list[str]]) -> None:
     """Add one table whose cells hold the given strings, numbers right-aligned."""
-    from pptx.enum.text import PP_ALIGN
-    from pptx.util import Inches, Pt
-
     n_rows, n_cols = len(cells), len(cells[0])
     frame = slide.shapes.add_table(n_rows, n_cols, Inches(0.5), Inches(2.05), Inches(9), Inches(0.4 * n_rows))
     table = frame.table

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from openpyxl import Workbook
+
 from ragspine.samples import _layout
 from ragspine.samples._ooxml import FIXED_TIMESTAMP, normalize_package
 from ragspine.samples.acme_figures import QUARTERLY_REVENUE, QUARTERS
@@ -16,8 +18,6 @@ UNIT_NOTE = "Unit: USD_M (TOTAL channel)"
 
 def build_quarterly_workbook(path: Path) -> None:
     """Write one sheet per year: entities as rows, quarters as columns, numeric cells."""
-    from openpyxl import Workbook
-
     workbook = Workbook()
     workbook.remove(workbook.worksheets[0])  # start from no sheet: sheets are named by year
     props = workbook.properties

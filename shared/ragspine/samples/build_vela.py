@@ -12,6 +12,10 @@ import hashlib
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import docx
+import yaml
+from openpyxl import Workbook
+
 from ragspine.samples import vela_texts as texts
 from ragspine.samples._ooxml import FIXED_TIMESTAMP, normalize_package
 
@@ -47,8 +51,6 @@ def build_corpus(out_dir: Path) -> list[Path]:
 
 def build_review(path: Path) -> None:
     """The annual review: basis of preparation, then one heading, caption, table and driver per entity."""
-    import docx
-
     document = docx.Document()
     props = document.core_properties
     props.title, props.author, props.last_modified_by = texts.TITLE, AUTHOR, AUTHOR
@@ -82,8 +84,6 @@ def _add_table(document: Document, caption: str, rows: dict[str, tuple[str, str]
 
 def build_workbook(path: Path) -> None:
     """The quarterly workbook: one sheet FY2025, divisions as rows, fiscal quarters as columns."""
-    from openpyxl import Workbook
-
     workbook = Workbook()
     sheet = workbook.worksheets[0]
     sheet.title = "FY2025"
@@ -128,8 +128,6 @@ def text_pdf(title: str, lines: tuple[str, ...]) -> bytes:
 
 
 def _write_manifest(out_dir: Path) -> None:
-    import yaml
-
     documents = [{"file": file, "title": title, "language": language, "sensitivity": sensitivity,
                   "library": library, "sha256": hashlib.sha256((out_dir / file).read_bytes()).hexdigest()}
                  for file, title, language, sensitivity, library in DOCUMENTS]

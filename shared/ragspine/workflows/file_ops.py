@@ -11,6 +11,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+import yaml
+
 from ragspine.errors import RagspineError
 from ragspine.workflows.actions import (
     analyze_source,
@@ -50,7 +52,6 @@ def render_data(data: Any, fmt: OutputFormat) -> str:
     """A JSON-compatible value as indented JSON or block YAML (keys in the order given)."""
     if fmt is OutputFormat.JSON:
         return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
-    import yaml
 
     text: str = yaml.safe_dump(data, allow_unicode=True, sort_keys=False, default_flow_style=False, width=4096)
     return text

@@ -224,7 +224,7 @@ def test_a_sample_that_fails_is_reported_and_serve_still_starts(settings: Settin
     real = ragspine.demo.sample_documents
     broken = tmp_path / "ACME_Broken.docx"
     broken.write_bytes(b"not a zip")
-    monkeypatch.setattr(ragspine.demo, "sample_documents", lambda folder=None: [*real(folder), broken])
+    monkeypatch.setattr("ragspine.cli_ingest.sample_documents", lambda folder=None: [*real(folder), broken])
     monkeypatch.setattr(uvicorn, "run", lambda *args, **kwargs: None)
     loaded = runner.invoke(app, ["load-samples"], env=WIDE)
     assert loaded.exit_code == 1 and "8 succeeded, 1 failed" in loaded.output

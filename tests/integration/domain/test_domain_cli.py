@@ -10,7 +10,8 @@ from typer.testing import CliRunner
 
 from ragspine.cli import app
 from ragspine.domain.files import shipped_domains_dir
-from ragspine.settings import Settings, get_settings
+from ragspine.settings import Settings
+from tests.support.domain_env import serving_domain
 from tests.support.process_caches import close_services
 
 runner = CliRunner()
@@ -40,12 +41,7 @@ def own_domain(settings: Settings, tmp_path: Path, monkeypatch: pytest.MonkeyPat
     result = runner.invoke(app, ["domain", "init", str(folder)])
     assert result.exit_code == 0, result.output
     assert f"next: edit the files, then run `ragspine domain check {folder}`" in result.output
-    monkeypatch.setenv("RAGSPINE_DOMAIN_DIR", str(folder))
-    get_settings.cache_clear()
-    close_services()
-    yield folder
-    get_settings.cache_clear()
-    close_services()
+    yield from serving_domain(monkeypatch, folder)
 
 
 def test_init_then_check_accepts_the_folder(own_domain: Path) -> None:

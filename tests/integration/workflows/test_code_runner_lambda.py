@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import os
 import sys
 import time
 import uuid
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,22 +18,11 @@ from ragspine.workflows.run.code_node import CodeLimits
 from ragspine.workflows.run.compile import compile_plan
 from ragspine.workflows.run.execute import RunStatus, WorkflowExecutor
 from tests.support.code_runner_lambda import invoke_handler, lambda_endpoint, throttling_lambda_endpoint
+from tests.support.leftover_processes import killed_after, processes_with
 from tests.support.loopback import free_port
 from tests.unit.workflows.samples import code, dsl, edge, end, start
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the runner's clean-up reads /proc")
-
-
-def _processes_with(marker: str) -> list[int]:
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                if marker.encode() in (entry / "cmdline").read_bytes():
-                    found.append(int(entry.name))
-            except OSError:
-                continue
-    return found
 
 
 class TestHandler:
@@ -64,15 +51,12 @@ def main():
         os._exit(0)
     return {{"started": True}}
 """
-        try:
+        with killed_after(marker):
             # The detached child holds the reply pipe open, so the run ends at its time limit; then it is killed.
             reply = invoke_handler({"code": source, "inputs": {}, "limits": {"timeout_seconds": 2}})
             assert reply["ok"] is True or "time limit" in reply["error"]
             time.sleep(0.3)
-            assert _processes_with(marker) == []
-        finally:
-            for pid in _processes_with(marker):
-                os.kill(pid, 9)
+            assert processes_with(marker) == []
 
     def test_the_limits_asked_for_are_applied(self) -> None:
         reply = invoke_handler({"code": "def main():\n    while True:\n        pass", "inputs": {},

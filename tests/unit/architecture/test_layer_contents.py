@@ -40,7 +40,8 @@ def _modules() -> dict[str, Path]:
 
 
 def _imported(path: Path, name: str, known: Iterable[str]) -> set[str]:
-    """The package's modules ``path`` imports, or starts by file name (a script run in a subprocess)."""
+    """The package's modules ``path`` imports, loads lazily by name, or starts by file name (a script run in a
+    subprocess)."""
     known = set(known)
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found: set[str] = set()
@@ -54,6 +55,8 @@ def _imported(path: Path, name: str, known: Iterable[str]) -> set[str]:
             found.update(f"{module}.{alias.name}" for alias in node.names)
         elif isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.endswith(".py"):
             found.add(f"{package}.{node.value.removesuffix('.py')}")
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in known:
+            found.add(node.value)  # a lazy face: LazyModule("ragspine.aws.dynamo_facts")
     prefixes = {".".join(m.split(".")[:i]) for m in found for i in range(1, len(m.split(".")) + 1)}
     return prefixes & known
 

@@ -22,9 +22,11 @@ from fastapi import APIRouter
 from fastapi.responses import StreamingResponse
 
 from ragspine.api.deps import ServicesDep
+from ragspine.api.routers.ask import answer
 from ragspine.api.schemas import AskRequest
 from ragspine.citation import Source, source_dicts
 from ragspine.errors import RagspineError
+from ragspine.qa.answer import validate_question
 from ragspine.sensitivity import Sensitivity
 
 if TYPE_CHECKING:
@@ -75,9 +77,6 @@ def sse(event: str, data: Any) -> str:
                      "content": {"text/event-stream": {"schema": EVENT_SCHEMA, "example": EXAMPLE}}}})
 def ask_stream(body: AskRequest, services: ServicesDep) -> StreamingResponse:
     """The answer of ``POST /v1/ask``, with the passages it reads announced as it reads them."""
-    from ragspine.api.routers.ask import answer
-    from ragspine.qa.answer import validate_question
-
     # Refused as /v1/ask refuses it (400), before the stream starts: once it has, the status is 200.
     validate_question(body.question, max_chars=services.qa.max_chars)
     events: queue.Queue[Any] = queue.Queue()

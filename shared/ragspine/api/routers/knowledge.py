@@ -11,24 +11,42 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
+from urllib.parse import quote
 
 from fastapi import APIRouter, FastAPI, Request, Response
-from fastapi.responses import JSONResponse
+from fastapi.responses import FileResponse, JSONResponse
 from starlette.concurrency import run_in_threadpool
 
 from ragspine.api.body_limits import BodyLimits
 from ragspine.api.errors import error_response
 from ragspine.api.knowledge_deps import GatewayDep, HooksDep
-from ragspine.api.knowledge_http import Call, Reply, ascii_int, envelope, handle, page_of
+from ragspine.api.knowledge_http import Call, Reply, ascii_int, envelope, handle, int_param, page_of
 from ragspine.api.knowledge_paths import GatewayIdConvertor  # noqa: F401 - registers {…:gateway_id}
-from ragspine.api.knowledge_views import change_view, detail_view, iso, operation_view, space_view, summary_view
+from ragspine.api.knowledge_views import (
+    change_view,
+    citation_view,
+    detail_view,
+    download_view,
+    iso,
+    operation_view,
+    space_view,
+    summary_view,
+)
 from ragspine.errors import FieldError, InvalidInputError, PayloadTooLargeError, RagspineError
 from ragspine.knowledge import documents, files, operations, spaces
 from ragspine.knowledge.contract import PREFIX
+from ragspine.lazy import LazyModule
 from ragspine.settings import Settings
 
 if TYPE_CHECKING:
+    from ragspine.knowledge import citations, downloads
+    from ragspine.knowledge import search as search_tool
     from ragspine.knowledge.gateway import Gateway
+else:
+    # Loaded on first use, not at import: a Lambda importing this module does not pay for them at cold start.
+    citations = LazyModule("ragspine.knowledge.citations")
+    downloads = LazyModule("ragspine.knowledge.downloads")
+    search_tool = LazyModule("ragspine.knowledge.search")
 
 router = APIRouter(prefix=PREFIX, tags=["knowledge"], include_in_schema=False)
 _ID = re.compile(r"^[A-Za-z0-9._-]+$")  # the contract's id pattern
@@ -212,9 +230,7 @@ def install(app: FastAPI, settings: Settings) -> None:
 @_tool("POST", "/search", resource="search")
 def knowledge_search(gw: Gateway, call: Call) -> Reply:
     """Authorised hybrid search (``ragspine.knowledge.search``)."""
-    from ragspine.knowledge.search import search
-
-    return Reply(200, search(gw, call.principal, call.body).to_json())
+    return Reply(200, search_tool.search(gw, call.principal, call.body).to_json())
 
 
 # --- knowledge_source_read and knowledge_document_download --------------------------------------
@@ -222,10 +238,6 @@ def knowledge_search(gw: Gateway, call: Call) -> Reply:
 @_tool("GET", "/documents/{documentId}/citations/{citationId}")
 def knowledge_source_read(gw: Gateway, call: Call, document_id: str, citation_id: str) -> Reply:
     """The caller is authorised again on every read."""
-    from ragspine.api.knowledge_http import int_param
-    from ragspine.api.knowledge_views import citation_view
-    from ragspine.knowledge import citations
-
     version_id = call.query.get("versionId", "")
     if not version_id or len(version_id) > 128 or not _ID.match(version_id):
         raise InvalidInputError("versionId is required: use the versionId of the knowledge_search hit",
@@ -241,9 +253,6 @@ def knowledge_source_read(gw: Gateway, call: Call, document_id: str, citation_id
 @_tool("POST", "/documents/{documentId}:create-download-link", base_url=True)
 def knowledge_document_download(gw: Gateway, call: Call, document_id: str, *, base_url: str) -> Reply:
     """A new 60-second link on every call (never replayed)."""
-    from ragspine.api.knowledge_views import download_view
-    from ragspine.knowledge import downloads
-
     return Reply(200, download_view(downloads.create_download_link(gw, call.principal, document_id,
                                                                    base_url=base_url)))
 
@@ -251,11 +260,7 @@ def knowledge_document_download(gw: Gateway, call: Call, document_id: str, *, ba
 @router.get("/downloads/{versionId}", response_model=None)
 async def file_download(versionId: str, request: Request, gw: GatewayDep) -> Response:  # noqa: N803
     """file_download: the signed link is the credential (as an S3 presigned GET is); streams the bytes."""
-    from urllib.parse import quote
 
-    from fastapi.responses import FileResponse
-
-    from ragspine.knowledge import downloads
 
     try:
         expires, signature = _signed_query(request)

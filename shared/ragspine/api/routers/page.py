@@ -15,6 +15,7 @@ from ragspine.api.deps import ServicesDep
 from ragspine.api.envelope import ErrorEnvelope
 from ragspine.api.evidence_deps import evidence_library
 from ragspine.api.page_files import content_security_policy
+from ragspine.api.routers import ask_stream
 from ragspine.errors import ConfigurationError
 from ragspine.evidence.library import EvidenceLibrary
 from ragspine.evidence.views import (
@@ -25,6 +26,8 @@ from ragspine.evidence.views import (
     FeedbackModel,
     FeedbackRequest,
     SourceFacts,
+    corpus_documents,
+    document_facts,
     evidence_view,
 )
 from ragspine.feedback.store import FeedbackStore
@@ -100,8 +103,6 @@ def evidence(
             summary="The documents the service answers from, with how many facts each states")
 def corpus(library: LibraryDep, services: ServicesDep) -> list[CorpusDocument]:
     """The active version of every corpus document the page may name (never a RESTRICTED one)."""
-    from ragspine.evidence.views import corpus_documents
-
     return corpus_documents(library, _source_facts(services))
 
 
@@ -111,8 +112,6 @@ def facts_of(library: LibraryDep, services: ServicesDep,
              doc: Annotated[str, Query(min_length=1, max_length=1000, description="The document id.")],
              ) -> DocumentFacts:
     """Each fact with its metric, entity, period, value, unit and locator; "withheld" for a RESTRICTED document."""
-    from ragspine.evidence.views import document_facts
-
     return document_facts(library, _source_facts(services), doc)
 
 
@@ -139,8 +138,6 @@ def list_feedback(store: FeedbackDep,
 
 def install(app: FastAPI) -> None:
     """Mount the page, its static files and the evidence and feedback routes on ``app``."""
-    from ragspine.api.routers import ask_stream
-
     app.include_router(router)
     app.include_router(ask_stream.router)
     app.mount("/ui", StaticFiles(directory=WEB_DIR), name="ui")

@@ -16,12 +16,22 @@ import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ragspine.ingestion.json_in_steps import loads_in_steps
+from ragspine.ingestion.operations import FactRead
+from ragspine.ingestion.prepare import PreparedDocument
+from ragspine.lazy import LazyModule
+from ragspine.retrieval.version_text import FORMAT, Passage, VersionText
+
 if TYPE_CHECKING:
     from multiprocessing.connection import Connection
 
     from ragspine.ingestion.operations import FactRead
     from ragspine.ingestion.prepare import PreparedDocument
+    from ragspine.retrieval import version_text
     from ragspine.retrieval.version_text import VersionText
+else:
+    # Loaded on first use, not at import: a Lambda importing this module does not pay for them at cold start.
+    version_text = LazyModule("ragspine.retrieval.version_text")
 
 # Messages that carry nothing but their kind.
 STARTED, PREPARING, RETIRED, MEMORY = "started", "preparing", "retired", "memory"
@@ -69,11 +79,9 @@ def send_parsed(connection: Connection, document: bytes, pages: int, prepared: P
     frames = [document]
     body: dict[str, Any] = {"kind": PARSED, "pages": pages, "prepared": None}
     if prepared is not None:
-        from ragspine.retrieval.version_text import encode
-
         frames += [prepared.extraction, prepared.chunks]
         if prepared.text is not None:
-            frames += list(encode(prepared.text))
+            frames += list(version_text.encode(prepared.text))
         if prepared.index_terms is not None:
             frames.append(prepared.index_terms)
         body["prepared"] = {
@@ -134,8 +142,6 @@ def read_header(frame: bytes) -> dict[str, Any]:
 
 
 def _prepared(shape: Any, connection: Connection, max_frame_bytes: int) -> PreparedDocument:
-    from ragspine.ingestion.prepare import PreparedDocument
-
     if not isinstance(shape, dict):
         raise _invalid("'prepared' is not an object")
     _only(shape, {"extract_warnings", "facts", "facts_read", "facts_sample", "children", "text", "index_terms"})
@@ -155,8 +161,6 @@ def _prepared(shape: Any, connection: Connection, max_frame_bytes: int) -> Prepa
 
 
 def _facts_sample(shape: dict[str, Any]) -> tuple[FactRead, ...]:
-    from ragspine.ingestion.operations import FactRead
-
     rows = shape["facts_sample"]
     if not isinstance(rows, list):
         raise _invalid("'facts_sample' is not a list")
@@ -173,9 +177,6 @@ def _facts_sample(shape: dict[str, Any]) -> tuple[FactRead, ...]:
 
 def _version_text(text: bytes, passages: bytes) -> VersionText:
     """The version's record from its two encoded parts, every passage field checked."""
-    from ragspine.ingestion.json_in_steps import loads_in_steps
-    from ragspine.retrieval.version_text import FORMAT, Passage, VersionText
-
     try:
         # Member by member: a large document's passage index decoded in one call held the interpreter lock.
         index = loads_in_steps(passages.decode("utf-8", "surrogatepass"))

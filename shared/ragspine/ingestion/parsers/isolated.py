@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ragspine.ingestion import errors as ingestion_errors
+from ragspine.ingestion import staged
 from ragspine.ingestion.errors import (
     CorruptDocumentError,
     IngestionError,
@@ -63,14 +64,22 @@ from ragspine.ingestion.parsers.child_reply import (
     send_parsed,
     send_refused,
 )
+from ragspine.ingestion.parsers.guard import release_memory
+from ragspine.ingestion.parsers.registry import parse_document
+from ragspine.ingestion.prepare import prepare
+from ragspine.lazy import LazyModule
 
 if TYPE_CHECKING:
     from multiprocessing.connection import Connection
     from multiprocessing.context import BaseContext
     from multiprocessing.process import BaseProcess
 
+    from ragspine import background_priority
     from ragspine.ingestion.parsers.guard import ParseLimits
     from ragspine.ingestion.prepare import PreparedDocument, PrepareRequest
+else:
+    # Loaded in the parse child that lowers its priority, not in the worker that imports this module.
+    background_priority = LazyModule("ragspine.background_priority")
 
 logger = logging.getLogger(__name__)
 
@@ -362,10 +371,6 @@ def _serve(connection: Connection) -> None:
     passed a quarter of the next document's budget retires instead of parsing it: each parse has
     about the budget a fresh child would, and ``_came_close_to`` sees that parse's own peak.
     """
-    from ragspine.ingestion import staged
-    from ragspine.ingestion.parsers.guard import release_memory
-    from ragspine.ingestion.parsers.registry import parse_document
-
     base = _virtual_bytes("VmPeak")  # a forked child may start with its parent's peak: count from there
     background: bool | None = None  # the priority it runs at, set by its first document
     while True:
@@ -380,9 +385,7 @@ def _serve(connection: Connection) -> None:
         if background is None:
             background = limits.background
             if background:
-                from ragspine.background_priority import lower_this_thread
-
-                lower_this_thread()
+                background_priority.lower_this_thread()
         # The cap counts from the size now, not from the inherited peak: a child whose parent once
         # peaked high would otherwise get that headroom on top of the budget.
         cap = _limit_self(limits, _virtual_bytes("VmSize"))
@@ -422,7 +425,6 @@ def _prepared(encoded: bytes, request: PrepareRequest | None, filename: str) -> 
     """
     if request is None:
         return None
-    from ragspine.ingestion.prepare import prepare
 
     try:
         return prepare(encoded, request)

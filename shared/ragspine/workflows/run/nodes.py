@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ragspine.lazy import LazyModule
 from ragspine.workflows.dsl import SYSTEM, render_references
 from ragspine.workflows.errors import WorkflowInputError
 from ragspine.workflows.run.conditions import choose_branch, normalized_cases
@@ -18,10 +19,14 @@ from ragspine.workflows.shapes import as_list, get_in, maps
 
 if TYPE_CHECKING:
     from ragspine.llm.ports import LLMProvider
+    from ragspine.workflows.run import template_child
     from ragspine.workflows.run.code_node import CodeLimits
     from ragspine.workflows.run.compile import Step
     from ragspine.workflows.run.http_node import HttpPolicy
     from ragspine.workflows.run.ports import KnowledgeRetriever
+else:
+    # Loaded on first use, not at import: a Lambda importing this module does not pay for them at cold start.
+    template_child = LazyModule("ragspine.workflows.run.template_child")
 
 # Dify caps template-transform output at 80,000 characters by default.
 MAX_TEMPLATE_OUTPUT = 80_000
@@ -125,11 +130,9 @@ def render_jinja(template: str, variables: Mapping[str, Any]) -> str:
         WorkflowNodeFailedError: syntax error, sandbox violation, a budget or limit spent, or any error the template
             raised; the message starts with ``template error``.
     """
-    from ragspine.workflows.run.template_child import TemplateLimits, render_in_child
-
-    return render_in_child(template, variables, TemplateLimits(max_steps=TEMPLATE_MAX_STEPS,
-                                                               max_output=MAX_TEMPLATE_OUTPUT,
-                                                               timeout_seconds=TEMPLATE_TIMEOUT_SECONDS))
+    limits = template_child.TemplateLimits(max_steps=TEMPLATE_MAX_STEPS, max_output=MAX_TEMPLATE_OUTPUT,
+                                           timeout_seconds=TEMPLATE_TIMEOUT_SECONDS)
+    return template_child.render_in_child(template, variables, limits)
 
 
 def run_template(call: NodeCall) -> Outcome:

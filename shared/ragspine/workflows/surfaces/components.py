@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
-from ragspine.workflows.run import ExecutionGate, HttpPolicy, KnowledgeRetriever, RunCapacity
+from ragspine.workflows.run import ExecutionGate, HttpPolicy, KnowledgeRetriever, RunCapacity, WorkflowExecutor
 from ragspine.workflows.scaffold import ScaffoldOptions
 from ragspine.workflows.surfaces.ports import RunStore, WorkflowStore
 from ragspine.workflows.surfaces.rate_limit import TokenBucketLimiter
@@ -63,7 +63,5 @@ class WorkflowComponents:
 
     def executor(self, on_event: Callable[[RunEvent], None] | None = None) -> WorkflowExecutor:
         """A fresh executor over the injected ports (llm, our retriever, egress and code limits)."""
-        from ragspine.workflows.run import WorkflowExecutor
-
         return WorkflowExecutor(llm=self.llm, retriever=self.retriever, http=self.http, code=self.code,
                                 on_event=on_event)

@@ -12,12 +12,11 @@ from typer.testing import CliRunner
 
 from ragspine.bootstrap import get_services
 from ragspine.cli import app
-from ragspine.domain import glossary_file
 from ragspine.domain.files import shipped_domains_dir
 from ragspine.facts.model import FactKey
 from ragspine.samples.build_acme import SAMPLES_DIR
-from ragspine.settings import Settings, get_settings
-from tests.support.process_caches import close_services
+from ragspine.settings import Settings
+from tests.support.domain_env import reread_domain, serving_domain
 
 runner = CliRunner()
 REPORT = """# ACME Japan FY2024 Review
@@ -53,17 +52,7 @@ def domain(settings: Settings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
     profile = folder / "domain.yaml"  # the copy's samples are the shipped ones
     profile.write_text(profile.read_text(encoding="utf-8").replace(
         "samples: ../../samples/acme", f"samples: {SAMPLES_DIR}"), encoding="utf-8")
-    monkeypatch.setenv("RAGSPINE_DOMAIN_DIR", str(folder))
-    _reload()
-    yield folder
-    _reload()
-
-
-def _reload() -> None:
-
-    get_settings.cache_clear()
-    close_services()
-    glossary_file.glossary_of.cache_clear()
+    yield from serving_domain(monkeypatch, folder)
 
 
 def _ingest(tmp_path: Path, name: str, text: str) -> None:
@@ -103,7 +92,7 @@ def test_the_merged_fragment_passes_check_and_reextraction_makes_the_facts(domai
     glossary["metrics"].update(kept)
     glossary["version"] = "glossary-2"
     glossary_path.write_text(yaml.safe_dump(glossary, allow_unicode=True, sort_keys=False), encoding="utf-8")
-    _reload()
+    reread_domain()
     checked = runner.invoke(app, ["domain", "check", str(domain)])
     assert checked.exit_code == 0, checked.output
     result = runner.invoke(app, ["facts", "reextract"])

@@ -12,13 +12,12 @@ from typer.testing import CliRunner
 
 from ragspine.bootstrap import get_services
 from ragspine.cli import app
-from ragspine.domain import glossary_file
 from ragspine.domain.files import shipped_domains_dir
 from ragspine.facts.model import FactKey
 from ragspine.ingestion.facts_extract import EXTRACTOR_VERSION
 from ragspine.qa.answer import answer_question
 from ragspine.settings import get_settings
-from tests.support.process_caches import close_services
+from tests.support.domain_env import reread_domain, serving_domain
 
 runner = CliRunner()
 REPORT = """# ACME Japan FY2024 Review
@@ -41,18 +40,7 @@ def domain(backend: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Ite
     """A copy of the ACME domain folder the service points at (its glossary is edited by the tests)."""
     folder = tmp_path / "acme"
     shutil.copytree(shipped_domains_dir() / "acme", folder)
-    monkeypatch.setenv("RAGSPINE_DOMAIN_DIR", str(folder))
-    _reload()
-    yield folder
-    _reload()
-
-
-def _reload() -> None:
-    """As a new process would: settings, services and the domain's glossary read again."""
-
-    get_settings.cache_clear()
-    close_services()
-    glossary_file.glossary_of.cache_clear()
+    yield from serving_domain(monkeypatch, folder)
 
 
 def _ingest(tmp_path: Path) -> None:
@@ -69,7 +57,7 @@ def _edit_glossary(domain: Path, old: str, new: str) -> None:
     assert old in text
     glossary.write_text(text.replace(old, new, 1).replace("version: glossary-1", "version: glossary-2", 1),
                         encoding="utf-8")
-    _reload()
+    reread_domain()
 
 
 def test_a_glossary_change_reaches_the_facts_without_reingesting(domain: Path, tmp_path: Path) -> None:

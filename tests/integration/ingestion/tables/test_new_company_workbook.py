@@ -18,8 +18,9 @@ from typer.testing import CliRunner
 
 from ragspine.bootstrap import get_services
 from ragspine.cli import app
-from ragspine.settings import Settings, get_settings
+from ragspine.settings import Settings
 from tests.support.ask import asker
+from tests.support.domain_env import serving_domain
 from tests.support.process_caches import close_services
 
 runner = CliRunner()
@@ -119,12 +120,7 @@ def food_domain(settings: Settings, tmp_path: Path, monkeypatch: pytest.MonkeyPa
     (folder / "domain.yaml").write_text(domain.replace("Example Co", "Minori Foods"), encoding="utf-8")
     checked = runner.invoke(app, ["domain", "check", str(folder)])
     assert checked.exit_code == 0, checked.output
-    monkeypatch.setenv("RAGSPINE_DOMAIN_DIR", str(folder))
-    get_settings.cache_clear()
-    close_services()
-    yield folder
-    get_settings.cache_clear()
-    close_services()
+    yield from serving_domain(monkeypatch, folder)
 
 
 def _ingest(path: Path) -> str:

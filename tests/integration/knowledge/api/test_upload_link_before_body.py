@@ -3,7 +3,6 @@ of the announced file read, and a valid link reads no more than the size its fil
 
 from __future__ import annotations
 
-import socket
 from collections.abc import Iterator
 
 import pytest
@@ -12,7 +11,7 @@ from ragspine.api.app import create_local_app
 from ragspine.settings import Settings
 from tests.support.body_counter import BodyCounter
 from tests.support.knowledge_api import BASE
-from tests.support.loopback import serve
+from tests.support.loopback import first_reply, serve
 
 pytest.importorskip("uvicorn")
 
@@ -30,18 +29,7 @@ def counted(settings: Settings) -> Iterator[tuple[BodyCounter, int]]:
 def _put(port: int, path: str) -> int:
     """Announce a large file, send its first part and wait: the status of the answer (0: none yet)."""
     head = f"PUT {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: {ANNOUNCED}\r\n\r\n".encode()
-    with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
-        sock.sendall(head + FIRST_PART)
-        reply = b""
-        try:
-            while b"\r\n\r\n" not in reply:
-                data = sock.recv(65536)
-                if not data:
-                    break
-                reply += data
-        except TimeoutError:
-            return 0
-    return int(reply.split(b" ", 2)[1]) if reply.startswith(b"HTTP/") else 0
+    return first_reply(port, head + FIRST_PART)[0]
 
 
 @pytest.mark.parametrize("query", ["expires=99999999999&signature=forged", "expires=1&signature=ab"])

@@ -8,7 +8,6 @@ the whole body and answered only once it had buffered it).
 
 from __future__ import annotations
 
-import socket
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -18,7 +17,7 @@ import pytest
 from ragspine.settings import Settings
 from ragspine.workflows.surfaces.sqlite_store import SqliteWorkflowStore
 from tests.support.body_counter import BodyCounter
-from tests.support.loopback import serve
+from tests.support.loopback import first_reply, serve
 from tests.support.workflow_api import WorkflowApi, build_api
 
 pytest.importorskip("uvicorn")
@@ -42,19 +41,7 @@ class Server:
         head = "".join(f"{k}: {v}\r\n" for k, v in {"Host": "127.0.0.1", "Content-Type": "application/json",
                                                       **framing, **headers}.items())
         part = f"{len(first_part):x}\r\n".encode() + first_part + b"\r\n" if chunked else first_part
-        with socket.create_connection(("127.0.0.1", self.port), timeout=5) as sock:
-            sock.sendall(f"POST {path} HTTP/1.1\r\n{head}\r\n".encode() + part)
-            reply = b""
-            try:
-                while b"\r\n\r\n" not in reply:
-                    data = sock.recv(65536)
-                    if not data:
-                        break
-                    reply += data
-            except TimeoutError:
-                return 0, reply
-        status = int(reply.split(b" ", 2)[1]) if reply.startswith(b"HTTP/") else 0
-        return status, reply
+        return first_reply(self.port, f"POST {path} HTTP/1.1\r\n{head}\r\n".encode() + part)
 
 
 @pytest.fixture

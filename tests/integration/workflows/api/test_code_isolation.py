@@ -30,6 +30,7 @@ from ragspine.workflows.errors import WorkflowCodeIsolationError
 from ragspine.workflows.run.code_node import CodeLimits, execute_python
 from ragspine.workflows.surfaces.components import WorkflowComponents
 from ragspine.workflows.surfaces.key_admin import create_app_key
+from tests.support.leftover_processes import killed_after, processes_with
 from tests.support.workflow_api import close_stores
 from tests.unit.workflows.samples import code, dsl, edge, end, start
 
@@ -95,18 +96,6 @@ def main():
 
 def _reader(*paths: str) -> str:
     return f"PATHS = {list(paths)!r}\n{READER}"
-
-
-def _processes_with(marker: str) -> list[int]:
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                if marker.encode() in (entry / "cmdline").read_bytes():
-                    found.append(int(entry.name))
-            except OSError:
-                continue
-    return found
 
 
 class TestFilesystem:
@@ -203,13 +192,10 @@ def main():
         os.execv(sys.executable, [sys.executable, "-c", "import time; time.sleep(60)", "{marker}"])
     return {{"report": json.dumps({{"started": True}})}}
 """
-        try:
+        with killed_after(marker):
             assert service.report(source) == {"started": True}
             time.sleep(0.5)
-            assert _processes_with(marker) == []
-        finally:
-            for pid in _processes_with(marker):
-                os.kill(pid, 9)
+            assert processes_with(marker) == []
 
     def test_a_setsid_child_of_a_run_killed_at_its_time_limit_dies_too(self, service: Service) -> None:
         marker = f"ragspine-probe-{uuid.uuid4().hex}"
@@ -222,15 +208,12 @@ def main():
     time.sleep(60)
 """
         began = time.monotonic()
-        try:
+        with killed_after(marker):
             data = service.run(source)
             assert data["status"] == "failed" and "time limit" in data["error"]
             assert time.monotonic() - began < 15
             time.sleep(0.5)
-            assert _processes_with(marker) == []
-        finally:
-            for pid in _processes_with(marker):
-                os.kill(pid, 9)
+            assert processes_with(marker) == []
 
     def test_a_fork_bomb_meets_the_process_limit(self, service: Service) -> None:
         marker = f"ragspine-probe-{uuid.uuid4().hex}"
@@ -248,14 +231,11 @@ def main():
         started += 1
     return {{"report": json.dumps({{"started": started}})}}
 """
-        try:
+        with killed_after(marker):
             report = service.report(source)
             assert report["started"] < CodeLimits().max_processes
             time.sleep(0.5)
-            assert _processes_with(marker) == []
-        finally:
-            for pid in _processes_with(marker):
-                os.kill(pid, 9)
+            assert processes_with(marker) == []
 
 
 class TestFailsClosed:
