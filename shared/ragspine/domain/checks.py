@@ -17,6 +17,7 @@ from ragspine.domain import schemas
 from ragspine.domain.file_names import DOMAIN, FAQ, GLOSSARY, INTENT, LIBRARIES, SCREENING
 from ragspine.domain.marks import MarkedYaml, Problem, field_path, read_marked
 from ragspine.domain.packs import included_packs, merge_pack, pack_path, shipped_packs
+from ragspine.facts.formulas import formula_problems
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
@@ -131,8 +132,6 @@ def _glossary_problems(model: BaseModel, checked: CheckedFile) -> Iterable[Probl
 
 def _formula_problems(model: schemas.GlossaryFile, checked: CheckedFile) -> Iterable[Problem]:
     """Formula metrics: readable, over known metrics, without cycles, in units that agree."""
-    from ragspine.facts.formulas import formula_problems  # the formula parser loads only when a glossary is checked
-
     specs = {code: metric.model_dump() for code, metric in model.metrics.items()}
     currencies = {code: unit.currency for code, unit in model.units.items()}
     for code, message in formula_problems(specs, currencies):

@@ -5,9 +5,11 @@ from __future__ import annotations
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
+
+from ragspine.config_loader import load_yaml
 
 # Re-exported: the file names are read from here by the engine and its commands.
 from ragspine.domain.file_names import DOMAIN as DOMAIN
@@ -19,6 +21,13 @@ from ragspine.domain.file_names import SCREENING as SCREENING
 from ragspine.domain.packs import included_packs, merge_pack, pack_path
 from ragspine.domain.seal import vouches_for
 from ragspine.errors import ConfigurationError
+from ragspine.lazy import LazyModule
+
+if TYPE_CHECKING:
+    from ragspine.domain import checks
+else:
+    # The checks load the pydantic schemas: only a file no seal vouches for needs them.
+    checks = LazyModule("ragspine.domain.checks")
 
 
 def shipped_domains_dir() -> Path:
@@ -33,8 +42,6 @@ def default_domain_dir() -> Path:
     Which folder a process serves is the composition root's choice (``bootstrap.domain_dir``);
     this is the folder a reader uses when it is given none.
     """
-    from ragspine.config_loader import load_yaml
-
     shipped = shipped_domains_dir()
     return shipped / str(load_yaml(shipped / "default.yaml")["default"])
 
@@ -56,9 +63,7 @@ def read_file(path: Path, kind: str | None = None) -> dict[str, Any]:
     sealed = _sealed_data(path) if kind in (None, path.name) else None
     if sealed is not None:
         return sealed
-    from ragspine.domain.checks import check_file  # the pydantic schemas load only for a file no seal vouches for
-
-    checked = check_file(path.parent, path.name, kind=kind)
+    checked = checks.check_file(path.parent, path.name, kind=kind)
     if checked.data is None:
         raise ConfigurationError(f"{path} is invalid: " + "; ".join(map(str, checked.problems))
                                  + f" (run: ragspine domain check {path.parent})")

@@ -15,6 +15,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from ragspine.domain.marks import read_marked
+from ragspine.facts.unit_scales import money_unit
+
 # The pack file's schema is schemas.PackFile: reading and merging packs needs no pydantic.
 PACK_SUFFIX = ".yaml"
 PACK_MONEY = "MONEY"  # a pack's amounts: kept in the domain's own money unit once included
@@ -45,8 +48,6 @@ def pack_path(name: str) -> Path | None:
 
 def included_packs(folder: Path) -> list[str]:
     """The pack names ``folder/domain.yaml`` includes (read leniently: ``domain check`` judges the file)."""
-    from ragspine.domain.marks import read_marked
-
     try:
         data = read_marked(folder / "domain.yaml").data
     except Exception:  # noqa: BLE001 - a missing or broken domain.yaml is reported by its own check
@@ -69,8 +70,6 @@ def _enriched(own: Mapping[str, Any], spec: Mapping[str, Any], taken: set[str]) 
 
 def money_unit_of(glossary: Mapping[str, Any]) -> str | None:
     """The unit the domain keeps money in: its unit of its own currency, else the unit of a money metric."""
-    from ragspine.facts.unit_scales import money_unit
-
     currency = glossary.get("currency")
     for code, spec in (glossary.get("units") or {}).items():
         if (spec or {}).get("currency") and (currency is None or spec.get("currency") == currency):
