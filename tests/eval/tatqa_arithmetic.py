@@ -35,7 +35,7 @@ ASKED_TYPES = ("arithmetic", "count")
 SCALES = {"": 1.0, "thousand": 1e3, "million": 1e6, "billion": 1e9, "percent": 0.01}
 _UNIT_SCALE = {"K": "thousand", "TH": "thousand", "M": "million", "MN": "million", "B": "billion", "BN": "billion"}
 _PERCENT_CHANGE = re.compile(r"percent(?:age)?\s+(?:change|increase|decrease|growth)|%\s*change|growth rate|"
-                             r"percent(?:age)? (?:increase|decrease)")
+                             r"percent(?:age)? (?:increase|decrease|difference)")
 _CHANGE = re.compile(r"(?<![a-z])(?:change|increase|decrease|difference|growth)(?![a-z])")
 # "FY2019 vs FY2018 down 21 USD_K（−0.3%）"
 _CHANGE_LINE = re.compile(r"(?: vs | 较 | は .* 比 )\S+ (up|down|unchanged|增加|减少|持平|増加|減少|横ばい) "

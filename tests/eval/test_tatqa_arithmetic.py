@@ -16,6 +16,7 @@ AVERAGE = ("Example Group (EXAMPLE_GROUP) Sales (M1_SALES) FY2018–FY2019 avera
     ("What was the change in Sales from 2018 to 2019?", CHANGE, (-21.0, "thousand")),
     ("What is the percentage change in Sales from 2018 to 2019?", CHANGE, (-0.34, "percent")),
     ("What is the difference in Sales between 2018 and 2019?", CHANGE, (21.0, "thousand")),
+    ("What is the percentage difference in Sales between 2018 and 2019?", CHANGE, (-0.34, "percent")),
     ("What is the average Sales for 2018 and 2019?", AVERAGE, (20297.5, "thousand")),
     ("What is the average Sales for 2018 and 2019?", "No data for Sales FY2018.", None),
 ])
