@@ -39,6 +39,7 @@ MIN_QUESTION_SHARE = 0.6  # of the question's words the label must explain
 _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 # "(see Note 16)", "(Note 3)", "(1)": references to the notes, not words of the line item.
 _NOTE_REFERENCE = re.compile(r"\((?:see\s+)?notes?\s*[\w.]*\)|\(\d+\)")
+_PARENTHESES = re.compile(r"\([^()]*\)")
 _STOP = frozenset({
     "a", "an", "the", "of", "and", "or", "in", "on", "at", "by", "for", "to", "from", "with", "as", "per", "its",
     "their", "our", "it", "is", "was", "were", "are", "be", "been", "what", "which", "how", "much", "many", "did",
@@ -97,7 +98,10 @@ def label_readings(norm: str, leftover: str, glossary: Glossary) -> list[NearMis
     if not asked:
         return []
     words_of = {code: _content(_words(label_of(code))) for code in labels}
-    item_words = {code: _content(_words(_item(label_of(code)))) or words_of[code] for code in labels}
+    # the words a question must name of each row: its item's, less a remark in parentheses ("Free cash flow
+    # (non-U.S. GAAP measure)", "(in thousands)"), which a question may name but seldom does
+    item_words = {code: _content(_words(_PARENTHESES.sub(" ", _item(label_of(code)))))
+                  or _content(_words(_item(label_of(code)))) or words_of[code] for code in labels}
     vocabulary = set().union(*words_of.values())
     scored: list[tuple[tuple[float, int, int, int], str]] = []
     for code, own in words_of.items():

@@ -73,6 +73,16 @@ class TestWordsAskingForArithmetic:
         question = "What is the increase / (decrease) in the vessel operating expenses from 2018 to 2019?"
         assert read(question, BALANCES) == [("label:vessel operating expenses (in thousands)",)]
 
+    def test_a_remark_in_parentheses_need_not_be_named(self) -> None:
+        glossary = glossary_with(["Net cash from operating activities", "Net cash used in investing activities",
+                                  "Free cash flow (non-U.S. GAAP measure)"])
+        assert read("What is the percentage increase / (decrease) in Free Cash Flow from 2018 to 2019?", glossary) == [
+            ("label:free cash flow (non-u.s. gaap measure)",)]
+        # a word of the remark named still counts, and a row named by other words is not read
+        assert read("What is the change in the free cash flow GAAP measure in 2019?", glossary) == [
+            ("label:free cash flow (non-u.s. gaap measure)",)]
+        assert read("What is the change in the flow of funds in 2019?", glossary) == []
+
     def test_an_asking_word_the_label_holds_still_tells_rows_apart(self) -> None:
         glossary = glossary_with(["Increase in accrued payroll", "Accrued payroll"])
         assert read("What was the increase in payroll accrued in 2019?", glossary) == [
