@@ -49,7 +49,7 @@ _STOP = frozenset({
 })
 # Words that ask for arithmetic on a row ("the percentage *change* in", "the *average*"): not words
 # the question names the row by, unless the label itself holds them ("Increase in receivables").
-_ASKING = frozenset({"change", "percentage", "percent", "increase", "decrease", "difference", "between", "average",
+ASKING_WORDS = frozenset({"change", "percentage", "percent", "increase", "decrease", "difference", "between", "average",
                      "sum", "ratio", "proportion", "growth", "nominal", "number"})
 # A unit note a label carries ("Gross profit (in thousands)") is no word of its line item.
 _UNIT_WORDS = frozenset({"thousand", "million", "billion"})
@@ -105,7 +105,7 @@ def label_readings(norm: str, leftover: str, glossary: Glossary) -> list[NearMis
     vocabulary = set().union(*words_of.values())
     scored: list[tuple[tuple[float, int, int, int], str]] = []
     for code, own in words_of.items():
-        named = asked - (_ASKING - own)  # the words naming a row, not those asking for arithmetic on it
+        named = asked - (ASKING_WORDS - own)  # the words naming a row, not those asking for arithmetic on it
         common = own & named
         if not common:
             continue

@@ -143,3 +143,23 @@ def test_a_percent_change_of_a_row_named_in_other_words_is_computed_and_cited(fo
     result = ask(statement_qa_with_labels(folder, facts),
                  "What was the percentage change in net prepaid royalties from 2018 to 2019 year end?")
     assert "FY2019 vs FY2018 up 3225 USD_K（+34.61%）（计算自：" in result.answer, result.answer
+
+
+class TestAQuestionNamingMoreThanTheRow:
+    FACTS = [statement_fact("label:adjusted operating costs", "2018", 267.4, unit="USD_M"),
+             statement_fact("label:adjusted operating costs", "2019", 275.7, unit="USD_M")]
+
+    def test_many_words_no_row_explains_withhold_the_row(self, folder: Path) -> None:
+        result = ask(statement_qa_with_labels(folder, self.FACTS),
+                     "For adjusted operating costs, what was the percentage change in the amount of before exceptional "
+                     "items, acquisition related costs, acquired intangible asset amortisation and share-based payment "
+                     "between 2018 and 2019?")
+        assert " vs " not in result.answer and "275.7" not in result.answer, result.answer
+        assert "names more than the row it was read as" in result.answer
+        assert "exceptional" in result.answer  # the words that are no row are said
+
+    def test_a_few_words_qualifying_the_row_keep_its_answer(self, folder: Path) -> None:
+        result = ask(statement_qa_with_labels(folder, self.FACTS),
+                     "What was the percentage change in adjusted operating costs between 2018 and 2019, based on the "
+                     "group's own reporting?")
+        assert "FY2019 vs FY2018 up 8.3 USD_M（+3.10%）" in result.answer, result.answer
