@@ -4,7 +4,9 @@
 cash?", "the total unrecognized tax benefit across all 3 years": an average, a sum or a change is
 over periods, so the last completed fiscal year a lookup assumes cannot answer it. The periods are
 then every fiscal year stated for the one metric, entity and channel asked (at least two; for a
-change exactly two, since three or more leave which two open). The computed line names the years
+change exactly two, since three or more leave which two open). A sum is read so only when the
+words say it runs over the years ("across all 3 years", "altogether"): "the total revenue" asks one
+year's total. The computed line names the years
 and cites every figure; the assumed year is dropped, as it is for a count.
 
 Not read so: a count ("how many …", see ``counting.py``); a change word that is the row's own
@@ -25,6 +27,9 @@ from ragspine.qa.slots import Slots
 from ragspine.sensitivity import Sensitivity
 
 _HOW_MANY = re.compile(r"(?<![a-z])how many(?![a-z])|几个|多少个|いくつ")
+_COUNT = r"(?:\d+|two|three|four|five)"
+_EVERY_YEAR = re.compile(rf"(?<![a-z])(?:(?:all|both)\s+(?:{_COUNT}\s+)?(?:fiscal\s+)?(?:years|periods)"
+                         rf"|the\s+{_COUNT}[\s-]+years?(?:\s+period)?|altogether)(?![a-z])|各年|历年")
 _CHANGE = re.compile(r"(?<![a-z])(?:change|increase|decrease|difference)(?![a-z])|变化|变动|増減|変化")
 MAX_YEARS = 12  # as many as a range of years the question names may hold
 
@@ -40,12 +45,14 @@ def every_stated_year(question: str, arithmetic: Arithmetic, slots: Slots, *, fa
         return None
     if _HOW_MANY.search(normalize_text(question).lower()):
         return None
-    over_periods = arithmetic.average or arithmetic.period_sum > 0
+    text = normalize_text(question).lower()
+    # "the total revenue" asks one year's total: a sum over the years only when the words say so
+    over_periods = arithmetic.average or (arithmetic.period_sum > 0 and _EVERY_YEAR.search(text) is not None)
     other = (arithmetic.ratio or arithmetic.cagr or arithmetic.subtract or arithmetic.add or arithmetic.entity_gap
              or arithmetic.consistency or arithmetic.share_of)
     # the question's own words with the glossary's names blanked: "net change in cash balance" names a row
-    own_words = glossary.leftover(question, glossary.scan(question)).lower()
-    change = not over_periods and not other and _CHANGE.search(own_words) is not None
+    change = not over_periods and not other and _CHANGE.search(
+        glossary.leftover(question, glossary.scan(question)).lower()) is not None
     if not (over_periods or change):
         return None
     metric, entity, channel = slots.metrics[0], slots.entities[0], slots.channels[0]

@@ -85,3 +85,8 @@ def test_the_average_is_the_mean_of_every_stated_year(tmp_path_factory: pytest.T
     assert f"(mean of {len(values)} figures)" in first, result.answer
     shown = float(first.split("average: ")[1].split(" ")[0])
     assert abs(shown - mean) <= 0.01
+
+
+def test_a_total_with_no_period_and_no_years_named_is_one_years_total(folder: Path) -> None:
+    result = ask(folder, SGA, "What is the total selling, general and administrative?")
+    assert "1198" not in result.answer, result.answer
