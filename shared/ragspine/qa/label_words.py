@@ -116,7 +116,11 @@ def label_readings(norm: str, leftover: str, glossary: Glossary) -> list[NearMis
             continue
         if (named - own) & vocabulary:  # the question names another row's word this label lacks
             continue
-        scored.append(((label_share, len(common), -len(named - common), -len(own - named)), code))
+        # fewest of its own words unnamed tells rows apart only where the question names some of the
+        # section's words: rows of two sections named by their common item alone are both offered
+        section_named = bool((own - item) & named)
+        scored.append(((label_share, len(common), -len(named - common), -len(own - named) if section_named else 0),
+                       code))
     if not scored:
         return []
     best = max(score for score, _ in scored)

@@ -163,3 +163,35 @@ class TestAQuestionNamingMoreThanTheRow:
                      "What was the percentage change in adjusted operating costs between 2018 and 2019, based on the "
                      "group's own reporting?")
         assert "FY2019 vs FY2018 up 8.3 USD_M（+3.10%）" in result.answer, result.answer
+
+
+class TestOneItemUnderTwoSections:
+    GLOSSARY = glossary_with(["Participating shares at end of period: Unvested restricted stock",
+                              "Percentage of loss allocated to: Unvested restricted stock",
+                              "Participating shares at end of period: Preferred stock"])
+
+    def test_the_item_alone_offers_both_rows(self) -> None:
+        question = "What is the average unvested restricted stock in 2018 and 2019?"
+        assert read(question, self.GLOSSARY) == [(
+            "label:participating shares at end of period: unvested restricted stock",
+            "label:percentage of loss allocated to: unvested restricted stock")]
+        assert parse_slots(question, glossary=self.GLOSSARY).metrics == ()
+
+    def test_a_section_word_named_picks_its_row(self) -> None:
+        question = "What is the percentage of loss allocated to unvested restricted stock in 2019?"
+        assert parse_slots(question, glossary=self.GLOSSARY).metrics == (
+            "label:percentage of loss allocated to: unvested restricted stock",)
+
+    def test_through_the_engine_no_figure_of_either_row_is_given(self, folder: Path) -> None:
+        facts = [statement_fact("label:participating shares at end of period: unvested restricted stock", "2018", 0.4,
+                                unit=""),
+                 statement_fact("label:participating shares at end of period: unvested restricted stock", "2019", 0.6,
+                                unit=""),
+                 statement_fact("label:percentage of loss allocated to: unvested restricted stock", "2018", 0.8,
+                                unit="PCT"),
+                 statement_fact("label:percentage of loss allocated to: unvested restricted stock", "2019", 1.3,
+                                unit="PCT")]
+        result = ask(statement_qa_with_labels(folder, facts),
+                     "What is the average unvested restricted stock in 2018 and 2019?")
+        assert "average" not in result.answer and "1.05" not in result.answer and "0.5 " not in result.answer, \
+            result.answer
