@@ -35,11 +35,12 @@ ASKED_TYPES = ("arithmetic", "count")
 SCALES = {"": 1.0, "thousand": 1e3, "million": 1e6, "billion": 1e9, "percent": 0.01}
 _UNIT_SCALE = {"K": "thousand", "TH": "thousand", "M": "million", "MN": "million", "B": "billion", "BN": "billion"}
 _PERCENT_CHANGE = re.compile(r"percent(?:age)?\s+(?:change|increase|decrease|growth)|%\s*change|growth rate|"
-                             r"percent(?:age)? (?:increase|decrease)")
+                             r"percent(?:age)? (?:increase|decrease|difference)")
 _CHANGE = re.compile(r"(?<![a-z])(?:change|increase|decrease|difference|growth)(?![a-z])")
 # "FY2019 vs FY2018 down 21 USD_K（−0.3%）"
 _CHANGE_LINE = re.compile(r"(?: vs | 较 | は .* 比 )\S+ (up|down|unchanged|增加|减少|持平|増加|減少|横ばい) "
                           r"([\d.,]+)(?: ([A-Z]{3}(?:_[0-9A-Z]+)?|PCT|points))? ?(?:（([+−±])([\d.]+)%）)?")
+_ROW_NAME = re.compile(r"\(label:([^()]+)\)")
 _DIFFERENCE = re.compile(r"(?<![a-z])differ(?:ence|ent)?(?![a-z])")
 _SIGNED = re.compile(r"(?<![a-z])(?:change|increase|decrease)(?![a-z])")
 _COMPUTED = re.compile(r"[：:]\s*([−-]?[\d,]+(?:\.\d+)?)\s*(%|PCT|[A-Z]{3}(?:_[0-9A-Z]+)?)?\s*(?:[（(]|$)")
@@ -80,6 +81,8 @@ def read_figure(question: str, answer: str) -> tuple[float, str] | None:
     """The figure the answer gives for ``question`` and its scale, or None when it gives none of that kind."""
     lines = [line for line in answer.splitlines() if "（来源：" in line or "（计算自：" in line]
     text = question.lower()
+    for name in set(_ROW_NAME.findall(answer)):  # "net change in cash balance" names a row, it asks no change
+        text = text.replace(name, " ")
     if _PERCENT_CHANGE.search(text) or _CHANGE.search(text):
         for line in lines:
             match = _CHANGE_LINE.search(line)

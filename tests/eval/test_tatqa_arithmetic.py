@@ -16,8 +16,14 @@ AVERAGE = ("Example Group (EXAMPLE_GROUP) Sales (M1_SALES) FY2018–FY2019 avera
     ("What was the change in Sales from 2018 to 2019?", CHANGE, (-21.0, "thousand")),
     ("What is the percentage change in Sales from 2018 to 2019?", CHANGE, (-0.34, "percent")),
     ("What is the difference in Sales between 2018 and 2019?", CHANGE, (21.0, "thousand")),
+    ("What is the percentage difference in Sales between 2018 and 2019?", CHANGE, (-0.34, "percent")),
     ("What is the average Sales for 2018 and 2019?", AVERAGE, (20297.5, "thousand")),
     ("What is the average Sales for 2018 and 2019?", "No data for Sales FY2018.", None),
+    # "change" that is the row's own word asks no change: the average line answers
+    ("What is the average net change in cash for 2018 and 2019?",
+     "Group net change in cash (label:net change in cash) FY2018–FY2019 average: -10.5 USD_M (mean of 2 figures)"
+     "（计算自：t.md · a；t.md · b）\nGroup net change in cash (label:net change in cash): FY2019 vs FY2018 down 11 USD_M"
+     "（+220.00%）（计算自：t.md · a；t.md · b）", (-10.5, "million")),
 ])
 def test_the_figure_the_question_asks_for_is_read_with_its_scale(question: str, answer: str,
                                                                   figure: tuple[float, str] | None) -> None:

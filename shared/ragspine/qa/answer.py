@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from functools import partial
 
@@ -40,6 +40,7 @@ from ragspine.qa.result import AnswerResult, AnswerStatus, Route
 from ragspine.qa.scope import covered_by_knowledge, names_misspelt_domain_terms
 from ragspine.qa.screening import Refusal, RefusalReason, ScreeningPolicy
 from ragspine.qa.slots import Slots
+from ragspine.qa.stated_years import every_stated_year
 from ragspine.qa.structured import Lookup, StructuredOutcome, look_up, plan_lookups, run_structured
 from ragspine.qa.trace import TraceRecorder, question_digest
 from ragspine.sensitivity import Sensitivity
@@ -130,7 +131,10 @@ def answer_question(question: str, *, qa: QAComponents, history: Sequence[Messag
                                         partial(question_numbers, text, decision))
             trace.decide(verdict)
             return _finish(trace, AnswerResult(answer, count.sources, Route.STRUCTURED, count.status, slots))
-    result = _structured(text, qa, cache, channel, trace)
+    # an average, sum or change with no period named: over every year stated for the row
+    stated = every_stated_year(text, intent.arithmetic, slots, facts=qa.facts, glossary=qa.glossary,
+                               max_sensitivity=qa.max_sensitivity)
+    result = _structured(text, qa, cache, channel, trace, stated)
     if channel is Channel.STRUCTURED:
         return _finish(trace, result)
     outcome = _narrative(text, qa, shape.lang, history, trace)
@@ -237,18 +241,26 @@ def _narrative(text: str, qa: QAComponents, lang: Lang, history: Sequence[Messag
 
 
 def _structured(text: str, qa: QAComponents, cache: _QuestionCache, channel: Channel,
-                trace: TraceRecorder) -> AnswerResult:
+                trace: TraceRecorder, stated: Slots | None = None) -> AnswerResult:
     """The structured channel: the facts looked up, derived, analysed and computed, rendered and checked.
 
     The same facts as the last ask of the same question give the answer already checked (a
     question naming a formula metric reads inputs beyond the plan, so it is never served so).
+    ``stated``: the slots over the years the documents state, which replace the parse's (they
+    depend on the facts, so they are neither planned once nor kept).
     """
     shape = cache.shape
     assert shape is not None
     intent, decision = shape.parsed()
     assert isinstance(decision, Proceed)
     slots, lang = decision.slots, shape.lang
-    plan, asked = cache.plan(slots, decision)
+    plan: tuple[Lookup, ...] | None = None
+    asked: Callable[[], frozenset[str]]
+    if stated is not None:
+        slots, decision = stated, replace(decision, slots=stated)
+        asked = partial(question_numbers, text, decision)
+    else:
+        plan, asked = cache.plan(slots, decision)
     looked_up = look_up(plan, facts=qa.facts, max_sensitivity=qa.max_sensitivity) if plan is not None else None
     derives = _derives(slots, qa.glossary)
     memo = cache.rendered(looked_up)

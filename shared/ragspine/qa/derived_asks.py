@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from ragspine.facts.glossary import Glossary, Mention, Period, SlotKind, normalize_text
+from ragspine.facts.open_vocabulary import METRIC_PREFIX, label_of
+from ragspine.qa.label_words import ASKING_WORDS, label_words
 from ragspine.qa.language import Lang
 from ragspine.qa.render import label
 
@@ -38,18 +40,23 @@ _TEXT = MappingProxyType({
     Lang.ZH: MappingProxyType({
         "none": "无法计算“{phrase}”：术语表中没有它的计算公式，{inputs}本身并不是所问的数值，因此不提供数值。",
         "growth": "无法计算“{phrase}”：增长需要两个期间（起止两年），问题只给出一个期间，因此不提供数值。",
+        "part": "问题所问的不只是读到的行（{rows}）：“{words}”不是任何已读到的行，因此不提供数值。",
     }),
     Lang.EN: MappingProxyType({
         "none": "The {phrase} cannot be computed: the glossary has no formula for it, and {inputs} alone is not "
                 "the figure asked, so no value is given.",
         "growth": "The {phrase} cannot be computed: a growth needs two periods (the years it runs from and to) "
                   "and the question names one, so no value is given.",
+        "part": "The question names more than the row it was read as ({rows}): '{words}' is no row read here, "
+                "so no value is given.",
     }),
     Lang.JA: MappingProxyType({
         "none": "「{phrase}」は計算できません：用語集にその計算式がなく、{inputs}そのものは問われた数値ではないため、"
                 "数値は示しません。",
         "growth": "「{phrase}」は計算できません：伸び率には起点と終点の二つの期間が必要ですが、質問の期間は一つのため、"
                   "数値は示しません。",
+        "part": "質問は読み取った行（{rows}）より多くを述べています：「{words}」はどの行でもないため、"
+                "数値は示しません。",
     }),
 })
 
@@ -135,7 +142,14 @@ def unmet_derivation(question: str, metrics: tuple[str, ...], periods: int, glos
     Nothing is unmet when the question names a formula metric, asks arithmetic or an analysis
     (ratio, average, CAGR, share, rank), or asks a growth over two periods or more.
     """
-    if not metrics or computes or analysis or any(m in glossary.formulas for m in metrics):
+    if not metrics:
+        return None
+    beyond = _beyond_the_rows(question, metrics, glossary)
+    if beyond:
+        names = [label(glossary.term(SlotKind.METRIC, m), lang) for m in metrics]
+        return _TEXT[lang]["part"].format(rows=", ".join(names) if lang is Lang.EN else "、".join(names),
+                                          words=", ".join(beyond))
+    if computes or analysis or any(m in glossary.formulas for m in metrics):
         return None
     unmet = [w for w in derived_words(question, glossary) if not (w.growth and periods >= 2)]
     if not unmet:
@@ -147,6 +161,28 @@ def unmet_derivation(question: str, metrics: tuple[str, ...], periods: int, glos
     if first.growth:
         return text["growth"].format(phrase=first.phrase)
     return text["none"].format(phrase=first.phrase, inputs=inputs)
+
+
+# A question naming at least this many content words no row read explains, and at least twice as many as
+# the rows' own words, describes something else than those rows (a part of one, an item of a reconciliation).
+MIN_WORDS_BEYOND = 5
+
+
+def _beyond_the_rows(question: str, metrics: tuple[str, ...], glossary: Glossary) -> list[str]:
+    """The question's content words no document row read explains, when they say it asks something else; else [].
+
+    "For adjusted operating costs, what was the percentage change in the amount of before
+    exceptional items, acquisition related costs, acquired intangible asset amortisation and
+    share-based payment?" reads the row ``Adjusted operating costs``, and twelve words of the
+    question name something that row is not. Only rows read from documents (``label:…``) are
+    weighed: the glossary's own metrics are named by their aliases, not word by word.
+    """
+    if not all(m.startswith(METRIC_PREFIX) for m in metrics):
+        return []
+    own = set().union(*(label_words(label_of(m)) for m in metrics))
+    left = glossary.leftover(question, glossary.scan(question))
+    beyond = sorted(label_words(left) - own - ASKING_WORDS)
+    return beyond if len(beyond) >= max(MIN_WORDS_BEYOND, 2 * len(own)) else []
 
 
 # The question defines the figure it asks ("ROA is defined as: net income / average total assets").

@@ -39,6 +39,7 @@ MIN_QUESTION_SHARE = 0.6  # of the question's words the label must explain
 _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 # "(see Note 16)", "(Note 3)", "(1)": references to the notes, not words of the line item.
 _NOTE_REFERENCE = re.compile(r"\((?:see\s+)?notes?\s*[\w.]*\)|\(\d+\)")
+_PARENTHESES = re.compile(r"\([^()]*\)")
 _STOP = frozenset({
     "a", "an", "the", "of", "and", "or", "in", "on", "at", "by", "for", "to", "from", "with", "as", "per", "its",
     "their", "our", "it", "is", "was", "were", "are", "be", "been", "what", "which", "how", "much", "many", "did",
@@ -46,6 +47,12 @@ _STOP = frozenset({
     "companys", "amount", "amounts", "value", "values", "figure", "figures", "year", "years", "fiscal", "fy",
     "during", "ended", "ending", "about", "give", "tell", "me", "show", "respectively",
 })
+# Words that ask for arithmetic on a row ("the percentage *change* in", "the *average*"): not words
+# the question names the row by, unless the label itself holds them ("Increase in receivables").
+ASKING_WORDS = frozenset({"change", "percentage", "percent", "increase", "decrease", "difference", "between", "average",
+                     "sum", "ratio", "proportion", "growth", "nominal", "number"})
+# A unit note a label carries ("Gross profit (in thousands)") is no word of its line item.
+_UNIT_WORDS = frozenset({"thousand", "million", "billion"})
 _MONTHS = frozenset({"january", "february", "march", "april", "may", "june", "july", "august", "september",
                      "october", "november", "december", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep",
                      "sept", "oct", "nov", "dec"})
@@ -69,7 +76,7 @@ def _words(text: str) -> list[str]:
 
 def _content(words: list[str]) -> set[str]:
     """Content words: no stop words, no bare numbers or years, no month names (dates are periods)."""
-    return {word for word in words if not (word.isdigit() or word in _MONTHS or word in _STOP)}
+    return {word for word in words if not (word.isdigit() or word in _MONTHS or word in _STOP or word in _UNIT_WORDS)}
 
 
 def label_words(text: str) -> set[str]:
@@ -91,26 +98,34 @@ def label_readings(norm: str, leftover: str, glossary: Glossary) -> list[NearMis
     if not asked:
         return []
     words_of = {code: _content(_words(label_of(code))) for code in labels}
-    item_words = {code: _content(_words(_item(label_of(code)))) or words_of[code] for code in labels}
+    # the words a question must name of each row: its item's, less a remark in parentheses ("Free cash flow
+    # (non-U.S. GAAP measure)", "(in thousands)"), which a question may name but seldom does
+    item_words = {code: _content(_words(_PARENTHESES.sub(" ", _item(label_of(code)))))
+                  or _content(_words(_item(label_of(code)))) or words_of[code] for code in labels}
     vocabulary = set().union(*words_of.values())
     scored: list[tuple[tuple[float, int, int, int], str]] = []
     for code, own in words_of.items():
-        common = own & asked
+        named = asked - (ASKING_WORDS - own)  # the words naming a row, not those asking for arithmetic on it
+        common = own & named
         if not common:
             continue
         item = item_words[code]
-        label_share = len(item & asked) / len(item)
-        question_share = len(common) / len(asked)
+        label_share = len(item & named) / len(item)
+        question_share = len(common) / len(named)
         if label_share < MIN_LABEL_SHARE or question_share < MIN_QUESTION_SHARE:
             continue
-        if (asked - own) & vocabulary:  # the question names another row's word this label lacks
+        if (named - own) & vocabulary:  # the question names another row's word this label lacks
             continue
-        scored.append(((label_share, len(common), -len(asked - common), -len(own - asked)), code))
+        # fewest of its own words unnamed tells rows apart only where the question names some of the
+        # section's words: rows of two sections named by their common item alone are both offered
+        section_named = bool((own - item) & named)
+        scored.append(((label_share, len(common), -len(named - common), -len(own - named) if section_named else 0),
+                       code))
     if not scored:
         return []
     best = max(score for score, _ in scored)
     chosen = sorted(code for score, code in scored if score == best)
-    span = _span(leftover, asked)
+    span = _span(leftover, set().union(*(words_of[code] & asked for code in chosen)))
     if span is None:
         return []
     start, end = span

@@ -88,7 +88,7 @@ def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
     """
     question = _with_period_words_read(question, glossary)  # 2025年3月期, "year ended June 30"
     question = _with_dates_read(question, glossary)  # "as at December 31, 2019": the fiscal year it closes
-    mentions = glossary.scan(question)
+    mentions = _items_of_sections_named(question, glossary.scan(question))
     found: dict[SlotKind, dict[str, None]] = {SlotKind.METRIC: {}, SlotKind.ENTITY: {}, SlotKind.CHANNEL: {}}
     periods: dict[Period, None] = {}
     bad_period: str | None = None
@@ -180,6 +180,33 @@ _MONTH_START = re.compile("jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec")
 def _with_dates_read(question: str, glossary: Glossary) -> str:
     """``rewrite_dates``, skipped for a question that names no month (most questions: nothing to rewrite)."""
     return rewrite_dates(question, glossary) if _MONTH_START.search(normalize_text(question)) else question
+
+
+def _items_of_sections_named(question: str, mentions: list[Mention]) -> list[Mention]:
+    """The mentions, less a row of a section read by its item's words alone where the question names
+    none of the section's words but another metric.
+
+    "Revenues of Teekay LNG" names the item "Teekay LNG" of the row ``Income (loss) from vessel
+    operations: Teekay LNG`` and, by "revenues", another metric: the question asks Teekay LNG's
+    revenues, not that row (which would answer with another figure). "Net sales from Malaysia"
+    keeps ``Net sales: Malaysia`` (its section is named), and so does "Malaysia" alone.
+    """
+    metrics = [m for m in mentions if m.kind is SlotKind.METRIC and m.code]
+    if len(metrics) < 2:
+        return mentions
+    asked = label_words(question)
+
+    def by_item_alone(mention: Mention) -> bool:  # a row of a section whose section the question does not name
+        section, _, item = label_of(mention.code or "").rpartition(": ")
+        if not mention.code or not mention.code.startswith(METRIC_PREFIX) or not section:
+            return False
+        words = label_words(mention.raw)
+        return bool(words) and words <= label_words(item) and not label_words(section) & asked
+
+    alone = [m for m in metrics if by_item_alone(m)]
+    if not alone or not any(m.code != a.code for m in metrics if m not in alone for a in alone):
+        return mentions
+    return [m for m in mentions if m not in alone]
 
 
 def _rows_over_their_sections(metrics: tuple[str, ...], mentions: list[Mention],

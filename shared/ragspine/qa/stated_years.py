@@ -1,0 +1,68 @@
+"""Arithmetic over periods with no period named: over every fiscal year the documents state for the row.
+
+"What is the average Selling, general and administrative?", "What was the change in closing
+cash?", "the total unrecognized tax benefit across all 3 years": an average, a sum or a change is
+over periods, so the last completed fiscal year a lookup assumes cannot answer it. The periods are
+then every fiscal year stated for the one metric, entity and channel asked (at least two; for a
+change exactly two, since three or more leave which two open). A sum is read so only when the
+words say it runs over the years ("across all 3 years", "altogether"): "the total revenue" asks one
+year's total. The computed line names the years
+and cites every figure; the assumed year is dropped, as it is for a count.
+
+Not read so: a count ("how many …", see ``counting.py``); a change word that is the row's own
+("Net change in cash balance"); a row whose every stated figure is negative (a deduction written
+in parentheses, where an average or sum may be meant by size or signed: the assumed year's
+"no data" line stands instead of a guess).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from ragspine.facts.glossary import Glossary, Period, SlotKind, normalize_text
+from ragspine.facts.ports import FactStore
+from ragspine.qa.arithmetic_cues import Arithmetic
+from ragspine.qa.slots import Slots
+from ragspine.sensitivity import Sensitivity
+
+_HOW_MANY = re.compile(r"(?<![a-z])how many(?![a-z])|几个|多少个|いくつ")
+_COUNT = r"(?:\d+|two|three|four|five)"
+_EVERY_YEAR = re.compile(rf"(?<![a-z])(?:(?:all|both)\s+(?:{_COUNT}\s+)?(?:fiscal\s+)?(?:years|periods)"
+                         rf"|the\s+{_COUNT}[\s-]+years?(?:\s+period)?|altogether)(?![a-z])|各年|历年")
+_CHANGE = re.compile(r"(?<![a-z])(?:change|increase|decrease|difference)(?![a-z])|变化|变动|増減|変化")
+MAX_YEARS = 12  # as many as a range of years the question names may hold
+
+
+def every_stated_year(question: str, arithmetic: Arithmetic, slots: Slots, *, facts: FactStore, glossary: Glossary,
+                      max_sensitivity: Sensitivity = Sensitivity.CONFIDENTIAL) -> Slots | None:
+    """The slots over every fiscal year stated for the row, when the question asks arithmetic over periods
+    and names none; else None (the slots stand as they are)."""
+    assumed = [a for a in slots.assumptions if a.slot is SlotKind.PERIOD]
+    if len(assumed) != 1 or assumed[0].cue or assumed[0].typed is not None or len(slots.periods) != 1:
+        return None  # a period named, or read from the question's words ("last year")
+    if len(slots.metrics) != 1 or len(slots.entities) != 1 or len(slots.channels) != 1:
+        return None
+    if _HOW_MANY.search(normalize_text(question).lower()):
+        return None
+    text = normalize_text(question).lower()
+    # "the total revenue" asks one year's total: a sum over the years only when the words say so
+    over_periods = arithmetic.average or (arithmetic.period_sum > 0 and _EVERY_YEAR.search(text) is not None)
+    other = (arithmetic.ratio or arithmetic.cagr or arithmetic.subtract or arithmetic.add or arithmetic.entity_gap
+             or arithmetic.consistency or arithmetic.share_of)
+    # the question's own words with the glossary's names blanked: "net change in cash balance" names a row
+    change = not over_periods and not other and _CHANGE.search(
+        glossary.leftover(question, glossary.scan(question)).lower()) is not None
+    if not (over_periods or change):
+        return None
+    metric, entity, channel = slots.metrics[0], slots.entities[0], slots.channels[0]
+    stated = [f for f in facts.find(metric_code=metric, entity=entity)
+              if f.channel == channel and f.period_type == "FY" and f.period.isdigit()
+              and f.sensitivity <= max_sensitivity]
+    years = sorted({f.period for f in stated})
+    if all(f.value < 0 for f in stated):
+        return None
+    if len(years) < 2 or len(years) > MAX_YEARS or (change and len(years) != 2):
+        return None
+    periods = tuple(Period.fiscal_year(int(year)) for year in years)
+    return replace(slots, periods=periods, assumptions=tuple(a for a in slots.assumptions if a not in assumed))

@@ -1,0 +1,197 @@
+"""The row a computed figure reads is the row the question names, in the words people ask with.
+
+Words that ask for arithmetic ("percentage change", "increase / (decrease)", "average") do not
+count against a row named in other words ("net inventories" for ``Inventories, net``), and a row
+of a section read by its item's words alone never stands in for another metric the question
+names ("Revenues of Teekay LNG" is not the row ``Income from vessel operations: Teekay LNG``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ragspine.facts.glossary import Glossary, normalize_text
+from ragspine.facts.model import Fact
+from ragspine.facts.open_vocabulary import open_metric_code, with_open_terms
+from ragspine.qa.answer import QAComponents, answer_question
+from ragspine.qa.label_words import label_readings
+from ragspine.qa.result import AnswerResult
+from ragspine.qa.slots import parse_slots
+from tests.support.glossary import default_glossary
+from tests.unit.qa.derived.statement_set import finance_domain, statement_fact, statement_qa_with_labels
+
+REJECTED = "回答中的数字无法溯源到事实或资料，已拒绝该回答。"
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return finance_domain(tmp_path_factory.mktemp("rows") / "domain")
+
+
+def ask(qa: QAComponents, question: str) -> AnswerResult:
+    result = answer_question(question, qa=qa)
+    assert result.answer != REJECTED, result.answer
+    return result
+
+
+def glossary_with(labels: list[str]) -> Glossary:
+    base = default_glossary()
+    codes = [open_metric_code(label) for label in labels]
+    return with_open_terms(base, [(code, base.home_entity) for code in codes if code])
+
+
+def read(question: str, glossary: Glossary) -> list[tuple[str, ...]]:
+    leftover = glossary.leftover(question, glossary.scan(question))
+    return [tuple(r.code for r in miss.readings) for miss in label_readings(normalize_text(question), leftover, glossary)]
+
+
+BALANCES = glossary_with(["Inventories, net", "Accounts receivable, net of allowance", "Accrued expenses",
+                          "Balance at the beginning of the fiscal year", "Balance at the end of the fiscal year",
+                          "Telecommunication - Installation", "Telecommunication - Maintenance",
+                          "Vessel operating expenses (in thousands)"])
+
+
+class TestWordsAskingForArithmetic:
+    @pytest.mark.parametrize(("question", "label"), [
+        ("What was the percentage change in net inventories from 2018 to 2019?", "inventories, net"),
+        ("What is the change in the beginning balance between fiscal years 2019 and 2018?",
+         "balance at the beginning of the fiscal year"),
+        ("What is the increase / (decrease) in the telecommunication maintenance from 2018 to 2019?",
+         "telecommunication - maintenance"),
+        ("What is the average net inventories for 2018 and 2019?", "inventories, net"),
+    ])
+    def test_a_row_named_in_other_words_is_read_beside_words_asking_for_arithmetic(self, question: str,
+                                                                                  label: str) -> None:
+        assert read(question, BALANCES) == [(f"label:{label}",)]
+        assert parse_slots(question, glossary=BALANCES).metrics == (f"label:{label}",)
+
+    def test_a_unit_note_in_a_label_is_no_word_of_its_row(self) -> None:
+        question = "What is the increase / (decrease) in the vessel operating expenses from 2018 to 2019?"
+        assert read(question, BALANCES) == [("label:vessel operating expenses (in thousands)",)]
+
+    def test_a_remark_in_parentheses_need_not_be_named(self) -> None:
+        glossary = glossary_with(["Net cash from operating activities", "Net cash used in investing activities",
+                                  "Free cash flow (non-U.S. GAAP measure)"])
+        assert read("What is the percentage increase / (decrease) in Free Cash Flow from 2018 to 2019?", glossary) == [
+            ("label:free cash flow (non-u.s. gaap measure)",)]
+        # a word of the remark named still counts, and a row named by other words is not read
+        assert read("What is the change in the free cash flow GAAP measure in 2019?", glossary) == [
+            ("label:free cash flow (non-u.s. gaap measure)",)]
+        assert read("What is the change in the flow of funds in 2019?", glossary) == []
+
+    def test_an_asking_word_the_label_holds_still_tells_rows_apart(self) -> None:
+        glossary = glossary_with(["Increase in accrued payroll", "Accrued payroll"])
+        assert read("What was the increase in payroll accrued in 2019?", glossary) == [
+            ("label:increase in accrued payroll",)]
+        assert read("What was the percentage change in payroll accrued in 2019?", glossary) == [
+            ("label:accrued payroll",)]
+
+    def test_two_rows_equally_named_are_still_offered_back(self) -> None:
+        glossary = glossary_with(["Accrued warranty reserve, current", "Accrued warranty reserve, noncurrent"])
+        question = "What is the percentage change in the accrued warranty reserve between 2018 and 2019?"
+        assert read(question, glossary) == [("label:accrued warranty reserve, current",
+                                             "label:accrued warranty reserve, noncurrent")]
+        assert parse_slots(question, glossary=glossary).metrics == ()
+
+    @settings(max_examples=40, deadline=None)
+    @given(st.sampled_from(["What was the percentage change in", "What is the increase / (decrease) in",
+                            "What is the average", "What is the difference in", "What was the change in the number of",
+                            "What is the nominal difference in", "What was the growth in"]),
+           st.sampled_from(["2018 to 2019", "between 2018 and 2019", "for 2018 and 2019"]))
+    def test_only_the_row_words_decide_the_row(self, asking: str, years: str) -> None:
+        named = read(f"{asking} net inventories {years}?", BALANCES)
+        assert named == [("label:inventories, net",)]
+        assert read(f"{asking} the weather {years}?", BALANCES) == []
+
+
+def vessel_income(period: str, value: float) -> Fact:
+    return statement_fact("label:income (loss) from vessel operations: teekay lng", period, value, unit="USD_K")
+
+
+class TestAnItemOfAnotherSection:
+    FACTS = [vessel_income("2018", 148599), vessel_income("2019", 299253)]
+
+    def test_another_metric_named_beside_the_item_is_not_answered_with_that_row(self, folder: Path) -> None:
+        result = ask(statement_qa_with_labels(folder, self.FACTS),
+                     "What is the increase/ (decrease) in Revenues of Teekay LNG from 2019 to 2018?")
+        assert " vs " not in result.answer, result.answer
+        assert "150654" not in result.answer and "299253" not in result.answer, result.answer
+
+    def test_the_row_is_answered_when_its_section_is_named(self, folder: Path) -> None:
+        result = ask(statement_qa_with_labels(folder, self.FACTS),
+                     "What is the change in income from vessel operations of Teekay LNG from 2018 to 2019?")
+        assert "FY2019 vs FY2018 up 150654 USD_K" in result.answer, result.answer
+
+    def test_the_row_is_answered_by_its_item_alone(self, folder: Path) -> None:
+        result = ask(statement_qa_with_labels(folder, self.FACTS), "What was Teekay LNG in 2019?")
+        assert "299253 USD_K（来源" in result.answer, result.answer
+
+    def test_a_section_named_in_part_keeps_the_row(self) -> None:
+        glossary = glossary_with(["Operating revenues: Bell Wireless", "Total BCE operating revenues"])
+        parsed = parse_slots("What is the percentage of Bell Wireless out of the Total BCE operating revenues in 2019?",
+                             glossary=glossary)
+        assert parsed.metrics == ("label:operating revenues: bell wireless", "label:total bce operating revenues")
+
+
+def test_a_percent_change_of_a_row_named_in_other_words_is_computed_and_cited(folder: Path) -> None:
+    facts = [statement_fact("label:prepaid royalties, net", "2018", 9317, unit="USD_K"),
+             statement_fact("label:prepaid royalties, net", "2019", 12542, unit="USD_K")]
+    result = ask(statement_qa_with_labels(folder, facts),
+                 "What was the percentage change in net prepaid royalties from 2018 to 2019 year end?")
+    assert "FY2019 vs FY2018 up 3225 USD_K（+34.61%）（计算自：" in result.answer, result.answer
+
+
+class TestAQuestionNamingMoreThanTheRow:
+    FACTS = [statement_fact("label:adjusted operating costs", "2018", 267.4, unit="USD_M"),
+             statement_fact("label:adjusted operating costs", "2019", 275.7, unit="USD_M")]
+
+    def test_many_words_no_row_explains_withhold_the_row(self, folder: Path) -> None:
+        result = ask(statement_qa_with_labels(folder, self.FACTS),
+                     "For adjusted operating costs, what was the percentage change in the amount of before exceptional "
+                     "items, acquisition related costs, acquired intangible asset amortisation and share-based payment "
+                     "between 2018 and 2019?")
+        assert " vs " not in result.answer and "275.7" not in result.answer, result.answer
+        assert "names more than the row it was read as" in result.answer
+        assert "exceptional" in result.answer  # the words that are no row are said
+
+    def test_a_few_words_qualifying_the_row_keep_its_answer(self, folder: Path) -> None:
+        result = ask(statement_qa_with_labels(folder, self.FACTS),
+                     "What was the percentage change in adjusted operating costs between 2018 and 2019, based on the "
+                     "group's own reporting?")
+        assert "FY2019 vs FY2018 up 8.3 USD_M（+3.10%）" in result.answer, result.answer
+
+
+class TestOneItemUnderTwoSections:
+    GLOSSARY = glossary_with(["Participating shares at end of period: Unvested restricted stock",
+                              "Percentage of loss allocated to: Unvested restricted stock",
+                              "Participating shares at end of period: Preferred stock"])
+
+    def test_the_item_alone_offers_both_rows(self) -> None:
+        question = "What is the average unvested restricted stock in 2018 and 2019?"
+        assert read(question, self.GLOSSARY) == [(
+            "label:participating shares at end of period: unvested restricted stock",
+            "label:percentage of loss allocated to: unvested restricted stock")]
+        assert parse_slots(question, glossary=self.GLOSSARY).metrics == ()
+
+    def test_a_section_word_named_picks_its_row(self) -> None:
+        question = "What is the percentage of loss allocated to unvested restricted stock in 2019?"
+        assert parse_slots(question, glossary=self.GLOSSARY).metrics == (
+            "label:percentage of loss allocated to: unvested restricted stock",)
+
+    def test_through_the_engine_no_figure_of_either_row_is_given(self, folder: Path) -> None:
+        facts = [statement_fact("label:participating shares at end of period: unvested restricted stock", "2018", 0.4,
+                                unit=""),
+                 statement_fact("label:participating shares at end of period: unvested restricted stock", "2019", 0.6,
+                                unit=""),
+                 statement_fact("label:percentage of loss allocated to: unvested restricted stock", "2018", 0.8,
+                                unit="PCT"),
+                 statement_fact("label:percentage of loss allocated to: unvested restricted stock", "2019", 1.3,
+                                unit="PCT")]
+        result = ask(statement_qa_with_labels(folder, facts),
+                     "What is the average unvested restricted stock in 2018 and 2019?")
+        assert "average" not in result.answer and "1.05" not in result.answer and "0.5 " not in result.answer, \
+            result.answer

@@ -1,0 +1,92 @@
+"""An average, a sum or a change asked with no period named is computed over every year the documents state."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ragspine.facts.model import Fact
+from ragspine.qa.answer import answer_question
+from ragspine.qa.result import AnswerResult
+from tests.unit.qa.derived.statement_set import finance_domain, statement_fact, statement_qa_with_labels
+
+REJECTED = "回答中的数字无法溯源到事实或资料，已拒绝该回答。"
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return finance_domain(tmp_path_factory.mktemp("stated") / "domain")
+
+
+def row(label: str, figures: dict[str, float]) -> list[Fact]:
+    return [statement_fact(f"label:{label}", year, value, unit="USD_M") for year, value in figures.items()]
+
+
+def ask(folder: Path, facts: list[Fact], question: str) -> AnswerResult:
+    result = answer_question(question, qa=statement_qa_with_labels(folder, facts))
+    assert result.answer != REJECTED, result.answer
+    return result
+
+
+SGA = row("selling, general and administrative", {"2017": 384, "2018": 361, "2019": 453})
+
+
+def test_an_average_with_no_period_is_over_every_year_stated(folder: Path) -> None:
+    result = ask(folder, SGA, "What is the average Selling, general and administrative?")
+    first = result.answer.splitlines()[0]
+    assert "FY2017–FY2019 average: 399.33 USD_M (mean of 3 figures)（计算自：" in first, result.answer
+    assert first.count("row=") == 3  # every year's figure cited
+    assert "last completed fiscal year" not in result.answer
+
+
+def test_a_sum_over_all_years_with_no_period_is_over_every_year_stated(folder: Path) -> None:
+    result = ask(folder, SGA, "What is the total selling, general and administrative across all 3 years?")
+    assert "1198 USD_M" in result.answer.splitlines()[0], result.answer
+
+
+def test_a_change_with_no_period_is_between_the_two_years_stated(folder: Path) -> None:
+    cash = row("closing cash", {"2018": 121.6, "2019": 183.2})
+    result = ask(folder, cash, "What was the change in closing cash?")
+    assert "FY2019 vs FY2018 up 61.6 USD_M" in result.answer, result.answer
+
+
+class TestLeftAsAssumed:
+    def test_a_change_over_three_stated_years_is_not_guessed(self, folder: Path) -> None:
+        result = ask(folder, SGA, "What was the change in selling, general and administrative?")
+        assert " vs " not in result.answer and "No data" in result.answer, result.answer
+
+    def test_a_change_word_of_the_row_itself_asks_no_change(self, folder: Path) -> None:
+        facts = row("net change in cash balance", {"2018": -5, "2019": 16})
+        result = ask(folder, facts, "What was the net change in cash balance?")
+        assert " vs " not in result.answer, result.answer
+
+    def test_figures_all_written_negative_are_not_averaged(self, folder: Path) -> None:
+        facts = row("allowance for doubtful accounts", {"2018": -15, "2019": -16})
+        result = ask(folder, facts, "What is the average Allowance for doubtful accounts?")
+        assert "average" not in result.answer.splitlines()[0] and "15.5" not in result.answer, result.answer
+
+    def test_a_named_period_is_kept(self, folder: Path) -> None:
+        result = ask(folder, SGA, "What is the average Selling, general and administrative in 2018 and 2019?")
+        assert "FY2018–FY2019 average: 407 USD_M" in result.answer, result.answer
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.lists(st.integers(1, 10**6), min_size=2, max_size=5))
+def test_the_average_is_the_mean_of_every_stated_year(tmp_path_factory: pytest.TempPathFactory,
+                                                     values: list[int]) -> None:
+    folder = finance_domain(tmp_path_factory.mktemp("mean") / "domain")
+    figures = {str(2015 + i): float(v) for i, v in enumerate(values)}
+    result = ask(folder, row("royalty income", figures), "What was the average royalty income?")
+    mean = sum(values) / len(values)
+    first = result.answer.splitlines()[0]
+    assert f"(mean of {len(values)} figures)" in first, result.answer
+    shown = float(first.split("average: ")[1].split(" ")[0])
+    assert abs(shown - mean) <= 0.01
+
+
+def test_a_total_with_no_period_and_no_years_named_is_one_years_total(folder: Path) -> None:
+    result = ask(folder, SGA, "What is the total selling, general and administrative?")
+    assert "1198" not in result.answer, result.answer
