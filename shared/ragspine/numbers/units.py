@@ -35,13 +35,19 @@ NON_MONEY = frozenset({"PCT", "COUNT"})
 _CODE = re.compile(r"^(?P<cur>[A-Z]{3})(?:_(?P<scale>" + "|".join(SCALES) + r"))?$")
 
 # Currency words and signs, as they are written (matched on NFKC, lower-cased text).
+# A dollar a country prefix marks (NT$, HK$, A$) comes before the bare ``$`` read as USD, so it wins.
 _CURRENCY_WORDS = (
+    ("TWD", r"new\s+taiwan\s+dollars?|(?<![a-z])nt\s*dollars?|(?<![a-z])nt\$|新台币|新台幣|新台湾ドル"),
+    ("HKD", r"hong\s+kong\s+dollars?|(?<![a-z])hk\s*dollars?|(?<![a-z])hk\$|港元|港币|香港ドル"),
+    ("CAD", r"canadian\s+dollars?|(?<![a-z])c(?:a|dn)?\$|加元"),
+    ("AUD", r"australian\s+dollars?|(?<![a-z])au?\$|澳元"),
+    ("SGD", r"singapore\s+dollars?|(?<![a-z])s\$|新加坡元"),
+    ("NZD", r"new\s+zealand\s+dollars?|(?<![a-z])nz\$"),
     ("USD", r"us\s*dollars?|u\.s\.\s*dollars?|us\$|\$|美元|米ドル"),
     ("JPY", r"japanese\s+yen|yen|円|日元|日円"),
     ("CNY", r"rmb|renminbi|人民币|人民幣|yuan|元"),
     ("EUR", r"euros?|€|欧元|ユーロ"),
     ("GBP", r"pounds?\s+sterling|£|英镑|ポンド"),
-    ("HKD", r"hong\s+kong\s+dollars?|hk\$|港元|港币|香港ドル"),
     ("CHF", r"swiss\s+francs?|瑞士法郎"),
     ("KRW", r"韩元|ウォン"),
 )
@@ -64,6 +70,8 @@ _MONEY_PATTERNS = (
                + r"(?![a-z])"),
     # millions of US dollars, thousands of yen, in millions of CHF
     re.compile(r"(?<![a-z])" + _EN_SCALE + r"\s+of\s+(?:(?<![a-z])" + _ISO + r"(?![a-z])|" + _CUR_ALT + ")"),
+    # in thousand NT dollars, millions euros: a scale word right before a currency word
+    re.compile(r"(?<![a-z])(?P<en>thousands?|millions?|billions?|trillions?)\s+(?:" + _CUR_ALT + ")"),
 )
 # A scale with no currency: "(in millions, except per share data)", "单位：百万", "in thousands".
 _BARE_SCALE = re.compile(r"(?<![a-z])in\s+" + _EN_SCALE + r"(?![a-z])|(?:単位|单位|單位)\s*[:：]?\s*" + _CJK_SCALE)
@@ -119,17 +127,72 @@ def units_in(text: str, currency: str | None = None) -> list[str]:
     return found
 
 
-_SIGNS = re.compile(r"us\$|hk\$|[$€£¥]|(?<![a-z])(?:usd|eur|gbp|jpy|cny|rmb|chf|hkd|aud|cad|sgd|krw|inr)(?![a-z])"
+# A "$" a country prefix marks (NT$, HK$, A$) is that country's dollar; a bare "$" is read as USD.
+_SIGNS = re.compile(r"(?<![a-z])(?:us|nt|hk|a|au|c|ca|cdn|s|nz)\$|[$€£¥]"
+                    r"|(?<![a-z])(?:usd|eur|gbp|jpy|cny|rmb|chf|hkd|aud|cad|sgd|krw|inr|twd|nzd)(?![a-z])"
                     r"|円|人民币|人民幣|美元|欧元|港元|英镑")
-_SIGN_CODES = {"us$": "USD", "$": "USD", "hk$": "HKD", "€": "EUR", "£": "GBP", "rmb": "CNY", "人民币": "CNY",
-               "人民幣": "CNY", "美元": "USD", "欧元": "EUR", "港元": "HKD", "英镑": "GBP", "円": "JPY"}
+_SIGN_CODES = {"us$": "USD", "$": "USD", "nt$": "TWD", "hk$": "HKD", "a$": "AUD", "au$": "AUD", "c$": "CAD",
+               "ca$": "CAD", "cdn$": "CAD", "s$": "SGD", "nz$": "NZD", "€": "EUR", "£": "GBP", "rmb": "CNY",
+               "人民币": "CNY", "人民幣": "CNY", "美元": "USD", "欧元": "EUR", "港元": "HKD", "英镑": "GBP",
+               "円": "JPY"}
+BARE_DOLLAR = "$"
+# Currencies written as "$" with or without a country prefix: a bare "$" may be any of them.
+DOLLAR_CURRENCIES = frozenset({"USD", "TWD", "HKD", "CAD", "AUD", "SGD", "NZD"})
+# Currency names in words (and marked signs) a caption or heading may use; "元" alone is left out (元本, 元年).
+_NAMED = re.compile("|".join(f"(?P<n{i}>{words})" for i, (_, words) in enumerate(_CURRENCY_WORDS))
+                    .replace(r"|\$", "").replace("|元", ""))
 
 
 def currencies_stated(texts: list[str], yen_as: str | None = None) -> set[str]:
-    """The currencies ``texts`` state by sign, symbol or code (``$1,234`` -> USD, ``€m`` -> EUR).
+    """The currencies ``texts`` state by sign, symbol or code (``$1,234`` -> USD, ``NT$1,234`` -> TWD, ``€m`` -> EUR).
 
     ``¥`` is yen, or yuan where ``yen_as`` (the domain's currency) is CNY.
     """
+    return {"USD" if code == BARE_DOLLAR else code for code in _signs_in(texts, yen_as)}
+
+
+def currencies_named(texts: list[str]) -> set[str]:
+    """The currencies ``texts`` name in words or by a marked sign (``in thousand NT dollars`` -> TWD), not by "$"."""
+    found: set[str] = set()
+    for text in texts:
+        if text:
+            for match in _NAMED.finditer(unicodedata.normalize("NFKC", text).lower()):
+                found.add(next(code for i, (code, _) in enumerate(_CURRENCY_WORDS) if match[f"n{i}"]))
+    return found
+
+
+def table_currency(cells: list[str], context: list[str], yen_as: str | None = None,
+                   signs_only: list[str] | None = None) -> tuple[str | None, str]:
+    """The one currency a table states, and why there is none where its cells and its caption disagree.
+
+    A currency the caption or heading names in words wins over a bare ``$`` in the cells when it is
+    a dollar (``(in thousand NT dollars)`` beside ``$ 1,234`` is TWD); a bare ``$`` beside a named
+    currency that is no dollar (euros) cannot be reconciled: no currency, and a reason to warn.
+    Two currencies stated by sign (``$`` and ``€`` columns) give no currency and no reason.
+    ``signs_only`` (a lead paragraph) counts for its signs, not for the currencies it names in words.
+    """
+    signs = _signs_in([*cells, *context, *(signs_only or [])], yen_as)
+    named = currencies_named(context)
+    if BARE_DOLLAR in signs:
+        marked = (signs | named) & DOLLAR_CURRENCIES
+        if len(marked) == 1:
+            signs = (signs - {BARE_DOLLAR}) | marked
+        elif not marked and named:
+            return None, (f"its caption names {', '.join(sorted(named))} but its cells show a bare $; "
+                          "no money unit is given")
+        elif not marked:
+            signs = (signs - {BARE_DOLLAR}) | {"USD"}
+    found = signs | named
+    if len(found) == 1:
+        return found.pop(), ""
+    if named and signs - named:
+        return None, (f"its caption names {', '.join(sorted(named))} but it states "
+                      f"{', '.join(sorted(signs - named))}; no money unit is given")
+    return None, ""
+
+
+def _signs_in(texts: list[str], yen_as: str | None) -> set[str]:
+    """The currency codes ``texts`` state by sign or code, with a bare "$" kept as ``BARE_DOLLAR``."""
     found: set[str] = set()
     for text in texts:
         if not text:
@@ -138,6 +201,8 @@ def currencies_stated(texts: list[str], yen_as: str | None = None) -> set[str]:
             sign = match.group(0)
             if sign == "¥":
                 found.add("CNY" if yen_as == "CNY" else "JPY")
+            elif sign == BARE_DOLLAR:
+                found.add(BARE_DOLLAR)
             else:
                 found.add(_SIGN_CODES.get(sign, sign.upper()))
     return found
