@@ -127,11 +127,11 @@ def units_in(text: str, currency: str | None = None) -> list[str]:
     return found
 
 
-# A "$" a country prefix marks (NT$, HK$, A$) is that country's dollar; a bare "$" is read as USD.
+# A "$" a country prefix marks (NT$, HK$, A$) is that country's dollar; a bare "$" may be any dollar.
 _SIGNS = re.compile(r"(?<![a-z])(?:us|nt|hk|a|au|c|ca|cdn|s|nz)\$|[$€£¥]"
                     r"|(?<![a-z])(?:usd|eur|gbp|jpy|cny|rmb|chf|hkd|aud|cad|sgd|krw|inr|twd|nzd)(?![a-z])"
                     r"|円|人民币|人民幣|美元|欧元|港元|英镑")
-_SIGN_CODES = {"us$": "USD", "$": "USD", "nt$": "TWD", "hk$": "HKD", "a$": "AUD", "au$": "AUD", "c$": "CAD",
+_SIGN_CODES = {"us$": "USD", "nt$": "TWD", "hk$": "HKD", "a$": "AUD", "au$": "AUD", "c$": "CAD",
                "ca$": "CAD", "cdn$": "CAD", "s$": "SGD", "nz$": "NZD", "€": "EUR", "£": "GBP", "rmb": "CNY",
                "人民币": "CNY", "人民幣": "CNY", "美元": "USD", "欧元": "EUR", "港元": "HKD", "英镑": "GBP",
                "円": "JPY"}
@@ -141,14 +141,6 @@ DOLLAR_CURRENCIES = frozenset({"USD", "TWD", "HKD", "CAD", "AUD", "SGD", "NZD"})
 # Currency names in words (and marked signs) a caption or heading may use; "元" alone is left out (元本, 元年).
 _NAMED = re.compile("|".join(f"(?P<n{i}>{words})" for i, (_, words) in enumerate(_CURRENCY_WORDS))
                     .replace(r"|\$", "").replace("|元", ""))
-
-
-def currencies_stated(texts: list[str], yen_as: str | None = None) -> set[str]:
-    """The currencies ``texts`` state by sign, symbol or code (``$1,234`` -> USD, ``NT$1,234`` -> TWD, ``€m`` -> EUR).
-
-    ``¥`` is yen, or yuan where ``yen_as`` (the domain's currency) is CNY.
-    """
-    return {"USD" if code == BARE_DOLLAR else code for code in _signs_in(texts, yen_as)}
 
 
 def currencies_named(texts: list[str]) -> set[str]:
@@ -171,7 +163,7 @@ def table_currency(cells: list[str], context: list[str], yen_as: str | None = No
     Two currencies stated by sign (``$`` and ``€`` columns) give no currency and no reason.
     ``signs_only`` (a lead paragraph) counts for its signs, not for the currencies it names in words.
     """
-    signs = _signs_in([*cells, *context, *(signs_only or [])], yen_as)
+    signs = currency_signs([*cells, *context, *(signs_only or [])], yen_as)
     named = currencies_named(context)
     if BARE_DOLLAR in signs:
         marked = (signs | named) & DOLLAR_CURRENCIES
@@ -191,8 +183,12 @@ def table_currency(cells: list[str], context: list[str], yen_as: str | None = No
     return None, ""
 
 
-def _signs_in(texts: list[str], yen_as: str | None) -> set[str]:
-    """The currency codes ``texts`` state by sign or code, with a bare "$" kept as ``BARE_DOLLAR``."""
+def currency_signs(texts: list[str], yen_as: str | None = None) -> set[str]:
+    """The currencies ``texts`` state by sign, symbol or code (``NT$1,234`` -> TWD, ``€m`` -> EUR).
+
+    A bare "$" is kept as ``BARE_DOLLAR``: it is the US dollar unless a caption names another.
+    ``¥`` is yen, or yuan where ``yen_as`` (the domain's currency) is CNY.
+    """
     found: set[str] = set()
     for text in texts:
         if not text:

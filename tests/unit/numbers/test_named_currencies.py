@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ragspine.numbers.units import currencies_stated, money_units_in, table_currency
+from ragspine.numbers.units import currency_signs, money_units_in, table_currency
 
 # Dollars other than the US dollar, as captions write them, with the currency they are.
 NAMED_DOLLARS = (
@@ -40,10 +40,10 @@ def test_in_thousand_nt_dollars_beside_dollar_cells_is_twd_not_usd() -> None:
 
 @pytest.mark.parametrize(("cell", "code"), [
     ("NT$1,234", "TWD"), ("HK$ 5", "HKD"), ("A$12", "AUD"), ("C$ 3", "CAD"), ("S$9", "SGD"), ("NZ$7", "NZD"),
-    ("US$ 5", "USD"), ("$5", "USD"),
+    ("US$ 5", "USD"), ("$5", "$"),
 ])
 def test_a_dollar_sign_with_a_country_prefix_is_that_countrys_dollar(cell: str, code: str) -> None:
-    assert currencies_stated([cell]) == {code}
+    assert currency_signs([cell]) == {code}
 
 
 @pytest.mark.parametrize("caption", ["(in millions of euros)", "(€ in thousands)", "(in thousands of yen)",
