@@ -62,7 +62,7 @@ from ragspine.ingestion.table_roll_forward import roll_forward
 from ragspine.ingestion.table_stated_years import is_stated_period, stated_years
 from ragspine.ingestion.table_subject import other_company, same_company
 from ragspine.numbers.cells import read_cell
-from ragspine.numbers.units import ISO_4217, SCALES, money_units_in, table_currency, unit_dimension, units_in
+from ragspine.numbers.units import ISO_4217, SCALES, table_currency, unit_dimension, units_in
 from ragspine.sensitivity import Sensitivity
 
 __all__ = ["DeclaredUnits", "Lineage", "TableContext", "table_facts", "unit_dimension", "units_in"]
@@ -360,10 +360,8 @@ class _TableReader:
         """
         context = self.context
         cells = [cell for row in self.rows for cell in row]
-        # The sentence before a table names its currency only where it declares the unit ("in millions of euros").
-        lead_declares = bool(context.lead) and bool(money_units_in(context.lead))
-        naming = [*self.block_caption(), *context.headings, context.note, *([context.lead] if lead_declares else [])]
-        currency, conflict = table_currency(cells, naming, self.glossary.currency, signs_only=[context.lead])
+        currency, conflict = table_currency(cells, [*self.block_caption(), *context.headings],
+                                            [context.lead, context.note], self.glossary.currency)
         self.money_unit_conflict = conflict
         return currency
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 
 # Active ISO 4217 codes (RMB, the usual name of CNY, is read as CNY).
 ISO_4217 = frozenset({
@@ -70,8 +71,9 @@ _MONEY_PATTERNS = (
                + r"(?![a-z])"),
     # millions of US dollars, thousands of yen, in millions of CHF
     re.compile(r"(?<![a-z])" + _EN_SCALE + r"\s+of\s+(?:(?<![a-z])" + _ISO + r"(?![a-z])|" + _CUR_ALT + ")"),
-    # in thousand NT dollars, millions euros: a scale word right before a currency word
-    re.compile(r"(?<![a-z])(?P<en>thousands?|millions?|billions?|trillions?)\s+(?:" + _CUR_ALT + ")"),
+    # (in thousand NT dollars), in millions euros: a scale word right after "in", then a currency word (never
+    # "3.0 million Euro" in a sentence)
+    re.compile(r"(?:(?<![a-z])in\s+|[(（]\s*)(?P<en>thousands?|millions?|billions?|trillions?)\s+(?:" + _CUR_ALT + ")"),
 )
 # A scale with no currency: "(in millions, except per share data)", "单位：百万", "in thousands".
 _BARE_SCALE = re.compile(r"(?<![a-z])in\s+" + _EN_SCALE + r"(?![a-z])|(?:単位|单位|單位)\s*[:：]?\s*" + _CJK_SCALE)
@@ -143,7 +145,7 @@ _NAMED = re.compile("|".join(f"(?P<n{i}>{words})" for i, (_, words) in enumerate
                     .replace(r"|\$", "").replace("|元", ""))
 
 
-def currencies_named(texts: list[str]) -> set[str]:
+def currencies_named(texts: Sequence[str]) -> set[str]:
     """The currencies ``texts`` name in words or by a marked sign (``in thousand NT dollars`` -> TWD), not by "$"."""
     found: set[str] = set()
     for text in texts:
@@ -153,18 +155,21 @@ def currencies_named(texts: list[str]) -> set[str]:
     return found
 
 
-def table_currency(cells: list[str], context: list[str], yen_as: str | None = None,
-                   signs_only: list[str] | None = None) -> tuple[str | None, str]:
+def table_currency(cells: Sequence[str], naming: Sequence[str], declaring: Sequence[str] = (),
+                   yen_as: str | None = None) -> tuple[str | None, str]:
     """The one currency a table states, and why there is none where its cells and its caption disagree.
 
-    A currency the caption or heading names in words wins over a bare ``$`` in the cells when it is
-    a dollar (``(in thousand NT dollars)`` beside ``$ 1,234`` is TWD); a bare ``$`` beside a named
-    currency that is no dollar (euros) cannot be reconciled: no currency, and a reason to warn.
-    Two currencies stated by sign (``$`` and ``€`` columns) give no currency and no reason.
-    ``signs_only`` (a lead paragraph) counts for its signs, not for the currencies it names in words.
+    ``naming`` (caption, title, headings) names a currency in words or by a marked sign;
+    ``declaring`` (the sentence before the table, a unit note) names one only in the money unit it
+    declares ("in millions of euros", never "invested 3.0 million Euro"); both count for their signs.
+    A dollar so named wins over a bare ``$`` in the cells (``(in thousand NT dollars)`` beside
+    ``$ 1,234`` is TWD); a named currency that is no dollar (euros) beside a bare ``$`` cannot be
+    reconciled: no currency, and a reason to warn. Two currencies stated by sign (``$`` and ``€``
+    columns) give no currency and no reason.
     """
-    signs = currency_signs([*cells, *context, *(signs_only or [])], yen_as)
-    named = currencies_named(context)
+    signs = currency_signs([*cells, *naming, *declaring], yen_as)
+    named = currencies_named(naming) | {unit.partition("_")[0] for text in declaring if text
+                                        for unit in money_units_in(text) if unit not in SCALES}
     if BARE_DOLLAR in signs:
         marked = (signs | named) & DOLLAR_CURRENCIES
         if len(marked) == 1:
@@ -183,7 +188,7 @@ def table_currency(cells: list[str], context: list[str], yen_as: str | None = No
     return None, ""
 
 
-def currency_signs(texts: list[str], yen_as: str | None = None) -> set[str]:
+def currency_signs(texts: Sequence[str], yen_as: str | None = None) -> set[str]:
     """The currencies ``texts`` state by sign, symbol or code (``NT$1,234`` -> TWD, ``€m`` -> EUR).
 
     A bare "$" is kept as ``BARE_DOLLAR``: it is the US dollar unless a caption names another.

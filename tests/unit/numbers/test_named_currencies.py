@@ -71,5 +71,11 @@ def test_the_one_currency_a_table_states(cells: list[str], context: list[str], c
     assert table_currency(cells, context) == (currency, "")
 
 
-def test_a_currency_a_lead_paragraph_names_in_words_does_not_contradict_the_cells() -> None:
-    assert table_currency(["$ 1"], ["(in thousands)"], signs_only=["Sales in Europe, in euros, rose."]) == ("USD", "")
+def test_a_currency_a_lead_paragraph_mentions_in_a_sentence_does_not_contradict_the_cells() -> None:
+    lead = "Other assets (in thousands): in 2019 we invested 3.0 million Euro ($3.4 million) in a private company."
+    assert table_currency(["$ 1"], [], [lead]) == ("USD", "")
+
+
+def test_a_lead_paragraph_declaring_its_unit_names_the_currency() -> None:
+    assert table_currency(["$ 1"], [], ["The table below is in thousand NT dollars."]) == ("TWD", "")
+    assert table_currency(["$ 1"], [], ["Amounts (in millions of euros):"])[0] is None
