@@ -35,8 +35,8 @@ SCALES = ("K", "10K", "M", "10M", "100M", "B", "T")
 NON_MONEY = frozenset({"PCT", "COUNT"})
 _CODE = re.compile(r"^(?P<cur>[A-Z]{3})(?:_(?P<scale>" + "|".join(SCALES) + r"))?$")
 
-# Currency words and signs, as they are written (matched on NFKC, lower-cased text).
-# A dollar a country prefix marks (NT$, HK$, A$) comes before the bare ``$`` read as USD, so it wins.
+# Currency names and marked signs, as they are written (matched on NFKC, lower-cased text): what a
+# caption names. A marked dollar (NT$, HK$, A$) starts before its "$", so it wins over the bare sign.
 _CURRENCY_WORDS = (
     ("TWD", r"new\s+taiwan\s+dollars?|(?<![a-z])nt\s*dollars?|(?<![a-z])nt\$|新台币|新台幣|新台湾ドル"),
     ("HKD", r"hong\s+kong\s+dollars?|(?<![a-z])hk\s*dollars?|(?<![a-z])hk\$|港元|港币|香港ドル"),
@@ -44,16 +44,19 @@ _CURRENCY_WORDS = (
     ("AUD", r"australian\s+dollars?|(?<![a-z])au?\$|澳元"),
     ("SGD", r"singapore\s+dollars?|(?<![a-z])s\$|新加坡元"),
     ("NZD", r"new\s+zealand\s+dollars?|(?<![a-z])nz\$"),
-    ("USD", r"us\s*dollars?|u\.s\.\s*dollars?|us\$|\$|美元|米ドル"),
+    ("USD", r"us\s*dollars?|u\.s\.\s*dollars?|us\$|美元|米ドル"),
     ("JPY", r"japanese\s+yen|yen|円|日元|日円"),
-    ("CNY", r"rmb|renminbi|人民币|人民幣|yuan|元"),
+    ("CNY", r"rmb|renminbi|人民币|人民幣|yuan"),
     ("EUR", r"euros?|€|欧元|ユーロ"),
     ("GBP", r"pounds?\s+sterling|£|英镑|ポンド"),
     ("CHF", r"swiss\s+francs?|瑞士法郎"),
     ("KRW", r"韩元|ウォン"),
 )
 _YEN_SIGN = "¥"  # ¥ is yen in Japanese documents and yuan in Chinese ones: the domain's currency decides
-_CUR_ALT = "|".join(f"(?P<c{i}>{words})" for i, (_, words) in enumerate(_CURRENCY_WORDS))
+# In a unit ("$ in millions", "千元") a bare "$" is the US dollar and "元" the yuan; in a caption's words neither
+# names a currency ("$" may be any dollar; "元" is also 元本, 元年).
+_UNIT_WORDS = (*_CURRENCY_WORDS, ("USD", r"\$"), ("CNY", r"元"))
+_CUR_ALT = "|".join(f"(?P<c{i}>{words})" for i, (_, words) in enumerate(_UNIT_WORDS))
 _ISO = r"(?P<iso>[a-z]{3})"
 # English scales (after or before the currency) and CJK scales (before the currency word).
 _EN_SCALE = r"(?P<en>thousands?|millions?|billions?|trillions?|k|mn|m|bn|b|tn|[’']000)"
@@ -140,9 +143,8 @@ _SIGN_CODES = {"us$": "USD", "nt$": "TWD", "hk$": "HKD", "a$": "AUD", "au$": "AU
 BARE_DOLLAR = "$"
 # Currencies written as "$" with or without a country prefix: a bare "$" may be any of them.
 DOLLAR_CURRENCIES = frozenset({"USD", "TWD", "HKD", "CAD", "AUD", "SGD", "NZD"})
-# Currency names in words (and marked signs) a caption or heading may use; "元" alone is left out (元本, 元年).
-_NAMED = re.compile("|".join(f"(?P<n{i}>{words})" for i, (_, words) in enumerate(_CURRENCY_WORDS))
-                    .replace(r"|\$", "").replace("|元", ""))
+# What a caption names: currency words and marked signs, never a bare "$" or "元".
+_NAMED = re.compile("|".join(f"(?P<n{i}>{words})" for i, (_, words) in enumerate(_CURRENCY_WORDS)))
 
 
 def currencies_named(texts: Sequence[str]) -> set[str]:
@@ -217,7 +219,7 @@ def _currency_of(match: re.Match[str], currency: str | None) -> str | None:
         return iso if iso in ISO_4217 else None
     if groups.get("yen"):
         return currency if currency in ("JPY", "CNY") else "JPY"
-    for i, (code, _) in enumerate(_CURRENCY_WORDS):
+    for i, (code, _) in enumerate(_UNIT_WORDS):
         if groups.get(f"c{i}"):
             return code
     return None
