@@ -79,3 +79,8 @@ def test_a_currency_a_lead_paragraph_mentions_in_a_sentence_does_not_contradict_
 def test_a_lead_paragraph_declaring_its_unit_names_the_currency() -> None:
     assert table_currency(["$ 1"], [], ["The table below is in thousand NT dollars."]) == ("TWD", "")
     assert table_currency(["$ 1"], [], ["Amounts (in millions of euros):"])[0] is None
+
+
+@pytest.mark.parametrize("heading", ["Europe & Australia", "North America Retail", "Yenta Holdings", "Euronext listing"])
+def test_a_word_holding_a_currency_name_names_no_currency(heading: str) -> None:
+    assert table_currency(["$ 1,234"], [heading, "(in millions)"]) == ("USD", "")
