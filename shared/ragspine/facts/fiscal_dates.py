@@ -3,24 +3,28 @@
 from __future__ import annotations
 
 import datetime as dt
+from calendar import monthrange
 
 from ragspine.facts.calendar import FiscalCalendar
 
-CLOSING_WEEK_DAYS = 7  # a 52/53-week year may end up to a week after its nominal month
+CLOSING_WEEK_DAYS = 7  # a 52/53-week year ends in the last week of its nominal month or the week after
 
 
 def fiscal_year_closed_on(calendar: FiscalCalendar, year: int, month: int, day: int) -> int | None:
     """The fiscal year a date closes (a balance-sheet date), or None for a date inside a year or no date.
 
-    A date in the calendar's last fiscal month closes that year; one in the first week after it
-    closes it too (a 52/53-week year ending "January 3, 2020" for a December year).
+    A date in the last week of the calendar's closing month closes that year (the month's last day,
+    or a 52/53-week year's last Saturday, "December 28, 2019"); one in the first week after it
+    closes it too ("January 3, 2020" for a December year). A date earlier in the closing month
+    ("December 15, 2019") is inside the year: a balance on it is no year-end figure.
     """
     try:
         when = dt.date(year, month, day)
     except ValueError:
         return None
     if month == calendar.end_month:
-        return calendar.fiscal_year_of(when)
+        last_day = monthrange(year, month)[1]
+        return calendar.fiscal_year_of(when) if day > last_day - CLOSING_WEEK_DAYS else None
     if month == calendar.end_month % 12 + 1 and day <= CLOSING_WEEK_DAYS:
         return calendar.fiscal_year_of(when - dt.timedelta(days=CLOSING_WEEK_DAYS))
     return None

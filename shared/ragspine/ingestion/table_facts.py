@@ -62,7 +62,7 @@ from ragspine.ingestion.table_roll_forward import roll_forward
 from ragspine.ingestion.table_stated_years import is_stated_period, stated_years
 from ragspine.ingestion.table_subject import other_company, same_company
 from ragspine.numbers.cells import read_cell
-from ragspine.numbers.units import ISO_4217, SCALES, currencies_stated, unit_dimension, units_in
+from ragspine.numbers.units import ISO_4217, SCALES, table_currency, unit_dimension, units_in
 from ragspine.sensitivity import Sensitivity
 
 __all__ = ["DeclaredUnits", "Lineage", "TableContext", "table_facts", "unit_dimension", "units_in"]
@@ -347,19 +347,23 @@ class _TableReader:
         self.row_periods: dict[int, Period] = {}  # body rows dated by a period row above them
         self.row_written: dict[int, tuple[str, ...]] = {}  # a balance row's labels with their date, for its locator
         self.unheaded: set[int] = set()  # columns of a roll-forward whose kind no header states
+        self.money_unit_conflict = ""  # why the caption's currency and the cells' cannot both hold, if they cannot
         self.currency = self._stated_currency()
 
     def _stated_currency(self) -> str | None:
         """The one currency the table and the text around it state (``$`` in its cells, ``€m``), else None.
 
         A scale written alone ("(in millions)") is in that currency; with none stated, or two, it
-        stays a scale alone: no currency is assumed from the domain.
+        stays a scale alone: no currency is assumed from the domain. A dollar the caption names
+        ("in thousand NT dollars") is what a bare ``$`` in the cells means; a caption naming a
+        currency the cells contradict leaves the table without a money unit.
         """
         context = self.context
-        texts = [cell for row in self.rows for cell in row]
-        texts += [context.caption, *context.headings, context.lead, context.note]
-        found = currencies_stated(texts, self.glossary.currency)
-        return found.pop() if len(found) == 1 else None
+        cells = [cell for row in self.rows for cell in row]
+        currency, conflict = table_currency(cells, [*self.block_caption(), *context.headings],
+                                            [context.lead, context.note], self.glossary.currency)
+        self.money_unit_conflict = conflict
+        return currency
 
     def warn(self, text: str) -> None:
         if len(self.warnings) < _MAX_WARNINGS_PER_TABLE:
@@ -402,6 +406,8 @@ class _TableReader:
                        for u in units_in(self.rows[h][c], self.currency)]
         declared = DeclaredUnits.read([*self.block_caption(), *reversed(context.headings), context.lead,
                                        context.note], glossary, self.currency)
+        if self.money_unit_conflict:
+            self.warn(self.money_unit_conflict)
         facts: dict[FactKey, Fact] = {}
         dropped: set[FactKey] = set()
         skipped_cols = {c for c, names in header_names.items() if any(n.unknown for n in names)} | self.unheaded
@@ -722,6 +728,8 @@ class _TableReader:
         unit = self._unit(r, c, metric, expected, number.percent, table_units, declared)
         if unit is None:
             return None
+        if self.money_unit_conflict and unit_dimension(unit) == "money":
+            unit = ""  # the caption's currency and the cells' disagree: no money unit rather than a wrong one
         if term is None:  # a label of the document's own: the unit it states, whatever its dimension
             pass
         elif unit_dimension(unit) != unit_dimension(expected):

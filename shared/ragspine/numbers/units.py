@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 
 # Active ISO 4217 codes (RMB, the usual name of CNY, is read as CNY).
 ISO_4217 = frozenset({
@@ -34,19 +35,28 @@ SCALES = ("K", "10K", "M", "10M", "100M", "B", "T")
 NON_MONEY = frozenset({"PCT", "COUNT"})
 _CODE = re.compile(r"^(?P<cur>[A-Z]{3})(?:_(?P<scale>" + "|".join(SCALES) + r"))?$")
 
-# Currency words and signs, as they are written (matched on NFKC, lower-cased text).
+# Currency names and marked signs, as they are written (matched on NFKC, lower-cased text): what a
+# caption names. A marked dollar (NT$, HK$, A$) starts before its "$", so it wins over the bare sign.
 _CURRENCY_WORDS = (
-    ("USD", r"us\s*dollars?|u\.s\.\s*dollars?|us\$|\$|美元|米ドル"),
-    ("JPY", r"japanese\s+yen|yen|円|日元|日円"),
-    ("CNY", r"rmb|renminbi|人民币|人民幣|yuan|元"),
-    ("EUR", r"euros?|€|欧元|ユーロ"),
+    ("TWD", r"new\s+taiwan\s+dollars?|(?<![a-z])nt\s*dollars?|(?<![a-z])nt\$|新台币|新台幣|新台湾ドル"),
+    ("HKD", r"hong\s+kong\s+dollars?|(?<![a-z])hk\s*dollars?|(?<![a-z])hk\$|港元|港币|香港ドル"),
+    ("CAD", r"canadian\s+dollars?|(?<![a-z])c(?:a|dn)?\$|加元"),
+    ("AUD", r"australian\s+dollars?|(?<![a-z])au?\$|澳元"),
+    ("SGD", r"singapore\s+dollars?|(?<![a-z])s\$|新加坡元"),
+    ("NZD", r"new\s+zealand\s+dollars?|(?<![a-z])nz\$"),
+    ("USD", r"us\s*dollars?|u\.s\.\s*dollars?|us\$|美元|米ドル"),
+    ("JPY", r"japanese\s+yen|(?<![a-z])yen(?![a-z])|円|日元|日円"),
+    ("CNY", r"(?<![a-z])(?:rmb|renminbi|yuan)(?![a-z])|人民币|人民幣"),
+    ("EUR", r"(?<![a-z])euros?(?![a-z])|€|欧元|ユーロ"),
     ("GBP", r"pounds?\s+sterling|£|英镑|ポンド"),
-    ("HKD", r"hong\s+kong\s+dollars?|hk\$|港元|港币|香港ドル"),
     ("CHF", r"swiss\s+francs?|瑞士法郎"),
     ("KRW", r"韩元|ウォン"),
 )
 _YEN_SIGN = "¥"  # ¥ is yen in Japanese documents and yuan in Chinese ones: the domain's currency decides
-_CUR_ALT = "|".join(f"(?P<c{i}>{words})" for i, (_, words) in enumerate(_CURRENCY_WORDS))
+# In a unit ("$ in millions", "千元") a bare "$" is the US dollar and "元" the yuan; in a caption's words neither
+# names a currency ("$" may be any dollar; "元" is also 元本, 元年).
+_UNIT_WORDS = (*_CURRENCY_WORDS, ("USD", r"\$"), ("CNY", r"元"))
+_CUR_ALT = "|".join(f"(?P<c{i}>{words})" for i, (_, words) in enumerate(_UNIT_WORDS))
 _ISO = r"(?P<iso>[a-z]{3})"
 # English scales (after or before the currency) and CJK scales (before the currency word).
 _EN_SCALE = r"(?P<en>thousands?|millions?|billions?|trillions?|k|mn|m|bn|b|tn|[’']000)"
@@ -64,6 +74,9 @@ _MONEY_PATTERNS = (
                + r"(?![a-z])"),
     # millions of US dollars, thousands of yen, in millions of CHF
     re.compile(r"(?<![a-z])" + _EN_SCALE + r"\s+of\s+(?:(?<![a-z])" + _ISO + r"(?![a-z])|" + _CUR_ALT + ")"),
+    # (in thousand NT dollars), in millions euros: a scale word right after "in", then a currency word (never
+    # "3.0 million Euro" in a sentence)
+    re.compile(r"(?:(?<![a-z])in\s+|[(（]\s*)(?P<en>thousands?|millions?|billions?|trillions?)\s+(?:" + _CUR_ALT + ")"),
 )
 # A scale with no currency: "(in millions, except per share data)", "单位：百万", "in thousands".
 _BARE_SCALE = re.compile(r"(?<![a-z])in\s+" + _EN_SCALE + r"(?![a-z])|(?:単位|单位|單位)\s*[:：]?\s*" + _CJK_SCALE)
@@ -119,15 +132,68 @@ def units_in(text: str, currency: str | None = None) -> list[str]:
     return found
 
 
-_SIGNS = re.compile(r"us\$|hk\$|[$€£¥]|(?<![a-z])(?:usd|eur|gbp|jpy|cny|rmb|chf|hkd|aud|cad|sgd|krw|inr)(?![a-z])"
+# A "$" a country prefix marks (NT$, HK$, A$) is that country's dollar; a bare "$" may be any dollar.
+_SIGNS = re.compile(r"(?<![a-z])(?:us|nt|hk|a|au|c|ca|cdn|s|nz)\$|[$€£¥]"
+                    r"|(?<![a-z])(?:usd|eur|gbp|jpy|cny|rmb|chf|hkd|aud|cad|sgd|krw|inr|twd|nzd)(?![a-z])"
                     r"|円|人民币|人民幣|美元|欧元|港元|英镑")
-_SIGN_CODES = {"us$": "USD", "$": "USD", "hk$": "HKD", "€": "EUR", "£": "GBP", "rmb": "CNY", "人民币": "CNY",
-               "人民幣": "CNY", "美元": "USD", "欧元": "EUR", "港元": "HKD", "英镑": "GBP", "円": "JPY"}
+_SIGN_CODES = {"us$": "USD", "nt$": "TWD", "hk$": "HKD", "a$": "AUD", "au$": "AUD", "c$": "CAD",
+               "ca$": "CAD", "cdn$": "CAD", "s$": "SGD", "nz$": "NZD", "€": "EUR", "£": "GBP", "rmb": "CNY",
+               "人民币": "CNY", "人民幣": "CNY", "美元": "USD", "欧元": "EUR", "港元": "HKD", "英镑": "GBP",
+               "円": "JPY"}
+BARE_DOLLAR = "$"
+# Currencies written as "$" with or without a country prefix: a bare "$" may be any of them.
+DOLLAR_CURRENCIES = frozenset({"USD", "TWD", "HKD", "CAD", "AUD", "SGD", "NZD"})
+# What a caption names: currency words and marked signs, never a bare "$" or "元".
+_NAMED = re.compile("|".join(f"(?P<n{i}>{words})" for i, (_, words) in enumerate(_CURRENCY_WORDS)))
 
 
-def currencies_stated(texts: list[str], yen_as: str | None = None) -> set[str]:
-    """The currencies ``texts`` state by sign, symbol or code (``$1,234`` -> USD, ``€m`` -> EUR).
+def currencies_named(texts: Sequence[str]) -> set[str]:
+    """The currencies ``texts`` name in words or by a marked sign (``in thousand NT dollars`` -> TWD), not by "$"."""
+    found: set[str] = set()
+    for text in texts:
+        if text:
+            for match in _NAMED.finditer(unicodedata.normalize("NFKC", text).lower()):
+                found.add(next(code for i, (code, _) in enumerate(_CURRENCY_WORDS) if match[f"n{i}"]))
+    return found
 
+
+def table_currency(cells: Sequence[str], naming: Sequence[str], declaring: Sequence[str] = (),
+                   yen_as: str | None = None) -> tuple[str | None, str]:
+    """The one currency a table states, and why there is none where its cells and its caption disagree.
+
+    ``naming`` (caption, title, headings) names a currency in words or by a marked sign;
+    ``declaring`` (the sentence before the table, a unit note) names one only in the money unit it
+    declares ("in millions of euros", never "invested 3.0 million Euro"); both count for their signs.
+    A dollar so named wins over a bare ``$`` in the cells (``(in thousand NT dollars)`` beside
+    ``$ 1,234`` is TWD); a named currency that is no dollar (euros) beside a bare ``$`` cannot be
+    reconciled: no currency, and a reason to warn. Two currencies stated by sign (``$`` and ``€``
+    columns) give no currency and no reason.
+    """
+    signs = currency_signs([*cells, *naming, *declaring], yen_as)
+    named = currencies_named(naming) | {unit.partition("_")[0] for text in declaring if text
+                                        for unit in money_units_in(text) if unit not in SCALES}
+    if BARE_DOLLAR in signs:
+        marked = (signs | named) & DOLLAR_CURRENCIES
+        if len(marked) == 1:
+            signs = (signs - {BARE_DOLLAR}) | marked
+        elif not marked and named:
+            return None, (f"its caption names {', '.join(sorted(named))} but its cells show a bare $; "
+                          "no money unit is given")
+        elif not marked:
+            signs = (signs - {BARE_DOLLAR}) | {"USD"}
+    found = signs | named
+    if len(found) == 1:
+        return found.pop(), ""
+    if named and signs - named:
+        return None, (f"its caption names {', '.join(sorted(named))} but it states "
+                      f"{', '.join(sorted(signs - named))}; no money unit is given")
+    return None, ""
+
+
+def currency_signs(texts: Sequence[str], yen_as: str | None = None) -> set[str]:
+    """The currencies ``texts`` state by sign, symbol or code (``NT$1,234`` -> TWD, ``€m`` -> EUR).
+
+    A bare "$" is kept as ``BARE_DOLLAR``: it is the US dollar unless a caption names another.
     ``¥`` is yen, or yuan where ``yen_as`` (the domain's currency) is CNY.
     """
     found: set[str] = set()
@@ -138,6 +204,8 @@ def currencies_stated(texts: list[str], yen_as: str | None = None) -> set[str]:
             sign = match.group(0)
             if sign == "¥":
                 found.add("CNY" if yen_as == "CNY" else "JPY")
+            elif sign == BARE_DOLLAR:
+                found.add(BARE_DOLLAR)
             else:
                 found.add(_SIGN_CODES.get(sign, sign.upper()))
     return found
@@ -151,7 +219,7 @@ def _currency_of(match: re.Match[str], currency: str | None) -> str | None:
         return iso if iso in ISO_4217 else None
     if groups.get("yen"):
         return currency if currency in ("JPY", "CNY") else "JPY"
-    for i, (code, _) in enumerate(_CURRENCY_WORDS):
+    for i, (code, _) in enumerate(_UNIT_WORDS):
         if groups.get(f"c{i}"):
             return code
     return None

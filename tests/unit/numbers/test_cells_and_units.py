@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ragspine.numbers.cells import read_cell, strip_footnotes
-from ragspine.numbers.units import currencies_stated, is_unit_code, units_in
+from ragspine.numbers.units import currency_signs, is_unit_code, units_in
 
 NEGATIVE_FORMS = ("({})", "△{}", "▲{}", "−{}", "-{}", "{}−", "{}-", "（{}）", "－{}")
 FOOTNOTES = ("※1", "*2", "†", "‡", "(注1)", "¹", " ※3")
@@ -105,11 +105,11 @@ def test_a_scale_with_no_currency_is_the_scale_alone(text: str, unit: str) -> No
 
 
 @pytest.mark.parametrize(("texts", "found"), [
-    (["$1,234", "($76)"], {"USD"}), (["€m"], {"EUR"}), (["US$ 5"], {"USD"}), (["RMB’Million"], {"CNY"}),
-    (["1,234", "(in millions)"], set()), (["RMB’Million"], {"CNY"}), (["$5", "£3"], {"USD", "GBP"}), (["Europe", "euro area"], set()),
+    (["$1,234", "($76)"], {"$"}), (["€m"], {"EUR"}), (["US$ 5"], {"USD"}), (["RMB’Million"], {"CNY"}),
+    (["1,234", "(in millions)"], set()), (["RMB’Million"], {"CNY"}), (["$5", "£3"], {"$", "GBP"}), (["Europe", "euro area"], set()),
 ])
 def test_the_currencies_a_document_states(texts: list[str], found: set[str]) -> None:
-    assert currencies_stated(texts) == found
+    assert currency_signs(texts) == found
 
 
 @pytest.mark.parametrize(("text", "value", "percent"), [

@@ -66,3 +66,9 @@ def test_only_a_year_ending_in_january_or_february_outside_the_calendars_own_end
     assert not year_name_unsure(december, 2020, 1, 3)  # the week after: closes December's year
     assert not year_name_unsure(january, 2020, 1, 31)  # the glossary's own year end names it
     assert not year_name_unsure(december, 2019, 6, 30) and not year_name_unsure(december, 2019, 4, 27)
+
+
+def test_a_mid_month_date_in_the_closing_month_names_no_fiscal_year() -> None:
+    question = "What was the cash balance as of December 15, 2019?"  # a date inside the year, not its end
+    assert rewrite_dates(question, GLOSSARY) == question
+    assert "December" in parse_slots(question, glossary=GLOSSARY).unknown_names  # asked back, never FY2019
