@@ -34,6 +34,8 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 
+from tests.eval import recorded
+
 CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus" / "financebench_dev"
 QUESTIONS = CORPUS / "questions.json"
 KIND = "metrics-generated"
@@ -143,12 +145,17 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--limit", type=int, default=None)
     parser.add_argument("--json", type=Path, default=None)
+    recorded.add_record_flag(parser)
     args = parser.parse_args(argv)
+    recorded.refuse_partial(parser, args.record, args.limit is not None)
     report = run(args.limit)
     text = json.dumps(report, indent=2, ensure_ascii=False)
     if args.json:
         args.json.write_text(text + "\n", encoding="utf-8")
     print(text)
+    if args.record:
+        recorded.write("financebench-metrics", recorded.financebench_metrics_table(report),
+                       "python -m tests.eval.financebench_metrics --record")
 
 
 if __name__ == "__main__":

@@ -24,6 +24,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "shared"))
+sys.path.insert(0, str(ROOT))  # tests.eval and tools, when run as a file
 
 from ragspine.domain.files import GLOSSARY  # noqa: E402
 from ragspine.domain.glossary_file import read_glossary  # noqa: E402
@@ -32,6 +33,7 @@ from ragspine.facts.glossary import Glossary  # noqa: E402
 from ragspine.facts.model import Fact  # noqa: E402
 from ragspine.ingestion.facts_extract import extract_facts  # noqa: E402
 from ragspine.ingestion.parsers.pdf import PdfParser  # noqa: E402
+from tests.eval import recorded  # noqa: E402
 
 CORPUS = ROOT.parent / "shared" / "corpus" / "financebench_dev"
 _YEAR = re.compile(r"\b(19|20)\d\d\b")
@@ -93,7 +95,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--json", type=Path, help="write the counts here")
     parser.add_argument("names", nargs="*", help="filings (default: every PDF of the corpus)")
+    recorded.add_record_flag(parser)
     args = parser.parse_args()
+    recorded.refuse_partial(parser, args.record, bool(args.names))
     if not CORPUS.is_dir():
         raise SystemExit(f"{CORPUS} is absent: the shared corpus is not mounted here")
     counts, facts = run(args.names or sorted(p.name for p in CORPUS.glob("*.pdf")))
@@ -104,6 +108,9 @@ def main() -> None:
         print(show(name, fact))
     if args.json:
         args.json.write_text(json.dumps({"filings": counts, "all": total}, indent=2), encoding="utf-8")
+    if args.record:
+        recorded.write("financebench-statements", recorded.financebench_statements_table(counts),
+                       "python tests/eval/financebench_statements.py --record")
 
 
 if __name__ == "__main__":

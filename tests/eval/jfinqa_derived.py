@@ -42,6 +42,7 @@ from ragspine.facts.model import Fact
 from ragspine.qa.answer import answer_question
 from ragspine.qa.period_words import rewrite_period_words
 from ragspine.qa.result import AnswerResult
+from tests.eval import recorded
 from tests.eval.public_qa import JFINQA_FILE, _read
 from tests.unit.qa.derived.statement_set import statement_qa
 
@@ -255,7 +256,9 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--run", choices=["readme", "facts", "both"], default="both")
     parser.add_argument("--limit", type=int, default=None)
+    recorded.add_record_flag(parser)
     args = parser.parse_args(argv)
+    recorded.refuse_partial(parser, args.record, args.limit is not None)
     items = list(_read(JFINQA_FILE, None))[:args.limit]
     report: dict[str, Any] = {}
     for name, runner in (("facts", run_facts), ("readme", run_readme)):
@@ -263,6 +266,9 @@ def main(argv: list[str] | None = None) -> None:
             with tempfile.TemporaryDirectory() as tmp:
                 report[name] = summary(runner(items, Path(tmp)))
     print(json.dumps(report, ensure_ascii=False, indent=2))
+    if args.record:
+        recorded.write("jfinqa-derived", recorded.jfinqa_derived_table(report),
+                       f"python -m tests.eval.jfinqa_derived --run {args.run} --record")
 
 
 if __name__ == "__main__":

@@ -26,12 +26,14 @@ import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "shared"))
+sys.path.insert(0, str(ROOT))  # tests.eval and tools, when run as a file
 
 from ragspine.domain.starter import init_domain  # noqa: E402
 from ragspine.facts.glossary import Glossary  # noqa: E402
 from ragspine.ingestion.facts_extract import extract_facts  # noqa: E402
 from ragspine.ingestion.parsers.registry import parse_document  # noqa: E402
 from ragspine.numbers.cells import read_cell  # noqa: E402
+from tests.eval import recorded  # noqa: E402
 
 JFINQA = ROOT.parent / "shared" / "corpus" / "qa" / "jfinqa" / "jfinqa_lite_v1.json"
 _PERIOD = re.compile(r"(\d{4})年\d{1,2}月期")
@@ -92,11 +94,15 @@ def run() -> dict[str, Any]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--json", type=Path, default=None)
+    recorded.add_record_flag(parser)
     args = parser.parse_args()
-    text = json.dumps(run(), indent=2, ensure_ascii=False)
+    report = run()
+    text = json.dumps(report, indent=2, ensure_ascii=False)
     if args.json:
         args.json.write_text(text + "\n", encoding="utf-8")
     print(text)
+    if args.record:
+        recorded.write("jfinqa-tables", recorded.jfinqa_tables_table(report), "python tests/eval/jfinqa_tables.py --record")
 
 
 if __name__ == "__main__":

@@ -29,6 +29,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from tests.eval import recorded
 from tests.eval.tatqa_tables import TATQA, ingest_context
 
 ASKED_TYPES = ("arithmetic", "count")
@@ -156,12 +157,17 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--limit", type=int, default=None)
     parser.add_argument("--open", action="store_true", help="the glossary fresh from domain init, unedited")
     parser.add_argument("--json", type=Path, default=None)
+    recorded.add_record_flag(parser)
     args = parser.parse_args(argv)
+    recorded.refuse_partial(parser, args.record, args.limit is not None or not args.open)
     report = run(args.limit, open_vocabulary=args.open)
     text = json.dumps(report, indent=2, ensure_ascii=False)
     if args.json:
         args.json.write_text(text + "\n", encoding="utf-8")
     print(text)
+    if args.record:
+        recorded.write("tatqa-arithmetic", recorded.tatqa_arithmetic_table(report),
+                       "python -m tests.eval.tatqa_arithmetic --open --record")
 
 
 if __name__ == "__main__":

@@ -46,6 +46,7 @@ from ragspine.facts.glossary import normalize_text  # noqa: E402
 from ragspine.numbers.cells import read_cell  # noqa: E402
 from ragspine.qa.answer import answer_question  # noqa: E402
 from ragspine.qa.result import AnswerStatus  # noqa: E402
+from tests.eval import recorded  # noqa: E402
 
 TATQA = ROOT.parent / "shared" / "corpus" / "qa" / "tatqa" / "tatqa_dataset_dev.json"
 _CODE = re.compile(r"[^A-Z0-9]+")
@@ -226,12 +227,18 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=None)
     parser.add_argument("--open", action="store_true", help="the glossary fresh from domain init, unedited")
     parser.add_argument("--json", type=Path, default=None)
+    recorded.add_record_flag(parser)
     args = parser.parse_args()
+    recorded.refuse_partial(parser, args.record, args.limit is not None)
     report = run(args.limit, open_vocabulary=args.open)
     text = json.dumps(report, indent=2, ensure_ascii=False)
     if args.json:
         args.json.write_text(text + "\n", encoding="utf-8")
     print(text)
+    if args.record:
+        section = "tatqa-tables" if args.open else "tatqa-tables-listed"
+        recorded.write(section, recorded.tatqa_tables_table(report),
+                       "python tests/eval/tatqa_tables.py" + (" --open" if args.open else "") + " --record")
 
 
 if __name__ == "__main__":
