@@ -67,8 +67,8 @@ def financebench_metrics_table(report: Mapping[str, Any]) -> list[str]:
 
 
 def financebench_statements_table(counts: Mapping[str, Mapping[str, int]]) -> list[str]:
-    """Statement pages of the FinanceBench filings: tables, tables whose totals check, facts, warnings."""
-    lines = ["| filing | tables | checked against their totals | facts | warnings |", "| --- | --- | --- | --- | --- |"]
+    """Statement pages of the FinanceBench filings: tables, tables whose every cell matched the page text, facts, warnings."""
+    lines = ["| filing | tables | every cell matched the page text | facts | warnings |", "| --- | --- | --- | --- | --- |"]
     lines += [f"| {name} | {c['tables']} | {c['checked']} | {c['facts']:,} | {c['warnings']} |"
               for name, c in counts.items()]
     total = {k: sum(c[k] for c in counts.values()) for k in ("tables", "checked", "facts", "warnings")}
