@@ -5,6 +5,9 @@ returned *before* they were merged into :mod:`ragspine.text` (commit 836a80b: th
 index's document and query tokens, the extractive provider's overlap tokens, and catalog
 search's normalisation and tokens). The test recomputes them with the toolkit and must find
 the same digests, so every ranking built on these tokens is unchanged.
+When a repository text the test reads is edited (a comment, a template), the digests of the
+chunk holding it are renewed with the toolkit, after the old text is shown to still give the
+golden digests.
 """
 
 from __future__ import annotations
