@@ -3,29 +3,15 @@
 from __future__ import annotations
 
 import shutil
-from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
 
 import pytest
 from tools.measurements import EVALUATION, closing, opening, record
 
-from ragspine.bootstrap import get_services
-from ragspine.settings import get_settings
 from tests.eval import recorded, tatqa_arithmetic, tatqa_tables
 
 PRESENT = tatqa_tables.TATQA.is_file()
-ENV = ("RAGSPINE_EMBEDDER", "RAGSPINE_TODAY", "RAGSPINE_ENV", "RAGSPINE_DOMAIN_DIR", "RAGSPINE_DATA_DIR")
-
-
-@pytest.fixture
-def isolated_env(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """The run sets the service's environment per context: restore it and the cached services after."""
-    for name in ENV:
-        monkeypatch.setenv(name, "")
-    yield
-    get_settings.cache_clear()
-    get_services.cache_clear()
 
 
 @pytest.mark.skipif(not PRESENT, reason=f"TAT-QA dev absent at {tatqa_tables.TATQA}")

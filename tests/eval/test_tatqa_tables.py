@@ -7,30 +7,15 @@ asserted are those measured and written in docs/tables.md (a floor, so a regress
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
-from ragspine.bootstrap import get_services
-from ragspine.settings import get_settings
 from tests.eval import tatqa_tables
 
 PRESENT = tatqa_tables.TATQA.is_file()
-ENV = ("RAGSPINE_EMBEDDER", "RAGSPINE_TODAY", "RAGSPINE_ENV", "RAGSPINE_DOMAIN_DIR", "RAGSPINE_DATA_DIR")
 SLICE_CONTEXTS = 40
 SLICE_MIN_EXACT = 0.60  # measured 0.633 (19 of 30) on the first 40 contexts: see docs/tables.md
 FULL_MIN_EXACT = 0.60  # measured 0.604 (116 of 192) on the whole dev set: see docs/tables.md
 MAX_WRONG_RATE = 0.01  # the target: a wrong number is worse than "not found"
-
-
-@pytest.fixture
-def isolated_env(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """The run sets the service's environment per context: restore it and the cached services after."""
-    for name in ENV:
-        monkeypatch.setenv(name, "")
-    yield
-    get_settings.cache_clear()
-    get_services.cache_clear()
 
 
 @pytest.mark.skipif(not PRESENT, reason=f"TAT-QA dev absent at {tatqa_tables.TATQA}")
