@@ -17,14 +17,11 @@ from ragspine.ingestion.facts_extract import extract_facts
 from ragspine.ingestion.parsers.registry import parse_document
 from ragspine.ingestion.table_roll_forward import balance_row, roll_forward
 from tests.support.glossary import default_glossary
+from tests.unit.ingestion.tables.markdown_facts import markdown_table_facts
 
 
 def _facts(rows: list[list[str]]) -> set[tuple[str, str, object, str]]:
-    lines = ["| " + " | ".join(rows[0]) + " |", "|" + " --- |" * len(rows[0])]
-    lines += ["| " + " | ".join(row) + " |" for row in rows[1:]]
-    text = "# Share-based compensation\n\n" + "\n".join(lines) + "\n"
-    doc = parse_document(text.encode(), filename="t.md", doc_id="t.md", max_bytes=1_000_000)
-    facts = extract_facts(doc, glossary=default_glossary(), source_file_hash="sha256:00").facts
+    facts = markdown_table_facts(rows, "Share-based compensation")
     return {(f.metric_code, f.period, f.value, f.source_locator.split(",row=")[-1]) for f in facts}
 
 

@@ -15,21 +15,15 @@ from hypothesis import strategies as st
 
 from ragspine.facts.calendar import FiscalCalendar
 from ragspine.facts.glossary import Period
-from ragspine.ingestion.facts_extract import extract_facts
-from ragspine.ingestion.parsers.registry import parse_document
 from ragspine.ingestion.table_stated_years import split_year_end, stated_date, stated_years
-from tests.support.glossary import default_glossary
+from tests.unit.ingestion.tables.markdown_facts import markdown_table_facts
 
 _MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
                 "November", "December")
 
 
 def _facts(rows: list[list[str]]) -> set[tuple[str, str, object, str]]:
-    lines = ["| " + " | ".join(rows[0]) + " |", "|" + " --- |" * len(rows[0])]
-    lines += ["| " + " | ".join(row) + " |" for row in rows[1:]]
-    text = "# Notes to the accounts\n\n" + "\n".join(lines) + "\n"
-    doc = parse_document(text.encode(), filename="t.md", doc_id="t.md", max_bytes=1_000_000)
-    facts = extract_facts(doc, glossary=default_glossary(), source_file_hash="sha256:00").facts
+    facts = markdown_table_facts(rows, "Notes to the accounts")
     return {(f.metric_code, f.period, f.value, f.source_locator.split("col=")[-1]) for f in facts}
 
 

@@ -1,0 +1,17 @@
+"""A table written as Markdown under a heading, parsed and read by the real parser and table reader."""
+
+from __future__ import annotations
+
+from ragspine.facts.model import Fact
+from ragspine.ingestion.facts_extract import extract_facts
+from ragspine.ingestion.parsers.registry import parse_document
+from tests.support.glossary import default_glossary
+
+
+def markdown_table_facts(rows: list[list[str]], heading: str) -> list[Fact]:
+    """The facts the default glossary reads from ``rows`` (the first one the header) under ``# heading``."""
+    lines = ["| " + " | ".join(rows[0]) + " |", "|" + " --- |" * len(rows[0])]
+    lines += ["| " + " | ".join(row) + " |" for row in rows[1:]]
+    text = f"# {heading}\n\n" + "\n".join(lines) + "\n"
+    doc = parse_document(text.encode(), filename="t.md", doc_id="t.md", max_bytes=1_000_000)
+    return list(extract_facts(doc, glossary=default_glossary(), source_file_hash="sha256:00").facts)
