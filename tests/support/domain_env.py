@@ -76,3 +76,35 @@ def pointed_services(patch: pytest.MonkeyPatch, folder: Path, data: Path, *, tod
     yield get_services()
     get_settings.cache_clear()
     close_services()
+
+
+def ingested_in_fresh_domain(patch: pytest.MonkeyPatch, root: Path, documents: dict[str, str]) -> Iterator[None]:
+    """A fixture's body: a domain folder from ``ragspine domain init`` served, ``documents`` (name -> text) written
+    under ``root`` and ingested with ``ragspine ingest``; the settings and services forgotten after the test."""
+    from typer.testing import CliRunner
+
+    from ragspine.cli import app
+
+    runner = CliRunner()
+    folder = root / "fresh"
+    assert runner.invoke(app, ["domain", "init", str(folder)]).exit_code == 0
+    patch.setenv("RAGSPINE_DOMAIN_DIR", str(folder))
+    get_settings.cache_clear()
+    close_services()
+    for name, text in documents.items():
+        (root / name).write_text(text, encoding="utf-8")
+    result = runner.invoke(app, ["ingest", *(str(root / name) for name in documents)], env={"COLUMNS": "240"})
+    assert result.exit_code == 0, result.output
+    close_services()
+    yield
+    get_settings.cache_clear()
+    close_services()
+
+
+def cli_answer(question: str) -> str:
+    """What ``ragspine ask QUESTION`` prints."""
+    from typer.testing import CliRunner
+
+    from ragspine.cli import app
+
+    return CliRunner().invoke(app, ["ask", question], env={"COLUMNS": "240"}).output

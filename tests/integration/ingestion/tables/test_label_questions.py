@@ -9,16 +9,12 @@ match equally, or one naming a word of another row, gets no figure.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from ragspine.cli import app
-from ragspine.settings import get_settings
-from tests.support.process_caches import close_services
-
-runner = CliRunner()
+from tests.support.domain_env import cli_answer, ingested_in_fresh_domain
 
 TAX = """\
 # Income taxes
@@ -52,41 +48,23 @@ BALANCE = """\
 
 
 @pytest.fixture
-def asked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> object:
-    folder = tmp_path / "fresh"
-    assert runner.invoke(app, ["domain", "init", str(folder)]).exit_code == 0
-    monkeypatch.setenv("RAGSPINE_DOMAIN_DIR", str(folder))
-    get_settings.cache_clear()
-    close_services()
-    paths = []
-    for name, text in (("tax.md", TAX), ("balance.md", BALANCE)):
-        (tmp_path / name).write_text(text, encoding="utf-8")
-        paths.append(str(tmp_path / name))
-    result = runner.invoke(app, ["ingest", *paths], env={"COLUMNS": "240"})
-    assert result.exit_code == 0, result.output
-    close_services()
-    yield
-    get_settings.cache_clear()
-    close_services()
-
-
-def _ask(question: str) -> str:
-    return runner.invoke(app, ["ask", question], env={"COLUMNS": "240"}).output
+def asked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    yield from ingested_in_fresh_domain(monkeypatch, tmp_path, {"tax.md": TAX, "balance.md": BALANCE})
 
 
 def test_a_row_named_in_other_words_is_answered_from_its_cell(asked: None) -> None:
-    answer = _ask("What was the effective tax rate in 2018?")
+    answer = cli_answer("What was the effective tax rate in 2018?")
     assert "18.3 PCT" in answer and "tax.md · table=1,row=Effective income tax rate" in answer, answer
     assert "read 'effective tax rate' as effective income tax rate" in answer
 
 
 def test_a_balance_sheet_date_in_the_question_names_the_year_it_closes(asked: None) -> None:
-    answer = _ask("How much was the derivative liabilities as at December 31, 2018?")
+    answer = cli_answer("How much was the derivative liabilities as at December 31, 2018?")
     assert "120.5" in answer and "93.8" not in answer and "row=Derivative liabilities" in answer, answer
 
 
 def test_a_row_repeated_under_two_sections_is_answered_by_its_section(asked: None) -> None:
-    answer = _ask("What was the Federal deferred income tax expense in 2019?")
+    answer = cli_answer("What was the Federal deferred income tax expense in 2019?")
     assert "4206" in answer and "row=Deferred income tax expense (benefit): Federal" in answer, answer
     assert "-7125" not in answer
 
@@ -96,6 +74,6 @@ def test_a_row_repeated_under_two_sections_is_answered_by_its_section(asked: Non
     "What was the federal income tax expense in 2019?",  # names no one row: current or deferred
 ])
 def test_a_question_no_one_row_answers_gets_no_figure(asked: None, question: str) -> None:
-    answer = _ask(question)
+    answer = cli_answer(question)
     for figure in ("12.0", "30.0", "4206", "-7125", "5 "):
         assert f": {figure}" not in answer, answer

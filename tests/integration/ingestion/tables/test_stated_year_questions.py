@@ -13,13 +13,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from ragspine.cli import app
-from ragspine.settings import get_settings
-from tests.support.process_caches import close_services
-
-runner = CliRunner()
+from tests.support.domain_env import cli_answer, ingested_in_fresh_domain
 
 REPORT = """\
 # Annual report
@@ -48,41 +43,26 @@ REPORT = """\
 
 @pytest.fixture
 def asked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    folder = tmp_path / "fresh"
-    assert runner.invoke(app, ["domain", "init", str(folder)]).exit_code == 0
-    monkeypatch.setenv("RAGSPINE_DOMAIN_DIR", str(folder))
-    get_settings.cache_clear()
-    close_services()
-    (tmp_path / "report.md").write_text(REPORT, encoding="utf-8")
-    result = runner.invoke(app, ["ingest", str(tmp_path / "report.md")], env={"COLUMNS": "240"})
-    assert result.exit_code == 0, result.output
-    close_services()
-    yield
-    get_settings.cache_clear()
-    close_services()
-
-
-def _ask(question: str) -> str:
-    return runner.invoke(app, ["ask", question], env={"COLUMNS": "240"}).output
+    yield from ingested_in_fresh_domain(monkeypatch, tmp_path, {"report.md": REPORT})
 
 
 def test_a_mid_year_column_answers_the_year_it_writes(asked: None) -> None:
-    answer = _ask("What was the underlying EBITDA in 2018?")
+    answer = cli_answer("What was the underlying EBITDA in 2018?")
     assert "62575" in answer and "col=30 June 2018" in answer, answer
     assert "85123" not in answer
 
 
 def test_a_split_year_answers_the_year_it_ends_in(asked: None) -> None:
-    answer = _ask("What was the amount of income taxes on continuing operations in FY2019?")
+    answer = cli_answer("What was the amount of income taxes on continuing operations in FY2019?")
     assert "-298" in answer and "col=2018/2019" in answer, answer
 
 
 def test_a_roll_forward_movement_answers_the_year_its_closing_balance_closes(asked: None) -> None:
-    answer = _ask("What is the number of non-vested shares granted in 2019?")
+    answer = cli_answer("What is the number of non-vested shares granted in 2019?")
     assert "473550" in answer and "col=Shares" in answer, answer
 
 
 def test_two_columns_of_one_year_give_no_figure(asked: None) -> None:
-    answer = _ask("What were the acquired inventories in 2019?")
+    answer = cli_answer("What were the acquired inventories in 2019?")
     assert "FY2019 acquired inventories" not in answer, answer  # no figure picked as the year's
     assert "As of August 1, 2019: 40.7; As of October 15, 2019: 40.0" in answer, answer  # the passage, both dates
