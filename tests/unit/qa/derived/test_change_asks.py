@@ -9,13 +9,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ragspine.facts.model import Fact
-from ragspine.qa.answer import QAComponents, answer_question
+from ragspine.qa.answer import QAComponents
 from ragspine.qa.change_asks import share_change_unanswered
 from ragspine.qa.result import AnswerResult
 from ragspine.qa.structured import difference
-from tests.unit.qa.derived.statement_set import finance_domain, statement_fact, statement_qa_with_labels
-
-REJECTED = "回答中的数字无法溯源到事实或资料，已拒绝该回答。"
+from tests.unit.qa.derived.statement_set import answered, finance_domain, statement_fact, statement_qa_with_labels
 
 
 @pytest.fixture(scope="module")
@@ -24,9 +22,7 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def ask(qa: QAComponents, question: str) -> AnswerResult:
-    result = answer_question(question, qa=qa)
-    assert result.answer != REJECTED, result.answer
-    return result
+    return answered(qa, question)
 
 
 def apac(period: str, value: float) -> Fact:

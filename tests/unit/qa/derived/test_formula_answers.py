@@ -8,11 +8,15 @@ from pathlib import Path
 import pytest
 
 from ragspine.facts.model import Fact
-from ragspine.qa.answer import answer_question
 from ragspine.qa.result import AnswerResult, AnswerStatus
-from tests.unit.qa.derived.statement_set import DOC, finance_domain, statement_fact, statement_facts, statement_qa
-
-REJECTED = "回答中的数字无法溯源到事实或资料，已拒绝该回答。"
+from tests.unit.qa.derived.statement_set import (
+    DOC,
+    answered,
+    finance_domain,
+    statement_fact,
+    statement_facts,
+    statement_qa,
+)
 
 
 @pytest.fixture(scope="module")
@@ -21,9 +25,7 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def ask(folder: Path, question: str, facts: list[Fact] | None = None) -> AnswerResult:
-    result = answer_question(question, qa=statement_qa(folder, statement_facts() if facts is None else facts))
-    assert result.answer != REJECTED, result.answer
-    return result
+    return answered(statement_qa(folder, statement_facts() if facts is None else facts), question)
 
 
 def cited(result: AnswerResult) -> set[str]:

@@ -17,14 +17,12 @@ from hypothesis import strategies as st
 from ragspine.facts.glossary import Glossary, normalize_text
 from ragspine.facts.model import Fact
 from ragspine.facts.open_vocabulary import open_metric_code, with_open_terms
-from ragspine.qa.answer import QAComponents, answer_question
+from ragspine.qa.answer import QAComponents
 from ragspine.qa.label_words import label_readings
 from ragspine.qa.result import AnswerResult
 from ragspine.qa.slots import parse_slots
 from tests.support.glossary import default_glossary
-from tests.unit.qa.derived.statement_set import finance_domain, statement_fact, statement_qa_with_labels
-
-REJECTED = "回答中的数字无法溯源到事实或资料，已拒绝该回答。"
+from tests.unit.qa.derived.statement_set import answered, finance_domain, statement_fact, statement_qa_with_labels
 
 
 @pytest.fixture(scope="module")
@@ -33,9 +31,7 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def ask(qa: QAComponents, question: str) -> AnswerResult:
-    result = answer_question(question, qa=qa)
-    assert result.answer != REJECTED, result.answer
-    return result
+    return answered(qa, question)
 
 
 def glossary_with(labels: list[str]) -> Glossary:

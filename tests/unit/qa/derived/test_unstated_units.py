@@ -12,9 +12,7 @@ from ragspine.ingestion.facts_extract import ExtractionResult, extract_facts, pr
 from ragspine.ingestion.model import Block, BlockKind, ParsedDocument
 from ragspine.qa.answer import answer_question
 from tests.support.glossary import default_glossary
-from tests.unit.qa.derived.statement_set import finance_domain, statement_fact, statement_facts, statement_qa
-
-REJECTED = "回答中的数字无法溯源到事实或资料，已拒绝该回答。"
+from tests.unit.qa.derived.statement_set import REJECTED, finance_domain, statement_fact, statement_facts, statement_qa
 
 
 @pytest.fixture(scope="module")
