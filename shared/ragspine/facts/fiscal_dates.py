@@ -7,6 +7,10 @@ from calendar import monthrange
 
 from ragspine.facts.calendar import FiscalCalendar
 
+# A month as tables write it in English ("Jun", "June", "Sept."), and its number by its first three letters.
+MONTH_PATTERN = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+MONTH_NUMBERS = {m: i for i, m in enumerate(("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct",
+                                             "nov", "dec"), start=1)}
 CLOSING_WEEK_DAYS = 7  # a 52/53-week year ends in the last week of its nominal month or the week after
 
 

@@ -16,7 +16,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ragspine.facts.fiscal_dates import fiscal_year_closed_on, named_fiscal_year, year_name_unsure
+from ragspine.facts.fiscal_dates import (
+    MONTH_NUMBERS,
+    MONTH_PATTERN,
+    fiscal_year_closed_on,
+    named_fiscal_year,
+    year_name_unsure,
+)
 from ragspine.facts.glossary import Glossary, Period, SlotKind, normalize_text
 from ragspine.numbers.cells import is_blank, read_cell, strip_footnotes
 from ragspine.numbers.units import units_in
@@ -41,11 +47,8 @@ _PERIOD_PHRASE = re.compile(
 NOT_ACTUAL = re.compile(r"budget|plan|forecast|target|estimat|guidance|outlook|projected|pro\s*forma"
                         r"|(?<!ex)change|varian|growth|increase|decrease|%|adjust|without|計画|予想|予算|目標|预算|预测|计划|目标|増減|增减"
                         r"|变动|変動")
-_MONTHS = {m: i for i, m in enumerate(("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov",
-                                       "dec"), start=1)}
-_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
-_DATE = re.compile(rf"(?<![a-z])(?:(?P<m1>{_MONTH})\s+(?P<d1>\d{{1,2}}),?|(?P<d2>\d{{1,2}})\s+(?P<m2>{_MONTH}),?)\s*"
-                   r"(?P<y>(?:19|20)\d{2})(?!\d)")
+_DATE = re.compile(rf"(?<![a-z])(?:(?P<m1>{MONTH_PATTERN})\s+(?P<d1>\d{{1,2}}),?"
+                   rf"|(?P<d2>\d{{1,2}})\s+(?P<m2>{MONTH_PATTERN}),?)\s*(?P<y>(?:19|20)\d{{2}})(?!\d)")
 _YEAR_ENDED = re.compile(r"years?[\s-]+end(?:ed|ing)|fiscal\s+years?|for\s+the\s+(?:fiscal\s+)?years?")
 _UNIT_WORDS = re.compile(r"[$€£¥]|us\$|hk\$|[’']000|(?<![a-z])(?:m|mn|bn|k|millions?|thousands?|billions?|usd|eur|gbp"
                          r"|jpy|rmb|cny|in|dollars?|euros?|yen)(?![a-z])|%|百万|十億|十亿|千万|[千万億亿円元]|単位|单位|單位")
@@ -202,7 +205,7 @@ def _dated_period(glossary: Glossary, norm: str) -> Named | None:
         return None
     if len(set(_YEAR.findall(norm))) != 1 or _SHORT_PERIOD.search(norm):
         return None
-    month = _MONTHS[(match["m1"] or match["m2"])[:3]]
+    month = MONTH_NUMBERS[(match["m1"] or match["m2"])[:3]]
     day = int(match["d1"] or match["d2"])
     year = int(match["y"])
     if _YEAR_ENDED.search(norm):

@@ -23,16 +23,13 @@ import re
 from collections.abc import Mapping, Sequence
 
 from ragspine.facts.calendar import FiscalCalendar
-from ragspine.facts.fiscal_dates import CLOSING_WEEK_DAYS, named_fiscal_year
+from ragspine.facts.fiscal_dates import CLOSING_WEEK_DAYS, MONTH_NUMBERS, MONTH_PATTERN, named_fiscal_year
 from ragspine.facts.glossary import Period, normalize_text
 
-_MONTHS = {m: i for i, m in enumerate(("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov",
-                                       "dec"), start=1)}
-_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 # A header that is one date, or "As of/at" one date, and nothing else but a note mark: "30 June 2019",
 # "As of August 1, 2019", "April 26, 2019".
-_ONE_DATE = re.compile(rf"^(?:as\s+(?:of|at)\s+)?(?:(?P<m1>{_MONTH})\s+(?P<d1>\d{{1,2}}),?|(?P<d2>\d{{1,2}})\s+"
-                       rf"(?P<m2>{_MONTH}),?)\s*(?P<y>(?:19|20)\d{{2}})\s*(?:\(\d\))?$")
+_ONE_DATE = re.compile(rf"^(?:as\s+(?:of|at)\s+)?(?:(?P<m1>{MONTH_PATTERN})\s+(?P<d1>\d{{1,2}}),?|(?P<d2>\d{{1,2}})\s+"
+                       rf"(?P<m2>{MONTH_PATTERN}),?)\s*(?P<y>(?:19|20)\d{{2}})\s*(?:\(\d\))?$")
 # A split year: "2017/2018", "2018/19".
 _SPLIT_YEAR = re.compile(r"^(?P<a>(?:19|20)\d{2})\s*/\s*(?P<b>(?:19|20)?\d{2})$")
 
@@ -43,7 +40,8 @@ def stated_date(text: str) -> dt.date | None:
     if match is None:
         return None
     try:
-        return dt.date(int(match["y"]), _MONTHS[(match["m1"] or match["m2"])[:3]], int(match["d1"] or match["d2"]))
+        month = MONTH_NUMBERS[(match["m1"] or match["m2"])[:3]]
+        return dt.date(int(match["y"]), month, int(match["d1"] or match["d2"]))
     except ValueError:
         return None
 
