@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
 from functools import partial
+from typing import TYPE_CHECKING
 
 from ragspine.citation import Source, merged_sources
 from ragspine.errors import FieldError, InvalidInputError
@@ -18,6 +19,7 @@ from ragspine.facts.glossary import Glossary
 from ragspine.facts.model import format_number
 from ragspine.facts.ports import FactStore
 from ragspine.facts.query_metric import QueryResult
+from ragspine.lazy import LazyModule
 from ragspine.llm.ports import LLMProvider, Message
 from ragspine.qa.analytics.compute import with_analysis
 from ragspine.qa.arithmetic import with_arithmetic
@@ -30,7 +32,6 @@ from ragspine.qa.faq import FaqEntry, FaqIndex
 from ragspine.qa.faq_check import CitedPassages, states_numbers, unsupported_numbers
 from ragspine.qa.intent_model import Channel
 from ragspine.qa.language import Lang, detect_language
-from ragspine.qa.narrative import NarrativeOutcome, run_narrative
 from ragspine.qa.parse_cache import DEFAULT_PARSE_CACHE_SIZE, ParseCache, ParsedQuestion, Rendered, question_numbers
 from ragspine.qa.ports import Evidence, IntentParser, NarrativeRetriever
 from ragspine.qa.prompt import SYSTEM_PROMPT
@@ -44,6 +45,14 @@ from ragspine.qa.stated_years import every_stated_year
 from ragspine.qa.structured import Lookup, StructuredOutcome, look_up, plan_lookups, run_structured
 from ragspine.qa.trace import TraceRecorder, question_digest
 from ragspine.sensitivity import Sensitivity
+
+if TYPE_CHECKING:
+    from ragspine.qa import narrative
+    from ragspine.qa.narrative import NarrativeOutcome
+else:
+    # Loaded on the first question the narrative channel answers: a structured or FAQ answer never needs
+    # the prompt, citation and reply checks behind it.
+    narrative = LazyModule("ragspine.qa.narrative")
 
 DEFAULT_MAX_QUESTION_CHARS = 1000
 COMPOSITE_SEPARATOR = "\n\n归因分析：\n"
@@ -230,7 +239,7 @@ def _refused_clarified_or_curated(shape: ParsedQuestion, text: str, qa: QACompon
 def _narrative(text: str, qa: QAComponents, lang: Lang, history: Sequence[Message],
                trace: TraceRecorder) -> NarrativeOutcome:
     """The narrative channel: passages retrieved, the model's answer, its citations and checks."""
-    outcome = run_narrative(text, retriever=qa.retriever, llm=qa.llm, lang=lang, history=history,
+    outcome = narrative.run_narrative(text, retriever=qa.retriever, llm=qa.llm, lang=lang, history=history,
                             max_sensitivity=qa.max_sensitivity,
                             system_prompt=qa.system_prompts.get(lang, qa.system_prompt),
                             timeout_s=qa.llm_timeout_s, glossary=qa.glossary)

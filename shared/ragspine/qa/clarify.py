@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
-
-from rapidfuzz import fuzz, process
+from typing import TYPE_CHECKING
 
 from ragspine.facts.glossary import Glossary, Period, SlotKind
+from ragspine.lazy import LazyModule
 from ragspine.qa.analytics.compute import expand_lookups
 from ragspine.qa.analytics.periods import resolve_relative
 from ragspine.qa.intent_model import Channel, Intent
@@ -21,6 +21,13 @@ from ragspine.qa.near_miss import NearMiss
 from ragspine.qa.phrasing import render_question
 from ragspine.qa.result import Clarification, Option
 from ragspine.qa.slots import Assumption, Slots, Unrecognized, last_completed_fiscal_year
+
+if TYPE_CHECKING:
+    from rapidfuzz import fuzz, process
+else:
+    # Loaded when a question names something the glossary does not know: a complete question never needs it.
+    fuzz = LazyModule("rapidfuzz.fuzz")
+    process = LazyModule("rapidfuzz.process")
 
 MAX_METRIC_OPTIONS = 3
 # Below this WRatio the unknown words are not a misspelt metric ("numbers", "見せて"): offer every metric.

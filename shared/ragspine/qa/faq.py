@@ -4,17 +4,24 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-from rapidfuzz import fuzz, process
+from typing import TYPE_CHECKING, Any
 
 from ragspine.config_loader import load_yaml
 from ragspine.errors import ConfigurationError
+from ragspine.lazy import LazyModule
 from ragspine.llm.ports import Embedder
 from ragspine.qa.faq_semantic import DEFAULT_SEMANTIC_MARGIN, DEFAULT_SEMANTIC_THRESHOLD, SemanticFaqMatcher
+
+if TYPE_CHECKING:
+    from rapidfuzz import fuzz, process
+else:
+    # Loaded on the first fuzzy look-up: a question matching an entry exactly, or none, never needs it.
+    fuzz = LazyModule("rapidfuzz.fuzz")
+    process = LazyModule("rapidfuzz.process")
 
 DEFAULT_THRESHOLD = 90.0
 _NOISE = re.compile(r"[\s\W_]+", re.UNICODE)
@@ -49,6 +56,18 @@ def faq_key(text: str) -> str:
     return _NOISE.sub("", unicodedata.normalize("NFKC", text).lower())
 
 
+def ratio_ceiling(key: Counter[str], length: int, other: Counter[str], other_length: int) -> float:
+    """An upper bound of ``fuzz.ratio`` between two texts, from their characters alone.
+
+    The ratio is ``200 * LCS / (len(a) + len(b))``, and a common subsequence uses each character
+    at most as often as the text with fewer of it holds it. A key whose bound is under the
+    threshold cannot match, so it is never given to the fuzzy matcher (whose import a question
+    no key comes near never pays).
+    """
+    shared = sum(min(count, other[char]) for char, count in key.items() if char in other)
+    return 200.0 * shared / (length + other_length)
+
+
 class FaqIndex:
     """Question variants of every entry; exact normalised match first, then a fuzzy one, then
     (with an embedder) one by meaning."""
@@ -62,6 +81,7 @@ class FaqIndex:
         self.semantic = semantic
         self._by_key = {faq_key(q): e for e in entries for q in e.questions}
         self._keys = list(self._by_key)  # the fuzzy matcher's choices, built once rather than per question
+        self._key_chars = [(key, Counter(key), len(key)) for key in self._keys]
 
     def with_embedders(self, query: Embedder, passage: Embedder, *, threshold: float = DEFAULT_SEMANTIC_THRESHOLD,
                        margin: float = DEFAULT_SEMANTIC_MARGIN, ignore: tuple[str, ...] = ()) -> FaqIndex:
@@ -107,7 +127,12 @@ class FaqIndex:
         if exact is not None:
             return FaqHit(exact, 100.0)
 
-        best = process.extractOne(key, self._keys, scorer=fuzz.ratio, score_cutoff=self.threshold)
+        chars, length = Counter(key), len(key)
+        # The keys that could reach the threshold, in their order (the matcher keeps the first of equals);
+        # the margin keeps a key whose bound rounds just under it.
+        near = [choice for choice, choice_chars, choice_length in self._key_chars
+                if ratio_ceiling(chars, length, choice_chars, choice_length) >= self.threshold - 1e-6]
+        best = process.extractOne(key, near, scorer=fuzz.ratio, score_cutoff=self.threshold) if near else None
         if best:
             return FaqHit(self._by_key[best[0]], float(best[1]), "fuzzy")
         found = self.semantic.best(question) if by_meaning and self.semantic is not None else None

@@ -18,10 +18,16 @@ import functools
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-
-from rapidfuzz.distance import DamerauLevenshtein
+from typing import TYPE_CHECKING
 
 from ragspine.facts.glossary import Glossary, Period, SlotKind
+from ragspine.lazy import LazyModule
+
+if TYPE_CHECKING:
+    from rapidfuzz.distance import DamerauLevenshtein
+else:
+    # Loaded on the first leftover word worth fuzzing: a question the glossary reads whole never needs it.
+    DamerauLevenshtein = LazyModule("rapidfuzz.distance.DamerauLevenshtein")
 
 MIN_WORD_CHARS = 4  # a typed word shorter than this is never fuzzed ("the", "hk")
 MIN_NAME_CHARS = 5  # a glossary name shorter than this is never a fuzzy target ("ebit", "hk")

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from rapidfuzz import fuzz, process
 
 from ragspine.bootstrap import domain_dir
 from ragspine.errors import ConfigurationError
 from ragspine.qa.answer import answer_question
-from ragspine.qa.faq import FaqIndex
+from ragspine.qa.faq import FaqIndex, faq_key, ratio_ceiling
 from ragspine.qa.result import AnswerStatus, Route
 from tests.fakes.facts import InMemoryFactStore
 from tests.fakes.llm import RecordingEmbedder
@@ -111,3 +116,34 @@ class TestMatchingByMeaning:
         with pytest.raises(ConfigurationError, match="semantic"):
             FaqIndex.from_file(domain_dir() / "faq.yaml").with_embedders(RecordingEmbedder(), RecordingEmbedder(),
                                                                          threshold=1.5)
+
+
+# Texts of a few letters from a small alphabet (Latin and CJK), so that pairs share characters and
+# their fuzzy ratios fall on both sides of any threshold.
+_TEXTS = st.text(alphabet="abcdeé财年定义返品", min_size=1, max_size=12)
+
+
+@given(_TEXTS, _TEXTS)
+def test_the_ratio_ceiling_is_never_under_the_fuzzy_ratio(text: str, other: str) -> None:
+    ceiling = ratio_ceiling(Counter(text), len(text), Counter(other), len(other))
+    assert ceiling >= fuzz.ratio(text, other) - 1e-9
+
+
+@settings(max_examples=200)
+@given(st.sampled_from([q for e in FaqIndex.from_file(domain_dir() / "faq.yaml").entries for q in e.questions]),
+       st.integers(min_value=0, max_value=40), st.text(alphabet="abcxyz的了", max_size=3),
+       st.floats(min_value=50, max_value=100))
+def test_a_fuzzy_match_is_the_one_every_key_would_give(question: str, at: int, typo: str, threshold: float) -> None:
+    # GIVEN a curated question with a typo in it, and an index at a given threshold
+    faq = FaqIndex.from_file(domain_dir() / "faq.yaml", threshold=threshold)
+    asked = question[:at] + typo + question[at + len(typo):]
+    key = faq_key(asked)
+    # WHEN it is matched (keys that cannot reach the threshold are never scored)
+    hit = faq.match(asked, by_meaning=False)
+    # THEN it is what the fuzzy matcher finds among every key of the index
+    exact = next((e for e in faq.entries if any(faq_key(q) == key for q in e.questions)), None) if key else None
+    best = process.extractOne(key, [faq_key(q) for e in faq.entries for q in e.questions], scorer=fuzz.ratio,
+                              score_cutoff=threshold) if key and exact is None else None
+    expected = exact.entry_id if exact else (
+        next(e.entry_id for e in faq.entries if any(faq_key(q) == best[0] for q in e.questions)) if best else None)
+    assert (hit.entry.entry_id if hit else None) == expected
