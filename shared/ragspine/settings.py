@@ -7,14 +7,14 @@ import os
 from datetime import date
 from functools import lru_cache
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator, model_validator
 
 from ragspine.errors import ConfigurationError
 
 DEFAULT_DATA_DIR = Path(".ragspine")
+ENV_PREFIX = "RAGSPINE_"
 _PLACEHOLDER_SECRETS = {"changeme", "change-me", "placeholder", "xxx", "todo", "secret", "test"}
 # Methods an n8n webhook node can declare; RAGSPINE_WORKFLOW_WEBHOOK_METHODS picks a subset.
 WEBHOOK_METHODS = frozenset({"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"})
@@ -68,13 +68,22 @@ class Environment(enum.StrEnum):
     PRODUCTION = "production"
 
 
-class Settings(BaseSettings):
+def environment_values() -> dict[str, str]:
+    """The ``RAGSPINE_*`` variables by field name (``RAGSPINE_DATA_DIR`` -> ``data_dir``), in any case."""
+    cut = len(ENV_PREFIX)
+    return {name[cut:].lower(): value for name, value in os.environ.items() if name.upper().startswith(ENV_PREFIX)}
+
+
+class Settings(BaseModel):
     """Every tunable of the service; the only place that reads the environment."""
 
     # A field's description (Field(description=...) or the docstring under it, read by tools/settings_doc.py) is
     # what docs/configuration.md shows: `python -m tools.settings_doc` writes that page from this model. The
     # docstrings are not given to pydantic (use_attribute_docstrings): it reads this source at every start.
-    model_config = SettingsConfigDict(env_prefix="RAGSPINE_", extra="ignore", frozen=True)
+    # A plain model reading the environment itself (``_from_environment``): pydantic-settings would cost a
+    # Lambda cold start tens of milliseconds of imports to read flat variables. Values given to the
+    # constructor win over the environment; every value is validated as the field says, defaults too.
+    model_config = ConfigDict(extra="ignore", frozen=True, validate_default=True)
 
     env: Environment = Environment.DEVELOPMENT
     """Deployment stage; production refuses placeholder secrets and development-only assertions."""
@@ -285,6 +294,13 @@ class Settings(BaseSettings):
                                                "0: kept until deleted.")
     knowledge_idempotency_ttl_s: int = Field(default=24 * 3600, ge=60, le=7 * 24 * 3600,
                                              description="How long an Idempotency-Key replays its first response.")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_environment(cls, data: Any) -> Any:
+        if not isinstance(data, dict):
+            return data
+        return {**environment_values(), **data}
 
     @model_validator(mode="after")
     def _consistent(self) -> Settings:

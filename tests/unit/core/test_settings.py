@@ -46,3 +46,24 @@ def test_aws_backend_requires_a_facts_table(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.delenv("RAGSPINE_FACTS_TABLE", raising=False)
     with pytest.raises(ConfigurationError, match="RAGSPINE_FACTS_TABLE is required"):
         load_settings()
+
+
+def test_a_value_given_in_code_wins_over_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("RAGSPINE_MAX_QUESTION_CHARS", "500")
+    monkeypatch.setenv("RAGSPINE_PORT", "9000")
+    settings = load_settings(max_question_chars=700)
+    assert (settings.max_question_chars, settings.port) == (700, 9000)
+
+
+def test_variable_names_are_read_in_any_case_and_unknown_ones_ignored(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ragspine_max_question_chars", "321")
+    monkeypatch.setenv("RAGSPINE_NO_SUCH_SETTING", "1")
+    monkeypatch.setenv("OTHER_MAX_QUESTION_CHARS", "999")
+    assert load_settings().max_question_chars == 321
+
+
+@pytest.mark.parametrize(("value", "expected"), [("true", True), ("0", False), ("Off", False), ("yes", True)])
+def test_flags_read_as_written_in_the_environment(monkeypatch: pytest.MonkeyPatch, value: str,
+                                                  expected: bool) -> None:
+    monkeypatch.setenv("RAGSPINE_FAQ_ENABLED", value)
+    assert load_settings().faq_enabled is expected

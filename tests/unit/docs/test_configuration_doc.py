@@ -6,8 +6,7 @@ from pathlib import Path
 from typing import Literal
 
 import pytest
-from pydantic import Field
-from pydantic_settings import BaseSettings
+from pydantic import BaseModel, Field
 from tools import settings_doc
 
 from ragspine.settings import Settings
@@ -31,7 +30,7 @@ def test_every_setting_is_on_the_page_with_its_description() -> None:
         assert " ".join(description.split()).replace("|", "\\|") in row
 
 
-class _Sample(BaseSettings):
+class _Sample(BaseModel):
     choice: Literal["a", "b"] = "a"
     size: int = Field(default=64 * 1024 * 1024, ge=1024, le=1024 * 1024 * 1024)
     ratio: float | None = Field(default=None, gt=0, lt=1)
