@@ -22,6 +22,7 @@ import math
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import cache
 from types import MappingProxyType
 
 from ragspine.citation import CITATION_CLOSE, CITATION_OPEN, passage_citation
@@ -52,7 +53,6 @@ _STOP = frozenset({
     "its", "of", "on", "or", "that", "the", "this", "to", "was", "were", "what", "when", "which",
     "who", "why", "with",
 })
-_TOKENS = Tokenizer(scripts=(_CJK,), drop_grams=_HIRAGANA, stopwords=_STOP)
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,7 +200,13 @@ def tokens(text: str) -> list[str]:
     Bigrams made only of hiragana (Japanese particles and endings) and common question
     words are dropped: they would make every snippet look relevant.
     """
-    return _TOKENS.tokens(text)
+    return _tokenizer().tokens(text)
+
+
+@cache
+def _tokenizer() -> Tokenizer:
+    """Built on the first answer composed: a service that answers from facts alone never compiles its patterns."""
+    return Tokenizer(scripts=(_CJK,), drop_grams=_HIRAGANA, stopwords=_STOP)
 
 
 def detect_language(text: str) -> str:

@@ -9,9 +9,11 @@ those packages, so a module already imported by another test cannot hide an eage
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -98,3 +100,36 @@ def test_handlers_without_workflow_routes_do_not_load_the_workflow_domain(functi
     done = subprocess.run([sys.executable, "-c", probe, f"functions.{function}.app"], cwd=REPO_ROOT,
                           capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0, f"functions.{function}.app imported ragspine.workflows at cold start\n{done.stderr}"
+
+
+_FIRST_ASK = textwrap.dedent(
+    """
+    import json, pathlib, sys
+    import functions.ask.app as app
+
+    class Context:
+        function_name, memory_limit_in_mb, aws_request_id = "ragspine-ask", 512, "first-ask"
+        invoked_function_arn = "arn:aws:lambda:us-east-1:123456789012:function:ragspine-ask"
+
+    event = json.loads(pathlib.Path("events/ask_found.json").read_text(encoding="utf-8"))
+    body = json.loads(app.handler(event, Context())["body"])
+    print(json.dumps({"route": body["route"], "loaded": sorted(set(sys.argv[1:]) & set(sys.modules))}))
+    """
+)
+# What a question answered from the facts never needs: the fuzzy matchers (a question every FAQ key is far
+# from, a glossary that reads every word), the narrative channel, and pydantic-settings (never imported).
+NOT_FOR_A_STRUCTURED_ASK = ("rapidfuzz", "ragspine.qa.narrative", "pydantic_settings")
+
+
+def test_a_structured_ask_loads_neither_the_fuzzy_matchers_nor_the_narrative_channel(tmp_path: Path) -> None:
+    # GIVEN a fresh interpreter running the ask function, as a cold start does
+    # WHEN its first request is a question the facts answer
+    done = subprocess.run(
+        [sys.executable, "-c", _FIRST_ASK, *NOT_FOR_A_STRUCTURED_ASK], cwd=REPO_ROOT,
+        env={"PATH": "/usr/bin:/bin", "AWS_DEFAULT_REGION": "us-east-1", "PYTHONPATH": str(REPO_ROOT),
+             "RAGSPINE_BACKEND": "embedded", "RAGSPINE_DATA_DIR": str(tmp_path), "RAGSPINE_EMBEDDER": "none"},
+        capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    outcome = json.loads(done.stdout.strip().splitlines()[-1])
+    # THEN it was answered on the structured route without loading what only other questions need
+    assert outcome == {"route": "structured", "loaded": []}
