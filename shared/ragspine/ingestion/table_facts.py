@@ -94,6 +94,9 @@ _PART_OF_YEAR = re.compile(
     r"|上半期|下半期|中間|四半期|上半年|半年|季度|[1-9]\s*[-–~～]\s*[1-9]\s*月")
 _COMMA = re.compile(r"\s*[,，]\s*")
 _TOTAL = re.compile(r"(?i:total\b)|合計|合计|小計|小计")
+# A row labelled with a total word alone ("Total", "Total:", "合計"): the total of whatever the rows above it are.
+_BARE_TOTAL = re.compile(r"(?i:\s*(?:grand\s+)?totals?\s*[:：]?\s*)|\s*(?:合計|合计|总计|總計|総計)\s*")
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
 _UNIT_NOTE = re.compile(r"\s*[(（][^()（）]*[)）]")
 _MAX_WARNINGS_PER_TABLE = 12
 
@@ -321,6 +324,15 @@ def _open_metric(labels: Sequence[str], names: list[Named], line_item_cols: set[
     return [Named(metric=code) if i == unknown[0] else n for i, n in enumerate(names)]
 
 
+def total_of(subject: str, word: str) -> str:
+    """The label a bare total row states under its subject: "Total" under "Net sales" is "Total net sales"."""
+    word = word.strip().rstrip(":：").strip()
+    if _CJK.search(word):
+        return f"{subject}{word}"  # 流動資産 + 合計 = 流動資産合計, as Japanese and Chinese statements write it
+    first = subject[:1].lower() if subject[1:2].islower() else subject[:1]  # "Net sales", never "NET SALES" lowered
+    return f"{word.capitalize()} {first}{subject[1:]}"
+
+
 def _words_within(section: str, label: str) -> bool:
     """Whether a label already says its section's words ("Total net sales" under "Net sales:")."""
     said = set(re.findall(r"\w+", label.lower()))
@@ -347,6 +359,7 @@ class _TableReader:
         self.row_periods: dict[int, Period] = {}  # body rows dated by a period row above them
         self.row_written: dict[int, tuple[str, ...]] = {}  # a balance row's labels with their date, for its locator
         self.unheaded: set[int] = set()  # columns of a roll-forward whose kind no header states
+        self.line_items = False  # no row names a glossary entity or channel (set with the sections)
         self.money_unit_conflict = ""  # why the caption's currency and the cells' cannot both hold, if they cannot
         self.currency = self._stated_currency()
 
@@ -434,6 +447,8 @@ class _TableReader:
                         continue
                     column = [n for n in column if not n.unknown]
                     names = [Named(metric=qualified) if n.metric else n for n in names]
+                    if not any(n.metric for n in names):  # a bare total: its channel word was no channel
+                        names = [Named(metric=qualified)]
                 dated = [Named(period=self.row_periods[r])] if r in self.row_periods else []
                 for n in (*names, *column, *dated):
                     cell.add(n)
@@ -523,7 +538,12 @@ class _TableReader:
         return found
 
     def _qualified_metric(self, header: str, labels: Sequence[str], names: Sequence[Named]) -> str | None:
-        """The open metric of a row's label under a column naming its kind; None for a glossary row (two metrics)."""
+        """The open metric of a row's label under a column naming its kind; None for a glossary row (two metrics).
+
+        A bare ``Total`` row of line items is the total of the column's kind ("Total net sales").
+        """
+        if labels and _BARE_TOTAL.fullmatch(labels[-1]) and not any(n.metric for n in names) and self.line_items:
+            return open_metric_code(total_of(header, labels[-1]))
         metrics = [(label, n.metric) for label, n in zip(labels, names, strict=True) if n.metric]
         if len(metrics) != 1 or not is_open_code(metrics[0][1] or ""):
             return None
@@ -548,6 +568,7 @@ class _TableReader:
         qualified = dict(shape.row_labels)
         section, heading_row = self._label_column_heading(), -1
         row_period = self._period_row_over_body()
+        line_items = self.line_items = self._rows_are_line_items()
         for r, row in enumerate(self.rows):
             labels = shape.row_labels.get(r)
             if labels is None:
@@ -570,19 +591,39 @@ class _TableReader:
                     qualified[r] = (*labels[:last], section)
                     section = ""
                 continue
-            if section and _CHANGES_SECTION.search(section):
+            if _BARE_TOTAL.fullmatch(label) and line_items:
+                if section:  # "Total" under "Net sales:" is total net sales (its locator keeps "Net sales: Total")
+                    qualified[r] = (*labels[:last], total_of(section, label))
+                    self.row_written[r] = (*labels[:last], f"{section}: {label.strip().rstrip(':：')}")
+                section = ""
+            elif section and _CHANGES_SECTION.search(section):
                 if _SECTION_END.match(label):
                     section = ""  # "Net cash provided by operating activities" closes the changes
                 else:
                     qualified[r] = (*labels[:last], f"{section}: {label}")
-            elif section and _words_within(label, section):
-                section = ""  # "Income tax expense (benefit)" after "Deferred income tax expense (benefit):"
+            elif section and (_words_within(label, section) or (_TOTAL.match(label) and _words_within(section, label))):
+                # "Income tax expense (benefit)" after "Deferred income tax expense (benefit):"; "Total net sales"
+                section = ""
             elif (section and self.name(label).unknown and not _words_within(section, label)
                   and open_metric_code(f"{section}: {label}") is not None):  # a heading too long keeps the row's own
                 qualified[r] = (*labels[:last], f"{section}: {label}")
                 if _TOTAL.match(label):
                     section = ""  # a total closes its section
         return self._cash_flow_components(qualified)
+
+    def _rows_are_line_items(self) -> bool:
+        """Whether no row names a glossary entity or channel: a bare ``Total`` then totals line items.
+
+        Under rows of channels (``Online | Stores | Total``) or entities the total is the glossary's
+        channel or the group, read as before; under line items it is the total of their subject.
+        """
+        for labels in self.shape.row_labels.values():
+            for label in labels:
+                if label and not _BARE_TOTAL.fullmatch(label):
+                    named = self.name(label)
+                    if named.entity or named.channel:
+                        return False
+        return True
 
     def _period_row_over_body(self) -> Period | None:
         """The period a header row right over the body states alone in its label column ("December 31, 2019")."""
@@ -714,6 +755,10 @@ class _TableReader:
         period = cell.period or (None if isinstance(context_period, str) else context_period)
         missing = [slot for slot, value in (("metric", metric), ("entity", entity), ("period", period))
                    if value in (None, _AMBIGUOUS)]
+        if missing == ["metric"] and _BARE_TOTAL.fullmatch(self.shape.row_labels[r][-1]) and self.line_items:
+            self.warn(f"row {row_text!r}: a total whose subject no section heading or column header names; "
+                      f"cell {col_text!r} skipped")
+            return None
         if missing:
             self.warn(f"row {row_text!r}: no {missing[0]} the glossary recognises; cell {col_text!r} skipped")
             return None
