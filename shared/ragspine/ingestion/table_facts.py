@@ -95,7 +95,7 @@ _PART_OF_YEAR = re.compile(
 _COMMA = re.compile(r"\s*[,，]\s*")
 _TOTAL = re.compile(r"(?i:total\b)|合計|合计|小計|小计")
 # A row labelled with a total word alone ("Total", "Total:", "合計"): the total of whatever the rows above it are.
-_BARE_TOTAL = re.compile(r"(?i:\s*(?:grand\s+)?totals?\s*[:：]?\s*)|\s*(?:合計|合计|总计|總計|総計)\s*")
+_BARE_TOTAL = re.compile(r"(?i:\s*(?:grand\s+)?totals?\s*[:：.]?\s*)|\s*(?:合計|合计|总计|總計|総計)\s*")
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
 _UNIT_NOTE = re.compile(r"\s*[(（][^()（）]*[)）]")
 _MAX_WARNINGS_PER_TABLE = 12
@@ -359,6 +359,7 @@ class _TableReader:
         self.row_periods: dict[int, Period] = {}  # body rows dated by a period row above them
         self.row_written: dict[int, tuple[str, ...]] = {}  # a balance row's labels with their date, for its locator
         self.unheaded: set[int] = set()  # columns of a roll-forward whose kind no header states
+        self.total_parts: dict[int, tuple[int, ...]] = {}  # a bare total row's rows above it, back to a heading
         self.line_items = False  # no row names a glossary entity or channel (set with the sections)
         self.money_unit_conflict = ""  # why the caption's currency and the cells' cannot both hold, if they cannot
         self.currency = self._stated_currency()
@@ -442,7 +443,7 @@ class _TableReader:
                 cell = _Cell()
                 column = header_names[c]
                 if c in qualifiers:
-                    qualified = self._qualified_metric(qualifiers[c], labels, names)
+                    qualified = self._qualified_metric(qualifiers[c], labels, names, r, c)
                     if qualified is None:
                         continue
                     column = [n for n in column if not n.unknown]
@@ -537,13 +538,14 @@ class _TableReader:
             found[c] = text
         return found
 
-    def _qualified_metric(self, header: str, labels: Sequence[str], names: Sequence[Named]) -> str | None:
+    def _qualified_metric(self, header: str, labels: Sequence[str], names: Sequence[Named], r: int,
+                          c: int) -> str | None:
         """The open metric of a row's label under a column naming its kind; None for a glossary row (two metrics).
 
         A bare ``Total`` row of line items is the total of the column's kind ("Total net sales").
         """
         if labels and _BARE_TOTAL.fullmatch(labels[-1]) and not any(n.metric for n in names) and self.line_items:
-            return open_metric_code(total_of(header, labels[-1]))
+            return open_metric_code(total_of(header, labels[-1])) if self._sums_its_parts(r, [c]) else None
         metrics = [(label, n.metric) for label, n in zip(labels, names, strict=True) if n.metric]
         if len(metrics) != 1 or not is_open_code(metrics[0][1] or ""):
             return None
@@ -569,12 +571,15 @@ class _TableReader:
         section, heading_row = self._label_column_heading(), -1
         row_period = self._period_row_over_body()
         line_items = self.line_items = self._rows_are_line_items()
+        repeated_headers = False
+        parts: list[int] = []  # the rows since the last heading, period row or total: what a bare total sums
         for r, row in enumerate(self.rows):
             labels = shape.row_labels.get(r)
             if labels is None:
                 text = clean_label(row[last])
                 if text and r not in shape.header_rows and all(not cell.strip() for cell in row[shape.label_cols:]):
                     dated = self.name(text).period
+                    parts = []
                     if dated is not None:  # "December 31, 2019" over the rows it dates: a period, not a section
                         row_period, section, heading_row = dated, "", -1
                         continue
@@ -587,15 +592,23 @@ class _TableReader:
                 self.row_periods[r] = row_period
             label = labels[last]
             if not any(labels):
+                if not any(read_cell(cell) for cell in row[shape.label_cols:]):
+                    # headers set again inside the body ("As of December 31, 2018" over a second block): the rows
+                    # below are read under the first headers, so a bare total there is given no subject
+                    repeated_headers = True
                 if section:  # an unlabelled total is its section's, and closes it
                     qualified[r] = (*labels[:last], section)
-                    section = ""
+                    section, parts = "", []
                 continue
             if _BARE_TOTAL.fullmatch(label) and line_items:
-                if section:  # "Total" under "Net sales:" is total net sales (its locator keeps "Net sales: Total")
+                self.total_parts[r] = () if repeated_headers else tuple(parts)
+                # "Total" under "Net sales:" is total net sales (its locator keeps "Net sales: Total"), where it is
+                # the sum of the section's rows: without indentation a grand total reads as the last section's
+                if section and self._sums_its_parts(r, self._read_columns()):
                     qualified[r] = (*labels[:last], total_of(section, label))
                     self.row_written[r] = (*labels[:last], f"{section}: {label.strip().rstrip(':：')}")
-                section = ""
+                section, parts = "", []
+                continue
             elif section and _CHANGES_SECTION.search(section):
                 if _SECTION_END.match(label):
                     section = ""  # "Net cash provided by operating activities" closes the changes
@@ -609,7 +622,35 @@ class _TableReader:
                 qualified[r] = (*labels[:last], f"{section}: {label}")
                 if _TOTAL.match(label):
                     section = ""  # a total closes its section
+            parts = [] if _TOTAL.match(label) else [*parts, r]
         return self._cash_flow_components(qualified)
+
+    def _read_columns(self) -> list[int]:
+        """The value columns whose every header the glossary reads (a change or share column is not summed)."""
+        return [c for c, names in self._header_names().items() if not any(n.unknown for n in names)]
+
+    def _sums_its_parts(self, r: int, columns: Sequence[int]) -> bool:
+        """Whether a bare total row states the sum of the rows above it (within rounding) in each column checked.
+
+        A bare ``Total`` is only given a subject it provably totals: a grand total set after the
+        last section of a table without indentation sums more than that section, and is not its total.
+        """
+        parts = self.total_parts.get(r, ())
+        checked = False
+        for c in columns:
+            total = read_cell(self.rows[r][c])
+            if total is None or total.percent:
+                continue
+            values = [Decimal(str(n.value)) for p in parts
+                      if (n := read_cell(self.rows[p][c])) is not None and not n.percent]
+            stated = Decimal(str(total.value))
+            if not values:
+                return False
+            places = max(-min(int(v.as_tuple().exponent) for v in [*values, stated]), 0)
+            if abs(sum(values) - stated) > Decimal(len(values)) * Decimal(5) / Decimal(10) ** (places + 1):
+                return False
+            checked = True
+        return checked
 
     def _rows_are_line_items(self) -> bool:
         """Whether no row names a glossary entity or channel: a bare ``Total`` then totals line items.
@@ -756,7 +797,7 @@ class _TableReader:
         missing = [slot for slot, value in (("metric", metric), ("entity", entity), ("period", period))
                    if value in (None, _AMBIGUOUS)]
         if missing == ["metric"] and _BARE_TOTAL.fullmatch(self.shape.row_labels[r][-1]) and self.line_items:
-            self.warn(f"row {row_text!r}: a total whose subject no section heading or column header names; "
+            self.warn(f"row {row_text!r}: a total of no section, heading or column whose rows it sums; "
                       f"cell {col_text!r} skipped")
             return None
         if missing:

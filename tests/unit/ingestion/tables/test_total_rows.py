@@ -68,7 +68,7 @@ def test_a_total_row_without_a_subject_gives_no_fact_and_says_why() -> None:
 
     assert not any(f.value in (200, 160) for f in result.facts)
     assert {f.metric_code for f in result.facts} == {"label:consulting", "label:hosting"}
-    assert any("row 'Total': a total whose subject" in w for w in result.warnings)
+    assert any("row 'Total': a total of no section" in w for w in result.warnings)
 
 
 def test_a_total_of_channel_rows_stays_the_total_channel() -> None:
@@ -101,3 +101,35 @@ def test_a_total_row_naming_its_section_closes_it_and_a_later_bare_total_has_no_
     assert facts["label:total purchased services"][0] == 200  # stated once, never doubled by the bare total
     assert facts["label:legal claims"][0] == 7  # read as written, no longer under the closed section
     assert not any(value == 207 for value, _ in facts.values())
+
+
+def test_a_grand_total_after_the_last_section_is_not_that_sections_total() -> None:
+    # Without indentation the last section seems to run to the end: its rows do not sum to the total, so it is not theirs.
+    rows = [["", "2019", "2018"], ["Audit fees", "", ""], ["Statutory audit", "4,105,000", "4,556,500"],
+            ["Audit-related fees", "209,005", "173,934"], ["Non-audit fees", "", ""], ["Tax fees", "—", "—"],
+            ["All other fees", "—", "—"], ["Total", "4,314,005", "4,730,434"]]
+
+    facts = markdown_table_facts(rows, "Annual report excerpt")
+
+    assert not any(f.value in (4314005, 4730434) for f in facts)
+    assert {f.value for f in facts if f.metric_code == "label:audit fees: statutory audit"} == {4105000, 4556500}
+
+
+def test_a_total_row_that_is_not_the_sum_of_its_rows_under_a_column_kind_gives_no_fact() -> None:
+    rows = [["", "Fiscal Year 2018"], ["", "Net Bookings"], ["APAC", "$479,987"], ["EMEA", "277,898"],
+            ["Total", "$ 900,000"]]
+
+    facts = markdown_table_facts(rows, "Annual report excerpt")
+
+    assert {f.metric_code for f in facts} == {"label:net bookings: apac", "label:net bookings: emea"}
+
+
+def test_a_total_under_headers_repeated_inside_the_body_gives_no_fact() -> None:
+    rows = [["", "As of December 31, 2019", ""], ["", "Amortized Cost", "Fair Value"],
+            ["Foreign bonds", "$129,499", "$126,066"], ["Treasuries", "99,700", "97,719"], ["Total .", "$229,199", "$223,785"],
+            ["", "As of December 31, 2018", ""], ["", "Amortized Cost", "Fair Value"],
+            ["Foreign bonds", "$73,798", "$87,797"], ["Treasuries", "97,223", "91,203"], ["Total", "$171,021", "$179,000"]]
+
+    facts = markdown_table_facts(rows, "Annual report excerpt")
+
+    assert not any(f.value in (171021, 179000) for f in facts)  # 2018's figures are never filed as 2019's
