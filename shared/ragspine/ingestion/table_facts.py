@@ -614,9 +614,8 @@ class _TableReader:
                     section = ""  # "Net cash provided by operating activities" closes the changes
                 else:
                     qualified[r] = (*labels[:last], f"{section}: {label}")
-            elif section and (_words_within(label, section) or (_TOTAL.match(label) and _words_within(section, label))):
-                # "Income tax expense (benefit)" after "Deferred income tax expense (benefit):"; "Total net sales"
-                section = ""
+            elif section and _words_within(label, section):
+                section = ""  # "Income tax expense (benefit)" after "Deferred income tax expense (benefit):"
             elif (section and self.name(label).unknown and not _words_within(section, label)
                   and open_metric_code(f"{section}: {label}") is not None):  # a heading too long keeps the row's own
                 qualified[r] = (*labels[:last], f"{section}: {label}")
