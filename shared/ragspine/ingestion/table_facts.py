@@ -61,6 +61,7 @@ from ragspine.ingestion.table_axes import (
 from ragspine.ingestion.table_roll_forward import roll_forward
 from ragspine.ingestion.table_stated_years import is_stated_period, stated_years
 from ragspine.ingestion.table_subject import other_company, same_company
+from ragspine.ingestion.table_totals import is_bare_total, states_the_sum, total_of
 from ragspine.numbers.cells import read_cell
 from ragspine.numbers.units import ISO_4217, SCALES, table_currency, unit_dimension, units_in
 from ragspine.sensitivity import Sensitivity
@@ -94,9 +95,6 @@ _PART_OF_YEAR = re.compile(
     r"|上半期|下半期|中間|四半期|上半年|半年|季度|[1-9]\s*[-–~～]\s*[1-9]\s*月")
 _COMMA = re.compile(r"\s*[,，]\s*")
 _TOTAL = re.compile(r"(?i:total\b)|合計|合计|小計|小计")
-# A row labelled with a total word alone ("Total", "Total:", "合計"): the total of whatever the rows above it are.
-_BARE_TOTAL = re.compile(r"(?i:\s*(?:grand\s+)?totals?\s*[:：.]?\s*)|\s*(?:合計|合计|总计|總計|総計)\s*")
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
 _UNIT_NOTE = re.compile(r"\s*[(（][^()（）]*[)）]")
 _MAX_WARNINGS_PER_TABLE = 12
 
@@ -324,15 +322,6 @@ def _open_metric(labels: Sequence[str], names: list[Named], line_item_cols: set[
     return [Named(metric=code) if i == unknown[0] else n for i, n in enumerate(names)]
 
 
-def total_of(subject: str, word: str) -> str:
-    """The label a bare total row states under its subject: "Total" under "Net sales" is "Total net sales"."""
-    word = word.strip().rstrip(":：").strip()
-    if _CJK.search(word):
-        return f"{subject}{word}"  # 流動資産 + 合計 = 流動資産合計, as Japanese and Chinese statements write it
-    first = subject[:1].lower() if subject[1:2].islower() else subject[:1]  # "Net sales", never "NET SALES" lowered
-    return f"{word.capitalize()} {first}{subject[1:]}"
-
-
 def _words_within(section: str, label: str) -> bool:
     """Whether a label already says its section's words ("Total net sales" under "Net sales:")."""
     said = set(re.findall(r"\w+", label.lower()))
@@ -544,7 +533,7 @@ class _TableReader:
 
         A bare ``Total`` row of line items is the total of the column's kind ("Total net sales").
         """
-        if labels and _BARE_TOTAL.fullmatch(labels[-1]) and not any(n.metric for n in names) and self.line_items:
+        if labels and is_bare_total(labels[-1]) and not any(n.metric for n in names) and self.line_items:
             return open_metric_code(total_of(header, labels[-1])) if self._sums_its_parts(r, [c]) else None
         metrics = [(label, n.metric) for label, n in zip(labels, names, strict=True) if n.metric]
         if len(metrics) != 1 or not is_open_code(metrics[0][1] or ""):
@@ -600,7 +589,7 @@ class _TableReader:
                     qualified[r] = (*labels[:last], section)
                     section, parts = "", []
                 continue
-            if _BARE_TOTAL.fullmatch(label) and line_items:
+            if is_bare_total(label) and line_items:
                 self.total_parts[r] = () if repeated_headers else tuple(parts)
                 # "Total" under "Net sales:" is total net sales (its locator keeps "Net sales: Total"), where it is
                 # the sum of the section's rows: without indentation a grand total reads as the last section's
@@ -629,27 +618,8 @@ class _TableReader:
         return [c for c, names in self._header_names().items() if not any(n.unknown for n in names)]
 
     def _sums_its_parts(self, r: int, columns: Sequence[int]) -> bool:
-        """Whether a bare total row states the sum of the rows above it (within rounding) in each column checked.
-
-        A bare ``Total`` is only given a subject it provably totals: a grand total set after the
-        last section of a table without indentation sums more than that section, and is not its total.
-        """
-        parts = self.total_parts.get(r, ())
-        checked = False
-        for c in columns:
-            total = read_cell(self.rows[r][c])
-            if total is None or total.percent:
-                continue
-            values = [Decimal(str(n.value)) for p in parts
-                      if (n := read_cell(self.rows[p][c])) is not None and not n.percent]
-            stated = Decimal(str(total.value))
-            if not values:
-                return False
-            places = max(-min(int(v.as_tuple().exponent) for v in [*values, stated]), 0)
-            if abs(sum(values) - stated) > Decimal(len(values)) * Decimal(5) / Decimal(10) ** (places + 1):
-                return False
-            checked = True
-        return checked
+        """Whether bare total row ``r`` states the sum of the rows above it, back to a heading or total."""
+        return states_the_sum(self.rows, r, self.total_parts.get(r, ()), columns)
 
     def _rows_are_line_items(self) -> bool:
         """Whether no row names a glossary entity or channel: a bare ``Total`` then totals line items.
@@ -659,7 +629,7 @@ class _TableReader:
         """
         for labels in self.shape.row_labels.values():
             for label in labels:
-                if label and not _BARE_TOTAL.fullmatch(label):
+                if label and not is_bare_total(label):
                     named = self.name(label)
                     if named.entity or named.channel:
                         return False
@@ -795,7 +765,7 @@ class _TableReader:
         period = cell.period or (None if isinstance(context_period, str) else context_period)
         missing = [slot for slot, value in (("metric", metric), ("entity", entity), ("period", period))
                    if value in (None, _AMBIGUOUS)]
-        if missing == ["metric"] and _BARE_TOTAL.fullmatch(self.shape.row_labels[r][-1]) and self.line_items:
+        if missing == ["metric"] and is_bare_total(self.shape.row_labels[r][-1]) and self.line_items:
             self.warn(f"row {row_text!r}: a total of no section, heading or column whose rows it sums; "
                       f"cell {col_text!r} skipped")
             return None

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from ragspine.facts.model import Fact
 from ragspine.ingestion.facts_extract import extract_facts
 from ragspine.ingestion.parsers.registry import parse_document
+from ragspine.ingestion.table_totals import states_the_sum
 from tests.support.glossary import default_glossary
 from tests.unit.ingestion.tables.markdown_facts import markdown_table_facts
 
@@ -135,3 +138,20 @@ def test_a_total_under_headers_repeated_inside_the_body_gives_no_fact() -> None:
     facts = markdown_table_facts(rows, "Annual report excerpt")
 
     assert not any(f.value in (171021, 179000) for f in facts)  # 2018's figures are never filed as 2019's
+
+
+@given(st.lists(st.integers(min_value=-10**7, max_value=10**7), min_size=1, max_size=6), st.integers(0, 2),
+       st.integers(min_value=1, max_value=10**6))
+def test_a_total_states_the_sum_of_its_rows_as_written_and_nothing_else(cents: list[int], places: int,
+                                                                       off: int) -> None:
+    def written(units: int) -> str:
+        text = f"{abs(units) / 10 ** places:,.{places}f}"
+        return f"({text})" if units < 0 else text
+
+    parts = [["Item", written(v)] for v in cents]
+    right = [*parts, ["Total", written(sum(cents))]]
+    wrong = [*parts, ["Total", written(sum(cents) + len(cents) + off)]]  # beyond half a unit per part
+
+    assert states_the_sum(right, len(parts), range(len(parts)), [1])
+    assert not states_the_sum(wrong, len(parts), range(len(parts)), [1])
+    assert not states_the_sum([*parts, ["Total", "100%"]], len(parts), range(len(parts)), [1])
