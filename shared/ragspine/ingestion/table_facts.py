@@ -406,7 +406,7 @@ class _TableReader:
         if not has["period"] and not isinstance(context_period, Period):
             return [], [f"{self.where}: no period in its headers, labels or context; table skipped"]
         table_units = [u for c in range(shape.label_cols) for h in shape.header_rows
-                       for u in units_in(self.rows[h][c], self.currency)]
+                       for u in units_in(self.rows[h][c], self.currency)] + self._unit_note_rows()
         declared = DeclaredUnits.read([*self.block_caption(), *reversed(context.headings), context.lead,
                                        context.note], glossary, self.currency)
         if self.money_unit_conflict:
@@ -457,6 +457,25 @@ class _TableReader:
         if not found and not self.warnings:
             self.warn("no cell holds a figure; table skipped")
         return found, self.warnings
+
+    def _unit_note_rows(self) -> list[str]:
+        """The units of a header row whose one written cell is a unit note: the whole table's.
+
+        "(in millions)" set in one cell of its own row over several value columns is the table's
+        unit, like a caption: filled rightwards as a merged header it would reach only the columns
+        from its cell on, and the columns left of it would state none.
+        """
+        found: list[str] = []
+        if len(self.shape.col_headers) < 2:
+            return found
+        for h in self.shape.header_rows:
+            written = [cell for cell in self.rows[h][self.shape.label_cols:] if cell.strip()]
+            if len(written) != 1:
+                continue
+            named = self.name(written[0])
+            if not (named.metric or named.entity or named.channel or named.period or named.unknown):
+                found += units_in(written[0], self.currency)
+        return found
 
     def _date_roll_forward(self) -> None:
         """Rows of a roll-forward dated by its balance rows (``ingestion/table_roll_forward.py``)."""
