@@ -735,7 +735,8 @@ class _TableReader:
             names[c] = [self.name(h) for h in headers if h not in titles]
             if not any(n.period for n in names[c]):
                 # "Fiscal Year Ended" over "April 27, 2019", or beside it in the label column of its row
-                joined = self.name(" ".join(h for h in (*self._row_headings(), *headers) if h))
+                around = (*self._row_headings(), *self._spanning_period_headings(), *headers)
+                joined = self.name(" ".join(dict.fromkeys(h for h in around if h)))
                 if joined.period is not None:
                     names[c] = [Named(period=joined.period) if n.unknown or n == Named() else n for n in names[c]]
         if not any(n.period for column in names.values() for n in column):
@@ -744,6 +745,19 @@ class _TableReader:
                 names[c] = [Named(period=period) if is_stated_period(h) else n for h, n in zip(written[c], names[c],
                                                                                              strict=True)]
         return names
+
+    def _spanning_period_headings(self) -> list[str]:
+        """Period headings written alone in one cell of a header row ("Years Ended" centred over three dates).
+
+        Such a heading was merged across the columns; filled rightwards it would reach only the
+        columns from its cell on, so it heads every value column.
+        """
+        found = []
+        for h in self.shape.header_rows:
+            written = [clean_label(cell) for cell in self.rows[h][self.shape.label_cols:] if cell.strip()]
+            if len(written) == 1 and self.name(written[0]) is PERIOD_HEADING:
+                found.append(written[0])
+        return found
 
     def _row_name(self, label: str) -> Named:
         """What a body row's label names: words of a period heading beside figures are a line item's own.
