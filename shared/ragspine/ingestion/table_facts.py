@@ -61,6 +61,7 @@ from ragspine.ingestion.table_axes import (
 from ragspine.ingestion.table_roll_forward import roll_forward
 from ragspine.ingestion.table_stated_years import is_stated_period, stated_years
 from ragspine.ingestion.table_subject import other_company, same_company
+from ragspine.ingestion.table_totals import is_bare_total, states_the_sum, total_of
 from ragspine.numbers.cells import read_cell
 from ragspine.numbers.units import ISO_4217, SCALES, table_currency, unit_dimension, units_in
 from ragspine.sensitivity import Sensitivity
@@ -347,6 +348,8 @@ class _TableReader:
         self.row_periods: dict[int, Period] = {}  # body rows dated by a period row above them
         self.row_written: dict[int, tuple[str, ...]] = {}  # a balance row's labels with their date, for its locator
         self.unheaded: set[int] = set()  # columns of a roll-forward whose kind no header states
+        self.total_parts: dict[int, tuple[int, ...]] = {}  # a bare total row's rows above it, back to a heading
+        self.line_items = False  # no row names a glossary entity or channel (set with the sections)
         self.money_unit_conflict = ""  # why the caption's currency and the cells' cannot both hold, if they cannot
         self.currency = self._stated_currency()
 
@@ -403,7 +406,7 @@ class _TableReader:
         if not has["period"] and not isinstance(context_period, Period):
             return [], [f"{self.where}: no period in its headers, labels or context; table skipped"]
         table_units = [u for c in range(shape.label_cols) for h in shape.header_rows
-                       for u in units_in(self.rows[h][c], self.currency)]
+                       for u in units_in(self.rows[h][c], self.currency)] + self._unit_note_rows()
         declared = DeclaredUnits.read([*self.block_caption(), *reversed(context.headings), context.lead,
                                        context.note], glossary, self.currency)
         if self.money_unit_conflict:
@@ -429,11 +432,13 @@ class _TableReader:
                 cell = _Cell()
                 column = header_names[c]
                 if c in qualifiers:
-                    qualified = self._qualified_metric(qualifiers[c], labels, names)
+                    qualified = self._qualified_metric(qualifiers[c], labels, names, r, c)
                     if qualified is None:
                         continue
                     column = [n for n in column if not n.unknown]
                     names = [Named(metric=qualified) if n.metric else n for n in names]
+                    if not any(n.metric for n in names):  # a bare total: its channel word was no channel
+                        names = [Named(metric=qualified)]
                 dated = [Named(period=self.row_periods[r])] if r in self.row_periods else []
                 for n in (*names, *column, *dated):
                     cell.add(n)
@@ -452,6 +457,25 @@ class _TableReader:
         if not found and not self.warnings:
             self.warn("no cell holds a figure; table skipped")
         return found, self.warnings
+
+    def _unit_note_rows(self) -> list[str]:
+        """The units of a header row whose one written cell is a unit note: the whole table's.
+
+        "(in millions)" set in one cell of its own row over several value columns is the table's
+        unit, like a caption: filled rightwards as a merged header it would reach only the columns
+        from its cell on, and the columns left of it would state none.
+        """
+        found: list[str] = []
+        if len(self.shape.col_headers) < 2:
+            return found
+        for h in self.shape.header_rows:
+            written = [cell for cell in self.rows[h][self.shape.label_cols:] if cell.strip()]
+            if len(written) != 1:
+                continue
+            named = self.name(written[0])
+            if not (named.metric or named.entity or named.channel or named.period or named.unknown):
+                found += units_in(written[0], self.currency)
+        return found
 
     def _date_roll_forward(self) -> None:
         """Rows of a roll-forward dated by its balance rows (``ingestion/table_roll_forward.py``)."""
@@ -522,8 +546,14 @@ class _TableReader:
             found[c] = text
         return found
 
-    def _qualified_metric(self, header: str, labels: Sequence[str], names: Sequence[Named]) -> str | None:
-        """The open metric of a row's label under a column naming its kind; None for a glossary row (two metrics)."""
+    def _qualified_metric(self, header: str, labels: Sequence[str], names: Sequence[Named], r: int,
+                          c: int) -> str | None:
+        """The open metric of a row's label under a column naming its kind; None for a glossary row (two metrics).
+
+        A bare ``Total`` row of line items is the total of the column's kind ("Total net sales").
+        """
+        if labels and is_bare_total(labels[-1]) and not any(n.metric for n in names) and self.line_items:
+            return open_metric_code(total_of(header, labels[-1])) if self._sums_its_parts(r, [c]) else None
         metrics = [(label, n.metric) for label, n in zip(labels, names, strict=True) if n.metric]
         if len(metrics) != 1 or not is_open_code(metrics[0][1] or ""):
             return None
@@ -548,12 +578,16 @@ class _TableReader:
         qualified = dict(shape.row_labels)
         section, heading_row = self._label_column_heading(), -1
         row_period = self._period_row_over_body()
+        line_items = self.line_items = self._rows_are_line_items()
+        repeated_headers = False
+        parts: list[int] = []  # the rows since the last heading, period row or total: what a bare total sums
         for r, row in enumerate(self.rows):
             labels = shape.row_labels.get(r)
             if labels is None:
                 text = clean_label(row[last])
                 if text and r not in shape.header_rows and all(not cell.strip() for cell in row[shape.label_cols:]):
                     dated = self.name(text).period
+                    parts = []
                     if dated is not None:  # "December 31, 2019" over the rows it dates: a period, not a section
                         row_period, section, heading_row = dated, "", -1
                         continue
@@ -566,11 +600,24 @@ class _TableReader:
                 self.row_periods[r] = row_period
             label = labels[last]
             if not any(labels):
+                if not any(read_cell(cell) for cell in row[shape.label_cols:]):
+                    # headers set again inside the body ("As of December 31, 2018" over a second block): the rows
+                    # below are read under the first headers, so a bare total there is given no subject
+                    repeated_headers = True
                 if section:  # an unlabelled total is its section's, and closes it
                     qualified[r] = (*labels[:last], section)
-                    section = ""
+                    section, parts = "", []
                 continue
-            if section and _CHANGES_SECTION.search(section):
+            if is_bare_total(label) and line_items:
+                self.total_parts[r] = () if repeated_headers else tuple(parts)
+                # "Total" under "Net sales:" is total net sales (its locator keeps "Net sales: Total"), where it is
+                # the sum of the section's rows: without indentation a grand total reads as the last section's
+                if section and self._sums_its_parts(r, self._read_columns()):
+                    qualified[r] = (*labels[:last], total_of(section, label))
+                    self.row_written[r] = (*labels[:last], f"{section}: {label.strip().rstrip(':：')}")
+                section, parts = "", []
+                continue
+            elif section and _CHANGES_SECTION.search(section):
                 if _SECTION_END.match(label):
                     section = ""  # "Net cash provided by operating activities" closes the changes
                 else:
@@ -582,7 +629,30 @@ class _TableReader:
                 qualified[r] = (*labels[:last], f"{section}: {label}")
                 if _TOTAL.match(label):
                     section = ""  # a total closes its section
+            parts = [] if _TOTAL.match(label) else [*parts, r]
         return self._cash_flow_components(qualified)
+
+    def _read_columns(self) -> list[int]:
+        """The value columns whose every header the glossary reads (a change or share column is not summed)."""
+        return [c for c, names in self._header_names().items() if not any(n.unknown for n in names)]
+
+    def _sums_its_parts(self, r: int, columns: Sequence[int]) -> bool:
+        """Whether bare total row ``r`` states the sum of the rows above it, back to a heading or total."""
+        return states_the_sum(self.rows, r, self.total_parts.get(r, ()), columns)
+
+    def _rows_are_line_items(self) -> bool:
+        """Whether no row names a glossary entity or channel: a bare ``Total`` then totals line items.
+
+        Under rows of channels (``Online | Stores | Total``) or entities the total is the glossary's
+        channel or the group, read as before; under line items it is the total of their subject.
+        """
+        for labels in self.shape.row_labels.values():
+            for label in labels:
+                if label and not is_bare_total(label):
+                    named = self.name(label)
+                    if named.entity or named.channel:
+                        return False
+        return True
 
     def _period_row_over_body(self) -> Period | None:
         """The period a header row right over the body states alone in its label column ("December 31, 2019")."""
@@ -665,7 +735,8 @@ class _TableReader:
             names[c] = [self.name(h) for h in headers if h not in titles]
             if not any(n.period for n in names[c]):
                 # "Fiscal Year Ended" over "April 27, 2019", or beside it in the label column of its row
-                joined = self.name(" ".join(h for h in (*self._row_headings(), *headers) if h))
+                around = (*self._row_headings(), *self._spanning_period_headings(), *headers)
+                joined = self.name(" ".join(dict.fromkeys(h for h in around if h)))
                 if joined.period is not None:
                     names[c] = [Named(period=joined.period) if n.unknown or n == Named() else n for n in names[c]]
         if not any(n.period for column in names.values() for n in column):
@@ -674,6 +745,19 @@ class _TableReader:
                 names[c] = [Named(period=period) if is_stated_period(h) else n for h, n in zip(written[c], names[c],
                                                                                              strict=True)]
         return names
+
+    def _spanning_period_headings(self) -> list[str]:
+        """Period headings written alone in one cell of a header row ("Years Ended" centred over three dates).
+
+        Such a heading was merged across the columns; filled rightwards it would reach only the
+        columns from its cell on, so it heads every value column.
+        """
+        found = []
+        for h in self.shape.header_rows:
+            written = [clean_label(cell) for cell in self.rows[h][self.shape.label_cols:] if cell.strip()]
+            if len(written) == 1 and self.name(written[0]) is PERIOD_HEADING:
+                found.append(written[0])
+        return found
 
     def _row_name(self, label: str) -> Named:
         """What a body row's label names: words of a period heading beside figures are a line item's own.
@@ -714,6 +798,10 @@ class _TableReader:
         period = cell.period or (None if isinstance(context_period, str) else context_period)
         missing = [slot for slot, value in (("metric", metric), ("entity", entity), ("period", period))
                    if value in (None, _AMBIGUOUS)]
+        if missing == ["metric"] and is_bare_total(self.shape.row_labels[r][-1]) and self.line_items:
+            self.warn(f"row {row_text!r}: a total of no section, heading or column whose rows it sums; "
+                      f"cell {col_text!r} skipped")
+            return None
         if missing:
             self.warn(f"row {row_text!r}: no {missing[0]} the glossary recognises; cell {col_text!r} skipped")
             return None

@@ -1,0 +1,157 @@
+"""A row labelled ``Total`` alone is the total of what its rows are, never a channel row without a metric."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from ragspine.facts.model import Fact
+from ragspine.ingestion.facts_extract import extract_facts
+from ragspine.ingestion.parsers.registry import parse_document
+from ragspine.ingestion.table_totals import states_the_sum
+from tests.support.glossary import default_glossary
+from tests.unit.ingestion.tables.markdown_facts import markdown_table_facts
+
+
+def _by_metric(facts: list[Fact], period: str) -> dict[str, tuple[float, str]]:
+    return {f.metric_code: (f.value, f.source_locator) for f in facts if f.period == period}
+
+
+@pytest.mark.parametrize("word", ["Total", "TOTAL", "Total:", "total", "Grand total", "Totals", "Total ."])
+def test_a_total_row_under_a_section_heading_is_the_sections_total(word: str) -> None:
+    rows = [["(in millions)", "2019", "2018"], ["Purchased services:", "", ""], ["Consulting", "120", "100"],
+            ["Hosting", "80", "60"], [word, "200", "160"], ["Legal claims", "7", "9"]]
+
+    facts = _by_metric(markdown_table_facts(rows, "Annual report excerpt"), "2019")
+
+    [(value, locator)] = [v for metric, v in facts.items() if metric.endswith(" purchased services")]
+    assert value == 200 and f"row=Purchased services: {word.rstrip(':.').strip()}" in locator and "col=2019" in locator
+    assert facts["label:purchased services: consulting"][0] == 120
+    # the total closes its section: the next row is read as written
+    assert facts["label:legal claims"][0] == 7
+    assert not any(f.metric_code == "label:total" for f in markdown_table_facts(rows, "Annual report excerpt"))
+
+
+def test_a_total_row_under_a_heading_over_the_label_column_totals_that_heading() -> None:
+    rows = [["Purchased services", "2019", "2018"], ["Consulting", "120", "100"], ["Hosting", "80", "60"],
+            ["Total", "200", "160"]]
+
+    facts = _by_metric(markdown_table_facts(rows, "Annual report excerpt"), "2018")
+
+    assert facts["label:total purchased services"][0] == 160
+
+
+def test_a_total_row_under_a_column_naming_the_kind_of_figure_totals_that_kind() -> None:
+    rows = [["", "Fiscal Year 2018", "", "Fiscal Year 2017", ""],
+            ["", "Net Bookings", "% of Total", "Net Bookings", "% of Total"],
+            ["APAC", "$479,987", "40.0%", "$288,764", "38.1%"], ["EMEA", "277,898", "23.1%", "237,437", "31.4%"],
+            ["Total", "$ 757,885", "", "$ 526,201", ""]]
+
+    facts = _by_metric(markdown_table_facts(rows, "Annual report excerpt"), "2017")
+
+    assert facts["label:total net bookings"][0] == 526201
+    assert facts["label:net bookings: apac"][0] == 288764
+
+
+def test_a_glossary_section_gives_its_total_the_sections_words() -> None:
+    rows = [["(in millions)", "2019", "2018"], ["Revenue:", "", ""], ["Hardware", "120", "100"],
+            ["Services", "80", "60"], ["Total", "200", "160"]]
+
+    facts = markdown_table_facts(rows, "Annual report excerpt")
+
+    totals = [f for f in facts if f.period == "2019" and f.value == 200]
+    assert [f.metric_code for f in totals] == ["label:total revenue"]
+    assert not any(f.metric_code == "REVENUE" and f.value in (120, 80) for f in facts)  # the parts are no revenue
+
+
+def test_a_total_row_without_a_subject_gives_no_fact_and_says_why() -> None:
+    text = ("# Annual report excerpt\n\n| | 2019 | 2018 |\n| --- | --- | --- |\n| Consulting | 120 | 100 |\n"
+            "| Hosting | 80 | 60 |\n| Total | 200 | 160 |\n")
+    doc = parse_document(text.encode(), filename="t.md", doc_id="t.md", max_bytes=1_000_000)
+
+    result = extract_facts(doc, glossary=default_glossary(), source_file_hash="sha256:00")
+
+    assert not any(f.value in (200, 160) for f in result.facts)
+    assert {f.metric_code for f in result.facts} == {"label:consulting", "label:hosting"}
+    assert any("row 'Total': a total of no section" in w for w in result.warnings)
+
+
+def test_a_total_of_channel_rows_stays_the_total_channel() -> None:
+    rows = [["Revenue", "FY2024", "FY2025"], ["Online", "300", "350"], ["Offline", "700", "650"],
+            ["Total", "1,000", "1,000"]]
+
+    facts = [f for f in markdown_table_facts(rows, "ACME Japan revenue by channel") if f.period == "2025"]
+
+    assert {(f.channel, f.value) for f in facts if f.metric_code == "REVENUE"} == {
+        ("ONLINE", 350), ("OFFLINE", 650), ("TOTAL", 1000)}
+
+
+def test_a_japanese_total_row_is_written_after_its_section() -> None:
+    rows = [["項目", "2024年", "2025年"], ["流動負債", "", ""], ["買掛金", "120", "130"],
+            ["未払金", "30", "20"], ["合計", "150", "150"]]
+
+    facts = _by_metric(markdown_table_facts(rows, "連結貸借対照表（単位：百万円）"), "2025")
+
+    value, locator = facts["label:流動負債合計"]
+    assert value == 150 and "row=流動負債: 合計" in locator
+
+
+def test_a_bare_total_after_the_sections_own_total_is_not_that_sections_total() -> None:
+    rows = [["(in millions)", "2019", "2018"], ["Purchased services:", "", ""], ["Consulting", "120", "100"],
+            ["Hosting", "80", "60"], ["Total purchased services", "200", "160"], ["Legal claims", "7", "9"],
+            ["Total", "207", "169"]]
+
+    facts = _by_metric(markdown_table_facts(rows, "Annual report excerpt"), "2019")
+
+    assert facts["label:total purchased services"][0] == 200  # stated once: the bare total is not a second one
+    assert not any(value == 207 for value, _ in facts.values())
+
+
+def test_a_grand_total_after_the_last_section_is_not_that_sections_total() -> None:
+    # Without indentation the last section seems to run to the end: its rows do not sum to the total, so it is not theirs.
+    rows = [["", "2019", "2018"], ["Audit fees", "", ""], ["Statutory audit", "4,105,000", "4,556,500"],
+            ["Audit-related fees", "209,005", "173,934"], ["Non-audit fees", "", ""], ["Tax fees", "—", "—"],
+            ["All other fees", "—", "—"], ["Total", "4,314,005", "4,730,434"]]
+
+    facts = markdown_table_facts(rows, "Annual report excerpt")
+
+    assert not any(f.value in (4314005, 4730434) for f in facts)
+    assert {f.value for f in facts if f.metric_code == "label:audit fees: statutory audit"} == {4105000, 4556500}
+
+
+def test_a_total_row_that_is_not_the_sum_of_its_rows_under_a_column_kind_gives_no_fact() -> None:
+    rows = [["", "Fiscal Year 2018"], ["", "Net Bookings"], ["APAC", "$479,987"], ["EMEA", "277,898"],
+            ["Total", "$ 900,000"]]
+
+    facts = markdown_table_facts(rows, "Annual report excerpt")
+
+    assert {f.metric_code for f in facts} == {"label:net bookings: apac", "label:net bookings: emea"}
+
+
+def test_a_total_under_headers_repeated_inside_the_body_gives_no_fact() -> None:
+    rows = [["", "As of December 31, 2019", ""], ["", "Amortized Cost", "Fair Value"],
+            ["Foreign bonds", "$129,499", "$126,066"], ["Treasuries", "99,700", "97,719"], ["Total .", "$229,199", "$223,785"],
+            ["", "As of December 31, 2018", ""], ["", "Amortized Cost", "Fair Value"],
+            ["Foreign bonds", "$73,798", "$87,797"], ["Treasuries", "97,223", "91,203"], ["Total", "$171,021", "$179,000"]]
+
+    facts = markdown_table_facts(rows, "Annual report excerpt")
+
+    assert not any(f.value in (171021, 179000) for f in facts)  # 2018's figures are never filed as 2019's
+
+
+@given(st.lists(st.integers(min_value=-10**7, max_value=10**7), min_size=1, max_size=6), st.integers(0, 2),
+       st.integers(min_value=1, max_value=10**6))
+def test_a_total_states_the_sum_of_its_rows_as_written_and_nothing_else(cents: list[int], places: int,
+                                                                       off: int) -> None:
+    def written(units: int) -> str:
+        text = f"{abs(units) / 10 ** places:,.{places}f}"
+        return f"({text})" if units < 0 else text
+
+    parts = [["Item", written(v)] for v in cents]
+    right = [*parts, ["Total", written(sum(cents))]]
+    wrong = [*parts, ["Total", written(sum(cents) + len(cents) + off)]]  # beyond half a unit per part
+
+    assert states_the_sum(right, len(parts), range(len(parts)), [1])
+    assert not states_the_sum(wrong, len(parts), range(len(parts)), [1])
+    assert not states_the_sum([*parts, ["Total", "100%"]], len(parts), range(len(parts)), [1])
