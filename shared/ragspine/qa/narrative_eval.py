@@ -77,6 +77,7 @@ class EvalReport:
             "rejected": kinds.count(NarrativeKind.PROVENANCE_REJECTED.value),
             "rejected_values": {r.id: list(r.unsupported) for r in answerable if r.unsupported},
             "off_question": kinds.count(NarrativeKind.OFF_QUESTION.value),
+            "unsupported_subject": kinds.count(NarrativeKind.UNSUPPORTED_SUBJECT.value),
             "fell_back": sum(k in _FALLBACKS for k in kinds),
             "timed_out": kinds.count(NarrativeKind.MODEL_TIMEOUT.value),
             "model_errors": kinds.count(NarrativeKind.MODEL_ERROR.value),
@@ -91,6 +92,9 @@ class EvalReport:
                                    if r.kind == NarrativeKind.MODEL_ANSWER.value),
             "invented_numbers": sum(bool(r.invented_in_answer) for r in self.rows),
             "restricted_leaks": sum(r.restricted_leak for r in self.rows),
+            "restricted_only": len(self.rows) - len(answerable),
+            "restricted_only_answered": sum(r.kind == NarrativeKind.MODEL_ANSWER.value for r in self.rows
+                                            if r.cites_gold is None),
             "mean_seconds": round(sum(r.seconds for r in self.rows) / len(self.rows), 2) if self.rows else 0.0,
         }
 
@@ -100,6 +104,7 @@ class EvalReport:
 
 
 _FALLBACKS = frozenset({NarrativeKind.PROVENANCE_REJECTED.value, NarrativeKind.OFF_QUESTION.value,
+                        NarrativeKind.UNSUPPORTED_SUBJECT.value,
                         NarrativeKind.MODEL_TIMEOUT.value, NarrativeKind.MODEL_ERROR.value})
 
 
@@ -171,6 +176,7 @@ def format_report(report: EvalReport) -> str:
         f"answered by the model  {s['answered_by_model']}/{n}",
         f"rejected               {s['rejected']}/{n}  {s['rejected_values'] or ''}".rstrip(),
         f"off the question       {s['off_question']}/{n}  (restated it, or another entity)",
+        f"subject not cited      {s['unsupported_subject']}/{n}  (no cited passage names what was asked)",
         f"fell back to passages  {s['fell_back']}/{n}  (timed out {s['timed_out']}, errors {s['model_errors']})",
         f"model declined         {s['declined']}/{n}",
         f"language kept          {s['language_kept']}/{s['language_checked']}  (asked again {s['asked_again']})",
@@ -179,6 +185,8 @@ def format_report(report: EvalReport) -> str:
           if s["structured_requested"] else []),
         f"invented numbers       {s['invented_numbers']}",
         f"RESTRICTED leaks       {s['restricted_leaks']}",
+        *([f"RESTRICTED-only        {s['restricted_only_answered']}/{s['restricted_only']} answered by the model"]
+          if s["restricted_only"] else []),
         f"mean seconds           {s['mean_seconds']}",
         "",
     ]
