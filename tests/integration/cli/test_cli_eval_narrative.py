@@ -56,6 +56,9 @@ def test_the_report_counts_what_became_of_each_answer(settings: Settings) -> Non
     rows = {row["id"]: row for row in report["rows"]}
     summary = report["summary"]
     assert rows["zh-why-jp"]["kind"] == "provenance_rejected" and rows["zh-why-jp"]["unsupported"] == ["9.7"]
+    # what the model said is kept for reading, the withheld reply and both replies of one asked again
+    assert rows["zh-why-jp"]["model_replies"] == ["原因如下：\n1. 日元贬值推高进口成本 [1]\n2. 毛利率下降了9.7个百分点 [1]"]
+    assert len(rows["en-why-hk"]["model_replies"]) == 2 and rows["en-why-hk"]["model_replies"][0].startswith("根据[1]")
     assert rows["en-why-jp"]["kind"] == "model_declined"
     assert rows["ja-hk-2025"]["kind"] == "model_timeout"
     assert rows["en-why-hk"]["asked_again"] and rows["en-why-hk"]["language_kept"]
