@@ -2,8 +2,8 @@
 
 The service runs ``ragspine serve --samples`` with ``RAGSPINE_LLM_PROVIDER=openai`` pointed at a
 chat server in this process that replies the way a real small model did: a cause with a figure
-no passage states. The engine withholds it; the card must say so, with the value, and the hint
-is shown when the model times out.
+no passage states, and an answer on a project no cited passage names. The engine withholds both;
+the card must say so, with the value or the name, and the hint is shown when the model times out.
 """
 
 from __future__ import annotations
@@ -23,11 +23,14 @@ expect = pytest.importorskip("playwright.sync_api").expect
 
 WHY = "香港在2024财年收入为什么会下滑？"
 SLOW = "Why did Japan's gross margin fall in FY2024?"
+FALCON = "What is Project Falcon?"  # only the RESTRICTED board minutes say
 
 
 def small_model(messages: list[dict[str, str]]) -> str:
     if "Japan" in messages[-1]["content"]:
         time.sleep(3.0)  # longer than the service's timeout
+    if "Falcon" in messages[-1]["content"]:  # another project's passage, cited
+        return "Project Falcon is the Project Lotus cost reduction program [1]."
     return "香港收入下滑，是因为广东道关闭了9家门店[1]。"
 
 
@@ -65,3 +68,13 @@ def test_a_model_timeout_is_said_on_the_card_with_its_retry_hint(modelled: Servi
     note = card.locator(".narrative-note")
     expect(note).to_have_attribute("data-kind", "model_timeout")
     assert "RAGSPINE_" in note.inner_text()  # the hint names the setting to raise
+
+
+def test_an_answer_no_cited_passage_supports_is_said_on_the_card_with_what_was_asked(modelled: Service,
+                                                                                      open_page: Any) -> None:
+    ui = open_page(modelled)
+    card = ask(ui, FALCON)
+    note = card.locator(".narrative-note")
+    expect(note).to_have_attribute("data-kind", "unsupported_subject")
+    assert "Project Falcon" in note.inner_text()
+    assert card.locator(".answer-text").inner_text().startswith("The documents do not say")

@@ -3,8 +3,10 @@
 It degrades honestly: with no retriever, a failing one, or no authorised hits it says so and
 never asks the model to guess. It says what became of the model's reply (``NarrativeDetail``):
 its own cited answer, a provenance rejection naming the unsupported values, a reply that does
-not answer the question (it restates it, or speaks of another entity), a timeout or an error
-with a retry hint (the passages quoted instead), or its own "the passages do not say".
+not answer the question (it restates it, or speaks of another entity), an answer whose cited
+passages never name what was asked (the entity, project or year: "the documents do not say"),
+a timeout or an error with a retry hint (the passages quoted instead), or its own "the
+passages do not say".
 Those outcomes other than the model's answer are logged at WARNING, which ``ragspine serve`` prints.
 """
 
@@ -29,6 +31,7 @@ from ragspine.qa.relevance import off_question
 from ragspine.qa.reply import declines, keeps_language, strip_citations
 from ragspine.qa.result import AnswerStatus, NarrativeDetail, NarrativeKind
 from ragspine.qa.structured_reply import SCHEMA_NAME, answer_schema, read_structured
+from ragspine.qa.subject import subject_of, unmet
 from ragspine.sensitivity import Sensitivity
 
 logger = logging.getLogger(__name__)
@@ -54,6 +57,11 @@ _TEXTS = {
                               "entity), so here are the retrieved passages:",
                      Lang.JA: "モデルの応答は質問に答えていなかったため（質問の言い換え、"
                               "または別の対象についての記述）、検索された原文を示します："},
+    "unsupported": {Lang.ZH: "资料中没有说明：回答所引用的资料都没有提到{subject}。以下为检索到的原文：",
+                    Lang.EN: "The documents do not say: none of the passages the answer cited speaks of {subject}. "
+                             "The retrieved passages:",
+                    Lang.JA: "資料には記載がありません。回答が引用した資料はいずれも{subject}に触れていません。"
+                             "検索された原文："},
     "timeout": {Lang.ZH: "模型未在{seconds}内回复，以下为检索到的原文（可稍后重试）：",
                 Lang.EN: "The model did not reply within {seconds}, so here are the retrieved passages "
                          "(asking again may work):",
@@ -76,6 +84,7 @@ _HINTS = {
                        "RAGSPINE_OPENAI_* などの設定を確認してください。"},
 }
 
+_LIST_SEPARATOR = {Lang.ZH: "、", Lang.EN: ", ", Lang.JA: "、"}
 # The setting that bounds a provider's wait: an endpoint's own timeout wins over the global one.
 _TIMEOUT_SETTING = {"openai": "RAGSPINE_OPENAI_TIMEOUT_S"}
 
@@ -186,6 +195,16 @@ def run_narrative(question: str, *, retriever: NarrativeRetriever | None, llm: L
         return NarrativeOutcome(f"{_TEXTS['off_question'][lang]}\n{_quoted(evidence)}", _sources(evidence),
                                 AnswerStatus.PROVENANCE_REJECTED, tuple(evidence), tuple(decisions), detail)
     used = [evidence[i] for i in cited.used]
+    missing = unmet(subject_of(question, lang, glossary), used, lang, glossary)
+    if missing:  # sourced and on the question's words, but about what no cited passage speaks of
+        decisions += ["narrative:subject_unsupported", f"narrative:subject_unmet={len(missing)}"]  # parts: detail only
+        _warn("subject_unsupported", decisions)
+        detail = NarrativeDetail(NarrativeKind.UNSUPPORTED_SUBJECT, unsupported=missing, language_kept=kept,
+                                 asked_again=asked_again, structured_output=as_json)
+        shown = [f"{part}年" if lang is not Lang.EN and part.isdigit() else part for part in missing]  # a year
+        notice = _TEXTS["unsupported"][lang].format(subject=_LIST_SEPARATOR[lang].join(shown))
+        return NarrativeOutcome(f"{notice}\n{_quoted(evidence)}", _sources(evidence), AnswerStatus.UNSUPPORTED,
+                                tuple(evidence), tuple(decisions), detail)
     decisions.append(f"narrative:cited={len(used)}/{len(evidence)}")
     detail = NarrativeDetail(NarrativeKind.MODEL_ANSWER, language_kept=kept, asked_again=asked_again,
                              structured_output=as_json)

@@ -6,19 +6,21 @@ unsupported values), withheld as not answering the question (restated, or anothe
 replaced by the passages after a timeout or an error, or declined; whether
 the reply kept the question's language; whether a cited passage is one of the question's gold
 passages; whether the final answer holds a number no passage states; and whether a RESTRICTED
-document shows up in it.
+document shows up in it. The JSON report keeps the model's own replies too, so that a withheld
+answer can be read for what it said.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from ragspine.llm.ports import Completion, LLMProvider, Message, StructuredLLMProvider
 from ragspine.qa.answer import COMPOSITE_SEPARATOR, QAComponents, answer_question
 from ragspine.qa.ports import Evidence, NarrativeRetriever
 from ragspine.qa.provenance import check_provenance
@@ -57,6 +59,7 @@ class EvalRow:
     restricted_leak: bool
     seconds: float
     answer: str = ""  # the narrative part as the user got it (the JSON report only)
+    model_replies: tuple[str, ...] = ()  # the model's own text for this question, as it came (JSON report only)
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +80,7 @@ class EvalReport:
             "rejected": kinds.count(NarrativeKind.PROVENANCE_REJECTED.value),
             "rejected_values": {r.id: list(r.unsupported) for r in answerable if r.unsupported},
             "off_question": kinds.count(NarrativeKind.OFF_QUESTION.value),
+            "unsupported_subject": kinds.count(NarrativeKind.UNSUPPORTED_SUBJECT.value),
             "fell_back": sum(k in _FALLBACKS for k in kinds),
             "timed_out": kinds.count(NarrativeKind.MODEL_TIMEOUT.value),
             "model_errors": kinds.count(NarrativeKind.MODEL_ERROR.value),
@@ -91,6 +95,9 @@ class EvalReport:
                                    if r.kind == NarrativeKind.MODEL_ANSWER.value),
             "invented_numbers": sum(bool(r.invented_in_answer) for r in self.rows),
             "restricted_leaks": sum(r.restricted_leak for r in self.rows),
+            "restricted_only": len(self.rows) - len(answerable),
+            "restricted_only_answered": sum(r.kind == NarrativeKind.MODEL_ANSWER.value for r in self.rows
+                                            if r.cites_gold is None),
             "mean_seconds": round(sum(r.seconds for r in self.rows) / len(self.rows), 2) if self.rows else 0.0,
         }
 
@@ -100,6 +107,7 @@ class EvalReport:
 
 
 _FALLBACKS = frozenset({NarrativeKind.PROVENANCE_REJECTED.value, NarrativeKind.OFF_QUESTION.value,
+                        NarrativeKind.UNSUPPORTED_SUBJECT.value,
                         NarrativeKind.MODEL_TIMEOUT.value, NarrativeKind.MODEL_ERROR.value})
 
 
@@ -115,6 +123,43 @@ class RecordingRetriever:
         return self.last
 
 
+class RecordingLLM:
+    """The model under test, keeping each reply's text (a withheld answer is read by what the model said)."""
+
+    def __init__(self, inner: LLMProvider) -> None:
+        self.inner = inner
+        self.name = inner.name
+        self.replies: list[str] = []
+
+    def complete(self, messages: Sequence[Message], *, max_tokens: int = 800, temperature: float = 0.0) -> Completion:
+        """The inner model's reply, recorded."""
+        return self._kept(self.inner.complete(messages, max_tokens=max_tokens, temperature=temperature))
+
+    def _kept(self, completion: Completion) -> Completion:
+        self.replies.append(completion.text)
+        return completion
+
+
+class RecordingStructuredLLM(RecordingLLM):
+    """``RecordingLLM`` for a model asked for JSON: the narrative channel must still see it as one."""
+
+    def __init__(self, inner: StructuredLLMProvider) -> None:
+        super().__init__(inner)
+        self.structured = inner
+        self.structured_output = inner.structured_output
+
+    def complete_json(self, messages: Sequence[Message], schema: Mapping[str, Any], *, name: str,
+                      max_tokens: int = 800, temperature: float = 0.0) -> Completion:
+        """The inner model's JSON reply, recorded."""
+        return self._kept(self.structured.complete_json(messages, schema, name=name, max_tokens=max_tokens,
+                                                        temperature=temperature))
+
+
+def recording(llm: LLMProvider) -> RecordingLLM:
+    """``llm`` wrapped to record its replies, keeping its structured-output face when it has one."""
+    return RecordingStructuredLLM(llm) if isinstance(llm, StructuredLLMProvider) else RecordingLLM(llm)
+
+
 def load_questions(path: Path) -> list[EvalQuestion]:
     """Read ``questions: [{id, lang, question, gold: [{doc, locator}], restricted_only}]`` from YAML."""
     raw = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
@@ -128,14 +173,16 @@ def evaluate(qa: QAComponents, questions: Iterable[EvalQuestion], *, restricted_
     """Ask every question through ``qa`` and record what became of it."""
     if qa.retriever is None:
         raise ValueError("no narrative index is configured: load the documents first (ragspine load-samples)")
-    recording = RecordingRetriever(qa.retriever)
-    wired = replace(qa, retriever=recording)
+    retriever = RecordingRetriever(qa.retriever)
+    model = recording(qa.llm)
+    wired = replace(qa, retriever=retriever, llm=model)
     rows = []
     for item in questions:
-        recording.last = []
+        retriever.last, model.replies = [], []
         started = time.perf_counter()
         result = answer_question(item.question, qa=wired)
-        rows.append(_row(item, result, recording.last, restricted_docs, time.perf_counter() - started))
+        row = _row(item, result, retriever.last, restricted_docs, time.perf_counter() - started)
+        rows.append(replace(row, model_replies=tuple(model.replies)))
     return EvalReport(tuple(rows))
 
 
@@ -171,6 +218,7 @@ def format_report(report: EvalReport) -> str:
         f"answered by the model  {s['answered_by_model']}/{n}",
         f"rejected               {s['rejected']}/{n}  {s['rejected_values'] or ''}".rstrip(),
         f"off the question       {s['off_question']}/{n}  (restated it, or another entity)",
+        f"subject not cited      {s['unsupported_subject']}/{n}  (no cited passage names what was asked)",
         f"fell back to passages  {s['fell_back']}/{n}  (timed out {s['timed_out']}, errors {s['model_errors']})",
         f"model declined         {s['declined']}/{n}",
         f"language kept          {s['language_kept']}/{s['language_checked']}  (asked again {s['asked_again']})",
@@ -179,6 +227,8 @@ def format_report(report: EvalReport) -> str:
           if s["structured_requested"] else []),
         f"invented numbers       {s['invented_numbers']}",
         f"RESTRICTED leaks       {s['restricted_leaks']}",
+        *([f"RESTRICTED-only        {s['restricted_only_answered']}/{s['restricted_only']} answered by the model"]
+          if s["restricted_only"] else []),
         f"mean seconds           {s['mean_seconds']}",
         "",
     ]

@@ -32,6 +32,7 @@ class AnswerStatus(enum.StrEnum):
     RETRIEVAL_UNAVAILABLE = "retrieval_unavailable"  # no retriever wired, or it failed
     PROVENANCE_REJECTED = "provenance_rejected"  # narrative: the model's text was rejected, passages quoted
     MODEL_UNAVAILABLE = "model_unavailable"  # narrative: the model timed out or failed, passages quoted
+    UNSUPPORTED = "unsupported"  # narrative: no passage the answer cites speaks of what was asked, passages quoted
     NEEDS_CLARIFICATION = "needs_clarification"
     REFUSED = "refused"
 
@@ -63,6 +64,7 @@ class NarrativeKind(enum.StrEnum):
     MODEL_ERROR = "model_error"  # the provider failed or refused: passages quoted
     MODEL_DECLINED = "model_declined"  # the model said the passages do not answer
     OFF_QUESTION = "off_question"  # sourced, but restating the question or about another entity: passages quoted
+    UNSUPPORTED_SUBJECT = "unsupported_subject"  # no cited passage names the entity, project or year asked about
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,18 +10,20 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 
 import pytest
 
 from ragspine.bootstrap import build_services
+from ragspine.qa.ports import Evidence
 from ragspine.qa.prompt import ANSWER_LANGUAGE_AGAIN
 from ragspine.settings import LLMProviderName, Settings
 from tests.fakes.narrative import StaticRetriever, evidence
 from tests.support.chat_server import ChatServer, ask_through_api
 
 Messages = list[dict[str, str]]
+Asker = Callable[..., tuple[dict[str, object], "ChatServer"]]
 
 HK_ZH = evidence("2024财年香港营业收入下降7.4%，主要因为入境游客消费疲软，以及广东道三家门店关闭。")
 HK_EN = evidence("FY2024 ACME_HK revenue fell 7.4% because inbound tourist spending weakened; visitors fell by "
@@ -43,12 +45,13 @@ def cite(item: object) -> str:
 @pytest.fixture
 def ask_with(settings: Settings) -> Iterator[Callable[..., tuple[dict[str, object], ChatServer]]]:
     servers: list[ChatServer] = []
-    def run(model: Callable[[Messages], str], question: str, *,
-            timeout_s: float = 10.0) -> tuple[dict[str, object], ChatServer]:
+    def run(model: Callable[[Messages], str], question: str, *, timeout_s: float = 10.0,
+            passages: Sequence[Evidence] = PASSAGES) -> tuple[dict[str, object], ChatServer]:
         server = ChatServer(model)
         server.serve()
         servers.append(server)
-        body = ask_through_api(settings, server, question, retriever=StaticRetriever(PASSAGES), timeout_s=timeout_s)
+        body = ask_through_api(settings, server, question, retriever=StaticRetriever(list(passages)),
+                               timeout_s=timeout_s)
         return body, server
 
     yield run
@@ -67,7 +70,7 @@ def detail(body: dict[str, object]) -> dict[str, object]:
 
 
 def sources(body: dict[str, object]) -> list[tuple[str, str]]:
-    return [(s["doc"], s["locator"]) for s in body["sources"]]  # type: ignore[attr-defined,index]
+    return [(s["doc"], s["locator"]) for s in body["sources"]]  # type: ignore[attr-defined]
 
 
 class TestStructureIsNotAClaim:
@@ -208,7 +211,7 @@ class TestPeriodsInTheAnswer:
 
     def test_the_same_figure_with_its_own_year_in_other_words_is_accepted(self, ask_with) -> None:  # type: ignore[no-untyped-def]
         body, _ = ask_with(replying("In FY2024 Hong Kong revenue fell by 7.4 percent as tourist spending weakened [2]."),
-                           EN)
+                           "Why did Hong Kong's visitors stop spending?")
 
         assert body["narrative_status"] == "answered"
 
@@ -262,6 +265,52 @@ class TestRepliesThatDoNotAnswer:
         body, _ = ask_with(replying(reply), question)
 
         assert (body["narrative_status"], detail(body)["kind"]) == ("answered", "model_answer")
+
+
+LOTUS_JA = evidence("2024年第4四半期に始まったコスト削減プログラム「Project Lotus」は、2025年も継続しています。",
+                    doc="ACME_JP_2025_Report.md", locator="heading=Project Lotus,para=1")
+LOTUS_ZH = evidence("始于2024年第四季度的成本优化项目“Project Lotus”在本财年继续推进。", doc="ACME_FY2025_MDA.docx",
+                    locator="heading=日本（ACME_JP）,para=2")
+PUBLIC = [LOTUS_JA, LOTUS_ZH, HK_ZH, JP_ZH]  # what a question on the RESTRICTED board minutes retrieves
+UNSUPPORTED_NOTICE = {"en": "The documents do not say", "zh": "资料中没有说明", "ja": "資料には記載がありません"}
+
+
+class TestAnswersAboutWhatNoCitedPassageNames:
+    """A 1.5B model's replies to questions only the RESTRICTED board minutes answer: another project, cited."""
+
+    @pytest.mark.parametrize(("lang", "question", "reply"), [
+        ("en", "What did the board decide about Project Falcon?",
+         "The board decided to continue the Project Lotus cost reduction program [1]."),
+        ("zh", "董事会为什么要求对Project Falcon保密？", "董事会要求对Project Falcon保密，因为该项目涉及敏感信息。[2]"),
+        ("ja", "Project Falconの買収対象はどの会社ですか？", "Project Lotusは、2025年も継続しています。[1]"),
+    ])
+    def test_an_answer_citing_only_another_projects_passage_says_the_documents_do_not_say(
+            self, ask_with: Asker, lang: str, question: str, reply: str) -> None:
+        body, _ = ask_with(replying(reply), question, passages=PUBLIC)
+
+        assert (body["narrative_status"], detail(body)["kind"]) == ("unsupported", "unsupported_subject")
+        assert detail(body)["unsupported"] == ["Project Falcon"]
+        answer = str(body["answer"])
+        assert answer.startswith(UNSUPPORTED_NOTICE[lang]) and "Project Falcon" in answer.split("\n", 1)[0]
+        assert "decided" not in answer and "保密，因为" not in answer and LOTUS_JA.text in answer
+        assert sources(body) == [(p.doc, p.locator) for p in PUBLIC]
+
+    @pytest.mark.parametrize(("question", "reply"), [
+        ("Why did Japan start Project Lotus?", "Project Lotus is a cost reduction program started in 2024 [1]."),
+        ("日本为什么启动Project Lotus？", "为应对成本压力，日本启动了成本优化项目Project Lotus[2]。"),
+        ("Project Lotusではどのような取り組みが行われていますか？", "コスト削減プログラム「Project Lotus」は2025年も継続しています[1]。"),
+    ])
+    def test_an_answer_citing_the_asked_projects_passage_is_the_models_answer(
+            self, ask_with: Asker, question: str, reply: str) -> None:
+        body, _ = ask_with(replying(reply), question, passages=PUBLIC)
+
+        assert (body["narrative_status"], detail(body)["kind"]) == ("answered", "model_answer")
+
+    def test_an_answer_citing_another_regions_passage_for_a_named_region_is_unsupported(
+            self, ask_with: Asker) -> None:
+        body, _ = ask_with(replying("主要因为访日游客增加[4]。"), "香港的游客为什么减少？", passages=PUBLIC)
+
+        assert (body["narrative_status"], detail(body)["unsupported"]) == ("unsupported", ["ACME_HK"])
 
 
 class TestPerEndpointSettings:

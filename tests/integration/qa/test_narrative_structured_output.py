@@ -24,6 +24,7 @@ from tests.fakes.narrative import StaticRetriever, evidence
 from tests.support.chat_server import ChatServer, ask_through_api
 
 Messages = list[dict[str, str]]
+Asker = Callable[..., tuple[dict[str, Any], "ChatServer"]]
 
 HK = evidence("2024财年香港营业收入下降7.4%，主要因为入境游客消费疲软，以及广东道三家门店关闭。")
 HK_EN = evidence("FY2024 ACME_HK revenue fell 7.4% because inbound tourist spending weakened.",
@@ -98,7 +99,7 @@ HONOURED = sentences(("香港营业收入下降7.4%", 1), ("主要因为入境�
 
 class TestAServerHonouringTheSchema:
     def test_free_text_with_an_invented_citation_and_passage_is_rejected_without_the_setting(
-            self, ask_with) -> None:  # type: ignore[no-untyped-def]
+            self, ask_with: Asker) -> None:
         body, server = ask_with(SmallModel(HONOURED), ZH, StructuredOutput.OFF)
 
         assert "response_format" not in server.bodies[0]
@@ -107,7 +108,7 @@ class TestAServerHonouringTheSchema:
 
     @pytest.mark.parametrize("form", [StructuredOutput.JSON_SCHEMA, StructuredOutput.JSON_OBJECT])
     def test_the_same_model_asked_for_json_answers_with_the_seeds_citations(
-            self, ask_with, form: StructuredOutput) -> None:  # type: ignore[no-untyped-def]
+            self, ask_with: Asker, form: StructuredOutput) -> None:
         model = SmallModel(HONOURED)
 
         body, server = ask_with(model, ZH, form)
@@ -121,7 +122,7 @@ class TestAServerHonouringTheSchema:
         assert server.requests[0][-1]["content"].endswith(STRUCTURED_ANSWER["zh"])
 
     def test_citation_lookalikes_written_into_the_text_are_layout_not_figures(
-            self, ask_with) -> None:  # type: ignore[no-untyped-def]
+            self, ask_with: Asker) -> None:
         model = SmallModel(sentences(("香港营业收入下降7.4%（ACME_FY2024_MDA.docx heading=香港（ACME_HK）,para=4）[3]", 1)))
 
         body, _ = ask_with(model, ZH, StructuredOutput.JSON_OBJECT)
@@ -130,7 +131,7 @@ class TestAServerHonouringTheSchema:
         assert body["answer"] == f"香港营业收入下降7.4%。{cite(HK)}"
 
     def test_an_invented_figure_in_the_json_is_still_rejected_and_named(
-            self, ask_with) -> None:  # type: ignore[no-untyped-def]
+            self, ask_with: Asker) -> None:
         model = SmallModel(sentences(("香港营业收入下降7.4%，广东道关闭了5家门店。", 1)))
 
         body, _ = ask_with(model, ZH, StructuredOutput.JSON_OBJECT)
@@ -139,20 +140,21 @@ class TestAServerHonouringTheSchema:
         assert body["narrative_detail"]["structured_output"] is True
 
     def test_the_models_own_cannot_answer_in_json_is_no_evidence_without_sources(
-            self, ask_with) -> None:  # type: ignore[no-untyped-def]
+            self, ask_with: Asker) -> None:
         body, _ = ask_with(SmallModel(sentences(("无法回答。", 3))), ZH, StructuredOutput.JSON_OBJECT)
 
         assert (body["narrative_status"], body["narrative_detail"]["kind"]) == ("no_evidence", "model_declined")
         assert body["sources"] == [] and "来源" not in body["answer"]
 
     def test_a_reply_in_another_language_is_asked_again_in_the_json_form(
-            self, ask_with) -> None:  # type: ignore[no-untyped-def]
+            self, ask_with: Asker) -> None:
         def by_language(messages: Messages) -> list[dict[str, Any]]:
             if ANSWER_LANGUAGE_AGAIN["en"] in messages[-1]["content"]:
                 return [{"text": "Hong Kong revenue fell 7.4% as inbound tourist spending weakened.", "passage": 2}]
             return [{"text": "香港营业收入下降7.4%。", "passage": 1}]
 
-        body, server = ask_with(SmallModel(by_language), EN, StructuredOutput.JSON_SCHEMA)
+        body, server = ask_with(SmallModel(by_language), "Why did Hong Kong's visitors stop spending?",
+                                StructuredOutput.JSON_SCHEMA)
 
         assert len(server.bodies) == 2 and all("response_format" in b for b in server.bodies)
         assert server.requests[1][-1]["content"].endswith(STRUCTURED_ANSWER["en"])
@@ -160,7 +162,7 @@ class TestAServerHonouringTheSchema:
         assert (body["narrative_detail"]["asked_again"], body["narrative_detail"]["language_kept"]) == (True, True)
 
     def test_a_reply_cut_off_by_max_tokens_keeps_its_complete_sentences(
-            self, ask_with) -> None:  # type: ignore[no-untyped-def]
+            self, ask_with: Asker) -> None:
         cut = '{"sentences": [{"text": "香港营业收入下降7.4%。", "passage": 1}, {"text": "入境游客消'
         model = SmallModel(sentences(), honours=False, free_text=cut)
 
@@ -171,7 +173,7 @@ class TestAServerHonouringTheSchema:
 
 
     def test_json_with_no_sentence_is_a_bad_reply_with_the_passages_never_raw_json(
-            self, ask_with) -> None:  # type: ignore[no-untyped-def]
+            self, ask_with: Asker) -> None:
         body, _ = ask_with(SmallModel(sentences(("…", 1))), ZH, StructuredOutput.JSON_OBJECT)
 
         assert (body["narrative_status"], body["narrative_detail"]["kind"]) == ("model_unavailable", "model_error")
@@ -181,7 +183,7 @@ class TestAServerHonouringTheSchema:
 
 class TestAServerIgnoringTheSchema:
     def test_its_free_text_is_read_as_text_and_the_mismatch_is_said(
-            self, ask_with, caplog: pytest.LogCaptureFixture) -> None:  # type: ignore[no-untyped-def]
+            self, ask_with: Asker, caplog: pytest.LogCaptureFixture) -> None:
         model = SmallModel(sentences(), honours=False, free_text="香港营业收入下降7.4%[1]，因为入境游客消费疲软[2]。")
 
         with caplog.at_level(logging.WARNING, logger="ragspine.qa.narrative"):
@@ -194,7 +196,7 @@ class TestAServerIgnoringTheSchema:
         assert any("structured_output_ignored" in r.getMessage() for r in caplog.records)
 
     def test_an_invented_citation_in_ignored_json_mode_is_still_rejected(
-            self, ask_with) -> None:  # type: ignore[no-untyped-def]
+            self, ask_with: Asker) -> None:
         body, _ = ask_with(SmallModel(sentences(), honours=False), ZH, StructuredOutput.JSON_OBJECT)
 
         assert body["narrative_status"] == "provenance_rejected"
@@ -202,7 +204,7 @@ class TestAServerIgnoringTheSchema:
 
 
 def test_the_json_prompt_still_numbers_the_passages_and_carries_no_restricted_text(
-        ask_with) -> None:  # type: ignore[no-untyped-def]
+        ask_with: Asker) -> None:
     _, server = ask_with(SmallModel(HONOURED), ZH, StructuredOutput.JSON_OBJECT)
 
     question, snippets = parse_user_message(server.requests[0][-1]["content"].rsplit("\n\n", 1)[0])
