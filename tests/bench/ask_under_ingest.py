@@ -16,7 +16,10 @@ ingesting (the baseline), then again while the Gateway ingests each hostile or h
   during each step as they would without the runner's hold (``ingestion.full_collections``), so
   the two show what the hold buys;
 * ``pdf_default_switch_interval``: as ``pdf``, but each step at the interpreter's default 5 ms
-  switch interval instead of the runner's 0.5 ms (``ingestion.switch_interval``).
+  switch interval instead of the runner's 0.5 ms (``ingestion.switch_interval``);
+* ``pdf_unfrozen_startup``: as ``pdf``, but with the objects the service froze at startup given
+  back to the collector for the ingest (``gc.unfreeze``; frozen again after it), so the full
+  collection after the steps walks them as it would without the freeze.
 
 The machine's other load drifts during a run, so each input gets its own baseline too, measured
 with nothing ingesting right before it is uploaded; the report gives each p50 and p99 as a ratio
@@ -61,8 +64,8 @@ PPTX = "application/vnd.openxmlformats-officedocument.presentationml.presentatio
 MODES = {"full": {"pdf_pages": 2000, "baseline": 200}, "quick": {"pdf_pages": 200, "baseline": 60}}
 DEFAULT_OLDEST_THRESHOLD = 10  # CPython's own, what ``pdf_full_collections`` runs each step with
 DEFAULT_SWITCH_INTERVAL_S = 0.005  # CPython's own, what ``pdf_default_switch_interval`` runs each step with
-INPUTS = ("docx_bomb", "pdf", "pdf_full_collections", "pdf_default_switch_interval", "pdf_normal_priority",
-          "pdf_child_parse_only", "pdf_in_process")
+INPUTS = ("docx_bomb", "pdf", "pdf_full_collections", "pdf_default_switch_interval", "pdf_unfrozen_startup",
+          "pdf_normal_priority", "pdf_child_parse_only", "pdf_in_process")
 SECURITY_PAGE = REPO / "docs" / "security-inputs.md"
 SECTION = "ask-under-ingest"
 
@@ -257,6 +260,8 @@ def run(*, quick: bool, only: tuple[str, ...] = INPUTS) -> dict[str, Any]:
                 idle = {"ask": _percentiles([ask() for _ in range(plan["baseline"])]),
                         "gateway": _percentiles([read() for _ in range(plan["baseline"])])}
             load_before = round(os.getloadavg()[0], 2)
+            if label == "pdf_unfrozen_startup":
+                gc.unfreeze()  # the startup objects go back to the oldest generation for this ingest
             asks: list[float] = []
             reads: list[float] = []
             with _Ticker() as ticker, _FullCollections() as collections:
@@ -266,6 +271,8 @@ def run(*, quick: bool, only: tuple[str, ...] = INPUTS) -> dict[str, Any]:
                     asks.append(ask())
                     reads.append(read())
             ended = status(operation_id)
+            if label == "pdf_unfrozen_startup":
+                gc.freeze()
             pauses = {step: ticker.longest_ms(began, end) for step, began, end in windows}
             row = {"bytes": len(data), "ingest_s": round(time.perf_counter() - started, 2),
                    "status": ended["status"], "error": (ended["error"] or {}).get("code"),
