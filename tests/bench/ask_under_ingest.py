@@ -21,9 +21,12 @@ ingesting (the baseline), then again while the Gateway ingests each hostile or h
   back to the collector for the ingest (``gc.unfreeze``; frozen again after it), so the full
   collection after the steps walks them as it would without the freeze.
 
-The machine's other load drifts during a run, so each input gets its own baseline too, measured
-with nothing ingesting right before it is uploaded; the report gives each p50 and p99 as a ratio
-to that baseline (``*_vs_baseline``) and to the first one (``*_vs_first_baseline``). It also
+The machine's other load drifts during a run, so each input gets its own baseline too: the same
+calls with nothing ingesting right before it is uploaded, and again right after it for as long as
+the ingest took (at most a minute), so the baseline spans about as much of that drift as the
+ingest. The calls during the ingest include the first ten after it ended (they rebuild the index's
+snapshot and meet the garbage the steps left). The report gives each p50 and p99 as a ratio to
+that baseline (``*_vs_baseline``) and to the first one (``*_vs_first_baseline``). It also
 gives the CPU time the ingestion used in the service's process (each step's thread time): what
 the routes share the interpreter with, whatever else the machine runs.
 
@@ -66,6 +69,8 @@ DEFAULT_OLDEST_THRESHOLD = 10  # CPython's own, what ``pdf_full_collections`` ru
 DEFAULT_SWITCH_INTERVAL_S = 0.005  # CPython's own, what ``pdf_default_switch_interval`` runs each step with
 INPUTS = ("docx_bomb", "pdf", "pdf_full_collections", "pdf_default_switch_interval", "pdf_unfrozen_startup",
           "pdf_normal_priority", "pdf_child_parse_only", "pdf_in_process")
+AFTER_ASKS = 10
+MAX_AFTER_S = 60.0
 SECURITY_PAGE = REPO / "docs" / "security-inputs.md"
 SECTION = "ask-under-ingest"
 
@@ -257,8 +262,8 @@ def run(*, quick: bool, only: tuple[str, ...] = INPUTS) -> dict[str, Any]:
             windows: list[tuple[str, float, float]] = []
             launcher.runner = InProcessRunner(steps=_steps(label, cpu, windows))  # type: ignore[attr-defined]
             with _Ticker() as idle_ticker:
-                idle = {"ask": _percentiles([ask() for _ in range(plan["baseline"])]),
-                        "gateway": _percentiles([read() for _ in range(plan["baseline"])])}
+                before = {"ask": [ask() for _ in range(plan["baseline"])],
+                          "gateway": [read() for _ in range(plan["baseline"])]}
             load_before = round(os.getloadavg()[0], 2)
             if label == "pdf_unfrozen_startup":
                 gc.unfreeze()  # the startup objects go back to the oldest generation for this ingest
@@ -270,19 +275,34 @@ def run(*, quick: bool, only: tuple[str, ...] = INPUTS) -> dict[str, Any]:
                 while status(operation_id)["status"] in ("PENDING", "RUNNING") or len(asks) < 20:
                     asks.append(ask())
                     reads.append(read())
+                for _ in range(AFTER_ASKS):  # they rebuild the index's snapshot and meet what the steps left
+                    asks.append(ask())
+                    reads.append(read())
+            ingest_s = time.perf_counter() - started
             ended = status(operation_id)
             if label == "pdf_unfrozen_startup":
                 gc.freeze()
+            # The same calls again with nothing ingesting, for as long as the ingest took (within
+            # limits): the baseline then spans about as much of the machine's drifting load.
+            after: dict[str, list[float]] = {"ask": [], "gateway": []}
+            with _Ticker() as after_ticker:
+                quiet_until = time.perf_counter() + min(ingest_s, MAX_AFTER_S)
+                while time.perf_counter() < quiet_until or len(after["ask"]) < plan["baseline"]:
+                    after["ask"].append(ask())
+                    after["gateway"].append(read())
+            idle = {surface: _percentiles(before[surface] + after[surface]) for surface in ("ask", "gateway")}
             pauses = {step: ticker.longest_ms(began, end) for step, began, end in windows}
-            row = {"bytes": len(data), "ingest_s": round(time.perf_counter() - started, 2),
+            row = {"bytes": len(data), "ingest_s": round(ingest_s, 2),
                    "status": ended["status"], "error": (ended["error"] or {}).get("code"),
                    "baseline": idle, "ask": _percentiles(asks), "gateway": _percentiles(reads),
+                   "baseline_before": {surface: _percentiles(before[surface]) for surface in before},
+                   "baseline_after": {surface: _percentiles(after[surface]) for surface in after},
                    "service_cpu_s": round(sum(cpu.values()), 2), "service_cpu_s_by_step": cpu,
                    "load_average": [load_before, round(os.getloadavg()[0], 2)],
                    # The longest time a thread beside the routes was kept from running: during the
-                   # ingest, within each step, and during the idle baseline right before it.
+                   # ingest, within each step, and during the idle baselines before and after it.
                    "longest_pause_ms": ticker.longest_ms(), "longest_pause_ms_by_step": pauses,
-                   "baseline_longest_pause_ms": idle_ticker.longest_ms(),
+                   "baseline_longest_pause_ms": max(idle_ticker.longest_ms(), after_ticker.longest_ms()),
                    # Full collections while it ran (until the last ask after it), and the longest.
                    "full_collections": collections.summary()}
             for surface in ("ask", "gateway"):
@@ -305,10 +325,10 @@ def _latency(name: str, during: dict[str, Any], idle: dict[str, Any], row: dict[
 
 def render(results: dict[str, Any]) -> list[str]:
     """The report: per input, the p99 during its ingest against its own baseline (the same calls with nothing
-    ingesting, measured right before it), then what may explain it; last, the p99 ratios side by side."""
+    ingesting, right before and after it), then what may explain it; last, the p99 ratios side by side."""
     base = results["baseline"]
     lines = [f"/v1/ask and Gateway latency during an ingest ({results['mode']}). Each ratio is p99 during the "
-             "ingest / p99 of the input's own baseline (the same calls, nothing ingesting, right before it).",
+             "ingest / p99 of the input's own baseline (the same calls, nothing ingesting, right before and after it).",
              f"  first baseline: ask p50 {base['ask']['p50_ms']} ms, p99 {base['ask']['p99_ms']} ms "
              f"(n={base['ask']['n']}); gateway p50 {base['gateway']['p50_ms']} ms, p99 "
              f"{base['gateway']['p99_ms']} ms"]
@@ -336,7 +356,8 @@ def render(results: dict[str, Any]) -> list[str]:
 def record_table(results: dict[str, Any]) -> list[str]:
     """The Markdown table ``--record`` writes: per input, the p99s against its own baseline and what explains them."""
     lines = [f"{results['mode'].capitalize()} run: each input gets its own baseline (the same calls, nothing "
-             "ingesting, right before it); `/v1/ask` and a Gateway space read alternate in one client.", "",
+             "ingesting, right before it and after it for as long as it took); `/v1/ask` and a Gateway space read "
+             "alternate in one client.", "",
              "| input | ingest | ask p99 during / baseline | gateway p99 during / baseline | asks | "
              "longest pause (baseline) | full collections (longest) | 1-min load |",
              "| --- | --- | --- | --- | --- | --- | --- | --- |"]
