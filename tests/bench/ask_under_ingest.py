@@ -14,16 +14,25 @@ ingesting (the baseline), then again while the Gateway ingests each hostile or h
   (``SCHED_IDLE`` or nice 19, I/O class idle), so the two show what the priority buys;
 * ``pdf_full_collections``: as ``pdf``, but with the garbage collector's full collections running
   during each step as they would without the runner's hold (``ingestion.full_collections``), so
-  the two show what the hold buys.
+  the two show what the hold buys;
+* ``pdf_default_switch_interval``: as ``pdf``, but each step at the interpreter's default 5 ms
+  switch interval instead of the runner's 0.5 ms (``ingestion.switch_interval``);
+* ``pdf_unfrozen_startup``: as ``pdf``, but with the objects the service froze at startup given
+  back to the collector for the ingest (``gc.unfreeze``; frozen again after it), so the full
+  collection after the steps walks them as it would without the freeze.
 
-The machine's other load drifts during a run, so each input gets its own baseline too, measured
-with nothing ingesting right before it is uploaded; the report gives each p50 and p99 as a ratio
-to that baseline (``*_vs_baseline``) and to the first one (``*_vs_first_baseline``). It also
+The machine's other load drifts during a run, so each input gets its own baseline too: the same
+calls with nothing ingesting right before it is uploaded, and again right after it for as long as
+the ingest took (at most a minute), so the baseline spans about as much of that drift as the
+ingest. The calls during the ingest include the first ten after it ended (they rebuild the index's
+snapshot and meet the garbage the steps left). The report gives each p50 and p99 as a ratio to
+that baseline (``*_vs_baseline``) and to the first one (``*_vs_first_baseline``). It also
 gives the CPU time the ingestion used in the service's process (each step's thread time): what
 the routes share the interpreter with, whatever else the machine runs.
 
     .venv/bin/python tests/bench/ask_under_ingest.py [--quick] [--json-only] [--inputs pdf,docx_bomb] [--out F]
     .venv/bin/python tests/bench/ask_under_ingest.py --median-of run1.json run2.json run3.json
+    .venv/bin/python tests/bench/ask_under_ingest.py --inputs docx_bomb,pdf --record   # into docs/security-inputs.md
 
 Each row records the 1-minute load average when its ingest started and ended (``load_average``):
 on a shared machine that, more than the code, moves the p99.
@@ -48,6 +57,8 @@ REPO = BENCH_DIR.parents[1]
 RESULTS = BENCH_DIR / "results"
 sys.path[:0] = [str(BENCH_DIR), str(REPO)]
 
+from tools.measurements import record, record_note  # noqa: E402
+
 QUESTION = "What was ACME's revenue in Japan in FY2024?"
 PREFIX = "/internal/v1/knowledge"
 DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
@@ -55,8 +66,13 @@ XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 PPTX = "application/vnd.openxmlformats-officedocument.presentationml.presentation"
 MODES = {"full": {"pdf_pages": 2000, "baseline": 200}, "quick": {"pdf_pages": 200, "baseline": 60}}
 DEFAULT_OLDEST_THRESHOLD = 10  # CPython's own, what ``pdf_full_collections`` runs each step with
-INPUTS = ("docx_bomb", "pdf", "pdf_full_collections", "pdf_normal_priority", "pdf_child_parse_only",
-          "pdf_in_process")
+DEFAULT_SWITCH_INTERVAL_S = 0.005  # CPython's own, what ``pdf_default_switch_interval`` runs each step with
+INPUTS = ("docx_bomb", "pdf", "pdf_full_collections", "pdf_default_switch_interval", "pdf_unfrozen_startup",
+          "pdf_normal_priority", "pdf_child_parse_only", "pdf_in_process")
+AFTER_ASKS = 10
+MAX_AFTER_S = 60.0
+SECURITY_PAGE = REPO / "docs" / "security-inputs.md"
+SECTION = "ask-under-ingest"
 
 
 def _percentiles(samples: list[float]) -> dict[str, float]:
@@ -96,6 +112,32 @@ class _Ticker:
         return round(1000 * max(gaps, default=0.0), 1)
 
 
+class _FullCollections:
+    """Notes each full (oldest-generation) collection's start and length while it is entered."""
+
+    def __init__(self) -> None:
+        self.seen: list[tuple[float, float]] = []
+        self._started = 0.0
+
+    def __call__(self, phase: str, info: dict[str, Any]) -> None:
+        if info["generation"] != 2:
+            return
+        if phase == "start":
+            self._started = time.perf_counter()
+        else:
+            self.seen.append((self._started, time.perf_counter() - self._started))
+
+    def __enter__(self) -> _FullCollections:
+        gc.callbacks.append(self)
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        gc.callbacks.remove(self)
+
+    def summary(self) -> dict[str, float]:
+        return {"count": len(self.seen), "longest_ms": round(1000 * max((d for _, d in self.seen), default=0.0), 1)}
+
+
 def _timed(call: Any) -> float:
     started = time.perf_counter()
     response = call()
@@ -127,13 +169,16 @@ def _steps(label: str, cpu: dict[str, float], windows: list[tuple[str, float, fl
     def timed(step: Step, function: Any) -> Any:
         def run(operation: Any, context: StepContext) -> Any:
             started, began = time.thread_time(), time.perf_counter()
-            held = gc.get_threshold()
+            held, interval = gc.get_threshold(), sys.getswitchinterval()
             if label == "pdf_full_collections":
                 gc.set_threshold(*held[:2], DEFAULT_OLDEST_THRESHOLD)  # undo the runner's hold for this step
+            elif label == "pdf_default_switch_interval":
+                sys.setswitchinterval(DEFAULT_SWITCH_INTERVAL_S)  # undo the runner's short interval
             try:
                 return function(operation, context)
             finally:
                 gc.set_threshold(*held)
+                sys.setswitchinterval(interval)
                 cpu[step.value] = round(cpu.get(step.value, 0.0) + time.thread_time() - started, 3)
                 windows.append((step.value, began, time.perf_counter()))
         return run
@@ -217,28 +262,49 @@ def run(*, quick: bool, only: tuple[str, ...] = INPUTS) -> dict[str, Any]:
             windows: list[tuple[str, float, float]] = []
             launcher.runner = InProcessRunner(steps=_steps(label, cpu, windows))  # type: ignore[attr-defined]
             with _Ticker() as idle_ticker:
-                idle = {"ask": _percentiles([ask() for _ in range(plan["baseline"])]),
-                        "gateway": _percentiles([read() for _ in range(plan["baseline"])])}
+                before = {"ask": [ask() for _ in range(plan["baseline"])],
+                          "gateway": [read() for _ in range(plan["baseline"])]}
             load_before = round(os.getloadavg()[0], 2)
+            if label == "pdf_unfrozen_startup":
+                gc.unfreeze()  # the startup objects go back to the oldest generation for this ingest
             asks: list[float] = []
             reads: list[float] = []
-            with _Ticker() as ticker:
+            with _Ticker() as ticker, _FullCollections() as collections:
                 operation_id = upload(new_space(), data, name, mime)
                 started = time.perf_counter()
                 while status(operation_id)["status"] in ("PENDING", "RUNNING") or len(asks) < 20:
                     asks.append(ask())
                     reads.append(read())
+                for _ in range(AFTER_ASKS):  # they rebuild the index's snapshot and meet what the steps left
+                    asks.append(ask())
+                    reads.append(read())
+            ingest_s = time.perf_counter() - started
             ended = status(operation_id)
+            if label == "pdf_unfrozen_startup":
+                gc.freeze()
+            # The same calls again with nothing ingesting, for as long as the ingest took (within
+            # limits): the baseline then spans about as much of the machine's drifting load.
+            after: dict[str, list[float]] = {"ask": [], "gateway": []}
+            with _Ticker() as after_ticker:
+                quiet_until = time.perf_counter() + min(ingest_s, MAX_AFTER_S)
+                while time.perf_counter() < quiet_until or len(after["ask"]) < plan["baseline"]:
+                    after["ask"].append(ask())
+                    after["gateway"].append(read())
+            idle = {surface: _percentiles(before[surface] + after[surface]) for surface in ("ask", "gateway")}
             pauses = {step: ticker.longest_ms(began, end) for step, began, end in windows}
-            row = {"bytes": len(data), "ingest_s": round(time.perf_counter() - started, 2),
+            row = {"bytes": len(data), "ingest_s": round(ingest_s, 2),
                    "status": ended["status"], "error": (ended["error"] or {}).get("code"),
                    "baseline": idle, "ask": _percentiles(asks), "gateway": _percentiles(reads),
+                   "baseline_before": {surface: _percentiles(before[surface]) for surface in before},
+                   "baseline_after": {surface: _percentiles(after[surface]) for surface in after},
                    "service_cpu_s": round(sum(cpu.values()), 2), "service_cpu_s_by_step": cpu,
                    "load_average": [load_before, round(os.getloadavg()[0], 2)],
                    # The longest time a thread beside the routes was kept from running: during the
-                   # ingest, within each step, and during the idle baseline right before it.
+                   # ingest, within each step, and during the idle baselines before and after it.
                    "longest_pause_ms": ticker.longest_ms(), "longest_pause_ms_by_step": pauses,
-                   "baseline_longest_pause_ms": idle_ticker.longest_ms()}
+                   "baseline_longest_pause_ms": max(idle_ticker.longest_ms(), after_ticker.longest_ms()),
+                   # Full collections while it ran (until the last ask after it), and the longest.
+                   "full_collections": collections.summary()}
             for surface in ("ask", "gateway"):
                 for quantile in ("p50", "p99"):
                     during = row[surface][f"{quantile}_ms"]
@@ -259,10 +325,10 @@ def _latency(name: str, during: dict[str, Any], idle: dict[str, Any], row: dict[
 
 def render(results: dict[str, Any]) -> list[str]:
     """The report: per input, the p99 during its ingest against its own baseline (the same calls with nothing
-    ingesting, measured right before it), then what may explain it; last, the p99 ratios side by side."""
+    ingesting, right before and after it), then what may explain it; last, the p99 ratios side by side."""
     base = results["baseline"]
     lines = [f"/v1/ask and Gateway latency during an ingest ({results['mode']}). Each ratio is p99 during the "
-             "ingest / p99 of the input's own baseline (the same calls, nothing ingesting, right before it).",
+             "ingest / p99 of the input's own baseline (the same calls, nothing ingesting, right before and after it).",
              f"  first baseline: ask p50 {base['ask']['p50_ms']} ms, p99 {base['ask']['p99_ms']} ms "
              f"(n={base['ask']['n']}); gateway p50 {base['gateway']['p50_ms']} ms, p99 "
              f"{base['gateway']['p99_ms']} ms"]
@@ -279,11 +345,41 @@ def render(results: dict[str, Any]) -> list[str]:
                   f"    load average {row['load_average'][0]} -> {row['load_average'][1]}; "
                   f"{row['service_cpu_s']} s CPU in the service's process {row['service_cpu_s_by_step']}",
                   f"    longest pause of a ticking thread {row['longest_pause_ms']} ms (its baseline "
-                  f"{row['baseline_longest_pause_ms']} ms; by step {row['longest_pause_ms_by_step']})"]
+                  f"{row['baseline_longest_pause_ms']} ms; by step {row['longest_pause_ms_by_step']}); "
+                  f"full collections {row['full_collections']}"]
         summary.append(f"{label} ask {row['ask_p99_vs_baseline']}x / gateway {row['gateway_p99_vs_baseline']}x")
     if summary:
         lines.append("  p99 during / p99 baseline: " + "; ".join(summary))
     return lines
+
+
+def record_table(results: dict[str, Any]) -> list[str]:
+    """The Markdown table ``--record`` writes: per input, the p99s against its own baseline and what explains them."""
+    lines = [f"{results['mode'].capitalize()} run: each input gets its own baseline (the same calls, nothing "
+             "ingesting, right before it and after it for as long as it took); `/v1/ask` and a Gateway space read "
+             "alternate in one client.", "",
+             "| input | ingest | ask p99 during / baseline | gateway p99 during / baseline | asks | "
+             "longest pause (baseline) | full collections (longest) | 1-min load |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+    for label in INPUTS:
+        if label not in results:
+            continue
+        row = results[label]
+        idle = row["baseline"]
+        ended = row["status"] + (f" `{row['error']}`" if row["error"] else "")
+        lines.append(
+            f"| `{label}` ({row['bytes']:,} B) | {ended}, {row['ingest_s']} s | "
+            f"{row['ask']['p99_ms']} / {idle['ask']['p99_ms']} ms = **{row['ask_p99_vs_baseline']}x** | "
+            f"{row['gateway']['p99_ms']} / {idle['gateway']['p99_ms']} ms = **{row['gateway_p99_vs_baseline']}x** | "
+            f"{row['ask']['n']:,} | {row['longest_pause_ms']} ms ({row['baseline_longest_pause_ms']} ms) | "
+            f"{row['full_collections']['count']} ({row['full_collections']['longest_ms']} ms) | "
+            f"{row['load_average'][0]} -> {row['load_average'][1]} |")
+    return lines
+
+
+def _record(results: dict[str, Any], command: str) -> None:
+    record(SECTION, record_table(results), command=command, page=SECURITY_PAGE)
+    print(record_note(SECURITY_PAGE, SECTION))
 
 
 def median_of(runs: list[dict[str, Any]]) -> dict[str, Any]:
@@ -322,6 +418,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json-only", action="store_true", help="print only the JSON results")
     parser.add_argument("--inputs", default=",".join(INPUTS), help=f"which of {', '.join(INPUTS)} to ingest")
     parser.add_argument("--out", type=Path, default=RESULTS / "ask_under_ingest.json", help="where to write the JSON")
+    parser.add_argument("--record", action="store_true",
+                        help=f"write the run's table into {SECURITY_PAGE.relative_to(REPO)} (full runs only)")
     parser.add_argument("--median-of", nargs="+", type=Path, metavar="JSON",
                         help="summarise earlier runs' JSON files (the median of each ratio) instead of running")
     args = parser.parse_args(argv)
@@ -333,10 +431,14 @@ def main(argv: list[str] | None = None) -> int:
     unknown = set(only) - set(INPUTS)
     if unknown:
         parser.error(f"unknown inputs {sorted(unknown)}; choose from {', '.join(INPUTS)}")
+    if args.record and args.quick:
+        parser.error("--record writes the published figures: run it without --quick")
     results = run(quick=args.quick, only=only)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
     print(json.dumps(results, indent=2) if args.json_only else "\n".join(render(results)))
+    if args.record:
+        _record(results, " ".join(["python tests/bench/ask_under_ingest.py", *(argv or sys.argv[1:])]))
     return 0
 
 

@@ -12,6 +12,7 @@ from ragspine.ingestion.full_collections import full_collections_held
 from ragspine.ingestion.operations import Operation, OperationCancelledError, OperationError, OperationStatus
 from ragspine.ingestion.retry import RetryPolicy
 from ragspine.ingestion.steps import STEPS, Step, StepContext, StepFunction, StepResult
+from ragspine.ingestion.switch_interval import short_switch_interval
 
 logger = logging.getLogger(__name__)
 
@@ -89,7 +90,8 @@ class InProcessRunner:
         attempt = 1
         while True:
             try:
-                with full_collections_held():  # the routes' threads share this process
+                # The routes' threads share this process: no full collection, shorter lock turns.
+                with full_collections_held(), short_switch_interval():
                     return self._steps[step](operation, context), operation
             except OperationCancelledError:
                 raise  # a step's own write found the operation cancelled: not a failure of the step
