@@ -10,8 +10,9 @@ from __future__ import annotations
 import dataclasses
 import re
 import unicodedata
+from decimal import Decimal
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from ragspine.facts.glossary import Glossary, Mention, SlotKind
@@ -235,3 +236,11 @@ def test_a_question_without_cue_words_asks_the_arithmetic_every_cue_search_finds
     glossary = default_glossary()
     full = arithmetic_cues._read_cues(*arithmetic_cues._cue_texts(text, glossary), glossary)
     assert arithmetic_cues.read_arithmetic(text, glossary) == full
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.from_regex(r"\A[0-9]{1,34}(?:\.[0-9]{0,8})?\Z") | st.from_regex(r"\A\d{1,4}(?:\.\d{1,3})?\Z"))
+@example("1234567890123456789012345678901234")  # past the decimal context's 28 digits, which round
+@example("000.000")
+def test_a_plain_number_is_spelled_as_the_decimal_reading_spells_it(literal: str) -> None:
+    assert reader.plain_canonical(literal) == reader.canonical(Decimal(literal))
