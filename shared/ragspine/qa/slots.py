@@ -171,13 +171,15 @@ _LIST_WORD = re.compile(r"\b(?:and|or|vs|versus|plus|as well as)\b|[,，、;；&
 
 
 def _metrics_in_one_phrase(question: str, mentions: list[Mention], metrics: tuple[str, ...]) -> NearMiss | None:
-    """Two metrics the question names with no list word between them, as one reading each; else None.
+    """Two glossary metrics the question names with no list word between them, as one reading each; else None.
 
     "The current trade receivables" names ``Current`` and ``Trade receivables`` but asks one
     figure: the trade receivables of the current section. The glossary cannot tell which name
     qualifies the other, so answering both (or the first) would give a figure not asked for.
     """
-    named = sorted((m for m in mentions if m.kind is SlotKind.METRIC and m.code in metrics), key=lambda m: m.start)
+    # a document's own rows (open codes) keep their section in their label: parse_slots already chose among them
+    named = sorted((m for m in mentions if m.kind is SlotKind.METRIC and m.code in metrics
+                    and not m.code.startswith(METRIC_PREFIX)), key=lambda m: m.start)
     for first, second in zip(named, named[1:], strict=False):
         if first.code != second.code and not _LIST_WORD.search(question[first.end:second.start]):
             raw = question[first.start:second.end]
