@@ -89,6 +89,23 @@ def canonical(value: Decimal) -> str:
     return text if text else "0"
 
 
+# Up to this many digits ``canonical`` is exact (the decimal context's precision); past it, it rounds.
+_EXACT_DIGITS = 28
+
+
+def plain_canonical(literal: str) -> str:
+    """``canonical`` of an unsigned decimal literal without separators ("0320.50" -> "320.5"), read as text.
+
+    An ASCII literal of at most 28 digits is spelled by trimming its zeros, which is what the
+    decimal arithmetic gives; any other goes through ``Decimal``.
+    """
+    if not literal.isascii() or len(literal) > _EXACT_DIGITS:
+        return canonical(Decimal(literal))
+    whole, _, fraction = literal.partition(".")
+    whole, fraction = whole.lstrip("0") or "0", fraction.rstrip("0")
+    return f"{whole}.{fraction}" if fraction else whole
+
+
 def normalise(text: str) -> str:
     """NFKC, the first step of every reading: full-width digits and separators become ASCII."""
     return unicodedata.normalize("NFKC", text)
@@ -137,7 +154,11 @@ def _mentions(match: re.Match[str], text: str) -> list[NumberMention]:
 
 
 def _arabic(match: re.Match[str]) -> NumberMention:
-    bare = Decimal(match["arabic"].replace(",", ""))
+    literal = match["arabic"].replace(",", "")
+    if match["cjk_scale"] is None and match["en_scale"] is None and match["unit"] is None:
+        spelled = plain_canonical(literal)  # most numbers: no scale, so no Decimal arithmetic
+        return NumberMention(match[0], frozenset({spelled}), spelled)
+    bare = Decimal(literal)
     if match["cjk_scale"] is not None:
         value = _cjk_scaled(bare, match["cjk_scale"])
         return NumberMention(match[0], frozenset({canonical(value)}), canonical(bare))

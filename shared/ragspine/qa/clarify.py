@@ -75,6 +75,8 @@ def clarify_scope(intent: Intent, *, glossary: Glossary, today: date, lang: Lang
         return AskBack(_ask_for_metric(intent, glossary=glossary, today=today, lang=lang), bare)
     if intent.channel is Channel.NARRATIVE:
         return Proceed(bare)
+    if parsed.one_phrase is not None and not (intent.arithmetic or intent.analysis or intent.comparison):
+        return AskBack(_ask_for_reading(parsed.one_phrase, lang=lang), bare)  # one figure asked: which one
     if parsed.bad_period is not None:
         return Proceed(_with_problem(bare, Unrecognized("period", parsed.bad_period)))
     if not parsed.entities and parsed.unknown_names:

@@ -12,7 +12,7 @@ from ragspine.facts.glossary import Glossary, Mention, Period, SlotKind, normali
 from ragspine.facts.open_vocabulary import METRIC_PREFIX, label_of
 from ragspine.qa.dated_periods import rewrite_dates
 from ragspine.qa.label_words import label_readings, label_words
-from ragspine.qa.near_miss import NearMiss, near_misses, period_near_misses
+from ragspine.qa.near_miss import NearMiss, Reading, near_misses, period_near_misses
 from ragspine.qa.period_words import RANGE_WORDS, half_year, rewrite_period_words, with_ranges
 
 _TOKEN = re.compile(r"[a-z0-9][a-z0-9_'\-.&]*|[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]+", re.IGNORECASE)
@@ -74,6 +74,7 @@ class ParsedSlots:
     bad_period: str | None = None
     unknown_names: tuple[str, ...] = ()
     near_misses: tuple[NearMiss, ...] = ()  # misspelt names: one reading (taken) or several (asked)
+    one_phrase: NearMiss | None = None  # metrics named in one phrase, not listed: one figure, which is asked
 
 
 def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
@@ -160,7 +161,33 @@ def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
         metrics = _longer_rows_named(_rows_over_their_sections(metrics, mentions, asked), glossary, asked)
     entities = tuple(found[SlotKind.ENTITY])
     return ParsedSlots(metrics, entities, tuple(periods), tuple(found[SlotKind.CHANNEL]), bad_period, names,
-                       tuple(sorted(misses, key=lambda m: m.start)))
+                       tuple(sorted(misses, key=lambda m: m.start)),
+                       _metrics_in_one_phrase(question, mentions, metrics))
+
+
+# Words that list figures ("revenue and net income", "营收、净利润", "売上高と営業利益"); names with none
+# between them make one phrase ("current trade receivables", "net sales from Malaysia").
+_LIST_WORD = re.compile(r"\b(?:and|or|vs|versus|plus|as well as)\b|[,，、;；&/+・]|和|与|與|及|と|や", re.I)
+
+
+def _metrics_in_one_phrase(question: str, mentions: list[Mention], metrics: tuple[str, ...]) -> NearMiss | None:
+    """Two glossary metrics the question names with no list word between them, as one reading each; else None.
+
+    "The current trade receivables" names ``Current`` and ``Trade receivables`` but asks one
+    figure: the trade receivables of the current section. The glossary cannot tell which name
+    qualifies the other, so answering both (or the first) would give a figure not asked for.
+    """
+    # a document's own rows (open codes) keep their section in their label: parse_slots already chose among them
+    named = sorted((m for m in mentions if m.kind is SlotKind.METRIC and m.code in metrics
+                    and not m.code.startswith(METRIC_PREFIX)), key=lambda m: m.start)
+    for first, second in zip(named, named[1:], strict=False):
+        if first.code != second.code and not _LIST_WORD.search(question[first.end:second.start]):
+            raw = question[first.start:second.end]
+            norm = normalize_text(question)
+            readings = tuple(Reading(SlotKind.METRIC, m.code or "", m.raw, norm.replace(normalize_text(raw), m.raw, 1))
+                             for m in (first, second))  # each in the question's own words
+            return NearMiss(raw, readings, first.start, second.end)
+    return None
 
 
 def _with_period_words_read(question: str, glossary: Glossary) -> str:

@@ -111,7 +111,7 @@ def test_the_stamp_names_the_checked_out_commit() -> None:
 @pytest.mark.parametrize(("page", "names"), [
     (EVALUATION, ("screening", "screening-grounded", "faq", "provenance", "ingestion-corpus-documents",
                   "retrieval-acme", "retrieval-cmrc2018", "retrieval-tatqa", "retrieval-jfinqa", "documents-financebench", "documents-jsquad",
-                  "tatqa-tables", "tatqa-arithmetic", "jfinqa-tables", "jfinqa-derived", "financebench-metrics",
+                  "tatqa-tables", "tatqa-tables-listed", "tatqa-arithmetic", "jfinqa-tables", "jfinqa-derived", "financebench-metrics",
                   "financebench-statements")),
     (BENCHMARKS, ("structured-ask", "ingestion")),
 ])

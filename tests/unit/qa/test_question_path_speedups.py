@@ -10,14 +10,15 @@ from __future__ import annotations
 import dataclasses
 import re
 import unicodedata
+from decimal import Decimal
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from ragspine.facts.glossary import Glossary, Mention, SlotKind
 from ragspine.facts.matching import slot_regex
 from ragspine.numbers import reader
-from ragspine.qa import dated_periods
+from ragspine.qa import arithmetic_cues, dated_periods
 from ragspine.qa.answer_structure import passage_references, strip_structure
 from tests.support.glossary import default_glossary
 
@@ -217,3 +218,29 @@ def test_rounding_places_are_read_as_the_full_reader_reads_them(text: str) -> No
                 full = max(value + shift, 0)
                 break
     assert cues._places(norm) == full
+
+
+# Cue words of every kind, names they may hide in ("unless", "gross margin"), look-alikes and other scripts.
+_ARITHMETIC_PIECES = st.sampled_from([
+    "average ", "mean", "ratio of ", "divided by ", "as a percentage of ", "minus ", "less ", "unless ", "sum of ",
+    "total ", "altogether", "combined ", "difference", "higher than ", "change in ", "equals ", "percent of ", "cagr",
+    "3-year ", "%", "+", "/", "×", "rounded to two decimal places", "revenue", "gross margin", "stores", "Hong Kong ",
+    "ＲＥＶＥＮＵＥ", "营业收入", "毛利率", "平均", "之比", "合计", "合計", "相差", "差", "変化", "年均复合增长率", "的",
+    "に占める", "売上高", "営業利益", "2024", "FY2023 ", " ", "?", "。",
+])
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(_ARITHMETIC_PIECES, max_size=10).map("".join))
+def test_a_question_without_cue_words_asks_the_arithmetic_every_cue_search_finds(text: str) -> None:
+    glossary = default_glossary()
+    full = arithmetic_cues._read_cues(*arithmetic_cues._cue_texts(text, glossary), glossary)
+    assert arithmetic_cues.read_arithmetic(text, glossary) == full
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.from_regex(r"\A[0-9]{1,34}(?:\.[0-9]{0,8})?\Z") | st.from_regex(r"\A\d{1,4}(?:\.\d{1,3})?\Z"))
+@example("1234567890123456789012345678901234")  # past the decimal context's 28 digits, which round
+@example("000.000")
+def test_a_plain_number_is_spelled_as_the_decimal_reading_spells_it(literal: str) -> None:
+    assert reader.plain_canonical(literal) == reader.canonical(Decimal(literal))
