@@ -3,7 +3,8 @@
 On AWS the link is an S3 presigned GET of that version's object. The embedded default signs
 its own link (``GET /internal/v1/knowledge/downloads/{versionId}?expires=&signature=``): an
 HMAC of the version id and the expiry with the Gateway's URL-signing key, so the link names no
-storage key, serves one version's bytes only, and is refused once expired or altered. Issuing
+storage key, serves one version's bytes only, and is refused once expired or altered, or when its
+expiry lies further ahead than a link this service issues (``link_lifetime``). Issuing
 a link is never retried automatically (seed 003); each call signs a new one.
 """
 
@@ -18,6 +19,7 @@ from pathlib import Path, PurePosixPath
 from ragspine.errors import ConflictError, ForbiddenError, NotFoundError
 from ragspine.knowledge.documents import visible_document
 from ragspine.knowledge.gateway import Gateway
+from ragspine.knowledge.link_lifetime import beyond_issued_lifetime
 from ragspine.knowledge.model import Action, DocumentStatus, Principal, VersionStatus
 from ragspine.knowledge.operations import version_status
 
@@ -84,9 +86,12 @@ def open_download(gateway: Gateway, version_id: str, *, expires: int, signature:
     """The file a local download link names, once its signature and expiry are checked.
 
     Raises:
-        ForbiddenError: the link was altered, or it expired (create a new one).
+        ForbiddenError: the link was altered, expires later than any link issued now, or expired (create a new one).
         NotFoundError: the version or its file was deleted since the link was issued.
     """
+    if beyond_issued_lifetime(expires, now=gateway.clock(), lifetime_s=EXPIRES_IN_S):
+        raise ForbiddenError("this download link is invalid: it expires later than any link this service issues; "
+                             "create a new one with knowledge_document_download")
     expected = sign(gateway.config.signing_key, version_id, expires).encode()
     # Bytes, not str: compare_digest refuses non-ASCII text, and a URL may carry any signature.
     if not hmac.compare_digest(expected, signature.encode("utf-8", "surrogatepass")):

@@ -2,7 +2,8 @@
 
 The embedded default serves the URL itself (``PUT .../file-resources/{id}/content?expires=&signature=``):
 the signature is an HMAC of the id and expiry with a key kept in the data folder, so the URL
-names no storage key and cannot be reused for another resource or after it expires.
+names no storage key and cannot be reused for another resource or after it expires. An expiry further
+ahead than the configured upload URL lifetime (plus clock skew) is refused like a bad signature.
 """
 
 from __future__ import annotations
@@ -19,9 +20,11 @@ from typing import Any
 from ragspine.errors import ConflictError, FieldError, InvalidInputError, NotFoundError, PayloadTooLargeError
 from ragspine.knowledge.gateway import Gateway, new_id
 from ragspine.knowledge.identity import secret_file
+from ragspine.knowledge.link_lifetime import beyond_issued_lifetime
 from ragspine.knowledge.model import Action, FileResource, Principal, SpaceStatus
 
 _ALREADY_UPLOADED = "the file resource already has its bytes: create a new file resource for another file"
+_INVALID_UPLOAD_URL = "this upload URL is invalid or has expired: create a new file resource"
 
 
 def signing_key(data_dir: Path) -> bytes:
@@ -88,16 +91,20 @@ def check_upload_link(gateway: Gateway, resource_id: str, *, expires: int, signa
     """The file resource a signed upload URL names, checked before any byte of the body is read.
 
     Raises:
-        NotFoundError: a bad or expired signature, or no such resource (one answer: nothing to probe).
+        NotFoundError: a bad or expired signature, an expiry beyond the URL lifetime this service issues,
+            or no such resource (one answer: nothing to probe).
         ConflictError: the resource already has its bytes.
     """
+    now = gateway.clock()
+    if beyond_issued_lifetime(expires, now=now, lifetime_s=gateway.config.upload_url_ttl_s):
+        raise NotFoundError(_INVALID_UPLOAD_URL)
     expected = sign(gateway.config.signing_key, resource_id, expires)
     resource = gateway.store.file(resource_id)
     # Bytes, not str: compare_digest refuses non-ASCII text, and a URL may carry any signature.
     given = signature.encode("utf-8", "surrogatepass")
-    valid = hmac.compare_digest(expected.encode(), given) and expires >= int(gateway.clock().timestamp())
+    valid = hmac.compare_digest(expected.encode(), given) and expires >= int(now.timestamp())
     if not valid or resource is None:
-        raise NotFoundError("this upload URL is invalid or has expired: create a new file resource")
+        raise NotFoundError(_INVALID_UPLOAD_URL)
     if resource.uploaded:
         raise ConflictError(_ALREADY_UPLOADED)
     return resource
@@ -107,7 +114,8 @@ def receive_upload(gateway: Gateway, resource_id: str, *, expires: int, signatur
     """Store the bytes PUT to a signed URL.
 
     Raises:
-        NotFoundError: a bad or expired signature, or no such resource (one answer: nothing to probe).
+        NotFoundError: a bad or expired signature, an expiry beyond the URL lifetime this service issues,
+            or no such resource (one answer: nothing to probe).
         ConflictError: the resource already has its bytes.
         PayloadTooLargeError / InvalidInputError: more / other bytes than declared.
     """
