@@ -45,6 +45,7 @@ _ROW_NAME = re.compile(r"\(label:([^()]+)\)")
 _DIFFERENCE = re.compile(r"(?<![a-z])differ(?:ence|ent)?(?![a-z])")
 _SIGNED = re.compile(r"(?<![a-z])(?:change|increase|decrease)(?![a-z])")
 _BY_SIZE = re.compile(r"by size (up|down) ")
+_MEAN_BY_SIZE = re.compile(r"average: .*; all are written as negatives, so by size ([\d,.]+) ?([A-Z]{3}(?:_[0-9A-Z]+)?)?")
 _COMPUTED = re.compile(r"[：:]\s*([−-]?[\d,]+(?:\.\d+)?)\s*(%|PCT|[A-Z]{3}(?:_[0-9A-Z]+)?)?\s*(?:[（(]|$)")
 
 
@@ -120,7 +121,7 @@ def stated_reading(question: str, answer: str) -> tuple[float, str] | None:
     of two rates: the line states the change in points ("down 0.5 points") beside the relative
     change ("−5.26%", read first). "the change in voyage expenses" of two figures written as
     negatives: the signed change ("up 6850", read first) and the change by size ("by size down
-    6850"). TAT-QA's golds take either reading; the answer states both,
+    6850"); an average of such figures: signed ("−615") and by size ("by size 615"). TAT-QA's golds take either reading; the answer states both,
     so either is the figure it gives.
     """
     text = question.lower()
@@ -131,6 +132,9 @@ def stated_reading(question: str, answer: str) -> tuple[float, str] | None:
             continue
         match = _CHANGE_LINE.search(line)
         if match is None:
+            mean = _MEAN_BY_SIZE.search(line)
+            if mean is not None and not _PERCENT_CHANGE.search(text) and not _CHANGE.search(text):
+                return float(mean.group(1).replace(",", "")), scale_of(mean.group(2))
             continue
         down = match.group(1) in ("down", "减少", "減少")
         value = float(match.group(2).replace(",", ""))

@@ -44,6 +44,12 @@ VOYAGE = ("Group voyage expenses (label:voyage expenses): FY2019 vs FY2018 up 68
     # two figures written as negatives: signed first, the change by size the line states the other
     ("What is the increase/ (decrease) in Voyage expenses from 2018 to 2019?", VOYAGE, (6850.0, "thousand"),
      (-6850.0, "thousand")),
+    # an average of figures written as negatives: signed first, by size the other
+    ("What was the average interest expense for 2018 and 2019?",
+     "Group interest expense (label:interest expense) FY2018–FY2019 average: -11888 USD_K (mean of 2 figures); all are "
+     "written as negatives, so by size 11888 USD_K（计算自：t.md · a；t.md · b）", (-11888.0, "thousand"),
+     (11888.0, "thousand")),
+    ("What is the average Sales for 2018 and 2019?", AVERAGE, (20297.5, "thousand"), None),
     # a change of one sign states one reading only
     ("What was the change in Sales from 2018 to 2019?", CHANGE, (-21.0, "thousand"), None),
     ("What is the percentage change in Sales from 2018 to 2019?", CHANGE, (-0.34, "percent"), None),
