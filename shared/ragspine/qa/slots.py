@@ -74,6 +74,9 @@ class ParsedSlots:
     bad_period: str | None = None
     unknown_names: tuple[str, ...] = ()
     near_misses: tuple[NearMiss, ...] = ()  # misspelt names: one reading (taken) or several (asked)
+    # capitalised words of the documents' own rows ("Fees", "MWh"): no company, but the words a metric
+    # asked back is offered by when the question's row was not read
+    row_words: tuple[str, ...] = ()
 
 
 def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
@@ -119,6 +122,7 @@ def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
         return left[len(misses)]
 
     names: tuple[str, ...] = ()
+    row_words: tuple[str, ...] = ()
     missing = [kind for kind in (SlotKind.METRIC, SlotKind.ENTITY) if not found[kind]]
     if missing:
         named = near_misses(norm, blanked(), glossary, missing)
@@ -148,7 +152,8 @@ def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
             # a row's section named beside it ("basic *weighted-average* shares") is no unknown name
             names = tuple(n for n in unknown_names(question, leftover, glossary)
                           if n not in RANGE_WORDS and not (label_words(n) and label_words(n) <= said))
-            names = _naming_no_row(names, glossary)
+            row_words = _naming_a_row(names, glossary)
+            names = tuple(n for n in names if n not in row_words)
     if not found[SlotKind.CHANNEL] and (found[SlotKind.METRIC] or found[SlotKind.ENTITY]):
         channel_misses = near_misses(norm, blanked(), glossary, [SlotKind.CHANNEL])
         misses += channel_misses
@@ -161,7 +166,7 @@ def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
         metrics = _longer_rows_named(_rows_over_their_sections(metrics, mentions, asked), glossary, asked)
     entities = tuple(found[SlotKind.ENTITY])
     return ParsedSlots(metrics, entities, tuple(periods), tuple(found[SlotKind.CHANNEL]), bad_period, names,
-                       tuple(sorted(misses, key=lambda m: m.start)))
+                       tuple(sorted(misses, key=lambda m: m.start)), row_words)
 
 
 def _with_period_words_read(question: str, glossary: Glossary) -> str:
@@ -286,15 +291,15 @@ def _label_beside_metric(question: str, norm: str, mentions: list[Mention], miss
     return readings[0] if named_by and named_by < own and (own <= asked or heads) else None
 
 
-def _naming_no_row(names: tuple[str, ...], glossary: Glossary) -> tuple[str, ...]:
-    """The unknown names less those whose words are words of the documents' own rows.
+def _naming_a_row(names: tuple[str, ...], glossary: Glossary) -> tuple[str, ...]:
+    """The unknown names whose words are words of the documents' own rows.
 
     "Deferred Revenue", "Workforce reduction", "Apple" and "Network Software & Systems" are
     capitalised because the question quotes a row label or a column (a segment) of the table;
     they name the document's rows, not a company the domain does not know (nor does 国内事业 where
-    a row is ``国内事业: 收入``). A word no row holds stays unknown: "Globex" is asked back. A month name has no
-    label words (dates are periods), so it stays unknown even where a row holds it: "as of
-    September 30, 2018" inside a fiscal year is asked back rather than read as the year.
+    a row is ``国内事业: 收入``). A word no row holds stays unknown: "Globex" is asked back. A month
+    name has no label words (dates are periods), so it stays unknown even where a row holds it:
+    "as of September 30, 2018" inside a fiscal year is asked back rather than read as the year.
     """
     if not names:
         return names
@@ -307,7 +312,7 @@ def _naming_no_row(names: tuple[str, ...], glossary: Glossary) -> tuple[str, ...
             return bool(label_words(name)) and label_words(name) <= rows
         return any(normalize_text(name) in label for label in labels)  # CJK has no word breaks: held as written
 
-    return tuple(n for n in names if not names_a_row(n))
+    return tuple(n for n in names if names_a_row(n))
 
 
 def _leading_words(text: str, count: int) -> set[str]:
