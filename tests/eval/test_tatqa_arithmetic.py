@@ -30,6 +30,36 @@ def test_the_figure_the_question_asks_for_is_read_with_its_scale(question: str, 
     assert tatqa_arithmetic.read_figure(question, answer) == figure
 
 
+WACC = ("Group wacc (label:wacc): FY2019 vs FY2018 down 0.5 points（−5.26%）（计算自：t.md · a；t.md · b）")
+VOYAGE = ("Group voyage expenses (label:voyage expenses): FY2019 vs FY2018 up 6850 USD_K（−24.26%）; both are written "
+          "as negatives, so by size down 6850 USD_K（计算自：t.md · a；t.md · b）")
+
+
+@pytest.mark.parametrize(("question", "answer", "first", "other"), [
+    # "difference" names no direction: the size is read first, the signed change the line states is the other
+    ("What is the difference in Sales between 2018 and 2019?", CHANGE, (21.0, "thousand"), (-21.0, "thousand")),
+    # a rate's percentage change: relative first, the points the line states the other
+    ("What was the percentage change in the WACC between 2018 and 2019?", WACC, (-5.26, "percent"),
+     (-0.5, "percent")),
+    # two figures written as negatives: signed first, the change by size the line states the other
+    ("What is the increase/ (decrease) in Voyage expenses from 2018 to 2019?", VOYAGE, (6850.0, "thousand"),
+     (-6850.0, "thousand")),
+    # an average of figures written as negatives: signed first, by size the other
+    ("What was the average interest expense for 2018 and 2019?",
+     "Group interest expense (label:interest expense) FY2018–FY2019 average: -11888 USD_K (mean of 2 figures); all are "
+     "written as negatives, so by size 11888 USD_K（计算自：t.md · a；t.md · b）", (-11888.0, "thousand"),
+     (11888.0, "thousand")),
+    ("What is the average Sales for 2018 and 2019?", AVERAGE, (20297.5, "thousand"), None),
+    # a change of one sign states one reading only
+    ("What was the change in Sales from 2018 to 2019?", CHANGE, (-21.0, "thousand"), None),
+    ("What is the percentage change in Sales from 2018 to 2019?", CHANGE, (-0.34, "percent"), None),
+])
+def test_an_open_word_is_scored_by_either_reading_the_answer_states(
+        question: str, answer: str, first: tuple[float, str], other: tuple[float, str] | None) -> None:
+    assert tatqa_arithmetic.read_figure(question, answer) == first
+    assert tatqa_arithmetic.stated_reading(question, answer) == other
+
+
 @pytest.mark.parametrize(("figure", "gold", "scale", "verdict"), [
     ((-21.0, "thousand"), -21.0, "thousand", "exact"),
     ((-6.754, "percent"), -6.75, "percent", "exact"),

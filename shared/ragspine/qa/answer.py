@@ -41,7 +41,7 @@ from ragspine.qa.result import AnswerResult, AnswerStatus, Route
 from ragspine.qa.scope import covered_by_knowledge, names_misspelt_domain_terms
 from ragspine.qa.screening import Refusal, RefusalReason, ScreeningPolicy
 from ragspine.qa.slots import Slots
-from ragspine.qa.stated_years import every_stated_year
+from ragspine.qa.stated_years import every_stated_year, year_before_named
 from ragspine.qa.structured import Lookup, StructuredOutcome, look_up, plan_lookups, run_structured
 from ragspine.qa.trace import TraceRecorder, question_digest
 from ragspine.sensitivity import Sensitivity
@@ -142,7 +142,9 @@ def answer_question(question: str, *, qa: QAComponents, history: Sequence[Messag
             return _finish(trace, AnswerResult(answer, count.sources, Route.STRUCTURED, count.status, slots))
     # an average, sum or change with no period named: over every year stated for the row
     stated = every_stated_year(text, intent.arithmetic, slots, facts=qa.facts, glossary=qa.glossary,
-                               max_sensitivity=qa.max_sensitivity)
+                               max_sensitivity=qa.max_sensitivity) or \
+        year_before_named(text, intent.arithmetic, slots, facts=qa.facts, glossary=qa.glossary,
+                          max_sensitivity=qa.max_sensitivity)
     result = _structured(text, qa, cache, channel, trace, stated)
     if channel is Channel.STRUCTURED:
         return _finish(trace, result)

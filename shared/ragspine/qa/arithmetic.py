@@ -18,7 +18,7 @@ from ragspine.facts.glossary import Glossary, Period, SlotKind
 from ragspine.facts.model import Fact, format_number
 from ragspine.facts.open_vocabulary import METRIC_PREFIX, label_of
 from ragspine.facts.query_metric import QueryResult
-from ragspine.facts.unit_scales import common_unit, rescale
+from ragspine.facts.unit_scales import common_unit, money_unit, rescale
 from ragspine.qa.arithmetic_cues import AVERAGE, PERIOD_SUM, Arithmetic
 from ragspine.qa.derived import cited, spaced
 from ragspine.qa.language import Lang
@@ -32,6 +32,7 @@ Key = tuple[str, str, str, Period]  # metric, entity, channel, period
 _TEXT = MappingProxyType({
     Lang.ZH: MappingProxyType({
         "average": "{who}{what}{span}平均值：{value}{unit}（{n} 个数的平均）",
+        "by_size": "；各数均以负数列示，按绝对值为 {value}{unit}",
         "ratio": "{who}{period} {a}与{b}之比：{value}{unit}",
         "cagr": "{who}{what} {first}–{last} 年均复合增长率（{n} 年）：{value}%",
         "sum": "{who}{period} {terms}：{value}{unit}",
@@ -42,6 +43,7 @@ _TEXT = MappingProxyType({
         "missing": "无法计算{what}：缺少 {missing} 的数据，因此不提供数值。",
         "units": "无法计算{what}：单位不同（{units}），币种之间不作换算。",
         "rescaled": "（{units} 已换算为 {target}）",
+        "row_unit": "（{periods} 未注明单位，按同一表格同一行其他数值的单位 {unit} 计）",
         "join": "、", "plus": " + ", "minus": " − ",
         "w_average": "平均值", "w_ratio": "比率", "w_cagr": "年均复合增长率", "w_sum": "合计", "w_gap": "差额",
         "w_check": "一致性核对", "unstated": "未注明单位",
@@ -51,6 +53,7 @@ _TEXT = MappingProxyType({
     }),
     Lang.EN: MappingProxyType({
         "average": "{who}{what}{span} average: {value}{unit} (mean of {n} figures)",
+        "by_size": "; all are written as negatives, so by size {value}{unit}",
         "ratio": "{who}{period} ratio of {a} to {b}: {value}{unit}",
         "cagr": "{who}{what} {first}–{last} compound annual growth rate ({n} years): {value}%",
         "sum": "{who}{period} {terms}: {value}{unit}",
@@ -62,6 +65,7 @@ _TEXT = MappingProxyType({
         "missing": "The {what} cannot be computed: there is no figure for {missing}, so no value is given.",
         "units": "The {what} cannot be computed: the units differ ({units}) and currencies are never converted.",
         "rescaled": " ({units} put on the scale of {target})",
+        "row_unit": " ({periods} states no unit: read in {unit}, the unit the same table row states)",
         "join": ", ", "plus": " + ", "minus": " − ",
         "w_average": "average", "w_ratio": "ratio", "w_cagr": "growth rate", "w_sum": "sum", "w_gap": "difference",
         "w_check": "consistency check", "unstated": "unit not stated",
@@ -74,6 +78,7 @@ _TEXT = MappingProxyType({
     }),
     Lang.JA: MappingProxyType({
         "average": "{who}{what}{span}の平均：{value}{unit}（{n} 個の数値の平均）",
+        "by_size": "；いずれも負の値で記載されており、絶対値では {value}{unit}",
         "ratio": "{who}{period} {a}の{b}に対する比率：{value}{unit}",
         "cagr": "{who}{what} {first}–{last} の年平均成長率（{n} 年）：{value}%",
         "sum": "{who}{period} {terms}：{value}{unit}",
@@ -84,6 +89,7 @@ _TEXT = MappingProxyType({
         "missing": "{what}は計算できません：{missing} のデータがないため、数値は示しません。",
         "units": "{what}は計算できません：単位が異なり（{units}）、通貨は換算しません。",
         "rescaled": "（{units} は {target} に単位をそろえて計算）",
+        "row_unit": "（{periods} は単位の記載がないため、同じ表の同じ行が示す単位 {unit} として計算）",
         "join": "、", "plus": " + ", "minus": " − ",
         "w_average": "平均", "w_ratio": "比率", "w_cagr": "年平均成長率", "w_sum": "合計", "w_gap": "差",
         "w_check": "整合性の確認", "unstated": "単位の記載なし",
@@ -186,6 +192,27 @@ def _asked(results: Sequence[QueryResult]) -> tuple[list[str], list[str], list[P
             list(dict.fromkeys(q.period for q in queries)), list(dict.fromkeys(q.channel for q in queries)))
 
 
+def _unit_of_the_row(facts: Sequence[Fact]) -> str | None:
+    """The one money unit a table row states, when every fact is a cell of that row and the others state none.
+
+    A table's unit note often heads one column group only ("(In thousands, except percentages)" above
+    the 2018 amounts): the 2019 cell of the same row is in the same unit. Cells of different rows,
+    tables or documents, or a row stating two units, keep their own units (nothing is computed).
+    """
+    stated = {f.unit for f in facts if f.unit}
+    if len(stated) != 1 or all(f.unit for f in facts):
+        return None
+    unit = next(iter(stated))
+    rows = {(f.source_doc_id, f.source_locator.partition(",col=")[0]) for f in facts}
+    if money_unit(unit) is None or len(rows) != 1 or ",col=" not in facts[0].source_locator:
+        return None
+    return unit
+
+
+def _period_label(fact: Fact) -> str:
+    return f"FY{fact.period}" if fact.period_type == "FY" else fact.period
+
+
 class _Calc:
     """The computations over one question's found facts, worded in one language."""
 
@@ -222,6 +249,11 @@ class _Calc:
         units = [f.unit for f in facts]
         if len(set(units)) == 1:
             return _OnOneUnit([_dec(f) for f in facts], units[0], "", facts)
+        row_unit = _unit_of_the_row(facts)
+        if row_unit is not None:
+            unstated = self.text["join"].join(_period_label(f) for f in facts if not f.unit)
+            return _OnOneUnit([_dec(f) for f in facts], row_unit,
+                              self.text["row_unit"].format(periods=unstated, unit=row_unit), facts)
         target = common_unit(units)
         if target is None:
             shown = (u or self.text["unstated"] for u in sorted(set(units)))  # "": the document states no unit
@@ -270,7 +302,12 @@ class _Calc:
                     line = self.text["average"].format(who=self.who(entity) if entity else "",
                                                        what=self.metric(metric), span=span, value=shown,
                                                        unit=spaced(unit), n=len(values))
-                    made.append((f"{line}{note}{cited(tuple(facts))}", (shown, str(len(values)))))
+                    # figures written as negatives (costs in parentheses): the mean is said by size too
+                    size = shown.lstrip("-") if all(v < 0 for v in values) else ""
+                    if size:
+                        line += self.text["by_size"].format(value=size, unit=spaced(unit))
+                    made.append((f"{line}{note}{cited(tuple(facts))}", (shown, str(len(values)),
+                                                                         *((size,) if size else ()))))
         return made
 
     def ratio(self, metrics: list[str], entities: list[str], periods: list[Period], channels: list[str]) -> list[Made]:

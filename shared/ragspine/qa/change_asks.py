@@ -7,9 +7,10 @@ no stated unit, which no percentage of a total can be), their change answers ano
 and a wrong number is worse than none. The change line is then replaced by a sentence saying so,
 with no number; the stated figures stay, each with its source.
 
-Measured and left as they are: a "percentage change" of a figure that is itself a percentage is
-the relative change (what people mostly mean, points are said as "change"), and the change of two
-negative figures (costs written in parentheses) is the signed one, as the line's direction says.
+Not withheld, because the line states both readings: a "percentage change" of a figure that is
+itself a percentage (the relative change, with the change in points as the amount), and the change
+of two negative figures (costs written in parentheses: the signed change, then the change by size,
+``structured.render_difference``).
 """
 
 from __future__ import annotations

@@ -163,9 +163,10 @@ def unmet_derivation(question: str, metrics: tuple[str, ...], periods: int, glos
     return text["none"].format(phrase=first.phrase, inputs=inputs)
 
 
-# A question naming at least this many content words no row read explains, and at least twice as many as
-# the rows' own words, describes something else than those rows (a part of one, an item of a reconciliation).
-MIN_WORDS_BEYOND = 5
+# One or two words beside a row's name qualify it ("the net difference in sale of modules" is the row
+# ``Modules`` of a table of net sales); more than that, and more than the row's own words, and the row
+# names less than half of what the question asks about: the question describes something else.
+QUALIFYING_WORDS = 2
 
 
 def _beyond_the_rows(question: str, metrics: tuple[str, ...], glossary: Glossary) -> list[str]:
@@ -174,7 +175,9 @@ def _beyond_the_rows(question: str, metrics: tuple[str, ...], glossary: Glossary
     "For adjusted operating costs, what was the percentage change in the amount of before
     exceptional items, acquisition related costs, acquired intangible asset amortisation and
     share-based payment?" reads the row ``Adjusted operating costs``, and twelve words of the
-    question name something that row is not. Only rows read from documents (``label:…``) are
+    question name something that row is not; "the total amount capitalized to internal use software
+    related to continuing operations" is not the balance row ``Internal use software`` (four words
+    beyond its three). Only rows read from documents (``label:…``) are
     weighed: the glossary's own metrics are named by their aliases, not word by word.
     """
     if not all(m.startswith(METRIC_PREFIX) for m in metrics):
@@ -182,7 +185,7 @@ def _beyond_the_rows(question: str, metrics: tuple[str, ...], glossary: Glossary
     own = set().union(*(label_words(label_of(m)) for m in metrics))
     left = glossary.leftover(question, glossary.scan(question))
     beyond = sorted(label_words(left) - own - ASKING_WORDS)
-    return beyond if len(beyond) >= max(MIN_WORDS_BEYOND, 2 * len(own)) else []
+    return beyond if len(beyond) > max(QUALIFYING_WORDS, len(own)) else []
 
 
 # The question defines the figure it asks ("ROA is defined as: net income / average total assets").

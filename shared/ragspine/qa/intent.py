@@ -109,7 +109,7 @@ class RuleIntentParser:
             else:
                 names += [part for part in left.split() if len(part) >= 2 and part not in glossary.fillers]
         return ParsedSlots(slots.metrics, tuple(entities), slots.periods, slots.channels, slots.bad_period,
-                           tuple(names))
+                           tuple(names), row_words=slots.row_words)
 
 
 def _with_metrics(slots: ParsedSlots, metrics: tuple[str, ...]) -> ParsedSlots:

@@ -75,6 +75,9 @@ class ParsedSlots:
     unknown_names: tuple[str, ...] = ()
     near_misses: tuple[NearMiss, ...] = ()  # misspelt names: one reading (taken) or several (asked)
     one_phrase: NearMiss | None = None  # metrics named in one phrase, not listed: one figure, which is asked
+    # capitalised words of the documents' own rows ("Fees", "MWh"): no company, but the words a metric
+    # asked back is offered by when the question's row was not read
+    row_words: tuple[str, ...] = ()
 
 
 def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
@@ -120,6 +123,7 @@ def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
         return left[len(misses)]
 
     names: tuple[str, ...] = ()
+    row_words: tuple[str, ...] = ()
     missing = [kind for kind in (SlotKind.METRIC, SlotKind.ENTITY) if not found[kind]]
     if missing:
         named = near_misses(norm, blanked(), glossary, missing)
@@ -149,6 +153,8 @@ def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
             # a row's section named beside it ("basic *weighted-average* shares") is no unknown name
             names = tuple(n for n in unknown_names(question, leftover, glossary)
                           if n not in RANGE_WORDS and not (label_words(n) and label_words(n) <= said))
+            row_words = _naming_a_row(names, glossary)
+            names = tuple(n for n in names if n not in row_words)
     if not found[SlotKind.CHANNEL] and (found[SlotKind.METRIC] or found[SlotKind.ENTITY]):
         channel_misses = near_misses(norm, blanked(), glossary, [SlotKind.CHANNEL])
         misses += channel_misses
@@ -162,7 +168,7 @@ def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
     entities = tuple(found[SlotKind.ENTITY])
     return ParsedSlots(metrics, entities, tuple(periods), tuple(found[SlotKind.CHANNEL]), bad_period, names,
                        tuple(sorted(misses, key=lambda m: m.start)),
-                       _metrics_in_one_phrase(question, mentions, metrics))
+                       _metrics_in_one_phrase(question, mentions, metrics), row_words)
 
 
 # Words that list figures ("revenue and net income", "营收、净利润", "売上高と営業利益"); names with none
@@ -310,6 +316,30 @@ def _label_beside_metric(question: str, norm: str, mentions: list[Mention], miss
     # "Cost of revenue: Hosting"
     heads = bool(section) and _leading_words(section, len(named_by)) == named_by and label_words(item) <= asked
     return readings[0] if named_by and named_by < own and (own <= asked or heads) else None
+
+
+def _naming_a_row(names: tuple[str, ...], glossary: Glossary) -> tuple[str, ...]:
+    """The unknown names whose words are words of the documents' own rows.
+
+    "Deferred Revenue", "Workforce reduction", "Apple" and "Network Software & Systems" are
+    capitalised because the question quotes a row label or a column (a segment) of the table;
+    they name the document's rows, not a company the domain does not know (nor does 国内事业 where
+    a row is ``国内事业: 收入``). A word no row holds stays unknown: "Globex" is asked back. A month
+    name has no label words (dates are periods), so it stays unknown even where a row holds it:
+    "as of September 30, 2018" inside a fiscal year is asked back rather than read as the year.
+    """
+    if not names:
+        return names
+    labels = [normalize_text(label_of(code)) for code in glossary.terms[SlotKind.METRIC]
+              if code.startswith(METRIC_PREFIX)]
+    rows: set[str] = set().union(*(label_words(label) for label in labels))
+
+    def names_a_row(name: str) -> bool:
+        if name.isascii():
+            return bool(label_words(name)) and label_words(name) <= rows
+        return any(normalize_text(name) in label for label in labels)  # CJK has no word breaks: held as written
+
+    return tuple(n for n in names if names_a_row(n))
 
 
 def _leading_words(text: str, count: int) -> set[str]:

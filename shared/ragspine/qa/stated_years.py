@@ -13,6 +13,13 @@ Not read so: a count ("how many …", see ``counting.py``); a change word that i
 ("Net change in cash balance"); a row whose every stated figure is negative (a deduction written
 in parentheses, where an average or sum may be meant by size or signed: the assumed year's
 "no data" line stands instead of a guess).
+
+One year named for a figure that needs two (``year_before_named``): "What is the 2019 average free
+cash flow?" is the average of the 2019 and 2018 figures (the year's opening and closing, as
+``AVG(X)`` reads a balance), and "the percentage change in audit-related fees in 2019" is 2019
+against 2018. Read so only when the documents state the year before for the same row; an average
+only when the year stands right before "average" ("the 2019 average"), since "the average … in
+2019" may be a mean of that year's quarters or months.
 """
 
 from __future__ import annotations
@@ -66,3 +73,40 @@ def every_stated_year(question: str, arithmetic: Arithmetic, slots: Slots, *, fa
         return None
     periods = tuple(Period.fiscal_year(int(year)) for year in years)
     return replace(slots, periods=periods, assumptions=tuple(a for a in slots.assumptions if a not in assumed))
+
+
+# "the 2019 average", "FY2019's average": the year qualifies the average itself
+_YEAR_AVERAGE = re.compile(r"(?<![\w])(?:fy\s?)?(\d{4})(?:'s)?\s+(?:average|平均)")
+
+
+def year_before_named(question: str, arithmetic: Arithmetic, slots: Slots, *, facts: FactStore,
+                      glossary: Glossary, max_sensitivity: Sensitivity = Sensitivity.CONFIDENTIAL) -> Slots | None:
+    """The slots over the year named and the year before, when one named year asks a change or "the <year>
+    average" of one row and the documents state both years; else None."""
+    if any(a.slot is SlotKind.PERIOD for a in slots.assumptions) or len(slots.periods) != 1:
+        return None
+    named = slots.periods[0]
+    if named.period_type != "FY" or not named.period.isdigit():
+        return None
+    if len(slots.metrics) != 1 or len(slots.entities) != 1 or len(slots.channels) != 1:
+        return None
+    text = normalize_text(question).lower()
+    if _HOW_MANY.search(text):
+        return None
+    other = (arithmetic.ratio or arithmetic.cagr or arithmetic.subtract or arithmetic.add or arithmetic.entity_gap
+             or arithmetic.consistency or arithmetic.share_of or arithmetic.period_sum)
+    if other:
+        return None
+    leftover = glossary.leftover(question, glossary.scan(question)).lower()
+    average = arithmetic.average and arithmetic.averages == 1 and any(
+        m.group(1) == named.period for m in _YEAR_AVERAGE.finditer(text))
+    change = not arithmetic.average and _CHANGE.search(leftover) is not None
+    if not (average or change):
+        return None
+    metric, entity, channel = slots.metrics[0], slots.entities[0], slots.channels[0]
+    before = str(int(named.period) - 1)
+    stated = {f.period for f in facts.find(metric_code=metric, entity=entity)
+              if f.channel == channel and f.period_type == "FY" and f.sensitivity <= max_sensitivity}
+    if not {before, named.period} <= stated:
+        return None
+    return replace(slots, periods=(Period.fiscal_year(int(before)), named))

@@ -152,8 +152,21 @@ _CHANGE = {
 }
 
 
+# Two figures written as negatives (a cost or an allowance in parentheses): "up" as signed numbers is
+# "down" by size, and "the change in voyage expenses" is read both ways, so both are said.
+_BY_SIZE = {
+    Lang.ZH: "；两者均以负数列示，按绝对值{direction} {amount}",
+    Lang.EN: "; both are written as negatives, so by size {direction} {amount}",
+    Lang.JA: "；いずれも負の値で記載されており、絶対値では{direction} {amount}",
+}
+
+
 def render_difference(diff: Difference, glossary: Glossary, lang: Lang = Lang.ZH) -> str:
-    """``中国内地（ACME_CN）营业收入（REVENUE）：FY2025 较 FY2024 增加 132 USD_M（+10.00%）`` with both sources."""
+    """``中国内地（ACME_CN）营业收入（REVENUE）：FY2025 较 FY2024 增加 132 USD_M（+10.00%）`` with both sources.
+
+    When both figures are negative the change by size is said after the signed one: "FY2019 vs
+    FY2018 up 6850 USD_K（−24.26%）; both are written as negatives, so by size down 6850 USD_K".
+    """
     later, earlier = diff.later, diff.earlier
     template, words, points = _CHANGE[lang]
     direction = words[0] if diff.absolute > 0 else words[1] if diff.absolute < 0 else words[2]
@@ -166,6 +179,9 @@ def render_difference(diff: Difference, glossary: Glossary, lang: Lang = Lang.ZH
                            metric=label(glossary.term(SlotKind.METRIC, later.metric_code), lang),
                            later=_label(later), earlier=_label(earlier), direction=direction,
                            amount=f"{format_decimal(abs(diff.absolute))}{unit}", percent=percent)
+    if earlier.value < 0 and later.value < 0 and diff.absolute != 0:
+        line += _BY_SIZE[lang].format(direction=words[1] if diff.absolute > 0 else words[0],
+                                      amount=f"{format_decimal(abs(diff.absolute))}{unit}")
     return (f"{line}（计算自：{earlier.source_doc_id} · {earlier.source_locator}；"
             f"{later.source_doc_id} · {later.source_locator}）")
 

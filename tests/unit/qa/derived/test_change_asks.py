@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -9,10 +10,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ragspine.facts.model import Fact
+from ragspine.facts.open_vocabulary import with_open_terms
 from ragspine.qa.answer import QAComponents
 from ragspine.qa.change_asks import share_change_unanswered
+from ragspine.qa.language import Lang
 from ragspine.qa.result import AnswerResult
-from ragspine.qa.structured import difference
+from ragspine.qa.structured import difference, render_difference
+from tests.support.glossary import default_glossary
 from tests.unit.qa.derived.statement_set import answered, finance_domain, statement_fact, statement_qa_with_labels
 
 
@@ -78,3 +82,46 @@ def test_a_change_is_withheld_only_for_amounts_asked_as_a_share(earlier: float, 
         assert "of" in question or "占比" in question
     if question in ("X in 2018 and 2019", "percentage change of X", "percentage of X"):
         assert not withheld
+
+
+def voyage(period: str, value: float) -> Fact:
+    return statement_fact("label:voyage expenses", period, value, unit="USD_K")
+
+
+class TestChangeOfFiguresWrittenAsNegatives:
+    """A cost written in parentheses: the signed change and the change by size point opposite ways; both are said."""
+
+    def test_the_change_by_size_is_said_beside_the_signed_one(self, folder: Path) -> None:
+        result = ask(statement_qa_with_labels(folder, [voyage("2018", -28237), voyage("2019", -21387)]),
+                     "What is the increase/ (decrease) in Voyage expenses from 2018 to 2019?")
+        assert ("FY2019 vs FY2018 up 6850 USD_K（−24.26%）; both are written as negatives, so by size down 6850 USD_K"
+                "（计算自：") in result.answer, result.answer
+
+    @pytest.mark.parametrize(("lang", "said"), [
+        (Lang.ZH, "增加 6850 USD_K（−24.26%）；两者均以负数列示，按绝对值减少 6850 USD_K（计算自："),
+        (Lang.JA, "増加 6850 USD_K（−24.26%）；いずれも負の値で記載されており、絶対値では減少 6850 USD_K（计算自："),
+    ])
+    def test_said_in_the_question_language(self, folder: Path, lang: Lang, said: str) -> None:
+        qa = statement_qa_with_labels(folder, [voyage("2018", -28237), voyage("2019", -21387)])
+        line = render_difference(difference(voyage("2018", -28237), voyage("2019", -21387)), qa.glossary, lang)
+        assert said in line, line
+
+    def test_figures_of_one_sign_get_no_reading_by_size(self, folder: Path) -> None:
+        result = ask(statement_qa_with_labels(folder, [voyage("2018", 28237), voyage("2019", 21387)]),
+                     "What is the change in Voyage expenses from 2018 to 2019?")
+        assert "FY2019 vs FY2018 down 6850 USD_K（−24.26%）（计算自：" in result.answer, result.answer
+
+
+@given(st.integers(1, 10**7), st.integers(1, 10**7))
+def test_the_reading_by_size_goes_the_other_way_from_the_signed_change(earlier: int, later: int) -> None:
+    base = default_glossary()
+    glossary = with_open_terms(base, [("label:voyage expenses", base.home_entity)])
+    first, second = (replace(voyage(year, -value), entity=base.home_entity) for year, value in (("2018", earlier),
+                                                                                                ("2019", later)))
+    line = render_difference(difference(first, second), glossary, Lang.EN)
+    if earlier == later:
+        assert "by size" not in line
+    else:
+        signed = "up" if later < earlier else "down"
+        assert f" {signed} {abs(later - earlier)} USD_K" in line
+        assert f"by size {'down' if signed == 'up' else 'up'} {abs(later - earlier)} USD_K" in line, line

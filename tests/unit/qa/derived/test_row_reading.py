@@ -161,6 +161,34 @@ class TestAQuestionNamingMoreThanTheRow:
         assert "FY2019 vs FY2018 up 8.3 USD_M（+3.10%）" in result.answer, result.answer
 
 
+class TestWordsBeyondTheRowOutnumberIt:
+    SOFTWARE = [statement_fact("label:internal use software", "2018", 31565, unit="USD_K"),
+                statement_fact("label:internal use software", "2019", 33351, unit="USD_K")]
+    MODULES = [statement_fact("label:modules", "2017", 806398, unit="USD_K"),
+               statement_fact("label:modules", "2019", 152680, unit="USD_K")]
+
+    def test_more_words_beyond_the_row_than_its_own_withhold_the_sum(self, folder: Path) -> None:
+        # four words (capitalized, related, continuing, operations) against the row's three: the question
+        # asks an amount capitalized during the years, not the balance row
+        result = ask(statement_qa_with_labels(folder, self.SOFTWARE),
+                     "What is the total amount capitalized to internal use software related to continuing "
+                     "operations for the years ended December 31, 2019 and 2018?")
+        assert "64916" not in result.answer and "names more than the row" in result.answer, result.answer
+        assert "capitalized" in result.answer
+
+    def test_the_row_named_with_a_qualifier_or_two_is_answered(self, folder: Path) -> None:
+        # "net" and "sale" qualify the one-word row Modules (a table of net sales by product)
+        result = ask(statement_qa_with_labels(folder, self.MODULES),
+                     "What is the net difference in sale of modules between 2017 and 2019?")
+        assert "FY2019 vs FY2017 down 653718 USD_K" in result.answer, result.answer
+
+    def test_as_many_words_beyond_as_the_row_holds_keep_the_row(self, folder: Path) -> None:
+        # three words beyond a three-word row: the row still names half of what is asked
+        result = ask(statement_qa_with_labels(folder, self.SOFTWARE),
+                     "What is the change in internal use software carried at historical cost between 2018 and 2019?")
+        assert "FY2019 vs FY2018 up 1786 USD_K" in result.answer, result.answer
+
+
 class TestOneItemUnderTwoSections:
     GLOSSARY = glossary_with(["Participating shares at end of period: Unvested restricted stock",
                               "Percentage of loss allocated to: Unvested restricted stock",

@@ -85,3 +85,29 @@ def test_the_average_is_the_mean_of_every_stated_year(tmp_path_factory: pytest.T
 def test_a_total_with_no_period_and_no_years_named_is_one_years_total(folder: Path) -> None:
     result = ask(folder, SGA, "What is the total selling, general and administrative?")
     assert "1198" not in result.answer, result.answer
+
+
+class TestOneYearNamedForAFigureOfTwo:
+    SCHEMES = row("defined contribution schemes", {"2017": 150, "2018": 166, "2019": 178})
+    FEES = row("audit-related fees", {"2018": 106528, "2019": 153203})
+
+    def test_the_year_before_an_average_is_its_opening(self, folder: Path) -> None:
+        result = ask(folder, self.SCHEMES, "What is the 2019 average defined contribution schemes?")
+        assert "FY2018–FY2019 average: 172 USD_M (mean of 2 figures)（计算自：" in result.answer, result.answer
+
+    def test_a_change_in_one_year_is_against_the_year_before(self, folder: Path) -> None:
+        result = ask(folder, self.FEES, "What is the percentage change in audit-related fees in 2019?")
+        assert "FY2019 vs FY2018 up 46675 USD_M（+43.81%）（计算自：" in result.answer, result.answer
+
+    def test_in_chinese_a_change_in_one_year_is_against_the_year_before(self, folder: Path) -> None:
+        result = ask(folder, self.FEES, "2019年audit-related fees的变化是多少？")
+        assert "FY2019 较 FY2018 增加 46675 USD_M（+43.81%）（计算自：" in result.answer, result.answer
+
+    def test_an_average_in_a_year_is_no_average_of_two_years(self, folder: Path) -> None:
+        # "the average … in 2019" may be over that year's quarters: the year before is not taken
+        result = ask(folder, self.SCHEMES, "What is the average defined contribution schemes in 2019?")
+        assert "FY2018–FY2019" not in result.answer and "172 " not in result.answer, result.answer
+
+    def test_no_year_before_stated_leaves_the_one_year(self, folder: Path) -> None:
+        result = ask(folder, self.FEES, "What is the percentage change in audit-related fees in 2018?")
+        assert " vs " not in result.answer and "46675" not in result.answer, result.answer

@@ -12,7 +12,15 @@ from ragspine.ingestion.facts_extract import ExtractionResult, extract_facts, pr
 from ragspine.ingestion.model import Block, BlockKind, ParsedDocument
 from ragspine.qa.answer import answer_question
 from tests.support.glossary import default_glossary
-from tests.unit.qa.derived.statement_set import REJECTED, finance_domain, statement_fact, statement_facts, statement_qa
+from tests.unit.qa.derived.statement_set import (
+    REJECTED,
+    answered,
+    finance_domain,
+    statement_fact,
+    statement_facts,
+    statement_qa,
+    statement_qa_with_labels,
+)
 
 
 @pytest.fixture(scope="module")
@@ -91,3 +99,40 @@ def test_question_arithmetic_never_mixes_an_unstated_amount_with_one_in_a_curren
                              qa=statement_qa(folder, _unstated("COST_OF_SALES")))
     assert result.answer != REJECTED
     assert "800" not in result.answer and "unit not stated" in result.answer, result.answer
+
+
+def _cell(label: str, period: str, value: float, unit: str, **extra: object) -> Fact:
+    return statement_fact(f"label:{label}", period, value, unit=unit, **extra)
+
+
+class TestOneTableRowInOneUnit:
+    """A unit note heading one column group only: the row's other cells are in that unit, and the answer says so."""
+
+    SERVICES = [_cell("cost of revenue: services", "2018", 246548, "USD_K"),
+                _cell("cost of revenue: services", "2019", 243053, "")]
+
+    @pytest.mark.parametrize(("question", "said"), [
+        ("What was the average cost of revenue: services for 2018 and 2019?",
+         "FY2018–FY2019 average: 244800.5 USD_K (mean of 2 figures) (FY2019 states no unit: read in USD_K, "
+         "the unit the same table row states)（计算自："),
+        ("2018年和2019年cost of revenue: services的平均值是多少？",
+         "平均值：244800.5 USD_K（2 个数的平均）（FY2019 未注明单位，按同一表格同一行其他数值的单位 USD_K 计）（计算自："),
+    ])
+    def test_a_cell_stating_no_unit_is_read_in_the_unit_of_its_row(self, folder: Path, question: str,
+                                                                    said: str) -> None:
+        result = answered(statement_qa_with_labels(folder, self.SERVICES), question)
+        assert said in result.answer, result.answer
+
+    def test_cells_of_two_documents_keep_their_own_units(self, folder: Path) -> None:
+        facts = [self.SERVICES[0], _cell("cost of revenue: services", "2019", 243053, "", source_doc_id="other.md")]
+        result = answered(statement_qa_with_labels(folder, facts),
+                          "What was the average cost of revenue: services for 2018 and 2019?")
+        assert "244800.5" not in result.answer and "the units differ (unit not stated, USD_K)" in result.answer, \
+            result.answer
+
+    def test_an_average_of_figures_written_as_negatives_is_said_by_size_too(self, folder: Path) -> None:
+        facts = [_cell("voyage expenses", "2018", -6442, "USD_K"), _cell("voyage expenses", "2019", -17334, "USD_K")]
+        result = answered(statement_qa_with_labels(folder, facts),
+                          "What was the average voyage expenses for 2018 and 2019?")
+        assert ("average: -11888 USD_K (mean of 2 figures); all are written as negatives, so by size 11888 USD_K"
+                "（计算自：") in result.answer, result.answer
