@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import tempfile
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -62,7 +63,9 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
 
 def pytest_configure(config: pytest.Config) -> None:
     """Every moto DynamoDB request atomic, as the service's are (see tests/support/moto_dynamodb.py);
-    each test module closes the descriptors it opens (tests/support/fd_guard.py)."""
+    each test module closes the descriptors it opens (tests/support/fd_guard.py); a test that names no data
+    folder writes under a temporary one, never into the checkout's ``.ragspine``."""
+    os.environ.setdefault("RAGSPINE_DATA_DIR", tempfile.mkdtemp(prefix="ragspine-tests-"))
     serialize_dynamodb_calls()
     config.pluginmanager.register(FdGuard(), "fd-guard")
 

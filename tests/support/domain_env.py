@@ -80,7 +80,8 @@ def pointed_services(patch: pytest.MonkeyPatch, folder: Path, data: Path, *, tod
 
 def ingested_in_fresh_domain(patch: pytest.MonkeyPatch, root: Path, documents: dict[str, str]) -> Iterator[None]:
     """A fixture's body: a domain folder from ``ragspine domain init`` served, ``documents`` (name -> text) written
-    under ``root`` and ingested with ``ragspine ingest``; the settings and services forgotten after the test."""
+    under ``root`` and ingested with ``ragspine ingest`` into a data folder of its own under ``root``, BM25 only;
+    the settings and services forgotten after the test."""
     from typer.testing import CliRunner
 
     from ragspine.cli import app
@@ -89,6 +90,9 @@ def ingested_in_fresh_domain(patch: pytest.MonkeyPatch, root: Path, documents: d
     folder = root / "fresh"
     assert runner.invoke(app, ["domain", "init", str(folder)]).exit_code == 0
     patch.setenv("RAGSPINE_DOMAIN_DIR", str(folder))
+    patch.setenv("RAGSPINE_DATA_DIR", str(root / "data"))
+    patch.setenv("RAGSPINE_EMBEDDER", "none")
+    patch.delenv("RAGSPINE_BACKEND", raising=False)
     get_settings.cache_clear()
     close_services()
     for name, text in documents.items():
