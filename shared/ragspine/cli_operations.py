@@ -67,6 +67,20 @@ def operation_stage(operation: Operation) -> str:
     return "searchable (BM25 + dense)"
 
 
+def dense_line(operation: Operation) -> str | None:
+    """``120 of 300 passages embedded, 4.1 passages/s, about 1 min 13 s left``; None before any was embedded."""
+    dense = operation.dense
+    if dense is None:
+        return None
+    line = f"{dense.done:,} of {dense.total:,} passages embedded"
+    if dense.per_second is not None:
+        line += f", {dense.per_second:.1f} passages/s"
+    if dense.seconds_left is not None:
+        minutes, seconds = divmod(round(dense.seconds_left), 60)
+        line += f", about {minutes} min {seconds} s left" if minutes else f", about {seconds} s left"
+    return f"{line} (as of {dense.updated_at:%H:%M:%S} UTC)"
+
+
 def _services_retrieval() -> Retrieval | None:
     return get_services().retrieval
 
@@ -112,7 +126,9 @@ def show(operation_id: Annotated[str, typer.Argument(help="The operation id (op-
         typer.echo(json.dumps(body, ensure_ascii=False, indent=2))
         return
     for name, value in body.items():
-        if isinstance(value, dict) and "code" in value:
+        if name == "dense":
+            value = dense_line(operation)
+        elif isinstance(value, dict) and "code" in value:
             value = f"{value['code']}: {value['message']} (retryable: {str(value['retryable']).lower()})"
         elif isinstance(value, dict):
             value = "; ".join(f"{k}={v}" for k, v in value.items()) or "-"

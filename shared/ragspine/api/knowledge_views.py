@@ -131,9 +131,18 @@ def operation_view(gateway: Gateway, operation: GatewayOperation) -> dict[str, A
             "manualRetryCount": len(retries), "lastRetryAt": iso(retries[-1].created_at) if retries else None,
             "nextRetryAt": iso(state.next_retry_at) if state.next_retry_at else None,
             "progress": progress(state.percent, state.progress_source, at), **run_report(state),
-            "tableFacts": table_facts(state),
+            "tableFacts": table_facts(state), "denseProgress": dense_progress(state),
             "error": {"code": state.error_code, "message": state.error_message or ""} if state.error_code else None,
             "createdAt": iso(operation.created_at), "updatedAt": iso(at)}
+
+
+def dense_progress(state: RunState) -> dict[str, Any] | None:
+    """``DenseProgress``: the version's passages with a dense vector, the rate and time left; null before any."""
+    dense = state.dense
+    if dense is None:
+        return None
+    return {"done": dense.done, "total": dense.total, "passagesPerSecond": dense.per_second,
+            "secondsLeft": dense.seconds_left, "updatedAt": iso(dense.updated_at)}
 
 
 def table_facts(state: RunState) -> dict[str, Any] | None:

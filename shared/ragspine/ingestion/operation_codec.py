@@ -7,7 +7,14 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-from ragspine.ingestion.operations import FactRead, Operation, OperationError, OperationStatus, SpaceStamp
+from ragspine.ingestion.operations import (
+    DenseProgress,
+    FactRead,
+    Operation,
+    OperationError,
+    OperationStatus,
+    SpaceStamp,
+)
 from ragspine.sensitivity import Sensitivity
 
 _TIMES = ("created_at", "updated_at", "started_at", "finished_at", "heartbeat_at", "failed_at")
@@ -38,6 +45,10 @@ def dump_operation(operation: Operation) -> str:
             "code": operation.error.code, "message": operation.error.message, "retryable": operation.error.retryable},
     }
     body.update({name: _iso(getattr(operation, name)) for name in _TIMES})
+    dense = operation.dense
+    body["dense"] = None if dense is None else {
+        "done": dense.done, "total": dense.total, "per_second": dense.per_second,
+        "seconds_left": dense.seconds_left, "updated_at": dense.updated_at.isoformat()}
     space = operation.space
     if space is not None:
         body["space"] = {"space_id": space.space_id, "document_id": space.document_id, "category": space.category,
@@ -64,7 +75,15 @@ def load_operation(text: str) -> Operation:
         space=_space(body.get("space")),  # absent in ordinary operations and those written before it existed
         step_failures=body.get("step_failures", 0), failed_at=times["failed_at"],  # absent in older records
         facts_read=body.get("facts_read"), facts_sample=tuple(FactRead(**f) for f in body.get("facts_sample") or ()),
+        dense=_dense(body.get("dense")),  # absent in records written before it existed
     )
+
+
+def _dense(body: dict[str, Any] | None) -> DenseProgress | None:
+    if body is None:
+        return None
+    return DenseProgress(done=body["done"], total=body["total"], per_second=body["per_second"],
+                         seconds_left=body["seconds_left"], updated_at=datetime.fromisoformat(body["updated_at"]))
 
 
 def _space(body: dict[str, Any] | None) -> SpaceStamp | None:

@@ -91,6 +91,22 @@ FACTS_SHOWN = 20  # facts an operation keeps as its sample of what the table rea
 
 
 @dataclass(frozen=True, slots=True)
+class DenseProgress:
+    """How far the background embedder is with a SUCCEEDED operation's passages (the dense leg).
+
+    ``per_second`` is measured over the embedder's recent batches of this version and
+    ``seconds_left`` is the passages left at that rate; both are None once every passage has its
+    vector. ``updated_at`` is when it was saved (a version waiting behind others keeps its last figures).
+    """
+
+    done: int
+    total: int
+    per_second: float | None
+    seconds_left: float | None
+    updated_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
 class Operation:
     """One document version going through the ingestion pipeline: the run and its status.
 
@@ -130,6 +146,8 @@ class Operation:
     # A Gateway run reads its tables too, though it publishes none of these facts.
     facts_read: int | None = None
     facts_sample: tuple[FactRead, ...] = ()
+    # The dense leg's progress, saved by the background embedder (None: it has not embedded any of these passages).
+    dense: DenseProgress | None = None
 
 
 @dataclass(frozen=True, slots=True)

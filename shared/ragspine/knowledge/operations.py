@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from ragspine.errors import ConflictError, ProviderUnavailableError
-from ragspine.ingestion.operations import FactRead, Operation, OperationKey, OperationStatus, SpaceStamp
+from ragspine.ingestion.operations import DenseProgress, FactRead, Operation, OperationKey, OperationStatus, SpaceStamp
 from ragspine.ingestion.retry import RetryPolicy
 from ragspine.ingestion.submission import cancel as cancel_ingestion
 from ragspine.ingestion.submission import reap_if_stale
@@ -70,6 +70,7 @@ class RunState:
     pages_per_second: float | None = None  # pages over the run's time so far (or its whole time once finished)
     facts_read: int | None = None  # facts the table reading found (never published for a Gateway document)
     facts_sample: tuple[FactRead, ...] = ()
+    dense: DenseProgress | None = None  # the background embedder's progress with the version's passages
 
 
 def run_state(gateway: Gateway, operation_id: str) -> RunState:
@@ -87,7 +88,7 @@ def run_state(gateway: Gateway, operation_id: str) -> RunState:
                     run.retry_count, error.code if error else None, _safe(error.message) if error else None,
                     percent, source, run.updated_at, staged, _next_retry_at(run),
                     tuple(_safe(w) for w in run.warnings[:MAX_WARNINGS]), run.pages_count or None,
-                    _pages_per_second(run, gateway.clock()), run.facts_read, run.facts_sample)
+                    _pages_per_second(run, gateway.clock()), run.facts_read, run.facts_sample, run.dense)
 
 
 def _pages_per_second(run: Operation, now: datetime) -> float | None:

@@ -58,11 +58,17 @@ def length_batches(chunks: Sequence[Chunk], size: int) -> list[list[Chunk]]:
 
 @dataclass(frozen=True, slots=True)
 class BackfillProgress:
-    """Passages embedded by this backfill so far, those still pending in the index, seconds spent embedding."""
+    """Passages embedded by this backfill so far, those still pending in the index, seconds spent embedding.
+
+    ``batch`` is the passages the last call embedded, in ``batch_seconds`` (a reader tells each
+    document's progress from them).
+    """
 
     embedded: int
     pending: int
     seconds: float
+    batch: tuple[Chunk, ...] = ()
+    batch_seconds: float = 0.0
 
 
 class BackgroundEmbedder:
@@ -175,8 +181,10 @@ class BackgroundEmbedder:
             began = time.perf_counter()
             vectors = self._embedder.embed([dense_text(c) for c in batch])
             self._index.set_vectors([c.chunk_id for c in batch], vectors)
-            self.seconds += time.perf_counter() - began
+            spent = time.perf_counter() - began
+            self.seconds += spent
             self.embedded += len(batch)
             if self._on_progress is not None:
-                self._on_progress(BackfillProgress(self.embedded, self._index.vectors_pending(), self.seconds))
+                self._on_progress(BackfillProgress(self.embedded, self._index.vectors_pending(), self.seconds,
+                                                   tuple(batch), spent))
         return True

@@ -272,8 +272,8 @@ class ChunkStore:
         sql, args = "SELECT count(*) FROM chunks WHERE searchable = 1 AND vector IS NULL", []
         if doc_id is not None:
             sql, args = sql + " AND doc_id = ?", [doc_id]
-            if version_id is not None:
-                sql, args = sql + " AND version_id = ?", [doc_id, version_id]
+        if version_id is not None:
+            sql, args = sql + " AND version_id = ?", [*args, version_id]
         with self.translated():
             return int(self.conn().execute(sql, args).fetchone()[0])
 

@@ -61,6 +61,14 @@ def test_passages_indexed_without_vectors_are_found_by_bm25_then_embedded(index:
     assert index.dimension == 32
 
 
+def test_pending_vectors_are_counted_per_version_with_or_without_the_document(index: EmbeddedChunkIndex) -> None:
+    index.add(_chunks(5) + [make_chunk(f"b-{i}", f"passage {i} about okapis", doc_id="b.md", version_id="v2")
+                            for i in range(2)])
+    assert index.vectors_pending(version_id="v2") == 2 and index.vectors_pending(version_id="v1") == 5
+    assert index.vectors_pending(doc_id="b.md", version_id="v1") == 0
+    assert index.vectors_pending(doc_id="notes.md", version_id="v1") == 5 and index.vectors_pending() == 7
+
+
 @pytest.mark.skipif(not hasattr(os, "SCHED_IDLE"), reason="SCHED_IDLE is Linux's")
 def test_the_background_thread_embeds_at_the_lowest_priority_and_leaves_the_others(
         index: EmbeddedChunkIndex) -> None:
