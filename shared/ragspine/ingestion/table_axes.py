@@ -59,6 +59,10 @@ _YEAR = re.compile(r"(?<!\d)((?:19|20)\d{2})(?!\d)")
 _SHORT_PERIOD = re.compile(r"months|weeks|quarter|half|季度|四半期|半期|か月|个月")
 _UNIT_NOTE = re.compile(r"[(（\[［][^()（）\[\]［］]*[)）\]］]")
 _SEPARATORS = ("/", "|", "·", " - ")
+# A header leading with its year and going on with the figure's name ("Fiscal 2019 Net Sales", "FY2019 Sales").
+_PERIOD_LEAD = re.compile(r"(?P<lead>(?:fiscal\s+(?:year\s+)?|fy\s*)?(?:19|20)\d{2})\s+(?P<rest>.+)", re.I)
+# Words of figures that are not the period's stated ones: a restatement, a first report, an audit status.
+_NOT_STATED = re.compile(r"restat|reported|recast|previous|original|revised|unaudited|audited|actual")
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,6 +144,8 @@ def table_shape(rows: list[list[str]], glossary: Glossary) -> TableShape | None:
                 filled[i][c] = filled[i][c - 1]
     for c in range(label_cols, width):
         col_headers[c] = tuple(filled[i][c] for i in range(len(headers)))
+    if headers:
+        col_headers = _split_period_phrases(col_headers, glossary)
     row_labels: dict[int, tuple[str, ...]] = {}
     previous = [""] * label_cols
     for r in body:
@@ -150,6 +156,41 @@ def table_shape(rows: list[list[str]], glossary: Glossary) -> TableShape | None:
         previous = labels
         row_labels[r] = tuple(labels)
     return TableShape(headers, label_cols, body, row_labels, col_headers)
+
+
+def _split_period_phrases(col_headers: dict[int, tuple[str, ...]],
+                          glossary: Glossary) -> dict[int, tuple[str, ...]]:
+    """Headers of the last row that write a period and a kind of figure in one phrase, read as two rows.
+
+    ``Fiscal 2019 Net Sales`` is ``Fiscal 2019`` over ``Net Sales``: every column gets one more
+    header level (blank where its header is no such phrase), so the header levels above keep
+    their row positions.
+    """
+    split = {c: _period_phrase(headers[-1], glossary) for c, headers in col_headers.items()}
+    if not any(split.values()):
+        return col_headers
+    return {c: (*headers[:-1], *(split[c] or (headers[-1], ""))) for c, headers in col_headers.items()}
+
+
+def _period_phrase(text: str, glossary: Glossary) -> tuple[str, str] | None:
+    """``(period, kind)`` of a header that leads with a year and goes on with the figure's name, else None.
+
+    Only where the whole phrase names nothing by itself, the lead reads as a period and the rest
+    names a kind of figure: a rest naming a plan, a change, a restatement, a part of the year or
+    a unit (``2019 Budget``, ``FY2019 Restated``, ``2019 Q1 Sales``, ``2019 €m``) keeps the header
+    as it is.
+    """
+    match = _PERIOD_LEAD.fullmatch(text.strip())
+    if match is None or name_of(glossary, text) is not UNKNOWN:
+        return None
+    lead, rest = match["lead"], match["rest"].strip()
+    if glossary.normalize_period(lead) is None or not re.search(r"[^\W\d_]", rest) or re.search(r"\d", rest):
+        return None
+    norm = normalize_text(rest)
+    if NOT_ACTUAL.search(norm) or _NOT_STATED.search(norm) or _SHORT_PERIOD.search(norm) or _PERIOD_PHRASE.search(norm):
+        return None
+    named = name_of(glossary, rest)
+    return (lead, rest) if named.metric or named.unknown else None
 
 
 def _names_something(glossary: Glossary, text: str) -> bool:
