@@ -124,9 +124,12 @@ def run_narrative(question: str, *, retriever: NarrativeRetriever | None, llm: L
     structured = llm if isinstance(llm, StructuredLLMProvider) and llm.structured_output != "off" else None
     honoured: list[bool] = []  # per request: the endpoint replied with the schema's JSON
 
+    asked = subject_of(question, lang, glossary)
+    named = (*sorted(asked.entities), *asked.names, *sorted(asked.years))
+
     def prompt(again: bool) -> list[Message]:
         return assemble_prompt(question, evidence, history=history, system_prompt=system_prompt, lang=lang,
-                               again=again, structured=structured is not None)
+                               again=again, structured=structured is not None, subject=named)
 
     def ask(messages: list[Message]) -> str:
         if structured is None:
@@ -195,7 +198,7 @@ def run_narrative(question: str, *, retriever: NarrativeRetriever | None, llm: L
         return NarrativeOutcome(f"{_TEXTS['off_question'][lang]}\n{_quoted(evidence)}", _sources(evidence),
                                 AnswerStatus.PROVENANCE_REJECTED, tuple(evidence), tuple(decisions), detail)
     used = [evidence[i] for i in cited.used]
-    missing = unmet(subject_of(question, lang, glossary), used, lang, glossary)
+    missing = unmet(asked, used, lang, glossary)
     if missing:  # sourced and on the question's words, but about what no cited passage speaks of
         decisions += ["narrative:subject_unsupported", f"narrative:subject_unmet={len(missing)}"]  # parts: detail only
         _warn("subject_unsupported", decisions)

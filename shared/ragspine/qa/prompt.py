@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from types import MappingProxyType
 
@@ -42,6 +43,43 @@ STRUCTURED_ANSWER = MappingProxyType({
     "ja": '日本語で回答し、JSONだけを出力してください：{"sentences": [{"text": "…", "passage": 1}]}。'
           "text は回答の一文で、その資料の内容だけを書きます。passage はその文の根拠の資料番号です。",
 })
+# The closing lines, before the form: the question again (a small model answers what it read last, and
+# otherwise says the question back or answers another aspect of the nearest passage), what kind of
+# answer it asks for, whose passages to answer from, and the length.
+ANSWER_THIS = MappingProxyType({
+    "zh": "请回答这个问题：{question}",
+    "en": "Answer this question: {question}",
+    "ja": "次の質問に答えてください：{question}",
+})
+ASK_REASON = MappingProxyType({
+    "zh": "问题问的是原因：请写出资料中给出的原因或目的（“因为……”），不要复述问题。",
+    "en": "The question asks why: give the reason or purpose the passages state (\"because …\"); "
+          "do not repeat the question.",
+    "ja": "質問は理由を聞いています。資料に書かれた理由や目的（「…ため」）を書き、質問を繰り返さないでください。",
+})
+ASK_CONTENT = MappingProxyType({
+    "zh": "请写出资料中对此的具体说明（做了什么、怎样变化、包括什么），不要复述问题。",
+    "en": "Give what the passages say in answer (what was done, how it changed, what it covers); "
+          "do not repeat the question.",
+    "ja": "資料に書かれた具体的な内容（何をしたか、どう変わったか、何を含むか）を書き、質問を繰り返さないでください。",
+})
+ONLY_ABOUT = MappingProxyType({
+    "zh": "只依据讲到{subject}的资料回答。",
+    "en": "Answer only from passages that speak of {subject}.",
+    "ja": "{subject}について書かれた資料だけに基づいて回答してください。",
+})
+SUBJECT_SEPARATOR = MappingProxyType({"zh": "、", "en": ", ", "ja": "、"})
+ONE_TO_THREE = MappingProxyType({
+    "zh": "用一到三句话回答。",
+    "en": "Answer in one to three sentences.",
+    "ja": "一文から三文で回答してください。",
+})
+# A why-question in each language: the answer it wants is a cause, which a small model otherwise omits.
+_WHY = MappingProxyType({
+    "zh": re.compile(r"为什么|为何|什么原因|原因是"),
+    "en": re.compile(r"\bwhy\b", re.IGNORECASE),
+    "ja": re.compile(r"なぜ|どうして|何故|理由"),
+})
 # Asked once more when a reply came back in another language.
 ANSWER_LANGUAGE_AGAIN = MappingProxyType({
     "zh": "你上一次没有用中文回答。请只用中文回答。",
@@ -64,14 +102,33 @@ class RestrictedEvidenceError(RagspineError):
     http_status = 403
 
 
+def asks_why(question: str, lang: str) -> bool:
+    """Whether ``question`` (in ``lang``) asks for a reason."""
+    pattern = _WHY.get(lang)
+    return pattern is not None and pattern.search(question) is not None
+
+
+def closing_lines(question: str, lang: str, subject: Sequence[str] = ()) -> str:
+    """The question restated, the kind of answer it asks for, whose passages to use, and the length."""
+    lines = [ANSWER_THIS[lang].format(question=" ".join(question.split())),
+             (ASK_REASON if asks_why(question, lang) else ASK_CONTENT)[lang]]
+    if subject:
+        lines.append(ONLY_ABOUT[lang].format(subject=SUBJECT_SEPARATOR[lang].join(subject)))
+    lines.append(ONE_TO_THREE[lang])
+    return "\n".join(lines)
+
+
 def assemble_prompt(question: str, evidence: Sequence[Evidence], *,
                     history: Sequence[Message] = (), system_prompt: str = SYSTEM_PROMPT,
-                    lang: str | None = None, again: bool = False, structured: bool = False) -> list[Message]:
+                    lang: str | None = None, again: bool = False, structured: bool = False,
+                    subject: Sequence[str] = ()) -> list[Message]:
     """Build the generation messages: system rules, prior turns, then question + snippet block.
 
-    With ``lang``, the user message ends with the answer-language instruction in that language
-    (``again`` adds that the previous reply was in another one); ``structured`` asks for the
-    JSON form of ``qa/structured_reply.py`` instead of passage numbers in the text.
+    With ``lang``, the user message ends with the closing lines in that language (the question
+    again, the reason asked for when it is a why-question, the ``subject`` the passages used must
+    speak of, one to three sentences) and the answer-language instruction (``again`` adds that
+    the previous reply was in another one); ``structured`` asks for the JSON form of
+    ``qa/structured_reply.py`` instead of passage numbers in the text.
 
     History is inserted here and nowhere else: it never changes screening, intent, the
     retrieval query or the evidence.
@@ -85,6 +142,7 @@ def assemble_prompt(question: str, evidence: Sequence[Evidence], *,
     user = build_user_message(question, [(e.context or e.text, e.doc, e.locator) for e in evidence])
     if lang is not None and lang in ANSWER_LANGUAGE:
         instruction = (STRUCTURED_ANSWER if structured else ANSWER_LANGUAGE)[lang]
-        user = f"{user}\n\n{ANSWER_LANGUAGE_AGAIN[lang] if again else ''}{instruction}"
+        user = (f"{user}\n\n{closing_lines(question, lang, subject)}\n"
+                f"{ANSWER_LANGUAGE_AGAIN[lang] if again else ''}{instruction}")
     turns = [m for m in history if m.role in (Role.USER, Role.ASSISTANT)]  # callers may not inject system text
     return [Message(Role.SYSTEM, system_prompt), *turns, Message(Role.USER, user)]

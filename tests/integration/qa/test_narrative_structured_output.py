@@ -18,7 +18,7 @@ import jsonschema
 import pytest
 
 from ragspine.llm.extractive import parse_user_message
-from ragspine.qa.prompt import ANSWER_LANGUAGE_AGAIN, STRUCTURED_ANSWER
+from ragspine.qa.prompt import ANSWER_LANGUAGE_AGAIN, ANSWER_THIS, ASK_REASON, ONLY_ABOUT, STRUCTURED_ANSWER
 from ragspine.settings import Settings, StructuredOutput
 from tests.fakes.narrative import StaticRetriever, evidence
 from tests.support.chat_server import ChatServer, ask_through_api
@@ -120,6 +120,17 @@ class TestAServerHonouringTheSchema:
         (schema,) = model.schemas
         assert schema["properties"]["sentences"]["items"]["properties"]["passage"]["enum"] == [1, 2, 3]
         assert server.requests[0][-1]["content"].endswith(STRUCTURED_ANSWER["zh"])
+
+    def test_the_model_is_asked_the_question_again_for_its_reason_from_the_passages_on_its_subject(
+            self, ask_with: Asker) -> None:
+        body, server = ask_with(SmallModel(sentences(("The three Canton Road stores closed as inbound tourist "
+                                                      "spending weakened.", 1))), EN, StructuredOutput.JSON_OBJECT)
+
+        assert body["narrative_status"] == "answered"
+        closing = server.requests[0][-1]["content"].rsplit("\n\n", 1)[1].splitlines()
+        assert closing[:2] == [ANSWER_THIS["en"].format(question=EN), ASK_REASON["en"]]
+        assert ONLY_ABOUT["en"].format(subject="Canton Road") in closing
+        assert closing[-1] == STRUCTURED_ANSWER["en"]
 
     def test_citation_lookalikes_written_into_the_text_are_layout_not_figures(
             self, ask_with: Asker) -> None:
