@@ -17,8 +17,9 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import ClientDisconnect
 
-from ragspine.api.errors import request_ids
+from ragspine.api.errors import client_closed, request_ids
 from ragspine.api.strict_json import StrictJsonRoute
 from ragspine.errors import PayloadTooLargeError, RagspineError
 from ragspine.workflows.errors import (
@@ -144,6 +145,8 @@ def route_class(render: Render) -> type[APIRoute]:
             async def formatted(request: Request) -> Response:
                 try:
                     return await handle(request)
+                except ClientDisconnect:
+                    return client_closed(request)
                 except Exception as exc:  # noqa: BLE001 - every failure gets the peer's format
                     return render(request, exc)
 

@@ -11,6 +11,7 @@ from fastapi import FastAPI, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import ClientDisconnect
 
 from ragspine.api.allow import allowed_methods
 from ragspine.api.envelope import error_body
@@ -102,11 +103,25 @@ async def _http_error(request: Request, exc: Exception) -> Response:
     return error_response(request, exc.status_code, code=code, message=message, headers=headers)
 
 
+def client_closed(request: Request) -> Response:
+    """The reply to a request whose client closed the connection before sending its whole body.
+
+    Nobody is left to read it. It is the client's doing, not a fault of the service: one warning line
+    without a traceback, and a 4xx status, so nothing counts it as a server error.
+    """
+    request_id, _ = request_ids(request)
+    logger.warning("client closed the connection before sending the whole body: %s %s", request.method,
+                   request.url.path, extra={"request_id": request_id})
+    return Response(status_code=400, headers={"X-Request-Id": request_id})
+
+
 async def guard(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
     """Assign the request id and turn any crash into an opaque 500 (body limits: ``BodyLimitMiddleware``)."""
     request_id, _ = request_ids(request)
     try:
         response = await call_next(request)
+    except ClientDisconnect:
+        return client_closed(request)
     except Exception:
         logger.exception("unhandled error", extra={"request_id": request_id})
         return error_response(request, 500, code="KNOWLEDGE_INTERNAL_ERROR",

@@ -82,6 +82,11 @@ def create_download_link(gateway: Gateway, principal: Principal, document_id: st
                         datetime.fromtimestamp(expires, UTC))
 
 
+def invalid_link() -> ForbiddenError:
+    """The refusal of a download link that was not issued as it is (altered, forged, or signed with another key)."""
+    return ForbiddenError("this download link is invalid: create a new one with knowledge_document_download")
+
+
 def open_download(gateway: Gateway, version_id: str, *, expires: int, signature: str) -> LocalDownload:
     """The file a local download link names, once its signature and expiry are checked.
 
@@ -95,7 +100,7 @@ def open_download(gateway: Gateway, version_id: str, *, expires: int, signature:
     expected = sign(gateway.config.signing_key, version_id, expires).encode()
     # Bytes, not str: compare_digest refuses non-ASCII text, and a URL may carry any signature.
     if not hmac.compare_digest(expected, signature.encode("utf-8", "surrogatepass")):
-        raise ForbiddenError("this download link is invalid: create a new one with knowledge_document_download")
+        raise invalid_link()
     if expires < int(gateway.clock().timestamp()):
         raise ForbiddenError("this download link has expired (links last 60 seconds): create a new one")
     version = gateway.store.version(version_id)

@@ -87,6 +87,11 @@ def confirm_upload(gateway: Gateway, resource: FileResource) -> FileResource:
     return stored
 
 
+def invalid_upload_url() -> NotFoundError:
+    """The refusal of an upload URL that was not issued as it is (altered, forged, expired or used)."""
+    return NotFoundError(_INVALID_UPLOAD_URL)
+
+
 def check_upload_link(gateway: Gateway, resource_id: str, *, expires: int, signature: str) -> FileResource:
     """The file resource a signed upload URL names, checked before any byte of the body is read.
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
-import math
 import os
 import secrets
 import time
@@ -28,6 +27,7 @@ from ragspine.knowledge.names import name_problem
 TOKEN_PREFIX = "kgt"
 MAX_ASSERTION_LIFETIME_S = 600
 MAX_SUBJECT = 256  # code points of ``sub`` and of each role, department and domain (they reach the audit log)
+LATEST_DATE = 253_402_300_799  # 9999-12-31T23:59:59Z: no iat, exp or nbf lies beyond it
 MAX_CLAIM_NAMES = 200  # roles, departments or domains one assertion may list
 ASYMMETRIC = ("ES256", "ES384", "RS256", "RS384", "RS512", "PS256", "EdDSA")
 _DENIED = "the service token or the user assertion is missing or invalid: send a valid token and a fresh assertion"
@@ -159,8 +159,12 @@ def _names(claims: dict[str, Any], name: str) -> frozenset[str]:
 
 
 def _is_time(value: Any) -> bool:
-    """A JWT NumericDate: a finite JSON number (a bool or a numeric string is not one)."""
-    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+    """A JWT NumericDate: a JSON number within the years a date can have (a bool or a numeric string is not one).
+
+    The bound is checked before any arithmetic: an int beyond a float's range (``10**400``) would overflow
+    when subtracted from a float ``iat``; NaN fails both comparisons, infinities the bound.
+    """
+    return isinstance(value, int | float) and not isinstance(value, bool) and -LATEST_DATE <= value <= LATEST_DATE
 
 
 def verify_assertion(token: str, *, policy: AssertionPolicy, token_name: str = "") -> Principal:

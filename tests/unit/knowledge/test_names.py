@@ -5,17 +5,21 @@ from __future__ import annotations
 import re
 import time
 
+import pytest
+import regex
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ragspine.knowledge.contract import load_contract
-from ragspine.knowledge.names import FILE_NAME_PATTERN, NAME_PATTERN, name_problem
+from ragspine.knowledge.names import DEFAULT_IGNORABLE, FILE_NAME_PATTERN, NAME_PATTERN, name_problem
 
 # JSON Schema patterns follow ECMA-262, where "$" matches only at the very end; Python's "$" also
 # matches before a final line break, so the end is spelled \Z here.
 _PATTERN = re.compile(NAME_PATTERN.removesuffix("$") + r"\Z")
 _SPECIAL = st.sampled_from(["\x00", "\t", "\n", "\x7f", "\x85", "\u2028", "\u200b", "\u200d", "\u200f", "\u202e",
-                            "\u2066", "\ufeff", "\u3164", "\u3000", " ", "a", "政", "é", "👩"])
+                            "\u2066", "\ufeff", "\u3164", "\u3000", " ", "a", "政", "é", "👩", "\U000e0001",
+                            "\U000e0041", "\U000e007f", "\U000e0080", "\U000e0100", "\U000e0fff", "\U0001d173",
+                            "\U0001bca3", "\U00010000"])
 _TEXT = st.lists(st.one_of(_SPECIAL, st.characters(exclude_categories=["Cs"])), max_size=12).map("".join)
 
 
@@ -30,7 +34,8 @@ def test_the_contract_states_the_rule_on_every_name_field() -> None:
     for schema, field in (("SpaceCreateRequest", "name"), ("SpaceUpdateRequest", "name"),
                           ("DocumentUploadRequest", "documentName"), ("DocumentUpdateRequest", "documentName")):
         prop = schemas[schema]["properties"][field]
-        assert prop["pattern"] == NAME_PATTERN and "bidirectional" in prop["description"]
+        assert prop["pattern"] == NAME_PATTERN
+        assert "bidirectional" in prop["description"] and "tag characters" in prop["description"]
     assert schemas["FileResourceCreateRequest"]["properties"]["fileName"]["pattern"] == FILE_NAME_PATTERN
     assert schemas["DocumentMetadataInput"]["properties"]["tags"]["items"]["pattern"] == NAME_PATTERN
 
@@ -41,3 +46,39 @@ def test_matching_a_long_hostile_value_stays_linear() -> None:
     assert _PATTERN.search(hostile) is None
     assert re.search(FILE_NAME_PATTERN, hostile + ".md") is None
     assert time.perf_counter() - started < 5  # quadratic would be minutes; this is a guard, not a speed target
+
+
+def test_the_default_ignorable_table_is_unicodes_whole_property() -> None:
+    # The regex module carries Unicode's property tables; a code point it calls default-ignorable and the
+    # table misses would let a name of only that character through.
+    ignorable = regex.compile(r"\p{Default_Ignorable_Code_Point}")
+    listed = {c for first, last in DEFAULT_IGNORABLE for c in range(first, last + 1)}
+    derived = {c for c in range(0x110000) if not 0xD800 <= c <= 0xDFFF and ignorable.match(chr(c))}
+    assert listed == derived
+
+
+@pytest.mark.parametrize("name", ["\U000e0041\U000e0042", "\U000e0001", "\U000e0020\U000e007f", "\U000e0100",
+                                  "\U000e01ef", "\U000e0fff", "\U0001d173\U0001d17a", "\U0001bca0", " \U0001bca3"])
+def test_a_name_of_only_supplementary_invisible_characters_is_refused(name: str) -> None:
+    assert name_problem(name) is not None
+    assert _PATTERN.search(name) is None
+
+
+_TAGGED = st.builds(lambda visible, hidden: visible + "".join(chr(0xE0000 + ord(c)) for c in hidden),
+                    st.text(alphabet="ACEGINOPRTabcdeft 政", min_size=1, max_size=8),
+                    st.text(alphabet=st.characters(min_codepoint=0x20, max_codepoint=0x7E), min_size=1, max_size=8))
+
+
+@given(name=_TAGGED)
+def test_visible_text_followed_by_hidden_tag_characters_is_refused(name: str) -> None:
+    # "Report" + tags spelling IGNORE shows as "Report" but carries a hidden instruction.
+    problem = name_problem(name)
+    assert problem is not None and "tag characters" in problem
+    assert _PATTERN.search(name) is None and re.search(FILE_NAME_PATTERN, name + ".md") is None
+
+
+@pytest.mark.parametrize("name", ["葛\U000e0100城", "a\U0001d173b", "x\U000e0080"])
+def test_other_default_ignorable_characters_stay_allowed_inside_a_visible_name(name: str) -> None:
+    # Ideographic variation sequences put a selector from U+E0100–U+E01EF after a CJK character.
+    assert name_problem(name) is None
+    assert _PATTERN.search(name) is not None

@@ -177,7 +177,7 @@ async def file_resource_upload(fileResourceId: str, request: Request, gw: Gatewa
                                hooks: HooksDep) -> JSONResponse:
     """file_resource_upload: the signed URL is the credential (as an S3 presigned PUT is)."""
     try:
-        expires, signature = _signed_query(request)
+        expires, signature = _signed_query(request, invalid_link=files.invalid_upload_url)
         # The signature is the credential: checked before the body is read, which is then read only up
         # to the size the file resource declared.
         resource = await run_in_threadpool(files.check_upload_link, gw, fileResourceId, expires=expires,
@@ -193,14 +193,26 @@ async def file_resource_upload(fileResourceId: str, request: Request, gw: Gatewa
                                          "status": "UPLOADED"}))
 
 
-def _signed_query(request: Request) -> tuple[int, str]:
+def _signed_query(request: Request, *, invalid_link: Callable[[], RagspineError]) -> tuple[int, str]:
+    """``expires`` and ``signature`` of a signed link, exactly as the service writes them.
+
+    Raises:
+        InvalidInputError: a parameter is missing, unknown or not a number.
+        RagspineError: from ``invalid_link``, when the query was altered in a form the signature does not cover
+            (``expires=0…`` or a repeated parameter, of which a reader might take another than the checker).
+    """
     query = request.query_params
     unknown = sorted(set(query) - {"expires", "signature"})
-    expires, signature = ascii_int(query.get("expires", "")), query.get("signature", "")
+    if not unknown and len(query.multi_items()) != len(query):
+        raise invalid_link()
+    raw_expires = query.get("expires", "")
+    expires, signature = ascii_int(raw_expires), query.get("signature", "")
     if unknown or expires is None or not signature or len(signature) > 128:
         raise InvalidInputError("the URL is malformed: use the URL exactly as it was returned",
                                 field_errors=tuple(FieldError(n, "not allowed") for n in unknown)
                                 or (FieldError("signature", "expires and signature are required"),))
+    if raw_expires != str(expires):
+        raise invalid_link()
     return expires, signature
 
 
@@ -263,7 +275,7 @@ async def file_download(versionId: str, request: Request, gw: GatewayDep) -> Res
 
 
     try:
-        expires, signature = _signed_query(request)
+        expires, signature = _signed_query(request, invalid_link=downloads.invalid_link)
         found = await run_in_threadpool(downloads.open_download, gw, versionId, expires=expires, signature=signature)
     except RagspineError as exc:
         return error_response(request, exc.http_status, code=exc.code, message=exc.message, retryable=exc.retryable,
