@@ -111,3 +111,11 @@ def test_a_named_row_without_the_year_asked_is_asked_back_not_the_grand_total(
         assert "Which figures should be added?" in answer, answer
         assert not any(total in answer for total in GRAND_TOTALS), answer
         assert "1650" not in answer, answer  # the grand total's change
+
+
+def test_a_share_of_the_grand_total_keeps_the_total_row(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    for _ in ingested_in_fresh_domain(monkeypatch, tmp_path, {"report.md": EN}):
+        answer = cli_answer("What is the proportion of the sum of International and Foodservice net sales over "
+                            "total net sales in fiscal year 2019?")
+        assert "Which figures should be added?" not in answer, answer
+        assert " combined: " not in answer, answer  # the total divides: it is not replaced by the parts' sum
