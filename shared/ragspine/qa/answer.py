@@ -32,6 +32,7 @@ from ragspine.qa.faq import FaqEntry, FaqIndex
 from ragspine.qa.faq_check import CitedPassages, states_numbers, unsupported_numbers
 from ragspine.qa.intent_model import Channel
 from ragspine.qa.language import Lang, detect_language
+from ragspine.qa.named_parts import with_named_parts_sum
 from ragspine.qa.parse_cache import DEFAULT_PARSE_CACHE_SIZE, ParseCache, ParsedQuestion, Rendered, question_numbers
 from ragspine.qa.ports import Evidence, IntentParser, NarrativeRetriever
 from ragspine.qa.prompt import SYSTEM_PROMPT
@@ -282,6 +283,7 @@ def _structured(text: str, qa: QAComponents, cache: _QuestionCache, channel: Cha
     structured = run_structured(slots, facts=qa.facts, glossary=qa.glossary, lang=lang,
                                 max_sensitivity=qa.max_sensitivity, plan=plan, results=looked_up)
     structured = with_change_read(structured, text, lang=lang)  # a change line that answers another question
+    structured = with_named_parts_sum(structured, text, intent.arithmetic, glossary=qa.glossary, lang=lang)
     if derives:
         structured = with_derived(structured, facts=qa.facts, glossary=qa.glossary, lang=lang,
                                   max_sensitivity=qa.max_sensitivity, places=intent.arithmetic.places,
