@@ -568,7 +568,8 @@ class _TableReader:
         glossary cannot read is a line item of its heading: "Malaysia" under "Net sales:" is
         ``Net sales: Malaysia``, "Federal" under "Deferred income tax expense:" is ``Deferred
         income tax expense: Federal`` (a question may still name the row by its own words, see
-        ``qa/label_words.py``). A row without a label closing a section is that section's total.
+        ``qa/label_words.py``). A row without a label closing a section is that section's total where
+        it sums the section's rows (``_unlabelled_total_of``).
         Rows the glossary reads keep their code, except under a heading of changes: "Accounts
         payable" under a cash-flow statement's "Changes in operating assets and liabilities:"
         is a change, never the balance, so every row there is qualified until a net or total row.
@@ -604,9 +605,14 @@ class _TableReader:
                     # headers set again inside the body ("As of December 31, 2018" over a second block): the rows
                     # below are read under the first headers, so a bare total there is given no subject
                     repeated_headers = True
-                if section:  # an unlabelled total is its section's, and closes it
-                    qualified[r] = (*labels[:last], section)
-                    section, parts = "", []
+                if section:
+                    subject = self._unlabelled_total_of(section, r, parts)
+                    if subject == "subtotal":  # the section goes on below it: the subtotal stands for its rows
+                        parts = [r]
+                        continue
+                    if subject:
+                        qualified[r] = (*labels[:last], section)
+                    section, parts = "", []  # a total closes its section, proved or not
                 continue
             if is_bare_total(label) and line_items:
                 self.total_parts[r] = () if repeated_headers else tuple(parts)
@@ -631,6 +637,36 @@ class _TableReader:
                     section = ""  # a total closes its section
             parts = [] if _TOTAL.match(label) else [*parts, r]
         return self._cash_flow_components(qualified)
+
+    def _unlabelled_total_of(self, section: str, r: int, parts: Sequence[int]) -> str:
+        """What unlabelled row ``r`` under ``section`` is: its total (the section), a subtotal, or "" (unproved).
+
+        A row without a label is the section's total only where its figures are the sum of the
+        section's rows in every read column, and no later unlabelled row sums it with the rows
+        after it: "3,635" under "Current" summing receivables and their allowance, before other
+        receivables and "19,738", is a subtotal, never the current total. Either way but the
+        total, the row gives no fact under the section's name, with a warning saying why.
+        """
+        columns = self._read_columns()
+        if not any(read_cell(self.rows[r][c]) for c in columns):
+            return ""  # headers set again, or a blank row: no figure to file
+        text = " / ".join(self.rows[r][c].strip() for c in columns)
+        if not parts or not states_the_sum(self.rows, r, parts, columns):
+            self.warn(f"unlabelled row ({text}) under {section!r}: not the sum of the section's rows; row skipped")
+            return ""
+        following: list[int] = []
+        for below in range(r + 1, len(self.rows)):
+            labels = self.shape.row_labels.get(below)
+            if labels is None or (any(labels) and is_bare_total(labels[-1])):
+                break  # a heading or a total ends the section
+            if not any(labels):
+                if following and states_the_sum(self.rows, below, [r, *following], columns):
+                    self.warn(f"unlabelled row ({text}) under {section!r}: a subtotal of part of the section, "
+                              "not its total; row skipped")
+                    return "subtotal"
+                break
+            following.append(below)
+        return section
 
     def _read_columns(self) -> list[int]:
         """The value columns whose every header the glossary reads (a change or share column is not summed)."""

@@ -75,12 +75,15 @@ def test_an_unlabelled_total_is_its_section_and_closes_it() -> None:
     facts = _facts([["", "2019", "2018"], ["Revenue:", "", ""], ["Malaysia", "$1,138,380", "1,118,032"],
                     ["Romania", "195,837", "177,111"], ["", "1,334,217", "1,295,143"],
                     ["Basic earnings per share (cents per share) (1)", "", ""], ["Continuing operations", "114.3", "123.4"],
+                    ["Discontinued operations", "91.9", "9.2"],
                     ["", "206.2", "132.6"], ["Headcount", "12", "11"]])
     assert facts == {("label:revenue: malaysia", "2019", 1138380), ("label:revenue: malaysia", "2018", 1118032),
                      ("label:revenue: romania", "2019", 195837), ("label:revenue: romania", "2018", 177111),
                      ("REVENUE", "2019", 1334217), ("REVENUE", "2018", 1295143),
                      ("label:basic earnings per share (cents per share): continuing operations", "2019", 114.3),
                      ("label:basic earnings per share (cents per share): continuing operations", "2018", 123.4),
+                     ("label:basic earnings per share (cents per share): discontinued operations", "2019", 91.9),
+                     ("label:basic earnings per share (cents per share): discontinued operations", "2018", 9.2),
                      ("label:basic earnings per share (cents per share)", "2019", 206.2),
                      ("label:basic earnings per share (cents per share)", "2018", 132.6),
                      ("label:headcount", "2019", 12), ("label:headcount", "2018", 11)}
