@@ -5,7 +5,9 @@ BM25 over CJK-aware tokens and cosine over unit float32 vectors, fused by
 score only the rows that pass the filters (sensitivity ceiling included), so a filtered-out
 chunk never costs the others recall. Writes go to SQLite (WAL); each
 reader process builds an in-memory snapshot per write generation (``embedded_snapshot``)
-and keeps serving the previous one while a newer one is being built.
+and keeps serving the previous one while a newer one is being built. Vectors given later to
+stored rows (the background embedder) are written into the snapshot in place: a backfill
+never rebuilds the lexical index inside a search.
 """
 
 from __future__ import annotations
@@ -101,6 +103,11 @@ class EmbeddedChunkIndex:
     def dimension(self) -> int | None:
         """The vector size, once known."""
         return self._dimension
+
+    @property
+    def full_loads(self) -> int:
+        """How many times this reader has read every row to build its in-memory index."""
+        return self._store.full_loads
 
     def add(self, chunks: Sequence[Chunk], vectors: Sequence[Sequence[float]] | None = None, *,
             counted: Sequence[tuple[Counter[str], int]] | None = None) -> int:
@@ -201,7 +208,9 @@ class EmbeddedChunkIndex:
             return 0
         unit = self._unit_rows(vectors, len(chunk_ids))
         new_dimension = self._dimension is None
-        with self._store.write() as conn:
+        # The ``vectors`` counter, not ``generation``: readers add these rows' vectors to the
+        # snapshot they hold instead of rebuilding it (the lexical side has not changed).
+        with self._store.write(counter="vectors") as conn:
             if new_dimension:
                 self._store.set_meta(conn, "dimension", str(unit.shape[1]))
             updated = self._store.set_vectors(conn, [(unit[i].tobytes(), c) for i, c in enumerate(chunk_ids)])
@@ -261,26 +270,42 @@ class EmbeddedChunkIndex:
         return executor
 
     def _current(self) -> EmbeddedSnapshot:
-        generation = self._store.generation()
+        generation, vectors = self._store.counters()
         snapshot = self._snapshot
-        if snapshot is not None and snapshot.generation == generation:
+        if snapshot is not None and snapshot.generation == generation and snapshot.vectors == vectors:
             return snapshot
         # With a snapshot in hand, never wait: keep answering from it while another thread
-        # builds the new one (a rebuild reads every row, seconds at 100k chunks).
+        # brings it up to date (a rebuild reads every row, seconds at 100k chunks).
         if not self._rebuild.acquire(blocking=snapshot is None):
             assert snapshot is not None
             return snapshot
         try:
             current = self._snapshot
+            if current is not None and current.generation == generation and current.vectors != vectors:
+                current = self._add_new_vectors(current)
             if current is None or current.generation != generation:
                 self._dimension = self._stored_dimension()
-                loaded, rows, field_terms = self._store.load()
+                (loaded, loaded_vectors), rows, field_terms = self._store.load()
                 current = EmbeddedSnapshot(loaded, rows, dimension=self._dimension, document_field_terms=field_terms,
-                                           exact_dense_limit=self._exact_dense_limit, rescore_pool=self._rescore_pool)
+                                           exact_dense_limit=self._exact_dense_limit, rescore_pool=self._rescore_pool,
+                                           vectors=loaded_vectors)
                 self._snapshot = current
             return current
         finally:
             self._rebuild.release()
+
+    def _add_new_vectors(self, snapshot: EmbeddedSnapshot) -> EmbeddedSnapshot | None:
+        """Write the vectors stored since ``snapshot`` into it; None when rows changed too (reload)."""
+        (generation, vectors), rows = self._store.vectors_since(snapshot.vectors)
+        self._dimension = self._stored_dimension()
+        if generation != snapshot.generation or self._dimension is None:
+            return None
+        if rows:
+            snapshot.add_vectors(np.fromiter((r for r, _ in rows), dtype=np.int64, count=len(rows)),
+                                 [blob for _, blob in rows], dimension=self._dimension, vectors=vectors)
+        else:
+            snapshot.vectors = vectors
+        return snapshot
 
     def _stored_dimension(self) -> int | None:
         with self._store.translated():

@@ -1,6 +1,9 @@
-"""An immutable in-memory view of the embedded index: BM25 postings, vectors, filter columns.
+"""An in-memory view of the embedded index: BM25 postings, vectors, filter columns.
 
-A reader builds one snapshot per index generation and shares it between threads. Every
+A reader builds one snapshot per index generation and shares it between threads. Rows,
+postings and filters never change in a snapshot; only vectors given later to its rows (the
+background embedder's backfill) are written into it in place (``add_vectors``), so a
+backfill never rebuilds the lexical side. Every
 query is then a handful of numpy operations over whole arrays, never a Python loop over
 rows: BM25 sums precomputed per-posting weights (the bm25s idea: Lucene's BM25 with the
 document-length part folded in at build time); the dense leg is one exact matrix-vector
@@ -65,8 +68,9 @@ class EmbeddedSnapshot:
 
     def __init__(self, generation: int, rows: list[tuple[Any, ...]], *, dimension: int | None,
                  exact_dense_limit: int, rescore_pool: int = RESCORE_POOL,
-                 document_field_terms: Sequence[int] = ()) -> None:
+                 document_field_terms: Sequence[int] = (), vectors: int = 0) -> None:
         self.generation = generation
+        self.vectors = vectors  # the store's ``vectors`` counter this snapshot's vectors are current with
         self.size = len(rows)
         self.exact_dense_limit = exact_dense_limit
         self.rescore_pool = rescore_pool
@@ -114,14 +118,49 @@ class EmbeddedSnapshot:
             self._vectors = np.zeros((self.size, 0), dtype=np.float32)
             return
         zero = bytes(4 * dimension)
-        self._vectors = np.frombuffer(b"".join(b if b is not None else zero for b in blobs),
+        # A bytearray, so the matrix is writable for ``add_vectors`` without another copy.
+        self._vectors = np.frombuffer(bytearray().join(b if b is not None else zero for b in blobs),
                                       dtype="<f4").reshape(self.size, dimension)
-        if self.size <= max(self.exact_dense_limit, self.rescore_pool):
+        if not self._compressed():
             return  # always exact: the compressed copies below would never be read
         self._codes = _sign_codes(self._vectors)
-        peak = np.abs(self._vectors).max(axis=1)
-        self._scales = np.where(peak > 0, peak / 127.0, 1.0).astype(np.float32)
-        self._int8 = np.rint(self._vectors / self._scales[:, None]).astype(np.int8)
+        self._scales, self._int8 = _int8_rows(self._vectors)
+
+    def _compressed(self) -> bool:
+        return self.size > max(self.exact_dense_limit, self.rescore_pool)
+
+    def add_vectors(self, row_ids: IntArray, blobs: Sequence[bytes], *, dimension: int, vectors: int) -> None:
+        """Write vectors given to this snapshot's rows since it was loaded; ``vectors`` is the new counter.
+
+        Called by one thread at a time (the index's rebuild lock) while others may be searching:
+        every array a row's vector lives in is written before its ``has_vector`` flag turns
+        on, and a search only scores rows whose flag it has already read as on.
+        Rows not in this snapshot (not searchable) are skipped.
+        """
+        found = np.searchsorted(self.row_ids, row_ids)
+        keep = found < self.size
+        keep[keep] = self.row_ids[found[keep]] == row_ids[keep]
+        positions = found[keep]
+        if positions.size:
+            matrix = np.frombuffer(b"".join(b for b, k in zip(blobs, keep, strict=True) if k),
+                                   dtype="<f4").reshape(positions.size, dimension)
+            if self._vectors.shape[1] != dimension:  # the first vectors of this snapshot
+                self._allocate(dimension)
+            self._vectors[positions] = matrix
+            if self._compressed():
+                self._codes[:, positions] = _sign_codes(matrix)
+                self._scales[positions], self._int8[positions] = _int8_rows(matrix)
+            self.dimension = dimension
+            self.has_vector[positions] = True
+        self.vectors = vectors
+
+    def _allocate(self, dimension: int) -> None:
+        """Zeroed vector arrays for a snapshot loaded before any of its rows had a vector."""
+        vectors = np.zeros((self.size, dimension), dtype=np.float32)
+        if self._compressed():
+            self._codes = _sign_codes(vectors)
+            self._int8 = np.zeros((self.size, dimension), dtype=np.int8)
+        self._vectors = vectors
 
     # -- filtering --------------------------------------------------------------------------
     def mask(self, filters: SearchFilters) -> BoolArray:
@@ -253,6 +292,13 @@ def _tag_positions(joined: list[str]) -> dict[str, Any]:
         for tag in filter(None, text.split(TAG_SEPARATOR)):
             positions.setdefault(tag, []).append(i)
     return {tag: np.array(rows, dtype=np.int64) for tag, rows in positions.items()}
+
+
+def _int8_rows(vectors: FloatArray) -> tuple[Any, Any]:
+    """Per-row scales and int8 copies of unit vectors (the dense leg's second stage)."""
+    peak = np.abs(vectors).max(axis=1)
+    scales = np.where(peak > 0, peak / 127.0, 1.0).astype(np.float32)
+    return scales, np.rint(vectors / scales[:, None]).astype(np.int8)
 
 
 def _sign_codes(vectors: FloatArray) -> Any:

@@ -3,8 +3,10 @@
 Layout (one file, WAL): ``chunks`` holds each chunk's filter columns, its BM25 term counts
 (a blob of little-endian uint32 ``(term id, count)`` pairs), its unit float32 vector and the
 whole chunk as JSON; ``vocab`` maps tokens to stable term ids (append-only, so an id never
-changes meaning); ``index_meta`` holds the schema tag, the vector dimension and a
-``generation`` counter that every write bumps, which is how readers notice new data.
+changes meaning); ``index_meta`` holds the schema tag, the vector dimension and two write
+counters, which is how readers notice new data: ``generation`` (rows added, deleted or
+relabelled: a reader reloads everything) and ``vectors`` (vectors given to stored rows: each
+such row records the counter's value in ``vector_seq``, so a reader loads only those rows).
 """
 
 from __future__ import annotations
@@ -47,13 +49,15 @@ CREATE TABLE IF NOT EXISTS chunks (
     terms BLOB NOT NULL,
     vector BLOB,
     payload TEXT NOT NULL,
-    version_label TEXT, product_code TEXT
+    version_label TEXT, product_code TEXT,
+    vector_seq INTEGER
 ) STRICT;
 CREATE INDEX IF NOT EXISTS chunks_by_doc ON chunks (doc_id, version_id);
 CREATE INDEX IF NOT EXISTS chunks_by_document ON chunks (document_id);
+CREATE INDEX IF NOT EXISTS chunks_by_vector_seq ON chunks (vector_seq);
 """
 # Columns added after schema 1 shipped: an older file gets them on open (ALTER TABLE ADD COLUMN).
-_ADDED_COLUMNS = ("version_label", "product_code")
+_ADDED_COLUMNS = {"version_label": "TEXT", "product_code": "TEXT", "vector_seq": "INTEGER"}
 
 # Columns a snapshot loads, in this order (see EmbeddedSnapshot.build).
 SNAPSHOT_COLUMNS = ("id", "sensitivity", "n_tokens", "library", "doc_id", "version_id", "entity", "period",
@@ -102,6 +106,7 @@ class ChunkStore:
                                      owns_folder=False)
         self.write_lock = threading.Lock()  # one writer per process; SQLite serialises processes
         self._vocab: dict[str, int] = {}  # committed token ids only (ids are immutable)
+        self.full_loads = 0  # how many times ``load`` read every row (vector-only writes should not need it)
         with self.translated():
             self._open_schema()
 
@@ -124,11 +129,12 @@ class ChunkStore:
             raise IndexCorruptError(f"{self.path} is a SQLite file but not a chunk index")
         if "chunks" in tables:
             present = {row[1] for row in conn.execute("PRAGMA table_info(chunks)")}
-            for column in _ADDED_COLUMNS:
+            for column, kind in _ADDED_COLUMNS.items():
                 if column not in present:
-                    conn.execute(f"ALTER TABLE chunks ADD COLUMN {column} TEXT")
+                    conn.execute(f"ALTER TABLE chunks ADD COLUMN {column} {kind}")
         conn.executescript(_SCHEMA)
-        conn.execute("INSERT OR IGNORE INTO index_meta VALUES ('schema', ?), ('generation', '0')", (SCHEMA_TAG,))
+        conn.execute("INSERT OR IGNORE INTO index_meta VALUES ('schema', ?), ('generation', '0'), "
+                     "('vectors', '0')", (SCHEMA_TAG,))
         if self.meta("schema") != SCHEMA_TAG:
             raise IndexCorruptError(f"{self.path} has schema {self.meta('schema')!r}, expected {SCHEMA_TAG!r}")
 
@@ -138,14 +144,14 @@ class ChunkStore:
         return None if row is None else str(row[0])
 
     @contextmanager
-    def write(self) -> Iterator[sqlite3.Connection]:
-        """A write transaction that bumps ``generation``; rolled back on any error."""
+    def write(self, *, counter: str = "generation") -> Iterator[sqlite3.Connection]:
+        """A write transaction that bumps ``counter`` (``generation`` or ``vectors``); rolled back on any error."""
         with self.write_lock, self.translated():
             conn = self.conn()
             conn.execute("BEGIN IMMEDIATE")
             try:
                 yield conn
-                conn.execute("UPDATE index_meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'generation'")
+                conn.execute("UPDATE index_meta SET value = CAST(value AS INTEGER) + 1 WHERE key = ?", (counter,))
                 conn.execute("COMMIT")
             except BaseException:
                 conn.execute("ROLLBACK")
@@ -219,25 +225,47 @@ class ChunkStore:
         with self.translated():
             return int(self.meta("generation") or 0)
 
-    def load(self) -> tuple[int, list[tuple[Any, ...]], list[int]]:
-        """The generation, every searchable row (``SNAPSHOT_COLUMNS``) and the document field's term ids.
+    def counters(self) -> tuple[int, int]:
+        """``(generation, vectors)``, read together: what a reader compares with its snapshot's."""
+        with self.translated():
+            found = dict(self.conn().execute(
+                "SELECT key, CAST(value AS INTEGER) FROM index_meta WHERE key IN ('generation', 'vectors')"))
+        return int(found.get("generation", 0)), int(found.get("vectors", 0))
+
+    def load(self) -> tuple[tuple[int, int], list[tuple[Any, ...]], list[int]]:
+        """The counters, every searchable row (``SNAPSHOT_COLUMNS``) and the document field's term ids.
 
         Read in one snapshot. The document field's terms are the vocabulary entries that start
         with ``DOCUMENT_FIELD_MARK`` (a range scan of the token index).
         """
+        self.full_loads += 1
         sql = f"SELECT {', '.join(SNAPSHOT_COLUMNS)} FROM chunks WHERE searchable = 1 ORDER BY id"
         marked = (DOCUMENT_FIELD_MARK, chr(ord(DOCUMENT_FIELD_MARK) + 1))
         with self.translated():
             conn = self.conn()
             conn.execute("BEGIN")  # one read transaction: the counter, the rows and the terms agree
             try:
-                generation = int(self.meta("generation") or 0)
+                counters = self.counters()
                 rows = conn.execute(sql).fetchall()
                 field_terms = [int(row[0]) for row in
                                conn.execute("SELECT id FROM vocab WHERE token >= ? AND token < ?", marked)]
             finally:
                 conn.execute("COMMIT")
-        return generation, rows, field_terms
+        return counters, rows, field_terms
+
+    def vectors_since(self, seen: int) -> tuple[tuple[int, int], list[tuple[int, bytes]]]:
+        """The counters and ``(row id, vector)`` of searchable rows given a vector after counter ``seen``."""
+        # No ORDER BY: with it SQLite scans the whole table in id order instead of using the index.
+        sql = "SELECT id, vector FROM chunks WHERE vector_seq > ? AND searchable = 1 AND vector IS NOT NULL"
+        with self.translated():
+            conn = self.conn()
+            conn.execute("BEGIN")  # one read transaction: the counters and the rows agree
+            try:
+                counters = self.counters()
+                rows = [(int(i), bytes(v)) for i, v in conn.execute(sql, (seen,))]
+            finally:
+                conn.execute("COMMIT")
+        return counters, rows
 
     def delete(self, doc_id: str, version_id: str | None) -> int:
         """Remove a document's rows, or one version's; return how many."""
@@ -278,8 +306,14 @@ class ChunkStore:
             return int(self.conn().execute(sql, args).fetchone()[0])
 
     def set_vectors(self, conn: sqlite3.Connection, pairs: Sequence[tuple[bytes, str]]) -> int:
-        """Write ``(vector, chunk_id)`` pairs inside the caller's transaction; ids no longer stored are skipped."""
-        return int(conn.executemany("UPDATE chunks SET vector = ? WHERE chunk_id = ?", pairs).rowcount)
+        """Write ``(vector, chunk_id)`` pairs inside a ``write(counter="vectors")`` transaction.
+
+        Each row records the ``vectors`` counter this transaction commits, so readers load
+        only the rows written since their snapshot. Ids no longer stored are skipped.
+        """
+        seq = int(conn.execute("SELECT CAST(value AS INTEGER) + 1 FROM index_meta WHERE key = 'vectors'").fetchone()[0])
+        return int(conn.executemany("UPDATE chunks SET vector = ?, vector_seq = ? WHERE chunk_id = ?",
+                                    [(blob, seq, chunk_id) for blob, chunk_id in pairs]).rowcount)
 
     def count(self) -> int:
         """Number of stored rows (children and parents)."""
