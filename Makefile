@@ -75,6 +75,7 @@ docs: $(DOCS_STAMP)
 bench: $(STAMP)
 	$(BIN)/python tests/bench/run.py $(BENCH_FLAGS)
 	$(BIN)/python tests/bench/ask_under_ingest.py
+	$(BIN)/python tests/bench/asks_during_backfill.py
 
 # The quick tier while working: every unit test and the integration suites that run in process on
 # SQLite (no moto server, osmem-server, sam, browser or corpus sweep). `make test` runs everything.
