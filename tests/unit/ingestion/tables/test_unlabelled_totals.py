@@ -64,4 +64,6 @@ def test_an_unlabelled_row_is_the_section_total_exactly_when_it_sums_the_rows(pa
 
     revenue = _values(_read(rows), "REVENUE")
 
-    assert revenue == ({"2019": stated, "2018": stated + 7 * len(parts)} if off == 0 else {})
+    # whole numbers each rounded to the unit: the sum is good within half a unit per part
+    within_rounding = 2 * abs(off) <= len(parts)
+    assert revenue == ({"2019": stated, "2018": stated + 7 * len(parts)} if within_rounding else {})
