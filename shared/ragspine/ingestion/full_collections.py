@@ -26,37 +26,37 @@ from __future__ import annotations
 
 import gc
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+
+from ragspine.ingestion.process_hold import CountedHold
 
 # Full collections happen after this many collections of the middle generation: with the default
 # thresholds (700, 10), some seven billion allocations, so never within one step.
 HELD_OLDEST_THRESHOLD = 1_000_000
 
 _lock = threading.Lock()
-_holders = 0
-_restored_oldest = 0
 _startup_frozen = False
+
+
+def _hold_back_full_collections() -> Callable[[], None]:
+    young, middle, oldest = gc.get_threshold()
+    gc.set_threshold(young, middle, max(oldest, HELD_OLDEST_THRESHOLD))
+
+    def restore() -> None:
+        now_young, now_middle, _ = gc.get_threshold()
+        gc.set_threshold(now_young, now_middle, oldest)
+    return restore
+
+
+_HOLD = CountedHold(_hold_back_full_collections)
 
 
 @contextmanager
 def full_collections_held() -> Iterator[None]:
     """Run the body with full collections held back; the process's own threshold comes back after."""
-    global _holders, _restored_oldest
-    with _lock:
-        if _holders == 0:
-            young, middle, oldest = gc.get_threshold()
-            _restored_oldest = oldest
-            gc.set_threshold(young, middle, max(oldest, HELD_OLDEST_THRESHOLD))
-        _holders += 1
-    try:
+    with _HOLD.held():
         yield
-    finally:
-        with _lock:
-            _holders -= 1
-            if _holders == 0:
-                young, middle, _ = gc.get_threshold()
-                gc.set_threshold(young, middle, _restored_oldest)
 
 
 def freeze_startup_heap() -> None:

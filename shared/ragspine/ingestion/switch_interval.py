@@ -13,30 +13,24 @@ Concurrent steps share one hold, counted.
 from __future__ import annotations
 
 import sys
-import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+
+from ragspine.ingestion.process_hold import CountedHold
 
 STEP_SWITCH_INTERVAL_S = 0.0005
 
-_lock = threading.Lock()
-_holders = 0
-_restored = 0.0
+def _shorten() -> Callable[[], None]:
+    restored = sys.getswitchinterval()
+    sys.setswitchinterval(min(restored, STEP_SWITCH_INTERVAL_S))
+    return lambda: sys.setswitchinterval(restored)
+
+
+_HOLD = CountedHold(_shorten)
 
 
 @contextmanager
 def short_switch_interval() -> Iterator[None]:
     """Run the body with the interpreter's switch interval at most ``STEP_SWITCH_INTERVAL_S``."""
-    global _holders, _restored
-    with _lock:
-        if _holders == 0:
-            _restored = sys.getswitchinterval()
-            sys.setswitchinterval(min(_restored, STEP_SWITCH_INTERVAL_S))
-        _holders += 1
-    try:
+    with _HOLD.held():
         yield
-    finally:
-        with _lock:
-            _holders -= 1
-            if _holders == 0:
-                sys.setswitchinterval(_restored)
