@@ -127,11 +127,19 @@ class FaqIndex:
         if exact is not None:
             return FaqHit(exact, 100.0)
 
-        chars, length = Counter(key), len(key)
+        length, cut = len(key), self.threshold - 1e-6
         # The keys that could reach the threshold, in their order (the matcher keeps the first of equals);
-        # the margin keeps a key whose bound rounds just under it.
-        near = [choice for choice, choice_chars, choice_length in self._key_chars
-                if ratio_ceiling(chars, length, choice_chars, choice_length) >= self.threshold - 1e-6]
+        # the margin keeps a key whose bound rounds just under it. The length bound (a common subsequence
+        # is no longer than the shorter text) is the character bound's own ceiling, so most keys are
+        # left out before the question's characters are even counted.
+        near: list[str] = []
+        chars: Counter[str] | None = None
+        for choice, choice_chars, choice_length in self._key_chars:
+            if 200.0 * min(length, choice_length) / (length + choice_length) < cut:
+                continue
+            chars = Counter(key) if chars is None else chars
+            if ratio_ceiling(chars, length, choice_chars, choice_length) >= cut:
+                near.append(choice)
         best = process.extractOne(key, near, scorer=fuzz.ratio, score_cutoff=self.threshold) if near else None
         if best:
             return FaqHit(self._by_key[best[0]], float(best[1]), "fuzzy")

@@ -132,11 +132,14 @@ def test_the_ratio_ceiling_is_never_under_the_fuzzy_ratio(text: str, other: str)
 @settings(max_examples=200)
 @given(st.sampled_from([q for e in FaqIndex.from_file(domain_dir() / "faq.yaml").entries for q in e.questions]),
        st.integers(min_value=0, max_value=40), st.text(alphabet="abcxyz的了", max_size=3),
-       st.floats(min_value=50, max_value=100))
-def test_a_fuzzy_match_is_the_one_every_key_would_give(question: str, at: int, typo: str, threshold: float) -> None:
-    # GIVEN a curated question with a typo in it, and an index at a given threshold
+       st.floats(min_value=50, max_value=100), st.integers(min_value=-6, max_value=6))
+def test_a_fuzzy_match_is_the_one_every_key_would_give(question: str, at: int, typo: str, threshold: float,
+                                                       longer: int) -> None:
+    # GIVEN a curated question with a typo in it, some letters dropped or added (keys of other
+    # lengths are left out by length first), and an index at a given threshold
     faq = FaqIndex.from_file(domain_dir() / "faq.yaml", threshold=threshold)
-    asked = question[:at] + typo + question[at + len(typo):]
+    cut = at + len(typo) + max(0, -longer)
+    asked = question[:at] + typo + "x" * max(0, longer) + question[cut:]
     key = faq_key(asked)
     # WHEN it is matched (keys that cannot reach the threshold are never scored)
     hit = faq.match(asked, by_meaning=False)
