@@ -36,7 +36,7 @@ from ragspine.qa.named_parts import with_named_parts_sum
 from ragspine.qa.parse_cache import DEFAULT_PARSE_CACHE_SIZE, ParseCache, ParsedQuestion, Rendered, question_numbers
 from ragspine.qa.ports import Evidence, IntentParser, NarrativeRetriever
 from ragspine.qa.prompt import SYSTEM_PROMPT
-from ragspine.qa.provenance import check_numbers, figure_values, numbers_in
+from ragspine.qa.provenance import check_rendered, figure_values, numbers_in
 from ragspine.qa.render import render_assumptions, render_unit_note, render_unrecognized
 from ragspine.qa.result import AnswerResult, AnswerStatus, Route
 from ragspine.qa.scope import covered_by_knowledge, names_misspelt_domain_terms
@@ -415,7 +415,7 @@ def _verified(answer: str, outcome: StructuredOutcome, asked: Callable[[], froze
     if outcome.differences:
         shown += [n for d in outcome.differences for n in d.numbers]
     shown += outcome.computed  # rank gaps, shares and sums (qa/analytics/compute.py)
-    report = check_numbers(answer, allowed=frozenset().union(*map(figure_values, shown)), also_allowed=asked)
+    report = check_rendered(answer, allowed=frozenset().union(*map(figure_values, shown)), also_allowed=asked)
     return (answer, "provenance:pass") if report.ok else (_REJECTED, "provenance:rejected")
 
 

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Iterable, Set
+from collections.abc import Callable, Iterable, Sequence, Set
 from dataclasses import dataclass
 
-from ragspine.numbers import normalise, read_numbers, sourced_values
+from ragspine.numbers import NumberMention, normalise, read_numbers, sourced_values
 from ragspine.qa.answer_structure import strip_circled, strip_structure
 
 # A citation may hold one level of brackets itself: heading=香港（ACME_HK）,para=1. Matched
@@ -51,6 +51,28 @@ def figure_values(figure: str) -> frozenset[str]:
     return numbers_in(figure)
 
 
+@functools.lru_cache(maxsize=4096)
+def line_claims(line: str) -> tuple[NumberMention, ...]:
+    """The numbers one line the service rendered claims (citation and layout blanked), read once per process.
+
+    A structured answer is made of lines that each end with their own citation or sentence
+    (a fact's value, its labels and its source; a note; the assumptions), so a line break ends
+    every number there as a text end does. The same fact renders the same line for every
+    question that asks it, so the line is read once and its claims are checked on every ask.
+    """
+    return tuple(read_numbers(claims_text(line)))
+
+
+def check_rendered(answer: str, *, allowed: Set[str],
+                   also_allowed: Callable[[], Set[str]] | None = None) -> ProvenanceReport:
+    """``check_numbers`` of a structured answer, its lines read on their own (see ``line_claims``).
+
+    Every number of every line is still compared with the allowed values on each ask: a number
+    no fact, computation or question gives is reported exactly as the whole-text check reports it.
+    """
+    return _report([claim for line in answer.split("\n") for claim in line_claims(line)], allowed, also_allowed)
+
+
 def check_provenance(answer: str, *, evidence_texts: Iterable[str], passages: int = 0) -> ProvenanceReport:
     """Compare the answer's numbers with the numbers the evidence contains.
 
@@ -73,7 +95,12 @@ def check_numbers(answer: str, *, allowed: Set[str], passages: int = 0,
     values, read only when a number is not in ``allowed`` (the question's own numbers, which
     most structured answers never need).
     """
-    claims = read_numbers(claims_text(answer, passages=passages))
+    return _report(read_numbers(claims_text(answer, passages=passages)), allowed, also_allowed)
+
+
+def _report(claims: Sequence[NumberMention], allowed: Set[str],
+            also_allowed: Callable[[], Set[str]] | None) -> ProvenanceReport:
+    """The claims no allowed value reads, the question's own values (``also_allowed``) asked only when needed."""
     missing = [m for m in claims if not m.readings & allowed]
     if missing and also_allowed is not None:
         more = also_allowed()
