@@ -7,12 +7,19 @@ the locator). Any other date, or a date beside a bare year, is asked back as bef
 
 from __future__ import annotations
 
+from dataclasses import replace
+from datetime import date
+
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from ragspine.domain.starter import init_domain
 from ragspine.facts.model import Fact
 from ragspine.qa.answer import QAComponents, answer_question
 from ragspine.qa.result import AnswerStatus
+from ragspine.qa.table_dates import with_table_dates_read
+from tests.fakes.facts import InMemoryFactStore
 from tests.unit.qa.derived.statement_set import statement_fact, statement_qa_with_labels
 
 
@@ -58,3 +65,44 @@ def test_any_other_date_is_asked_back(qa: QAComponents, question: str) -> None:
     result = answer_question(question, qa=qa)
     assert result.status is AnswerStatus.UNRECOGNIZED_PARAM, result.answer
     assert "4.0" not in result.answer and "3.75" not in result.answer
+
+
+def _inside_the_year(when: date) -> bool:
+    """Not in the last week of December nor the week after: those the glossary reads as the year they close."""
+    return not ((when.month == 12 and when.day > 24) or (when.month == 1 and when.day <= 7))
+
+
+MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+          "November", "December")
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(when=st.dates(min_value=date(2001, 1, 1), max_value=date(2030, 12, 31)).filter(_inside_the_year),
+       other=st.integers(1, 27),
+       day_first=st.booleans())
+def test_only_the_date_the_table_states_is_read(tmp_path_factory: pytest.TempPathFactory, when: date, other: int,
+                                                day_first: bool) -> None:
+    """Any date inside a December year, written either way: read where the row's locator states it, else kept."""
+    qa = _one_row(tmp_path_factory, when)
+    month = MONTHS[when.month - 1]
+    written = f"{when.day} {month} {when.year}" if day_first else f"{month} {when.day}, {when.year}"
+    question = f"What was the rate as at {written}?"
+    read = with_table_dates_read(question, facts=qa.facts, glossary=qa.glossary)
+    assert read == question.replace(written, f"FY{when.year}".ljust(len(written)))
+    moved = question.replace(f"{when.day}", f"{other if other != when.day else other + 1}", 1)
+    assert with_table_dates_read(moved, facts=qa.facts, glossary=qa.glossary) == moved
+
+
+_ROWS: dict[date, QAComponents] = {}
+
+
+def _one_row(tmp_path_factory: pytest.TempPathFactory, when: date) -> QAComponents:
+    """A fresh domain whose one row ``rate`` is filed under ``when``'s year, its column headed by ``when``."""
+    if not _ROWS:
+        domain = tmp_path_factory.mktemp("one_row") / "domain"
+        init_domain(domain)
+        _ROWS[date.min] = statement_qa_with_labels(domain, [statement_fact("label:rate", "2001", 1, unit="PCT")])
+    base = _ROWS[date.min]
+    fact = statement_fact("label:rate", str(when.year), 4.0, unit="PCT",
+                          source_locator=f"table=1,row=Rate,col={MONTHS[when.month - 1]} {when.day} /{when.year}")
+    return replace(base, facts=InMemoryFactStore([fact]))
