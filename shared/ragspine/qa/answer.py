@@ -44,6 +44,7 @@ from ragspine.qa.screening import Refusal, RefusalReason, ScreeningPolicy
 from ragspine.qa.slots import Slots
 from ragspine.qa.stated_years import every_stated_year, year_before_named
 from ragspine.qa.structured import Lookup, StructuredOutcome, look_up, plan_lookups, run_structured
+from ragspine.qa.table_dates import with_table_dates_read
 from ragspine.qa.trace import TraceRecorder, question_digest
 from ragspine.sensitivity import Sensitivity
 
@@ -105,6 +106,8 @@ def answer_question(question: str, *, qa: QAComponents, history: Sequence[Messag
         InvalidInputError: the question is empty or too long.
     """
     text = validate_question(question, max_chars=qa.max_chars)
+    # "as at September 30, 2019" where the row's own table heads FY2019 with that date: read as that year
+    text = with_table_dates_read(text, facts=qa.facts, glossary=qa.glossary, max_sensitivity=qa.max_sensitivity)
     cache = _QuestionCache(qa, text)
     shape, trace = cache.parse()
     early = _refused_clarified_or_curated(shape, text, qa, trace)

@@ -25,6 +25,7 @@ from ragspine.qa.language import Lang
 from ragspine.qa.render import label
 from ragspine.qa.result import AnswerStatus
 from ragspine.qa.structured import StructuredOutcome, format_decimal
+from ragspine.qa.total_rows import is_a_total
 
 DEFAULT_RATIO_PLACES = 2
 Key = tuple[str, str, str, Period]  # metric, entity, channel, period
@@ -154,13 +155,6 @@ def with_arithmetic(outcome: StructuredOutcome, arithmetic: Arithmetic, *, gloss
     lines = [*outcome.lines[:at], *(line for line, _ in made), *outcome.lines[at:]]
     computed = [*outcome.computed, *(n for _, numbers in made for n in numbers)]
     return replace(outcome, lines=tuple(lines), computed=tuple(computed))
-
-
-def _is_a_total(metric: str) -> bool:
-    """Whether an open row is a total ("Total fees", "Total contractual obligations"): the whole of a share."""
-    if metric.startswith("TOTAL_"):  # the glossary's own totals (TOTAL_ASSETS)
-        return True
-    return metric.startswith(METRIC_PREFIX) and bool(PERIOD_SUM.match(label_of(metric).rpartition(": ")[2]))
 
 
 def _sums_periods(arithmetic: Arithmetic, metrics: list[str], periods: list[Period]) -> bool:
@@ -314,7 +308,7 @@ class _Calc:
         made: list[Made] = []
         a, b = metrics
         if self.arithmetic.share_of and self.arithmetic.denominator not in metrics and not self.arithmetic.explicit:
-            whole = [m for m in metrics if _is_a_total(m)]
+            whole = [m for m in metrics if is_a_total(m)]
             if len(whole) != 1:  # "the percentage of A in B": which is the whole is not clear
                 return [(self.text["whole_unclear"], ())]
             a, b = [m for m in metrics if m != whole[0]][0], whole[0]

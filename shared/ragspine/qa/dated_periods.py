@@ -16,12 +16,12 @@ import re
 from ragspine.facts.fiscal_dates import fiscal_year_closed_on, named_fiscal_year, year_name_unsure
 from ragspine.facts.glossary import Glossary
 
-_MONTH_NUMBERS = {name: number for number, names in enumerate((
+MONTH_NUMBERS = {name: number for number, names in enumerate((
     ("january", "jan"), ("february", "feb"), ("march", "mar"), ("april", "apr"), ("may",), ("june", "jun"),
     ("july", "jul"), ("august", "aug"), ("september", "sep", "sept"), ("october", "oct"), ("november", "nov"),
     ("december", "dec")), start=1) for name in names}
-_MONTH = "|".join(sorted(_MONTH_NUMBERS, key=len, reverse=True))
-_DATE = re.compile(  # the lookahead names every possible first character: most positions fail on one class test
+_MONTH = "|".join(sorted(MONTH_NUMBERS, key=len, reverse=True))
+DATE = re.compile(  # the lookahead names every possible first character: most positions fail on one class test
     rf"(?=[\dfyjmasond])(?P<ended>(?:fiscal\s+)?years?[\s-]+end(?:ed|ing)\s+(?:on\s+)?)?"
     rf"(?:(?P<m1>{_MONTH})\.?\s*(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?,?|(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?\s+(?P<m2>{_MONTH})\.?,?)"
     r"\s*(?P<y>(?:19|20)\d{2})(?!\d)",
@@ -32,7 +32,7 @@ def rewrite_dates(question: str, glossary: Glossary) -> str:
     """``question`` with each date that closes a fiscal year replaced by ``FY<year>`` (same length)."""
 
     def dated(match: re.Match[str]) -> str:
-        month = _MONTH_NUMBERS[(match["m1"] or match["m2"]).lower()]
+        month = MONTH_NUMBERS[(match["m1"] or match["m2"]).lower()]
         day, year = int(match["d1"] or match["d2"]), int(match["y"])
         calendar = glossary.fiscal_calendar
         if match["ended"]:
@@ -45,4 +45,4 @@ def rewrite_dates(question: str, glossary: Glossary) -> str:
         word = f"FY{closed}"
         return word + " " * (len(text) - len(word)) if len(word) <= len(text) else text
 
-    return _DATE.sub(dated, question)
+    return DATE.sub(dated, question)

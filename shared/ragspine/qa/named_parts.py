@@ -21,14 +21,14 @@ from types import MappingProxyType
 from ragspine.citation import Source, source_dicts
 from ragspine.facts.glossary import Glossary, Period, SlotKind, normalize_text
 from ragspine.facts.model import Fact, format_number
-from ragspine.facts.open_vocabulary import METRIC_PREFIX, label_of
 from ragspine.facts.query_metric import QueryResult
-from ragspine.qa.arithmetic_cues import PERIOD_SUM, Arithmetic
+from ragspine.qa.arithmetic_cues import Arithmetic
 from ragspine.qa.derived import cited, spaced
 from ragspine.qa.language import Lang
 from ragspine.qa.render import label
 from ragspine.qa.result import AnswerStatus
 from ragspine.qa.structured import StructuredOutcome, format_decimal
+from ragspine.qa.total_rows import is_a_total
 
 _TOTAL = r"(?:total|combined|together|aggregate|sum)"
 # "total net sales of International and Foodservice", "International and Foodservice combined",
@@ -38,7 +38,6 @@ _OF_PARTS = re.compile(
     rf"|(?<![a-z])and(?![a-z]).+?(?<![a-z])(?:combined|together|in total|altogether)(?![a-z])"
     r"|(?:和|与|及|以及|加上|と|および|及び).+?(?:合计|合計|总计|總計|之和|总和|の和|合算|合わせ|加起来|共计)"
     r"|(?:合计|合計|总计|總計).+?(?:和|与|及|と|および|及び)")
-_CJK_TOTALS = ("合计", "合計", "总计", "總計", "总额", "総額")
 _DIRECTIONS = MappingProxyType({Lang.ZH: ("增加", "减少", "持平"), Lang.EN: ("up", "down", "unchanged"),
                                Lang.JA: ("増加", "減少", "横ばい")})
 _TEXT: MappingProxyType[Lang, dict[str, str]] = MappingProxyType({
@@ -60,16 +59,6 @@ _TEXT: MappingProxyType[Lang, dict[str, str]] = MappingProxyType({
                         "足し合わせる数値を指定してください。",
               "missing": "{what} のデータがない", "units": "単位が異なる（{units}）"},
 })
-
-
-def is_a_total(metric: str) -> bool:
-    """Whether a metric is a total row ("Total net sales", the glossary's TOTAL_ASSETS)."""
-    if metric.startswith("TOTAL_"):
-        return True
-    if not metric.startswith(METRIC_PREFIX):
-        return False
-    last = label_of(metric).rpartition(": ")[2]
-    return bool(PERIOD_SUM.match(last)) or last.endswith(_CJK_TOTALS)  # 净销售额合计: the total word comes last
 
 
 def asks_named_parts(question: str) -> bool:

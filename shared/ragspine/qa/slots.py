@@ -14,6 +14,7 @@ from ragspine.qa.dated_periods import rewrite_dates
 from ragspine.qa.label_words import label_readings, label_words
 from ragspine.qa.near_miss import NearMiss, Reading, near_misses, period_near_misses
 from ragspine.qa.period_words import RANGE_WORDS, half_year, rewrite_period_words, with_ranges
+from ragspine.qa.total_row_names import with_total_rows_read
 
 _TOKEN = re.compile(r"[a-z0-9][a-z0-9_'\-.&]*|[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]+", re.IGNORECASE)
 
@@ -92,7 +93,8 @@ def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
     """
     question = _with_period_words_read(question, glossary)  # 2025年3月期, "year ended June 30"
     question = _with_dates_read(question, glossary)  # "as at December 31, 2019": the fiscal year it closes
-    mentions = _items_of_sections_named(question, glossary.scan(question))
+    # "total sales" is the documents' "Total net sales" row, not the glossary's total channel of revenue
+    mentions = with_total_rows_read(question, _items_of_sections_named(question, glossary.scan(question)), glossary)
     found: dict[SlotKind, dict[str, None]] = {SlotKind.METRIC: {}, SlotKind.ENTITY: {}, SlotKind.CHANNEL: {}}
     periods: dict[Period, None] = {}
     bad_period: str | None = None

@@ -48,9 +48,9 @@ def test_number_regex_finds_what_it_found_without_its_first_character_guard(text
 @given(_TEXTS)
 def test_date_regex_finds_what_it_found_without_its_first_character_guard(text: str) -> None:
     guard = r"(?=[\dfyjmasond])"
-    assert dated_periods._DATE.pattern.startswith(guard)
-    unguarded = re.compile(dated_periods._DATE.pattern.removeprefix(guard), dated_periods._DATE.flags)
-    assert _spans(dated_periods._DATE, text) == _spans(unguarded, text)
+    assert dated_periods.DATE.pattern.startswith(guard)
+    unguarded = re.compile(dated_periods.DATE.pattern.removeprefix(guard), dated_periods.DATE.flags)
+    assert _spans(dated_periods.DATE, text) == _spans(unguarded, text)
 
 
 def test_number_words_typed_with_the_long_s_are_still_read() -> None:

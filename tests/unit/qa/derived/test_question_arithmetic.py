@@ -301,6 +301,19 @@ class TestPartOfAWhole:
         assert "计算自" not in result.answer
 
 
+class TestPartOfAWholeWrittenInChineseOrJapanese:
+    """A statement's total row written as Chinese and Japanese statements write it, its total word last."""
+
+    @pytest.mark.parametrize(("part", "whole"), [("审计费用", "费用合计"), ("監査報酬", "報酬合計"),
+                                                 ("国际", "净销售额总计")])
+    def test_the_row_ending_in_a_total_word_is_the_whole(self, folder: Path, part: str, whole: str) -> None:
+        qa = statement_qa_with_labels(folder, [statement_fact(f"label:{row}", "2019", value, unit="USD")
+                                               for row, value in ((part, 55000), (whole, 66000))])
+        result = answer_question(f"What percentage of {whole} was {part} in 2019?", qa=qa)
+        line = next((line for line in result.answer.splitlines() if "计算自" in line), "")
+        assert "83.33%" in line and line.index(f"label:{part}") < line.index(f"label:{whole}"), result.answer
+
+
 def test_a_share_whose_words_point_at_no_row_read_gives_no_share(folder: Path) -> None:
     rows = {"land": 672, "leasehold improvements": 798, "land, property and equipment, gross": 8109}
     qa = statement_qa_with_labels(folder, [statement_fact(f"label:{row}", "2019", value, unit="USD_K")

@@ -1,0 +1,68 @@
+"""A date the row's own table heads its period with ("as at September 30, 2019"), read as that year.
+
+``dated_periods`` reads a date at the glossary's fiscal year end as the year it closes; any other
+date names no fiscal year of the glossary and is asked back. A table may head its periods with
+its own closing date, though ("September 30, 2019" over a December glossary, "Outstanding at
+September 30, 2019"): the figure filed under FY2019 is the one at that date. A question naming
+that same date (month, day and year) for that row is read as ``FY<year>``, only where a fact of
+a metric the question names is filed under that year with a locator stating the date, and the
+question names no year apart from its dates (which period a year beside a date means, the
+question does not say). Any other date stays as written, and is asked back: a period is never guessed.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ragspine.facts.glossary import Glossary, normalize_text
+from ragspine.facts.ports import FactStore
+from ragspine.qa.dated_periods import DATE, MONTH_NUMBERS, rewrite_dates
+from ragspine.qa.slots import parse_slots
+from ragspine.sensitivity import Sensitivity
+
+# Every date names its month, and every month's spelling starts with one of these (NFKC, lower case).
+_MONTH_START = re.compile("jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec")
+_MONTHS = "|".join(sorted(MONTH_NUMBERS, key=len, reverse=True))
+# A date as a locator keeps it ("September 30 2019", "30 June 2019", "Sept. 30, 2019"), month by its spelling.
+_LOCATED = re.compile(rf"(?<![a-z])(?:(?P<m1>{_MONTHS})\.?\s*(?P<d1>\d{{1,2}})(?!\d)|(?<!\d)(?P<d2>\d{{1,2}})\s+"
+                      rf"(?P<m2>{_MONTHS})(?![a-z]))", re.IGNORECASE)
+
+
+_YEAR = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
+
+
+def _without(question: str, dates: list[re.Match[str]]) -> str:
+    """The question with its dates blanked: the years it names apart from them."""
+    for match in reversed(dates):
+        question = question[:match.start()] + " " * (match.end() - match.start()) + question[match.end():]
+    return question
+
+
+def with_table_dates_read(question: str, *, facts: FactStore, glossary: Glossary,
+                          max_sensitivity: Sensitivity = Sensitivity.CONFIDENTIAL) -> str:
+    """``question`` with each date a named row's table heads its period with replaced by ``FY<year>`` (same length)."""
+    if not _MONTH_START.search(normalize_text(question)):
+        return question  # most questions name no month: nothing to read
+    dates = list(DATE.finditer(question))
+    unread = [m for m in dates if not m["ended"] and rewrite_dates(m.group(), glossary) == m.group()]
+    if not unread or _YEAR.search(_without(question, dates)):
+        return question  # a year named beside the date ("granted between 2017 and 2018 over … at September 30, 2017")
+    parsed = parse_slots(question, glossary=glossary)
+    entities = parsed.entities or (glossary.home_entity,)
+    stated: set[tuple[int, int, int]] = set()  # (year, month, day) of a period heading of a row the question names
+    for metric in parsed.metrics:
+        for entity in entities:
+            for fact in facts.find(metric_code=metric, entity=entity):
+                if fact.period_type != "FY" or fact.sensitivity > max_sensitivity:
+                    continue
+                for located in _LOCATED.finditer(fact.source_locator):
+                    month = MONTH_NUMBERS[(located["m1"] or located["m2"]).lower()]
+                    stated.add((int(fact.period), month, int(located["d1"] or located["d2"])))
+    text = question
+    for match in reversed(unread):
+        month = MONTH_NUMBERS[(match["m1"] or match["m2"]).lower()]
+        day, year = int(match["d1"] or match["d2"]), int(match["y"])
+        word = f"FY{year}"
+        if (year, month, day) in stated and len(word) <= len(match.group()):
+            text = text[:match.start()] + word.ljust(len(match.group())) + text[match.end():]
+    return text

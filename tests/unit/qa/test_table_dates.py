@@ -1,0 +1,108 @@
+"""A date the row's own table heads its period with ("as at September 30, 2019") is read as that year.
+
+Through ``answer_question`` on a glossary fresh from ``domain init`` (fiscal year ending in
+December) and the rows of a table headed "September 30, 2019" (filed under FY2019, the date kept in
+the locator). Any other date, or a date beside a bare year, is asked back as before.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import date
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from ragspine.domain.starter import init_domain
+from ragspine.facts.model import Fact
+from ragspine.qa.answer import QAComponents, answer_question
+from ragspine.qa.result import AnswerStatus
+from ragspine.qa.table_dates import with_table_dates_read
+from tests.fakes.facts import InMemoryFactStore
+from tests.unit.qa.derived.statement_set import statement_fact, statement_qa_with_labels
+
+
+@pytest.fixture(scope="module")
+def qa(tmp_path_factory: pytest.TempPathFactory) -> QAComponents:
+    domain = tmp_path_factory.mktemp("dates") / "domain"
+    init_domain(domain)
+    facts: list[Fact] = []
+    for row, values in {"domestic: discount rate": (3.75, 4.0), "international: discount rate": (2.8, 1.9)}.items():
+        for year, value in zip(("2018", "2019"), values, strict=True):
+            facts.append(statement_fact(f"label:{row}", year, value, unit="PCT",
+                                        source_locator=f"table=1,row=Discount rate,col={row.split(':')[0]}/"
+                                                       f"September 30 /{year}"))
+    facts += [statement_fact("label:outstanding", year, value, unit="",
+                             source_locator=f"table=1,row=Outstanding at September 30 {year},col=Number of Shares")
+              for year, value in (("2018", 2806364), ("2019", 1686902))]
+    return statement_qa_with_labels(domain, facts)
+
+
+@pytest.mark.parametrize(("question", "cell"), [
+    ("What was the domestic discount rate as at September 30, 2019?", "col=domestic/September 30 /2019"),
+    ("What was the international discount rate as of 30 September 2018?", "col=international/September 30 /2018"),
+    ("How many shares were outstanding at Sept. 30, 2019?", "row=Outstanding at September 30 2019"),
+])
+def test_the_tables_own_closing_date_is_its_year(qa: QAComponents, question: str, cell: str) -> None:
+    result = answer_question(question, qa=qa)
+    assert result.status is AnswerStatus.FOUND, result.answer
+    assert cell in result.answer, result.answer
+
+
+def test_the_change_between_two_such_dates(qa: QAComponents) -> None:
+    result = answer_question("What is the change in the domestic discount rate between September 30, 2018 and "
+                             "September 30, 2019?", qa=qa)
+    assert "FY2019 vs FY2018 up 0.25" in result.answer, result.answer
+
+
+@pytest.mark.parametrize("question", [
+    "What was the domestic discount rate as at September 15, 2019?",  # no table heads a period with it
+    "What was the domestic discount rate as at June 30, 2019?",
+    "What was the domestic discount rate in 2018 over the one at September 30, 2019?",  # a bare year beside it
+])
+def test_any_other_date_is_asked_back(qa: QAComponents, question: str) -> None:
+    result = answer_question(question, qa=qa)
+    assert result.status is AnswerStatus.UNRECOGNIZED_PARAM, result.answer
+    assert "4.0" not in result.answer and "3.75" not in result.answer
+
+
+def _inside_the_year(when: date) -> bool:
+    """Not in the last week of December nor the week after: those the glossary reads as the year they close."""
+    return not ((when.month == 12 and when.day > 24) or (when.month == 1 and when.day <= 7))
+
+
+MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+          "November", "December")
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(when=st.dates(min_value=date(2001, 1, 1), max_value=date(2030, 12, 31)).filter(_inside_the_year),
+       other=st.integers(1, 27),
+       day_first=st.booleans())
+def test_only_the_date_the_table_states_is_read(tmp_path_factory: pytest.TempPathFactory, when: date, other: int,
+                                                day_first: bool) -> None:
+    """Any date inside a December year, written either way: read where the row's locator states it, else kept."""
+    qa = _one_row(tmp_path_factory, when)
+    month = MONTHS[when.month - 1]
+    written = f"{when.day} {month} {when.year}" if day_first else f"{month} {when.day}, {when.year}"
+    question = f"What was the rate as at {written}?"
+    read = with_table_dates_read(question, facts=qa.facts, glossary=qa.glossary)
+    assert read == question.replace(written, f"FY{when.year}".ljust(len(written)))
+    moved = question.replace(f"{when.day}", f"{other if other != when.day else other + 1}", 1)
+    assert with_table_dates_read(moved, facts=qa.facts, glossary=qa.glossary) == moved
+
+
+_ROWS: dict[date, QAComponents] = {}
+
+
+def _one_row(tmp_path_factory: pytest.TempPathFactory, when: date) -> QAComponents:
+    """A fresh domain whose one row ``rate`` is filed under ``when``'s year, its column headed by ``when``."""
+    if not _ROWS:
+        domain = tmp_path_factory.mktemp("one_row") / "domain"
+        init_domain(domain)
+        _ROWS[date.min] = statement_qa_with_labels(domain, [statement_fact("label:rate", "2001", 1, unit="PCT")])
+    base = _ROWS[date.min]
+    fact = statement_fact("label:rate", str(when.year), 4.0, unit="PCT",
+                          source_locator=f"table=1,row=Rate,col={MONTHS[when.month - 1]} {when.day} /{when.year}")
+    return replace(base, facts=InMemoryFactStore([fact]))
