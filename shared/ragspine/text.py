@@ -53,11 +53,6 @@ class LazyPattern:
             found = self._compiled = re.compile(self.pattern)
         return found
 
-    @property
-    def is_compiled(self) -> bool:
-        """Whether the pattern has been compiled yet (nothing has used it when it has not)."""
-        return self._compiled is not None
-
     def search(self, text: str) -> re.Match[str] | None:
         return self.compiled.search(text)
 

@@ -152,7 +152,7 @@ _ASK_AND_COUNT_CUES = textwrap.dedent(
     body = json.loads(app.handler(event, Context())["body"])
     cues = [value for value in vars(arithmetic_cues).values() if isinstance(value, LazyPattern)]
     cues += [pattern for pattern, _shift in arithmetic_cues._PLACES]
-    print(json.dumps({"route": body["route"], "cues": len(cues), "compiled": sum(c.is_compiled for c in cues)}))
+    print(json.dumps({"route": body["route"], "cues": len(cues), "compiled": sum(c._compiled is not None for c in cues)}))
     """
 )
 
