@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from aws_lambda_powertools import Logger
 from aws_lambda_powertools.logging import correlation_paths
@@ -12,11 +12,31 @@ from mangum import Mangum
 from ragspine.api.app import create_app
 from ragspine.api.routers import ask, health
 from ragspine.aws.lambda_telemetry import metrics, record_answer, record_response, tracer
+from ragspine.aws.snapstart import register_before_snapshot
+from ragspine.priming import prime_first_answer
 
 logger = Logger()
 copy_config_to_registered_loggers(source_logger=logger)
 # Building the app is cheap; adapters (DynamoDB client, glossary) are built on the first request.
 _asgi = Mangum(create_app(routers=[health.router, ask.router]), lifespan="off")
+# GET /healthz as API Gateway sends it: it reads no backing store.
+_HEALTHZ_EVENT: dict[str, Any] = {
+    "resource": "/healthz", "path": "/healthz", "httpMethod": "GET", "headers": {}, "multiValueHeaders": {},
+    "queryStringParameters": None, "multiValueQueryStringParameters": None, "pathParameters": None,
+    "stageVariables": None, "body": None, "isBase64Encoded": False,
+    "requestContext": {"resourcePath": "/healthz", "httpMethod": "GET", "path": "/prod/healthz", "stage": "prod",
+                       "requestId": "before-snapshot", "identity": {"sourceIp": "127.0.0.1"}},
+}
+
+
+def prime_before_snapshot() -> None:
+    """With SnapStart, run before the snapshot: a request through the app (FastAPI, Mangum and the thread
+    pool they start), then the Q&A engine on the shipped domain (``ragspine.priming``); no network."""
+    _asgi(_HEALTHZ_EVENT, cast(Any, None))  # no invocation, so no context: the route reads none
+    prime_first_answer()
+
+
+register_before_snapshot(prime_before_snapshot)
 
 
 @logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_REST)

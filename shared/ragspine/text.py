@@ -18,6 +18,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 # Script ranges. Han: URO, Ext-A and the compatibility ideographs; the marks 々〆〇 sit beside it.
 HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
@@ -55,8 +56,17 @@ class LazyPattern:
     def search(self, text: str) -> re.Match[str] | None:
         return self.compiled.search(text)
 
+    def match(self, text: str) -> re.Match[str] | None:
+        return self.compiled.match(text)
+
     def finditer(self, text: str) -> Iterator[re.Match[str]]:
         return self.compiled.finditer(text)
+
+    def findall(self, text: str) -> list[Any]:
+        return self.compiled.findall(text)
+
+    def sub(self, replacement: str, text: str) -> str:
+        return self.compiled.sub(replacement, text)
 
     def __repr__(self) -> str:
         return f"LazyPattern({self.pattern[:40]!r}{'...' if len(self.pattern) > 40 else ''})"

@@ -58,6 +58,23 @@ COMMANDS = {
         "response = app.handler(event, Context())\n"
         "assert response['statusCode'] == 200 and '36.0' in response['body'], response"),
 }
+# What SnapStart would leave (it cannot run here): after the snapshot, a cold start resumes a process that
+# imported the handler and ran its before-snapshot hook, and pays the first request. Each child times that
+# part alone (CPU of this process, ``time.process_time``) and prints it: the primed handler's first ask,
+# against the floor's first request, its DynamoDB client and one ``GetItem``.
+AFTER_SNAPSHOT = {
+    "floor_get_item": (
+        "import time, fastapi, mangum, boto3\n"
+        "began = time.process_time()\n"
+        f"boto3.client('dynamodb').get_item(TableName={TABLE!r}, "
+        "Key={'pk': {'S': 'ACME_JP#GROSS_MARGIN'}, 'sk': {'S': 'FY#2024#TOTAL'}})\n"
+        "print((time.process_time() - began) * 1000)"),
+    "primed_first_ask": (
+        COMMANDS["candidate"]
+        .replace("event = json.loads", "app.prime_before_snapshot()\nimport time\nevent = json.loads")
+        .replace("response = app.handler", "began = time.process_time()\nresponse = app.handler")
+        + "\nprint((time.process_time() - began) * 1000)"),
+}
 
 
 @contextmanager
@@ -131,6 +148,7 @@ def run_first_request(python: Path, *, cwd: Path, runs: int, log: Callable[[str]
                     "command": name, "returncode": done.returncode, "stderr": done.stderr[-4000:]}}
         wall: dict[str, list[float]] = {name: [] for name, _code, _folder in plan}
         cpu: dict[str, list[float]] = {name: [] for name, _code, _folder in plan}
+        inner: dict[str, list[float]] = {name: [] for name in AFTER_SNAPSHOT}
         for round_no in range(runs):
             # Rotate the order each round so no command always runs right after the same one.
             order = plan[round_no % len(plan):] + plan[:round_no % len(plan)]
@@ -138,6 +156,9 @@ def run_first_request(python: Path, *, cwd: Path, runs: int, log: Callable[[str]
                 ms, cpu_ms, _done = _run(python, code, cwd=folder, env=envs[name])
                 wall[name].append(ms)
                 cpu[name].append(cpu_ms)
+            for name, code in AFTER_SNAPSHOT.items():
+                _wall, _cpu, done = _run(python, code, cwd=cwd, env=envs["candidate"])
+                inner[name].append(float(done.stdout.strip().splitlines()[-1]) if done.returncode == 0 else float("nan"))
             log(f"  first-request round {round_no + 1}/{runs}: "
                 + ", ".join(f"{name} {wall[name][-1]:.0f}ms wall {cpu[name][-1]:.0f}ms cpu" for name in wall))
     load += [round(v, 2) for v in os.getloadavg()]
@@ -150,7 +171,11 @@ def run_first_request(python: Path, *, cwd: Path, runs: int, log: Callable[[str]
     saved = {name: {"wall": round(statistics.median(b - c for b, c in zip(wall[name], wall["candidate"], strict=True)), 1),
                     "cpu": round(statistics.median(b - c for b, c in zip(cpu[name], cpu["candidate"], strict=True)), 1)}
              for name in stats if name.startswith("before:")}
+    after = {name: _summary(values) for name, values in inner.items()}
+    after_snapshot = {"cpu_ms": after, "ratio": round(after["primed_first_ask"]["median_ms"]
+                                                     / after["floor_get_item"]["median_ms"], 3)}
     return {"runs": runs, "commands": COMMANDS, "timings": stats, "ratios": ratios, "ratio": ratio, "error": None,
+            "after_snapshot": after_snapshot,
             "candidate_saves_ms": saved,
             "load_average": {"start_1_5_15": load[:3], "end_1_5_15": load[3:]},
             "before": {name: str(folder) for name, folder in (before or {}).items()},

@@ -23,6 +23,22 @@ def shared_botocore_session() -> Any:
     return boto3.DEFAULT_SESSION._session  # type: ignore[union-attr]
 
 
+# What building a client reads from botocore's data files besides the service's own models.
+_CLIENT_DATA = ("endpoints", "partitions", "sdk-default-configuration")
+
+
+def load_models(*services: str) -> None:
+    """Read the data files a first client of each of ``services`` reads into the shared session's
+    loader, which keeps them (no client built, no credentials read, no request sent). Building the
+    client later only parses what its endpoint and configuration need."""
+    loader = shared_botocore_session().get_component("data_loader")
+    for name in _CLIENT_DATA:
+        loader.load_data(name)
+    for service in services:
+        loader.load_service_model(service, "service-2")
+        loader.load_service_model(service, "endpoint-rule-set-1")
+
+
 def new_client(service: str, *, region: str | None = None, endpoint_url: str | None = None,
                config: Mapping[str, Any] | None = None) -> Any:
     """A new boto3 client for ``service``; ``config`` holds ``botocore.config.Config`` arguments."""

@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from ragspine.facts.glossary import Glossary, Mention, Period, SlotKind, normalize_text
 from ragspine.facts.matching import trie_pattern
 from ragspine.qa.slots import ParsedSlots
+from ragspine.text import LazyPattern
 
 _NUMBER_WORDS = {"zero": 0, "no": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
                  "eight": 8, "nine": 9, "ten": 10, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6,
@@ -22,17 +23,19 @@ _NUMBER_WORDS = {"zero": 0, "no": 0, "one": 1, "two": 2, "three": 3, "four": 4, 
 _WORD = r"(\d{1,2}|zero|no|one|two|three|four|five|six|seven|eight|nine|ten|[一二两三四五六七八九十〇零])"
 
 
+# The cue patterns compile on first use (``LazyPattern``): most questions hold no cue word (``_ANY_CUE``
+# says so in one pass), so a cold start answering one never compiles the two dozen patterns below.
 # The words of each cue pattern, for the one-pass test whether a question holds any of them (``_ANY_CUE``).
-_WORDS_OF: dict[re.Pattern[str], tuple[str, ...]] = {}
+_WORDS_OF: dict[LazyPattern, tuple[str, ...]] = {}
 
 
-def _cue(*words: str) -> re.Pattern[str]:
+def _cue(*words: str) -> LazyPattern:
     parts = [rf"(?<![a-z]){re.escape(w)}(?![a-z])" if w[:1].isascii() and w[:1].isalpha() else re.escape(w)
              for w in words]
     # The lookahead on the possible first characters rejects most positions with one class test
     # (without it ``re`` tries every alternative at every position); what matches is unchanged.
     first = "".join(sorted({re.escape(w[:1]) for w in words}))
-    pattern = re.compile(f"(?=[{first}])(?:{'|'.join(parts)})")
+    pattern = LazyPattern(f"(?=[{first}])(?:{'|'.join(parts)})")
     _WORDS_OF[pattern] = words
     return pattern
 
@@ -66,15 +69,15 @@ _ANY_CUE = re.compile(trie_pattern(word for cue in (
     AVERAGE, RATIO, CAGR, SUBTRACT, ADD, ENTITY_GAP, SHARE_OF, PERIOD_SUM, EQUALS, CHANGE, PERCENT)
     for word in _WORDS_OF[cue]))
 _PLACES = (
-    (re.compile(rf"(?:to|rounded to|round to|with)\s+(?:the\s+)?{_WORD}\s+decimal(?:\s+places?|s)?"), 0),
-    (re.compile(rf"{_WORD}\s+decimal\s+places?"), 0),
-    (re.compile(rf"保留\s*{_WORD}\s*位小数"), 0),
-    (re.compile(rf"(?:精确|精確)到小数点后\s*(?:第\s*)?{_WORD}\s*位"), 0),
-    (re.compile(rf"小数点(?:以下)?\s*第?\s*{_WORD}\s*位を四捨五入"), -1),  # round at the n-th place: n-1 kept
-    (re.compile(rf"小数点(?:以下)?\s*第?\s*{_WORD}\s*位(?:まで(?:求めよ|で)?)?"), 0),
+    (LazyPattern(rf"(?:to|rounded to|round to|with)\s+(?:the\s+)?{_WORD}\s+decimal(?:\s+places?|s)?"), 0),
+    (LazyPattern(rf"{_WORD}\s+decimal\s+places?"), 0),
+    (LazyPattern(rf"保留\s*{_WORD}\s*位小数"), 0),
+    (LazyPattern(rf"(?:精确|精確)到小数点后\s*(?:第\s*)?{_WORD}\s*位"), 0),
+    (LazyPattern(rf"小数点(?:以下)?\s*第?\s*{_WORD}\s*位を四捨五入"), -1),  # round at the n-th place: n-1 kept
+    (LazyPattern(rf"小数点(?:以下)?\s*第?\s*{_WORD}\s*位(?:まで(?:求めよ|で)?)?"), 0),
 )
 _WHOLE = _cue("nearest whole number", "nearest integer", "whole number", "取整", "保留整数", "整数で")
-_YEARS = re.compile(rf"(?<!\d){_WORD}\s*-?\s*(?:years?|yr|年間|年间|年)(?:\s*-?\s*(?:cagr|compound|复合|年均|平均))?")
+_YEARS = LazyPattern(rf"(?<!\d){_WORD}\s*-?\s*(?:years?|yr|年間|年间|年)(?:\s*-?\s*(?:cagr|compound|复合|年均|平均))?")
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,7 +165,7 @@ def _read_cues(norm: str, text: str, metrics: list[Mention], glossary: Glossary)
         by_formula=_by_formula(norm, metrics, glossary))
 
 
-_WEIGHTED = re.compile(r"weighted[\s-]*$")
+_WEIGHTED = LazyPattern(r"weighted[\s-]*$")
 
 
 def _asks_average(text: str) -> bool:
@@ -240,8 +243,8 @@ def _explicit_ratio(norm: str, metrics: list[Mention]) -> tuple[str, str] | None
 
 # "A に占める B の割合", "A に対する": the metric just before the words divides. "A to B", "A as a
 # percentage of B", "A divided by B", "A 占 B": the metric just after them divides.
-_DIVIDES_BEFORE = re.compile(r"に占める|に対する|で割った|で割る")
-_DIVIDES_AFTER = re.compile(r"(?<![a-z])(?:to|of|by|over)(?![a-z])|占|除以")
+_DIVIDES_BEFORE = LazyPattern(r"に占める|に対する|で割った|で割る")
+_DIVIDES_AFTER = LazyPattern(r"(?<![a-z])(?:to|of|by|over)(?![a-z])|占|除以")
 _NEAR = 3  # characters between the words and the metric they point at
 
 
@@ -309,7 +312,7 @@ def without_cues(slots: ParsedSlots, question: str) -> ParsedSlots:
 
 # Words of a change question the prior-period comparison answers (増減したか, 何ポイント変化したか):
 # never a name, never a computation of their own here.
-_CHANGE = re.compile(r"前期比|前年度比|増減|変化|增减|变化|増加|減少|增加|减少|改善|悪化|増収|減収|増益|減益|"
+_CHANGE = LazyPattern(r"前期比|前年度比|増減|変化|增减|变化|増加|減少|增加|减少|改善|悪化|増収|減収|増益|減益|"
                      r"したか|しているか|何ポイント|ポイント|にかけて")
 # "Round your answer to two decimal places": the instruction's own verb is no name either.
 _ROUNDING = _cue("round", "rounded", "rounding")

@@ -133,3 +133,47 @@ def test_a_structured_ask_loads_neither_the_fuzzy_matchers_nor_the_narrative_cha
     outcome = json.loads(done.stdout.strip().splitlines()[-1])
     # THEN it was answered on the structured route without loading what only other questions need
     assert outcome == {"route": "structured", "loaded": []}
+
+
+
+_ASK_AND_COUNT_CUES = textwrap.dedent(
+    """
+    import json, pathlib, sys
+    import functions.ask.app as app
+    from ragspine.qa import arithmetic_cues
+    from ragspine.text import LazyPattern
+
+    class Context:
+        function_name, memory_limit_in_mb, aws_request_id = "ragspine-ask", 512, "first-ask"
+        invoked_function_arn = "arn:aws:lambda:us-east-1:123456789012:function:ragspine-ask"
+
+    event = json.loads(pathlib.Path("events/ask_found.json").read_text(encoding="utf-8"))
+    event["body"] = json.dumps({"question": sys.argv[1]})
+    body = json.loads(app.handler(event, Context())["body"])
+    cues = [value for value in vars(arithmetic_cues).values() if isinstance(value, LazyPattern)]
+    cues += [pattern for pattern, _shift in arithmetic_cues._PLACES]
+    print(json.dumps({"route": body["route"], "cues": len(cues), "compiled": sum(c._compiled is not None for c in cues)}))
+    """
+)
+
+
+# A question without a cue word compiles the whole-number cue only (``_places`` reads it first); one saying
+# "average" compiles every cue ``_read_cues`` searches.
+@pytest.mark.parametrize(("question", "compiled"), [("2024年日本的毛利率是多少", range(2)),
+                                                    ("What was the average gross margin of ACME Japan in FY2024?",
+                                                     range(2, 25))])
+def test_a_cold_start_compiles_only_the_arithmetic_cues_its_question_holds(
+        tmp_path: Path, question: str, compiled: range) -> None:
+    # GIVEN a fresh interpreter running the ask function, as a cold start does
+    # WHEN its first request is a question the facts answer, with or without an arithmetic word in it
+    done = subprocess.run(
+        [sys.executable, "-c", _ASK_AND_COUNT_CUES, question], cwd=REPO_ROOT,
+        env={"PATH": "/usr/bin:/bin", "AWS_DEFAULT_REGION": "us-east-1", "PYTHONPATH": str(REPO_ROOT),
+             "RAGSPINE_BACKEND": "embedded", "RAGSPINE_DATA_DIR": str(tmp_path), "RAGSPINE_EMBEDDER": "none"},
+        capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    outcome = json.loads(done.stdout.strip().splitlines()[-1])
+    # THEN it is answered from the facts, and of the two dozen cue patterns only those its words reach compiled
+    assert outcome["route"] == "structured", outcome
+    assert outcome["cues"] >= 20
+    assert outcome["compiled"] in compiled, outcome

@@ -59,7 +59,9 @@ def test_only_the_page_files_are_public_and_every_other_route_needs_a_jwt(templa
         else:
             assert route["AuthorizationType"] == "JWT" and route["AuthorizerId"] == {"Ref": "PageAuthorizer"}, key
     ask = template["Resources"]["PageAskIntegration"]["Properties"]
-    assert ask["IntegrationUri"] == {"Fn::GetAtt": ["AskFunction", "Arn"]} and ask["PayloadFormatVersion"] == "1.0"
+    # the alias of the published (SnapStart) version, as the REST API's events invoke it
+    assert ask["IntegrationUri"] == {"Ref": "AskFunction.Alias"} and ask["PayloadFormatVersion"] == "1.0"
+    assert template["Resources"]["PageAskPermission"]["Properties"]["FunctionName"] == {"Ref": "AskFunction.Alias"}
 
 
 def test_the_user_pool_client_is_public_with_code_flow_and_the_page_as_its_redirect(template: dict[str, Any]) -> None:

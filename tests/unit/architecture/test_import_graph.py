@@ -152,6 +152,7 @@ TIERS: tuple[frozenset[str], ...] = tuple(frozenset(tier.split()) for tier in (
     "knowledge workflows evidence demo",
     "aws",
     "bootstrap",
+    "priming",
     "api authoring",
     "cli",
 ))

@@ -1,0 +1,42 @@
+"""``LazyPattern``: compiled on first use, and then read exactly as the compiled pattern reads."""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from ragspine.text import LazyPattern
+
+# Patterns of the kinds the engine defers: cue alternations with lookarounds, groups, CJK words.
+PATTERNS = [r"(?<![a-z])ratio of(?![a-z])|之比|に占める", r"(\d{1,2})\s+decimal\s+places?", r"保留\s*(\d)\s*位小数",
+            r"weighted[\s-]*$", r"前期比|増減|变化"]
+TEXTS = st.text(alphabet=st.sampled_from(list("ratio of 之比に占める12 decimal places保留位小数weighted-前期比増減变化x")),
+                max_size=40)
+
+
+def test_a_pattern_is_compiled_only_when_first_used() -> None:
+    # GIVEN a lazy pattern nothing has read
+    pattern = LazyPattern(r"\d+")
+    # THEN it is not compiled; WHEN it is first searched, THEN it is, and stays the same object after
+    assert pattern._compiled is None
+    assert pattern.search("FY2024") is not None
+    assert pattern._compiled is not None
+    assert pattern.compiled is pattern.compiled
+
+
+@given(source=st.sampled_from(PATTERNS), text=TEXTS)
+def test_every_read_equals_the_compiled_patterns(source: str, text: str) -> None:
+    # GIVEN a lazy pattern and the same pattern compiled
+    lazy, compiled = LazyPattern(source), re.compile(source)
+    # THEN each read gives what the compiled pattern gives
+    assert [m.span() for m in lazy.finditer(text)] == [m.span() for m in compiled.finditer(text)]
+    assert lazy.findall(text) == compiled.findall(text)
+    assert lazy.sub(" ", text) == compiled.sub(" ", text)
+    assert _span(lazy.match(text)) == _span(compiled.match(text))
+    assert _span(lazy.search(text)) == _span(compiled.search(text))
+
+
+def _span(match: re.Match[str] | None) -> tuple[int, int] | None:
+    return match.span() if match else None
