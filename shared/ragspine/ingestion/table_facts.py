@@ -62,6 +62,7 @@ from ragspine.ingestion.table_roll_forward import roll_forward
 from ragspine.ingestion.table_stated_years import is_stated_period, stated_years
 from ragspine.ingestion.table_subject import other_company, same_company
 from ragspine.ingestion.table_totals import is_bare_total, states_the_sum, total_of
+from ragspine.ingestion.table_undated import states_no_period
 from ragspine.numbers.cells import read_cell
 from ragspine.numbers.units import ISO_4217, SCALES, table_currency, unit_dimension, units_in
 from ragspine.sensitivity import Sensitivity
@@ -80,7 +81,8 @@ _SHARES_HEADER = re.compile(r"(?i)\s*shares\s*(?:\([^()]*\))?\s*")
 _OPERATING_CASH = re.compile(r"(?i)^net\s+cash\s+(?:provided|used|generated|from)\b.*operating\s+activities")
 _BALANCE_ITEM = re.compile(r"(?i)\b(?:receivables?|inventor(?:y|ies)|payables?|prepaid|accrued|deferred\s+revenue"
                            r"|other\s+(?:current\s+)?(?:assets|liabilities))\b")
-_PART_OF_PERIOD = re.compile(r"\d|quarter|half|month|week|ytd|year|period|季|半期|月")
+_PERIOD_PART_WORDS = re.compile(r"quarter|half|month|week|ytd|year|period|季|半期|月")
+_PART_OF_PERIOD = re.compile(rf"\d|{_PERIOD_PART_WORDS.pattern}")
 _BASIC_OR_DILUTED = re.compile(r"(?i)\s*(?:basic|diluted|basic\s+and\s+diluted)\s*")
 # A figure in the currency's hundredth ("Basic earnings per share (cents)"): no unit code says it, so none is given.
 _SUBUNIT = re.compile(r"(?i)\b(?:cents?|pence)\b")
@@ -403,6 +405,10 @@ class _TableReader:
         if fallback.entity not in (None, _AMBIGUOUS):
             fallback.entity = self._company_holding(fallback.entity) or fallback.entity
         context_period = None if has["period"] else _context_period(glossary, near)
+        undated = not has["period"] and context_period is None and self._states_no_period()
+        if undated:
+            context_period = Period.none_stated()
+            self.warn("no period in its headers, labels or context: its facts are undated")
         if not has["period"] and not isinstance(context_period, Period):
             return [], [f"{self.where}: no period in its headers, labels or context; table skipped"]
         table_units = [u for c in range(shape.label_cols) for h in shape.header_rows
@@ -415,7 +421,8 @@ class _TableReader:
         dropped: set[FactKey] = set()
         skipped_cols = {c for c, names in header_names.items() if any(n.unknown for n in names)} | self.unheaded
         shares = self._share_columns()
-        qualifiers = self._column_qualifiers(skipped_cols, header_names, has["period"] or context_period is not None)
+        qualifiers = self._column_qualifiers(skipped_cols, header_names, has["period"] or context_period is not None,
+                                             undated)
         for c in sorted(skipped_cols - set(qualifiers)):
             self.warn(f"column {'/'.join(shape.col_headers[c])!r}: a header the glossary does not read; column skipped")
         for r in shape.body_rows:
@@ -429,6 +436,8 @@ class _TableReader:
                 text = self.rows[r][c]
                 if (c in skipped_cols and c not in qualifiers) or c in shares or body_cell_blank(text):
                     continue
+                if undated and not any(shape.col_headers[c]):
+                    continue  # undated, a column no header names could be of any period
                 cell = _Cell()
                 column = header_names[c]
                 if c in qualifiers:
@@ -457,6 +466,14 @@ class _TableReader:
         if not found and not self.warnings:
             self.warn("no cell holds a figure; table skipped")
         return found, self.warnings
+
+    def _states_no_period(self) -> bool:
+        """Whether the table's headers, row labels and context write no period at all (``table_undated``)."""
+        context = self.context
+        headers = [h for headers in self.shape.col_headers.values() for h in headers]
+        headers += [clean_label(self.rows[h][k]) for h in self.shape.header_rows for k in range(self.shape.label_cols)]
+        labels = [label for labels in self.shape.row_labels.values() for label in labels]
+        return states_no_period(headers, labels, (*context.headings, context.caption, context.lead, context.doc_title))
 
     def _unit_note_rows(self) -> list[str]:
         """The units of a header row whose one written cell is a unit note: the whole table's.
@@ -525,13 +542,15 @@ class _TableReader:
         return total and len(years) >= 4 and all(b == a + 1 for a, b in zip(years, years[1:], strict=False))
 
     def _column_qualifiers(self, skipped: set[int], header_names: dict[int, list[Named]],
-                           dated: bool) -> dict[int, str]:
+                           dated: bool, undated: bool = False) -> dict[int, str]:
         """Columns headed by a line item's kind the glossary does not read ("Net Sales", "Fair Value").
 
         Under a period (its own upper header, or the table's context), such a column states that
         kind of figure for each row of the document's own labels: "Americas" under "Fiscal Year
         2018 / Net Sales" is ``Net Sales: Americas`` of 2018. Headers of a share, a change or a
-        plan (``% of Total``, ``Change``, ``Budget``) stay skipped.
+        plan (``% of Total``, ``Change``, ``Budget``) stay skipped. In an undated table (no period
+        word anywhere) a header's digits are no part of a period: an aging bucket ``1–90 days past
+        due`` qualifies its rows too.
         """
         found: dict[int, str] = {}
         for c in skipped:
@@ -541,7 +560,7 @@ class _TableReader:
                 continue
             text = unknown[0]
             if (NOT_ACTUAL.search(normalize_text(text)) or open_metric_code(text) is None or len(text) > 40
-                    or _PART_OF_PERIOD.search(normalize_text(text))):
+                    or (_PERIOD_PART_WORDS if undated else _PART_OF_PERIOD).search(normalize_text(text))):
                 continue  # "Q1", "First Quarter", "2019 vs 2018": a part of a period, never a kind of figure
             found[c] = text
         return found
