@@ -45,6 +45,7 @@ from ragspine.qa.slots import Slots
 from ragspine.qa.stated_years import every_stated_year, year_before_named
 from ragspine.qa.structured import Lookup, StructuredOutcome, look_up, plan_lookups, run_structured
 from ragspine.qa.trace import TraceRecorder, question_digest
+from ragspine.qa.undated import names_no_period, with_undated
 from ragspine.sensitivity import Sensitivity
 
 if TYPE_CHECKING:
@@ -282,6 +283,12 @@ def _structured(text: str, qa: QAComponents, cache: _QuestionCache, channel: Cha
         return memo.result
     structured = run_structured(slots, facts=qa.facts, glossary=qa.glossary, lang=lang,
                                 max_sensitivity=qa.max_sensitivity, plan=plan, results=looked_up)
+    # no period named and nothing computed: a figure the documents state for no period answers it, said so
+    undated = (stated is None and names_no_period(intent.slots.periods, slots) and not derives
+               and not intent.analysis and not intent.arithmetic.computes)
+    if undated:
+        structured, slots = with_undated(structured, slots, facts=qa.facts, glossary=qa.glossary, lang=lang,
+                                         max_sensitivity=qa.max_sensitivity)
     structured = with_change_read(structured, text, lang=lang)  # a change line that answers another question
     structured = with_named_parts_sum(structured, text, intent.arithmetic, glossary=qa.glossary, lang=lang)
     if derives:
@@ -298,8 +305,8 @@ def _structured(text: str, qa: QAComponents, cache: _QuestionCache, channel: Cha
     trace.decide(verdict)
     result = AnswerResult(answer, structured.sources, Route.STRUCTURED, structured.status, slots,
                           structured.results, refinements=decision.refinements)
-    if channel is Channel.STRUCTURED and looked_up is not None and not derives:
-        cache.keep(Rendered(looked_up, result, verdict))
+    if channel is Channel.STRUCTURED and looked_up is not None and not derives and not undated:
+        cache.keep(Rendered(looked_up, result, verdict))  # undated figures are read beyond the plan: never kept
     return result
 
 
