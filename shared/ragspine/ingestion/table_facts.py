@@ -62,7 +62,7 @@ from ragspine.ingestion.table_roll_forward import roll_forward
 from ragspine.ingestion.table_stated_years import is_stated_period, stated_years
 from ragspine.ingestion.table_subject import other_company, same_company
 from ragspine.ingestion.table_totals import is_bare_total, states_the_sum, total_of
-from ragspine.ingestion.table_undated import states_no_period
+from ragspine.ingestion.table_undated import lone_date, states_no_period
 from ragspine.numbers.cells import read_cell
 from ragspine.numbers.units import ISO_4217, SCALES, table_currency, unit_dimension, units_in
 from ragspine.sensitivity import Sensitivity
@@ -353,6 +353,7 @@ class _TableReader:
         self.total_parts: dict[int, tuple[int, ...]] = {}  # a bare total row's rows above it, back to a heading
         self.line_items = False  # no row names a glossary entity or channel (set with the sections)
         self.money_unit_conflict = ""  # why the caption's currency and the cells' cannot both hold, if they cannot
+        self.over_table = ""  # a date written once over the whole table: read as its period, not a column's header
         self.currency = self._stated_currency()
 
     def _stated_currency(self) -> str | None:
@@ -405,10 +406,20 @@ class _TableReader:
         if fallback.entity not in (None, _AMBIGUOUS):
             fallback.entity = self._company_holding(fallback.entity) or fallback.entity
         context_period = None if has["period"] else _context_period(glossary, near)
-        undated = not has["period"] and context_period is None and self._states_no_period()
-        if undated:
-            context_period = Period.none_stated()
-            self.warn("no period in its headers, labels or context: its facts are undated")
+        undated = False
+        if not has["period"] and context_period is None:
+            over = self._written_over_table()
+            date = lone_date([*over, *self._context_texts()])
+            if self._states_no_period(date):
+                closed = self.name(date).period if date else None
+                undated = closed is None
+                context_period = Period.none_stated() if undated else closed
+                if undated:
+                    self.warn("no period in its headers, labels or context: its facts are undated")
+                spanning = next((t for t in over if date and date in normalize_text(t)), "")
+                if spanning:  # the date over every column is the table's, no column's own header
+                    self.over_table = spanning
+                    header_names = self._header_names()
         if not has["period"] and not isinstance(context_period, Period):
             return [], [f"{self.where}: no period in its headers, labels or context; table skipped"]
         table_units = [u for c in range(shape.label_cols) for h in shape.header_rows
@@ -467,13 +478,26 @@ class _TableReader:
             self.warn("no cell holds a figure; table skipped")
         return found, self.warnings
 
-    def _states_no_period(self) -> bool:
-        """Whether the table's headers, row labels and context write no period at all (``table_undated``)."""
-        context = self.context
+    def _states_no_period(self, date: str) -> bool:
+        """Whether the table's headers, row labels and context write no period but ``date`` (``table_undated``)."""
         headers = [h for headers in self.shape.col_headers.values() for h in headers]
         headers += [clean_label(self.rows[h][k]) for h in self.shape.header_rows for k in range(self.shape.label_cols)]
         labels = [label for labels in self.shape.row_labels.values() for label in labels]
-        return states_no_period(headers, labels, (*context.headings, context.caption, context.lead, context.doc_title))
+        return states_no_period(headers, labels, self._context_texts(), besides=date)
+
+    def _context_texts(self) -> list[str]:
+        context = self.context
+        return [*context.headings, context.caption, context.lead, context.doc_title]
+
+    def _written_over_table(self) -> list[str]:
+        """Header texts over the whole table: those of the label columns, and one text spanning every value column."""
+        texts = [clean_label(self.rows[h][k]) for h in self.shape.header_rows for k in range(self.shape.label_cols)]
+        heads = list(self.shape.col_headers.values())
+        for i in range(len(self.shape.header_rows)):
+            spanning = {headers[i] for headers in heads}
+            if len(spanning) == 1 and len(heads) > 1:
+                texts.append(spanning.pop())
+        return [t for t in texts if t]
 
     def _unit_note_rows(self) -> list[str]:
         """The units of a header row whose one written cell is a unit note: the whole table's.
@@ -784,7 +808,7 @@ class _TableReader:
         return titles
 
     def _header_names(self) -> dict[int, list[Named]]:
-        titles = set(self._title_rows())
+        titles = set(self._title_rows()) | {self.over_table}
         names: dict[int, list[Named]] = {}
         for c, headers in self.shape.col_headers.items():
             names[c] = [self.name(h) for h in headers if h not in titles]

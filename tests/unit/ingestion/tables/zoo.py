@@ -152,6 +152,20 @@ SPECIMENS = (
              frozenset({("label:as reported: deferred revenue", G, "", 2426, "JPY_M"),
                         ("label:as reported: other assets", G, "", 2251, "JPY_M")}),
              warns="column 'Without the new standard'"),
+    # a date written once over the table: inside the glossary's year (March) it dates nothing, the facts are undated
+    Specimen("lone_inner_date_undated", "Trade receivables by age (JPY million)",
+             (("30 September 2025", "Current", "Total"), ("Gross carrying amount", "2,400", "2,710")),
+             frozenset({("label:current: gross carrying amount", G, "", 2400, "JPY_M"),
+                        ("label:gross carrying amount", G, "", 2710, "JPY_M")}), warns="facts are undated"),
+    # ... and at the glossary's year end it is the table's fiscal year
+    Specimen("lone_closing_date", "Trade receivables by age (JPY million)",
+             (("31 March 2025", "Current", "Total"), ("Gross carrying amount", "2,400", "2,710")),
+             frozenset({("label:current: gross carrying amount", G, "2025", 2400, "JPY_M"),
+                        ("label:gross carrying amount", G, "2025", 2710, "JPY_M")})),
+    # a mid-year date spanning every column, over figures as reported and their adjustments
+    Specimen("date_over_columns_undated", "Effect of the new revenue standard (JPY million)",
+             (("", "As of September 30, 2025", ""), ("", "As reported", "Adjustments"), ("Deferred revenue", "2,426", "(194)")),
+             frozenset({("label:as reported: deferred revenue", G, "", 2426, "JPY_M")}), warns="Adjustments'"),
     # a period word in a header the reader cannot date ("Year 3") is not "no period": nothing is read
     Specimen("unread_period_is_not_undated", "Intangible assets acquired (JPY million)",
              (("", "Year 3", "Year 4"), ("Customer relationships", "215", "230")),
