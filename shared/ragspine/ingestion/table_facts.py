@@ -479,11 +479,14 @@ class _TableReader:
         return found, self.warnings
 
     def _states_no_period(self, date: str) -> bool:
-        """Whether the table's headers, row labels and context write no period but ``date`` (``table_undated``)."""
+        """Whether no cell of the table and no text around it writes a period but ``date`` (``table_undated``).
+
+        Every cell counts, not only the headers and the body's labels: a date on a row of its own
+        between two blocks ("June 30, 2018" over the year before's rows) dates the rows below it.
+        """
         headers = [h for headers in self.shape.col_headers.values() for h in headers]
-        headers += [clean_label(self.rows[h][k]) for h in self.shape.header_rows for k in range(self.shape.label_cols)]
-        labels = [label for labels in self.shape.row_labels.values() for label in labels]
-        return states_no_period(headers, labels, self._context_texts(), besides=date)
+        cells = [cell for row in self.rows for cell in row]
+        return states_no_period(headers, cells, self._context_texts(), besides=date)
 
     def _context_texts(self) -> list[str]:
         context = self.context

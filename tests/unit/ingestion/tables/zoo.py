@@ -166,6 +166,11 @@ SPECIMENS = (
     Specimen("date_over_columns_undated", "Effect of the new revenue standard (JPY million)",
              (("", "As of September 30, 2025", ""), ("", "As reported", "Adjustments"), ("Deferred revenue", "2,426", "(194)")),
              frozenset({("label:as reported: deferred revenue", G, "", 2426, "JPY_M")}), warns="Adjustments'"),
+    # dates on rows of their own between two blocks date the rows below them: never undated, though no column is dated
+    Specimen("dates_between_blocks_not_undated", "Intangible assets (JPY million)",
+             (("", "Gross amount", "Net"), ("30 September 2025", "", ""), ("Trademarks", "25", "20"),
+              ("30 September 2024", "", ""), ("Trademarks", "25", "18")),
+             frozenset(), warns="no period"),
     # a period word in a header the reader cannot date ("Year 3") is not "no period": nothing is read
     Specimen("unread_period_is_not_undated", "Intangible assets acquired (JPY million)",
              (("", "Year 3", "Year 4"), ("Customer relationships", "215", "230")),
