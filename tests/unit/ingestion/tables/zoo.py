@@ -168,8 +168,9 @@ SPECIMENS = (
              frozenset({("label:as reported: deferred revenue", G, "", 2426, "JPY_M")}), warns="Adjustments'"),
     # dates on rows of their own between two blocks date the rows below them: never undated, though no column is dated
     Specimen("dates_between_blocks_not_undated", "Intangible assets (JPY million)",
-             (("", "Gross amount", "Net"), ("30 September 2025", "", ""), ("Trademarks", "25", "20"),
-              ("30 September 2024", "", ""), ("Trademarks", "25", "18")),
+             (("", "Gross amount", "Net"), ("30 September 2025", "", ""), ("Indefinite-lived", "", ""),
+              ("Trademarks", "25", "20"), ("30 September 2024", "", ""), ("Indefinite-lived", "", ""),
+              ("Trademarks", "25", "18")),
              frozenset(), warns="no period"),
     # a period word in a header the reader cannot date ("Year 3") is not "no period": nothing is read
     Specimen("unread_period_is_not_undated", "Intangible assets acquired (JPY million)",
