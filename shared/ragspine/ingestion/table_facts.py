@@ -49,6 +49,7 @@ from ragspine.ingestion.model import Block
 from ragspine.ingestion.parsers._blocks import locator_value
 from ragspine.ingestion.table_axes import (
     NOT_ACTUAL,
+    NOTHING,
     PERIOD_HEADING,
     UNKNOWN,
     Named,
@@ -58,6 +59,7 @@ from ragspine.ingestion.table_axes import (
     name_of,
     table_shape,
 )
+from ragspine.ingestion.table_quarters import is_ordinal, stacked_quarter
 from ragspine.ingestion.table_roll_forward import roll_forward
 from ragspine.ingestion.table_stated_years import is_stated_period, stated_years
 from ragspine.ingestion.table_subject import other_company, same_company
@@ -821,12 +823,63 @@ class _TableReader:
                 joined = self.name(" ".join(dict.fromkeys(h for h in around if h)))
                 if joined.period is not None:
                     names[c] = [Named(period=joined.period) if n.unknown or n == Named() else n for n in names[c]]
+        names = self._stacked_quarters(names, titles)
         if not any(n.period for column in names.values() for n in column):
             written = {c: [h for h in headers if h not in titles] for c, headers in self.shape.col_headers.items()}
             for c, period in stated_years(written, self.glossary.fiscal_calendar).items():
                 names[c] = [Named(period=period) if is_stated_period(h) else n for h, n in zip(written[c], names[c],
                                                                                              strict=True)]
         return names
+
+    def _stacked_quarters(self, names: dict[int, list[Named]], titles: set[str]) -> dict[int, list[Named]]:
+        """Columns of ``First`` … ``Fourth`` over ``Quarter`` under the one fiscal year over them (``table_quarters``).
+
+        The last quarter's ordinal, filled rightwards as a merged header, is no header of the
+        ``Total`` column beside it. Not where headers are set again inside the body (a second
+        year's block below the first): its rows would be read under the first year's quarters.
+        """
+        year = self._year_over_columns()
+        if year is None:  # the year's row read as the caption (a row of one cell over a sheet's table)
+            stated = _context_period(self.glossary, [self.context.caption, *reversed(self.context.headings)])
+            year = stated if isinstance(stated, Period) and stated.period_type == "FY" else None
+        if year is None or self._headers_repeated_in_body():
+            return names
+        read = dict(names)
+        quarters = {c: stacked_quarter(headers) for c, headers in self.shape.col_headers.items()}
+        if not any(quarters.values()):
+            return names
+        for c, headers in self.shape.col_headers.items():
+            quarter = quarters[c]
+            if quarter is None and len(headers) == len(self.shape.header_rows):
+                read[c] = [NOTHING if is_ordinal(h) and not self.rows[row][c].strip() else self.name(h)
+                           for h, row in zip(headers, self.shape.header_rows, strict=True) if h not in titles]
+                if _TOTAL.fullmatch(headers[-1].strip()) and not any(n.period for n in read[c]):
+                    read[c].append(Named(period=year))  # the year's total, the year stated over the table
+                continue
+            period = self.glossary.normalize_period(f"{year.period}Q{quarter}") if quarter else None
+            if period is not None:
+                read[c] = [Named(period=period) if n.unknown or n == Named() or n.period == year else n
+                           for n in names[c]]
+        return read
+
+    def _year_over_columns(self) -> Period | None:
+        """The fiscal year one header row states in its only written cell (merged over the columns, so centred)."""
+        found = set()
+        for h in self.shape.header_rows:
+            written = [clean_label(cell) for cell in self.rows[h][self.shape.label_cols:] if cell.strip()]
+            period = self.name(written[0]).period if len(written) == 1 else None
+            if period is not None and period.period_type == "FY":
+                found.add(period)
+        return found.pop() if len(found) == 1 else None
+
+    def _headers_repeated_in_body(self) -> bool:
+        """Whether a body row without labels or figures writes text over the value columns (headers set again)."""
+        for r in self.shape.body_rows:
+            cells = self.rows[r][self.shape.label_cols:]
+            if (not any(self.shape.row_labels.get(r, ("x",))) and not any(read_cell(c) for c in cells)
+                    and any(c.strip() for c in cells)):
+                return True
+        return False
 
     def _spanning_period_headings(self) -> list[str]:
         """Period headings written alone in one cell of a header row ("Years Ended" centred over three dates).

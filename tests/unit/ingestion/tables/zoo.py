@@ -172,6 +172,12 @@ SPECIMENS = (
               ("Trademarks", "25", "20"), ("30 September 2024", "", ""), ("Indefinite-lived", "", ""),
               ("Trademarks", "25", "18")),
              frozenset(), warns="no period"),
+    # quarters broken over two header rows under the year written once over them; the Total column is the year's
+    Specimen("quarters_on_two_rows", "Wholesale quarterly results (JPY billion)",
+             (("", "", "Fiscal 2025", "", "", ""), ("", "First", "Second", "Third", "Fourth", ""),
+              ("", "Quarter", "Quarter", "Quarter", "Quarter", "Total"), ("Net sales", "4.1", "4.2", "4.0", "4.5", "16.8")),
+             frozenset({(NS, W, "2025Q1", 4.1, "JPY_B"), (NS, W, "2025Q2", 4.2, "JPY_B"), (NS, W, "2025Q3", 4.0, "JPY_B"),
+                        (NS, W, "2025Q4", 4.5, "JPY_B"), (NS, W, "2025", 16.8, "JPY_B")})),
     # a period word in a header the reader cannot date ("Year 3") is not "no period": nothing is read
     Specimen("unread_period_is_not_undated", "Intangible assets acquired (JPY million)",
              (("", "Year 3", "Year 4"), ("Customer relationships", "215", "230")),
