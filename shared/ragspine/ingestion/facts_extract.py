@@ -191,7 +191,8 @@ def _pdf_table_facts(block: Block, doc: ParsedDocument, glossary: Glossary, line
     part = next((text for text in (*block.heading_path[-1:], caption)
                  if PART_OF_COMPANY.search(text) or about_an_investee(text)), "")
     context = TableContext(block.heading_path, caption, doc.title, doc.metadata.get("entity", ""),
-                           assumed_entity="" if part else assumed, note=note, follows_table=follows_table)
+                           assumed_entity="" if part else assumed, note=note, follows_table=follows_table,
+                           surroundings_read=False)
     found, problems = table_facts(block, context, glossary, lineage)
     if not found:
         if part and assumed:

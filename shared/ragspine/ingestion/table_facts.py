@@ -168,6 +168,9 @@ class TableContext:
     # another table came first under the same heading: the heading may be about that one (a PDF page's
     # "Fiscal Year Ended January 31, 2018" over the next year's quarters too), so its year dates no quarter
     follows_table: bool = False
+    # the text around the table was read with it (its lead sentence, its headings): a PDF page's table, cut from
+    # the page by its layout, may have lost the lines over it that state its period, so it never reads as undated
+    surroundings_read: bool = True
 
     def layers(self) -> list[str]:
         """Texts in the order they are consulted: innermost heading, caption, lead, metadata, title."""
@@ -409,7 +412,7 @@ class _TableReader:
             fallback.entity = self._company_holding(fallback.entity) or fallback.entity
         context_period = None if has["period"] else _context_period(glossary, near)
         undated = False
-        if not has["period"] and context_period is None:
+        if not has["period"] and context_period is None and context.surroundings_read:
             over = self._written_over_table()
             date = lone_date([*over, *self._context_texts()])
             if self._states_no_period(date):

@@ -178,6 +178,12 @@ SPECIMENS = (
               ("", "Quarter", "Quarter", "Quarter", "Quarter", "Total"), ("Net sales", "4.1", "4.2", "4.0", "4.5", "16.8")),
              frozenset({(NS, W, "2025Q1", 4.1, "JPY_B"), (NS, W, "2025Q2", 4.2, "JPY_B"), (NS, W, "2025Q3", 4.0, "JPY_B"),
                         (NS, W, "2025Q4", 4.5, "JPY_B"), (NS, W, "2025", 16.8, "JPY_B")})),
+    # ... but with the headers set again over a second year's block, no quarter is read (its rows would take the first year)
+    Specimen("quarters_in_two_blocks", "Wholesale quarterly results (JPY billion)",
+             (("", "", "Fiscal 2025", ""), ("", "First", "Second", ""), ("", "Quarter", "Quarter", "Total"),
+              ("Net sales", "4.1", "4.2", "8.3"), ("", "", "Fiscal 2024", ""), ("", "First", "Second", ""),
+              ("", "Quarter", "Quarter", "Total"), ("Net sales", "3.9", "4.0", "7.9")),
+             frozenset(), warns="table skipped"),
     # a period word in a header the reader cannot date ("Year 3") is not "no period": nothing is read
     Specimen("unread_period_is_not_undated", "Intangible assets acquired (JPY million)",
              (("", "Year 3", "Year 4"), ("Customer relationships", "215", "230")),
