@@ -435,6 +435,8 @@ class _TableReader:
             self.warn(self.money_unit_conflict)
         facts: dict[FactKey, Fact] = {}
         dropped: set[FactKey] = set()
+        partly: set[int] = set()  # rows whose cells under a column naming a part of them could not be read
+        rows_of: dict[int, list[FactKey]] = {}
         skipped_cols = {c for c, names in header_names.items() if any(n.unknown for n in names)} | self.unheaded
         shares = self._share_columns()
         qualifiers = self._column_qualifiers(skipped_cols, header_names, has["period"] or context_period is not None,
@@ -459,6 +461,7 @@ class _TableReader:
                 if c in qualifiers:
                     qualified = self._qualified_metric(qualifiers[c], labels, names, r, c)
                     if qualified is None:
+                        partly.add(r)
                         continue
                     column = [n for n in column if not n.unknown]
                     names = [Named(metric=qualified) if n.metric else n for n in names]
@@ -477,11 +480,28 @@ class _TableReader:
                               "both dropped")
                     dropped.add(fact.key)
                 facts.setdefault(fact.key, fact)
+                rows_of.setdefault(r, []).append(fact.key)
+        if undated:
+            dropped |= self._partly_read(partly, rows_of)
         found = [fact for key, fact in facts.items() if key not in dropped]
         self._check_totals(found)
         if not found and not self.warnings:
             self.warn("no cell holds a figure; table skipped")
         return found, self.warnings
+
+    def _partly_read(self, partly: set[int], rows_of: dict[int, list[FactKey]]) -> set[FactKey]:
+        """The facts of an undated table's rows whose part columns were not read (a glossary row under ``Current``).
+
+        With no period to hold it apart, the row's remaining figure (its ``Total``) would answer a
+        question naming one of its parts ("gross carrying amount of current receivables"): the
+        row gives none.
+        """
+        doomed: set[FactKey] = set()
+        for r in sorted(partly & set(rows_of)):
+            self.warn(f"row {_joined(self.shape.row_labels[r])!r}: its columns name parts of it the glossary's metric "
+                      "cannot carry, and the table states no period; row skipped")
+            doomed.update(rows_of[r])
+        return doomed
 
     def _states_no_period(self, date: str) -> bool:
         """Whether no cell of the table and no text around it writes a period but ``date`` (``table_undated``).

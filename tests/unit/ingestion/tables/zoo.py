@@ -184,6 +184,11 @@ SPECIMENS = (
               ("Net sales", "4.1", "4.2", "8.3"), ("", "", "Fiscal 2024", ""), ("", "First", "Second", ""),
               ("", "Quarter", "Quarter", "Total"), ("Net sales", "3.9", "4.0", "7.9")),
              frozenset(), warns="table skipped"),
+    # a glossary row split by columns naming its parts, with no period: its total alone would answer a question
+    # naming a part, so the row gives nothing
+    Specimen("parts_of_a_glossary_row_undated", "Net sales by customer tenure (JPY billion)",
+             (("", "New customers", "Returning customers", "Total"), ("Net sales", "3.0", "12.0", "15.0")),
+             frozenset(), warns="cannot carry"),
     # a period word in a header the reader cannot date ("Year 3") is not "no period": nothing is read
     Specimen("unread_period_is_not_undated", "Intangible assets acquired (JPY million)",
              (("", "Year 3", "Year 4"), ("Customer relationships", "215", "230")),
