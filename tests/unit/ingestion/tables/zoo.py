@@ -189,6 +189,15 @@ SPECIMENS = (
     Specimen("parts_of_a_glossary_row_undated", "Net sales by customer tenure (JPY billion)",
              (("", "New customers", "Returning customers", "Total"), ("Net sales", "3.0", "12.0", "15.0")),
              frozenset(), warns="cannot carry"),
+    # sub-columns under each year qualify the rows of the document's own labels; they never name the year
+    Specimen("sub_columns_under_years", "Headcount of the wholesale segment",
+             (("", "FY2025", "", "FY2024", ""), ("", "Men", "Women", "Men", "Women"), ("Employees", "120", "80", "110", "75")),
+             frozenset({("label:men: employees", W, "2025", 120, ""), ("label:women: employees", W, "2025", 80, ""),
+                        ("label:men: employees", W, "2024", 110, ""), ("label:women: employees", W, "2024", 75, "")})),
+    # a change column beside the two years is no figure of either year
+    Specimen("change_beside_years", "Wholesale (JPY billion)",
+             (("", "FY2025", "FY2024", "% CHANGE"), ("Net sales", "16.8", "15.2", "10.5")),
+             frozenset({(NS, W, "2025", 16.8, "JPY_B"), (NS, W, "2024", 15.2, "JPY_B")}), warns="'% CHANGE'"),
     # a period word in a header the reader cannot date ("Year 3") is not "no period": nothing is read
     Specimen("unread_period_is_not_undated", "Intangible assets acquired (JPY million)",
              (("", "Year 3", "Year 4"), ("Customer relationships", "215", "230")),
