@@ -14,6 +14,7 @@ from ragspine.errors import ConfigurationError
 from ragspine.facts.calendar import FiscalCalendar
 from ragspine.facts.formulas import Formula, FormulaError, formulas_of
 from ragspine.facts.matching import SlotRegex, slot_regex
+from ragspine.facts.model import UNDATED
 from ragspine.lazy import LazyModule
 
 if TYPE_CHECKING:
@@ -41,13 +42,23 @@ class Period:
 
     @property
     def label(self) -> str:
-        """Human form: FY2024 or 2024Q3."""
+        """Human form: FY2024 or 2024Q3 ("" for the period of an undated fact)."""
         return f"FY{self.period}" if self.period_type == "FY" else self.period
+
+    @property
+    def undated(self) -> bool:
+        """Whether this is the period of a fact whose document states none."""
+        return self.period_type == UNDATED
 
     @classmethod
     def fiscal_year(cls, year: int) -> Period:
         """The fiscal year ``year``."""
         return cls("FY", str(year))
+
+    @classmethod
+    def none_stated(cls) -> Period:
+        """The period of a fact whose table and its context state none (``UNDATED``, "")."""
+        return cls(UNDATED, "")
 
 
 @dataclass(frozen=True, slots=True)

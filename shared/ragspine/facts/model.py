@@ -10,6 +10,10 @@ from ragspine.sensitivity import Sensitivity
 
 LINEAGE_FIELDS = ("source_doc_id", "source_locator")
 
+# The period_type of a fact whose table and its context state no period (an aging schedule, a
+# fair-value table): its period is "" and no question naming a period ever reaches it.
+UNDATED = "UNDATED"
+
 
 class FactKey(NamedTuple):
     """What identifies one fact: a metric of an entity, channel and period (a tuple: built per lookup)."""

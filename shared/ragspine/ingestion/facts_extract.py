@@ -30,7 +30,7 @@ from ragspine.ingestion.table_facts import Lineage, TableContext, table_facts, u
 from ragspine.ingestion.table_subject import PART_OF_COMPANY, about_an_investee, unit_note
 from ragspine.sensitivity import Sensitivity
 
-EXTRACTOR_VERSION = "table-13"  # an unlabelled row is its section's total only where it sums the section
+EXTRACTOR_VERSION = "table-14"  # undated tables; quarters over two header rows
 _LEAD_CHARS = 300
 _PERIOD_LINE_CHARS = 60  # a line between a unit note and its table: "Year ended December 31,", "December 31,"
 
@@ -191,7 +191,8 @@ def _pdf_table_facts(block: Block, doc: ParsedDocument, glossary: Glossary, line
     part = next((text for text in (*block.heading_path[-1:], caption)
                  if PART_OF_COMPANY.search(text) or about_an_investee(text)), "")
     context = TableContext(block.heading_path, caption, doc.title, doc.metadata.get("entity", ""),
-                           assumed_entity="" if part else assumed, note=note, follows_table=follows_table)
+                           assumed_entity="" if part else assumed, note=note, follows_table=follows_table,
+                           surroundings_read=False)
     found, problems = table_facts(block, context, glossary, lineage)
     if not found:
         if part and assumed:

@@ -49,6 +49,7 @@ from ragspine.ingestion.model import Block
 from ragspine.ingestion.parsers._blocks import locator_value
 from ragspine.ingestion.table_axes import (
     NOT_ACTUAL,
+    NOTHING,
     PERIOD_HEADING,
     UNKNOWN,
     Named,
@@ -58,10 +59,12 @@ from ragspine.ingestion.table_axes import (
     name_of,
     table_shape,
 )
+from ragspine.ingestion.table_quarters import is_ordinal, stacked_quarter
 from ragspine.ingestion.table_roll_forward import roll_forward
 from ragspine.ingestion.table_stated_years import is_stated_period, stated_years
 from ragspine.ingestion.table_subject import other_company, same_company
 from ragspine.ingestion.table_totals import is_bare_total, states_the_sum, total_of
+from ragspine.ingestion.table_undated import lone_date, states_no_period
 from ragspine.numbers.cells import read_cell
 from ragspine.numbers.units import ISO_4217, SCALES, table_currency, unit_dimension, units_in
 from ragspine.sensitivity import Sensitivity
@@ -80,7 +83,8 @@ _SHARES_HEADER = re.compile(r"(?i)\s*shares\s*(?:\([^()]*\))?\s*")
 _OPERATING_CASH = re.compile(r"(?i)^net\s+cash\s+(?:provided|used|generated|from)\b.*operating\s+activities")
 _BALANCE_ITEM = re.compile(r"(?i)\b(?:receivables?|inventor(?:y|ies)|payables?|prepaid|accrued|deferred\s+revenue"
                            r"|other\s+(?:current\s+)?(?:assets|liabilities))\b")
-_PART_OF_PERIOD = re.compile(r"\d|quarter|half|month|week|ytd|year|period|季|半期|月")
+_PERIOD_PART_WORDS = re.compile(r"quarter|half|month|week|ytd|year|period|季|半期|月")
+_PART_OF_PERIOD = re.compile(rf"\d|{_PERIOD_PART_WORDS.pattern}")
 _BASIC_OR_DILUTED = re.compile(r"(?i)\s*(?:basic|diluted|basic\s+and\s+diluted)\s*")
 # A figure in the currency's hundredth ("Basic earnings per share (cents)"): no unit code says it, so none is given.
 _SUBUNIT = re.compile(r"(?i)\b(?:cents?|pence)\b")
@@ -164,6 +168,9 @@ class TableContext:
     # another table came first under the same heading: the heading may be about that one (a PDF page's
     # "Fiscal Year Ended January 31, 2018" over the next year's quarters too), so its year dates no quarter
     follows_table: bool = False
+    # the text around the table was read with it (its lead sentence, its headings): a PDF page's table, cut from
+    # the page by its layout, may have lost the lines over it that state its period, so it never reads as undated
+    surroundings_read: bool = True
 
     def layers(self) -> list[str]:
         """Texts in the order they are consulted: innermost heading, caption, lead, metadata, title."""
@@ -351,6 +358,7 @@ class _TableReader:
         self.total_parts: dict[int, tuple[int, ...]] = {}  # a bare total row's rows above it, back to a heading
         self.line_items = False  # no row names a glossary entity or channel (set with the sections)
         self.money_unit_conflict = ""  # why the caption's currency and the cells' cannot both hold, if they cannot
+        self.over_table = ""  # a date written once over the whole table: read as its period, not a column's header
         self.currency = self._stated_currency()
 
     def _stated_currency(self) -> str | None:
@@ -403,6 +411,20 @@ class _TableReader:
         if fallback.entity not in (None, _AMBIGUOUS):
             fallback.entity = self._company_holding(fallback.entity) or fallback.entity
         context_period = None if has["period"] else _context_period(glossary, near)
+        undated = False
+        if not has["period"] and context_period is None and context.surroundings_read:
+            over = self._written_over_table()
+            date = lone_date([*over, *self._context_texts()])
+            if self._states_no_period(date):
+                closed = self.name(date).period if date else None
+                undated = closed is None
+                context_period = Period.none_stated() if undated else closed
+                if undated:
+                    self.warn("no period in its headers, labels or context: its facts are undated")
+                spanning = next((t for t in over if date and date in normalize_text(t)), "")
+                if spanning:  # the date over every column is the table's, no column's own header
+                    self.over_table = spanning
+                    header_names = self._header_names()
         if not has["period"] and not isinstance(context_period, Period):
             return [], [f"{self.where}: no period in its headers, labels or context; table skipped"]
         table_units = [u for c in range(shape.label_cols) for h in shape.header_rows
@@ -413,9 +435,12 @@ class _TableReader:
             self.warn(self.money_unit_conflict)
         facts: dict[FactKey, Fact] = {}
         dropped: set[FactKey] = set()
+        partly: set[int] = set()  # rows whose cells under a column naming a part of them could not be read
+        rows_of: dict[int, list[FactKey]] = {}
         skipped_cols = {c for c, names in header_names.items() if any(n.unknown for n in names)} | self.unheaded
         shares = self._share_columns()
-        qualifiers = self._column_qualifiers(skipped_cols, header_names, has["period"] or context_period is not None)
+        qualifiers = self._column_qualifiers(skipped_cols, header_names, has["period"] or context_period is not None,
+                                             undated)
         for c in sorted(skipped_cols - set(qualifiers)):
             self.warn(f"column {'/'.join(shape.col_headers[c])!r}: a header the glossary does not read; column skipped")
         for r in shape.body_rows:
@@ -429,11 +454,14 @@ class _TableReader:
                 text = self.rows[r][c]
                 if (c in skipped_cols and c not in qualifiers) or c in shares or body_cell_blank(text):
                     continue
+                if undated and not any(shape.col_headers[c]):
+                    continue  # undated, a column no header names could be of any period
                 cell = _Cell()
                 column = header_names[c]
                 if c in qualifiers:
                     qualified = self._qualified_metric(qualifiers[c], labels, names, r, c)
                     if qualified is None:
+                        partly.add(r)
                         continue
                     column = [n for n in column if not n.unknown]
                     names = [Named(metric=qualified) if n.metric else n for n in names]
@@ -452,11 +480,52 @@ class _TableReader:
                               "both dropped")
                     dropped.add(fact.key)
                 facts.setdefault(fact.key, fact)
+                rows_of.setdefault(r, []).append(fact.key)
+        if undated:
+            dropped |= self._partly_read(partly, rows_of)
         found = [fact for key, fact in facts.items() if key not in dropped]
         self._check_totals(found)
         if not found and not self.warnings:
             self.warn("no cell holds a figure; table skipped")
         return found, self.warnings
+
+    def _partly_read(self, partly: set[int], rows_of: dict[int, list[FactKey]]) -> set[FactKey]:
+        """The facts of an undated table's rows whose part columns were not read (a glossary row under ``Current``).
+
+        With no period to hold it apart, the row's remaining figure (its ``Total``) would answer a
+        question naming one of its parts ("gross carrying amount of current receivables"): the
+        row gives none.
+        """
+        doomed: set[FactKey] = set()
+        for r in sorted(partly & set(rows_of)):
+            self.warn(f"row {_joined(self.shape.row_labels[r])!r}: its columns name parts of it the glossary's metric "
+                      "cannot carry, and the table states no period; row skipped")
+            doomed.update(rows_of[r])
+        return doomed
+
+    def _states_no_period(self, date: str) -> bool:
+        """Whether no cell of the table and no text around it writes a period but ``date`` (``table_undated``).
+
+        Every cell counts, not only the headers and the body's labels: a date on a row of its own
+        between two blocks ("June 30, 2018" over the year before's rows) dates the rows below it.
+        """
+        headers = [h for headers in self.shape.col_headers.values() for h in headers]
+        cells = [cell for row in self.rows for cell in row]
+        return states_no_period(headers, cells, self._context_texts(), besides=date)
+
+    def _context_texts(self) -> list[str]:
+        context = self.context
+        return [*context.headings, context.caption, context.lead, context.doc_title]
+
+    def _written_over_table(self) -> list[str]:
+        """Header texts over the whole table: those of the label columns, and one text spanning every value column."""
+        texts = [clean_label(self.rows[h][k]) for h in self.shape.header_rows for k in range(self.shape.label_cols)]
+        heads = list(self.shape.col_headers.values())
+        for i in range(len(self.shape.header_rows)):
+            spanning = {headers[i] for headers in heads}
+            if len(spanning) == 1 and len(heads) > 1:
+                texts.append(spanning.pop())
+        return [t for t in texts if t]
 
     def _unit_note_rows(self) -> list[str]:
         """The units of a header row whose one written cell is a unit note: the whole table's.
@@ -525,13 +594,15 @@ class _TableReader:
         return total and len(years) >= 4 and all(b == a + 1 for a, b in zip(years, years[1:], strict=False))
 
     def _column_qualifiers(self, skipped: set[int], header_names: dict[int, list[Named]],
-                           dated: bool) -> dict[int, str]:
+                           dated: bool, undated: bool = False) -> dict[int, str]:
         """Columns headed by a line item's kind the glossary does not read ("Net Sales", "Fair Value").
 
         Under a period (its own upper header, or the table's context), such a column states that
         kind of figure for each row of the document's own labels: "Americas" under "Fiscal Year
         2018 / Net Sales" is ``Net Sales: Americas`` of 2018. Headers of a share, a change or a
-        plan (``% of Total``, ``Change``, ``Budget``) stay skipped.
+        plan (``% of Total``, ``Change``, ``Budget``) stay skipped. In an undated table (no period
+        word anywhere) a header's digits are no part of a period: an aging bucket ``1–90 days past
+        due`` qualifies its rows too.
         """
         found: dict[int, str] = {}
         for c in skipped:
@@ -541,7 +612,7 @@ class _TableReader:
                 continue
             text = unknown[0]
             if (NOT_ACTUAL.search(normalize_text(text)) or open_metric_code(text) is None or len(text) > 40
-                    or _PART_OF_PERIOD.search(normalize_text(text))):
+                    or (_PERIOD_PART_WORDS if undated else _PART_OF_PERIOD).search(normalize_text(text))):
                 continue  # "Q1", "First Quarter", "2019 vs 2018": a part of a period, never a kind of figure
             found[c] = text
         return found
@@ -765,7 +836,7 @@ class _TableReader:
         return titles
 
     def _header_names(self) -> dict[int, list[Named]]:
-        titles = set(self._title_rows())
+        titles = set(self._title_rows()) | {self.over_table}
         names: dict[int, list[Named]] = {}
         for c, headers in self.shape.col_headers.items():
             names[c] = [self.name(h) for h in headers if h not in titles]
@@ -775,12 +846,63 @@ class _TableReader:
                 joined = self.name(" ".join(dict.fromkeys(h for h in around if h)))
                 if joined.period is not None:
                     names[c] = [Named(period=joined.period) if n.unknown or n == Named() else n for n in names[c]]
+        names = self._stacked_quarters(names, titles)
         if not any(n.period for column in names.values() for n in column):
             written = {c: [h for h in headers if h not in titles] for c, headers in self.shape.col_headers.items()}
             for c, period in stated_years(written, self.glossary.fiscal_calendar).items():
                 names[c] = [Named(period=period) if is_stated_period(h) else n for h, n in zip(written[c], names[c],
                                                                                              strict=True)]
         return names
+
+    def _stacked_quarters(self, names: dict[int, list[Named]], titles: set[str]) -> dict[int, list[Named]]:
+        """Columns of ``First`` … ``Fourth`` over ``Quarter`` under the one fiscal year over them (``table_quarters``).
+
+        The last quarter's ordinal, filled rightwards as a merged header, is no header of the
+        ``Total`` column beside it. Not where headers are set again inside the body (a second
+        year's block below the first): its rows would be read under the first year's quarters.
+        """
+        year = self._year_over_columns()
+        if year is None:  # the year's row read as the caption (a row of one cell over a sheet's table)
+            stated = _context_period(self.glossary, [self.context.caption, *reversed(self.context.headings)])
+            year = stated if isinstance(stated, Period) and stated.period_type == "FY" else None
+        if year is None or self._headers_repeated_in_body():
+            return names
+        read = dict(names)
+        quarters = {c: stacked_quarter(headers) for c, headers in self.shape.col_headers.items()}
+        if not any(quarters.values()):
+            return names
+        for c, headers in self.shape.col_headers.items():
+            quarter = quarters[c]
+            if quarter is None and len(headers) == len(self.shape.header_rows):
+                read[c] = [NOTHING if is_ordinal(h) and not self.rows[row][c].strip() else self.name(h)
+                           for h, row in zip(headers, self.shape.header_rows, strict=True) if h not in titles]
+                if _TOTAL.fullmatch(headers[-1].strip()) and not any(n.period for n in read[c]):
+                    read[c].append(Named(period=year))  # the year's total, the year stated over the table
+                continue
+            period = self.glossary.normalize_period(f"{year.period}Q{quarter}") if quarter else None
+            if period is not None:
+                read[c] = [Named(period=period) if n.unknown or n == Named() or n.period == year else n
+                           for n in names[c]]
+        return read
+
+    def _year_over_columns(self) -> Period | None:
+        """The fiscal year one header row states in its only written cell (merged over the columns, so centred)."""
+        found = set()
+        for h in self.shape.header_rows:
+            written = [clean_label(cell) for cell in self.rows[h][self.shape.label_cols:] if cell.strip()]
+            period = self.name(written[0]).period if len(written) == 1 else None
+            if period is not None and period.period_type == "FY":
+                found.add(period)
+        return found.pop() if len(found) == 1 else None
+
+    def _headers_repeated_in_body(self) -> bool:
+        """Whether a body row without labels or figures writes text over the value columns (headers set again)."""
+        for r in self.shape.body_rows:
+            cells = self.rows[r][self.shape.label_cols:]
+            if (not any(self.shape.row_labels.get(r, ("x",))) and not any(read_cell(c) for c in cells)
+                    and any(c.strip() for c in cells)):
+                return True
+        return False
 
     def _spanning_period_headings(self) -> list[str]:
         """Period headings written alone in one cell of a header row ("Years Ended" centred over three dates).

@@ -46,6 +46,7 @@ from ragspine.qa.stated_years import every_stated_year, year_before_named
 from ragspine.qa.structured import Lookup, StructuredOutcome, look_up, plan_lookups, run_structured
 from ragspine.qa.table_dates import with_table_dates_read
 from ragspine.qa.trace import TraceRecorder, question_digest
+from ragspine.qa.undated import names_no_period, with_undated
 from ragspine.sensitivity import Sensitivity
 
 if TYPE_CHECKING:
@@ -285,6 +286,16 @@ def _structured(text: str, qa: QAComponents, cache: _QuestionCache, channel: Cha
         return memo.result
     structured = run_structured(slots, facts=qa.facts, glossary=qa.glossary, lang=lang,
                                 max_sensitivity=qa.max_sensitivity, plan=plan, results=looked_up)
+    # no period named and nothing computed: a figure the documents state for no period answers it, said so
+    undated = (stated is None and names_no_period(intent.slots.periods, slots) and not derives
+               and not intent.analysis and not intent.arithmetic.computes)
+    refinements = decision.refinements
+    if undated:
+        dated = structured
+        structured, slots = with_undated(structured, slots, facts=qa.facts, glossary=qa.glossary, lang=lang,
+                                         max_sensitivity=qa.max_sensitivity)
+        if structured is not dated:  # other years of a figure stated for none are no choice to offer
+            refinements = tuple(option for option in refinements if option.slot != "period")
     structured = with_change_read(structured, text, lang=lang)  # a change line that answers another question
     structured = with_named_parts_sum(structured, text, intent.arithmetic, glossary=qa.glossary, lang=lang)
     if derives:
@@ -300,9 +311,9 @@ def _structured(text: str, qa: QAComponents, cache: _QuestionCache, channel: Cha
     answer, verdict = _verified(answer, structured, asked)
     trace.decide(verdict)
     result = AnswerResult(answer, structured.sources, Route.STRUCTURED, structured.status, slots,
-                          structured.results, refinements=decision.refinements)
-    if channel is Channel.STRUCTURED and looked_up is not None and not derives:
-        cache.keep(Rendered(looked_up, result, verdict))
+                          structured.results, refinements=refinements)
+    if channel is Channel.STRUCTURED and looked_up is not None and not derives and not undated:
+        cache.keep(Rendered(looked_up, result, verdict))  # undated figures are read beyond the plan: never kept
     return result
 
 

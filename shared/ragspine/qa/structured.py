@@ -110,7 +110,7 @@ def run_structured(slots: Slots, *, facts: FactStore, glossary: Glossary, lang: 
     differences = _differences(results) if len(slots.periods) == 2 else ()
     if differences:
         lines.extend(render_difference(d, glossary, lang) for d in differences)
-    return StructuredOutcome(tuple(lines), _sources(results), _status(results), results, differences)
+    return StructuredOutcome(tuple(lines), outcome_sources(results), outcome_status(results), results, differences)
 
 
 def _differences(results: tuple[QueryResult, ...]) -> tuple[Difference, ...]:
@@ -190,12 +190,12 @@ def _label(fact: Fact) -> str:
     return f"FY{fact.period}" if fact.period_type == "FY" else fact.period
 
 
-def _sources(results: tuple[QueryResult, ...]) -> tuple[dict[str, str], ...]:
+def outcome_sources(results: tuple[QueryResult, ...]) -> tuple[dict[str, str], ...]:
     return source_dicts(Source(fact.source_doc_id, fact.source_locator) for result in results
                         for fact in ((result.fact, *result.conflicts) if result.fact is not None else ()))
 
 
-def _status(results: tuple[QueryResult, ...]) -> AnswerStatus:
+def outcome_status(results: tuple[QueryResult, ...]) -> AnswerStatus:
     found = [r.status for r in results].count(QueryStatus.FOUND)
     if found == len(results):
         return AnswerStatus.FOUND

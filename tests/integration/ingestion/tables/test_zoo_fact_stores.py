@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from ragspine.aws.dynamo_facts import DynamoFactStore
-from ragspine.facts.model import Fact
+from ragspine.facts.model import UNDATED, Fact
 from ragspine.facts.ports import FactStore
 from ragspine.facts.sqlite_store import SqliteFactStore
 from ragspine.ingestion.facts_extract import extract_facts
@@ -43,3 +43,18 @@ def test_every_zoo_fact_is_stored_and_read_back_as_extracted(store: FactStore, f
     for fact in facts:  # one document's keys are unique; the zoo repeats keys across documents
         store.put_many([fact])
         assert store.get(fact.key) == fact
+
+
+def test_an_undated_fact_is_stored_under_its_own_key_and_no_dated_one(store: FactStore) -> None:
+    undated = Fact("label:fair value amount: trademarks", "MINORI_GROUP", "", "TOTAL", UNDATED, "", 25, "JPY_M",
+                   "zoo.md", "table=1,row=Trademarks,col=Fair value amount", source_file_hash="sha256:00")
+    dated = Fact("label:fair value amount: trademarks", "MINORI_GROUP", "", "TOTAL", "FY", "2025", 27, "JPY_M",
+                 "other.md", "table=1,row=Trademarks,col=FY2025", source_file_hash="sha256:01")
+    store.put_many([undated, dated])
+    assert store.get(undated.key) == undated
+    assert store.get(dated.key) == dated
+    assert store.get_with_conflicts(undated.key) == (undated, [])
+    assert sorted(f.period_type for f in store.find(metric_code=undated.metric_code, entity="MINORI_GROUP")) == [
+        "FY", UNDATED]
+    assert store.delete_by_source("zoo.md") == 1
+    assert store.get(undated.key) is None and store.get(dated.key) == dated

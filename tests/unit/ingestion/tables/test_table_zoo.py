@@ -6,6 +6,7 @@ import re
 
 import pytest
 
+from ragspine.facts.model import UNDATED
 from ragspine.ingestion.facts_extract import extract_facts
 from ragspine.ingestion.parsers.registry import parse_document
 from tests.unit.ingestion.tables.zoo import FORMATS, SPECIMENS, Specimen, render, zoo_glossary
@@ -29,6 +30,8 @@ def test_each_layout_in_each_format_gives_exactly_its_facts(specimen: Specimen, 
     got = {(f.metric_code, f.entity, f.period, f.value, f.unit) for f in result.facts}
     assert got == specimen.facts, result.warnings
     assert len(got) == len(result.facts)
+    # a fact without a period is undated, and only such a fact: never a dated type with an empty period
+    assert all((f.period == "") == (f.period_type == UNDATED) for f in result.facts)
     for fact in result.facts:
         assert re.match(LOCATORS[fmt], fact.source_locator), fact.source_locator
     if specimen.warns:

@@ -124,9 +124,84 @@ SPECIMENS = (
              frozenset({(NS, W, "2025", 16800, "JPY_M"), (OI, W, "2025", 1600, "JPY_M"),
                         (NS, R, "2025", 10300, "JPY_M"), (OI, R, "2025", -900, "JPY_M"),
                         (NS, G, "2025", 27100, "JPY_M"), (OI, G, "2025", 700, "JPY_M")})),
-    Specimen("no_period", "Group results (JPY billion)",
+    # no period anywhere: none is guessed, the facts are undated (period "")
+    Specimen("undated", "Group results (JPY billion)",
              (("Segment", "Net sales"), ("Wholesale", "16.8"), ("Retail", "10.3")),
-             frozenset(), warns="no period"),  # no period anywhere: nothing may be guessed
+             frozenset({(NS, W, "", 16.8, "JPY_B"), (NS, R, "", 10.3, "JPY_B")}), warns="facts are undated"),
+    # an aging schedule: each bucket (and its digits) qualifies the row's label; the Total column is the row's own
+    Specimen("aging_schedule_undated", "Trade receivables by age (JPY million)",
+             (("", "Current", "1–90 days past due", "Total"), ("Gross carrying amount", "2,400", "310", "2,710"),
+              ("Loss allowance", "24", "16", "40")),
+             frozenset({("label:current: gross carrying amount", G, "", 2400, "JPY_M"),
+                        ("label:1–90 days past due: gross carrying amount", G, "", 310, "JPY_M"),
+                        ("label:gross carrying amount", G, "", 2710, "JPY_M"),
+                        ("label:current: loss allowance", G, "", 24, "JPY_M"),
+                        ("label:1–90 days past due: loss allowance", G, "", 16, "JPY_M"),
+                        ("label:loss allowance", G, "", 40, "JPY_M")}), warns="facts are undated"),
+    # a fair-value table: the lives (a count of years, no money) stay unread, the amounts are undated facts
+    Specimen("fair_value_undated", "Intangible assets acquired (JPY million)",
+             (("", "Useful life (in years)", "Fair value amount"), ("Customer relationships", "7.0", "215"),
+              ("Trademarks", "5.0", "25")),
+             frozenset({("label:fair value amount: customer relationships", G, "", 215, "JPY_M"),
+                        ("label:fair value amount: trademarks", G, "", 25, "JPY_M")}),
+             warns="column 'Useful life (in years)'"),
+    # figures as reported beside an adjustment and a restatement: only the reported ones are the document's own
+    Specimen("as_reported_undated", "Effect of the new revenue standard (JPY million)",
+             (("", "As reported", "Adjustments", "Without the new standard"), ("Deferred revenue", "2,426", "(194)", "2,232"),
+              ("Other assets", "2,251", "(331)", "1,920")),
+             frozenset({("label:as reported: deferred revenue", G, "", 2426, "JPY_M"),
+                        ("label:as reported: other assets", G, "", 2251, "JPY_M")}),
+             warns="column 'Without the new standard'"),
+    # a date written once over the table: inside the glossary's year (March) it dates nothing, the facts are undated
+    Specimen("lone_inner_date_undated", "Trade receivables by age (JPY million)",
+             (("30 September 2025", "Current", "Total"), ("Gross carrying amount", "2,400", "2,710")),
+             frozenset({("label:current: gross carrying amount", G, "", 2400, "JPY_M"),
+                        ("label:gross carrying amount", G, "", 2710, "JPY_M")}), warns="facts are undated"),
+    # ... and at the glossary's year end it is the table's fiscal year
+    Specimen("lone_closing_date", "Trade receivables by age (JPY million)",
+             (("31 March 2025", "Current", "Total"), ("Gross carrying amount", "2,400", "2,710")),
+             frozenset({("label:current: gross carrying amount", G, "2025", 2400, "JPY_M"),
+                        ("label:gross carrying amount", G, "2025", 2710, "JPY_M")})),
+    # a mid-year date spanning every column, over figures as reported and their adjustments
+    Specimen("date_over_columns_undated", "Effect of the new revenue standard (JPY million)",
+             (("", "As of September 30, 2025", ""), ("", "As reported", "Adjustments"), ("Deferred revenue", "2,426", "(194)")),
+             frozenset({("label:as reported: deferred revenue", G, "", 2426, "JPY_M")}), warns="Adjustments'"),
+    # dates on rows of their own between two blocks date the rows below them: never undated, though no column is dated
+    Specimen("dates_between_blocks_not_undated", "Intangible assets (JPY million)",
+             (("", "Gross amount", "Net"), ("30 September 2025", "", ""), ("Indefinite-lived", "", ""),
+              ("Trademarks", "25", "20"), ("30 September 2024", "", ""), ("Indefinite-lived", "", ""),
+              ("Trademarks", "25", "18")),
+             frozenset(), warns="no period"),
+    # quarters broken over two header rows under the year written once over them; the Total column is the year's
+    Specimen("quarters_on_two_rows", "Wholesale quarterly results (JPY billion)",
+             (("", "", "Fiscal 2025", "", "", ""), ("", "First", "Second", "Third", "Fourth", ""),
+              ("", "Quarter", "Quarter", "Quarter", "Quarter", "Total"), ("Net sales", "4.1", "4.2", "4.0", "4.5", "16.8")),
+             frozenset({(NS, W, "2025Q1", 4.1, "JPY_B"), (NS, W, "2025Q2", 4.2, "JPY_B"), (NS, W, "2025Q3", 4.0, "JPY_B"),
+                        (NS, W, "2025Q4", 4.5, "JPY_B"), (NS, W, "2025", 16.8, "JPY_B")})),
+    # ... but with the headers set again over a second year's block, no quarter is read (its rows would take the first year)
+    Specimen("quarters_in_two_blocks", "Wholesale quarterly results (JPY billion)",
+             (("", "", "Fiscal 2025", ""), ("", "First", "Second", ""), ("", "Quarter", "Quarter", "Total"),
+              ("Net sales", "4.1", "4.2", "8.3"), ("", "", "Fiscal 2024", ""), ("", "First", "Second", ""),
+              ("", "Quarter", "Quarter", "Total"), ("Net sales", "3.9", "4.0", "7.9")),
+             frozenset(), warns="table skipped"),
+    # a glossary row split by columns naming its parts, with no period: its total alone would answer a question
+    # naming a part, so the row gives nothing
+    Specimen("parts_of_a_glossary_row_undated", "Net sales by customer tenure (JPY billion)",
+             (("", "New customers", "Returning customers", "Total"), ("Net sales", "3.0", "12.0", "15.0")),
+             frozenset(), warns="cannot carry"),
+    # sub-columns under each year qualify the rows of the document's own labels; they never name the year
+    Specimen("sub_columns_under_years", "Headcount of the wholesale segment",
+             (("", "FY2025", "", "FY2024", ""), ("", "Men", "Women", "Men", "Women"), ("Employees", "120", "80", "110", "75")),
+             frozenset({("label:men: employees", W, "2025", 120, ""), ("label:women: employees", W, "2025", 80, ""),
+                        ("label:men: employees", W, "2024", 110, ""), ("label:women: employees", W, "2024", 75, "")})),
+    # a change column beside the two years is no figure of either year
+    Specimen("change_beside_years", "Wholesale (JPY billion)",
+             (("", "FY2025", "FY2024", "% CHANGE"), ("Net sales", "16.8", "15.2", "10.5")),
+             frozenset({(NS, W, "2025", 16.8, "JPY_B"), (NS, W, "2024", 15.2, "JPY_B")}), warns="'% CHANGE'"),
+    # a period word in a header the reader cannot date ("Year 3") is not "no period": nothing is read
+    Specimen("unread_period_is_not_undated", "Intangible assets acquired (JPY million)",
+             (("", "Year 3", "Year 4"), ("Customer relationships", "215", "230")),
+             frozenset(), warns="no period"),
     Specimen("ja_period_in_sentence", "卸売事業の2025年3月期の主要項目を以下に示す。",
              (("項目", "金額(百万円)"), ("売上高", "16,800"), ("営業利益", "1,600")),
              frozenset({(NS, W, "2025", 16800, "JPY_M"), (OI, W, "2025", 1600, "JPY_M")})),

@@ -1,0 +1,31 @@
+"""Quarters written over two header rows under one fiscal year: ``Fiscal 2019`` over ``Second`` over ``Quarter``.
+
+Annual reports set a year's quarterly figures under the year written once (centred over its
+columns, so in one cell of its row), each quarter's name broken over two rows. Each such column
+is that quarter of the year; a column of the year's ``Total`` stays the year's. Only an ordinal
+(``First`` … ``Fourth``, ``1st`` … ``4th``) with the word ``Quarter`` counts: any other word in
+the column's headers leaves it as the reader found it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from ragspine.facts.glossary import normalize_text
+
+_ORDINALS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4}
+_QUARTER = re.compile(rf"({'|'.join(_ORDINALS)})\s+(?:fiscal\s+)?quarter")
+_YEAR = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
+
+
+def is_ordinal(text: str) -> bool:
+    """Whether a header is a quarter's ordinal alone (``Second``, ``2nd``)."""
+    return normalize_text(text).strip() in _ORDINALS
+
+
+def stacked_quarter(headers: Sequence[str]) -> int | None:
+    """The quarter (1–4) a column's headers name once joined, the year's own text aside; None for any other words."""
+    words = " ".join(normalize_text(h).strip() for h in headers if h.strip() and not _YEAR.search(h))
+    match = _QUARTER.fullmatch(" ".join(words.split()))
+    return _ORDINALS[match.group(1)] if match else None

@@ -1,0 +1,51 @@
+"""Whether a table and the text around it state no period at all: its facts are then undated.
+
+A fair-value table (``Weighted-Average Useful Lives | Fair Value Amount``), an aging schedule
+(``Current | 0 to 30 days past due``) or a share-count table may say nowhere which period it is
+of. Its figures are still the document's; they become facts with the period type ``UNDATED``
+(``facts/model.py``), which no question naming a period reaches. A period the reader merely
+failed to read is not "none": any year, month, quarter, week or fiscal-year word in a header,
+a row label or the context keeps the table out (skipped), since reading such a table as
+undated would give a dated figure without its date. The one exception is a date written once
+over the whole table (``30 June 2019`` in its corner, ``As of February 28, 2019`` over every
+column, or in its caption): that date is the table's period where it closes a fiscal year of
+the glossary, and otherwise the table is undated (``lone_date``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from ragspine.facts.glossary import normalize_text
+
+_YEAR = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
+_MONTH = re.compile(r"(?<![a-z])(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+                    r"|sep(?:t|tember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?(?![a-z])")
+# Words naming a period or a part of one: "year", "fiscal", "FY19", "F19", "Q3", "H1", "年度", "3月期", "上半期".
+_PERIOD_WORD = re.compile(r"(?<![a-z])(?:years?|quarters?|quarterly|months?|weeks?|half|semi|fiscal"
+                          r"|ytd|ltm|ttm|fy\s*\d*|f\d{2}|q[1-4]|h[12]|period|current\s+year|prior\s+year|to\s+date)"
+                          r"(?![a-z])|年|月|期|季|半期|半年")
+_FULL_DATE = re.compile(rf"(?:{_MONTH.pattern}\s+\d{{1,2}},?|\d{{1,2}}\s+{_MONTH.pattern},?)\s*(?:19|20)\d{{2}}(?!\d)")
+# A unit note in parentheses ("(in years)") says how a figure is counted, not when it was.
+_UNIT_NOTE = re.compile(r"[(（][^()（）]*[)）]")
+
+
+def names_a_period(text: str, besides: str = "") -> bool:
+    """Whether a text writes a year, a month or a period word (read or not), ``besides`` (a date) aside."""
+    norm = normalize_text(text)
+    if besides:
+        norm = norm.replace(besides, " ")
+    return bool(_YEAR.search(norm) or _MONTH.search(norm) or _PERIOD_WORD.search(_UNIT_NOTE.sub(" ", norm)))
+
+
+def lone_date(texts: Iterable[str]) -> str:
+    """The one whole date ("30 june 2019", normalised) the texts over and around a table write, else ""."""
+    found = {m.group(0).strip(" ,") for text in texts if text for m in _FULL_DATE.finditer(normalize_text(text))}
+    return found.pop() if len(found) == 1 else ""
+
+
+def states_no_period(headers: Iterable[str], labels: Iterable[str], context: Iterable[str], *,
+                     besides: str = "") -> bool:
+    """Whether no header, row label or context text (caption, headings, lead, title) names a period but ``besides``."""
+    return not any(names_a_period(text, besides) for group in (headers, labels, context) for text in group if text)

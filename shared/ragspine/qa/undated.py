@@ -1,0 +1,67 @@
+"""Undated facts (a table stating no period) as a question reaches them: only one naming no period.
+
+A question naming a period ("in 2019", "as of December 31, 2019", "last year") is never answered
+with an undated fact: the document does not say the figure is of that period. A question naming
+none is looked up first under the year assumed for it; a figure found there for no year is then
+given, and the answer says the document states no period for it (the assumed year is not
+listed, since it was not used). Undated facts are never summed, compared, ranked or put into a
+derived figure: a question that computes anything is left as it is.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from types import MappingProxyType
+
+from ragspine.facts.glossary import Glossary, Period, SlotKind
+from ragspine.facts.ports import FactStore
+from ragspine.facts.query_metric import QueryStatus, run_query
+from ragspine.qa.language import Lang
+from ragspine.qa.render import describe, render_result
+from ragspine.qa.slots import Slots
+from ragspine.qa.structured import StructuredOutcome, outcome_sources, outcome_status
+from ragspine.sensitivity import Sensitivity
+
+_NOTICE = MappingProxyType({
+    Lang.ZH: "（文件未注明该数值所属的期间。）",
+    Lang.EN: " (the document states no period for this figure)",
+    Lang.JA: "（資料にはこの数値の対象期間が記載されていません。）",
+})
+_SPACES = re.compile(r"  +")
+
+
+def names_no_period(parsed_periods: tuple[Period, ...], slots: Slots) -> bool:
+    """Whether the question named no period at all (its one period is the default year, assumed)."""
+    return (not parsed_periods and len(slots.periods) == 1
+            and any(a.slot is SlotKind.PERIOD and not a.cue for a in slots.assumptions))
+
+
+def with_undated(outcome: StructuredOutcome, slots: Slots, *, facts: FactStore, glossary: Glossary,
+                 lang: Lang, max_sensitivity: Sensitivity) -> tuple[StructuredOutcome, Slots]:
+    """``outcome`` with each figure not found under the assumed year found undated, and the slots without that year.
+
+    Call only for a question that named no period and computes nothing (the caller checks both):
+    the lines of ``outcome`` are then one per lookup, in order.
+    """
+    results = list(outcome.results)
+    lines = list(outcome.lines)
+    for i, result in enumerate(results):
+        query = result.query
+        if result.status is not QueryStatus.NOT_FOUND or query is None:
+            continue
+        undated = run_query(replace(query, period=Period.none_stated()), facts=facts, max_sensitivity=max_sensitivity)
+        if undated.status is QueryStatus.FOUND and undated.query is not None:
+            what = _SPACES.sub(" ", describe(undated.query, glossary, lang))
+            results[i] = undated
+            lines[i] = render_result(undated, glossary, lang, what=what) + _NOTICE[lang]
+    if results == list(outcome.results):
+        return outcome, slots
+    found = tuple(results)
+    outcome = replace(outcome, lines=tuple(lines), results=found, sources=outcome_sources(found),
+                      status=outcome_status(found))
+    if not any(r.fact is not None and not Period(r.fact.period_type, r.fact.period).undated for r in found):
+        # no figure is of the assumed year: saying it was assumed would name a period no answer is of
+        slots = replace(slots, assumptions=tuple(a for a in slots.assumptions if a.slot is not SlotKind.PERIOD))
+    return outcome, slots
+
