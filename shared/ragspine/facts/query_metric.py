@@ -119,6 +119,8 @@ def run_query(query: MetricQuery, *, facts: FactStore,
     fact, differing = facts.get_with_conflicts(query.key)
     if fact is None or fact.sensitivity > max_sensitivity:
         return QueryResult(QueryStatus.NOT_FOUND, query=query)
+    if not differing:  # the usual case: no generator to build and drain
+        return QueryResult(QueryStatus.FOUND, query, fact)
     others = tuple(c for c in differing
                    if c.sensitivity <= max_sensitivity and (c.value != fact.value or c.unit != fact.unit)
                    and (c.source_doc_id, c.source_locator) != (fact.source_doc_id, fact.source_locator))
