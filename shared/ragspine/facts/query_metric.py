@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ragspine.citation import Source
@@ -63,11 +63,12 @@ class MetricQuery:
     entity: str
     period: Period
     channel: str
+    # The fact-table key this query looks up: made once, since a planned query is looked up on every ask.
+    key: FactKey = field(init=False, repr=False, compare=False)
 
-    @property
-    def key(self) -> FactKey:
-        """The fact-table key this query looks up."""
-        return FactKey(self.metric_code, self.entity, self.channel, self.period.period_type, self.period.period)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "key", FactKey(self.metric_code, self.entity, self.channel,  # frozen: set once
+                                                self.period.period_type, self.period.period))
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,6 +120,8 @@ def run_query(query: MetricQuery, *, facts: FactStore,
     fact, differing = facts.get_with_conflicts(query.key)
     if fact is None or fact.sensitivity > max_sensitivity:
         return QueryResult(QueryStatus.NOT_FOUND, query=query)
+    if not differing:  # the usual case: no generator to build and drain
+        return QueryResult(QueryStatus.FOUND, query, fact)
     others = tuple(c for c in differing
                    if c.sensitivity <= max_sensitivity and (c.value != fact.value or c.unit != fact.unit)
                    and (c.source_doc_id, c.source_locator) != (fact.source_doc_id, fact.source_locator))

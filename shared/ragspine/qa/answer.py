@@ -27,10 +27,9 @@ from ragspine.qa.change_asks import with_change_read
 from ragspine.qa.clarify import AskBack, Proceed, ScopeDecision, clarify_scope
 from ragspine.qa.counting import count_over_periods
 from ragspine.qa.derived import with_derived
-from ragspine.qa.derived_asks import unmet_derivation
 from ragspine.qa.faq import FaqEntry, FaqIndex
 from ragspine.qa.faq_check import CitedPassages, states_numbers, unsupported_numbers
-from ragspine.qa.intent_model import Channel
+from ragspine.qa.intent_model import Channel, Intent
 from ragspine.qa.language import Lang, detect_language
 from ragspine.qa.named_parts import with_named_parts_sum
 from ragspine.qa.parse_cache import DEFAULT_PARSE_CACHE_SIZE, ParseCache, ParsedQuestion, Rendered, question_numbers
@@ -44,6 +43,7 @@ from ragspine.qa.screening import Refusal, RefusalReason, ScreeningPolicy
 from ragspine.qa.slots import Slots
 from ragspine.qa.stated_years import every_stated_year, year_before_named
 from ragspine.qa.structured import Lookup, StructuredOutcome, look_up, plan_lookups, run_structured
+from ragspine.qa.structured_asks import StructuredAsks, read_structured_asks
 from ragspine.qa.table_dates import with_table_dates_read
 from ragspine.qa.trace import TraceRecorder, question_digest
 from ragspine.qa.undated import names_no_period, with_undated
@@ -130,13 +130,12 @@ def answer_question(question: str, *, qa: QAComponents, history: Sequence[Messag
         return _finish(trace, AnswerResult(outcome.answer, outcome.sources, Route.NARRATIVE, outcome.status, slots,
                                            narrative_status=outcome.status, narrative_detail=outcome.detail),
                        evidence_ids=outcome.evidence)
-    if channel is Channel.STRUCTURED:
-        unmet = unmet_derivation(text, slots.metrics, len(slots.periods), qa.glossary, shape.lang,
-                                 computes=intent.arithmetic.computes, analysis=bool(intent.analysis))
-        if unmet is not None:  # a margin, ratio or growth nothing computes: never answered with one of its inputs
-            trace.decide("structured:derived_figure_not_computable")
-            return _finish(trace, AnswerResult(unmet, (), Route.STRUCTURED, AnswerStatus.NOT_FOUND, slots))
-        counted = count_over_periods(text, slots, facts=qa.facts, glossary=qa.glossary, lang=shape.lang,
+    asks = cache.asks(intent, slots, channel)
+    if asks.unmet is not None:  # a margin, ratio or growth nothing computes: never answered with one of its inputs
+        trace.decide("structured:derived_figure_not_computable")
+        return _finish(trace, AnswerResult(asks.unmet, (), Route.STRUCTURED, AnswerStatus.NOT_FOUND, slots))
+    if asks.count is not None:
+        counted = count_over_periods(asks.count, slots, facts=qa.facts, glossary=qa.glossary, lang=shape.lang,
                                      max_sensitivity=qa.max_sensitivity)
         if counted is not None:  # "how many years did X exceed Y": over every period stated, each one cited
             trace.stage("structured")
@@ -146,10 +145,10 @@ def answer_question(question: str, *, qa: QAComponents, history: Sequence[Messag
             trace.decide(verdict)
             return _finish(trace, AnswerResult(answer, count.sources, Route.STRUCTURED, count.status, slots))
     # an average, sum or change with no period named: over every year stated for the row
-    stated = every_stated_year(text, intent.arithmetic, slots, facts=qa.facts, glossary=qa.glossary,
-                               max_sensitivity=qa.max_sensitivity) or \
-        year_before_named(text, intent.arithmetic, slots, facts=qa.facts, glossary=qa.glossary,
-                          max_sensitivity=qa.max_sensitivity)
+    stated = every_stated_year(asks.every_year, slots, facts=qa.facts, max_sensitivity=qa.max_sensitivity) \
+        if asks.every_year is not None else None
+    if stated is None and asks.year_before:  # one year named for a change or its average: with the year before
+        stated = year_before_named(slots, facts=qa.facts, max_sensitivity=qa.max_sensitivity)
     result = _structured(text, qa, cache, channel, trace, stated)
     if channel is Channel.STRUCTURED:
         return _finish(trace, result)
@@ -200,6 +199,19 @@ class _QuestionCache:
         planned = shape.question_numbers
         asked = partial(question_numbers, self._text, decision) if plan is None else lambda: planned
         return plan, asked
+
+    def asks(self, intent: Intent, slots: Slots, channel: Channel) -> StructuredAsks:
+        """What the structured question asks beyond its lookups (read from the text; kept from the parse's
+        first reuse on)."""
+        shape = self._shape()
+        asks = shape.asks
+        if asks is None:
+            asks = read_structured_asks(self._text, intent, slots, channel=channel, glossary=self._qa.glossary,
+                                        lang=shape.lang)
+            if self.cached:  # as the plan: a question asked once pays nothing to keep it
+                self.shape = shape.with_asks(asks)
+                self._qa.parse_cache.put(self._key, self.shape)
+        return asks
 
     def rendered(self, looked_up: tuple[QueryResult, ...] | None) -> Rendered | None:
         """The last structured answer of this parse, when it came from the same facts."""
@@ -278,12 +290,12 @@ def _structured(text: str, qa: QAComponents, cache: _QuestionCache, channel: Cha
     else:
         plan, asked = cache.plan(slots, decision)
     looked_up = look_up(plan, facts=qa.facts, max_sensitivity=qa.max_sensitivity) if plan is not None else None
-    derives = _derives(slots, qa.glossary)
     memo = cache.rendered(looked_up)
-    if memo is not None and channel is Channel.STRUCTURED and not derives:
+    if memo is not None:  # kept below only from a structured answer with no formula metric: so is this one
         trace.stage("structured")
         trace.decide(memo.verdict)
         return memo.result
+    derives = _derives(slots, qa.glossary)
     structured = run_structured(slots, facts=qa.facts, glossary=qa.glossary, lang=lang,
                                 max_sensitivity=qa.max_sensitivity, plan=plan, results=looked_up)
     # no period named and nothing computed: a figure the documents state for no period answers it, said so

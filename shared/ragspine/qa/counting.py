@@ -114,16 +114,16 @@ def read_count(question: str) -> CountAsk | None:
                     scale=scale, written=found.group()[len(found["op"]):].strip())
 
 
-def count_over_periods(question: str, slots: Slots, *, facts: FactStore, glossary: Glossary, lang: Lang,
+def count_over_periods(ask: CountAsk, slots: Slots, *, facts: FactStore, glossary: Glossary, lang: Lang,
                        max_sensitivity: Sensitivity = Sensitivity.CONFIDENTIAL,
                        ) -> tuple[StructuredOutcome, Slots] | None:
-    """The answer to a count of periods over a threshold and the slots it stands on, or None when none is asked.
+    """The answer to the count ``read_count`` read from the question and the slots it stands on, or None
+    when the question names no metric.
 
     The slots come back without an assumed period: the count is over every period stated (or
     the range named), never over the default year.
     """
-    ask = read_count(question)
-    if ask is None or not slots.metrics:
+    if not slots.metrics:
         return None
     text = _TEXT[lang]
     assumed = any(a.slot is SlotKind.PERIOD for a in slots.assumptions)

@@ -64,7 +64,7 @@ def ratio_ceiling(key: Counter[str], length: int, other: Counter[str], other_len
     threshold cannot match, so it is never given to the fuzzy matcher (whose import a question
     no key comes near never pays).
     """
-    common = key.keys() & other.keys()  # the count of each shared character, summed in C (no Python frame per character)
+    common = key.keys() & other.keys()  # each shared character's count, summed in C (no Python frame per character)
     shared = sum(map(min, map(key.__getitem__, common), map(other.__getitem__, common)))
     return 200.0 * shared / (length + other_length)
 

@@ -24,6 +24,7 @@ from ragspine.qa.provenance import numbers_in
 from ragspine.qa.result import AnswerResult
 from ragspine.qa.screening import Refusal
 from ragspine.qa.structured import Lookup
+from ragspine.qa.structured_asks import StructuredAsks
 
 DEFAULT_PARSE_CACHE_SIZE = 1024
 
@@ -42,7 +43,8 @@ class ParsedQuestion:
     values account for: the part of a structured answer's provenance evidence that does not
     come from facts. ``plan`` lists the lookups of a question bound for the structured channel.
     Both are filled in only when the shape is first reused (``planned``): a question asked once
-    pays nothing for them beyond what answering it costs anyway.
+    pays nothing for them beyond what answering it costs anyway. ``asks`` (what a structured
+    question asks beyond its lookups, ``qa/structured_asks.py``) is kept on the same first reuse.
     """
 
     question_sha256: str
@@ -53,6 +55,7 @@ class ParsedQuestion:
     faq: FaqHit | None = None
     question_numbers: frozenset[str] = frozenset()
     plan: tuple[Lookup, ...] | None = None
+    asks: StructuredAsks | None = None
     rendered: Rendered | None = None
 
     @property
@@ -77,6 +80,10 @@ class ParsedQuestion:
     def planned(self, plan: tuple[Lookup, ...], question_numbers: frozenset[str]) -> ParsedQuestion:
         """This shape with the lookup plan and question numbers of its structured answer."""
         return replace(self, question_numbers=question_numbers, plan=plan)
+
+    def with_asks(self, asks: StructuredAsks) -> ParsedQuestion:
+        """This shape with what its structured question asks beyond its lookups."""
+        return replace(self, asks=asks)
 
     def with_rendered(self, rendered: Rendered) -> ParsedQuestion:
         """This shape with the structured answer last rendered for it."""

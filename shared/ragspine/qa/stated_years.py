@@ -41,27 +41,39 @@ _CHANGE = re.compile(r"(?<![a-z])(?:change|increase|decrease|difference)(?![a-z]
 MAX_YEARS = 12  # as many as a range of years the question names may hold
 
 
-def every_stated_year(question: str, arithmetic: Arithmetic, slots: Slots, *, facts: FactStore, glossary: Glossary,
-                      max_sensitivity: Sensitivity = Sensitivity.CONFIDENTIAL) -> Slots | None:
-    """The slots over every fiscal year stated for the row, when the question asks arithmetic over periods
-    and names none; else None (the slots stand as they are)."""
+# What a question with no period named asks over the years it reads (``years_asked``).
+OVER_PERIODS = "over_periods"  # an average or a sum over every stated year
+CHANGE = "change"  # a change: exactly two stated years
+
+
+def years_asked(question: str, arithmetic: Arithmetic, slots: Slots, glossary: Glossary) -> str | None:
+    """``OVER_PERIODS`` or ``CHANGE`` when the question asks arithmetic over periods and names none; else None.
+
+    A pure function of the question's parse, so a parsed question keeps it; the years themselves
+    are read from the facts on every ask (``every_stated_year``).
+    """
     assumed = [a for a in slots.assumptions if a.slot is SlotKind.PERIOD]
     if len(assumed) != 1 or assumed[0].cue or assumed[0].typed is not None or len(slots.periods) != 1:
         return None  # a period named, or read from the question's words ("last year")
     if len(slots.metrics) != 1 or len(slots.entities) != 1 or len(slots.channels) != 1:
         return None
-    if _HOW_MANY.search(normalize_text(question).lower()):
-        return None
     text = normalize_text(question).lower()
-    # "the total revenue" asks one year's total: a sum over the years only when the words say so
-    over_periods = arithmetic.average or (arithmetic.period_sum > 0 and _EVERY_YEAR.search(text) is not None)
-    other = (arithmetic.ratio or arithmetic.cagr or arithmetic.subtract or arithmetic.add or arithmetic.entity_gap
-             or arithmetic.consistency or arithmetic.share_of)
-    # the question's own words with the glossary's names blanked: "net change in cash balance" names a row
-    change = not over_periods and not other and _CHANGE.search(
-        glossary.leftover(question, glossary.scan(question)).lower()) is not None
-    if not (over_periods or change):
+    if _HOW_MANY.search(text):
         return None
+    # "the total revenue" asks one year's total: a sum over the years only when the words say so
+    if arithmetic.average or (arithmetic.period_sum > 0 and _EVERY_YEAR.search(text) is not None):
+        return OVER_PERIODS
+    if (arithmetic.ratio or arithmetic.cagr or arithmetic.subtract or arithmetic.add or arithmetic.entity_gap
+            or arithmetic.consistency or arithmetic.share_of):
+        return None
+    # the question's own words with the glossary's names blanked: "net change in cash balance" names a row
+    return CHANGE if _CHANGE.search(glossary.leftover(question, glossary.scan(question)).lower()) else None
+
+
+def every_stated_year(asked: str, slots: Slots, *, facts: FactStore,
+                      max_sensitivity: Sensitivity = Sensitivity.CONFIDENTIAL) -> Slots | None:
+    """The slots over every fiscal year stated for the row, for what ``years_asked`` read (not None);
+    else None (the slots stand as they are)."""
     metric, entity, channel = slots.metrics[0], slots.entities[0], slots.channels[0]
     stated = [f for f in facts.find(metric_code=metric, entity=entity)
               if f.channel == channel and f.period_type == "FY" and f.period.isdigit()
@@ -69,40 +81,44 @@ def every_stated_year(question: str, arithmetic: Arithmetic, slots: Slots, *, fa
     years = sorted({f.period for f in stated})
     if all(f.value < 0 for f in stated):
         return None
-    if len(years) < 2 or len(years) > MAX_YEARS or (change and len(years) != 2):
+    if len(years) < 2 or len(years) > MAX_YEARS or (asked == CHANGE and len(years) != 2):
         return None
     periods = tuple(Period.fiscal_year(int(year)) for year in years)
-    return replace(slots, periods=periods, assumptions=tuple(a for a in slots.assumptions if a not in assumed))
+    return replace(slots, periods=periods,
+                   assumptions=tuple(a for a in slots.assumptions if a.slot is not SlotKind.PERIOD))
 
 
 # "the 2019 average", "FY2019's average": the year qualifies the average itself
 _YEAR_AVERAGE = re.compile(r"(?<![\w])(?:fy\s?)?(\d{4})(?:'s)?\s+(?:average|平均)")
 
 
-def year_before_named(question: str, arithmetic: Arithmetic, slots: Slots, *, facts: FactStore,
-                      glossary: Glossary, max_sensitivity: Sensitivity = Sensitivity.CONFIDENTIAL) -> Slots | None:
-    """The slots over the year named and the year before, when one named year asks a change or "the <year>
-    average" of one row and the documents state both years; else None."""
+def asks_year_before(question: str, arithmetic: Arithmetic, slots: Slots, glossary: Glossary) -> bool:
+    """Whether one named year asks a change or "the <year> average" of one row (a pure function of the
+    parse); ``year_before_named`` then reads whether the documents state the year before."""
     if any(a.slot is SlotKind.PERIOD for a in slots.assumptions) or len(slots.periods) != 1:
-        return None
+        return False
     named = slots.periods[0]
     if named.period_type != "FY" or not named.period.isdigit():
-        return None
+        return False
     if len(slots.metrics) != 1 or len(slots.entities) != 1 or len(slots.channels) != 1:
-        return None
+        return False
     text = normalize_text(question).lower()
     if _HOW_MANY.search(text):
-        return None
+        return False
     other = (arithmetic.ratio or arithmetic.cagr or arithmetic.subtract or arithmetic.add or arithmetic.entity_gap
              or arithmetic.consistency or arithmetic.share_of or arithmetic.period_sum)
     if other:
-        return None
-    leftover = glossary.leftover(question, glossary.scan(question)).lower()
-    average = arithmetic.average and arithmetic.averages == 1 and any(
-        m.group(1) == named.period for m in _YEAR_AVERAGE.finditer(text))
-    change = not arithmetic.average and _CHANGE.search(leftover) is not None
-    if not (average or change):
-        return None
+        return False
+    if arithmetic.average:
+        return arithmetic.averages == 1 and any(m.group(1) == named.period for m in _YEAR_AVERAGE.finditer(text))
+    return _CHANGE.search(glossary.leftover(question, glossary.scan(question)).lower()) is not None
+
+
+def year_before_named(slots: Slots, *, facts: FactStore,
+                      max_sensitivity: Sensitivity = Sensitivity.CONFIDENTIAL) -> Slots | None:
+    """The slots over the year named and the year before, for a question ``asks_year_before`` accepts,
+    when the documents state both years; else None."""
+    named = slots.periods[0]
     metric, entity, channel = slots.metrics[0], slots.entities[0], slots.channels[0]
     before = str(int(named.period) - 1)
     stated = {f.period for f in facts.find(metric_code=metric, entity=entity)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 
@@ -86,7 +87,7 @@ class TestRepeatedQuestions:
         assert answers[3] == dataclasses.replace(answers[2], trace=answers[3].trace)
         assert answers[3].trace["decisions"][-1] == "provenance:pass"  # type: ignore[index]
         # WHEN the fact changes in the store
-        store.put_many([make_fact(**change)])  # type: ignore[arg-type]
+        store.put_many([make_fact(**change)])
         result = answer_question(QUESTION, qa=qa)
         # THEN the next ask renders from the new fact
         fact = result.results[0].fact
@@ -99,6 +100,48 @@ class TestRepeatedQuestions:
         for _ in range(5):  # parse, plan, render, then reuse the rendering twice
             answer_question(QUESTION, qa=qa)
         assert len(store.lookups) == 5 and qa.parse_cache.hits == 4
+
+
+class TestWarmAsk:
+    """What a repeated question must not redo: read its own words again (counted on the glossary that reads them)."""
+
+    @pytest.mark.parametrize(("question", "reads_facts"), [
+        ("2024年中国内地的营业收入是多少", True),  # one named year: is a change or "the 2024 average" asked?
+        ("What was the change in revenue of Mainland China?", True),  # no year named: over every stated year?
+        ("中国内地FY2024的营业收入增长率是多少", False),  # a growth over one year: cannot be computed, no figure
+        ("How many years did Mainland China revenue exceed 1000 million?", True),  # a count over a threshold
+    ])
+    def test_a_repeated_question_reads_its_facts_but_not_its_words_again(self, question: str,
+                                                                          reads_facts: bool) -> None:
+        # GIVEN an engine whose glossary counts every reading of a question's words
+        store = _store()
+        glossary = read_glossary(domain_dir() / "glossary.yaml")  # its own object: the counters stay in this test
+        qa = dataclasses.replace(make_qa(store), glossary=glossary)
+        read: list[str] = []
+
+        def counted(name: str) -> Callable[..., object]:
+            real = getattr(glossary, name)
+
+            def reading(*args: object) -> object:
+                read.append(name)
+                return real(*args)
+            return reading
+
+        for name in ("scan", "leftover"):
+            object.__setattr__(glossary, name, counted(name))  # the real method, counted (frozen: set once, here)
+        other = "What was Hong Kong revenue in Q3 2024?"  # asked in between, so no last-question memo answers
+        asked = [answer_question(q, qa=qa) for q in (question, other, question, other)]
+        assert read  # the first two asks of a question read its words
+        # WHEN it is asked again, the other question in between
+        read.clear()
+        lookups = len(store.lookups)
+        again = answer_question(question, qa=qa)
+        looked_up = len(store.lookups) > lookups
+        answer_question(other, qa=qa)
+        # THEN neither reads its words, the question reads its facts as before, and its answer is the same
+        assert read == []
+        assert looked_up is reads_facts
+        assert again.answer == asked[2].answer == asked[0].answer
 
 
 class TestInvalidation:

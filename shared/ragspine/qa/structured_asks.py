@@ -1,0 +1,48 @@
+"""What a question bound for the structured channel asks beyond its lookups, read from its text alone.
+
+Before any figure is looked up, the structured channel checks whether the question asks a derived
+figure nothing computes (``derived_asks``), a count of periods over a threshold (``counting``), or
+arithmetic over years it does not name (``stated_years``). Each of those readings is a pure
+function of the question, its intent, its slots, the glossary and the language, so a parsed
+question keeps them (``ParsedQuestion.asks``) and a repeated question does not read its words
+again; the facts they lead to are still read from the store on every ask.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ragspine.facts.glossary import Glossary
+from ragspine.qa.counting import CountAsk, read_count
+from ragspine.qa.derived_asks import unmet_derivation
+from ragspine.qa.intent_model import Channel, Intent
+from ragspine.qa.language import Lang
+from ragspine.qa.slots import Slots
+from ragspine.qa.stated_years import asks_year_before, years_asked
+
+
+@dataclass(frozen=True, slots=True)
+class StructuredAsks:
+    """The text-only readings of a structured (or composite) question."""
+
+    unmet: str | None = None  # the "cannot be computed" line: the answer, with no number
+    count: CountAsk | None = None  # a count of periods over a threshold
+    every_year: str | None = None  # ``stated_years.OVER_PERIODS`` or ``CHANGE``: over every stated year
+    year_before: bool = False  # one named year with the year before it (a change, "the 2019 average")
+
+
+def read_structured_asks(question: str, intent: Intent, slots: Slots, *, channel: Channel, glossary: Glossary,
+                         lang: Lang) -> StructuredAsks:
+    """The readings ``answer_question`` acts on, in its order: a derived figure not computed and a count
+    only for the structured channel (a composite answer reads neither), then the years asked."""
+    arithmetic = intent.arithmetic
+    if channel is Channel.STRUCTURED:
+        unmet = unmet_derivation(question, slots.metrics, len(slots.periods), glossary, lang,
+                                 computes=arithmetic.computes, analysis=bool(intent.analysis))
+        if unmet is not None:
+            return StructuredAsks(unmet=unmet)
+        count = read_count(question) if slots.metrics else None
+        if count is not None:
+            return StructuredAsks(count=count)
+    return StructuredAsks(every_year=years_asked(question, arithmetic, slots, glossary),
+                          year_before=asks_year_before(question, arithmetic, slots, glossary))
