@@ -61,10 +61,6 @@ class Support:
     recited: int | None = None  # 0-based passage the sentence draws from, in place of the ones it cited
     section: int | None = None  # 0-based cited passage whose section (its context) the sentence draws from
 
-    @property
-    def supported(self) -> bool:
-        return self.kept or self.recited is not None or self.section is not None
-
 
 def content_words(text: str) -> frozenset[str]:
     """The content tokens of ``text``: CJK bigrams, Latin stems, numbers; function words dropped."""

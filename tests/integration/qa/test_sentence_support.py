@@ -103,7 +103,10 @@ class TestACauseNoPassageStates:
             body = ask_with(reply, question, [LOTUS_ZH, LOTUS_JA, LOTUS_EN])
 
         assert (body["narrative_status"], detail(body)["kind"]) == ("unsupported", "unsupported_sentence")
-        [said] = detail(body)["unsupported"]  # type: ignore[misc]
+        named = detail(body)["unsupported"]
+        assert isinstance(named, list) and len(named) == 1
+        said = str(named[0])
+        assert said.startswith("2: " if "第2" in notice else "1: ")  # which sentence, numbered from 1
         answer = str(body["answer"])
         assert answer.startswith(notice) and LOTUS_ZH.text in answer
         assert said.split(": ", 1)[1] not in answer  # the sentence is named in the detail, not shown as the answer
