@@ -18,7 +18,6 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ragspine.llm.extractive import detect_language
 from ragspine.numbers import normalise
 from ragspine.qa.ports import Evidence
 from ragspine.text import CJK, HIRAGANA, Tokenizer, s_stem
@@ -32,10 +31,6 @@ MIN_SUPPORT = 0.4
 # question said back with a word or two ("2025年度、中国内地は店舗網を調整しました。", 3 bigrams),
 # which the off-question check judges, while every unsupported claim measured had 5 or more.
 MIN_WORDS = 4
-# A sentence citing only passages in another language moves to a passage in its own only when it
-# copies it: "Tourist spending weakened and three Canton Road stores closed" translates the Chinese
-# passage it cites and holds 4 of its 6 words in an English slide that omits the stores (0.67).
-MIN_COPIED = 0.8
 
 # Function words and question words: shared by any two texts of a language, they support nothing.
 _STOP = frozenset({
@@ -48,6 +43,8 @@ _STOP = frozenset({
 })
 # A sentence ending in a colon announces what follows ("原因如下：", "The reasons are:"): no claim.
 _LEAD_IN = re.compile(r"[:：]\s*$")
+_CJK_CHAR = re.compile(f"[{CJK}]")
+_LATIN_LETTER = re.compile(r"[A-Za-z]")
 _PARAGRAPH = re.compile(r",\s*para=\d+$")
 _CONTENT = Tokenizer(scripts=(CJK,), numbers=True, casefold=True, drop_grams=HIRAGANA, stopwords=_STOP,
                      stem=s_stem, distinct=True)
@@ -87,9 +84,10 @@ def support(claims: str, cited: Sequence[int], evidence: Sequence[Evidence], que
     passage does, or holds all the words any other supporting one holds and more (re-cited to it);
     with no passage supporting it: a cited passage's context (the section shown to the model
     around it) holds its words (re-cited to that section, or kept when the locator already names
-    the whole unit, a slide); it has too few words of its own to judge, or the cited passages are
-    all in another language (a translation, which words cannot judge; only a passage it copies,
-    ``MIN_COPIED``, takes the citation from them) (kept); else unsupported.
+    the whole unit, a slide); it has too few words of its own to judge (kept); else unsupported.
+    Cited passages all written in another script than the sentence (CJK against Latin letters)
+    cannot be judged by words: the sentence is kept as cited. Chinese and Japanese share Han
+    characters and are judged (a Japanese sentence quoting a Chinese passage shares its bigrams).
 
     Args:
         claims: the sentence with citations and layout blanked.
@@ -103,12 +101,14 @@ def support(claims: str, cited: Sequence[int], evidence: Sequence[Evidence], que
     if share(words, " ".join(evidence[i].text for i in cited)) >= MIN_SUPPORT:
         return Support(kept=True)
     held = [words & content_words(e.text) for e in evidence]
-    own = detect_language(claims)
-    translated = all(detect_language(evidence[i].text) != own for i in cited)
-    # Cited passages in another language cannot be judged by words (a translation of them shares
-    # none): only a passage the sentence copies takes the citation from them.
-    floor = MIN_COPIED if translated else MIN_SUPPORT
-    supporters = [i for i, h in enumerate(held) if len(h) >= floor * len(words)]
+    if all(script_of(evidence[i].text) != script_of(claims) for i in cited):
+        # Written in another script (Chinese cited for an English sentence): a translation shares no
+        # word with its passage, so words cannot judge the citation, nor move it to a passage that
+        # states the same in the sentence's own script ("Tourist spending weakened and three Canton
+        # Road stores closed" translates the Chinese passage it cites; an English slide holds 4 of
+        # its 6 words and omits the stores).
+        return Support(kept=True)
+    supporters = [i for i, h in enumerate(held) if len(h) >= MIN_SUPPORT * len(words)]
     leading = [i for i in supporters if not any(held[i] < held[j] for j in supporters)]
     if len(leading) == 1:
         return Support(kept=False, recited=leading[0])
@@ -117,6 +117,11 @@ def support(claims: str, cited: Sequence[int], evidence: Sequence[Evidence], que
             if evidence[i].context and share(words, evidence[i].context) >= MIN_SUPPORT:
                 whole = section_locator(evidence[i].locator) is None  # a slide: its locator names it all
                 return Support(kept=True) if whole else Support(kept=False, section=i)
-        if len(words) < MIN_WORDS or translated:
+        if len(words) < MIN_WORDS:
             return Support(kept=True)
     return Support(kept=False)
+
+
+def script_of(text: str) -> str:
+    """``cjk`` or ``latin``: the script most of the text is written in (a CJK character is about a word)."""
+    return "cjk" if len(_CJK_CHAR.findall(text)) >= len(_LATIN_LETTER.findall(text)) / 2 else "latin"
