@@ -111,10 +111,11 @@ class NarrativeDetailModel(BaseModel):
     """What became of the model's reply in the narrative part (docs/narrative-model.md)."""
 
     kind: NarrativeKind = Field(description="model_answer, provenance_rejected, off_question, unsupported_subject, "
-                                            "model_timeout, model_error or model_declined")
+                                            "unsupported_sentence, model_timeout, model_error or model_declined")
     unsupported: list[str] = Field(default_factory=list, description=(
         "Values the passages do not support; for unsupported_subject, what was asked (entity code, name, year) "
-        "that no cited passage names."))
+        "that no cited passage names; for unsupported_sentence, each sentence no passage supports, numbered from 1 "
+        "('2: …')."))
     reason: str | None = Field(default=None, description="The provider's LLM_* code on a timeout or error; "
                                                          "RESTATED_QUESTION or OTHER_ENTITY for off_question.")
     retryable: bool | None = None

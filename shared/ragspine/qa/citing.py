@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ragspine.llm.extractive import format_citation, tokens
@@ -38,23 +38,66 @@ class CitedAnswer:
     text: str
     sentences: tuple[tuple[str, tuple[int, ...]], ...]  # (sentence as written, 0-based passage indexes)
     used: tuple[int, ...]
+    layout: tuple[str | int, ...] = ()  # ``text`` as its pieces: blanks and line ends, or a sentence's index
+    rendered: tuple[str, ...] = ()  # each sentence with its citations, as in ``text``
 
 
 def cite(answer: str, evidence: Sequence[Evidence]) -> CitedAnswer:
     """Render ``answer``'s passage markers as citations and tie unmarked sentences to their passage."""
-    out: list[str] = []
+    layout: list[str | int] = []
+    rendered: list[str] = []
     sentences: list[tuple[str, tuple[int, ...]]] = []
-    used: dict[int, None] = {}
     for line in answer.splitlines(keepends=True):
         body = line.rstrip("\n")
         for sentence in _split(body):
-            rendered, passages = _cite_sentence(sentence, evidence)
-            out.append(rendered)
+            shown, passages = _cite_sentence(sentence, evidence)
             if sentence.strip():
+                layout.append(len(sentences))
                 sentences.append((sentence, passages))
-            used.update(dict.fromkeys(passages))
-        out.append(line[len(body):])
-    return CitedAnswer("".join(out), tuple(sentences), tuple(used))
+                rendered.append(shown)
+            else:
+                layout.append(shown)
+        layout.append(line[len(body):])
+    return _assembled(tuple(layout), tuple(sentences), tuple(rendered))
+
+
+def revised(cited: CitedAnswer, evidence: Sequence[Evidence], changes: Mapping[int, int | None]) -> CitedAnswer:
+    """``cited`` with sentence i re-cited to passage ``changes[i]`` alone, or dropped when it maps to None.
+
+    A re-cited sentence loses the citations it had, wherever the model put them, and ends with its
+    new one; ``evidence`` may extend the passages ``cited`` was made from (their indexes stay).
+    """
+    sentences = list(cited.sentences)
+    rendered = list(cited.rendered)
+    for i, passage in changes.items():
+        if passage is None:
+            continue
+        shown = rendered[i]
+        for old in sentences[i][1]:
+            shown = shown.replace(format_citation(evidence[old].doc, evidence[old].locator), "")
+        stripped = shown.rstrip()
+        rendered[i] = stripped + _citations([evidence[passage]]) + shown[len(stripped):]
+        sentences[i] = (sentences[i][0], (passage,))
+    kept = [i for i in range(len(sentences)) if i not in changes or changes[i] is not None]
+    index = {old: new for new, old in enumerate(kept)}
+    layout = tuple(index[p] if isinstance(p, int) else p for p in cited.layout if not isinstance(p, int) or p in index)
+    revision = _assembled(layout, tuple(sentences[i] for i in kept), tuple(rendered[i] for i in kept))
+    # A dropped sentence leaves its spacing behind: "A. B." without A is " B." -> "B."
+    return revision if len(kept) == len(sentences) else _trimmed(revision)
+
+
+def _assembled(layout: tuple[str | int, ...], sentences: tuple[tuple[str, tuple[int, ...]], ...],
+               rendered: tuple[str, ...]) -> CitedAnswer:
+    """The answer's text and the passages it uses, in order of first use, from its pieces."""
+    text = "".join(rendered[p] if isinstance(p, int) else p for p in layout)
+    used = dict.fromkeys(i for _, passages in sentences for i in passages)
+    return CitedAnswer(text, sentences, tuple(used), layout, rendered)
+
+
+def _trimmed(cited: CitedAnswer) -> CitedAnswer:
+    rendered = tuple(r.lstrip() if i == 0 else r for i, r in enumerate(cited.rendered))
+    return CitedAnswer("".join(rendered[p] if isinstance(p, int) else p for p in cited.layout).strip(),
+                       cited.sentences, cited.used, cited.layout, rendered)
 
 
 def passage_of(sentence: str, evidence: Sequence[Evidence]) -> int | None:

@@ -5,8 +5,10 @@ never asks the model to guess. It says what became of the model's reply (``Narra
 its own cited answer, a provenance rejection naming the unsupported values, a reply that does
 not answer the question (it restates it, or speaks of another entity), an answer whose cited
 passages never name what was asked (the entity, project or year: "the documents do not say"),
-a timeout or an error with a retry hint (the passages quoted instead), or its own "the
-passages do not say".
+an answer with a sentence that neither the passage it cites nor any one retrieved passage
+says (a sentence its cited passage does not say but another does is re-cited to that one, and a
+sentence about another entity than asked is dropped), a timeout or an error with a retry hint
+(the passages quoted instead), or its own "the passages do not say".
 Those outcomes other than the model's answer are logged at WARNING, which ``ragspine serve`` prints.
 """
 
@@ -14,7 +16,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ragspine.citation import Source, passage_citation, source_dicts
 from ragspine.errors import ProviderUnavailableError
@@ -22,16 +24,17 @@ from ragspine.facts.glossary import Glossary
 from ragspine.llm.errors import LLM_BAD_RESPONSE, LLM_TIMEOUT, LLMResponseError
 from ragspine.llm.ports import LLMProvider, Message, StructuredLLMProvider
 from ragspine.qa.attribution import Namer, entity_namer, misattributed
-from ragspine.qa.citing import CitedAnswer, cite
+from ragspine.qa.citing import CitedAnswer, cite, revised
 from ragspine.qa.language import Lang
 from ragspine.qa.ports import Evidence, NarrativeRetriever
 from ragspine.qa.prompt import SYSTEM_PROMPT, RestrictedEvidenceError, assemble_prompt
 from ragspine.qa.provenance import check_provenance, claims_text
-from ragspine.qa.relevance import off_question
+from ragspine.qa.relevance import OTHER_ENTITY, about_other_entity, off_question
 from ragspine.qa.reply import declines, keeps_language, strip_citations
 from ragspine.qa.result import AnswerStatus, NarrativeDetail, NarrativeKind
 from ragspine.qa.structured_reply import SCHEMA_NAME, answer_schema, read_structured
 from ragspine.qa.subject import subject_of, unmet
+from ragspine.qa.support import section_locator, support
 from ragspine.sensitivity import Sensitivity
 
 logger = logging.getLogger(__name__)
@@ -62,6 +65,13 @@ _TEXTS = {
                              "The retrieved passages:",
                     Lang.JA: "資料には記載がありません。回答が引用した資料はいずれも{subject}に触れていません。"
                              "検索された原文："},
+    "unsupported_sentence": {
+        Lang.ZH: "资料中没有说明：回答的第{numbers}句在它引用的资料以及任何一段检索到的资料中都找不到依据。"
+                 "以下为检索到的原文：",
+        Lang.EN: "The documents do not say: sentence {numbers} of the generated answer is not supported by the passage "
+                 "it cites, nor by any single retrieved passage. The retrieved passages:",
+        Lang.JA: "資料には記載がありません。生成された回答の第{numbers}文は、引用した資料にも、"
+                 "検索されたどの資料にも根拠がありません。検索された原文："},
     "timeout": {Lang.ZH: "模型未在{seconds}内回复，以下为检索到的原文（可稍后重试）：",
                 Lang.EN: "The model did not reply within {seconds}, so here are the retrieved passages "
                          "(asking again may work):",
@@ -197,8 +207,8 @@ def run_narrative(question: str, *, retriever: NarrativeRetriever | None, llm: L
                                  structured_output=as_json)
         return NarrativeOutcome(f"{_TEXTS['off_question'][lang]}\n{_quoted(evidence)}", _sources(evidence),
                                 AnswerStatus.PROVENANCE_REJECTED, tuple(evidence), tuple(decisions), detail)
-    used = [evidence[i] for i in cited.used]
-    missing = unmet(asked, used, lang, glossary)
+    review = _review(question, cited, evidence, namer, home)
+    missing = unmet(asked, [review.pool[i] for i in review.recited.used], lang, glossary)
     if missing:  # sourced and on the question's words, but about what no cited passage speaks of
         decisions += ["narrative:subject_unsupported", f"narrative:subject_unmet={len(missing)}"]  # parts: detail only
         _warn("subject_unsupported", decisions)
@@ -208,10 +218,90 @@ def run_narrative(question: str, *, retriever: NarrativeRetriever | None, llm: L
         notice = _TEXTS["unsupported"][lang].format(subject=_LIST_SEPARATOR[lang].join(shown))
         return NarrativeOutcome(f"{notice}\n{_quoted(evidence)}", _sources(evidence), AnswerStatus.UNSUPPORTED,
                                 tuple(evidence), tuple(decisions), detail)
+    if review.dropped:
+        decisions.append(f"narrative:other_entity_dropped={len(review.dropped)}")
+        if len(review.dropped) == len(cited.sentences):  # every sentence is another entity's: as the reply check
+            decisions.append(f"narrative:off_question:{OTHER_ENTITY}")
+            _warn("off_question", decisions)
+            detail = NarrativeDetail(NarrativeKind.OFF_QUESTION, reason=OTHER_ENTITY, language_kept=kept,
+                                     asked_again=asked_again, structured_output=as_json)
+            return NarrativeOutcome(f"{_TEXTS['off_question'][lang]}\n{_quoted(evidence)}", _sources(evidence),
+                                    AnswerStatus.PROVENANCE_REJECTED, tuple(evidence), tuple(decisions), detail)
+    if review.moved:
+        decisions.append(f"narrative:recited={review.moved}")
+    if review.unsupported:  # a sentence neither its cited passage nor any one retrieved passage says
+        decisions += ["narrative:sentence_unsupported", f"narrative:sentences_unsupported={len(review.unsupported)}"]
+        _warn("sentence_unsupported", decisions)
+        unsupported_said = tuple(f"{i + 1}: {' '.join(claims[i].split())}" for i in review.unsupported)
+        detail = NarrativeDetail(NarrativeKind.UNSUPPORTED_SENTENCE, unsupported=unsupported_said,
+                                 language_kept=kept, asked_again=asked_again, structured_output=as_json)
+        numbers = _LIST_SEPARATOR[lang].join(str(i + 1) for i in review.unsupported)
+        notice = _TEXTS["unsupported_sentence"][lang].format(numbers=numbers)
+        return NarrativeOutcome(f"{notice}\n{_quoted(evidence)}", _sources(evidence), AnswerStatus.UNSUPPORTED,
+                                tuple(evidence), tuple(decisions), detail)
+    cited = review.answer
+    used = [review.pool[i] for i in cited.used]
     decisions.append(f"narrative:cited={len(used)}/{len(evidence)}")
     detail = NarrativeDetail(NarrativeKind.MODEL_ANSWER, language_kept=kept, asked_again=asked_again,
                              structured_output=as_json)
     return NarrativeOutcome(cited.text, _sources(used), AnswerStatus.ANSWERED, tuple(used), tuple(decisions), detail)
+
+
+@dataclass(frozen=True, slots=True)
+class _Review:
+    """The answer after each sentence was checked against its passage and the question's entity."""
+
+    answer: CitedAnswer  # re-cited, without the dropped sentences
+    recited: CitedAnswer  # re-cited, every sentence kept
+    pool: tuple[Evidence, ...]  # the prompt's passages, then the sections sentences were re-cited to
+    unsupported: tuple[int, ...] = ()  # 0-based sentences no passage supports
+    dropped: tuple[int, ...] = ()  # 0-based sentences about another entity than asked
+    moved: int = 0  # sentences re-cited
+
+
+def _review(question: str, cited: CitedAnswer, evidence: Sequence[Evidence], namer: Namer | None,
+            home: frozenset[str]) -> _Review:
+    """Re-cite each sentence to the passage it draws from, drop those about another entity, find the unsupported.
+
+    A sentence about another entity is dropped rather than declined: the rest of the answer still
+    answers (Hong Kong's causes without Japan's); an answer made only of such sentences is off the question.
+    """
+    pool = list(evidence)
+    moves: dict[int, int | None] = {}
+    unsupported: list[int] = []
+    dropped: list[int] = []
+    for i, (sentence, passages) in enumerate(cited.sentences):
+        claims = claims_text(sentence, passages=len(evidence))
+        found = support(claims, passages, evidence, question)
+        final = passages
+        if found.recited is not None:
+            final = (found.recited,)
+        elif found.section is not None:
+            final = (_section_index(pool, evidence[found.section]),)
+        elif not found.kept:
+            unsupported.append(i)
+        if final != passages:
+            moves[i] = final[0]
+        if namer is not None and about_other_entity(question, claims, [namer(_where(pool[j])) for j in final],
+                                                    entities=namer, home=home):
+            dropped.append(i)
+    changes: dict[int, int | None] = {**moves, **dict.fromkeys(dropped)}
+    return _Review(revised(cited, pool, changes), revised(cited, pool, moves), tuple(pool),
+                   tuple(i for i in unsupported if i not in dropped), tuple(dropped), len(moves))
+
+
+def _section_index(pool: list[Evidence], item: Evidence) -> int:
+    """The pool index of the section around ``item`` (its context, under the section's locator), added once."""
+    section = replace(item, locator=section_locator(item.locator) or item.locator, text=item.context, context="")
+    for i, known in enumerate(pool):
+        if (known.doc, known.locator) == (section.doc, section.locator):
+            return i
+    pool.append(section)
+    return len(pool) - 1
+
+
+def _where(item: Evidence) -> str:
+    return " ".join((item.text, item.locator, item.doc))
 
 
 def _unsupported(cited: CitedAnswer, evidence: Sequence[Evidence], entities: Namer | None) -> tuple[str, ...]:

@@ -81,6 +81,7 @@ class EvalReport:
             "rejected_values": {r.id: list(r.unsupported) for r in answerable if r.unsupported},
             "off_question": kinds.count(NarrativeKind.OFF_QUESTION.value),
             "unsupported_subject": kinds.count(NarrativeKind.UNSUPPORTED_SUBJECT.value),
+            "unsupported_sentence": kinds.count(NarrativeKind.UNSUPPORTED_SENTENCE.value),
             "fell_back": sum(k in _FALLBACKS for k in kinds),
             "timed_out": kinds.count(NarrativeKind.MODEL_TIMEOUT.value),
             "model_errors": kinds.count(NarrativeKind.MODEL_ERROR.value),
@@ -107,7 +108,7 @@ class EvalReport:
 
 
 _FALLBACKS = frozenset({NarrativeKind.PROVENANCE_REJECTED.value, NarrativeKind.OFF_QUESTION.value,
-                        NarrativeKind.UNSUPPORTED_SUBJECT.value,
+                        NarrativeKind.UNSUPPORTED_SUBJECT.value, NarrativeKind.UNSUPPORTED_SENTENCE.value,
                         NarrativeKind.MODEL_TIMEOUT.value, NarrativeKind.MODEL_ERROR.value})
 
 
@@ -219,6 +220,7 @@ def format_report(report: EvalReport) -> str:
         f"rejected               {s['rejected']}/{n}  {s['rejected_values'] or ''}".rstrip(),
         f"off the question       {s['off_question']}/{n}  (restated it, or another entity)",
         f"subject not cited      {s['unsupported_subject']}/{n}  (no cited passage names what was asked)",
+        f"sentence unsupported   {s['unsupported_sentence']}/{n}  (no passage says one of its sentences)",
         f"fell back to passages  {s['fell_back']}/{n}  (timed out {s['timed_out']}, errors {s['model_errors']})",
         f"model declined         {s['declined']}/{n}",
         f"language kept          {s['language_kept']}/{s['language_checked']}  (asked again {s['asked_again']})",

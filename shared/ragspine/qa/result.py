@@ -65,6 +65,7 @@ class NarrativeKind(enum.StrEnum):
     MODEL_DECLINED = "model_declined"  # the model said the passages do not answer
     OFF_QUESTION = "off_question"  # sourced, but restating the question or about another entity: passages quoted
     UNSUPPORTED_SUBJECT = "unsupported_subject"  # no cited passage names the entity, project or year asked about
+    UNSUPPORTED_SENTENCE = "unsupported_sentence"  # a sentence its cited passage (or any one passage) does not say
 
 
 @dataclass(frozen=True, slots=True)

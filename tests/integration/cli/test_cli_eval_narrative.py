@@ -41,7 +41,9 @@ def small_model(messages: list[dict[str, str]]) -> str:
         time.sleep(3.0)
     if question == CHINESE_FIRST:
         if ANSWER_LANGUAGE_AGAIN["en"] in messages[-1]["content"]:
-            return "Hong Kong revenue fell because inbound tourist spending weakened and stores closed [1]."
+            # It translates the Hong Kong paragraph and cites it (citing another passage is declined).
+            n = next((i for i, s in enumerate(snippets, 1) if "香港营业收入" in s.text), 1)
+            return f"Hong Kong revenue fell because inbound tourist spending weakened and stores closed [{n}]."
         return "根据[1]的资料：\n1. 香港收入下滑是因为游客减少。"
     return f"主要原因：\n1. {first} [1]"
 

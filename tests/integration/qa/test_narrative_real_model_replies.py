@@ -297,7 +297,8 @@ class TestAnswersAboutWhatNoCitedPassageNames:
 
     @pytest.mark.parametrize(("question", "reply"), [
         ("Why did Japan start Project Lotus?", "Project Lotus is a cost reduction program started in 2024 [1]."),
-        ("日本为什么启动Project Lotus？", "为应对成本压力，日本启动了成本优化项目Project Lotus[2]。"),
+        # (A cause no passage here states, "为应对成本压力", is declined: tests/integration/qa/test_sentence_support.py.)
+        ("日本为什么启动Project Lotus？", "日本的成本优化项目Project Lotus在本财年继续推进[2]。"),
         ("Project Lotusではどのような取り組みが行われていますか？", "コスト削減プログラム「Project Lotus」は2025年も継続しています[1]。"),
     ])
     def test_an_answer_citing_the_asked_projects_passage_is_the_models_answer(
