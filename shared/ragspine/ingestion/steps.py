@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import enum
 import hashlib
+import itertools
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field, replace
@@ -343,9 +344,7 @@ def activate(operation: Operation, context: StepContext) -> StepResult:
         staged_identity.check_staged_identity(operation, chunks, own, context.index, batch=ACTIVATE_BATCH)
     previous = next(iter(context.staging.active(operation.doc_id)), None)
     if context.index is not None and chunks.children:
-        for parents in chunks.parent_batches(ACTIVATE_BATCH):
-            context.index.add(parents)
-        _add_children(operation, context, context.index, chunks)
+        _add_chunks(operation, context, context.index, chunks)
     if context.index is not None and previous is not None and previous.version_id != operation.version_id:
         context.index.delete(doc_id=operation.doc_id, version_id=previous.version_id)
     context.staging.activate(ActiveVersion(operation.doc_id, operation.version_id, operation.id, extraction))
@@ -371,18 +370,24 @@ def activate(operation: Operation, context: StepContext) -> StepResult:
     return StepResult(Step.ACTIVATE, operation.id, warnings=warnings, facts=kept, chunks=chunks.children)
 
 
-def _add_children(operation: Operation, context: StepContext, index: ChunkIndex, chunks: staged.StagedChunks) -> None:
-    """Index the children a batch at a time, with the terms a parse child counted for them when the index takes them."""
+def _add_chunks(operation: Operation, context: StepContext, index: ChunkIndex, chunks: staged.StagedChunks) -> None:
+    """Index the parents, then the children with the terms a parse child counted for them, a batch at a time.
+
+    The embedded index writes every batch in one transaction, so its readers (the asks) reload
+    their snapshot once for the whole version, not once per batch.
+    """
     limits = context.parse_limits
     in_child = limits is not None and limits.out_of_process
     terms = context.staging.get(operation.id, "index_terms") if in_child and _takes_index_terms(index) else None
     counted_terms = prepare.StagedIndexTerms(terms, chunks.children) if terms is not None else None
-    for first, children, vectors in chunks.child_batches(ACTIVATE_BATCH):
-        counted = counted_terms.for_chunks(first, children) if counted_terms is not None else None
-        if counted is not None and isinstance(index, embedded_index.EmbeddedChunkIndex):
-            index.add(children, vectors, counted=counted)
-        else:
-            index.add(children, vectors)
+    parents = ((batch, None, None) for batch in chunks.parent_batches(ACTIVATE_BATCH))
+    children = ((batch, vectors, counted_terms.for_chunks(first, batch) if counted_terms is not None else None)
+                for first, batch, vectors in chunks.child_batches(ACTIVATE_BATCH))
+    if isinstance(index, embedded_index.EmbeddedChunkIndex):
+        index.add_batches(itertools.chain(parents, children))
+        return
+    for batch, vectors, _ in itertools.chain(parents, children):  # counted terms are the embedded index's
+        index.add(batch, vectors)
 
 
 STEPS: Mapping[Step, StepFunction] = {
