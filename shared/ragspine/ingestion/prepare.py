@@ -21,7 +21,7 @@ from ragspine.ingestion import staged
 from ragspine.ingestion.chunking import ChunkMeta, chunk_document
 from ragspine.ingestion.document_context import apply_context, document_context
 from ragspine.ingestion.facts_extract import ExtractionResult, extract_facts
-from ragspine.ingestion.json_in_steps import loads_in_steps
+from ragspine.ingestion.json_in_steps import SteppedArrays
 from ragspine.ingestion.model import BlockKind
 from ragspine.ingestion.operations import FACTS_SHOWN, FactRead
 from ragspine.retrieval.embedded_rows import field_counts
@@ -151,12 +151,25 @@ def dump_index_terms(children: Sequence[Chunk]) -> bytes:
                       ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
-def load_index_terms(data: bytes, children: Sequence[Chunk]) -> list[tuple[Counter[str], int]] | None:
-    """The terms ``dump_index_terms`` wrote, or None unless they were counted for exactly these chunks."""
-    body = loads_in_steps(data)
-    if body.get("ids") != [c.chunk_id for c in children]:
-        return None
-    return [(Counter[str](counts), int(length)) for counts, length in body["fields"]]
+class StagedIndexTerms:
+    """What ``dump_index_terms`` wrote, read for one batch of chunks at a time."""
+
+    def __init__(self, data: bytes, children: int) -> None:
+        """The staged terms of a version with ``children`` child chunks.
+
+        Raises:
+            json.JSONDecodeError, ValueError: the bytes are not ``dump_index_terms``'s JSON.
+        """
+        self._body = SteppedArrays(data)
+        # Counted for another list of chunks (another count): no batch uses them, the index counts.
+        self._whole = self._body.length("ids") == children == self._body.length("fields")
+
+    def for_chunks(self, first: int, children: Sequence[Chunk]) -> list[tuple[Counter[str], int]] | None:
+        """The terms of ``children`` (positions ``first`` on), or None unless they were counted for exactly these."""
+        end = first + len(children)
+        if not self._whole or self._body.items("ids", first, end) != [c.chunk_id for c in children]:
+            return None
+        return [(Counter[str](counts), int(length)) for counts, length in self._body.items("fields", first, end)]
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,6 +7,7 @@ import time
 from collections.abc import Callable, Mapping
 
 from ragspine.errors import NotFoundError
+from ragspine.freed_memory import freed_memory_given_back
 from ragspine.ingestion import lifecycle
 from ragspine.ingestion.full_collections import full_collections_held
 from ragspine.ingestion.operations import Operation, OperationCancelledError, OperationError, OperationStatus
@@ -90,8 +91,9 @@ class InProcessRunner:
         attempt = 1
         while True:
             try:
-                # The routes' threads share this process: no full collection, shorter lock turns.
-                with full_collections_held(), short_switch_interval():
+                # The routes' threads share this process: no full collection, shorter lock turns; and
+                # what a large document's step freed goes back to the system, not kept by malloc.
+                with freed_memory_given_back(), full_collections_held(), short_switch_interval():
                     return self._steps[step](operation, context), operation
             except OperationCancelledError:
                 raise  # a step's own write found the operation cancelled: not a failure of the step

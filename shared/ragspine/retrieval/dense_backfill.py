@@ -25,7 +25,7 @@ from ragspine.retrieval.passage_text import dense_text
 
 logger = logging.getLogger(__name__)
 
-DEFAULT_BATCH = 8  # passages per engine call: about a second, so a query waiting for the engine waits little
+DEFAULT_BATCH = 8  # passages per engine call (questions take their own lane of the engine, never waiting for one)
 DEFAULT_WINDOW = 256  # passages read per scan, sorted by length into batches
 
 

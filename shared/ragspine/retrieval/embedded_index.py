@@ -12,9 +12,10 @@ never rebuilds the lexical index inside a search.
 
 from __future__ import annotations
 
+import itertools
 import threading
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -39,6 +40,10 @@ else:
 
 DEFAULT_DEPTH = 100  # candidates each leg hands to fusion
 PARALLEL_MIN_ROWS = 5_000  # below this the thread hand-off costs more than it saves
+
+
+# One batch of ``add_batches``: chunks, their vectors (or None), their counted terms (or None).
+IndexBatch = tuple[Sequence[Chunk], Sequence[Sequence[float]] | None, Sequence[tuple[Counter[str], int]] | None]
 
 
 class EmbeddedChunkIndex:
@@ -126,28 +131,56 @@ class EmbeddedChunkIndex:
         """
         if not chunks:
             return 0
-        for chunk in chunks:
-            check_lineage(chunk)
-        unit = self._unit_rows(vectors, len(chunks)) if vectors is not None else None
-        if counted is not None and len(counted) != len(chunks):
-            raise ValueError(f"{len(counted)} term counts for {len(chunks)} chunks")
-        fields = (list(counted) if counted is not None
-                  else [(Counter[str](), 0) if c.is_parent else field_counts(c) for c in chunks])
-        counts = [n for n, _ in fields]
-        tokens: set[str] = set().union(*counts)
-        new_dimension = self._dimension is None and unit is not None
+        return self.add_batches([(chunks, vectors, counted)])
+
+    def add_batches(self, batches: Iterable[IndexBatch]) -> int:
+        """``add`` of several ``(chunks, vectors, counted)`` batches in one write transaction.
+
+        The batches are taken one at a time, so an iterator may decode each when it is asked for (a
+        large document's staged chunks). One transaction: readers see all of them or none, and
+        reload their snapshot once, not after every batch.
+
+        Returns:
+            How many chunks were written (0 and no write when every batch is empty).
+
+        Raises:
+            ChunkLineageError, VectorDimensionError, ValueError: as ``add``; nothing is written then.
+        """
+        pending = iter(batches)
+        first = next((batch for batch in pending if batch[0]), None)
+        if first is None:
+            return 0
+        written = 0
+        fresh: dict[str, int] = {}
+        dimension = self._dimension
         with self._store.write() as conn:
-            if new_dimension and unit is not None:
-                self._store.set_meta(conn, "dimension", str(unit.shape[1]))
-            term_ids, fresh = self._store.term_ids(conn, tokens)
-            blobs = term_blobs(counts, term_ids)
-            rows = [chunk_row(c, length, blobs[i], None if unit is None else unit[i].tobytes())
-                    for i, (c, (_, length)) in enumerate(zip(chunks, fields, strict=True))]
-            self._store.insert(conn, rows)
+            for chunks, vectors, counted in itertools.chain([first], pending):
+                if not chunks:
+                    continue
+                for chunk in chunks:
+                    check_lineage(chunk)
+                unit = self._unit_rows(vectors, len(chunks)) if vectors is not None else None
+                if unit is not None and dimension is not None and unit.shape[1] != dimension:
+                    raise VectorDimensionError(f"vectors have {unit.shape[1]} dimensions; this index holds {dimension}",
+                                               field_errors=(FieldError("vector", f"{dimension} dimensions"),))
+                if counted is not None and len(counted) != len(chunks):
+                    raise ValueError(f"{len(counted)} term counts for {len(chunks)} chunks")
+                fields = (list(counted) if counted is not None
+                          else [(Counter[str](), 0) if c.is_parent else field_counts(c) for c in chunks])
+                counts = [n for n, _ in fields]
+                if unit is not None and dimension is None:
+                    dimension = int(unit.shape[1])
+                    self._store.set_meta(conn, "dimension", str(dimension))
+                term_ids, new = self._store.term_ids(conn, set().union(*counts))
+                fresh.update(new)
+                blobs = term_blobs(counts, term_ids)
+                rows = [chunk_row(c, length, blobs[i], None if unit is None else unit[i].tobytes())
+                        for i, (c, (_, length)) in enumerate(zip(chunks, fields, strict=True))]
+                self._store.insert(conn, rows)
+                written += len(chunks)
         self._store.remember(fresh)
-        if new_dimension and unit is not None:
-            self._dimension = int(unit.shape[1])
-        return len(chunks)
+        self._dimension = dimension
+        return written
 
     def search(self, query: str, *, top_k: int, filters: SearchFilters,
                query_vector: Sequence[float] | None = None) -> list[ScoredChunk]:

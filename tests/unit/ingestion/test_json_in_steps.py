@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ragspine.ingestion.json_in_steps import loads_in_steps
+from ragspine.ingestion.json_in_steps import SteppedArrays, loads_in_steps
 from tests.support.lock_pauses import longest_pause
 
 _values = st.recursive(
@@ -61,3 +61,41 @@ def test_other_threads_run_while_a_large_object_member_is_decoded() -> None:
     paused = longest_pause(lambda: loads_in_steps(text))
     assert paused.value["passages"] == passages
     assert paused.longest_s < paused.call_s / 4, paused.message("decode")
+
+
+@settings(max_examples=300, deadline=None)
+@given(value=_objects, indent=st.sampled_from([None, 0, 2]), ascii_only=st.booleans(),
+       slice_size=st.integers(1, 4))
+def test_arrays_read_in_slices_are_what_json_loads_gives(value: dict[str, object], indent: int | None,
+                                                         ascii_only: bool, slice_size: int) -> None:
+    text = json.dumps(value, indent=indent, ensure_ascii=ascii_only)
+    expected = json.loads(text)
+    for data in (text, text.encode("utf-8")):
+        stepped = SteppedArrays(data)
+        assert all(name in stepped for name in expected)
+        assert {name: stepped.length(name) for name in expected} == {
+            name: len(v) if isinstance(v, list) else 0 for name, v in expected.items()}
+        read = {name: ([item for start in range(0, stepped.length(name), slice_size)
+                        for item in stepped.items(name, start, start + slice_size)]
+                       if isinstance(expected[name], list) else stepped.value(name)) for name in expected}
+        assert read == expected
+
+
+@pytest.mark.parametrize("text", ['{"a": [1, 2}', '{"a": [1] x', '{"a" [1]}', '{1: [1]}', '{"a": [1,]}', '',
+                                  '{"a": [1], }', '{"a": [1]} [2]', '{"a": [1, {"b": }]}'])
+def test_malformed_text_raises_json_loads_error_when_read_in_slices(text: str) -> None:
+    with pytest.raises(json.JSONDecodeError):
+        json.loads(text)
+    with pytest.raises(json.JSONDecodeError):
+        SteppedArrays(text)
+
+
+@pytest.mark.parametrize("text", ["[1, 2]", "3", '"s"', "null"])
+def test_json_that_is_not_an_object_is_refused_when_read_in_slices(text: str) -> None:
+    with pytest.raises(ValueError, match="not an object"):
+        SteppedArrays(text)
+
+
+def test_a_repeated_array_member_reads_as_its_last_value() -> None:
+    stepped = SteppedArrays('{"a": [1, 2], "b": null, "a": [3], "b": [4, 5]}')
+    assert (stepped.items("a", 0, 9), stepped.length("b"), stepped.items("b", 1, 2)) == ([3], 2, [5])

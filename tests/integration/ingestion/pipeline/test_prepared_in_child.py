@@ -21,8 +21,8 @@ from ragspine.ingestion.parsers.isolated import _prepared
 from ragspine.ingestion.prepare import (
     PreparedDocument,
     PrepareRequest,
+    StagedIndexTerms,
     dump_index_terms,
-    load_index_terms,
     prepare,
 )
 from ragspine.ingestion.retry import RetryPolicy
@@ -74,7 +74,7 @@ def test_a_document_prepared_in_the_child_gives_the_same_facts_chunks_and_terms(
     # The terms the child counted are the ones the index would count itself.
     assert terms is not None
     children: list[Chunk] = child["children"]  # type: ignore[assignment]
-    assert load_index_terms(terms, children) == [field_counts(c) for c in children]
+    assert StagedIndexTerms(terms, len(children)).for_chunks(0, children) == [field_counts(c) for c in children]
 
 
 def test_the_decks_and_workbook_prepared_in_the_child_publish_the_curated_facts(ingest: Ingest,
@@ -204,6 +204,11 @@ def test_terms_counted_for_other_chunks_are_never_used(context: StepContext) -> 
     children = _staged_run(operation, context)["children"]
     assert isinstance(children, list) and len(children) > 1
     terms = dump_index_terms(children)
-    assert load_index_terms(terms, children) == [field_counts(c) for c in children]
-    assert load_index_terms(terms, children[1:]) is None  # the index then counts them itself
-    assert load_index_terms(terms, [replace(children[0], chunk_id="other"), *children[1:]]) is None
+    staged = StagedIndexTerms(terms, len(children))
+    assert staged.for_chunks(0, children) == [field_counts(c) for c in children]
+    first, rest = staged.for_chunks(0, children[:1]), staged.for_chunks(1, children[1:])  # read by batches
+    assert first is not None and rest is not None and [*first, *rest] == staged.for_chunks(0, children)
+    assert StagedIndexTerms(terms, len(children) - 1).for_chunks(0, children[1:]) is None  # the index counts them
+    assert staged.for_chunks(1, children[1:2]) == [field_counts(children[1])]
+    assert staged.for_chunks(0, children[1:]) is None  # counted for other positions
+    assert staged.for_chunks(0, [replace(children[0], chunk_id="other"), *children[1:]]) is None
