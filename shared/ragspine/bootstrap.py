@@ -594,7 +594,8 @@ def build_background_embedder(services: Services) -> BackgroundEmbedder | None:
         return None
     index = cast("BackfillIndex", retrieval.index)
     recorder = dense_progress.DenseProgressRecorder(build_operation_store(services.settings), index)
-    return dense_backfill.BackgroundEmbedder(index, retrieval.document_embedder, on_progress=recorder)
+    return dense_backfill.BackgroundEmbedder(index, retrieval.document_embedder,
+                                             workers=services.settings.embedder_workers, on_progress=recorder)
 
 
 def build_operation_stores(settings: Settings) -> tuple[OperationStore, StagingArea]:

@@ -6,14 +6,23 @@ second per document. So on the embedded index a document becomes searchable as s
 activated, and ``BackgroundEmbedder`` gives its passages their vectors afterwards, in a thread
 beside the ingestion (the engine releases the GIL, so a second core embeds while the first
 parses). Until a passage has its vector, the hybrid search ranks it by its BM25 score alone.
+
+What it embeds is as little as the vectors need: each distinct dense text of a window once (a
+filing repeats short passages, "None.", "Table of Contents", a page number, and every copy gets
+the one vector), in batches of similar length. When a core is free it embeds two batches at
+once (``free_workers``), each in a thread of its own at the same lowest priority; the embedder's
+own lock decides whether they truly overlap (numpy's BLAS kernel releases the GIL in its
+products).
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import threading
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -27,6 +36,30 @@ logger = logging.getLogger(__name__)
 
 DEFAULT_BATCH = 8  # passages per engine call: about a second, so a query waiting for the engine waits little
 DEFAULT_WINDOW = 256  # passages read per scan, sorted by length into batches
+MAX_WORKERS = 2  # batches embedded at once: one per free core, the e5 kernel's products gain little beyond
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (its CPU affinity: a container's or taskset's share), at least 1."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return max(1, os.cpu_count() or 1)
+
+
+def free_workers(busy_workers: int, *, cores: int | None = None, load: float | None = None,
+                 limit: int = MAX_WORKERS) -> int:
+    """Batches to embed at once next: the cores free of other work, at least 1, at most ``limit``.
+
+    The 1-minute load average counts this embedder's own ``busy_workers`` too, so they are given
+    back before the usable cores are compared with it; an unknown load counts as a busy machine.
+    """
+    cores = cores if cores is not None else usable_cores()
+    if load is None:
+        try:
+            load = os.getloadavg()[0]
+        except OSError:
+            load = float(cores)
+    return max(1, min(limit, cores, round(cores - load + busy_workers)))
 
 
 class BackfillIndex(Protocol):
@@ -56,6 +89,14 @@ def length_batches(chunks: Sequence[Chunk], size: int) -> list[list[Chunk]]:
     return [ordered[start:start + size] for start in range(0, len(ordered), size)]
 
 
+def by_dense_text(chunks: Sequence[Chunk]) -> dict[str, list[Chunk]]:
+    """The passages grouped by the text the embedder would read, in first-seen order."""
+    groups: dict[str, list[Chunk]] = {}
+    for chunk in chunks:
+        groups.setdefault(dense_text(chunk), []).append(chunk)
+    return groups
+
+
 @dataclass(frozen=True, slots=True)
 class BackfillProgress:
     """Passages embedded by this backfill so far, those still pending in the index, seconds spent embedding.
@@ -75,11 +116,20 @@ class BackgroundEmbedder:
     """A daemon thread giving indexed passages their dense vectors; ``wake`` after indexing, ``drain`` to wait."""
 
     def __init__(self, index: BackfillIndex, embedder: Embedder, *, batch_size: int = DEFAULT_BATCH,
-                 window: int = DEFAULT_WINDOW, on_progress: Callable[[BackfillProgress], None] | None = None) -> None:
+                 window: int = DEFAULT_WINDOW, workers: int = 0,
+                 on_progress: Callable[[BackfillProgress], None] | None = None) -> None:
+        """Describe the thread; nothing runs before ``start``.
+
+        ``workers`` is how many batches are embedded at once; 0 decides it at each window from the
+        cores free then (``free_workers``).
+        """
         self._index = index
         self._embedder = embedder
         self._batch_size = max(1, batch_size)
         self._window = max(self._batch_size, window)
+        self._workers = max(0, workers)
+        self._busy = 0  # batches the last window embedded at once (their load is in the load average)
+        self._pool: ThreadPoolExecutor | None = None  # the helpers beside this thread, started when first needed
         self._on_progress = on_progress
         self._cond = threading.Condition()
         self._requested = 0  # wake-ups asked for
@@ -146,6 +196,9 @@ class BackgroundEmbedder:
             self.error = exc
             logger.warning("background embedding stopped", extra={"error_code": exc.code})
         finally:
+            if self._pool is not None:
+                self._pool.shutdown(wait=True)
+                self._pool = None
             with self._cond:
                 self._cond.notify_all()
 
@@ -168,23 +221,45 @@ class BackgroundEmbedder:
         self._lowered = True
 
     def _embed_window(self) -> bool:
-        """Embed one window of pending passages; False when there was none."""
+        """Embed one window of pending passages, each distinct text once; False when there was none."""
         chunks = self._index.without_vectors(self._window)
         if not chunks:
             return False
-        for batch in length_batches(chunks, self._batch_size):
+        copies = by_dense_text(chunks)
+        texts = {same[0].chunk_id: text for text, same in copies.items()}
+        batches = length_batches([same[0] for same in copies.values()], self._batch_size)
+        if not self._lowered:
+            self._lower_priority(batches[0][0])
+        workers = self._workers or free_workers(self._busy)
+        for start in range(0, len(batches), workers):
             with self._cond:
                 if self._stopping:
                     return True
-            if not self._lowered:
-                self._lower_priority(batch[0])
+            group = batches[start:start + workers]
+            self._busy = len(group)
             began = time.perf_counter()
-            vectors = self._embedder.embed([dense_text(c) for c in batch])
-            self._index.set_vectors([c.chunk_id for c in batch], vectors)
-            spent = time.perf_counter() - began
-            self.seconds += spent
-            self.embedded += len(batch)
-            if self._on_progress is not None:
-                self._on_progress(BackfillProgress(self.embedded, self._index.vectors_pending(), self.seconds,
-                                                   tuple(batch), spent))
+            results = self._embed_at_once([[texts[c.chunk_id] for c in batch] for batch in group])
+            self.seconds += time.perf_counter() - began
+            for batch, (vectors, spent) in zip(group, results, strict=True):
+                given = [(chunk, vector) for first, vector in zip(batch, vectors, strict=True)
+                         for chunk in copies[texts[first.chunk_id]]]
+                self._index.set_vectors([chunk.chunk_id for chunk, _ in given], [vector for _, vector in given])
+                self.embedded += len(given)
+                if self._on_progress is not None:
+                    self._on_progress(BackfillProgress(self.embedded, self._index.vectors_pending(), self.seconds,
+                                                       tuple(chunk for chunk, _ in given), spent))
         return True
+
+    def _embed_at_once(self, batches: list[list[str]]) -> list[tuple[list[list[float]], float]]:
+        """Each batch's vectors and seconds; the first batch in this thread, the others in helper threads."""
+        if len(batches) > 1 and self._pool is None:
+            self._pool = ThreadPoolExecutor(max(self._workers, MAX_WORKERS) - 1,
+                                            thread_name_prefix="ragspine-dense-helper", initializer=lower_this_thread)
+        helpers = [self._pool.submit(self._timed_embed, texts) for texts in batches[1:]] if self._pool else []
+        first = self._timed_embed(batches[0])
+        return [first, *(future.result() for future in helpers)]
+
+    def _timed_embed(self, texts: list[str]) -> tuple[list[list[float]], float]:
+        began = time.perf_counter()
+        vectors = self._embedder.embed(texts)
+        return vectors, time.perf_counter() - began
