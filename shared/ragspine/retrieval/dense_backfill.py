@@ -171,6 +171,11 @@ class BackgroundEmbedder:
             self._thread.join(timeout)
 
     @property
+    def workers(self) -> int:
+        """Batches embedded at once as configured; 0: decided for each window from the free cores."""
+        return self._workers
+
+    @property
     def running(self) -> bool:
         """The thread is alive and not asked to stop (False after an embedder failure)."""
         return self._alive()
