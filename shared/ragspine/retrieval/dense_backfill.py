@@ -10,9 +10,9 @@ parses). Until a passage has its vector, the hybrid search ranks it by its BM25 
 What it embeds is as little as the vectors need: each distinct dense text of a window once (a
 filing repeats short passages, "None.", "Table of Contents", a page number, and every copy gets
 the one vector), in batches of similar length. When a core is free it embeds two batches at
-once (``free_workers``), each in a thread of its own at the same lowest priority; the embedder's
-own lock decides whether they truly overlap (numpy's BLAS kernel releases the GIL in its
-products).
+once (``free_workers``), each in a thread of its own at the same lowest priority, the second
+through a ``helper`` embedder whose calls do not wait for the first's (the service gives the e5
+BLAS kernel a second passage embedder; its products release the GIL).
 """
 
 from __future__ import annotations
@@ -116,15 +116,18 @@ class BackgroundEmbedder:
     """A daemon thread giving indexed passages their dense vectors; ``wake`` after indexing, ``drain`` to wait."""
 
     def __init__(self, index: BackfillIndex, embedder: Embedder, *, batch_size: int = DEFAULT_BATCH,
-                 window: int = DEFAULT_WINDOW, workers: int = 0,
+                 window: int = DEFAULT_WINDOW, workers: int = 0, helper: Embedder | None = None,
                  on_progress: Callable[[BackfillProgress], None] | None = None) -> None:
         """Describe the thread; nothing runs before ``start``.
 
         ``workers`` is how many batches are embedded at once; 0 decides it at each window from the
-        cores free then (``free_workers``).
+        cores free then (``free_workers``). ``helper`` embeds the batches beside the first (the
+        same model, vectors interchangeable with ``embedder``'s, but calls that never wait for
+        ``embedder``'s); ``embedder`` itself when None, whose calls may then take turns.
         """
         self._index = index
         self._embedder = embedder
+        self._helper = helper if helper is not None else embedder
         self._batch_size = max(1, batch_size)
         self._window = max(self._batch_size, window)
         self._workers = max(0, workers)
@@ -260,11 +263,13 @@ class BackgroundEmbedder:
         if len(batches) > 1 and self._pool is None:
             self._pool = ThreadPoolExecutor(max(self._workers, MAX_WORKERS) - 1,
                                             thread_name_prefix="ragspine-dense-helper", initializer=lower_this_thread)
-        helpers = [self._pool.submit(self._timed_embed, texts) for texts in batches[1:]] if self._pool else []
-        first = self._timed_embed(batches[0])
+        helpers = ([self._pool.submit(self._timed_embed, texts, self._helper) for texts in batches[1:]]
+                   if self._pool else [])
+        first = self._timed_embed(batches[0], self._embedder)
         return [first, *(future.result() for future in helpers)]
 
-    def _timed_embed(self, texts: list[str]) -> tuple[list[list[float]], float]:
+    @staticmethod
+    def _timed_embed(texts: list[str], embedder: Embedder) -> tuple[list[list[float]], float]:
         began = time.perf_counter()
-        vectors = self._embedder.embed(texts)
+        vectors = embedder.embed(texts)
         return vectors, time.perf_counter() - began

