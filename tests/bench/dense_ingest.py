@@ -23,8 +23,8 @@ dense and the whole texts, and the lines repeated on at least a tenth of the pag
 headers and footers) with their tokens. The pipeline's estimate (``pipeline``) is the BLAS rate
 less the repeated texts' share of the e5 tokens. Then the second core: the same sampled batches
 on the BLAS kernel, by one worker and by two workers with a model each (what
-``RAGSPINE_EMBEDDER_WORKERS`` runs when a core is free), pairs of batches alternating; their wall seconds say whether the second
-core was free during the run.
+``RAGSPINE_EMBEDDER_WORKERS`` runs when a core is free), pairs of batches alternating; their wall
+seconds say whether the second core was free during the run.
 
     .venv/bin/python tests/bench/dense_ingest.py [--sample N] [--filings NAME ...] [--static-table PATH]
 """
