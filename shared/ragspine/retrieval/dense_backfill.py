@@ -22,9 +22,8 @@ import os
 import threading
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, cast
 
 from ragspine.background_priority import lower_this_thread
 from ragspine.errors import RagspineError
@@ -132,7 +131,6 @@ class BackgroundEmbedder:
         self._window = max(self._batch_size, window)
         self._workers = max(0, workers)
         self._busy = 0  # batches the last window embedded at once (their load is in the load average)
-        self._pool: ThreadPoolExecutor | None = None  # the helpers beside this thread, started when first needed
         self._on_progress = on_progress
         self._cond = threading.Condition()
         self._requested = 0  # wake-ups asked for
@@ -204,9 +202,6 @@ class BackgroundEmbedder:
             self.error = exc
             logger.warning("background embedding stopped", extra={"error_code": exc.code})
         finally:
-            if self._pool is not None:
-                self._pool.shutdown(wait=True)
-                self._pool = None
             with self._cond:
                 self._cond.notify_all()
 
@@ -259,14 +254,31 @@ class BackgroundEmbedder:
         return True
 
     def _embed_at_once(self, batches: list[list[str]]) -> list[tuple[list[list[float]], float]]:
-        """Each batch's vectors and seconds; the first batch in this thread, the others in helper threads."""
-        if len(batches) > 1 and self._pool is None:
-            self._pool = ThreadPoolExecutor(max(self._workers, MAX_WORKERS) - 1,
-                                            thread_name_prefix="ragspine-dense-helper", initializer=lower_this_thread)
-        helpers = ([self._pool.submit(self._timed_embed, texts, self._helper) for texts in batches[1:]]
-                   if self._pool else [])
-        first = self._timed_embed(batches[0], self._embedder)
-        return [first, *(future.result() for future in helpers)]
+        """Each batch's vectors and seconds; the first batch in this thread, the others in helper threads.
+
+        The helpers are daemon threads of their own (a pool's threads would hold the interpreter's
+        exit for their batch, or refuse work once it began), lowered like this one.
+        """
+        results: list[tuple[list[list[float]], float] | BaseException | None] = [None] * len(batches)
+
+        def helper(index: int) -> None:
+            lower_this_thread()
+            try:
+                results[index] = self._timed_embed(batches[index], self._helper)
+            except BaseException as exc:  # noqa: BLE001 - raised again in this thread, as if it had embedded the batch
+                results[index] = exc
+
+        threads = [threading.Thread(target=helper, args=(i,), name="ragspine-dense-helper", daemon=True)
+                   for i in range(1, len(batches))]
+        for thread in threads:
+            thread.start()
+        results[0] = self._timed_embed(batches[0], self._embedder)
+        for thread in threads:
+            thread.join()
+        for result in results:
+            if isinstance(result, BaseException):
+                raise result
+        return cast("list[tuple[list[list[float]], float]]", results)  # every helper stored its result
 
     @staticmethod
     def _timed_embed(texts: list[str], embedder: Embedder) -> tuple[list[list[float]], float]:

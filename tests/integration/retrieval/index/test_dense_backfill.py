@@ -170,3 +170,12 @@ def test_two_workers_embed_two_batches_at_once_both_at_the_lowest_priority(index
     assert len(embedder.threads | helper.threads) == 2
     if hasattr(os, "SCHED_IDLE"):
         assert set(embedder.policies[1:] + helper.policies) == {os.SCHED_IDLE}  # the helper thread too
+
+
+def test_a_failing_helper_stops_the_backfill_like_a_failing_embedder(index: EmbeddedChunkIndex) -> None:
+    index.add(_chunks(5))
+    background = BackgroundEmbedder(index, CountingEmbedder(), batch_size=2, workers=2,
+                                    helper=CountingEmbedder(fail=True)).start()
+    assert not background.drain(timeout=30)
+    assert background.error is not None and background.error.code == "KNOWLEDGE_PROVIDER_UNAVAILABLE"
+    assert index.vectors_pending() == 5  # the pair's vectors are not written; BM25 still finds every passage
