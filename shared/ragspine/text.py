@@ -39,10 +39,11 @@ class LazyPattern:
     ``compiled`` where the configuration is checked (``ragspine domain check``, the tests).
     Two threads compiling at once both get an equal pattern."""
 
-    __slots__ = ("_compiled", "pattern")
+    __slots__ = ("_compiled", "flags", "pattern")
 
-    def __init__(self, pattern: str) -> None:
+    def __init__(self, pattern: str, flags: int = 0) -> None:
         self.pattern = pattern
+        self.flags = flags
         self._compiled: re.Pattern[str] | None = None
 
     @property
@@ -50,14 +51,17 @@ class LazyPattern:
         """The compiled pattern (``re.error`` when it is no regex)."""
         found = self._compiled
         if found is None:
-            found = self._compiled = re.compile(self.pattern)
+            found = self._compiled = re.compile(self.pattern, self.flags)
         return found
 
-    def search(self, text: str) -> re.Match[str] | None:
-        return self.compiled.search(text)
+    def search(self, text: str, pos: int = 0) -> re.Match[str] | None:
+        return self.compiled.search(text, pos)
 
-    def match(self, text: str) -> re.Match[str] | None:
-        return self.compiled.match(text)
+    def match(self, text: str, pos: int = 0) -> re.Match[str] | None:
+        return self.compiled.match(text, pos)
+
+    def fullmatch(self, text: str) -> re.Match[str] | None:
+        return self.compiled.fullmatch(text)
 
     def finditer(self, text: str) -> Iterator[re.Match[str]]:
         return self.compiled.finditer(text)
@@ -65,7 +69,10 @@ class LazyPattern:
     def findall(self, text: str) -> list[Any]:
         return self.compiled.findall(text)
 
-    def sub(self, replacement: str, text: str) -> str:
+    def split(self, text: str) -> list[str | Any]:
+        return self.compiled.split(text)
+
+    def sub(self, replacement: str | Callable[[re.Match[str]], str], text: str) -> str:
         return self.compiled.sub(replacement, text)
 
     def __repr__(self) -> str:
@@ -165,8 +172,9 @@ class Tokenizer:
     stem: Callable[[str], str] | None = None
     joins: bool = False
     distinct: bool = False
-    _token: re.Pattern[str] = field(init=False, repr=False, compare=False)
-    _cjk_char: re.Pattern[str] = field(init=False, repr=False, compare=False)
+    # Compiled on first use: the module's own tokenizers are built at import, and a structured ask tokenizes nothing.
+    _token: LazyPattern = field(init=False, repr=False, compare=False)
+    _cjk_char: LazyPattern = field(init=False, repr=False, compare=False)
     _single: re.Pattern[str] | None = field(init=False, repr=False, compare=False)
     _dropped: re.Pattern[str] | None = field(init=False, repr=False, compare=False)
 
@@ -175,8 +183,8 @@ class Tokenizer:
         runs = "|".join(f"[{script}]+" for script in self.scripts)
         number = r"\d+(?:\.\d+)?|" if self.numbers else ""
         word = rf"[^\W\d_{every}{self.separators}]+" if self.numbers else rf"[^\W_{every}{self.separators}]+"
-        object.__setattr__(self, "_token", re.compile(rf"(?P<cjk>{runs})|{number}{word}"))
-        object.__setattr__(self, "_cjk_char", re.compile(f"[{every}]"))
+        object.__setattr__(self, "_token", LazyPattern(rf"(?P<cjk>{runs})|{number}{word}"))
+        object.__setattr__(self, "_cjk_char", LazyPattern(f"[{every}]"))
         object.__setattr__(self, "_single", re.compile(f"[{self.single}]") if self.single else None)
         object.__setattr__(self, "_dropped", re.compile(f"^[{self.drop_grams}]+$") if self.drop_grams else None)
 

@@ -22,7 +22,7 @@ from ragspine.errors import ConfigurationError
 from ragspine.facts.matching import alias_pattern
 from ragspine.text import LazyPattern
 
-_SPLIT_WORD = re.compile(r"(?<=[a-z])[-_]+(?=[a-z])")
+_SPLIT_WORD = LazyPattern(r"(?<=[a-z])[-_]+(?=[a-z])")
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,6 +11,7 @@ from ragspine.llm.extractive import build_user_message
 from ragspine.llm.ports import Message, Role
 from ragspine.qa.ports import Evidence
 from ragspine.sensitivity import Sensitivity
+from ragspine.text import LazyPattern
 
 # The engine's wording, one per question language; a domain folder names its assistant in it or
 # replaces it (domain.yaml). Passages are numbered [1], [2]... in the user message: the model cites
@@ -76,9 +77,9 @@ ONE_TO_THREE = MappingProxyType({
 })
 # A why-question in each language: the answer it wants is a cause, which a small model otherwise omits.
 _WHY = MappingProxyType({
-    "zh": re.compile(r"为什么|为何|什么原因|原因是"),
-    "en": re.compile(r"\bwhy\b", re.IGNORECASE),
-    "ja": re.compile(r"なぜ|どうして|何故|理由"),
+    "zh": LazyPattern(r"为什么|为何|什么原因|原因是"),
+    "en": LazyPattern(r"\bwhy\b", re.IGNORECASE),
+    "ja": LazyPattern(r"なぜ|どうして|何故|理由"),
 })
 # Asked once more when a reply came back in another language.
 ANSWER_LANGUAGE_AGAIN = MappingProxyType({
