@@ -1,4 +1,4 @@
-"""What a cold start of the ask function spends apart from answering: regexes compiled.
+"""What a cold start of the ask function spends apart from answering: regexes compiled, garbage collections.
 
 A cold start compiles only the regexes its first ask reads. The engine's modules hold a few hundred patterns, most for questions of other kinds (a company's legal
 form, a fiscal year's end date, a "why" in Japanese); those are ``LazyPattern``s, compiled on first use.
@@ -7,6 +7,9 @@ fact table on moto (a server on loopback), and records two real things while the
 and answers a structured question: each pattern ``re`` compiles, with the module that asked for it
 (``re._compile`` wrapped, its cache left as it is), and each pattern whose matching methods are called
 (``sys.setprofile``, which reports every call into C).
+
+No collection walks what the cold start builds: the handler holds the collector until its first
+request ends, then freezes that heap (``ragspine.startup_heap``); ``gc.callbacks`` counts every collection.
 """
 
 from __future__ import annotations
@@ -109,3 +112,44 @@ def test_a_structured_first_ask_compiles_only_the_patterns_it_reads(fact_table: 
     assert outcome["compiled"] <= outcome["used"], "\n".join(outcome["unused"])
     assert outcome["unused"] == []
 
+
+_ASK_AND_COUNT_COLLECTIONS = textwrap.dedent(
+    """
+    import gc, json, pathlib
+    collections = []
+    gc.callbacks.append(lambda phase, info: collections.append(info["generation"]) if phase == "start" else None)
+    default = gc.get_threshold()
+    import functions.ask.app as app
+
+    class Context:
+        function_name, memory_limit_in_mb, aws_request_id = "ragspine-ask", 512, "first-ask"
+        invoked_function_arn = "arn:aws:lambda:us-east-1:123456789012:function:ragspine-ask"
+
+    event = json.loads(pathlib.Path("events/ask_found.json").read_text(encoding="utf-8"))
+    first = json.loads(app.handler(event, Context())["body"])
+    cold = list(collections)
+    after = {"threshold_restored": gc.get_threshold() == default, "frozen": gc.get_freeze_count()}
+    second = json.loads(app.handler(event, Context())["body"])
+    print(json.dumps({"answers": [first["answer"], second["answer"]], "cold": cold, **after}, ensure_ascii=False))
+    """
+)
+
+
+def test_no_collection_walks_the_cold_start_and_the_collector_is_back_after_the_first_request(
+        fact_table: str, tmp_path: Path) -> None:
+    # GIVEN the ask function in a fresh interpreter, configured as on AWS
+    # WHEN it is imported and answers its first request, then a second one
+    done = subprocess.run([sys.executable, "-c", _ASK_AND_COUNT_COLLECTIONS], cwd=REPO_ROOT,
+                          env=_aws_env(fact_table, tmp_path), capture_output=True, text=True, timeout=180, check=False)
+    assert done.returncode == 0, done.stderr
+    outcome = json.loads(done.stdout.strip().splitlines()[-1])
+    # THEN both are answered alike, with the figure
+    first, second = outcome["answers"]
+    assert "36.0" in first and first == second
+    # AND no collection of the middle or oldest generation ran before the first answer, and only the few
+    # young ones the end of that request allots (the default thresholds run some 240 of all kinds)
+    assert [generation for generation in outcome["cold"] if generation > 0] == [], outcome["cold"]
+    assert len(outcome["cold"]) <= 5, outcome["cold"]
+    # AND the heap the start built is frozen, and the process's thresholds are back for every later request
+    assert outcome["frozen"] >= 100_000, outcome
+    assert outcome["threshold_restored"] is True
