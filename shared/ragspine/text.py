@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+
+from ragspine.lazy import LazyPattern
 
 # Script ranges. Han: URO, Ext-A and the compatibility ideographs; the marks 々〆〇 sit beside it.
 HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
@@ -31,53 +32,6 @@ KATAKANA_EXTENSION = "\u31f0-\u31ff"
 HANGUL = "\uac00-\ud7af"
 # Every Chinese and Japanese character, in one class: the retrieval index reads mixed runs.
 CJK = KANJI_MARKS + HIRAGANA + KATAKANA + MIDDLE_DOT + KATAKANA_EXTENSION + HAN
-
-class LazyPattern:
-    """A regex compiled on its first use: a service builds many patterns that most questions never
-    reach (a refusal rule is only tried once its trigger word occurs), and compiling them all at a
-    cold start costs tens of milliseconds. Whoever builds them from configuration checks them with
-    ``compiled`` where the configuration is checked (``ragspine domain check``, the tests).
-    Two threads compiling at once both get an equal pattern."""
-
-    __slots__ = ("_compiled", "flags", "pattern")
-
-    def __init__(self, pattern: str, flags: int = 0) -> None:
-        self.pattern = pattern
-        self.flags = flags
-        self._compiled: re.Pattern[str] | None = None
-
-    @property
-    def compiled(self) -> re.Pattern[str]:
-        """The compiled pattern (``re.error`` when it is no regex)."""
-        found = self._compiled
-        if found is None:
-            found = self._compiled = re.compile(self.pattern, self.flags)
-        return found
-
-    def search(self, text: str, pos: int = 0) -> re.Match[str] | None:
-        return self.compiled.search(text, pos)
-
-    def match(self, text: str, pos: int = 0) -> re.Match[str] | None:
-        return self.compiled.match(text, pos)
-
-    def fullmatch(self, text: str) -> re.Match[str] | None:
-        return self.compiled.fullmatch(text)
-
-    def finditer(self, text: str) -> Iterator[re.Match[str]]:
-        return self.compiled.finditer(text)
-
-    def findall(self, text: str) -> list[Any]:
-        return self.compiled.findall(text)
-
-    def split(self, text: str) -> list[str | Any]:
-        return self.compiled.split(text)
-
-    def sub(self, replacement: str | Callable[[re.Match[str]], str], text: str) -> str:
-        return self.compiled.sub(replacement, text)
-
-    def __repr__(self) -> str:
-        return f"LazyPattern({self.pattern[:40]!r}{'...' if len(self.pattern) > 40 else ''})"
-
 
 MAX_TOKEN_CHARS = 64  # longer "words" are noise (hashes, base64) and would bloat the index
 _SPACES = re.compile(r"\s+")

@@ -29,7 +29,7 @@ from botocore.exceptions import BotoCoreError, ClientError
 
 from ragspine.aws.boto3_client import LazyClient, shared_botocore_session
 from ragspine.errors import ConfigurationError
-from ragspine.text import LazyPattern
+from ragspine.lazy import LazyPattern
 
 if TYPE_CHECKING:
     from contextlib import AbstractContextManager

@@ -14,8 +14,7 @@ from ragspine.errors import ConfigurationError
 from ragspine.facts.calendar import FiscalCalendar
 from ragspine.facts.formulas import Formula, FormulaError, formulas_of
 from ragspine.facts.matching import SlotRegex, slot_regex
-from ragspine.lazy import LazyModule
-from ragspine.text import LazyPattern
+from ragspine.lazy import LazyModule, LazyPattern
 
 if TYPE_CHECKING:
     from ragspine import config_loader

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from ragspine.facts.glossary import SlotKind, Term
 from ragspine.facts.matching import slot_regex
-from ragspine.text import LazyPattern
+from ragspine.lazy import LazyPattern
 
 if TYPE_CHECKING:  # the fact stores import the prefixes alone: keep their import light
     from ragspine.facts.glossary import Glossary, SlotKind

@@ -9,7 +9,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import NamedTuple
 
-from ragspine.text import LazyPattern
+from ragspine.lazy import LazyPattern
 
 # Scale suffixes a money unit code may carry (the codes ingestion writes and domains declare).
 SCALES: dict[str, Decimal] = {

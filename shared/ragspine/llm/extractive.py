@@ -26,8 +26,9 @@ from functools import cache
 from types import MappingProxyType
 
 from ragspine.citation import CITATION_CLOSE, CITATION_OPEN, passage_citation
+from ragspine.lazy import LazyPattern
 from ragspine.llm.ports import Completion, Message, Role
-from ragspine.text import LazyPattern, Tokenizer
+from ragspine.text import Tokenizer
 
 SNIPPET_HEADER = "参考资料："
 QUESTION_LABEL = "问题："

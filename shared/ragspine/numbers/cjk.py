@@ -6,7 +6,7 @@ from decimal import Decimal, InvalidOperation
 from functools import cache
 from typing import Any
 
-from ragspine.text import LazyPattern
+from ragspine.lazy import LazyPattern
 
 # Values of the scale characters that follow an Arabic number (1.2万, 480億, 4800百万).
 SCALES = {"十": 10, "百": 100, "千": 1000, "万": 10**4, "萬": 10**4, "亿": 10**8, "億": 10**8, "兆": 10**12}

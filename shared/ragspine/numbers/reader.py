@@ -28,9 +28,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 
+from ragspine.lazy import LazyPattern
 from ragspine.numbers.cjk import DIGITS, SCALES, cjk_value
 from ragspine.numbers.words import SCALE_WORDS, WORDS, word_value
-from ragspine.text import LazyPattern
 
 _ARABIC = r"\d{1,3}(?:,\d{3})+(?!\d)(?:\.\d+)?|\d+(?:\.\d+)?"
 _SUFFIX_SCALES = "百千万萬亿億兆"

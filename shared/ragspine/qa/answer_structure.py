@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ragspine.text import LazyPattern
+from ragspine.lazy import LazyPattern
 
 # ①..⑳, ⑴..⒇, ⒈..⒛, ❶..❿, ➀..➓, ㉑..㊿, ⓵..⓾, ⓫..⓴: enumerators or references, never figures.
 _CIRCLED = re.compile("[\u2460-\u249b\u2776-\u2793\u3251-\u325f\u32b1-\u32bf\u24eb-\u24fe]")

@@ -19,7 +19,7 @@ from collections.abc import Mapping
 
 from ragspine.facts.glossary import Glossary, SlotKind
 from ragspine.facts.open_vocabulary import ENTITY_PREFIX, label_of
-from ragspine.text import LazyPattern
+from ragspine.lazy import LazyPattern
 
 MAX_WORDS = 4
 MIN_COMPACT_CHARS = 2  # "3M" is a company; a single letter never is

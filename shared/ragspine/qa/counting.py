@@ -29,13 +29,13 @@ from ragspine.facts.glossary import Glossary, Period, SlotKind, normalize_text
 from ragspine.facts.model import Fact, format_number
 from ragspine.facts.ports import FactStore
 from ragspine.facts.unit_scales import money_unit
+from ragspine.lazy import LazyPattern
 from ragspine.qa.language import Lang
 from ragspine.qa.render import label
 from ragspine.qa.result import AnswerStatus
 from ragspine.qa.slots import Assumption, Slots
 from ragspine.qa.structured import StructuredOutcome
 from ragspine.sensitivity import Sensitivity
-from ragspine.text import LazyPattern
 
 _HOW_MANY = re.compile(r"(?<![a-z])how many (?:of the )?(?:(?P<years>(?:fiscal )?years?)|(?P<quarters>quarters?))"
                        r"(?![a-z])|(?:几|幾|多少)(?:个)?(?:(?P<zh_years>年)|(?P<zh_quarters>季度|四半期))")

@@ -15,7 +15,7 @@ import re
 
 from ragspine.facts.fiscal_dates import fiscal_year_closed_on, named_fiscal_year, year_name_unsure
 from ragspine.facts.glossary import Glossary
-from ragspine.text import LazyPattern
+from ragspine.lazy import LazyPattern
 
 _MONTH_NUMBERS = {name: number for number, names in enumerate((
     ("january", "jan"), ("february", "feb"), ("march", "mar"), ("april", "apr"), ("may",), ("june", "jun"),

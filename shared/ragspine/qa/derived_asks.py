@@ -22,10 +22,10 @@ from types import MappingProxyType
 
 from ragspine.facts.glossary import Glossary, Mention, Period, SlotKind, normalize_text
 from ragspine.facts.open_vocabulary import METRIC_PREFIX, label_of
+from ragspine.lazy import LazyPattern
 from ragspine.qa.label_words import ASKING_WORDS, label_words
 from ragspine.qa.language import Lang
 from ragspine.qa.render import label
-from ragspine.text import LazyPattern
 
 # The words of a figure computed from others. Growth words need two periods (the change answers them).
 _GROWTH = r"growth|增长率|增长|增速|成長率|成長|増加率|減少率|増減率|伸び率"

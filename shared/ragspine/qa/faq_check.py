@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Set
 from typing import Protocol
 
+from ragspine.lazy import LazyPattern
 from ragspine.qa.provenance import check_numbers, numbers_in
-from ragspine.text import LazyPattern
 
 # key=value pairs of a locator; a value may hold commas only when no ``key=`` follows them.
 _PAIR = LazyPattern(r"([A-Za-z_]+)=(.*?)(?=,[A-Za-z_]+=|$)")

@@ -31,8 +31,8 @@ import unicodedata
 
 from ragspine.facts.glossary import Glossary, SlotKind
 from ragspine.facts.open_vocabulary import METRIC_PREFIX, label_of
+from ragspine.lazy import LazyPattern
 from ragspine.qa.near_miss import NearMiss, Reading
-from ragspine.text import LazyPattern
 
 MIN_LABEL_SHARE = 0.75  # of a label's words the question must name
 MIN_QUESTION_SHARE = 0.6  # of the question's words the label must explain

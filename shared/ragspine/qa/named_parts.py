@@ -22,13 +22,13 @@ from ragspine.facts.glossary import Glossary, Period, SlotKind, normalize_text
 from ragspine.facts.model import Fact, format_number
 from ragspine.facts.open_vocabulary import METRIC_PREFIX, label_of
 from ragspine.facts.query_metric import QueryResult
+from ragspine.lazy import LazyPattern
 from ragspine.qa.arithmetic_cues import PERIOD_SUM, Arithmetic
 from ragspine.qa.derived import cited, spaced
 from ragspine.qa.language import Lang
 from ragspine.qa.render import label
 from ragspine.qa.result import AnswerStatus
 from ragspine.qa.structured import StructuredOutcome, format_decimal
-from ragspine.text import LazyPattern
 
 _TOTAL = r"(?:total|combined|together|aggregate|sum)"
 # "total net sales of International and Foodservice", "International and Foodservice combined",

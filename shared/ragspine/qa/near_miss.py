@@ -21,8 +21,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ragspine.facts.glossary import Glossary, Period, SlotKind
-from ragspine.lazy import LazyModule
-from ragspine.text import LazyPattern
+from ragspine.lazy import LazyModule, LazyPattern
 
 if TYPE_CHECKING:
     from rapidfuzz.distance import DamerauLevenshtein

@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 from ragspine.citation import Source
 from ragspine.facts.model import Fact, format_number
 from ragspine.facts.query_metric import QueryStatus
+from ragspine.lazy import LazyPattern
 from ragspine.qa.result import AnswerResult
-from ragspine.text import LazyPattern
 
 # ``（来源：doc · locator）``, ``（计算自：a · x；b · y）``; a locator may hold one level of brackets.
 _CITATION = re.compile(

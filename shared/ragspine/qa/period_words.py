@@ -17,7 +17,7 @@ from datetime import date
 
 from ragspine.facts.calendar import FiscalCalendar
 from ragspine.facts.glossary import Mention, Period, SlotKind
-from ragspine.text import LazyPattern
+from ragspine.lazy import LazyPattern
 
 MAX_RANGE_YEARS = 12  # a range longer than this is read as its two ends only
 

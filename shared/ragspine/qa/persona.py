@@ -20,7 +20,7 @@ from typing import Any
 
 from ragspine.errors import ConfigurationError
 from ragspine.facts.matching import alias_pattern
-from ragspine.text import LazyPattern
+from ragspine.lazy import LazyPattern
 
 _SPLIT_WORD = LazyPattern(r"(?<=[a-z])[-_]+(?=[a-z])")
 

@@ -7,11 +7,11 @@ from collections.abc import Sequence
 from types import MappingProxyType
 
 from ragspine.errors import RagspineError
+from ragspine.lazy import LazyPattern
 from ragspine.llm.extractive import build_user_message
 from ragspine.llm.ports import Message, Role
 from ragspine.qa.ports import Evidence
 from ragspine.sensitivity import Sensitivity
-from ragspine.text import LazyPattern
 
 # The engine's wording, one per question language; a domain folder names its assistant in it or
 # replaces it (domain.yaml). Passages are numbered [1], [2]... in the user message: the model cites

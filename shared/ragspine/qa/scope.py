@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING
 
 from ragspine.errors import InvalidInputError, ProviderUnavailableError
 from ragspine.facts.glossary import SlotKind
+from ragspine.lazy import LazyPattern
 from ragspine.qa.screening import Refusal, RefusalReason, screening_text
 from ragspine.qa.slots import parse_slots
-from ragspine.text import LazyPattern
 
 if TYPE_CHECKING:
     from ragspine.facts.glossary import Glossary

@@ -10,11 +10,11 @@ from datetime import date
 from ragspine.facts.calendar import FiscalCalendar
 from ragspine.facts.glossary import Glossary, Mention, Period, SlotKind, normalize_text
 from ragspine.facts.open_vocabulary import METRIC_PREFIX, label_of
+from ragspine.lazy import LazyPattern
 from ragspine.qa.dated_periods import rewrite_dates
 from ragspine.qa.label_words import label_readings, label_words
 from ragspine.qa.near_miss import NearMiss, Reading, near_misses, period_near_misses
 from ragspine.qa.period_words import RANGE_WORDS, half_year, rewrite_period_words, with_ranges
-from ragspine.text import LazyPattern
 
 _TOKEN = LazyPattern(r"[a-z0-9][a-z0-9_'\-.&]*|[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]+", re.IGNORECASE)
 

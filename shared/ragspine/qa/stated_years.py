@@ -29,10 +29,10 @@ from dataclasses import replace
 
 from ragspine.facts.glossary import Glossary, Period, SlotKind, normalize_text
 from ragspine.facts.ports import FactStore
+from ragspine.lazy import LazyPattern
 from ragspine.qa.arithmetic_cues import Arithmetic
 from ragspine.qa.slots import Slots
 from ragspine.sensitivity import Sensitivity
-from ragspine.text import LazyPattern
 
 _HOW_MANY = re.compile(r"(?<![a-z])how many(?![a-z])|几个|多少个|いくつ")
 _COUNT = r"(?:\d+|two|three|four|five)"

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from ragspine.facts.glossary import normalize_text
-from ragspine.text import LazyPattern
+from ragspine.lazy import LazyPattern
 
 _STATEMENTS = LazyPattern(
     r"(?<![A-Za-z])(?:(?:consolidated\s+)?statements?\s+of\s+(?:consolidated\s+)?cash\s+flows?"

@@ -142,7 +142,8 @@ def test_the_workflow_tree_keeps_at_most_six_modules_at_its_top() -> None:
 # qa sits below retrieval: it reaches passages only through its ports (``qa.ports``), which
 # retrieval and ingestion implement.
 TIERS: tuple[frozenset[str], ...] = tuple(frozenset(tier.split()) for tier in (
-    "ragspine errors sensitivity json_input text sentence_spans citation numbers samples background_priority lazy"
+    "lazy",
+    "ragspine errors sensitivity json_input text sentence_spans citation numbers samples background_priority"
     " startup_heap",
     "settings config_loader sqlite_local",
     "facts llm feedback",

@@ -7,7 +7,7 @@ import re
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ragspine.text import LazyPattern
+from ragspine.lazy import LazyPattern
 
 # Patterns of the kinds the engine defers: cue alternations with lookarounds, groups, CJK words.
 PATTERNS = [r"(?<![a-z])ratio of(?![a-z])|之比|に占める", r"(\d{1,2})\s+decimal\s+places?", r"保留\s*(\d)\s*位小数",
