@@ -1,6 +1,12 @@
 """Ask Lambda: ``POST /v1/ask`` and ``GET /healthz`` through the shared FastAPI routers."""
 
+# ruff: noqa: E402 (the collector is held before the imports below, whose objects it would walk)
 from __future__ import annotations
+
+from ragspine.startup_heap import hold_collections, release_collections
+
+# Until the first request ends, no collection walks what the cold start builds (ragspine.startup_heap).
+hold_collections()
 
 from typing import Any, cast
 
@@ -34,6 +40,7 @@ def prime_before_snapshot() -> None:
     pool they start), then the Q&A engine on the shipped domain (``ragspine.priming``); no network."""
     _asgi(_HEALTHZ_EVENT, cast(Any, None))  # no invocation, so no context: the route reads none
     prime_first_answer()
+    release_collections()  # the snapshot holds the frozen heap: no restored process walks it
 
 
 register_before_snapshot(prime_before_snapshot)
@@ -44,7 +51,10 @@ register_before_snapshot(prime_before_snapshot)
 @metrics.log_metrics(capture_cold_start_metric=True)
 def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
     """Translate the API Gateway event to ASGI and back."""
-    response = _asgi(event, context)
-    record_response("ask", response)
-    record_answer(event, response)
+    try:
+        response = _asgi(event, context)
+        record_response("ask", response)
+        record_answer(event, response)
+    finally:
+        release_collections()
     return response

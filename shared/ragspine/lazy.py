@@ -1,4 +1,5 @@
-"""A module loaded on its first use: the lazy face of an adapter or a heavy library.
+"""A module loaded on its first use: the lazy face of an adapter or a heavy library; and a regex
+compiled on its first use (``LazyPattern``, below).
 
 A module that must wait (an adapter the settings may not pick, numpy that no Lambda layer ships)
 is named once at the top of the module that uses it, the type checker reading the real import::
@@ -17,6 +18,8 @@ never reaches that code never needs the library installed. The architecture test
 from __future__ import annotations
 
 import importlib
+import re
+from collections.abc import Callable, Iterator
 from types import ModuleType
 from typing import Any
 
@@ -45,3 +48,50 @@ def loaded(face: LazyModule) -> ModuleType:
     if face._lazy_module is None:
         face._lazy_module = importlib.import_module(face._lazy_name)
     return face._lazy_module
+
+
+class LazyPattern:
+    """A regex compiled on its first use: a service builds many patterns that most questions never
+    reach (a refusal rule is only tried once its trigger word occurs), and compiling them all at a
+    cold start costs tens of milliseconds. Whoever builds them from configuration checks them with
+    ``compiled`` where the configuration is checked (``ragspine domain check``, the tests).
+    Two threads compiling at once both get an equal pattern."""
+
+    __slots__ = ("_compiled", "flags", "pattern")
+
+    def __init__(self, pattern: str, flags: int = 0) -> None:
+        self.pattern = pattern
+        self.flags = flags
+        self._compiled: re.Pattern[str] | None = None
+
+    @property
+    def compiled(self) -> re.Pattern[str]:
+        """The compiled pattern (``re.error`` when it is no regex)."""
+        found = self._compiled
+        if found is None:
+            found = self._compiled = re.compile(self.pattern, self.flags)
+        return found
+
+    def search(self, text: str, pos: int = 0) -> re.Match[str] | None:
+        return self.compiled.search(text, pos)
+
+    def match(self, text: str, pos: int = 0) -> re.Match[str] | None:
+        return self.compiled.match(text, pos)
+
+    def fullmatch(self, text: str) -> re.Match[str] | None:
+        return self.compiled.fullmatch(text)
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+        return self.compiled.finditer(text)
+
+    def findall(self, text: str) -> list[Any]:
+        return self.compiled.findall(text)
+
+    def split(self, text: str) -> list[str | Any]:
+        return self.compiled.split(text)
+
+    def sub(self, replacement: str | Callable[[re.Match[str]], str], text: str) -> str:
+        return self.compiled.sub(replacement, text)
+
+    def __repr__(self) -> str:
+        return f"LazyPattern({self.pattern[:40]!r}{'...' if len(self.pattern) > 40 else ''})"

@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+
+from ragspine.lazy import LazyPattern
 
 # Script ranges. Han: URO, Ext-A and the compatibility ideographs; the marks 々〆〇 sit beside it.
 HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
@@ -31,46 +32,6 @@ KATAKANA_EXTENSION = "\u31f0-\u31ff"
 HANGUL = "\uac00-\ud7af"
 # Every Chinese and Japanese character, in one class: the retrieval index reads mixed runs.
 CJK = KANJI_MARKS + HIRAGANA + KATAKANA + MIDDLE_DOT + KATAKANA_EXTENSION + HAN
-
-class LazyPattern:
-    """A regex compiled on its first use: a service builds many patterns that most questions never
-    reach (a refusal rule is only tried once its trigger word occurs), and compiling them all at a
-    cold start costs tens of milliseconds. Whoever builds them from configuration checks them with
-    ``compiled`` where the configuration is checked (``ragspine domain check``, the tests).
-    Two threads compiling at once both get an equal pattern."""
-
-    __slots__ = ("_compiled", "pattern")
-
-    def __init__(self, pattern: str) -> None:
-        self.pattern = pattern
-        self._compiled: re.Pattern[str] | None = None
-
-    @property
-    def compiled(self) -> re.Pattern[str]:
-        """The compiled pattern (``re.error`` when it is no regex)."""
-        found = self._compiled
-        if found is None:
-            found = self._compiled = re.compile(self.pattern)
-        return found
-
-    def search(self, text: str) -> re.Match[str] | None:
-        return self.compiled.search(text)
-
-    def match(self, text: str) -> re.Match[str] | None:
-        return self.compiled.match(text)
-
-    def finditer(self, text: str) -> Iterator[re.Match[str]]:
-        return self.compiled.finditer(text)
-
-    def findall(self, text: str) -> list[Any]:
-        return self.compiled.findall(text)
-
-    def sub(self, replacement: str, text: str) -> str:
-        return self.compiled.sub(replacement, text)
-
-    def __repr__(self) -> str:
-        return f"LazyPattern({self.pattern[:40]!r}{'...' if len(self.pattern) > 40 else ''})"
-
 
 MAX_TOKEN_CHARS = 64  # longer "words" are noise (hashes, base64) and would bloat the index
 _SPACES = re.compile(r"\s+")
@@ -165,8 +126,9 @@ class Tokenizer:
     stem: Callable[[str], str] | None = None
     joins: bool = False
     distinct: bool = False
-    _token: re.Pattern[str] = field(init=False, repr=False, compare=False)
-    _cjk_char: re.Pattern[str] = field(init=False, repr=False, compare=False)
+    # Compiled on first use: the module's own tokenizers are built at import, and a structured ask tokenizes nothing.
+    _token: LazyPattern = field(init=False, repr=False, compare=False)
+    _cjk_char: LazyPattern = field(init=False, repr=False, compare=False)
     _single: re.Pattern[str] | None = field(init=False, repr=False, compare=False)
     _dropped: re.Pattern[str] | None = field(init=False, repr=False, compare=False)
 
@@ -175,8 +137,8 @@ class Tokenizer:
         runs = "|".join(f"[{script}]+" for script in self.scripts)
         number = r"\d+(?:\.\d+)?|" if self.numbers else ""
         word = rf"[^\W\d_{every}{self.separators}]+" if self.numbers else rf"[^\W_{every}{self.separators}]+"
-        object.__setattr__(self, "_token", re.compile(rf"(?P<cjk>{runs})|{number}{word}"))
-        object.__setattr__(self, "_cjk_char", re.compile(f"[{every}]"))
+        object.__setattr__(self, "_token", LazyPattern(rf"(?P<cjk>{runs})|{number}{word}"))
+        object.__setattr__(self, "_cjk_char", LazyPattern(f"[{every}]"))
         object.__setattr__(self, "_single", re.compile(f"[{self.single}]") if self.single else None)
         object.__setattr__(self, "_dropped", re.compile(f"^[{self.drop_grams}]+$") if self.drop_grams else None)
 

@@ -97,9 +97,11 @@ def _first_request(f: dict[str, Any] | None) -> list[str]:
         err = f["error"]
         return lines + [f"   FAILED: {err['command']} exited {err['returncode']}:", err["stderr"]]
     for name, stats in f["timings"].items():
-        ratio = f["ratios"].get(name, {"wall": 1.0, "cpu": 1.0})
+        ratio = f["ratios"].get(name, {"wall": 1.0, "cpu_to_response": 1.0, "cpu": 1.0})
         lines.append(f"   {name:<18} wall median {stats['wall']['median_ms']:>7.1f} ms ({ratio['wall']:.2f}x), "
-                     f"CPU median {stats['cpu']['median_ms']:>7.1f} ms ({ratio['cpu']:.2f}x)")
+                     f"CPU to the response {stats['cpu_to_response']['median_ms']:>7.1f} ms "
+                     f"({ratio['cpu_to_response']:.2f}x), with the exit {stats['cpu']['median_ms']:>7.1f} ms "
+                     f"({ratio['cpu']:.2f}x)")
     load = f["load_average"]
     lines.append(f"   load average {load['start_1_5_15']} at start, {load['end_1_5_15']} at end")
     return lines + ["   " + _verdict(f["target"])]

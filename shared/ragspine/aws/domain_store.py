@@ -29,6 +29,7 @@ from botocore.exceptions import BotoCoreError, ClientError
 
 from ragspine.aws.boto3_client import LazyClient, shared_botocore_session
 from ragspine.errors import ConfigurationError
+from ragspine.lazy import LazyPattern
 
 if TYPE_CHECKING:
     from contextlib import AbstractContextManager
@@ -36,7 +37,7 @@ if TYPE_CHECKING:
 NOTHING_PUBLISHED = b""
 _S3_URI = re.compile(r"^s3://(?P<bucket>[^/]+)/(?P<key>.+)$")
 _ERROR_CODE = re.compile(rb"<Code>([^<]+)</Code>")
-_DNS_BUCKET = re.compile(r"^[a-z0-9][a-z0-9-]{1,61}[a-z0-9]$")  # addressable as <bucket>.s3.<region>...
+_DNS_BUCKET = LazyPattern(r"^[a-z0-9][a-z0-9-]{1,61}[a-z0-9]$")  # addressable as <bucket>.s3.<region>...
 _ATTEMPTS = 3  # a dropped connection or a 5xx is tried again, as botocore's standard retries would
 _TIMEOUT_S = 10
 

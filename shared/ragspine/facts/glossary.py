@@ -15,7 +15,7 @@ from ragspine.facts.calendar import FiscalCalendar
 from ragspine.facts.formulas import Formula, FormulaError, formulas_of
 from ragspine.facts.matching import SlotRegex, slot_regex
 from ragspine.facts.model import UNDATED
-from ragspine.lazy import LazyModule
+from ragspine.lazy import LazyModule, LazyPattern
 
 if TYPE_CHECKING:
     from ragspine import config_loader
@@ -102,7 +102,9 @@ class Mention(NamedTuple):
 @dataclass(frozen=True, slots=True)
 class _PeriodPattern:
     period_type: str
-    regex: re.Pattern[str]
+    # Compiled on first use: most asks read periods through the joined ``slot_regex``, which checks
+    # each pattern's syntax as it loads (``ragspine domain check`` compiles each one alone).
+    regex: LazyPattern
 
 
 _SCAN_MEMO_SIZE = 4  # a question, its rewritten and corrected forms
@@ -170,7 +172,7 @@ class Glossary:
                             raise ConfigurationError(f"glossary alias {alias!r} is ambiguous: {owner} and {code}")
             periods = raw["periods"]
             patterns = tuple(
-                _PeriodPattern(p["type"], re.compile(p["regex"])) for p in periods["patterns"]
+                _PeriodPattern(p["type"], LazyPattern(p["regex"])) for p in periods["patterns"]
             )
             slots = slot_regex([p["regex"] for p in periods["patterns"]], periods.get("first_chars", "."), aliases)
             glossary = cls(

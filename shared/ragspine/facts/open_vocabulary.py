@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 from ragspine.facts.glossary import SlotKind, Term
 from ragspine.facts.matching import slot_regex
+from ragspine.lazy import LazyPattern
 
 if TYPE_CHECKING:  # the fact stores import the prefixes alone: keep their import light
     from ragspine.facts.glossary import Glossary, SlotKind
@@ -31,11 +32,11 @@ METRIC_PREFIX = "label:"
 ENTITY_PREFIX = "company:"
 MAX_LABEL_CHARS = 100
 _SPACES = re.compile(r"\s+")
-_LETTER = re.compile(r"[^\W\d_]")
+_LETTER = LazyPattern(r"[^\W\d_]")
 # Punctuation a question may leave out of a label ("property, plant and equipment").
-_LOOSE = re.compile(r"\s*[,，、:：;；]\s*|\s+")
+_LOOSE = LazyPattern(r"\s*[,，、:：;；]\s*|\s+")
 # A company's legal form, which questions usually leave out ("Kirin Holdings" for "Kirin Holdings Inc.").
-_LEGAL_FORM = re.compile(
+_LEGAL_FORM = LazyPattern(
     r"^(?:株式会社|\(株\))\s*|\s*(?:株式会社|\(株\)|股份有限公司|有限公司)$"
     r"|[\s,]+(?:inc\.?|incorporated|corp\.?|corporation|co\.?,?\s*ltd\.?|ltd\.?|limited|plc|ag|s\.a\.|n\.v\.|se|gmbh)$")
 

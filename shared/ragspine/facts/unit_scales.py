@@ -6,9 +6,10 @@ currencies are never converted into one another.
 
 from __future__ import annotations
 
-import re
 from decimal import Decimal
 from typing import NamedTuple
+
+from ragspine.lazy import LazyPattern
 
 # Scale suffixes a money unit code may carry (the codes ingestion writes and domains declare).
 SCALES: dict[str, Decimal] = {
@@ -16,7 +17,7 @@ SCALES: dict[str, Decimal] = {
     "M": Decimal(10) ** 6, "MN": Decimal(10) ** 6, "10M": Decimal(10) ** 7, "100M": Decimal(10) ** 8,
     "B": Decimal(10) ** 9, "BN": Decimal(10) ** 9, "T": Decimal(10) ** 12, "TN": Decimal(10) ** 12,
 }
-_MONEY = re.compile(r"^(?P<currency>[A-Z]{3})(?:_(?P<scale>[0-9A-Z]+))?$")
+_MONEY = LazyPattern(r"^(?P<currency>[A-Z]{3})(?:_(?P<scale>[0-9A-Z]+))?$")
 _NOT_CURRENCIES = frozenset({"PCT", "BPS"})
 # A scale stated without a currency ("(in millions)"): money in a currency the document does not state.
 _SCALE_ONLY = frozenset({"K", "10K", "M", "10M", "100M", "B", "T"})

@@ -26,6 +26,7 @@ from functools import cache
 from types import MappingProxyType
 
 from ragspine.citation import CITATION_CLOSE, CITATION_OPEN, passage_citation
+from ragspine.lazy import LazyPattern
 from ragspine.llm.ports import Completion, Message, Role
 from ragspine.text import Tokenizer
 
@@ -40,9 +41,9 @@ NO_EVIDENCE = MappingProxyType({
     "ja": "検索された資料には、この質問に関係する内容がありませんでした。",
 })
 
-_SNIPPET_LINE = re.compile(rf"^\[(\d+)\] (.*){CITATION_OPEN}(.+){CITATION_CLOSE}$")
+_SNIPPET_LINE = LazyPattern(rf"^\[(\d+)\] (.*){CITATION_OPEN}(.+){CITATION_CLOSE}$")
 # A sentence ends after 。！？!? or after a period followed by a space, so "7.4%" stays whole.
-_SENTENCE_END = re.compile(r"(?<=[。！？!?])|(?<=\.)(?=\s)")
+_SENTENCE_END = LazyPattern(r"(?<=[。！？!?])|(?<=\.)(?=\s)")
 _HIRAGANA = "\u3040-\u309f"
 _KANA = "\u3040-\u30ff"
 _CJK = f"\u3005-\u3007{_KANA}\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"

@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
-import re
 from decimal import Decimal, InvalidOperation
 from functools import cache
 from typing import Any
+
+from ragspine.lazy import LazyPattern
 
 # Values of the scale characters that follow an Arabic number (1.2万, 480億, 4800百万).
 SCALES = {"十": 10, "百": 100, "千": 1000, "万": 10**4, "萬": 10**4, "亿": 10**8, "億": 10**8, "兆": 10**12}
 DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "兩": 2, "三": 3, "四": 4, "五": 5,
           "六": 6, "七": 7, "八": 8, "九": 9}
 # Japanese writes 千二百 and 三万千 without the 一 that cn2an expects before 百 and 千.
-_BARE_HUNDREDS = re.compile(r"(^|[万亿兆])(?=[百千])")
+_BARE_HUNDREDS = LazyPattern(r"(^|[万亿兆])(?=[百千])")
 _SPELLING = str.maketrans({"萬": "万", "億": "亿", "兩": "两"})
 
 

@@ -28,6 +28,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 
+from ragspine.lazy import LazyPattern
 from ragspine.numbers.cjk import DIGITS, SCALES, cjk_value
 from ragspine.numbers.words import SCALE_WORDS, WORDS, word_value
 
@@ -49,9 +50,9 @@ _NUMBER_SOURCE = (
     rf"|(?P<words>(?<![A-Za-z])(?i:{_WORD})(?:(?:\s+|-)(?i:and\s+)?(?i:{_WORD}))*(?![A-Za-z]))")
 # A number word starts a word (``words`` holds no letter before it): only word starts try the words.
 _NUMBER = re.compile(rf"(?:(?=[\d{_CJK_NUMERALS}])|(?<![A-Za-z])(?i:(?=[{_FIRST}])))(?:{_NUMBER_SOURCE})")
-_SCALE_PART = re.compile(rf"({_ARABIC})?([{_SUFFIX_SCALES}]+)")
+_SCALE_PART = LazyPattern(rf"({_ARABIC})?([{_SUFFIX_SCALES}]+)")
 # Counters after a single numeral that make it a count: 三家门店, 两个原因, 二つ, 五店舗, 七成.
-_NEXT_WORD = re.compile(r"[ \t]+([A-Za-z%]+)")
+_NEXT_WORD = LazyPattern(r"[ \t]+([A-Za-z%]+)")
 # Words after which "one" counts (the English side of _COUNTS_OF_ONE).
 _COUNTS_OF_ONE_EN = frozenset({
     "store", "shop", "branch", "outlet", "location", "site", "office", "plant", "factory", "hospital", "clinic",
@@ -60,7 +61,7 @@ _COUNTS_OF_ONE_EN = frozenset({
 # Counters after which 一 is a count of one, not an article (一家门店, 一间分店, 一名员工, 一倍).
 _COUNTS_OF_ONE = frozenset("家间間座名位店所倍届屆台款条條")
 _COUNTERS = frozenset("家个個间間位名人件项項种種次倍成元円店座台款条條届年季周週天社回割つ项所")
-_CJK_WORD = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]")  # kana and ideographs
+_CJK_WORD = LazyPattern(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]")  # kana and ideographs
 _UNIT_SCALE = 10**6  # USD_M: the fact table's millions
 
 

@@ -17,6 +17,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ragspine.lazy import LazyPattern
+
 # ①..⑳, ⑴..⒇, ⒈..⒛, ❶..❿, ➀..➓, ㉑..㊿, ⓵..⓾, ⓫..⓴: enumerators or references, never figures.
 _CIRCLED = re.compile("[\u2460-\u249b\u2776-\u2793\u3251-\u325f\u32b1-\u32bf\u24eb-\u24fe]")
 _IDS = r"\d{1,3}(?:\s*[,、\-~–]\s*\d{1,3})*"
@@ -24,7 +26,7 @@ _CJK_LABEL = r"(?:参考资料|资料|片段|段落|来源|出典|資料|文書)
 _LATIN_LABEL = r"(?:passages?|sources?|snippets?|refs?|references?)"
 _LABEL = rf"(?:{_CJK_LABEL}|{_LATIN_LABEL})"
 # [1] [1, 3] [1-2] [资料2] 【3】 (4) 资料5 passage 2 注1 ※1
-_REFERENCE = re.compile(
+_REFERENCE = LazyPattern(
     rf"\[\s*(?:{_LABEL}\s*#?\s*)?(?P<square>{_IDS})\s*\]"
     rf"|【\s*(?:{_LABEL}\s*#?\s*)?(?P<lenticular>{_IDS})\s*】"
     rf"|〔\s*(?P<tortoise>{_IDS})\s*〕"

@@ -14,8 +14,8 @@ from dataclasses import dataclass, replace
 
 from ragspine.facts.glossary import Glossary, Mention, Period, SlotKind, normalize_text
 from ragspine.facts.matching import trie_pattern
+from ragspine.lazy import LazyPattern
 from ragspine.qa.slots import ParsedSlots
-from ragspine.text import LazyPattern
 
 _NUMBER_WORDS = {"zero": 0, "no": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
                  "eight": 8, "nine": 9, "ten": 10, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6,

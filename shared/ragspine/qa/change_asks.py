@@ -15,19 +15,19 @@ of two negative figures (costs written in parentheses: the signed change, then t
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 from types import MappingProxyType
 
 from ragspine.facts.glossary import normalize_text
 from ragspine.facts.unit_scales import money_unit
+from ragspine.lazy import LazyPattern
 from ragspine.qa.language import Lang
 from ragspine.qa.structured import Difference, StructuredOutcome
 
-_CHANGE = re.compile(r"(?<![a-z])(?:change[sd]?|increase[sd]?|decrease[sd]?|difference|differ|growth|grew|"
+_CHANGE = LazyPattern(r"(?<![a-z])(?:change[sd]?|increase[sd]?|decrease[sd]?|difference|differ|growth|grew|"
                      r"movement)(?![a-z])|変化|増減|变化|变动|增减|增长|減少|増加")
 # "the percentage of sales from APAC", "percent of total revenue", "share of", "proportion of", 占比, 構成比
-_SHARE = re.compile(r"(?<![a-z])(?:percent(?:age)?|proportion|share|%)\s+of(?![a-z])|占比|构成比|構成比|割合|比重")
+_SHARE = LazyPattern(r"(?<![a-z])(?:percent(?:age)?|proportion|share|%)\s+of(?![a-z])|占比|构成比|構成比|割合|比重")
 _WHOLE = 100  # a share of a total, in percent, lies within ±100
 
 _TEXT = MappingProxyType({

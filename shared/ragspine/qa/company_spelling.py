@@ -14,21 +14,21 @@ entities keep their curated aliases.
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from collections.abc import Mapping
 
 from ragspine.facts.glossary import Glossary, SlotKind
 from ragspine.facts.open_vocabulary import ENTITY_PREFIX, label_of
+from ragspine.lazy import LazyPattern
 
 MAX_WORDS = 4
 MIN_COMPACT_CHARS = 2  # "3M" is a company; a single letter never is
-_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9&.'’-]*")
-_THE = re.compile(r"^the\s+")
-_FORM = re.compile(r"(?:[\s,]+(?:inc|incorporated|corp|corporation|company|co|ltd|limited|plc|llc|holdings?"
+_WORD = LazyPattern(r"[A-Za-z0-9][A-Za-z0-9&.'’-]*")
+_THE = LazyPattern(r"^the\s+")
+_FORM = LazyPattern(r"(?:[\s,]+(?:inc|incorporated|corp|corporation|company|co|ltd|limited|plc|llc|holdings?"
                    r"|group|ag|sa|nv|se|gmbh)\.?)+$")
-_POSSESSIVE = re.compile(r"['’]s$")
-_DROPPED = re.compile(r"[\s.'’&,-]+")
+_POSSESSIVE = LazyPattern(r"['’]s$")
+_DROPPED = LazyPattern(r"[\s.'’&,-]+")
 
 _indexes: dict[int, tuple[Glossary, Mapping[str, str]]] = {}  # one index per glossary object (a few live at once)
 

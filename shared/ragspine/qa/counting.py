@@ -29,6 +29,7 @@ from ragspine.facts.glossary import Glossary, Period, SlotKind, normalize_text
 from ragspine.facts.model import Fact, format_number
 from ragspine.facts.ports import FactStore
 from ragspine.facts.unit_scales import money_unit
+from ragspine.lazy import LazyPattern
 from ragspine.qa.language import Lang
 from ragspine.qa.render import label
 from ragspine.qa.result import AnswerStatus
@@ -40,13 +41,13 @@ _HOW_MANY = re.compile(r"(?<![a-z])how many (?:of the )?(?:(?P<years>(?:fiscal )
                        r"(?![a-z])|(?:几|幾|多少)(?:个)?(?:(?P<zh_years>年)|(?P<zh_quarters>季度|四半期))")
 _ABOVE = r"exceed(?:ed|s|ing)?|(?:was |were )?(?:above|over|more than|greater than|higher than)|超过|高于|超える|を超え"
 _BELOW = r"(?:was |were )?(?:below|under|less than|lower than)|低于|少于|下回"
-_THRESHOLD = re.compile(
+_THRESHOLD = LazyPattern(
     rf"(?P<op>{_ABOVE}|{_BELOW})\s*(?:of\s+)?(?P<sign>[-−])?\s*(?:[$€£¥]|usd|us\$|eur|rmb|jpy)?\s*"
     r"(?P<num>\d[\d,]*(?:\.\d+)?|\.\d+)\s*(?P<scale>thousand|million|billion|%|percent|万|億|亿)?(?![\d])")
 _SCALE_WORDS = MappingProxyType({"thousand": Decimal(10) ** 3, "million": Decimal(10) ** 6,
                                  "billion": Decimal(10) ** 9, "万": Decimal(10) ** 4, "億": Decimal(10) ** 8,
                                  "亿": Decimal(10) ** 8})
-_BELOW_OP = re.compile(rf"^(?:{_BELOW})$")
+_BELOW_OP = LazyPattern(rf"^(?:{_BELOW})$")
 
 _TEXT = MappingProxyType({
     Lang.ZH: MappingProxyType({

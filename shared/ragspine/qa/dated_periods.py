@@ -15,13 +15,14 @@ import re
 
 from ragspine.facts.fiscal_dates import fiscal_year_closed_on, named_fiscal_year, year_name_unsure
 from ragspine.facts.glossary import Glossary
+from ragspine.lazy import LazyPattern
 
 MONTH_NUMBERS = {name: number for number, names in enumerate((
     ("january", "jan"), ("february", "feb"), ("march", "mar"), ("april", "apr"), ("may",), ("june", "jun"),
     ("july", "jul"), ("august", "aug"), ("september", "sep", "sept"), ("october", "oct"), ("november", "nov"),
     ("december", "dec")), start=1) for name in names}
 _MONTH = "|".join(sorted(MONTH_NUMBERS, key=len, reverse=True))
-DATE = re.compile(  # the lookahead names every possible first character: most positions fail on one class test
+DATE = LazyPattern(  # the lookahead names every possible first character: most positions fail on one class test
     rf"(?=[\dfyjmasond])(?P<ended>(?:fiscal\s+)?years?[\s-]+end(?:ed|ing)\s+(?:on\s+)?)?"
     rf"(?:(?P<m1>{_MONTH})\.?\s*(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?,?|(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?\s+(?P<m2>{_MONTH})\.?,?)"
     r"\s*(?P<y>(?:19|20)\d{2})(?!\d)",

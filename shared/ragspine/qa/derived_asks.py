@@ -22,6 +22,7 @@ from types import MappingProxyType
 
 from ragspine.facts.glossary import Glossary, Mention, Period, SlotKind, normalize_text
 from ragspine.facts.open_vocabulary import METRIC_PREFIX, label_of
+from ragspine.lazy import LazyPattern
 from ragspine.qa.label_words import ASKING_WORDS, label_words
 from ragspine.qa.language import Lang
 from ragspine.qa.render import label
@@ -32,9 +33,9 @@ _DERIVED = re.compile(
     rf"(?<![a-z])(?:margins?|ratio|turnover|{_GROWTH}|returns? on|yield|coverage|conversion cycle|per share"
     r"|days (?:sales|payables?|inventory)(?: outstanding)?)(?![a-z])"
     r"|利润率|利益率|收益率|周转率|周转天数|回転率|回転日数|周转|回転|倍率|比率|率")
-_GROWTH_WORD = re.compile(rf"^(?:{_GROWTH})$")
+_GROWTH_WORD = LazyPattern(rf"^(?:{_GROWTH})$")
 # Between a metric's name and its derived word: spaces, a percent sign, a possessive.
-_JOINER = re.compile(r"^(?:\s|%|％|'s|の|的)*$")
+_JOINER = LazyPattern(r"^(?:\s|%|％|'s|の|的)*$")
 
 _TEXT = MappingProxyType({
     Lang.ZH: MappingProxyType({
@@ -189,7 +190,7 @@ def _beyond_the_rows(question: str, metrics: tuple[str, ...], glossary: Glossary
 
 
 # The question defines the figure it asks ("ROA is defined as: net income / average total assets").
-_DEFINES = re.compile(r"(?<![a-z])(?:defined as|define|definition|calculated as|computed as|formula)(?![a-z])"
+_DEFINES = LazyPattern(r"(?<![a-z])(?:defined as|define|definition|calculated as|computed as|formula)(?![a-z])"
                       r"|で求め|で計算|定义为|计算公式")
 
 

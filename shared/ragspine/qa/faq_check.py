@@ -10,15 +10,15 @@ the ingested passages before serving a hit.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Set
 from typing import Protocol
 
+from ragspine.lazy import LazyPattern
 from ragspine.qa.provenance import check_numbers, numbers_in
 
 # key=value pairs of a locator; a value may hold commas only when no ``key=`` follows them.
-_PAIR = re.compile(r"([A-Za-z_]+)=(.*?)(?=,[A-Za-z_]+=|$)")
-_CELL = re.compile(r"[A-Za-z]+(\d+)")
+_PAIR = LazyPattern(r"([A-Za-z_]+)=(.*?)(?=,[A-Za-z_]+=|$)")
+_CELL = LazyPattern(r"[A-Za-z]+(\d+)")
 
 
 class CitedPassages(Protocol):

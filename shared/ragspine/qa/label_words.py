@@ -27,19 +27,19 @@ this way (the glossary's own names have their own aliases and the misspelling re
 
 from __future__ import annotations
 
-import re
 import unicodedata
 
 from ragspine.facts.glossary import Glossary, SlotKind
 from ragspine.facts.open_vocabulary import METRIC_PREFIX, label_of
+from ragspine.lazy import LazyPattern
 from ragspine.qa.near_miss import NearMiss, Reading
 
 MIN_LABEL_SHARE = 0.75  # of a label's words the question must name
 MIN_QUESTION_SHARE = 0.6  # of the question's words the label must explain
-_WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+_WORD = LazyPattern(r"[a-z0-9]+(?:'[a-z]+)?")
 # "(see Note 16)", "(Note 3)", "(1)": references to the notes, not words of the line item.
-_NOTE_REFERENCE = re.compile(r"\((?:see\s+)?notes?\s*[\w.]*\)|\(\d+\)")
-_PARENTHESES = re.compile(r"\([^()]*\)")
+_NOTE_REFERENCE = LazyPattern(r"\((?:see\s+)?notes?\s*[\w.]*\)|\(\d+\)")
+_PARENTHESES = LazyPattern(r"\([^()]*\)")
 _STOP = frozenset({
     "a", "an", "the", "of", "and", "or", "in", "on", "at", "by", "for", "to", "from", "with", "as", "per", "its",
     "their", "our", "it", "is", "was", "were", "are", "be", "been", "what", "which", "how", "much", "many", "did",

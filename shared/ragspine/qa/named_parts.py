@@ -13,7 +13,6 @@ A total that divides (a share, a ratio) or a total checked against its parts kee
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 from decimal import ROUND_HALF_UP, Decimal
 from types import MappingProxyType
@@ -22,6 +21,7 @@ from ragspine.citation import Source, source_dicts
 from ragspine.facts.glossary import Glossary, Period, SlotKind, normalize_text
 from ragspine.facts.model import Fact, format_number
 from ragspine.facts.query_metric import QueryResult
+from ragspine.lazy import LazyPattern
 from ragspine.qa.arithmetic_cues import Arithmetic
 from ragspine.qa.derived import cited, spaced
 from ragspine.qa.language import Lang
@@ -33,7 +33,7 @@ from ragspine.qa.total_rows import is_a_total
 _TOTAL = r"(?:total|combined|together|aggregate|sum)"
 # "total net sales of International and Foodservice", "International and Foodservice combined",
 # "国际和餐饮服务的净销售额合计", "海外と国内の売上高の合計"
-_OF_PARTS = re.compile(
+_OF_PARTS = LazyPattern(
     rf"(?<![a-z]){_TOTAL}(?![a-z]).*?(?<![a-z])(?:of|for|from|in)(?![a-z]).+?(?<![a-z])(?:and|&)(?![a-z])"
     rf"|(?<![a-z])and(?![a-z]).+?(?<![a-z])(?:combined|together|in total|altogether)(?![a-z])"
     r"|(?:和|与|及|以及|加上|と|および|及び).+?(?:合计|合計|总计|總計|之和|总和|の和|合算|合わせ|加起来|共计)"

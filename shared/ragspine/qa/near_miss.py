@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ragspine.facts.glossary import Glossary, Period, SlotKind
-from ragspine.lazy import LazyModule
+from ragspine.lazy import LazyModule, LazyPattern
 
 if TYPE_CHECKING:
     from rapidfuzz.distance import DamerauLevenshtein
@@ -37,7 +37,7 @@ _HAS_DIGIT = re.compile(r"\d")
 _PERIOD_WORD = re.compile(rf"[a-z]{{{MIN_NAME_CHARS},}}")
 # A year (after an optional "fy" or quarter) typed with the letter o for 0 or l for 1: "fy2o25", "2o24".
 _LOOKALIKE_YEAR = re.compile(r"(?=[12])(?:(?<![a-z0-9])|(?<=fy)|(?<=q[1-4] ))([12][0-9ol]{3})(?![a-z0-9])")
-_LATIN_NAME = re.compile(r"[a-z][a-z'\- ]*[a-z]")
+_LATIN_NAME = LazyPattern(r"[a-z][a-z'\- ]*[a-z]")
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from ragspine.citation import Source
 from ragspine.facts.model import Fact, format_number
 from ragspine.facts.query_metric import QueryStatus
+from ragspine.lazy import LazyPattern
 from ragspine.qa.result import AnswerResult
 
 # ``（来源：doc · locator）``, ``（计算自：a · x；b · y）``; a locator may hold one level of brackets.
@@ -31,7 +32,7 @@ _CITATION = re.compile(
     re.IGNORECASE)
 # A figure: not glued to latin letters or digits (FY2024, 2024Q3 and codes are labels, not figures).
 _NUMBER = re.compile(r"(?<![A-Za-z0-9_.,])[+\-−]?\d(?:[\d,]*\d)?(?:\.\d+)?(?![A-Za-z0-9_])")
-_LOCATOR_START = re.compile(r"\s+(?=(?:sheet|slide|page|heading|para|table)=)")
+_LOCATOR_START = LazyPattern(r"\s+(?=(?:sheet|slide|page|heading|para|table)=)")
 _YEAR_SUFFIX = ("年", "财年", "年度", "財年")
 _SENTENCE_END = re.compile(r"[。！？!?\n]|\.\s")
 

@@ -17,21 +17,22 @@ from datetime import date
 
 from ragspine.facts.calendar import FiscalCalendar
 from ragspine.facts.glossary import Mention, Period, SlotKind
+from ragspine.lazy import LazyPattern
 
 MAX_RANGE_YEARS = 12  # a range longer than this is read as its two ends only
 
 _MONTHS = {name.lower(): number for number, name in enumerate(months_of_year.month_name) if name}
 _MONTHS.update({name.lower(): number for number, name in enumerate(months_of_year.month_abbr) if name})
-_JA_FISCAL_END = re.compile(r"(?P<year>\d{4})\s*年\s*(?P<month>\d{1,2})\s*月\s*期"
+_JA_FISCAL_END = LazyPattern(r"(?P<year>\d{4})\s*年\s*(?P<month>\d{1,2})\s*月\s*期"
                             r"(?:\s*の?\s*第\s*(?P<q>[1-4一二三四])\s*四半期)?")
-_ENDED = re.compile(r"(?<![a-z])(?:(?:fiscal\s+)?year|twelve\s+months|12\s+months)\s+end(?:ed|ing)\s+(?:on\s+)?"
+_ENDED = LazyPattern(r"(?<![a-z])(?:(?:fiscal\s+)?year|twelve\s+months|12\s+months)\s+end(?:ed|ing)\s+(?:on\s+)?"
                     r"(?P<month>[a-z]{3,9})\.?\s+(?P<day>\d{1,2}),?\s+(?P<year>\d{4})(?!\d)", re.IGNORECASE)
-_HALF = re.compile(r"(?:\d{4}\s*(?:财年|財年|年度|年)?\s*(?:上半年|下半年|上半期|下半期|上期|下期))"
+_HALF = LazyPattern(r"(?:\d{4}\s*(?:财年|財年|年度|年)?\s*(?:上半年|下半年|上半期|下半期|上期|下期))"
                    r"|(?<![a-z])(?:h[12]\s*(?:fy\s*)?\d{4}|(?:first|second)\s+half\s+(?:of\s+)?(?:fy\s*)?\d{4})(?!\d)",
                    re.IGNORECASE)
 _CJK_Q = {"一": "1", "二": "2", "三": "3", "四": "4"}
 RANGE_WORDS = frozenset({"から", "まで", "より", "期間"})  # a range's own words are never read as a name
-_RANGE_BETWEEN = re.compile(r"^\s*(?:to|through|thru|until|-|–|—|~|〜|～|至|到|から|より|ー)\s*$")
+_RANGE_BETWEEN = LazyPattern(r"^\s*(?:to|through|thru|until|-|–|—|~|〜|～|至|到|から|より|ー)\s*$")
 
 
 def rewrite_period_words(question: str, fiscal: FiscalCalendar) -> str:

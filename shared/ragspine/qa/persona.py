@@ -20,9 +20,9 @@ from typing import Any
 
 from ragspine.errors import ConfigurationError
 from ragspine.facts.matching import alias_pattern
-from ragspine.text import LazyPattern
+from ragspine.lazy import LazyPattern
 
-_SPLIT_WORD = re.compile(r"(?<=[a-z])[-_]+(?=[a-z])")
+_SPLIT_WORD = LazyPattern(r"(?<=[a-z])[-_]+(?=[a-z])")
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from types import MappingProxyType
 
 from ragspine.errors import RagspineError
+from ragspine.lazy import LazyPattern
 from ragspine.llm.extractive import build_user_message
 from ragspine.llm.ports import Message, Role
 from ragspine.qa.ports import Evidence
@@ -76,9 +77,9 @@ ONE_TO_THREE = MappingProxyType({
 })
 # A why-question in each language: the answer it wants is a cause, which a small model otherwise omits.
 _WHY = MappingProxyType({
-    "zh": re.compile(r"为什么|为何|什么原因|原因是"),
-    "en": re.compile(r"\bwhy\b", re.IGNORECASE),
-    "ja": re.compile(r"なぜ|どうして|何故|理由"),
+    "zh": LazyPattern(r"为什么|为何|什么原因|原因是"),
+    "en": LazyPattern(r"\bwhy\b", re.IGNORECASE),
+    "ja": LazyPattern(r"なぜ|どうして|何故|理由"),
 })
 # Asked once more when a reply came back in another language.
 ANSWER_LANGUAGE_AGAIN = MappingProxyType({

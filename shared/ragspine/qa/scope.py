@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from ragspine.errors import InvalidInputError, ProviderUnavailableError
 from ragspine.facts.glossary import SlotKind
+from ragspine.lazy import LazyPattern
 from ragspine.qa.screening import Refusal, RefusalReason, screening_text
 from ragspine.qa.slots import parse_slots
 
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 PROBE_TOP_K = 10
-_WORD = re.compile(r"[a-z][a-z0-9&\-]*[a-z0-9]|[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]{2,}")
+_WORD = LazyPattern(r"[a-z][a-z0-9&\-]*[a-z0-9]|[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]{2,}")
 # Words that say nothing about a subject, beyond the glossary's fillers (which a domain owns).
 _PLAIN = frozenset({
     "about", "above", "after", "again", "against", "all", "also", "any", "been", "before", "being", "both",

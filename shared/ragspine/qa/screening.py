@@ -15,9 +15,9 @@ from ragspine.domain.profile import screening_mapping
 from ragspine.errors import ConfigurationError
 from ragspine.facts.glossary import Glossary
 from ragspine.facts.matching import alias_pattern, trie_pattern
+from ragspine.lazy import LazyPattern
 from ragspine.qa.language import detect_language
 from ragspine.qa.persona import PersonaScreen
-from ragspine.text import LazyPattern
 
 _ZERO_WIDTH = re.compile(r"[\u200b-\u200f\u2060\ufeff]")
 _SPACES = re.compile(r"\s+")

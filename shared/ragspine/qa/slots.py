@@ -10,13 +10,14 @@ from datetime import date
 from ragspine.facts.calendar import FiscalCalendar
 from ragspine.facts.glossary import Glossary, Mention, Period, SlotKind, normalize_text
 from ragspine.facts.open_vocabulary import METRIC_PREFIX, label_of
+from ragspine.lazy import LazyPattern
 from ragspine.qa.dated_periods import rewrite_dates
 from ragspine.qa.label_words import label_readings, label_words
 from ragspine.qa.near_miss import NearMiss, Reading, near_misses, period_near_misses
 from ragspine.qa.period_words import RANGE_WORDS, half_year, rewrite_period_words, with_ranges
 from ragspine.qa.total_row_names import with_total_rows_read
 
-_TOKEN = re.compile(r"[a-z0-9][a-z0-9_'\-.&]*|[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]+", re.IGNORECASE)
+_TOKEN = LazyPattern(r"[a-z0-9][a-z0-9_'\-.&]*|[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]+", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,7 +176,7 @@ def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
 
 # Words that list figures ("revenue and net income", "营收、净利润", "売上高と営業利益"); names with none
 # between them make one phrase ("current trade receivables", "net sales from Malaysia").
-_LIST_WORD = re.compile(r"\b(?:and|or|vs|versus|plus|as well as)\b|[,，、;；&/+・]|和|与|與|及|と|や", re.I)
+_LIST_WORD = LazyPattern(r"\b(?:and|or|vs|versus|plus|as well as)\b|[,，、;；&/+・]|和|与|與|及|と|や", re.I)
 
 
 def _metrics_in_one_phrase(question: str, mentions: list[Mention], metrics: tuple[str, ...]) -> NearMiss | None:

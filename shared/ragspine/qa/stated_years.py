@@ -29,13 +29,14 @@ from dataclasses import replace
 
 from ragspine.facts.glossary import Glossary, Period, SlotKind, normalize_text
 from ragspine.facts.ports import FactStore
+from ragspine.lazy import LazyPattern
 from ragspine.qa.arithmetic_cues import Arithmetic
 from ragspine.qa.slots import Slots
 from ragspine.sensitivity import Sensitivity
 
 _HOW_MANY = re.compile(r"(?<![a-z])how many(?![a-z])|几个|多少个|いくつ")
 _COUNT = r"(?:\d+|two|three|four|five)"
-_EVERY_YEAR = re.compile(rf"(?<![a-z])(?:(?:all|both)\s+(?:{_COUNT}\s+)?(?:fiscal\s+)?(?:years|periods)"
+_EVERY_YEAR = LazyPattern(rf"(?<![a-z])(?:(?:all|both)\s+(?:{_COUNT}\s+)?(?:fiscal\s+)?(?:years|periods)"
                          rf"|the\s+{_COUNT}[\s-]+years?(?:\s+period)?|altogether)(?![a-z])|各年|历年")
 _CHANGE = re.compile(r"(?<![a-z])(?:change|increase|decrease|difference)(?![a-z])|变化|变动|増減|変化")
 MAX_YEARS = 12  # as many as a range of years the question names may hold
@@ -89,7 +90,7 @@ def every_stated_year(asked: str, slots: Slots, *, facts: FactStore,
 
 
 # "the 2019 average", "FY2019's average": the year qualifies the average itself
-_YEAR_AVERAGE = re.compile(r"(?<![\w])(?:fy\s?)?(\d{4})(?:'s)?\s+(?:average|平均)")
+_YEAR_AVERAGE = LazyPattern(r"(?<![\w])(?:fy\s?)?(\d{4})(?:'s)?\s+(?:average|平均)")
 
 
 def asks_year_before(question: str, arithmetic: Arithmetic, slots: Slots, glossary: Glossary) -> bool:

@@ -10,8 +10,9 @@ from __future__ import annotations
 import re
 
 from ragspine.facts.glossary import normalize_text
+from ragspine.lazy import LazyPattern
 
-_STATEMENTS = re.compile(
+_STATEMENTS = LazyPattern(
     r"(?<![A-Za-z])(?:(?:consolidated\s+)?statements?\s+of\s+(?:consolidated\s+)?cash\s+flows?"
     r"|cash\s+flows?\s+statements?|(?:consolidated\s+)?statements?\s+of\s+(?:comprehensive\s+)?(?:income|operations)"
     r"|income\s+statements?|balance\s+sheets?|p&l(?:\s+statements?)?)(?![A-Za-z])",

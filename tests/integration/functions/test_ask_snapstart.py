@@ -22,7 +22,7 @@ from tests.support.cfn import REPO_ROOT
 
 _INITIALISE = textwrap.dedent(
     """
-    import json, sys
+    import gc, json, sys
     connections = []
     sys.addaudithook(lambda event, args: connections.append(repr(args[1])) if event == "socket.connect" else None)
     import functions.ask.app as app
@@ -33,6 +33,7 @@ _INITIALISE = textwrap.dedent(
             hooks.append(hook.__qualname__)
             hook(*args, **kwargs)
     from ragspine.aws import boto3_client
+    from ragspine.startup_heap import collections_held
     import boto3
     session = boto3.DEFAULT_SESSION
     print(json.dumps({
@@ -40,6 +41,7 @@ _INITIALISE = textwrap.dedent(
         "loaded": sorted(name for name in ("snapshot_restore_py", "ragspine.qa.answer", "ragspine.aws.dynamo_facts")
                          if name in sys.modules),
         "credentials_read": session is not None and session._session._credentials is not None,
+        "collector_held": collections_held(), "frozen_objects": gc.get_freeze_count() >= 100_000,
     }))
     """
 )
@@ -69,14 +71,19 @@ def test_before_the_snapshot_the_hook_primes_the_engine_without_the_network_or_c
     assert held["loaded"] == ["ragspine.aws.dynamo_facts", "ragspine.qa.answer", "snapshot_restore_py"]
     assert held["connections"] == []
     assert held["credentials_read"] is False
+    # AND it froze the heap it built and gave the collector back: no restored process walks that heap
+    assert held["collector_held"] is False
+    assert held["frozen_objects"] is True
 
 
 @pytest.mark.parametrize("initialization", [None, "on-demand", "provisioned-concurrency"])
 def test_any_other_start_registers_nothing_and_defers_the_engine(initialization: str | None) -> None:
     # GIVEN the ask function started without a snapshot (tests, on-demand, provisioned concurrency)
     held = _initialise(initialization)
-    # THEN the runtime hooks module is never looked up and the engine waits for the first request
-    assert held == {"hooks": [], "connections": [], "loaded": [], "credentials_read": False}
+    # THEN the runtime hooks module is never looked up and the engine waits for the first request,
+    # with the collector held until that request ends
+    assert held == {"hooks": [], "connections": [], "loaded": [], "credentials_read": False,
+                    "collector_held": True, "frozen_objects": False}
 
 
 _ANSWER = textwrap.dedent(

@@ -141,7 +141,7 @@ _ASK_AND_COUNT_CUES = textwrap.dedent(
     import json, pathlib, sys
     import functions.ask.app as app
     from ragspine.qa import arithmetic_cues
-    from ragspine.text import LazyPattern
+    from ragspine.lazy import LazyPattern
 
     class Context:
         function_name, memory_limit_in_mb, aws_request_id = "ragspine-ask", 512, "first-ask"

@@ -7,12 +7,13 @@ import re
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ragspine.text import LazyPattern
+from ragspine.lazy import LazyPattern
 
 # Patterns of the kinds the engine defers: cue alternations with lookarounds, groups, CJK words.
 PATTERNS = [r"(?<![a-z])ratio of(?![a-z])|之比|に占める", r"(\d{1,2})\s+decimal\s+places?", r"保留\s*(\d)\s*位小数",
-            r"weighted[\s-]*$", r"前期比|増減|变化"]
-TEXTS = st.text(alphabet=st.sampled_from(list("ratio of 之比に占める12 decimal places保留位小数weighted-前期比増減变化x")),
+            r"weighted[\s-]*$", r"前期比|増減|变化", r"(?<=[a-z])[-_]+(?=[a-z])", r"(^|[万亿兆])(?=[百千])"]
+FLAGS = st.sampled_from([0, re.IGNORECASE])
+TEXTS = st.text(alphabet=st.sampled_from(list("ratio of 之比に占める12 decimal places保留位小数weighted-前期比増減变化xR_万百")),
                 max_size=40)
 
 
@@ -26,16 +27,26 @@ def test_a_pattern_is_compiled_only_when_first_used() -> None:
     assert pattern.compiled is pattern.compiled
 
 
-@given(source=st.sampled_from(PATTERNS), text=TEXTS)
-def test_every_read_equals_the_compiled_patterns(source: str, text: str) -> None:
-    # GIVEN a lazy pattern and the same pattern compiled
-    lazy, compiled = LazyPattern(source), re.compile(source)
+@given(source=st.sampled_from(PATTERNS), flags=FLAGS, text=TEXTS, pos=st.integers(min_value=0, max_value=45))
+def test_every_read_equals_the_compiled_patterns(source: str, flags: int, text: str, pos: int) -> None:
+    # GIVEN a lazy pattern and the same pattern compiled, with the same flags
+    lazy, compiled = LazyPattern(source, flags), re.compile(source, flags)
     # THEN each read gives what the compiled pattern gives
     assert [m.span() for m in lazy.finditer(text)] == [m.span() for m in compiled.finditer(text)]
     assert lazy.findall(text) == compiled.findall(text)
     assert lazy.sub(" ", text) == compiled.sub(" ", text)
     assert _span(lazy.match(text)) == _span(compiled.match(text))
     assert _span(lazy.search(text)) == _span(compiled.search(text))
+    assert _span(lazy.fullmatch(text)) == _span(compiled.fullmatch(text))
+    assert lazy.split(text) == compiled.split(text)
+    # from a position, and with a function making each replacement
+    assert _span(lazy.match(text, pos)) == _span(compiled.match(text, pos))
+    assert _span(lazy.search(text, pos)) == _span(compiled.search(text, pos))
+    assert lazy.sub(_bracketed, text) == compiled.sub(_bracketed, text)
+
+
+def _bracketed(match: re.Match[str]) -> str:
+    return f"[{match.group()}]"
 
 
 def _span(match: re.Match[str] | None) -> tuple[int, int] | None:

@@ -1,0 +1,155 @@
+"""What a cold start of the ask function spends apart from answering: regexes compiled, garbage collections.
+
+A cold start compiles only the regexes its first ask reads. The engine's modules hold a few hundred patterns, most for questions of other kinds (a company's legal
+form, a fiscal year's end date, a "why" in Japanese); those are ``LazyPattern``s, compiled on first use.
+The check runs the ask function as Lambda runs it, in a fresh interpreter with the AWS backend and its
+fact table on moto (a server on loopback), and records two real things while the handler is imported
+and answers a structured question: each pattern ``re`` compiles, with the module that asked for it
+(``re._compile`` wrapped, its cache left as it is), and each pattern whose matching methods are called
+(``sys.setprofile``, which reports every call into C).
+
+No collection walks what the cold start builds: the handler holds the collector until its first
+request ends, then freezes that heap (``ragspine.startup_heap``); ``gc.callbacks`` counts every collection.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import boto3
+import pytest
+
+from ragspine.aws.dynamo_facts import DynamoFactStore
+from tests.support.cfn import REPO_ROOT, dynamodb_create_table_kwargs
+from tests.support.moto_server import moto_server
+from tests.support.samples import load_sample_facts
+
+TABLE, BUCKET = "facts", "domain-bucket"
+
+_ASK_AND_RECORD = textwrap.dedent(
+    """
+    import json, pathlib, re, sys, threading
+
+    compiled, used = {}, set()
+    original = re._compile
+
+    def recording_compile(pattern, flags):
+        found = original(pattern, flags)
+        if id(found) not in compiled:
+            frame = sys._getframe(1)
+            while frame is not None and frame.f_globals.get("__name__") == "re":
+                frame = frame.f_back
+            compiled[id(found)] = (frame.f_globals.get("__name__", "?") if frame else "?", str(found.pattern), found)
+        return found
+
+    READS = {"search", "match", "fullmatch", "finditer", "findall", "sub", "subn", "split"}
+
+    def record_reads(frame, event, arg):
+        if event == "c_call" and getattr(arg, "__name__", "") in READS and isinstance(getattr(arg, "__self__", None), re.Pattern):
+            used.add(id(arg.__self__))
+
+    re._compile = recording_compile
+    sys.setprofile(record_reads)
+    threading.setprofile(record_reads)  # FastAPI runs the route in a worker thread
+    import functions.ask.app as app
+
+    class Context:
+        function_name, memory_limit_in_mb, aws_request_id = "ragspine-ask", 512, "first-ask"
+        invoked_function_arn = "arn:aws:lambda:us-east-1:123456789012:function:ragspine-ask"
+
+    event = json.loads(pathlib.Path("events/ask_found.json").read_text(encoding="utf-8"))
+    body = json.loads(app.handler(event, Context())["body"])
+    sys.setprofile(None)
+    ours = {key: (module, pattern) for key, (module, pattern, _kept) in compiled.items()
+            if module.startswith(("ragspine", "functions"))}
+    print(json.dumps({"route": body["route"], "answer": body["answer"],
+                      "compiled": len(ours), "used": sum(key in used for key in ours),
+                      "unused": sorted(f"{module}: {pattern[:80]}" for key, (module, pattern) in ours.items()
+                                       if key not in used)}))
+    """
+)
+
+
+@pytest.fixture(scope="module")
+def fact_table() -> Iterator[str]:
+    """moto on loopback with the template's fact table holding the ACME sample facts, and the domain bucket."""
+    with moto_server() as url:
+        options: dict[str, Any] = {"endpoint_url": url, "region_name": "us-east-1",
+                                   "aws_access_key_id": "test", "aws_secret_access_key": "test"}
+        client = boto3.client("dynamodb", **options)
+        client.create_table(**dynamodb_create_table_kwargs("FactsTable", TABLE))
+        load_sample_facts(DynamoFactStore(TABLE, client=client))
+        boto3.client("s3", **options).create_bucket(Bucket=BUCKET)
+        yield url
+
+
+def _aws_env(url: str, home: Path) -> dict[str, str]:
+    """The function's environment as the template gives it on AWS, its endpoints on ``url``."""
+    return {"PATH": "/usr/bin:/bin", "PYTHONPATH": f"{REPO_ROOT}:{REPO_ROOT / 'shared'}", "HOME": str(home),
+            "LAMBDA_TASK_ROOT": str(REPO_ROOT), "RAGSPINE_BACKEND": "aws", "RAGSPINE_FACTS_TABLE": TABLE,
+            "RAGSPINE_DOMAIN_SOURCE": f"s3://{BUCKET}/company-domain.json", "AWS_ENDPOINT_URL": url,
+            "AWS_ACCESS_KEY_ID": "test", "AWS_SECRET_ACCESS_KEY": "test", "AWS_DEFAULT_REGION": "us-east-1"}
+
+
+def test_a_structured_first_ask_compiles_only_the_patterns_it_reads(fact_table: str, tmp_path: Path) -> None:
+    # GIVEN the ask function in a fresh interpreter, configured as the template configures it on AWS
+    # WHEN it is imported and answers its first request, a question the fact table answers
+    done = subprocess.run([sys.executable, "-c", _ASK_AND_RECORD], cwd=REPO_ROOT, env=_aws_env(fact_table, tmp_path),
+                          capture_output=True, text=True, timeout=180, check=False)
+    assert done.returncode == 0, done.stderr
+    outcome = json.loads(done.stdout.strip().splitlines()[-1])
+    # THEN it answers from the facts, with the figure
+    assert outcome["route"] == "structured", outcome
+    assert "36.0" in outcome["answer"], outcome
+    # AND every pattern the engine compiled on the way was read by it: none was compiled for nothing
+    assert outcome["compiled"] >= 20, outcome  # the recording sees the engine's compiles
+    assert outcome["compiled"] <= outcome["used"], "\n".join(outcome["unused"])
+    assert outcome["unused"] == []
+
+
+_ASK_AND_COUNT_COLLECTIONS = textwrap.dedent(
+    """
+    import gc, json, pathlib
+    collections = []
+    gc.callbacks.append(lambda phase, info: collections.append(info["generation"]) if phase == "start" else None)
+    default = gc.get_threshold()
+    import functions.ask.app as app
+
+    class Context:
+        function_name, memory_limit_in_mb, aws_request_id = "ragspine-ask", 512, "first-ask"
+        invoked_function_arn = "arn:aws:lambda:us-east-1:123456789012:function:ragspine-ask"
+
+    event = json.loads(pathlib.Path("events/ask_found.json").read_text(encoding="utf-8"))
+    first = json.loads(app.handler(event, Context())["body"])
+    cold = list(collections)
+    after = {"threshold_restored": gc.get_threshold() == default, "frozen": gc.get_freeze_count()}
+    second = json.loads(app.handler(event, Context())["body"])
+    print(json.dumps({"answers": [first["answer"], second["answer"]], "cold": cold, **after}, ensure_ascii=False))
+    """
+)
+
+
+def test_no_collection_walks_the_cold_start_and_the_collector_is_back_after_the_first_request(
+        fact_table: str, tmp_path: Path) -> None:
+    # GIVEN the ask function in a fresh interpreter, configured as on AWS
+    # WHEN it is imported and answers its first request, then a second one
+    done = subprocess.run([sys.executable, "-c", _ASK_AND_COUNT_COLLECTIONS], cwd=REPO_ROOT,
+                          env=_aws_env(fact_table, tmp_path), capture_output=True, text=True, timeout=180, check=False)
+    assert done.returncode == 0, done.stderr
+    outcome = json.loads(done.stdout.strip().splitlines()[-1])
+    # THEN both are answered alike, with the figure
+    first, second = outcome["answers"]
+    assert "36.0" in first and first == second
+    # AND no collection of the middle or oldest generation ran before the first answer, and only the few
+    # young ones the end of that request allots (the default thresholds run some 240 of all kinds)
+    assert [generation for generation in outcome["cold"] if generation > 0] == [], outcome["cold"]
+    assert len(outcome["cold"]) <= 5, outcome["cold"]
+    # AND the heap the start built is frozen, and the process's thresholds are back for every later request
+    assert outcome["frozen"] >= 100_000, outcome
+    assert outcome["threshold_restored"] is True
