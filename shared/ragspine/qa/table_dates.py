@@ -16,6 +16,7 @@ import re
 
 from ragspine.facts.glossary import Glossary, normalize_text
 from ragspine.facts.ports import FactStore
+from ragspine.lazy import LazyPattern
 from ragspine.qa.dated_periods import DATE, MONTH_NUMBERS, rewrite_dates
 from ragspine.qa.slots import parse_slots
 from ragspine.sensitivity import Sensitivity
@@ -24,11 +25,11 @@ from ragspine.sensitivity import Sensitivity
 _MONTH_START = re.compile("jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec")
 _MONTHS = "|".join(sorted(MONTH_NUMBERS, key=len, reverse=True))
 # A date as a locator keeps it ("September 30 2019", "30 June 2019", "Sept. 30, 2019"), month by its spelling.
-_LOCATED = re.compile(rf"(?<![a-z])(?:(?P<m1>{_MONTHS})\.?\s*(?P<d1>\d{{1,2}})(?!\d)|(?<!\d)(?P<d2>\d{{1,2}})\s+"
+_LOCATED = LazyPattern(rf"(?<![a-z])(?:(?P<m1>{_MONTHS})\.?\s*(?P<d1>\d{{1,2}})(?!\d)|(?<!\d)(?P<d2>\d{{1,2}})\s+"
                       rf"(?P<m2>{_MONTHS})(?![a-z]))", re.IGNORECASE)
 
 
-_YEAR = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
+_YEAR = LazyPattern(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
 
 
 def _without(question: str, dates: list[re.Match[str]]) -> str:

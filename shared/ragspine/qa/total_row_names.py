@@ -11,18 +11,17 @@ rows leave the question as it was (the glossary's metric, or its "no data" line)
 
 from __future__ import annotations
 
-import re
-
 from ragspine.facts.glossary import Glossary, Mention, SlotKind, normalize_text
 from ragspine.facts.open_vocabulary import METRIC_PREFIX, label_of
+from ragspine.lazy import LazyPattern
 from ragspine.qa.label_words import label_words
 from ragspine.qa.total_rows import is_a_total
 
 # The words that make a row a total, and "net": "Total net sales" is the total of sales as stated.
 _TOTAL_WORDS = frozenset({"total", "totals", "grand", "net"})
-_CJK_TOTAL = re.compile(r"(?:合计|合計|总计|總計|总额|総額)$")
+_CJK_TOTAL = LazyPattern(r"(?:合计|合計|总计|總計|总额|総額)$")
 _CJK_NET = ("净", "純", "纯")
-_ASCII_TOTAL = re.compile(r"(?:grand\s+)?totals?")
+_ASCII_TOTAL = LazyPattern(r"(?:grand\s+)?totals?")
 
 
 def with_total_rows_read(question: str, mentions: list[Mention], glossary: Glossary) -> list[Mention]:

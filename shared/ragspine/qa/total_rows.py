@@ -7,12 +7,11 @@ obligations") or, as Chinese and Japanese statements write it, ends with one (�
 
 from __future__ import annotations
 
-import re
-
 from ragspine.facts.open_vocabulary import METRIC_PREFIX, label_of
+from ragspine.lazy import LazyPattern
 
 # The words of a sum (those the question's sum cue reads), leading a row's own line item: "Total fees".
-_LEADING_TOTAL = re.compile(r"(?:total|sum|altogether|in total|combined)(?![a-z])|合计|总计|总和|合計|合算")
+_LEADING_TOTAL = LazyPattern(r"(?:total|sum|altogether|in total|combined)(?![a-z])|合计|总计|总和|合計|合算")
 _CJK_TOTALS = ("合计", "合計", "总计", "總計", "总额", "総額")
 
 

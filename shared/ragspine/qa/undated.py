@@ -10,13 +10,13 @@ derived figure: a question that computes anything is left as it is.
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 from types import MappingProxyType
 
 from ragspine.facts.glossary import Glossary, Period, SlotKind
 from ragspine.facts.ports import FactStore
 from ragspine.facts.query_metric import QueryStatus, run_query
+from ragspine.lazy import LazyPattern
 from ragspine.qa.language import Lang
 from ragspine.qa.render import describe, render_result
 from ragspine.qa.slots import Slots
@@ -28,7 +28,7 @@ _NOTICE = MappingProxyType({
     Lang.EN: " (the document states no period for this figure)",
     Lang.JA: "（資料にはこの数値の対象期間が記載されていません。）",
 })
-_SPACES = re.compile(r"  +")
+_SPACES = LazyPattern(r"  +")
 
 
 def names_no_period(parsed_periods: tuple[Period, ...], slots: Slots) -> bool:
