@@ -61,6 +61,7 @@ from ragspine.ingestion.table_axes import (
 from ragspine.ingestion.table_roll_forward import roll_forward
 from ragspine.ingestion.table_stated_years import is_stated_period, stated_years
 from ragspine.ingestion.table_subject import other_company, same_company
+from ragspine.ingestion.table_topic import table_topic
 from ragspine.ingestion.table_totals import is_bare_total, states_the_sum, total_of
 from ragspine.numbers.cells import read_cell
 from ragspine.numbers.units import ISO_4217, SCALES, table_currency, unit_dimension, units_in
@@ -621,6 +622,9 @@ class _TableReader:
                 if section and self._sums_its_parts(r, self._read_columns()):
                     qualified[r] = (*labels[:last], total_of(section, label))
                     self.row_written[r] = (*labels[:last], f"{section}: {label.strip().rstrip(':：')}")
+                elif not section and self._sums_its_parts(r, self._read_columns()) and (topic := table_topic(
+                        self.context.lead, self.context.caption, self.context.headings)):  # the table's grand total
+                    qualified[r], self.row_written[r] = (*labels[:last], total_of(topic, label)), labels
                 section, parts = "", []
                 continue
             elif section and _CHANGES_SECTION.search(section):

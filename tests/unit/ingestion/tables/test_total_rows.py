@@ -155,3 +155,80 @@ def test_a_total_states_the_sum_of_its_rows_as_written_and_nothing_else(cents: l
     assert states_the_sum(right, len(parts), range(len(parts)), [1])
     assert not states_the_sum(wrong, len(parts), range(len(parts)), [1])
     assert not states_the_sum([*parts, ["Total", "100%"]], len(parts), range(len(parts)), [1])
+
+
+def _facts_after(lead: str, rows: list[list[str]], heading: str = "Annual report excerpt") -> tuple[list[Fact], tuple[str, ...]]:
+    """The facts and warnings of ``rows`` set under ``# heading`` after the paragraph ``lead``."""
+    lines = ["| " + " | ".join(rows[0]) + " |", "|" + " --- |" * len(rows[0])]
+    lines += ["| " + " | ".join(row) + " |" for row in rows[1:]]
+    text = f"# {heading}\n\n{lead}\n\n" + "\n".join(lines) + "\n"
+    doc = parse_document(text.encode(), filename="t.md", doc_id="t.md", max_bytes=1_000_000)
+    result = extract_facts(doc, glossary=default_glossary(), source_file_hash="sha256:00")
+    return list(result.facts), tuple(result.warnings)
+
+
+PERSONNEL = [["", "2019", "2018"], ["Wages and salaries", "191,459", "158,371"], ["Social security", "17,214", "14,802"],
+             ["Pension expenses", "8,408", "6,937"], ["Total", "217,081", "180,110"]]
+
+
+@pytest.mark.parametrize(("lead", "metric"), [
+    ("Personnel expenses for employees were as follows:", "label:total personnel expenses"),
+    ("Accrued liabilities at April 30, 2019 and 2018, respectively, consisted of the following (in thousands):",
+     "label:total accrued liabilities"),
+    ("The following table summarizes warrants outstanding (in thousands):", "label:total warrants outstanding"),
+    ("The following is a summary of the costs incurred in connection with these activities during each fiscal year:",
+     "label:total costs incurred"),
+    ("In 2019 we sold a plant. Our revenue by geography was as follows:", "label:total revenue by geography"),
+])
+def test_a_bare_total_of_a_table_without_sections_totals_what_the_sentence_before_names(lead: str, metric: str) -> None:
+    facts, _ = _facts_after(lead, PERSONNEL)
+
+    totals = {f.period: (f.metric_code, f.value, f.source_locator) for f in facts if f.value in (217081, 180110)}
+    assert totals == {"2019": (metric, 217081, "table=1,row=Total,col=2019"),
+                      "2018": (metric, 180110, "table=1,row=Total,col=2018")}
+
+
+def test_a_bare_total_takes_the_tables_own_heading_when_no_sentence_names_it() -> None:
+    facts, _ = _facts_after("Amounts are unaudited.", PERSONNEL, heading="10. Accrued Liabilities (in thousands)")
+
+    assert {f.value for f in facts if f.metric_code == "label:total accrued liabilities"} == {217081, 180110}
+
+
+def test_a_japanese_bare_total_takes_the_sentence_befores_subject() -> None:
+    rows = [["項目", "2024年", "2025年"], ["給与", "120", "130"], ["法定福利費", "30", "20"], ["合計", "150", "150"]]
+
+    facts, _ = _facts_after("人件費の内訳は次のとおりです（単位：百万円）。", rows, heading="連結財務諸表")
+
+    assert {(f.period, f.value) for f in facts if f.metric_code == "label:人件費合計"} == {("2024", 150), ("2025", 150)}
+
+
+@pytest.mark.parametrize("lead", [
+    "Operating income included the following:",  # the rows are part of operating income, never all of it
+    "The amounts were as follows:",  # names no figure
+    "Notes to the consolidated financial statements",
+    "Dow Corning Corporation was as follows:",  # another company, not a figure
+])
+def test_a_bare_total_whose_table_names_no_figure_gives_no_fact_and_says_why(lead: str) -> None:
+    facts, warnings = _facts_after(lead, PERSONNEL)
+
+    assert not any(f.value in (217081, 180110) for f in facts)
+    assert any("row 'Total': a total of no section" in w for w in warnings)
+
+
+def test_a_bare_total_that_does_not_sum_its_rows_gives_no_fact_even_with_a_subject() -> None:
+    rows = [*PERSONNEL[:-1], ["Total", "227,727", "188,503"]]  # other rows left out of the table
+
+    facts, warnings = _facts_after("Personnel expenses for employees were as follows:", rows)
+
+    assert not any(f.value in (227727, 188503) for f in facts)
+    assert any("row 'Total': a total of no section" in w for w in warnings)
+
+
+def test_a_grand_total_after_the_last_section_is_never_filed_under_the_tables_subject_or_the_section() -> None:
+    rows = [["", "2019", "2018"], ["Audit fees", "", ""], ["Statutory audit", "4,105,000", "4,556,500"],
+            ["Audit-related fees", "209,005", "173,934"], ["Non-audit fees", "", ""], ["Tax fees", "—", "—"],
+            ["All other fees", "—", "—"], ["Total", "4,314,005", "4,730,434"]]
+
+    facts, _ = _facts_after("Fees billed by the auditors were as follows:", rows)
+
+    assert not any(f.value in (4314005, 4730434) for f in facts)
