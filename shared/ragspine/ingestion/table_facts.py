@@ -623,7 +623,8 @@ class _TableReader:
                     qualified[r] = (*labels[:last], total_of(section, label))
                     self.row_written[r] = (*labels[:last], f"{section}: {label.strip().rstrip(':：')}")
                 elif not section and self._sums_its_parts(r, self._read_columns()) and (topic := table_topic(
-                        self.context.lead, self.context.caption, self.context.headings)):  # the table's grand total
+                        self.context.lead, self.context.caption,
+                        () if self.context.follows_table else self.context.headings)):  # the table's grand total
                     qualified[r], self.row_written[r] = (*labels[:last], total_of(topic, label)), labels
                 section, parts = "", []
                 continue

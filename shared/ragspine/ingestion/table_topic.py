@@ -20,7 +20,9 @@ from ragspine.numbers.units import units_in
 # "X were as follows", "X consisted of the following", "A summary of X is as follows".
 _AS_FOLLOWS = re.compile(
     r"(?i)(?:^|[.;:]\s+)(?P<s>[A-Za-z][^.;:]{1,120}?)\s+(?:was|were|is|are|consist(?:s|ed)?|comprise[sd]?)"
-    r"\s+(?:(?:summari[sz]ed|presented|shown|set\s+forth|detailed)\s+)?(?:of\s+)?(?:as\s+follows|the\s+following)\b")
+    r"\s+(?:(?:summari[sz]ed|presented|shown|set\s+forth|detailed)\s+)?(?:of\s+)?(?:as\s+follows|the\s+following)\b"
+    # "The components of earnings before income taxes were:" ends the sentence leading into the table
+    r"|(?:^|[.;:]\s+)(?P<t>[A-Za-z][^.;:]{1,120}?)\s+(?:was|were|are|consist(?:s|ed)?\s+of)\s*[:：]\s*$")
 # "The following table summarizes X", "The following is a summary of X".
 _FOLLOWING = re.compile(
     r"(?i)\bthe\s+following\s+(?:table\s+|schedule\s+)?(?:is\s+a\s+(?:summary|reconciliation|breakdown)\s+of|summari[sz]es"
@@ -51,11 +53,15 @@ _MAX_WORDS = 8
 
 
 def table_topic(lead: str, caption: str, headings: Sequence[str]) -> str:
-    """The figures a table lists, named by its leading sentence, caption or innermost heading; "" when none does."""
-    for phrase in (_from_lead(lead), _as_title(caption), *(_as_title(h) for h in headings[-1:])):
+    """The figures a table lists, named by its leading sentence, caption or innermost heading; "" when none does.
+
+    The heading is read only where no text stands between it and the table: a note's heading
+    ("Note 6 – Income Taxes") sits over tables of its parts, each led by a sentence of its own.
+    """
+    for phrase in (_from_lead(lead), _from_lead(caption), _as_title(caption)):
         if phrase:
             return phrase
-    return ""
+    return _as_title(headings[-1]) if headings and not lead.strip() and not caption.strip() else ""
 
 
 def _from_lead(lead: str) -> str:
@@ -63,7 +69,7 @@ def _from_lead(lead: str) -> str:
     for pattern in (_AS_FOLLOWS, _FOLLOWING):
         matches = list(pattern.finditer(sentence))
         if matches:
-            return _noun_phrase(matches[-1].group("s"))
+            return _noun_phrase(matches[-1].group("s") or matches[-1].group("t"))
     cjk = list(_CJK_LEAD.finditer(sentence))
     if cjk:
         return _noun_phrase(cjk[-1].group("s") or cjk[-1].group("z") or "")

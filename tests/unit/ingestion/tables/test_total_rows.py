@@ -179,6 +179,7 @@ PERSONNEL = [["", "2019", "2018"], ["Wages and salaries", "191,459", "158,371"],
     ("The following is a summary of the costs incurred in connection with these activities during each fiscal year:",
      "label:total costs incurred"),
     ("In 2019 we sold a plant. Our revenue by geography was as follows:", "label:total revenue by geography"),
+    ("The components of earnings before income taxes were:", "label:total earnings before income taxes"),
 ])
 def test_a_bare_total_of_a_table_without_sections_totals_what_the_sentence_before_names(lead: str, metric: str) -> None:
     facts, _ = _facts_after(lead, PERSONNEL)
@@ -188,10 +189,24 @@ def test_a_bare_total_of_a_table_without_sections_totals_what_the_sentence_befor
                       "2018": (metric, 180110, "table=1,row=Total,col=2018")}
 
 
-def test_a_bare_total_takes_the_tables_own_heading_when_no_sentence_names_it() -> None:
-    facts, _ = _facts_after("Amounts are unaudited.", PERSONNEL, heading="10. Accrued Liabilities (in thousands)")
+def test_a_bare_total_takes_the_heading_right_over_its_table() -> None:
+    facts, _ = _facts_after("", PERSONNEL, heading="10. Accrued Liabilities (in thousands)")
 
     assert {f.value for f in facts if f.metric_code == "label:total accrued liabilities"} == {217081, 180110}
+
+
+def test_a_heading_with_a_sentence_between_it_and_the_table_names_no_total() -> None:
+    # a note's heading sits over tables of its parts: "Income taxes" is not what "Total" here sums
+    facts, warnings = _facts_after("Amounts by jurisdiction are unaudited.", PERSONNEL, heading="Note 6 – Income Taxes")
+
+    assert not any(f.value in (217081, 180110) for f in facts)
+    assert any("row 'Total': a total of no section" in w for w in warnings)
+
+
+def test_a_subject_stating_its_total_word_is_not_given_a_second_one() -> None:
+    facts, _ = _facts_after("", PERSONNEL, heading="Total costs and expenses")
+
+    assert {f.value for f in facts if f.metric_code == "label:total costs and expenses"} == {217081, 180110}
 
 
 def test_a_japanese_bare_total_takes_the_sentence_befores_subject() -> None:
