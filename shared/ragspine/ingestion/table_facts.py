@@ -45,7 +45,7 @@ from ragspine.facts.open_vocabulary import (
     without_legal_form,
 )
 from ragspine.ingestion.document_company import COMPANY_NAME
-from ragspine.ingestion.model import Block
+from ragspine.ingestion.model import Block, BlockKind
 from ragspine.ingestion.parsers._blocks import locator_value
 from ragspine.ingestion.table_axes import (
     NOT_ACTUAL,
@@ -622,9 +622,11 @@ class _TableReader:
                 if section and self._sums_its_parts(r, self._read_columns()):
                     qualified[r] = (*labels[:last], total_of(section, label))
                     self.row_written[r] = (*labels[:last], f"{section}: {label.strip().rstrip(':：')}")
+                # the table's grand total; a PDF page's table is given no sentence before it, so its heading may
+                # stand paragraphs above, over other tables: it names nothing there
                 elif not section and self._sums_its_parts(r, self._read_columns()) and (topic := table_topic(
-                        self.context.lead, self.context.caption,
-                        () if self.context.follows_table else self.context.headings)):  # the table's grand total
+                        self.context.lead, self.context.caption, self.context.headings
+                        if self.block.kind is BlockKind.TABLE and not self.context.follows_table else ())):
                     qualified[r], self.row_written[r] = (*labels[:last], total_of(topic, label)), labels
                 section, parts = "", []
                 continue

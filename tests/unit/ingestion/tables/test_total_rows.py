@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from ragspine.facts.model import Fact
 from ragspine.ingestion.facts_extract import extract_facts
+from ragspine.ingestion.model import Block, BlockKind, ParsedDocument
 from ragspine.ingestion.parsers.registry import parse_document
 from ragspine.ingestion.table_totals import states_the_sum
 from tests.support.glossary import default_glossary
@@ -247,3 +248,19 @@ def test_a_grand_total_after_the_last_section_is_never_filed_under_the_tables_su
     facts, _ = _facts_after("Fees billed by the auditors were as follows:", rows)
 
     assert not any(f.value in (4314005, 4730434) for f in facts)
+
+
+def test_a_pdf_pages_table_takes_no_subject_from_a_heading_paragraphs_above_it() -> None:
+    # As the PDF reader gives a page: the heading "Industrial Revenue Bonds" stands over paragraphs, then a sentence
+    # naming short-term debt, then the table; the table's context carries no sentence, so the heading names nothing.
+    heading = ("Notes to the financial statements", "Industrial Revenue Bonds")
+    rows = tuple(tuple(row) for row in PERSONNEL)
+    doc = ParsedDocument("d.pdf", "", "application/pdf", (
+        Block(BlockKind.PARAGRAPH, "Short-term debt at December 31 consisted of the following:", "page=9,para=1",
+              heading_path=heading),
+        Block(BlockKind.PARAGRAPH, "", "page=9,table=1", heading_path=heading, rows=rows)))
+
+    result = extract_facts(doc, glossary=default_glossary(), source_file_hash="sha256:00")
+
+    assert not any(f.value in (217081, 180110) for f in result.facts)
+    assert {f.value for f in result.facts if f.metric_code == "label:wages and salaries"} == {191459, 158371}
