@@ -32,6 +32,8 @@ _CJK_LEAD = re.compile(r"(?P<s>[^、。，,：:\s]{2,20}?)(?:の内訳|の明細
                        r"(?:次|以下)の(?:とおり|通り)|(?P<z>[^、。，,：:\s]{2,20}?)(?:明细|构成|情况)?如下")
 _CJK_HEADING_TAIL = re.compile(r"(?:の内訳|の明細|の推移|内訳|明細|明细|构成|情况)$")
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
+# A sentence, never a name: its punctuation, a copula or a verb ending (人件費の内訳は次のとおりです。).
+_CJK_SENTENCE = re.compile(r"[。、，！？]|です|ます|である|次の|以下|如下|[はをが](?!\Z)")
 # Where the phrase stops naming the figures: the dates, periods and circumstances that follow them.
 _QUALIFIER = re.compile(
     r"(?i)\s*(?:,|\(|\bfor\b|\bat\b|\bas\s+(?:of|at)\b|\bduring\b|\bin\s+connection\b|\bin\s+(?:fiscal|the|each|our)\b"
@@ -61,7 +63,9 @@ def table_topic(lead: str, caption: str, headings: Sequence[str]) -> str:
     for phrase in (_from_lead(lead), _from_lead(caption), _as_title(caption)):
         if phrase:
             return phrase
-    return _as_title(headings[-1]) if headings and not lead.strip() and not caption.strip() else ""
+    if not headings or lead.strip() or caption.strip():
+        return ""
+    return _from_lead(headings[-1]) or _as_title(headings[-1])  # a slide's title may be the sentence itself
 
 
 def _from_lead(lead: str) -> str:
@@ -86,7 +90,8 @@ def _noun_phrase(text: str) -> str:
     phrase = _LEADING.sub("", _QUALIFIER.sub("", text.strip())).strip(" -–—:：")
     if _CJK.search(phrase):
         phrase = _CJK_HEADING_TAIL.sub("", phrase)
-        if not 2 <= len(phrase) <= 20 or _NOT_FIGURES.search(phrase) or _PERIOD_WORDS.search(phrase):
+        if (not 2 <= len(phrase) <= 20 or _NOT_FIGURES.search(phrase) or _PERIOD_WORDS.search(phrase)
+                or _CJK_SENTENCE.search(phrase)):
             return ""
         return phrase
     words = phrase.split()
