@@ -74,6 +74,9 @@ class Specimen:
     warns: str = ""  # a fragment some warning must hold (a table read with doubt)
 
 
+# A bare total closing a table without sections is the total of what the sentence before it names.
+_PERSONNEL = (("", "FY2024", "FY2025"), ("Wages", "5.0", "5.5"), ("Pension", "1.0", "1.5"), ("Total", "6.0", "7.0"))
+
 SPECIMENS = (
     Specimen("wide", "Wholesale segment (JPY billion)",
              (("Metric", "FY2024", "FY2025"), ("Net sales", "15.2", "16.8"), ("Operating income", "1.4", "1.6")),
@@ -174,10 +177,6 @@ SPECIMENS = (
              frozenset({(NS, W, "2025", 16.8, "JPY_B"), (NS, R, "2025", 10.3, "JPY_B"),
                         (NS, G, "2025", 30.0, "JPY_B")}),
              warns="the parts sum to 27.1 but the table states 30.0"),
-)
-# A bare total closing a table without sections is the total of what the sentence before it names.
-_PERSONNEL = (("", "FY2024", "FY2025"), ("Wages", "5.0", "5.5"), ("Pension", "1.0", "1.5"), ("Total", "6.0", "7.0"))
-SPECIMENS += (
     Specimen("grand_total_of_the_sentence_before", "Personnel expenses were as follows (JPY billion):", _PERSONNEL,
              frozenset({("label:wages", G, "2024", 5.0, "JPY_B"), ("label:wages", G, "2025", 5.5, "JPY_B"),
                         ("label:pension", G, "2024", 1.0, "JPY_B"), ("label:pension", G, "2025", 1.5, "JPY_B"),
