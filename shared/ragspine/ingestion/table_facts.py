@@ -45,7 +45,7 @@ from ragspine.facts.open_vocabulary import (
     without_legal_form,
 )
 from ragspine.ingestion.document_company import COMPANY_NAME
-from ragspine.ingestion.model import Block
+from ragspine.ingestion.model import Block, BlockKind
 from ragspine.ingestion.parsers._blocks import locator_value
 from ragspine.ingestion.table_axes import (
     NOT_ACTUAL,
@@ -63,6 +63,7 @@ from ragspine.ingestion.table_quarters import is_ordinal, stacked_quarter
 from ragspine.ingestion.table_roll_forward import roll_forward
 from ragspine.ingestion.table_stated_years import is_stated_period, stated_years
 from ragspine.ingestion.table_subject import other_company, same_company
+from ragspine.ingestion.table_topic import table_topic
 from ragspine.ingestion.table_totals import is_bare_total, states_the_sum, total_of
 from ragspine.ingestion.table_undated import lone_date, states_no_period
 from ragspine.numbers.cells import read_cell
@@ -692,6 +693,12 @@ class _TableReader:
                 if section and self._sums_its_parts(r, self._read_columns()):
                     qualified[r] = (*labels[:last], total_of(section, label))
                     self.row_written[r] = (*labels[:last], f"{section}: {label.strip().rstrip(':：')}")
+                # the table's grand total; a PDF page's table is given no sentence before it, so its heading may
+                # stand paragraphs above, over other tables: it names nothing there
+                elif not section and self._sums_its_parts(r, self._read_columns()) and (topic := table_topic(
+                        self.context.lead, self.context.caption, self.context.headings
+                        if self.block.kind is BlockKind.TABLE and not self.context.follows_table else ())):
+                    qualified[r], self.row_written[r] = (*labels[:last], total_of(topic, label)), labels
                 section, parts = "", []
                 continue
             elif section and _CHANGES_SECTION.search(section):

@@ -28,6 +28,8 @@ def total_of(subject: str, word: str) -> str:
     word = word.strip().rstrip(":：.").strip()
     if _CJK.search(word):
         return f"{subject}{word}"  # 流動資産 + 合計 = 流動資産合計, as Japanese and Chinese statements write it
+    if subject.casefold().startswith(f"{word.casefold()} "):
+        return subject  # "Total costs and expenses" states its total already
     first = subject[:1].lower() if subject[1:2].islower() else subject[:1]  # "Net sales", never "NET SALES" lowered
     return f"{word.capitalize()} {first}{subject[1:]}"
 

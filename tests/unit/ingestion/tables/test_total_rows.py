@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from ragspine.facts.model import Fact
 from ragspine.ingestion.facts_extract import extract_facts
+from ragspine.ingestion.model import Block, BlockKind, ParsedDocument
 from ragspine.ingestion.parsers.registry import parse_document
 from ragspine.ingestion.table_totals import states_the_sum
 from tests.support.glossary import default_glossary
@@ -155,3 +156,111 @@ def test_a_total_states_the_sum_of_its_rows_as_written_and_nothing_else(cents: l
     assert states_the_sum(right, len(parts), range(len(parts)), [1])
     assert not states_the_sum(wrong, len(parts), range(len(parts)), [1])
     assert not states_the_sum([*parts, ["Total", "100%"]], len(parts), range(len(parts)), [1])
+
+
+def _facts_after(lead: str, rows: list[list[str]], heading: str = "Annual report excerpt") -> tuple[list[Fact], tuple[str, ...]]:
+    """The facts and warnings of ``rows`` set under ``# heading`` after the paragraph ``lead``."""
+    lines = ["| " + " | ".join(rows[0]) + " |", "|" + " --- |" * len(rows[0])]
+    lines += ["| " + " | ".join(row) + " |" for row in rows[1:]]
+    text = f"# {heading}\n\n{lead}\n\n" + "\n".join(lines) + "\n"
+    doc = parse_document(text.encode(), filename="t.md", doc_id="t.md", max_bytes=1_000_000)
+    result = extract_facts(doc, glossary=default_glossary(), source_file_hash="sha256:00")
+    return list(result.facts), tuple(result.warnings)
+
+
+PERSONNEL = [["", "2019", "2018"], ["Wages and salaries", "191,459", "158,371"], ["Social security", "17,214", "14,802"],
+             ["Pension expenses", "8,408", "6,937"], ["Total", "217,081", "180,110"]]
+
+
+@pytest.mark.parametrize(("lead", "metric"), [
+    ("Personnel expenses for employees were as follows:", "label:total personnel expenses"),
+    ("Accrued liabilities at April 30, 2019 and 2018, respectively, consisted of the following (in thousands):",
+     "label:total accrued liabilities"),
+    ("The following table summarizes warrants outstanding (in thousands):", "label:total warrants outstanding"),
+    ("The following is a summary of the costs incurred in connection with these activities during each fiscal year:",
+     "label:total costs incurred"),
+    ("In 2019 we sold a plant. Our revenue by geography was as follows:", "label:total revenue by geography"),
+    ("The components of earnings before income taxes were:", "label:total earnings before income taxes"),
+])
+def test_a_bare_total_of_a_table_without_sections_totals_what_the_sentence_before_names(lead: str, metric: str) -> None:
+    facts, _ = _facts_after(lead, PERSONNEL)
+
+    totals = {f.period: (f.metric_code, f.value, f.source_locator) for f in facts if f.value in (217081, 180110)}
+    assert totals == {"2019": (metric, 217081, "table=1,row=Total,col=2019"),
+                      "2018": (metric, 180110, "table=1,row=Total,col=2018")}
+
+
+def test_a_bare_total_takes_the_heading_right_over_its_table() -> None:
+    facts, _ = _facts_after("", PERSONNEL, heading="10. Accrued Liabilities (in thousands)")
+
+    assert {f.value for f in facts if f.metric_code == "label:total accrued liabilities"} == {217081, 180110}
+
+
+def test_a_heading_with_a_sentence_between_it_and_the_table_names_no_total() -> None:
+    # a note's heading sits over tables of its parts: "Income taxes" is not what "Total" here sums
+    facts, warnings = _facts_after("Amounts by jurisdiction are unaudited.", PERSONNEL, heading="Note 6 – Income Taxes")
+
+    assert not any(f.value in (217081, 180110) for f in facts)
+    assert any("row 'Total': a total of no section" in w for w in warnings)
+
+
+def test_a_subject_stating_its_total_word_is_not_given_a_second_one() -> None:
+    facts, _ = _facts_after("", PERSONNEL, heading="Total costs and expenses")
+
+    assert {f.value for f in facts if f.metric_code == "label:total costs and expenses"} == {217081, 180110}
+
+
+def test_a_japanese_bare_total_takes_the_sentence_befores_subject() -> None:
+    rows = [["項目", "2024年", "2025年"], ["給与", "120", "130"], ["法定福利費", "30", "20"], ["合計", "150", "150"]]
+
+    facts, _ = _facts_after("人件費の内訳は次のとおりです（単位：百万円）。", rows, heading="連結財務諸表")
+
+    assert {(f.period, f.value) for f in facts if f.metric_code == "label:人件費合計"} == {("2024", 150), ("2025", 150)}
+
+
+@pytest.mark.parametrize("lead", [
+    "Operating income included the following:",  # the rows are part of operating income, never all of it
+    "The amounts were as follows:",  # names no figure
+    "Notes to the consolidated financial statements",
+    "Dow Corning Corporation was as follows:",  # another company, not a figure
+])
+def test_a_bare_total_whose_table_names_no_figure_gives_no_fact_and_says_why(lead: str) -> None:
+    facts, warnings = _facts_after(lead, PERSONNEL)
+
+    assert not any(f.value in (217081, 180110) for f in facts)
+    assert any("row 'Total': a total of no section" in w for w in warnings)
+
+
+def test_a_bare_total_that_does_not_sum_its_rows_gives_no_fact_even_with_a_subject() -> None:
+    rows = [*PERSONNEL[:-1], ["Total", "227,727", "188,503"]]  # other rows left out of the table
+
+    facts, warnings = _facts_after("Personnel expenses for employees were as follows:", rows)
+
+    assert not any(f.value in (227727, 188503) for f in facts)
+    assert any("row 'Total': a total of no section" in w for w in warnings)
+
+
+def test_a_grand_total_after_the_last_section_is_never_filed_under_the_tables_subject_or_the_section() -> None:
+    rows = [["", "2019", "2018"], ["Audit fees", "", ""], ["Statutory audit", "4,105,000", "4,556,500"],
+            ["Audit-related fees", "209,005", "173,934"], ["Non-audit fees", "", ""], ["Tax fees", "—", "—"],
+            ["All other fees", "—", "—"], ["Total", "4,314,005", "4,730,434"]]
+
+    facts, _ = _facts_after("Fees billed by the auditors were as follows:", rows)
+
+    assert not any(f.value in (4314005, 4730434) for f in facts)
+
+
+def test_a_pdf_pages_table_takes_no_subject_from_a_heading_paragraphs_above_it() -> None:
+    # As the PDF reader gives a page: the heading "Industrial Revenue Bonds" stands over paragraphs, then a sentence
+    # naming short-term debt, then the table; the table's context carries no sentence, so the heading names nothing.
+    heading = ("Notes to the financial statements", "Industrial Revenue Bonds")
+    rows = tuple(tuple(row) for row in PERSONNEL)
+    doc = ParsedDocument("d.pdf", "", "application/pdf", (
+        Block(BlockKind.PARAGRAPH, "Short-term debt at December 31 consisted of the following:", "page=9,para=1",
+              heading_path=heading),
+        Block(BlockKind.PARAGRAPH, "", "page=9,table=1", heading_path=heading, rows=rows)))
+
+    result = extract_facts(doc, glossary=default_glossary(), source_file_hash="sha256:00")
+
+    assert not any(f.value in (217081, 180110) for f in result.facts)
+    assert {f.value for f in result.facts if f.metric_code == "label:wages and salaries"} == {191459, 158371}

@@ -74,6 +74,9 @@ class Specimen:
     warns: str = ""  # a fragment some warning must hold (a table read with doubt)
 
 
+# A bare total closing a table without sections is the total of what the sentence before it names.
+_PERSONNEL = (("", "FY2024", "FY2025"), ("Wages", "5.0", "5.5"), ("Pension", "1.0", "1.5"), ("Total", "6.0", "7.0"))
+
 SPECIMENS = (
     Specimen("wide", "Wholesale segment (JPY billion)",
              (("Metric", "FY2024", "FY2025"), ("Net sales", "15.2", "16.8"), ("Operating income", "1.4", "1.6")),
@@ -249,6 +252,21 @@ SPECIMENS = (
              frozenset({(NS, W, "2025", 16.8, "JPY_B"), (NS, R, "2025", 10.3, "JPY_B"),
                         (NS, G, "2025", 30.0, "JPY_B")}),
              warns="the parts sum to 27.1 but the table states 30.0"),
+    Specimen("grand_total_of_the_sentence_before", "Personnel expenses were as follows (JPY billion):", _PERSONNEL,
+             frozenset({("label:wages", G, "2024", 5.0, "JPY_B"), ("label:wages", G, "2025", 5.5, "JPY_B"),
+                        ("label:pension", G, "2024", 1.0, "JPY_B"), ("label:pension", G, "2025", 1.5, "JPY_B"),
+                        ("label:total personnel expenses", G, "2024", 6.0, "JPY_B"),
+                        ("label:total personnel expenses", G, "2025", 7.0, "JPY_B")})),
+    Specimen("ja_grand_total_of_the_sentence_before", "人件費の内訳は次のとおりです（単位：十億円）。",
+             (("項目", "2024年3月期", "2025年3月期"), ("給与", "5.0", "5.5"), ("退職給付費用", "1.0", "1.5"),
+              ("合計", "6.0", "7.0")),
+             frozenset({("label:給与", G, "2024", 5.0, "JPY_B"), ("label:給与", G, "2025", 5.5, "JPY_B"),
+                        ("label:退職給付費用", G, "2024", 1.0, "JPY_B"), ("label:退職給付費用", G, "2025", 1.5, "JPY_B"),
+                        ("label:人件費合計", G, "2024", 6.0, "JPY_B"), ("label:人件費合計", G, "2025", 7.0, "JPY_B")})),
+    Specimen("grand_total_the_sentence_before_does_not_name", "Amounts were as follows (JPY billion):", _PERSONNEL,
+             frozenset({("label:wages", G, "2024", 5.0, "JPY_B"), ("label:wages", G, "2025", 5.5, "JPY_B"),
+                        ("label:pension", G, "2024", 1.0, "JPY_B"), ("label:pension", G, "2025", 1.5, "JPY_B")}),
+             warns="row 'Total': a total of no section"),
 )
 FORMATS = ("xlsx", "csv", "md", "docx", "html", "pptx")
 

@@ -1,0 +1,102 @@
+"""What a table's figures are, as the text right around it names them: the subject of its grand total.
+
+A bare ``Total`` closing a table of line items with no section heading totals what the table
+lists. The filing says what that is in the sentence leading into the table ("Personnel expenses
+for employees were as follows:", "The following table summarizes warrants outstanding (in
+thousands):", 人件費の内訳は次のとおりです), in its caption or in the heading just over it
+("10. Accrued Liabilities", "Revenue by geography"). Only a short noun phrase is read; a heading
+naming a statement, a report or a part of a filing ("Annual report excerpt", "Notes to
+consolidated financial statements") names no figure, and then the table has no subject ("").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from ragspine.ingestion.table_subject import other_company
+from ragspine.numbers.units import units_in
+
+# "X were as follows", "X consisted of the following", "A summary of X is as follows".
+_AS_FOLLOWS = re.compile(
+    r"(?i)(?:^|[.;:]\s+)(?P<s>[A-Za-z][^.;:]{1,120}?)\s+(?:was|were|is|are|consist(?:s|ed)?|comprise[sd]?)"
+    r"\s+(?:(?:summari[sz]ed|presented|shown|set\s+forth|detailed)\s+)?(?:of\s+)?(?:as\s+follows|the\s+following)\b"
+    # "The components of earnings before income taxes were:" ends the sentence leading into the table
+    r"|(?:^|[.;:]\s+)(?P<t>[A-Za-z][^.;:]{1,120}?)\s+(?:was|were|are|consist(?:s|ed)?\s+of)\s*[:：]\s*$")
+# "The following table summarizes X", "The following is a summary of X".
+_FOLLOWING = re.compile(
+    r"(?i)\bthe\s+following\s+(?:table\s+|schedule\s+)?(?:is\s+a\s+(?:summary|reconciliation|breakdown)\s+of|summari[sz]es"
+    r"|presents|shows|sets\s+forth|provides|details|lists)\s+(?P<s>[A-Za-z][^.;:]{1,120})")
+# 人件費の内訳は次のとおりです / 人员费用明细如下
+_CJK_LEAD = re.compile(r"(?P<s>[^、。，,：:\s]{2,20}?)(?:の内訳|の明細|の推移|明细|构成|情况)?(?:は|、)*"
+                       r"(?:次|以下)の(?:とおり|通り)|(?P<z>[^、。，,：:\s]{2,20}?)(?:明细|构成|情况)?如下")
+_CJK_HEADING_TAIL = re.compile(r"(?:の内訳|の明細|の推移|内訳|明細|明细|构成|情况)$")
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
+# A sentence, never a name: its punctuation, a copula or a verb ending (人件費の内訳は次のとおりです。).
+_CJK_SENTENCE = re.compile(r"[。、，！？]|です|ます|である|次の|以下|如下|[はをが](?!\Z)")
+# Where the phrase stops naming the figures: the dates, periods and circumstances that follow them.
+_QUALIFIER = re.compile(
+    r"(?i)\s*(?:,|\(|\bfor\b|\bat\b|\bas\s+(?:of|at)\b|\bduring\b|\bin\s+connection\b|\bin\s+(?:fiscal|the|each|our)\b"
+    r"|\bon\s+(?:a|an|the)\b|\bover\b|\bended\b|\bthat\b|\bwhich\b|\bwere\b|\bwas\b|\brespectively\b).*$")
+_LEADING = re.compile(r"(?i)^(?:(?:the|our|a|an|its|these|such|(?:a\s+)?(?:summary|breakdown|reconciliation|details?"
+                      r"|components?|composition)\s+of)\s+)+")
+_NUMBERING = re.compile(r"(?i)^\s*(?:(?:note|table|item)\s+)?(?:\d+|[ivx]+|[a-z])(?:\.\d+)*\s*[.:)\-–—]?\s+")
+# Headings that name a document, a statement or a part of one, never the figures of one table.
+_NOT_FIGURES = re.compile(
+    r"(?i)\b(?:report|excerpt|statements?|notes?|item|part|discussion|analysis|overview|continued|page|schedule"
+    r"|sheets?|management|appendix|exhibit|section|selected|supplementary|quarterly|annual|results|liquidity|table"
+    r"|following|information|data|we|us|they|it|this|these|those|follows?|below|above|amounts?|figures?|activity"
+    r"|changes?|items?|other|certain|various)\b|決算|報告|注記|附注|报告")
+_PERIOD_WORDS = re.compile(r"(?i)\d|\b(?:year|quarter|month|fiscal|period|january|february|march|april|may|june|july"
+                           r"|august|september|october|november|december)\b|年|月|期")
+_PARENTHESES = re.compile(r"\s*[(（][^()（）]*[)）]")
+_WORDS_ONLY = re.compile(r"[A-Za-z][A-Za-z&’'/ -]*")
+_MAX_WORDS = 8
+
+
+def table_topic(lead: str, caption: str, headings: Sequence[str]) -> str:
+    """The figures a table lists, named by its leading sentence, caption or innermost heading; "" when none does.
+
+    The heading is read only where no text stands between it and the table: a note's heading
+    ("Note 6 – Income Taxes") sits over tables of its parts, each led by a sentence of its own.
+    """
+    for phrase in (_from_lead(lead), _from_lead(caption), _as_title(caption)):
+        if phrase:
+            return phrase
+    if not headings or lead.strip() or caption.strip():
+        return ""
+    return _from_lead(headings[-1]) or _as_title(headings[-1])  # a slide's title may be the sentence itself
+
+
+def _from_lead(lead: str) -> str:
+    sentence = lead.strip()
+    for pattern in (_AS_FOLLOWS, _FOLLOWING):
+        matches = list(pattern.finditer(sentence))
+        if matches:
+            return _noun_phrase(matches[-1].group("s") or matches[-1].group("t"))
+    cjk = list(_CJK_LEAD.finditer(sentence))
+    if cjk:
+        return _noun_phrase(cjk[-1].group("s") or cjk[-1].group("z") or "")
+    return ""
+
+
+def _as_title(text: str) -> str:
+    """A caption or heading that is the figures' name alone ("10. Accrued Liabilities (in thousands)")."""
+    title = _NUMBERING.sub("", _PARENTHESES.sub("", text)).strip().rstrip(":：.").strip()
+    return "" if _QUALIFIER.search(title) else _noun_phrase(title)
+
+
+def _noun_phrase(text: str) -> str:
+    phrase = _LEADING.sub("", _QUALIFIER.sub("", text.strip())).strip(" -–—:：")
+    if _CJK.search(phrase):
+        phrase = _CJK_HEADING_TAIL.sub("", phrase)
+        if (not 2 <= len(phrase) <= 20 or _NOT_FIGURES.search(phrase) or _PERIOD_WORDS.search(phrase)
+                or _CJK_SENTENCE.search(phrase)):
+            return ""
+        return phrase
+    words = phrase.split()
+    if not 1 <= len(words) <= _MAX_WORDS or _NOT_FIGURES.search(phrase) or _PERIOD_WORDS.search(phrase):
+        return ""
+    if units_in(phrase) or other_company(phrase) or not _WORDS_ONLY.fullmatch(phrase):
+        return ""
+    return phrase

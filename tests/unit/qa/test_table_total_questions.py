@@ -1,0 +1,77 @@
+"""A question naming the total of what a table lists reaches the table's bare ``Total`` row, cited at its cell.
+
+The tables are read by the real parser and table reader on a glossary fresh from ``domain
+init``: a ``Total`` closing a table with no section is stored as the total of what the sentence
+before the table names ("Personnel expenses for employees were as follows:"). The question
+names it as a filing's reader would ("total personnel expenses", 人件費合計); words that name two
+such totals equally are asked back, never answered with either.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ragspine.domain.files import GLOSSARY
+from ragspine.domain.glossary_file import read_glossary
+from ragspine.domain.starter import init_domain
+from ragspine.facts.model import Fact
+from ragspine.ingestion.facts_extract import extract_facts
+from ragspine.ingestion.parsers.registry import parse_document
+from ragspine.qa.answer import QAComponents, answer_question
+from tests.unit.qa.derived.statement_set import statement_qa_with_labels
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    domain = tmp_path_factory.mktemp("table-totals") / "domain"
+    init_domain(domain)
+    return domain
+
+
+def _table(lead: str, rows: list[list[str]]) -> str:
+    lines = ["| " + " | ".join(rows[0]) + " |", "|" + " --- |" * len(rows[0])]
+    return f"{lead}\n\n" + "\n".join([*lines, *("| " + " | ".join(row) + " |" for row in rows[1:])]) + "\n\n"
+
+
+def _qa(folder: Path, *tables: str) -> QAComponents:
+    """The facts the tables give (read on the folder's glossary), answered on that folder."""
+    text = "# Annual report excerpt\n\n" + "".join(tables)
+    doc = parse_document(text.encode(), filename="t.md", doc_id="t.md", max_bytes=1_000_000)
+    facts: list[Fact] = list(extract_facts(doc, glossary=read_glossary(folder / GLOSSARY),
+                                           source_file_hash="sha256:00").facts)
+    return statement_qa_with_labels(folder, facts)
+
+
+PERSONNEL = _table("Personnel expenses for employees were as follows:", [
+    ["", "2019", "2018"], ["Wages and salaries", "191,459", "158,371"], ["Social security", "17,214", "14,802"],
+    ["Total", "208,673", "173,173"]])
+RESTRUCTURING = _table("Personnel costs of the restructuring were as follows:", [
+    ["", "2019", "2018"], ["Severance", "7,169", "7,845"], ["Other", "1,286", "2,802"], ["Total", "8,455", "10,647"]])
+
+
+def test_total_of_the_tables_subject_is_its_total_row(folder: Path) -> None:
+    result = answer_question("What is the change in total personnel expenses from 2018 to 2019?",
+                             qa=_qa(folder, PERSONNEL, RESTRUCTURING))
+
+    assert result.slots.as_dict()["metric"] == ["label:total personnel expenses"], result.answer
+    assert "up 35500" in result.answer and "table=1,row=Total,col=2019" in result.answer, result.answer
+    assert "8455" not in result.answer
+
+
+def test_words_naming_two_table_totals_alike_are_asked_back(folder: Path) -> None:
+    result = answer_question("What was the total personnel in 2019?", qa=_qa(folder, PERSONNEL, RESTRUCTURING))
+
+    assert "total personnel expenses" in result.answer and "total personnel costs of the restructuring" in result.answer
+    assert "208673" not in result.answer and "8455" not in result.answer, result.answer
+
+
+def test_a_japanese_table_total_is_reached_by_its_subject_and_total_word(folder: Path) -> None:
+    table = _table("人件費の内訳は次のとおりです。", [["項目", "2018年", "2019年"], ["給与", "120", "130"],
+                                                 ["法定福利費", "30", "20"], ["合計", "150", "150"]])
+
+    result = answer_question("2019年の人件費合計は？", qa=_qa(folder, table))
+
+    assert result.slots.as_dict()["metric"] == ["label:人件費合計"], result.answer
+    assert "150" in result.answer and "row=合計,col=2019" in result.answer, result.answer
