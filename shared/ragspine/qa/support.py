@@ -4,7 +4,7 @@ The number check knows a figure is somewhere in the passages, the citation step 
 passage a sentence names; neither knows whether the sentence's words come from that passage. A
 small model citing the paragraph on Mainland China's online share gave as the cause a clause of
 the store-layout paragraph. A sentence's own content words (CJK character bigrams, Latin word
-stems, numbers; the question's words removed, since saying the question's subject back is no
+stems; numbers and the question's words removed, since saying the question's subject back is no
 claim) must be found in the passage it cites, for at least ``MIN_SUPPORT`` of them. A sentence
 its cited passage does not support is re-cited to the one retrieved passage that does; with
 none, or several, it is unsupported. A sentence whose cited passages are all in another language
@@ -18,7 +18,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ragspine.numbers import normalise
+from ragspine.numbers import normalise, read_numbers
 from ragspine.qa.ports import Evidence
 from ragspine.text import CJK, HIRAGANA, Tokenizer, s_stem
 
@@ -60,8 +60,15 @@ class Support:
 
 
 def content_words(text: str) -> frozenset[str]:
-    """The content tokens of ``text``: CJK bigrams, Latin stems, numbers; function words dropped."""
-    return frozenset(_CONTENT.tokens(normalise(text)))
+    """The content tokens of ``text``: CJK bigrams, Latin stems; numbers and function words dropped.
+
+    A number in any form (2.1, 百分之二点一, two) is left out: the number check judges figures, and a
+    figure spelt in another script than its passage's would otherwise count as words it lacks.
+    """
+    normal = normalise(text)
+    for mention in read_numbers(normal):
+        normal = normal.replace(mention.text, " ", 1)
+    return frozenset(_CONTENT.tokens(normal))
 
 
 def share(words: frozenset[str], passage: str) -> float:

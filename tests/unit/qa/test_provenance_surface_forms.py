@@ -66,19 +66,17 @@ def test_an_invented_number_in_any_form_and_language_is_rejected(
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(values.flatmap(lambda v: st.tuples(st.just(v), st.permutations(sorted(spellings(v).values())))),
-       st.sampled_from(ALL_SENTENCES), st.sampled_from(ALL_SENTENCES))
-def test_a_sourced_number_restated_in_another_form_is_accepted(
-        pair: tuple[Decimal, list[str]], source_sentence: str, answer_sentence: str) -> None:
+       st.sampled_from(ALL_SENTENCES))
+def test_a_sourced_number_restated_in_another_form_is_accepted(pair: tuple[Decimal, list[str]], sentence: str) -> None:
     _, (in_passage, in_answer, *_) = pair
-    passage = source_sentence.format(n=in_passage)
-    answer = answer_sentence.format(n=in_answer) + CITE
-    # Japan's figure is not Hong Kong's: a passage naming no entity is its heading's (the locator's, 香港)
-    in_answer_of, in_passage_of = ENTITIES(answer_sentence), ENTITIES(source_sentence) or ENTITIES(HK_WHY.locator)
-    assume(not in_answer_of or in_answer_of & in_passage_of)
+    # the answer restates the passage's sentence and cites that passage: only the number's form differs
+    answer = sentence.format(n=in_answer) + CITE.replace("FY2024", "FY2025")
+    # a sentence about another entity than the question's (Japan) is dropped from the answer by design
+    assume(ENTITIES(sentence) <= ENTITIES(HK_WHY.locator))
 
-    result = ask(answer, [passage])
+    result = ask(answer, [sentence.format(n=in_passage)])
 
-    assert "provenance:pass" in result.trace["decisions"], (passage, answer)  # type: ignore[operator]
+    assert "provenance:pass" in result.trace["decisions"], answer  # type: ignore[operator]
     assert result.answer.startswith(answer)
 
 

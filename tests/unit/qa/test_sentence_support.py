@@ -147,3 +147,11 @@ class TestWhereTheSentenceComesFrom:
         [(_, verdict), *_] = checked(reply, [PRICE_JA, CN_ONLINE], QUESTIONS[3])
 
         assert verdict.kept
+
+
+@pytest.mark.parametrize("spelt", ["2.1", "百分之二点一", "二点一", "two point one"])
+def test_a_figure_spelt_in_another_form_is_not_a_word_its_passage_lacks(spelt: str) -> None:
+    passage = evidence("Revenue fell by 2.1 points.", doc="ACME_FY2025_MDA.docx")
+    sentence = f"Revenue fell by {spelt} points."
+
+    assert support(sentence, [0], [passage], "为什么收入下降？").kept
