@@ -38,8 +38,10 @@ def serving_domain(patch: pytest.MonkeyPatch, folder: Path) -> Iterator[Path]:
     """A fixture's body: the service pointed at the domain ``folder`` (read anew), forgotten after the test."""
     patch.setenv("RAGSPINE_DOMAIN_DIR", str(folder))
     reread_domain()
-    yield folder
-    reread_domain()
+    try:
+        yield folder
+    finally:  # as in ``ingested_in_fresh_domain``
+        reread_domain()
 
 
 def ingest_into_finance_domain(root: Path, documents: dict[str, str], *, today: str) -> tuple[Path, Path]:
@@ -61,9 +63,11 @@ def ingest_into_finance_domain(root: Path, documents: dict[str, str], *, today: 
         (docs / name).write_text(text, encoding="utf-8")
     with pytest.MonkeyPatch.context() as patch:
         point_at(patch, folder, data, today=today)
-        result = runner.invoke(app, ["ingest", str(docs)], env={"COLUMNS": "200"})
-    get_settings.cache_clear()
-    close_services()
+        try:
+            result = runner.invoke(app, ["ingest", str(docs)], env={"COLUMNS": "200"})
+        finally:
+            get_settings.cache_clear()
+            close_services()
     assert result.exit_code == 0, result.output
     return folder, data
 
@@ -73,9 +77,11 @@ def pointed_services(patch: pytest.MonkeyPatch, folder: Path, data: Path, *, tod
     from ragspine.bootstrap import get_services
 
     point_at(patch, folder, data, today=today)
-    yield get_services()
-    get_settings.cache_clear()
-    close_services()
+    try:
+        yield get_services()
+    finally:  # as in ``ingested_in_fresh_domain``: never leave the settings cached on this folder
+        get_settings.cache_clear()
+        close_services()
 
 
 def ingested_in_fresh_domain(patch: pytest.MonkeyPatch, root: Path, documents: dict[str, str]) -> Iterator[None]:
@@ -95,14 +101,18 @@ def ingested_in_fresh_domain(patch: pytest.MonkeyPatch, root: Path, documents: d
     patch.delenv("RAGSPINE_BACKEND", raising=False)
     get_settings.cache_clear()
     close_services()
-    for name, text in documents.items():
-        (root / name).write_text(text, encoding="utf-8")
-    result = runner.invoke(app, ["ingest", *(str(root / name) for name in documents)], env={"COLUMNS": "240"})
-    assert result.exit_code == 0, result.output
-    close_services()
-    yield
-    get_settings.cache_clear()
-    close_services()
+    try:
+        for name, text in documents.items():
+            (root / name).write_text(text, encoding="utf-8")
+        result = runner.invoke(app, ["ingest", *(str(root / name) for name in documents)], env={"COLUMNS": "240"})
+        assert result.exit_code == 0, result.output
+        close_services()
+        yield
+    finally:
+        # Also when a check fails inside ``for _ in ingested_in_fresh_domain(...)`` (the loop is left, the
+        # generator closed): the cached settings would keep serving this domain to every later test.
+        get_settings.cache_clear()
+        close_services()
 
 
 def cli_answer(question: str) -> str:

@@ -3,7 +3,8 @@
 Only the region leaves the server, never the file: a worksheet window around the cited cell with
 its row and column headers, the slide's table, the docx paragraph or table, a PDF page as a PNG.
 Locators are the ingestion parsers' own (``sheet=2024,cell=B2``, ``slide=2,table=1,row=REVENUE,col=FY2024``,
-``heading=概要,para=2``, ``table=1,row=…,col=…``, ``page=1,para=3``).
+``heading=概要,para=2``, ``table=1,row=…,col=…``, ``page=1,para=3``; an undated table cell's may end
+``,date=…``, the date its table states).
 """
 
 from __future__ import annotations
@@ -16,8 +17,8 @@ from typing import Any, Literal
 
 from ragspine.errors import InvalidInputError, NotFoundError
 
-_PAIR = re.compile(r"(?P<key>sheet|cell|slide|table|row|col|heading|para|page)=(?P<value>.*?)"
-                   r"(?=,(?:sheet|cell|slide|table|row|col|heading|para|page)=|$)")
+_PAIR = re.compile(r"(?P<key>sheet|cell|slide|table|row|col|heading|para|page|date)=(?P<value>.*?)"
+                   r"(?=,(?:sheet|cell|slide|table|row|col|heading|para|page|date)=|$)")
 _HEADING = re.compile(r"^heading\s*[1-9]$", re.IGNORECASE)  # the docx parser's heading styles
 _CELL = re.compile(r"^(?P<col>[A-Z]{1,3})(?P<row>[1-9][0-9]{0,6})$")
 MAX_COLUMN, MAX_ROW = 16384, 1048576

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from datetime import date
 from typing import NamedTuple
 
 from ragspine.errors import MissingLineageError
@@ -13,6 +15,10 @@ LINEAGE_FIELDS = ("source_doc_id", "source_locator")
 # The period_type of a fact whose table and its context state no period (an aging schedule, a
 # fair-value table): its period is "" and no question naming a period ever reaches it.
 UNDATED = "UNDATED"
+# An undated fact whose table states one date that closes no fiscal year ("As of September 30, 2019"
+# under a December year) carries that date at the end of its locator: the answer then says which
+# date the document gives, rather than that it gives none.
+_STATED_DATE = re.compile(r",date=(\d{4})-(\d{2})-(\d{2})$")
 
 
 class FactKey(NamedTuple):
@@ -54,6 +60,22 @@ class Fact:
     def key(self) -> FactKey:
         """The identity of this fact in a store."""
         return FactKey(self.metric_code, self.entity, self.channel, self.period_type, self.period)
+
+
+def with_stated_date(locator: str, stated: date) -> str:
+    """``locator`` with the date its table states (``…,col=As reported,date=2019-09-30``)."""
+    return f"{locator},date={stated.isoformat()}"
+
+
+def stated_date(fact: Fact) -> date | None:
+    """The date an undated fact's table states (``with_stated_date``), or None when it states none."""
+    match = _STATED_DATE.search(fact.source_locator)
+    if match is None or fact.period_type != UNDATED:
+        return None
+    try:
+        return date(int(match[1]), int(match[2]), int(match[3]))
+    except ValueError:
+        return None
 
 
 def require_lineage(fact: Fact) -> Fact:

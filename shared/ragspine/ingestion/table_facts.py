@@ -31,11 +31,12 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from datetime import date
 from decimal import Decimal
 from functools import lru_cache
 
 from ragspine.facts.glossary import Glossary, Period, SlotKind, normalize_text
-from ragspine.facts.model import Fact, FactKey
+from ragspine.facts.model import Fact, FactKey, with_stated_date
 from ragspine.facts.open_vocabulary import (
     NOT_LINE_ITEM_HEADERS,
     is_open_code,
@@ -65,7 +66,7 @@ from ragspine.ingestion.table_stated_years import is_stated_period, stated_years
 from ragspine.ingestion.table_subject import other_company, same_company
 from ragspine.ingestion.table_topic import table_topic
 from ragspine.ingestion.table_totals import is_bare_total, states_the_sum, total_of
-from ragspine.ingestion.table_undated import lone_date, states_no_period
+from ragspine.ingestion.table_undated import date_of, lone_date, states_no_period
 from ragspine.numbers.cells import read_cell
 from ragspine.numbers.units import ISO_4217, SCALES, table_currency, unit_dimension, units_in
 from ragspine.sensitivity import Sensitivity
@@ -360,6 +361,7 @@ class _TableReader:
         self.line_items = False  # no row names a glossary entity or channel (set with the sections)
         self.money_unit_conflict = ""  # why the caption's currency and the cells' cannot both hold, if they cannot
         self.over_table = ""  # a date written once over the whole table: read as its period, not a column's header
+        self.stated_date: date | None = None  # that date where it ends no fiscal year: on each undated fact's locator
         self.currency = self._stated_currency()
 
     def _stated_currency(self) -> str | None:
@@ -415,14 +417,16 @@ class _TableReader:
         undated = False
         if not has["period"] and context_period is None and context.surroundings_read:
             over = self._written_over_table()
-            date = lone_date([*over, *self._context_texts()])
-            if self._states_no_period(date):
-                closed = self.name(date).period if date else None
+            written = lone_date([*over, *self._context_texts()])
+            if self._states_no_period(written):
+                closed = self.name(written).period if written else None
                 undated = closed is None
                 context_period = Period.none_stated() if undated else closed
                 if undated:
-                    self.warn("no period in its headers, labels or context: its facts are undated")
-                spanning = next((t for t in over if date and date in normalize_text(t)), "")
+                    self.stated_date = date_of(written) if written else None
+                    ending = f", only {written!r}, which ends no fiscal year" if written else ""
+                    self.warn(f"no period in its headers, labels or context{ending}: its facts are undated")
+                spanning = next((t for t in over if written and written in normalize_text(t)), "")
                 if spanning:  # the date over every column is the table's, no column's own header
                     self.over_table = spanning
                     header_names = self._header_names()
@@ -991,6 +995,8 @@ class _TableReader:
         ref = self.refs[r][c] if self.refs else ""
         cell_ref = f",cell={ref}" if ref else ""
         locator = f"{self.block.locator}{cell_ref},row={row_text},col={col_text}"
+        if self.stated_date is not None and period.undated:
+            locator = with_stated_date(locator, self.stated_date)
         entity_term = glossary.terms[SlotKind.ENTITY].get(entity)
         geography = (entity_term.geography or "") if entity_term is not None else ""
         return Fact(metric, entity, geography, channel,

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from datetime import date
 
 from ragspine.facts.glossary import normalize_text
 
@@ -27,6 +28,9 @@ _PERIOD_WORD = re.compile(r"(?<![a-z])(?:years?|quarters?|quarterly|months?|week
                           r"|ytd|ltm|ttm|fy\s*\d*|f\d{2}|q[1-4]|h[12]|period|current\s+year|prior\s+year|to\s+date)"
                           r"(?![a-z])|年|月|期|季|半期|半年")
 _FULL_DATE = re.compile(rf"(?:{_MONTH.pattern}\s+\d{{1,2}},?|\d{{1,2}}\s+{_MONTH.pattern},?)\s*(?:19|20)\d{{2}}(?!\d)")
+_DATE_PARTS = re.compile(r"(?:(?P<m1>[a-z]+)\.?\s+(?P<d1>\d{1,2})|(?P<d2>\d{1,2})\s+(?P<m2>[a-z]+)\.?)"
+                         r",?\s*(?P<y>\d{4})")
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 # A unit note in parentheses ("(in years)") says how a figure is counted, not when it was.
 _UNIT_NOTE = re.compile(r"[(（][^()（）]*[)）]")
 
@@ -43,6 +47,19 @@ def lone_date(texts: Iterable[str]) -> str:
     """The one whole date ("30 june 2019", normalised) the texts over and around a table write, else ""."""
     found = {m.group(0).strip(" ,") for text in texts if text for m in _FULL_DATE.finditer(normalize_text(text))}
     return found.pop() if len(found) == 1 else ""
+
+
+def date_of(text: str) -> date | None:
+    """The calendar date a ``lone_date`` names ("30 june 2019", "sept 30, 2019"), or None if there is no such day."""
+    match = _DATE_PARTS.fullmatch(normalize_text(text).strip())
+    if match is None:
+        return None
+    month = match["m1"] or match["m2"]
+    day = match["d1"] or match["d2"]
+    try:
+        return date(int(match["y"]), _MONTHS.index(month[:3]) + 1, int(day))
+    except ValueError:  # "February 30": no date at all
+        return None
 
 
 def states_no_period(headers: Iterable[str], labels: Iterable[str], context: Iterable[str], *,

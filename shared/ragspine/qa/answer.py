@@ -46,7 +46,7 @@ from ragspine.qa.structured import Lookup, StructuredOutcome, look_up, plan_look
 from ragspine.qa.structured_asks import StructuredAsks, read_structured_asks
 from ragspine.qa.table_dates import with_table_dates_read
 from ragspine.qa.trace import TraceRecorder, question_digest
-from ragspine.qa.undated import names_no_period, with_undated
+from ragspine.qa.undated import names_no_period, notice_dates, with_undated
 from ragspine.sensitivity import Sensitivity
 
 if TYPE_CHECKING:
@@ -441,6 +441,7 @@ def _verified(answer: str, outcome: StructuredOutcome, asked: Callable[[], froze
     if outcome.differences:
         shown += [n for d in outcome.differences for n in d.numbers]
     shown += outcome.computed  # rank gaps, shares and sums (qa/analytics/compute.py)
+    shown += [day for r in outcome.results if r.fact is not None for day in notice_dates(r.fact)]  # qa/undated.py
     report = check_rendered(answer, allowed=frozenset().union(*map(figure_values, shown)), also_allowed=asked)
     return (answer, "provenance:pass") if report.ok else (_REJECTED, "provenance:rejected")
 

@@ -4,16 +4,20 @@ A question naming a period ("in 2019", "as of December 31, 2019", "last year") i
 with an undated fact: the document does not say the figure is of that period. A question naming
 none is looked up first under the year assumed for it; a figure found there for no year is then
 given, and the answer says the document states no period for it (the assumed year is not
-listed, since it was not used). Undated facts are never summed, compared, ranked or put into a
-derived figure: a question that computes anything is left as it is.
+listed, since it was not used); where its table states one date that ends no fiscal year, the
+answer gives that date instead (carried on the fact's locator at ingestion, ``facts/model.py``).
+Undated facts are never summed, compared, ranked or put into a derived figure: a question that
+computes anything is left as it is.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
+from datetime import date
 from types import MappingProxyType
 
 from ragspine.facts.glossary import Glossary, Period, SlotKind
+from ragspine.facts.model import Fact, stated_date
 from ragspine.facts.ports import FactStore
 from ragspine.facts.query_metric import QueryStatus, run_query
 from ragspine.lazy import LazyPattern
@@ -28,13 +32,40 @@ _NOTICE = MappingProxyType({
     Lang.EN: " (the document states no period for this figure)",
     Lang.JA: "（資料にはこの数値の対象期間が記載されていません。）",
 })
+_DATED_NOTICE = MappingProxyType({
+    Lang.ZH: "（文件注明该数值的日期为{date}，该日期并非财政年度末。）",
+    Lang.EN: " (the document dates this figure {date}, which is not a fiscal year end)",
+    Lang.JA: "（資料はこの数値の日付を{date}としていますが、決算期末ではありません。）",
+})
+_MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+                "November", "December")
 _SPACES = LazyPattern(r"  +")
+
+
+def _written(day: date, lang: Lang) -> str:
+    """A date as the answer's language writes it: September 30, 2019 / 2019年9月30日."""
+    if lang is Lang.EN:
+        return f"{_MONTH_NAMES[day.month - 1]} {day.day}, {day.year}"
+    return f"{day.year}年{day.month}月{day.day}日"
+
+
+def undated_notice(fact: Fact, lang: Lang) -> str:
+    """What the answer says of an undated figure's period: the date its table states, or that it states none."""
+    day = stated_date(fact)
+    return _NOTICE[lang] if day is None else _DATED_NOTICE[lang].format(date=_written(day, lang))
 
 
 def names_no_period(parsed_periods: tuple[Period, ...], slots: Slots) -> bool:
     """Whether the question named no period at all (its one period is the default year, assumed)."""
     return (not parsed_periods and len(slots.periods) == 1
             and any(a.slot is SlotKind.PERIOD and not a.cue for a in slots.assumptions))
+
+
+def notice_dates(fact: Fact) -> tuple[str, ...]:
+    """The date an undated figure's notice writes, as each language writes it (the provenance check's figures):
+    the fact's own lineage states it, so its numbers are no claim of the answer's."""
+    day = stated_date(fact)
+    return () if day is None else tuple(_written(day, lang) for lang in Lang)
 
 
 def with_undated(outcome: StructuredOutcome, slots: Slots, *, facts: FactStore, glossary: Glossary,
@@ -51,10 +82,10 @@ def with_undated(outcome: StructuredOutcome, slots: Slots, *, facts: FactStore, 
         if result.status is not QueryStatus.NOT_FOUND or query is None:
             continue
         undated = run_query(replace(query, period=Period.none_stated()), facts=facts, max_sensitivity=max_sensitivity)
-        if undated.status is QueryStatus.FOUND and undated.query is not None:
+        if undated.status is QueryStatus.FOUND and undated.query is not None and undated.fact is not None:
             what = _SPACES.sub(" ", describe(undated.query, glossary, lang))
             results[i] = undated
-            lines[i] = render_result(undated, glossary, lang, what=what) + _NOTICE[lang]
+            lines[i] = render_result(undated, glossary, lang, what=what) + undated_notice(undated.fact, lang)
     if results == list(outcome.results):
         return outcome, slots
     found = tuple(results)

@@ -47,3 +47,8 @@ def test_a_cell_outside_the_grid_is_404_not_a_crash(cell: str) -> None:
 def test_locator_values_may_hold_commas_and_brackets() -> None:
     assert parse_locator("heading=Clinics division (VELA_CLINICS), north,para=2") == {
         "heading": "Clinics division (VELA_CLINICS), north", "para": "2"}
+
+
+def test_the_date_an_undated_cell_carries_is_no_part_of_its_column() -> None:
+    assert parse_locator("table=1,row=Deferred revenue,col=As reported,date=2019-09-30") == {
+        "table": "1", "row": "Deferred revenue", "col": "As reported", "date": "2019-09-30"}

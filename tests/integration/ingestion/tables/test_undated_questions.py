@@ -3,7 +3,9 @@
 An intangible-assets table and an aging schedule say nowhere which period they are of: their
 figures are undated facts. A question naming no period is answered from the cell and told the
 document states no period for it; a question naming a year, a date or a relative period never
-gets such a figure, and none is summed with another.
+gets such a figure, and none is summed with another. A table dated once by a day inside the
+fiscal year (``As of September 30, 2019`` under a December year) is undated too, and the answer
+gives that day rather than saying the document states none.
 """
 
 from __future__ import annotations
@@ -97,3 +99,30 @@ def test_the_notice_is_in_the_questions_language(tmp_path: Path, monkeypatch: py
     for _ in ingested_in_fresh_domain(monkeypatch, tmp_path, {"ja.md": JA_INTANGIBLES, "zh.md": ZH_INTANGIBLES}):
         answer = cli_answer(question)
         assert figure in answer and notice in answer, answer
+
+
+ADOPTION = """\
+# Effect of the new revenue standard
+
+(in thousands)
+
+| | As of September 30, 2019 | |
+| --- | --- | --- |
+| | As reported | Adjustments |
+| Deferred revenue | 2,426 | (194) |
+"""
+
+
+@pytest.mark.parametrize(("question", "said"), [
+    ("What was the as reported deferred revenue?", "the document dates this figure September 30, 2019, which is not a "
+                                                   "fiscal year end"),
+    ("as reported deferred revenue是多少？", "文件注明该数值的日期为2019年9月30日，该日期并非财政年度末"),
+    ("as reported deferred revenueはいくらですか？", "資料はこの数値の日付を2019年9月30日としていますが、決算期末ではありません"),
+])
+def test_a_figure_its_table_dates_inside_the_year_is_given_with_that_date(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, question: str, said: str) -> None:
+    for _ in ingested_in_fresh_domain(monkeypatch, tmp_path, {"adoption.md": ADOPTION}):
+        answer = cli_answer(question)
+        assert "2426" in answer and "col=As of September 30 2019/As reported,date=2019-09-30" in answer, answer
+        assert said in answer and "no period" not in answer and "未注明" not in answer, answer
+        assert "2426" not in cli_answer("What was the as reported deferred revenue in 2019?")  # still no year's figure

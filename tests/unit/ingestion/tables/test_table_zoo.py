@@ -6,18 +6,18 @@ import re
 
 import pytest
 
-from ragspine.facts.model import UNDATED
+from ragspine.facts.model import UNDATED, stated_date
 from ragspine.ingestion.facts_extract import extract_facts
 from ragspine.ingestion.parsers.registry import parse_document
 from tests.unit.ingestion.tables.zoo import FORMATS, SPECIMENS, Specimen, render, zoo_glossary
 
 LOCATORS = {
-    "xlsx": r"^sheet=Zoo,cell=[B-Z]\d+,row=[^,]+,col=[^,]+$",
-    "csv": r"^table=1,row=[^,]+,col=[^,]+$",
-    "md": r"^table=1,row=[^,]+,col=[^,]+$",
-    "docx": r"^table=1,row=[^,]+,col=[^,]+$",
-    "html": r"^table=1,row=[^,]+,col=[^,]+$",
-    "pptx": r"^slide=1,table=1,row=[^,]+,col=[^,]+$",
+    "xlsx": r"^sheet=Zoo,cell=[B-Z]\d+,row=[^,]+,col=[^,]+(?:,date=\d{4}-\d{2}-\d{2})?$",
+    "csv": r"^table=1,row=[^,]+,col=[^,]+(?:,date=\d{4}-\d{2}-\d{2})?$",
+    "md": r"^table=1,row=[^,]+,col=[^,]+(?:,date=\d{4}-\d{2}-\d{2})?$",
+    "docx": r"^table=1,row=[^,]+,col=[^,]+(?:,date=\d{4}-\d{2}-\d{2})?$",
+    "html": r"^table=1,row=[^,]+,col=[^,]+(?:,date=\d{4}-\d{2}-\d{2})?$",
+    "pptx": r"^slide=1,table=1,row=[^,]+,col=[^,]+(?:,date=\d{4}-\d{2}-\d{2})?$",
 }
 
 
@@ -34,5 +34,6 @@ def test_each_layout_in_each_format_gives_exactly_its_facts(specimen: Specimen, 
     assert all((f.period == "") == (f.period_type == UNDATED) for f in result.facts)
     for fact in result.facts:
         assert re.match(LOCATORS[fmt], fact.source_locator), fact.source_locator
+        assert stated_date(fact) == specimen.stated_date, fact.source_locator  # a date the table states, and only it
     if specimen.warns:
         assert any(specimen.warns in w and f"zoo.{fmt}" in w for w in result.warnings), result.warnings

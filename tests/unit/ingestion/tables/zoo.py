@@ -11,6 +11,7 @@ from __future__ import annotations
 import html
 import io
 from dataclasses import dataclass
+from datetime import date
 
 import yaml
 
@@ -72,6 +73,7 @@ class Specimen:
     rows: tuple[tuple[str, ...], ...]
     facts: frozenset[Expected]
     warns: str = ""  # a fragment some warning must hold (a table read with doubt)
+    stated_date: date | None = None  # the date an undated table states, carried on each fact (closing no fiscal year)
 
 
 # A bare total closing a table without sections is the total of what the sentence before it names.
@@ -159,7 +161,8 @@ SPECIMENS = (
     Specimen("lone_inner_date_undated", "Trade receivables by age (JPY million)",
              (("30 September 2025", "Current", "Total"), ("Gross carrying amount", "2,400", "2,710")),
              frozenset({("label:current: gross carrying amount", G, "", 2400, "JPY_M"),
-                        ("label:gross carrying amount", G, "", 2710, "JPY_M")}), warns="facts are undated"),
+                        ("label:gross carrying amount", G, "", 2710, "JPY_M")}), warns="facts are undated",
+             stated_date=date(2025, 9, 30)),
     # ... and at the glossary's year end it is the table's fiscal year
     Specimen("lone_closing_date", "Trade receivables by age (JPY million)",
              (("31 March 2025", "Current", "Total"), ("Gross carrying amount", "2,400", "2,710")),
@@ -168,7 +171,8 @@ SPECIMENS = (
     # a mid-year date spanning every column, over figures as reported and their adjustments
     Specimen("date_over_columns_undated", "Effect of the new revenue standard (JPY million)",
              (("", "As of September 30, 2025", ""), ("", "As reported", "Adjustments"), ("Deferred revenue", "2,426", "(194)")),
-             frozenset({("label:as reported: deferred revenue", G, "", 2426, "JPY_M")}), warns="Adjustments'"),
+             frozenset({("label:as reported: deferred revenue", G, "", 2426, "JPY_M")}), warns="Adjustments'",
+             stated_date=date(2025, 9, 30)),
     # dates on rows of their own between two blocks date the rows below them: never undated, though no column is dated
     Specimen("dates_between_blocks_not_undated", "Intangible assets (JPY million)",
              (("", "Gross amount", "Net"), ("30 September 2025", "", ""), ("Indefinite-lived", "", ""),
