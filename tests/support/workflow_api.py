@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from ragspine.workflows.run.gate import ExecutionGate
+from ragspine.workflows.surfaces.body_slots import BodySlots
 from ragspine.workflows.surfaces.components import WebhookPolicy, WorkflowComponents
 from ragspine.workflows.surfaces.key_admin import create_app_key, create_n8n_key
 from ragspine.workflows.surfaces.keys import key_record
@@ -95,7 +96,8 @@ def close_stores(components: WorkflowComponents) -> None:
 
 def make_components(store: WorkflowStore, *, enabled: bool = True, llm: Any = None,
                     methods: tuple[str, ...] = ("GET", "POST"), max_bytes: int = 4096, burst: int = 100,
-                    clock: Callable[[], float] | None = None, runs: RunStore | None = None) -> WorkflowComponents:
+                    clock: Callable[[], float] | None = None, runs: RunStore | None = None,
+                    bodies: int = 4) -> WorkflowComponents:
     """Components over ``store`` with the gate, webhook limits and model the test asks for.
 
     Runs are recorded in ``runs``, or beside a SQLite workflow store in the same file.
@@ -105,7 +107,7 @@ def make_components(store: WorkflowStore, *, enabled: bool = True, llm: Any = No
         runs = SqliteRunStore(store.path)
     return WorkflowComponents(store=store, runs=runs, gate=ExecutionGate(enabled=enabled), llm=llm,
                               webhook=WebhookPolicy(max_bytes=max_bytes, methods=frozenset(methods)),
-                              limiter=limiter, clock=lambda: NOW)
+                              limiter=limiter, body_slots=BodySlots(bodies), clock=lambda: NOW)
 
 
 def build_api(store: WorkflowStore, *, enabled: bool = True, **limits: Any) -> WorkflowApi:

@@ -23,6 +23,7 @@ from ragspine.api.errors import client_closed, request_ids
 from ragspine.api.strict_json import StrictJsonRoute
 from ragspine.errors import PayloadTooLargeError, RagspineError
 from ragspine.workflows.errors import (
+    WebhookBodiesBusyError,
     WorkflowNodeUnsupportedError,
     WorkflowRunDisabledError,
     WorkflowRunLimitError,
@@ -73,7 +74,7 @@ def dify_status(exc: Exception) -> tuple[int, str, str]:
         return 400, "app_unavailable", exc.message
     if isinstance(exc, WorkflowNotFoundError | WorkflowRunNotFoundError):
         return 404, "not_found", exc.message
-    if isinstance(exc, WorkflowRunLimitError | WorkflowRunsBusyError):
+    if isinstance(exc, WorkflowRunLimitError | WorkflowRunsBusyError | WebhookBodiesBusyError):
         return exc.http_status, "too_many_requests", exc.message
     if isinstance(exc, RagspineError):
         if exc.http_status < 500:
@@ -84,7 +85,7 @@ def dify_status(exc: Exception) -> tuple[int, str, str]:
 
 def _refusal(exc: Exception, body: dict[str, Any], headers: dict[str, str]) -> dict[str, Any]:
     """A run refused for capacity: ``retryable: true`` in the body and ``Retry-After`` (other errors: unchanged)."""
-    if isinstance(exc, WorkflowRunLimitError | WorkflowRunsBusyError):
+    if isinstance(exc, WorkflowRunLimitError | WorkflowRunsBusyError | WebhookBodiesBusyError):
         headers["Retry-After"] = str(exc.retry_after)
         return {**body, "retryable": True}
     return body

@@ -64,8 +64,8 @@ WEBHOOK_RESPONSES = _table(WebhookError, {
     404: "No active workflow listens on this path and method",
     429: "Too many calls to this path, or as many runs in flight as one path may have (Retry-After says when "
          "to retry)",
-    503: "The server has as many workflow runs in flight as it admits (Retry-After), or a backing service is "
-         "unavailable",
+    503: "The server has as many workflow runs in flight, or reads as many webhook bodies at once, as it admits "
+         "(Retry-After), or a backing service is unavailable",
     500: "The workflow run failed (the node's error) or an internal error"})
 
 _RUN_DATA: dict[str, Any] = {

@@ -122,3 +122,10 @@ class WorkflowRunsBusyError(_RunRefusedError):
 
     code = "WORKFLOW_RUNS_BUSY"
     http_status = 503
+
+
+class WebhookBodiesBusyError(_RunRefusedError):
+    """The process already reads as many webhook bodies at once as it admits; this body was not read."""
+
+    code = "WORKFLOW_WEBHOOK_BUSY"
+    http_status = 503

@@ -1,11 +1,14 @@
 """``/webhook/{path}``: runs the ACTIVE stored workflow whose webhook node listens on that path.
 
 Unauthenticated by design (like n8n production webhooks), so ingress is controlled here:
-a method allowlist (405, RAGSPINE_WORKFLOW_WEBHOOK_METHODS), a payload cap read while
-streaming the body (413, RAGSPINE_WORKFLOW_WEBHOOK_MAX_BYTES), the execution gate (403
-while RAGSPINE_DIFY_RUN_ENABLED is off), 404 for unknown or inactive paths, and a per-path
-token bucket (429 with Retry-After). The bucket lives in process memory: each Lambda
-instance counts on its own, and the API Gateway stage throttle bounds the total. Only a
+a method allowlist (405, RAGSPINE_WORKFLOW_WEBHOOK_METHODS), a declared size over the
+payload cap (413, RAGSPINE_WORKFLOW_WEBHOOK_MAX_BYTES), the execution gate (403 while
+RAGSPINE_DIFY_RUN_ENABLED is off), 404 for unknown or inactive paths, and a per-path token
+bucket (429 with Retry-After) -- all from the request line and headers, before a byte of the
+body is read. The bucket lives in process memory: each Lambda instance counts on its own, and
+the API Gateway stage throttle bounds the total. Only then is the body read, while holding one
+of a bounded number of reading slots (``BodySlots``: 503 with Retry-After when all are taken),
+and capped as it streams (413), so the bodies held at once are bounded by slots x cap. Only a
 request that passed all of these may take a run's place: runs in flight are bounded per path
 and per process (``RunCapacity``: 429 or 503 with Retry-After, refused at once) and execute on
 the workflow threads, not the server's worker threads.
@@ -28,7 +31,7 @@ from ragspine.api.workflow_deps import WorkflowsDep
 from ragspine.errors import PayloadTooLargeError
 from ragspine.settings import WEBHOOK_METHODS
 from ragspine.workflows.run import RunResult, RunStatus
-from ragspine.workflows.surfaces import BODY_METHODS, accept_webhook, check_method, run_webhook
+from ragspine.workflows.surfaces import BODY_METHODS, admit_webhook, check_method, complete_webhook, run_webhook
 
 router = APIRouter(tags=["webhook"], route_class=WebhookRoute, responses=WEBHOOK_RESPONSES)
 
@@ -73,9 +76,16 @@ def _answer(method: str, result: RunResult) -> Response:
 async def webhook(path: str, request: Request, components: WorkflowsDep) -> Response:
     """Run the active workflow on ``path`` with the request as its inputs (no authentication)."""
     check_method(request.method, components=components)
-    payload = await read_capped(request, components.webhook.max_bytes)
+    declared = request.headers.get("content-length", "")
+    # The rate token is taken from the path and headers alone: a refused call costs the server no body.
+    admitted = await run_in_threadpool(admit_webhook, path, request.method,
+                                       int(declared) if declared.isdigit() else None, components=components)
+    payload = b""
+    if request.method.upper() in BODY_METHODS:
+        with components.body_slots.reading():  # refused before reading when every slot is taken
+            payload = await read_capped(request, components.webhook.max_bytes)
     # Every ingress check before the run takes a place: a client mistake is its own 4xx, however busy the server.
-    call = await run_in_threadpool(accept_webhook, path, request.method, payload, dict(request.query_params),
+    call = await run_in_threadpool(complete_webhook, admitted, payload, dict(request.query_params),
                                    components=components)
     ticket = components.capacity.admit(f"webhook:{call.path}")
     result = await asyncio.wrap_future(ticket.submit(run_webhook, call, components=components))

@@ -39,6 +39,11 @@ _CHUNK = 64 * 1024
 _POLL_S = 0.05
 _STATM = Path("/proc/self/statm")
 _TRIM_AFTER_BYTES = 64 * MiB  # a parse that grew the process this much hands the freed heap back
+# The only compression methods an Office package may use (ECMA-376 Part 2, Annex C). They are also
+# the only ones zipfile inflates in bounded reads: a bzip2 or LZMA member inflates all the input it
+# is given in one call, which would hold a bomb's whole output before the first limit is checked.
+_OFFICE_METHODS = frozenset({zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED})
+_METHOD_NAMES = {zipfile.ZIP_BZIP2: "bzip2", zipfile.ZIP_LZMA: "LZMA"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,12 +66,14 @@ def check_package(data: bytes, *, filename: str, label: str, limits: ParseLimits
     """Inflate every member of an Office package within the limits, or refuse it.
 
     Raises:
-        CorruptDocumentError: not a readable zip (damaged, truncated, a member failing its CRC).
+        CorruptDocumentError: not a readable zip (damaged, truncated, a member failing its CRC), or a member
+            compressed otherwise than stored or deflated (refused before anything is inflated).
         ArchiveExpansionError: it inflates past ``max_unpacked_bytes`` or a member past ``max_ratio``.
     """
     total = 0
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            _check_methods(filename, label, archive.infolist())
             for info in archive.infolist():
                 if info.is_dir():
                     continue
@@ -83,6 +90,16 @@ def check_package(data: bytes, *, filename: str, label: str, limits: ParseLimits
             f"{filename} is not a valid {label} file: {label} files are zip packages and this one is damaged "
             "or truncated. Save a fresh copy from its application and upload that."
         ) from exc
+
+
+def _check_methods(filename: str, label: str, members: list[zipfile.ZipInfo]) -> None:
+    for info in members:
+        if not info.is_dir() and info.compress_type not in _OFFICE_METHODS:
+            method = _METHOD_NAMES.get(info.compress_type, f"zip method {info.compress_type}")
+            raise CorruptDocumentError(
+                f"{filename} is not a valid {label} file: its part {info.filename[:100]} is compressed with "
+                f"{method}, and {label} packages are only stored or deflated. Save a fresh copy from its "
+                "application and upload that.")
 
 
 def _check_growth(filename: str, label: str, info: zipfile.ZipInfo, inflated: int, total: int,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ragspine.workflows.surfaces.body_slots import BodySlots
 from ragspine.workflows.surfaces.components import WebhookPolicy, WorkflowComponents
 from ragspine.workflows.surfaces.errors import (
     WebhookMethodNotAllowedError,
@@ -48,9 +49,12 @@ from ragspine.workflows.surfaces.run_records import (
 )
 from ragspine.workflows.surfaces.runs import (
     BODY_METHODS,
+    AdmittedWebhook,
     WebhookCall,
     accept_webhook,
+    admit_webhook,
     check_method,
+    complete_webhook,
     prepare_run,
     run_plan,
     run_stored,
@@ -72,4 +76,5 @@ __all__ = [
     "WorkflowRequestUnprocessableError", "WorkflowStore",
     "WorkflowUnauthenticatedError", "check_method", "create_app_key", "create_n8n_key", "prepare_run", "run_stored",
     "trigger_webhook", "verify_key", "WebhookCall", "accept_webhook", "run_plan", "run_webhook",
+    "AdmittedWebhook", "BodySlots", "admit_webhook", "complete_webhook",
 ]

@@ -129,20 +129,30 @@ class WebhookCall:
     inputs: dict[str, Any]
 
 
-def accept_webhook(path: str, method: str, payload: bytes, query: Mapping[str, str], *,
-                   components: WorkflowComponents) -> WebhookCall:
-    """Check a webhook request in the ingress order and prepare its run (one rate token is taken).
+@dataclass(frozen=True, slots=True)
+class AdmittedWebhook:
+    """A webhook request whose path, method and declared size passed, with its rate token taken; body not read."""
+
+    path: str
+    method: str
+    workflow: StoredWorkflow
+
+
+def admit_webhook(path: str, method: str, declared_bytes: int | None, *,
+                  components: WorkflowComponents) -> AdmittedWebhook:
+    """Check what the request line and headers tell, in the ingress order, and take one rate token.
+
+    Runs before the body is read, so a call past its path's bucket costs the server no body.
 
     Raises:
-        WebhookMethodNotAllowedError: 405. PayloadTooLargeError: 413. WorkflowRunDisabledError: 403.
-        WorkflowNotFoundError: 404 (no active workflow on this path and method).
-        WebhookRateLimitedError: 429 with ``retry_after``. WorkflowInputError: 400.
-        WorkflowNotRunnableError, WorkflowInvalidError: the stored workflow cannot run (422).
+        WebhookMethodNotAllowedError: 405. PayloadTooLargeError: 413 (``declared_bytes`` over the cap).
+        WorkflowRunDisabledError: 403. WorkflowNotFoundError: 404 (no active workflow on this path and method).
+        WebhookRateLimitedError: 429 with ``retry_after``.
     """
     check_method(method, components=components)
     limit = components.webhook.max_bytes
-    if len(payload) > limit:
-        raise PayloadTooLargeError(f"the webhook payload has {len(payload)} bytes; the limit is {limit}")
+    if declared_bytes is not None and declared_bytes > limit:
+        raise PayloadTooLargeError(f"the webhook payload has {declared_bytes} bytes; the limit is {limit}")
     components.gate.check()
     key = path.strip("/")
     workflow = components.store.find_active(key)
@@ -152,8 +162,31 @@ def accept_webhook(path: str, method: str, payload: bytes, query: Mapping[str, s
     wait = components.limiter.acquire(key)
     if wait:
         raise WebhookRateLimitedError(f"too many calls to webhook {key!r}; retry in {wait} s", retry_after=wait)
-    inputs = webhook_inputs(method, payload, query)
-    return WebhookCall(key, workflow, prepare_run(workflow, components=components), inputs)
+    return AdmittedWebhook(key, method, workflow)
+
+
+def complete_webhook(admitted: AdmittedWebhook, payload: bytes, query: Mapping[str, str], *,
+                     components: WorkflowComponents) -> WebhookCall:
+    """Read an admitted request's inputs from its body and query, and prepare its run.
+
+    Raises:
+        WorkflowInputError: 400. WorkflowNotRunnableError, WorkflowInvalidError: the stored workflow cannot run.
+    """
+    inputs = webhook_inputs(admitted.method, payload, query)
+    return WebhookCall(admitted.path, admitted.workflow, prepare_run(admitted.workflow, components=components),
+                       inputs)
+
+
+def accept_webhook(path: str, method: str, payload: bytes, query: Mapping[str, str], *,
+                   components: WorkflowComponents) -> WebhookCall:
+    """Check a webhook request whose body is already read, in the ingress order, and prepare its run.
+
+    Raises:
+        What :func:`admit_webhook` raises (the body's length as its declared size), then what
+        :func:`complete_webhook` raises.
+    """
+    admitted = admit_webhook(path, method, len(payload), components=components)
+    return complete_webhook(admitted, payload, query, components=components)
 
 
 def run_webhook(call: WebhookCall, *, components: WorkflowComponents) -> RunResult:

@@ -1,0 +1,93 @@
+"""An anonymous webhook call is refused on its path and headers before its body is read.
+
+The real app runs in uvicorn on loopback behind a layer that counts the body bytes the app pulls.
+A raw-socket client announces a large body and sends only its first part: a call past its path's
+token bucket must get its 429 with nothing of the body read, and a call arriving while every
+body-reading slot is taken must get its 503 at once (both with Retry-After), so the bodies the
+server holds at once are bounded by the slots x the payload cap, however many callers there are.
+"""
+
+from __future__ import annotations
+
+import socket
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import pytest
+
+from ragspine.workflows.surfaces.sqlite_store import SqliteWorkflowStore
+from tests.support.body_counter import BodyCounter
+from tests.support.loopback import first_reply, serve
+from tests.support.workflow_api import WorkflowApi, build_api, echo_n8n
+
+pytest.importorskip("uvicorn")
+
+MIB = 1024 * 1024
+ANNOUNCED = 3 * MIB
+FIRST_PART = b'{"text": "' + b"y" * (64 * 1024)
+PATIENCE = 30.0  # bounds a hang only; nothing is asserted about durations
+
+
+@dataclass
+class Server:
+    api: WorkflowApi
+    counter: BodyCounter
+    port: int
+
+    def head(self, announced: int = ANNOUNCED) -> bytes:
+        return (f"POST /webhook/summarise HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                f"Content-Length: {announced}\r\n\r\n").encode()
+
+
+def _server(store: SqliteWorkflowStore, **limits: int) -> Iterator[Server]:
+    api = build_api(store, enabled=True, max_bytes=4 * MIB, **limits)
+    created = api.client.post("/api/v1/workflows", json=echo_n8n(), headers=api.n8n()).json()
+    assert api.client.post(f"/api/v1/workflows/{created['id']}/activate", headers=api.n8n()).status_code == 200
+    counter = BodyCounter(api.client.app)
+    with serve(counter, name="webhook-before-body-uvicorn", log_level="error") as base_url:
+        yield Server(api, counter, int(base_url.rsplit(":", 1)[1]))
+    api.close()
+
+
+@pytest.fixture
+def one_token(sqlite_store: SqliteWorkflowStore) -> Iterator[Server]:
+    """A bucket of one call per path (its clock stands still, so it never refills)."""
+    yield from _server(sqlite_store, burst=1)
+
+
+@pytest.fixture
+def one_slot(sqlite_store: SqliteWorkflowStore) -> Iterator[Server]:
+    """One webhook body read at a time; the bucket never in the way."""
+    yield from _server(sqlite_store, burst=100, bodies=1)
+
+
+def test_a_call_past_its_paths_bucket_is_refused_before_its_body_is_read(one_token: Server) -> None:
+    assert one_token.api.client.post("/webhook/summarise", json={"text": "hello"}).status_code == 200
+    before = one_token.counter.read
+    status, head = first_reply(one_token.port, one_token.head() + FIRST_PART)
+    assert status == 429, head[:300]
+    assert b"retry-after:" in head.lower()
+    assert one_token.counter.read == before
+
+
+def test_a_call_while_every_body_slot_is_taken_is_refused_at_once_and_served_after(one_slot: Server) -> None:
+    holder = socket.create_connection(("127.0.0.1", one_slot.port), timeout=PATIENCE)
+    try:
+        holder.sendall(one_slot.head() + FIRST_PART)  # the slot is held while the rest of this body is awaited
+        deadline = time.monotonic() + PATIENCE
+        while one_slot.counter.read == 0:  # its body is being read: the slot is taken
+            assert time.monotonic() < deadline, "the first body was never read"
+            time.sleep(0.02)
+        read_before = one_slot.counter.read
+        status, head = first_reply(one_slot.port, one_slot.head() + FIRST_PART)
+        assert status == 503, head[:300]
+        assert b"retry-after:" in head.lower()
+        assert one_slot.counter.read == read_before  # nothing of the refused body was read
+    finally:
+        holder.close()
+    deadline = time.monotonic() + PATIENCE
+    while (status := one_slot.api.client.post("/webhook/summarise", json={"text": "hello"}).status_code) == 503:
+        assert time.monotonic() < deadline, "the slot of an abandoned body was never given back"
+        time.sleep(0.02)
+    assert status == 200  # the abandoned read gave its slot back
