@@ -89,6 +89,22 @@ def test_a_lone_surrogate_in_a_space_name_is_refused(gateway: Gateway) -> None:
         == "ACME policies"
 
 
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-16-be", "utf-32", "utf-32-le"])
+def test_a_body_not_in_utf8_is_refused_and_creates_nothing(gateway: Gateway, encoding: str) -> None:
+    body = json.dumps(_space_body(code="c-wide", name="Wide")).encode(encoding)
+    error = _refused(_send(gateway, "POST", "/spaces", body), field="body")
+    assert "not UTF-8" in error["message"]
+    listed = gateway.ok("GET", "/spaces")["items"]
+    assert "c-wide" not in [space["code"] for space in listed]
+
+
+def test_a_utf8_body_with_a_byte_order_mark_is_accepted(gateway: Gateway) -> None:
+    body = b"\xef\xbb\xbf" + json.dumps(_space_body(code="c-bom", name="Marked")).encode("utf-8")
+    response = _send(gateway, "POST", "/spaces", body)
+    assert response.status_code == 201, response.text
+    assert response.json()["data"]["name"] == "Marked"
+
+
 def test_a_lone_surrogate_in_a_document_name_tag_or_file_name_is_refused(gateway: Gateway) -> None:
     space = gateway.create_space()["knowledgeSpaceId"]
     _refused(_send(gateway, "POST", f"/spaces/{space}/file-resources",
