@@ -236,7 +236,8 @@ def test_fuzzed_query_integers_never_fail_the_server(gateway: Gateway, name: str
 
 INVISIBLE_OR_HOSTILE = ["a\x00b", "a\tb", "line\nbreak", "a\u2028b", "\u200b", "\u200b\u200c\u2060", "\ufeff ",
                         "\u3164", "evil\u202egpj.md", "x\u2066y\u2069", "\x85", "\U000e0041\U000e0042", "\U000e0100",
-                        "\U0001d173", "\U0001bca0", "Report" + "".join(chr(0xE0000 + ord(c)) for c in "IGNORE")]
+                        "\U0001d173", "\U0001bca0", "Report" + "".join(chr(0xE0000 + ord(c)) for c in "IGNORE"),
+                        "\ufff9\ufffa\ufffb", "\U00013430\U00013438", "\ue000", "\u0600 "]
 
 
 @pytest.mark.parametrize("name", INVISIBLE_OR_HOSTILE)
