@@ -83,7 +83,7 @@ def _api(event: dict[str, Any], method: str, path: str) -> dict[str, Any]:
     if body and event.get("isBase64Encoded"):
         import base64
 
-        body = base64.b64decode(body).decode("utf-8", errors="replace")
+        body = base64.b64decode(body)  # bytes: the API reads them as strict UTF-8 (no silent replacement)
     try:
         status, payload = handle(aws_stores(), method, path, query, body, claims)
     except ConfigurationError as exc:

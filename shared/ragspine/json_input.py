@@ -3,7 +3,8 @@
 ``json.loads`` accepts what later code cannot handle: a lone surrogate escape (``"\\udfff"``)
 is a valid JSON string but no UTF-8 text, so storing or echoing it fails; nesting a thousand
 levels deep exhausts the interpreter's recursion limit (here or in the schema validator);
-``NaN`` is not JSON at all. Every one of these is the caller's mistake, so each is refused as
+``NaN`` is not JSON at all; and given bytes, it guesses UTF-16 or UTF-32 by itself, so a body
+that is not UTF-8 would pass. Every one of these is the caller's mistake, so each is refused as
 invalid input, never left to fail later as an internal error.
 """
 
@@ -15,6 +16,8 @@ from typing import Any
 
 MAX_DEPTH = 32  # objects and arrays inside each other; the contract's bodies need fewer than 8
 _SURROGATE = re.compile("[\ud800-\udfff]")
+_BOM = "\ufeff"
+_NOT_UTF8 = "the request body is not UTF-8 text"
 
 
 class MalformedJsonError(json.JSONDecodeError):
@@ -46,20 +49,34 @@ def loads(raw: bytes | str, *, max_depth: int = MAX_DEPTH) -> Any:
             surrogate in a string or key, ``NaN``/``Infinity``, or an integer over 4,300 digits.
     """
     try:
-        value = json.loads(raw, parse_constant=_no_constant)
+        value = json.loads(_utf8_text(raw), parse_constant=_no_constant)
     except MalformedJsonError:
         raise
     except RecursionError:
         raise MalformedJsonError(f"the body nests objects or arrays deeper than {max_depth} levels") from None
-    except ValueError as exc:  # JSONDecodeError, UnicodeDecodeError, an integer past Python's digit limit
+    except ValueError as exc:  # JSONDecodeError, an integer past Python's digit limit
         raise MalformedJsonError(f"the request body is not valid JSON ({_reason(exc)})") from None
     check_value(value, max_depth=max_depth)
     return value
 
 
+def _utf8_text(raw: bytes | str) -> str:
+    """The body as text, read as strict UTF-8 only (encoded surrogates too are refused by the codec).
+
+    One leading UTF-8 byte order mark is skipped, in bytes or text alike: RFC 8259 lets a parser ignore it, and
+    the body is still UTF-8. A UTF-16 or UTF-32 body either fails to decode or, when all its characters are ASCII,
+    decodes to text interleaved with NULs, which a JSON text never holds unescaped: both are refused as not UTF-8.
+    """
+    try:
+        text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
+    except UnicodeDecodeError:
+        raise MalformedJsonError(_NOT_UTF8) from None
+    if "\x00" in text:
+        raise MalformedJsonError(f"{_NOT_UTF8} (it holds NUL bytes, as UTF-16 and UTF-32 do)")
+    return text.removeprefix(_BOM)
+
+
 def _reason(exc: ValueError) -> str:
-    if isinstance(exc, UnicodeDecodeError):
-        return "it is not UTF-8 text"
     if isinstance(exc, json.JSONDecodeError):
         return f"{exc.msg} at line {exc.lineno} column {exc.colno}"
     return str(exc)[:120]

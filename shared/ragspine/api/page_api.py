@@ -10,13 +10,13 @@ the token's groups claim (``cognito:groups`` or ``groups``).
 from __future__ import annotations
 
 import functools
-import json
 import os
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from ragspine import json_input
 from ragspine.errors import ConfigurationError, FieldError, ForbiddenError, InvalidInputError, RagspineError
 from ragspine.lazy import LazyModule
 
@@ -91,7 +91,7 @@ def is_api_route(method: str, path: str) -> bool:
     return (method, path) in API_ROUTES
 
 
-def handle(stores: PageStores, method: str, path: str, query: dict[str, str], body: str | None,
+def handle(stores: PageStores, method: str, path: str, query: dict[str, str], body: bytes | str | None,
            claims: dict[str, Any]) -> tuple[int, Any]:
     """``(status, JSON body)`` of one API call; an error is ``{"error": {code, message}}`` as locally."""
     try:
@@ -125,15 +125,16 @@ def _model(model: type[_Model], data: object) -> _Model:
         raise InvalidInputError(f"invalid {names}: {errors[0].message}", field_errors=errors) from exc
 
 
-def _json(body: str | None) -> object:
+def _json(body: bytes | str | None) -> object:
     if not body:
         raise InvalidInputError("the feedback needs a JSON body with reason, question and answer")
     if len(body) > MAX_BODY_CHARS:
         raise InvalidInputError(f"the feedback body is over {MAX_BODY_CHARS:,} characters; shorten the answer quoted")
     try:
-        return json.loads(body)
-    except ValueError as exc:
-        raise InvalidInputError(f"the feedback body is not JSON: {exc}") from exc
+        return json_input.loads(body)  # strict UTF-8, bounded nesting, no lone surrogates, as on every JSON route
+    except json_input.MalformedJsonError as exc:
+        raise InvalidInputError(f"the feedback body is not JSON: {exc.msg}",
+                                field_errors=(FieldError(exc.field, exc.msg),)) from exc
 
 
 def _limit(text: str | None) -> int:

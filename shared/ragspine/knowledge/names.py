@@ -4,8 +4,9 @@ A name is shown to people and agents, logged and put into file names and headers
 be visible text: no control character (NUL, tab, line breaks, C1), no line or paragraph
 separator, no bidirectional embedding, override or isolate (U+202A–U+202E, U+2066–U+2069: they
 make a name read differently from what it is), no Unicode tag character (U+E0000–U+E007F: they
-spell hidden text after a visible name), and at least one visible character (a name of only spaces
-or default-ignorable characters, zero-width ones included, cannot be told apart from another).
+spell hidden text after a visible name), and at least one visible character (a name of only spaces,
+default-ignorable characters, zero-width ones included, other format characters of general category Cf
+or private use characters cannot be told apart from another).
 Marks such as U+200E/U+200F, joiners and variation selectors inside a name stay allowed:
 right-to-left scripts and emoji need them.
 
@@ -28,7 +29,17 @@ DEFAULT_IGNORABLE = ((0xAD, 0xAD), (0x34F, 0x34F), (0x61C, 0x61C), (0x115F, 0x11
                      (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x3164, 0x3164),
                      (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1BCA0, 0x1BCA3),
                      (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF))
-# Spaces and blank characters that are not default-ignorable but show nothing either.
+# General category Cf (format characters), complete: most are default-ignorable, but not the interlinear
+# annotation controls (U+FFF9–U+FFFB), the Egyptian hieroglyph format controls (U+13430–U+1343F) or the
+# prepended concatenation marks (U+0600–U+0605, …), which draw nothing on their own either.
+FORMAT = ((0xAD, 0xAD), (0x600, 0x605), (0x61C, 0x61C), (0x6DD, 0x6DD), (0x70F, 0x70F), (0x890, 0x891),
+          (0x8E2, 0x8E2), (0x180E, 0x180E), (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x2064), (0x2066, 0x206F),
+          (0xFEFF, 0xFEFF), (0xFFF9, 0xFFFB), (0x110BD, 0x110BD), (0x110CD, 0x110CD), (0x13430, 0x1343F),
+          (0x1BCA0, 0x1BCA3), (0x1D173, 0x1D17A), (0xE0001, 0xE0001), (0xE0020, 0xE007F))
+# General category Co: private use characters have no agreed glyph, so they cannot be told apart either.
+PRIVATE_USE = ((0xE000, 0xF8FF), (0xF0000, 0xFFFFD), (0x100000, 0x10FFFD))
+# Spaces and blank characters that are not default-ignorable but show nothing either (all of category Zs, and
+# U+2800, the blank braille pattern).
 BLANKS = ((0x20, 0x20), (0xA0, 0xA0), (0x1680, 0x1680), (0x2000, 0x200A), (0x202F, 0x202F), (0x205F, 0x205F),
           (0x2800, 0x2800), (0x3000, 0x3000))
 
@@ -47,7 +58,7 @@ def _without(ranges: tuple[tuple[int, int], ...], removed: tuple[tuple[int, int]
 
 FORBIDDEN = CONTROLS + BIDI_CONTROLS + TAGS
 # Allowed inside a name, never all of it.
-INVISIBLE = _without(BLANKS + DEFAULT_IGNORABLE, FORBIDDEN)
+INVISIBLE = _without(BLANKS + DEFAULT_IGNORABLE + FORMAT + PRIVATE_USE, FORBIDDEN)
 
 
 def _class(ranges: tuple[tuple[int, int], ...]) -> str:
@@ -70,7 +81,8 @@ _EXTENSION = "(" + "|".join("".join(f"[{c.lower()}{c.upper()}]" for c in e) for 
 FILE_NAME_PATTERN = (f"^[{_INVISIBLE}]*([^{_FORBIDDEN}{_INVISIBLE}/]|[^{_FORBIDDEN}{_INVISIBLE}][^{_FORBIDDEN}]*"
                      f"[^{_FORBIDDEN}/])\\.{_EXTENSION}$")
 RULE = ("visible text: no control characters (NUL, tab, line breaks), no bidirectional override or isolate "
-        "characters (U+202A–U+202E, U+2066–U+2069), no tag characters (U+E0000–U+E007F), and not only spaces "
+        "characters (U+202A–U+202E, U+2066–U+2069), no tag characters (U+E0000–U+E007F), and at least one "
+        "visible character: not only spaces, format characters (general category Cf), private use characters "
         "or zero-width (default-ignorable) characters")
 
 _CONTROL = re.compile(f"[{_class(CONTROLS)}]")
@@ -92,5 +104,6 @@ def name_problem(text: str) -> str | None:
     if _TAG.search(text):
         return "must not contain Unicode tag characters (U+E0000–U+E007F, invisible text): remove them"
     if not _VISIBLE.search(text):
-        return "must contain a visible character, not only spaces or zero-width characters"
+        return ("must contain a visible character, not only spaces, format, private use or zero-width "
+                "characters")
     return None

@@ -8,6 +8,7 @@ created from template.yaml's own definitions.
 
 from __future__ import annotations
 
+import base64
 import importlib
 import json
 from collections.abc import Iterator
@@ -166,6 +167,23 @@ def test_each_failure_has_its_status_and_says_what_to_fix(corpus: Corpus, lambda
     got, payload = _call(_event(method, path, query, body, claims=ADMIN), lambda_context)
     assert got == status, payload
     assert payload["error"]["code"].startswith("KNOWLEDGE_") and payload["error"]["message"]
+
+
+@pytest.mark.parametrize("raw", [json.dumps({"reason": "helpful", "question": "q", "answer": "a"}).encode("utf-16"),
+                                 json.dumps({"reason": "helpful", "question": "q", "answer": "a"}).encode("utf-32-le"),
+                                 b'{"reason": "helpful", "question": "caf\xe9", "answer": "a"}'],
+                         ids=["utf-16", "utf-32-le", "latin-1"])
+def test_feedback_not_in_utf8_is_refused_and_nothing_is_stored(corpus: Corpus, lambda_context: Any,
+                                                              raw: bytes) -> None:
+    # a binary body reaches the function base64-encoded; its bytes must be UTF-8, never decoded with replacement
+    event = {**_event("POST", "/v1/feedback"), "body": base64.b64encode(raw).decode("ascii"), "isBase64Encoded": True}
+    status, refused = _call(event, lambda_context)
+    assert status == 400 and refused["error"]["code"] == "KNOWLEDGE_INVALID_INPUT", refused
+    assert "not UTF-8" in refused["error"]["message"]
+    assert _call(_event("GET", "/v1/feedback", {"limit": "10"}, claims=ADMIN), lambda_context) == (200, [])
+    utf8 = json.dumps({"reason": "helpful", "question": "café", "answer": "a"}, ensure_ascii=False).encode("utf-8")
+    status, stored = _call({**event, "body": base64.b64encode(utf8).decode("ascii")}, lambda_context)
+    assert status == 201 and stored["question"] == "café", stored
 
 
 def test_a_replaced_file_in_s3_is_gone_for_the_version_that_cited_it(corpus: Corpus, lambda_context: Any) -> None:

@@ -62,3 +62,34 @@ def test_an_error_message_quoting_long_input_stays_within_the_contract() -> None
     error = body["meta"]["error"]
     assert len(error["message"]) == MAX_MESSAGE_CHARS and error["message"].endswith("…")
     assert len(error["fieldErrors"]) == MAX_FIELD_ERRORS
+
+
+_JSON_VALUES = st.recursive(st.none() | st.booleans() | st.integers() | st.text(st.characters(codec="utf-8")),
+                            lambda inner: st.lists(inner, max_size=3)
+                            | st.dictionaries(st.text(st.characters(codec="utf-8")), inner, max_size=3),
+                            max_leaves=10)
+_WIDE_ENCODINGS = ["utf-16", "utf-16-le", "utf-16-be", "utf-32", "utf-32-le", "utf-32-be"]
+
+
+@given(value=_JSON_VALUES, encoding=st.sampled_from(_WIDE_ENCODINGS), ascii_only=st.booleans())
+def test_a_body_in_utf16_or_utf32_is_refused_as_not_utf8(value: object, encoding: str, ascii_only: bool) -> None:
+    # json.loads on bytes would detect these encodings itself and parse them
+    raw = json.dumps(value, ensure_ascii=ascii_only).encode(encoding)
+    with pytest.raises(MalformedJsonError, match="not UTF-8 text") as refused:
+        loads(raw)
+    assert refused.value.field == "body"
+
+
+@given(value=_JSON_VALUES)
+def test_the_same_body_in_utf8_is_accepted_with_or_without_a_byte_order_mark(value: object) -> None:
+    text = json.dumps(value, ensure_ascii=False)
+    assert loads(text.encode("utf-8")) == value
+    assert loads(b"\xef\xbb\xbf" + text.encode("utf-8")) == value
+    assert loads("\ufeff" + text) == value
+
+
+@pytest.mark.parametrize("raw", [b'"\xed\xa0\x80"', b'{"a": "\xc0\xaf"}', b'["\xff"]', b"\xef\xbb\xbf\xef\xbb\xbf[]"])
+def test_bytes_that_are_not_utf8_are_refused(raw: bytes) -> None:
+    # an encoded surrogate, an overlong form, a stray byte; a second byte order mark is a stray U+FEFF, not JSON
+    with pytest.raises(MalformedJsonError):
+        loads(raw)

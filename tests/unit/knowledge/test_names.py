@@ -11,7 +11,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ragspine.knowledge.contract import load_contract
-from ragspine.knowledge.names import DEFAULT_IGNORABLE, FILE_NAME_PATTERN, NAME_PATTERN, name_problem
+from ragspine.knowledge.names import (
+    BLANKS,
+    DEFAULT_IGNORABLE,
+    FILE_NAME_PATTERN,
+    FORBIDDEN,
+    FORMAT,
+    NAME_PATTERN,
+    PRIVATE_USE,
+    name_problem,
+)
 
 # JSON Schema patterns follow ECMA-262, where "$" matches only at the very end; Python's "$" also
 # matches before a final line break, so the end is spelled \Z here.
@@ -19,7 +28,8 @@ _PATTERN = re.compile(NAME_PATTERN.removesuffix("$") + r"\Z")
 _SPECIAL = st.sampled_from(["\x00", "\t", "\n", "\x7f", "\x85", "\u2028", "\u200b", "\u200d", "\u200f", "\u202e",
                             "\u2066", "\ufeff", "\u3164", "\u3000", " ", "a", "政", "é", "👩", "\U000e0001",
                             "\U000e0041", "\U000e007f", "\U000e0080", "\U000e0100", "\U000e0fff", "\U0001d173",
-                            "\U0001bca3", "\U00010000"])
+                            "\U0001bca3", "\U00010000", "\ufff9", "\ufffb", "\U00013430", "\U0001343f", "\u0600",
+                            "\u0661", "\ue000", "\U000f0000", "\U0010fffd", "\U000110bd"])
 _TEXT = st.lists(st.one_of(_SPECIAL, st.characters(exclude_categories=["Cs"])), max_size=12).map("".join)
 
 
@@ -80,5 +90,61 @@ def test_visible_text_followed_by_hidden_tag_characters_is_refused(name: str) ->
 @pytest.mark.parametrize("name", ["葛\U000e0100城", "a\U0001d173b", "x\U000e0080"])
 def test_other_default_ignorable_characters_stay_allowed_inside_a_visible_name(name: str) -> None:
     # Ideographic variation sequences put a selector from U+E0100–U+E01EF after a CJK character.
+    assert name_problem(name) is None
+    assert _PATTERN.search(name) is not None
+
+
+def _points(ranges: tuple[tuple[int, int], ...]) -> set[int]:
+    return {c for first, last in ranges for c in range(first, last + 1)}
+
+
+def _category(name: str) -> set[int]:
+    found = regex.compile(rf"\p{{gc={name}}}")
+    return {c for c in range(0x110000) if not 0xD800 <= c <= 0xDFFF and found.match(chr(c))}
+
+
+def test_the_format_and_private_use_tables_are_unicodes_whole_categories() -> None:
+    # A format character missing from FORMAT would let a name of only that character through.
+    assert _points(FORMAT) == _category("Cf")
+    assert _points(PRIVATE_USE) == _category("Co")
+    assert _category("Zs") <= _points(BLANKS)
+
+
+_NO_SHOW = sorted((_points(FORMAT) | _points(PRIVATE_USE) | _points(BLANKS) | _points(DEFAULT_IGNORABLE))
+                  - _points(FORBIDDEN))
+_NO_SHOW_TEXT = st.lists(st.one_of(st.sampled_from(_NO_SHOW).map(chr),
+                                   st.characters(categories=["Cf", "Co", "Zs"],
+                                                 exclude_characters="".join(map(chr, _points(FORBIDDEN))))),
+                         min_size=1, max_size=10).map("".join)
+
+
+@given(name=_NO_SHOW_TEXT)
+def test_a_name_of_only_spaces_format_private_use_or_ignorable_characters_is_refused(name: str) -> None:
+    # U+FFF9–U+FFFB and U+13430–U+1343F are format characters but not default-ignorable: they counted as visible
+    problem = name_problem(name)
+    assert problem is not None and "visible character" in problem, repr(name)
+    assert _PATTERN.search(name) is None and re.search(FILE_NAME_PATTERN, name + ".md") is None
+
+
+_SHOWN = st.characters(categories=["L", "M", "N", "P", "S"]).filter(
+    lambda ch: ord(ch) not in _points(DEFAULT_IGNORABLE) and ch != "\u2800")
+
+
+@given(before=_NO_SHOW_TEXT, shown=_SHOWN, after=_NO_SHOW_TEXT)
+def test_one_visible_character_among_them_makes_a_name(before: str, shown: str, after: str) -> None:
+    name = before + shown + after
+    assert name_problem(name) is None, repr(name)
+    assert _PATTERN.search(name) is not None
+
+
+@pytest.mark.parametrize("name", ["\ufff9", "\ufffa\ufffb", "".join(chr(c) for c in range(0x13430, 0x13440)), "\u0600",
+                                  "\ue000", "\U000f0000 \U0010fffd", "\u2062\ufff9 \u3000"])
+def test_a_name_of_only_invisible_format_or_private_use_characters_is_refused(name: str) -> None:
+    assert name_problem(name) is not None
+    assert _PATTERN.search(name) is None
+
+
+@pytest.mark.parametrize("name", ["\u0600\u0661", "\U0001F469\u200d\U0001F4BB team", "\ue000 Logo", "\u0645\u0631\u062d"])
+def test_visible_names_with_format_or_private_use_characters_stay_accepted(name: str) -> None:
     assert name_problem(name) is None
     assert _PATTERN.search(name) is not None

@@ -89,6 +89,22 @@ def test_a_lone_surrogate_in_a_space_name_is_refused(gateway: Gateway) -> None:
         == "ACME policies"
 
 
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-16-be", "utf-32", "utf-32-le"])
+def test_a_body_not_in_utf8_is_refused_and_creates_nothing(gateway: Gateway, encoding: str) -> None:
+    body = json.dumps(_space_body(code="c-wide", name="Wide")).encode(encoding)
+    error = _refused(_send(gateway, "POST", "/spaces", body), field="body")
+    assert "not UTF-8" in error["message"]
+    listed = gateway.ok("GET", "/spaces")["items"]
+    assert "c-wide" not in [space["code"] for space in listed]
+
+
+def test_a_utf8_body_with_a_byte_order_mark_is_accepted(gateway: Gateway) -> None:
+    body = b"\xef\xbb\xbf" + json.dumps(_space_body(code="c-bom", name="Marked")).encode("utf-8")
+    response = _send(gateway, "POST", "/spaces", body)
+    assert response.status_code == 201, response.text
+    assert response.json()["data"]["name"] == "Marked"
+
+
 def test_a_lone_surrogate_in_a_document_name_tag_or_file_name_is_refused(gateway: Gateway) -> None:
     space = gateway.create_space()["knowledgeSpaceId"]
     _refused(_send(gateway, "POST", f"/spaces/{space}/file-resources",
@@ -220,7 +236,8 @@ def test_fuzzed_query_integers_never_fail_the_server(gateway: Gateway, name: str
 
 INVISIBLE_OR_HOSTILE = ["a\x00b", "a\tb", "line\nbreak", "a\u2028b", "\u200b", "\u200b\u200c\u2060", "\ufeff ",
                         "\u3164", "evil\u202egpj.md", "x\u2066y\u2069", "\x85", "\U000e0041\U000e0042", "\U000e0100",
-                        "\U0001d173", "\U0001bca0", "Report" + "".join(chr(0xE0000 + ord(c)) for c in "IGNORE")]
+                        "\U0001d173", "\U0001bca0", "Report" + "".join(chr(0xE0000 + ord(c)) for c in "IGNORE"),
+                        "\ufff9\ufffa\ufffb", "\U00013430\U00013438", "\ue000", "\u0600 "]
 
 
 @pytest.mark.parametrize("name", INVISIBLE_OR_HOSTILE)

@@ -45,6 +45,21 @@ def test_ask_and_search_refuse_malformed_json_in_the_envelope(api: WorkflowApi, 
     assert error["code"] == "KNOWLEDGE_INVALID_INPUT" and error["retryable"] is False
 
 
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-32", "utf-32-be"])
+def test_a_body_not_in_utf8_is_refused_on_every_json_route(api: WorkflowApi, encoding: str) -> None:
+    for path in ("/v1/ask", "/v1/search"):
+        reply = api.client.post(path, content=json.dumps({"question": "gross margin", "query": "x"}).encode(encoding),
+                                headers={"Content-Type": "application/json"})
+        assert reply.status_code == 400, reply.text
+        error = reply.json()["meta"]["error"]
+        assert error["code"] == "KNOWLEDGE_INVALID_INPUT" and error["retryable"] is False
+        assert "not UTF-8" in error["message"]
+    run = json.dumps({"inputs": {"text": "x"}, "user": "u", "response_mode": "blocking"}).encode(encoding)
+    reply = api.client.post("/v1/workflows/run", content=run, headers={"Content-Type": "application/json", **api.dify()})
+    assert reply.status_code == 400 and reply.json()["code"] == "invalid_param", reply.text
+    assert api.llm.calls == []
+
+
 _TEXT = st.one_of(st.text(max_size=12), st.builds(lambda a, b: a + "\udfff" + b, st.text(max_size=5),
                                                      st.text(max_size=5)))
 _VALUE = st.recursive(st.none() | st.booleans() | st.integers() | _TEXT,
@@ -79,6 +94,15 @@ def test_an_unauthenticated_webhook_refuses_malformed_json_as_400(webhook: Workf
     assert reply.status_code == 400, reply.text
     assert reply.json()["code"] == 400
     assert webhook.client.post("/webhook/echo", json={"text": "fine"}).json() == {"result": "fine"}
+
+
+def test_an_unauthenticated_webhook_refuses_a_body_not_in_utf8(webhook: WorkflowApi) -> None:
+    reply = webhook.client.post("/webhook/echo", content=json.dumps({"text": "x"}).encode("utf-16"),
+                                headers={"Content-Type": "application/json"})
+    assert reply.status_code == 400 and reply.json()["code"] == 400, reply.text
+    bom = b"\xef\xbb\xbf" + json.dumps({"text": "fine"}).encode("utf-8")  # UTF-8 still: the mark is skipped
+    assert webhook.client.post("/webhook/echo", content=bom, headers={"Content-Type": "application/json"}
+                               ).json() == {"result": "fine"}
 
 
 @pytest.mark.parametrize("top_k", [True, False, "5", 5.5])
