@@ -47,17 +47,17 @@ def _object(text: str) -> Any:
     return found
 
 
-def _stepped(text: str, at: int) -> tuple[Any, int]:
+def _stepped(_key: str, text: str, at: int) -> tuple[Any, int]:
     """A top-level member's value: an array item by item, an object member by member, else in one call."""
     if text[at] == "[":
         return _array(text, at)
     if text[at] == "{":
-        return _members(text, at, _decoder.raw_decode)
+        return _members(text, at, _whole)
     return _decoder.raw_decode(text, at)
 
 
-def _members(text: str, at: int, value: Callable[[str, int], tuple[Any, int]]) -> tuple[dict[str, Any], int]:
-    """The object at ``at``, each member's value decoded by ``value``; and where it ends."""
+def _members(text: str, at: int, value: Callable[[str, str, int], tuple[Any, int]]) -> tuple[dict[str, Any], int]:
+    """The object at ``at``, each member's value decoded by ``value(key, text, at)``; and where it ends."""
     found: dict[str, Any] = {}
     at = _skip(text, at + 1)
     if text[at] == "}":
@@ -70,13 +70,17 @@ def _members(text: str, at: int, value: Callable[[str, int], tuple[Any, int]]) -
         if text[at] != ":":
             raise ValueError("no colon")
         at = _skip(text, at + 1)
-        found[key], at = value(text, at)
+        found[key], at = value(key, text, at)
         at = _skip(text, at)
         if text[at] == "}":
             return found, at + 1
         if text[at] != ",":
             raise ValueError("no comma")
         at = _skip(text, at + 1)
+
+
+def _whole(_key: str, text: str, at: int) -> tuple[Any, int]:
+    return _decoder.raw_decode(text, at)
 
 
 def _array(text: str, at: int) -> tuple[list[Any], int]:
@@ -125,30 +129,18 @@ class SteppedArrays:
         at = _skip(text, 0)
         if text[at] != "{":
             raise ValueError("not an object")
-        at = _skip(text, at + 1)
-        closed = text[at] == "}"
-        at += closed
-        while not closed:
-            key, at = _decoder.raw_decode(text, at)
-            if not isinstance(key, str):
-                raise ValueError("a key that is not a string")
-            at = _skip(text, at)
-            if text[at] != ":":
-                raise ValueError("no colon")
-            at = _skip(text, at + 1)
-            self._starts.pop(key, None)  # a repeated key: the last one counts, as in json.loads
-            self._values.pop(key, None)
-            if text[at] == "[":
-                at = self._read_elements(key, at)
-            else:
-                self._values[key], at = _decoder.raw_decode(text, at)
-            at = _skip(text, at)
-            closed = text[at] == "}"
-            if not closed and text[at] != ",":
-                raise ValueError("no comma")
-            at = _skip(text, at + 1)
+        _, at = _members(text, at, self._read_member)
         if _skip(text, at) != len(text):
             raise ValueError("text after the object")
+
+    def _read_member(self, key: str, text: str, at: int) -> tuple[None, int]:
+        """Record the member at ``at``: an array's element starts, any other value decoded."""
+        self._starts.pop(key, None)  # a repeated key: the last one counts, as in json.loads
+        self._values.pop(key, None)
+        if text[at] == "[":
+            return None, self._read_elements(key, at)
+        self._values[key], at = _decoder.raw_decode(text, at)
+        return None, at
 
     def _read_elements(self, key: str, at: int) -> int:
         """Record where each element of the array at ``at`` starts; return where the array ends."""
