@@ -112,3 +112,15 @@ def ask_through_api(settings: Settings, server: ChatServer, question: str, *, re
     body: dict[str, Any] = response.json()
     assert body["route"] == "narrative", body["route"]
     return body
+
+
+def narrative_detail(body: dict[str, Any]) -> dict[str, Any]:
+    """The answer body's ``narrative_detail`` object."""
+    value = body["narrative_detail"]
+    assert isinstance(value, dict)
+    return value
+
+
+def cited_sources(body: dict[str, Any]) -> list[tuple[str, str]]:
+    """The answer body's sources as (document, locator) pairs."""
+    return [(s["doc"], s["locator"]) for s in body["sources"]]

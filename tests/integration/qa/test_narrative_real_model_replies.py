@@ -21,6 +21,8 @@ from ragspine.qa.prompt import ANSWER_LANGUAGE_AGAIN
 from ragspine.settings import LLMProviderName, Settings
 from tests.fakes.narrative import StaticRetriever, evidence
 from tests.support.chat_server import ChatServer, ask_through_api
+from tests.support.chat_server import cited_sources as sources
+from tests.support.chat_server import narrative_detail as detail
 
 Messages = list[dict[str, str]]
 Asker = Callable[..., tuple[dict[str, object], "ChatServer"]]
@@ -63,14 +65,6 @@ def replying(text: str) -> Callable[[Messages], str]:
     return lambda messages: text
 
 
-def detail(body: dict[str, object]) -> dict[str, object]:
-    value = body["narrative_detail"]
-    assert isinstance(value, dict)
-    return value
-
-
-def sources(body: dict[str, object]) -> list[tuple[str, str]]:
-    return [(s["doc"], s["locator"]) for s in body["sources"]]  # type: ignore[attr-defined]
 
 
 class TestStructureIsNotAClaim:

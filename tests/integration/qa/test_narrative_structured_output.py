@@ -22,6 +22,7 @@ from ragspine.qa.prompt import ANSWER_LANGUAGE_AGAIN, ANSWER_THIS, ASK_REASON, O
 from ragspine.settings import Settings, StructuredOutput
 from tests.fakes.narrative import StaticRetriever, evidence
 from tests.support.chat_server import ChatServer, ask_through_api
+from tests.support.chat_server import cited_sources as sources
 
 Messages = list[dict[str, str]]
 Asker = Callable[..., tuple[dict[str, Any], "ChatServer"]]
@@ -88,10 +89,6 @@ def ask_with(settings: Settings) -> Iterator[Callable[..., tuple[dict[str, Any],
     yield run
     for server in servers:
         server.close()
-
-
-def sources(body: dict[str, Any]) -> list[tuple[str, str]]:
-    return [(s["doc"], s["locator"]) for s in body["sources"]]
 
 
 HONOURED = sentences(("香港营业收入下降7.4%", 1), ("主要因为入境游客消费疲软。", 2))

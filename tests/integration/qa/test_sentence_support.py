@@ -17,6 +17,8 @@ from ragspine.qa.ports import Evidence
 from ragspine.settings import Settings
 from tests.fakes.narrative import StaticRetriever, evidence
 from tests.support.chat_server import ChatServer, ask_through_api
+from tests.support.chat_server import cited_sources as sources
+from tests.support.chat_server import narrative_detail as detail
 
 Messages = list[dict[str, str]]
 
@@ -55,14 +57,6 @@ def ask_with(settings: Settings) -> Iterator[Callable[..., dict[str, object]]]:
         server.close()
 
 
-def detail(body: dict[str, object]) -> dict[str, object]:
-    value = body["narrative_detail"]
-    assert isinstance(value, dict)
-    return value
-
-
-def sources(body: dict[str, object]) -> list[tuple[str, str]]:
-    return [(s["doc"], s["locator"]) for s in body["sources"]]  # type: ignore[attr-defined]
 
 
 class TestACauseFromAnotherParagraph:
