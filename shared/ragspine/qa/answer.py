@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from ragspine.citation import Source, merged_sources
 from ragspine.errors import FieldError, InvalidInputError
-from ragspine.facts.glossary import Glossary
+from ragspine.facts.glossary import Glossary, SlotKind
 from ragspine.facts.model import format_number
 from ragspine.facts.ports import FactStore
 from ragspine.facts.query_metric import QueryResult
@@ -38,9 +38,10 @@ from ragspine.qa.prompt import SYSTEM_PROMPT
 from ragspine.qa.provenance import check_rendered, figure_values, numbers_in
 from ragspine.qa.render import render_assumptions, render_unit_note, render_unrecognized
 from ragspine.qa.result import AnswerResult, AnswerStatus, Route
-from ragspine.qa.scope import covered_by_knowledge, names_misspelt_domain_terms
+from ragspine.qa.scope import covered_by_knowledge, names_misspelt_domain_terms, names_the_documents_rows
 from ragspine.qa.screening import Refusal, RefusalReason, ScreeningPolicy
-from ragspine.qa.slots import Slots
+from ragspine.qa.slots import Assumption, Slots, Unrecognized
+from ragspine.qa.stated_names import StatedNames, names_stated, ties_every_figure
 from ragspine.qa.stated_years import every_stated_year, year_before_named
 from ragspine.qa.structured import Lookup, StructuredOutcome, look_up, plan_lookups, run_structured
 from ragspine.qa.structured_asks import StructuredAsks, read_structured_asks
@@ -118,6 +119,14 @@ def answer_question(question: str, *, qa: QAComponents, history: Sequence[Messag
     assert isinstance(decision, Proceed)  # a question back was answered above
     slots = decision.slots
     channel = intent.channel
+    unknown = slots.unrecognized
+    read = _names_read_as_document_words(intent, decision, text, qa, shape.lang)
+    named_in: StatedNames | None = None
+    if read is not None:  # "the total liabilities of IMFT", where a document says what IMFT is
+        named_in, intent, decision = read
+        slots = decision.slots
+        cache.reread(intent, decision)
+        trace.decide("clarify:names_stated_in_documents")
     if slots.unrecognized is not None:
         if channel is not Channel.COMPOSITE:
             return _finish(trace, AnswerResult(render_unrecognized(slots.unrecognized, qa.glossary, shape.lang), (),
@@ -131,9 +140,11 @@ def answer_question(question: str, *, qa: QAComponents, history: Sequence[Messag
                                            narrative_status=outcome.status, narrative_detail=outcome.detail),
                        evidence_ids=outcome.evidence)
     asks = cache.asks(intent, slots, channel)
+    kept_back = partial(_only_from, named_in, unknown, qa, shape.lang, trace) if named_in is not None else None
     if asks.unmet is not None:  # a margin, ratio or growth nothing computes: never answered with one of its inputs
         trace.decide("structured:derived_figure_not_computable")
-        return _finish(trace, AnswerResult(asks.unmet, (), Route.STRUCTURED, AnswerStatus.NOT_FOUND, slots))
+        unmet = AnswerResult(asks.unmet, (), Route.STRUCTURED, AnswerStatus.NOT_FOUND, slots)
+        return _finish(trace, kept_back(unmet) if kept_back else unmet)
     if asks.count is not None:
         counted = count_over_periods(asks.count, slots, facts=qa.facts, glossary=qa.glossary, lang=shape.lang,
                                      max_sensitivity=qa.max_sensitivity)
@@ -143,7 +154,8 @@ def answer_question(question: str, *, qa: QAComponents, history: Sequence[Messag
             answer, verdict = _verified(_structured_text(count, slots, qa.glossary, shape.lang), count,
                                         partial(question_numbers, text, decision))
             trace.decide(verdict)
-            return _finish(trace, AnswerResult(answer, count.sources, Route.STRUCTURED, count.status, slots))
+            counted_result = AnswerResult(answer, count.sources, Route.STRUCTURED, count.status, slots)
+            return _finish(trace, kept_back(counted_result) if kept_back else counted_result)
     # an average, sum or change with no period named: over every year stated for the row
     stated = every_stated_year(asks.every_year, slots, facts=qa.facts, max_sensitivity=qa.max_sensitivity) \
         if asks.every_year is not None else None
@@ -151,13 +163,50 @@ def answer_question(question: str, *, qa: QAComponents, history: Sequence[Messag
         stated = year_before_named(slots, facts=qa.facts, max_sensitivity=qa.max_sensitivity)
     result = _structured(text, qa, cache, channel, trace, stated)
     if channel is Channel.STRUCTURED:
-        return _finish(trace, result)
+        return _finish(trace, kept_back(result) if kept_back else result)
     outcome = _narrative(text, qa, shape.lang, history, trace)
     merged = AnswerResult(f"{result.answer}{COMPOSITE_SEPARATOR}{outcome.answer}",
                           merged_sources(result.sources, outcome.sources), Route.COMPOSITE,
                           result.status, slots, result.results, refinements=decision.refinements,
                           narrative_status=outcome.status, narrative_detail=outcome.detail)
     return _finish(trace, merged, evidence_ids=outcome.evidence)
+
+
+def _names_read_as_document_words(intent: Intent, decision: ScopeDecision, text: str, qa: QAComponents,
+                                  lang: Lang) -> tuple[StatedNames, Intent, Proceed] | None:
+    """An unknown name the visible documents state, read as their words: the documents and the new parse.
+
+    Only for a figure question (a composite one answers its why from the passages anyway). The
+    name is read as the home entity's, said in the answer; ``_only_from`` then keeps the figures
+    only when the passages stating the name state their rows too (qa/stated_names.py).
+    """
+    if not isinstance(decision, Proceed) or intent.channel is not Channel.STRUCTURED:
+        return None
+    problem = decision.slots.unrecognized
+    names = intent.slots.unknown_names
+    if problem is None or problem.param != "entity" or not names:
+        return None
+    stated = names_stated(names, text, retriever=qa.retriever, max_sensitivity=qa.max_sensitivity)
+    if stated is None:
+        return None
+    home = qa.glossary.home_entity
+    read = replace(intent, slots=replace(intent.slots, unknown_names=(), entities=(home,)))
+    again = clarify_scope(read, glossary=qa.glossary, today=qa.clock(), lang=lang)
+    if not isinstance(again, Proceed) or again.slots.unrecognized is not None:
+        return None
+    named = tuple(Assumption(SlotKind.ENTITY, home, "a name the documents state", typed=name) for name in names)
+    return stated, read, replace(again, slots=replace(again.slots, assumptions=(*named, *again.slots.assumptions)))
+
+
+def _only_from(stated: StatedNames, unknown: Unrecognized | None, qa: QAComponents, lang: Lang,
+               trace: TraceRecorder, result: AnswerResult) -> AnswerResult:
+    """``result`` when each of its figures comes from a passage stating the names; else the name asked back."""
+    if result.status is AnswerStatus.FOUND and ties_every_figure(stated, result.results, qa.glossary):
+        return result
+    trace.decide("clarify:names_stated_elsewhere")
+    problem = unknown or Unrecognized("entity", "")
+    return AnswerResult(render_unrecognized(problem, qa.glossary, lang), (), Route.STRUCTURED,
+                        AnswerStatus.UNRECOGNIZED_PARAM, replace(result.slots, unrecognized=problem))
 
 
 class _QuestionCache:
@@ -186,6 +235,12 @@ class _QuestionCache:
             trace.skip(shape.stages)
         self.shape = shape
         return shape, trace
+
+    def reread(self, intent: Intent, decision: ScopeDecision) -> None:
+        """The parse with unknown names read as the documents' words: it depends on the index, so it is
+        neither kept nor planned from the cache."""
+        self.shape = replace(self._shape(), intent=intent, decision=decision)
+        self.cached = False
 
     def plan(self, slots: Slots, decision: ScopeDecision) -> tuple[tuple[Lookup, ...] | None,
                                                                   Callable[[], frozenset[str]]]:
@@ -338,7 +393,8 @@ def screen_question(text: str, qa: QAComponents) -> tuple[Refusal | None, str | 
     """The screening verdict on a question, and the decision that lifted an out-of-scope refusal (if one did).
 
     Outside the domain's words is not outside the business: a curated question, misspelt
-    names that read as the domain's, or what the ingested documents state, is in scope
+    names that read as the domain's, the words of the documents' own rows, or what the ingested
+    documents state, is in scope
     (qa/scope.py). The screening evaluation measures false refusals through this function.
     """
     refusal = qa.screening.screen(text)
@@ -348,6 +404,8 @@ def screen_question(text: str, qa: QAComponents) -> tuple[Refusal | None, str | 
         return None, "screening:faq_question"
     if names_misspelt_domain_terms(refusal, text, glossary=qa.glossary):
         return None, "screening:misspelt_domain_terms"
+    if names_the_documents_rows(refusal, text, glossary=qa.glossary):
+        return None, "screening:documents_rows"
     if covered_by_knowledge(refusal, text, retriever=qa.retriever, glossary=qa.glossary,
                             max_sensitivity=qa.max_sensitivity):
         return None, "screening:in_ingested_documents"

@@ -40,6 +40,8 @@ _WORD = LazyPattern(r"[a-z0-9]+(?:'[a-z]+)?")
 # "(see Note 16)", "(Note 3)", "(1)": references to the notes, not words of the line item.
 _NOTE_REFERENCE = LazyPattern(r"\((?:see\s+)?notes?\s*[\w.]*\)|\(\d+\)")
 _PARENTHESES = LazyPattern(r"\([^()]*\)")
+# A standard's number run into its name ("IFRS9" for a row's "IFRS 9"): two letters or more, then digits.
+_NAME_NUMBER = LazyPattern(r"(?<=[a-z]{2})(?=\d)")
 _STOP = frozenset({
     "a", "an", "the", "of", "and", "or", "in", "on", "at", "by", "for", "to", "from", "with", "as", "per", "its",
     "their", "our", "it", "is", "was", "were", "are", "be", "been", "what", "which", "how", "much", "many", "did",
@@ -68,9 +70,10 @@ def _singular(word: str) -> str:
 
 
 def _words(text: str) -> list[str]:
-    """The words of a text in matching form: NFKC, lower case, ``&`` as "and", hyphens as spaces, no note references."""
+    """The words of a text in matching form: NFKC, lower case, ``&`` as "and", hyphens as spaces, no note
+    references, a number run into a name set apart (``ifrs9``: ``ifrs``, ``9``)."""
     norm = unicodedata.normalize("NFKC", text).lower().replace("&", " and ").replace("’", "'")
-    norm = _NOTE_REFERENCE.sub(" ", norm)
+    norm = _NAME_NUMBER.sub(" ", _NOTE_REFERENCE.sub(" ", norm))
     return [_singular(w.removesuffix("'s")) for w in _WORD.findall(norm.replace("-", " "))]
 
 

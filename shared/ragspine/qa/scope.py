@@ -17,7 +17,9 @@ from typing import TYPE_CHECKING
 
 from ragspine.errors import InvalidInputError, ProviderUnavailableError
 from ragspine.facts.glossary import SlotKind
+from ragspine.facts.open_vocabulary import METRIC_PREFIX, label_of
 from ragspine.lazy import LazyPattern
+from ragspine.qa.label_words import label_words
 from ragspine.qa.screening import Refusal, RefusalReason, screening_text
 from ragspine.qa.slots import parse_slots
 
@@ -117,6 +119,27 @@ def names_misspelt_domain_terms(refusal: Refusal, question: str, *, glossary: Gl
     slots = parse_slots(question, glossary=glossary)
     return any(reading.kind in (SlotKind.METRIC, SlotKind.ENTITY)
                for miss in slots.near_misses for reading in miss.readings)
+
+
+def names_the_documents_rows(refusal: Refusal, question: str, *, glossary: Glossary) -> bool:
+    """Whether a "no business term" refusal meets a question in the words of the documents' own rows.
+
+    The rows the tables state are the business of whoever ingested them, though the question
+    seldom writes a label whole: "the 2018 IFRS9 opening balance of financial assets" for the row
+    ``Financial assets: Opening balance – IFRS 9``. In scope when a strict majority of the
+    question's subject words (those asking for a comparison or computation aside) are words of
+    the stored rows; the parse then decides which row, if any, is named. An off-topic subject
+    stays refused: only the absence of a business term is lifted.
+    """
+    if refusal.reason is not RefusalReason.OUT_OF_SCOPE or refusal.rule != "NO_BUSINESS_TERM":
+        return False
+    labels = [label_of(code) for code in glossary.terms[SlotKind.METRIC] if code.startswith(METRIC_PREFIX)]
+    if not labels:
+        return False
+    rows: set[str] = set().union(*(label_words(label) for label in labels))
+    words = [own for word in subject_words(question, glossary) if word not in _ASKING
+             for own in [label_words(word)] if own]
+    return bool(words) and sum(own <= rows for own in words) * 2 > len(words)
 
 
 def _stem(word: str) -> str:

@@ -1,0 +1,107 @@
+"""Names the documents state in their text: words of those documents, not companies the domain does not know.
+
+"What were the total liabilities of IMFT in 2018?" names IMFT, a joint venture whose balance
+sheet a report's table gives and whose text says so ("the assets and liabilities of IMFT");
+"What was the issued DSU in 2019?" an abbreviation the notes define ("the following DSUs were
+issued"). Neither is a glossary entity nor a word of a stored row, so the question would be
+asked back which company IMFT is. Where a visible document states every such name as written,
+the question is answered from that document alone, and only with figures whose row the passage
+stating the name names too: the report that says "IMFT sales to Intel" never answers Intel's
+liabilities with IMFT's. Anything else keeps the question back, and a name no visible document
+states ("Globex") is asked back as before.
+
+Deterministic: the same index gives the same reading; no model decides.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from ragspine.errors import InvalidInputError, ProviderUnavailableError
+from ragspine.facts.glossary import SlotKind
+from ragspine.facts.open_vocabulary import METRIC_PREFIX, label_of
+from ragspine.qa.label_words import label_words
+
+if TYPE_CHECKING:
+    from ragspine.facts.glossary import Glossary
+    from ragspine.facts.query_metric import QueryResult
+    from ragspine.qa.ports import NarrativeRetriever
+    from ragspine.sensitivity import Sensitivity
+
+logger = logging.getLogger(__name__)
+
+PROBE_TOP_K = 10
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]")
+
+
+@dataclass(frozen=True, slots=True)
+class StatedNames:
+    """Unknown names of a question and, per visible document stating them all, its passages stating one."""
+
+    names: tuple[str, ...]
+    passages: Mapping[str, tuple[str, ...]]
+
+
+def names_stated(names: Iterable[str], question: str, *, retriever: NarrativeRetriever | None,
+                 max_sensitivity: Sensitivity) -> StatedNames | None:
+    """The visible documents whose retrieved passages state every one of ``names`` as written, or None.
+
+    Latin names are matched as whole words in their own case ("IMFT", "IMFT's"; never "imft"
+    inside another word), CJK names as written. None when no document states them all, when
+    there is no index, or when the index cannot be reached.
+    """
+    wanted = tuple(name for name in names if name.strip())
+    if retriever is None or not wanted:
+        return None
+    try:
+        evidence = retriever.retrieve(question, top_k=PROBE_TOP_K, max_sensitivity=max_sensitivity)
+    except ProviderUnavailableError as exc:
+        logger.warning("name probe failed; the name stays unknown", extra={"error_code": exc.code})
+        return None
+    except InvalidInputError:  # longer than a search query may be
+        return None
+    texts: dict[str, list[str]] = {}
+    for item in evidence:
+        texts.setdefault(item.doc, []).append(item.text)
+    stating = {doc: tuple(p for p in passages if any(_states(p, name) for name in wanted))
+               for doc, passages in texts.items()
+               if all(any(_states(p, name) for p in passages) for name in wanted)}
+    return StatedNames(wanted, stating) if stating else None
+
+
+def ties_every_figure(stated: StatedNames, results: Iterable[QueryResult], glossary: Glossary) -> bool:
+    """Whether each figure found comes from a document stating the names, in a passage naming its row too.
+
+    At least one figure must be found; a row is named when the passage holds at least half of
+    its label's words (a CJK label: its line item as written).
+    """
+    found = [result.fact for result in results if result.fact is not None]
+    return bool(found) and all(
+        any(_names_row(passage, fact.metric_code, glossary) for passage in stated.passages.get(fact.source_doc_id, ()))
+        for fact in found)
+
+
+def _names_row(passage: str, code: str, glossary: Glossary) -> bool:
+    if code.startswith(METRIC_PREFIX):
+        names = [label_of(code)]
+    else:
+        names = list(glossary.term(SlotKind.METRIC, code).names.values())
+    words = label_words(passage)
+    for name in names:
+        own = label_words(name)
+        if own and len(own & words) * 2 >= len(own):
+            return True
+        item = name.rpartition(": ")[2].strip()
+        if not own and item and item in passage:  # CJK: no word breaks, the line item as written
+            return True
+    return False
+
+
+def _states(text: str, name: str) -> bool:
+    if _CJK.search(name):
+        return name in text
+    return re.search(rf"(?<![\w]){re.escape(name)}(?![\w])", text) is not None
