@@ -31,6 +31,7 @@ from ragspine.qa.faq import FaqEntry, FaqIndex
 from ragspine.qa.faq_check import CitedPassages, states_numbers, unsupported_numbers
 from ragspine.qa.intent_model import Channel, Intent
 from ragspine.qa.language import Lang, detect_language
+from ragspine.qa.metric_rows import row_for_metric
 from ragspine.qa.named_parts import with_named_parts_sum
 from ragspine.qa.parse_cache import DEFAULT_PARSE_CACHE_SIZE, ParseCache, ParsedQuestion, Rendered, question_numbers
 from ragspine.qa.ports import Evidence, IntentParser, NarrativeRetriever
@@ -127,6 +128,14 @@ def answer_question(question: str, *, qa: QAComponents, history: Sequence[Messag
         slots = decision.slots
         cache.reread(intent, decision)
         trace.decide("clarify:names_stated_in_documents")
+    by_row = row_for_metric(intent, decision, text, facts=qa.facts, glossary=qa.glossary, retriever=qa.retriever,
+                            max_sensitivity=qa.max_sensitivity, lang=shape.lang) \
+        if isinstance(decision, Proceed) and channel is Channel.STRUCTURED else None
+    if by_row is not None:  # "external revenues from Canada", where the document says its table is of revenues
+        decision = by_row
+        slots = decision.slots
+        cache.reread(intent, decision)
+        trace.decide("structured:row_for_metric")
     if slots.unrecognized is not None:
         if channel is not Channel.COMPOSITE:
             return _finish(trace, AnswerResult(render_unrecognized(slots.unrecognized, qa.glossary, shape.lang), (),

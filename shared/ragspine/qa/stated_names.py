@@ -81,15 +81,21 @@ def ties_every_figure(stated: StatedNames, results: Iterable[QueryResult], gloss
     """
     found = [result.fact for result in results if result.fact is not None]
     return bool(found) and all(
-        any(_names_row(passage, fact.metric_code, glossary) for passage in stated.passages.get(fact.source_doc_id, ()))
+        any(names_row(passage, fact.metric_code, glossary) for passage in stated.passages.get(fact.source_doc_id, ()))
         for fact in found)
 
 
-def _names_row(passage: str, code: str, glossary: Glossary) -> bool:
+def metric_names(code: str, glossary: Glossary) -> list[str]:
+    """A metric's names: a document row's label, or a glossary metric's names and aliases."""
     if code.startswith(METRIC_PREFIX):
-        names = [label_of(code)]
-    else:
-        names = list(glossary.term(SlotKind.METRIC, code).names.values())
+        return [label_of(code)]
+    return [*glossary.term(SlotKind.METRIC, code).names.values(),
+            *(alias for alias, (kind, owner) in glossary.aliases.items() if kind is SlotKind.METRIC and owner == code)]
+
+
+def names_row(passage: str, code: str, glossary: Glossary) -> bool:
+    """Whether a passage names a metric: at least half the words of one of its names, or a CJK name as written."""
+    names = metric_names(code, glossary)
     words = label_words(passage)
     for name in names:
         own = label_words(name)

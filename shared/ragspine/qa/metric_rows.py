@@ -1,0 +1,93 @@
+"""A row named beside the metric its document says the table is of: "external revenues from Canada".
+
+A table of revenues by country has rows that name only the country (``Canada``); what its
+figures are is said in the text around it ("The following table presents total external
+revenues by geographic location"). "What is the total external revenues from Canada in 2019?"
+names the glossary's revenue and the row ``Canada``: looked up as two figures, revenue has none
+and the row's figure stands beside "no data". The row is what the question asks when:
+
+* the question names one glossary metric and one document row, a row of no section whose words
+  are none of the metric's (a name: a country, a customer, a segment), and computes nothing from
+  the two (no ratio, share or sum of metrics);
+* the glossary metric has no figure for what is asked, and the row has one in every asked slot;
+* every document the row's figures come from states the metric in a passage the index returns
+  for the question.
+
+Then the row alone is looked up, and the answer says it read the metric's words as that row.
+Deterministic: the same facts and index give the same reading; no model decides.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from ragspine.errors import InvalidInputError, ProviderUnavailableError
+from ragspine.facts.glossary import Glossary, SlotKind, normalize_text
+from ragspine.facts.open_vocabulary import METRIC_PREFIX, label_of
+from ragspine.facts.query_metric import MetricQuery, QueryStatus, run_query
+from ragspine.qa.clarify import Proceed
+from ragspine.qa.label_words import label_words
+from ragspine.qa.language import Lang
+from ragspine.qa.slots import Assumption
+from ragspine.qa.stated_names import PROBE_TOP_K, metric_names, names_row
+
+if TYPE_CHECKING:
+    from ragspine.facts.ports import FactStore
+    from ragspine.qa.intent_model import Intent
+    from ragspine.qa.ports import NarrativeRetriever
+    from ragspine.sensitivity import Sensitivity
+
+
+def row_for_metric(intent: Intent, decision: Proceed, question: str, *, facts: FactStore, glossary: Glossary,
+                   retriever: NarrativeRetriever | None, max_sensitivity: Sensitivity,
+                   lang: Lang) -> Proceed | None:
+    """The decision with the row alone when its documents say its table is of the metric named; else None."""
+    slots = decision.slots
+    if (retriever is None or slots.unrecognized is not None or _combines_metrics(intent) or intent.analysis
+            or len(slots.metrics) != 2):
+        return None
+    opened = [code for code in slots.metrics if code.startswith(METRIC_PREFIX)]
+    named = [code for code in slots.metrics if not code.startswith(METRIC_PREFIX)]
+    if len(opened) != 1 or len(named) != 1 or ": " in label_of(opened[0]):
+        return None
+    row, metric = opened[0], named[0]
+    names = metric_names(metric, glossary)
+    label = label_of(row)
+    if label_words(label) & set().union(*map(label_words, names)) or any(
+            name and not label_words(name) and normalize_text(name) in label for name in names):  # CJK: as written
+        return None
+    asked = list(itertools.product(slots.entities, slots.periods, slots.channels))
+
+    def found(code: str) -> list[str | None]:
+        results = [run_query(MetricQuery(code, e, p, c), facts=facts, max_sensitivity=max_sensitivity)
+                   for e, p, c in asked]
+        return [r.fact.source_doc_id if r.status is QueryStatus.FOUND and r.fact is not None else None
+                for r in results]
+
+    if any(found(metric)):
+        return None
+    documents = found(row)
+    if not documents or None in documents:
+        return None
+    try:
+        evidence = retriever.retrieve(question, top_k=PROBE_TOP_K, max_sensitivity=max_sensitivity)
+    except (ProviderUnavailableError, InvalidInputError):
+        return None
+    if not all(any(item.doc == doc and names_row(item.text, metric, glossary) for item in evidence)
+               for doc in set(documents)):
+        return None
+    reading = Assumption(SlotKind.METRIC, row, "the row of a table its document states is of the metric named",
+                         typed=glossary.term(SlotKind.METRIC, metric).name(lang.value))
+    return replace(decision, slots=replace(slots, metrics=(row,), assumptions=(reading, *slots.assumptions)))
+
+
+def _combines_metrics(intent: Intent) -> bool:
+    """Whether the question computes with two figures (a ratio, a share, a sum of metrics): then both are asked.
+
+    A sum, mean or growth of one row over its periods ("the total external revenues in 2019") is no such.
+    """
+    arithmetic = intent.arithmetic
+    return any((arithmetic.ratio, arithmetic.subtract, arithmetic.add, arithmetic.entity_gap, arithmetic.consistency,
+                arithmetic.share_of, arithmetic.explicit, arithmetic.by_formula, arithmetic.denominator))

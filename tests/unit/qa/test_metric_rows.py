@@ -1,0 +1,82 @@
+"""A row named beside the metric its document says the table is of ("revenues from Canada") answers alone.
+
+Through ``answer_question`` on a domain fresh from ``domain init`` (its glossary's revenue has no
+figure here), the rows of a report's table of revenues by country (``label:canada`` …) and the
+passages of the report's text as the index returns them. Where the document holding the row
+does not state the metric, or the metric has a figure of its own, the question is answered as
+before: the row is never read as the metric.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ragspine.domain.starter import init_domain
+from ragspine.facts.model import Fact
+from ragspine.qa.answer import QAComponents, answer_question
+from ragspine.qa.result import AnswerStatus
+from tests.fakes.narrative import StaticRetriever, evidence
+from tests.unit.qa.derived.statement_set import statement_fact, statement_qa_with_labels
+
+REVENUES = "revenues_by_country.md"
+ASSETS = "assets_by_country.md"
+PASSAGES = [
+    evidence("The following table presents total external revenues by geographic location.", doc=REVENUES,
+             locator="heading=Geographic information,para=1"),
+    evidence("下表列示按地区划分的营业收入。", doc=REVENUES, locator="heading=地区信息,para=1"),
+    evidence("地域別の売上高は次のとおりです。", doc=REVENUES, locator="heading=地域別情報,para=1"),
+    evidence("Long-lived assets by geographic area are as follows.", doc=ASSETS,
+             locator="heading=Long-lived assets,para=1"),
+]
+
+
+def _fact(row: str, year: str, value: float, doc: str) -> Fact:
+    return statement_fact(row if row.isupper() else f"label:{row}", year, value, unit="USD_K", source_doc_id=doc,
+                          source_locator=f"table=1,row={row},col={year}")
+
+
+@pytest.fixture(scope="module")
+def qa(tmp_path_factory: pytest.TempPathFactory) -> QAComponents:
+    domain: Path = tmp_path_factory.mktemp("rows") / "domain"
+    init_domain(domain)
+    facts = [_fact("canada", "2019", 96168, REVENUES), _fact("united states", "2019", 1079520, REVENUES),
+             _fact("加拿大", "2019", 8813, REVENUES), _fact("カナダ", "2019", 7712, REVENUES),
+             _fact("germany", "2019", 4410, ASSETS),
+             _fact("canada", "2017", 512, REVENUES), _fact("REVENUE", "2017", 9000, REVENUES)]
+    qa = statement_qa_with_labels(domain, facts)
+    return QAComponents(facts=qa.facts, glossary=qa.glossary, screening=qa.screening, intent=qa.intent, llm=qa.llm,
+                        clock=qa.clock, retriever=StaticRetriever(PASSAGES))
+
+
+@pytest.mark.parametrize(("question", "value", "said"), [
+    ("What is the total external revenues from Canada in 2019?", "96168", "read 'revenue' as canada"),
+    ("What was the sales in the United States in 2019?", "1079520", "read 'revenue' as united states"),
+    ("2019年加拿大的营收是多少？", "8813", "将“营业收入”理解为加拿大（label:加拿大）"),
+    ("2019年のカナダの売上高はいくらですか", "7712", "「売上高」をカナダ（label:カナダ）と解釈"),
+])
+def test_the_row_of_a_table_its_document_says_is_of_the_metric_answers(
+        qa: QAComponents, question: str, value: str, said: str) -> None:
+    result = answer_question(question, qa=qa)
+    assert result.status is AnswerStatus.FOUND, result.answer
+    assert value in result.answer and f"{REVENUES} · table=1" in result.answer, result.answer
+    assert said in result.answer.splitlines()[-1], result.answer  # the reading is said
+
+
+def test_a_row_of_a_document_that_does_not_state_the_metric_is_not_read_as_it(qa: QAComponents) -> None:
+    result = answer_question("What was the revenue from Germany in 2019?", qa=qa)
+    assert result.status is not AnswerStatus.FOUND, result.answer
+    assert "read 'revenue'" not in result.answer, result.answer
+
+
+def test_a_metric_with_a_figure_of_its_own_is_asked_as_before(qa: QAComponents) -> None:
+    result = answer_question("What was the revenue from Canada in 2017?", qa=qa)
+    assert "9000" in result.answer and "read 'revenue'" not in result.answer, result.answer
+
+
+def test_without_an_index_the_row_is_not_read_as_the_metric(qa: QAComponents) -> None:
+    bare = QAComponents(facts=qa.facts, glossary=qa.glossary, screening=qa.screening, intent=qa.intent, llm=qa.llm,
+                        clock=qa.clock)
+    result = answer_question("What is the total external revenues from Canada in 2019?", qa=bare)
+    assert result.status is not AnswerStatus.FOUND, result.answer
