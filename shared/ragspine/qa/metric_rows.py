@@ -7,8 +7,9 @@ names the glossary's revenue and the row ``Canada``: looked up as two figures, r
 and the row's figure stands beside "no data". The row is what the question asks when:
 
 * the question names one glossary metric and one document row, a row of no section whose words
-  are none of the metric's (a name: a country, a customer, a segment), and computes nothing from
-  the two (no ratio, share or sum of metrics);
+  are none of the metric's (a name: a country, a customer, a segment), computes nothing from
+  the two (no ratio, share or sum of metrics), and says little else ("…based on the geographic
+  location of the customer's headquarters" describes another table than the row's);
 * the glossary metric has no figure for what is asked, and the row has one in every asked slot;
 * every document the row's figures come from states the metric in a passage the index returns
   for the question.
@@ -28,7 +29,8 @@ from ragspine.facts.glossary import Glossary, SlotKind, normalize_text
 from ragspine.facts.open_vocabulary import METRIC_PREFIX, label_of
 from ragspine.facts.query_metric import MetricQuery, QueryStatus, run_query
 from ragspine.qa.clarify import Proceed
-from ragspine.qa.label_words import label_words
+from ragspine.qa.derived_asks import QUALIFYING_WORDS
+from ragspine.qa.label_words import ASKING_WORDS, label_words
 from ragspine.qa.language import Lang
 from ragspine.qa.slots import Assumption
 from ragspine.qa.stated_names import PROBE_TOP_K, metric_names, names_row
@@ -57,6 +59,10 @@ def row_for_metric(intent: Intent, decision: Proceed, question: str, *, facts: F
     label = label_of(row)
     if label_words(label) & set().union(*map(label_words, names)) or any(
             name and not label_words(name) and normalize_text(name) in label for name in names):  # CJK: as written
+        return None
+    # the words beyond the row and the metric: more than a row's qualifiers, and the question asks something else
+    beyond = label_words(glossary.leftover(question, glossary.scan(question))) - label_words(label) - ASKING_WORDS
+    if len(beyond) > max(QUALIFYING_WORDS, len(label_words(label))):
         return None
     asked = list(itertools.product(slots.entities, slots.periods, slots.channels))
 

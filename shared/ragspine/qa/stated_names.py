@@ -51,11 +51,12 @@ def names_stated(names: Iterable[str], question: str, *, retriever: NarrativeRet
     """The visible documents whose retrieved passages state every one of ``names`` as written, or None.
 
     Latin names are matched as whole words in their own case ("IMFT", "IMFT's"; never "imft"
-    inside another word), CJK names as written. None when no document states them all, when
-    there is no index, or when the index cannot be reached.
+    inside another word), CJK names as written. None when no document states them all, when a
+    name is a month (dates are periods), when there is no index, or when the index cannot be reached.
     """
     wanted = tuple(name for name in names if name.strip())
-    if retriever is None or not wanted:
+    # a month ("as of September 30, 2018") has no label words: a date is a period, asked back as one
+    if retriever is None or not wanted or any(name.isascii() and not label_words(name) for name in wanted):
         return None
     try:
         evidence = retriever.retrieve(question, top_k=PROBE_TOP_K, max_sensitivity=max_sensitivity)

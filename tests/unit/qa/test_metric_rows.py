@@ -44,7 +44,8 @@ def qa(tmp_path_factory: pytest.TempPathFactory) -> QAComponents:
     facts = [_fact("canada", "2019", 96168, REVENUES), _fact("united states", "2019", 1079520, REVENUES),
              _fact("加拿大", "2019", 8813, REVENUES), _fact("カナダ", "2019", 7712, REVENUES),
              _fact("germany", "2019", 4410, ASSETS),
-             _fact("canada", "2017", 512, REVENUES), _fact("REVENUE", "2017", 9000, REVENUES)]
+             _fact("canada", "2017", 512, REVENUES), _fact("REVENUE", "2017", 9000, REVENUES),
+             _fact("united states", "2018", 1000000, REVENUES)]
     qa = statement_qa_with_labels(domain, facts)
     return QAComponents(facts=qa.facts, glossary=qa.glossary, screening=qa.screening, intent=qa.intent, llm=qa.llm,
                         clock=qa.clock, retriever=StaticRetriever(PASSAGES))
@@ -80,3 +81,12 @@ def test_without_an_index_the_row_is_not_read_as_the_metric(qa: QAComponents) ->
                         clock=qa.clock)
     result = answer_question("What is the total external revenues from Canada in 2019?", qa=bare)
     assert result.status is not AnswerStatus.FOUND, result.answer
+
+
+def test_a_question_saying_much_besides_keeps_both_figures_asked(qa: QAComponents) -> None:
+    # "…based on the geographic location of the customer's headquarters" may describe another table than the
+    # row's: the row is not read as the metric, so the change of the row is still computed beside "no revenue"
+    result = answer_question("What is the percentage change of revenue from the United States from 2018 to 2019, "
+                             "based on the geographic location of the customer's headquarters?", qa=qa)
+    assert "read 'revenue'" not in result.answer and "names more than the row" not in result.answer, result.answer
+    assert "FY2019 vs FY2018 up 79520" in result.answer, result.answer
