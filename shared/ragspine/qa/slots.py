@@ -327,8 +327,7 @@ def _naming_a_row(names: tuple[str, ...], glossary: Glossary) -> tuple[str, ...]
     "Deferred Revenue", "Workforce reduction", "Apple" and "Network Software & Systems" are
     capitalised because the question quotes a row label or a column (a segment) of the table;
     they name the document's rows, not a company the domain does not know (nor does 国内事业 where
-    a row is ``国内事业: 收入``), nor does "PPE", the initials of ``Property, plant and equipment, net``.
-    A word no row holds stays unknown: "Globex" is asked back. A month
+    a row is ``国内事业: 收入``). A word no row holds stays unknown: "Globex" is asked back. A month
     name has no label words (dates are periods), so it stays unknown even where a row holds it:
     "as of September 30, 2018" inside a fiscal year is asked back rather than read as the year.
     """
@@ -340,28 +339,10 @@ def _naming_a_row(names: tuple[str, ...], glossary: Glossary) -> tuple[str, ...]
 
     def names_a_row(name: str) -> bool:
         if name.isascii():
-            return (bool(label_words(name)) and label_words(name) <= rows) or _initials_of_a_row(name, labels)
+            return bool(label_words(name)) and label_words(name) <= rows
         return any(normalize_text(name) in label for label in labels)  # CJK has no word breaks: held as written
 
     return tuple(n for n in names if names_a_row(n))
-
-
-MIN_INITIALS = 3  # "PPE"; two capitals ("GE") stand for too many rows to be read as one
-
-
-def _initials_of_a_row(name: str, labels: list[str]) -> bool:
-    """Whether an upper-case name is the initials of consecutive words of a row ("PPE": "Property, plant and
-    equipment, net"), stop words such as "and" aside: the row's abbreviation, not a company."""
-    letters = name.replace(".", "")
-    if len(letters) < MIN_INITIALS or not letters.isalpha() or not letters.isupper():
-        return False
-    wanted = letters.lower()
-    for label in labels:
-        words = [w for w in re.findall(r"[a-z]+", label) if label_words(w)]
-        initials = "".join(w[0] for w in words)
-        if wanted in initials:
-            return True
-    return False
 
 
 def _leading_words(text: str, count: int) -> set[str]:

@@ -75,24 +75,3 @@ def test_a_rows_word_chooses_the_figures_offered_when_no_row_is_read() -> None:
     offered = [option.label for option in decision.clarification.options]
     assert offered == ["audit fees", "audit-related fees", "tax fees"], offered
     assert "Fees" not in decision.clarification.question.partition("Choose")[0]  # no company asked about
-
-
-ABBREVIATED = glossary_with(["Property, plant and equipment, net", "Accumulated depreciation", "減価償却累計額"])
-
-
-@pytest.mark.parametrize("question", [
-    "What is the change in accumulated depreciation for PPE between December 31, 2018 and 2019?",
-    "What was the accumulated depreciation of P.P.E. in 2019?",
-    "2019年のPPEの減価償却累計額は",
-])
-def test_the_initials_of_a_documents_row_are_no_unknown_company(question: str) -> None:
-    assert parse_slots(question, glossary=ABBREVIATED).unknown_names == ()
-
-
-@pytest.mark.parametrize(("question", "unknown"), [
-    ("What is the accumulated depreciation of IBM in 2019?", ("IBM",)),  # the initials of no row
-    ("What is the accumulated depreciation of PP in 2019?", ("PP",)),  # two capitals: too many rows to name one
-    ("What is the accumulated depreciation of Ppe in 2019?", ("Ppe",)),  # not written as initials
-])
-def test_other_capitals_are_still_unknown(question: str, unknown: tuple[str, ...]) -> None:
-    assert parse_slots(question, glossary=ABBREVIATED).unknown_names == unknown
