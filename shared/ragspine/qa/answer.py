@@ -248,7 +248,9 @@ class _QuestionCache:
     def reread(self, intent: Intent, decision: ScopeDecision) -> None:
         """The parse with unknown names read as the documents' words: it depends on the index, so it is
         neither kept nor planned from the cache."""
-        self.shape = replace(self._shape(), intent=intent, decision=decision)
+        # what the cached parse planned, asked and rendered was for its own slots: none of it holds here
+        self.shape = replace(self._shape(), intent=intent, decision=decision, question_numbers=frozenset(), plan=None,
+                             asks=None, rendered=None)
         self.cached = False
 
     def plan(self, slots: Slots, decision: ScopeDecision) -> tuple[tuple[Lookup, ...] | None,

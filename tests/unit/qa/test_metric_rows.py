@@ -90,3 +90,21 @@ def test_a_question_saying_much_besides_keeps_both_figures_asked(qa: QAComponent
                              "based on the geographic location of the customer's headquarters?", qa=qa)
     assert "read 'revenue'" not in result.answer and "names more than the row" not in result.answer, result.answer
     assert "FY2019 vs FY2018 up 79520" in result.answer, result.answer
+
+
+def test_a_question_asked_again_after_its_documents_came_is_read_anew(tmp_path: Path) -> None:
+    # asked twice before the text is indexed (the parse and its plan kept), then once after: the row alone
+    domain = tmp_path / "domain"
+    init_domain(domain)
+    facts = [_fact("canada", "2019", 96168, REVENUES)]
+    base = statement_qa_with_labels(domain, facts)
+    index = StaticRetriever([])
+    qa = QAComponents(facts=base.facts, glossary=base.glossary, screening=base.screening, intent=base.intent,
+                      llm=base.llm, clock=base.clock, retriever=index)
+    question = "What is the total external revenues from Canada in 2019?"
+    for _ in range(2):
+        assert answer_question(question, qa=qa).status is not AnswerStatus.FOUND
+    index.evidence = PASSAGES
+    result = answer_question(question, qa=qa)
+    assert result.status is AnswerStatus.FOUND and "read 'revenue' as canada" in result.answer, result.answer
+    assert "No data" not in result.answer, result.answer
