@@ -24,7 +24,9 @@ from typing import TYPE_CHECKING
 from ragspine.errors import InvalidInputError, ProviderUnavailableError
 from ragspine.facts.glossary import SlotKind
 from ragspine.facts.open_vocabulary import METRIC_PREFIX, label_of
+from ragspine.lazy import LazyPattern
 from ragspine.qa.label_words import label_words
+from ragspine.text import CJK
 
 if TYPE_CHECKING:
     from ragspine.facts.glossary import Glossary
@@ -35,7 +37,7 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 PROBE_TOP_K = 10
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]")
+_CJK = LazyPattern(f"[{CJK}]")
 
 
 @dataclass(frozen=True, slots=True)
