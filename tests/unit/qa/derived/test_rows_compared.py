@@ -207,3 +207,10 @@ class TestOneFigureOfTwoYears:
         qa = statement_qa_with_labels(folder, [statement_fact("REVENUE", "2024", 2000)])
         result = answered(qa, "What is the ratio of the revenue in fiscal 2024 to fiscal 2022?")
         assert "计算自" not in result.answer and "there is no figure for" in result.answer, result.answer
+
+    def test_a_change_as_a_percentage_of_a_year_is_no_ratio_of_the_years(self, folder: Path) -> None:
+        facts = [statement_fact("REVENUE", "2024", 2000), statement_fact("REVENUE", "2023", 1800)]
+        result = answered(statement_qa_with_labels(folder, facts), "What is the value of the change in revenue "
+                                                                   "between 2023 and 2024 as a percentage of the "
+                                                                   "2023 revenue?")
+        assert "ratio of FY" not in result.answer and "111.11" not in result.answer, result.answer
