@@ -21,14 +21,9 @@ from hypothesis import strategies as st
 from ragspine.facts.model import UNDATED
 from ragspine.qa.answer import QAComponents
 from ragspine.qa.result import AnswerResult
-from tests.unit.qa.derived.statement_set import DOC, answered, finance_domain, statement_fact, statement_qa_with_labels
+from tests.unit.qa.derived.statement_set import DOC, answered, statement_fact, statement_qa_with_labels
 
 COMPUTED = re.compile(r"（计算自：([^（）]*)）")
-
-
-@pytest.fixture(scope="module")
-def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return finance_domain(tmp_path_factory.mktemp("rows") / "domain")
 
 
 def rows_qa(folder: Path, rows: Mapping[str, float], *, period: str = "2019", unit: str = "USD_K") -> QAComponents:
