@@ -185,10 +185,10 @@ def _sums_periods(arithmetic: Arithmetic, metrics: list[str], periods: list[Peri
 
 def _in_written_order(periods: list[Period], arithmetic: Arithmetic) -> list[Period]:
     """The two fiscal years asked, in the order the question writes them ("2019 … as a percentage of 2018"):
-    a ratio of one figure over two years divides the first by the second. [] unless exactly those two, and
-    when a change is asked (the change line answers it)."""
-    if arithmetic.change:  # "the change between 2018 and 2019 as a percentage of 2018": the change divides
-        return []
+    a ratio of one figure over two years divides the first by the second. [] unless exactly those two, when
+    a change is asked (the change line answers it), and when the ratio's words divide by a metric."""
+    if arithmetic.change or arithmetic.denominator is not None:
+        return []  # "the change … as a percentage of 2018", "… as a percentage of revenue in 2017 and 2018"
     years = [Period.fiscal_year(int(year)) for year in arithmetic.years]
     return years if len(years) == 2 and set(years) == set(periods) and len(periods) == 2 else []
 

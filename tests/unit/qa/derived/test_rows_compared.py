@@ -209,3 +209,9 @@ class TestOneFigureOfTwoYears:
                                                                    "between 2023 and 2024 as a percentage of the "
                                                                    "2023 revenue?")
         assert "ratio of FY" not in result.answer and "111.11" not in result.answer, result.answer
+
+    def test_a_ratio_dividing_by_a_metric_is_no_ratio_of_the_years(self, folder: Path) -> None:
+        facts = [statement_fact("REVENUE", "2024", 2000), statement_fact("REVENUE", "2023", 1800)]
+        result = answered(statement_qa_with_labels(folder, facts), "What is the total proportion of revenue as "
+                                                                   "a percentage of revenue in 2023 and 2024?")
+        assert "ratio of FY" not in result.answer and "90.00" not in result.answer, result.answer
