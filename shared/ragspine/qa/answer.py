@@ -49,6 +49,7 @@ from ragspine.qa.structured_asks import StructuredAsks, read_structured_asks
 from ragspine.qa.table_dates import with_table_dates_read
 from ragspine.qa.trace import TraceRecorder, question_digest
 from ragspine.qa.undated import names_no_period, notice_dates, with_undated
+from ragspine.qa.undated_rows import compares_rows, from_one_table
 from ragspine.sensitivity import Sensitivity
 
 if TYPE_CHECKING:
@@ -364,14 +365,18 @@ def _structured(text: str, qa: QAComponents, cache: _QuestionCache, channel: Cha
     derives = _derives(slots, qa.glossary)
     structured = run_structured(slots, facts=qa.facts, glossary=qa.glossary, lang=lang,
                                 max_sensitivity=qa.max_sensitivity, plan=plan, results=looked_up)
-    # no period named and nothing computed: a figure the documents state for no period answers it, said so
+    # no period named and nothing computed: a figure the documents state for no period answers it, said so;
+    # rows of one undated table compared with each other are of one period too, so they may be computed
     undated = (stated is None and names_no_period(intent.slots.periods, slots) and not derives
-               and not intent.analysis and not intent.arithmetic.computes)
+               and not intent.analysis
+               and (not intent.arithmetic.computes or compares_rows(intent.arithmetic)))
     refinements = decision.refinements
     if undated:
-        dated = structured
+        dated, dated_slots = structured, slots
         structured, slots = with_undated(structured, slots, facts=qa.facts, glossary=qa.glossary, lang=lang,
                                          max_sensitivity=qa.max_sensitivity)
+        if intent.arithmetic.computes and not from_one_table(structured, text):
+            structured, slots = dated, dated_slots  # undated figures of two tables: nothing says one period
         if structured is not dated:  # other years of a figure stated for none are no choice to offer
             refinements = tuple(option for option in refinements if option.slot != "period")
     structured = with_change_read(structured, text, lang=lang)  # a change line that answers another question

@@ -38,6 +38,8 @@ _TEXT = MappingProxyType({
         "cagr": "{who}{what} {first}–{last} 年均复合增长率（{n} 年）：{value}%",
         "sum": "{who}{period} {terms}：{value}{unit}",
         "gap": "{period} {what}：{a}比{b}{direction} {value}{unit}",
+        "row_gap": "{who}{period} {a}与{b}之差：{value}{unit}（{side}）",
+        "row_more": "{a}比{b}高", "row_less": "{a}比{b}低", "row_same": "{a}与{b}相同",
         "more": "高", "less": "低", "same": "相同，差",
         "check_yes": "{period} {who}{a} {left}{unit} 等于 {terms} {right}{unit}：一致",
         "check_no": "{period} {who}{a} {left}{unit} 不等于 {terms} {right}{unit}：不一致，相差 {gap}{unit}",
@@ -59,6 +61,8 @@ _TEXT = MappingProxyType({
         "cagr": "{who}{what} {first}–{last} compound annual growth rate ({n} years): {value}%",
         "sum": "{who}{period} {terms}: {value}{unit}",
         "gap": "{period} {what}: {a} is {value}{unit} {direction} {b}",
+        "row_gap": "{who}{period} difference between {a} and {b}: {value}{unit} ({side})",
+        "row_more": "{a} above {b}", "row_less": "{a} below {b}", "row_same": "{a} level with {b}",
         "more": "above", "less": "below", "same": "level with",
         "check_yes": "{period} {who}{a} {left}{unit} equals {terms} {right}{unit}: yes, they match",
         "check_no": "{period} {who}{a} {left}{unit} does not equal {terms} {right}{unit}: no, they differ by "
@@ -84,6 +88,8 @@ _TEXT = MappingProxyType({
         "cagr": "{who}{what} {first}–{last} の年平均成長率（{n} 年）：{value}%",
         "sum": "{who}{period} {terms}：{value}{unit}",
         "gap": "{period} {what}：{a}は{b}より {value}{unit} {direction}",
+        "row_gap": "{who}{period} {a}と{b}の差：{value}{unit}（{side}）",
+        "row_more": "{a}は{b}より高い", "row_less": "{a}は{b}より低い", "row_same": "{a}と{b}は同じ",
         "more": "高い", "less": "低い", "same": "同じ（差",
         "check_yes": "{period} {who}{a} {left}{unit} は {terms} {right}{unit} と一致します",
         "check_no": "{period} {who}{a} {left}{unit} は {terms} {right}{unit} と一致しません（差 {gap}{unit}）",
@@ -132,6 +138,8 @@ def with_arithmetic(outcome: StructuredOutcome, arithmetic: Arithmetic, *, gloss
         made += calc.cagr(metrics, entities, periods, channels)
     elif arithmetic.ratio and len(metrics) == 2:
         made += calc.ratio(metrics, entities, periods, channels)
+    elif arithmetic.ratio and len(metrics) == 1 and len(entities) == 1 and _in_written_order(periods, arithmetic):
+        made += calc.period_ratio(metrics[0], entities[0], _in_written_order(periods, arithmetic), channels)
     elif (arithmetic.subtract or arithmetic.add) and len(metrics) >= 2:
         made += calc.combine(metrics, entities, periods, channels, subtract=arithmetic.subtract)
     elif _sums_periods(arithmetic, metrics, periods):
@@ -144,6 +152,8 @@ def with_arithmetic(outcome: StructuredOutcome, arithmetic: Arithmetic, *, gloss
         made += calc.average(metrics, entities, periods, channels)
     elif arithmetic.entity_gap and len(entities) == 2:
         made += calc.entity_gap(metrics, entities, periods, channels)
+    elif _gap_of_two_rows(arithmetic, metrics, entities, periods):
+        made += calc.row_gap(metrics, entities[0], periods[0], channels)
     if not made:
         return outcome
     if not outcome.computed and not any(numbers for _, numbers in made):  # the inputs are not the figure asked
@@ -171,6 +181,27 @@ def _sums_periods(arithmetic: Arithmetic, metrics: list[str], periods: list[Peri
     # a row read loosely keeps its own "Total" in the question's words: that "total" names the row
     own = len(PERIOD_SUM.findall(label_of(metrics[0]))) if metrics[0].startswith(METRIC_PREFIX) else 0
     return arithmetic.sum_words > own and len({p.period_type for p in periods}) == 1
+
+
+def _in_written_order(periods: list[Period], arithmetic: Arithmetic) -> list[Period]:
+    """The two fiscal years asked, in the order the question writes them ("2019 … as a percentage of 2018"):
+    a ratio of one figure over two years divides the first by the second. [] unless exactly those two, when
+    a change is asked (the change line answers it), and when the ratio's words divide by a metric."""
+    if arithmetic.change or arithmetic.denominator is not None:
+        return []  # "the change … as a percentage of 2018", "… as a percentage of revenue in 2017 and 2018"
+    years = [Period.fiscal_year(int(year)) for year in arithmetic.years]
+    return years if len(years) == 2 and set(years) == set(periods) and len(periods) == 2 else []
+
+
+def _gap_of_two_rows(arithmetic: Arithmetic, metrics: list[str], entities: list[str], periods: list[Period]) -> bool:
+    """"The difference between APAC and EMEA net sales in 2019": two rows (metrics) of one entity and period.
+
+    Only where "difference" (相差, の差) is said in so many words and no percentage is asked (a
+    "percentage difference" wants a relative figure, not the gap); over two periods the words ask
+    for a change of one row, which the change line answers.
+    """
+    return (arithmetic.difference and not arithmetic.percent and len(metrics) == 2 and len(entities) == 1
+            and len(periods) == 1)
 
 
 def _average_named_by_row(metrics: list[str], arithmetic: Arithmetic) -> bool:
@@ -222,8 +253,9 @@ class _Calc:
     def entity(self, code: str) -> str:
         return label(self.glossary.term(SlotKind.ENTITY, code), self.lang)
 
-    def who(self, entity: str) -> str:
-        return f"{self.entity(entity)}{self.space}"
+    def who(self, entity: str, period: Period | None = None) -> str:
+        """The entity before a period's label (no space before the empty label of an undated figure)."""
+        return f"{self.entity(entity)}{self.space if period is None or period.label else ''}"
 
     def inputs(self, keys: Iterable[Key], what: str) -> list[Fact] | str:
         """The facts of ``keys``, or the line naming the missing ones."""
@@ -309,6 +341,8 @@ class _Calc:
         a, b = metrics
         if self.arithmetic.share_of and self.arithmetic.denominator not in metrics and not self.arithmetic.explicit:
             whole = [m for m in metrics if is_a_total(m)]
+            if len(whole) != 1 and self.arithmetic.whole in metrics:  # "of the total income before taxes"
+                whole = [self.arithmetic.whole]
             if len(whole) != 1:  # "the percentage of A in B": which is the whole is not clear
                 return [(self.text["whole_unclear"], ())]
             a, b = [m for m in metrics if m != whole[0]][0], whole[0]
@@ -325,12 +359,35 @@ class _Calc:
                     values, _unit, note, facts = got.values, got.unit, got.note, got.facts
                     if values[1] == 0:
                         continue
+                    if self.arithmetic.share_of and abs(values[0]) > abs(values[1]):
+                        made.append((self.text["whole_unclear"], ()))  # a part larger than its whole: misread
+                        continue
                     value = values[0] / values[1] * (100 if self.arithmetic.percent else 1)
                     shown = self.rounded(value, DEFAULT_RATIO_PLACES)
-                    line = self.text["ratio"].format(who=self.who(entity), period=period.label, a=self.metric(a),
-                                                     b=self.metric(b), value=shown,
+                    line = self.text["ratio"].format(who=self.who(entity, period), period=period.label,
+                                                     a=self.metric(a), b=self.metric(b), value=shown,
                                                      unit="%" if self.arithmetic.percent else "")
                     made.append((f"{line}{note}{cited(tuple(facts))}", (shown,)))
+        return made
+
+    def period_ratio(self, metric: str, entity: str, periods: list[Period], channels: list[str]) -> list[Made]:
+        """One metric of the first year written over the second: "the ratio of X in fiscal 2019 to fiscal 2018"."""
+        made: list[Made] = []
+        first, second = periods
+        for channel in channels:
+            what = f"{self.who(entity)}{self.metric(metric)} {first.label} / {second.label} {self.text['w_ratio']}"
+            got = self.on_one_unit([(metric, entity, channel, first), (metric, entity, channel, second)], what)
+            if isinstance(got, str):
+                made.append((got, ()))
+                continue
+            if got.values[1] == 0:
+                continue
+            value = got.values[0] / got.values[1] * (100 if self.arithmetic.percent else 1)
+            shown = self.rounded(value, DEFAULT_RATIO_PLACES)
+            line = self.text["ratio"].format(who=self.who(entity), period=self.metric(metric), a=first.label,
+                                             b=second.label, value=shown,
+                                             unit="%" if self.arithmetic.percent else "")
+            made.append((f"{line}{got.note}{cited(tuple(got.facts))}", (shown,)))
         return made
 
     def cagr(self, metrics: list[str], entities: list[str], periods: list[Period], channels: list[str]) -> list[Made]:
@@ -377,7 +434,7 @@ class _Calc:
                     values, unit, note, facts = got.values, got.unit, got.note, got.facts
                     total = values[0] - sum(values[1:], Decimal(0)) if subtract else sum(values, Decimal(0))
                     shown = self.amount(total, facts)
-                    line = self.text["sum"].format(who=self.who(entity), period=period.label, terms=terms,
+                    line = self.text["sum"].format(who=self.who(entity, period), period=period.label, terms=terms,
                                                    value=shown, unit=spaced(unit))
                     made.append((f"{line}{note}{cited(tuple(facts))}", (shown,)))
         return made
@@ -421,6 +478,26 @@ class _Calc:
                                                          else spaced(unit)),
                                                    direction=direction)
                     made.append((f"{line}{note}{cited(tuple(facts))}", (shown,)))
+        return made
+
+    def row_gap(self, metrics: list[str], entity: str, period: Period, channels: list[str]) -> list[Made]:
+        """The size of the gap between two metrics of one entity and period, and which is above."""
+        made: list[Made] = []
+        a, b = metrics
+        for channel in channels:
+            what = f"{self.who(entity)}{period.label} {self.metric(a)} / {self.metric(b)} {self.text['w_gap']}"
+            got = self.on_one_unit([(a, entity, channel, period), (b, entity, channel, period)], what)
+            if isinstance(got, str):
+                made.append((got, ()))
+                continue
+            gap = got.values[0] - got.values[1]
+            shown = self.amount(abs(gap), got.facts)
+            side = self.text["row_more" if gap > 0 else "row_less" if gap < 0 else "row_same"].format(
+                a=self.metric(a), b=self.metric(b))
+            unit = " points" if got.unit == "PCT" and self.lang is Lang.EN else spaced(got.unit)
+            line = self.text["row_gap"].format(who=self.who(entity, period), period=period.label, a=self.metric(a),
+                                               b=self.metric(b), value=shown, unit=unit, side=side)
+            made.append((f"{line}{got.note}{cited(tuple(got.facts))}", (shown,)))
         return made
 
     def consistency(self, metrics: list[str], entities: list[str], periods: list[Period],

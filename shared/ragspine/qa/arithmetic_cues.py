@@ -53,8 +53,12 @@ ADD = _cue("sum of", "total of", "plus", "added to", "combined", "之和", "的�
 ENTITY_GAP = _cue("difference", "differ", "gap", "more than", "less than", "higher than", "lower than", "exceed",
                   "相差", "差额", "差距", "差多少", "高多少", "多多少", "少多少", "低多少", "差異", "差は", "の差",
                   "上回", "下回")
+# A difference asked in so many words (not "more than" or "exceed", which may be words of a row's own name):
+# between two rows of one period it is the size of their gap ("the difference between APAC and EMEA in 2019").
+DIFFERENCE = _cue("difference", "differ", "gap", "相差", "差额", "差距", "差多少", "差異", "の差", "差は")
 # A part as a share of a whole: "the percentage of audit fees in total fees", "what proportion of … is made up of"
-SHARE_OF = _cue("percentage of", "percent of", "proportion of", "share of", "percentage constitution", "out of")
+SHARE_OF = _cue("percentage of", "percent of", "proportion of", "share of", "percentage constitution", "out of",
+               "占")  # 瑞士收入占税前收入总额的百分比: the part 占 (takes up) the whole
 # One figure over several periods added up: "the total deposits in 2018 and 2019", "altogether", 合计
 PERIOD_SUM = _cue("total", "sum", "sum of", "altogether", "in total", "combined", "合计", "总计", "总和", "合計",
                   "合算")
@@ -66,7 +70,7 @@ PERCENT = _cue("in %", "in percent", "as a percentage", "as a percent", "percent
 # Every word of every cue ``read_arithmetic`` searches for, as one prefix tree: a question holding none
 # of them anywhere (most questions) matches no cue, which one pass finds instead of a dozen searches.
 _ANY_CUE = re.compile(trie_pattern(word for cue in (
-    AVERAGE, RATIO, CAGR, SUBTRACT, ADD, ENTITY_GAP, SHARE_OF, PERIOD_SUM, EQUALS, CHANGE, PERCENT)
+    AVERAGE, RATIO, CAGR, SUBTRACT, ADD, ENTITY_GAP, DIFFERENCE, SHARE_OF, PERIOD_SUM, EQUALS, CHANGE, PERCENT)
     for word in _WORDS_OF[cue]))
 _PLACES = (
     (LazyPattern(rf"(?:to|rounded to|round to|with)\s+(?:the\s+)?{_WORD}\s+decimal(?:\s+places?|s)?"), 0),
@@ -77,6 +81,7 @@ _PLACES = (
     (LazyPattern(rf"小数点(?:以下)?\s*第?\s*{_WORD}\s*位(?:まで(?:求めよ|で)?)?"), 0),
 )
 _WHOLE = _cue("nearest whole number", "nearest integer", "whole number", "取整", "保留整数", "整数で")
+_YEAR = LazyPattern(r"(?<!\d)(?:19|20)\d\d(?!\d)")
 _YEARS = LazyPattern(rf"(?<!\d){_WORD}\s*-?\s*(?:years?|yr|年間|年间|年)(?:\s*-?\s*(?:cagr|compound|复合|年均|平均))?")
 
 
@@ -91,14 +96,17 @@ class Arithmetic:
     subtract: bool = False
     add: bool = False
     entity_gap: bool = False
+    difference: bool = False  # "difference", 相差, の差: the gap between two rows of one period may be asked
     consistency: bool = False
     change: bool = False  # a change or difference is asked too ("the change between the 2018 and 2019 average")
     averages: int = 0  # how often the question says "average" (a row's own "weighted average …" may be one)
     share_of: bool = False  # a part of a whole asked ("percentage of A in total B"): the whole divides
+    whole: str | None = None  # the one metric the question calls the total ("of the total B", B合计): the whole
     period_sum: int = 0  # how often the question's own words (names blanked) say "total", "sum", "altogether"
     sum_words: int = 0  # the same words anywhere in the question, names included ("Total cost of revenue")
     places: int | None = None
     percent: bool = False
+    years: tuple[str, ...] = ()  # the years the question writes, in its order ("2019 … as a percentage of 2018")
     denominator: str | None = None  # the metric a ratio divides by, when the wording says ("A に占める B")
     explicit: tuple[str, str] | None = None  # "(経常利益/総資産)": the question's own ratio of two metrics
     plus_group: tuple[str, ...] = ()  # "(流動資産+固定資産)": metrics the question itself adds up
@@ -112,7 +120,7 @@ class Arithmetic:
     def computes(self) -> bool:
         """Whether any computation (not just rounding) is asked for."""
         return any((self.average, self.ratio, self.cagr, self.subtract, self.add, self.entity_gap,
-                    self.consistency, self.period_sum))
+                    self.consistency, self.period_sum))  # ``difference`` words are among ``entity_gap``'s
 
 
 NO_ARITHMETIC = Arithmetic()
@@ -156,10 +164,12 @@ def _read_cues(norm: str, text: str, metrics: list[Mention], glossary: Glossary)
         average=_asks_average(text) and not cagr, ratio=ratio, cagr=cagr,
         cagr_years=years if years and years > 0 else None, subtract=bool(SUBTRACT.search(text)),
         add=bool(ADD.search(text)) or (consistency and ("+" in text or "和" in text or "sum" in text)),
-        entity_gap=bool(ENTITY_GAP.search(text)), consistency=consistency, places=_places(norm),
+        entity_gap=bool(ENTITY_GAP.search(text)), difference=bool(DIFFERENCE.search(text)),
+        consistency=consistency, places=_places(norm),
         change=bool(CHANGE.search(text)), averages=len(AVERAGE.findall(norm)),
-        share_of=share_of, period_sum=len(PERIOD_SUM.findall(text)), sum_words=len(PERIOD_SUM.findall(norm)),
-        percent=bool(PERCENT.search(norm)),
+        share_of=share_of, whole=_whole_named(norm, metrics) if share_of else None,
+        period_sum=len(PERIOD_SUM.findall(text)), sum_words=len(PERIOD_SUM.findall(norm)),
+        percent=bool(PERCENT.search(norm)), years=tuple(dict.fromkeys(_YEAR.findall(norm))) if ratio else (),
         denominator=explicit[1] if explicit else _denominator(norm, metrics) if ratio else None,
         explicit=explicit, plus_group=_plus_group(norm, metrics) if consistency else (),
         by_formula=_by_formula(norm, metrics, glossary))
@@ -258,6 +268,19 @@ def _denominator(norm: str, metrics: list[Mention]) -> str | None:
         if after and any(m.end <= cue.start() for m in metrics):  # a metric on each side: A to B
             return after[0].code
     return None
+
+
+# "the total B", "of total B", "B 总额", "B 合計": the question's own word makes B the whole of a share,
+# though the row's name says no total ("Income before taxes" summing "Swiss" and "Non-Swiss").
+_TOTAL_BEFORE = LazyPattern(r"(?<![a-z])total\s+(?:of\s+)?(?:the\s+|all\s+)?$")
+_TOTAL_AFTER = LazyPattern(r"\s*(?:的)?(?:总额|总计|合计|总和|合計|総額)")
+
+
+def _whole_named(norm: str, metrics: list[Mention]) -> str | None:
+    """The one metric the question's words call the total (the whole of a share), else None."""
+    named = {str(m.code) for m in metrics
+             if _TOTAL_BEFORE.search(norm[max(0, m.start - 16):m.start]) or _TOTAL_AFTER.match(norm, m.end)}
+    return named.pop() if len(named) == 1 else None
 
 
 def _places(norm: str) -> int | None:

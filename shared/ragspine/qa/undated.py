@@ -6,8 +6,8 @@ none is looked up first under the year assumed for it; a figure found there for 
 given, and the answer says the document states no period for it (the assumed year is not
 listed, since it was not used); where its table states one date that ends no fiscal year, the
 answer gives that date instead (carried on the fact's locator at ingestion, ``facts/model.py``).
-Undated facts are never summed, compared, ranked or put into a derived figure: a question that
-computes anything is left as it is.
+Undated facts are never summed, ranked or put into a derived figure: a question that computes
+anything is left as it is, except two rows of one undated table compared (``qa/undated_rows.py``).
 """
 
 from __future__ import annotations

@@ -76,6 +76,15 @@ class TestAcmeArithmetic:
         line = computed_line(ask("日本2024年净利润占营业收入的比例是百分之几？保留一位小数"), "之比")
         assert "净利润（NET_PROFIT）与营业收入（REVENUE）之比：4.5%" in line  # 29.5 / 655
 
+    def test_the_gap_between_two_figures_of_one_region_and_year(self, ask: Ask) -> None:
+        line = computed_line(ask("日本2024年营业收入与净利润相差多少"), "之差")
+        assert "营业收入（REVENUE）与净利润（NET_PROFIT）之差：625.5 USD_M（营业收入（REVENUE）比净利润（NET_PROFIT）高）" \
+            in line  # 655 - 29.5
+
+    def test_one_figure_of_two_years_divided(self, ask: Ask) -> None:
+        line = computed_line(ask("What is the ratio of Japan revenue in FY2024 to FY2023?"), "ratio of FY2024")
+        assert "revenue (REVENUE) ratio of FY2024 to FY2023: 1.02" in line, line  # 655 / 640
+
 
 class TestNeverAnInputForTheDerivedFigure:
     """A margin, ratio or growth is answered with itself or "cannot be computed", never with an input."""

@@ -17,12 +17,7 @@ from ragspine.qa.language import Lang
 from ragspine.qa.result import AnswerResult
 from ragspine.qa.structured import difference, render_difference
 from tests.support.glossary import default_glossary
-from tests.unit.qa.derived.statement_set import answered, finance_domain, statement_fact, statement_qa_with_labels
-
-
-@pytest.fixture(scope="module")
-def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return finance_domain(tmp_path_factory.mktemp("change") / "domain")
+from tests.unit.qa.derived.statement_set import answered, statement_fact, statement_qa_with_labels
 
 
 def ask(qa: QAComponents, question: str) -> AnswerResult:

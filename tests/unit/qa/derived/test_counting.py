@@ -6,7 +6,6 @@ import re
 from decimal import Decimal
 from pathlib import Path
 
-import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -14,14 +13,9 @@ from ragspine.facts.model import Fact
 from ragspine.qa.answer import answer_question
 from ragspine.qa.counting import read_count
 from ragspine.qa.result import AnswerResult, AnswerStatus
-from tests.unit.qa.derived.statement_set import DOC, answered, finance_domain, statement_fact, statement_qa
+from tests.unit.qa.derived.statement_set import DOC, answered, statement_fact, statement_qa
 
 COMPUTED = re.compile(r"（计算自：([^（）]*)）")
-
-
-@pytest.fixture(scope="module")
-def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return finance_domain(tmp_path_factory.mktemp("count") / "domain")
 
 
 def revenue(values: dict[str, float], unit: str = "EUR_M") -> list[Fact]:

@@ -12,16 +12,10 @@ from ragspine.qa.result import AnswerResult, AnswerStatus
 from tests.unit.qa.derived.statement_set import (
     DOC,
     answered,
-    finance_domain,
     statement_fact,
     statement_facts,
     statement_qa,
 )
-
-
-@pytest.fixture(scope="module")
-def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return finance_domain(tmp_path_factory.mktemp("finance") / "domain")
 
 
 def ask(folder: Path, question: str, facts: list[Fact] | None = None) -> AnswerResult:

@@ -17,7 +17,6 @@ from tests.support.glossary import default_glossary
 from tests.unit.qa.derived.statement_set import (
     DOC,
     answered,
-    finance_domain,
     statement_fact,
     statement_facts,
     statement_qa,
@@ -25,11 +24,6 @@ from tests.unit.qa.derived.statement_set import (
 )
 
 COMPUTED = re.compile(r"（计算自：([^（）]*)）")
-
-
-@pytest.fixture(scope="module")
-def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return finance_domain(tmp_path_factory.mktemp("arith") / "domain")
 
 
 def ask(folder: Path, question: str, facts: list[Fact] | None = None) -> AnswerResult:

@@ -22,12 +22,7 @@ from ragspine.qa.label_words import label_readings
 from ragspine.qa.result import AnswerResult
 from ragspine.qa.slots import parse_slots
 from tests.support.glossary import default_glossary
-from tests.unit.qa.derived.statement_set import answered, finance_domain, statement_fact, statement_qa_with_labels
-
-
-@pytest.fixture(scope="module")
-def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return finance_domain(tmp_path_factory.mktemp("rows") / "domain")
+from tests.unit.qa.derived.statement_set import answered, statement_fact, statement_qa_with_labels
 
 
 def ask(qa: QAComponents, question: str) -> AnswerResult:

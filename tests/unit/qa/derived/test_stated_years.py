@@ -13,11 +13,6 @@ from ragspine.qa.result import AnswerResult
 from tests.unit.qa.derived.statement_set import answered, finance_domain, statement_fact, statement_qa_with_labels
 
 
-@pytest.fixture(scope="module")
-def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return finance_domain(tmp_path_factory.mktemp("stated") / "domain")
-
-
 def row(label: str, figures: dict[str, float]) -> list[Fact]:
     return [statement_fact(f"label:{label}", year, value, unit="USD_M") for year, value in figures.items()]
 

@@ -11,7 +11,7 @@ from ragspine.domain.glossary_file import read_glossary
 from ragspine.ingestion.facts_extract import extract_facts
 from ragspine.ingestion.parsers.registry import parse_document
 from ragspine.qa.answer import answer_question
-from tests.unit.qa.derived.statement_set import finance_domain, statement_qa
+from tests.unit.qa.derived.statement_set import statement_qa
 
 DOC = "Corning_like_10K.md"
 
@@ -34,11 +34,6 @@ STATEMENTS = "\n".join([
                                                       ("Inventories", "423", "(298)"),
                                                       ("Net cash provided by operating activities", "2,180", "2,031")]),
 ])
-
-
-@pytest.fixture(scope="module")
-def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return finance_domain(tmp_path_factory.mktemp("balances") / "domain")
 
 
 def test_balances_worded_with_net_are_the_pack_items_and_change_rows_are_not(folder: Path) -> None:

@@ -15,17 +15,11 @@ from tests.support.glossary import default_glossary
 from tests.unit.qa.derived.statement_set import (
     REJECTED,
     answered,
-    finance_domain,
     statement_fact,
     statement_facts,
     statement_qa,
     statement_qa_with_labels,
 )
-
-
-@pytest.fixture(scope="module")
-def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return finance_domain(tmp_path_factory.mktemp("finance") / "domain")
 
 
 def _table(doc_id: str, *rows: tuple[str, ...], caption: str = "") -> ParsedDocument:
