@@ -121,6 +121,11 @@ class EmbeddedChunkIndex:
         """How many times this reader has read every row to build its in-memory index."""
         return self._store.full_loads
 
+    @property
+    def catalog_reads(self) -> int:
+        """How many times this object has read every document's context (``documents``) from the file."""
+        return self._store.catalog_reads
+
     def add(self, chunks: Sequence[Chunk], vectors: Sequence[Sequence[float]] | None = None, *,
             counted: Sequence[tuple[Counter[str], int]] | None = None) -> int:
         """Index chunks (replacing any with the same chunk_id); vectors align with chunks.
@@ -334,6 +339,7 @@ class EmbeddedChunkIndex:
         from the commit on this object's searches keep answering from the snapshot they have
         instead of building the new one inside a request. An object that never searched has
         no snapshot to keep current and builds nothing (a batch ingest, another process's writer).
+        The document catalog (``documents``), once read, is read again here as well.
         """
         if self._snapshot is None:
             yield
@@ -341,6 +347,8 @@ class EmbeddedChunkIndex:
         with self._rebuild:
             yield
             try:
+                if self._documents is not None:  # the asks read the catalog too: first, it is the quicker read
+                    self.documents()
                 self._brought_up_to_date()
             except IndexUnavailableError as exc:  # the write stands; the next search builds the snapshot
                 logger.warning("chunk index snapshot not rebuilt after a write", extra={"error_code": exc.code})

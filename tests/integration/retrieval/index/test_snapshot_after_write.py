@@ -24,7 +24,8 @@ QUERIES = ("herd 3", "passage of report", "lease obligations")
 
 def _chunks(n: int, doc: str, version: str = "v1") -> list[Chunk]:
     return [make_chunk(f"{doc}-{version}-{i}", f"passage {i} of {doc} {version} about herd {i % 7} and lease {i % 3}",
-                       doc_id=doc, version_id=version, document_id=doc) for i in range(n)]
+                       doc_id=doc, version_id=version, document_id=doc, company=f"{doc} {version}")
+            for i in range(n)]
 
 
 def _answers(index: EmbeddedChunkIndex) -> list[list[tuple[str, float, str, str]]]:
@@ -65,11 +66,14 @@ def serving(index_path: Path) -> EmbeddedChunkIndex:
 def test_after_a_write_the_first_search_reads_no_row_and_answers_as_a_fresh_index(
         serving: EmbeddedChunkIndex, index_path: Path, write: str) -> None:
     before = _answers(serving)
+    serving.documents()
     WRITES[write](serving)
-    assert serving.full_loads == 2  # built once, by the write itself
-    after = _answers(serving)
-    assert serving.full_loads == 2  # the searches after it built nothing
-    assert after == _answers(EmbeddedChunkIndex(index_path)) and after != before
+    assert serving.full_loads == 2 and serving.catalog_reads == 2  # read once, by the write itself
+    after, catalog_after = _answers(serving), serving.documents()
+    assert serving.full_loads == 2 and serving.catalog_reads == 2  # the searches after it read nothing
+    fresh = EmbeddedChunkIndex(index_path)
+    assert after == _answers(fresh) and after != before
+    assert catalog_after == fresh.documents()
 
 
 def test_activation_adds_then_deletes_and_searches_still_build_nothing(serving: EmbeddedChunkIndex,
