@@ -100,11 +100,6 @@ def send_frames(connection: Connection, frames: list[bytes]) -> None:
         connection.send_bytes(frame)
 
 
-def send_parsed(connection: Connection, document: bytes, pages: int, prepared: PreparedDocument | None) -> None:
-    """Send a parsed document (``parsed_frames``)."""
-    send_frames(connection, parsed_frames(document, pages, prepared))
-
-
 def _header(body: dict[str, Any]) -> bytes:
     # ASCII escapes keep any string (a lone surrogate in a warning too) a valid JSON string.
     return json.dumps(body, separators=(",", ":")).encode("ascii")
