@@ -7,7 +7,8 @@ the Gateway, and once the operation has succeeded asks ``--asks`` new questions 
 embedded), one a second, while the background embedder gives the passages their vectors. The
 service's resident memory is sampled every 0.2 s and read again 10 s after the last ask. It
 prints one JSON object: the asks with nothing ingesting and during the backfill (median, p90,
-max, each), and the resident memory before the upload, at its peak and settled.
+max, each; the first three of them, the first asks after the activation, apart too), and the
+resident memory before the upload, at its peak and settled.
 
     .venv/bin/python tests/bench/large_docx_under_serve.py [--asks 20] [--port 8799]
 """
@@ -157,6 +158,7 @@ def run(docx: Path, *, asks: int, port: int, work: Path) -> dict[str, Any]:
         sampler.join()
         return {"document_bytes": len(data), "operation": status, "ingest_s": round(ingest_s, 1),
                 "asks_idle": _summary(idle), "asks_during_backfill": _summary(during),
+                "first_3_asks_after_activation": _summary(during[:3]),
                 "resident_mb": {"before_upload": before, "peak": peak[0], "settled": settled},
                 "load_average": [round(x, 2) for x in os.getloadavg()]}
     finally:

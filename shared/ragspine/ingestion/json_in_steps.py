@@ -85,15 +85,22 @@ def _whole(_key: str, text: str, at: int) -> tuple[Any, int]:
 
 def _array(text: str, at: int) -> tuple[list[Any], int]:
     items: list[Any] = []
+    end = _elements(text, at, lambda _start, item: items.append(item))
+    return items, end
+
+
+def _elements(text: str, at: int, each: Callable[[int, Any], object]) -> int:
+    """Walk the array at ``at``: ``each(start, value)`` for every element, each decoded once; where the array ends."""
     at = _skip(text, at + 1)
     if text[at] == "]":
-        return items, at + 1
+        return at + 1
     while True:
+        start = at
         item, at = _decoder.raw_decode(text, at)
-        items.append(item)
+        each(start, item)
         at = _skip(text, at)
         if text[at] == "]":
-            return items, at + 1
+            return at + 1
         if text[at] != ",":
             raise ValueError("no comma")
         at = _skip(text, at + 1)
@@ -144,20 +151,8 @@ class SteppedArrays:
 
     def _read_elements(self, key: str, at: int) -> int:
         """Record where each element of the array at ``at`` starts; return where the array ends."""
-        text = self._text
         starts = self._starts[key] = array("q")
-        at = _skip(text, at + 1)
-        if text[at] == "]":
-            return at + 1
-        while True:
-            starts.append(at)
-            _, at = _decoder.raw_decode(text, at)
-            at = _skip(text, at)
-            if text[at] == "]":
-                return at + 1
-            if text[at] != ",":
-                raise ValueError("no comma")
-            at = _skip(text, at + 1)
+        return _elements(self._text, at, lambda start, _item: starts.append(start))
 
     def __contains__(self, name: object) -> bool:
         return name in self._starts or name in self._values

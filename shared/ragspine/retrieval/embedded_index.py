@@ -5,7 +5,10 @@ BM25 over CJK-aware tokens and cosine over unit float32 vectors, fused by
 score only the rows that pass the filters (sensitivity ceiling included), so a filtered-out
 chunk never costs the others recall. Writes go to SQLite (WAL); each
 reader process builds an in-memory snapshot per write generation (``embedded_snapshot``)
-and keeps serving the previous one while a newer one is being built. Vectors given later to
+and keeps serving the previous one while a newer one is being built. A write through an index
+object that already serves searches (the service's, where ingestion activates documents) builds
+the new snapshot itself, on the writing thread, before its searches may: no ask pays for a
+reload that its own process caused. Vectors given later to
 stored rows (the background embedder) are written into the snapshot in place: a backfill
 never rebuilds the lexical index inside a search.
 """
@@ -13,10 +16,12 @@ never rebuilds the lexical index inside a search.
 from __future__ import annotations
 
 import itertools
+import logging
 import threading
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -25,7 +30,7 @@ from ragspine.lazy import LazyModule
 from ragspine.retrieval.embedded_rows import check_lineage, chunk_row, field_counts, field_term, term_blobs
 from ragspine.retrieval.embedded_snapshot import RESCORE_POOL, EmbeddedSnapshot
 from ragspine.retrieval.embedded_store import ChunkStore
-from ragspine.retrieval.errors import IndexMissingError, VectorDimensionError
+from ragspine.retrieval.errors import IndexMissingError, IndexUnavailableError, VectorDimensionError
 from ragspine.retrieval.fusion import HybridFusion, fuse_legs
 from ragspine.retrieval.model import Chunk, ChunkLabels, ScoredChunk, SearchFilters
 from ragspine.retrieval.targeting import DocumentRef
@@ -37,6 +42,8 @@ if TYPE_CHECKING:
     import numpy.typing as npt
 else:
     np = LazyModule("numpy")
+
+logger = logging.getLogger(__name__)
 
 DEFAULT_DEPTH = 100  # candidates each leg hands to fusion
 PARALLEL_MIN_ROWS = 5_000  # below this the thread hand-off costs more than it saves
@@ -114,6 +121,11 @@ class EmbeddedChunkIndex:
         """How many times this reader has read every row to build its in-memory index."""
         return self._store.full_loads
 
+    @property
+    def catalog_reads(self) -> int:
+        """How many times this object has read every document's context (``documents``) from the file."""
+        return self._store.catalog_reads
+
     def add(self, chunks: Sequence[Chunk], vectors: Sequence[Sequence[float]] | None = None, *,
             counted: Sequence[tuple[Counter[str], int]] | None = None) -> int:
         """Index chunks (replacing any with the same chunk_id); vectors align with chunks.
@@ -153,7 +165,7 @@ class EmbeddedChunkIndex:
         written = 0
         fresh: dict[str, int] = {}
         dimension = self._dimension
-        with self._store.write() as conn:
+        with self._publishing(), self._store.write() as conn:
             for chunks, vectors, counted in itertools.chain([first], pending):
                 if not chunks:
                     continue
@@ -270,11 +282,13 @@ class EmbeddedChunkIndex:
 
     def delete(self, *, doc_id: str, version_id: str | None = None) -> int:
         """Remove a document's chunks, or only those of one version; return how many."""
-        return self._store.delete(doc_id, version_id)
+        with self._publishing():
+            return self._store.delete(doc_id, version_id)
 
     def update_metadata(self, document_id: str, labels: ChunkLabels) -> int:
         """Stamp a Gateway document's new metadata on all its chunks (the next search sees it)."""
-        return self._store.relabel(document_id, labels)
+        with self._publishing():
+            return self._store.relabel(document_id, labels)
 
     def count(self) -> int:
         """Number of chunks stored, parents included."""
@@ -313,19 +327,46 @@ class EmbeddedChunkIndex:
             assert snapshot is not None
             return snapshot
         try:
-            current = self._snapshot
-            if current is not None and current.generation == generation and current.vectors != vectors:
-                current = self._add_new_vectors(current)
-            if current is None or current.generation != generation:
-                self._dimension = self._stored_dimension()
-                (loaded, loaded_vectors), rows, field_terms = self._store.load()
-                current = EmbeddedSnapshot(loaded, rows, dimension=self._dimension, document_field_terms=field_terms,
-                                           exact_dense_limit=self._exact_dense_limit, rescore_pool=self._rescore_pool,
-                                           vectors=loaded_vectors)
-                self._snapshot = current
-            return current
+            return self._brought_up_to_date()
         finally:
             self._rebuild.release()
+
+    @contextmanager
+    def _publishing(self) -> Iterator[None]:
+        """Around a write that changes rows: once it is committed, build this object's new snapshot here.
+
+        The rebuild lock is held from before the write until the new snapshot is in place, so
+        from the commit on this object's searches keep answering from the snapshot they have
+        instead of building the new one inside a request. An object that never searched has
+        no snapshot to keep current and builds nothing (a batch ingest, another process's writer).
+        The document catalog (``documents``), once read, is read again here as well.
+        """
+        if self._snapshot is None:
+            yield
+            return
+        with self._rebuild:
+            yield
+            try:
+                if self._documents is not None:  # the asks read the catalog too: first, it is the quicker read
+                    self.documents()
+                self._brought_up_to_date()
+            except IndexUnavailableError as exc:  # the write stands; the next search builds the snapshot
+                logger.warning("chunk index snapshot not rebuilt after a write", extra={"error_code": exc.code})
+
+    def _brought_up_to_date(self) -> EmbeddedSnapshot:
+        """The snapshot of the file's current counters, built or updated; the caller holds the rebuild lock."""
+        generation, vectors = self._store.counters()
+        current = self._snapshot
+        if current is not None and current.generation == generation and current.vectors != vectors:
+            current = self._add_new_vectors(current)
+        if current is None or current.generation != generation:
+            self._dimension = self._stored_dimension()
+            (loaded, loaded_vectors), rows, field_terms = self._store.load()
+            current = EmbeddedSnapshot(loaded, rows, dimension=self._dimension, document_field_terms=field_terms,
+                                       exact_dense_limit=self._exact_dense_limit, rescore_pool=self._rescore_pool,
+                                       vectors=loaded_vectors)
+            self._snapshot = current
+        return current
 
     def _add_new_vectors(self, snapshot: EmbeddedSnapshot) -> EmbeddedSnapshot | None:
         """Write the vectors stored since ``snapshot`` into it; None when rows changed too (reload)."""

@@ -107,6 +107,7 @@ class ChunkStore:
         self.write_lock = threading.Lock()  # one writer per process; SQLite serialises processes
         self._vocab: dict[str, int] = {}  # committed token ids only (ids are immutable)
         self.full_loads = 0  # how many times ``load`` read every row (vector-only writes should not need it)
+        self.catalog_reads = 0  # how many times ``documents`` read every document's context
         with self.translated():
             self._open_schema()
 
@@ -215,6 +216,7 @@ class ChunkStore:
     def documents(self) -> list[tuple[str, str | None, str | None]]:
         """``(doc_id, company, doc_period)`` of every document with a searchable chunk, each once."""
         # One row per document: the context is the same on all its chunks (set at indexing).
+        self.catalog_reads += 1
         sql = ("SELECT doc_id, json_extract(payload, '$.company'), json_extract(payload, '$.doc_period') "
                "FROM chunks WHERE searchable = 1 GROUP BY doc_id ORDER BY doc_id")
         with self.translated():

@@ -139,7 +139,7 @@ def test_a_prepared_document_crosses_as_the_same_values() -> None:
                                                        "c2": Passage(5, 9, None, None, (), False)}),
         index_terms=b'{"ids":[]}')
     ours, theirs = multiprocessing.Pipe(duplex=True)
-    child_reply.send_parsed(theirs, b'{"blocks":[]}', 7, prepared)
+    child_reply.send_frames(theirs, child_reply.parsed_frames(b'{"blocks":[]}', 7, prepared))
     got = receive(ours, max_frame_bytes=1 << 20)
     assert got == Reply("parsed", document=b'{"blocks":[]}', pages=7, prepared=prepared)
     assert type(got.prepared.facts_sample[0].value) is int  # type: ignore[union-attr]  # numbers keep their form

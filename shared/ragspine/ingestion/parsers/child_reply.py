@@ -62,20 +62,21 @@ class Reply:
     prepared: PreparedDocument | None = None
 
 
-# The child's side.
+# The child's side. A message is built whole (``*_frames``) before any of it is written
+# (``send_frames``), so running out of memory while building it leaves nothing half sent.
 
-def send_bare(connection: Connection, kind: str) -> None:
-    """Send a message that is only its kind (``started``, ``preparing``, ``retired``, ``memory``)."""
-    connection.send_bytes(_header({"kind": kind}))
-
-
-def send_refused(connection: Connection, error: str, message: str) -> None:
-    """Send a refusal of the file: the ingestion error's class name and its message."""
-    connection.send_bytes(_header({"kind": REFUSED, "error": error, "message": message}))
+def bare_frames(kind: str) -> list[bytes]:
+    """A message that is only its kind (``started``, ``preparing``, ``retired``, ``memory``)."""
+    return [_header({"kind": kind})]
 
 
-def send_parsed(connection: Connection, document: bytes, pages: int, prepared: PreparedDocument | None) -> None:
-    """Send a parsed document: a header, then the document's staged JSON, then what ``prepared`` holds encoded."""
+def refused_frames(error: str, message: str) -> list[bytes]:
+    """A refusal of the file: the ingestion error's class name and its message."""
+    return [_header({"kind": REFUSED, "error": error, "message": message})]
+
+
+def parsed_frames(document: bytes, pages: int, prepared: PreparedDocument | None) -> list[bytes]:
+    """A parsed document: a header, then the document's staged JSON, then what ``prepared`` holds encoded."""
     frames = [document]
     body: dict[str, Any] = {"kind": PARSED, "pages": pages, "prepared": None}
     if prepared is not None:
@@ -90,7 +91,11 @@ def send_parsed(connection: Connection, document: bytes, pages: int, prepared: P
             "facts_sample": [[getattr(f, name) for name in _FACT_FIELDS] for f in prepared.facts_sample],
             "children": prepared.children, "text": prepared.text is not None,
             "index_terms": prepared.index_terms is not None}
-    connection.send_bytes(_header(body))
+    return [_header(body), *frames]
+
+
+def send_frames(connection: Connection, frames: list[bytes]) -> None:
+    """Write a message's frames, in order."""
     for frame in frames:
         connection.send_bytes(frame)
 

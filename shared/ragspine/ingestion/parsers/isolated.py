@@ -59,10 +59,11 @@ from ragspine.ingestion.parsers.child_reply import (
     STARTED,
     InvalidReply,
     Reply,
+    bare_frames,
+    parsed_frames,
     receive,
-    send_bare,
-    send_parsed,
-    send_refused,
+    refused_frames,
+    send_frames,
 )
 from ragspine.ingestion.parsers.guard import release_memory
 from ragspine.ingestion.parsers.registry import parse_document
@@ -108,6 +109,10 @@ _PARSES_PER_CHILD = 200
 _BUSY, _IDLE = "ragspine-parse", "ragspine-parse-idle"
 _idle_lock = threading.Lock()
 _idle: list[_Child] = []
+# Messages a child sends with no room left to build one: built when the module loads.
+_STARTED, _PREPARING, _RETIRED, _MEMORY = (bare_frames(kind) for kind in (STARTED, PREPARING, RETIRED, MEMORY))
+# A child's exit status when memory ran out while it was writing an answer (or reading a job).
+OUT_OF_MEMORY_EXIT = 86
 
 
 @dataclass(frozen=True, slots=True)
@@ -312,7 +317,7 @@ def _outcome(message: Reply | None, exitcode: int | None, *, killed: bool, filen
         return ChildParse(document=message.document, pages=message.pages, prepared=message.prepared)
     if message is not None and kind == REFUSED:
         raise _ingestion_error(message.error, message.message)
-    if kind == MEMORY or (exitcode == -signal.SIGKILL and not killed):
+    if kind == MEMORY or exitcode == OUT_OF_MEMORY_EXIT or (exitcode == -signal.SIGKILL and not killed):
         # SIGKILL that the parent did not send: the system's out-of-memory killer.
         raise ParseMemoryExceededError(
             f"{filename} needed more than {limits.max_memory_bytes:,} bytes of memory to parse: split it into "
@@ -361,6 +366,19 @@ def _multiprocessing_context() -> BaseContext:
         return _context
 
 
+@dataclass(slots=True)
+class _Job:
+    """One document sent to a child; ``data`` is dropped once parsed, so the work past parsing has its memory."""
+
+    data: bytes
+    doc_id: str
+    filename: str
+    max_bytes: int
+    media_type: str | None
+    limits: ParseLimits
+    request: PrepareRequest | None
+
+
 def _serve(connection: Connection) -> None:
     """The child: for each document sent, limit itself, parse, send the staged document or why not.
 
@@ -370,17 +388,24 @@ def _serve(connection: Connection) -> None:
     The memory budget counts from the child's size when it started, and a child whose size ever
     passed a quarter of the next document's budget retires instead of parsing it: each parse has
     about the budget a fresh child would, and ``_came_close_to`` sees that parse's own peak.
+    Running out of memory anywhere in a document's work, building its answer included, answers
+    ``memory``; where even that cannot be sent whole, the exit status ``OUT_OF_MEMORY_EXIT`` says it.
     """
     base = _virtual_bytes("VmPeak")  # a forked child may start with its parent's peak: count from there
     background: bool | None = None  # the priority it runs at, set by its first document
     while True:
+        _unlimit_memory()  # the next document arrives whole, whatever the last parse left mapped
+        peak = _virtual_bytes("VmPeak")  # what the parses so far reached, not counting the next document's bytes
         try:
-            data, doc_id, filename, max_bytes, media_type, limits, request = connection.recv()
+            job = _Job(*connection.recv())
         except (EOFError, OSError):
             return
-        if _grew(base, limits.max_memory_bytes) or background not in (None, limits.background):
+        except MemoryError:
+            os._exit(OUT_OF_MEMORY_EXIT)
+        limits = job.limits
+        if _grew(base, peak, limits.max_memory_bytes) or background not in (None, limits.background):
             # Its heap would give this parse more than its budget, or it runs at another priority than asked.
-            send_bare(connection, RETIRED)
+            _send(connection, _RETIRED)
             return
         if background is None:
             background = limits.background
@@ -389,32 +414,57 @@ def _serve(connection: Connection) -> None:
         # The cap counts from the size now, not from the inherited peak: a child whose parent once
         # peaked high would otherwise get that headroom on top of the budget.
         cap = _limit_self(limits, _virtual_bytes("VmSize"))
-        send_bare(connection, STARTED)
+        _send(connection, _STARTED)
         try:
-            document = parse_document(data, doc_id=doc_id, filename=filename, max_bytes=max_bytes,
-                                      media_type=media_type, limits=limits, watchdog=False)
-            encoded = staged.dump_document(document)
-            pages = document.pages
-            del document, data
-            if request is not None:  # a fresh time budget for the work past parsing
-                _limit_cpu(limits)
-                send_bare(connection, PREPARING)
-            prepared = _prepared(encoded, request, filename)
+            answer, serves_on = _answer(connection, job, cap)
         except MemoryError:
-            send_bare(connection, MEMORY)
+            # Only here, out of the handler: the failed work's frames (its traceback held them) are freed.
+            answer, serves_on = None, False
+        del job
+        if answer is None:
+            release_memory()
+            answer = _MEMORY
+        _send(connection, answer)
+        if not serves_on:
             return
-        except IngestionError as exc:
-            # A C library refused by the address-space limit reports a failed allocation its own way
-            # (lxml: "unknown error", read as a damaged file): a failure after the parse came close to
-            # the limit is the memory budget's.
-            if isinstance(exc, CorruptDocumentError) and _came_close_to(cap, limits.max_memory_bytes):
-                send_bare(connection, MEMORY)
-                return
-            send_refused(connection, type(exc).__name__, exc.message)
-        else:
-            send_parsed(connection, encoded, pages, prepared)
-            del encoded, prepared
+        del answer
         release_memory()
+
+
+def _send(connection: Connection, frames: list[bytes]) -> None:
+    """Write a message; out of memory in the middle of it, exit: a half-written answer can be ended by no message."""
+    try:
+        send_frames(connection, frames)
+    except MemoryError:
+        os._exit(OUT_OF_MEMORY_EXIT)
+
+
+def _answer(connection: Connection, job: _Job, cap: int | None) -> tuple[list[bytes], bool]:
+    """Parse ``job`` (and prepare it when asked): the answer's frames, and whether the child may serve another.
+
+    Raises:
+        MemoryError: the document, or its answer, needed more than the memory budget.
+    """
+    limits = job.limits
+    try:
+        document = parse_document(job.data, doc_id=job.doc_id, filename=job.filename, max_bytes=job.max_bytes,
+                                  media_type=job.media_type, limits=limits, watchdog=False)
+        job.data = b""
+        encoded = staged.dump_document(document)
+        pages = document.pages
+        del document
+        if job.request is not None:  # a fresh time budget for the work past parsing
+            _limit_cpu(limits)
+            _send(connection, _PREPARING)
+        prepared = _prepared(encoded, job.request, job.filename)
+        return parsed_frames(encoded, pages, prepared), True
+    except IngestionError as exc:
+        # A C library refused by the address-space limit reports a failed allocation its own way
+        # (lxml: "unknown error", read as a damaged file): a failure after the parse came close to
+        # the limit is the memory budget's.
+        if isinstance(exc, CorruptDocumentError) and _came_close_to(cap, limits.max_memory_bytes):
+            return _MEMORY, False
+        return refused_frames(type(exc).__name__, exc.message), True
 
 
 def _prepared(encoded: bytes, request: PrepareRequest | None, filename: str) -> PreparedDocument | None:
@@ -455,9 +505,14 @@ def _limit_cpu(limits: ParseLimits) -> None:
     _set_soft_limit(resource.RLIMIT_CPU, math.ceil(used.ru_utime + used.ru_stime + limits.timeout_s) + 1)
 
 
-def _grew(base: int | None, budget: int) -> bool:
-    """Whether this process's peak address space passed a quarter of ``budget`` over ``base``."""
-    peak = _virtual_bytes("VmPeak")
+def _unlimit_memory() -> None:
+    """Lift the address-space limit of the last parse (back to the hard limit) until the next one sets its own."""
+    _, hard = resource.getrlimit(resource.RLIMIT_AS)
+    _set_soft_limit(resource.RLIMIT_AS, hard)
+
+
+def _grew(base: int | None, peak: int | None, budget: int) -> bool:
+    """Whether this process's ``peak`` address space passed a quarter of ``budget`` over ``base``."""
     return base is not None and peak is not None and peak > base + budget // 4
 
 

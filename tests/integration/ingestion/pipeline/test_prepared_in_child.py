@@ -16,7 +16,7 @@ from ragspine.bootstrap import Services
 from ragspine.ingestion import staged
 from ragspine.ingestion.operations import Operation, OperationStatus, SpaceStamp
 from ragspine.ingestion.parsers import parse_document
-from ragspine.ingestion.parsers.child_reply import send_parsed
+from ragspine.ingestion.parsers.child_reply import parsed_frames, send_frames
 from ragspine.ingestion.parsers.isolated import _prepared
 from ragspine.ingestion.prepare import (
     PreparedDocument,
@@ -149,7 +149,7 @@ def test_a_child_that_answers_with_code_to_run_fails_the_operation_and_runs_noth
 def _frames(document: bytes, pages: int, prepared: PreparedDocument) -> list[bytes]:
     """The frames an honest parse child sends for ``prepared``."""
     ours, theirs = multiprocessing.Pipe(duplex=True)
-    send_parsed(theirs, document, pages, prepared)
+    send_frames(theirs, parsed_frames(document, pages, prepared))
     frames = []
     while ours.poll(0.1):
         frames.append(ours.recv_bytes())
