@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from typing import Any
 
 MAX_DEPTH = 32  # objects and arrays inside each other; the contract's bodies need fewer than 8
@@ -85,26 +86,51 @@ def _reason(exc: ValueError) -> str:
 def check_value(value: Any, *, max_depth: int = MAX_DEPTH) -> None:
     """Refuse a parsed value nested deeper than ``max_depth`` or holding a lone surrogate (iteratively: no recursion).
 
+    The walk holds one iterator per open container and the key it is under, so its memory grows with the
+    nesting depth, never with the number of elements (a wide array costs nothing more than its own parse).
+
     Raises:
         MalformedJsonError: with ``field`` the path of the first offending place.
     """
-    pending: list[tuple[Any, int, tuple[str | int, ...]]] = [(value, 0, ())]
-    while pending:
-        item, depth, path = pending.pop()
-        if isinstance(item, str):
-            if has_lone_surrogate(item):
-                raise MalformedJsonError(f"{field_name(path)} holds a lone UTF-16 surrogate (such as \\udfff): "
-                                         "send UTF-8 text", field_name(path))
-        elif isinstance(item, dict | list):
-            if depth >= max_depth:
-                raise MalformedJsonError(f"the body nests objects or arrays deeper than {max_depth} levels",
-                                         field_name(path))
-            entries = item.items() if isinstance(item, dict) else enumerate(item)
-            for key, child in entries:
-                if isinstance(key, str) and has_lone_surrogate(key):
-                    raise MalformedJsonError(f"a key under {field_name(path)} holds a lone UTF-16 surrogate: "
-                                             "send UTF-8 text", field_name(path))
-                pending.append((child, depth + 1, (*path, key)))
+    _check_string(value, ())
+    if not isinstance(value, dict | list):
+        return
+    path: list[str | int] = []  # the key of each open container below the root
+    open_entries = [_entries(value, path, max_depth)]
+    while open_entries:
+        entry = next(open_entries[-1], None)
+        if entry is None:
+            open_entries.pop()
+            if path:
+                path.pop()
+            continue
+        key, child = entry
+        if isinstance(child, str):
+            _check_string(child, (*path, key))
+        elif isinstance(child, dict | list):
+            path.append(key)
+            open_entries.append(_entries(child, path, max_depth))
+
+
+def _entries(container: dict[Any, Any] | list[Any], path: list[str | int],
+             max_depth: int) -> Iterator[tuple[str | int, Any]]:
+    """The (key, child) pairs of a container at ``path``, refused when it sits ``max_depth`` levels down."""
+    if len(path) >= max_depth:
+        raise MalformedJsonError(f"the body nests objects or arrays deeper than {max_depth} levels",
+                                 field_name(tuple(path)))
+    if isinstance(container, list):
+        return enumerate(container)
+    for key in container:
+        if has_lone_surrogate(key):
+            raise MalformedJsonError(f"a key under {field_name(tuple(path))} holds a lone UTF-16 surrogate: "
+                                     "send UTF-8 text", field_name(tuple(path)))
+    return iter(container.items())
+
+
+def _check_string(value: Any, path: tuple[str | int, ...]) -> None:
+    if isinstance(value, str) and has_lone_surrogate(value):
+        raise MalformedJsonError(f"{field_name(path)} holds a lone UTF-16 surrogate (such as \\udfff): "
+                                 "send UTF-8 text", field_name(path))
 
 
 def field_name(path: tuple[str | int, ...]) -> str:

@@ -214,6 +214,10 @@ class Settings(BaseModel):
     # 16 MiB, for its API and webhooks; Dify's NGINX_CLIENT_MAX_BODY_SIZE, 100M). API Gateway caps at 10 MB.
     workflow_webhook_max_bytes: int = Field(default=16 * 1024 * 1024, ge=1, le=1024 * 1024 * 1024,
                                             description="Largest webhook payload accepted (larger: 413).")
+    workflow_webhook_body_timeout_s: float = Field(
+        default=30.0, gt=0, le=3600,
+        description="Seconds a webhook body may take to arrive in full; a slower one is abandoned (408) and its "
+                    "reading slot given back.")
     n8n_max_body_bytes: int = Field(default=16 * 1024 * 1024, ge=1024, le=1024 * 1024 * 1024,
                                     description="Largest body the n8n-compatible API accepts (larger: 413).")
     dify_max_body_bytes: int = Field(default=100 * 1024 * 1024, ge=1024, le=1024 * 1024 * 1024,

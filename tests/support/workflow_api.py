@@ -97,7 +97,7 @@ def close_stores(components: WorkflowComponents) -> None:
 def make_components(store: WorkflowStore, *, enabled: bool = True, llm: Any = None,
                     methods: tuple[str, ...] = ("GET", "POST"), max_bytes: int = 4096, burst: int = 100,
                     clock: Callable[[], float] | None = None, runs: RunStore | None = None,
-                    bodies: int = 4) -> WorkflowComponents:
+                    bodies: int = 4, body_timeout_s: float = 30.0) -> WorkflowComponents:
     """Components over ``store`` with the gate, webhook limits and model the test asks for.
 
     Runs are recorded in ``runs``, or beside a SQLite workflow store in the same file.
@@ -106,7 +106,8 @@ def make_components(store: WorkflowStore, *, enabled: bool = True, llm: Any = No
     if runs is None and isinstance(store, SqliteWorkflowStore):
         runs = SqliteRunStore(store.path)
     return WorkflowComponents(store=store, runs=runs, gate=ExecutionGate(enabled=enabled), llm=llm,
-                              webhook=WebhookPolicy(max_bytes=max_bytes, methods=frozenset(methods)),
+                              webhook=WebhookPolicy(max_bytes=max_bytes, methods=frozenset(methods),
+                                                    body_timeout_s=body_timeout_s),
                               limiter=limiter, body_slots=BodySlots(bodies), clock=lambda: NOW)
 
 

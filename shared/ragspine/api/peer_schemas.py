@@ -62,6 +62,7 @@ N8N_CONFLICT_RESPONSES = _table(N8nError, {409: "Another active workflow holds t
 WEBHOOK_RESPONSES = _table(WebhookError, {
     **_COMMON, 403: "Workflow execution is disabled on this server",
     404: "No active workflow listens on this path and method",
+    408: "The body did not arrive in full within RAGSPINE_WORKFLOW_WEBHOOK_BODY_TIMEOUT_S; it was not read further",
     429: "Too many calls to this path, or as many runs in flight as one path may have (Retry-After says when "
          "to retry)",
     503: "The server has as many workflow runs in flight, or reads as many webhook bodies at once, as it admits "

@@ -19,8 +19,11 @@ from pathlib import Path
 from typing import Any
 
 import jwt
+from jwt.utils import base64url_decode
 
 from ragspine.errors import UnauthenticatedError
+from ragspine.json_input import MalformedJsonError
+from ragspine.json_input import loads as strict_loads
 from ragspine.knowledge.model import Principal
 from ragspine.knowledge.names import name_problem
 
@@ -181,6 +184,7 @@ def verify_assertion(token: str, *, policy: AssertionPolicy, token_name: str = "
         # PyJWT converts some claims with int() and lets the odd one through as another exception
         # (``"exp": Infinity`` overflows); a malformed assertion is refused like a forged one.
         raise UnauthenticatedError(_DENIED) from exc
+    _check_strict_json(token)
     if not all(_is_time(claims.get(name)) for name in ("exp", "iat", "nbf") if name in claims):
         raise UnauthenticatedError(_DENIED)  # PyJWT accepts "iat": "1700000000"; the claims are NumericDate
     lifetime = claims["exp"] - claims["iat"]
@@ -191,6 +195,16 @@ def verify_assertion(token: str, *, policy: AssertionPolicy, token_name: str = "
         raise UnauthenticatedError(_DENIED)
     return Principal(user_id=subject, roles=_names(claims, "roles"), departments=_names(claims, "departments"),
                      security_domains=_names(claims, "securityDomains"), token_name=token_name)
+
+
+def _check_strict_json(token: str) -> None:
+    """Refuse an assertion whose header or claims are not strict JSON, as request bodies are (PyJWT reads UTF-16
+    and UTF-32 too, guessing the encoding, and nesting without bound)."""
+    try:
+        for segment in token.split(".")[:2]:
+            strict_loads(base64url_decode(segment))
+    except (MalformedJsonError, ValueError) as exc:  # ValueError: not base64url (binascii.Error)
+        raise UnauthenticatedError(_DENIED) from exc
 
 
 def sign_dev_assertion(key: bytes, *, user: str, roles: list[str], departments: list[str], domains: list[str],

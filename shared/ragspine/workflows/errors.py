@@ -124,6 +124,14 @@ class WorkflowRunsBusyError(_RunRefusedError):
     http_status = 503
 
 
+class WebhookBodyTimeoutError(RagspineError):
+    """A webhook body did not arrive within its deadline; the read was abandoned and its slot given back."""
+
+    code = "WORKFLOW_WEBHOOK_BODY_TIMEOUT"
+    http_status = 408
+    retryable = True
+
+
 class WebhookBodiesBusyError(_RunRefusedError):
     """The process already reads as many webhook bodies at once as it admits; this body was not read."""
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import tracemalloc
 
 import pytest
 from hypothesis import given
@@ -93,3 +94,19 @@ def test_bytes_that_are_not_utf8_are_refused(raw: bytes) -> None:
     # an encoded surrogate, an overlong form, a stray byte; a second byte order mark is a stray U+FEFF, not JSON
     with pytest.raises(MalformedJsonError):
         loads(raw)
+
+
+@pytest.mark.parametrize("element", [b"0", b"{}", b'""', b'{"k":[1]}'], ids=["zeros", "objects", "strings", "nested"])
+def test_checking_a_wide_body_costs_about_what_parsing_it_costs(element: bytes) -> None:
+    """The checks walk with one iterator per open container: a wide array is not queued element by element."""
+    body = b'{"src":"R=1","a":[' + b",".join([element] * 50_000) + b"]}"
+    tracemalloc.start()
+    try:
+        json.loads(body)
+        _, plain_peak = tracemalloc.get_traced_memory()
+        tracemalloc.reset_peak()
+        loads(body)
+        _, strict_peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert strict_peak < 2 * plain_peak + 2 * len(body), (strict_peak, plain_peak, len(body))

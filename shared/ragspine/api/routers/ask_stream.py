@@ -24,6 +24,7 @@ from fastapi.responses import StreamingResponse
 from ragspine.api.deps import ServicesDep
 from ragspine.api.routers.ask import answer
 from ragspine.api.schemas import AskRequest
+from ragspine.api.strict_json import StrictJsonRoute
 from ragspine.citation import Source, source_dicts
 from ragspine.errors import RagspineError
 from ragspine.qa.answer import validate_question
@@ -33,7 +34,7 @@ if TYPE_CHECKING:
     from ragspine.qa.ports import Evidence, NarrativeRetriever
 
 logger = logging.getLogger(__name__)
-router = APIRouter(prefix="/v1", tags=["ask"])
+router = APIRouter(prefix="/v1", tags=["ask"], route_class=StrictJsonRoute)
 KEEPALIVE_S = 10.0  # a comment line this often while the answer is being written, so no proxy drops the stream
 _DONE = object()
 # One event of the stream: its name, and its data as one line of JSON.

@@ -7,8 +7,9 @@ from fastapi import APIRouter
 import ragspine
 from ragspine.api.deps import SettingsDep
 from ragspine.api.schemas import HealthResponse
+from ragspine.api.strict_json import StrictJsonRoute
 
-router = APIRouter(tags=["health"])
+router = APIRouter(tags=["health"], route_class=StrictJsonRoute)
 
 
 @router.get("/healthz", response_model=HealthResponse, summary="Liveness probe")

@@ -32,6 +32,7 @@ from ragspine.api.knowledge_views import (
     space_view,
     summary_view,
 )
+from ragspine.api.strict_json import StrictJsonRoute
 from ragspine.errors import FieldError, InvalidInputError, PayloadTooLargeError, RagspineError
 from ragspine.knowledge import documents, files, operations, spaces
 from ragspine.knowledge.contract import PREFIX
@@ -48,7 +49,7 @@ else:
     downloads = LazyModule("ragspine.knowledge.downloads")
     search_tool = LazyModule("ragspine.knowledge.search")
 
-router = APIRouter(prefix=PREFIX, tags=["knowledge"], include_in_schema=False)
+router = APIRouter(prefix=PREFIX, tags=["knowledge"], include_in_schema=False, route_class=StrictJsonRoute)
 _ID = re.compile(r"^[A-Za-z0-9._-]+$")  # the contract's id pattern
 Run = Callable[..., Reply]  # a tool's work: (gateway, call, *path parameters[, base_url=]) -> reply
 

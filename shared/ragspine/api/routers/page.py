@@ -16,6 +16,7 @@ from ragspine.api.envelope import ErrorEnvelope
 from ragspine.api.evidence_deps import evidence_library
 from ragspine.api.page_files import content_security_policy
 from ragspine.api.routers import ask_stream
+from ragspine.api.strict_json import StrictJsonRoute
 from ragspine.errors import ConfigurationError
 from ragspine.evidence.library import EvidenceLibrary
 from ragspine.evidence.views import (
@@ -32,7 +33,7 @@ from ragspine.evidence.views import (
 )
 from ragspine.feedback.store import FeedbackStore
 
-router = APIRouter(tags=["page"])
+router = APIRouter(tags=["page"], route_class=StrictJsonRoute)
 WEB_DIR = Path(str(resources.files("ragspine") / "web"))
 # The page's own files only; every call it makes goes to the API routes, never elsewhere.
 _CSP = content_security_policy()

@@ -30,6 +30,7 @@ from ragspine.api.peer_schemas import WEBHOOK_RESPONSES
 from ragspine.api.workflow_deps import WorkflowsDep
 from ragspine.errors import PayloadTooLargeError
 from ragspine.settings import WEBHOOK_METHODS
+from ragspine.workflows.errors import WebhookBodyTimeoutError
 from ragspine.workflows.run import RunResult, RunStatus
 from ragspine.workflows.surfaces import BODY_METHODS, admit_webhook, check_method, complete_webhook, run_webhook
 
@@ -46,20 +47,26 @@ class _AnyPath(PathConvertor):
 register_url_convertor("webhook_path", _AnyPath())
 
 
-async def read_capped(request: Request, limit: int) -> bytes:
-    """The request body, refused as soon as it grows past ``limit`` bytes.
+async def read_capped(request: Request, limit: int, *, timeout_s: float) -> bytes:
+    """The request body, refused as soon as it grows past ``limit`` bytes or takes longer than ``timeout_s``.
 
     Raises:
         PayloadTooLargeError: Content-Length or the bytes received exceed ``limit`` (413).
+        WebhookBodyTimeoutError: the body has not arrived in full within ``timeout_s`` seconds (408).
     """
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > limit:
         raise PayloadTooLargeError(f"the webhook payload has {declared} bytes; the limit is {limit}")
     received = bytearray()
-    async for chunk in request.stream():
-        received.extend(chunk)
-        if len(received) > limit:
-            raise PayloadTooLargeError(f"the webhook payload exceeds {limit} bytes")
+    try:
+        async with asyncio.timeout(timeout_s):  # a sender trickling its body would otherwise hold a slot forever
+            async for chunk in request.stream():
+                received.extend(chunk)
+                if len(received) > limit:
+                    raise PayloadTooLargeError(f"the webhook payload exceeds {limit} bytes")
+    except TimeoutError:
+        raise WebhookBodyTimeoutError(f"the webhook body did not arrive within {timeout_s:g} s "
+                                      f"({len(received):,} bytes received); send it at once") from None
     return bytes(received)
 
 
@@ -80,13 +87,18 @@ async def webhook(path: str, request: Request, components: WorkflowsDep) -> Resp
     # The rate token is taken from the path and headers alone: a refused call costs the server no body.
     admitted = await run_in_threadpool(admit_webhook, path, request.method,
                                        int(declared) if declared.isdigit() else None, components=components)
-    payload = b""
-    if request.method.upper() in BODY_METHODS:
-        with components.body_slots.reading():  # refused before reading when every slot is taken
-            payload = await read_capped(request, components.webhook.max_bytes)
+    query = dict(request.query_params)
     # Every ingress check before the run takes a place: a client mistake is its own 4xx, however busy the server.
-    call = await run_in_threadpool(complete_webhook, admitted, payload, dict(request.query_params),
-                                   components=components)
+    if request.method.upper() not in BODY_METHODS:
+        call = await run_in_threadpool(complete_webhook, admitted, b"", query, components=components)
+    else:
+        # Refused before reading when every slot is taken. The body is parsed while its slot is held, so the
+        # parses in flight are bounded by the slots as the bodies being read are.
+        with components.body_slots.reading():
+            payload = await read_capped(request, components.webhook.max_bytes,
+                                        timeout_s=components.webhook.body_timeout_s)
+            call = await run_in_threadpool(complete_webhook, admitted, payload, query, components=components)
+        del payload  # the run needs the parsed inputs, not the raw body
     ticket = components.capacity.admit(f"webhook:{call.path}")
     result = await asyncio.wrap_future(ticket.submit(run_webhook, call, components=components))
     return _answer(request.method, result)

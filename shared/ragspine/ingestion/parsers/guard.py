@@ -21,6 +21,7 @@ import os
 import threading
 import time
 import zipfile
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -74,16 +75,9 @@ def check_package(data: bytes, *, filename: str, label: str, limits: ParseLimits
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             _check_methods(filename, label, archive.infolist())
+            # Every member, a name ending in "/" too: zipfile and the format libraries read such a member's data.
             for info in archive.infolist():
-                if info.is_dir():
-                    continue
-                inflated = 0
-                # ZipExtFile stops at the size the member declares, and checks its CRC at the end.
-                with archive.open(info) as member:
-                    while chunk := member.read(_CHUNK):
-                        inflated += len(chunk)
-                        total += len(chunk)
-                        _check_growth(filename, label, info, inflated, total, limits)
+                total = _inflate_member(archive, info, total, filename=filename, label=label, limits=limits)
     except (zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError, ValueError, OSError, EOFError,
             RuntimeError) as exc:  # RuntimeError: an encrypted member
         raise CorruptDocumentError(
@@ -92,9 +86,27 @@ def check_package(data: bytes, *, filename: str, label: str, limits: ParseLimits
         ) from exc
 
 
+def _inflate_member(archive: zipfile.ZipFile, info: zipfile.ZipInfo, total: int, *, filename: str, label: str,
+                    limits: ParseLimits) -> int:
+    """Inflate one member in small chunks within the limits; the bytes inflated so far, this member's added."""
+    inflated = 0
+    try:
+        # ZipExtFile stops at the size the member declares, and checks its CRC at the end.
+        with archive.open(info) as member:
+            while chunk := member.read(_CHUNK):
+                inflated += len(chunk)
+                total += len(chunk)
+                _check_growth(filename, label, info, inflated, total, limits)
+    except zlib.error as exc:  # a damaged deflate stream, or bytes of another method under the deflate label
+        raise CorruptDocumentError(
+            f"{filename} is not a valid {label} file: its part {info.filename[:100]} is not a readable deflate "
+            "stream (the file is damaged). Save a fresh copy from its application and upload that.") from exc
+    return total
+
+
 def _check_methods(filename: str, label: str, members: list[zipfile.ZipInfo]) -> None:
     for info in members:
-        if not info.is_dir() and info.compress_type not in _OFFICE_METHODS:
+        if info.compress_type not in _OFFICE_METHODS:
             method = _METHOD_NAMES.get(info.compress_type, f"zip method {info.compress_type}")
             raise CorruptDocumentError(
                 f"{filename} is not a valid {label} file: its part {info.filename[:100]} is compressed with "

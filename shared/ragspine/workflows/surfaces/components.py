@@ -27,10 +27,11 @@ def _utc_now() -> datetime:
 
 @dataclass(frozen=True, slots=True)
 class WebhookPolicy:
-    """Ingress controls of the unauthenticated webhooks: payload cap and method allowlist."""
+    """Ingress controls of the unauthenticated webhooks: payload cap, method allowlist, and how long a body may take."""
 
     max_bytes: int = 64 * 1024
     methods: frozenset[str] = DEFAULT_WEBHOOK_METHODS
+    body_timeout_s: float = 30.0  # a body still arriving after this is abandoned (408), so it holds its slot no longer
 
 
 @dataclass(frozen=True)

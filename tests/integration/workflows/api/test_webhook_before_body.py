@@ -9,6 +9,7 @@ server holds at once are bounded by the slots x the payload cap, however many ca
 
 from __future__ import annotations
 
+import json
 import socket
 import time
 from collections.abc import Iterator
@@ -40,7 +41,7 @@ class Server:
                 f"Content-Length: {announced}\r\n\r\n").encode()
 
 
-def _server(store: SqliteWorkflowStore, **limits: int) -> Iterator[Server]:
+def _server(store: SqliteWorkflowStore, **limits: float) -> Iterator[Server]:
     api = build_api(store, enabled=True, max_bytes=4 * MIB, **limits)
     created = api.client.post("/api/v1/workflows", json=echo_n8n(), headers=api.n8n()).json()
     assert api.client.post(f"/api/v1/workflows/{created['id']}/activate", headers=api.n8n()).status_code == 200
@@ -60,6 +61,37 @@ def one_token(sqlite_store: SqliteWorkflowStore) -> Iterator[Server]:
 def one_slot(sqlite_store: SqliteWorkflowStore) -> Iterator[Server]:
     """One webhook body read at a time; the bucket never in the way."""
     yield from _server(sqlite_store, burst=100, bodies=1)
+
+
+@pytest.fixture
+def one_slot_short_deadline(sqlite_store: SqliteWorkflowStore) -> Iterator[Server]:
+    """One webhook body read at a time, which must arrive within a second."""
+    yield from _server(sqlite_store, burst=100, bodies=1, body_timeout_s=1.0)
+
+
+def _reply(sock: socket.socket) -> tuple[bytes, bytes]:
+    """The head and body the server answers on ``sock`` (the body as long as its Content-Length says)."""
+    reply = b""
+    while b"\r\n\r\n" not in reply and (data := sock.recv(65536)):
+        reply += data
+    head, _, body = reply.partition(b"\r\n\r\n")
+    length = int(next((line.split(b":", 1)[1] for line in head.split(b"\r\n")
+                       if line.lower().startswith(b"content-length:")), b"0"))
+    while len(body) < length and (data := sock.recv(65536)):
+        body += data
+    return head, body
+
+
+def test_a_sender_that_stops_sending_its_body_gets_408_and_its_slot_is_given_back(
+        one_slot_short_deadline: Server) -> None:
+    server = one_slot_short_deadline
+    with socket.create_connection(("127.0.0.1", server.port), timeout=PATIENCE) as stalled:
+        stalled.sendall(server.head() + FIRST_PART)  # and never the rest: the deadline, not the client, ends the read
+        head, body = _reply(stalled)
+        assert head.startswith(b"HTTP/1.1 408 "), head[:300]
+        assert json.loads(body)["code"] == 408 and "did not arrive within 1 s" in json.loads(body)["message"]
+        # The stalled connection is still open, and its slot is free again: an ordinary call is served.
+        assert server.api.client.post("/webhook/summarise", json={"text": "hello"}).status_code == 200
 
 
 def test_a_call_past_its_paths_bucket_is_refused_before_its_body_is_read(one_token: Server) -> None:
