@@ -19,9 +19,10 @@ from dataclasses import dataclass
 from ragspine.numbers import NumberMention, normalise, read_numbers, sourced_values
 from ragspine.qa.answer_structure import strip_circled, strip_structure
 
-# A citation may hold one level of brackets itself: heading=香港（ACME_HK）,para=1. Matched
-# after NFKC, so full-width brackets and colons are ASCII by then.
-_CITATION = re.compile(r"\((?:来源|计算自|source|出典):(?:[^()]|\([^()]*\))*\)", re.IGNORECASE)
+# Where a citation opens. Its locator may hold brackets itself, nested too (heading=香港（ACME_HK）;
+# row=Carrying amount (non-current (liabilities)/assets)), so it closes at its balancing bracket.
+# Matched after NFKC, so full-width brackets and colons are ASCII by then.
+_CITATION_OPEN = re.compile(r"\((?:来源|计算自|source|出典):", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +84,40 @@ def check_provenance(answer: str, *, evidence_texts: Iterable[str], passages: in
 
 def claims_text(answer: str, *, passages: int = 0) -> str:
     """The NFKC text whose numbers are claims: citations, enumerators, headings and passage references blanked."""
-    return strip_structure(_CITATION.sub(" ", normalise(strip_circled(answer))), passages=passages)
+    return strip_structure(_without_citations(normalise(strip_circled(answer))), passages=passages)
+
+
+def _without_citations(text: str) -> str:
+    """``text`` with each citation blanked up to its balancing bracket.
+
+    A citation left unclosed is kept whole: its numbers are then checked as claims, so a
+    stray opening never hides the figures after it.
+    """
+    kept: list[str] = []
+    cursor = 0
+    for opening in _CITATION_OPEN.finditer(text):
+        if opening.start() < cursor:
+            continue  # inside a citation already blanked
+        end = _closing(text, opening.end())
+        if end is None:
+            break
+        kept.extend((text[cursor:opening.start()], " "))
+        cursor = end
+    kept.append(text[cursor:])
+    return "".join(kept)
+
+
+def _closing(text: str, start: int) -> int | None:
+    """The index just past the bracket closing the one opened before ``start``, or None when it never closes."""
+    depth = 1
+    for index in range(start, len(text)):
+        if text[index] == "(":
+            depth += 1
+        elif text[index] == ")":
+            depth -= 1
+            if depth == 0:
+                return index + 1
+    return None
 
 
 def check_numbers(answer: str, *, allowed: Set[str], passages: int = 0,
