@@ -103,7 +103,7 @@ def label_readings(norm: str, leftover: str, glossary: Glossary) -> list[NearMis
     words_of = {code: _content(_words(label_of(code))) for code in labels}
     # the words a question must name of each row: its item's, less a remark in parentheses ("Free cash flow
     # (non-U.S. GAAP measure)", "(in thousands)"), which a question may name but seldom does
-    item_words = {code: _content(_words(_PARENTHESES.sub(" ", _item(label_of(code)))))
+    item_words = {code: _content(_words(_without_remarks(_item(label_of(code)))))
                   or _content(_words(_item(label_of(code)))) or words_of[code] for code in labels}
     vocabulary = set().union(*words_of.values())
     scored: list[tuple[tuple[float, int, int, int], str]] = []
@@ -134,6 +134,16 @@ def label_readings(norm: str, leftover: str, glossary: Glossary) -> list[NearMis
     start, end = span
     readings = tuple(Reading(SlotKind.METRIC, code, label_of(code), norm) for code in chosen)
     return [NearMiss(norm[start:end], readings, start, end)]
+
+
+def _without_remarks(text: str) -> str:
+    """``text`` without its remarks in parentheses, nested ones too ("carrying amount (non-current
+    (liabilities)/assets)": "carrying amount")."""
+    while True:
+        bare = _PARENTHESES.sub(" ", text)
+        if bare == text:
+            return bare
+        text = bare
 
 
 def _item(label: str) -> str:

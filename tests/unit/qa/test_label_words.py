@@ -93,3 +93,11 @@ def test_case_number_and_filler_words_do_not_change_the_reading(words: list[str]
 def test_a_note_reference_in_a_label_is_not_a_word_the_question_must_name() -> None:
     glossary = glossary_with(["Deferred tax assets (see Note 16)", "Other assets (1)", "Total other assets"])
     assert read("What was the Deferred tax assets in 2018?", glossary) == [("label:deferred tax assets (see note 16)",)]
+
+
+@pytest.mark.parametrize("remark", ["(non-current (liabilities)/assets)", "(net (of (hedging)) effects)"])
+def test_a_remark_nesting_brackets_is_not_a_word_the_question_must_name(remark: str) -> None:
+    label = f"Interest rate swaps: Carrying amount {remark}"
+    glossary = glossary_with([label, "Interest rate swaps: Notional amount", "Weighted average hedged rate"])
+    assert read("What is the 2019 carrying amount of interest rate swaps?", glossary) == [
+        (open_metric_code(label),)]
