@@ -12,17 +12,12 @@ the prompt's passages are blanked before reading (qa/answer_structure.py); the r
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Callable, Iterable, Sequence, Set
 from dataclasses import dataclass
 
 from ragspine.numbers import NumberMention, normalise, read_numbers, sourced_values
 from ragspine.qa.answer_structure import strip_circled, strip_structure
-
-# Where a citation opens. Its locator may hold brackets itself, nested too (heading=香港（ACME_HK）;
-# row=Carrying amount (non-current (liabilities)/assets)), so it closes at its balancing bracket.
-# Matched after NFKC, so full-width brackets and colons are ASCII by then.
-_CITATION_OPEN = re.compile(r"\((?:来源|计算自|source|出典):", re.IGNORECASE)
+from ragspine.qa.citation_spans import citations
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,36 +83,14 @@ def claims_text(answer: str, *, passages: int = 0) -> str:
 
 
 def _without_citations(text: str) -> str:
-    """``text`` with each citation blanked up to its balancing bracket.
-
-    A citation left unclosed is kept whole: its numbers are then checked as claims, so a
-    stray opening never hides the figures after it.
-    """
+    """``text`` with each citation blanked (one left unclosed is kept: its numbers are claims)."""
     kept: list[str] = []
     cursor = 0
-    for opening in _CITATION_OPEN.finditer(text):
-        if opening.start() < cursor:
-            continue  # inside a citation already blanked
-        end = _closing(text, opening.end())
-        if end is None:
-            break
-        kept.extend((text[cursor:opening.start()], " "))
-        cursor = end
+    for citation in citations(text):
+        kept.extend((text[cursor:citation.start], " "))
+        cursor = citation.end
     kept.append(text[cursor:])
     return "".join(kept)
-
-
-def _closing(text: str, start: int) -> int | None:
-    """The index just past the bracket closing the one opened before ``start``, or None when it never closes."""
-    depth = 1
-    for index in range(start, len(text)):
-        if text[index] == "(":
-            depth += 1
-        elif text[index] == ")":
-            depth -= 1
-            if depth == 0:
-                return index + 1
-    return None
 
 
 def check_numbers(answer: str, *, allowed: Set[str], passages: int = 0,
