@@ -40,6 +40,8 @@ _WORD = LazyPattern(r"[a-z0-9]+(?:'[a-z]+)?")
 # "(see Note 16)", "(Note 3)", "(1)": references to the notes, not words of the line item.
 _NOTE_REFERENCE = LazyPattern(r"\((?:see\s+)?notes?\s*[\w.]*\)|\(\d+\)")
 _PARENTHESES = LazyPattern(r"\([^()]*\)")
+_COMPOUND = LazyPattern(r"[a-z0-9]+(?:-[a-z0-9]+)+")
+_TOTAL = "total"
 # A standard's number run into its name ("IFRS9" for a row's "IFRS 9"): two letters or more, then digits.
 _NAME_NUMBER = LazyPattern(r"(?<=[a-z]{2})(?=\d)")
 _STOP = frozenset({
@@ -87,12 +89,13 @@ def label_words(text: str) -> set[str]:
     return _content(_words(text))
 
 
-def label_readings(norm: str, leftover: str, glossary: Glossary) -> list[NearMiss]:
+def label_readings(norm: str, leftover: str, glossary: Glossary, *, total_named: bool = False) -> list[NearMiss]:
     """The open label the leftover words of a question name, as one reading or several equally good ones.
 
     ``norm`` is the normalised question and ``leftover`` the same text with every slot mention
     blanked. Returns [] when no label is named clearly enough; one ``NearMiss`` spanning the
-    named words otherwise (several readings when labels tie: the caller asks back).
+    named words otherwise (several readings when labels tie: the caller asks back). ``total_named``:
+    the question's word "total" was blanked as the channel, and is a row's word too.
     """
     labels = [code for code in glossary.terms[SlotKind.METRIC] if code.startswith(METRIC_PREFIX)]
     if not labels:
@@ -101,12 +104,15 @@ def label_readings(norm: str, leftover: str, glossary: Glossary) -> list[NearMis
     if not asked:
         return []
     words_of = {code: _content(_words(label_of(code))) for code in labels}
+    if total_named:  # "total" read as the channel names a row too where a label holds it ("fair value of total debt")
+        asked.add(_TOTAL)
+    compounds = _compounds(norm)
     # the words a question must name of each row: its item's, less a remark in parentheses ("Free cash flow
     # (non-U.S. GAAP measure)", "(in thousands)"), which a question may name but seldom does
-    item_words = {code: _content(_words(_PARENTHESES.sub(" ", _item(label_of(code)))))
+    item_words = {code: _content(_words(_without_remarks(_item(label_of(code)))))
                   or _content(_words(_item(label_of(code)))) or words_of[code] for code in labels}
     vocabulary = set().union(*words_of.values())
-    scored: list[tuple[tuple[float, int, int, int], str]] = []
+    scored: list[tuple[tuple[float, int, int, int, int], str]] = []
     for code, own in words_of.items():
         named = asked - (ASKING_WORDS - own)  # the words naming a row, not those asking for arithmetic on it
         common = own & named
@@ -122,8 +128,10 @@ def label_readings(norm: str, leftover: str, glossary: Glossary) -> list[NearMis
         # fewest of its own words unnamed tells rows apart only where the question names some of the
         # section's words: rows of two sections named by their common item alone are both offered
         section_named = bool((own - item) & named)
-        scored.append(((label_share, len(common), -len(named - common), -len(own - named) if section_named else 0),
-                       code))
+        # last, the question's hyphenated words the label holds as written: "non-USD denominated current
+        # assets" is the row "Non-USD denominated: assets, current", not "USD denominated: assets, non-current"
+        scored.append(((label_share, len(common), -len(named - common), -len(own - named) if section_named else 0,
+                        len(compounds & _compounds(label_of(code)))), code))
     if not scored:
         return []
     best = max(score for score, _ in scored)
@@ -134,6 +142,21 @@ def label_readings(norm: str, leftover: str, glossary: Glossary) -> list[NearMis
     start, end = span
     readings = tuple(Reading(SlotKind.METRIC, code, label_of(code), norm) for code in chosen)
     return [NearMiss(norm[start:end], readings, start, end)]
+
+
+def _without_remarks(text: str) -> str:
+    """``text`` without its remarks in parentheses, nested ones too ("carrying amount (non-current
+    (liabilities)/assets)": "carrying amount")."""
+    while True:
+        bare = _PARENTHESES.sub(" ", text)
+        if bare == text:
+            return bare
+        text = bare
+
+
+def _compounds(text: str) -> set[str]:
+    """The hyphenated words of a text as written (``non-usd``, ``non-current``), in NFKC lower case."""
+    return set(_COMPOUND.findall(unicodedata.normalize("NFKC", text).lower()))
 
 
 def _item(label: str) -> str:

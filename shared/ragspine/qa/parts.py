@@ -24,12 +24,9 @@ from ragspine.citation import Source
 from ragspine.facts.model import Fact, format_number
 from ragspine.facts.query_metric import QueryStatus
 from ragspine.lazy import LazyPattern
+from ragspine.qa.citation_spans import Citation, citations
 from ragspine.qa.result import AnswerResult
 
-# ``（来源：doc · locator）``, ``（计算自：a · x；b · y）``; a locator may hold one level of brackets.
-_CITATION = re.compile(
-    r"[（(](?P<label>来源|计算自|source|出典)[：:]\s*(?P<body>(?:[^（）()]|[（(][^（）()]*[）)])*)[）)]",
-    re.IGNORECASE)
 # A figure: not glued to latin letters or digits (FY2024, 2024Q3 and codes are labels, not figures).
 _NUMBER = re.compile(r"(?<![A-Za-z0-9_.,])[+\-−]?\d(?:[\d,]*\d)?(?:\.\d+)?(?![A-Za-z0-9_])")
 _LOCATOR_START = LazyPattern(r"\s+(?=(?:sheet|slide|page|heading|para|table)=)")
@@ -62,23 +59,23 @@ def answer_parts(result: AnswerResult) -> tuple[AnswerPart, ...]:
     text = result.answer
     parts: list[AnswerPart] = []
     cursor = 0
-    for match in _CITATION.finditer(text):
-        citation = _citation_part(match, facts, result.sources)
-        parts.extend(_segment(text[cursor:match.start()], citation, facts))
+    for cited in citations(text):  # a locator may nest brackets: a row label's remark
+        citation = _citation_part(text, cited, facts, result.sources)
+        parts.extend(_segment(text[cursor:cited.start], citation, facts))
         parts.append(citation)
-        cursor = match.end()
+        cursor = cited.end
     parts.extend(_segment(text[cursor:], None, facts))
     return tuple(p for p in parts if p.text)
 
 
-def _citation_part(match: re.Match[str], facts: list[Fact], sources: tuple[dict[str, str], ...]) -> AnswerPart:
-    kind = "computed" if match["label"] == "计算自" else "source"
+def _citation_part(text: str, cited: Citation, facts: list[Fact], sources: tuple[dict[str, str], ...]) -> AnswerPart:
+    kind = "computed" if cited.label == "计算自" else "source"
     refs = []
-    for piece in re.split(r"[；;]", match["body"]):
+    for piece in re.split(r"[；;]", cited.body):
         doc, locator = _doc_and_locator(piece.strip(), sources)
         if doc:
             refs.append(Source(doc, locator, _version(doc, locator, facts)))
-    return AnswerPart(type="citation", text=match.group(0), kind=kind, sources=tuple(refs))
+    return AnswerPart(type="citation", text=text[cited.start:cited.end], kind=kind, sources=tuple(refs))
 
 
 def _doc_and_locator(piece: str, sources: tuple[dict[str, str], ...]) -> tuple[str, str]:

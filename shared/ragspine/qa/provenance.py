@@ -12,16 +12,12 @@ the prompt's passages are blanked before reading (qa/answer_structure.py); the r
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Callable, Iterable, Sequence, Set
 from dataclasses import dataclass
 
 from ragspine.numbers import NumberMention, normalise, read_numbers, sourced_values
 from ragspine.qa.answer_structure import strip_circled, strip_structure
-
-# A citation may hold one level of brackets itself: heading=香港（ACME_HK）,para=1. Matched
-# after NFKC, so full-width brackets and colons are ASCII by then.
-_CITATION = re.compile(r"\((?:来源|计算自|source|出典):(?:[^()]|\([^()]*\))*\)", re.IGNORECASE)
+from ragspine.qa.citation_spans import citations
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +79,18 @@ def check_provenance(answer: str, *, evidence_texts: Iterable[str], passages: in
 
 def claims_text(answer: str, *, passages: int = 0) -> str:
     """The NFKC text whose numbers are claims: citations, enumerators, headings and passage references blanked."""
-    return strip_structure(_CITATION.sub(" ", normalise(strip_circled(answer))), passages=passages)
+    return strip_structure(_without_citations(normalise(strip_circled(answer))), passages=passages)
+
+
+def _without_citations(text: str) -> str:
+    """``text`` with each citation blanked (one left unclosed is kept: its numbers are claims)."""
+    kept: list[str] = []
+    cursor = 0
+    for citation in citations(text):
+        kept.extend((text[cursor:citation.start], " "))
+        cursor = citation.end
+    kept.append(text[cursor:])
+    return "".join(kept)
 
 
 def check_numbers(answer: str, *, allowed: Set[str], passages: int = 0,

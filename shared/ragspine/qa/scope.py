@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 PROBE_TOP_K = 10
+_CJK_RUN = LazyPattern(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]{2,}")
 _WORD = LazyPattern(r"[a-z][a-z0-9&\-]*[a-z0-9]|[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]{2,}")
 # Words that say nothing about a subject, beyond the glossary's fillers (which a domain owns).
 _PLAIN = frozenset({
@@ -128,8 +129,9 @@ def names_the_documents_rows(refusal: Refusal, question: str, *, glossary: Gloss
     seldom writes a label whole: "the 2018 IFRS9 opening balance of financial assets" for the row
     ``Financial assets: Opening balance – IFRS 9``. In scope when a strict majority of the
     question's subject words (those asking for a comparison or computation aside) are words of
-    the stored rows; the parse then decides which row, if any, is named. An off-topic subject
-    stays refused: only the absence of a business term is lifted.
+    the stored rows (a Chinese or Japanese run is one when most of its character pairs are the
+    labels'); the parse then decides which row, if any, is named. An off-topic subject stays
+    refused: only the absence of a business term is lifted.
     """
     if refusal.reason is not RefusalReason.OUT_OF_SCOPE or refusal.rule != "NO_BUSINESS_TERM":
         return False
@@ -137,9 +139,29 @@ def names_the_documents_rows(refusal: Refusal, question: str, *, glossary: Gloss
     if not labels:
         return False
     rows: set[str] = set().union(*(label_words(label) for label in labels))
-    words = [own for word in subject_words(question, glossary) if word not in _ASKING
-             for own in [label_words(word)] if own]
-    return bool(words) and sum(own <= rows for own in words) * 2 > len(words)
+    row_pairs: set[str] = set().union(*(_cjk_pairs(label) for label in labels))
+    named = 0
+    said = 0
+    for word in subject_words(question, glossary):
+        if word in _ASKING:
+            continue
+        if word.isascii():
+            own = label_words(word)
+            if own:
+                said += 1
+                named += own <= rows
+            continue
+        # no word breaks in Chinese or Japanese: a run is the rows' word when most of its
+        # character pairs are pairs of the stored labels (金融资产 of 金融资产：期初余额)
+        pairs = _cjk_pairs(word)
+        said += 1
+        named += len(pairs & row_pairs) * 2 > len(pairs)
+    return said > 0 and named * 2 > said
+
+
+def _cjk_pairs(text: str) -> set[str]:
+    """The pairs of adjacent characters within each Chinese or Japanese run of ``text``."""
+    return {run[i:i + 2] for run in _CJK_RUN.findall(text) for i in range(len(run) - 1)}
 
 
 def _stem(word: str) -> str:

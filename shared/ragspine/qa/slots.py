@@ -139,7 +139,8 @@ def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
             if miss in misses and len(miss.readings) == 1:
                 found[miss.readings[0].kind][miss.readings[0].code] = None
         if not found[SlotKind.METRIC]:  # a document's row label named in other words ("effective tax rate")
-            labelled = label_readings(norm, blanked(), glossary)
+            total_named = any(m.kind is SlotKind.CHANNEL and label_words(m.raw) == {"total"} for m in mentions)
+            labelled = label_readings(norm, blanked(), glossary, total_named=total_named)
             misses += labelled
             for miss in labelled:
                 if len(miss.readings) == 1:

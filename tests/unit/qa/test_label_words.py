@@ -93,3 +93,44 @@ def test_case_number_and_filler_words_do_not_change_the_reading(words: list[str]
 def test_a_note_reference_in_a_label_is_not_a_word_the_question_must_name() -> None:
     glossary = glossary_with(["Deferred tax assets (see Note 16)", "Other assets (1)", "Total other assets"])
     assert read("What was the Deferred tax assets in 2018?", glossary) == [("label:deferred tax assets (see note 16)",)]
+
+
+@pytest.mark.parametrize("remark", ["(non-current (liabilities)/assets)", "(net (of (hedging)) effects)"])
+def test_a_remark_nesting_brackets_is_not_a_word_the_question_must_name(remark: str) -> None:
+    label = f"Interest rate swaps: Carrying amount {remark}"
+    glossary = glossary_with([label, "Interest rate swaps: Notional amount", "Weighted average hedged rate"])
+    assert read("What is the 2019 carrying amount of interest rate swaps?", glossary) == [
+        (open_metric_code(label),)]
+
+
+DENOMINATED = ["Non-USD denominated RMB’Million: Monetary assets, current",
+               "USD denominated RMB’Million: Monetary assets, non-current",
+               "USD denominated RMB’Million: Monetary assets, current"]
+
+
+def test_the_label_holding_the_questions_hyphenated_word_as_written_is_read() -> None:
+    # both rows hold every word of the question ("non" and "current" too); only one holds "non-USD"
+    glossary = glossary_with(DENOMINATED)
+    question = "What was the amount of non-USD denominated current monetary assets as at 31 December 2019?"
+    assert parse_slots(question, glossary=glossary).metrics == (open_metric_code(DENOMINATED[0]),)
+
+
+def test_labels_holding_the_same_words_and_hyphenated_words_are_still_asked_back() -> None:
+    glossary = glossary_with(["USD denominated: Monetary assets, non-current",
+                              "Non-USD denominated: Monetary assets, non-current"])
+    question = "What were the USD denominated non-current monetary assets in 2019?"
+    assert len(read(question, glossary)[0]) == 2
+    assert parse_slots(question, glossary=glossary).metrics == ()
+
+
+DEBT = ["Carrying amount: Total debt", "Carrying amount: Other foreign borrowings",
+        "Fair value: Total debt", "Fair value: Other foreign borrowings"]
+
+
+@pytest.mark.parametrize(("question", "label"), [
+    ("What is the fair value of total debt as of December 31, 2019", "Fair value: Total debt"),
+    ("What is the carrying amount of total debt in 2019?", "Carrying amount: Total debt"),
+    ("What is the fair value of other foreign borrowings in 2019?", "Fair value: Other foreign borrowings"),
+])
+def test_total_read_as_the_channel_still_names_the_row_holding_it(question: str, label: str) -> None:
+    assert parse_slots(question, glossary=glossary_with(DEBT)).metrics == (open_metric_code(label),)

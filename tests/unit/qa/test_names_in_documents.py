@@ -8,8 +8,9 @@ Through ``answer_question`` on a domain fresh from ``domain init``, the rows of 
   with the reading said; a name the text states elsewhere only ("IMFT sales to Intel"), a name
   only another document states, and a name no document states are asked back as before;
 * a question in the words of the stored rows ("the 2018 IFRS9 opening balance of financial
-  assets") is in scope though no glossary term is named; a question about something else is
-  still refused.
+  assets", 金融资产的期初余额, 金融資産の期首残高: a Chinese or Japanese run counts by its character
+  pairs) is in scope though no glossary term is named; a question about something else is still
+  refused, in any language.
 """
 
 from __future__ import annotations
@@ -54,7 +55,8 @@ def qa(tmp_path_factory: pytest.TempPathFactory) -> QAComponents:
              _fact("负债合计", "2018", 2154), _fact("負債合計", "2018", 3017),
              _fact("total assets", "2018", 4410, doc=OTHER),
              _fact("financial assets: opening balance – ifrs 9", "2018", 100107),
-             _fact("financial assets: opening balance – ias 39", "2018", 77131)]
+             _fact("financial assets: opening balance – ias 39", "2018", 77131),
+             _fact("金融资产：期初余额", "2018", 5120), _fact("金融資産：期首残高", "2018", 6230)]
     qa = statement_qa_with_labels(domain, facts)
     return QAComponents(facts=qa.facts, glossary=qa.glossary, screening=qa.screening, intent=qa.intent, llm=qa.llm,
                         clock=qa.clock, retriever=StaticRetriever(PASSAGES))
@@ -105,6 +107,17 @@ def test_the_documents_rows_are_in_scope_in_their_own_words(qa: QAComponents) ->
     assert "100107" in result.answer and "77131" not in result.answer, result.answer
 
 
-@pytest.mark.parametrize("question", ["What is the capital of France?", "Who won the football match yesterday?"])
+@pytest.mark.parametrize(("question", "row"), [("2018年金融资产的期初余额是多少？", "金融资产：期初余额"),
+                                             ("2018年の金融資産の期首残高はいくらですか", "金融資産：期首残高")])
+def test_the_documents_chinese_and_japanese_rows_are_in_scope_in_their_own_words(qa: QAComponents, question: str,
+                                                                                   row: str) -> None:
+    result = answer_question(question, qa=qa)
+    assert result.status is not AnswerStatus.REFUSED, result.answer
+    assert row in result.answer  # the row is offered by name: screening no longer ends the question
+
+
+@pytest.mark.parametrize("question", ["What is the capital of France?", "Who won the football match yesterday?",
+                                      "法国的首都是哪里？", "昨天的足球比赛谁赢了？", "明日の天気はどうですか",
+                                      "2018年の金融市場の天気はどうですか"])
 def test_a_question_about_something_else_is_still_refused(qa: QAComponents, question: str) -> None:
     assert answer_question(question, qa=qa).status is AnswerStatus.REFUSED

@@ -102,3 +102,43 @@ def test_a_number_no_fact_or_question_gives_is_rejected_in_any_line(
     report = check_rendered("\n".join(forged), allowed=allowed, also_allowed=lambda: frozenset({"2024"}))
     assert canonical(Decimal(invented)) in report.unsupported
     assert report == check_numbers("\n".join(forged), allowed=allowed, also_allowed=lambda: frozenset({"2024"}))
+
+
+_BRACKETED_WORDS = st.text(alphabet="abcdefghij /-’", min_size=1, max_size=12)
+
+
+@st.composite
+def _nested_labels(draw: st.DrawFn) -> str:
+    """A row label whose remark nests brackets one to four deep: ``Carrying amount (non-current (liabilities)/assets)``."""
+    label = draw(_BRACKETED_WORDS)
+    for _ in range(draw(st.integers(1, 4))):
+        label = f"{draw(_BRACKETED_WORDS)} ({label}){draw(_BRACKETED_WORDS)}"
+    return label
+
+
+def test_a_citation_whose_row_label_nests_brackets_two_deep_claims_no_number() -> None:
+    line = ("Example Group FY2019 interest rate swaps: carrying amount (non-current (liabilities)/assets): -494 CNY_M"
+            "（来源：tatqa_264.md · table=1,row=Interest rate swaps: Carrying amount (non-current (liabilities)/assets),"
+            "col=2019/RMB’Million）")
+    allowed = figure_values("-494") | numbers_in("FY2019")
+    assert check_rendered(line, allowed=allowed).ok
+    assert check_numbers(line, allowed=allowed).ok
+
+
+@settings(max_examples=80, deadline=None)
+@given(label=_nested_labels(), invented=st.integers(100, 10**6), after=st.booleans(), source=st.sampled_from(["来源", "source", "出典"]))
+def test_a_number_beside_a_citation_with_nested_brackets_is_still_checked(
+        label: str, invented: int, after: bool, source: str) -> None:
+    citation = f"（{source}：report.md · table=1,row={label},col=2019）"
+    figure = f"Revenue: {invented + 1} USD_M"
+    line = f"{figure}{citation} {invented}" if after else f"{invented} {figure}{citation}"
+    report = check_rendered(line, allowed=figure_values(str(invented + 1)))
+    assert report.unsupported == (str(invented),)
+    assert check_numbers(line, allowed=figure_values(str(invented + 1))).unsupported == (str(invented),)
+
+
+@settings(max_examples=60, deadline=None)
+@given(label=_nested_labels(), invented=st.integers(100, 10**6))
+def test_a_citation_never_closed_hides_no_number_after_it(label: str, invented: int) -> None:
+    line = f"Revenue: 7 USD_M（来源：report.md · row={label} {invented}"
+    assert str(invented) in check_numbers(line, allowed=figure_values("7")).unsupported

@@ -98,3 +98,11 @@ def test_a_ranking_line_cites_its_inputs_once_and_each_ranked_figure_is_that_fac
               "ACME_FY2025_Review.pptx · slide=3,table=1,row=营业收入,col=FY2025）")
     assert _numbers(_result(answer, FY2025, hk, route=Route.STRUCTURED)) == [
         ("1452", "fact"), ("351", "fact"), ("1101", "computed")]
+
+
+def test_a_citation_whose_row_nests_brackets_two_deep_is_one_citation_and_its_figure_a_quote() -> None:
+    locator = "table=1,row=Interest rate swaps: Carrying amount (non-current (liabilities)/assets),col=2019"
+    answer = f"The carrying amount was -494.（来源：tatqa_264.md · {locator}）"
+    parts = answer_parts(_result(answer, sources=({"doc": "tatqa_264.md", "locator": locator},)))
+    assert [(p.text, p.kind) for p in parts if p.type == "number"] == [("-494", "quoted")]
+    assert parts[-1].type == "citation" and parts[-1].sources[0].locator == locator
