@@ -82,6 +82,9 @@ _PLACES = (
 )
 _WHOLE = _cue("nearest whole number", "nearest integer", "whole number", "取整", "保留整数", "整数で")
 _YEAR = LazyPattern(r"(?<!\d)(?:19|20)\d\d(?!\d)")
+# "2017-2018", "FY2018–FY2019", "2017年至2018年", "2018年～2019年", "2018年から2019年": two years written as one span
+_SPAN = LazyPattern(r"(?<![0-9a-z])(?:fy)?((?:19|20)\d\d)(?:年度?)?\s*(?:-|–|—|~|～|至|到|から)\s*"
+                    r"(?:fy)?((?:19|20)\d\d)(?!\d)")
 _YEARS = LazyPattern(rf"(?<!\d){_WORD}\s*-?\s*(?:years?|yr|年間|年间|年)(?:\s*-?\s*(?:cagr|compound|复合|年均|平均))?")
 
 
@@ -112,6 +115,7 @@ class Arithmetic:
     plus_group: tuple[str, ...] = ()  # "(流動資産+固定資産)": metrics the question itself adds up
     # "ROEをDuPont分解(純利益率×総資産回転率×財務レバレッジ)で": the formula metric asked, then its factors
     by_formula: tuple[str, ...] = ()
+    spans: tuple[tuple[str, str], ...] = ()  # year spans written ("between 2017-2018 and 2018-2019"), in order
 
     def __bool__(self) -> bool:
         return self != NO_ARITHMETIC
@@ -172,7 +176,8 @@ def _read_cues(norm: str, text: str, metrics: list[Mention], glossary: Glossary)
         percent=bool(PERCENT.search(norm)), years=tuple(dict.fromkeys(_YEAR.findall(norm))) if ratio else (),
         denominator=explicit[1] if explicit else _denominator(norm, metrics) if ratio else None,
         explicit=explicit, plus_group=_plus_group(norm, metrics) if consistency else (),
-        by_formula=_by_formula(norm, metrics, glossary))
+        by_formula=_by_formula(norm, metrics, glossary),
+        spans=tuple((m.group(1), m.group(2)) for m in _SPAN.finditer(norm)) if not cagr else ())
 
 
 _WEIGHTED = LazyPattern(r"weighted[\s-]*$")
