@@ -56,6 +56,7 @@ _TEXT = MappingProxyType({
         "mean_change": "{who}{what}平均值的变化（{later} 较 {earlier}）：{value}{unit}"
                        "（均值分别为 {second} 与 {first}）",
         "w_mean_change": "平均值的变化",
+        "part_share": "{who}{period} {a}占（{terms}）合计的比例：{value}{unit}（合计 {total}{total_unit}）",
         "average_in_name": "“平均”也是所读行名称中的词：问题是否要求各期平均值并不明确，因此不提供数值。",
         "whole_unclear": "问题所问的是部分占整体的比例，但哪一个数值是整体（合计）并不明确，因此不提供数值。",
     }),
@@ -85,6 +86,7 @@ _TEXT = MappingProxyType({
         "mean_change": "{who}{what} change of the average ({later} against {earlier}): {value}{unit} "
                        "(means {second} and {first})",
         "w_mean_change": "change of the average",
+        "part_share": "{who}{period} {a} as a share of {terms} combined: {value}{unit} (sum {total}{total_unit})",
         "average_in_name": "\"Average\" is also a word of the row's own name: whether a mean over the periods is "
                            "asked is not clear, so no value is given.",
         "whole_unclear": "The question asks for a part as a share of a whole, and which figure is the whole (a "
@@ -114,6 +116,7 @@ _TEXT = MappingProxyType({
         "mean_change": "{who}{what}の平均の変化（{later} の {earlier} に対する）：{value}{unit}"
                        "（平均はそれぞれ {second} と {first}）",
         "w_mean_change": "平均の変化",
+        "part_share": "{who}{period} （{terms}）の合計に占める{a}の割合：{value}{unit}（合計 {total}{total_unit}）",
         "average_in_name": "「平均」は読んだ行の名前の語でもあります：期間の平均が問われているかは明らかでないため、"
                            "数値は示しません。",
         "whole_unclear": "質問は全体に占める部分の割合を求めていますが、どの数値が全体（合計）か"
@@ -149,6 +152,9 @@ def with_arithmetic(outcome: StructuredOutcome, arithmetic: Arithmetic, *, gloss
         made += calc.consistency(metrics, entities, periods, channels)
     elif arithmetic.cagr:
         made += calc.cagr(metrics, entities, periods, channels)
+    elif arithmetic.parts_whole and set(arithmetic.parts_whole) == set(metrics):
+        made += calc.share_of_parts(arithmetic.parts_whole[0], list(arithmetic.parts_whole[1:]), entities, periods,
+                                    channels)
     elif arithmetic.ratio and len(metrics) == 2:
         made += calc.ratio(metrics, entities, periods, channels)
     elif arithmetic.ratio and len(metrics) == 1 and len(entities) == 1 and _in_written_order(periods, arithmetic):
@@ -403,6 +409,33 @@ class _Calc:
                                                      a=self.metric(a), b=self.metric(b), value=shown,
                                                      unit="%" if self.arithmetic.percent else "")
                     made.append((f"{line}{note}{cited(tuple(facts))}", (shown,)))
+        return made
+
+    def share_of_parts(self, part: str, parts: list[str], entities: list[str], periods: list[Period],
+                       channels: list[str]) -> list[Made]:
+        """``part`` over the sum of ``parts`` (the whole the question adds up itself), each of one period."""
+        made: list[Made] = []
+        terms = self.text["plus"].join(self.metric(m) for m in parts)
+        for entity in entities:
+            for period in periods:
+                for channel in channels:
+                    what = f"{self.metric(part)} / ({terms}) {self.text['w_ratio']}"
+                    got = self.on_one_unit([(m, entity, channel, period) for m in parts], what)
+                    if isinstance(got, str):
+                        made.append((got, ()))
+                        continue
+                    whole = sum(got.values, Decimal(0))
+                    if any(v < 0 for v in got.values) or whole == 0:
+                        made.append((self.text["whole_unclear"], ()))  # parts of both signs make no whole
+                        continue
+                    value = got.values[parts.index(part)] / whole * (100 if self.arithmetic.percent else 1)
+                    shown = self.rounded(value, DEFAULT_RATIO_PLACES)
+                    total = self.amount(whole, got.facts)
+                    line = self.text["part_share"].format(who=self.who(entity, period), period=period.label,
+                                                          a=self.metric(part), terms=terms, value=shown,
+                                                          unit="%" if self.arithmetic.percent else "",
+                                                          total=total, total_unit=spaced(got.unit))
+                    made.append((f"{line}{got.note}{cited(tuple(got.facts))}", (shown, total)))
         return made
 
     def period_ratio(self, metric: str, entity: str, periods: list[Period], channels: list[str]) -> list[Made]:
