@@ -20,6 +20,7 @@ from ragspine.facts.open_vocabulary import METRIC_PREFIX, label_of
 from ragspine.facts.query_metric import QueryResult
 from ragspine.facts.unit_scales import common_unit, money_unit, rescale
 from ragspine.qa.arithmetic_cues import AVERAGE, PERIOD_SUM, Arithmetic
+from ragspine.qa.change_asks import without_change_lines
 from ragspine.qa.derived import cited, spaced
 from ragspine.qa.language import Lang
 from ragspine.qa.render import label
@@ -51,6 +52,11 @@ _TEXT = MappingProxyType({
         "w_average": "平均值", "w_ratio": "比率", "w_cagr": "年均复合增长率", "w_sum": "合计", "w_gap": "差额",
         "w_check": "一致性核对", "unstated": "未注明单位",
         "change_of_means": "问题所问的是平均值之间的变化，此处不计算，因此不提供数值。",
+        "mean_gap": "{who}{span} {a}平均值与{b}平均值之差：{value}{unit}（{side}；均值分别为 {first} 与 {second}）",
+        "mean_change": "{who}{what}平均值的变化（{later} 较 {earlier}）：{value}{unit}"
+                       "（均值分别为 {second} 与 {first}）",
+        "w_mean_change": "平均值的变化",
+        "part_share": "{who}{period} {a}占（{terms}）合计的比例：{value}{unit}（合计 {total}{total_unit}）",
         "average_in_name": "“平均”也是所读行名称中的词：问题是否要求各期平均值并不明确，因此不提供数值。",
         "whole_unclear": "问题所问的是部分占整体的比例，但哪一个数值是整体（合计）并不明确，因此不提供数值。",
     }),
@@ -76,6 +82,11 @@ _TEXT = MappingProxyType({
         "w_check": "consistency check", "unstated": "unit not stated",
         "change_of_means": "The question asks for a change between averages, which is not computed here, so no "
                            "value is given.",
+        "mean_gap": "{who}{span} average {a} minus average {b}: {value}{unit} ({side}; means {first} and {second})",
+        "mean_change": "{who}{what} change of the average ({later} against {earlier}): {value}{unit} "
+                       "(means {second} and {first})",
+        "w_mean_change": "change of the average",
+        "part_share": "{who}{period} {a} as a share of {terms} combined: {value}{unit} (sum {total}{total_unit})",
         "average_in_name": "\"Average\" is also a word of the row's own name: whether a mean over the periods is "
                            "asked is not clear, so no value is given.",
         "whole_unclear": "The question asks for a part as a share of a whole, and which figure is the whole (a "
@@ -101,6 +112,11 @@ _TEXT = MappingProxyType({
         "w_average": "平均", "w_ratio": "比率", "w_cagr": "年平均成長率", "w_sum": "合計", "w_gap": "差",
         "w_check": "整合性の確認", "unstated": "単位の記載なし",
         "change_of_means": "質問は平均どうしの変化を求めていますが、ここでは計算しないため、数値は示しません。",
+        "mean_gap": "{who}{span} {a}の平均と{b}の平均の差：{value}{unit}（{side}；平均はそれぞれ {first} と {second}）",
+        "mean_change": "{who}{what}の平均の変化（{later} の {earlier} に対する）：{value}{unit}"
+                       "（平均はそれぞれ {second} と {first}）",
+        "w_mean_change": "平均の変化",
+        "part_share": "{who}{period} （{terms}）の合計に占める{a}の割合：{value}{unit}（合計 {total}{total_unit}）",
         "average_in_name": "「平均」は読んだ行の名前の語でもあります：期間の平均が問われているかは明らかでないため、"
                            "数値は示しません。",
         "whole_unclear": "質問は全体に占める部分の割合を求めていますが、どの数値が全体（合計）か"
@@ -136,6 +152,9 @@ def with_arithmetic(outcome: StructuredOutcome, arithmetic: Arithmetic, *, gloss
         made += calc.consistency(metrics, entities, periods, channels)
     elif arithmetic.cagr:
         made += calc.cagr(metrics, entities, periods, channels)
+    elif arithmetic.parts_whole and set(arithmetic.parts_whole) == set(metrics):
+        made += calc.share_of_parts(arithmetic.parts_whole[0], list(arithmetic.parts_whole[1:]), entities, periods,
+                                    channels)
     elif arithmetic.ratio and len(metrics) == 2:
         made += calc.ratio(metrics, entities, periods, channels)
     elif arithmetic.ratio and len(metrics) == 1 and len(entities) == 1 and _in_written_order(periods, arithmetic):
@@ -146,8 +165,14 @@ def with_arithmetic(outcome: StructuredOutcome, arithmetic: Arithmetic, *, gloss
         made += calc.period_sum(metrics[0], entities, periods, channels)
     elif arithmetic.average and _average_named_by_row(metrics, arithmetic):
         made.append((calc.text["average_in_name"], ()))  # "average shares vested": the row's own word, or a mean?
+    elif arithmetic.average and arithmetic.change and _two_spans(arithmetic, metrics, entities):
+        made += calc.mean_change(metrics[0], entities[0], arithmetic.spans, channels)
+        outcome = without_change_lines(outcome)  # each year's change is not the change of the averages
+    elif arithmetic.average and arithmetic.change and _two_rows_averaged(arithmetic, metrics, entities, periods):
+        made += calc.mean_gap(metrics, entities[0], periods, channels)
+        outcome = without_change_lines(outcome)  # each row's change is not the gap of their averages
     elif arithmetic.average and arithmetic.change:
-        made.append((calc.text["change_of_means"], ()))  # a change of two averages is not one average
+        made.append((calc.text["change_of_means"], ()))  # which averages are compared is not said
     elif arithmetic.average:
         made += calc.average(metrics, entities, periods, channels)
     elif arithmetic.entity_gap and len(entities) == 2:
@@ -202,6 +227,22 @@ def _gap_of_two_rows(arithmetic: Arithmetic, metrics: list[str], entities: list[
     """
     return (arithmetic.difference and not arithmetic.percent and len(metrics) == 2 and len(entities) == 1
             and len(periods) == 1)
+
+
+def _two_spans(arithmetic: Arithmetic, metrics: list[str], entities: list[str]) -> bool:
+    """"The change in the average X between 2017-2018 and 2018-2019": one row, two year spans written, each
+    averaged; the later span's mean minus the earlier's. No percentage (a relative change is not this)."""
+    spans = arithmetic.spans
+    return (len(spans) == 2 and spans[0] != spans[1] and not arithmetic.percent and len(metrics) == 1
+            and len(entities) == 1 and all(a != b for a, b in spans))
+
+
+def _two_rows_averaged(arithmetic: Arithmetic, metrics: list[str], entities: list[str],
+                       periods: list[Period]) -> bool:
+    """"The difference between average A and average B from 2018 to 2019": "average" said of each of two
+    rows, one entity, the same fiscal years for both means (no span pairs, no percentage)."""
+    return (arithmetic.averages == 2 and not arithmetic.spans[1:] and not arithmetic.percent and len(metrics) == 2
+            and len(entities) == 1 and len(periods) >= 2 and {p.period_type for p in periods} == {"FY"})
 
 
 def _average_named_by_row(metrics: list[str], arithmetic: Arithmetic) -> bool:
@@ -370,6 +411,33 @@ class _Calc:
                     made.append((f"{line}{note}{cited(tuple(facts))}", (shown,)))
         return made
 
+    def share_of_parts(self, part: str, parts: list[str], entities: list[str], periods: list[Period],
+                       channels: list[str]) -> list[Made]:
+        """``part`` over the sum of ``parts`` (the whole the question adds up itself), each of one period."""
+        made: list[Made] = []
+        terms = self.text["plus"].join(self.metric(m) for m in parts)
+        for entity in entities:
+            for period in periods:
+                for channel in channels:
+                    what = f"{self.metric(part)} / ({terms}) {self.text['w_ratio']}"
+                    got = self.on_one_unit([(m, entity, channel, period) for m in parts], what)
+                    if isinstance(got, str):
+                        made.append((got, ()))
+                        continue
+                    whole = sum(got.values, Decimal(0))
+                    if any(v < 0 for v in got.values) or whole == 0:
+                        made.append((self.text["whole_unclear"], ()))  # parts of both signs make no whole
+                        continue
+                    value = got.values[parts.index(part)] / whole * (100 if self.arithmetic.percent else 1)
+                    shown = self.rounded(value, DEFAULT_RATIO_PLACES)
+                    total = self.amount(whole, got.facts)
+                    line = self.text["part_share"].format(who=self.who(entity, period), period=period.label,
+                                                          a=self.metric(part), terms=terms, value=shown,
+                                                          unit="%" if self.arithmetic.percent else "",
+                                                          total=total, total_unit=spaced(got.unit))
+                    made.append((f"{line}{got.note}{cited(tuple(got.facts))}", (shown, total)))
+        return made
+
     def period_ratio(self, metric: str, entity: str, periods: list[Period], channels: list[str]) -> list[Made]:
         """One metric of the first year written over the second: "the ratio of X in fiscal 2019 to fiscal 2018"."""
         made: list[Made] = []
@@ -498,6 +566,62 @@ class _Calc:
             line = self.text["row_gap"].format(who=self.who(entity, period), period=period.label, a=self.metric(a),
                                                b=self.metric(b), value=shown, unit=unit, side=side)
             made.append((f"{line}{got.note}{cited(tuple(got.facts))}", (shown,)))
+        return made
+
+    def mean(self, keys: list[Key], what: str) -> tuple[Decimal, _OnOneUnit] | str:
+        """The mean of the found inputs of ``keys`` on one unit, or the line saying why there is none."""
+        got = self.on_one_unit(keys, what)
+        return got if isinstance(got, str) else (sum(got.values, Decimal(0)) / len(got.values), got)
+
+    def mean_shown(self, value: Decimal, facts: Sequence[Fact]) -> str:
+        shown = self.rounded(value, max((_places(f) for f in facts), default=0) + 2)
+        return shown if self.arithmetic.places is not None else _trimmed(shown)
+
+    def mean_gap(self, metrics: list[str], entity: str, periods: list[Period], channels: list[str]) -> list[Made]:
+        """The mean of one row over the years asked minus the mean of the other over the same years."""
+        made: list[Made] = []
+        a, b = metrics
+        for channel in channels:
+            what = f"{self.who(entity)}{self.metric(a)} / {self.metric(b)} {self.text['w_gap']}"
+            got = self.on_one_unit([(m, entity, channel, p) for m in (a, b) for p in periods], what)
+            if isinstance(got, str):
+                made.append((got, ()))
+                continue
+            n = len(periods)
+            first = sum(got.values[:n], Decimal(0)) / n
+            second = sum(got.values[n:], Decimal(0)) / n
+            gap = first - second
+            shown = self.mean_shown(abs(gap), got.facts)
+            side = self.text["row_more" if gap > 0 else "row_less" if gap < 0 else "row_same"].format(
+                a=self.metric(a), b=self.metric(b))
+            unit = " points" if got.unit == "PCT" and self.lang is Lang.EN else spaced(got.unit)
+            means = (self.mean_shown(first, got.facts), self.mean_shown(second, got.facts))
+            line = self.text["mean_gap"].format(who=self.who(entity), span=f"{periods[0].label}–{periods[-1].label}",
+                                                a=self.metric(a), b=self.metric(b), value=shown, unit=unit,
+                                                side=side, first=means[0], second=means[1])
+            made.append((f"{line}{got.note}{cited(tuple(got.facts))}", (shown, *means)))
+        return made
+
+    def mean_change(self, metric: str, entity: str, spans: tuple[tuple[str, str], ...],
+                    channels: list[str]) -> list[Made]:
+        """The mean over the later span minus the mean over the earlier one (spans put in time order)."""
+        made: list[Made] = []
+        earlier, later = sorted(spans, key=sorted)
+        what = f"{self.who(entity)}{self.metric(metric)} {self.text['w_mean_change']}"
+        for channel in channels:
+            got = self.on_one_unit([(metric, entity, channel, Period.fiscal_year(int(year)))
+                                    for span in (earlier, later) for year in sorted(span)], what)
+            if isinstance(got, str):
+                made.append((got, ()))
+                continue
+            first = (got.values[0] + got.values[1]) / 2
+            second = (got.values[2] + got.values[3]) / 2
+            shown = self.mean_shown(second - first, got.facts)
+            means = (self.mean_shown(first, got.facts), self.mean_shown(second, got.facts))
+            line = self.text["mean_change"].format(
+                who=self.who(entity), what=self.metric(metric), value=shown, unit=spaced(got.unit),
+                earlier="–".join(sorted(earlier)), later="–".join(sorted(later)), first=means[0], second=means[1])
+            made.append((f"{line}{got.note}{cited(tuple(dict.fromkeys(got.facts)))}", (shown, *means)))
         return made
 
     def consistency(self, metrics: list[str], entities: list[str], periods: list[Period],

@@ -59,6 +59,11 @@ DIFFERENCE = _cue("difference", "differ", "gap", "相差", "差额", "差距", "
 # A part as a share of a whole: "the percentage of audit fees in total fees", "what proportion of … is made up of"
 SHARE_OF = _cue("percentage of", "percent of", "proportion of", "share of", "percentage constitution", "out of",
                "占")  # 瑞士收入占税前收入总额的百分比: the part 占 (takes up) the whole
+# The whole a share divides by is the sum of parts the question names: "of A, B and C combined", A和B合计中
+COMBINED = _cue("combined", "together", "in total", "altogether", "合计", "合計", "总和", "之和", "合算", "の和",
+                "合わせ")
+_LIST_SEPARATOR = LazyPattern(r"\s*(?:,|、|,?\s*and|&|和|与|及|以及|と|および|及び)\s*")
+_JOINED_TO_SUM = LazyPattern(r"\s*(?:的|の)?\s*")
 # One figure over several periods added up: "the total deposits in 2018 and 2019", "altogether", 合计
 PERIOD_SUM = _cue("total", "sum", "sum of", "altogether", "in total", "combined", "合计", "总计", "总和", "合計",
                   "合算")
@@ -82,6 +87,9 @@ _PLACES = (
 )
 _WHOLE = _cue("nearest whole number", "nearest integer", "whole number", "取整", "保留整数", "整数で")
 _YEAR = LazyPattern(r"(?<!\d)(?:19|20)\d\d(?!\d)")
+# "2017-2018", "FY2018–FY2019", "2017年至2018年", "2018年～2019年", "2018年から2019年": two years written as one span
+_SPAN = LazyPattern(r"(?<![0-9a-z])(?:fy)?((?:19|20)\d\d)(?:年度?)?\s*(?:-|–|—|~|～|至|到|から)\s*"
+                    r"(?:fy)?((?:19|20)\d\d)(?!\d)")
 _YEARS = LazyPattern(rf"(?<!\d){_WORD}\s*-?\s*(?:years?|yr|年間|年间|年)(?:\s*-?\s*(?:cagr|compound|复合|年均|平均))?")
 
 
@@ -112,6 +120,9 @@ class Arithmetic:
     plus_group: tuple[str, ...] = ()  # "(流動資産+固定資産)": metrics the question itself adds up
     # "ROEをDuPont分解(純利益率×総資産回転率×財務レバレッジ)で": the formula metric asked, then its factors
     by_formula: tuple[str, ...] = ()
+    # "what percentage of A, B and C combined is A": the part (named twice), then every part the whole adds up
+    parts_whole: tuple[str, ...] = ()
+    spans: tuple[tuple[str, str], ...] = ()  # year spans written ("between 2017-2018 and 2018-2019"), in order
 
     def __bool__(self) -> bool:
         return self != NO_ARITHMETIC
@@ -172,7 +183,35 @@ def _read_cues(norm: str, text: str, metrics: list[Mention], glossary: Glossary)
         percent=bool(PERCENT.search(norm)), years=tuple(dict.fromkeys(_YEAR.findall(norm))) if ratio else (),
         denominator=explicit[1] if explicit else _denominator(norm, metrics) if ratio else None,
         explicit=explicit, plus_group=_plus_group(norm, metrics) if consistency else (),
-        by_formula=_by_formula(norm, metrics, glossary))
+        by_formula=_by_formula(norm, metrics, glossary),
+        spans=tuple((m.group(1), m.group(2)) for m in _SPAN.finditer(norm)) if not cagr else (),
+        parts_whole=_parts_whole(norm, metrics) if (share_of or ratio) and COMBINED.search(text) else ())
+
+
+def _parts_whole(norm: str, metrics: list[Mention]) -> tuple[str, ...]:
+    """The part a share asks for (the one metric named twice: in the parts and as the part) and the parts
+    added up into its whole, in the question's order; () unless exactly one is named twice, the others once.
+
+    The parts are a list of names with nothing but separators between them, right before the word that
+    adds them up ("A, B and C combined", A和B合计, AとBの合計): a word left between them may be a part no
+    figure is read for ("A, B and other fees combined"), and a whole without it is a wrong number.
+    """
+    named = [str(m.code) for m in metrics]
+    twice = [code for code in dict.fromkeys(named) if named.count(code) == 2]
+    parts = list(dict.fromkeys(named))
+    if len(twice) != 1 or len(named) != len(parts) + 1 or len(parts) < 2:
+        return ()
+    adding = COMBINED.search(norm)
+    before = [m for m in metrics if adding is not None and m.end <= adding.start()]
+    if not before or not _JOINED_TO_SUM.fullmatch(norm[before[-1].end:adding.start() if adding else 0]):
+        return ()
+    run = [before[-1]]
+    for mention in reversed(before[:-1]):
+        if not _LIST_SEPARATOR.fullmatch(norm[mention.end:run[0].start]):
+            break
+        run.insert(0, mention)
+    listed = [str(m.code) for m in run]
+    return (twice[0], *listed) if sorted(listed) == sorted(parts) else ()
 
 
 _WEIGHTED = LazyPattern(r"weighted[\s-]*$")

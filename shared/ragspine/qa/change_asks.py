@@ -66,6 +66,17 @@ def with_change_read(outcome: StructuredOutcome, question: str, *, lang: Lang = 
     return replace(outcome, lines=tuple(lines), differences=kept)
 
 
+def without_change_lines(outcome: StructuredOutcome) -> StructuredOutcome:
+    """``outcome`` without its change lines: each row's own change answers another question than the change
+    (or gap) of averages computed in its place."""
+    shown = _lines_of(outcome)
+    if not outcome.differences or len(shown) != len(outcome.differences):
+        return outcome
+    dropped = set(shown.values())
+    return replace(outcome, lines=tuple(line for at, line in enumerate(outcome.lines) if at not in dropped),
+                   differences=())
+
+
 def _lines_of(outcome: StructuredOutcome) -> dict[int, int]:
     """The line each difference is rendered on (``run_structured`` puts them last, in the differences' order)."""
     first = len(outcome.lines) - len(outcome.differences)

@@ -40,7 +40,7 @@ def computed_line(body: dict[str, Any], marker: str) -> str:
     assert cited is not None, lines[0]
     sources = {f"{s['doc']} · {s['locator']}" for s in body["sources"]}
     assert set(cited.group(1).split("；")) <= sources
-    return lines[0]
+    return str(lines[0])
 
 
 class TestPriorPeriod:
@@ -172,7 +172,9 @@ class TestShareAndSums:
 def test_a_repeated_analytics_question_gives_the_same_answer_from_the_parse_cache(wired: Services) -> None:
     question = "香港和中国内地2025年的净利润哪个更高？"
     answers = [answer_question(question, qa=wired.qa) for _ in range(3)]
-    assert answers[1].trace["decisions"][0] == "parse_cache:hit"
+    decisions = answers[1].trace["decisions"]
+    assert isinstance(decisions, list), decisions
+    assert decisions[0] == "parse_cache:hit"
     assert {a.answer for a in answers} == {answers[0].answer}
 
 

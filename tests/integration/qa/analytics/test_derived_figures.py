@@ -13,7 +13,8 @@ import pytest
 
 from tests.integration.domain.test_vela_domain import ask as vela_ask
 from tests.integration.domain.test_vela_domain import ingested, vela
-from tests.integration.qa.analytics.test_acme_analytics import COMPUTED, Ask, ask, computed_line, wired
+from tests.integration.qa.analytics.test_acme_analytics import COMPUTED, ask, computed_line, wired
+from tests.support.ask import Ask
 
 __all__ = ["ask", "ingested", "vela", "vela_ask", "wired"]
 
@@ -122,7 +123,9 @@ class TestAverageOfAFormulaMetric:
         first = body["answer"].splitlines()[0]
         assert "FY2024–FY2025 average: 14.50 PCT (mean of 2 figures)" in first, body["answer"]
         assert first == computed_line(body, "average:")
-        assert len(COMPUTED.search(first).group(1).split("；")) == 4  # both years' profit and revenue
+        cited = COMPUTED.search(first)
+        assert cited is not None, first
+        assert len(cited.group(1).split("；")) == 4  # both years' profit and revenue
 
     def test_a_growth_rate_that_cannot_be_computed_gives_none_of_its_inputs(self, ask: Ask) -> None:
         body = ask("Mainland China revenue CAGR from FY2021 to FY2025")  # no FY2021 figure

@@ -1,8 +1,9 @@
 """Rows of one table compared, asked through ``ragspine ingest`` and ``ragspine ask`` on a fresh domain folder.
 
-A segment table of one year and an intangible-assets table stating no period: the gap between two
-rows and a share of the row the question calls the total are computed from the cells, both cited;
-rows of two undated tables are never compared.
+A segment table of one year, a tax table of three years and an intangible-assets table stating no
+period: the gap between two rows, a share of the row the question calls the total or of rows it adds
+up itself, and the change of an average between two year spans are computed from the cells, each
+cited; rows of two undated tables are never compared.
 """
 
 from __future__ import annotations
@@ -37,6 +38,18 @@ INTANGIBLES = """\
 | Total intangible assets | | 492 |
 """
 
+TAX = """\
+# Current tax expense
+
+(in millions)
+
+| | 2019 | 2018 | 2017 |
+| --- | --- | --- | --- |
+| Total current tax expense | 1,062 | 1,018 | 950 |
+| Fees paid | 40 | 30 | 20 |
+| Tax advice | 5 | 15 | 10 |
+"""
+
 OTHER_INTANGIBLES = """\
 # Intangible assets of the second acquisition
 
@@ -51,7 +64,7 @@ OTHER_INTANGIBLES = """\
 @pytest.fixture
 def asked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     yield from ingested_in_fresh_domain(monkeypatch, tmp_path, {"segments.md": SEGMENTS, "intangibles.md": INTANGIBLES,
-                                                                "other.md": OTHER_INTANGIBLES})
+                                                                "other.md": OTHER_INTANGIBLES, "tax.md": TAX})
 
 
 def test_the_gap_between_two_rows_of_one_year(asked: None) -> None:
@@ -70,3 +83,15 @@ def test_rows_of_two_undated_tables_are_not_compared(asked: None) -> None:
     answer = cli_answer("What was the difference in the fair value amount between purchased technology and "
                         "customer lists?")
     assert "17 USD_M" not in answer and "计算自" not in answer, answer
+
+
+def test_the_change_of_an_average_between_two_year_spans(asked: None) -> None:
+    answer = cli_answer("What is the change in the average total current tax expense between 2017-2018, and "
+                        "2018-2019?")
+    assert "(2018–2019 against 2017–2018): 56 M (means 1040 and 984)" in answer, answer
+    assert all(f"tax.md · table=1,row=Total current tax expense,col={year}" in answer for year in (2017, 2018, 2019))
+
+
+def test_a_share_of_the_rows_the_question_adds_up(asked: None) -> None:
+    answer = cli_answer("What percentage of fees paid and tax advice combined is tax advice in 2019?")
+    assert "combined: 11.11% (sum 45 M)" in answer, answer

@@ -9,8 +9,9 @@ is 2025Q4 and "last year" FY2025.
 from __future__ import annotations
 
 from ragspine.domain.files import shipped_domains_dir
-from tests.integration.domain.test_vela_domain import Ask, ask, ingested, vela
+from tests.integration.domain.test_vela_domain import ask, ingested, vela
 from tests.integration.qa.analytics.test_acme_analytics import computed_line
+from tests.support.ask import Ask
 
 __all__ = ["ask", "ingested", "vela"]  # the Vela domain's fixtures, shared with its own suite
 VELA = shipped_domains_dir() / "vela"

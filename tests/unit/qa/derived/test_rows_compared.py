@@ -136,6 +136,47 @@ class TestShareOfATotalTheQuestionNames:
         assert "计算自" not in result.answer, result.answer
 
 
+FEES = {"audit fees": 55000, "tax fees": 8000, "other fees": 3000}
+
+
+class TestShareOfPartsTheQuestionAddsUp:
+    @pytest.mark.parametrize("question", [
+        "What percentage of audit fees, tax fees and other fees combined is audit fees in 2019?",
+        "In 2019, what is the percentage of audit fees in audit fees, tax fees and other fees in total?",
+    ])
+    def test_the_part_over_the_sum_of_every_part_named(self, folder: Path, question: str) -> None:
+        line, cells = computed_line(answered(rows_qa(folder, FEES), question))
+        assert "FY2019 audit fees (label:audit fees) as a share of audit fees (label:audit fees) + tax fees " \
+               "(label:tax fees) + other fees (label:other fees) combined: 83.33% (sum 66000 USD_K)" in line, line
+        assert cells == {f"table=1,row={row},col=2019" for row in FEES}
+
+    @pytest.mark.parametrize(("rows", "question", "said"), [
+        ({"审计费": 55000, "税务费": 11000}, "2019年审计费占审计费和税务费合计的百分比是多少？", "合计的比例：83.33%（合计 66000 USD_K）"),
+        ({"監査報酬": 55000, "税務報酬": 11000}, "2019年度の監査報酬と税務報酬の合計に占める監査報酬の割合は何%か。",
+         "の割合：83.33%（合計 66000 USD_K）"),
+    ])
+    def test_in_chinese_and_japanese(self, folder: Path, rows: Mapping[str, float], question: str, said: str) -> None:
+        line, cells = computed_line(answered(rows_qa(folder, rows), question))
+        assert said in line, line
+        assert len(cells) == 2
+
+    @settings(max_examples=15, deadline=None)
+    @given(st.lists(st.integers(min_value=1, max_value=10**6), min_size=3, max_size=3))
+    def test_the_share_is_the_part_over_the_sum(self, folder: Path, values: list[int]) -> None:
+        rows = dict(zip(FEES, values, strict=True))
+        line, _ = computed_line(answered(rows_qa(folder, rows), "What percentage of audit fees, tax fees and other "
+                                                                "fees combined is tax fees in 2019?"))
+        share = (Decimal(values[1]) / sum(values) * 100).quantize(Decimal("0.01"))
+        assert f"combined: {share.normalize() if share == share.to_integral() else share}%" in line or \
+            f"combined: {share}%" in line, line
+
+    def test_a_part_not_found_is_named_and_nothing_divided(self, folder: Path) -> None:
+        rows = {"audit fees": 55000, "tax fees": 8000}
+        result = answered(rows_qa(folder, rows), "What percentage of audit fees, tax fees and other fees combined "
+                                                 "is audit fees in 2019?")
+        assert "%" not in result.answer.replace("计算自", ""), result.answer
+
+
 FAIR_VALUES = {"fair value amount: purchased technology": 232, "fair value amount: trademarks and tradenames": 25,
                "fair value amount: total intangible assets": 492}
 

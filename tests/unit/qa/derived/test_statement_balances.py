@@ -10,6 +10,7 @@ from ragspine.domain.files import GLOSSARY
 from ragspine.domain.glossary_file import read_glossary
 from ragspine.ingestion.facts_extract import extract_facts
 from ragspine.ingestion.parsers.registry import parse_document
+from ragspine.ingestion.table_axes import name_of
 from ragspine.qa.answer import answer_question
 from tests.unit.qa.derived.statement_set import statement_qa
 
@@ -45,7 +46,7 @@ def test_balances_worded_with_net_are_the_pack_items_and_change_rows_are_not(fol
     assert by_key[("RECEIVABLES", "2020")].value == 2133
     assert "Inventories net" in by_key[("INVENTORIES", "2019")].source_locator
 
-    result = answer_question("What is the FY2020 days payable outstanding (DPO)?", qa=statement_qa(folder, facts))
+    result = answer_question("What is the FY2020 days payable outstanding (DPO)?", qa=statement_qa(folder, list(facts)))
     assert "63.86 DAYS" in result.answer, result.answer  # 1380.5 / (7772 + 2438 - 2320) * 365
     assert "-298" not in result.answer
 
@@ -56,6 +57,4 @@ def test_balances_worded_with_net_are_the_pack_items_and_change_rows_are_not(fol
     ("Accounts receivable, net", "RECEIVABLES"), ("Trade accounts receivable, net", "RECEIVABLES"),
 ])
 def test_balance_sheet_wordings_of_10_ks_are_the_pack_items(folder: Path, label: str, metric: str) -> None:
-    from ragspine.ingestion.table_facts import name_of
-
     assert name_of(read_glossary(folder / GLOSSARY), label).metric == metric
