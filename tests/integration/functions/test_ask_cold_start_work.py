@@ -153,3 +153,37 @@ def test_no_collection_walks_the_cold_start_and_the_collector_is_back_after_the_
     # AND the heap the start built is frozen, and the process's thresholds are back for every later request
     assert outcome["frozen"] >= 100_000, outcome
     assert outcome["threshold_restored"] is True
+
+
+_ASK_AND_LIST_MODULES = textwrap.dedent(
+    """
+    import json, pathlib, sys
+    import functions.ask.app as app
+
+    class Context:
+        function_name, memory_limit_in_mb, aws_request_id = "ragspine-ask", 512, "first-ask"
+        invoked_function_arn = "arn:aws:lambda:us-east-1:123456789012:function:ragspine-ask"
+
+    event = json.loads(pathlib.Path("events/ask_found.json").read_text(encoding="utf-8"))
+    body = json.loads(app.handler(event, Context())["body"])
+    print(json.dumps({"route": body["route"], "answer": body["answer"],
+                      "loaded": sorted(set(sys.argv[1:]) & set(sys.modules))}, ensure_ascii=False))
+    """
+)
+# What a first ask answered from DynamoDB never uses: boto3 (botocore builds the clients; boto3 adds
+# resources and S3's transfer methods, and imports s3transfer and multiprocessing with them).
+NOT_FOR_A_FIRST_ASK_ON_AWS = ("boto3", "s3transfer", "multiprocessing")
+
+
+def test_a_first_ask_on_aws_loads_none_of_what_it_does_not_use(fact_table: str, tmp_path: Path) -> None:
+    # GIVEN the ask function in a fresh interpreter, configured as the template configures it on AWS
+    # WHEN it is imported and answers its first request, a question the fact table answers
+    done = subprocess.run([sys.executable, "-c", _ASK_AND_LIST_MODULES, *NOT_FOR_A_FIRST_ASK_ON_AWS],
+                          cwd=REPO_ROOT, env=_aws_env(fact_table, tmp_path), capture_output=True, text=True,
+                          timeout=180, check=False)
+    assert done.returncode == 0, done.stderr
+    outcome = json.loads(done.stdout.strip().splitlines()[-1])
+    # THEN it answers from the facts, with the figure, without loading any of those modules
+    assert outcome["route"] == "structured", outcome
+    assert "36.0" in outcome["answer"], outcome
+    assert outcome["loaded"] == [], outcome
