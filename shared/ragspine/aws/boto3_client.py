@@ -16,7 +16,7 @@ import botocore.session
 from botocore.config import Config
 
 ClientT = TypeVar("ClientT")
-# The process's session (a list, so tests can forget it without a global statement).
+# The process's session, built on first use (tests/support/aws_session.py forgets it between tests).
 _SESSION: list[botocore.session.Session] = []
 
 
@@ -26,11 +26,6 @@ def shared_botocore_session() -> Any:
     if not _SESSION:
         _SESSION.append(botocore.session.get_session())
     return _SESSION[0]
-
-
-def forget_shared_session() -> None:
-    """Drop the process's session, so the next client reads the environment again (tests that change it)."""
-    _SESSION.clear()
 
 
 # What building a client reads from botocore's data files besides the service's own models.

@@ -14,7 +14,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ragspine.aws.boto3_client import forget_shared_session
 from ragspine.aws.domain_store import (
     NOTHING_PUBLISHED,
     DomainReadError,
@@ -24,6 +23,7 @@ from ragspine.aws.domain_store import (
     published_domain,
 )
 from ragspine.errors import ConfigurationError
+from tests.support.aws_session import forget_shared_session
 from tests.support.moto_server import moto_server
 
 BUCKET = "ragspine-domainbucket"
