@@ -171,9 +171,10 @@ _ASK_AND_LIST_MODULES = textwrap.dedent(
     """
 )
 # What a first ask answered from DynamoDB never uses: boto3 (botocore builds the clients; boto3 adds
-# resources and S3's transfer methods, and imports s3transfer and multiprocessing with them), and
-# pydantic.v1 (declared absent in Lambda: FastAPI imports it only to refuse pydantic-1 models).
-NOT_FOR_A_FIRST_ASK_ON_AWS = ("boto3", "s3transfer", "multiprocessing", "pydantic.v1")
+# resources and S3's transfer methods, and imports s3transfer and multiprocessing with them),
+# pydantic.v1 (declared absent in Lambda: FastAPI imports it only to refuse pydantic-1 models), and
+# PyYAML (the shipped domain and the engine's configuration are read from their parsed copies).
+NOT_FOR_A_FIRST_ASK_ON_AWS = ("boto3", "s3transfer", "multiprocessing", "pydantic.v1", "yaml")
 
 
 def test_a_first_ask_on_aws_loads_none_of_what_it_does_not_use(fact_table: str, tmp_path: Path) -> None:
