@@ -19,6 +19,7 @@ from ragspine.domain.seal import SEAL_FILE, folder_files, write_seal
 from ragspine.domain.starter import init_domain
 from ragspine.errors import ConfigurationError, RagspineError
 from ragspine.ingestion import staged
+from ragspine.parsed_yaml import PARSED_FILE, write_parsed
 from ragspine.settings import get_settings
 
 domain_app = typer.Typer(help="Domain folders: everything company-specific (glossary, screening, FAQ, ...).",
@@ -43,8 +44,9 @@ def _checked_files(folder: Path) -> tuple[dict[str, str] | None, list[Problem]]:
 @domain_app.command("check")
 def check(folder: Folder,
           seal: Annotated[bool, typer.Option(
-              "--seal", help=f"Write the folder's seal ({SEAL_FILE}) when it passes, so the service reads it "
-                             "without checking each file again at start.")] = False) -> None:
+              "--seal", help=f"Write the folder's seal ({SEAL_FILE}) and parsed copies ({PARSED_FILE}) when "
+                             "it passes, so the service reads it without checking or parsing each file again "
+                             "at start.")] = False) -> None:
     """Validate a domain folder; every problem names its file, line and field (exit 1 if any)."""
     files, problems = _checked_files(folder)
     for problem in problems:
@@ -54,6 +56,7 @@ def check(folder: Folder,
         raise typer.Exit(code=1)
     if seal:
         typer.echo(f"sealed: {write_seal(folder, files)}")
+        typer.echo(f"parsed copies: {write_parsed(folder)}")
     typer.echo(f"{folder}: ok (use it with RAGSPINE_DOMAIN_DIR={folder})")
 
 

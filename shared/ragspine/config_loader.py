@@ -4,11 +4,16 @@ from __future__ import annotations
 
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import yaml
-
+from ragspine import parsed_yaml
 from ragspine.errors import ConfigurationError
+from ragspine.lazy import LazyModule
+
+if TYPE_CHECKING:
+    import yaml
+else:
+    yaml = LazyModule("yaml")  # for its error type: a file with a current parsed copy needs no PyYAML
 
 
 def config_path(name: str) -> Path:
@@ -19,9 +24,12 @@ def config_path(name: str) -> Path:
 def load_yaml(path: Path) -> dict[str, Any]:
     """Parse a YAML mapping, turning any problem into a ``ConfigurationError`` naming the file."""
     try:
-        loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when built in: a tenth of the time
-        data = yaml.load(path.read_text(encoding="utf-8"), Loader=loader)  # noqa: S506 (a safe loader)
-    except (OSError, yaml.YAMLError) as exc:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigurationError(f"cannot read configuration {path}: {exc}") from exc
+    try:
+        data = parsed_yaml.load(path, text)  # its parsed copy (ragspine.parsed_yaml), else parsed now
+    except yaml.YAMLError as exc:
         raise ConfigurationError(f"cannot read configuration {path}: {exc}") from exc
     if not isinstance(data, dict):
         raise ConfigurationError(f"configuration {path} must be a mapping")

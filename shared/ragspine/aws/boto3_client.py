@@ -1,7 +1,10 @@
-"""``LazyClient``: an adapter's boto3 client, injected (tests) or built on first use.
+"""``LazyClient``: an adapter's AWS SDK client, injected (tests) or built on first use.
 
-boto3 and botocore are imported only when a client is first built, so importing an adapter (and
-cold-starting a Lambda that never calls it) costs nothing.
+Clients are built by botocore from one session per process; boto3 itself is never imported. What
+boto3 adds over botocore is resources and S3's transfer methods, which no adapter calls, and importing
+it costs a cold start some 20-30 ms of CPU (``s3transfer``, ``multiprocessing``, its resource
+factory). A client built here is the client ``boto3.client`` would build: the same service model,
+credentials chain, configuration and event hooks (so moto and the X-Ray SDK see its calls).
 """
 
 from __future__ import annotations
@@ -9,18 +12,20 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Generic, TypeVar, cast
 
-import boto3
+import botocore.session
 from botocore.config import Config
 
 ClientT = TypeVar("ClientT")
+# The process's session, built on first use (tests/support/aws_session.py forgets it between tests).
+_SESSION: list[botocore.session.Session] = []
 
 
 def shared_botocore_session() -> Any:
-    """The botocore session under boto3's default session, which ``new_client`` builds every client from:
-    one set of credentials, configuration and event hooks per process."""
-    if boto3.DEFAULT_SESSION is None:
-        boto3.setup_default_session()
-    return boto3.DEFAULT_SESSION._session  # type: ignore[union-attr]
+    """The botocore session ``new_client`` builds every client from: one set of credentials,
+    configuration and event hooks per process, built on first use (from the environment then)."""
+    if not _SESSION:
+        _SESSION.append(botocore.session.get_session())
+    return _SESSION[0]
 
 
 # What building a client reads from botocore's data files besides the service's own models.
@@ -41,9 +46,9 @@ def load_models(*services: str) -> None:
 
 def new_client(service: str, *, region: str | None = None, endpoint_url: str | None = None,
                config: Mapping[str, Any] | None = None) -> Any:
-    """A new boto3 client for ``service``; ``config`` holds ``botocore.config.Config`` arguments."""
-    return boto3.client(service, region_name=region, endpoint_url=endpoint_url,  # type: ignore[call-overload]
-                        config=Config(**config) if config else None)
+    """A new client for ``service``; ``config`` holds ``botocore.config.Config`` arguments."""
+    return shared_botocore_session().create_client(service, region_name=region, endpoint_url=endpoint_url,
+                                                   config=Config(**config) if config else None)
 
 
 class LazyClient(Generic[ClientT]):

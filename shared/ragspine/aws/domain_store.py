@@ -4,7 +4,7 @@ A function keeps what it read for ``RAGSPINE_DOMAIN_MAX_AGE_S`` and then asks ag
 published later reaches every function without a redeploy. Asking again is a conditional GET (the
 object's ETag), so an unchanged domain costs one small request and no download.
 
-The read is one SigV4-signed ``GetObject`` (botocore's signer, the process's boto3 session and its
+The read is one SigV4-signed ``GetObject`` (botocore's signer, the process's botocore session and its
 credentials) sent over botocore's HTTP session, not an S3 client: building S3's client loads its
 service model and endpoint rules, about a fifth of the ask function's cold start, for one GET.
 The request passes botocore's ``before-send`` hook as a client's would, and shows in a trace as an

@@ -7,8 +7,7 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import yaml
-
+from ragspine import parsed_yaml
 from ragspine.config_loader import load_yaml
 
 # Re-exported: the file names are read from here by the engine and its commands.
@@ -18,7 +17,7 @@ from ragspine.domain.file_names import GLOSSARY as GLOSSARY
 from ragspine.domain.file_names import INTENT as INTENT
 from ragspine.domain.file_names import LIBRARIES as LIBRARIES
 from ragspine.domain.file_names import SCREENING as SCREENING
-from ragspine.domain.packs import included_packs, merge_pack, pack_path
+from ragspine.domain.packs import merge_pack, pack_path
 from ragspine.domain.seal import vouches_for
 from ragspine.errors import ConfigurationError
 from ragspine.lazy import LazyModule
@@ -78,18 +77,24 @@ def _sealed_data(path: Path) -> dict[str, Any] | None:
         return None
     if not vouches_for(path.parent, path.name, text):
         return None
-    parsed = _parsed(text)
+    parsed = parsed_yaml.load(path, text)  # its parsed copy when the folder holds a current one
     if not isinstance(parsed, dict):
         return None
     data: dict[str, Any] = parsed
     if path.name == GLOSSARY:
-        for pack in included_packs(path.parent):
+        for pack in _sealed_packs(path.parent):
             pack_file = pack_path(pack)
             if pack_file is not None:  # sealed: every included pack exists and passed the check
-                data = merge_pack(data, _parsed(pack_file.read_text(encoding="utf-8")))
+                data = merge_pack(data, parsed_yaml.load(pack_file, pack_file.read_text(encoding="utf-8")))
     return data
 
 
-def _parsed(text: str) -> Any:
-    """YAML text as data, with libyaml when PyYAML has it (as ``marks.read_marked`` parses a checked file)."""
-    return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+def _sealed_packs(folder: Path) -> list[str]:
+    """The packs a sealed folder's ``domain.yaml`` includes (read as ``included_packs`` reads it, from its
+    parsed copy when the folder holds a current one)."""
+    try:
+        data = parsed_yaml.load(folder / DOMAIN, (folder / DOMAIN).read_text(encoding="utf-8"))
+    except Exception:  # noqa: BLE001 - a missing or broken domain.yaml is reported by its own check
+        return []
+    include = data.get("include") if isinstance(data, dict) else None
+    return [str(n) for n in include] if isinstance(include, list) else []

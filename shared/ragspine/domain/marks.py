@@ -5,9 +5,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import yaml
+from ragspine.lazy import LazyModule
+
+if TYPE_CHECKING:
+    import yaml
+else:
+    yaml = LazyModule("yaml")  # a sealed folder is read from its parsed copies (ragspine.parsed_yaml)
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,6 +23,7 @@ from ragspine.aws.domain_store import (
     published_domain,
 )
 from ragspine.errors import ConfigurationError
+from tests.support.aws_session import forget_shared_session
 from tests.support.moto_server import moto_server
 
 BUCKET = "ragspine-domainbucket"
@@ -44,12 +45,13 @@ def s3(server: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
                         "AWS_SESSION_TOKEN": "testing", "AWS_DEFAULT_REGION": "us-east-1",
                         "AWS_REGION": "us-east-1", "AWS_ENDPOINT_URL": server}.items():
         monkeypatch.setenv(name, value)
-    monkeypatch.setattr(boto3, "DEFAULT_SESSION", None)  # a session that reads this environment
+    forget_shared_session()  # a session that reads this environment
     client = boto3.client("s3", region_name="us-east-1", endpoint_url=server)
     client.create_bucket(Bucket=BUCKET)
     forget_published_domain()
     yield client
     forget_published_domain()
+    forget_shared_session()
     for item in client.list_objects_v2(Bucket=BUCKET).get("Contents", []):
         client.delete_object(Bucket=BUCKET, Key=item["Key"])
     client.delete_bucket(Bucket=BUCKET)
@@ -144,12 +146,10 @@ def test_a_server_error_is_tried_again(s3: Any, monkeypatch: pytest.MonkeyPatch)
 
 
 def test_no_region_is_a_configuration_error(s3: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    import boto3
-
     for name in ("AWS_REGION", "AWS_DEFAULT_REGION"):
         monkeypatch.delenv(name)
     monkeypatch.setenv("AWS_CONFIG_FILE", "/nonexistent")
-    monkeypatch.setattr(boto3, "DEFAULT_SESSION", None)
+    forget_shared_session()
     with pytest.raises(DomainReadError, match="no AWS region"):
         S3ObjectReader().get(URI, max_age=0)
 
@@ -166,9 +166,7 @@ def test_the_read_builds_no_s3_client(s3: Any, monkeypatch: pytest.MonkeyPatch) 
         return load(self, service_name, *args, **kwargs)
 
     monkeypatch.setattr(Loader, "load_service_model", recorded)
-    import boto3
-
-    monkeypatch.setattr(boto3, "DEFAULT_SESSION", None)
+    forget_shared_session()
     assert published_domain(URI, max_age=0) == NOTHING_PUBLISHED
     assert "s3" not in loaded
 

@@ -34,13 +34,12 @@ _INITIALISE = textwrap.dedent(
             hook(*args, **kwargs)
     from ragspine.aws import boto3_client
     from ragspine.startup_heap import collections_held
-    import boto3
-    session = boto3.DEFAULT_SESSION
+    session = boto3_client._SESSION[0] if boto3_client._SESSION else None
     print(json.dumps({
         "hooks": hooks, "connections": connections,
         "loaded": sorted(name for name in ("snapshot_restore_py", "ragspine.qa.answer", "ragspine.aws.dynamo_facts")
                          if name in sys.modules),
-        "credentials_read": session is not None and session._session._credentials is not None,
+        "credentials_read": session is not None and session._credentials is not None,
         "collector_held": collections_held(), "frozen_objects": gc.get_freeze_count() >= 100_000,
     }))
     """

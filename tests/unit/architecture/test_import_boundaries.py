@@ -51,4 +51,4 @@ def test_domain_and_services_never_import_web_or_lambda_frameworks(path: Path) -
 
 
 def test_the_walk_sees_the_adapters_so_it_can_fail() -> None:
-    assert "boto3" in imported_roots(PACKAGE / "aws" / "boto3_client.py")
+    assert "botocore" in imported_roots(PACKAGE / "aws" / "boto3_client.py")
