@@ -62,7 +62,7 @@ _YEAR = re.compile(r"(?<!\d)((?:19|20)\d{2})(?!\d)")
 _SHORT_PERIOD = re.compile(r"months|weeks|quarter|half|季度|四半期|半期|か月|个月")
 
 
-def _short_period(norm: str) -> bool:
+def part_of_year(norm: str) -> bool:
     """Whether a header names a part of a year (``12 weeks``, ``Six months``); 52 or 53 weeks are a whole one."""
     return bool(_SHORT_PERIOD.search(_FULL_YEAR_WEEKS.sub(" ", norm)))
 _UNIT_NOTE = re.compile(r"[(（\[［][^()（）\[\]［］]*[)）\]］]")
@@ -114,8 +114,20 @@ _GLUED_NOTE = re.compile(r"(?<=[a-z]{3})\d(?=\s|$|[,:;()])")
 
 
 def clean_label(text: str) -> str:
-    """A label without footnote marks, note numbers and surrounding space (``売上高※1`` -> ``売上高``)."""
-    return _GLUED_NOTE.sub("", _NOTE_NUMBERS.sub("", strip_footnotes(text).strip())).strip()
+    """A label without footnote marks, note numbers and surrounding space (``売上高※1`` -> ``売上高``).
+
+    A merged title a converter wrote twice into one cell (``Appropriation of earnings Appropriation
+    of earnings``) is the title once.
+    """
+    return _once(_GLUED_NOTE.sub("", _NOTE_NUMBERS.sub("", strip_footnotes(text).strip())).strip())
+
+
+def _once(text: str) -> str:
+    """``text`` written twice over, separated by a space, as written once; any other text as it is."""
+    half = len(text) // 2
+    if len(text) % 2 == 1 and text[half] == " " and text[:half] == text[half + 1:] and " " in text[:half]:
+        return text[:half]
+    return text
 
 
 def is_figure(text: str, glossary: Glossary) -> bool:
@@ -251,10 +263,10 @@ def _dated_period(glossary: Glossary, norm: str) -> Named | None:
     match = _DATE.search(norm)
     if match is None:
         year_only = set(_YEAR.findall(norm))
-        if len(year_only) == 1 and _YEAR_ENDED.search(norm) and not _short_period(norm):
+        if len(year_only) == 1 and _YEAR_ENDED.search(norm) and not part_of_year(norm):
             return Named(period=Period.fiscal_year(_named_year(glossary, int(year_only.pop()))))
         return None
-    if len(set(_YEAR.findall(norm))) != 1 or _short_period(norm):
+    if len(set(_YEAR.findall(norm))) != 1 or part_of_year(norm):
         return None
     month = MONTH_NUMBERS[(match["m1"] or match["m2"])[:3]]
     day = int(match["d1"] or match["d2"])

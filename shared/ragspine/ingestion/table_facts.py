@@ -662,7 +662,9 @@ class _TableReader:
             if len(set(unknown)) != 1 or not (periods or dated):
                 continue
             text = unknown[0]
-            if (NOT_ACTUAL.search(normalize_text(text)) or open_metric_code(text) is None or len(text) > 40
+            # a long header is a title, not a kind of figure; its unit note ("(in thousand NT dollars)") is no part of it
+            if (NOT_ACTUAL.search(normalize_text(text)) or open_metric_code(text) is None
+                    or len(_UNIT_NOTE.sub(" ", text).strip()) > 40
                     or (_PERIOD_PART_WORDS if undated else _PART_OF_PERIOD).search(normalize_text(text))):
                 continue  # "Q1", "First Quarter", "2019 vs 2018": a part of a period, never a kind of figure
             found[c] = text

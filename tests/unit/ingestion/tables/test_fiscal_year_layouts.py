@@ -114,3 +114,24 @@ def test_share_counts_under_a_heading_of_shares_are_never_read_as_the_per_share_
                     ["Basic earnings per share", "1,250.4", "1,262.0"], ["Diluted earnings per share", "1,255.1", "1,266.3"]])
     assert not any(f.value in (1250.4, 1255.1, 1262.0, 1266.3) for f in facts)
     assert {(f.value, f.unit) for f in facts if f.period == "2020"} == {(310, "USD_M")}
+
+
+def test_dates_one_year_apart_under_a_part_of_a_year_are_no_fiscal_years() -> None:
+    # a quarter's end recurs one year apart as a year's end does: under "Three months ended" it is no year
+    quarter = _facts([["", "Three months ended", ""], ["", "September 30, 2020", "September 30, 2019"],
+                      ["Broadband customers", "512,300", "498,100"]], "Customer statistics")
+    year = _facts([["", "September 30, 2020", "September 30, 2019"], ["Broadband customers", "512,300", "498,100"]],
+                  "Customer statistics")
+    assert not [f for f in quarter if f.value in (512300, 498100)]
+    assert _values(year) == {("label:broadband customers", "2020", 512300), ("label:broadband customers", "2019", 498100)}
+
+
+def test_a_merged_title_written_twice_in_one_cell_heads_its_columns_once() -> None:
+    title = "Appropriation of earnings (in thousand NT dollars)"
+    facts = _facts([["", f"{title} {title}", "", "Cash dividend per share (NT dollars)", ""],
+                    ["", "2019", "2020", "2019", "2020"], ["Legal reserve", "$512,400", "$633,100", "", ""],
+                    ["Cash dividends", "4,100,200", "5,000,300", "$0.41", "$0.50"]], "Earnings distribution")
+    legal = {(f.period, f.value, f.unit) for f in facts if "legal reserve" in f.metric_code}
+    assert legal == {("2019", 512400, "TWD_K"), ("2020", 633100, "TWD_K")}
+    assert all(title.lower() in f.metric_code and title.lower() * 2 not in f.metric_code
+               for f in facts if f.unit == "TWD_K")
