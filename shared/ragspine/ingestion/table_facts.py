@@ -662,7 +662,7 @@ class _TableReader:
             if len(set(unknown)) != 1 or not (periods or dated):
                 continue
             text = unknown[0]
-            # a long header is a title, not a kind of figure; its unit note ("(in thousand NT dollars)") is no part of it
+            # a long header is a title, not a kind of figure; its unit note ("(in thousand NT dollars)") not counted
             if (NOT_ACTUAL.search(normalize_text(text)) or open_metric_code(text) is None
                     or len(_UNIT_NOTE.sub(" ", text).strip()) > 40
                     or (_PERIOD_PART_WORDS if undated else _PART_OF_PERIOD).search(normalize_text(text))):
