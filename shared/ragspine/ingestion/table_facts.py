@@ -667,7 +667,10 @@ class _TableReader:
                     or len(_UNIT_NOTE.sub(" ", text).strip()) > 40
                     or (_PERIOD_PART_WORDS if undated else _PART_OF_PERIOD).search(normalize_text(text))):
                 continue  # "Q1", "First Quarter", "2019 vs 2018": a part of a period, never a kind of figure
-            found[c] = text
+            # the kind of figure without its unit note: the unit is read from the header, and a unit's words
+            # ("thousand") in a label would read as a number no fact states
+            found[c] = _UNIT_NOTE.sub(lambda note: "" if units_in(note.group(), self.currency) else note.group(),
+                                      text).strip()
         return found
 
     def _qualified_metric(self, header: str, labels: Sequence[str], names: Sequence[Named], r: int,

@@ -131,7 +131,7 @@ def test_a_merged_title_written_twice_in_one_cell_heads_its_columns_once() -> No
     facts = _facts([["", f"{title} {title}", "", "Cash dividend per share (NT dollars)", ""],
                     ["", "2019", "2020", "2019", "2020"], ["Legal reserve", "$512,400", "$633,100", "", ""],
                     ["Cash dividends", "4,100,200", "5,000,300", "$0.41", "$0.50"]], "Earnings distribution")
-    legal = {(f.period, f.value, f.unit) for f in facts if "legal reserve" in f.metric_code}
-    assert legal == {("2019", 512400, "TWD_K"), ("2020", 633100, "TWD_K")}
-    assert all(title.lower() in f.metric_code and title.lower() * 2 not in f.metric_code
-               for f in facts if f.unit == "TWD_K")
+    legal = {(f.metric_code, f.period, f.value, f.unit) for f in facts if "legal reserve" in f.metric_code}
+    # the kind of figure is named without its unit note: the unit comes from it, and "thousand" is no label word
+    assert legal == {("label:appropriation of earnings: legal reserve", "2019", 512400, "TWD_K"),
+                     ("label:appropriation of earnings: legal reserve", "2020", 633100, "TWD_K")}
