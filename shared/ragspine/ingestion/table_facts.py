@@ -1192,9 +1192,10 @@ class _TableReader:
                    for text in self.shape.col_headers[c])
 
     def _share_count(self, r: int) -> bool:
-        """A row of shares: its label names a count of shares, or the heading it sits under does."""
+        """A row of shares: its label names a count of shares, or the heading it sits under does and its own label
+        names no per-share figure ("Net income per diluted share" after the share counts, the section not closed)."""
         return (any(_SHARE_COUNT.search(text) and not _PER_SHARE.search(text) for text in self.shape.row_labels[r])
-                or bool(_SHARE_COUNT.search(self.headed_by.get(r, ""))))
+                or bool(_SHARE_COUNT.search(self.headed_by.get(r, ""))) and not self._own_label_per_share(r))
 
     def _between_share_counts(self, r: int) -> bool:
         """A row set between two share counts: the dilutive shares of an EPS reconciliation.

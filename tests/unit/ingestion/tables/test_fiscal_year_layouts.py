@@ -135,3 +135,15 @@ def test_a_merged_title_written_twice_in_one_cell_heads_its_columns_once() -> No
     # the kind of figure is named without its unit note: the unit comes from it, and "thousand" is no label word
     assert legal == {("label:appropriation of earnings: legal reserve", "2019", 512400, "TWD_K"),
                      ("label:appropriation of earnings: legal reserve", "2020", 633100, "TWD_K")}
+
+
+def test_per_share_rows_after_share_counts_keep_their_currency() -> None:
+    # the share-count section is never closed by a total: the per-share rows below it are still money per share
+    facts = _facts([["", "2020", "2019"], ["Net income", "$210,400", "$198,700"],
+                    ["Weighted-average common shares outstanding:", "", ""], ["Basic", "58,100", "57,200"],
+                    ["Diluted", "59,300", "58,400"], ["Net income per diluted share", "$3.55", "$3.40"]],
+                   "Earnings per share (in thousands, except per share data)")
+    per_share = {(f.period, f.value, f.unit) for f in facts if "per diluted share" in f.metric_code}
+    shares = {(f.period, f.value, f.unit) for f in facts if f.metric_code.endswith(": diluted")}
+    assert per_share == {("2020", 3.55, "USD"), ("2019", 3.40, "USD")}
+    assert shares == {("2020", 59300, "K"), ("2019", 58400, "K")}
