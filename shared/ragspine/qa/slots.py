@@ -14,7 +14,7 @@ from ragspine.lazy import LazyPattern
 from ragspine.qa.dated_periods import rewrite_dates
 from ragspine.qa.label_words import label_readings, label_words
 from ragspine.qa.near_miss import NearMiss, Reading, near_misses, period_near_misses
-from ragspine.qa.period_words import RANGE_WORDS, half_year, rewrite_period_words, with_ranges
+from ragspine.qa.period_words import RANGE_WORDS, half_year, rewrite_period_words, with_quarters, with_ranges
 from ragspine.qa.total_row_names import with_total_rows_read
 
 _TOKEN = LazyPattern(r"[a-z0-9][a-z0-9_'\-.&]*|[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]+", re.IGNORECASE)
@@ -109,6 +109,8 @@ def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
             found[mention.kind][mention.code] = None  # type: ignore[index]
     norm = normalize_text(question)
     periods = with_ranges(norm, mentions, periods)  # "2019 to 2021": every year between
+    periods, unread_quarter = with_quarters(question, periods)  # "the second quarter in fiscal 2019": 2019Q2
+    bad_period = bad_period or unread_quarter
     if not bad_period:  # facts are kept by year and quarter, never by half
         bad_period = half_year(question) if _HALF_START.search(norm) else None
     misses: list[NearMiss] = period_near_misses(norm, glossary.leftover(question, mentions), glossary, periods)
