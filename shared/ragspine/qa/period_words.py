@@ -123,6 +123,16 @@ def quarters_named(question: str) -> tuple[tuple[int, ...], str]:
     return numbers, (found[0][2] if found else "")
 
 
+_QUARTER_FILLER = LazyPattern(rf"{_ORDINAL}|quarters?|q\s?[1-4]|and|of|the|四半期|季度|第|[1-4一二三四]|と|和|及|の|\s",
+                              re.IGNORECASE)
+
+
+def only_quarter_words(name: str) -> bool:
+    """Whether ``name`` is nothing but quarter words ("第二季度", "四半期と第"): no name a question is asked back."""
+    return bool(_QUARTER_NUMBER.search(name) or re.search("四半期|季度|quarter", name, re.IGNORECASE)) \
+        and not _QUARTER_FILLER.sub("", unicodedata.normalize("NFKC", name))
+
+
 def with_quarters(question: str, periods: dict[Period, None]) -> tuple[dict[Period, None], str | None]:
     """``periods`` with the quarters the question names read into its years, or the quarter words it cannot read.
 

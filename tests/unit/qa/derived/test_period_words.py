@@ -79,12 +79,14 @@ def test_japanese_fiscal_year_end_on_the_demo_calendar() -> None:
     ("revenue in the fourth quarter of fiscal 2031 and 2030", ["2031Q4", "2030Q4"]),
     ("revenue in Q2 and Q1 2031", ["2031Q2", "2031Q1"]),
     ("2031年第二季度和第一季度的营业收入变化", ["2031Q2", "2031Q1"]),
+    ("2031年第三季度和第二季度的营业收入", ["2031Q3", "2031Q2"]),
     ("2031年度の第2四半期と第1四半期の売上高の変化", ["2031Q2", "2031Q1"]),
     ("revenue in the second quarter of 2031", ["2031Q2"]),  # read by the glossary already: unchanged
 ])
 def test_quarters_named_are_read_into_the_year_never_the_year_alone(question: str, expected: list[str]) -> None:
     parsed = parse_slots(question, glossary=default_glossary())
     assert [p.label for p in parsed.periods] == expected and parsed.bad_period is None
+    assert not [n for n in parsed.unknown_names if "季度" in n or "四半期" in n]  # no quarter left as a name
 
 
 @pytest.mark.parametrize(("question", "words"), [
