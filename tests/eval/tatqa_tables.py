@@ -106,7 +106,8 @@ def _found_value(answer: str) -> float | None:
 
 def _computed_change(question: str, answer: str) -> float | None:
     """The percentage change an answer computed (``… up 86（+3.57%）``) when the question asks for one."""
-    if not re.search(r"percentage\s+(?:change|increase|decrease)|change\s*\(%\)|%\s*change", question, re.I):
+    if not re.search(r"percentage\s+(?:change|increase|decrease)|change\s*\(%\)|%\s*change"
+                     r"|what\s+percentage\s+did\s+.+?\s+(?:increase|decrease)d?\s+by", question, re.I):
         return None
     match = re.search(r"[（(]([+-]?[\d.]+)%[）)]", answer)
     return float(match.group(1)) if match else None

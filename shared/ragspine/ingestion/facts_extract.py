@@ -30,7 +30,7 @@ from ragspine.ingestion.table_facts import Lineage, TableContext, table_facts, u
 from ragspine.ingestion.table_subject import PART_OF_COMPANY, about_an_investee, unit_note
 from ragspine.sensitivity import Sensitivity
 
-EXTRACTOR_VERSION = "table-15"  # an undated table's one date inside the year on its facts' locators
+EXTRACTOR_VERSION = "table-16"  # 52/53-week years, F19 columns, section units, header blocks, doubled titles
 _LEAD_CHARS = 300
 _PERIOD_LINE_CHARS = 60  # a line between a unit note and its table: "Year ended December 31,", "December 31,"
 

@@ -49,7 +49,10 @@ NOT_ACTUAL = re.compile(r"budget|plan|forecast|target|estimat|guidance|outlook|p
                         r"|变动|変動")
 _DATE = re.compile(rf"(?<![a-z])(?:(?P<m1>{MONTH_PATTERN})\s+(?P<d1>\d{{1,2}}),?"
                    rf"|(?P<d2>\d{{1,2}})\s+(?P<m2>{MONTH_PATTERN}),?)\s*(?P<y>(?:19|20)\d{{2}})(?!\d)")
-_YEAR_ENDED = re.compile(r"years?[\s-]+end(?:ed|ing)|fiscal\s+years?|for\s+the\s+(?:fiscal\s+)?years?")
+# A 52- or 53-week period is a retailer's fiscal year ("52 weeks ended 30 Mar 2019"), not a part of one.
+_FULL_YEAR_WEEKS = re.compile(r"(?<!\d)5[23][\s-]+weeks?(?![a-z])")
+_YEAR_ENDED = re.compile(r"years?[\s-]+end(?:ed|ing)|fiscal\s+years?|for\s+the\s+(?:fiscal\s+)?years?"
+                         r"|(?<!\d)5[23][\s-]+weeks?[\s-]+end(?:ed|ing)")
 _UNIT_WORDS = re.compile(r"[$€£¥]|us\$|hk\$|[’']000|(?<![a-z])(?:m|mn|bn|k|millions?|thousands?|billions?|usd|eur|gbp"
                          r"|jpy|rmb|cny|in|dollars?|euros?|yen)(?![a-z])|%|百万|十億|十亿|千万|[千万億亿円元]|単位|单位|單位")
 # Words a unit note carries besides the unit ("(in millions, except per share data)", "金額").
@@ -57,6 +60,11 @@ _UNIT_FILLER = re.compile(r"(?<![a-z])(?:except|per|share|shares|data|amounts?|a
                           r"|indicated|the)(?![a-z])|金額|金额")
 _YEAR = re.compile(r"(?<!\d)((?:19|20)\d{2})(?!\d)")
 _SHORT_PERIOD = re.compile(r"months|weeks|quarter|half|季度|四半期|半期|か月|个月")
+
+
+def part_of_year(norm: str) -> bool:
+    """Whether a header names a part of a year (``12 weeks``, ``Six months``); 52 or 53 weeks are a whole one."""
+    return bool(_SHORT_PERIOD.search(_FULL_YEAR_WEEKS.sub(" ", norm)))
 _UNIT_NOTE = re.compile(r"[(（\[［][^()（）\[\]［］]*[)）\]］]")
 _SEPARATORS = ("/", "|", "·", " - ")
 # A header leading with its year and going on with the figure's name ("Fiscal 2019 Net Sales", "FY2019 Sales").
@@ -106,11 +114,23 @@ _GLUED_NOTE = re.compile(r"(?<=[a-z]{3})\d(?=\s|$|[,:;()])")
 
 
 def clean_label(text: str) -> str:
-    """A label without footnote marks, note numbers and surrounding space (``売上高※1`` -> ``売上高``)."""
-    return _GLUED_NOTE.sub("", _NOTE_NUMBERS.sub("", strip_footnotes(text).strip())).strip()
+    """A label without footnote marks, note numbers and surrounding space (``売上高※1`` -> ``売上高``).
+
+    A merged title a converter wrote twice into one cell (``Appropriation of earnings Appropriation
+    of earnings``) is the title once.
+    """
+    return _once(_GLUED_NOTE.sub("", _NOTE_NUMBERS.sub("", strip_footnotes(text).strip())).strip())
 
 
-def _is_figure(text: str, glossary: Glossary) -> bool:
+def _once(text: str) -> str:
+    """``text`` written twice over, separated by a space, as written once; any other text as it is."""
+    half = len(text) // 2
+    if len(text) % 2 == 1 and text[half] == " " and text[:half] == text[half + 1:] and " " in text[:half]:
+        return text[:half]
+    return text
+
+
+def is_figure(text: str, glossary: Glossary) -> bool:
     """A cell holding a figure (a period written as a bare year is a label, not a figure)."""
     number = read_cell(text)
     if number is None:
@@ -121,7 +141,7 @@ def _is_figure(text: str, glossary: Glossary) -> bool:
 
 def table_shape(rows: list[list[str]], glossary: Glossary) -> TableShape | None:
     """The header rows and label columns of a grid; None when no row holds a figure."""
-    figures = [[_is_figure(cell, glossary) for cell in row] for row in rows]
+    figures = [[is_figure(cell, glossary) for cell in row] for row in rows]
     first_figure = next((r for r, row in enumerate(figures) if any(row[1:])), None)
     if first_figure is None:
         return None
@@ -218,6 +238,8 @@ def name_of(glossary: Glossary, text: str) -> Named:
     bare = " ".join(_UNIT_NOTE.sub(" ", norm).split())
     if not unitless or not bare or bare.strip(" :：") in _GENERIC or (units_in(text) and not _letters(unitless)):
         return NOTHING  # a unit note ("(in millions)", "単位：百万円") or a generic word
+    if _FULL_YEAR_WEEKS.fullmatch(bare.strip()):
+        return NOTHING  # "53 WEEKS" under a year: the length of that fiscal year, not another period
     if _PERIOD_PHRASE.search(norm) and not NOT_ACTUAL.search(norm):
         return PERIOD_HEADING
     for sep in _SEPARATORS:
@@ -241,10 +263,10 @@ def _dated_period(glossary: Glossary, norm: str) -> Named | None:
     match = _DATE.search(norm)
     if match is None:
         year_only = set(_YEAR.findall(norm))
-        if len(year_only) == 1 and _YEAR_ENDED.search(norm) and not _SHORT_PERIOD.search(norm):
+        if len(year_only) == 1 and _YEAR_ENDED.search(norm) and not part_of_year(norm):
             return Named(period=Period.fiscal_year(_named_year(glossary, int(year_only.pop()))))
         return None
-    if len(set(_YEAR.findall(norm))) != 1 or _SHORT_PERIOD.search(norm):
+    if len(set(_YEAR.findall(norm))) != 1 or part_of_year(norm):
         return None
     month = MONTH_NUMBERS[(match["m1"] or match["m2"])[:3]]
     day = int(match["d1"] or match["d2"])

@@ -57,9 +57,11 @@ from ragspine.ingestion.table_axes import (
     TableShape,
     body_cell_blank,
     clean_label,
+    is_figure,
     name_of,
     table_shape,
 )
+from ragspine.ingestion.table_blocks import header_blocks
 from ragspine.ingestion.table_quarters import is_ordinal, stacked_quarter
 from ragspine.ingestion.table_roll_forward import roll_forward
 from ragspine.ingestion.table_stated_years import is_stated_period, stated_years
@@ -311,7 +313,44 @@ def table_facts(block: Block, context: TableContext, glossary: Glossary,
     years = [m.period.period for t in (() if context.follows_table else context.headings) for m in glossary.scan(t)
              if m.period is not None and m.period.period_type == "FY"]
     namer = _Namer(glossary, years[-1] if years else None)
-    return _TableReader(block, context, glossary, lineage, shape, rows, refs, namer).read()
+    blocks = header_blocks(rows, shape.header_rows, shape.label_cols, lambda cell: is_figure(cell, glossary))
+    if len(blocks) == 1:
+        return _TableReader(block, context, glossary, lineage, shape, rows, refs, namer).read()
+    return _blocks_read(block, context, glossary, lineage, blocks, rows, refs, namer)
+
+
+def _blocks_read(block: Block, context: TableContext, glossary: Glossary, lineage: Lineage,
+                 blocks: Sequence[tuple[int, int]], rows: list[list[str]], refs: list[list[str]] | None,
+                 namer: _Namer) -> tuple[list[Fact], list[str]]:
+    """Each block of a grid whose headers are set again read as its own table; two blocks disagreeing drop the fact."""
+    facts: dict[FactKey, Fact] = {}
+    dropped: set[FactKey] = set()
+    warnings: list[str] = []
+    for start, end in blocks:
+        part = rows[start:end]
+        shape = table_shape(part, glossary)
+        if shape is None:
+            continue
+        reader = _TableReader(block, context, glossary, lineage, shape, part, refs[start:end] if refs else None, namer)
+        reader.block_title = _block_title(part, shape)
+        found, problems = reader.read()
+        warnings += [w for w in problems if w not in warnings]
+        for fact in found:
+            kept = facts.setdefault(fact.key, fact)
+            if kept.value != fact.value:
+                warnings.append(f"{fact.source_locator} and {kept.source_locator} give two figures for one fact; "
+                                "both dropped")
+                dropped.add(fact.key)
+    return [fact for key, fact in facts.items() if key not in dropped], warnings
+
+
+def _block_title(rows: Sequence[Sequence[str]], shape: TableShape) -> str:
+    """The one text a block's header rows write alone on a row (``Fiscal 2018``), named in its facts' locators."""
+    for h in shape.header_rows:
+        written = [cell.strip() for cell in rows[h][shape.label_cols:] if cell.strip()]
+        if len(written) == 1:
+            return clean_label(written[0])
+    return ""
 
 
 def _open_metric(labels: Sequence[str], names: list[Named], line_item_cols: set[int]) -> list[Named]:
@@ -358,6 +397,10 @@ class _TableReader:
         self.row_written: dict[int, tuple[str, ...]] = {}  # a balance row's labels with their date, for its locator
         self.unheaded: set[int] = set()  # columns of a roll-forward whose kind no header states
         self.total_parts: dict[int, tuple[int, ...]] = {}  # a bare total row's rows above it, back to a heading
+        self.headed_by: dict[int, str] = {}  # a body row's section heading as written, its unit note kept
+        self.own_labels: dict[int, tuple[str, ...]] = dict(shape.row_labels)  # before sections qualify them
+        self.unread_rows: dict[int, str] = {}  # rows a section shows are not what their own label says, and why
+        self.block_title = ""  # one block of a grid whose headers are set again: its title, for its locators
         self.line_items = False  # no row names a glossary entity or channel (set with the sections)
         self.money_unit_conflict = ""  # why the caption's currency and the cells' cannot both hold, if they cannot
         self.over_table = ""  # a date written once over the whole table: read as its period, not a column's header
@@ -454,6 +497,9 @@ class _TableReader:
             if any(n.unknown for n in names):
                 unknown = next(label for label, n in zip(labels, names, strict=True) if n.unknown)
                 self.warn(f"row {unknown!r}: no row label the glossary recognises; row skipped")
+                continue
+            if r in self.unread_rows:
+                self.warn(f"row {_joined(labels)!r}: {self.unread_rows[r]}; row skipped")
                 continue
             for c in shape.col_headers:
                 text = self.rows[r][c]
@@ -616,10 +662,15 @@ class _TableReader:
             if len(set(unknown)) != 1 or not (periods or dated):
                 continue
             text = unknown[0]
-            if (NOT_ACTUAL.search(normalize_text(text)) or open_metric_code(text) is None or len(text) > 40
+            # a long header is a title, not a kind of figure; its unit note ("(in thousand NT dollars)") not counted
+            if (NOT_ACTUAL.search(normalize_text(text)) or open_metric_code(text) is None
+                    or len(_UNIT_NOTE.sub(" ", text).strip()) > 40
                     or (_PERIOD_PART_WORDS if undated else _PART_OF_PERIOD).search(normalize_text(text))):
                 continue  # "Q1", "First Quarter", "2019 vs 2018": a part of a period, never a kind of figure
-            found[c] = text
+            # the kind of figure without its unit note: the unit is read from the header, and a unit's words
+            # ("thousand") in a label would read as a number no fact states
+            found[c] = _UNIT_NOTE.sub(lambda note: "" if units_in(note.group(), self.currency) else note.group(),
+                                      text).strip()
         return found
 
     def _qualified_metric(self, header: str, labels: Sequence[str], names: Sequence[Named], r: int,
@@ -654,6 +705,7 @@ class _TableReader:
         last = shape.label_cols - 1
         qualified = dict(shape.row_labels)
         section, heading_row = self._label_column_heading(), -1
+        written = self._label_column_heading_written() if section else ""  # the heading with its unit note
         row_period = self._period_row_over_body()
         line_items = self.line_items = self._rows_are_line_items()
         repeated_headers = False
@@ -671,10 +723,13 @@ class _TableReader:
                     # a heading set on two lines ("… used in" over "earnings per share ($M)") is one heading
                     joined = heading_row == r - 1 and text[:1].islower()
                     section = f"{section} {text}".rstrip(":：").strip() if joined else text.rstrip(":：").strip()
+                    written = f"{written} {text}" if joined else text
                     heading_row = r
                 continue
             if row_period is not None:
                 self.row_periods[r] = row_period
+            if section:
+                self.headed_by[r] = written
             label = labels[last]
             if not any(labels):
                 if not any(read_cell(cell) for cell in row[shape.label_cols:]):
@@ -718,7 +773,25 @@ class _TableReader:
                 if _TOTAL.match(label):
                     section = ""  # a total closes its section
             parts = [] if _TOTAL.match(label) else [*parts, r]
+        self._rows_of_share_sections(qualified)
         return self._cash_flow_components(qualified)
+
+    def _rows_of_share_sections(self, qualified: dict[int, tuple[str, ...]]) -> None:
+        """Rows under a heading of share counts that keep a label of another figure: left unread.
+
+        "Basic earnings per share" under "Weighted average number of shares used in earnings per
+        share (shares, millions)" is the number of shares basic EPS divides by, not the EPS: where
+        the heading is too long to qualify the row, its own label would name the wrong figure. A
+        row stating its own unit ("… (cents per share)") says what it is, whatever heads it.
+        """
+        for r, heading in self.headed_by.items():
+            if not _SHARE_COUNT.search(heading) or r not in qualified:
+                continue
+            label = qualified[r][-1]
+            states_its_unit = bool(_SUBUNIT.search(label) or units_in(label, self.currency))  # "(cents per share)"
+            if (label and heading.rstrip(":：").strip() not in label and not _SHARE_COUNT.search(label)
+                    and not states_its_unit):
+                self.unread_rows[r] = f"under {heading!r}, a count of shares its label does not name"
 
     def _unlabelled_total_of(self, section: str, r: int, parts: Sequence[int]) -> str:
         """What unlabelled row ``r`` under ``section`` is: its total (the section), a subtotal, or "" (unproved).
@@ -801,15 +874,27 @@ class _TableReader:
                 qualified[r] = (*labels[r][:last], f"{head}: {label}")
         return qualified
 
+    def _label_column_heading_written(self) -> str:
+        """The label column's heading as written, its unit note kept; one set on two lines is one heading.
+
+        ``Profit … used in`` over ``earnings per share ($M)``: a lower line starting in lower case
+        goes on with the line above it, as a section heading set on two lines does in the body.
+        """
+        last = self.shape.label_cols - 1
+        texts = [t for t in (clean_label(self.rows[h][last]) for h in self.shape.header_rows) if t]
+        if not texts:
+            return ""
+        if len(texts) > 1 and texts[-1][:1].islower():
+            return f"{texts[-2]} {texts[-1]}"
+        return texts[-1]
+
     def _label_column_heading(self) -> str:
         """The text over the label column naming what its rows are parts of ("Net sales", "OPERATING REVENUES"), or "".
 
         Unit notes, generic words, period headings, dates and headers naming other kinds of
         labels ("Segment", "Country") head nothing.
         """
-        last = self.shape.label_cols - 1
-        texts = [clean_label(self.rows[h][last]) for h in self.shape.header_rows]
-        text = next((t for t in reversed(texts) if t), "")
+        text = self._label_column_heading_written()
         if not text or re.search(r"\d", text) or not _line_item_header(self.glossary, text):
             return ""
         named = self.name(text)
@@ -950,6 +1035,8 @@ class _TableReader:
         glossary = self.glossary
         row_text = _joined(self.row_written.get(r, self.shape.row_labels[r]))
         col_text = _joined(self.shape.col_headers[c])
+        if self.block_title and self.block_title not in self.shape.col_headers[c]:
+            col_text = f"{self.block_title}/{col_text}"  # two blocks' "First/Quarter" cells stay apart
         what = f"{row_text}/{col_text}"
         if cell.conflict:
             self.warn(f"{what}: {cell.conflict}; cell skipped")
@@ -1069,18 +1156,35 @@ class _TableReader:
             return ""
         stated = [u for text in (*self.shape.row_labels[r], *self.shape.col_headers[c])
                   for u in _units_of(text, self.currency)]
-        for units in (stated, table_units):
+        for units in (stated, self._section_units(r), table_units):
             same = [u for u in units if unit_dimension(u) == unit_dimension(expected)]
             if same or units:
                 chosen = (same or units)[0]
                 if self._share_column(c):
                     return _scale_only(chosen)
-                return chosen if units is stated else self._per_share_unscaled(r, chosen)
+                if units is table_units or self._own_label_per_share(r):
+                    return self._per_share_unscaled(r, chosen)
+                return chosen
         wanted = unit_dimension(expected)
         found = declared.for_metric(metric, expected) or next(
             (u for u in declared.by_metric.values() if expected and unit_dimension(u) == wanted), None)
         # A money cell whose document states no unit keeps none (""): no currency is assumed for it.
         return self._per_share_unscaled(r, found) if found else ("" if wanted == "money" else expected)
+
+    def _section_units(self, r: int) -> list[str]:
+        """The units the heading over row ``r`` states beside its words (``earnings per share ($M)``).
+
+        Such a heading says what its rows are and in what unit, ahead of the table's unit; a
+        heading that is only a unit note (``(in millions)``) is the table's, read as such.
+        """
+        heading = self.headed_by.get(r, "")
+        if not heading or self.name(heading) is NOTHING:
+            return []
+        return list(_units_of(heading, self.currency))
+
+    def _own_label_per_share(self, r: int) -> bool:
+        """Whether the row's own label (not the heading it sits under) names a per-share figure."""
+        return any(_PER_SHARE.search(text) for text in self.own_labels.get(r, ()))
 
     def _share_column(self, c: int) -> bool:
         """A column of share counts ("Shares", "Number of Shares (thousands)"): its scale is no money's."""
@@ -1088,7 +1192,10 @@ class _TableReader:
                    for text in self.shape.col_headers[c])
 
     def _share_count(self, r: int) -> bool:
-        return any(_SHARE_COUNT.search(text) and not _PER_SHARE.search(text) for text in self.shape.row_labels[r])
+        """A row of shares: its label names a count of shares, or the heading it sits under does and its own label
+        names no per-share figure ("Net income per diluted share" after the share counts, the section not closed)."""
+        return (any(_SHARE_COUNT.search(text) and not _PER_SHARE.search(text) for text in self.shape.row_labels[r])
+                or bool(_SHARE_COUNT.search(self.headed_by.get(r, ""))) and not self._own_label_per_share(r))
 
     def _between_share_counts(self, r: int) -> bool:
         """A row set between two share counts: the dilutive shares of an EPS reconciliation.

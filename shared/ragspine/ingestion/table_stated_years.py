@@ -12,6 +12,7 @@ locator keeps the header as written. This holds only where the table leaves no d
 * each year is written by one column only: ``As of August 1, 2019 | As of October 15, 2019``
   could both be "2019", and so could ``August 31, 2019`` written over two columns: no period;
 * no column of the table has a period read the glossary's way (the two readings never mix);
+* no header over them names a part of a year (``Three months ended``, ``Six months ended``);
 * the dates are not in January or February, when a year ending then is called fiscal year
   N-1 by some reports and N by others.
 """
@@ -25,6 +26,7 @@ from collections.abc import Mapping, Sequence
 from ragspine.facts.calendar import FiscalCalendar
 from ragspine.facts.fiscal_dates import CLOSING_WEEK_DAYS, MONTH_NUMBERS, MONTH_PATTERN, named_fiscal_year
 from ragspine.facts.glossary import Period, normalize_text
+from ragspine.ingestion.table_axes import part_of_year
 
 # A header that is one date, or "As of/at" one date, and nothing else but a note mark: "30 June 2019",
 # "As of August 1, 2019", "April 26, 2019".
@@ -79,6 +81,8 @@ def stated_years(headers: Mapping[int, Sequence[str]], calendar: FiscalCalendar)
     """
     dated: dict[int, dt.date] = {}
     split: dict[int, int] = {}
+    if any(part_of_year(normalize_text(text)) for texts in headers.values() for text in texts):
+        return {}  # "Three months ended" over the dates: a quarter's end recurs one year apart too
     for column, texts in headers.items():
         dates = {d for d in map(stated_date, texts) if d is not None}
         ends = {y for y in map(split_year_end, texts) if y is not None}

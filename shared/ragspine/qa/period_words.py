@@ -92,3 +92,64 @@ def _fiscal_year(fiscal: FiscalCalendar, year: int, month: int | None, day: int)
 def _padded(word: str, original: str) -> str:
     """``word`` padded with spaces to the length of ``original`` (spans of the question keep their place)."""
     return word + " " * (len(original) - len(word)) if len(word) <= len(original) else original
+
+
+_ORDINAL = r"(?:first|second|third|fourth|1st|2nd|3rd|4th)"
+_ORDINAL_QUARTERS = LazyPattern(rf"(?<![a-z]){_ORDINAL}(?:\s*(?:,|and|or|&|vs\.?|versus)\s*(?:the\s+)?{_ORDINAL})*"
+                                r"\s+(?:fiscal\s+)?quarters?(?![a-z])", re.IGNORECASE)
+_QUARTER_NUMBER = LazyPattern(r"(?<![a-z0-9])q\s?(?P<q>[1-4])(?![0-9])|第\s*(?P<cjk>[1-4一二三四])\s*(?:四半期|季度|季)"
+                              r"|(?<![0-9第])(?P<bare>[1-4一二三四])\s*季度", re.IGNORECASE)
+_ORDINAL_NUMBER = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4}
+_ORDINAL_WORD = LazyPattern(_ORDINAL, re.IGNORECASE)
+_QUARTER_RANGE = LazyPattern(r"(?:quarters?|q\s?[1-4]|季度|四半期|" + _ORDINAL + r")\s*"
+                             r"(?:to|through|thru|-|–|—|~|〜|～|至|到|から|ー)\s*"
+                             r"(?:the\s+)?(?:q\s?[1-4]|第|[1-4一二三四]\s*(?:季度|四半期)|" + _ORDINAL + ")",
+                             re.IGNORECASE)
+
+
+def quarters_named(question: str) -> tuple[tuple[int, ...], str]:
+    """The quarter numbers a question names, in its order ("the second and first quarter": 2, 1), and its words."""
+    text = unicodedata.normalize("NFKC", question)
+    found: list[tuple[int, int, str]] = []  # (position, number, words)
+    for match in _ORDINAL_QUARTERS.finditer(text):
+        found += [(match.start() + word.start(), _ORDINAL_NUMBER[word.group().lower()], match.group())
+                  for word in _ORDINAL_WORD.finditer(match.group())]
+    for match in _QUARTER_NUMBER.finditer(text):
+        digit = match["q"] or match["cjk"] or match["bare"]
+        digit = _CJK_Q.get(digit, digit)
+        found.append((match.start(), int(digit), match.group().strip()))
+    found.sort()
+    numbers = tuple(dict.fromkeys(number for _, number, _ in found))
+    return numbers, (found[0][2] if found else "")
+
+
+_QUARTER_FILLER = LazyPattern(rf"{_ORDINAL}|quarters?|q\s?[1-4]|and|of|the|四半期|季度|第|[1-4一二三四]|と|和|及|の|\s",
+                              re.IGNORECASE)
+
+
+def only_quarter_words(name: str) -> bool:
+    """Whether ``name`` is nothing but quarter words ("第二季度", "四半期と第"): no name a question is asked back."""
+    return bool(_QUARTER_NUMBER.search(name) or re.search("四半期|季度|quarter", name, re.IGNORECASE)) \
+        and not _QUARTER_FILLER.sub("", unicodedata.normalize("NFKC", name))
+
+
+def with_quarters(question: str, periods: dict[Period, None]) -> tuple[dict[Period, None], str | None]:
+    """``periods`` with the quarters the question names read into its years, or the quarter words it cannot read.
+
+    "The second and first quarter in fiscal 2019" is 2019Q2 and 2019Q1, never the year 2019:
+    each year named (no quarter of it read) takes every quarter named. A quarter named with no
+    year, across a range ("Q1 to Q3"), or beside quarters of several years is returned as a
+    period the service cannot read (asked back), so no year's figure answers a quarter's question.
+    """
+    numbers, words = quarters_named(question)
+    read = {int(p.period.partition("Q")[2]) for p in periods if p.period_type == "Q"}
+    if not numbers:
+        return periods, None
+    if _QUARTER_RANGE.search(unicodedata.normalize("NFKC", question)):  # "Q1 to Q3": not only its two ends
+        return periods, words
+    if set(numbers) <= read and not any(p.period_type == "FY" for p in periods):
+        return periods, None
+    years = list(dict.fromkeys(int(p.period.partition("Q")[0]) for p in periods if p.period_type in ("FY", "Q")))
+    if not years or (len(years) > 1 and read):  # "Q4 2031 and 2030": which quarter of 2030 is not said
+        return periods, words
+    return {Period("Q", f"{year}Q{number}"): None for year in years for number in numbers}, None

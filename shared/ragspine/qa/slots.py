@@ -14,7 +14,14 @@ from ragspine.lazy import LazyPattern
 from ragspine.qa.dated_periods import rewrite_dates
 from ragspine.qa.label_words import label_readings, label_words
 from ragspine.qa.near_miss import NearMiss, Reading, near_misses, period_near_misses
-from ragspine.qa.period_words import RANGE_WORDS, half_year, rewrite_period_words, with_ranges
+from ragspine.qa.period_words import (
+    RANGE_WORDS,
+    half_year,
+    only_quarter_words,
+    rewrite_period_words,
+    with_quarters,
+    with_ranges,
+)
 from ragspine.qa.total_row_names import with_total_rows_read
 
 _TOKEN = LazyPattern(r"[a-z0-9][a-z0-9_'\-.&]*|[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]+", re.IGNORECASE)
@@ -109,6 +116,8 @@ def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
             found[mention.kind][mention.code] = None  # type: ignore[index]
     norm = normalize_text(question)
     periods = with_ranges(norm, mentions, periods)  # "2019 to 2021": every year between
+    periods, unread_quarter = with_quarters(question, periods)  # "the second quarter in fiscal 2019": 2019Q2
+    bad_period = bad_period or unread_quarter
     if not bad_period:  # facts are kept by year and quarter, never by half
         bad_period = half_year(question) if _HALF_START.search(norm) else None
     misses: list[NearMiss] = period_near_misses(norm, glossary.leftover(question, mentions), glossary, periods)
@@ -158,7 +167,8 @@ def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
             names = tuple(n for n in unknown_names(question, leftover, glossary)
                           if n not in RANGE_WORDS and not (label_words(n) and label_words(n) <= said))
             row_words = _naming_a_row(names, glossary)
-            names = tuple(n for n in names if n not in row_words)
+            # a quarter the glossary's patterns leave (2024年第三季度和*第二季度*) was read by with_quarters
+            names = tuple(n for n in names if n not in row_words and not only_quarter_words(n))
     if not found[SlotKind.CHANNEL] and (found[SlotKind.METRIC] or found[SlotKind.ENTITY]):
         channel_misses = near_misses(norm, blanked(), glossary, [SlotKind.CHANNEL])
         misses += channel_misses

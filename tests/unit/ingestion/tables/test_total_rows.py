@@ -130,7 +130,7 @@ def test_a_total_row_that_is_not_the_sum_of_its_rows_under_a_column_kind_gives_n
     assert {f.metric_code for f in facts} == {"label:net bookings: apac", "label:net bookings: emea"}
 
 
-def test_a_total_under_headers_repeated_inside_the_body_gives_no_fact() -> None:
+def test_a_total_under_headers_repeated_inside_the_body_is_its_own_blocks_total() -> None:
     rows = [["", "As of December 31, 2019", ""], ["", "Amortized Cost", "Fair Value"],
             ["Foreign bonds", "$129,499", "$126,066"], ["Treasuries", "99,700", "97,719"], ["Total .", "$229,199", "$223,785"],
             ["", "As of December 31, 2018", ""], ["", "Amortized Cost", "Fair Value"],
@@ -138,7 +138,9 @@ def test_a_total_under_headers_repeated_inside_the_body_gives_no_fact() -> None:
 
     facts = markdown_table_facts(rows, "Annual report excerpt")
 
-    assert not any(f.value in (171021, 179000) for f in facts)  # 2018's figures are never filed as 2019's
+    # the second block is read under its own headers: 2018's figures are never filed as 2019's
+    assert {f.period for f in facts if f.value in (171021, 179000, 73798, 97223)} == {"2018"}
+    assert {f.metric_code for f in facts if f.value == 171021} == {"label:total amortized cost"}
 
 
 @given(st.lists(st.integers(min_value=-10**7, max_value=10**7), min_size=1, max_size=6), st.integers(0, 2),

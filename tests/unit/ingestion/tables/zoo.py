@@ -185,12 +185,6 @@ SPECIMENS = (
               ("", "Quarter", "Quarter", "Quarter", "Quarter", "Total"), ("Net sales", "4.1", "4.2", "4.0", "4.5", "16.8")),
              frozenset({(NS, W, "2025Q1", 4.1, "JPY_B"), (NS, W, "2025Q2", 4.2, "JPY_B"), (NS, W, "2025Q3", 4.0, "JPY_B"),
                         (NS, W, "2025Q4", 4.5, "JPY_B"), (NS, W, "2025", 16.8, "JPY_B")})),
-    # ... but with the headers set again over a second year's block, no quarter is read (its rows would take the first year)
-    Specimen("quarters_in_two_blocks", "Wholesale quarterly results (JPY billion)",
-             (("", "", "Fiscal 2025", ""), ("", "First", "Second", ""), ("", "Quarter", "Quarter", "Total"),
-              ("Net sales", "4.1", "4.2", "8.3"), ("", "", "Fiscal 2024", ""), ("", "First", "Second", ""),
-              ("", "Quarter", "Quarter", "Total"), ("Net sales", "3.9", "4.0", "7.9")),
-             frozenset(), warns="table skipped"),
     # a glossary row split by columns naming its parts, with no period: its total alone would answer a question
     # naming a part, so the row gives nothing
     Specimen("parts_of_a_glossary_row_undated", "Net sales by customer tenure (JPY billion)",

@@ -70,3 +70,41 @@ def test_a_half_year_is_an_unreadable_period_not_a_name() -> None:
 def test_japanese_fiscal_year_end_on_the_demo_calendar() -> None:
     parsed = parse_slots("日本の2024年3月期の売上高", glossary=default_glossary())
     assert parsed.periods == (Period.fiscal_year(2024),) and parsed.unknown_names == ()
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("What was the change in revenues between the second and first quarter in the fiscal year 2031?",
+     ["2031Q2", "2031Q1"]),
+    ("revenue in the third quarter of fiscal 2031", ["2031Q3"]),
+    ("revenue in the fourth quarter of fiscal 2031 and 2030", ["2031Q4", "2030Q4"]),
+    ("revenue in Q2 and Q1 2031", ["2031Q2", "2031Q1"]),
+    ("2031年第二季度和第一季度的营业收入变化", ["2031Q2", "2031Q1"]),
+    ("2031年第三季度和第二季度的营业收入", ["2031Q3", "2031Q2"]),
+    ("2031年度の第2四半期と第1四半期の売上高の変化", ["2031Q2", "2031Q1"]),
+    ("revenue in the second quarter of 2031", ["2031Q2"]),  # read by the glossary already: unchanged
+])
+def test_quarters_named_are_read_into_the_year_never_the_year_alone(question: str, expected: list[str]) -> None:
+    parsed = parse_slots(question, glossary=default_glossary())
+    assert [p.label for p in parsed.periods] == expected and parsed.bad_period is None
+    assert not [n for n in parsed.unknown_names if "季度" in n or "四半期" in n]  # no quarter left as a name
+
+
+@pytest.mark.parametrize(("question", "words"), [
+    ("revenue in the third quarter", "third quarter"),  # no year: never the default year's figure
+    ("revenue from the first to the third quarter of 2031", "third quarter"),  # a range, not two quarters
+    ("第三季度的营业收入", "第三季度"),
+    ("第3四半期の売上高", "第3四半期"),
+    ("revenue in the fourth quarter of 2031 and 2030", "fourth quarter"),  # 2030's quarter is not said
+])
+def test_quarters_that_cannot_be_read_are_an_unreadable_period(question: str, words: str) -> None:
+    parsed = parse_slots(question, glossary=default_glossary())
+    assert parsed.bad_period == words  # the period the answer says it cannot read: no year's figure is given
+
+
+@given(st.integers(2000, 2099), st.lists(st.sampled_from(["first", "second", "third", "fourth"]),
+                                         min_size=1, max_size=4, unique=True),
+       st.sampled_from(["in the fiscal year {}", "in fiscal {}", "of {}"]))
+def test_every_quarter_named_is_read_in_the_question_order(year: int, ordinals: list[str], tail: str) -> None:
+    question = f"revenue in the {' and '.join(ordinals)} quarter {tail.format(year)}"
+    numbers = {"first": 1, "second": 2, "third": 3, "fourth": 4}
+    assert _periods(question) == [f"{year}Q{numbers[o]}" for o in ordinals]

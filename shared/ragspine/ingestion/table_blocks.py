@@ -1,0 +1,57 @@
+"""One grid holding several tables: headers set again inside the body start a new table.
+
+A quarters table sets ``Fiscal 2019 | First … Fourth Quarter`` over its first block of rows and
+``Fiscal 2018 | First … Fourth Quarter`` again over a second one. Read as one table, the second
+block's rows would sit under the first block's headers (fiscal 2019). Where rows below the body
+write text in the very cells the header rows write (no label, no figure) followed by rows of
+figures, each block is read as its own table under its own headers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+
+def header_blocks(rows: Sequence[Sequence[str]], header_rows: Sequence[int], label_cols: int,
+                  is_figure: Callable[[str], bool]) -> list[tuple[int, int]]:
+    """The ``(start, end)`` row ranges of the tables a grid holds; one range when headers are never set again.
+
+    ``header_rows`` are the grid's header rows (above its first body row) and ``label_cols``
+    its label columns. A block starts where as many rows as the headers write text in the same
+    columns as the headers do, with blank labels and no figure, and a row with a figure follows.
+    """
+    if not header_rows or header_rows[0] != 0:
+        return [(0, len(rows))]
+    height = len(header_rows)
+    layout = [_written(rows[h], label_cols) for h in header_rows]
+    if not any(layout):
+        return [(0, len(rows))]
+    starts = [0]
+    in_headers: set[int] = set()
+    r = height + 1
+    while r + height < len(rows):
+        candidate = rows[r:r + height]
+        if (all(_written(row, label_cols) == want for row, want in zip(candidate, layout, strict=True))
+                and all(_header_like(row, label_cols, is_figure) for row in candidate)
+                and any(is_figure(cell) for cell in rows[r + height][label_cols:])):
+            starts.append(r)
+            in_headers.update(range(r, r + height))
+            r += height + 1
+            continue
+        r += 1
+    # any other such row in the body (a year over the second block whose first year is the caption's) leaves the
+    # blocks in doubt: the grid stays one table
+    if any(_header_like(rows[b], label_cols, is_figure) and _written(rows[b], label_cols)
+           for b in range(height, len(rows)) if b not in in_headers):
+        return [(0, len(rows))]
+    return [(start, end) for start, end in zip(starts, [*starts[1:], len(rows)], strict=True)]
+
+
+def _header_like(row: Sequence[str], label_cols: int, is_figure: Callable[[str], bool]) -> bool:
+    """A row with blank labels and no figure."""
+    return not any(cell.strip() for cell in row[:label_cols]) and not any(is_figure(cell) for cell in row)
+
+
+def _written(row: Sequence[str], label_cols: int) -> frozenset[int]:
+    """The value columns a row writes text in."""
+    return frozenset(c for c in range(label_cols, len(row)) if row[c].strip())
