@@ -52,17 +52,21 @@ ANSWER_THIS = MappingProxyType({
     "en": "Answer this question: {question}",
     "ja": "次の質問に答えてください：{question}",
 })
+# "Every": a 1.5B model asked for "the reason" gave the first clause of a passage that states two
+# (tourist spending, and not the three store closures) or one cause of a section's three.
 ASK_REASON = MappingProxyType({
-    "zh": "问题问的是原因：请写出资料中给出的原因或目的（“因为……”），不要复述问题。",
-    "en": "The question asks why: give the reason or purpose the passages state (\"because …\"); "
-          "do not repeat the question.",
-    "ja": "質問は理由を聞いています。資料に書かれた理由や目的（「…ため」）を書き、質問を繰り返さないでください。",
+    "zh": "问题问的是原因：请写出资料中给出的每一个原因或目的（“因为……”），资料列出几个就写几个，不要复述问题。",
+    "en": "The question asks why: give every reason or purpose the passages state (\"because …\"), each one "
+          "when they give several; do not repeat the question.",
+    "ja": "質問は理由を聞いています。資料に書かれた理由や目的（「…ため」）を、複数あればすべて書き、"
+          "質問を繰り返さないでください。",
 })
 ASK_CONTENT = MappingProxyType({
-    "zh": "请写出资料中对此的具体说明（做了什么、怎样变化、包括什么），不要复述问题。",
-    "en": "Give what the passages say in answer (what was done, how it changed, what it covers); "
-          "do not repeat the question.",
-    "ja": "資料に書かれた具体的な内容（何をしたか、どう変わったか、何を含むか）を書き、質問を繰り返さないでください。",
+    "zh": "请写出资料中对此的具体说明（做了什么、怎样变化、包括什么），资料列出几项就写几项，不要复述问题。",
+    "en": "Give what the passages say in answer (what was done, how it changed, what it covers), each item "
+          "when they list several; do not repeat the question.",
+    "ja": "資料に書かれた具体的な内容（何をしたか、どう変わったか、何を含むか）を、複数あればすべて書き、"
+          "質問を繰り返さないでください。",
 })
 ONLY_ABOUT = MappingProxyType({
     "zh": "只依据讲到{subject}的资料回答。",
@@ -103,6 +107,17 @@ class RestrictedEvidenceError(RagspineError):
     http_status = 403
 
 
+def refuse_restricted(evidence: Sequence[Evidence]) -> None:
+    """The prompt guard: raise when any ``evidence`` item is RESTRICTED (whatever the retriever did).
+
+    Raises:
+        RestrictedEvidenceError: an item is RESTRICTED.
+    """
+    restricted = [e.chunk_id for e in evidence if e.sensitivity >= Sensitivity.RESTRICTED]
+    if restricted:
+        raise RestrictedEvidenceError(f"refused to build a prompt with {len(restricted)} RESTRICTED item(s)")
+
+
 def asks_why(question: str, lang: str) -> bool:
     """Whether ``question`` (in ``lang``) asks for a reason."""
     pattern = _WHY.get(lang)
@@ -137,9 +152,7 @@ def assemble_prompt(question: str, evidence: Sequence[Evidence], *,
     Raises:
         RestrictedEvidenceError: an evidence item is RESTRICTED (whatever the retriever did).
     """
-    restricted = [e.chunk_id for e in evidence if e.sensitivity >= Sensitivity.RESTRICTED]
-    if restricted:
-        raise RestrictedEvidenceError(f"refused to build a prompt with {len(restricted)} RESTRICTED item(s)")
+    refuse_restricted(evidence)
     user = build_user_message(question, [(e.context or e.text, e.doc, e.locator) for e in evidence])
     if lang is not None and lang in ANSWER_LANGUAGE:
         instruction = (STRUCTURED_ANSWER if structured else ANSWER_LANGUAGE)[lang]
