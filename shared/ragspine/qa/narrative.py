@@ -251,7 +251,7 @@ def run_narrative(question: str, *, retriever: NarrativeRetriever | None, llm: L
     decisions.append(f"narrative:cited={len(used)}/{len(evidence)}")
     answer = cited.text
     if asks_why(question, lang):  # the cause its cited passage states and the answer left out, quoted
-        quoted = unsaid_causes(question, cited.text, used)
+        quoted = unsaid_causes(question, " ".join(said for said, _ in cited.sentences), used)  # not its citations
         if quoted:
             decisions.append(f"narrative:causes_quoted={len(quoted)}")
             answer += "".join(f"\n{QUOTE_LABEL[lang].format(sentence=sentence)}"

@@ -42,7 +42,7 @@ def unsaid_causes(question: str, answer: str, cited: Sequence[Evidence]) -> list
 
     Args:
         question: the user's why-question.
-        answer: the model's answer (its words, citations included or not).
+        answer: the model's answer, its own words (a rendered citation's locator is no cause it gave).
         cited: the passages the answer cites, in order of first use.
 
     Returns:

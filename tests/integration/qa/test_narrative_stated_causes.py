@@ -16,7 +16,7 @@ import pytest
 from ragspine.qa.stated_causes import QUOTE_LABEL
 from ragspine.settings import Settings
 from tests.fakes.narrative import StaticRetriever, evidence
-from tests.support.chat_server import ChatServer, ask_through_api
+from tests.support.chat_server import ChatServer, ask_through_api, chat_server
 from tests.support.chat_server import cited_sources as sources
 
 CAUSE = "为应对成本压力，日本于2024年第四季度启动了成本优化项目“Project Lotus”，范围涵盖采购、物流与门店运营。"
@@ -72,3 +72,17 @@ def test_a_withheld_reply_is_not_rescued_by_a_quote(ask: Asker) -> None:
 
     assert (body["narrative_status"], body["narrative_detail"]["unsupported"]) == ("provenance_rejected", ["5"])
     assert QUOTE_LABEL["zh"].split("“")[0] not in body["answer"]
+
+
+def test_the_citations_words_are_not_the_answer_giving_the_cause(settings: Settings) -> None:
+    # The locator "heading=価格改定" holds the words of the cause "この価格改定により"; the answer does not.
+    price = evidence("円安による輸入コストの上昇を販売価格に反映するための措置です。"
+                     "この価格改定により、収益性は前年から回復しました。",
+                     doc="ACME_JP_2025_Report.md", locator="heading=価格改定,para=1")
+    reply = "日本の収益性が回復したのは円安による輸入コストの上昇を販売価格に反映するための措置です。[1]"
+    with chat_server(lambda messages: reply) as server:
+        body = ask_through_api(settings, server, "2025年に日本の収益性が回復したのはなぜですか？",
+                               retriever=StaticRetriever([price]))
+
+    cause = "この価格改定により、収益性は前年から回復しました。"
+    assert body["answer"].endswith(f"\n{QUOTE_LABEL['ja'].format(sentence=cause)}{cite(price)}")
