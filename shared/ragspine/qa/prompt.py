@@ -52,21 +52,20 @@ ANSWER_THIS = MappingProxyType({
     "en": "Answer this question: {question}",
     "ja": "次の質問に答えてください：{question}",
 })
-# "Every": a 1.5B model asked for "the reason" gave the first clause of a passage that states two
-# (tourist spending, and not the three store closures) or one cause of a section's three.
+# "The reason", not "every reason": asked for every reason (each item), a 1.5B model added items from
+# other passages (Japan's local sourcing in a Hong Kong answer, store openings as a cause of Japan's
+# margin); a cause its cited passage states and the answer leaves out is quoted instead (stated_causes).
 ASK_REASON = MappingProxyType({
-    "zh": "问题问的是原因：请写出资料中给出的每一个原因或目的（“因为……”），资料列出几个就写几个，不要复述问题。",
-    "en": "The question asks why: give every reason or purpose the passages state (\"because …\"), each one "
-          "when they give several; do not repeat the question.",
-    "ja": "質問は理由を聞いています。資料に書かれた理由や目的（「…ため」）を、複数あればすべて書き、"
-          "質問を繰り返さないでください。",
+    "zh": "问题问的是原因：请写出资料中给出的原因或目的（“因为……”），不要复述问题。",
+    "en": "The question asks why: give the reason or purpose the passages state (\"because …\"); "
+          "do not repeat the question.",
+    "ja": "質問は理由を聞いています。資料に書かれた理由や目的（「…ため」）を書き、質問を繰り返さないでください。",
 })
 ASK_CONTENT = MappingProxyType({
-    "zh": "请写出资料中对此的具体说明（做了什么、怎样变化、包括什么），资料列出几项就写几项，不要复述问题。",
-    "en": "Give what the passages say in answer (what was done, how it changed, what it covers), each item "
-          "when they list several; do not repeat the question.",
-    "ja": "資料に書かれた具体的な内容（何をしたか、どう変わったか、何を含むか）を、複数あればすべて書き、"
-          "質問を繰り返さないでください。",
+    "zh": "请写出资料中对此的具体说明（做了什么、怎样变化、包括什么），不要复述问题。",
+    "en": "Give what the passages say in answer (what was done, how it changed, what it covers); "
+          "do not repeat the question.",
+    "ja": "資料に書かれた具体的な内容（何をしたか、どう変わったか、何を含むか）を書き、質問を繰り返さないでください。",
 })
 ONLY_ABOUT = MappingProxyType({
     "zh": "只依据讲到{subject}的资料回答。",
