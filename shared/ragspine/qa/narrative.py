@@ -27,12 +27,11 @@ from ragspine.qa.attribution import Namer, entity_namer, misattributed
 from ragspine.qa.citing import CitedAnswer, cite, revised
 from ragspine.qa.language import Lang
 from ragspine.qa.ports import Evidence, NarrativeRetriever
-from ragspine.qa.prompt import SYSTEM_PROMPT, RestrictedEvidenceError, asks_why, assemble_prompt, refuse_restricted
+from ragspine.qa.prompt import SYSTEM_PROMPT, RestrictedEvidenceError, asks_why, assemble_prompt
 from ragspine.qa.provenance import check_provenance, claims_text
 from ragspine.qa.relevance import OTHER_ENTITY, about_other_entity, off_question
 from ragspine.qa.reply import declines, keeps_language, strip_citations
 from ragspine.qa.result import AnswerStatus, NarrativeDetail, NarrativeKind
-from ragspine.qa.shown_passages import shown_and_repeats
 from ragspine.qa.stated_causes import QUOTE_LABEL, unsaid_causes
 from ragspine.qa.structured_reply import SCHEMA_NAME, answer_schema, read_structured
 from ragspine.qa.subject import subject_of, unmet
@@ -133,20 +132,6 @@ def run_narrative(question: str, *, retriever: NarrativeRetriever | None, llm: L
         return NarrativeOutcome(_TEXTS["failed"][lang], (), AnswerStatus.RETRIEVAL_UNAVAILABLE,
                                 decisions=("narrative:retrieval_failed",))
     decisions = [f"narrative:hits={len(evidence)}"]
-    try:
-        refuse_restricted(evidence)
-    except RestrictedEvidenceError:
-        # Exit 2 held although exit 1 let something through: drop it, never prompt with it.
-        decisions.append("narrative:restricted_blocked_at_prompt")
-        evidence = [e for e in evidence if e.sensitivity < Sensitivity.RESTRICTED]
-    if not evidence:
-        return NarrativeOutcome(_TEXTS["empty"][lang], (), AnswerStatus.NO_EVIDENCE, decisions=tuple(decisions))
-    # The model reads each text once (two paragraphs of one section arrive as the same context);
-    # the passages the user is quoted on a fallback stay every one retrieved.
-    retrieved = evidence
-    evidence, repeats = shown_and_repeats(retrieved)
-    if len(evidence) < len(retrieved):
-        decisions.append(f"narrative:repeats_not_shown={len(retrieved) - len(evidence)}")
     structured = llm if isinstance(llm, StructuredLLMProvider) and llm.structured_output != "off" else None
     honoured: list[bool] = []  # per request: the endpoint replied with the schema's JSON
 
@@ -173,14 +158,23 @@ def run_narrative(question: str, *, retriever: NarrativeRetriever | None, llm: L
         return reply if read is None else read
 
     try:
-        text = ask(prompt(again=False))
+        messages = prompt(again=False)
+    except RestrictedEvidenceError:
+        # Exit 2 held although exit 1 let something through: drop it, never prompt with it.
+        decisions.append("narrative:restricted_blocked_at_prompt")
+        evidence = [e for e in evidence if e.sensitivity < Sensitivity.RESTRICTED]
+        messages = prompt(again=False)
+    if not evidence:
+        return NarrativeOutcome(_TEXTS["empty"][lang], (), AnswerStatus.NO_EVIDENCE, decisions=tuple(decisions))
+    try:
+        text = ask(messages)
         asked_again = False
         if not declines(text) and not keeps_language(text, lang):
             decisions.append(f"narrative:language_asked_again:{lang}")
             asked_again = True
             text = ask(prompt(again=True))  # once: still another language is flagged below
     except ProviderUnavailableError as exc:
-        return _unavailable(exc, retrieved, lang, decisions, timeout_s)
+        return _unavailable(exc, evidence, lang, decisions, timeout_s)
     as_json = honoured[-1] if honoured else None
     if declines(text):
         decisions.append("narrative:model_declined")
@@ -201,8 +195,8 @@ def run_narrative(question: str, *, retriever: NarrativeRetriever | None, llm: L
         _warn("provenance_rejected", decisions)
         detail = NarrativeDetail(NarrativeKind.PROVENANCE_REJECTED, unsupported=unsupported, language_kept=kept,
                                  asked_again=asked_again, structured_output=as_json)
-        return NarrativeOutcome(f"{_TEXTS['rejected'][lang]}\n{_quoted(retrieved)}", _sources(retrieved),
-                                AnswerStatus.PROVENANCE_REJECTED, tuple(retrieved), tuple(decisions), detail)
+        return NarrativeOutcome(f"{_TEXTS['rejected'][lang]}\n{_quoted(evidence)}", _sources(evidence),
+                                AnswerStatus.PROVENANCE_REJECTED, tuple(evidence), tuple(decisions), detail)
     decisions.append("provenance:pass")
     claims = [claims_text(sentence, passages=len(evidence)) for sentence, _ in cited.sentences]
     home = frozenset({glossary.home_entity}) if glossary is not None else frozenset()
@@ -212,9 +206,9 @@ def run_narrative(question: str, *, retriever: NarrativeRetriever | None, llm: L
         _warn("off_question", decisions)
         detail = NarrativeDetail(NarrativeKind.OFF_QUESTION, reason=off, language_kept=kept, asked_again=asked_again,
                                  structured_output=as_json)
-        return NarrativeOutcome(f"{_TEXTS['off_question'][lang]}\n{_quoted(retrieved)}", _sources(retrieved),
-                                AnswerStatus.PROVENANCE_REJECTED, tuple(retrieved), tuple(decisions), detail)
-    review = _review(question, cited, evidence, repeats, namer, home)
+        return NarrativeOutcome(f"{_TEXTS['off_question'][lang]}\n{_quoted(evidence)}", _sources(evidence),
+                                AnswerStatus.PROVENANCE_REJECTED, tuple(evidence), tuple(decisions), detail)
+    review = _review(question, cited, evidence, namer, home)
     missing = unmet(asked, [review.pool[i] for i in review.recited.used], lang, glossary)
     if missing:  # sourced and on the question's words, but about what no cited passage speaks of
         decisions += ["narrative:subject_unsupported", f"narrative:subject_unmet={len(missing)}"]  # parts: detail only
@@ -223,8 +217,8 @@ def run_narrative(question: str, *, retriever: NarrativeRetriever | None, llm: L
                                  asked_again=asked_again, structured_output=as_json)
         shown = [f"{part}年" if lang is not Lang.EN and part.isdigit() else part for part in missing]  # a year
         notice = _TEXTS["unsupported"][lang].format(subject=_LIST_SEPARATOR[lang].join(shown))
-        return NarrativeOutcome(f"{notice}\n{_quoted(retrieved)}", _sources(retrieved), AnswerStatus.UNSUPPORTED,
-                                tuple(retrieved), tuple(decisions), detail)
+        return NarrativeOutcome(f"{notice}\n{_quoted(evidence)}", _sources(evidence), AnswerStatus.UNSUPPORTED,
+                                tuple(evidence), tuple(decisions), detail)
     if review.dropped:
         decisions.append(f"narrative:other_entity_dropped={len(review.dropped)}")
         if len(review.dropped) == len(cited.sentences):  # every sentence is another entity's: as the reply check
@@ -232,8 +226,8 @@ def run_narrative(question: str, *, retriever: NarrativeRetriever | None, llm: L
             _warn("off_question", decisions)
             detail = NarrativeDetail(NarrativeKind.OFF_QUESTION, reason=OTHER_ENTITY, language_kept=kept,
                                      asked_again=asked_again, structured_output=as_json)
-            return NarrativeOutcome(f"{_TEXTS['off_question'][lang]}\n{_quoted(retrieved)}", _sources(retrieved),
-                                    AnswerStatus.PROVENANCE_REJECTED, tuple(retrieved), tuple(decisions), detail)
+            return NarrativeOutcome(f"{_TEXTS['off_question'][lang]}\n{_quoted(evidence)}", _sources(evidence),
+                                    AnswerStatus.PROVENANCE_REJECTED, tuple(evidence), tuple(decisions), detail)
     if review.moved:
         decisions.append(f"narrative:recited={review.moved}")
     if review.unsupported:  # a sentence neither its cited passage nor any one retrieved passage says
@@ -244,8 +238,8 @@ def run_narrative(question: str, *, retriever: NarrativeRetriever | None, llm: L
                                  language_kept=kept, asked_again=asked_again, structured_output=as_json)
         numbers = _LIST_SEPARATOR[lang].join(str(i + 1) for i in review.unsupported)
         notice = _TEXTS["unsupported_sentence"][lang].format(numbers=numbers)
-        return NarrativeOutcome(f"{notice}\n{_quoted(retrieved)}", _sources(retrieved), AnswerStatus.UNSUPPORTED,
-                                tuple(retrieved), tuple(decisions), detail)
+        return NarrativeOutcome(f"{notice}\n{_quoted(evidence)}", _sources(evidence), AnswerStatus.UNSUPPORTED,
+                                tuple(evidence), tuple(decisions), detail)
     cited = review.answer
     used = [review.pool[i] for i in cited.used]
     decisions.append(f"narrative:cited={len(used)}/{len(evidence)}")
@@ -273,28 +267,25 @@ class _Review:
     moved: int = 0  # sentences re-cited
 
 
-def _review(question: str, cited: CitedAnswer, evidence: Sequence[Evidence], repeats: Sequence[Evidence],
-            namer: Namer | None, home: frozenset[str]) -> _Review:
+def _review(question: str, cited: CitedAnswer, evidence: Sequence[Evidence], namer: Namer | None,
+            home: frozenset[str]) -> _Review:
     """Re-cite each sentence to the passage it draws from, drop those about another entity, find the unsupported.
 
     A sentence about another entity is dropped rather than declined: the rest of the answer still
     answers (Hong Kong's causes without Japan's); an answer made only of such sentences is off the question.
-    The ``repeats`` (paragraphs whose section the model read under another passage's number) are
-    places a sentence can be re-cited to, after the passages it was shown.
     """
-    candidates = [*evidence, *repeats]
-    pool = list(candidates)
+    pool = list(evidence)
     moves: dict[int, int | None] = {}
     unsupported: list[int] = []
     dropped: list[int] = []
     for i, (sentence, passages) in enumerate(cited.sentences):
         claims = claims_text(sentence, passages=len(evidence))
-        found = support(claims, passages, candidates, question)
+        found = support(claims, passages, evidence, question)
         final = passages
         if found.recited is not None:
             final = (found.recited,)
         elif found.section is not None:
-            final = (_section_index(pool, pool[found.section]),)
+            final = (_section_index(pool, evidence[found.section]),)
         elif not found.kept:
             unsupported.append(i)
         if final != passages:

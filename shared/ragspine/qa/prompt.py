@@ -106,17 +106,6 @@ class RestrictedEvidenceError(RagspineError):
     http_status = 403
 
 
-def refuse_restricted(evidence: Sequence[Evidence]) -> None:
-    """The prompt guard: raise when any ``evidence`` item is RESTRICTED (whatever the retriever did).
-
-    Raises:
-        RestrictedEvidenceError: an item is RESTRICTED.
-    """
-    restricted = [e.chunk_id for e in evidence if e.sensitivity >= Sensitivity.RESTRICTED]
-    if restricted:
-        raise RestrictedEvidenceError(f"refused to build a prompt with {len(restricted)} RESTRICTED item(s)")
-
-
 def asks_why(question: str, lang: str) -> bool:
     """Whether ``question`` (in ``lang``) asks for a reason."""
     pattern = _WHY.get(lang)
@@ -151,7 +140,9 @@ def assemble_prompt(question: str, evidence: Sequence[Evidence], *,
     Raises:
         RestrictedEvidenceError: an evidence item is RESTRICTED (whatever the retriever did).
     """
-    refuse_restricted(evidence)
+    restricted = [e.chunk_id for e in evidence if e.sensitivity >= Sensitivity.RESTRICTED]
+    if restricted:
+        raise RestrictedEvidenceError(f"refused to build a prompt with {len(restricted)} RESTRICTED item(s)")
     user = build_user_message(question, [(e.context or e.text, e.doc, e.locator) for e in evidence])
     if lang is not None and lang in ANSWER_LANGUAGE:
         instruction = (STRUCTURED_ANSWER if structured else ANSWER_LANGUAGE)[lang]

@@ -10,7 +10,7 @@ import pytest
 from ragspine.llm.ports import Message
 from ragspine.qa import narrative
 from ragspine.qa.answer import answer_question
-from ragspine.qa.ports import Evidence, NarrativeRetriever
+from ragspine.qa.ports import Evidence
 from ragspine.qa.prompt import RestrictedEvidenceError, assemble_prompt
 from ragspine.retrieval.narrative_adapter import HybridNarrativeRetriever
 from ragspine.retrieval.pipeline import HybridRetriever
@@ -51,7 +51,7 @@ def retriever_over_corpus() -> HybridNarrativeRetriever:
     return HybridNarrativeRetriever(HybridRetriever(InMemoryChunkIndex(chunks)))
 
 
-def run(questions: Sequence[str], retriever: NarrativeRetriever, llm: RecordingProvider) -> list[str]:
+def run(questions: Sequence[str], retriever, llm: RecordingProvider) -> list[str]:
     qa = make_qa(InMemoryFactStore(), retriever=retriever, llm=llm)
     return [answer_question(q, qa=qa).answer for q in questions]
 
@@ -69,8 +69,9 @@ def test_canary_never_reaches_a_prompt_or_an_answer() -> None:
     assert_no_canary([llm.sent_text(), *answers])
 
 
-def test_exit_one_alone_the_index_filter_holds_with_the_prompt_guard_disabled(monkeypatch: pytest.MonkeyPatch) -> None:
-    disable_prompt_guard(monkeypatch)
+def test_exit_one_alone_the_index_filter_holds_with_the_prompt_guard_disabled(monkeypatch) -> None:
+    monkeypatch.setattr(narrative, "assemble_prompt",
+                        lambda q, ev, *, history=(), **_: _unchecked(q, ev, history))
     llm = RecordingProvider()
     answers = run(QUESTIONS, retriever_over_corpus(), llm)
     assert llm.calls
@@ -90,21 +91,15 @@ def test_the_guard_refuses_to_build_a_prompt_with_a_restricted_item() -> None:
         assemble_prompt("q", [restricted])
 
 
-def test_the_disabled_guard_really_would_leak(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_disabled_guard_really_would_leak(monkeypatch) -> None:
     # Proves the exit-one test above can fail: without the index filter AND without the guard,
     # the canary does reach the prompt.
-    disable_prompt_guard(monkeypatch)
+    monkeypatch.setattr(narrative, "assemble_prompt",
+                        lambda q, ev, *, history=(), **_: _unchecked(q, ev, history))
     leaking = leaking_retriever()
     llm = RecordingProvider()
     run(["What did the board discuss about Project Falcon?"], leaking, llm)
     assert "Hikari" in llm.sent_text()
-
-
-def disable_prompt_guard(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Exit two off: the guard run on the retrieved passages and the one inside prompt assembly."""
-    monkeypatch.setattr(narrative, "refuse_restricted", lambda evidence: None)
-    monkeypatch.setattr(narrative, "assemble_prompt",
-                        lambda q, ev, *, history=(), **_: _unchecked(q, ev, history))
 
 
 def leaking_retriever() -> StaticRetriever:
