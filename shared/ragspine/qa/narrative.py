@@ -27,11 +27,12 @@ from ragspine.qa.attribution import Namer, entity_namer, misattributed
 from ragspine.qa.citing import CitedAnswer, cite, revised
 from ragspine.qa.language import Lang
 from ragspine.qa.ports import Evidence, NarrativeRetriever
-from ragspine.qa.prompt import SYSTEM_PROMPT, RestrictedEvidenceError, assemble_prompt
+from ragspine.qa.prompt import SYSTEM_PROMPT, RestrictedEvidenceError, asks_why, assemble_prompt
 from ragspine.qa.provenance import check_provenance, claims_text
 from ragspine.qa.relevance import OTHER_ENTITY, about_other_entity, off_question
 from ragspine.qa.reply import declines, keeps_language, strip_citations
 from ragspine.qa.result import AnswerStatus, NarrativeDetail, NarrativeKind
+from ragspine.qa.stated_causes import QUOTE_LABEL, unsaid_causes
 from ragspine.qa.structured_reply import SCHEMA_NAME, answer_schema, read_structured
 from ragspine.qa.subject import subject_of, unmet
 from ragspine.qa.support import section_locator, support
@@ -242,9 +243,16 @@ def run_narrative(question: str, *, retriever: NarrativeRetriever | None, llm: L
     cited = review.answer
     used = [review.pool[i] for i in cited.used]
     decisions.append(f"narrative:cited={len(used)}/{len(evidence)}")
+    answer = cited.text
+    if asks_why(question, lang):  # the cause its cited passage states and the answer left out, quoted
+        quoted = unsaid_causes(question, " ".join(said for said, _ in cited.sentences), used)  # not its citations
+        if quoted:
+            decisions.append(f"narrative:causes_quoted={len(quoted)}")
+            answer += "".join(f"\n{QUOTE_LABEL[lang].format(sentence=sentence)}"
+                              f"{passage_citation(item.doc, item.locator)}" for sentence, item in quoted)
     detail = NarrativeDetail(NarrativeKind.MODEL_ANSWER, language_kept=kept, asked_again=asked_again,
                              structured_output=as_json)
-    return NarrativeOutcome(cited.text, _sources(used), AnswerStatus.ANSWERED, tuple(used), tuple(decisions), detail)
+    return NarrativeOutcome(answer, _sources(used), AnswerStatus.ANSWERED, tuple(used), tuple(decisions), detail)
 
 
 @dataclass(frozen=True, slots=True)

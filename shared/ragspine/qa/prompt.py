@@ -52,6 +52,9 @@ ANSWER_THIS = MappingProxyType({
     "en": "Answer this question: {question}",
     "ja": "次の質問に答えてください：{question}",
 })
+# "The reason", not "every reason": asked for every reason (each item), a 1.5B model added items from
+# other passages (Japan's local sourcing in a Hong Kong answer, store openings as a cause of Japan's
+# margin); a cause its cited passage states and the answer leaves out is quoted instead (stated_causes).
 ASK_REASON = MappingProxyType({
     "zh": "问题问的是原因：请写出资料中给出的原因或目的（“因为……”），不要复述问题。",
     "en": "The question asks why: give the reason or purpose the passages state (\"because …\"); "

@@ -19,6 +19,7 @@ import pytest
 
 from ragspine.llm.extractive import parse_user_message
 from ragspine.qa.prompt import ANSWER_LANGUAGE_AGAIN, ANSWER_THIS, ASK_REASON, ONLY_ABOUT, STRUCTURED_ANSWER
+from ragspine.qa.stated_causes import QUOTE_LABEL
 from ragspine.settings import Settings, StructuredOutput
 from tests.fakes.narrative import StaticRetriever, evidence
 from tests.support.chat_server import ChatServer, ask_through_api
@@ -41,6 +42,10 @@ FREE_TEXT = "香港营业收入下降7.4%（ACME_FY2024_MDA.docx heading=香港�
 
 def cite(item: object) -> str:
     return f"（来源：{item.doc} {item.locator}）"  # type: ignore[attr-defined]
+
+
+# A why-answer without the cause its cited passage states ends with that sentence, quoted.
+QUOTED_CAUSE = f"\n{QUOTE_LABEL['zh'].format(sentence=HK.text)}{cite(HK)}"
 
 
 class SmallModel:
@@ -136,7 +141,7 @@ class TestAServerHonouringTheSchema:
         body, _ = ask_with(model, ZH, StructuredOutput.JSON_OBJECT)
 
         assert body["narrative_status"] == "answered"
-        assert body["answer"] == f"香港营业收入下降7.4%。{cite(HK)}"
+        assert body["answer"] == f"香港营业收入下降7.4%。{cite(HK)}{QUOTED_CAUSE}"
 
     def test_an_invented_figure_in_the_json_is_still_rejected_and_named(
             self, ask_with: Asker) -> None:
@@ -176,7 +181,7 @@ class TestAServerHonouringTheSchema:
 
         body, _ = ask_with(model, ZH, StructuredOutput.JSON_OBJECT)
 
-        assert body["answer"] == f"香港营业收入下降7.4%。{cite(HK)}"
+        assert body["answer"] == f"香港营业收入下降7.4%。{cite(HK)}{QUOTED_CAUSE}"
         assert body["narrative_detail"]["structured_output"] is True
 
 
