@@ -16,6 +16,7 @@ from collections.abc import Sequence
 
 from ragspine.ingestion.table_subject import other_company
 from ragspine.numbers.units import units_in
+from ragspine.text import CJK
 
 # "X were as follows", "X consisted of the following", "A summary of X is as follows".
 _AS_FOLLOWS = re.compile(
@@ -31,7 +32,7 @@ _FOLLOWING = re.compile(
 _CJK_LEAD = re.compile(r"(?P<s>[^、。，,：:\s]{2,20}?)(?:の内訳|の明細|の推移|明细|构成|情况)?(?:は|、)*"
                        r"(?:次|以下)の(?:とおり|通り)|(?P<z>[^、。，,：:\s]{2,20}?)(?:明细|构成|情况)?如下")
 _CJK_HEADING_TAIL = re.compile(r"(?:の内訳|の明細|の推移|内訳|明細|明细|构成|情况)$")
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
+_CJK = re.compile(f"[{CJK}]")
 # A sentence, never a name: its punctuation, a copula or a verb ending (人件費の内訳は次のとおりです。).
 _CJK_SENTENCE = re.compile(r"[。、，！？]|です|ます|である|次の|以下|如下|[はをが](?!\Z)")
 # Where the phrase stops naming the figures: the dates, periods and circumstances that follow them.
