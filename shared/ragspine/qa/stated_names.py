@@ -38,6 +38,7 @@ logger = logging.getLogger(__name__)
 
 PROBE_TOP_K = 10
 _CJK = LazyPattern(f"[{CJK}]")
+_ABBREVIATION = LazyPattern(r"[A-Z][A-Z0-9&.-]*[A-Z0-9]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,13 +53,17 @@ def names_stated(names: Iterable[str], question: str, *, retriever: NarrativeRet
                  max_sensitivity: Sensitivity) -> StatedNames | None:
     """The visible documents whose retrieved passages state every one of ``names`` as written, or None.
 
-    Latin names are matched as whole words in their own case ("IMFT", "IMFT's"; never "imft"
+    Latin names are read only when written in capitals, and matched as whole words in their own case ("IMFT", "IMFT's"; never "imft"
     inside another word), CJK names as written. None when no document states them all, when a
     name is a month (dates are periods), when there is no index, or when the index cannot be reached.
     """
     wanted = tuple(name for name in names if name.strip())
     # a month ("as of September 30, 2018") has no label words: a date is a period, asked back as one
     if retriever is None or not wanted or any(name.isascii() and not label_words(name) for name in wanted):
+        return None
+    # a Latin name counts only in capitals, an abbreviation its document defines (IMFT, DSU): a word
+    # merely capitalised ("Hotels", "Intel") may be a segment or a company whose figure the row is not
+    if any(not _CJK.search(name) and not _ABBREVIATION.fullmatch(name) for name in wanted):
         return None
     try:
         evidence = retriever.retrieve(question, top_k=PROBE_TOP_K, max_sensitivity=max_sensitivity)

@@ -37,6 +37,7 @@ PASSAGES = [
     evidence("华润置地的负债合计如下表所示。", doc=REPORT, locator="heading=合营企业,para=1"),
     evidence("キオクシアの負債合計は次のとおりです。", doc=REPORT, locator="heading=関連会社,para=1"),
     evidence("The total liabilities as of October 31 are shown below.", doc=REPORT, locator="heading=IMFT,para=3"),
+    evidence("Hotels carry part of the total liabilities below.", doc=REPORT, locator="heading=Segments,para=1"),
     evidence("Umbra Holdings reported its total assets in the table below.", doc=OTHER,
              locator="heading=Umbra,para=1"),
 ]
@@ -81,6 +82,8 @@ def test_a_name_the_text_states_beside_the_row_is_read_as_the_documents_word(
     ("What were the total liabilities of Globex in 2018?", "Globex"),  # stated nowhere
     ("What were the total assets of Initech in 2018?", "Initech"),  # stated nowhere, the row by another name
     ("What were the total liabilities as of October 31, 2018?", "October"),  # a date is a period, not a name
+    # stated beside the row, but a capitalised word, not an abbreviation: a segment whose figure the row is not
+    ("What were the total liabilities of Hotels in 2018?", "Hotels"),
 ])
 def test_any_other_name_is_still_asked_back(qa: QAComponents, question: str, name: str) -> None:
     result = answer_question(question, qa=qa)
