@@ -53,9 +53,10 @@ def names_stated(names: Iterable[str], question: str, *, retriever: NarrativeRet
                  max_sensitivity: Sensitivity) -> StatedNames | None:
     """The visible documents whose retrieved passages state every one of ``names`` as written, or None.
 
-    Latin names are read only when written in capitals, and matched as whole words in their own case ("IMFT", "IMFT's"; never "imft"
-    inside another word), CJK names as written. None when no document states them all, when a
-    name is a month (dates are periods), when there is no index, or when the index cannot be reached.
+    Latin names are read only when written in capitals, and matched as whole words in their own
+    case ("IMFT", "IMFT's"; never "imft" inside another word), CJK names as written. None when no
+    document states them all, when a name is a month (dates are periods), when there is no index,
+    or when the index cannot be reached.
     """
     wanted = tuple(name for name in names if name.strip())
     # a month ("as of September 30, 2018") has no label words: a date is a period, asked back as one
