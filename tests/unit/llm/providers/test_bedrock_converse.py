@@ -16,6 +16,7 @@ import pytest
 from botocore.exceptions import EndpointConnectionError, NoCredentialsError, ReadTimeoutError
 from botocore.stub import Stubber
 
+from ragspine.aws import boto3_client
 from ragspine.aws.bedrock_llm import BedrockConverseProvider, converse_messages
 from ragspine.errors import ProviderUnavailableError
 from ragspine.llm.errors import LLMRejectedError, LLMResponseError, LLMUnavailableError
@@ -179,13 +180,13 @@ class TestErrors:
 class TestClient:
     def test_the_client_is_created_on_first_use_with_region_and_timeout(self, monkeypatch: pytest.MonkeyPatch) -> None:
         made: list[dict[str, Any]] = []
-        real: Any = boto3.client
+        real: Any = boto3_client.new_client
 
         def recording_client(*args: Any, **kwargs: Any) -> Any:
             made.append(kwargs)
-            return real(*args, aws_access_key_id="testing", aws_secret_access_key="testing", **kwargs)
+            return real(*args, **kwargs)
 
-        monkeypatch.setattr(boto3, "client", recording_client)
+        monkeypatch.setattr(boto3_client, "new_client", recording_client)
         provider = BedrockConverseProvider(MODEL_ID, region="eu-central-1", timeout_s=7.5)
         assert made == []
 
