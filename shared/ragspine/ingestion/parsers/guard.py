@@ -78,8 +78,9 @@ def check_package(data: bytes, *, filename: str, label: str, limits: ParseLimits
             # Every member, a name ending in "/" too: zipfile and the format libraries read such a member's data.
             for info in archive.infolist():
                 total = _inflate_member(archive, info, total, filename=filename, label=label, limits=limits)
+    # RuntimeError: an encrypted member; OverflowError: a ZIP64 offset past any file (a seek beyond 2**63)
     except (zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError, ValueError, OSError, EOFError,
-            RuntimeError) as exc:  # RuntimeError: an encrypted member
+            RuntimeError, OverflowError) as exc:
         raise CorruptDocumentError(
             f"{filename} is not a valid {label} file: {label} files are zip packages and this one is damaged "
             "or truncated. Save a fresh copy from its application and upload that."
