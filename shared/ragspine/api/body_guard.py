@@ -4,7 +4,9 @@ On an authenticated surface a request carrying a body first meets its header gua
 (``header_auth``): a missing or wrong key is refused before a byte of the body is read.
 A declared Content-Length over the limit is refused at once. A body without one (chunked
 transfer encoding) is read up to the limit before the app sees it, so a client cannot bypass
-the limit by leaving the length out, and the server never buffers more than the limit.
+the limit by leaving the length out, and the server never buffers more than the limit -- except
+on the paths whose routes admit the call first and cap their own read (webhooks): reading it here
+would hold the body before the route's admission checks and outside its deadline.
 """
 
 from __future__ import annotations
@@ -38,6 +40,10 @@ class BodyLimitMiddleware:
             if length.isdigit() and int(length) > limit:
                 await _refuse(scope, send, render, f"the request body has {length} bytes; the limit is {limit}")
                 return
+            await self.app(scope, receive, send)
+            return
+        if scope["path"].startswith(limits.capped_in_route):
+            # The route admits the call on its headers, then caps the read and bounds it in time.
             await self.app(scope, receive, send)
             return
         if scope["path"].startswith(limits.authenticated_in_route):

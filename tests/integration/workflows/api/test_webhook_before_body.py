@@ -5,6 +5,7 @@ A raw-socket client announces a large body and sends only its first part: a call
 token bucket must get its 429 with nothing of the body read, and a call arriving while every
 body-reading slot is taken must get its 503 at once (both with Retry-After), so the bodies the
 server holds at once are bounded by the slots x the payload cap, however many callers there are.
+A chunked body (no Content-Length) meets the same checks: nothing reads it ahead of the route.
 """
 
 from __future__ import annotations
@@ -39,6 +40,12 @@ class Server:
     def head(self, announced: int = ANNOUNCED) -> bytes:
         return (f"POST /webhook/summarise HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
                 f"Content-Length: {announced}\r\n\r\n").encode()
+
+    @staticmethod
+    def chunked_head(path: str = "/webhook/summarise") -> bytes:
+        """The head of a chunked body, and its first chunk (a sender that never sends the final one)."""
+        return (f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                "Transfer-Encoding: chunked\r\n\r\n").encode() + b"%x\r\n" % len(FIRST_PART) + FIRST_PART + b"\r\n"
 
 
 def _server(store: SqliteWorkflowStore, **limits: float) -> Iterator[Server]:
@@ -92,6 +99,32 @@ def test_a_sender_that_stops_sending_its_body_gets_408_and_its_slot_is_given_bac
         assert json.loads(body)["code"] == 408 and "did not arrive within 1 s" in json.loads(body)["message"]
         # The stalled connection is still open, and its slot is free again: an ordinary call is served.
         assert server.api.client.post("/webhook/summarise", json={"text": "hello"}).status_code == 200
+
+
+def test_a_chunked_body_that_never_ends_gets_408_and_its_slot_is_given_back(
+        one_slot_short_deadline: Server) -> None:
+    server = one_slot_short_deadline
+    with socket.create_connection(("127.0.0.1", server.port), timeout=PATIENCE) as stalled:
+        stalled.sendall(server.chunked_head())  # never the final zero-size chunk: the deadline ends the read
+        head, body = _reply(stalled)
+        assert head.startswith(b"HTTP/1.1 408 "), head[:300]
+        assert json.loads(body)["code"] == 408 and "did not arrive within 1 s" in json.loads(body)["message"]
+        assert server.api.client.post("/webhook/summarise", json={"text": "hello"}).status_code == 200
+
+
+def test_a_chunked_body_to_a_path_with_no_workflow_gets_404_before_it_is_read(one_slot: Server) -> None:
+    before = one_slot.counter.read
+    status, head = first_reply(one_slot.port, one_slot.chunked_head("/webhook/no-such-hook"))
+    assert status == 404, head[:300]  # 0: no reply, the body was still being read
+    assert one_slot.counter.read == before
+
+
+def test_a_chunked_call_past_its_paths_bucket_is_refused_before_its_body_is_read(one_token: Server) -> None:
+    assert one_token.api.client.post("/webhook/summarise", json={"text": "hello"}).status_code == 200
+    before = one_token.counter.read
+    status, head = first_reply(one_token.port, one_token.chunked_head())
+    assert status == 429, head[:300]
+    assert one_token.counter.read == before
 
 
 def test_a_call_past_its_paths_bucket_is_refused_before_its_body_is_read(one_token: Server) -> None:
