@@ -24,7 +24,6 @@ import itertools
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from ragspine.errors import InvalidInputError, ProviderUnavailableError
 from ragspine.facts.glossary import Glossary, SlotKind, normalize_text
 from ragspine.facts.open_vocabulary import METRIC_PREFIX, label_of
 from ragspine.facts.query_metric import MetricQuery, QueryStatus, run_query
@@ -32,8 +31,9 @@ from ragspine.qa.clarify import Proceed
 from ragspine.qa.derived_asks import QUALIFYING_WORDS
 from ragspine.qa.label_words import ASKING_WORDS, label_words
 from ragspine.qa.language import Lang
+from ragspine.qa.passage_probe import probe_passages
 from ragspine.qa.slots import Assumption
-from ragspine.qa.stated_names import PROBE_TOP_K, metric_names, names_row
+from ragspine.qa.stated_names import metric_names, names_row
 
 if TYPE_CHECKING:
     from ragspine.facts.ports import FactStore
@@ -77,9 +77,9 @@ def row_for_metric(intent: Intent, decision: Proceed, question: str, *, facts: F
     documents = found(row)
     if not documents or None in documents:
         return None
-    try:
-        evidence = retriever.retrieve(question, top_k=PROBE_TOP_K, max_sensitivity=max_sensitivity)
-    except (ProviderUnavailableError, InvalidInputError):
+    evidence = probe_passages(retriever, question, max_sensitivity=max_sensitivity,
+                              on_failure="row probe failed; the metric is asked as named")
+    if evidence is None:
         return None
     if not all(any(item.doc == doc and names_row(item.text, metric, glossary) for item in evidence)
                for doc in set(documents)):

@@ -11,15 +11,14 @@ the same verdict; no model decides.
 
 from __future__ import annotations
 
-import logging
 import re
 from typing import TYPE_CHECKING
 
-from ragspine.errors import InvalidInputError, ProviderUnavailableError
 from ragspine.facts.glossary import SlotKind
 from ragspine.facts.open_vocabulary import METRIC_PREFIX, label_of
 from ragspine.lazy import LazyPattern
 from ragspine.qa.label_words import label_words
+from ragspine.qa.passage_probe import probe_passages
 from ragspine.qa.screening import Refusal, RefusalReason, screening_text
 from ragspine.qa.slots import parse_slots
 
@@ -28,9 +27,7 @@ if TYPE_CHECKING:
     from ragspine.qa.ports import NarrativeRetriever
     from ragspine.sensitivity import Sensitivity
 
-logger = logging.getLogger(__name__)
 
-PROBE_TOP_K = 10
 _CJK_RUN = LazyPattern(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]{2,}")
 _WORD = LazyPattern(r"[a-z][a-z0-9&\-]*[a-z0-9]|[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]{2,}")
 # Words that say nothing about a subject, beyond the glossary's fillers (which a domain owns).
@@ -90,12 +87,9 @@ def covered_by_knowledge(refusal: Refusal, question: str, *, retriever: Narrativ
         words.append(off_topic)
     if not words:
         return False
-    try:
-        evidence = retriever.retrieve(question, top_k=PROBE_TOP_K, max_sensitivity=max_sensitivity)
-    except ProviderUnavailableError as exc:
-        logger.warning("scope probe failed; the refusal stands", extra={"error_code": exc.code})
-        return False
-    except InvalidInputError:  # longer than a search query may be (a question limit above the search's)
+    evidence = probe_passages(retriever, question, max_sensitivity=max_sensitivity,
+                              on_failure="scope probe failed; the refusal stands")
+    if evidence is None:
         return False
     texts = [screening_text(f"{e.doc} {e.text}") for e in evidence]
     stated = {word for word in words if any(_states(text, word) for text in texts)}

@@ -15,17 +15,16 @@ Deterministic: the same index gives the same reading; no model decides.
 
 from __future__ import annotations
 
-import logging
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ragspine.errors import InvalidInputError, ProviderUnavailableError
 from ragspine.facts.glossary import SlotKind
 from ragspine.facts.open_vocabulary import METRIC_PREFIX, label_of
 from ragspine.lazy import LazyPattern
 from ragspine.qa.label_words import label_words
+from ragspine.qa.passage_probe import probe_passages
 from ragspine.text import CJK
 
 if TYPE_CHECKING:
@@ -34,9 +33,7 @@ if TYPE_CHECKING:
     from ragspine.qa.ports import NarrativeRetriever
     from ragspine.sensitivity import Sensitivity
 
-logger = logging.getLogger(__name__)
 
-PROBE_TOP_K = 10
 _CJK = LazyPattern(f"[{CJK}]")
 _ABBREVIATION = LazyPattern(r"[A-Z][A-Z0-9&.-]*[A-Z0-9]")
 
@@ -66,12 +63,9 @@ def names_stated(names: Iterable[str], question: str, *, retriever: NarrativeRet
     # merely capitalised ("Hotels", "Intel") may be a segment or a company whose figure the row is not
     if any(not _CJK.search(name) and not _ABBREVIATION.fullmatch(name) for name in wanted):
         return None
-    try:
-        evidence = retriever.retrieve(question, top_k=PROBE_TOP_K, max_sensitivity=max_sensitivity)
-    except ProviderUnavailableError as exc:
-        logger.warning("name probe failed; the name stays unknown", extra={"error_code": exc.code})
-        return None
-    except InvalidInputError:  # longer than a search query may be
+    evidence = probe_passages(retriever, question, max_sensitivity=max_sensitivity,
+                              on_failure="name probe failed; the name stays unknown")
+    if evidence is None:
         return None
     texts: dict[str, list[str]] = {}
     for item in evidence:
