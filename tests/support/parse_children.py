@@ -12,6 +12,8 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from ragspine.ingestion.parsers import isolated
+
 
 @contextmanager
 def signal_next_parse_child() -> Iterator[list[signal.Signals]]:
@@ -21,7 +23,7 @@ def signal_next_parse_child() -> Iterator[list[signal.Signals]]:
 
     def watch() -> None:
         while not done.wait(0.005):
-            children = [c for c in multiprocessing.active_children() if c.name == "ragspine-parse"]
+            children = parse_children()
             if children and signals and children[0].pid is not None:
                 time.sleep(0.2)
                 os.kill(children[0].pid, signals.pop(0))
@@ -35,9 +37,14 @@ def signal_next_parse_child() -> Iterator[list[signal.Signals]]:
         watcher.join()
 
 
-def parse_children() -> list[multiprocessing.process.BaseProcess]:
-    """The parse children of this process still running."""
-    return [c for c in multiprocessing.active_children() if c.name == "ragspine-parse"]
+def parse_children(name: str = "ragspine-parse") -> list[multiprocessing.process.BaseProcess]:
+    """The parse children of this process still running, parsing (or idle, by ``name``).
+
+    ``active_children`` reads the exit status of every child that ended: under the service's lock, as the service
+    reads it, or a child the service is ending at that moment would be reported to it as exit status 255.
+    """
+    with isolated.process_lock:
+        return [c for c in multiprocessing.active_children() if c.name == name]
 
 
 @contextmanager
@@ -47,13 +54,12 @@ def hostile_parse_child(frames: list[bytes], *, raw: bytes = b"") -> Iterator[No
     It stands for a parse child that a malicious document took over: a real process, handed to the
     service as an idle child, that reads the job and then sends whatever it is told to.
     """
-    from ragspine.ingestion.parsers import isolated
-
     context = isolated._multiprocessing_context()
     ours, theirs = context.Pipe(duplex=True)
     process = context.Process(target=_answer_with, args=(theirs, frames, raw),  # type: ignore[attr-defined]
                               name="ragspine-parse-idle", daemon=True)
-    process.start()
+    with isolated.process_lock:
+        process.start()
     theirs.close()
     with isolated._idle_lock:
         isolated._idle.append(isolated._Child(process, ours))
@@ -65,9 +71,10 @@ def hostile_parse_child(frames: list[bytes], *, raw: bytes = b"") -> Iterator[No
             for child in left:
                 isolated._idle.remove(child)
         try:
-            if process.is_alive():
-                process.kill()
-                process.join(5)
+            with isolated.process_lock:
+                if process.is_alive():
+                    process.kill()
+                    process.join(5)
         except ValueError:  # the service ended it and closed its process object
             pass
 

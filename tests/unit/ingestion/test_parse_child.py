@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import multiprocessing
 import os
 import signal
 import threading
@@ -151,7 +150,7 @@ def test_documents_are_parsed_in_a_child_except_in_lambda(monkeypatch: pytest.Mo
 
 
 def _idle_children() -> set[int | None]:
-    return {c.pid for c in multiprocessing.active_children() if c.name == "ragspine-parse-idle"}
+    return {c.pid for c in parse_children("ragspine-parse-idle")}
 
 
 def test_a_child_serves_the_next_document_unless_its_parse_failed(long_docx: bytes) -> None:
@@ -191,8 +190,44 @@ def test_a_parse_child_runs_at_the_lowest_priority_unless_asked_otherwise() -> N
     assert _io_class(pid) in (3, None)  # idle, where the architecture's call number is known
     assert os.sched_getscheduler(0) == os.SCHED_OTHER  # the service's own threads keep theirs
     # A parse asked at normal priority gets a child at it (one at the lowest retires instead).
-    before = {c.pid for c in multiprocessing.active_children() if c.name == "ragspine-parse-idle"}
+    before = _idle_children()
     parse_in_child(data, doc_id="d", filename="mda.docx", max_bytes=MAX, limits=ParseLimits(background=False))
-    fresh = [c for c in multiprocessing.active_children() if c.name == "ragspine-parse-idle" and c.pid not in before]
+    fresh = [c for c in parse_children("ragspine-parse-idle") if c.pid not in before]
     assert len(fresh) == 1 and fresh[0].pid is not None
     assert os.sched_getscheduler(fresh[0].pid) == os.SCHED_OTHER
+
+
+
+def test_a_killed_child_is_told_as_killed_while_other_threads_look_at_the_children() -> None:
+    # Starting a child, or listing the children, polls every child this process started. Without the
+    # service's lock a poll racing the join of a child just killed read its exit status as 255 (an
+    # out-of-memory kill was told as a parser crash), or read a closed status pipe whose number the next
+    # child's had taken (that start then waited forever for its pid).
+    stop = threading.Event()
+    looks = [0]
+    exits: list[int | None] = []
+
+    def look() -> None:
+        while not stop.is_set():
+            parse_children()
+            looks[0] += 1
+
+    def start_and_kill() -> None:
+        for _ in range(100):
+            child = isolated._take_child(fresh=True)
+            assert child.process.pid is not None
+            os.kill(child.process.pid, signal.SIGKILL)
+            exits.append(isolated._end(child))
+
+    watchers = [threading.Thread(target=look, daemon=True) for _ in range(2)]
+    for watcher in watchers:
+        watcher.start()
+    worker = threading.Thread(target=start_and_kill, daemon=True)
+    worker.start()
+    worker.join(600)  # bounds a hang only
+    stop.set()
+    for watcher in watchers:
+        watcher.join()
+    assert not worker.is_alive(), "a child's start waited forever"
+    assert looks[0] > 0
+    assert exits == [-signal.SIGKILL] * 100

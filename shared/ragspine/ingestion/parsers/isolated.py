@@ -37,6 +37,7 @@ import signal
 import threading
 import time
 from dataclasses import dataclass
+from multiprocessing.connection import wait as wait_until_ready
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -109,6 +110,12 @@ _PARSES_PER_CHILD = 200
 _BUSY, _IDLE = "ragspine-parse", "ragspine-parse-idle"
 _idle_lock = threading.Lock()
 _idle: list[_Child] = []
+# multiprocessing reads an ended child's exit status once, from the fork server, into a record shared by
+# every thread, and a start first polls every child started before. Two threads reading at once leave the
+# status at 255 (an out-of-memory kill told as a crash), or one reads a closed pipe whose number a new
+# child's took (that start then waits forever). Every call that may read it holds this lock; waiting for
+# a child to end happens outside it.
+process_lock = threading.Lock()
 # Messages a child sends with no room left to build one: built when the module loads.
 _STARTED, _PREPARING, _RETIRED, _MEMORY = (bare_frames(kind) for kind in (STARTED, PREPARING, RETIRED, MEMORY))
 # A child's exit status when memory ran out while it was writing an answer (or reading a job).
@@ -166,7 +173,7 @@ def parse_in_child(data: bytes, *, doc_id: str, filename: str, max_bytes: int, l
                 message, timed_out = _receive(child, limits.timeout_s / 4, limits)
                 waited += limits.timeout_s / 4
             if timed_out:
-                child.process.kill()
+                _kill(child.process)
                 killed = True
         if message is not None and message.kind == PARSED:
             _check_identity(message, doc_id, prepare)
@@ -175,7 +182,7 @@ def parse_in_child(data: bytes, *, doc_id: str, filename: str, max_bytes: int, l
     except (OSError, EOFError):  # the child was gone before it took the document
         message = None
     except InvalidReply as exc:  # a child that says anything else is never heard again
-        child.process.kill()
+        _kill(child.process)
         invalid = exc
     finally:
         exitcode = _give_back(child, reusable=reusable)
@@ -211,14 +218,15 @@ def _take_child(*, fresh: bool = False) -> _Child:
     with _idle_lock:
         while _idle and not fresh:
             child = _idle.pop()
-            if child.process.is_alive():
+            if _alive(child.process):
                 child.process.name = _BUSY
                 return child
             _end(child)
     context = _multiprocessing_context()
     ours, theirs = context.Pipe(duplex=True)
     process = context.Process(target=_serve, args=(theirs,), name=_BUSY, daemon=True)  # type: ignore[attr-defined]
-    process.start()
+    with process_lock:
+        process.start()
     theirs.close()
     return _Child(process, ours)
 
@@ -226,7 +234,7 @@ def _take_child(*, fresh: bool = False) -> _Child:
 def _give_back(child: _Child, *, reusable: bool) -> int | None:
     """Keep a child that parsed or refused a document for the next one; end any other. Its exit code, if ended."""
     child.parses += 1
-    if reusable and child.parses < _PARSES_PER_CHILD and child.process.is_alive():
+    if reusable and child.parses < _PARSES_PER_CHILD and _alive(child.process):
         child.process.name = _IDLE
         with _idle_lock:
             _idle.append(child)
@@ -235,17 +243,29 @@ def _give_back(child: _Child, *, reusable: bool) -> int | None:
 
 
 def _end(child: _Child) -> int | None:
-    if child.process.is_alive():
+    process = child.process
+    if _alive(process):
         child.connection.close()  # an idle child ends on its own when its connection closes
-        child.process.join(1.0)
-        if child.process.is_alive():
-            child.process.kill()
-    child.process.join()
+        if not wait_until_ready([process.sentinel], 1.0):
+            _kill(process)
+    wait_until_ready([process.sentinel])
     if not child.connection.closed:
         child.connection.close()
-    exitcode = child.process.exitcode
-    child.process.close()
+    with process_lock:
+        process.join()
+        exitcode = process.exitcode
+        process.close()
     return exitcode
+
+
+def _alive(process: BaseProcess) -> bool:
+    with process_lock:
+        return process.is_alive()
+
+
+def _kill(process: BaseProcess) -> None:
+    with process_lock:
+        process.kill()
 
 
 def _receive(child: _Child, within_s: float, limits: ParseLimits) -> tuple[Reply | None, bool]:
@@ -261,7 +281,7 @@ def _receive(child: _Child, within_s: float, limits: ParseLimits) -> tuple[Reply
 
     def stop() -> None:
         stalled.set()
-        child.process.kill()
+        _kill(child.process)
 
     try:
         if not child.connection.poll(within_s):
