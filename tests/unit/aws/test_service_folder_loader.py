@@ -12,12 +12,15 @@ import json
 import subprocess
 import sys
 import textwrap
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from botocore.exceptions import UnknownServiceError
 from botocore.loaders import Loader
 
-from ragspine.aws.boto3_client import ServiceFolderLoader
+from ragspine.aws.boto3_client import ServiceFolderLoader, shared_botocore_session
+from tests.support.aws_session import forget_shared_session
 from tests.support.cfn import REPO_ROOT
 
 SERVICES = ("dynamodb", "s3", "stepfunctions", "secretsmanager", "bedrock-runtime")
@@ -51,6 +54,34 @@ def test_the_listing_asked_for_whole_is_botocores() -> None:
     assert list(listed) == Loader().list_available_services("service-2")
     assert len(listed) > 300
     assert listed[0] == Loader().list_available_services("service-2")[0]
+
+
+@pytest.fixture
+def own_session() -> Iterator[None]:
+    """The shared session built afresh for the test, from its environment, and forgotten after it."""
+    forget_shared_session()
+    yield
+    forget_shared_session()
+
+
+@pytest.mark.usefixtures("own_session")
+def test_a_model_under_aws_data_path_is_read_as_botocore_reads_it(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    # GIVEN a service model of one's own in a folder that AWS_DATA_PATH names, in two versions
+    model = {"metadata": {"apiVersion": "2021-01-01", "serviceId": "Own"}, "operations": {}, "shapes": {}}
+    for version in ("2020-01-01", "2021-01-01"):
+        folder = tmp_path / "own-service" / version
+        folder.mkdir(parents=True)
+        (folder / "service-2.json").write_text(json.dumps({**model, "version": version}), encoding="utf-8")
+    monkeypatch.setenv("AWS_DATA_PATH", str(tmp_path))
+    # WHEN the shared session's loader reads it
+    loader = shared_botocore_session().get_component("data_loader")
+    # THEN it is the folder-first loader, and it reads the latest version, as botocore's loader for that path does
+    assert isinstance(loader, ServiceFolderLoader)
+    assert loader.load_service_model("own-service", "service-2")["version"] == "2021-01-01"
+    assert loader.load_service_model("own-service", "service-2") == Loader(
+        extra_search_paths=[str(tmp_path)]).load_service_model("own-service", "service-2")
+    assert "own-service" in loader.list_available_services("service-2")
 
 
 _BUILD_CLIENT = textwrap.dedent(
