@@ -6,6 +6,7 @@ import logging
 import re
 import uuid
 from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
 
 from fastapi import FastAPI, Request, Response
 from fastapi.exceptions import RequestValidationError
@@ -13,9 +14,14 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import ClientDisconnect
 
-from ragspine.api.allow import allowed_methods
 from ragspine.api.envelope import error_body
 from ragspine.errors import FieldError, RagspineError
+from ragspine.lazy import LazyModule
+
+if TYPE_CHECKING:
+    from ragspine.api import allow
+else:
+    allow = LazyModule("ragspine.api.allow")  # and the contracts it reads: only a 405 names the allowed methods
 
 logger = logging.getLogger(__name__)
 
@@ -97,7 +103,7 @@ async def _http_error(request: Request, exc: Exception) -> Response:
     message = messages.get(exc.status_code, str(exc.detail))
     headers = dict(exc.headers or {})
     if exc.status_code == 405:
-        allowed = allowed_methods(request, headers.get("Allow", ""))
+        allowed = allow.allowed_methods(request, headers.get("Allow", ""))
         headers["Allow"] = ", ".join(allowed)
         message = f"{message}; use {', '.join(allowed)}"
     return error_response(request, exc.status_code, code=code, message=message, headers=headers)

@@ -17,16 +17,16 @@ from ragspine.domain.file_names import GLOSSARY as GLOSSARY
 from ragspine.domain.file_names import INTENT as INTENT
 from ragspine.domain.file_names import LIBRARIES as LIBRARIES
 from ragspine.domain.file_names import SCREENING as SCREENING
-from ragspine.domain.packs import merge_pack, pack_path
 from ragspine.domain.seal import vouches_for
 from ragspine.errors import ConfigurationError
 from ragspine.lazy import LazyModule
 
 if TYPE_CHECKING:
-    from ragspine.domain import checks
+    from ragspine.domain import checks, packs
 else:
     # The checks load the pydantic schemas: only a file no seal vouches for needs them.
     checks = LazyModule("ragspine.domain.checks")
+    packs = LazyModule("ragspine.domain.packs")  # and their marks: only a glossary that includes a pack reads them
 
 
 def shipped_domains_dir() -> Path:
@@ -83,9 +83,9 @@ def _sealed_data(path: Path) -> dict[str, Any] | None:
     data: dict[str, Any] = parsed
     if path.name == GLOSSARY:
         for pack in _sealed_packs(path.parent):
-            pack_file = pack_path(pack)
+            pack_file = packs.pack_path(pack)
             if pack_file is not None:  # sealed: every included pack exists and passed the check
-                data = merge_pack(data, parsed_yaml.load(pack_file, pack_file.read_text(encoding="utf-8")))
+                data = packs.merge_pack(data, parsed_yaml.load(pack_file, pack_file.read_text(encoding="utf-8")))
     return data
 
 

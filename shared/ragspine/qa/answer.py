@@ -21,12 +21,9 @@ from ragspine.facts.ports import FactStore
 from ragspine.facts.query_metric import QueryResult
 from ragspine.lazy import LazyModule
 from ragspine.llm.ports import LLMProvider, Message
-from ragspine.qa.analytics.compute import with_analysis
-from ragspine.qa.arithmetic import with_arithmetic
 from ragspine.qa.change_asks import with_change_read
 from ragspine.qa.clarify import AskBack, Proceed, ScopeDecision, clarify_scope
 from ragspine.qa.counting import count_over_periods
-from ragspine.qa.derived import with_derived
 from ragspine.qa.faq import FaqEntry, FaqIndex
 from ragspine.qa.faq_check import CitedPassages, states_numbers, unsupported_numbers
 from ragspine.qa.intent_model import Channel, Intent
@@ -53,12 +50,18 @@ from ragspine.qa.undated_rows import compares_rows, from_one_table
 from ragspine.sensitivity import Sensitivity
 
 if TYPE_CHECKING:
-    from ragspine.qa import narrative
+    from ragspine.qa import arithmetic, derived, narrative
+    from ragspine.qa.analytics import compute as analytics
     from ragspine.qa.narrative import NarrativeOutcome
 else:
     # Loaded on the first question the narrative channel answers: a structured or FAQ answer never needs
     # the prompt, citation and reply checks behind it.
     narrative = LazyModule("ragspine.qa.narrative")
+    # Loaded on the first question that computes a figure (a derived ratio, an analysis, a sum or an
+    # average): a figure read from the facts as stated needs none of them.
+    analytics = LazyModule("ragspine.qa.analytics.compute")
+    arithmetic = LazyModule("ragspine.qa.arithmetic")
+    derived = LazyModule("ragspine.qa.derived")
 
 DEFAULT_MAX_QUESTION_CHARS = 1000
 COMPOSITE_SEPARATOR = "\n\n归因分析：\n"
@@ -382,13 +385,13 @@ def _structured(text: str, qa: QAComponents, cache: _QuestionCache, channel: Cha
     structured = with_change_read(structured, text, lang=lang)  # a change line that answers another question
     structured = with_named_parts_sum(structured, text, intent.arithmetic, glossary=qa.glossary, lang=lang)
     if derives:
-        structured = with_derived(structured, facts=qa.facts, glossary=qa.glossary, lang=lang,
+        structured = derived.with_derived(structured, facts=qa.facts, glossary=qa.glossary, lang=lang,
                                   max_sensitivity=qa.max_sensitivity, places=intent.arithmetic.places,
                                   percent=intent.arithmetic.percent, average=intent.arithmetic.average)
     if intent.analysis:
-        structured = with_analysis(structured, intent.analysis, glossary=qa.glossary, lang=lang)
+        structured = analytics.with_analysis(structured, intent.analysis, glossary=qa.glossary, lang=lang)
     if intent.arithmetic.computes:
-        structured = with_arithmetic(structured, intent.arithmetic, glossary=qa.glossary, lang=lang)
+        structured = arithmetic.with_arithmetic(structured, intent.arithmetic, glossary=qa.glossary, lang=lang)
     trace.stage("structured")
     answer = _structured_text(structured, slots, qa.glossary, lang, asked_unit=intent.requested_unit)
     answer, verdict = _verified(answer, structured, asked)

@@ -13,21 +13,27 @@ from typing import TYPE_CHECKING
 
 from ragspine.facts.glossary import Glossary, Period, SlotKind
 from ragspine.lazy import LazyModule
-from ragspine.qa.analytics.compute import expand_lookups
-from ragspine.qa.analytics.periods import resolve_relative
 from ragspine.qa.intent_model import Channel, Intent
 from ragspine.qa.language import Lang
 from ragspine.qa.near_miss import NearMiss
-from ragspine.qa.phrasing import render_question
 from ragspine.qa.result import Clarification, Option
 from ragspine.qa.slots import Assumption, Slots, Unrecognized, last_completed_fiscal_year
 
 if TYPE_CHECKING:
     from rapidfuzz import fuzz, process
+
+    from ragspine.qa import phrasing
+    from ragspine.qa.analytics import compute as analytics
+    from ragspine.qa.analytics import periods as relative_periods
 else:
     # Loaded when a question names something the glossary does not know: a complete question never needs it.
     fuzz = LazyModule("rapidfuzz.fuzz")
     process = LazyModule("rapidfuzz.process")
+    # Loaded when a question asks for an analysis (a ranking, a period relative to today) or is asked back:
+    # a complete question for figures as stated needs neither.
+    analytics = LazyModule("ragspine.qa.analytics.compute")
+    relative_periods = LazyModule("ragspine.qa.analytics.periods")
+    phrasing = LazyModule("ragspine.qa.phrasing")
 
 MAX_METRIC_OPTIONS = 3
 # Below this WRatio the unknown words are not a misspelt metric ("numbers", "見せて"): offer every metric.
@@ -96,7 +102,7 @@ def clarify_scope(intent: Intent, *, glossary: Glossary, today: date, lang: Lang
         entities = (glossary.home_entity,)
         assumptions.append(Assumption(SlotKind.ENTITY, glossary.home_entity, "no entity named: the home group"))
     if not periods and analysis.relative is not None:
-        periods = (resolve_relative(analysis.relative, today, glossary.fiscal_calendar),)
+        periods = (relative_periods.resolve_relative(analysis.relative, today, glossary.fiscal_calendar),)
         assumptions.append(Assumption(SlotKind.PERIOD, periods[0].label, f"relative period: {analysis.relative}",
                                       cue=analysis.relative_raw))
     if not periods:
@@ -104,7 +110,7 @@ def clarify_scope(intent: Intent, *, glossary: Glossary, today: date, lang: Lang
         assumptions.append(Assumption(SlotKind.PERIOD, periods[0].label,
                                       "no period named: the last completed fiscal year"))
     if analysis:
-        entities, periods = expand_lookups(analysis, parsed.metrics, entities, periods, glossary)
+        entities, periods = analytics.expand_lookups(analysis, parsed.metrics, entities, periods, glossary)
     slots = Slots(parsed.metrics, entities, periods, channels, tuple(assumptions))
     return Proceed(slots, _refinements(slots, glossary=glossary, today=today, lang=lang))
 
@@ -127,8 +133,8 @@ def _ask_for_metric(intent: Intent, *, glossary: Glossary, today: date, lang: La
     channel = (intent.slots.channels or (glossary.default_channel,))[0]
     options = tuple(
         Option(glossary.term(SlotKind.METRIC, code).name(lang.value),
-               render_question(lang=lang, glossary=glossary, metric=code, entity=entity, period=period,
-                               channel=channel), "metric", code)
+               phrasing.render_question(lang=lang, glossary=glossary, metric=code, entity=entity, period=period,
+                                        channel=channel), "metric", code)
         for code in closest_metrics(intent.slots.unknown_names + intent.slots.row_words, glossary)
     )
     listed = "、".join(o.label for o in options) if lang is not Lang.EN else ", ".join(o.label for o in options)
@@ -161,14 +167,14 @@ def _refinements(slots: Slots, *, glossary: Glossary, today: date, lang: Lang) -
         if assumption.slot is SlotKind.ENTITY:
             for code, term in glossary.terms[SlotKind.ENTITY].items():
                 if code != assumption.value:
-                    question = render_question(lang=lang, glossary=glossary, metric=metric, entity=code,
-                                               period=slots.periods[0], channel=channel)
+                    question = phrasing.render_question(lang=lang, glossary=glossary, metric=metric, entity=code,
+                                                        period=slots.periods[0], channel=channel)
                     options.append(Option(term.name(lang.value), question, "entity", code))
         else:
             last = last_completed_fiscal_year(today, glossary.fiscal_calendar)
             for back in (1, 2):
                 period = Period.fiscal_year(int(last.period) - back)
-                question = render_question(lang=lang, glossary=glossary, metric=metric, entity=slots.entities[0],
-                                           period=period, channel=channel)
+                question = phrasing.render_question(lang=lang, glossary=glossary, metric=metric,
+                                                    entity=slots.entities[0], period=period, channel=channel)
                 options.append(Option(period.label, question, "period", period.label))
     return tuple(options)

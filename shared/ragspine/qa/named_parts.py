@@ -16,19 +16,24 @@ from __future__ import annotations
 from dataclasses import replace
 from decimal import ROUND_HALF_UP, Decimal
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 
 from ragspine.citation import Source, source_dicts
 from ragspine.facts.glossary import Glossary, Period, SlotKind, normalize_text
 from ragspine.facts.model import Fact, format_number
 from ragspine.facts.query_metric import QueryResult
-from ragspine.lazy import LazyPattern
+from ragspine.lazy import LazyModule, LazyPattern
 from ragspine.qa.arithmetic_cues import Arithmetic
-from ragspine.qa.derived import cited, spaced
 from ragspine.qa.language import Lang
 from ragspine.qa.render import label
 from ragspine.qa.result import AnswerStatus
 from ragspine.qa.structured import StructuredOutcome, format_decimal
 from ragspine.qa.total_rows import is_a_total
+
+if TYPE_CHECKING:
+    from ragspine.qa import derived
+else:
+    derived = LazyModule("ragspine.qa.derived")  # its citing and unit words, read only when a sum is computed
 
 _TOTAL = r"(?:total|combined|together|aggregate|sum)"
 # "total net sales of International and Foodservice", "International and Foodservice combined",
@@ -124,7 +129,7 @@ def _parts_sum(results: tuple[QueryResult, ...], parts: list[str], glossary: Glo
         total = sum((Decimal(format_number(f.value)) for f in inputs), Decimal(0))
         sums.append((period, total, inputs))
         made.append(text["sum"].format(who=who, period=period.label, terms=terms, value=format_decimal(total),
-                                       unit=spaced(unit)) + cited(tuple(inputs)))
+                                       unit=derived.spaced(unit)) + derived.cited(tuple(inputs)))
         numbers.append(format_decimal(total))
     if len(sums) == 2 and sums[0][0].period_type == sums[1][0].period_type:
         (p0, a, f0), (p1, b, f1) = sorted(sums, key=lambda s: s[0].period)
@@ -139,6 +144,6 @@ def _parts_sum(results: tuple[QueryResult, ...], parts: list[str], glossary: Glo
             numbers.append(format_decimal(abs(rate)))
         made.insert(0, text["change"].format(who=who, terms=terms, later=p1.label, earlier=p0.label,
                                              direction=direction, amount=f"{format_decimal(abs(change))}"
-                                             f"{spaced(unit)}", percent=percent) + cited((*f0, *f1)))
+                                             f"{derived.spaced(unit)}", percent=percent) + derived.cited((*f0, *f1)))
         numbers.append(format_decimal(abs(change)))
     return made, numbers

@@ -14,9 +14,6 @@ request ends, then freezes that heap (``ragspine.startup_heap``); ``gc.callbacks
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 import textwrap
 from collections.abc import Iterator
 from pathlib import Path
@@ -26,6 +23,7 @@ import boto3
 import pytest
 
 from ragspine.aws.dynamo_facts import DynamoFactStore
+from tests.support.ask_child import run_child
 from tests.support.cfn import REPO_ROOT, dynamodb_create_table_kwargs
 from tests.support.moto_server import moto_server
 from tests.support.samples import load_sample_facts
@@ -34,7 +32,7 @@ TABLE, BUCKET = "facts", "domain-bucket"
 
 _ASK_AND_RECORD = textwrap.dedent(
     """
-    import json, pathlib, re, sys, threading
+    import json, re, sys, threading
 
     compiled, used = {}, set()
     original = re._compile
@@ -58,13 +56,9 @@ _ASK_AND_RECORD = textwrap.dedent(
     sys.setprofile(record_reads)
     threading.setprofile(record_reads)  # FastAPI runs the route in a worker thread
     import functions.ask.app as app
+    from tests.support.ask_child import ask
 
-    class Context:
-        function_name, memory_limit_in_mb, aws_request_id = "ragspine-ask", 512, "first-ask"
-        invoked_function_arn = "arn:aws:lambda:us-east-1:123456789012:function:ragspine-ask"
-
-    event = json.loads(pathlib.Path("events/ask_found.json").read_text(encoding="utf-8"))
-    body = json.loads(app.handler(event, Context())["body"])
+    _status, body = ask(app)
     sys.setprofile(None)
     ours = {key: (module, pattern) for key, (module, pattern, _kept) in compiled.items()
             if module.startswith(("ragspine", "functions"))}
@@ -100,10 +94,7 @@ def _aws_env(url: str, home: Path) -> dict[str, str]:
 def test_a_structured_first_ask_compiles_only_the_patterns_it_reads(fact_table: str, tmp_path: Path) -> None:
     # GIVEN the ask function in a fresh interpreter, configured as the template configures it on AWS
     # WHEN it is imported and answers its first request, a question the fact table answers
-    done = subprocess.run([sys.executable, "-c", _ASK_AND_RECORD], cwd=REPO_ROOT, env=_aws_env(fact_table, tmp_path),
-                          capture_output=True, text=True, timeout=180, check=False)
-    assert done.returncode == 0, done.stderr
-    outcome = json.loads(done.stdout.strip().splitlines()[-1])
+    outcome = run_child(_ASK_AND_RECORD, env=_aws_env(fact_table, tmp_path))
     # THEN it answers from the facts, with the figure
     assert outcome["route"] == "structured", outcome
     assert "36.0" in outcome["answer"], outcome
@@ -115,21 +106,17 @@ def test_a_structured_first_ask_compiles_only_the_patterns_it_reads(fact_table: 
 
 _ASK_AND_COUNT_COLLECTIONS = textwrap.dedent(
     """
-    import gc, json, pathlib
+    import gc, json
     collections = []
     gc.callbacks.append(lambda phase, info: collections.append(info["generation"]) if phase == "start" else None)
     default = gc.get_threshold()
     import functions.ask.app as app
+    from tests.support.ask_child import ask
 
-    class Context:
-        function_name, memory_limit_in_mb, aws_request_id = "ragspine-ask", 512, "first-ask"
-        invoked_function_arn = "arn:aws:lambda:us-east-1:123456789012:function:ragspine-ask"
-
-    event = json.loads(pathlib.Path("events/ask_found.json").read_text(encoding="utf-8"))
-    first = json.loads(app.handler(event, Context())["body"])
+    _status, first = ask(app)
     cold = list(collections)
     after = {"threshold_restored": gc.get_threshold() == default, "frozen": gc.get_freeze_count()}
-    second = json.loads(app.handler(event, Context())["body"])
+    _status, second = ask(app)
     print(json.dumps({"answers": [first["answer"], second["answer"]], "cold": cold, **after}, ensure_ascii=False))
     """
 )
@@ -139,10 +126,7 @@ def test_no_collection_walks_the_cold_start_and_the_collector_is_back_after_the_
         fact_table: str, tmp_path: Path) -> None:
     # GIVEN the ask function in a fresh interpreter, configured as on AWS
     # WHEN it is imported and answers its first request, then a second one
-    done = subprocess.run([sys.executable, "-c", _ASK_AND_COUNT_COLLECTIONS], cwd=REPO_ROOT,
-                          env=_aws_env(fact_table, tmp_path), capture_output=True, text=True, timeout=180, check=False)
-    assert done.returncode == 0, done.stderr
-    outcome = json.loads(done.stdout.strip().splitlines()[-1])
+    outcome = run_child(_ASK_AND_COUNT_COLLECTIONS, env=_aws_env(fact_table, tmp_path))
     # THEN both are answered alike, with the figure
     first, second = outcome["answers"]
     assert "36.0" in first and first == second
@@ -157,17 +141,21 @@ def test_no_collection_walks_the_cold_start_and_the_collector_is_back_after_the_
 
 _ASK_AND_LIST_MODULES = textwrap.dedent(
     """
-    import json, pathlib, sys
+    import json, os, sys
+    import botocore
+    models = os.path.realpath(os.path.join(os.path.dirname(botocore.__file__), "data"))
+    listed = []  # botocore's folder of service models, listed whole
+    sys.addaudithook(lambda event, args: listed.append(1) if event == "os.listdir"
+                     and os.path.realpath(os.fsdecode(args[0] or ".")) == models else None)
     import functions.ask.app as app
+    from tests.support.ask_child import ask
 
-    class Context:
-        function_name, memory_limit_in_mb, aws_request_id = "ragspine-ask", 512, "first-ask"
-        invoked_function_arn = "arn:aws:lambda:us-east-1:123456789012:function:ragspine-ask"
-
-    event = json.loads(pathlib.Path("events/ask_found.json").read_text(encoding="utf-8"))
-    body = json.loads(app.handler(event, Context())["body"])
-    print(json.dumps({"route": body["route"], "answer": body["answer"],
-                      "loaded": sorted(set(sys.argv[1:]) & set(sys.modules))}, ensure_ascii=False))
+    _status, first = ask(app)
+    loaded_first = sorted(set(sys.argv[2:]) & set(sys.modules))
+    status, computed = ask(app, sys.argv[1])
+    print(json.dumps({"route": first["route"], "answer": first["answer"], "loaded": loaded_first,
+                      "models_listed": len(listed), "computed": [status, computed["route"], computed["answer"]],
+                      "loaded_after": sorted(set(sys.argv[2:]) & set(sys.modules))}, ensure_ascii=False))
     """
 )
 # What a first ask answered from DynamoDB never uses: boto3 (botocore builds the clients; boto3 adds
@@ -175,39 +163,46 @@ _ASK_AND_LIST_MODULES = textwrap.dedent(
 # pydantic.v1 (declared absent in Lambda: FastAPI imports it only to refuse pydantic-1 models), and
 # PyYAML (the shipped domain and the engine's configuration are read from their parsed copies).
 NOT_FOR_A_FIRST_ASK_ON_AWS = ("boto3", "s3transfer", "multiprocessing", "pydantic.v1", "yaml")
+# What a figure read as stated never needs from the engine: the computing steps (derived figures, analyses,
+# sums and averages), the wording of a question asked back, a glossary's packs, and the 405's allowed methods.
+COMPUTING = ("ragspine.qa.arithmetic", "ragspine.qa.derived", "ragspine.qa.analytics.compute")
+NOT_FOR_A_FIGURE_AS_STATED = (*COMPUTING, "ragspine.qa.analytics.periods", "ragspine.qa.phrasing",
+                              "ragspine.domain.packs", "ragspine.domain.marks", "ragspine.api.allow",
+                              "ragspine.knowledge.contract")
+AVERAGE_QUESTION = "What was the average gross margin of ACME Japan in FY2023 and FY2024?"
 
 
 def test_a_first_ask_on_aws_loads_none_of_what_it_does_not_use(fact_table: str, tmp_path: Path) -> None:
     # GIVEN the ask function in a fresh interpreter, configured as the template configures it on AWS
-    # WHEN it is imported and answers its first request, a question the fact table answers
-    done = subprocess.run([sys.executable, "-c", _ASK_AND_LIST_MODULES, *NOT_FOR_A_FIRST_ASK_ON_AWS],
-                          cwd=REPO_ROOT, env=_aws_env(fact_table, tmp_path), capture_output=True, text=True,
-                          timeout=180, check=False)
-    assert done.returncode == 0, done.stderr
-    outcome = json.loads(done.stdout.strip().splitlines()[-1])
-    # THEN it answers from the facts, with the figure, without loading any of those modules
+    # WHEN it is imported and answers its first request, a question the fact table answers, then a question
+    # whose answer is computed (an average)
+    outcome = run_child(_ASK_AND_LIST_MODULES, AVERAGE_QUESTION, *NOT_FOR_A_FIRST_ASK_ON_AWS,
+                        *NOT_FOR_A_FIGURE_AS_STATED, env=_aws_env(fact_table, tmp_path))
+    # THEN the first is answered from the facts, with the figure, without loading any of those modules
     assert outcome["route"] == "structured", outcome
     assert "36.0" in outcome["answer"], outcome
     assert outcome["loaded"] == [], outcome
+    # AND its DynamoDB client was built without listing botocore's folder of every service's models
+    assert outcome["models_listed"] == 0
+    # AND the computing steps load when a question needs them: the average is answered, computed
+    status, route, answer = outcome["computed"]
+    assert (status, route) == (200, "structured"), outcome
+    assert "平均" in answer or "average" in answer.lower(), answer
+    assert set(COMPUTING[:1]) <= set(outcome["loaded_after"]), outcome
 
 
 _ASK_QUESTIONS = textwrap.dedent(
     """
-    import json, pathlib, sys
+    import json, sys
     if sys.argv[1] == "v1-loaded":
         import pydantic.v1  # before the handler: the declaration then refuses nothing
     import functions.ask.app as app
+    from tests.support.ask_child import ask
 
-    class Context:
-        function_name, memory_limit_in_mb, aws_request_id = "ragspine-ask", 512, "ask"
-        invoked_function_arn = "arn:aws:lambda:us-east-1:123456789012:function:ragspine-ask"
-
-    event = json.loads(pathlib.Path("events/ask_found.json").read_text(encoding="utf-8"))
     replies = []
     for question in sys.argv[2:]:
-        response = app.handler({**event, "body": json.dumps({"question": question})}, Context())
-        body = json.loads(response["body"])
-        replies.append([response["statusCode"], {key: value for key, value in body.items() if key != "meta"}])
+        status, body = ask(app, question)
+        replies.append([status, {key: value for key, value in body.items() if key != "meta"}])
     print(json.dumps({"replies": replies, "v1_loaded": "pydantic.v1" in sys.modules}, ensure_ascii=False))
     """
 )
@@ -219,14 +214,8 @@ QUESTIONS = ("2024年日本的毛利率是多少", "What was the gross margin of
 def test_the_ask_function_answers_alike_with_pydantic_v1_declared_absent(fact_table: str, tmp_path: Path) -> None:
     # GIVEN the ask function in two fresh interpreters on AWS, one of which loaded pydantic.v1 before the handler
     # WHEN each answers the same questions (figures, a year with no facts, an injection, an empty question)
-    def ask(mode: str) -> dict[str, Any]:
-        done = subprocess.run([sys.executable, "-c", _ASK_QUESTIONS, mode, *QUESTIONS], cwd=REPO_ROOT,
-                              env=_aws_env(fact_table, tmp_path), capture_output=True, text=True, timeout=180,
-                              check=False)
-        assert done.returncode == 0, done.stderr
-        outcome: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
-        return outcome
-    declared, loaded = ask("declared"), ask("v1-loaded")
+    declared, loaded = (run_child(_ASK_QUESTIONS, mode, *QUESTIONS, env=_aws_env(fact_table, tmp_path))
+                        for mode in ("declared", "v1-loaded"))
     # THEN only the second holds pydantic.v1, and both answer every question word for word alike
     assert (declared["v1_loaded"], loaded["v1_loaded"]) == (False, True)
     assert declared["replies"] == loaded["replies"]

@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from tests.support.ask_child import run_child
 from tests.support.cfn import REPO_ROOT
 
 _INITIALISE = textwrap.dedent(
@@ -87,26 +88,17 @@ def test_any_other_start_registers_nothing_and_defers_the_engine(initialization:
 
 _ANSWER = textwrap.dedent(
     """
-    import json, pathlib, sys
+    import json, sys
     import functions.ask.app as app
     from ragspine.facts.sqlite_store import SqliteFactStore
     from ragspine.settings import get_settings
+    from tests.support.ask_child import ask
     from tests.support.samples import load_sample_facts
 
     load_sample_facts(SqliteFactStore(get_settings().facts_db_path))  # the ACME sample facts, in both processes
     if sys.argv[1] == "primed":
         app.prime_before_snapshot()
-
-    class Context:
-        function_name, memory_limit_in_mb, aws_request_id = "ragspine-ask", 512, "first-ask"
-        invoked_function_arn = "arn:aws:lambda:us-east-1:123456789012:function:ragspine-ask"
-
-    event = json.loads(pathlib.Path("events/ask_found.json").read_text(encoding="utf-8"))
-    answers = []
-    for question in sys.argv[2:]:
-        event["body"] = json.dumps({"question": question})
-        answers.append(json.loads(app.handler(event, Context())["body"]))
-    print(json.dumps(answers, ensure_ascii=False))
+    print(json.dumps({"answers": [ask(app, question)[1] for question in sys.argv[2:]]}, ensure_ascii=False))
     """
 )
 QUESTIONS = ("2024年日本的毛利率是多少", "What was ACME Japan's revenue in FY2024?", "2024年度の売上高はいくらですか",
@@ -116,14 +108,9 @@ QUESTIONS = ("2024年日本的毛利率是多少", "What was ACME Japan's revenu
 def test_a_primed_process_answers_as_an_unprimed_one(tmp_path: Path) -> None:
     # GIVEN two fresh ask functions on the same (embedded) facts, one primed as before a snapshot
     def answers(mode: str) -> list[dict[str, Any]]:
-        done = subprocess.run(
-            [sys.executable, "-c", _ANSWER, mode, *QUESTIONS], cwd=REPO_ROOT,
-            env={"PATH": "/usr/bin:/bin", "AWS_DEFAULT_REGION": "us-east-1", "PYTHONPATH": str(REPO_ROOT),
-                 "RAGSPINE_BACKEND": "embedded", "RAGSPINE_DATA_DIR": str(tmp_path / mode),
-                 "RAGSPINE_EMBEDDER": "none"},
-            capture_output=True, text=True, timeout=180, check=False)
-        assert done.returncode == 0, done.stderr
-        return list(json.loads(done.stdout.strip().splitlines()[-1]))
+        env = {"PATH": "/usr/bin:/bin", "AWS_DEFAULT_REGION": "us-east-1", "PYTHONPATH": str(REPO_ROOT),
+               "RAGSPINE_BACKEND": "embedded", "RAGSPINE_DATA_DIR": str(tmp_path / mode), "RAGSPINE_EMBEDDER": "none"}
+        return list(run_child(_ANSWER, mode, *QUESTIONS, env=env)["answers"])
     # WHEN each answers the same questions
     # THEN the answers are the same, word for word
     unprimed = answers("unprimed")

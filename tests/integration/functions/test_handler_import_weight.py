@@ -9,7 +9,6 @@ those packages, so a module already imported by another test cannot hide an eage
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 import textwrap
@@ -17,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.ask_child import run_child
 from tests.support.cfn import REPO_ROOT
 
 # Top-level modules of layers/ingest/requirements.txt and of what those packages pull in.
@@ -102,17 +102,19 @@ def test_handlers_without_workflow_routes_do_not_load_the_workflow_domain(functi
     assert done.returncode == 0, f"functions.{function}.app imported ragspine.workflows at cold start\n{done.stderr}"
 
 
+def _embedded_env(data_dir: Path) -> dict[str, str]:
+    """The ask function on the embedded backend, its data in ``data_dir`` (no embedder)."""
+    return {"PATH": "/usr/bin:/bin", "AWS_DEFAULT_REGION": "us-east-1", "PYTHONPATH": str(REPO_ROOT),
+            "RAGSPINE_BACKEND": "embedded", "RAGSPINE_DATA_DIR": str(data_dir), "RAGSPINE_EMBEDDER": "none"}
+
+
 _FIRST_ASK = textwrap.dedent(
     """
-    import json, pathlib, sys
+    import json, sys
     import functions.ask.app as app
+    from tests.support.ask_child import ask
 
-    class Context:
-        function_name, memory_limit_in_mb, aws_request_id = "ragspine-ask", 512, "first-ask"
-        invoked_function_arn = "arn:aws:lambda:us-east-1:123456789012:function:ragspine-ask"
-
-    event = json.loads(pathlib.Path("events/ask_found.json").read_text(encoding="utf-8"))
-    body = json.loads(app.handler(event, Context())["body"])
+    _status, body = ask(app)
     print(json.dumps({"route": body["route"], "loaded": sorted(set(sys.argv[1:]) & set(sys.modules))}))
     """
 )
@@ -124,13 +126,7 @@ NOT_FOR_A_STRUCTURED_ASK = ("rapidfuzz", "ragspine.qa.narrative", "pydantic_sett
 def test_a_structured_ask_loads_neither_the_fuzzy_matchers_nor_the_narrative_channel(tmp_path: Path) -> None:
     # GIVEN a fresh interpreter running the ask function, as a cold start does
     # WHEN its first request is a question the facts answer
-    done = subprocess.run(
-        [sys.executable, "-c", _FIRST_ASK, *NOT_FOR_A_STRUCTURED_ASK], cwd=REPO_ROOT,
-        env={"PATH": "/usr/bin:/bin", "AWS_DEFAULT_REGION": "us-east-1", "PYTHONPATH": str(REPO_ROOT),
-             "RAGSPINE_BACKEND": "embedded", "RAGSPINE_DATA_DIR": str(tmp_path), "RAGSPINE_EMBEDDER": "none"},
-        capture_output=True, text=True, timeout=120, check=False)
-    assert done.returncode == 0, done.stderr
-    outcome = json.loads(done.stdout.strip().splitlines()[-1])
+    outcome = run_child(_FIRST_ASK, *NOT_FOR_A_STRUCTURED_ASK, env=_embedded_env(tmp_path))
     # THEN it was answered on the structured route without loading what only other questions need
     assert outcome == {"route": "structured", "loaded": []}
 
@@ -138,18 +134,13 @@ def test_a_structured_ask_loads_neither_the_fuzzy_matchers_nor_the_narrative_cha
 
 _ASK_AND_COUNT_CUES = textwrap.dedent(
     """
-    import json, pathlib, sys
+    import json, sys
     import functions.ask.app as app
     from ragspine.qa import arithmetic_cues
     from ragspine.lazy import LazyPattern
+    from tests.support.ask_child import ask
 
-    class Context:
-        function_name, memory_limit_in_mb, aws_request_id = "ragspine-ask", 512, "first-ask"
-        invoked_function_arn = "arn:aws:lambda:us-east-1:123456789012:function:ragspine-ask"
-
-    event = json.loads(pathlib.Path("events/ask_found.json").read_text(encoding="utf-8"))
-    event["body"] = json.dumps({"question": sys.argv[1]})
-    body = json.loads(app.handler(event, Context())["body"])
+    _status, body = ask(app, sys.argv[1])
     cues = [value for value in vars(arithmetic_cues).values() if isinstance(value, LazyPattern)]
     cues += [pattern for pattern, _shift in arithmetic_cues._PLACES]
     print(json.dumps({"route": body["route"], "cues": len(cues), "compiled": sum(c._compiled is not None for c in cues)}))
@@ -166,13 +157,7 @@ def test_a_cold_start_compiles_only_the_arithmetic_cues_its_question_holds(
         tmp_path: Path, question: str, compiled: range) -> None:
     # GIVEN a fresh interpreter running the ask function, as a cold start does
     # WHEN its first request is a question the facts answer, with or without an arithmetic word in it
-    done = subprocess.run(
-        [sys.executable, "-c", _ASK_AND_COUNT_CUES, question], cwd=REPO_ROOT,
-        env={"PATH": "/usr/bin:/bin", "AWS_DEFAULT_REGION": "us-east-1", "PYTHONPATH": str(REPO_ROOT),
-             "RAGSPINE_BACKEND": "embedded", "RAGSPINE_DATA_DIR": str(tmp_path), "RAGSPINE_EMBEDDER": "none"},
-        capture_output=True, text=True, timeout=120, check=False)
-    assert done.returncode == 0, done.stderr
-    outcome = json.loads(done.stdout.strip().splitlines()[-1])
+    outcome = run_child(_ASK_AND_COUNT_CUES, question, env=_embedded_env(tmp_path))
     # THEN it is answered from the facts, and of the two dozen cue patterns only those its words reach compiled
     assert outcome["route"] == "structured", outcome
     assert outcome["cues"] >= 20
