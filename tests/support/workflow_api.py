@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from ragspine.workflows.run.gate import ExecutionGate
-from ragspine.workflows.surfaces.body_slots import BodySlots
+from ragspine.workflows.surfaces.body_slots import DEFAULT_CLIENT_SHARE, DEFAULT_PATH_SHARE, BodySlots
 from ragspine.workflows.surfaces.components import WebhookPolicy, WorkflowComponents
 from ragspine.workflows.surfaces.key_admin import create_app_key, create_n8n_key
 from ragspine.workflows.surfaces.keys import key_record
@@ -97,7 +97,8 @@ def close_stores(components: WorkflowComponents) -> None:
 def make_components(store: WorkflowStore, *, enabled: bool = True, llm: Any = None,
                     methods: tuple[str, ...] = ("GET", "POST"), max_bytes: int = 4096, burst: int = 100,
                     clock: Callable[[], float] | None = None, runs: RunStore | None = None,
-                    bodies: int = 4, body_timeout_s: float = 30.0) -> WorkflowComponents:
+                    bodies: int = 4, body_timeout_s: float = 30.0, path_share: float = DEFAULT_PATH_SHARE,
+                    client_share: float = DEFAULT_CLIENT_SHARE) -> WorkflowComponents:
     """Components over ``store`` with the gate, webhook limits and model the test asks for.
 
     Runs are recorded in ``runs``, or beside a SQLite workflow store in the same file.
@@ -108,7 +109,8 @@ def make_components(store: WorkflowStore, *, enabled: bool = True, llm: Any = No
     return WorkflowComponents(store=store, runs=runs, gate=ExecutionGate(enabled=enabled), llm=llm,
                               webhook=WebhookPolicy(max_bytes=max_bytes, methods=frozenset(methods),
                                                     body_timeout_s=body_timeout_s),
-                              limiter=limiter, body_slots=BodySlots(bodies), clock=lambda: NOW)
+                              limiter=limiter, clock=lambda: NOW,
+                              body_slots=BodySlots(bodies, path_share=path_share, client_share=client_share))
 
 
 def build_api(store: WorkflowStore, *, enabled: bool = True, **limits: Any) -> WorkflowApi:

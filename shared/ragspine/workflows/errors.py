@@ -132,6 +132,13 @@ class WebhookBodyTimeoutError(RagspineError):
     retryable = True
 
 
+class WebhookBodiesLimitError(_RunRefusedError):
+    """The webhook path or the client already holds its share of the body-reading slots; this body was not read."""
+
+    code = "WORKFLOW_WEBHOOK_LIMITED"
+    http_status = 429
+
+
 class WebhookBodiesBusyError(_RunRefusedError):
     """The process already reads as many webhook bodies at once as it admits; this body was not read."""
 

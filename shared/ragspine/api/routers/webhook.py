@@ -7,8 +7,10 @@ RAGSPINE_DIFY_RUN_ENABLED is off), 404 for unknown or inactive paths, and a per-
 bucket (429 with Retry-After) -- all from the request line and headers, before a byte of the
 body is read. The bucket lives in process memory: each Lambda instance counts on its own, and
 the API Gateway stage throttle bounds the total. Only then is the body read, while holding one
-of a bounded number of reading slots (``BodySlots``: 503 with Retry-After when all are taken),
-and capped as it streams (413), so the bodies held at once are bounded by slots x cap. Only a
+of a bounded number of reading slots (``BodySlots``: 503 with Retry-After when all are taken,
+429 when the path or the client address already holds its share), capped as it streams (413) and
+cut off at its deadline (408, which also charges its path's bucket for the time held), so the
+bodies held at once are bounded by slots x cap and no one path can hold every slot. Only a
 request that passed all of these may take a run's place: runs in flight are bounded per path
 and per process (``RunCapacity``: 429 or 503 with Retry-After, refused at once) and execute on
 the workflow threads, not the server's worker threads.
@@ -94,9 +96,15 @@ async def webhook(path: str, request: Request, components: WorkflowsDep) -> Resp
     else:
         # Refused before reading when every slot is taken. The body is parsed while its slot is held, so the
         # parses in flight are bounded by the slots as the bodies being read are.
-        with components.body_slots.reading():
-            payload = await read_capped(request, components.webhook.max_bytes,
-                                        timeout_s=components.webhook.body_timeout_s)
+        client = request.client.host if request.client else ""
+        with components.body_slots.reading(path=admitted.path, client=client):
+            timeout_s = components.webhook.body_timeout_s
+            try:
+                payload = await read_capped(request, components.webhook.max_bytes, timeout_s=timeout_s)
+            except WebhookBodyTimeoutError:
+                # Held its slot in vain until the deadline: its path waits before it is served again.
+                components.limiter.charge_held(admitted.path, timeout_s)
+                raise
             call = await run_in_threadpool(complete_webhook, admitted, payload, query, components=components)
         del payload  # the run needs the parsed inputs, not the raw body
     ticket = components.capacity.admit(f"webhook:{call.path}")

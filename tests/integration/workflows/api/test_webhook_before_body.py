@@ -97,7 +97,10 @@ def test_a_sender_that_stops_sending_its_body_gets_408_and_its_slot_is_given_bac
         head, body = _reply(stalled)
         assert head.startswith(b"HTTP/1.1 408 "), head[:300]
         assert json.loads(body)["code"] == 408 and "did not arrive within 1 s" in json.loads(body)["message"]
-        # The stalled connection is still open, and its slot is free again: an ordinary call is served.
+        # The stalled connection is still open, and its slot is free again: once the path has earned back what
+        # the abandoned read was charged, an ordinary call is served.
+        assert server.api.components.body_slots.held() == 0
+        server.api.clock.now += 3600
         assert server.api.client.post("/webhook/summarise", json={"text": "hello"}).status_code == 200
 
 
@@ -109,6 +112,8 @@ def test_a_chunked_body_that_never_ends_gets_408_and_its_slot_is_given_back(
         head, body = _reply(stalled)
         assert head.startswith(b"HTTP/1.1 408 "), head[:300]
         assert json.loads(body)["code"] == 408 and "did not arrive within 1 s" in json.loads(body)["message"]
+        assert server.api.components.body_slots.held() == 0
+        server.api.clock.now += 3600  # past the path's charge for the abandoned read
         assert server.api.client.post("/webhook/summarise", json={"text": "hello"}).status_code == 200
 
 
