@@ -16,6 +16,7 @@ from ragspine.workflows.surfaces.body_slots import DEFAULT_CLIENT_SHARE, DEFAULT
 from ragspine.workflows.surfaces.components import WebhookPolicy, WorkflowComponents
 from ragspine.workflows.surfaces.key_admin import create_app_key, create_n8n_key
 from ragspine.workflows.surfaces.keys import key_record
+from ragspine.workflows.surfaces.parse_budget import ParseBudget
 from ragspine.workflows.surfaces.ports import RunStore, WorkflowStore
 from ragspine.workflows.surfaces.rate_limit import TokenBucketLimiter
 from ragspine.workflows.surfaces.records import KeyKind, StoredWorkflow
@@ -98,7 +99,8 @@ def make_components(store: WorkflowStore, *, enabled: bool = True, llm: Any = No
                     methods: tuple[str, ...] = ("GET", "POST"), max_bytes: int = 4096, burst: int = 100,
                     clock: Callable[[], float] | None = None, runs: RunStore | None = None,
                     bodies: int = 4, body_timeout_s: float = 30.0, path_share: float = DEFAULT_PATH_SHARE,
-                    client_share: float = DEFAULT_CLIENT_SHARE) -> WorkflowComponents:
+                    client_share: float = DEFAULT_CLIENT_SHARE,
+                    parse_budget: ParseBudget | None = None) -> WorkflowComponents:
     """Components over ``store`` with the gate, webhook limits and model the test asks for.
 
     Runs are recorded in ``runs``, or beside a SQLite workflow store in the same file.
@@ -110,7 +112,8 @@ def make_components(store: WorkflowStore, *, enabled: bool = True, llm: Any = No
                               webhook=WebhookPolicy(max_bytes=max_bytes, methods=frozenset(methods),
                                                     body_timeout_s=body_timeout_s),
                               limiter=limiter, clock=lambda: NOW,
-                              body_slots=BodySlots(bodies, path_share=path_share, client_share=client_share))
+                              body_slots=BodySlots(bodies, path_share=path_share, client_share=client_share),
+                              parse_budget=parse_budget or ParseBudget())
 
 
 def build_api(store: WorkflowStore, *, enabled: bool = True, **limits: Any) -> WorkflowApi:

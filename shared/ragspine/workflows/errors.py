@@ -140,7 +140,8 @@ class WebhookBodiesLimitError(_RunRefusedError):
 
 
 class WebhookBodiesBusyError(_RunRefusedError):
-    """The process already reads as many webhook bodies at once as it admits; this body was not read."""
+    """The process already reads as many webhook bodies at once as it admits (this body was not read), or parses
+    as many large ones as its budget holds (this one was not parsed in time)."""
 
     code = "WORKFLOW_WEBHOOK_BUSY"
     http_status = 503
