@@ -84,9 +84,9 @@ class ParseBudget:
             while not self._take_in_turn(ticket, size):
                 if time.monotonic() >= deadline:
                     raise WebhookBodiesBusyError(
-                        f"the server is parsing other large webhook bodies ({size:,} bytes did not fit in its "
-                        f"{self.budget_bytes:,}-byte budget within {wait_s:g} s); retry in a moment",
-                        retry_after=RETRY_AFTER_SECONDS)
+                        f"the server is parsing other large webhook bodies ({self.held_bytes():,} bytes of its "
+                        f"{self.budget_bytes:,}-byte budget held; {size:,} more did not fit within {wait_s:g} s); "
+                        "retry in a moment", retry_after=RETRY_AFTER_SECONDS)
                 await asyncio.sleep(POLL_SECONDS)
         except BaseException:  # refused or cancelled (the client left): its place in the queue goes too
             with self._lock:
