@@ -7,8 +7,8 @@ active workflows and the table is capped, so unknown paths cannot grow memory.
 
 A call that held a body-reading slot until its deadline cut it off (408) is charged more than
 one token (:meth:`TokenBucketLimiter.charge_held`): its path then waits about as long as the
-slot was held before it is served again, so a sender that reconnects after each 408 holds
-its slot at most about half the time.
+slot was held, less a full bucket, before it is served again, so a sender that reconnects
+after each 408 holds its slot little more than half the time.
 """
 
 from __future__ import annotations
