@@ -15,6 +15,7 @@ import socket
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 import pytest
 
@@ -48,7 +49,7 @@ class Server:
                 "Transfer-Encoding: chunked\r\n\r\n").encode() + b"%x\r\n" % len(FIRST_PART) + FIRST_PART + b"\r\n"
 
 
-def _server(store: SqliteWorkflowStore, **limits: float) -> Iterator[Server]:
+def _server(store: SqliteWorkflowStore, **limits: Any) -> Iterator[Server]:
     api = build_api(store, enabled=True, max_bytes=4 * MIB, **limits)
     created = api.client.post("/api/v1/workflows", json=echo_n8n(), headers=api.n8n()).json()
     assert api.client.post(f"/api/v1/workflows/{created['id']}/activate", headers=api.n8n()).status_code == 200

@@ -18,6 +18,7 @@ import time
 from collections.abc import Iterator
 from contextlib import ExitStack
 from dataclasses import dataclass
+from typing import Any
 
 import httpx
 import pytest
@@ -47,7 +48,7 @@ class Server:
         return self.api.components.body_slots.held(path=path)
 
 
-def _server(store: SqliteWorkflowStore, **limits: float) -> Iterator[Server]:
+def _server(store: SqliteWorkflowStore, **limits: Any) -> Iterator[Server]:
     api = build_api(store, enabled=True, max_bytes=1024 * 1024, bodies=4, **limits)
     for path in ("summarise", "other"):
         created = api.client.post("/api/v1/workflows", json=echo_n8n(path=path), headers=api.n8n()).json()
