@@ -389,7 +389,10 @@ def build_workflow_components(settings: Settings, *, llm: LLMProvider | None,
                                             burst=settings.workflow_webhook_burst),
         capacity=workflows_run.RunCapacity(total=settings.workflow_run_concurrency,
                                            per_key=settings.workflow_run_concurrency_per_key),
-        body_slots=surfaces.BodySlots.for_budget(settings.workflow_webhook_max_bytes),
+        body_slots=surfaces.BodySlots.for_budget(settings.workflow_webhook_max_bytes,
+                                                 path_share=settings.workflow_webhook_body_share_per_path,
+                                                 client_share=settings.workflow_webhook_body_share_per_client),
+        parse_budget=surfaces.ParseBudget(settings.workflow_webhook_parse_budget_bytes),
         llm=llm, http=workflows_run.HttpPolicy(allowlist=hosts), code=_code_limits(settings),
         retriever=retriever, key_pepper=load_api_key_pepper(settings))
 

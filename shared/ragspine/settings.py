@@ -218,6 +218,18 @@ class Settings(BaseModel):
         default=30.0, gt=0, le=3600,
         description="Seconds a webhook body may take to arrive in full; a slower one is abandoned (408) and its "
                     "reading slot given back.")
+    workflow_webhook_body_share_per_path: float = Field(
+        default=0.5, gt=0, le=1,
+        description="Share of the webhook body-reading slots one path may hold at once (at least one, and never all "
+                    "of them unless 1); a call over it is refused before its body is read (429).")
+    workflow_webhook_body_share_per_client: float = Field(
+        default=0.75, gt=0, le=1,
+        description="Share of the webhook body-reading slots one client address may hold at once (at least one, and "
+                    "never all of them unless 1); a call over it is refused before its body is read (429).")
+    workflow_webhook_parse_budget_bytes: int = Field(
+        default=16 * 1024 * 1024, ge=1024 * 1024, le=1024 * 1024 * 1024,
+        description="Bytes of webhook bodies over 256 KiB parsed and running at once (their parsed values can be "
+                    "~50x larger); a larger body waits its turn up to the body deadline (then 503).")
     n8n_max_body_bytes: int = Field(default=16 * 1024 * 1024, ge=1024, le=1024 * 1024 * 1024,
                                     description="Largest body the n8n-compatible API accepts (larger: 413).")
     dify_max_body_bytes: int = Field(default=100 * 1024 * 1024, ge=1024, le=1024 * 1024 * 1024,

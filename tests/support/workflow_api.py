@@ -5,17 +5,19 @@ from __future__ import annotations
 import json
 import time
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from ragspine.llm.ports import Message
 from ragspine.workflows.run.gate import ExecutionGate
-from ragspine.workflows.surfaces.body_slots import BodySlots
+from ragspine.workflows.surfaces.body_slots import DEFAULT_CLIENT_SHARE, DEFAULT_PATH_SHARE, BodySlots
 from ragspine.workflows.surfaces.components import WebhookPolicy, WorkflowComponents
 from ragspine.workflows.surfaces.key_admin import create_app_key, create_n8n_key
 from ragspine.workflows.surfaces.keys import key_record
+from ragspine.workflows.surfaces.parse_budget import ParseBudget
 from ragspine.workflows.surfaces.ports import RunStore, WorkflowStore
 from ragspine.workflows.surfaces.rate_limit import TokenBucketLimiter
 from ragspine.workflows.surfaces.records import KeyKind, StoredWorkflow
@@ -32,6 +34,27 @@ EVENT_N8N_KEY = "n8n_api_5f4e3d2c1b0affeeddccbbaa99887766554433221100ffeeddcc"
 EVENT_WORKFLOW_ID = "Wf7sQ2kLm9XyZ3aB"
 NOW = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
 LLM_REPLY = "A short summary."
+
+
+def model_n8n(path: str = "ask") -> dict[str, Any]:
+    """An n8n workflow (webhook -> model -> respond) that answers the model's reply to ``text`` as ``result``."""
+    return {
+        "name": "Ask the model by webhook", "settings": {"executionOrder": "v1"},
+        "nodes": [
+            {"id": "m1", "name": "Webhook", "type": "n8n-nodes-base.webhook", "typeVersion": 2, "position": [0, 0],
+             "parameters": {"httpMethod": "POST", "path": path, "responseMode": "responseNode", "options": {}}},
+            {"id": "m2", "name": "Model", "type": "@n8n/n8n-nodes-langchain.openAi", "typeVersion": 1.8,
+             "position": [300, 0],
+             "parameters": {"resource": "text", "operation": "message", "options": {},
+                            "modelId": {"__rl": True, "mode": "list", "value": "gpt-4o-mini"},
+                            "messages": {"values": [{"content": "={{ $json.body.text }}", "role": "user"}]}}},
+            {"id": "m3", "name": "Respond", "type": "n8n-nodes-base.respondToWebhook", "typeVersion": 1.1,
+             "position": [600, 0], "parameters": {"respondWith": "json", "options": {},
+                                                  "responseBody": '={{ { "result": $json.message.content } }}'}},
+        ],
+        "connections": {"Webhook": {"main": [[{"node": "Model", "type": "main", "index": 0}]]},
+                        "Model": {"main": [[{"node": "Respond", "type": "main", "index": 0}]]}},
+    }
 
 
 def echo_n8n(path: str = "summarise", method: str = "POST", name: str = "Summarise by webhook") -> dict[str, Any]:
@@ -97,7 +120,9 @@ def close_stores(components: WorkflowComponents) -> None:
 def make_components(store: WorkflowStore, *, enabled: bool = True, llm: Any = None,
                     methods: tuple[str, ...] = ("GET", "POST"), max_bytes: int = 4096, burst: int = 100,
                     clock: Callable[[], float] | None = None, runs: RunStore | None = None,
-                    bodies: int = 4, body_timeout_s: float = 30.0) -> WorkflowComponents:
+                    bodies: int = 4, body_timeout_s: float = 30.0, path_share: float = DEFAULT_PATH_SHARE,
+                    client_share: float = DEFAULT_CLIENT_SHARE,
+                    parse_budget: ParseBudget | None = None) -> WorkflowComponents:
     """Components over ``store`` with the gate, webhook limits and model the test asks for.
 
     Runs are recorded in ``runs``, or beside a SQLite workflow store in the same file.
@@ -108,17 +133,20 @@ def make_components(store: WorkflowStore, *, enabled: bool = True, llm: Any = No
     return WorkflowComponents(store=store, runs=runs, gate=ExecutionGate(enabled=enabled), llm=llm,
                               webhook=WebhookPolicy(max_bytes=max_bytes, methods=frozenset(methods),
                                                     body_timeout_s=body_timeout_s),
-                              limiter=limiter, body_slots=BodySlots(bodies), clock=lambda: NOW)
+                              limiter=limiter, clock=lambda: NOW,
+                              body_slots=BodySlots(bodies, path_share=path_share, client_share=client_share),
+                              parse_budget=parse_budget or ParseBudget())
 
 
-def build_api(store: WorkflowStore, *, enabled: bool = True, **limits: Any) -> WorkflowApi:
-    """The local app with a fake model, an app key over a summarise workflow, and an n8n key."""
+def build_api(store: WorkflowStore, *, enabled: bool = True,
+              replies: Sequence[str] | Callable[[Sequence[Message]], str] = (LLM_REPLY,), **limits: Any) -> WorkflowApi:
+    """The local app with a fake model (answering ``replies``), an app key over a summarise workflow, and an n8n key."""
     from fastapi.testclient import TestClient
 
     from ragspine.api.app import create_local_app
     from ragspine.api.workflow_deps import workflow_components
 
-    llm = RecordingLLMProvider([LLM_REPLY])
+    llm = RecordingLLMProvider(replies)
     clock = FakeClock()
     components = make_components(store, enabled=enabled, llm=llm, clock=clock, **limits)
     app = create_local_app()

@@ -24,6 +24,7 @@ from ragspine.api.strict_json import StrictJsonRoute
 from ragspine.errors import PayloadTooLargeError, RagspineError
 from ragspine.workflows.errors import (
     WebhookBodiesBusyError,
+    WebhookBodiesLimitError,
     WorkflowNodeUnsupportedError,
     WorkflowRunDisabledError,
     WorkflowRunLimitError,
@@ -74,7 +75,8 @@ def dify_status(exc: Exception) -> tuple[int, str, str]:
         return 400, "app_unavailable", exc.message
     if isinstance(exc, WorkflowNotFoundError | WorkflowRunNotFoundError):
         return 404, "not_found", exc.message
-    if isinstance(exc, WorkflowRunLimitError | WorkflowRunsBusyError | WebhookBodiesBusyError):
+    if isinstance(exc, WorkflowRunLimitError | WorkflowRunsBusyError | WebhookBodiesBusyError
+                  | WebhookBodiesLimitError):
         return exc.http_status, "too_many_requests", exc.message
     if isinstance(exc, RagspineError):
         if exc.http_status < 500:
@@ -85,7 +87,8 @@ def dify_status(exc: Exception) -> tuple[int, str, str]:
 
 def _refusal(exc: Exception, body: dict[str, Any], headers: dict[str, str]) -> dict[str, Any]:
     """A run refused for capacity: ``retryable: true`` in the body and ``Retry-After`` (other errors: unchanged)."""
-    if isinstance(exc, WorkflowRunLimitError | WorkflowRunsBusyError | WebhookBodiesBusyError):
+    if isinstance(exc, WorkflowRunLimitError | WorkflowRunsBusyError | WebhookBodiesBusyError
+                  | WebhookBodiesLimitError):
         headers["Retry-After"] = str(exc.retry_after)
         return {**body, "retryable": True}
     return body

@@ -63,8 +63,8 @@ WEBHOOK_RESPONSES = _table(WebhookError, {
     **_COMMON, 403: "Workflow execution is disabled on this server",
     404: "No active workflow listens on this path and method",
     408: "The body did not arrive in full within RAGSPINE_WORKFLOW_WEBHOOK_BODY_TIMEOUT_S; it was not read further",
-    429: "Too many calls to this path, or as many runs in flight as one path may have (Retry-After says when "
-         "to retry)",
+    429: "Too many calls to this path, as many runs in flight or bodies being read as one path (or client "
+         "address) may have (Retry-After says when to retry)",
     503: "The server has as many workflow runs in flight, or reads as many webhook bodies at once, as it admits "
          "(Retry-After), or a backing service is unavailable",
     500: "The workflow run failed (the node's error) or an internal error"})

@@ -132,8 +132,16 @@ class WebhookBodyTimeoutError(RagspineError):
     retryable = True
 
 
+class WebhookBodiesLimitError(_RunRefusedError):
+    """The webhook path or the client already holds its share of the body-reading slots; this body was not read."""
+
+    code = "WORKFLOW_WEBHOOK_LIMITED"
+    http_status = 429
+
+
 class WebhookBodiesBusyError(_RunRefusedError):
-    """The process already reads as many webhook bodies at once as it admits; this body was not read."""
+    """The process already reads as many webhook bodies at once as it admits (this body was not read), or parses
+    as many large ones as its budget holds (this one was not parsed in time)."""
 
     code = "WORKFLOW_WEBHOOK_BUSY"
     http_status = 503

@@ -7,8 +7,12 @@ RAGSPINE_DIFY_RUN_ENABLED is off), 404 for unknown or inactive paths, and a per-
 bucket (429 with Retry-After) -- all from the request line and headers, before a byte of the
 body is read. The bucket lives in process memory: each Lambda instance counts on its own, and
 the API Gateway stage throttle bounds the total. Only then is the body read, while holding one
-of a bounded number of reading slots (``BodySlots``: 503 with Retry-After when all are taken),
-and capped as it streams (413), so the bodies held at once are bounded by slots x cap. Only a
+of a bounded number of reading slots (``BodySlots``: 503 with Retry-After when all are taken,
+429 when the path or the client address already holds its share), capped as it streams (413) and
+cut off at its deadline (408, which also charges its path's bucket for the time held), so the
+bodies held at once are bounded by slots x cap and no one path can hold every slot. A body over
+256 KiB also holds its bytes of a parse budget from its parse to its run's end (``ParseBudget``,
+waiting its turn up to the deadline, then 503), since its parsed value can be ~50x its bytes. Only a
 request that passed all of these may take a run's place: runs in flight are bounded per path
 and per process (``RunCapacity``: 429 or 503 with Retry-After, refused at once) and execute on
 the workflow threads, not the server's worker threads.
@@ -19,6 +23,7 @@ outputs (500 with the node's error when the run fails).
 from __future__ import annotations
 
 import asyncio
+from contextlib import AsyncExitStack
 
 from fastapi import APIRouter, Request
 from fastapi.concurrency import run_in_threadpool
@@ -32,7 +37,16 @@ from ragspine.errors import PayloadTooLargeError
 from ragspine.settings import WEBHOOK_METHODS
 from ragspine.workflows.errors import WebhookBodyTimeoutError
 from ragspine.workflows.run import RunResult, RunStatus
-from ragspine.workflows.surfaces import BODY_METHODS, admit_webhook, check_method, complete_webhook, run_webhook
+from ragspine.workflows.surfaces import (
+    BODY_METHODS,
+    AdmittedWebhook,
+    WebhookCall,
+    WorkflowComponents,
+    admit_webhook,
+    check_method,
+    complete_webhook,
+    run_webhook,
+)
 
 router = APIRouter(tags=["webhook"], route_class=WebhookRoute, responses=WEBHOOK_RESPONSES)
 
@@ -80,6 +94,28 @@ def _answer(method: str, result: RunResult) -> Response:
     return JSONResponse(dict(result.outputs), headers=headers)
 
 
+async def _read_and_parse(request: Request, admitted: AdmittedWebhook, query: dict[str, str], held: AsyncExitStack,
+                          *, components: WorkflowComponents) -> WebhookCall:
+    """Read the body under a slot, then parse it holding its bytes of the parse budget until ``held`` closes.
+
+    Refused before reading when every slot is taken, or the path or client holds its share. The
+    body is parsed while its slot is held, so the parses in flight are bounded by the slots as the
+    bodies being read are; a large body also holds its bytes of the parse budget for as long as
+    its parsed value lives (until its run ends), since that value can be ~50x its bytes.
+    """
+    client = request.client.host if request.client else ""
+    timeout_s = components.webhook.body_timeout_s
+    with components.body_slots.reading(path=admitted.path, client=client):
+        try:
+            payload = await read_capped(request, components.webhook.max_bytes, timeout_s=timeout_s)
+        except WebhookBodyTimeoutError:
+            # Held its slot in vain until the deadline: its path waits before it is served again.
+            components.limiter.charge_held(admitted.path, timeout_s)
+            raise
+        await held.enter_async_context(components.parse_budget.holding(len(payload), wait_s=timeout_s))
+        return await run_in_threadpool(complete_webhook, admitted, payload, query, components=components)
+
+
 async def webhook(path: str, request: Request, components: WorkflowsDep) -> Response:
     """Run the active workflow on ``path`` with the request as its inputs (no authentication)."""
     check_method(request.method, components=components)
@@ -89,18 +125,13 @@ async def webhook(path: str, request: Request, components: WorkflowsDep) -> Resp
                                        int(declared) if declared.isdigit() else None, components=components)
     query = dict(request.query_params)
     # Every ingress check before the run takes a place: a client mistake is its own 4xx, however busy the server.
-    if request.method.upper() not in BODY_METHODS:
-        call = await run_in_threadpool(complete_webhook, admitted, b"", query, components=components)
-    else:
-        # Refused before reading when every slot is taken. The body is parsed while its slot is held, so the
-        # parses in flight are bounded by the slots as the bodies being read are.
-        with components.body_slots.reading():
-            payload = await read_capped(request, components.webhook.max_bytes,
-                                        timeout_s=components.webhook.body_timeout_s)
-            call = await run_in_threadpool(complete_webhook, admitted, payload, query, components=components)
-        del payload  # the run needs the parsed inputs, not the raw body
-    ticket = components.capacity.admit(f"webhook:{call.path}")
-    result = await asyncio.wrap_future(ticket.submit(run_webhook, call, components=components))
+    async with AsyncExitStack() as held:
+        if request.method.upper() not in BODY_METHODS:
+            call = await run_in_threadpool(complete_webhook, admitted, b"", query, components=components)
+        else:
+            call = await _read_and_parse(request, admitted, query, held, components=components)
+        ticket = components.capacity.admit(f"webhook:{call.path}")
+        result = await asyncio.wrap_future(ticket.submit(run_webhook, call, components=components))
     return _answer(request.method, result)
 
 

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from ragspine.workflows.run import ExecutionGate, HttpPolicy, KnowledgeRetriever, RunCapacity, WorkflowExecutor
 from ragspine.workflows.scaffold import ScaffoldOptions
 from ragspine.workflows.surfaces.body_slots import BodySlots
+from ragspine.workflows.surfaces.parse_budget import ParseBudget
 from ragspine.workflows.surfaces.ports import RunStore, WorkflowStore
 from ragspine.workflows.surfaces.rate_limit import TokenBucketLimiter
 from ragspine.workflows.surfaces.registry import WorkflowRegistry
@@ -40,8 +41,9 @@ class WorkflowComponents:
 
     ``code`` is None unless code nodes were enabled; ``llm`` None disables llm nodes; ``runs``
     None records no run (the run detail and executions routes then find none). The limiter,
-    ``capacity`` (runs in flight, and the threads they run on) and ``body_slots`` (webhook bodies
-    being read) live as long as this object, i.e. one per process.
+    ``capacity`` (runs in flight, and the threads they run on), ``body_slots`` (webhook bodies
+    being read) and ``parse_budget`` (large webhook bodies parsed and running) live as long as
+    this object, i.e. one per process.
     """
 
     store: WorkflowStore
@@ -52,6 +54,7 @@ class WorkflowComponents:
     limiter: TokenBucketLimiter = field(default_factory=lambda: TokenBucketLimiter(rate_per_minute=60, burst=10))
     capacity: RunCapacity = field(default_factory=RunCapacity)
     body_slots: BodySlots = field(default_factory=BodySlots)  # webhook bodies read at once
+    parse_budget: ParseBudget = field(default_factory=ParseBudget)  # large webhook bodies parsed and run at once
     llm: LLMProvider | None = None
     http: HttpPolicy = field(default_factory=HttpPolicy)
     code: CodeLimits | None = None

@@ -4,6 +4,11 @@ Each process (each warm Lambda instance, each local server) counts on its own, s
 is per instance, not global: it stops one caller hammering one path through one instance,
 and the API Gateway stage throttle bounds the total. Buckets are created only for paths of
 active workflows and the table is capped, so unknown paths cannot grow memory.
+
+A call that held a body-reading slot until its deadline cut it off (408) is charged more than
+one token (:meth:`TokenBucketLimiter.charge_held`): its path then waits about as long as the
+slot was held, less a full bucket, before it is served again, so a sender that reconnects
+after each 408 holds its slot little more than half the time.
 """
 
 from __future__ import annotations
@@ -43,6 +48,21 @@ class TokenBucketLimiter:
             tokens = min(self._burst, tokens + (now - last) * self._rate)
             wait = 0 if tokens >= 1.0 else max(1, math.ceil((1.0 - tokens) / self._rate))
             self._buckets[key] = (tokens - 1.0 if wait == 0 else tokens, now)
-            while len(self._buckets) > self._max_keys:
-                self._buckets.popitem(last=False)  # least recently used first
+            self._trim()
             return wait
+
+    def charge_held(self, key: str, seconds: float) -> None:
+        """Charge ``key`` for a slot held ``seconds`` in vain: the tokens it earns in that time, at least a full bucket.
+
+        The bucket may go below zero, so the path's next call waits until the charge is earned back.
+        """
+        with self._lock:
+            now = self._clock()
+            tokens, last = self._buckets.pop(key, (self._burst, now))
+            tokens = min(self._burst, tokens + (now - last) * self._rate)
+            self._buckets[key] = (tokens - max(self._burst, seconds * self._rate), now)
+            self._trim()
+
+    def _trim(self) -> None:
+        while len(self._buckets) > self._max_keys:
+            self._buckets.popitem(last=False)  # least recently used first

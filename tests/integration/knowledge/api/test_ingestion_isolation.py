@@ -17,11 +17,14 @@ from ragspine.bootstrap import get_knowledge_gateway
 from ragspine.ingestion.operations import Operation
 from ragspine.ingestion.runner import InProcessRunner
 from ragspine.ingestion.steps import STEPS, Step, StepContext, StepResult
+from tests.support.big_workbooks import many_rows_xlsx
 from tests.support.knowledge_api import Gateway
 from tests.support.office_bombs import docx_bomb
 from tests.support.parse_children import signal_next_parse_child
 
 DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
+XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+BUDGET_CODES = {"INGEST_PARSE_TIMEOUT", "INGEST_PARSE_MEMORY_EXCEEDED"}
 
 
 def _upload(gateway: Gateway, space: str, data: bytes, file_name: str, mime: str) -> dict[str, Any]:
@@ -169,3 +172,19 @@ def test_a_crashed_parse_fails_its_operation_and_the_next_upload_is_ingested(gat
     small = _upload(gateway, space, b"# Small\n\nStill ingested.\n", "small.md", "text/markdown")
     gateway.settle()
     assert gateway.operation(small["operationId"])["status"] == "SUCCEEDED"
+
+
+@pytest.mark.slow  # the parse runs until its budget stops it (about two minutes at the default budget)
+def test_a_workbook_of_a_million_rows_fails_its_parse_on_its_budget_and_ask_still_answers(gateway: Gateway) -> None:
+    space = gateway.create_space()["knowledgeSpaceId"]
+    workbook = many_rows_xlsx(1_000_000)  # about 16 MB: under the upload limit and the archive guard's limits
+    change = _upload(gateway, space, workbook, "million.xlsx", XLSX)
+    asked = gateway.client.post("/v1/ask", json={"question": "What is the hotel limit?"})
+    assert asked.status_code == 200, asked.text  # the parse runs in its own process; the service answers
+    gateway.settle()
+    operation = gateway.operation(change["operationId"])
+    assert operation["status"] == "FAILED", operation
+    # Which budget stops it first depends on the host; either way a clear code, never a stall or a 500.
+    assert operation["error"]["code"] in BUDGET_CODES and operation["retryable"] is False, operation
+    assert "to parse: split it into smaller files" in operation["error"]["message"]  # the uploader's fix
+    assert gateway.client.post("/v1/ask", json={"question": "What is the hotel limit?"}).status_code == 200

@@ -15,6 +15,7 @@ import socket
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 import pytest
 
@@ -48,7 +49,7 @@ class Server:
                 "Transfer-Encoding: chunked\r\n\r\n").encode() + b"%x\r\n" % len(FIRST_PART) + FIRST_PART + b"\r\n"
 
 
-def _server(store: SqliteWorkflowStore, **limits: float) -> Iterator[Server]:
+def _server(store: SqliteWorkflowStore, **limits: Any) -> Iterator[Server]:
     api = build_api(store, enabled=True, max_bytes=4 * MIB, **limits)
     created = api.client.post("/api/v1/workflows", json=echo_n8n(), headers=api.n8n()).json()
     assert api.client.post(f"/api/v1/workflows/{created['id']}/activate", headers=api.n8n()).status_code == 200
@@ -97,7 +98,10 @@ def test_a_sender_that_stops_sending_its_body_gets_408_and_its_slot_is_given_bac
         head, body = _reply(stalled)
         assert head.startswith(b"HTTP/1.1 408 "), head[:300]
         assert json.loads(body)["code"] == 408 and "did not arrive within 1 s" in json.loads(body)["message"]
-        # The stalled connection is still open, and its slot is free again: an ordinary call is served.
+        # The stalled connection is still open, and its slot is free again: once the path has earned back what
+        # the abandoned read was charged, an ordinary call is served.
+        assert server.api.components.body_slots.held() == 0
+        server.api.clock.now += 3600
         assert server.api.client.post("/webhook/summarise", json={"text": "hello"}).status_code == 200
 
 
@@ -109,6 +113,8 @@ def test_a_chunked_body_that_never_ends_gets_408_and_its_slot_is_given_back(
         head, body = _reply(stalled)
         assert head.startswith(b"HTTP/1.1 408 "), head[:300]
         assert json.loads(body)["code"] == 408 and "did not arrive within 1 s" in json.loads(body)["message"]
+        assert server.api.components.body_slots.held() == 0
+        server.api.clock.now += 3600  # past the path's charge for the abandoned read
         assert server.api.client.post("/webhook/summarise", json={"text": "hello"}).status_code == 200
 
 

@@ -31,6 +31,24 @@ def test_paths_have_their_own_buckets() -> None:
     assert limiter.acquire("a") > 0
 
 
+def test_a_slot_held_until_its_deadline_costs_its_path_the_time_it_held_it() -> None:
+    clock = FakeClock()
+    limiter = TokenBucketLimiter(rate_per_minute=60, burst=10, clock=clock)  # one token a second
+    assert limiter.acquire("p") == 0  # the call that then held its slot for 30 s in vain
+    limiter.charge_held("p", 30.0)
+    assert limiter.acquire("p") == 22  # 9 tokens left, 30 charged: 22 s until one is earned back
+    assert limiter.acquire("q") == 0  # the charge is the path's alone
+    clock.now += 22
+    assert limiter.acquire("p") == 0
+
+
+def test_a_slot_held_briefly_in_vain_still_costs_a_full_bucket() -> None:
+    limiter = TokenBucketLimiter(rate_per_minute=60, burst=3, clock=FakeClock())
+    assert limiter.acquire("p") == 0
+    limiter.charge_held("p", 0.5)  # 0.5 s is worth half a token; the charge is at least the burst
+    assert limiter.acquire("p") == 2
+
+
 def test_the_table_of_buckets_is_capped() -> None:
     limiter = TokenBucketLimiter(rate_per_minute=1, burst=1, clock=FakeClock(), max_keys=2)
     for key in ("a", "b", "c"):

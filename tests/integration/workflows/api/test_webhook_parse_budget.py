@@ -1,0 +1,64 @@
+"""A large webhook body is parsed only within the parse budget; an ordinary one is never held behind it.
+
+The parsed value of a JSON body can be ~50x its bytes and lives until the run ends, so bodies
+over the small-body size share a byte budget. While the budget is held, a large body waits its
+turn up to its deadline and is then refused (503, retryable) without being run; a small body
+to the same path is served meanwhile, and the large one is served once the budget is free. A
+large body holds its bytes until its run ends: the model, called during the run, sees them held.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from ragspine.workflows.surfaces.parse_budget import ParseBudget
+from ragspine.workflows.surfaces.sqlite_store import SqliteWorkflowStore
+from tests.support.workflow_api import WorkflowApi, build_api, echo_n8n, model_n8n
+
+BUDGET = 8 * 1024
+LARGE = {"text": "hello", "padding": "y" * (4 * 1024)}  # over the small-body size below
+SMALL = {"text": "hello"}
+
+
+@pytest.fixture
+def api(sqlite_store: SqliteWorkflowStore) -> Iterator[WorkflowApi]:
+    api = build_api(sqlite_store, enabled=True, max_bytes=64 * 1024, body_timeout_s=0.2,
+                    parse_budget=ParseBudget(BUDGET, small_bytes=1024))
+    created = api.client.post("/api/v1/workflows", json=echo_n8n(), headers=api.n8n()).json()
+    assert api.client.post(f"/api/v1/workflows/{created['id']}/activate", headers=api.n8n()).status_code == 200
+    yield api
+    api.close()
+
+
+def test_a_large_body_waits_for_the_parse_budget_and_a_small_one_does_not(api: WorkflowApi) -> None:
+    budget = api.components.parse_budget
+    assert budget.take(BUDGET)  # other large bodies are being parsed and run
+    try:
+        refused = api.client.post("/webhook/summarise", json=LARGE)
+        assert refused.status_code == 503, refused.text
+        assert refused.json()["retryable"] is True and "parsing other large webhook bodies" in refused.json()["message"]
+        assert int(refused.headers["retry-after"]) >= 1
+        assert api.client.post("/webhook/summarise", json=SMALL).status_code == 200  # never held behind them
+    finally:
+        budget.give_back(BUDGET)
+    served = api.client.post("/webhook/summarise", json=LARGE)
+    assert served.status_code == 200, served.text
+    assert budget.held_bytes() == 0  # given back when its run ended
+
+
+def test_a_large_body_holds_its_bytes_of_the_budget_until_its_run_ends(sqlite_store: SqliteWorkflowStore) -> None:
+    budget = ParseBudget(BUDGET, small_bytes=1024)
+    api = build_api(sqlite_store, enabled=True, max_bytes=64 * 1024, parse_budget=budget,
+                    replies=lambda messages: f"{budget.held_bytes()} bytes held")  # asked in the middle of the run
+    try:
+        created = api.client.post("/api/v1/workflows", json=model_n8n(), headers=api.n8n()).json()
+        assert api.client.post(f"/api/v1/workflows/{created['id']}/activate", headers=api.n8n()).status_code == 200
+        large = api.client.post("/webhook/ask", json=LARGE)
+        assert large.status_code == 200, large.text
+        assert int(large.json()["result"].split()[0]) == int(large.request.headers["content-length"])
+        assert api.client.post("/webhook/ask", json=SMALL).json() == {"result": "0 bytes held"}  # small: none
+        assert budget.held_bytes() == 0
+    finally:
+        api.close()

@@ -1,0 +1,142 @@
+"""Senders that trickle bodies to one webhook path, and reconnect when cut off, leave slots for other paths.
+
+The real app runs in uvicorn on loopback. Raw-socket senders announce a body and send only its
+first part, then stop: each holds a body-reading slot until its deadline. One path may hold only
+its share of the slots (half of them by default), so a call over it is refused at once (429) and
+another active webhook is still served, even from the same client address; a sender cut off by
+the deadline (408) is charged its path's tokens for the time it held the slot, so reconnecting at
+once is refused (429) instead of taking the slot again. Statuses and slot counts are asserted,
+never durations.
+"""
+
+from __future__ import annotations
+
+import json
+import select
+import socket
+import time
+from collections.abc import Iterator
+from contextlib import ExitStack
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+import pytest
+
+from ragspine.workflows.surfaces.sqlite_store import SqliteWorkflowStore
+from tests.support.body_counter import BodyCounter
+from tests.support.loopback import serve
+from tests.support.workflow_api import WorkflowApi, build_api, echo_n8n
+
+pytest.importorskip("uvicorn")
+
+PATIENCE = 30.0  # bounds a hang only; nothing is asserted about durations
+FIRST_PART = b'{"text": "' + b"y" * 1024
+
+
+@dataclass
+class Server:
+    api: WorkflowApi
+    counter: BodyCounter
+    base: str
+
+    @property
+    def port(self) -> int:
+        return int(self.base.rsplit(":", 1)[1])
+
+    def held(self, path: str) -> int:
+        return self.api.components.body_slots.held(path=path)
+
+
+def _server(store: SqliteWorkflowStore, **limits: Any) -> Iterator[Server]:
+    api = build_api(store, enabled=True, max_bytes=1024 * 1024, bodies=4, **limits)
+    for path in ("summarise", "other"):
+        created = api.client.post("/api/v1/workflows", json=echo_n8n(path=path), headers=api.n8n()).json()
+        assert api.client.post(f"/api/v1/workflows/{created['id']}/activate", headers=api.n8n()).status_code == 200
+    counter = BodyCounter(api.client.app)
+    with serve(counter, name="webhook-slot-share-uvicorn", log_level="error") as base_url:
+        yield Server(api, counter, base_url)
+    api.close()
+
+
+@pytest.fixture
+def four_slots(sqlite_store: SqliteWorkflowStore) -> Iterator[Server]:
+    """Four webhook bodies read at once, the default shares; no deadline or bucket in the way."""
+    yield from _server(sqlite_store, burst=100, body_timeout_s=PATIENCE)
+
+
+@pytest.fixture
+def short_deadline(sqlite_store: SqliteWorkflowStore) -> Iterator[Server]:
+    """Bodies must arrive within half a second; a bucket of three calls per path whose clock stands still."""
+    yield from _server(sqlite_store, burst=3, body_timeout_s=0.5)
+
+
+def _stalled(port: int, path: str = "summarise") -> socket.socket:
+    """A connection that announced a body to ``path``, sent its first part and then nothing more."""
+    sock = socket.create_connection(("127.0.0.1", port), timeout=PATIENCE)
+    sock.sendall(f"POST /webhook/{path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                 f"Content-Length: {64 * 1024}\r\n\r\n".encode() + FIRST_PART)
+    return sock
+
+
+def _status(sock: socket.socket) -> tuple[int, dict[str, object]]:
+    """The status and JSON body of the reply on ``sock``."""
+    reply = b""
+    while b"\r\n\r\n" not in reply and (data := sock.recv(65536)):
+        reply += data
+    head, _, body = reply.partition(b"\r\n\r\n")
+    length = int(next((line.split(b":", 1)[1] for line in head.split(b"\r\n")
+                       if line.lower().startswith(b"content-length:")), b"0"))
+    while len(body) < length and (data := sock.recv(65536)):
+        body += data
+    return int(head.split(b" ", 2)[1]), json.loads(body)
+
+
+def _held_or_answered(server: Server, senders: ExitStack) -> int | None:
+    """Start a stalled sender (closed with ``senders``): None once the server reads its body (it holds a
+    slot), else the status it was answered with."""
+    read_before, deadline = server.counter.read, time.monotonic() + PATIENCE
+    sock = senders.enter_context(_stalled(server.port))
+    while server.counter.read == read_before:
+        if select.select([sock], [], [], 0.02)[0]:
+            return _status(sock)[0]
+        assert time.monotonic() < deadline, "the sender neither took a slot nor was answered"
+    return None
+
+
+def test_senders_holding_one_path_leave_a_slot_for_another_webhook(four_slots: Server) -> None:
+    server = four_slots
+    with ExitStack() as senders:
+        # As many senders as the server has slots, all on one path, one after the other.
+        answered = [_held_or_answered(server, senders) for _ in range(4)]
+        assert answered == [None, None, 429, 429]  # half the slots for one path; the rest refused, nothing read
+        assert server.held("summarise") == 2
+        # Another webhook, called from the same address, finds a free slot and runs.
+        reply = httpx.post(server.base + "/webhook/other", json={"text": "hello"}, timeout=PATIENCE)
+        assert reply.status_code == 200, reply.text
+
+
+def test_a_call_over_its_paths_share_is_refused_before_its_body_is_read(four_slots: Server) -> None:
+    server = four_slots
+    with ExitStack() as senders:
+        assert _held_or_answered(server, senders) is None and _held_or_answered(server, senders) is None
+        before = server.counter.read
+        with _stalled(server.port) as third:
+            status, body = _status(third)
+        assert status == 429 and "its share of the server's 4" in str(body["message"]), body
+        assert server.counter.read == before  # the refused body was not read
+
+
+def test_a_sender_cut_off_by_the_deadline_is_refused_when_it_reconnects(short_deadline: Server) -> None:
+    server = short_deadline
+    with _stalled(server.port) as sender:
+        status, body = _status(sender)
+    assert status == 408, body
+    before = server.counter.read
+    with _stalled(server.port) as again:  # at once, with tokens left in the path's bucket before the 408
+        status, body = _status(again)
+    assert status == 429 and "too many calls to webhook 'summarise'" in str(body["message"]), body
+    assert server.counter.read == before and server.held("summarise") == 0
+    # The charge is the path's alone: another webhook is served.
+    reply = httpx.post(server.base + "/webhook/other", json={"text": "hello"}, timeout=PATIENCE)
+    assert reply.status_code == 200, reply.text

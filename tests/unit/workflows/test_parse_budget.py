@@ -1,0 +1,91 @@
+"""The webhook parse budget: large bodies share a byte budget in arrival order; small ones never wait."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from ragspine.workflows.errors import WebhookBodiesBusyError
+from ragspine.workflows.surfaces.parse_budget import ParseBudget
+
+PATIENCE = 30.0  # bounds a hang only; nothing is asserted about durations
+
+
+def test_a_large_body_waits_while_another_holds_the_budget_and_is_refused_at_its_deadline() -> None:
+    budget = ParseBudget(100, small_bytes=10)
+
+    async def scenario() -> None:
+        async with budget.holding(80, wait_s=PATIENCE):
+            assert budget.held_bytes() == 80
+            with pytest.raises(WebhookBodiesBusyError) as refused:
+                async with budget.holding(80, wait_s=0.05):
+                    pytest.fail("two large bodies over the budget were parsed at once")
+            assert refused.value.http_status == 503 and refused.value.retry_after >= 1
+            async with budget.holding(10, wait_s=0):  # a small body never waits
+                pass
+        assert budget.held_bytes() == 0
+
+    asyncio.run(scenario())
+
+
+def test_the_waiting_body_is_served_when_the_first_gives_its_bytes_back() -> None:
+    budget = ParseBudget(100, small_bytes=10)
+    order: list[str] = []
+
+    async def first(release: asyncio.Event) -> None:
+        async with budget.holding(60, wait_s=PATIENCE):
+            order.append("first in")
+            await release.wait()
+            order.append("first out")
+
+    async def second() -> None:
+        async with budget.holding(60, wait_s=PATIENCE):
+            order.append("second in")
+
+    async def scenario() -> None:
+        release = asyncio.Event()
+        one = asyncio.create_task(first(release))
+        while not order:
+            await asyncio.sleep(0)
+        two = asyncio.create_task(second())
+        await asyncio.sleep(0.1)  # lets the second wait; the order, not the time, is asserted
+        release.set()
+        await asyncio.gather(one, two)
+
+    asyncio.run(scenario())
+    assert order == ["first in", "first out", "second in"]
+
+
+def test_a_body_over_the_whole_budget_runs_alone() -> None:
+    budget = ParseBudget(100, small_bytes=10)
+    assert budget.take(500)  # nothing held: it may run
+    assert not budget.take(20)
+    budget.give_back(500)
+    assert budget.take(20) and budget.take(80) and not budget.take(11)
+
+
+def test_a_body_that_waits_is_not_overtaken_by_a_later_one_that_would_fit() -> None:
+    budget = ParseBudget(100, small_bytes=10)
+    assert budget.take(60)
+
+    async def scenario() -> None:
+        waiting = asyncio.create_task(_hold(budget, 60))
+        await asyncio.sleep(0.05)
+        assert not budget.take(40)  # fits, but the 60-byte body asked first
+        waiting.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await waiting
+        assert budget.take(40)  # a cancelled waiter leaves the queue
+
+    asyncio.run(scenario())
+
+
+async def _hold(budget: ParseBudget, size: int) -> None:
+    async with budget.holding(size, wait_s=PATIENCE):
+        pass
+
+
+def test_nonsense_budgets_are_refused() -> None:
+    with pytest.raises(ValueError, match="at least one byte"):
+        ParseBudget(0)
