@@ -36,7 +36,7 @@ _DERIVED = re.compile(
 _GROWTH_WORD = LazyPattern(rf"^(?:{_GROWTH})$")
 # What every match of ``_DERIVED`` holds in the normalised question, lookarounds left out and each space
 # any character (blanking a name turns its characters into spaces): without it, no derived word is left.
-_DERIVED_CORE = re.compile(r"margin|ratio|turnover|growth|returns?.on|yield|coverage|conversion.cycle|per.share"
+_DERIVED_CORE = LazyPattern(r"margin|ratio|turnover|growth|returns?.on|yield|coverage|conversion.cycle|per.share"
                            r"|days.(?:sales|payable|inventory)|增长|增速|成長|周转|回転|率", re.DOTALL)
 # Between a metric's name and its derived word: spaces, a percent sign, a possessive.
 _JOINER = LazyPattern(r"^(?:\s|%|％|'s|の|的)*$")

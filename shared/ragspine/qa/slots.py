@@ -225,7 +225,7 @@ _MONTH_START = re.compile("jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec")
 
 
 # Every quarter wording holds one of these (Q3, the second quarter, 第二季度, 第4四半期; NFKC, lower case).
-_QUARTER_START = re.compile("q|季|四半期")
+_QUARTER_START = LazyPattern("q|季|四半期")
 
 
 def _with_quarters_read(question: str, norm: str, periods: dict[Period, None]) -> tuple[dict[Period, None], str | None]:
