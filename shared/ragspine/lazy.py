@@ -21,7 +21,7 @@ import importlib
 import re
 from collections.abc import Callable, Iterator
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 
 class LazyModule:
@@ -55,9 +55,24 @@ class LazyPattern:
     reach (a refusal rule is only tried once its trigger word occurs), and compiling them all at a
     cold start costs tens of milliseconds. Whoever builds them from configuration checks them with
     ``compiled`` where the configuration is checked (``ragspine domain check``, the tests).
-    Two threads compiling at once both get an equal pattern."""
+    Two threads compiling at once both get an equal pattern.
 
-    __slots__ = ("_compiled", "flags", "pattern")
+    The first read (``search``, ``finditer`` …) compiles the pattern and keeps the compiled
+    pattern's own methods in the instance, so every later read is the compiled pattern's call
+    with no Python frame of this class between (the readers of a question call these dozens of
+    times an ask).
+    """
+
+    __slots__ = ("_compiled", "findall", "finditer", "flags", "fullmatch", "match", "pattern", "search", "split", "sub")
+
+    # The compiled pattern's methods, set on the first read (``__getattr__`` below): until then unset.
+    search: Callable[..., re.Match[str] | None]  # (text, pos=0)
+    match: Callable[..., re.Match[str] | None]  # (text, pos=0)
+    fullmatch: Callable[..., re.Match[str] | None]  # (text)
+    finditer: Callable[..., Iterator[re.Match[str]]]  # (text)
+    findall: Callable[..., list[Any]]  # (text)
+    split: Callable[..., list[str | Any]]  # (text)
+    sub: Callable[..., str]  # (replacement, text)
 
     def __init__(self, pattern: str, flags: int = 0) -> None:
         self.pattern = pattern
@@ -72,26 +87,18 @@ class LazyPattern:
             found = self._compiled = re.compile(self.pattern, self.flags)
         return found
 
-    def search(self, text: str, pos: int = 0) -> re.Match[str] | None:
-        return self.compiled.search(text, pos)
-
-    def match(self, text: str, pos: int = 0) -> re.Match[str] | None:
-        return self.compiled.match(text, pos)
-
-    def fullmatch(self, text: str) -> re.Match[str] | None:
-        return self.compiled.fullmatch(text)
-
-    def finditer(self, text: str) -> Iterator[re.Match[str]]:
-        return self.compiled.finditer(text)
-
-    def findall(self, text: str) -> list[Any]:
-        return self.compiled.findall(text)
-
-    def split(self, text: str) -> list[str | Any]:
-        return self.compiled.split(text)
-
-    def sub(self, replacement: str | Callable[[re.Match[str]], str], text: str) -> str:
-        return self.compiled.sub(replacement, text)
+    if not TYPE_CHECKING:  # the type checker reads the methods above; any other name stays an error to it
+        def __getattr__(self, name: str) -> Any:
+            """Only for a read not yet bound: compile, keep every read of the compiled pattern, give this one."""
+            if name not in _READS:
+                raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+            compiled = self.compiled
+            for read in _READS:
+                setattr(self, read, getattr(compiled, read))
+            return getattr(compiled, name)
 
     def __repr__(self) -> str:
         return f"LazyPattern({self.pattern[:40]!r}{'...' if len(self.pattern) > 40 else ''})"
+
+
+_READS = ("search", "match", "fullmatch", "finditer", "findall", "split", "sub")

@@ -56,8 +56,10 @@ def share_change_unanswered(question: str, difference: Difference) -> bool:
 def with_change_read(outcome: StructuredOutcome, question: str, *, lang: Lang = Lang.ZH) -> StructuredOutcome:
     """``outcome`` with the change lines that answer another question than the share asked replaced by why."""
     unanswered = [d for d in outcome.differences if share_change_unanswered(question, d)]
+    if not unanswered:  # most answers: no change line, or none answering another question
+        return outcome
     shown = _lines_of(outcome)
-    if not unanswered or any(id(d) not in shown for d in unanswered):
+    if any(id(d) not in shown for d in unanswered):
         return outcome
     dropped = {shown[id(d)] for d in unanswered}
     lines = [line for at, line in enumerate(outcome.lines) if at not in dropped]

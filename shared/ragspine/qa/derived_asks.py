@@ -34,6 +34,10 @@ _DERIVED = re.compile(
     r"|days (?:sales|payables?|inventory)(?: outstanding)?)(?![a-z])"
     r"|利润率|利益率|收益率|周转率|周转天数|回転率|回転日数|周转|回転|倍率|比率|率")
 _GROWTH_WORD = LazyPattern(rf"^(?:{_GROWTH})$")
+# What every match of ``_DERIVED`` holds in the normalised question, lookarounds left out and each space
+# any character (blanking a name turns its characters into spaces): without it, no derived word is left.
+_DERIVED_CORE = LazyPattern(r"margin|ratio|turnover|growth|returns?.on|yield|coverage|conversion.cycle|per.share"
+                           r"|days.(?:sales|payable|inventory)|增长|增速|成長|周转|回転|率", re.DOTALL)
 # Between a metric's name and its derived word: spaces, a percent sign, a possessive.
 _JOINER = LazyPattern(r"^(?:\s|%|％|'s|の|的)*$")
 
@@ -92,6 +96,8 @@ def derived_words(question: str, glossary: Glossary) -> list[DerivedWord]:
 
 def _derived_words(question: str, glossary: Glossary) -> list[DerivedWord]:
     norm = normalize_text(question)
+    if _DERIVED_CORE.search(norm) is None:  # most questions: no derived word, no names blanked to look for one
+        return []
     mentions = [m for m in glossary.scan(question) if m.kind is not SlotKind.CHANNEL]
     left = glossary.leftover(question, mentions)
     if len(left) != len(norm):  # blanking keeps positions; when it cannot, read no derived word

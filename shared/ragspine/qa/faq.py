@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import re
 import unicodedata
 from collections import Counter
@@ -82,7 +83,11 @@ class FaqIndex:
         self.semantic = semantic
         self._by_key = {faq_key(q): e for e in entries for q in e.questions}
         self._keys = list(self._by_key)  # the fuzzy matcher's choices, built once rather than per question
-        self._key_chars = [(key, Counter(key), len(key)) for key in self._keys]
+        # Each key with its characters and place, shortest first: a question meets only the keys of a length
+        # within the ratio's length bound of its own (a slice found by bisection), then in the matcher's order.
+        self._by_length = sorted(((len(key), place, key, Counter(key)) for place, key in enumerate(self._keys)),
+                                 key=lambda row: row[0])
+        self._lengths = [row[0] for row in self._by_length]
 
     def with_embedders(self, query: Embedder, passage: Embedder, *, threshold: float = DEFAULT_SEMANTIC_THRESHOLD,
                        margin: float = DEFAULT_SEMANTIC_MARGIN, ignore: tuple[str, ...] = ()) -> FaqIndex:
@@ -133,15 +138,21 @@ class FaqIndex:
         # the margin keeps a key whose bound rounds just under it. The length bound (a common subsequence
         # is no longer than the shorter text) is the character bound's own ceiling, so most keys are
         # left out before the question's characters are even counted.
-        near: list[str] = []
+        near: list[tuple[int, str]] = []
         chars: Counter[str] | None = None
-        for choice, choice_chars, choice_length in self._key_chars:
+        # 200 * min(n, m) / (n + m) >= cut holds only for m in [n * cut / (200 - cut), n * (200 - cut) / cut];
+        # the slice is widened by one on each side and every key in it still meets the exact test below.
+        low = bisect.bisect_left(self._lengths, length * cut / (200.0 - cut) - 1)
+        high = bisect.bisect_right(self._lengths, length * (200.0 - cut) / cut + 1)
+        for choice_length, place, choice, choice_chars in self._by_length[low:high]:
             if 200.0 * min(length, choice_length) / (length + choice_length) < cut:
                 continue
             chars = Counter(key) if chars is None else chars
             if ratio_ceiling(chars, length, choice_chars, choice_length) >= cut:
-                near.append(choice)
-        best = process.extractOne(key, near, scorer=fuzz.ratio, score_cutoff=self.threshold) if near else None
+                near.append((place, choice))
+        near.sort()
+        choices = [choice for _place, choice in near]
+        best = process.extractOne(key, choices, scorer=fuzz.ratio, score_cutoff=self.threshold) if near else None
         if best:
             return FaqHit(self._by_key[best[0]], float(best[1]), "fuzzy")
         found = self.semantic.best(question) if by_meaning and self.semantic is not None else None

@@ -78,6 +78,8 @@ def with_named_parts_sum(outcome: StructuredOutcome, question: str, arithmetic: 
         return outcome  # a total that divides, or one checked against its parts, is the row itself
     queries = [r.query for r in outcome.results if r.query is not None]
     metrics = list(dict.fromkeys(q.metric_code for q in queries))
+    if len(metrics) < 3:  # a total and two parts at the least
+        return outcome
     totals = [m for m in metrics if is_a_total(m)]
     parts = [m for m in metrics if not is_a_total(m)]
     if not totals or len(parts) < 2 or not asks_named_parts(question):

@@ -21,6 +21,7 @@ from ragspine.qa.label_words import label_words
 from ragspine.qa.passage_probe import probe_passages
 from ragspine.qa.screening import Refusal, RefusalReason, screening_text
 from ragspine.qa.slots import parse_slots
+from ragspine.text import CJK
 
 if TYPE_CHECKING:
     from ragspine.facts.glossary import Glossary
@@ -28,8 +29,9 @@ if TYPE_CHECKING:
     from ragspine.sensitivity import Sensitivity
 
 
-_CJK_RUN = LazyPattern(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]{2,}")
-_WORD = LazyPattern(r"[a-z][a-z0-9&\-]*[a-z0-9]|[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]{2,}")
+# Chinese and Japanese runs as the retrieval index reads them: 々 and 〇 stay inside their words (各々, 二〇二四年)
+_CJK_RUN = LazyPattern(rf"[{CJK}]{{2,}}")
+_WORD = LazyPattern(rf"[a-z][a-z0-9&\-]*[a-z0-9]|[{CJK}]{{2,}}")
 # Words that say nothing about a subject, beyond the glossary's fillers (which a domain owns).
 _PLAIN = frozenset({
     "about", "above", "after", "again", "against", "all", "also", "any", "been", "before", "being", "both",

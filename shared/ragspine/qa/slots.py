@@ -116,7 +116,7 @@ def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
             found[mention.kind][mention.code] = None  # type: ignore[index]
     norm = normalize_text(question)
     periods = with_ranges(norm, mentions, periods)  # "2019 to 2021": every year between
-    periods, unread_quarter = with_quarters(question, periods)  # "the second quarter in fiscal 2019": 2019Q2
+    periods, unread_quarter = _with_quarters_read(question, norm, periods)  # "the second quarter in fiscal 2019"
     bad_period = bad_period or unread_quarter
     if not bad_period:  # facts are kept by year and quarter, never by half
         bad_period = half_year(question) if _HALF_START.search(norm) else None
@@ -222,6 +222,15 @@ def _with_period_words_read(question: str, glossary: Glossary) -> str:
 _HALF_START = re.compile("上|下|half|h1|h2")
 # Every date names its month, and every month's spelling starts with one of these (NFKC, lower case).
 _MONTH_START = re.compile("jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec")
+
+
+# Every quarter wording holds one of these (Q3, the second quarter, 第二季度, 第4四半期; NFKC, lower case).
+_QUARTER_START = LazyPattern("q|季|四半期")
+
+
+def _with_quarters_read(question: str, norm: str, periods: dict[Period, None]) -> tuple[dict[Period, None], str | None]:
+    """``with_quarters``, skipped for a question whose normalised text ``norm`` names no quarter (most questions)."""
+    return with_quarters(question, periods) if _QUARTER_START.search(norm) else (periods, None)
 
 
 def _with_dates_read(question: str, glossary: Glossary) -> str:

@@ -39,6 +39,8 @@ _COUNT = r"(?:\d+|two|three|four|five)"
 _EVERY_YEAR = LazyPattern(rf"(?<![a-z])(?:(?:all|both)\s+(?:{_COUNT}\s+)?(?:fiscal\s+)?(?:years|periods)"
                          rf"|the\s+{_COUNT}[\s-]+years?(?:\s+period)?|altogether)(?![a-z])|各年|历年")
 _CHANGE = re.compile(r"(?<![a-z])(?:change|increase|decrease|difference)(?![a-z])|变化|变动|増減|変化")
+# ``_CHANGE`` without its lookarounds: blanking names adds only spaces, so without it none is left over
+_CHANGE_WORD = LazyPattern(r"change|increase|decrease|difference|变化|变动|増減|変化")
 MAX_YEARS = 12  # as many as a range of years the question names may hold
 
 
@@ -112,6 +114,8 @@ def asks_year_before(question: str, arithmetic: Arithmetic, slots: Slots, glossa
         return False
     if arithmetic.average:
         return arithmetic.averages == 1 and any(m.group(1) == named.period for m in _YEAR_AVERAGE.finditer(text))
+    if _CHANGE_WORD.search(text) is None:  # no change word anywhere: no names to blank to look for one
+        return False
     return _CHANGE.search(glossary.leftover(question, glossary.scan(question)).lower()) is not None
 
 

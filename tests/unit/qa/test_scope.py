@@ -31,6 +31,12 @@ def test_subject_words_leave_out_slots_fillers_and_plain_words() -> None:
     assert subject_words("香港2024年的天气怎么样", default_glossary()) == ["天气怎么样"]
 
 
+def test_iteration_marks_and_the_kanji_zero_stay_inside_their_words() -> None:
+    # 々 repeats the character before it and 〇 writes a zero: both are part of the word, as the index reads it
+    assert subject_words("各々の事業の人材戦略は", default_glossary()) == ["各々", "事業", "人材戦略"]
+    assert subject_words("二〇二四年の研究開発方針", default_glossary()) == ["二〇二四年", "研究開発方針"]
+
+
 @pytest.mark.parametrize(("question", "covered"), [
     ("How did AMCOR's Adjusted EBITDA develop?", True),  # amcor, adjusted, ebitda stated; develop not: 3 of 4
     ("What is the capital of France?", False),  # nothing stated

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -51,3 +52,13 @@ def _bracketed(match: re.Match[str]) -> str:
 
 def _span(match: re.Match[str] | None) -> tuple[int, int] | None:
     return match.span() if match else None
+
+
+def test_a_name_no_pattern_has_is_an_attribute_error_before_and_after_the_first_read() -> None:
+    pattern = LazyPattern(r"\d+")
+    with pytest.raises(AttributeError, match="serch"):
+        pattern.serch  # type: ignore[attr-defined]  # noqa: B018
+    assert pattern._compiled is None  # a misspelt read compiles nothing
+    assert pattern.findall("FY2024 and 2025") == ["2024", "2025"]
+    with pytest.raises(AttributeError, match="serch"):
+        pattern.serch  # type: ignore[attr-defined]  # noqa: B018
