@@ -38,7 +38,7 @@ _HOW_MANY = re.compile(r"(?<![a-z])how many(?![a-z])|几个|多少个|いくつ"
 _COUNT = r"(?:\d+|two|three|four|five)"
 _EVERY_YEAR = LazyPattern(rf"(?<![a-z])(?:(?:all|both)\s+(?:{_COUNT}\s+)?(?:fiscal\s+)?(?:years|periods)"
                          rf"|the\s+{_COUNT}[\s-]+years?(?:\s+period)?|altogether)(?![a-z])|各年|历年")
-_CHANGE = re.compile(r"(?<![a-z])(?:change|increase|decrease|difference)(?![a-z])|变化|变动|増減|変化")
+_CHANGE = LazyPattern(r"(?<![a-z])(?:change|increase|decrease|difference)(?![a-z])|变化|变动|増減|変化")
 # ``_CHANGE`` without its lookarounds: blanking names adds only spaces, so without it none is left over
 _CHANGE_WORD = LazyPattern(r"change|increase|decrease|difference|变化|变动|増減|変化")
 MAX_YEARS = 12  # as many as a range of years the question names may hold
