@@ -4,7 +4,10 @@ A bare ``Total`` closing a table of line items with no section heading totals wh
 lists. The filing says what that is in the sentence leading into the table ("Personnel expenses
 for employees were as follows:", "The following table summarizes warrants outstanding (in
 thousands):", 人件費の内訳は次のとおりです), in its caption or in the heading just over it
-("10. Accrued Liabilities", "Revenue by geography"). Only a short noun phrase is read; a heading
+("10. Accrued Liabilities", "Revenue by geography"), or in that same sentence set after it where
+the text was cut from the page apart from its tables (a PDF's text flow, an extract that lists a
+table's paragraphs after it): a sentence pointing forward with no table after it can only lead the
+table before it. Only a short noun phrase is read; a heading
 naming a statement, a report or a part of a filing ("Annual report excerpt", "Notes to
 consolidated financial statements") names no figure, and then the table has no subject ("").
 """
@@ -53,6 +56,7 @@ _PERIOD_WORDS = re.compile(r"(?i)\d|\b(?:year|quarter|month|fiscal|period|januar
 _PARENTHESES = re.compile(r"\s*[(（][^()（）]*[)）]")
 _WORDS_ONLY = re.compile(r"[A-Za-z][A-Za-z&’'/ -]*")
 _MAX_WORDS = 8
+_CUT_AT_ABBREVIATION = re.compile(r"(?:^|\s)[A-Z]$")
 
 
 def table_topic(lead: str, caption: str, headings: Sequence[str]) -> str:
@@ -69,12 +73,29 @@ def table_topic(lead: str, caption: str, headings: Sequence[str]) -> str:
     return _from_lead(headings[-1]) or _as_title(headings[-1])  # a slide's title may be the sentence itself
 
 
+def topic_after(text: str) -> str:
+    """The figures named by the first line of ``text`` that leads into a table ("X were as follows:"), else "".
+
+    ``text`` is what follows a table when no table follows it under the same heading: a line
+    pointing forward there names the table before it, displaced. A line naming no figures
+    ("The following table summarizes our results") names nothing, and the search stops there.
+    """
+    for line in text.splitlines():
+        if any(p.search(line) for p in (_AS_FOLLOWS, _FOLLOWING)) or _CJK_LEAD.search(line):
+            return _from_lead(line)
+    return ""
+
+
 def _from_lead(lead: str) -> str:
     sentence = lead.strip()
     for pattern in (_AS_FOLLOWS, _FOLLOWING):
         matches = list(pattern.finditer(sentence))
         if matches:
-            return _noun_phrase(matches[-1].group("s") or matches[-1].group("t"))
+            last = matches[-1]
+            group = "s" if last.group("s") else "t"
+            if _CUT_AT_ABBREVIATION.search(last.group(group)) and sentence[last.end(group):].startswith("."):
+                return ""  # "our U.S. and foreign components" cut at "U.": the words read are not the name
+            return _noun_phrase(last.group(group))
     cjk = list(_CJK_LEAD.finditer(sentence))
     if cjk:
         return _noun_phrase(cjk[-1].group("s") or cjk[-1].group("z") or "")

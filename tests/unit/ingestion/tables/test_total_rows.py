@@ -266,3 +266,75 @@ def test_a_pdf_pages_table_takes_no_subject_from_a_heading_paragraphs_above_it()
 
     assert not any(f.value in (217081, 180110) for f in result.facts)
     assert {f.value for f in result.facts if f.metric_code == "label:wages and salaries"} == {191459, 158371}
+
+
+def _facts_before(rows: list[list[str]], after: str, then: str = "") -> tuple[list[Fact], tuple[str, ...]]:
+    """The facts and warnings of ``rows`` set first under its heading, the text ``after`` below it, then ``then``."""
+    lines = ["| " + " | ".join(rows[0]) + " |", "|" + " --- |" * len(rows[0])]
+    lines += ["| " + " | ".join(row) + " |" for row in rows[1:]]
+    text = "# Annual report excerpt\n\n" + "\n".join(lines) + f"\n\n{after}\n\n{then}\n"
+    doc = parse_document(text.encode(), filename="t.md", doc_id="t.md", max_bytes=1_000_000)
+    result = extract_facts(doc, glossary=default_glossary(), source_file_hash="sha256:00")
+    return list(result.facts), tuple(result.warnings)
+
+
+@pytest.mark.parametrize(("after", "metric"), [
+    ("Personnel expenses for employees were as follows:\nPersonnel expenses are part of operating expenses.",
+     "label:total personnel expenses"),
+    # the heading the extract lists first, then the sentence that led into the table
+    ("12. Accrued Liabilities\nAccrued liabilities at June 30 consisted of the following (in thousands):",
+     "label:total accrued liabilities"),
+])
+def test_a_bare_total_takes_the_subject_of_a_leading_sentence_set_after_its_table(after: str, metric: str) -> None:
+    # A sentence pointing forward with no table after it leads no other table: it is this table's, displaced.
+    facts, _ = _facts_before(PERSONNEL, after)
+
+    assert {(f.period, f.value, f.source_locator) for f in facts if f.metric_code == metric} == {
+        ("2019", 217081, "table=1,row=Total,col=2019"), ("2018", 180110, "table=1,row=Total,col=2018")}
+
+
+def test_a_japanese_bare_total_takes_the_subject_of_a_leading_sentence_set_after_its_table() -> None:
+    rows = [["項目", "2024年", "2025年"], ["給与", "120", "130"], ["法定福利費", "30", "20"], ["合計", "150", "150"]]
+
+    facts, _ = _facts_before(rows, "人件費の内訳は次のとおりです（単位：百万円）。")
+
+    assert {(f.period, f.value) for f in facts if f.metric_code == "label:人件費合計"} == {("2024", 150), ("2025", 150)}
+
+
+def test_a_leading_sentence_between_two_tables_leads_the_second_only() -> None:
+    second = "\n".join(["|  | 2019 | 2018 |", "| --- | --- | --- |", "| Rent | 40 | 30 |", "| Repairs | 2 | 1 |",
+                        "| Total | 42 | 31 |"])
+
+    facts, _ = _facts_before(PERSONNEL, "Occupancy costs were as follows:", second)
+
+    assert not any(f.value in (217081, 180110) for f in facts)
+    assert {f.value for f in facts if f.metric_code == "label:total occupancy costs"} == {42, 31}
+
+
+def test_an_unlabelled_last_row_summing_the_table_is_the_total_of_what_its_sentence_names() -> None:
+    rows = [*PERSONNEL[:-1], ["", "$217,081", "$180,110"]]
+
+    facts, _ = _facts_before(rows, "The following is a summary of the personnel expenses for each year:")
+
+    assert {(f.period, f.value) for f in facts if f.metric_code == "label:total personnel expenses"} == {
+        ("2019", 217081), ("2018", 180110)}
+
+
+@pytest.mark.parametrize("rows", [
+    [*PERSONNEL[:-1], ["", "217,000", "180,110"]],  # not the sum of the rows above it
+    [*PERSONNEL[:-1], ["", "217,081", "180,110"], ["Other", "5", "6"]],  # not the last row
+])
+def test_an_unlabelled_row_that_is_not_the_tables_total_gives_no_fact(rows: list[list[str]]) -> None:
+    facts, _ = _facts_before(rows, "Personnel expenses for employees were as follows:")
+
+    assert not any(f.value in (217081, 217000, 180110) and f.period in ("2019", "2018")
+                   and f.metric_code.startswith("label:total") for f in facts)
+
+
+def test_a_subject_cut_at_an_abbreviation_names_no_total() -> None:
+    # "our U.S. and foreign components" read to "U." names nothing: no "Total U" row
+    facts, warnings = _facts_before(PERSONNEL, "The following table summarizes our U.S. and foreign components of "
+                                               "income before income taxes (in millions):")
+
+    assert not any(f.value in (217081, 180110) for f in facts)
+    assert any("row 'Total': a total of no section" in w for w in warnings)
