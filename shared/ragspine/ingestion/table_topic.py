@@ -80,10 +80,13 @@ def topic_after(text: str) -> str:
     pointing forward there names the table before it, displaced. A line naming no figures
     ("The following table summarizes our results") names nothing, and the search stops there.
     """
-    for line in text.splitlines():
-        if any(p.search(line) for p in (_AS_FOLLOWS, _FOLLOWING)) or _CJK_LEAD.search(line):
-            return _from_lead(line)
-    return ""
+    return _from_lead(leading_line(text))
+
+
+def leading_line(text: str) -> str:
+    """The first line of ``text`` leading into a table ("… consisted of the following (in thousands):"), else ""."""
+    return next((line for line in text.splitlines()
+                 if any(p.search(line) for p in (_AS_FOLLOWS, _FOLLOWING)) or _CJK_LEAD.search(line)), "")
 
 
 def _from_lead(lead: str) -> str:

@@ -338,3 +338,27 @@ def test_a_subject_cut_at_an_abbreviation_names_no_total() -> None:
 
     assert not any(f.value in (217081, 180110) for f in facts)
     assert any("row 'Total': a total of no section" in w for w in warnings)
+
+
+RESTRUCTURING = [["", "2019", "2018"], ["Severance", "$7,169", "$7,845"], ["Advisory", "1,286", "2,802"],
+                 ["Total", "$8,455", "$10,647"]]
+_LONG_PARAGRAPH = ("Restructuring charges include the costs of the plan announced in the year, " * 6).strip()
+
+
+def test_the_unit_of_a_leading_sentence_set_after_its_table_is_the_tables() -> None:
+    after = f"{_LONG_PARAGRAPH}\n\nThe following is a summary of the restructuring costs for each year (in thousands):"
+
+    facts, _ = _facts_before(RESTRUCTURING, after)
+
+    assert {(f.metric_code, f.period, f.value, f.unit) for f in facts if f.value in (8455, 7169)} == {
+        ("label:total restructuring costs", "2019", 8455, "USD_K"), ("label:severance", "2019", 7169, "USD_K")}
+
+
+def test_the_unit_of_a_sentence_leading_the_next_table_is_not_the_first_tables() -> None:
+    after = f"{_LONG_PARAGRAPH}\n\nRent and repairs were as follows (in millions):"
+    second = "\n".join(["|  | 2019 | 2018 |", "| --- | --- | --- |", "| Rent | $40 | $30 |"])
+
+    facts, _ = _facts_before(RESTRUCTURING, after, second)
+
+    assert {f.unit for f in facts if f.value == 7169} == {""}  # no scale stated for it
+    assert {f.unit for f in facts if f.value == 40} == {"USD_M"}
