@@ -41,7 +41,10 @@ _CJK_SENTENCE = re.compile(r"[。、，！？]|です|ます|である|次の|�
 # Where the phrase stops naming the figures: the dates, periods and circumstances that follow them.
 _QUALIFIER = re.compile(
     r"(?i)\s*(?:,|\(|\bfor\b|\bat\b|\bas\s+(?:of|at)\b|\bduring\b|\bin\s+connection\b|\bin\s+(?:fiscal|the|each|our)\b"
-    r"|\bon\s+(?:a|an|the)\b|\bover\b|\bended\b|\bthat\b|\bwhich\b|\bwere\b|\bwas\b|\brespectively\b).*$")
+    r"|\bon\s+(?:a|an|the)\b|\bbased\s+on\b|\bover\b|\bended\b|\bthat\b|\bwhich\b|\bwere\b|\bwas\b|\brespectively\b).*$")
+# A list cut at its first comma ("tangible assets acquired, liabilities assumed and goodwill"): the words before it
+# name one item of several, never what the whole table lists.
+_LIST_GOES_ON = re.compile(r"(?i)^\s*,[^()]*?\b(?:and|or)\b")
 _LEADING = re.compile(r"(?i)^(?:(?:the|our|a|an|its|these|such|(?:a\s+)?(?:summary|breakdown|reconciliation|details?"
                       r"|components?|composition)\s+of)\s+)+")
 _NUMBERING = re.compile(r"(?i)^\s*(?:(?:note|table|item)\s+)?(?:\d+|[ivx]+|[a-z])(?:\.\d+)*\s*[.:)\-–—]?\s+")
@@ -112,6 +115,9 @@ def _as_title(text: str) -> str:
 
 
 def _noun_phrase(text: str) -> str:
+    cut = _QUALIFIER.search(text.strip())
+    if cut and _LIST_GOES_ON.match(cut.group()):
+        return ""
     phrase = _LEADING.sub("", _QUALIFIER.sub("", text.strip())).strip(" -–—:：")
     if _CJK.search(phrase):
         phrase = _CJK_HEADING_TAIL.sub("", phrase)

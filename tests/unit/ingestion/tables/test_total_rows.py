@@ -331,6 +331,23 @@ def test_an_unlabelled_row_that_is_not_the_tables_total_gives_no_fact(rows: list
                    and f.metric_code.startswith("label:total") for f in facts)
 
 
+@pytest.mark.parametrize("lead", [
+    # the words before the list's first comma name one item of several, never what the table lists
+    "The following table summarizes the fair values of receivables acquired, liabilities assumed and goodwill:",
+    "The following table summarizes wages included in selling, general and administrative expenses:",
+])
+def test_a_subject_cut_at_a_list_names_no_total(lead: str) -> None:
+    for facts, warnings in (_facts_before(PERSONNEL, lead), _facts_after(lead, PERSONNEL)):
+        assert not any(f.value in (217081, 180110) for f in facts)
+        assert any("row 'Total': a total of no section" in w for w in warnings)
+
+
+def test_a_subject_followed_by_a_basis_names_the_figures_alone() -> None:
+    facts, _ = _facts_before(PERSONNEL, "Revenue based on the location of the customer was as follows:")
+
+    assert {f.value for f in facts if f.metric_code == "label:total revenue"} == {217081, 180110}
+
+
 def test_a_subject_cut_at_an_abbreviation_names_no_total() -> None:
     # "our U.S. and foreign components" read to "U." names nothing: no "Total U" row
     facts, warnings = _facts_before(PERSONNEL, "The following table summarizes our U.S. and foreign components of "
