@@ -28,7 +28,7 @@ from ragspine.ingestion.fact_conflicts import differs, same_figure_stating_unit
 from ragspine.ingestion.model import Block, BlockKind, ParsedDocument
 from ragspine.ingestion.table_facts import Lineage, TableContext, table_facts, units_in
 from ragspine.ingestion.table_subject import PART_OF_COMPANY, about_an_investee, unit_note
-from ragspine.ingestion.table_topic import leading_line
+from ragspine.ingestion.table_topic import unit_note_after
 from ragspine.sensitivity import Sensitivity
 
 EXTRACTOR_VERSION = "table-17"  # 52/53-week years, F19 columns, section units, header blocks, titles, leads set after
@@ -103,7 +103,7 @@ def extract_facts(doc: ParsedDocument, *, glossary: Glossary, source_file_hash: 
             tables += 1
             after = _text_after(doc, index)
             # a unit note right after the table, or in its leading sentence set after it
-            note = _unit_note_after(doc, index) or unit_note(leading_line(after))
+            note = _unit_note_after(doc, index) or unit_note_after(after)
             context = TableContext(block.heading_path, block.caption, doc.title, doc_entity,
                                    lead if lead != block.caption else "", assumed, note,
                                    follows_table=under_heading > 0, text_after=after)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from ragspine.ingestion.table_subject import other_company
+from ragspine.ingestion.table_subject import other_company, unit_note
 from ragspine.numbers.units import units_in
 from ragspine.text import CJK
 
@@ -59,6 +59,7 @@ _PERIOD_WORDS = re.compile(r"(?i)\d|\b(?:year|quarter|month|fiscal|period|januar
 _PARENTHESES = re.compile(r"\s*[(（][^()（）]*[)）]")
 _WORDS_ONLY = re.compile(r"[A-Za-z][A-Za-z&’'/ -]*")
 _MAX_WORDS = 8
+_LEADS_INTO = re.compile(r"(?i)\b(?:the\s+following|as\s+follows|(?:table|schedule)\s+below)\b|[:：]\s*$")
 _CUT_AT_ABBREVIATION = re.compile(r"(?:^|\s)[A-Z]$")
 
 
@@ -90,6 +91,20 @@ def leading_line(text: str) -> str:
     """The first line of ``text`` leading into a table ("… consisted of the following (in thousands):"), else ""."""
     return next((line for line in text.splitlines()
                  if any(p.search(line) for p in (_AS_FOLLOWS, _FOLLOWING)) or _CJK_LEAD.search(line)), "")
+
+
+def unit_note_after(text: str) -> str:
+    """The unit note ending the first line of ``text`` that leads into a table ("… by market (in millions):"), or "".
+
+    Read from the text after a table where no table follows it (see ``topic_after``): such a
+    line, pointing forward ("the following", "the table below", a closing colon), leads the table
+    before it, so its unit note is that table's.
+    """
+    for line in text.splitlines():
+        note = unit_note(line) if _LEADS_INTO.search(line) else ""
+        if note:
+            return note
+    return ""
 
 
 def _from_lead(lead: str) -> str:

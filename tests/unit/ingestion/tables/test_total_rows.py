@@ -371,6 +371,19 @@ def test_the_unit_of_a_leading_sentence_set_after_its_table_is_the_tables() -> N
         ("label:total restructuring costs", "2019", 8455, "USD_K"), ("label:severance", "2019", 7169, "USD_K")}
 
 
+@pytest.mark.parametrize(("line", "unit"), [
+    ("The table below presents restructuring costs by type (in millions):", "USD_M"),
+    ("The following table sets forth, for the periods indicated, certain costs (in thousands):", "USD_K"),
+    ("Costs for the years ended June 30, 2019 and 2018 (in thousands):", "USD_K"),
+    # a unit note in a line that leads into nothing is no table's
+    ("Severance of (in thousands) amounts was paid in cash", ""),
+])
+def test_the_unit_note_of_any_line_leading_into_a_table_set_after_it_is_the_tables(line: str, unit: str) -> None:
+    facts, _ = _facts_before(RESTRUCTURING, f"{_LONG_PARAGRAPH}\n\n{line}")
+
+    assert {f.unit for f in facts if f.value in (7169, 8455)} == {unit}
+
+
 def test_the_unit_of_a_sentence_leading_the_next_table_is_not_the_first_tables() -> None:
     after = f"{_LONG_PARAGRAPH}\n\nRent and repairs were as follows (in millions):"
     second = "\n".join(["|  | 2019 | 2018 |", "| --- | --- | --- |", "| Rent | $40 | $30 |"])
