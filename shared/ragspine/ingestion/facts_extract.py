@@ -28,10 +28,12 @@ from ragspine.ingestion.fact_conflicts import differs, same_figure_stating_unit
 from ragspine.ingestion.model import Block, BlockKind, ParsedDocument
 from ragspine.ingestion.table_facts import Lineage, TableContext, table_facts, units_in
 from ragspine.ingestion.table_subject import PART_OF_COMPANY, about_an_investee, unit_note
+from ragspine.ingestion.table_topic import unit_note_after
 from ragspine.sensitivity import Sensitivity
 
-EXTRACTOR_VERSION = "table-16"  # 52/53-week years, F19 columns, section units, header blocks, doubled titles
+EXTRACTOR_VERSION = "table-17"  # 52/53-week years, F19 columns, section units, header blocks, titles, leads set after
 _LEAD_CHARS = 300
+_TEXT_AFTER_CHARS = 2000  # the lines right after a table; a displaced lead is among the first
 _PERIOD_LINE_CHARS = 60  # a line between a unit note and its table: "Year ended December 31,", "December 31,"
 
 
@@ -99,9 +101,12 @@ def extract_facts(doc: ParsedDocument, *, glossary: Glossary, source_file_hash: 
             lead = block.text[-_LEAD_CHARS:]
         if block.kind is BlockKind.TABLE:
             tables += 1
+            after = _text_after(doc, index)
+            # a unit note right after the table, or in its leading sentence set after it
+            note = _unit_note_after(doc, index) or unit_note_after(after)
             context = TableContext(block.heading_path, block.caption, doc.title, doc_entity,
-                                   lead if lead != block.caption else "", assumed, _unit_note_after(doc, index),
-                                   follows_table=under_heading > 0)
+                                   lead if lead != block.caption else "", assumed, note,
+                                   follows_table=under_heading > 0, text_after=after)
             lead = ""
             under_heading += 1
             found, problems = table_facts(block, context, glossary, lineage)
@@ -129,6 +134,24 @@ def _unit_note_after(doc: ParsedDocument, index: int) -> str:
         return ""
     text = following.text[:_LEAD_CHARS]
     return text if units_in(text) else ""
+
+
+def _text_after(doc: ParsedDocument, index: int) -> str:
+    """The text between a table and the next heading, when no other table stands there, else "".
+
+    A sentence there pointing forward ("… were as follows:") leads no table after it, so it is
+    the lead of this one, set after it (see ``table_topic.topic_after``).
+    """
+    texts: list[str] = []
+    size = 0
+    for block in doc.blocks[index + 1:]:
+        if block.kind is BlockKind.HEADING or block.kind is BlockKind.TITLE or size > _TEXT_AFTER_CHARS:
+            break
+        if block.kind is BlockKind.TABLE or block.rows:
+            return ""
+        texts.append(block.text)
+        size += len(block.text)
+    return "\n".join(texts)[:_TEXT_AFTER_CHARS]
 
 
 def _unit_note_before(doc: ParsedDocument, index: int) -> str:

@@ -66,7 +66,7 @@ from ragspine.ingestion.table_quarters import is_ordinal, stacked_quarter
 from ragspine.ingestion.table_roll_forward import roll_forward
 from ragspine.ingestion.table_stated_years import is_stated_period, stated_years
 from ragspine.ingestion.table_subject import other_company, same_company
-from ragspine.ingestion.table_topic import table_topic
+from ragspine.ingestion.table_topic import table_topic, topic_after
 from ragspine.ingestion.table_totals import is_bare_total, states_the_sum, total_of
 from ragspine.ingestion.table_undated import date_of, lone_date, states_no_period
 from ragspine.numbers.cells import read_cell
@@ -175,6 +175,8 @@ class TableContext:
     # the text around the table was read with it (its lead sentence, its headings): a PDF page's table, cut from
     # the page by its layout, may have lost the lines over it that state its period, so it never reads as undated
     surroundings_read: bool = True
+    # the text after the table up to the next heading, when no table follows it there: a lead set after its table
+    text_after: str = ""
 
     def layers(self) -> list[str]:
         """Texts in the order they are consulted: innermost heading, caption, lead, metadata, title."""
@@ -744,6 +746,10 @@ class _TableReader:
                     if subject:
                         qualified[r] = (*labels[:last], section)
                     section, parts = "", []  # a total closes its section, proved or not
+                elif (line_items and not repeated_headers and parts and r == len(self.rows) - 1
+                      and states_the_sum(self.rows, r, parts, self._read_columns()) and (topic := self._topic())):
+                    # the last row, unlabelled, summing every row above it: the grand total of what the table lists
+                    qualified[r] = (*labels[:last], total_of(topic, "Total"))
                 continue
             if is_bare_total(label) and line_items:
                 self.total_parts[r] = () if repeated_headers else tuple(parts)
@@ -754,9 +760,7 @@ class _TableReader:
                     self.row_written[r] = (*labels[:last], f"{section}: {label.strip().rstrip(':：')}")
                 # the table's grand total; a PDF page's table is given no sentence before it, so its heading may
                 # stand paragraphs above, over other tables: it names nothing there
-                elif not section and self._sums_its_parts(r, self._read_columns()) and (topic := table_topic(
-                        self.context.lead, self.context.caption, self.context.headings
-                        if self.block.kind is BlockKind.TABLE and not self.context.follows_table else ())):
+                elif not section and self._sums_its_parts(r, self._read_columns()) and (topic := self._topic()):
                     qualified[r], self.row_written[r] = (*labels[:last], total_of(topic, label)), labels
                 section, parts = "", []
                 continue
@@ -792,6 +796,16 @@ class _TableReader:
             if (label and heading.rstrip(":：").strip() not in label and not _SHARE_COUNT.search(label)
                     and not states_its_unit):
                 self.unread_rows[r] = f"under {heading!r}, a count of shares its label does not name"
+
+    def _topic(self) -> str:
+        """What the table lists, as the text around it names it (``table_topic``), else "".
+
+        A PDF page's table is given no sentence before it, so its heading may stand paragraphs
+        above, over other tables: it names nothing there. A lead set after the table is read last.
+        """
+        context = self.context
+        headings = context.headings if self.block.kind is BlockKind.TABLE and not context.follows_table else ()
+        return table_topic(context.lead, context.caption, headings) or topic_after(context.text_after)
 
     def _unlabelled_total_of(self, section: str, r: int, parts: Sequence[int]) -> str:
         """What unlabelled row ``r`` under ``section`` is: its total (the section), a subtotal, or "" (unproved).

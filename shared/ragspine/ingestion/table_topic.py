@@ -4,7 +4,10 @@ A bare ``Total`` closing a table of line items with no section heading totals wh
 lists. The filing says what that is in the sentence leading into the table ("Personnel expenses
 for employees were as follows:", "The following table summarizes warrants outstanding (in
 thousands):", 人件費の内訳は次のとおりです), in its caption or in the heading just over it
-("10. Accrued Liabilities", "Revenue by geography"). Only a short noun phrase is read; a heading
+("10. Accrued Liabilities", "Revenue by geography"), or in that same sentence set after it where
+the text was cut from the page apart from its tables (a PDF's text flow, an extract that lists a
+table's paragraphs after it): a sentence pointing forward with no table after it can only lead the
+table before it. Only a short noun phrase is read; a heading
 naming a statement, a report or a part of a filing ("Annual report excerpt", "Notes to
 consolidated financial statements") names no figure, and then the table has no subject ("").
 """
@@ -14,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from ragspine.ingestion.table_subject import other_company
+from ragspine.ingestion.table_subject import other_company, unit_note
 from ragspine.numbers.units import units_in
 from ragspine.text import CJK
 
@@ -38,7 +41,10 @@ _CJK_SENTENCE = re.compile(r"[。、，！？]|です|ます|である|次の|�
 # Where the phrase stops naming the figures: the dates, periods and circumstances that follow them.
 _QUALIFIER = re.compile(
     r"(?i)\s*(?:,|\(|\bfor\b|\bat\b|\bas\s+(?:of|at)\b|\bduring\b|\bin\s+connection\b|\bin\s+(?:fiscal|the|each|our)\b"
-    r"|\bon\s+(?:a|an|the)\b|\bover\b|\bended\b|\bthat\b|\bwhich\b|\bwere\b|\bwas\b|\brespectively\b).*$")
+    r"|\bon\s+(?:a|an|the)\b|\bbased\s+on\b|\bover\b|\bended\b|\bthat\b|\bwhich\b|\bwere\b|\bwas\b|\brespectively\b).*$")
+# A list cut at its first comma ("tangible assets acquired, liabilities assumed and goodwill"): the words before it
+# name one item of several, never what the whole table lists.
+_LIST_GOES_ON = re.compile(r"(?i)^\s*,[^()]*?\b(?:and|or)\b")
 _LEADING = re.compile(r"(?i)^(?:(?:the|our|a|an|its|these|such|(?:a\s+)?(?:summary|breakdown|reconciliation|details?"
                       r"|components?|composition)\s+of)\s+)+")
 _NUMBERING = re.compile(r"(?i)^\s*(?:(?:note|table|item)\s+)?(?:\d+|[ivx]+|[a-z])(?:\.\d+)*\s*[.:)\-–—]?\s+")
@@ -53,6 +59,8 @@ _PERIOD_WORDS = re.compile(r"(?i)\d|\b(?:year|quarter|month|fiscal|period|januar
 _PARENTHESES = re.compile(r"\s*[(（][^()（）]*[)）]")
 _WORDS_ONLY = re.compile(r"[A-Za-z][A-Za-z&’'/ -]*")
 _MAX_WORDS = 8
+_LEADS_INTO = re.compile(r"(?i)\b(?:the\s+following|as\s+follows|(?:table|schedule)\s+below)\b|[:：]\s*$")
+_CUT_AT_ABBREVIATION = re.compile(r"(?:^|\s)[A-Z]$")
 
 
 def table_topic(lead: str, caption: str, headings: Sequence[str]) -> str:
@@ -69,12 +77,46 @@ def table_topic(lead: str, caption: str, headings: Sequence[str]) -> str:
     return _from_lead(headings[-1]) or _as_title(headings[-1])  # a slide's title may be the sentence itself
 
 
+def topic_after(text: str) -> str:
+    """The figures named by the first line of ``text`` that leads into a table ("X were as follows:"), else "".
+
+    ``text`` is what follows a table when no table follows it under the same heading: a line
+    pointing forward there names the table before it, displaced. A line naming no figures
+    ("The following table summarizes our results") names nothing, and the search stops there.
+    """
+    return _from_lead(leading_line(text))
+
+
+def leading_line(text: str) -> str:
+    """The first line of ``text`` leading into a table ("… consisted of the following (in thousands):"), else ""."""
+    return next((line for line in text.splitlines()
+                 if any(p.search(line) for p in (_AS_FOLLOWS, _FOLLOWING)) or _CJK_LEAD.search(line)), "")
+
+
+def unit_note_after(text: str) -> str:
+    """The unit note ending the first line of ``text`` that leads into a table ("… by market (in millions):"), or "".
+
+    Read from the text after a table where no table follows it (see ``topic_after``): such a
+    line, pointing forward ("the following", "the table below", a closing colon), leads the table
+    before it, so its unit note is that table's.
+    """
+    for line in text.splitlines():
+        note = unit_note(line) if _LEADS_INTO.search(line) else ""
+        if note:
+            return note
+    return ""
+
+
 def _from_lead(lead: str) -> str:
     sentence = lead.strip()
     for pattern in (_AS_FOLLOWS, _FOLLOWING):
         matches = list(pattern.finditer(sentence))
         if matches:
-            return _noun_phrase(matches[-1].group("s") or matches[-1].group("t"))
+            last = matches[-1]
+            group = "s" if last.group("s") else "t"
+            if _CUT_AT_ABBREVIATION.search(last.group(group)) and sentence[last.end(group):].startswith("."):
+                return ""  # "our U.S. and foreign components" cut at "U.": the words read are not the name
+            return _noun_phrase(last.group(group))
     cjk = list(_CJK_LEAD.finditer(sentence))
     if cjk:
         return _noun_phrase(cjk[-1].group("s") or cjk[-1].group("z") or "")
@@ -88,6 +130,9 @@ def _as_title(text: str) -> str:
 
 
 def _noun_phrase(text: str) -> str:
+    cut = _QUALIFIER.search(text.strip())
+    if cut and _LIST_GOES_ON.match(cut.group()):
+        return ""
     phrase = _LEADING.sub("", _QUALIFIER.sub("", text.strip())).strip(" -–—:：")
     if _CJK.search(phrase):
         phrase = _CJK_HEADING_TAIL.sub("", phrase)

@@ -111,7 +111,11 @@ def label_readings(norm: str, leftover: str, glossary: Glossary, *, total_named:
     # (non-U.S. GAAP measure)", "(in thousands)"), which a question may name but seldom does
     item_words = {code: _content(_words(_without_remarks(_item(label_of(code)))))
                   or _content(_words(_item(label_of(code)))) or words_of[code] for code in labels}
-    vocabulary = set().union(*words_of.values())
+    # the glossary's own line items are rows too: "non-current" of its "Derivative financial instruments, non-current
+    # liability" says a question is not about an open label lacking it
+    vocabulary = set().union(*words_of.values(), *(_content(_words(alias)) for alias, (kind, code)
+                                                   in glossary.aliases.items()
+                                                   if kind is SlotKind.METRIC and not code.startswith(METRIC_PREFIX)))
     scored: list[tuple[tuple[float, int, int, int, int], str]] = []
     for code, own in words_of.items():
         named = asked - (ASKING_WORDS - own)  # the words naming a row, not those asking for arithmetic on it

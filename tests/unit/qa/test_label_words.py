@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -12,6 +15,7 @@ from ragspine.qa.label_words import label_readings
 from ragspine.qa.slots import parse_slots
 from tests.support.glossary import default_glossary
 
+GLOSSARY_FILE = Path(__file__).parents[3] / "shared" / "ragspine" / "shipped_domains" / "acme" / "glossary.yaml"
 STATEMENT = [
     "Statutory federal income tax rate",
     "Effective income tax rate",
@@ -134,3 +138,19 @@ DEBT = ["Carrying amount: Total debt", "Carrying amount: Other foreign borrowing
 ])
 def test_total_read_as_the_channel_still_names_the_row_holding_it(question: str, label: str) -> None:
     assert parse_slots(question, glossary=glossary_with(DEBT)).metrics == (open_metric_code(label),)
+
+
+def test_a_question_word_of_a_glossary_line_item_the_label_lacks_is_not_read_as_that_label() -> None:
+    # a user who lists the line items: "non-current" names the glossary's own row, never the table's total
+    raw = yaml.safe_load(Path(GLOSSARY_FILE).read_text(encoding="utf-8"))
+    raw["metrics"]["DERIVATIVES_NONCURRENT"] = {
+        "unit": "USD_M", "names": {"en": "Derivative financial instruments, non-current liability"},
+        "aliases": ["Derivative financial instruments, non-current liability"]}
+    listed = Glossary.from_mapping(raw)
+    glossary = with_open_terms(listed, [(open_metric_code("Total fair value of the derivative liabilities") or "",
+                                         listed.home_entity)])
+    question = "What was the fair value of derivatives non-current liability in 2019?"
+
+    assert read(question, glossary) == []
+    assert read("What was the fair value of the derivative liabilities in 2019?", glossary) == [
+        ("label:total fair value of the derivative liabilities",)]

@@ -75,3 +75,16 @@ def test_a_japanese_table_total_is_reached_by_its_subject_and_total_word(folder:
 
     assert result.slots.as_dict()["metric"] == ["label:人件費合計"], result.answer
     assert "150" in result.answer and "row=合計,col=2019" in result.answer, result.answer
+
+
+def test_a_total_whose_leading_sentence_is_set_after_its_table_is_reached_by_that_subject(folder: Path) -> None:
+    # the extract lists the table first and its paragraphs after it, the sentence that led into it among them
+    table = _table("", [["", "2019", "2018"], ["Vacation pay", "1,600", "1,400"], ["Payroll taxes", "150", "110"],
+                        ["", "$1,750", "$1,510"]])
+    after = "Accrued liabilities at June 30 consisted of the following (in thousands):\n\n"
+
+    result = answer_question("What is the difference in the total accrued liabilities between 2018 and 2019?",
+                             qa=_qa(folder, table, after))
+
+    assert result.slots.as_dict()["metric"] == ["label:total accrued liabilities"], result.answer
+    assert "up 240" in result.answer and "table=1,row=Total accrued liabilities,col=2019" in result.answer, result.answer

@@ -266,3 +266,129 @@ def test_a_pdf_pages_table_takes_no_subject_from_a_heading_paragraphs_above_it()
 
     assert not any(f.value in (217081, 180110) for f in result.facts)
     assert {f.value for f in result.facts if f.metric_code == "label:wages and salaries"} == {191459, 158371}
+
+
+def _facts_before(rows: list[list[str]], after: str, then: str = "") -> tuple[list[Fact], tuple[str, ...]]:
+    """The facts and warnings of ``rows`` set first under its heading, the text ``after`` below it, then ``then``."""
+    lines = ["| " + " | ".join(rows[0]) + " |", "|" + " --- |" * len(rows[0])]
+    lines += ["| " + " | ".join(row) + " |" for row in rows[1:]]
+    text = "# Annual report excerpt\n\n" + "\n".join(lines) + f"\n\n{after}\n\n{then}\n"
+    doc = parse_document(text.encode(), filename="t.md", doc_id="t.md", max_bytes=1_000_000)
+    result = extract_facts(doc, glossary=default_glossary(), source_file_hash="sha256:00")
+    return list(result.facts), tuple(result.warnings)
+
+
+@pytest.mark.parametrize(("after", "metric"), [
+    ("Personnel expenses for employees were as follows:\nPersonnel expenses are part of operating expenses.",
+     "label:total personnel expenses"),
+    # the heading the extract lists first, then the sentence that led into the table
+    ("12. Accrued Liabilities\nAccrued liabilities at June 30 consisted of the following (in thousands):",
+     "label:total accrued liabilities"),
+])
+def test_a_bare_total_takes_the_subject_of_a_leading_sentence_set_after_its_table(after: str, metric: str) -> None:
+    # A sentence pointing forward with no table after it leads no other table: it is this table's, displaced.
+    facts, _ = _facts_before(PERSONNEL, after)
+
+    assert {(f.period, f.value, f.source_locator) for f in facts if f.metric_code == metric} == {
+        ("2019", 217081, "table=1,row=Total,col=2019"), ("2018", 180110, "table=1,row=Total,col=2018")}
+
+
+def test_a_japanese_bare_total_takes_the_subject_of_a_leading_sentence_set_after_its_table() -> None:
+    rows = [["項目", "2024年", "2025年"], ["給与", "120", "130"], ["法定福利費", "30", "20"], ["合計", "150", "150"]]
+
+    facts, _ = _facts_before(rows, "人件費の内訳は次のとおりです（単位：百万円）。")
+
+    assert {(f.period, f.value) for f in facts if f.metric_code == "label:人件費合計"} == {("2024", 150), ("2025", 150)}
+
+
+def test_a_leading_sentence_between_two_tables_leads_the_second_only() -> None:
+    second = "\n".join(["|  | 2019 | 2018 |", "| --- | --- | --- |", "| Rent | 40 | 30 |", "| Repairs | 2 | 1 |",
+                        "| Total | 42 | 31 |"])
+
+    facts, _ = _facts_before(PERSONNEL, "Occupancy costs were as follows:", second)
+
+    assert not any(f.value in (217081, 180110) for f in facts)
+    assert {f.value for f in facts if f.metric_code == "label:total occupancy costs"} == {42, 31}
+
+
+def test_an_unlabelled_last_row_summing_the_table_is_the_total_of_what_its_sentence_names() -> None:
+    rows = [*PERSONNEL[:-1], ["", "$217,081", "$180,110"]]
+
+    facts, _ = _facts_before(rows, "The following is a summary of the personnel expenses for each year:")
+
+    assert {(f.period, f.value) for f in facts if f.metric_code == "label:total personnel expenses"} == {
+        ("2019", 217081), ("2018", 180110)}
+
+
+@pytest.mark.parametrize("rows", [
+    [*PERSONNEL[:-1], ["", "217,000", "180,110"]],  # not the sum of the rows above it
+    [*PERSONNEL[:-1], ["", "217,081", "180,110"], ["Other", "5", "6"]],  # not the last row
+])
+def test_an_unlabelled_row_that_is_not_the_tables_total_gives_no_fact(rows: list[list[str]]) -> None:
+    facts, _ = _facts_before(rows, "Personnel expenses for employees were as follows:")
+
+    assert not any(f.value in (217081, 217000, 180110) and f.period in ("2019", "2018")
+                   and f.metric_code.startswith("label:total") for f in facts)
+
+
+@pytest.mark.parametrize("lead", [
+    # the words before the list's first comma name one item of several, never what the table lists
+    "The following table summarizes the fair values of receivables acquired, liabilities assumed and goodwill:",
+    "The following table summarizes wages included in selling, general and administrative expenses:",
+])
+def test_a_subject_cut_at_a_list_names_no_total(lead: str) -> None:
+    for facts, warnings in (_facts_before(PERSONNEL, lead), _facts_after(lead, PERSONNEL)):
+        assert not any(f.value in (217081, 180110) for f in facts)
+        assert any("row 'Total': a total of no section" in w for w in warnings)
+
+
+def test_a_subject_followed_by_a_basis_names_the_figures_alone() -> None:
+    facts, _ = _facts_before(PERSONNEL, "Revenue based on the location of the customer was as follows:")
+
+    assert {f.value for f in facts if f.metric_code == "label:total revenue"} == {217081, 180110}
+
+
+def test_a_subject_cut_at_an_abbreviation_names_no_total() -> None:
+    # "our U.S. and foreign components" read to "U." names nothing: no "Total U" row
+    facts, warnings = _facts_before(PERSONNEL, "The following table summarizes our U.S. and foreign components of "
+                                               "income before income taxes (in millions):")
+
+    assert not any(f.value in (217081, 180110) for f in facts)
+    assert any("row 'Total': a total of no section" in w for w in warnings)
+
+
+RESTRUCTURING = [["", "2019", "2018"], ["Severance", "$7,169", "$7,845"], ["Advisory", "1,286", "2,802"],
+                 ["Total", "$8,455", "$10,647"]]
+_LONG_PARAGRAPH = ("Restructuring charges include the costs of the plan announced in the year, " * 6).strip()
+
+
+def test_the_unit_of_a_leading_sentence_set_after_its_table_is_the_tables() -> None:
+    after = f"{_LONG_PARAGRAPH}\n\nThe following is a summary of the restructuring costs for each year (in thousands):"
+
+    facts, _ = _facts_before(RESTRUCTURING, after)
+
+    assert {(f.metric_code, f.period, f.value, f.unit) for f in facts if f.value in (8455, 7169)} == {
+        ("label:total restructuring costs", "2019", 8455, "USD_K"), ("label:severance", "2019", 7169, "USD_K")}
+
+
+@pytest.mark.parametrize(("line", "unit"), [
+    ("The table below presents restructuring costs by type (in millions):", "USD_M"),
+    ("The following table sets forth, for the periods indicated, certain costs (in thousands):", "USD_K"),
+    ("Costs for the years ended June 30, 2019 and 2018 (in thousands):", "USD_K"),
+    # a unit note in a line that leads into nothing is no table's
+    ("Severance of (in thousands) amounts was paid in cash", ""),
+])
+def test_the_unit_note_of_any_line_leading_into_a_table_set_after_it_is_the_tables(line: str, unit: str) -> None:
+    facts, _ = _facts_before(RESTRUCTURING, f"{_LONG_PARAGRAPH}\n\n{line}")
+
+    assert {f.unit for f in facts if f.value in (7169, 8455)} == {unit}
+
+
+def test_the_unit_of_a_sentence_leading_the_next_table_is_not_the_first_tables() -> None:
+    after = f"{_LONG_PARAGRAPH}\n\nRent and repairs were as follows (in millions):"
+    second = "\n".join(["|  | 2019 | 2018 |", "| --- | --- | --- |", "| Rent | $40 | $30 |"])
+
+    facts, _ = _facts_before(RESTRUCTURING, after, second)
+
+    assert {f.unit for f in facts if f.value == 7169} == {""}  # no scale stated for it
+    assert {f.unit for f in facts if f.value == 40} == {"USD_M"}
