@@ -10,9 +10,10 @@ year's total. The computed line names the years
 and cites every figure; the assumed year is dropped, as it is for a count.
 
 Not read so: a count ("how many …", see ``counting.py``); a change word that is the row's own
-("Net change in cash balance"); a row whose every stated figure is negative (a deduction written
-in parentheses, where an average or sum may be meant by size or signed: the assumed year's
-"no data" line stands instead of a guess).
+("Net change in cash balance"); a sum of a row whose every stated figure is negative (a deduction
+written in parentheses, where the sum may be meant by size or signed and the sum's line says only
+one: the assumed year's "no data" line stands instead of a guess). An average or a change of such
+a row is read: its line states both readings, signed and by size (``arithmetic.py``, ``structured.py``).
 
 One year named for a figure that needs two (``year_before_named``): "What is the 2019 average free
 cash flow?" is the average of the 2019 and 2018 figures (the year's opening and closing, as
@@ -43,12 +44,14 @@ MAX_YEARS = 12  # as many as a range of years the question names may hold
 
 
 # What a question with no period named asks over the years it reads (``years_asked``).
-OVER_PERIODS = "over_periods"  # an average or a sum over every stated year
+OVER_PERIODS = "over_periods"  # an average over every stated year
+SUM_OVER_PERIODS = "sum_over_periods"  # a sum over every stated year ("across all 3 years")
 CHANGE = "change"  # a change: exactly two stated years
 
 
 def years_asked(question: str, arithmetic: Arithmetic, slots: Slots, glossary: Glossary) -> str | None:
-    """``OVER_PERIODS`` or ``CHANGE`` when the question asks arithmetic over periods and names none; else None.
+    """``OVER_PERIODS``, ``SUM_OVER_PERIODS`` or ``CHANGE`` when the question asks arithmetic over periods and
+    names none; else None.
 
     A pure function of the question's parse, so a parsed question keeps it; the years themselves
     are read from the facts on every ask (``every_stated_year``).
@@ -62,8 +65,10 @@ def years_asked(question: str, arithmetic: Arithmetic, slots: Slots, glossary: G
     if _HOW_MANY.search(text):
         return None
     # "the total revenue" asks one year's total: a sum over the years only when the words say so
-    if arithmetic.average or (arithmetic.period_sum > 0 and _EVERY_YEAR.search(text) is not None):
+    if arithmetic.average:
         return OVER_PERIODS
+    if arithmetic.period_sum > 0 and _EVERY_YEAR.search(text) is not None:
+        return SUM_OVER_PERIODS
     if (arithmetic.ratio or arithmetic.cagr or arithmetic.subtract or arithmetic.add or arithmetic.entity_gap
             or arithmetic.consistency or arithmetic.share_of):
         return None
@@ -80,8 +85,8 @@ def every_stated_year(asked: str, slots: Slots, *, facts: FactStore,
               if f.channel == channel and f.period_type == "FY" and f.period.isdigit()
               and f.sensitivity <= max_sensitivity]
     years = sorted({f.period for f in stated})
-    if all(f.value < 0 for f in stated):
-        return None
+    if asked == SUM_OVER_PERIODS and all(f.value < 0 for f in stated):
+        return None  # signed or by size: a sum's line says one, so neither is guessed
     if len(years) < 2 or len(years) > MAX_YEARS or (asked == CHANGE and len(years) != 2):
         return None
     periods = tuple(Period.fiscal_year(int(year)) for year in years)

@@ -27,7 +27,7 @@ class StructuredAsks:
 
     unmet: str | None = None  # the "cannot be computed" line: the answer, with no number
     count: CountAsk | None = None  # a count of periods over a threshold
-    every_year: str | None = None  # ``stated_years.OVER_PERIODS`` or ``CHANGE``: over every stated year
+    every_year: str | None = None  # ``stated_years.OVER_PERIODS``, ``SUM_OVER_PERIODS``, ``CHANGE``: every stated year
     year_before: bool = False  # one named year with the year before it (a change, "the 2019 average")
 
 

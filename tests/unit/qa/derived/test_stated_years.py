@@ -53,14 +53,54 @@ class TestLeftAsAssumed:
         result = ask(folder, facts, "What was the net change in cash balance?")
         assert " vs " not in result.answer, result.answer
 
-    def test_figures_all_written_negative_are_not_averaged(self, folder: Path) -> None:
+    def test_a_sum_of_figures_all_written_negative_is_not_guessed(self, folder: Path) -> None:
+        # signed or by size: the sum's line would say one reading only
         facts = row("allowance for doubtful accounts", {"2018": -15, "2019": -16})
-        result = ask(folder, facts, "What is the average Allowance for doubtful accounts?")
-        assert "average" not in result.answer.splitlines()[0] and "15.5" not in result.answer, result.answer
+        result = ask(folder, facts, "What is the total allowance for doubtful accounts across both years?")
+        assert "31" not in result.answer and "No data" in result.answer, result.answer
 
     def test_a_named_period_is_kept(self, folder: Path) -> None:
         result = ask(folder, SGA, "What is the average Selling, general and administrative in 2018 and 2019?")
         assert "FY2018–FY2019 average: 407 USD_M" in result.answer, result.answer
+
+
+class TestFiguresAllWrittenNegative:
+    """A deduction written in parentheses every year: the average and the change say both readings."""
+
+    ALLOWANCE = row("allowance for doubtful accounts", {"2018": -15, "2019": -16})
+
+    @pytest.mark.parametrize(("question", "said"), [
+        ("What is the average Allowance for doubtful accounts?",
+         "FY2018–FY2019 average: -15.5 USD_M (mean of 2 figures); all are written as negatives, so by size 15.5 USD_M"),
+        ("allowance for doubtful accounts的平均值是多少？",
+         "FY2018–FY2019平均值：-15.5 USD_M（2 个数的平均）；各数均以负数列示，按绝对值为 15.5 USD_M"),
+        ("allowance for doubtful accountsの平均はいくらですか？", "FY2018–FY2019の平均：-15.5 USD_M"),
+    ])
+    def test_the_average_is_over_every_year_stated_signed_and_by_size(self, folder: Path, question: str,
+                                                                       said: str) -> None:
+        result = ask(folder, self.ALLOWANCE, question)
+        first = result.answer.splitlines()[0]
+        assert said in first and first.count("row=") == 2, result.answer
+
+    def test_the_change_is_between_the_two_years_signed_and_by_size(self, folder: Path) -> None:
+        result = ask(folder, self.ALLOWANCE, "What was the change in allowance for doubtful accounts?")
+        assert "FY2019 vs FY2018 down 1 USD_M" in result.answer, result.answer
+        assert "so by size up 1 USD_M" in result.answer, result.answer
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.lists(st.integers(1, 10**6), min_size=2, max_size=5))
+def test_a_mean_of_negatives_is_said_signed_and_by_size(tmp_path_factory: pytest.TempPathFactory,
+                                                         values: list[int]) -> None:
+    folder = finance_domain(tmp_path_factory.mktemp("negative") / "domain")
+    figures = {str(2015 + i): -float(v) for i, v in enumerate(values)}
+    result = ask(folder, row("realized losses", figures), "What was the average realized losses?")
+    first = result.answer.splitlines()[0]
+    assert f"(mean of {len(values)} figures); all are written as negatives, so by size " in first, result.answer
+    signed = float(first.split("average: ")[1].split(" ")[0])
+    by_size = float(first.split("so by size ")[1].split(" ")[0].split("（")[0])
+    mean = sum(values) / len(values)
+    assert abs(signed + mean) <= 0.01 and abs(by_size - mean) <= 0.01
 
 
 @settings(max_examples=15, deadline=None)
