@@ -43,7 +43,7 @@ from ragspine.qa.scope import covered_by_knowledge, names_misspelt_domain_terms,
 from ragspine.qa.screening import Refusal, RefusalReason, ScreeningPolicy
 from ragspine.qa.slots import Assumption, Slots, Unrecognized
 from ragspine.qa.stated_names import StatedNames, names_stated, ties_every_figure
-from ragspine.qa.stated_years import every_stated_year, year_before_named
+from ragspine.qa.stated_years import every_stated_year, range_ends, year_before_named
 from ragspine.qa.structured import Lookup, StructuredOutcome, look_up, plan_lookups, run_structured
 from ragspine.qa.structured_asks import StructuredAsks, read_structured_asks
 from ragspine.qa.table_dates import with_table_dates_read
@@ -171,6 +171,8 @@ def answer_question(question: str, *, qa: QAComponents, history: Sequence[Messag
         if asks.every_year is not None else None
     if stated is None and asks.year_before:  # one year named for a change or its average: with the year before
         stated = year_before_named(slots, facts=qa.facts, max_sensitivity=qa.max_sensitivity)
+    if stated is None and asks.range_ends:  # a change "from 2017 to 2019": between the range's ends
+        stated = range_ends(slots)
     result = _structured(text, qa, cache, channel, trace, stated)
     if channel is Channel.STRUCTURED:
         return _finish(trace, kept_back(result) if kept_back else result)

@@ -21,6 +21,12 @@ cash flow?" is the average of the 2019 and 2018 figures (the year's opening and 
 against 2018. Read so only when the documents state the year before for the same row; an average
 only when the year stands right before "average" ("the 2019 average"), since "the average … in
 2019" may be a mean of that year's quarters or months.
+
+A change across a range of years (``asks_range_ends``): "the increase in research and development
+funding from 2017 to 2019", 2017年至2019年的变化, 2017年から2019年までの増減 is between the range's two
+ends; the years inside it are not inputs. Read so only when the question writes the range itself
+(its ends joined by "to", 至, から…) and asks nothing else of it (an average or a sum over the range
+uses every year).
 """
 
 from __future__ import annotations
@@ -132,3 +138,33 @@ def year_before_named(slots: Slots, *, facts: FactStore,
     if not {before, named.period} <= stated:
         return None
     return replace(slots, periods=(Period.fiscal_year(int(before)), named))
+
+
+# two years joined by a range word, as ``period_words.with_ranges`` reads a range: "2017 to 2019", 2017年至2019年
+_RANGE = LazyPattern(r"(?<![\w])(?:fy\s?)?(\d{4})\s*(?:财年|財年|年度|年)?\s*"
+                     r"(?:to|through|thru|until|-|–|—|~|〜|～|至|到|から|より|ー)\s*(?:fy\s?)?(\d{4})(?!\d)")
+
+
+def asks_range_ends(question: str, arithmetic: Arithmetic, slots: Slots, glossary: Glossary) -> bool:
+    """Whether a change of one row is asked across a range of three years or more the question writes, so
+    it is between the range's two ends (a pure function of the parse; ``range_ends`` gives the slots)."""
+    if any(a.slot is SlotKind.PERIOD for a in slots.assumptions) or len(slots.periods) < 3:
+        return False
+    if any(p.period_type != "FY" or not p.period.isdigit() for p in slots.periods):
+        return False
+    if len(slots.metrics) != 1 or len(slots.entities) != 1 or len(slots.channels) != 1:
+        return False
+    text = normalize_text(question).lower()
+    if _HOW_MANY.search(text):
+        return False
+    other = (arithmetic.average or arithmetic.ratio or arithmetic.cagr or arithmetic.subtract or arithmetic.add
+             or arithmetic.entity_gap or arithmetic.consistency or arithmetic.share_of or arithmetic.period_sum)
+    if other or _CHANGE.search(glossary.leftover(question, glossary.scan(question)).lower()) is None:
+        return False
+    ends = (slots.periods[0].period, slots.periods[-1].period)
+    return any((m.group(1), m.group(2)) == ends for m in _RANGE.finditer(text))
+
+
+def range_ends(slots: Slots) -> Slots:
+    """The slots over the first and last year of the range ``asks_range_ends`` read."""
+    return replace(slots, periods=(slots.periods[0], slots.periods[-1]))

@@ -146,3 +146,48 @@ class TestOneYearNamedForAFigureOfTwo:
     def test_no_year_before_stated_leaves_the_one_year(self, folder: Path) -> None:
         result = ask(folder, self.FEES, "What is the percentage change in audit-related fees in 2018?")
         assert " vs " not in result.answer and "46675" not in result.answer, result.answer
+
+
+class TestAChangeAcrossARange:
+    """"From 2017 to 2019": a change across a range of years is between its two ends."""
+
+    FUNDING = row("research and development funding", {"2017": 65, "2018": 52, "2019": 132})
+
+    @pytest.mark.parametrize(("question", "said"), [
+        ("What is the increase/ (decrease) in Research and development funding from 2017 to 2019?",
+         "FY2019 vs FY2017 up 67 USD_M（+103.08%）（计算自："),
+        ("What was the percentage change in research and development funding from FY2017 to FY2019?",
+         "FY2019 vs FY2017 up 67 USD_M（+103.08%）（计算自："),
+        ("2017年至2019年research and development funding的变化是多少？", "FY2019 较 FY2017 增加 67 USD_M（+103.08%）（计算自："),
+        ("2017年度から2019年度までのresearch and development fundingの増減は？",
+         "FY2019 は FY2017 比 増加 67 USD_M（+103.08%）（计算自："),
+    ])
+    def test_the_change_is_between_the_ends_and_cites_both(self, folder: Path, question: str, said: str) -> None:
+        result = ask(folder, self.FUNDING, question)
+        line = next(line for line in result.answer.splitlines() if said in line)
+        assert "col=FY2017" in line and "col=FY2019" in line and "col=FY2018" not in line, result.answer
+        assert "52 USD_M" not in result.answer, result.answer  # the year inside the range is no input
+
+    def test_an_average_across_the_range_is_over_every_year(self, folder: Path) -> None:
+        result = ask(folder, self.FUNDING, "What is the average research and development funding from 2017 to 2019?")
+        assert "FY2017–FY2019 average: 83 USD_M (mean of 3 figures)" in result.answer, result.answer
+
+    def test_three_years_listed_are_no_range(self, folder: Path) -> None:
+        result = ask(folder, self.FUNDING,
+                     "What was the change in research and development funding in 2017, 2018 and 2019?")
+        assert " vs FY2017" not in result.answer, result.answer
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(2005, 2020), st.lists(st.integers(-10**6, 10**6), min_size=3, max_size=6))
+def test_a_change_across_a_range_is_the_last_year_less_the_first(tmp_path_factory: pytest.TempPathFactory,
+                                                                  first: int, values: list[int]) -> None:
+    folder = finance_domain(tmp_path_factory.mktemp("range") / "domain")
+    last = first + len(values) - 1
+    figures = {str(first + i): float(v) for i, v in enumerate(values)}
+    result = ask(folder, row("royalty income", figures), f"What was the change in royalty income from {first} to {last}?")
+    line = next(line for line in result.answer.splitlines() if f"FY{last} vs FY{first} " in line)
+    direction, amount = line.split(f"FY{last} vs FY{first} ")[1].split(" ")[:2]
+    gap = values[-1] - values[0]
+    said = float(amount.split("（")[0]) if direction != "unchanged" else 0.0
+    assert said == abs(gap) and direction == ("up" if gap > 0 else "down" if gap < 0 else "unchanged"), line
