@@ -191,3 +191,9 @@ def test_a_change_across_a_range_is_the_last_year_less_the_first(tmp_path_factor
     gap = values[-1] - values[0]
     said = float(amount.split("（")[0]) if direction != "unchanged" else 0.0
     assert said == abs(gap) and direction == ("up" if gap > 0 else "down" if gap < 0 else "unchanged"), line
+
+
+def test_a_change_between_split_years_is_between_the_years_they_end_in(folder: Path) -> None:
+    ebit = row("earnings before interest and taxes", {"2018": 713, "2019": 828})
+    result = ask(folder, ebit, "What was the change in earnings before interest and taxes in 2018/2019 from 2017/2018?")
+    assert "FY2019 vs FY2018 up 115 USD_M（+16.13%）（计算自：" in result.answer, result.answer
