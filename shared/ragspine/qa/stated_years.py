@@ -17,10 +17,11 @@ a row is read: its line states both readings, signed and by size (``arithmetic.p
 
 One year named for a figure that needs two (``year_before_named``): "What is the 2019 average free
 cash flow?" is the average of the 2019 and 2018 figures (the year's opening and closing, as
-``AVG(X)`` reads a balance), and "the percentage change in audit-related fees in 2019" is 2019
-against 2018. Read so only when the documents state the year before for the same row; an average
-only when the year stands right before "average" ("the 2019 average"), since "the average … in
-2019" may be a mean of that year's quarters or months.
+``AVG(X)`` reads a balance), "the difference between 2019 average A and 2019 average B" the gap of
+two such averages, and "the percentage change in audit-related fees in 2019" is 2019 against 2018.
+Read so only when the documents state the year before for every row asked; an average only when
+the year stands right before "average" ("the 2019 average"), since "the average … in 2019" may be
+a mean of that year's quarters or months.
 
 A change across a range of years (``asks_range_ends``): "the increase in research and development
 funding from 2017 to 2019", 2017年至2019年的变化, 2017年から2019年までの増減 is between the range's two
@@ -112,11 +113,16 @@ def asks_year_before(question: str, arithmetic: Arithmetic, slots: Slots, glossa
     named = slots.periods[0]
     if named.period_type != "FY" or not named.period.isdigit():
         return False
-    if len(slots.metrics) != 1 or len(slots.entities) != 1 or len(slots.channels) != 1:
+    if len(slots.metrics) not in (1, 2) or len(slots.entities) != 1 or len(slots.channels) != 1:
         return False
     text = normalize_text(question).lower()
     if _HOW_MANY.search(text):
         return False
+    if len(slots.metrics) == 2:  # "the difference between 2019 average A and 2019 average B": each its year's
+        years = [m.group(1) for m in _YEAR_AVERAGE.finditer(text)]
+        other = (arithmetic.ratio or arithmetic.cagr or arithmetic.add or arithmetic.consistency
+                 or arithmetic.share_of or arithmetic.period_sum)
+        return not other and arithmetic.averages == 2 and years == [named.period, named.period]
     other = (arithmetic.ratio or arithmetic.cagr or arithmetic.subtract or arithmetic.add or arithmetic.entity_gap
              or arithmetic.consistency or arithmetic.share_of or arithmetic.period_sum)
     if other:
@@ -129,14 +135,15 @@ def asks_year_before(question: str, arithmetic: Arithmetic, slots: Slots, glossa
 def year_before_named(slots: Slots, *, facts: FactStore,
                       max_sensitivity: Sensitivity = Sensitivity.CONFIDENTIAL) -> Slots | None:
     """The slots over the year named and the year before, for a question ``asks_year_before`` accepts,
-    when the documents state both years; else None."""
+    when the documents state both years for every row asked; else None."""
     named = slots.periods[0]
-    metric, entity, channel = slots.metrics[0], slots.entities[0], slots.channels[0]
+    entity, channel = slots.entities[0], slots.channels[0]
     before = str(int(named.period) - 1)
-    stated = {f.period for f in facts.find(metric_code=metric, entity=entity)
-              if f.channel == channel and f.period_type == "FY" and f.sensitivity <= max_sensitivity}
-    if not {before, named.period} <= stated:
-        return None
+    for metric in slots.metrics:
+        stated = {f.period for f in facts.find(metric_code=metric, entity=entity)
+                  if f.channel == channel and f.period_type == "FY" and f.sensitivity <= max_sensitivity}
+        if not {before, named.period} <= stated:
+            return None
     return replace(slots, periods=(Period.fiscal_year(int(before)), named))
 
 

@@ -138,6 +138,26 @@ class TestOneYearNamedForAFigureOfTwo:
         result = ask(folder, self.FEES, "2019年audit-related fees的变化是多少？")
         assert "FY2019 较 FY2018 增加 46675 USD_M（+43.81%）（计算自：" in result.answer, result.answer
 
+    BENEFIT = row("defined benefit schemes", {"2017": 20, "2018": 44, "2019": 57})
+
+    @pytest.mark.parametrize(("question", "said"), [
+        ("What is the difference between 2019 average defined contribution schemes and 2019 average defined "
+         "benefit schemes?", "FY2018–FY2019 average defined contribution schemes (label:defined contribution schemes) "
+                             "minus average defined benefit schemes (label:defined benefit schemes): 121.5 USD_M"),
+        ("2019 平均 defined contribution schemes 与 2019 平均 defined benefit schemes 的差额是多少？", "121.5 USD_M"),
+    ])
+    def test_two_rows_each_averaged_over_its_year_and_the_year_before(self, folder: Path, question: str,
+                                                                      said: str) -> None:
+        result = ask(folder, self.SCHEMES + self.BENEFIT, question)
+        line = next(line for line in result.answer.splitlines() if said in line)
+        assert line.count("row=") == 4 and "FY2017" not in line, result.answer  # both years of both rows cited
+
+    def test_two_rows_averaged_need_the_year_before_for_both(self, folder: Path) -> None:
+        benefit = row("defined benefit schemes", {"2019": 57})
+        result = ask(folder, self.SCHEMES + benefit, "What is the difference between 2019 average defined "
+                                                     "contribution schemes and 2019 average defined benefit schemes?")
+        assert "121.5" not in result.answer and "172" not in result.answer, result.answer
+
     def test_an_average_in_a_year_is_no_average_of_two_years(self, folder: Path) -> None:
         # "the average … in 2019" may be over that year's quarters: the year before is not taken
         result = ask(folder, self.SCHEMES, "What is the average defined contribution schemes in 2019?")
