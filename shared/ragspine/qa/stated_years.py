@@ -4,9 +4,10 @@
 cash?", "the total unrecognized tax benefit across all 3 years": an average, a sum or a change is
 over periods, so the last completed fiscal year a lookup assumes cannot answer it. The periods are
 then every fiscal year stated for the one metric, entity and channel asked (at least two; for a
-change exactly two, since three or more leave which two open). A sum is read so only when the
-words say it runs over the years ("across all 3 years", "altogether"): "the total revenue" asks one
-year's total. The computed line names the years
+change exactly two, since three or more leave which two open), or for two rows each averaged ("the
+difference between the average investment income and average financing costs"), when both state
+the same years. A sum is read so only when the words say it runs over the years ("across all 3
+years", "altogether"): "the total revenue" asks one year's total. The computed line names the years
 and cites every figure; the assumed year is dropped, as it is for a count.
 
 Not read so: a count ("how many …", see ``counting.py``); a change word that is the row's own
@@ -66,7 +67,9 @@ def years_asked(question: str, arithmetic: Arithmetic, slots: Slots, glossary: G
     assumed = [a for a in slots.assumptions if a.slot is SlotKind.PERIOD]
     if len(assumed) != 1 or assumed[0].cue or assumed[0].typed is not None or len(slots.periods) != 1:
         return None  # a period named, or read from the question's words ("last year")
-    if len(slots.metrics) != 1 or len(slots.entities) != 1 or len(slots.channels) != 1:
+    # "the difference between the average A and average B": "average" said of each of two rows
+    rows = 2 if arithmetic.average and arithmetic.averages == 2 else 1
+    if len(slots.metrics) != rows or len(slots.entities) != 1 or len(slots.channels) != 1:
         return None
     text = normalize_text(question).lower()
     if _HOW_MANY.search(text):
@@ -86,12 +89,14 @@ def years_asked(question: str, arithmetic: Arithmetic, slots: Slots, glossary: G
 def every_stated_year(asked: str, slots: Slots, *, facts: FactStore,
                       max_sensitivity: Sensitivity = Sensitivity.CONFIDENTIAL) -> Slots | None:
     """The slots over every fiscal year stated for the row, for what ``years_asked`` read (not None);
-    else None (the slots stand as they are)."""
-    metric, entity, channel = slots.metrics[0], slots.entities[0], slots.channels[0]
-    stated = [f for f in facts.find(metric_code=metric, entity=entity)
+    else None (the slots stand as they are). Two rows averaged must state the same years."""
+    entity, channel = slots.entities[0], slots.channels[0]
+    stated = [f for metric in slots.metrics for f in facts.find(metric_code=metric, entity=entity)
               if f.channel == channel and f.period_type == "FY" and f.period.isdigit()
               and f.sensitivity <= max_sensitivity]
     years = sorted({f.period for f in stated})
+    if any({f.period for f in stated if f.metric_code == metric} != set(years) for metric in slots.metrics):
+        return None  # one row states a year the other does not: which years both means are over is open
     if asked == SUM_OVER_PERIODS and all(f.value < 0 for f in stated):
         return None  # signed or by size: a sum's line says one, so neither is guessed
     if len(years) < 2 or len(years) > MAX_YEARS or (asked == CHANGE and len(years) != 2):

@@ -88,6 +88,30 @@ class TestFiguresAllWrittenNegative:
         assert "so by size up 1 USD_M" in result.answer, result.answer
 
 
+class TestTwoRowsAveragedWithNoPeriod:
+    """"The difference between the average A and average B": each row's mean over the years both state."""
+
+    INCOME = row("investment income", {"2018": 685, "2019": 433})
+    COSTS = row("financing costs", {"2018": -1074, "2019": -2088})
+
+    @pytest.mark.parametrize("question", [
+        "What is the difference between the average investment income and average financing costs?",
+        "平均investment income与平均financing costs的差额是多少？",
+        "investment incomeの平均とfinancing costsの平均の差はいくらですか？",
+    ])
+    def test_the_gap_of_the_means_cites_every_figure(self, folder: Path, question: str) -> None:
+        result = ask(folder, self.INCOME + self.COSTS, question)
+        line = next(line for line in result.answer.splitlines() if "2140 USD_M" in line)
+        assert "FY2018–FY2019" in line and line.count("row=") == 4, result.answer
+        assert "last completed fiscal year" not in result.answer
+
+    def test_rows_stating_different_years_are_not_averaged(self, folder: Path) -> None:
+        costs = row("financing costs", {"2017": -900, "2018": -1074, "2019": -2088})
+        result = ask(folder, self.INCOME + costs,
+                     "What is the difference between the average investment income and average financing costs?")
+        assert "2140" not in result.answer and " average: " not in result.answer, result.answer
+
+
 @settings(max_examples=15, deadline=None)
 @given(st.lists(st.integers(1, 10**6), min_size=2, max_size=5))
 def test_a_mean_of_negatives_is_said_signed_and_by_size(tmp_path_factory: pytest.TempPathFactory,
