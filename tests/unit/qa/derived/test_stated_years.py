@@ -97,6 +97,7 @@ class TestTwoRowsAveragedWithNoPeriod:
     @pytest.mark.parametrize("question", [
         "What is the difference between the average investment income and average financing costs?",
         "平均investment income与平均financing costs的差额是多少？",
+        "investment income的平均值与financing costs的平均值相差多少？",  # 平均值 whole: no 值 left as a name
         "investment incomeの平均とfinancing costsの平均の差はいくらですか？",
     ])
     def test_the_gap_of_the_means_cites_every_figure(self, folder: Path, question: str) -> None:
