@@ -15,7 +15,10 @@ the wrong scale or with the wrong sign is not exact. The right number in an answ
 unit (the document states none the reader recognises) is counted apart as ``unit_not_stated``; any
 other figure is wrong; an answer with no figure of that kind abstains.
 
-    .venv/bin/python -m tests.eval.tatqa_arithmetic [--open] [--limit N] [--json PATH]
+    .venv/bin/python -m tests.eval.tatqa_arithmetic [--open] [--limit N] [--json PATH] [--kinds]
+
+``--kinds`` prints the abstentions counted by what the answer says it could not do (``abstention_kinds``)
+and every wrong answer, instead of the whole report.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.eval import recorded
+from tests.eval.abstention_kinds import abstention_kind, tally
 from tests.eval.tatqa_tables import TATQA, ingest_context
 
 ASKED_TYPES = ("arithmetic", "count")
@@ -169,6 +173,7 @@ def run(limit: int | None, *, open_vocabulary: bool = False) -> dict[str, Any]:
                 continue
             services = ingest_context(Path(tmp) / f"c{index}", index, context, open_vocabulary=open_vocabulary,
                                       runner=runner)
+            table_facts = services.facts.count()
             for question in questions:
                 text = str(question["question"])
                 result = answer_question(text, qa=services.qa)
@@ -188,6 +193,8 @@ def run(limit: int | None, *, open_vocabulary: bool = False) -> dict[str, Any]:
                                    "derivation": question.get("derivation", ""),
                                    "said": None if figure is None else f"{figure[0]} {figure[1]}".strip(),
                                    "answer": result.answer[:900]})
+                    if verdict == "abstained":
+                        bucket[-1]["kind"] = abstention_kind(text, result.answer, table_facts)
     n = sum(counts[v] for v in _BETTER) or 1
     return {"glossary": "fresh from domain init" if open_vocabulary else "each table's row labels listed",
             "contexts": len(contexts), "questions": n,
@@ -195,7 +202,18 @@ def run(limit: int | None, *, open_vocabulary: bool = False) -> dict[str, Any]:
             "unit_not_stated": counts["unit_not_stated"], "wrong": counts["wrong"],
             "abstained": counts["abstained"], "exact_rate": round(counts["exact"] / n, 3),
             "wrong_rate": round(counts["wrong"] / n, 3), "by_type": {k: dict(v) for k, v in by_type.items()},
+            "abstained_by_kind": tally(examples["abstained"]),
             "examples": examples, "verdicts": verdicts}
+
+
+def kinds_text(report: dict[str, Any]) -> str:
+    """The abstentions counted by kind, then each wrong answer: what a run leaves to do."""
+    lines = [f"{report['abstained']} abstained, by kind:"]
+    lines += [f"  {count:4d}  {kind}" for kind, count in report["abstained_by_kind"].items()]
+    lines.append(f"{report['wrong']} wrong:")
+    lines += [f"  context {e['context']}: {e['question']} gold {e['gold']}, said {e['said']}"
+              for e in report["examples"]["wrong"]]
+    return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -203,6 +221,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--limit", type=int, default=None)
     parser.add_argument("--open", action="store_true", help="the glossary fresh from domain init, unedited")
     parser.add_argument("--json", type=Path, default=None)
+    parser.add_argument("--kinds", action="store_true",
+                        help="print the abstentions by kind and the wrong answers, not the whole report")
     recorded.add_record_flag(parser)
     args = parser.parse_args(argv)
     recorded.refuse_partial(parser, args.record, args.limit is not None or not args.open)
@@ -210,7 +230,7 @@ def main(argv: list[str] | None = None) -> None:
     text = json.dumps(report, indent=2, ensure_ascii=False)
     if args.json:
         args.json.write_text(text + "\n", encoding="utf-8")
-    print(text)
+    print(kinds_text(report) if args.kinds else text)
     if args.record:
         recorded.write("tatqa-arithmetic", recorded.tatqa_arithmetic_table(report),
                        "python -m tests.eval.tatqa_arithmetic --open --record")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.eval import financebench_metrics, tatqa_arithmetic
+from tests.eval import abstention_kinds, financebench_metrics, tatqa_arithmetic
 
 CHANGE = ("Example Group (EXAMPLE_GROUP) Sales (M1_SALES): FY2019 vs FY2018 down 21 USD_K（−0.34%）"
           "（计算自：t.md · row=Sales,col=2018；t.md · row=Sales,col=2019）")
@@ -84,3 +84,36 @@ def test_tatqa_em_with_scale(figure: tuple[float, str] | None, gold: float, scal
 ])
 def test_financebench_scoring(question: str, gold: str, answer: str, verdict: str) -> None:
     assert financebench_metrics.verdict(question, gold, answer) == verdict
+
+
+@pytest.mark.parametrize(("question", "answer", "table_facts", "kind"), [
+    ("What is the total revenue in 2019?", "Which figure do you mean? Choose one: revenue, operating margin", 0,
+     abstention_kinds.NO_FACTS),
+    ("What is the total revenue in 2019?", "Which figure do you mean? Choose one: revenue, operating margin", 12,
+     abstention_kinds.TOTAL_ROW),
+    ("What is the change in leases?", "Which did you mean by 'leases'? Choose one: current: leases, non-current: leases",
+     12, abstention_kinds.TIED),
+    ("What is the average Cost of sales?", "No data for Example Group (EXAMPLE_GROUP) FY2025 cost of sales (label:cost "
+     "of sales): the fact table has no such record, so no figure is given.\n(Assumed: no period named)", 6,
+     abstention_kinds.NO_PERIOD_NAMED),
+    ("What is the change in Sales from 2018 to 2019?", "No data for Example Group (EXAMPLE_GROUP) FY2018 sales", 6,
+     abstention_kinds.NO_FIGURE),
+    ("What is the change between 2018 and 2019 average free cash flow?", "The question asks for a change between "
+     "averages, which is not computed here, so no value is given.", 6, abstention_kinds.NOT_COMPUTABLE),
+    ("What is the change in Sales from 2018 to 2019?", "Group FY2019 sales: 5 （来源：t.md · row=Sales,col=2019）", 6,
+     abstention_kinds.STATED_ONLY),
+    ("What is the average ROFE for F19 and F18?", "According to the retrieved documents: …", 6,
+     abstention_kinds.TEXT_SEARCH),
+])
+def test_an_abstention_is_counted_by_what_the_answer_says(question: str, answer: str, table_facts: int,
+                                                          kind: str) -> None:
+    assert abstention_kinds.abstention_kind(question, answer, table_facts) == kind
+
+
+def test_the_kinds_report_lists_the_counts_and_every_wrong_answer() -> None:
+    report = {"abstained": 3, "wrong": 1,
+              "abstained_by_kind": abstention_kinds.tally([{"kind": "b"}, {"kind": "a"}, {"kind": "b"}]),
+              "examples": {"wrong": [{"context": 7, "question": "Q?", "gold": "1 million", "said": "2.0"}]}}
+    text = tatqa_arithmetic.kinds_text(report)
+    assert text.splitlines() == ["3 abstained, by kind:", "     2  b", "     1  a", "1 wrong:",
+                                 "  context 7: Q? gold 1 million, said 2.0"]

@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
 from functools import partial
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from ragspine.citation import Source, merged_sources
@@ -40,7 +41,7 @@ from ragspine.qa.scope import covered_by_knowledge, names_misspelt_domain_terms,
 from ragspine.qa.screening import Refusal, RefusalReason, ScreeningPolicy
 from ragspine.qa.slots import Assumption, Slots, Unrecognized
 from ragspine.qa.stated_names import StatedNames, names_stated, ties_every_figure
-from ragspine.qa.stated_years import every_stated_year, year_before_named
+from ragspine.qa.stated_years import every_stated_year, range_ends, year_before_named
 from ragspine.qa.structured import Lookup, StructuredOutcome, look_up, plan_lookups, run_structured
 from ragspine.qa.structured_asks import StructuredAsks, read_structured_asks
 from ragspine.qa.table_dates import with_table_dates_read
@@ -65,7 +66,12 @@ else:
 
 DEFAULT_MAX_QUESTION_CHARS = 1000
 COMPOSITE_SEPARATOR = "\n\n归因分析：\n"
-_REJECTED = "回答中的数字无法溯源到事实或资料，已拒绝该回答。"
+# A structured answer holding a number no fact, computation or question gives: withheld, in the question's language
+REJECTED = MappingProxyType({
+    Lang.ZH: "回答中的数字无法溯源到事实或资料，已拒绝该回答。",
+    Lang.EN: "A number in the answer could not be traced to a fact or document, so the answer was withheld.",
+    Lang.JA: "回答中の数値を事実または資料までたどれないため、回答を取り下げました。",
+})
 
 
 @dataclass(frozen=True)
@@ -165,7 +171,7 @@ def answer_question(question: str, *, qa: QAComponents, history: Sequence[Messag
             trace.stage("structured")
             count, slots = counted
             answer, verdict = _verified(_structured_text(count, slots, qa.glossary, shape.lang), count,
-                                        partial(question_numbers, text, decision))
+                                        partial(question_numbers, text, decision), shape.lang)
             trace.decide(verdict)
             counted_result = AnswerResult(answer, count.sources, Route.STRUCTURED, count.status, slots)
             return _finish(trace, kept_back(counted_result) if kept_back else counted_result)
@@ -174,6 +180,8 @@ def answer_question(question: str, *, qa: QAComponents, history: Sequence[Messag
         if asks.every_year is not None else None
     if stated is None and asks.year_before:  # one year named for a change or its average: with the year before
         stated = year_before_named(slots, facts=qa.facts, max_sensitivity=qa.max_sensitivity)
+    if stated is None and asks.range_ends:  # a change "from 2017 to 2019": between the range's ends
+        stated = range_ends(slots)
     result = _structured(text, qa, cache, channel, trace, stated)
     if channel is Channel.STRUCTURED:
         return _finish(trace, kept_back(result) if kept_back else result)
@@ -394,7 +402,7 @@ def _structured(text: str, qa: QAComponents, cache: _QuestionCache, channel: Cha
         structured = arithmetic.with_arithmetic(structured, intent.arithmetic, glossary=qa.glossary, lang=lang)
     trace.stage("structured")
     answer = _structured_text(structured, slots, qa.glossary, lang, asked_unit=intent.requested_unit)
-    answer, verdict = _verified(answer, structured, asked)
+    answer, verdict = _verified(answer, structured, asked, lang)
     trace.decide(verdict)
     result = AnswerResult(answer, structured.sources, Route.STRUCTURED, structured.status, slots,
                           structured.results, refinements=refinements)
@@ -504,7 +512,8 @@ def _faq_unsupported(entry: FaqEntry, question: str, qa: QAComponents) -> str | 
     return f"faq:unsupported_numbers:{entry.entry_id}" if missing else None
 
 
-def _verified(answer: str, outcome: StructuredOutcome, asked: Callable[[], frozenset[str]]) -> tuple[str, str]:
+def _verified(answer: str, outcome: StructuredOutcome, asked: Callable[[], frozenset[str]],
+              lang: Lang) -> tuple[str, str]:
     """The final provenance check on a structured answer: every number from a found fact,
     a computed difference, a period or the question (``asked``, read only for a number the
     figures do not account for); otherwise the answer is replaced.
@@ -520,7 +529,7 @@ def _verified(answer: str, outcome: StructuredOutcome, asked: Callable[[], froze
     shown += outcome.computed  # rank gaps, shares and sums (qa/analytics/compute.py)
     shown += [day for r in outcome.results if r.fact is not None for day in notice_dates(r.fact)]  # qa/undated.py
     report = check_rendered(answer, allowed=frozenset().union(*map(figure_values, shown)), also_allowed=asked)
-    return (answer, "provenance:pass") if report.ok else (_REJECTED, "provenance:rejected")
+    return (answer, "provenance:pass") if report.ok else (REJECTED[lang], "provenance:rejected")
 
 
 def _finish(trace: TraceRecorder, result: AnswerResult, *, evidence_ids: Sequence[Evidence] = ()) -> AnswerResult:

@@ -30,8 +30,10 @@ _WORDS_OF: dict[LazyPattern, tuple[str, ...]] = {}
 
 
 def _cue(*words: str) -> LazyPattern:
+    # Longest first: an alternation takes its first word that matches, and 平均 before 平均值 would leave 值
+    # of "平均值与" (a name no company holds) when the cue is taken out of a question's unknown names.
     parts = [rf"(?<![a-z]){re.escape(w)}(?![a-z])" if w[:1].isascii() and w[:1].isalpha() else re.escape(w)
-             for w in words]
+             for w in sorted(words, key=len, reverse=True)]
     # The lookahead on the possible first characters rejects most positions with one class test
     # (without it ``re`` tries every alternative at every position); what matches is unchanged.
     first = "".join(sorted({re.escape(w[:1]) for w in words}))
@@ -51,11 +53,11 @@ SUBTRACT = _cue("minus", "less", "subtract", "subtracting", "deduct", "deducting
 ADD = _cue("sum of", "total of", "plus", "added to", "combined", "之和", "的和", "加上", "合计", "の和", "を足した",
            "足した", "合算", "合計額", "の合計", "合計は")
 ENTITY_GAP = _cue("difference", "differ", "gap", "more than", "less than", "higher than", "lower than", "exceed",
-                  "相差", "差额", "差距", "差多少", "高多少", "多多少", "少多少", "低多少", "差異", "差は", "の差",
-                  "上回", "下回")
+                  "相差", "差额", "差距", "之差", "差多少", "高多少", "多多少", "少多少", "低多少", "差異", "差は",
+                  "の差", "上回", "下回")
 # A difference asked in so many words (not "more than" or "exceed", which may be words of a row's own name):
 # between two rows of one period it is the size of their gap ("the difference between APAC and EMEA in 2019").
-DIFFERENCE = _cue("difference", "differ", "gap", "相差", "差额", "差距", "差多少", "差異", "の差", "差は")
+DIFFERENCE = _cue("difference", "differ", "gap", "相差", "差额", "差距", "之差", "差多少", "差異", "の差", "差は")
 # A part as a share of a whole: "the percentage of audit fees in total fees", "what proportion of … is made up of"
 SHARE_OF = _cue("percentage of", "percent of", "proportion of", "share of", "percentage constitution", "out of",
                "占")  # 瑞士收入占税前收入总额的百分比: the part 占 (takes up) the whole

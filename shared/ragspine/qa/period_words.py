@@ -3,9 +3,12 @@
 ``2025年3月期`` (the fiscal year ending March 2025), ``2025年3月期第3四半期``, "the year ended June
 30, 2024" and "fiscal year ending December 31, 2023" are rewritten into the spellings the glossary's
 period patterns read (``2025年度``, ``2025年度第3四半期``, ``FY2024``), each padded to its own length
-so every span of the question keeps its place. Ranges ("2019 to 2021", 2019年至2021年, FY2019–FY2021)
-name every fiscal year between their ends. Half years (2024财年上半年, H1 2024) are not periods
-facts are kept in: they are reported as a period the service cannot read, never as a name.
+so every span of the question keeps its place. A split year ("2018/2019", "2018/19") is the fiscal
+year ending in its second year, named as the calendar names it: a table's ``2018/2019`` column is
+read so at ingestion (``ingestion/table_stated_years.py``), and the question's words must meet it.
+Ranges ("2019 to 2021", 2019年至2021年, FY2019–FY2021) name every fiscal year between their ends.
+Half years (2024财年上半年, H1 2024) are not periods facts are kept in: they are reported as a
+period the service cannot read, never as a name.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ import unicodedata
 from datetime import date
 
 from ragspine.facts.calendar import FiscalCalendar
+from ragspine.facts.fiscal_dates import named_fiscal_year
 from ragspine.facts.glossary import Mention, Period, SlotKind
 from ragspine.lazy import LazyPattern
 
@@ -30,6 +34,8 @@ _ENDED = LazyPattern(r"(?<![a-z])(?:(?:fiscal\s+)?year|twelve\s+months|12\s+mont
 _HALF = LazyPattern(r"(?:\d{4}\s*(?:财年|財年|年度|年)?\s*(?:上半年|下半年|上半期|下半期|上期|下期))"
                    r"|(?<![a-z])(?:h[12]\s*(?:fy\s*)?\d{4}|(?:first|second)\s+half\s+(?:of\s+)?(?:fy\s*)?\d{4})(?!\d)",
                    re.IGNORECASE)
+_SPLIT_YEAR = LazyPattern(r"(?<![\d/.])(?:fy\s?)?(?P<a>(?:19|20)\d{2})\s*/\s*(?P<b>(?:19|20)?\d{2})(?![\d/.])",
+                          re.IGNORECASE)
 _CJK_Q = {"一": "1", "二": "2", "三": "3", "四": "4"}
 RANGE_WORDS = frozenset({"から", "まで", "より", "期間"})  # a range's own words are never read as a name
 _RANGE_BETWEEN = LazyPattern(r"^\s*(?:to|through|thru|until|-|–|—|~|〜|～|至|到|から|より|ー)\s*$")
@@ -52,7 +58,14 @@ def rewrite_period_words(question: str, fiscal: FiscalCalendar) -> str:
         year = _fiscal_year(fiscal, int(match["year"]), month, int(match["day"])) if month else None
         return match.group() if year is None else _padded(f"FY{year}", match.group())
 
-    return _ENDED.sub(ended, _JA_FISCAL_END.sub(japanese, text))
+    def split(match: re.Match[str]) -> str:
+        start, end = int(match["a"]), match["b"]
+        end_year = int(end) if len(end) == 4 else start // 100 * 100 + int(end)
+        if end_year != start + 1:
+            return match.group()  # "2017/2019" is no one year
+        return _padded(f"FY{named_fiscal_year(fiscal, end_year)}", match.group())
+
+    return _SPLIT_YEAR.sub(split, _ENDED.sub(ended, _JA_FISCAL_END.sub(japanese, text)))
 
 
 def half_year(question: str) -> str | None:

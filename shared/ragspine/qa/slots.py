@@ -211,9 +211,9 @@ def _metrics_in_one_phrase(question: str, mentions: list[Mention], metrics: tupl
 
 
 def _with_period_words_read(question: str, glossary: Glossary) -> str:
-    """``rewrite_period_words``, skipped (NFKC only) for a question with neither 期 nor "end" in it."""
+    """``rewrite_period_words``, skipped (NFKC only) for a question with none of 期, "end" and "/" in it."""
     norm = normalize_text(question)
-    if "期" in norm or "end" in norm:  # 2025年3月期, "year ended": every wording it rewrites holds one
+    if "期" in norm or "end" in norm or "/" in norm:  # 2025年3月期, "year ended", 2018/19: each wording holds one
         return rewrite_period_words(question, glossary.fiscal_calendar)
     return unicodedata.normalize("NFKC", question)
 

@@ -4,22 +4,31 @@
 cash?", "the total unrecognized tax benefit across all 3 years": an average, a sum or a change is
 over periods, so the last completed fiscal year a lookup assumes cannot answer it. The periods are
 then every fiscal year stated for the one metric, entity and channel asked (at least two; for a
-change exactly two, since three or more leave which two open). A sum is read so only when the
-words say it runs over the years ("across all 3 years", "altogether"): "the total revenue" asks one
-year's total. The computed line names the years
+change exactly two, since three or more leave which two open), or for two rows each averaged ("the
+difference between the average investment income and average financing costs"), when both state
+the same years. A sum is read so only when the words say it runs over the years ("across all 3
+years", "altogether"): "the total revenue" asks one year's total. The computed line names the years
 and cites every figure; the assumed year is dropped, as it is for a count.
 
 Not read so: a count ("how many …", see ``counting.py``); a change word that is the row's own
-("Net change in cash balance"); a row whose every stated figure is negative (a deduction written
-in parentheses, where an average or sum may be meant by size or signed: the assumed year's
-"no data" line stands instead of a guess).
+("Net change in cash balance"); a sum of a row whose every stated figure is negative (a deduction
+written in parentheses, where the sum may be meant by size or signed and the sum's line says only
+one: the assumed year's "no data" line stands instead of a guess). An average or a change of such
+a row is read: its line states both readings, signed and by size (``arithmetic.py``, ``structured.py``).
 
 One year named for a figure that needs two (``year_before_named``): "What is the 2019 average free
 cash flow?" is the average of the 2019 and 2018 figures (the year's opening and closing, as
-``AVG(X)`` reads a balance), and "the percentage change in audit-related fees in 2019" is 2019
-against 2018. Read so only when the documents state the year before for the same row; an average
-only when the year stands right before "average" ("the 2019 average"), since "the average … in
-2019" may be a mean of that year's quarters or months.
+``AVG(X)`` reads a balance), "the difference between 2019 average A and 2019 average B" the gap of
+two such averages, and "the percentage change in audit-related fees in 2019" is 2019 against 2018.
+Read so only when the documents state the year before for every row asked; an average only when
+the year stands right before "average" ("the 2019 average"), since "the average … in 2019" may be
+a mean of that year's quarters or months.
+
+A change across a range of years (``asks_range_ends``): "the increase in research and development
+funding from 2017 to 2019", 2017年至2019年的变化, 2017年から2019年までの増減 is between the range's two
+ends; the years inside it are not inputs. Read so only when the question writes the range itself
+(its ends joined by "to", 至, から…) and asks nothing else of it (an average or a sum over the range
+uses every year).
 """
 
 from __future__ import annotations
@@ -45,12 +54,14 @@ MAX_YEARS = 12  # as many as a range of years the question names may hold
 
 
 # What a question with no period named asks over the years it reads (``years_asked``).
-OVER_PERIODS = "over_periods"  # an average or a sum over every stated year
+OVER_PERIODS = "over_periods"  # an average over every stated year
+SUM_OVER_PERIODS = "sum_over_periods"  # a sum over every stated year ("across all 3 years")
 CHANGE = "change"  # a change: exactly two stated years
 
 
 def years_asked(question: str, arithmetic: Arithmetic, slots: Slots, glossary: Glossary) -> str | None:
-    """``OVER_PERIODS`` or ``CHANGE`` when the question asks arithmetic over periods and names none; else None.
+    """``OVER_PERIODS``, ``SUM_OVER_PERIODS`` or ``CHANGE`` when the question asks arithmetic over periods and
+    names none; else None.
 
     A pure function of the question's parse, so a parsed question keeps it; the years themselves
     are read from the facts on every ask (``every_stated_year``).
@@ -58,14 +69,18 @@ def years_asked(question: str, arithmetic: Arithmetic, slots: Slots, glossary: G
     assumed = [a for a in slots.assumptions if a.slot is SlotKind.PERIOD]
     if len(assumed) != 1 or assumed[0].cue or assumed[0].typed is not None or len(slots.periods) != 1:
         return None  # a period named, or read from the question's words ("last year")
-    if len(slots.metrics) != 1 or len(slots.entities) != 1 or len(slots.channels) != 1:
+    # "the difference between the average A and average B": "average" said of each of two rows
+    rows = 2 if arithmetic.average and arithmetic.averages == 2 else 1
+    if len(slots.metrics) != rows or len(slots.entities) != 1 or len(slots.channels) != 1:
         return None
     text = normalize_text(question).lower()
     if _HOW_MANY.search(text):
         return None
     # "the total revenue" asks one year's total: a sum over the years only when the words say so
-    if arithmetic.average or (arithmetic.period_sum > 0 and _EVERY_YEAR.search(text) is not None):
+    if arithmetic.average:
         return OVER_PERIODS
+    if arithmetic.period_sum > 0 and _EVERY_YEAR.search(text) is not None:
+        return SUM_OVER_PERIODS
     if (arithmetic.ratio or arithmetic.cagr or arithmetic.subtract or arithmetic.add or arithmetic.entity_gap
             or arithmetic.consistency or arithmetic.share_of):
         return None
@@ -76,14 +91,16 @@ def years_asked(question: str, arithmetic: Arithmetic, slots: Slots, glossary: G
 def every_stated_year(asked: str, slots: Slots, *, facts: FactStore,
                       max_sensitivity: Sensitivity = Sensitivity.CONFIDENTIAL) -> Slots | None:
     """The slots over every fiscal year stated for the row, for what ``years_asked`` read (not None);
-    else None (the slots stand as they are)."""
-    metric, entity, channel = slots.metrics[0], slots.entities[0], slots.channels[0]
-    stated = [f for f in facts.find(metric_code=metric, entity=entity)
+    else None (the slots stand as they are). Two rows averaged must state the same years."""
+    entity, channel = slots.entities[0], slots.channels[0]
+    stated = [f for metric in slots.metrics for f in facts.find(metric_code=metric, entity=entity)
               if f.channel == channel and f.period_type == "FY" and f.period.isdigit()
               and f.sensitivity <= max_sensitivity]
     years = sorted({f.period for f in stated})
-    if all(f.value < 0 for f in stated):
-        return None
+    if any({f.period for f in stated if f.metric_code == metric} != set(years) for metric in slots.metrics):
+        return None  # one row states a year the other does not: which years both means are over is open
+    if asked == SUM_OVER_PERIODS and all(f.value < 0 for f in stated):
+        return None  # signed or by size: a sum's line says one, so neither is guessed
     if len(years) < 2 or len(years) > MAX_YEARS or (asked == CHANGE and len(years) != 2):
         return None
     periods = tuple(Period.fiscal_year(int(year)) for year in years)
@@ -103,11 +120,16 @@ def asks_year_before(question: str, arithmetic: Arithmetic, slots: Slots, glossa
     named = slots.periods[0]
     if named.period_type != "FY" or not named.period.isdigit():
         return False
-    if len(slots.metrics) != 1 or len(slots.entities) != 1 or len(slots.channels) != 1:
+    if len(slots.metrics) not in (1, 2) or len(slots.entities) != 1 or len(slots.channels) != 1:
         return False
     text = normalize_text(question).lower()
     if _HOW_MANY.search(text):
         return False
+    if len(slots.metrics) == 2:  # "the difference between 2019 average A and 2019 average B": each its year's
+        years = [m.group(1) for m in _YEAR_AVERAGE.finditer(text)]
+        other = (arithmetic.ratio or arithmetic.cagr or arithmetic.add or arithmetic.consistency
+                 or arithmetic.share_of or arithmetic.period_sum)
+        return not other and arithmetic.averages == 2 and years == [named.period, named.period]
     other = (arithmetic.ratio or arithmetic.cagr or arithmetic.subtract or arithmetic.add or arithmetic.entity_gap
              or arithmetic.consistency or arithmetic.share_of or arithmetic.period_sum)
     if other:
@@ -122,12 +144,43 @@ def asks_year_before(question: str, arithmetic: Arithmetic, slots: Slots, glossa
 def year_before_named(slots: Slots, *, facts: FactStore,
                       max_sensitivity: Sensitivity = Sensitivity.CONFIDENTIAL) -> Slots | None:
     """The slots over the year named and the year before, for a question ``asks_year_before`` accepts,
-    when the documents state both years; else None."""
+    when the documents state both years for every row asked; else None."""
     named = slots.periods[0]
-    metric, entity, channel = slots.metrics[0], slots.entities[0], slots.channels[0]
+    entity, channel = slots.entities[0], slots.channels[0]
     before = str(int(named.period) - 1)
-    stated = {f.period for f in facts.find(metric_code=metric, entity=entity)
-              if f.channel == channel and f.period_type == "FY" and f.sensitivity <= max_sensitivity}
-    if not {before, named.period} <= stated:
-        return None
+    for metric in slots.metrics:
+        stated = {f.period for f in facts.find(metric_code=metric, entity=entity)
+                  if f.channel == channel and f.period_type == "FY" and f.sensitivity <= max_sensitivity}
+        if not {before, named.period} <= stated:
+            return None
     return replace(slots, periods=(Period.fiscal_year(int(before)), named))
+
+
+# two years joined by a range word, as ``period_words.with_ranges`` reads a range: "2017 to 2019", 2017年至2019年
+_RANGE = LazyPattern(r"(?<![\w])(?:fy\s?)?(\d{4})\s*(?:财年|財年|年度|年)?\s*"
+                     r"(?:to|through|thru|until|-|–|—|~|〜|～|至|到|から|より|ー)\s*(?:fy\s?)?(\d{4})(?!\d)")
+
+
+def asks_range_ends(question: str, arithmetic: Arithmetic, slots: Slots, glossary: Glossary) -> bool:
+    """Whether a change of one row is asked across a range of three years or more the question writes, so
+    it is between the range's two ends (a pure function of the parse; ``range_ends`` gives the slots)."""
+    if any(a.slot is SlotKind.PERIOD for a in slots.assumptions) or len(slots.periods) < 3:
+        return False
+    if any(p.period_type != "FY" or not p.period.isdigit() for p in slots.periods):
+        return False
+    if len(slots.metrics) != 1 or len(slots.entities) != 1 or len(slots.channels) != 1:
+        return False
+    text = normalize_text(question).lower()
+    if _HOW_MANY.search(text):
+        return False
+    other = (arithmetic.average or arithmetic.ratio or arithmetic.cagr or arithmetic.subtract or arithmetic.add
+             or arithmetic.entity_gap or arithmetic.consistency or arithmetic.share_of or arithmetic.period_sum)
+    if other or _CHANGE.search(glossary.leftover(question, glossary.scan(question)).lower()) is None:
+        return False
+    ends = (slots.periods[0].period, slots.periods[-1].period)
+    return any((m.group(1), m.group(2)) == ends for m in _RANGE.finditer(text))
+
+
+def range_ends(slots: Slots) -> Slots:
+    """The slots over the first and last year of the range ``asks_range_ends`` read."""
+    return replace(slots, periods=(slots.periods[0], slots.periods[-1]))

@@ -18,7 +18,7 @@ from ragspine.qa.derived_asks import unmet_derivation
 from ragspine.qa.intent_model import Channel, Intent
 from ragspine.qa.language import Lang
 from ragspine.qa.slots import Slots
-from ragspine.qa.stated_years import asks_year_before, years_asked
+from ragspine.qa.stated_years import asks_range_ends, asks_year_before, years_asked
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,8 +27,9 @@ class StructuredAsks:
 
     unmet: str | None = None  # the "cannot be computed" line: the answer, with no number
     count: CountAsk | None = None  # a count of periods over a threshold
-    every_year: str | None = None  # ``stated_years.OVER_PERIODS`` or ``CHANGE``: over every stated year
+    every_year: str | None = None  # ``stated_years.OVER_PERIODS``, ``SUM_OVER_PERIODS``, ``CHANGE``: every stated year
     year_before: bool = False  # one named year with the year before it (a change, "the 2019 average")
+    range_ends: bool = False  # a change across a range of years ("from 2017 to 2019"): between its two ends
 
 
 def read_structured_asks(question: str, intent: Intent, slots: Slots, *, channel: Channel, glossary: Glossary,
@@ -45,4 +46,5 @@ def read_structured_asks(question: str, intent: Intent, slots: Slots, *, channel
         if count is not None:
             return StructuredAsks(count=count)
     return StructuredAsks(every_year=years_asked(question, arithmetic, slots, glossary),
-                          year_before=asks_year_before(question, arithmetic, slots, glossary))
+                          year_before=asks_year_before(question, arithmetic, slots, glossary),
+                          range_ends=asks_range_ends(question, arithmetic, slots, glossary))

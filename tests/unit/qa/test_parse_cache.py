@@ -11,7 +11,7 @@ import pytest
 
 from ragspine.bootstrap import domain_dir
 from ragspine.domain.glossary_file import read_glossary
-from ragspine.qa.answer import answer_question
+from ragspine.qa.answer import REJECTED, answer_question
 from ragspine.qa.language import Lang
 from ragspine.qa.parse_cache import ParseCache, ParsedQuestion
 from ragspine.qa.result import AnswerResult, AnswerStatus, Clarification, Option, Route
@@ -245,6 +245,26 @@ class TestPlan:
         # THEN the provenance check still reads the whole answer and rejects it
         assert result.trace["decisions"][-1] == "provenance:rejected"  # type: ignore[index]
         assert "999" not in result.answer
+
+    @pytest.mark.parametrize(("question", "lang"), [
+        (QUESTION, Lang.ZH), ("What was the REVENUE of Mainland China in FY2024?", Lang.EN),
+        ("中国内地のFY2024のREVENUEはいくらですか", Lang.JA),
+    ])
+    def test_an_answer_withheld_says_so_in_the_questions_language(self, question: str, lang: Lang) -> None:
+        # GIVEN a planned question whose plan would put a number no source holds in the answer
+        qa = make_qa(_store())
+        key = (question, qa.clock())
+        for _ in range(2):
+            answer_question(question, qa=qa)
+        planned = qa.parse_cache.get(key)
+        assert planned is not None and planned.plan is not None
+        lookup = planned.plan[0]
+        qa.parse_cache.put(key, dataclasses.replace(planned, plan=(Lookup(lookup.query, f"{lookup.what} 999"),),
+                                               rendered=None))
+        # WHEN it is asked again, THEN the refusal is in the question's language
+        result = answer_question(question, qa=qa)
+        assert result.trace["decisions"][-1] == "provenance:rejected"  # type: ignore[index]
+        assert result.answer == REJECTED[lang]
 
     def test_the_plan_describes_each_lookup_once(self) -> None:
         glossary = default_glossary()

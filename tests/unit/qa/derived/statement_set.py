@@ -11,7 +11,7 @@ from ragspine.domain.profile import screening_mapping
 from ragspine.domain.starter import init_domain
 from ragspine.facts.model import Fact
 from ragspine.llm.extractive import ExtractiveProvider
-from ragspine.qa.answer import QAComponents, answer_question
+from ragspine.qa.answer import REJECTED, QAComponents, answer_question
 from ragspine.qa.intent import RuleIntentParser
 from ragspine.qa.result import AnswerResult
 from ragspine.qa.screening import ScreeningPolicy
@@ -76,11 +76,10 @@ def statement_qa_with_labels(folder: Path, facts: list[Fact]) -> QAComponents:
                    screening=ScreeningPolicy.from_mapping(screening_mapping(folder), glossary=glossary))
 
 
-REJECTED = "回答中的数字无法溯源到事实或资料，已拒绝该回答。"  # the provenance check's refusal
 
 
 def answered(qa: QAComponents, question: str) -> AnswerResult:
     """``question``'s answer, which the provenance check did not refuse (a computed figure cites its inputs)."""
     result = answer_question(question, qa=qa)
-    assert result.answer != REJECTED, result.answer
+    assert result.answer not in REJECTED.values(), result.answer
     return result

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from ragspine.facts.calendar import FiscalCalendar
 from ragspine.facts.glossary import Period
+from ragspine.ingestion.table_stated_years import split_year_end
 from ragspine.qa.period_words import half_year, rewrite_period_words
 from ragspine.qa.slots import parse_slots
 from tests.support.glossary import default_glossary
@@ -30,6 +31,26 @@ def test_fiscal_year_end_wording_is_read_on_the_calendar(words: str, fiscal: Fis
     rewritten = rewrite_period_words(words, fiscal)
     assert expected in rewritten
     assert len(rewritten) == len(words)  # every other span of the question keeps its place
+
+
+@pytest.mark.parametrize(("words", "fiscal", "expected"), [
+    ("EBIT in 2018/2019 from 2017/2018", FiscalCalendar(), "EBIT in FY2019    from FY2018   "),
+    ("EBIT in 2018/19", MARCH, "EBIT in FY2019 "),
+    ("2018/19年度の売上高", MARCH_BY_START, "FY2018 年度の売上高"),  # a year named by its start
+    ("2019/2020财年的营业收入", JUNE, "FY2020   财年的营业收入"),
+    ("revenue in 2017/2019", FiscalCalendar(), "revenue in 2017/2019"),  # two years apart: no one year
+    ("revenue on 12/2019", FiscalCalendar(), "revenue on 12/2019"),
+    ("ratio 2019/2018 of revenue", FiscalCalendar(), "ratio 2019/2018 of revenue"),  # not a year's split
+])
+def test_a_split_year_is_the_fiscal_year_ending_in_its_second_year(words: str, fiscal: FiscalCalendar,
+                                                                   expected: str) -> None:
+    assert rewrite_period_words(words, fiscal) == expected
+
+
+@given(st.integers(1990, 2098).filter(lambda year: year % 100 != 99), st.booleans())  # 1999/00: no split year
+def test_a_split_year_reads_as_the_table_reading_dates_its_column(start: int, short: bool) -> None:
+    written = f"{start}/{(start + 1) % 100:02d}" if short else f"{start}/{start + 1}"
+    assert _periods(f"revenue in {written}") == [f"FY{split_year_end(written)}"]
 
 
 @given(st.text(max_size=60))
