@@ -147,14 +147,23 @@ _ASK_AND_LIST_MODULES = textwrap.dedent(
     listed = []  # botocore's folder of service models, listed whole
     sys.addaudithook(lambda event, args: listed.append(1) if event == "os.listdir"
                      and os.path.realpath(os.fsdecode(args[0] or ".")) == models else None)
+    opened = []  # every file opened, as the opener named it
+    sys.addaudithook(lambda event, args: opened.append(os.fsdecode(args[0])) if event == "open"
+                     and isinstance(args[0], (str, bytes)) else None)
     import functions.ask.app as app
     from tests.support.ask_child import ask
 
     _status, first = ask(app)
     loaded_first = sorted(set(sys.argv[2:]) & set(sys.modules))
+    from ragspine.bootstrap import current_services
+    served = os.path.realpath(current_services().domain)
+    domain_opens = {}  # each file of the served domain folder: how often the first ask opened it
+    for path in opened:
+        if os.path.dirname(os.path.realpath(path)) == served:
+            domain_opens[os.path.basename(path)] = domain_opens.get(os.path.basename(path), 0) + 1
     status, computed = ask(app, sys.argv[1])
     print(json.dumps({"route": first["route"], "answer": first["answer"], "loaded": loaded_first,
-                      "models_listed": len(listed), "computed": [status, computed["route"], computed["answer"]],
+                      "models_listed": len(listed), "domain_opens": domain_opens, "computed": [status, computed["route"], computed["answer"]],
                       "loaded_after": sorted(set(sys.argv[2:]) & set(sys.modules))}, ensure_ascii=False))
     """
 )
@@ -184,6 +193,10 @@ def test_a_first_ask_on_aws_loads_none_of_what_it_does_not_use(fact_table: str, 
     assert outcome["loaded"] == [], outcome
     # AND its DynamoDB client was built without listing botocore's folder of every service's models
     assert outcome["models_listed"] == 0
+    # AND it opened each file of the domain it serves (the shipped one: nothing is published) once: the
+    # services read the folder with its seal once, not again for each file they read
+    assert outcome["domain_opens"], outcome
+    assert set(outcome["domain_opens"].values()) == {1}, outcome["domain_opens"]
     # AND the computing steps load when a question needs them: the average is answered, computed
     status, route, answer = outcome["computed"]
     assert (status, route) == (200, "structured"), outcome
