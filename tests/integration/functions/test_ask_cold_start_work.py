@@ -204,6 +204,45 @@ def test_a_first_ask_on_aws_loads_none_of_what_it_does_not_use(fact_table: str, 
     assert set(COMPUTING[:1]) <= set(outcome["loaded_after"]), outcome
 
 
+_ASK_AND_RECORD_ROUTES = textwrap.dedent(
+    """
+    import json, sys
+    from fastapi.dependencies import utils
+    import functions.ask.app as app
+    from tests.support.ask_child import LambdaContext, ask
+
+    analysed = []  # the functions whose parameters FastAPI reads as dependencies: each endpoint it prepares
+
+    def record(frame, event, arg):
+        if event == "call" and frame.f_code is utils.get_dependant.__code__:
+            analysed.append(getattr(frame.f_locals.get("call"), "__name__", "?"))
+
+    sys.setprofile(record)
+    _status, first = ask(app)
+    on_first_ask = sorted(set(analysed))
+    healthz = app.handler(app._HEALTHZ_EVENT, LambdaContext())  # GET /healthz as API Gateway sends it
+    sys.setprofile(None)
+    print(json.dumps({"route": first["route"], "first": on_first_ask, "healthz": healthz["statusCode"],
+                      "after_healthz": sorted(set(analysed))}))
+    """
+)
+
+
+def test_a_first_ask_prepares_its_own_route_and_not_the_health_check(fact_table: str, tmp_path: Path) -> None:
+    # GIVEN the ask function in a fresh interpreter on AWS, whose routes FastAPI prepares when a request first
+    # reaches them
+    # WHEN it answers its first request, then a GET /healthz
+    outcome = run_child(_ASK_AND_RECORD_ROUTES, env=_aws_env(fact_table, tmp_path))
+    # THEN the first ask prepared the ask route (its endpoint and the services it depends on) and not /healthz,
+    # which no ask reaches: the ask router is tried first
+    assert outcome["route"] == "structured", outcome
+    assert "ask" in outcome["first"], outcome
+    assert "healthz" not in outcome["first"], outcome
+    # AND the health check is prepared when a request reaches it (the recording sees it)
+    assert outcome["healthz"] == 200, outcome
+    assert "healthz" in outcome["after_healthz"], outcome
+
+
 _ASK_QUESTIONS = textwrap.dedent(
     """
     import json, sys
