@@ -26,8 +26,9 @@ from ragspine.priming import prime_first_answer
 
 logger = Logger()
 copy_config_to_registered_loggers(source_logger=logger)
-# Building the app is cheap; adapters (DynamoDB client, glossary) are built on the first request.
-_asgi = Mangum(create_app(routers=[health.router, ask.router]), lifespan="off")
+# Building the app is cheap; adapters (DynamoDB client, glossary) are built on the first request. FastAPI
+# prepares a router's routes when a request first reaches it: the ask router first, so no ask prepares /healthz.
+_asgi = Mangum(create_app(routers=[ask.router, health.router]), lifespan="off")
 # GET /healthz as API Gateway sends it: it reads no backing store.
 _HEALTHZ_EVENT: dict[str, Any] = {
     "resource": "/healthz", "path": "/healthz", "httpMethod": "GET", "headers": {}, "multiValueHeaders": {},

@@ -404,29 +404,31 @@ def build_services(settings: Settings) -> Services:
     facts = build_fact_store(settings)
     generation = open_vocabulary.vocabulary_generation()  # read first: a write after it makes the next request rebuild
     domain = domain_dir(settings)  # likewise: a domain published after it makes the next request rebuild
-    # the documents' own labels and companies
-    glossary = open_vocabulary.with_open_terms(glossary_file.glossary_of(domain), facts.open_codes())
-    llm = build_llm(settings, glossary)
-    retrieval = build_retrieval(settings, llm=llm, glossary=glossary, domain=domain)
-    narrative = None
-    cited: CitedPassages | None = None
-    if retrieval is not None:
-        narrative = narrative_adapter.HybridNarrativeRetriever(retrieval.retriever)
-        cited = cited_passages.IndexedCitedPassages(retrieval.index)
-    if settings.backend is not Backend.AWS:  # the stored parsed documents first (on AWS: the index only)
-        stored = cited_passages.StoredDocumentPassages(lambda: build_operation_stores(settings)[1],
-                                                       build_version_text_store(settings))
-        first = cited_passages.FirstCitedPassages
-        cited = first(stored, cited) if cited is not None else first(stored)
-    qa = answer.QAComponents(
-        facts=facts, glossary=glossary, screening=screening.ScreeningPolicy.default(glossary=glossary, domain=domain),
-        intent=intent.RuleIntentParser.from_file(glossary, domain / domain_files.INTENT), llm=llm, clock=clock,
-        faq=faq_by_meaning(build_faq(settings, domain), settings, retrieval, glossary), faq_sources=cited,
-        retriever=narrative,
-        max_chars=settings.max_question_chars, parse_cache_size=settings.parse_cache_size,
-        system_prompt=build_system_prompt(domain), system_prompts=build_system_prompts(domain),
-        llm_timeout_s=llm_timeout(settings),
-    )
+    with domain_files.one_reading():  # the domain folder's files read, and checked against its seal, once
+        # the documents' own labels and companies
+        glossary = open_vocabulary.with_open_terms(glossary_file.glossary_of(domain), facts.open_codes())
+        llm = build_llm(settings, glossary)
+        retrieval = build_retrieval(settings, llm=llm, glossary=glossary, domain=domain)
+        narrative = None
+        cited: CitedPassages | None = None
+        if retrieval is not None:
+            narrative = narrative_adapter.HybridNarrativeRetriever(retrieval.retriever)
+            cited = cited_passages.IndexedCitedPassages(retrieval.index)
+        if settings.backend is not Backend.AWS:  # the stored parsed documents first (on AWS: the index only)
+            stored = cited_passages.StoredDocumentPassages(lambda: build_operation_stores(settings)[1],
+                                                           build_version_text_store(settings))
+            first = cited_passages.FirstCitedPassages
+            cited = first(stored, cited) if cited is not None else first(stored)
+        qa = answer.QAComponents(
+            facts=facts, glossary=glossary,
+            screening=screening.ScreeningPolicy.default(glossary=glossary, domain=domain),
+            intent=intent.RuleIntentParser.from_file(glossary, domain / domain_files.INTENT), llm=llm, clock=clock,
+            faq=faq_by_meaning(build_faq(settings, domain), settings, retrieval, glossary), faq_sources=cited,
+            retriever=narrative,
+            max_chars=settings.max_question_chars, parse_cache_size=settings.parse_cache_size,
+            system_prompt=build_system_prompt(domain), system_prompts=build_system_prompts(domain),
+            llm_timeout_s=llm_timeout(settings),
+        )
     return Services(settings=settings, facts=facts, glossary=glossary, clock=clock, qa=qa, retrieval=retrieval,
                     vocabulary_generation=generation, domain=domain)
 

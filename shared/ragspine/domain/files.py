@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -17,16 +19,39 @@ from ragspine.domain.file_names import GLOSSARY as GLOSSARY
 from ragspine.domain.file_names import INTENT as INTENT
 from ragspine.domain.file_names import LIBRARIES as LIBRARIES
 from ragspine.domain.file_names import SCREENING as SCREENING
-from ragspine.domain.seal import vouches_for
+from ragspine.domain.seal import sealed_files, vouches_for
 from ragspine.errors import ConfigurationError
 from ragspine.lazy import LazyModule
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from ragspine.domain import checks, packs
 else:
     # The checks load the pydantic schemas: only a file no seal vouches for needs them.
     checks = LazyModule("ragspine.domain.checks")
     packs = LazyModule("ragspine.domain.packs")  # and their marks: only a glossary that includes a pack reads them
+
+
+# Within ``one_reading``: each folder read so far, and its domain files when its seal vouches for them all.
+_READING: ContextVar[dict[Path, dict[str, str] | None] | None] = ContextVar("domain_reading", default=None)
+
+
+@contextmanager
+def one_reading() -> Iterator[None]:
+    """Read each domain folder once within: its files and its seal, checked against each other once.
+
+    Building the services reads a folder's files one by one (the glossary, the profile, screening,
+    intent, FAQ), and each read of a sealed file otherwise reads and hashes the whole folder again to
+    know that it is still the sealed one (domain.yaml six times or more). Within a reading, a sealed
+    folder's files are those read with its seal the first time: the services built in it see one
+    version of the folder. A folder no seal vouches for is checked file by file, as outside.
+    """
+    token = _READING.set({})
+    try:
+        yield
+    finally:
+        _READING.reset(token)
 
 
 def shipped_domains_dir() -> Path:
@@ -69,13 +94,25 @@ def read_file(path: Path, kind: str | None = None) -> dict[str, Any]:
     return checked.data
 
 
-def _sealed_data(path: Path) -> dict[str, Any] | None:
-    """The mapping of ``path`` when its folder's seal vouches for it (as ``check_file`` builds it), else None."""
+def _sealed_text(path: Path) -> str | None:
+    """The text of ``path`` when its folder's seal vouches for it, else None (read once within ``one_reading``)."""
+    reading = _READING.get()
+    if reading is not None:
+        if path.parent not in reading:
+            reading[path.parent] = sealed_files(path.parent)
+        files = reading[path.parent]
+        return files.get(path.name) if files is not None else None
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         return None
-    if not vouches_for(path.parent, path.name, text):
+    return text if vouches_for(path.parent, path.name, text) else None
+
+
+def _sealed_data(path: Path) -> dict[str, Any] | None:
+    """The mapping of ``path`` when its folder's seal vouches for it (as ``check_file`` builds it), else None."""
+    text = _sealed_text(path)
+    if text is None:
         return None
     parsed = parsed_yaml.load(path, text)  # its parsed copy when the folder holds a current one
     if not isinstance(parsed, dict):
@@ -93,7 +130,10 @@ def _sealed_packs(folder: Path) -> list[str]:
     """The packs a sealed folder's ``domain.yaml`` includes (read as ``included_packs`` reads it, from its
     parsed copy when the folder holds a current one)."""
     try:
-        data = parsed_yaml.load(folder / DOMAIN, (folder / DOMAIN).read_text(encoding="utf-8"))
+        # Only a sealed glossary's folder is asked: within a reading, its domain.yaml is the one read with the seal.
+        text = _sealed_text(folder / DOMAIN) if _READING.get() is not None else None
+        text = text if text is not None else (folder / DOMAIN).read_text(encoding="utf-8")
+        data = parsed_yaml.load(folder / DOMAIN, text)
     except Exception:  # noqa: BLE001 - a missing or broken domain.yaml is reported by its own check
         return []
     include = data.get("include") if isinstance(data, dict) else None

@@ -86,6 +86,20 @@ def valid_seal(seal: object) -> dict[str, str] | None:
     return {str(name): value for name, value in files.items()}
 
 
+def sealed_files(folder: Path) -> dict[str, str] | None:
+    """The domain files of ``folder`` (name to text), read once, when its seal vouches for them all: the
+    folder is exactly as checked. None for any other folder (no seal, another version of the rules, a
+    file edited, added or removed since), whose files must each be checked."""
+    try:
+        sealed = valid_seal(json.loads((folder / SEAL_FILE).read_text(encoding="utf-8")))
+        present = folder_files(folder) if sealed is not None else None
+    except (OSError, ValueError):  # UnicodeDecodeError is a ValueError
+        return None
+    if present is None or {n: digest(t) for n, t in present.items()} != sealed:
+        return None
+    return present
+
+
 def vouches_for(folder: Path, name: str, text: str) -> bool:
     """Whether ``folder``'s seal vouches for ``text`` as its file ``name``: the folder is exactly as checked."""
     try:

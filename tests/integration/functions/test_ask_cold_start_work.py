@@ -147,14 +147,23 @@ _ASK_AND_LIST_MODULES = textwrap.dedent(
     listed = []  # botocore's folder of service models, listed whole
     sys.addaudithook(lambda event, args: listed.append(1) if event == "os.listdir"
                      and os.path.realpath(os.fsdecode(args[0] or ".")) == models else None)
+    opened = []  # every file opened, as the opener named it
+    sys.addaudithook(lambda event, args: opened.append(os.fsdecode(args[0])) if event == "open"
+                     and isinstance(args[0], (str, bytes)) else None)
     import functions.ask.app as app
     from tests.support.ask_child import ask
 
     _status, first = ask(app)
     loaded_first = sorted(set(sys.argv[2:]) & set(sys.modules))
+    from ragspine.bootstrap import current_services
+    served = os.path.realpath(current_services().domain)
+    domain_opens = {}  # each file of the served domain folder: how often the first ask opened it
+    for path in opened:
+        if os.path.dirname(os.path.realpath(path)) == served:
+            domain_opens[os.path.basename(path)] = domain_opens.get(os.path.basename(path), 0) + 1
     status, computed = ask(app, sys.argv[1])
     print(json.dumps({"route": first["route"], "answer": first["answer"], "loaded": loaded_first,
-                      "models_listed": len(listed), "computed": [status, computed["route"], computed["answer"]],
+                      "models_listed": len(listed), "domain_opens": domain_opens, "computed": [status, computed["route"], computed["answer"]],
                       "loaded_after": sorted(set(sys.argv[2:]) & set(sys.modules))}, ensure_ascii=False))
     """
 )
@@ -184,11 +193,54 @@ def test_a_first_ask_on_aws_loads_none_of_what_it_does_not_use(fact_table: str, 
     assert outcome["loaded"] == [], outcome
     # AND its DynamoDB client was built without listing botocore's folder of every service's models
     assert outcome["models_listed"] == 0
+    # AND it opened each file of the domain it serves (the shipped one: nothing is published) once: the
+    # services read the folder with its seal once, not again for each file they read
+    assert outcome["domain_opens"], outcome
+    assert set(outcome["domain_opens"].values()) == {1}, outcome["domain_opens"]
     # AND the computing steps load when a question needs them: the average is answered, computed
     status, route, answer = outcome["computed"]
     assert (status, route) == (200, "structured"), outcome
     assert "平均" in answer or "average" in answer.lower(), answer
     assert set(COMPUTING[:1]) <= set(outcome["loaded_after"]), outcome
+
+
+_ASK_AND_RECORD_ROUTES = textwrap.dedent(
+    """
+    import json, sys
+    from fastapi.dependencies import utils
+    import functions.ask.app as app
+    from tests.support.ask_child import LambdaContext, ask
+
+    analysed = []  # the functions whose parameters FastAPI reads as dependencies: each endpoint it prepares
+
+    def record(frame, event, arg):
+        if event == "call" and frame.f_code is utils.get_dependant.__code__:
+            analysed.append(getattr(frame.f_locals.get("call"), "__name__", "?"))
+
+    sys.setprofile(record)
+    _status, first = ask(app)
+    on_first_ask = sorted(set(analysed))
+    healthz = app.handler(app._HEALTHZ_EVENT, LambdaContext())  # GET /healthz as API Gateway sends it
+    sys.setprofile(None)
+    print(json.dumps({"route": first["route"], "first": on_first_ask, "healthz": healthz["statusCode"],
+                      "after_healthz": sorted(set(analysed))}))
+    """
+)
+
+
+def test_a_first_ask_prepares_its_own_route_and_not_the_health_check(fact_table: str, tmp_path: Path) -> None:
+    # GIVEN the ask function in a fresh interpreter on AWS, whose routes FastAPI prepares when a request first
+    # reaches them
+    # WHEN it answers its first request, then a GET /healthz
+    outcome = run_child(_ASK_AND_RECORD_ROUTES, env=_aws_env(fact_table, tmp_path))
+    # THEN the first ask prepared the ask route (its endpoint and the services it depends on) and not /healthz,
+    # which no ask reaches: the ask router is tried first
+    assert outcome["route"] == "structured", outcome
+    assert "ask" in outcome["first"], outcome
+    assert "healthz" not in outcome["first"], outcome
+    # AND the health check is prepared when a request reaches it (the recording sees it)
+    assert outcome["healthz"] == 200, outcome
+    assert "healthz" in outcome["after_healthz"], outcome
 
 
 _ASK_QUESTIONS = textwrap.dedent(
