@@ -34,8 +34,8 @@ from ragspine.knowledge import metadata
 from ragspine.knowledge.acl import HiddenResourceError
 from ragspine.knowledge.contract import schema_validator, tool
 from ragspine.knowledge.model import AuditEntry, Metadata, Principal
-from ragspine.knowledge.names import name_problem
 from ragspine.lazy import LazyModule
+from ragspine.names import name_problem
 
 if TYPE_CHECKING:
     from ragspine.knowledge import search_filter

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ragspine.knowledge.contract import load_contract
-from ragspine.knowledge.names import (
+from ragspine.names import (
     BLANKS,
     DEFAULT_IGNORABLE,
     FILE_NAME_PATTERN,

@@ -1,4 +1,5 @@
-"""What a name may hold: space and document names, file names, tags and the other metadata strings.
+"""What a name may hold: space and document names, file names, tags and the other metadata strings of the
+Gateway, and outside it n8n workflow names and Dify's ``user`` id.
 
 A name is shown to people and agents, logged and put into file names and headers, so it must
 be visible text: no control character (NUL, tab, line breaks, C1), no line or paragraph
