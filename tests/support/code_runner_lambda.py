@@ -77,9 +77,22 @@ def throttling_lambda_endpoint(calls: list[dict[str, Any]]) -> Iterator[str]:
         yield url
 
 
+@contextmanager
+def lambda_endpoint_answering(payload: bytes) -> Iterator[str]:
+    """A loopback Lambda Invoke endpoint whose function answers ``payload`` as it is, whatever the event."""
+
+    class Handler(_Quiet):
+        def do_POST(self) -> None:  # noqa: N802 (http.server's name)
+            self.rfile.read(int(self.headers["Content-Length"]))
+            self.answer(200, payload, {"X-Amz-Executed-Version": "$LATEST"})
+
+    with _serving(Handler) as url:
+        yield url
+
+
 class _Quiet(BaseHTTPRequestHandler):
-    def answer(self, status: int, reply: dict[str, Any], headers: dict[str, str]) -> None:
-        body = json.dumps(reply).encode()
+    def answer(self, status: int, reply: dict[str, Any] | bytes, headers: dict[str, str]) -> None:
+        body = reply if isinstance(reply, bytes) else json.dumps(reply).encode()
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(body)))

@@ -21,6 +21,7 @@ from starlette.concurrency import run_in_threadpool
 from ragspine.api import strict_json
 from ragspine.api.envelope import API_VERSION
 from ragspine.api.errors import error_response, request_ids
+from ragspine.api.query_int import ascii_int
 from ragspine.errors import (
     FieldError,
     ForbiddenError,
@@ -33,8 +34,8 @@ from ragspine.knowledge import metadata
 from ragspine.knowledge.acl import HiddenResourceError
 from ragspine.knowledge.contract import schema_validator, tool
 from ragspine.knowledge.model import AuditEntry, Metadata, Principal
-from ragspine.knowledge.names import name_problem
 from ragspine.lazy import LazyModule
+from ragspine.names import name_problem
 
 if TYPE_CHECKING:
     from ragspine.knowledge import search_filter
@@ -88,20 +89,6 @@ def page_of(items: list[Any], page: int, page_size: int) -> tuple[list[Any], dic
     pages = -(-total // page_size)
     return items[(page - 1) * page_size: page * page_size], {
         "page": page, "pageSize": page_size, "totalItems": total, "totalPages": pages, "hasNext": page < pages}
-
-
-MAX_INT_DIGITS = 18  # every integer the Gateway takes in a query fits in 18 decimal digits
-
-
-def ascii_int(raw: str, *, max_digits: int = MAX_INT_DIGITS) -> int | None:
-    """``raw`` as a non-negative integer when it is 1 to ``max_digits`` ASCII digits, else None.
-
-    ``str.isdigit`` alone also accepts ``²`` and other Unicode digits that ``int`` then refuses,
-    and ``int`` refuses more than 4,300 digits: both are the caller's mistake, never a crash.
-    """
-    if not (0 < len(raw) <= max_digits and raw.isascii() and raw.isdigit()):
-        return None
-    return int(raw)
 
 
 def _int_param(name: str, raw: str | None, default: int, low: int, high: int | None) -> int:

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, field_validator, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, field_validator, model_validator
 from pydantic.json_schema import SkipJsonSchema
 
+from ragspine.names import name_problem
 from ragspine.workflows.dsl import InputFormat, NormalizedInput, OutputFormat, normalize
 
 _HAS_TEXT: dict[str, Any] = {"required": ["text"]}
@@ -114,6 +115,17 @@ class ConvertResponse(BaseModel):
     report: dict[str, Any]
 
 
+def _visible_user(user: str) -> str:
+    if (problem := name_problem(user)) is not None:
+        raise ValueError(problem)
+    return user
+
+
+# Dify's ``user``: the caller's id for its end user, recorded with the run and matched on a stop. It is shown and
+# logged like a name, so it follows the Gateway's name rule (visible text: no control, bidi or tag characters).
+DifyUser = Annotated[str, Field(min_length=1, max_length=255), AfterValidator(_visible_user)]
+
+
 class DifyRunRequest(BaseModel):
     """Dify's ``POST /workflows/run`` body; files are not supported here."""
 
@@ -121,7 +133,7 @@ class DifyRunRequest(BaseModel):
 
     inputs: dict[str, Any]
     response_mode: Literal["blocking", "streaming"] | None = None
-    user: str = Field(min_length=1, max_length=255)
+    user: DifyUser
     files: list[Any] = Field(default_factory=list, max_length=0, description="Not supported: must be empty.")
     trace_id: str | None = None
 
@@ -131,4 +143,4 @@ class DifyStopRequest(BaseModel):
 
     model_config = ConfigDict(extra="ignore")
 
-    user: str = Field(min_length=1, max_length=255)
+    user: DifyUser

@@ -15,6 +15,7 @@ from botocore.exceptions import BotoCoreError, ClientError
 
 from ragspine.aws.boto3_client import LazyClient
 from ragspine.workflows.errors import WorkflowCodeIsolationError, WorkflowNodeBusyError, WorkflowNodeFailedError
+from ragspine.workflows.run import read_code_reply
 
 if TYPE_CHECKING:
     from ragspine.workflows.run.code_node import CodeLimits
@@ -60,9 +61,7 @@ class LambdaCodeRunner:
                 "the code was not run") from exc
         if reply.get("FunctionError"):
             raise WorkflowNodeFailedError("the code runner stopped before answering (time or memory limit)")
-        answer = json.loads(payload) if payload else {}
-        if not isinstance(answer, dict) or not answer.get("ok"):
-            error = answer.get("error") if isinstance(answer, dict) else None
-            raise WorkflowNodeFailedError(str(error or "the code runner gave no answer"))
-        result: dict[str, Any] = answer["result"]
-        return result
+        if not payload:
+            raise WorkflowNodeFailedError("the code runner gave no answer")
+        # Read as strictly as the local runner's reply: another shape is the code's failure, never a service fault.
+        return read_code_reply(payload, error_prefix="")

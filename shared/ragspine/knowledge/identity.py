@@ -25,7 +25,7 @@ from ragspine.errors import UnauthenticatedError
 from ragspine.json_input import MalformedJsonError
 from ragspine.json_input import loads as strict_loads
 from ragspine.knowledge.model import Principal
-from ragspine.knowledge.names import name_problem
+from ragspine.names import name_problem
 
 TOKEN_PREFIX = "kgt"
 MAX_ASSERTION_LIFETIME_S = 600

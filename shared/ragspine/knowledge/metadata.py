@@ -19,7 +19,7 @@ from ragspine.errors import (
     MetadataValueInvalidError,
 )
 from ragspine.knowledge.model import Metadata
-from ragspine.knowledge.names import name_problem
+from ragspine.names import name_problem
 
 STRING_FIELDS = {"category": "category", "versionLabel": "version_label", "productCode": "product_code"}
 ALLOWED = (*STRING_FIELDS, "tags")

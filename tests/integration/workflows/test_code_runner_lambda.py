@@ -14,10 +14,16 @@ from ragspine.bootstrap import build_workflow_components
 from ragspine.settings import Settings, load_settings
 from ragspine.workflows.dsl.model import read_dsl
 from ragspine.workflows.errors import WorkflowCodeIsolationError, WorkflowNodeBusyError
+from ragspine.workflows.run import NOT_A_RESULT
 from ragspine.workflows.run.code_node import CodeLimits
 from ragspine.workflows.run.compile import compile_plan
 from ragspine.workflows.run.execute import RunStatus, WorkflowExecutor
-from tests.support.code_runner_lambda import invoke_handler, lambda_endpoint, throttling_lambda_endpoint
+from tests.support.code_runner_lambda import (
+    invoke_handler,
+    lambda_endpoint,
+    lambda_endpoint_answering,
+    throttling_lambda_endpoint,
+)
 from tests.support.leftover_processes import killed_after, processes_with
 from tests.support.loopback import free_port
 from tests.unit.workflows.samples import code, dsl, edge, end, start
@@ -58,6 +64,14 @@ def main():
             time.sleep(0.3)
             assert processes_with(marker) == []
 
+    def test_a_reply_the_code_forges_is_the_codes_failure_not_a_crash(self) -> None:
+        # The code writes a reply of its own on every descriptor it holds (its runner's among them) and exits.
+        source = ("def main():\n    import os\n    for fd in range(1, 32):\n        try:\n"
+                  "            os.write(fd, b'{\"ok\": true}')\n        except OSError:\n            pass\n"
+                  "    os._exit(0)\n")
+        reply = invoke_handler({"code": source, "inputs": {}})
+        assert reply == {"ok": False, "error": NOT_A_RESULT, "code": "WORKFLOW_NODE_FAILED"}
+
     def test_the_limits_asked_for_are_applied(self) -> None:
         reply = invoke_handler({"code": "def main():\n    while True:\n        pass", "inputs": {},
                                 "limits": {"timeout_seconds": 1}})
@@ -92,6 +106,14 @@ class TestAdapter:
             result = WorkflowExecutor(code=CodeLimits(remote=runner)).run(
                 _code_plan("def main(x):\n    return {'y': 1 / 0}"), {"x": "1"})
         assert result.status is RunStatus.FAILED and "ZeroDivisionError" in (result.error or "")
+
+    @pytest.mark.parametrize("payload", [b'{"ok": true}', b'{"ok": true, "result": "y"}', b"[1]", b"not json"])
+    def test_an_answer_of_another_shape_fails_the_node_not_the_service(self, payload: bytes) -> None:
+        with lambda_endpoint_answering(payload) as url:
+            runner = LambdaCodeRunner("ragspine-code-runner", region="us-east-1", endpoint_url=url)
+            result = WorkflowExecutor(code=CodeLimits(remote=runner)).run(
+                _code_plan("def main(x):\n    return {'y': 1}"), {"x": "1"})
+        assert result.status is RunStatus.FAILED and NOT_A_RESULT in (result.error or ""), result.error
 
     def test_an_unreachable_runner_refuses_the_run_without_running_the_code_here(self) -> None:
         runner = LambdaCodeRunner("ragspine-code-runner", region="us-east-1",

@@ -11,12 +11,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ragspine.knowledge.contract import load_contract
-from ragspine.knowledge.names import (
+from ragspine.names import (
     BLANKS,
     DEFAULT_IGNORABLE,
     FILE_NAME_PATTERN,
     FORBIDDEN,
     FORMAT,
+    MARKS,
     NAME_PATTERN,
     PRIVATE_USE,
     name_problem,
@@ -110,8 +111,28 @@ def test_the_format_and_private_use_tables_are_unicodes_whole_categories() -> No
     assert _category("Zs") <= _points(BLANKS)
 
 
-_NO_SHOW = sorted((_points(FORMAT) | _points(PRIVATE_USE) | _points(BLANKS) | _points(DEFAULT_IGNORABLE))
-                  - _points(FORBIDDEN))
+def test_the_marks_table_is_unicodes_whole_nonspacing_and_enclosing_mark_categories() -> None:
+    # A combining mark missing from MARKS would let a name of only that mark through.
+    assert _points(MARKS) == _category("Mn") | _category("Me")
+
+
+@pytest.mark.parametrize("name", ["\u0301\u0301", "\u20dd", "\u0e31", "\u0902\u0901", "\u05b4 \u0591",
+                                  "\U0001e8d0", "\u200b\u0301"])
+def test_a_name_of_only_combining_marks_is_refused(name: str) -> None:
+    # They draw on the character before them: alone they show nothing a reader can tell apart.
+    problem = name_problem(name)
+    assert problem is not None and "combining marks" in problem
+    assert _PATTERN.search(name) is None and re.search(FILE_NAME_PATTERN, name + ".md") is None
+
+
+@pytest.mark.parametrize("name", ["e\u0301te\u0301", "\u0301a", "हिंदी", "שָׁלוֹם", "ไทย"])
+def test_combining_marks_inside_a_visible_name_stay_allowed(name: str) -> None:
+    assert name_problem(name) is None
+    assert _PATTERN.search(name) is not None
+
+
+_NO_SHOW = sorted((_points(FORMAT) | _points(PRIVATE_USE) | _points(BLANKS) | _points(DEFAULT_IGNORABLE)
+                   | _points(MARKS)) - _points(FORBIDDEN))
 _NO_SHOW_TEXT = st.lists(st.one_of(st.sampled_from(_NO_SHOW).map(chr),
                                    st.characters(categories=["Cf", "Co", "Zs"],
                                                  exclude_characters="".join(map(chr, _points(FORBIDDEN))))),
@@ -126,8 +147,9 @@ def test_a_name_of_only_spaces_format_private_use_or_ignorable_characters_is_ref
     assert _PATTERN.search(name) is None and re.search(FILE_NAME_PATTERN, name + ".md") is None
 
 
-_SHOWN = st.characters(categories=["L", "M", "N", "P", "S"]).filter(
-    lambda ch: ord(ch) not in _points(DEFAULT_IGNORABLE) and ch != "\u2800")
+_NOT_SHOWN_ALONE = _points(DEFAULT_IGNORABLE) | _points(MARKS)
+_SHOWN = st.characters(categories=["L", "Mc", "N", "P", "S"]).filter(
+    lambda ch: ord(ch) not in _NOT_SHOWN_ALONE and ch != "\u2800")
 
 
 @given(before=_NO_SHOW_TEXT, shown=_SHOWN, after=_NO_SHOW_TEXT)

@@ -20,7 +20,7 @@ from starlette.concurrency import run_in_threadpool
 from ragspine.api.body_limits import BodyLimits
 from ragspine.api.errors import error_response
 from ragspine.api.knowledge_deps import GatewayDep, HooksDep
-from ragspine.api.knowledge_http import Call, Reply, ascii_int, envelope, handle, int_param, page_of
+from ragspine.api.knowledge_http import Call, Reply, envelope, handle, int_param, page_of
 from ragspine.api.knowledge_paths import GatewayIdConvertor  # noqa: F401 - registers {…:gateway_id}
 from ragspine.api.knowledge_views import (
     change_view,
@@ -32,6 +32,7 @@ from ragspine.api.knowledge_views import (
     space_view,
     summary_view,
 )
+from ragspine.api.query_int import ascii_int
 from ragspine.api.strict_json import StrictJsonRoute
 from ragspine.errors import FieldError, InvalidInputError, PayloadTooLargeError, RagspineError
 from ragspine.knowledge import documents, files, operations, spaces

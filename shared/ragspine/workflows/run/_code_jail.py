@@ -1,6 +1,6 @@
 """Child-process entry that builds the code node's jail on Linux, then runs the code runner inside it.
 
-Runs as ``python -I -S _code_jail.py <plan-json>`` with an empty environment. It imports only
+Runs as ``python -I -S _code_jail.py <plan-json> <status-fd>`` with an empty environment. It imports only
 the standard library. Steps:
 
 0. where the host gives one, it joins the run's control group (``code_cgroup``: limits on
@@ -17,13 +17,17 @@ the standard library. Steps:
 5. a second fork that sets the rlimits, loads the seccomp filter (a BPF program compiled by the
    parent, ``code_seccomp``) and execs the runner; PID 1 waits for it and exits.
 
-Any failure before the runner starts prints ``{"ok": false, "isolation_error": ...}`` and exits
-with ``ISOLATION_FAILED``, so the parent refuses the run instead of running the code unjailed.
+Any failure before the runner starts writes its reason on the status pipe (``<status-fd>``) and
+exits with ``ISOLATION_FAILED``, so the parent refuses the run instead of running the code
+unjailed. The code never holds that pipe: it is close-on-exec, so the runner's exec closes it,
+and the launcher and PID 1 close their copies once they have forked. Only what arrives there
+tells the parent the jail is missing; the exit status alone (which the code sets) never does.
 It runs as root, or as any user where unprivileged user namespaces are allowed.
 """
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import json
 import os
@@ -170,6 +174,7 @@ def _init(plan: dict[str, object], *, rootless: bool) -> int:
     """PID 1 of the jail: build it, start the runner, reap until the runner ends."""
     # The launcher is in the same process group, so a wall-clock kill reaches this process either way.
     _check(_libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0), "parent-death signal")
+    status = int(plan["status_fd"])  # type: ignore[call-overload]
     _build_root(plan)
     _drop_privileges(int(plan["uid"]), rootless=rootless)  # type: ignore[call-overload]
     runner = os.fork()
@@ -177,9 +182,10 @@ def _init(plan: dict[str, object], *, rootless: bool) -> int:
         try:
             _exec_runner(plan)
         except BaseException as exc:  # noqa: BLE001 - every failure must reach the parent
-            _fail(exc)
+            _fail(exc, status)
         finally:
             os._exit(ISOLATION_FAILED)
+    os.close(status)  # the runner's copy alone stays, until its exec
     while True:
         pid, wait_status = os.waitpid(-1, 0)
         if pid == runner:
@@ -199,15 +205,20 @@ def _join_cgroup(procs_files: list[str]) -> None:
             raise JailError(f"join the run's control group {path}: {exc.strerror or exc}") from None
 
 
-def _fail(error: BaseException) -> int:
-    os.write(1, json.dumps({"ok": False, "isolation_error": f"{type(error).__name__}: {error}"[:500]}).encode())
+def _fail(error: BaseException, status: int) -> int:
+    # Already closed where this process forked the runner and failed after that: nothing to tell then.
+    with contextlib.suppress(OSError):
+        os.write(status, f"{type(error).__name__}: {error}"[:500].encode("utf-8", "replace"))
     return ISOLATION_FAILED
 
 
 def main() -> int:
     """Enter the namespaces, fork PID 1, relay its exit status."""
+    status = int(sys.argv[2])
+    os.set_inheritable(status, False)  # closed by the runner's exec, before any of the code runs
     try:
         plan = json.loads(sys.argv[1])
+        plan["status_fd"] = status
         _join_cgroup(plan.get("cgroup_procs", []))
         rootless = os.geteuid() != 0
         outer_uid, outer_gid = os.geteuid(), os.getegid()
@@ -215,14 +226,15 @@ def main() -> int:
         if rootless:
             _map_user(int(plan["uid"]), outer_uid, outer_gid)
     except BaseException as exc:  # noqa: BLE001 - every failure must reach the parent
-        return _fail(exc)
+        return _fail(exc, status)
     child = os.fork()
     if child == 0:
         try:
             code = _init(plan, rootless=rootless)
         except BaseException as exc:  # noqa: BLE001 - every failure must reach the parent
-            code = _fail(exc)
+            code = _fail(exc, status)
         os._exit(code)
+    os.close(status)
     os.close(0)
     os.close(1)
     _, wait_status = os.waitpid(child, 0)

@@ -1,13 +1,17 @@
 """Child-process entry of the code node: read ``{code, inputs}`` JSON, call ``main``, print JSON.
 
 Runs as ``python -I -S _code_runner.py`` with rlimits set by the parent; imports nothing from
-the project. Output that user code prints is swallowed so it cannot corrupt the reply.
+the project. What the code prints, and what its own child processes write to their standard
+output, goes nowhere (``sys.stdout`` is swapped, file descriptor 1 points at ``/dev/null``), so
+it cannot corrupt the reply by accident. The code runs in this process and could still write a
+reply of its own on purpose: the service reads the reply as the code's word only.
 """
 
 from __future__ import annotations
 
 import io
 import json
+import os
 import sys
 
 
@@ -26,15 +30,19 @@ def _run(payload: dict[str, object]) -> dict[str, object]:
 
 def entry() -> None:
     """Read the request from stdin and write one JSON reply to stdout."""
-    reply_to = sys.stdout
+    reply_to = os.dup(1)  # not inheritable: a process the code starts gets /dev/null as its stdout
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)
+    os.close(devnull)
     sys.stdout = io.StringIO()
     try:
         reply = {"ok": True, "result": _run(json.loads(sys.stdin.read()))}
         text = json.dumps(reply, ensure_ascii=False, allow_nan=False)
     except BaseException as exc:  # noqa: BLE001 - every failure must reach the parent as JSON
         text = json.dumps({"ok": False, "error": f"{type(exc).__name__}: {exc}"[:2000]})
-    reply_to.write(text)
-    reply_to.flush()
+    data = text.encode("utf-8", "surrogatepass")  # the service's json.loads reads lone surrogates back the same
+    while data:
+        data = data[os.write(reply_to, data):]
 
 
 if __name__ == "__main__":

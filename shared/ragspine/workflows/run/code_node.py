@@ -11,7 +11,9 @@ wall-clock limit, and whatever is left in the run's group is killed with it). Wh
 cannot be built the run is refused with ``WORKFLOW_CODE_ISOLATION_UNAVAILABLE``; nothing runs
 unjailed unless an operator chose ``isolation="process"`` (rlimits, a process group and the
 run's control group only: NOT a sandbox, for development hosts).
-Inputs and the result travel as JSON over stdin/stdout; the reply is read up to its size limit.
+Inputs and the result travel as JSON over stdin/stdout; the reply is read up to its size limit
+and only as the code's word (``code_reply``). Whether the jail was built is told by the jail
+alone, on a status pipe the code never holds.
 With ``remote`` set (AWS) the code runs in the code-runner Lambda function instead.
 """
 
@@ -36,13 +38,13 @@ from ragspine.workflows.errors import WorkflowCodeIsolationError, WorkflowNodeFa
 from ragspine.workflows.run.child_slots import child_slot
 from ragspine.workflows.run.code_cgroup import RunCgroup, RunLimits, create_run_cgroup
 from ragspine.workflows.run.code_jail import JAIL, RUNNER, interpreter, jail_plan
+from ragspine.workflows.run.code_reply import read_code_reply
 from ragspine.workflows.shapes import as_map
 
 if TYPE_CHECKING:
     from ragspine.workflows.run.nodes import NodeCall
     from ragspine.workflows.run.ports import CodeRunner
 
-_ISOLATION_FAILED = 71  # _code_jail.ISOLATION_FAILED; the jail module is run, never imported
 _TYPES: Mapping[str, Callable[[Any], bool]] = {
     "string": lambda v: isinstance(v, str),
     "number": lambda v: isinstance(v, int | float) and not isinstance(v, bool),
@@ -102,7 +104,8 @@ def _limiter(limits: CodeLimits, group: RunCgroup | None) -> Callable[[], None] 
     return apply
 
 
-def _start(limits: CodeLimits, workdir: str, group: RunCgroup | None, runner: Path) -> subprocess.Popen[bytes]:
+def _start(limits: CodeLimits, workdir: str, group: RunCgroup | None, runner: Path,
+           status: int | None) -> subprocess.Popen[bytes]:
     if limits.isolation == "process":
         return subprocess.Popen(  # noqa: S603 - fixed argv, no shell
             [limits.python, "-I", "-S", "-X", "utf8", str(runner)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -116,9 +119,11 @@ def _start(limits: CodeLimits, workdir: str, group: RunCgroup | None, runner: Pa
     plan = jail_plan(root=workdir, python=python, limits=limits.rlimits(), work_bytes=limits.work_bytes,
                      protected=limits.protected)
     plan["cgroup_procs"] = group.procs_files if group is not None else []
+    assert status is not None  # the jail's status pipe; every jailed run has one
     return subprocess.Popen(  # noqa: S603 - fixed argv, no shell
-        [python, "-I", "-S", "-X", "utf8", str(JAIL), json.dumps(plan)], stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd="/", env={}, start_new_session=True)
+        [python, "-I", "-S", "-X", "utf8", str(JAIL), json.dumps(plan), str(status)], stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd="/", env={}, start_new_session=True,
+        pass_fds=(status,))
 
 
 def _feed(proc: subprocess.Popen[bytes], request: bytes) -> None:
@@ -188,12 +193,13 @@ def exit_signal(returncode: int, limits: CodeLimits) -> int | None:
 @dataclass(frozen=True, slots=True)
 class ChildExit:
     """How a limited child ended: its reply (up to the output limit), why the parent stopped it, its exit status,
-    and whether its control group ran out of memory."""
+    whether its control group ran out of memory, and why its jail could not be built (None: it was, or no jail)."""
 
     out: bytes
     stopped: str | None
     returncode: int
     out_of_memory: bool
+    jail_error: str | None = None
 
 
 def run_limited(runner: Path, request: bytes, limits: CodeLimits) -> ChildExit:
@@ -213,17 +219,36 @@ def run_limited(runner: Path, request: bytes, limits: CodeLimits) -> ChildExit:
         return _run_limited(runner, request, limits)
 
 
+def _jail_status(read_end: int) -> str | None:
+    """What the jail wrote on its status pipe once it ended: why it could not be built, or None (it was)."""
+    os.set_blocking(read_end, False)  # a jail killed at the wall clock may leave it open a moment longer
+    try:
+        text = os.read(read_end, 4096)
+    except BlockingIOError:
+        text = b""
+    return text.decode("utf-8", "replace").strip() or None
+
+
 def _run_limited(runner: Path, request: bytes, limits: CodeLimits) -> ChildExit:
     group = run_group(limits)
+    # The jail's status pipe: its write end goes to the jail alone, and the code never holds it.
+    read_end, write_end = os.pipe() if limits.isolation == "namespaces" else (-1, -1)
     try:
         with tempfile.TemporaryDirectory(prefix="ragspine-code-") as workdir:
-            proc = _start(limits, workdir, group, runner)
+            try:
+                proc = _start(limits, workdir, group, runner, write_end if write_end >= 0 else None)
+            finally:
+                if write_end >= 0:
+                    os.close(write_end)
             out, stopped = _collect(proc, request, limits)
+        jail_error = _jail_status(read_end) if read_end >= 0 else None
     finally:
+        if read_end >= 0:
+            os.close(read_end)
         out_of_memory = group is not None and group.out_of_memory()
         if group is not None:
             group.end()  # every process of the run, however it detached itself
-    return ChildExit(out, stopped, proc.returncode, out_of_memory)
+    return ChildExit(out, stopped, proc.returncode, out_of_memory, jail_error)
 
 
 def execute_python(code: str, inputs: Mapping[str, Any], limits: CodeLimits) -> dict[str, Any]:
@@ -243,28 +268,16 @@ def execute_python(code: str, inputs: Mapping[str, Any], limits: CodeLimits) -> 
     if ended.out_of_memory:
         raise WorkflowNodeFailedError(f"code exceeded the {limits.memory_mb} MiB memory limit of the run "
                                       "(all its processes together)")
-    if limits.isolation == "namespaces" and ended.returncode == _ISOLATION_FAILED:
-        reason = _reply(out).get("isolation_error", "the jail could not be built")
+    if ended.jail_error is not None:  # the jail's own word: the code cannot write there
         raise WorkflowCodeIsolationError(
-            f"the code node's isolation is unavailable on this host ({reason}); the code was not run. It needs "
-            "Linux and permission to create mount, network and PID namespaces (and, when not root, user ones)")
+            f"the code node's isolation is unavailable on this host ({ended.jail_error}); the code was not run. It "
+            "needs Linux and permission to create mount, network and PID namespaces (and, when not root, user ones)")
     if exit_signal(ended.returncode, limits) == getattr(signal, "SIGXCPU", None):
         raise WorkflowNodeFailedError(f"code exceeded the {limits.timeout_seconds:g} s CPU time limit")
     if ended.returncode != 0 or not out:
-        raise WorkflowNodeFailedError(f"code was stopped (exit status {ended.returncode}): memory or other limit")
-    reply = _reply(out)
-    if not reply.get("ok"):
-        raise WorkflowNodeFailedError(f"code failed: {reply.get('error')}")
-    result: dict[str, Any] = reply["result"]
-    return result
-
-
-def _reply(out: bytes) -> dict[str, Any]:
-    try:
-        reply = json.loads(out)
-    except ValueError:
-        return {"ok": False, "error": "the code's reply was not JSON"}
-    return reply if isinstance(reply, dict) else {"ok": False, "error": "the code's reply was not an object"}
+        raise WorkflowNodeFailedError(f"code ended without a result (exit status {ended.returncode}): it exited, "
+                                      "or hit the memory or another limit")
+    return read_code_reply(out)
 
 
 def _check_outputs(declared: Any, result: Mapping[str, Any]) -> None:

@@ -15,10 +15,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from ragspine.errors import RagspineError
+from ragspine.names import name_problem
 from ragspine.workflows.n8n import read_n8n
 from ragspine.workflows.surfaces.errors import WorkflowRequestError, WorkflowRequestUnprocessableError
 
 REQUIRED = ("name", "nodes", "connections", "settings")
+NAME_MAX = 128  # n8n's own limit on a workflow's name
 EXTRAS = ("staticData", "pinData", "description")
 READ_ONLY = frozenset({"id", "active", "createdAt", "updatedAt", "isArchived", "versionId", "triggerCount",
                        "tags", "meta"})
@@ -114,6 +116,10 @@ def check_body(body: Any, *, allow_version: bool = False) -> WorkflowBody:
     name, version = body["name"], body.get("versionId")
     if not isinstance(name, str) or not name.strip():
         raise WorkflowRequestError("request/body/name", "must be a non-empty string")
+    if len(name) > NAME_MAX:
+        raise WorkflowRequestError("request/body/name", f"must be at most {NAME_MAX} characters")
+    if (problem := name_problem(name)) is not None:  # the Gateway's rule for names: visible text only
+        raise WorkflowRequestError("request/body/name", problem)
     if version is not None and not isinstance(version, str):
         raise WorkflowRequestError("request/body/versionId", "must be string")
     if not isinstance(body["connections"], Mapping):

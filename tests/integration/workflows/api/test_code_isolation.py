@@ -27,6 +27,7 @@ from ragspine.knowledge.files import signing_key
 from ragspine.knowledge.identity import secret_file
 from ragspine.settings import Settings, load_settings
 from ragspine.workflows.errors import WorkflowCodeIsolationError
+from ragspine.workflows.run import NOT_A_RESULT
 from ragspine.workflows.run.code_node import CodeLimits, execute_python
 from ragspine.workflows.surfaces.components import WorkflowComponents
 from ragspine.workflows.surfaces.key_admin import create_app_key
@@ -261,6 +262,35 @@ class TestFailsClosed:
         assert caught.value.http_status == 503 and "was not run" in caught.value.message
 
 
+def _forging(reply: str, status: int = 0) -> str:
+    """Code that writes ``reply`` on every file descriptor it holds (its runner's reply among them), then exits."""
+    return (f"def main():\n    import os\n    for fd in range(1, 32):\n        try:\n"
+            f"            os.write(fd, {reply!r}.encode())\n        except OSError:\n            pass\n"
+            f"    os._exit({status})\n")
+
+
+class TestTheReplyIsTheCodesWordOnly:
+    @pytest.mark.parametrize("forged", ['{"ok": true}', '{"ok": true, "result": "report"}',
+                                        '{"ok": true, "result": null}', '[' * 50_000])
+    def test_a_reply_the_code_forges_is_the_codes_failure_not_a_fault_of_the_service(
+            self, service: Service, forged: str) -> None:
+        run = service.run(_forging(forged))
+        assert run["status"] == "failed"
+        assert NOT_A_RESULT in run["error"] and "fault in the service" not in run["error"], run["error"]
+
+    def test_the_code_cannot_make_the_service_report_its_jail_missing(self, service: Service) -> None:
+        run = service.run(_forging('{"ok": false, "isolation_error": "forged by the code"}', 71))
+        assert run["status"] == "failed"
+        assert "isolation" not in run["error"] and "forged" not in run["error"], run["error"]
+        assert "exit status 71" in run["error"]
+
+    def test_what_the_codes_own_processes_print_does_not_corrupt_the_reply(self, service: Service) -> None:
+        source = ("def main():\n    import subprocess, sys\n"
+                  "    subprocess.run([sys.executable, '-c', 'print(\"noise\")'], check=True)\n"
+                  "    return {'report': '{\"clean\": true}'}")
+        assert service.report(source) == {"clean": True}
+
+
 ROOTLESS_PROBE = """
 def main():
     import ctypes, os, socket
@@ -320,10 +350,16 @@ class TestRootless:
             plan = jail_plan(root=root, python=python, limits=CodeLimits().rlimits(), work_bytes=8 << 20,
                              protected=())
             plan["binds"] = [b for b in plan["binds"] if not b.startswith("/root")]  # not the test's interpreter
-            done = subprocess.run(  # noqa: S603 - fixed argv
-                [*as_nobody, python, "-I", "-S", str(JAIL), json.dumps(plan)],
-                input=json.dumps({"code": ROOTLESS_PROBE, "inputs": {}}).encode(), capture_output=True, env={},
-                timeout=60, check=False)
+            read_end, write_end = os.pipe()
+            try:
+                done = subprocess.run(  # noqa: S603 - fixed argv
+                    [*as_nobody, python, "-I", "-S", str(JAIL), json.dumps(plan), str(write_end)],
+                    input=json.dumps({"code": ROOTLESS_PROBE, "inputs": {}}).encode(), capture_output=True, env={},
+                    timeout=60, check=False, pass_fds=(write_end,))
+            finally:
+                os.close(write_end)
+            with os.fdopen(read_end, "rb") as status:
+                assert status.read() == b"", "the jail could not be built"
         reply = json.loads(done.stdout)
         assert reply.get("ok"), reply
         found = reply["result"]
