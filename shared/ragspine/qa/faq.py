@@ -70,6 +70,17 @@ def ratio_ceiling(key: Counter[str], length: int, other: Counter[str], other_len
     return 200.0 * shared / (length + other_length)
 
 
+def presence_ceiling(key: Counter[str], length: int, other: set[str] | frozenset[str], other_length: int) -> float:
+    """A looser bound than ``ratio_ceiling`` that needs only the set of the other text's characters.
+
+    Each character ``key`` holds counts at most as often as ``key`` holds it, and not at all when
+    the other text lacks it. The set costs a fraction of a count, and for most keys this bound is
+    already under the threshold: the counts are taken only for the few it lets through.
+    """
+    shared = sum(map(key.__getitem__, key.keys() & other))
+    return 200.0 * shared / (length + other_length)
+
+
 class FaqIndex:
     """Question variants of every entry; exact normalised match first, then a fuzzy one, then
     (with an embedder) one by meaning."""
@@ -139,6 +150,7 @@ class FaqIndex:
         # is no longer than the shorter text) is the character bound's own ceiling, so most keys are
         # left out before the question's characters are even counted.
         near: list[tuple[int, str]] = []
+        present = frozenset(key)
         chars: Counter[str] | None = None
         # 200 * min(n, m) / (n + m) >= cut holds only for m in [n * cut / (200 - cut), n * (200 - cut) / cut];
         # the slice is widened by one on each side and every key in it still meets the exact test below.
@@ -146,6 +158,8 @@ class FaqIndex:
         high = bisect.bisect_right(self._lengths, length * (200.0 - cut) / cut + 1)
         for choice_length, place, choice, choice_chars in self._by_length[low:high]:
             if 200.0 * min(length, choice_length) / (length + choice_length) < cut:
+                continue
+            if presence_ceiling(choice_chars, choice_length, present, length) < cut:
                 continue
             chars = Counter(key) if chars is None else chars
             if ratio_ceiling(chars, length, choice_chars, choice_length) >= cut:

@@ -100,6 +100,8 @@ def near_misses(norm: str, leftover: str, glossary: Glossary, kinds: Iterable[Sl
             distance, readings = _nearest(raw, names, norm[:start], norm[end:])
             if readings:
                 candidates.append((-size, distance, NearMiss(raw, readings, start, end)))
+    if not candidates:  # most questions: no window is near a name
+        return []
     taken: list[NearMiss] = []
     for _size, _distance, miss in sorted(candidates, key=lambda c: (c[0], c[1], c[2].start)):
         if all(miss.end <= t.start or miss.start >= t.end for t in taken):

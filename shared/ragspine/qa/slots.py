@@ -120,13 +120,15 @@ def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
     bad_period = bad_period or unread_quarter
     if not bad_period:  # facts are kept by year and quarter, never by half
         bad_period = half_year(question) if _HALF_START.search(norm) else None
-    misses: list[NearMiss] = period_near_misses(norm, glossary.leftover(question, mentions), glossary, periods)
+    unnamed = glossary.leftover(question, mentions)
+    misses: list[NearMiss] = period_near_misses(norm, unnamed, glossary, periods)
     if misses:  # every reading carries the same corrected question: its periods replace the typed ones
         corrected = [m for m in glossary.scan(misses[0].readings[0].question) if m.kind is SlotKind.PERIOD]
         periods = {m.period: None for m in corrected if m.period is not None}
         bad_period = next((m.raw for m in corrected if m.period is None), None)
 
-    left: dict[int, str] = {}  # misses only grow: the blanked question is rebuilt only when one was added
+    # misses only grow: the blanked question is rebuilt only when one was added (none yet: the mentions' own)
+    left: dict[int, str] = {} if misses else {0: unnamed}
 
     def blanked() -> str:
         if len(misses) not in left:
@@ -181,7 +183,7 @@ def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
         metrics = _longer_rows_named(_rows_over_their_sections(metrics, mentions, asked), glossary, asked)
     entities = tuple(found[SlotKind.ENTITY])
     return ParsedSlots(metrics, entities, tuple(periods), tuple(found[SlotKind.CHANNEL]), bad_period, names,
-                       tuple(sorted(misses, key=lambda m: m.start)),
+                       tuple(sorted(misses, key=lambda m: m.start)) if misses else (),
                        _metrics_in_one_phrase(question, mentions, metrics), row_words)
 
 
@@ -197,6 +199,8 @@ def _metrics_in_one_phrase(question: str, mentions: list[Mention], metrics: tupl
     figure: the trade receivables of the current section. The glossary cannot tell which name
     qualifies the other, so answering both (or the first) would give a figure not asked for.
     """
+    if len(metrics) < 2:  # a pair needs two codes (most questions name one metric)
+        return None
     # a document's own rows (open codes) keep their section in their label: parse_slots already chose among them
     named = sorted((m for m in mentions if m.kind is SlotKind.METRIC and m.code in metrics
                     and not m.code.startswith(METRIC_PREFIX)), key=lambda m: m.start)

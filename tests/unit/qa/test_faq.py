@@ -12,7 +12,7 @@ from rapidfuzz import fuzz, process
 from ragspine.bootstrap import domain_dir
 from ragspine.errors import ConfigurationError
 from ragspine.qa.answer import answer_question
-from ragspine.qa.faq import FaqIndex, faq_key, ratio_ceiling
+from ragspine.qa.faq import FaqIndex, faq_key, presence_ceiling, ratio_ceiling
 from ragspine.qa.result import AnswerStatus, Route
 from tests.fakes.facts import InMemoryFactStore
 from tests.fakes.llm import RecordingEmbedder
@@ -127,6 +127,13 @@ _TEXTS = st.text(alphabet="abcdeé财年定义返品", min_size=1, max_size=12)
 def test_the_ratio_ceiling_is_never_under_the_fuzzy_ratio(text: str, other: str) -> None:
     ceiling = ratio_ceiling(Counter(text), len(text), Counter(other), len(other))
     assert ceiling >= fuzz.ratio(text, other) - 1e-9
+
+
+@given(_TEXTS, _TEXTS)
+def test_the_presence_ceiling_is_never_under_the_ratio_ceiling(text: str, other: str) -> None:
+    # a key it leaves out could not have passed the count bound either: the keys scored are the same
+    presence = presence_ceiling(Counter(text), len(text), frozenset(other), len(other))
+    assert presence >= ratio_ceiling(Counter(text), len(text), Counter(other), len(other)) - 1e-9
 
 
 @settings(max_examples=200)
