@@ -9,7 +9,8 @@ then every question whose ``answer_type`` is ``arithmetic`` or ``count`` is aske
 The figure read from the answer is the one the question asks for: the percent of a change line
 for a percentage change, the signed amount of a change line for a change, else the first computed
 line (``计算自``: an average, a sum, a ratio). Its scale is the unit the answer states (``USD_K``
-thousand, ``USD_M`` million, ``USD_B`` billion, ``%``/``PCT`` percent, none ""). TAT-QA's EM then
+thousand, ``USD_M`` million, ``USD_B`` billion, a scale stated without a currency the same (``K``
+thousand, ``M`` million, ``B`` billion), ``%``/``PCT`` percent, none ""). TAT-QA's EM then
 compares ``'%.4f' % (round(x, 2) * scale)`` of both sides (``tatqa_metric.py``), so a figure in
 the wrong scale or with the wrong sign is not exact. The right number in an answer that states no
 unit (the document states none the reader recognises) is counted apart as ``unit_not_stated``; any
@@ -39,18 +40,21 @@ from tests.eval.tatqa_tables import TATQA, ingest_context
 ASKED_TYPES = ("arithmetic", "count")
 SCALES = {"": 1.0, "thousand": 1e3, "million": 1e6, "billion": 1e9, "percent": 0.01}
 _UNIT_SCALE = {"K": "thousand", "TH": "thousand", "M": "million", "MN": "million", "B": "billion", "BN": "billion"}
+# A unit as the answer writes it: a money code ("USD_K"), a scale stated without a currency ("K": the
+# document says "in thousands" and names no currency), percent or points.
+_UNIT = r"(?:[A-Z]{3}(?:_[0-9A-Z]+)?|PCT|points|K|TH|MN|M|BN|B)(?![A-Za-z_])"
 _PERCENT_CHANGE = re.compile(r"percent(?:age)?\s+(?:change|increase|decrease|growth)|%\s*change|growth rate|"
                              r"percent(?:age)? (?:increase|decrease|difference)")
 _CHANGE = re.compile(r"(?<![a-z])(?:change|increase|decrease|difference|growth)(?![a-z])")
 # "FY2019 vs FY2018 down 21 USD_K（−0.3%）"
 _CHANGE_LINE = re.compile(r"(?: vs | 较 | は .* 比 )\S+ (up|down|unchanged|增加|减少|持平|増加|減少|横ばい) "
-                          r"([\d.,]+)(?: ([A-Z]{3}(?:_[0-9A-Z]+)?|PCT|points))? ?(?:（([+−±])([\d.]+)%）)?")
+                          rf"([\d.,]+)(?: ({_UNIT}))? ?(?:（([+−±])([\d.]+)%）)?")
 _ROW_NAME = re.compile(r"\(label:([^()]+)\)")
 _DIFFERENCE = re.compile(r"(?<![a-z])differ(?:ence|ent)?(?![a-z])")
 _SIGNED = re.compile(r"(?<![a-z])(?:change|increase|decrease)(?![a-z])")
 _BY_SIZE = re.compile(r"by size (up|down) ")
-_MEAN_BY_SIZE = re.compile(r"average: .*; all are written as negatives, so by size ([\d,.]+) ?([A-Z]{3}(?:_[0-9A-Z]+)?)?")
-_COMPUTED = re.compile(r"[：:]\s*([−-]?[\d,]+(?:\.\d+)?)\s*(%|PCT|[A-Z]{3}(?:_[0-9A-Z]+)?)?\s*(?:[（(]|$)")
+_MEAN_BY_SIZE = re.compile(rf"average: .*; all are written as negatives, so by size ([\d,.]+) ?({_UNIT})?")
+_COMPUTED = re.compile(rf"[：:]\s*([−-]?[\d,]+(?:\.\d+)?)\s*(%|{_UNIT})?\s*(?:[（(]|$)")
 
 
 def scale_of(unit: str | None) -> str:
@@ -59,6 +63,8 @@ def scale_of(unit: str | None) -> str:
         return ""
     if unit in ("%", "PCT", "points"):
         return "percent"
+    if unit in _UNIT_SCALE:  # a scale without a currency: "K" is thousands
+        return _UNIT_SCALE[unit]
     _, _, scale = unit.partition("_")
     return _UNIT_SCALE.get(scale, "")
 

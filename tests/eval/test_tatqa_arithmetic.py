@@ -24,6 +24,17 @@ AVERAGE = ("Example Group (EXAMPLE_GROUP) Sales (M1_SALES) FY2018–FY2019 avera
      "Group net change in cash (label:net change in cash) FY2018–FY2019 average: -10.5 USD_M (mean of 2 figures)"
      "（计算自：t.md · a；t.md · b）\nGroup net change in cash (label:net change in cash): FY2019 vs FY2018 down 11 USD_M"
      "（+220.00%）（计算自：t.md · a；t.md · b）", (-10.5, "million")),
+    # a scale the document states without a currency ("shares in thousands") is written bare: "K" is thousands
+    ("What was the change in Shares from 2018 to 2019?",
+     "Group shares (label:shares): FY2019 vs FY2018 down 21 K（−0.34%）（计算自：t.md · a；t.md · b）", (-21.0, "thousand")),
+    ("What is the average Shares for 2018 and 2019?",
+     "Group shares (label:shares) FY2018–FY2019 average: 203.67 K (mean of 2 figures)（计算自：t.md · a；t.md · b）",
+     (203.67, "thousand")),
+    ("What is the average Shares for 2018 and 2019?",
+     "Group shares (label:shares) FY2018–FY2019 average: 3354 M（计算自：t.md · a；t.md · b）", (3354.0, "million")),
+    # a word after the figure is no unit
+    ("What is the average Shares for 2018 and 2019?",
+     "Group shares (label:shares) FY2018–FY2019 average: 7 Bells（计算自：t.md · a；t.md · b）", None),
 ])
 def test_the_figure_the_question_asks_for_is_read_with_its_scale(question: str, answer: str,
                                                                   figure: tuple[float, str] | None) -> None:

@@ -14,6 +14,7 @@ is never given a meaning it does not state.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ragspine.facts.fiscal_dates import (
@@ -59,6 +60,10 @@ _UNIT_WORDS = re.compile(r"[$€£¥]|us\$|hk\$|[’']000|(?<![a-z])(?:m|mn|bn|k
 _UNIT_FILLER = re.compile(r"(?<![a-z])(?:except|per|share|shares|data|amounts?|and|of|otherwise|stated|unless|noted"
                           r"|indicated|the)(?![a-z])|金額|金额")
 _YEAR = re.compile(r"(?<!\d)((?:19|20)\d{2})(?!\d)")
+# A header over a column of the year each row's figure ends or falls due ("Last Fiscal Year of Expiration",
+# "Expires", "Maturity"): its years are a fact about the row, never the period its figures are of.
+_ENDING_YEAR_HEADER = re.compile(r"(?<![a-z])(?:expir\w*|matur\w*|due)(?![a-z])")
+_LEADING_YEAR = re.compile(r"(?:19|20)\d{2}(?!\d)")
 _SHORT_PERIOD = re.compile(r"months|weeks|quarter|half|季度|四半期|半期|か月|个月")
 
 
@@ -150,6 +155,8 @@ def table_shape(rows: list[list[str]], glossary: Glossary) -> TableShape | None:
                        and not any(glossary.normalize_period(clean_label(c)) for c in rows[r][1:] if c.strip())),
                       first_figure)
     label_cols = min(row.index(True) for row in figures[first_figure:] if any(row))
+    label_cols = next((k for k in range(1, label_cols)
+                       if names_ending_years(rows[:first_body], rows[first_body:], k)), label_cols)
     body = tuple(r for r in range(first_body, len(rows))
                  if any(not is_blank(cell) for cell in rows[r][label_cols:]))
     if label_cols == 0:
@@ -176,6 +183,13 @@ def table_shape(rows: list[list[str]], glossary: Glossary) -> TableShape | None:
         previous = labels
         row_labels[r] = tuple(labels)
     return TableShape(headers, label_cols, body, row_labels, col_headers)
+
+
+def names_ending_years(header_rows: Sequence[Sequence[str]], body_rows: Sequence[Sequence[str]], column: int) -> bool:
+    """Whether a column is the year each row expires or falls due: its header says so, its cells are years."""
+    cells = [row[column].strip() for row in body_rows if column < len(row) and not is_blank(row[column])]
+    return (any(_ENDING_YEAR_HEADER.search(normalize_text(row[column])) for row in header_rows if column < len(row))
+            and bool(cells) and all(_LEADING_YEAR.match(cell) for cell in cells))
 
 
 def _split_period_phrases(col_headers: dict[int, tuple[str, ...]],

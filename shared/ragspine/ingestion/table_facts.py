@@ -59,6 +59,7 @@ from ragspine.ingestion.table_axes import (
     clean_label,
     is_figure,
     name_of,
+    names_ending_years,
     table_shape,
 )
 from ragspine.ingestion.table_blocks import header_blocks
@@ -487,12 +488,17 @@ class _TableReader:
         dropped: set[FactKey] = set()
         partly: set[int] = set()  # rows whose cells under a column naming a part of them could not be read
         rows_of: dict[int, list[FactKey]] = {}
+        expiry_cols = self._ending_year_columns()
         skipped_cols = {c for c, names in header_names.items() if any(n.unknown for n in names)} | self.unheaded
         shares = self._share_columns()
-        qualifiers = self._column_qualifiers(skipped_cols, header_names, has["period"] or context_period is not None,
-                                             undated)
-        for c in sorted(skipped_cols - set(qualifiers)):
+        qualifiers = self._column_qualifiers(skipped_cols - expiry_cols, header_names,
+                                             has["period"] or context_period is not None, undated)
+        for c in sorted(skipped_cols - set(qualifiers) - expiry_cols):
             self.warn(f"column {'/'.join(shape.col_headers[c])!r}: a header the glossary does not read; column skipped")
+        for c in sorted(expiry_cols):
+            self.warn(f"column {'/'.join(shape.col_headers[c])!r}: the year each row expires or falls due, "
+                      "no figure; column skipped")
+        skipped_cols |= expiry_cols
         for r in shape.body_rows:
             names = row_names[r]
             labels = shape.row_labels[r]
@@ -562,9 +568,16 @@ class _TableReader:
         Every cell counts, not only the headers and the body's labels: a date on a row of its own
         between two blocks ("June 30, 2018" over the year before's rows) dates the rows below it.
         """
-        headers = [h for headers in self.shape.col_headers.values() for h in headers]
-        cells = [cell for row in self.rows for cell in row]
+        ending = self._ending_year_columns()  # the years a row expires or falls due date none of its figures
+        headers = [h for c, headers in self.shape.col_headers.items() if c not in ending for h in headers]
+        cells = [cell for row in self.rows for c, cell in enumerate(row) if c not in ending]
         return states_no_period(headers, cells, self._context_texts(), besides=date)
+
+    def _ending_year_columns(self) -> set[int]:
+        """Value columns headed as the year each row expires or falls due ("Last Fiscal Year of Expiration")."""
+        header_rows = [self.rows[h] for h in self.shape.header_rows]
+        body_rows = [self.rows[r] for r in self.shape.body_rows]
+        return {c for c in self.shape.col_headers if names_ending_years(header_rows, body_rows, c)}
 
     def _context_texts(self) -> list[str]:
         context = self.context
