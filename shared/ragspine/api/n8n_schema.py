@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ragspine.api.patterns import NOT_BLANK
-from ragspine.workflows.surfaces import EXTRAS, NODE_KEYS, REQUIRED
+from ragspine.names import NAME_PATTERN
+from ragspine.workflows.surfaces import EXTRAS, NAME_MAX, NODE_KEYS, REQUIRED
 
 _NON_EMPTY = {"type": "string", "minLength": 1}
 _SETTING_TYPES: dict[str, dict[str, Any]] = {
@@ -40,7 +40,7 @@ _CONNECTIONS = {"type": "object", "additionalProperties": {
 def workflow_body_schema(*, put: bool) -> dict[str, Any]:
     """The create body (``put=False``) or the PUT body, which may carry ``versionId`` as a precondition."""
     properties: dict[str, Any] = {
-        "name": {"type": "string", "pattern": NOT_BLANK},
+        "name": {"type": "string", "pattern": NAME_PATTERN, "maxLength": NAME_MAX},
         "nodes": {"type": "array", "items": _NODE, "description": "Node names must be unique (connections use them)."},
         "connections": _CONNECTIONS,
         "settings": {"type": "object", "properties": _SETTING_TYPES, "additionalProperties": False},

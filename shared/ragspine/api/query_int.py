@@ -32,5 +32,7 @@ def _ascii_digits(raw: object) -> object:
     return raw
 
 
-# A query parameter's integer: ``Annotated[QueryInt, Query(ge=1, le=250)]``; anything else is a 400 with the envelope.
-QueryInt = Annotated[int, BeforeValidator(_ascii_digits)]
+# A query parameter's integer: ``Annotated[int, Query(ge=1, le=250), ASCII_DIGITS]`` (the bounds before the check, so
+# the published schema states them as ``minimum`` and ``maximum``); anything else is a 400 with the envelope.
+ASCII_DIGITS = BeforeValidator(_ascii_digits)
+QueryInt = Annotated[int, ASCII_DIGITS]

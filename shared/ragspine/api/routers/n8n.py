@@ -23,7 +23,7 @@ from ragspine.api.peer_schemas import (
     N8N_RESPONSES,
     n8n_workflow_ok,
 )
-from ragspine.api.query_int import QueryInt
+from ragspine.api.query_int import ASCII_DIGITS
 from ragspine.api.workflow_deps import WorkflowsDep, n8n_key
 from ragspine.workflows.surfaces import CURSOR_PATTERN
 
@@ -35,7 +35,7 @@ PutBody = Annotated[Any, Body(json_schema_extra=workflow_body_schema(put=True))]
 
 
 @router.get("", summary="List workflows", operation_id="n8n_list_workflows", responses=N8N_LIST_OK)
-def list_workflows(components: WorkflowsDep, limit: Annotated[QueryInt, Query(ge=1, le=250)] = 100,
+def list_workflows(components: WorkflowsDep, limit: Annotated[int, Query(ge=1, le=250), ASCII_DIGITS] = 100,
                    cursor: Annotated[str | None, Query(description="nextCursor of the previous page",
                                                        pattern=CURSOR_PATTERN)] = None,
                    ) -> dict[str, Any]:

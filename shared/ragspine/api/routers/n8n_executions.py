@@ -20,7 +20,7 @@ from ragspine.api.peer_schemas import (
     N8N_EXECUTION_OK,
     N8N_RESPONSES,
 )
-from ragspine.api.query_int import QueryInt
+from ragspine.api.query_int import ASCII_DIGITS
 from ragspine.api.workflow_deps import WorkflowsDep, n8n_key
 from ragspine.workflows.surfaces import (
     EXECUTION_CURSOR_PATTERN,
@@ -43,7 +43,7 @@ def list_executions(components: WorkflowsDep, include_data: IncludeData = False,
                     status: Annotated[Literal["canceled", "error", "running", "success", "waiting"] | None,
                                       Query()] = None,
                     workflow_id: Annotated[str | None, Query(alias="workflowId")] = None,
-                    limit: Annotated[QueryInt, Query(ge=1, le=250)] = 100,
+                    limit: Annotated[int, Query(ge=1, le=250), ASCII_DIGITS] = 100,
                     cursor: Annotated[str | None, Query(description="nextCursor of the previous page",
                                                         pattern=EXECUTION_CURSOR_PATTERN)] = None) -> dict[str, Any]:
     """One page, newest first; ``nextCursor`` is null on the last page."""

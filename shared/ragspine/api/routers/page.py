@@ -15,7 +15,7 @@ from ragspine.api.deps import ServicesDep
 from ragspine.api.envelope import ErrorEnvelope
 from ragspine.api.evidence_deps import evidence_library
 from ragspine.api.page_files import content_security_policy
-from ragspine.api.query_int import QueryInt
+from ragspine.api.query_int import ASCII_DIGITS
 from ragspine.api.routers import ask_stream
 from ragspine.api.strict_json import StrictJsonRoute
 from ragspine.errors import ConfigurationError
@@ -133,7 +133,7 @@ def add_feedback(body: FeedbackRequest, store: FeedbackDep) -> FeedbackModel:
 
 @router.get("/v1/feedback", response_model=list[FeedbackModel], summary="Feedback for an administrator, newest first")
 def list_feedback(store: FeedbackDep,
-                  limit: Annotated[QueryInt, Query(ge=1, le=1000)] = 100) -> list[FeedbackModel]:
+                  limit: Annotated[int, Query(ge=1, le=1000), ASCII_DIGITS] = 100) -> list[FeedbackModel]:
     """The latest feedback (local service only: the deployed API does not mount this router)."""
     return [FeedbackModel.model_validate(f.as_dict()) for f in store.list(limit=limit)]
 

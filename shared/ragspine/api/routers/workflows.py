@@ -14,7 +14,7 @@ from fastapi import APIRouter, Query
 
 from ragspine.api.envelope import ErrorEnvelope
 from ragspine.api.patterns import NOT_BLANK
-from ragspine.api.query_int import QueryInt
+from ragspine.api.query_int import ASCII_DIGITS
 from ragspine.api.strict_json import StrictJsonRoute
 from ragspine.api.workflow_deps import ScaffoldOptionsDep
 from ragspine.api.workflow_schemas import (
@@ -107,7 +107,7 @@ def scaffold_workflow(body: ScaffoldRequest, options: ScaffoldOptionsDep) -> Sca
 def search_catalog(q: Annotated[str, Query(min_length=1, max_length=500, pattern=NOT_BLANK,
                                              description="Keywords or a phrase (not only spaces)")],
                    lang: Annotated[Literal["zh", "en", "ja"] | None, Query(description="zh, en or ja")] = None,
-                   limit: Annotated[QueryInt, Query(ge=1, le=100)] = 10) -> dict[str, Any]:
+                   limit: Annotated[int, Query(ge=1, le=100), ASCII_DIGITS] = 10) -> dict[str, Any]:
     """Hits best first, each with its score and the query terms it matched."""
     return {"hits": [hit_dict(hit) for hit in default_catalog().search(q, lang=lang, limit=limit)]}
 

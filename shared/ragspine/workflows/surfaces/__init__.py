@@ -16,7 +16,7 @@ from ragspine.workflows.surfaces.errors import (
 )
 from ragspine.workflows.surfaces.key_admin import create_app_key, create_n8n_key
 from ragspine.workflows.surfaces.keys import verify_key
-from ragspine.workflows.surfaces.n8n_body import EXTRAS, NODE_KEYS, REQUIRED
+from ragspine.workflows.surfaces.n8n_body import EXTRAS, NAME_MAX, NODE_KEYS, REQUIRED
 from ragspine.workflows.surfaces.parse_budget import ParseBudget
 from ragspine.workflows.surfaces.ports import RunStore, WorkflowStore
 from ragspine.workflows.surfaces.rate_limit import TokenBucketLimiter
@@ -66,7 +66,7 @@ from ragspine.workflows.surfaces.sqlite_runs import SqliteRunStore
 from ragspine.workflows.surfaces.sqlite_store import SqliteWorkflowStore
 
 __all__ = [
-    "BODY_METHODS", "CURSOR_PATTERN", "EXECUTION_CURSOR_PATTERN", "EXTRAS", "MAX_EXECUTION_ID", "NODE_KEYS",
+    "BODY_METHODS", "CURSOR_PATTERN", "EXECUTION_CURSOR_PATTERN", "EXTRAS", "MAX_EXECUTION_ID", "NAME_MAX", "NODE_KEYS",
     "REQUIRED", "ExecutionQuery", "NodeTrace", "RunPage", "WorkflowRunNotFoundError", "delete_execution",
     "as_recorded", "dify_run", "execution", "executions", "iso_utc", "node_trace", "record_failure", "record_result",
     "record_start", "record_stop", "stop_recorded_task",
