@@ -201,17 +201,38 @@ def _metrics_in_one_phrase(question: str, mentions: list[Mention], metrics: tupl
     """
     if len(metrics) < 2:  # a pair needs two codes (most questions name one metric)
         return None
-    # a document's own rows (open codes) keep their section in their label: parse_slots already chose among them
-    named = sorted((m for m in mentions if m.kind is SlotKind.METRIC and m.code in metrics
-                    and not m.code.startswith(METRIC_PREFIX)), key=lambda m: m.start)
+    named = sorted((m for m in mentions if m.kind is SlotKind.METRIC and m.code in metrics), key=lambda m: m.start)
     for first, second in zip(named, named[1:], strict=False):
-        if first.code != second.code and not _LIST_WORD.search(question[first.end:second.start]):
+        between = question[first.end:second.start]
+        if first.code != second.code and not _LIST_WORD.search(between) and _one_row_named(first, second, between):
             raw = question[first.start:second.end]
             norm = normalize_text(question)
             readings = tuple(Reading(SlotKind.METRIC, m.code or "", m.raw, norm.replace(normalize_text(raw), m.raw, 1))
                              for m in (first, second))  # each in the question's own words
             return NearMiss(raw, readings, first.start, second.end)
     return None
+
+
+_WORD = LazyPattern(r"[^\W_]+")
+
+
+def _one_row_named(first: Mention, second: Mention, between: str) -> bool:
+    """Whether two adjacent metric names, with no list word between them, can name one row.
+
+    Two glossary metrics can ("current trade receivables"). A document's own rows (open codes) keep
+    their section in their label, so parse_slots has already chosen among them; two of one section
+    are still one phrase when only their section's words stand between them: "nonvested shares
+    granted" names the rows "Number of shares: nonvested" and "Number of shares: granted" but asks
+    one figure, which the glossary cannot tell.
+    """
+    codes = (first.code or "", second.code or "")
+    if not any(code.startswith(METRIC_PREFIX) for code in codes):
+        return True
+    if not all(code.startswith(METRIC_PREFIX) for code in codes):
+        return False
+    common = label_words(label_of(codes[0])) & label_words(label_of(codes[1]))
+    # every word between is the section's: "nonvested to granted" (a ratio of the two) is no one phrase
+    return all(label_words(word) and label_words(word) <= common for word in _WORD.findall(between))
 
 
 def _with_period_words_read(question: str, glossary: Glossary) -> str:
