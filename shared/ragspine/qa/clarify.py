@@ -12,7 +12,6 @@ from datetime import date
 from typing import TYPE_CHECKING
 
 from ragspine.facts.glossary import Glossary, Period, SlotKind
-from ragspine.facts.open_vocabulary import METRIC_PREFIX
 from ragspine.lazy import LazyModule
 from ragspine.qa.intent_model import Channel, Intent
 from ragspine.qa.language import Lang
@@ -82,8 +81,7 @@ def clarify_scope(intent: Intent, *, glossary: Glossary, today: date, lang: Lang
         return AskBack(_ask_for_metric(intent, glossary=glossary, today=today, lang=lang), bare)
     if intent.channel is Channel.NARRATIVE:
         return Proceed(bare)
-    if parsed.one_phrase is not None and (not (intent.arithmetic or intent.analysis or intent.comparison)
-                                          or _rows_of_one_section(parsed.one_phrase)):
+    if parsed.one_phrase is not None and not (intent.arithmetic or intent.analysis or intent.comparison):
         return AskBack(_ask_for_reading(parsed.one_phrase, lang=lang), bare)  # one figure asked: which one
     if parsed.bad_period is not None:
         return Proceed(_with_problem(bare, Unrecognized("period", parsed.bad_period)))
@@ -119,12 +117,6 @@ def clarify_scope(intent: Intent, *, glossary: Glossary, today: date, lang: Lang
 
 def _with_problem(slots: Slots, problem: Unrecognized) -> Slots:
     return Slots(slots.metrics, slots.entities, slots.periods, slots.channels, (), problem)
-
-
-def _rows_of_one_section(miss: NearMiss) -> bool:
-    """Two of a document's rows named in one phrase ("nonvested shares granted"): one figure is asked even of
-    arithmetic ("the average of ..."), and which row is unsaid, so an answer computing either is not the one asked."""
-    return all(reading.code.startswith(METRIC_PREFIX) for reading in miss.readings)
 
 
 def _ask_for_reading(miss: NearMiss, *, lang: Lang) -> Clarification:

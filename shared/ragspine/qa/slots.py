@@ -181,6 +181,7 @@ def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
     if any(code.startswith(METRIC_PREFIX) for code in metrics):  # only a document's row can have a section
         asked = label_words(question)
         metrics = _longer_rows_named(_rows_over_their_sections(metrics, mentions, asked), glossary, asked)
+        metrics = _rows_qualified_in_one_phrase(question, mentions, metrics)
     entities = tuple(found[SlotKind.ENTITY])
     return ParsedSlots(metrics, entities, tuple(periods), tuple(found[SlotKind.CHANNEL]), bad_period, names,
                        tuple(sorted(misses, key=lambda m: m.start)) if misses else (),
@@ -201,10 +202,11 @@ def _metrics_in_one_phrase(question: str, mentions: list[Mention], metrics: tupl
     """
     if len(metrics) < 2:  # a pair needs two codes (most questions name one metric)
         return None
-    named = sorted((m for m in mentions if m.kind is SlotKind.METRIC and m.code in metrics), key=lambda m: m.start)
+    # a document's own rows (open codes) keep their section in their label: parse_slots already chose among them
+    named = sorted((m for m in mentions if m.kind is SlotKind.METRIC and m.code in metrics
+                    and not m.code.startswith(METRIC_PREFIX)), key=lambda m: m.start)
     for first, second in zip(named, named[1:], strict=False):
-        between = question[first.end:second.start]
-        if first.code != second.code and not _LIST_WORD.search(between) and _one_row_named(first, second, between):
+        if first.code != second.code and not _LIST_WORD.search(question[first.end:second.start]):
             raw = question[first.start:second.end]
             norm = normalize_text(question)
             readings = tuple(Reading(SlotKind.METRIC, m.code or "", m.raw, norm.replace(normalize_text(raw), m.raw, 1))
@@ -216,23 +218,31 @@ def _metrics_in_one_phrase(question: str, mentions: list[Mention], metrics: tupl
 _WORD = LazyPattern(r"[^\W_]+")
 
 
-def _one_row_named(first: Mention, second: Mention, between: str) -> bool:
-    """Whether two adjacent metric names, with no list word between them, can name one row.
+def _rows_qualified_in_one_phrase(question: str, mentions: list[Mention], metrics: tuple[str, ...]) -> tuple[str, ...]:
+    """The metrics less a document's row that only qualifies the next one the question names.
 
-    Two glossary metrics can ("current trade receivables"). A document's own rows (open codes) keep
-    their section in their label, so parse_slots has already chosen among them; two of one section
-    are still one phrase when only their section's words stand between them: "nonvested shares
-    granted" names the rows "Number of shares: nonvested" and "Number of shares: granted" but asks
-    one figure, which the glossary cannot tell.
+    "The number of nonvested shares granted" names the rows "Number of shares: nonvested" and
+    "Number of shares: granted" with only their section's word between them: one figure is asked,
+    the one named last ("granted", of the nonvested shares' roll-forward), never the balance row's
+    too. Rows joined by a list word ("nonvested and granted shares") are each asked, and a word of
+    arithmetic between ("the ratio of nonvested to granted shares") joins two figures.
     """
-    codes = (first.code or "", second.code or "")
-    if not any(code.startswith(METRIC_PREFIX) for code in codes):
-        return True
-    if not all(code.startswith(METRIC_PREFIX) for code in codes):
-        return False
-    common = label_words(label_of(codes[0])) & label_words(label_of(codes[1]))
-    # every word between is the section's: "nonvested to granted" (a ratio of the two) is no one phrase
-    return all(label_words(word) and label_words(word) <= common for word in _WORD.findall(between))
+    named = sorted((m for m in mentions if m.kind is SlotKind.METRIC and m.code in metrics
+                    and m.code.startswith(METRIC_PREFIX)), key=lambda m: m.start)
+    qualifying = set()
+    for first, second in zip(named, named[1:], strict=False):
+        if first.code == second.code:
+            continue
+        common = label_words(label_of(first.code or "")) & label_words(label_of(second.code or ""))
+        between = question[first.end:second.start]
+        words = _WORD.findall(between)
+        # a word of their common section joins them, between or in either name ("issued notes redeemed");
+        # "basic net income" names rows of two sections, none of whose words is common
+        joined = common & (label_words(between) | label_words(first.raw) | label_words(second.raw))
+        only_section = all(label_words(w) and label_words(w) <= common for w in words)
+        if joined and only_section and not _LIST_WORD.search(between):
+            qualifying.add(first.code)
+    return tuple(code for code in metrics if code not in qualifying) if qualifying else metrics
 
 
 def _with_period_words_read(question: str, glossary: Glossary) -> str:
