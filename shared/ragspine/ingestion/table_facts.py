@@ -84,6 +84,8 @@ _PER_SHARE = re.compile(r"(?i:\bper\s+(?:\w+\s+){0,2}(?:share|ADS|unit)\d*\b|\bE
 # A number of shares, under a caption stating money ("(in thousands, except per share data)").
 _SHARE_COUNT = re.compile(r"(?i)\bshares\s+outstanding\b|\bnumber\s+of\s+(?:\w+\s+){0,2}shares\b"
                           r"|\bweighted[\s-]+average\s+(?:\w+\s+){0,2}shares\b")
+# A note stating the scale of share counts apart from the money's ("(shares in thousands, except per share data)").
+_SHARES_SCALE = re.compile(r"(?i)\bshares?\s+(?:amounts?\s+)?in\s+(thousands|millions|billions)\b")
 _SHARES_HEADER = re.compile(r"(?i)\s*shares\s*(?:\([^()]*\))?\s*")
 _OPERATING_CASH = re.compile(r"(?i)^net\s+cash\s+(?:provided|used|generated|from)\b.*operating\s+activities")
 _BALANCE_ITEM = re.compile(r"(?i)\b(?:receivables?|inventor(?:y|ies)|payables?|prepaid|accrued|deferred\s+revenue"
@@ -1236,11 +1238,26 @@ class _TableReader:
         at = body.index(r)
         return 0 < at < len(body) - 1 and self._share_count(body[at - 1]) and self._share_count(body[at + 1])
 
+    def _shares_scale(self) -> str:
+        """The scale a note around the table states for share counts ("shares in thousands"), else "".
+
+        A note saying "(Tabular amounts in millions)" over the section and "(shares in thousands,
+        except per share data)" over the table gives money one scale and the counts of shares another.
+        """
+        context = self.context
+        # the text after the table too: its lead sentence, set after it, may carry the note
+        for text in (*self.block_caption(), *reversed(context.headings), context.lead, context.note,
+                     context.text_after):
+            match = _SHARES_SCALE.search(text or "")
+            if match is not None:
+                return {"thousands": "K", "millions": "M", "billions": "B"}[match.group(1).lower()]
+        return ""
+
     def _per_share_unscaled(self, r: int, unit: str) -> str:
         """A per-share row keeps the currency but never the table's scale ("in millions, except per share data")."""
         currency, _, scale = unit.partition("_")
         if currency in ISO_4217 and (self._share_count(r) or self._between_share_counts(r)):
-            return scale  # a number of shares: the caption's scale, never its currency
+            return self._shares_scale() or scale  # a number of shares: its own note's scale, else the caption's
         per_share = any(_PER_SHARE.search(text) for text in self.shape.row_labels[r])
         if scale and _BASIC_OR_DILUTED.fullmatch(self.shape.row_labels[r][-1]):
             return ""  # "Basic", "Diluted" alone: earnings per share or a number of shares, never the caption's money

@@ -181,6 +181,7 @@ def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
     if any(code.startswith(METRIC_PREFIX) for code in metrics):  # only a document's row can have a section
         asked = label_words(question)
         metrics = _longer_rows_named(_rows_over_their_sections(metrics, mentions, asked), glossary, asked)
+        metrics = _rows_qualified_in_one_phrase(question, mentions, metrics)
     entities = tuple(found[SlotKind.ENTITY])
     return ParsedSlots(metrics, entities, tuple(periods), tuple(found[SlotKind.CHANNEL]), bad_period, names,
                        tuple(sorted(misses, key=lambda m: m.start)) if misses else (),
@@ -212,6 +213,36 @@ def _metrics_in_one_phrase(question: str, mentions: list[Mention], metrics: tupl
                              for m in (first, second))  # each in the question's own words
             return NearMiss(raw, readings, first.start, second.end)
     return None
+
+
+_WORD = LazyPattern(r"[^\W_]+")
+
+
+def _rows_qualified_in_one_phrase(question: str, mentions: list[Mention], metrics: tuple[str, ...]) -> tuple[str, ...]:
+    """The metrics less a document's row that only qualifies the next one the question names.
+
+    "The number of nonvested shares granted" names the rows "Number of shares: nonvested" and
+    "Number of shares: granted" with only their section's word between them: one figure is asked,
+    the one named last ("granted", of the nonvested shares' roll-forward), never the balance row's
+    too. Rows joined by a list word ("nonvested and granted shares") are each asked, and a word of
+    arithmetic between ("the ratio of nonvested to granted shares") joins two figures.
+    """
+    named = sorted((m for m in mentions if m.kind is SlotKind.METRIC and m.code in metrics
+                    and m.code.startswith(METRIC_PREFIX)), key=lambda m: m.start)
+    qualifying = set()
+    for first, second in zip(named, named[1:], strict=False):
+        if first.code == second.code:
+            continue
+        common = label_words(label_of(first.code or "")) & label_words(label_of(second.code or ""))
+        between = question[first.end:second.start]
+        words = _WORD.findall(between)
+        # a word of their common section joins them, between or in either name ("issued notes redeemed");
+        # "basic net income" names rows of two sections, none of whose words is common
+        joined = common & (label_words(between) | label_words(first.raw) | label_words(second.raw))
+        only_section = all(label_words(w) and label_words(w) <= common for w in words)
+        if joined and only_section and not _LIST_WORD.search(between):
+            qualifying.add(first.code)
+    return tuple(code for code in metrics if code not in qualifying) if qualifying else metrics
 
 
 def _with_period_words_read(question: str, glossary: Glossary) -> str:

@@ -74,3 +74,34 @@ def test_the_dilutive_shares_between_two_share_counts_are_shares_not_money() -> 
     assert units["Stock options and other dilutive securities"] == "M"
     assert units["Weighted-average common shares outstanding - diluted"] == "M"
     assert units["Diluted earnings per common share"] == "USD"
+
+
+def _eps_units(before: str, after: str) -> dict[str, str]:
+    text = "\n".join([before, "", "| | FY2024 | FY2025 |", "|---|---|---|", "| Net income | $1,316 | $1,079 |",
+                      "| Weighted-average common shares outstanding - basic | 843,210 | 828,114 |",
+                      "| Dilutive securities | 3,354 | 3,201 |",
+                      "| Weighted-average common shares outstanding - diluted | 846,564 | 831,315 |",
+                      "| Diluted earnings per common share | $1.54 | $1.28 |", "", after, ""])
+    doc = parse_document(text.encode(), filename="eps.md", doc_id="eps.md", max_bytes=1_000_000)
+    return {f.source_locator.split("row=")[1].split(",col=")[0]: f.unit
+            for f in extract_facts(doc, glossary=zoo_glossary(), source_file_hash="sha256:00").facts}
+
+
+@pytest.mark.parametrize(("before", "after"), [
+    ("Earnings per share (in millions, shares in thousands, except per share data)", ""),
+    ("Earnings per share", "(Tabular amounts in millions, unless otherwise disclosed)\n\n"
+     "The table sets forth basic and diluted net income per common share (shares in thousands, "
+     "except per share data)."),
+])
+def test_shares_take_the_scale_their_own_note_states_not_the_moneys(before: str, after: str) -> None:
+    units = _eps_units(before, after)
+    assert units["Net income"] == "USD_M"
+    assert units["Weighted-average common shares outstanding - basic"] == "K"
+    assert units["Dilutive securities"] == "K"
+    assert units["Diluted earnings per common share"] == "USD"
+
+
+def test_shares_keep_the_captions_scale_when_no_note_states_theirs() -> None:
+    units = _eps_units("Earnings per share (in millions, except per share amounts)", "")
+    assert units["Net income"] == "USD_M"
+    assert units["Dilutive securities"] == "M"
