@@ -1,8 +1,9 @@
-"""One rule for an integer in a query string, on every route: 1 to 18 ASCII digits, nothing else.
+"""One rule for an integer in a query string or a path, on every route: 1 to 18 ASCII digits, nothing else.
 
 ``int()`` (and pydantic's lax int) also takes ``1_0``, ``+5``, `` 5``, ``5.0`` and Unicode
 digits; a route that took them would follow a rule of its own. The Gateway's ``page`` and
-``pageSize`` and the service's own routes (``QueryInt``) read integers by ``ascii_int`` alone.
+``pageSize`` and the service's own routes (``QueryInt``, in queries and in paths such as an execution's id)
+read integers by ``ascii_int`` alone.
 """
 
 from __future__ import annotations
@@ -32,5 +33,6 @@ def _ascii_digits(raw: object) -> object:
     return raw
 
 
-# A query parameter's integer: ``Annotated[QueryInt, Query(ge=1, le=250)]``; anything else is a 400 with the envelope.
+# A query or path integer: ``Annotated[QueryInt, Query(ge=1, le=250)]`` (or ``Path(...)``); anything else is a 400
+# with the envelope.
 QueryInt = Annotated[int, BeforeValidator(_ascii_digits)]
