@@ -103,10 +103,12 @@ async def _read_and_parse(request: Request, admitted: AdmittedWebhook, query: di
                           *, components: WorkflowComponents) -> WebhookCall:
     """Read the body under a slot, then parse it holding its bytes of the parse budget until ``held`` closes.
 
-    Refused before reading when every slot is taken, or the path or client holds its share. The
-    body is parsed while its slot is held, so the parses in flight are bounded by the slots as the
-    bodies being read are; a large body also holds its bytes of the parse budget for as long as
-    its parsed value lives (until its run ends), since that value can be ~50x its bytes.
+    Refused before reading when every slot is taken, or the path or client holds its share. A small
+    body is parsed while its slot is held, so those parses in flight are bounded by the slots as the
+    bodies being read are. A large body gives its slot back once read, then waits for its bytes of
+    the parse budget (which bounds its parse instead) and holds them for as long as its parsed value
+    lives (until its run ends), since that value can be ~50x its bytes: a body waiting its turn
+    there keeps no other sender from being read.
     """
     client = request.client.host if request.client else ""
     timeout_s = components.webhook.body_timeout_s
@@ -124,8 +126,10 @@ async def _read_and_parse(request: Request, admitted: AdmittedWebhook, query: di
             if held_s >= HANG_UP_CHARGED_AFTER * timeout_s:
                 components.limiter.charge_held(admitted.path, held_s)
             raise
-        await held.enter_async_context(components.parse_budget.holding(len(payload), wait_s=timeout_s))
-        return await run_in_threadpool(complete_webhook, admitted, payload, query, components=components)
+        if len(payload) <= components.parse_budget.small_bytes:
+            return await run_in_threadpool(complete_webhook, admitted, payload, query, components=components)
+    await held.enter_async_context(components.parse_budget.holding(len(payload), wait_s=timeout_s))
+    return await run_in_threadpool(complete_webhook, admitted, payload, query, components=components)
 
 
 async def webhook(path: str, request: Request, components: WorkflowsDep) -> Response:
