@@ -378,6 +378,9 @@ def build_workflow_components(settings: Settings, *, llm: LLMProvider | None,
                               retriever: KnowledgeRetriever | None = None) -> surfaces.WorkflowComponents:
     """Wire the workflow surfaces: store, gate (RAGSPINE_DIFY_RUN_ENABLED), egress, code limits, webhooks."""
     hosts = settings.workflow_http_hosts
+    body_slots = surfaces.BodySlots.for_budget(settings.workflow_webhook_max_bytes,
+                                               path_share=settings.workflow_webhook_body_share_per_path,
+                                               client_share=settings.workflow_webhook_body_share_per_client)
     return surfaces.WorkflowComponents(
         store=build_workflow_store(settings), runs=build_run_store(settings),
         gate=workflows_run.ExecutionGate(enabled=settings.dify_run_enabled),
@@ -389,10 +392,9 @@ def build_workflow_components(settings: Settings, *, llm: LLMProvider | None,
                                             burst=settings.workflow_webhook_burst),
         capacity=workflows_run.RunCapacity(total=settings.workflow_run_concurrency,
                                            per_key=settings.workflow_run_concurrency_per_key),
-        body_slots=surfaces.BodySlots.for_budget(settings.workflow_webhook_max_bytes,
-                                                 path_share=settings.workflow_webhook_body_share_per_path,
-                                                 client_share=settings.workflow_webhook_body_share_per_client),
-        parse_budget=surfaces.ParseBudget(settings.workflow_webhook_parse_budget_bytes),
+        body_slots=body_slots,
+        # Bodies waiting for the budget hold no slot but their bytes: no more of them than there are slots.
+        parse_budget=surfaces.ParseBudget(settings.workflow_webhook_parse_budget_bytes, max_waiting=body_slots.total),
         llm=llm, http=workflows_run.HttpPolicy(allowlist=hosts), code=_code_limits(settings),
         retriever=retriever, key_pepper=load_api_key_pepper(settings))
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 import uvicorn
@@ -20,7 +20,7 @@ from ragspine.llm.static_distil import distil
 from ragspine.llm.static_embedder import static_table_path
 from ragspine.qa.answer import answer_question
 from ragspine.samples import build_for
-from ragspine.settings import get_settings
+from ragspine.settings import Settings, get_settings
 
 commands = typer.Typer(add_completion=False)
 
@@ -103,4 +103,17 @@ def serve(
     typer.echo(f"serving on http://{bind_host}:{bind_port}  (ask page: http://{bind_host}:{bind_port}/, "
                f"API docs: http://{bind_host}:{bind_port}/docs)")
     sys.stdout.flush()
-    uvicorn.run(create_local_app(settings), host=bind_host, port=bind_port, log_level="warning")
+    uvicorn.run(create_local_app(settings), host=bind_host, port=bind_port, log_level="warning",
+                **proxy_options(settings))
+
+
+def proxy_options(settings: Settings) -> dict[str, Any]:
+    """uvicorn's proxy-header options: off unless ``trusted_proxies`` names the proxies to believe.
+
+    uvicorn's own default believes X-Forwarded-For from 127.0.0.1 (or $FORWARDED_ALLOW_IPS), so any local
+    caller could name another client address and take another client's share of the webhook body slots.
+    """
+    trusted = [part.strip() for part in settings.trusted_proxies.split(",") if part.strip()]
+    if not trusted:
+        return {"proxy_headers": False}
+    return {"proxy_headers": True, "forwarded_allow_ips": trusted}

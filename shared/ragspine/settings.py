@@ -110,6 +110,11 @@ class Settings(BaseModel):
     """Address `ragspine serve` listens on."""
     port: int = Field(default=8000, ge=1, le=65535)
     """Port `ragspine serve` listens on."""
+    trusted_proxies: str = Field(
+        default="", max_length=2000, pattern=r"^[0-9A-Fa-f:.,/* ]*$",
+        description=("Comma-separated addresses (or networks) of the reverse proxies in front of `ragspine serve` "
+                     "whose X-Forwarded-For and X-Forwarded-Proto it believes; unset: none, every client is the "
+                     "connection's own address (a forwarded header cannot pick another per-client share)."))
     today: date | None = Field(
         default=None, description="Pin the clock (YYYY-MM-DD) for reproducible default periods."
     )

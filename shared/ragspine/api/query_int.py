@@ -1,13 +1,12 @@
-"""One rule for an integer in a query string, on every route: 1 to 18 ASCII digits, nothing else.
+"""One rule for an integer in a query string or a path, on every route: 1 to 18 ASCII digits, nothing else.
 
 ``int()`` (and pydantic's lax int) also takes ``1_0``, ``+5``, `` 5``, ``5.0`` and Unicode
 digits; a route that took them would follow a rule of its own. The Gateway's ``page`` and
-``pageSize`` and the service's own routes (``QueryInt``) read integers by ``ascii_int`` alone.
+``pageSize`` and the service's own routes (``ASCII_DIGITS``, in queries and in paths such as an execution's
+id) read integers by ``ascii_int`` alone.
 """
 
 from __future__ import annotations
-
-from typing import Annotated
 
 from pydantic import BeforeValidator
 
@@ -32,7 +31,7 @@ def _ascii_digits(raw: object) -> object:
     return raw
 
 
-# A query parameter's integer: ``Annotated[int, Query(ge=1, le=250), ASCII_DIGITS]`` (the bounds before the check, so
-# the published schema states them as ``minimum`` and ``maximum``); anything else is a 400 with the envelope.
+# A query or path integer: ``Annotated[int, Query(ge=1, le=250), ASCII_DIGITS]`` (or ``Path(...)``; the bounds
+# before the check, so the published schema states them as ``minimum`` and ``maximum``); anything else is a 400
+# with the envelope.
 ASCII_DIGITS = BeforeValidator(_ascii_digits)
-QueryInt = Annotated[int, ASCII_DIGITS]

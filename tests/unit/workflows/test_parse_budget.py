@@ -89,3 +89,28 @@ async def _hold(budget: ParseBudget, size: int) -> None:
 def test_nonsense_budgets_are_refused() -> None:
     with pytest.raises(ValueError, match="at least one byte"):
         ParseBudget(0)
+
+
+def test_no_more_bodies_wait_than_the_budget_allows_and_one_more_is_refused_at_once() -> None:
+    # A waiting body holds its raw bytes but no reading slot: the count of waiters bounds those bytes.
+    budget = ParseBudget(100, small_bytes=10, max_waiting=1)
+
+    async def waiter() -> None:
+        async with budget.holding(60, wait_s=PATIENCE):
+            pass
+
+    async def scenario() -> None:
+        assert budget.take(100)
+        waiting = asyncio.create_task(waiter())
+        while not budget.waiting():
+            await asyncio.sleep(0)
+        with pytest.raises(WebhookBodiesBusyError) as refused:
+            async with budget.holding(60, wait_s=PATIENCE):  # refused at once, not after PATIENCE
+                pytest.fail("a second body waited past the limit")
+        assert refused.value.http_status == 503 and "wait their turn" in refused.value.message
+        assert budget.waiting() == 1
+        budget.give_back(100)
+        await waiting
+        assert (budget.waiting(), budget.held_bytes()) == (0, 0)
+
+    asyncio.run(scenario())

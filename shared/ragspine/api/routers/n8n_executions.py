@@ -34,7 +34,7 @@ from ragspine.workflows.surfaces import (
 router = APIRouter(prefix="/api/v1/executions", tags=["n8n"], route_class=N8nRoute,
                    dependencies=[Depends(n8n_key)], responses=N8N_RESPONSES)
 IncludeData = Annotated[bool, Query(alias="includeData", description="Add each node's output (data.resultData)")]
-ExecutionId = Annotated[int, Path(ge=1, le=MAX_EXECUTION_ID, description="The execution's numeric id")]
+ExecutionId = Annotated[int, Path(ge=1, le=MAX_EXECUTION_ID, description="The execution's numeric id"), ASCII_DIGITS]
 
 
 @router.get("", summary="List executions of webhook-triggered workflows", operation_id="n8n_list_executions",

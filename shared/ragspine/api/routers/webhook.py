@@ -9,8 +9,9 @@ body is read. The bucket lives in process memory: each Lambda instance counts on
 the API Gateway stage throttle bounds the total. Only then is the body read, while holding one
 of a bounded number of reading slots (``BodySlots``: 503 with Retry-After when all are taken,
 429 when the path or the client address already holds its share), capped as it streams (413) and
-cut off at its deadline (408, which also charges its path's bucket for the time held), so the
-bodies held at once are bounded by slots x cap and no one path can hold every slot. A body over
+cut off at its deadline (408, which also charges its path's bucket for the time held; so does hanging
+up after holding the slot half the deadline), so the bodies held at once are bounded by slots x cap
+and no one path can hold every slot. A body over
 256 KiB also holds its bytes of a parse budget from its parse to its run's end (``ParseBudget``,
 waiting its turn up to the deadline, then 503), since its parsed value can be ~50x its bytes. Only a
 request that passed all of these may take a run's place: runs in flight are bounded per path
@@ -29,6 +30,7 @@ from fastapi import APIRouter, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse, Response
 from starlette.convertors import PathConvertor, register_url_convertor
+from starlette.requests import ClientDisconnect
 
 from ragspine.api.error_formats import WebhookRoute
 from ragspine.api.peer_schemas import WEBHOOK_RESPONSES
@@ -48,6 +50,9 @@ from ragspine.workflows.surfaces import (
     run_webhook,
 )
 
+# A read that ended without its whole body (the sender hung up) after holding its slot for at least this share
+# of the body deadline is charged like a 408 for the time held; a sender that gives up sooner is not charged.
+HANG_UP_CHARGED_AFTER = 0.5
 router = APIRouter(tags=["webhook"], route_class=WebhookRoute, responses=WEBHOOK_RESPONSES)
 
 
@@ -98,22 +103,33 @@ async def _read_and_parse(request: Request, admitted: AdmittedWebhook, query: di
                           *, components: WorkflowComponents) -> WebhookCall:
     """Read the body under a slot, then parse it holding its bytes of the parse budget until ``held`` closes.
 
-    Refused before reading when every slot is taken, or the path or client holds its share. The
-    body is parsed while its slot is held, so the parses in flight are bounded by the slots as the
-    bodies being read are; a large body also holds its bytes of the parse budget for as long as
-    its parsed value lives (until its run ends), since that value can be ~50x its bytes.
+    Refused before reading when every slot is taken, or the path or client holds its share. A small
+    body is parsed while its slot is held, so those parses in flight are bounded by the slots as the
+    bodies being read are. A large body gives its slot back once read, then waits for its bytes of
+    the parse budget (which bounds its parse instead) and holds them for as long as its parsed value
+    lives (until its run ends), since that value can be ~50x its bytes: a body waiting its turn
+    there keeps no other sender from being read.
     """
     client = request.client.host if request.client else ""
     timeout_s = components.webhook.body_timeout_s
     with components.body_slots.reading(path=admitted.path, client=client):
+        started = components.limiter.now()
         try:
             payload = await read_capped(request, components.webhook.max_bytes, timeout_s=timeout_s)
         except WebhookBodyTimeoutError:
             # Held its slot in vain until the deadline: its path waits before it is served again.
             components.limiter.charge_held(admitted.path, timeout_s)
             raise
-        await held.enter_async_context(components.parse_budget.holding(len(payload), wait_s=timeout_s))
-        return await run_in_threadpool(complete_webhook, admitted, payload, query, components=components)
+        except ClientDisconnect:
+            # Hanging up just before the deadline would otherwise hold the slot as long, uncharged.
+            held_s = components.limiter.now() - started
+            if held_s >= HANG_UP_CHARGED_AFTER * timeout_s:
+                components.limiter.charge_held(admitted.path, held_s)
+            raise
+        if len(payload) <= components.parse_budget.small_bytes:
+            return await run_in_threadpool(complete_webhook, admitted, payload, query, components=components)
+    await held.enter_async_context(components.parse_budget.holding(len(payload), wait_s=timeout_s))
+    return await run_in_threadpool(complete_webhook, admitted, payload, query, components=components)
 
 
 async def webhook(path: str, request: Request, components: WorkflowsDep) -> Response:

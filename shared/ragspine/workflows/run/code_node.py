@@ -162,16 +162,20 @@ def read_until_limits(fd: int, limits: CodeLimits) -> tuple[bytes, str | None]:
     return bytes(out), stop
 
 
-def _collect(proc: subprocess.Popen[bytes], request: bytes, limits: CodeLimits) -> tuple[bytes, str | None]:
-    """The child's reply, read until EOF, the wall-clock limit or the output limit (then the group is killed)."""
+def _collect(proc: subprocess.Popen[bytes], request: bytes,
+             limits: CodeLimits) -> tuple[bytes, str | None, float]:
+    """The child's reply, read until EOF, the wall-clock limit or the output limit (then the group is killed), and
+    the CPU seconds the child and the descendants it waited for used."""
     assert proc.stdout is not None
     threading.Thread(target=_feed, args=(proc, request), daemon=True).start()
     out, stop = read_until_limits(proc.stdout.fileno(), limits)
     if stop is not None:
         os.killpg(proc.pid, signal.SIGKILL)
     proc.stdout.close()
-    proc.wait()
-    return out, stop
+    # wait4 rather than proc.wait(): its resource usage tells a CPU limit reached from a SIGXCPU the code sent itself.
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    return out, stop, usage.ru_utime + usage.ru_stime
 
 
 def run_group(limits: CodeLimits) -> RunCgroup | None:
@@ -200,6 +204,7 @@ class ChildExit:
     returncode: int
     out_of_memory: bool
     jail_error: str | None = None
+    cpu_seconds: float = 0.0
 
 
 def run_limited(runner: Path, request: bytes, limits: CodeLimits) -> ChildExit:
@@ -240,7 +245,7 @@ def _run_limited(runner: Path, request: bytes, limits: CodeLimits) -> ChildExit:
             finally:
                 if write_end >= 0:
                     os.close(write_end)
-            out, stopped = _collect(proc, request, limits)
+            out, stopped, cpu_seconds = _collect(proc, request, limits)
         jail_error = _jail_status(read_end) if read_end >= 0 else None
     finally:
         if read_end >= 0:
@@ -248,7 +253,7 @@ def _run_limited(runner: Path, request: bytes, limits: CodeLimits) -> ChildExit:
         out_of_memory = group is not None and group.out_of_memory()
         if group is not None:
             group.end()  # every process of the run, however it detached itself
-    return ChildExit(out, stopped, proc.returncode, out_of_memory, jail_error)
+    return ChildExit(out, stopped, proc.returncode, out_of_memory, jail_error, cpu_seconds)
 
 
 def execute_python(code: str, inputs: Mapping[str, Any], limits: CodeLimits) -> dict[str, Any]:
@@ -272,12 +277,27 @@ def execute_python(code: str, inputs: Mapping[str, Any], limits: CodeLimits) -> 
         raise WorkflowCodeIsolationError(
             f"the code node's isolation is unavailable on this host ({ended.jail_error}); the code was not run. It "
             "needs Linux and permission to create mount, network and PID namespaces (and, when not root, user ones)")
-    if exit_signal(ended.returncode, limits) == getattr(signal, "SIGXCPU", None):
+    ended_by = exit_signal(ended.returncode, limits)
+    # The kernel sends SIGXCPU at the soft CPU limit and SIGKILL at the hard one (a code ignoring SIGXCPU).
+    if ended_by in _CPU_LIMIT_SIGNALS and ended.cpu_seconds >= limits.timeout_seconds:
         raise WorkflowNodeFailedError(f"code exceeded the {limits.timeout_seconds:g} s CPU time limit")
+    if ended_by is not None:  # the code sent itself a signal (a SIGXCPU too, before it used its CPU time)
+        raise WorkflowNodeFailedError(f"code was ended by signal {_signal_name(ended_by)} before it returned a "
+                                      "result")
     if ended.returncode != 0 or not out:
         raise WorkflowNodeFailedError(f"code ended without a result (exit status {ended.returncode}): it exited, "
                                       "or hit the memory or another limit")
     return read_code_reply(out)
+
+
+_CPU_LIMIT_SIGNALS = frozenset({getattr(signal, "SIGXCPU", -1), signal.SIGKILL})
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return str(number)
 
 
 def _check_outputs(declared: Any, result: Mapping[str, Any]) -> None:

@@ -20,7 +20,7 @@ from ragspine.workflows.n8n import read_n8n
 from ragspine.workflows.surfaces.errors import WorkflowRequestError, WorkflowRequestUnprocessableError
 
 REQUIRED = ("name", "nodes", "connections", "settings")
-NAME_MAX = 128  # n8n's own limit on a workflow's name
+NAME_MAX = 128  # n8n's own limit on a workflow's name; node names share it
 EXTRAS = ("staticData", "pinData", "description")
 READ_ONLY = frozenset({"id", "active", "createdAt", "updatedAt", "isArchived", "versionId", "triggerCount",
                        "tags", "meta"})
@@ -63,6 +63,21 @@ class WorkflowBody:
         return {"name": self.name, "nodes": self.nodes, "connections": self.connections, "settings": self.settings}
 
 
+def _check_name(name: Any, place: str) -> str:
+    """A workflow's or a node's name: the Gateway's rule for names (visible text only), at most ``NAME_MAX``.
+
+    Node names are shown in the editor and the executions, logged and used as keys of ``connections`` and of
+    each run's node outputs, so they follow the same rule as the workflow's own name.
+    """
+    if not isinstance(name, str) or not name.strip():
+        raise WorkflowRequestError(place, "must be a non-empty string")
+    if len(name) > NAME_MAX:
+        raise WorkflowRequestError(place, f"must be at most {NAME_MAX} characters")
+    if (problem := name_problem(name)) is not None:
+        raise WorkflowRequestError(place, problem)
+    return name
+
+
 def _check_settings(settings: Any) -> dict[str, Any]:
     if not isinstance(settings, Mapping):
         raise WorkflowRequestError("request/body/settings", "must be object")
@@ -85,9 +100,7 @@ def _check_nodes(nodes: Any) -> list[Any]:
         extra = sorted(set(node) - NODE_KEYS)
         if extra:
             raise WorkflowRequestError(f"request/body/nodes/{i}", f"must NOT have additional properties ({extra[0]})")
-        name, parameters = node.get("name"), node.get("parameters")
-        if not isinstance(name, str) or not name:
-            raise WorkflowRequestError(f"request/body/nodes/{i}/name", "must be a non-empty string")
+        name, parameters = _check_name(node.get("name"), f"request/body/nodes/{i}/name"), node.get("parameters")
         if parameters is not None and not isinstance(parameters, Mapping):
             raise WorkflowRequestError(f"request/body/nodes/{i}/parameters", "must be object")
         if name in names:
@@ -113,13 +126,7 @@ def check_body(body: Any, *, allow_version: bool = False) -> WorkflowBody:
     missing = [key for key in REQUIRED if key not in body]
     if missing:
         raise WorkflowRequestError("request/body", f"must have required property '{missing[0]}'")
-    name, version = body["name"], body.get("versionId")
-    if not isinstance(name, str) or not name.strip():
-        raise WorkflowRequestError("request/body/name", "must be a non-empty string")
-    if len(name) > NAME_MAX:
-        raise WorkflowRequestError("request/body/name", f"must be at most {NAME_MAX} characters")
-    if (problem := name_problem(name)) is not None:  # the Gateway's rule for names: visible text only
-        raise WorkflowRequestError("request/body/name", problem)
+    name, version = _check_name(body["name"], "request/body/name"), body.get("versionId")
     if version is not None and not isinstance(version, str):
         raise WorkflowRequestError("request/body/versionId", "must be string")
     if not isinstance(body["connections"], Mapping):

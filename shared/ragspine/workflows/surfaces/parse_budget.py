@@ -8,6 +8,11 @@ size from this budget before it is parsed and gives it back when its run ends: l
 share ``budget_bytes`` (one body over the budget runs alone), in the order they arrived, each
 waiting at most its deadline (then 503, retryable). Small bodies never wait: their parses are
 cheap, so an ordinary call is not held behind a large one.
+
+A body waiting its turn has been read and has given its reading slot back, so another sender is
+read meanwhile; it still holds its raw bytes, so at most ``max_waiting`` bodies wait at once (as
+many as there are reading slots) and one more is refused at once with the same 503: the raw bytes
+held stay bounded by (reading slots + waiting bodies) x cap.
 """
 
 from __future__ import annotations
@@ -26,16 +31,19 @@ DEFAULT_BUDGET_BYTES = 16 * 1024 * 1024  # one body of the default webhook cap a
 SMALL_BODY_BYTES = 256 * 1024  # parses to some tens of MB at worst: never waits
 POLL_SECONDS = 0.02  # waiting is rare (large bodies only), so polling beats binding a primitive to one event loop
 RETRY_AFTER_SECONDS = 5
+DEFAULT_MAX_WAITING = 4  # as many as the default reading slots
 
 
 class ParseBudget:
     """``budget_bytes`` of large webhook bodies parsed and running at once; first come, first served; thread-safe."""
 
-    def __init__(self, budget_bytes: int = DEFAULT_BUDGET_BYTES, *, small_bytes: int = SMALL_BODY_BYTES) -> None:
-        if budget_bytes < 1 or small_bytes < 0:
-            raise ValueError("the parse budget must be at least one byte")
+    def __init__(self, budget_bytes: int = DEFAULT_BUDGET_BYTES, *, small_bytes: int = SMALL_BODY_BYTES,
+                 max_waiting: int = DEFAULT_MAX_WAITING) -> None:
+        if budget_bytes < 1 or small_bytes < 0 or max_waiting < 1:
+            raise ValueError("the parse budget must be at least one byte, with room for one waiting body")
         self.budget_bytes = budget_bytes
         self.small_bytes = small_bytes
+        self.max_waiting = max_waiting
         self._in_use = 0
         self._queue: deque[int] = deque()
         self._tickets = itertools.count()
@@ -45,6 +53,11 @@ class ParseBudget:
         """Bytes of large bodies being parsed or run now."""
         with self._lock:
             return self._in_use
+
+    def waiting(self) -> int:
+        """Large bodies waiting their turn for bytes of the budget now."""
+        with self._lock:
+            return len(self._queue)
 
     def take(self, size: int) -> bool:
         """Take ``size`` bytes at once if nobody waits before and they fit (or nothing is held); never waits."""
@@ -77,6 +90,10 @@ class ParseBudget:
 
     async def _wait_for(self, size: int, wait_s: float) -> None:
         with self._lock:
+            if len(self._queue) >= self.max_waiting:
+                raise WebhookBodiesBusyError(
+                    f"the server is parsing other large webhook bodies and {len(self._queue)} more wait their "
+                    "turn; retry in a moment", retry_after=RETRY_AFTER_SECONDS)
             ticket = next(self._tickets)
             self._queue.append(ticket)
         deadline = time.monotonic() + wait_s

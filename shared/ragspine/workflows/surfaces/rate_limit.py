@@ -8,7 +8,9 @@ active workflows and the table is capped, so unknown paths cannot grow memory.
 A call that held a body-reading slot until its deadline cut it off (408) is charged more than
 one token (:meth:`TokenBucketLimiter.charge_held`): its path then waits about as long as the
 slot was held, less a full bucket, before it is served again, so a sender that reconnects
-after each 408 holds its slot little more than half the time.
+after each 408 holds its slot little more than half the time. A sender that hangs up before the
+deadline, after holding its slot for at least half of it, is charged the same way for the time
+it held.
 """
 
 from __future__ import annotations
@@ -50,6 +52,10 @@ class TokenBucketLimiter:
             self._buckets[key] = (tokens - 1.0 if wait == 0 else tokens, now)
             self._trim()
             return wait
+
+    def now(self) -> float:
+        """The limiter's clock, in seconds: what a slot's holding time is measured by, so it is charged alike."""
+        return self._clock()
 
     def charge_held(self, key: str, seconds: float) -> None:
         """Charge ``key`` for a slot held ``seconds`` in vain: the tokens it earns in that time, at least a full bucket.

@@ -284,6 +284,15 @@ class TestTheReplyIsTheCodesWordOnly:
         assert "isolation" not in run["error"] and "forged" not in run["error"], run["error"]
         assert "exit status 71" in run["error"]
 
+    @pytest.mark.parametrize("sent", ["SIGXCPU", "SIGKILL", "SIGSEGV"])
+    def test_a_code_that_signals_itself_at_once_is_not_reported_over_its_cpu_limit(self, service: Service,
+                                                                                   sent: str) -> None:
+        # The CPU limit is the kernel's SIGXCPU (or SIGKILL) after the run used its CPU time; this code used none.
+        run = service.run(f"import os, signal\n\ndef main():\n    os.kill(os.getpid(), signal.{sent})\n"
+                          "    return {'report': 'never'}")
+        assert run["status"] == "failed"
+        assert "CPU time limit" not in run["error"] and f"signal {sent}" in run["error"], run["error"]
+
     def test_what_the_codes_own_processes_print_does_not_corrupt_the_reply(self, service: Service) -> None:
         source = ("def main():\n    import subprocess, sys\n"
                   "    subprocess.run([sys.executable, '-c', 'print(\"noise\")'], check=True)\n"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -41,6 +42,35 @@ class TestN8nWorkflowNames:
         assert created.status_code == 200 and created.json()["name"] == name, created.text
         longer = api.client.post(BASE, json=echo_n8n(name=name + "n"), headers=api.n8n())
         assert longer.status_code == 400 and "at most 128" in longer.json()["message"]
+
+
+def _with_node_name(name: str) -> dict[str, Any]:
+    """The echo workflow with its second node renamed, its connections following the new name."""
+    body = echo_n8n()
+    old = body["nodes"][1]["name"]
+    body["nodes"][1]["name"] = name
+    text = json.dumps(body["connections"]).replace(json.dumps(old), json.dumps(name))
+    body["connections"] = json.loads(text)
+    return body
+
+
+class TestN8nNodeNames:
+    @pytest.mark.parametrize("name", HOSTILE)
+    def test_a_hostile_node_name_is_refused_on_create_and_put(self, api: WorkflowApi, name: str) -> None:
+        created = api.client.post(BASE, json=_with_node_name(name), headers=api.n8n())
+        assert created.status_code == 400, created.text
+        assert created.json()["message"].startswith("request/body/nodes/1/name "), created.text
+        kept = api.client.post(BASE, json=echo_n8n(), headers=api.n8n()).json()
+        put = api.client.put(f"{BASE}/{kept['id']}", json=_with_node_name(name), headers=api.n8n())
+        assert put.status_code == 400 and put.json()["message"].startswith("request/body/nodes/1/name "), put.text
+
+    def test_a_node_name_of_visible_text_up_to_the_cap_is_kept(self, api: WorkflowApi) -> None:
+        prefix = "מסמך ‏echo 👩‍💻 "
+        name = prefix + "n" * (N8N_NAME_MAX - len(prefix))
+        created = api.client.post(BASE, json=_with_node_name(name), headers=api.n8n())
+        assert created.status_code == 200 and created.json()["nodes"][1]["name"] == name, created.text
+        longer = api.client.post(BASE, json=_with_node_name(name + "n"), headers=api.n8n())
+        assert longer.status_code == 400 and "at most 128" in longer.json()["message"], longer.text
 
 
 class TestDifyUser:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from urllib.parse import quote
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.support.workflow_api import WorkflowApi
+from tests.support.workflow_api import WorkflowApi, echo_n8n
 
 # Each route, with the other query parameters it needs to answer 200.
 ROUTES = {"/v1/feedback": {}, "/v1/catalog/search": {"q": "refund"}, "/api/v1/workflows": {},
@@ -33,3 +35,24 @@ def test_a_limit_is_read_only_when_it_is_ascii_digits(api: WorkflowApi, value: s
     reply = api.client.get("/api/v1/workflows", params={"limit": value}, headers=api.n8n())
     digits = value.isascii() and value.isdigit() and 1 <= int(value) <= 250
     assert reply.status_code == (200 if digits else 400), (value, reply.text[:200])
+
+
+def _one_execution(api: WorkflowApi) -> str:
+    body = api.client.post("/api/v1/workflows", json=echo_n8n(path="ints", name="Echo ints"), headers=api.n8n()).json()
+    assert api.client.post(f"/api/v1/workflows/{body['id']}/activate", headers=api.n8n()).status_code == 200
+    assert api.client.post("/webhook/ints", json={"text": "x"}).status_code == 200
+    listed = api.client.get("/api/v1/executions", headers=api.n8n()).json()["data"]
+    return str(listed[0]["id"])
+
+
+PATH_FORMS = ["+{id}", " {id}", "{id} ", "{id}.0", "0_{id}", "{id}_0"]
+
+
+@pytest.mark.parametrize("method", ["GET", "DELETE"])
+@pytest.mark.parametrize("form", PATH_FORMS)
+def test_an_integer_in_the_path_follows_the_same_rule(api: WorkflowApi, method: str, form: str) -> None:
+    execution = _one_execution(api)
+    raw = form.format(id=execution)
+    reply = api.client.request(method, f"/api/v1/executions/{quote(raw, safe='')}", headers=api.n8n())
+    assert reply.status_code == 400, f"{raw!r} read as execution {execution}: {reply.status_code} {reply.text[:200]}"
+    assert api.client.get(f"/api/v1/executions/{execution}", headers=api.n8n()).status_code == 200

@@ -9,12 +9,16 @@ large body holds its bytes until its run ends: the model, called during the run,
 
 from __future__ import annotations
 
+import threading
+import time
 from collections.abc import Iterator
 
+import httpx
 import pytest
 
 from ragspine.workflows.surfaces.parse_budget import ParseBudget
 from ragspine.workflows.surfaces.sqlite_store import SqliteWorkflowStore
+from tests.support.loopback import serve
 from tests.support.workflow_api import WorkflowApi, build_api, echo_n8n, model_n8n
 
 BUDGET = 8 * 1024
@@ -59,6 +63,39 @@ def test_a_large_body_holds_its_bytes_of_the_budget_until_its_run_ends(sqlite_st
         assert large.status_code == 200, large.text
         assert int(large.json()["result"].split()[0]) == int(large.request.headers["content-length"])
         assert api.client.post("/webhook/ask", json=SMALL).json() == {"result": "0 bytes held"}  # small: none
+        assert budget.held_bytes() == 0
+    finally:
+        api.close()
+
+
+PATIENCE = 30.0  # bounds a hang only; nothing is asserted about durations
+
+
+def test_a_body_waiting_for_the_parse_budget_holds_no_reading_slot(sqlite_store: SqliteWorkflowStore) -> None:
+    pytest.importorskip("uvicorn")
+    budget = ParseBudget(BUDGET, small_bytes=1024)
+    api = build_api(sqlite_store, enabled=True, max_bytes=64 * 1024, bodies=1, body_timeout_s=PATIENCE,
+                    parse_budget=budget)
+    created = api.client.post("/api/v1/workflows", json=echo_n8n(), headers=api.n8n()).json()
+    assert api.client.post(f"/api/v1/workflows/{created['id']}/activate", headers=api.n8n()).status_code == 200
+    replies: list[httpx.Response] = []
+    try:
+        with serve(api.client.app, name="parse-budget-uvicorn", log_level="error") as base:
+            assert budget.take(BUDGET)  # other large bodies are being parsed and run
+            waiter = threading.Thread(target=lambda: replies.append(
+                httpx.post(base + "/webhook/summarise", json=LARGE, timeout=PATIENCE)), daemon=True)
+            waiter.start()
+            deadline = time.monotonic() + PATIENCE
+            while not budget.waiting():
+                assert time.monotonic() < deadline, "the large body never waited for the parse budget"
+                time.sleep(0.01)
+            # Read in full and waiting its turn: the server's only reading slot is free for another sender.
+            assert api.components.body_slots.held(path="summarise") == 0
+            small = httpx.post(base + "/webhook/summarise", json=SMALL, timeout=PATIENCE)
+            assert small.status_code == 200, small.text
+            budget.give_back(BUDGET)
+            waiter.join(PATIENCE)
+        assert [reply.status_code for reply in replies] == [200], [reply.text for reply in replies]
         assert budget.held_bytes() == 0
     finally:
         api.close()

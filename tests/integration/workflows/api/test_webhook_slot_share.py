@@ -140,3 +140,37 @@ def test_a_sender_cut_off_by_the_deadline_is_refused_when_it_reconnects(short_de
     # The charge is the path's alone: another webhook is served.
     reply = httpx.post(server.base + "/webhook/other", json={"text": "hello"}, timeout=PATIENCE)
     assert reply.status_code == 200, reply.text
+
+
+@pytest.fixture
+def patient_deadline(sqlite_store: SqliteWorkflowStore) -> Iterator[Server]:
+    """A bucket of three calls per path on a clock the test moves; the body deadline never passes by itself."""
+    yield from _server(sqlite_store, burst=3, body_timeout_s=PATIENCE)
+
+
+def _hang_up_after(server: Server, held_s: float) -> None:
+    """A sender takes a slot, holds it ``held_s`` seconds of the limiter's clock, then hangs up without its body."""
+    with ExitStack() as senders:
+        assert _held_or_answered(server, senders) is None
+        server.api.clock.now += held_s
+    deadline = time.monotonic() + PATIENCE
+    while server.held("summarise"):  # the server has seen the hang-up once the slot is given back
+        assert time.monotonic() < deadline, "the slot of a sender that hung up was never given back"
+        time.sleep(0.01)
+
+
+def test_a_sender_hanging_up_just_before_the_deadline_is_charged_like_a_408(patient_deadline: Server) -> None:
+    server = patient_deadline
+    _hang_up_after(server, 0.9 * PATIENCE)
+    reply = httpx.post(server.base + "/webhook/summarise", json={"text": "hello"}, timeout=PATIENCE)
+    assert reply.status_code == 429 and "too many calls to webhook 'summarise'" in reply.json()["message"], reply.text
+    # The charge is the path's alone: another webhook is served.
+    reply = httpx.post(server.base + "/webhook/other", json={"text": "hello"}, timeout=PATIENCE)
+    assert reply.status_code == 200, reply.text
+
+
+def test_a_sender_giving_up_early_is_not_charged(patient_deadline: Server) -> None:
+    server = patient_deadline
+    _hang_up_after(server, 0.1 * PATIENCE)
+    reply = httpx.post(server.base + "/webhook/summarise", json={"text": "hello"}, timeout=PATIENCE)
+    assert reply.status_code == 200, reply.text
