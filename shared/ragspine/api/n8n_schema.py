@@ -13,6 +13,8 @@ from ragspine.names import NAME_PATTERN
 from ragspine.workflows.surfaces import EXTRAS, NAME_MAX, NODE_KEYS, REQUIRED
 
 _NON_EMPTY = {"type": "string", "minLength": 1}
+# A workflow's and a node's name: the service's name rule and n8n's cap.
+_NAME = {"type": "string", "pattern": NAME_PATTERN, "maxLength": NAME_MAX}
 _SETTING_TYPES: dict[str, dict[str, Any]] = {
     "saveExecutionProgress": {"type": "boolean"},
     "saveManualExecutions": {"type": "boolean"},
@@ -29,7 +31,7 @@ _SETTING_TYPES: dict[str, dict[str, Any]] = {
 }
 _NODE: dict[str, Any] = {
     "type": "object", "required": ["name", "type"], "additionalProperties": False,
-    "properties": {**{key: {} for key in sorted(NODE_KEYS)}, "name": _NON_EMPTY, "type": _NON_EMPTY,
+    "properties": {**{key: {} for key in sorted(NODE_KEYS)}, "name": _NAME, "type": _NON_EMPTY,
                    "parameters": {"type": ["object", "null"]}},
 }
 _TARGETS = {"type": ["array", "null"], "items": {}}
@@ -40,7 +42,7 @@ _CONNECTIONS = {"type": "object", "additionalProperties": {
 def workflow_body_schema(*, put: bool) -> dict[str, Any]:
     """The create body (``put=False``) or the PUT body, which may carry ``versionId`` as a precondition."""
     properties: dict[str, Any] = {
-        "name": {"type": "string", "pattern": NAME_PATTERN, "maxLength": NAME_MAX},
+        "name": _NAME,
         "nodes": {"type": "array", "items": _NODE, "description": "Node names must be unique (connections use them)."},
         "connections": _CONNECTIONS,
         "settings": {"type": "object", "properties": _SETTING_TYPES, "additionalProperties": False},
