@@ -143,7 +143,7 @@ def test_serve_samples_ingests_then_prints_the_sourced_sample_answer(settings: S
     import uvicorn
 
     served: list[int] = []
-    monkeypatch.setattr(uvicorn, "run", lambda app, host, port, log_level: served.append(port))
+    monkeypatch.setattr(uvicorn, "run", lambda app, host, port, log_level, **proxy: served.append(port))
     for start in ("8 now, 0 unchanged", "0 now, 8 unchanged"):  # a fresh data folder, then a second start
         result = runner.invoke(app, ["serve", "--samples", "--port", "8123"], env=WIDE)
         assert result.exit_code == 0, result.output
