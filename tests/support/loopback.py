@@ -38,6 +38,19 @@ def first_reply(port: int, request: bytes) -> tuple[int, bytes]:
     return (int(reply.split(b" ", 2)[1]) if reply.startswith(b"HTTP/") else 0), reply
 
 
+def read_reply(sock: socket.socket) -> tuple[bytes, bytes]:
+    """The head and body the server answers on ``sock`` (the body as long as its Content-Length says)."""
+    reply = b""
+    while b"\r\n\r\n" not in reply and (data := sock.recv(65536)):
+        reply += data
+    head, _, body = reply.partition(b"\r\n\r\n")
+    length = int(next((line.split(b":", 1)[1] for line in head.split(b"\r\n")
+                       if line.lower().startswith(b"content-length:")), b"0"))
+    while len(body) < length and (data := sock.recv(65536)):
+        body += data
+    return head, body
+
+
 @contextmanager
 def serve(app: Any, *, name: str, log_level: str = "warning") -> Iterator[str]:
     """Yield the base URL (``http://127.0.0.1:<port>``) once uvicorn accepts connections; stop it afterwards."""

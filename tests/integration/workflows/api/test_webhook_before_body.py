@@ -21,7 +21,7 @@ import pytest
 
 from ragspine.workflows.surfaces.sqlite_store import SqliteWorkflowStore
 from tests.support.body_counter import BodyCounter
-from tests.support.loopback import first_reply, serve
+from tests.support.loopback import first_reply, read_reply, serve
 from tests.support.workflow_api import WorkflowApi, build_api, echo_n8n
 
 pytest.importorskip("uvicorn")
@@ -77,25 +77,12 @@ def one_slot_short_deadline(sqlite_store: SqliteWorkflowStore) -> Iterator[Serve
     yield from _server(sqlite_store, burst=100, bodies=1, body_timeout_s=1.0)
 
 
-def _reply(sock: socket.socket) -> tuple[bytes, bytes]:
-    """The head and body the server answers on ``sock`` (the body as long as its Content-Length says)."""
-    reply = b""
-    while b"\r\n\r\n" not in reply and (data := sock.recv(65536)):
-        reply += data
-    head, _, body = reply.partition(b"\r\n\r\n")
-    length = int(next((line.split(b":", 1)[1] for line in head.split(b"\r\n")
-                       if line.lower().startswith(b"content-length:")), b"0"))
-    while len(body) < length and (data := sock.recv(65536)):
-        body += data
-    return head, body
-
-
 def test_a_sender_that_stops_sending_its_body_gets_408_and_its_slot_is_given_back(
         one_slot_short_deadline: Server) -> None:
     server = one_slot_short_deadline
     with socket.create_connection(("127.0.0.1", server.port), timeout=PATIENCE) as stalled:
         stalled.sendall(server.head() + FIRST_PART)  # and never the rest: the deadline, not the client, ends the read
-        head, body = _reply(stalled)
+        head, body = read_reply(stalled)
         assert head.startswith(b"HTTP/1.1 408 "), head[:300]
         assert json.loads(body)["code"] == 408 and "did not arrive within 1 s" in json.loads(body)["message"]
         # The stalled connection is still open, and its slot is free again: once the path has earned back what
@@ -110,7 +97,7 @@ def test_a_chunked_body_that_never_ends_gets_408_and_its_slot_is_given_back(
     server = one_slot_short_deadline
     with socket.create_connection(("127.0.0.1", server.port), timeout=PATIENCE) as stalled:
         stalled.sendall(server.chunked_head())  # never the final zero-size chunk: the deadline ends the read
-        head, body = _reply(stalled)
+        head, body = read_reply(stalled)
         assert head.startswith(b"HTTP/1.1 408 "), head[:300]
         assert json.loads(body)["code"] == 408 and "did not arrive within 1 s" in json.loads(body)["message"]
         assert server.api.components.body_slots.held() == 0

@@ -25,7 +25,7 @@ import pytest
 
 from ragspine.workflows.surfaces.sqlite_store import SqliteWorkflowStore
 from tests.support.body_counter import BodyCounter
-from tests.support.loopback import serve
+from tests.support.loopback import read_reply, serve
 from tests.support.workflow_api import WorkflowApi, build_api, echo_n8n
 
 pytest.importorskip("uvicorn")
@@ -81,14 +81,7 @@ def _stalled(port: int, path: str = "summarise") -> socket.socket:
 
 def _status(sock: socket.socket) -> tuple[int, dict[str, object]]:
     """The status and JSON body of the reply on ``sock``."""
-    reply = b""
-    while b"\r\n\r\n" not in reply and (data := sock.recv(65536)):
-        reply += data
-    head, _, body = reply.partition(b"\r\n\r\n")
-    length = int(next((line.split(b":", 1)[1] for line in head.split(b"\r\n")
-                       if line.lower().startswith(b"content-length:")), b"0"))
-    while len(body) < length and (data := sock.recv(65536)):
-        body += data
+    head, body = read_reply(sock)
     return int(head.split(b" ", 2)[1]), json.loads(body)
 
 
