@@ -11,7 +11,7 @@ import pytest
 
 from ragspine.bootstrap import domain_dir
 from ragspine.domain.glossary_file import read_glossary
-from ragspine.qa.answer import REJECTED, answer_question
+from ragspine.qa.answer import REJECTED, QAComponents, answer_question
 from ragspine.qa.language import Lang
 from ragspine.qa.parse_cache import ParseCache, ParsedQuestion
 from ragspine.qa.result import AnswerResult, AnswerStatus, Clarification, Option, Route
@@ -100,6 +100,20 @@ class TestRepeatedQuestions:
         for _ in range(5):  # parse, plan, render, then reuse the rendering twice
             answer_question(QUESTION, qa=qa)
         assert len(store.lookups) == 5 and qa.parse_cache.hits == 4
+
+
+def _planned_with_a_number_no_source_holds(question: str) -> QAComponents:
+    """An engine that has planned ``question`` (asked twice), its cached plan changed to add 999 to a lookup."""
+    qa = make_qa(_store())
+    key = (question, qa.clock())
+    for _ in range(2):
+        answer_question(question, qa=qa)
+    planned = qa.parse_cache.get(key)
+    assert planned is not None and planned.plan is not None
+    lookup = planned.plan[0]
+    qa.parse_cache.put(key, dataclasses.replace(planned, plan=(Lookup(lookup.query, f"{lookup.what} 999"),),
+                                           rendered=None))
+    return qa
 
 
 class TestWarmAsk:
@@ -231,15 +245,7 @@ class TestPlan:
 
     def test_a_planned_answer_still_checks_every_number(self) -> None:
         # GIVEN a planned question whose cached plan would put a number no source holds in the answer
-        qa = make_qa(_store())
-        key = (QUESTION, qa.clock())
-        for _ in range(2):
-            answer_question(QUESTION, qa=qa)
-        planned = qa.parse_cache.get(key)
-        assert planned is not None and planned.plan is not None
-        lookup = planned.plan[0]
-        qa.parse_cache.put(key, dataclasses.replace(planned, plan=(Lookup(lookup.query, f"{lookup.what} 999"),),
-                                               rendered=None))
+        qa = _planned_with_a_number_no_source_holds(QUESTION)
         # WHEN it is asked again
         result = answer_question(QUESTION, qa=qa)
         # THEN the provenance check still reads the whole answer and rejects it
@@ -252,15 +258,7 @@ class TestPlan:
     ])
     def test_an_answer_withheld_says_so_in_the_questions_language(self, question: str, lang: Lang) -> None:
         # GIVEN a planned question whose plan would put a number no source holds in the answer
-        qa = make_qa(_store())
-        key = (question, qa.clock())
-        for _ in range(2):
-            answer_question(question, qa=qa)
-        planned = qa.parse_cache.get(key)
-        assert planned is not None and planned.plan is not None
-        lookup = planned.plan[0]
-        qa.parse_cache.put(key, dataclasses.replace(planned, plan=(Lookup(lookup.query, f"{lookup.what} 999"),),
-                                               rendered=None))
+        qa = _planned_with_a_number_no_source_holds(question)
         # WHEN it is asked again, THEN the refusal is in the question's language
         result = answer_question(question, qa=qa)
         assert result.trace["decisions"][-1] == "provenance:rejected"  # type: ignore[index]
