@@ -31,7 +31,14 @@ from ragspine.qa.intent_model import Channel, Intent
 from ragspine.qa.language import Lang, detect_language
 from ragspine.qa.metric_rows import row_for_metric
 from ragspine.qa.named_parts import with_named_parts_sum
-from ragspine.qa.parse_cache import DEFAULT_PARSE_CACHE_SIZE, ParseCache, ParsedQuestion, Rendered, question_numbers
+from ragspine.qa.parse_cache import (
+    DEFAULT_PARSE_CACHE_SIZE,
+    ParseCache,
+    ParsedQuestion,
+    Rendered,
+    implied_numbers,
+    question_numbers,
+)
 from ragspine.qa.ports import Evidence, IntentParser, NarrativeRetriever
 from ragspine.qa.prompt import SYSTEM_PROMPT
 from ragspine.qa.provenance import check_rendered, figure_values, numbers_in
@@ -171,7 +178,8 @@ def answer_question(question: str, *, qa: QAComponents, history: Sequence[Messag
             trace.stage("structured")
             count, slots = counted
             answer, verdict = _verified(_structured_text(count, slots, qa.glossary, shape.lang), count,
-                                        partial(question_numbers, text, decision), shape.lang)
+                                        partial(question_numbers, text, decision), shape.lang,
+                                        implied=implied_numbers(decision))
             trace.decide(verdict)
             counted_result = AnswerResult(answer, count.sources, Route.STRUCTURED, count.status, slots)
             return _finish(trace, kept_back(counted_result) if kept_back else counted_result)
@@ -402,7 +410,7 @@ def _structured(text: str, qa: QAComponents, cache: _QuestionCache, channel: Cha
         structured = arithmetic.with_arithmetic(structured, intent.arithmetic, glossary=qa.glossary, lang=lang)
     trace.stage("structured")
     answer = _structured_text(structured, slots, qa.glossary, lang, asked_unit=intent.requested_unit)
-    answer, verdict = _verified(answer, structured, asked, lang)
+    answer, verdict = _verified(answer, structured, asked, lang, implied=implied_numbers(decision))
     trace.decide(verdict)
     result = AnswerResult(answer, structured.sources, Route.STRUCTURED, structured.status, slots,
                           structured.results, refinements=refinements)
@@ -513,10 +521,13 @@ def _faq_unsupported(entry: FaqEntry, question: str, qa: QAComponents) -> str | 
 
 
 def _verified(answer: str, outcome: StructuredOutcome, asked: Callable[[], frozenset[str]],
-              lang: Lang) -> tuple[str, str]:
+              lang: Lang, *, implied: frozenset[str] = frozenset()) -> tuple[str, str]:
     """The final provenance check on a structured answer: every number from a found fact,
     a computed difference, a period or the question (``asked``, read only for a number the
-    figures do not account for); otherwise the answer is replaced.
+    figures and ``implied`` do not account for); otherwise the answer is replaced.
+
+    ``implied`` (``implied_numbers``) is a part of what ``asked`` gives, so allowing it first
+    changes no verdict: it only spares reading the question's numbers for a quarter's year.
 
     Returns:
         The answer (or the rejection) and the decision to record in the trace.
@@ -528,7 +539,7 @@ def _verified(answer: str, outcome: StructuredOutcome, asked: Callable[[], froze
         shown += [n for d in outcome.differences for n in d.numbers]
     shown += outcome.computed  # rank gaps, shares and sums (qa/analytics/compute.py)
     shown += [day for r in outcome.results if r.fact is not None for day in notice_dates(r.fact)]  # qa/undated.py
-    report = check_rendered(answer, allowed=frozenset().union(*map(figure_values, shown)), also_allowed=asked)
+    report = check_rendered(answer, allowed=frozenset().union(implied, *map(figure_values, shown)), also_allowed=asked)
     return (answer, "provenance:pass") if report.ok else (REJECTED[lang], "provenance:rejected")
 
 

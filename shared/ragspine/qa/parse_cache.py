@@ -20,7 +20,7 @@ from ragspine.qa.clarify import AskBack, ScopeDecision
 from ragspine.qa.faq import FaqHit
 from ragspine.qa.intent_model import Intent
 from ragspine.qa.language import Lang
-from ragspine.qa.provenance import numbers_in
+from ragspine.qa.provenance import figure_values, numbers_in
 from ragspine.qa.result import AnswerResult
 from ragspine.qa.screening import Refusal
 from ragspine.qa.structured import Lookup
@@ -102,6 +102,18 @@ class Rendered:
     results: tuple[QueryResult, ...]
     result: AnswerResult
     verdict: str  # the provenance decision recorded in the trace
+
+
+def implied_numbers(decision: ScopeDecision) -> frozenset[str]:
+    """The part of ``question_numbers`` the question implied (its periods, its assumed values), without its text.
+
+    A line break ends a number as the end of a text does, so each of these is read on its own,
+    once per process (``figure_values``): an answer whose numbers they account for (the year of
+    "2024Q3") never reads the question's own numbers.
+    """
+    slots = decision.slots
+    return frozenset().union(*map(figure_values, [*[p.label for p in slots.periods],
+                                                   *[a.value for a in slots.assumptions]]))
 
 
 def question_numbers(text: str, decision: ScopeDecision) -> frozenset[str]:
