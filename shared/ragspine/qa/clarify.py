@@ -17,7 +17,7 @@ from ragspine.qa.intent_model import Channel, Intent
 from ragspine.qa.language import Lang
 from ragspine.qa.near_miss import NearMiss
 from ragspine.qa.result import Clarification, Option
-from ragspine.qa.slots import Assumption, Slots, Unrecognized, last_completed_fiscal_year
+from ragspine.qa.slots import Assumption, ParsedSlots, Slots, Unrecognized, last_completed_fiscal_year
 
 if TYPE_CHECKING:
     from rapidfuzz import fuzz, process
@@ -73,20 +73,20 @@ def clarify_scope(intent: Intent, *, glossary: Glossary, today: date, lang: Lang
     """Decide whether the question can be answered as asked, with assumptions, or must be asked back."""
     parsed = intent.slots
     channels = parsed.channels or (glossary.default_channel,)
-    bare = Slots(parsed.metrics, parsed.entities, parsed.periods, channels)
     unsure = next((miss for miss in parsed.near_misses if len(miss.readings) > 1), None)
     if unsure is not None:
-        return AskBack(_ask_for_reading(unsure, lang=lang), bare)
+        return AskBack(_ask_for_reading(unsure, lang=lang), _as_parsed(parsed, channels))
     if intent.needs_metric:
-        return AskBack(_ask_for_metric(intent, glossary=glossary, today=today, lang=lang), bare)
+        return AskBack(_ask_for_metric(intent, glossary=glossary, today=today, lang=lang), _as_parsed(parsed, channels))
     if intent.channel is Channel.NARRATIVE:
-        return Proceed(bare)
+        return Proceed(_as_parsed(parsed, channels))
     if parsed.one_phrase is not None and not (intent.arithmetic or intent.analysis or intent.comparison):
-        return AskBack(_ask_for_reading(parsed.one_phrase, lang=lang), bare)  # one figure asked: which one
+        # one figure asked: which one
+        return AskBack(_ask_for_reading(parsed.one_phrase, lang=lang), _as_parsed(parsed, channels))
     if parsed.bad_period is not None:
-        return Proceed(_with_problem(bare, Unrecognized("period", parsed.bad_period)))
+        return Proceed(_as_parsed(parsed, channels, Unrecognized("period", parsed.bad_period)))
     if not parsed.entities and parsed.unknown_names:
-        return Proceed(_with_problem(bare, Unrecognized("entity", " ".join(parsed.unknown_names))))
+        return Proceed(_as_parsed(parsed, channels, Unrecognized("entity", " ".join(parsed.unknown_names))))
     assumptions = [Assumption(miss.readings[0].kind, miss.readings[0].code,
                               f"read '{miss.raw}' as {miss.readings[0].name} ({miss.readings[0].code})",
                               typed=miss.raw)
@@ -115,8 +115,9 @@ def clarify_scope(intent: Intent, *, glossary: Glossary, today: date, lang: Lang
     return Proceed(slots, _refinements(slots, glossary=glossary, today=today, lang=lang))
 
 
-def _with_problem(slots: Slots, problem: Unrecognized) -> Slots:
-    return Slots(slots.metrics, slots.entities, slots.periods, slots.channels, (), problem)
+def _as_parsed(parsed: ParsedSlots, channels: tuple[str, ...], problem: Unrecognized | None = None) -> Slots:
+    """The slots as parsed, no assumption filled in: built only for a question answered or asked back as it stands."""
+    return Slots(parsed.metrics, parsed.entities, parsed.periods, channels, (), problem)
 
 
 def _ask_for_reading(miss: NearMiss, *, lang: Lang) -> Clarification:

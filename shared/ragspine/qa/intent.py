@@ -13,7 +13,7 @@ from ragspine.errors import ConfigurationError
 from ragspine.facts.glossary import Glossary, SlotKind, normalize_text
 from ragspine.facts.matching import alias_pattern
 from ragspine.qa.analytics.cues import Analysis, AnalyticsCues
-from ragspine.qa.arithmetic_cues import read_arithmetic, with_cagr_start, without_cues
+from ragspine.qa.arithmetic_cues import NO_ARITHMETIC, read_arithmetic, with_cagr_start, without_cues
 from ragspine.qa.company_spelling import with_company_names
 from ragspine.qa.derived_asks import opening_year_only, read_derived, without_formula_inputs
 from ragspine.qa.intent_model import Channel, Intent
@@ -88,7 +88,7 @@ class RuleIntentParser:
             slots = without_cues(slots, question)
         return Intent(slots, channel, causal, quantity, comparison, analysis=analysis,
                       requested_unit=self._units[unit.group()] if unit else None,
-                      **({"arithmetic": arithmetic} if arithmetic else {}))
+                      arithmetic=NO_ARITHMETIC if arithmetic is None else arithmetic)
 
     def _with_analysis(self, slots: ParsedSlots, analysis: Analysis) -> ParsedSlots:
         """Enumerated levels expanded to their entities; analytics words no longer count as unknown names.

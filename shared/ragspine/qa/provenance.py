@@ -32,6 +32,9 @@ class ProvenanceReport:
         return not self.unsupported
 
 
+_CLEAN = ProvenanceReport(())  # every number sourced: one report for all such answers
+
+
 def numbers_in(text: str) -> frozenset[str]:
     """The canonical values ``text`` accounts for as evidence (1,320.0 -> 1320; 1.2万 -> 12000 and 1.2)."""
     return frozenset(sourced_values([text]))
@@ -112,4 +115,4 @@ def _report(claims: Sequence[NumberMention], allowed: Set[str],
     if missing and also_allowed is not None:
         more = also_allowed()
         missing = [m for m in missing if not m.readings & more]
-    return ProvenanceReport(tuple(dict.fromkeys(m.value for m in missing)) if missing else ())
+    return ProvenanceReport(tuple(dict.fromkeys(m.value for m in missing))) if missing else _CLEAN

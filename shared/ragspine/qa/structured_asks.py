@@ -32,6 +32,9 @@ class StructuredAsks:
     range_ends: bool = False  # a change across a range of years ("from 2017 to 2019"): between its two ends
 
 
+NOTHING_MORE = StructuredAsks()  # a question that asks nothing beyond its lookups
+
+
 def read_structured_asks(question: str, intent: Intent, slots: Slots, *, channel: Channel, glossary: Glossary,
                          lang: Lang) -> StructuredAsks:
     """The readings ``answer_question`` acts on, in its order: a derived figure not computed and a count
@@ -45,6 +48,9 @@ def read_structured_asks(question: str, intent: Intent, slots: Slots, *, channel
         count = read_count(question) if slots.metrics else None
         if count is not None:
             return StructuredAsks(count=count)
-    return StructuredAsks(every_year=years_asked(question, arithmetic, slots, glossary),
-                          year_before=asks_year_before(question, arithmetic, slots, glossary),
-                          range_ends=asks_range_ends(question, arithmetic, slots, glossary))
+    every_year = years_asked(question, arithmetic, slots, glossary)
+    year_before = asks_year_before(question, arithmetic, slots, glossary)
+    range_ends = asks_range_ends(question, arithmetic, slots, glossary)
+    if every_year is None and not year_before and not range_ends:
+        return NOTHING_MORE  # most questions: one object for all, not one built per ask
+    return StructuredAsks(every_year=every_year, year_before=year_before, range_ends=range_ends)
