@@ -145,9 +145,12 @@ def read_arithmetic(question: str, glossary: Glossary) -> Arithmetic:
     if not _ANY_CUE.search(norm) and (text is norm or not _ANY_CUE.search(text)):
         # No cue word anywhere (most questions): every cue search would find nothing, so none is run.
         explicit = _explicit_ratio(norm, metrics)
-        return Arithmetic(ratio=explicit is not None, places=_places(norm),
-                          denominator=explicit[1] if explicit else None, explicit=explicit,
-                          by_formula=_by_formula(norm, metrics, glossary))
+        places = _places(norm)
+        by_formula = _by_formula(norm, metrics, glossary)
+        if explicit is None and places is None and not by_formula:
+            return NO_ARITHMETIC  # nothing asked: the one empty reading, not 25 fields built per ask
+        return Arithmetic(ratio=explicit is not None, places=places,
+                          denominator=explicit[1] if explicit else None, explicit=explicit, by_formula=by_formula)
     return _read_cues(norm, text, metrics, glossary)
 
 
