@@ -37,8 +37,10 @@ from ragspine.qa.slots import Assumption, Slots
 from ragspine.qa.structured import StructuredOutcome
 from ragspine.sensitivity import Sensitivity
 
-_HOW_MANY = re.compile(r"(?<![a-z])how many (?:of the )?(?:(?P<years>(?:fiscal )?years?)|(?P<quarters>quarters?))"
-                       r"(?![a-z])|(?:几|幾|多少)(?:个)?(?:(?P<zh_years>年)|(?P<zh_quarters>季度|四半期))")
+# Opened by a lookahead on the first characters a match may have: ``re`` tries neither branch elsewhere.
+_HOW_MANY = re.compile(r"(?=[h几幾多])(?:(?<![a-z])how many (?:of the )?(?:(?P<years>(?:fiscal )?years?)"
+                       r"|(?P<quarters>quarters?))(?![a-z])|(?:几|幾|多少)(?:个)?(?:(?P<zh_years>年)"
+                       r"|(?P<zh_quarters>季度|四半期)))")
 _ABOVE = r"exceed(?:ed|s|ing)?|(?:was |were )?(?:above|over|more than|greater than|higher than)|超过|高于|超える|を超え"
 _BELOW = r"(?:was |were )?(?:below|under|less than|lower than)|低于|少于|下回"
 _THRESHOLD = LazyPattern(

@@ -43,7 +43,8 @@ from ragspine.qa.arithmetic_cues import Arithmetic
 from ragspine.qa.slots import Slots
 from ragspine.sensitivity import Sensitivity
 
-_HOW_MANY = re.compile(r"(?<![a-z])how many(?![a-z])|几个|多少个|いくつ")
+# Opened by a lookahead on the first characters a match may have: ``re`` tries no branch elsewhere.
+_HOW_MANY = re.compile(r"(?=[h几多い])(?:(?<![a-z])how many(?![a-z])|几个|多少个|いくつ)")
 _COUNT = r"(?:\d+|two|three|four|five)"
 _EVERY_YEAR = LazyPattern(rf"(?<![a-z])(?:(?:all|both)\s+(?:{_COUNT}\s+)?(?:fiscal\s+)?(?:years|periods)"
                          rf"|the\s+{_COUNT}[\s-]+years?(?:\s+period)?|altogether)(?![a-z])|各年|历年")
