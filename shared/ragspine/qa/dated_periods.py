@@ -29,6 +29,19 @@ DATE = LazyPattern(  # the lookahead names every possible first character: most 
     re.IGNORECASE)
 
 
+# What every ``DATE`` match holds in the normalised (NFKC, lower-case) question: a month's first letters, and
+# its spelling beside a day's digit ("march 31", "sept. 30", "31st december"). A month's letters alone
+# ("gross margin", "decrease", "market") hold no date, so the date pattern is not run over the question.
+_MONTH_START = LazyPattern("jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec")
+_MONTH_BESIDE_DAY = LazyPattern(r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s*\d"
+                                r"|\d(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)")
+
+
+def may_name_a_date(norm: str) -> bool:
+    """False only when ``DATE`` finds no date in the question whose ``normalize_text`` is ``norm``."""
+    return _MONTH_START.search(norm) is not None and _MONTH_BESIDE_DAY.search(norm) is not None
+
+
 def rewrite_dates(question: str, glossary: Glossary) -> str:
     """``question`` with each date that closes a fiscal year replaced by ``FY<year>`` (same length)."""
 

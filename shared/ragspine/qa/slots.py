@@ -11,7 +11,7 @@ from ragspine.facts.calendar import FiscalCalendar
 from ragspine.facts.glossary import Glossary, Mention, Period, SlotKind, normalize_text
 from ragspine.facts.open_vocabulary import METRIC_PREFIX, label_of
 from ragspine.lazy import LazyPattern
-from ragspine.qa.dated_periods import rewrite_dates
+from ragspine.qa.dated_periods import may_name_a_date, rewrite_dates
 from ragspine.qa.label_words import label_readings, label_words
 from ragspine.qa.near_miss import NearMiss, Reading, near_misses, period_near_misses
 from ragspine.qa.period_words import (
@@ -255,8 +255,6 @@ def _with_period_words_read(question: str, glossary: Glossary) -> str:
 
 # Every half-year wording holds one of these (上半年, 下期, H1 2024, first half of 2024).
 _HALF_START = re.compile("上|下|half|h1|h2")
-# Every date names its month, and every month's spelling starts with one of these (NFKC, lower case).
-_MONTH_START = re.compile("jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec")
 
 
 # Every quarter wording holds one of these (Q3, the second quarter, 第二季度, 第4四半期; NFKC, lower case).
@@ -269,8 +267,8 @@ def _with_quarters_read(question: str, norm: str, periods: dict[Period, None]) -
 
 
 def _with_dates_read(question: str, glossary: Glossary) -> str:
-    """``rewrite_dates``, skipped for a question that names no month (most questions: nothing to rewrite)."""
-    return rewrite_dates(question, glossary) if _MONTH_START.search(normalize_text(question)) else question
+    """``rewrite_dates``, skipped for a question naming no month beside a day (most: nothing to rewrite)."""
+    return rewrite_dates(question, glossary) if may_name_a_date(normalize_text(question)) else question
 
 
 def _items_of_sections_named(question: str, mentions: list[Mention]) -> list[Mention]:

@@ -17,12 +17,10 @@ import re
 from ragspine.facts.glossary import Glossary, normalize_text
 from ragspine.facts.ports import FactStore
 from ragspine.lazy import LazyPattern
-from ragspine.qa.dated_periods import DATE, MONTH_NUMBERS, rewrite_dates
+from ragspine.qa.dated_periods import DATE, MONTH_NUMBERS, may_name_a_date, rewrite_dates
 from ragspine.qa.slots import parse_slots
 from ragspine.sensitivity import Sensitivity
 
-# Every date names its month, and every month's spelling starts with one of these (NFKC, lower case).
-_MONTH_START = re.compile("jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec")
 _MONTHS = "|".join(sorted(MONTH_NUMBERS, key=len, reverse=True))
 # A date as a locator keeps it ("September 30 2019", "30 June 2019", "Sept. 30, 2019"), month by its spelling.
 _LOCATED = LazyPattern(rf"(?<![a-z])(?:(?P<m1>{_MONTHS})\.?\s*(?P<d1>\d{{1,2}})(?!\d)|(?<!\d)(?P<d2>\d{{1,2}})\s+"
@@ -42,8 +40,8 @@ def _without(question: str, dates: list[re.Match[str]]) -> str:
 def with_table_dates_read(question: str, *, facts: FactStore, glossary: Glossary,
                           max_sensitivity: Sensitivity = Sensitivity.CONFIDENTIAL) -> str:
     """``question`` with each date a named row's table heads its period with replaced by ``FY<year>`` (same length)."""
-    if not _MONTH_START.search(normalize_text(question)):
-        return question  # most questions name no month: nothing to read
+    if not may_name_a_date(normalize_text(question)):
+        return question  # most questions name no month beside a day: nothing to read
     dates = list(DATE.finditer(question))
     unread = [m for m in dates if not m["ended"] and rewrite_dates(m.group(), glossary) == m.group()]
     if not unread or _YEAR.search(_without(question, dates)):
