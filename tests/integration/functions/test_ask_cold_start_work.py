@@ -273,3 +273,35 @@ def test_the_ask_function_answers_alike_with_pydantic_v1_declared_absent(fact_ta
     assert declared["replies"] == loaded["replies"]
     assert [status for status, _body in declared["replies"]] == [200, 200, 200, 200, 200, 400], declared
     assert "36.0" in declared["replies"][0][1]["answer"], declared["replies"][0]
+
+
+_ASK_AND_RECORD_TEXT_SIGNATURES = textwrap.dedent(
+    """
+    import inspect, json
+    parsed = []  # each callable whose signature was read from its text (a builtin's __text_signature__)
+    original = inspect._signature_fromstr
+
+    def recording(cls, obj, text, *args, **kwargs):
+        parsed.append(repr(obj))
+        return original(cls, obj, text, *args, **kwargs)
+
+    inspect._signature_fromstr = recording
+    import functions.ask.app as app
+    from tests.support.ask_child import ask
+
+    _status, body = ask(app)
+    print(json.dumps({"route": body["route"], "answer": body["answer"], "parsed": parsed}, ensure_ascii=False))
+    """
+)
+
+
+def test_a_cold_start_reads_no_builtin_signature_from_its_text(fact_table: str, tmp_path: Path) -> None:
+    # GIVEN the ask function in a fresh interpreter on AWS, whose API models give list fields an empty default
+    # WHEN it is imported and answers its first request
+    outcome = run_child(_ASK_AND_RECORD_TEXT_SIGNATURES, env=_aws_env(fact_table, tmp_path))
+    # THEN it answers from the facts
+    assert outcome["route"] == "structured", outcome
+    assert "36.0" in outcome["answer"], outcome
+    # AND no signature was parsed from a builtin's text: pydantic reads a default factory's signature, and a
+    # builtin's (``list``) is tokenized from its text, compiling the tokenizer's patterns on Python 3.11
+    assert outcome["parsed"] == []
