@@ -62,8 +62,26 @@ _ASK_AND_RECORD = textwrap.dedent(
     sys.setprofile(None)
     ours = {key: (module, pattern) for key, (module, pattern, _kept) in compiled.items()
             if module.startswith(("ragspine", "functions"))}
+
+    def widest_range(items):  # the most code points one range of a character class spans, nested groups included
+        widest = 0
+        for op, value in items:
+            if op is re._constants.RANGE:
+                widest = max(widest, value[1] - value[0] + 1)
+            elif op is re._constants.IN:
+                widest = max(widest, widest_range(value))
+            elif isinstance(value, tuple):  # groups, repeats, lookarounds and branches hold their sub-patterns
+                for part in value:
+                    for sub in (part if isinstance(part, list) else [part]):
+                        if isinstance(sub, re._parser.SubPattern):
+                            widest = max(widest, widest_range(sub))
+        return widest
+
     print(json.dumps({"route": body["route"], "answer": body["answer"],
                       "compiled": len(ours), "used": sum(key in used for key in ours),
+                      "widest_range": max(widest_range(re._parser.parse(found.pattern, found.flags))
+                                          for module, _pattern, found in compiled.values()
+                                          if module.startswith(("ragspine", "functions"))),
                       "unused": sorted(f"{module}: {pattern[:80]}" for key, (module, pattern) in ours.items()
                                        if key not in used)}))
     """
@@ -102,6 +120,10 @@ def test_a_structured_first_ask_compiles_only_the_patterns_it_reads(fact_table: 
     assert outcome["compiled"] >= 20, outcome  # the recording sees the engine's compiles
     assert outcome["compiled"] <= outcome["used"], "\n".join(outcome["unused"])
     assert outcome["unused"] == []
+    # AND none holds a range of characters wider than the surrogates the JSON reader refuses (2,048): ``re``
+    # marks each code point of a range as it compiles the class, and the Han ideographs are 28,000 (the
+    # question's language compares them instead)
+    assert 0 < outcome["widest_range"] <= 2048, outcome["widest_range"]  # the recording sees ranges
 
 
 _ASK_AND_COUNT_COLLECTIONS = textwrap.dedent(
