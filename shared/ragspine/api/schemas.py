@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from ragspine.llm.ports import Message, Role
 from ragspine.qa.language import detect_language
 from ragspine.qa.parts import AnswerPart, answer_parts
-from ragspine.qa.result import AnswerResult, AnswerStatus, NarrativeDetail, NarrativeKind, Option, Route
+from ragspine.qa.result import AnswerResult, AnswerStatus, NarrativeKind, Option, Route
+
+if TYPE_CHECKING:
+    from ragspine.qa.narrative_detail import NarrativeDetail
 
 HARD_MAX_QUESTION_CHARS = 20000  # schema ceiling; the configured limit (RAGSPINE_MAX_QUESTION_CHARS) is lower
 

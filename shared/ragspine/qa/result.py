@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ragspine.facts.query_metric import QueryResult
 from ragspine.qa.slots import Slots
+
+if TYPE_CHECKING:
+    # Built only by the narrative channel, which loads it: a figure read from the facts never creates its class.
+    from ragspine.qa.narrative_detail import NarrativeDetail
 
 
 class Route(enum.StrEnum):
@@ -66,20 +71,6 @@ class NarrativeKind(enum.StrEnum):
     OFF_QUESTION = "off_question"  # sourced, but restating the question or about another entity: passages quoted
     UNSUPPORTED_SUBJECT = "unsupported_subject"  # no cited passage names the entity, project or year asked about
     UNSUPPORTED_SENTENCE = "unsupported_sentence"  # a sentence its cited passage (or any one passage) does not say
-
-
-@dataclass(frozen=True, slots=True)
-class NarrativeDetail:
-    """How the narrative part was reached: the model's fate, why, and what the caller can do."""
-
-    kind: NarrativeKind
-    unsupported: tuple[str, ...] = ()  # rejected values, canonical ("48000000000", "7.4 (2025)")
-    reason: str | None = None  # the provider's LLM_* code on a timeout or error
-    retryable: bool | None = None
-    hint: str | None = None  # what to do next, in the question's language
-    language_kept: bool | None = None  # the reply is in the question's language (None: no reply)
-    asked_again: bool = False  # the model was asked once more for the question's language
-    structured_output: bool | None = None  # the reply came as the requested JSON (None: not requested)
 
 
 @dataclass(frozen=True, slots=True)
