@@ -9,9 +9,10 @@ from pydantic import BaseModel, ConfigDict, Field
 from ragspine.llm.ports import Message, Role
 from ragspine.qa.language import detect_language
 from ragspine.qa.parts import AnswerPart, answer_parts
-from ragspine.qa.result import AnswerResult, AnswerStatus, NarrativeKind, Option, Route
+from ragspine.qa.result import AnswerResult, AnswerStatus, NarrativeKind, Route
 
 if TYPE_CHECKING:
+    from ragspine.qa.clarification import Option
     from ragspine.qa.narrative_detail import NarrativeDetail
 
 HARD_MAX_QUESTION_CHARS = 20000  # schema ceiling; the configured limit (RAGSPINE_MAX_QUESTION_CHARS) is lower

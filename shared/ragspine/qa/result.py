@@ -10,7 +10,9 @@ from ragspine.facts.query_metric import QueryResult
 from ragspine.qa.slots import Slots
 
 if TYPE_CHECKING:
-    # Built only by the narrative channel, which loads it: a figure read from the facts never creates its class.
+    # Built only by the routes that need them, which load them: a figure read from the facts never creates
+    # their classes (a question asked back and its options; the narrative channel's account of the reply).
+    from ragspine.qa.clarification import Clarification, Option
     from ragspine.qa.narrative_detail import NarrativeDetail
 
 
@@ -40,24 +42,6 @@ class AnswerStatus(enum.StrEnum):
     UNSUPPORTED = "unsupported"  # narrative: no passage the answer cites speaks of what was asked, passages quoted
     NEEDS_CLARIFICATION = "needs_clarification"
     REFUSED = "refused"
-
-
-@dataclass(frozen=True, slots=True)
-class Option:
-    """A one-click choice: what to show, and the question a client sends back to pick it."""
-
-    label: str
-    question: str
-    slot: str
-    value: str
-
-
-@dataclass(frozen=True, slots=True)
-class Clarification:
-    """A question asked back instead of answering, with the options offered."""
-
-    question: str
-    options: tuple[Option, ...]
 
 
 class NarrativeKind(enum.StrEnum):
