@@ -38,7 +38,7 @@ from ragspine.qa.provenance import check_rendered, figure_values, numbers_in
 from ragspine.qa.render import render_assumptions, render_unit_note, render_unrecognized
 from ragspine.qa.result import AnswerResult, AnswerStatus, Route
 from ragspine.qa.scope import covered_by_knowledge, names_misspelt_domain_terms, names_the_documents_rows
-from ragspine.qa.screening import Refusal, RefusalReason, ScreeningPolicy
+from ragspine.qa.screening import RefusalReason, ScreeningPolicy
 from ragspine.qa.slots import Assumption, Slots, Unrecognized
 from ragspine.qa.stated_names import StatedNames, names_stated, ties_every_figure
 from ragspine.qa.stated_years import every_stated_year, range_ends, year_before_named
@@ -54,6 +54,7 @@ if TYPE_CHECKING:
     from ragspine.qa import arithmetic, derived, narrative
     from ragspine.qa.analytics import compute as analytics
     from ragspine.qa.narrative import NarrativeOutcome
+    from ragspine.qa.refusal import Refusal
 else:
     # Loaded on the first question the narrative channel answers: a structured or FAQ answer never needs
     # the prompt, citation and reply checks behind it.
