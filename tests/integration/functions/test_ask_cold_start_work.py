@@ -195,10 +195,10 @@ _ASK_AND_LIST_MODULES = textwrap.dedent(
 # PyYAML (the shipped domain and the engine's configuration are read from their parsed copies).
 NOT_FOR_A_FIRST_ASK_ON_AWS = ("boto3", "s3transfer", "multiprocessing", "pydantic.v1", "yaml")
 # What a figure read as stated never needs from the engine: the computing steps (derived figures, analyses,
-# sums and averages), the wording of a question asked back, a glossary's packs, the 405's allowed methods,
+# sums and averages, counts of periods over a threshold), the wording of a question asked back, a glossary's packs, the 405's allowed methods,
 # and the classes only other questions or set-ups build (a refusal, a question asked back and its options, the
 # narrative channel's account of the model's reply, the retrieval a chunk index gives).
-COMPUTING = ("ragspine.qa.arithmetic", "ragspine.qa.derived", "ragspine.qa.analytics.compute")
+COMPUTING = ("ragspine.qa.arithmetic", "ragspine.qa.derived", "ragspine.qa.analytics.compute", "ragspine.qa.counting")
 NOT_FOR_A_FIGURE_AS_STATED = (*COMPUTING, "ragspine.qa.analytics.periods", "ragspine.qa.phrasing",
                               "ragspine.domain.packs", "ragspine.domain.marks", "ragspine.api.allow",
                               "ragspine.knowledge.contract", "ragspine.qa.refusal",
