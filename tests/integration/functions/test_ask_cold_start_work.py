@@ -331,5 +331,5 @@ def test_a_cold_start_reads_no_builtin_signature_from_its_text(fact_table: str, 
     assert outcome["route"] == "structured", outcome
     assert "36.0" in outcome["answer"], outcome
     # AND no signature was parsed from a builtin's text: pydantic reads a default factory's signature, and a
-    # builtin's (``list``) is tokenized from its text, compiling the tokenizer's patterns on Python 3.11
+    # builtin's (``list``) is tokenized from its text, once for each field
     assert outcome["parsed"] == []
