@@ -87,9 +87,10 @@ if TYPE_CHECKING:
         version_text,
         workflow_retriever,
     )
+    from ragspine.retrieval import services as retrieval_services
     from ragspine.retrieval.dense_backfill import BackfillIndex, BackgroundEmbedder
-    from ragspine.retrieval.pipeline import HybridRetriever
     from ragspine.retrieval.ports import ChunkIndex
+    from ragspine.retrieval.services import Retrieval
     from ragspine.retrieval.version_text import VersionTextStore
     from ragspine.workflows import run as workflows_run
     from ragspine.workflows import scaffold, surfaces
@@ -154,22 +155,13 @@ else:
     narrative_adapter = LazyModule("ragspine.retrieval.narrative_adapter")
     pipeline = LazyModule("ragspine.retrieval.pipeline")
     routing = LazyModule("ragspine.retrieval.routing")
+    retrieval_services = LazyModule("ragspine.retrieval.services")
     unavailable = LazyModule("ragspine.retrieval.unavailable")
     version_text = LazyModule("ragspine.retrieval.version_text")
     workflow_retriever = LazyModule("ragspine.retrieval.workflow_retriever")
     workflows_run = LazyModule("ragspine.workflows.run")
     scaffold = LazyModule("ragspine.workflows.scaffold")
     surfaces = LazyModule("ragspine.workflows.surfaces")
-
-
-@dataclass(frozen=True)
-class Retrieval:
-    """The chunk index, the hybrid pipeline over it, and the embedders for passages and questions."""
-
-    index: ChunkIndex
-    retriever: HybridRetriever
-    document_embedder: Embedder | None
-    query_embedder: Embedder | None = None
 
 
 @dataclass(frozen=True)
@@ -517,8 +509,8 @@ def build_retrieval(settings: Settings, *, llm: LLMProvider, glossary: Glossary,
                                                                          rerank=settings.rerank_enabled),
                                          slot_detector=routing.glossary_slot_detector(glossary),
                                          entity_codes=entity_codes.glossary_entity_codes(glossary))
-    return Retrieval(index=index, retriever=retriever, document_embedder=document_embedder,
-                     query_embedder=query_embedder)
+    return retrieval_services.Retrieval(index=index, retriever=retriever, document_embedder=document_embedder,
+                                        query_embedder=query_embedder)
 
 
 def build_ingest_context(services: Services) -> StepContext:

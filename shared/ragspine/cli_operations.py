@@ -26,9 +26,9 @@ from ragspine.retrieval.dense_backfill import supports_backfill
 from ragspine.settings import Backend, get_settings
 
 if TYPE_CHECKING:
-    from ragspine.bootstrap import Retrieval
     from ragspine.ingestion.operations import Operation, OperationStore
     from ragspine.retrieval.dense_backfill import BackfillIndex
+    from ragspine.retrieval.services import Retrieval
 
 operations_app = typer.Typer(help="Ingestion operations: status, retries, errors; cancel one that has not finished.",
                              no_args_is_help=True)

@@ -32,7 +32,8 @@ from typing import Any
 
 from tools.measurements import EVALUATION, record, record_note
 
-from ragspine.qa.screening import Refusal, RefusalReason, ScreeningPolicy
+from ragspine.qa.refusal import Refusal
+from ragspine.qa.screening import RefusalReason, ScreeningPolicy
 from tests.eval.public_qa import CMRC_FILE, JFINQA_FILE, QA_ROOT, TATQA_FILE
 from tests.eval.questions import load_questions
 

@@ -2,19 +2,29 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from ragspine.llm.ports import Message, Role
 from ragspine.qa.language import detect_language
 from ragspine.qa.parts import AnswerPart, answer_parts
-from ragspine.qa.result import AnswerResult, AnswerStatus, NarrativeDetail, NarrativeKind, Option, Route
+from ragspine.qa.result import AnswerResult, AnswerStatus, NarrativeKind, Route
+
+if TYPE_CHECKING:
+    from ragspine.qa.clarification import Option
+    from ragspine.qa.narrative_detail import NarrativeDetail
 
 HARD_MAX_QUESTION_CHARS = 20000  # schema ceiling; the configured limit (RAGSPINE_MAX_QUESTION_CHARS) is lower
 
 
 MAX_HISTORY_TURNS = 20
+
+
+def _empty_list() -> list[Any]:
+    """A new empty list, a list field's default. Given ``list`` itself, pydantic reads the builtin's signature
+    from its text, tokenizing it, for each such field at every cold start."""
+    return []
 
 
 class HistoryTurn(BaseModel):
@@ -36,7 +46,7 @@ class AskRequest(BaseModel):
     question: str = Field(min_length=1, max_length=HARD_MAX_QUESTION_CHARS,
                           description="The question; its length is limited by RAGSPINE_MAX_QUESTION_CHARS.")
     history: list[HistoryTurn] = Field(
-        default_factory=list, max_length=MAX_HISTORY_TURNS,
+        default_factory=_empty_list, max_length=MAX_HISTORY_TURNS,
         description="Earlier turns. They never change screening, routing, retrieval or evidence.")
 
     def messages(self) -> list[Message]:
@@ -103,7 +113,7 @@ class AnswerPartModel(BaseModel):
     value: str | None = Field(default=None, description="The figure exactly as written in the answer.")
     unit: str | None = None
     period: str | None = None
-    sources: list[PartSourceModel] = Field(default_factory=list,
+    sources: list[PartSourceModel] = Field(default_factory=_empty_list,
                                            description="The fact's source, a computation's inputs, or the passage.")
 
 
@@ -112,7 +122,7 @@ class NarrativeDetailModel(BaseModel):
 
     kind: NarrativeKind = Field(description="model_answer, provenance_rejected, off_question, unsupported_subject, "
                                             "unsupported_sentence, model_timeout, model_error or model_declined")
-    unsupported: list[str] = Field(default_factory=list, description=(
+    unsupported: list[str] = Field(default_factory=_empty_list, description=(
         "Values the passages do not support; for unsupported_subject, what was asked (entity code, name, year) "
         "that no cited passage names; for unsupported_sentence, each sentence no passage supports, numbered from 1 "
         "('2: …')."))
@@ -142,7 +152,7 @@ class AskResponse(BaseModel):
     results: list[dict[str, Any]] = Field(description="The tri-state query_metric result of each lookup.")
     language: Literal["zh", "en", "ja"] | None = Field(default=None, description=(
         "The language the answer is written in: the question's (zh, en or ja)."))
-    parts: list[AnswerPartModel] = Field(default_factory=list, description=(
+    parts: list[AnswerPartModel] = Field(default_factory=_empty_list, description=(
         "The answer split into text, citations and numbers (each with its kind and source); "
         "joined in order they give back `answer` exactly."))
     narrative_detail: NarrativeDetailModel | None = Field(

@@ -21,14 +21,21 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from functools import cache
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 
 from ragspine.citation import CITATION_CLOSE, CITATION_OPEN, passage_citation
-from ragspine.lazy import LazyPattern
+from ragspine.lazy import LazyModule, LazyPattern
 from ragspine.llm.ports import Completion, Message, Role
 from ragspine.text import Tokenizer
+
+if TYPE_CHECKING:
+    from ragspine.llm import cited_snippet
+    from ragspine.llm.cited_snippet import CitedSnippet
+else:
+    # Loaded when the provider is first asked: building it (as every process does) needs no snippet.
+    cited_snippet = LazyModule("ragspine.llm.cited_snippet")
 
 SNIPPET_HEADER = "参考资料："
 QUESTION_LABEL = "问题："
@@ -54,14 +61,6 @@ _STOP = frozenset({
     "its", "of", "on", "or", "that", "the", "this", "to", "was", "were", "what", "when", "which",
     "who", "why", "with",
 })
-
-
-@dataclass(frozen=True, slots=True)
-class CitedSnippet:
-    """One snippet parsed back from the block: its text and its citation, verbatim."""
-
-    text: str
-    citation: str
 
 
 def format_citation(doc: str, locator: str) -> str:
@@ -108,7 +107,8 @@ def parse_user_message(content: str) -> tuple[str, list[CitedSnippet]]:
     for line in lines[header + 1:]:
         match = _SNIPPET_LINE.match(line.strip())
         if match:
-            snippets.append(CitedSnippet(match.group(2).strip(), f"{CITATION_OPEN}{match.group(3)}{CITATION_CLOSE}"))
+            snippets.append(cited_snippet.CitedSnippet(match.group(2).strip(),
+                                                       f"{CITATION_OPEN}{match.group(3)}{CITATION_CLOSE}"))
     asked = [line.strip() for line in lines[:header]]
     labelled = [line[len(QUESTION_LABEL):].strip() for line in asked if line.startswith(QUESTION_LABEL)]
     return (labelled[-1] if labelled else " ".join(line for line in asked if line)), snippets

@@ -24,7 +24,6 @@ from ragspine.lazy import LazyModule
 from ragspine.llm.ports import LLMProvider, Message
 from ragspine.qa.change_asks import with_change_read
 from ragspine.qa.clarify import AskBack, Proceed, ScopeDecision, clarify_scope
-from ragspine.qa.counting import count_over_periods
 from ragspine.qa.faq import FaqEntry, FaqIndex
 from ragspine.qa.faq_check import CitedPassages, states_numbers, unsupported_numbers
 from ragspine.qa.intent_model import Channel, Intent
@@ -45,7 +44,7 @@ from ragspine.qa.provenance import check_rendered, figure_values, numbers_in
 from ragspine.qa.render import render_assumptions, render_unit_note, render_unrecognized
 from ragspine.qa.result import AnswerResult, AnswerStatus, Route
 from ragspine.qa.scope import covered_by_knowledge, names_misspelt_domain_terms, names_the_documents_rows
-from ragspine.qa.screening import Refusal, RefusalReason, ScreeningPolicy
+from ragspine.qa.screening import RefusalReason, ScreeningPolicy
 from ragspine.qa.slots import Assumption, Slots, Unrecognized
 from ragspine.qa.stated_names import StatedNames, names_stated, ties_every_figure
 from ragspine.qa.stated_years import every_stated_year, range_ends, year_before_named
@@ -58,13 +57,16 @@ from ragspine.qa.undated_rows import compares_rows, from_one_table
 from ragspine.sensitivity import Sensitivity
 
 if TYPE_CHECKING:
-    from ragspine.qa import arithmetic, derived, narrative
+    from ragspine.qa import arithmetic, counting, derived, narrative
     from ragspine.qa.analytics import compute as analytics
     from ragspine.qa.narrative import NarrativeOutcome
+    from ragspine.qa.refusal import Refusal
 else:
     # Loaded on the first question the narrative channel answers: a structured or FAQ answer never needs
     # the prompt, citation and reply checks behind it.
     narrative = LazyModule("ragspine.qa.narrative")
+    # Loaded on the first question that asks for a count of periods over a threshold.
+    counting = LazyModule("ragspine.qa.counting")
     # Loaded on the first question that computes a figure (a derived ratio, an analysis, a sum or an
     # average): a figure read from the facts as stated needs none of them.
     analytics = LazyModule("ragspine.qa.analytics.compute")
@@ -172,8 +174,8 @@ def answer_question(question: str, *, qa: QAComponents, history: Sequence[Messag
         unmet = AnswerResult(asks.unmet, (), Route.STRUCTURED, AnswerStatus.NOT_FOUND, slots)
         return _finish(trace, kept_back(unmet) if kept_back else unmet)
     if asks.count is not None:
-        counted = count_over_periods(asks.count, slots, facts=qa.facts, glossary=qa.glossary, lang=shape.lang,
-                                     max_sensitivity=qa.max_sensitivity)
+        counted = counting.count_over_periods(asks.count, slots, facts=qa.facts, glossary=qa.glossary,
+                                              lang=shape.lang, max_sensitivity=qa.max_sensitivity)
         if counted is not None:  # "how many years did X exceed Y": over every period stated, each one cited
             trace.stage("structured")
             count, slots = counted

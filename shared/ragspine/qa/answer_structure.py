@@ -15,9 +15,16 @@ except the circled and parenthesised digits, which NFKC would turn into plain di
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from ragspine.lazy import LazyPattern
+from ragspine.lazy import LazyModule, LazyPattern
+
+if TYPE_CHECKING:
+    from ragspine.qa import passage_reference
+    from ragspine.qa.passage_reference import PassageReference
+else:
+    # Loaded by the first answer that cites a passage: a figure read from the facts names none.
+    passage_reference = LazyModule("ragspine.qa.passage_reference")
 
 # ①..⑳, ⑴..⒇, ⒈..⒛, ❶..❿, ➀..➓, ㉑..㊿, ⓵..⓾, ⓫..⓴: enumerators or references, never figures.
 _CIRCLED = re.compile("[\u2460-\u249b\u2776-\u2793\u3251-\u325f\u32b1-\u32bf\u24eb-\u24fe]")
@@ -46,15 +53,6 @@ _HEADING = re.compile(r"(?m)^(?P<lead>[ \t]*#{1,6}[ \t]*)(?P<mark>\d{1,2}(?:\.\d
 _INLINE_ENUMERATOR = re.compile(r"(?<=[:;。])(?P<lead>[ \t]*)(?P<mark>\d{1,2}[.)、](?!\d)|\(\d{1,2}\))")
 
 
-@dataclass(frozen=True, slots=True)
-class PassageReference:
-    """A reference in an answer: where it stands and the 1-based passage numbers it names."""
-
-    start: int
-    end: int
-    passages: tuple[int, ...]
-
-
 def strip_circled(text: str) -> str:
     """``text`` with circled and parenthesised digits (①, ⑴, ⒈, ❶) blanked; run before NFKC."""
     return _CIRCLED.sub(" ", text)
@@ -68,7 +66,7 @@ def passage_references(text: str, *, passages: int) -> list[PassageReference]:
     for match in _REFERENCE.finditer(text):
         ids = _ids(next(g for g in match.groups() if g is not None))
         if ids and all(1 <= i <= passages for i in ids):
-            found.append(PassageReference(match.start(), match.end(), ids))
+            found.append(passage_reference.PassageReference(match.start(), match.end(), ids))
     return found
 
 

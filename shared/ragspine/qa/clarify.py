@@ -16,15 +16,15 @@ from ragspine.lazy import LazyModule
 from ragspine.qa.intent_model import Channel, Intent
 from ragspine.qa.language import Lang
 from ragspine.qa.near_miss import NearMiss
-from ragspine.qa.result import Clarification, Option
 from ragspine.qa.slots import Assumption, ParsedSlots, Slots, Unrecognized, last_completed_fiscal_year
 
 if TYPE_CHECKING:
     from rapidfuzz import fuzz, process
 
-    from ragspine.qa import phrasing
+    from ragspine.qa import clarification, phrasing
     from ragspine.qa.analytics import compute as analytics
     from ragspine.qa.analytics import periods as relative_periods
+    from ragspine.qa.clarification import Clarification, Option
 else:
     # Loaded when a question names something the glossary does not know: a complete question never needs it.
     fuzz = LazyModule("rapidfuzz.fuzz")
@@ -34,6 +34,8 @@ else:
     analytics = LazyModule("ragspine.qa.analytics.compute")
     relative_periods = LazyModule("ragspine.qa.analytics.periods")
     phrasing = LazyModule("ragspine.qa.phrasing")
+    # Loaded when a question is asked back or offered other values: one naming what it asks builds neither.
+    clarification = LazyModule("ragspine.qa.clarification")
 
 MAX_METRIC_OPTIONS = 3
 # Below this WRatio the unknown words are not a misspelt metric ("numbers", "見せて"): offer every metric.
@@ -122,10 +124,10 @@ def _as_parsed(parsed: ParsedSlots, channels: tuple[str, ...], problem: Unrecogn
 
 def _ask_for_reading(miss: NearMiss, *, lang: Lang) -> Clarification:
     """Two names equally near the typed words: offer each, as the question with the words corrected."""
-    options = tuple(Option(reading.name, reading.question, reading.kind.value, reading.code)
+    options = tuple(clarification.Option(reading.name, reading.question, reading.kind.value, reading.code)
                     for reading in miss.readings)
     listed = ", ".join(o.label for o in options) if lang is Lang.EN else "、".join(o.label for o in options)
-    return Clarification(_ASK_READING[lang].format(typed=miss.raw, options=listed), options)
+    return clarification.Clarification(_ASK_READING[lang].format(typed=miss.raw, options=listed), options)
 
 
 def _ask_for_metric(intent: Intent, *, glossary: Glossary, today: date, lang: Lang) -> Clarification:
@@ -133,13 +135,13 @@ def _ask_for_metric(intent: Intent, *, glossary: Glossary, today: date, lang: La
     period = (intent.slots.periods or (last_completed_fiscal_year(today, glossary.fiscal_calendar),))[0]
     channel = (intent.slots.channels or (glossary.default_channel,))[0]
     options = tuple(
-        Option(glossary.term(SlotKind.METRIC, code).name(lang.value),
-               phrasing.render_question(lang=lang, glossary=glossary, metric=code, entity=entity, period=period,
-                                        channel=channel), "metric", code)
+        clarification.Option(glossary.term(SlotKind.METRIC, code).name(lang.value),
+                             phrasing.render_question(lang=lang, glossary=glossary, metric=code, entity=entity,
+                                                      period=period, channel=channel), "metric", code)
         for code in closest_metrics(intent.slots.unknown_names + intent.slots.row_words, glossary)
     )
     listed = "、".join(o.label for o in options) if lang is not Lang.EN else ", ".join(o.label for o in options)
-    return Clarification(_ASK_METRIC[lang].format(options=listed), options)
+    return clarification.Clarification(_ASK_METRIC[lang].format(options=listed), options)
 
 
 def closest_metrics(words: tuple[str, ...], glossary: Glossary) -> list[str]:
@@ -170,12 +172,12 @@ def _refinements(slots: Slots, *, glossary: Glossary, today: date, lang: Lang) -
                 if code != assumption.value:
                     question = phrasing.render_question(lang=lang, glossary=glossary, metric=metric, entity=code,
                                                         period=slots.periods[0], channel=channel)
-                    options.append(Option(term.name(lang.value), question, "entity", code))
+                    options.append(clarification.Option(term.name(lang.value), question, "entity", code))
         else:
             last = last_completed_fiscal_year(today, glossary.fiscal_calendar)
             for back in (1, 2):
                 period = Period.fiscal_year(int(last.period) - back)
                 question = phrasing.render_question(lang=lang, glossary=glossary, metric=metric,
                                                     entity=slots.entities[0], period=period, channel=channel)
-                options.append(Option(period.label, question, "period", period.label))
+                options.append(clarification.Option(period.label, question, "period", period.label))
     return tuple(options)

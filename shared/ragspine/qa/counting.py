@@ -19,17 +19,15 @@ Strictly more ("exceed", "above", "more than", "over", 超过, 超える) or str
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, replace
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from types import MappingProxyType
 
 from ragspine.citation import Source, source_dicts
-from ragspine.facts.glossary import Glossary, Period, SlotKind, normalize_text
+from ragspine.facts.glossary import Glossary, Period, SlotKind
 from ragspine.facts.model import Fact, format_number
 from ragspine.facts.ports import FactStore
 from ragspine.facts.unit_scales import money_unit
-from ragspine.lazy import LazyPattern
 from ragspine.qa.language import Lang
 from ragspine.qa.render import label
 from ragspine.qa.result import AnswerStatus
@@ -37,19 +35,9 @@ from ragspine.qa.slots import Assumption, Slots
 from ragspine.qa.structured import StructuredOutcome
 from ragspine.sensitivity import Sensitivity
 
-# Opened by a lookahead on the first characters a match may have: ``re`` tries neither branch elsewhere.
-_HOW_MANY = re.compile(r"(?=[h几幾多])(?:(?<![a-z])how many (?:of the )?(?:(?P<years>(?:fiscal )?years?)"
-                       r"|(?P<quarters>quarters?))(?![a-z])|(?:几|幾|多少)(?:个)?(?:(?P<zh_years>年)"
-                       r"|(?P<zh_quarters>季度|四半期)))")
-_ABOVE = r"exceed(?:ed|s|ing)?|(?:was |were )?(?:above|over|more than|greater than|higher than)|超过|高于|超える|を超え"
-_BELOW = r"(?:was |were )?(?:below|under|less than|lower than)|低于|少于|下回"
-_THRESHOLD = LazyPattern(
-    rf"(?P<op>{_ABOVE}|{_BELOW})\s*(?:of\s+)?(?P<sign>[-−])?\s*(?:[$€£¥]|usd|us\$|eur|rmb|jpy)?\s*"
-    r"(?P<num>\d[\d,]*(?:\.\d+)?|\.\d+)\s*(?P<scale>thousand|million|billion|%|percent|万|億|亿)?(?![\d])")
 _SCALE_WORDS = MappingProxyType({"thousand": Decimal(10) ** 3, "million": Decimal(10) ** 6,
                                  "billion": Decimal(10) ** 9, "万": Decimal(10) ** 4, "億": Decimal(10) ** 8,
                                  "亿": Decimal(10) ** 8})
-_BELOW_OP = LazyPattern(rf"^(?:{_BELOW})$")
 
 _TEXT = MappingProxyType({
     Lang.ZH: MappingProxyType({
@@ -96,25 +84,6 @@ class CountAsk:
     threshold: Decimal
     scale: str  # "", "thousand", "million", "billion", "%", 万, 億
     written: str  # the threshold as the question writes it
-
-
-def read_count(question: str) -> CountAsk | None:
-    """The count of periods over a threshold ``question`` asks for, or None."""
-    text = normalize_text(question).lower()
-    asked = _HOW_MANY.search(text)
-    if asked is None:
-        return None
-    found = _THRESHOLD.search(text, asked.end()) or _THRESHOLD.search(text)
-    if found is None:
-        return None
-    try:
-        value = Decimal(found["num"].replace(",", ""))
-    except InvalidOperation:
-        return None
-    scale = "%" if found["scale"] == "percent" else found["scale"] or ""
-    return CountAsk(quarters=bool(asked["quarters"] or asked["zh_quarters"]),
-                    below=bool(_BELOW_OP.match(found["op"])), threshold=-value if found["sign"] else value,
-                    scale=scale, written=found.group()[len(found["op"]):].strip())
 
 
 def count_over_periods(ask: CountAsk, slots: Slots, *, facts: FactStore, glossary: Glossary, lang: Lang,

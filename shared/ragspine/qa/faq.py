@@ -15,14 +15,21 @@ from ragspine.config_loader import load_yaml
 from ragspine.errors import ConfigurationError
 from ragspine.lazy import LazyModule
 from ragspine.llm.ports import Embedder
-from ragspine.qa.faq_semantic import DEFAULT_SEMANTIC_MARGIN, DEFAULT_SEMANTIC_THRESHOLD, SemanticFaqMatcher
 
 if TYPE_CHECKING:
     from rapidfuzz import fuzz, process
+
+    from ragspine.qa import faq_hit, faq_semantic
+    from ragspine.qa.faq_hit import FaqHit
+    from ragspine.qa.faq_semantic import SemanticFaqMatcher
 else:
     # Loaded on the first fuzzy look-up: a question matching an entry exactly, or none, never needs it.
     fuzz = LazyModule("rapidfuzz.fuzz")
     process = LazyModule("rapidfuzz.process")
+    # Loaded on the first hit: a question no entry answers never builds one.
+    faq_hit = LazyModule("ragspine.qa.faq_hit")
+    # Loaded when an index is given embedders to match by meaning: exact and fuzzy matches need none of it.
+    faq_semantic = LazyModule("ragspine.qa.faq_semantic")
 
 DEFAULT_THRESHOLD = 90.0
 _NOISE = re.compile(r"[\s\W_]+", re.UNICODE)
@@ -37,19 +44,6 @@ class FaqEntry:
     answer: str
     doc: str
     locator: str
-
-
-@dataclass(frozen=True, slots=True)
-class FaqHit:
-    """A matched entry, how well the question matched and how.
-
-    ``score`` is 100 for the same normalised text, the fuzzy ratio (0-100) for a fuzzy hit
-    and the cosine score (0-1) for a ``semantic`` one.
-    """
-
-    entry: FaqEntry
-    score: float
-    method: str = "exact"
 
 
 def faq_key(text: str) -> str:
@@ -100,15 +94,18 @@ class FaqIndex:
                                  key=lambda row: row[0])
         self._lengths = [row[0] for row in self._by_length]
 
-    def with_embedders(self, query: Embedder, passage: Embedder, *, threshold: float = DEFAULT_SEMANTIC_THRESHOLD,
-                       margin: float = DEFAULT_SEMANTIC_MARGIN, ignore: tuple[str, ...] = ()) -> FaqIndex:
-        """The same index that also matches by meaning (see ``SemanticFaqMatcher``)."""
+    def with_embedders(self, query: Embedder, passage: Embedder, *, threshold: float | None = None,
+                       margin: float | None = None, ignore: tuple[str, ...] = ()) -> FaqIndex:
+        """The same index that also matches by meaning (see ``SemanticFaqMatcher``); ``threshold`` and
+        ``margin`` default to ``faq_semantic``'s ``DEFAULT_SEMANTIC_THRESHOLD`` and ``DEFAULT_SEMANTIC_MARGIN``."""
+        threshold = faq_semantic.DEFAULT_SEMANTIC_THRESHOLD if threshold is None else threshold
+        margin = faq_semantic.DEFAULT_SEMANTIC_MARGIN if margin is None else margin
         if not 0 < threshold <= 1 or not 0 <= margin < 1:
             raise ConfigurationError(f"FAQ semantic threshold must be in (0, 1] and margin in [0, 1), "
                                      f"got {threshold} and {margin}")
-        matcher = SemanticFaqMatcher([e.questions for e in self.entries], [e.answer for e in self.entries],
-                                     query=query, passage=passage, threshold=threshold, margin=margin,
-                                     ignore=ignore)
+        matcher = faq_semantic.SemanticFaqMatcher([e.questions for e in self.entries],
+                                                  [e.answer for e in self.entries], query=query, passage=passage,
+                                                  threshold=threshold, margin=margin, ignore=ignore)
         return FaqIndex(self.entries, threshold=self.threshold, semantic=matcher)
 
     @classmethod
@@ -142,7 +139,7 @@ class FaqIndex:
             return None
         exact = self._by_key.get(key)
         if exact is not None:
-            return FaqHit(exact, 100.0)
+            return faq_hit.FaqHit(exact, 100.0)
 
         length, cut = len(key), self.threshold - 1e-6
         # The keys that could reach the threshold, in their order (the matcher keeps the first of equals);
@@ -168,6 +165,6 @@ class FaqIndex:
         choices = [choice for _place, choice in near]
         best = process.extractOne(key, choices, scorer=fuzz.ratio, score_cutoff=self.threshold) if near else None
         if best:
-            return FaqHit(self._by_key[best[0]], float(best[1]), "fuzzy")
+            return faq_hit.FaqHit(self._by_key[best[0]], float(best[1]), "fuzzy")
         found = self.semantic.best(question) if by_meaning and self.semantic is not None else None
-        return FaqHit(self.entries[found.entry], found.score, "semantic") if found else None
+        return faq_hit.FaqHit(self.entries[found.entry], found.score, "semantic") if found else None

@@ -26,12 +26,13 @@ from ragspine.llm.ports import LLMProvider, Message, StructuredLLMProvider
 from ragspine.qa.attribution import Namer, entity_namer, misattributed
 from ragspine.qa.citing import CitedAnswer, cite, revised
 from ragspine.qa.language import Lang
+from ragspine.qa.narrative_detail import NarrativeDetail
 from ragspine.qa.ports import Evidence, NarrativeRetriever
 from ragspine.qa.prompt import SYSTEM_PROMPT, RestrictedEvidenceError, asks_why, assemble_prompt
 from ragspine.qa.provenance import check_provenance, claims_text
 from ragspine.qa.relevance import OTHER_ENTITY, about_other_entity, off_question
 from ragspine.qa.reply import declines, keeps_language, strip_citations
-from ragspine.qa.result import AnswerStatus, NarrativeDetail, NarrativeKind
+from ragspine.qa.result import AnswerStatus, NarrativeKind
 from ragspine.qa.stated_causes import QUOTE_LABEL, unsaid_causes
 from ragspine.qa.structured_reply import SCHEMA_NAME, answer_schema, read_structured
 from ragspine.qa.subject import subject_of, unmet

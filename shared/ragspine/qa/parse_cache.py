@@ -14,17 +14,20 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass, replace
 from datetime import date
+from typing import TYPE_CHECKING
 
 from ragspine.facts.query_metric import QueryResult
 from ragspine.qa.clarify import AskBack, ScopeDecision
-from ragspine.qa.faq import FaqHit
 from ragspine.qa.intent_model import Intent
 from ragspine.qa.language import Lang
 from ragspine.qa.provenance import figure_values, numbers_in
 from ragspine.qa.result import AnswerResult
-from ragspine.qa.screening import Refusal
 from ragspine.qa.structured import Lookup
 from ragspine.qa.structured_asks import StructuredAsks
+
+if TYPE_CHECKING:
+    from ragspine.qa.faq_hit import FaqHit
+    from ragspine.qa.refusal import Refusal
 
 DEFAULT_PARSE_CACHE_SIZE = 1024
 

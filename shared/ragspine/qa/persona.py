@@ -16,11 +16,18 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from itertools import chain, islice
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ragspine.errors import ConfigurationError
 from ragspine.facts.matching import alias_pattern
-from ragspine.lazy import LazyPattern
+from ragspine.lazy import LazyModule, LazyPattern
+
+if TYPE_CHECKING:
+    from ragspine.qa import refusal
+    from ragspine.qa.refusal import PersonaVerdict
+else:
+    # Loaded when a text is judged a persona override: one below the threshold never builds a verdict.
+    refusal = LazyModule("ragspine.qa.refusal")
 
 _SPLIT_WORD = LazyPattern(r"(?<=[a-z])[-_]+(?=[a-z])")
 
@@ -93,19 +100,6 @@ def _top_level_alternatives(pattern: str) -> list[str]:
     return parts
 
 
-@dataclass(frozen=True, slots=True)
-class PersonaVerdict:
-    """Why a text was judged a persona override: its score and what contributed, in order."""
-
-    score: int
-    families: tuple[str, ...]
-
-    @property
-    def rule(self) -> str:
-        """The rule name callers see, e.g. ``PERSONA_OVERRIDE:override+persona``."""
-        return "PERSONA_OVERRIDE:" + "+".join(self.families)
-
-
 @dataclass(frozen=True)
 class PersonaScreen:
     """The cue families, the refusal threshold and the length tiers (``screening.yaml``: ``persona``).
@@ -170,4 +164,4 @@ class PersonaScreen:
         if reached:
             score += reached[-1]
             names.append("long")
-        return PersonaVerdict(score, tuple(names)) if score >= self.threshold else None
+        return refusal.PersonaVerdict(score, tuple(names)) if score >= self.threshold else None

@@ -4,9 +4,16 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ragspine.facts.query_metric import QueryResult
 from ragspine.qa.slots import Slots
+
+if TYPE_CHECKING:
+    # Built only by the routes that need them, which load them: a figure read from the facts never creates
+    # their classes (a question asked back and its options; the narrative channel's account of the reply).
+    from ragspine.qa.clarification import Clarification, Option
+    from ragspine.qa.narrative_detail import NarrativeDetail
 
 
 class Route(enum.StrEnum):
@@ -37,24 +44,6 @@ class AnswerStatus(enum.StrEnum):
     REFUSED = "refused"
 
 
-@dataclass(frozen=True, slots=True)
-class Option:
-    """A one-click choice: what to show, and the question a client sends back to pick it."""
-
-    label: str
-    question: str
-    slot: str
-    value: str
-
-
-@dataclass(frozen=True, slots=True)
-class Clarification:
-    """A question asked back instead of answering, with the options offered."""
-
-    question: str
-    options: tuple[Option, ...]
-
-
 class NarrativeKind(enum.StrEnum):
     """What became of the model's reply in the narrative part."""
 
@@ -66,20 +55,6 @@ class NarrativeKind(enum.StrEnum):
     OFF_QUESTION = "off_question"  # sourced, but restating the question or about another entity: passages quoted
     UNSUPPORTED_SUBJECT = "unsupported_subject"  # no cited passage names the entity, project or year asked about
     UNSUPPORTED_SENTENCE = "unsupported_sentence"  # a sentence its cited passage (or any one passage) does not say
-
-
-@dataclass(frozen=True, slots=True)
-class NarrativeDetail:
-    """How the narrative part was reached: the model's fate, why, and what the caller can do."""
-
-    kind: NarrativeKind
-    unsupported: tuple[str, ...] = ()  # rejected values, canonical ("48000000000", "7.4 (2025)")
-    reason: str | None = None  # the provider's LLM_* code on a timeout or error
-    retryable: bool | None = None
-    hint: str | None = None  # what to do next, in the question's language
-    language_kept: bool | None = None  # the reply is in the question's language (None: no reply)
-    asked_again: bool = False  # the model was asked once more for the question's language
-    structured_output: bool | None = None  # the reply came as the requested JSON (None: not requested)
 
 
 @dataclass(frozen=True, slots=True)

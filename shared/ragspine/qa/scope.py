@@ -19,13 +19,14 @@ from ragspine.facts.open_vocabulary import METRIC_PREFIX, label_of
 from ragspine.lazy import LazyPattern
 from ragspine.qa.label_words import label_words
 from ragspine.qa.passage_probe import probe_passages
-from ragspine.qa.screening import Refusal, RefusalReason, screening_text
+from ragspine.qa.screening import RefusalReason, screening_text
 from ragspine.qa.slots import parse_slots
 from ragspine.text import CJK
 
 if TYPE_CHECKING:
     from ragspine.facts.glossary import Glossary
     from ragspine.qa.ports import NarrativeRetriever
+    from ragspine.qa.refusal import Refusal
     from ragspine.sensitivity import Sensitivity
 
 

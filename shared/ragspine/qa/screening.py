@@ -8,16 +8,23 @@ import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ragspine.config_loader import load_yaml
 from ragspine.domain.profile import screening_mapping
 from ragspine.errors import ConfigurationError
 from ragspine.facts.glossary import Glossary
 from ragspine.facts.matching import alias_pattern, trie_pattern
-from ragspine.lazy import LazyPattern
+from ragspine.lazy import LazyModule, LazyPattern
 from ragspine.qa.language import detect_language
 from ragspine.qa.persona import PersonaScreen
+
+if TYPE_CHECKING:
+    from ragspine.qa import refusal
+    from ragspine.qa.refusal import Refusal
+else:
+    # Loaded when a question is refused: one screened and let through never builds a refusal.
+    refusal = LazyModule("ragspine.qa.refusal")
 
 _ZERO_WIDTH = re.compile(r"[\u200b-\u200f\u2060\ufeff]")
 _SPACES = re.compile(r"\s+")
@@ -38,15 +45,6 @@ class RefusalReason(enum.StrEnum):
     SECRET_REQUEST = "SECRET_REQUEST"
     COMPETITOR = "COMPETITOR"
     OUT_OF_SCOPE = "OUT_OF_SCOPE"
-
-
-@dataclass(frozen=True, slots=True)
-class Refusal:
-    """A refused question: the reason code, the rule that matched and the polite reply."""
-
-    reason: RefusalReason
-    rule: str
-    reply: str
 
 
 def screening_text(text: str) -> str:
@@ -182,7 +180,7 @@ class ScreeningPolicy:
 
     def _refuse(self, reason: RefusalReason, rule: str, question: str) -> Refusal:
         replies = self.replies[reason]
-        return Refusal(reason, rule, replies.get(detect_language(question).value) or replies["en"])
+        return refusal.Refusal(reason, rule, replies.get(detect_language(question).value) or replies["en"])
 
 
 def _trigger_pattern(words: Iterable[str]) -> str:

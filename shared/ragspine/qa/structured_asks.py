@@ -11,14 +11,18 @@ again; the facts they lead to are still read from the store on every ask.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ragspine.facts.glossary import Glossary
-from ragspine.qa.counting import CountAsk, read_count
+from ragspine.qa.count_asks import read_count
 from ragspine.qa.derived_asks import unmet_derivation
 from ragspine.qa.intent_model import Channel, Intent
 from ragspine.qa.language import Lang
 from ragspine.qa.slots import Slots
 from ragspine.qa.stated_years import asks_range_ends, asks_year_before, years_asked
+
+if TYPE_CHECKING:
+    from ragspine.qa.counting import CountAsk
 
 
 @dataclass(frozen=True, slots=True)

@@ -62,8 +62,26 @@ _ASK_AND_RECORD = textwrap.dedent(
     sys.setprofile(None)
     ours = {key: (module, pattern) for key, (module, pattern, _kept) in compiled.items()
             if module.startswith(("ragspine", "functions"))}
+
+    def widest_range(items):  # the most code points one range of a character class spans, nested groups included
+        widest = 0
+        for op, value in items:
+            if op is re._constants.RANGE:
+                widest = max(widest, value[1] - value[0] + 1)
+            elif op is re._constants.IN:
+                widest = max(widest, widest_range(value))
+            elif isinstance(value, tuple):  # groups, repeats, lookarounds and branches hold their sub-patterns
+                for part in value:
+                    for sub in (part if isinstance(part, list) else [part]):
+                        if isinstance(sub, re._parser.SubPattern):
+                            widest = max(widest, widest_range(sub))
+        return widest
+
     print(json.dumps({"route": body["route"], "answer": body["answer"],
                       "compiled": len(ours), "used": sum(key in used for key in ours),
+                      "widest_range": max(widest_range(re._parser.parse(found.pattern, found.flags))
+                                          for module, _pattern, found in compiled.values()
+                                          if module.startswith(("ragspine", "functions"))),
                       "unused": sorted(f"{module}: {pattern[:80]}" for key, (module, pattern) in ours.items()
                                        if key not in used)}))
     """
@@ -102,6 +120,10 @@ def test_a_structured_first_ask_compiles_only_the_patterns_it_reads(fact_table: 
     assert outcome["compiled"] >= 20, outcome  # the recording sees the engine's compiles
     assert outcome["compiled"] <= outcome["used"], "\n".join(outcome["unused"])
     assert outcome["unused"] == []
+    # AND none holds a range of characters wider than the surrogates the JSON reader refuses (2,048): ``re``
+    # marks each code point of a range as it compiles the class, and the Han ideographs are 28,000 (the
+    # question's language compares them instead)
+    assert 0 < outcome["widest_range"] <= 2048, outcome["widest_range"]  # the recording sees ranges
 
 
 _ASK_AND_COUNT_COLLECTIONS = textwrap.dedent(
@@ -173,11 +195,17 @@ _ASK_AND_LIST_MODULES = textwrap.dedent(
 # PyYAML (the shipped domain and the engine's configuration are read from their parsed copies).
 NOT_FOR_A_FIRST_ASK_ON_AWS = ("boto3", "s3transfer", "multiprocessing", "pydantic.v1", "yaml")
 # What a figure read as stated never needs from the engine: the computing steps (derived figures, analyses,
-# sums and averages), the wording of a question asked back, a glossary's packs, and the 405's allowed methods.
-COMPUTING = ("ragspine.qa.arithmetic", "ragspine.qa.derived", "ragspine.qa.analytics.compute")
+# sums and averages, counts of periods over a threshold), the wording of a question asked back, a glossary's packs, the 405's allowed methods,
+# and the classes only other questions or set-ups build (a refusal, a question asked back and its options, the
+# narrative channel's account of the model's reply and the passages it cites, the extractive model's snippets,
+# the retrieval a chunk index gives, an FAQ hit and the FAQ's matching by meaning).
+COMPUTING = ("ragspine.qa.arithmetic", "ragspine.qa.derived", "ragspine.qa.analytics.compute", "ragspine.qa.counting")
 NOT_FOR_A_FIGURE_AS_STATED = (*COMPUTING, "ragspine.qa.analytics.periods", "ragspine.qa.phrasing",
                               "ragspine.domain.packs", "ragspine.domain.marks", "ragspine.api.allow",
-                              "ragspine.knowledge.contract")
+                              "ragspine.knowledge.contract", "ragspine.qa.refusal",
+                              "ragspine.qa.clarification", "ragspine.qa.narrative_detail",
+                              "ragspine.retrieval.services", "ragspine.qa.faq_hit", "ragspine.qa.faq_semantic",
+                              "ragspine.qa.passage_reference", "ragspine.llm.cited_snippet")
 AVERAGE_QUESTION = "What was the average gross margin of ACME Japan in FY2023 and FY2024?"
 
 
@@ -273,3 +301,35 @@ def test_the_ask_function_answers_alike_with_pydantic_v1_declared_absent(fact_ta
     assert declared["replies"] == loaded["replies"]
     assert [status for status, _body in declared["replies"]] == [200, 200, 200, 200, 200, 400], declared
     assert "36.0" in declared["replies"][0][1]["answer"], declared["replies"][0]
+
+
+_ASK_AND_RECORD_TEXT_SIGNATURES = textwrap.dedent(
+    """
+    import inspect, json
+    parsed = []  # each callable whose signature was read from its text (a builtin's __text_signature__)
+    original = inspect._signature_fromstr
+
+    def recording(cls, obj, text, *args, **kwargs):
+        parsed.append(repr(obj))
+        return original(cls, obj, text, *args, **kwargs)
+
+    inspect._signature_fromstr = recording
+    import functions.ask.app as app
+    from tests.support.ask_child import ask
+
+    _status, body = ask(app)
+    print(json.dumps({"route": body["route"], "answer": body["answer"], "parsed": parsed}, ensure_ascii=False))
+    """
+)
+
+
+def test_a_cold_start_reads_no_builtin_signature_from_its_text(fact_table: str, tmp_path: Path) -> None:
+    # GIVEN the ask function in a fresh interpreter on AWS, whose API models give list fields an empty default
+    # WHEN it is imported and answers its first request
+    outcome = run_child(_ASK_AND_RECORD_TEXT_SIGNATURES, env=_aws_env(fact_table, tmp_path))
+    # THEN it answers from the facts
+    assert outcome["route"] == "structured", outcome
+    assert "36.0" in outcome["answer"], outcome
+    # AND no signature was parsed from a builtin's text: pydantic reads a default factory's signature, and a
+    # builtin's (``list``) is tokenized from its text, once for each field
+    assert outcome["parsed"] == []

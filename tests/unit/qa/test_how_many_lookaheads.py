@@ -13,7 +13,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ragspine.qa import counting, stated_years
+from ragspine.qa import count_asks, stated_years
 
 _COUNT_WITHOUT = re.compile(
     r"(?<![a-z])how many (?:of the )?(?:(?P<years>(?:fiscal )?years?)|(?P<quarters>quarters?))"
@@ -28,7 +28,7 @@ _PIECES = ["how many ", "how many", "show many ", "how", " many", "of the ", "fi
 @settings(max_examples=800, deadline=None)
 @given(st.lists(st.sampled_from(_PIECES), max_size=10).map("".join), st.integers(0, 5))
 def test_the_count_reader_finds_what_it_found_without_the_lookahead(text: str, start: int) -> None:
-    new, old = counting._HOW_MANY.search(text, start), _COUNT_WITHOUT.search(text, start)
+    new, old = count_asks._HOW_MANY.search(text, start), _COUNT_WITHOUT.search(text, start)
     assert (new and (new.span(), new.groupdict())) == (old and (old.span(), old.groupdict()))
 
 

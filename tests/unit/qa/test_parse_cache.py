@@ -12,9 +12,10 @@ import pytest
 from ragspine.bootstrap import domain_dir
 from ragspine.domain.glossary_file import read_glossary
 from ragspine.qa.answer import REJECTED, QAComponents, answer_question
+from ragspine.qa.clarification import Clarification, Option
 from ragspine.qa.language import Lang
 from ragspine.qa.parse_cache import ParseCache, ParsedQuestion
-from ragspine.qa.result import AnswerResult, AnswerStatus, Clarification, Option, Route
+from ragspine.qa.result import AnswerResult, AnswerStatus, Route
 from ragspine.qa.slots import Slots
 from ragspine.qa.structured import Lookup, plan_lookups
 from tests.fakes.facts import InMemoryFactStore

@@ -6,8 +6,9 @@ import pytest
 
 from ragspine.errors import ProviderUnavailableError
 from ragspine.qa.ports import Evidence
+from ragspine.qa.refusal import Refusal
 from ragspine.qa.scope import covered_by_knowledge, subject_words
-from ragspine.qa.screening import Refusal, RefusalReason
+from ragspine.qa.screening import RefusalReason
 from ragspine.sensitivity import Sensitivity
 from tests.fakes.narrative import StaticRetriever, evidence
 from tests.support.glossary import default_glossary

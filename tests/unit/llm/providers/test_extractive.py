@@ -6,9 +6,9 @@ import re
 
 import pytest
 
+from ragspine.llm.cited_snippet import CitedSnippet
 from ragspine.llm.extractive import (
     NO_EVIDENCE,
-    CitedSnippet,
     ExtractiveProvider,
     build_user_message,
     detect_language,

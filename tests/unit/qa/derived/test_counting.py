@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from ragspine.facts.model import Fact
 from ragspine.qa.answer import answer_question
-from ragspine.qa.counting import read_count
+from ragspine.qa.count_asks import read_count
 from ragspine.qa.result import AnswerResult, AnswerStatus
 from tests.unit.qa.derived.statement_set import DOC, answered, statement_fact, statement_qa
 
