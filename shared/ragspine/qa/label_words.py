@@ -27,6 +27,7 @@ this way (the glossary's own names have their own aliases and the misspelling re
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 from ragspine.facts.glossary import Glossary, SlotKind
@@ -163,9 +164,15 @@ def _compounds(text: str) -> set[str]:
     return set(_COMPOUND.findall(unicodedata.normalize("NFKC", text).lower()))
 
 
+# "Less voyage expenses", "Add depreciation": the word says how the line enters the total above it, no
+# word of the item a question names it by ("the voyage expenses"); "less than one year" is an item's own.
+_SIGN_WORD = LazyPattern(r"^\s*(?:less|add|plus|deduct)\s+(?!than(?![a-z]))", re.IGNORECASE)
+
+
 def _item(label: str) -> str:
-    """A qualified label's own line item (``net sales: malaysia`` -> ``malaysia``): its section may go unnamed."""
-    return label.rpartition(": ")[2]
+    """A qualified label's own line item (``net sales: malaysia`` -> ``malaysia``): its section may go unnamed,
+    as may a leading word saying how the line enters a total (``less voyage expenses`` -> ``voyage expenses``)."""
+    return _SIGN_WORD.sub("", label.rpartition(": ")[2])
 
 
 def _span(leftover: str, asked: set[str]) -> tuple[int, int] | None:
