@@ -181,3 +181,34 @@ def test_every_sign_word_leaves_the_item_named_alone(sign: str, item: str) -> No
 def test_less_than_is_the_items_own_words() -> None:
     # a maturity bucket: "Less than one year" deducts nothing, so "one year" alone does not name it
     assert read("What was the change in one year between 2018 and 2019?", glossary_with(["Less than one year"])) == []
+
+
+BALANCES = glossary_with(["Balance at the beginning of the fiscal year", "Balance at the end of the fiscal year",
+                          "Additions based on tax positions"])
+
+
+@pytest.mark.parametrize(("question", "label"), [
+    ("What is the average ending balance for fiscal years 2018 and 2019?", "balance at the end of the fiscal year"),
+    ("What was the closing balance in 2019?", "balance at the end of the fiscal year"),
+    ("What was the opening balance in 2019?", "balance at the beginning of the fiscal year"),
+    ("What was the beginning balance in 2019?", "balance at the beginning of the fiscal year"),
+])
+def test_an_end_of_a_balance_is_named_either_way(question: str, label: str) -> None:
+    assert read(question, BALANCES) == [(f"label:{label}",)]
+
+
+@given(st.sampled_from(["ending", "closing", "opening", "beginning"]), st.sampled_from(["", "the ", "total "]))
+def test_a_balance_written_as_its_end_reads_the_row_written_the_other_way(end: str, lead: str) -> None:
+    glossary = glossary_with(["Ending balance", "Beginning balance", "Additions"])
+    other = glossary_with(["Balance at end of year", "Balance at beginning of year", "Additions"])
+    row = "ending" if end in ("ending", "closing") else "beginning"
+    spelled = "end" if row == "ending" else "beginning"
+    question = f"What was {lead}{end} balance in 2019?"
+    assert read(question, other) == [(f"label:balance at {spelled} of year",)]
+    if end not in ("ending", "beginning"):  # "ending balance" itself is the row's own name, read by the scan
+        assert read(question, glossary) == [(f"label:{row} balance",)]
+
+
+def test_ending_alone_is_still_no_word_of_a_row() -> None:
+    # "the year ending June 30" names a period, not the balance at the end
+    assert read("What was the balance for the year ending June 30, 2019?", BALANCES) == []
