@@ -130,17 +130,18 @@ def _read_row_spans(slots: ParsedSlots) -> list[tuple[int, int]]:
 
 
 def _read_arithmetic(question: str, slots: ParsedSlots, glossary: Glossary) -> Arithmetic:
-    """The arithmetic asked, the words read as a row in other words blanked first, as the glossary scan
-    blanks the names it finds: a row read loosely ("falling due after more than one" for "Amounts falling
-    due after more than one year") is a name too, so its "more than" asks no gap. "Average" is read from
-    the whole question still: where it is also a word of the row's own name ("average shares vested" for
-    "Weighted average … : Shares vested"), whether a mean is asked is left open and said (``derived_asks``)."""
-    spans = _read_row_spans(slots)
+    """The arithmetic asked; a gap between rows only where the question's own words ask it, not the words
+    of a row it names in other words: the glossary scan blanks the names it finds before reading cues, and
+    a row read loosely ("falling due after more than one" for "Amounts falling due after more than one
+    year") is a name too, so its "more than" asks no gap. The other cues stay read from the whole
+    question: where a row's words ask ("cash dividend *per* share"), what is read of them is said
+    (``derived_asks``), and "average" in a row's name leaves a mean open, said too."""
     whole = read_arithmetic(question, glossary)
-    if not spans:
+    spans = _read_row_spans(slots)
+    if not spans or not whole.entity_gap:
         return whole
     blanked = read_arithmetic(_blanked(normalize_text(question), spans), glossary)
-    return replace(blanked, average=whole.average, averages=whole.averages)
+    return replace(whole, entity_gap=blanked.entity_gap)
 
 
 def _blanked(text: str, spans: list[tuple[int, int]]) -> str:
