@@ -52,6 +52,8 @@ _CHANGE_LINE = re.compile(r"(?: vs | 较 | は .* 比 )\S+ (up|down|unchanged|�
 _ROW_NAME = re.compile(r"\(label:([^()]+)\)")
 _DIFFERENCE = re.compile(r"(?<![a-z])differ(?:ence|ent)?(?![a-z])")
 _SIGNED = re.compile(r"(?<![a-z])(?:change|increase|decrease)(?![a-z])")
+# "How much did X decrease by": the size of the move in the direction named (a fall of 1 is 1), not a signed change
+_MOVED_BY = re.compile(r"(?<![a-z])(increase|decrease|rise|fall|drop)(?:d|s)?\s+by(?![a-z])")
 _BY_SIZE = re.compile(r"by size (up|down) ")
 _MEAN_BY_SIZE = re.compile(rf"average: .*; all are written as negatives, so by size ([\d,.]+) ?({_UNIT})?")
 _COMPUTED = re.compile(rf"[：:]\s*([−-]?[\d,]+(?:\.\d+)?)\s*(%|{_UNIT})?\s*(?:[（(]|$)")
@@ -110,6 +112,10 @@ def read_figure(question: str, answer: str) -> tuple[float, str] | None:
             value = float(match.group(2).replace(",", ""))
             if _DIFFERENCE.search(text) and not _SIGNED.search(text):
                 return value, scale_of(match.group(3))  # "the difference between": its size
+            moved = _MOVED_BY.search(text)
+            if moved is not None:  # "decrease by": a fall is counted up, a rise against it
+                return (-value if down != (moved.group(1) in ("decrease", "fall", "drop")) else value), \
+                    scale_of(match.group(3))
             return (-value if down else value), scale_of(match.group(3))
     for line in lines:
         if "计算自" not in line:

@@ -18,6 +18,9 @@ AVERAGE = ("Example Group (EXAMPLE_GROUP) Sales (M1_SALES) FY2018–FY2019 avera
     ("What is the difference in Sales between 2018 and 2019?", CHANGE, (21.0, "thousand")),
     ("What is the percentage difference in Sales between 2018 and 2019?", CHANGE, (-0.34, "percent")),
     ("What is the average Sales for 2018 and 2019?", AVERAGE, (20297.5, "thousand")),
+    # "decrease by" asks the size of the fall in the direction named; a rise is against it
+    ("How much did Sales decrease by from 2018 to 2019?", CHANGE, (21.0, "thousand")),
+    ("How much did Sales increase by from 2018 to 2019?", CHANGE, (-21.0, "thousand")),
     ("What is the average Sales for 2018 and 2019?", "No data for Sales FY2018.", None),
     # "change" that is the row's own word asks no change: the average line answers
     ("What is the average net change in cash for 2018 and 2019?",

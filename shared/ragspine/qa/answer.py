@@ -47,6 +47,7 @@ from ragspine.qa.scope import covered_by_knowledge, names_misspelt_domain_terms,
 from ragspine.qa.screening import RefusalReason, ScreeningPolicy
 from ragspine.qa.slots import Assumption, Slots, Unrecognized
 from ragspine.qa.stated_names import StatedNames, names_stated, ties_every_figure
+from ragspine.qa.stated_shares import stated_shares
 from ragspine.qa.stated_years import every_stated_year, range_ends, year_before_named
 from ragspine.qa.structured import Lookup, StructuredOutcome, look_up, plan_lookups, run_structured
 from ragspine.qa.structured_asks import StructuredAsks, read_structured_asks
@@ -155,6 +156,14 @@ def answer_question(question: str, *, qa: QAComponents, history: Sequence[Messag
         slots = decision.slots
         cache.reread(intent, decision)
         trace.decide("structured:row_for_metric")
+    shares = stated_shares(intent, decision, text, facts=qa.facts, glossary=qa.glossary,
+                           max_sensitivity=qa.max_sensitivity) \
+        if isinstance(decision, Proceed) and channel is Channel.STRUCTURED and slots.unrecognized is None else None
+    if shares is not None:  # "the percentage of revenue from Apple", where Apple's row is stated in percent
+        intent, decision = shares
+        slots = decision.slots
+        cache.reread(intent, decision)
+        trace.decide("structured:stated_shares")
     if slots.unrecognized is not None:
         if channel is not Channel.COMPOSITE:
             return _finish(trace, AnswerResult(render_unrecognized(slots.unrecognized, qa.glossary, shape.lang), (),

@@ -137,6 +137,13 @@ def read_derived(question: str, metrics: tuple[str, ...], glossary: Glossary) ->
     return tuple(dict.fromkeys(chosen))
 
 
+def _row_states(code: str, word: str) -> bool:
+    """Whether a document row's own label holds the derived word ("Cash dividend per share (NT dollars)"
+    holds "per share"): the row states the figure, so no derivation of it is asked."""
+    return code.startswith(METRIC_PREFIX) and re.search(rf"(?<![a-z]){re.escape(word.lower())}(?![a-z])",
+                                                        label_of(code)) is not None
+
+
 def _names_word(code: str, word: str, glossary: Glossary) -> bool:
     pattern = re.compile(rf"(?<![a-z]){re.escape(word.rstrip('s'))}" if word[:1].isascii() else re.escape(word))
     return any(owner == code and pattern.search(alias) for alias, (_, owner) in glossary.aliases.items())
@@ -158,7 +165,8 @@ def unmet_derivation(question: str, metrics: tuple[str, ...], periods: int, glos
                                           words=", ".join(beyond))
     if computes or analysis or any(m in glossary.formulas for m in metrics):
         return None
-    unmet = [w for w in derived_words(question, glossary) if not (w.growth and periods >= 2)]
+    unmet = [w for w in derived_words(question, glossary)
+             if not (w.growth and periods >= 2) and not any(_row_states(m, w.word) for m in metrics)]
     if not unmet:
         return None
     first = unmet[0]

@@ -12,8 +12,9 @@ from ragspine.domain.files import INTENT, default_domain_dir, read_file
 from ragspine.errors import ConfigurationError
 from ragspine.facts.glossary import Glossary, SlotKind, normalize_text
 from ragspine.facts.matching import alias_pattern
+from ragspine.facts.open_vocabulary import METRIC_PREFIX
 from ragspine.qa.analytics.cues import Analysis, AnalyticsCues
-from ragspine.qa.arithmetic_cues import NO_ARITHMETIC, read_arithmetic, with_cagr_start, without_cues
+from ragspine.qa.arithmetic_cues import NO_ARITHMETIC, Arithmetic, read_arithmetic, with_cagr_start, without_cues
 from ragspine.qa.company_spelling import with_company_names
 from ragspine.qa.derived_asks import opening_year_only, read_derived, without_formula_inputs
 from ragspine.qa.intent_model import Channel, Intent
@@ -59,6 +60,8 @@ class RuleIntentParser:
             slots = _with_metrics(slots, read_derived(question, slots.metrics, self._glossary))
         text = normalize_text(question)
         analysis = self._analytics.read(text)
+        if analysis:  # a cue word may be a document row's own ("amounts falling due after more than one year")
+            analysis = self._analytics.read(_rows_blanked(question, text, slots, self._glossary))
         if analysis:
             slots = self._with_analysis(slots, analysis)
         causal = bool(self._cues["causal"].search(text))
@@ -68,7 +71,7 @@ class RuleIntentParser:
         if slots.metrics:
             channel = Channel.COMPOSITE if causal else Channel.STRUCTURED
         unit = self._unit_pattern.search(text) if self._unit_pattern is not None else None
-        arithmetic = read_arithmetic(question, self._glossary) if slots.metrics else None
+        arithmetic = _read_arithmetic(question, slots, self._glossary) if slots.metrics else None
         if arithmetic is not None and arithmetic.explicit:  # "ROA(経常利益/総資産)": the question's own formula
             slots = replace(slots, metrics=arithmetic.explicit)
         if arithmetic is not None and arithmetic.by_formula:  # "ROEをDuPont分解(…×…×…)で": that formula first
@@ -110,6 +113,41 @@ class RuleIntentParser:
                 names += [part for part in left.split() if len(part) >= 2 and part not in glossary.fillers]
         return ParsedSlots(slots.metrics, tuple(entities), slots.periods, slots.channels, slots.bad_period,
                            tuple(names), row_words=slots.row_words)
+
+
+def _rows_blanked(question: str, text: str, slots: ParsedSlots, glossary: Glossary) -> str:
+    """``text`` (the normalised ``question``) with the document rows it names blanked: a row's own words
+    are no analytics cue. Rows only (``label:…``): a glossary metric's name may hold a cue it means."""
+    spans = [(m.start, m.end) for m in glossary.scan(question)
+             if m.kind is SlotKind.METRIC and m.code and m.code.startswith(METRIC_PREFIX)]
+    return _blanked(text, [*spans, *_read_row_spans(slots)])
+
+
+def _read_row_spans(slots: ParsedSlots) -> list[tuple[int, int]]:
+    """Where the question's words were read as a document row in other words (``label_words``)."""
+    return [(miss.start, miss.end) for miss in slots.near_misses
+            if any(r.kind is SlotKind.METRIC and r.code.startswith(METRIC_PREFIX) for r in miss.readings)]
+
+
+def _read_arithmetic(question: str, slots: ParsedSlots, glossary: Glossary) -> Arithmetic:
+    """The arithmetic asked; a gap between rows only where the question's own words ask it, not the words
+    of a row it names in other words: the glossary scan blanks the names it finds before reading cues, and
+    a row read loosely ("falling due after more than one" for "Amounts falling due after more than one
+    year") is a name too, so its "more than" asks no gap. The other cues stay read from the whole
+    question: where a row's words ask ("cash dividend *per* share"), what is read of them is said
+    (``derived_asks``), and "average" in a row's name leaves a mean open, said too."""
+    whole = read_arithmetic(question, glossary)
+    spans = _read_row_spans(slots)
+    if not spans or not whole.entity_gap:
+        return whole
+    blanked = read_arithmetic(_blanked(normalize_text(question), spans), glossary)
+    return replace(whole, entity_gap=blanked.entity_gap)
+
+
+def _blanked(text: str, spans: list[tuple[int, int]]) -> str:
+    for start, end in spans:
+        text = text[:start] + " " * (end - start) + text[end:]
+    return text
 
 
 def _with_metrics(slots: ParsedSlots, metrics: tuple[str, ...]) -> ParsedSlots:

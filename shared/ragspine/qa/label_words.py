@@ -27,6 +27,7 @@ this way (the glossary's own names have their own aliases and the misspelling re
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 from ragspine.facts.glossary import Glossary, SlotKind
@@ -71,12 +72,26 @@ def _singular(word: str) -> str:
     return word[:-1] if word.endswith("s") else word
 
 
+# "ending balance" is the balance at the end, "opening balance" the one at the beginning: a row is written
+# either way ("Balance at the end of the fiscal year", "Ending balance"), and "ending" alone is a stop word
+# ("the year ending June 30").
+_BALANCE_ENDS = {"ending": "end", "closing": "end", "opening": "beginning"}
+
+
+def _matching(words: list[str]) -> list[str]:
+    """``words`` (lower case) in matching form: singular, an end of a balance named as the other spelling names it."""
+    single = [_singular(word.removesuffix("'s")) for word in words]
+    following = [*single[1:], ""] if single else []
+    return [_BALANCE_ENDS.get(word, word) if after == "balance" else word
+            for word, after in zip(single, following, strict=True)]
+
+
 def _words(text: str) -> list[str]:
     """The words of a text in matching form: NFKC, lower case, ``&`` as "and", hyphens as spaces, no note
     references, a number run into a name set apart (``ifrs9``: ``ifrs``, ``9``)."""
     norm = unicodedata.normalize("NFKC", text).lower().replace("&", " and ").replace("’", "'")
     norm = _NAME_NUMBER.sub(" ", _NOTE_REFERENCE.sub(" ", norm))
-    return [_singular(w.removesuffix("'s")) for w in _WORD.findall(norm.replace("-", " "))]
+    return _matching(_WORD.findall(norm.replace("-", " ")))
 
 
 def _content(words: list[str]) -> set[str]:
@@ -163,15 +178,22 @@ def _compounds(text: str) -> set[str]:
     return set(_COMPOUND.findall(unicodedata.normalize("NFKC", text).lower()))
 
 
+# "Less voyage expenses", "Add depreciation": the word says how the line enters the total above it, no
+# word of the item a question names it by ("the voyage expenses"); "less than one year" is an item's own.
+_SIGN_WORD = LazyPattern(r"^\s*(?:less|add|plus|deduct)\s+(?!than(?![a-z]))", re.IGNORECASE)
+
+
 def _item(label: str) -> str:
-    """A qualified label's own line item (``net sales: malaysia`` -> ``malaysia``): its section may go unnamed."""
-    return label.rpartition(": ")[2]
+    """A qualified label's own line item (``net sales: malaysia`` -> ``malaysia``): its section may go unnamed,
+    as may a leading word saying how the line enters a total (``less voyage expenses`` -> ``voyage expenses``)."""
+    return _SIGN_WORD.sub("", label.rpartition(": ")[2])
 
 
 def _span(leftover: str, asked: set[str]) -> tuple[int, int] | None:
     """From the first to the last content word of the leftover text (what the reading replaces)."""
     norm = leftover.replace("-", " ").replace("&", " ")
-    spots = [m.span() for m in _WORD.finditer(norm) if _singular(m.group().removesuffix("'s")) in asked]
+    found = list(_WORD.finditer(norm))
+    spots = [m.span() for m, word in zip(found, _matching([m.group() for m in found]), strict=True) if word in asked]
     if not spots:
         return None
     return spots[0][0], spots[-1][1]

@@ -119,6 +119,24 @@ _QUARTER_RANGE = LazyPattern(r"(?:quarters?|q\s?[1-4]|季度|四半期|" + _ORDI
                              r"(?:the\s+)?(?:q\s?[1-4]|第|[1-4一二三四]\s*(?:季度|四半期)|" + _ORDINAL + ")",
                              re.IGNORECASE)
 
+_YEARS_AND = r"(?:19|20)\d{2}(?:\s*(?:,|and|or|&|vs\.?|versus)\s*(?:19|20)\d{2})+(?!\d)"
+_CJK_YEARS_AND = r"(?:19|20)\d{2}\s*年?度?(?:\s*(?:和|与|及|跟|、|,)\s*(?:19|20)\d{2}\s*年?度?)+"
+# One quarter written once for every year listed beside it: "Q4 2019 and 2018", "the fourth quarter of 2019
+# and 2018", 2019年和2018年第四季度 (the quarter before the years in English, after them in Chinese).
+_SHARED_QUARTER = LazyPattern(rf"(?:(?<![a-z0-9])q\s?[1-4]|{_ORDINAL}\s+(?:fiscal\s+)?quarter)\s*(?:of\s+)?"
+                              rf"(?:the\s+)?(?:fiscal\s+(?:year\s+)?)?(?P<en>{_YEARS_AND})"
+                              rf"|(?P<cjk>{_CJK_YEARS_AND})\s*的?\s*(?:第\s*[1-4一二三四]\s*(?:季度|季)|q\s?[1-4](?![0-9]))",
+                              re.IGNORECASE)
+_YEAR_DIGITS = LazyPattern(r"(?:19|20)\d{2}")
+
+
+def _years_sharing_one_quarter(question: str) -> set[int]:
+    """The years a quarter written once is shared by ("Q4 2019 and 2018": 2019 and 2018), or none."""
+    match = _SHARED_QUARTER.search(question)
+    if match is None:
+        return set()
+    return {int(year) for year in _YEAR_DIGITS.findall(match["en"] or match["cjk"])}
+
 
 def quarters_named(question: str) -> tuple[tuple[int, ...], str]:
     """The quarter numbers a question names, in its order ("the second and first quarter": 2, 1), and its words."""
@@ -153,6 +171,9 @@ def with_quarters(question: str, periods: dict[Period, None]) -> tuple[dict[Peri
     each year named (no quarter of it read) takes every quarter named. A quarter named with no
     year, across a range ("Q1 to Q3"), or beside quarters of several years is returned as a
     period the service cannot read (asked back), so no year's figure answers a quarter's question.
+    One quarter written once before a list of bare years ("Q4 2019 and 2018", 2019年和2018年第四季度
+    with the quarter after them) is that quarter of each year, as "December 31, 2019 and 2018" is
+    that date of each; a year written apart ("Q4 2019 and fiscal 2018") stays unread.
     """
     numbers, words = quarters_named(question)
     read = {int(p.period.partition("Q")[2]) for p in periods if p.period_type == "Q"}
@@ -163,6 +184,7 @@ def with_quarters(question: str, periods: dict[Period, None]) -> tuple[dict[Peri
     if set(numbers) <= read and not any(p.period_type == "FY" for p in periods):
         return periods, None
     years = list(dict.fromkeys(int(p.period.partition("Q")[0]) for p in periods if p.period_type in ("FY", "Q")))
-    if not years or (len(years) > 1 and read):  # "Q4 2031 and 2030": which quarter of 2030 is not said
+    shared = len(numbers) == 1 and set(years) == _years_sharing_one_quarter(unicodedata.normalize("NFKC", question))
+    if not years or (len(years) > 1 and read and not shared):  # "Q4 2031 and fiscal 2030": 2030's quarter is not said
         return periods, words
     return {Period("Q", f"{year}Q{number}"): None for year in years for number in numbers}, None

@@ -22,7 +22,8 @@ cash flow?" is the average of the 2019 and 2018 figures (the year's opening and 
 two such averages, and "the percentage change in audit-related fees in 2019" is 2019 against 2018.
 Read so only when the documents state the year before for every row asked; an average only when
 the year stands right before "average" ("the 2019 average"), since "the average … in 2019" may be
-a mean of that year's quarters or months.
+a mean of that year's quarters or months. A "total" right after "average" ("the 2019 average total
+amounts falling due") says what is averaged, no sum over the years.
 
 A change across a range of years (``asks_range_ends``): "the increase in research and development
 funding from 2017 to 2019", 2017年至2019年的变化, 2017年から2019年までの増減 is between the range's two
@@ -111,6 +112,17 @@ def every_stated_year(asked: str, slots: Slots, *, facts: FactStore,
 
 # "the 2019 average", "FY2019's average": the year qualifies the average itself
 _YEAR_AVERAGE = LazyPattern(r"(?<![\w])(?:fy\s?)?(\d{4})(?:'s)?\s+(?:average|平均)")
+# "the 2019 average total amount falling due …": the total is the figure averaged, no sum over periods
+_AVERAGE_TOTAL = LazyPattern(r"(?<![a-z])average\s+total(?![a-z])")
+
+
+def _sums_asked(question: str, arithmetic: Arithmetic, glossary: Glossary) -> int:
+    """How often the question's own words ask a sum: a "total" right after "average" says what is averaged."""
+    if not (arithmetic.period_sum and arithmetic.average):
+        return arithmetic.period_sum
+    # the words ``period_sum`` counted in: names blanked, channels kept ("total" is also the total channel's)
+    own = glossary.leftover(question, [m for m in glossary.scan(question) if m.kind is not SlotKind.CHANNEL]).lower()
+    return max(0, arithmetic.period_sum - len(_AVERAGE_TOTAL.findall(own)))
 
 
 def asks_year_before(question: str, arithmetic: Arithmetic, slots: Slots, glossary: Glossary) -> bool:
@@ -132,7 +144,7 @@ def asks_year_before(question: str, arithmetic: Arithmetic, slots: Slots, glossa
                  or arithmetic.share_of or arithmetic.period_sum)
         return not other and arithmetic.averages == 2 and years == [named.period, named.period]
     other = (arithmetic.ratio or arithmetic.cagr or arithmetic.subtract or arithmetic.add or arithmetic.entity_gap
-             or arithmetic.consistency or arithmetic.share_of or arithmetic.period_sum)
+             or arithmetic.consistency or arithmetic.share_of or _sums_asked(question, arithmetic, glossary))
     if other:
         return False
     if arithmetic.average:

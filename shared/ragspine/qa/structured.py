@@ -160,12 +160,23 @@ _BY_SIZE = {
     Lang.JA: "；いずれも負の値で記載されており、絶対値では{direction} {amount}",
 }
 
+# An earlier figure below zero and a later one at or above it (a loss turned to a profit): the percentage
+# divides the change by the earlier figure as written (as TAT-QA's golds and most tables do), so "up"
+# comes with a negative percentage; the rule is said so the two signs are not read as a contradiction.
+_NEGATIVE_BASE = {
+    Lang.ZH: "；基期数值为负：百分比为变化额除以基期原值，故其符号与变化方向相反",
+    Lang.EN: "; the earlier figure is negative: the percentage is the change divided by it as written, "
+             "so its sign is the opposite of the change's",
+    Lang.JA: "；基準の値が負のため、変化率は変化額を符号のままの基準の値で割ったもので、符号は増減と逆になる",
+}
+
 
 def render_difference(diff: Difference, glossary: Glossary, lang: Lang = Lang.ZH) -> str:
     """``中国内地（ACME_CN）营业收入（REVENUE）：FY2025 较 FY2024 增加 132 USD_M（+10.00%）`` with both sources.
 
     When both figures are negative the change by size is said after the signed one: "FY2019 vs
     FY2018 up 6850 USD_K（−24.26%）; both are written as negatives, so by size down 6850 USD_K".
+    When only the earlier one is, the sign rule of the percentage is said after it.
     """
     later, earlier = diff.later, diff.earlier
     template, words, points = _CHANGE[lang]
@@ -179,6 +190,8 @@ def render_difference(diff: Difference, glossary: Glossary, lang: Lang = Lang.ZH
                            metric=label(glossary.term(SlotKind.METRIC, later.metric_code), lang),
                            later=_label(later), earlier=_label(earlier), direction=direction,
                            amount=f"{format_decimal(abs(diff.absolute))}{unit}", percent=percent)
+    if earlier.value < 0 <= later.value and diff.percent is not None:
+        line += _NEGATIVE_BASE[lang]
     if earlier.value < 0 and later.value < 0 and diff.absolute != 0:
         line += _BY_SIZE[lang].format(direction=words[1] if diff.absolute > 0 else words[0],
                                       amount=f"{format_decimal(abs(diff.absolute))}{unit}")

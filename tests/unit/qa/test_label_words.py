@@ -154,3 +154,61 @@ def test_a_question_word_of_a_glossary_line_item_the_label_lacks_is_not_read_as_
     assert read(question, glossary) == []
     assert read("What was the fair value of the derivative liabilities in 2019?", glossary) == [
         ("label:total fair value of the derivative liabilities",)]
+
+
+SIGNED_LINES = glossary_with(["Voyage revenue", "Less voyage expenses", "Net voyage revenue", "Add depreciation",
+                              "Less than one year", "One to three years"])
+
+
+@pytest.mark.parametrize(("question", "label"), [
+    ("What is the average voyage expenses in 2018 and 2019?", "less voyage expenses"),
+    ("What was the depreciation in 2019?", "add depreciation"),
+])
+def test_a_lines_leading_less_or_add_is_no_word_the_question_must_name(question: str, label: str) -> None:
+    # "Less voyage expenses": the word says the line is deducted from the total above it
+    assert read(question, SIGNED_LINES) == [(f"label:{label}",)]
+
+
+@given(st.sampled_from(["Less", "Add", "Plus", "Deduct", "less", "LESS"]),
+       st.sampled_from(["voyage expenses", "imputed interest", "valuation allowance", "current portion"]))
+@settings(max_examples=40)
+def test_every_sign_word_leaves_the_item_named_alone(sign: str, item: str) -> None:
+    glossary = glossary_with([f"{sign} {item}", "Net voyage revenue"])
+    assert read(f"What was the change in {item} between 2018 and 2019?", glossary) == \
+        [(f"label:{sign.lower()} {item}",)]
+
+
+def test_less_than_is_the_items_own_words() -> None:
+    # a maturity bucket: "Less than one year" deducts nothing, so "one year" alone does not name it
+    assert read("What was the change in one year between 2018 and 2019?", glossary_with(["Less than one year"])) == []
+
+
+BALANCES = glossary_with(["Balance at the beginning of the fiscal year", "Balance at the end of the fiscal year",
+                          "Additions based on tax positions"])
+
+
+@pytest.mark.parametrize(("question", "label"), [
+    ("What is the average ending balance for fiscal years 2018 and 2019?", "balance at the end of the fiscal year"),
+    ("What was the closing balance in 2019?", "balance at the end of the fiscal year"),
+    ("What was the opening balance in 2019?", "balance at the beginning of the fiscal year"),
+    ("What was the beginning balance in 2019?", "balance at the beginning of the fiscal year"),
+])
+def test_an_end_of_a_balance_is_named_either_way(question: str, label: str) -> None:
+    assert read(question, BALANCES) == [(f"label:{label}",)]
+
+
+@given(st.sampled_from(["ending", "closing", "opening", "beginning"]), st.sampled_from(["", "the ", "total "]))
+def test_a_balance_written_as_its_end_reads_the_row_written_the_other_way(end: str, lead: str) -> None:
+    glossary = glossary_with(["Ending balance", "Beginning balance", "Additions"])
+    other = glossary_with(["Balance at end of year", "Balance at beginning of year", "Additions"])
+    row = "ending" if end in ("ending", "closing") else "beginning"
+    spelled = "end" if row == "ending" else "beginning"
+    question = f"What was {lead}{end} balance in 2019?"
+    assert read(question, other) == [(f"label:balance at {spelled} of year",)]
+    if end not in ("ending", "beginning"):  # "ending balance" itself is the row's own name, read by the scan
+        assert read(question, glossary) == [(f"label:{row} balance",)]
+
+
+def test_ending_alone_is_still_no_word_of_a_row() -> None:
+    # "the year ending June 30" names a period, not the balance at the end
+    assert read("What was the balance for the year ending June 30, 2019?", BALANCES) == []

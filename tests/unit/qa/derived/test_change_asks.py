@@ -120,3 +120,42 @@ def test_the_reading_by_size_goes_the_other_way_from_the_signed_change(earlier: 
         signed = "up" if later < earlier else "down"
         assert f" {signed} {abs(later - earlier)} USD_K" in line
         assert f"by size {'down' if signed == 'up' else 'up'} {abs(later - earlier)} USD_K" in line, line
+
+
+def segment_result(period: str, value: float) -> Fact:
+    return statement_fact("label:segment result", period, value, unit="USD_M")
+
+
+class TestPercentChangeOfANegativeBase:
+    """A loss turned to a profit: the percentage divides by the loss as written, and the answer says so."""
+
+    def test_the_sign_rule_is_said_beside_the_percentage(self, folder: Path) -> None:
+        result = ask(statement_qa_with_labels(folder, [segment_result("2018", -762.3), segment_result("2019", 542.0)]),
+                     "What was the percentage change in the Segment result between 2018 and 2019?")
+        assert ("FY2019 vs FY2018 up 1304.3 USD_M（−171.10%）; the earlier figure is negative: the percentage is the "
+                "change divided by it as written, so its sign is the opposite of the change's（计算自：") in result.answer, \
+            result.answer
+
+    @pytest.mark.parametrize(("lang", "said"), [
+        (Lang.ZH, "增加 1304.3 USD_M（−171.10%）；基期数值为负：百分比为变化额除以基期原值，故其符号与变化方向相反（计算自："),
+        (Lang.JA, "増加 1304.3 USD_M（−171.10%）；基準の値が負のため、変化率は変化額を符号のままの基準の値で割ったもので、"
+                  "符号は増減と逆になる（计算自："),
+    ])
+    def test_said_in_the_question_language(self, folder: Path, lang: Lang, said: str) -> None:
+        qa = statement_qa_with_labels(folder, [segment_result("2018", -762.3), segment_result("2019", 542.0)])
+        line = render_difference(difference(segment_result("2018", -762.3), segment_result("2019", 542.0)), qa.glossary, lang)
+        assert said in line, line
+
+
+@given(st.integers(-10**7, 10**7), st.integers(-10**7, 10**7))
+def test_the_sign_rule_is_said_exactly_when_a_negative_base_turns_the_percentage_against_the_change(
+        earlier: int, later: int) -> None:
+    base = default_glossary()
+    glossary = with_open_terms(base, [("label:segment result", base.home_entity)])
+    first, second = (replace(segment_result(year, value), entity=base.home_entity) for year, value in (("2018", earlier),
+                                                                                                   ("2019", later)))
+    line = render_difference(difference(first, second), glossary, Lang.EN)
+    said = "the earlier figure is negative" in line
+    assert said == (earlier < 0 <= later)
+    if said:
+        assert " up " in line and "（−" in line  # the change is up and its percentage is negative, as said

@@ -115,7 +115,8 @@ def test_quarters_named_are_read_into_the_year_never_the_year_alone(question: st
     ("revenue from the first to the third quarter of 2031", "third quarter"),  # a range, not two quarters
     ("第三季度的营业收入", "第三季度"),
     ("第3四半期の売上高", "第3四半期"),
-    ("revenue in the fourth quarter of 2031 and 2030", "fourth quarter"),  # 2030's quarter is not said
+    ("revenue in Q4 2031 and fiscal 2030", "Q4"),  # a year written apart: which quarter of 2030 is not said
+    ("2031年第四季度和2030年的营业收入", "第四季度"),  # the quarter said after one year only
 ])
 def test_quarters_that_cannot_be_read_are_an_unreadable_period(question: str, words: str) -> None:
     parsed = parse_slots(question, glossary=default_glossary())
@@ -129,3 +130,26 @@ def test_every_quarter_named_is_read_in_the_question_order(year: int, ordinals: 
     question = f"revenue in the {' and '.join(ordinals)} quarter {tail.format(year)}"
     numbers = {"first": 1, "second": 2, "third": 3, "fourth": 4}
     assert _periods(question) == [f"{year}Q{numbers[o]}" for o in ordinals]
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("What is the sum of the operating revenues in Q4 2031 and 2030?", ["2031Q4", "2030Q4"]),
+    ("revenue in the fourth quarter of 2031 and 2030", ["2031Q4", "2030Q4"]),
+    ("revenue for Q4 2031, 2030 and 2029", ["2031Q4", "2030Q4", "2029Q4"]),
+    ("2031年和2030年第四季度的营业收入", ["2031Q4", "2030Q4"]),
+    ("2031年と2030年の第4四半期の売上高", ["2031Q4", "2030Q4"]),
+])
+def test_one_quarter_written_before_a_list_of_years_is_that_quarter_of_each(question: str,
+                                                                           expected: list[str]) -> None:
+    parsed = parse_slots(question, glossary=default_glossary())
+    assert [p.label for p in parsed.periods] == expected and parsed.bad_period is None
+
+
+@given(st.integers(2000, 2098), st.integers(1, 4), st.sampled_from(["Q{q} {y}", "Q{q} of {y}", "{o} quarter of {y}",
+                                                                     "{o} quarter {y}", "{o} fiscal quarter of {y}"]),
+       st.sampled_from([" and ", " vs ", ", ", " & "]))
+def test_a_quarter_shared_by_two_years_is_read_into_both_in_any_wording(year: int, quarter: int, form: str,
+                                                                        joined: str) -> None:
+    ordinal = ("first", "second", "third", "fourth")[quarter - 1]
+    question = f"revenue in the {form.format(q=quarter, y=year + 1, o=ordinal)}{joined}{year}"
+    assert _periods(question) == [f"{year + 1}Q{quarter}", f"{year}Q{quarter}"]

@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from ragspine.domain.starter import init_domain
 from ragspine.facts.glossary import Glossary, normalize_text
 from ragspine.facts.model import Fact
 from ragspine.facts.open_vocabulary import open_metric_code, with_open_terms
@@ -214,3 +215,23 @@ class TestOneItemUnderTwoSections:
                      "What is the average unvested restricted stock in 2018 and 2019?")
         assert "average" not in result.answer and "1.05" not in result.answer and "0.5 " not in result.answer, \
             result.answer
+
+
+class TestADerivedWordTheRowStates:
+    """"Cash dividend per share": a row whose own label holds the derived word states the figure asked."""
+
+    DIVIDEND = [statement_fact(f"label:{row}", year, value, unit="") for row, figures in (
+        ("cash dividend per share (nt dollars): cash dividends", (("2018", 0.58), ("2019", 0.75))),
+        ("appropriation of earnings: cash dividends", (("2018", 6916105), ("2019", 9765155))),
+        ("appropriation of earnings: legal reserve", (("2018", 707299), ("2019", 963947))),
+    ) for year, value in figures]
+
+    def test_the_stated_figure_answers(self, tmp_path: Path) -> None:
+        init_domain(tmp_path)  # the glossary fresh from domain init: no per-share metric of its own
+        result = ask(statement_qa_with_labels(tmp_path, self.DIVIDEND), "What was the cash dividend per share in 2019?")
+        assert "0.75 （来源：" in result.answer and "cannot be computed" not in result.answer, result.answer
+
+    def test_a_derived_word_no_row_states_is_still_said_not_computed(self, folder: Path) -> None:
+        facts = [statement_fact("label:special reserve", "2019", 3491626, unit="")]
+        result = ask(statement_qa_with_labels(folder, facts), "What was the special reserve margin in 2019?")
+        assert "cannot be computed" in result.answer and "3491626" not in result.answer, result.answer

@@ -155,6 +155,31 @@ class TestOneYearNamedForAFigureOfTwo:
         result = ask(folder, self.SCHEMES, "What is the 2019 average defined contribution schemes?")
         assert "FY2018–FY2019 average: 172 USD_M (mean of 2 figures)（计算自：" in result.answer, result.answer
 
+    DUE = row("amounts falling due within one year", {"2018": 221233, "2019": 243424})
+
+    @pytest.mark.parametrize(("facts", "question", "said"), [
+        (DUE, "What is the 2019 average total amounts falling due within one year?", "average: 232328.5 USD_M"),
+        (SCHEMES, "What is the 2019 average total defined contribution schemes?", "average: 172 USD_M"),
+    ])
+    def test_a_total_right_after_the_average_is_what_is_averaged_no_sum(self, folder: Path, facts: list[Fact],
+                                                                          question: str, said: str) -> None:
+        result = ask(folder, facts, question)
+        assert f"FY2018–FY2019 {said} (mean of 2 figures)（计算自：" in result.answer, result.answer
+
+    AFTER = row("amounts falling due after more than one year", {"2018": 2480, "2019": 3439})
+
+    @pytest.mark.parametrize("question", [
+        "What is the 2019 average amounts falling due after more than one year?",
+        "What is the 2019 average amount falling due after more than one year?",
+        "What is the 2019 average of the amount falling due after more than one year?",
+        "What is the 2019 average amounts due after more than one year?",  # the row read in other words
+        "What is the 2019 average of the amounts that fall due after more than one year?",
+    ])
+    def test_a_rows_own_more_than_is_no_comparison_asked(self, folder: Path, question: str) -> None:
+        # "more than one year" names the row: no ranking of the group's parts, no gap between two rows
+        result = ask(folder, self.AFTER, question)
+        assert "FY2018–FY2019 average: 2959.5 USD_M (mean of 2 figures)（计算自：" in result.answer, result.answer
+
     def test_a_change_in_one_year_is_against_the_year_before(self, folder: Path) -> None:
         result = ask(folder, self.FEES, "What is the percentage change in audit-related fees in 2019?")
         assert "FY2019 vs FY2018 up 46675 USD_M（+43.81%）（计算自：" in result.answer, result.answer
