@@ -64,6 +64,19 @@ def ratio_ceiling(key: Counter[str], length: int, other: Counter[str], other_len
     return 200.0 * shared / (length + other_length)
 
 
+def alphabet_ceiling(key: str, alphabet: frozenset[str]) -> float:
+    """An upper bound of ``fuzz.ratio`` between ``key`` and any text written in ``alphabet``.
+
+    A common subsequence holds only the ``u`` characters of ``key`` that ``alphabet`` has (each
+    once per occurrence in ``key``) and is no longer than the other text (``m``), so the ratio is at
+    most ``200 * min(u, m) / (len(key) + m)``, at its highest for ``m = u``. Counted in C, it tells
+    at once that no curated question can match one written mostly in other characters (figures,
+    names, another script).
+    """
+    reachable = sum(map(alphabet.__contains__, key))
+    return 200.0 * reachable / (len(key) + reachable)
+
+
 def presence_ceiling(key: Counter[str], length: int, other: set[str] | frozenset[str], other_length: int) -> float:
     """A looser bound than ``ratio_ceiling`` that needs only the set of the other text's characters.
 
@@ -93,6 +106,7 @@ class FaqIndex:
         self._by_length = sorted(((len(key), place, key, Counter(key)) for place, key in enumerate(self._keys)),
                                  key=lambda row: row[0])
         self._lengths = [row[0] for row in self._by_length]
+        self._alphabet = frozenset("".join(self._keys))  # every character some key holds
 
     def with_embedders(self, query: Embedder, passage: Embedder, *, threshold: float | None = None,
                        margin: float | None = None, ignore: tuple[str, ...] = ()) -> FaqIndex:
@@ -142,6 +156,8 @@ class FaqIndex:
             return faq_hit.FaqHit(exact, 100.0)
 
         length, cut = len(key), self.threshold - 1e-6
+        if alphabet_ceiling(key, self._alphabet) < cut:  # no key can reach the threshold: none is looked at
+            return self._by_meaning(question) if by_meaning else None
         # The keys that could reach the threshold, in their order (the matcher keeps the first of equals);
         # the margin keeps a key whose bound rounds just under it. The length bound (a common subsequence
         # is no longer than the shorter text) is the character bound's own ceiling, so most keys are
@@ -166,5 +182,8 @@ class FaqIndex:
         best = process.extractOne(key, choices, scorer=fuzz.ratio, score_cutoff=self.threshold) if near else None
         if best:
             return faq_hit.FaqHit(self._by_key[best[0]], float(best[1]), "fuzzy")
-        found = self.semantic.best(question) if by_meaning and self.semantic is not None else None
+        return self._by_meaning(question) if by_meaning else None
+
+    def _by_meaning(self, question: str) -> FaqHit | None:
+        found = self.semantic.best(question) if self.semantic is not None else None
         return faq_hit.FaqHit(self.entries[found.entry], found.score, "semantic") if found else None

@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from typing import NamedTuple
 
-from ragspine.citation import Source, source_dicts
 from ragspine.errors import FieldError, InvalidInputError
 from ragspine.facts.glossary import Glossary, SlotKind
 from ragspine.facts.model import Fact, format_number
@@ -204,8 +203,13 @@ def _label(fact: Fact) -> str:
 
 
 def outcome_sources(results: tuple[QueryResult, ...]) -> tuple[dict[str, str], ...]:
-    return source_dicts(Source(fact.source_doc_id, fact.source_locator) for result in results
-                        for fact in ((result.fact, *result.conflicts) if result.fact is not None else ()))
+    """Each found fact's and differing figure's document and locator once, in order of first appearance.
+
+    ``source_dicts`` of their ``Source``s, without building one: a pair of strings hashes in C.
+    """
+    cited = dict.fromkeys((fact.source_doc_id, fact.source_locator) for result in results if result.fact is not None
+                          for fact in (result.fact, *result.conflicts))
+    return tuple([{"doc": doc, "locator": locator} for doc, locator in cited])
 
 
 def outcome_status(results: tuple[QueryResult, ...]) -> AnswerStatus:

@@ -12,7 +12,7 @@ from rapidfuzz import fuzz, process
 from ragspine.bootstrap import domain_dir
 from ragspine.errors import ConfigurationError
 from ragspine.qa.answer import answer_question
-from ragspine.qa.faq import FaqIndex, faq_key, presence_ceiling, ratio_ceiling
+from ragspine.qa.faq import FaqIndex, alphabet_ceiling, faq_key, presence_ceiling, ratio_ceiling
 from ragspine.qa.result import AnswerStatus, Route
 from tests.fakes.facts import InMemoryFactStore
 from tests.fakes.llm import RecordingEmbedder
@@ -134,6 +134,39 @@ def test_the_presence_ceiling_is_never_under_the_ratio_ceiling(text: str, other:
     # a key it leaves out could not have passed the count bound either: the keys scored are the same
     presence = presence_ceiling(Counter(text), len(text), frozenset(other), len(other))
     assert presence >= ratio_ceiling(Counter(text), len(text), Counter(other), len(other)) - 1e-9
+
+
+@given(_TEXTS, _TEXTS, st.text(alphabet="abcdeé财年定义返品", max_size=8))
+def test_the_alphabet_ceiling_is_never_under_the_fuzzy_ratio(text: str, other: str, more: str) -> None:
+    # the other text is written in the alphabet (its own characters and perhaps more)
+    ceiling = alphabet_ceiling(text, frozenset(other + more))
+    assert ceiling >= fuzz.ratio(text, other) - 1e-9
+
+
+_FAQ = FaqIndex.from_file(domain_dir() / "faq.yaml")
+_KEYS = [faq_key(q) for e in _FAQ.entries for q in e.questions]
+
+
+@settings(max_examples=300)
+@given(st.sampled_from(_KEYS), st.lists(st.tuples(st.integers(min_value=0, max_value=60),
+                                                  st.text(alphabet="2024Q3年第季度xz毛利率日本香港", max_size=6)),
+                                        max_size=4),
+       st.floats(min_value=50, max_value=100))
+def test_a_question_mostly_in_characters_no_key_holds_matches_as_every_key_would_give(
+        key: str, inserts: list[tuple[int, str]], threshold: float) -> None:
+    # GIVEN a curated question with figures, names and characters of no curated question written into it
+    asked = key
+    for at, text in inserts:
+        asked = asked[:at] + text + asked[at:]
+    faq = FaqIndex.from_file(domain_dir() / "faq.yaml", threshold=threshold)
+    # WHEN it is matched (a question whose characters no key can reach looks at no key)
+    hit = faq.match(asked, by_meaning=False)
+    # THEN it is the hit, or the miss, that scoring every key gives
+    asked_key = faq_key(asked)
+    best = asked_key if asked_key in _KEYS else (
+        process.extractOne(asked_key, _KEYS, scorer=fuzz.ratio, score_cutoff=threshold) or (None,))[0]
+    expected = next((e.entry_id for e in faq.entries if any(faq_key(q) == best for q in e.questions)), None)
+    assert (hit.entry.entry_id if hit else None) == expected
 
 
 @settings(max_examples=200)

@@ -15,12 +15,16 @@ from decimal import Decimal
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from ragspine.facts.glossary import Glossary, Mention, SlotKind
+from ragspine.citation import Source, source_dicts
+from ragspine.facts.glossary import Glossary, Mention, Period, SlotKind
 from ragspine.facts.matching import slot_regex
+from ragspine.facts.query_metric import MetricQuery, QueryResult, QueryStatus
 from ragspine.numbers import reader
 from ragspine.qa import arithmetic_cues, dated_periods
 from ragspine.qa.answer_structure import passage_references, strip_structure
+from ragspine.qa.structured import outcome_sources
 from tests.support.glossary import default_glossary
+from tests.unit.facts.test_fact_model import make_fact
 
 # Pieces numbers and dates are made of, glued with look-alikes and other scripts.
 _PIECES = st.sampled_from([
@@ -50,7 +54,7 @@ def test_date_regex_finds_what_it_found_without_its_first_character_guard(text: 
     guard = r"(?=[\dfyjmasond])"
     assert dated_periods.DATE.pattern.startswith(guard)
     unguarded = re.compile(dated_periods.DATE.pattern.removeprefix(guard), dated_periods.DATE.flags)
-    assert _spans(dated_periods.DATE, text) == _spans(unguarded, text)
+    assert _spans(dated_periods.DATE.compiled, text) == _spans(unguarded, text)
 
 
 def test_number_words_typed_with_the_long_s_are_still_read() -> None:
@@ -245,3 +249,27 @@ def test_a_question_without_cue_words_asks_the_arithmetic_every_cue_search_finds
 @example("000.000")
 def test_a_plain_number_is_spelled_as_the_decimal_reading_spells_it(literal: str) -> None:
     assert reader.plain_canonical(literal) == reader.canonical(Decimal(literal))
+
+
+_SOURCE_PARTS = st.tuples(st.sampled_from(["a.pdf", "b.xlsx", "年报.pptx"]), st.sampled_from(["page=1", "page=2", "cell=C3"]))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.one_of(st.none(), st.tuples(_SOURCE_PARTS, st.lists(_SOURCE_PARTS, max_size=3))), max_size=5))
+def test_a_structured_answer_cites_each_document_and_locator_once_in_order_of_first_appearance(
+        found: list[tuple[tuple[str, str], list[tuple[str, str]]] | None]) -> None:
+    # GIVEN lookups that found a fact (perhaps with figures other sources state differently) or none
+    key = MetricQuery("REVENUE", "ACME_CN", Period.fiscal_year(2024), "TOTAL")
+    results = tuple(
+        QueryResult(QueryStatus.NOT_FOUND, key) if item is None else QueryResult(
+            QueryStatus.FOUND, key, make_fact(source_doc_id=item[0][0], source_locator=item[0][1]),
+            conflicts=tuple(make_fact(value=1, source_doc_id=doc, source_locator=locator) for doc, locator in item[1]))
+        for item in found)
+    # WHEN the answer's sources are listed
+    sources = outcome_sources(results)
+    # THEN they are the sources of every cited figure, each once, where it is first cited
+    expected = source_dicts(Source(fact.source_doc_id, fact.source_locator) for result in results
+                            if result.fact is not None for fact in (result.fact, *result.conflicts))
+    assert sources == expected
+    assert list(sources) == [{"doc": doc, "locator": locator} for doc, locator in dict.fromkeys(
+        part for item in found if item is not None for part in (item[0], *item[1]))]
