@@ -380,7 +380,9 @@ def build_workflow_components(settings: Settings, *, llm: LLMProvider | None,
     hosts = settings.workflow_http_hosts
     body_slots = surfaces.BodySlots.for_budget(settings.workflow_webhook_max_bytes,
                                                path_share=settings.workflow_webhook_body_share_per_path,
-                                               client_share=settings.workflow_webhook_body_share_per_client)
+                                               client_share=settings.workflow_webhook_body_share_per_client,
+                                               min_rate=settings.workflow_webhook_body_min_rate,
+                                               grace_s=settings.workflow_webhook_body_grace_s)
     return surfaces.WorkflowComponents(
         store=build_workflow_store(settings), runs=build_run_store(settings),
         gate=workflows_run.ExecutionGate(enabled=settings.dify_run_enabled),

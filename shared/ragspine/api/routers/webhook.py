@@ -11,7 +11,9 @@ of a bounded number of reading slots (``BodySlots``: 503 with Retry-After when a
 429 when the path or the client address already holds its share), capped as it streams (413) and
 cut off at its deadline (408, which also charges its path's bucket for the time held; so does hanging
 up after holding the slot half the deadline), so the bodies held at once are bounded by slots x cap
-and no one path can hold every slot. A body over
+and no one path can hold every slot. A call finding no slot takes that of a reader slower than the
+minimum rate once past its grace (which is answered 408 and charged the time it held), so senders trickling on
+many addresses and paths cannot keep an honest caller out. A body over
 256 KiB also holds its bytes of a parse budget from its parse to its run's end (``ParseBudget``,
 waiting its turn up to the deadline, then 503), since its parsed value can be ~50x its bytes. Only a
 request that passed all of these may take a run's place: runs in flight are bounded per path
@@ -24,6 +26,8 @@ outputs (500 with the node's error when the run fails).
 from __future__ import annotations
 
 import asyncio
+import time
+from collections.abc import Callable
 from contextlib import AsyncExitStack
 
 from fastapi import APIRouter, Request
@@ -37,11 +41,12 @@ from ragspine.api.peer_schemas import WEBHOOK_RESPONSES
 from ragspine.api.workflow_deps import WorkflowsDep
 from ragspine.errors import PayloadTooLargeError
 from ragspine.settings import WEBHOOK_METHODS
-from ragspine.workflows.errors import WebhookBodyTimeoutError
+from ragspine.workflows.errors import WebhookBodyTimeoutError, WebhookBodyTooSlowError
 from ragspine.workflows.run import RunResult, RunStatus
 from ragspine.workflows.surfaces import (
     BODY_METHODS,
     AdmittedWebhook,
+    SlotReader,
     WebhookCall,
     WorkflowComponents,
     admit_webhook,
@@ -66,27 +71,58 @@ class _AnyPath(PathConvertor):
 register_url_convertor("webhook_path", _AnyPath())
 
 
-async def read_capped(request: Request, limit: int, *, timeout_s: float) -> bytes:
+async def read_capped(request: Request, limit: int, *, timeout_s: float, reader: SlotReader | None = None,
+                      now: Callable[[], float] | None = None) -> bytes:
     """The request body, refused as soon as it grows past ``limit`` bytes or takes longer than ``timeout_s``.
+
+    ``reader`` (the slot the body is read under) counts the bytes received, so that a waiting caller may take a
+    slow reader's slot: the read then ends at once. ``now`` is the clock the slots measure holding times by.
 
     Raises:
         PayloadTooLargeError: Content-Length or the bytes received exceed ``limit`` (413).
         WebhookBodyTimeoutError: the body has not arrived in full within ``timeout_s`` seconds (408).
+        WebhookBodyTooSlowError: a waiting caller took the slot of this slow read (408).
     """
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > limit:
         raise PayloadTooLargeError(f"the webhook payload has {declared} bytes; the limit is {limit}")
     received = bytearray()
     try:
-        async with asyncio.timeout(timeout_s):  # a sender trickling its body would otherwise hold a slot forever
-            async for chunk in request.stream():
-                received.extend(chunk)
-                if len(received) > limit:
-                    raise PayloadTooLargeError(f"the webhook payload exceeds {limit} bytes")
+        async with asyncio.timeout(timeout_s) as deadline:  # a sender trickling its body would hold a slot forever
+            if reader is not None:
+                reader.on_preempt(_cut_off(reader, deadline, asyncio.get_running_loop()))
+            try:
+                async for chunk in request.stream():
+                    received.extend(chunk)
+                    if reader is not None:
+                        reader.received = len(received)
+                    if len(received) > limit:
+                        raise PayloadTooLargeError(f"the webhook payload exceeds {limit} bytes")
+            finally:
+                if reader is not None:
+                    reader.done = True
     except TimeoutError:
-        raise WebhookBodyTimeoutError(f"the webhook body did not arrive within {timeout_s:g} s "
-                                      f"({len(received):,} bytes received); send it at once") from None
+        if reader is None or not reader.preempted:
+            raise WebhookBodyTimeoutError(f"the webhook body did not arrive within {timeout_s:g} s "
+                                          f"({len(received):,} bytes received); send it at once") from None
+    if reader is not None and reader.preempted:  # its slot is another caller's now, even if the body just arrived
+        held_s = (now or time.monotonic)() - reader.started
+        raise WebhookBodyTooSlowError(
+            f"the webhook body arrived at less than {reader.min_rate:g} bytes a second ({len(received):,} bytes in "
+            f"{held_s:.1f} s) and its reading slot went to another caller; send it at once")
     return bytes(received)
+
+
+def _cut_off(reader: SlotReader, deadline: asyncio.Timeout, loop: asyncio.AbstractEventLoop) -> Callable[[], None]:
+    """What ends ``reader``'s read when a waiting caller takes its slot: its deadline moved to now."""
+    def expire() -> None:
+        if not reader.done and not deadline.expired():  # a read that ended meanwhile: nothing to move
+            deadline.reschedule(loop.time())
+
+    def from_any_thread() -> None:
+        loop.call_soon_threadsafe(expire)
+
+    return from_any_thread
 
 
 def _answer(method: str, result: RunResult) -> Response:
@@ -112,10 +148,15 @@ async def _read_and_parse(request: Request, admitted: AdmittedWebhook, query: di
     """
     client = request.client.host if request.client else ""
     timeout_s = components.webhook.body_timeout_s
-    with components.body_slots.reading(path=admitted.path, client=client):
+    with components.body_slots.reading(path=admitted.path, client=client) as reader:
         started = components.limiter.now()
         try:
-            payload = await read_capped(request, components.webhook.max_bytes, timeout_s=timeout_s)
+            payload = await read_capped(request, components.webhook.max_bytes, timeout_s=timeout_s, reader=reader,
+                                        now=components.body_slots.now)
+        except WebhookBodyTooSlowError:
+            # Held its slot in vain until a waiting caller took it: charged the tokens of the time held.
+            components.limiter.charge_held(admitted.path, components.limiter.now() - started, at_least_a_bucket=False)
+            raise
         except WebhookBodyTimeoutError:
             # Held its slot in vain until the deadline: its path waits before it is served again.
             components.limiter.charge_held(admitted.path, timeout_s)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ragspine.workflows.surfaces.body_slots import BodySlots
+from ragspine.workflows.surfaces.body_slots import BodySlots, SlotReader
 from ragspine.workflows.surfaces.components import WebhookPolicy, WorkflowComponents
 from ragspine.workflows.surfaces.errors import (
     WebhookMethodNotAllowedError,
@@ -77,5 +77,5 @@ __all__ = [
     "WorkflowRequestUnprocessableError", "WorkflowStore",
     "WorkflowUnauthenticatedError", "check_method", "create_app_key", "create_n8n_key", "prepare_run", "run_stored",
     "trigger_webhook", "verify_key", "WebhookCall", "accept_webhook", "run_plan", "run_webhook",
-    "AdmittedWebhook", "BodySlots", "ParseBudget", "admit_webhook", "complete_webhook",
+    "AdmittedWebhook", "BodySlots", "SlotReader", "ParseBudget", "admit_webhook", "complete_webhook",
 ]
