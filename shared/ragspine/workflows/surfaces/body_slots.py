@@ -18,7 +18,10 @@ slowloris defence): one that has held
 its slot for ``grace_s`` and sent less than ``min_rate`` bytes a second on average since. Of those,
 it takes the one on the path or address holding the most slots, then the slowest, then the one held
 longest. The reader is told (:attr:`SlotReader.preempted`) and its read ends; a reader at the
-minimum rate or faster, or still within its grace, is never preempted.
+minimum rate or faster, or still within its grace, is never preempted. A client address whose
+reader was preempted gets no grace for ``SUSPECT_S``: a sender that reconnects at once would
+otherwise hold a fresh slot for a whole grace each time, and four of them keep every slot in
+grace most of the time.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from __future__ import annotations
 import math
 import threading
 import time
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
@@ -40,6 +43,10 @@ DEFAULT_CLIENT_SHARE = 0.75  # one address may use more than one path's share, n
 DEFAULT_MIN_RATE = 500.0
 # A round trip and curl's one-second wait for "100 Continue": before that, a reader's rate says nothing yet.
 DEFAULT_GRACE_S = 1.0
+# How long an address whose reader was preempted reads without a grace: long beside the grace, short enough that
+# an honest caller sharing the address (a NAT) soon has it back; its readers at the minimum rate are kept regardless.
+SUSPECT_S = 60.0
+MAX_SUSPECTS = 10_000  # addresses remembered, least recently preempted forgotten first
 MAX_TOTAL = 64  # small payload caps still leave the server threads for other routes
 RETRY_AFTER_SECONDS = 1  # a body read lasts as long as its upload: come back soon
 
@@ -54,11 +61,12 @@ def share_of(total: int, share: float) -> int:
 class SlotReader:
     """One body being read under a slot: its path, client, progress, and whether a waiting caller took the slot."""
 
-    def __init__(self, path: str, client: str, started: float, *, min_rate: float) -> None:
+    def __init__(self, path: str, client: str, started: float, *, min_rate: float, grace_s: float) -> None:
         self.path = path
         self.client = client
         self.started = started
         self.min_rate = min_rate
+        self.grace_s = grace_s  # none for an address whose reader was preempted lately
         self.received = 0  # bytes of the body read so far (the router counts each chunk)
         self.done = False  # no longer reading (a small body keeps the slot for its parse): never preempted
         self.preempted = False
@@ -95,6 +103,7 @@ class BodySlots:
         self._readers: set[SlotReader] = set()
         self._by_path: Counter[str] = Counter()
         self._by_client: Counter[str] = Counter()
+        self._suspects: OrderedDict[str, float] = OrderedDict()  # address -> until when it reads without a grace
         self._lock = threading.Lock()
 
     @classmethod
@@ -135,8 +144,11 @@ class BodySlots:
                 if victim is None:
                     raise refusal
                 self._release(victim)
+                self._suspect(victim.client)
                 victim._preempt()
-            reader = SlotReader(path, client, self._clock(), min_rate=self.min_rate)
+            now = self._clock()
+            suspect = self._suspects.get(client, now) > now
+            reader = SlotReader(path, client, now, min_rate=self.min_rate, grace_s=0.0 if suspect else self.grace_s)
             self._readers.add(reader)
             self._by_path[path] += 1
             self._by_client[client] += 1
@@ -169,12 +181,18 @@ class BodySlots:
         slowest, then the one held longest; None when no reader is slow or none would make room."""
         now = self._clock()
         slow = [(reader, now - reader.started) for reader in self._readers if not reader.done
-                and now - reader.started >= self.grace_s and reader.received < self.min_rate * (now - reader.started)]
+                and now - reader.started >= reader.grace_s and reader.received < self.min_rate * (now - reader.started)]
         room = [(reader, held) for reader, held in slow if self._refusal(path, client, leaving=reader) is None]
         if not room:
             return None
         return max(room, key=lambda pair: (max(self._by_path[pair[0].path], self._by_client[pair[0].client]),
                                            -pair[0].received / max(pair[1], 1e-9), pair[1]))[0]
+
+    def _suspect(self, client: str) -> None:
+        self._suspects.pop(client, None)
+        self._suspects[client] = self._clock() + SUSPECT_S
+        while len(self._suspects) > MAX_SUSPECTS:
+            self._suspects.popitem(last=False)
 
     def _release(self, reader: SlotReader) -> None:
         self._readers.discard(reader)
