@@ -26,7 +26,6 @@ outputs (500 with the node's error when the run fails).
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import Callable
 from contextlib import AsyncExitStack
 
@@ -71,12 +70,11 @@ class _AnyPath(PathConvertor):
 register_url_convertor("webhook_path", _AnyPath())
 
 
-async def read_capped(request: Request, limit: int, *, timeout_s: float, reader: SlotReader | None = None,
-                      now: Callable[[], float] | None = None) -> bytes:
+async def read_capped(request: Request, limit: int, *, timeout_s: float, reader: SlotReader | None = None) -> bytes:
     """The request body, refused as soon as it grows past ``limit`` bytes or takes longer than ``timeout_s``.
 
     ``reader`` (the slot the body is read under) counts the bytes received, so that a waiting caller may take a
-    slow reader's slot: the read then ends at once. ``now`` is the clock the slots measure holding times by.
+    slow reader's slot: the read then ends at once.
 
     Raises:
         PayloadTooLargeError: Content-Length or the bytes received exceed ``limit`` (413).
@@ -106,10 +104,9 @@ async def read_capped(request: Request, limit: int, *, timeout_s: float, reader:
             raise WebhookBodyTimeoutError(f"the webhook body did not arrive within {timeout_s:g} s "
                                           f"({len(received):,} bytes received); send it at once") from None
     if reader is not None and reader.preempted:  # its slot is another caller's now, even if the body just arrived
-        held_s = (now or time.monotonic)() - reader.started
         raise WebhookBodyTooSlowError(
             f"the webhook body arrived at less than {reader.min_rate:g} bytes a second ({len(received):,} bytes in "
-            f"{held_s:.1f} s) and its reading slot went to another caller; send it at once")
+            f"{reader.held_s():.1f} s) and its reading slot went to another caller; send it at once")
     return bytes(received)
 
 
@@ -151,8 +148,7 @@ async def _read_and_parse(request: Request, admitted: AdmittedWebhook, query: di
     with components.body_slots.reading(path=admitted.path, client=client) as reader:
         started = components.limiter.now()
         try:
-            payload = await read_capped(request, components.webhook.max_bytes, timeout_s=timeout_s, reader=reader,
-                                        now=components.body_slots.now)
+            payload = await read_capped(request, components.webhook.max_bytes, timeout_s=timeout_s, reader=reader)
         except WebhookBodyTooSlowError:
             # Held its slot in vain until a waiting caller took it: charged the tokens of the time held.
             components.limiter.charge_held(admitted.path, components.limiter.now() - started, at_least_a_bucket=False)

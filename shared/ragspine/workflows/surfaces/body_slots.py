@@ -14,14 +14,13 @@ once (429 with Retry-After), before its body is read.
 
 Shares cannot stop a sender using as many addresses and paths as there are slots, so a call that
 finds every slot taken, and is within its shares, takes the slot of a slow reader instead (the
-slowloris defence): one that has held
-its slot for ``grace_s`` and sent less than ``min_rate`` bytes a second on average since. Of those,
-it takes the one on the path or address holding the most slots, then the slowest, then the one held
-longest. The reader is told (:attr:`SlotReader.preempted`) and its read ends; a reader at the
-minimum rate or faster, or still within its grace, is never preempted. A client address whose
-reader was preempted gets no grace for ``SUSPECT_S``: a sender that reconnects at once would
-otherwise hold a fresh slot for a whole grace each time, and four of them keep every slot in
-grace most of the time.
+slowloris defence): one that has held its slot for ``grace_s`` and sent less than ``min_rate`` bytes
+a second on average since. Of those, it takes the one on the path or address holding the most slots,
+then the slowest, then the one held longest. The reader is told (:attr:`SlotReader.preempted`) and
+its read ends; a reader at the minimum rate or faster, or still within its grace, is never
+preempted. A client address whose reader was preempted gets no grace for ``SUSPECT_S``: a sender
+that reconnects at once would otherwise hold a fresh slot for a whole grace each time, and four of
+them keep every slot in grace most of the time.
 """
 
 from __future__ import annotations
@@ -61,10 +60,12 @@ def share_of(total: int, share: float) -> int:
 class SlotReader:
     """One body being read under a slot: its path, client, progress, and whether a waiting caller took the slot."""
 
-    def __init__(self, path: str, client: str, started: float, *, min_rate: float, grace_s: float) -> None:
+    def __init__(self, path: str, client: str, clock: Callable[[], float], *, min_rate: float,
+                 grace_s: float) -> None:
         self.path = path
         self.client = client
-        self.started = started
+        self._clock = clock
+        self.started = clock()
         self.min_rate = min_rate
         self.grace_s = grace_s  # none for an address whose reader was preempted lately
         self.received = 0  # bytes of the body read so far (the router counts each chunk)
@@ -72,13 +73,23 @@ class SlotReader:
         self.preempted = False
         self._on_preempt: Callable[[], None] | None = None
 
+    def held_s(self) -> float:
+        """Seconds this reader has held its slot."""
+        return self._clock() - self.started
+
+    def is_slow(self) -> bool:
+        """Still reading, past its grace, and below the minimum rate on average since it took its slot."""
+        held_s = self.held_s()
+        return not self.done and held_s >= self.grace_s and self.received < self.min_rate * held_s
+
     def on_preempt(self, callback: Callable[[], None]) -> None:
         """Call ``callback`` (at once if already preempted) when a waiting caller takes this slot."""
         self._on_preempt = callback
         if self.preempted:
             callback()
 
-    def _preempt(self) -> None:
+    def mark_preempted(self) -> None:
+        """A waiting caller took this reader's slot (called by :class:`BodySlots`, which has released it)."""
         self.preempted = True
         if self._on_preempt is not None:
             self._on_preempt()
@@ -121,10 +132,6 @@ class BodySlots:
                 return self._by_path[path]
             return len(self._readers) if client is None else self._by_client[client]
 
-    def now(self) -> float:
-        """The clock readers' holding times and rates are measured by."""
-        return self._clock()
-
     @contextmanager
     def reading(self, *, path: str, client: str) -> Iterator[SlotReader]:
         """Hold one slot for ``path`` and ``client`` while a body is read, taking a slow reader's if need be.
@@ -145,10 +152,11 @@ class BodySlots:
                     raise refusal
                 self._release(victim)
                 self._suspect(victim.client)
-                victim._preempt()
+                victim.mark_preempted()
             now = self._clock()
             suspect = self._suspects.get(client, now) > now
-            reader = SlotReader(path, client, now, min_rate=self.min_rate, grace_s=0.0 if suspect else self.grace_s)
+            reader = SlotReader(path, client, self._clock, min_rate=self.min_rate,
+                                grace_s=0.0 if suspect else self.grace_s)
             self._readers.add(reader)
             self._by_path[path] += 1
             self._by_client[client] += 1
@@ -159,10 +167,10 @@ class BodySlots:
                 if reader in self._readers:  # a preempted reader's slot is already someone else's
                     self._release(reader)
 
-    def _refusal(self, path: str, client: str, *, leaving: SlotReader | None) -> Exception | None:
+    def _refusal(self, path: str, client: str, *,
+                 leaving: SlotReader | None) -> WebhookBodiesBusyError | WebhookBodiesLimitError | None:
         """Why a call of ``path`` from ``client`` finds no slot (once ``leaving`` has gone), or None."""
-        gone = leaving is not None
-        if len(self._readers) - gone >= self.total:
+        if len(self._readers) - (leaving is not None) >= self.total:
             return WebhookBodiesBusyError(
                 f"the server already reads {self.total} webhook bodies; retry in a moment",
                 retry_after=RETRY_AFTER_SECONDS)
@@ -179,14 +187,17 @@ class BodySlots:
     def _slowest_making_room(self, path: str, client: str) -> SlotReader | None:
         """The slow reader whose leaving admits the call: on the path or client holding most slots, then the
         slowest, then the one held longest; None when no reader is slow or none would make room."""
-        now = self._clock()
-        slow = [(reader, now - reader.started) for reader in self._readers if not reader.done
-                and now - reader.started >= reader.grace_s and reader.received < self.min_rate * (now - reader.started)]
-        room = [(reader, held) for reader, held in slow if self._refusal(path, client, leaving=reader) is None]
+        room = [reader for reader in self._readers
+                if reader.is_slow() and self._refusal(path, client, leaving=reader) is None]
         if not room:
             return None
-        return max(room, key=lambda pair: (max(self._by_path[pair[0].path], self._by_client[pair[0].client]),
-                                           -pair[0].received / max(pair[1], 1e-9), pair[1]))[0]
+
+        def unwanted(reader: SlotReader) -> tuple[int, float, float]:
+            held_s = reader.held_s()
+            return (max(self._by_path[reader.path], self._by_client[reader.client]),
+                    -reader.received / max(held_s, 1e-9), held_s)
+
+        return max(room, key=unwanted)
 
     def _suspect(self, client: str) -> None:
         self._suspects.pop(client, None)
