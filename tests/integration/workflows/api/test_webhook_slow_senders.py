@@ -4,7 +4,8 @@ The real app runs in uvicorn on loopback. Raw-socket senders bound to 127.0.0.2 
 body, send its first byte and then nothing: together, each within its path's and its address's
 share, they hold every body-reading slot. Once they are past their grace (the slots' clock is moved
 by the test, so nothing depends on how fast the machine is), an honest caller of another path takes
-the slot of one of them and is served, and that sender is answered 408. Senders that keep up the
+the slot of one of them and is served, and that sender is answered 408 and its path charged the
+time it held. Senders that keep up the
 minimum rate keep their slots: the caller is refused (503), as when every slot is honestly busy.
 Statuses and slot counts are asserted, never durations.
 """
@@ -130,3 +131,35 @@ def test_stalled_senders_within_their_grace_keep_their_slots(server: Server) -> 
         reply = httpx.post(server.base + "/webhook/pc", json={"text": "hello"}, timeout=PATIENCE)
         assert reply.status_code == 503, reply.text
         assert server.held() == 4 and not select.select(socks, [], [], 0)[0]
+
+
+@pytest.fixture
+def small_buckets(sqlite_store: SqliteWorkflowStore) -> Iterator[Server]:
+    """As ``server``, with buckets of three calls per path on the test's clock."""
+    api = build_api(sqlite_store, enabled=True, max_bytes=1024 * 1024, bodies=4, burst=3,
+                    body_timeout_s=PATIENCE, grace_s=GRACE_S, min_rate=100)
+    for path in PATHS:
+        created = api.client.post("/api/v1/workflows", json=echo_n8n(path=path), headers=api.n8n()).json()
+        assert api.client.post(f"/api/v1/workflows/{created['id']}/activate", headers=api.n8n()).status_code == 200
+    counter = BodyCounter(api.client.app)
+    with serve(counter, name="webhook-slow-senders-buckets-uvicorn", log_level="error") as base_url:
+        yield Server(api, counter, base_url)
+    api.close()
+
+
+def test_the_path_of_a_sender_whose_slot_was_taken_is_charged_the_time_it_held(small_buckets: Server) -> None:
+    server = small_buckets
+    trickled = ("pa", "pb", "pd", "pe")
+    with ExitStack() as stack:
+        socks = [_sender(server, stack, f"127.0.0.{2 + i}", path) for i, path in enumerate(trickled)]
+        server.api.clock.now += 5.0  # each bucket full again (three calls); five seconds held is five tokens
+        assert httpx.post(server.base + "/webhook/pc", json={"text": "hello"}, timeout=PATIENCE).status_code == 200
+        cut = select.select(socks, [], [], PATIENCE)[0]
+        assert len(cut) == 1 and _answered(cut[0])[0] == 408
+        charged = trickled[socks.index(cut[0])]
+        reply = httpx.post(server.base + f"/webhook/{charged}", json={"text": "hello"}, timeout=PATIENCE)
+        assert reply.status_code == 429 and "too many calls" in reply.json()["message"], reply.text
+        # The charge is that path's alone: another trickled path, its slot still held, is served in the free one.
+        other = next(path for path in trickled if path != charged)
+        reply = httpx.post(server.base + f"/webhook/{other}", json={"text": "hello"}, timeout=PATIENCE)
+        assert reply.status_code == 200, reply.text
