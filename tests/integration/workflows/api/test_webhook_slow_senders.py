@@ -5,8 +5,8 @@ body, send its first byte and then nothing: together, each within its path's and
 share, they hold every body-reading slot. Once they are past their grace (the slots' clock is moved
 by the test, so nothing depends on how fast the machine is), an honest caller of another path takes
 the slot of one of them and is served, and that sender is answered 408 and its path charged the
-time it held. Senders that keep up the
-minimum rate keep their slots: the caller is refused (503), as when every slot is honestly busy.
+time it held. Senders that keep up the minimum rate keep their slots: the caller is refused (503),
+as when every slot is honestly busy.
 Statuses and slot counts are asserted, never durations.
 """
 
