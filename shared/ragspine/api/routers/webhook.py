@@ -136,7 +136,8 @@ async def _read_and_parse(request: Request, admitted: AdmittedWebhook, query: di
                           *, components: WorkflowComponents) -> WebhookCall:
     """Read the body under a slot, then parse it holding its bytes of the parse budget until ``held`` closes.
 
-    Refused before reading when every slot is taken, or the path or client holds its share. A small
+    Refused before reading when every slot is taken (and no slow reader's can be taken), or the path
+    or client holds its share; the read ends early if a waiting caller takes its slot. A small
     body is parsed while its slot is held, so those parses in flight are bounded by the slots as the
     bodies being read are. A large body gives its slot back once read, then waits for its bytes of
     the parse budget (which bounds its parse instead) and holds them for as long as its parsed value
