@@ -34,6 +34,7 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse, Response
 from starlette.convertors import PathConvertor, register_url_convertor
 from starlette.requests import ClientDisconnect
+from starlette.types import Message
 
 from ragspine.api.error_formats import WebhookRoute
 from ragspine.api.peer_schemas import WEBHOOK_RESPONSES
@@ -45,6 +46,7 @@ from ragspine.workflows.run import RunResult, RunStatus
 from ragspine.workflows.surfaces import (
     BODY_METHODS,
     AdmittedWebhook,
+    SenderGone,
     SlotReader,
     WebhookCall,
     WorkflowComponents,
@@ -122,6 +124,13 @@ def _cut_off(reader: SlotReader, deadline: asyncio.Timeout, loop: asyncio.Abstra
     return from_any_thread
 
 
+def _hung_up(listener: asyncio.Future[Message]) -> bool:
+    """Whether ``listener`` (a receive after the whole body) got the sender's hang-up. Starlette's
+    ``is_disconnected`` does not see it behind the error guard's middleware, whose receive never answers at once."""
+    return listener.done() and not listener.cancelled() and listener.exception() is None \
+        and listener.result()["type"] == "http.disconnect"
+
+
 def _answer(method: str, result: RunResult) -> Response:
     headers = {"X-Workflow-Run-Id": result.run_id}
     if result.status is not RunStatus.SUCCEEDED:
@@ -166,7 +175,14 @@ async def _read_and_parse(request: Request, admitted: AdmittedWebhook, query: di
             raise
         if len(payload) <= components.parse_budget.small_bytes:
             return await run_in_threadpool(complete_webhook, admitted, payload, query, components=components)
-    await held.enter_async_context(components.parse_budget.holding(len(payload), wait_s=timeout_s))
+    hang_up = asyncio.ensure_future(request.receive())  # the body is read: the next message is the hang-up
+    try:
+        await held.enter_async_context(components.parse_budget.holding(
+            len(payload), wait_s=timeout_s, path=admitted.path, client=client, gone=lambda: _hung_up(hang_up)))
+    except SenderGone:
+        raise ClientDisconnect() from None  # nobody to answer, and its body is not run
+    finally:
+        hang_up.cancel()
     return await run_in_threadpool(complete_webhook, admitted, payload, query, components=components)
 
 
