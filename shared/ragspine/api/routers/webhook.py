@@ -10,12 +10,14 @@ the API Gateway stage throttle bounds the total. Only then is the body read, whi
 of a bounded number of reading slots (``BodySlots``: 503 with Retry-After when all are taken,
 429 when the path or the client address already holds its share), capped as it streams (413) and
 cut off at its deadline (408, which also charges its path's bucket for the time held; so does hanging
-up after holding the slot half the deadline), so the bodies held at once are bounded by slots x cap
-and no one path can hold every slot. A call finding no slot takes that of a reader slower than the
+up after holding the slot half the deadline, and so does any read that averaged below the minimum rate
+past its grace, however it ended), so the bodies held at once are bounded by slots x cap and no one
+path can hold every slot. A call finding no slot takes that of a reader slower than the
 minimum rate once past its grace (which is answered 408 and charged the time it held), so senders trickling on
 many addresses and paths cannot keep an honest caller out. A body over
 256 KiB also holds its bytes of a parse budget from its parse to its run's end (``ParseBudget``,
-waiting its turn up to the deadline, then 503), since its parsed value can be ~50x its bytes. Only a
+waiting its turn up to the deadline, then 503, in a place shared per path and client as the slots are;
+a waiter whose sender hangs up leaves and is not run), since its parsed value can be ~50x its bytes. Only a
 request that passed all of these may take a run's place: runs in flight are bounded per path
 and per process (``RunCapacity``: 429 or 503 with Retry-After, refused at once) and execute on
 the workflow threads, not the server's worker threads.
@@ -124,6 +126,16 @@ def _cut_off(reader: SlotReader, deadline: asyncio.Timeout, loop: asyncio.Abstra
     return from_any_thread
 
 
+def _charge_if_slow(reader: SlotReader, path: str, timeout_s: float, *, components: WorkflowComponents) -> None:
+    """Charge ``path`` if ``reader``'s read averaged below the minimum rate past its grace, however it ended (whole,
+    malformed, too large or hung up), so no ending escapes what a trickle costs: the time held, and a whole bucket
+    (like a 408) once it held the slot half the deadline. A sender at the minimum rate or faster, or done within
+    its grace, is not charged."""
+    if reader.below_rate():
+        held_s = reader.held_s()
+        components.limiter.charge_held(path, held_s, at_least_a_bucket=held_s >= HANG_UP_CHARGED_AFTER * timeout_s)
+
+
 def _hung_up(listener: asyncio.Future[Message]) -> bool:
     """Whether ``listener`` (a receive after the whole body) got the sender's hang-up. Starlette's
     ``is_disconnected`` does not see it behind the error guard's middleware, whose receive never answers at once."""
@@ -172,7 +184,14 @@ async def _read_and_parse(request: Request, admitted: AdmittedWebhook, query: di
             held_s = components.limiter.now() - started
             if held_s >= HANG_UP_CHARGED_AFTER * timeout_s:
                 components.limiter.charge_held(admitted.path, held_s)
+            else:
+                _charge_if_slow(reader, admitted.path, timeout_s, components=components)
             raise
+        except BaseException:
+            _charge_if_slow(reader, admitted.path, timeout_s, components=components)
+            raise
+        # Whole, but perhaps trickled: ending a slow read just before the deadline must not spare its path.
+        _charge_if_slow(reader, admitted.path, timeout_s, components=components)
         if len(payload) <= components.parse_budget.small_bytes:
             return await run_in_threadpool(complete_webhook, admitted, payload, query, components=components)
     hang_up = asyncio.ensure_future(request.receive())  # the body is read: the next message is the hang-up

@@ -77,10 +77,14 @@ class SlotReader:
         """Seconds this reader has held its slot."""
         return self._clock() - self.started
 
+    def below_rate(self) -> bool:
+        """Past its grace, and below the minimum rate on average since it took its slot (however its read ended)."""
+        held_s = self.held_s()
+        return held_s >= self.grace_s and self.received < self.min_rate * held_s
+
     def is_slow(self) -> bool:
         """Still reading, past its grace, and below the minimum rate on average since it took its slot."""
-        held_s = self.held_s()
-        return not self.done and held_s >= self.grace_s and self.received < self.min_rate * held_s
+        return not self.done and self.below_rate()
 
     def on_preempt(self, callback: Callable[[], None]) -> None:
         """Call ``callback`` (at once if already preempted) when a waiting caller takes this slot."""
