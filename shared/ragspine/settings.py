@@ -225,12 +225,14 @@ class Settings(BaseModel):
                     "reading slot given back.")
     workflow_webhook_body_share_per_path: float = Field(
         default=0.5, gt=0, le=1,
-        description="Share of the webhook body-reading slots one path may hold at once (at least one, and never all "
-                    "of them unless 1); a call over it is refused before its body is read (429).")
+        description="Share of the webhook body-reading slots one path may hold at once, and of the places of large "
+                    "bodies waiting for the parse budget (at least one, and never all of them unless 1); a call over "
+                    "it is refused at once (429).")
     workflow_webhook_body_share_per_client: float = Field(
         default=0.75, gt=0, le=1,
-        description="Share of the webhook body-reading slots one client address may hold at once (at least one, and "
-                    "never all of them unless 1); a call over it is refused before its body is read (429).")
+        description="Share of the webhook body-reading slots one client address may hold at once, and of the places "
+                    "of large bodies waiting for the parse budget (at least one, and never all of them unless 1); a "
+                    "call over it is refused at once (429).")
     workflow_webhook_body_min_rate: float = Field(
         default=500.0, ge=0, le=1024 * 1024 * 1024,
         description="Bytes a second a webhook body must average once past its grace; a slower one gives its reading "
