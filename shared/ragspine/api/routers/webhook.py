@@ -137,8 +137,9 @@ def _charge_if_slow(reader: SlotReader, path: str, timeout_s: float, *, componen
 
 
 def _hung_up(listener: asyncio.Future[Message]) -> bool:
-    """Whether ``listener`` (a receive after the whole body) got the sender's hang-up. Starlette's
-    ``is_disconnected`` does not see it behind the error guard's middleware, whose receive never answers at once."""
+    """Whether ``listener`` (a receive awaited after the whole body) got the sender's hang-up. Starlette's
+    ``is_disconnected`` only takes a message that is there at once, and behind the app's middleware it never saw
+    the hang-up (checked under uvicorn), so the receive is awaited for as long as the body waits."""
     return listener.done() and not listener.cancelled() and listener.exception() is None \
         and listener.result()["type"] == "http.disconnect"
 
