@@ -372,7 +372,9 @@ def build_workflow_components(settings: Settings, *, llm: LLMProvider | None,
     hosts = settings.workflow_http_hosts
     body_slots = surfaces.BodySlots.for_budget(settings.workflow_webhook_max_bytes,
                                                path_share=settings.workflow_webhook_body_share_per_path,
-                                               client_share=settings.workflow_webhook_body_share_per_client)
+                                               client_share=settings.workflow_webhook_body_share_per_client,
+                                               min_rate=settings.workflow_webhook_body_min_rate,
+                                               grace_s=settings.workflow_webhook_body_grace_s)
     return surfaces.WorkflowComponents(
         store=build_workflow_store(settings), runs=build_run_store(settings),
         gate=workflows_run.ExecutionGate(enabled=settings.dify_run_enabled),
@@ -385,8 +387,11 @@ def build_workflow_components(settings: Settings, *, llm: LLMProvider | None,
         capacity=workflows_run.RunCapacity(total=settings.workflow_run_concurrency,
                                            per_key=settings.workflow_run_concurrency_per_key),
         body_slots=body_slots,
-        # Bodies waiting for the budget hold no slot but their bytes: no more of them than there are slots.
-        parse_budget=surfaces.ParseBudget(settings.workflow_webhook_parse_budget_bytes, max_waiting=body_slots.total),
+        # Bodies waiting for the budget hold no slot but their bytes: no more of them than there are slots,
+        # shared between paths and clients as the slots are.
+        parse_budget=surfaces.ParseBudget(settings.workflow_webhook_parse_budget_bytes, max_waiting=body_slots.total,
+                                          path_share=settings.workflow_webhook_body_share_per_path,
+                                          client_share=settings.workflow_webhook_body_share_per_client),
         llm=llm, http=workflows_run.HttpPolicy(allowlist=hosts), code=_code_limits(settings),
         retriever=retriever, key_pepper=load_api_key_pepper(settings))
 

@@ -225,12 +225,21 @@ class Settings(BaseModel):
                     "reading slot given back.")
     workflow_webhook_body_share_per_path: float = Field(
         default=0.5, gt=0, le=1,
-        description="Share of the webhook body-reading slots one path may hold at once (at least one, and never all "
-                    "of them unless 1); a call over it is refused before its body is read (429).")
+        description="Share of the webhook body-reading slots one path may hold at once, and of the places of large "
+                    "bodies waiting for the parse budget (at least one, and never all of them unless 1); a call over "
+                    "it is refused at once (429).")
     workflow_webhook_body_share_per_client: float = Field(
         default=0.75, gt=0, le=1,
-        description="Share of the webhook body-reading slots one client address may hold at once (at least one, and "
-                    "never all of them unless 1); a call over it is refused before its body is read (429).")
+        description="Share of the webhook body-reading slots one client address may hold at once, and of the places "
+                    "of large bodies waiting for the parse budget (at least one, and never all of them unless 1); a "
+                    "call over it is refused at once (429).")
+    workflow_webhook_body_min_rate: float = Field(
+        default=500.0, ge=0, le=1024 * 1024 * 1024,
+        description="Bytes a second a webhook body must average once past its grace; a slower one gives its reading "
+                    "slot to a new call that finds every slot taken, and is answered 408 (0: never).")
+    workflow_webhook_body_grace_s: float = Field(
+        default=1.0, ge=0, le=3600,
+        description="Seconds a webhook body is read before its rate counts: within them no new call takes its slot.")
     workflow_webhook_parse_budget_bytes: int = Field(
         default=16 * 1024 * 1024, ge=1024 * 1024, le=1024 * 1024 * 1024,
         description="Bytes of webhook bodies over 256 KiB parsed and running at once (their parsed values can be "

@@ -13,7 +13,12 @@ from typing import Any
 
 from ragspine.llm.ports import Message
 from ragspine.workflows.run.gate import ExecutionGate
-from ragspine.workflows.surfaces.body_slots import DEFAULT_CLIENT_SHARE, DEFAULT_PATH_SHARE, BodySlots
+from ragspine.workflows.surfaces.body_slots import (
+    DEFAULT_CLIENT_SHARE,
+    DEFAULT_MIN_RATE,
+    DEFAULT_PATH_SHARE,
+    BodySlots,
+)
 from ragspine.workflows.surfaces.components import WebhookPolicy, WorkflowComponents
 from ragspine.workflows.surfaces.key_admin import create_app_key, create_n8n_key
 from ragspine.workflows.surfaces.keys import key_record
@@ -121,11 +126,12 @@ def make_components(store: WorkflowStore, *, enabled: bool = True, llm: Any = No
                     methods: tuple[str, ...] = ("GET", "POST"), max_bytes: int = 4096, burst: int = 100,
                     clock: Callable[[], float] | None = None, runs: RunStore | None = None,
                     bodies: int = 4, body_timeout_s: float = 30.0, path_share: float = DEFAULT_PATH_SHARE,
-                    client_share: float = DEFAULT_CLIENT_SHARE,
-                    parse_budget: ParseBudget | None = None) -> WorkflowComponents:
+                    client_share: float = DEFAULT_CLIENT_SHARE, min_rate: float = DEFAULT_MIN_RATE,
+                    grace_s: float | None = None, parse_budget: ParseBudget | None = None) -> WorkflowComponents:
     """Components over ``store`` with the gate, webhook limits and model the test asks for.
 
-    Runs are recorded in ``runs``, or beside a SQLite workflow store in the same file.
+    Runs are recorded in ``runs``, or beside a SQLite workflow store in the same file. Body readers are never
+    preempted before ``grace_s`` of ``clock`` (the whole body deadline unless given).
     """
     limiter = TokenBucketLimiter(rate_per_minute=60, burst=burst, clock=clock or time.monotonic)
     if runs is None and isinstance(store, SqliteWorkflowStore):
@@ -134,7 +140,10 @@ def make_components(store: WorkflowStore, *, enabled: bool = True, llm: Any = No
                               webhook=WebhookPolicy(max_bytes=max_bytes, methods=frozenset(methods),
                                                     body_timeout_s=body_timeout_s),
                               limiter=limiter, clock=lambda: NOW,
-                              body_slots=BodySlots(bodies, path_share=path_share, client_share=client_share),
+                              body_slots=BodySlots(bodies, path_share=path_share, client_share=client_share,
+                                                   min_rate=min_rate,
+                                                   grace_s=body_timeout_s if grace_s is None else grace_s,
+                                                   clock=clock or time.monotonic),
                               parse_budget=parse_budget or ParseBudget())
 
 

@@ -132,6 +132,11 @@ class WebhookBodyTimeoutError(RagspineError):
     retryable = True
 
 
+class WebhookBodyTooSlowError(WebhookBodyTimeoutError):
+    """A webhook body arrived slower than the minimum rate while another caller needed its slot; the read was
+    abandoned and the slot given to that caller."""
+
+
 class WebhookBodiesLimitError(_RunRefusedError):
     """The webhook path or the client already holds its share of the body-reading slots; this body was not read."""
 

@@ -1,16 +1,17 @@
 """Webhook body-reading slots: a bounded number at once, a share per path and per client, refused (never queued)
-over either, given back on exit."""
+over either, given back on exit; a call finding every slot taken takes a slow reader's."""
 
 from __future__ import annotations
 
 from contextlib import ExitStack, suppress
+from functools import partial
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from ragspine.workflows.errors import WebhookBodiesBusyError, WebhookBodiesLimitError
-from ragspine.workflows.surfaces.body_slots import MAX_TOTAL, BodySlots, share_of
+from ragspine.workflows.surfaces.body_slots import MAX_TOTAL, SUSPECT_S, BodySlots, SlotReader, share_of
 
 MIB = 1024 * 1024
 
@@ -83,3 +84,150 @@ def test_the_shares_hold_whatever_the_order_of_callers(holders: list[tuple[str, 
             assert slots.held() <= 4
             assert all(slots.held(path=p) <= slots.per_path for p in "abc")
     assert slots.held() == 0  # every slot given back
+
+
+class _Clock:
+    """A monotonic clock the test moves."""
+
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_call_finding_every_slot_taken_by_slow_readers_takes_the_slowest_on_the_busiest_path() -> None:
+    clock = _Clock()
+    slots = BodySlots(4, min_rate=500, grace_s=1.0, clock=clock)
+    with ExitStack() as held:
+        # Two addresses trickling to two paths: within every share, all four slots taken.
+        senders = [("a", "x", 1), ("a", "x", 1), ("b", "x", 1), ("b", "y", 900)]
+        readers = []
+        for path, client, sent in senders:
+            reader = held.enter_context(slots.reading(path=path, client=client))
+            reader.received = sent
+            readers.append(reader)
+            clock.now += 1.0
+        # Each past its one-second grace, below 500 bytes a second on average.
+        cut: list[SlotReader] = []
+        for reader in readers:
+            reader.on_preempt(partial(cut.append, reader))
+        honest = held.enter_context(slots.reading(path="c", client="z"))
+        # Client x holds three slots: of its readers, the slowest (1 byte in the longest hold) gives its slot.
+        assert cut == [readers[0]] and readers[0].preempted
+        assert not any(reader.preempted for reader in readers[1:])
+        assert slots.held() == 4 and slots.held(path="a") == 1 and slots.held(client="x") == 2
+        assert slots.held(path="c") == 1 and not honest.preempted
+    assert slots.held() == 0  # the preempted reader's exit gives back nothing twice
+
+
+@pytest.mark.parametrize("progress", [
+    pytest.param([(4.0, 2000), (3.0, 1500), (2.0, 1000), (1.5, 750)], id="at-the-minimum-rate"),
+    pytest.param([(0.9, 0), (0.6, 0), (0.3, 0), (0.0, 0)], id="within-the-grace"),
+])
+def test_readers_at_the_minimum_rate_or_within_their_grace_keep_their_slots(
+        progress: list[tuple[float, int]]) -> None:
+    clock = _Clock()
+    slots = BodySlots(4, min_rate=500, grace_s=1.0, clock=clock)
+    with ExitStack() as held:
+        readers = []
+        for (path, client), (age, sent) in zip([("a", "x"), ("a", "y"), ("b", "x"), ("b", "y")], progress,
+                                               strict=True):
+            clock.now = 100.0 - age
+            reader = held.enter_context(slots.reading(path=path, client=client))
+            reader.received = sent
+            readers.append(reader)
+        clock.now = 100.0
+        with pytest.raises(WebhookBodiesBusyError), slots.reading(path="c", client="z"):
+            pass
+        assert slots.held() == 4 and not any(reader.preempted for reader in readers)
+
+
+def test_a_reader_whose_body_has_arrived_is_not_preempted_while_it_is_parsed() -> None:
+    clock = _Clock()
+    slots = BodySlots(1, min_rate=500, grace_s=1.0, clock=clock)
+    with slots.reading(path="a", client="x") as parsing:
+        parsing.received, parsing.done = 10, True
+        clock.now += 60.0
+        with pytest.raises(WebhookBodiesBusyError), slots.reading(path="b", client="y"):
+            pass
+        assert not parsing.preempted
+
+
+def test_an_address_whose_reader_was_preempted_reads_without_a_grace_for_a_while() -> None:
+    clock = _Clock()
+    slots = BodySlots(2, min_rate=500, grace_s=1.0, path_share=1, client_share=1, clock=clock)
+    with ExitStack() as held:
+        slow = held.enter_context(slots.reading(path="a", client="x"))
+        held.enter_context(slots.reading(path="b", client="y")).received = 5000  # y keeps up the minimum rate
+        clock.now += 2.0
+        held.enter_context(slots.reading(path="c", client="z"))  # takes x's slot: x stalled past its grace
+        assert slow.preempted
+        # x reconnects at once and gets the slot back when z is done; a moment later a new call comes.
+    with ExitStack() as held:
+        again = held.enter_context(slots.reading(path="a", client="x"))
+        fresh = held.enter_context(slots.reading(path="b", client="y"))
+        clock.now += 0.1  # both well within a grace, neither at the minimum rate
+        held.enter_context(slots.reading(path="c", client="z"))
+        assert again.preempted and not fresh.preempted
+    clock.now += SUSPECT_S  # the address is trusted with a grace again
+    with ExitStack() as held:
+        later = held.enter_context(slots.reading(path="a", client="x"))
+        held.enter_context(slots.reading(path="b", client="y"))
+        clock.now += 0.1
+        with pytest.raises(WebhookBodiesBusyError), slots.reading(path="c", client="z"):
+            pass
+        assert not later.preempted
+
+
+def test_a_call_over_its_own_share_never_takes_a_slot() -> None:
+    clock = _Clock()
+    slots = BodySlots(4, min_rate=500, grace_s=1.0, clock=clock)
+    with slots.reading(path="a", client="x") as first, slots.reading(path="a", client="y") as second:
+        clock.now += 10.0  # both slow, past their grace
+        with pytest.raises(WebhookBodiesLimitError), slots.reading(path="a", client="z"):
+            pass
+        assert not first.preempted and not second.preempted and slots.held(path="a") == 2
+
+
+def test_a_reader_preempted_before_it_listens_is_told_at_once() -> None:
+    clock = _Clock()
+    slots = BodySlots(1, min_rate=500, grace_s=0.0, clock=clock)
+    with slots.reading(path="a", client="x") as slow:
+        clock.now += 1.0
+        with slots.reading(path="b", client="y"):
+            told: list[bool] = []
+            slow.on_preempt(lambda: told.append(True))
+            assert told == [True]
+
+
+@given(calls=st.lists(st.tuples(st.sampled_from("abcde"), st.sampled_from("vwxyz"), st.floats(0, 3),
+                                st.integers(0, 5_000), st.booleans()), min_size=1, max_size=12))
+def test_only_a_reader_below_the_minimum_rate_past_its_grace_is_ever_preempted(
+        calls: list[tuple[str, str, float, int, bool]]) -> None:
+    """Callers arrive ``wait`` seconds apart; each admitted reader has sent ``sent`` bytes (``done``: all of them)."""
+    clock = _Clock()
+    slots = BodySlots(4, min_rate=500, grace_s=1.0, clock=clock)
+    suspects: set[str] = set()  # addresses with a reader preempted (within the minute the test lasts)
+    with ExitStack() as held:
+        admitted: list[SlotReader] = []
+        for path, client, wait, sent, done in calls:
+            clock.now += wait
+            was_full = slots.held() == 4
+            before = {reader for reader in admitted if reader.preempted}
+            with suppress(WebhookBodiesBusyError, WebhookBodiesLimitError):
+                reader = held.enter_context(slots.reading(path=path, client=client))
+                reader.received, reader.done = sent, done
+                admitted.append(reader)
+            newly = [reader for reader in admitted if reader.preempted and reader not in before]
+            assert len(newly) <= 1 and (not newly or was_full)  # one slot at a time, and only from a full server
+            for victim in newly:
+                age = clock.now - victim.started
+                assert not victim.done and victim.received < 500 * age
+                # Its grace passed, unless its address had a reader preempted before it came.
+                assert age >= 1.0 or (victim.grace_s == 0 and victim.client in suspects)
+                suspects.add(victim.client)
+            assert slots.held() <= 4
+            assert all(slots.held(path=p) <= slots.per_path for p in "abcde")
+            assert all(slots.held(client=c) <= slots.per_client for c in "vwxyz")
+    assert slots.held() == 0

@@ -6,8 +6,8 @@ import asyncio
 
 import pytest
 
-from ragspine.workflows.errors import WebhookBodiesBusyError
-from ragspine.workflows.surfaces.parse_budget import ParseBudget
+from ragspine.workflows.errors import WebhookBodiesBusyError, WebhookBodiesLimitError
+from ragspine.workflows.surfaces.parse_budget import ParseBudget, SenderGone
 
 PATIENCE = 30.0  # bounds a hang only; nothing is asserted about durations
 
@@ -114,3 +114,64 @@ def test_no_more_bodies_wait_than_the_budget_allows_and_one_more_is_refused_at_o
         assert (budget.waiting(), budget.held_bytes()) == (0, 0)
 
     asyncio.run(scenario())
+
+
+def test_the_waiting_places_are_shared_between_paths_and_clients() -> None:
+    # Four places: one path may take two of them and one client three, as of the reading slots.
+    budget = ParseBudget(100, small_bytes=10, max_waiting=4)
+
+    async def waiter(path: str, client: str) -> None:
+        async with budget.holding(60, wait_s=PATIENCE, path=path, client=client):
+            pass
+
+    async def wait_in_place(path: str, client: str) -> asyncio.Task[None]:
+        before = budget.waiting()
+        task = asyncio.create_task(waiter(path, client))
+        while budget.waiting() == before:
+            await asyncio.sleep(0)
+        return task
+
+    async def refused(path: str, client: str) -> str:
+        with pytest.raises(WebhookBodiesLimitError) as refusal:
+            async with budget.holding(60, wait_s=PATIENCE, path=path, client=client):
+                pytest.fail("a body waited over its share")
+        assert refusal.value.http_status == 429 and refusal.value.retry_after >= 1
+        return refusal.value.message
+
+    async def scenario() -> None:
+        assert budget.take(100)
+        tasks = [await wait_in_place("hog", "a"), await wait_in_place("hog", "a")]
+        assert "webhook 'hog' already has 2 large bodies waiting" in await refused("hog", "b")
+        tasks.append(await wait_in_place("other", "a"))  # another path of the same client still waits
+        assert "this client already has 3" in await refused("third", "a")
+        tasks.append(await wait_in_place("third", "b"))  # another client takes the last place
+        assert (budget.waiting(path="hog"), budget.waiting(client="a"), budget.waiting()) == (2, 3, 4)
+        budget.give_back(100)
+        await asyncio.gather(*tasks)
+        assert (budget.waiting(), budget.waiting(path="hog"), budget.waiting(client="a")) == (0, 0, 0)
+
+    asyncio.run(scenario())
+
+
+def test_a_waiter_whose_sender_hung_up_gives_its_place_up_and_is_not_run() -> None:
+    budget = ParseBudget(100, small_bytes=10, max_waiting=1)
+    hung_up = asyncio.Event()
+    ran: list[str] = []
+
+    async def waiter() -> None:
+        async with budget.holding(60, wait_s=PATIENCE, path="p", client="a", gone=hung_up.is_set):
+            ran.append("ran")
+
+    async def scenario() -> None:
+        assert budget.take(100)
+        task = asyncio.create_task(waiter())
+        while not budget.waiting():
+            await asyncio.sleep(0)
+        hung_up.set()
+        with pytest.raises(SenderGone):
+            await task
+        assert budget.waiting() == 0  # its place is free for another body
+        budget.give_back(100)
+
+    asyncio.run(scenario())
+    assert ran == [] and budget.held_bytes() == 0

@@ -10,10 +10,14 @@ the API Gateway stage throttle bounds the total. Only then is the body read, whi
 of a bounded number of reading slots (``BodySlots``: 503 with Retry-After when all are taken,
 429 when the path or the client address already holds its share), capped as it streams (413) and
 cut off at its deadline (408, which also charges its path's bucket for the time held; so does hanging
-up after holding the slot half the deadline), so the bodies held at once are bounded by slots x cap
-and no one path can hold every slot. A body over
+up after holding the slot half the deadline, and so does any read that averaged below the minimum rate
+past its grace, however it ended), so the bodies held at once are bounded by slots x cap and no one
+path can hold every slot. A call finding no slot takes that of a reader slower than the
+minimum rate once past its grace (which is answered 408 and charged the time it held), so senders trickling on
+many addresses and paths cannot keep an honest caller out. A body over
 256 KiB also holds its bytes of a parse budget from its parse to its run's end (``ParseBudget``,
-waiting its turn up to the deadline, then 503), since its parsed value can be ~50x its bytes. Only a
+waiting its turn up to the deadline, then 503, in a place shared per path and client as the slots are;
+a waiter whose sender hangs up leaves and is not run), since its parsed value can be ~50x its bytes. Only a
 request that passed all of these may take a run's place: runs in flight are bounded per path
 and per process (``RunCapacity``: 429 or 503 with Retry-After, refused at once) and execute on
 the workflow threads, not the server's worker threads.
@@ -24,6 +28,7 @@ outputs (500 with the node's error when the run fails).
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from contextlib import AsyncExitStack
 
 from fastapi import APIRouter, Request
@@ -31,17 +36,20 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse, Response
 from starlette.convertors import PathConvertor, register_url_convertor
 from starlette.requests import ClientDisconnect
+from starlette.types import Message
 
 from ragspine.api.error_formats import WebhookRoute
 from ragspine.api.peer_schemas import WEBHOOK_RESPONSES
 from ragspine.api.workflow_deps import WorkflowsDep
 from ragspine.errors import PayloadTooLargeError
 from ragspine.settings import WEBHOOK_METHODS
-from ragspine.workflows.errors import WebhookBodyTimeoutError
+from ragspine.workflows.errors import WebhookBodyTimeoutError, WebhookBodyTooSlowError
 from ragspine.workflows.run import RunResult, RunStatus
 from ragspine.workflows.surfaces import (
     BODY_METHODS,
     AdmittedWebhook,
+    SenderGone,
+    SlotReader,
     WebhookCall,
     WorkflowComponents,
     admit_webhook,
@@ -66,27 +74,74 @@ class _AnyPath(PathConvertor):
 register_url_convertor("webhook_path", _AnyPath())
 
 
-async def read_capped(request: Request, limit: int, *, timeout_s: float) -> bytes:
+async def read_capped(request: Request, limit: int, *, timeout_s: float, reader: SlotReader | None = None) -> bytes:
     """The request body, refused as soon as it grows past ``limit`` bytes or takes longer than ``timeout_s``.
+
+    ``reader`` (the slot the body is read under) counts the bytes received, so that a waiting caller may take a
+    slow reader's slot: the read then ends at once.
 
     Raises:
         PayloadTooLargeError: Content-Length or the bytes received exceed ``limit`` (413).
         WebhookBodyTimeoutError: the body has not arrived in full within ``timeout_s`` seconds (408).
+        WebhookBodyTooSlowError: a waiting caller took the slot of this slow read (408).
     """
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > limit:
         raise PayloadTooLargeError(f"the webhook payload has {declared} bytes; the limit is {limit}")
     received = bytearray()
     try:
-        async with asyncio.timeout(timeout_s):  # a sender trickling its body would otherwise hold a slot forever
-            async for chunk in request.stream():
-                received.extend(chunk)
-                if len(received) > limit:
-                    raise PayloadTooLargeError(f"the webhook payload exceeds {limit} bytes")
+        async with asyncio.timeout(timeout_s) as deadline:  # a sender trickling its body would hold a slot forever
+            if reader is not None:
+                reader.on_preempt(_cut_off(reader, deadline, asyncio.get_running_loop()))
+            try:
+                async for chunk in request.stream():
+                    received.extend(chunk)
+                    if reader is not None:
+                        reader.received = len(received)
+                    if len(received) > limit:
+                        raise PayloadTooLargeError(f"the webhook payload exceeds {limit} bytes")
+            finally:
+                if reader is not None:
+                    reader.done = True
     except TimeoutError:
-        raise WebhookBodyTimeoutError(f"the webhook body did not arrive within {timeout_s:g} s "
-                                      f"({len(received):,} bytes received); send it at once") from None
+        if reader is None or not reader.preempted:
+            raise WebhookBodyTimeoutError(f"the webhook body did not arrive within {timeout_s:g} s "
+                                          f"({len(received):,} bytes received); send it at once") from None
+    if reader is not None and reader.preempted:  # its slot is another caller's now, even if the body just arrived
+        raise WebhookBodyTooSlowError(
+            f"the webhook body arrived at less than {reader.min_rate:g} bytes a second ({len(received):,} bytes in "
+            f"{reader.held_s():.1f} s) and its reading slot went to another caller; send it at once")
     return bytes(received)
+
+
+def _cut_off(reader: SlotReader, deadline: asyncio.Timeout, loop: asyncio.AbstractEventLoop) -> Callable[[], None]:
+    """What ends ``reader``'s read when a waiting caller takes its slot: its deadline moved to now."""
+    def expire() -> None:
+        if not reader.done and not deadline.expired():  # a read that ended meanwhile: nothing to move
+            deadline.reschedule(loop.time())
+
+    def from_any_thread() -> None:
+        loop.call_soon_threadsafe(expire)
+
+    return from_any_thread
+
+
+def _charge_if_slow(reader: SlotReader, path: str, timeout_s: float, *, components: WorkflowComponents) -> None:
+    """Charge ``path`` if ``reader``'s read averaged below the minimum rate past its grace, however it ended (whole,
+    malformed, too large or hung up), so no ending escapes what a trickle costs: the time held, and a whole bucket
+    (like a 408) once it held the slot half the deadline. A sender at the minimum rate or faster, or done within
+    its grace, is not charged."""
+    if reader.below_rate():
+        held_s = reader.held_s()
+        components.limiter.charge_held(path, held_s, at_least_a_bucket=held_s >= HANG_UP_CHARGED_AFTER * timeout_s)
+
+
+def _hung_up(listener: asyncio.Future[Message]) -> bool:
+    """Whether ``listener`` (a receive awaited after the whole body) got the sender's hang-up. Starlette's
+    ``is_disconnected`` only takes a message that is there at once, and behind the app's middleware it never saw
+    the hang-up (checked under uvicorn), so the receive is awaited for as long as the body waits."""
+    return listener.done() and not listener.cancelled() and listener.exception() is None \
+        and listener.result()["type"] == "http.disconnect"
 
 
 def _answer(method: str, result: RunResult) -> Response:
@@ -103,7 +158,8 @@ async def _read_and_parse(request: Request, admitted: AdmittedWebhook, query: di
                           *, components: WorkflowComponents) -> WebhookCall:
     """Read the body under a slot, then parse it holding its bytes of the parse budget until ``held`` closes.
 
-    Refused before reading when every slot is taken, or the path or client holds its share. A small
+    Refused before reading when every slot is taken (and no slow reader's can be taken), or the path
+    or client holds its share; the read ends early if a waiting caller takes its slot. A small
     body is parsed while its slot is held, so those parses in flight are bounded by the slots as the
     bodies being read are. A large body gives its slot back once read, then waits for its bytes of
     the parse budget (which bounds its parse instead) and holds them for as long as its parsed value
@@ -112,10 +168,14 @@ async def _read_and_parse(request: Request, admitted: AdmittedWebhook, query: di
     """
     client = request.client.host if request.client else ""
     timeout_s = components.webhook.body_timeout_s
-    with components.body_slots.reading(path=admitted.path, client=client):
+    with components.body_slots.reading(path=admitted.path, client=client) as reader:
         started = components.limiter.now()
         try:
-            payload = await read_capped(request, components.webhook.max_bytes, timeout_s=timeout_s)
+            payload = await read_capped(request, components.webhook.max_bytes, timeout_s=timeout_s, reader=reader)
+        except WebhookBodyTooSlowError:
+            # Held its slot in vain until a waiting caller took it: charged the tokens of the time held.
+            components.limiter.charge_held(admitted.path, components.limiter.now() - started, at_least_a_bucket=False)
+            raise
         except WebhookBodyTimeoutError:
             # Held its slot in vain until the deadline: its path waits before it is served again.
             components.limiter.charge_held(admitted.path, timeout_s)
@@ -125,10 +185,24 @@ async def _read_and_parse(request: Request, admitted: AdmittedWebhook, query: di
             held_s = components.limiter.now() - started
             if held_s >= HANG_UP_CHARGED_AFTER * timeout_s:
                 components.limiter.charge_held(admitted.path, held_s)
+            else:
+                _charge_if_slow(reader, admitted.path, timeout_s, components=components)
             raise
+        except BaseException:
+            _charge_if_slow(reader, admitted.path, timeout_s, components=components)
+            raise
+        # Whole, but perhaps trickled: ending a slow read just before the deadline must not spare its path.
+        _charge_if_slow(reader, admitted.path, timeout_s, components=components)
         if len(payload) <= components.parse_budget.small_bytes:
             return await run_in_threadpool(complete_webhook, admitted, payload, query, components=components)
-    await held.enter_async_context(components.parse_budget.holding(len(payload), wait_s=timeout_s))
+    hang_up = asyncio.ensure_future(request.receive())  # the body is read: the next message is the hang-up
+    try:
+        await held.enter_async_context(components.parse_budget.holding(
+            len(payload), wait_s=timeout_s, path=admitted.path, client=client, gone=lambda: _hung_up(hang_up)))
+    except SenderGone:
+        raise ClientDisconnect() from None  # nobody to answer, and its body is not run
+    finally:
+        hang_up.cancel()
     return await run_in_threadpool(complete_webhook, admitted, payload, query, components=components)
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ragspine.workflows.surfaces.body_slots import BodySlots
+from ragspine.workflows.surfaces.body_slots import BodySlots, SlotReader
 from ragspine.workflows.surfaces.components import WebhookPolicy, WorkflowComponents
 from ragspine.workflows.surfaces.errors import (
     WebhookMethodNotAllowedError,
@@ -17,7 +17,7 @@ from ragspine.workflows.surfaces.errors import (
 from ragspine.workflows.surfaces.key_admin import create_app_key, create_n8n_key
 from ragspine.workflows.surfaces.keys import verify_key
 from ragspine.workflows.surfaces.n8n_body import EXTRAS, NAME_MAX, NODE_KEYS, REQUIRED
-from ragspine.workflows.surfaces.parse_budget import ParseBudget
+from ragspine.workflows.surfaces.parse_budget import ParseBudget, SenderGone
 from ragspine.workflows.surfaces.ports import RunStore, WorkflowStore
 from ragspine.workflows.surfaces.rate_limit import TokenBucketLimiter
 from ragspine.workflows.surfaces.records import ApiKeyRecord, KeyKind, StoredWorkflow, WorkflowPage, iso_utc
@@ -77,5 +77,5 @@ __all__ = [
     "WorkflowRequestUnprocessableError", "WorkflowStore",
     "WorkflowUnauthenticatedError", "check_method", "create_app_key", "create_n8n_key", "prepare_run", "run_stored",
     "trigger_webhook", "verify_key", "WebhookCall", "accept_webhook", "run_plan", "run_webhook",
-    "AdmittedWebhook", "BodySlots", "ParseBudget", "admit_webhook", "complete_webhook",
+    "AdmittedWebhook", "BodySlots", "SlotReader", "ParseBudget", "SenderGone", "admit_webhook", "complete_webhook",
 ]

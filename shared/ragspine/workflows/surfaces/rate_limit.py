@@ -10,7 +10,10 @@ one token (:meth:`TokenBucketLimiter.charge_held`): its path then waits about as
 slot was held, less a full bucket, before it is served again, so a sender that reconnects
 after each 408 holds its slot little more than half the time. A sender that hangs up before the
 deadline, after holding its slot for at least half of it, is charged the same way for the time
-it held.
+it held. A slow reader whose slot a waiting caller took is charged the tokens of the time it held
+alone: it held only a slot nobody else needed until then, so a sender that keeps reconnecting
+drains its path by a call's token each time, while one honest slow caller does not lock its
+path out.
 """
 
 from __future__ import annotations
@@ -57,8 +60,9 @@ class TokenBucketLimiter:
         """The limiter's clock, in seconds: what a slot's holding time is measured by, so it is charged alike."""
         return self._clock()
 
-    def charge_held(self, key: str, seconds: float) -> None:
-        """Charge ``key`` for a slot held ``seconds`` in vain: the tokens it earns in that time, at least a full bucket.
+    def charge_held(self, key: str, seconds: float, *, at_least_a_bucket: bool = True) -> None:
+        """Charge ``key`` for a slot held ``seconds`` in vain: the tokens it earns in that time, and (unless
+        ``at_least_a_bucket`` is False) at least a full bucket.
 
         The bucket may go below zero, so the path's next call waits until the charge is earned back.
         """
@@ -66,7 +70,8 @@ class TokenBucketLimiter:
             now = self._clock()
             tokens, last = self._buckets.pop(key, (self._burst, now))
             tokens = min(self._burst, tokens + (now - last) * self._rate)
-            self._buckets[key] = (tokens - max(self._burst, seconds * self._rate), now)
+            charge = seconds * self._rate
+            self._buckets[key] = (tokens - (max(self._burst, charge) if at_least_a_bucket else charge), now)
             self._trim()
 
     def _trim(self) -> None:

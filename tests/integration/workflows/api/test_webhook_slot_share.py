@@ -5,8 +5,10 @@ first part, then stop: each holds a body-reading slot until its deadline. One pa
 its share of the slots (half of them by default), so a call over it is refused at once (429) and
 another active webhook is still served, even from the same client address; a sender cut off by
 the deadline (408) is charged its path's tokens for the time it held the slot, so reconnecting at
-once is refused (429) instead of taking the slot again. Statuses and slot counts are asserted,
-never durations.
+once is refused (429) instead of taking the slot again. So is one whose read averaged below the minimum
+rate past its grace, however it ended (malformed, hung up, or whole and run); a sender at the minimum
+rate is not charged. Statuses and slot counts are asserted, never durations (the slots' and the
+bucket's clock is one the test moves).
 """
 
 from __future__ import annotations
@@ -71,11 +73,12 @@ def short_deadline(sqlite_store: SqliteWorkflowStore) -> Iterator[Server]:
     yield from _server(sqlite_store, burst=3, body_timeout_s=0.5)
 
 
-def _stalled(port: int, path: str = "summarise") -> socket.socket:
-    """A connection that announced a body to ``path``, sent its first part and then nothing more."""
+def _stalled(port: int, path: str = "summarise", length: int = 64 * 1024) -> socket.socket:
+    """A connection that announced a body of ``length`` bytes to ``path``, sent its first part and then nothing
+    more."""
     sock = socket.create_connection(("127.0.0.1", port), timeout=PATIENCE)
     sock.sendall(f"POST /webhook/{path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                 f"Content-Length: {64 * 1024}\r\n\r\n".encode() + FIRST_PART)
+                 f"Content-Length: {length}\r\n\r\n".encode() + FIRST_PART)
     return sock
 
 
@@ -167,3 +170,73 @@ def test_a_sender_giving_up_early_is_not_charged(patient_deadline: Server) -> No
     _hang_up_after(server, 0.1 * PATIENCE)
     reply = httpx.post(server.base + "/webhook/summarise", json={"text": "hello"}, timeout=PATIENCE)
     assert reply.status_code == 200, reply.text
+
+
+@pytest.fixture
+def min_rate(sqlite_store: SqliteWorkflowStore) -> Iterator[Server]:
+    """Bodies must average 500 bytes a second once past a one-second grace, on a clock the test moves; a bucket of
+    three calls per path; the body deadline never passes by itself."""
+    yield from _server(sqlite_store, burst=3, body_timeout_s=PATIENCE, min_rate=500.0, grace_s=1.0)
+
+
+BODY_BYTES = 64 * 1024  # what _stalled announces
+VALID_REST = b'"}' + b" " * (BODY_BYTES - len(FIRST_PART) - 2)  # JSON may end in blanks
+
+
+def _finished_after(server: Server, held_s: float, rest: bytes) -> tuple[int, dict[str, object]]:
+    """A sender takes a slot, holds it ``held_s`` seconds of the clock, then sends the rest of its body."""
+    with _stalled(server.port, length=len(FIRST_PART) + len(rest)) as sender:
+        deadline = time.monotonic() + PATIENCE
+        while not server.held("summarise"):
+            assert time.monotonic() < deadline, "the sender never took a slot"
+            time.sleep(0.01)
+        server.api.clock.now += held_s
+        sender.sendall(rest)
+        return _status(sender)
+
+
+def _next_call(server: Server) -> httpx.Response:
+    return httpx.post(server.base + "/webhook/summarise", json={"text": "hello"}, timeout=PATIENCE)
+
+
+@pytest.mark.parametrize("rest", [b"x" * len(VALID_REST), VALID_REST], ids=["malformed", "valid"])
+def test_a_body_trickled_below_the_minimum_rate_charges_its_path_however_it_ends(min_rate: Server,
+                                                                                  rest: bytes) -> None:
+    server = min_rate
+    status, body = _finished_after(server, BODY_BYTES / 500.0 * 1.5, rest)  # two thirds of the minimum rate
+    assert status == (200 if rest == VALID_REST else 400), body  # a whole valid body still runs
+    refused = _next_call(server)
+    assert refused.status_code == 429 and "too many calls to webhook 'summarise'" in refused.json()["message"], \
+        refused.text
+    assert httpx.post(server.base + "/webhook/other", json={"text": "hello"}, timeout=PATIENCE).status_code == 200
+
+
+def test_a_slow_sender_at_the_minimum_rate_is_not_charged(min_rate: Server) -> None:
+    server = min_rate
+    status, body = _finished_after(server, BODY_BYTES / 500.0 * 0.9, VALID_REST)  # just over the minimum rate
+    assert status == 200, body
+    assert _next_call(server).status_code == 200
+
+
+def test_a_sender_hanging_up_early_below_the_minimum_rate_is_charged(min_rate: Server) -> None:
+    server = min_rate
+    _hang_up_after(server, 0.1 * PATIENCE)  # a few KiB in three seconds: past its grace, under the minimum rate
+    refused = _next_call(server)
+    assert refused.status_code == 429 and "too many calls to webhook 'summarise'" in refused.json()["message"], \
+        refused.text
+
+
+@pytest.fixture
+def min_rate_large_bucket(sqlite_store: SqliteWorkflowStore) -> Iterator[Server]:
+    """As ``min_rate``, with a bucket of a hundred calls: more than the tokens the body deadline earns."""
+    yield from _server(sqlite_store, burst=100, body_timeout_s=PATIENCE, min_rate=500.0, grace_s=1.0)
+
+
+def test_a_small_body_trickled_to_just_before_the_deadline_costs_its_path_a_bucket_like_a_408(
+        min_rate_large_bucket: Server) -> None:
+    server = min_rate_large_bucket
+    status, body = _finished_after(server, 0.9 * PATIENCE, b"x" * 1024)  # 2 KiB in 27 s, then not JSON
+    assert status == 400, body
+    refused = _next_call(server)
+    assert refused.status_code == 429 and "too many calls to webhook 'summarise'" in refused.json()["message"], \
+        refused.text

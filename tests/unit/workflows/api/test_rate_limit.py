@@ -49,6 +49,14 @@ def test_a_slot_held_briefly_in_vain_still_costs_a_full_bucket() -> None:
     assert limiter.acquire("p") == 2
 
 
+def test_a_slot_taken_by_a_waiting_caller_costs_the_time_held_alone() -> None:
+    limiter = TokenBucketLimiter(rate_per_minute=60, burst=3, clock=FakeClock())
+    assert limiter.acquire("p") == 0
+    limiter.charge_held("p", 0.5, at_least_a_bucket=False)  # half a token of the 2 left: one more call now
+    assert limiter.acquire("p") == 0
+    assert limiter.acquire("p") == 1  # half a token left: one second until a whole one is earned back
+
+
 def test_the_table_of_buckets_is_capped() -> None:
     limiter = TokenBucketLimiter(rate_per_minute=1, burst=1, clock=FakeClock(), max_keys=2)
     for key in ("a", "b", "c"):

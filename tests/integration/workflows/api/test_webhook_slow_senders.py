@@ -1,0 +1,165 @@
+"""Senders trickling webhook bodies from several addresses to several paths cannot keep an honest caller out.
+
+The real app runs in uvicorn on loopback. Raw-socket senders bound to 127.0.0.2 and up announce a
+body, send its first byte and then nothing: together, each within its path's and its address's
+share, they hold every body-reading slot. Once they are past their grace (the slots' clock is moved
+by the test, so nothing depends on how fast the machine is), an honest caller of another path takes
+the slot of one of them and is served, and that sender is answered 408 and its path charged the
+time it held. Senders that keep up the minimum rate keep their slots: the caller is refused (503),
+as when every slot is honestly busy.
+Statuses and slot counts are asserted, never durations.
+"""
+
+from __future__ import annotations
+
+import json
+import select
+import socket
+import time
+from collections.abc import Iterator
+from contextlib import ExitStack
+from dataclasses import dataclass
+
+import httpx
+import pytest
+
+from ragspine.workflows.surfaces.sqlite_store import SqliteWorkflowStore
+from tests.support.body_counter import BodyCounter
+from tests.support.loopback import read_reply, serve
+from tests.support.workflow_api import WorkflowApi, build_api, echo_n8n
+
+pytest.importorskip("uvicorn")
+
+PATIENCE = 30.0  # the body deadline, and a bound on any hang; nothing is asserted about durations
+GRACE_S = 1.0  # of the test's clock, which stands still unless the test moves it
+PATHS = ("pa", "pb", "pc", "pd", "pe")
+
+
+@dataclass
+class Server:
+    api: WorkflowApi
+    counter: BodyCounter
+    base: str
+
+    @property
+    def port(self) -> int:
+        return int(self.base.rsplit(":", 1)[1])
+
+    def held(self) -> int:
+        return self.api.components.body_slots.held()
+
+
+@pytest.fixture
+def server(sqlite_store: SqliteWorkflowStore) -> Iterator[Server]:
+    """Four slots at the default shares (two per path, three per address), a minimum rate of 100 bytes a second."""
+    api = build_api(sqlite_store, enabled=True, max_bytes=1024 * 1024, bodies=4, burst=100,
+                    body_timeout_s=PATIENCE, grace_s=GRACE_S, min_rate=100)
+    for path in PATHS:
+        created = api.client.post("/api/v1/workflows", json=echo_n8n(path=path), headers=api.n8n()).json()
+        assert api.client.post(f"/api/v1/workflows/{created['id']}/activate", headers=api.n8n()).status_code == 200
+    counter = BodyCounter(api.client.app)
+    with serve(counter, name="webhook-slow-senders-uvicorn", log_level="error") as base_url:
+        yield Server(api, counter, base_url)
+    api.close()
+
+
+def _sender(server: Server, senders: ExitStack, source: str, path: str, *, chunked: bool = False,
+            first: bytes = b"{") -> socket.socket:
+    """A connection from ``source`` that announced a body to ``path``, sent ``first`` of it and then nothing more;
+    returned once the server reads its body (it holds a slot)."""
+    sock = senders.enter_context(socket.create_connection(("127.0.0.1", server.port), timeout=PATIENCE,
+                                                          source_address=(source, 0)))
+    framing = (b"Transfer-Encoding: chunked\r\n\r\n%x\r\n%s\r\n" % (len(first), first) if chunked
+               else b"Content-Length: %d\r\n\r\n%s" % (64 * 1024, first))
+    read_before, held_before, deadline = server.counter.read, server.held(), time.monotonic() + PATIENCE
+    sock.sendall(f"POST /webhook/{path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n".encode()
+                 + framing)
+    while server.counter.read < read_before + len(first):
+        assert not select.select([sock], [], [], 0.02)[0], "a sender within its shares was answered, not read"
+        assert time.monotonic() < deadline, "the sender neither took a slot nor was answered"
+    assert server.held() == held_before + 1
+    return sock
+
+
+def _answered(sock: socket.socket) -> tuple[int, dict[str, object]]:
+    head, body = read_reply(sock)
+    return int(head.split(b" ", 2)[1]), json.loads(body)
+
+
+@pytest.mark.parametrize("senders", [
+    pytest.param([("127.0.0.2", "pa", False), ("127.0.0.2", "pa", False), ("127.0.0.2", "pb", False),
+                  ("127.0.0.3", "pb", False)], id="two-addresses-two-paths"),
+    pytest.param([("127.0.0.4", "pa", True), ("127.0.0.4", "pb", False), ("127.0.0.5", "pa", False),
+                  ("127.0.0.5", "pb", True)], id="chunked-and-declared-mixed"),
+    pytest.param([("127.0.0.6", "pa", False), ("127.0.0.7", "pb", False), ("127.0.0.8", "pd", False),
+                  ("127.0.0.9", "pe", False)], id="four-addresses-four-paths"),
+])
+def test_an_honest_caller_of_another_path_takes_the_slot_of_a_stalled_sender(
+        server: Server, senders: list[tuple[str, str, bool]]) -> None:
+    with ExitStack() as stack:
+        socks = [_sender(server, stack, source, path, chunked=chunked) for source, path, chunked in senders]
+        assert server.held() == 4  # every slot taken, every share kept
+        server.api.clock.now += 2 * GRACE_S  # one byte in two seconds: far below the minimum rate
+        reply = httpx.post(server.base + "/webhook/pc", json={"text": "hello"}, timeout=PATIENCE)
+        assert reply.status_code == 200, reply.text
+        # One sender gave up its slot and was told why; the other three still hold theirs.
+        cut = select.select(socks, [], [], PATIENCE)[0]
+        assert len(cut) == 1
+        status, body = _answered(cut[0])
+        assert status == 408 and body["code"] == 408 and "went to another caller" in str(body["message"]), body
+        assert server.held() == 3
+        if senders[0][0] == "127.0.0.2":  # the address holding three slots gave one up
+            assert cut[0].getsockname()[0] == "127.0.0.2"
+
+
+def test_senders_keeping_up_the_minimum_rate_keep_their_slots(server: Server) -> None:
+    first = b'{"text": "' + b"y" * 1024  # 1,034 bytes in two seconds: five times the minimum rate
+    with ExitStack() as stack:
+        socks = [_sender(server, stack, source, path, first=first)
+                 for source, path in [("127.0.0.2", "pa"), ("127.0.0.2", "pa"), ("127.0.0.2", "pb"),
+                                      ("127.0.0.3", "pb")]]
+        server.api.clock.now += 2 * GRACE_S
+        reply = httpx.post(server.base + "/webhook/pc", json={"text": "hello"}, timeout=PATIENCE)
+        assert reply.status_code == 503 and reply.json()["message"].startswith("the server already reads 4"), \
+            reply.text
+        assert server.held() == 4 and not select.select(socks, [], [], 0)[0]  # no sender was answered
+
+
+def test_stalled_senders_within_their_grace_keep_their_slots(server: Server) -> None:
+    with ExitStack() as stack:
+        socks = [_sender(server, stack, f"127.0.0.{6 + i}", path) for i, path in enumerate(("pa", "pb", "pd", "pe"))]
+        reply = httpx.post(server.base + "/webhook/pc", json={"text": "hello"}, timeout=PATIENCE)
+        assert reply.status_code == 503, reply.text
+        assert server.held() == 4 and not select.select(socks, [], [], 0)[0]
+
+
+@pytest.fixture
+def small_buckets(sqlite_store: SqliteWorkflowStore) -> Iterator[Server]:
+    """As ``server``, with buckets of three calls per path on the test's clock."""
+    api = build_api(sqlite_store, enabled=True, max_bytes=1024 * 1024, bodies=4, burst=3,
+                    body_timeout_s=PATIENCE, grace_s=GRACE_S, min_rate=100)
+    for path in PATHS:
+        created = api.client.post("/api/v1/workflows", json=echo_n8n(path=path), headers=api.n8n()).json()
+        assert api.client.post(f"/api/v1/workflows/{created['id']}/activate", headers=api.n8n()).status_code == 200
+    counter = BodyCounter(api.client.app)
+    with serve(counter, name="webhook-slow-senders-buckets-uvicorn", log_level="error") as base_url:
+        yield Server(api, counter, base_url)
+    api.close()
+
+
+def test_the_path_of_a_sender_whose_slot_was_taken_is_charged_the_time_it_held(small_buckets: Server) -> None:
+    server = small_buckets
+    trickled = ("pa", "pb", "pd", "pe")
+    with ExitStack() as stack:
+        socks = [_sender(server, stack, f"127.0.0.{2 + i}", path) for i, path in enumerate(trickled)]
+        server.api.clock.now += 5.0  # each bucket full again (three calls); five seconds held is five tokens
+        assert httpx.post(server.base + "/webhook/pc", json={"text": "hello"}, timeout=PATIENCE).status_code == 200
+        cut = select.select(socks, [], [], PATIENCE)[0]
+        assert len(cut) == 1 and _answered(cut[0])[0] == 408
+        charged = trickled[socks.index(cut[0])]
+        reply = httpx.post(server.base + f"/webhook/{charged}", json={"text": "hello"}, timeout=PATIENCE)
+        assert reply.status_code == 429 and "too many calls" in reply.json()["message"], reply.text
+        # The charge is that path's alone: another trickled path, its slot still held, is served in the free one.
+        other = next(path for path in trickled if path != charged)
+        reply = httpx.post(server.base + f"/webhook/{other}", json={"text": "hello"}, timeout=PATIENCE)
+        assert reply.status_code == 200, reply.text
