@@ -21,8 +21,9 @@ from dataclasses import dataclass, replace
 from ragspine.citation import Source, passage_citation, source_dicts
 from ragspine.errors import ProviderUnavailableError
 from ragspine.facts.glossary import Glossary
+from ragspine.llm.chat import Message
 from ragspine.llm.errors import LLM_BAD_RESPONSE, LLM_TIMEOUT, LLMResponseError
-from ragspine.llm.ports import LLMProvider, Message, StructuredLLMProvider
+from ragspine.llm.ports import LLMProvider, StructuredLLMProvider
 from ragspine.qa.attribution import Namer, entity_namer, misattributed
 from ragspine.qa.citing import CitedAnswer, cite, revised
 from ragspine.qa.language import Lang

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from ragspine.llm.ports import Message
+from ragspine.llm.chat import Message
 from ragspine.qa import narrative
 from ragspine.qa.answer import answer_question
 from ragspine.qa.ports import Evidence
