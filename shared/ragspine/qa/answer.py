@@ -31,7 +31,7 @@ from ragspine.qa.language import Lang, detect_language
 from ragspine.qa.metric_rows import row_for_metric
 from ragspine.qa.named_parts import with_named_parts_sum
 from ragspine.qa.parse_cache import DEFAULT_PARSE_CACHE_SIZE, ParseCache, ParsedQuestion, Rendered, question_numbers
-from ragspine.qa.ports import Evidence, IntentParser, NarrativeRetriever
+from ragspine.qa.ports import IntentParser, NarrativeRetriever
 from ragspine.qa.prompt import SYSTEM_PROMPT
 from ragspine.qa.provenance import check_rendered, figure_values, numbers_in
 from ragspine.qa.render import render_assumptions, render_unit_note, render_unrecognized
@@ -53,6 +53,7 @@ if TYPE_CHECKING:
     from ragspine.llm.chat import Message
     from ragspine.qa import arithmetic, counting, derived, narrative
     from ragspine.qa.analytics import compute as analytics
+    from ragspine.qa.evidence import Evidence
     from ragspine.qa.narrative import NarrativeOutcome
     from ragspine.qa.refusal import Refusal
 else:

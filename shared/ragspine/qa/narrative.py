@@ -26,9 +26,10 @@ from ragspine.llm.errors import LLM_BAD_RESPONSE, LLM_TIMEOUT, LLMResponseError
 from ragspine.llm.ports import LLMProvider, StructuredLLMProvider
 from ragspine.qa.attribution import Namer, entity_namer, misattributed
 from ragspine.qa.citing import CitedAnswer, cite, revised
+from ragspine.qa.evidence import Evidence
 from ragspine.qa.language import Lang
 from ragspine.qa.narrative_detail import NarrativeDetail
-from ragspine.qa.ports import Evidence, NarrativeRetriever
+from ragspine.qa.ports import NarrativeRetriever
 from ragspine.qa.prompt import SYSTEM_PROMPT, RestrictedEvidenceError, asks_why, assemble_prompt
 from ragspine.qa.provenance import check_provenance, claims_text
 from ragspine.qa.relevance import OTHER_ENTITY, about_other_entity, off_question

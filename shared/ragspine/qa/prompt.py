@@ -11,12 +11,12 @@ from ragspine.errors import RagspineError
 from ragspine.lazy import LazyModule, LazyPattern
 from ragspine.llm.extractive import build_user_message
 from ragspine.llm.ports import Role
-from ragspine.qa.ports import Evidence
 from ragspine.sensitivity import Sensitivity
 
 if TYPE_CHECKING:
     from ragspine.llm import chat
     from ragspine.llm.chat import Message
+    from ragspine.qa.evidence import Evidence
 else:
     chat = LazyModule("ragspine.llm.chat")  # loaded by the first prompt built: a structured answer builds none
 
