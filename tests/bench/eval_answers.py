@@ -25,7 +25,7 @@ from typing import IO
 REPO = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(REPO / "shared"), str(REPO)]
 
-from ragspine.llm.ports import Message  # noqa: E402
+from ragspine.llm.chat import Message  # noqa: E402
 from ragspine.qa import answer  # noqa: E402
 from ragspine.qa.answer import QAComponents  # noqa: E402
 from ragspine.qa.result import AnswerResult  # noqa: E402

@@ -22,7 +22,7 @@ from tools.measurements import EVALUATION, record, record_note
 from ragspine.llm.openai_compat import OpenAICompatibleProvider
 from ragspine.numbers import sourced_values
 from ragspine.qa.answer import answer_question
-from ragspine.qa.ports import Evidence
+from ragspine.qa.evidence import Evidence
 from tests.fakes import chat_models
 from tests.fakes.facts import InMemoryFactStore
 from tests.fakes.narrative import StaticRetriever, evidence

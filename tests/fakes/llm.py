@@ -7,7 +7,8 @@ import zlib
 from collections.abc import Callable, Sequence
 
 from ragspine.errors import ProviderUnavailableError
-from ragspine.llm.ports import Completion, Embedder, LLMProvider, Message
+from ragspine.llm.chat import Completion, Message
+from ragspine.llm.ports import Embedder, LLMProvider
 from tests.fakes.chunks import tokens
 
 

@@ -10,8 +10,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ragspine.llm.chat import Completion, Message
 from ragspine.llm.extractive import ExtractiveProvider
-from ragspine.llm.ports import Completion, LLMProvider, Message
+from ragspine.llm.ports import LLMProvider
 
 _DIGITS = re.compile(r"\d+")
 

@@ -6,7 +6,8 @@ import hashlib
 from collections.abc import Sequence
 
 from ragspine.errors import ProviderUnavailableError
-from ragspine.qa.ports import Evidence, NarrativeRetriever
+from ragspine.qa.evidence import Evidence
+from ragspine.qa.ports import NarrativeRetriever
 from ragspine.sensitivity import Sensitivity
 
 

@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from ragspine.llm.ports import Message
+from ragspine.llm.chat import Message
 from ragspine.workflows.run.gate import ExecutionGate
 from ragspine.workflows.surfaces.body_slots import (
     DEFAULT_CLIENT_SHARE,

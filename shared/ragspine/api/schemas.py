@@ -6,14 +6,19 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ragspine.llm.ports import Message, Role
+from ragspine.lazy import LazyModule
+from ragspine.llm.ports import Role
 from ragspine.qa.language import detect_language
 from ragspine.qa.parts import AnswerPart, answer_parts
 from ragspine.qa.result import AnswerResult, AnswerStatus, NarrativeKind, Route
 
 if TYPE_CHECKING:
+    from ragspine.llm import chat
+    from ragspine.llm.chat import Message
     from ragspine.qa.clarification import Option
     from ragspine.qa.narrative_detail import NarrativeDetail
+else:
+    chat = LazyModule("ragspine.llm.chat")  # loaded by a request with history: a first question has none
 
 HARD_MAX_QUESTION_CHARS = 20000  # schema ceiling; the configured limit (RAGSPINE_MAX_QUESTION_CHARS) is lower
 
@@ -51,7 +56,7 @@ class AskRequest(BaseModel):
 
     def messages(self) -> list[Message]:
         """History as engine messages."""
-        return [Message(Role(turn.role), turn.content) for turn in self.history]
+        return [chat.Message(Role(turn.role), turn.content) for turn in self.history]
 
 
 class SourceModel(BaseModel):

@@ -17,6 +17,7 @@ from botocore.exceptions import (
 )
 
 from ragspine.aws.boto3_client import LazyClient
+from ragspine.llm.chat import Completion, Message
 from ragspine.llm.errors import (
     LLM_REJECTED,
     LLM_THROTTLED,
@@ -26,7 +27,7 @@ from ragspine.llm.errors import (
     LLMResponseError,
     LLMUnavailableError,
 )
-from ragspine.llm.ports import Completion, Message, Role
+from ragspine.llm.ports import Role
 
 if TYPE_CHECKING:
     from mypy_boto3_bedrock_runtime import BedrockRuntimeClient

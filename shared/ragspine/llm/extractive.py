@@ -27,15 +27,17 @@ from typing import TYPE_CHECKING
 
 from ragspine.citation import CITATION_CLOSE, CITATION_OPEN, passage_citation
 from ragspine.lazy import LazyModule, LazyPattern
-from ragspine.llm.ports import Completion, Message, Role
+from ragspine.llm.ports import Role
 from ragspine.text import Tokenizer
 
 if TYPE_CHECKING:
-    from ragspine.llm import cited_snippet
+    from ragspine.llm import chat, cited_snippet
+    from ragspine.llm.chat import Completion, Message
     from ragspine.llm.cited_snippet import CitedSnippet
 else:
-    # Loaded when the provider is first asked: building it (as every process does) needs no snippet.
+    # Loaded when the provider is first asked: building it (as every process does) needs no snippet or reply.
     cited_snippet = LazyModule("ragspine.llm.cited_snippet")
+    chat = LazyModule("ragspine.llm.chat")
 
 SNIPPET_HEADER = "参考资料："
 QUESTION_LABEL = "问题："
@@ -155,8 +157,8 @@ class ExtractiveProvider:
         extra = list(self._equivalents(question)) if self._equivalents is not None else []
         quotes = select_sentences(question, snippets, limit=self.max_sentences, equivalents=extra)
         if not quotes:
-            return Completion(NO_EVIDENCE[language], self.model)
-        return Completion("\n".join([INTROS[language], *quotes]), self.model)
+            return chat.Completion(NO_EVIDENCE[language], self.model)
+        return chat.Completion("\n".join([INTROS[language], *quotes]), self.model)
 
 
 def select_sentences(question: str, snippets: Sequence[CitedSnippet], *, limit: int,

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import httpx
 
+from ragspine.llm.chat import Completion, Message
 from ragspine.llm.errors import (
     LLM_BAD_RESPONSE,
     LLM_REJECTED,
@@ -23,7 +24,6 @@ from ragspine.llm.errors import (
     LLMResponseError,
     LLMUnavailableError,
 )
-from ragspine.llm.ports import Completion, Message
 
 if TYPE_CHECKING:
     import httpx

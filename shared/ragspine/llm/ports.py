@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+if TYPE_CHECKING:
+    # The chat's classes in a module of their own: a process that never asks a model never creates them.
+    from ragspine.llm.chat import Completion, Message
 
 
 class Role(enum.StrEnum):
@@ -14,22 +17,6 @@ class Role(enum.StrEnum):
     SYSTEM = "system"
     USER = "user"
     ASSISTANT = "assistant"
-
-
-@dataclass(frozen=True, slots=True)
-class Message:
-    """One chat message."""
-
-    role: Role
-    content: str
-
-
-@dataclass(frozen=True, slots=True)
-class Completion:
-    """A model's reply and the model that produced it."""
-
-    text: str
-    model: str
 
 
 class LLMProvider(Protocol):

@@ -21,7 +21,7 @@ from ragspine.facts.model import format_number
 from ragspine.facts.ports import FactStore
 from ragspine.facts.query_metric import QueryResult
 from ragspine.lazy import LazyModule
-from ragspine.llm.ports import LLMProvider, Message
+from ragspine.llm.ports import LLMProvider
 from ragspine.qa.change_asks import with_change_read
 from ragspine.qa.clarify import AskBack, Proceed, ScopeDecision, clarify_scope
 from ragspine.qa.faq import FaqEntry, FaqIndex
@@ -38,7 +38,7 @@ from ragspine.qa.parse_cache import (
     implied_numbers,
     question_numbers,
 )
-from ragspine.qa.ports import Evidence, IntentParser, NarrativeRetriever
+from ragspine.qa.ports import IntentParser, NarrativeRetriever
 from ragspine.qa.prompt import SYSTEM_PROMPT
 from ragspine.qa.provenance import check_rendered, figure_values, numbers_in
 from ragspine.qa.render import render_assumptions, render_unit_note, render_unrecognized
@@ -58,8 +58,10 @@ from ragspine.qa.undated_rows import compares_rows, from_one_table
 from ragspine.sensitivity import Sensitivity
 
 if TYPE_CHECKING:
+    from ragspine.llm.chat import Message
     from ragspine.qa import arithmetic, counting, derived, narrative
     from ragspine.qa.analytics import compute as analytics
+    from ragspine.qa.evidence import Evidence
     from ragspine.qa.narrative import NarrativeOutcome
     from ragspine.qa.refusal import Refusal
 else:

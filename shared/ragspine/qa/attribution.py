@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from ragspine.facts.glossary import Glossary, SlotKind
 from ragspine.llm.extractive import split_sentences
 from ragspine.numbers import normalise, read_numbers, sourced_values
-from ragspine.qa.ports import Evidence
+from ragspine.qa.evidence import Evidence
 
 _YEAR = re.compile(r"(?<!\d)(?:FY|财年|財年)?\s?((?:19|20)\d{2})(?!\d)")
 

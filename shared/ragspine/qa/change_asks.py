@@ -17,12 +17,16 @@ from __future__ import annotations
 
 from dataclasses import replace
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 
 from ragspine.facts.glossary import normalize_text
 from ragspine.facts.unit_scales import money_unit
 from ragspine.lazy import LazyPattern
 from ragspine.qa.language import Lang
-from ragspine.qa.structured import Difference, StructuredOutcome
+from ragspine.qa.structured import StructuredOutcome
+
+if TYPE_CHECKING:
+    from ragspine.qa.difference import Difference
 
 _CHANGE = LazyPattern(r"(?<![a-z])(?:change[sd]?|increase[sd]?|decrease[sd]?|difference|differ|growth|grew|"
                      r"movement)(?![a-z])|変化|増減|变化|变动|增减|增长|減少|増加")

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from ragspine.llm.extractive import format_citation, tokens
 from ragspine.qa.answer_structure import passage_references
-from ragspine.qa.ports import Evidence
+from ragspine.qa.evidence import Evidence
 
 # A sentence ends after 。！？!? (and their run of closing marks), a period before a space, or a line break.
 _SENTENCE = re.compile(r"[^\n]*?(?:[。！？!?]+[）)」』\]】]*|\.(?=\s)|(?=\n)|$)")

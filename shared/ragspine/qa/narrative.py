@@ -21,13 +21,15 @@ from dataclasses import dataclass, replace
 from ragspine.citation import Source, passage_citation, source_dicts
 from ragspine.errors import ProviderUnavailableError
 from ragspine.facts.glossary import Glossary
+from ragspine.llm.chat import Message
 from ragspine.llm.errors import LLM_BAD_RESPONSE, LLM_TIMEOUT, LLMResponseError
-from ragspine.llm.ports import LLMProvider, Message, StructuredLLMProvider
+from ragspine.llm.ports import LLMProvider, StructuredLLMProvider
 from ragspine.qa.attribution import Namer, entity_namer, misattributed
 from ragspine.qa.citing import CitedAnswer, cite, revised
+from ragspine.qa.evidence import Evidence
 from ragspine.qa.language import Lang
 from ragspine.qa.narrative_detail import NarrativeDetail
-from ragspine.qa.ports import Evidence, NarrativeRetriever
+from ragspine.qa.ports import NarrativeRetriever
 from ragspine.qa.prompt import SYSTEM_PROMPT, RestrictedEvidenceError, asks_why, assemble_prompt
 from ragspine.qa.provenance import check_provenance, claims_text
 from ragspine.qa.relevance import OTHER_ENTITY, about_other_entity, off_question

@@ -20,9 +20,11 @@ from typing import Any
 
 import yaml
 
-from ragspine.llm.ports import Completion, LLMProvider, Message, StructuredLLMProvider
+from ragspine.llm.chat import Completion, Message
+from ragspine.llm.ports import LLMProvider, StructuredLLMProvider
 from ragspine.qa.answer import COMPOSITE_SEPARATOR, QAComponents, answer_question
-from ragspine.qa.ports import Evidence, NarrativeRetriever
+from ragspine.qa.evidence import Evidence
+from ragspine.qa.ports import NarrativeRetriever
 from ragspine.qa.provenance import check_provenance
 from ragspine.qa.result import AnswerResult, NarrativeKind
 from ragspine.sensitivity import Sensitivity

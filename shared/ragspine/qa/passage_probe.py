@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING
 from ragspine.errors import InvalidInputError, ProviderUnavailableError
 
 if TYPE_CHECKING:
-    from ragspine.qa.ports import Evidence, NarrativeRetriever
+    from ragspine.qa.evidence import Evidence
+    from ragspine.qa.ports import NarrativeRetriever
     from ragspine.sensitivity import Sensitivity
 
 logger = logging.getLogger(__name__)

@@ -2,29 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from ragspine.qa.intent_model import Intent
 from ragspine.sensitivity import Sensitivity
 
-
-@dataclass(frozen=True, slots=True)
-class Evidence:
-    """A retrieved passage: its citation (doc, locator) and the text given to the model.
-
-    ``text`` is the hit itself; ``context`` is optional expanded text (parent or window) that
-    goes to generation but never changes the citation.
-    """
-
-    chunk_id: str
-    doc: str
-    locator: str
-    text: str
-    sensitivity: Sensitivity
-    score: float = 0.0
-    library: str = ""
-    context: str = ""
+if TYPE_CHECKING:
+    # A retrieved passage in a module of its own: a question answered from the facts never creates its class.
+    from ragspine.qa.evidence import Evidence
 
 
 class IntentParser(Protocol):

@@ -5,13 +5,20 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 
 from ragspine.errors import RagspineError
-from ragspine.lazy import LazyPattern
+from ragspine.lazy import LazyModule, LazyPattern
 from ragspine.llm.extractive import build_user_message
-from ragspine.llm.ports import Message, Role
-from ragspine.qa.ports import Evidence
+from ragspine.llm.ports import Role
 from ragspine.sensitivity import Sensitivity
+
+if TYPE_CHECKING:
+    from ragspine.llm import chat
+    from ragspine.llm.chat import Message
+    from ragspine.qa.evidence import Evidence
+else:
+    chat = LazyModule("ragspine.llm.chat")  # loaded by the first prompt built: a structured answer builds none
 
 # The engine's wording, one per question language; a domain folder names its assistant in it or
 # replaces it (domain.yaml). Passages are numbered [1], [2]... in the user message: the model cites
@@ -149,4 +156,4 @@ def assemble_prompt(question: str, evidence: Sequence[Evidence], *,
         user = (f"{user}\n\n{closing_lines(question, lang, subject)}\n"
                 f"{ANSWER_LANGUAGE_AGAIN[lang] if again else ''}{instruction}")
     turns = [m for m in history if m.role in (Role.USER, Role.ASSISTANT)]  # callers may not inject system text
-    return [Message(Role.SYSTEM, system_prompt), *turns, Message(Role.USER, user)]
+    return [chat.Message(Role.SYSTEM, system_prompt), *turns, chat.Message(Role.USER, user)]

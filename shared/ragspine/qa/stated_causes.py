@@ -17,7 +17,7 @@ import re
 from collections.abc import Sequence
 from types import MappingProxyType
 
-from ragspine.qa.ports import Evidence
+from ragspine.qa.evidence import Evidence
 from ragspine.qa.support import content_words, script_of
 
 # Words that state a cause or purpose, in the documents' languages (a passage may be in any of them).

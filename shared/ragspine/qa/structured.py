@@ -4,39 +4,29 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
-from decimal import ROUND_HALF_UP, Decimal
-from typing import NamedTuple
+from decimal import Decimal
+from typing import TYPE_CHECKING, NamedTuple
 
 from ragspine.errors import FieldError, InvalidInputError
 from ragspine.facts.glossary import Glossary, SlotKind
-from ragspine.facts.model import Fact, format_number
+from ragspine.facts.model import Fact
 from ragspine.facts.ports import FactStore
 from ragspine.facts.query_metric import MetricQuery, QueryResult, QueryStatus, run_query
+from ragspine.lazy import LazyModule
 from ragspine.qa.language import Lang
 from ragspine.qa.render import describe, label, render_result
 from ragspine.qa.result import AnswerStatus
 from ragspine.qa.slots import Slots
 from ragspine.sensitivity import Sensitivity
 
+if TYPE_CHECKING:
+    from ragspine.qa import difference as change
+    from ragspine.qa.difference import Difference
+else:
+    # Loaded by the first question over two periods: a figure of one period builds no difference.
+    change = LazyModule("ragspine.qa.difference")
+
 MAX_LOOKUPS = 48  # metrics x entities x periods x channels a single question may enumerate
-
-
-@dataclass(frozen=True, slots=True)
-class Difference:
-    """The change between two found facts of the same series, computed deterministically."""
-
-    earlier: Fact
-    later: Fact
-    absolute: Decimal
-    percent: Decimal | None  # None when the earlier value is zero
-
-    @property
-    def numbers(self) -> tuple[str, ...]:
-        """The numbers this difference puts in an answer (for the provenance check)."""
-        shown = [format_decimal(abs(self.absolute))]
-        if self.percent is not None:
-            shown.append(format_decimal(abs(self.percent)))
-        return tuple(shown)
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,17 +113,8 @@ def _differences(results: tuple[QueryResult, ...]) -> tuple[Difference, ...]:
     for pair in series.values():
         if len(pair) == 2 and pair[0].period_type == pair[1].period_type:
             earlier, later = sorted(pair, key=lambda f: f.period)
-            found.append(difference(earlier, later))
+            found.append(change.difference(earlier, later))
     return tuple(found)
-
-
-def difference(earlier: Fact, later: Fact) -> Difference:
-    """``later - earlier`` in the inputs' precision, and the percent change to two decimals (as growth rates are)."""
-    a, b = Decimal(format_number(earlier.value)), Decimal(format_number(later.value))
-    places = max(-a.as_tuple().exponent, -b.as_tuple().exponent, 0)  # type: ignore[operator]
-    absolute = (b - a).quantize(Decimal(1).scaleb(-places))
-    percent = ((b - a) / a * 100).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP) if a != 0 else None
-    return Difference(earlier, later, absolute, percent)
 
 
 def format_decimal(value: Decimal) -> str:

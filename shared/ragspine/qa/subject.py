@@ -29,8 +29,8 @@ from dataclasses import dataclass
 
 from ragspine.facts.glossary import Glossary, SlotKind
 from ragspine.qa.attribution import years
+from ragspine.qa.evidence import Evidence
 from ragspine.qa.language import Lang
-from ragspine.qa.ports import Evidence
 
 # A run of capitalised Latin words (Project Falcon, ACME, WeChat), joined by single spaces or hyphens.
 _NAME_RUN = re.compile(r"[A-Z][A-Za-z0-9_&'’.]*(?:[ \-][A-Z][A-Za-z0-9_&'’.]*)*")

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ragspine.numbers import normalise, read_numbers
-from ragspine.qa.ports import Evidence
+from ragspine.qa.evidence import Evidence
 from ragspine.text import CJK, HIRAGANA, Tokenizer, s_stem
 
 # Share of a sentence's own content words its passage must hold. Measured on the 1.5B model's

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ragspine.qa.ports import Evidence
+from ragspine.qa.evidence import Evidence
 from ragspine.retrieval.model import SearchFilters
 from ragspine.retrieval.pipeline import HybridRetriever
 from ragspine.sensitivity import Sensitivity

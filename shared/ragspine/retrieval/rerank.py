@@ -15,7 +15,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from ragspine.errors import RagspineError
-from ragspine.llm.ports import LLMProvider, Message, Role
+from ragspine.llm.chat import Message
+from ragspine.llm.ports import LLMProvider, Role
 from ragspine.retrieval.model import ScoredChunk
 from ragspine.sensitivity import Sensitivity
 

@@ -198,14 +198,16 @@ NOT_FOR_A_FIRST_ASK_ON_AWS = ("boto3", "s3transfer", "multiprocessing", "pydanti
 # sums and averages, counts of periods over a threshold), the wording of a question asked back, a glossary's packs, the 405's allowed methods,
 # and the classes only other questions or set-ups build (a refusal, a question asked back and its options, the
 # narrative channel's account of the model's reply and the passages it cites, the extractive model's snippets,
-# the retrieval a chunk index gives, an FAQ hit and the FAQ's matching by meaning).
+# the retrieval a chunk index gives, an FAQ hit and the FAQ's matching by meaning, the change between two periods,
+# the messages and replies of a model asked, the passages a retriever finds).
 COMPUTING = ("ragspine.qa.arithmetic", "ragspine.qa.derived", "ragspine.qa.analytics.compute", "ragspine.qa.counting")
 NOT_FOR_A_FIGURE_AS_STATED = (*COMPUTING, "ragspine.qa.analytics.periods", "ragspine.qa.phrasing",
                               "ragspine.domain.packs", "ragspine.domain.marks", "ragspine.api.allow",
                               "ragspine.knowledge.contract", "ragspine.qa.refusal",
                               "ragspine.qa.clarification", "ragspine.qa.narrative_detail",
                               "ragspine.retrieval.services", "ragspine.qa.faq_hit", "ragspine.qa.faq_semantic",
-                              "ragspine.qa.passage_reference", "ragspine.llm.cited_snippet")
+                              "ragspine.qa.passage_reference", "ragspine.llm.cited_snippet", "ragspine.qa.difference",
+                              "ragspine.llm.chat", "ragspine.qa.evidence")
 AVERAGE_QUESTION = "What was the average gross margin of ACME Japan in FY2023 and FY2024?"
 
 

@@ -151,6 +151,7 @@ def test_a_model_that_times_out_falls_back_to_quoting_the_passages(client_for, k
 def test_the_server_is_a_real_loopback_chat_completions_endpoint() -> None:
     with chat_server(chat_models.compliant) as server:
         provider = OpenAICompatibleProvider(server.base_url, None, "local-test", timeout_s=5.0)
-        from ragspine.llm.ports import Message, Role
+        from ragspine.llm.chat import Message
+        from ragspine.llm.ports import Role
         reply = provider.complete([Message(Role.USER, "问题：为什么？\n\n参考资料：\n")])
     assert server.base_url.startswith("http://127.0.0.1:") and reply.text == "资料不足，无法回答。"

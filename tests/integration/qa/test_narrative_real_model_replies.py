@@ -16,7 +16,7 @@ from dataclasses import replace
 import pytest
 
 from ragspine.bootstrap import build_services
-from ragspine.qa.ports import Evidence
+from ragspine.qa.evidence import Evidence
 from ragspine.qa.prompt import ANSWER_LANGUAGE_AGAIN
 from ragspine.settings import LLMProviderName, Settings
 from tests.fakes.narrative import StaticRetriever, evidence

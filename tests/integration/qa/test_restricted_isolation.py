@@ -7,10 +7,10 @@ from collections.abc import Sequence
 
 import pytest
 
-from ragspine.llm.ports import Message
+from ragspine.llm.chat import Message
 from ragspine.qa import narrative
 from ragspine.qa.answer import answer_question
-from ragspine.qa.ports import Evidence
+from ragspine.qa.evidence import Evidence
 from ragspine.qa.prompt import RestrictedEvidenceError, assemble_prompt
 from ragspine.retrieval.narrative_adapter import HybridNarrativeRetriever
 from ragspine.retrieval.pipeline import HybridRetriever

@@ -13,7 +13,7 @@ from dataclasses import replace
 
 import pytest
 
-from ragspine.qa.ports import Evidence
+from ragspine.qa.evidence import Evidence
 from ragspine.settings import Settings
 from tests.fakes.narrative import StaticRetriever, evidence
 from tests.support.chat_server import ChatServer, ask_through_api

@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 import logging
 
-from ragspine.llm.ports import Message, Role
+from ragspine.llm.chat import Message
+from ragspine.llm.ports import Role
 from ragspine.qa.answer import COMPOSITE_SEPARATOR, answer_question
 from ragspine.qa.result import AnswerStatus, Route
 from tests.fakes.facts import InMemoryFactStore

@@ -18,11 +18,12 @@ from ragspine.facts.glossary import Period, SlotKind
 from ragspine.facts.model import Fact, format_number
 from ragspine.facts.query_metric import MetricQuery, QueryResult, QueryStatus
 from ragspine.numbers import canonical
+from ragspine.qa.difference import difference
 from ragspine.qa.language import Lang
 from ragspine.qa.provenance import check_numbers, check_rendered, figure_values, numbers_in
 from ragspine.qa.render import render_assumptions, render_result
 from ragspine.qa.slots import Assumption
-from ragspine.qa.structured import difference, render_difference
+from ragspine.qa.structured import render_difference
 from tests.support.glossary import default_glossary
 
 GLOSSARY = default_glossary()

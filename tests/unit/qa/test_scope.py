@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ragspine.errors import ProviderUnavailableError
-from ragspine.qa.ports import Evidence
+from ragspine.qa.evidence import Evidence
 from ragspine.qa.refusal import Refusal
 from ragspine.qa.scope import covered_by_knowledge, subject_words
 from ragspine.qa.screening import RefusalReason

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from ragspine.llm.extractive import split_sentences
 from ragspine.qa.citing import cite
-from ragspine.qa.ports import Evidence
+from ragspine.qa.evidence import Evidence
 from ragspine.qa.provenance import claims_text
 from ragspine.qa.support import MIN_SUPPORT, content_words, script_of, section_locator, share, support
 from tests.fakes.narrative import evidence

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 from ragspine.facts.glossary import Glossary
 from ragspine.qa.citing import cite
+from ragspine.qa.evidence import Evidence
 from ragspine.qa.language import Lang
-from ragspine.qa.ports import Evidence
 from ragspine.qa.subject import subject_of, unmet
 from tests.fakes.narrative import evidence
 from tests.support.glossary import default_glossary

@@ -9,7 +9,7 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ragspine.llm.ports import Completion, Message
+from ragspine.llm.chat import Completion, Message
 from ragspine.workflows.dsl.model import read_dsl
 from ragspine.workflows.run.compile import compile_plan
 from ragspine.workflows.run.execute import EventKind, RunEvent, RunStatus, WorkflowExecutor

@@ -31,7 +31,8 @@ from ragspine.qa.answer import validate_question
 from ragspine.sensitivity import Sensitivity
 
 if TYPE_CHECKING:
-    from ragspine.qa.ports import Evidence, NarrativeRetriever
+    from ragspine.qa.evidence import Evidence
+    from ragspine.qa.ports import NarrativeRetriever
 
 logger = logging.getLogger(__name__)
 router = APIRouter(prefix="/v1", tags=["ask"], route_class=StrictJsonRoute)

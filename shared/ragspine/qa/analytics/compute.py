@@ -17,9 +17,10 @@ from ragspine.facts.model import Fact, format_number
 from ragspine.facts.query_metric import QueryResult, QueryStatus
 from ragspine.qa.analytics.cues import Analysis
 from ragspine.qa.analytics.periods import prior_period, quarters_of
+from ragspine.qa.difference import Difference, difference
 from ragspine.qa.language import Lang
 from ragspine.qa.render import label
-from ragspine.qa.structured import Difference, StructuredOutcome, difference, format_decimal, render_difference
+from ragspine.qa.structured import StructuredOutcome, format_decimal, render_difference
 
 Series = tuple[str, str, str]  # metric, entity, channel
 _TEXT = MappingProxyType({

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from ragspine.llm.ports import Message, Role
+from ragspine.llm.chat import Message
+from ragspine.llm.ports import Role
 from ragspine.workflows.errors import WorkflowNodeFailedError
 from ragspine.workflows.run.nodes import render_jinja
 from ragspine.workflows.shapes import as_map, get_in, maps

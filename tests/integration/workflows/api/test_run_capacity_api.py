@@ -23,7 +23,7 @@ from ragspine.api.app import create_local_app
 from ragspine.api.workflow_deps import workflow_components
 from ragspine.bootstrap import get_knowledge_gateway
 from ragspine.knowledge.identity import dev_key, new_token, sign_dev_assertion
-from ragspine.llm.ports import Completion, Message
+from ragspine.llm.chat import Completion, Message
 from ragspine.settings import Settings
 from ragspine.workflows.run import ExecutionGate, RunCapacity
 from ragspine.workflows.surfaces import WorkflowComponents

@@ -19,8 +19,9 @@ from botocore.stub import Stubber
 from ragspine.aws import boto3_client
 from ragspine.aws.bedrock_llm import BedrockConverseProvider, converse_messages
 from ragspine.errors import ProviderUnavailableError
+from ragspine.llm.chat import Message
 from ragspine.llm.errors import LLMRejectedError, LLMResponseError, LLMUnavailableError
-from ragspine.llm.ports import Message, Role
+from ragspine.llm.ports import Role
 
 MODEL_ID = "anthropic.claude-3-5-haiku-20241022-v1:0"
 RECORDED = Path(__file__).parent / "recorded"

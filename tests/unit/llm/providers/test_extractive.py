@@ -6,6 +6,7 @@ import re
 
 import pytest
 
+from ragspine.llm.chat import Message
 from ragspine.llm.cited_snippet import CitedSnippet
 from ragspine.llm.extractive import (
     NO_EVIDENCE,
@@ -16,7 +17,7 @@ from ragspine.llm.extractive import (
     parse_user_message,
     tokens,
 )
-from ragspine.llm.ports import LLMProvider, Message, Role
+from ragspine.llm.ports import LLMProvider, Role
 from tests.support.glossary import default_glossary
 
 MDA = "ACME_FY2024_MDA.docx"

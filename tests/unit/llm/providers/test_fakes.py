@@ -6,9 +6,10 @@ import re
 
 import pytest
 
+from ragspine.llm.chat import Message
 from ragspine.llm.errors import LLMUnavailableError
 from ragspine.llm.extractive import NO_EVIDENCE, build_user_message
-from ragspine.llm.ports import LLMProvider, Message, Role
+from ragspine.llm.ports import LLMProvider, Role
 from tests.fakes.llm_providers import AdversarialProvider, FailingProvider, RecordingProvider
 
 PROMPT = [Message(Role.SYSTEM, "cite"), Message(Role.USER, build_user_message(

@@ -13,9 +13,10 @@ import httpx
 import pytest
 
 from ragspine.errors import ProviderUnavailableError
+from ragspine.llm.chat import Message
 from ragspine.llm.errors import LLMRejectedError, LLMResponseError, LLMUnavailableError
 from ragspine.llm.openai_compat import OpenAICompatibleProvider
-from ragspine.llm.ports import Message, Role
+from ragspine.llm.ports import Role
 
 API_KEY = "sk-test-3f9a7c1e5b2d4a6f8e0c"
 BASE_URL = "https://llm.example.test/v1/"

@@ -13,9 +13,10 @@ from ragspine.facts.model import Fact
 from ragspine.facts.open_vocabulary import with_open_terms
 from ragspine.qa.answer import QAComponents
 from ragspine.qa.change_asks import share_change_unanswered
+from ragspine.qa.difference import difference
 from ragspine.qa.language import Lang
 from ragspine.qa.result import AnswerResult
-from ragspine.qa.structured import difference, render_difference
+from ragspine.qa.structured import render_difference
 from tests.support.glossary import default_glossary
 from tests.unit.qa.derived.statement_set import answered, statement_fact, statement_qa_with_labels
 
