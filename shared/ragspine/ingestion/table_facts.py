@@ -69,7 +69,7 @@ from ragspine.ingestion.table_stated_years import is_stated_period, stated_years
 from ragspine.ingestion.table_subject import other_company, same_company
 from ragspine.ingestion.table_topic import table_topic, topic_after
 from ragspine.ingestion.table_totals import is_bare_total, states_the_sum, total_of
-from ragspine.ingestion.table_undated import date_of, lone_date, states_no_period
+from ragspine.ingestion.table_undated import date_of, lone_date, states_no_period, without_due_buckets
 from ragspine.numbers.cells import read_cell
 from ragspine.numbers.units import ISO_4217, SCALES, table_currency, unit_dimension, units_in
 from ragspine.sensitivity import Sensitivity
@@ -682,13 +682,19 @@ class _TableReader:
             # a long header is a title, not a kind of figure; its unit note ("(in thousand NT dollars)") not counted
             if (NOT_ACTUAL.search(normalize_text(text)) or open_metric_code(text) is None
                     or len(_UNIT_NOTE.sub(" ", text).strip()) > 40
-                    or (_PERIOD_PART_WORDS if undated else _PART_OF_PERIOD).search(normalize_text(text))):
+                    or (_PERIOD_PART_WORDS if undated else _PART_OF_PERIOD).search(self._kind_words(text, undated))):
                 continue  # "Q1", "First Quarter", "2019 vs 2018": a part of a period, never a kind of figure
             # the kind of figure without its unit note: the unit is read from the header, and a unit's words
             # ("thousand") in a label would read as a number no fact states
             found[c] = _UNIT_NOTE.sub(lambda note: "" if units_in(note.group(), self.currency) else note.group(),
                                       text).strip()
         return found
+
+    @staticmethod
+    def _kind_words(text: str, undated: bool) -> str:
+        """A header's words that may name a part of a period; an undated schedule's due span ("1-3 years") is none."""
+        norm = normalize_text(text)
+        return without_due_buckets(norm) if undated else norm
 
     def _qualified_metric(self, header: str, labels: Sequence[str], names: Sequence[Named], r: int,
                           c: int) -> str | None:

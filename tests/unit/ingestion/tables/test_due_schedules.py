@@ -1,0 +1,66 @@
+"""A schedule of payments by when they fall due states no period its figures are of.
+
+``Less than 1 year | 1-3 years | More than 5 years`` under "Payments due by period" counts spans
+from the balance date: each cell is read as its row's figure for that span (undated, the span
+qualifying the row), never skipped for its "year" and "period" words and never a fiscal year.
+"""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from ragspine.facts.model import UNDATED
+from ragspine.ingestion.table_undated import names_a_period
+from tests.unit.ingestion.tables.markdown_facts import markdown_table_facts
+
+SPANS = [("Less than 1 year", "1-3 years", "3-5 years", "More than 5 years"),
+         ("Up to one year", "1 to 3 years", "3 to 5 years", "After 5 years"),
+         ("Within 1 year", "2-5 years", "5 - 10 years", "Beyond 10 years")]
+HEADINGS = ["Payments due by period", "Payments Due by Period (in thousands)", "Amounts due by period", ""]
+
+
+def _schedule(spans: tuple[str, ...], heading: str) -> list[list[str]]:
+    rows = [["", heading, "", "", "", ""]] if heading else []
+    return [*rows,
+            ["Contractual obligations", "Total", *spans],
+            ["Operating leases", "1,610", "420", "530", "360", "300"],
+            ["Purchase obligations", "275", "250", "25", "—", "—"]]
+
+
+@given(st.sampled_from(SPANS), st.sampled_from(HEADINGS), st.booleans())
+def test_each_due_span_is_its_rows_undated_figure(spans: tuple[str, ...], heading: str, upper: bool) -> None:
+    cased = tuple(s.upper() if upper else s for s in spans)
+    facts = markdown_table_facts(_schedule(cased, heading.upper() if upper else heading), "Commitments")
+    read = {(f.metric_code, f.value) for f in facts}
+    assert {f.period_type for f in facts} == {UNDATED}  # no span is a fiscal year, and the table states none
+    first, second, third, fourth = (s.lower() for s in spans)
+    assert read == {
+        ("label:contractual obligations: operating leases", 1610),
+        (f"label:{first}: contractual obligations: operating leases", 420),
+        (f"label:{second}: contractual obligations: operating leases", 530),
+        (f"label:{third}: contractual obligations: operating leases", 360),
+        (f"label:{fourth}: contractual obligations: operating leases", 300),
+        ("label:contractual obligations: purchase obligations", 275),
+        (f"label:{first}: contractual obligations: purchase obligations", 250),
+        (f"label:{second}: contractual obligations: purchase obligations", 25),
+    }
+    over = f"{heading.upper() if upper else heading}/" if heading else ""
+    cell = next(f for f in facts if f.value == 530)
+    assert cell.source_locator == f"table=1,row=Contractual obligations: Operating leases,col={over}{cased[1]}"
+
+def test_a_schedule_under_a_stated_year_keeps_it() -> None:
+    """A year the table states beside the spans still dates it: the spans never hide a period."""
+    rows = [["", "2019", "Less than 1 year", "1-3 years"], ["Operating leases", "900", "420", "480"]]
+    facts = markdown_table_facts(rows, "Commitments")
+    assert all(f.period_type != UNDATED for f in facts)
+
+
+@given(st.sampled_from([s for spans in SPANS for s in spans]), st.booleans())
+def test_a_due_span_names_no_period_but_a_year_beside_it_does(span: str, upper: bool) -> None:
+    text = span.upper() if upper else span
+    assert not names_a_period(text)
+    assert not names_a_period(f"Payments due by period {text}")
+    assert names_a_period(f"{text} ended December 31, 2019")
+    assert names_a_period(f"{text} to 2024")
+    assert names_a_period(f"{text} or the quarter")
