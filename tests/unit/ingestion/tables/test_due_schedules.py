@@ -64,3 +64,34 @@ def test_a_due_span_names_no_period_but_a_year_beside_it_does(span: str, upper: 
     assert names_a_period(f"{text} ended December 31, 2019")
     assert names_a_period(f"{text} to 2024")
     assert names_a_period(f"{text} or the quarter")
+
+
+@given(st.integers(2018, 2040), st.sampled_from(["Thereafter", "THEREAFTER", "Thereafter (1)"]), st.booleans())
+def test_a_schedules_years_are_no_fiscal_years(first: int, last_header: str, spans: bool) -> None:
+    """``Total | 2030 | 2031-2032 | Thereafter``: payments due in those years, never the years' own figures."""
+    years = [f"{first + 1}-{first + 2}", f"{first + 3}-{first + 4}"] if spans else [str(first + 1), str(first + 2)]
+    after = last_header
+    rows = [["(In thousands)", "Total", str(first), *years, after],
+            ["Operating leases", "$1,800", "$400", "$700", "$500", "$200"],
+            ["Capital leases", "90", "30", "60", "—", "—"]]
+    facts = markdown_table_facts(rows, "Contractual obligations")
+    assert {f.period_type for f in facts} == {UNDATED}
+    thereafter = "label:thereafter: operating leases"
+    assert {(f.metric_code, f.value) for f in facts} == {
+        ("label:operating leases", 1800), (thereafter, 200), ("label:capital leases", 90)}
+    total = next(f for f in facts if f.value == 90)
+    assert total.source_locator == "table=1,row=Capital leases,col=Total"
+
+
+def test_a_total_beside_four_years_in_a_row_is_a_schedule() -> None:
+    rows = [["", "Total", "2020", "2021", "2022", "2023"],
+            ["Purchase obligations", "1,000", "400", "300", "200", "100"]]
+    facts = markdown_table_facts(rows, "Commitments")
+    assert [(f.metric_code, f.period_type, f.value) for f in facts] == [("label:purchase obligations", UNDATED, 1000)]
+
+
+def test_years_reported_side_by_side_stay_fiscal_years() -> None:
+    rows = [["", "2019", "2018", "2017"], ["Operating leases", "1,800", "1,700", "1,600"]]
+    facts = markdown_table_facts(rows, "Lease cost")
+    assert {(f.period_type, f.period, f.value) for f in facts} == {("FY", "2019", 1800), ("FY", "2018", 1700),
+                                                                   ("FY", "2017", 1600)}
