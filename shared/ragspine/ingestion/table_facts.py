@@ -504,9 +504,10 @@ class _TableReader:
         for c in sorted(expiry_cols):
             self.warn(f"column {'/'.join(shape.col_headers[c])!r}: the year each row expires or falls due, "
                       "no figure; column skipped")
-        for c in sorted(self.schedule_cols):
+        for c in sorted(self.schedule_cols):  # the year as written names when its figures fall due: "2021: Leases"
+            qualifiers[c] = shape.col_headers[c][-1]
             self.warn(f"column {'/'.join(shape.col_headers[c])!r}: a year of a payment schedule, not a fiscal "
-                      "year; column skipped")
+                      "year; its figures are read as falling due then, of no fiscal year")
         skipped_cols |= expiry_cols | self.schedule_cols
         for r in shape.body_rows:
             names = row_names[r]
@@ -525,7 +526,7 @@ class _TableReader:
                 if undated and not any(shape.col_headers[c]):
                     continue  # undated, a column no header names could be of any period
                 cell = _Cell()
-                column = header_names[c]
+                column = header_names.get(c, [])  # a schedule's year column names nothing but its qualifier
                 if c in qualifiers:
                     qualified = self._qualified_metric(qualifiers[c], labels, names, r, c)
                     if qualified is None:

@@ -68,7 +68,10 @@ def test_a_due_span_names_no_period_but_a_year_beside_it_does(span: str, upper: 
 
 @given(st.integers(2018, 2040), st.sampled_from(["Thereafter", "THEREAFTER", "Thereafter (1)"]), st.booleans())
 def test_a_schedules_years_are_no_fiscal_years(first: int, last_header: str, spans: bool) -> None:
-    """``Total | 2030 | 2031-2032 | Thereafter``: payments due in those years, never the years' own figures."""
+    """``Total | 2030 | 2031-2032 | Thereafter``: payments due in those years, never the years' own figures.
+
+    Each is kept, undated, under its row qualified by the year as the schedule writes it.
+    """
     years = [f"{first + 1}-{first + 2}", f"{first + 3}-{first + 4}"] if spans else [str(first + 1), str(first + 2)]
     after = last_header
     rows = [["(In thousands)", "Total", str(first), *years, after],
@@ -78,7 +81,10 @@ def test_a_schedules_years_are_no_fiscal_years(first: int, last_header: str, spa
     assert {f.period_type for f in facts} == {UNDATED}
     thereafter = "label:thereafter: operating leases"
     assert {(f.metric_code, f.value) for f in facts} == {
-        ("label:operating leases", 1800), (thereafter, 200), ("label:capital leases", 90)}
+        ("label:operating leases", 1800), (f"label:{first}: operating leases", 400),
+        (f"label:{years[0]}: operating leases", 700), (f"label:{years[1]}: operating leases", 500),
+        (thereafter, 200), ("label:capital leases", 90), (f"label:{first}: capital leases", 30),
+        (f"label:{years[0]}: capital leases", 60)}
     total = next(f for f in facts if f.value == 90)
     assert total.source_locator == "table=1,row=Capital leases,col=Total"
 
@@ -87,7 +93,12 @@ def test_a_total_beside_four_years_in_a_row_is_a_schedule() -> None:
     rows = [["", "Total", "2020", "2021", "2022", "2023"],
             ["Purchase obligations", "1,000", "400", "300", "200", "100"]]
     facts = markdown_table_facts(rows, "Commitments")
-    assert [(f.metric_code, f.period_type, f.value) for f in facts] == [("label:purchase obligations", UNDATED, 1000)]
+    assert {f.period_type for f in facts} == {UNDATED}
+    assert [(f.metric_code, f.value) for f in facts] == [
+        ("label:purchase obligations", 1000), ("label:2020: purchase obligations", 400),
+        ("label:2021: purchase obligations", 300), ("label:2022: purchase obligations", 200),
+        ("label:2023: purchase obligations", 100)]
+    assert facts[2].source_locator == "table=1,row=Purchase obligations,col=2021"
 
 
 def test_years_reported_side_by_side_stay_fiscal_years() -> None:
