@@ -25,6 +25,7 @@ from ragspine.facts.fiscal_dates import (
     year_name_unsure,
 )
 from ragspine.facts.glossary import Glossary, Period, SlotKind, normalize_text
+from ragspine.ingestion.table_undated import is_due_heading
 from ragspine.numbers.cells import is_blank, read_cell, strip_footnotes
 from ragspine.numbers.units import units_in
 
@@ -252,6 +253,8 @@ def name_of(glossary: Glossary, text: str) -> Named:
     bare = " ".join(_UNIT_NOTE.sub(" ", norm).split())
     if not unitless or not bare or bare.strip(" :：") in _GENERIC or (units_in(text) and not _letters(unitless)):
         return NOTHING  # a unit note ("(in millions)", "単位：百万円") or a generic word
+    if is_due_heading(bare):
+        return NOTHING  # "Payments due by period" over "Less than 1 year | 1-3 years": the spans name what they are
     if _FULL_YEAR_WEEKS.fullmatch(bare.strip()):
         return NOTHING  # "53 WEEKS" under a year: the length of that fiscal year, not another period
     if _PERIOD_PHRASE.search(norm) and not NOT_ACTUAL.search(norm):

@@ -69,7 +69,7 @@ from ragspine.ingestion.table_stated_years import is_stated_period, stated_years
 from ragspine.ingestion.table_subject import other_company, same_company
 from ragspine.ingestion.table_topic import table_topic, topic_after
 from ragspine.ingestion.table_totals import is_bare_total, states_the_sum, total_of
-from ragspine.ingestion.table_undated import date_of, lone_date, states_no_period
+from ragspine.ingestion.table_undated import date_of, lone_date, states_no_period, without_due_buckets
 from ragspine.numbers.cells import read_cell
 from ragspine.numbers.units import ISO_4217, SCALES, table_currency, unit_dimension, units_in
 from ragspine.sensitivity import Sensitivity
@@ -106,6 +106,9 @@ _PART_OF_YEAR = re.compile(
     r"|上半期|下半期|中間|四半期|上半年|半年|季度|[1-9]\s*[-–~～]\s*[1-9]\s*月")
 _COMMA = re.compile(r"\s*[,，]\s*")
 _TOTAL = re.compile(r"(?i:total\b)|合計|合计|小計|小计")
+# A payment schedule's last column, and a span of its years ("2021-2022", "2020 – 2024").
+_THEREAFTER = re.compile(r"thereafter")
+_YEAR_SPAN = re.compile(r"(?:19|20)\d{2}\s*[-–—]\s*(?:19|20)?\d{2}")
 _UNIT_NOTE = re.compile(r"\s*[(（][^()（）]*[)）]")
 _MAX_WARNINGS_PER_TABLE = 12
 
@@ -410,6 +413,7 @@ class _TableReader:
         self.money_unit_conflict = ""  # why the caption's currency and the cells' cannot both hold, if they cannot
         self.over_table = ""  # a date written once over the whole table: read as its period, not a column's header
         self.stated_date: date | None = None  # that date where it ends no fiscal year: on each undated fact's locator
+        self.schedule_cols: set[int] = set()  # a payment schedule's year columns: no fiscal year's figures
         self.currency = self._stated_currency()
 
     def _stated_currency(self) -> str | None:
@@ -435,6 +439,8 @@ class _TableReader:
         self.shape = replace(self.shape, row_labels=self._qualified_by_sections())
         shape, glossary, context = self.shape, self.glossary, self.context
         header_names = self._header_names()
+        self.schedule_cols = self._schedule_year_columns(header_names)
+        header_names = {c: names for c, names in header_names.items() if c not in self.schedule_cols}
         if not self.row_periods and not any(n.period for names in header_names.values() for n in names):
             self._date_roll_forward()
             shape = self.shape
@@ -448,9 +454,6 @@ class _TableReader:
                         "knows; table skipped"]
         if not any(n.metric or n.entity or n.channel for n in named):
             return [], [f"{self.where}: no row names a metric, entity or channel the glossary knows; table skipped"]
-        if self._future_schedule(header_names):
-            return [], [f"{self.where}: a schedule of payments by year (a Total column beside four or more years in "
-                        "ascending order), not figures of those fiscal years; table skipped"]
         has = {slot: any(getattr(n, slot) for n in named) for slot in ("metric", "entity", "channel", "period")}
         layers = context.layers()
         near = [context.caption, *reversed(context.headings), context.lead]
@@ -477,7 +480,8 @@ class _TableReader:
                 spanning = next((t for t in over if written and written in normalize_text(t)), "")
                 if spanning:  # the date over every column is the table's, no column's own header
                     self.over_table = spanning
-                    header_names = self._header_names()
+                    header_names = {c: names for c, names in self._header_names().items()
+                                    if c not in self.schedule_cols}
         if not has["period"] and not isinstance(context_period, Period):
             return [], [f"{self.where}: no period in its headers, labels or context; table skipped"]
         table_units = [u for c in range(shape.label_cols) for h in shape.header_rows
@@ -500,7 +504,11 @@ class _TableReader:
         for c in sorted(expiry_cols):
             self.warn(f"column {'/'.join(shape.col_headers[c])!r}: the year each row expires or falls due, "
                       "no figure; column skipped")
-        skipped_cols |= expiry_cols
+        for c in sorted(self.schedule_cols):  # the year as written names when its figures fall due: "2021: Leases"
+            qualifiers[c] = shape.col_headers[c][-1]
+            self.warn(f"column {'/'.join(shape.col_headers[c])!r}: a year of a payment schedule, not a fiscal "
+                      "year; its figures are read as falling due then, of no fiscal year")
+        skipped_cols |= expiry_cols | self.schedule_cols
         for r in shape.body_rows:
             names = row_names[r]
             labels = shape.row_labels[r]
@@ -518,7 +526,7 @@ class _TableReader:
                 if undated and not any(shape.col_headers[c]):
                     continue  # undated, a column no header names could be of any period
                 cell = _Cell()
-                column = header_names[c]
+                column = header_names.get(c, [])  # a schedule's year column names nothing but its qualifier
                 if c in qualifiers:
                     qualified = self._qualified_metric(qualifiers[c], labels, names, r, c)
                     if qualified is None:
@@ -570,7 +578,8 @@ class _TableReader:
         Every cell counts, not only the headers and the body's labels: a date on a row of its own
         between two blocks ("June 30, 2018" over the year before's rows) dates the rows below it.
         """
-        ending = self._ending_year_columns()  # the years a row expires or falls due date none of its figures
+        # the years a row expires or falls due, and a payment schedule's years, date none of its figures
+        ending = self._ending_year_columns() | self.schedule_cols
         headers = [h for c, headers in self.shape.col_headers.items() if c not in ending for h in headers]
         cells = [cell for row in self.rows for c, cell in enumerate(row) if c not in ending]
         return states_no_period(headers, cells, self._context_texts(), besides=date)
@@ -650,16 +659,27 @@ class _TableReader:
                 found.add(c)
         return found
 
-    def _future_schedule(self, header_names: dict[int, list[Named]]) -> bool:
-        """A contractual-obligations table: ``Total | 2019 | 2020 | 2021 | 2022 | Thereafter``.
+    def _schedule_year_columns(self, header_names: dict[int, list[Named]]) -> set[int]:
+        """The year columns of a payment schedule: ``Total | 2020 | 2021-2022 | Thereafter``, a Total by four years.
 
-        Its year columns are payments due in those years, not the years' figures, and a wrong
-        period is worse than none.
+        Such a column holds the payments due in that year (or span of years), counted from the
+        balance date, never the figures of that fiscal year, and a wrong period is worse than
+        none. A schedule is told by a ``Thereafter`` column beside its years, or by a ``Total``
+        column beside four or more consecutive years. Its other columns (the ``Total``, the
+        ``Thereafter``) are still read, undated where nothing else states a period.
         """
-        years = [int(p.period) for c in sorted(header_names) for n in header_names[c]
-                 if (p := n.period) is not None and p.period_type == "FY"]
-        total = any(_TOTAL.fullmatch(h.strip()) for headers in self.shape.col_headers.values() for h in headers if h)
-        return total and len(years) >= 4 and all(b == a + 1 for a, b in zip(years, years[1:], strict=False))
+        heads = self.shape.col_headers
+        years = {c: int(p.period) for c in sorted(header_names) for n in header_names[c]
+                 if (p := n.period) is not None and p.period_type == "FY"}
+        spans = {c for c, headers in heads.items() if headers and _YEAR_SPAN.fullmatch(headers[-1].strip())}
+        thereafter = any(_THEREAFTER.fullmatch(clean_label(normalize_text(h))) for headers in heads.values()
+                         for h in headers)
+        total = any(_TOTAL.fullmatch(h.strip()) for headers in heads.values() for h in headers if h)
+        ordered = [years[c] for c in sorted(years)]
+        consecutive = len(ordered) >= 4 and all(b == a + 1 for a, b in zip(ordered, ordered[1:], strict=False))
+        if (thereafter and (years or spans)) or (total and consecutive):
+            return set(years) | spans
+        return set()
 
     def _column_qualifiers(self, skipped: set[int], header_names: dict[int, list[Named]],
                            dated: bool, undated: bool = False) -> dict[int, str]:
@@ -682,13 +702,19 @@ class _TableReader:
             # a long header is a title, not a kind of figure; its unit note ("(in thousand NT dollars)") not counted
             if (NOT_ACTUAL.search(normalize_text(text)) or open_metric_code(text) is None
                     or len(_UNIT_NOTE.sub(" ", text).strip()) > 40
-                    or (_PERIOD_PART_WORDS if undated else _PART_OF_PERIOD).search(normalize_text(text))):
+                    or (_PERIOD_PART_WORDS if undated else _PART_OF_PERIOD).search(self._kind_words(text, undated))):
                 continue  # "Q1", "First Quarter", "2019 vs 2018": a part of a period, never a kind of figure
             # the kind of figure without its unit note: the unit is read from the header, and a unit's words
             # ("thousand") in a label would read as a number no fact states
             found[c] = _UNIT_NOTE.sub(lambda note: "" if units_in(note.group(), self.currency) else note.group(),
                                       text).strip()
         return found
+
+    @staticmethod
+    def _kind_words(text: str, undated: bool) -> str:
+        """A header's words that may name a part of a period; an undated schedule's due span ("1-3 years") is none."""
+        norm = normalize_text(text)
+        return without_due_buckets(norm) if undated else norm
 
     def _qualified_metric(self, header: str, labels: Sequence[str], names: Sequence[Named], r: int,
                           c: int) -> str | None:

@@ -10,6 +10,13 @@ undated would give a dated figure without its date. The one exception is a date 
 over the whole table (``30 June 2019`` in its corner, ``As of February 28, 2019`` over every
 column, or in its caption): that date is the table's period where it closes a fiscal year of
 the glossary, and otherwise the table is undated (``lone_date``).
+
+A schedule of payments by when they fall due (``Less than 1 year | 1-3 years | More than 5
+years``, under "Payments due by period") writes "year" and "period" in its headers, yet states
+no period its figures are of: such a due bucket is a span counted from the balance date, not a
+fiscal year, so its words do not keep the table dated (``without_due_buckets``). A year written
+as a column or row of a schedule (``2021``, ``2020 - 2024``) still does: the table stays skipped
+rather than dated by a year its figures are not of.
 """
 
 from __future__ import annotations
@@ -31,13 +38,33 @@ _FULL_DATE = re.compile(rf"(?:{_MONTH.pattern}\s+\d{{1,2}},?|\d{{1,2}}\s+{_MONTH
 _DATE_PARTS = re.compile(r"(?:(?P<m1>[a-z]+)\.?\s+(?P<d1>\d{1,2})|(?P<d2>\d{1,2})\s+(?P<m2>[a-z]+)\.?)"
                          r",?\s*(?P<y>\d{4})")
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+# A span counted from the balance date that a payment falls due in ("Less than 1 year", "1-3 years", "3 to 5
+# years", "More than 5 years", "Up to one year"), and the heading over such spans ("Payments due by period").
+_DUE_BUCKET = re.compile(
+    r"(?<![a-z\d])(?:(?:less\s+than|up\s+to|within|under|more\s+than|over|after|beyond|greater\s+than)\s+)?"
+    r"(?:\d{1,2}|one|two|three|four|five|ten)(?:\s*(?:-|–|—|to)\s*(?:\d{1,2}|three|five|ten))?\s+years?(?![a-z])"
+    r"|(?<![a-z])(?:payments?|amounts?|obligations?)\s+due\s+(?:by|in)\s+periods?(?![a-z])")
+_DUE_HEADING = re.compile(r"(?:payments?|amounts?|obligations?)\s+due\s+(?:by|in)\s+periods?")
 # A unit note in parentheses ("(in years)") says how a figure is counted, not when it was.
 _UNIT_NOTE = re.compile(r"[(（][^()（）]*[)）]")
 
 
+def without_due_buckets(norm: str) -> str:
+    """A normalised text without the due spans of a payment schedule ("less than 1 year", "payments due by period")."""
+    return _DUE_BUCKET.sub(" ", norm)
+
+
+def is_due_heading(norm: str) -> bool:
+    """Whether a normalised header, its unit note aside, is the heading over a schedule's due spans."""
+    return bool(_DUE_HEADING.fullmatch(" ".join(_UNIT_NOTE.sub(" ", norm).split())))
+
+
 def names_a_period(text: str, besides: str = "") -> bool:
-    """Whether a text writes a year, a month or a period word (read or not), ``besides`` (a date) aside."""
-    norm = normalize_text(text)
+    """Whether a text writes a year, a month or a period word (read or not), ``besides`` (a date) aside.
+
+    A schedule's due span ("1-3 years") is no period (``without_due_buckets``).
+    """
+    norm = without_due_buckets(normalize_text(text))
     if besides:
         norm = norm.replace(besides, " ")
     return bool(_YEAR.search(norm) or _MONTH.search(norm) or _PERIOD_WORD.search(_UNIT_NOTE.sub(" ", norm)))
