@@ -1,0 +1,98 @@
+"""Rows named in one phrase around a shared head word: each row written out, so each is asked.
+
+"The domestic and international discount rates" names two rows, ``Domestic discount rate`` and
+``International discount rate``, whose shared words ("discount rates") are written once, after the
+last modifier. Read as written, only "international discount rates" is a row's name, and that one row
+would answer for the phrase: a figure for a row the question did not ask alone. Where the documents'
+names hold the words after the list word as a row and the words before it with the same head as
+another row, the phrase is written out as the two names joined by the list word ("domestic discount
+rates and international discount rates"), and the question parse asks each (or computes over them, when
+the question asks a sum, an average or a difference). The same holds in Chinese and Japanese, with or
+without the particle (国内和国际的折现率, 国内及び海外の割引率). A modifier whose row the documents do
+not name leaves the question as written, and a phrase that is itself a row's name ("interest and other
+income") is that row.
+"""
+
+from __future__ import annotations
+
+from ragspine.facts.glossary import Glossary, SlotKind
+from ragspine.lazy import LazyPattern
+
+# "domestic and international", "high & low", "domestic or international"
+_EN_JOINER = LazyPattern(r"(?<![\w-])(?:and|or|&)(?![\w-])")
+_WORD = LazyPattern(r"[\w%'-]+")
+# 国内和国际, 国内及び海外, 国内と海外, 国内、海外
+_CJK_JOINER = LazyPattern(r"以及|及び|および|和|与|與|及|と|や|、")
+_PARTICLES = ("", "的", "の")
+_MAX_MODIFIER_WORDS = 3
+_MAX_PHRASE_WORDS = 7
+_MAX_MODIFIER_CHARS = 8
+_MAX_PHRASE_CHARS = 20
+
+
+def with_shared_head_rows(question: str, glossary: Glossary) -> str:
+    """The question with each "A and B <head>" whose rows the documents name written as "A <head> and B <head>"."""
+    lower = question.lower()
+    if len(lower) != len(question):  # lower-casing moved the offsets: nothing is spliced
+        return question
+    spliced = _spliced_en(question, lower, glossary) if question.isascii() else _spliced_cjk(question, glossary)
+    return spliced if spliced is not None else question
+
+
+def _row(glossary: Glossary, words: str) -> str | None:
+    return glossary.normalize(SlotKind.METRIC, words)
+
+
+def _spliced_en(question: str, lower: str, glossary: Glossary) -> str | None:
+    for joiner in _EN_JOINER.finditer(lower):
+        after = list(_WORD.finditer(lower, joiner.end()))[:_MAX_PHRASE_WORDS]
+        before = list(_WORD.finditer(lower, 0, joiner.start()))[-_MAX_MODIFIER_WORDS:]
+        if not after or not before or lower[before[-1].end():joiner.start()].strip(" ,"):
+            continue  # the list word joins no two runs of words
+        for size in range(len(after), 1, -1):  # the longest row after the list word first
+            second = lower[after[0].start():after[size - 1].end()]
+            if _row(glossary, second) is None:
+                continue
+            for cut in range(1, size):  # the second row's modifier, then the head shared with the first
+                head = lower[after[cut].start():after[size - 1].end()]
+                for count in range(1, len(before) + 1):  # the shortest modifier before the list word first
+                    start = before[-count].start()
+                    modifier = lower[start:before[-1].end()]
+                    first = _row(glossary, f"{modifier} {head}")
+                    if first is None or first == _row(glossary, second):
+                        continue
+                    if _row(glossary, lower[start:after[size - 1].end()]) is not None:
+                        return None  # the whole phrase is one row's name
+                    written = f"{question[start:before[-1].end()]} {question[after[cut].start():after[size - 1].end()]}"
+                    return f"{question[:start]}{written}{question[before[-1].end():]}"
+    return None
+
+
+def _spliced_cjk(question: str, glossary: Glossary) -> str | None:
+    for joiner in _CJK_JOINER.finditer(question):
+        rest = question[joiner.end():joiner.end() + _MAX_PHRASE_CHARS]
+        for size in range(len(rest), 1, -1):  # the longest phrase after the list word first
+            for cut in range(1, size):  # the second row's modifier, a particle or none, then the shared head
+                particle = next((p for p in ("的", "の") if rest.startswith(p, cut)), "")
+                head = rest[cut + len(particle):size]
+                second = _written(glossary, rest[:cut], head)
+                if not head or second is None:
+                    continue
+                for count in range(1, min(_MAX_MODIFIER_CHARS, joiner.start()) + 1):
+                    modifier = question[joiner.start() - count:joiner.start()]
+                    if modifier[0].isspace() or modifier[0].isdigit():
+                        break
+                    first = _written(glossary, modifier, head)
+                    if first is None or _row(glossary, first) == _row(glossary, second):
+                        continue
+                    if _row(glossary, question[joiner.start() - count:joiner.end() + size]) is not None:
+                        return None  # the whole phrase is one row's name
+                    start = joiner.start() - count
+                    return f"{question[:start]}{first}{joiner.group()}{second}{question[joiner.end() + size:]}"
+    return None
+
+
+def _written(glossary: Glossary, modifier: str, head: str) -> str | None:
+    """The row's name a modifier and a head make, with the particle the documents write between them or none."""
+    return next((f"{modifier}{p}{head}" for p in _PARTICLES if _row(glossary, f"{modifier}{p}{head}") is not None),
+                None)
