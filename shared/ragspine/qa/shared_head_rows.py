@@ -18,13 +18,14 @@ from __future__ import annotations
 from ragspine.facts.glossary import Glossary, SlotKind
 from ragspine.lazy import LazyPattern
 
-# "domestic and international", "high & low", "domestic or international"
-_EN_JOINER = LazyPattern(r"(?<![\w-])(?:and|or|&)(?![\w-])")
+# "domestic and international", "high & low", "domestic or international", "domestic, European"
+_EN_JOINER = LazyPattern(r"(?<![\w-])(?:and|or|&)(?![\w-])|,")
 _WORD = LazyPattern(r"[\w%'-]+")
 # 国内和国际, 国内及び海外, 国内と海外, 国内、海外
 _CJK_JOINER = LazyPattern(r"以及|及び|および|和|与|與|及|と|や|、")
 _PARTICLES = ("", "的", "の")
 _MAX_MODIFIER_WORDS = 3
+_MAX_ROWS = 6
 _MAX_PHRASE_WORDS = 7
 _MAX_MODIFIER_CHARS = 8
 _MAX_PHRASE_CHARS = 20
@@ -35,8 +36,13 @@ def with_shared_head_rows(question: str, glossary: Glossary) -> str:
     lower = question.lower()
     if len(lower) != len(question):  # lower-casing moved the offsets: nothing is spliced
         return question
-    spliced = _spliced_en(question, lower, glossary) if question.isascii() else _spliced_cjk(question, glossary)
-    return spliced if spliced is not None else question
+    for _ in range(_MAX_ROWS - 1):  # "A, B and C <head>": C's pair first, then B's and A's by the comma
+        spliced = _spliced_en(question, question.lower(), glossary) if question.isascii() \
+            else _spliced_cjk(question, glossary)
+        if spliced is None:
+            break
+        question = spliced
+    return question
 
 
 def _row(glossary: Glossary, words: str) -> str | None:

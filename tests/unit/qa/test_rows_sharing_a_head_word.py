@@ -32,7 +32,7 @@ def glossary_with(labels: list[str]) -> Glossary:
 
 GLOSSARY = glossary_with([
     *(f"{modifier} {head}".capitalize() for first, second, head in EN_ROWS for modifier in (first, second)),
-    "国内折现率", "国际折现率", "国内の割引率", "海外の割引率", "Interest income", "Other income",
+    "European discount rate", "国内折现率", "国际折现率", "欧洲折现率", "国内の割引率", "海外の割引率", "Interest income", "Other income",
     "Interest and other income", "Foreign taxes"])
 ASKS = st.sampled_from(["What were the {} in 2019?", "What is the {} for 2019?", "Show the {} in fiscal 2019",
                         "WHAT WERE THE {} IN 2019?"])
@@ -65,6 +65,20 @@ def test_two_japanese_rows_sharing_a_head_word_are_each_asked(joiner: str, ask: 
     parsed = parse_slots(ask.format(f"国内{joiner}海外の割引率"), glossary=GLOSSARY)
     assert parsed.metrics == ("label:国内の割引率", "label:海外の割引率")
     assert not parsed.unknown_names
+
+
+@pytest.mark.parametrize("question", [
+    "What were the domestic, European and international discount rates in 2019?",
+    "What were the domestic, European, and international discount rates in 2019?",
+])
+def test_three_rows_sharing_a_head_word_are_each_asked(question: str) -> None:
+    assert parse_slots(question, glossary=GLOSSARY).metrics == (
+        "label:domestic discount rate", "label:european discount rate", "label:international discount rate")
+
+
+def test_three_chinese_rows_sharing_a_head_word_are_each_asked() -> None:
+    assert parse_slots("2019年国内、欧洲和国际的折现率", glossary=GLOSSARY).metrics == (
+        "label:国内折现率", "label:欧洲折现率", "label:国际折现率")
 
 
 def test_a_phrase_that_is_itself_a_rows_name_is_that_row() -> None:
