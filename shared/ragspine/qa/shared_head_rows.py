@@ -19,7 +19,7 @@ from ragspine.facts.glossary import Glossary, SlotKind
 from ragspine.lazy import LazyPattern
 
 # "domestic and international", "high & low", "domestic or international", "domestic, European"
-_EN_JOINER = LazyPattern(r"(?<![\w-])(?:and|or|&)(?![\w-])|,")
+_EN_JOINER = LazyPattern(r"(?<![\w-])(?:and|or|to|vs|versus)(?![\w-])|[,&]")
 _WORD = LazyPattern(r"[\w%'-]+")
 # 国内和国际, 国内及び海外, 国内と海外, 国内、海外
 _CJK_JOINER = LazyPattern(r"以及|及び|および|和|与|與|及|と|や|、")

@@ -42,7 +42,7 @@ def _plural(head: str) -> str:
     return head if head.endswith("share") else f"{head}s"
 
 
-@given(rows=st.sampled_from(sorted(EN_ROWS)), joiner=st.sampled_from([" and ", " & ", ", and "]),
+@given(rows=st.sampled_from(sorted(EN_ROWS)), joiner=st.sampled_from([" and ", " & ", ", and ", " or ", " vs ", " versus "]),
        plural=st.booleans(), ask=ASKS)
 def test_two_english_rows_sharing_a_head_word_are_each_asked(rows: tuple[str, str, str], joiner: str, plural: bool,
                                                              ask: str) -> None:
@@ -123,4 +123,10 @@ def test_a_difference_asked_over_the_phrase_is_computed_from_both_rows(qa: QACom
     result = answered(qa, "What is the difference between the high and low price in 2024?")
     first = result.answer.splitlines()[0]
     assert "12.0 EUR" in first
+    assert "row=high price" in first and "row=low price" in first
+
+
+def test_a_ratio_asked_over_the_phrase_is_computed_from_both_rows(qa: QAComponents) -> None:
+    first = answered(qa, "What is the ratio of the high to low price in 2024?").answer.splitlines()[0]
+    assert "1.30" in first
     assert "row=high price" in first and "row=low price" in first
