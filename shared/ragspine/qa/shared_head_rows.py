@@ -15,6 +15,8 @@ income") is that row.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from ragspine.facts.glossary import Glossary, SlotKind
 from ragspine.lazy import LazyPattern
 
@@ -32,7 +34,10 @@ _MAX_PHRASE_CHARS = 20
 
 
 def with_shared_head_rows(question: str, glossary: Glossary) -> str:
-    """The question with each "A and B <head>" whose rows the documents name written as "A <head> and B <head>"."""
+    """The question with each "A and B <head>" whose rows the documents name written as "A <head> and B <head>".
+
+    ``question`` is in NFKC already (as ``parse_slots`` reads it).
+    """
     lower = question.lower()
     if len(lower) != len(question):  # lower-casing moved the offsets: nothing is spliced
         return question
@@ -46,7 +51,9 @@ def with_shared_head_rows(question: str, glossary: Glossary) -> str:
 
 
 def _row(glossary: Glossary, words: str) -> str | None:
-    return glossary.normalize(SlotKind.METRIC, words)
+    """The metric a whole name is (the question is NFKC already: lower case is the aliases' form)."""
+    owner = glossary.aliases.get(words.lower())
+    return owner[1] if owner is not None and owner[0] is SlotKind.METRIC else None
 
 
 def _spliced_en(question: str, lower: str, glossary: Glossary) -> str | None:
@@ -75,27 +82,65 @@ def _spliced_en(question: str, lower: str, glossary: Glossary) -> str | None:
 
 
 def _spliced_cjk(question: str, glossary: Glossary) -> str | None:
-    for joiner in _CJK_JOINER.finditer(question):
-        rest = question[joiner.end():joiner.end() + _MAX_PHRASE_CHARS]
-        for size in range(len(rest), 1, -1):  # the longest phrase after the list word first
-            for cut in range(1, size):  # the second row's modifier, a particle or none, then the shared head
-                particle = next((p for p in ("的", "の") if rest.startswith(p, cut)), "")
-                head = rest[cut + len(particle):size]
-                second = _written(glossary, rest[:cut], head)
-                if not head or second is None:
+    lower = question.lower()
+    prefixes = _prefixes(glossary)
+    for joiner in _CJK_JOINER.finditer(lower):
+        rest = lower[joiner.end():joiner.end() + _MAX_PHRASE_CHARS]
+        for cut in range(1, min(_MAX_MODIFIER_CHARS, len(rest)) + 1):  # the second row's modifier
+            if rest[:cut] not in prefixes:
+                break  # no row's name begins so: a longer modifier begins none either
+            particle = next((p for p in ("的", "の") if rest.startswith(p, cut)), "")
+            after = rest[cut + len(particle):]
+            for written in _particles(rest[:cut]):  # the particle the documents write, or none
+                size = _longest_row(glossary, prefixes, written, after)
+                if not size:
                     continue
+                head, second = after[:size], f"{written}{after[:size]}"
+                end = joiner.end() + cut + len(particle) + size
                 for count in range(1, min(_MAX_MODIFIER_CHARS, joiner.start()) + 1):
                     modifier = question[joiner.start() - count:joiner.start()]
                     if modifier[0].isspace() or modifier[0].isdigit():
                         break
+                    if modifier.lower() not in prefixes:
+                        continue  # no row's name begins with it
                     first = _written(glossary, modifier, head)
                     if first is None or _row(glossary, first) == _row(glossary, second):
                         continue
-                    if _row(glossary, question[joiner.start() - count:joiner.end() + size]) is not None:
+                    if _row(glossary, lower[joiner.start() - count:end]) is not None:
                         return None  # the whole phrase is one row's name
                     start = joiner.start() - count
-                    return f"{question[:start]}{first}{joiner.group()}{second}{question[joiner.end() + size:]}"
+                    return f"{question[:start]}{first}{joiner.group()}{second}{question[end:]}"
     return None
+
+
+def _particles(modifier: str) -> tuple[str, ...]:
+    return tuple(f"{modifier}{p}" for p in _PARTICLES)
+
+
+def _longest_row(glossary: Glossary, prefixes: frozenset[str], written: str, after: str) -> int:
+    """How many characters of ``after`` make, behind ``written``, the longest row's name; 0 for none."""
+    longest = 0
+    for size in range(1, len(after) + 1):
+        name = f"{written}{after[:size]}"
+        if name not in prefixes:
+            break
+        if _row(glossary, name) is not None:
+            longest = size
+    return longest
+
+
+_PREFIX_MEMO: list[tuple[Mapping[str, tuple[SlotKind, str]], frozenset[str]]] = []
+
+
+def _prefixes(glossary: Glossary) -> frozenset[str]:
+    """Every beginning of a metric's name outside ASCII (to stop reading a phrase no name begins with)."""
+    aliases = glossary.aliases
+    if _PREFIX_MEMO and _PREFIX_MEMO[0][0] is aliases:
+        return _PREFIX_MEMO[0][1]
+    made = frozenset(alias[:end] for alias, (kind, _code) in aliases.items()
+                     if kind is SlotKind.METRIC and not alias.isascii() for end in range(1, len(alias) + 1))
+    _PREFIX_MEMO[:] = [(aliases, made)]  # one glossary's at a time: a new one comes with new documents
+    return made
 
 
 def _written(glossary: Glossary, modifier: str, head: str) -> str | None:
