@@ -130,3 +130,16 @@ def test_a_ratio_asked_over_the_phrase_is_computed_from_both_rows(qa: QAComponen
     first = answered(qa, "What is the ratio of the high to low price in 2024?").answer.splitlines()[0]
     assert "1.30" in first
     assert "row=high price" in first and "row=low price" in first
+
+
+@pytest.mark.parametrize(("question", "mean", "rows"), [
+    ("What is the average of the domestic and international discount rates in 2024?", "3.875 PCT",
+     ("row=domestic discount rate", "row=international discount rate")),
+    ("What is the average high and low price in 2024?", "46 EUR", ("row=high price", "row=low price")),
+    ("2024年国内和国际的折现率的平均值是多少？", "3.65 PCT", ("row=国内折现率", "row=国际折现率")),
+])
+def test_an_average_asked_over_the_phrase_in_one_year_is_the_mean_of_the_rows(qa: QAComponents, question: str,
+                                                                            mean: str, rows: tuple[str, str]) -> None:
+    first = answered(qa, question).answer.splitlines()[0]
+    assert mean in first
+    assert all(row in first for row in rows)
