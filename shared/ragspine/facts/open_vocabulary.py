@@ -40,6 +40,12 @@ _LEGAL_FORM = LazyPattern(
     r"^(?:株式会社|\(株\))\s*|\s*(?:株式会社|\(株\)|股份有限公司|有限公司)$"
     r"|[\s,]+(?:inc\.?|incorporated|corp\.?|corporation|co\.?,?\s*ltd\.?|ltd\.?|limited|plc|ag|s\.a\.|n\.v\.|se|gmbh)$")
 
+# A name that defines its short name ('Apple Inc. ("Apple")', 'Toyota Motor Corporation (the "Company")',
+# トヨタ自動車株式会社（以下「当社」という。）, 本公司（以下简称“公司”）): the short name is that name's too.
+_DEFINED_SHORT_NAME = LazyPattern(
+    r"\(\s*(?:the\s+|hereinafter(?:\s+referred\s+to\s+as)?\s*,?\s*|以下\s*[、,]?\s*(?:简称|簡稱|称|稱)?\s*)?"
+    r"[\"“「『]([^\"“”「」『』()]{1,40})[\"”」』]\s*(?:という)?\s*。?\s*\)")
+
 
 _written = [0]  # how many times this process stored facts under open codes (see ``vocabulary_generation``)
 
@@ -115,6 +121,8 @@ def label_of(code: str) -> str:
 def _aliases(entity: bool, label: str) -> set[str]:
     """The spellings of a label a question may use: as written, without its punctuation, without a legal form."""
     forms = {label, _LOOSE.sub(" ", label).strip()}
+    for defined in _DEFINED_SHORT_NAME.finditer(label):  # the name without its definition, and the short name
+        forms |= {matching_form(label[:defined.start()] + label[defined.end():]), matching_form(defined.group(1))}
     if entity:
         forms |= {_LEGAL_FORM.sub("", form).strip() for form in list(forms)}
     else:  # an English label in the other number ("operating leases" for a row "Operating lease")

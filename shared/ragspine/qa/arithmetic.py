@@ -345,8 +345,14 @@ class _Calc:
     # --- computations ---------------------------------------------------------------------------
     def average(self, metrics: list[str], entities: list[str], periods: list[Period],
                 channels: list[str]) -> list[Made]:
-        made: list[Made] = []
         over_periods = len(periods) >= 2
+        if not over_periods and len(entities) == 1 and len(metrics) >= 2:
+            # "the average of the high and low price in 2019": one period, the rows named are what is averaged
+            named = self.text["join"].join(map(self.metric, metrics))
+            return [made for channel in channels
+                    for made in self._mean(entities[0], [(m, entities[0], channel, periods[0]) for m in metrics],
+                                           f" {periods[0].label}", named)]
+        made: list[Made] = []
         for metric in metrics:
             if over_periods and metric in self.glossary.formulas and not any(k[0] == metric for k in self.found):
                 continue  # a formula metric computed per period: its mean is the derived channel's line
@@ -355,27 +361,28 @@ class _Calc:
                           else [(None, [(metric, e, channel, periods[0]) for e in entities])] if len(entities) >= 2
                           else [])
                 for entity, keys in groups:
-                    what = f"{self.who(entity) if entity else ''}{self.metric(metric)} {self.text['w_average']}"
-                    got = self.on_one_unit(keys, what)
-                    if isinstance(got, str):
-                        made.append((got, ()))
-                        continue
-                    values, unit, note, facts = got.values, got.unit, got.note, got.facts
-                    mean = sum(values, Decimal(0)) / len(values)
-                    shown = self.rounded(mean, max((_places(f) for f in facts), default=0) + 2)
-                    shown = shown if self.arithmetic.places is not None else _trimmed(shown)
                     span = (f" {periods[0].label}–{periods[-1].label}" if over_periods
                             else f" {periods[0].label}")
-                    line = self.text["average"].format(who=self.who(entity) if entity else "",
-                                                       what=self.metric(metric), span=span, value=shown,
-                                                       unit=spaced(unit), n=len(values))
-                    # figures written as negatives (costs in parentheses): the mean is said by size too
-                    size = shown.lstrip("-") if all(v < 0 for v in values) else ""
-                    if size:
-                        line += self.text["by_size"].format(value=size, unit=spaced(unit))
-                    made.append((f"{line}{note}{cited(tuple(facts))}", (shown, str(len(values)),
-                                                                         *((size,) if size else ()))))
+                    made += self._mean(entity, keys, span, self.metric(metric))
         return made
+
+    def _mean(self, entity: str | None, keys: list[Key], span: str, named: str) -> list[Made]:
+        """The mean of the figures of ``keys`` (one line, its inputs cited), or the line saying why not."""
+        what = f"{self.who(entity) if entity else ''}{named} {self.text['w_average']}"
+        got = self.on_one_unit(keys, what)
+        if isinstance(got, str):
+            return [(got, ())]
+        values, unit, note, facts = got.values, got.unit, got.note, got.facts
+        mean = sum(values, Decimal(0)) / len(values)
+        shown = self.rounded(mean, max((_places(f) for f in facts), default=0) + 2)
+        shown = shown if self.arithmetic.places is not None else _trimmed(shown)
+        line = self.text["average"].format(who=self.who(entity) if entity else "", what=named, span=span,
+                                           value=shown, unit=spaced(unit), n=len(values))
+        # figures written as negatives (costs in parentheses): the mean is said by size too
+        size = shown.lstrip("-") if all(v < 0 for v in values) else ""
+        if size:
+            line += self.text["by_size"].format(value=size, unit=spaced(unit))
+        return [(f"{line}{note}{cited(tuple(facts))}", (shown, str(len(values)), *((size,) if size else ())))]
 
     def ratio(self, metrics: list[str], entities: list[str], periods: list[Period], channels: list[str]) -> list[Made]:
         made: list[Made] = []

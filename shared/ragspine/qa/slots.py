@@ -22,6 +22,7 @@ from ragspine.qa.period_words import (
     with_quarters,
     with_ranges,
 )
+from ragspine.qa.shared_head_rows import with_shared_head_rows
 from ragspine.qa.total_row_names import with_total_rows_read
 
 _TOKEN = LazyPattern(r"[a-z0-9][a-z0-9_'\-.&]*|[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]+", re.IGNORECASE)
@@ -101,6 +102,7 @@ def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
     """
     question = _with_period_words_read(question, glossary)  # 2025年3月期, "year ended June 30"
     question = _with_dates_read(question, glossary)  # "as at December 31, 2019": the fiscal year it closes
+    question = with_shared_head_rows(question, glossary)  # "the domestic and international discount rates": two rows
     # "total sales" is the documents' "Total net sales" row, not the glossary's total channel of revenue
     mentions = with_total_rows_read(question, _items_of_sections_named(question, glossary.scan(question)), glossary)
     found: dict[SlotKind, dict[str, None]] = {SlotKind.METRIC: {}, SlotKind.ENTITY: {}, SlotKind.CHANNEL: {}}
