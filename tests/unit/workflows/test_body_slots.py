@@ -205,6 +205,25 @@ def test_a_sender_hanging_up_within_its_grace_below_the_rate_gets_only_a_round_t
         assert again.preempted and not other.preempted and not honest.preempted
 
 
+def test_a_suspect_address_taking_a_slow_readers_slot_gets_no_grace() -> None:
+    """Tricklers taking each other's slots would otherwise keep every slot within a fresh round trip."""
+    clock = _Clock()
+    slots = BodySlots(2, min_rate=500, grace_s=1.0, path_share=1, client_share=1, clock=clock)
+    with ExitStack() as held:
+        slow = held.enter_context(slots.reading(path="a", client="x"))
+        other = held.enter_context(slots.reading(path="b", client="y"))
+        other.received = 10
+        clock.now += 2.0
+        held.enter_context(slots.reading(path="c", client="z")).received = 10_000  # takes x's slot: x is suspect
+        assert slow.preempted
+        clock.now += 2.0
+        again = held.enter_context(slots.reading(path="a", client="x"))  # x comes back and takes y's slot
+        assert other.preempted
+        clock.now += 0.1  # within a round trip
+        held.enter_context(slots.reading(path="d", client="w"))
+        assert again.preempted
+
+
 def test_a_caller_behind_a_suspect_address_keeps_a_round_trip_and_tricklers_owing_more_go_first() -> None:
     clock = _Clock()
     slots = BodySlots(4, min_rate=500, grace_s=1.0, clock=clock)
@@ -274,8 +293,9 @@ def test_only_a_reader_below_the_minimum_rate_past_its_grace_is_ever_preempted(
             for victim in newly:
                 age = clock.now - victim.started
                 assert not victim.done and victim.received < 500 * age
-                # Its grace passed: a round trip's only if its address had a reader preempted before it came.
-                assert age >= 1.0 or (age >= DEFAULT_SUSPECT_GRACE_S and victim.grace_s == DEFAULT_SUSPECT_GRACE_S
+                # Its grace passed: a round trip's, or none if it took a slot, only if its address had a reader
+                # preempted before it came.
+                assert age >= 1.0 or (age >= victim.grace_s and victim.grace_s in (0.0, DEFAULT_SUSPECT_GRACE_S)
                                       and victim.client in suspects)
                 suspects.add(victim.client)
             assert slots.held() <= 4

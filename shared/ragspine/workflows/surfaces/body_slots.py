@@ -24,7 +24,9 @@ A client address is suspect for ``SUSPECT_S`` once its reader was preempted, or 
 without the whole body (hung up or cut off) below the minimum rate, grace or not: a sender that
 reconnects at once would otherwise hold a fresh slot for a whole grace each time, and four of them
 keep every slot in grace. A suspect address's readers get only ``suspect_grace_s`` (a round trip),
-so an honest caller behind it (a NAT) still has the time to send its body after its headers.
+so an honest caller behind it (a NAT) still has the time to send its body after its headers; and
+none when they took a slow reader's slot, or tricklers taking each other's slots would keep every
+slot within a fresh round trip.
 """
 
 from __future__ import annotations
@@ -174,9 +176,12 @@ class BodySlots:
                 self._suspect(victim.client)
                 victim.mark_preempted()
             now = self._clock()
-            suspect = self._suspects.get(client, now) > now
-            reader = SlotReader(path, client, self._clock, min_rate=self.min_rate,
-                                grace_s=self.suspect_grace_s if suspect else self.grace_s)
+            grace_s = self.grace_s
+            if self._suspects.get(client, now) > now:
+                # A suspect that took a slow reader's slot gets no grace: tricklers taking each other's slots
+                # would otherwise keep every slot within a fresh round trip.
+                grace_s = 0.0 if refusal is not None else self.suspect_grace_s
+            reader = SlotReader(path, client, self._clock, min_rate=self.min_rate, grace_s=grace_s)
             self._readers.add(reader)
             self._by_path[path] += 1
             self._by_client[client] += 1
