@@ -224,7 +224,7 @@ def test_a_suspect_address_taking_a_slow_readers_slot_gets_no_grace() -> None:
         assert again.preempted
 
 
-def test_a_caller_behind_a_suspect_address_keeps_a_round_trip_and_tricklers_owing_more_go_first() -> None:
+def test_a_caller_behind_a_suspect_address_keeps_its_slot_while_tricklers_owing_more_go_first() -> None:
     clock = _Clock()
     slots = BodySlots(4, min_rate=500, grace_s=1.0, clock=clock)
     with ExitStack() as held:
@@ -237,12 +237,13 @@ def test_a_caller_behind_a_suspect_address_keeps_a_round_trip_and_tricklers_owin
         back = held.enter_context(slots.reading(path="t0", client="x"))  # x's trickler comes back at once
         clock.now += 1.0
         back.received = 2
-        honest = held.enter_context(slots.reading(path="nat", client="x"))  # an honest caller behind x (a NAT)
+        # An honest caller behind x (a NAT) takes a trickler's slot: no grace, but it owes little yet.
+        honest = held.enter_context(slots.reading(path="nat", client="x"))
         calls = iter(["u1", "u2", "u3"])
         clock.now += 0.15  # one round trip: its body is on its way
         held.enter_context(slots.reading(path=next(calls), client="u"))
         assert not honest.preempted
-        clock.now += 0.2  # a slow link: past its round trip, yet it owes far less than any trickler
+        clock.now += 0.2  # a slow link: it owes far less than any trickler
         for _ in range(2):
             held.enter_context(slots.reading(path=next(calls), client="u"))
             assert not honest.preempted

@@ -8,8 +8,8 @@ the slot of one of them and is served, and that sender is answered 408 and its p
 time it held. Senders that keep up the minimum rate keep their slots: the caller is refused (503),
 as when every slot is honestly busy. Senders that hang up within their grace and come back at once
 get only a round trip of grace after, so an honest caller still takes one's slot; an honest caller
-behind a trickler's address (a NAT) keeps that round trip, and a caller finding every slot taken
-takes a trickler's slot, not its.
+behind a trickler's address (a NAT) keeps its slot: a caller finding every slot taken takes that of
+a trickler, which owes more bytes to the minimum rate.
 Statuses and slot counts are asserted, never durations.
 """
 
