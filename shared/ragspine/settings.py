@@ -239,7 +239,10 @@ class Settings(BaseModel):
                     "slot to a new call that finds every slot taken, and is answered 408 (0: never).")
     workflow_webhook_body_grace_s: float = Field(
         default=1.0, ge=0, le=3600,
-        description="Seconds a webhook body is read before its rate counts: within them no new call takes its slot.")
+        description="Seconds a webhook body is read before its rate counts: within them no new call takes its slot. "
+                    "An address whose reader's slot was taken, or whose read ended without its whole body below the "
+                    "minimum rate, gets a round trip (0.3 s, never more than this) for a minute, and none for a call "
+                    "that took a slow reader's slot.")
     workflow_webhook_parse_budget_bytes: int = Field(
         default=16 * 1024 * 1024, ge=1024 * 1024, le=1024 * 1024 * 1024,
         description="Bytes of webhook bodies over 256 KiB parsed and running at once (their parsed values can be "

@@ -11,7 +11,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ragspine.workflows.errors import WebhookBodiesBusyError, WebhookBodiesLimitError
-from ragspine.workflows.surfaces.body_slots import MAX_TOTAL, SUSPECT_S, BodySlots, SlotReader, share_of
+from ragspine.workflows.surfaces.body_slots import (
+    DEFAULT_SUSPECT_GRACE_S,
+    MAX_TOTAL,
+    SUSPECT_S,
+    BodySlots,
+    SlotReader,
+    share_of,
+)
 
 MIB = 1024 * 1024
 
@@ -154,7 +161,7 @@ def test_a_reader_whose_body_has_arrived_is_not_preempted_while_it_is_parsed() -
         assert not parsing.preempted
 
 
-def test_an_address_whose_reader_was_preempted_reads_without_a_grace_for_a_while() -> None:
+def test_an_address_whose_reader_was_preempted_reads_with_a_round_trip_of_grace_for_a_while() -> None:
     clock = _Clock()
     slots = BodySlots(2, min_rate=500, grace_s=1.0, path_share=1, client_share=1, clock=clock)
     with ExitStack() as held:
@@ -167,17 +174,80 @@ def test_an_address_whose_reader_was_preempted_reads_without_a_grace_for_a_while
     with ExitStack() as held:
         again = held.enter_context(slots.reading(path="a", client="x"))
         fresh = held.enter_context(slots.reading(path="b", client="y"))
-        clock.now += 0.1  # both well within a grace, neither at the minimum rate
+        clock.now += 0.4  # x past its round trip, y well within its grace, neither at the minimum rate
         held.enter_context(slots.reading(path="c", client="z"))
-        assert again.preempted and not fresh.preempted
+        assert again.grace_s == DEFAULT_SUSPECT_GRACE_S and again.preempted and not fresh.preempted
     clock.now += SUSPECT_S  # the address is trusted with a grace again
     with ExitStack() as held:
         later = held.enter_context(slots.reading(path="a", client="x"))
         held.enter_context(slots.reading(path="b", client="y"))
-        clock.now += 0.1
+        clock.now += 0.4
         with pytest.raises(WebhookBodiesBusyError), slots.reading(path="c", client="z"):
             pass
         assert not later.preempted
+
+
+def test_a_sender_hanging_up_within_its_grace_below_the_rate_gets_only_a_round_trip_of_grace_after() -> None:
+    clock = _Clock()
+    slots = BodySlots(2, min_rate=500, grace_s=1.0, path_share=1, client_share=1, clock=clock)
+    with slots.reading(path="a", client="x") as cycler:
+        cycler.received = 1  # "{", then nothing
+        clock.now += 0.8
+        cycler.cut_short = True  # it hangs up within its grace, and comes back at once
+    with slots.reading(path="b", client="y") as fast:
+        fast.received, fast.cut_short = 2000, True  # hung up too, but at the minimum rate: not suspect
+    with ExitStack() as held:
+        again = held.enter_context(slots.reading(path="a", client="x"))
+        other = held.enter_context(slots.reading(path="b", client="y"))
+        again.received = other.received = 1
+        clock.now += 0.4  # past a round trip, well within a grace
+        honest = held.enter_context(slots.reading(path="c", client="z"))
+        assert again.preempted and not other.preempted and not honest.preempted
+
+
+def test_a_suspect_address_taking_a_slow_readers_slot_gets_no_grace() -> None:
+    """Tricklers taking each other's slots would otherwise keep every slot within a fresh round trip."""
+    clock = _Clock()
+    slots = BodySlots(2, min_rate=500, grace_s=1.0, path_share=1, client_share=1, clock=clock)
+    with ExitStack() as held:
+        slow = held.enter_context(slots.reading(path="a", client="x"))
+        other = held.enter_context(slots.reading(path="b", client="y"))
+        other.received = 10
+        clock.now += 2.0
+        held.enter_context(slots.reading(path="c", client="z")).received = 10_000  # takes x's slot: x is suspect
+        assert slow.preempted
+        clock.now += 2.0
+        again = held.enter_context(slots.reading(path="a", client="x"))  # x comes back and takes y's slot
+        assert other.preempted
+        clock.now += 0.1  # within a round trip
+        held.enter_context(slots.reading(path="d", client="w"))
+        assert again.preempted
+
+
+def test_a_caller_behind_a_suspect_address_keeps_its_slot_while_tricklers_owing_more_go_first() -> None:
+    clock = _Clock()
+    slots = BodySlots(4, min_rate=500, grace_s=1.0, clock=clock)
+    with ExitStack() as held:
+        tricklers = [held.enter_context(slots.reading(path=f"t{i}", client=client)) for i, client in enumerate("xyws")]
+        clock.now += 2.0
+        for trickler, sent in zip(tricklers, [2, 4, 4, 4], strict=True):
+            trickler.received = sent  # a byte every half second, or less
+        with slots.reading(path="waiter", client="v"):
+            assert tricklers[0].preempted  # x owed the most: x is suspect now
+        back = held.enter_context(slots.reading(path="t0", client="x"))  # x's trickler comes back at once
+        clock.now += 1.0
+        back.received = 2
+        # An honest caller behind x (a NAT) takes a trickler's slot: no grace, but it owes little yet.
+        honest = held.enter_context(slots.reading(path="nat", client="x"))
+        calls = iter(["u1", "u2", "u3"])
+        clock.now += 0.15  # one round trip: its body is on its way
+        held.enter_context(slots.reading(path=next(calls), client="u"))
+        assert not honest.preempted
+        clock.now += 0.2  # a slow link: it owes far less than any trickler
+        for _ in range(2):
+            held.enter_context(slots.reading(path=next(calls), client="u"))
+            assert not honest.preempted
+        assert all(trickler.preempted for trickler in tricklers) and back.preempted
 
 
 def test_a_call_over_its_own_share_never_takes_a_slot() -> None:
@@ -224,8 +294,10 @@ def test_only_a_reader_below_the_minimum_rate_past_its_grace_is_ever_preempted(
             for victim in newly:
                 age = clock.now - victim.started
                 assert not victim.done and victim.received < 500 * age
-                # Its grace passed, unless its address had a reader preempted before it came.
-                assert age >= 1.0 or (victim.grace_s == 0 and victim.client in suspects)
+                # Its grace passed: a round trip's, or none if it took a slot, only if its address had a reader
+                # preempted before it came.
+                assert age >= 1.0 or (age >= victim.grace_s and victim.grace_s in (0.0, DEFAULT_SUSPECT_GRACE_S)
+                                      and victim.client in suspects)
                 suspects.add(victim.client)
             assert slots.held() <= 4
             assert all(slots.held(path=p) <= slots.per_path for p in "abcde")

@@ -100,6 +100,10 @@ async def read_capped(request: Request, limit: int, *, timeout_s: float, reader:
                         reader.received = len(received)
                     if len(received) > limit:
                         raise PayloadTooLargeError(f"the webhook payload exceeds {limit} bytes")
+            except (ClientDisconnect, asyncio.CancelledError):  # hung up, or cut off at the deadline
+                if reader is not None:
+                    reader.cut_short = True
+                raise
             finally:
                 if reader is not None:
                     reader.done = True

@@ -14,13 +14,19 @@ once (429 with Retry-After), before its body is read.
 
 Shares cannot stop a sender using as many addresses and paths as there are slots, so a call that
 finds every slot taken, and is within its shares, takes the slot of a slow reader instead (the
-slowloris defence): one that has held its slot for ``grace_s`` and sent less than ``min_rate`` bytes
-a second on average since. Of those, it takes the one on the path or address holding the most slots,
-then the slowest, then the one held longest. The reader is told (:attr:`SlotReader.preempted`) and
-its read ends; a reader at the minimum rate or faster, or still within its grace, is never
-preempted. A client address whose reader was preempted gets no grace for ``SUSPECT_S``: a sender
-that reconnects at once would otherwise hold a fresh slot for a whole grace each time, and four of
-them keep every slot in grace most of the time.
+slowloris defence): one that has held its slot for its grace and sent less than ``min_rate`` bytes
+a second on average since. Of those, it takes the one furthest behind the minimum rate (the bytes it
+owes), so a trickler that has held its slot for long goes before a caller that has just come. The
+reader is told (:attr:`SlotReader.preempted`) and its read ends; a reader at the minimum rate or
+faster, or still within its grace, is never preempted.
+
+A client address is suspect for ``SUSPECT_S`` once its reader was preempted, or its read ended
+without the whole body (hung up or cut off) below the minimum rate, grace or not: a sender that
+reconnects at once would otherwise hold a fresh slot for a whole grace each time, and four of them
+keep every slot in grace. A suspect address's readers get only ``suspect_grace_s`` (a round trip),
+so an honest caller behind it (a NAT) still has the time to send its body after its headers; and
+none when they took a slow reader's slot, or tricklers taking each other's slots would keep every
+slot within a fresh round trip.
 """
 
 from __future__ import annotations
@@ -45,6 +51,8 @@ DEFAULT_GRACE_S = 1.0
 # How long an address whose reader was preempted reads without a grace: long beside the grace, short enough that
 # an honest caller sharing the address (a NAT) soon has it back; its readers at the minimum rate are kept regardless.
 SUSPECT_S = 60.0
+# The grace of a suspect address's readers: one long round trip (curl's "100 Continue" answered at once), no more.
+DEFAULT_SUSPECT_GRACE_S = 0.3
 MAX_SUSPECTS = 10_000  # addresses remembered, least recently preempted forgotten first
 MAX_TOTAL = 64  # small payload caps still leave the server threads for other routes
 RETRY_AFTER_SECONDS = 1  # a body read lasts as long as its upload: come back soon
@@ -67,8 +75,9 @@ class SlotReader:
         self._clock = clock
         self.started = clock()
         self.min_rate = min_rate
-        self.grace_s = grace_s  # none for an address whose reader was preempted lately
+        self.grace_s = grace_s  # a round trip only for a suspect address
         self.received = 0  # bytes of the body read so far (the router counts each chunk)
+        self.cut_short = False  # the read ended without the whole body: the sender hung up or the deadline came
         self.done = False  # no longer reading (a small body keeps the slot for its parse): never preempted
         self.preempted = False
         self._on_preempt: Callable[[], None] | None = None
@@ -77,10 +86,17 @@ class SlotReader:
         """Seconds this reader has held its slot."""
         return self._clock() - self.started
 
+    def short_of_rate(self) -> bool:
+        """Below the minimum rate on average since it took its slot, grace or not."""
+        return self.received < self.min_rate * self.held_s()
+
     def below_rate(self) -> bool:
         """Past its grace, and below the minimum rate on average since it took its slot (however its read ended)."""
-        held_s = self.held_s()
-        return held_s >= self.grace_s and self.received < self.min_rate * held_s
+        return self.held_s() >= self.grace_s and self.short_of_rate()
+
+    def owed(self) -> float:
+        """Bytes this reader is behind the minimum rate: how long it has been slow, and how slow."""
+        return self.min_rate * self.held_s() - self.received
 
     def is_slow(self) -> bool:
         """Still reading, past its grace, and below the minimum rate on average since it took its slot."""
@@ -104,16 +120,18 @@ class BodySlots:
 
     def __init__(self, total: int = DEFAULT_TOTAL, *, path_share: float = DEFAULT_PATH_SHARE,
                  client_share: float = DEFAULT_CLIENT_SHARE, min_rate: float = DEFAULT_MIN_RATE,
-                 grace_s: float = DEFAULT_GRACE_S, clock: Callable[[], float] = time.monotonic) -> None:
+                 grace_s: float = DEFAULT_GRACE_S, suspect_grace_s: float = DEFAULT_SUSPECT_GRACE_S,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         if total < 1:
             raise ValueError("at least one webhook body must be readable at once")
-        if min_rate < 0 or grace_s < 0:
-            raise ValueError("the minimum body rate and its grace are not negative")
+        if min_rate < 0 or grace_s < 0 or suspect_grace_s < 0:
+            raise ValueError("the minimum body rate and its graces are not negative")
         self.total = total
         self.per_path = share_of(total, path_share)
         self.per_client = share_of(total, client_share)
         self.min_rate = min_rate
         self.grace_s = grace_s
+        self.suspect_grace_s = min(suspect_grace_s, grace_s)
         self._clock = clock
         self._readers: set[SlotReader] = set()
         self._by_path: Counter[str] = Counter()
@@ -158,9 +176,12 @@ class BodySlots:
                 self._suspect(victim.client)
                 victim.mark_preempted()
             now = self._clock()
-            suspect = self._suspects.get(client, now) > now
-            reader = SlotReader(path, client, self._clock, min_rate=self.min_rate,
-                                grace_s=0.0 if suspect else self.grace_s)
+            grace_s = self.grace_s
+            if self._suspects.get(client, now) > now:
+                # A suspect that took a slow reader's slot gets no grace: tricklers taking each other's slots
+                # would otherwise keep every slot within a fresh round trip.
+                grace_s = 0.0 if refusal is not None else self.suspect_grace_s
+            reader = SlotReader(path, client, self._clock, min_rate=self.min_rate, grace_s=grace_s)
             self._readers.add(reader)
             self._by_path[path] += 1
             self._by_client[client] += 1
@@ -170,6 +191,8 @@ class BodySlots:
             with self._lock:
                 if reader in self._readers:  # a preempted reader's slot is already someone else's
                     self._release(reader)
+                    if reader.cut_short and reader.short_of_rate():  # hanging up within the grace is no way out
+                        self._suspect(client)
 
     def _refusal(self, path: str, client: str, *,
                  leaving: SlotReader | None) -> WebhookBodiesBusyError | WebhookBodiesLimitError | None:
@@ -189,19 +212,14 @@ class BodySlots:
         return None
 
     def _slowest_making_room(self, path: str, client: str) -> SlotReader | None:
-        """The slow reader whose leaving admits the call: on the path or client holding most slots, then the
-        slowest, then the one held longest; None when no reader is slow or none would make room."""
+        """The slow reader whose leaving admits the call: the one owing the most bytes to the minimum rate (slow the
+        longest), then the one on the path or client holding most slots; None when none is slow or would make room."""
         room = [reader for reader in self._readers
                 if reader.is_slow() and self._refusal(path, client, leaving=reader) is None]
         if not room:
             return None
-
-        def unwanted(reader: SlotReader) -> tuple[int, float, float]:
-            held_s = reader.held_s()
-            return (max(self._by_path[reader.path], self._by_client[reader.client]),
-                    -reader.received / max(held_s, 1e-9), held_s)
-
-        return max(room, key=unwanted)
+        return max(room, key=lambda reader: (reader.owed(),
+                                             max(self._by_path[reader.path], self._by_client[reader.client])))
 
     def _suspect(self, client: str) -> None:
         self._suspects.pop(client, None)

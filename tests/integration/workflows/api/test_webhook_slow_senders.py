@@ -6,7 +6,10 @@ share, they hold every body-reading slot. Once they are past their grace (the sl
 by the test, so nothing depends on how fast the machine is), an honest caller of another path takes
 the slot of one of them and is served, and that sender is answered 408 and its path charged the
 time it held. Senders that keep up the minimum rate keep their slots: the caller is refused (503),
-as when every slot is honestly busy.
+as when every slot is honestly busy. Senders that hang up within their grace and come back at once
+get only a round trip of grace after, so an honest caller still takes one's slot; an honest caller
+behind a trickler's address (a NAT) keeps its slot: a caller finding every slot taken takes that of
+a trickler, which owes more bytes to the minimum rate.
 Statuses and slot counts are asserted, never durations.
 """
 
@@ -163,3 +166,55 @@ def test_the_path_of_a_sender_whose_slot_was_taken_is_charged_the_time_it_held(s
         other = next(path for path in trickled if path != charged)
         reply = httpx.post(server.base + f"/webhook/{other}", json={"text": "hello"}, timeout=PATIENCE)
         assert reply.status_code == 200, reply.text
+
+
+def _until_no_slot_held(server: Server) -> None:
+    deadline = time.monotonic() + PATIENCE
+    while server.held():  # the server has seen the hang-ups once their slots are given back
+        assert time.monotonic() < deadline, "the slot of a sender that hung up was never given back"
+        time.sleep(0.01)
+
+
+def test_senders_hanging_up_within_their_grace_and_coming_back_cannot_keep_an_honest_caller_out(
+        server: Server) -> None:
+    senders = [("127.0.0.2", "pa"), ("127.0.0.2", "pb"), ("127.0.0.3", "pd"), ("127.0.0.3", "pe")]
+    with ExitStack() as first_round:
+        for source, path in senders:
+            _sender(server, first_round, source, path)
+        server.api.clock.now += 0.8 * GRACE_S  # "{" then nothing, and all hang up within their grace
+    _until_no_slot_held(server)
+    with ExitStack() as stack:
+        socks = [_sender(server, stack, source, path) for source, path in senders]  # back at once
+        server.api.clock.now += 0.5 * GRACE_S  # still within a grace: a round trip is all their addresses get now
+        reply = httpx.post(server.base + "/webhook/pc", json={"text": "hello"}, timeout=PATIENCE)
+        assert reply.status_code == 200, reply.text
+        cut = select.select(socks, [], [], PATIENCE)[0]
+        assert len(cut) == 1 and _answered(cut[0])[0] == 408
+
+
+def test_an_honest_caller_behind_a_tricklers_address_keeps_its_slot(server: Server) -> None:
+    trickled = ("pa", "pb", "pd", "pe")
+    with ExitStack() as stack:
+        socks = [_sender(server, stack, f"127.0.0.{2 + i}", path) for i, path in enumerate(trickled)]
+        server.api.clock.now += 2 * GRACE_S
+        assert httpx.post(server.base + "/webhook/pc", json={"text": "hello"}, timeout=PATIENCE).status_code == 200
+        cut = select.select(socks, [], [], PATIENCE)[0]
+        assert len(cut) == 1 and _answered(cut[0])[0] == 408
+        nat, path = cut[0].getsockname()[0], trickled[socks.index(cut[0])]  # an address now suspect
+        socks.remove(cut[0])
+        socks.append(_sender(server, stack, nat, path))  # its trickler comes back at once
+        server.api.clock.now += GRACE_S  # the others hold for three seconds now, this one for one: all slow
+        body = b'{"text": "' + b"y" * 1988 + b'"}'
+        honest = stack.enter_context(socket.create_connection(("127.0.0.1", server.port), timeout=PATIENCE,
+                                                              source_address=(nat, 0)))
+        honest.sendall(b"POST /webhook/pc HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                       b"Content-Length: %d\r\n\r\n" % len(body))  # its body follows a round trip later
+        taken = select.select(socks, [], [], PATIENCE)[0]  # the honest caller took a trickler's slot
+        assert len(taken) == 1 and _answered(taken[0])[0] == 408
+        socks.remove(taken[0])
+        server.api.clock.now += 0.15  # one round trip, as curl waits for "100 Continue"
+        reply = httpx.post(server.base + "/webhook/pc", json={"text": "hello"}, timeout=PATIENCE)
+        assert reply.status_code == 200, reply.text  # a caller finding every slot taken took a trickler's
+        honest.sendall(body)
+        status, answer = _answered(honest)
+        assert status == 200, answer
