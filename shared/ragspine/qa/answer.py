@@ -25,6 +25,7 @@ from ragspine.llm.ports import LLMProvider, Message
 from ragspine.qa.change_asks import with_change_read
 from ragspine.qa.clarify import AskBack, Proceed, ScopeDecision, clarify_scope
 from ragspine.qa.counting import count_over_periods
+from ragspine.qa.due_years import notice_words, with_due_figures
 from ragspine.qa.faq import FaqEntry, FaqIndex
 from ragspine.qa.faq_check import CitedPassages, states_numbers, unsupported_numbers
 from ragspine.qa.intent_model import Channel, Intent
@@ -382,7 +383,14 @@ def _structured(text: str, qa: QAComponents, cache: _QuestionCache, channel: Cha
                and not intent.analysis
                and (not intent.arithmetic.computes or compares_rows(intent.arithmetic)))
     refinements = decision.refinements
-    if undated:
+    due = (with_due_figures(structured, slots, text, intent.slots.periods, facts=qa.facts, glossary=qa.glossary,
+                            lang=lang, max_sensitivity=qa.max_sensitivity)
+           if not derives and not intent.analysis and not intent.arithmetic.computes else (structured, slots))
+    if due[0] is not structured:
+        # a year or due span named and no fiscal figure for it: a payment schedule's figure falling due then, said
+        # so; read beyond the plan (never kept), and options naming a fiscal year are no choice to offer
+        (structured, slots), undated, refinements = due, True, ()
+    elif undated:
         dated, dated_slots = structured, slots
         structured, slots = with_undated(structured, slots, facts=qa.facts, glossary=qa.glossary, lang=lang,
                                          max_sensitivity=qa.max_sensitivity)
@@ -528,6 +536,7 @@ def _verified(answer: str, outcome: StructuredOutcome, asked: Callable[[], froze
         shown += [n for d in outcome.differences for n in d.numbers]
     shown += outcome.computed  # rank gaps, shares and sums (qa/analytics/compute.py)
     shown += [day for r in outcome.results if r.fact is not None for day in notice_dates(r.fact)]  # qa/undated.py
+    shown += [due for r in outcome.results if r.fact is not None for due in notice_words(r.fact)]  # qa/due_years.py
     report = check_rendered(answer, allowed=frozenset().union(*map(figure_values, shown)), also_allowed=asked)
     return (answer, "provenance:pass") if report.ok else (REJECTED[lang], "provenance:rejected")
 
