@@ -7,7 +7,9 @@ given, and the answer says the document states no period for it (the assumed yea
 listed, since it was not used); where its table states one date that ends no fiscal year, the
 answer gives that date instead (carried on the fact's locator at ingestion, ``facts/model.py``).
 Undated facts are never summed, ranked or put into a derived figure: a question that computes
-anything is left as it is, except two rows of one undated table compared (``qa/undated_rows.py``).
+anything is left as it is, except two rows of one undated table compared (``qa/undated_rows.py``)
+and "the total B" with no period named: its one word "total" sums no periods, it names the figure a
+table states as the row's total (a schedule's ``Total`` column), which is read undated as written.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from ragspine.facts.model import Fact, stated_date
 from ragspine.facts.ports import FactStore
 from ragspine.facts.query_metric import QueryStatus, run_query
 from ragspine.lazy import LazyPattern
+from ragspine.qa.arithmetic_cues import NO_ARITHMETIC, Arithmetic
 from ragspine.qa.language import Lang
 from ragspine.qa.render import describe, render_result
 from ragspine.qa.slots import Slots
@@ -59,6 +62,12 @@ def names_no_period(parsed_periods: tuple[Period, ...], slots: Slots) -> bool:
     """Whether the question named no period at all (its one period is the default year, assumed)."""
     return (not parsed_periods and len(slots.periods) == 1
             and any(a.slot is SlotKind.PERIOD and not a.cue for a in slots.assumptions))
+
+
+def names_a_stated_total(arithmetic: Arithmetic) -> bool:
+    """Whether a question's only arithmetic is the one word "total" ("What is the total capital leases?")."""
+    return (arithmetic.period_sum == arithmetic.sum_words == 1
+            and replace(arithmetic, period_sum=0, sum_words=0, places=None) == NO_ARITHMETIC)
 
 
 def notice_dates(fact: Fact) -> tuple[str, ...]:

@@ -59,6 +59,12 @@ def test_a_year_of_a_schedule_answers_a_question_naming_it(asked: None) -> None:
     assert "FY2021" not in answer and "fiscal 2021" not in answer, answer  # nor an option naming the fiscal year
 
 
+def test_a_chinese_question_is_told_in_chinese_when_the_figure_falls_due(asked: None) -> None:
+    answer = cli_answer("2021年的operating leases是多少？")
+    assert "：700" in answer and "col=2021" in answer and "于2021年到期" in answer, answer
+    assert "FY2021" not in answer, answer
+
+
 def test_a_fiscal_years_figure_wins_over_the_schedules(asked: None) -> None:
     answer = cli_answer("What were the capital leases in 2020?")
     assert ": 95" in answer and "reported.md" in answer, answer
@@ -80,3 +86,13 @@ def test_a_due_span_answers_a_question_naming_it_in_its_own_words(asked: None) -
 def test_another_due_span_answers_its_own(asked: None) -> None:
     answer = cli_answer("What were the purchase obligations due within 1-3 years?")
     assert ": 1030" in answer and "col=1-3 years" in answer and "falling due in 1-3 years" in answer, answer
+
+
+def test_the_total_of_a_row_is_the_schedules_total_column(asked: None) -> None:
+    answer = cli_answer("What is the total operating leases?")
+    assert ": 1800" in answer and "col=Total" in answer and "no period" in answer, answer
+
+
+def test_a_fiscal_years_total_still_wins(asked: None) -> None:
+    answer = cli_answer("What were the total capital leases in 2020?")
+    assert ": 95" in answer and "reported.md" in answer and ": 90" not in answer, answer
