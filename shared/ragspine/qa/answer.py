@@ -47,7 +47,13 @@ from ragspine.qa.structured import Lookup, StructuredOutcome, look_up, plan_look
 from ragspine.qa.structured_asks import StructuredAsks, read_structured_asks
 from ragspine.qa.table_dates import with_table_dates_read
 from ragspine.qa.trace import TraceRecorder, question_digest
-from ragspine.qa.undated import names_a_stated_total, names_no_period, notice_dates, with_undated
+from ragspine.qa.undated import (
+    names_a_stated_total,
+    names_no_period,
+    notice_dates,
+    reads_stated_totals,
+    with_undated,
+)
 from ragspine.qa.undated_rows import compares_rows, from_one_table
 from ragspine.sensitivity import Sensitivity
 
@@ -387,7 +393,8 @@ def _structured(text: str, qa: QAComponents, cache: _QuestionCache, channel: Cha
     refinements = decision.refinements
     due = (with_due_figures(structured, slots, text, intent.slots.periods, facts=qa.facts, glossary=qa.glossary,
                             lang=lang, max_sensitivity=qa.max_sensitivity)
-           if not derives and not intent.analysis and not intent.arithmetic.computes else (structured, slots))
+           if not derives and not intent.analysis and not intent.arithmetic.computes and not intent.arithmetic.change
+           else (structured, slots))
     if due[0] is not structured:
         # a year or due span named and no fiscal figure for it: a payment schedule's figure falling due then, said
         # so; read beyond the plan (never kept), and options naming a fiscal year are no choice to offer
@@ -397,7 +404,10 @@ def _structured(text: str, qa: QAComponents, cache: _QuestionCache, channel: Cha
         structured, slots = with_undated(structured, slots, facts=qa.facts, glossary=qa.glossary, lang=lang,
                                          max_sensitivity=qa.max_sensitivity)
         if structured is not dated and names_a_stated_total(intent.arithmetic):
-            arith = replace(intent.arithmetic, period_sum=0, sum_words=0)
+            if reads_stated_totals(structured, text):
+                arith = replace(intent.arithmetic, period_sum=0, sum_words=0)
+            else:  # "the total B" is no other column's figure: the question stays a sum, as asked
+                structured, slots = dated, dated_slots
         if arith.computes and not from_one_table(structured, text):
             structured, slots = dated, dated_slots  # undated figures of two tables: nothing says one period
         if structured is not dated:  # other years of a figure stated for none are no choice to offer

@@ -9,11 +9,13 @@ answer gives that date instead (carried on the fact's locator at ingestion, ``fa
 Undated facts are never summed, ranked or put into a derived figure: a question that computes
 anything is left as it is, except two rows of one undated table compared (``qa/undated_rows.py``)
 and "the total B" with no period named: its one word "total" sums no periods, it names the figure a
-table states as the row's total (a schedule's ``Total`` column), which is read undated as written.
+table states as the row's total, read undated only from a column headed ``Total`` (a schedule's),
+and never for a question naming a due span ("due within 5 years"), whose total the column is not.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from datetime import date
 from types import MappingProxyType
@@ -24,6 +26,7 @@ from ragspine.facts.ports import FactStore
 from ragspine.facts.query_metric import QueryStatus, run_query
 from ragspine.lazy import LazyPattern
 from ragspine.qa.arithmetic_cues import NO_ARITHMETIC, Arithmetic
+from ragspine.qa.due_years import due_span
 from ragspine.qa.language import Lang
 from ragspine.qa.render import describe, render_result
 from ragspine.qa.slots import Slots
@@ -43,6 +46,7 @@ _DATED_NOTICE = MappingProxyType({
 _MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
                 "November", "December")
 _SPACES = LazyPattern(r"  +")
+_TOTAL_COLUMN = LazyPattern(r"(?:^|,)col=(?:[^,]*/)?\s*total\s*$", flags=re.IGNORECASE)
 
 
 def _written(day: date, lang: Lang) -> str:
@@ -68,6 +72,14 @@ def names_a_stated_total(arithmetic: Arithmetic) -> bool:
     """Whether a question's only arithmetic is the one word "total" ("What is the total capital leases?")."""
     return (arithmetic.period_sum == arithmetic.sum_words == 1
             and replace(arithmetic, period_sum=0, sum_words=0, places=None) == NO_ARITHMETIC)
+
+
+def reads_stated_totals(outcome: StructuredOutcome, text: str) -> bool:
+    """Whether every undated figure of ``outcome`` is from a column headed ``Total`` and ``text`` names no due span."""
+    undated = [r.fact for r in outcome.results
+               if r.fact is not None and Period(r.fact.period_type, r.fact.period).undated]
+    return due_span(text) is None and all(
+        _TOTAL_COLUMN.search(fact.source_locator) is not None for fact in undated)
 
 
 def notice_dates(fact: Fact) -> tuple[str, ...]:

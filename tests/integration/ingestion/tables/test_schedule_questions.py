@@ -96,3 +96,13 @@ def test_the_total_of_a_row_is_the_schedules_total_column(asked: None) -> None:
 def test_a_fiscal_years_total_still_wins(asked: None) -> None:
     answer = cli_answer("What were the total capital leases in 2020?")
     assert ": 95" in answer and "reported.md" in answer and ": 90" not in answer, answer
+
+
+def test_the_total_of_a_span_is_not_the_rows_total(asked: None) -> None:
+    answer = cli_answer("What is the total purchase obligations due within 5 years?")
+    assert "2640" not in answer, answer  # the Total column holds what falls due after 5 years too
+
+
+def test_a_change_between_a_schedules_years_reads_no_single_year(asked: None) -> None:
+    answer = cli_answer("What was the increase in operating leases from 2021 to 2022?")
+    assert "falling due" not in answer, answer
