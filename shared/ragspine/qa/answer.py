@@ -24,6 +24,7 @@ from ragspine.lazy import LazyModule
 from ragspine.llm.ports import LLMProvider
 from ragspine.qa.change_asks import with_change_read
 from ragspine.qa.clarify import AskBack, Proceed, ScopeDecision, clarify_scope
+from ragspine.qa.due_years import notice_words, with_due_figures
 from ragspine.qa.faq import FaqEntry, FaqIndex
 from ragspine.qa.faq_check import CitedPassages, states_numbers, unsupported_numbers
 from ragspine.qa.intent_model import Channel, Intent
@@ -53,7 +54,13 @@ from ragspine.qa.structured import Lookup, StructuredOutcome, look_up, plan_look
 from ragspine.qa.structured_asks import StructuredAsks, read_structured_asks
 from ragspine.qa.table_dates import with_table_dates_read
 from ragspine.qa.trace import TraceRecorder, question_digest
-from ragspine.qa.undated import names_no_period, notice_dates, with_undated
+from ragspine.qa.undated import (
+    names_a_stated_total,
+    names_no_period,
+    notice_dates,
+    reads_stated_totals,
+    with_undated,
+)
 from ragspine.qa.undated_rows import compares_rows, from_one_table
 from ragspine.sensitivity import Sensitivity
 
@@ -401,26 +408,41 @@ def _structured(text: str, qa: QAComponents, cache: _QuestionCache, channel: Cha
     # rows of one undated table compared with each other are of one period too, so they may be computed
     undated = (stated is None and names_no_period(intent.slots.periods, slots) and not derives
                and not intent.analysis
-               and (not intent.arithmetic.computes or compares_rows(intent.arithmetic)))
+               and (not intent.arithmetic.computes or compares_rows(intent.arithmetic)
+                    or names_a_stated_total(intent.arithmetic)))
+    arith = intent.arithmetic  # what is computed: a stated total read undated computes nothing
     refinements = decision.refinements
-    if undated:
+    due = (with_due_figures(structured, slots, text, intent.slots.periods, facts=qa.facts, glossary=qa.glossary,
+                            lang=lang, max_sensitivity=qa.max_sensitivity)
+           if not derives and not intent.analysis and not intent.arithmetic.computes and not intent.arithmetic.change
+           else (structured, slots))
+    if due[0] is not structured:
+        # a year or due span named and no fiscal figure for it: a payment schedule's figure falling due then, said
+        # so; read beyond the plan (never kept), and options naming a fiscal year are no choice to offer
+        (structured, slots), undated, refinements = due, True, ()
+    elif undated:
         dated, dated_slots = structured, slots
         structured, slots = with_undated(structured, slots, facts=qa.facts, glossary=qa.glossary, lang=lang,
                                          max_sensitivity=qa.max_sensitivity)
-        if intent.arithmetic.computes and not from_one_table(structured, text):
+        if structured is not dated and names_a_stated_total(intent.arithmetic):
+            if reads_stated_totals(structured, text):
+                arith = replace(intent.arithmetic, period_sum=0, sum_words=0)
+            else:  # "the total B" is no other column's figure: the question stays a sum, as asked
+                structured, slots = dated, dated_slots
+        if arith.computes and not from_one_table(structured, text):
             structured, slots = dated, dated_slots  # undated figures of two tables: nothing says one period
         if structured is not dated:  # other years of a figure stated for none are no choice to offer
             refinements = tuple(option for option in refinements if option.slot != "period")
     structured = with_change_read(structured, text, lang=lang)  # a change line that answers another question
-    structured = with_named_parts_sum(structured, text, intent.arithmetic, glossary=qa.glossary, lang=lang)
+    structured = with_named_parts_sum(structured, text, arith, glossary=qa.glossary, lang=lang)
     if derives:
         structured = derived.with_derived(structured, facts=qa.facts, glossary=qa.glossary, lang=lang,
                                   max_sensitivity=qa.max_sensitivity, places=intent.arithmetic.places,
                                   percent=intent.arithmetic.percent, average=intent.arithmetic.average)
     if intent.analysis:
         structured = analytics.with_analysis(structured, intent.analysis, glossary=qa.glossary, lang=lang)
-    if intent.arithmetic.computes:
-        structured = arithmetic.with_arithmetic(structured, intent.arithmetic, glossary=qa.glossary, lang=lang)
+    if arith.computes:
+        structured = arithmetic.with_arithmetic(structured, arith, glossary=qa.glossary, lang=lang)
     trace.stage("structured")
     answer = _structured_text(structured, slots, qa.glossary, lang, asked_unit=intent.requested_unit)
     answer, verdict = _verified(answer, structured, asked, lang, implied=implied_numbers(decision))
@@ -552,6 +574,7 @@ def _verified(answer: str, outcome: StructuredOutcome, asked: Callable[[], froze
         shown += [n for d in outcome.differences for n in d.numbers]
     shown += outcome.computed  # rank gaps, shares and sums (qa/analytics/compute.py)
     shown += [day for r in outcome.results if r.fact is not None for day in notice_dates(r.fact)]  # qa/undated.py
+    shown += [due for r in outcome.results if r.fact is not None for due in notice_words(r.fact)]  # qa/due_years.py
     report = check_rendered(answer, allowed=frozenset().union(implied, *map(figure_values, shown)), also_allowed=asked)
     return (answer, "provenance:pass") if report.ok else (REJECTED[lang], "provenance:rejected")
 

@@ -7,11 +7,15 @@ given, and the answer says the document states no period for it (the assumed yea
 listed, since it was not used); where its table states one date that ends no fiscal year, the
 answer gives that date instead (carried on the fact's locator at ingestion, ``facts/model.py``).
 Undated facts are never summed, ranked or put into a derived figure: a question that computes
-anything is left as it is, except two rows of one undated table compared (``qa/undated_rows.py``).
+anything is left as it is, except two rows of one undated table compared (``qa/undated_rows.py``)
+and "the total B" with no period named: its one word "total" sums no periods, it names the figure a
+table states as the row's total, read undated only from a column headed ``Total`` (a schedule's),
+and never for a question naming a due span ("due within 5 years"), whose total the column is not.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from datetime import date
 from types import MappingProxyType
@@ -21,6 +25,8 @@ from ragspine.facts.model import Fact, stated_date
 from ragspine.facts.ports import FactStore
 from ragspine.facts.query_metric import QueryStatus, run_query
 from ragspine.lazy import LazyPattern
+from ragspine.qa.arithmetic_cues import NO_ARITHMETIC, Arithmetic
+from ragspine.qa.due_years import due_span
 from ragspine.qa.language import Lang
 from ragspine.qa.render import describe, render_result
 from ragspine.qa.slots import Slots
@@ -40,6 +46,7 @@ _DATED_NOTICE = MappingProxyType({
 _MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
                 "November", "December")
 _SPACES = LazyPattern(r"  +")
+_TOTAL_COLUMN = LazyPattern(r"(?:^|,)col=(?:[^,]*/)?\s*total\s*$", flags=re.IGNORECASE)
 
 
 def _written(day: date, lang: Lang) -> str:
@@ -59,6 +66,20 @@ def names_no_period(parsed_periods: tuple[Period, ...], slots: Slots) -> bool:
     """Whether the question named no period at all (its one period is the default year, assumed)."""
     return (not parsed_periods and len(slots.periods) == 1
             and any(a.slot is SlotKind.PERIOD and not a.cue for a in slots.assumptions))
+
+
+def names_a_stated_total(arithmetic: Arithmetic) -> bool:
+    """Whether a question's only arithmetic is the one word "total" ("What is the total capital leases?")."""
+    return (arithmetic.period_sum == arithmetic.sum_words == 1
+            and replace(arithmetic, period_sum=0, sum_words=0, places=None) == NO_ARITHMETIC)
+
+
+def reads_stated_totals(outcome: StructuredOutcome, text: str) -> bool:
+    """Whether every undated figure of ``outcome`` is from a column headed ``Total`` and ``text`` names no due span."""
+    undated = [r.fact for r in outcome.results
+               if r.fact is not None and Period(r.fact.period_type, r.fact.period).undated]
+    return due_span(text) is None and all(
+        _TOTAL_COLUMN.search(fact.source_locator) is not None for fact in undated)
 
 
 def notice_dates(fact: Fact) -> tuple[str, ...]:
