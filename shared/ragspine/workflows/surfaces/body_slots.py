@@ -26,7 +26,9 @@ reconnects at once would otherwise hold a fresh slot for a whole grace each time
 keep every slot in grace. A suspect address's readers get only ``suspect_grace_s`` (a round trip),
 so an honest caller behind it (a NAT) still has the time to send its body after its headers; and
 none when they took a slow reader's slot, or tricklers taking each other's slots would keep every
-slot within a fresh round trip.
+slot within a fresh round trip. Any reader taking the last slot free gets a round trip too (addresses
+never seen twice are never suspect), and no reader more than a round trip plus its declared length
+at the minimum rate (a tiny body sent whole inside a whole grace is never cut short, so never suspect).
 """
 
 from __future__ import annotations
