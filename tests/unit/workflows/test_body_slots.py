@@ -172,15 +172,15 @@ def test_an_address_whose_reader_was_preempted_reads_with_a_round_trip_of_grace_
         assert slow.preempted
         # x reconnects at once and gets the slot back when z is done; a moment later a new call comes.
     with ExitStack() as held:
-        again = held.enter_context(slots.reading(path="a", client="x"))
         fresh = held.enter_context(slots.reading(path="b", client="y"))
+        again = held.enter_context(slots.reading(path="a", client="x"))
         clock.now += 0.4  # x past its round trip, y well within its grace, neither at the minimum rate
         held.enter_context(slots.reading(path="c", client="z"))
         assert again.grace_s == DEFAULT_SUSPECT_GRACE_S and again.preempted and not fresh.preempted
     clock.now += SUSPECT_S  # the address is trusted with a grace again
     with ExitStack() as held:
         later = held.enter_context(slots.reading(path="a", client="x"))
-        held.enter_context(slots.reading(path="b", client="y"))
+        held.enter_context(slots.reading(path="b", client="y")).received = 5000  # y keeps up the minimum rate
         clock.now += 0.4
         with pytest.raises(WebhookBodiesBusyError), slots.reading(path="c", client="z"):
             pass
@@ -197,8 +197,8 @@ def test_a_sender_hanging_up_within_its_grace_below_the_rate_gets_only_a_round_t
     with slots.reading(path="b", client="y") as fast:
         fast.received, fast.cut_short = 2000, True  # hung up too, but at the minimum rate: not suspect
     with ExitStack() as held:
-        again = held.enter_context(slots.reading(path="a", client="x"))
         other = held.enter_context(slots.reading(path="b", client="y"))
+        again = held.enter_context(slots.reading(path="a", client="x"))
         again.received = other.received = 1
         clock.now += 0.4  # past a round trip, well within a grace
         honest = held.enter_context(slots.reading(path="c", client="z"))
@@ -279,6 +279,7 @@ def test_only_a_reader_below_the_minimum_rate_past_its_grace_is_ever_preempted(
     clock = _Clock()
     slots = BodySlots(4, min_rate=500, grace_s=1.0, clock=clock)
     suspects: set[str] = set()  # addresses with a reader preempted (within the minute the test lasts)
+    last_slot: set[SlotReader] = set()  # readers that took the last slot free
     with ExitStack() as held:
         admitted: list[SlotReader] = []
         for path, client, wait, sent, done in calls:
@@ -289,17 +290,54 @@ def test_only_a_reader_below_the_minimum_rate_past_its_grace_is_ever_preempted(
                 reader = held.enter_context(slots.reading(path=path, client=client))
                 reader.received, reader.done = sent, done
                 admitted.append(reader)
+                if slots.held() == 4:
+                    last_slot.add(reader)
             newly = [reader for reader in admitted if reader.preempted and reader not in before]
             assert len(newly) <= 1 and (not newly or was_full)  # one slot at a time, and only from a full server
             for victim in newly:
                 age = clock.now - victim.started
                 assert not victim.done and victim.received < 500 * age
-                # Its grace passed: a round trip's, or none if it took a slot, only if its address had a reader
-                # preempted before it came.
+                # Its grace passed: a round trip's, or none if it took a slot, only if it took the last slot or its
+                # address had a reader preempted before it came.
                 assert age >= 1.0 or (age >= victim.grace_s and victim.grace_s in (0.0, DEFAULT_SUSPECT_GRACE_S)
-                                      and victim.client in suspects)
+                                      and (victim.client in suspects or victim in last_slot))
                 suspects.add(victim.client)
             assert slots.held() <= 4
             assert all(slots.held(path=p) <= slots.per_path for p in "abcde")
             assert all(slots.held(client=c) <= slots.per_client for c in "vwxyz")
     assert slots.held() == 0
+
+
+def test_the_reader_taking_the_last_slot_free_gets_a_round_trip_of_grace() -> None:
+    """Senders from addresses never seen twice, each hanging up within a whole grace, would keep every slot in it."""
+    clock = _Clock()
+    slots = BodySlots(4, min_rate=500, grace_s=1.0, clock=clock)
+    with ExitStack() as held:
+        readers = [held.enter_context(slots.reading(path=f"p{i}", client=f"fresh{i}")) for i in range(4)]
+        assert [reader.grace_s for reader in readers] == [1.0, 1.0, 1.0, DEFAULT_SUSPECT_GRACE_S]
+        clock.now += 0.5
+        held.enter_context(slots.reading(path="honest", client="h"))
+        assert [reader.preempted for reader in readers] == [False, False, False, True]
+
+
+@given(declared=st.integers(0, 10_000))
+def test_a_readers_grace_is_at_most_a_round_trip_and_its_declared_bytes_at_the_minimum_rate(declared: int) -> None:
+    slots = BodySlots(4, min_rate=500, grace_s=1.0, clock=_Clock())
+    with slots.reading(path="a", client="x", declared=declared) as reader:
+        assert reader.grace_s == min(1.0, DEFAULT_SUSPECT_GRACE_S + declared / 500)
+    with slots.reading(path="a", client="x") as chunked:
+        assert chunked.grace_s == 1.0
+
+
+def test_a_tiny_body_sent_whole_just_inside_a_whole_grace_is_slow_past_its_own() -> None:
+    clock = _Clock()
+    slots = BodySlots(4, min_rate=500, grace_s=1.0, clock=clock)
+    with ExitStack() as held:
+        tiny = [held.enter_context(slots.reading(path=f"t{i}", client=f"x{i}", declared=20)) for i in range(3)]
+        upload = held.enter_context(slots.reading(path="up", client="u", declared=5_000_000))
+        for reader in tiny:
+            reader.received = 1  # one byte; the other nineteen 0.9 s later
+        clock.now += 0.5
+        upload.received = 25_000  # 50 KB a second
+        held.enter_context(slots.reading(path="honest", client="h"))
+        assert sum(reader.preempted for reader in tiny) == 1 and not upload.preempted

@@ -130,6 +130,12 @@ def _cut_off(reader: SlotReader, deadline: asyncio.Timeout, loop: asyncio.Abstra
     return from_any_thread
 
 
+def _declared_length(request: Request) -> int | None:
+    """The body's Content-Length, or None (chunked, or not a number)."""
+    declared = request.headers.get("content-length", "")
+    return int(declared) if declared.isdigit() else None
+
+
 def _charge_if_slow(reader: SlotReader, path: str, timeout_s: float, *, components: WorkflowComponents) -> None:
     """Charge ``path`` if ``reader``'s read averaged below the minimum rate past its grace, however it ended (whole,
     malformed, too large or hung up), so no ending escapes what a trickle costs: the time held, and a whole bucket
@@ -172,7 +178,8 @@ async def _read_and_parse(request: Request, admitted: AdmittedWebhook, query: di
     """
     client = request.client.host if request.client else ""
     timeout_s = components.webhook.body_timeout_s
-    with components.body_slots.reading(path=admitted.path, client=client) as reader:
+    with components.body_slots.reading(path=admitted.path, client=client, declared=_declared_length(request)) \
+            as reader:
         started = components.limiter.now()
         try:
             payload = await read_capped(request, components.webhook.max_bytes, timeout_s=timeout_s, reader=reader)
@@ -213,10 +220,9 @@ async def _read_and_parse(request: Request, admitted: AdmittedWebhook, query: di
 async def webhook(path: str, request: Request, components: WorkflowsDep) -> Response:
     """Run the active workflow on ``path`` with the request as its inputs (no authentication)."""
     check_method(request.method, components=components)
-    declared = request.headers.get("content-length", "")
     # The rate token is taken from the path and headers alone: a refused call costs the server no body.
-    admitted = await run_in_threadpool(admit_webhook, path, request.method,
-                                       int(declared) if declared.isdigit() else None, components=components)
+    admitted = await run_in_threadpool(admit_webhook, path, request.method, _declared_length(request),
+                                       components=components)
     query = dict(request.query_params)
     # Every ingress check before the run takes a place: a client mistake is its own 4xx, however busy the server.
     async with AsyncExitStack() as held:

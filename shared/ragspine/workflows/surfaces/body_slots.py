@@ -26,7 +26,9 @@ reconnects at once would otherwise hold a fresh slot for a whole grace each time
 keep every slot in grace. A suspect address's readers get only ``suspect_grace_s`` (a round trip),
 so an honest caller behind it (a NAT) still has the time to send its body after its headers; and
 none when they took a slow reader's slot, or tricklers taking each other's slots would keep every
-slot within a fresh round trip.
+slot within a fresh round trip. Any reader taking the last slot free gets a round trip too (addresses
+never seen twice are never suspect), and no reader more than a round trip plus its declared length
+at the minimum rate (a tiny body sent whole inside a whole grace is never cut short, so never suspect).
 """
 
 from __future__ import annotations
@@ -155,8 +157,11 @@ class BodySlots:
             return len(self._readers) if client is None else self._by_client[client]
 
     @contextmanager
-    def reading(self, *, path: str, client: str) -> Iterator[SlotReader]:
+    def reading(self, *, path: str, client: str, declared: int | None = None) -> Iterator[SlotReader]:
         """Hold one slot for ``path`` and ``client`` while a body is read, taking a slow reader's if need be.
+
+        ``declared`` is the body's Content-Length when it has one: its grace is then at most a round trip plus
+        the time those bytes take at the minimum rate.
 
         Raises:
             WebhookBodiesBusyError: every slot is taken and no slow reader's leaving would admit the call (503 with
@@ -181,6 +186,13 @@ class BodySlots:
                 # A suspect that took a slow reader's slot gets no grace: tricklers taking each other's slots
                 # would otherwise keep every slot within a fresh round trip.
                 grace_s = 0.0 if refusal is not None else self.suspect_grace_s
+            elif len(self._readers) + 1 >= self.total:
+                # Taking the last slot: a round trip only, or senders from addresses never seen twice, each
+                # hanging up within a whole grace, would keep every slot in grace.
+                grace_s = min(grace_s, self.suspect_grace_s)
+            if declared is not None and self.min_rate > 0:
+                # A tiny body sent whole just inside a whole grace is as slow as a trickle, and never cut short.
+                grace_s = min(grace_s, self.suspect_grace_s + declared / self.min_rate)
             reader = SlotReader(path, client, self._clock, min_rate=self.min_rate, grace_s=grace_s)
             self._readers.add(reader)
             self._by_path[path] += 1

@@ -9,7 +9,10 @@ time it held. Senders that keep up the minimum rate keep their slots: the caller
 as when every slot is honestly busy. Senders that hang up within their grace and come back at once
 get only a round trip of grace after, so an honest caller still takes one's slot; an honest caller
 behind a trickler's address (a NAT) keeps its slot: a caller finding every slot taken takes that of
-a trickler, which owes more bytes to the minimum rate.
+a trickler, which owes more bytes to the minimum rate. A sender that takes the last slot free, or
+announces a tiny body, gets only a round trip of grace (and the time its bytes take at the minimum
+rate): addresses never seen twice, or tiny bodies sent whole just inside a whole grace, would
+otherwise keep every slot in grace.
 Statuses and slot counts are asserted, never durations.
 """
 
@@ -67,13 +70,13 @@ def server(sqlite_store: SqliteWorkflowStore) -> Iterator[Server]:
 
 
 def _sender(server: Server, senders: ExitStack, source: str, path: str, *, chunked: bool = False,
-            first: bytes = b"{") -> socket.socket:
+            first: bytes = b"{", length: int = 64 * 1024) -> socket.socket:
     """A connection from ``source`` that announced a body to ``path``, sent ``first`` of it and then nothing more;
     returned once the server reads its body (it holds a slot)."""
     sock = senders.enter_context(socket.create_connection(("127.0.0.1", server.port), timeout=PATIENCE,
                                                           source_address=(source, 0)))
     framing = (b"Transfer-Encoding: chunked\r\n\r\n%x\r\n%s\r\n" % (len(first), first) if chunked
-               else b"Content-Length: %d\r\n\r\n%s" % (64 * 1024, first))
+               else b"Content-Length: %d\r\n\r\n%s" % (length, first))
     read_before, held_before, deadline = server.counter.read, server.held(), time.monotonic() + PATIENCE
     sock.sendall(f"POST /webhook/{path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n".encode()
                  + framing)
@@ -218,3 +221,27 @@ def test_an_honest_caller_behind_a_tricklers_address_keeps_its_slot(server: Serv
         honest.sendall(body)
         status, answer = _answered(honest)
         assert status == 200, answer
+
+
+def test_senders_from_addresses_never_seen_before_cannot_keep_every_slot_in_grace(server: Server) -> None:
+    with ExitStack() as stack:
+        socks = [_sender(server, stack, f"127.4{i}.1.{1 + i}", path) for i, path in enumerate(("pa", "pb", "pd", "pe"))]
+        server.api.clock.now += 0.5 * GRACE_S  # within a whole grace: only the last slot taken has a round trip's
+        reply = httpx.post(server.base + "/webhook/pc", json={"text": "hello"}, timeout=PATIENCE)
+        assert reply.status_code == 200, reply.text
+        cut = select.select(socks, [], [], PATIENCE)[0]
+        assert cut == [socks[-1]] and _answered(cut[0])[0] == 408
+
+
+def test_a_tiny_body_sent_whole_just_inside_a_grace_does_not_keep_its_slot(server: Server) -> None:
+    """20 bytes at 100 bytes a second take 0.2 s: past that and a round trip, a sender with one byte sent is slow."""
+    with ExitStack() as stack:
+        tiny = [_sender(server, stack, f"127.0.5.{1 + i}", path, length=20) for i, path in enumerate(("pa", "pb"))]
+        tiny.append(_sender(server, stack, "127.0.5.3", "pd", length=20))
+        # The last slot goes to a sender keeping up the minimum rate for the next second: it stays.
+        keeping_up = _sender(server, stack, "127.0.5.4", "pe", first=b"{" + b" " * 499)
+        server.api.clock.now += 0.6 * GRACE_S
+        reply = httpx.post(server.base + "/webhook/pc", json={"text": "hello"}, timeout=PATIENCE)
+        assert reply.status_code == 200, reply.text
+        cut = select.select([*tiny, keeping_up], [], [], PATIENCE)[0]
+        assert len(cut) == 1 and cut[0] in tiny and _answered(cut[0])[0] == 408
