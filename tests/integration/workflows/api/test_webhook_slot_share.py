@@ -13,22 +13,18 @@ bucket's clock is one the test moves).
 
 from __future__ import annotations
 
-import json
 import select
 import socket
 import time
 from collections.abc import Iterator
 from contextlib import ExitStack
-from dataclasses import dataclass
 from typing import Any
 
 import httpx
 import pytest
 
 from ragspine.workflows.surfaces.sqlite_store import SqliteWorkflowStore
-from tests.support.body_counter import BodyCounter
-from tests.support.loopback import read_reply, serve
-from tests.support.workflow_api import WorkflowApi, build_api, echo_n8n
+from tests.support.live_webhooks import LiveWebhooks, live_webhooks, reply_status
 
 pytest.importorskip("uvicorn")
 
@@ -36,39 +32,18 @@ PATIENCE = 30.0  # bounds a hang only; nothing is asserted about durations
 FIRST_PART = b'{"text": "' + b"y" * 1024
 
 
-@dataclass
-class Server:
-    api: WorkflowApi
-    counter: BodyCounter
-    base: str
-
-    @property
-    def port(self) -> int:
-        return int(self.base.rsplit(":", 1)[1])
-
-    def held(self, path: str) -> int:
-        return self.api.components.body_slots.held(path=path)
-
-
-def _server(store: SqliteWorkflowStore, **limits: Any) -> Iterator[Server]:
-    api = build_api(store, enabled=True, max_bytes=1024 * 1024, bodies=4, **limits)
-    for path in ("summarise", "other"):
-        created = api.client.post("/api/v1/workflows", json=echo_n8n(path=path), headers=api.n8n()).json()
-        assert api.client.post(f"/api/v1/workflows/{created['id']}/activate", headers=api.n8n()).status_code == 200
-    counter = BodyCounter(api.client.app)
-    with serve(counter, name="webhook-slot-share-uvicorn", log_level="error") as base_url:
-        yield Server(api, counter, base_url)
-    api.close()
+def _server(store: SqliteWorkflowStore, **limits: Any) -> Iterator[LiveWebhooks]:
+    return live_webhooks(store, ("summarise", "other"), name="webhook-slot-share-uvicorn", **limits)
 
 
 @pytest.fixture
-def four_slots(sqlite_store: SqliteWorkflowStore) -> Iterator[Server]:
+def four_slots(sqlite_store: SqliteWorkflowStore) -> Iterator[LiveWebhooks]:
     """Four webhook bodies read at once, the default shares; no deadline or bucket in the way."""
     yield from _server(sqlite_store, burst=100, body_timeout_s=PATIENCE)
 
 
 @pytest.fixture
-def short_deadline(sqlite_store: SqliteWorkflowStore) -> Iterator[Server]:
+def short_deadline(sqlite_store: SqliteWorkflowStore) -> Iterator[LiveWebhooks]:
     """Bodies must arrive within half a second; a bucket of three calls per path whose clock stands still."""
     yield from _server(sqlite_store, burst=3, body_timeout_s=0.5)
 
@@ -82,25 +57,20 @@ def _stalled(port: int, path: str = "summarise", length: int = 64 * 1024) -> soc
     return sock
 
 
-def _status(sock: socket.socket) -> tuple[int, dict[str, object]]:
-    """The status and JSON body of the reply on ``sock``."""
-    head, body = read_reply(sock)
-    return int(head.split(b" ", 2)[1]), json.loads(body)
 
-
-def _held_or_answered(server: Server, senders: ExitStack) -> int | None:
+def _held_or_answered(server: LiveWebhooks, senders: ExitStack) -> int | None:
     """Start a stalled sender (closed with ``senders``): None once the server reads its body (it holds a
     slot), else the status it was answered with."""
     read_before, deadline = server.counter.read, time.monotonic() + PATIENCE
     sock = senders.enter_context(_stalled(server.port))
     while server.counter.read == read_before:
         if select.select([sock], [], [], 0.02)[0]:
-            return _status(sock)[0]
+            return reply_status(sock)[0]
         assert time.monotonic() < deadline, "the sender neither took a slot nor was answered"
     return None
 
 
-def test_senders_holding_one_path_leave_a_slot_for_another_webhook(four_slots: Server) -> None:
+def test_senders_holding_one_path_leave_a_slot_for_another_webhook(four_slots: LiveWebhooks) -> None:
     server = four_slots
     with ExitStack() as senders:
         # As many senders as the server has slots, all on one path, one after the other.
@@ -112,25 +82,25 @@ def test_senders_holding_one_path_leave_a_slot_for_another_webhook(four_slots: S
         assert reply.status_code == 200, reply.text
 
 
-def test_a_call_over_its_paths_share_is_refused_before_its_body_is_read(four_slots: Server) -> None:
+def test_a_call_over_its_paths_share_is_refused_before_its_body_is_read(four_slots: LiveWebhooks) -> None:
     server = four_slots
     with ExitStack() as senders:
         assert _held_or_answered(server, senders) is None and _held_or_answered(server, senders) is None
         before = server.counter.read
         with _stalled(server.port) as third:
-            status, body = _status(third)
+            status, body = reply_status(third)
         assert status == 429 and "its share of the server's 4" in str(body["message"]), body
         assert server.counter.read == before  # the refused body was not read
 
 
-def test_a_sender_cut_off_by_the_deadline_is_refused_when_it_reconnects(short_deadline: Server) -> None:
+def test_a_sender_cut_off_by_the_deadline_is_refused_when_it_reconnects(short_deadline: LiveWebhooks) -> None:
     server = short_deadline
     with _stalled(server.port) as sender:
-        status, body = _status(sender)
+        status, body = reply_status(sender)
     assert status == 408, body
     before = server.counter.read
     with _stalled(server.port) as again:  # at once, with tokens left in the path's bucket before the 408
-        status, body = _status(again)
+        status, body = reply_status(again)
     assert status == 429 and "too many calls to webhook 'summarise'" in str(body["message"]), body
     assert server.counter.read == before and server.held("summarise") == 0
     # The charge is the path's alone: another webhook is served.
@@ -139,12 +109,12 @@ def test_a_sender_cut_off_by_the_deadline_is_refused_when_it_reconnects(short_de
 
 
 @pytest.fixture
-def patient_deadline(sqlite_store: SqliteWorkflowStore) -> Iterator[Server]:
+def patient_deadline(sqlite_store: SqliteWorkflowStore) -> Iterator[LiveWebhooks]:
     """A bucket of three calls per path on a clock the test moves; the body deadline never passes by itself."""
     yield from _server(sqlite_store, burst=3, body_timeout_s=PATIENCE)
 
 
-def _hang_up_after(server: Server, held_s: float) -> None:
+def _hang_up_after(server: LiveWebhooks, held_s: float) -> None:
     """A sender takes a slot, holds it ``held_s`` seconds of the limiter's clock, then hangs up without its body."""
     with ExitStack() as senders:
         assert _held_or_answered(server, senders) is None
@@ -155,7 +125,7 @@ def _hang_up_after(server: Server, held_s: float) -> None:
         time.sleep(0.01)
 
 
-def test_a_sender_hanging_up_just_before_the_deadline_is_charged_like_a_408(patient_deadline: Server) -> None:
+def test_a_sender_hanging_up_just_before_the_deadline_is_charged_like_a_408(patient_deadline: LiveWebhooks) -> None:
     server = patient_deadline
     _hang_up_after(server, 0.9 * PATIENCE)
     reply = httpx.post(server.base + "/webhook/summarise", json={"text": "hello"}, timeout=PATIENCE)
@@ -165,7 +135,7 @@ def test_a_sender_hanging_up_just_before_the_deadline_is_charged_like_a_408(pati
     assert reply.status_code == 200, reply.text
 
 
-def test_a_sender_giving_up_early_is_not_charged(patient_deadline: Server) -> None:
+def test_a_sender_giving_up_early_is_not_charged(patient_deadline: LiveWebhooks) -> None:
     server = patient_deadline
     _hang_up_after(server, 0.1 * PATIENCE)
     reply = httpx.post(server.base + "/webhook/summarise", json={"text": "hello"}, timeout=PATIENCE)
@@ -173,7 +143,7 @@ def test_a_sender_giving_up_early_is_not_charged(patient_deadline: Server) -> No
 
 
 @pytest.fixture
-def min_rate(sqlite_store: SqliteWorkflowStore) -> Iterator[Server]:
+def min_rate(sqlite_store: SqliteWorkflowStore) -> Iterator[LiveWebhooks]:
     """Bodies must average 500 bytes a second once past a one-second grace, on a clock the test moves; a bucket of
     three calls per path; the body deadline never passes by itself."""
     yield from _server(sqlite_store, burst=3, body_timeout_s=PATIENCE, min_rate=500.0, grace_s=1.0)
@@ -183,7 +153,7 @@ BODY_BYTES = 64 * 1024  # what _stalled announces
 VALID_REST = b'"}' + b" " * (BODY_BYTES - len(FIRST_PART) - 2)  # JSON may end in blanks
 
 
-def _finished_after(server: Server, held_s: float, rest: bytes) -> tuple[int, dict[str, object]]:
+def _finished_after(server: LiveWebhooks, held_s: float, rest: bytes) -> tuple[int, dict[str, object]]:
     """A sender takes a slot, holds it ``held_s`` seconds of the clock, then sends the rest of its body."""
     with _stalled(server.port, length=len(FIRST_PART) + len(rest)) as sender:
         deadline = time.monotonic() + PATIENCE
@@ -192,15 +162,15 @@ def _finished_after(server: Server, held_s: float, rest: bytes) -> tuple[int, di
             time.sleep(0.01)
         server.api.clock.now += held_s
         sender.sendall(rest)
-        return _status(sender)
+        return reply_status(sender)
 
 
-def _next_call(server: Server) -> httpx.Response:
+def _next_call(server: LiveWebhooks) -> httpx.Response:
     return httpx.post(server.base + "/webhook/summarise", json={"text": "hello"}, timeout=PATIENCE)
 
 
 @pytest.mark.parametrize("rest", [b"x" * len(VALID_REST), VALID_REST], ids=["malformed", "valid"])
-def test_a_body_trickled_below_the_minimum_rate_charges_its_path_however_it_ends(min_rate: Server,
+def test_a_body_trickled_below_the_minimum_rate_charges_its_path_however_it_ends(min_rate: LiveWebhooks,
                                                                                   rest: bytes) -> None:
     server = min_rate
     status, body = _finished_after(server, BODY_BYTES / 500.0 * 1.5, rest)  # two thirds of the minimum rate
@@ -211,14 +181,14 @@ def test_a_body_trickled_below_the_minimum_rate_charges_its_path_however_it_ends
     assert httpx.post(server.base + "/webhook/other", json={"text": "hello"}, timeout=PATIENCE).status_code == 200
 
 
-def test_a_slow_sender_at_the_minimum_rate_is_not_charged(min_rate: Server) -> None:
+def test_a_slow_sender_at_the_minimum_rate_is_not_charged(min_rate: LiveWebhooks) -> None:
     server = min_rate
     status, body = _finished_after(server, BODY_BYTES / 500.0 * 0.9, VALID_REST)  # just over the minimum rate
     assert status == 200, body
     assert _next_call(server).status_code == 200
 
 
-def test_a_sender_hanging_up_early_below_the_minimum_rate_is_charged(min_rate: Server) -> None:
+def test_a_sender_hanging_up_early_below_the_minimum_rate_is_charged(min_rate: LiveWebhooks) -> None:
     server = min_rate
     _hang_up_after(server, 0.1 * PATIENCE)  # a few KiB in three seconds: past its grace, under the minimum rate
     refused = _next_call(server)
@@ -227,13 +197,13 @@ def test_a_sender_hanging_up_early_below_the_minimum_rate_is_charged(min_rate: S
 
 
 @pytest.fixture
-def min_rate_large_bucket(sqlite_store: SqliteWorkflowStore) -> Iterator[Server]:
+def min_rate_large_bucket(sqlite_store: SqliteWorkflowStore) -> Iterator[LiveWebhooks]:
     """As ``min_rate``, with a bucket of a hundred calls: more than the tokens the body deadline earns."""
     yield from _server(sqlite_store, burst=100, body_timeout_s=PATIENCE, min_rate=500.0, grace_s=1.0)
 
 
 def test_a_small_body_trickled_to_just_before_the_deadline_costs_its_path_a_bucket_like_a_408(
-        min_rate_large_bucket: Server) -> None:
+        min_rate_large_bucket: LiveWebhooks) -> None:
     server = min_rate_large_bucket
     status, body = _finished_after(server, 0.9 * PATIENCE, b"x" * 1024)  # 2 KiB in 27 s, then not JSON
     assert status == 400, body

@@ -18,21 +18,17 @@ Statuses and slot counts are asserted, never durations.
 
 from __future__ import annotations
 
-import json
 import select
 import socket
 import time
 from collections.abc import Iterator
 from contextlib import ExitStack
-from dataclasses import dataclass
 
 import httpx
 import pytest
 
 from ragspine.workflows.surfaces.sqlite_store import SqliteWorkflowStore
-from tests.support.body_counter import BodyCounter
-from tests.support.loopback import read_reply, serve
-from tests.support.workflow_api import WorkflowApi, build_api, echo_n8n
+from tests.support.live_webhooks import LiveWebhooks, live_webhooks, reply_status
 
 pytest.importorskip("uvicorn")
 
@@ -41,35 +37,14 @@ GRACE_S = 1.0  # of the test's clock, which stands still unless the test moves i
 PATHS = ("pa", "pb", "pc", "pd", "pe")
 
 
-@dataclass
-class Server:
-    api: WorkflowApi
-    counter: BodyCounter
-    base: str
-
-    @property
-    def port(self) -> int:
-        return int(self.base.rsplit(":", 1)[1])
-
-    def held(self) -> int:
-        return self.api.components.body_slots.held()
-
-
 @pytest.fixture
-def server(sqlite_store: SqliteWorkflowStore) -> Iterator[Server]:
+def server(sqlite_store: SqliteWorkflowStore) -> Iterator[LiveWebhooks]:
     """Four slots at the default shares (two per path, three per address), a minimum rate of 100 bytes a second."""
-    api = build_api(sqlite_store, enabled=True, max_bytes=1024 * 1024, bodies=4, burst=100,
-                    body_timeout_s=PATIENCE, grace_s=GRACE_S, min_rate=100)
-    for path in PATHS:
-        created = api.client.post("/api/v1/workflows", json=echo_n8n(path=path), headers=api.n8n()).json()
-        assert api.client.post(f"/api/v1/workflows/{created['id']}/activate", headers=api.n8n()).status_code == 200
-    counter = BodyCounter(api.client.app)
-    with serve(counter, name="webhook-slow-senders-uvicorn", log_level="error") as base_url:
-        yield Server(api, counter, base_url)
-    api.close()
+    yield from live_webhooks(sqlite_store, PATHS, name="webhook-slow-senders-uvicorn", burst=100,
+                             body_timeout_s=PATIENCE, grace_s=GRACE_S, min_rate=100)
 
 
-def _sender(server: Server, senders: ExitStack, source: str, path: str, *, chunked: bool = False,
+def _sender(server: LiveWebhooks, senders: ExitStack, source: str, path: str, *, chunked: bool = False,
             first: bytes = b"{", length: int = 64 * 1024) -> socket.socket:
     """A connection from ``source`` that announced a body to ``path``, sent ``first`` of it and then nothing more;
     returned once the server reads its body (it holds a slot)."""
@@ -87,10 +62,6 @@ def _sender(server: Server, senders: ExitStack, source: str, path: str, *, chunk
     return sock
 
 
-def _answered(sock: socket.socket) -> tuple[int, dict[str, object]]:
-    head, body = read_reply(sock)
-    return int(head.split(b" ", 2)[1]), json.loads(body)
-
 
 @pytest.mark.parametrize("senders", [
     pytest.param([("127.0.0.2", "pa", False), ("127.0.0.2", "pa", False), ("127.0.0.2", "pb", False),
@@ -101,7 +72,7 @@ def _answered(sock: socket.socket) -> tuple[int, dict[str, object]]:
                   ("127.0.0.9", "pe", False)], id="four-addresses-four-paths"),
 ])
 def test_an_honest_caller_of_another_path_takes_the_slot_of_a_stalled_sender(
-        server: Server, senders: list[tuple[str, str, bool]]) -> None:
+        server: LiveWebhooks, senders: list[tuple[str, str, bool]]) -> None:
     with ExitStack() as stack:
         socks = [_sender(server, stack, source, path, chunked=chunked) for source, path, chunked in senders]
         assert server.held() == 4  # every slot taken, every share kept
@@ -111,14 +82,14 @@ def test_an_honest_caller_of_another_path_takes_the_slot_of_a_stalled_sender(
         # One sender gave up its slot and was told why; the other three still hold theirs.
         cut = select.select(socks, [], [], PATIENCE)[0]
         assert len(cut) == 1
-        status, body = _answered(cut[0])
+        status, body = reply_status(cut[0])
         assert status == 408 and body["code"] == 408 and "went to another caller" in str(body["message"]), body
         assert server.held() == 3
         if senders[0][0] == "127.0.0.2":  # the address holding three slots gave one up
             assert cut[0].getsockname()[0] == "127.0.0.2"
 
 
-def test_senders_keeping_up_the_minimum_rate_keep_their_slots(server: Server) -> None:
+def test_senders_keeping_up_the_minimum_rate_keep_their_slots(server: LiveWebhooks) -> None:
     first = b'{"text": "' + b"y" * 1024  # 1,034 bytes in two seconds: five times the minimum rate
     with ExitStack() as stack:
         socks = [_sender(server, stack, source, path, first=first)
@@ -131,7 +102,7 @@ def test_senders_keeping_up_the_minimum_rate_keep_their_slots(server: Server) ->
         assert server.held() == 4 and not select.select(socks, [], [], 0)[0]  # no sender was answered
 
 
-def test_stalled_senders_within_their_grace_keep_their_slots(server: Server) -> None:
+def test_stalled_senders_within_their_grace_keep_their_slots(server: LiveWebhooks) -> None:
     with ExitStack() as stack:
         socks = [_sender(server, stack, f"127.0.0.{6 + i}", path) for i, path in enumerate(("pa", "pb", "pd", "pe"))]
         reply = httpx.post(server.base + "/webhook/pc", json={"text": "hello"}, timeout=PATIENCE)
@@ -140,20 +111,13 @@ def test_stalled_senders_within_their_grace_keep_their_slots(server: Server) -> 
 
 
 @pytest.fixture
-def small_buckets(sqlite_store: SqliteWorkflowStore) -> Iterator[Server]:
+def small_buckets(sqlite_store: SqliteWorkflowStore) -> Iterator[LiveWebhooks]:
     """As ``server``, with buckets of three calls per path on the test's clock."""
-    api = build_api(sqlite_store, enabled=True, max_bytes=1024 * 1024, bodies=4, burst=3,
-                    body_timeout_s=PATIENCE, grace_s=GRACE_S, min_rate=100)
-    for path in PATHS:
-        created = api.client.post("/api/v1/workflows", json=echo_n8n(path=path), headers=api.n8n()).json()
-        assert api.client.post(f"/api/v1/workflows/{created['id']}/activate", headers=api.n8n()).status_code == 200
-    counter = BodyCounter(api.client.app)
-    with serve(counter, name="webhook-slow-senders-buckets-uvicorn", log_level="error") as base_url:
-        yield Server(api, counter, base_url)
-    api.close()
+    yield from live_webhooks(sqlite_store, PATHS, name="webhook-slow-senders-buckets-uvicorn", burst=3,
+                             body_timeout_s=PATIENCE, grace_s=GRACE_S, min_rate=100)
 
 
-def test_the_path_of_a_sender_whose_slot_was_taken_is_charged_the_time_it_held(small_buckets: Server) -> None:
+def test_the_path_of_a_sender_whose_slot_was_taken_is_charged_the_time_it_held(small_buckets: LiveWebhooks) -> None:
     server = small_buckets
     trickled = ("pa", "pb", "pd", "pe")
     with ExitStack() as stack:
@@ -161,7 +125,7 @@ def test_the_path_of_a_sender_whose_slot_was_taken_is_charged_the_time_it_held(s
         server.api.clock.now += 5.0  # each bucket full again (three calls); five seconds held is five tokens
         assert httpx.post(server.base + "/webhook/pc", json={"text": "hello"}, timeout=PATIENCE).status_code == 200
         cut = select.select(socks, [], [], PATIENCE)[0]
-        assert len(cut) == 1 and _answered(cut[0])[0] == 408
+        assert len(cut) == 1 and reply_status(cut[0])[0] == 408
         charged = trickled[socks.index(cut[0])]
         reply = httpx.post(server.base + f"/webhook/{charged}", json={"text": "hello"}, timeout=PATIENCE)
         assert reply.status_code == 429 and "too many calls" in reply.json()["message"], reply.text
@@ -171,7 +135,7 @@ def test_the_path_of_a_sender_whose_slot_was_taken_is_charged_the_time_it_held(s
         assert reply.status_code == 200, reply.text
 
 
-def _until_no_slot_held(server: Server) -> None:
+def _until_no_slot_held(server: LiveWebhooks) -> None:
     deadline = time.monotonic() + PATIENCE
     while server.held():  # the server has seen the hang-ups once their slots are given back
         assert time.monotonic() < deadline, "the slot of a sender that hung up was never given back"
@@ -179,7 +143,7 @@ def _until_no_slot_held(server: Server) -> None:
 
 
 def test_senders_hanging_up_within_their_grace_and_coming_back_cannot_keep_an_honest_caller_out(
-        server: Server) -> None:
+        server: LiveWebhooks) -> None:
     senders = [("127.0.0.2", "pa"), ("127.0.0.2", "pb"), ("127.0.0.3", "pd"), ("127.0.0.3", "pe")]
     with ExitStack() as first_round:
         for source, path in senders:
@@ -192,17 +156,17 @@ def test_senders_hanging_up_within_their_grace_and_coming_back_cannot_keep_an_ho
         reply = httpx.post(server.base + "/webhook/pc", json={"text": "hello"}, timeout=PATIENCE)
         assert reply.status_code == 200, reply.text
         cut = select.select(socks, [], [], PATIENCE)[0]
-        assert len(cut) == 1 and _answered(cut[0])[0] == 408
+        assert len(cut) == 1 and reply_status(cut[0])[0] == 408
 
 
-def test_an_honest_caller_behind_a_tricklers_address_keeps_its_slot(server: Server) -> None:
+def test_an_honest_caller_behind_a_tricklers_address_keeps_its_slot(server: LiveWebhooks) -> None:
     trickled = ("pa", "pb", "pd", "pe")
     with ExitStack() as stack:
         socks = [_sender(server, stack, f"127.0.0.{2 + i}", path) for i, path in enumerate(trickled)]
         server.api.clock.now += 2 * GRACE_S
         assert httpx.post(server.base + "/webhook/pc", json={"text": "hello"}, timeout=PATIENCE).status_code == 200
         cut = select.select(socks, [], [], PATIENCE)[0]
-        assert len(cut) == 1 and _answered(cut[0])[0] == 408
+        assert len(cut) == 1 and reply_status(cut[0])[0] == 408
         nat, path = cut[0].getsockname()[0], trickled[socks.index(cut[0])]  # an address now suspect
         socks.remove(cut[0])
         socks.append(_sender(server, stack, nat, path))  # its trickler comes back at once
@@ -213,27 +177,27 @@ def test_an_honest_caller_behind_a_tricklers_address_keeps_its_slot(server: Serv
         honest.sendall(b"POST /webhook/pc HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
                        b"Content-Length: %d\r\n\r\n" % len(body))  # its body follows a round trip later
         taken = select.select(socks, [], [], PATIENCE)[0]  # the honest caller took a trickler's slot
-        assert len(taken) == 1 and _answered(taken[0])[0] == 408
+        assert len(taken) == 1 and reply_status(taken[0])[0] == 408
         socks.remove(taken[0])
         server.api.clock.now += 0.15  # one round trip, as curl waits for "100 Continue"
         reply = httpx.post(server.base + "/webhook/pc", json={"text": "hello"}, timeout=PATIENCE)
         assert reply.status_code == 200, reply.text  # a caller finding every slot taken took a trickler's
         honest.sendall(body)
-        status, answer = _answered(honest)
+        status, answer = reply_status(honest)
         assert status == 200, answer
 
 
-def test_senders_from_addresses_never_seen_before_cannot_keep_every_slot_in_grace(server: Server) -> None:
+def test_senders_from_addresses_never_seen_before_cannot_keep_every_slot_in_grace(server: LiveWebhooks) -> None:
     with ExitStack() as stack:
         socks = [_sender(server, stack, f"127.4{i}.1.{1 + i}", path) for i, path in enumerate(("pa", "pb", "pd", "pe"))]
         server.api.clock.now += 0.5 * GRACE_S  # within a whole grace: only the last slot taken has a round trip's
         reply = httpx.post(server.base + "/webhook/pc", json={"text": "hello"}, timeout=PATIENCE)
         assert reply.status_code == 200, reply.text
         cut = select.select(socks, [], [], PATIENCE)[0]
-        assert cut == [socks[-1]] and _answered(cut[0])[0] == 408
+        assert cut == [socks[-1]] and reply_status(cut[0])[0] == 408
 
 
-def test_a_tiny_body_sent_whole_just_inside_a_grace_does_not_keep_its_slot(server: Server) -> None:
+def test_a_tiny_body_sent_whole_just_inside_a_grace_does_not_keep_its_slot(server: LiveWebhooks) -> None:
     """20 bytes at 100 bytes a second take 0.2 s: past that and a round trip, a sender with one byte sent is slow."""
     with ExitStack() as stack:
         tiny = [_sender(server, stack, f"127.0.5.{1 + i}", path, length=20) for i, path in enumerate(("pa", "pb"))]
@@ -244,4 +208,4 @@ def test_a_tiny_body_sent_whole_just_inside_a_grace_does_not_keep_its_slot(serve
         reply = httpx.post(server.base + "/webhook/pc", json={"text": "hello"}, timeout=PATIENCE)
         assert reply.status_code == 200, reply.text
         cut = select.select([*tiny, keeping_up], [], [], PATIENCE)[0]
-        assert len(cut) == 1 and cut[0] in tiny and _answered(cut[0])[0] == 408
+        assert len(cut) == 1 and cut[0] in tiny and reply_status(cut[0])[0] == 408
