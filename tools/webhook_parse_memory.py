@@ -17,18 +17,15 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import socket
-import subprocess
-import sys
 import tempfile
-import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import httpx
 
-RAGSPINE = str(Path(sys.executable).parent / "ragspine")
+from tools.local_service import local_service
+
 MIB = 1024 * 1024
 WORKFLOW = {
     "name": "parse-memory", "settings": {},
@@ -49,34 +46,12 @@ def nested_body(size: int) -> bytes:
     return b'{"a":[' + b",".join([unit] * (size // (len(unit) + 1))) + b"]}"
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 def _memory_mb(pid: int, field: str) -> int:
     """``VmRSS`` or ``VmHWM`` (peak) of process ``pid`` in MB."""
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith(field + ":"):
             return int(line.split()[1]) // 1024
     raise KeyError(field)
-
-
-def _start(env: dict[str, str], base: str, port: int) -> subprocess.Popen[bytes]:
-    proc = subprocess.Popen([RAGSPINE, "serve", "--host", "127.0.0.1", "--port", str(port)], env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
-    deadline = time.monotonic() + 180
-    while True:
-        try:
-            if httpx.get(base + "/healthz").status_code == 200:
-                return proc
-        except httpx.TransportError:
-            pass
-        if time.monotonic() > deadline:
-            proc.kill()
-            raise SystemExit("the server did not start")
-        time.sleep(0.5)
 
 
 def measure(mib: int, bodies: int, budget_mib: int | None) -> str:
@@ -89,17 +64,12 @@ def measure(mib: int, bodies: int, budget_mib: int | None) -> str:
                    RAGSPINE_WORKFLOW_WEBHOOK_BODY_SHARE_PER_CLIENT="1")
         if budget_mib is not None:
             env["RAGSPINE_WORKFLOW_WEBHOOK_PARSE_BUDGET_BYTES"] = str(budget_mib * MIB)
-        port = _free_port()
-        base = f"http://127.0.0.1:{port}"
-        proc = _start(env, base, port)
-        try:
-            out = subprocess.run([RAGSPINE, "workflow", "keys", "create", "--n8n"], env=env, capture_output=True,
-                                 text=True, check=True).stdout
-            key = {"X-N8N-API-KEY": out.strip().splitlines()[-1].split()[-1]}
+        with local_service(env) as service:
+            base, key = service.base, service.n8n_key
             made = httpx.post(base + "/api/v1/workflows", headers=key, json=WORKFLOW).json()
             httpx.post(base + f"/api/v1/workflows/{made['id']}/activate", headers=key).raise_for_status()
             body = nested_body(mib * MIB)
-            before = _memory_mb(proc.pid, "VmRSS")
+            before = _memory_mb(service.pid, "VmRSS")
 
             def send(_: int) -> int:
                 return httpx.post(base + "/webhook/memory", content=body, timeout=600,
@@ -107,10 +77,7 @@ def measure(mib: int, bodies: int, budget_mib: int | None) -> str:
 
             with ThreadPoolExecutor(bodies) as pool:
                 statuses = Counter(pool.map(send, range(bodies)))
-            peak = _memory_mb(proc.pid, "VmHWM")
-        finally:
-            os.killpg(proc.pid, 15)
-            proc.wait(30)
+            peak = _memory_mb(service.pid, "VmHWM")
     budget = "default" if budget_mib is None else f"{budget_mib} MiB"
     return (f"{bodies} x {mib} MiB nested bodies, parse budget {budget}: server RSS {before} MB -> peak {peak} MB "
             f"(+{peak - before} MB); statuses {json.dumps(dict(sorted(statuses.items())))}")

@@ -24,17 +24,15 @@ import argparse
 import json
 import os
 import socket
-import subprocess
-import sys
 import tempfile
 import threading
 import time
 from collections import Counter
-from pathlib import Path
 
 import httpx
 
-RAGSPINE = str(Path(sys.executable).parent / "ragspine")
+from tools.local_service import local_service
+
 TRICKLE_PATHS = ("sa", "sb", "sc", "sd")
 PACED_PATH, HONEST_PATH = "paced", "honest"
 
@@ -47,28 +45,6 @@ def _workflow(path: str) -> dict[str, object]:
          "position": [0, 0], "parameters": {"respondWith": "json", "responseBody": '={{ { "ok": 1 } }}',
                                             "options": {}}}],
         "connections": {"Start": {"main": [[{"node": "End", "type": "main", "index": 0}]]}}}
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def _start(env: dict[str, str], base: str, port: int) -> subprocess.Popen[bytes]:
-    proc = subprocess.Popen([RAGSPINE, "serve", "--host", "127.0.0.1", "--port", str(port)], env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
-    deadline = time.monotonic() + 180
-    while True:
-        try:
-            if httpx.get(base + "/healthz").status_code == 200:
-                return proc
-        except httpx.TransportError:
-            pass
-        if time.monotonic() > deadline:
-            proc.kill()
-            raise SystemExit("the server did not start")
-        time.sleep(0.5)
 
 
 def _status(sock: socket.socket) -> str:
@@ -113,13 +89,8 @@ def measure(seconds: float, min_rate: float | None, paced_rate: int) -> str:
                    RAGSPINE_WORKFLOW_WEBHOOK_RATE_PER_MINUTE="6000", RAGSPINE_WORKFLOW_WEBHOOK_BURST="1000")
         if min_rate is not None:
             env["RAGSPINE_WORKFLOW_WEBHOOK_BODY_MIN_RATE"] = str(min_rate)
-        port = _free_port()
-        base = f"http://127.0.0.1:{port}"
-        proc = _start(env, base, port)
-        try:
-            out = subprocess.run([RAGSPINE, "workflow", "keys", "create", "--n8n"], env=env, capture_output=True,
-                                 text=True, check=True).stdout
-            key = {"X-N8N-API-KEY": out.strip().splitlines()[-1].split()[-1]}
+        with local_service(env) as service:
+            base, port, key = service.base, service.port, service.n8n_key
             for path in (*TRICKLE_PATHS, PACED_PATH, HONEST_PATH):
                 made = httpx.post(base + "/api/v1/workflows", headers=key, json=_workflow(path)).json()
                 httpx.post(base + f"/api/v1/workflows/{made['id']}/activate", headers=key).raise_for_status()
@@ -140,9 +111,6 @@ def measure(seconds: float, min_rate: float | None, paced_rate: int) -> str:
             stop.set()
             for sender in senders:
                 sender.join(120)
-        finally:
-            os.killpg(proc.pid, 15)
-            proc.wait(30)
     setting = "default" if min_rate is None else f"{min_rate:g}"
     return (f"min rate {setting}: honest {dict(sorted(honest.items()))}, trickling senders "
             f"{dict(sorted(trickled.items()))}, paced sender at {paced_rate} B/s {dict(sorted(paced.items()))}")
