@@ -25,7 +25,7 @@ from ragspine.lazy import LazyPattern
 from ragspine.qa.language import Lang
 from ragspine.qa.render import describe, render_result
 from ragspine.qa.slots import Slots
-from ragspine.qa.structured import StructuredOutcome, outcome_sources, outcome_status
+from ragspine.qa.structured import StructuredOutcome, with_results
 from ragspine.sensitivity import Sensitivity
 
 _YEAR_NOTICE = MappingProxyType({
@@ -124,10 +124,4 @@ def with_due_figures(outcome: StructuredOutcome, slots: Slots, text: str, named:
             lines[i] = render_result(found, glossary, lang, what=what) + notice
     if results == list(outcome.results):
         return outcome, slots
-    done = tuple(results)
-    outcome = replace(outcome, lines=tuple(lines), results=done, sources=outcome_sources(done),
-                      status=outcome_status(done))
-    if not any(r.fact is not None and not Period(r.fact.period_type, r.fact.period).undated for r in done):
-        # no figure is of a fiscal year: saying one was assumed would name a period no answer is of
-        slots = replace(slots, assumptions=tuple(a for a in slots.assumptions if a.slot is not SlotKind.PERIOD))
-    return outcome, slots
+    return with_results(outcome, slots, tuple(results), tuple(lines))

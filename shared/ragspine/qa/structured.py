@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import TYPE_CHECKING, NamedTuple
 
 from ragspine.errors import FieldError, InvalidInputError
-from ragspine.facts.glossary import Glossary, SlotKind
+from ragspine.facts.glossary import Glossary, Period, SlotKind
 from ragspine.facts.model import Fact
 from ragspine.facts.ports import FactStore
 from ragspine.facts.query_metric import MetricQuery, QueryResult, QueryStatus, run_query
@@ -198,3 +198,14 @@ def outcome_status(results: tuple[QueryResult, ...]) -> AnswerStatus:
     if found == len(results):
         return AnswerStatus.FOUND
     return AnswerStatus.PARTIAL if found else AnswerStatus.NOT_FOUND
+
+
+def with_results(outcome: StructuredOutcome, slots: Slots, results: tuple[QueryResult, ...],
+                 lines: tuple[str, ...]) -> tuple[StructuredOutcome, Slots]:
+    """``outcome`` with some results filled in from figures of no fiscal year (undated or due), and ``slots``
+    without the assumed period when no answer is of one: saying it was assumed would name a period no answer is of."""
+    outcome = replace(outcome, lines=lines, results=results, sources=outcome_sources(results),
+                      status=outcome_status(results))
+    if not any(r.fact is not None and not Period(r.fact.period_type, r.fact.period).undated for r in results):
+        slots = replace(slots, assumptions=tuple(a for a in slots.assumptions if a.slot is not SlotKind.PERIOD))
+    return outcome, slots

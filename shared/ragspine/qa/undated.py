@@ -30,7 +30,7 @@ from ragspine.qa.due_years import due_span
 from ragspine.qa.language import Lang
 from ragspine.qa.render import describe, render_result
 from ragspine.qa.slots import Slots
-from ragspine.qa.structured import StructuredOutcome, outcome_sources, outcome_status
+from ragspine.qa.structured import StructuredOutcome, with_results
 from ragspine.sensitivity import Sensitivity
 
 _NOTICE = MappingProxyType({
@@ -109,11 +109,5 @@ def with_undated(outcome: StructuredOutcome, slots: Slots, *, facts: FactStore, 
             lines[i] = render_result(undated, glossary, lang, what=what) + undated_notice(undated.fact, lang)
     if results == list(outcome.results):
         return outcome, slots
-    found = tuple(results)
-    outcome = replace(outcome, lines=tuple(lines), results=found, sources=outcome_sources(found),
-                      status=outcome_status(found))
-    if not any(r.fact is not None and not Period(r.fact.period_type, r.fact.period).undated for r in found):
-        # no figure is of the assumed year: saying it was assumed would name a period no answer is of
-        slots = replace(slots, assumptions=tuple(a for a in slots.assumptions if a.slot is not SlotKind.PERIOD))
-    return outcome, slots
+    return with_results(outcome, slots, tuple(results), tuple(lines))
 
