@@ -5,14 +5,15 @@ from __future__ import annotations
 import logging
 import re
 import uuid
-from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from fastapi import FastAPI, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from starlette.datastructures import MutableHeaders
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import ClientDisconnect
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ragspine.api.envelope import error_body
 from ragspine.errors import FieldError, RagspineError
@@ -121,20 +122,49 @@ def client_closed(request: Request) -> Response:
     return Response(status_code=400, headers={"X-Request-Id": request_id})
 
 
-async def guard(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
-    """Assign the request id and turn any crash into an opaque 500 (body limits: ``BodyLimitMiddleware``)."""
-    request_id, _ = request_ids(request)
-    try:
-        response = await call_next(request)
-    except ClientDisconnect:
-        return client_closed(request)
-    except Exception:
-        logger.exception("unhandled error", extra={"request_id": request_id})
-        return error_response(request, 500, code="KNOWLEDGE_INTERNAL_ERROR",
-                              message=f"internal error; quote request id {request_id} when reporting it",
-                              retryable=True)
-    response.headers.setdefault("X-Request-Id", request_id)
-    return response
+class RequestGuard:
+    """Assign the request id and turn any crash into an opaque 500 (body limits: ``BodyLimitMiddleware``).
+
+    Pure ASGI, not ``BaseHTTPMiddleware``: that one runs the app in a task group of its own and hands the
+    response on through memory streams, which starts anyio's asyncio backend on every app's first request
+    (a Lambda's cold start included) and adds a task and two streams to every request.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        request = Request(scope, receive)
+        request_id, _ = request_ids(request)
+        started = False
+
+        async def send_with_id(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+                MutableHeaders(scope=message).setdefault("X-Request-Id", request_id)
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_with_id)
+            if started:
+                return
+            raise RuntimeError("the app returned without a response")
+        except ClientDisconnect:
+            if started:
+                raise
+            response = client_closed(request)
+        except Exception:
+            if started:
+                raise  # the status is sent: the server closes the connection
+            logger.exception("unhandled error", extra={"request_id": request_id})
+            response = error_response(request, 500, code="KNOWLEDGE_INTERNAL_ERROR",
+                                      message=f"internal error; quote request id {request_id} when reporting it",
+                                      retryable=True)
+        await response(scope, receive, send)
 
 
 def install_error_handlers(app: FastAPI) -> None:
@@ -142,4 +172,4 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(RagspineError, _ragspine_error)
     app.add_exception_handler(StarletteHTTPException, _http_error)
-    app.middleware("http")(guard)
+    app.add_middleware(RequestGuard)

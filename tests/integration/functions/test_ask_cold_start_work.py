@@ -191,9 +191,12 @@ _ASK_AND_LIST_MODULES = textwrap.dedent(
 )
 # What a first ask answered from DynamoDB never uses: boto3 (botocore builds the clients; boto3 adds
 # resources and S3's transfer methods, and imports s3transfer and multiprocessing with them),
-# pydantic.v1 (declared absent in Lambda: FastAPI imports it only to refuse pydantic-1 models), and
-# PyYAML (the shipped domain and the engine's configuration are read from their parsed copies).
-NOT_FOR_A_FIRST_ASK_ON_AWS = ("boto3", "s3transfer", "multiprocessing", "pydantic.v1", "yaml")
+# pydantic.v1 (declared absent in Lambda: FastAPI imports it only to refuse pydantic-1 models),
+# PyYAML (the shipped domain and the engine's configuration are read from their parsed copies), and anyio's
+# asyncio backend with the thread pool it runs (the loop Mangum runs serves one event: the route's blocking
+# work runs in place, and the request guard is plain ASGI, with no task group of its own).
+NOT_FOR_A_FIRST_ASK_ON_AWS = ("boto3", "s3transfer", "multiprocessing", "pydantic.v1", "yaml",
+                              "anyio._backends._asyncio", "concurrent.futures.thread")
 # What a figure read as stated never needs from the engine: the computing steps (derived figures, analyses,
 # sums and averages, counts of periods over a threshold), the wording of a question asked back, a glossary's packs, the 405's allowed methods,
 # and the classes only other questions or set-ups build (a refusal, a question asked back and its options, the

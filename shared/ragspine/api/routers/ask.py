@@ -5,8 +5,9 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 
+from ragspine.api.blocking import run_blocking
 from ragspine.api.deps import ServicesDep
 from ragspine.api.schemas import AskRequest, AskResponse
 from ragspine.api.strict_json import StrictJsonRoute
@@ -30,9 +31,9 @@ router = APIRouter(prefix="/v1", tags=["ask"], route_class=StrictJsonRoute)
 
 
 @router.post("/ask", response_model=AskResponse, summary="Answer a question with its sources")
-def ask(body: AskRequest, services: ServicesDep) -> AskResponse:
+async def ask(body: AskRequest, services: ServicesDep, request: Request) -> AskResponse:
     """Run the question through the engine; every number carries its document and locator."""
-    return answer(body, services)
+    return await run_blocking(request, answer, body, services)
 
 
 def answer(body: AskRequest, services: Services, qa: QAComponents | None = None) -> AskResponse:
