@@ -1,5 +1,6 @@
-"""The vector cache: a re-ingest of unchanged files, a replaced file with unchanged passages, or a
-restored data folder embeds nothing the cache already holds, through the service's ingestion."""
+"""The vector cache: a re-ingest of unchanged files, a replaced file with unchanged passages, a
+restored data folder, or a paragraph a company repeats in next year's filing embeds nothing the
+cache already holds, through the service's ingestion."""
 
 from __future__ import annotations
 
@@ -63,3 +64,25 @@ def test_unchanged_passages_are_never_embedded_twice(tmp_path: Path) -> None:
     assert first.retrieval is not None
     hits = first.retrieval.retriever.retrieve("When are returns accepted?").hits
     assert hits and hits[0].hit.source != "bm25"
+
+
+def test_a_paragraph_a_company_repeats_in_next_years_filing_is_embedded_once(tmp_path: Path) -> None:
+    # GIVEN a company's filing of one year in a new data folder
+    folder = tmp_path / "filings"
+    folder.mkdir()
+    first_year, next_year, other_company = (folder / "ACME_2022_10K.md", folder / "ACME_2023_10K.md",
+                                            folder / "GLOBEX_2023_10K.md")
+    first_year.write_text("# Risk factors\n\n" + "\n\n".join(PARAGRAPHS) + "\n", encoding="utf-8")
+    services = _services(tmp_path / "data")
+    assert _ingest(services, [first_year]) >= 3
+    # WHEN the next year's filing repeats two paragraphs word for word and adds one
+    next_year.write_text("# Risk factors\n\n" + "\n\n".join([*PARAGRAPHS[:2], "Gift cards never expire."]) + "\n",
+                         encoding="utf-8")
+    # THEN only the new paragraph is embedded: the dense text names the company, not the year
+    assert _ingest(services, [next_year]) == 1
+    # while another company's filing with the same paragraphs gets vectors of its own
+    other_company.write_text(next_year.read_text(encoding="utf-8"), encoding="utf-8")
+    assert _ingest(services, [other_company]) == 3
+    assert services.retrieval is not None
+    hits = services.retrieval.retriever.retrieve("Do Acme's gift cards expire?").hits
+    assert hits and hits[0].hit.chunk.doc_id.startswith("ACME_2023") and hits[0].hit.source != "bm25"
