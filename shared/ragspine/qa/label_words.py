@@ -187,6 +187,42 @@ def _the_one_total_row(labels: list[str], asked: set[str],
     return [((len(named) / len(item), len(named), 0, 0, 0), totals[0])]
 
 
+# "total" and up to four words after it, in the question with its names blanked ("among the total cost?")
+_TOTAL_PHRASE = LazyPattern(r"(?<![a-z])total\s(?P<words>(?:[a-z][a-z'-]*\s?){1,4})")
+
+
+def total_row_named_beside(norm: str, leftover: str, glossary: Glossary, read: tuple[str, ...]) -> NearMiss | None:
+    """The documents' one total row, named by "total" and its own words beside a row already read, or None.
+
+    "The percentage of employee severance costs among the total cost" reads the row it names and,
+    for "the total cost", the table's one total row ("Total costs incurred"): the words right after
+    "total" (in ``leftover``, the question with its names blanked, the channel's "total" kept in
+    ``norm``) must all be words of that row's own line item, and no name read may go on the phrase
+    ("the total cost of revenue" is a total of revenue's). Two total rows, or a word the row lacks, read
+    nothing.
+    """
+    labels = [code for code in glossary.terms[SlotKind.METRIC] if code.startswith(METRIC_PREFIX)]
+    totals = [code for code in labels if is_a_total(code)]
+    if len(totals) != 1 or totals[0] in read:
+        return None
+    item = _content(_words(_item(label_of(totals[0]))))
+    for match in _TOTAL_PHRASE.finditer(norm):
+        following = _WORD_RUN.match(leftover, match.start("words"))
+        written = _WORD_RUN.match(norm, match.start("words"))
+        if following is None or written is None or following.group() != written.group():
+            continue  # a name read goes on the phrase ("the total cost of revenue"): the total is of that
+        words = _content(_words(following.group()))
+        if words and _TOTAL in item and words <= item:
+            end = match.start("words") + len(following.group())
+            return NearMiss(norm[match.start():end],
+                            (Reading(SlotKind.METRIC, totals[0], label_of(totals[0]), norm),), match.start(), end)
+    return None
+
+
+# the words that follow, up to a name blanked (two spaces or more) or a stop of the sentence
+_WORD_RUN = LazyPattern(r"[a-z][a-z'-]*(?:\s[a-z][a-z'-]*)*")
+
+
 def _without_remarks(text: str) -> str:
     """``text`` without its remarks in parentheses, nested ones too ("carrying amount (non-current
     (liabilities)/assets)": "carrying amount")."""

@@ -172,6 +172,25 @@ def test_total_is_not_read_as_a_total_row_it_does_not_name(labels: list[str], qu
     assert not any(code.startswith("label:") and "total" in code for code in metrics), metrics
 
 
+@pytest.mark.parametrize("question", [
+    "For 2018, what is the percentage of employee severance and related costs among the total cost?",
+    "What is the ratio of Other to the total costs in 2017?",
+])
+def test_total_beside_a_row_read_adds_the_one_total_row(question: str) -> None:
+    metrics = parse_slots(question, glossary=glossary_with(COSTS)).metrics
+    assert open_metric_code("Total costs incurred") in metrics and len(metrics) == 2, metrics
+
+
+@pytest.mark.parametrize(("labels", "question"), [
+    (COSTS, "What is the total cost of revenue in 2018?"),  # the phrase goes on with a name read
+    (COSTS, "What is the ratio of Other to the total cost of sales in 2017?"),  # a word the total row lacks
+    ([*COSTS, "Total other charges"], "What is the ratio of Other to the total cost in 2017?"),  # two totals
+])
+def test_total_beside_a_row_read_reads_no_total_row_it_does_not_name(labels: list[str], question: str) -> None:
+    metrics = parse_slots(question, glossary=glossary_with(labels)).metrics
+    assert open_metric_code("Total costs incurred") not in metrics, metrics
+
+
 def test_a_question_word_of_a_glossary_line_item_the_label_lacks_is_not_read_as_that_label() -> None:
     # a user who lists the line items: "non-current" names the glossary's own row, never the table's total
     raw = yaml.safe_load(Path(GLOSSARY_FILE).read_text(encoding="utf-8"))
