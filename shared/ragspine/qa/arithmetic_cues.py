@@ -223,9 +223,8 @@ def _parts_whole(norm: str, metrics: list[Mention]) -> tuple[str, ...]:
 
 
 # Between the parts listed and the whole that divides their sum: "A and B over total revenue", "… as a
-# percentage of the total …", "… out of …"
-_DIVIDES_SUM = LazyPattern(r"\s*(?:over|to|out of|divided by|as an? (?:percentage|percent|share|proportion) of)"
-                           r"\s+(?:the\s+)?")
+# percentage of the total …", "… out of …" ("the ratios of A and B to C" may ask one ratio of each)
+_DIVIDES_SUM = LazyPattern(r"\s*(?:over|out of|as an? (?:percentage|percent|share|proportion) of)\s+(?:the\s+)?")
 # A metric qualifying the parts listed right after it: "revenue from Taiwan and Japan"
 _QUALIFIES = LazyPattern(r"\s+(?:from|of|in|for)\s+(?:the\s+)?")
 

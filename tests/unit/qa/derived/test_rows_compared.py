@@ -212,6 +212,10 @@ class TestSumOfPartsOverAWhole:
         assert re.search(rf"as a share of total revenue \(label:total revenue\): {share.normalize()}%|"
                          rf": {share}%", line), line
 
+    def test_a_ratio_of_listed_rows_to_a_whole_is_no_sum(self, fresh: Path) -> None:
+        result = answered(rows_qa(fresh, REGIONS), "What is the ratio of Taiwan and Japan to total revenue in 2019?")
+        assert "combined as a share" not in result.answer, result.answer
+
     def test_a_name_between_the_parts_leaves_the_ratio_reading(self, fresh: Path) -> None:
         result = answered(rows_qa(fresh, REGIONS), "What is the percentage of Taiwan and other regions and Japan "
                                                     "over total revenue in 2019?")
