@@ -57,6 +57,7 @@ _TEXT = MappingProxyType({
                        "（均值分别为 {second} 与 {first}）",
         "w_mean_change": "平均值的变化",
         "part_share": "{who}{period} {a}占（{terms}）合计的比例：{value}{unit}（合计 {total}{total_unit}）",
+        "parts_share": "{who}{period} （{terms}）合计占{b}的比例：{value}{unit}（合计 {total}{total_unit}）",
         "average_in_name": "“平均”也是所读行名称中的词：问题是否要求各期平均值并不明确，因此不提供数值。",
         "whole_unclear": "问题所问的是部分占整体的比例，但哪一个数值是整体（合计）并不明确，因此不提供数值。",
     }),
@@ -87,6 +88,7 @@ _TEXT = MappingProxyType({
                        "(means {second} and {first})",
         "w_mean_change": "change of the average",
         "part_share": "{who}{period} {a} as a share of {terms} combined: {value}{unit} (sum {total}{total_unit})",
+        "parts_share": "{who}{period} {terms} combined as a share of {b}: {value}{unit} (sum {total}{total_unit})",
         "average_in_name": "\"Average\" is also a word of the row's own name: whether a mean over the periods is "
                            "asked is not clear, so no value is given.",
         "whole_unclear": "The question asks for a part as a share of a whole, and which figure is the whole (a "
@@ -117,6 +119,7 @@ _TEXT = MappingProxyType({
                        "（平均はそれぞれ {second} と {first}）",
         "w_mean_change": "平均の変化",
         "part_share": "{who}{period} （{terms}）の合計に占める{a}の割合：{value}{unit}（合計 {total}{total_unit}）",
+        "parts_share": "{who}{period} {b}に占める（{terms}）の合計の割合：{value}{unit}（合計 {total}{total_unit}）",
         "average_in_name": "「平均」は読んだ行の名前の語でもあります：期間の平均が問われているかは明らかでないため、"
                            "数値は示しません。",
         "whole_unclear": "質問は全体に占める部分の割合を求めていますが、どの数値が全体（合計）か"
@@ -155,6 +158,9 @@ def with_arithmetic(outcome: StructuredOutcome, arithmetic: Arithmetic, *, gloss
     elif arithmetic.parts_whole and set(arithmetic.parts_whole) == set(metrics):
         made += calc.share_of_parts(arithmetic.parts_whole[0], list(arithmetic.parts_whole[1:]), entities, periods,
                                     channels)
+    elif arithmetic.parts_over and _only_parts_over(arithmetic.parts_over, metrics, found):
+        made += calc.parts_over_whole(arithmetic.parts_over[0], list(arithmetic.parts_over[1:]), entities, periods,
+                                      channels)
     elif arithmetic.ratio and len(metrics) == 2:
         made += calc.ratio(metrics, entities, periods, channels)
     elif arithmetic.ratio and len(metrics) == 1 and len(entities) == 1 and _in_written_order(periods, arithmetic):
@@ -206,6 +212,14 @@ def _sums_periods(arithmetic: Arithmetic, metrics: list[str], periods: list[Peri
     # a row read loosely keeps its own "Total" in the question's words: that "total" names the row
     own = len(PERIOD_SUM.findall(label_of(metrics[0]))) if metrics[0].startswith(METRIC_PREFIX) else 0
     return arithmetic.sum_words > own and len({p.period_type for p in periods}) == 1
+
+
+def _only_parts_over(parts_over: tuple[str, ...], metrics: list[str], found: dict[Key, Fact]) -> bool:
+    """Whether the whole and its parts are every metric read that has a figure: the one name qualifying the
+    parts ("revenue from A and B") is read beside them, and only when it states no figure (else it may be
+    the whole or a part, and the question is left to the ratio's reading)."""
+    others = set(metrics) - set(parts_over)
+    return set(parts_over) <= set(metrics) and not any(key[0] in others for key in found)
 
 
 def _in_written_order(periods: list[Period], arithmetic: Arithmetic) -> list[Period]:
@@ -443,6 +457,35 @@ class _Calc:
                                                           unit="%" if self.arithmetic.percent else "",
                                                           total=total, total_unit=spaced(got.unit))
                     made.append((f"{line}{got.note}{cited(tuple(got.facts))}", (shown, total)))
+        return made
+
+    def parts_over_whole(self, whole: str, parts: list[str], entities: list[str], periods: list[Period],
+                         channels: list[str]) -> list[Made]:
+        """The sum of ``parts`` over ``whole``, each of one period: "A and B over total revenue"."""
+        made: list[Made] = []
+        terms = self.text["plus"].join(self.metric(m) for m in parts)
+        for entity in entities:
+            for period in periods:
+                for channel in channels:
+                    what = f"({terms}) / {self.metric(whole)} {self.text['w_ratio']}"
+                    got = self.on_one_unit([*((m, entity, channel, period) for m in parts),
+                                            (whole, entity, channel, period)], what)
+                    if isinstance(got, str):
+                        made.append((got, ()))
+                        continue
+                    *shares, base = got.values
+                    total = sum(shares, Decimal(0))
+                    if any(v < 0 for v in shares) or base <= 0 or total > base:
+                        made.append((self.text["whole_unclear"], ()))  # parts of both signs, or more than the whole
+                        continue
+                    value = total / base * (100 if self.arithmetic.percent else 1)
+                    shown = self.rounded(value, DEFAULT_RATIO_PLACES)
+                    summed = self.amount(total, got.facts[:-1])
+                    line = self.text["parts_share"].format(who=self.who(entity, period), period=period.label,
+                                                           b=self.metric(whole), terms=terms, value=shown,
+                                                           unit="%" if self.arithmetic.percent else "",
+                                                           total=summed, total_unit=spaced(got.unit))
+                    made.append((f"{line}{got.note}{cited(tuple(got.facts))}", (shown, summed)))
         return made
 
     def period_ratio(self, metric: str, entity: str, periods: list[Period], channels: list[str]) -> list[Made]:

@@ -124,6 +124,8 @@ class Arithmetic:
     by_formula: tuple[str, ...] = ()
     # "what percentage of A, B and C combined is A": the part (named twice), then every part the whole adds up
     parts_whole: tuple[str, ...] = ()
+    # "the percentage of A and B over total revenue": the whole that divides, then the parts whose sum it divides
+    parts_over: tuple[str, ...] = ()
     spans: tuple[tuple[str, str], ...] = ()  # year spans written ("between 2017-2018 and 2018-2019"), in order
 
     def __bool__(self) -> bool:
@@ -176,6 +178,7 @@ def _read_cues(norm: str, text: str, metrics: list[Mention], glossary: Glossary)
     # read only where no ratio wording says which figure divides ("A as a percentage of B")
     share_of = bool(SHARE_OF.search(text)) and not CHANGE.search(text) and not RATIO.search(text)
     ratio = bool(RATIO.search(text)) or explicit is not None or share_of
+    denominator = explicit[1] if explicit else _denominator(norm, metrics) if ratio else None
     return Arithmetic(
         average=_asks_average(text) and not cagr, ratio=ratio, cagr=cagr,
         cagr_years=years if years and years > 0 else None, subtract=bool(SUBTRACT.search(text)),
@@ -186,11 +189,11 @@ def _read_cues(norm: str, text: str, metrics: list[Mention], glossary: Glossary)
         share_of=share_of, whole=_whole_named(norm, metrics) if share_of else None,
         period_sum=len(PERIOD_SUM.findall(text)), sum_words=len(PERIOD_SUM.findall(norm)),
         percent=bool(PERCENT.search(norm)), years=tuple(dict.fromkeys(_YEAR.findall(norm))) if ratio else (),
-        denominator=explicit[1] if explicit else _denominator(norm, metrics) if ratio else None,
-        explicit=explicit, plus_group=_plus_group(norm, metrics) if consistency else (),
+        denominator=denominator, explicit=explicit, plus_group=_plus_group(norm, metrics) if consistency else (),
         by_formula=_by_formula(norm, metrics, glossary),
         spans=tuple((m.group(1), m.group(2)) for m in _SPAN.finditer(norm)) if not cagr else (),
-        parts_whole=_parts_whole(norm, metrics) if (share_of or ratio) and COMBINED.search(text) else ())
+        parts_whole=_parts_whole(norm, metrics) if (share_of or ratio) and COMBINED.search(text) else (),
+        parts_over=_parts_over(norm, metrics, denominator) if ratio and denominator and len(metrics) >= 3 else ())
 
 
 def _parts_whole(norm: str, metrics: list[Mention]) -> tuple[str, ...]:
@@ -217,6 +220,44 @@ def _parts_whole(norm: str, metrics: list[Mention]) -> tuple[str, ...]:
         run.insert(0, mention)
     listed = [str(m.code) for m in run]
     return (twice[0], *listed) if sorted(listed) == sorted(parts) else ()
+
+
+# Between the parts listed and the whole that divides their sum: "A and B over total revenue", "… as a
+# percentage of the total …", "… out of …" ("the ratios of A and B to C" may ask one ratio of each)
+_DIVIDES_SUM = LazyPattern(r"\s*(?:over|out of|as an? (?:percentage|percent|share|proportion) of)\s+(?:the\s+)?")
+# A metric qualifying the parts listed right after it: "revenue from Taiwan and Japan"
+_QUALIFIES = LazyPattern(r"\s+(?:from|of|in|for)\s+(?:the\s+)?")
+
+
+def _parts_over(norm: str, metrics: list[Mention], whole: str) -> tuple[str, ...]:
+    """The whole a share divides by and the parts listed right before it whose sum it divides ("the
+    percentage of revenue from Taiwan and Japan over total revenue"); () unless they are plain.
+
+    The parts are two names or more with nothing but separators between them ("A and B", "A, B and C"),
+    the whole named right after them by a word that divides ("over", "as a percentage of"). One metric
+    may stand before the parts as what they are of ("revenue from A and B"); any other name, or a word
+    left between the names (a part no figure is read for), leaves the question to the ratio's reading.
+    """
+    wholes = [m for m in metrics if m.code == whole]
+    if len(wholes) != 1:
+        return ()
+    before = [m for m in metrics if m.end <= wholes[0].start]
+    if len(before) < 2 or not _DIVIDES_SUM.fullmatch(norm[before[-1].end:wholes[0].start]):
+        return ()
+    run = [before[-1]]
+    for mention in reversed(before[:-1]):
+        if not _LIST_SEPARATOR.fullmatch(norm[mention.end:run[0].start]):
+            break
+        run.insert(0, mention)
+    rest = [m for m in metrics if m not in run and m is not wholes[0]]
+    qualifier = rest[-1] if rest and rest[-1].end <= run[0].start else None
+    if (len(run) < 2 or len(rest) > 1 or (rest and (qualifier is None
+                                                    or not _QUALIFIES.fullmatch(norm[qualifier.end:run[0].start])))):
+        return ()
+    parts = [str(m.code) for m in run]
+    if len(set(parts)) != len(parts) or whole in parts:
+        return ()
+    return (whole, *parts)
 
 
 _WEIGHTED = LazyPattern(r"weighted[\s-]*$")

@@ -16,6 +16,11 @@ and only where one label is clearly meant:
   of the question is foreign to the documents' labels (a question word another row uses,
   "*federal* deferred income tax expense" beside a row "Income tax expense", says the
   question is about something this label does not say);
+* a question naming "total" and, besides it, only words of one total row's own line item ("the
+  Total amount", "the average total costs" beside the row "Total costs incurred") reads that row
+  when it is the documents' only total row and no label is a candidate: a total row under a
+  section is named by its item's words, never by the section's ("total assets" is not
+  "Assets allocated to segments: Total segments");
 * the best candidate (most of its words named, then most words in common, then fewest
   words of the question left unexplained, then fewest of its own words left unnamed: "software
   revenue" is ``Revenue: Software``, not ``Cost of revenue: Software``) is taken only when no other candidate ties it:
@@ -34,6 +39,7 @@ from ragspine.facts.glossary import Glossary, SlotKind
 from ragspine.facts.open_vocabulary import METRIC_PREFIX, label_of
 from ragspine.lazy import LazyPattern
 from ragspine.qa.near_miss import NearMiss, Reading
+from ragspine.qa.total_rows import is_a_total
 
 MIN_LABEL_SHARE = 0.75  # of a label's words the question must name
 MIN_QUESTION_SHARE = 0.6  # of the question's words the label must explain
@@ -151,16 +157,70 @@ def label_readings(norm: str, leftover: str, glossary: Glossary, *, total_named:
         # assets" is the row "Non-USD denominated: assets, current", not "USD denominated: assets, non-current"
         scored.append(((label_share, len(common), -len(named - common), -len(own - named) if section_named else 0,
                         len(compounds & _compounds(label_of(code)))), code))
+    named_in = leftover
+    if not scored and total_named:
+        scored = _the_one_total_row(labels, asked, item_words)
+        named_in = norm  # its "total" is blanked as the channel in the leftover words
     if not scored:
         return []
     best = max(score for score, _ in scored)
     chosen = sorted(code for score, code in scored if score == best)
-    span = _span(leftover, set().union(*(words_of[code] & asked for code in chosen)))
+    span = _span(named_in, set().union(*(words_of[code] & asked for code in chosen)))
     if span is None:
         return []
     start, end = span
     readings = tuple(Reading(SlotKind.METRIC, code, label_of(code), norm) for code in chosen)
     return [NearMiss(norm[start:end], readings, start, end)]
+
+
+def _the_one_total_row(labels: list[str], asked: set[str],
+                       item_words: dict[str, set[str]]) -> list[tuple[tuple[float, int, int, int, int], str]]:
+    """The documents' one total row, scored as a candidate, when the question's words besides "total" (and those
+    asking for arithmetic) are all words of its own line item; else none."""
+    totals = [code for code in labels if is_a_total(code)]
+    if len(totals) != 1:
+        return []
+    item = item_words[totals[0]]
+    named = asked - (ASKING_WORDS - item)
+    if _TOTAL not in named or _TOTAL not in item or not named <= item:
+        return []
+    return [((len(named) / len(item), len(named), 0, 0, 0), totals[0])]
+
+
+# "total" and up to four words after it, in the question with its names blanked ("among the total cost?")
+_TOTAL_PHRASE = LazyPattern(r"(?<![a-z])total\s(?P<words>(?:[a-z][a-z'-]*\s?){1,4})")
+
+
+def total_row_named_beside(norm: str, leftover: str, glossary: Glossary, read: tuple[str, ...]) -> NearMiss | None:
+    """The documents' one total row, named by "total" and its own words beside a row already read, or None.
+
+    "The percentage of employee severance costs among the total cost" reads the row it names and,
+    for "the total cost", the table's one total row ("Total costs incurred"): the words right after
+    "total" (in ``leftover``, the question with its names blanked, the channel's "total" kept in
+    ``norm``) must all be words of that row's own line item, and no name read may go on the phrase
+    ("the total cost of revenue" is a total of revenue's). Two total rows, or a word the row lacks, read
+    nothing.
+    """
+    labels = [code for code in glossary.terms[SlotKind.METRIC] if code.startswith(METRIC_PREFIX)]
+    totals = [code for code in labels if is_a_total(code)]
+    if len(totals) != 1 or totals[0] in read:
+        return None
+    item = _content(_words(_item(label_of(totals[0]))))
+    for match in _TOTAL_PHRASE.finditer(norm):
+        following = _WORD_RUN.match(leftover, match.start("words"))
+        written = _WORD_RUN.match(norm, match.start("words"))
+        if following is None or written is None or following.group() != written.group():
+            continue  # a name read goes on the phrase ("the total cost of revenue"): the total is of that
+        words = _content(_words(following.group()))
+        if words and _TOTAL in item and words <= item:
+            end = match.start("words") + len(following.group())
+            return NearMiss(norm[match.start():end],
+                            (Reading(SlotKind.METRIC, totals[0], label_of(totals[0]), norm),), match.start(), end)
+    return None
+
+
+# the words that follow, up to a name blanked (two spaces or more) or a stop of the sentence
+_WORD_RUN = LazyPattern(r"[a-z][a-z'-]*(?:\s[a-z][a-z'-]*)*")
 
 
 def _without_remarks(text: str) -> str:

@@ -7,6 +7,8 @@ so every span of the question keeps its place. A split year ("2018/2019", "2018/
 year ending in its second year, named as the calendar names it: a table's ``2018/2019`` column is
 read so at ingestion (``ingestion/table_stated_years.py``), and the question's words must meet it.
 Ranges ("2019 to 2021", 2019年至2021年, FY2019–FY2021) name every fiscal year between their ends.
+A year's end written beside it ("2018 year end", "year-end 2019", "year ended 2019") is that fiscal
+year: the figures at its close are filed under it, and "end" is no word of a row ("At end of the year").
 Half years (2024财年上半年, H1 2024) are not periods facts are kept in: they are reported as a
 period the service cannot read, never as a name.
 """
@@ -36,6 +38,9 @@ _HALF = LazyPattern(r"(?:\d{4}\s*(?:财年|財年|年度|年)?\s*(?:上半年|�
                    re.IGNORECASE)
 _SPLIT_YEAR = LazyPattern(r"(?<![\d/.])(?:fy\s?)?(?P<a>(?:19|20)\d{2})\s*/\s*(?P<b>(?:19|20)?\d{2})(?![\d/.])",
                           re.IGNORECASE)
+# "2018 year end", "2019 fiscal year-end", "year-end 2019", "year ended 2019": the fiscal year named, at its close
+_YEAR_END = LazyPattern(r"(?<![a-z\d])(?:fy\s?)?(?P<a>(?:19|20)\d{2})\s+(?:fiscal\s+)?year[\s-]?end(?![a-z])"
+                        r"|(?<![a-z])year[\s-]?end(?:ed|ing)?\s+(?:fy\s?)?(?P<b>(?:19|20)\d{2})(?!\d)", re.IGNORECASE)
 _CJK_Q = {"一": "1", "二": "2", "三": "3", "四": "4"}
 RANGE_WORDS = frozenset({"から", "まで", "より", "期間"})  # a range's own words are never read as a name
 _RANGE_BETWEEN = LazyPattern(r"^\s*(?:to|through|thru|until|-|–|—|~|〜|～|至|到|から|より|ー)\s*$")
@@ -65,7 +70,10 @@ def rewrite_period_words(question: str, fiscal: FiscalCalendar) -> str:
             return match.group()  # "2017/2019" is no one year
         return _padded(f"FY{named_fiscal_year(fiscal, end_year)}", match.group())
 
-    return _SPLIT_YEAR.sub(split, _ENDED.sub(ended, _JA_FISCAL_END.sub(japanese, text)))
+    def year_end(match: re.Match[str]) -> str:
+        return _padded(f"FY{match['a'] or match['b']}", match.group())
+
+    return _YEAR_END.sub(year_end, _SPLIT_YEAR.sub(split, _ENDED.sub(ended, _JA_FISCAL_END.sub(japanese, text))))
 
 
 def half_year(question: str) -> str | None:

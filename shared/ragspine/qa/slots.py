@@ -12,7 +12,7 @@ from ragspine.facts.glossary import Glossary, Mention, Period, SlotKind, normali
 from ragspine.facts.open_vocabulary import METRIC_PREFIX, label_of
 from ragspine.lazy import LazyPattern
 from ragspine.qa.dated_periods import may_name_a_date, rewrite_dates
-from ragspine.qa.label_words import label_readings, label_words
+from ragspine.qa.label_words import label_readings, label_words, total_row_named_beside
 from ragspine.qa.near_miss import NearMiss, Reading, near_misses, period_near_misses
 from ragspine.qa.period_words import (
     RANGE_WORDS,
@@ -163,6 +163,11 @@ def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
             if specific is not None:
                 misses.append(specific)
                 found[SlotKind.METRIC] = {specific.readings[0].code: None}
+            elif any(m.kind is SlotKind.CHANNEL and label_words(m.raw) == {"total"} for m in mentions):
+                total = total_row_named_beside(norm, blanked(), glossary, tuple(found[SlotKind.METRIC]))
+                if total is not None:  # "X among the total cost": the documents' one total row beside X
+                    misses.append(total)
+                    found[SlotKind.METRIC][total.readings[0].code] = None
         leftover = blanked()
         if any(not found[kind] for kind in missing):
             said = set().union(*(label_words(label_of(code)) for code in found[SlotKind.METRIC]

@@ -6,7 +6,8 @@ common-size statement, a channel's "as percentage of net revenues" column). Wher
 every row named is in percent and the documents hold no figure of the whole at all, the figures
 stated are the shares asked: the whole is dropped, the rows are read as stated (averaged, added or
 compared as the question says), and the answer says how the words were read. Read so only then:
-a whole the documents state, or a row stated as an amount, keeps the ratio reading.
+a whole the documents state, or a row stated as an amount, keeps the ratio reading. Shares of one
+whole add up: "the total percentage of revenue from Apple and Huawei" is the sum of the two rows.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from ragspine.facts.ports import FactStore
 from ragspine.lazy import LazyPattern
 from ragspine.qa.clarify import Proceed
 from ragspine.qa.intent_model import Intent
+from ragspine.qa.named_parts import asks_named_parts
 from ragspine.qa.render import STATED_SHARE
 from ragspine.qa.slots import Assumption
 from ragspine.sensitivity import Sensitivity
@@ -45,6 +47,8 @@ def stated_shares(intent: Intent, decision: Proceed, question: str, *, facts: Fa
     reading = Assumption(SlotKind.METRIC, wholes[0], "the rows are stated as the shares asked", cue=STATED_SHARE,
                          typed=words.group().strip())
     read = replace(slots, metrics=parts, assumptions=(*slots.assumptions, reading))
+    # "the total percentage of revenue from A and B": shares of the one whole, added up
+    added = intent.arithmetic.add or (len(parts) >= 2 and asks_named_parts(question))
     arithmetic = replace(intent.arithmetic, ratio=False, share_of=False, whole=None, denominator=None,
-                         parts_whole=())
+                         parts_whole=(), parts_over=(), add=added)
     return replace(intent, arithmetic=arithmetic), replace(decision, slots=read)

@@ -7,7 +7,10 @@ September 30, 2019"): the figure filed under FY2019 is the one at that date. A q
 that same date (month, day and year) for that row is read as ``FY<year>``, only where a fact of
 a metric the question names is filed under that year with a locator stating the date, and the
 question names no year apart from its dates (which period a year beside a date means, the
-question does not say). Any other date stays as written, and is asked back: a period is never guessed.
+question does not say). A date written once before a list of bare years ("October 31, 2019 and
+2018", "October 31, 2019, 2018 and 2017") is that date of each, as a table heads its columns; it
+is read only where the row's table states the date for every year listed. Any other date stays as
+written, and is asked back: a period is never guessed.
 """
 
 from __future__ import annotations
@@ -28,13 +31,23 @@ _LOCATED = LazyPattern(rf"(?<![a-z])(?:(?P<m1>{_MONTHS})\.?\s*(?P<d1>\d{{1,2}})(
 
 
 _YEAR = LazyPattern(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
+# The bare years listed right after a date, which share its month and day: ", 2018", " and 2018", ", 2018 and 2017".
+_LISTED_YEARS = LazyPattern(r"(?:(?:\s*,\s*(?:and\s+)?|\s+and\s+|\s*&\s*)(?:19|20)\d{2}(?!\d))+", re.IGNORECASE)
 
 
-def _without(question: str, dates: list[re.Match[str]]) -> str:
-    """The question with its dates blanked: the years it names apart from them."""
-    for match in reversed(dates):
-        question = question[:match.start()] + " " * (match.end() - match.start()) + question[match.end():]
+def _without(question: str, spans: list[tuple[int, int]]) -> str:
+    """The question with ``spans`` (its dates and the years listed after them) blanked: the years it names apart."""
+    for start, end in sorted(spans, reverse=True):
+        question = question[:start] + " " * (end - start) + question[end:]
     return question
+
+
+def _listed_years(question: str, date: re.Match[str]) -> tuple[list[int], int]:
+    """The bare years listed right after ``date`` ("October 31, 2019 and 2018": [2018]) and where the list ends."""
+    listed = _LISTED_YEARS.match(question, date.end())
+    if listed is None:
+        return [], date.end()
+    return [int(year) for year in _YEAR.findall(listed.group())], listed.end()
 
 
 def with_table_dates_read(question: str, *, facts: FactStore, glossary: Glossary,
@@ -44,7 +57,9 @@ def with_table_dates_read(question: str, *, facts: FactStore, glossary: Glossary
         return question  # most questions name no month beside a day: nothing to read
     dates = list(DATE.finditer(question))
     unread = [m for m in dates if not m["ended"] and rewrite_dates(m.group(), glossary) == m.group()]
-    if not unread or _YEAR.search(_without(question, dates)):
+    listed = {m.start(): _listed_years(question, m) for m in unread}
+    spans = [(m.start(), listed[m.start()][1] if m.start() in listed else m.end()) for m in dates]
+    if not unread or _YEAR.search(_without(question, spans)):
         return question  # a year named beside the date ("granted between 2017 and 2018 over … at September 30, 2017")
     parsed = parse_slots(question, glossary=glossary)
     entities = parsed.entities or (glossary.home_entity,)
@@ -62,6 +77,7 @@ def with_table_dates_read(question: str, *, facts: FactStore, glossary: Glossary
         month = MONTH_NUMBERS[(match["m1"] or match["m2"]).lower()]
         day, year = int(match["d1"] or match["d2"]), int(match["y"])
         word = f"FY{year}"
-        if (year, month, day) in stated and len(word) <= len(match.group()):
+        every = [year, *listed[match.start()][0]]  # the years listed after it are dated by it too
+        if all((each, month, day) in stated for each in every) and len(word) <= len(match.group()):
             text = text[:match.start()] + word.ljust(len(match.group())) + text[match.end():]
     return text

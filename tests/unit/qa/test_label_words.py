@@ -140,6 +140,57 @@ def test_total_read_as_the_channel_still_names_the_row_holding_it(question: str,
     assert parse_slots(question, glossary=glossary_with(DEBT)).metrics == (open_metric_code(label),)
 
 
+COSTS = ["Employee severance and related costs", "Qdoba evaluation", "Other", "Total costs incurred"]
+HEDGES = ["Derivatives in cash flow hedging relationship: Commodity contracts",
+          "Derivatives in cash flow hedging relationship: Foreign exchange contracts",
+          "Total derivatives in cash flow hedging relationship"]
+SEGMENT_ASSETS = ["Assets allocated to segments: Food care", "Assets allocated to segments: Total segments",
+                  "Assets not allocated: Deferred taxes"]
+
+
+@pytest.mark.parametrize(("labels", "question", "label"), [
+    (COSTS, "What is the average total costs for 2017, 2018 and 2019?", "Total costs incurred"),
+    (COSTS, "What was the change in total cost between 2018 and 2019?", "Total costs incurred"),
+    (HEDGES, "What was the change in the Total amount in 2019 from 2018?",
+     "Total derivatives in cash flow hedging relationship"),
+    (HEDGES, "What was the percentage change in the total in 2019 from 2018?",
+     "Total derivatives in cash flow hedging relationship"),
+])
+def test_total_with_only_the_words_of_the_one_total_row_reads_it(labels: list[str], question: str,
+                                                                 label: str) -> None:
+    assert parse_slots(question, glossary=glossary_with(labels)).metrics == (open_metric_code(label),)
+
+
+@pytest.mark.parametrize(("labels", "question"), [
+    (SEGMENT_ASSETS, "What is the percentage change of total assets from 2018 to 2019?"),  # its section's word only
+    (COSTS, "What is the total restructuring cost in 2019?"),  # a word the total row lacks
+    ([*COSTS, "Total other charges"], "What is the average total costs for 2017, 2018 and 2019?"),  # two totals
+    (["Qdoba evaluation", "Other"], "What was the change in the total in 2019 from 2018?"),  # no total row
+])
+def test_total_is_not_read_as_a_total_row_it_does_not_name(labels: list[str], question: str) -> None:
+    metrics = parse_slots(question, glossary=glossary_with(labels)).metrics
+    assert not any(code.startswith("label:") and "total" in code for code in metrics), metrics
+
+
+@pytest.mark.parametrize("question", [
+    "For 2018, what is the percentage of employee severance and related costs among the total cost?",
+    "What is the ratio of Other to the total costs in 2017?",
+])
+def test_total_beside_a_row_read_adds_the_one_total_row(question: str) -> None:
+    metrics = parse_slots(question, glossary=glossary_with(COSTS)).metrics
+    assert open_metric_code("Total costs incurred") in metrics and len(metrics) == 2, metrics
+
+
+@pytest.mark.parametrize(("labels", "question"), [
+    (COSTS, "What is the total cost of revenue in 2018?"),  # the phrase goes on with a name read
+    (COSTS, "What is the ratio of Other to the total cost of sales in 2017?"),  # a word the total row lacks
+    ([*COSTS, "Total other charges"], "What is the ratio of Other to the total cost in 2017?"),  # two totals
+])
+def test_total_beside_a_row_read_reads_no_total_row_it_does_not_name(labels: list[str], question: str) -> None:
+    metrics = parse_slots(question, glossary=glossary_with(labels)).metrics
+    assert open_metric_code("Total costs incurred") not in metrics, metrics
+
+
 def test_a_question_word_of_a_glossary_line_item_the_label_lacks_is_not_read_as_that_label() -> None:
     # a user who lists the line items: "non-current" names the glossary's own row, never the table's total
     raw = yaml.safe_load(Path(GLOSSARY_FILE).read_text(encoding="utf-8"))

@@ -56,7 +56,23 @@ def test_the_change_between_two_such_dates(qa: QAComponents) -> None:
     assert "FY2019 vs FY2018 up 0.25" in result.answer, result.answer
 
 
+@pytest.mark.parametrize("written", ["September 30, 2019 and 2018", "September 30, 2019, and 2018",
+                                     "September 30, 2019 & 2018", "30 September 2019 and 2018"])
+def test_a_date_written_once_before_a_list_of_years_is_that_date_of_each(qa: QAComponents, written: str) -> None:
+    result = answer_question(f"What is the change in the domestic discount rate between {written}?", qa=qa)
+    assert "FY2019 vs FY2018 up 0.25" in result.answer, result.answer
+    assert "col=domestic/September 30 /2018" in result.answer and "col=domestic/September 30 /2019" in result.answer
+
+
+def test_the_average_over_a_date_shared_by_a_list_of_years(qa: QAComponents) -> None:
+    result = answer_question("What is the average international discount rate for September 30, 2019 and 2018?",
+                             qa=qa)
+    assert "average: 2.35 PCT" in result.answer, result.answer
+
+
 @pytest.mark.parametrize("question", [
+    "What is the change in the domestic discount rate between September 30, 2019 and 2017?",  # no 2017 at that date
+    "What is the change in the domestic discount rate between September 30, 2019, 2018 and 2017?",
     "What was the domestic discount rate as at September 15, 2019?",  # no table heads a period with it
     "What was the domestic discount rate as at June 30, 2019?",
     "What was the domestic discount rate in 2018 over the one at September 30, 2019?",  # a bare year beside it

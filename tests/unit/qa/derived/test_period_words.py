@@ -153,3 +153,29 @@ def test_a_quarter_shared_by_two_years_is_read_into_both_in_any_wording(year: in
     ordinal = ("first", "second", "third", "fourth")[quarter - 1]
     question = f"revenue in the {form.format(q=quarter, y=year + 1, o=ordinal)}{joined}{year}"
     assert _periods(question) == [f"{year + 1}Q{quarter}", f"{year}Q{quarter}"]
+
+
+@pytest.mark.parametrize(("words", "expected"), [
+    ("the change in transfers between 2018 year end and 2019 year end",
+     "the change in transfers between FY2018 and FY2019"),
+    ("cash at the 2019 year-end", "cash at the FY2019"),
+    ("cash at the 2019 fiscal year end", "cash at the FY2019"),
+    ("cash at year-end 2019", "cash at FY2019"),
+    ("revenue for the year ended 2019", "revenue for the FY2019"),
+])
+def test_a_years_end_written_beside_it_is_that_fiscal_year(words: str, expected: str) -> None:
+    rewritten = rewrite_period_words(words, MARCH)
+    assert " ".join(rewritten.split()) == expected, rewritten
+    assert len(rewritten) == len(words)
+
+
+def test_year_end_beside_a_year_is_no_word_of_a_row() -> None:
+    from ragspine.facts.open_vocabulary import open_metric_code, with_open_terms
+
+    base = default_glossary()
+    labels = ["At end of the year", "At beginning of the year", "Transfers (Note (b))", "Disposals (Note (c))"]
+    glossary = with_open_terms(base, [(open_metric_code(label), base.home_entity) for label in labels])
+    parsed = parse_slots("How much is the change in transfers between 2018 year end and 2019 year end?",
+                         glossary=glossary)
+    assert parsed.metrics == (open_metric_code("Transfers (Note (b))"),)
+    assert parsed.periods == (Period.fiscal_year(2018), Period.fiscal_year(2019))

@@ -18,6 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from ragspine.domain.starter import init_domain
 from ragspine.facts.model import UNDATED
 from ragspine.qa.answer import QAComponents
 from ragspine.qa.result import AnswerResult
@@ -176,6 +177,55 @@ class TestShareOfPartsTheQuestionAddsUp:
         result = answered(rows_qa(folder, rows), "What percentage of audit fees, tax fees and other fees combined "
                                                  "is audit fees in 2019?")
         assert "%" not in result.answer.replace("计算自", ""), result.answer
+
+
+@pytest.fixture(scope="module")
+def fresh(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A domain folder fresh from ``domain init`` (no finance pack: "total revenue" is the documents' row)."""
+    folder = tmp_path_factory.mktemp("fresh") / "domain"
+    init_domain(folder)
+    return folder
+
+
+REGIONS = {"taiwan": 2703, "japan": 958, "hong kong": 1614, "total revenue": 23406}
+
+
+class TestSumOfPartsOverAWhole:
+    @pytest.mark.parametrize("question", [
+        "What is the total percentage of revenue from Taiwan and Japan over total revenue in 2019?",
+        "What is the percentage of Taiwan and Japan as a percentage of total revenue in 2019?",
+        "What were Taiwan & Japan as a percent of total revenue in 2019?",
+    ])
+    def test_the_parts_listed_are_added_and_divided_by_the_whole(self, fresh: Path, question: str) -> None:
+        line, cells = computed_line(answered(rows_qa(fresh, REGIONS), question))
+        assert "taiwan (label:taiwan) + japan (label:japan) combined as a share of total revenue " \
+               "(label:total revenue): 15.64% (sum 3661 USD_K)" in line, line
+        assert cells == {f"table=1,row={row},col=2019" for row in ("taiwan", "japan", "total revenue")}
+
+    @settings(max_examples=15, deadline=None)
+    @given(st.lists(st.integers(min_value=0, max_value=10**5), min_size=3, max_size=3), st.integers(0, 10**5))
+    def test_the_share_is_the_sum_over_the_whole(self, fresh: Path, parts: list[int], rest: int) -> None:
+        rows = {"taiwan": parts[0], "japan": parts[1], "hong kong": parts[2], "total revenue": sum(parts) + rest + 1}
+        line, _ = computed_line(answered(rows_qa(fresh, rows), "What is the percentage of Taiwan, Japan and Hong "
+                                                                "Kong over total revenue in 2019?"))
+        share = (Decimal(sum(parts)) / rows["total revenue"] * 100).quantize(Decimal("0.01"))
+        assert re.search(rf"as a share of total revenue \(label:total revenue\): {share.normalize()}%|"
+                         rf": {share}%", line), line
+
+    def test_a_ratio_of_listed_rows_to_a_whole_is_no_sum(self, fresh: Path) -> None:
+        result = answered(rows_qa(fresh, REGIONS), "What is the ratio of Taiwan and Japan to total revenue in 2019?")
+        assert "combined as a share" not in result.answer, result.answer
+
+    def test_a_name_between_the_parts_leaves_the_ratio_reading(self, fresh: Path) -> None:
+        result = answered(rows_qa(fresh, REGIONS), "What is the percentage of Taiwan and other regions and Japan "
+                                                    "over total revenue in 2019?")
+        assert "combined as a share" not in result.answer, result.answer
+
+    def test_parts_more_than_the_whole_give_no_share(self, fresh: Path) -> None:
+        rows = {"taiwan": 20000, "japan": 9000, "total revenue": 23406}
+        result = answered(rows_qa(fresh, rows), "What is the percentage of Taiwan and Japan over total revenue "
+                                                 "in 2019?")
+        assert "计算自" not in result.answer and "which figure is the whole" in result.answer, result.answer
 
 
 FAIR_VALUES = {"fair value amount: purchased technology": 232, "fair value amount: trademarks and tradenames": 25,

@@ -39,6 +39,17 @@ def test_rows_stated_in_percent_are_the_shares_asked(folder: Path, question: str
             "revenue (REVENUE))") in result.answer, result.answer
 
 
+@pytest.mark.parametrize(("question", "said"), [
+    ("What is the total percentage of net revenues of OEM and Distribution in 2019?",
+     "FY2019 oem (label:oem) + distribution (label:distribution): 100 PCT"),
+    ("What is the sum of the percentage of net revenues from OEM and Distribution in 2018?",
+     "FY2018 oem (label:oem) + distribution (label:distribution): 100 PCT"),
+])
+def test_stated_shares_of_the_parts_named_are_added(folder: Path, question: str, said: str) -> None:
+    result = answered(statement_qa_with_labels(folder, OEM + DISTRIBUTION), question)
+    assert said in result.answer and "（计算自：" in result.answer, result.answer
+
+
 def test_a_whole_the_documents_state_keeps_the_ratio_reading(folder: Path) -> None:
     revenue = [statement_fact("REVENUE", year, 1000.0) for year in ("2017", "2018", "2019")]
     result = answered(statement_qa_with_labels(folder, OEM + revenue),
