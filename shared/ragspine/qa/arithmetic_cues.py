@@ -76,9 +76,10 @@ PERCENT = _cue("in %", "in percent", "as a percentage", "as a percent", "percent
                "百分比", "百分率", "パーセント", "%")
 # Every word of every cue ``read_arithmetic`` searches for, as one prefix tree: a question holding none
 # of them anywhere (most questions) matches no cue, which one pass finds instead of a dozen searches.
-_ANY_CUE = re.compile(trie_pattern(word for cue in (
+# Unguarded: the tree opens the pattern, so ``re`` skips to the positions of its first characters in C.
+_ANY_CUE = re.compile(trie_pattern((word for cue in (
     AVERAGE, RATIO, CAGR, SUBTRACT, ADD, ENTITY_GAP, DIFFERENCE, SHARE_OF, PERIOD_SUM, EQUALS, CHANGE, PERCENT)
-    for word in _WORDS_OF[cue]))
+    for word in _WORDS_OF[cue]), guarded=False))
 _PLACES = (
     (LazyPattern(rf"(?:to|rounded to|round to|with)\s+(?:the\s+)?{_WORD}\s+decimal(?:\s+places?|s)?"), 0),
     (LazyPattern(rf"{_WORD}\s+decimal\s+places?"), 0),
@@ -328,7 +329,8 @@ def _whole_named(norm: str, metrics: list[Mention]) -> str | None:
 
 
 def _places(norm: str) -> int | None:
-    if _WHOLE.search(norm):
+    # every wording of ``_WHOLE`` holds "whole", "integer" or 整: without them its search is spared
+    if ("whole" in norm or "integer" in norm or "整" in norm) and _WHOLE.search(norm):
         return 0
     if "decimal" not in norm and "小数" not in norm:  # every wording of places names them
         return None
