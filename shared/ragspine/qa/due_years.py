@@ -105,6 +105,8 @@ def with_due_figures(outcome: StructuredOutcome, slots: Slots, text: str, named:
     Call only for a question that computes nothing (its lines are then one per lookup, in order);
     ``named``: the periods the question itself wrote.
     """
+    if all(result.status is not QueryStatus.NOT_FOUND for result in outcome.results):
+        return outcome, slots  # every figure found as asked (most questions): no span to read, nothing to refill
     span = due_span(text)
     results: list[QueryResult] = list(outcome.results)
     lines = list(outcome.lines)
