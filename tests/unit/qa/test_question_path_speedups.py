@@ -175,7 +175,8 @@ _STATEMENT_PIECES = st.sampled_from([
     "cash flow statement", "Statement of Cash Flows", "ſtatements of income", "BALANCE SHEET", "balance ſheets",
     "P&L", "p&l statement", "income statement", "ＩＮＣＯＭＥ　ＳＴＡＴＥＭＥＮＴ", "consolidated ", "of ", "cash ",
     "revenue", "2024", " ", "上半年", "下期", "H1 2024", "h2 fy2023", "first half of 2024", "Second Half 2023",
-    "ｈ１ ２０２４", "2024财年上半年", "half", "sheet", "statement",
+    "ｈ１ ２０２４", "2024财年上半年", "half", "sheet", "statement", "FIRST HALF OF FY2024", "ſecond half 2023", "2023年度下半期",
+    "２０２４年上期", "H2", "fy", "x2024",
 ])
 
 
@@ -189,6 +190,9 @@ def test_statement_names_and_half_years_are_read_as_their_full_readers_read_them
         lambda m: " " * len(m.group()), text)
     guarded = period_words.half_year(text) if slots._HALF_START.search(normalize_text(text)) else None
     assert guarded == period_words.half_year(text)
+    unguarded = re.compile(period_words._HALF.pattern.removeprefix(period_words._HALF_GUARD), re.IGNORECASE)
+    for form in (text, unicodedata.normalize("NFKC", text)):
+        assert _spans(period_words._HALF.compiled, form) == _spans(unguarded, form)
 
 
 @settings(max_examples=400, deadline=None)
