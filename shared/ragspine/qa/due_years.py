@@ -76,6 +76,8 @@ def _qualifier(code: str) -> tuple[str, str]:
 
 def notice_words(fact: Fact) -> tuple[str, ...]:
     """The year or span a schedule figure's notice writes (the provenance check's figures): the fact's own column."""
+    if ": " not in fact.metric_code:  # a label is the end of its code: no column and row (every glossary metric)
+        return ()
     qualifier, _ = _qualifier(fact.metric_code)
     return (qualifier,) if qualifier else ()
 
