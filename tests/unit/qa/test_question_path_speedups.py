@@ -336,3 +336,18 @@ def test_a_faq_key_is_the_text_without_its_whitespace_and_punctuation(text: str)
     from ragspine.qa.faq import faq_key
 
     assert faq_key(text) == re.sub(r"[\s\W_]+", "", unicodedata.normalize("NFKC", text).lower())
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(st.sampled_from(["ratio", " of", "of", "x", "毛", "divided", " by", "by", "more", " than", "sum", "less",
+                                 "avg", " ", "率", "a", "in", " %", "net", "之比", "合计"]), max_size=8).map("".join),
+       st.lists(st.tuples(st.integers(0, 30), st.integers(1, 3)), max_size=3))
+@example("ratio毛of", [(5, 1)])  # the name between the words blanked: "ratio of"
+def test_a_blanked_question_holds_a_cue_word_the_question_lacks_only_when_the_word_holds_a_space(
+        text: str, spans: list[tuple[int, int]]) -> None:
+    from ragspine.facts.glossary import _blanked
+
+    blanked = _blanked(text, sorted((min(start, len(text)), min(start + size, len(text))) for start, size in spans))
+    assert len(blanked) == len(text)
+    if arithmetic_cues._ANY_CUE.search(blanked) and not arithmetic_cues._ANY_CUE.search(text):
+        assert arithmetic_cues._ANY_SPACED_CUE.search(blanked)
