@@ -27,8 +27,14 @@ def _escaped(char: str) -> str:
 _ESCAPED: dict[str, str] = {}
 
 
-def trie_pattern(words: Iterable[str]) -> str:
-    """A regex source matching exactly ``words``, longest first, built as a prefix tree."""
+def trie_pattern(words: Iterable[str], *, guarded: bool = True) -> str:
+    """A regex source matching exactly ``words``, longest first, built as a prefix tree.
+
+    ``guarded=False`` leaves out the first-character lookahead, for a tree that opens its pattern
+    (nothing before it): its first level is then a branch of plain characters, from which ``re``
+    takes the set of first characters and skips every other position in C, which the lookahead
+    prevents. After a lookbehind (``alias_pattern``) ``re`` takes no such set: keep the guard there.
+    """
     root: dict[str, dict] = {}  # type: ignore[type-arg]
     for word in words:
         node = root
@@ -54,7 +60,7 @@ def trie_pattern(words: Iterable[str]) -> str:
         return f"(?:{body})?" if "" in node else body
 
     tree = build(root)
-    if not tree or "" in root:  # an empty word matches anywhere: no first character to require
+    if not tree or "" in root or not guarded:  # an empty word matches anywhere: no first character to require
         return tree
     return f"(?=[{''.join(_escaped(char) for char in sorted(root))}]){tree}"
 

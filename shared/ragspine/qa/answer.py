@@ -581,6 +581,7 @@ def _verified(answer: str, outcome: StructuredOutcome, asked: Callable[[], froze
 
 def _finish(trace: TraceRecorder, result: AnswerResult, *, evidence_ids: Sequence[Evidence] = ()) -> AnswerResult:
     fact_ids = ["/".join(r.fact.key) for r in result.results if r.fact is not None]
-    emitted = trace.finish(route=result.route.value, status=result.status.value, slots=result.slots.as_dict(),
+    # ``str`` of a string enum is its value as a plain string, without the Python code ``.value`` runs
+    emitted = trace.finish(route=str(result.route), status=str(result.status), slots=result.slots.as_dict(),
                            fact_ids=fact_ids, chunk_ids=[e.chunk_id for e in evidence_ids])
     return result.with_trace(emitted)

@@ -76,9 +76,14 @@ PERCENT = _cue("in %", "in percent", "as a percentage", "as a percent", "percent
                "百分比", "百分率", "パーセント", "%")
 # Every word of every cue ``read_arithmetic`` searches for, as one prefix tree: a question holding none
 # of them anywhere (most questions) matches no cue, which one pass finds instead of a dozen searches.
-_ANY_CUE = re.compile(trie_pattern(word for cue in (
+# Unguarded: the tree opens the pattern, so ``re`` skips to the positions of its first characters in C.
+_CUE_WORDS = tuple(word for cue in (
     AVERAGE, RATIO, CAGR, SUBTRACT, ADD, ENTITY_GAP, DIFFERENCE, SHARE_OF, PERIOD_SUM, EQUALS, CHANGE, PERCENT)
-    for word in _WORDS_OF[cue]))
+    for word in _WORDS_OF[cue])
+_ANY_CUE = re.compile(trie_pattern(_CUE_WORDS, guarded=False))
+# Blanking a name turns its characters into spaces and changes no other: a cue word the question
+# lacks can appear in the blanked question only when the word holds a space ("ratio of").
+_ANY_SPACED_CUE = re.compile(trie_pattern((word for word in _CUE_WORDS if " " in word), guarded=False))
 _PLACES = (
     (LazyPattern(rf"(?:to|rounded to|round to|with)\s+(?:the\s+)?{_WORD}\s+decimal(?:\s+places?|s)?"), 0),
     (LazyPattern(rf"{_WORD}\s+decimal\s+places?"), 0),
@@ -134,8 +139,9 @@ class Arithmetic:
     @property
     def computes(self) -> bool:
         """Whether any computation (not just rounding) is asked for."""
-        return any((self.average, self.ratio, self.cagr, self.subtract, self.add, self.entity_gap,
-                    self.consistency, self.period_sum))  # ``difference`` words are among ``entity_gap``'s
+        # ``difference`` words are among ``entity_gap``'s; read three times an ask: no tuple, no call of ``any``
+        return bool(self.average or self.ratio or self.cagr or self.subtract or self.add or self.entity_gap
+                    or self.consistency or self.period_sum)
 
 
 NO_ARITHMETIC = Arithmetic()
@@ -144,7 +150,7 @@ NO_ARITHMETIC = Arithmetic()
 def read_arithmetic(question: str, glossary: Glossary) -> Arithmetic:
     """The arithmetic ``question`` asks for, its names blanked so a metric's own words are never a cue."""
     norm, text, metrics = _cue_texts(question, glossary)
-    if not _ANY_CUE.search(norm) and (text is norm or not _ANY_CUE.search(text)):
+    if not _ANY_CUE.search(norm) and (text is norm or not _ANY_SPACED_CUE.search(text)):
         # No cue word anywhere (most questions): every cue search would find nothing, so none is run.
         explicit = _explicit_ratio(norm, metrics)
         places = _places(norm)
@@ -369,7 +375,8 @@ def _whole_named(norm: str, metrics: list[Mention]) -> str | None:
 
 
 def _places(norm: str) -> int | None:
-    if _WHOLE.search(norm):
+    # every wording of ``_WHOLE`` holds "whole", "integer" or 整: without them its search is spared
+    if ("whole" in norm or "integer" in norm or "整" in norm) and _WHOLE.search(norm):
         return 0
     if "decimal" not in norm and "小数" not in norm:  # every wording of places names them
         return None

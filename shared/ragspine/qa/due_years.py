@@ -76,6 +76,8 @@ def _qualifier(code: str) -> tuple[str, str]:
 
 def notice_words(fact: Fact) -> tuple[str, ...]:
     """The year or span a schedule figure's notice writes (the provenance check's figures): the fact's own column."""
+    if ": " not in fact.metric_code:  # a label is the end of its code: no column and row (every glossary metric)
+        return ()
     qualifier, _ = _qualifier(fact.metric_code)
     return (qualifier,) if qualifier else ()
 
@@ -105,6 +107,8 @@ def with_due_figures(outcome: StructuredOutcome, slots: Slots, text: str, named:
     Call only for a question that computes nothing (its lines are then one per lookup, in order);
     ``named``: the periods the question itself wrote.
     """
+    if all(result.status is not QueryStatus.NOT_FOUND for result in outcome.results):
+        return outcome, slots  # every figure found as asked (most questions): no span to read, nothing to refill
     span = due_span(text)
     results: list[QueryResult] = list(outcome.results)
     lines = list(outcome.lines)

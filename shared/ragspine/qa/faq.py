@@ -32,7 +32,8 @@ else:
     faq_semantic = LazyModule("ragspine.qa.faq_semantic")
 
 DEFAULT_THRESHOLD = 90.0
-_NOISE = re.compile(r"[\s\W_]+", re.UNICODE)
+# What a key keeps: letters and digits (``\w`` without "_"); whitespace and punctuation go.
+_KEPT = re.compile(r"[^\W_]+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +49,10 @@ class FaqEntry:
 
 def faq_key(text: str) -> str:
     """Matching form: NFKC, lower case, no whitespace or punctuation ("ACME's" ~ "acmes")."""
-    return _NOISE.sub("", unicodedata.normalize("NFKC", text).lower())
+    folded = unicodedata.normalize("NFKC", text).lower()
+    if folded.isalnum():  # ``str.isalnum`` is ``\w`` less "_": nothing to take out (most CJK questions), no regex pass
+        return folded
+    return "".join(_KEPT.findall(folded))
 
 
 def ratio_ceiling(key: Counter[str], length: int, other: Counter[str], other_length: int) -> float:

@@ -33,8 +33,11 @@ _JA_FISCAL_END = LazyPattern(r"(?P<year>\d{4})\s*年\s*(?P<month>\d{1,2})\s*月\
                             r"(?:\s*の?\s*第\s*(?P<q>[1-4一二三四])\s*四半期)?")
 _ENDED = LazyPattern(r"(?<![a-z])(?:(?:fiscal\s+)?year|twelve\s+months|12\s+months)\s+end(?:ed|ing)\s+(?:on\s+)?"
                     r"(?P<month>[a-z]{3,9})\.?\s+(?P<day>\d{1,2}),?\s+(?P<year>\d{4})(?!\d)", re.IGNORECASE)
-_HALF = LazyPattern(r"(?:\d{4}\s*(?:财年|財年|年度|年)?\s*(?:上半年|下半年|上半期|下半期|上期|下期))"
-                   r"|(?<![a-z])(?:h[12]\s*(?:fy\s*)?\d{4}|(?:first|second)\s+half\s+(?:of\s+)?(?:fy\s*)?\d{4})(?!\d)",
+# Opened by a lookahead on the first characters a match may have (a digit, h, f, s): case-insensitive,
+# ``re`` would otherwise try both branches at every position.
+_HALF_GUARD = r"(?=[\dhfs])"
+_HALF = LazyPattern(_HALF_GUARD + r"(?:(?:\d{4}\s*(?:财年|財年|年度|年)?\s*(?:上半年|下半年|上半期|下半期|上期|下期))"
+                   r"|(?<![a-z])(?:h[12]\s*(?:fy\s*)?\d{4}|(?:first|second)\s+half\s+(?:of\s+)?(?:fy\s*)?\d{4})(?!\d))",
                    re.IGNORECASE)
 _SPLIT_YEAR = LazyPattern(r"(?<![\d/.])(?:fy\s?)?(?P<a>(?:19|20)\d{2})\s*/\s*(?P<b>(?:19|20)?\d{2})(?![\d/.])",
                           re.IGNORECASE)

@@ -73,7 +73,7 @@ _TEXT = MappingProxyType({
 
 def label(term: Term, lang: Lang) -> str:
     """``日本（ACME_JP）`` / ``Japan (ACME_JP)``: the name in the reply language with its code."""
-    name = term.name(lang.value)
+    name = term.name(str(lang))  # the code as a plain string: ``.value`` runs Python code of ``enum`` on every line
     return f"{name} ({term.code})" if lang is Lang.EN else f"{name}（{term.code}）"
 
 

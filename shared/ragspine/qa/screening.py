@@ -35,6 +35,9 @@ _FOLD = str.maketrans({
     **dict(zip("асеорхуіјѕԁԛԝ", "aceopxyijsdqw", strict=True)),
     **dict(zip("αεικνορτυχ", "aeikvoptux", strict=True)),
 })
+# Any character ``_FOLD`` changes: without one (most questions) the text is not read through the table,
+# which costs a dictionary look-up per character.
+_FOLDABLE = LazyPattern(f"[{re.escape(''.join(map(chr, _FOLD)))}]")
 
 
 class RefusalReason(enum.StrEnum):
@@ -51,10 +54,13 @@ def screening_text(text: str) -> str:
     """The form rules are matched in: NFKC, lower case, no zero-width characters, single spaces."""
     if text.isascii():  # NFKC keeps ASCII as it is; zero-width and look-alike characters are not ASCII
         text = text.lower()
-        if text.isprintable() and "  " not in text:  # no whitespace but single spaces: nothing to squeeze
-            return text.strip()
     else:
-        text = _ZERO_WIDTH.sub("", unicodedata.normalize("NFKC", text)).lower().translate(_FOLD)
+        text = _ZERO_WIDTH.sub("", unicodedata.normalize("NFKC", text)).lower()
+        if _FOLDABLE.search(text):
+            text = text.translate(_FOLD)
+    # Every whitespace character but the space is unprintable: no whitespace but single spaces, nothing to squeeze
+    if text.isprintable() and "  " not in text:
+        return text.strip()
     return _SPACES.sub(" ", text).strip()
 
 

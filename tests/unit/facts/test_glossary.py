@@ -149,6 +149,10 @@ class TestTriePattern:
         assert guarded.pattern.startswith("(?=[")
         assert [m.span() for m in guarded.finditer(text)] == [m.span() for m in plain.finditer(text)]
 
+    def test_an_unguarded_tree_is_the_plain_tree(self) -> None:
+        guarded = trie_pattern(self.WORDS)
+        assert trie_pattern(self.WORDS, guarded=False) == guarded.split(")", 1)[1]
+
     def test_an_empty_word_keeps_the_tree_unguarded(self) -> None:
         assert trie_pattern(["", "a"]) == "(?:a)?" and trie_pattern([]) == ""
 

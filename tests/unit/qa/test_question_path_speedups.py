@@ -175,7 +175,8 @@ _STATEMENT_PIECES = st.sampled_from([
     "cash flow statement", "Statement of Cash Flows", "ſtatements of income", "BALANCE SHEET", "balance ſheets",
     "P&L", "p&l statement", "income statement", "ＩＮＣＯＭＥ　ＳＴＡＴＥＭＥＮＴ", "consolidated ", "of ", "cash ",
     "revenue", "2024", " ", "上半年", "下期", "H1 2024", "h2 fy2023", "first half of 2024", "Second Half 2023",
-    "ｈ１ ２０２４", "2024财年上半年", "half", "sheet", "statement",
+    "ｈ１ ２０２４", "2024财年上半年", "half", "sheet", "statement", "FIRST HALF OF FY2024", "ſecond half 2023", "2023年度下半期",
+    "２０２４年上期", "H2", "fy", "x2024",
 ])
 
 
@@ -189,6 +190,9 @@ def test_statement_names_and_half_years_are_read_as_their_full_readers_read_them
         lambda m: " " * len(m.group()), text)
     guarded = period_words.half_year(text) if slots._HALF_START.search(normalize_text(text)) else None
     assert guarded == period_words.half_year(text)
+    unguarded = re.compile(period_words._HALF.pattern.removeprefix(period_words._HALF_GUARD), re.IGNORECASE)
+    for form in (text, unicodedata.normalize("NFKC", text)):
+        assert _spans(period_words._HALF.compiled, form) == _spans(unguarded, form)
 
 
 @settings(max_examples=400, deadline=None)
@@ -209,6 +213,7 @@ def test_period_words_are_rewritten_as_their_full_reader_rewrites_them(text: str
 @given(st.lists(st.sampled_from([
     "rounded to ", "two ", "2 ", "decimal places", "decimals", "decimal", "to the ", "保留", "位小数", "精确到小数点后",
     "第", "小数点以下", "位を四捨五入", "位まで", "nearest whole number", "取整", "revenue", " ", "2024", "三",
+    "nearest integer", "whole number", "整数で", "保留整数", "integer", "whole", "整", "near", "保留", "で",
 ]), max_size=8).map("".join))
 def test_rounding_places_are_read_as_the_full_reader_reads_them(text: str) -> None:
     from ragspine.qa import arithmetic_cues as cues
@@ -223,6 +228,37 @@ def test_rounding_places_are_read_as_the_full_reader_reads_them(text: str) -> No
                 full = max(value + shift, 0)
                 break
     assert cues._places(norm) == full
+
+
+def test_every_whole_number_wording_holds_a_word_its_search_is_guarded_by() -> None:
+    from ragspine.qa import arithmetic_cues as cues
+
+    assert all("whole" in word or "integer" in word or "整" in word for word in cues._WORDS_OF[cues._WHOLE])
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from([
+    "top ", "top", "stop ", "laptop ", "前", "名", "上位", "上", "位", "3", "10", "三", "五", " ", "revenue", "各地区",
+    "Top 5", "ＴＯＰ３", "前五名", "上位3社", "x", "1",
+]), max_size=8).map("".join))
+def test_the_top_n_pattern_finds_what_its_templates_find_without_the_guard(text: str) -> None:
+    from ragspine.qa.analytics.cues import _top_pattern
+
+    templates = ["top {n}", "前{n}名", "上位{n}"]
+    guarded = _top_pattern(templates)
+    assert guarded is not None and guarded.pattern.startswith("(?=[")
+    unguarded = re.compile(guarded.pattern.split("]", 1)[1].removeprefix(")"))
+    norm = unicodedata.normalize("NFKC", text).lower()
+    assert _spans(guarded, norm) == _spans(unguarded, norm)
+    assert [m.groups() for m in guarded.finditer(norm)] == [m.groups() for m in unguarded.finditer(norm)]
+
+
+def test_a_top_template_with_nothing_before_its_number_leaves_the_pattern_unguarded() -> None:
+    from ragspine.qa.analytics.cues import _top_pattern
+
+    pattern = _top_pattern(["{n} best", "top {n}"])
+    assert pattern is not None and not pattern.pattern.startswith("(?=")
+    assert pattern.search("the 3 best regions") is not None
 
 
 # Cue words of every kind, names they may hide in ("unless", "gross margin"), look-alikes and other scripts.
@@ -273,3 +309,45 @@ def test_a_structured_answer_cites_each_document_and_locator_once_in_order_of_fi
     assert sources == expected
     assert list(sources) == [{"doc": doc, "locator": locator} for doc, locator in dict.fromkeys(
         part for item in found if item is not None for part in (item[0], *item[1]))]
+
+
+# Every kind of whitespace re's ``\s`` matches, zero-width characters, look-alikes, punctuation, CJK and ASCII.
+_SCREENED_PIECES = st.sampled_from([
+    " ", "  ", "\t", "\n", "\r", "\x0b", "\x0c", "\x1c", "\x1f", "\x85", "\xa0", "\u1680", "\u2000", "\u200a",
+    "\u2028", "\u2029", "\u202f", "\u205f", "\u3000", "\u200b", "\u200d", "\u2060", "\ufeff", "’", "“", "«", "і",
+    "о", "α", "ο", "Ignore", "ＲＥＶＥＮＵＥ", "revenue", "2024", "年", "日本", "の", "売上高", "？", "?", ",", "_",
+    "'s", "-", "Ⅻ", "ﬁ", "é", "E\u0301",
+])
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(_SCREENED_PIECES, max_size=10).map("".join))
+def test_the_screening_form_is_the_full_normalisation_of_any_text(text: str) -> None:
+    from ragspine.qa import screening
+
+    full = unicodedata.normalize("NFKC", text)
+    full = screening._SPACES.sub(" ", screening._ZERO_WIDTH.sub("", full).lower().translate(screening._FOLD)).strip()
+    assert screening.screening_text(text) == full
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(_SCREENED_PIECES, max_size=10).map("".join))
+def test_a_faq_key_is_the_text_without_its_whitespace_and_punctuation(text: str) -> None:
+    from ragspine.qa.faq import faq_key
+
+    assert faq_key(text) == re.sub(r"[\s\W_]+", "", unicodedata.normalize("NFKC", text).lower())
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(st.sampled_from(["ratio", " of", "of", "x", "毛", "divided", " by", "by", "more", " than", "sum", "less",
+                                 "avg", " ", "率", "a", "in", " %", "net", "之比", "合计"]), max_size=8).map("".join),
+       st.lists(st.tuples(st.integers(0, 30), st.integers(1, 3)), max_size=3))
+@example("ratio毛of", [(5, 1)])  # the name between the words blanked: "ratio of"
+def test_a_blanked_question_holds_a_cue_word_the_question_lacks_only_when_the_word_holds_a_space(
+        text: str, spans: list[tuple[int, int]]) -> None:
+    from ragspine.facts.glossary import _blanked
+
+    blanked = _blanked(text, sorted((min(start, len(text)), min(start + size, len(text))) for start, size in spans))
+    assert len(blanked) == len(text)
+    if arithmetic_cues._ANY_CUE.search(blanked) and not arithmetic_cues._ANY_CUE.search(text):
+        assert arithmetic_cues._ANY_SPACED_CUE.search(blanked)

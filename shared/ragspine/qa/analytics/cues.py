@@ -108,13 +108,19 @@ def _top_pattern(templates: Iterable[str]) -> re.Pattern[str] | None:
     """``top {n}`` / ``前{n}名`` / ``上位{n}``: each template with its ``{n}`` as a number group."""
     number = rf"\s*(\d{{1,2}}|[{''.join(_CJK_DIGITS)}])\s*"
     parts = []
+    firsts = set()
     for template in templates:
         before, sep, after = normalize_text(template).strip().partition("{n}")
         if not sep:
             raise ValueError(f"top cue {template!r} has no {{n}}")
         edge = r"(?<![a-z0-9])" if before[:1].isascii() and before[:1].isalpha() else ""
         parts.append(f"{edge}{re.escape(before.strip())}(?:{number}){re.escape(after.strip())}")
+        firsts.add(before.strip()[:1])
     if not parts:
         return None
+    # A lookahead on the first characters of the words before the number rejects most positions with one
+    # class test (the templates open with a lookbehind, so ``re`` would try each one at every position);
+    # a template with nothing before its number may start with any digit or space: then none.
+    guard = "" if "" in firsts else f"(?=[{''.join(re.escape(char) for char in sorted(firsts))}])"
     # One group per template: the first that matched holds the number.
-    return re.compile("|".join(f"(?:{p})" for p in parts))
+    return re.compile(guard + "(?:" + "|".join(f"(?:{p})" for p in parts) + ")")
