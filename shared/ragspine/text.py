@@ -34,7 +34,7 @@ HANGUL = "\uac00-\ud7af"
 CJK = KANJI_MARKS + HIRAGANA + KATAKANA + MIDDLE_DOT + KATAKANA_EXTENSION + HAN
 
 MAX_TOKEN_CHARS = 64  # longer "words" are noise (hashes, base64) and would bloat the index
-_SPACES = re.compile(r"\s+")
+_SPACES = LazyPattern(r"\s+")
 
 
 def normalize(text: str, *, casefold: bool = False, replacements: tuple[tuple[str, str], ...] = (),

@@ -14,7 +14,6 @@ never coded here: it maps onto the glossary's term at extraction).
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from collections import Counter
 from collections.abc import Iterable
@@ -31,7 +30,7 @@ if TYPE_CHECKING:  # the fact stores import the prefixes alone: keep their impor
 METRIC_PREFIX = "label:"
 ENTITY_PREFIX = "company:"
 MAX_LABEL_CHARS = 100
-_SPACES = re.compile(r"\s+")
+_SPACES = LazyPattern(r"\s+")
 _LETTER = LazyPattern(r"[^\W\d_]")
 # Punctuation a question may leave out of a label ("property, plant and equipment").
 _LOOSE = LazyPattern(r"\s*[,，、:：;；]\s*|\s+")

@@ -27,7 +27,7 @@ else:
     refusal = LazyModule("ragspine.qa.refusal")
 
 _ZERO_WIDTH = re.compile(r"[\u200b-\u200f\u2060\ufeff]")
-_SPACES = re.compile(r"\s+")
+_SPACES = LazyPattern(r"\s+")
 # Look-alikes NFKC keeps apart: curly quotes ("you’re" must match "you're") and the Cyrillic
 # and Greek small letters that pass for Latin ones ("іgnоrе"). Applied after lower-casing.
 _FOLD = str.maketrans({
