@@ -664,6 +664,15 @@ def _sqlite_operation_store(settings: Settings) -> SqliteOperationStore:
     return sqlite_operations.SqliteOperationStore(settings.data_dir / "operations.db")
 
 
+def build_ingested_passages(settings: Settings) -> CitedPassages | None:
+    """The stored parsed documents of the data folder, read back as an FAQ citation's passages
+    (``ragspine domain check``); None when nothing was ingested there (no folder is created)."""
+    if settings.backend is not Backend.AWS and not (settings.data_dir / "operations.db").is_file():
+        return None
+    return cited_passages.StoredDocumentPassages(lambda: build_operation_stores(settings)[1],
+                                                 build_version_text_store(settings))
+
+
 def build_ingest_trigger(settings: Settings) -> tuple[OperationStore, StepFunctionsOperationRunner]:
     """What the S3 trigger needs: the operation store and the state machine starter (no engine services)."""
     if not settings.ingest_state_machine_arn:

@@ -7,10 +7,10 @@ from typing import Annotated
 
 import typer
 
-from ragspine.authoring.check import check_domain
+from ragspine.authoring.check import checked_domain
 from ragspine.authoring.suggest import glossary_fragment, unnamed_labels
 from ragspine.aws.domain_store import forget_published_domain, publish_domain
-from ragspine.bootstrap import build_ingest_context, get_services
+from ragspine.bootstrap import build_ingest_context, build_ingested_passages, get_services
 from ragspine.domain.bundle import bundle_domain
 from ragspine.domain.files import GLOSSARY
 from ragspine.domain.glossary_file import read_glossary
@@ -31,11 +31,23 @@ FragmentOut = Annotated[Path | None, typer.Option(
 
 
 def _checked_files(folder: Path) -> tuple[dict[str, str] | None, list[Problem]]:
-    """The domain files of ``folder`` when they pass the check and did not change during it, and the problems."""
+    """The domain files of ``folder`` when they pass the check and did not change during it, and the problems.
+
+    An FAQ answer citing a document that is not a sample is checked against the data folder's
+    ingested copy; one that cannot be checked at all is named in a note (no failure).
+    """
     before = folder_files(folder) if folder.is_dir() else {}
-    problems = check_domain(folder)
-    if problems:
-        return None, problems
+    try:
+        ingested = build_ingested_passages(get_settings())
+    except ConfigurationError as exc:
+        typer.echo(f"note: the ingested documents cannot be read ({exc.message}); FAQ answers are checked "
+                   "against the sample files only")
+        ingested = None
+    result = checked_domain(folder, ingested=ingested)
+    for note in result.notes:
+        typer.echo(f"note: {folder}/{note}")
+    if result.problems:
+        return None, result.problems
     if folder_files(folder) != before:
         return None, [Problem(str(folder), None, "", "a file changed while the folder was checked: run it again")]
     return before, []

@@ -3,7 +3,9 @@
 The cited document is read from the domain's sample files (``domain.yaml`` ``samples``) with
 the same parsers ingestion uses, and cut into the passages search would cite (a table into
 its rows), so a citation of a cell is checked against its row. A document that is not among
-the samples cannot be checked here; the answer path checks it against the ingested passages.
+the samples is read back from the data folder it was ingested into (the stored parsed
+document the answer path reads too, tables that gave facts included). One that is neither
+cannot be checked: a note says so, and the answer path checks it once it is ingested.
 """
 
 from __future__ import annotations
@@ -17,37 +19,44 @@ from ragspine.domain.marks import Problem
 from ragspine.errors import RagspineError
 from ragspine.ingestion.cited_passages import block_passages
 from ragspine.ingestion.parsers import parse_document
-from ragspine.qa.faq_check import cited_texts, states_numbers, unsupported_numbers
+from ragspine.qa.faq_check import CitedPassages, cited_texts, states_numbers, unsupported_numbers
 
 _MAX_BYTES = 64 * 1024 * 1024
 
 
-def faq_source_problems(faq: CheckedFile, data: Mapping[str, Any], samples: Path) -> list[Problem]:
-    """One problem per FAQ answer whose numbers its cited passage (in ``samples``) does not state."""
+def faq_source_problems(faq: CheckedFile, data: Mapping[str, Any], samples: Path | None,
+                        ingested: CitedPassages | None = None) -> tuple[list[Problem], list[Problem]]:
+    """The FAQ answers whose numbers their cited passage does not state (problems), and those whose
+    cited document is neither a sample nor ingested, so nothing could be checked (notes)."""
     problems: list[Problem] = []
+    notes: list[Problem] = []
     read: dict[str, list[tuple[str, str]] | None] = {}
     for index, entry in enumerate(data.get("entries") or []):
         answer, source = str(entry["answer"]), entry["source"]
         doc, locator = str(source["doc"]), str(source["locator"])
         if not states_numbers(answer):
             continue
-        if doc not in read:
+        if samples is not None and doc not in read:
             read[doc] = _passages(samples, doc)
-        passages = read[doc]
-        if passages is None:
-            continue  # not a sample file: checked when ingested, at answer time
-        texts = cited_texts(locator, passages)
-        if not texts:
+        passages = read.get(doc)
+        if passages is not None:
+            texts: tuple[str, ...] | None = cited_texts(locator, passages)
+        else:
+            texts = ingested.passages(doc, locator, hint=answer) if ingested is not None else None
+        if texts is None:
+            notes.append(faq.problem(("entries", index, "source", "doc"),
+                                     f"{doc} is neither a sample file nor ingested in the data folder, so the "
+                                     "numbers of the answer could not be checked (the service checks them once "
+                                     "it is ingested)"))
+        elif not texts:
             problems.append(faq.problem(("entries", index, "source", "locator"),
                                         f"{doc} has no passage at {locator!r}, so the numbers of the answer cannot "
                                         "be checked: cite the locator `ragspine search` shows for the passage"))
-            continue
-        missing = unsupported_numbers(answer, texts)
-        if missing:
+        elif missing := unsupported_numbers(answer, texts):
             problems.append(faq.problem(("entries", index, "answer"),
                                         f"states {', '.join(missing)}, which {doc} at {locator} does not state: "
                                         "correct the answer or cite the passage that states these numbers"))
-    return problems
+    return problems, notes
 
 
 def _passages(samples: Path, doc: str) -> list[tuple[str, str]] | None:

@@ -3,8 +3,10 @@
 Labels are read from each active version's stored parsed document (the ``document.json``
 ingestion keeps beside its text): in every data row of a table, the cells before the first
 number (the label columns, so a ``Segment | Metric | FY2024`` row gives both). A label the
-glossary names as anything (metric, entity, channel) or that reads as a period is left out;
-so is one with no letter (a date, a code of digits). The fragment written is a starting
+glossary names as anything (metric, entity, channel) or that reads as a period is left out,
+read as ingestion reads it (``ROE (%)`` is ROE); so is one with no letter (a date, a code of
+digits). A label close to a metric's alias (``owners of parent`` for ``owners of the parent``)
+is proposed as an alias of that metric, not as a new one. The fragment written is a starting
 point: give each metric its code, unit and names, delete what is not a metric, and merge it
 under ``metrics:`` in glossary.yaml.
 """
@@ -20,8 +22,10 @@ from typing import TYPE_CHECKING
 from unicodedata import normalize
 
 from ragspine.facts.glossary import SlotKind, normalize_text
+from ragspine.ingestion.table_axes import name_of
 from ragspine.ingestion.table_rows import row_number
 from ragspine.numbers import is_number
+from ragspine.numbers.units import units_in
 from ragspine.qa.language import detect_language
 
 if TYPE_CHECKING:
@@ -31,6 +35,9 @@ if TYPE_CHECKING:
 _NOT_CODE = re.compile(r"[^A-Z0-9]+")
 _LETTER = re.compile(r"[^\W\d_]")
 _FOOTNOTE = re.compile(r"(?:\s*(?:※\d*|\*\d*|†+|‡+|\(\d\)))+$")
+# Words an alias may leave out or add without naming another line item ("owners of (the) parent").
+_FILLER_WORDS = frozenset({"the", "a", "an", "of", "for", "to", "and", "&", "'s"})
+_WORD = re.compile(r"[^\W_]+(?:'s)?|&")
 
 
 @dataclass
@@ -50,8 +57,8 @@ def unnamed_labels(documents: Iterable[ParsedDocument], glossary: Glossary) -> l
         for block in doc.blocks:
             for label, locator in _row_labels(block):
                 key = normalize_text(label).strip()
-                if key in glossary.aliases or glossary.normalize_period(label) is not None:
-                    continue
+                if key in glossary.aliases or not name_of(glossary, label).unknown:
+                    continue  # named, or read as ingestion reads it (a period, a unit note, "ROE (%)")
                 entry = seen.setdefault(key, LabelSeen(label, sample=(doc.doc_id, locator)))
                 entry.count += 1
                 entry.documents.add(doc.doc_id)
@@ -83,17 +90,47 @@ def glossary_fragment(labels: list[LabelSeen], glossary: Glossary) -> str:
              "# and `ragspine facts reextract`.",
              "metrics:"]
     codes: set[str] = set(glossary.terms[SlotKind.METRIC])
+    near = _alias_words(glossary)
     for number, entry in enumerate(labels, 1):
+        doc, locator = entry.sample
+        seen = f"    # seen in {entry.count} row(s) of {len(entry.documents)} document(s), e.g. {doc} · {locator}"
+        label = json.dumps(entry.label, ensure_ascii=False)
+        close = near.get(_content_words(entry.label))
+        if close is not None:
+            code, alias = close
+            term = glossary.terms[SlotKind.METRIC][code]
+            names = ", ".join(f"{lang}: {json.dumps(name, ensure_ascii=False)}" for lang, name in term.names.items())
+            lines += [f"  {code}:",
+                      f"    # an alias of {code}: close to its alias {json.dumps(alias, ensure_ascii=False)}",
+                      seen, f"    unit: {term.unit or unit}", f"    names: {{{names}}}",
+                      *(["    additive: true"] if term.additive else []),
+                      f"    aliases: [{label}]"]
+            continue
         code = _code(entry.label, number, codes)
         codes.add(code)
-        doc, locator = entry.sample
+        own = units_in(entry.label, glossary.currency)
+        stated = f"    unit: {own[0]}  # the unit the label states" if own else \
+            f"    unit: {unit}  # check: the unit this row states"
         lang = detect_language(entry.label).value
-        lines += [f"  {code}:",
-                  f"    # seen in {entry.count} row(s) of {len(entry.documents)} document(s), e.g. {doc} · {locator}",
-                  f"    unit: {unit}  # check: the unit this row states",
-                  f"    names: {{{lang}: {json.dumps(entry.label, ensure_ascii=False)}}}",
-                  f"    aliases: [{json.dumps(entry.label, ensure_ascii=False)}]"]
+        lines += [f"  {code}:", seen, stated,
+                  f"    names: {{{lang}: {label}}}",
+                  f"    aliases: [{label}]"]
     return "\n".join(lines) + "\n"
+
+
+def _alias_words(glossary: Glossary) -> dict[frozenset[str], tuple[str, str]]:
+    """The content words of each metric alias -> (metric, alias): what a label close to the alias has."""
+    words: dict[frozenset[str], tuple[str, str]] = {}
+    for alias, (kind, code) in glossary.aliases.items():
+        content = _content_words(alias)
+        if kind is SlotKind.METRIC and content:
+            words.setdefault(content, (code, alias))
+    return words
+
+
+def _content_words(label: str) -> frozenset[str]:
+    """A label's words without articles and linking words, in matching form (case and width folded)."""
+    return frozenset(w for w in _WORD.findall(normalize_text(label)) if w not in _FILLER_WORDS)
 
 
 def _code(label: str, number: int, taken: set[str]) -> str:

@@ -25,6 +25,7 @@ from functools import cache
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
+from ragspine.abbreviations import NO_ABBREVIATION_AT
 from ragspine.citation import CITATION_CLOSE, CITATION_OPEN, passage_citation
 from ragspine.lazy import LazyModule, LazyPattern
 from ragspine.llm.ports import Role
@@ -51,8 +52,9 @@ NO_EVIDENCE = MappingProxyType({
 })
 
 _SNIPPET_LINE = LazyPattern(rf"^\[(\d+)\] (.*){CITATION_OPEN}(.+){CITATION_CLOSE}$")
-# A sentence ends after 。！？!? or after a period followed by a space, so "7.4%" stays whole.
-_SENTENCE_END = LazyPattern(r"(?<=[。！？!?])|(?<=\.)(?=\s)")
+# A sentence ends after 。！？!? or after a period followed by a space, so "7.4%" stays whole
+# (and "Co., Ltd. designs" too: an abbreviation's period ends nothing).
+_SENTENCE_END = LazyPattern(rf"(?<=[。！？!?])|(?<=\.){NO_ABBREVIATION_AT}(?=\s)")
 _HIRAGANA = "\u3040-\u309f"
 _KANA = "\u3040-\u30ff"
 _CJK = f"\u3005-\u3007{_KANA}\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"

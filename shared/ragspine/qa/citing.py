@@ -15,12 +15,16 @@ import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from ragspine.abbreviations import NO_ABBREVIATION_BEFORE
 from ragspine.llm.extractive import format_citation, tokens
 from ragspine.qa.answer_structure import passage_references
+from ragspine.qa.citation_spans import citations
 from ragspine.qa.evidence import Evidence
 
-# A sentence ends after 。！？!? (and their run of closing marks), a period before a space, or a line break.
-_SENTENCE = re.compile(r"[^\n]*?(?:[。！？!?]+[）)」』\]】]*|\.(?=\s)|(?=\n)|$)")
+# A sentence ends after 。！？!? (and their run of closing marks), a period before a space or a citation
+# (not that of "Co." or "Ltd."), or a line break; never inside a citation (``_split``).
+_SENTENCE = re.compile(rf"[^\n]*?(?:[。！？!?]+[）)」』\]】]*"
+                       rf"|{NO_ABBREVIATION_BEFORE}\.(?=\s|[（(](?:来源|出典|(?i:source))[:：])|(?=\n)|$)")
 _CITED = re.compile(r"[（(](?:来源|出典|source)[:：]\s*(?P<body>(?:[^（）()]|[（(][^（）()]*[）)])*)[）)]",
                     re.IGNORECASE)
 # Citations and markers written after a sentence's end mark belong to that sentence: "…关闭。[1]（来源：…）".
@@ -114,9 +118,16 @@ def passage_of(sentence: str, evidence: Sequence[Evidence]) -> int | None:
 
 
 def _split(text: str) -> list[str]:
+    # A heading in a citation's locator may hold a sentence end ("heading=Acme Co., Ltd. - Review"):
+    # a sentence running into a citation runs to its close, so no citation is ever put inside another.
+    spans = [(c.start, c.end) for c in citations(text)]
     parts: list[str] = []
     for match in _SENTENCE.finditer(text):
         part = match.group(0)
+        closing = next((end for start, end in spans if start < match.start() < end), None)
+        if parts and closing is not None:
+            parts[-1] += part[:closing - match.start()]
+            part = part[closing - match.start():]
         trailing = _TRAILING.match(part)
         if trailing and parts:
             parts[-1] += trailing.group(0)
@@ -157,7 +168,9 @@ def _citations(items: Sequence[Evidence]) -> str:
 def _cited_passages(body: str, evidence: Sequence[Evidence]) -> list[int]:
     """Passages a written ``（来源：doc locator）`` names: the exact one, else every passage of that doc."""
     text = " ".join(body.split())
-    exact = [i for i, e in enumerate(evidence) if f"{e.doc} {e.locator}" in text]
+    named = {i: f"{e.doc} {e.locator}" for i, e in enumerate(evidence) if f"{e.doc} {e.locator}" in text}
+    # A section's locator is the start of its paragraphs' (heading=H of heading=H,para=1): the longest is meant.
+    exact = [i for i, ref in named.items() if not any(o != ref and o.startswith(ref) for o in named.values())]
     return exact or [i for i, e in enumerate(evidence) if e.doc in text]
 
 

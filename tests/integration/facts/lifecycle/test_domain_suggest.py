@@ -102,3 +102,35 @@ def test_the_merged_fragment_passes_check_and_reextraction_makes_the_facts(domai
     assert fact is not None and fact.value == 601 and fact.mapping_version == "glossary-2"
     again = runner.invoke(app, ["domain", "suggest", str(domain), "--out", str(out)])
     assert "Net turnover from stores" not in again.output
+
+
+KEY_FIGURES = """# ACME key figures FY2024
+
+| (USD millions) | FY2023 | FY2024 |
+|---|---|---|
+| Revenue | 640 | 655 |
+| ROE (%) | 9.3 | 10.3 |
+| Profit attributable to the owners of the parent | 30 | 33 |
+| Share of online orders (%) | 41.5 | 46.0 |
+"""
+
+
+def test_rows_already_read_are_not_proposed_and_near_aliases_become_aliases(domain: Path, tmp_path: Path) -> None:
+    # GIVEN the domain with the finance pack, and a table whose rows are read as ROE, a near-alias and a new label
+    profile = domain / "domain.yaml"
+    profile.write_text(profile.read_text(encoding="utf-8") + "include: [finance]\n", encoding="utf-8")
+    reread_domain()
+    _ingest(tmp_path, "Key_Figures.md", KEY_FIGURES)
+    result = runner.invoke(app, ["domain", "suggest", str(domain)], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    listed = result.output
+    # THEN "ROE (%)" (read as ROE) is not listed
+    assert "ROE" not in listed
+    assert "Profit attributable to the owners of the parent  (1 document(s)" in listed
+    fragment = yaml.safe_load((domain / "glossary.suggested.yaml").read_text(encoding="utf-8"))["metrics"]
+    # ... the near-alias is proposed as an alias of the pack's metric, not as a new code
+    assert fragment["NET_INCOME_OWNERS"]["aliases"] == ["Profit attributable to the owners of the parent"]
+    assert fragment["NET_INCOME_OWNERS"]["unit"] == "USD_M"
+    assert not any(code.startswith(("PROFIT", "ROE")) for code in fragment)
+    # ... and a new label's unit is the one its own words state
+    assert fragment["SHARE_OF_ONLINE_ORDERS"]["unit"] == "PCT"

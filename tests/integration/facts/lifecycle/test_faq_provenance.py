@@ -27,6 +27,13 @@ All amounts are in JPY billion. The group employs 3,100 people.
 
 Unopened products can be returned within 14 days.
 """
+KEY_FIGURES = """# Foodco key figures
+
+| (JPY billion) | FY2024 | FY2025 |
+|---|---|---|
+| Net sales | 196.8 | 214.3 |
+| Employees (persons) | 3,050 | 3,100 |
+"""
 WRONG = "All amounts are in USD millions; the group has 4,200 employees."
 RIGHT = "All amounts are in JPY billion; the group employs 3,100 people."
 QUESTION = "What currency are the figures in?"
@@ -99,9 +106,44 @@ class TestDomainCheck:
         assert result.exit_code == 1
         assert "entries[0].source.locator: Foodco_Policy.md has no passage at 'heading=Basis,para=9'" in result.output
 
-    def test_a_source_outside_the_samples_is_left_to_the_answer_path(self, domain: Path) -> None:
+    def test_a_source_neither_sampled_nor_ingested_is_named_in_a_note(self, domain: Path) -> None:
         (domain / "faq.yaml").write_text(_faq(WRONG, doc="Elsewhere.pdf"), encoding="utf-8")
-        assert runner.invoke(app, ["domain", "check", str(domain)]).exit_code == 0
+        result = runner.invoke(app, ["domain", "check", str(domain)])
+        assert result.exit_code == 0, result.output
+        line = _line(domain / "faq.yaml", "source:")
+        assert (f"note: {domain}/faq.yaml:{line}: entries[0].source.doc: Elsewhere.pdf is neither a sample file nor "
+                "ingested in the data folder, so the numbers of the answer could not be checked") in result.output
+
+    def test_an_ingested_source_outside_the_samples_is_checked_at_the_cited_row(self, domain: Path,
+                                                                                 tmp_path: Path) -> None:
+        # GIVEN a document ingested into the data folder (not a sample) whose table became facts
+        report = tmp_path / "Foodco_Key_Figures.md"
+        report.write_text(KEY_FIGURES, encoding="utf-8")
+        ingested = runner.invoke(app, ["ingest", str(report)])
+        assert ingested.exit_code == 0, ingested.output
+        assert get_services().facts.count() > 0
+        cell = "table=1,row=Net sales,col=FY2025"
+        # WHEN an FAQ answer cites a cell with a number the row does not state THEN the check refuses it
+        (domain / "faq.yaml").write_text(_faq("Net sales in FY2025 were 241.3 JPY billion.",
+                                              doc=report.name, locator=cell), encoding="utf-8")
+        result = runner.invoke(app, ["domain", "check", str(domain)])
+        assert result.exit_code == 1
+        assert f"entries[0].answer: states 241.3, which {report.name} at {cell} does not state" in result.output
+        # ... and a number of another row of the same table is not stated at the cited cell either
+        (domain / "faq.yaml").write_text(_faq("Net sales in FY2025 were 214.3 JPY billion, with 3,100 employees.",
+                                              doc=report.name, locator=cell), encoding="utf-8")
+        result = runner.invoke(app, ["domain", "check", str(domain)])
+        assert result.exit_code == 1
+        assert "entries[0].answer: states 3100, which" in result.output
+        close_services()  # the service, reading the same stored row, does not serve that answer either
+        served = answer_question(QUESTION, qa=get_services().qa)
+        assert served.route is not Route.FAQ
+        assert "faq:unsupported_numbers:reporting_currency" in served.trace["decisions"]  # type: ignore[operator]
+        # ... while the figure the cell states passes
+        (domain / "faq.yaml").write_text(_faq("Net sales in FY2025 were 214.3 JPY billion.",
+                                              doc=report.name, locator=cell), encoding="utf-8")
+        result = runner.invoke(app, ["domain", "check", str(domain)])
+        assert result.exit_code == 0, result.output
 
 
 class TestAnswerPath:

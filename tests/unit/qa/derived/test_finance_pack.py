@@ -54,6 +54,9 @@ def test_the_pack_brings_every_standard_ratio_with_a_formula_in_three_languages(
     ("purchases of property, plant and equipment", "CAPEX"), ("capex", "CAPEX"), ("自己資本比率", "EQUITY_RATIO"),
     ("販売費及び一般管理費", "SGA"), ("归母净利润", "NET_INCOME_OWNERS"), ("quick ratio", "QUICK_RATIO"),
     ("売上原価", "COST_OF_SALES"), ("资产负债率", "DEBT_RATIO"), ("DSO", "DSO"), ("配当性向", "PAYOUT_RATIO"),
+    # a J-GAAP statement in English writes the line item without "the"
+    ("Net income attributable to owners of parent", "NET_INCOME_OWNERS"),
+    ("Profit attributable to owners of parent", "NET_INCOME_OWNERS"),
 ])
 def test_analysts_words_name_the_pack_items(folder: Path, words: str, code: str) -> None:
     assert read_glossary(folder / GLOSSARY).normalize(SlotKind.METRIC, words) == code
