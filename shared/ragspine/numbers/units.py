@@ -55,7 +55,10 @@ _CURRENCY_WORDS = (
 _YEN_SIGN = "¥"  # ¥ is yen in Japanese documents and yuan in Chinese ones: the domain's currency decides
 # In a unit ("$ in millions", "千元") a bare "$" is the US dollar and "元" the yuan; in a caption's words neither
 # names a currency ("$" may be any dollar; "元" is also 元本, 元年).
-_UNIT_WORDS = (*_CURRENCY_WORDS, ("USD", r"\$"), ("CNY", r"元"))
+# In a unit ("in millions of dollars") a dollar alone is the US dollar too, as "$" is; "won" and "rupees" name
+# their currencies there only (a caption's "won" is a verb).
+_UNIT_WORDS = (*_CURRENCY_WORDS, ("USD", r"\$|(?<![a-z])dollars?(?![a-z])"), ("CNY", r"元"),
+               ("KRW", r"(?<![a-z])won(?![a-z])"), ("INR", r"(?<![a-z])rupees?(?![a-z])"))
 _CUR_ALT = "|".join(f"(?P<c{i}>{words})" for i, (_, words) in enumerate(_UNIT_WORDS))
 _ISO = r"(?P<iso>[a-z]{3})"
 # English scales (after or before the currency) and CJK scales (before the currency word).
@@ -73,13 +76,16 @@ _MONEY_PATTERNS = (
     re.compile(r"(?:(?<![a-z])" + _ISO + r"(?![a-z])|" + _CUR_ALT + r"|(?P<yen>¥))[\s_’']*(?:in\s+)?" + _EN_SCALE
                + r"(?![a-z])"),
     # millions of US dollars, thousands of yen, in millions of CHF
-    re.compile(r"(?<![a-z])" + _EN_SCALE + r"\s+of\s+(?:(?<![a-z])" + _ISO + r"(?![a-z])|" + _CUR_ALT + ")"),
+    # (a currency's name first: "yen" is no ISO code, and read as one it would leave the scale without its currency)
+    re.compile(r"(?<![a-z])" + _EN_SCALE + r"\s+of\s+(?:" + _CUR_ALT + r"|(?<![a-z])" + _ISO + r"(?![a-z]))"),
     # (in thousand NT dollars), in millions euros: a scale word right after "in", then a currency word (never
     # "3.0 million Euro" in a sentence)
     re.compile(r"(?:(?<![a-z])in\s+|[(（]\s*)(?P<en>thousands?|millions?|billions?|trillions?)\s+(?:" + _CUR_ALT + ")"),
 )
 # A scale with no currency: "(in millions, except per share data)", "单位：百万", "in thousands".
 _BARE_SCALE = re.compile(r"(?<![a-z])in\s+" + _EN_SCALE + r"(?![a-z])|(?:単位|单位|單位)\s*[:：]?\s*" + _CJK_SCALE)
+# A scale of something not money ("in millions of shares", "in thousands of tonnes"): no money unit at all.
+_SCALE_OF_OTHER = re.compile(r"(?<![a-z])in\s+(?:thousands?|millions?|billions?)\s+of\s+[a-z]")
 # A scale in parentheses, first: "(Millions)", "(Millions, except per share amounts)", "Sales (millions)".
 _PAREN_SCALE = re.compile(r"[(（]\s*(?P<en>thousands|millions|billions)(?![a-z])")
 # A "%" right after a digit is part of what a label describes (``Debentures, 1.219%, due 2030``), not its unit.
@@ -117,7 +123,7 @@ def money_units_in(text: str, currency: str | None = None) -> list[str]:
             scale = _EN_SCALES[match["en"]] if match.groupdict().get("en") else _CJK_SCALES[match["cjk"]]
             if code:
                 found.append((match.start(), f"{code}_{scale}"))
-    if not found:
+    if not found and not _SCALE_OF_OTHER.search(norm):
         for match in (*_BARE_SCALE.finditer(norm), *_PAREN_SCALE.finditer(norm)):
             scale = _EN_SCALES[match["en"]] if match["en"] else _CJK_SCALES[match["cjk"]]
             found.append((match.start(), f"{currency}_{scale}" if currency else scale))
