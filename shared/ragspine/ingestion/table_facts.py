@@ -61,6 +61,7 @@ from ragspine.ingestion.table_axes import (
     name_of,
     names_ending_years,
     table_shape,
+    year_ended_period,
 )
 from ragspine.ingestion.table_blocks import header_blocks
 from ragspine.ingestion.table_quarters import is_ordinal, stacked_quarter
@@ -109,6 +110,8 @@ _TOTAL = re.compile(r"(?i:total\b)|合計|合计|小計|小计")
 # A payment schedule's last column, and a span of its years ("2021-2022", "2020 – 2024").
 _THEREAFTER = re.compile(r"thereafter")
 _YEAR_SPAN = re.compile(r"(?:19|20)\d{2}\s*[-–—]\s*(?:19|20)?\d{2}")
+# A word saying what a figure counts, written alone over every column ("Years" of life expectancy, "Days").
+_MEASURE_WORD = re.compile(r"(?i)(?:years?|months?|weeks?|days?|hours?|times|number|no\.)")
 _UNIT_NOTE = re.compile(r"\s*[(（][^()（）]*[)）]")
 _MAX_WARNINGS_PER_TABLE = 12
 
@@ -242,6 +245,9 @@ def _context_period(glossary: Glossary, texts: Sequence[str]) -> Period | None |
             return found.pop()
         if found:
             return _AMBIGUOUS
+        ended = year_ended_period(glossary, text)  # "…, fiscal year ended March 31, 2025": its year is bare
+        if ended is not None:
+            return ended
     return None
 
 
@@ -414,6 +420,7 @@ class _TableReader:
         self.over_table = ""  # a date written once over the whole table: read as its period, not a column's header
         self.stated_date: date | None = None  # that date where it ends no fiscal year: on each undated fact's locator
         self.schedule_cols: set[int] = set()  # a payment schedule's year columns: no fiscal year's figures
+        self.schedule_rows: set[int] = set()  # the same schedule set down the rows: its years and Thereafter
         self.currency = self._stated_currency()
 
     def _stated_currency(self) -> str | None:
@@ -447,12 +454,15 @@ class _TableReader:
         open_cols = self._line_item_columns()
         row_names = {r: _open_metric(labels, [self._row_name(label) for label in labels], open_cols)
                      for r, labels in shape.row_labels.items()}
-        named = [n for names in (*header_names.values(), *row_names.values()) for n in names]
+        self.schedule_rows = self._schedule_year_rows(row_names)
+        named = [n for r, names in row_names.items() if r not in self.schedule_rows for n in names]
+        named += [n for names in header_names.values() for n in names]
         named += [Named(period=period) for period in self.row_periods.values()]
-        if not any(n.metric or n.entity or n.channel or n.period for n in named):
+        # a schedule's rows name when its columns' figures fall due: each column is then a kind of figure
+        if not self.schedule_rows and not any(n.metric or n.entity or n.channel or n.period for n in named):
             return [], [f"{self.where}: no row or column names a metric, entity, channel or period the glossary "
                         "knows; table skipped"]
-        if not any(n.metric or n.entity or n.channel for n in named):
+        if not self.schedule_rows and not any(n.metric or n.entity or n.channel for n in named):
             return [], [f"{self.where}: no row names a metric, entity or channel the glossary knows; table skipped"]
         has = {slot: any(getattr(n, slot) for n in named) for slot in ("metric", "entity", "channel", "period")}
         layers = context.layers()
@@ -464,7 +474,7 @@ class _TableReader:
         )
         if fallback.entity not in (None, _AMBIGUOUS):
             fallback.entity = self._company_holding(fallback.entity) or fallback.entity
-        context_period = None if has["period"] else _context_period(glossary, near)
+        context_period = None if has["period"] else _context_period(glossary, near) or self._label_column_period()
         undated = False
         if not has["period"] and context_period is None and context.surroundings_read:
             over = self._written_over_table()
@@ -512,6 +522,10 @@ class _TableReader:
         for r in shape.body_rows:
             names = row_names[r]
             labels = shape.row_labels[r]
+            if r in self.schedule_rows:
+                self._read_schedule_row(r, qualifiers, header_names, facts, dropped, fallback, context_period,
+                                        table_units, declared)
+                continue
             if any(n.unknown for n in names):
                 unknown = next(label for label, n in zip(labels, names, strict=True) if n.unknown)
                 self.warn(f"row {unknown!r}: no row label the glossary recognises; row skipped")
@@ -581,7 +595,8 @@ class _TableReader:
         # the years a row expires or falls due, and a payment schedule's years, date none of its figures
         ending = self._ending_year_columns() | self.schedule_cols
         headers = [h for c, headers in self.shape.col_headers.items() if c not in ending for h in headers]
-        cells = [cell for row in self.rows for c, cell in enumerate(row) if c not in ending]
+        cells = [cell for r, row in enumerate(self.rows) if r not in self.schedule_rows
+                 for c, cell in enumerate(row) if c not in ending]
         return states_no_period(headers, cells, self._context_texts(), besides=date)
 
     def _ending_year_columns(self) -> set[int]:
@@ -681,6 +696,67 @@ class _TableReader:
             return set(years) | spans
         return set()
 
+    def _schedule_year_rows(self, row_names: dict[int, list[Named]]) -> set[int]:
+        """The rows of a payment schedule set down the table: ``2021 | 138 | 6`` … ``Thereafter | 577 | 35``.
+
+        As with a schedule's columns, a row's year is when its figures fall due, counted from
+        the balance date, not the fiscal year they are of. Told the same way: a ``Thereafter``
+        row below the years (or spans of years), or a ``Total`` row below four or more
+        consecutive years in ascending order. The year rows and the ``Thereafter`` row are
+        returned; each of their cells is read as the column's kind qualified by the row's words.
+        """
+        labels = {r: self.shape.row_labels[r][-1] for r in self.shape.body_rows if self.shape.row_labels.get(r)}
+        years = {r: int(p.period) for r, names in row_names.items() if r in labels for n in names
+                 if (p := n.period) is not None and p.period_type == "FY" and len(names) == 1}
+        spans = {r for r, label in labels.items() if _YEAR_SPAN.fullmatch(label.strip())}
+        after = {r for r, label in labels.items() if _THEREAFTER.fullmatch(clean_label(normalize_text(label)))}
+        total = any(_TOTAL.match(label.strip()) for label in labels.values())
+        ordered = [years[r] for r in sorted(years)]
+        consecutive = len(ordered) >= 4 and all(b == a + 1 for a, b in zip(ordered, ordered[1:], strict=False))
+        dated = set(years) | spans
+        if after and dated and min(after) > max(dated):
+            return dated | after
+        if total and consecutive:
+            return dated | after
+        return set()
+
+    def _read_schedule_row(self, r: int, qualifiers: dict[int, str], header_names: dict[int, list[Named]],
+                           facts: dict[FactKey, Fact], dropped: set[FactKey], fallback: _Cell,
+                           context_period: Period | None | str, table_units: list[str],
+                           declared: DeclaredUnits) -> None:
+        """A schedule row's cells: each the column's kind falling due when the row says (``2021: Operating Leases``).
+
+        A column the glossary reads as one of its metrics cannot carry a due year (the metric
+        has no such part) and is not read.
+        """
+        when = self.shape.row_labels[r][-1]
+        for c in self.shape.col_headers:
+            text = self.rows[r][c]
+            if body_cell_blank(text):
+                continue
+            if c not in qualifiers:
+                if any(n.metric for n in header_names.get(c, [])):
+                    self.warn(f"row {when!r}: when a glossary metric falls due is no part of it; "
+                              f"cell {_joined(self.shape.col_headers[c])!r} skipped")
+                continue
+            metric = open_metric_code(f"{when}: {qualifiers[c]}")
+            if metric is None:
+                continue
+            cell = _Cell()
+            cell.add(Named(metric=metric))
+            for n in header_names.get(c, []):
+                if not n.unknown and not n.metric:
+                    cell.add(n)
+            fact = self._fact(r, c, cell, fallback, context_period, table_units, declared)
+            if fact is None:
+                continue
+            kept = facts.get(fact.key)
+            if kept is not None and kept.value != fact.value:
+                self.warn(f"{fact.source_locator} and {kept.source_locator} give two figures for one fact; "
+                          "both dropped")
+                dropped.add(fact.key)
+            facts.setdefault(fact.key, fact)
+
     def _column_qualifiers(self, skipped: set[int], header_names: dict[int, list[Named]],
                            dated: bool, undated: bool = False) -> dict[int, str]:
         """Columns headed by a line item's kind the glossary does not read ("Net Sales", "Fair Value").
@@ -693,8 +769,10 @@ class _TableReader:
         due`` qualifies its rows too.
         """
         found: dict[int, str] = {}
+        measures = self._measure_header_levels()
         for c in skipped:
-            unknown = [h for h in self.shape.col_headers[c] if h and self.name(h).unknown]
+            unknown = [h for i, h in enumerate(self.shape.col_headers[c])
+                       if h and i not in measures and self.name(h).unknown]
             periods = any(n.period for n in header_names[c])
             if len(set(unknown)) != 1 or not (periods or dated):
                 continue
@@ -709,6 +787,27 @@ class _TableReader:
             found[c] = _UNIT_NOTE.sub(lambda note: "" if units_in(note.group(), self.currency) else note.group(),
                                       text).strip()
         return found
+
+    def _label_column_period(self) -> Period | None:
+        """The one period a header row writes over the label column (``2019 | £m | £m``), when no column names one.
+
+        Set in the corner over the row labels, the year heads the whole table as a caption would.
+        """
+        found = {p for h in self.shape.header_rows for k in range(self.shape.label_cols)
+                 if (p := self.name(clean_label(self.rows[h][k])).period) is not None}
+        return found.pop() if len(found) == 1 else None
+
+    def _measure_header_levels(self) -> set[int]:
+        """Header rows writing one measure word over every value column (``Years`` under ``Men | Women``).
+
+        Such a row says what every figure counts, like a unit note, and tells no column apart:
+        it is no kind of figure of its own, so the kind each column names above it is read.
+        """
+        heads = list(self.shape.col_headers.values())
+        if len(heads) < 2:
+            return set()
+        return {i for i in range(len(heads[0]))
+                if len({h[i] for h in heads}) == 1 and _MEASURE_WORD.fullmatch(heads[0][i].strip())}
 
     @staticmethod
     def _kind_words(text: str, undated: bool) -> str:

@@ -261,6 +261,33 @@ SPECIMENS = (
              frozenset({("label:給与", G, "2024", 5.0, "JPY_B"), ("label:給与", G, "2025", 5.5, "JPY_B"),
                         ("label:退職給付費用", G, "2024", 1.0, "JPY_B"), ("label:退職給付費用", G, "2025", 1.5, "JPY_B"),
                         ("label:人件費合計", G, "2024", 6.0, "JPY_B"), ("label:人件費合計", G, "2025", 7.0, "JPY_B")})),
+    # the period in a caption as a year ended on a date, beside other words
+    Specimen("caption_year_ended", "Minori Foods - net sales by segment, fiscal year ended March 31, 2025",
+             (("Segment", "Net sales (JPY billion)"), ("Wholesale", "16.8"), ("Retail", "10.3")),
+             frozenset({(NS, W, "2025", 16.8, "JPY_B"), (NS, R, "2025", 10.3, "JPY_B")})),
+    # a Japanese balance date closing the fiscal year heads its column
+    Specimen("ja_balance_dates", "卸売事業の主要項目（単位：十億円）",
+             (("項目", "2024年3月31日", "2025年3月31日"), ("売上高", "15.2", "16.8")),
+             frozenset({(NS, W, "2024", 15.2, "JPY_B"), (NS, W, "2025", 16.8, "JPY_B")})),
+    # a Chinese header running the period into the figure's name, the unit in 亿 of yen
+    Specimen("zh_period_run_into_the_metric", "单位：亿日元",
+             (("分部", "2025财年营业收入"), ("批发", "168.0"), ("零售", "103.0")),
+             frozenset({(NS, W, "2025", 168.0, "JPY_100M"), (NS, R, "2025", 103.0, "JPY_100M")})),
+    # sub-columns under each year, a measure word written over every column below them
+    Specimen("sub_columns_over_a_measure_word", "Average tenure of the wholesale segment's staff",
+             (("", "FY2025", "", "FY2024", ""), ("", "Men", "Women", "Men", "Women"),
+              ("", "Years", "Years", "Years", "Years"), ("Employees", "12.5", "11.0", "12.1", "10.8")),
+             frozenset({("label:men: employees", W, "2025", 12.5, ""), ("label:women: employees", W, "2025", 11.0, ""),
+                        ("label:men: employees", W, "2024", 12.1, ""), ("label:women: employees", W, "2024", 10.8, "")})),
+    # a payment schedule set down the rows: the years say when amounts fall due, no fiscal year's figures
+    Specimen("schedule_down_the_rows", "Wholesale lease commitments (JPY billion)",
+             (("", "Store leases", "Vehicle leases"), ("2026", "3.0", "0.4"), ("2027", "2.5", "0.3"),
+              ("Thereafter", "6.0", "0.5")),
+             frozenset({("label:2026: store leases", W, "", 3.0, "JPY_B"), ("label:2026: vehicle leases", W, "", 0.4, "JPY_B"),
+                        ("label:2027: store leases", W, "", 2.5, "JPY_B"), ("label:2027: vehicle leases", W, "", 0.3, "JPY_B"),
+                        ("label:thereafter: store leases", W, "", 6.0, "JPY_B"),
+                        ("label:thereafter: vehicle leases", W, "", 0.5, "JPY_B")}),
+             warns="its facts are undated"),
     Specimen("grand_total_the_sentence_before_does_not_name", "Amounts were as follows (JPY billion):", _PERSONNEL,
              frozenset({("label:wages", G, "2024", 5.0, "JPY_B"), ("label:wages", G, "2025", 5.5, "JPY_B"),
                         ("label:pension", G, "2024", 1.0, "JPY_B"), ("label:pension", G, "2025", 1.5, "JPY_B")}),
