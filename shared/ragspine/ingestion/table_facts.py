@@ -64,7 +64,7 @@ from ragspine.ingestion.table_axes import (
     year_ended_period,
 )
 from ragspine.ingestion.table_blocks import header_blocks
-from ragspine.ingestion.table_quarters import is_ordinal, stacked_quarter
+from ragspine.ingestion.table_quarters import bare_quarter, is_ordinal, stacked_quarter
 from ragspine.ingestion.table_roll_forward import roll_forward
 from ragspine.ingestion.table_stated_years import is_stated_period, stated_years
 from ragspine.ingestion.table_subject import other_company, same_company
@@ -110,6 +110,13 @@ _TOTAL = re.compile(r"(?i:total\b)|合計|合计|小計|小计")
 # A payment schedule's last column, and a span of its years ("2021-2022", "2020 – 2024").
 _THEREAFTER = re.compile(r"thereafter")
 _YEAR_SPAN = re.compile(r"(?:19|20)\d{2}\s*[-–—]\s*(?:19|20)?\d{2}")
+# A label's own note saying its figures count people or things ("Employees (persons)", "従業員数（人）").
+_COUNT_NOTE = re.compile(r"(?i)[(（]\s*(?:persons?|people|employees|headcount|number|no\.|shares|stores|tonnes?"
+                         r"|人|名|社|店|件|株)\s*[)）]")
+# What a unit note leaves out of its unit ("(unit: JPY million, except employees)"); per-share figures are read apart.
+_EXCEPT = re.compile(r"(?i)\bexcept\s+(?:for\s+)?([^)）;；]+)")
+_EXCEPT_FILLER = re.compile(r"(?i)per[\s-]+share\w*|\b(?:data|amounts?|figures?|information|where|otherwise|noted"
+                            r"|stated|indicated|and|or|the|as)\b")
 # A word saying what a figure counts, written alone over every column ("Years" of life expectancy, "Days").
 _MEASURE_WORD = re.compile(r"(?i)(?:years?|months?|weeks?|days?|hours?|times|number|no\.)")
 _UNIT_NOTE = re.compile(r"\s*[(（][^()（）]*[)）]")
@@ -421,6 +428,7 @@ class _TableReader:
         self.stated_date: date | None = None  # that date where it ends no fiscal year: on each undated fact's locator
         self.schedule_cols: set[int] = set()  # a payment schedule's year columns: no fiscal year's figures
         self.schedule_rows: set[int] = set()  # the same schedule set down the rows: its years and Thereafter
+        self.quarter_cols: dict[int, int] = {}  # quarter columns (Q1 … Q4) beside rows of fiscal years
         self.currency = self._stated_currency()
 
     def _stated_currency(self) -> str | None:
@@ -455,6 +463,8 @@ class _TableReader:
         row_names = {r: _open_metric(labels, [self._row_name(label) for label in labels], open_cols)
                      for r, labels in shape.row_labels.items()}
         self.schedule_rows = self._schedule_year_rows(row_names)
+        self.quarter_cols = self._quarters_beside_year_rows(header_names, row_names)
+        header_names = {c: [] if c in self.quarter_cols else names for c, names in header_names.items()}
         named = [n for r, names in row_names.items() if r not in self.schedule_rows for n in names]
         named += [n for names in header_names.values() for n in names]
         named += [Named(period=period) for period in self.row_periods.values()]
@@ -462,7 +472,8 @@ class _TableReader:
         if not self.schedule_rows and not any(n.metric or n.entity or n.channel or n.period for n in named):
             return [], [f"{self.where}: no row or column names a metric, entity, channel or period the glossary "
                         "knows; table skipped"]
-        if not self.schedule_rows and not any(n.metric or n.entity or n.channel for n in named):
+        # a grid of years by quarters names no metric: its caption or heading names the one it states
+        if not (self.schedule_rows or self.quarter_cols) and not any(n.metric or n.entity or n.channel for n in named):
             return [], [f"{self.where}: no row names a metric, entity or channel the glossary knows; table skipped"]
         has = {slot: any(getattr(n, slot) for n in named) for slot in ("metric", "entity", "channel", "period")}
         layers = context.layers()
@@ -550,6 +561,8 @@ class _TableReader:
                     names = [Named(metric=qualified) if n.metric else n for n in names]
                     if not any(n.metric for n in names):  # a bare total: its channel word was no channel
                         names = [Named(metric=qualified)]
+                if c in self.quarter_cols:  # FY2024 beside Q2: the second quarter of that year
+                    names = [self._quarter_of(n, self.quarter_cols[c]) for n in names]
                 dated = [Named(period=self.row_periods[r])] if r in self.row_periods else []
                 for n in (*names, *column, *dated):
                     cell.add(n)
@@ -719,6 +732,34 @@ class _TableReader:
         if total and consecutive:
             return dated | after
         return set()
+
+    def _quarters_beside_year_rows(self, header_names: dict[int, list[Named]],
+                                   row_names: dict[int, list[Named]]) -> dict[int, int]:
+        """Columns of bare quarters beside rows that are all fiscal years: ``Fiscal year | Q1 | … | Q4``, ``FY2024``.
+
+        Each cell is that quarter of its row's year. Only where every value column is a quarter
+        (or a ``Total``, the year's own figure) and every body row a fiscal year alone: a quarter
+        column beside rows of line items is dated by nothing here.
+        """
+        heads = self.shape.col_headers
+        quarters = {c: q for c, headers in heads.items() if headers and (q := bare_quarter(headers[-1]))}
+        others = [c for c in heads if c not in quarters]
+        if len(quarters) < 2 or any(not _TOTAL.fullmatch(heads[c][-1].strip()) for c in others if heads[c]):
+            return {}
+        if any(n.period or n.metric or n.entity for c in quarters for n in header_names.get(c, [])):
+            return {}  # the column names more than its quarter
+        rows = [row_names.get(r, []) for r in self.shape.body_rows]
+        if not rows or not all(len(names) == 1 and names[0].period is not None
+                               and names[0].period.period_type == "FY" for names in rows):
+            return {}
+        return quarters
+
+    def _quarter_of(self, named: Named, quarter: int) -> Named:
+        """A row's fiscal year made the quarter its column names (``FY2024`` under ``Q2`` is ``2024Q2``)."""
+        if named.period is None:
+            return named
+        period = self.glossary.normalize_period(f"{named.period.period}Q{quarter}")
+        return Named(period=period) if period is not None else UNKNOWN
 
     def _read_schedule_row(self, r: int, qualifiers: dict[int, str], header_names: dict[int, list[Named]],
                            facts: dict[FactKey, Fact], dropped: set[FactKey], fallback: _Cell,
@@ -1310,6 +1351,11 @@ class _TableReader:
             return ""
         stated = [u for text in (*self.shape.row_labels[r], *self.shape.col_headers[c])
                   for u in _units_of(text, self.currency)]
+        own = (*self.shape.row_labels[r], *self.shape.col_headers[c])
+        if not stated and (any(_COUNT_NOTE.search(text) for text in own) or self._excepted(own)):
+            # "Employees (persons)" under "(¥ million)", or under "(unit: JPY million, except employees)":
+            # a count, never the table's money
+            return expected if unit_dimension(expected) not in ("money", "ratio") else ""
         for units in (stated, self._section_units(r), table_units):
             same = [u for u in units if unit_dimension(u) == unit_dimension(expected)]
             if same or units:
@@ -1324,6 +1370,16 @@ class _TableReader:
             (u for u in declared.by_metric.values() if expected and unit_dimension(u) == wanted), None)
         # A money cell whose document states no unit keeps none (""): no currency is assumed for it.
         return self._per_share_unscaled(r, found) if found else ("" if wanted == "money" else expected)
+
+    def _excepted(self, labels: Sequence[str]) -> bool:
+        """Whether a unit note around the table leaves these labels out of its unit ("…, except employees")."""
+        corner = [self.rows[h][k] for h in self.shape.header_rows for k in range(self.shape.label_cols)]
+        words: set[str] = set()
+        for text in (*self.block_caption(), *self.context.headings, self.context.lead, self.context.note, *corner):
+            for match in _EXCEPT.finditer(text or ""):
+                words |= {w.lower() for w in re.findall(r"[^\W\d_]{3,}", _EXCEPT_FILLER.sub(" ", match.group(1)))}
+        said = {w.lower() for label in labels for w in re.findall(r"[^\W\d_]{3,}", label)}
+        return bool(words & said)
 
     def _section_units(self, r: int) -> list[str]:
         """The units the heading over row ``r`` states beside its words (``earnings per share ($M)``).
