@@ -51,6 +51,8 @@ NOT_ACTUAL = re.compile(r"budget|plan|forecast|target|estimat|guidance|outlook|p
                         r"|变动|変動")
 _DATE = re.compile(rf"(?<![a-z])(?:(?P<m1>{MONTH_PATTERN})\s+(?P<d1>\d{{1,2}}),?"
                    rf"|(?P<d2>\d{{1,2}})\s+(?P<m2>{MONTH_PATTERN}),?)\s*(?P<y>(?:19|20)\d{{2}})(?!\d)")
+# A Japanese fiscal year named by the year it starts in (年度), as a header writes it alone.
+_NENDO = re.compile(r"(?P<y>(?:19|20)\d{2})\s*年度")
 # A date as Japanese and Chinese reports write it: 2025年3月31日 (現在, 末).
 _CJK_DATE = re.compile(r"(?<!\d)(?P<y>(?:19|20)\d{2})\s*年\s*(?P<m>\d{1,2})\s*月\s*(?P<d>\d{1,2})\s*日")
 # A 52- or 53-week period is a retailer's fiscal year ("52 weeks ended 30 Mar 2019"), not a part of one.
@@ -243,6 +245,10 @@ def name_of(glossary: Glossary, text: str) -> Named:
     text = clean_label(text)
     if not text:
         return NOTHING
+    nendo = _NENDO.fullmatch(normalize_text(text).strip())
+    if nendo is not None and glossary.fiscal_calendar.end_month != 12:
+        # 2024年度 is the year that starts in 2024 (April 2024 to March 2025): named by its end, FY2025
+        return Named(period=Period.fiscal_year(_named_year(glossary, int(nendo["y"]) + 1)))
     found = _whole(glossary, text) or _whole(glossary, _UNIT_NOTE.sub(" ", text).strip())
     if found is not None:
         return found

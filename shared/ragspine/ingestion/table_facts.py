@@ -484,7 +484,8 @@ class _TableReader:
             channel=None if has["channel"] else _mentioned(glossary, SlotKind.CHANNEL, near),
         )
         if fallback.entity not in (None, _AMBIGUOUS):
-            fallback.entity = self._company_holding(fallback.entity) or fallback.entity
+            entity = fallback.entity
+            fallback.entity = self._company_holding(entity) or self._company_consolidated(entity, layers) or entity
         context_period = None if has["period"] else _context_period(glossary, near) or self._label_column_period()
         undated = False
         if not has["period"] and context_period is None and context.surroundings_read:
@@ -1303,6 +1304,25 @@ class _TableReader:
                 return open_entity_code(name)
         return None
 
+    def _company_consolidated(self, entity: str, layers: Sequence[str]) -> str | None:
+        """Another company whose results the text naming the home entity's word is about, else None.
+
+        "楓光学株式会社の2025年3月期の連結業績": 連結 (consolidated), an alias of the home group, describes
+        the named company's own consolidated figures; they are never the home group's.
+        """
+        if entity != self.glossary.home_entity:
+            return None
+        home = self.glossary.terms[SlotKind.ENTITY].get(entity)
+        own = list(home.names.values()) if home is not None else []
+        text = next((t for t in layers if t and _mentioned(self.glossary, SlotKind.ENTITY, [t]) == entity), "")
+        match = COMPANY_NAME.search(text)
+        if match is None:
+            return None
+        name = match.group(0).strip()
+        if any(same_company(name, o) for o in own) or self._names_entity(name):
+            return None
+        return open_entity_code(name)
+
     def _names_entity(self, name: str) -> str | None:
         """The glossary entity a company's whole name is, as written or without its legal form, else None."""
         return (self.glossary.normalize(SlotKind.ENTITY, name)
@@ -1332,7 +1352,12 @@ class _TableReader:
         """
         if self.other_company is None:
             named = self._named_company()
-            self.other_company = (self._names_entity(named) or open_entity_code(named) or "") if named else ""
+            home = self.glossary.terms[SlotKind.ENTITY].get(self.glossary.home_entity)
+            if named and home is not None and any(same_company(named, name) for name in home.names.values()):
+                named = ""  # the home company's own name with its legal form ("Hoshizora Seiki Co., Ltd.")
+                self.other_company = self.glossary.home_entity
+            else:
+                self.other_company = (self._names_entity(named) or open_entity_code(named) or "") if named else ""
             if is_open_code(self.other_company):
                 self.warn(f"the table is about {named.strip()!r}, which the glossary does not name; "
                           f"its rows without an entity are filed under {self.other_company}")
