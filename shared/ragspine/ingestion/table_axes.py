@@ -51,6 +51,8 @@ NOT_ACTUAL = re.compile(r"budget|plan|forecast|target|estimat|guidance|outlook|p
                         r"|变动|変動")
 _DATE = re.compile(rf"(?<![a-z])(?:(?P<m1>{MONTH_PATTERN})\s+(?P<d1>\d{{1,2}}),?"
                    rf"|(?P<d2>\d{{1,2}})\s+(?P<m2>{MONTH_PATTERN}),?)\s*(?P<y>(?:19|20)\d{{2}})(?!\d)")
+# Words after a period saying its column holds the stated figures, as "Actual" alone does: no kind of figure.
+_STATED_SUFFIX = re.compile(r"(?i)\s*(?:results?|actuals?|実績|实际|实绩)\s*$")
 # A Japanese fiscal year named by the year it starts in (年度), as a header writes it alone.
 _NENDO = re.compile(r"(?P<y>(?:19|20)\d{2})\s*年度")
 # A date as Japanese and Chinese reports write it: 2025年3月31日 (現在, 末).
@@ -252,6 +254,10 @@ def name_of(glossary: Glossary, text: str) -> Named:
     found = _whole(glossary, text) or _whole(glossary, _UNIT_NOTE.sub(" ", text).strip())
     if found is not None:
         return found
+    stated = _STATED_SUFFIX.sub("", text).strip()
+    period = glossary.normalize_period(stated) if stated != text.strip() else None
+    if period is not None:
+        return Named(period=period)  # "FY2025 results", "2025年3月期実績": the year's stated figures
     norm = normalize_text(text)
     dated = _dated_period(glossary, norm)
     if dated is not None:

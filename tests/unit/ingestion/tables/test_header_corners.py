@@ -38,3 +38,12 @@ def test_a_year_over_the_label_column_dates_the_table() -> None:
 def test_two_years_over_the_label_column_date_nothing() -> None:
     rows = [["2019", "Total"], ["2018", "£m"], ["Sterling", "29.1"]]
     assert markdown_table_facts(rows, "ACME Japan interest rate profile") == []
+
+
+@pytest.mark.parametrize(("first", "second"), [("FY2024 results", "FY2025 results"), ("FY2024 Actual", "FY2025 Actual"),
+                                               ("2024年実績", "2025年実績")])
+def test_a_year_over_its_results_is_that_years_column(first: str, second: str) -> None:
+    """``FY2025 results`` states the year's figures: read as FY2025, never as a kind of figure beside the row's."""
+    rows = [["(USD million)", first, second, "FY2026 forecast"], ["Revenue", "196.9", "214.3", "230.0"]]
+    facts = markdown_table_facts(rows, "ACME Japan")
+    assert {(f.metric_code, f.period, f.value) for f in facts} == {("REVENUE", "2024", 196.9), ("REVENUE", "2025", 214.3)}
