@@ -51,6 +51,9 @@ NOT_ACTUAL = re.compile(r"budget|plan|forecast|target|estimat|guidance|outlook|p
                         r"|变动|変動")
 _DATE = re.compile(rf"(?<![a-z])(?:(?P<m1>{MONTH_PATTERN})\s+(?P<d1>\d{{1,2}}),?"
                    rf"|(?P<d2>\d{{1,2}})\s+(?P<m2>{MONTH_PATTERN}),?)\s*(?P<y>(?:19|20)\d{{2}})(?!\d)")
+# A note in brackets saying a column holds planned figures, not stated ones.
+_PLANNED = re.compile(r"forecast|plan|budget|target|estimat|guidance|outlook|project|pro\s*forma"
+                      r"|予想|予算|計画|目標|見通し|预测|预算|计划|目标")
 # Words after a period saying its column holds the stated figures, as "Actual" alone does: no kind of figure.
 _STATED_SUFFIX = re.compile(r"(?i)\s*(?:results?|actuals?|実績|实际|实绩)\s*$")
 # A Japanese fiscal year named by the year it starts in (年度), as a header writes it alone.
@@ -251,7 +254,10 @@ def name_of(glossary: Glossary, text: str) -> Named:
     if nendo is not None and glossary.fiscal_calendar.end_month != 12:
         # 2024年度 is the year that starts in 2024 (April 2024 to March 2025): named by its end, FY2025
         return Named(period=Period.fiscal_year(_named_year(glossary, int(nendo["y"]) + 1)))
-    found = _whole(glossary, text) or _whole(glossary, _UNIT_NOTE.sub(" ", text).strip())
+    found = _whole(glossary, text)
+    if found is None and any(_PLANNED.search(normalize_text(note)) for note in _UNIT_NOTE.findall(text)):
+        return UNKNOWN  # "FY2026 (forecast)", "2026年3月期（予想）": never the year's stated figure
+    found = found or _whole(glossary, _UNIT_NOTE.sub(" ", text).strip())
     if found is not None:
         return found
     stated = _STATED_SUFFIX.sub("", text).strip()

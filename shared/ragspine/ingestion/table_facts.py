@@ -562,6 +562,11 @@ class _TableReader:
                     names = [Named(metric=qualified) if n.metric else n for n in names]
                     if not any(n.metric for n in names):  # a bare total: its channel word was no channel
                         names = [Named(metric=qualified)]
+                if (not cell.entity and not any(n.entity for n in (*names, *column)) and labels
+                        and is_bare_total(labels[-1]) and self._total_of_some_parts(row_names)):
+                    self.warn(f"row {_joined(labels)!r}: a total of some of an entity's parts, not its figure; "
+                              f"cell {_joined(shape.col_headers[c])!r} skipped")
+                    continue
                 if c in self.quarter_cols:  # FY2024 beside Q2: the second quarter of that year
                     names = [self._quarter_of(n, self.quarter_cols[c]) for n in names]
                 dated = [Named(period=self.row_periods[r])] if r in self.row_periods else []
@@ -733,6 +738,26 @@ class _TableReader:
         if total and consecutive:
             return dated | after
         return set()
+
+    def _total_of_some_parts(self, row_names: dict[int, list[Named]]) -> bool:
+        """Whether the rows are glossary entities that are not all the children of one parent.
+
+        A bare ``Total`` under ``China | North America | Europe`` ("Overseas net sales by region")
+        sums three of the group's four regions: it is no figure of the group, nor of any entity.
+        """
+        named = {n.entity for names in row_names.values() for n in names if n.entity}
+        if not named:
+            return False
+        terms = self.glossary.terms[SlotKind.ENTITY]
+        parents = {terms[e].parent for e in named if e in terms}
+        if len(parents) != 1 or None in parents:
+            return True
+        parent = parents.pop()
+        levels = {terms[e].level for e in named if e in terms}  # a group's segments and its regions apart
+        level = levels.pop() if len(levels) == 1 else None
+        siblings = {code for code, term in terms.items() if term.parent == parent and (level is None
+                                                                                     or term.level == level)}
+        return not siblings <= named
 
     def _quarters_beside_year_rows(self, header_names: dict[int, list[Named]],
                                    row_names: dict[int, list[Named]]) -> dict[int, int]:

@@ -62,3 +62,14 @@ def test_a_year_named_by_its_start_is_the_fiscal_year_it_begins(end_month: int, 
     facts = _facts(f"# 業績推移\n\n{table}", _glossary(end_month))
     assert {f.period for f in facts} == periods
     assert next(f for f in facts if f.value == 214300).period == max(periods)
+
+
+@pytest.mark.parametrize(("rows", "group"), [
+    ("| Wholesale | 16.8 |\n| Total | 16.8 |\n", None),  # one of the group's two segments: no group figure
+    ("| Wholesale | 16.8 |\n| Retail | 10.3 |\n| Total | 27.1 |\n", 27.1),
+])
+def test_a_total_of_some_of_a_groups_parts_is_no_figure_of_the_group(rows: str, group: float | None) -> None:
+    table = f"Net sales by segment, FY2025 (JPY billion)\n\n| Segment | FY2025 |\n|---|---:|\n{rows}"
+    facts = _facts(f"# Segments\n\n{table}")
+    assert ("MINORI_WHOLESALE", 16.8) in {(f.entity, f.value) for f in facts}
+    assert [f.value for f in facts if f.entity == "MINORI_GROUP"] == ([group] if group else [])

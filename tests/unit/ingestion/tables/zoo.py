@@ -307,6 +307,13 @@ SPECIMENS = (
               ("", "Employees", "1,200", "1,250")),
              frozenset({(NS, W, "2024", 15.2, "JPY_B"), (NS, W, "2025", 16.8, "JPY_B"),
                         ("label:employees", W, "2024", 1200, ""), ("label:employees", W, "2025", 1250, "")})),
+    # a forecast column with its word in brackets is never the year's stated figure
+    Specimen("forecast_in_brackets", "Wholesale (JPY billion)",
+             (("", "FY2025", "FY2026 (forecast)"), ("Net sales", "16.8", "18.0")),
+             frozenset({(NS, W, "2025", 16.8, "JPY_B")}), warns="'FY2026 (forecast)'"),
+    Specimen("ja_forecast_in_brackets", "卸売事業（単位：十億円）",
+             (("項目", "2025年3月期", "2026年3月期（予想）"), ("売上高", "16.8", "18.0")),
+             frozenset({(NS, W, "2025", 16.8, "JPY_B")}), warns="2026年3月期（予想）"),
     Specimen("grand_total_the_sentence_before_does_not_name", "Amounts were as follows (JPY billion):", _PERSONNEL,
              frozenset({("label:wages", G, "2024", 5.0, "JPY_B"), ("label:wages", G, "2025", 5.5, "JPY_B"),
                         ("label:pension", G, "2024", 1.0, "JPY_B"), ("label:pension", G, "2025", 1.5, "JPY_B")}),
