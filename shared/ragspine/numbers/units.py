@@ -82,6 +82,10 @@ _MONEY_PATTERNS = (
     # "3.0 million Euro" in a sentence)
     re.compile(r"(?:(?<![a-z])in\s+|[(（]\s*)(?P<en>thousands?|millions?|billions?|trillions?)\s+(?:" + _CUR_ALT + ")"),
 )
+# A number written before an English scale ("(Unit: 100 million yen)"), and the scales such products have codes for.
+_MULTIPLIER = re.compile(r"(?<![\d.,])(\d[\d,]*)\s*$")
+_MULTIPLES = {("1", "K"): "K", ("1", "M"): "M", ("1", "B"): "B", ("10", "K"): "10K", ("10", "M"): "10M",
+              ("100", "M"): "100M", ("1000", "M"): "B", ("1,000", "M"): "B"}
 # A scale with no currency: "(in millions, except per share data)", "单位：百万", "in thousands".
 _BARE_SCALE = re.compile(r"(?<![a-z])in\s+" + _EN_SCALE + r"(?![a-z])|(?:単位|单位|單位)\s*[:：]?\s*" + _CJK_SCALE)
 # A scale of something not money ("in millions of shares", "in thousands of tonnes"): no money unit at all.
@@ -91,6 +95,14 @@ _PAREN_SCALE = re.compile(r"[(（]\s*(?P<en>thousands|millions|billions)(?![a-z]
 # A "%" right after a digit is part of what a label describes (``Debentures, 1.219%, due 2030``), not its unit.
 _PCT = re.compile(r"(?<!\d)%|(?<![a-z])percent(?:age)?(?![a-z])|百分比|百分率")
 _COUNT = re.compile(r"(?<![a-z])in\s+(?:stores|shops|units)(?![a-z])|(?<![a-z])count(?![a-z])|家数|个数")
+
+
+def _multiplied(before: str, scale: str) -> str:
+    """A scale with the number written before it ("100 million yen" is 100M); "" when no code says it."""
+    number = _MULTIPLIER.search(before)
+    if number is None:
+        return scale
+    return _MULTIPLES.get((number.group(1).replace(",", ""), scale), "")
 
 
 def is_unit_code(code: str) -> bool:
@@ -120,8 +132,11 @@ def money_units_in(text: str, currency: str | None = None) -> list[str]:
     for pattern in _MONEY_PATTERNS:
         for match in pattern.finditer(norm):
             code = _currency_of(match, currency)
-            scale = _EN_SCALES[match["en"]] if match.groupdict().get("en") else _CJK_SCALES[match["cjk"]]
-            if code:
+            english = bool(match.groupdict().get("en"))
+            scale = _EN_SCALES[match["en"]] if english else _CJK_SCALES[match["cjk"]]
+            if english:
+                scale = _multiplied(norm[:match.start("en")], scale)
+            if code and scale:
                 found.append((match.start(), f"{code}_{scale}"))
     if not found and not _SCALE_OF_OTHER.search(norm):
         for match in (*_BARE_SCALE.finditer(norm), *_PAREN_SCALE.finditer(norm)):

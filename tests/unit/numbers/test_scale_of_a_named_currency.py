@@ -25,3 +25,12 @@ def test_the_currency_named_after_the_scale_is_the_units_whatever_the_table_stat
 @pytest.mark.parametrize("stated", [None, "USD"])
 def test_a_scale_of_something_else_is_no_money_unit(text: str, stated: str | None) -> None:
     assert units_in(text, stated) == []
+
+
+@pytest.mark.parametrize(("text", "units"), [
+    ("Amounts in 100 millions of yen", ["JPY_100M"]),
+    ("(in 10 thousands of yen)", ["JPY_10K"]),
+    ("(in 100 thousands of yen)", []),  # no code states a hundred thousand: no unit rather than thousands
+])
+def test_a_number_before_the_scale_multiplies_it(text: str, units: list[str]) -> None:
+    assert units_in(text) == units
