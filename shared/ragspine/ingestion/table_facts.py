@@ -1181,11 +1181,19 @@ class _TableReader:
         year = self._year_over_columns()
         if year is None:  # the year's row read as the caption (a row of one cell over a sheet's table)
             stated = _context_period(self.glossary, [self.context.caption, *reversed(self.context.headings)])
+            if not isinstance(stated, Period):  # the sentence before the table ("2025年3月期 セグメント別売上高")
+                stated = _context_period(self.glossary, [self.context.lead])
             year = stated if isinstance(stated, Period) and stated.period_type == "FY" else None
         if year is None or self._headers_repeated_in_body():
             return names
         read = dict(names)
-        quarters = {c: stacked_quarter(headers) for c, headers in self.shape.col_headers.items()}
+        # "First" over "Quarter", or a quarter written whole (Q2, 第2四半期) under the year over the table: its
+        # own header row, caption or sheet title, a heading's only for the first table under it
+        near = [self.context.caption, self.context.lead,
+                *(() if self.context.follows_table else reversed(self.context.headings))]
+        whole = self._year_over_columns() is not None or isinstance(_context_period(self.glossary, near), Period)
+        quarters = {c: stacked_quarter(headers) or (bare_quarter(headers[-1]) if headers and whole else None)
+                    for c, headers in self.shape.col_headers.items()}
         if not any(quarters.values()):
             return names
         for c, headers in self.shape.col_headers.items():
