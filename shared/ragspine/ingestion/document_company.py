@@ -28,7 +28,10 @@ COMPANY_NAME = re.compile(
     r"[A-Za-z0-9&\u30a0-\u30ff\u4e00-\u9fff・]+(?:ホールディングス|株式会社|グループ|銀行|工業|商事|製薬|電機|集团"
     r"|股份有限公司|有限公司)"  # no hiragana: a particle (は, の) ends the words before a name
     r"|(?:株式会社)[A-Za-z0-9&\u30a0-\u30ff\u4e00-\u9fff]+"
-    r"|(?:[A-Z][\w&.-]*\s+){1,4}(?:Inc\.?|Corp\.?|Corporation|Ltd\.?|Limited|plc|PLC|Holdings|AG|S\.A\.|N\.V\.|SE|GmbH)(?![\w])")
+    r"|(?:[A-Z][\w&.-]*\s+){1,4}(?:Inc\.?|Corp\.?|Corporation|Co\.,?\s+Ltd\.?|Ltd\.?|Limited|plc|PLC|Holdings|AG"
+    r"|S\.A\.|N\.V\.|SE|GmbH)(?![\w])")
+# A title leading with the company's name, then what the document is: "Kaede Optics Co., Ltd. - Summary of results".
+_TITLE_SEPARATOR = re.compile(r"\s*(?:[-–—:：|｜]|\s)\s*")
 
 
 def stated_company(doc: ParsedDocument) -> str:
@@ -43,6 +46,12 @@ def _title_company(doc: ParsedDocument) -> str:
         return ""
     if COMPANY_NAME.fullmatch(title):
         return title
+    lead = COMPANY_NAME.match(title)
+    if lead is not None:
+        rest = title[lead.end():]
+        separator = _TITLE_SEPARATOR.match(rest)
+        if separator is not None and separator.group().strip() and _DOCUMENT_WORDS.search(rest.lower()):
+            return lead.group().strip()  # the company's name, then the kind of document it heads
     first = next((b.text for b in doc.blocks if b.kind in (BlockKind.PARAGRAPH, BlockKind.NOTE) and b.text.strip()),
                  "")
     first = unicodedata.normalize("NFKC", first).strip()

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ragspine.facts.model import Fact, FactKey
+from ragspine.numbers.units import SCALES
 
 
 def differing_facts(stated: Iterable[Iterable[Fact]], kept: Iterable[Fact]) -> list[Fact]:
@@ -35,11 +36,17 @@ def differing_facts(stated: Iterable[Iterable[Fact]], kept: Iterable[Fact]) -> l
 def differs(kept: Fact, other: Fact) -> bool:
     """Whether ``other`` states a figure ``kept`` does not (1320 and 1320.0 are the same figure).
 
-    The same number written once without a unit ("") is the same figure, not a second one.
+    The same number written once without a unit (""), or with its scale but not its currency
+    (``M`` beside ``JPY_M``), is the same figure, not a second one.
     """
-    return other.value != kept.value or (other.unit != kept.unit and other.unit != "")
+    return other.value != kept.value or (other.unit != kept.unit and not _says_less(other.unit, kept.unit))
 
 
 def same_figure_stating_unit(kept: Fact, other: Fact) -> bool:
-    """Whether ``other`` is ``kept``'s number with the unit ``kept`` does not state: it is kept instead."""
-    return kept.unit == "" and other.unit != "" and other.value == kept.value
+    """Whether ``other`` is ``kept``'s number with more of the unit stated (``JPY_M`` for ``M``): kept instead."""
+    return other.value == kept.value and other.unit != kept.unit and _says_less(kept.unit, other.unit)
+
+
+def _says_less(unit: str, fuller: str) -> bool:
+    """Whether ``unit`` states part of ``fuller``: nothing, or its scale without its currency (``M``, ``JPY_M``)."""
+    return unit == "" or (unit in SCALES and fuller.endswith(f"_{unit}") and len(fuller) == len(unit) + 4)

@@ -27,11 +27,11 @@ from ragspine.ingestion.document_company import stated_company
 from ragspine.ingestion.fact_conflicts import differs, same_figure_stating_unit
 from ragspine.ingestion.model import Block, BlockKind, ParsedDocument
 from ragspine.ingestion.table_facts import Lineage, TableContext, table_facts, units_in
-from ragspine.ingestion.table_subject import PART_OF_COMPANY, about_an_investee, unit_note
+from ragspine.ingestion.table_subject import PART_OF_COMPANY, about_an_investee, same_company, unit_note
 from ragspine.ingestion.table_topic import unit_note_after
 from ragspine.sensitivity import Sensitivity
 
-EXTRACTOR_VERSION = "table-19"  # 52/53-week years, F19, section units, header blocks, leads, expiry, due spans
+EXTRACTOR_VERSION = "table-20"  # schedules down the rows, CJK dates, years ended in captions, measure-word headers
 _LEAD_CHARS = 300
 _TEXT_AFTER_CHARS = 2000  # the lines right after a table; a displaced lead is among the first
 _PERIOD_LINE_CHARS = 60  # a line between a unit note and its table: "Year ended December 31,", "December 31,"
@@ -187,6 +187,9 @@ def _assumed_entity(doc: ParsedDocument, glossary: Glossary) -> str:
     whole = glossary.normalize(SlotKind.ENTITY, company)
     if whole:
         return whole
+    home = glossary.terms[SlotKind.ENTITY].get(glossary.home_entity)
+    if home is not None and any(same_company(company, name) for name in home.names.values()):
+        return glossary.home_entity  # "Hoshizora Seiki Co., Ltd." for the home "Hoshizora Seiki Group"
     # A Latin name holding an entity's alias as a word (``ACME JP Co.``) is that entity; CJK has no
     # word edges, so 日本航空 holding 日本 is another company.
     named = {m.code for m in glossary.scan(company) if m.kind is SlotKind.ENTITY and m.code}

@@ -51,6 +51,15 @@ NOT_ACTUAL = re.compile(r"budget|plan|forecast|target|estimat|guidance|outlook|p
                         r"|变动|変動")
 _DATE = re.compile(rf"(?<![a-z])(?:(?P<m1>{MONTH_PATTERN})\s+(?P<d1>\d{{1,2}}),?"
                    rf"|(?P<d2>\d{{1,2}})\s+(?P<m2>{MONTH_PATTERN}),?)\s*(?P<y>(?:19|20)\d{{2}})(?!\d)")
+# A note in brackets saying a column holds planned figures, not stated ones.
+_PLANNED = re.compile(r"forecast|plan|budget|target|estimat|guidance|outlook|project|pro\s*forma"
+                      r"|予想|予算|計画|目標|見通し|预测|预算|计划|目标")
+# Words after a period saying its column holds the stated figures, as "Actual" alone does: no kind of figure.
+_STATED_SUFFIX = re.compile(r"(?i)\s*(?:results?|actuals?|実績|实际|实绩)\s*$")
+# A Japanese fiscal year named by the year it starts in (年度), as a header writes it alone.
+_NENDO = re.compile(r"(?P<y>(?:19|20)\d{2})\s*年度")
+# A date as Japanese and Chinese reports write it: 2025年3月31日 (現在, 末).
+_CJK_DATE = re.compile(r"(?<!\d)(?P<y>(?:19|20)\d{2})\s*年\s*(?P<m>\d{1,2})\s*月\s*(?P<d>\d{1,2})\s*日")
 # A 52- or 53-week period is a retailer's fiscal year ("52 weeks ended 30 Mar 2019"), not a part of one.
 _FULL_YEAR_WEEKS = re.compile(r"(?<!\d)5[23][\s-]+weeks?(?![a-z])")
 _YEAR_ENDED = re.compile(r"years?[\s-]+end(?:ed|ing)|fiscal\s+years?|for\s+the\s+(?:fiscal\s+)?years?"
@@ -74,7 +83,10 @@ def part_of_year(norm: str) -> bool:
 _UNIT_NOTE = re.compile(r"[(（\[［][^()（）\[\]［］]*[)）\]］]")
 _SEPARATORS = ("/", "|", "·", " - ")
 # A header leading with its year and going on with the figure's name ("Fiscal 2019 Net Sales", "FY2019 Sales").
-_PERIOD_LEAD = re.compile(r"(?P<lead>(?:fiscal\s+(?:year\s+)?|fy\s*)?(?:19|20)\d{2})\s+(?P<rest>.+)", re.I)
+_PERIOD_LEAD = re.compile(r"(?P<lead>(?:fiscal\s+(?:year\s+)?|fy\s*)?(?:19|20)\d{2})\s+(?P<rest>.+)"
+                          # 2025财年营业收入, 2025年3月期売上高: a CJK period runs into the figure's name
+                          r"|(?P<cjk>(?:19|20)\d{2}\s*(?:财年|財年|会计年度|會計年度|年度|年\d{1,2}月期))\s*(?P<cjk_rest>.+)",
+                          re.I)
 # Words of figures that are not the period's stated ones: a restatement, a first report, an audit status.
 _NOT_STATED = re.compile(r"restat|reported|recast|previous|original|revised|unaudited|audited|actual")
 
@@ -218,7 +230,7 @@ def _period_phrase(text: str, glossary: Glossary) -> tuple[str, str] | None:
     match = _PERIOD_LEAD.fullmatch(text.strip())
     if match is None or name_of(glossary, text) is not UNKNOWN:
         return None
-    lead, rest = match["lead"], match["rest"].strip()
+    lead, rest = match["lead"] or match["cjk"], (match["rest"] or match["cjk_rest"]).strip()
     if glossary.normalize_period(lead) is None or not re.search(r"[^\W\d_]", rest) or re.search(r"\d", rest):
         return None
     norm = normalize_text(rest)
@@ -238,9 +250,20 @@ def name_of(glossary: Glossary, text: str) -> Named:
     text = clean_label(text)
     if not text:
         return NOTHING
-    found = _whole(glossary, text) or _whole(glossary, _UNIT_NOTE.sub(" ", text).strip())
+    nendo = _NENDO.fullmatch(normalize_text(text).strip())
+    if nendo is not None and glossary.fiscal_calendar.end_month != 12:
+        # 2024年度 is the year that starts in 2024 (April 2024 to March 2025): named by its end, FY2025
+        return Named(period=Period.fiscal_year(_named_year(glossary, int(nendo["y"]) + 1)))
+    found = _whole(glossary, text)
+    if found is None and any(_PLANNED.search(normalize_text(note)) for note in _UNIT_NOTE.findall(text)):
+        return UNKNOWN  # "FY2026 (forecast)", "2026年3月期（予想）": never the year's stated figure
+    found = found or _whole(glossary, _UNIT_NOTE.sub(" ", text).strip())
     if found is not None:
         return found
+    stated = _STATED_SUFFIX.sub("", text).strip()
+    period = glossary.normalize_period(stated) if stated != text.strip() else None
+    if period is not None:
+        return Named(period=period)  # "FY2025 results", "2025年3月期実績": the year's stated figures
     norm = normalize_text(text)
     dated = _dated_period(glossary, norm)
     if dated is not None:
@@ -278,22 +301,41 @@ def _dated_period(glossary: Glossary, norm: str) -> Named | None:
     after it, for 52/53-week years), never in mid-year.
     """
     match = _DATE.search(norm)
-    if match is None:
+    cjk = _CJK_DATE.search(norm) if match is None else None
+    if match is None and cjk is None:
         year_only = set(_YEAR.findall(norm))
         if len(year_only) == 1 and _YEAR_ENDED.search(norm) and not part_of_year(norm):
             return Named(period=Period.fiscal_year(_named_year(glossary, int(year_only.pop()))))
         return None
     if len(set(_YEAR.findall(norm))) != 1 or part_of_year(norm):
         return None
-    month = MONTH_NUMBERS[(match["m1"] or match["m2"])[:3]]
-    day = int(match["d1"] or match["d2"])
-    year = int(match["y"])
+    if match is not None:
+        month = MONTH_NUMBERS[(match["m1"] or match["m2"])[:3]]
+        day, year = int(match["d1"] or match["d2"]), int(match["y"])
+    else:
+        assert cjk is not None
+        month, day, year = int(cjk["m"]), int(cjk["d"]), int(cjk["y"])
+        if not 1 <= month <= 12:
+            return None
     if _YEAR_ENDED.search(norm):
         if year_name_unsure(glossary.fiscal_calendar, year, month, day):
             return None
         return Named(period=Period.fiscal_year(_named_year(glossary, year)))
     closed = fiscal_year_closed_on(glossary.fiscal_calendar, year, month, day)
     return None if closed is None else Named(period=Period.fiscal_year(closed))
+
+
+def year_ended_period(glossary: Glossary, text: str) -> Period | None:
+    """The fiscal year a text names as a year ended on a date ("…, fiscal year ended March 31, 2025"), else None.
+
+    Only a year "ended" (or a fiscal year) of one year, no part of a year: a caption or sentence
+    naming a date alone, or two years, names no period here.
+    """
+    norm = normalize_text(text)
+    if not _YEAR_ENDED.search(norm):
+        return None
+    named = _dated_period(glossary, norm)
+    return named.period if named is not None else None
 
 
 def _named_year(glossary: Glossary, end_year: int) -> int:

@@ -61,9 +61,10 @@ from ragspine.ingestion.table_axes import (
     name_of,
     names_ending_years,
     table_shape,
+    year_ended_period,
 )
 from ragspine.ingestion.table_blocks import header_blocks
-from ragspine.ingestion.table_quarters import is_ordinal, stacked_quarter
+from ragspine.ingestion.table_quarters import bare_quarter, is_ordinal, stacked_quarter
 from ragspine.ingestion.table_roll_forward import roll_forward
 from ragspine.ingestion.table_stated_years import is_stated_period, stated_years
 from ragspine.ingestion.table_subject import other_company, same_company
@@ -109,6 +110,15 @@ _TOTAL = re.compile(r"(?i:total\b)|合計|合计|小計|小计")
 # A payment schedule's last column, and a span of its years ("2021-2022", "2020 – 2024").
 _THEREAFTER = re.compile(r"thereafter")
 _YEAR_SPAN = re.compile(r"(?:19|20)\d{2}\s*[-–—]\s*(?:19|20)?\d{2}")
+# A label's own note saying its figures count people or things ("Employees (persons)", "従業員数（人）").
+_COUNT_NOTE = re.compile(r"(?i)[(（]\s*(?:persons?|people|employees|headcount|number|no\.|shares|stores|tonnes?"
+                         r"|人|名|社|店|件|株)\s*[)）]")
+# What a unit note leaves out of its unit ("(unit: JPY million, except employees)"); per-share figures are read apart.
+_EXCEPT = re.compile(r"(?i)\bexcept\s+(?:for\s+)?([^)）;；]+)")
+_EXCEPT_FILLER = re.compile(r"(?i)per[\s-]+share\w*|\b(?:data|amounts?|figures?|information|where|otherwise|noted"
+                            r"|stated|indicated|and|or|the|as)\b")
+# A word saying what a figure counts, written alone over every column ("Years" of life expectancy, "Days").
+_MEASURE_WORD = re.compile(r"(?i)(?:years?|months?|weeks?|days?|hours?|times|number|no\.)")
 _UNIT_NOTE = re.compile(r"\s*[(（][^()（）]*[)）]")
 _MAX_WARNINGS_PER_TABLE = 12
 
@@ -242,6 +252,9 @@ def _context_period(glossary: Glossary, texts: Sequence[str]) -> Period | None |
             return found.pop()
         if found:
             return _AMBIGUOUS
+        ended = year_ended_period(glossary, text)  # "…, fiscal year ended March 31, 2025": its year is bare
+        if ended is not None:
+            return ended
     return None
 
 
@@ -414,6 +427,8 @@ class _TableReader:
         self.over_table = ""  # a date written once over the whole table: read as its period, not a column's header
         self.stated_date: date | None = None  # that date where it ends no fiscal year: on each undated fact's locator
         self.schedule_cols: set[int] = set()  # a payment schedule's year columns: no fiscal year's figures
+        self.schedule_rows: set[int] = set()  # the same schedule set down the rows: its years and Thereafter
+        self.quarter_cols: dict[int, int] = {}  # quarter columns (Q1 … Q4) beside rows of fiscal years
         self.currency = self._stated_currency()
 
     def _stated_currency(self) -> str | None:
@@ -447,12 +462,18 @@ class _TableReader:
         open_cols = self._line_item_columns()
         row_names = {r: _open_metric(labels, [self._row_name(label) for label in labels], open_cols)
                      for r, labels in shape.row_labels.items()}
-        named = [n for names in (*header_names.values(), *row_names.values()) for n in names]
+        self.schedule_rows = self._schedule_year_rows(row_names)
+        self.quarter_cols = self._quarters_beside_year_rows(header_names, row_names)
+        header_names = {c: [] if c in self.quarter_cols else names for c, names in header_names.items()}
+        named = [n for r, names in row_names.items() if r not in self.schedule_rows for n in names]
+        named += [n for names in header_names.values() for n in names]
         named += [Named(period=period) for period in self.row_periods.values()]
-        if not any(n.metric or n.entity or n.channel or n.period for n in named):
+        # a schedule's rows name when its columns' figures fall due: each column is then a kind of figure
+        if not self.schedule_rows and not any(n.metric or n.entity or n.channel or n.period for n in named):
             return [], [f"{self.where}: no row or column names a metric, entity, channel or period the glossary "
                         "knows; table skipped"]
-        if not any(n.metric or n.entity or n.channel for n in named):
+        # a grid of years by quarters names no metric: its caption or heading names the one it states
+        if not (self.schedule_rows or self.quarter_cols) and not any(n.metric or n.entity or n.channel for n in named):
             return [], [f"{self.where}: no row names a metric, entity or channel the glossary knows; table skipped"]
         has = {slot: any(getattr(n, slot) for n in named) for slot in ("metric", "entity", "channel", "period")}
         layers = context.layers()
@@ -463,8 +484,9 @@ class _TableReader:
             channel=None if has["channel"] else _mentioned(glossary, SlotKind.CHANNEL, near),
         )
         if fallback.entity not in (None, _AMBIGUOUS):
-            fallback.entity = self._company_holding(fallback.entity) or fallback.entity
-        context_period = None if has["period"] else _context_period(glossary, near)
+            entity = fallback.entity
+            fallback.entity = self._company_holding(entity) or self._company_consolidated(entity, layers) or entity
+        context_period = None if has["period"] else _context_period(glossary, near) or self._label_column_period()
         undated = False
         if not has["period"] and context_period is None and context.surroundings_read:
             over = self._written_over_table()
@@ -512,6 +534,10 @@ class _TableReader:
         for r in shape.body_rows:
             names = row_names[r]
             labels = shape.row_labels[r]
+            if r in self.schedule_rows:
+                self._read_schedule_row(r, qualifiers, header_names, facts, dropped, fallback, context_period,
+                                        table_units, declared)
+                continue
             if any(n.unknown for n in names):
                 unknown = next(label for label, n in zip(labels, names, strict=True) if n.unknown)
                 self.warn(f"row {unknown!r}: no row label the glossary recognises; row skipped")
@@ -536,6 +562,13 @@ class _TableReader:
                     names = [Named(metric=qualified) if n.metric else n for n in names]
                     if not any(n.metric for n in names):  # a bare total: its channel word was no channel
                         names = [Named(metric=qualified)]
+                if (not cell.entity and not any(n.entity for n in (*names, *column)) and labels
+                        and is_bare_total(labels[-1]) and self._total_of_some_parts(row_names)):
+                    self.warn(f"row {_joined(labels)!r}: a total of some of an entity's parts, not its figure; "
+                              f"cell {_joined(shape.col_headers[c])!r} skipped")
+                    continue
+                if c in self.quarter_cols:  # FY2024 beside Q2: the second quarter of that year
+                    names = [self._quarter_of(n, self.quarter_cols[c]) for n in names]
                 dated = [Named(period=self.row_periods[r])] if r in self.row_periods else []
                 for n in (*names, *column, *dated):
                     cell.add(n)
@@ -581,7 +614,8 @@ class _TableReader:
         # the years a row expires or falls due, and a payment schedule's years, date none of its figures
         ending = self._ending_year_columns() | self.schedule_cols
         headers = [h for c, headers in self.shape.col_headers.items() if c not in ending for h in headers]
-        cells = [cell for row in self.rows for c, cell in enumerate(row) if c not in ending]
+        cells = [cell for r, row in enumerate(self.rows) if r not in self.schedule_rows
+                 for c, cell in enumerate(row) if c not in ending]
         return states_no_period(headers, cells, self._context_texts(), besides=date)
 
     def _ending_year_columns(self) -> set[int]:
@@ -681,6 +715,115 @@ class _TableReader:
             return set(years) | spans
         return set()
 
+    def _schedule_year_rows(self, row_names: dict[int, list[Named]]) -> set[int]:
+        """The rows of a payment schedule set down the table: ``2021 | 138 | 6`` … ``Thereafter | 577 | 35``.
+
+        As with a schedule's columns, a row's year is when its figures fall due, counted from
+        the balance date, not the fiscal year they are of. Told the same way: a ``Thereafter``
+        row below the years (or spans of years), or a ``Total`` row below four or more
+        consecutive years in ascending order. The year rows and the ``Thereafter`` row are
+        returned; each of their cells is read as the column's kind qualified by the row's words.
+        """
+        labels = {r: self.shape.row_labels[r][-1] for r in self.shape.body_rows if self.shape.row_labels.get(r)}
+        years = {r: int(p.period) for r, names in row_names.items() if r in labels for n in names
+                 if (p := n.period) is not None and p.period_type == "FY" and len(names) == 1}
+        spans = {r for r, label in labels.items() if _YEAR_SPAN.fullmatch(label.strip())}
+        after = {r for r, label in labels.items() if _THEREAFTER.fullmatch(clean_label(normalize_text(label)))}
+        total = any(_TOTAL.match(label.strip()) for label in labels.values())
+        ordered = [years[r] for r in sorted(years)]
+        consecutive = len(ordered) >= 4 and all(b == a + 1 for a, b in zip(ordered, ordered[1:], strict=False))
+        dated = set(years) | spans
+        if after and dated and min(after) > max(dated):
+            return dated | after
+        if total and consecutive:
+            return dated | after
+        return set()
+
+    def _total_of_some_parts(self, row_names: dict[int, list[Named]]) -> bool:
+        """Whether the rows are glossary entities that are not all the children of one parent.
+
+        A bare ``Total`` under ``China | North America | Europe`` ("Overseas net sales by region")
+        sums three of the group's four regions: it is no figure of the group, nor of any entity.
+        """
+        named = {n.entity for names in row_names.values() for n in names if n.entity}
+        if not named:
+            return False
+        terms = self.glossary.terms[SlotKind.ENTITY]
+        parents = {terms[e].parent for e in named if e in terms}
+        if len(parents) != 1 or None in parents:
+            return True
+        parent = parents.pop()
+        levels = {terms[e].level for e in named if e in terms}  # a group's segments and its regions apart
+        level = levels.pop() if len(levels) == 1 else None
+        siblings = {code for code, term in terms.items() if term.parent == parent and (level is None
+                                                                                     or term.level == level)}
+        return not siblings <= named
+
+    def _quarters_beside_year_rows(self, header_names: dict[int, list[Named]],
+                                   row_names: dict[int, list[Named]]) -> dict[int, int]:
+        """Columns of bare quarters beside rows that are all fiscal years: ``Fiscal year | Q1 | … | Q4``, ``FY2024``.
+
+        Each cell is that quarter of its row's year. Only where every value column is a quarter
+        (or a ``Total``, the year's own figure) and every body row a fiscal year alone: a quarter
+        column beside rows of line items is dated by nothing here.
+        """
+        heads = self.shape.col_headers
+        quarters = {c: q for c, headers in heads.items() if headers and (q := bare_quarter(headers[-1]))}
+        others = [c for c in heads if c not in quarters]
+        if len(quarters) < 2 or any(not _TOTAL.fullmatch(heads[c][-1].strip()) for c in others if heads[c]):
+            return {}
+        if any(n.period or n.metric or n.entity for c in quarters for n in header_names.get(c, [])):
+            return {}  # the column names more than its quarter
+        rows = [row_names.get(r, []) for r in self.shape.body_rows]
+        if not rows or not all(len(names) == 1 and names[0].period is not None
+                               and names[0].period.period_type == "FY" for names in rows):
+            return {}
+        return quarters
+
+    def _quarter_of(self, named: Named, quarter: int) -> Named:
+        """A row's fiscal year made the quarter its column names (``FY2024`` under ``Q2`` is ``2024Q2``)."""
+        if named.period is None:
+            return named
+        period = self.glossary.normalize_period(f"{named.period.period}Q{quarter}")
+        return Named(period=period) if period is not None else UNKNOWN
+
+    def _read_schedule_row(self, r: int, qualifiers: dict[int, str], header_names: dict[int, list[Named]],
+                           facts: dict[FactKey, Fact], dropped: set[FactKey], fallback: _Cell,
+                           context_period: Period | None | str, table_units: list[str],
+                           declared: DeclaredUnits) -> None:
+        """A schedule row's cells: each the column's kind falling due when the row says (``2021: Operating Leases``).
+
+        A column the glossary reads as one of its metrics cannot carry a due year (the metric
+        has no such part) and is not read.
+        """
+        when = self.shape.row_labels[r][-1]
+        for c in self.shape.col_headers:
+            text = self.rows[r][c]
+            if body_cell_blank(text):
+                continue
+            if c not in qualifiers:
+                if any(n.metric for n in header_names.get(c, [])):
+                    self.warn(f"row {when!r}: when a glossary metric falls due is no part of it; "
+                              f"cell {_joined(self.shape.col_headers[c])!r} skipped")
+                continue
+            metric = open_metric_code(f"{when}: {qualifiers[c]}")
+            if metric is None:
+                continue
+            cell = _Cell()
+            cell.add(Named(metric=metric))
+            for n in header_names.get(c, []):
+                if not n.unknown and not n.metric:
+                    cell.add(n)
+            fact = self._fact(r, c, cell, fallback, context_period, table_units, declared)
+            if fact is None:
+                continue
+            kept = facts.get(fact.key)
+            if kept is not None and kept.value != fact.value:
+                self.warn(f"{fact.source_locator} and {kept.source_locator} give two figures for one fact; "
+                          "both dropped")
+                dropped.add(fact.key)
+            facts.setdefault(fact.key, fact)
+
     def _column_qualifiers(self, skipped: set[int], header_names: dict[int, list[Named]],
                            dated: bool, undated: bool = False) -> dict[int, str]:
         """Columns headed by a line item's kind the glossary does not read ("Net Sales", "Fair Value").
@@ -693,8 +836,10 @@ class _TableReader:
         due`` qualifies its rows too.
         """
         found: dict[int, str] = {}
+        measures = self._measure_header_levels()
         for c in skipped:
-            unknown = [h for h in self.shape.col_headers[c] if h and self.name(h).unknown]
+            unknown = [h for i, h in enumerate(self.shape.col_headers[c])
+                       if h and i not in measures and self.name(h).unknown]
             periods = any(n.period for n in header_names[c])
             if len(set(unknown)) != 1 or not (periods or dated):
                 continue
@@ -709,6 +854,27 @@ class _TableReader:
             found[c] = _UNIT_NOTE.sub(lambda note: "" if units_in(note.group(), self.currency) else note.group(),
                                       text).strip()
         return found
+
+    def _label_column_period(self) -> Period | None:
+        """The one period a header row writes over the label column (``2019 | £m | £m``), when no column names one.
+
+        Set in the corner over the row labels, the year heads the whole table as a caption would.
+        """
+        found = {p for h in self.shape.header_rows for k in range(self.shape.label_cols)
+                 if (p := self.name(clean_label(self.rows[h][k])).period) is not None}
+        return found.pop() if len(found) == 1 else None
+
+    def _measure_header_levels(self) -> set[int]:
+        """Header rows writing one measure word over every value column (``Years`` under ``Men | Women``).
+
+        Such a row says what every figure counts, like a unit note, and tells no column apart:
+        it is no kind of figure of its own, so the kind each column names above it is read.
+        """
+        heads = list(self.shape.col_headers.values())
+        if len(heads) < 2:
+            return set()
+        return {i for i in range(len(heads[0]))
+                if len({h[i] for h in heads}) == 1 and _MEASURE_WORD.fullmatch(heads[0][i].strip())}
 
     @staticmethod
     def _kind_words(text: str, undated: bool) -> str:
@@ -1015,11 +1181,19 @@ class _TableReader:
         year = self._year_over_columns()
         if year is None:  # the year's row read as the caption (a row of one cell over a sheet's table)
             stated = _context_period(self.glossary, [self.context.caption, *reversed(self.context.headings)])
+            if not isinstance(stated, Period):  # the sentence before the table ("2025年3月期 セグメント別売上高")
+                stated = _context_period(self.glossary, [self.context.lead])
             year = stated if isinstance(stated, Period) and stated.period_type == "FY" else None
         if year is None or self._headers_repeated_in_body():
             return names
         read = dict(names)
-        quarters = {c: stacked_quarter(headers) for c, headers in self.shape.col_headers.items()}
+        # "First" over "Quarter", or a quarter written whole (Q2, 第2四半期) under the year over the table: its
+        # own header row, caption or sheet title, a heading's only for the first table under it
+        near = [self.context.caption, self.context.lead,
+                *(() if self.context.follows_table else reversed(self.context.headings))]
+        whole = self._year_over_columns() is not None or isinstance(_context_period(self.glossary, near), Period)
+        quarters = {c: stacked_quarter(headers) or (bare_quarter(headers[-1]) if headers and whole else None)
+                    for c, headers in self.shape.col_headers.items()}
         if not any(quarters.values()):
             return names
         for c, headers in self.shape.col_headers.items():
@@ -1163,6 +1337,25 @@ class _TableReader:
                 return open_entity_code(name)
         return None
 
+    def _company_consolidated(self, entity: str, layers: Sequence[str]) -> str | None:
+        """Another company whose results the text naming the home entity's word is about, else None.
+
+        "楓光学株式会社の2025年3月期の連結業績": 連結 (consolidated), an alias of the home group, describes
+        the named company's own consolidated figures; they are never the home group's.
+        """
+        if entity != self.glossary.home_entity:
+            return None
+        home = self.glossary.terms[SlotKind.ENTITY].get(entity)
+        own = list(home.names.values()) if home is not None else []
+        text = next((t for t in layers if t and _mentioned(self.glossary, SlotKind.ENTITY, [t]) == entity), "")
+        match = COMPANY_NAME.search(text)
+        if match is None:
+            return None
+        name = match.group(0).strip()
+        if any(same_company(name, o) for o in own) or self._names_entity(name):
+            return None
+        return open_entity_code(name)
+
     def _names_entity(self, name: str) -> str | None:
         """The glossary entity a company's whole name is, as written or without its legal form, else None."""
         return (self.glossary.normalize(SlotKind.ENTITY, name)
@@ -1192,7 +1385,12 @@ class _TableReader:
         """
         if self.other_company is None:
             named = self._named_company()
-            self.other_company = (self._names_entity(named) or open_entity_code(named) or "") if named else ""
+            home = self.glossary.terms[SlotKind.ENTITY].get(self.glossary.home_entity)
+            if named and home is not None and any(same_company(named, name) for name in home.names.values()):
+                named = ""  # the home company's own name with its legal form ("Hoshizora Seiki Co., Ltd.")
+                self.other_company = self.glossary.home_entity
+            else:
+                self.other_company = (self._names_entity(named) or open_entity_code(named) or "") if named else ""
             if is_open_code(self.other_company):
                 self.warn(f"the table is about {named.strip()!r}, which the glossary does not name; "
                           f"its rows without an entity are filed under {self.other_company}")
@@ -1211,6 +1409,11 @@ class _TableReader:
             return ""
         stated = [u for text in (*self.shape.row_labels[r], *self.shape.col_headers[c])
                   for u in _units_of(text, self.currency)]
+        own = (*self.shape.row_labels[r], *self.shape.col_headers[c])
+        if not stated and (any(_COUNT_NOTE.search(text) for text in own) or self._excepted(own)):
+            # "Employees (persons)" under "(¥ million)", or under "(unit: JPY million, except employees)":
+            # a count, never the table's money
+            return expected if unit_dimension(expected) not in ("money", "ratio") else ""
         for units in (stated, self._section_units(r), table_units):
             same = [u for u in units if unit_dimension(u) == unit_dimension(expected)]
             if same or units:
@@ -1225,6 +1428,16 @@ class _TableReader:
             (u for u in declared.by_metric.values() if expected and unit_dimension(u) == wanted), None)
         # A money cell whose document states no unit keeps none (""): no currency is assumed for it.
         return self._per_share_unscaled(r, found) if found else ("" if wanted == "money" else expected)
+
+    def _excepted(self, labels: Sequence[str]) -> bool:
+        """Whether a unit note around the table leaves these labels out of its unit ("…, except employees")."""
+        corner = [self.rows[h][k] for h in self.shape.header_rows for k in range(self.shape.label_cols)]
+        words: set[str] = set()
+        for text in (*self.block_caption(), *self.context.headings, self.context.lead, self.context.note, *corner):
+            for match in _EXCEPT.finditer(text or ""):
+                words |= {w.lower() for w in re.findall(r"[^\W\d_]{3,}", _EXCEPT_FILLER.sub(" ", match.group(1)))}
+        said = {w.lower() for label in labels for w in re.findall(r"[^\W\d_]{3,}", label)}
+        return bool(words & said)
 
     def _section_units(self, r: int) -> list[str]:
         """The units the heading over row ``r`` states beside its words (``earnings per share ($M)``).

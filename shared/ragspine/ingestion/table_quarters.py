@@ -19,6 +19,23 @@ _QUARTER = re.compile(rf"({'|'.join(_ORDINALS)})\s+(?:fiscal\s+)?quarter")
 _YEAR = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
 
 
+# A quarter written alone as a column's header: Q1, 1Q, First Quarter, 第1四半期, 第一季度.
+_BARE_QUARTER = re.compile(r"q(?P<a>[1-4])|(?P<b>[1-4])q|(?P<c>first|second|third|fourth|1st|2nd|3rd|4th)\s+quarter"
+                           r"|第?(?P<d>[1-4一二三四])\s*(?:四半期|季度)")
+_CJK_DIGITS = {"一": 1, "二": 2, "三": 3, "四": 4}
+
+
+def bare_quarter(text: str) -> int | None:
+    """The quarter (1–4) a header names alone, with no year (``Q2``, ``Second Quarter``, ``第2四半期``), else None."""
+    match = _BARE_QUARTER.fullmatch(" ".join(normalize_text(text).split()))
+    if match is None:
+        return None
+    if match["c"]:
+        return _ORDINALS[match["c"]]
+    digit = match["a"] or match["b"] or match["d"]
+    return _CJK_DIGITS.get(digit) or int(digit)
+
+
 def is_ordinal(text: str) -> bool:
     """Whether a header is a quarter's ordinal alone (``Second``, ``2nd``)."""
     return normalize_text(text).strip() in _ORDINALS

@@ -55,7 +55,10 @@ _CURRENCY_WORDS = (
 _YEN_SIGN = "¥"  # ¥ is yen in Japanese documents and yuan in Chinese ones: the domain's currency decides
 # In a unit ("$ in millions", "千元") a bare "$" is the US dollar and "元" the yuan; in a caption's words neither
 # names a currency ("$" may be any dollar; "元" is also 元本, 元年).
-_UNIT_WORDS = (*_CURRENCY_WORDS, ("USD", r"\$"), ("CNY", r"元"))
+# In a unit ("in millions of dollars") a dollar alone is the US dollar too, as "$" is; "won" and "rupees" name
+# their currencies there only (a caption's "won" is a verb).
+_UNIT_WORDS = (*_CURRENCY_WORDS, ("USD", r"\$|(?<![a-z])dollars?(?![a-z])"), ("CNY", r"元"),
+               ("KRW", r"(?<![a-z])won(?![a-z])"), ("INR", r"(?<![a-z])rupees?(?![a-z])"))
 _CUR_ALT = "|".join(f"(?P<c{i}>{words})" for i, (_, words) in enumerate(_UNIT_WORDS))
 _ISO = r"(?P<iso>[a-z]{3})"
 # English scales (after or before the currency) and CJK scales (before the currency word).
@@ -73,18 +76,33 @@ _MONEY_PATTERNS = (
     re.compile(r"(?:(?<![a-z])" + _ISO + r"(?![a-z])|" + _CUR_ALT + r"|(?P<yen>¥))[\s_’']*(?:in\s+)?" + _EN_SCALE
                + r"(?![a-z])"),
     # millions of US dollars, thousands of yen, in millions of CHF
-    re.compile(r"(?<![a-z])" + _EN_SCALE + r"\s+of\s+(?:(?<![a-z])" + _ISO + r"(?![a-z])|" + _CUR_ALT + ")"),
+    # (a currency's name first: "yen" is no ISO code, and read as one it would leave the scale without its currency)
+    re.compile(r"(?<![a-z])" + _EN_SCALE + r"\s+of\s+(?:" + _CUR_ALT + r"|(?<![a-z])" + _ISO + r"(?![a-z]))"),
     # (in thousand NT dollars), in millions euros: a scale word right after "in", then a currency word (never
     # "3.0 million Euro" in a sentence)
     re.compile(r"(?:(?<![a-z])in\s+|[(（]\s*)(?P<en>thousands?|millions?|billions?|trillions?)\s+(?:" + _CUR_ALT + ")"),
 )
+# A number written before an English scale ("(Unit: 100 million yen)"), and the scales such products have codes for.
+_MULTIPLIER = re.compile(r"(?<![\d.,])(\d[\d,]*)\s*$")
+_MULTIPLES = {("1", "K"): "K", ("1", "M"): "M", ("1", "B"): "B", ("10", "K"): "10K", ("10", "M"): "10M",
+              ("100", "M"): "100M", ("1000", "M"): "B", ("1,000", "M"): "B"}
 # A scale with no currency: "(in millions, except per share data)", "单位：百万", "in thousands".
 _BARE_SCALE = re.compile(r"(?<![a-z])in\s+" + _EN_SCALE + r"(?![a-z])|(?:単位|单位|單位)\s*[:：]?\s*" + _CJK_SCALE)
+# A scale of something not money ("in millions of shares", "in thousands of tonnes"): no money unit at all.
+_SCALE_OF_OTHER = re.compile(r"(?<![a-z])in\s+(?:thousands?|millions?|billions?)\s+of\s+[a-z]")
 # A scale in parentheses, first: "(Millions)", "(Millions, except per share amounts)", "Sales (millions)".
 _PAREN_SCALE = re.compile(r"[(（]\s*(?P<en>thousands|millions|billions)(?![a-z])")
 # A "%" right after a digit is part of what a label describes (``Debentures, 1.219%, due 2030``), not its unit.
 _PCT = re.compile(r"(?<!\d)%|(?<![a-z])percent(?:age)?(?![a-z])|百分比|百分率")
 _COUNT = re.compile(r"(?<![a-z])in\s+(?:stores|shops|units)(?![a-z])|(?<![a-z])count(?![a-z])|家数|个数")
+
+
+def _multiplied(before: str, scale: str) -> str:
+    """A scale with the number written before it ("100 million yen" is 100M); "" when no code says it."""
+    number = _MULTIPLIER.search(before)
+    if number is None:
+        return scale
+    return _MULTIPLES.get((number.group(1).replace(",", ""), scale), "")
 
 
 def is_unit_code(code: str) -> bool:
@@ -114,10 +132,13 @@ def money_units_in(text: str, currency: str | None = None) -> list[str]:
     for pattern in _MONEY_PATTERNS:
         for match in pattern.finditer(norm):
             code = _currency_of(match, currency)
-            scale = _EN_SCALES[match["en"]] if match.groupdict().get("en") else _CJK_SCALES[match["cjk"]]
-            if code:
+            english = bool(match.groupdict().get("en"))
+            scale = _EN_SCALES[match["en"]] if english else _CJK_SCALES[match["cjk"]]
+            if english:
+                scale = _multiplied(norm[:match.start("en")], scale)
+            if code and scale:
                 found.append((match.start(), f"{code}_{scale}"))
-    if not found:
+    if not found and not _SCALE_OF_OTHER.search(norm):
         for match in (*_BARE_SCALE.finditer(norm), *_PAREN_SCALE.finditer(norm)):
             scale = _EN_SCALES[match["en"]] if match["en"] else _CJK_SCALES[match["cjk"]]
             found.append((match.start(), f"{currency}_{scale}" if currency else scale))
