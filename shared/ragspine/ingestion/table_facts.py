@@ -35,6 +35,7 @@ from datetime import date
 from decimal import Decimal
 from functools import lru_cache
 
+from ragspine.facts.fiscal_dates import nendo_period
 from ragspine.facts.glossary import Glossary, Period, SlotKind, normalize_text
 from ragspine.facts.model import Fact, FactKey, with_stated_date
 from ragspine.facts.open_vocabulary import (
@@ -244,7 +245,8 @@ def _context_period(glossary: Glossary, texts: Sequence[str]) -> Period | None |
     for text in texts:
         if not text:
             continue
-        found = {m.period for m in glossary.scan(text)
+        # 2024年度 is the year starting in 2024, whatever the glossary's own reading of the words
+        found = {nendo_period(glossary.fiscal_calendar, m.raw) or m.period for m in glossary.scan(text)
                  if m.kind is SlotKind.PERIOD and m.period and not _BARE_YEAR.fullmatch(m.raw.strip())}
         if any(p.period_type == "FY" for p in found) and _PART_OF_YEAR.search(normalize_text(text)):
             return _AMBIGUOUS
