@@ -68,7 +68,7 @@ from ragspine.ingestion.table_blocks import header_blocks
 from ragspine.ingestion.table_quarters import bare_quarter, is_ordinal, stacked_quarter
 from ragspine.ingestion.table_roll_forward import roll_forward
 from ragspine.ingestion.table_stated_years import is_stated_period, stated_years
-from ragspine.ingestion.table_subject import other_company, same_company
+from ragspine.ingestion.table_subject import other_company, part_of_whole, same_company
 from ragspine.ingestion.table_topic import table_topic, topic_after
 from ragspine.ingestion.table_totals import is_bare_total, states_the_sum, total_of
 from ragspine.ingestion.table_undated import date_of, lone_date, states_no_period, without_due_buckets
@@ -565,8 +565,8 @@ class _TableReader:
                     if not any(n.metric for n in names):  # a bare total: its channel word was no channel
                         names = [Named(metric=qualified)]
                 if (not cell.entity and not any(n.entity for n in (*names, *column)) and labels
-                        and is_bare_total(labels[-1]) and self._total_of_some_parts(row_names)):
-                    self.warn(f"row {_joined(labels)!r}: a total of some of an entity's parts, not its figure; "
+                        and is_bare_total(labels[-1]) and (why := self._total_of_some_parts(row_names))):
+                    self.warn(f"row {_joined(labels)!r}: a total of some of an entity's parts ({why}), not its figure; "
                               f"cell {_joined(shape.col_headers[c])!r} skipped")
                     continue
                 if c in self.quarter_cols:  # FY2024 beside Q2: the second quarter of that year
@@ -741,25 +741,31 @@ class _TableReader:
             return dated | after
         return set()
 
-    def _total_of_some_parts(self, row_names: dict[int, list[Named]]) -> bool:
-        """Whether the rows are glossary entities that are not all the children of one parent.
+    def _total_of_some_parts(self, row_names: dict[int, list[Named]]) -> str:
+        """Why the rows' total is of some of an entity's parts only, else "": the rows are glossary
+        entities that are not all the children of one parent, or the text over them says they are a part.
 
-        A bare ``Total`` under ``China | North America | Europe`` ("Overseas net sales by region")
-        sums three of the group's four regions: it is no figure of the group, nor of any entity.
+        A bare ``Total`` under ``China | North America | Europe`` sums three of the group's four
+        regions; one under every segment of "Overseas net sales by segment" sums their overseas
+        sales. Neither is a figure of the group, nor of any entity.
         """
         named = {n.entity for names in row_names.values() for n in names if n.entity}
         if not named:
-            return False
+            return ""
+        word = next((w for text in [*self.block_caption(), *self.context.headings[-1:], self.context.lead]
+                     if text and (w := part_of_whole(text))), "")
+        if word:
+            return f"the text over the table says {word!r}"
         terms = self.glossary.terms[SlotKind.ENTITY]
         parents = {terms[e].parent for e in named if e in terms}
         if len(parents) != 1 or None in parents:
-            return True
+            return "its rows are no one entity's parts"
         parent = parents.pop()
         levels = {terms[e].level for e in named if e in terms}  # a group's segments and its regions apart
         level = levels.pop() if len(levels) == 1 else None
         siblings = {code for code, term in terms.items() if term.parent == parent and (level is None
                                                                                      or term.level == level)}
-        return not siblings <= named
+        return "" if siblings <= named else f"its rows are not all the parts of {parent}"
 
     def _quarters_beside_year_rows(self, header_names: dict[int, list[Named]],
                                    row_names: dict[int, list[Named]]) -> dict[int, int]:
