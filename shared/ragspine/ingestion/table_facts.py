@@ -224,6 +224,24 @@ def _own_words(glossary: Glossary) -> frozenset[str]:
     return frozenset(word.casefold() for name in names for word in name.split())
 
 
+def _home_names_in(glossary: Glossary, text: str) -> list[tuple[int, int]]:
+    """Where ``text`` writes a name the home company goes by: its entity's names and aliases and the
+    glossary's fillers (where a domain lists its company's name, ``みのり食品``).
+
+    A Japanese name in kana (みのり食品株式会社) is read by a company-name pattern from its first
+    kanji on (食品株式会社): a home name the match starts inside says whose it is. One inside the
+    match ("Group" of "Kaede Group Inc.") says nothing.
+    """
+    home = glossary.home_entity
+    term = glossary.terms[SlotKind.ENTITY].get(home)
+    names = {normalize_text(n) for n in (term.names.values() if term is not None else ())}
+    names |= {alias for alias, (kind, code) in glossary.aliases.items() if kind is SlotKind.ENTITY and code == home}
+    names |= set(glossary.fillers)
+    lowered = text.casefold()
+    return [(at.start(), at.end()) for name in names if len(name) > 1 and len(lowered) == len(text)
+            for at in re.finditer(re.escape(name), lowered)]
+
+
 def _inside_a_name(text: str, start: int, end: int, own: frozenset[str] = frozenset()) -> bool:
     """Whether an entity's word is part of a longer proper name ("Hemlock Semiconductor *Group*", "*South* Korean").
 
@@ -1356,9 +1374,11 @@ class _TableReader:
         home = self.glossary.terms[SlotKind.ENTITY].get(entity)
         own = list(home.names.values()) if home is not None else []
         text = next((t for t in layers if t and _mentioned(self.glossary, SlotKind.ENTITY, [t]) == entity), "")
-        match = COMPANY_NAME.search(text)
+        own_spans = _home_names_in(self.glossary, text)
+        match = next((m for m in COMPANY_NAME.finditer(text)
+                      if not any(start <= m.start() < end for start, end in own_spans)), None)
         if match is None:
-            return None
+            return None  # no company's name, or only the home company's as the text writes it (みのり食品株式会社)
         name = match.group(0).strip()
         if any(same_company(name, o) for o in own) or self._names_entity(name):
             return None
