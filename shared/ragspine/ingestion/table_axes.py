@@ -22,6 +22,7 @@ from ragspine.facts.fiscal_dates import (
     MONTH_PATTERN,
     fiscal_year_closed_on,
     named_fiscal_year,
+    nendo_period,
     year_name_unsure,
 )
 from ragspine.facts.glossary import Glossary, Period, SlotKind, normalize_text
@@ -56,8 +57,6 @@ _PLANNED = re.compile(r"forecast|plan|budget|target|estimat|guidance|outlook|pro
                       r"|予想|予算|計画|目標|見通し|预测|预算|计划|目标")
 # Words after a period saying its column holds the stated figures, as "Actual" alone does: no kind of figure.
 _STATED_SUFFIX = re.compile(r"(?i)\s*(?:results?|actuals?|実績|实际|实绩)\s*$")
-# A Japanese fiscal year named by the year it starts in (年度), as a header writes it alone.
-_NENDO = re.compile(r"(?P<y>(?:19|20)\d{2})\s*年度")
 # A date as Japanese and Chinese reports write it: 2025年3月31日 (現在, 末).
 _CJK_DATE = re.compile(r"(?<!\d)(?P<y>(?:19|20)\d{2})\s*年\s*(?P<m>\d{1,2})\s*月\s*(?P<d>\d{1,2})\s*日")
 # A 52- or 53-week period is a retailer's fiscal year ("52 weeks ended 30 Mar 2019"), not a part of one.
@@ -250,10 +249,9 @@ def name_of(glossary: Glossary, text: str) -> Named:
     text = clean_label(text)
     if not text:
         return NOTHING
-    nendo = _NENDO.fullmatch(normalize_text(text).strip())
-    if nendo is not None and glossary.fiscal_calendar.end_month != 12:
-        # 2024年度 is the year that starts in 2024 (April 2024 to March 2025): named by its end, FY2025
-        return Named(period=Period.fiscal_year(_named_year(glossary, int(nendo["y"]) + 1)))
+    nendo = nendo_period(glossary.fiscal_calendar, text)
+    if nendo is not None:
+        return Named(period=nendo)  # 2024年度: the year starting in 2024 (FY2025 for April-March named by its end)
     found = _whole(glossary, text)
     if found is None and any(_PLANNED.search(normalize_text(note)) for note in _UNIT_NOTE.findall(text)):
         return UNKNOWN  # "FY2026 (forecast)", "2026年3月期（予想）": never the year's stated figure

@@ -35,6 +35,7 @@ from datetime import date
 from decimal import Decimal
 from functools import lru_cache
 
+from ragspine.facts.fiscal_dates import nendo_period
 from ragspine.facts.glossary import Glossary, Period, SlotKind, normalize_text
 from ragspine.facts.model import Fact, FactKey, with_stated_date
 from ragspine.facts.open_vocabulary import (
@@ -67,7 +68,7 @@ from ragspine.ingestion.table_blocks import header_blocks
 from ragspine.ingestion.table_quarters import bare_quarter, is_ordinal, stacked_quarter
 from ragspine.ingestion.table_roll_forward import roll_forward
 from ragspine.ingestion.table_stated_years import is_stated_period, stated_years
-from ragspine.ingestion.table_subject import other_company, same_company
+from ragspine.ingestion.table_subject import other_company, part_of_whole, same_company
 from ragspine.ingestion.table_topic import table_topic, topic_after
 from ragspine.ingestion.table_totals import is_bare_total, states_the_sum, total_of
 from ragspine.ingestion.table_undated import date_of, lone_date, states_no_period, without_due_buckets
@@ -223,6 +224,24 @@ def _own_words(glossary: Glossary) -> frozenset[str]:
     return frozenset(word.casefold() for name in names for word in name.split())
 
 
+def _home_names_in(glossary: Glossary, text: str) -> list[tuple[int, int]]:
+    """Where ``text`` writes a name the home company goes by: its entity's names and aliases and the
+    glossary's fillers (where a domain lists its company's name, ``みのり食品``).
+
+    A Japanese name in kana (みのり食品株式会社) is read by a company-name pattern from its first
+    kanji on (食品株式会社): a home name the match starts inside says whose it is. One inside the
+    match ("Group" of "Kaede Group Inc.") says nothing.
+    """
+    home = glossary.home_entity
+    term = glossary.terms[SlotKind.ENTITY].get(home)
+    names = {normalize_text(n) for n in (term.names.values() if term is not None else ())}
+    names |= {alias for alias, (kind, code) in glossary.aliases.items() if kind is SlotKind.ENTITY and code == home}
+    names |= set(glossary.fillers)
+    lowered = text.casefold()
+    return [(at.start(), at.end()) for name in names if len(name) > 1 and len(lowered) == len(text)
+            for at in re.finditer(re.escape(name), lowered)]
+
+
 def _inside_a_name(text: str, start: int, end: int, own: frozenset[str] = frozenset()) -> bool:
     """Whether an entity's word is part of a longer proper name ("Hemlock Semiconductor *Group*", "*South* Korean").
 
@@ -244,7 +263,8 @@ def _context_period(glossary: Glossary, texts: Sequence[str]) -> Period | None |
     for text in texts:
         if not text:
             continue
-        found = {m.period for m in glossary.scan(text)
+        # 2024年度 is the year starting in 2024, whatever the glossary's own reading of the words
+        found = {nendo_period(glossary.fiscal_calendar, m.raw) or m.period for m in glossary.scan(text)
                  if m.kind is SlotKind.PERIOD and m.period and not _BARE_YEAR.fullmatch(m.raw.strip())}
         if any(p.period_type == "FY" for p in found) and _PART_OF_YEAR.search(normalize_text(text)):
             return _AMBIGUOUS
@@ -563,8 +583,8 @@ class _TableReader:
                     if not any(n.metric for n in names):  # a bare total: its channel word was no channel
                         names = [Named(metric=qualified)]
                 if (not cell.entity and not any(n.entity for n in (*names, *column)) and labels
-                        and is_bare_total(labels[-1]) and self._total_of_some_parts(row_names)):
-                    self.warn(f"row {_joined(labels)!r}: a total of some of an entity's parts, not its figure; "
+                        and is_bare_total(labels[-1]) and (why := self._total_of_some_parts(row_names))):
+                    self.warn(f"row {_joined(labels)!r}: a total of some of an entity's parts ({why}), not its figure; "
                               f"cell {_joined(shape.col_headers[c])!r} skipped")
                     continue
                 if c in self.quarter_cols:  # FY2024 beside Q2: the second quarter of that year
@@ -739,25 +759,31 @@ class _TableReader:
             return dated | after
         return set()
 
-    def _total_of_some_parts(self, row_names: dict[int, list[Named]]) -> bool:
-        """Whether the rows are glossary entities that are not all the children of one parent.
+    def _total_of_some_parts(self, row_names: dict[int, list[Named]]) -> str:
+        """Why the rows' total is of some of an entity's parts only, else "": the rows are glossary
+        entities that are not all the children of one parent, or the text over them says they are a part.
 
-        A bare ``Total`` under ``China | North America | Europe`` ("Overseas net sales by region")
-        sums three of the group's four regions: it is no figure of the group, nor of any entity.
+        A bare ``Total`` under ``China | North America | Europe`` sums three of the group's four
+        regions; one under every segment of "Overseas net sales by segment" sums their overseas
+        sales. Neither is a figure of the group, nor of any entity.
         """
         named = {n.entity for names in row_names.values() for n in names if n.entity}
         if not named:
-            return False
+            return ""
+        word = next((w for text in [*self.block_caption(), *self.context.headings[-1:], self.context.lead]
+                     if text and (w := part_of_whole(text))), "")
+        if word:
+            return f"the text over the table says {word!r}"
         terms = self.glossary.terms[SlotKind.ENTITY]
         parents = {terms[e].parent for e in named if e in terms}
         if len(parents) != 1 or None in parents:
-            return True
+            return "its rows are no one entity's parts"
         parent = parents.pop()
         levels = {terms[e].level for e in named if e in terms}  # a group's segments and its regions apart
         level = levels.pop() if len(levels) == 1 else None
         siblings = {code for code, term in terms.items() if term.parent == parent and (level is None
                                                                                      or term.level == level)}
-        return not siblings <= named
+        return "" if siblings <= named else f"its rows are not all the parts of {parent}"
 
     def _quarters_beside_year_rows(self, header_names: dict[int, list[Named]],
                                    row_names: dict[int, list[Named]]) -> dict[int, int]:
@@ -1348,9 +1374,11 @@ class _TableReader:
         home = self.glossary.terms[SlotKind.ENTITY].get(entity)
         own = list(home.names.values()) if home is not None else []
         text = next((t for t in layers if t and _mentioned(self.glossary, SlotKind.ENTITY, [t]) == entity), "")
-        match = COMPANY_NAME.search(text)
+        own_spans = _home_names_in(self.glossary, text)
+        match = next((m for m in COMPANY_NAME.finditer(text)
+                      if not any(start <= m.start() < end for start, end in own_spans)), None)
         if match is None:
-            return None
+            return None  # no company's name, or only the home company's as the text writes it (みのり食品株式会社)
         name = match.group(0).strip()
         if any(same_company(name, o) for o in own) or self._names_entity(name):
             return None

@@ -22,6 +22,13 @@ PART_OF_COMPANY = re.compile(
     r"|\b[A-Z][\w&’'-]*\s+Business(?:es)?\b(?!\s+[Cc]ombination)"
     r"|(?i:%\s+of\s+(?:consolidated|total|worldwide)\s+(?:net\s+)?(?:sales|revenues?))")
 
+# Words saying a table covers one part of a whole ("Overseas net sales by segment", "海外売上高"): its Total is
+# that part's. "Segment and other information" names more information, no part.
+_PART_OF_WHOLE = re.compile(
+    r"(?<![a-z])(?:overseas|international|foreign|domestic|others?(?!\s+(?:information|data|disclosures?|matters))"
+    r"|excluding|outside|non-japan|ex-japan)(?![a-z])"
+    r"|海外|国内|國內|国外|境外|境内|その他|其他|以外|除く")
+
 _WORD = r"[A-Z0-9][\w&.’'-]*"
 _COMPANY_WORD = (r"(?:Co\.,?\s*Ltd\.?|Group|Company|Companies|Corporation|Corp\.?|Inc\.?|Incorporated"
                  r"|LLC|L\.L\.C\.|L\.P\.|LP|Ltd\.?|Limited|Holdings|Partners|Partnership|Joint\s+Venture|AG|plc|PLC|S\.A\.|N\.V\.|GmbH|SE)")
@@ -50,6 +57,12 @@ def other_company(text: str) -> str:
     """The company a heading names when the heading is that company's name, else ""."""
     match = _COMPANY_HEADING.fullmatch(text.strip())
     return match.group("name").strip() if match else ""
+
+
+def part_of_whole(text: str) -> str:
+    """The word by which a caption or heading says its table covers a part of a whole ("overseas"), else ""."""
+    match = _PART_OF_WHOLE.search(text.casefold())
+    return match.group() if match else ""
 
 
 def about_an_investee(text: str) -> bool:

@@ -10,7 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ragspine.facts.calendar import FiscalCalendar
-from ragspine.facts.fiscal_dates import fiscal_year_closed_on
+from ragspine.facts.fiscal_dates import fiscal_year_closed_on, nendo_period
+from ragspine.facts.glossary import Period
 
 
 @pytest.mark.parametrize(("end_month", "year", "month", "day", "closed"), [
@@ -35,3 +36,21 @@ def test_a_date_of_the_closing_month_before_its_last_week_closes_no_year(day: dt
         assert closed is None
     else:
         assert closed == calendar.fiscal_year_of(day)
+
+
+@pytest.mark.parametrize(("calendar", "text", "period"), [
+    (FiscalCalendar(3), "2024年度", Period("FY", "2025")),  # April 2024 - March 2025 = 2025年3月期
+    (FiscalCalendar(3, "start"), "2024年度", Period("FY", "2024")),
+    (FiscalCalendar(), "2024年度", Period("FY", "2024")),  # a calendar year: unchanged
+    (FiscalCalendar(2), "2024年度", Period("FY", "2025")),  # a retailer's March - February year
+    (FiscalCalendar(3), "2024年度第3四半期", Period("Q", "2025Q3")),  # October - December 2024
+    (FiscalCalendar(3), "２０２４年度 第一四半期", Period("Q", "2025Q1")),
+    (FiscalCalendar(), "2024年度第3四半期", Period("Q", "2024Q3")),
+])
+def test_a_nendo_is_the_year_it_starts_in(calendar: FiscalCalendar, text: str, period: Period) -> None:
+    assert nendo_period(calendar, text) == period
+
+
+@pytest.mark.parametrize("text", ["2024年", "2025年3月期", "FY2024", "2024年度の売上高", "年度"])
+def test_other_spellings_of_a_year_are_left_to_the_glossary(text: str) -> None:
+    assert nendo_period(FiscalCalendar(3), text) is None
