@@ -9,6 +9,12 @@ read so at ingestion (``ingestion/table_stated_years.py``), and the question's w
 Ranges ("2019 to 2021", 2019年至2021年, FY2019–FY2021) name every fiscal year between their ends.
 Half years (2024财年上半年, H1 2024) are not periods facts are kept in: they are reported as a
 period the service cannot read, never as a name.
+
+``2024年度`` names a year by the calendar year it starts in where the fiscal year ends in January to
+March (the Japanese convention: 2024年度 is April 2024 to March 2025, 2025年3月期); for a glossary
+naming such years by their end it is read as the next year's name (FY2025), and ``2024年度第3四半期``
+as that year's quarter, each said in the answer (``PeriodReading``). Quarters named by their
+months are read by ``month_periods``.
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ from ragspine.facts.calendar import FiscalCalendar
 from ragspine.facts.fiscal_dates import named_fiscal_year
 from ragspine.facts.glossary import Mention, Period, SlotKind
 from ragspine.lazy import LazyPattern
+from ragspine.qa.month_periods import PeriodReading, may_name_months, months_of, read_months
 
 MAX_RANGE_YEARS = 12  # a range longer than this is read as its two ends only
 
@@ -31,6 +38,7 @@ _JA_FISCAL_END = LazyPattern(r"(?P<year>\d{4})\s*年\s*(?P<month>\d{1,2})\s*月\
                             r"(?:\s*の?\s*第\s*(?P<q>[1-4一二三四])\s*四半期)?")
 _ENDED = LazyPattern(r"(?<![a-z])(?:(?:fiscal\s+)?year|twelve\s+months|12\s+months)\s+end(?:ed|ing)\s+(?:on\s+)?"
                     r"(?P<month>[a-z]{3,9})\.?\s+(?P<day>\d{1,2}),?\s+(?P<year>\d{4})(?!\d)", re.IGNORECASE)
+_NENDO = LazyPattern(r"(?<![\d/])(?P<year>\d{4})\s*年度(?:\s*の?\s*第\s*(?P<q>[1-4一二三四])\s*(?:四半期|季度))?")
 _HALF = LazyPattern(r"(?:\d{4}\s*(?:财年|財年|年度|年)?\s*(?:上半年|下半年|上半期|下半期|上期|下期))"
                    r"|(?<![a-z])(?:h[12]\s*(?:fy\s*)?\d{4}|(?:first|second)\s+half\s+(?:of\s+)?(?:fy\s*)?\d{4})(?!\d)",
                    re.IGNORECASE)
@@ -43,7 +51,19 @@ _RANGE_BETWEEN = LazyPattern(r"^\s*(?:to|through|thru|until|-|–|—|~|〜|～|
 
 def rewrite_period_words(question: str, fiscal: FiscalCalendar) -> str:
     """``question`` (NFKC) with fiscal-year-end wording rewritten for the period patterns, same length."""
+    return read_period_words(question, fiscal)[0]
+
+
+def read_period_words(question: str, fiscal: FiscalCalendar) -> tuple[str, tuple[PeriodReading, ...]]:
+    """``rewrite_period_words``, and the readings the answer states (a 年度 named by its start, a quarter's
+    months) or asks back (months that are no fiscal quarter: ``PeriodReading.period`` None)."""
     text = unicodedata.normalize("NFKC", question)
+    readings: tuple[PeriodReading, ...] = ()
+    if may_name_months(text.lower()):
+        text, readings = read_months(text, fiscal)
+    if "年度" in text and fiscal.end_month <= 3:
+        text, by_start = _read_by_start(text, fiscal)
+        readings += by_start
 
     def japanese(match: re.Match[str]) -> str:
         year = _fiscal_year(fiscal, int(match["year"]), int(match["month"]), 1)
@@ -65,7 +85,31 @@ def rewrite_period_words(question: str, fiscal: FiscalCalendar) -> str:
             return match.group()  # "2017/2019" is no one year
         return _padded(f"FY{named_fiscal_year(fiscal, end_year)}", match.group())
 
-    return _SPLIT_YEAR.sub(split, _ENDED.sub(ended, _JA_FISCAL_END.sub(japanese, text)))
+    return _SPLIT_YEAR.sub(split, _ENDED.sub(ended, _JA_FISCAL_END.sub(japanese, text))), readings
+
+
+def _read_by_start(text: str, fiscal: FiscalCalendar) -> tuple[str, tuple[PeriodReading, ...]]:
+    """``text`` with each ``N年度`` of a year ending in January to March read as the year starting in N."""
+    readings: list[PeriodReading] = []
+    first_month = fiscal.end_month % 12 + 1
+
+    def by_start(match: re.Match[str]) -> str:
+        start = int(match["year"])
+        year = named_fiscal_year(fiscal, start + 1)
+        if year == start:  # the glossary names the year by its start too: nothing to read
+            return match.group()
+        quarter = match["q"]
+        if quarter is None:
+            word, period, months = f"{year}年度", Period.fiscal_year(year), months_of(start, first_month, 12)
+        else:
+            number = int(_CJK_Q.get(quarter, quarter))
+            first = start * 12 + first_month - 1 + 3 * (number - 1)
+            word, period = f"{year}年度第{number}四半期", Period("Q", f"{year}Q{number}")
+            months = months_of(first // 12, first % 12 + 1, 3)
+        readings.append(PeriodReading(match.group().strip(), period, months))
+        return _padded(word, match.group())
+
+    return _NENDO.sub(by_start, text), tuple(readings)
 
 
 def half_year(question: str) -> str | None:

@@ -128,7 +128,8 @@ def _sums_asked(question: str, arithmetic: Arithmetic, glossary: Glossary) -> in
 def asks_year_before(question: str, arithmetic: Arithmetic, slots: Slots, glossary: Glossary) -> bool:
     """Whether one named year asks a change or "the <year> average" of one row (a pure function of the
     parse); ``year_before_named`` then reads whether the documents state the year before."""
-    if any(a.slot is SlotKind.PERIOD for a in slots.assumptions) or len(slots.periods) != 1:
+    # a period the question's words name (read as typed: 2024年度, a misspelt quarter) is no period assumed
+    if any(a.slot is SlotKind.PERIOD and a.typed is None for a in slots.assumptions) or len(slots.periods) != 1:
         return False
     named = slots.periods[0]
     if named.period_type != "FY" or not named.period.isdigit():
