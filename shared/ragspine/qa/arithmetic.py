@@ -45,6 +45,7 @@ _TEXT = MappingProxyType({
         "check_yes": "{period} {who}{a} {left}{unit} 等于 {terms} {right}{unit}：一致",
         "check_no": "{period} {who}{a} {left}{unit} 不等于 {terms} {right}{unit}：不一致，相差 {gap}{unit}",
         "missing": "无法计算{what}：缺少 {missing} 的数据，因此不提供数值。",
+        "conflict": "不计算{what}：各来源的 {missing} 数值不一致，未作取舍，因此不据任何一方计算。",
         "units": "无法计算{what}：单位不同（{units}），币种之间不作换算。",
         "rescaled": "（{units} 已换算为 {target}）",
         "row_unit": "（{periods} 未注明单位，按同一表格同一行其他数值的单位 {unit} 计）",
@@ -74,6 +75,8 @@ _TEXT = MappingProxyType({
         "check_no": "{period} {who}{a} {left}{unit} does not equal {terms} {right}{unit}: no, they differ by "
                     "{gap}{unit}",
         "missing": "The {what} cannot be computed: there is no figure for {missing}, so no value is given.",
+        "conflict": "The {what} is not computed: the sources state different figures for {missing} and neither "
+                    "is chosen, so nothing is computed from either.",
         "units": "The {what} cannot be computed: the units differ ({units}) and currencies are never converted.",
         "rescaled": " ({units} put on the scale of {target})",
         "row_unit": " ({periods} states no unit: read in {unit}, the unit the same table row states)",
@@ -105,6 +108,7 @@ _TEXT = MappingProxyType({
         "check_yes": "{period} {who}{a} {left}{unit} は {terms} {right}{unit} と一致します",
         "check_no": "{period} {who}{a} {left}{unit} は {terms} {right}{unit} と一致しません（差 {gap}{unit}）",
         "missing": "{what}は計算できません：{missing} のデータがないため、数値は示しません。",
+        "conflict": "{what}は計算しません：{missing} の数値が資料間で一致せず、どちらも採用していないためです。",
         "units": "{what}は計算できません：単位が異なり（{units}）、通貨は換算しません。",
         "rescaled": "（{units} は {target} に単位をそろえて計算）",
         "row_unit": "（{periods} は単位の記載がないため、同じ表の同じ行が示す単位 {unit} として計算）",
@@ -145,7 +149,7 @@ def with_arithmetic(outcome: StructuredOutcome, arithmetic: Arithmetic, *, gloss
     found: dict[Key, Fact] = {(f.metric_code, f.entity, f.channel, Period(f.period_type, f.period)): f
                               for f in (r.fact for r in results) if f is not None}
     asked = _asked(results)
-    calc = _Calc(glossary, lang, arithmetic, found)
+    calc = _Calc(glossary, lang, arithmetic, found, {r.fact for r in results if r.fact is not None and r.conflicts})
     made: list[Made] = []
     metrics, entities, periods, channels = asked
     if arithmetic.consistency and len(metrics) >= 3:
@@ -282,8 +286,10 @@ def _period_label(fact: Fact) -> str:
 class _Calc:
     """The computations over one question's found facts, worded in one language."""
 
-    def __init__(self, glossary: Glossary, lang: Lang, arithmetic: Arithmetic, found: dict[Key, Fact]) -> None:
+    def __init__(self, glossary: Glossary, lang: Lang, arithmetic: Arithmetic, found: dict[Key, Fact],
+                 differing: set[Fact]) -> None:
         self.glossary, self.lang, self.arithmetic, self.found = glossary, lang, arithmetic, found
+        self.differing = differing  # figures other sources state differently: the answer chooses none
         self.text = _TEXT[lang]
         self.space = " " if lang is Lang.EN else ""
 
@@ -299,16 +305,21 @@ class _Calc:
         return f"{self.entity(entity)}{self.space if period is None or period.label else ''}"
 
     def inputs(self, keys: Iterable[Key], what: str) -> list[Fact] | str:
-        """The facts of ``keys``, or the line naming the missing ones."""
-        facts, missing = [], []
+        """The facts of ``keys``, or the line naming the missing ones (or those the sources state differently)."""
+        facts, missing, differing = [], [], []
         for key in keys:
             fact = self.found.get(key)
+            named = f"{self.entity(key[1])}{self.space}{key[3].label} {self.metric(key[0])}"
             if fact is None:
-                missing.append(f"{self.entity(key[1])}{self.space}{key[3].label} {self.metric(key[0])}")
+                missing.append(named)
             else:
                 facts.append(fact)
+                if fact in self.differing:
+                    differing.append(named)
         if missing:
             return self.text["missing"].format(what=what, missing=self.text["join"].join(missing))
+        if differing:
+            return self.text["conflict"].format(what=what, missing=self.text["join"].join(differing))
         return facts
 
     def values(self, facts: list[Fact], what: str) -> _OnOneUnit | str:

@@ -141,12 +141,14 @@ def _prior_changes(results: tuple[QueryResult, ...], found: dict[tuple[str, str,
     text = _TEXT[lang]
     looked = {(r.query.metric_code, r.query.entity, r.query.channel, r.query.period): r
               for r in results if r.query is not None}
+    differing = {r.fact: r.conflicts for r in results if r.fact is not None and r.conflicts}
     changes, notes = [], []
     for (metric, entity, channel, period), later in found.items():
         prior = prior_period(period, kind)
         earlier = found.get((metric, entity, channel, prior))
-        if earlier is not None:
-            changes.append(difference(earlier, later))
+        if earlier is not None:  # a figure the sources state differently: one change per figure, each cited
+            changes += [difference(before, after) for before in (earlier, *differing.get(earlier, ()))
+                        for after in (later, *differing.get(later, ()))]
             continue
         asked = looked.get((metric, entity, channel, prior))
         if asked is not None and asked.status is QueryStatus.NOT_FOUND:
