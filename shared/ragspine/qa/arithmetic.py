@@ -22,6 +22,7 @@ from ragspine.facts.unit_scales import common_unit, money_unit, rescale
 from ragspine.qa.arithmetic_cues import AVERAGE, PERIOD_SUM, Arithmetic
 from ragspine.qa.change_asks import without_change_lines
 from ragspine.qa.derived import cited, spaced
+from ragspine.qa.differing_figures import differing
 from ragspine.qa.language import Lang
 from ragspine.qa.render import label
 from ragspine.qa.result import AnswerStatus
@@ -149,7 +150,8 @@ def with_arithmetic(outcome: StructuredOutcome, arithmetic: Arithmetic, *, gloss
     found: dict[Key, Fact] = {(f.metric_code, f.entity, f.channel, Period(f.period_type, f.period)): f
                               for f in (r.fact for r in results) if f is not None}
     asked = _asked(results)
-    calc = _Calc(glossary, lang, arithmetic, found, {r.fact for r in results if r.fact is not None and r.conflicts})
+    calc = _Calc(glossary, lang, arithmetic, found,
+                 {r.fact for r in results if r.fact is not None and differing(r.fact, r.conflicts)})
     made: list[Made] = []
     metrics, entities, periods, channels = asked
     if arithmetic.consistency and len(metrics) >= 3:

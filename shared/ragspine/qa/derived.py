@@ -25,6 +25,7 @@ from ragspine.facts.model import Fact, format_number
 from ragspine.facts.ports import FactStore
 from ragspine.facts.query_metric import MetricQuery, QueryStatus, run_query
 from ragspine.facts.unit_scales import common_unit, money_unit, rescale
+from ragspine.qa.differing_figures import differing
 from ragspine.qa.language import Lang
 from ragspine.qa.render import describe, label
 from ragspine.qa.result import AnswerStatus
@@ -135,8 +136,8 @@ def compute(metric: str, entity: str, period: Period, channel: str, *, facts: Fa
         opening = None if before is None else run_query(MetricQuery(name, entity, before, channel), facts=facts,
                                                           max_sensitivity=max_sensitivity)
         if opening is not None and opening.status is QueryStatus.FOUND and opening.fact is not None:
-            if opening.conflicts:
-                return NotComputed(conflict=(opening.fact, *opening.conflicts))
+            if differing(opening.fact, opening.conflicts):
+                return NotComputed(conflict=(opening.fact, *differing(opening.fact, opening.conflicts)))
             values[key] = (Decimal(format_number(opening.fact.value)), opening.fact.unit)
             used.append(opening.fact)
             if name in formula.averaged:
@@ -148,8 +149,8 @@ def compute(metric: str, entity: str, period: Period, channel: str, *, facts: Fa
     for name in formula.inputs:
         stated = run_query(MetricQuery(name, entity, period, channel), facts=facts, max_sensitivity=max_sensitivity)
         if stated.status is QueryStatus.FOUND and stated.fact is not None:
-            if stated.conflicts:  # the answer chooses neither figure, so no value may be computed from one
-                return NotComputed(conflict=(stated.fact, *stated.conflicts))
+            if differing(stated.fact, stated.conflicts):  # the answer chooses neither, so nothing is computed
+                return NotComputed(conflict=(stated.fact, *differing(stated.fact, stated.conflicts)))
             values[name] = (Decimal(format_number(stated.fact.value)), stated.fact.unit)
             used.append(stated.fact)
             continue

@@ -2,16 +2,21 @@
 
 The stated line says the sources differ and chooses neither; a margin, a ratio or an average over
 that input is therefore refused naming the conflict (every figure cited), and a change is given
-once per figure, each citing its own.
+once per figure, each citing its own. The same amount on another scale, or rounded more coarsely,
+is no other side.
 """
 
 from __future__ import annotations
 
+from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from ragspine.qa.answer import answer_question
+from ragspine.qa.differing_figures import same_amount
 from ragspine.qa.result import AnswerResult
 from tests.unit.qa.derived.statement_set import DOC, statement_fact, statement_facts, statement_qa
 
@@ -50,3 +55,27 @@ def test_question_arithmetic_over_a_conflicting_figure_is_refused(folder: Path) 
     result = _ask(folder, "What was the average revenue in FY2023 and FY2024?")
     assert "is not computed: the sources state different figures for" in result.answer
     assert "1900" not in result.answer and "1890" not in result.answer  # neither side's mean
+
+
+@pytest.mark.parametrize(("value", "unit"), [(2000, "M"), (2.0, "EUR_B"), (2000, "")])
+def test_the_same_amount_on_another_scale_is_no_side_to_choose(folder: Path, value: float, unit: str) -> None:
+    qa = statement_qa(folder, statement_facts())
+    qa.facts.put_conflicts([statement_fact("REVENUE", "2024", value, unit=unit, source_doc_id=OTHER)])
+    result = answer_question("What was the operating margin in FY2024?", qa=qa)
+    assert "7.50 PCT" in result.answer  # 150 / 2000: both documents state 2000 EUR_M
+
+
+@given(st.integers(1, 10**9), st.sampled_from([("JPY_M", "JPY_B", 3), ("USD_K", "USD_M", 3), ("EUR_M", "M", 0)]),
+       st.integers(0, 2))
+def test_a_coarser_rounding_of_a_figure_is_the_same_figure_and_a_step_off_is_not(amount: int,
+                                                                               units: tuple[str, str, int],
+                                                                               places: int) -> None:
+    fine_unit, coarse_unit, digits = units
+    fine = statement_fact("REVENUE", "2024", amount, unit=fine_unit)
+    coarse_value = (Decimal(amount) / Decimal(10) ** digits).quantize(Decimal(1).scaleb(-places),
+                                                                     rounding=ROUND_HALF_UP)
+    coarse = statement_fact("REVENUE", "2024", float(coarse_value), unit=coarse_unit)
+    assert same_amount(fine, coarse) and same_amount(coarse, fine)
+    step_off = statement_fact("REVENUE", "2024", float(coarse_value + 1), unit=coarse_unit)  # a whole unit off
+    assert not same_amount(fine, step_off)
+    assert not same_amount(fine, statement_fact("REVENUE", "2024", amount, unit="GBP_M"))  # another currency
