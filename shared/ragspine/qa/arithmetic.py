@@ -347,6 +347,13 @@ class _Calc:
         facts = self.inputs(keys, what)
         return facts if isinstance(facts, str) else self.values(facts, what)
 
+    def as_percent(self, fraction: Decimal) -> str:
+        """A fraction below one shown to two decimals of a percent beside its two decimals ("0.11" of
+        0.1085 hides a 1% error on a margin), unless the question asked percent or its own places."""
+        if self.arithmetic.percent or self.arithmetic.places is not None or not 0 < abs(fraction) < 1:
+            return ""
+        return format_decimal((fraction * 100).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP))
+
     def rounded(self, value: Decimal, default: int) -> str:
         places = self.arithmetic.places if self.arithmetic.places is not None else default
         return format_decimal(value.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP))
@@ -428,7 +435,9 @@ class _Calc:
                     line = self.text["ratio"].format(who=self.who(entity, period), period=period.label,
                                                      a=self.metric(a), b=self.metric(b), value=shown,
                                                      unit="%" if self.arithmetic.percent else "")
-                    made.append((f"{line}{note}{cited(tuple(facts))}", (shown,)))
+                    also = self.as_percent(value)
+                    made.append((f"{line}{also and f'（{also}%）'}{note}{cited(tuple(facts))}",
+                                 (shown, *((also,) if also else ()))))
         return made
 
     def share_of_parts(self, part: str, parts: list[str], entities: list[str], periods: list[Period],
