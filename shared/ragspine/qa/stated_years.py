@@ -52,6 +52,10 @@ _EVERY_YEAR = LazyPattern(rf"(?<![a-z])(?:(?:all|both)\s+(?:{_COUNT}\s+)?(?:fisc
 _CHANGE = LazyPattern(r"(?<![a-z])(?:change|increase|decrease|difference)(?![a-z])|变化|变动|増減|変化")
 # ``_CHANGE`` without its lookarounds: blanking names adds only spaces, so without it none is left over
 _CHANGE_WORD = LazyPattern(r"change|increase|decrease|difference|变化|变动|増減|変化")
+# A growth of one year named ("the growth in net sales in FY2025", 2025年营业利润增长了多少) is, like its change,
+# against the year before; only with one year named (no period named keeps ``_CHANGE``'s reading).
+_GROWTH = LazyPattern(r"(?<![a-z])(?:growth|grew|grow)(?![a-z])"
+                      r"|增长|增幅|增加|减少|下降|増加|減少|増えた|減った|伸び|成長")
 MAX_YEARS = 12  # as many as a range of years the question names may hold
 
 
@@ -150,9 +154,10 @@ def asks_year_before(question: str, arithmetic: Arithmetic, slots: Slots, glossa
         return False
     if arithmetic.average:
         return arithmetic.averages == 1 and any(m.group(1) == named.period for m in _YEAR_AVERAGE.finditer(text))
-    if _CHANGE_WORD.search(text) is None:  # no change word anywhere: no names to blank to look for one
+    if _CHANGE_WORD.search(text) is None and _GROWTH.search(text) is None:  # no names to blank to look for one
         return False
-    return _CHANGE.search(glossary.leftover(question, glossary.scan(question)).lower()) is not None
+    own = glossary.leftover(question, glossary.scan(question)).lower()
+    return _CHANGE.search(own) is not None or _GROWTH.search(own) is not None
 
 
 def year_before_named(slots: Slots, *, facts: FactStore,

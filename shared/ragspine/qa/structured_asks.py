@@ -44,8 +44,10 @@ def read_structured_asks(question: str, intent: Intent, slots: Slots, *, channel
     """The readings ``answer_question`` acts on, in its order: a derived figure not computed and a count
     only for the structured channel (a composite answer reads neither), then the years asked."""
     arithmetic = intent.arithmetic
+    year_before = asks_year_before(question, arithmetic, slots, glossary)
     if channel is Channel.STRUCTURED:
-        unmet = unmet_derivation(question, slots.metrics, len(slots.periods), glossary, lang,
+        # "the growth in FY2025" is against the year before, which is looked up beside the year named
+        unmet = unmet_derivation(question, slots.metrics, len(slots.periods) + year_before, glossary, lang,
                                  computes=arithmetic.computes, analysis=bool(intent.analysis))
         if unmet is not None:
             return StructuredAsks(unmet=unmet)
@@ -53,7 +55,6 @@ def read_structured_asks(question: str, intent: Intent, slots: Slots, *, channel
         if count is not None:
             return StructuredAsks(count=count)
     every_year = years_asked(question, arithmetic, slots, glossary)
-    year_before = asks_year_before(question, arithmetic, slots, glossary)
     range_ends = asks_range_ends(question, arithmetic, slots, glossary)
     if every_year is None and not year_before and not range_ends:
         return NOTHING_MORE  # most questions: one object for all, not one built per ask
