@@ -169,6 +169,8 @@ def with_arithmetic(outcome: StructuredOutcome, arithmetic: Arithmetic, *, gloss
         made += calc.combine(metrics, entities, periods, channels, subtract=arithmetic.subtract)
     elif _sums_periods(arithmetic, metrics, periods):
         made += calc.period_sum(metrics[0], entities, periods, channels)
+    elif _sums_entities(arithmetic, metrics, entities, glossary):
+        made += calc.entity_sum(metrics[0], entities, periods, channels)
     elif arithmetic.average and _average_named_by_row(metrics, arithmetic):
         made.append((calc.text["average_in_name"], ()))  # "average shares vested": the row's own word, or a mean?
     elif arithmetic.average and arithmetic.change and _two_spans(arithmetic, metrics, entities):
@@ -196,6 +198,29 @@ def with_arithmetic(outcome: StructuredOutcome, arithmetic: Arithmetic, *, gloss
     lines = [*outcome.lines[:at], *(line for line, _ in made), *outcome.lines[at:]]
     computed = [*outcome.computed, *(n for _, numbers in made for n in numbers)]
     return replace(outcome, lines=tuple(lines), computed=tuple(computed))
+
+
+def _sums_entities(arithmetic: Arithmetic, metrics: list[str], entities: list[str], glossary: Glossary) -> bool:
+    """One additive figure of two named entities or more, added up: "the combined net sales of A and B".
+
+    Only when the words ask a sum ("total", "combined", 合计) and nothing else, and no entity named is
+    a part of another (a group and its own segment never add up).
+    """
+    other = (arithmetic.average, arithmetic.ratio, arithmetic.cagr, arithmetic.subtract, arithmetic.entity_gap,
+             arithmetic.consistency, arithmetic.change)
+    if not (arithmetic.add or arithmetic.period_sum) or any(other) or len(metrics) != 1 or len(entities) < 2:
+        return False
+    if metrics[0] not in glossary.terms[SlotKind.METRIC] or not glossary.term(SlotKind.METRIC, metrics[0]).additive:
+        return False
+    named = set(entities)
+    for entity in entities:
+        parent = glossary.term(SlotKind.ENTITY, entity).parent
+        while parent:
+            if parent in named:
+                return False
+            parent = glossary.term(SlotKind.ENTITY, parent).parent if parent in glossary.terms[SlotKind.ENTITY] \
+                else None
+    return True
 
 
 def _sums_periods(arithmetic: Arithmetic, metrics: list[str], periods: list[Period]) -> bool:
@@ -534,6 +559,23 @@ class _Calc:
                     line = self.text["sum"].format(who=self.who(entity, period), period=period.label, terms=terms,
                                                    value=shown, unit=spaced(unit))
                     made.append((f"{line}{note}{cited(tuple(facts))}", (shown,)))
+        return made
+
+    def entity_sum(self, metric: str, entities: list[str], periods: list[Period], channels: list[str]) -> list[Made]:
+        """One metric added up over the entities named, per period and channel."""
+        made: list[Made] = []
+        terms = f"{self.text['plus'].join(self.entity(e) for e in entities)}{self.space}{self.metric(metric)}"
+        for period in periods:
+            for channel in channels:
+                what = f"{period.label} {terms}"
+                got = self.on_one_unit([(metric, entity, channel, period) for entity in entities], what)
+                if isinstance(got, str):
+                    made.append((got, ()))
+                    continue
+                shown = self.amount(sum(got.values, Decimal(0)), got.facts)
+                line = self.text["sum"].format(who="", period=period.label, terms=terms, value=shown,
+                                               unit=spaced(got.unit))
+                made.append((f"{line}{got.note}{cited(tuple(got.facts))}", (shown,)))
         return made
 
     def period_sum(self, metric: str, entities: list[str], periods: list[Period], channels: list[str]) -> list[Made]:
