@@ -170,6 +170,7 @@ class Glossary:
                         owner = aliases.setdefault(key, (kind, code))
                         if owner != (kind, code):
                             raise ConfigurationError(f"glossary alias {alias!r} is ambiguous: {owner} and {code}")
+            _with_number_of_the_head(aliases)
             periods = raw["periods"]
             patterns = tuple(
                 _PeriodPattern(p["type"], LazyPattern(p["regex"])) for p in periods["patterns"]
@@ -311,6 +312,22 @@ class Glossary:
         q_text = (q_text or "").lower()
         quarter = self.ordinals.get(q_text) or self.numerals.get(q_text) or (int(q_text) if q_text.isdigit() else 0)
         return Period("Q", f"{year}Q{quarter}") if 1 <= quarter <= 4 else None
+
+
+# "dividends per share" and "dividend per share": an amount per unit is named with its head in either number
+_PER_UNIT = re.compile(r"^(?P<head>[a-z][a-z ]*?[a-z])(?P<rest> per [a-z].*)$")
+
+
+def _with_number_of_the_head(aliases: dict[str, tuple[SlotKind, str]]) -> None:
+    """``aliases`` with each "<things> per <unit>" alias also in the other number of its head word, where
+    that spelling names nothing else (the singular "dividend per share" of "dividends per share")."""
+    for key, owner in list(aliases.items()):
+        match = _PER_UNIT.match(key)
+        if match is None or owner[0] is not SlotKind.METRIC:
+            continue
+        head = match["head"]
+        other = head[:-1] if head.endswith("s") and not head.endswith("ss") else f"{head}s"
+        aliases.setdefault(other + match["rest"], owner)
 
 
 def _blanked(norm: str, spans: list[tuple[int, int]]) -> str:

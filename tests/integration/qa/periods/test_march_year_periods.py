@@ -33,6 +33,10 @@ units:
     names: {en: JPY millions, zh: 百万日元, ja: 百万円}
     aliases: [JPY million, ¥ million, 百万円]
     currency: JPY
+  JPY:
+    names: {en: yen, zh: 日元, ja: 円}
+    aliases: [yen, 円]
+    currency: JPY
 
 metrics:
   NET_SALES:
@@ -40,6 +44,10 @@ metrics:
     additive: true
     names: {en: net sales, zh: 销售额, ja: 売上高}
     aliases: [net sales, 売上高, 销售额]
+  DPS:
+    unit: JPY
+    names: {en: dividends per share, zh: 每股股利, ja: 1株当たり配当金}
+    aliases: [dividends per share, dividends per share (yen), 1株当たり配当金]
 
 levels:
   group:
@@ -65,6 +73,10 @@ Net sales by period (¥ million).
 | (¥ million) | Q1 FY2025 | Q2 FY2025 | Q3 FY2025 | Q4 FY2025 | FY2024 | FY2025 |
 |---|---|---|---|---|---|---|
 | Net sales | 50,200 | 52,900 | 54,600 | 56,600 | 196,850 | 214,300 |
+
+| | FY2024 | FY2025 |
+|---|---|---|
+| Dividends per share (yen) | 36 | 40 |
 """
 
 
@@ -108,3 +120,11 @@ def test_months_that_are_no_fiscal_quarter_are_asked_back(star_domain: Path) -> 
     answer = _ask("What were net sales in May-July 2024?")
     assert "Could not recognise the period “May-July 2024”" in answer
     assert "JPY_M" not in answer
+
+
+@pytest.mark.parametrize("question", ["What was the dividend per share in FY2024?",
+                                      "What were the dividends per share in FY2024?"])
+def test_an_amount_per_share_is_read_in_either_number_and_asks_no_share(star_domain: Path, question: str) -> None:
+    answer = _ask(question)
+    assert "FY2024 dividends per share (DPS): 36 （来源：Star_Results.md" in answer
+    assert "no share is computed" not in answer and "outside" not in answer
