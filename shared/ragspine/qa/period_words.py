@@ -112,10 +112,18 @@ def _read_by_start(text: str, fiscal: FiscalCalendar) -> tuple[str, tuple[Period
     return _NENDO.sub(by_start, text), tuple(readings)
 
 
-def half_year(question: str) -> str | None:
-    """The half-year wording a question uses (facts are kept by year and quarter only), or None."""
-    match = _HALF.search(unicodedata.normalize("NFKC", question))
-    return match.group().strip() if match else None
+def half_year(question: str, written: str | None = None) -> str | None:
+    """The half-year wording a question uses (facts are kept by year and quarter only), or None.
+
+    ``written`` is the question as the user wrote it when ``question`` is its rewriting (same length):
+    the words are quoted from it (2025年3月期上期, not the 2025年度 it was read as).
+    """
+    text = unicodedata.normalize("NFKC", question)
+    match = _HALF.search(text)
+    if match is None:
+        return None
+    said = unicodedata.normalize("NFKC", written) if written is not None else text
+    return (said if len(said) == len(text) else text)[match.start():match.end()].strip()
 
 
 def with_ranges(norm: str, mentions: list[Mention], periods: dict[Period, None]) -> dict[Period, None]:

@@ -103,6 +103,7 @@ def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
     when no channel is named but a metric or entity is. What remains is what the question
     named that the glossary does not know.
     """
+    written = question
     question, readings = _with_period_words_read(question, glossary)  # 2025年3月期, "year ended June 30"
     question = _with_dates_read(question, glossary)  # "as at December 31, 2019": the fiscal year it closes
     question = with_shared_head_rows(question, glossary)  # "the domestic and international discount rates": two rows
@@ -125,7 +126,7 @@ def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
     periods, unread_quarter = _with_quarters_read(question, norm, periods)  # "the second quarter in fiscal 2019"
     bad_period = bad_period or unread_quarter
     if not bad_period:  # facts are kept by year and quarter, never by half
-        bad_period = half_year(question) if _HALF_START.search(norm) else None
+        bad_period = half_year(question, written) if _HALF_START.search(norm) else None
     unnamed = glossary.leftover(question, mentions)
     misses: list[NearMiss] = period_near_misses(norm, unnamed, glossary, periods)
     if misses:  # every reading carries the same corrected question: its periods replace the typed ones

@@ -97,3 +97,7 @@ def test_nendo_keeps_its_year_where_the_glossary_names_it_so(calendar: FiscalCal
 def test_a_year_ending_march_written_as_such_is_not_read_twice() -> None:
     # 2025年3月期 and 2024年度 are one year (April 2024 to March 2025); neither is moved twice
     assert [p.label for p in _parsed("2025年3月期と2024年度の売上高").periods] == ["FY2025"]
+
+
+def test_a_half_year_is_asked_back_in_the_words_written_not_their_reading() -> None:
+    assert _parsed("2025年3月期上期の売上高は").bad_period == "2025年3月期上期"
