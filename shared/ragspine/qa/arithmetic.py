@@ -154,8 +154,11 @@ def with_arithmetic(outcome: StructuredOutcome, arithmetic: Arithmetic, *, gloss
                  {r.fact for r in results if r.fact is not None and differing(r.fact, r.conflicts)})
     made: list[Made] = []
     metrics, entities, periods, channels = asked
+    whole_and_parts = _whole_and_its_parts(entities, glossary) if arithmetic.consistency and len(metrics) == 1 else None
     if arithmetic.consistency and len(metrics) >= 3:
         made += calc.consistency(metrics, entities, periods, channels)
+    elif whole_and_parts is not None:  # "did the segments' operating income add up to the group's?"
+        made += calc.parts_add_up(metrics[0], *whole_and_parts, periods, channels)
     elif arithmetic.cagr:
         made += calc.cagr(metrics, entities, periods, channels)
     elif arithmetic.parts_whole and set(arithmetic.parts_whole) == set(metrics):
@@ -198,6 +201,16 @@ def with_arithmetic(outcome: StructuredOutcome, arithmetic: Arithmetic, *, gloss
     lines = [*outcome.lines[:at], *(line for line, _ in made), *outcome.lines[at:]]
     computed = [*outcome.computed, *(n for _, numbers in made for n in numbers)]
     return replace(outcome, lines=tuple(lines), computed=tuple(computed))
+
+
+def _whole_and_its_parts(entities: list[str], glossary: Glossary) -> tuple[str, list[str]] | None:
+    """The one entity named whose parts (entities one level below it) are named too, at least two; else None."""
+    terms = glossary.terms[SlotKind.ENTITY]
+    wholes = [e for e in entities if sum(terms[p].parent == e for p in entities if p in terms) >= 2]
+    if len(wholes) != 1:
+        return None
+    parts = [e for e in entities if e in terms and terms[e].parent == wholes[0]]
+    return (wholes[0], parts) if len(parts) + 1 == len(entities) else None
 
 
 def _sums_entities(arithmetic: Arithmetic, metrics: list[str], entities: list[str], glossary: Glossary) -> bool:
@@ -727,6 +740,29 @@ class _Calc:
                                                  terms=self.text["plus"].join(self.metric(m) for m in parts),
                                                  unit=spaced(unit), gap=gap)
                     made.append((f"{line}{note}{cited(tuple(facts))}", (left_shown, right_shown, gap)))
+        return made
+
+
+    def parts_add_up(self, metric: str, whole: str, parts: list[str], periods: list[Period],
+                     channels: list[str]) -> list[Made]:
+        """The whole entity's figure against the sum of its parts' (the group against its segments)."""
+        made: list[Made] = []
+        a = f"{self.entity(whole)}{self.space}{self.metric(metric)}"
+        terms = f"{self.text['plus'].join(self.entity(p) for p in parts)}{self.space}{self.metric(metric)}"
+        for period in periods:
+            for channel in channels:
+                got = self.on_one_unit([(metric, e, channel, period) for e in (whole, *parts)],
+                                       f"{period.label} {self.text['w_check']}")
+                if isinstance(got, str):
+                    made.append((got, ()))
+                    continue
+                left, right = got.values[0], sum(got.values[1:], Decimal(0))
+                left_shown, right_shown = self.amount(left, got.facts), self.amount(right, got.facts)
+                gap = self.amount(abs(left - right), got.facts)
+                line = self.text["check_yes" if left == right else "check_no"].format(
+                    period=period.label, who="", a=a, left=left_shown, right=right_shown, terms=terms,
+                    unit=spaced(got.unit), gap=gap)
+                made.append((f"{line}{got.note}{cited(tuple(got.facts))}", (left_shown, right_shown, gap)))
         return made
 
 

@@ -33,3 +33,24 @@ def test_the_sum_of_named_entities_is_computed_and_cited(ask: Ask, question: str
 def test_a_group_and_its_own_part_are_never_added(ask: Ask) -> None:
     answer = ask("What was the combined revenue of the group and Japan in FY2024?")["answer"]
     assert not any("+" in line and "计算自" in line for line in answer.splitlines())
+
+
+@pytest.mark.parametrize("question", [
+    "Did Mainland China, Hong Kong and Japan's revenue add up to the group's revenue in FY2024?",
+    "2024财年中国内地、香港和日本的营业收入之和是否等于集团的营业收入",
+])
+def test_the_parts_of_a_whole_are_checked_against_it(ask: Ask, question: str) -> None:
+    answer = ask(question)["answer"]
+    line = next(line for line in answer.splitlines() if "计算自" in line and "ACME_GROUP" in line)
+    assert "ACME_CN" in line and "ACME_HK" in line and "ACME_JP" in line
+    stated = {code: _stated(answer, code) for code in ("ACME_GROUP", "ACME_CN", "ACME_HK", "ACME_JP")}
+    parts = stated["ACME_CN"] + stated["ACME_HK"] + stated["ACME_JP"]
+    assert f"{stated['ACME_GROUP']:g} USD_M" in line and f"{parts:g} USD_M" in line, line
+    agree = stated["ACME_GROUP"] == parts
+    assert ("yes, they match" in line or "：一致" in line) if agree else ("differ" in line or "不一致" in line)
+
+
+def _stated(answer: str, code: str) -> float:
+    """The figure of the one stated line of ``code``."""
+    line = next(line for line in answer.splitlines() if (f"{code})" in line or f"{code}）" in line) and "（来源：" in line)
+    return float(line.split("（来源：")[0].rsplit(" ", 2)[-2].split("：")[-1])
