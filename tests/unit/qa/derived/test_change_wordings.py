@@ -25,3 +25,8 @@ def test_a_change_in_chinese_or_japanese_words_is_computed(folder: Path, questio
     answer = answered(statement_qa(folder, statement_facts()), question).answer
     assert all(part in answer for part in CHANGE), answer
     assert "认识" not in answer and "認識できません" not in answer and "无法识别" not in answer
+
+
+def test_a_growth_of_a_year_with_no_year_before_stated_says_it_cannot_be_computed(folder: Path) -> None:
+    answer = answered(statement_qa(folder, statement_facts()), "What was the growth in revenue in FY2021?").answer
+    assert "a growth needs two periods" in answer and "1500" not in answer  # never the year's figure instead
