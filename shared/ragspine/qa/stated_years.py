@@ -54,8 +54,7 @@ _CHANGE = LazyPattern(r"(?<![a-z])(?:change|increase|decrease|difference)(?![a-z
 _CHANGE_WORD = LazyPattern(r"change|increase|decrease|difference|变化|变动|増減|変化")
 # A growth of one year named ("the growth in net sales in FY2025", 2025年营业利润增长了多少) is, like its change,
 # against the year before; only with one year named (no period named keeps ``_CHANGE``'s reading).
-_GROWTH = LazyPattern(r"(?<![a-z])(?:growth|grew|grow)(?![a-z])"
-                      r"|增长|增幅|增加|减少|下降|増加|減少|増えた|減った|伸び|成長")
+_GROWTH = LazyPattern(r"(?<![a-z])(?:growth|grew|grow)(?![a-z])|增长|增幅|伸び|成長")
 MAX_YEARS = 12  # as many as a range of years the question names may hold
 
 
@@ -129,9 +128,11 @@ def _sums_asked(question: str, arithmetic: Arithmetic, glossary: Glossary) -> in
     return max(0, arithmetic.period_sum - len(_AVERAGE_TOTAL.findall(own)))
 
 
-def asks_year_before(question: str, arithmetic: Arithmetic, slots: Slots, glossary: Glossary) -> bool:
+def asks_year_before(question: str, arithmetic: Arithmetic, slots: Slots, glossary: Glossary, *,
+                     growth: bool = True) -> bool:
     """Whether one named year asks a change or "the <year> average" of one row (a pure function of the
-    parse); ``year_before_named`` then reads whether the documents state the year before."""
+    parse); ``year_before_named`` then reads whether the documents state the year before. ``growth``:
+    a growth word asks it too (a figure's question; "why did revenue grow" asks a cause, not the change)."""
     # a period the question's words name (read as typed: 2024年度, a misspelt quarter) is no period assumed
     if any(a.slot is SlotKind.PERIOD and a.typed is None for a in slots.assumptions) or len(slots.periods) != 1:
         return False
@@ -154,10 +155,11 @@ def asks_year_before(question: str, arithmetic: Arithmetic, slots: Slots, glossa
         return False
     if arithmetic.average:
         return arithmetic.averages == 1 and any(m.group(1) == named.period for m in _YEAR_AVERAGE.finditer(text))
-    if _CHANGE_WORD.search(text) is None and _GROWTH.search(text) is None:  # no names to blank to look for one
+    grows = growth and _GROWTH.search(text) is not None
+    if _CHANGE_WORD.search(text) is None and not grows:  # no change word anywhere: no names to blank to look
         return False
     own = glossary.leftover(question, glossary.scan(question)).lower()
-    return _CHANGE.search(own) is not None or _GROWTH.search(own) is not None
+    return _CHANGE.search(own) is not None or (grows and _GROWTH.search(own) is not None)
 
 
 def year_before_named(slots: Slots, *, facts: FactStore,

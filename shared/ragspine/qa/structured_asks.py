@@ -46,7 +46,7 @@ def read_structured_asks(question: str, intent: Intent, slots: Slots, *, channel
     """The readings ``answer_question`` acts on, in its order: a derived figure not computed and a count
     only for the structured channel (a composite answer reads neither), then the years asked."""
     arithmetic = intent.arithmetic
-    year_before = asks_year_before(question, arithmetic, slots, glossary)
+    year_before = asks_year_before(question, arithmetic, slots, glossary, growth=channel is Channel.STRUCTURED)
     unmet_alone = None
     if channel is Channel.STRUCTURED:
         # "the growth in FY2025" is against the year before, which is looked up beside the year named
