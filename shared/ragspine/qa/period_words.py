@@ -25,7 +25,7 @@ import unicodedata
 from datetime import date
 
 from ragspine.facts.calendar import FiscalCalendar
-from ragspine.facts.fiscal_dates import named_fiscal_year
+from ragspine.facts.fiscal_dates import named_fiscal_year, year_of_nendo
 from ragspine.facts.glossary import Mention, Period, SlotKind
 from ragspine.lazy import LazyPattern
 from ragspine.qa.month_periods import PeriodReading, may_name_months, months_of, read_months
@@ -95,7 +95,7 @@ def _read_by_start(text: str, fiscal: FiscalCalendar) -> tuple[str, tuple[Period
 
     def by_start(match: re.Match[str]) -> str:
         start = int(match["year"])
-        year = named_fiscal_year(fiscal, start + 1)
+        year = year_of_nendo(fiscal, start)
         if year == start:  # the glossary names the year by its start too: nothing to read
             return match.group()
         quarter = match["q"]

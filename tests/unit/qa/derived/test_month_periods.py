@@ -101,3 +101,14 @@ def test_a_year_ending_march_written_as_such_is_not_read_twice() -> None:
 
 def test_a_half_year_is_asked_back_in_the_words_written_not_their_reading() -> None:
     assert _parsed("2025年3月期上期の売上高は").bad_period == "2025年3月期上期"
+
+
+@pytest.mark.parametrize(("calendar", "year", "quarter"), [
+    (MARCH, "FY2025", "2025Q3"), (FiscalCalendar(), "FY2024", "2024Q3"), (FiscalCalendar(6), "FY2024", "2024Q3"),
+])
+def test_a_table_header_nendo_is_read_as_the_question_reads_it(calendar: FiscalCalendar, year: str,
+                                                               quarter: str) -> None:
+    glossary = _glossary(calendar)
+    header, header_quarter = glossary.normalize_period("2024年度"), glossary.normalize_period("2024年度第3四半期")
+    assert header is not None and header.label == year == _parsed("2024年度の売上高", calendar).periods[0].label
+    assert header_quarter is not None and header_quarter.label == quarter
