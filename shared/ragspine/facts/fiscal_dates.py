@@ -55,7 +55,7 @@ def nendo_period(calendar: FiscalCalendar, text: str) -> Period | None:
     match = _NENDO.fullmatch(unicodedata.normalize("NFKC", text).strip())
     if match is None:
         return None
-    year = calendar.fiscal_year_of(dt.date(int(match["year"]), calendar.end_month % 12 + 1, 1))
+    year = year_of_nendo(calendar, int(match["year"]))
     if match["q"] is None:
         return Period.fiscal_year(year)
     return Period("Q", f"{year}Q{_CJK_QUARTERS.get(match['q']) or int(match['q'])}")
@@ -71,3 +71,11 @@ def year_name_unsure(calendar: FiscalCalendar, year: int, month: int, day: int) 
     if fiscal_year_closed_on(calendar, year, month, day) is not None:
         return False
     return month in (1, 2)
+
+
+def year_of_nendo(calendar: FiscalCalendar, year: int) -> int:
+    """The fiscal year ``N年度`` names: for a year ending in January to March, the year starting in N (the
+    Japanese convention: 2024年度 is April 2024 to March 2025), named as the calendar names it; else N."""
+    if calendar.end_month > 3:
+        return year
+    return named_fiscal_year(calendar, year + 1)

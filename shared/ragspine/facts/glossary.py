@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ragspine.errors import ConfigurationError
 from ragspine.facts.calendar import FiscalCalendar
+from ragspine.facts.fiscal_dates import year_of_nendo
 from ragspine.facts.formulas import Formula, FormulaError, formulas_of
 from ragspine.facts.matching import SlotRegex, slot_regex
 from ragspine.facts.model import UNDATED
@@ -170,6 +171,7 @@ class Glossary:
                         owner = aliases.setdefault(key, (kind, code))
                         if owner != (kind, code):
                             raise ConfigurationError(f"glossary alias {alias!r} is ambiguous: {owner} and {code}")
+            _with_number_of_the_head(aliases)
             periods = raw["periods"]
             patterns = tuple(
                 _PeriodPattern(p["type"], LazyPattern(p["regex"])) for p in periods["patterns"]
@@ -242,13 +244,20 @@ class Glossary:
         return owner[1] if owner and owner[0] is kind else None
 
     def normalize_period(self, raw: str) -> Period | None:
-        """The period a whole argument names (``2024年第三季度`` -> 2024Q3), or None."""
+        """The period a whole argument names (``2024年第三季度`` -> 2024Q3), or None.
+
+        ``2024年度`` of a year ending in January to March is the year starting in 2024 (the Japanese
+        convention, ``fiscal_dates.year_of_nendo``), as a question's words are read (``qa/period_words``).
+        """
         text = normalize_text(raw).strip()
         for pattern in self.period_patterns:
             match = pattern.regex.fullmatch(text)
             if match:
                 groups = match.groupdict()
-                return self._period_from(pattern.period_type, groups.get("year"), groups.get("q"))
+                year = groups.get("year")
+                if year is not None and len(year) == 4 and _NENDO.fullmatch(text):
+                    year = str(year_of_nendo(self.fiscal_calendar, int(year)))
+                return self._period_from(pattern.period_type, year, groups.get("q"))
         return None
 
     def scan(self, text: str) -> list[Mention]:
@@ -311,6 +320,25 @@ class Glossary:
         q_text = (q_text or "").lower()
         quarter = self.ordinals.get(q_text) or self.numerals.get(q_text) or (int(q_text) if q_text.isdigit() else 0)
         return Period("Q", f"{year}Q{quarter}") if 1 <= quarter <= 4 else None
+
+
+# A year written with 年度, alone or with its quarter (2024年度, 2024年度第3四半期): named by its start in Japanese
+_NENDO = re.compile(r"\d{4}\s*年度(?:\s*の?\s*第\s*[1-4一二三四]\s*(?:四半期|季度))?")
+
+# "dividends per share" and "dividend per share": an amount per unit is named with its head in either number
+_PER_UNIT = re.compile(r"^(?P<head>[a-z][a-z ]*?[a-z])(?P<rest> per [a-z].*)$")
+
+
+def _with_number_of_the_head(aliases: dict[str, tuple[SlotKind, str]]) -> None:
+    """``aliases`` with each "<things> per <unit>" alias also in the other number of its head word, where
+    that spelling names nothing else (the singular "dividend per share" of "dividends per share")."""
+    for key, owner in list(aliases.items()):
+        match = _PER_UNIT.match(key)
+        if match is None or owner[0] is not SlotKind.METRIC:
+            continue
+        head = match["head"]
+        other = head[:-1] if head.endswith("s") and not head.endswith("ss") else f"{head}s"
+        aliases.setdefault(other + match["rest"], owner)
 
 
 def _blanked(norm: str, spans: list[tuple[int, int]]) -> str:

@@ -208,6 +208,10 @@ def answer_question(question: str, *, qa: QAComponents, history: Sequence[Messag
         if asks.every_year is not None else None
     if stated is None and asks.year_before:  # one year named for a change or its average: with the year before
         stated = year_before_named(slots, facts=qa.facts, max_sensitivity=qa.max_sensitivity)
+        if stated is None and asks.unmet_alone is not None:  # a growth with no year before it stated
+            trace.decide("structured:derived_figure_not_computable")
+            unmet = AnswerResult(asks.unmet_alone, (), Route.STRUCTURED, AnswerStatus.NOT_FOUND, slots)
+            return _finish(trace, kept_back(unmet) if kept_back else unmet)
     if stated is None and asks.range_ends:  # a change "from 2017 to 2019": between the range's ends
         stated = range_ends(slots)
     result = _structured(text, qa, cache, channel, trace, stated)

@@ -22,6 +22,7 @@ from ragspine.facts.unit_scales import common_unit, money_unit, rescale
 from ragspine.qa.arithmetic_cues import AVERAGE, PERIOD_SUM, Arithmetic
 from ragspine.qa.change_asks import without_change_lines
 from ragspine.qa.derived import cited, spaced
+from ragspine.qa.differing_figures import differing
 from ragspine.qa.language import Lang
 from ragspine.qa.render import label
 from ragspine.qa.result import AnswerStatus
@@ -45,6 +46,7 @@ _TEXT = MappingProxyType({
         "check_yes": "{period} {who}{a} {left}{unit} 等于 {terms} {right}{unit}：一致",
         "check_no": "{period} {who}{a} {left}{unit} 不等于 {terms} {right}{unit}：不一致，相差 {gap}{unit}",
         "missing": "无法计算{what}：缺少 {missing} 的数据，因此不提供数值。",
+        "conflict": "不计算{what}：各来源的 {missing} 数值不一致，未作取舍，因此不据任何一方计算。",
         "units": "无法计算{what}：单位不同（{units}），币种之间不作换算。",
         "rescaled": "（{units} 已换算为 {target}）",
         "row_unit": "（{periods} 未注明单位，按同一表格同一行其他数值的单位 {unit} 计）",
@@ -75,6 +77,8 @@ _TEXT = MappingProxyType({
         "check_no": "{period} {who}{a} {left}{unit} does not equal {terms} {right}{unit}: no, they differ by "
                     "{gap}{unit}",
         "missing": "The {what} cannot be computed: there is no figure for {missing}, so no value is given.",
+        "conflict": "The {what} is not computed: the sources state different figures for {missing} and neither "
+                    "is chosen, so nothing is computed from either.",
         "units": "The {what} cannot be computed: the units differ ({units}) and currencies are never converted.",
         "rescaled": " ({units} put on the scale of {target})",
         "row_unit": " ({periods} states no unit: read in {unit}, the unit the same table row states)",
@@ -107,6 +111,7 @@ _TEXT = MappingProxyType({
         "check_yes": "{period} {who}{a} {left}{unit} は {terms} {right}{unit} と一致します",
         "check_no": "{period} {who}{a} {left}{unit} は {terms} {right}{unit} と一致しません（差 {gap}{unit}）",
         "missing": "{what}は計算できません：{missing} のデータがないため、数値は示しません。",
+        "conflict": "{what}は計算しません：{missing} の数値が資料間で一致せず、どちらも採用していないためです。",
         "units": "{what}は計算できません：単位が異なり（{units}）、通貨は換算しません。",
         "rescaled": "（{units} は {target} に単位をそろえて計算）",
         "row_unit": "（{periods} は単位の記載がないため、同じ表の同じ行が示す単位 {unit} として計算）",
@@ -148,11 +153,15 @@ def with_arithmetic(outcome: StructuredOutcome, arithmetic: Arithmetic, *, gloss
     found: dict[Key, Fact] = {(f.metric_code, f.entity, f.channel, Period(f.period_type, f.period)): f
                               for f in (r.fact for r in results) if f is not None}
     asked = _asked(results)
-    calc = _Calc(glossary, lang, arithmetic, found)
+    calc = _Calc(glossary, lang, arithmetic, found,
+                 {r.fact for r in results if r.fact is not None and differing(r.fact, r.conflicts)})
     made: list[Made] = []
     metrics, entities, periods, channels = asked
+    whole_and_parts = _whole_and_its_parts(entities, glossary) if arithmetic.consistency and len(metrics) == 1 else None
     if arithmetic.consistency and len(metrics) >= 3:
         made += calc.consistency(metrics, entities, periods, channels)
+    elif whole_and_parts is not None:  # "did the segments' operating income add up to the group's?"
+        made += calc.parts_add_up(metrics[0], *whole_and_parts, periods, channels)
     elif arithmetic.cagr:
         made += calc.cagr(metrics, entities, periods, channels)
     elif arithmetic.parts_whole and set(arithmetic.parts_whole) == set(metrics):
@@ -169,6 +178,8 @@ def with_arithmetic(outcome: StructuredOutcome, arithmetic: Arithmetic, *, gloss
         made += calc.combine(metrics, entities, periods, channels, subtract=arithmetic.subtract)
     elif _sums_periods(arithmetic, metrics, periods):
         made += calc.period_sum(metrics[0], entities, periods, channels)
+    elif _sums_entities(arithmetic, metrics, entities, glossary):
+        made += calc.entity_sum(metrics[0], entities, periods, channels)
     elif arithmetic.average and _average_named_by_row(metrics, arithmetic):
         made.append((calc.text["average_in_name"], ()))  # "average shares vested": the row's own word, or a mean?
     elif arithmetic.average and arithmetic.change and _two_spans(arithmetic, metrics, entities):
@@ -196,6 +207,39 @@ def with_arithmetic(outcome: StructuredOutcome, arithmetic: Arithmetic, *, gloss
     lines = [*outcome.lines[:at], *(line for line, _ in made), *outcome.lines[at:]]
     computed = [*outcome.computed, *(n for _, numbers in made for n in numbers)]
     return replace(outcome, lines=tuple(lines), computed=tuple(computed))
+
+
+def _whole_and_its_parts(entities: list[str], glossary: Glossary) -> tuple[str, list[str]] | None:
+    """The one entity named whose parts (entities one level below it) are named too, at least two; else None."""
+    terms = glossary.terms[SlotKind.ENTITY]
+    wholes = [e for e in entities if sum(terms[p].parent == e for p in entities if p in terms) >= 2]
+    if len(wholes) != 1:
+        return None
+    parts = [e for e in entities if e in terms and terms[e].parent == wholes[0]]
+    return (wholes[0], parts) if len(parts) + 1 == len(entities) else None
+
+
+def _sums_entities(arithmetic: Arithmetic, metrics: list[str], entities: list[str], glossary: Glossary) -> bool:
+    """One additive figure of two named entities or more, added up: "the combined net sales of A and B".
+
+    Only when the words ask a sum ("total", "combined", 合计) and nothing else, and no entity named is
+    a part of another (a group and its own segment never add up).
+    """
+    other = (arithmetic.average, arithmetic.ratio, arithmetic.cagr, arithmetic.subtract, arithmetic.entity_gap,
+             arithmetic.consistency, arithmetic.change)
+    if not (arithmetic.add or arithmetic.period_sum) or any(other) or len(metrics) != 1 or len(entities) < 2:
+        return False
+    if metrics[0] not in glossary.terms[SlotKind.METRIC] or not glossary.term(SlotKind.METRIC, metrics[0]).additive:
+        return False
+    named = set(entities)
+    for entity in entities:
+        parent = glossary.term(SlotKind.ENTITY, entity).parent
+        while parent:
+            if parent in named:
+                return False
+            parent = glossary.term(SlotKind.ENTITY, parent).parent if parent in glossary.terms[SlotKind.ENTITY] \
+                else None
+    return True
 
 
 def _sums_periods(arithmetic: Arithmetic, metrics: list[str], periods: list[Period]) -> bool:
@@ -296,8 +340,10 @@ def _period_label(fact: Fact) -> str:
 class _Calc:
     """The computations over one question's found facts, worded in one language."""
 
-    def __init__(self, glossary: Glossary, lang: Lang, arithmetic: Arithmetic, found: dict[Key, Fact]) -> None:
+    def __init__(self, glossary: Glossary, lang: Lang, arithmetic: Arithmetic, found: dict[Key, Fact],
+                 differing: set[Fact]) -> None:
         self.glossary, self.lang, self.arithmetic, self.found = glossary, lang, arithmetic, found
+        self.differing = differing  # figures other sources state differently: the answer chooses none
         self.text = _TEXT[lang]
         self.space = " " if lang is Lang.EN else ""
 
@@ -313,16 +359,21 @@ class _Calc:
         return f"{self.entity(entity)}{self.space if period is None or period.label else ''}"
 
     def inputs(self, keys: Iterable[Key], what: str) -> list[Fact] | str:
-        """The facts of ``keys``, or the line naming the missing ones."""
-        facts, missing = [], []
+        """The facts of ``keys``, or the line naming the missing ones (or those the sources state differently)."""
+        facts, missing, differing = [], [], []
         for key in keys:
             fact = self.found.get(key)
+            named = f"{self.entity(key[1])}{self.space}{key[3].label} {self.metric(key[0])}"
             if fact is None:
-                missing.append(f"{self.entity(key[1])}{self.space}{key[3].label} {self.metric(key[0])}")
+                missing.append(named)
             else:
                 facts.append(fact)
+                if fact in self.differing:
+                    differing.append(named)
         if missing:
             return self.text["missing"].format(what=what, missing=self.text["join"].join(missing))
+        if differing:
+            return self.text["conflict"].format(what=what, missing=self.text["join"].join(differing))
         return facts
 
     def values(self, facts: list[Fact], what: str) -> _OnOneUnit | str:
@@ -347,6 +398,13 @@ class _Calc:
         """The found inputs of ``keys`` on one unit, or the line saying why nothing is computed."""
         facts = self.inputs(keys, what)
         return facts if isinstance(facts, str) else self.values(facts, what)
+
+    def as_percent(self, fraction: Decimal) -> str:
+        """A fraction below one shown to two decimals of a percent beside its two decimals ("0.11" of
+        0.1085 hides a 1% error on a margin), unless the question asked percent or its own places."""
+        if self.arithmetic.percent or self.arithmetic.places is not None or not 0 < abs(fraction) < 1:
+            return ""
+        return format_decimal((fraction * 100).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP))
 
     def rounded(self, value: Decimal, default: int) -> str:
         places = self.arithmetic.places if self.arithmetic.places is not None else default
@@ -429,7 +487,9 @@ class _Calc:
                     line = self.text["ratio"].format(who=self.who(entity, period), period=period.label,
                                                      a=self.metric(a), b=self.metric(b), value=shown,
                                                      unit="%" if self.arithmetic.percent else "")
-                    made.append((f"{line}{note}{cited(tuple(facts))}", (shown,)))
+                    also = self.as_percent(value)
+                    made.append((f"{line}{also and f'（{also}%）'}{note}{cited(tuple(facts))}",
+                                 (shown, *((also,) if also else ()))))
         return made
 
     def share_of_parts(self, part: str, parts: list[str], entities: list[str], periods: list[Period],
@@ -555,6 +615,23 @@ class _Calc:
                     line = self.text["sum"].format(who=self.who(entity, period), period=period.label, terms=terms,
                                                    value=shown, unit=spaced(unit))
                     made.append((f"{line}{note}{cited(tuple(facts))}", (shown,)))
+        return made
+
+    def entity_sum(self, metric: str, entities: list[str], periods: list[Period], channels: list[str]) -> list[Made]:
+        """One metric added up over the entities named, per period and channel."""
+        made: list[Made] = []
+        terms = f"{self.text['plus'].join(self.entity(e) for e in entities)}{self.space}{self.metric(metric)}"
+        for period in periods:
+            for channel in channels:
+                what = f"{period.label} {terms}"
+                got = self.on_one_unit([(metric, entity, channel, period) for entity in entities], what)
+                if isinstance(got, str):
+                    made.append((got, ()))
+                    continue
+                shown = self.amount(sum(got.values, Decimal(0)), got.facts)
+                line = self.text["sum"].format(who="", period=period.label, terms=terms, value=shown,
+                                               unit=spaced(got.unit))
+                made.append((f"{line}{got.note}{cited(tuple(got.facts))}", (shown,)))
         return made
 
     def period_sum(self, metric: str, entities: list[str], periods: list[Period], channels: list[str]) -> list[Made]:
@@ -706,6 +783,29 @@ class _Calc:
                                                  terms=self.text["plus"].join(self.metric(m) for m in parts),
                                                  unit=spaced(unit), gap=gap)
                     made.append((f"{line}{note}{cited(tuple(facts))}", (left_shown, right_shown, gap)))
+        return made
+
+
+    def parts_add_up(self, metric: str, whole: str, parts: list[str], periods: list[Period],
+                     channels: list[str]) -> list[Made]:
+        """The whole entity's figure against the sum of its parts' (the group against its segments)."""
+        made: list[Made] = []
+        a = f"{self.entity(whole)}{self.space}{self.metric(metric)}"
+        terms = f"{self.text['plus'].join(self.entity(p) for p in parts)}{self.space}{self.metric(metric)}"
+        for period in periods:
+            for channel in channels:
+                got = self.on_one_unit([(metric, e, channel, period) for e in (whole, *parts)],
+                                       f"{period.label} {self.text['w_check']}")
+                if isinstance(got, str):
+                    made.append((got, ()))
+                    continue
+                left, right = got.values[0], sum(got.values[1:], Decimal(0))
+                left_shown, right_shown = self.amount(left, got.facts), self.amount(right, got.facts)
+                gap = self.amount(abs(left - right), got.facts)
+                line = self.text["check_yes" if left == right else "check_no"].format(
+                    period=period.label, who="", a=a, left=left_shown, right=right_shown, terms=terms,
+                    unit=spaced(got.unit), gap=gap)
+                made.append((f"{line}{got.note}{cited(tuple(got.facts))}", (left_shown, right_shown, gap)))
         return made
 
 

@@ -93,6 +93,9 @@ def clarify_scope(intent: Intent, *, glossary: Glossary, today: date, lang: Lang
                               f"read '{miss.raw}' as {miss.readings[0].name} ({miss.readings[0].code})",
                               typed=miss.raw)
                    for miss in parsed.near_misses]
+    # 2024年度 read as the year starting in 2024, "April-June 2024" as a fiscal quarter: said, with its months
+    assumptions += [Assumption(SlotKind.PERIOD, reading.said, "period words read on the fiscal calendar",
+                               typed=reading.words) for reading in parsed.period_readings]
     entities, periods = parsed.entities, parsed.periods
     analysis = intent.analysis
     below = glossary.children(glossary.home_entity) if not entities and analysis.order else []

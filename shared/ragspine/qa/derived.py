@@ -18,13 +18,14 @@ from dataclasses import dataclass, replace
 from decimal import ROUND_HALF_UP, Decimal
 from types import MappingProxyType
 
-from ragspine.citation import Source
+from ragspine.citation import Source, citation
 from ragspine.facts.formulas import PERCENT_UNITS, PRIOR_SUFFIX, Formula
 from ragspine.facts.glossary import Glossary, Period, SlotKind
 from ragspine.facts.model import Fact, format_number
 from ragspine.facts.ports import FactStore
 from ragspine.facts.query_metric import MetricQuery, QueryStatus, run_query
 from ragspine.facts.unit_scales import common_unit, money_unit, rescale
+from ragspine.qa.differing_figures import differing
 from ragspine.qa.language import Lang
 from ragspine.qa.render import describe, label
 from ragspine.qa.result import AnswerStatus
@@ -43,6 +44,7 @@ _TEXT = MappingProxyType({
         "missing": "无法计算{what}（{formula}）：缺少 {missing} 的数据，因此不提供数值。",
         "currencies": "无法计算{what}（{formula}）：输入的币种不同（{units}），币种之间不作换算。",
         "zero": "无法计算{what}（{formula}）：除数为零。",
+        "conflict": "无法计算{what}（{formula}）：各来源的{name}数值不一致（{figures}），未作取舍，因此不据此计算。",
         "scale": "；{units} 已统一换算为 {target}",
         "check": "核对：按公式 {formula} 计算为 {value}{unit}，与公布数不一致（以公布数为准）",
         "change": "{entity}{metric}：{later} 较 {earlier} {direction} {amount}",
@@ -59,6 +61,8 @@ _TEXT = MappingProxyType({
         "currencies": "{what} cannot be computed ({formula}): its inputs are in different currencies ({units}), "
                       "which are never converted.",
         "zero": "{what} cannot be computed ({formula}): it divides by zero.",
+        "conflict": "{what} is not computed ({formula}): the sources state different figures for {name} "
+                    "({figures}) and neither is chosen, so nothing is computed from either.",
         "scale": "; {units} put on the scale of {target}",
         "check": "Check: computed as {formula} it is {value}{unit}, which differs from the stated figure "
                  "(the stated figure prevails)",
@@ -76,6 +80,8 @@ _TEXT = MappingProxyType({
         "missing": "{what}は計算できません（{formula}）：{missing} のデータがないため、数値は示しません。",
         "currencies": "{what}は計算できません（{formula}）：入力の通貨が異なり（{units}）、通貨は換算しません。",
         "zero": "{what}は計算できません（{formula}）：ゼロで割ることになります。",
+        "conflict": "{what}は計算しません（{formula}）：{name}の数値が資料間で一致せず（{figures}）、"
+                    "どちらも採用していないためです。",
         "scale": "；{units} は {target} に単位をそろえて計算",
         "check": "検算：{formula} で計算すると {value}{unit} となり、公表値と異なります（公表値を優先）",
         "change": "{entity}{metric}：{later} は {earlier} 比 {direction} {amount}",
@@ -109,6 +115,7 @@ class NotComputed:
     missing: tuple[str, ...] = ()
     currencies: tuple[str, ...] = ()
     zero: bool = False
+    conflict: tuple[Fact, ...] = ()  # an input the sources state differently: every figure stated for it
 
 
 def compute(metric: str, entity: str, period: Period, channel: str, *, facts: FactStore, glossary: Glossary,
@@ -129,6 +136,8 @@ def compute(metric: str, entity: str, period: Period, channel: str, *, facts: Fa
         opening = None if before is None else run_query(MetricQuery(name, entity, before, channel), facts=facts,
                                                           max_sensitivity=max_sensitivity)
         if opening is not None and opening.status is QueryStatus.FOUND and opening.fact is not None:
+            if differing(opening.fact, opening.conflicts):
+                return NotComputed(conflict=(opening.fact, *differing(opening.fact, opening.conflicts)))
             values[key] = (Decimal(format_number(opening.fact.value)), opening.fact.unit)
             used.append(opening.fact)
             if name in formula.averaged:
@@ -140,6 +149,8 @@ def compute(metric: str, entity: str, period: Period, channel: str, *, facts: Fa
     for name in formula.inputs:
         stated = run_query(MetricQuery(name, entity, period, channel), facts=facts, max_sensitivity=max_sensitivity)
         if stated.status is QueryStatus.FOUND and stated.fact is not None:
+            if differing(stated.fact, stated.conflicts):  # the answer chooses neither, so nothing is computed
+                return NotComputed(conflict=(stated.fact, *differing(stated.fact, stated.conflicts)))
             values[name] = (Decimal(format_number(stated.fact.value)), stated.fact.unit)
             used.append(stated.fact)
             continue
@@ -153,7 +164,7 @@ def compute(metric: str, entity: str, period: Period, channel: str, *, facts: Fa
                 averaged.extend(inner.averaged)
                 year_end.extend(inner.year_end)
                 continue
-            if inner.currencies or inner.zero:
+            if inner.currencies or inner.zero or inner.conflict:
                 return inner
             missing.extend(inner.missing)
             continue
@@ -269,9 +280,9 @@ def with_derived(outcome: StructuredOutcome, *, facts: FactStore, glossary: Glos
         line, numbers = render_computed(query, made, glossary, lang, places=places)
         lines[index] = line
         computed.extend(numbers)
+        _add_sources(sources, made)  # the inputs, or every figure of an input the sources state differently
         if isinstance(made, Computed):
             derived += 1
-            _add_sources(sources, made)
             values[query] = (made.value, made.unit, made.inputs)
     changes = _changes(outcome, values, glossary, lang, places)
     extra += [line for line, _ in changes]
@@ -358,10 +369,9 @@ def _stated(query: MetricQuery, inputs: tuple[Fact, ...]) -> bool:
 
 
 def _add_sources(sources: dict[tuple[str, str], dict[str, str]], made: Computed | NotComputed) -> None:
-    if isinstance(made, Computed):
-        for fact in made.inputs:
-            sources.setdefault((fact.source_doc_id, fact.source_locator),
-                               Source(fact.source_doc_id, fact.source_locator).as_dict())
+    for fact in made.inputs if isinstance(made, Computed) else made.conflict:  # every figure its line cites
+        sources.setdefault((fact.source_doc_id, fact.source_locator),
+                           Source(fact.source_doc_id, fact.source_locator).as_dict())
 
 
 def render_computed(query: MetricQuery, made: Computed | NotComputed, glossary: Glossary,
@@ -372,6 +382,13 @@ def render_computed(query: MetricQuery, made: Computed | NotComputed, glossary: 
     what = describe(query, glossary, lang)
     constants = _constants(formula)
     if isinstance(made, NotComputed):
+        if made.conflict:
+            figures = text["join"].join(
+                f"{format_number(f.value)}{spaced(f.unit)}{citation(f.source_doc_id, f.source_locator)}"
+                for f in made.conflict)
+            name = _input_label(made.conflict[0], query, glossary, lang)
+            return text["conflict"].format(what=what, formula=formula.text, name=name, figures=figures), \
+                (*constants, *(format_number(f.value) for f in made.conflict))
         if made.currencies:
             units = "、".join(u or text["unstated"] for u in made.currencies)
             return text["currencies"].format(what=what, formula=formula.text, units=units), \

@@ -117,9 +117,10 @@ class RuleIntentParser:
 
 def _rows_blanked(question: str, text: str, slots: ParsedSlots, glossary: Glossary) -> str:
     """``text`` (the normalised ``question``) with the document rows it names blanked: a row's own words
-    are no analytics cue. Rows only (``label:…``): a glossary metric's name may hold a cue it means."""
+    are no analytics cue. Rows only (``label:…``): a glossary metric's name may hold a cue it means, but
+    not an amount per unit's ("dividends per share" asks no share)."""
     spans = [(m.start, m.end) for m in glossary.scan(question)
-             if m.kind is SlotKind.METRIC and m.code and m.code.startswith(METRIC_PREFIX)]
+             if m.kind is SlotKind.METRIC and m.code and (m.code.startswith(METRIC_PREFIX) or " per " in m.raw)]
     return _blanked(text, [*spans, *_read_row_spans(slots)])
 
 

@@ -11,6 +11,12 @@ A year's end written beside it ("2018 year end", "year-end 2019", "year ended 20
 year: the figures at its close are filed under it, and "end" is no word of a row ("At end of the year").
 Half years (2024财年上半年, H1 2024) are not periods facts are kept in: they are reported as a
 period the service cannot read, never as a name.
+
+``2024年度`` names a year by the calendar year it starts in where the fiscal year ends in January to
+March (the Japanese convention: 2024年度 is April 2024 to March 2025, 2025年3月期); for a glossary
+naming such years by their end it is read as the next year's name (FY2025), and ``2024年度第3四半期``
+as that year's quarter, each said in the answer (``PeriodReading``). Quarters named by their
+months are read by ``month_periods``.
 """
 
 from __future__ import annotations
@@ -21,9 +27,10 @@ import unicodedata
 from datetime import date
 
 from ragspine.facts.calendar import FiscalCalendar
-from ragspine.facts.fiscal_dates import named_fiscal_year
+from ragspine.facts.fiscal_dates import named_fiscal_year, year_of_nendo
 from ragspine.facts.glossary import Mention, Period, SlotKind
 from ragspine.lazy import LazyPattern
+from ragspine.qa.month_periods import PeriodReading, may_name_months, months_of, read_months
 
 MAX_RANGE_YEARS = 12  # a range longer than this is read as its two ends only
 
@@ -33,6 +40,7 @@ _JA_FISCAL_END = LazyPattern(r"(?P<year>\d{4})\s*年\s*(?P<month>\d{1,2})\s*月\
                             r"(?:\s*の?\s*第\s*(?P<q>[1-4一二三四])\s*四半期)?")
 _ENDED = LazyPattern(r"(?<![a-z])(?:(?:fiscal\s+)?year|twelve\s+months|12\s+months)\s+end(?:ed|ing)\s+(?:on\s+)?"
                     r"(?P<month>[a-z]{3,9})\.?\s+(?P<day>\d{1,2}),?\s+(?P<year>\d{4})(?!\d)", re.IGNORECASE)
+_NENDO = LazyPattern(r"(?<![\d/])(?P<year>\d{4})\s*年度(?:\s*の?\s*第\s*(?P<q>[1-4一二三四])\s*(?:四半期|季度))?")
 # Opened by a lookahead on the first characters a match may have (a digit, h, f, s): case-insensitive,
 # ``re`` would otherwise try both branches at every position.
 _HALF_GUARD = r"(?=[\dhfs])"
@@ -51,7 +59,19 @@ _RANGE_BETWEEN = LazyPattern(r"^\s*(?:to|through|thru|until|-|–|—|~|〜|～|
 
 def rewrite_period_words(question: str, fiscal: FiscalCalendar) -> str:
     """``question`` (NFKC) with fiscal-year-end wording rewritten for the period patterns, same length."""
+    return read_period_words(question, fiscal)[0]
+
+
+def read_period_words(question: str, fiscal: FiscalCalendar) -> tuple[str, tuple[PeriodReading, ...]]:
+    """``rewrite_period_words``, and the readings the answer states (a 年度 named by its start, a quarter's
+    months) or asks back (months that are no fiscal quarter: ``PeriodReading.period`` None)."""
     text = unicodedata.normalize("NFKC", question)
+    readings: tuple[PeriodReading, ...] = ()
+    if may_name_months(text.lower()):
+        text, readings = read_months(text, fiscal)
+    if "年度" in text and fiscal.end_month <= 3:
+        text, by_start = _read_by_start(text, fiscal)
+        readings += by_start
 
     def japanese(match: re.Match[str]) -> str:
         year = _fiscal_year(fiscal, int(match["year"]), int(match["month"]), 1)
@@ -76,13 +96,46 @@ def rewrite_period_words(question: str, fiscal: FiscalCalendar) -> str:
     def year_end(match: re.Match[str]) -> str:
         return _padded(f"FY{match['a'] or match['b']}", match.group())
 
-    return _YEAR_END.sub(year_end, _SPLIT_YEAR.sub(split, _ENDED.sub(ended, _JA_FISCAL_END.sub(japanese, text))))
+    text = _SPLIT_YEAR.sub(split, _ENDED.sub(ended, _JA_FISCAL_END.sub(japanese, text)))
+    return _YEAR_END.sub(year_end, text), readings
 
 
-def half_year(question: str) -> str | None:
-    """The half-year wording a question uses (facts are kept by year and quarter only), or None."""
-    match = _HALF.search(unicodedata.normalize("NFKC", question))
-    return match.group().strip() if match else None
+def _read_by_start(text: str, fiscal: FiscalCalendar) -> tuple[str, tuple[PeriodReading, ...]]:
+    """``text`` with each ``N年度`` of a year ending in January to March read as the year starting in N."""
+    readings: list[PeriodReading] = []
+    first_month = fiscal.end_month % 12 + 1
+
+    def by_start(match: re.Match[str]) -> str:
+        start = int(match["year"])
+        year = year_of_nendo(fiscal, start)
+        if year == start:  # the glossary names the year by its start too: nothing to read
+            return match.group()
+        quarter = match["q"]
+        if quarter is None:
+            word, period, months = f"{year}年度", Period.fiscal_year(year), months_of(start, first_month, 12)
+        else:
+            number = int(_CJK_Q.get(quarter, quarter))
+            first = start * 12 + first_month - 1 + 3 * (number - 1)
+            word, period = f"{year}年度第{number}四半期", Period("Q", f"{year}Q{number}")
+            months = months_of(first // 12, first % 12 + 1, 3)
+        readings.append(PeriodReading(match.group().strip(), period, months))
+        return _padded(word, match.group())
+
+    return _NENDO.sub(by_start, text), tuple(readings)
+
+
+def half_year(question: str, written: str | None = None) -> str | None:
+    """The half-year wording a question uses (facts are kept by year and quarter only), or None.
+
+    ``written`` is the question as the user wrote it when ``question`` is its rewriting (same length):
+    the words are quoted from it (2025年3月期上期, not the 2025年度 it was read as).
+    """
+    text = unicodedata.normalize("NFKC", question)
+    match = _HALF.search(text)
+    if match is None:
+        return None
+    said = unicodedata.normalize("NFKC", written) if written is not None else text
+    return (said if len(said) == len(text) else text)[match.start():match.end()].strip()
 
 
 def with_ranges(norm: str, mentions: list[Mention], periods: dict[Period, None]) -> dict[Period, None]:

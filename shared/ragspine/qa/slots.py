@@ -13,12 +13,13 @@ from ragspine.facts.open_vocabulary import METRIC_PREFIX, label_of
 from ragspine.lazy import LazyPattern
 from ragspine.qa.dated_periods import may_name_a_date, rewrite_dates
 from ragspine.qa.label_words import label_readings, label_words, total_row_named_beside
+from ragspine.qa.month_periods import PeriodReading, may_name_months
 from ragspine.qa.near_miss import NearMiss, Reading, near_misses, period_near_misses
 from ragspine.qa.period_words import (
     RANGE_WORDS,
     half_year,
     only_quarter_words,
-    rewrite_period_words,
+    read_period_words,
     with_quarters,
     with_ranges,
 )
@@ -88,6 +89,8 @@ class ParsedSlots:
     # capitalised words of the documents' own rows ("Fees", "MWh"): no company, but the words a metric
     # asked back is offered by when the question's row was not read
     row_words: tuple[str, ...] = ()
+    # period words read on the fiscal calendar in a way the answer states (2024年度 as FY2025, a quarter's months)
+    period_readings: tuple[PeriodReading, ...] = ()
 
 
 def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
@@ -100,14 +103,16 @@ def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
     when no channel is named but a metric or entity is. What remains is what the question
     named that the glossary does not know.
     """
-    question = _with_period_words_read(question, glossary)  # 2025年3月期, "year ended June 30"
+    written = question
+    question, readings = _with_period_words_read(question, glossary)  # 2025年3月期, "year ended June 30"
     question = _with_dates_read(question, glossary)  # "as at December 31, 2019": the fiscal year it closes
     question = with_shared_head_rows(question, glossary)  # "the domestic and international discount rates": two rows
     # "total sales" is the documents' "Total net sales" row, not the glossary's total channel of revenue
     mentions = with_total_rows_read(question, _items_of_sections_named(question, glossary.scan(question)), glossary)
     found: dict[SlotKind, dict[str, None]] = {SlotKind.METRIC: {}, SlotKind.ENTITY: {}, SlotKind.CHANNEL: {}}
     periods: dict[Period, None] = {}
-    bad_period: str | None = None
+    # months that are no fiscal quarter ("May-July 2024" for a March year): asked back, never read as the year
+    bad_period: str | None = next((r.words for r in readings if r.period is None), None)
     for mention in mentions:  # one pass; dicts keep first-mention order without duplicates
         if mention.kind is SlotKind.PERIOD:
             if mention.period is None:
@@ -121,7 +126,7 @@ def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
     periods, unread_quarter = _with_quarters_read(question, norm, periods)  # "the second quarter in fiscal 2019"
     bad_period = bad_period or unread_quarter
     if not bad_period:  # facts are kept by year and quarter, never by half
-        bad_period = half_year(question) if _HALF_START.search(norm) else None
+        bad_period = half_year(question, written) if _HALF_START.search(norm) else None
     unnamed = glossary.leftover(question, mentions)
     misses: list[NearMiss] = period_near_misses(norm, unnamed, glossary, periods)
     if misses:  # every reading carries the same corrected question: its periods replace the typed ones
@@ -192,7 +197,8 @@ def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
     entities = tuple(found[SlotKind.ENTITY])
     return ParsedSlots(metrics, entities, tuple(periods), tuple(found[SlotKind.CHANNEL]), bad_period, names,
                        tuple(sorted(misses, key=lambda m: m.start)) if misses else (),
-                       _metrics_in_one_phrase(question, mentions, metrics), row_words)
+                       _metrics_in_one_phrase(question, mentions, metrics), row_words,
+                       tuple(r for r in readings if r.period is not None and r.period in periods))
 
 
 # Words that list figures ("revenue and net income", "营收、净利润", "売上高と営業利益"); names with none
@@ -252,12 +258,14 @@ def _rows_qualified_in_one_phrase(question: str, mentions: list[Mention], metric
     return tuple(code for code in metrics if code not in qualifying) if qualifying else metrics
 
 
-def _with_period_words_read(question: str, glossary: Glossary) -> str:
-    """``rewrite_period_words``, skipped (NFKC only) for a question with none of 期, "end" and "/" in it."""
+def _with_period_words_read(question: str, glossary: Glossary) -> tuple[str, tuple[PeriodReading, ...]]:
+    """``read_period_words``, skipped (NFKC only) for a question with none of 期, 年度, "end", "/" and a
+    month wording in it."""
     norm = normalize_text(question)
-    if "期" in norm or "end" in norm or "/" in norm:  # 2025年3月期, "year ended", 2018/19: each wording holds one
-        return rewrite_period_words(question, glossary.fiscal_calendar)
-    return unicodedata.normalize("NFKC", question)
+    # 2025年3月期, 2024年度, "year ended", 2018/19, "April-June 2024": each wording holds one
+    if "期" in norm or "年度" in norm or "end" in norm or "/" in norm or may_name_months(norm):
+        return read_period_words(question, glossary.fiscal_calendar)
+    return unicodedata.normalize("NFKC", question), ()
 
 
 # Every half-year wording holds one of these (上半年, 下期, H1 2024, first half of 2024).

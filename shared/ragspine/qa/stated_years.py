@@ -52,6 +52,9 @@ _EVERY_YEAR = LazyPattern(rf"(?<![a-z])(?:(?:all|both)\s+(?:{_COUNT}\s+)?(?:fisc
 _CHANGE = LazyPattern(r"(?<![a-z])(?:change|increase|decrease|difference)(?![a-z])|变化|变动|増減|変化")
 # ``_CHANGE`` without its lookarounds: blanking names adds only spaces, so without it none is left over
 _CHANGE_WORD = LazyPattern(r"change|increase|decrease|difference|变化|变动|増減|変化")
+# A growth of one year named ("the growth in net sales in FY2025", 2025年营业利润增长了多少) is, like its change,
+# against the year before; only with one year named (no period named keeps ``_CHANGE``'s reading).
+_GROWTH = LazyPattern(r"(?<![a-z])(?:growth|grew|grow)(?![a-z])|增长|增幅|伸び|成長")
 MAX_YEARS = 12  # as many as a range of years the question names may hold
 
 
@@ -125,10 +128,13 @@ def _sums_asked(question: str, arithmetic: Arithmetic, glossary: Glossary) -> in
     return max(0, arithmetic.period_sum - len(_AVERAGE_TOTAL.findall(own)))
 
 
-def asks_year_before(question: str, arithmetic: Arithmetic, slots: Slots, glossary: Glossary) -> bool:
+def asks_year_before(question: str, arithmetic: Arithmetic, slots: Slots, glossary: Glossary, *,
+                     growth: bool = True) -> bool:
     """Whether one named year asks a change or "the <year> average" of one row (a pure function of the
-    parse); ``year_before_named`` then reads whether the documents state the year before."""
-    if any(a.slot is SlotKind.PERIOD for a in slots.assumptions) or len(slots.periods) != 1:
+    parse); ``year_before_named`` then reads whether the documents state the year before. ``growth``:
+    a growth word asks it too (a figure's question; "why did revenue grow" asks a cause, not the change)."""
+    # a period the question's words name (read as typed: 2024年度, a misspelt quarter) is no period assumed
+    if any(a.slot is SlotKind.PERIOD and a.typed is None for a in slots.assumptions) or len(slots.periods) != 1:
         return False
     named = slots.periods[0]
     if named.period_type != "FY" or not named.period.isdigit():
@@ -149,9 +155,11 @@ def asks_year_before(question: str, arithmetic: Arithmetic, slots: Slots, glossa
         return False
     if arithmetic.average:
         return arithmetic.averages == 1 and any(m.group(1) == named.period for m in _YEAR_AVERAGE.finditer(text))
-    if _CHANGE_WORD.search(text) is None:  # no change word anywhere: no names to blank to look for one
+    grows = growth and _GROWTH.search(text) is not None
+    if _CHANGE_WORD.search(text) is None and not grows:  # no change word anywhere: no names to blank to look
         return False
-    return _CHANGE.search(glossary.leftover(question, glossary.scan(question)).lower()) is not None
+    own = glossary.leftover(question, glossary.scan(question)).lower()
+    return _CHANGE.search(own) is not None or (grows and _GROWTH.search(own) is not None)
 
 
 def year_before_named(slots: Slots, *, facts: FactStore,

@@ -13,6 +13,7 @@ from ragspine.facts.model import Fact
 from ragspine.facts.ports import FactStore
 from ragspine.facts.query_metric import MetricQuery, QueryResult, QueryStatus, run_query
 from ragspine.lazy import LazyModule
+from ragspine.qa.differing_figures import differing
 from ragspine.qa.language import Lang
 from ragspine.qa.render import describe, label, render_result
 from ragspine.qa.result import AnswerStatus
@@ -103,17 +104,22 @@ def run_structured(slots: Slots, *, facts: FactStore, glossary: Glossary, lang: 
 
 
 def _differences(results: tuple[QueryResult, ...]) -> tuple[Difference, ...]:
-    """Pairs of found facts differing only in period, when both periods are of the same type."""
-    series: dict[tuple[str, str, str], list[Fact]] = {}
+    """Pairs of found facts differing only in period, when both periods are of the same type.
+
+    A figure the sources state in different amounts (``conflicts``) gives one change per figure, each
+    citing its own: the answer says the sources differ and chooses neither, so no change may take one side.
+    """
+    series: dict[tuple[str, str, str], list[tuple[Fact, ...]]] = {}
     for result in results:
         if result.fact is not None:
             fact = result.fact
-            series.setdefault((fact.metric_code, fact.entity, fact.channel), []).append(fact)
+            series.setdefault((fact.metric_code, fact.entity, fact.channel), []).append(
+                (fact, *differing(fact, result.conflicts)))
     found = []
     for pair in series.values():
-        if len(pair) == 2 and pair[0].period_type == pair[1].period_type:
-            earlier, later = sorted(pair, key=lambda f: f.period)
-            found.append(change.difference(earlier, later))
+        if len(pair) == 2 and pair[0][0].period_type == pair[1][0].period_type:
+            earliers, laters = sorted(pair, key=lambda figures: figures[0].period)
+            found += [change.difference(earlier, later) for earlier in earliers for later in laters]
     return tuple(found)
 
 

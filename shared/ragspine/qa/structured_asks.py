@@ -34,6 +34,8 @@ class StructuredAsks:
     every_year: str | None = None  # ``stated_years.OVER_PERIODS``, ``SUM_OVER_PERIODS``, ``CHANGE``: every stated year
     year_before: bool = False  # one named year with the year before it (a change, "the 2019 average")
     range_ends: bool = False  # a change across a range of years ("from 2017 to 2019"): between its two ends
+    # the "cannot be computed" line of a growth of one year named, when the documents state no year before it
+    unmet_alone: str | None = None
 
 
 NOTHING_MORE = StructuredAsks()  # a question that asks nothing beyond its lookups
@@ -44,17 +46,23 @@ def read_structured_asks(question: str, intent: Intent, slots: Slots, *, channel
     """The readings ``answer_question`` acts on, in its order: a derived figure not computed and a count
     only for the structured channel (a composite answer reads neither), then the years asked."""
     arithmetic = intent.arithmetic
+    year_before = asks_year_before(question, arithmetic, slots, glossary, growth=channel is Channel.STRUCTURED)
+    unmet_alone = None
     if channel is Channel.STRUCTURED:
-        unmet = unmet_derivation(question, slots.metrics, len(slots.periods), glossary, lang,
+        # "the growth in FY2025" is against the year before, which is looked up beside the year named
+        unmet = unmet_derivation(question, slots.metrics, len(slots.periods) + year_before, glossary, lang,
                                  computes=arithmetic.computes, analysis=bool(intent.analysis))
         if unmet is not None:
             return StructuredAsks(unmet=unmet)
+        if year_before:
+            unmet_alone = unmet_derivation(question, slots.metrics, len(slots.periods), glossary, lang,
+                                           computes=arithmetic.computes, analysis=bool(intent.analysis))
         count = read_count(question) if slots.metrics else None
         if count is not None:
             return StructuredAsks(count=count)
     every_year = years_asked(question, arithmetic, slots, glossary)
-    year_before = asks_year_before(question, arithmetic, slots, glossary)
     range_ends = asks_range_ends(question, arithmetic, slots, glossary)
     if every_year is None and not year_before and not range_ends:
         return NOTHING_MORE  # most questions: one object for all, not one built per ask
-    return StructuredAsks(every_year=every_year, year_before=year_before, range_ends=range_ends)
+    return StructuredAsks(every_year=every_year, year_before=year_before, range_ends=range_ends,
+                          unmet_alone=unmet_alone)

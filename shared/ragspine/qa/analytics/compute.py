@@ -18,6 +18,7 @@ from ragspine.facts.query_metric import QueryResult, QueryStatus
 from ragspine.qa.analytics.cues import Analysis
 from ragspine.qa.analytics.periods import prior_period, quarters_of
 from ragspine.qa.difference import Difference, difference
+from ragspine.qa.differing_figures import differing
 from ragspine.qa.language import Lang
 from ragspine.qa.render import label
 from ragspine.qa.structured import StructuredOutcome, format_decimal, render_difference
@@ -141,12 +142,14 @@ def _prior_changes(results: tuple[QueryResult, ...], found: dict[tuple[str, str,
     text = _TEXT[lang]
     looked = {(r.query.metric_code, r.query.entity, r.query.channel, r.query.period): r
               for r in results if r.query is not None}
+    others = {r.fact: differing(r.fact, r.conflicts) for r in results if r.fact is not None and r.conflicts}
     changes, notes = [], []
     for (metric, entity, channel, period), later in found.items():
         prior = prior_period(period, kind)
         earlier = found.get((metric, entity, channel, prior))
-        if earlier is not None:
-            changes.append(difference(earlier, later))
+        if earlier is not None:  # a figure the sources state differently: one change per figure, each cited
+            changes += [difference(before, after) for before in (earlier, *others.get(earlier, ()))
+                        for after in (later, *others.get(later, ()))]
             continue
         asked = looked.get((metric, entity, channel, prior))
         if asked is not None and asked.status is QueryStatus.NOT_FOUND:

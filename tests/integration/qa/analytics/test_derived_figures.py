@@ -107,10 +107,14 @@ class TestNeverAnInputForTheDerivedFigure:
         assert phrase in body["answer"]
         assert not re.search(r"\d", body["answer"]), body["answer"]  # neither net profit 29.5 nor any figure
 
-    def test_a_growth_over_one_period_gives_no_number(self, ask: Ask) -> None:
-        body = ask("What was Mainland China's revenue growth in FY2024?")
+    def test_a_growth_over_one_period_with_no_year_before_stated_gives_no_number(self, ask: Ask) -> None:
+        body = ask("What was Mainland China's revenue growth in FY2023?")  # FY2022 is stated nowhere
         assert (body["status"], body["sources"]) == ("not_found", [])
         assert "needs two periods" in body["answer"] and not re.search(r"\d", body["answer"])
+
+    def test_a_growth_of_one_year_named_is_against_the_year_before(self, ask: Ask) -> None:
+        body = ask("What was Mainland China's revenue growth in FY2024?")
+        assert "FY2024 vs FY2023 up 140 USD_M（+11.86%）" in computed_line(body, "FY2024 vs FY2023")
 
     def test_a_growth_over_two_periods_is_the_change(self, ask: Ask) -> None:
         body = ask("What was Mainland China's revenue growth from FY2024 to FY2025?")

@@ -1,0 +1,38 @@
+"""Which of the figures other documents state for a fact disagree with it in amount.
+
+The fact table keeps every other source's figure for a key as a conflict, whatever its unit. For
+arithmetic only a different amount is a side to choose: the same amount on another scale of the
+currency (214.3 JPY_B beside 214,300 JPY_M), with its scale but no currency stated (214,300 M), or
+rounded more coarsely (25.2 JPY_B beside 25,230 JPY_M) is the same figure, and a computation over
+it takes no side.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from decimal import ROUND_HALF_UP, Decimal
+
+from ragspine.facts.model import Fact, format_number
+from ragspine.facts.unit_scales import money_unit
+
+
+def differing(stated: Fact, others: Iterable[Fact]) -> tuple[Fact, ...]:
+    """The figures of ``others`` that state another amount than ``stated``."""
+    return tuple(other for other in others if not same_amount(stated, other))
+
+
+def same_amount(first: Fact, second: Fact) -> bool:
+    """Whether two figures of one key state one amount (on any scale of one currency, to the coarser rounding)."""
+    a, b = Decimal(format_number(first.value)), Decimal(format_number(second.value))
+    if first.unit == second.unit or not first.unit or not second.unit:  # no unit stated: the number decides
+        return a == b
+    unit_a, unit_b = money_unit(first.unit), money_unit(second.unit)
+    if unit_a is None or unit_b is None:
+        return False
+    if unit_a.currency and unit_b.currency and unit_a.currency != unit_b.currency:
+        return False
+    if unit_a.factor > unit_b.factor:  # ``a`` is the coarser figure: compare the finer one on its scale
+        a, b, unit_a, unit_b = b, a, unit_b, unit_a
+    places = max(-b.normalize().as_tuple().exponent, 0)  # type: ignore[operator]  # "2.0" is stated as 2
+    finer_on_coarse = (a * unit_a.factor / unit_b.factor).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
+    return finer_on_coarse == b

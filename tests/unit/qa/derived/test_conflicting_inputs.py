@@ -1,0 +1,81 @@
+"""A figure two documents state differently is an input of no computed figure taken from one side alone.
+
+The stated line says the sources differ and chooses neither; a margin, a ratio or an average over
+that input is therefore refused naming the conflict (every figure cited), and a change is given
+once per figure, each citing its own. The same amount on another scale, or rounded more coarsely,
+is no other side.
+"""
+
+from __future__ import annotations
+
+from decimal import ROUND_HALF_UP, Decimal
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from ragspine.qa.answer import answer_question
+from ragspine.qa.differing_figures import same_amount
+from ragspine.qa.result import AnswerResult
+from tests.unit.qa.derived.statement_set import DOC, statement_fact, statement_facts, statement_qa
+
+OTHER = "Example_FY2024_Flash.md"
+
+
+def _ask(folder: Path, question: str) -> AnswerResult:
+    qa = statement_qa(folder, statement_facts())
+    qa.facts.put_conflicts([statement_fact("REVENUE", "2024", 1980, source_doc_id=OTHER)])  # stated is 2000
+    return answer_question(question, qa=qa)
+
+
+@pytest.mark.parametrize(("question", "refusal"), [
+    ("What was the operating margin in FY2024?", "the sources state different figures for revenue"),
+    ("2024年的营业利润率是多少", "数值不一致"),
+    ("2024年度の営業利益率は何%か", "資料間で一致せず"),
+])
+def test_a_formula_over_a_conflicting_input_is_refused_with_both_figures_cited(folder: Path, question: str,
+                                                                              refusal: str) -> None:
+    result = _ask(folder, question)
+    assert refusal in result.answer
+    assert "7.50 PCT" not in result.answer and "7.58 PCT" not in result.answer  # 150/2000 nor 150/1980
+    assert f"2000 EUR_M（来源：{DOC} · table=1,row=REVENUE,col=FY2024）" in result.answer
+    assert f"1980 EUR_M（来源：{OTHER} · table=1,row=REVENUE,col=FY2024）" in result.answer
+    assert {s["doc"] for s in result.sources} >= {DOC, OTHER}
+
+
+def test_a_change_over_a_conflicting_figure_is_given_for_each_figure(folder: Path) -> None:
+    result = _ask(folder, "How did revenue change from FY2023 to FY2024?")
+    assert "FY2024 vs FY2023 up 200 EUR_M（+11.11%）" in result.answer  # 2000 - 1800
+    assert "FY2024 vs FY2023 up 180 EUR_M（+10.00%）" in result.answer  # 1980 - 1800, citing the other document
+    assert f"；{OTHER} · table=1,row=REVENUE,col=FY2024）" in result.answer
+
+
+def test_question_arithmetic_over_a_conflicting_figure_is_refused(folder: Path) -> None:
+    result = _ask(folder, "What was the average revenue in FY2023 and FY2024?")
+    assert "is not computed: the sources state different figures for" in result.answer
+    assert "1900" not in result.answer and "1890" not in result.answer  # neither side's mean
+
+
+@pytest.mark.parametrize(("value", "unit"), [(2000, "M"), (2.0, "EUR_B"), (2000, "")])
+def test_the_same_amount_on_another_scale_is_no_side_to_choose(folder: Path, value: float, unit: str) -> None:
+    qa = statement_qa(folder, statement_facts())
+    qa.facts.put_conflicts([statement_fact("REVENUE", "2024", value, unit=unit, source_doc_id=OTHER)])
+    result = answer_question("What was the operating margin in FY2024?", qa=qa)
+    assert "7.50 PCT" in result.answer  # 150 / 2000: both documents state 2000 EUR_M
+
+
+@given(st.integers(1, 10**9), st.sampled_from([("JPY_M", "JPY_B", 3), ("USD_K", "USD_M", 3), ("EUR_M", "M", 0)]),
+       st.integers(0, 2))
+def test_a_coarser_rounding_of_a_figure_is_the_same_figure_and_a_step_off_is_not(amount: int,
+                                                                               units: tuple[str, str, int],
+                                                                               places: int) -> None:
+    fine_unit, coarse_unit, digits = units
+    fine = statement_fact("REVENUE", "2024", amount, unit=fine_unit)
+    coarse_value = (Decimal(amount) / Decimal(10) ** digits).quantize(Decimal(1).scaleb(-places),
+                                                                     rounding=ROUND_HALF_UP)
+    coarse = statement_fact("REVENUE", "2024", float(coarse_value), unit=coarse_unit)
+    assert same_amount(fine, coarse) and same_amount(coarse, fine)
+    step_off = statement_fact("REVENUE", "2024", float(coarse_value + 1), unit=coarse_unit)  # a whole unit off
+    assert not same_amount(fine, step_off)
+    assert not same_amount(fine, statement_fact("REVENUE", "2024", amount, unit="GBP_M"))  # another currency
