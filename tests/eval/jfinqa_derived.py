@@ -40,7 +40,7 @@ from ragspine.domain.glossary_file import read_glossary
 from ragspine.facts.glossary import Glossary, SlotKind
 from ragspine.facts.model import Fact
 from ragspine.qa.answer import answer_question
-from ragspine.qa.period_words import rewrite_period_words
+from ragspine.qa.period_words import read_period_words
 from ragspine.qa.result import AnswerResult
 from tests.eval import recorded
 from tests.eval.public_qa import JFINQA_FILE, _read
@@ -96,8 +96,8 @@ def facts_of(item: dict[str, Any], glossary: Glossary) -> list[Fact]:
     """The item's table as facts of the home entity (``facts`` run): every row the glossary names."""
     table = item["table"]
     context = " ".join(item["pre_text"])
-    periods = [glossary.normalize_period(rewrite_period_words(_period_words(h, context),
-                                                              glossary.fiscal_calendar).strip())
+    periods = [glossary.normalize_period(read_period_words(_period_words(h, context),
+                                                           glossary.fiscal_calendar)[0].strip())
                for h in table["headers"][1:]]
     found = []
     for row in table["rows"]:

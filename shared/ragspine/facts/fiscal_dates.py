@@ -3,21 +3,15 @@
 from __future__ import annotations
 
 import datetime as dt
-import unicodedata
 from calendar import monthrange
 
 from ragspine.facts.calendar import FiscalCalendar
-from ragspine.facts.glossary import Period
-from ragspine.lazy import LazyPattern
 
 # A month as tables write it in English ("Jun", "June", "Sept."), and its number by its first three letters.
 MONTH_PATTERN = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 MONTH_NUMBERS = {m: i for i, m in enumerate(("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct",
                                              "nov", "dec"), start=1)}
 CLOSING_WEEK_DAYS = 7  # a 52/53-week year ends in the last week of its nominal month or the week after
-# A Japanese fiscal year named by the calendar year it starts in (2024年度), maybe with a quarter of it.
-_NENDO = LazyPattern(r"(?P<year>(?:19|20)\d{2})\s*年度(?:\s*第?\s*(?P<q>[1-4一二三四])\s*四半期)?")
-_CJK_QUARTERS = {"一": 1, "二": 2, "三": 3, "四": 4}
 
 
 def fiscal_year_closed_on(calendar: FiscalCalendar, year: int, month: int, day: int) -> int | None:
@@ -43,22 +37,6 @@ def fiscal_year_closed_on(calendar: FiscalCalendar, year: int, month: int, day: 
 def named_fiscal_year(calendar: FiscalCalendar, end_year: int) -> int:
     """The name of the fiscal year ending in ``end_year`` (a year named by its start is one less)."""
     return end_year - 1 if calendar.named_by == "start" and calendar.end_month != 12 else end_year
-
-
-def nendo_period(calendar: FiscalCalendar, text: str) -> Period | None:
-    """The period a text written wholly as 年度 N, or a quarter of it, names; else None.
-
-    年度 N is the fiscal year that starts in calendar year N: under an April-March year 2024年度
-    runs April 2024 to March 2025, the year a glossary naming years by their end calls FY2025
-    (2025年3月期). ``2024年度第3四半期`` is that year's third quarter, October-December 2024.
-    """
-    match = _NENDO.fullmatch(unicodedata.normalize("NFKC", text).strip())
-    if match is None:
-        return None
-    year = year_of_nendo(calendar, int(match["year"]))
-    if match["q"] is None:
-        return Period.fiscal_year(year)
-    return Period("Q", f"{year}Q{_CJK_QUARTERS.get(match['q']) or int(match['q'])}")
 
 
 def year_name_unsure(calendar: FiscalCalendar, year: int, month: int, day: int) -> bool:

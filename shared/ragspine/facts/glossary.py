@@ -323,7 +323,7 @@ class Glossary:
 
 
 # A year written with 年度, alone or with its quarter (2024年度, 2024年度第3四半期): named by its start in Japanese
-_NENDO = re.compile(r"\d{4}\s*年度(?:\s*の?\s*第\s*[1-4一二三四]\s*(?:四半期|季度))?")
+_NENDO = LazyPattern(r"\d{4}\s*年度(?:\s*の?\s*第\s*[1-4一二三四]\s*(?:四半期|季度))?")
 
 # "dividends per share" and "dividend per share": an amount per unit is named with its head in either number
 _PER_UNIT = re.compile(r"^(?P<head>[a-z][a-z ]*?[a-z])(?P<rest> per [a-z].*)$")

@@ -22,10 +22,10 @@ from ragspine.facts.fiscal_dates import (
     MONTH_PATTERN,
     fiscal_year_closed_on,
     named_fiscal_year,
-    nendo_period,
     year_name_unsure,
 )
 from ragspine.facts.glossary import Glossary, Period, SlotKind, normalize_text
+from ragspine.facts.nendo import nendo_period
 from ragspine.ingestion.table_undated import is_due_heading
 from ragspine.numbers.cells import is_blank, read_cell, strip_footnotes
 from ragspine.numbers.units import units_in

@@ -35,9 +35,9 @@ from datetime import date
 from decimal import Decimal
 from functools import lru_cache
 
-from ragspine.facts.fiscal_dates import nendo_period
 from ragspine.facts.glossary import Glossary, Period, SlotKind, normalize_text
 from ragspine.facts.model import Fact, FactKey, with_stated_date
+from ragspine.facts.nendo import nendo_period
 from ragspine.facts.open_vocabulary import (
     NOT_LINE_ITEM_HEADERS,
     is_open_code,

@@ -2,7 +2,8 @@
 
 ``2025年3月期`` (the fiscal year ending March 2025), ``2025年3月期第3四半期``, "the year ended June
 30, 2024" and "fiscal year ending December 31, 2023" are rewritten into the spellings the glossary's
-period patterns read (``2025年度``, ``2025年度第3四半期``, ``FY2024``), each padded to its own length
+period patterns read (``FY2025``, ``2025Q3``, ``FY2024``: never ``年度``, which a table header writes
+by the year's start), each padded to its own length
 so every span of the question keeps its place. A split year ("2018/2019", "2018/19") is the fiscal
 year ending in its second year, named as the calendar names it: a table's ``2018/2019`` column is
 read so at ingestion (``ingestion/table_stated_years.py``), and the question's words must meet it.
@@ -44,7 +45,7 @@ _NENDO = LazyPattern(r"(?<![\d/])(?P<year>\d{4})\s*年度(?:\s*の?\s*第\s*(?P<
 # Opened by a lookahead on the first characters a match may have (a digit, h, f, s): case-insensitive,
 # ``re`` would otherwise try both branches at every position.
 _HALF_GUARD = r"(?=[\dhfs])"
-_HALF = LazyPattern(_HALF_GUARD + r"(?:(?:\d{4}\s*(?:财年|財年|年度|年)?\s*(?:上半年|下半年|上半期|下半期|上期|下期))"
+_HALF = LazyPattern(_HALF_GUARD + r"(?:(?:(?:fy\s*)?\d{4}\s*(?:财年|財年|年度|年)?\s*(?:上半年|下半年|上半期|下半期|上期|下期))"
                    r"|(?<![a-z])(?:h[12]\s*(?:fy\s*)?\d{4}|(?:first|second)\s+half\s+(?:of\s+)?(?:fy\s*)?\d{4})(?!\d))",
                    re.IGNORECASE)
 _SPLIT_YEAR = LazyPattern(r"(?<![\d/.])(?:fy\s?)?(?P<a>(?:19|20)\d{2})\s*/\s*(?P<b>(?:19|20)?\d{2})(?![\d/.])",
@@ -57,14 +58,10 @@ RANGE_WORDS = frozenset({"から", "まで", "より", "期間"})  # a range's o
 _RANGE_BETWEEN = LazyPattern(r"^\s*(?:to|through|thru|until|-|–|—|~|〜|～|至|到|から|より|ー)\s*$")
 
 
-def rewrite_period_words(question: str, fiscal: FiscalCalendar) -> str:
-    """``question`` (NFKC) with fiscal-year-end wording rewritten for the period patterns, same length."""
-    return read_period_words(question, fiscal)[0]
-
-
 def read_period_words(question: str, fiscal: FiscalCalendar) -> tuple[str, tuple[PeriodReading, ...]]:
-    """``rewrite_period_words``, and the readings the answer states (a 年度 named by its start, a quarter's
-    months) or asks back (months that are no fiscal quarter: ``PeriodReading.period`` None)."""
+    """``question`` (NFKC) with fiscal-year-end wording rewritten for the period patterns (same length),
+    and the readings the answer states (a 年度 named by its start, a quarter's months) or asks back
+    (months that are no fiscal quarter: ``PeriodReading.period`` None)."""
     text = unicodedata.normalize("NFKC", question)
     readings: tuple[PeriodReading, ...] = ()
     if may_name_months(text.lower()):
@@ -78,7 +75,7 @@ def read_period_words(question: str, fiscal: FiscalCalendar) -> tuple[str, tuple
         if year is None:
             return match.group()
         quarter = match["q"]
-        word = f"{year}年度" if quarter is None else f"{year}年度第{_CJK_Q.get(quarter, quarter)}四半期"
+        word = f"FY{year}" if quarter is None else f"{year}Q{_CJK_Q.get(quarter, quarter)}"
         return _padded(word, match.group())
 
     def ended(match: re.Match[str]) -> str:
@@ -112,11 +109,11 @@ def _read_by_start(text: str, fiscal: FiscalCalendar) -> tuple[str, tuple[Period
             return match.group()
         quarter = match["q"]
         if quarter is None:
-            word, period, months = f"{year}年度", Period.fiscal_year(year), months_of(start, first_month, 12)
+            word, period, months = f"FY{year}", Period.fiscal_year(year), months_of(start, first_month, 12)
         else:
             number = int(_CJK_Q.get(quarter, quarter))
             first = start * 12 + first_month - 1 + 3 * (number - 1)
-            word, period = f"{year}年度第{number}四半期", Period("Q", f"{year}Q{number}")
+            word, period = f"{year}Q{number}", Period("Q", f"{year}Q{number}")
             months = months_of(first // 12, first % 12 + 1, 3)
         readings.append(PeriodReading(match.group().strip(), period, months))
         return _padded(word, match.group())

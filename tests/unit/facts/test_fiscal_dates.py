@@ -10,8 +10,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ragspine.facts.calendar import FiscalCalendar
-from ragspine.facts.fiscal_dates import fiscal_year_closed_on, nendo_period
+from ragspine.facts.fiscal_dates import fiscal_year_closed_on
 from ragspine.facts.glossary import Period
+from ragspine.facts.nendo import nendo_period
 
 
 @pytest.mark.parametrize(("end_month", "year", "month", "day", "closed"), [
