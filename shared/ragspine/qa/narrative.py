@@ -30,6 +30,7 @@ from ragspine.qa.evidence import Evidence
 from ragspine.qa.language import Lang
 from ragspine.qa.narrative_detail import NarrativeDetail
 from ragspine.qa.ports import NarrativeRetriever
+from ragspine.qa.premise import ContradictedPremise
 from ragspine.qa.prompt import SYSTEM_PROMPT, RestrictedEvidenceError, asks_why, assemble_prompt
 from ragspine.qa.provenance import check_provenance, claims_text
 from ragspine.qa.relevance import OTHER_ENTITY, about_other_entity, off_question
@@ -323,6 +324,13 @@ def _unsupported(cited: CitedAnswer, evidence: Sequence[Evidence], entities: Nam
         return report.unsupported
     claims = [claims_text(sentence, passages=len(evidence)) for sentence, _ in cited.sentences]
     return misattributed(claims, evidence, entities=entities)
+
+
+def premise_outcome(corrected: ContradictedPremise) -> NarrativeOutcome:
+    """The correction of a premise the facts contradict, in place of the model's answer: its two figures cited."""
+    return NarrativeOutcome(corrected.text, source_dicts(corrected.sources), AnswerStatus.ANSWERED,
+                            decisions=(f"narrative:premise_contradicted:{corrected.direction}",),
+                            detail=NarrativeDetail(NarrativeKind.PREMISE_CONTRADICTED))
 
 
 def _unavailable(exc: ProviderUnavailableError, evidence: Sequence[Evidence], lang: Lang, decisions: list[str],
