@@ -6,12 +6,13 @@ Every sentence is sourced and about the entity asked, so no earlier check withho
 sets the unrelated ones apart is the question's topic: its content words once the subject (the
 entities and periods it names, which every passage of that region and year shares) is left out.
 A sentence counts the topic words of the paragraphs it cites too, when they are written in the
-question's script (a translation shares no words; a whole section holds every topic of its
+question's language (a translation shares no words; a whole section holds every topic of its
 region and tells nothing). When one sentence holds at least ``MIN_TOPIC`` topic words, a passage
 pasted whole whose sentence holds fewer than ``MIN_SHARE`` of that sentence's count is off the
 topic and is dropped, unless it cites a passage an on-topic sentence cites (it goes on with that
 passage: "广东道的三家门店关闭" after the fall in revenue it explains) or it announces a list
-("原因如下："). A short sentence of the model's own, an answer with no clearly on-topic sentence,
+("原因如下："). A passage in another language than the question's is never judged: it says the
+topic in other words. A short sentence of the model's own, an answer with no clearly on-topic sentence,
 and an answer of one sentence are left as they are: words cannot tell which of its parts answers.
 """
 
@@ -20,7 +21,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from ragspine.lazy import LazyPattern
-from ragspine.qa.support import content_words, script_of
+from ragspine.llm.extractive import detect_language
+from ragspine.qa.support import content_words
 
 # Topic words the best sentence must hold before any other sentence is judged against it.
 MIN_TOPIC = 2
@@ -49,7 +51,7 @@ def off_topic(question: str, claims_of: Sequence[str], cited: Sequence[Sequence[
         question: the user's question.
         claims_of: each sentence's claim text (citations and layout blanked).
         cited: the passages each sentence cites (0-based indexes into ``passages``).
-        passages: the cited paragraphs' texts ("" for a whole section); one in the question's script
+        passages: the cited paragraphs' texts ("" for a whole section); one in the question's language
             counts with the sentence citing it (a sentence's own words may leave out the topic its
             paragraph states: "この価格改定により…回復").
         copied_from: the cited passages' texts as shown (a section's whole text), to tell a pasted passage.
@@ -58,9 +60,9 @@ def off_topic(question: str, claims_of: Sequence[str], cited: Sequence[Sequence[
     if len(claims_of) < 2:
         return ()
     topic = content_words(_ASKING.sub(" ", subject(question)))
-    script = script_of(question)
+    language = detect_language(question)
     held = [len(content_words(subject(" ".join([claims, *(passages[p] for p in cited[i]
-                                                        if script_of(passages[p]) == script)])))
+                                                        if detect_language(passages[p]) == language)])))
                 & topic)
             for i, claims in enumerate(claims_of)]
     best = max(held)
@@ -70,10 +72,15 @@ def off_topic(question: str, claims_of: Sequence[str], cited: Sequence[Sequence[
     their_passages = {p for i in on for p in cited[i]}
     return tuple(i for i, h in enumerate(held)
                  if h < MIN_SHARE * best and not set(cited[i]) & their_passages and not _LEAD_IN.search(claims_of[i])
-                 and _copied(claims_of[i], [copied_from[p] for p in cited[i]]))
+                 and _copied(claims_of[i], [copied_from[p] for p in cited[i]], language))
 
 
-def _copied(claims: str, cited: Sequence[str]) -> bool:
-    """Whether the sentence is a passage's text pasted whole: long, and nearly every word of it in what it cites."""
+def _copied(claims: str, cited: Sequence[str], language: str) -> bool:
+    """Whether the sentence is a passage in ``language`` pasted whole: long, nearly every word of it in what it cites.
+
+    A passage in another language (Chinese under a Japanese question) states the topic in other words,
+    so it cannot be judged by the question's.
+    """
     words = content_words(claims)
-    return len(words) >= MIN_COPIED_WORDS and len(words & content_words(" ".join(cited))) >= MIN_COPIED * len(words)
+    source = " ".join(text for text in cited if detect_language(text) == language)
+    return len(words) >= MIN_COPIED_WORDS and len(words & content_words(source)) >= MIN_COPIED * len(words)
