@@ -126,7 +126,9 @@ class NarrativeDetailModel(BaseModel):
     """What became of the model's reply in the narrative part (docs/narrative-model.md)."""
 
     kind: NarrativeKind = Field(description="model_answer, provenance_rejected, off_question, unsupported_subject, "
-                                            "unsupported_sentence, model_timeout, model_error or model_declined")
+                                            "unsupported_sentence, model_timeout, model_error, model_declined or "
+                                            "premise_contradicted (the figures show the opposite of the change "
+                                            "asked about; no model asked)")
     unsupported: list[str] = Field(default_factory=_empty_list, description=(
         "Values the passages do not support; for unsupported_subject, what was asked (entity code, name, year) "
         "that no cited passage names; for unsupported_sentence, each sentence no passage supports, numbered from 1 "

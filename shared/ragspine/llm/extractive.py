@@ -180,17 +180,23 @@ def select_sentences(question: str, snippets: Sequence[CitedSnippet], *, limit: 
         for position, sentence in enumerate(split_sentences(snippet.text)):
             score = sum(weight[t] for t in wanted.intersection(tokens(sentence)))
             if score:
-                scored.append((score, rank, position, sentence + snippet.citation))
+                scored.append((score, rank, position, sentence + snippet.citation, sentence))
     best = []
     if scored:
         floor = max(s[0] for s in scored) / 2
-        best = sorted((s for s in scored if s[0] >= floor), key=lambda s: (-s[0], s[1], s[2]))[:limit]
+        # A sentence shown in two snippets (a paragraph, and the section of another hit) is quoted once,
+        # from the higher-ranked snippet.
+        quoted: dict[str, tuple[float, int, int, str, str]] = {}
+        for item in sorted((s for s in scored if s[0] >= floor), key=lambda s: (-s[0], s[1], s[2])):
+            quoted.setdefault(item[4], item)
+        best = list(quoted.values())[:limit]
     if snippets and not any(s[1] == 0 for s in best) and detect_language(snippets[0].text) != detect_language(question):
         # The retriever ranked a passage in another language first (the dense leg matches across
         # languages, words cannot): quote its opening sentence rather than ignore the best hit.
         opening = next(iter(split_sentences(snippets[0].text)), "")
         if opening:
-            best = [(0.0, 0, 0, opening + snippets[0].citation), *best[:limit - 1]]
+            best = [(0.0, 0, 0, opening + snippets[0].citation, opening),
+                    *[s for s in best if s[4] != opening][:limit - 1]]
     return list(dict.fromkeys(s[3] for s in sorted(best, key=lambda s: (s[1], s[2]))))
 
 

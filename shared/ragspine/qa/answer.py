@@ -66,7 +66,7 @@ from ragspine.sensitivity import Sensitivity
 
 if TYPE_CHECKING:
     from ragspine.llm.chat import Message
-    from ragspine.qa import arithmetic, counting, derived, narrative
+    from ragspine.qa import arithmetic, counting, derived, narrative, premise
     from ragspine.qa.analytics import compute as analytics
     from ragspine.qa.evidence import Evidence
     from ragspine.qa.narrative import NarrativeOutcome
@@ -75,6 +75,7 @@ else:
     # Loaded on the first question the narrative channel answers: a structured or FAQ answer never needs
     # the prompt, citation and reply checks behind it.
     narrative = LazyModule("ragspine.qa.narrative")
+    premise = LazyModule("ragspine.qa.premise")
     # Loaded on the first question that asks for a count of periods over a threshold.
     counting = LazyModule("ragspine.qa.counting")
     # Loaded on the first question that computes a figure (a derived ratio, an analysis, a sum or an
@@ -181,7 +182,7 @@ def answer_question(question: str, *, qa: QAComponents, history: Sequence[Messag
         trace.decide(f"composite:narrative_only:{slots.unrecognized.param}")
         channel = Channel.NARRATIVE
     if channel is Channel.NARRATIVE:
-        outcome = _narrative(text, qa, shape.lang, history, trace)
+        outcome = _narrative(text, qa, shape.lang, history, trace, slots)
         return _finish(trace, AnswerResult(outcome.answer, outcome.sources, Route.NARRATIVE, outcome.status, slots,
                                            narrative_status=outcome.status, narrative_detail=outcome.detail),
                        evidence_ids=outcome.evidence)
@@ -217,7 +218,7 @@ def answer_question(question: str, *, qa: QAComponents, history: Sequence[Messag
     result = _structured(text, qa, cache, channel, trace, stated)
     if channel is Channel.STRUCTURED:
         return _finish(trace, kept_back(result) if kept_back else result)
-    outcome = _narrative(text, qa, shape.lang, history, trace)
+    outcome = _narrative(text, qa, shape.lang, history, trace, slots)
     merged = AnswerResult(f"{result.answer}{COMPOSITE_SEPARATOR}{outcome.answer}",
                           merged_sources(result.sources, outcome.sources), Route.COMPOSITE,
                           result.status, slots, result.results, refinements=decision.refinements,
@@ -366,12 +367,21 @@ def _refused_clarified_or_curated(shape: ParsedQuestion, text: str, qa: QACompon
 
 
 def _narrative(text: str, qa: QAComponents, lang: Lang, history: Sequence[Message],
-               trace: TraceRecorder) -> NarrativeOutcome:
-    """The narrative channel: passages retrieved, the model's answer, its citations and checks."""
-    outcome = narrative.run_narrative(text, retriever=qa.retriever, llm=qa.llm, lang=lang, history=history,
-                            max_sensitivity=qa.max_sensitivity,
-                            system_prompt=qa.system_prompts.get(lang, qa.system_prompt),
-                            timeout_s=qa.llm_timeout_s, glossary=qa.glossary)
+               trace: TraceRecorder, slots: Slots) -> NarrativeOutcome:
+    """The narrative channel: passages retrieved, the model's answer, its citations and checks.
+
+    A why-question assuming a rise or fall the fact table contradicts gets that said, with both
+    figures cited, and no passage or model: the cause of what did not happen is no answer.
+    """
+    corrected = premise.contradicted_premise(text, slots, facts=qa.facts, glossary=qa.glossary, lang=lang,
+                                             max_sensitivity=qa.max_sensitivity)
+    if corrected is not None:
+        outcome = narrative.premise_outcome(corrected)
+    else:
+        outcome = narrative.run_narrative(text, retriever=qa.retriever, llm=qa.llm, lang=lang, history=history,
+                                          max_sensitivity=qa.max_sensitivity,
+                                          system_prompt=qa.system_prompts.get(lang, qa.system_prompt),
+                                          timeout_s=qa.llm_timeout_s, glossary=qa.glossary)
     trace.stage("narrative")
     for item in outcome.decisions:
         trace.decide(item)

@@ -84,7 +84,8 @@ def revised(cited: CitedAnswer, evidence: Sequence[Evidence], changes: Mapping[i
         sentences[i] = (sentences[i][0], (passage,))
     kept = [i for i in range(len(sentences)) if i not in changes or changes[i] is not None]
     index = {old: new for new, old in enumerate(kept)}
-    layout = tuple(index[p] if isinstance(p, int) else p for p in cited.layout if not isinstance(p, int) or p in index)
+    layout = _closed_up(tuple(index[p] if isinstance(p, int) else p
+                              for p in cited.layout if not isinstance(p, int) or p in index))
     revision = _assembled(layout, tuple(sentences[i] for i in kept), tuple(rendered[i] for i in kept))
     # A dropped sentence leaves its spacing behind: "A. B." without A is " B." -> "B."
     return revision if len(kept) == len(sentences) else _trimmed(revision)
@@ -96,6 +97,18 @@ def _assembled(layout: tuple[str | int, ...], sentences: tuple[tuple[str, tuple[
     text = "".join(rendered[p] if isinstance(p, int) else p for p in layout)
     used = dict.fromkeys(i for _, passages in sentences for i in passages)
     return CitedAnswer(text, sentences, tuple(used), layout, rendered)
+
+
+def _closed_up(layout: tuple[str | int, ...]) -> tuple[str | int, ...]:
+    """The layout with each run of blank pieces a dropped sentence left behind cut to its last one."""
+    kept: list[str | int] = []
+    for piece in layout:
+        if isinstance(piece, str) and not piece.strip() and kept and isinstance(kept[-1], str) \
+                and not kept[-1].strip():
+            kept[-1] = piece
+        else:
+            kept.append(piece)
+    return tuple(kept)
 
 
 def _trimmed(cited: CitedAnswer) -> CitedAnswer:

@@ -15,12 +15,12 @@ Those outcomes other than the model's answer are logged at WARNING, which ``rags
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from ragspine.citation import Source, passage_citation, source_dicts
 from ragspine.errors import ProviderUnavailableError
-from ragspine.facts.glossary import Glossary
+from ragspine.facts.glossary import Glossary, SlotKind
 from ragspine.llm.chat import Message
 from ragspine.llm.errors import LLM_BAD_RESPONSE, LLM_TIMEOUT, LLMResponseError
 from ragspine.llm.ports import LLMProvider, StructuredLLMProvider
@@ -29,7 +29,9 @@ from ragspine.qa.citing import CitedAnswer, cite, revised
 from ragspine.qa.evidence import Evidence
 from ragspine.qa.language import Lang
 from ragspine.qa.narrative_detail import NarrativeDetail
+from ragspine.qa.on_topic import off_topic
 from ragspine.qa.ports import NarrativeRetriever
+from ragspine.qa.premise import ContradictedPremise
 from ragspine.qa.prompt import SYSTEM_PROMPT, RestrictedEvidenceError, asks_why, assemble_prompt
 from ragspine.qa.provenance import check_provenance, claims_text
 from ragspine.qa.relevance import OTHER_ENTITY, about_other_entity, off_question
@@ -244,6 +246,11 @@ def run_narrative(question: str, *, retriever: NarrativeRetriever | None, llm: L
         return NarrativeOutcome(f"{notice}\n{_quoted(evidence)}", _sources(evidence), AnswerStatus.UNSUPPORTED,
                                 tuple(evidence), tuple(decisions), detail)
     cited = review.answer
+    if len(cited.sentences) > 1:  # sentences stringing on passages that do not speak to the question
+        strayed = _off_topic(question, cited, review.pool, len(evidence), glossary)
+        if strayed:
+            decisions.append(f"narrative:off_topic_dropped={len(strayed)}")
+            cited = revised(cited, review.pool, dict.fromkeys(strayed))
     used = [review.pool[i] for i in cited.used]
     decisions.append(f"narrative:cited={len(used)}/{len(evidence)}")
     answer = cited.text
@@ -301,6 +308,23 @@ def _review(question: str, cited: CitedAnswer, evidence: Sequence[Evidence], nam
                    tuple(i for i in unsupported if i not in dropped), tuple(dropped), len(moves))
 
 
+def _off_topic(question: str, cited: CitedAnswer, pool: Sequence[Evidence], prompted: int,
+               glossary: Glossary | None) -> tuple[int, ...]:
+    """The sentences off the question's topic; the first ``prompted`` of ``pool`` are paragraphs, the rest sections."""
+    claims = [claims_text(sentence, passages=prompted) for sentence, _ in cited.sentences]
+    paragraphs = [item.text if i < prompted else "" for i, item in enumerate(pool)]
+    return off_topic(question, claims, [passages for _, passages in cited.sentences], paragraphs,
+                     [item.text for item in pool], subject=_subject_blanker(glossary) if glossary is not None else str)
+
+
+def _subject_blanker(glossary: Glossary) -> Callable[[str], str]:
+    """Blanks the entities and periods a text names (the subject every passage of a region and year shares)."""
+    def blanked(text: str) -> str:
+        named = [m for m in glossary.scan(text) if m.kind in (SlotKind.ENTITY, SlotKind.PERIOD)]
+        return glossary.leftover(text, named)
+    return blanked
+
+
 def _section_index(pool: list[Evidence], item: Evidence) -> int:
     """The pool index of the section around ``item`` (its context, under the section's locator), added once."""
     section = replace(item, locator=section_locator(item.locator) or item.locator, text=item.context, context="")
@@ -323,6 +347,13 @@ def _unsupported(cited: CitedAnswer, evidence: Sequence[Evidence], entities: Nam
         return report.unsupported
     claims = [claims_text(sentence, passages=len(evidence)) for sentence, _ in cited.sentences]
     return misattributed(claims, evidence, entities=entities)
+
+
+def premise_outcome(corrected: ContradictedPremise) -> NarrativeOutcome:
+    """The correction of a premise the facts contradict, in place of the model's answer: its two figures cited."""
+    return NarrativeOutcome(corrected.text, source_dicts(corrected.sources), AnswerStatus.ANSWERED,
+                            decisions=(f"narrative:premise_contradicted:{corrected.direction}",),
+                            detail=NarrativeDetail(NarrativeKind.PREMISE_CONTRADICTED))
 
 
 def _unavailable(exc: ProviderUnavailableError, evidence: Sequence[Evidence], lang: Lang, decisions: list[str],

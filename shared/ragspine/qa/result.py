@@ -55,6 +55,7 @@ class NarrativeKind(enum.StrEnum):
     OFF_QUESTION = "off_question"  # sourced, but restating the question or about another entity: passages quoted
     UNSUPPORTED_SUBJECT = "unsupported_subject"  # no cited passage names the entity, project or year asked about
     UNSUPPORTED_SENTENCE = "unsupported_sentence"  # a sentence its cited passage (or any one passage) does not say
+    PREMISE_CONTRADICTED = "premise_contradicted"  # the rise or fall asked about is the facts' opposite: said, cited
 
 
 @dataclass(frozen=True, slots=True)

@@ -180,3 +180,13 @@ def test_glossary_equivalents_name_the_subjects_in_every_language_and_skip_perio
     found = default_glossary().equivalents("Hong Kong revenue in FY2024")
     assert {"香港", "营业收入", "売上高"} <= set(found)
     assert not any("2024" in term for term in found)
+
+
+def test_a_sentence_shown_in_two_snippets_is_quoted_once_from_the_higher_ranked() -> None:
+    # A paragraph hit, and another hit of the same section shown with the section around it.
+    section = (f"{CN[0]}{HK[0]}", MDA, "heading=大中华区")
+
+    answer = ask("香港收入为什么下降？", HK, section)
+
+    assert answer.count("主要因为入境旅客消费走弱。") == 1
+    assert "主要因为入境旅客消费走弱。（来源：ACME_FY2024_MDA.docx heading=香港）" in answer
