@@ -45,7 +45,8 @@ _NENDO = LazyPattern(r"(?<![\d/])(?P<year>\d{4})\s*年度(?:\s*の?\s*第\s*(?P<
 # Opened by a lookahead on the first characters a match may have (a digit, h, f, s): case-insensitive,
 # ``re`` would otherwise try both branches at every position.
 _HALF_GUARD = r"(?=[\dhfs])"
-_HALF = LazyPattern(_HALF_GUARD + r"(?:(?:(?:fy\s*)?\d{4}\s*(?:财年|財年|年度|年)?\s*(?:上半年|下半年|上半期|下半期|上期|下期))"
+_HALF = LazyPattern(_HALF_GUARD + r"(?:(?:(?:fy\s*)?\d{4}\s*(?:财年|財年|年度|年)?\s*"
+                   r"(?:上半年|下半年|上半期|下半期|上期|下期))"
                    r"|(?<![a-z])(?:h[12]\s*(?:fy\s*)?\d{4}|(?:first|second)\s+half\s+(?:of\s+)?(?:fy\s*)?\d{4})(?!\d))",
                    re.IGNORECASE)
 _SPLIT_YEAR = LazyPattern(r"(?<![\d/.])(?:fy\s?)?(?P<a>(?:19|20)\d{2})\s*/\s*(?P<b>(?:19|20)?\d{2})(?![\d/.])",
