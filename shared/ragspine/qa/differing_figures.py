@@ -4,7 +4,11 @@ The fact table keeps every other source's figure for a key as a conflict, whatev
 arithmetic only a different amount is a side to choose: the same amount on another scale of the
 currency (214.3 JPY_B beside 214,300 JPY_M), with its scale but no currency stated (214,300 M), or
 rounded more coarsely (25.2 JPY_B beside 25,230 JPY_M) is the same figure, and a computation over
-it takes no side.
+it takes no side. Nor is a figure far from the kept one (more than a tenth apart): two statements of
+one amount (a preliminary release and the final report, a restatement) differ by little, while a
+figure several times another is a different quantity a table filed under the same name (a segment's
+revenue under the company's), so the figure the fact table keeps stands for arithmetic, and the
+stated answer still lists the other beside it.
 """
 
 from __future__ import annotations
@@ -15,10 +19,27 @@ from decimal import ROUND_HALF_UP, Decimal
 from ragspine.facts.model import Fact, format_number
 from ragspine.facts.unit_scales import money_unit
 
+# Two statements of one amount differ by at most this share of the larger one.
+_COMPETING_SHARE = Decimal("0.1")
+
 
 def differing(stated: Fact, others: Iterable[Fact]) -> tuple[Fact, ...]:
-    """The figures of ``others`` that state another amount than ``stated``."""
-    return tuple(other for other in others if not same_amount(stated, other))
+    """The figures of ``others`` that state another amount than ``stated`` for the same quantity."""
+    return tuple(other for other in others if not same_amount(stated, other) and _competing(stated, other))
+
+
+def _competing(first: Fact, second: Fact) -> bool:
+    """Whether two different figures are close enough to be two statements of one amount (else the
+    other is a different quantity filed under the same key); figures in two currencies always compete."""
+    a, b = Decimal(format_number(first.value)), Decimal(format_number(second.value))
+    if first.unit and second.unit and first.unit != second.unit:
+        unit_a, unit_b = money_unit(first.unit), money_unit(second.unit)
+        if unit_a is None or unit_b is None or (unit_a.currency and unit_b.currency
+                                                and unit_a.currency != unit_b.currency):
+            return True
+        a, b = a * unit_a.factor, b * unit_b.factor
+    larger = max(abs(a), abs(b))
+    return larger == 0 or abs(a - b) <= _COMPETING_SHARE * larger
 
 
 def same_amount(first: Fact, second: Fact) -> bool:

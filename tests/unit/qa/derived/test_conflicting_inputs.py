@@ -79,3 +79,14 @@ def test_a_coarser_rounding_of_a_figure_is_the_same_figure_and_a_step_off_is_not
     step_off = statement_fact("REVENUE", "2024", float(coarse_value + 1), unit=coarse_unit)  # a whole unit off
     assert not same_amount(fine, step_off)
     assert not same_amount(fine, statement_fact("REVENUE", "2024", amount, unit="GBP_M"))  # another currency
+
+
+def test_a_figure_far_from_the_kept_one_is_another_quantity_and_the_formula_is_computed(folder: Path) -> None:
+    # GIVEN a segment table's revenue (a third of the company's) filed under the company's revenue as a conflict
+    qa = statement_qa(folder, statement_facts())
+    qa.facts.put_conflicts([statement_fact("REVENUE", "2024", 650, source_doc_id=OTHER)])  # stated is 2000
+    # WHEN the margin is asked
+    result = answer_question("What was the operating margin in FY2024?", qa=qa)
+    # THEN it is computed from the figure the fact table keeps, and the far figure takes no side
+    assert "7.50 PCT" in result.answer, result.answer
+    assert "the sources state different figures for revenue" not in result.answer
