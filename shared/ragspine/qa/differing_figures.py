@@ -4,11 +4,12 @@ The fact table keeps every other source's figure for a key as a conflict, whatev
 arithmetic only a different amount is a side to choose: the same amount on another scale of the
 currency (214.3 JPY_B beside 214,300 JPY_M), with its scale but no currency stated (214,300 M), or
 rounded more coarsely (25.2 JPY_B beside 25,230 JPY_M) is the same figure, and a computation over
-it takes no side. Nor is a figure far from the kept one (more than a tenth apart): two statements of
-one amount (a preliminary release and the final report, a restatement) differ by little, while a
-figure several times another is a different quantity a table filed under the same name (a segment's
-revenue under the company's), so the figure the fact table keeps stands for arithmetic, and the
-stated answer still lists the other beside it.
+it takes no side. Nor is a second figure of the same document (a document states an amount once: its
+other figure under the key is another table's quantity, a segment's or a pro forma one), nor a
+figure far from the kept one (more than a tenth apart): two documents' statements of one amount (a
+preliminary release and the final report, a restatement) differ by little, while a figure several
+times another is a different quantity a table filed under the same name. The figure the fact table
+keeps then stands for arithmetic, and the stated answer still lists the other beside it.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from ragspine.facts.model import Fact, format_number
 from ragspine.facts.unit_scales import money_unit
 
-# Two statements of one amount differ by at most this share of the larger one.
+# Two documents' statements of one amount differ by at most this share of the larger one.
 _COMPETING_SHARE = Decimal("0.1")
 
 
@@ -29,8 +30,14 @@ def differing(stated: Fact, others: Iterable[Fact]) -> tuple[Fact, ...]:
 
 
 def _competing(first: Fact, second: Fact) -> bool:
+    """Whether two different figures are two statements of one amount: from two documents (one document
+    states an amount once; its second figure under the key is another table's quantity) and close."""
+    return first.source_doc_id != second.source_doc_id and _close(first, second)
+
+
+def _close(first: Fact, second: Fact) -> bool:
     """Whether two different figures are close enough to be two statements of one amount (else the
-    other is a different quantity filed under the same key); figures in two currencies always compete."""
+    other is a different quantity filed under the same key); figures in two currencies always are."""
     a, b = Decimal(format_number(first.value)), Decimal(format_number(second.value))
     if first.unit and second.unit and first.unit != second.unit:
         unit_a, unit_b = money_unit(first.unit), money_unit(second.unit)

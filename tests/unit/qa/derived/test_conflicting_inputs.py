@@ -90,3 +90,13 @@ def test_a_figure_far_from_the_kept_one_is_another_quantity_and_the_formula_is_c
     # THEN it is computed from the figure the fact table keeps, and the far figure takes no side
     assert "7.50 PCT" in result.answer, result.answer
     assert "the sources state different figures for revenue" not in result.answer
+
+
+def test_a_second_figure_of_the_same_document_is_another_table_s_quantity(folder: Path) -> None:
+    # GIVEN the same report filing a second, close revenue figure (another table's) under the company's revenue
+    qa = statement_qa(folder, statement_facts())
+    qa.facts.put_conflicts([statement_fact("REVENUE", "2024", 1980, source_doc_id=DOC)])  # stated is 2000
+    # WHEN the margin is asked
+    result = answer_question("What was the operating margin in FY2024?", qa=qa)
+    # THEN the kept figure stands for the arithmetic
+    assert "7.50 PCT" in result.answer, result.answer
