@@ -13,14 +13,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import boto3
 import pytest
 
-from ragspine.aws.dynamo_facts import DynamoFactStore
+from tests.support.ask_aws import sample_fact_table
 from tests.support.ask_child import run_child
-from tests.support.cfn import REPO_ROOT, dynamodb_create_table_kwargs
-from tests.support.moto_server import moto_server
-from tests.support.samples import load_sample_facts
+from tests.support.cfn import REPO_ROOT
 
 TABLE, BUCKET = "facts", "domain-bucket"
 LAMBDA_SEGMENT = "53995c3f42cd8ad8"  # the Parent of the trace header: the function's own segment
@@ -37,13 +34,7 @@ _ASK = (
 @pytest.fixture(scope="module")
 def fact_table() -> Iterator[str]:
     """moto on loopback with the template's fact table holding the ACME sample facts, and the domain bucket."""
-    with moto_server() as url:
-        options: dict[str, Any] = {"endpoint_url": url, "region_name": "us-east-1",
-                                   "aws_access_key_id": "test", "aws_secret_access_key": "test"}
-        client = boto3.client("dynamodb", **options)
-        client.create_table(**dynamodb_create_table_kwargs("FactsTable", TABLE))
-        load_sample_facts(DynamoFactStore(TABLE, client=client))
-        boto3.client("s3", **options).create_bucket(Bucket=BUCKET)
+    with sample_fact_table(TABLE, BUCKET) as url:
         yield url
 
 
