@@ -596,12 +596,7 @@ class _TableReader:
                 fact = self._fact(r, c, cell, fallback, context_period, table_units, declared)
                 if fact is None:
                     continue
-                kept = facts.get(fact.key)
-                if kept is not None and kept.value != fact.value:
-                    self.warn(f"{fact.source_locator} and {kept.source_locator} give two figures for one fact; "
-                              "both dropped")
-                    dropped.add(fact.key)
-                facts.setdefault(fact.key, fact)
+                self._keep(fact, facts, dropped)
                 rows_of.setdefault(r, []).append(fact.key)
         if undated:
             dropped |= self._partly_read(partly, rows_of)
@@ -843,12 +838,7 @@ class _TableReader:
             fact = self._fact(r, c, cell, fallback, context_period, table_units, declared)
             if fact is None:
                 continue
-            kept = facts.get(fact.key)
-            if kept is not None and kept.value != fact.value:
-                self.warn(f"{fact.source_locator} and {kept.source_locator} give two figures for one fact; "
-                          "both dropped")
-                dropped.add(fact.key)
-            facts.setdefault(fact.key, fact)
+            self._keep(fact, facts, dropped)
 
     def _column_qualifiers(self, skipped: set[int], header_names: dict[int, list[Named]],
                            dated: bool, undated: bool = False) -> dict[int, str]:
@@ -1284,6 +1274,14 @@ class _TableReader:
             if text and self.name(text) is PERIOD_HEADING:
                 found.append(text)
         return found
+
+    def _keep(self, fact: Fact, facts: dict[FactKey, Fact], dropped: set[FactKey]) -> None:
+        """``fact`` into ``facts`` by its key; a second, different figure for a key drops both, with a warning."""
+        kept = facts.get(fact.key)
+        if kept is not None and kept.value != fact.value:
+            self.warn(f"{fact.source_locator} and {kept.source_locator} give two figures for one fact; both dropped")
+            dropped.add(fact.key)
+        facts.setdefault(fact.key, fact)
 
     def _fact(self, r: int, c: int, cell: _Cell, fallback: _Cell, context_period: Period | None | str,
               table_units: list[str], declared: DeclaredUnits) -> Fact | None:

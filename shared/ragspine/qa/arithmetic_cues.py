@@ -219,13 +219,19 @@ def _parts_whole(norm: str, metrics: list[Mention]) -> tuple[str, ...]:
     before = [m for m in metrics if adding is not None and m.end <= adding.start()]
     if not before or not _JOINED_TO_SUM.fullmatch(norm[before[-1].end:adding.start() if adding else 0]):
         return ()
+    run = _listed_run(norm, before)
+    listed = [str(m.code) for m in run]
+    return (twice[0], *listed) if sorted(listed) == sorted(parts) else ()
+
+
+def _listed_run(norm: str, before: list[Mention]) -> list[Mention]:
+    """The last of ``before`` and the names listed right before it with only separators between them."""
     run = [before[-1]]
     for mention in reversed(before[:-1]):
         if not _LIST_SEPARATOR.fullmatch(norm[mention.end:run[0].start]):
             break
         run.insert(0, mention)
-    listed = [str(m.code) for m in run]
-    return (twice[0], *listed) if sorted(listed) == sorted(parts) else ()
+    return run
 
 
 # Between the parts listed and the whole that divides their sum: "A and B over total revenue", "… as a
@@ -250,11 +256,7 @@ def _parts_over(norm: str, metrics: list[Mention], whole: str) -> tuple[str, ...
     before = [m for m in metrics if m.end <= wholes[0].start]
     if len(before) < 2 or not _DIVIDES_SUM.fullmatch(norm[before[-1].end:wholes[0].start]):
         return ()
-    run = [before[-1]]
-    for mention in reversed(before[:-1]):
-        if not _LIST_SEPARATOR.fullmatch(norm[mention.end:run[0].start]):
-            break
-        run.insert(0, mention)
+    run = _listed_run(norm, before)
     rest = [m for m in metrics if m not in run and m is not wholes[0]]
     qualifier = rest[-1] if rest and rest[-1].end <= run[0].start else None
     if (len(run) < 2 or len(rest) > 1 or (rest and (qualifier is None
