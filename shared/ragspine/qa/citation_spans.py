@@ -2,7 +2,8 @@
 
 A locator names a table row as the document writes it, and a row may nest brackets in its
 label (``row=Carrying amount (non-current (liabilities)/assets)``), so a citation closes at
-the bracket balancing its opening one, in full-width or ASCII form alike. A citation left
+the bracket balancing its opening one, in full-width or ASCII form alike; a locator value cut short
+(``…``, or ``...`` in NFKC) ends the brackets it opened. A citation left
 unclosed is no citation: its text stays part of the answer (and its numbers claims).
 """
 
@@ -47,7 +48,9 @@ def _closing(text: str, start: int) -> int | None:
     """The index just past the bracket closing the one opened before ``start``, or None when it never closes."""
     depth = 1
     for index in range(start, len(text)):
-        if text[index] in _OPENS:
+        if text[index] == "…" or text.startswith("...", index):  # NFKC writes "…" as three dots
+            depth = 1  # a locator cut short ("row=Final dividend … (2017: AU 12 cent…"): its brackets end with it
+        elif text[index] in _OPENS:
             depth += 1
         elif text[index] in _CLOSES:
             depth -= 1

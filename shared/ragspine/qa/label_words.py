@@ -130,7 +130,7 @@ def label_readings(norm: str, leftover: str, glossary: Glossary, *, total_named:
     compounds = _compounds(norm)
     # the words a question must name of each row: its item's, less a remark in parentheses ("Free cash flow
     # (non-U.S. GAAP measure)", "(in thousands)"), which a question may name but seldom does
-    item_words = {code: _content(_words(_without_remarks(_item(label_of(code)))))
+    item_words = {code: _content(_words(_without_dating(_without_remarks(_item(label_of(code))))))
                   or _content(_words(_item(label_of(code)))) or words_of[code] for code in labels}
     # the glossary's own line items are rows too: "non-current" of its "Derivative financial instruments, non-current
     # liability" says a question is not about an open label lacking it
@@ -233,6 +233,20 @@ def _without_remarks(text: str) -> str:
         text = bare
 
 
+# What a row says of when its figure fell and at what rate ("Final dividend *for the year ended 30 June 2018
+# of AU 14 cents*", "Granted *during the period*"): the columns date it, the question names the item.
+_DATING = LazyPattern(
+    r"(?<![a-z])(?:for|during|in)\s+the\s+(?:(?:half|full|financial|fiscal)[\s-]+)?(?:year|period|quarter)"
+    r"(?:\s+(?:then\s+)?(?:ended|ending)(?:\s+(?:\d{1,2}\s+[a-z]+|[a-z]+\s+\d{1,2},?)\s+\d{4})?)?"
+    r"|(?<![a-z])of\s+(?:(?:[a-z]{1,3}\s?)?[$£€¥]\s?\d[\d.,]*(?:\s?(?:cents?|pence|sen))?|(?:[a-z]{1,3}\s)?\d[\d.,]*\s?"
+    r"(?:cents?|pence|sen|p))(?:\s+per\s+(?:ordinary\s+)?share)?(?![\w.])")
+
+
+def _without_dating(text: str) -> str:
+    """``text`` without the dating and the per-share rate a row's label may carry (``_DATING``)."""
+    return _DATING.sub(" ", text)
+
+
 def _compounds(text: str) -> set[str]:
     """The hyphenated words of a text as written (``non-usd``, ``non-current``), in NFKC lower case."""
     return set(_COMPOUND.findall(unicodedata.normalize("NFKC", text).lower()))
@@ -246,7 +260,18 @@ _SIGN_WORD = LazyPattern(r"^\s*(?:less|add|plus|deduct)\s+(?!than(?![a-z]))", re
 def _item(label: str) -> str:
     """A qualified label's own line item (``net sales: malaysia`` -> ``malaysia``): its section may go unnamed,
     as may a leading word saying how the line enters a total (``less voyage expenses`` -> ``voyage expenses``)."""
-    return _SIGN_WORD.sub("", label.rpartition(": ")[2])
+    return _SIGN_WORD.sub("", label[_item_start(label):])
+
+
+def _item_start(label: str) -> int:
+    """Where a qualified label's item begins: after its last ": " outside parentheses (a remark "(2017: AU 12
+    cents)" is no section)."""
+    depth, start = 0, 0
+    for at, char in enumerate(label):
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if depth == 0 and label.startswith(": ", at):
+            start = at + 2
+    return start
 
 
 def _span(leftover: str, asked: set[str]) -> tuple[int, int] | None:

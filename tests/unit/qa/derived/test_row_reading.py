@@ -235,3 +235,48 @@ class TestADerivedWordTheRowStates:
         facts = [statement_fact("label:special reserve", "2019", 3491626, unit="")]
         result = ask(statement_qa_with_labels(folder, facts), "What was the special reserve margin in 2019?")
         assert "cannot be computed" in result.answer and "3491626" not in result.answer, result.answer
+
+
+FINAL = "Final dividend for the year ended 30 June 2018 of AU 14 cents (2017: AU 12 cents)"
+INTERIM = "Interim dividend for the half year ended 31 December 2018 of AU 16 cents (2017: AU 13 cents)"
+_MONTHS = st.sampled_from(["June", "December", "March", "September"])
+
+
+class TestALabelDatingItsFigure:
+    """A row's label may say when its figure fell and at what rate per share ("for the half year ended 31
+    December 2018 of AU 16 cents (2017: AU 13 cents)"): the columns date the figure, the question names the item."""
+
+    DIVIDENDS = glossary_with([FINAL, INTERIM])
+
+    @pytest.mark.parametrize(("question", "label"), [
+        ("What is the percentage change in the final dividend from 2018 to 2019?", FINAL),
+        ("What was the interim dividend in 2019?", INTERIM),
+    ])
+    def test_the_row_is_read_by_its_item(self, question: str, label: str) -> None:
+        assert read(question, self.DIVIDENDS) == [(open_metric_code(label),)]
+
+    def test_words_both_rows_share_read_neither(self) -> None:
+        assert read("What was the dividend in 2019?", self.DIVIDENDS) == []
+
+    @settings(max_examples=40, deadline=None)
+    @given(st.sampled_from(["Final", "Interim", "Special"]), st.sampled_from(["", "half ", "financial "]),
+           st.sampled_from(["year", "period"]), st.integers(1, 28), _MONTHS, st.integers(2015, 2024),
+           st.sampled_from(["AU ", "US$", "$", "", "HK$"]), st.integers(1, 99))
+    def test_any_dating_and_rate_leave_the_item(self, item: str, half: str, span: str, day: int, month: str,
+                                                year: int, currency: str, cents: int) -> None:
+        rate = f"{currency}{cents / 100:.2f}" if currency.endswith("$") else f"{currency}{cents} cents"
+        label = f"{item} dividend for the {half}{span} ended {day} {month} {year} of {rate} ({year - 1}: {rate})"
+        other = "Interim dividend paid" if item != "Interim" else "Final dividend paid"
+        glossary = glossary_with([label, other])
+        assert read(f"What is the change in the {item.lower()} dividend from 2018 to 2019?", glossary) == [
+            (open_metric_code(label),)]
+
+    def test_a_change_of_the_row_is_answered_with_its_truncated_locator_cited(self, folder: Path) -> None:
+        # a locator cuts a long row label short, and with it the bracket its remark opened
+        cut = f"table=1,row={FINAL[:70]}…"
+        facts = [statement_fact(open_metric_code(FINAL) or "", year, value, unit="",
+                                source_locator=f"{cut},col={year}")
+                 for year, value in (("2018", 12534), ("2019", 13327))]
+        result = ask(statement_qa_with_labels(folder, facts),
+                     "What is the percentage change in the final dividend from 2018 to 2019?")
+        assert "FY2019 vs FY2018 up 793（+6.33%）（计算自：" in result.answer, result.answer
