@@ -127,54 +127,126 @@ def label_readings(norm: str, leftover: str, glossary: Glossary, *, total_named:
     words_of = {code: _content(_words(label_of(code))) for code in labels}
     if total_named:  # "total" read as the channel names a row too where a label holds it ("fair value of total debt")
         asked.add(_TOTAL)
-    compounds = _compounds(norm)
-    # the words a question must name of each row: its item's, less a remark in parentheses ("Free cash flow
-    # (non-U.S. GAAP measure)", "(in thousands)"), which a question may name but seldom does
-    item_words = {code: _content(_words(_without_dating(_without_remarks(_item(label_of(code))))))
-                  or _content(_words(_item(label_of(code)))) or words_of[code] for code in labels}
-    # the glossary's own line items are rows too: "non-current" of its "Derivative financial instruments, non-current
-    # liability" says a question is not about an open label lacking it
-    vocabulary = set().union(*words_of.values(), *(_content(_words(alias)) for alias, (kind, code)
-                                                   in glossary.aliases.items()
-                                                   if kind is SlotKind.METRIC and not code.startswith(METRIC_PREFIX)))
-    scored: list[tuple[tuple[float, int, int, int, int], str]] = []
-    for code, own in words_of.items():
-        named = asked - (ASKING_WORDS - own)  # the words naming a row, not those asking for arithmetic on it
-        common = own & named
-        if not common:
-            continue
-        item = item_words[code]
-        label_share = len(item & named) / len(item)
-        question_share = len(common) / len(named)
-        if label_share < MIN_LABEL_SHARE or question_share < MIN_QUESTION_SHARE:
-            continue
-        if (named - own) & vocabulary:  # the question names another row's word this label lacks
-            continue
-        # fewest of its own words unnamed tells rows apart only where the question names some of the
-        # section's words: rows of two sections named by their common item alone are both offered
-        section_named = bool((own - item) & named)
-        # last, the question's hyphenated words the label holds as written: "non-USD denominated current
-        # assets" is the row "Non-USD denominated: assets, current", not "USD denominated: assets, non-current"
-        scored.append(((label_share, len(common), -len(named - common), -len(own - named) if section_named else 0,
-                        len(compounds & _compounds(label_of(code)))), code))
+    score = _Scorer(norm, labels, words_of, glossary)
+    scored = score(asked)
     named_in = leftover
     if not scored and total_named:
-        scored = _the_one_total_row(labels, asked, item_words)
+        scored = _the_one_total_row(labels, asked, score.item_words)
         named_in = norm  # its "total" is blanked as the channel in the leftover words
     if not scored:
-        return []
+        return _two_rows_named(norm, leftover, words_of, score, total_named=total_named)
+    reading = _reading(norm, named_in, scored, words_of, asked)
+    return [] if reading is None else [reading]
+
+
+_Score = tuple[float, int, int, int, int]
+
+
+class _Scorer:
+    """Scores each open label as the row a set of question words names (see the module's rules)."""
+
+    def __init__(self, norm: str, labels: list[str], words_of: dict[str, set[str]], glossary: Glossary) -> None:
+        self.words_of = words_of
+        self.compounds = _compounds(norm)
+        # the words a question must name of each row: its item's, less a remark in parentheses ("Free cash flow
+        # (non-U.S. GAAP measure)", "(in thousands)") and the dating of its figure, which a question may name but
+        # seldom does
+        self.item_words = {code: _content(_words(_without_dating(_without_remarks(_item(label_of(code))))))
+                           or _content(_words(_item(label_of(code)))) or words_of[code] for code in labels}
+        # the glossary's own line items are rows too: "non-current" of its "Derivative financial instruments,
+        # non-current liability" says a question is not about an open label lacking it
+        self.vocabulary = set().union(*words_of.values(), *(
+            _content(_words(alias)) for alias, (kind, code) in glossary.aliases.items()
+            if kind is SlotKind.METRIC and not code.startswith(METRIC_PREFIX)))
+
+    def __call__(self, asked: set[str]) -> list[tuple[_Score, str]]:
+        scored: list[tuple[_Score, str]] = []
+        for code, own in self.words_of.items():
+            named = asked - (ASKING_WORDS - own)  # the words naming a row, not those asking for arithmetic on it
+            common = own & named
+            if not common:
+                continue
+            item = self.item_words[code]
+            label_share = len(item & named) / len(item)
+            question_share = len(common) / len(named)
+            if label_share < MIN_LABEL_SHARE or question_share < MIN_QUESTION_SHARE:
+                continue
+            if (named - own) & self.vocabulary:  # the question names another row's word this label lacks
+                continue
+            # fewest of its own words unnamed tells rows apart only where the question names some of the
+            # section's words: rows of two sections named by their common item alone are both offered
+            section_named = bool((own - item) & named)
+            # last, the question's hyphenated words the label holds as written: "non-USD denominated current
+            # assets" is the row "Non-USD denominated: assets, current", not "USD denominated: assets, non-current"
+            scored.append(((label_share, len(common), -len(named - common), -len(own - named) if section_named else 0,
+                            len(self.compounds & _compounds(label_of(code)))), code))
+        return scored
+
+
+
+def _reading(norm: str, named_in: str, scored: list[tuple[_Score, str]], words_of: dict[str, set[str]],
+             asked: set[str]) -> NearMiss | None:
+    """The best-scored labels as one reading over the words naming them in ``named_in``."""
     best = max(score for score, _ in scored)
     chosen = sorted(code for score, code in scored if score == best)
     span = _span(named_in, set().union(*(words_of[code] & asked for code in chosen)))
     if span is None:
-        return []
+        return None
     start, end = span
     readings = tuple(Reading(SlotKind.METRIC, code, label_of(code), norm) for code in chosen)
-    return [NearMiss(norm[start:end], readings, start, end)]
+    return NearMiss(norm[start:end], readings, start, end)
+
+
+# The words joining two rows a question computes with: "A and B", "A to B", "A as a percentage of B".
+_JOINING = LazyPattern(r"(?<![a-z])(?:and|to|vs\.?|versus|over|against|divided by|as an? (?:percentage|proportion|"
+                       r"ratio|share|fraction) of)(?![a-z])")
+_OF = LazyPattern(r"(?<![a-z])of(?![a-z])")
+
+
+def _two_rows_named(norm: str, leftover: str, words_of: dict[str, set[str]], score: _Scorer, *,
+                    total_named: bool) -> list[NearMiss]:
+    """Two rows named in other words on either side of a joining word ("the ratio of fair value of total debt
+    to carrying amount of total debt"), each read by its own words as one row alone would be; [] unless exactly
+    one split reads two different rows, each the one best reading of its side.
+
+    A row's item written once after two sections ("the fair value and carrying amount of total debt") is read
+    with each: the first side takes the item after the second's "of" when the two rows are that item's in two
+    sections. ``total_named``: "total" was blanked as the channel; a side writing it names it.
+    """
+    def one_row(spans: tuple[tuple[int, int], ...]) -> NearMiss | None:
+        """The one row the words of ``spans`` name (the first span the question's own, its reading spanning it)."""
+        asked = set().union(*(_content(_words(leftover[a:b])) for a, b in spans))
+        if total_named and any(_TOTAL in _words(norm[a:b]) for a, b in spans):
+            asked.add(_TOTAL)
+        scored = score(asked) if asked else []
+        if not scored or sum(1 for s, _ in scored if s == max(scored)[0]) != 1:
+            return None
+        (a, b), within = spans[0], " " * spans[0][0] + leftover[spans[0][0]:spans[0][1]]
+        return _reading(norm, within, scored, words_of, asked) if b > a else None
+
+    pairs: dict[tuple[str, str], tuple[NearMiss, NearMiss]] = {}
+    for join in _JOINING.finditer(leftover):
+        second = one_row(((join.end(), len(leftover)),))
+        if second is None:
+            continue
+        first = one_row(((0, join.start()),))
+        shared = _OF.search(leftover, join.end())
+        if first is None and shared is not None:  # "fair value and carrying amount of total debt"
+            joined = one_row(((0, join.start()), (shared.end(), len(leftover))))
+            if joined is not None:  # the two rows are one item's in two sections, the first side names a section
+                label = label_of(joined.readings[0].code)
+                section = _content(_words(label[:_item_start(label)]))
+                if (_item(label) == _item(label_of(second.readings[0].code))
+                        and _content(_words(leftover[:join.start()])) - ASKING_WORDS <= section):
+                    first = joined
+        if first is None or first.readings[0].code == second.readings[0].code:
+            continue
+        pairs[(first.readings[0].code, second.readings[0].code)] = (first, second)
+    return list(next(iter(pairs.values()))) if len(pairs) == 1 else []
 
 
 def _the_one_total_row(labels: list[str], asked: set[str],
-                       item_words: dict[str, set[str]]) -> list[tuple[tuple[float, int, int, int, int], str]]:
+                       item_words: dict[str, set[str]]) -> list[tuple[_Score, str]]:
     """The documents' one total row, scored as a candidate, when the question's words besides "total" (and those
     asking for arithmetic) are all words of its own line item; else none."""
     totals = [code for code in labels if is_a_total(code)]

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from ragspine.domain.starter import init_domain
@@ -280,3 +280,54 @@ class TestALabelDatingItsFigure:
         result = ask(statement_qa_with_labels(folder, facts),
                      "What is the percentage change in the final dividend from 2018 to 2019?")
         assert "FY2019 vs FY2018 up 793（+6.33%）（计算自：" in result.answer, result.answer
+
+
+DEBT = ["Carrying amount: Total debt", "Fair value: Total debt", "Carrying amount: Other foreign borrowings",
+        "Fair value: Other foreign borrowings", "Other domestic borrowings"]
+
+
+def code(label: str) -> str:
+    return open_metric_code(label) or ""
+
+
+class TestTwoRowsNamedInOtherWords:
+    """Two rows a question computes with, each named in other words on its side of a joining word."""
+
+    GLOSSARY = glossary_with(DEBT)
+
+    @settings(max_examples=30, deadline=None)
+    @given(st.sampled_from(["What is the ratio of {a} to {b}", "What is {a} as a percentage of {b}",
+                            "What is the difference between {a} and {b}", "What is {a} divided by {b}"]),
+           st.sampled_from([("the fair value of total debt", DEBT[1]), ("carrying amount of total debt", DEBT[0]),
+                            ("the fair value of other foreign borrowings", DEBT[3])]),
+           st.sampled_from([("the carrying amount of total debt", DEBT[0]),
+                            ("carrying amount of other foreign borrowings", DEBT[2])]))
+    def test_each_side_reads_its_row(self, wording: str, first: tuple[str, str], second: tuple[str, str]) -> None:
+        assume(first[1] != second[1])
+        question = wording.format(a=first[0], b=second[0]) + " in 2018?"
+        assert parse_slots(question, glossary=self.GLOSSARY).metrics == (code(first[1]), code(second[1]))
+
+    @pytest.mark.parametrize(("item", "rows"), [("total debt", (DEBT[1], DEBT[0])),
+                                                ("other foreign borrowings", (DEBT[3], DEBT[2]))])
+    def test_an_item_written_once_after_two_sections_is_read_with_each(self, item: str,
+                                                                       rows: tuple[str, str]) -> None:
+        question = f"What is the difference between the fair value and carrying amount of {item} in 2018?"
+        assert parse_slots(question, glossary=self.GLOSSARY).metrics == tuple(map(code, rows))
+
+    @pytest.mark.parametrize("question", [
+        "What is the difference between the fair value and carrying amount in 2018?",  # no item: which rows?
+        "What is the difference between the fair value of debt and carrying amount of total debt in 2018?",
+        "What is the ratio of fair value to borrowings in 2018?",  # "borrowings" is two rows' word alike
+    ])
+    def test_a_side_naming_no_one_row_reads_neither(self, question: str) -> None:
+        assert parse_slots(question, glossary=self.GLOSSARY).metrics == ()
+
+    def test_their_difference_is_computed_with_both_inputs_cited(self, folder: Path) -> None:
+        # (the finance pack reads "total debt" and "borrowings" as its interest-bearing debt: a term loan is a row)
+        loan = ["Fair value: Term loan A facility", "Carrying amount: Term loan A facility"]
+        facts = [statement_fact(code(loan[0]), "2018", 99.2, unit="USD_M"),
+                 statement_fact(code(loan[1]), "2018", 98.5, unit="USD_M")]
+        result = ask(statement_qa_with_labels(folder, facts), "What is the difference between the fair value and "
+                                                              "carrying amount of the term loan A facility in 2018?")
+        assert "difference between fair value: term loan a facility" in result.answer, result.answer
+        assert ": 0.7 USD_M" in result.answer and "（计算自：" in result.answer, result.answer
