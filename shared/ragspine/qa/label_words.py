@@ -185,11 +185,14 @@ class _Scorer:
 
 
 def _reading(norm: str, named_in: str, scored: list[tuple[_Score, str]], words_of: dict[str, set[str]],
-             asked: set[str]) -> NearMiss | None:
-    """The best-scored labels as one reading over the words naming them in ``named_in``."""
+             asked: set[str], *, as_written: bool = False) -> NearMiss | None:
+    """The best-scored labels as one reading over the words naming them in ``named_in``; ``as_written``: over
+    every word the label shares with it, stop words too ("fair value", not "fair")."""
     best = max(score for score, _ in scored)
     chosen = sorted(code for score, code in scored if score == best)
-    span = _span(named_in, set().union(*(words_of[code] & asked for code in chosen)))
+    written = set(_words(named_in)) if as_written else set()
+    span = _span(named_in, set().union(*((words_of[code] & asked) | (set(_words(label_of(code))) & written)
+                                         for code in chosen)))
     if span is None:
         return None
     start, end = span
@@ -222,7 +225,7 @@ def _two_rows_named(norm: str, leftover: str, words_of: dict[str, set[str]], sco
         if not scored or sum(1 for s, _ in scored if s == max(scored)[0]) != 1:
             return None
         (a, b), within = spans[0], " " * spans[0][0] + leftover[spans[0][0]:spans[0][1]]
-        return _reading(norm, within, scored, words_of, asked) if b > a else None
+        return _reading(norm, within, scored, words_of, asked, as_written=True) if b > a else None
 
     pairs: dict[tuple[str, str], tuple[NearMiss, NearMiss]] = {}
     for join in _JOINING.finditer(leftover):

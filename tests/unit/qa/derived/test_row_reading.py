@@ -330,4 +330,5 @@ class TestTwoRowsNamedInOtherWords:
         result = ask(statement_qa_with_labels(folder, facts), "What is the difference between the fair value and "
                                                               "carrying amount of the term loan A facility in 2018?")
         assert "difference between fair value: term loan a facility" in result.answer, result.answer
+        assert "read 'fair value' as fair value: term loan a facility" in result.answer, result.answer
         assert ": 0.7 USD_M" in result.answer and "（计算自：" in result.answer, result.answer
