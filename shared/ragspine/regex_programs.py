@@ -2,19 +2,21 @@
 
 ``re`` turns a pattern's text into a program for its matching engine in Python (``re._parser`` and
 ``re._compiler``), and keeps the result in a cache keyed by the text and the flags. The ask function's
-first request compiles some forty patterns of the engine's (the glossary's prefix trees, the period and
-unit readers, the screening's cues): about 20-30 ms of CPU per cold start, each time the same programs.
+import and first request compile some fifty patterns of the engine's (the glossary's prefix trees, the
+period and unit readers, the screening's cues): tens of milliseconds of CPU per cold start, each time
+the same programs.
 ``tools/regex_programs.py`` writes those programs once, per interpreter (``config/regex_programs/
 <cache tag>.json``: CPython 3.11's, 3.12's and 3.13's programs differ), the way ``.pyc`` files keep
 compiled modules; ``warm_regex_cache`` builds each pattern from its program (``_sre.compile``, the call
 ``re._compiler.compile`` ends with; the engine checks the program as it always does) and puts it in
 ``re``'s cache, where every later ``re.compile`` or ``re.search`` of the same text and flags finds it.
 
-A program is used only by the interpreter that wrote it (the file names its cache tag and the engine's
-version, ``_sre.MAGIC``); a pattern the file does not hold is compiled as before, so a stale file costs
-time, never an answer. ``tests/unit/core/test_regex_programs.py`` checks that every kept program is
-the one ``re`` compiles, and the ask function's cold-start test that a first ask finds each engine
-pattern it reads in the file.
+A program is used only by an interpreter like the one that wrote it: the file names its cache tag, the
+engine's version (``_sre.MAGIC``) and the SHA-256 of the source of ``re``'s parser, compiler and
+constants, which a patch release may change; any other interpreter compiles as before. A pattern the
+file does not hold is compiled as before too, so a stale file costs time, never an answer.
+``tests/unit/core/test_regex_programs.py`` checks that every kept program is the one ``re`` compiles, and
+the ask function's cold-start test that a first ask finds each engine pattern it reads in the file.
 
 Run as a script with any interpreter and nothing installed (``python -I -P regex_programs.py``: ``-P`` keeps
 this folder, whose ``numbers`` package is not the standard library's, off ``sys.path``), it reads
@@ -25,6 +27,7 @@ from __future__ import annotations
 
 import _sre  # type: ignore[import-not-found]  # re's engine: the call re._compiler.compile ends with
 import base64
+import hashlib
 import importlib
 import json
 import re
@@ -44,6 +47,19 @@ def programs_file(folder: Path = PROGRAMS_DIR) -> Path | None:
     return folder / f"{tag}.json" if tag else None
 
 
+def compiler_fingerprint() -> str | None:
+    """The SHA-256 of the source of ``re``'s parser, compiler and constants: what a program is computed by.
+    None when a module's source cannot be read (nothing is then used)."""
+    digest = hashlib.sha256()
+    for name in ("re._parser", "re._compiler", "re._constants"):
+        source = getattr(sys.modules.get(name) or importlib.import_module(name), "__file__", None)
+        try:
+            digest.update(Path(str(source)).read_bytes())
+        except OSError:
+            return None
+    return digest.hexdigest()
+
+
 def program_entry(pattern: str, flags: int) -> dict[str, Any]:
     """What ``_sre.compile`` is given for ``pattern`` with ``flags``, as ``re._compiler.compile`` computes it."""
     parsed = importlib.import_module("re._parser").parse(pattern, flags)
@@ -59,6 +75,7 @@ def programs_document(patterns: list[tuple[str, int]]) -> dict[str, Any]:
     """This interpreter's programs of ``patterns`` (each text and flags once, in their order)."""
     unique = list(dict.fromkeys((pattern, int(flags)) for pattern, flags in patterns))
     return {"python": sys.implementation.cache_tag, "magic": _sre.MAGIC, "codesize": _sre.CODESIZE,
+            "compiler": compiler_fingerprint(),
             "patterns": [program_entry(pattern, flags) for pattern, flags in unique]}
 
 
@@ -78,12 +95,15 @@ def compiled_from_entry(entry: dict[str, Any]) -> re.Pattern[str]:
 
 
 def read_programs(folder: Path = PROGRAMS_DIR) -> list[dict[str, Any]]:
-    """The entries of this interpreter's file in ``folder``; none when it has no file or another engine wrote it."""
+    """The entries of this interpreter's file in ``folder``; none when it has no file, or when another engine
+    or another text of ``re``'s compiler wrote it (a patch release may change what a pattern compiles to)."""
     path = programs_file(folder)
     if path is None or not path.is_file():
         return []
     document = json.loads(path.read_bytes())
-    if document.get("magic") != _sre.MAGIC or document.get("codesize") != _sre.CODESIZE:
+    if (document.get("magic"), document.get("codesize")) != (_sre.MAGIC, _sre.CODESIZE):
+        return []
+    if document.get("compiler") is None or document.get("compiler") != compiler_fingerprint():
         return []
     entries: list[dict[str, Any]] = document["patterns"]
     return entries

@@ -54,10 +54,12 @@ def test_a_warmed_cache_gives_the_kept_pattern_to_re_compile_and_re_search(tmp_p
     re.purge()
 
 
-def test_programs_written_by_another_engine_are_not_used(tmp_path: Path) -> None:
-    # GIVEN a file named for this interpreter whose programs another version of re's engine wrote
+@pytest.mark.parametrize("written_by", ["magic", "compiler"])
+def test_programs_written_by_another_engine_or_compiler_are_not_used(tmp_path: Path, written_by: str) -> None:
+    # GIVEN a file named for this interpreter whose programs another version of re's engine, or another text
+    # of its compiler (a patch release's), wrote
     document = regex_programs.programs_document([(r"(\d+)億円", 0)])
-    document["magic"] = int(str(document["magic"])) - 1
+    document[written_by] = {"magic": 20000101, "compiler": "0" * 64}[written_by]
     path = regex_programs.programs_file(tmp_path)
     assert path is not None
     path.write_text(json.dumps(document), encoding="ascii")
