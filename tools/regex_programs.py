@@ -92,7 +92,7 @@ def main(argv: list[str] | None = None) -> None:
     regex_programs.PROGRAMS_DIR.mkdir(parents=True, exist_ok=True)
     for python in [sys.executable, *args.python]:
         document = programs_of(python, patterns)
-        path = regex_programs.PROGRAMS_DIR / f"{document['python']}.json"
+        path = regex_programs.PROGRAMS_DIR / regex_programs.programs_name(document["python"], document["compiler"])
         path.write_text(json.dumps(document, indent=1) + "\n", encoding="ascii")  # a class may name a lone surrogate
         print(f"{path}: {len(document['patterns'])} patterns")
 

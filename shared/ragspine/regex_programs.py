@@ -4,16 +4,17 @@
 ``re._compiler``), and keeps the result in a cache keyed by the text and the flags. The ask function's
 import and first request compile some fifty patterns of the engine's (the glossary's prefix trees, the
 period and unit readers, the screening's cues): tens of milliseconds of CPU per cold start, each time
-the same programs.
-``tools/regex_programs.py`` writes those programs once, per interpreter (``config/regex_programs/
-<cache tag>.json``: CPython 3.11's, 3.12's and 3.13's programs differ), the way ``.pyc`` files keep
-compiled modules; ``warm_regex_cache`` builds each pattern from its program (``_sre.compile``, the call
-``re._compiler.compile`` ends with; the engine checks the program as it always does) and puts it in
-``re``'s cache, where every later ``re.compile`` or ``re.search`` of the same text and flags finds it.
+the same programs. ``tools/regex_programs.py`` writes those programs once, per interpreter
+(``config/regex_programs/<cache tag>-<compiler>.json``: CPython 3.11's, 3.12's and 3.13's programs
+differ, and a patch release's may), the way ``.pyc`` files keep compiled modules; ``warm_regex_cache``
+builds each pattern from its program (``_sre.compile``, the call ``re._compiler.compile`` ends with; the
+engine checks the program as it always does) and puts it in ``re``'s cache, where every later
+``re.compile`` or ``re.search`` of the same text and flags finds it.
 
-A program is used only by an interpreter like the one that wrote it: the file names its cache tag, the
-engine's version (``_sre.MAGIC``) and the SHA-256 of the source of ``re``'s parser, compiler and
-constants, which a patch release may change; any other interpreter compiles as before. A pattern the
+A program is used only by an interpreter like the one that wrote it: the file is named by its cache tag
+and the SHA-256 of the source of ``re``'s parser, compiler and constants (3.12.10 fixed how a class of
+characters compiles under IGNORECASE, for one), and holds the engine's version (``_sre.MAGIC``); any
+other interpreter compiles as before. A pattern the
 file does not hold is compiled as before too, so a stale file costs time, never an answer.
 ``tests/unit/core/test_regex_programs.py`` checks that every kept program is the one ``re`` compiles, and
 the ask function's cold-start test that a first ask finds each engine pattern it reads in the file.
@@ -41,10 +42,15 @@ PROGRAMS_DIR = Path(__file__).resolve().parent / "config" / "regex_programs"
 _WORD: str = next(code for code in "IL" if array(code).itemsize == _sre.CODESIZE)
 
 
+def programs_name(cache_tag: str, compiler: str) -> str:
+    """The name of the file of programs an interpreter of ``cache_tag`` with ``re``'s compiler ``compiler`` writes."""
+    return f"{cache_tag}-{compiler[:16]}.json"
+
+
 def programs_file(folder: Path = PROGRAMS_DIR) -> Path | None:
-    """This interpreter's file of programs in ``folder`` (None for an interpreter without a cache tag)."""
-    tag = sys.implementation.cache_tag
-    return folder / f"{tag}.json" if tag else None
+    """This interpreter's file of programs in ``folder`` (None without a cache tag or with ``re``'s source unread)."""
+    tag, compiler = sys.implementation.cache_tag, compiler_fingerprint()
+    return folder / programs_name(tag, compiler) if tag and compiler else None
 
 
 def compiler_fingerprint() -> str | None:
