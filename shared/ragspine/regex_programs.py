@@ -12,10 +12,10 @@ engine checks the program as it always does) and puts it in ``re``'s cache, wher
 ``re.compile`` or ``re.search`` of the same text and flags finds it.
 
 A program is used only by an interpreter like the one that wrote it: the file is named by its cache tag
-and the SHA-256 of the source of ``re``'s parser, compiler and constants (3.12.10 fixed how a class of
-characters compiles under IGNORECASE, for one), and holds the engine's version (``_sre.MAGIC``); any
-other interpreter compiles as before. A pattern the
-file does not hold is compiled as before too, so a stale file costs time, never an answer.
+and the SHA-256 of the source of ``re``'s parser, compiler and constants (between 3.12.1 and 3.12.10 the
+compiling of a character class under IGNORECASE was fixed, for one), and holds the engine's version
+(``_sre.MAGIC``); any other interpreter compiles as before. A pattern the file does not hold is compiled
+as before too, so a stale file costs time, never an answer.
 ``tests/unit/core/test_regex_programs.py`` checks that every kept program is the one ``re`` compiles, and
 the ask function's cold-start test that a first ask finds each engine pattern it reads in the file.
 
