@@ -1,13 +1,18 @@
 """Ask Lambda: ``POST /v1/ask`` and ``GET /healthz`` through the shared FastAPI routers."""
 
-# ruff: noqa: E402 (the collector is held, and pydantic.v1 declared absent, before the imports below)
+# ruff: noqa: E402 (the collector is held, re's cache warmed and pydantic.v1 declared absent before the imports below)
 from __future__ import annotations
 
-from ragspine.pydantic_v1_absent import declare_pydantic_v1_absent, in_lambda
 from ragspine.startup_heap import hold_collections, release_collections
 
 # Until the first request ends, no collection walks what the cold start builds (ragspine.startup_heap).
 hold_collections()
+
+from ragspine.pydantic_v1_absent import declare_pydantic_v1_absent, in_lambda
+from ragspine.regex_programs import warm_regex_cache
+
+# The engine's patterns a first ask reads, built from their kept programs instead of compiled (ragspine.regex_programs).
+warm_regex_cache()
 if in_lambda():  # FastAPI's pydantic-1 check answered without importing pydantic.v1 (ragspine.pydantic_v1_absent)
     declare_pydantic_v1_absent()
 

@@ -328,3 +328,41 @@ def test_a_cold_start_reads_no_builtin_signature_from_its_text(fact_table: str, 
     # AND no signature was parsed from a builtin's text: pydantic reads a default factory's signature, and a
     # builtin's (``list``) is tokenized from its text, once for each field
     assert outcome["parsed"] == []
+
+
+_ASK_AND_RECORD_PARSED_PATTERNS = textwrap.dedent(
+    """
+    import json, sys
+    from re import _compiler
+    parsed = []  # each pattern of the engine's whose text re parsed and compiled (it was not in re's cache)
+    original = _compiler.compile
+
+    def recording(pattern, flags=0):
+        frame = sys._getframe(1)
+        while frame is not None and frame.f_globals.get("__name__") == "re":
+            frame = frame.f_back
+        module = frame.f_globals.get("__name__", "?") if frame is not None else "?"
+        if module.startswith(("ragspine", "functions")) and isinstance(pattern, str):
+            parsed.append(f"{module}: {pattern[:80]}")
+        return original(pattern, flags)
+
+    _compiler.compile = recording
+    import functions.ask.app as app
+    from tests.support.ask_child import ask
+
+    _status, body = ask(app)
+    print(json.dumps({"route": body["route"], "answer": body["answer"], "parsed": parsed}, ensure_ascii=False))
+    """
+)
+
+
+def test_a_first_ask_loads_the_engines_patterns_from_their_kept_programs(fact_table: str, tmp_path: Path) -> None:
+    # GIVEN the ask function in a fresh interpreter on AWS, with the regex programs kept for this interpreter
+    # WHEN it is imported and answers its first request
+    outcome = run_child(_ASK_AND_RECORD_PARSED_PATTERNS, env=_aws_env(fact_table, tmp_path))
+    # THEN it answers from the facts, with the figure
+    assert outcome["route"] == "structured", outcome
+    assert "36.0" in outcome["answer"], outcome
+    # AND re parsed none of the engine's patterns: each was in its cache, built from the kept program
+    # (``python -m tools.regex_programs`` writes them again after a pattern changes)
+    assert outcome["parsed"] == []
