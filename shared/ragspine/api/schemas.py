@@ -139,6 +139,8 @@ class NarrativeDetailModel(BaseModel):
     hint: str | None = Field(default=None, description="What to do next, in the question's language.")
     language_kept: bool | None = Field(default=None, description="The reply is in the question's language.")
     asked_again: bool = Field(default=False, description="The model was asked once more for the language.")
+    asked_for_answer: bool = Field(default=False, description="The model was asked once more after its reply "
+                                                              "only repeated the question.")
     structured_output: bool | None = Field(
         default=None, description="The endpoint replied with the requested JSON (null: not requested).")
 
@@ -205,7 +207,8 @@ def _narrative_detail(detail: NarrativeDetail | None) -> NarrativeDetailModel | 
         return None
     return NarrativeDetailModel(kind=detail.kind, unsupported=list(detail.unsupported), reason=detail.reason,
                                 retryable=detail.retryable, hint=detail.hint, language_kept=detail.language_kept,
-                                asked_again=detail.asked_again, structured_output=detail.structured_output)
+                                asked_again=detail.asked_again, asked_for_answer=detail.asked_for_answer,
+                                structured_output=detail.structured_output)
 
 
 def _option(option: Option) -> OptionModel:

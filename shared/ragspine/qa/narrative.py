@@ -3,7 +3,8 @@
 It degrades honestly: with no retriever, a failing one, or no authorised hits it says so and
 never asks the model to guess. It says what became of the model's reply (``NarrativeDetail``):
 its own cited answer, a provenance rejection naming the unsupported values, a reply that does
-not answer the question (it restates it, or speaks of another entity), an answer whose cited
+not answer the question (it restates it, also when asked once more for what it left out, or
+speaks of another entity), an answer whose cited
 passages never name what was asked (the entity, project or year: "the documents do not say"),
 an answer with a sentence that neither the passage it cites nor any one retrieved passage
 says (a sentence its cited passage does not say but another does is re-cited to that one, and a
@@ -32,9 +33,16 @@ from ragspine.qa.narrative_detail import NarrativeDetail
 from ragspine.qa.on_topic import off_topic
 from ragspine.qa.ports import NarrativeRetriever
 from ragspine.qa.premise import ContradictedPremise
-from ragspine.qa.prompt import SYSTEM_PROMPT, RestrictedEvidenceError, asks_why, assemble_prompt
+from ragspine.qa.prompt import (
+    MISSING_CONTENT,
+    MISSING_REASON,
+    SYSTEM_PROMPT,
+    RestrictedEvidenceError,
+    asks_why,
+    assemble_prompt,
+)
 from ragspine.qa.provenance import check_provenance, claims_text
-from ragspine.qa.relevance import OTHER_ENTITY, about_other_entity, off_question
+from ragspine.qa.relevance import OTHER_ENTITY, RESTATED, about_other_entity, off_question
 from ragspine.qa.reply import declines, keeps_language, strip_citations
 from ragspine.qa.result import AnswerStatus, NarrativeKind
 from ragspine.qa.stated_causes import QUOTE_LABEL, unsaid_causes
@@ -66,6 +74,12 @@ _TEXTS = {
                               "entity), so here are the retrieved passages:",
                      Lang.JA: "モデルの応答は質問に答えていなかったため（質問の言い換え、"
                               "または別の対象についての記述）、検索された原文を示します："},
+    "restated_twice": {Lang.ZH: "模型两次都只复述了问题（第二次已明确要求它写出资料中的{missing}），"
+                                "以下为检索到的原文：",
+                       Lang.EN: "The model only repeated the question, also when asked again for the {missing} the "
+                                "passages state, so here are the retrieved passages:",
+                       Lang.JA: "モデルは質問を繰り返しただけでした（資料に書かれた{missing}を改めて求めても"
+                                "同じでした）。検索された原文を示します："},
     "unsupported": {Lang.ZH: "资料中没有说明：回答所引用的资料都没有提到{subject}。以下为检索到的原文：",
                     Lang.EN: "The documents do not say: none of the passages the answer cited speaks of {subject}. "
                              "The retrieved passages:",
@@ -143,9 +157,14 @@ def run_narrative(question: str, *, retriever: NarrativeRetriever | None, llm: L
     asked = subject_of(question, lang, glossary)
     named = (*sorted(asked.entities), *asked.names, *sorted(asked.years))
 
-    def prompt(again: bool) -> list[Message]:
+    def prompt(again: bool, restated: str | None = None) -> list[Message]:
         return assemble_prompt(question, evidence, history=history, system_prompt=system_prompt, lang=lang,
-                               again=again, structured=structured is not None, subject=named)
+                               again=again, structured=structured is not None, subject=named, restated=restated)
+
+    def restates(text: str) -> str | None:
+        """The reply's own words when they only say the question back, else None."""
+        claims = [claims_text(sentence, passages=len(evidence)) for sentence, _ in cite(text, evidence).sentences]
+        return " ".join(" ".join(claims).split()) if off_question(question, claims) == RESTATED else None
 
     def ask(messages: list[Message]) -> str:
         if structured is None:
@@ -178,6 +197,11 @@ def run_narrative(question: str, *, retriever: NarrativeRetriever | None, llm: L
             decisions.append(f"narrative:language_asked_again:{lang}")
             asked_again = True
             text = ask(prompt(again=True))  # once: still another language is flagged below
+        said_back = None if declines(text) else restates(text)
+        reasked = said_back is not None
+        if said_back is not None:  # once, naming what it left out: said back again, it is withheld below
+            decisions.append("narrative:restated_asked_again")
+            text = ask(prompt(again=asked_again, restated=said_back))
     except ProviderUnavailableError as exc:
         return _unavailable(exc, evidence, lang, decisions, timeout_s)
     as_json = honoured[-1] if honoured else None
@@ -185,7 +209,7 @@ def run_narrative(question: str, *, retriever: NarrativeRetriever | None, llm: L
         decisions.append("narrative:model_declined")
         _warn("model_declined", decisions)
         detail = NarrativeDetail(NarrativeKind.MODEL_DECLINED, language_kept=keeps_language(text, lang),
-                                 asked_again=asked_again, structured_output=as_json)
+                                 asked_again=asked_again, asked_for_answer=reasked, structured_output=as_json)
         said = strip_citations(text).strip()
         return NarrativeOutcome(said, (), AnswerStatus.NO_EVIDENCE, (), tuple(decisions), detail)
     kept = keeps_language(text, lang)
@@ -199,7 +223,7 @@ def run_narrative(question: str, *, retriever: NarrativeRetriever | None, llm: L
         decisions += ["provenance:rejected", f"provenance:unsupported={len(unsupported)}"]  # values: detail only
         _warn("provenance_rejected", decisions)
         detail = NarrativeDetail(NarrativeKind.PROVENANCE_REJECTED, unsupported=unsupported, language_kept=kept,
-                                 asked_again=asked_again, structured_output=as_json)
+                                 asked_again=asked_again, asked_for_answer=reasked, structured_output=as_json)
         return NarrativeOutcome(f"{_TEXTS['rejected'][lang]}\n{_quoted(evidence)}", _sources(evidence),
                                 AnswerStatus.PROVENANCE_REJECTED, tuple(evidence), tuple(decisions), detail)
     decisions.append("provenance:pass")
@@ -210,8 +234,10 @@ def run_narrative(question: str, *, retriever: NarrativeRetriever | None, llm: L
         decisions.append(f"narrative:off_question:{off}")
         _warn("off_question", decisions)
         detail = NarrativeDetail(NarrativeKind.OFF_QUESTION, reason=off, language_kept=kept, asked_again=asked_again,
-                                 structured_output=as_json)
-        return NarrativeOutcome(f"{_TEXTS['off_question'][lang]}\n{_quoted(evidence)}", _sources(evidence),
+                                 asked_for_answer=reasked, structured_output=as_json)
+        notice = _TEXTS["restated_twice" if off == RESTATED and reasked else "off_question"][lang]
+        notice = notice.format(missing=(MISSING_REASON if asks_why(question, lang) else MISSING_CONTENT)[lang])
+        return NarrativeOutcome(f"{notice}\n{_quoted(evidence)}", _sources(evidence),
                                 AnswerStatus.PROVENANCE_REJECTED, tuple(evidence), tuple(decisions), detail)
     review = _review(question, cited, evidence, namer, home)
     missing = unmet(asked, [review.pool[i] for i in review.recited.used], lang, glossary)
@@ -219,7 +245,7 @@ def run_narrative(question: str, *, retriever: NarrativeRetriever | None, llm: L
         decisions += ["narrative:subject_unsupported", f"narrative:subject_unmet={len(missing)}"]  # parts: detail only
         _warn("subject_unsupported", decisions)
         detail = NarrativeDetail(NarrativeKind.UNSUPPORTED_SUBJECT, unsupported=missing, language_kept=kept,
-                                 asked_again=asked_again, structured_output=as_json)
+                                 asked_again=asked_again, asked_for_answer=reasked, structured_output=as_json)
         shown = [f"{part}年" if lang is not Lang.EN and part.isdigit() else part for part in missing]  # a year
         notice = _TEXTS["unsupported"][lang].format(subject=_LIST_SEPARATOR[lang].join(shown))
         return NarrativeOutcome(f"{notice}\n{_quoted(evidence)}", _sources(evidence), AnswerStatus.UNSUPPORTED,
@@ -230,7 +256,7 @@ def run_narrative(question: str, *, retriever: NarrativeRetriever | None, llm: L
             decisions.append(f"narrative:off_question:{OTHER_ENTITY}")
             _warn("off_question", decisions)
             detail = NarrativeDetail(NarrativeKind.OFF_QUESTION, reason=OTHER_ENTITY, language_kept=kept,
-                                     asked_again=asked_again, structured_output=as_json)
+                                     asked_again=asked_again, asked_for_answer=reasked, structured_output=as_json)
             return NarrativeOutcome(f"{_TEXTS['off_question'][lang]}\n{_quoted(evidence)}", _sources(evidence),
                                     AnswerStatus.PROVENANCE_REJECTED, tuple(evidence), tuple(decisions), detail)
     if review.moved:
@@ -240,7 +266,8 @@ def run_narrative(question: str, *, retriever: NarrativeRetriever | None, llm: L
         _warn("sentence_unsupported", decisions)
         unsupported_said = tuple(f"{i + 1}: {' '.join(claims[i].split())}" for i in review.unsupported)
         detail = NarrativeDetail(NarrativeKind.UNSUPPORTED_SENTENCE, unsupported=unsupported_said,
-                                 language_kept=kept, asked_again=asked_again, structured_output=as_json)
+                                 language_kept=kept, asked_again=asked_again, asked_for_answer=reasked,
+                                 structured_output=as_json)
         numbers = _LIST_SEPARATOR[lang].join(str(i + 1) for i in review.unsupported)
         notice = _TEXTS["unsupported_sentence"][lang].format(numbers=numbers)
         return NarrativeOutcome(f"{notice}\n{_quoted(evidence)}", _sources(evidence), AnswerStatus.UNSUPPORTED,
@@ -261,7 +288,7 @@ def run_narrative(question: str, *, retriever: NarrativeRetriever | None, llm: L
             answer += "".join(f"\n{QUOTE_LABEL[lang].format(sentence=sentence)}"
                               f"{passage_citation(item.doc, item.locator)}" for sentence, item in quoted)
     detail = NarrativeDetail(NarrativeKind.MODEL_ANSWER, language_kept=kept, asked_again=asked_again,
-                             structured_output=as_json)
+                             asked_for_answer=reasked, structured_output=as_json)
     return NarrativeOutcome(answer, _sources(used), AnswerStatus.ANSWERED, tuple(used), tuple(decisions), detail)
 
 

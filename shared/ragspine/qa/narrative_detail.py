@@ -22,4 +22,5 @@ class NarrativeDetail:
     hint: str | None = None  # what to do next, in the question's language
     language_kept: bool | None = None  # the reply is in the question's language (None: no reply)
     asked_again: bool = False  # the model was asked once more for the question's language
+    asked_for_answer: bool = False  # ...and once more for what its reply, the question said back, left out
     structured_output: bool | None = None  # the reply came as the requested JSON (None: not requested)

@@ -62,6 +62,7 @@ class EvalRow:
     seconds: float
     answer: str = ""  # the narrative part as the user got it (the JSON report only)
     model_replies: tuple[str, ...] = ()  # the model's own text for this question, as it came (JSON report only)
+    asked_for_answer: bool = False  # asked once more after a reply that only said the question back
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +93,7 @@ class EvalReport:
             "language_kept": sum(bool(r.language_kept) for r in replied),
             "language_checked": len(replied),
             "asked_again": sum(r.asked_again for r in answerable),
+            "asked_for_answer": sum(r.asked_for_answer for r in answerable),
             "structured_requested": sum(r.structured_output is not None for r in self.rows),
             "structured_honoured": sum(bool(r.structured_output) for r in self.rows),
             "citations_right": sum(bool(r.cites_gold) for r in answerable
@@ -208,6 +210,7 @@ def _row(item: EvalQuestion, result: AnswerResult, evidence: Sequence[Evidence],
         kind=detail.kind.value if detail else None, unsupported=detail.unsupported if detail else (),
         language_kept=detail.language_kept if detail else None, asked_again=bool(detail and detail.asked_again),
         structured_output=detail.structured_output if detail else None,
+        asked_for_answer=bool(detail and detail.asked_for_answer),
         cites_gold=None if item.restricted_only else bool(cited & set(item.gold)),
         invented_in_answer=invented, restricted_leak=leak, seconds=round(seconds, 2),
         answer=result.answer.split(COMPOSITE_SEPARATOR, 1)[-1])
@@ -220,7 +223,8 @@ def format_report(report: EvalReport) -> str:
     lines = [
         f"answered by the model  {s['answered_by_model']}/{n}",
         f"rejected               {s['rejected']}/{n}  {s['rejected_values'] or ''}".rstrip(),
-        f"off the question       {s['off_question']}/{n}  (restated it, or another entity)",
+        f"off the question       {s['off_question']}/{n}  (restated it, or another entity; "
+        f"asked again after a restatement {s['asked_for_answer']})",
         f"subject not cited      {s['unsupported_subject']}/{n}  (no cited passage names what was asked)",
         f"sentence unsupported   {s['unsupported_sentence']}/{n}  (no passage says one of its sentences)",
         f"fell back to passages  {s['fell_back']}/{n}  (timed out {s['timed_out']}, errors {s['model_errors']})",

@@ -97,6 +97,21 @@ ANSWER_LANGUAGE_AGAIN = MappingProxyType({
     "en": "Your previous reply was not in English. Reply in English only.",
     "ja": "前回の回答は日本語ではありませんでした。日本語だけで回答してください。",
 })
+# Asked once more when a reply only said the question back: the reply, and what it left out (the reason
+# for a why-question, else the content). Without it a 1.5B model's fallback was the question reworded.
+ANSWER_RESTATED_AGAIN = MappingProxyType({
+    "zh": "你上一次的回复（“{reply}”）只是复述了问题，没有给出{missing}。请写出资料中说明的{missing}。",
+    "en": "Your previous reply (\"{reply}\") only repeated the question and gave no {missing}. "
+          "Write the {missing} the passages state.",
+    "ja": "前回の回答（「{reply}」）は質問を繰り返しただけで、{missing}がありませんでした。"
+          "資料に書かれた{missing}を書いてください。",
+})
+MISSING_REASON = MappingProxyType({"zh": "原因或目的", "en": "reason or purpose", "ja": "理由や目的"})
+MISSING_CONTENT = MappingProxyType({
+    "zh": "具体内容（做了什么、怎样变化、包括什么）",
+    "en": "content (what was done, how it changed, what it covers)",
+    "ja": "具体的な内容（何をしたか、どう変わったか、何を含むか）",
+})
 SYSTEM_PROMPT_TEMPLATE = SYSTEM_PROMPT_TEMPLATES["zh"]
 SYSTEM_PROMPT = SYSTEM_PROMPT_TEMPLATE.format(assistant="企业知识助手")
 
@@ -129,16 +144,23 @@ def closing_lines(question: str, lang: str, subject: Sequence[str] = ()) -> str:
     return "\n".join(lines)
 
 
+def restated_again(question: str, reply: str, lang: str) -> str:
+    """The line asking again after ``reply`` only said ``question`` back: what it left out, in ``lang``."""
+    missing = (MISSING_REASON if asks_why(question, lang) else MISSING_CONTENT)[lang]
+    return ANSWER_RESTATED_AGAIN[lang].format(reply=" ".join(reply.split()), missing=missing)
+
+
 def assemble_prompt(question: str, evidence: Sequence[Evidence], *,
                     history: Sequence[Message] = (), system_prompt: str = SYSTEM_PROMPT,
                     lang: str | None = None, again: bool = False, structured: bool = False,
-                    subject: Sequence[str] = ()) -> list[Message]:
+                    subject: Sequence[str] = (), restated: str | None = None) -> list[Message]:
     """Build the generation messages: system rules, prior turns, then question + snippet block.
 
     With ``lang``, the user message ends with the closing lines in that language (the question
     again, the reason asked for when it is a why-question, the ``subject`` the passages used must
     speak of, one to three sentences) and the answer-language instruction (``again`` adds that
-    the previous reply was in another one); ``structured`` asks for the JSON form of
+    the previous reply was in another one; ``restated``, a previous reply that only said the question
+    back, is quoted with what it left out); ``structured`` asks for the JSON form of
     ``qa/structured_reply.py`` instead of passage numbers in the text.
 
     History is inserted here and nowhere else: it never changes screening, intent, the
@@ -153,7 +175,8 @@ def assemble_prompt(question: str, evidence: Sequence[Evidence], *,
     user = build_user_message(question, [(e.context or e.text, e.doc, e.locator) for e in evidence])
     if lang is not None and lang in ANSWER_LANGUAGE:
         instruction = (STRUCTURED_ANSWER if structured else ANSWER_LANGUAGE)[lang]
-        user = (f"{user}\n\n{closing_lines(question, lang, subject)}\n"
+        missing = f"{restated_again(question, restated, lang)}\n" if restated else ""
+        user = (f"{user}\n\n{closing_lines(question, lang, subject)}\n{missing}"
                 f"{ANSWER_LANGUAGE_AGAIN[lang] if again else ''}{instruction}")
     turns = [m for m in history if m.role in (Role.USER, Role.ASSISTANT)]  # callers may not inject system text
     return [chat.Message(Role.SYSTEM, system_prompt), *turns, chat.Message(Role.USER, user)]

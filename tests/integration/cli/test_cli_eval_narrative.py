@@ -1,9 +1,10 @@
 """``ragspine eval narrative`` against a loopback chat server behaving like a real small model.
 
 The server answers each evaluation question the way the CPU model did: a numbered list citing
-passages by number, a reply in Chinese to an English question (then English when asked again),
-"I cannot answer.", an invented figure, and a reply slower than the timeout. The report must
-count each of those where it happened, with no invented number and no RESTRICTED leak.
+passages by number, a reply in Chinese to an English question (then English when asked again), the
+question said back (then its reason when asked again), "I cannot answer.", an invented figure, and
+a reply slower than the timeout. The report must count each of those where it happened, with no
+invented number and no RESTRICTED leak.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typer.testing import CliRunner
 
 from ragspine.cli import app
 from ragspine.llm.extractive import parse_user_message, split_sentences
-from ragspine.qa.prompt import ANSWER_LANGUAGE_AGAIN
+from ragspine.qa.prompt import ANSWER_LANGUAGE_AGAIN, ANSWER_RESTATED_AGAIN
 from ragspine.settings import Settings
 from tests.support.chat_server import ChatServer, chat_server
 from tests.support.process_caches import close_services
@@ -28,6 +29,7 @@ INVENTED = "日本2024年的毛利率为何下降？"
 DECLINED = "Why did Japan's gross margin fall in FY2024?"
 SLOW = "賃料の再交渉のあと、香港事業はどうなりましたか？"
 CHINESE_FIRST = "Why did Hong Kong sales shrink in fiscal 2024?"
+SAID_BACK_FIRST = "香港在2024财年收入为什么会下滑？"
 
 
 def small_model(messages: list[dict[str, str]]) -> str:
@@ -45,6 +47,8 @@ def small_model(messages: list[dict[str, str]]) -> str:
             n = next((i for i, s in enumerate(snippets, 1) if "香港营业收入" in s.text), 1)
             return f"Hong Kong revenue fell because inbound tourist spending weakened and stores closed [{n}]."
         return "根据[1]的资料：\n1. 香港收入下滑是因为游客减少。"
+    if question == SAID_BACK_FIRST and ANSWER_RESTATED_AGAIN["zh"].split("{", 1)[0] not in messages[-1]["content"]:
+        return "香港在2024财年收入下滑了。[1]"
     return f"主要原因：\n1. {first} [1]"
 
 
@@ -67,6 +71,9 @@ def test_the_report_counts_what_became_of_each_answer(settings: Settings) -> Non
     assert rows["en-why-hk"]["kind"] == "model_answer"
     # the numbered lists citing [1] are the model's answers, not rejections
     assert rows["zh-why-hk"]["kind"] == rows["zh-hk-2025"]["kind"] == "model_answer"
+    # the question said back, then, asked again for the reason, the answer
+    assert rows["zh-why-hk"]["asked_for_answer"] and len(rows["zh-why-hk"]["model_replies"]) == 2
+    assert summary["asked_for_answer"] == 1
     # the first passage quoted for a 2024 question is Japan's 2025 price rise: no cited passage speaks of 2024
     assert (rows["ja-why-jp"]["kind"], rows["ja-why-jp"]["unsupported"]) == ("unsupported_subject", ["2024"])
     # another project's passage quoted for a question on Project Falcon: "the documents do not say"

@@ -17,7 +17,7 @@ import pytest
 
 from ragspine.bootstrap import build_services
 from ragspine.qa.evidence import Evidence
-from ragspine.qa.prompt import ANSWER_LANGUAGE_AGAIN
+from ragspine.qa.prompt import ANSWER_LANGUAGE_AGAIN, ANSWER_RESTATED_AGAIN, MISSING_CONTENT, MISSING_REASON
 from ragspine.settings import LLMProviderName, Settings
 from tests.fakes.narrative import StaticRetriever, evidence
 from tests.support.chat_server import ChatServer, ask_through_api
@@ -259,6 +259,78 @@ class TestRepliesThatDoNotAnswer:
         body, _ = ask_with(replying(reply), question)
 
         assert (body["narrative_status"], detail(body)["kind"]) == ("answered", "model_answer")
+
+
+HK_TEAM = evidence("面对客流结构的变化，香港团队把重心转向本地常客，调整了商品组合，并加强了面向会员的沟通与活动。",
+                   locator="heading=香港（ACME_HK）,para=2")
+
+
+def said_back_first(lang: str, said_back: str, answer: str) -> Callable[[Messages], str]:
+    """The real model's way: the question said back, then, asked again naming what was missing, an answer."""
+    asked_again = ANSWER_RESTATED_AGAIN[lang].split("{", 1)[0]
+    return lambda messages: answer if asked_again in messages[-1]["content"] else said_back
+
+
+class TestAReplySayingTheQuestionBackIsAskedAgain:
+    """A 1.5B model's most frequent miss: the question said back; asked again naming the cause, it answered."""
+
+    @pytest.mark.parametrize(("lang", "question", "said_back", "answer"), [
+        ("en", EN, "The Canton Road stores closed [1].",
+         "Inbound tourist spending weakened, and three Canton Road stores closed [1]."),
+        ("zh", ZH, "广东道的门店关闭了。[1]", "入境游客消费疲软，广东道三家门店关闭[1]。"),
+        # Japanese answers quoting the Chinese passage's clauses, as the real model's did.
+        ("ja", JA, "広東道の店舗は閉鎖されました。[1]", "入境游客消费疲软のため、广东道の三家门店が閉鎖されました[1]。"),
+        ("ja", "2024年度、香港チームは客層の変化にどう対応しましたか？", "香港チームは客層の変化に対応しました。[1]",
+         "香港チームは本地常客に重心を移し、商品组合を调整しました[5]。"),
+    ])
+    def test_asked_once_more_naming_the_cause_its_answer_is_the_models_answer(  # type: ignore[no-untyped-def]
+            self, ask_with, lang: str, question: str, said_back: str, answer: str) -> None:
+        body, server = ask_with(said_back_first(lang, said_back, answer), question, passages=[*PASSAGES, HK_TEAM])
+
+        assert (body["narrative_status"], detail(body)["kind"]) == ("answered", "model_answer")
+        assert detail(body)["asked_for_answer"] is True and len(server.requests) == 2
+        assert str(body["answer"]).startswith(answer.split("[")[0].rstrip())
+        again = server.requests[1][-1]["content"]
+        assert said_back.split("[")[0].rstrip("。.") in again  # the reply named, so it is not given again
+        assert (MISSING_REASON if "なぜ" in question or "why" in question.lower() or "为什么" in question
+                else MISSING_CONTENT)[lang] in again
+
+    @pytest.mark.parametrize(("lang", "question", "said_back", "notice"), [
+        ("en", EN, "The Canton Road stores closed [1].", "The model only repeated the question, also when asked again"),
+        ("zh", ZH, "广东道的门店关闭了。[1]", "模型两次都只复述了问题"),
+        ("ja", "2024年度、香港チームは客層の変化にどう対応しましたか？", "香港チームは客層の変化に対応しました。[1]",
+         "モデルは質問を繰り返しただけでした"),
+    ])
+    def test_said_back_twice_the_passages_are_given_under_a_notice_saying_so(  # type: ignore[no-untyped-def]
+            self, ask_with, lang: str, question: str, said_back: str, notice: str) -> None:
+        body, server = ask_with(replying(said_back), question)
+
+        assert (body["narrative_status"], detail(body)["kind"], detail(body)["reason"]) == (
+            "provenance_rejected", "off_question", "RESTATED_QUESTION")
+        assert detail(body)["asked_for_answer"] is True and len(server.requests) == 2
+        assert str(body["answer"]).startswith(notice) and HK_ZH.text in str(body["answer"])
+
+    def test_an_answer_is_not_asked_again(self, ask_with) -> None:  # type: ignore[no-untyped-def]
+        body, server = ask_with(replying("Inbound tourist spending weakened, and three Canton Road stores closed [1]."),
+                                EN)
+
+        assert body["narrative_status"] == "answered" and len(server.requests) == 1
+        assert detail(body)["asked_for_answer"] is False
+
+    def test_another_language_then_the_question_said_back_is_asked_for_both_once(  # type: ignore[no-untyped-def]
+            self, ask_with) -> None:
+        def replies(messages: Messages) -> str:
+            if ANSWER_RESTATED_AGAIN["en"].split("{", 1)[0] in messages[-1]["content"]:
+                return "Inbound tourist spending weakened, and three Canton Road stores closed [1]."
+            if ANSWER_LANGUAGE_AGAIN["en"] in messages[-1]["content"]:
+                return "The Canton Road stores closed [1]."
+            return "广东道的门店关闭了。[1]"
+
+        body, server = ask_with(replies, EN)
+
+        assert body["narrative_status"] == "answered" and len(server.requests) == 3
+        assert (detail(body)["asked_again"], detail(body)["asked_for_answer"]) == (True, True)
+        assert ANSWER_LANGUAGE_AGAIN["en"] in server.requests[2][-1]["content"]  # still asked for English
 
 
 LOTUS_JA = evidence("2024年第4四半期に始まったコスト削減プログラム「Project Lotus」は、2025年も継続しています。",

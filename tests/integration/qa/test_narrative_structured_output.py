@@ -18,7 +18,14 @@ import jsonschema
 import pytest
 
 from ragspine.llm.extractive import parse_user_message
-from ragspine.qa.prompt import ANSWER_LANGUAGE_AGAIN, ANSWER_THIS, ASK_REASON, ONLY_ABOUT, STRUCTURED_ANSWER
+from ragspine.qa.prompt import (
+    ANSWER_LANGUAGE_AGAIN,
+    ANSWER_THIS,
+    ASK_REASON,
+    ONLY_ABOUT,
+    STRUCTURED_ANSWER,
+    restated_again,
+)
 from ragspine.qa.stated_causes import QUOTE_LABEL
 from ragspine.settings import Settings, StructuredOutput
 from tests.fakes.narrative import StaticRetriever, evidence
@@ -173,6 +180,22 @@ class TestAServerHonouringTheSchema:
         assert server.requests[1][-1]["content"].endswith(STRUCTURED_ANSWER["en"])
         assert body["answer"] == f"Hong Kong revenue fell 7.4% as inbound tourist spending weakened.{cite(HK_EN)}"
         assert (body["narrative_detail"]["asked_again"], body["narrative_detail"]["language_kept"]) == (True, True)
+
+    def test_the_question_said_back_in_json_is_asked_again_in_the_json_form(
+            self, ask_with: Asker) -> None:
+        asked_again = restated_again(ZH, "广东道的门店关闭了。", "zh")
+
+        def said_back_first(messages: Messages) -> list[dict[str, Any]]:
+            if asked_again in messages[-1]["content"]:
+                return [{"text": "入境游客消费疲软，广东道三家门店关闭。", "passage": 1}]
+            return [{"text": "广东道的门店关闭了。", "passage": 1}]
+
+        body, server = ask_with(SmallModel(said_back_first), ZH, StructuredOutput.JSON_OBJECT)
+
+        assert len(server.bodies) == 2 and all("response_format" in b for b in server.bodies)
+        assert server.requests[1][-1]["content"].endswith(f"{asked_again}\n{STRUCTURED_ANSWER['zh']}")
+        assert body["answer"] == f"入境游客消费疲软，广东道三家门店关闭。{cite(HK)}"
+        assert body["narrative_detail"]["asked_for_answer"] is True
 
     def test_a_reply_cut_off_by_max_tokens_keeps_its_complete_sentences(
             self, ask_with: Asker) -> None:

@@ -19,11 +19,14 @@ from ragspine.qa.prompt import (
     ANSWER_THIS,
     ASK_CONTENT,
     ASK_REASON,
+    MISSING_CONTENT,
+    MISSING_REASON,
     ONE_TO_THREE,
     ONLY_ABOUT,
     STRUCTURED_ANSWER,
     asks_why,
     assemble_prompt,
+    restated_again,
 )
 from tests.fakes.narrative import evidence
 
@@ -87,3 +90,16 @@ def test_the_closing_never_reads_as_a_passage_or_another_question(question: str,
     asked, snippets = parse_user_message(user)
     assert asked == " ".join(question.split())
     assert [s.text for s in snippets] == [p.text for p in PASSAGES]
+
+
+@pytest.mark.parametrize(("lang", "question", "missing"), [
+    *((lang, question, MISSING_REASON[lang]) for lang, question in WHY),
+    *((lang, question, MISSING_CONTENT[lang]) for lang, question in OTHER)])
+def test_asked_again_after_the_question_said_back_the_reply_and_what_it_left_out_are_named(
+        lang: str, question: str, missing: str) -> None:
+    said_back = "香港チームは客層の変化に\n対応しました。"
+    lines = closing(question, lang, structured=True, subject=("ACME_HK",)).splitlines()
+    again = assemble_prompt(question, PASSAGES, lang=lang, structured=True, subject=("ACME_HK",),
+                            restated=said_back)[-1].content.rsplit("\n\n", 1)[1].splitlines()
+    assert again == [*lines[:-1], restated_again(question, said_back, lang), lines[-1]]  # the form stays last
+    assert "香港チームは客層の変化に 対応しました。" in again[-2] and missing in again[-2]
