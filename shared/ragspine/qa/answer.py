@@ -22,8 +22,10 @@ from ragspine.facts.ports import FactStore
 from ragspine.facts.query_metric import QueryResult
 from ragspine.lazy import LazyModule
 from ragspine.llm.ports import LLMProvider
+from ragspine.qa.arithmetic_cues import read_arithmetic
 from ragspine.qa.change_asks import with_change_read
 from ragspine.qa.clarify import AskBack, Proceed, ScopeDecision, clarify_scope
+from ragspine.qa.due_year_sums import due_year_outcome
 from ragspine.qa.due_years import notice_words, with_due_figures
 from ragspine.qa.faq import FaqEntry, FaqIndex
 from ragspine.qa.faq_check import CitedPassages, states_numbers, unsupported_numbers
@@ -144,6 +146,9 @@ def answer_question(question: str, *, qa: QAComponents, history: Sequence[Messag
     cache = _QuestionCache(qa, text)
     shape, trace = cache.parse()
     early = _refused_clarified_or_curated(shape, text, qa, trace)
+    if early is not None and early.status is AnswerStatus.NEEDS_CLARIFICATION:
+        # "the change in operating leases between 2021 and 2022": a schedule's cells of those years, computed
+        early = _schedule_years_computed(shape, text, qa, trace) or early
     if early is not None:
         return _finish(trace, early)
     intent, decision = shape.parsed()
@@ -224,6 +229,25 @@ def answer_question(question: str, *, qa: QAComponents, history: Sequence[Messag
                           result.status, slots, result.results, refinements=decision.refinements,
                           narrative_status=outcome.status, narrative_detail=outcome.detail)
     return _finish(trace, merged, evidence_ids=outcome.evidence)
+
+
+def _schedule_years_computed(shape: ParsedQuestion, text: str, qa: QAComponents,
+                             trace: TraceRecorder) -> AnswerResult | None:
+    """A row asked back as one of a payment schedule's years, answered from the cells of the years named."""
+    intent, _ = shape.parsed()
+    if intent.causal:  # why a schedule's amounts change is asked of the passages
+        return None
+    computed = due_year_outcome(intent.slots, read_arithmetic(text, qa.glossary), facts=qa.facts,
+                                glossary=qa.glossary, lang=shape.lang, max_sensitivity=qa.max_sensitivity)
+    if computed is None:
+        return None
+    outcome, slots = computed
+    trace.stage("structured")
+    trace.decide("structured:schedule_years")
+    answer, verdict = _verified(_structured_text(outcome, slots, qa.glossary, shape.lang), outcome,
+                                partial(question_numbers, text, Proceed(slots)), shape.lang)
+    trace.decide(verdict)
+    return AnswerResult(answer, outcome.sources, Route.STRUCTURED, outcome.status, slots, outcome.results)
 
 
 def _names_read_as_document_words(intent: Intent, decision: ScopeDecision, text: str, qa: QAComponents,
