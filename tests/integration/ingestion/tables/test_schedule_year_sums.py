@@ -44,6 +44,16 @@ def test_a_change_between_two_years_of_a_schedule_is_the_later_minus_the_earlier
     assert "FY2021" not in answer and "FY2022" not in answer and "Which did you mean" not in answer, answer
 
 
+@pytest.mark.parametrize("question", [
+    "What was the change in operating leases from 2021 to 2022?",
+    "How much did operating leases change between 2022 and 2021?",
+    "What is the difference in operating leases between 2021 and 2022?",
+])
+def test_the_change_is_the_same_however_the_two_years_are_written(asked: None, question: str) -> None:
+    answer = cli_answer(question)
+    assert "falling due in 2022 vs 2021 down 3 USD_M（−2.17%）" in answer, answer
+
+
 def test_a_percentage_change_in_a_year_from_another_is_computed_from_those_cells(asked: None) -> None:
     answer = cli_answer("What is the percentage change in finance leases in 2023 from 2022?")
     assert "falling due in 2023 vs 2022 up 1 USD_M（+16.67%）" in answer, answer
