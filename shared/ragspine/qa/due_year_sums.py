@@ -13,6 +13,11 @@ Only when every year named has a cell of the one row, all of one table of one do
 unit, stated once (no other source's figure beside it) and none negative; a question asking for
 anything else (a ratio, a share, a growth rate) or naming another metric or entity stays asked
 back.
+
+A span no column is headed with ("the purchase obligations due within 5 years" over ``Up to 1 year |
+1 to 3 years | 3 to 5 years | More than 5 years``) is the sum of the columns that together cover it
+exactly, from the first up to its end, each cited; a span they do not tile ("within 4 years") is
+computed from nothing.
 """
 
 from __future__ import annotations
@@ -23,12 +28,12 @@ from typing import TYPE_CHECKING
 
 from ragspine.facts.glossary import Glossary, Period, SlotKind
 from ragspine.facts.model import Fact, format_number
-from ragspine.facts.open_vocabulary import METRIC_PREFIX
+from ragspine.facts.open_vocabulary import METRIC_PREFIX, label_of
 from ragspine.facts.ports import FactStore
 from ragspine.facts.query_metric import MetricQuery, QueryStatus, run_query
 from ragspine.lazy import LazyModule
 from ragspine.qa.arithmetic_cues import Arithmetic
-from ragspine.qa.due_years import due_line, schedule_year
+from ragspine.qa.due_years import due_line, due_span, schedule_year
 from ragspine.qa.language import Lang
 from ragspine.qa.render import label
 from ragspine.qa.result import AnswerStatus
@@ -62,6 +67,11 @@ _TEXT = MappingProxyType({
         "average": "{who}{row}（{years}年期日）の平均：{value}{unit}（{n} 個の数値の平均）",
         "join": "、",
     }),
+})
+_WITHIN = MappingProxyType({
+    Lang.ZH: "{who}{row}（{years}年内到期：{spans}）合计：{value}{unit}（{n} 个数值之和）",
+    Lang.EN: "{who} {row} falling due within {years} years ({spans}), sum: {value}{unit} (sum of {n} figures)",
+    Lang.JA: "{who}{row}（{years}年以内に期日到来：{spans}）の合計：{value}{unit}（{n} 個の数値の合計）",
 })
 _DIRECTIONS = MappingProxyType({Lang.ZH: ("增加", "减少", "持平"), Lang.EN: ("up", "down", "unchanged"),
                                 Lang.JA: ("増加", "減少", "横ばい")})
@@ -119,6 +129,70 @@ def due_year_outcome(parsed: ParsedSlots, arithmetic: Arithmetic, *, facts: Fact
     outcome = StructuredOutcome(tuple(lines), outcome_sources(results), AnswerStatus.FOUND, results, differences,
                                 computed)
     return outcome, slots
+
+
+def within_span_outcome(parsed: ParsedSlots, arithmetic: Arithmetic, text: str, *, facts: FactStore,
+                        glossary: Glossary, lang: Lang,
+                        max_sensitivity: Sensitivity) -> tuple[StructuredOutcome, Slots] | None:
+    """The sum of one schedule row's span columns that tile the span "within N years" the question names.
+
+    Only for a question naming one row of the documents and no period, asking nothing but the amount
+    (or its total); None when no such columns cover the span exactly.
+    """
+    span = due_span(text)
+    others = arithmetic.computes and not (arithmetic.period_sum and not arithmetic.average and not arithmetic.ratio)
+    if (span is None or span[0] != "below" or parsed.periods or len(parsed.metrics) != 1 or others
+            or len(parsed.entities) > 1 or len(parsed.channels) > 1 or parsed.unknown_names
+            or not parsed.metrics[0].startswith(METRIC_PREFIX)):
+        return None
+    row = label_of(parsed.metrics[0])
+    codes = _tiling([code for code in glossary.terms[SlotKind.METRIC]
+                     if code.startswith(METRIC_PREFIX) and code.endswith(f": {row}")], row, span[1])
+    if codes is None:
+        return None
+    entity = parsed.entities[0] if parsed.entities else glossary.home_entity
+    channel = parsed.channels[0] if parsed.channels else glossary.default_channel
+    results = tuple(run_query(MetricQuery(code, entity, Period.none_stated(), channel), facts=facts,
+                              max_sensitivity=max_sensitivity) for code in codes)
+    inputs = [r.fact for r in results if r.status is QueryStatus.FOUND and not r.conflicts and r.fact is not None]
+    if len(inputs) != len(results) or not _one_schedule(inputs):
+        return None
+    total = sum((_dec(f) for f in inputs), Decimal(0))
+    shown = _rounded(total, arithmetic.places if arithmetic.places is not None else max(_places(f) for f in inputs))
+    who = label(glossary.term(SlotKind.ENTITY, entity), lang)
+    spans = " + ".join(label_of(code)[:-len(row) - 2] for code in codes)
+    unit = f" {inputs[0].unit}" if inputs[0].unit else ""
+    line = _WITHIN[lang].format(who=who, row=row, years=span[1], spans=spans, value=shown, unit=unit, n=len(inputs))
+    lines = (*[due_line(result, glossary, lang) for result in results], f"{line}{_cited(inputs)}")
+    assumptions = () if parsed.entities else (Assumption(SlotKind.ENTITY, entity, _HOME_ASSUMED),)
+    slots = Slots(codes, (entity,), (Period.none_stated(),), (channel,), assumptions)
+    return StructuredOutcome(lines, outcome_sources(results), AnswerStatus.FOUND, results, (),
+                             (shown, str(len(inputs)))), slots
+
+
+def _tiling(codes: list[str], row: str, end: int) -> tuple[str, ...] | None:
+    """The span columns of ``row`` running from the first (below some years) to ``end`` years, each
+    starting where the last ends; None when they do not reach ``end`` exactly or one column already is
+    the span."""
+    by_start: dict[int, tuple[int, str]] = {}
+    for code in codes:
+        span = due_span(label_of(code)[:-len(row) - 2])
+        if span is None:
+            continue
+        kind, low, high = span
+        if kind == "below" and low == end:
+            return None  # the span is a column of its own: read as it stands
+        start, stop = (0, low) if kind == "below" else (low, high) if kind == "from" else (-1, -1)
+        if start in by_start and by_start[start][0] != stop:
+            return None  # two columns from the same year: which covers the span is not clear
+        if start >= 0:
+            by_start[start] = (stop, code)
+    tiled: list[str] = []
+    at = 0
+    while at < end and at in by_start:
+        at, code = by_start[at]
+        tiled.append(code)
+    return tuple(tiled) if at == end and len(tiled) >= 2 else None
 
 
 def _cells_named(parsed: ParsedSlots) -> list[tuple[int, str]] | None:

@@ -1,5 +1,7 @@
 """A payment schedule's years compared, added up and averaged, asked through ``ragspine ingest`` and ``ask``.
 
+A span no column is headed with ("due within 5 years") is the sum of the columns that cover it exactly.
+
 A schedule whose rows are the years payments fall due (``2021 | 138 | 6``) stores each cell under
 its column qualified by the year (``2021: operating leases``), so "operating leases" alone is
 one of several rows. A question naming the row and its years gets the change, sum or mean of
@@ -30,10 +32,20 @@ Future minimum lease payments (in millions):
 | Total future minimum lease payments | 1,064 | 61 |
 """
 
+DUE = """\
+# Contractual obligations
+
+(in thousands)
+
+| | Up to 1 year | 1 to 3 years | 3 to 5 years | More than 5 years | Total |
+| --- | --- | --- | --- | --- | --- |
+| Purchase obligations | 55,755 | 16,220 | 7,595 | 17,649 | 97,219 |
+"""
+
 
 @pytest.fixture
 def asked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    yield from ingested_in_fresh_domain(monkeypatch, tmp_path, {"leases.md": LEASES})
+    yield from ingested_in_fresh_domain(monkeypatch, tmp_path, {"leases.md": LEASES, "due.md": DUE})
 
 
 def test_a_change_between_two_years_of_a_schedule_is_the_later_minus_the_earlier(asked: None) -> None:
@@ -73,9 +85,31 @@ def test_an_average_of_two_years_is_their_mean(asked: None) -> None:
 
 def test_a_year_the_schedule_lacks_computes_nothing(asked: None) -> None:
     answer = cli_answer("What was the change in operating leases between 2024 and 2025?")
-    assert "vs" not in answer and "sum" not in answer and "Which did you mean" in answer, answer
+    assert "vs" not in answer and "sum:" not in answer and "Which did you mean" in answer, answer
 
 
 def test_a_ratio_of_two_years_is_not_read_as_a_change(asked: None) -> None:
     answer = cli_answer("What is the ratio of operating leases in 2022 to 2021?")
     assert "down 3" not in answer and "Which did you mean" in answer, answer
+
+
+@pytest.mark.parametrize("question", [
+    "What is the company's total purchase obligations that are due within 5 years?",
+    "What is the total of the purchase obligations due within 5 years?",
+])
+def test_a_span_no_column_heads_is_the_sum_of_the_columns_covering_it(asked: None, question: str) -> None:
+    answer = cli_answer(question)
+    assert ("purchase obligations falling due within 5 years (up to 1 year + 1 to 3 years + 3 to 5 years), "
+            "sum: 79570 K (sum of 3 figures)") in answer, answer
+    assert "17649" not in answer and "97219" not in answer, answer  # neither later payments nor the total
+
+
+def test_a_span_the_columns_do_not_cover_exactly_is_computed_from_nothing(asked: None) -> None:
+    answer = cli_answer("What are the purchase obligations due within 4 years?")
+    assert "sum:" not in answer and "71975" not in answer and "79570" not in answer, answer
+    assert "97219" not in answer, answer  # the Total column holds later payments too
+
+
+def test_a_span_one_column_heads_is_that_column(asked: None) -> None:
+    answer = cli_answer("What are the purchase obligations due within 1 year?")
+    assert ": 55755 K" in answer and "sum:" not in answer, answer
