@@ -224,7 +224,7 @@ def _operation(arithmetic: Arithmetic, years: int) -> str | None:
 
     "Sum" is also an addition's word: with one row named it adds that row's years up."""
     others = (arithmetic.ratio or arithmetic.cagr or arithmetic.subtract or arithmetic.share_of
-              or (arithmetic.add and not arithmetic.period_sum) or arithmetic.consistency or arithmetic.spans
+              or (arithmetic.add and not arithmetic.period_sum) or arithmetic.consistency or len(arithmetic.spans) > 1
               or arithmetic.parts_whole or arithmetic.parts_over or arithmetic.plus_group or arithmetic.by_formula
               or arithmetic.explicit is not None)
     if others or (arithmetic.average and (arithmetic.period_sum or arithmetic.change)):

@@ -113,3 +113,14 @@ def test_a_span_the_columns_do_not_cover_exactly_is_computed_from_nothing(asked:
 def test_a_span_one_column_heads_is_that_column(asked: None) -> None:
     answer = cli_answer("What are the purchase obligations due within 1 year?")
     assert ": 55755 K" in answer and "sum:" not in answer, answer
+
+
+def test_a_chinese_change_between_two_years_is_said_in_chinese(asked: None) -> None:
+    answer = cli_answer("2021年至2022年operating leases的变化是多少？")
+    assert "operating leases：2022年到期 较 2021年到期 减少 3 USD_M（−2.17%）（计算自：" in answer, answer
+    assert "FY2021" not in answer, answer
+
+
+def test_a_japanese_sum_of_two_years_is_said_in_japanese(asked: None) -> None:
+    answer = cli_answer("2021年から2022年までのoperating leasesの合計は？")
+    assert "operating leases（2021–2022年期日）の合計：273 USD_M（2 個の数値の合計）（计算自：" in answer, answer
