@@ -22,9 +22,11 @@ from ragspine.facts.ports import FactStore
 from ragspine.facts.query_metric import QueryResult
 from ragspine.lazy import LazyModule
 from ragspine.llm.ports import LLMProvider
+from ragspine.qa.arithmetic_cues import read_arithmetic
 from ragspine.qa.change_asks import with_change_read
 from ragspine.qa.clarify import AskBack, Proceed, ScopeDecision, clarify_scope
-from ragspine.qa.due_years import notice_words, with_due_figures
+from ragspine.qa.due_year_sums import due_year_outcome, within_span_outcome
+from ragspine.qa.due_years import due_span, notice_words, with_due_figures
 from ragspine.qa.faq import FaqEntry, FaqIndex
 from ragspine.qa.faq_check import CitedPassages, states_numbers, unsupported_numbers
 from ragspine.qa.intent_model import Channel, Intent
@@ -144,6 +146,9 @@ def answer_question(question: str, *, qa: QAComponents, history: Sequence[Messag
     cache = _QuestionCache(qa, text)
     shape, trace = cache.parse()
     early = _refused_clarified_or_curated(shape, text, qa, trace)
+    if early is not None and early.status is AnswerStatus.NEEDS_CLARIFICATION:
+        # "the change in operating leases between 2021 and 2022": a schedule's cells of those years, computed
+        early = _schedule_years_computed(shape, text, qa, trace) or early
     if early is not None:
         return _finish(trace, early)
     intent, decision = shape.parsed()
@@ -204,6 +209,11 @@ def answer_question(question: str, *, qa: QAComponents, history: Sequence[Messag
             trace.decide(verdict)
             counted_result = AnswerResult(answer, count.sources, Route.STRUCTURED, count.status, slots)
             return _finish(trace, kept_back(counted_result) if kept_back else counted_result)
+    spanned = within_span_outcome(intent.slots, intent.arithmetic, text, facts=qa.facts, glossary=qa.glossary,
+                                  lang=shape.lang, max_sensitivity=qa.max_sensitivity) \
+        if channel is Channel.STRUCTURED and not intent.slots.periods else None
+    if spanned is not None:  # "due within 5 years": the schedule's columns that cover the span, added up
+        return _finish(trace, _schedule_answer(spanned, text, qa, shape.lang, trace))
     # an average, sum or change with no period named: over every year stated for the row
     stated = every_stated_year(asks.every_year, slots, facts=qa.facts, max_sensitivity=qa.max_sensitivity) \
         if asks.every_year is not None else None
@@ -224,6 +234,29 @@ def answer_question(question: str, *, qa: QAComponents, history: Sequence[Messag
                           result.status, slots, result.results, refinements=decision.refinements,
                           narrative_status=outcome.status, narrative_detail=outcome.detail)
     return _finish(trace, merged, evidence_ids=outcome.evidence)
+
+
+def _schedule_years_computed(shape: ParsedQuestion, text: str, qa: QAComponents,
+                             trace: TraceRecorder) -> AnswerResult | None:
+    """A row asked back as one of a payment schedule's years, answered from the cells of the years named."""
+    intent, _ = shape.parsed()
+    if intent.causal:  # why a schedule's amounts change is asked of the passages
+        return None
+    computed = due_year_outcome(intent.slots, read_arithmetic(text, qa.glossary), facts=qa.facts,
+                                glossary=qa.glossary, lang=shape.lang, max_sensitivity=qa.max_sensitivity)
+    return _schedule_answer(computed, text, qa, shape.lang, trace) if computed is not None else None
+
+
+def _schedule_answer(computed: tuple[StructuredOutcome, Slots], text: str, qa: QAComponents, lang: Lang,
+                     trace: TraceRecorder) -> AnswerResult:
+    """A payment schedule's cells and what was computed from them, checked as every structured answer is."""
+    outcome, slots = computed
+    trace.stage("structured")
+    trace.decide("structured:schedule_cells")
+    answer, verdict = _verified(_structured_text(outcome, slots, qa.glossary, lang), outcome,
+                                partial(question_numbers, text, Proceed(slots)), lang)
+    trace.decide(verdict)
+    return AnswerResult(answer, outcome.sources, Route.STRUCTURED, outcome.status, slots, outcome.results)
 
 
 def _names_read_as_document_words(intent: Intent, decision: ScopeDecision, text: str, qa: QAComponents,
@@ -421,7 +454,7 @@ def _structured(text: str, qa: QAComponents, cache: _QuestionCache, channel: Cha
     # no period named and nothing computed: a figure the documents state for no period answers it, said so;
     # rows of one undated table compared with each other are of one period too, so they may be computed
     undated = (stated is None and names_no_period(intent.slots.periods, slots) and not derives
-               and not intent.analysis
+               and not intent.analysis and due_span(text) is None  # "due within 4 years" is no Total column's
                and (not intent.arithmetic.computes or compares_rows(intent.arithmetic)
                     or names_a_stated_total(intent.arithmetic)))
     arith = intent.arithmetic  # what is computed: a stated total read undated computes nothing

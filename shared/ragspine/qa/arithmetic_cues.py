@@ -59,7 +59,9 @@ ENTITY_GAP = _cue("difference", "differ", "gap", "more than", "less than", "high
 # between two rows of one period it is the size of their gap ("the difference between APAC and EMEA in 2019").
 DIFFERENCE = _cue("difference", "differ", "gap", "相差", "差额", "差距", "之差", "差多少", "差異", "の差", "差は")
 # A part as a share of a whole: "the percentage of audit fees in total fees", "what proportion of … is made up of"
-SHARE_OF = _cue("percentage of", "percent of", "proportion of", "share of", "percentage constitution", "out of",
+# "the proportion (in percentage) of", "the proportion, in percentage, of": the unit said inside the cue
+SHARE_OF = _cue("percentage of", "percent of", "proportion of", "proportion (in percentage) of",
+               "proportion, in percentage, of", "share of", "percentage constitution", "out of",
                "占")  # 瑞士收入占税前收入总额的百分比: the part 占 (takes up) the whole
 # The whole a share divides by is the sum of parts the question names: "of A, B and C combined", A和B合计中
 COMBINED = _cue("combined", "together", "in total", "altogether", "合计", "合計", "总和", "之和", "合算", "の和",

@@ -74,6 +74,22 @@ def _qualifier(code: str) -> tuple[str, str]:
     return "", label_of(code)
 
 
+def schedule_year(code: str) -> int | None:
+    """The year a schedule cell's code is qualified by (``label:2021: operating leases``: 2021), else None."""
+    qualifier, _ = _qualifier(code)
+    return int(qualifier) if _YEAR.fullmatch(qualifier) else None
+
+
+def due_line(found: QueryResult, glossary: Glossary, lang: Lang, *, what: str | None = None) -> str:
+    """A schedule cell's line, saying when it falls due rather than calling it a fiscal year's figure."""
+    assert found.fact is not None and found.query is not None
+    qualifier, _ = _qualifier(found.fact.metric_code)
+    if what is None:  # the cell's own row, described with no period: no gap where the period would be
+        what = _SPACES.sub(" ", describe(found.query, glossary, lang))
+    notice = (_YEAR_NOTICE if _YEAR.fullmatch(qualifier) else _SPAN_NOTICE)[lang].format(due=qualifier)
+    return render_result(found, glossary, lang, what=what) + notice
+
+
 def notice_words(fact: Fact) -> tuple[str, ...]:
     """The year or span a schedule figure's notice writes (the provenance check's figures): the fact's own column."""
     if ": " not in fact.metric_code:  # a label is the end of its code: no column and row (every glossary metric)
@@ -119,13 +135,12 @@ def with_due_figures(outcome: StructuredOutcome, slots: Slots, text: str, named:
         due = _due_queries(query, span, named, glossary)
         found = run_query(due, facts=facts, max_sensitivity=max_sensitivity) if due is not None else None
         if found is not None and found.status is QueryStatus.FOUND and found.fact is not None:
-            qualifier, row = _qualifier(found.fact.metric_code)
+            _, row = _qualifier(found.fact.metric_code)
             what = _SPACES.sub(" ", describe(replace(query, period=Period.none_stated()), glossary, lang))
             if row != label_of(query.metric_code):  # the question named the span's own row: say the row alone
                 what = what.replace(label_of(query.metric_code), row)
-            notice = (_YEAR_NOTICE if _YEAR.fullmatch(qualifier) else _SPAN_NOTICE)[lang].format(due=qualifier)
             results[i] = found
-            lines[i] = render_result(found, glossary, lang, what=what) + notice
+            lines[i] = due_line(found, glossary, lang, what=what)
     if results == list(outcome.results):
         return outcome, slots
     return with_results(outcome, slots, tuple(results), tuple(lines))

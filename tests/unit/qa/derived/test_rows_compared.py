@@ -195,6 +195,8 @@ class TestSumOfPartsOverAWhole:
         "What is the total percentage of revenue from Taiwan and Japan over total revenue in 2019?",
         "What is the percentage of Taiwan and Japan as a percentage of total revenue in 2019?",
         "What were Taiwan & Japan as a percent of total revenue in 2019?",
+        "What is the proportion, in percentage, of Taiwan and Japan over total revenue in 2019?",
+        "What is the proportion (in percentage) of Taiwan and Japan over total revenue in 2019?",
     ])
     def test_the_parts_listed_are_added_and_divided_by_the_whole(self, fresh: Path, question: str) -> None:
         line, cells = computed_line(answered(rows_qa(fresh, REGIONS), question))
