@@ -100,3 +100,27 @@ def test_a_second_figure_of_the_same_document_is_another_table_s_quantity(folder
     result = answer_question("What was the operating margin in FY2024?", qa=qa)
     # THEN the kept figure stands for the arithmetic
     assert "7.50 PCT" in result.answer, result.answer
+
+
+def test_a_figure_the_kept_document_states_too_is_no_disagreement_between_documents(folder: Path) -> None:
+    # GIVEN a report stating revenue 2000 (its net sales) and 1980 in another table (its total revenues), and a
+    # later report stating the same 1980 for the year (its total revenues): both documents state both figures
+    qa = statement_qa(folder, statement_facts())
+    qa.facts.put_conflicts([statement_fact("REVENUE", "2024", 1980, source_locator="table=7,row=REVENUE,col=FY2024"),
+                            statement_fact("REVENUE", "2024", 1980, source_doc_id=OTHER)])
+    # WHEN the margin is asked
+    result = answer_question("What was the operating margin in FY2024?", qa=qa)
+    # THEN the documents do not disagree: the kept figure stands for the arithmetic
+    assert "7.50 PCT" in result.answer, result.answer
+    assert "the sources state different figures for revenue" not in result.answer
+
+
+def test_a_figure_only_the_other_document_states_is_still_a_side(folder: Path) -> None:
+    # GIVEN the kept report's second table stating another amount than the other report does
+    qa = statement_qa(folder, statement_facts())
+    qa.facts.put_conflicts([statement_fact("REVENUE", "2024", 1990, source_locator="table=7,row=REVENUE,col=FY2024"),
+                            statement_fact("REVENUE", "2024", 1980, source_doc_id=OTHER)])
+    result = answer_question("What was the operating margin in FY2024?", qa=qa)
+    # THEN the other report's figure is one the kept report does not state: nothing is computed from either
+    assert "the sources state different figures for revenue" in result.answer, result.answer
+    assert "7.50 PCT" not in result.answer
