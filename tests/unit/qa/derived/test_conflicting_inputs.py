@@ -124,3 +124,16 @@ def test_a_figure_only_the_other_document_states_is_still_a_side(folder: Path) -
     # THEN the other report's figure is one the kept report does not state: nothing is computed from either
     assert "the sources state different figures for revenue" in result.answer, result.answer
     assert "7.50 PCT" not in result.answer
+
+
+def test_a_mean_of_a_computed_figure_refused_gives_no_other_row_s_mean_in_its_place(folder: Path) -> None:
+    # GIVEN FY2023 revenue stated differently by two documents, so the FY2023 operating margin is not computed
+    qa = statement_qa(folder, statement_facts())
+    qa.facts.put_conflicts([statement_fact("REVENUE", "2023", 1790, source_doc_id=OTHER)])  # stated is 1800
+    # WHEN the mean of the margin is asked beside another row the question names
+    result = answer_question("What was the average operating margin and the average net income in FY2023 and FY2024?",
+                             qa=qa)
+    # THEN the answer leads with the refused mean, and no other row's mean stands in for it
+    assert result.answer.startswith("The Example Group (EXAMPLE_GROUP) operating margin (OPERATING_MARGIN) "
+                                    "FY2023–FY2024 average cannot be computed"), result.answer
+    assert "average: 90.5" not in result.answer  # (81 + 100) / 2, the net income's mean
