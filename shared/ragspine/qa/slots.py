@@ -11,7 +11,7 @@ from ragspine.facts.calendar import FiscalCalendar
 from ragspine.facts.glossary import Glossary, Mention, Period, SlotKind, normalize_text
 from ragspine.facts.open_vocabulary import METRIC_PREFIX, label_of
 from ragspine.lazy import LazyPattern
-from ragspine.qa.dated_periods import may_name_a_date, rewrite_dates
+from ragspine.qa.dated_periods import date_inside_a_year, may_name_a_date, rewrite_dates
 from ragspine.qa.label_words import label_readings, label_words, total_row_named_beside
 from ragspine.qa.month_periods import PeriodReading, may_name_months
 from ragspine.qa.near_miss import NearMiss, Reading, near_misses, period_near_misses
@@ -127,6 +127,8 @@ def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
     bad_period = bad_period or unread_quarter
     if not bad_period:  # facts are kept by year and quarter, never by half
         bad_period = half_year(question, written) if _HALF_START.search(norm) else None
+    if not bad_period:  # "as of June 30, 2024" under a December year: no fiscal year, never the year's balance
+        bad_period = date_inside_a_year(question, glossary)
     unnamed = glossary.leftover(question, mentions)
     misses: list[NearMiss] = period_near_misses(norm, unnamed, glossary, periods)
     if misses:  # every reading carries the same corrected question: its periods replace the typed ones
