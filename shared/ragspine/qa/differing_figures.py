@@ -18,6 +18,7 @@ arithmetic, and the stated answer still lists the other beside it.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 from decimal import ROUND_HALF_UP, Decimal
 
 from ragspine.facts.model import Fact, format_number
@@ -33,6 +34,17 @@ def differing(stated: Fact, others: Iterable[Fact]) -> tuple[Fact, ...]:
     also_kept_document = [other for other in others if other.source_doc_id == stated.source_doc_id]
     return tuple(other for other in others if not same_amount(stated, other) and _competing(stated, other)
                  and not any(same_amount(mine, other) for mine in also_kept_document))
+
+
+def other_figure_kind(stated: Fact, other: Fact) -> str:
+    """How the stated line gives another figure of the key: ``same_amount`` (on another scale or rounding),
+    ``opposite_sign`` (its size written with the other sign: an outflow as ``(12,900)`` or ``△12,900`` beside
+    ``12,900``, a convention, not a second amount) or ``conflict``."""
+    if same_amount(stated, other):
+        return "same_amount"
+    if stated.value != 0 and same_amount(stated, replace(other, value=-other.value)):
+        return "opposite_sign"
+    return "conflict"
 
 
 def _competing(first: Fact, second: Fact) -> bool:

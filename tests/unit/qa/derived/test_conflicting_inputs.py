@@ -137,3 +137,29 @@ def test_a_mean_of_a_computed_figure_refused_gives_no_other_row_s_mean_in_its_pl
     assert result.answer.startswith("The Example Group (EXAMPLE_GROUP) operating margin (OPERATING_MARGIN) "
                                     "FY2023–FY2024 average cannot be computed"), result.answer
     assert "average: 90.5" not in result.answer  # (81 + 100) / 2, the net income's mean
+
+
+@pytest.mark.parametrize(("value", "unit", "said"), [
+    (2.0, "EUR_B", "another source states the same amount as 2.0 EUR_B"),
+    (-2000, "EUR_M", "another source writes the same amount with the opposite sign: -2000 EUR_M"),
+])
+def test_the_stated_line_gives_the_same_amount_written_otherwise_without_saying_the_sources_differ(
+        folder: Path, value: float, unit: str, said: str) -> None:
+    # GIVEN another document stating revenue 2000 EUR_M as 2.0 EUR_B, or as (2,000) by a sign convention
+    qa = statement_qa(folder, statement_facts())
+    qa.facts.put_conflicts([statement_fact("REVENUE", "2024", value, unit=unit, source_doc_id=OTHER)])
+    # WHEN the stated figure is asked
+    result = answer_question("What was revenue in FY2024?", qa=qa)
+    # THEN both are cited and the answer does not call them two figures
+    assert f"2000 EUR_M（来源：{DOC}" in result.answer and f"{said}（来源：{OTHER}" in result.answer, result.answer
+    assert "The sources differ" not in result.answer and "different figure" not in result.answer
+
+
+def test_the_stated_line_still_says_the_sources_differ_beside_a_figure_written_otherwise(folder: Path) -> None:
+    qa = statement_qa(folder, statement_facts())
+    qa.facts.put_conflicts([statement_fact("REVENUE", "2024", 2.0, unit="EUR_B", source_doc_id=OTHER),
+                            statement_fact("REVENUE", "2024", 1980, source_doc_id="Example_FY2024_Release.md")])
+    result = answer_question("What was revenue in FY2024?", qa=qa)
+    assert "another source states the same amount as 2.0 EUR_B" in result.answer, result.answer
+    assert "another source states a different figure: 1980 EUR_M" in result.answer
+    assert "The sources differ; neither figure is chosen over the other." in result.answer
