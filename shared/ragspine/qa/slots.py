@@ -11,6 +11,7 @@ from ragspine.facts.calendar import FiscalCalendar
 from ragspine.facts.glossary import Glossary, Mention, Period, SlotKind, normalize_text
 from ragspine.facts.open_vocabulary import METRIC_PREFIX, label_of
 from ragspine.lazy import LazyPattern
+from ragspine.qa.activity_lines import with_activity_lines
 from ragspine.qa.dated_periods import date_inside_a_year, may_name_a_date, rewrite_dates
 from ragspine.qa.label_words import label_readings, label_words, total_row_named_beside
 from ragspine.qa.month_periods import PeriodReading, may_name_months
@@ -109,6 +110,7 @@ def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
     question = with_shared_head_rows(question, glossary)  # "the domestic and international discount rates": two rows
     # "total sales" is the documents' "Total net sales" row, not the glossary's total channel of revenue
     mentions = with_total_rows_read(question, _items_of_sections_named(question, glossary.scan(question)), glossary)
+    mentions = with_activity_lines(question, mentions, glossary)  # "cash used in investing activities": no balance
     found: dict[SlotKind, dict[str, None]] = {SlotKind.METRIC: {}, SlotKind.ENTITY: {}, SlotKind.CHANNEL: {}}
     periods: dict[Period, None] = {}
     # months that are no fiscal quarter ("May-July 2024" for a March year): asked back, never read as the year
