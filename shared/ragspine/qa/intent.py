@@ -72,6 +72,9 @@ class RuleIntentParser:
             channel = Channel.COMPOSITE if causal else Channel.STRUCTURED
         unit = self._unit_pattern.search(text) if self._unit_pattern is not None else None
         arithmetic = _read_arithmetic(question, slots, self._glossary) if slots.metrics else None
+        if arithmetic is not None and slots.half_year_sum:  # "H1 2024": its two quarters added up
+            arithmetic = replace(arithmetic, period_sum=max(arithmetic.period_sum, 1),
+                                 sum_words=max(arithmetic.sum_words, 1))
         if arithmetic is not None and arithmetic.explicit:  # "ROA(経常利益/総資産)": the question's own formula
             slots = replace(slots, metrics=arithmetic.explicit)
         if arithmetic is not None and arithmetic.by_formula:  # "ROEをDuPont分解(…×…×…)で": that formula first

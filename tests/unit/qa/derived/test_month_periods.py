@@ -100,7 +100,13 @@ def test_a_year_ending_march_written_as_such_is_not_read_twice() -> None:
 
 
 def test_a_half_year_is_asked_back_in_the_words_written_not_their_reading() -> None:
-    assert _parsed("2025年3月期上期の売上高は").bad_period == "2025年3月期上期"
+    assert _parsed("2025年3月期上期の売上総利益率は").bad_period == "2025年3月期上期"  # a ratio: no sum of quarters
+
+
+def test_a_half_year_of_a_march_year_is_its_first_two_fiscal_quarters_with_their_months() -> None:
+    parsed = _parsed("2025年3月期上期の売上高は")
+    assert [(r.period.label if r.period else "", r.months) for r in parsed.period_readings] == [
+        ("2025Q1", "2024-04 – 2024-06"), ("2025Q2", "2024-07 – 2024-09")]
 
 
 @pytest.mark.parametrize(("calendar", "year", "quarter"), [
