@@ -56,3 +56,23 @@ def test_a_share_across_scales_of_one_currency_is_computed() -> None:
     lines = _lines(Analysis(share=True), _found("ACME_CN", 266817.36, "CNY_10K"),
                    _found("ACME_GROUP", 8652347215.36, "CNY"))
     assert len(lines) == 1 and "is 30.8% of" in lines[0], lines
+
+
+def _quarters(unit: str) -> list[QueryResult]:
+    values = (183340.05, 203120.31, 209844.03, 268930.33)  # 万元: 865234.72 in all
+    return [_found("ACME_GROUP", v, unit, Period("Q", f"2024Q{n}")) for n, v in enumerate(values, start=1)]
+
+
+def test_a_full_year_in_no_stated_unit_is_never_relabelled_as_the_quarters_unit() -> None:
+    lines = _lines(Analysis(sum_of_quarters=True), *_quarters("CNY_10K"), _found("ACME_GROUP", 8652347215.36, ""))
+    assert lines[0].startswith("ACME Group (ACME_GROUP)  FY2024 revenue (REVENUE), sum of the four quarters: 865234.72 "
+                               "CNY_10K; the stated full-year figure 8652347215.36 (unit not stated) is in another "
+                               "unit and is not compared"), lines
+    assert "8652347215.36 CNY_10K" not in lines[0]
+
+
+def test_a_full_year_on_another_scale_of_the_currency_is_compared_on_the_finer_scale() -> None:
+    lines = _lines(Analysis(sum_of_quarters=True), *_quarters("CNY_10K"), _found("ACME_GROUP", 8652347200, "CNY"))
+    assert "the same as the stated full-year figure 8652347200 CNY" in lines[0], lines
+    lines = _lines(Analysis(sum_of_quarters=True), *_quarters("CNY_10K"), _found("ACME_GROUP", 8652357200, "CNY"))
+    assert "the stated full-year figure is 8652357200 CNY (10000 CNY apart; the stated figure prevails)" in lines[0]

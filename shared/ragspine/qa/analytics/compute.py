@@ -38,7 +38,8 @@ _TEXT = MappingProxyType({
         "not_additive": "{metric}不可加总，因此不计算{what}。", "what_share": "占比", "what_sum": "季度合计",
         "sum": "{entity}{period} {metric}四个季度合计 {total} {unit}",
         "stated_same": "，与公布的全年数 {stated} {unit} 一致",
-        "stated_diff": "，公布的全年数为 {stated} {unit}（相差 {gap} {unit}，以公布数为准）",
+        "stated_diff": "，公布的全年数为 {stated} {unit}（相差 {gap}，以公布数为准）",
+        "stated_apart": "；公布的全年数 {stated}（{unit}）单位不同，不作比较",
         "missing_quarters": "无法加总{entity}{period} {metric}的四个季度：缺少 {missing} 的数据。",
         "computed": "（计算自：{sources}）",
         "units": "{period} {metric}的数值单位不同（{units}），币种之间不作换算，因此不计算{what}。",
@@ -57,8 +58,9 @@ _TEXT = MappingProxyType({
         "what_sum": "sum of quarters",
         "sum": "{entity} {period} {metric}, sum of the four quarters: {total} {unit}",
         "stated_same": ", the same as the stated full-year figure {stated} {unit}",
-        "stated_diff": "; the stated full-year figure is {stated} {unit} ({gap} {unit} apart; the stated figure "
+        "stated_diff": "; the stated full-year figure is {stated} {unit} ({gap} apart; the stated figure "
                        "prevails)",
+        "stated_apart": "; the stated full-year figure {stated} ({unit}) is in another unit and is not compared",
         "missing_quarters": "The quarters of {entity} {period} {metric} cannot be added up: no figure for {missing}.",
         "computed": "（计算自：{sources}）",
         "units": "The {period} {metric} figures are in different units ({units}), which are never converted, "
@@ -79,7 +81,8 @@ _TEXT = MappingProxyType({
         "what_sum": "四半期合計",
         "sum": "{entity}{period} {metric}の四半期合計 {total} {unit}",
         "stated_same": "、公表された通期の数値 {stated} {unit} と一致",
-        "stated_diff": "、公表された通期の数値は {stated} {unit}（差 {gap} {unit}、公表値を優先）",
+        "stated_diff": "、公表された通期の数値は {stated} {unit}（差 {gap}、公表値を優先）",
+        "stated_apart": "；公表された通期の数値 {stated}（{unit}）は単位が異なるため比較しません",
         "missing_quarters": "{entity}{period} {metric}の四半期は合算できません：{missing} のデータがありません。",
         "computed": "（计算自：{sources}）",
         "units": "{period} {metric}の数値は単位が異なり（{units}）、換算しないため、{what}は計算しません。",
@@ -294,22 +297,29 @@ def _sums(results: tuple[QueryResult, ...], found: dict[tuple[str, str, str, Per
                                                              missing=text["names"].join(missing)), _QUARTERS))
                 continue
             facts = [f for f in quarters if f is not None]
-            if len({f.unit for f in facts}) > 1 or (stated is not None and stated.unit != facts[0].unit):
-                made.append((_units_differ([*facts, *([stated] if stated else [])], metric, year, text["what_sum"],
-                                           glossary, lang), ()))
+            on_one = _on_one_unit(facts)
+            if on_one is None:
+                made.append((_units_differ(facts, metric, year, text["what_sum"], glossary, lang), ()))
                 continue
-            total = sum((_value(f) for f in facts), Decimal(0))
-            unit = facts[0].unit
-            line = text["sum"].format(entity=who, period=where, metric=name, total=format_decimal(total), unit=unit)
-            numbers = [format_decimal(total), *_QUARTERS]
-            if stated is not None:
-                gap = total - _value(stated)
+            values, unit = on_one
+            total = sum(values.values(), Decimal(0))
+            shown_total = format_decimal(total if {f.unit for f in facts} == {unit} else total.normalize())
+            line = text["sum"].format(entity=who, period=where, metric=name, total=shown_total, unit=unit)
+            numbers = [shown_total, *_QUARTERS]
+            beside = _on_one_unit([*facts, stated]) if stated is not None else None
+            if stated is not None and beside is None:  # the full year in another unit: never relabelled, not compared
+                line += text["stated_apart"].format(stated=format_number(stated.value),
+                                                    unit=stated.unit or text["unstated"])
+            elif stated is not None and beside is not None:
+                both, common = beside
+                gap = sum((both[f] for f in facts), Decimal(0)) - both[stated]
                 if gap == 0:
-                    line += text["stated_same"].format(stated=format_number(stated.value), unit=unit)
+                    line += text["stated_same"].format(stated=format_number(stated.value), unit=stated.unit)
                 else:
-                    line += text["stated_diff"].format(stated=format_number(stated.value), unit=unit,
-                                                       gap=format_decimal(abs(gap)))
-                    numbers.append(format_decimal(abs(gap)))
+                    shown_gap = format_decimal(abs(gap) if stated.unit == unit == common else abs(gap).normalize())
+                    line += text["stated_diff"].format(stated=format_number(stated.value), unit=stated.unit,
+                                                       gap=f"{shown_gap} {common}".strip())
+                    numbers.append(shown_gap)
             made.append((f"{line}{_cited(facts, lang)}", tuple(numbers)))
     return made
 
