@@ -1,5 +1,7 @@
 """Words of how a question is asked are no company's name, and the starting folder reads the common cue words.
 
+"debt to equity ratio" without hyphens is the pack's one metric, not a debt ratio and an equity ratio.
+
 截至 ("as of"), 分别 / 各自 / それぞれ ("respectively") are fillers of the engine; a fresh ``domain init`` folder
 reads 比重 and 所占比例 as a share, 比上年 as year over year and 各季度 as the quarters added up.
 """
@@ -39,3 +41,8 @@ def test_a_share_asked_as_bizhong_is_computed(folder: Path) -> None:
 
 def test_bi_shang_nian_asks_the_change_from_the_year_before(folder: Path) -> None:
     assert "FY2024 较 FY2023 增加 200 EUR_M" in _ask(folder, "2024年北区营业收入比上年增加多少")
+
+
+def test_debt_to_equity_ratio_written_without_hyphens_is_one_metric(folder: Path) -> None:
+    answer = _ask(folder, "What is the debt to equity ratio in 2024?")
+    assert "debt-to-equity ratio (DEBT_TO_EQUITY): 1.00 TIMES" in answer, answer
