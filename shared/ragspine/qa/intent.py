@@ -43,7 +43,10 @@ class RuleIntentParser:
             raise ConfigurationError(f"intent cues 'requested_units' are malformed: {exc!r}") from exc
         self._units = words
         self._unit_pattern = re.compile(alias_pattern(words)) if words else None
-        self._analytics = AnalyticsCues(cues, glossary.level_aliases)
+        top = glossary.terms[SlotKind.ENTITY].get(glossary.home_entity)
+        named_levels = {name: code for code, term in glossary.levels.items()
+                        if top is None or code != top.level for name in term.names.values()}
+        self._analytics = AnalyticsCues(cues, glossary.level_aliases, named_levels)
 
     @classmethod
     def from_file(cls, glossary: Glossary, path: Path | None = None) -> RuleIntentParser:
