@@ -29,12 +29,16 @@ from ragspine.ingestion.model import Block, BlockKind, ParsedDocument
 from ragspine.ingestion.table_facts import Lineage, TableContext, table_facts, units_in
 from ragspine.ingestion.table_subject import PART_OF_COMPANY, about_an_investee, same_company, unit_note
 from ragspine.ingestion.table_topic import unit_note_after
+from ragspine.lazy import LazyPattern
 from ragspine.sensitivity import Sensitivity
 
 EXTRACTOR_VERSION = "table-20"  # schedules down the rows, CJK dates, years ended in captions, measure-word headers
 _LEAD_CHARS = 300
 _TEXT_AFTER_CHARS = 2000  # the lines right after a table; a displaced lead is among the first
 _PERIOD_LINE_CHARS = 60  # a line between a unit note and its table: "Year ended December 31,", "December 31,"
+# Rows a PDF table's grid left out, as one paragraph: it ends in two or more figure cells ("(5) (178) 60",
+# "— — 183"), where a sentence ends in words.
+_ROWS_LEFT_OUT = LazyPattern(r"[A-Za-z].*(?:\s+(?:\(?\$?\d[\d,]*(?:\.\d+)?\)?|[—–-])){2,}\s*$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,11 +162,14 @@ def _unit_note_before(doc: ParsedDocument, index: int) -> str:
     """The unit note set above a PDF table under its heading ("(In millions)", "… as follows (in millions):"), or "".
 
     Walks back over the lines between the note and the table (a period heading such as "Year
-    ended December 31,", a table of the same heading the note also covers) and stops at a
-    heading or at a paragraph that is neither such a line nor ends with a unit note.
+    ended December 31,", a table of the same heading the note also covers, rows of figures the
+    parser left between two tables of one statement) and stops at a heading or at a paragraph
+    that is none of these nor ends with a unit note.
     """
     heading = doc.blocks[index].heading_path
-    for block in reversed(doc.blocks[max(0, index - 6):index]):
+    earlier = doc.blocks[max(0, index - 6):index]
+    for at in range(len(earlier) - 1, -1, -1):
+        block = earlier[at]
         if block.kind is BlockKind.HEADING or block.kind is BlockKind.TITLE or block.heading_path != heading:
             return ""
         if block.rows:
@@ -170,7 +177,8 @@ def _unit_note_before(doc: ParsedDocument, index: int) -> str:
         note = unit_note(block.text)
         if note:
             return note
-        if len(block.text) > _PERIOD_LINE_CHARS:
+        split_rows = at > 0 and bool(earlier[at - 1].rows) and bool(_ROWS_LEFT_OUT.search(block.text))
+        if len(block.text) > _PERIOD_LINE_CHARS and not split_rows:  # rows between two tables: one statement
             return ""
     return ""
 

@@ -190,6 +190,8 @@ def with_arithmetic(outcome: StructuredOutcome, arithmetic: Arithmetic, *, gloss
         outcome = without_change_lines(outcome)  # each row's change is not the gap of their averages
     elif arithmetic.average and arithmetic.change:
         made.append((calc.text["change_of_means"], ()))  # which averages are compared is not said
+    elif arithmetic.average and outcome.mean_refused:
+        pass  # the mean asked (of a computed figure) cannot be given: another row's mean would read as it
     elif arithmetic.average:
         made += calc.average(metrics, entities, periods, channels)
     elif arithmetic.entity_gap and len(entities) == 2:

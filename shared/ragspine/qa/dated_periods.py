@@ -7,11 +7,16 @@ the glossary's last fiscal month (or the week after it, for 52/53-week years) be
 ``FY<year>``; "year ended 31 December 2019" names the fiscal year it ends whatever the month.
 A date inside a year is left as written (it names no fiscal year; the question is not read
 as another period). Rewritten in place, padded to the same length, like ``period_words``.
+
+``date_inside_a_year`` names such a date, in English or as 2024年6月30日 / 2024年6月末, so the
+question is asked back rather than read as the year the date falls in: a balance on June 30 is
+no year-end figure.
 """
 
 from __future__ import annotations
 
 import re
+from calendar import monthrange
 
 from ragspine.facts.fiscal_dates import fiscal_year_closed_on, named_fiscal_year, year_name_unsure
 from ragspine.facts.glossary import Glossary
@@ -27,6 +32,11 @@ DATE = LazyPattern(  # the lookahead names every possible first character: most 
     rf"(?:(?P<m1>{_MONTH})\.?\s*(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?,?|(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?\s+(?P<m2>{_MONTH})\.?,?)"
     r"\s*(?P<y>(?:19|20)\d{2})(?!\d)",
     re.IGNORECASE)
+
+
+# 2024年6月30日, 2024年6月末 (the month's last day); 12月31日 of a December year closes it, so is no such date.
+_CJK_DATE = LazyPattern(r"(?<!\d)(?P<y>(?:19|20)\d{2})\s*年\s*(?P<m>\d{1,2})\s*月\s*"
+                        r"(?:(?P<d>\d{1,2})\s*日|(?P<end>末))")
 
 
 # What every ``DATE`` match holds in the normalised (NFKC, lower-case) question: a month's first letters, and
@@ -60,3 +70,27 @@ def rewrite_dates(question: str, glossary: Glossary) -> str:
         return word + " " * (len(text) - len(word)) if len(word) <= len(text) else text
 
     return DATE.sub(dated, question)
+
+
+def date_inside_a_year(question: str, glossary: Glossary) -> str | None:
+    """The first date in ``question`` that closes no fiscal year of the glossary ("as of June 30, 2024" for a
+    December year, 2024年6月30日), as written; None when every date it names closes one (or it names none).
+
+    A "year ended …" date is the year it ends, never such a date.
+    """
+    calendar = glossary.fiscal_calendar
+    if may_name_a_date(question.lower()):
+        for match in DATE.finditer(question):
+            month = MONTH_NUMBERS[(match["m1"] or match["m2"]).lower()]
+            day, year = int(match["d1"] or match["d2"]), int(match["y"])
+            if not match["ended"] and fiscal_year_closed_on(calendar, year, month, day) is None:
+                return match.group().strip()
+    if "年" in question:
+        for match in _CJK_DATE.finditer(question):
+            year, month = int(match["y"]), int(match["m"])
+            if not 1 <= month <= 12:
+                continue
+            day = monthrange(year, month)[1] if match["end"] else int(match["d"])
+            if fiscal_year_closed_on(calendar, year, month, day) is None:
+                return match.group()
+    return None

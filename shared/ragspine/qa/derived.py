@@ -296,7 +296,8 @@ def with_derived(outcome: StructuredOutcome, *, facts: FactStore, glossary: Glos
     lines[len(outcome.results):len(outcome.results)] = extra
     lines[0:0] = [line for line, _ in means]  # the average asked leads; each period's figure follows
     return replace(outcome, lines=tuple(lines), sources=tuple(sources.values()), status=status,
-                   computed=tuple(computed), leading=outcome.leading + len(means))
+                   computed=tuple(computed), leading=outcome.leading + len(means),
+                   mean_refused=outcome.mean_refused or any(not numbers for _, numbers in means))
 
 
 def _means(outcome: StructuredOutcome, values: dict[MetricQuery, tuple[Decimal, str, tuple[Fact, ...]]],

@@ -8,13 +8,17 @@ it takes no side. Nor is a second figure of the same document (a document states
 other figure under the key is another table's quantity, a segment's or a pro forma one), nor a
 figure far from the kept one (more than a tenth apart): two documents' statements of one amount (a
 preliminary release and the final report, a restatement) differ by little, while a figure several
-times another is a different quantity a table filed under the same name. The figure the fact table
-keeps then stands for arithmetic, and the stated answer still lists the other beside it.
+times another is a different quantity a table filed under the same name. Nor is a figure the kept
+figure's own document also states under the key (a filing's net sales kept, its total revenues in another
+table, a later filing stating those total revenues for the year): the two documents agree on both
+figures, which are two quantities filed under one name. The figure the fact table keeps then stands for
+arithmetic, and the stated answer still lists the other beside it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 from decimal import ROUND_HALF_UP, Decimal
 
 from ragspine.facts.model import Fact, format_number
@@ -26,7 +30,21 @@ _COMPETING_SHARE = Decimal("0.1")
 
 def differing(stated: Fact, others: Iterable[Fact]) -> tuple[Fact, ...]:
     """The figures of ``others`` that state another amount than ``stated`` for the same quantity."""
-    return tuple(other for other in others if not same_amount(stated, other) and _competing(stated, other))
+    others = tuple(others)
+    also_kept_document = [other for other in others if other.source_doc_id == stated.source_doc_id]
+    return tuple(other for other in others if not same_amount(stated, other) and _competing(stated, other)
+                 and not any(same_amount(mine, other) for mine in also_kept_document))
+
+
+def other_figure_kind(stated: Fact, other: Fact) -> str:
+    """How the stated line gives another figure of the key: ``same_amount`` (on another scale or rounding),
+    ``opposite_sign`` (its size written with the other sign: an outflow as ``(12,900)`` or ``△12,900`` beside
+    ``12,900``, a convention, not a second amount) or ``conflict``."""
+    if same_amount(stated, other):
+        return "same_amount"
+    if stated.value != 0 and same_amount(stated, replace(other, value=-other.value)):
+        return "opposite_sign"
+    return "conflict"
 
 
 def _competing(first: Fact, second: Fact) -> bool:

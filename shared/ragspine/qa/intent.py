@@ -43,7 +43,10 @@ class RuleIntentParser:
             raise ConfigurationError(f"intent cues 'requested_units' are malformed: {exc!r}") from exc
         self._units = words
         self._unit_pattern = re.compile(alias_pattern(words)) if words else None
-        self._analytics = AnalyticsCues(cues, glossary.level_aliases)
+        top = glossary.terms[SlotKind.ENTITY].get(glossary.home_entity)
+        named_levels = {name: code for code, term in glossary.levels.items()
+                        if top is None or code != top.level for name in term.names.values()}
+        self._analytics = AnalyticsCues(cues, glossary.level_aliases, named_levels)
 
     @classmethod
     def from_file(cls, glossary: Glossary, path: Path | None = None) -> RuleIntentParser:
@@ -72,6 +75,9 @@ class RuleIntentParser:
             channel = Channel.COMPOSITE if causal else Channel.STRUCTURED
         unit = self._unit_pattern.search(text) if self._unit_pattern is not None else None
         arithmetic = _read_arithmetic(question, slots, self._glossary) if slots.metrics else None
+        if arithmetic is not None and slots.half_year_sum:  # "H1 2024": its two quarters added up
+            arithmetic = replace(arithmetic, period_sum=max(arithmetic.period_sum, 1),
+                                 sum_words=max(arithmetic.sum_words, 1))
         if arithmetic is not None and arithmetic.explicit:  # "ROA(経常利益/総資産)": the question's own formula
             slots = replace(slots, metrics=arithmetic.explicit)
         if arithmetic is not None and arithmetic.by_formula:  # "ROEをDuPont分解(…×…×…)で": that formula first

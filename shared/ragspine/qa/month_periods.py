@@ -34,9 +34,19 @@ _MONTHS_ENDED = LazyPattern(  # "the quarter ended June 30, 2024", "three months
     rf"(?<![a-z])(?:(?:fiscal\s+)?quarter|(?P<count>three|six|nine|3|6|9)[\s-]+months?)\s+end(?:ed|ing)\s+(?:on\s+)?"
     rf"(?:(?P<ma>{_MONTH})\.?\s*(?P<da>\d{{1,2}})(?:st|nd|rd|th)?,?|(?P<db>\d{{1,2}})(?:st|nd|rd|th)?\s+(?P<mb>{_MONTH})\.?,?)"
     r"\s*(?P<year>(?:19|20)\d{2})(?!\d)", re.IGNORECASE)
+# "April 2024 to March 2025", 2024年4月～2025年3月: months across a year end; written after the year's own name
+# ("fiscal year 2024 (April 2024 to March 2025)", 2024年度（2024年4月～2025年3月）) they say which year it is.
+_NAMED_BEFORE = (r"(?P<named>(?:(?:fiscal\s+year|fiscal|fy)\s*(?:19|20)\d{2}|(?:19|20)\d{2}\s*(?:年度|财年|財年))"
+                 r"\s*[(（]\s*)?")
+_MONTH_SPAN = LazyPattern(
+    rf"(?<![a-z]){_NAMED_BEFORE}(?P<m1>{_MONTH})\.?\s+(?P<y1>(?:19|20)\d{{2}})\s*{_TO}\s*(?P<m2>{_MONTH})\.?,?\s+"
+    r"(?P<y2>(?:19|20)\d{2})(?!\d)(?(named)\s*[)）])", re.IGNORECASE)
+_CJK_MONTH_SPAN = LazyPattern(
+    rf"{_NAMED_BEFORE}(?P<y1>(?:19|20)\d{{2}})\s*年\s*(?P<m1>\d{{1,2}})\s*月\s*{_TO}\s*"
+    r"(?P<y2>(?:19|20)\d{2})\s*年\s*(?P<m2>\d{1,2})\s*月(?:\s*期)?(?(named)\s*[)）])")
 _COUNTS = {"three": 3, "six": 6, "nine": 9, "3": 3, "6": 6, "9": 9}
 # Every wording above holds one of these (NFKC, lower case): the pattern is not run over other questions.
-_CUE = LazyPattern(rf"月|ended|ending|(?<![a-z])(?:{_MONTH})\.?\s*{_TO}", re.IGNORECASE)
+_CUE = LazyPattern(rf"月|ended|ending|(?<![a-z])(?:{_MONTH})\.?\s*(?:(?:19|20)\d{{2}}\s*)?{_TO}", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +95,17 @@ def read_months(text: str, fiscal: FiscalCalendar) -> tuple[str, tuple[PeriodRea
         first = (last - count) % 12 + 1
         return _read(match.group(), first, last, int(match["year"]), fiscal, readings)
 
+    def span(match: re.Match[str]) -> str:
+        first, last = _month(match["m1"]), _month(match["m2"])
+        start, end = int(match["y1"]), int(match["y2"])
+        if first is None or last is None or (end if first <= last else end - 1) != start:
+            months = months_of(start, first or 1, max(1, end * 12 + (last or 1) - start * 12 - (first or 1) + 1))
+            readings.append(PeriodReading(match.group().strip(), None, months))  # not one year or quarter: asked back
+            return match.group()
+        return _read(match.group(), first, last, end, fiscal, readings)
+
+    text = _MONTH_SPAN.sub(span, text)
+    text = _CJK_MONTH_SPAN.sub(span, text)
     text = _MONTHS_ENDED.sub(ended, text)
     text = _MONTHS_OF_A_YEAR.sub(of_year, text)
     text = _CJK_MONTHS.sub(cjk, text)
@@ -101,9 +122,18 @@ def _read(words: str, first: int, last: int, year: int, fiscal: FiscalCalendar,
     if span == 3 and (last - fiscal.end_month) % 3 == 0:  # three months closing a fiscal quarter
         fiscal_year, quarter = fiscal.fiscal_quarter_of(date(year, last, 1))
         period = Period("Q", f"{fiscal_year}Q{quarter}")
+    elif span == 12 and last == fiscal.end_month:  # twelve months closing the fiscal year: that year
+        period = Period.fiscal_year(fiscal.fiscal_year_of(date(year, last, 1)))
     label = period.label if period is not None else ""
     if period is None or len(label) > len(words):
         readings.append(PeriodReading(words.strip(), None, months))
         return words
     readings.append(PeriodReading(words.strip(), period, months))
     return label + " " * (len(words) - len(label))
+
+
+def _month(written: str) -> int | None:
+    """A month by its name (``April``, ``Sept.``) or its number (``4``), else None."""
+    if written.isdigit():
+        return int(written) if 1 <= int(written) <= 12 else None
+    return _MONTH_NAMES.get(written.lower().rstrip("."))

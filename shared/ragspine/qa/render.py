@@ -15,6 +15,7 @@ from ragspine.citation import citation
 from ragspine.facts.glossary import Glossary, SlotKind, Term
 from ragspine.facts.model import format_number
 from ragspine.facts.query_metric import MetricQuery, QueryResult, QueryStatus
+from ragspine.qa.differing_figures import other_figure_kind
 from ragspine.qa.language import Lang
 from ragspine.qa.slots import Assumption, Unrecognized
 
@@ -25,6 +26,8 @@ _TEXT = MappingProxyType({
     Lang.ZH: MappingProxyType({
         "conflict": "；另一来源的数值不同：{value} {unit}{cited}",
         "conflict_note": "。各来源数值不一致，未作取舍。",
+        "same_amount": "；另一来源以其他单位列示同一金额：{value} {unit}{cited}",
+        "opposite_sign": "；另一来源以相反符号列示同一金额：{value} {unit}{cited}",
         "found": "{what}：{value} {unit}", "sep": "，",
         "not_found": "未找到 {what} 的数据：事实表中没有这条记录，因此不提供数值。",
         "unrecognized": "无法识别参数 {param}：「{raw}」。可识别的写法例如：{known}。",
@@ -40,6 +43,8 @@ _TEXT = MappingProxyType({
     Lang.EN: MappingProxyType({
         "conflict": "; another source states a different figure: {value} {unit}{cited}",
         "conflict_note": ". The sources differ; neither figure is chosen over the other.",
+        "same_amount": "; another source states the same amount as {value} {unit}{cited}",
+        "opposite_sign": "; another source writes the same amount with the opposite sign: {value} {unit}{cited}",
         "found": "{what}: {value} {unit}", "sep": ", ",
         "not_found": "No data for {what}: the fact table has no such record, so no figure is given.",
         "unrecognized": "Could not recognise the {param} “{raw}”. Known values include: {known}.",
@@ -55,6 +60,8 @@ _TEXT = MappingProxyType({
     Lang.JA: MappingProxyType({
         "conflict": "；別の資料では異なる数値：{value} {unit}{cited}",
         "conflict_note": "。資料間で数値が一致しません（どちらも採用していません）。",
+        "same_amount": "；別の資料では同じ金額を {value} {unit} と記載{cited}",
+        "opposite_sign": "；別の資料では同じ金額を符号を逆にして記載：{value} {unit}{cited}",
         "found": "{what}：{value} {unit}", "sep": "、",
         "not_found": "{what} のデータは見つかりません：ファクトテーブルに該当する記録がないため、数値は示しません。",
         "unrecognized": "パラメータ {param} の「{raw}」を認識できません。使える表記の例：{known}。",
@@ -102,10 +109,11 @@ def render_result(result: QueryResult, glossary: Glossary, lang: Lang = Lang.ZH,
         line = f"{line}{citation(fact.source_doc_id, fact.source_locator)}"
         if not result.conflicts:
             return line
-        others = "".join(text["conflict"].format(value=format_number(c.value), unit=c.unit,
-                                                 cited=citation(c.source_doc_id, c.source_locator))
-                         for c in result.conflicts)
-        return f"{line}{others}{text['conflict_note']}"
+        kinds = [(other, other_figure_kind(fact, other)) for other in result.conflicts]
+        others = "".join(text[kind].format(value=format_number(c.value), unit=c.unit,
+                                           cited=citation(c.source_doc_id, c.source_locator)) for c, kind in kinds)
+        differ = any(kind == "conflict" for _, kind in kinds)
+        return f"{line}{others}{text['conflict_note'] if differ else ''}"
     if result.status is QueryStatus.NOT_FOUND and result.query:
         return text["not_found"].format(what=what if what is not None else describe(result.query, glossary, lang))
     return render_unrecognized(Unrecognized(result.param or "", result.raw or ""), glossary, lang)

@@ -11,7 +11,9 @@ from ragspine.facts.calendar import FiscalCalendar
 from ragspine.facts.glossary import Glossary, Mention, Period, SlotKind, normalize_text
 from ragspine.facts.open_vocabulary import METRIC_PREFIX, label_of
 from ragspine.lazy import LazyPattern
-from ragspine.qa.dated_periods import may_name_a_date, rewrite_dates
+from ragspine.qa.activity_lines import with_activity_lines
+from ragspine.qa.dated_periods import date_inside_a_year, may_name_a_date, rewrite_dates
+from ragspine.qa.half_years import HALF_WORDS, half_quarters, sums_over_a_half
 from ragspine.qa.label_words import label_readings, label_words, total_row_named_beside
 from ragspine.qa.month_periods import PeriodReading, may_name_months
 from ragspine.qa.near_miss import NearMiss, Reading, near_misses, period_near_misses
@@ -91,6 +93,7 @@ class ParsedSlots:
     row_words: tuple[str, ...] = ()
     # period words read on the fiscal calendar in a way the answer states (2024年度 as FY2025, a quarter's months)
     period_readings: tuple[PeriodReading, ...] = ()
+    half_year_sum: bool = False  # a half year named, read as its two quarters: their sum is asked
 
 
 def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
@@ -109,6 +112,7 @@ def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
     question = with_shared_head_rows(question, glossary)  # "the domestic and international discount rates": two rows
     # "total sales" is the documents' "Total net sales" row, not the glossary's total channel of revenue
     mentions = with_total_rows_read(question, _items_of_sections_named(question, glossary.scan(question)), glossary)
+    mentions = with_activity_lines(question, mentions, glossary)  # "cash used in investing activities": no balance
     found: dict[SlotKind, dict[str, None]] = {SlotKind.METRIC: {}, SlotKind.ENTITY: {}, SlotKind.CHANNEL: {}}
     periods: dict[Period, None] = {}
     # months that are no fiscal quarter ("May-July 2024" for a March year): asked back, never read as the year
@@ -125,8 +129,11 @@ def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
     periods = with_ranges(norm, mentions, periods)  # "2019 to 2021": every year between
     periods, unread_quarter = _with_quarters_read(question, norm, periods)  # "the second quarter in fiscal 2019"
     bad_period = bad_period or unread_quarter
-    if not bad_period:  # facts are kept by year and quarter, never by half
-        bad_period = half_year(question, written) if _HALF_START.search(norm) else None
+    half = half_year(question) if not bad_period and _HALF_START.search(norm) else None
+    if half:  # facts are kept by year and quarter: a half year is its two quarters added up, or asked back
+        bad_period = half_year(question, written)
+    if not bad_period:  # "as of June 30, 2024" under a December year: no fiscal year, never the year's balance
+        bad_period = date_inside_a_year(question, glossary)
     unnamed = glossary.leftover(question, mentions)
     misses: list[NearMiss] = period_near_misses(norm, unnamed, glossary, periods)
     if misses:  # every reading carries the same corrected question: its periods replace the typed ones
@@ -195,10 +202,17 @@ def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
         metrics = _longer_rows_named(_rows_over_their_sections(metrics, mentions, asked), glossary, asked)
         metrics = _rows_qualified_in_one_phrase(question, mentions, metrics)
     entities = tuple(found[SlotKind.ENTITY])
+    halves = half_quarters(half, glossary) if half and bad_period and sums_over_a_half(metrics, glossary) else None
+    if halves is not None:  # "H1 2024 revenue": 2024Q1 + 2024Q2, said with their months
+        year = glossary.normalize_period(HALF_WORDS.sub(" ", normalize_text(half)).strip())
+        periods = {**{p: None for p in periods if p != year}, **{r.period: None for r in halves if r.period}}
+        readings, bad_period = (*readings, *halves), None
+        names = tuple(n for n in names if HALF_WORDS.sub(" ", normalize_text(n)).strip())  # 上半年 is no name
     return ParsedSlots(metrics, entities, tuple(periods), tuple(found[SlotKind.CHANNEL]), bad_period, names,
                        tuple(sorted(misses, key=lambda m: m.start)) if misses else (),
                        _metrics_in_one_phrase(question, mentions, metrics), row_words,
-                       tuple(r for r in readings if r.period is not None and r.period in periods))
+                       tuple(r for r in readings if r.period is not None and r.period in periods),
+                       half_year_sum=halves is not None)
 
 
 # Words that list figures ("revenue and net income", "营收、净利润", "売上高と営業利益"); names with none

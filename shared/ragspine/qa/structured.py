@@ -41,6 +41,7 @@ class StructuredOutcome:
     differences: tuple[Difference, ...]
     computed: tuple[str, ...] = ()  # numbers of other computed figures (rank gaps, shares, sums)
     leading: int = 0  # lines put before the lookups' own (the figure asked: a mean of computed margins)
+    mean_refused: bool = False  # a mean of computed figures was asked and could not be given
 
 
 class Lookup(NamedTuple):

@@ -69,6 +69,18 @@ def test_cues_read_what_is_asked(text: str, expected: dict[str, object]) -> None
     assert {key: getattr(analysis, key) for key in expected} == expected
 
 
+@pytest.mark.parametrize(("text", "levels"), [
+    ("which subsidiary had the highest net income in 2024", ("subsidiary",)),
+    ("rank the subsidiaries by revenue", ("subsidiary",)),
+    ("which product line had the lowest revenue", ("product",)),
+    ("what was the subsidiary's revenue in 2024", ()),  # no order asked: the name is a word of the question
+])
+def test_a_level_named_beside_an_order_scopes_the_ranking(text: str, levels: tuple[str, ...]) -> None:
+    cues = AnalyticsCues({"highest": ["highest"], "lowest": ["lowest"], "rank": ["rank"]}, {"each region": "region"},
+                         {"subsidiary": "subsidiary", "product line": "product"})
+    assert cues.read(text).levels == levels
+
+
 def test_the_starter_domain_has_analytics_and_a_top_cue_without_n_is_reported(tmp_path: Path) -> None:
     folder = tmp_path / "mine"
     init_domain(folder)

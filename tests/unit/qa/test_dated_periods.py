@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -12,9 +13,11 @@ from hypothesis import strategies as st
 from ragspine.facts.calendar import FiscalCalendar
 from ragspine.facts.fiscal_dates import fiscal_year_closed_on, year_name_unsure
 from ragspine.facts.glossary import Period
+from ragspine.qa.answer import answer_question
 from ragspine.qa.dated_periods import rewrite_dates
 from ragspine.qa.slots import parse_slots
 from tests.support.glossary import default_glossary
+from tests.unit.qa.derived.statement_set import finance_domain, statement_facts, statement_qa
 
 GLOSSARY = default_glossary()  # a fiscal year ending in December
 
@@ -72,3 +75,25 @@ def test_a_mid_month_date_in_the_closing_month_names_no_fiscal_year() -> None:
     question = "What was the cash balance as of December 15, 2019?"  # a date inside the year, not its end
     assert rewrite_dates(question, GLOSSARY) == question
     assert "December" in parse_slots(question, glossary=GLOSSARY).unknown_names  # asked back, never FY2019
+
+
+@pytest.mark.parametrize(("question", "date"), [
+    ("What were total assets as of June 30, 2024?", "June 30, 2024"),
+    ("2024年6月30日的总资产是多少", "2024年6月30日"),
+    ("2024年6月末の総資産は", "2024年6月末"),
+])
+def test_a_date_inside_a_year_is_a_period_asked_back_never_the_year(question: str, date: str) -> None:
+    assert parse_slots(question, glossary=GLOSSARY).bad_period == date
+
+
+@pytest.mark.parametrize("question", ["2024年12月31日的总资产是多少", "2024年12月末の総資産は",
+                                      "total assets as of December 31, 2024"])
+def test_a_date_closing_the_year_is_no_date_asked_back(question: str) -> None:
+    slots = parse_slots(question, glossary=GLOSSARY)
+    assert (slots.periods, slots.bad_period) == ((Period.fiscal_year(2024),), None)
+
+
+def test_a_balance_on_a_date_inside_the_year_is_never_answered_with_the_year_end_one(tmp_path: Path) -> None:
+    qa = statement_qa(finance_domain(tmp_path / "domain"), statement_facts())
+    result = answer_question("2024年6月30日的总资产是多少", qa=qa)  # only the year-end 2500 is stated
+    assert "2500" not in result.answer and "2024年6月30日" in result.answer, result.answer

@@ -81,7 +81,7 @@ def test_a_name_the_text_states_beside_the_row_is_read_as_the_documents_word(
     ("What were the total liabilities of Intel in 2018?", "Intel"),  # stated, but not beside the row
     ("What were the total liabilities of Globex in 2018?", "Globex"),  # stated nowhere
     ("What were the total assets of Initech in 2018?", "Initech"),  # stated nowhere, the row by another name
-    ("What were the total liabilities as of October 31, 2018?", "October"),  # a date is a period, not a name
+    ("What were the total liabilities as of October 31, 2018?", "October 31, 2018"),  # a date inside the year
     # stated beside the row, but a capitalised word, not an abbreviation: a segment whose figure the row is not
     ("What were the total liabilities of Hotels in 2018?", "Hotels"),
 ])

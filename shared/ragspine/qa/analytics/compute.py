@@ -15,6 +15,7 @@ from types import MappingProxyType
 from ragspine.facts.glossary import Glossary, Period, SlotKind
 from ragspine.facts.model import Fact, format_number
 from ragspine.facts.query_metric import QueryResult, QueryStatus
+from ragspine.facts.unit_scales import common_unit, rescale
 from ragspine.qa.analytics.cues import Analysis
 from ragspine.qa.analytics.periods import prior_period, quarters_of
 from ragspine.qa.difference import Difference, difference
@@ -37,9 +38,12 @@ _TEXT = MappingProxyType({
         "not_additive": "{metric}不可加总，因此不计算{what}。", "what_share": "占比", "what_sum": "季度合计",
         "sum": "{entity}{period} {metric}四个季度合计 {total} {unit}",
         "stated_same": "，与公布的全年数 {stated} {unit} 一致",
-        "stated_diff": "，公布的全年数为 {stated} {unit}（相差 {gap} {unit}，以公布数为准）",
+        "stated_diff": "，公布的全年数为 {stated} {unit}（相差 {gap}，以公布数为准）",
+        "stated_apart": "；公布的全年数 {stated}（{unit}）单位不同，不作比较",
         "missing_quarters": "无法加总{entity}{period} {metric}的四个季度：缺少 {missing} 的数据。",
         "computed": "（计算自：{sources}）",
+        "units": "{period} {metric}的数值单位不同（{units}），币种之间不作换算，因此不计算{what}。",
+        "what_ranking": "排名", "unstated": "未注明单位", "rescaled": "（{units} 已统一换算为 {target}）",
     }),
     Lang.EN: MappingProxyType({
         "no_prior": "The {kind} of {what} cannot be computed: there is no figure for {prior} (see above).",
@@ -54,10 +58,14 @@ _TEXT = MappingProxyType({
         "what_sum": "sum of quarters",
         "sum": "{entity} {period} {metric}, sum of the four quarters: {total} {unit}",
         "stated_same": ", the same as the stated full-year figure {stated} {unit}",
-        "stated_diff": "; the stated full-year figure is {stated} {unit} ({gap} {unit} apart; the stated figure "
+        "stated_diff": "; the stated full-year figure is {stated} {unit} ({gap} apart; the stated figure "
                        "prevails)",
+        "stated_apart": "; the stated full-year figure {stated} ({unit}) is in another unit and is not compared",
         "missing_quarters": "The quarters of {entity} {period} {metric} cannot be added up: no figure for {missing}.",
         "computed": "（计算自：{sources}）",
+        "units": "The {period} {metric} figures are in different units ({units}), which are never converted, "
+                 "so no {what} is computed.",
+        "what_ranking": "ranking", "unstated": "unit not stated", "rescaled": " ({units} put on the scale of {target})",
     }),
     Lang.JA: MappingProxyType({
         "no_prior": "{what}の{kind}は計算できません：{prior} のデータがありません（上記参照）。",
@@ -73,9 +81,13 @@ _TEXT = MappingProxyType({
         "what_sum": "四半期合計",
         "sum": "{entity}{period} {metric}の四半期合計 {total} {unit}",
         "stated_same": "、公表された通期の数値 {stated} {unit} と一致",
-        "stated_diff": "、公表された通期の数値は {stated} {unit}（差 {gap} {unit}、公表値を優先）",
+        "stated_diff": "、公表された通期の数値は {stated} {unit}（差 {gap}、公表値を優先）",
+        "stated_apart": "；公表された通期の数値 {stated}（{unit}）は単位が異なるため比較しません",
         "missing_quarters": "{entity}{period} {metric}の四半期は合算できません：{missing} のデータがありません。",
         "computed": "（计算自：{sources}）",
+        "units": "{period} {metric}の数値は単位が異なり（{units}）、換算しないため、{what}は計算しません。",
+        "what_ranking": "順位", "unstated": "単位の記載なし",
+        "rescaled": "（{units} は {target} に単位をそろえて比較）",
     }),
 })
 
@@ -163,40 +175,70 @@ def _rankings(results: tuple[QueryResult, ...], found: dict[tuple[str, str, str,
               analysis: Analysis, glossary: Glossary, lang: Lang) -> list[tuple[str, tuple[str, ...]]]:
     """One ordered list per metric x period x channel over the entities asked (the enumerated level's, if any)."""
     text = _TEXT[lang]
-    made = []
+    made: list[tuple[str, tuple[str, ...]]] = []
     for metric, period, channel in _groups(results):
         scope = [e for e in _entities(results) if not analysis.levels
                  or glossary.term(SlotKind.ENTITY, e).level in analysis.levels]
         facts = [found[(metric, e, channel, period)] for e in scope if (metric, e, channel, period) in found]
         if len(facts) < 2:
             continue
+        on_one = _on_one_unit(facts)
+        if on_one is None:
+            made.append((_units_differ(facts, metric, period, text["what_ranking"], glossary, lang), ()))
+            continue
+        values, unit = on_one
         high = analysis.order == "high"
-        ordered = sorted(facts, key=lambda f: _value(f), reverse=high)
+        ordered = sorted(facts, key=lambda f: values[f], reverse=high)
         shown = ordered[:analysis.top] if analysis.top else ordered
-        unit = facts[0].unit
         items = text["items"].join(text["item"].format(entity=_name(glossary, SlotKind.ENTITY, f.entity, lang),
-                                                       value=format_number(f.value), unit=unit) for f in shown)
+                                                       value=_shown(f, values[f], unit), unit=unit) for f in shown)
         line = text["ranking"].format(period=period.label, metric=_name(glossary, SlotKind.METRIC, metric, lang),
                                       scope=text["top"].format(n=analysis.top) if analysis.top else "",
                                       order=text["order_high" if high else "order_low"], items=items)
-        best = _value(ordered[0])
-        winners = [f for f in ordered if _value(f) == best]
-        rest = [f for f in ordered if _value(f) != best]
+        best = values[ordered[0]]
+        winners = [f for f in ordered if values[f] == best]
+        rest = [f for f in ordered if values[f] != best]
         names = text["names"].join(label(glossary.term(SlotKind.ENTITY, f.entity), lang) for f in winners)
         verdict = text["winner_high" if high else "winner_low"].format(names=names)
-        numbers: tuple[str, ...] = ()
+        numbers: tuple[str, ...] = tuple(_shown(f, values[f], unit) for f in shown if f.unit != unit)
         inputs = winners
         if len(winners) > 1:
-            verdict += text["tie"].format(value=format_number(winners[0].value), unit=unit)
+            verdict += text["tie"].format(value=_shown(winners[0], best, unit), unit=unit)
         if rest:
-            gap = difference(rest[0], winners[0]).absolute
+            gap_value = abs(best - values[rest[0]])
+            gap = format_decimal(gap_value if {f.unit for f in facts} == {unit} else gap_value.normalize())
             verdict += text["gap_high" if high else "gap_low"].format(
                 next=label(glossary.term(SlotKind.ENTITY, rest[0].entity), lang),
-                gap=format_decimal(abs(gap)), unit=text["points"] if unit == "PCT" else f" {unit}")
-            numbers = (format_decimal(abs(gap)),)
+                gap=gap, unit=text["points"] if unit == "PCT" else f" {unit}")
+            numbers = (*numbers, gap)
             inputs = [*winners, rest[0]]
-        made.append((f"{line}{verdict}{_cited(inputs, lang)}", numbers))
+        rescaled = sorted({f.unit for f in facts if f.unit != unit})
+        note = text["rescaled"].format(units="、".join(rescaled), target=unit) if rescaled else ""
+        made.append((f"{line}{verdict}{note}{_cited(inputs, lang)}", numbers))
     return made
+
+
+def _on_one_unit(facts: list[Fact]) -> tuple[dict[Fact, Decimal], str] | None:
+    """Each figure on one unit: as stated when they share one, else on the finest scale of their one currency;
+    None when they are in different currencies or units (never converted) or some state no unit."""
+    units = sorted({f.unit for f in facts})
+    if len(units) == 1:
+        return {f: _value(f) for f in facts}, units[0]
+    target = common_unit(units)
+    if target is None:
+        return None
+    return {f: rescale(_value(f), f.unit, target) for f in facts}, target
+
+
+def _shown(fact: Fact, value: Decimal, unit: str) -> str:
+    """A figure as its document writes it, or as put on another scale of its currency."""
+    return format_number(fact.value) if fact.unit == unit else format_decimal(value.normalize())
+
+
+def _units_differ(facts: list[Fact], metric: str, period: Period, what: str, glossary: Glossary, lang: Lang) -> str:
+    units = "、".join(sorted({f.unit or _TEXT[lang]["unstated"] for f in facts}))
+    return _TEXT[lang]["units"].format(period=period.label, metric=_name(glossary, SlotKind.METRIC, metric, lang),
+                                       units=units, what=what)
 
 
 def _shares(results: tuple[QueryResult, ...], found: dict[tuple[str, str, str, Period], Fact],
@@ -214,7 +256,12 @@ def _shares(results: tuple[QueryResult, ...], found: dict[tuple[str, str, str, P
                                                                                    period))
             if parent is None or part is None or whole is None or _value(whole) == 0:
                 continue
-            share = format_decimal((_value(part) / _value(whole) * 100).quantize(Decimal("0.1")))
+            on_one = _on_one_unit([part, whole])
+            if on_one is None:
+                made.append((_units_differ([part, whole], metric, period, text["what_share"], glossary, lang), ()))
+                continue
+            values, _ = on_one
+            share = format_decimal((values[part] / values[whole] * 100).quantize(Decimal("0.1")))
             line = text["share"].format(entity=label(glossary.term(SlotKind.ENTITY, entity), lang),
                                         period=period.label,
                                         metric=_name(glossary, SlotKind.METRIC, metric, lang),
@@ -243,25 +290,36 @@ def _sums(results: tuple[QueryResult, ...], found: dict[tuple[str, str, str, Per
             who = label(glossary.term(SlotKind.ENTITY, entity), lang)
             where = f"{_space(lang)}{year.label}"
             quarters = [found.get((metric, entity, channel, q)) for q in quarters_of(year)]
+            stated = found.get((metric, entity, channel, year))
             missing = [q.label for q, f in zip(quarters_of(year), quarters, strict=True) if f is None]
             if missing:
                 made.append((text["missing_quarters"].format(entity=who, period=where, metric=name,
                                                              missing=text["names"].join(missing)), _QUARTERS))
                 continue
             facts = [f for f in quarters if f is not None]
-            total = sum((_value(f) for f in facts), Decimal(0))
-            unit = facts[0].unit
-            line = text["sum"].format(entity=who, period=where, metric=name, total=format_decimal(total), unit=unit)
-            numbers = [format_decimal(total), *_QUARTERS]
-            stated = found.get((metric, entity, channel, year))
-            if stated is not None:
-                gap = total - _value(stated)
+            on_one = _on_one_unit(facts)
+            if on_one is None:
+                made.append((_units_differ(facts, metric, year, text["what_sum"], glossary, lang), ()))
+                continue
+            values, unit = on_one
+            total = sum(values.values(), Decimal(0))
+            shown_total = format_decimal(total if {f.unit for f in facts} == {unit} else total.normalize())
+            line = text["sum"].format(entity=who, period=where, metric=name, total=shown_total, unit=unit)
+            numbers = [shown_total, *_QUARTERS]
+            beside = _on_one_unit([*facts, stated]) if stated is not None else None
+            if stated is not None and beside is None:  # the full year in another unit: never relabelled, not compared
+                line += text["stated_apart"].format(stated=format_number(stated.value),
+                                                    unit=stated.unit or text["unstated"])
+            elif stated is not None and beside is not None:
+                both, common = beside
+                gap = sum((both[f] for f in facts), Decimal(0)) - both[stated]
                 if gap == 0:
-                    line += text["stated_same"].format(stated=format_number(stated.value), unit=unit)
+                    line += text["stated_same"].format(stated=format_number(stated.value), unit=stated.unit)
                 else:
-                    line += text["stated_diff"].format(stated=format_number(stated.value), unit=unit,
-                                                       gap=format_decimal(abs(gap)))
-                    numbers.append(format_decimal(abs(gap)))
+                    shown_gap = format_decimal(abs(gap) if stated.unit == unit == common else abs(gap).normalize())
+                    line += text["stated_diff"].format(stated=format_number(stated.value), unit=stated.unit,
+                                                       gap=f"{shown_gap} {common}".strip())
+                    numbers.append(shown_gap)
             made.append((f"{line}{_cited(facts, lang)}", tuple(numbers)))
     return made
 

@@ -57,7 +57,8 @@ class AnalyticsCues:
     comparison (not 前年度). A word in two groups belongs to the first of ``_SCAN_ORDER``.
     """
 
-    def __init__(self, cues: Mapping[str, Iterable[str]], level_aliases: Mapping[str, str]) -> None:
+    def __init__(self, cues: Mapping[str, Iterable[str]], level_aliases: Mapping[str, str],
+                 level_names: Mapping[str, str] | None = None) -> None:
         try:
             self._group_of: dict[str, str] = {}
             for name in _SCAN_ORDER:
@@ -69,8 +70,15 @@ class AnalyticsCues:
             raise ConfigurationError(f"intent analytics cues are malformed: {exc!r}") from exc
         self._level_aliases = dict(level_aliases)
         self._levels = re.compile(alias_pattern(self._level_aliases)) if self._level_aliases else None
+        # A level's own name ("which subsidiary", "which product line") scopes a ranking: read only beside an
+        # order cue, where it says which entities are compared; elsewhere it is a word of the question.
+        self._level_names = {word: level for name, level in (level_names or {}).items()
+                             for word in _with_plural(normalize_text(name).strip())
+                             if word and word not in self._level_aliases}
+        self._named_levels = re.compile(alias_pattern(self._level_names)) if self._level_names else None
         words = [w for name in ANALYTICS_GROUPS if name != "top" for w in cues.get(name, [])]
-        self._words = sorted({normalize_text(w).strip() for w in [*words, *level_aliases]}, key=len, reverse=True)
+        self._words = sorted({normalize_text(w).strip() for w in [*words, *level_aliases, *self._level_names]},
+                             key=len, reverse=True)
 
     def read(self, text: str) -> Analysis:
         """The analysis ``text`` (already ``normalize_text``-ed) asks for."""
@@ -81,6 +89,9 @@ class AnalyticsCues:
         top = self._top_n(text)
         levels = tuple(dict.fromkeys(self._level_aliases[m.group()] for m in self._levels.finditer(text))) \
             if self._levels is not None else ()
+        if self._named_levels is not None and (top is not None or set(ORDER_GROUPS) & found.keys()):
+            levels = tuple(dict.fromkeys((*levels, *(self._level_names[m.group()]
+                                                     for m in self._named_levels.finditer(text)))))
         if not found and top is None and not levels:
             return NO_ANALYSIS
         prior = "year" if "year_over_year" in found else "quarter" if "quarter_over_quarter" in found else None
@@ -102,6 +113,13 @@ class AnalyticsCues:
         digits = next(g for g in match.groups() if g)
         value = int(digits) if digits.isdigit() else _CJK_DIGITS[digits]
         return value if value >= 1 else None
+
+
+def _with_plural(name: str) -> tuple[str, ...]:
+    """A level's name and, in English, its plural ("subsidiary" -> "subsidiaries", "product line" -> "…lines")."""
+    if not name.isascii() or not name[-1:].isalpha():
+        return (name,)
+    return (name, f"{name[:-1]}ies" if name.endswith("y") and name[-2:-1] not in "aeiou" else f"{name}s")
 
 
 def _top_pattern(templates: Iterable[str]) -> re.Pattern[str] | None:

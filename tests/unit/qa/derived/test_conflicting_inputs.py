@@ -100,3 +100,66 @@ def test_a_second_figure_of_the_same_document_is_another_table_s_quantity(folder
     result = answer_question("What was the operating margin in FY2024?", qa=qa)
     # THEN the kept figure stands for the arithmetic
     assert "7.50 PCT" in result.answer, result.answer
+
+
+def test_a_figure_the_kept_document_states_too_is_no_disagreement_between_documents(folder: Path) -> None:
+    # GIVEN a report stating revenue 2000 (its net sales) and 1980 in another table (its total revenues), and a
+    # later report stating the same 1980 for the year (its total revenues): both documents state both figures
+    qa = statement_qa(folder, statement_facts())
+    qa.facts.put_conflicts([statement_fact("REVENUE", "2024", 1980, source_locator="table=7,row=REVENUE,col=FY2024"),
+                            statement_fact("REVENUE", "2024", 1980, source_doc_id=OTHER)])
+    # WHEN the margin is asked
+    result = answer_question("What was the operating margin in FY2024?", qa=qa)
+    # THEN the documents do not disagree: the kept figure stands for the arithmetic
+    assert "7.50 PCT" in result.answer, result.answer
+    assert "the sources state different figures for revenue" not in result.answer
+
+
+def test_a_figure_only_the_other_document_states_is_still_a_side(folder: Path) -> None:
+    # GIVEN the kept report's second table stating another amount than the other report does
+    qa = statement_qa(folder, statement_facts())
+    qa.facts.put_conflicts([statement_fact("REVENUE", "2024", 1990, source_locator="table=7,row=REVENUE,col=FY2024"),
+                            statement_fact("REVENUE", "2024", 1980, source_doc_id=OTHER)])
+    result = answer_question("What was the operating margin in FY2024?", qa=qa)
+    # THEN the other report's figure is one the kept report does not state: nothing is computed from either
+    assert "the sources state different figures for revenue" in result.answer, result.answer
+    assert "7.50 PCT" not in result.answer
+
+
+def test_a_mean_of_a_computed_figure_refused_gives_no_other_row_s_mean_in_its_place(folder: Path) -> None:
+    # GIVEN FY2023 revenue stated differently by two documents, so the FY2023 operating margin is not computed
+    qa = statement_qa(folder, statement_facts())
+    qa.facts.put_conflicts([statement_fact("REVENUE", "2023", 1790, source_doc_id=OTHER)])  # stated is 1800
+    # WHEN the mean of the margin is asked beside another row the question names
+    result = answer_question("What was the average operating margin and the average net income in FY2023 and FY2024?",
+                             qa=qa)
+    # THEN the answer leads with the refused mean, and no other row's mean stands in for it
+    assert result.answer.startswith("The Example Group (EXAMPLE_GROUP) operating margin (OPERATING_MARGIN) "
+                                    "FY2023–FY2024 average cannot be computed"), result.answer
+    assert "average: 90.5" not in result.answer  # (81 + 100) / 2, the net income's mean
+
+
+@pytest.mark.parametrize(("value", "unit", "said"), [
+    (2.0, "EUR_B", "another source states the same amount as 2.0 EUR_B"),
+    (-2000, "EUR_M", "another source writes the same amount with the opposite sign: -2000 EUR_M"),
+])
+def test_the_stated_line_gives_the_same_amount_written_otherwise_without_saying_the_sources_differ(
+        folder: Path, value: float, unit: str, said: str) -> None:
+    # GIVEN another document stating revenue 2000 EUR_M as 2.0 EUR_B, or as (2,000) by a sign convention
+    qa = statement_qa(folder, statement_facts())
+    qa.facts.put_conflicts([statement_fact("REVENUE", "2024", value, unit=unit, source_doc_id=OTHER)])
+    # WHEN the stated figure is asked
+    result = answer_question("What was revenue in FY2024?", qa=qa)
+    # THEN both are cited and the answer does not call them two figures
+    assert f"2000 EUR_M（来源：{DOC}" in result.answer and f"{said}（来源：{OTHER}" in result.answer, result.answer
+    assert "The sources differ" not in result.answer and "different figure" not in result.answer
+
+
+def test_the_stated_line_still_says_the_sources_differ_beside_a_figure_written_otherwise(folder: Path) -> None:
+    qa = statement_qa(folder, statement_facts())
+    qa.facts.put_conflicts([statement_fact("REVENUE", "2024", 2.0, unit="EUR_B", source_doc_id=OTHER),
+                            statement_fact("REVENUE", "2024", 1980, source_doc_id="Example_FY2024_Release.md")])
+    result = answer_question("What was revenue in FY2024?", qa=qa)
+    assert "another source states the same amount as 2.0 EUR_B" in result.answer, result.answer
+    assert "another source states a different figure: 1980 EUR_M" in result.answer
+    assert "The sources differ; neither figure is chosen over the other." in result.answer

@@ -100,7 +100,13 @@ def test_a_year_ending_march_written_as_such_is_not_read_twice() -> None:
 
 
 def test_a_half_year_is_asked_back_in_the_words_written_not_their_reading() -> None:
-    assert _parsed("2025年3月期上期の売上高は").bad_period == "2025年3月期上期"
+    assert _parsed("2025年3月期上期の売上総利益率は").bad_period == "2025年3月期上期"  # a ratio: no sum of quarters
+
+
+def test_a_half_year_of_a_march_year_is_its_first_two_fiscal_quarters_with_their_months() -> None:
+    parsed = _parsed("2025年3月期上期の売上高は")
+    assert [(r.period.label if r.period else "", r.months) for r in parsed.period_readings] == [
+        ("2025Q1", "2024-04 – 2024-06"), ("2025Q2", "2024-07 – 2024-09")]
 
 
 @pytest.mark.parametrize(("calendar", "year", "quarter"), [
@@ -112,3 +118,22 @@ def test_a_table_header_nendo_is_read_as_the_question_reads_it(calendar: FiscalC
     header, header_quarter = glossary.normalize_period("2024年度"), glossary.normalize_period("2024年度第3四半期")
     assert header is not None and header.label == year == _parsed("2024年度の売上高", calendar).periods[0].label
     assert header_quarter is not None and header_quarter.label == quarter
+
+
+@pytest.mark.parametrize(("calendar", "year"), [(MARCH, "FY2025"), (FiscalCalendar(3, "start"), "FY2024")])
+@pytest.mark.parametrize("question", [
+    "Japan revenue in fiscal year 2024 (April 2024 to March 2025)", "Japan revenue from April 2024 to March 2025",
+    "日本の2024年度（2024年4月～2025年3月）の売上高",
+])
+def test_twelve_months_closing_the_fiscal_year_are_that_year_whatever_name_is_written_before_them(
+        question: str, calendar: FiscalCalendar, year: str) -> None:
+    parsed = _parsed(question, calendar)
+    assert [p.label for p in parsed.periods] == [year] and parsed.bad_period is None
+    assert [r.said for r in parsed.period_readings] == [f"{year} (2024-04 – 2025-03)"]
+
+
+@pytest.mark.parametrize("question", ["Japan revenue in fiscal year 2024 (April 2024 to March 2025)",
+                                      "Japan revenue from May 2024 to April 2025"])
+def test_twelve_months_that_are_no_fiscal_year_of_the_calendar_are_asked_back(question: str) -> None:
+    parsed = _parsed(question, FiscalCalendar() if "fiscal" in question else MARCH)
+    assert parsed.bad_period is not None and "2024" in parsed.bad_period

@@ -83,9 +83,19 @@ def test_ranges_and_short_forms(question: str, expected: list[str]) -> None:
     assert _periods(question) == expected
 
 
-def test_a_half_year_is_an_unreadable_period_not_a_name() -> None:
-    parsed = parse_slots("香港2024财年上半年的营业收入", glossary=default_glossary())
+def test_a_half_year_of_a_ratio_is_an_unreadable_period_not_a_name() -> None:
+    parsed = parse_slots("香港2024财年上半年的毛利率", glossary=default_glossary())  # no sum of quarters
     assert parsed.bad_period == "2024财年上半年" and parsed.unknown_names == ()
+
+
+@pytest.mark.parametrize(("question", "quarters"), [
+    ("香港2024财年上半年的营业收入", ["2024Q1", "2024Q2"]), ("Hong Kong revenue in H1 2024", ["2024Q1", "2024Q2"]),
+    ("Hong Kong revenue in the second half of 2024", ["2024Q3", "2024Q4"]), ("香港の2024年度下期の売上高", ["2024Q3", "2024Q4"]),
+])
+def test_a_half_year_of_a_sum_is_its_two_quarters_added_up(question: str, quarters: list[str]) -> None:
+    parsed = parse_slots(question, glossary=default_glossary())
+    assert [p.label for p in parsed.periods] == quarters and parsed.half_year_sum
+    assert parsed.bad_period is None and parsed.unknown_names == ()
 
 
 def test_japanese_fiscal_year_end_on_the_demo_calendar() -> None:
