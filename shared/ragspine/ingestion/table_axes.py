@@ -126,6 +126,9 @@ class TableShape:
 # "Diluted (a)(b)(c)".
 _NOTE_NUMBERS = re.compile(r"(?<=[^\W\d_]|[)）.:])\s*(?:[(（](?:\d{1,2}(?:\s*,\s*\d{1,2})*|[a-h])[)）]\s*)+$")
 
+# A year a PDF converter letter-spaced ("2 0 1 8" beside "2019"): the year, never a figure.
+_SPACED_YEAR = re.compile(r"(1|2)\s(9|0)\s(\d)\s(\d)")
+
 # A note number set as a plain digit glued to a word: "Current year1", "Order intake1", "per share5 (cents)".
 _GLUED_NOTE = re.compile(r"(?<=[a-z]{3})\d(?=\s|$|[,:;()])")
 
@@ -136,7 +139,9 @@ def clean_label(text: str) -> str:
     A merged title a converter wrote twice into one cell (``Appropriation of earnings Appropriation
     of earnings``) is the title once.
     """
-    return _once(_GLUED_NOTE.sub("", _NOTE_NUMBERS.sub("", strip_footnotes(text).strip())).strip())
+    cleaned = _once(_GLUED_NOTE.sub("", _NOTE_NUMBERS.sub("", strip_footnotes(text).strip())).strip())
+    spaced = _SPACED_YEAR.fullmatch(cleaned)
+    return "".join(spaced.groups()) if spaced else cleaned.rstrip(" `")
 
 
 def _once(text: str) -> str:
@@ -177,9 +182,14 @@ def table_shape(rows: list[list[str]], glossary: Glossary) -> TableShape | None:
     headers = tuple(range(first_body))
     col_headers: dict[int, tuple[str, ...]] = {}
     filled = [[clean_label(rows[h][c]) for c in range(width)] for h in headers]
+    # each column's lowest header as written, and whether it is a period
+    lowest = [next((filled[i][c] for i in reversed(range(len(headers))) if filled[i][c]), "") for c in range(width)]
+    periods = [bool(text) and glossary.normalize_period(text) is not None for text in lowest]
     for i in range(len(headers) - 1):  # a merged upper header spans the columns right of it
         for c in range(label_cols + 1, width):
-            if not filled[i][c]:
+            # but not from a column of another kind onto a period's (``Percent Change`` over ``Actual |
+            # Constant`` ends before ``2018``)
+            if not filled[i][c] and not (periods[c] and lowest[c - 1] and not periods[c - 1]):
                 filled[i][c] = filled[i][c - 1]
     for c in range(label_cols, width):
         col_headers[c] = tuple(filled[i][c] for i in range(len(headers)))

@@ -67,6 +67,7 @@ from ragspine.ingestion.table_axes import (
 from ragspine.ingestion.table_blocks import header_blocks
 from ragspine.ingestion.table_quarters import bare_quarter, is_ordinal, stacked_quarter
 from ragspine.ingestion.table_roll_forward import roll_forward
+from ragspine.ingestion.table_shifted_headings import headings_into_label_column
 from ragspine.ingestion.table_stated_years import is_stated_period, stated_years
 from ragspine.ingestion.table_subject import other_company, part_of_whole, same_company
 from ragspine.ingestion.table_topic import table_topic, topic_after
@@ -344,7 +345,7 @@ def table_facts(block: Block, context: TableContext, glossary: Glossary,
     the table and the reason, and no facts.
     """
     where = f"{lineage.doc_id} {block.locator}"
-    rows = [list(r) for r in block.rows]
+    rows = headings_into_label_column(block.rows)
     if len(rows) < 2 or len(rows[0]) < 2:
         return [], [f"{where}: fewer than two rows or columns; table skipped"]
     refs = [list(r) for r in block.cell_refs] if block.cell_refs else None
@@ -421,6 +422,17 @@ def _line_item_header(glossary: Glossary, text: str) -> bool:
     """Whether a header over a label column lets its unknown labels be line items (not "Name", "Segment")."""
     named = name_of(glossary, text)
     return normalize_text(text).strip(" :：") not in NOT_LINE_ITEM_HEADERS and not (named.entity or named.channel)
+
+
+# A header ending in a word that leads on ("Balance at Beginning of" over "Period (1/1/19)"): one header set
+# on two lines, never a title over the columns.
+_BROKEN_OFF = re.compile(r"(?i)(?<![^\W\d_])(?:of|at|in|for|to|from|and|the|by|on|as)\s*$")
+# A column of balances at the start of a period: the period before's closing figures, never this period's.
+_OPENING = re.compile(r"(?<![a-z])(?:beginning|opening|start)(?![a-z])")
+# A benefit or share plan is a thing a table is about, not a plan figure ("Combined Pension Plan",
+# "Employee Stock Purchase Plan").
+_NAMED_PLANS = re.compile(r"(?<![a-z])(?:pension|benefits?|retirement|savings|incentive|stock|option|purchase"
+                          r"|compensation|equity|award|ownership)\s+plans?(?![a-z])")
 
 
 class _TableReader:
@@ -1158,13 +1170,13 @@ class _TableReader:
             texts = {headers[i] for headers in self.shape.col_headers.values()}
             if len(texts) == 1 and len(self.shape.col_headers) > 1:
                 text = texts.pop()
-                if text and self.name(text).unknown:
+                if text and self.name(text).unknown and not _BROKEN_OFF.search(text):
                     titles.append(text)
             elif i < len(self.shape.header_rows) - 1:  # one merged text written in a middle column
                 written = {clean_label(self.rows[h][c]) for c in self.shape.col_headers} - {""}
                 text = written.pop() if len(written) == 1 else ""
-                if (len(text.split()) >= 2 and self.name(text).unknown
-                        and not NOT_ACTUAL.search(normalize_text(text))):
+                if (len(text.split()) >= 2 and self.name(text).unknown and not _BROKEN_OFF.search(text)
+                        and not NOT_ACTUAL.search(_NAMED_PLANS.sub(" ", normalize_text(text)))):
                     titles.append(text)
         return titles
 
@@ -1173,8 +1185,9 @@ class _TableReader:
         names: dict[int, list[Named]] = {}
         for c, headers in self.shape.col_headers.items():
             names[c] = [self.name(h) for h in headers if h not in titles]
-            if not any(n.period for n in names[c]):
-                # "Fiscal Year Ended" over "April 27, 2019", or beside it in the label column of its row
+            if not any(n.period for n in names[c]) and not any(_OPENING.search(normalize_text(h)) for h in headers):
+                # "Fiscal Year Ended" over "April 27, 2019", or beside it in the label column of its row (a
+                # balance at the beginning of the year is the year before's: it is not dated so)
                 around = (*self._row_headings(), *self._spanning_period_headings(), *headers)
                 joined = self.name(" ".join(dict.fromkeys(h for h in around if h)))
                 if joined.period is not None:
