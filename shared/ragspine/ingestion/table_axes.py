@@ -26,6 +26,7 @@ from ragspine.facts.fiscal_dates import (
 )
 from ragspine.facts.glossary import Glossary, Period, SlotKind, normalize_text
 from ragspine.facts.nendo import nendo_period
+from ragspine.ingestion.table_report_periods import names_other_period, names_own_period
 from ragspine.ingestion.table_undated import is_due_heading
 from ragspine.numbers.cells import is_blank, read_cell, strip_footnotes
 from ragspine.numbers.units import units_in
@@ -74,6 +75,16 @@ _YEAR = re.compile(r"(?<!\d)((?:19|20)\d{2})(?!\d)")
 _ENDING_YEAR_HEADER = re.compile(r"(?<![a-z])(?:expir\w*|matur\w*|due)(?![a-z])")
 _LEADING_YEAR = re.compile(r"(?:19|20)\d{2}(?!\d)")
 _SHORT_PERIOD = re.compile(r"months|weeks|quarter|half|季度|四半期|半期|か月|个月")
+
+
+def another_period_heading(text: str) -> bool:
+    """A heading over period columns naming a part of a year or another period than the report's.
+
+    ``Nine Months Ended June 30,``, ``年初至报告期末``: the figures under it are no fiscal year's nor
+    the report's own period's, so it is never a title the columns can do without.
+    """
+    norm = normalize_text(clean_label(text))
+    return names_other_period(norm) or bool(_PERIOD_PHRASE.search(norm) and part_of_year(norm))
 
 
 def part_of_year(norm: str) -> bool:
@@ -288,8 +299,13 @@ def name_of(glossary: Glossary, text: str) -> Named:
         return NOTHING  # "Payments due by period" over "Less than 1 year | 1-3 years": the spans name what they are
     if _FULL_YEAR_WEEKS.fullmatch(bare.strip()):
         return NOTHING  # "53 WEEKS" under a year: the length of that fiscal year, not another period
+    if names_other_period(norm):
+        return UNKNOWN  # "年初至报告期末", "上年同期", "YTD": another period than the report's, never its figure
+    if names_own_period(norm):
+        return PERIOD_HEADING  # "本报告期": the period the report's title names
     if _PERIOD_PHRASE.search(norm) and not NOT_ACTUAL.search(norm):
-        return PERIOD_HEADING
+        # a part of a year ("Nine Months Ended June 30," over "2025") makes its year column no fiscal year's
+        return UNKNOWN if part_of_year(norm) else PERIOD_HEADING
     for sep in _SEPARATORS:
         if sep in text:
             left, right = (part.strip() for part in text.split(sep, 1))

@@ -56,6 +56,7 @@ from ragspine.ingestion.table_axes import (
     UNKNOWN,
     Named,
     TableShape,
+    another_period_heading,
     body_cell_blank,
     clean_label,
     is_figure,
@@ -66,6 +67,7 @@ from ragspine.ingestion.table_axes import (
 )
 from ragspine.ingestion.table_blocks import header_blocks
 from ragspine.ingestion.table_quarters import bare_quarter, is_ordinal, stacked_quarter
+from ragspine.ingestion.table_report_periods import names_part_of_year
 from ragspine.ingestion.table_roll_forward import roll_forward
 from ragspine.ingestion.table_shifted_headings import headings_into_label_column
 from ragspine.ingestion.table_stated_years import is_stated_period, stated_years
@@ -427,6 +429,9 @@ def _line_item_header(glossary: Glossary, text: str) -> bool:
 # A header ending in a word that leads on ("Balance at Beginning of" over "Period (1/1/19)"): one header set
 # on two lines, never a title over the columns.
 _BROKEN_OFF = re.compile(r"(?i)(?<![^\W\d_])(?:of|at|in|for|to|from|and|the|by|on|as)\s*$")
+# Header words saying a column is a whole year's.
+_WHOLE_YEAR = re.compile(r"(?:years?|5[23][\s-]*weeks?|twelve\s+months|12\s+months)[\s-]+end(?:ed|ing)|fiscal\s+year"
+                         r"|年度|财年|会计年度|事業年度")
 # A column of balances at the start of a period: the period before's closing figures, never this period's.
 _OPENING = re.compile(r"(?<![a-z])(?:beginning|opening|start)(?![a-z])")
 # A benefit or share plan is a thing a table is about, not a plan figure ("Combined Pension Plan",
@@ -874,6 +879,7 @@ class _TableReader:
             text = unknown[0]
             # a long header is a title, not a kind of figure; its unit note ("(in thousand NT dollars)") not counted
             if (NOT_ACTUAL.search(normalize_text(text)) or open_metric_code(text) is None
+                    or another_period_heading(text)
                     or len(_UNIT_NOTE.sub(" ", text).strip()) > 40
                     or (_PERIOD_PART_WORDS if undated else _PART_OF_PERIOD).search(self._kind_words(text, undated))):
                 continue  # "Q1", "First Quarter", "2019 vs 2018": a part of a period, never a kind of figure
@@ -1170,7 +1176,8 @@ class _TableReader:
             texts = {headers[i] for headers in self.shape.col_headers.values()}
             if len(texts) == 1 and len(self.shape.col_headers) > 1:
                 text = texts.pop()
-                if text and self.name(text).unknown and not _BROKEN_OFF.search(text):
+                if (text and self.name(text).unknown and not _BROKEN_OFF.search(text)
+                        and not another_period_heading(text)):
                     titles.append(text)
             elif i < len(self.shape.header_rows) - 1:  # one merged text written in a middle column
                 written = {clean_label(self.rows[h][c]) for c in self.shape.col_headers} - {""}
@@ -1198,7 +1205,22 @@ class _TableReader:
             for c, period in stated_years(written, self.glossary.fiscal_calendar).items():
                 names[c] = [Named(period=period) if is_stated_period(h) else n for h, n in zip(written[c], names[c],
                                                                                              strict=True)]
-        return names
+        return self._years_beside_parts_of_years(names)
+
+    def _years_beside_parts_of_years(self, names: dict[int, list[Named]]) -> dict[int, list[Named]]:
+        """No fiscal year for a bare year beside columns of parts of years (``12 Weeks Ended`` over the others).
+
+        A quarterly table heads its quarters once, merged over several columns: the column the
+        heading's text does not sit over is a quarter too, its ``2019`` no fiscal year's figure.
+        Columns whose own headers say a whole year (``Year Ended``, ``Fiscal Year``) keep theirs.
+        """
+        headers = [h for c in self.shape.col_headers for h in self.shape.col_headers[c]]
+        headers += [clean_label(self.rows[h][k]) for h in self.shape.header_rows for k in range(self.shape.label_cols)]
+        if not any(names_part_of_year(h) for h in headers if h):
+            return names
+        return {c: [UNKNOWN if n.period and not any(_WHOLE_YEAR.search(normalize_text(h))
+                                                    for h in self.shape.col_headers[c]) else n for n in column]
+                for c, column in names.items()}
 
     def _stacked_quarters(self, names: dict[int, list[Named]], titles: set[str]) -> dict[int, list[Named]]:
         """Columns of ``First`` … ``Fourth`` over ``Quarter`` under the one fiscal year over them (``table_quarters``).

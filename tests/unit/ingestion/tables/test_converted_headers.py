@@ -1,0 +1,96 @@
+"""Headers as PDF converters and report templates leave them: read where they say a period, skipped where not.
+
+A section heading set in the first value column, a merged heading filled onto the next period's
+column, a letter-spaced year, a benefit plan's name over the years, a header broken over two
+lines, a part of a year over the year columns, and the fixed column words of Chinese quarterly
+reports (本报告期, 年初至报告期末). Each table is read by the real Markdown parser and table reader.
+"""
+
+from __future__ import annotations
+
+from ragspine.numbers.units import units_in
+from tests.unit.ingestion.tables.markdown_facts import markdown_table_facts
+
+
+def _read(rows: list[list[str]], heading: str = "Notes to the accounts") -> set[tuple[str, str, object]]:
+    return {(f.metric_code, f.period, f.value) for f in markdown_table_facts(rows, heading)}
+
+
+def test_a_section_heading_in_the_first_value_column_heads_the_rows_not_one_column() -> None:
+    facts = _read([["", "", "As of and for the Year Ended May 31,", ""],
+                   ["(in millions)", "2019", "2018", "2017"],
+                   ["", "Statements of Operations Data:", "", ""],
+                   ["Operating income", "$13,535", "$13,264", "$12,913"]])
+    assert {(period, value) for _, period, value in facts} == {("2019", 13535), ("2018", 13264), ("2017", 12913)}
+
+
+def test_a_heading_merged_over_two_columns_stops_before_a_period_column() -> None:
+    facts = _read([["Year Ended May 31,", "", "", "", ""], ["", "", "", "Percent Change", ""],
+                   ["(Dollars in millions)", "2019", "Actual", "Constant", "2018"],
+                   ["Interest expense", "$2,082", "3%", "3%", "$2,025"]])
+    assert facts == {("label:interest expense", "2019", 2082), ("label:interest expense", "2018", 2025)}
+
+
+def test_a_letter_spaced_year_is_that_year() -> None:
+    facts = _read([["", "December 31", ""], ["", "2019", "2 0 1 8"], ["", "U.S. $ in thousands", ""],
+                   ["Operating loss carryforward", "73,260", "57,768"]])
+    assert {(period, value) for _, period, value in facts} == {("2019", 73260), ("2018", 57768)}
+
+
+def test_a_pension_plan_named_over_the_years_is_a_title_not_a_plan_column() -> None:
+    facts = _read([["", "", "Combined Pension Plan", ""], ["", "", "Years Ended December 31,", ""],
+                   ["", "2019", "2018", "2017"], ["Service cost", "56", "66", "63"]])
+    assert {(period, value) for _, period, value in facts} == {("2019", 56), ("2018", 66), ("2017", 63)}
+
+
+def test_a_balance_at_the_beginning_of_the_year_is_not_the_years_figure() -> None:
+    facts = _read([["", "Balance at Beginning of", "", ""],
+                   ["", "Period (1/1/19)", "Increase / (Decrease)", "Balance at End of Period"],
+                   ["Year Ended December 31, 2019", "", "", ""],
+                   ["Accounts receivable", "$90,831", "$7,117", "$97,948"]])
+    assert ("label:accounts receivable", "2019", 90831) not in facts
+    assert all(value != 90831 or metric.startswith("label:balance at beginning") for metric, _, value in facts)
+
+
+def test_nine_months_over_the_year_columns_give_no_fiscal_year() -> None:
+    facts = _read([["", "Nine Months Ended June 30,", "Nine Months Ended June 30,"], ["", "2025", "2024"],
+                   ["Net cash provided by operating activities", "14,806", "10,392"]])
+    assert facts == set()
+
+
+def test_three_and_nine_months_side_by_side_give_no_fiscal_year() -> None:
+    facts = _read([["", "Three Months Ended June 30,", "", "Nine Months Ended June 30,", ""],
+                   ["", "2025", "2024", "2025", "2024"], ["Net revenue", "38,412", "33,905", "109,877", "96,430"]])
+    assert facts == set()
+
+
+def test_a_quarterly_reports_own_period_column_is_the_quarter_and_the_year_to_date_is_not() -> None:
+    facts = _read([["项目", "本报告期", "本报告期比上年同期增减变动幅度(%)", "年初至报告期末", "年初至报告期末比上年同期增减变动幅度(%)"],
+                   ["营业外收入", "2,541,276,830.11", "14.54", "7,068,079,947.53", "14.26"]],
+                  heading="华辰电子科技股份有限公司2025年第三季度报告")
+    assert facts == {("label:营业外收入", "2025Q3", 2541276830.11)}
+
+
+def test_the_same_period_a_year_before_is_no_figure_of_the_reports_period() -> None:
+    facts = _read([["项目", "本报告期", "上年同期"], ["营业外收入", "4,526,803,117.42", "3,967,524,791.85"]],
+                  heading="华辰电子科技股份有限公司2025年第三季度报告")
+    assert facts == {("label:营业外收入", "2025Q3", 4526803117.42)}
+
+
+def test_a_unit_note_of_whole_yuan_or_yen_is_that_currency() -> None:
+    assert units_in("单位：元  币种：人民币") == ["CNY"]
+    assert units_in("単位：円") == ["JPY"]
+    assert units_in("单位：万元") == ["CNY_10K"]
+
+
+def test_a_quarter_column_the_merged_weeks_heading_does_not_sit_over_is_no_fiscal_year() -> None:
+    facts = _read([["", "", "", "16 Weeks"], ["", "", "12 Weeks Ended", "Ended"],
+                   ["", "September 29,", "July 7,", "January 20,"], ["", "2019", "2019", "2019"],
+                   ["High", "$91.30", "$87.84", "$90.49"], ["Low", "$70.77", "$75.80", "$74.19"]])
+    assert facts == set()
+
+
+def test_a_whole_year_column_beside_quarters_keeps_its_year() -> None:
+    facts = _read([["", "Three Months Ended", "Year Ended"], ["", "December 31, 2019", "December 31, 2019"],
+                   ["Net revenue", "38,412", "150,877"]])
+    assert facts == {("label:net revenue", "2019", 150877)}
