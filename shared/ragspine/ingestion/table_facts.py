@@ -66,6 +66,7 @@ from ragspine.ingestion.table_axes import (
     year_ended_period,
 )
 from ragspine.ingestion.table_blocks import header_blocks
+from ragspine.ingestion.table_data_headings import names_a_data_block
 from ragspine.ingestion.table_quarters import bare_quarter, is_ordinal, stacked_quarter
 from ragspine.ingestion.table_report_periods import names_part_of_year
 from ragspine.ingestion.table_roll_forward import roll_forward
@@ -963,6 +964,9 @@ class _TableReader:
                     if dated is not None:  # "December 31, 2019" over the rows it dates: a period, not a section
                         row_period, section, heading_row = dated, "", -1
                         continue
+                    if names_a_data_block(text):  # "Balance Sheet Data:": a statement's rows follow, unqualified
+                        section, heading_row = "", -1
+                        continue
                     # a heading set on two lines ("… used in" over "earnings per share ($M)") is one heading
                     joined = heading_row == r - 1 and text[:1].islower()
                     section = f"{section} {text}".rstrip(":：").strip() if joined else text.rstrip(":：").strip()
@@ -1150,7 +1154,8 @@ class _TableReader:
         labels ("Segment", "Country") head nothing.
         """
         text = self._label_column_heading_written()
-        if not text or re.search(r"\d", text) or not _line_item_header(self.glossary, text):
+        if (not text or re.search(r"\d", text) or not _line_item_header(self.glossary, text)
+                or names_a_data_block(text)):
             return ""
         named = self.name(text)
         if named.unknown or named.metric:

@@ -43,4 +43,4 @@ _WHOLE_YEAR_SPAN = re.compile(r"(?<![\w.])(?:5[23]|twelve|fifty[\s-]*(?:two|thre
 def names_part_of_year(text: str) -> bool:
     """Whether a header names a span shorter than a year (``12 Weeks Ended``; never ``52 weeks``, ``12 months``)."""
     norm = normalize_text(text)
-    return bool(_SHORT_SPAN.search(_WHOLE_YEAR_SPAN.sub(" ", norm))) or names_other_period(norm)
+    return bool(_SHORT_SPAN.search(_WHOLE_YEAR_SPAN.sub(" ", norm)))

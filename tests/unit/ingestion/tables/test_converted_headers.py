@@ -94,3 +94,18 @@ def test_a_whole_year_column_beside_quarters_keeps_its_year() -> None:
     facts = _read([["", "Three Months Ended", "Year Ended"], ["", "December 31, 2019", "December 31, 2019"],
                    ["Net revenue", "38,412", "150,877"]])
     assert facts == {("label:net revenue", "2019", 150877)}
+
+
+def test_years_beside_a_change_on_the_year_before_keep_their_years() -> None:
+    facts = _read([["项目", "2024年", "2023年", "本期比上年同期增减(%)"], ["营业外收入", "8,652", "7,318", "18.22"]],
+                  heading="华辰电子科技股份有限公司2024年年度报告")
+    assert facts == {("label:营业外收入", "2024", 8652), ("label:营业外收入", "2023", 7318)}
+
+
+def test_a_heading_naming_a_block_of_report_data_qualifies_no_row() -> None:
+    facts = _read([["主要会计数据", "2024年", "2023年"], ["归属于上市公司股东的净利润", "736,918", "545,210"]],
+                  heading="华辰电子科技股份有限公司2024年年度报告")
+    assert facts == {("label:归属于上市公司股东的净利润", "2024", 736918), ("label:归属于上市公司股东的净利润", "2023", 545210)}
+    facts = _read([["(in millions)", "2019", "2018"], ["", "Consolidated Balance Sheets Data:", ""],
+                   ["Working capital", "$27,756", "$57,035"]])
+    assert facts == {("label:working capital", "2019", 27756), ("label:working capital", "2018", 57035)}
