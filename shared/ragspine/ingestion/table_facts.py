@@ -67,7 +67,7 @@ from ragspine.ingestion.table_axes import (
 )
 from ragspine.ingestion.table_blocks import header_blocks
 from ragspine.ingestion.table_data_headings import names_a_data_block
-from ragspine.ingestion.table_quarters import bare_quarter, is_ordinal, stacked_quarter
+from ragspine.ingestion.table_quarters import bare_quarter, is_ordinal, stacked_quarter, without_by_quarter
 from ragspine.ingestion.table_report_periods import names_part_of_year
 from ragspine.ingestion.table_roll_forward import roll_forward
 from ragspine.ingestion.table_shifted_headings import headings_into_label_column
@@ -807,7 +807,8 @@ class _TableReader:
         column beside rows of line items is dated by nothing here.
         """
         heads = self.shape.col_headers
-        quarters = {c: q for c, headers in heads.items() if headers and (q := bare_quarter(headers[-1]))}
+        end_month = self.glossary.fiscal_calendar.end_month
+        quarters = {c: q for c, headers in heads.items() if headers and (q := bare_quarter(headers[-1], end_month))}
         others = [c for c in heads if c not in quarters]
         if len(quarters) < 2 or any(not _TOTAL.fullmatch(heads[c][-1].strip()) for c in others if heads[c]):
             return {}
@@ -1236,19 +1237,22 @@ class _TableReader:
         """
         year = self._year_over_columns()
         if year is None:  # the year's row read as the caption (a row of one cell over a sheet's table)
-            stated = _context_period(self.glossary, [self.context.caption, *reversed(self.context.headings)])
+            # "2024年分季度主要财务数据": a caption of a table by quarter still names the quarters' year
+            stated = _context_period(self.glossary, [without_by_quarter(t) for t in
+                                                     (self.context.caption, *reversed(self.context.headings))])
             if not isinstance(stated, Period):  # the sentence before the table ("2025年3月期 セグメント別売上高")
-                stated = _context_period(self.glossary, [self.context.lead])
+                stated = _context_period(self.glossary, [without_by_quarter(self.context.lead)])
             year = stated if isinstance(stated, Period) and stated.period_type == "FY" else None
         if year is None or self._headers_repeated_in_body():
             return names
         read = dict(names)
         # "First" over "Quarter", or a quarter written whole (Q2, 第2四半期) under the year over the table: its
         # own header row, caption or sheet title, a heading's only for the first table under it
-        near = [self.context.caption, self.context.lead,
-                *(() if self.context.follows_table else reversed(self.context.headings))]
+        near = [without_by_quarter(t) for t in (self.context.caption, self.context.lead,
+                *(() if self.context.follows_table else reversed(self.context.headings)))]
         whole = self._year_over_columns() is not None or isinstance(_context_period(self.glossary, near), Period)
-        quarters = {c: stacked_quarter(headers) or (bare_quarter(headers[-1]) if headers and whole else None)
+        end_month = self.glossary.fiscal_calendar.end_month
+        quarters = {c: stacked_quarter(headers) or (bare_quarter(headers[-1], end_month) if headers and whole else None)
                     for c, headers in self.shape.col_headers.items()}
         if not any(quarters.values()):
             return names

@@ -109,3 +109,16 @@ def test_a_heading_naming_a_block_of_report_data_qualifies_no_row() -> None:
     facts = _read([["(in millions)", "2019", "2018"], ["", "Consolidated Balance Sheets Data:", ""],
                    ["Working capital", "$27,756", "$57,035"]])
     assert facts == {("label:working capital", "2019", 27756), ("label:working capital", "2018", 57035)}
+
+
+def test_quarters_with_their_months_under_a_by_quarter_caption_are_that_years_quarters() -> None:
+    facts = _read([["项目", "第一季度（1-3月份）", "第二季度（4-6月份）", "第三季度（7-9月份）", "第四季度（10-12月份）"],
+                   ["营业外收入", "1,872", "2,095", "2,218", "2,466"]], heading="二、2024年分季度主要财务数据")
+    assert facts == {("label:营业外收入", "2024Q1", 1872), ("label:营业外收入", "2024Q2", 2095),
+                     ("label:营业外收入", "2024Q3", 2218), ("label:营业外收入", "2024Q4", 2466)}
+
+
+def test_quarters_whose_months_are_another_calendars_are_not_read() -> None:
+    facts = _read([["项目", "第一季度（4-6月份）", "第二季度（7-9月份）"], ["营业外收入", "1,872", "2,095"]],
+                  heading="二、2024年分季度主要财务数据")
+    assert facts == set()
