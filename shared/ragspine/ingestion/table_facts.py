@@ -524,7 +524,8 @@ class _TableReader:
         if fallback.entity not in (None, _AMBIGUOUS):
             entity = fallback.entity
             fallback.entity = self._company_holding(entity) or self._company_consolidated(entity, layers) or entity
-        context_period = None if has["period"] else _context_period(glossary, near) or self._label_column_period()
+        context_period = None if has["period"] else (_context_period(glossary, near) or self._label_column_period()
+                                                     or self._title_period())
         undated = False
         if not has["period"] and context_period is None and context.surroundings_read:
             over = self._written_over_table()
@@ -890,6 +891,15 @@ class _TableReader:
             found[c] = _UNIT_NOTE.sub(lambda note: "" if units_in(note.group(), self.currency) else note.group(),
                                       text).strip()
         return found
+
+    def _title_period(self) -> Period | None:
+        """The one fiscal year or quarter the document's title names (``…2024年年度报告（摘录）``), else None.
+
+        Read last, after the headings, caption and the sentence before the table: the period a
+        report is of is the period of its tables that state none.
+        """
+        stated = _context_period(self.glossary, [self.context.doc_title])
+        return stated if isinstance(stated, Period) and stated.period_type in ("FY", "Q") else None
 
     def _label_column_period(self) -> Period | None:
         """The one period a header row writes over the label column (``2019 | £m | £m``), when no column names one.

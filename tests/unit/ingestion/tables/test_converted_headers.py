@@ -122,3 +122,28 @@ def test_quarters_whose_months_are_another_calendars_are_not_read() -> None:
     facts = _read([["项目", "第一季度（4-6月份）", "第二季度（7-9月份）"], ["营业外收入", "1,872", "2,095"]],
                   heading="二、2024年分季度主要财务数据")
     assert facts == set()
+
+
+
+def test_a_table_stating_no_period_is_of_the_year_its_reports_title_names() -> None:
+    import io
+
+    import docx
+
+    from ragspine.ingestion.facts_extract import extract_facts
+    from ragspine.ingestion.parsers.registry import parse_document
+    from tests.support.glossary import default_glossary
+
+    document = docx.Document()
+    document.add_paragraph("华辰电子科技股份有限公司2024年年度报告（摘录）", style="Title")
+    document.add_paragraph("公司全年经营稳健。")
+    document.add_heading("（一）主营业务分产品情况", level=1)
+    table = document.add_table(rows=2, cols=3)
+    for row, values in enumerate([["分产品", "营业外收入", "营业外支出"], ["智能终端模组", "412,356.80", "321,638.30"]]):
+        for col, value in enumerate(values):
+            table.cell(row, col).text = value
+    out = io.BytesIO()
+    document.save(out)
+    doc = parse_document(out.getvalue(), filename="t.docx", doc_id="t.docx", max_bytes=1_000_000)
+    facts = extract_facts(doc, glossary=default_glossary(), source_file_hash="sha256:00").facts
+    assert {(f.period, f.value) for f in facts} == {("2024", 412356.8), ("2024", 321638.3)}
