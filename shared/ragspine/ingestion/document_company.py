@@ -28,7 +28,7 @@ COMPANY_NAME = re.compile(
     r"[A-Za-z0-9&\u30a0-\u30ff\u4e00-\u9fff・]+(?:ホールディングス|株式会社|グループ|銀行|工業|商事|製薬|電機|集团"
     r"|股份有限公司|有限公司)"  # no hiragana: a particle (は, の) ends the words before a name
     r"|(?:株式会社)[A-Za-z0-9&\u30a0-\u30ff\u4e00-\u9fff]+"
-    r"|(?:[A-Z][\w&.-]*\s+){1,4}(?:Inc\.?|Corp\.?|Corporation|Co\.,?\s+Ltd\.?|Ltd\.?|Limited|plc|PLC|Holdings|AG"
+    r"|(?:[A-Z][\w&.-]*,?\s+){1,4}(?:Inc\.?|Corp\.?|Corporation|Co\.,?\s+Ltd\.?|Ltd\.?|Limited|plc|PLC|Holdings|AG"
     r"|S\.A\.|N\.V\.|SE|GmbH)(?![\w])")
 # A title leading with the company's name, then what the document is: "Kaede Optics Co., Ltd. - Summary of results".
 _TITLE_SEPARATOR = re.compile(r"\s*(?:[-–—:：|｜]|\s)\s*")
@@ -56,9 +56,19 @@ def _title_company(doc: ParsedDocument) -> str:
                  "")
     first = unicodedata.normalize("NFKC", first).strip()
     if _DOCUMENT_WORDS.search(title.lower()):
+        # "# Annual Report 2024" over "Corvane Systems, Inc. is a US maker of …": the first sentence's subject
+        opening = COMPANY_NAME.match(first)
+        if opening is not None and _SUBJECT_TAIL.match(first, opening.end()):
+            return opening.group().strip().rstrip(",")
         return ""
     at = first.find(title)
     before = first[at - 1] if at > 0 else " "
     if at >= 0 and not (before.isascii() and before.isalnum()) and _SUBJECT_TAIL.match(first, at + len(title)):
         return title
+    # "# Tallis Microsystems: fiscal 2024 at a glance" over "Tallis Microsystems reported …": the title's lead
+    # before its separator, taken up as the first sentence's subject
+    lead_words = re.split(r"\s*[:：|｜–—]\s*|\s+-\s+", title, maxsplit=1)[0].strip()
+    if (lead_words != title and re.search(r"[^\W\d_]", lead_words) and first.startswith(lead_words)
+            and _SUBJECT_TAIL.match(first, len(lead_words))):
+        return lead_words
     return ""
