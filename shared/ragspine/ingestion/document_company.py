@@ -56,11 +56,12 @@ def _title_company(doc: ParsedDocument) -> str:
                  "")
     first = unicodedata.normalize("NFKC", first).strip()
     if _DOCUMENT_WORDS.search(title.lower()):
-        # "# Annual Report 2024" over "Corvane Systems, Inc. is a US maker of …": the first sentence's subject
+        # "# Annual Report 2024" over "Corvane Systems, Inc. is a US maker of …", a press release's "Northlake
+        # Sensors, Inc. (fiscal year ending September 30) today reported …": a company's name, its legal form
+        # written, opening the first sentence is its subject (a Latin name: a Chinese or Japanese name with its
+        # legal form is often the home company's own, which the glossary may list without it)
         opening = COMPANY_NAME.match(first)
-        if opening is not None and _SUBJECT_TAIL.match(first, opening.end()):
-            return opening.group().strip().rstrip(",")
-        return ""
+        return opening.group().strip().rstrip(",") if opening is not None and opening.group().isascii() else ""
     at = first.find(title)
     before = first[at - 1] if at > 0 else " "
     if at >= 0 and not (before.isascii() and before.isalnum()) and _SUBJECT_TAIL.match(first, at + len(title)):

@@ -29,3 +29,9 @@ def test_a_title_whose_lead_the_first_sentence_takes_up_names_the_company() -> N
     text = ("# Tallis Microsystems: fiscal 2024 at a glance\n\nTallis Microsystems reported record sales for the "
             f"fiscal year ended September 30, 2024.\n\n(in thousands of US dollars)\n\n{_TABLE}")
     assert _entities(text) == {"company:tallis microsystems"}
+
+
+def test_a_press_release_opening_with_the_company_and_a_bracketed_note_names_it() -> None:
+    text = ("# Corvane Reports Third Quarter Fiscal 2025 Results\n\nCorvane Systems, Inc. (fiscal year ending "
+            f"September 30) today reported results for its third quarter.\n\n(in thousands of US dollars)\n\n{_TABLE}")
+    assert _entities(text) == {"company:corvane systems"}
