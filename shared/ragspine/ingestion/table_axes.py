@@ -39,6 +39,7 @@ _GENERIC = frozenset({
     "year", "fiscal year", "quarter", "channel", "unit", "units", "actual", "actuals", "reported",
     "金額", "金额", "数值", "數值", "数値", "项目", "項目", "科目", "指标", "指標", "期间", "期間", "年度", "区分",
     "セグメント", "分部", "板块", "业务", "事業", "渠道", "実績", "实际", "単位", "单位",
+    "full year", "full-year", "全年", "全年度", "通期",  # the year's own figure: the period names it
 })
 # Words of a heading over period columns ("Years Ended September 30,", "As of December 31"): the
 # periods themselves are in the header row below it.

@@ -112,6 +112,8 @@ _PART_OF_YEAR = re.compile(
     r"|上半期|下半期|中間|四半期|上半年|半年|季度|[1-9]\s*[-–~～]\s*[1-9]\s*月")
 _COMMA = re.compile(r"\s*[,，]\s*")
 _TOTAL = re.compile(r"(?i:total\b)|合計|合计|小計|小计")
+# A column of the whole year's figure beside its quarters ("全年", "通期", "Full year").
+_FULL_YEAR = re.compile(r"全年度?|通期|(?i:full[\s-]+year)")
 # A payment schedule's last column, and a span of its years ("2021-2022", "2020 – 2024").
 _THEREAFTER = re.compile(r"thereafter")
 _YEAR_SPAN = re.compile(r"(?:19|20)\d{2}\s*[-–—]\s*(?:19|20)?\d{2}")
@@ -811,7 +813,9 @@ class _TableReader:
         end_month = self.glossary.fiscal_calendar.end_month
         quarters = {c: q for c, headers in heads.items() if headers and (q := bare_quarter(headers[-1], end_month))}
         others = [c for c in heads if c not in quarters]
-        if len(quarters) < 2 or any(not _TOTAL.fullmatch(heads[c][-1].strip()) for c in others if heads[c]):
+        whole_year = [c for c in others if heads[c] and (_TOTAL.fullmatch(heads[c][-1].strip())
+                                                         or _FULL_YEAR.fullmatch(heads[c][-1].strip()))]
+        if len(quarters) < 2 or any(heads[c] and c not in whole_year for c in others):
             return {}
         if any(n.period or n.metric or n.entity for c in quarters for n in header_names.get(c, [])):
             return {}  # the column names more than its quarter

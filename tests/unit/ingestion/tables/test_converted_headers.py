@@ -147,3 +147,11 @@ def test_a_table_stating_no_period_is_of_the_year_its_reports_title_names() -> N
     doc = parse_document(out.getvalue(), filename="t.docx", doc_id="t.docx", max_bytes=1_000_000)
     facts = extract_facts(doc, glossary=default_glossary(), source_file_hash="sha256:00").facts
     assert {(f.period, f.value) for f in facts} == {("2024", 412356.8), ("2024", 321638.3)}
+
+
+def test_quarters_across_years_down_with_a_full_year_column() -> None:
+    facts = _read([["年度", "第一季度", "第二季度", "第三季度", "第四季度", "全年"],
+                   ["2024年", "187,240.63", "209,511.85", "221,869.01", "246,613.23", "865,234.72"]],
+                  heading="华辰电子 分季度营业收入（单位：万元）")
+    assert facts == {("REVENUE", "2024Q1", 187240.63), ("REVENUE", "2024Q2", 209511.85),
+                     ("REVENUE", "2024Q3", 221869.01), ("REVENUE", "2024Q4", 246613.23), ("REVENUE", "2024", 865234.72)}
