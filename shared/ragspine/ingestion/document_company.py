@@ -19,6 +19,11 @@ MAX_NAME_CHARS = 60
 # What follows a subject at the start of a sentence: a particle, a possessive, a bracketed note.
 _SUBJECT_TAIL = re.compile(r"\s*(?:[(（][^)）]{0,30}[)）])?\s*"
                            r"(?:の|は|が|では|における|'s\b|’s\b|,|\sis\b|\sreported\b|\s\()")
+# What follows a company opening a sentence about it: a bracketed note, then a verb ("is a US maker", "(fiscal
+# year ending September 30) today reported", "'s revenue").
+_OPENING_VERB = re.compile(r"\s*(?:[(（][^)）]{0,80}[)）])?\s*(?:'s\b|’s\b|(?:today\s+|also\s+)?"
+                           r"(?:is|was|reported|reports|announced|announces|has|had|posted|posts|designs|makes"
+                           r"|manufactures|develops|sells)\b)")
 # A title naming the kind of document rather than its company ("Annual report", "決算短信").
 _DOCUMENT_WORDS = re.compile(
     r"report|statement|review|excerpt|summary|results|minutes|policy|filing|presentation|release|overview"
@@ -61,7 +66,9 @@ def _title_company(doc: ParsedDocument) -> str:
         # written, opening the first sentence is its subject (a Latin name: a Chinese or Japanese name with its
         # legal form is often the home company's own, which the glossary may list without it)
         opening = COMPANY_NAME.match(first)
-        return opening.group().strip().rstrip(",") if opening is not None and opening.group().isascii() else ""
+        if opening is None or not opening.group().isascii() or not _OPENING_VERB.match(first, opening.end()):
+            return ""  # "GreenSky, Inc. NOTES TO CONSOLIDATED …": a filing's running head, not a sentence about it
+        return opening.group().strip().rstrip(",")
     at = first.find(title)
     before = first[at - 1] if at > 0 else " "
     if at >= 0 and not (before.isascii() and before.isalnum()) and _SUBJECT_TAIL.match(first, at + len(title)):

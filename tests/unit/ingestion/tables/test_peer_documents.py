@@ -35,3 +35,9 @@ def test_a_press_release_opening_with_the_company_and_a_bracketed_note_names_it(
     text = ("# Corvane Reports Third Quarter Fiscal 2025 Results\n\nCorvane Systems, Inc. (fiscal year ending "
             f"September 30) today reported results for its third quarter.\n\n(in thousands of US dollars)\n\n{_TABLE}")
     assert _entities(text) == {"company:corvane systems"}
+
+
+def test_a_filings_running_head_opening_the_text_names_no_company_of_its_own() -> None:
+    text = (f"# Annual report excerpt\n\n{_TABLE}\n"
+            "GreenSky, Inc. NOTES TO CONSOLIDATED FINANCIAL STATEMENTS — (Continued)\n")
+    assert "company:greensky" not in _entities(text)
