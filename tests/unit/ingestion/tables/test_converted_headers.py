@@ -155,3 +155,10 @@ def test_quarters_across_years_down_with_a_full_year_column() -> None:
                   heading="华辰电子 分季度营业收入（单位：万元）")
     assert facts == {("REVENUE", "2024Q1", 187240.63), ("REVENUE", "2024Q2", 209511.85),
                      ("REVENUE", "2024Q3", 221869.01), ("REVENUE", "2024Q4", 246613.23), ("REVENUE", "2024", 865234.72)}
+
+
+def test_a_restated_column_is_the_years_figure_and_the_one_before_restatement_is_not() -> None:
+    facts = _read([["项目", "2024年", "2023年（调整后）", "2023年（调整前）", "本年比上年增减(%)"],
+                   ["营业外收入", "865,234.72", "731,890.46", "730,112.05", "18.22"]],
+                  heading="华辰电子科技股份有限公司2024年年度报告")
+    assert facts == {("label:营业外收入", "2024", 865234.72), ("label:营业外收入", "2023", 731890.46)}
