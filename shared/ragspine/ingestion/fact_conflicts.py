@@ -10,8 +10,10 @@ active versions are merged.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from decimal import Decimal
 
 from ragspine.facts.model import Fact, FactKey
+from ragspine.facts.unit_scales import money_unit
 from ragspine.numbers.units import SCALES
 
 
@@ -39,7 +41,27 @@ def differs(kept: Fact, other: Fact) -> bool:
     The same number written once without a unit (""), or with its scale but not its currency
     (``M`` beside ``JPY_M``), is the same figure, not a second one.
     """
+    if same_amount_rescaled(kept, other):
+        return False
     return other.value != kept.value or (other.unit != kept.unit and not _says_less(other.unit, kept.unit))
+
+
+def same_amount_rescaled(kept: Fact, other: Fact) -> bool:
+    """Whether two facts state one amount of one currency at two scales (8,652,347,215.36 元 and 865,234.72 万元).
+
+    The finer figure must round to the coarser one at the coarser one's written decimals: half a
+    unit of its last written decimal apart at most, as a rounding of the same amount is.
+    """
+    units = money_unit(kept.unit), money_unit(other.unit)
+    if units[0] is None or units[1] is None or not units[0].currency or units[0].currency != units[1].currency:
+        return False
+    if units[0].factor == units[1].factor:
+        return False
+    amounts = [(Decimal(str(f.value)), u.factor) for f, u in ((kept, units[0]), (other, units[1]))]
+    coarse, fine = sorted(amounts, key=lambda pair: pair[1], reverse=True)
+    exponent = coarse[0].as_tuple().exponent
+    step = Decimal(10) ** exponent if isinstance(exponent, int) else Decimal(1)
+    return abs(coarse[0] * coarse[1] - fine[0] * fine[1]) <= step * coarse[1] / 2
 
 
 def same_figure_stating_unit(kept: Fact, other: Fact) -> bool:

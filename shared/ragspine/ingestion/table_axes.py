@@ -26,6 +26,7 @@ from ragspine.facts.fiscal_dates import (
 )
 from ragspine.facts.glossary import Glossary, Period, SlotKind, normalize_text
 from ragspine.facts.nendo import nendo_period
+from ragspine.ingestion.table_report_periods import names_other_period, names_own_period
 from ragspine.ingestion.table_undated import is_due_heading
 from ragspine.numbers.cells import is_blank, read_cell, strip_footnotes
 from ragspine.numbers.units import units_in
@@ -38,6 +39,7 @@ _GENERIC = frozenset({
     "year", "fiscal year", "quarter", "channel", "unit", "units", "actual", "actuals", "reported",
     "金額", "金额", "数值", "數值", "数値", "项目", "項目", "科目", "指标", "指標", "期间", "期間", "年度", "区分",
     "セグメント", "分部", "板块", "业务", "事業", "渠道", "実績", "实际", "単位", "单位",
+    "full year", "full-year", "全年", "全年度", "通期",  # the year's own figure: the period names it
 })
 # Words of a heading over period columns ("Years Ended September 30,", "As of December 31"): the
 # periods themselves are in the header row below it.
@@ -55,6 +57,9 @@ _DATE = re.compile(rf"(?<![a-z])(?:(?P<m1>{MONTH_PATTERN})\s+(?P<d1>\d{{1,2}}),?
 # A note in brackets saying a column holds planned figures, not stated ones.
 _PLANNED = re.compile(r"forecast|plan|budget|target|estimat|guidance|outlook|project|pro\s*forma"
                       r"|予想|予算|計画|目標|見通し|预测|预算|计划|目标")
+# A note saying a column holds figures as first reported, before the restatement beside them.
+_SUPERSEDED = re.compile(r"调整前|調整前|重述前|修正前|变更前|変更前|遡及適用前|(?:as\s+)?previously\s+reported"
+                         r"|as\s+originally|before\s+(?:restatement|adjustment)")
 # Words after a period saying its column holds the stated figures, as "Actual" alone does: no kind of figure.
 _STATED_SUFFIX = re.compile(r"(?i)\s*(?:results?|actuals?|実績|实际|实绩)\s*$")
 # A date as Japanese and Chinese reports write it: 2025年3月31日 (現在, 末).
@@ -74,6 +79,16 @@ _YEAR = re.compile(r"(?<!\d)((?:19|20)\d{2})(?!\d)")
 _ENDING_YEAR_HEADER = re.compile(r"(?<![a-z])(?:expir\w*|matur\w*|due)(?![a-z])")
 _LEADING_YEAR = re.compile(r"(?:19|20)\d{2}(?!\d)")
 _SHORT_PERIOD = re.compile(r"months|weeks|quarter|half|季度|四半期|半期|か月|个月")
+
+
+def another_period_heading(text: str) -> bool:
+    """A heading over period columns naming a part of a year or another period than the report's.
+
+    ``Nine Months Ended June 30,``, ``年初至报告期末``: the figures under it are no fiscal year's nor
+    the report's own period's, so it is never a title the columns can do without.
+    """
+    norm = normalize_text(clean_label(text))
+    return names_other_period(norm) or bool(_PERIOD_PHRASE.search(norm) and part_of_year(norm))
 
 
 def part_of_year(norm: str) -> bool:
@@ -126,6 +141,9 @@ class TableShape:
 # "Diluted (a)(b)(c)".
 _NOTE_NUMBERS = re.compile(r"(?<=[^\W\d_]|[)）.:])\s*(?:[(（](?:\d{1,2}(?:\s*,\s*\d{1,2})*|[a-h])[)）]\s*)+$")
 
+# A year a PDF converter letter-spaced ("2 0 1 8" beside "2019"): the year, never a figure.
+_SPACED_YEAR = re.compile(r"(1|2)\s(9|0)\s(\d)\s(\d)")
+
 # A note number set as a plain digit glued to a word: "Current year1", "Order intake1", "per share5 (cents)".
 _GLUED_NOTE = re.compile(r"(?<=[a-z]{3})\d(?=\s|$|[,:;()])")
 
@@ -136,7 +154,9 @@ def clean_label(text: str) -> str:
     A merged title a converter wrote twice into one cell (``Appropriation of earnings Appropriation
     of earnings``) is the title once.
     """
-    return _once(_GLUED_NOTE.sub("", _NOTE_NUMBERS.sub("", strip_footnotes(text).strip())).strip())
+    cleaned = _once(_GLUED_NOTE.sub("", _NOTE_NUMBERS.sub("", strip_footnotes(text).strip())).strip())
+    spaced = _SPACED_YEAR.fullmatch(cleaned)
+    return "".join(spaced.groups()) if spaced else cleaned.rstrip(" `")
 
 
 def _once(text: str) -> str:
@@ -177,9 +197,14 @@ def table_shape(rows: list[list[str]], glossary: Glossary) -> TableShape | None:
     headers = tuple(range(first_body))
     col_headers: dict[int, tuple[str, ...]] = {}
     filled = [[clean_label(rows[h][c]) for c in range(width)] for h in headers]
+    # each column's lowest header as written, and whether it is a period
+    lowest = [next((filled[i][c] for i in reversed(range(len(headers))) if filled[i][c]), "") for c in range(width)]
+    periods = [bool(text) and glossary.normalize_period(text) is not None for text in lowest]
     for i in range(len(headers) - 1):  # a merged upper header spans the columns right of it
         for c in range(label_cols + 1, width):
-            if not filled[i][c]:
+            # but not from a column of another kind onto a period's (``Percent Change`` over ``Actual |
+            # Constant`` ends before ``2018``)
+            if not filled[i][c] and not (periods[c] and lowest[c - 1] and not periods[c - 1]):
                 filled[i][c] = filled[i][c - 1]
     for c in range(label_cols, width):
         col_headers[c] = tuple(filled[i][c] for i in range(len(headers)))
@@ -253,8 +278,11 @@ def name_of(glossary: Glossary, text: str) -> Named:
     if nendo is not None:
         return Named(period=nendo)  # 2024年度: the year starting in 2024 (FY2025 for April-March named by its end)
     found = _whole(glossary, text)
-    if found is None and any(_PLANNED.search(normalize_text(note)) for note in _UNIT_NOTE.findall(text)):
-        return UNKNOWN  # "FY2026 (forecast)", "2026年3月期（予想）": never the year's stated figure
+    if found is None and any(_PLANNED.search(normalize_text(note)) or _SUPERSEDED.search(normalize_text(note))
+                             for note in _UNIT_NOTE.findall(text)):
+        # "FY2026 (forecast)", "2026年3月期（予想）": never the year's stated figure; "2023年（调整前）", "2019 (as
+        # previously reported)": the figure a restatement beside it replaced
+        return UNKNOWN
     found = found or _whole(glossary, _UNIT_NOTE.sub(" ", text).strip())
     if found is not None:
         return found
@@ -278,8 +306,13 @@ def name_of(glossary: Glossary, text: str) -> Named:
         return NOTHING  # "Payments due by period" over "Less than 1 year | 1-3 years": the spans name what they are
     if _FULL_YEAR_WEEKS.fullmatch(bare.strip()):
         return NOTHING  # "53 WEEKS" under a year: the length of that fiscal year, not another period
+    if names_other_period(norm):
+        return UNKNOWN  # "年初至报告期末", "上年同期", "YTD": another period than the report's, never its figure
+    if names_own_period(norm):
+        return PERIOD_HEADING  # "本报告期": the period the report's title names
     if _PERIOD_PHRASE.search(norm) and not NOT_ACTUAL.search(norm):
-        return PERIOD_HEADING
+        # a part of a year ("Nine Months Ended June 30," over "2025") makes its year column no fiscal year's
+        return UNKNOWN if part_of_year(norm) else PERIOD_HEADING
     for sep in _SEPARATORS:
         if sep in text:
             left, right = (part.strip() for part in text.split(sep, 1))

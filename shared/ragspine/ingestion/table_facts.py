@@ -56,6 +56,7 @@ from ragspine.ingestion.table_axes import (
     UNKNOWN,
     Named,
     TableShape,
+    another_period_heading,
     body_cell_blank,
     clean_label,
     is_figure,
@@ -65,8 +66,11 @@ from ragspine.ingestion.table_axes import (
     year_ended_period,
 )
 from ragspine.ingestion.table_blocks import header_blocks
-from ragspine.ingestion.table_quarters import bare_quarter, is_ordinal, stacked_quarter
+from ragspine.ingestion.table_data_headings import names_a_data_block
+from ragspine.ingestion.table_quarters import bare_quarter, is_ordinal, stacked_quarter, without_by_quarter
+from ragspine.ingestion.table_report_periods import names_part_of_year
 from ragspine.ingestion.table_roll_forward import roll_forward
+from ragspine.ingestion.table_shifted_headings import headings_into_label_column
 from ragspine.ingestion.table_stated_years import is_stated_period, stated_years
 from ragspine.ingestion.table_subject import other_company, part_of_whole, same_company
 from ragspine.ingestion.table_topic import table_topic, topic_after
@@ -108,6 +112,8 @@ _PART_OF_YEAR = re.compile(
     r"|上半期|下半期|中間|四半期|上半年|半年|季度|[1-9]\s*[-–~～]\s*[1-9]\s*月")
 _COMMA = re.compile(r"\s*[,，]\s*")
 _TOTAL = re.compile(r"(?i:total\b)|合計|合计|小計|小计")
+# A column of the whole year's figure beside its quarters ("全年", "通期", "Full year").
+_FULL_YEAR = re.compile(r"全年度?|通期|(?i:full[\s-]+year)")
 # A payment schedule's last column, and a span of its years ("2021-2022", "2020 – 2024").
 _THEREAFTER = re.compile(r"thereafter")
 _YEAR_SPAN = re.compile(r"(?:19|20)\d{2}\s*[-–—]\s*(?:19|20)?\d{2}")
@@ -344,7 +350,7 @@ def table_facts(block: Block, context: TableContext, glossary: Glossary,
     the table and the reason, and no facts.
     """
     where = f"{lineage.doc_id} {block.locator}"
-    rows = [list(r) for r in block.rows]
+    rows = headings_into_label_column(block.rows)
     if len(rows) < 2 or len(rows[0]) < 2:
         return [], [f"{where}: fewer than two rows or columns; table skipped"]
     refs = [list(r) for r in block.cell_refs] if block.cell_refs else None
@@ -421,6 +427,20 @@ def _line_item_header(glossary: Glossary, text: str) -> bool:
     """Whether a header over a label column lets its unknown labels be line items (not "Name", "Segment")."""
     named = name_of(glossary, text)
     return normalize_text(text).strip(" :：") not in NOT_LINE_ITEM_HEADERS and not (named.entity or named.channel)
+
+
+# A header ending in a word that leads on ("Balance at Beginning of" over "Period (1/1/19)"): one header set
+# on two lines, never a title over the columns.
+_BROKEN_OFF = re.compile(r"(?i)(?<![^\W\d_])(?:of|at|in|for|to|from|and|the|by|on|as)\s*$")
+# Header words saying a column is a whole year's.
+_WHOLE_YEAR = re.compile(r"(?:years?|5[23][\s-]*weeks?|twelve\s+months|12\s+months)[\s-]+end(?:ed|ing)|fiscal\s+year"
+                         r"|年度|财年|会计年度|事業年度")
+# A column of balances at the start of a period: the period before's closing figures, never this period's.
+_OPENING = re.compile(r"(?<![a-z])(?:beginning|opening|start)(?![a-z])")
+# A benefit or share plan is a thing a table is about, not a plan figure ("Combined Pension Plan",
+# "Employee Stock Purchase Plan").
+_NAMED_PLANS = re.compile(r"(?<![a-z])(?:pension|benefits?|retirement|savings|incentive|stock|option|purchase"
+                          r"|compensation|equity|award|ownership)\s+plans?(?![a-z])")
 
 
 class _TableReader:
@@ -506,7 +526,8 @@ class _TableReader:
         if fallback.entity not in (None, _AMBIGUOUS):
             entity = fallback.entity
             fallback.entity = self._company_holding(entity) or self._company_consolidated(entity, layers) or entity
-        context_period = None if has["period"] else _context_period(glossary, near) or self._label_column_period()
+        context_period = None if has["period"] else (_context_period(glossary, near) or self._label_column_period()
+                                                     or self._title_period())
         undated = False
         if not has["period"] and context_period is None and context.surroundings_read:
             over = self._written_over_table()
@@ -789,9 +810,12 @@ class _TableReader:
         column beside rows of line items is dated by nothing here.
         """
         heads = self.shape.col_headers
-        quarters = {c: q for c, headers in heads.items() if headers and (q := bare_quarter(headers[-1]))}
+        end_month = self.glossary.fiscal_calendar.end_month
+        quarters = {c: q for c, headers in heads.items() if headers and (q := bare_quarter(headers[-1], end_month))}
         others = [c for c in heads if c not in quarters]
-        if len(quarters) < 2 or any(not _TOTAL.fullmatch(heads[c][-1].strip()) for c in others if heads[c]):
+        whole_year = [c for c in others if heads[c] and (_TOTAL.fullmatch(heads[c][-1].strip())
+                                                         or _FULL_YEAR.fullmatch(heads[c][-1].strip()))]
+        if len(quarters) < 2 or any(heads[c] and c not in whole_year for c in others):
             return {}
         if any(n.period or n.metric or n.entity for c in quarters for n in header_names.get(c, [])):
             return {}  # the column names more than its quarter
@@ -862,6 +886,7 @@ class _TableReader:
             text = unknown[0]
             # a long header is a title, not a kind of figure; its unit note ("(in thousand NT dollars)") not counted
             if (NOT_ACTUAL.search(normalize_text(text)) or open_metric_code(text) is None
+                    or another_period_heading(text)
                     or len(_UNIT_NOTE.sub(" ", text).strip()) > 40
                     or (_PERIOD_PART_WORDS if undated else _PART_OF_PERIOD).search(self._kind_words(text, undated))):
                 continue  # "Q1", "First Quarter", "2019 vs 2018": a part of a period, never a kind of figure
@@ -870,6 +895,15 @@ class _TableReader:
             found[c] = _UNIT_NOTE.sub(lambda note: "" if units_in(note.group(), self.currency) else note.group(),
                                       text).strip()
         return found
+
+    def _title_period(self) -> Period | None:
+        """The one fiscal year or quarter the document's title names (``…2024年年度报告（摘录）``), else None.
+
+        Read last, after the headings, caption and the sentence before the table: the period a
+        report is of is the period of its tables that state none.
+        """
+        stated = _context_period(self.glossary, [self.context.doc_title])
+        return stated if isinstance(stated, Period) and stated.period_type in ("FY", "Q") else None
 
     def _label_column_period(self) -> Period | None:
         """The one period a header row writes over the label column (``2019 | £m | £m``), when no column names one.
@@ -944,6 +978,9 @@ class _TableReader:
                     parts = []
                     if dated is not None:  # "December 31, 2019" over the rows it dates: a period, not a section
                         row_period, section, heading_row = dated, "", -1
+                        continue
+                    if names_a_data_block(text):  # "Balance Sheet Data:": a statement's rows follow, unqualified
+                        section, heading_row = "", -1
                         continue
                     # a heading set on two lines ("… used in" over "earnings per share ($M)") is one heading
                     joined = heading_row == r - 1 and text[:1].islower()
@@ -1132,7 +1169,8 @@ class _TableReader:
         labels ("Segment", "Country") head nothing.
         """
         text = self._label_column_heading_written()
-        if not text or re.search(r"\d", text) or not _line_item_header(self.glossary, text):
+        if (not text or re.search(r"\d", text) or not _line_item_header(self.glossary, text)
+                or names_a_data_block(text)):
             return ""
         named = self.name(text)
         if named.unknown or named.metric:
@@ -1158,13 +1196,14 @@ class _TableReader:
             texts = {headers[i] for headers in self.shape.col_headers.values()}
             if len(texts) == 1 and len(self.shape.col_headers) > 1:
                 text = texts.pop()
-                if text and self.name(text).unknown:
+                if (text and self.name(text).unknown and not _BROKEN_OFF.search(text)
+                        and not another_period_heading(text)):
                     titles.append(text)
             elif i < len(self.shape.header_rows) - 1:  # one merged text written in a middle column
                 written = {clean_label(self.rows[h][c]) for c in self.shape.col_headers} - {""}
                 text = written.pop() if len(written) == 1 else ""
-                if (len(text.split()) >= 2 and self.name(text).unknown
-                        and not NOT_ACTUAL.search(normalize_text(text))):
+                if (len(text.split()) >= 2 and self.name(text).unknown and not _BROKEN_OFF.search(text)
+                        and not NOT_ACTUAL.search(_NAMED_PLANS.sub(" ", normalize_text(text)))):
                     titles.append(text)
         return titles
 
@@ -1173,8 +1212,9 @@ class _TableReader:
         names: dict[int, list[Named]] = {}
         for c, headers in self.shape.col_headers.items():
             names[c] = [self.name(h) for h in headers if h not in titles]
-            if not any(n.period for n in names[c]):
-                # "Fiscal Year Ended" over "April 27, 2019", or beside it in the label column of its row
+            if not any(n.period for n in names[c]) and not any(_OPENING.search(normalize_text(h)) for h in headers):
+                # "Fiscal Year Ended" over "April 27, 2019", or beside it in the label column of its row (a
+                # balance at the beginning of the year is the year before's: it is not dated so)
                 around = (*self._row_headings(), *self._spanning_period_headings(), *headers)
                 joined = self.name(" ".join(dict.fromkeys(h for h in around if h)))
                 if joined.period is not None:
@@ -1185,7 +1225,22 @@ class _TableReader:
             for c, period in stated_years(written, self.glossary.fiscal_calendar).items():
                 names[c] = [Named(period=period) if is_stated_period(h) else n for h, n in zip(written[c], names[c],
                                                                                              strict=True)]
-        return names
+        return self._years_beside_parts_of_years(names)
+
+    def _years_beside_parts_of_years(self, names: dict[int, list[Named]]) -> dict[int, list[Named]]:
+        """No fiscal year for a bare year beside columns of parts of years (``12 Weeks Ended`` over the others).
+
+        A quarterly table heads its quarters once, merged over several columns: the column the
+        heading's text does not sit over is a quarter too, its ``2019`` no fiscal year's figure.
+        Columns whose own headers say a whole year (``Year Ended``, ``Fiscal Year``) keep theirs.
+        """
+        headers = [h for c in self.shape.col_headers for h in self.shape.col_headers[c]]
+        headers += [clean_label(self.rows[h][k]) for h in self.shape.header_rows for k in range(self.shape.label_cols)]
+        if not any(names_part_of_year(h) for h in headers if h):
+            return names
+        return {c: [UNKNOWN if n.period and not any(_WHOLE_YEAR.search(normalize_text(h))
+                                                    for h in self.shape.col_headers[c]) else n for n in column]
+                for c, column in names.items()}
 
     def _stacked_quarters(self, names: dict[int, list[Named]], titles: set[str]) -> dict[int, list[Named]]:
         """Columns of ``First`` … ``Fourth`` over ``Quarter`` under the one fiscal year over them (``table_quarters``).
@@ -1196,19 +1251,22 @@ class _TableReader:
         """
         year = self._year_over_columns()
         if year is None:  # the year's row read as the caption (a row of one cell over a sheet's table)
-            stated = _context_period(self.glossary, [self.context.caption, *reversed(self.context.headings)])
+            # "2024年分季度主要财务数据": a caption of a table by quarter still names the quarters' year
+            stated = _context_period(self.glossary, [without_by_quarter(t) for t in
+                                                     (self.context.caption, *reversed(self.context.headings))])
             if not isinstance(stated, Period):  # the sentence before the table ("2025年3月期 セグメント別売上高")
-                stated = _context_period(self.glossary, [self.context.lead])
+                stated = _context_period(self.glossary, [without_by_quarter(self.context.lead)])
             year = stated if isinstance(stated, Period) and stated.period_type == "FY" else None
         if year is None or self._headers_repeated_in_body():
             return names
         read = dict(names)
         # "First" over "Quarter", or a quarter written whole (Q2, 第2四半期) under the year over the table: its
         # own header row, caption or sheet title, a heading's only for the first table under it
-        near = [self.context.caption, self.context.lead,
-                *(() if self.context.follows_table else reversed(self.context.headings))]
+        near = [without_by_quarter(t) for t in (self.context.caption, self.context.lead,
+                *(() if self.context.follows_table else reversed(self.context.headings)))]
         whole = self._year_over_columns() is not None or isinstance(_context_period(self.glossary, near), Period)
-        quarters = {c: stacked_quarter(headers) or (bare_quarter(headers[-1]) if headers and whole else None)
+        end_month = self.glossary.fiscal_calendar.end_month
+        quarters = {c: stacked_quarter(headers) or (bare_quarter(headers[-1], end_month) if headers and whole else None)
                     for c, headers in self.shape.col_headers.items()}
         if not any(quarters.values()):
             return names

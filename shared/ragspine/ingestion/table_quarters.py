@@ -25,15 +25,33 @@ _BARE_QUARTER = re.compile(r"q(?P<a>[1-4])|(?P<b>[1-4])q|(?P<c>first|second|thir
 _CJK_DIGITS = {"一": 1, "二": 2, "三": 3, "四": 4}
 
 
-def bare_quarter(text: str) -> int | None:
-    """The quarter (1–4) a header names alone, with no year (``Q2``, ``Second Quarter``, ``第2四半期``), else None."""
-    match = _BARE_QUARTER.fullmatch(" ".join(normalize_text(text).split()))
+# The months a quarter's header spells out after it: "第一季度（1-3月份）", "第2四半期（7～9月）".
+_MONTHS_NOTE = re.compile(r"\s*[(（]\s*(?P<start>\d{1,2})\s*月?\s*[-–~～至]\s*(?P<end>\d{1,2})\s*月份?\s*[)）]\s*$")
+
+
+def bare_quarter(text: str, end_month: int = 12) -> int | None:
+    """The quarter (1–4) a header names alone, with no year (``Q2``, ``Second Quarter``, ``第2四半期``), else None.
+
+    A note of the quarter's months (``第一季度（1-3月份）``) must be that quarter's months in a fiscal
+    year ending in ``end_month``: months of another calendar leave the header unread.
+    """
+    norm = " ".join(normalize_text(text).split())
+    months = _MONTHS_NOTE.search(norm)
+    if months is not None:
+        norm = norm[:months.start()]
+    match = _BARE_QUARTER.fullmatch(norm)
     if match is None:
         return None
     if match["c"]:
-        return _ORDINALS[match["c"]]
-    digit = match["a"] or match["b"] or match["d"]
-    return _CJK_DIGITS.get(digit) or int(digit)
+        quarter = _ORDINALS[match["c"]]
+    else:
+        digit = match["a"] or match["b"] or match["d"]
+        quarter = _CJK_DIGITS.get(digit) or int(digit)
+    if months is not None:
+        start = (end_month + 3 * (quarter - 1)) % 12 + 1
+        if (int(months["start"]), int(months["end"])) != (start, (start + 1) % 12 + 1):
+            return None
+    return quarter
 
 
 def is_ordinal(text: str) -> bool:
@@ -46,3 +64,13 @@ def stacked_quarter(headers: Sequence[str]) -> int | None:
     words = " ".join(normalize_text(h).strip() for h in headers if h.strip() and not _YEAR.search(h))
     match = _QUARTER.fullmatch(" ".join(words.split()))
     return _ORDINALS[match.group(1)] if match else None
+
+
+# Words saying a table is laid out by quarter ("2024年分季度主要财务数据", "quarterly net sales"), not of one quarter.
+_BY_QUARTER = re.compile(r"分季度|各季度|按季度|季度别|四半期別|四半期毎|四半期ごと"
+                         r"|(?<![a-z])(?:by\s+quarter|quarterly)(?![a-z])", re.I)
+
+
+def without_by_quarter(text: str) -> str:
+    """``text`` without the words saying its table is set out by quarter, so the year it names reads alone."""
+    return _BY_QUARTER.sub(" ", text)

@@ -44,6 +44,24 @@ def balance_row(label: str) -> tuple[str, dt.date] | None:
     return (words, day) if day is not None and words else None
 
 
+def _one_balance(rows: list[tuple[int, tuple[str, dt.date]]]) -> list[tuple[int, tuple[str, dt.date]]]:
+    """The dated rows of the one balance the table rolls forward: the words most rows repeat.
+
+    A movement can carry a date too (``Reassignment on October 1, 2017`` between ``Net balances at
+    September 30, 2017`` and ``… 2018``): rows of words written once are movements, not balances.
+    Where two names repeat equally often the balance is in doubt and nothing is returned.
+    """
+    by_words: dict[str, list[tuple[int, tuple[str, dt.date]]]] = {}
+    for row in rows:
+        by_words.setdefault(" ".join(row[1][0].lower().split()), []).append(row)
+    if len(by_words) <= 1:
+        return rows
+    sizes = sorted((len(group) for group in by_words.values()), reverse=True)
+    if sizes[0] < 2 or sizes[0] == sizes[1]:
+        return []
+    return max(by_words.values(), key=len)
+
+
 def _years(dates: Sequence[dt.date], calendar: FiscalCalendar) -> list[int] | None:
     """Each balance date's year: all closing the glossary's year, or all inside it and written (not Jan/Feb)."""
     closed = [fiscal_year_closed_on(calendar, d.year, d.month, d.day) for d in dates]
@@ -66,8 +84,8 @@ def roll_forward(labels: Sequence[tuple[int, str]], calendar: FiscalCalendar) ->
     ``labels`` holds the body rows in order, each with its label; empty when the rows are no
     roll-forward by the rules of the module docstring.
     """
-    balances = [(position, found) for position, (_, label) in enumerate(labels)
-                if (found := balance_row(label)) is not None]
+    balances = _one_balance([(position, found) for position, (_, label) in enumerate(labels)
+                             if (found := balance_row(label)) is not None])
     if len(balances) < 2:
         return {}
     dates = [day for _, (_, day) in balances]

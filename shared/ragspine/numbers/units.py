@@ -82,6 +82,9 @@ _MONEY_PATTERNS = (
     # "3.0 million Euro" in a sentence)
     re.compile(r"(?:(?<![a-z])in\s+|[(（]\s*)(?P<en>thousands?|millions?|billions?|trillions?)\s+(?:" + _CUR_ALT + ")"),
 )
+# A unit note naming the currency with no scale ("单位：元", "単位：円"): amounts in whole yuan or yen.
+_UNSCALED = re.compile(r"(?:単位|单位|單位)\s*[:：]?\s*(?:人民币|人民幣)?(?P<cur>元|円|美元|港元)")
+_UNSCALED_CODES = {"元": "CNY", "円": "JPY", "美元": "USD", "港元": "HKD"}
 # A number written before an English scale ("(Unit: 100 million yen)"), and the scales such products have codes for.
 _MULTIPLIER = re.compile(r"(?<![\d.,])(\d[\d,]*)\s*$")
 _MULTIPLES = {("1", "K"): "K", ("1", "M"): "M", ("1", "B"): "B", ("10", "K"): "10K", ("10", "M"): "10M",
@@ -138,6 +141,7 @@ def money_units_in(text: str, currency: str | None = None) -> list[str]:
                 scale = _multiplied(norm[:match.start("en")], scale)
             if code and scale:
                 found.append((match.start(), f"{code}_{scale}"))
+    found += [(match.start(), _UNSCALED_CODES[match["cur"]]) for match in _UNSCALED.finditer(norm)]
     if not found and not _SCALE_OF_OTHER.search(norm):
         for match in (*_BARE_SCALE.finditer(norm), *_PAREN_SCALE.finditer(norm)):
             scale = _EN_SCALES[match["en"]] if match["en"] else _CJK_SCALES[match["cjk"]]
