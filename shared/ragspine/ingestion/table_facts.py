@@ -65,7 +65,7 @@ from ragspine.ingestion.table_axes import (
     year_ended_period,
 )
 from ragspine.ingestion.table_blocks import header_blocks
-from ragspine.ingestion.table_quarters import bare_quarter, is_ordinal, stacked_quarter
+from ragspine.ingestion.table_quarters import bare_quarter, is_ordinal, is_year_total, stacked_quarter
 from ragspine.ingestion.table_roll_forward import roll_forward
 from ragspine.ingestion.table_stated_years import is_stated_period, stated_years
 from ragspine.ingestion.table_subject import other_company, part_of_whole, same_company
@@ -791,7 +791,7 @@ class _TableReader:
         heads = self.shape.col_headers
         quarters = {c: q for c, headers in heads.items() if headers and (q := bare_quarter(headers[-1]))}
         others = [c for c in heads if c not in quarters]
-        if len(quarters) < 2 or any(not _TOTAL.fullmatch(heads[c][-1].strip()) for c in others if heads[c]):
+        if len(quarters) < 2 or any(not is_year_total(heads[c][-1]) for c in others if heads[c]):
             return {}
         if any(n.period or n.metric or n.entity for c in quarters for n in header_names.get(c, [])):
             return {}  # the column names more than its quarter
