@@ -72,6 +72,7 @@ from ragspine.ingestion.table_subject import other_company, part_of_whole, same_
 from ragspine.ingestion.table_topic import table_topic, topic_after
 from ragspine.ingestion.table_totals import is_bare_total, states_the_sum, total_of
 from ragspine.ingestion.table_undated import date_of, lone_date, states_no_period, without_due_buckets
+from ragspine.ingestion.table_unit_column import row_unit, unit_column
 from ragspine.numbers.cells import read_cell
 from ragspine.numbers.units import ISO_4217, SCALES, table_currency, unit_dimension, units_in
 from ragspine.sensitivity import Sensitivity
@@ -449,6 +450,7 @@ class _TableReader:
         self.schedule_cols: set[int] = set()  # a payment schedule's year columns: no fiscal year's figures
         self.schedule_rows: set[int] = set()  # the same schedule set down the rows: its years and Thereafter
         self.quarter_cols: dict[int, int] = {}  # quarter columns (Q1 … Q4) beside rows of fiscal years
+        self.unit_col: int | None = None  # a tidy table's column of each row's unit (单位, Unit)
         self.currency = self._stated_currency()
 
     def _stated_currency(self) -> str | None:
@@ -484,6 +486,7 @@ class _TableReader:
                      for r, labels in shape.row_labels.items()}
         self.schedule_rows = self._schedule_year_rows(row_names)
         self.quarter_cols = self._quarters_beside_year_rows(header_names, row_names)
+        self.unit_col = unit_column(shape.col_headers, self.rows, shape.body_rows)  # a tidy table's 单位 column
         header_names = {c: [] if c in self.quarter_cols else names for c, names in header_names.items()}
         named = [n for r, names in row_names.items() if r not in self.schedule_rows for n in names]
         named += [n for names in header_names.values() for n in names]
@@ -550,7 +553,7 @@ class _TableReader:
             qualifiers[c] = shape.col_headers[c][-1]
             self.warn(f"column {'/'.join(shape.col_headers[c])!r}: a year of a payment schedule, not a fiscal "
                       "year; its figures are read as falling due then, of no fiscal year")
-        skipped_cols |= expiry_cols | self.schedule_cols
+        skipped_cols |= expiry_cols | self.schedule_cols | ({self.unit_col} if self.unit_col is not None else set())
         for r in shape.body_rows:
             names = row_names[r]
             labels = shape.row_labels[r]
@@ -1431,6 +1434,14 @@ class _TableReader:
                           f"a percentage for {metric}; cell skipped")
                 return None
             return "PCT"
+        if self.unit_col is not None:  # the row's own unit cell, before any unit around the table
+            own_unit = row_unit(self.rows[r][self.unit_col], self.currency)
+            if own_unit is None:
+                self.warn(f"{_joined(self.shape.row_labels[r])}: unit {self.rows[r][self.unit_col]!r} is a scaled "
+                          "count with no unit code; cell skipped")
+                return None
+            if own_unit:
+                return own_unit
         if any(_SUBUNIT.search(text) for text in (*self.shape.row_labels[r], *self.shape.col_headers[c])):
             return ""
         stated = [u for text in (*self.shape.row_labels[r], *self.shape.col_headers[c])
