@@ -47,6 +47,7 @@ from ragspine.facts.open_vocabulary import (
     without_legal_form,
 )
 from ragspine.ingestion.document_company import COMPANY_NAME
+from ragspine.ingestion.document_period import annual_report_year
 from ragspine.ingestion.model import Block, BlockKind
 from ragspine.ingestion.parsers._blocks import locator_value
 from ragspine.ingestion.table_axes import (
@@ -509,7 +510,8 @@ class _TableReader:
         if fallback.entity not in (None, _AMBIGUOUS):
             entity = fallback.entity
             fallback.entity = self._company_holding(entity) or self._company_consolidated(entity, layers) or entity
-        context_period = None if has["period"] else _context_period(glossary, near) or self._label_column_period()
+        context_period = None if has["period"] else (_context_period(glossary, near) or self._label_column_period()
+                                                     or annual_report_year(context.doc_title, glossary))
         undated = False
         if not has["period"] and context_period is None and context.surroundings_read:
             over = self._written_over_table()
