@@ -109,6 +109,8 @@ _PART_OF_YEAR = re.compile(
     r"half|six\s+months|nine\s+months|three\s+months|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s*[-–—~]"
     r"|上半期|下半期|中間|四半期|上半年|半年|季度|[1-9]\s*[-–~～]\s*[1-9]\s*月")
 _COMMA = re.compile(r"\s*[,，]\s*")
+# A unit or currency statement written as "单位：元", "币种：人民币", "金额单位：万元": no heading of any row.
+_UNIT_STATEMENT = re.compile(r"(?:金额|金額)?(?:单位|單位|単位|币种|幣種|通貨)\s*[:：]\s*[^\s:：]{1,12}")
 _TOTAL = re.compile(r"(?i:total\b)|合計|合计|小計|小计")
 # A payment schedule's last column, and a span of its years ("2021-2022", "2020 – 2024").
 _THEREAFTER = re.compile(r"thereafter")
@@ -1136,7 +1138,8 @@ class _TableReader:
         Unit notes, generic words, period headings, dates and headers naming other kinds of
         labels ("Segment", "Country") head nothing.
         """
-        text = self._label_column_heading_written()
+        # "单位：元 币种：人民币 项目": a PDF reader joins the unit line over the table to the corner's header word
+        text = _UNIT_STATEMENT.sub(" ", self._label_column_heading_written()).strip()
         if not text or re.search(r"\d", text) or not _line_item_header(self.glossary, text):
             return ""
         named = self.name(text)
