@@ -1310,7 +1310,9 @@ class _TableReader:
             entity = self.context.assumed_entity
             if not self.assumed and not is_open_code(entity):
                 self.assumed = True
-                self.warn(f"no entity stated in the table, its context or the document: assumed {entity}")
+                self.warn(f"no entity stated in the table, its context or the document: assumed {entity}"
+                          if entity == self.glossary.home_entity else
+                          f"no entity stated in the table or its context: {entity}, the company its document states")
         channel = cell.channel or fallback.channel
         period = cell.period or (None if isinstance(context_period, str) else context_period)
         missing = [slot for slot, value in (("metric", metric), ("entity", entity), ("period", period))

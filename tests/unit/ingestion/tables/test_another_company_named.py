@@ -89,7 +89,10 @@ def test_a_subsidiarys_press_release_is_filed_under_the_subsidiary_not_the_group
     text = (f"# Kita Labs Reports Fiscal 2025 Results\n\n"
             f"Kita Labs, Inc. (a subsidiary of Minori Foods) today reported its results.\n\n"
             f"Figures are unaudited.\n\n{_TABLE}")
-    assert _filed(text, _with_subsidiary())[0] == {"KITA_LABS"}
+    entities, warnings = _filed(text, _with_subsidiary())
+    assert entities == {"KITA_LABS"}
+    assert not any("assumed" in w for w in warnings)
+    assert any("KITA_LABS, the company its document states" in w for w in warnings)
 
 
 def test_a_cover_line_stating_the_company_name_names_the_document() -> None:
