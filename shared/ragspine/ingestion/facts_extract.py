@@ -21,8 +21,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ragspine.facts.glossary import Glossary, Period, SlotKind
-from ragspine.facts.model import Fact, FactKey, format_number
+from ragspine.facts.model import UNDATED, Fact, FactKey, format_number
 from ragspine.facts.open_vocabulary import open_entity_code
+from ragspine.ingestion.document_calendar import other_calendar
 from ragspine.ingestion.document_company import stated_company
 from ragspine.ingestion.fact_conflicts import differs, same_figure_stating_unit
 from ragspine.ingestion.model import Block, BlockKind, ParsedDocument
@@ -123,12 +124,30 @@ def extract_facts(doc: ParsedDocument, *, glossary: Glossary, source_file_hash: 
             previous_path = block.heading_path
             facts += found
             warnings += problems
+    facts = _without_other_calendar_parts(doc, glossary, facts, warnings)
     if pdf_tables and not tables and not facts and not warnings:
         warnings.append(f"{doc.doc_id}: {pdf_tables} tables, none names a metric, entity and period the glossary "
                         "knows; no facts extracted")
     elif not tables and not pdf_tables:
         warnings.append(f"{doc.doc_id}: no table; no facts extracted")
     return ExtractionResult(doc.doc_id, tuple(facts), tuple(warnings), reporting_period(doc, glossary))
+
+
+def _without_other_calendar_parts(doc: ParsedDocument, glossary: Glossary, facts: list[Fact],
+                                  warnings: list[str]) -> list[Fact]:
+    """``facts`` without the quarters of a document whose fiscal year ends in another month than the glossary's.
+
+    Its "Q3 FY2025" is another three months than the glossary's 2025Q3: never filed as that quarter.
+    """
+    month = other_calendar(doc, glossary.fiscal_calendar.end_month)
+    if month is None:
+        return facts
+    kept = [f for f in facts if f.period_type in ("FY", UNDATED)]
+    if len(kept) < len(facts):
+        warnings.append(f"{doc.doc_id}: the document's fiscal year ends in month {month}, the glossary's in month "
+                        f"{glossary.fiscal_calendar.end_month}: its quarters are other months than the glossary's; "
+                        f"{len(facts) - len(kept)} quarter figures skipped")
+    return kept
 
 
 def _unit_note_after(doc: ParsedDocument, index: int) -> str:

@@ -57,9 +57,9 @@ _DATE = re.compile(rf"(?<![a-z])(?:(?P<m1>{MONTH_PATTERN})\s+(?P<d1>\d{{1,2}}),?
 # A note in brackets saying a column holds planned figures, not stated ones.
 _PLANNED = re.compile(r"forecast|plan|budget|target|estimat|guidance|outlook|project|pro\s*forma"
                       r"|予想|予算|計画|目標|見通し|预测|预算|计划|目标")
-# A note saying a column holds figures as first reported, before the restatement beside them.
-_SUPERSEDED = re.compile(r"调整前|調整前|重述前|修正前|变更前|変更前|遡及適用前|(?:as\s+)?previously\s+reported"
-                         r"|as\s+originally|before\s+(?:restatement|adjustment)")
+# A note in brackets saying a column holds figures as first reported, since restated beside them.
+_SUPERSEDED = re.compile(r"调整前|調整前|重述前|追溯调整前|修正前|变更前|変更前|遡及(?:適用|処理)前|组合前"
+                         r"|(?:as\s+)?previously\s+reported|as\s+originally|before\s+(?:restatement|adjustment)")
 # Words after a period saying its column holds the stated figures, as "Actual" alone does: no kind of figure.
 _STATED_SUFFIX = re.compile(r"(?i)\s*(?:results?|actuals?|実績|实际|实绩)\s*$")
 # A date as Japanese and Chinese reports write it: 2025年3月31日 (現在, 末).
@@ -277,12 +277,11 @@ def name_of(glossary: Glossary, text: str) -> Named:
     nendo = nendo_period(glossary.fiscal_calendar, text)
     if nendo is not None:
         return Named(period=nendo)  # 2024年度: the year starting in 2024 (FY2025 for April-March named by its end)
+    if any(_SUPERSEDED.search(normalize_text(note)) for note in _UNIT_NOTE.findall(text)):
+        return UNKNOWN  # "2023年（调整前）", "2019 (as previously reported)": superseded by the restated column
     found = _whole(glossary, text)
-    if found is None and any(_PLANNED.search(normalize_text(note)) or _SUPERSEDED.search(normalize_text(note))
-                             for note in _UNIT_NOTE.findall(text)):
-        # "FY2026 (forecast)", "2026年3月期（予想）": never the year's stated figure; "2023年（调整前）", "2019 (as
-        # previously reported)": the figure a restatement beside it replaced
-        return UNKNOWN
+    if found is None and any(_PLANNED.search(normalize_text(note)) for note in _UNIT_NOTE.findall(text)):
+        return UNKNOWN  # "FY2026 (forecast)", "2026年3月期（予想）": never the year's stated figure
     found = found or _whole(glossary, _UNIT_NOTE.sub(" ", text).strip())
     if found is not None:
         return found

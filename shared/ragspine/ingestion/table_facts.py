@@ -47,6 +47,7 @@ from ragspine.facts.open_vocabulary import (
     without_legal_form,
 )
 from ragspine.ingestion.document_company import COMPANY_NAME
+from ragspine.ingestion.document_period import annual_report_year
 from ragspine.ingestion.model import Block, BlockKind
 from ragspine.ingestion.parsers._blocks import locator_value
 from ragspine.ingestion.table_axes import (
@@ -67,7 +68,13 @@ from ragspine.ingestion.table_axes import (
 )
 from ragspine.ingestion.table_blocks import header_blocks
 from ragspine.ingestion.table_data_headings import names_a_data_block
-from ragspine.ingestion.table_quarters import bare_quarter, is_ordinal, stacked_quarter, without_by_quarter
+from ragspine.ingestion.table_quarters import (
+    bare_quarter,
+    is_ordinal,
+    is_year_total,
+    stacked_quarter,
+    without_by_quarter,
+)
 from ragspine.ingestion.table_report_periods import names_part_of_year
 from ragspine.ingestion.table_roll_forward import roll_forward
 from ragspine.ingestion.table_shifted_headings import headings_into_label_column
@@ -76,6 +83,7 @@ from ragspine.ingestion.table_subject import other_company, part_of_whole, same_
 from ragspine.ingestion.table_topic import table_topic, topic_after
 from ragspine.ingestion.table_totals import is_bare_total, states_the_sum, total_of
 from ragspine.ingestion.table_undated import date_of, lone_date, states_no_period, without_due_buckets
+from ragspine.ingestion.table_unit_column import row_unit, unit_column
 from ragspine.numbers.cells import read_cell
 from ragspine.numbers.units import ISO_4217, SCALES, table_currency, unit_dimension, units_in
 from ragspine.sensitivity import Sensitivity
@@ -111,9 +119,9 @@ _PART_OF_YEAR = re.compile(
     r"half|six\s+months|nine\s+months|three\s+months|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s*[-–—~]"
     r"|上半期|下半期|中間|四半期|上半年|半年|季度|[1-9]\s*[-–~～]\s*[1-9]\s*月")
 _COMMA = re.compile(r"\s*[,，]\s*")
+# A unit or currency statement written as "单位：元", "币种：人民币", "金额单位：万元": no heading of any row.
+_UNIT_STATEMENT = re.compile(r"(?:金额|金額)?(?:单位|單位|単位|币种|幣種|通貨)\s*[:：]\s*[^\s:：]{1,12}")
 _TOTAL = re.compile(r"(?i:total\b)|合計|合计|小計|小计")
-# A column of the whole year's figure beside its quarters ("全年", "通期", "Full year").
-_FULL_YEAR = re.compile(r"全年度?|通期|(?i:full[\s-]+year)")
 # A payment schedule's last column, and a span of its years ("2021-2022", "2020 – 2024").
 _THEREAFTER = re.compile(r"thereafter")
 _YEAR_SPAN = re.compile(r"(?:19|20)\d{2}\s*[-–—]\s*(?:19|20)?\d{2}")
@@ -469,6 +477,7 @@ class _TableReader:
         self.schedule_cols: set[int] = set()  # a payment schedule's year columns: no fiscal year's figures
         self.schedule_rows: set[int] = set()  # the same schedule set down the rows: its years and Thereafter
         self.quarter_cols: dict[int, int] = {}  # quarter columns (Q1 … Q4) beside rows of fiscal years
+        self.unit_col: int | None = None  # a tidy table's column of each row's unit (单位, Unit)
         self.currency = self._stated_currency()
 
     def _stated_currency(self) -> str | None:
@@ -504,6 +513,7 @@ class _TableReader:
                      for r, labels in shape.row_labels.items()}
         self.schedule_rows = self._schedule_year_rows(row_names)
         self.quarter_cols = self._quarters_beside_year_rows(header_names, row_names)
+        self.unit_col = unit_column(shape.col_headers, self.rows, shape.body_rows)  # a tidy table's 单位 column
         header_names = {c: [] if c in self.quarter_cols else names for c, names in header_names.items()}
         named = [n for r, names in row_names.items() if r not in self.schedule_rows for n in names]
         named += [n for names in header_names.values() for n in names]
@@ -571,7 +581,7 @@ class _TableReader:
             qualifiers[c] = shape.col_headers[c][-1]
             self.warn(f"column {'/'.join(shape.col_headers[c])!r}: a year of a payment schedule, not a fiscal "
                       "year; its figures are read as falling due then, of no fiscal year")
-        skipped_cols |= expiry_cols | self.schedule_cols
+        skipped_cols |= expiry_cols | self.schedule_cols | ({self.unit_col} if self.unit_col is not None else set())
         for r in shape.body_rows:
             names = row_names[r]
             labels = shape.row_labels[r]
@@ -813,9 +823,7 @@ class _TableReader:
         end_month = self.glossary.fiscal_calendar.end_month
         quarters = {c: q for c, headers in heads.items() if headers and (q := bare_quarter(headers[-1], end_month))}
         others = [c for c in heads if c not in quarters]
-        whole_year = [c for c in others if heads[c] and (_TOTAL.fullmatch(heads[c][-1].strip())
-                                                         or _FULL_YEAR.fullmatch(heads[c][-1].strip()))]
-        if len(quarters) < 2 or any(heads[c] and c not in whole_year for c in others):
+        if len(quarters) < 2 or any(not is_year_total(heads[c][-1]) for c in others if heads[c]):
             return {}
         if any(n.period or n.metric or n.entity for c in quarters for n in header_names.get(c, [])):
             return {}  # the column names more than its quarter
@@ -897,13 +905,18 @@ class _TableReader:
         return found
 
     def _title_period(self) -> Period | None:
-        """The one fiscal year or quarter the document's title names (``…2024年年度报告（摘录）``), else None.
+        """The one fiscal year an annual report's title names (``…2024年年度报告（摘录）``) or the one quarter
+        a title names, else None.
 
         Read last, after the headings, caption and the sentence before the table: the period a
-        report is of is the period of its tables that state none.
+        report is of is the period of its tables that state none. A half-year or interim report's
+        title names the year its part is of, never the year's figures.
         """
+        year = annual_report_year(self.context.doc_title, self.glossary)
+        if year is not None:
+            return year
         stated = _context_period(self.glossary, [self.context.doc_title])
-        return stated if isinstance(stated, Period) and stated.period_type in ("FY", "Q") else None
+        return stated if isinstance(stated, Period) and stated.period_type == "Q" else None
 
     def _label_column_period(self) -> Period | None:
         """The one period a header row writes over the label column (``2019 | £m | £m``), when no column names one.
@@ -1168,7 +1181,8 @@ class _TableReader:
         Unit notes, generic words, period headings, dates and headers naming other kinds of
         labels ("Segment", "Country") head nothing.
         """
-        text = self._label_column_heading_written()
+        # "单位：元 币种：人民币 项目": a PDF reader joins the unit line over the table to the corner's header word
+        text = _UNIT_STATEMENT.sub(" ", self._label_column_heading_written()).strip()
         if (not text or re.search(r"\d", text) or not _line_item_header(self.glossary, text)
                 or names_a_data_block(text)):
             return ""
@@ -1360,7 +1374,9 @@ class _TableReader:
             entity = self.context.assumed_entity
             if not self.assumed and not is_open_code(entity):
                 self.assumed = True
-                self.warn(f"no entity stated in the table, its context or the document: assumed {entity}")
+                self.warn(f"no entity stated in the table, its context or the document: assumed {entity}"
+                          if entity == self.glossary.home_entity else
+                          f"no entity stated in the table or its context: {entity}, the company its document states")
         channel = cell.channel or fallback.channel
         period = cell.period or (None if isinstance(context_period, str) else context_period)
         missing = [slot for slot, value in (("metric", metric), ("entity", entity), ("period", period))
@@ -1489,6 +1505,14 @@ class _TableReader:
                           f"a percentage for {metric}; cell skipped")
                 return None
             return "PCT"
+        if self.unit_col is not None:  # the row's own unit cell, before any unit around the table
+            own_unit = row_unit(self.rows[r][self.unit_col], self.currency)
+            if own_unit is None:
+                self.warn(f"{_joined(self.shape.row_labels[r])}: unit {self.rows[r][self.unit_col]!r} is a scaled "
+                          "count with no unit code; cell skipped")
+                return None
+            if own_unit:
+                return own_unit
         if any(_SUBUNIT.search(text) for text in (*self.shape.row_labels[r], *self.shape.col_headers[c])):
             return ""
         stated = [u for text in (*self.shape.row_labels[r], *self.shape.col_headers[c])

@@ -23,6 +23,8 @@ _YEAR = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
 _BARE_QUARTER = re.compile(r"q(?P<a>[1-4])|(?P<b>[1-4])q|(?P<c>first|second|third|fourth|1st|2nd|3rd|4th)\s+quarter"
                            r"|第?(?P<d>[1-4一二三四])\s*(?:四半期|季度)")
 _CJK_DIGITS = {"一": 1, "二": 2, "三": 3, "四": 4}
+# The column of the year's own figure beside its quarters: Total, 合计, Full year, 全年, 通期.
+_YEAR_TOTAL = re.compile(r"total|full[\s-]year|合计|合計|小计|小計|全年度?|通期|通年")
 
 
 # The months a quarter's header spells out after it: "第一季度（1-3月份）", "第2四半期（7～9月）".
@@ -52,6 +54,11 @@ def bare_quarter(text: str, end_month: int = 12) -> int | None:
         if (int(months["start"]), int(months["end"])) != (start, (start + 1) % 12 + 1):
             return None
     return quarter
+
+
+def is_year_total(text: str) -> bool:
+    """Whether a header beside bare quarters is the year's own figure (``Total``, ``全年``, ``通期``)."""
+    return _YEAR_TOTAL.fullmatch(" ".join(normalize_text(text).split())) is not None
 
 
 def is_ordinal(text: str) -> bool:

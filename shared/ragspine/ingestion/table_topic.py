@@ -60,6 +60,12 @@ _PARENTHESES = re.compile(r"\s*[(（][^()（）]*[)）]")
 _WORDS_ONLY = re.compile(r"[A-Za-z][A-Za-z&’'/ -]*")
 _MAX_WORDS = 8
 _LEADS_INTO = re.compile(r"(?i)\b(?:the\s+following|as\s+follows|(?:table|schedule)\s+below)\b|[:：]\s*$")
+# A line that only states the unit and currency of the figures under it: "单位：元 币种：人民币", "(in millions)".
+_UNIT_LINE = re.compile(r"\s*(?:(?:(?:金额|金額)?(?:单位|單位|単位|币种|幣種|通貨)\s*[:：]\s*[^\s:：]{1,12}\s*)+"
+                        r"|[(（]\s*(?:in|単位|单位)[^()（）]{1,40}[)）])\s*", re.IGNORECASE)
+# A note's heading, its subject after the colon: "财务报表附注：财务费用", "Notes to the financial statements: Leases".
+_NOTE_TOPIC = re.compile(r"(?:附注|注記|notes?\s+to\s+(?:the\s+)?(?:consolidated\s+)?financial\s+statements)"
+                         r"\s*[:：]\s*(?P<topic>[^:：]{2,60})$", re.IGNORECASE)
 _CUT_AT_ABBREVIATION = re.compile(r"(?:^|\s)[A-Z]$")
 
 
@@ -72,9 +78,13 @@ def table_topic(lead: str, caption: str, headings: Sequence[str]) -> str:
     for phrase in (_from_lead(lead), _from_lead(caption), _as_title(caption)):
         if phrase:
             return phrase
-    if not headings or lead.strip() or caption.strip():
-        return ""
-    return _from_lead(headings[-1]) or _as_title(headings[-1])  # a slide's title may be the sentence itself
+    if not headings or (lead.strip() and not _UNIT_LINE.fullmatch(lead)) or caption.strip():
+        return ""  # a unit line alone ("单位：元 币种：人民币") between the heading and the table says no other topic
+    heading = headings[-1]
+    note = _NOTE_TOPIC.search(heading)  # "… 财务报表附注：财务费用": the note's own subject after the colon
+    if note is not None:
+        heading = note.group("topic")
+    return _from_lead(heading) or _as_title(heading)  # a slide's title may be the sentence itself
 
 
 def topic_after(text: str) -> str:
