@@ -65,6 +65,7 @@ from ragspine.ingestion.table_axes import (
     year_ended_period,
 )
 from ragspine.ingestion.table_blocks import header_blocks
+from ragspine.ingestion.table_percent_columns import common_size_columns
 from ragspine.ingestion.table_quarters import bare_quarter, is_ordinal, stacked_quarter
 from ragspine.ingestion.table_roll_forward import roll_forward
 from ragspine.ingestion.table_stated_years import is_stated_period, stated_years
@@ -450,6 +451,8 @@ class _TableReader:
         self.schedule_rows: set[int] = set()  # the same schedule set down the rows: its years and Thereafter
         self.quarter_cols: dict[int, int] = {}  # quarter columns (Q1 … Q4) beside rows of fiscal years
         self.currency = self._stated_currency()
+        # a common-size statement's columns: "100.0 %" over bare shares of it (``table_percent_columns``)
+        self.percent_cols = common_size_columns(rows, shape.body_rows, shape.col_headers)
 
     def _stated_currency(self) -> str | None:
         """The one currency the table and the text around it state (``$`` in its cells, ``€m``), else None.
@@ -1322,7 +1325,7 @@ class _TableReader:
             return None
         term = glossary.terms[SlotKind.METRIC].get(metric)
         expected = (term.unit or "") if term is not None else ""
-        unit = self._unit(r, c, metric, expected, number.percent, table_units, declared)
+        unit = self._unit(r, c, metric, expected, number.percent or c in self.percent_cols, table_units, declared)
         if unit is None:
             return None
         if self.money_unit_conflict and unit_dimension(unit) == "money":
