@@ -247,7 +247,7 @@ def _without_lead_in_subject(asked_back: AnswerResult, text: str, qa: QAComponen
     if subject is None:
         return None
     result = answer_question(subject.question, qa=qa, history=history)
-    if result.status is not AnswerStatus.FOUND or not answered_from(subject.doc, result.results):
+    if result.status is not AnswerStatus.FOUND or not answered_from(subject, result.results):
         return None
     note = _SUBJECT_READ[lang].format(words=subject.words, doc=subject.doc)
     return replace(result, answer=f"{result.answer}\n{note}")

@@ -7,7 +7,7 @@ the question reads no figure and is asked back which one. Where a sentence leadi
 (ending with a colon) in a passage the index returns for the question states a run of the
 question's words (three content words or more, in a row), that run names the table, not the
 row: the question is read again without it, and its answer stands only when every figure comes
-from the document whose sentence it was (``answered_from``).
+from the document whose sentence it was, of a row sharing no word with the run (``answered_from``).
 
 Deterministic: the same index gives the same reading; no model decides.
 """
@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ragspine.facts.open_vocabulary import label_of
 from ragspine.lazy import LazyPattern
 from ragspine.qa.label_words import label_words
 from ragspine.qa.passage_probe import probe_passages
@@ -93,7 +94,10 @@ def _longest_run(question: str, stated: set[str]) -> tuple[int, int] | None:
     return best
 
 
-def answered_from(doc: str, results: Iterable[QueryResult]) -> bool:
-    """Whether some figure was found and every figure found comes from ``doc``."""
+def answered_from(subject: LeadInSubject, results: Iterable[QueryResult]) -> bool:
+    """Whether some figure was found, every figure found comes from the subject's document, and no row read shares
+    a word with the subject: words of the row itself named the row, never the table ("total" of "Total …")."""
     found = [result.fact for result in results if result.fact is not None]
-    return bool(found) and all(fact.source_doc_id == doc for fact in found)
+    dropped = label_words(subject.words)
+    return bool(found) and all(fact.source_doc_id == subject.doc and not label_words(label_of(fact.metric_code))
+                               & dropped for fact in found)

@@ -15,9 +15,10 @@ import pytest
 
 from ragspine.domain.starter import init_domain
 from ragspine.facts.model import Fact
+from ragspine.facts.query_metric import QueryResult, QueryStatus
 from ragspine.qa.answer import QAComponents, answer_question
 from ragspine.qa.evidence import Evidence
-from ragspine.qa.lead_in_subjects import lead_in_subject
+from ragspine.qa.lead_in_subjects import LeadInSubject, answered_from, lead_in_subject
 from ragspine.qa.result import AnswerStatus
 from ragspine.sensitivity import Sensitivity
 from tests.fakes.narrative import StaticRetriever, evidence
@@ -82,3 +83,15 @@ def test_the_run_dropped_is_the_longest_of_three_words_or_more(question: str, wo
     assert (subject.words if subject else None) == words
     if subject is not None and words is not None:
         assert words not in subject.question and subject.doc == BENEFITS
+
+
+@pytest.mark.parametrize(("row", "doc", "stands"), [
+    ("balance at end of period", BENEFITS, True),
+    ("total deferred tax assets", BENEFITS, False),  # "deferred tax assets" named the row, not the table
+    ("balance at end of period", OPTIONS, False),  # another document's row
+])
+def test_a_figure_stands_only_from_the_sentences_document_and_a_row_not_named_by_the_run(
+        row: str, doc: str, stands: bool) -> None:
+    subject = LeadInSubject("What was the total in 2018?", "deferred tax assets", BENEFITS)
+    found = QueryResult(QueryStatus.FOUND, fact=_fact(row, "2018", 100, doc))
+    assert answered_from(subject, [found]) is stands
