@@ -31,7 +31,7 @@ from ragspine.ingestion.table_subject import PART_OF_COMPANY, about_an_investee,
 from ragspine.ingestion.table_topic import unit_note_after
 from ragspine.sensitivity import Sensitivity
 
-EXTRACTOR_VERSION = "table-21"  # common-size columns: "%" on the first and last figures, the shares between bare
+EXTRACTOR_VERSION = "table-21"  # common-size columns; a kind broken over two header rows
 _LEAD_CHARS = 300
 _TEXT_AFTER_CHARS = 2000  # the lines right after a table; a displaced lead is among the first
 _PERIOD_LINE_CHARS = 60  # a line between a unit note and its table: "Year ended December 31,", "December 31,"

@@ -857,12 +857,14 @@ class _TableReader:
         found: dict[int, str] = {}
         measures = self._measure_header_levels()
         for c in skipped:
-            unknown = [h for i, h in enumerate(self.shape.col_headers[c])
-                       if h and i not in measures and self.name(h).unknown]
+            levels = [i for i, h in enumerate(self.shape.col_headers[c])
+                      if h and i not in measures and self.name(h).unknown]
+            unknown = [self.shape.col_headers[c][i] for i in levels]
             periods = any(n.period for n in header_names[c])
-            if len(set(unknown)) != 1 or not (periods or dated):
+            if not unknown or not (periods or dated) or (len(set(unknown)) > 1 and not self._one_phrase(levels)):
                 continue
-            text = unknown[0]
+            # a kind set on two header rows ("Revised Preliminary" over "Allocation") is one kind, read as one text
+            text = " ".join(dict.fromkeys(unknown))
             # a long header is a title, not a kind of figure; its unit note ("(in thousand NT dollars)") not counted
             if (NOT_ACTUAL.search(normalize_text(text)) or open_metric_code(text) is None
                     or len(_UNIT_NOTE.sub(" ", text).strip()) > 40
@@ -873,6 +875,17 @@ class _TableReader:
             found[c] = _UNIT_NOTE.sub(lambda note: "" if units_in(note.group(), self.currency) else note.group(),
                                       text).strip()
         return found
+
+    def _one_phrase(self, levels: Sequence[int]) -> bool:
+        """Whether the texts of these header rows go together in every value column: one phrase set on lines.
+
+        ``Revised Preliminary`` is always over ``Allocation``: one kind broken over two rows. ``Men``
+        over ``Cost`` in one column and over ``Headcount`` in another are two kinds crossed, and which
+        is the figure's is not certain.
+        """
+        written = {tuple(headers[i] if i < len(headers) else "" for i in levels)
+                   for headers in self.shape.col_headers.values()}
+        return all(len({texts[k] for texts in written}) == len(written) for k in range(len(levels)))
 
     def _label_column_period(self) -> Period | None:
         """The one period a header row writes over the label column (``2019 | £m | £m``), when no column names one.
