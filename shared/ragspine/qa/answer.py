@@ -243,7 +243,7 @@ def _without_lead_in_subject(asked_back: AnswerResult, text: str, qa: QAComponen
     every figure of that answer comes from the document whose sentence leading into a table states them."""
     if asked_back.status is not AnswerStatus.NEEDS_CLARIFICATION or asked_back.slots.metrics:
         return None
-    subject = lead_in_subject(text, retriever=qa.retriever, max_sensitivity=qa.max_sensitivity)
+    subject = lead_in_subject(text, glossary=qa.glossary, retriever=qa.retriever, max_sensitivity=qa.max_sensitivity)
     if subject is None:
         return None
     result = answer_question(subject.question, qa=qa, history=history)

@@ -25,6 +25,7 @@ from ragspine.qa.passage_probe import probe_passages
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
+    from ragspine.facts.glossary import Glossary
     from ragspine.facts.query_metric import QueryResult
     from ragspine.qa.ports import NarrativeRetriever
     from ragspine.sensitivity import Sensitivity
@@ -43,10 +44,16 @@ class LeadInSubject:
     doc: str
 
 
-def lead_in_subject(question: str, *, retriever: NarrativeRetriever | None,
+def lead_in_subject(question: str, *, glossary: Glossary, retriever: NarrativeRetriever | None,
                     max_sensitivity: Sensitivity) -> LeadInSubject | None:
-    """The reading of this module's docstring, or None (no index, no such sentence, or two documents' runs)."""
+    """The reading of this module's docstring, or None (no index, no such sentence, or two documents' runs).
+
+    The index is asked only when the words the glossary does not read could hold both a subject
+    and a row ("Hong Kong's numbers for 2024" cannot: it is asked back without a search).
+    """
     if retriever is None:
+        return None
+    if len(label_words(glossary.leftover(question, glossary.scan(question)))) <= MIN_SUBJECT_WORDS:
         return None
     evidence = probe_passages(retriever, question, max_sensitivity=max_sensitivity,
                               on_failure="lead-in probe failed; the question is asked back as it stands")

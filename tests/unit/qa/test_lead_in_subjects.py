@@ -22,6 +22,7 @@ from ragspine.qa.lead_in_subjects import LeadInSubject, answered_from, lead_in_s
 from ragspine.qa.result import AnswerStatus
 from ragspine.sensitivity import Sensitivity
 from tests.fakes.narrative import StaticRetriever, evidence
+from tests.support.glossary import default_glossary
 from tests.unit.qa.derived.statement_set import statement_fact, statement_qa_with_labels
 
 BENEFITS = "unrecognized_tax_benefits.md"
@@ -79,7 +80,8 @@ def test_without_an_index_the_question_is_asked_back(tmp_path: Path) -> None:
     ("What was the balance of tax benefits in 2018?", None),  # two words: too few to name a table
 ])
 def test_the_run_dropped_is_the_longest_of_three_words_or_more(question: str, words: str | None) -> None:
-    subject = lead_in_subject(question, retriever=StaticRetriever([LEAD_IN]), max_sensitivity=Sensitivity.CONFIDENTIAL)
+    subject = lead_in_subject(question, glossary=default_glossary(), retriever=StaticRetriever([LEAD_IN]),
+                              max_sensitivity=Sensitivity.CONFIDENTIAL)
     assert (subject.words if subject else None) == words
     if subject is not None and words is not None:
         assert words not in subject.question and subject.doc == BENEFITS
