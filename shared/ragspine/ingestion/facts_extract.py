@@ -33,7 +33,7 @@ from ragspine.ingestion.table_topic import unit_note_after
 from ragspine.lazy import LazyPattern
 from ragspine.sensitivity import Sensitivity
 
-EXTRACTOR_VERSION = "table-21"  # converted headers, report period words, parts of a year over years, whole-yuan notes
+EXTRACTOR_VERSION = "table-22"  # report period words, another company's documents, common-size columns
 _LEAD_CHARS = 300
 _TEXT_AFTER_CHARS = 2000  # the lines right after a table; a displaced lead is among the first
 _PERIOD_LINE_CHARS = 60  # a line between a unit note and its table: "Year ended December 31,", "December 31,"

@@ -68,6 +68,7 @@ from ragspine.ingestion.table_axes import (
 )
 from ragspine.ingestion.table_blocks import header_blocks
 from ragspine.ingestion.table_data_headings import names_a_data_block
+from ragspine.ingestion.table_percent_columns import common_size_columns
 from ragspine.ingestion.table_quarters import (
     bare_quarter,
     is_ordinal,
@@ -479,6 +480,8 @@ class _TableReader:
         self.quarter_cols: dict[int, int] = {}  # quarter columns (Q1 … Q4) beside rows of fiscal years
         self.unit_col: int | None = None  # a tidy table's column of each row's unit (单位, Unit)
         self.currency = self._stated_currency()
+        # a common-size statement's columns: "100.0 %" over bare shares of it (``table_percent_columns``)
+        self.percent_cols = common_size_columns(rows, shape.body_rows, shape.col_headers)
 
     def _stated_currency(self) -> str | None:
         """The one currency the table and the text around it state (``$`` in its cells, ``€m``), else None.
@@ -886,12 +889,14 @@ class _TableReader:
         found: dict[int, str] = {}
         measures = self._measure_header_levels()
         for c in skipped:
-            unknown = [h for i, h in enumerate(self.shape.col_headers[c])
-                       if h and i not in measures and self.name(h).unknown]
+            levels = [i for i, h in enumerate(self.shape.col_headers[c])
+                      if h and i not in measures and self.name(h).unknown]
+            unknown = [self.shape.col_headers[c][i] for i in levels]
             periods = any(n.period for n in header_names[c])
-            if len(set(unknown)) != 1 or not (periods or dated):
+            if not unknown or not (periods or dated) or (len(set(unknown)) > 1 and not self._one_phrase(levels)):
                 continue
-            text = unknown[0]
+            # a kind set on two header rows ("Revised Preliminary" over "Allocation") is one kind, read as one text
+            text = " ".join(dict.fromkeys(unknown))
             # a long header is a title, not a kind of figure; its unit note ("(in thousand NT dollars)") not counted
             if (NOT_ACTUAL.search(normalize_text(text)) or open_metric_code(text) is None
                     or another_period_heading(text)
@@ -917,6 +922,17 @@ class _TableReader:
             return year
         stated = _context_period(self.glossary, [self.context.doc_title])
         return stated if isinstance(stated, Period) and stated.period_type == "Q" else None
+
+    def _one_phrase(self, levels: Sequence[int]) -> bool:
+        """Whether the texts of these header rows go together in every value column: one phrase set on lines.
+
+        ``Revised Preliminary`` is always over ``Allocation``: one kind broken over two rows. ``Men``
+        over ``Cost`` in one column and over ``Headcount`` in another are two kinds crossed, and which
+        is the figure's is not certain.
+        """
+        written = {tuple(headers[i] if i < len(headers) else "" for i in levels)
+                   for headers in self.shape.col_headers.values()}
+        return all(len({texts[k] for texts in written}) == len(written) for k in range(len(levels)))
 
     def _label_column_period(self) -> Period | None:
         """The one period a header row writes over the label column (``2019 | £m | £m``), when no column names one.
@@ -1396,7 +1412,7 @@ class _TableReader:
             return None
         term = glossary.terms[SlotKind.METRIC].get(metric)
         expected = (term.unit or "") if term is not None else ""
-        unit = self._unit(r, c, metric, expected, number.percent, table_units, declared)
+        unit = self._unit(r, c, metric, expected, number.percent or c in self.percent_cols, table_units, declared)
         if unit is None:
             return None
         if self.money_unit_conflict and unit_dimension(unit) == "money":

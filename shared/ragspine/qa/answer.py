@@ -31,6 +31,7 @@ from ragspine.qa.faq import FaqEntry, FaqIndex
 from ragspine.qa.faq_check import CitedPassages, states_numbers, unsupported_numbers
 from ragspine.qa.intent_model import Channel, Intent
 from ragspine.qa.language import Lang, detect_language
+from ragspine.qa.lead_in_subjects import answered_from, lead_in_subject
 from ragspine.qa.metric_rows import row_for_metric
 from ragspine.qa.named_parts import with_named_parts_sum
 from ragspine.qa.parse_cache import (
@@ -150,7 +151,10 @@ def answer_question(question: str, *, qa: QAComponents, history: Sequence[Messag
         # "the change in operating leases between 2021 and 2022": a schedule's cells of those years, computed
         early = _schedule_years_computed(shape, text, qa, trace) or early
     if early is not None:
-        return _finish(trace, early)
+        finished = _finish(trace, early)
+        # "the balance of total gross unrecognized tax benefits at the end of period": the table's subject named
+        again = _without_lead_in_subject(finished, text, qa, history, shape.lang)
+        return again if again is not None else finished
     intent, decision = shape.parsed()
     assert isinstance(decision, Proceed)  # a question back was answered above
     slots = decision.slots
@@ -257,6 +261,28 @@ def _schedule_answer(computed: tuple[StructuredOutcome, Slots], text: str, qa: Q
                                 partial(question_numbers, text, Proceed(slots)), lang)
     trace.decide(verdict)
     return AnswerResult(answer, outcome.sources, Route.STRUCTURED, outcome.status, slots, outcome.results)
+
+_SUBJECT_READ = MappingProxyType({
+    Lang.EN: "(Read '{words}' as what the table is of, as the sentence leading into it in {doc} says.)",
+    Lang.ZH: "（按{doc}中表格前的说明，将“{words}”理解为该表格的主题。）",
+    Lang.JA: "（{doc}の表の前の文に従い、「{words}」を表の主題と解釈しました。）",
+})
+
+
+def _without_lead_in_subject(asked_back: AnswerResult, text: str, qa: QAComponents, history: Sequence[Message],
+                             lang: Lang) -> AnswerResult | None:
+    """The answer without the words naming a table's subject, when the question was asked back which figure and
+    every figure of that answer comes from the document whose sentence leading into a table states them."""
+    if asked_back.status is not AnswerStatus.NEEDS_CLARIFICATION or asked_back.slots.metrics:
+        return None
+    subject = lead_in_subject(text, glossary=qa.glossary, retriever=qa.retriever, max_sensitivity=qa.max_sensitivity)
+    if subject is None:
+        return None
+    result = answer_question(subject.question, qa=qa, history=history)
+    if result.status is not AnswerStatus.FOUND or not answered_from(subject, result.results):
+        return None
+    note = _SUBJECT_READ[lang].format(words=subject.words, doc=subject.doc)
+    return replace(result, answer=f"{result.answer}\n{note}")
 
 
 def _names_read_as_document_words(intent: Intent, decision: ScopeDecision, text: str, qa: QAComponents,

@@ -150,15 +150,18 @@ def _names_word(code: str, word: str, glossary: Glossary) -> bool:
 
 
 def unmet_derivation(question: str, metrics: tuple[str, ...], periods: int, glossary: Glossary, lang: Lang,
-                     *, computes: bool, analysis: bool) -> str | None:
+                     *, computes: bool, analysis: bool, rows_described: bool = False) -> str | None:
     """The "cannot be computed" line when the question asks a derived figure nothing here computes; else None.
+
+    ``rows_described``: the question's words beside its row were read as the document's own words
+    about the row's table, so they are not weighed as something else the question asks.
 
     Nothing is unmet when the question names a formula metric, asks arithmetic or an analysis
     (ratio, average, CAGR, share, rank), or asks a growth over two periods or more.
     """
     if not metrics:
         return None
-    beyond = _beyond_the_rows(question, metrics, glossary)
+    beyond = [] if rows_described else _beyond_the_rows(question, metrics, glossary)
     if beyond:
         names = [label(glossary.term(SlotKind.METRIC, m), lang) for m in metrics]
         return _TEXT[lang]["part"].format(rows=", ".join(names) if lang is Lang.EN else "、".join(names),

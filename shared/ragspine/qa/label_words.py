@@ -82,11 +82,14 @@ def _singular(word: str) -> str:
 # either way ("Balance at the end of the fiscal year", "Ending balance"), and "ending" alone is a stop word
 # ("the year ending June 30").
 _BALANCE_ENDS = {"ending": "end", "closing": "end", "opening": "beginning"}
+# A table's columns split by sex are headed "Men | Women" (or "Male | Female"), asked as "a male member".
+_SEXES = {"male": "men", "man": "men", "female": "women", "woman": "women"}
 
 
 def _matching(words: list[str]) -> list[str]:
-    """``words`` (lower case) in matching form: singular, an end of a balance named as the other spelling names it."""
-    single = [_singular(word.removesuffix("'s")) for word in words]
+    """``words`` (lower case) in matching form: singular, an end of a balance named as the other spelling names it,
+    "male" and "female" as "men" and "women"."""
+    single = [_SEXES.get(word, word) for word in (_singular(word.removesuffix("'s")) for word in words)]
     following = [*single[1:], ""] if single else []
     return [_BALANCE_ENDS.get(word, word) if after == "balance" else word
             for word, after in zip(single, following, strict=True)]
@@ -189,7 +192,7 @@ def _reading(norm: str, named_in: str, scored: list[tuple[_Score, str]], words_o
     """The best-scored labels as one reading over the words naming them in ``named_in``; ``as_written``: over
     every word the label shares with it, stop words too ("fair value", not "fair")."""
     best = max(score for score, _ in scored)
-    chosen = sorted(code for score, code in scored if score == best)
+    chosen = _due_when_written(sorted(code for score, code in scored if score == best), norm)
     written = set(_words(named_in)) if as_written else set()
     span = _span(named_in, set().union(*((words_of[code] & asked) | (set(_words(label_of(code))) & written)
                                          for code in chosen)))
@@ -246,6 +249,31 @@ def _two_rows_named(norm: str, leftover: str, words_of: dict[str, set[str]], sco
             continue
         pairs[(first.readings[0].code, second.readings[0].code)] = (first, second)
     return list(next(iter(pairs.values()))) if len(pairs) == 1 else []
+
+
+# a payment schedule's row qualified by when it falls due: "2022: finance leases", "thereafter: finance leases"
+_DUE_QUALIFIER = LazyPattern(r"(?:19|20)\d{2}|thereafter")
+_YEAR = LazyPattern(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
+
+
+def _due_when_written(chosen: list[str], norm: str) -> list[str]:
+    """Tied rows of one payment schedule's line told apart by the one year the question writes, else all of them.
+
+    ``2021: finance leases`` … ``thereafter: finance leases`` share their words but the year; "the
+    finance leases for 2022" names ``2022: finance leases`` (its figure is then said to fall due
+    in 2022, see ``due_years``). Rows of two lines, or a question writing two years or none, stay tied.
+    """
+    if len(chosen) < 2:
+        return chosen
+    parts = [label_of(code).partition(": ") for code in chosen]
+    if len({row for _, _, row in parts}) != 1 or not all(sep and _DUE_QUALIFIER.fullmatch(when)
+                                                         for when, sep, _ in parts):
+        return chosen
+    years = set(_YEAR.findall(norm))
+    if len(years) != 1:
+        return chosen
+    named = [code for code, (when, _, _) in zip(chosen, parts, strict=True) if when in years]
+    return named if len(named) == 1 else chosen
 
 
 def _the_one_total_row(labels: list[str], asked: set[str],

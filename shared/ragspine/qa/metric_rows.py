@@ -9,7 +9,10 @@ and the row's figure stands beside "no data". The row is what the question asks 
 * the question names one glossary metric and one document row, a row of no section whose words
   are none of the metric's (a name: a country, a customer, a segment), computes nothing from
   the two (no ratio, share or sum of metrics), and says little else ("…based on the geographic
-  location of the customer's headquarters" describes another table than the row's);
+  location of the customer's headquarters" may describe another table than the row's), unless a
+  sentence of the row's document leading into a table (ending with a colon: "Revenue based on the
+  geographic location of our customer's headquarters was as follows:") names the metric and says
+  every such word;
 * the glossary metric has no figure for what is asked, and the row has one in every asked slot;
 * every document the row's figures come from states the metric in a passage the index returns
   for the question.
@@ -27,6 +30,7 @@ from typing import TYPE_CHECKING
 from ragspine.facts.glossary import Glossary, SlotKind, normalize_text
 from ragspine.facts.open_vocabulary import METRIC_PREFIX, label_of
 from ragspine.facts.query_metric import MetricQuery, QueryStatus, run_query
+from ragspine.lazy import LazyPattern
 from ragspine.qa.clarify import Proceed
 from ragspine.qa.derived_asks import QUALIFYING_WORDS
 from ragspine.qa.label_words import ASKING_WORDS, label_words
@@ -34,6 +38,11 @@ from ragspine.qa.language import Lang
 from ragspine.qa.passage_probe import probe_passages
 from ragspine.qa.slots import Assumption
 from ragspine.qa.stated_names import metric_names, names_row
+
+# The reason on the reading's assumption; a row so read may be named in its document's own words beside it
+# (``structured_asks``: they are no part of the question the row leaves unexplained).
+ROW_OF_STATED_METRIC = "the row of a table its document states is of the metric named"
+_SENTENCE_END = LazyPattern(r"(?<=[.!?。])\s+|\n+")
 
 if TYPE_CHECKING:
     from ragspine.facts.ports import FactStore
@@ -62,8 +71,9 @@ def row_for_metric(intent: Intent, decision: Proceed, question: str, *, facts: F
         return None
     # the words beyond the row and the metric: more than a row's qualifiers, and the question asks something else
     beyond = label_words(glossary.leftover(question, glossary.scan(question))) - label_words(label) - ASKING_WORDS
-    if len(beyond) > max(QUALIFYING_WORDS, len(label_words(label))):
-        return None
+    # more words than that are read only as the document's own sentence leading into the table ("Revenue based
+    # on the geographic location of our customer's headquarters was as follows:"), checked below
+    described = beyond if len(beyond) > max(QUALIFYING_WORDS, len(label_words(label))) else set()
     asked = list(itertools.product(slots.entities, slots.periods, slots.channels))
 
     def found(code: str) -> list[str | None]:
@@ -81,12 +91,26 @@ def row_for_metric(intent: Intent, decision: Proceed, question: str, *, facts: F
                               on_failure="row probe failed; the metric is asked as named")
     if evidence is None:
         return None
-    if not all(any(item.doc == doc and names_row(item.text, metric, glossary) for item in evidence)
+    if not all(any(item.doc == doc and names_row(item.text, metric, glossary)
+                   and (not described or _leads_in(item.text, metric, described, glossary)) for item in evidence)
                for doc in set(documents)):
         return None
-    reading = Assumption(SlotKind.METRIC, row, "the row of a table its document states is of the metric named",
+    reading = Assumption(SlotKind.METRIC, row, ROW_OF_STATED_METRIC,
                          typed=glossary.term(SlotKind.METRIC, metric).name(lang.value))
     return replace(decision, slots=replace(slots, metrics=(row,), assumptions=(reading, *slots.assumptions)))
+
+
+def _leads_in(passage: str, metric: str, words: set[str], glossary: Glossary) -> bool:
+    """Whether a sentence of the passage leading into a table (ending with a colon) names the metric and ``words``.
+
+    Such a sentence says what its table's figures are: a question repeating it asks for them. The
+    same words elsewhere in the text (a paragraph on another breakdown) say nothing of the table.
+    """
+    for sentence in _SENTENCE_END.split(passage):
+        if sentence.rstrip().endswith((":", "：")) and words <= label_words(sentence) \
+                and names_row(sentence, metric, glossary):
+            return True
+    return False
 
 
 def _combines_metrics(intent: Intent) -> bool:

@@ -18,6 +18,7 @@ from ragspine.qa.count_asks import read_count
 from ragspine.qa.derived_asks import unmet_derivation
 from ragspine.qa.intent_model import Channel, Intent
 from ragspine.qa.language import Lang
+from ragspine.qa.metric_rows import ROW_OF_STATED_METRIC
 from ragspine.qa.slots import Slots
 from ragspine.qa.stated_years import asks_range_ends, asks_year_before, years_asked
 
@@ -50,8 +51,12 @@ def read_structured_asks(question: str, intent: Intent, slots: Slots, *, channel
     unmet_alone = None
     if channel is Channel.STRUCTURED:
         # "the growth in FY2025" is against the year before, which is looked up beside the year named
+        # a row read as the metric its document's sentence leading into the table names: the question's words
+        # beside the row are that sentence's (checked by ``metric_rows``), not a figure the row leaves unasked
+        described = any(a.reason == ROW_OF_STATED_METRIC for a in slots.assumptions)
         unmet = unmet_derivation(question, slots.metrics, len(slots.periods) + year_before, glossary, lang,
-                                 computes=arithmetic.computes, analysis=bool(intent.analysis))
+                                 computes=arithmetic.computes, analysis=bool(intent.analysis),
+                                 rows_described=described)
         if unmet is not None:
             return StructuredAsks(unmet=unmet)
         if year_before:

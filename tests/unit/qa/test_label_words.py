@@ -263,3 +263,40 @@ def test_a_balance_written_as_its_end_reads_the_row_written_the_other_way(end: s
 def test_ending_alone_is_still_no_word_of_a_row() -> None:
     # "the year ending June 30" names a period, not the balance at the end
     assert read("What was the balance for the year ending June 30, 2019?", BALANCES) == []
+
+
+SCHEDULE_ROWS = glossary_with([f"{when}: finance leases" for when in ("2021", "2022", "2023", "Thereafter")]
+                              + ["Finance leases: total lease liabilities"])
+
+
+@pytest.mark.parametrize(("question", "year"), [("What were the finance leases for 2022?", "2022"),
+                                                ("How much are the finance leases in 2023?", "2023")])
+def test_a_schedule_row_is_told_apart_by_the_year_the_question_writes(question: str, year: str) -> None:
+    assert read(question, SCHEDULE_ROWS) == [(f"label:{year}: finance leases",)]
+
+
+@pytest.mark.parametrize("question", [
+    "What was the change in finance leases between 2022 and 2023?",  # two years: no one row
+    "What were the finance leases?",  # no year
+    "What were the finance leases for 2030?",  # a year the schedule has no row of
+])
+def test_a_schedule_row_without_one_year_written_stays_offered_back(question: str) -> None:
+    readings = read(question, SCHEDULE_ROWS)
+    assert len(readings) == 1 and len(readings[0]) == 4, readings
+
+
+SEXES = glossary_with(["Men: member aged 65", "Women: member aged 65"])
+
+
+@pytest.mark.parametrize(("question", "column"), [
+    ("What is the life expectancy of a male member aged 65?", "men"),
+    ("What is the life expectancy of a female member aged 65?", "women"),
+    ("What is the life expectancy of a woman member aged 65?", "women"),
+])
+def test_male_and_female_name_the_men_and_women_columns(question: str, column: str) -> None:
+    assert read(question, SEXES) == [(f"label:{column}: member aged 65",)]
+
+
+def test_a_member_of_no_sex_named_is_read_as_neither_column() -> None:
+    assert read("What is the member aged 65?", SEXES) == [
+        ("label:men: member aged 65", "label:women: member aged 65")]

@@ -107,3 +107,44 @@ def test_a_question_asked_again_after_its_documents_came_is_read_anew(tmp_path: 
     result = answer_question(question, qa=qa)
     assert result.status is AnswerStatus.FOUND and "read 'revenue' as canada" in result.answer, result.answer
     assert "No data" not in result.answer, result.answer
+
+
+HEADQUARTERS = "revenue_by_headquarters.md"
+SHIP_TO = "revenue_by_ship_to.md"
+LEAD_INS = [
+    evidence("Geographic Information\nRevenue based on the geographic location of our customer's headquarters "
+             "was as follows:", doc=HEADQUARTERS, locator="heading=Geographic Information,para=1"),
+    evidence("We ship our products to locations specified by our customers. Revenue based on the ship-to location "
+             "of our customers is described in the notes.", doc=SHIP_TO, locator="heading=Sales,para=2"),
+]
+
+
+@pytest.fixture(scope="module")
+def lead_in_qa(tmp_path_factory: pytest.TempPathFactory) -> QAComponents:
+    domain: Path = tmp_path_factory.mktemp("lead_ins") / "domain"
+    init_domain(domain)
+    facts = [_fact("taiwan", "2018", 3918, HEADQUARTERS), _fact("japan", "2018", 1265, SHIP_TO)]
+    qa = statement_qa_with_labels(domain, facts)
+    return replace(qa, retriever=StaticRetriever(LEAD_INS))
+
+
+def test_a_question_in_the_words_of_the_sentence_leading_into_the_table_reads_the_row(
+        lead_in_qa: QAComponents) -> None:
+    result = answer_question("What is the revenue from Taiwan in 2018 based on the geographic location of the "
+                             "customer's headquarters?", qa=lead_in_qa)
+    assert result.status is AnswerStatus.FOUND, result.answer
+    assert "3918" in result.answer and f"{HEADQUARTERS} · table=1" in result.answer, result.answer
+    assert "read 'revenue' as taiwan" in result.answer.splitlines()[-1], result.answer
+
+
+@pytest.mark.parametrize("question", [
+    # the words stand in the text, but in no sentence leading into a table
+    "What is the revenue from Japan in 2018 based on the ship-to location specified by the customers?",
+    # words the sentence leading into the row's table does not say
+    "What is the revenue from Taiwan in 2018 based on the location of the distribution centres of the customers?",
+])
+def test_words_no_sentence_leading_into_the_table_states_keep_the_row_apart(
+        lead_in_qa: QAComponents, question: str) -> None:
+    result = answer_question(question, qa=lead_in_qa)
+    assert "read 'revenue' as" not in result.answer, result.answer
+    assert result.status is not AnswerStatus.FOUND, result.answer

@@ -46,10 +46,26 @@ REPORTED = """\
 """
 
 
+ROWS = """\
+# Lease maturities
+
+The following represents future minimum lease payments (table in millions):
+
+| | Vehicle leases | Finance leases |
+| --- | --- | --- |
+| 2021 | $138 | $6 |
+| 2022 | 135 | 9 |
+| 2023 | 120 | 7 |
+| Thereafter | 577 | 35 |
+| Total future minimum lease payments | 970 | 57 |
+"""
+
+
 @pytest.fixture
 def asked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     yield from ingested_in_fresh_domain(monkeypatch, tmp_path,
-                                        {"schedule.md": SCHEDULE, "spans.md": SPANS, "reported.md": REPORTED})
+                                        {"schedule.md": SCHEDULE, "spans.md": SPANS, "reported.md": REPORTED,
+                                         "rows.md": ROWS})
 
 
 def test_a_year_of_a_schedule_answers_a_question_naming_it(asked: None) -> None:
@@ -106,3 +122,15 @@ def test_the_total_of_a_span_is_not_the_rows_total(asked: None) -> None:
 def test_a_change_between_a_schedules_years_reads_no_single_year(asked: None) -> None:
     answer = cli_answer("What was the increase in operating leases from 2021 to 2022?")
     assert "falling due" not in answer, answer
+
+
+def test_a_schedule_down_the_rows_answers_the_year_a_question_writes(asked: None) -> None:
+    answer = cli_answer("What were the finance leases for 2022?")
+    assert ": 9" in answer and "rows.md · table=1,row=2022,col=Finance leases" in answer, answer
+    assert "falling due in 2022" in answer and "FY2022" not in answer, answer
+
+
+def test_two_years_of_a_schedule_down_the_rows_read_no_single_row(asked: None) -> None:
+    answer = cli_answer("What were the finance leases in 2022 and 2023?")
+    assert "option: 2022: finance leases" in answer and "option: 2023: finance leases" in answer, answer
+    assert ": 9" not in answer, answer  # asked back which row, never one year's figure for both

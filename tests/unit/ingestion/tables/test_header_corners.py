@@ -47,3 +47,14 @@ def test_a_year_over_its_results_is_that_years_column(first: str, second: str) -
     rows = [["(USD million)", first, second, "FY2026 forecast"], ["Revenue", "196.9", "214.3", "230.0"]]
     facts = markdown_table_facts(rows, "ACME Japan")
     assert {(f.metric_code, f.period, f.value) for f in facts} == {("REVENUE", "2024", 196.9), ("REVENUE", "2025", 214.3)}
+
+
+def test_a_kind_broken_over_two_header_rows_is_one_kind() -> None:
+    """``Revised Preliminary`` always over ``Allocation``: one phrase set on two lines, the kind of its columns."""
+    rows = [["", "Revised Preliminary", "Measurement", "Revised Preliminary"],
+            ["", "Allocation", "Period", "Allocation"],
+            ["(In millions)", "As of August 1, 2019", "Adjustments", "As of December 31, 2019"],
+            ["Goodwill", "261.3", "(7.4)", "253.9"], ["Total liabilities", "$ 94.9", "$ 5.2", "$ 100.1"]]
+    facts = {(f.metric_code, f.period, f.value) for f in markdown_table_facts(rows, "Purchase price allocation")}
+    assert facts == {("label:revised preliminary allocation: goodwill", "2019", 253.9),
+                     ("label:revised preliminary allocation: total liabilities", "2019", 100.1)}
