@@ -100,3 +100,12 @@ def test_a_gap_beyond_every_halfunit_is_never_rounding(parts: list[int], coarse:
     facts = [_fact(Decimal(p), "CNY") for p in parts] + [_fact(Decimal("12.34"), coarse)]
     beyond = rounding_allowance(facts, "CNY") + Decimal("0.01")
     assert not within_rounding(beyond, facts, "CNY") and not within_rounding(-beyond, facts, "CNY")
+
+
+@pytest.mark.parametrize(("question", "mean"), [
+    ("What was the quarterly average revenue in 2024?", "2024Q1–2024Q4 average: 2163086803.84 CNY (mean of 4 figures)"),
+    ("2024年の4つの四半期の売上高の平均は？", "2024Q1–2024Q4の平均：2163086803.84 CNY（4 個の数値の平均）"),
+    ("2024年各四半期の売上高の平均", "2024Q1–2024Q4の平均：2163086803.84 CNY（4 個の数値の平均）"),
+])
+def test_other_wordings_of_the_quarters_average_them(folder: Path, question: str, mean: str) -> None:
+    assert mean in ask(folder, question, with_quarters()).answer
