@@ -109,3 +109,20 @@ def test_a_gap_beyond_every_halfunit_is_never_rounding(parts: list[int], coarse:
 ])
 def test_other_wordings_of_the_quarters_average_them(folder: Path, question: str, mean: str) -> None:
     assert mean in ask(folder, question, with_quarters()).answer
+
+
+class TestFormulaCheckWithinRounding:
+    """A stated sum or difference against its inputs written in whole millions: their halves allowed."""
+
+    def test_a_difference_within_its_inputs_rounding_adds_no_check(self, folder: Path) -> None:
+        stated = statement_fact("NET_WORKING_CAPITAL", "2024", 300.4)  # 900 - 600, each rounded to the million
+        result = ask(folder, "What was the net working capital in FY2024?",
+                     statement_facts(NET_WORKING_CAPITAL=stated))
+        assert "300.4 EUR_M（来源：" in result.answer and "Check" not in result.answer
+
+    def test_a_difference_beyond_its_inputs_rounding_is_checked(self, folder: Path) -> None:
+        stated = statement_fact("NET_WORKING_CAPITAL", "2024", 302)
+        result = ask(folder, "What was the net working capital in FY2024?",
+                     statement_facts(NET_WORKING_CAPITAL=stated))
+        assert "Check: computed as CURRENT_ASSETS - CURRENT_LIABILITIES it is 300 EUR_M, which differs" in \
+            result.answer
