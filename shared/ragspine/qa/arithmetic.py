@@ -47,7 +47,7 @@ _TEXT = MappingProxyType({
         "more": "高", "less": "低", "same": "相同，差",
         "check_yes": "{period} {who}{a} {left}{unit} 等于 {terms} {right}{unit}：一致",
         "check_no": "{period} {who}{a} {left}{unit} 不等于 {terms} {right}{unit}：不一致，相差 {gap}{unit}",
-        "check_rounding": "{period} {who}{a} {left}{unit} 等于 {terms} {right}{unit}：一致（在四舍五入范围内，"
+        "check_rounding": "{period} {who}{a} {left}{unit} 与 {terms} {right}{unit}：一致（在四舍五入范围内，"
                           "相差 {gap}{unit}）",
         "missing": "无法计算{what}：缺少 {missing} 的数据，因此不提供数值。",
         "conflict": "不计算{what}：各来源的 {missing} 数值不一致，未作取舍，因此不据任何一方计算。",
@@ -81,7 +81,7 @@ _TEXT = MappingProxyType({
         "check_yes": "{period} {who}{a} {left}{unit} equals {terms} {right}{unit}: yes, they match",
         "check_no": "{period} {who}{a} {left}{unit} does not equal {terms} {right}{unit}: no, they differ by "
                     "{gap}{unit}",
-        "check_rounding": "{period} {who}{a} {left}{unit} equals {terms} {right}{unit}: yes, they agree within "
+        "check_rounding": "{period} {who}{a} {left}{unit} against {terms} {right}{unit}: yes, they agree within "
                           "rounding ({gap}{unit} apart)",
         "missing": "The {what} cannot be computed: there is no figure for {missing}, so no value is given.",
         "conflict": "The {what} is not computed: the sources state different figures for {missing} and neither "

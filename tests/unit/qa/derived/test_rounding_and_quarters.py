@@ -60,6 +60,13 @@ class TestChecksWithinRounding:
         line = next(line for line in result.answer.splitlines() if "计算自" in line)
         assert "：一致（在四舍五入范围内，相差 15.36 EUR_K）" in line and "不一致" not in line
 
+    def test_in_english_the_check_says_within_rounding(self, folder: Path) -> None:
+        facts = statement_facts(TOTAL_ASSETS=statement_fact("TOTAL_ASSETS", "2024", 2500015.36, unit="EUR_K"))
+        result = ask(folder, "Does total assets equal total liabilities plus net assets in FY2024?", facts)
+        assert "2500015.36 EUR_K against total liabilities" in result.answer
+        assert "yes, they agree within rounding (15.36 EUR_K apart)" in result.answer
+        assert "does not equal" not in result.answer
+
     def test_a_gap_beyond_the_rounding_is_still_a_gap(self, folder: Path) -> None:
         facts = statement_facts(TOTAL_ASSETS=statement_fact("TOTAL_ASSETS", "2024", 2501500, unit="EUR_K"))
         result = ask(folder, "Does total assets equal total liabilities plus net assets in FY2024?", facts)
