@@ -24,8 +24,10 @@ from ragspine.qa.change_asks import without_change_lines
 from ragspine.qa.derived import cited, spaced
 from ragspine.qa.differing_figures import differing
 from ragspine.qa.language import Lang
+from ragspine.qa.period_parts import mixes_whole_and_part, without_wholes
 from ragspine.qa.render import label
 from ragspine.qa.result import AnswerStatus
+from ragspine.qa.rounding import within_rounding
 from ragspine.qa.structured import StructuredOutcome, format_decimal
 from ragspine.qa.total_rows import is_a_total
 
@@ -45,6 +47,8 @@ _TEXT = MappingProxyType({
         "more": "高", "less": "低", "same": "相同，差",
         "check_yes": "{period} {who}{a} {left}{unit} 等于 {terms} {right}{unit}：一致",
         "check_no": "{period} {who}{a} {left}{unit} 不等于 {terms} {right}{unit}：不一致，相差 {gap}{unit}",
+        "check_rounding": "{period} {who}{a} {left}{unit} 与 {terms} {right}{unit}：一致（在四舍五入范围内，"
+                          "相差 {gap}{unit}）",
         "missing": "无法计算{what}：缺少 {missing} 的数据，因此不提供数值。",
         "conflict": "不计算{what}：各来源的 {missing} 数值不一致，未作取舍，因此不据任何一方计算。",
         "units": "无法计算{what}：单位不同（{units}），币种之间不作换算。",
@@ -62,6 +66,7 @@ _TEXT = MappingProxyType({
         "parts_share": "{who}{period} （{terms}）合计占{b}的比例：{value}{unit}（合计 {total}{total_unit}）",
         "average_in_name": "“平均”也是所读行名称中的词：问题是否要求各期平均值并不明确，因此不提供数值。",
         "whole_unclear": "问题所问的是部分占整体的比例，但哪一个数值是整体（合计）并不明确，因此不提供数值。",
+        "whole_and_part": "所问期间中既有全年又有该年的部分季度，全年数已含各季度，二者不合并平均，因此不提供数值。",
     }),
     Lang.EN: MappingProxyType({
         "average": "{who}{what}{span} average: {value}{unit} (mean of {n} figures)",
@@ -76,6 +81,8 @@ _TEXT = MappingProxyType({
         "check_yes": "{period} {who}{a} {left}{unit} equals {terms} {right}{unit}: yes, they match",
         "check_no": "{period} {who}{a} {left}{unit} does not equal {terms} {right}{unit}: no, they differ by "
                     "{gap}{unit}",
+        "check_rounding": "{period} {who}{a} {left}{unit} against {terms} {right}{unit}: yes, they agree within "
+                          "rounding ({gap}{unit} apart)",
         "missing": "The {what} cannot be computed: there is no figure for {missing}, so no value is given.",
         "conflict": "The {what} is not computed: the sources state different figures for {missing} and neither "
                     "is chosen, so nothing is computed from either.",
@@ -97,6 +104,8 @@ _TEXT = MappingProxyType({
                            "asked is not clear, so no value is given.",
         "whole_unclear": "The question asks for a part as a share of a whole, and which figure is the whole (a "
                          "total) is not clear, so no value is given.",
+        "whole_and_part": "The periods asked hold a year and some of its own quarters; the year already includes "
+                          "them, so they are not averaged together and no value is given.",
     }),
     Lang.JA: MappingProxyType({
         "average": "{who}{what}{span}の平均：{value}{unit}（{n} 個の数値の平均）",
@@ -110,6 +119,8 @@ _TEXT = MappingProxyType({
         "more": "高い", "less": "低い", "same": "同じ（差",
         "check_yes": "{period} {who}{a} {left}{unit} は {terms} {right}{unit} と一致します",
         "check_no": "{period} {who}{a} {left}{unit} は {terms} {right}{unit} と一致しません（差 {gap}{unit}）",
+        "check_rounding": "{period} {who}{a} {left}{unit} は {terms} {right}{unit} と四捨五入の範囲内で一致します"
+                          "（差 {gap}{unit}）",
         "missing": "{what}は計算できません：{missing} のデータがないため、数値は示しません。",
         "conflict": "{what}は計算しません：{missing} の数値が資料間で一致せず、どちらも採用していないためです。",
         "units": "{what}は計算できません：単位が異なり（{units}）、通貨は換算しません。",
@@ -129,6 +140,8 @@ _TEXT = MappingProxyType({
                            "数値は示しません。",
         "whole_unclear": "質問は全体に占める部分の割合を求めていますが、どの数値が全体（合計）か"
                          "明らかでないため、数値は示しません。",
+        "whole_and_part": "問われた期間に通期とその一部の四半期が含まれ、通期は四半期を含むため、"
+                          "合わせて平均せず、数値は示しません。",
     }),
 })
 Made = tuple[str, tuple[str, ...]]  # a line and the numbers it shows
@@ -192,8 +205,10 @@ def with_arithmetic(outcome: StructuredOutcome, arithmetic: Arithmetic, *, gloss
         made.append((calc.text["change_of_means"], ()))  # which averages are compared is not said
     elif arithmetic.average and outcome.mean_refused:
         pass  # the mean asked (of a computed figure) cannot be given: another row's mean would read as it
-    elif arithmetic.average:
-        made += calc.average(metrics, entities, periods, channels)
+    elif arithmetic.average and mixes_whole_and_part(without_wholes(periods)):
+        made.append((calc.text["whole_and_part"], ()))  # a year beside some of its quarters: no mean of the two
+    elif arithmetic.average:  # a year asked with its four quarters: the quarters are averaged, not the year too
+        made += calc.average(metrics, entities, without_wholes(periods), channels)
     elif arithmetic.entity_gap and len(entities) == 2:
         made += calc.entity_gap(metrics, entities, periods, channels)
     elif _gap_of_two_rows(arithmetic, metrics, entities, periods):
@@ -778,7 +793,7 @@ class _Calc:
                     left, right = sum(values[:len(whole)], Decimal(0)), sum(values[len(whole):], Decimal(0))
                     left_shown, right_shown = self.amount(left, facts), self.amount(right, facts)
                     gap = self.amount(abs(left - right), facts)
-                    key = "check_yes" if left == right else "check_no"
+                    key = _verdict(left - right, facts, unit)
                     line = self.text[key].format(period=period.label, who=self.who(entity),
                                                  a=self.text["plus"].join(self.metric(m) for m in whole),
                                                  left=left_shown, right=right_shown,
@@ -804,11 +819,16 @@ class _Calc:
                 left, right = got.values[0], sum(got.values[1:], Decimal(0))
                 left_shown, right_shown = self.amount(left, got.facts), self.amount(right, got.facts)
                 gap = self.amount(abs(left - right), got.facts)
-                line = self.text["check_yes" if left == right else "check_no"].format(
+                line = self.text[_verdict(left - right, got.facts, got.unit)].format(
                     period=period.label, who="", a=a, left=left_shown, right=right_shown, terms=terms,
                     unit=spaced(got.unit), gap=gap)
                 made.append((f"{line}{got.note}{cited(tuple(got.facts))}", (left_shown, right_shown, gap)))
         return made
+
+
+def _verdict(gap: Decimal, facts: Sequence[Fact], unit: str) -> str:
+    """Equal, equal but for the rounding of the figures as written, or not equal."""
+    return "check_yes" if gap == 0 else "check_rounding" if within_rounding(gap, facts, unit) else "check_no"
 
 
 def _dec(fact: Fact) -> Decimal:

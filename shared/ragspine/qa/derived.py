@@ -19,7 +19,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from types import MappingProxyType
 
 from ragspine.citation import Source, citation
-from ragspine.facts.formulas import PERCENT_UNITS, PRIOR_SUFFIX, Formula
+from ragspine.facts.formulas import ABS, PERCENT_UNITS, PRIOR, PRIOR_SUFFIX, Formula
 from ragspine.facts.glossary import Glossary, Period, SlotKind
 from ragspine.facts.model import Fact, format_number
 from ragspine.facts.ports import FactStore
@@ -29,6 +29,7 @@ from ragspine.qa.differing_figures import differing
 from ragspine.qa.language import Lang
 from ragspine.qa.render import describe, label
 from ragspine.qa.result import AnswerStatus
+from ragspine.qa.rounding import rounding_allowance
 from ragspine.qa.structured import StructuredOutcome, format_decimal
 from ragspine.sensitivity import Sensitivity
 
@@ -444,15 +445,33 @@ def _check_line(stated: Fact, made: Computed | NotComputed, query: MetricQuery, 
     """The computation beside a stated figure, only when the two disagree beyond the stated rounding."""
     if not isinstance(made, Computed):
         return None
+    formula = glossary.formulas[query.metric_code]
     places = _places(stated.value)
     step = Decimal(1).scaleb(-places)
     stated_value = Decimal(format_number(stated.value))
-    if stated.unit != made.unit or abs(made.value - stated_value) <= step / 2:
+    # a sum or difference of figures each rounded where written may miss the stated figure by their halves
+    inputs_rounding = rounding_allowance(made.inputs, made.unit) if _adds_up(formula) else Decimal(0)
+    if stated.unit != made.unit or abs(made.value - stated_value) <= step / 2 + inputs_rounding:
         return None
     value = shown(made)
-    formula = glossary.formulas[query.metric_code]
     line = _TEXT[lang]["check"].format(formula=formula.text, value=value, unit=spaced(made.unit))
     return f"{line}{cited(made.inputs)}", (value, *_constants(formula))
+
+
+_ADDITIVE_NODES = (ast.Expression, ast.BinOp, ast.Add, ast.Sub, ast.UnaryOp, ast.USub, ast.UAdd, ast.Name, ast.Load,
+                   ast.Constant, ast.Call)
+
+
+def _adds_up(formula: Formula) -> bool:
+    """Whether the formula only adds and subtracts figures (ABS and PRIOR of one, too): no product or quotient,
+    so its inputs' rounding adds up to at most the sum of their halves."""
+    for node in ast.walk(formula.tree):
+        if not isinstance(node, _ADDITIVE_NODES) or (isinstance(node, ast.BinOp) and
+                                                    not isinstance(node.op, ast.Add | ast.Sub)):
+            return False
+        if isinstance(node, ast.Call) and not (isinstance(node.func, ast.Name) and node.func.id in {ABS, PRIOR}):
+            return False
+    return True
 
 
 def spaced(unit: str) -> str:

@@ -22,6 +22,7 @@ from ragspine.qa.difference import Difference, difference
 from ragspine.qa.differing_figures import differing
 from ragspine.qa.language import Lang
 from ragspine.qa.render import label
+from ragspine.qa.rounding import within_rounding
 from ragspine.qa.structured import StructuredOutcome, format_decimal, render_difference
 
 Series = tuple[str, str, str]  # metric, entity, channel
@@ -39,6 +40,7 @@ _TEXT = MappingProxyType({
         "sum": "{entity}{period} {metric}四个季度合计 {total} {unit}",
         "stated_same": "，与公布的全年数 {stated} {unit} 一致",
         "stated_diff": "，公布的全年数为 {stated} {unit}（相差 {gap}，以公布数为准）",
+        "stated_rounding": "，与公布的全年数 {stated} {unit} 一致（在四舍五入范围内，相差 {gap}）",
         "stated_apart": "；公布的全年数 {stated}（{unit}）单位不同，不作比较",
         "missing_quarters": "无法加总{entity}{period} {metric}的四个季度：缺少 {missing} 的数据。",
         "computed": "（计算自：{sources}）",
@@ -60,6 +62,7 @@ _TEXT = MappingProxyType({
         "stated_same": ", the same as the stated full-year figure {stated} {unit}",
         "stated_diff": "; the stated full-year figure is {stated} {unit} ({gap} apart; the stated figure "
                        "prevails)",
+        "stated_rounding": ", the same as the stated full-year figure {stated} {unit} within rounding ({gap} apart)",
         "stated_apart": "; the stated full-year figure {stated} ({unit}) is in another unit and is not compared",
         "missing_quarters": "The quarters of {entity} {period} {metric} cannot be added up: no figure for {missing}.",
         "computed": "（计算自：{sources}）",
@@ -82,6 +85,7 @@ _TEXT = MappingProxyType({
         "sum": "{entity}{period} {metric}の四半期合計 {total} {unit}",
         "stated_same": "、公表された通期の数値 {stated} {unit} と一致",
         "stated_diff": "、公表された通期の数値は {stated} {unit}（差 {gap}、公表値を優先）",
+        "stated_rounding": "、公表された通期の数値 {stated} {unit} と四捨五入の範囲内で一致（差 {gap}）",
         "stated_apart": "；公表された通期の数値 {stated}（{unit}）は単位が異なるため比較しません",
         "missing_quarters": "{entity}{period} {metric}の四半期は合算できません：{missing} のデータがありません。",
         "computed": "（计算自：{sources}）",
@@ -317,8 +321,9 @@ def _sums(results: tuple[QueryResult, ...], found: dict[tuple[str, str, str, Per
                     line += text["stated_same"].format(stated=format_number(stated.value), unit=stated.unit)
                 else:
                     shown_gap = format_decimal(abs(gap) if stated.unit == unit == common else abs(gap).normalize())
-                    line += text["stated_diff"].format(stated=format_number(stated.value), unit=stated.unit,
-                                                       gap=f"{shown_gap} {common}".strip())
+                    rounded = within_rounding(gap, [*facts, stated], common)  # 万元 quarters against a yuan year
+                    line += text["stated_rounding" if rounded else "stated_diff"].format(
+                        stated=format_number(stated.value), unit=stated.unit, gap=f"{shown_gap} {common}".strip())
                     numbers.append(shown_gap)
             made.append((f"{line}{_cited(facts, lang)}", tuple(numbers)))
     return made
