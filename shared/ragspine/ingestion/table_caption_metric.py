@@ -25,6 +25,9 @@ _CJK_QUALIFIERS = (
     "季度", "年度", "半年", "全年", "本年", "上年", "当年", "今年", "去年", "月度", "本期", "当期", "上期", "前期",
     "四半期", "通期", "合并", "合併", "连结", "連結",
 )
+# Japanese sets a figure out by segment or region with 別 ("セグメント別売上高"); 特別 and 個別 name other figures
+_BY_SUFFIX = "別"
+_NOT_BY = ("特別", "個別")
 # A particle between a qualifier and the name ("2024年度の売上高", "2024年的营业收入")
 _CJK_PARTICLES = ("の", "的")
 _CONTEXT_KINDS = frozenset({SlotKind.PERIOD, SlotKind.ENTITY, SlotKind.CHANNEL})
@@ -47,7 +50,8 @@ def names_the_item(text: str, metric: Mention, mentions: Sequence[Mention]) -> b
         before = before[:-1].rstrip()
         if not before or _ends_in_a_context_word(norm, before, mentions):
             return True
-    return before[-1].isdigit() or before.endswith(_CJK_QUALIFIERS)
+    return (before[-1].isdigit() or before.endswith(_CJK_QUALIFIERS)
+            or (before.endswith(_BY_SUFFIX) and not before.endswith(_NOT_BY)))
 
 
 def _ends_in_a_context_word(norm: str, before: str, mentions: Sequence[Mention]) -> bool:

@@ -72,3 +72,12 @@ def test_a_metric_that_may_end_a_longer_name_is_not_taken_from_a_wider_heading()
                       "| " + " | ".join(rows[0]) + " |", "|" + " --- |" * 5, "| " + " | ".join(rows[1]) + " |", ""])
     doc = parse_document(text.encode(), filename="t.md", doc_id="t.md", max_bytes=1_000_000)
     assert extract_facts(doc, glossary=default_glossary(), source_file_hash="sha256:00").facts == ()
+
+
+
+@pytest.mark.parametrize(("heading", "metrics"), [("2024年度の売上高", {"REVENUE"}), ("2024年度 セグメント別売上高", {"REVENUE"}),
+                                                  ("2024年度 特別売上高", set()), ("2024年度 その他の売上高", set())])
+def test_japanese_by_words_and_particles_keep_the_metric_and_other_items_do_not(heading: str,
+                                                                               metrics: set[str]) -> None:
+    rows = [["地域", "第1四半期", "第2四半期"], ["中国", "4.1", "4.2"]]
+    assert _metrics(rows, heading) == metrics
