@@ -30,6 +30,7 @@ _BY_SUFFIX = "別"
 _NOT_BY = ("特別", "個別")
 # A particle between a qualifier and the name ("2024年度の売上高", "2024年的营业收入")
 _CJK_PARTICLES = ("の", "的")
+_JOINERS = ("-", "‐", "‑")
 _CONTEXT_KINDS = frozenset({SlotKind.PERIOD, SlotKind.ENTITY, SlotKind.CHANNEL})
 _LAST_WORD = re.compile(r"[^\W_][\w&'’.-]*$")
 
@@ -39,6 +40,8 @@ def names_the_item(text: str, metric: Mention, mentions: Sequence[Mention]) -> b
     of a longer item's name."""
     norm = normalize_text(text)
     before = norm[:metric.start].rstrip()
+    if before.endswith(_JOINERS) and len(before) == metric.start:  # "non-revenue": one word with the name
+        return False
     if not before or not before[-1].isalnum():
         return True
     if _ends_in_a_context_word(norm, before, mentions):

@@ -24,7 +24,7 @@ LATIN_QUARTER_GRID = [["", "Q1", "Q2", "Q3", "Q4"],
                       ["2024", "1,872", "2,095", "2,218", "2,466"]]
 TOTAL_BY_YEAR = [["", "2024", "2023"], ["Total", "1,872", "2,095"]]
 LONGER_ITEMS = ["Cost of revenue by quarter", "Deferred revenue by quarter", "Other revenue", "Non-operating revenue",
-                "Unearned revenue", "Cost of revenue", "分季度营业外收入", "其他业务收入", "营业外收入明细"]
+                "Unearned revenue", "Cost of revenue", "Non-revenue water", "分季度营业外收入", "其他业务收入", "营业外收入明细"]
 
 
 def _metrics(rows: list[list[str]], heading: str) -> set[str]:
