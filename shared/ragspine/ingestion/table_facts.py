@@ -67,6 +67,7 @@ from ragspine.ingestion.table_axes import (
     year_ended_period,
 )
 from ragspine.ingestion.table_blocks import header_blocks
+from ragspine.ingestion.table_caption_metric import names_the_item
 from ragspine.ingestion.table_data_headings import names_a_data_block
 from ragspine.ingestion.table_percent_columns import common_size_columns
 from ragspine.ingestion.table_quarters import (
@@ -216,11 +217,18 @@ class TableContext:
 
 
 def _mentioned(glossary: Glossary, kind: SlotKind, texts: Sequence[str]) -> str | None:
-    """The one code of ``kind`` the first informative text names; ``_AMBIGUOUS`` when it names several."""
+    """The one code of ``kind`` the first informative text names; ``_AMBIGUOUS`` when it names several.
+
+    A metric that may end a longer item's name ("Cost of *revenue*") leaves the text's metric unknown:
+    ``_AMBIGUOUS``, not the metric of a wider text, whose figures these are not.
+    """
     for text in texts:
-        codes = {m.code for m in glossary.scan(text) if m.kind is kind and m.code
-                 and not (kind is SlotKind.ENTITY and _inside_a_name(text, m.start, m.end, _own_words(glossary)))
-                 } if text else set()
+        mentions = glossary.scan(text) if text else []
+        found = [m for m in mentions if m.kind is kind and m.code
+                 and not (kind is SlotKind.ENTITY and _inside_a_name(text, m.start, m.end, _own_words(glossary)))]
+        if kind is SlotKind.METRIC and not all(names_the_item(text, m, mentions) for m in found):
+            return _AMBIGUOUS
+        codes = {m.code for m in found}
         if len(codes) == 1:
             return codes.pop()
         if codes:
