@@ -130,7 +130,11 @@ def test_a_schedule_down_the_rows_answers_the_year_a_question_writes(asked: None
     assert "falling due in 2022" in answer and "FY2022" not in answer, answer
 
 
-def test_two_years_of_a_schedule_down_the_rows_read_no_single_row(asked: None) -> None:
+def test_two_years_of_a_schedule_down_the_rows_answer_each_years_own_cell(asked: None) -> None:
     answer = cli_answer("What were the finance leases in 2022 and 2023?")
-    assert "option: 2022: finance leases" in answer and "option: 2023: finance leases" in answer, answer
-    assert ": 9" not in answer, answer  # asked back which row, never one year's figure for both
+    # each year's own cell, cited, said to fall due in it: never one year's figure for both, nor a fiscal year's
+    assert "2022: finance leases (label:2022: finance leases): 9 USD_M" in answer, answer
+    assert "2023: finance leases (label:2023: finance leases): 7 USD_M" in answer, answer
+    assert "rows.md · table=1,row=2022,col=Finance leases" in answer, answer
+    assert "rows.md · table=1,row=2023,col=Finance leases" in answer, answer
+    assert "falling due in 2022" in answer and "falling due in 2023" in answer and "FY2022" not in answer, answer
