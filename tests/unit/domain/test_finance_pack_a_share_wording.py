@@ -12,18 +12,15 @@ import pytest
 
 from ragspine.domain.files import GLOSSARY
 from ragspine.domain.glossary_file import read_glossary
-from ragspine.domain.starter import init_domain
 from ragspine.facts.glossary import SlotKind
 from ragspine.ingestion.facts_extract import extract_facts
 from ragspine.ingestion.parsers.registry import parse_document
+from tests.support.finance_domain import finance_domain
 
 
 @pytest.fixture
 def folder(tmp_path: Path) -> Path:
-    init_domain(tmp_path / "domain")
-    (tmp_path / "domain" / "domain.yaml").write_text(
-        (tmp_path / "domain" / "domain.yaml").read_text(encoding="utf-8") + "include: [finance]\n", encoding="utf-8")
-    return tmp_path / "domain"
+    return finance_domain(tmp_path)
 
 
 @pytest.mark.parametrize(("words", "code"), [

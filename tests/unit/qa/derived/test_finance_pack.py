@@ -10,8 +10,8 @@ from ragspine.authoring.check import check_domain
 from ragspine.domain.files import GLOSSARY, read_file
 from ragspine.domain.glossary_file import read_glossary
 from ragspine.domain.packs import pack_path, shipped_packs
-from ragspine.domain.starter import init_domain
 from ragspine.facts.glossary import SlotKind
+from tests.support.finance_domain import finance_domain
 
 RATIOS = ("GROSS_MARGIN", "OPERATING_MARGIN", "NET_MARGIN", "ROE", "ROA", "ASSET_TURNOVER", "FINANCIAL_LEVERAGE",
           "ROE_DUPONT", "CURRENT_RATIO", "QUICK_RATIO", "DEBT_TO_EQUITY", "EQUITY_RATIO", "INVENTORY_TURNOVER",
@@ -27,10 +27,7 @@ def _edit(path: Path, old: str, new: str) -> None:
 @pytest.fixture
 def folder(tmp_path: Path) -> Path:
     """``ragspine domain init`` plus ``include: [finance]``."""
-    init_domain(tmp_path / "domain")
-    (tmp_path / "domain" / "domain.yaml").write_text(
-        (tmp_path / "domain" / "domain.yaml").read_text(encoding="utf-8") + "include: [finance]\n", encoding="utf-8")
-    return tmp_path / "domain"
+    return finance_domain(tmp_path)
 
 
 def test_finance_is_a_shipped_pack() -> None:
