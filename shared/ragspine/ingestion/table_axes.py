@@ -68,7 +68,9 @@ _CJK_DATE = re.compile(r"(?<!\d)(?P<y>(?:19|20)\d{2})\s*年\s*(?P<m>\d{1,2})\s*�
 _FULL_YEAR_WEEKS = re.compile(r"(?<!\d)5[23][\s-]+weeks?(?![a-z])")
 _YEAR_ENDED = re.compile(r"years?[\s-]+end(?:ed|ing)|fiscal\s+years?|for\s+the\s+(?:fiscal\s+)?years?"
                          r"|(?<!\d)5[23][\s-]+weeks?[\s-]+end(?:ed|ing)")
-_UNIT_WORDS = re.compile(r"[$€£¥]|us\$|hk\$|[’']000|(?<![a-z])(?:m|mn|bn|k|millions?|thousands?|billions?|usd|eur|gbp"
+# "U.S. $ in thousands": the country's initials before the dollar are the currency's, like "US$".
+_UNIT_WORDS = re.compile(r"(?<![a-z])u\.\s?s\.(?=\s*(?:\$|dollars?(?![a-z])))"
+                         r"|[$€£¥]|us\$|hk\$|[’']000|(?<![a-z])(?:m|mn|bn|k|millions?|thousands?|billions?|usd|eur|gbp"
                          r"|jpy|rmb|cny|in|dollars?|euros?|yen)(?![a-z])|%|百万|十億|十亿|千万|[千万億亿円元]|単位|单位|單位")
 # Words a unit note carries besides the unit ("(in millions, except per share data)", "金額").
 _UNIT_FILLER = re.compile(r"(?<![a-z])(?:except|per|share|shares|data|amounts?|and|of|otherwise|stated|unless|noted"
