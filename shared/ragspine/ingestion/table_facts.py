@@ -1253,7 +1253,8 @@ class _TableReader:
             if not any(n.period for n in names[c]) and not any(_OPENING.search(normalize_text(h)) for h in headers):
                 # "Fiscal Year Ended" over "April 27, 2019", or beside it in the label column of its row (a
                 # balance at the beginning of the year is the year before's: it is not dated so)
-                around = (*self._row_headings(), *self._spanning_period_headings(), *headers)
+                around = (*self._row_headings(), *self._spanning_period_headings(),
+                          *self._centred_period_headings(c), *headers)
                 joined = self.name(" ".join(dict.fromkeys(h for h in around if h)))
                 if joined.period is not None:
                     names[c] = [Named(period=joined.period) if n.unknown or n == Named() else n for n in names[c]]
@@ -1352,6 +1353,27 @@ class _TableReader:
             written = [clean_label(cell) for cell in self.rows[h][self.shape.label_cols:] if cell.strip()]
             if len(written) == 1 and self.name(written[0]) is PERIOD_HEADING:
                 found.append(written[0])
+        return found
+
+    def _centred_period_headings(self, c: int) -> list[str]:
+        """Period headings centred over column ``c`` from the right ("Years Ended" over the 2nd of three dates).
+
+        A merged heading is written in its middle cell and filled rightwards; the columns left of
+        a row's first written cell got nothing from it. When that first cell is a period heading
+        with at least as many blank cells on its right (before the next heading) as on its left,
+        it is centred over them all and heads the left ones too; a heading with fewer blank cells
+        on its right than on its left ("Years Ended" right beside "2019 vs. 2018") heads only its own.
+        """
+        found = []
+        for h in self.shape.header_rows:
+            cells = self.rows[h]
+            written = [k for k in range(self.shape.label_cols, len(cells)) if cells[k].strip()]
+            if not written or c >= written[0]:
+                continue
+            first = written[0]
+            right = (written[1] if len(written) > 1 else len(cells)) - first - 1
+            if first - self.shape.label_cols <= right and self.name(clean_label(cells[first])) is PERIOD_HEADING:
+                found.append(clean_label(cells[first]))
         return found
 
     def _row_name(self, label: str) -> Named:

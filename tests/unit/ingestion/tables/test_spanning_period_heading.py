@@ -25,3 +25,13 @@ def test_a_heading_beside_another_text_in_its_row_heads_only_its_own_columns() -
     facts = markdown_table_facts(rows, "Annual report excerpt")
 
     assert {(f.period, f.value) for f in facts} == {("2018", 100)}
+
+
+def test_a_heading_centred_beside_another_text_heads_the_columns_left_of_it_too() -> None:
+    rows = [["", "", "Years Ended", "", "2019 vs. 2018"],
+            ["", "June 30, 2019", "June 30, 2018", "June 30, 2017", "Change"],
+            ["Consulting", "120", "100", "90", "20"]]
+
+    facts = markdown_table_facts(rows, "Annual report excerpt")
+
+    assert {(f.period, f.value) for f in facts} == {("2019", 120), ("2018", 100), ("2017", 90)}
