@@ -24,7 +24,8 @@ and only where one label is clearly meant:
 * the best candidate (most of its words named, then most words in common, then fewest
   words of the question left unexplained, then fewest of its own words left unnamed: "software
   revenue" is ``Revenue: Software``, not ``Cost of revenue: Software``) is taken only when no other candidate ties it:
-  two labels matching equally are offered back, never chosen between.
+  two labels matching equally are offered back, never chosen between, unless the numbers the question writes
+  tell them apart (words compare no numbers: "a member aged 65" is the one row writing 65 and no other number).
 
 A wrong figure is worse than none, so the shares are strict and only open labels are read
 this way (the glossary's own names have their own aliases and the misspelling reader).
@@ -192,7 +193,7 @@ def _reading(norm: str, named_in: str, scored: list[tuple[_Score, str]], words_o
     """The best-scored labels as one reading over the words naming them in ``named_in``; ``as_written``: over
     every word the label shares with it, stop words too ("fair value", not "fair")."""
     best = max(score for score, _ in scored)
-    chosen = _due_when_written(sorted(code for score, code in scored if score == best), norm)
+    chosen = _numbers_written(_due_when_written(sorted(code for score, code in scored if score == best), norm), norm)
     written = set(_words(named_in)) if as_written else set()
     span = _span(named_in, set().union(*((words_of[code] & asked) | (set(_words(label_of(code))) & written)
                                          for code in chosen)))
@@ -273,6 +274,22 @@ def _due_when_written(chosen: list[str], norm: str) -> list[str]:
     if len(years) != 1:
         return chosen
     named = [code for code, (when, _, _) in zip(chosen, parts, strict=True) if when in years]
+    return named if len(named) == 1 else chosen
+
+
+def _numbers_written(chosen: list[str], norm: str) -> list[str]:
+    """Tied rows told apart by the numbers their labels write: the one row whose every number the question writes.
+
+    Words compare rows without their numbers, so "Member aged 65 (current life expectancy)" and
+    "Member aged 45 (life expectancy at age 65)" tie on "a member aged 65": only the first writes no
+    number the question does not (45). Kept only where exactly one row writes a number, and each of its
+    numbers, the question writes; otherwise every tied row stays offered back.
+    """
+    if len(chosen) < 2:
+        return chosen
+    asked = {word for word in _words(norm) if word.isdigit()}
+    numbers = {code: {word for word in _words(_without_dating(label_of(code))) if word.isdigit()} for code in chosen}
+    named = [code for code in chosen if numbers[code] and numbers[code] <= asked]
     return named if len(named) == 1 else chosen
 
 

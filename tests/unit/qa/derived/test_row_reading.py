@@ -332,3 +332,33 @@ class TestTwoRowsNamedInOtherWords:
         assert "difference between fair value: term loan a facility" in result.answer, result.answer
         assert "read 'fair value' as fair value: term loan a facility" in result.answer, result.answer
         assert ": 0.7 USD_M" in result.answer and "（计算自：" in result.answer, result.answer
+
+
+class TestRowsToldApartByTheirNumbers:
+    """Rows whose words tie are told apart by the numbers their labels write ("aged 65", "aged 45")."""
+
+    AGED = ["Men: Member aged 65 (current life expectancy)", "Men: Member aged 45 (life expectancy at age 65)"]
+    FACTS = [statement_fact(code(AGED[0]), "2019", 86.8, unit=""), statement_fact(code(AGED[0]), "2018", 87.3, unit=""),
+             statement_fact(code(AGED[1]), "2019", 88.5, unit=""), statement_fact(code(AGED[1]), "2018", 89.0, unit="")]
+
+    @settings(max_examples=20, deadline=None)
+    @given(st.sampled_from(["What was the life expectancy for a male member aged 65 in 2019?",
+                            "What is the life expectancy of a man member aged 65 in 2019?",
+                            "In 2019, what was the life expectancy for a male member aged 65?"]))
+    def test_the_row_writing_only_numbers_the_question_writes_answers(self, folder: Path, question: str) -> None:
+        result = ask(statement_qa_with_labels(folder, self.FACTS), question)
+        assert "86.8 （来源：" in result.answer, result.answer
+        assert "88.5" not in result.answer, result.answer
+
+    def test_the_change_of_that_row_is_computed_from_its_own_cells(self, folder: Path) -> None:
+        result = ask(statement_qa_with_labels(folder, self.FACTS),
+                     "What was the change in life expectancy for a male member aged 65 from 2018 to 2019?")
+        assert "FY2019 vs FY2018 down 0.5" in result.answer and "（计算自：" in result.answer, result.answer
+        assert "88.5" not in result.answer and "89.0" not in result.answer, result.answer
+
+    def test_a_number_both_rows_write_leaves_them_offered_back(self, folder: Path) -> None:
+        # "aged 45" is the second row's, but it writes 65 too: the question names neither row's every number
+        result = ask(statement_qa_with_labels(folder, self.FACTS),
+                     "What was the life expectancy for a male member aged 45 in 2019?")
+        assert result.answer.startswith("Which did you mean"), result.answer
+        assert "86.8" not in result.answer and "88.5" not in result.answer, result.answer
