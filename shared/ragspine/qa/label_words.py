@@ -11,7 +11,8 @@ and only where one label is clearly meant:
   (``what``, ``amount``, ``value``), each in its singular form;
 * a label is a candidate when the question holds at least ``MIN_LABEL_SHARE`` of its words
   (of a row read under its section, ``net sales: malaysia``, the words of the row itself: the
-  section's words count where the question names them and may go unnamed),
+  section's words count where the question names them and may go unnamed; the words qualifying a line
+  item's head after "from" or "for" may go unnamed too, where no other row holds the head: ``_qualifiers``),
   its words make up at least ``MIN_QUESTION_SHARE`` of the question's, and every other word
   of the question is foreign to the documents' labels (a question word another row uses,
   "*federal* deferred income tax expense" beside a row "Income tax expense", says the
@@ -143,7 +144,7 @@ def label_readings(norm: str, leftover: str, glossary: Glossary, *, total_named:
     return [] if reading is None else [reading]
 
 
-_Score = tuple[float, int, int, int, int]
+_Score = tuple[float, int, int, int, int, int]
 
 
 class _Scorer:
@@ -157,6 +158,7 @@ class _Scorer:
         # seldom does
         self.item_words = {code: _content(_words(_without_dating(_without_remarks(_item(label_of(code))))))
                            or _content(_words(_item(label_of(code)))) or words_of[code] for code in labels}
+        self.qualifiers = _qualifiers(labels, words_of, self.item_words)
         # the glossary's own line items are rows too: "non-current" of its "Derivative financial instruments,
         # non-current liability" says a question is not about an open label lacking it
         self.vocabulary = set().union(*words_of.values(), *(
@@ -182,10 +184,46 @@ class _Scorer:
             section_named = bool((own - item) & named)
             # last, the question's hyphenated words the label holds as written: "non-USD denominated current
             # assets" is the row "Non-USD denominated: assets, current", not "USD denominated: assets, non-current"
-            scored.append(((label_share, len(common), -len(named - common), -len(own - named) if section_named else 0,
+            # a row named by its head alone gives way to one named whole: "income tax benefit" is that row, not
+            # "Income tax benefit from stock compensation"
+            qualifier_unnamed = len(self.qualifiers.get(code, set()) - named)
+            scored.append(((label_share, len(common), -len(named - common), -qualifier_unnamed,
+                            -len(own - named) if section_named else 0,
                             len(self.compounds & _compounds(label_of(code)))), code))
         return scored
 
+
+
+# Where a line item's head ends and the words qualifying it begin: "Indemnification receivable | from SSL for
+# pre-closing taxes (see Note 13)".
+_QUALIFIER_START = LazyPattern(r"\s(?:from|for)\s")
+
+
+def _qualifiers(labels: list[str], words_of: dict[str, set[str]],
+                item_words: dict[str, set[str]]) -> dict[str, set[str]]:
+    """The words qualifying each row's head that a question may leave unnamed; ``item_words`` narrowed to the head.
+
+    "The indemnification receivable" names the row "Indemnification receivable from SSL for
+    pre-closing taxes": its head (two content words or more) is named whole, and no other row
+    holds every word of it, so the qualifier need not be named. A head another row holds too
+    ("Deferred tax assets from acquisitions" beside "Net deferred tax assets") keeps the whole
+    item to be named: the question may ask the other row.
+    """
+    qualifiers: dict[str, set[str]] = {}
+    for code in labels:
+        item = _without_dating(_without_remarks(_item(label_of(code))))
+        split = _QUALIFIER_START.search(item)
+        if split is None:
+            continue
+        head = _content(_words(item[:split.start()]))
+        qualifier = _content(_words(item[split.end():])) - head
+        if len(head) < 2 or not qualifier or head != item_words[code] - qualifier:
+            continue
+        if any(head <= words for other, words in words_of.items() if other != code):
+            continue
+        item_words[code] = head
+        qualifiers[code] = qualifier
+    return qualifiers
 
 
 def _reading(norm: str, named_in: str, scored: list[tuple[_Score, str]], words_of: dict[str, set[str]],
@@ -304,7 +342,7 @@ def _the_one_total_row(labels: list[str], asked: set[str],
     named = asked - (ASKING_WORDS - item)
     if _TOTAL not in named or _TOTAL not in item or not named <= item:
         return []
-    return [((len(named) / len(item), len(named), 0, 0, 0), totals[0])]
+    return [((len(named) / len(item), len(named), 0, 0, 0, 0), totals[0])]
 
 
 # "total" and up to four words after it, in the question with its names blanked ("among the total cost?")
