@@ -182,10 +182,10 @@ class _Scorer:
             # fewest of its own words unnamed tells rows apart only where the question names some of the
             # section's words: rows of two sections named by their common item alone are both offered
             section_named = bool((own - item) & named)
-            # last, the question's hyphenated words the label holds as written: "non-USD denominated current
-            # assets" is the row "Non-USD denominated: assets, current", not "USD denominated: assets, non-current"
-            # a row named by its head alone gives way to one named whole: "income tax benefit" is that row, not
-            # "Income tax benefit from stock compensation"
+            # a row named by its head alone gives way to one named whole: "warranty reserve" is that row, not
+            # "Warranty reserve from acquisitions"; last, the question's hyphenated words the label holds as
+            # written: "non-USD denominated current assets" is the row "Non-USD denominated: assets, current",
+            # not "USD denominated: assets, non-current"
             qualifier_unnamed = len(self.qualifiers.get(code, set()) - named)
             scored.append(((label_share, len(common), -len(named - common), -qualifier_unnamed,
                             -len(own - named) if section_named else 0,
