@@ -11,7 +11,8 @@ and only where one label is clearly meant:
   (``what``, ``amount``, ``value``), each in its singular form;
 * a label is a candidate when the question holds at least ``MIN_LABEL_SHARE`` of its words
   (of a row read under its section, ``net sales: malaysia``, the words of the row itself: the
-  section's words count where the question names them and may go unnamed),
+  section's words count where the question names them and may go unnamed; the words qualifying a line
+  item's head after "from" or "for" may go unnamed too, where no other row holds the head: ``_qualifiers``),
   its words make up at least ``MIN_QUESTION_SHARE`` of the question's, and every other word
   of the question is foreign to the documents' labels (a question word another row uses,
   "*federal* deferred income tax expense" beside a row "Income tax expense", says the
@@ -24,7 +25,8 @@ and only where one label is clearly meant:
 * the best candidate (most of its words named, then most words in common, then fewest
   words of the question left unexplained, then fewest of its own words left unnamed: "software
   revenue" is ``Revenue: Software``, not ``Cost of revenue: Software``) is taken only when no other candidate ties it:
-  two labels matching equally are offered back, never chosen between.
+  two labels matching equally are offered back, never chosen between, unless the numbers the question writes
+  tell them apart (words compare no numbers: "a member aged 65" is the one row writing 65 and no other number).
 
 A wrong figure is worse than none, so the shares are strict and only open labels are read
 this way (the glossary's own names have their own aliases and the misspelling reader).
@@ -142,7 +144,7 @@ def label_readings(norm: str, leftover: str, glossary: Glossary, *, total_named:
     return [] if reading is None else [reading]
 
 
-_Score = tuple[float, int, int, int, int]
+_Score = tuple[float, int, int, int, int, int]
 
 
 class _Scorer:
@@ -156,6 +158,7 @@ class _Scorer:
         # seldom does
         self.item_words = {code: _content(_words(_without_dating(_without_remarks(_item(label_of(code))))))
                            or _content(_words(_item(label_of(code)))) or words_of[code] for code in labels}
+        self.qualifiers = _qualifiers(labels, words_of, self.item_words)
         # the glossary's own line items are rows too: "non-current" of its "Derivative financial instruments,
         # non-current liability" says a question is not about an open label lacking it
         self.vocabulary = set().union(*words_of.values(), *(
@@ -179,12 +182,48 @@ class _Scorer:
             # fewest of its own words unnamed tells rows apart only where the question names some of the
             # section's words: rows of two sections named by their common item alone are both offered
             section_named = bool((own - item) & named)
-            # last, the question's hyphenated words the label holds as written: "non-USD denominated current
-            # assets" is the row "Non-USD denominated: assets, current", not "USD denominated: assets, non-current"
-            scored.append(((label_share, len(common), -len(named - common), -len(own - named) if section_named else 0,
+            # a row named by its head alone gives way to one named whole: "warranty reserve" is that row, not
+            # "Warranty reserve from acquisitions"; last, the question's hyphenated words the label holds as
+            # written: "non-USD denominated current assets" is the row "Non-USD denominated: assets, current",
+            # not "USD denominated: assets, non-current"
+            qualifier_unnamed = len(self.qualifiers.get(code, set()) - named)
+            scored.append(((label_share, len(common), -len(named - common), -qualifier_unnamed,
+                            -len(own - named) if section_named else 0,
                             len(self.compounds & _compounds(label_of(code)))), code))
         return scored
 
+
+
+# Where a line item's head ends and the words qualifying it begin: "Indemnification receivable | from SSL for
+# pre-closing taxes (see Note 13)".
+_QUALIFIER_START = LazyPattern(r"\s(?:from|for)\s")
+
+
+def _qualifiers(labels: list[str], words_of: dict[str, set[str]],
+                item_words: dict[str, set[str]]) -> dict[str, set[str]]:
+    """The words qualifying each row's head that a question may leave unnamed; ``item_words`` narrowed to the head.
+
+    "The indemnification receivable" names the row "Indemnification receivable from SSL for
+    pre-closing taxes": its head (two content words or more) is named whole, and no other row
+    holds every word of it, so the qualifier need not be named. A head another row holds too
+    ("Deferred tax assets from acquisitions" beside "Net deferred tax assets") keeps the whole
+    item to be named: the question may ask the other row.
+    """
+    qualifiers: dict[str, set[str]] = {}
+    for code in labels:
+        item = _without_dating(_without_remarks(_item(label_of(code))))
+        split = _QUALIFIER_START.search(item)
+        if split is None:
+            continue
+        head = _content(_words(item[:split.start()]))
+        qualifier = _content(_words(item[split.end():])) - head
+        if len(head) < 2 or not qualifier or head != item_words[code] - qualifier:
+            continue
+        if any(head <= words for other, words in words_of.items() if other != code):
+            continue
+        item_words[code] = head
+        qualifiers[code] = qualifier
+    return qualifiers
 
 
 def _reading(norm: str, named_in: str, scored: list[tuple[_Score, str]], words_of: dict[str, set[str]],
@@ -192,7 +231,7 @@ def _reading(norm: str, named_in: str, scored: list[tuple[_Score, str]], words_o
     """The best-scored labels as one reading over the words naming them in ``named_in``; ``as_written``: over
     every word the label shares with it, stop words too ("fair value", not "fair")."""
     best = max(score for score, _ in scored)
-    chosen = _due_when_written(sorted(code for score, code in scored if score == best), norm)
+    chosen = _numbers_written(_due_when_written(sorted(code for score, code in scored if score == best), norm), norm)
     written = set(_words(named_in)) if as_written else set()
     span = _span(named_in, set().union(*((words_of[code] & asked) | (set(_words(label_of(code))) & written)
                                          for code in chosen)))
@@ -276,6 +315,22 @@ def _due_when_written(chosen: list[str], norm: str) -> list[str]:
     return named if len(named) == 1 else chosen
 
 
+def _numbers_written(chosen: list[str], norm: str) -> list[str]:
+    """Tied rows told apart by the numbers their labels write: the one row whose every number the question writes.
+
+    Words compare rows without their numbers, so "Member aged 65 (current life expectancy)" and
+    "Member aged 45 (life expectancy at age 65)" tie on "a member aged 65": only the first writes no
+    number the question does not (45). Kept only where exactly one row writes a number, and each of its
+    numbers, the question writes; otherwise every tied row stays offered back.
+    """
+    if len(chosen) < 2:
+        return chosen
+    asked = {word for word in _words(norm) if word.isdigit()}
+    numbers = {code: {word for word in _words(_without_dating(label_of(code))) if word.isdigit()} for code in chosen}
+    named = [code for code in chosen if numbers[code] and numbers[code] <= asked]
+    return named if len(named) == 1 else chosen
+
+
 def _the_one_total_row(labels: list[str], asked: set[str],
                        item_words: dict[str, set[str]]) -> list[tuple[_Score, str]]:
     """The documents' one total row, scored as a candidate, when the question's words besides "total" (and those
@@ -287,7 +342,7 @@ def _the_one_total_row(labels: list[str], asked: set[str],
     named = asked - (ASKING_WORDS - item)
     if _TOTAL not in named or _TOTAL not in item or not named <= item:
         return []
-    return [((len(named) / len(item), len(named), 0, 0, 0), totals[0])]
+    return [((len(named) / len(item), len(named), 0, 0, 0, 0), totals[0])]
 
 
 # "total" and up to four words after it, in the question with its names blanked ("among the total cost?")

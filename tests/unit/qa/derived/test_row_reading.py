@@ -332,3 +332,67 @@ class TestTwoRowsNamedInOtherWords:
         assert "difference between fair value: term loan a facility" in result.answer, result.answer
         assert "read 'fair value' as fair value: term loan a facility" in result.answer, result.answer
         assert ": 0.7 USD_M" in result.answer and "（计算自：" in result.answer, result.answer
+
+
+class TestRowsToldApartByTheirNumbers:
+    """Rows whose words tie are told apart by the numbers their labels write ("aged 65", "aged 45")."""
+
+    AGED = ["Men: Member aged 65 (current life expectancy)", "Men: Member aged 45 (life expectancy at age 65)"]
+    FACTS = [statement_fact(code(AGED[0]), "2019", 86.8, unit=""), statement_fact(code(AGED[0]), "2018", 87.3, unit=""),
+             statement_fact(code(AGED[1]), "2019", 88.5, unit=""), statement_fact(code(AGED[1]), "2018", 89.0, unit="")]
+
+    @settings(max_examples=20, deadline=None)
+    @given(st.sampled_from(["What was the life expectancy for a male member aged 65 in 2019?",
+                            "What is the life expectancy of a man member aged 65 in 2019?",
+                            "In 2019, what was the life expectancy for a male member aged 65?"]))
+    def test_the_row_writing_only_numbers_the_question_writes_answers(self, folder: Path, question: str) -> None:
+        result = ask(statement_qa_with_labels(folder, self.FACTS), question)
+        assert "86.8 （来源：" in result.answer, result.answer
+        assert "88.5" not in result.answer, result.answer
+
+    def test_the_change_of_that_row_is_computed_from_its_own_cells(self, folder: Path) -> None:
+        result = ask(statement_qa_with_labels(folder, self.FACTS),
+                     "What was the change in life expectancy for a male member aged 65 from 2018 to 2019?")
+        assert "FY2019 vs FY2018 down 0.5" in result.answer and "（计算自：" in result.answer, result.answer
+        assert "88.5" not in result.answer and "89.0" not in result.answer, result.answer
+
+    def test_a_number_both_rows_write_leaves_them_offered_back(self, folder: Path) -> None:
+        # "aged 45" is the second row's, but it writes 65 too: the question names neither row's every number
+        result = ask(statement_qa_with_labels(folder, self.FACTS),
+                     "What was the life expectancy for a male member aged 45 in 2019?")
+        assert result.answer.startswith("Which did you mean"), result.answer
+        assert "86.8" not in result.answer and "88.5" not in result.answer, result.answer
+
+
+class TestARowNamedByItsHead:
+    """A row whose line item is qualified ("… from SSL for pre-closing taxes") is named by its head alone."""
+
+    ROWS = ["Indemnification receivable from SSL for pre-closing taxes (see Note 13)", "Due from affiliates",
+            "Prepaid expenses"]
+    FACTS = [statement_fact(code(ROWS[0]), "2018", 2410, unit="USD_K"),
+             statement_fact(code(ROWS[0]), "2019", 598, unit="USD_K"),
+             statement_fact(code(ROWS[1]), "2019", 77, unit="USD_K"),
+             statement_fact(code(ROWS[2]), "2019", 1200, unit="USD_K")]
+
+    @settings(max_examples=20, deadline=None)
+    @given(st.sampled_from(["What is the percentage change in indemnification receivable between 2018 and 2019?",
+                            "What was the percentage change in the indemnification receivable from 2018 to 2019?",
+                            "What is the percentage change in indemnification receivable from SSL between 2018 "
+                            "and 2019?"]))
+    def test_its_change_is_computed_from_its_cells(self, folder: Path, question: str) -> None:
+        result = ask(statement_qa_with_labels(folder, self.FACTS), question)
+        assert "FY2019 vs FY2018 down 1812 USD_K（−75.19%）（计算自：" in result.answer, result.answer
+
+    def test_a_row_named_whole_is_read_before_a_longer_one_with_that_head(self, folder: Path) -> None:
+        rows = ["Warranty reserve", "Warranty reserve from acquisitions"]
+        facts = [statement_fact(code(rows[0]), "2019", 310, unit="USD_K"),
+                 statement_fact(code(rows[1]), "2019", 45, unit="USD_K")]
+        result = ask(statement_qa_with_labels(folder, facts), "What was the warranty reserve in 2019?")
+        assert "310 USD_K（来源：" in result.answer and "45 USD_K" not in result.answer, result.answer
+
+    def test_a_head_another_row_holds_too_is_offered_back(self, folder: Path) -> None:
+        rows = ["Net deferred tax assets", "Deferred tax assets from acquisitions"]
+        facts = [statement_fact(code(rows[0]), "2019", 900, unit="USD_K"),
+                 statement_fact(code(rows[1]), "2019", 45, unit="USD_K")]
+        result = ask(statement_qa_with_labels(folder, facts), "What were the deferred tax assets in 2019?")
+        assert "900" not in result.answer and "45 USD_K" not in result.answer, result.answer
