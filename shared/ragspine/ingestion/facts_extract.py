@@ -29,13 +29,15 @@ from ragspine.ingestion.fact_conflicts import differs, same_figure_stating_unit
 from ragspine.ingestion.model import Block, BlockKind, ParsedDocument
 from ragspine.ingestion.table_facts import Lineage, TableContext, table_facts, units_in
 from ragspine.ingestion.table_subject import PART_OF_COMPANY, about_an_investee, same_company, unit_note
-from ragspine.ingestion.table_topic import unit_note_after
+from ragspine.ingestion.table_topic import leads_into_table, unit_note_after
 from ragspine.lazy import LazyPattern
 from ragspine.sensitivity import Sensitivity
 
-EXTRACTOR_VERSION = "table-22"  # report period words, another company's documents, common-size columns
+EXTRACTOR_VERSION = "table-23"  # unit notes set after a table, blocks dated by rows, section totals by kind
 _LEAD_CHARS = 300
-_TEXT_AFTER_CHARS = 2000  # the lines right after a table; a displaced lead is among the first
+# the text after a table up to the next heading: an extract listing a table's paragraphs after it may set its lead
+# last, after paragraphs of other matters; the bound only caps the work
+_TEXT_AFTER_CHARS = 10_000
 _PERIOD_LINE_CHARS = 60  # a line between a unit note and its table: "Year ended December 31,", "December 31,"
 # Rows a PDF table's grid left out, as one paragraph: it ends in two or more figure cells ("(5) (178) 60",
 # "— — 183"), where a sentence ends in words.
@@ -151,11 +153,21 @@ def _without_other_calendar_parts(doc: ParsedDocument, glossary: Glossary, facts
 
 
 def _unit_note_after(doc: ParsedDocument, index: int) -> str:
-    """The paragraph right after a table when it states a unit ("なお、金額は百万円単位で表示している。"), else ""."""
+    """The unit note the paragraph right after a table states ("なお、金額は百万円単位で表示している。"), else "".
+
+    A unit note ending one of its lines ("(in thousands)") is read alone, not with the words
+    around it (a metric named there would scope the unit to that metric). A line leading into a
+    table ("The following table … (in millions):") is left out: it leads the next table, or, with
+    none after it, this one, and ``unit_note_after`` reads it then.
+    """
     following = doc.blocks[index + 1] if index + 1 < len(doc.blocks) else None
     if following is None or following.kind not in (BlockKind.PARAGRAPH, BlockKind.NOTE) or following.rows:
         return ""
-    text = following.text[:_LEAD_CHARS]
+    lines = [line for line in following.text[:_LEAD_CHARS].splitlines() if not leads_into_table(line)]
+    note = next((found for line in lines if (found := unit_note(line))), "")
+    if note:
+        return note
+    text = "\n".join(lines)
     return text if units_in(text) else ""
 
 

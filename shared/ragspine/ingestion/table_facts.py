@@ -473,9 +473,11 @@ class _TableReader:
         self.other_company: str | None = None
         self.row_periods: dict[int, Period] = {}  # body rows dated by a period row above them
         self.row_written: dict[int, tuple[str, ...]] = {}  # a balance row's labels with their date, for its locator
+        self.row_dates_written: dict[int, str] = {}  # a date row's text as written over the rows it dates, for locators
         self.unheaded: set[int] = set()  # columns of a roll-forward whose kind no header states
         self.total_parts: dict[int, tuple[int, ...]] = {}  # a bare total row's rows above it, back to a heading
         self.headed_by: dict[int, str] = {}  # a body row's section heading as written, its unit note kept
+        self.row_headed: set[int] = set()  # body rows under a heading on a row of its own (not a column header's)
         self.own_labels: dict[int, tuple[str, ...]] = dict(shape.row_labels)  # before sections qualify them
         self.unread_rows: dict[int, str] = {}  # rows a section shows are not what their own label says, and why
         self.block_title = ""  # one block of a grid whose headers are set again: its title, for its locators
@@ -976,7 +978,14 @@ class _TableReader:
         A bare ``Total`` row of line items is the total of the column's kind ("Total net sales").
         """
         if labels and is_bare_total(labels[-1]) and not any(n.metric for n in names) and self.line_items:
-            return open_metric_code(total_of(header, labels[-1])) if self._sums_its_parts(r, [c]) else None
+            if not self._sums_its_parts(r, [c]):
+                return None
+            # under a section heading row it is the section's total of the column's kind, not the whole column's
+            section = self.headed_by.get(r, "").rstrip(":：").strip() if r in self.row_headed else ""
+            if section:
+                self.row_written[r] = (*labels[:-1], f"{section}: {labels[-1].strip().rstrip(':：')}")
+            return open_metric_code(f"{header}: {total_of(section, labels[-1])}" if section
+                                    else total_of(header, labels[-1]))
         metrics = [(label, n.metric) for label, n in zip(labels, names, strict=True) if n.metric]
         if len(metrics) != 1 or not is_open_code(metrics[0][1] or ""):
             return None
@@ -1001,8 +1010,13 @@ class _TableReader:
         last = shape.label_cols - 1
         qualified = dict(shape.row_labels)
         section, heading_row = self._label_column_heading(), -1
+        # a heading set as a row of its own over the body, its value cells blank, heads its rows as a section does
+        last_header = self.rows[shape.header_rows[-1]] if shape.header_rows else []
+        own_row = bool(section and last_header) and not any(cell.strip() for cell in last_header[shape.label_cols:])
         written = self._label_column_heading_written() if section else ""  # the heading with its unit note
         row_period = self._period_row_over_body()
+        stated_rows = self._stated_year_rows()
+        date_written = ""
         line_items = self.line_items = self._rows_are_line_items()
         repeated_headers = False
         parts: list[int] = []  # the rows since the last heading, period row or total: what a bare total sums
@@ -1010,7 +1024,12 @@ class _TableReader:
             labels = shape.row_labels.get(r)
             if labels is None:
                 text = clean_label(row[last])
-                if text and r not in shape.header_rows and all(not cell.strip() for cell in row[shape.label_cols:]):
+                if r in stated_rows:  # "June 30, 2019" over its block, among the header rows too
+                    row_period, date_written, section, heading_row, parts = stated_rows[r], text, "", -1, []
+                    continue
+                # a heading between a date row and the body heads the body's rows, though it stands among the headers
+                if (text and (r not in shape.header_rows or date_written)
+                        and all(not cell.strip() for cell in row[shape.label_cols:])):
                     dated = self.name(text).period
                     parts = []
                     if dated is not None:  # "December 31, 2019" over the rows it dates: a period, not a section
@@ -1027,8 +1046,12 @@ class _TableReader:
                 continue
             if row_period is not None:
                 self.row_periods[r] = row_period
+                if date_written:
+                    self.row_dates_written[r] = date_written
             if section:
                 self.headed_by[r] = written
+                if heading_row >= 0 or own_row:
+                    self.row_headed.add(r)
             label = labels[last]
             if not any(labels):
                 if not any(read_cell(cell) for cell in row[shape.label_cols:]):
@@ -1076,6 +1099,30 @@ class _TableReader:
             parts = [] if _TOTAL.match(label) else [*parts, r]
         self._rows_of_share_sections(qualified)
         return self._cash_flow_components(qualified)
+
+    def _stated_year_rows(self) -> dict[int, Period]:
+        """Rows of their own writing a date the glossary's calendar does not close, each dating the block below it.
+
+        "June 30, 2019" over one block and "June 30, 2018" over the next (a December glossary): each
+        is the year it writes, by the rules columns so dated follow (``table_stated_years``: two or
+        more, one year each, the same time of year, no January or February); the first may stand
+        among the header rows. Only where no header names a period and no such row is read the
+        glossary's way: the two readings never mix.
+        """
+        shape = self.shape
+        last = shape.label_cols - 1
+        written: dict[int, list[str]] = {}
+        for r, row in enumerate(self.rows):
+            text = clean_label(row[last])
+            if r in shape.row_labels or not text or any(cell.strip() for cell in row[shape.label_cols:]):
+                continue
+            if self.name(text).period is not None:
+                return {}
+            if is_stated_period(text):
+                written[r] = [text]
+        if any(self.name(h).period for headers in shape.col_headers.values() for h in headers):
+            return {}
+        return stated_years(written, self.glossary.fiscal_calendar)
 
     def _rows_of_share_sections(self, qualified: dict[int, tuple[str, ...]]) -> None:
         """Rows under a heading of share counts that keep a label of another figure: left unread.
@@ -1404,7 +1451,7 @@ class _TableReader:
     def _fact(self, r: int, c: int, cell: _Cell, fallback: _Cell, context_period: Period | None | str,
               table_units: list[str], declared: DeclaredUnits) -> Fact | None:
         glossary = self.glossary
-        row_text = _joined(self.row_written.get(r, self.shape.row_labels[r]))
+        row_text = _joined((self.row_dates_written.get(r, ""), *self.row_written.get(r, self.shape.row_labels[r])))
         col_text = _joined(self.shape.col_headers[c])
         if self.block_title and self.block_title not in self.shape.col_headers[c]:
             col_text = f"{self.block_title}/{col_text}"  # two blocks' "First/Quarter" cells stay apart

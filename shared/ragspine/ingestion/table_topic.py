@@ -66,6 +66,7 @@ _UNIT_LINE = re.compile(r"\s*(?:(?:(?:金额|金額)?(?:单位|單位|単位|币
 # A note's heading, its subject after the colon: "财务报表附注：财务费用", "Notes to the financial statements: Leases".
 _NOTE_TOPIC = re.compile(r"(?:附注|注記|notes?\s+to\s+(?:the\s+)?(?:consolidated\s+)?financial\s+statements)"
                          r"\s*[:：]\s*(?P<topic>[^:：]{2,60})$", re.IGNORECASE)
+_BRACKETED = re.compile(r"[(（][^()（）]{2,80}[)）]")
 _CUT_AT_ABBREVIATION = re.compile(r"(?:^|\s)[A-Z]$")
 
 
@@ -103,15 +104,25 @@ def leading_line(text: str) -> str:
                  if any(p.search(line) for p in (_AS_FOLLOWS, _FOLLOWING)) or _CJK_LEAD.search(line)), "")
 
 
+def leads_into_table(line: str) -> bool:
+    """Whether a line points forward to a table ("the following", "the table below", a closing colon)."""
+    return bool(_LEADS_INTO.search(line))
+
+
 def unit_note_after(text: str) -> str:
-    """The unit note ending the first line of ``text`` that leads into a table ("… by market (in millions):"), or "".
+    """The unit note of the first line of ``text`` that leads into a table ("… by market (in millions):"), or "".
 
     Read from the text after a table where no table follows it (see ``topic_after``): such a
     line, pointing forward ("the following", "the table below", a closing colon), leads the table
-    before it, so its unit note is that table's.
+    before it, so its unit note is that table's. The note ends the line, or stands in brackets
+    inside it ("… Economic Return (dollars in millions) for the indicated periods:"); a bracket
+    holding a figure ("(2018: $5 million)") is that figure's.
     """
     for line in text.splitlines():
-        note = unit_note(line) if _LEADS_INTO.search(line) else ""
+        if not _LEADS_INTO.search(line):
+            continue
+        note = unit_note(line) or next((m.group() for m in _BRACKETED.finditer(line)
+                                        if not any(ch.isdigit() for ch in m.group()) and units_in(m.group())), "")
         if note:
             return note
     return ""

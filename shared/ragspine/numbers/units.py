@@ -62,18 +62,18 @@ _UNIT_WORDS = (*_CURRENCY_WORDS, ("USD", r"\$|(?<![a-z])dollars?(?![a-z])"), ("C
 _CUR_ALT = "|".join(f"(?P<c{i}>{words})" for i, (_, words) in enumerate(_UNIT_WORDS))
 _ISO = r"(?P<iso>[a-z]{3})"
 # English scales (after or before the currency) and CJK scales (before the currency word).
-_EN_SCALE = r"(?P<en>thousands?|millions?|billions?|trillions?|k|mn|m|bn|b|tn|[’']000)"
+_EN_SCALE = r"(?P<en>thousands?|millions?|billions?|trillions?|k|mn|m|bn|b|tn|[’‘']000)"
 _CJK_SCALE = r"(?P<cjk>十億|十亿|千万|千萬|百万|百萬|億|亿|万|萬|千|兆)"
 _EN_SCALES = {"thousand": "K", "thousands": "K", "k": "K", "million": "M", "millions": "M", "m": "M", "mn": "M",
               "billion": "B", "billions": "B", "b": "B", "bn": "B", "trillion": "T", "trillions": "T", "tn": "T",
-              "'000": "K", "’000": "K"}
+              "'000": "K", "’000": "K", "‘000": "K"}
 _CJK_SCALES = {"千": "K", "万": "10K", "萬": "10K", "百万": "M", "百萬": "M", "千万": "10M", "千萬": "10M",
                "億": "100M", "亿": "100M", "十億": "B", "十亿": "B", "兆": "T"}
 _MONEY_PATTERNS = (
     # 百万円, 亿元, 千美元, 十億円
     re.compile(_CJK_SCALE + r"\s*(?:" + _CUR_ALT + r"|(?P<yen>¥))"),
     # USD m, JPY_B, $ in millions, ¥ million, US dollars in thousands, RMB bn
-    re.compile(r"(?:(?<![a-z])" + _ISO + r"(?![a-z])|" + _CUR_ALT + r"|(?P<yen>¥))[\s_’']*(?:in\s+)?" + _EN_SCALE
+    re.compile(r"(?:(?<![a-z])" + _ISO + r"(?![a-z])|" + _CUR_ALT + r"|(?P<yen>¥))[\s_’‘']*(?:in\s+)?" + _EN_SCALE
                + r"(?![a-z])"),
     # millions of US dollars, thousands of yen, in millions of CHF
     # (a currency's name first: "yen" is no ISO code, and read as one it would leave the scale without its currency)

@@ -108,3 +108,17 @@ def test_stated_years_dates_each_column_by_its_own_year_or_not_at_all(first: dt.
         assert found == {}
     else:
         assert found == {c + 1: Period.fiscal_year(d.year) for c, d in enumerate(dates)}
+
+
+def test_blocks_dated_by_rows_of_mid_year_dates_are_the_years_they_write() -> None:
+    facts = _facts([["", "Gross", "Net"], ["June 30, 2019", "", ""], ["Leasehold", "23", "77"],
+                    ["June 30, 2018", "", ""], ["Leasehold", "60", "40"]])
+    assert {(metric, period, value) for metric, period, value, _ in facts} == {
+        ("label:gross: leasehold", "2019", 23), ("label:net: leasehold", "2019", 77),
+        ("label:gross: leasehold", "2018", 60), ("label:net: leasehold", "2018", 40)}
+
+
+def test_rows_of_two_dates_in_one_year_date_no_block() -> None:
+    facts = _facts([["", "Gross", "Net"], ["June 30, 2019", "", ""], ["Leasehold", "23", "77"],
+                    ["September 30, 2019", "", ""], ["Leasehold", "60", "40"]])
+    assert not any(period in ("2019", "2018") for _, period, _, _ in facts)

@@ -173,12 +173,16 @@ SPECIMENS = (
              (("", "As of September 30, 2025", ""), ("", "As reported", "Adjustments"), ("Deferred revenue", "2,426", "(194)")),
              frozenset({("label:as reported: deferred revenue", G, "", 2426, "JPY_M")}), warns="Adjustments'",
              stated_date=date(2025, 9, 30)),
-    # dates on rows of their own between two blocks date the rows below them: never undated, though no column is dated
-    Specimen("dates_between_blocks_not_undated", "Intangible assets (JPY million)",
+    # dates on rows of their own between two blocks date the rows below them: never undated, though no column is
+    # dated; dates the glossary's calendar does not close, one year apart, are the years they write, as such columns
+    Specimen("dates_between_blocks_read_as_written", "Intangible assets (JPY million)",
              (("", "Gross amount", "Net"), ("30 September 2025", "", ""), ("Indefinite-lived", "", ""),
               ("Trademarks", "25", "20"), ("30 September 2024", "", ""), ("Indefinite-lived", "", ""),
               ("Trademarks", "25", "18")),
-             frozenset(), warns="no period"),
+             frozenset({("label:gross amount: indefinite-lived: trademarks", G, "2025", 25, "JPY_M"),
+                        ("label:net: indefinite-lived: trademarks", G, "2025", 20, "JPY_M"),
+                        ("label:gross amount: indefinite-lived: trademarks", G, "2024", 25, "JPY_M"),
+                        ("label:net: indefinite-lived: trademarks", G, "2024", 18, "JPY_M")})),
     # quarters broken over two header rows under the year written once over them; the Total column is the year's
     Specimen("quarters_on_two_rows", "Wholesale quarterly results (JPY billion)",
              (("", "", "Fiscal 2025", "", "", ""), ("", "First", "Second", "Third", "Fourth", ""),
