@@ -170,9 +170,10 @@ class Settings(BaseModel):
         default=True, description="Embedded index: a document is searchable by BM25 once activated and its "
                                   "dense vectors are computed afterwards in a background thread.")
     embedder_threads: int = Field(
-        default=0, ge=0, le=32, description="Threads of the offline e5 model; 0: one on the BLAS kernel (a free core "
-                                            "goes to a second background worker instead), on the C engine as many "
-                                            "as the cores left idle when the service starts (at most 4).")
+        default=0, ge=0, le=32, description="Threads of the offline e5 model; 0: one on the BLAS and onnxruntime "
+                                            "kernels (a free core goes to a second background worker instead), on "
+                                            "the C engine as many as the cores left idle when the service starts "
+                                            "(at most 4).")
     embedder_workers: int = Field(
         default=0, ge=0, le=8, description="Batches the background embedder embeds at once; 0: one per core free of "
                                            "other work when each window of passages starts (at most 2).")
