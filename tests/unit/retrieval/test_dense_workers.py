@@ -42,5 +42,6 @@ def test_the_usable_cores_are_this_process_affinity() -> None:
 
 def test_the_blas_kernel_runs_one_thread_and_leaves_a_free_core_to_the_workers() -> None:
     assert automatic_e5_threads(E5Kernel.BLAS) == 1
+    assert automatic_e5_threads(E5Kernel.ORT) == 1
     assert 1 <= automatic_e5_threads(E5Kernel.ENGINE) <= MAX_AUTO_THREADS  # the cores idle now
 

