@@ -54,6 +54,8 @@ def qa(tmp_path_factory: pytest.TempPathFactory) -> QAComponents:
     domain: Path = tmp_path_factory.mktemp("names") / "domain"
     init_domain(domain)
     facts = [_fact("total liabilities", "2018", 1305), _fact("issued", "2019", 11328),
+             _fact("assets: property, plant, and equipment", "2018", 2641),
+             _fact("liabilities: current debt", "2018", 20),
              _fact("负债合计", "2018", 2154), _fact("負債合計", "2018", 3017),
              _fact("total assets", "2018", 4410, doc=OTHER),
              _fact("financial assets: opening balance – ifrs 9", "2018", 100107),
@@ -77,8 +79,19 @@ def test_a_name_the_text_states_beside_the_row_is_read_as_the_documents_word(
     assert name in result.answer.splitlines()[-1], result.answer  # the reading is said
 
 
+def test_a_row_under_the_section_a_sentence_pointing_at_its_table_names_is_read_for_the_name(
+        qa: QAComponents) -> None:
+    # "the assets and liabilities of IMFT" names the section Assets, not the row's own words
+    result = answer_question("What was IMFT’s property, plant, and equipment in 2018?", qa=qa)
+    assert result.status is AnswerStatus.FOUND, result.answer
+    assert result.answer.splitlines()[0].split("（")[0].endswith(": 2641 USD_M"), result.answer
+    assert "IMFT" in result.answer.splitlines()[-1], result.answer
+
+
 @pytest.mark.parametrize(("question", "name"), [
     ("What were the total liabilities of Intel in 2018?", "Intel"),  # stated, but not beside the row
+    # stated in a passage naming no section of the row nor pointing at its table
+    ("What was the current debt of Intel in 2018?", "Intel"),
     ("What were the total liabilities of Globex in 2018?", "Globex"),  # stated nowhere
     ("What were the total assets of Initech in 2018?", "Initech"),  # stated nowhere, the row by another name
     ("What were the total liabilities as of October 31, 2018?", "October 31, 2018"),  # a date inside the year
