@@ -19,6 +19,8 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from ragspine.domain.starter import init_domain
 from ragspine.facts.model import Fact
@@ -86,6 +88,17 @@ def test_a_row_under_the_section_a_sentence_pointing_at_its_table_names_is_read_
     assert result.status is AnswerStatus.FOUND, result.answer
     assert result.answer.splitlines()[0].split("（")[0].endswith(": 2641 USD_M"), result.answer
     assert "IMFT" in result.answer.splitlines()[-1], result.answer
+
+
+@given(ask=st.sampled_from(["What was IMFT’s {} in 2018?", "What was the {} of IMFT in 2018?",
+                             "Show IMFT's {} for 2018", "How much {} did IMFT have in 2018?"]),
+       row=st.sampled_from(["property, plant, and equipment", "property, plant and equipment",
+                            "Property, Plant, and Equipment"]))
+def test_a_row_under_a_named_section_is_read_for_the_name_however_asked(qa: QAComponents, ask: str,
+                                                                        row: str) -> None:
+    result = answer_question(ask.format(row), qa=qa)
+    assert result.status is AnswerStatus.FOUND, result.answer
+    assert "2641" in result.answer and "1305" not in result.answer, result.answer
 
 
 @pytest.mark.parametrize(("question", "name"), [
