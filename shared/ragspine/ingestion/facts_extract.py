@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from pathlib import PurePath
 
 from ragspine.facts.glossary import Glossary, Period, SlotKind
 from ragspine.facts.model import UNDATED, Fact, FactKey, format_number
@@ -41,6 +42,8 @@ _TEXT_AFTER_CHARS = 10_000
 _PERIOD_LINE_CHARS = 60  # a line between a unit note and its table: "Year ended December 31,", "December 31,"
 # Rows a PDF table's grid left out, as one paragraph: it ends in two or more figure cells ("(5) (178) 60",
 # "— — 183"), where a sentence ends in words.
+# What separates the words of a file name: "Brantwell_Preliminary_Results_2024", "brantwell-results".
+_FILE_NAME_WORDS = LazyPattern(r"[\s_\-.]+")
 _ROWS_LEFT_OUT = LazyPattern(r"[A-Za-z].*(?:\s+(?:\(?\$?\d[\d,]*(?:\.\d+)?\)?|[—–-])){2,}\s*$")
 
 
@@ -222,7 +225,7 @@ def _assumed_entity(doc: ParsedDocument, glossary: Glossary) -> str:
     """
     company = stated_company(doc)
     if not company:
-        return glossary.home_entity
+        return _entity_in_file_name(doc, glossary) or glossary.home_entity
     whole = glossary.normalize(SlotKind.ENTITY, company)
     if whole:
         return whole
@@ -235,6 +238,19 @@ def _assumed_entity(doc: ParsedDocument, glossary: Glossary) -> str:
     if len(named) == 1 and company.isascii():
         return named.pop()
     return open_entity_code(company) or ""
+
+
+def _entity_in_file_name(doc: ParsedDocument, glossary: Glossary) -> str:
+    """The one glossary entity a file name names by one of its names or aliases, else "".
+
+    ``Brantwell_Preliminary_Results_2024.pdf`` is Brantwell's though it states no company in capitals
+    (which ``document_context`` reads as the company) nor on its cover: the underscores are the words'
+    edges, so the name is read as the words ``Brantwell Preliminary Results 2024``. Two entities
+    named ("Nordvik_vs_Brantwell") say nothing of which one a table is about.
+    """
+    words = " ".join(_FILE_NAME_WORDS.split(PurePath(doc.doc_id).stem))
+    named = {m.code for m in glossary.scan(words) if m.kind is SlotKind.ENTITY and m.code}
+    return named.pop() if len(named) == 1 else ""
 
 
 def _pdf_table_facts(block: Block, doc: ParsedDocument, glossary: Glossary, lineage: Lineage, assumed: str,

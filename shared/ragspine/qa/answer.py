@@ -34,6 +34,7 @@ from ragspine.qa.language import Lang, detect_language
 from ragspine.qa.lead_in_subjects import answered_from, lead_in_subject
 from ragspine.qa.metric_rows import row_for_metric
 from ragspine.qa.named_parts import with_named_parts_sum
+from ragspine.qa.other_languages import other_language, render_other_language
 from ragspine.qa.parse_cache import (
     DEFAULT_PARSE_CACHE_SIZE,
     ParseCache,
@@ -185,7 +186,7 @@ def answer_question(question: str, *, qa: QAComponents, history: Sequence[Messag
         trace.decide("structured:stated_shares")
     if slots.unrecognized is not None:
         if channel is not Channel.COMPOSITE:
-            return _finish(trace, AnswerResult(render_unrecognized(slots.unrecognized, qa.glossary, shape.lang), (),
+            return _finish(trace, AnswerResult(_unrecognized_text(slots.unrecognized, text, qa, shape.lang, trace), (),
                                                Route.STRUCTURED, AnswerStatus.UNRECOGNIZED_PARAM, slots))
         # "What happened to the stores on Canton Road?": no figure to look up, but the why still has an answer.
         trace.decide(f"composite:narrative_only:{slots.unrecognized.param}")
@@ -238,6 +239,16 @@ def answer_question(question: str, *, qa: QAComponents, history: Sequence[Messag
                           result.status, slots, result.results, refinements=decision.refinements,
                           narrative_status=outcome.status, narrative_detail=outcome.detail)
     return _finish(trace, merged, evidence_ids=outcome.evidence)
+
+
+def _unrecognized_text(problem: Unrecognized, text: str, qa: QAComponents, lang: Lang, trace: TraceRecorder) -> str:
+    """What was not understood; for a question in a language the service does not read ("Wie hoch waren die
+    Umsatzerlöse …"), that language, never its first words as an unknown company."""
+    other = other_language(text)
+    if other is None:
+        return render_unrecognized(problem, qa.glossary, lang)
+    trace.decide("clarify:language_not_read")
+    return render_other_language(*other)
 
 
 def _schedule_years_computed(shape: ParsedQuestion, text: str, qa: QAComponents,
@@ -403,8 +414,11 @@ def _refused_clarified_or_curated(shape: ParsedQuestion, text: str, qa: QACompon
     refusal = shape.refusal
     if refusal is not None:
         trace.decide(f"screening:{refusal.reason}")
-        return AnswerResult(refusal.reply, (), Route.REFUSED, AnswerStatus.REFUSED, _EMPTY,
-                            refusal_reason=refusal.reason.value)
+        other = other_language(text) if refusal.reason is RefusalReason.OUT_OF_SCOPE else None
+        if other is not None:  # no domain word read because the question is in German or French, not off topic
+            trace.decide("clarify:language_not_read")
+        reply = render_other_language(*other) if other is not None else refusal.reply
+        return AnswerResult(reply, (), Route.REFUSED, AnswerStatus.REFUSED, _EMPTY, refusal_reason=refusal.reason.value)
     _, decision = shape.parsed()
     if isinstance(decision, AskBack):
         trace.decide("clarify:ask_metric")

@@ -3,8 +3,11 @@
 A locator names a table row as the document writes it, and a row may nest brackets in its
 label (``row=Carrying amount (non-current (liabilities)/assets)``), so a citation closes at
 the bracket balancing its opening one, in full-width or ASCII form alike; a locator value cut short
-(``…``, or ``...`` in NFKC) ends the brackets it opened. A citation left
-unclosed is no citation: its text stays part of the answer (and its numbers claims).
+(``…``, or ``...`` in NFKC) ends the brackets it opened. A label may also close a bracket it never
+opened (``row=Sales per square metre ($)$),col=F19/53 WEEKS``): the bracket balancing the opening one
+then falls inside the locator, and the rest of the locator (a ``key=value`` before a closing bracket
+nothing on the line opened) still belongs to the citation. A citation left unclosed is no citation:
+its text stays part of the answer (and its numbers claims).
 """
 
 from __future__ import annotations
@@ -55,5 +58,23 @@ def _closing(text: str, start: int) -> int | None:
         elif text[index] in _CLOSES:
             depth -= 1
             if depth == 0:
-                return index + 1
+                return _past_locator_rest(text, index + 1)
     return None
+
+
+def _past_locator_rest(text: str, end: int) -> int:
+    """``end``, or past the rest of the locator when a label closed a bracket it never opened: the text up
+    to a closing bracket unmatched on the line holds a locator's ``=`` (``,col=F19/53 WEEKS）``). Prose after
+    a citation opens what it closes, so it is never read as locator."""
+    depth = 0
+    for index in range(end, len(text)):
+        char = text[index]
+        if char == "\n" or _OPENING.match(text, index) is not None:
+            break
+        if char in _OPENS:
+            depth += 1
+        elif char in _CLOSES:
+            if depth == 0:
+                return _past_locator_rest(text, index + 1) if "=" in text[end:index] else end
+            depth -= 1
+    return end

@@ -58,7 +58,7 @@ class RuleIntentParser:
         """Parse slots and choose the channel."""
         question = with_company_names(question, self._glossary)  # "Boeing" for "The Boeing Company"
         question = without_statement_names(question)  # "the cash flow statement" asks no cash balance
-        slots = parse_slots(question, glossary=self._glossary)
+        slots = _with_display_names(parse_slots(question, glossary=self._glossary), self._glossary)
         if slots.metrics:  # "operating income % margin" asks the margin, not the operating income
             slots = _with_metrics(slots, read_derived(question, slots.metrics, self._glossary))
         text = normalize_text(question)
@@ -119,6 +119,23 @@ class RuleIntentParser:
                 names += [part for part in left.split() if len(part) >= 2 and part not in glossary.fillers]
         return ParsedSlots(slots.metrics, tuple(entities), slots.periods, slots.channels, slots.bad_period,
                            tuple(names), row_words=slots.row_words)
+
+
+def _with_display_names(slots: ParsedSlots, glossary: Glossary) -> ParsedSlots:
+    """``slots`` with each unknown name that is an entity's own display name (``names:`` in any language, not
+    listed under ``aliases``: デジタル・サービス) read as that entity; a name two entities share stays unknown."""
+    if not slots.unknown_names:
+        return slots
+    owners: dict[str, set[str]] = {}
+    for code, term in glossary.terms[SlotKind.ENTITY].items():
+        for name in term.names.values():
+            owners.setdefault(normalize_text(name).strip(), set()).add(code)
+    read = {raw: next(iter(codes)) for raw in slots.unknown_names
+            if len(codes := owners.get(normalize_text(raw).strip(), set())) == 1}
+    if not read:
+        return slots
+    entities = tuple(dict.fromkeys((*slots.entities, *read.values())))
+    return replace(slots, entities=entities, unknown_names=tuple(n for n in slots.unknown_names if n not in read))
 
 
 def _rows_blanked(question: str, text: str, slots: ParsedSlots, glossary: Glossary) -> str:

@@ -36,6 +36,8 @@ if TYPE_CHECKING:
 
 _CJK = LazyPattern(f"[{CJK}]")
 _ABBREVIATION = LazyPattern(r"[A-Z][A-Z0-9&.-]*[A-Z0-9]")
+# A passage pointing at a table: "The following table presents …", "… are shown below", "… as follows:"
+_POINTS_AT_TABLE = LazyPattern(r"(?i)\b(?:following\s+table|table\s+below|shown\s+below|as\s+follows)\b|[:：]\s*$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,11 +82,14 @@ def ties_every_figure(stated: StatedNames, results: Iterable[QueryResult], gloss
     """Whether each figure found comes from a document stating the names, in a passage naming its row too.
 
     At least one figure must be found; a row is named when the passage holds at least half of
-    its label's words (a CJK label: its line item as written).
+    its label's words (a CJK label: its line item as written), or when the passage points at a table
+    and names the row's section: "The following table presents the assets and liabilities of IMFT"
+    names each row under ``Assets``, "Property, plant, and equipment" too.
     """
     found = [result.fact for result in results if result.fact is not None]
     return bool(found) and all(
-        any(names_row(passage, fact.metric_code, glossary) for passage in stated.passages.get(fact.source_doc_id, ()))
+        any(names_row(passage, fact.metric_code, glossary) or _leads_into_section(passage, fact.metric_code)
+            for passage in stated.passages.get(fact.source_doc_id, ()))
         for fact in found)
 
 
@@ -108,6 +113,15 @@ def names_row(passage: str, code: str, glossary: Glossary) -> bool:
         if not own and item and item in passage:  # CJK: no word breaks, the line item as written
             return True
     return False
+
+
+def _leads_into_section(passage: str, code: str) -> bool:
+    """Whether a passage pointing at a table names every word of a document row's section heading."""
+    if not code.startswith(METRIC_PREFIX):
+        return False
+    section, colon, _ = label_of(code).rpartition(": ")
+    own = label_words(section) if colon else set()
+    return bool(own) and own <= label_words(passage) and _POINTS_AT_TABLE.search(passage) is not None
 
 
 def _states(text: str, name: str) -> bool:

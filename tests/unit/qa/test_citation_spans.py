@@ -29,3 +29,18 @@ def test_a_bracket_of_a_whole_row_label_still_nests() -> None:
 
 def test_an_unclosed_citation_stays_a_claim() -> None:
     assert check_numbers("12534（来源：doc.md · row=7", allowed=frozenset({"12534"})).unsupported == ("7",)
+
+
+def test_a_label_closing_a_bracket_it_never_opened_keeps_its_locator_in_the_citation() -> None:
+    row = "row=Sales per square metre ($)$)"
+    text = (f"average: 18384.5（计算自：a.md · table=1,{row},col=F19/53 WEEKS；a.md · table=1,{row},col=F18 (3)/52 WEEKS）"
+            "\nFY2019: 18675")
+    found = citations(text)
+    assert len(found) == 1 and text[found[0].end:] == "\nFY2019: 18675"
+    assert check_numbers(text, allowed=frozenset({"18384.5", "2019", "18675"})).ok
+
+
+def test_prose_after_a_citation_closing_an_unopened_bracket_stays_a_claim() -> None:
+    text = "up 5（来源：a.md · row=Total）, and 7 more)"
+    assert text[citations(text)[0].end:] == ", and 7 more)"
+    assert check_numbers(text, allowed=frozenset({"5"})).unsupported == ("7",)

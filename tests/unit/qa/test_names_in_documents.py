@@ -19,6 +19,8 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from ragspine.domain.starter import init_domain
 from ragspine.facts.model import Fact
@@ -54,6 +56,8 @@ def qa(tmp_path_factory: pytest.TempPathFactory) -> QAComponents:
     domain: Path = tmp_path_factory.mktemp("names") / "domain"
     init_domain(domain)
     facts = [_fact("total liabilities", "2018", 1305), _fact("issued", "2019", 11328),
+             _fact("assets: property, plant, and equipment", "2018", 2641),
+             _fact("liabilities: current debt", "2018", 20),
              _fact("负债合计", "2018", 2154), _fact("負債合計", "2018", 3017),
              _fact("total assets", "2018", 4410, doc=OTHER),
              _fact("financial assets: opening balance – ifrs 9", "2018", 100107),
@@ -77,8 +81,30 @@ def test_a_name_the_text_states_beside_the_row_is_read_as_the_documents_word(
     assert name in result.answer.splitlines()[-1], result.answer  # the reading is said
 
 
+def test_a_row_under_the_section_a_sentence_pointing_at_its_table_names_is_read_for_the_name(
+        qa: QAComponents) -> None:
+    # "the assets and liabilities of IMFT" names the section Assets, not the row's own words
+    result = answer_question("What was IMFT’s property, plant, and equipment in 2018?", qa=qa)
+    assert result.status is AnswerStatus.FOUND, result.answer
+    assert result.answer.splitlines()[0].split("（")[0].endswith(": 2641 USD_M"), result.answer
+    assert "IMFT" in result.answer.splitlines()[-1], result.answer
+
+
+@given(ask=st.sampled_from(["What was IMFT’s {} in 2018?", "What was the {} of IMFT in 2018?",
+                             "Show IMFT's {} for 2018", "How much {} did IMFT have in 2018?"]),
+       row=st.sampled_from(["property, plant, and equipment", "property, plant and equipment",
+                            "Property, Plant, and Equipment"]))
+def test_a_row_under_a_named_section_is_read_for_the_name_however_asked(qa: QAComponents, ask: str,
+                                                                        row: str) -> None:
+    result = answer_question(ask.format(row), qa=qa)
+    assert result.status is AnswerStatus.FOUND, result.answer
+    assert "2641" in result.answer and "1305" not in result.answer, result.answer
+
+
 @pytest.mark.parametrize(("question", "name"), [
     ("What were the total liabilities of Intel in 2018?", "Intel"),  # stated, but not beside the row
+    # stated in a passage naming no section of the row nor pointing at its table
+    ("What was the current debt of Intel in 2018?", "Intel"),
     ("What were the total liabilities of Globex in 2018?", "Globex"),  # stated nowhere
     ("What were the total assets of Initech in 2018?", "Initech"),  # stated nowhere, the row by another name
     ("What were the total liabilities as of October 31, 2018?", "October 31, 2018"),  # a date inside the year
