@@ -72,7 +72,7 @@ def format_citation(doc: str, locator: str) -> str:
     return passage_citation(_one_line(doc), _one_line(locator))
 
 
-def format_snippet_block(snippets: Sequence[tuple[str, str, str]]) -> str:
+def format_snippet_block(snippets: Sequence[tuple[str, str, str]], numbers: Sequence[int] | None = None) -> str:
     """Render ``(text, doc, locator)`` triples as the numbered snippet block under ``参考资料：``.
 
     Each text is folded onto one line, and a ``（来源：`` inside it is defused, so a document
@@ -80,20 +80,22 @@ def format_snippet_block(snippets: Sequence[tuple[str, str, str]]) -> str:
 
     Args:
         snippets: the evidence in rank order, each as (text, doc, locator).
+        numbers: each snippet's number (a few passages shown again keep the numbers they had); 1, 2, … without.
 
     Returns:
         The header line followed by one ``[n] text（来源：doc locator）`` line per snippet.
     """
     lines = [SNIPPET_HEADER]
-    for number, (text, doc, locator) in enumerate(snippets, start=1):
+    for number, (text, doc, locator) in zip(numbers or range(1, len(snippets) + 1), snippets, strict=True):
         safe = _one_line(text).replace(CITATION_OPEN, "（")
         lines.append(f"[{number}] {safe}{format_citation(doc, locator)}")
     return "\n".join(lines)
 
 
-def build_user_message(question: str, snippets: Sequence[tuple[str, str, str]]) -> str:
-    """The generation user message: the question line, a blank line, then the snippet block."""
-    return f"{QUESTION_LABEL}{_one_line(question)}\n\n{format_snippet_block(snippets)}"
+def build_user_message(question: str, snippets: Sequence[tuple[str, str, str]],
+                       numbers: Sequence[int] | None = None) -> str:
+    """The generation user message: the question line, a blank line, then the snippet block (``numbers`` as there)."""
+    return f"{QUESTION_LABEL}{_one_line(question)}\n\n{format_snippet_block(snippets, numbers)}"
 
 
 def parse_user_message(content: str) -> tuple[str, list[CitedSnippet]]:

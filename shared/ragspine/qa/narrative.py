@@ -28,6 +28,7 @@ from ragspine.llm.ports import LLMProvider, StructuredLLMProvider
 from ragspine.qa.attribution import Namer, entity_namer, misattributed
 from ragspine.qa.citing import CitedAnswer, cite, revised
 from ragspine.qa.evidence import Evidence
+from ragspine.qa.focus import focus
 from ragspine.qa.language import Lang
 from ragspine.qa.narrative_detail import NarrativeDetail
 from ragspine.qa.on_topic import off_topic
@@ -157,19 +158,26 @@ def run_narrative(question: str, *, retriever: NarrativeRetriever | None, llm: L
     asked = subject_of(question, lang, glossary)
     named = (*sorted(asked.entities), *asked.names, *sorted(asked.years))
 
+    asked_from: tuple[int, ...] = ()  # the passages the prompt gives (0-based), when not all of them
+
     def prompt(again: bool, restated: str | None = None) -> list[Message]:
         return assemble_prompt(question, evidence, history=history, system_prompt=system_prompt, lang=lang,
-                               again=again, structured=structured is not None, subject=named, restated=restated)
+                               again=again, structured=structured is not None, subject=named, restated=restated,
+                               shown=asked_from)
 
-    def restates(text: str) -> str | None:
-        """The reply's own words when they only say the question back, else None."""
-        claims = [claims_text(sentence, passages=len(evidence)) for sentence, _ in cite(text, evidence).sentences]
-        return " ".join(" ".join(claims).split()) if off_question(question, claims) == RESTATED else None
+    def restates(text: str) -> tuple[str, tuple[int, ...]] | None:
+        """The reply's own words and the passages it cites when it only says the question back, else None."""
+        said = cite(text, evidence)
+        claims = [claims_text(sentence, passages=len(evidence)) for sentence, _ in said.sentences]
+        if off_question(question, claims) != RESTATED:
+            return None
+        return " ".join(" ".join(claims).split()), said.used
 
     def ask(messages: list[Message]) -> str:
         if structured is None:
             return llm.complete(messages).text.strip()
-        reply = structured.complete_json(messages, answer_schema(len(evidence)), name=SCHEMA_NAME).text.strip()
+        reply = structured.complete_json(messages, answer_schema(len(evidence), [i + 1 for i in asked_from]),
+                                       name=SCHEMA_NAME).text.strip()
         read = read_structured(reply, len(evidence))
         honoured.append(read is not None)
         if read == "":  # the asked-for JSON with no sentence in it: nothing the model said can be shown
@@ -201,7 +209,10 @@ def run_narrative(question: str, *, retriever: NarrativeRetriever | None, llm: L
         reasked = said_back is not None
         if said_back is not None:  # once, naming what it left out: said back again, it is withheld below
             decisions.append("narrative:restated_asked_again")
-            text = ask(prompt(again=asked_again, restated=said_back))
+            asked_from = focus(question, said_back[1], evidence, subject=_blanker(glossary))
+            if asked_from:  # the passages likeliest to answer, under their numbers: the same prompt got the same words
+                decisions.append(f"narrative:asked_from={len(asked_from)}/{len(evidence)}")
+            text = ask(prompt(again=asked_again, restated=said_back[0]))
     except ProviderUnavailableError as exc:
         return _unavailable(exc, evidence, lang, decisions, timeout_s)
     as_json = honoured[-1] if honoured else None
@@ -341,11 +352,14 @@ def _off_topic(question: str, cited: CitedAnswer, pool: Sequence[Evidence], prom
     claims = [claims_text(sentence, passages=prompted) for sentence, _ in cited.sentences]
     paragraphs = [item.text if i < prompted else "" for i, item in enumerate(pool)]
     return off_topic(question, claims, [passages for _, passages in cited.sentences], paragraphs,
-                     [item.text for item in pool], subject=_subject_blanker(glossary) if glossary is not None else str)
+                     [item.text for item in pool], subject=_blanker(glossary))
 
 
-def _subject_blanker(glossary: Glossary) -> Callable[[str], str]:
+def _blanker(glossary: Glossary | None) -> Callable[[str], str]:
     """Blanks the entities and periods a text names (the subject every passage of a region and year shares)."""
+    if glossary is None:
+        return str
+
     def blanked(text: str) -> str:
         named = [m for m in glossary.scan(text) if m.kind in (SlotKind.ENTITY, SlotKind.PERIOD)]
         return glossary.leftover(text, named)

@@ -59,7 +59,7 @@ def off_topic(question: str, claims_of: Sequence[str], cited: Sequence[Sequence[
     """
     if len(claims_of) < 2:
         return ()
-    topic = content_words(_ASKING.sub(" ", subject(question)))
+    topic = topic_words(question, subject=subject)
     language = detect_language(question)
     held = [len(content_words(subject(" ".join([claims, *(passages[p] for p in cited[i]
                                                         if detect_language(passages[p]) == language)])))
@@ -73,6 +73,11 @@ def off_topic(question: str, claims_of: Sequence[str], cited: Sequence[Sequence[
     return tuple(i for i, h in enumerate(held)
                  if h < MIN_SHARE * best and not set(cited[i]) & their_passages and not _LEAD_IN.search(claims_of[i])
                  and _copied(claims_of[i], [copied_from[p] for p in cited[i]], language))
+
+
+def topic_words(question: str, *, subject: Blank = str) -> frozenset[str]:
+    """The question's content words with its subject (``subject`` blanks it) and its asking left out."""
+    return content_words(_ASKING.sub(" ", subject(question)))
 
 
 def _copied(claims: str, cited: Sequence[str], language: str) -> bool:

@@ -153,7 +153,8 @@ def restated_again(question: str, reply: str, lang: str) -> str:
 def assemble_prompt(question: str, evidence: Sequence[Evidence], *,
                     history: Sequence[Message] = (), system_prompt: str = SYSTEM_PROMPT,
                     lang: str | None = None, again: bool = False, structured: bool = False,
-                    subject: Sequence[str] = (), restated: str | None = None) -> list[Message]:
+                    subject: Sequence[str] = (), restated: str | None = None,
+                    shown: Sequence[int] = ()) -> list[Message]:
     """Build the generation messages: system rules, prior turns, then question + snippet block.
 
     With ``lang``, the user message ends with the closing lines in that language (the question
@@ -161,7 +162,8 @@ def assemble_prompt(question: str, evidence: Sequence[Evidence], *,
     speak of, one to three sentences) and the answer-language instruction (``again`` adds that
     the previous reply was in another one; ``restated``, a previous reply that only said the question
     back, is quoted with what it left out); ``structured`` asks for the JSON form of
-    ``qa/structured_reply.py`` instead of passage numbers in the text.
+    ``qa/structured_reply.py`` instead of passage numbers in the text. ``shown`` (0-based) gives only
+    those passages, in that order, each under the number it has among all of ``evidence``.
 
     History is inserted here and nowhere else: it never changes screening, intent, the
     retrieval query or the evidence.
@@ -172,7 +174,9 @@ def assemble_prompt(question: str, evidence: Sequence[Evidence], *,
     restricted = [e.chunk_id for e in evidence if e.sensitivity >= Sensitivity.RESTRICTED]
     if restricted:
         raise RestrictedEvidenceError(f"refused to build a prompt with {len(restricted)} RESTRICTED item(s)")
-    user = build_user_message(question, [(e.context or e.text, e.doc, e.locator) for e in evidence])
+    order = list(shown) or list(range(len(evidence)))
+    user = build_user_message(question, [(evidence[i].context or evidence[i].text, evidence[i].doc,
+                                          evidence[i].locator) for i in order], [i + 1 for i in order])
     if lang is not None and lang in ANSWER_LANGUAGE:
         instruction = (STRUCTURED_ANSWER if structured else ANSWER_LANGUAGE)[lang]
         missing = f"{restated_again(question, restated, lang)}\n" if restated else ""

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from typing import Any
 
 SCHEMA_NAME = "cited_answer"
@@ -37,11 +38,11 @@ _CJK_END = re.compile(_CJK + "$")
 _HAS_CJK = re.compile(_CJK)
 
 
-def answer_schema(passages: int) -> dict[str, Any]:
-    """The JSON schema of a cited answer over ``passages`` numbered passages (1..passages)."""
+def answer_schema(passages: int, numbers: Sequence[int] | None = None) -> dict[str, Any]:
+    """The JSON schema of a cited answer over ``passages`` numbered passages (1..passages, or the ``numbers`` shown)."""
+    enum = list(numbers) if numbers else list(range(1, passages + 1))
     sentence = {"type": "object", "additionalProperties": False, "required": ["text", "passage"],
-                "properties": {"text": {"type": "string"},
-                               "passage": {"type": "integer", "enum": list(range(1, passages + 1))}}}
+                "properties": {"text": {"type": "string"}, "passage": {"type": "integer", "enum": enum}}}
     return {"type": "object", "additionalProperties": False, "required": ["sentences"],
             "properties": {"sentences": {"type": "array", "minItems": 1, "maxItems": MAX_SENTENCES,
                                          "items": sentence}}}

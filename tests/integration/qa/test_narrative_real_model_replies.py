@@ -16,6 +16,7 @@ from dataclasses import replace
 import pytest
 
 from ragspine.bootstrap import build_services
+from ragspine.llm.extractive import parse_user_message
 from ragspine.qa.evidence import Evidence
 from ragspine.qa.prompt import ANSWER_LANGUAGE_AGAIN, ANSWER_RESTATED_AGAIN, MISSING_CONTENT, MISSING_REASON
 from ragspine.settings import LLMProviderName, Settings
@@ -294,6 +295,30 @@ class TestAReplySayingTheQuestionBackIsAskedAgain:
         assert said_back.split("[")[0].rstrip("。.") in again  # the reply named, so it is not given again
         assert (MISSING_REASON if "なぜ" in question or "why" in question.lower() or "为什么" in question
                 else MISSING_CONTENT)[lang] in again
+
+    @pytest.mark.parametrize(("question", "said_back", "answer"), [
+        # The paragraph sharing the question's topic words first, then the one the reply cited.
+        ("香港团队如何应对客流结构的变化？", "香港团队应对了客流结构的变化[1]。", "香港团队把重心转向本地常客，调整了商品组合[5]。"),
+        # A Japanese question shares no words with the Chinese paragraphs: the one the reply cited.
+        ("2024年度、香港チームは客層の変化にどう対応しましたか？", "香港チームは客層の変化に対応しました。[5]",
+         "香港チームは本地常客に重心を移し、商品组合を调整しました[5]。"),
+    ])
+    def test_asked_again_over_fewer_passages_the_one_that_answers_first(  # type: ignore[no-untyped-def]
+            self, ask_with, question: str, said_back: str, answer: str) -> None:
+        # The real model said the same words back over the same five passages, also when asked again.
+        def replies(messages: Messages) -> str:
+            shown = [snippet.text for snippet in parse_user_message(messages[-1]["content"])[1]]
+            return answer if len(shown) <= 2 and shown[0] == HK_TEAM.text else said_back
+
+        body, server = ask_with(replies, question, passages=[*PASSAGES, HK_TEAM])
+
+        assert (body["narrative_status"], detail(body)["kind"]) == ("answered", "model_answer")
+        assert detail(body)["asked_for_answer"] is True and len(server.requests) == 2
+        assert str(body["answer"]) == answer.replace("[5]", cite(HK_TEAM))
+        assert sources(body) == [(HK_TEAM.doc, HK_TEAM.locator)]
+        again = server.requests[1][-1]["content"]
+        assert f"[5] {HK_TEAM.text}" in again  # under the number it had
+        assert JP_ZH.text not in again  # another region's passage is not shown again
 
     @pytest.mark.parametrize(("lang", "question", "said_back", "notice"), [
         ("en", EN, "The Canton Road stores closed [1].", "The model only repeated the question, also when asked again"),

@@ -188,14 +188,20 @@ class TestAServerHonouringTheSchema:
         def said_back_first(messages: Messages) -> list[dict[str, Any]]:
             if asked_again in messages[-1]["content"]:
                 return [{"text": "入境游客消费疲软，广东道三家门店关闭。", "passage": 1}]
-            return [{"text": "广东道的门店关闭了。", "passage": 1}]
+            return [{"text": "广东道的门店关闭了。", "passage": 2}]
 
-        body, server = ask_with(SmallModel(said_back_first), ZH, StructuredOutput.JSON_OBJECT)
+        model = SmallModel(said_back_first)
+        body, server = ask_with(model, ZH, StructuredOutput.JSON_OBJECT)
 
         assert len(server.bodies) == 2 and all("response_format" in b for b in server.bodies)
         assert server.requests[1][-1]["content"].endswith(f"{asked_again}\n{STRUCTURED_ANSWER['zh']}")
         assert body["answer"] == f"入境游客消费疲软，广东道三家门店关闭。{cite(HK)}"
         assert body["narrative_detail"]["asked_for_answer"] is True
+        # Asked again from the passage on the question's topic and the one the reply cited, under their
+        # numbers: the schema lets the model cite only those, and Japan's passage is not shown again.
+        enum = [schema["properties"]["sentences"]["items"]["properties"]["passage"]["enum"] for schema in model.schemas]
+        assert enum == [[1, 2, 3], [1, 2]]
+        assert JP.text not in server.requests[1][-1]["content"]
 
     def test_a_reply_cut_off_by_max_tokens_keeps_its_complete_sentences(
             self, ask_with: Asker) -> None:

@@ -1,0 +1,51 @@
+"""The passages a question is asked again from after the model said it back."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from ragspine.qa.focus import MAX_FOCUS, focus
+from tests.fakes.narrative import evidence
+
+SECTION = ("2024财年，香港营业收入同比下降7.4%，主要原因是入境旅客消费走弱。"
+           "面对客流结构的变化，香港团队把重心转向本地常客，调整了商品组合。")
+REVENUE = replace(evidence("2024财年，香港营业收入同比下降7.4%，主要原因是入境旅客消费走弱。"), context=SECTION)
+TEAM = replace(evidence("面对客流结构的变化，香港团队把重心转向本地常客，调整了商品组合。",
+                        locator="heading=香港（ACME_HK）,para=2"), context=SECTION)
+PRICE = evidence("2025年4月、ACME_JPは店頭の棚価格を引き上げました。", doc="ACME_JP_2025_Report.md",
+                 locator="heading=価格改定,para=1")
+STORES = evidence("线下方面，中国内地全年净新增门店34家，新店主要分布在二线城市。", locator="heading=中国内地（ACME_CN）,para=2")
+LOTUS = evidence("为应对成本压力，日本启动了成本优化项目“Project Lotus”。", locator="heading=日本（ACME_JP）,para=2")
+
+
+def test_the_paragraph_holding_the_questions_topic_comes_first_then_the_one_cited() -> None:
+    assert focus("香港团队如何应对客流结构的变化？", [2], [PRICE, STORES, LOTUS, TEAM]) == (3, 2)
+
+
+def test_a_section_shown_under_two_numbers_is_shown_once() -> None:
+    # Both paragraphs reach the model as their section's text: the second copy adds nothing.
+    assert focus("香港团队如何应对客流结构的变化？", [0], [REVENUE, PRICE, TEAM]) == (2,)
+
+
+def test_with_no_word_in_common_the_passages_the_reply_cited() -> None:
+    assert focus("2024年度、香港チームは客層の変化にどう対応しましたか？", [3, 1], [PRICE, STORES, LOTUS, TEAM]) == (3, 1)
+
+
+def test_nothing_cited_and_nothing_in_common_keeps_every_passage() -> None:
+    assert focus("How did the team respond?", [], [PRICE, STORES]) == ()
+
+
+@given(st.lists(st.sampled_from([REVENUE, TEAM, PRICE, STORES, LOTUS]), min_size=1, max_size=6),
+       st.lists(st.integers(min_value=0, max_value=5), max_size=3),
+       st.sampled_from(["香港团队如何应对客流结构的变化？", "日本为什么启动Project Lotus？", "Why did prices rise?"]))
+def test_at_most_a_few_passages_each_text_once_the_cited_ones_and_one_more(passages, cited, question) -> None:  # type: ignore[no-untyped-def]
+    cited = [i for i in cited if i < len(passages)]
+    chosen = focus(question, cited, passages)
+
+    assert len(chosen) <= MAX_FOCUS and all(0 <= i < len(passages) for i in chosen)
+    shown = [passages[i].context or passages[i].text for i in chosen]
+    assert len(set(shown)) == len(shown)
+    assert len(set(chosen) - set(cited)) <= 1  # the paragraph on the question's topic, else only those cited
