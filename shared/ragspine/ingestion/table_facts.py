@@ -377,10 +377,16 @@ def table_facts(block: Block, context: TableContext, glossary: Glossary,
     years = [m.period.period for t in (() if context.follows_table else context.headings) for m in glossary.scan(t)
              if m.period is not None and m.period.period_type == "FY"]
     namer = _Namer(glossary, years[-1] if years else None)
-    blocks = header_blocks(rows, shape.header_rows, shape.label_cols, lambda cell: is_figure(cell, glossary))
+    blocks = header_blocks(rows, shape.header_rows, shape.label_cols, lambda cell: is_figure(cell, glossary),
+                           lambda cell: _names_a_period(cell, glossary))
     if len(blocks) == 1:
         return _TableReader(block, context, glossary, lineage, shape, rows, refs, namer).read()
     return _blocks_read(block, context, glossary, lineage, blocks, rows, refs, namer)
+
+
+def _names_a_period(text: str, glossary: Glossary) -> bool:
+    """Whether a header cell names a period the glossary reads (``FY 2019 (%)``)."""
+    return any(m.kind is SlotKind.PERIOD and m.period is not None for m in glossary.scan(text))
 
 
 def _blocks_read(block: Block, context: TableContext, glossary: Glossary, lineage: Lineage,

@@ -180,6 +180,11 @@ def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
                 if total is not None:  # "X among the total cost": the documents' one total row beside X
                     misses.append(total)
                     found[SlotKind.METRIC][total.readings[0].code] = None
+            else:
+                beside = _row_named_beside_metric(norm, blanked(), glossary, tuple(found[SlotKind.METRIC]))
+                if beside is not None:  # "the percentage of sales represented by net other income": both are named
+                    misses.append(beside)
+                    found[SlotKind.METRIC][beside.readings[0].code] = None
         leftover = blanked()
         if any(not found[kind] for kind in missing):
             said = set().union(*(label_words(label_of(code)) for code in found[SlotKind.METRIC]
@@ -401,6 +406,29 @@ def _label_beside_metric(question: str, norm: str, mentions: list[Mention], miss
     # "Cost of revenue: Hosting"
     heads = bool(section) and _leading_words(section, len(named_by)) == named_by and label_words(item) <= asked
     return readings[0] if named_by and named_by < own and (own <= asked or heads) else None
+
+
+def _row_named_beside_metric(norm: str, leftover: str, glossary: Glossary,
+                             metrics: tuple[str, ...]) -> NearMiss | None:
+    """The one document row the words beside a lone glossary metric name in other words, or None.
+
+    "The percentage of sales represented by net other income" names the glossary's revenue by
+    "sales" and the row ``Other income (expense), net`` by "net other income". Both are read, as a
+    row named as written is: which one answers is decided with the facts (``metric_rows``: the row
+    only where the metric has no figure and the row's document says its table is of the metric).
+    Two rows named equally, or none clearly, add nothing; nor does a row of a section the question
+    names no word of: "Revenues of Teekay LNG" is not the row ``Income (loss) from vessel
+    operations: Teekay LNG`` (another figure of the same name).
+    """
+    if len(metrics) != 1 or metrics[0].startswith(METRIC_PREFIX):
+        return None
+    readings = label_readings(norm, leftover, glossary)
+    if len(readings) != 1 or len(readings[0].readings) != 1:
+        return None
+    section = label_of(readings[0].readings[0].code).rpartition(": ")[0]
+    if section and not label_words(section) & label_words(norm):
+        return None
+    return readings[0]
 
 
 def _naming_a_row(names: tuple[str, ...], glossary: Glossary) -> tuple[str, ...]:

@@ -148,3 +148,49 @@ def test_words_no_sentence_leading_into_the_table_states_keep_the_row_apart(
     result = answer_question(question, qa=lead_in_qa)
     assert "read 'revenue' as" not in result.answer, result.answer
     assert result.status is not AnswerStatus.FOUND, result.answer
+
+
+COMMON_SIZE = "results_as_percent_of_sales.md"
+SEGMENTS = "segment_results.md"
+
+
+@pytest.fixture(scope="module")
+def rows_in_other_words(tmp_path_factory: pytest.TempPathFactory) -> QAComponents:
+    domain: Path = tmp_path_factory.mktemp("other_words") / "domain"
+    init_domain(domain)
+
+    def fact(row: str, year: str, value: float, unit: str, doc: str) -> Fact:
+        return statement_fact(f"label:{row}", year, value, unit=unit, source_doc_id=doc,
+                              source_locator=f"table=1,row={row},col={year}")
+
+    facts = [fact("other income (expense), net", "2018", 0.1, "PCT", COMMON_SIZE),
+             fact("other income (expense), net", "2019", 1.6, "PCT", COMMON_SIZE),
+             fact("provision for income taxes", "2019", 1.4, "PCT", COMMON_SIZE),
+             fact("income (loss) from vessel operations: teekay lng", "2018", 148599, "USD_K", SEGMENTS),
+             fact("income (loss) from vessel operations: teekay lng", "2019", 299253, "USD_K", SEGMENTS)]
+    passages = [evidence("The following table sets forth our results of operations as a percentage of sales:",
+                         doc=COMMON_SIZE, locator="heading=Results of operations,para=1"),
+                evidence("Revenues and income from vessel operations by segment are as follows.", doc=SEGMENTS,
+                         locator="heading=Segments,para=1")]
+    return replace(statement_qa_with_labels(domain, facts), retriever=StaticRetriever(passages))
+
+
+@pytest.mark.parametrize("words", ["net other income", "other income, net", "Other Income (Expense) net"])
+def test_a_row_named_in_other_words_beside_the_metric_answers_when_the_metric_has_no_figure(
+        rows_in_other_words: QAComponents, words: str) -> None:
+    # GIVEN a table of results as a percentage of sales, its row "Other income (expense), net", and no sales figure
+    # WHEN the question names sales and the row in its own words
+    result = answer_question(f"What was the change in percentage of sales represented by {words} between 2018 and "
+                             "2019?", qa=rows_in_other_words)
+    # THEN the row's change answers, cited, and the reading is said
+    assert "FY2019 vs FY2018 up 1.5 points" in result.answer, result.answer
+    assert f"{COMMON_SIZE} · table=1,row=other income (expense), net" in result.answer, result.answer
+    assert "No data" not in result.answer and "read 'revenue' as other income" in result.answer, result.answer
+
+
+def test_a_row_of_another_section_named_by_its_item_alone_is_not_the_metric(
+        rows_in_other_words: QAComponents) -> None:
+    # "Revenues of Teekay LNG" names the item of "Income (loss) from vessel operations: Teekay LNG", not its figure
+    result = answer_question("What is the increase/ (decrease) in Revenues of Teekay LNG from 2018 to 2019?",
+                             qa=rows_in_other_words)
+    assert "150654" not in result.answer and "299253" not in result.answer, result.answer

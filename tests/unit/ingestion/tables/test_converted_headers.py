@@ -162,3 +162,18 @@ def test_a_restated_column_is_the_years_figure_and_the_one_before_restatement_is
                    ["营业外收入", "865,234.72", "731,890.46", "730,112.05", "18.22"]],
                   heading="华辰电子科技股份有限公司2024年年度报告")
     assert facts == {("label:营业外收入", "2024", 865234.72), ("label:营业外收入", "2023", 731890.46)}
+
+
+def test_a_second_header_row_inside_the_body_files_its_cells_under_its_own_periods() -> None:
+    # GIVEN exchange rates under "FY 2019 | FY 2018" in the third and fourth columns, then a second table
+    # whose own header row sets "FY 2019 (%) | FY 2018 (%)" one column to the left
+    facts = _read([["Currency", "Weightage (%)", "FY 2019", "FY 2018", "% Change YoY"],
+                   ["USD", "53.6", "70.07", "64.49", "8.7"],
+                   ["Breakup of revenue growth", "FY 2019 (%)", "FY 2018 (%)", "", ""],
+                   ["Business growth", "11.4", "6.7", "", ""],
+                   ["Impact of exchange rate", "7.6", "(2.3)", "", ""]])
+    # THEN each growth figure is filed under the year its own header names, never under the first table's
+    growth = {(period, float(value)) for metric, period, value in facts if "exchange rate" in metric}
+    assert growth == {("2019", 7.6), ("2018", -2.3)}
+    assert {(period, float(value)) for metric, period, value in facts if "business growth" in metric} == {
+        ("2019", 11.4), ("2018", 6.7)}
