@@ -109,8 +109,9 @@ _BALANCE_ITEM = re.compile(r"(?i)\b(?:receivables?|inventor(?:y|ies)|payables?|p
 _PERIOD_PART_WORDS = re.compile(r"quarter|half|month|week|ytd|year|period|季|半期|月")
 _PART_OF_PERIOD = re.compile(rf"\d|{_PERIOD_PART_WORDS.pattern}")
 _BASIC_OR_DILUTED = re.compile(r"(?i)\s*(?:basic|diluted|basic\s+and\s+diluted)\s*")
-# A figure in the currency's hundredth ("Basic earnings per share (cents)"): no unit code says it, so none is given.
-_SUBUNIT = re.compile(r"(?i)\b(?:cents?|pence)\b")
+# A figure in the currency's hundredth ("Basic earnings per share (cents)", a UK report's "… per share (p)"): no unit
+# code says it, so none is given.
+_SUBUNIT = re.compile(r"(?i)\b(?:cents?|pence)\b|\bshare\s*\(\s*p\s*\)")
 # A section of changes in balances (a cash-flow statement's working-capital lines), and the rows that close it.
 _CHANGES_SECTION = re.compile(r"(?i:\bchanges?\s+in\b|\(increase\)|\(decrease\)|increase\s*\(decrease\)|"
                               r"decrease\s*\(increase\))|増減|增减|变动")
