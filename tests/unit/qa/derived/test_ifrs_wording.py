@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -16,7 +17,7 @@ from ragspine.domain.files import GLOSSARY
 from ragspine.domain.glossary_file import read_glossary
 from ragspine.ingestion.facts_extract import extract_facts, primary_facts
 from ragspine.ingestion.model import Block, BlockKind, ParsedDocument
-from tests.unit.qa.derived.statement_set import answered, statement_qa
+from tests.unit.qa.derived.statement_set import answered, statement_facts, statement_qa
 
 _DEPRECIATION = ["Depreciation, amortisation and impairment", "Depreciation and amortisation",
                  "Depreciation, amortization and impairment"]
@@ -60,3 +61,15 @@ def test_total_equity_is_net_assets_and_the_owners_equity_stays_apart(folder: Pa
     equity_ratio = _statements(folder, _DEPRECIATION[0], _OPERATING_CASH[0], _INTEREST[0], _CAPEX[0])[3]
     assert "equity ratio (EQUITY_RATIO): 43.07 PCT" in equity_ratio  # total equity 2772.8 / 6437.2
     assert "different figures" not in equity_ratio and "2685" not in equity_ratio
+
+
+@pytest.mark.parametrize(("question", "first_line"), [
+    ("2024年度の売上収益営業利益率は何%か", "営業利益率（OPERATING_MARGIN）：7.50 PCT"),
+    ("2024年度の売上高営業利益率は何%か", "営業利益率（OPERATING_MARGIN）：7.50 PCT"),
+    ("What was the EBIT margin in FY2024?", "operating margin (OPERATING_MARGIN): 7.50 PCT"),
+])
+def test_the_ifrs_names_of_the_operating_margin_lead_with_the_margin(folder: Path, question: str,
+                                                                     first_line: str) -> None:
+    # "売上収益営業利益率" holds the name of revenue (売上収益): the margin asked leads, not the revenue line
+    answer = answered(statement_qa(folder, statement_facts()), question).answer
+    assert first_line in answer.splitlines()[0]
