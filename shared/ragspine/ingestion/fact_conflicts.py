@@ -10,11 +10,17 @@ active versions are merged.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 from decimal import Decimal
+from typing import TYPE_CHECKING
 
+from ragspine.facts.glossary import SlotKind
 from ragspine.facts.model import Fact, FactKey
 from ragspine.facts.unit_scales import money_unit
 from ragspine.numbers.units import SCALES
+
+if TYPE_CHECKING:
+    from ragspine.facts.glossary import Glossary
 
 
 def differing_facts(stated: Iterable[Iterable[Fact]], kept: Iterable[Fact]) -> list[Fact]:
@@ -72,3 +78,22 @@ def same_figure_stating_unit(kept: Fact, other: Fact) -> bool:
 def _says_less(unit: str, fuller: str) -> bool:
     """Whether ``unit`` states part of ``fuller``: nothing, or its scale without its currency (``M``, ``JPY_M``)."""
     return unit == "" or (unit in SCALES and fuller.endswith(f"_{unit}") and len(fuller) == len(unit) + 4)
+
+
+def balances(glossary: Glossary | None) -> frozenset[str]:
+    """The metrics that are balances of money (not additive: total assets, cash, inventories), which are
+    stated at their size: written with a minus sign they are being deducted (cash in a net-debt
+    reconciliation), not negative."""
+    if glossary is None:
+        return frozenset()
+    return frozenset(code for code, term in glossary.terms[SlotKind.METRIC].items()
+                     if not term.additive and term.unit and money_unit(term.unit) is not None
+                     and code not in glossary.formulas)  # a computed one (working capital) may be below zero
+
+
+def written_as_deduction(fact: Fact, other: Fact, balances: frozenset[str]) -> bool:
+    """Whether ``fact`` is a balance's amount that ``other`` states at its size (positive): ``fact`` is that
+    amount written with a minus sign, the way a reconciliation deducts it, and ``other`` is the statement's."""
+    if fact.metric_code not in balances or not fact.value < 0 < other.value:
+        return False
+    return not differs(other, replace(fact, value=-fact.value))

@@ -26,7 +26,7 @@ from ragspine.facts.model import UNDATED, Fact, FactKey, format_number
 from ragspine.facts.open_vocabulary import open_entity_code
 from ragspine.ingestion.document_calendar import other_calendar
 from ragspine.ingestion.document_company import stated_company
-from ragspine.ingestion.fact_conflicts import differs, same_figure_stating_unit
+from ragspine.ingestion.fact_conflicts import balances, differs, same_figure_stating_unit, written_as_deduction
 from ragspine.ingestion.model import Block, BlockKind, ParsedDocument
 from ragspine.ingestion.table_facts import Lineage, TableContext, table_facts, units_in
 from ragspine.ingestion.table_subject import PART_OF_COMPANY, about_an_investee, same_company, unit_note
@@ -34,7 +34,7 @@ from ragspine.ingestion.table_topic import leads_into_table, unit_note_after
 from ragspine.lazy import LazyPattern
 from ragspine.sensitivity import Sensitivity
 
-EXTRACTOR_VERSION = "table-23"  # unit notes set after a table, blocks dated by rows, section totals by kind
+EXTRACTOR_VERSION = "table-24"  # unit notes after a table, blocks dated by rows, restated comparatives, pence, balances at their size
 _LEAD_CHARS = 300
 # the text after a table up to the next heading: an extract listing a table's paragraphs after it may set its lead
 # last, after paragraphs of other matters; the bound only caps the work
@@ -292,11 +292,15 @@ def _year(fact: Fact) -> int:
     return int(fact.period[:4])
 
 
-def primary_facts(results: Iterable[ExtractionResult]) -> MergedFacts:
+def primary_facts(results: Iterable[ExtractionResult], glossary: Glossary | None = None) -> MergedFacts:
     """One fact per key over several documents, by the ownership rule of this module's docstring.
 
+    A balance of money (a metric of ``glossary`` that is not additive) that one document writes with a
+    minus sign and another at its size is kept at its size, whichever document owns it: a net-debt
+    reconciliation deducts cash as ``(521.7)``, the balance sheet states it, and cash is 521.7.
     Facts come out in the order their documents and tables were given.
     """
+    deducted = balances(glossary)
     best: dict[FactKey, tuple[tuple[int, int], int, Fact]] = {}
     seen: dict[FactKey, list[Fact]] = {}
     order = 0
@@ -311,8 +315,9 @@ def primary_facts(results: Iterable[ExtractionResult]) -> MergedFacts:
                 rank = (1, gap if gap > 0 else 10_000 - gap)
             seen.setdefault(fact.key, []).append(fact)
             current = best.get(fact.key)
-            if current is None or (rank < current[0] and not same_figure_stating_unit(fact, current[2])) \
-                    or same_figure_stating_unit(current[2], fact):
+            if current is None or (rank < current[0] and not same_figure_stating_unit(fact, current[2])
+                                   and not written_as_deduction(fact, current[2], deducted)) \
+                    or same_figure_stating_unit(current[2], fact) or written_as_deduction(current[2], fact, deducted):
                 best[fact.key] = (rank, current[1] if current else order, fact)
     warnings = []
     for key, (_, _, kept) in best.items():

@@ -86,7 +86,7 @@ def reextract_facts(context: StepContext, *, dry_run: bool = False) -> Reextract
         results.append(new)
         changes.append(_compare(active, old.facts, new))
         renewed.append(replace(active, extraction=staged.dump_extraction(new).decode("utf-8")))
-    merged = primary_facts(results)
+    merged = primary_facts(results, context.glossary)
     if not dry_run:
         _rewrite(context, renewed, results, merged.facts)
     return ReextractReport(tuple(changes), len(merged.facts), EXTRACTOR_VERSION, context.glossary.version,

@@ -351,7 +351,7 @@ def activate(operation: Operation, context: StepContext) -> StepResult:
     # Facts are merged over every active document (a report owns its year; comparatives fill gaps),
     # and only the keys this document states, or stated before, are rewritten.
     active = [staged.load_extraction(v.extraction) for v in context.staging.active()]
-    merged = primary_facts(active)
+    merged = primary_facts(active, context.glossary)
     touched = {f.key for f in own.facts}
     if previous is not None:
         touched |= {f.key for f in staged.load_extraction(previous.extraction).facts}

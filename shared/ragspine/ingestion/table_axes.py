@@ -61,7 +61,8 @@ _PLANNED = re.compile(r"forecast|plan|budget|target|estimat|guidance|outlook|pro
 _SUPERSEDED = re.compile(r"调整前|調整前|重述前|追溯调整前|修正前|变更前|変更前|遡及(?:適用|処理)前|组合前"
                          r"|(?:as\s+)?previously\s+reported|as\s+originally|before\s+(?:restatement|adjustment)")
 # Words after a period saying its column holds the stated figures, as "Actual" alone does: no kind of figure.
-_STATED_SUFFIX = re.compile(r"(?i)\s*(?:results?|actuals?|実績|实际|实绩)\s*$")
+# A comparative restated under IFRS ("2024 restated", "FY2024 as restated") is the year's figure now stated.
+_STATED_SUFFIX = re.compile(r"(?i)\s*(?:results?|actuals?|(?:as\s+)?restated|re-presented|実績|实际|实绩)\s*$")
 # A date as Japanese and Chinese reports write it: 2025年3月31日 (現在, 末).
 _CJK_DATE = re.compile(r"(?<!\d)(?P<y>(?:19|20)\d{2})\s*年\s*(?P<m>\d{1,2})\s*月\s*(?P<d>\d{1,2})\s*日")
 # A 52- or 53-week period is a retailer's fiscal year ("52 weeks ended 30 Mar 2019"), not a part of one.

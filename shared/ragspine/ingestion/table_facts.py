@@ -109,8 +109,9 @@ _BALANCE_ITEM = re.compile(r"(?i)\b(?:receivables?|inventor(?:y|ies)|payables?|p
 _PERIOD_PART_WORDS = re.compile(r"quarter|half|month|week|ytd|year|period|季|半期|月")
 _PART_OF_PERIOD = re.compile(rf"\d|{_PERIOD_PART_WORDS.pattern}")
 _BASIC_OR_DILUTED = re.compile(r"(?i)\s*(?:basic|diluted|basic\s+and\s+diluted)\s*")
-# A figure in the currency's hundredth ("Basic earnings per share (cents)"): no unit code says it, so none is given.
-_SUBUNIT = re.compile(r"(?i)\b(?:cents?|pence)\b")
+# A figure in the currency's hundredth ("Basic earnings per share (cents)", a UK report's "… per share (p)"): no unit
+# code says it, so none is given.
+_SUBUNIT = re.compile(r"(?i)\b(?:cents?|pence)\b|\bshare\s*\(\s*p\s*\)")
 # A section of changes in balances (a cash-flow statement's working-capital lines), and the rows that close it.
 _CHANGES_SECTION = re.compile(r"(?i:\bchanges?\s+in\b|\(increase\)|\(decrease\)|increase\s*\(decrease\)|"
                               r"decrease\s*\(increase\))|増減|增减|变动")
@@ -1349,6 +1350,8 @@ class _TableReader:
             if not isinstance(stated, Period):  # the sentence before the table ("2025年3月期 セグメント別売上高")
                 stated = _context_period(self.glossary, [without_by_quarter(self.context.lead)])
             year = stated if isinstance(stated, Period) and stated.period_type == "FY" else None
+        if year is None and not self._headers_repeated_in_body():
+            return self._quarters_under_their_years(names)
         if year is None or self._headers_repeated_in_body():
             return names
         read = dict(names)
@@ -1376,11 +1379,31 @@ class _TableReader:
                            for n in names[c]]
         return read
 
+    def _quarters_under_their_years(self, names: dict[int, list[Named]]) -> dict[int, list[Named]]:
+        """Blocks of quarters each under its own fiscal year (``FY2025`` merged over ``Q1 … Q4``, then ``FY2024``
+        over its own): each column is that quarter of the year over it. Only where every value column is one."""
+        end_month = self.glossary.fiscal_calendar.end_month
+        read = {}
+        for c, headers in self.shape.col_headers.items():
+            quarter = bare_quarter(headers[-1], end_month) if len(headers) >= 2 else None
+            years = {n.period for h in headers[:-1] if (n := self.name(h)).period is not None}
+            year = years.pop() if len(years) == 1 else None
+            if quarter is None or year is None or year.period_type != "FY":
+                return names
+            period = self.glossary.normalize_period(f"{year.period}Q{quarter}")
+            if period is None:
+                return names
+            read[c] = [Named(period=period) if n.unknown or n == Named() or n.period == year else n
+                       for n in names[c]]
+        return read
+
     def _year_over_columns(self) -> Period | None:
-        """The fiscal year one header row states in its only written cell (merged over the columns, so centred)."""
+        """The fiscal year one header row states in its only written cell (merged over the columns, so centred),
+        or in every cell alike (a spreadsheet's merged cell, which the reader fills across the columns it spans)."""
         found = set()
         for h in self.shape.header_rows:
-            written = [clean_label(cell) for cell in self.rows[h][self.shape.label_cols:] if cell.strip()]
+            written = list(dict.fromkeys(clean_label(cell) for cell in self.rows[h][self.shape.label_cols:]
+                                         if cell.strip()))
             period = self.name(written[0]).period if len(written) == 1 else None
             if period is not None and period.period_type == "FY":
                 found.add(period)

@@ -3,9 +3,10 @@
 The fact table keeps every other source's figure for a key as a conflict, whatever its unit. For
 arithmetic only a different amount is a side to choose: the same amount on another scale of the
 currency (214.3 JPY_B beside 214,300 JPY_M), with its scale but no currency stated (214,300 M), or
-rounded more coarsely (25.2 JPY_B beside 25,230 JPY_M) is the same figure, and a computation over
-it takes no side. Nor is a second figure of the same document (a document states an amount once: its
-other figure under the key is another table's quantity, a segment's or a pro forma one), nor a
+rounded more coarsely (25.2 JPY_B beside 25,230 JPY_M; 6437 beside 6437.2 EUR_M) is the same
+figure, and a computation over it takes no side. Nor is a second figure of the same document (a
+document states an amount once: its other figure under the key is another table's quantity, a
+segment's or a pro forma one), nor a
 figure far from the kept one (more than a tenth apart): two documents' statements of one amount (a
 preliminary release and the final report, a restatement) differ by little, while a figure several
 times another is a different quantity a table filed under the same name. Nor is a figure the kept
@@ -71,7 +72,7 @@ def same_amount(first: Fact, second: Fact) -> bool:
     """Whether two figures of one key state one amount (on any scale of one currency, to the coarser rounding)."""
     a, b = Decimal(format_number(first.value)), Decimal(format_number(second.value))
     if first.unit == second.unit or not first.unit or not second.unit:  # no unit stated: the number decides
-        return a == b
+        return a == b or _rounded_alike(a, b)
     unit_a, unit_b = money_unit(first.unit), money_unit(second.unit)
     if unit_a is None or unit_b is None:
         return False
@@ -82,3 +83,16 @@ def same_amount(first: Fact, second: Fact) -> bool:
     places = max(-b.normalize().as_tuple().exponent, 0)  # type: ignore[operator]  # "2.0" is stated as 2
     finer_on_coarse = (a * unit_a.factor / unit_b.factor).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
     return finer_on_coarse == b
+
+
+def _rounded_alike(a: Decimal, b: Decimal) -> bool:
+    """Whether one figure is the other rounded to fewer decimals (6437 beside 6437.2 in one unit: a summary
+    rounding to the million what the statement gives to a decimal). The coarser figure must keep three
+    significant digits: 2 beside 2.4 may as well be two amounts."""
+    places_a, places_b = (max(-x.normalize().as_tuple().exponent, 0) for x in (a, b))  # type: ignore[operator]
+    if places_a == places_b:
+        return False
+    coarse, fine, places = (a, b, places_a) if places_a < places_b else (b, a, places_b)
+    if coarse == 0 or coarse.adjusted() + 1 + places < 3:  # the significant digits the coarser figure writes
+        return False
+    return fine.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP) == coarse

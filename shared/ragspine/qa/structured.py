@@ -98,14 +98,15 @@ def run_structured(slots: Slots, *, facts: FactStore, glossary: Glossary, lang: 
         if results is None:
             results = look_up(plan, facts=facts, max_sensitivity=max_sensitivity)
         lines = [render_result(r, glossary, lang, what=lookup.what) for r, lookup in zip(results, plan, strict=True)]
-    differences = _differences(results) if len(slots.periods) == 2 else ()
-    if differences:
-        lines.extend(render_difference(d, glossary, lang) for d in differences)
+    differences, apart = _differences(results) if len(slots.periods) == 2 else ((), ())
+    lines.extend(render_units_apart(earlier, later, glossary, lang) for earlier, later in apart)
+    lines.extend(render_difference(d, glossary, lang) for d in differences)  # last: change_asks finds them there
     return StructuredOutcome(tuple(lines), outcome_sources(results), outcome_status(results), results, differences)
 
 
-def _differences(results: tuple[QueryResult, ...]) -> tuple[Difference, ...]:
-    """Pairs of found facts differing only in period, when both periods are of the same type.
+def _differences(results: tuple[QueryResult, ...]) -> tuple[tuple[Difference, ...], tuple[tuple[Fact, Fact], ...]]:
+    """Pairs of found facts differing only in period, when both periods are of the same type, and the pairs
+    whose units no arithmetic joins (two currencies: the change is said not to be computed).
 
     A figure the sources state in different amounts (``conflicts``) gives one change per figure, each
     citing its own: the answer says the sources differ and chooses neither, so no change may take one side.
@@ -116,12 +117,15 @@ def _differences(results: tuple[QueryResult, ...]) -> tuple[Difference, ...]:
             fact = result.fact
             series.setdefault((fact.metric_code, fact.entity, fact.channel), []).append(
                 (fact, *differing(fact, result.conflicts)))
-    found = []
+    found: list[Difference] = []
+    apart: list[tuple[Fact, Fact]] = []
     for pair in series.values():
         if len(pair) == 2 and pair[0][0].period_type == pair[1][0].period_type:
             earliers, laters = sorted(pair, key=lambda figures: figures[0].period)
-            found += [change.difference(earlier, later) for earlier in earliers for later in laters]
-    return tuple(found)
+            pairs = [(earlier, later) for earlier in earliers for later in laters]
+            found += [change.difference(*p) for p in pairs if change.change_unit(*p) is not None]
+            apart += [p for p in pairs if change.change_unit(*p) is None]
+    return tuple(found), tuple(apart)
 
 
 def format_decimal(value: Decimal) -> str:
@@ -158,6 +162,28 @@ _NEGATIVE_BASE = {
 }
 
 
+_RESCALED = {
+    Lang.ZH: "（{units} 已换算为 {target}）",
+    Lang.EN: " ({units} put on the scale of {target})",
+    Lang.JA: "（{units} は {target} に単位をそろえて計算）",
+}
+_READ_IN = {
+    Lang.ZH: "（{periods} 未注明单位，按 {unit} 计）",
+    Lang.EN: " ({periods} states no unit: read in {unit})",
+    Lang.JA: "（{periods} は単位の記載がないため、{unit} として計算）",
+}
+_UNITS_APART = {
+    Lang.ZH: "{entity}{metric}：{later} 较 {earlier} 的变化无法计算：单位不同（{units}），币种之间不作换算，"
+             "因此不提供数值。",
+    Lang.EN: "{entity} {metric}: the change from {earlier} to {later} cannot be computed: the units differ ({units}) "
+             "and currencies are never converted, so no value is given.",
+    Lang.JA: "{entity}{metric}：{later} の {earlier} 比の増減は計算できません：単位が異なり（{units}）、"
+             "通貨は換算しないため、数値は示しません。",
+}
+_JOIN = {Lang.ZH: "、", Lang.EN: ", ", Lang.JA: "、"}
+_UNSTATED = {Lang.ZH: "未注明单位", Lang.EN: "unit not stated", Lang.JA: "単位の記載なし"}
+
+
 def render_difference(diff: Difference, glossary: Glossary, lang: Lang = Lang.ZH) -> str:
     """``中国内地（ACME_CN）营业收入（REVENUE）：FY2025 较 FY2024 增加 132 USD_M（+10.00%）`` with both sources.
 
@@ -168,7 +194,7 @@ def render_difference(diff: Difference, glossary: Glossary, lang: Lang = Lang.ZH
     later, earlier = diff.later, diff.earlier
     template, words, points = _CHANGE[lang]
     direction = words[0] if diff.absolute > 0 else words[1] if diff.absolute < 0 else words[2]
-    unit = points if later.unit == "PCT" else f" {later.unit}" if later.unit else ""  # "": no unit stated
+    unit = points if diff.unit == "PCT" else f" {diff.unit}" if diff.unit else ""  # "": no unit stated
     percent = ""
     if diff.percent is not None:
         sign = "+" if diff.percent > 0 else "−" if diff.percent < 0 else "±"
@@ -182,7 +208,24 @@ def render_difference(diff: Difference, glossary: Glossary, lang: Lang = Lang.ZH
     if earlier.value < 0 and later.value < 0 and diff.absolute != 0:
         line += _BY_SIZE[lang].format(direction=words[1] if diff.absolute > 0 else words[0],
                                       amount=f"{format_decimal(abs(diff.absolute))}{unit}")
-    return (f"{line}（计算自：{earlier.source_doc_id} · {earlier.source_locator}；"
+    if diff.rescaled:
+        line += _RESCALED[lang].format(units=_JOIN[lang].join(diff.rescaled), target=diff.unit)
+    if diff.unstated:
+        line += _READ_IN[lang].format(periods=_JOIN[lang].join(_label(f) for f in diff.unstated), unit=diff.unit)
+    return f"{line}{_cited(earlier, later)}"
+
+
+def render_units_apart(earlier: Fact, later: Fact, glossary: Glossary, lang: Lang = Lang.ZH) -> str:
+    """The change between two figures in different currencies (or money beside a percentage) is not
+    computed: the line says why and gives no number (the figures' own lines cite them)."""
+    units = _JOIN[lang].join(sorted({f.unit or _UNSTATED[lang] for f in (earlier, later)}))
+    return _UNITS_APART[lang].format(entity=label(glossary.term(SlotKind.ENTITY, later.entity), lang),
+                                     metric=label(glossary.term(SlotKind.METRIC, later.metric_code), lang),
+                                     later=_label(later), earlier=_label(earlier), units=units)
+
+
+def _cited(earlier: Fact, later: Fact) -> str:
+    return (f"（计算自：{earlier.source_doc_id} · {earlier.source_locator}；"
             f"{later.source_doc_id} · {later.source_locator}）")
 
 

@@ -18,12 +18,12 @@ from ragspine.facts.query_metric import QueryResult, QueryStatus
 from ragspine.facts.unit_scales import common_unit, rescale
 from ragspine.qa.analytics.cues import Analysis
 from ragspine.qa.analytics.periods import prior_period, quarters_of
-from ragspine.qa.difference import Difference, difference
+from ragspine.qa.difference import Difference, change_unit, difference
 from ragspine.qa.differing_figures import differing
 from ragspine.qa.language import Lang
 from ragspine.qa.render import label
 from ragspine.qa.rounding import within_rounding
-from ragspine.qa.structured import StructuredOutcome, format_decimal, render_difference
+from ragspine.qa.structured import StructuredOutcome, format_decimal, render_difference, render_units_apart
 
 Series = tuple[str, str, str]  # metric, entity, channel
 _TEXT = MappingProxyType({
@@ -164,8 +164,10 @@ def _prior_changes(results: tuple[QueryResult, ...], found: dict[tuple[str, str,
         prior = prior_period(period, kind)
         earlier = found.get((metric, entity, channel, prior))
         if earlier is not None:  # a figure the sources state differently: one change per figure, each cited
-            changes += [difference(before, after) for before in (earlier, *others.get(earlier, ()))
-                        for after in (later, *others.get(later, ()))]
+            pairs = [(before, after) for before in (earlier, *others.get(earlier, ()))
+                     for after in (later, *others.get(later, ()))]
+            changes += [difference(*pair) for pair in pairs if change_unit(*pair) is not None]
+            notes += [render_units_apart(*pair, glossary, lang) for pair in pairs if change_unit(*pair) is None]
             continue
         asked = looked.get((metric, entity, channel, prior))
         if asked is not None and asked.status is QueryStatus.NOT_FOUND:

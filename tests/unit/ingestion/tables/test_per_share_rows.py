@@ -39,6 +39,16 @@ def test_a_per_share_row_in_cents_or_pence_is_given_no_dollar_unit(label: str) -
     assert facts[f"{label.replace('share5', 'share').replace('share7', 'share')},col=FY2025"] == (17.74, "")
 
 
+@pytest.mark.parametrize("label", ["Basic earnings per share (p)", "Dividend per share (p)", "Diluted EPS per share (P)"])
+def test_a_uk_per_share_row_in_pence_is_never_read_as_pounds(label: str) -> None:
+    # "(p)" after "per share" is pence: 30.1p is £0.301, and no unit code says pence, so none is given
+    facts = _facts("Five-year record (£'000 unless stated)", label)
+
+    assert facts[f"{label},col=FY2025"] == (17.74, "")
+
+    assert facts[f"{label.replace('share5', 'share').replace('share7', 'share')},col=FY2025"] == (17.74, "")
+
+
 def test_a_per_share_row_under_a_scale_without_currency_states_no_unit() -> None:
     facts = _facts("Income statement (in millions, except per share data)", "Basic earnings per share")
 
