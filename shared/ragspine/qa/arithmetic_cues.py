@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from ragspine.facts.glossary import Glossary, Mention, Period, SlotKind, normalize_text
 from ragspine.facts.matching import trie_pattern
 from ragspine.lazy import LazyPattern
+from ragspine.qa.reported_versions import EARLIER_VERSION
 from ragspine.qa.slots import ParsedSlots
 
 _NUMBER_WORDS = {"zero": 0, "no": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
@@ -435,8 +436,9 @@ _CHANGE = LazyPattern(r"前期比|前年度比|増減|変化|增减|变化|増�
                      r"したか|しているか|何ポイント|ポイント|にかけて")
 # "Round your answer to two decimal places": the instruction's own verb is no name either.
 _ROUNDING = _cue("round", "rounded", "rounding")
+# "遡及修正前", "as previously reported": the version of a figure asked (``reported_versions``), never a name
 _ALL = (AVERAGE, RATIO, CAGR, SUBTRACT, ADD, ENTITY_GAP, EQUALS, PERCENT, _WHOLE, _YEARS, _CHANGE, _ROUNDING,
-        *(pattern for pattern, _ in _PLACES))
+        EARLIER_VERSION, *(pattern for pattern, _ in _PLACES))
 # What is left of a calculation question once its cue is taken out (いくらか, するか, 多少).
 _QUESTION_ENDINGS = frozenset({"いくらか", "いくら", "するか", "しているか", "ですか", "ますか", "多少", "是否",
                                "几何"})
