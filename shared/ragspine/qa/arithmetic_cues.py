@@ -75,6 +75,9 @@ PERIOD_SUM = _cue("total", "sum", "sum of", "altogether", "in total", "combined"
 EQUALS = _cue("equal", "equals", "add up to", "adds up to", "match", "matches", "consistent with", "等于", "相等",
               "一致", "符合", "吻合", "一致する", "等しい", "合致")
 CHANGE = _cue("change", "changes", "difference", "increase", "decrease", "変化", "増減", "变化", "变动", "差")
+# A growth rate averaged ("the average revenue growth of the divisions"): a mean of rates, never of amounts
+GROWTH = _cue("growth", "growth rate", "growth rates", "grew", "增长率", "增长", "增速", "成長率", "伸び率",
+              "増加率", "増収率")
 PERCENT = _cue("in %", "in percent", "as a percentage", "as a percent", "percentage", "何%", "何％", "百分之几",
                "百分比", "百分率", "パーセント", "%")
 # Every word of every cue ``read_arithmetic`` searches for, as one prefix tree: a question holding none
@@ -117,6 +120,7 @@ class Arithmetic:
     difference: bool = False  # "difference", 相差, の差: the gap between two rows of one period may be asked
     consistency: bool = False
     change: bool = False  # a change or difference is asked too ("the change between the 2018 and 2019 average")
+    growth: bool = False  # an average of growth rates ("the average revenue growth"): read only beside "average"
     averages: int = 0  # how often the question says "average" (a row's own "weighted average …" may be one)
     share_of: bool = False  # a part of a whole asked ("percentage of A in total B"): the whole divides
     whole: str | None = None  # the one metric the question calls the total ("of the total B", B合计): the whole
@@ -188,8 +192,9 @@ def _read_cues(norm: str, text: str, metrics: list[Mention], glossary: Glossary)
     share_of = bool(SHARE_OF.search(text)) and not CHANGE.search(text) and not RATIO.search(text)
     ratio = bool(RATIO.search(text)) or explicit is not None or share_of
     denominator = explicit[1] if explicit else _denominator(norm, metrics) if ratio else None
+    average = _asks_average(text) and not cagr
     return Arithmetic(
-        average=_asks_average(text) and not cagr, ratio=ratio, cagr=cagr,
+        average=average, growth=average and bool(GROWTH.search(text)), ratio=ratio, cagr=cagr,
         cagr_years=years if years and years > 0 else None, subtract=bool(SUBTRACT.search(text)),
         add=bool(ADD.search(text)) or (consistency and ("+" in text or "和" in text or "sum" in text)),
         entity_gap=bool(ENTITY_GAP.search(text)), difference=bool(DIFFERENCE.search(text)),
