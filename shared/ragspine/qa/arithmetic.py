@@ -21,7 +21,7 @@ from ragspine.facts.query_metric import QueryResult
 from ragspine.facts.unit_scales import common_unit, money_unit, rescale
 from ragspine.qa.arithmetic_cues import AVERAGE, PERIOD_SUM, Arithmetic
 from ragspine.qa.change_asks import without_change_lines
-from ragspine.qa.derived import cited, spaced
+from ragspine.qa.derived import ComputedFigure, cited, spaced
 from ragspine.qa.differing_figures import differing
 from ragspine.qa.language import Lang
 from ragspine.qa.period_parts import mixes_whole_and_part, without_wholes
@@ -180,7 +180,7 @@ def with_arithmetic(outcome: StructuredOutcome, arithmetic: Arithmetic, *, gloss
         return outcome
     results = outcome.results
     found: dict[Key, Fact] = {(f.metric_code, f.entity, f.channel, Period(f.period_type, f.period)): f
-                              for f in (r.fact for r in results) if f is not None}
+                              for f in (*outcome.figures, *(r.fact for r in results)) if f is not None}
     asked = _asked(results)
     calc = _Calc(glossary, lang, arithmetic, found,
                  {r.fact for r in results if r.fact is not None and differing(r.fact, r.conflicts)})
@@ -481,7 +481,9 @@ class _Calc:
             return [(got, ())]
         values, unit, note, facts = got.values, got.unit, got.note, got.facts
         mean = sum(values, Decimal(0)) / len(values)
-        shown = self.rounded(mean, max((_places(f) for f in facts), default=0) + 2)
+        # figures computed here are shown rounded already: their mean gets no more places than they have
+        extra = 0 if any(isinstance(f, ComputedFigure) for f in facts) else 2
+        shown = self.rounded(mean, max((_places(f) for f in facts), default=0) + extra)
         shown = shown if self.arithmetic.places is not None else _trimmed(shown)
         line = self.text["average"].format(who=self.who(entity) if entity else "", what=named, span=span,
                                            value=shown, unit=spaced(unit), n=len(values))
@@ -891,6 +893,8 @@ def _dec(fact: Fact) -> Decimal:
 
 
 def _places(fact: Fact) -> int:
+    if isinstance(fact, ComputedFigure):
+        return fact.places
     exponent = _dec(fact).as_tuple().exponent
     return max(-exponent, 0) if isinstance(exponent, int) else 0
 
