@@ -72,3 +72,11 @@ def test_a_missing_input_of_the_computed_figure_still_gives_no_number(folder: Pa
                                                                "FY2024?")
     assert "cannot be computed" in result.answer.splitlines()[0], result.answer
     assert "6.25" not in result.answer
+
+
+def test_the_growth_of_a_computed_figure_runs_from_the_year_before(folder: Path) -> None:
+    facts = [*statement_facts(), statement_fact("DEPRECIATION", "2024", 50), statement_fact("DEPRECIATION", "2023", 44)]
+    result = answered(statement_qa(folder, facts), "What was the growth in EBITDA in FY2024?")
+    # (150 + 50) against (126 + 44): both years computed, then their change
+    assert "EBITDA (EBITDA): FY2024 vs FY2023 up 30" in result.answer, result.answer
+    assert "FY2023 EBITDA (EBITDA): 170 EUR_M" in result.answer, result.answer
