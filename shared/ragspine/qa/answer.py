@@ -53,7 +53,7 @@ from ragspine.qa.screening import RefusalReason, ScreeningPolicy
 from ragspine.qa.slots import Assumption, Slots, Unrecognized
 from ragspine.qa.stated_names import StatedNames, names_stated, ties_every_figure
 from ragspine.qa.stated_shares import stated_shares
-from ragspine.qa.stated_years import every_stated_year, range_ends, year_before_named
+from ragspine.qa.stated_years import every_stated_year, range_ends, with_year_before, year_before_named
 from ragspine.qa.structured import Lookup, StructuredOutcome, look_up, plan_lookups, run_structured
 from ragspine.qa.structured_asks import StructuredAsks, read_structured_asks
 from ragspine.qa.table_dates import with_table_dates_read
@@ -224,6 +224,9 @@ def answer_question(question: str, *, qa: QAComponents, history: Sequence[Messag
         if asks.every_year is not None else None
     if stated is None and asks.year_before:  # one year named for a change or its average: with the year before
         stated = year_before_named(slots, facts=qa.facts, max_sensitivity=qa.max_sensitivity)
+        # every growth averaged, or a formula metric's (computed each year, not stated), looked up: the missing said
+        if stated is None and (intent.arithmetic.growth or all(m in qa.glossary.formulas for m in slots.metrics)):
+            stated = with_year_before(slots)
         if stated is None and asks.unmet_alone is not None:  # a growth with no year before it stated
             trace.decide("structured:derived_figure_not_computable")
             unmet = AnswerResult(asks.unmet_alone, (), Route.STRUCTURED, AnswerStatus.NOT_FOUND, slots)

@@ -21,7 +21,7 @@ from ragspine.facts.query_metric import QueryResult
 from ragspine.facts.unit_scales import common_unit, money_unit, rescale
 from ragspine.qa.arithmetic_cues import AVERAGE, PERIOD_SUM, Arithmetic
 from ragspine.qa.change_asks import without_change_lines
-from ragspine.qa.derived import cited, spaced
+from ragspine.qa.derived import ComputedFigure, cited, spaced
 from ragspine.qa.differing_figures import differing
 from ragspine.qa.language import Lang
 from ragspine.qa.period_parts import mixes_whole_and_part, without_wholes
@@ -36,6 +36,10 @@ Key = tuple[str, str, str, Period]  # metric, entity, channel, period
 
 _TEXT = MappingProxyType({
     Lang.ZH: MappingProxyType({
+        "mean_growth": "{who}{what} {span} 平均增长率：{value}%（{n} 个增长率的平均：{rates}）",
+        "w_mean_growth": "平均增长率",
+        "growth_sign": "{what}无法计算：{missing} 的起点数值不为正数，增长率没有意义，因此不提供数值。",
+        "growth_open": "问题所问的是增长率的平均，但平均哪些增长率（各期或各实体）并不明确，因此不提供数值。",
         "average": "{who}{what}{span}平均值：{value}{unit}（{n} 个数的平均）",
         "by_size": "；各数均以负数列示，按绝对值为 {value}{unit}",
         "ratio": "{who}{period} {a}与{b}之比：{value}{unit}",
@@ -69,6 +73,12 @@ _TEXT = MappingProxyType({
         "whole_and_part": "所问期间中既有全年又有该年的部分季度，全年数已含各季度，二者不合并平均，因此不提供数值。",
     }),
     Lang.EN: MappingProxyType({
+        "mean_growth": "{who}{what} {span} average growth: {value}% (mean of {n} growth rates: {rates})",
+        "w_mean_growth": "average growth",
+        "growth_sign": "The {what} cannot be computed: {missing} starts from a figure that is not positive, where a "
+                       "growth rate has no meaning, so no value is given.",
+        "growth_open": "The question asks for an average of growth rates, and which rates (of which periods or "
+                       "entities) are averaged is not clear, so no value is given.",
         "average": "{who}{what}{span} average: {value}{unit} (mean of {n} figures)",
         "by_size": "; all are written as negatives, so by size {value}{unit}",
         "ratio": "{who}{period} ratio of {a} to {b}: {value}{unit}",
@@ -108,6 +118,12 @@ _TEXT = MappingProxyType({
                           "them, so they are not averaged together and no value is given.",
     }),
     Lang.JA: MappingProxyType({
+        "mean_growth": "{who}{what} {span} の平均成長率：{value}%（{n} 個の成長率の平均：{rates}）",
+        "w_mean_growth": "平均成長率",
+        "growth_sign": "{what}は計算できません：{missing} の起点の数値が正でなく、成長率に意味がないため、"
+                       "数値は示しません。",
+        "growth_open": "質問は成長率の平均を求めていますが、どの期間・どの対象の成長率を平均するか明らかでないため、"
+                       "数値は示しません。",
         "average": "{who}{what}{span}の平均：{value}{unit}（{n} 個の数値の平均）",
         "by_size": "；いずれも負の値で記載されており、絶対値では {value}{unit}",
         "ratio": "{who}{period} {a}の{b}に対する比率：{value}{unit}",
@@ -164,7 +180,7 @@ def with_arithmetic(outcome: StructuredOutcome, arithmetic: Arithmetic, *, gloss
         return outcome
     results = outcome.results
     found: dict[Key, Fact] = {(f.metric_code, f.entity, f.channel, Period(f.period_type, f.period)): f
-                              for f in (r.fact for r in results) if f is not None}
+                              for f in (*outcome.figures, *(r.fact for r in results)) if f is not None}
     asked = _asked(results)
     calc = _Calc(glossary, lang, arithmetic, found,
                  {r.fact for r in results if r.fact is not None and differing(r.fact, r.conflicts)})
@@ -193,6 +209,8 @@ def with_arithmetic(outcome: StructuredOutcome, arithmetic: Arithmetic, *, gloss
         made += calc.period_sum(metrics[0], entities, periods, channels)
     elif _sums_entities(arithmetic, metrics, entities, glossary):
         made += calc.entity_sum(metrics[0], entities, periods, channels)
+    elif arithmetic.average and arithmetic.growth:  # a mean of growth rates, never of the amounts they run between
+        made += calc.mean_growth(metrics, entities, periods, channels)
     elif arithmetic.average and _average_named_by_row(metrics, arithmetic):
         made.append((calc.text["average_in_name"], ()))  # "average shares vested": the row's own word, or a mean?
     elif arithmetic.average and arithmetic.change and _two_spans(arithmetic, metrics, entities):
@@ -463,7 +481,9 @@ class _Calc:
             return [(got, ())]
         values, unit, note, facts = got.values, got.unit, got.note, got.facts
         mean = sum(values, Decimal(0)) / len(values)
-        shown = self.rounded(mean, max((_places(f) for f in facts), default=0) + 2)
+        # figures computed here are shown rounded already: their mean gets no more places than they have
+        extra = 0 if any(isinstance(f, ComputedFigure) for f in facts) else 2
+        shown = self.rounded(mean, max((_places(f) for f in facts), default=0) + extra)
         shown = shown if self.arithmetic.places is not None else _trimmed(shown)
         line = self.text["average"].format(who=self.who(entity) if entity else "", what=named, span=span,
                                            value=shown, unit=spaced(unit), n=len(values))
@@ -712,6 +732,43 @@ class _Calc:
             made.append((f"{line}{got.note}{cited(tuple(got.facts))}", (shown,)))
         return made
 
+    def mean_growth(self, metrics: list[str], entities: list[str], periods: list[Period],
+                    channels: list[str]) -> list[Made]:
+        """The mean of growth rates: each entity's from the year before to the one year asked, or one entity's
+        year on year over the years asked. Each rate is on its own entity's unit, so currencies never meet."""
+        years = sorted((p for p in periods if p.period_type == "FY" and p.period.isdigit()),
+                       key=lambda p: int(p.period))
+        if len(years) == 1:  # the year before is not stated for every entity: the missing line names it
+            years.insert(0, Period.fiscal_year(int(years[0].period) - 1))
+        if len(metrics) != 1 or len(channels) != 1 or len(years) < 2 or (len(entities) > 1 and len(years) != 2):
+            return [(self.text["growth_open"], ())]
+        metric, channel = metrics[0], channels[0]
+        what = f"{self.metric(metric)} {self.text['w_mean_growth']}"
+        pairs = [(entity, earlier, later) for entity in entities
+                 for earlier, later in zip(years, years[1:], strict=False)]
+        rates: list[tuple[str, Decimal]] = []
+        facts: list[Fact] = []
+        for entity, earlier, later in pairs:
+            got = self.on_one_unit([(metric, entity, channel, earlier), (metric, entity, channel, later)], what)
+            if isinstance(got, str):
+                return [(got, ())]
+            start, end = got.values
+            if start <= 0:
+                named = f"{self.entity(entity)}{self.space}{earlier.label} {self.metric(metric)}"
+                return [(self.text["growth_sign"].format(what=what, missing=named), ())]
+            named = self.entity(entity) if len(entities) > 1 else f"{earlier.label}–{later.label}"
+            rates.append((named, (end - start) / start * 100))
+            facts += got.facts
+        mean = sum((rate for _, rate in rates), Decimal(0)) / len(rates)
+        shown = self.rounded(mean, DEFAULT_RATIO_PLACES)
+        each = [(named, self.rounded(rate, DEFAULT_RATIO_PLACES)) for named, rate in rates]
+        listed = self.text["join"].join(f"{named} {'' if r.startswith('-') else '+'}{r}%" for named, r in each)
+        who = self.who(entities[0]) if len(entities) == 1 else ""
+        line = self.text["mean_growth"].format(who=who, what=self.metric(metric), span=f"{years[0].label}–"
+                                               f"{years[-1].label}", value=shown, n=len(rates), rates=listed)
+        numbers = (shown, str(len(rates)), *(r for _, r in each), *(r.lstrip("-") for _, r in each))
+        return [(f"{line}{cited(tuple(dict.fromkeys(facts)))}", tuple(dict.fromkeys(numbers)))]
+
     def mean(self, keys: list[Key], what: str) -> tuple[Decimal, _OnOneUnit] | str:
         """The mean of the found inputs of ``keys`` on one unit, or the line saying why there is none."""
         got = self.on_one_unit(keys, what)
@@ -836,6 +893,8 @@ def _dec(fact: Fact) -> Decimal:
 
 
 def _places(fact: Fact) -> int:
+    if isinstance(fact, ComputedFigure):
+        return fact.places
     exponent = _dec(fact).as_tuple().exponent
     return max(-exponent, 0) if isinstance(exponent, int) else 0
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from ragspine.facts.glossary import Glossary, Mention, Period, SlotKind, normalize_text
 from ragspine.facts.matching import trie_pattern
 from ragspine.lazy import LazyPattern
+from ragspine.qa.reported_versions import EARLIER_VERSION
 from ragspine.qa.slots import ParsedSlots
 
 _NUMBER_WORDS = {"zero": 0, "no": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
@@ -74,6 +75,9 @@ PERIOD_SUM = _cue("total", "sum", "sum of", "altogether", "in total", "combined"
 EQUALS = _cue("equal", "equals", "add up to", "adds up to", "match", "matches", "consistent with", "等于", "相等",
               "一致", "符合", "吻合", "一致する", "等しい", "合致")
 CHANGE = _cue("change", "changes", "difference", "increase", "decrease", "変化", "増減", "变化", "变动", "差")
+# A growth rate averaged ("the average revenue growth of the divisions"): a mean of rates, never of amounts
+GROWTH = _cue("growth", "growth rate", "growth rates", "grew", "增长率", "增长", "增速", "成長率", "伸び率",
+              "増加率", "増収率")
 PERCENT = _cue("in %", "in percent", "as a percentage", "as a percent", "percentage", "何%", "何％", "百分之几",
                "百分比", "百分率", "パーセント", "%")
 # Every word of every cue ``read_arithmetic`` searches for, as one prefix tree: a question holding none
@@ -116,6 +120,7 @@ class Arithmetic:
     difference: bool = False  # "difference", 相差, の差: the gap between two rows of one period may be asked
     consistency: bool = False
     change: bool = False  # a change or difference is asked too ("the change between the 2018 and 2019 average")
+    growth: bool = False  # an average of growth rates ("the average revenue growth"): read only beside "average"
     averages: int = 0  # how often the question says "average" (a row's own "weighted average …" may be one)
     share_of: bool = False  # a part of a whole asked ("percentage of A in total B"): the whole divides
     whole: str | None = None  # the one metric the question calls the total ("of the total B", B合计): the whole
@@ -187,8 +192,9 @@ def _read_cues(norm: str, text: str, metrics: list[Mention], glossary: Glossary)
     share_of = bool(SHARE_OF.search(text)) and not CHANGE.search(text) and not RATIO.search(text)
     ratio = bool(RATIO.search(text)) or explicit is not None or share_of
     denominator = explicit[1] if explicit else _denominator(norm, metrics) if ratio else None
+    average = _asks_average(text) and not cagr
     return Arithmetic(
-        average=_asks_average(text) and not cagr, ratio=ratio, cagr=cagr,
+        average=average, growth=average and bool(GROWTH.search(text)), ratio=ratio, cagr=cagr,
         cagr_years=years if years and years > 0 else None, subtract=bool(SUBTRACT.search(text)),
         add=bool(ADD.search(text)) or (consistency and ("+" in text or "和" in text or "sum" in text)),
         entity_gap=bool(ENTITY_GAP.search(text)), difference=bool(DIFFERENCE.search(text)),
@@ -435,8 +441,9 @@ _CHANGE = LazyPattern(r"前期比|前年度比|増減|変化|增减|变化|増�
                      r"したか|しているか|何ポイント|ポイント|にかけて")
 # "Round your answer to two decimal places": the instruction's own verb is no name either.
 _ROUNDING = _cue("round", "rounded", "rounding")
+# "遡及修正前", "as previously reported": the version of a figure asked (``reported_versions``), never a name
 _ALL = (AVERAGE, RATIO, CAGR, SUBTRACT, ADD, ENTITY_GAP, EQUALS, PERCENT, _WHOLE, _YEARS, _CHANGE, _ROUNDING,
-        *(pattern for pattern, _ in _PLACES))
+        EARLIER_VERSION, *(pattern for pattern, _ in _PLACES))
 # What is left of a calculation question once its cue is taken out (いくらか, するか, 多少).
 _QUESTION_ENDINGS = frozenset({"いくらか", "いくら", "するか", "しているか", "ですか", "ますか", "多少", "是否",
                                "几何"})

@@ -110,6 +110,15 @@ class Computed:
 
 
 @dataclass(frozen=True, slots=True)
+class ComputedFigure(Fact):
+    """A formula metric's figure as the answer shows it, standing in for a stated fact in the question's own
+    arithmetic (a gap of two companies' margins, net debt over EBITDA): cited by the facts it was computed from."""
+
+    inputs: tuple[Fact, ...] = ()
+    places: int = 0  # the decimals it is shown with (a float drops the trailing zeros of 10.00)
+
+
+@dataclass(frozen=True, slots=True)
 class NotComputed:
     """Why a formula metric could not be computed: the missing inputs, or currencies that differ."""
 
@@ -260,6 +269,7 @@ def with_derived(outcome: StructuredOutcome, *, facts: FactStore, glossary: Glos
     # "何%か" asks the headline in percent; its factors (asset turnover under a DuPont ROE) keep their unit
     headline = next((r.query.metric_code for r in outcome.results if r.query is not None), None)
     values: dict[MetricQuery, tuple[Decimal, str, tuple[Fact, ...]]] = {}  # each formula metric's figure
+    figures: list[Fact] = []  # each computed one as a fact the question's arithmetic may take
     for index, result in enumerate(outcome.results):
         query = result.query
         if query is None or query.metric_code not in glossary.formulas:
@@ -285,6 +295,10 @@ def with_derived(outcome: StructuredOutcome, *, facts: FactStore, glossary: Glos
         if isinstance(made, Computed):
             derived += 1
             values[query] = (made.value, made.unit, made.inputs)
+            said = shown(made)
+            figures.append(ComputedFigure(query.metric_code, query.entity, "", query.channel, query.period.period_type,
+                                          query.period.period, float(said), made.unit, "", "", inputs=made.inputs,
+                                          places=len(said.partition(".")[2])))
     changes = _changes(outcome, values, glossary, lang, places)
     extra += [line for line, _ in changes]
     computed += [n for _, numbers in changes for n in numbers]
@@ -298,7 +312,8 @@ def with_derived(outcome: StructuredOutcome, *, facts: FactStore, glossary: Glos
     lines[0:0] = [line for line, _ in means]  # the average asked leads; each period's figure follows
     return replace(outcome, lines=tuple(lines), sources=tuple(sources.values()), status=status,
                    computed=tuple(computed), leading=outcome.leading + len(means),
-                   mean_refused=outcome.mean_refused or any(not numbers for _, numbers in means))
+                   mean_refused=outcome.mean_refused or any(not numbers for _, numbers in means),
+                   figures=(*outcome.figures, *figures))
 
 
 def _means(outcome: StructuredOutcome, values: dict[MetricQuery, tuple[Decimal, str, tuple[Fact, ...]]],
@@ -481,7 +496,8 @@ def spaced(unit: str) -> str:
 
 def cited(inputs: tuple[Fact, ...]) -> str:
     """``（计算自：doc · locator；…）`` naming every input fact."""
-    return "（计算自：" + "；".join(f"{f.source_doc_id} · {f.source_locator}" for f in inputs) + "）"
+    stated = dict.fromkeys(g for f in inputs for g in (f.inputs if isinstance(f, ComputedFigure) else (f,)))
+    return "（计算自：" + "；".join(f"{f.source_doc_id} · {f.source_locator}" for f in stated) + "）"
 
 
 def _constants(formula: Formula) -> tuple[str, ...]:

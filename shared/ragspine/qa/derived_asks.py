@@ -28,7 +28,8 @@ from ragspine.qa.language import Lang
 from ragspine.qa.render import label
 
 # The words of a figure computed from others. Growth words need two periods (the change answers them).
-_GROWTH = r"growth|增长率|增长|增速|成長率|成長|増加率|減少率|増減率|伸び率"
+# "how much did revenue grow in FY2025": the verb asks the growth as the noun does
+_GROWTH = r"growth|grow|grew|grown|增长率|增长|增速|成長率|成長|増加率|減少率|増減率|伸び率"
 _DERIVED = re.compile(
     rf"(?<![a-z])(?:margins?|ratio|turnover|{_GROWTH}|returns? on|yield|coverage|conversion cycle|per share"
     r"|days (?:sales|payables?|inventory)(?: outstanding)?)(?![a-z])"
@@ -36,7 +37,7 @@ _DERIVED = re.compile(
 _GROWTH_WORD = LazyPattern(rf"^(?:{_GROWTH})$")
 # What every match of ``_DERIVED`` holds in the normalised question, lookarounds left out and each space
 # any character (blanking a name turns its characters into spaces): without it, no derived word is left.
-_DERIVED_CORE = LazyPattern(r"margin|ratio|turnover|growth|returns?.on|yield|coverage|conversion.cycle|per.share"
+_DERIVED_CORE = LazyPattern(r"margin|ratio|turnover|gr[oe]w|returns?.on|yield|coverage|conversion.cycle|per.share"
                            r"|days.(?:sales|payable|inventory)|增长|增速|成長|周转|回転|率", re.DOTALL)
 # Between a metric's name and its derived word: spaces, a percent sign, a possessive.
 _JOINER = LazyPattern(r"^(?:\s|%|％|'s|の|的)*$")

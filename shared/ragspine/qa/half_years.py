@@ -15,8 +15,8 @@ from ragspine.qa.month_periods import PeriodReading, months_of
 
 _SECOND = LazyPattern(r"下半年|下半期|下期|h2|second")
 # The words that make a year a half of it: what is left is the year.
-HALF_WORDS = LazyPattern(r"上半年|下半年|上半期|下半期|上期|下期|(?<![a-z])h[12](?![a-z])"
-                         r"|(?:first|second)\s+half(?:\s+of)?")
+HALF_WORDS = LazyPattern(r"上半年|下半年|上半期|下半期|上期|下期"
+                         r"|(?:(?<![a-z])h[12](?![a-z])|(?:first|second)\s+half)(?:\s+of)?(?:\s+the)?")
 
 
 def half_quarters(words: str, glossary: Glossary) -> tuple[PeriodReading, PeriodReading] | None:

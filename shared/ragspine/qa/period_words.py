@@ -45,10 +45,16 @@ _NENDO = LazyPattern(r"(?<![\d/])(?P<year>\d{4})\s*年度(?:\s*の?\s*第\s*(?P<
 # Opened by a lookahead on the first characters a match may have (a digit, h, f, s): case-insensitive,
 # ``re`` would otherwise try both branches at every position.
 _HALF_GUARD = r"(?=[\dhfs])"
+# The year of an English half: "2025", "FY2025", "fiscal 2025", "(the) fiscal year 2025".
+_HALF_OF_YEAR = r"(?:(?:the\s+)?(?:fiscal(?:\s+year)?\s*|fy\s*))?\d{4}"
 _HALF = LazyPattern(_HALF_GUARD + r"(?:(?:(?:fy\s*)?\d{4}\s*(?:财年|財年|年度|年)?\s*"
                    r"(?:上半年|下半年|上半期|下半期|上期|下期))"
-                   r"|(?<![a-z])(?:h[12]\s*(?:fy\s*)?\d{4}|(?:first|second)\s+half\s+(?:of\s+)?(?:fy\s*)?\d{4})(?!\d))",
+                   r"|(?<![a-z])(?:h[12]\s*(?:of\s+)?" + _HALF_OF_YEAR
+                   + r"|(?:first|second)\s+half\s+(?:of\s+)?" + _HALF_OF_YEAR + r")(?!\d))",
                    re.IGNORECASE)
+# An English half named in words the pattern above does not read ("the first half", "H1 of the
+# year"): still a part of a year, so never answered with the year's figure.
+_HALF_NAMED = LazyPattern(r"(?<![a-z\d])(?:(?:first|second)\s+half|h[12])(?![a-z\d])", re.IGNORECASE)
 _SPLIT_YEAR = LazyPattern(r"(?<![\d/.])(?:fy\s?)?(?P<a>(?:19|20)\d{2})\s*/\s*(?P<b>(?:19|20)?\d{2})(?![\d/.])",
                           re.IGNORECASE)
 # "2018 year end", "2019 fiscal year-end", "year-end 2019", "year ended 2019": the fiscal year named, at its close
@@ -134,6 +140,12 @@ def half_year(question: str, written: str | None = None) -> str | None:
         return None
     said = unicodedata.normalize("NFKC", written) if written is not None else text
     return (said if len(said) == len(text) else text)[match.start():match.end()].strip()
+
+
+def unread_half(question: str) -> str | None:
+    """The English half-year words of a question ``half_year`` cannot read with a year, or None."""
+    match = _HALF_NAMED.search(unicodedata.normalize("NFKC", question))
+    return match.group() if match is not None else None
 
 
 def with_ranges(norm: str, mentions: list[Mention], periods: dict[Period, None]) -> dict[Period, None]:

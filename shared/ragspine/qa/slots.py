@@ -22,6 +22,7 @@ from ragspine.qa.period_words import (
     half_year,
     only_quarter_words,
     read_period_words,
+    unread_half,
     with_quarters,
     with_ranges,
 )
@@ -132,6 +133,8 @@ def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
     half = half_year(question) if not bad_period and _HALF_START.search(norm) else None
     if half:  # facts are kept by year and quarter: a half year is its two quarters added up, or asked back
         bad_period = half_year(question, written)
+    elif not bad_period and _HALF_START.search(norm):  # "the first half": part of a year, never the year
+        bad_period = unread_half(question)
     if not bad_period:  # "as of June 30, 2024" under a December year: no fiscal year, never the year's balance
         bad_period = date_inside_a_year(question, glossary)
     unnamed = glossary.leftover(question, mentions)

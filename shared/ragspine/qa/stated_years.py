@@ -139,6 +139,8 @@ def asks_year_before(question: str, arithmetic: Arithmetic, slots: Slots, glossa
     named = slots.periods[0]
     if named.period_type != "FY" or not named.period.isdigit():
         return False
+    if arithmetic.average and arithmetic.growth:  # each growth averaged runs from the year before the one named
+        return len(slots.metrics) == 1 and len(slots.channels) == 1 and not arithmetic.change
     if len(slots.metrics) not in (1, 2) or len(slots.entities) != 1 or len(slots.channels) != 1:
         return False
     text = normalize_text(question).lower()
@@ -165,16 +167,23 @@ def asks_year_before(question: str, arithmetic: Arithmetic, slots: Slots, glossa
 def year_before_named(slots: Slots, *, facts: FactStore,
                       max_sensitivity: Sensitivity = Sensitivity.CONFIDENTIAL) -> Slots | None:
     """The slots over the year named and the year before, for a question ``asks_year_before`` accepts,
-    when the documents state both years for every row asked; else None."""
+    when the documents state both years for every row and entity asked; else None."""
     named = slots.periods[0]
-    entity, channel = slots.entities[0], slots.channels[0]
+    channel = slots.channels[0]
     before = str(int(named.period) - 1)
     for metric in slots.metrics:
-        stated = {f.period for f in facts.find(metric_code=metric, entity=entity)
-                  if f.channel == channel and f.period_type == "FY" and f.sensitivity <= max_sensitivity}
-        if not {before, named.period} <= stated:
-            return None
-    return replace(slots, periods=(Period.fiscal_year(int(before)), named))
+        for entity in slots.entities:
+            stated = {f.period for f in facts.find(metric_code=metric, entity=entity)
+                      if f.channel == channel and f.period_type == "FY" and f.sensitivity <= max_sensitivity}
+            if not {before, named.period} <= stated:
+                return None
+    return with_year_before(slots)
+
+
+def with_year_before(slots: Slots) -> Slots:
+    """The slots over the one year named and the year before it."""
+    named = slots.periods[0]
+    return replace(slots, periods=(Period.fiscal_year(int(named.period) - 1), named))
 
 
 # two years joined by a range word, as ``period_words.with_ranges`` reads a range: "2017 to 2019", 2017年至2019年

@@ -42,6 +42,8 @@ class StructuredOutcome:
     computed: tuple[str, ...] = ()  # numbers of other computed figures (rank gaps, shares, sums)
     leading: int = 0  # lines put before the lookups' own (the figure asked: a mean of computed margins)
     mean_refused: bool = False  # a mean of computed figures was asked and could not be given
+    # formula metrics computed from stated facts (``derived.ComputedFigure``): inputs of the question's arithmetic
+    figures: tuple[Fact, ...] = ()
 
 
 class Lookup(NamedTuple):

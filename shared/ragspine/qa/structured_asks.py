@@ -19,6 +19,7 @@ from ragspine.qa.derived_asks import unmet_derivation
 from ragspine.qa.intent_model import Channel, Intent
 from ragspine.qa.language import Lang
 from ragspine.qa.metric_rows import ROW_OF_STATED_METRIC
+from ragspine.qa.reported_versions import earlier_version_unanswered
 from ragspine.qa.slots import Slots
 from ragspine.qa.stated_years import asks_range_ends, asks_year_before, years_asked
 
@@ -47,6 +48,9 @@ def read_structured_asks(question: str, intent: Intent, slots: Slots, *, channel
     """The readings ``answer_question`` acts on, in its order: a derived figure not computed and a count
     only for the structured channel (a composite answer reads neither), then the years asked."""
     arithmetic = intent.arithmetic
+    earlier = earlier_version_unanswered(question, lang) if slots.metrics else None
+    if earlier is not None:  # "revenue as previously reported": not the restated figure the facts keep
+        return StructuredAsks(unmet=earlier)
     year_before = asks_year_before(question, arithmetic, slots, glossary, growth=channel is Channel.STRUCTURED)
     unmet_alone = None
     if channel is Channel.STRUCTURED:

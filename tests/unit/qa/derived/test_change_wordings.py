@@ -30,3 +30,17 @@ def test_a_change_in_chinese_or_japanese_words_is_computed(folder: Path, questio
 def test_a_growth_of_a_year_with_no_year_before_stated_says_it_cannot_be_computed(folder: Path) -> None:
     answer = answered(statement_qa(folder, statement_facts()), "What was the growth in revenue in FY2021?").answer
     assert "a growth needs two periods" in answer and "1500" not in answer  # never the year's figure instead
+
+
+@pytest.mark.parametrize("question", ["How much did cost of sales grow in FY2024 in %?",
+                                      "By how much did cost of sales grow in FY2024?",
+                                      "How much has cost of sales grown in FY2024?"])
+def test_a_growth_asked_with_the_verb_is_never_answered_with_one_year(folder: Path, question: str) -> None:
+    # cost of sales is stated for FY2024 only: no year before, so no growth, and not the year's 1200 instead
+    answer = answered(statement_qa(folder, statement_facts()), question).answer
+    assert "a growth needs two periods" in answer and "1200" not in answer, answer
+
+
+def test_the_verb_with_the_year_before_stated_gives_the_change(folder: Path) -> None:
+    answer = answered(statement_qa(folder, statement_facts()), "How much did revenue grow in FY2024 in %?").answer
+    assert "FY2024 vs FY2023 up 200 EUR_M（+11.11%）" in answer, answer

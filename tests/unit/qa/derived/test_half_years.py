@@ -5,9 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ragspine.qa.answer import answer_question
-from ragspine.qa.result import AnswerResult
+from ragspine.qa.result import AnswerResult, AnswerStatus
 from tests.unit.qa.derived.statement_set import DOC, statement_fact, statement_facts, statement_qa
 
 QUARTERS = {1: 450, 2: 520, 3: 500, 4: 530}
@@ -43,3 +45,26 @@ def test_a_half_year_with_a_quarter_missing_gives_no_sum(folder: Path) -> None:
 def test_a_half_year_of_a_balance_is_asked_back(folder: Path) -> None:
     result = _ask(folder, "2024年上半年的总资产是多少")
     assert "2024年上半年" in result.answer and "2500" not in result.answer, result.answer
+
+
+_HALF_NAMES = st.sampled_from([("first half of", 1), ("second half of", 2), ("H1", 1), ("H2", 2), ("H1 of", 1)])
+_YEAR_NAMES = st.sampled_from(["fiscal 2024", "fiscal year 2024", "the fiscal year 2024", "FY2024", "FY 2024", "2024"])
+
+
+@settings(max_examples=30, deadline=None)
+@given(_HALF_NAMES, _YEAR_NAMES, st.sampled_from(["What was revenue in the {half}?", "Revenue for the {half}?"]))
+def test_a_half_of_a_year_written_any_way_is_never_the_year(folder: Path, half: tuple[str, int], year: str,
+                                                           template: str) -> None:
+    words, which = half
+    answer = _ask(folder, template.format(half=f"{words} {year}")).answer
+    total = 970 if which == 1 else 1030
+    first = answer.splitlines()[0]
+    assert f"2024Q{2 * which - 1} + 2024Q{2 * which}: {total} EUR_M（计算自：" in first, answer
+    assert "FY2024 revenue" not in first and ": 2000 EUR_M" not in answer, answer
+
+
+@pytest.mark.parametrize("question", ["What was revenue in the first half?", "What was H2 revenue?"])
+def test_a_half_with_no_year_read_is_asked_back_not_answered_with_a_year(folder: Path, question: str) -> None:
+    result = _ask(folder, question)
+    assert result.status is AnswerStatus.UNRECOGNIZED_PARAM, result.answer
+    assert "2000" not in result.answer and "period" in result.answer, result.answer
