@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 
 import pytest
@@ -168,7 +168,7 @@ class TestShareOfPartsTheQuestionAddsUp:
         rows = dict(zip(FEES, values, strict=True))
         line, _ = computed_line(answered(rows_qa(folder, rows), "What percentage of audit fees, tax fees and other "
                                                                 "fees combined is tax fees in 2019?"))
-        share = (Decimal(values[1]) / sum(values) * 100).quantize(Decimal("0.01"))
+        share = (Decimal(values[1]) / sum(values) * 100).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
         assert f"combined: {share.normalize() if share == share.to_integral() else share}%" in line or \
             f"combined: {share}%" in line, line
 
@@ -210,7 +210,7 @@ class TestSumOfPartsOverAWhole:
         rows = {"taiwan": parts[0], "japan": parts[1], "hong kong": parts[2], "total revenue": sum(parts) + rest + 1}
         line, _ = computed_line(answered(rows_qa(fresh, rows), "What is the percentage of Taiwan, Japan and Hong "
                                                                 "Kong over total revenue in 2019?"))
-        share = (Decimal(sum(parts)) / rows["total revenue"] * 100).quantize(Decimal("0.01"))
+        share = (Decimal(sum(parts)) / rows["total revenue"] * 100).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
         assert re.search(rf"as a share of total revenue \(label:total revenue\): {share.normalize()}%|"
                          rf": {share}%", line), line
 

@@ -6,7 +6,7 @@ Whichever years a question names, the answer is computed from exactly those cell
 
 from __future__ import annotations
 
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 
 from hypothesis import given, settings
@@ -58,5 +58,5 @@ def test_a_change_between_two_years_is_the_later_cell_minus_the_earlier(folder: 
     line = f"falling due in {last} vs {first} {direction} {abs(later - earlier)} USD_M"
     assert line in result.answer, result.answer
     if earlier:
-        percent = (Decimal(later - earlier) / earlier * 100).quantize(Decimal("0.01"))
+        percent = (Decimal(later - earlier) / earlier * 100).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
         assert f"{abs(percent)}%）" in result.answer.split(line)[1], result.answer
