@@ -321,14 +321,21 @@ def _numbers_written(chosen: list[str], norm: str) -> list[str]:
     Words compare rows without their numbers, so "Member aged 65 (current life expectancy)" and
     "Member aged 45 (life expectancy at age 65)" tie on "a member aged 65": only the first writes no
     number the question does not (45). Kept only where exactly one row writes a number, and each of its
-    numbers, the question writes; otherwise every tied row stays offered back.
+    numbers, the question writes; otherwise every tied row stays offered back. Years are not such numbers:
+    a schedule's rows by year are read by the years asked (``_due_when_written``), never chosen here.
     """
     if len(chosen) < 2:
         return chosen
     asked = {word for word in _words(norm) if word.isdigit()}
-    numbers = {code: {word for word in _words(_without_dating(label_of(code))) if word.isdigit()} for code in chosen}
+    numbers = {code: {word for word in _words(_without_dating(label_of(code))) if word.isdigit() and not _a_year(word)}
+               for code in chosen}
     named = [code for code in chosen if numbers[code] and numbers[code] <= asked]
     return named if len(named) == 1 else chosen
+
+
+def _a_year(number: str) -> bool:
+    """A year written in a label ("2024: operating leases") dates its row, which the period reading answers for."""
+    return len(number) == 4 and 1900 <= int(number) <= 2100
 
 
 def _the_one_total_row(labels: list[str], asked: set[str],
