@@ -18,7 +18,7 @@ from ragspine.facts.glossary import Period, SlotKind
 from ragspine.facts.model import Fact, format_number
 from ragspine.facts.query_metric import MetricQuery, QueryResult, QueryStatus
 from ragspine.numbers import canonical
-from ragspine.qa.difference import difference
+from ragspine.qa.difference import change_unit, difference
 from ragspine.qa.language import Lang
 from ragspine.qa.provenance import check_numbers, check_rendered, figure_values, numbers_in
 from ragspine.qa.render import render_assumptions, render_result
@@ -63,7 +63,7 @@ def _answers(draw: st.DrawFn) -> tuple[list[str], frozenset[str]]:
     lines = [render_result(r, GLOSSARY, lang) for r in results]
     facts = [f for r in results if r.fact is not None for f in (r.fact, *r.conflicts)]
     shown = [format_number(f.value) for f in facts]
-    if len(facts) >= 2 and draw(st.booleans()):  # a computed change between two of them
+    if len(facts) >= 2 and change_unit(facts[0], facts[1]) is not None and draw(st.booleans()):  # a computed change
         change = difference(facts[0], facts[1])
         lines.append(render_difference(change, GLOSSARY, lang))
         shown += change.numbers
