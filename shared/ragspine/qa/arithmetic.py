@@ -461,8 +461,9 @@ class _Calc:
                                            f" {periods[0].label}", named)]
         made: list[Made] = []
         for metric in metrics:
-            if over_periods and metric in self.glossary.formulas and not any(k[0] == metric for k in self.found):
-                continue  # a formula metric computed per period: its mean is the derived channel's line
+            if over_periods and metric in self.glossary.formulas and not any(
+                    k[0] == metric and not isinstance(f, ComputedFigure) for k, f in self.found.items()):
+                continue  # a formula metric computed per period, none stated: its mean is the derived channel's line
             for channel in channels:
                 groups = ([(e, [(metric, e, channel, p) for p in periods]) for e in entities] if over_periods
                           else [(None, [(metric, e, channel, periods[0]) for e in entities])] if len(entities) >= 2
