@@ -23,7 +23,6 @@ against the code it replaces under the same load.
 
 from __future__ import annotations
 
-import logging
 import os
 import resource
 import socket
@@ -87,19 +86,13 @@ AFTER_SNAPSHOT = {
 def fact_table() -> Iterator[str]:
     """A moto server with the template's fact table holding the ACME sample facts; yields its URL."""
     import boto3
-    from moto.server import ThreadedMotoServer
     from tests.support.cfn import dynamodb_create_table_kwargs
-    from tests.support.loopback import free_port
+    from tests.support.moto_server import moto_server
     from tests.support.samples import load_sample_facts
 
     from ragspine.aws.dynamo_facts import DynamoFactStore
 
-    logging.getLogger("werkzeug").setLevel(logging.WARNING)  # one line per request
-    server = ThreadedMotoServer(ip_address="127.0.0.1", port=free_port(), verbose=False)
-    server.start()
-    host, port = server.get_host_and_port()
-    url = f"http://{host}:{port}"
-    try:
+    with moto_server() as url:
         client = boto3.client("dynamodb", endpoint_url=url, region_name="us-east-1",
                               aws_access_key_id="bench", aws_secret_access_key="bench")
         client.create_table(**dynamodb_create_table_kwargs("FactsTable", TABLE))
@@ -107,8 +100,6 @@ def fact_table() -> Iterator[str]:
         boto3.client("s3", endpoint_url=url, region_name="us-east-1", aws_access_key_id="bench",
                      aws_secret_access_key="bench").create_bucket(Bucket=DOMAIN_BUCKET)
         yield url
-    finally:
-        server.stop()
 
 
 def _run(python: Path, code: str, *, cwd: Path, env: dict[str, str]) -> tuple[float, float, subprocess.CompletedProcess[str]]:
