@@ -333,7 +333,12 @@ def _items_of_sections_named(question: str, mentions: list[Mention]) -> list[Men
         return bool(words) and words <= label_words(item) and not label_words(section) & asked
 
     alone = [m for m in metrics if by_item_alone(m)]
-    if not alone or not any(m.code != a.code for m in metrics if m not in alone for a in alone):
+    others = [m for m in metrics if m not in alone]
+    # an item holding the other metric's own words is a line item of its own ("cost of revenue as a percentage
+    # of revenue"), not a part of that metric: the other metric is another operand, and the row stays read
+    alone = [a for a in alone if not any(label_words(m.raw) <= label_words(label_of(a.code or "").rpartition(": ")[2])
+                                         for m in others if m.code != a.code)]
+    if not alone or not any(m.code != a.code for m in others for a in alone):
         return mentions
     return [m for m in mentions if m not in alone]
 
