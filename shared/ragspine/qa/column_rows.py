@@ -13,7 +13,9 @@ balance payable"), and the bare label is taken out, so the cells asked are read 
 
 Only a document row (a table label, not a glossary metric) named once is read so: a label written
 twice ("balances in A and B over total balances") may pair with either column, and the question
-stays as written. Column words must be whole words outside every other name the question holds.
+stays as written. Column words must be whole words outside every other name the question holds, and
+none of them a word asking for arithmetic or a total ("the change in revenue" never reads a ``Change``
+column's cell: the question asks a change).
 """
 
 from __future__ import annotations
@@ -21,12 +23,14 @@ from __future__ import annotations
 from ragspine.facts.glossary import Glossary, Mention, SlotKind
 from ragspine.facts.open_vocabulary import METRIC_PREFIX
 from ragspine.lazy import LazyPattern
+from ragspine.qa.label_words import ASKING_WORDS
 
 _WORD = LazyPattern(r"[\w&'-]+")
 _MAX_COLUMN_WORDS = 5
 # words that introduce or join names, never the first or last word of a column's heading
 _EDGE_WORDS = frozenset({"the", "a", "an", "and", "or", "to", "of", "for", "in", "between", "vs", "versus",
                          "what", "is", "was", "how", "much", "by", "from", "on", "at", "as", "with"})
+_ASKING = ASKING_WORDS | {"total", "totals", "sum", "combined"}
 
 
 def with_column_rows(question: str, mentions: list[Mention], glossary: Glossary) -> str:
@@ -75,7 +79,8 @@ def _columns_named(lower: str, label: str, code: str, mentions: list[Mention],
     while i < len(words):
         for size in range(min(_MAX_COLUMN_WORDS, len(words) - i), 0, -1):
             first, last = words[i], words[i + size - 1]
-            if first.group() in _EDGE_WORDS or last.group() in _EDGE_WORDS:
+            if first.group() in _EDGE_WORDS or last.group() in _EDGE_WORDS or any(
+                    w.group() in _ASKING for w in words[i:i + size]):
                 continue
             span = (first.start(), last.end())
             if any(s < span[1] and span[0] < e for s, e in taken):
