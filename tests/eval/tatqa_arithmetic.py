@@ -55,6 +55,8 @@ _SIGNED = re.compile(r"(?<![a-z])(?:change|increase|decrease)(?![a-z])")
 # "How much did X decrease by": the size of the move in the direction named (a fall of 1 is 1), not a signed change
 _MOVED_BY = re.compile(r"(?<![a-z])(increase|decrease|rise|fall|drop)(?:d|s)?\s+by(?![a-z])")
 _BY_SIZE = re.compile(r"by size (up|down) ")
+# "difference between A and B: 1903 USD_K (A below B)": the size, and the side that makes the signed A − B
+_ROW_GAP = re.compile(rf"difference between (.+?) and (.+?): ([\d.,]+)(?: ({_UNIT}))? \(\1 (above|below) \2\)")
 _MEAN_BY_SIZE = re.compile(rf"average: .*; all are written as negatives, so by size ([\d,.]+) ?({_UNIT})?")
 _COMPUTED = re.compile(rf"[：:]\s*([−-]?[\d,]+(?:\.\d+)?)\s*(%|{_UNIT})?\s*(?:[（(]|$)")
 
@@ -137,7 +139,9 @@ def stated_reading(question: str, answer: str) -> tuple[float, str] | None:
     of two rates: the line states the change in points ("down 0.5 points") beside the relative
     change ("−5.26%", read first). "the change in voyage expenses" of two figures written as
     negatives: the signed change ("up 6850", read first) and the change by size ("by size down
-    6850"); an average of such figures: signed ("−615") and by size ("by size 615"). TAT-QA's golds take either reading; the answer states both,
+    6850"); an average of such figures: signed ("−615") and by size ("by size 615"); the difference between two
+    rows of one period: its size and the side ("1903 (A below B)"), so the signed A − B (−1903). TAT-QA's golds
+    take either reading; the answer states both,
     so either is the figure it gives.
     """
     text = question.lower()
@@ -147,6 +151,10 @@ def stated_reading(question: str, answer: str) -> tuple[float, str] | None:
         if "（计算自：" not in line:
             continue
         match = _CHANGE_LINE.search(line)
+        gap = _ROW_GAP.search(line)
+        if match is None and gap is not None and _DIFFERENCE.search(text):
+            value = float(gap.group(3).replace(",", ""))
+            return (-value if gap.group(5) == "below" else value), scale_of(gap.group(4))
         if match is None:
             mean = _MEAN_BY_SIZE.search(line)
             if mean is not None and not _PERCENT_CHANGE.search(text) and not _CHANGE.search(text):

@@ -64,6 +64,11 @@ VOYAGE = ("Group voyage expenses (label:voyage expenses): FY2019 vs FY2018 up 68
      "written as negatives, so by size 11888 USD_K（计算自：t.md · a；t.md · b）", (-11888.0, "thousand"),
      (11888.0, "thousand")),
     ("What is the average Sales for 2018 and 2019?", AVERAGE, (20297.5, "thousand"), None),
+    # the gap of two rows of one period: its size first, the signed first-minus-second its side states the other
+    ("What is the difference between Pumps and Valves and other parts in 2019?",
+     "Group FY2019 difference between pumps (label:pumps) and valves and other parts (label:valves and other parts): "
+     "1,903 USD_K (pumps (label:pumps) below valves and other parts (label:valves and other parts))（计算自：t.md · a；"
+     "t.md · b）", (1903.0, "thousand"), (-1903.0, "thousand")),
     # a change of one sign states one reading only
     ("What was the change in Sales from 2018 to 2019?", CHANGE, (-21.0, "thousand"), None),
     ("What is the percentage change in Sales from 2018 to 2019?", CHANGE, (-0.34, "percent"), None),

@@ -12,6 +12,7 @@ from ragspine.facts.glossary import Glossary, Mention, Period, SlotKind, normali
 from ragspine.facts.open_vocabulary import METRIC_PREFIX, label_of
 from ragspine.lazy import LazyPattern
 from ragspine.qa.activity_lines import with_activity_lines
+from ragspine.qa.column_rows import with_column_rows
 from ragspine.qa.dated_periods import date_inside_a_year, may_name_a_date, rewrite_dates
 from ragspine.qa.half_years import HALF_WORDS, half_quarters, sums_over_a_half
 from ragspine.qa.label_words import label_readings, label_words, total_row_named_beside
@@ -111,6 +112,8 @@ def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
     question, readings = _with_period_words_read(question, glossary)  # 2025年3月期, "year ended June 30"
     question = _with_dates_read(question, glossary)  # "as at December 31, 2019": the fiscal year it closes
     question = with_shared_head_rows(question, glossary)  # "the domestic and international discount rates": two rows
+    # "for Balance payable, the difference between Workforce reduction and Facility costs": each column's row
+    question = with_column_rows(question, glossary.scan(question), glossary)
     # "total sales" is the documents' "Total net sales" row, not the glossary's total channel of revenue
     mentions = with_total_rows_read(question, _items_of_sections_named(question, glossary.scan(question)), glossary)
     mentions = with_activity_lines(question, mentions, glossary)  # "cash used in investing activities": no balance
@@ -330,7 +333,12 @@ def _items_of_sections_named(question: str, mentions: list[Mention]) -> list[Men
         return bool(words) and words <= label_words(item) and not label_words(section) & asked
 
     alone = [m for m in metrics if by_item_alone(m)]
-    if not alone or not any(m.code != a.code for m in metrics if m not in alone for a in alone):
+    others = [m for m in metrics if m not in alone]
+    # an item holding the other metric's own words is a line item of its own ("cost of revenue as a percentage
+    # of revenue"), not a part of that metric: the other metric is another operand, and the row stays read
+    alone = [a for a in alone if not any(label_words(m.raw) <= label_words(label_of(a.code or "").rpartition(": ")[2])
+                                         for m in others if m.code != a.code)]
+    if not alone or not any(m.code != a.code for m in others for a in alone):
         return mentions
     return [m for m in mentions if m not in alone]
 

@@ -166,6 +166,8 @@ def rows_in_other_words(tmp_path_factory: pytest.TempPathFactory) -> QAComponent
     facts = [fact("other income (expense), net", "2018", 0.1, "PCT", COMMON_SIZE),
              fact("other income (expense), net", "2019", 1.6, "PCT", COMMON_SIZE),
              fact("provision for income taxes", "2019", 1.4, "PCT", COMMON_SIZE),
+             fact("results of operations: cost of sales", "2018", 61, "PCT", COMMON_SIZE),
+             fact("results of operations: cost of sales", "2019", 58, "PCT", COMMON_SIZE),
              fact("income (loss) from vessel operations: teekay lng", "2018", 148599, "USD_K", SEGMENTS),
              fact("income (loss) from vessel operations: teekay lng", "2019", 299253, "USD_K", SEGMENTS)]
     passages = [evidence("The following table sets forth our results of operations as a percentage of sales:",
@@ -194,3 +196,20 @@ def test_a_row_of_another_section_named_by_its_item_alone_is_not_the_metric(
     result = answer_question("What is the increase/ (decrease) in Revenues of Teekay LNG from 2018 to 2019?",
                              qa=rows_in_other_words)
     assert "150654" not in result.answer and "299253" not in result.answer, result.answer
+
+
+@pytest.mark.parametrize(("ask", "figure"), [
+    ("What is the average cost of sales as a percentage of sales in 2018 and 2019?", "average: 59.5 PCT"),
+    ("What is the total proportion of cost of sales as a percentage of the total sales in 2018 and 2019?",
+     ": 119 PCT"),
+])
+def test_a_row_of_a_section_holding_the_metrics_own_words_stays_read_beside_it(
+        rows_in_other_words: QAComponents, ask: str, figure: str) -> None:
+    # GIVEN a common-size statement whose "Cost of sales" row sits under a "Results of operations" heading, no sales
+    # WHEN the question names the row by its item and sales as the whole it is a share of
+    result = answer_question(ask, qa=rows_in_other_words)
+    # THEN the row is read (its item holds "sales": a line item of its own, not a part of sales), its stated shares
+    # computed as asked and cited
+    first = result.answer.splitlines()[0]
+    assert figure in first, result.answer
+    assert f"{COMMON_SIZE} · table=1,row=results of operations: cost of sales,col=2018" in first, result.answer

@@ -1,0 +1,96 @@
+"""A row named once beside the columns whose cells are asked: each column's cell of that row read.
+
+A table whose columns are parts (segments, cost types: "Workforce reduction", "Facility costs",
+"Total") is read as one row per column, named with the column's heading before the row's label
+(``workforce reduction: balance payable``); the ``Total`` column keeps the bare label. A question
+names such cells the other way round, the row once and the columns apart: "For Balance payable as at
+June 30, 2019, what is the difference between Workforce reduction and Facility costs?", "the net
+balances at September 30, 2019 for Cubic Mission Solutions and Cubic Global Defense". Read as
+written, only the bare row is named (the total column's figure, which was not asked), and the
+column words are left over. Where the documents name a row for each column with that label, the
+question is written with each column's row in place of its column words ("Workforce reduction
+balance payable"), and the bare label is taken out, so the cells asked are read and nothing else.
+
+Only a document row (a table label, not a glossary metric) named once is read so: a label written
+twice ("balances in A and B over total balances") may pair with either column, and the question
+stays as written. Column words must be whole words outside every other name the question holds, and
+none of them a word asking for arithmetic or a total ("the change in revenue" never reads a ``Change``
+column's cell: the question asks a change).
+"""
+
+from __future__ import annotations
+
+from ragspine.facts.glossary import Glossary, Mention, SlotKind
+from ragspine.facts.open_vocabulary import METRIC_PREFIX
+from ragspine.lazy import LazyPattern
+from ragspine.qa.label_words import ASKING_WORDS
+
+_WORD = LazyPattern(r"[\w&'-]+")
+_MAX_COLUMN_WORDS = 5
+# words that introduce or join names, never the first or last word of a column's heading
+_EDGE_WORDS = frozenset({"the", "a", "an", "and", "or", "to", "of", "for", "in", "between", "vs", "versus",
+                         "what", "is", "was", "how", "much", "by", "from", "on", "at", "as", "with"})
+_ASKING = ASKING_WORDS | {"total", "totals", "sum", "combined"}
+
+
+def with_column_rows(question: str, mentions: list[Mention], glossary: Glossary) -> str:
+    """The question with each column named beside a row named once written as that column's row.
+
+    ``mentions`` are ``glossary.scan(question)``'s. Returns ``question`` itself when nothing is read so.
+    """
+    if not question.isascii():
+        return question
+    lower = question.lower()
+    rows = [m for m in mentions if m.kind is SlotKind.METRIC and m.code and m.code.startswith(METRIC_PREFIX)]
+    if len(rows) != 1:
+        return question
+    row = rows[0]
+    label = lower[row.start:row.end]
+    if _occurrences(lower, label) != 1:
+        return question
+    columns = _columns_named(lower, label, row.code or "", mentions, glossary)
+    if not columns:
+        return question
+    pieces: list[str] = []
+    at = 0
+    for start, end in sorted([*columns, (row.start, row.end)]):
+        pieces.append(question[at:start])
+        if (start, end) != (row.start, row.end):
+            pieces.append(f"{question[start:end]} {question[row.start:row.end]}")
+        at = end
+    pieces.append(question[at:])
+    return " ".join("".join(pieces).split())
+
+
+def _occurrences(lower: str, label: str) -> int:
+    words = label.split()
+    tokens = [m.group() for m in _WORD.finditer(lower)]
+    return sum(tokens[i:i + len(words)] == words for i in range(len(tokens)))
+
+
+def _columns_named(lower: str, label: str, code: str, mentions: list[Mention],
+                   glossary: Glossary) -> list[tuple[int, int]]:
+    """Spans of the question's words each naming a column of the row (the longest first), outside every name."""
+    taken = [(m.start, m.end) for m in mentions]
+    words = [w for w in _WORD.finditer(lower)]
+    found: list[tuple[int, int]] = []
+    codes: set[str] = set()
+    i = 0
+    while i < len(words):
+        for size in range(min(_MAX_COLUMN_WORDS, len(words) - i), 0, -1):
+            first, last = words[i], words[i + size - 1]
+            if first.group() in _EDGE_WORDS or last.group() in _EDGE_WORDS or any(
+                    w.group() in _ASKING for w in words[i:i + size]):
+                continue
+            span = (first.start(), last.end())
+            if any(s < span[1] and span[0] < e for s, e in taken):
+                continue
+            owner = glossary.aliases.get(f"{lower[span[0]:span[1]]} {label}")
+            if owner is None or owner[0] is not SlotKind.METRIC or owner[1] == code or owner[1] in codes:
+                continue
+            found.append(span)
+            codes.add(owner[1])
+            i += size - 1
+            break
+        i += 1
+    return found
