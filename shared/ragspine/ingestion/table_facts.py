@@ -138,6 +138,8 @@ _EXCEPT_FILLER = re.compile(r"(?i)per[\s-]+share\w*|\b(?:data|amounts?|figures?|
 # A word saying what a figure counts, written alone over every column ("Years" of life expectancy, "Days").
 _MEASURE_WORD = re.compile(r"(?i)(?:years?|months?|weeks?|days?|hours?|times|number|no\.)")
 _UNIT_NOTE = re.compile(r"\s*[(（][^()（）]*[)）]")
+# A heading naming only whose statements the columns are ("Consolidated", "Parent entity"), never what the rows are
+_SCOPE_HEADING = re.compile(r"(?i)(?:consolidated|group|parent(?:\s+(?:entity|company))?|company)\s*[:：]?")
 _MAX_WARNINGS_PER_TABLE = 12
 
 @dataclass(frozen=True, slots=True)
@@ -1262,7 +1264,7 @@ class _TableReader:
         # "单位：元 币种：人民币 项目": a PDF reader joins the unit line over the table to the corner's header word
         text = _UNIT_STATEMENT.sub(" ", self._label_column_heading_written()).strip()
         if (not text or re.search(r"\d", text) or not _line_item_header(self.glossary, text)
-                or names_a_data_block(text)):
+                or names_a_data_block(text) or _SCOPE_HEADING.fullmatch(text)):
             return ""
         named = self.name(text)
         if named.unknown or named.metric:

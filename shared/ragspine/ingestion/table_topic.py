@@ -52,7 +52,7 @@ _NUMBERING = re.compile(r"(?i)^\s*(?:(?:note|table|item)\s+)?(?:\d+|[ivx]+|[a-z]
 _NOT_FIGURES = re.compile(
     r"(?i)\b(?:report|excerpt|statements?|notes?|item|part|discussion|analysis|overview|continued|page|schedule"
     r"|sheets?|management|appendix|exhibit|section|selected|supplementary|quarterly|annual|results|liquidity|table"
-    r"|following|information|data|we|us|they|it|this|these|those|follows?|below|above|amounts?|figures?|activity"
+    r"|following|information|data|we|us|they|it|this|these|those|follows?|below|above|(?<!carrying\s)amounts?|figures?|activity"
     r"|changes?|items?|other|certain|various)\b|決算|報告|注記|附注|报告")
 _PERIOD_WORDS = re.compile(r"(?i)\d|\b(?:year|quarter|month|fiscal|period|january|february|march|april|may|june|july"
                            r"|august|september|october|november|december)\b|年|月|期")
@@ -68,6 +68,13 @@ _NOTE_TOPIC = re.compile(r"(?:附注|注記|notes?\s+to\s+(?:the\s+)?(?:consolid
                          r"\s*[:：]\s*(?P<topic>[^:：]{2,60})$", re.IGNORECASE)
 _BRACKETED = re.compile(r"[(（][^()（）]{2,80}[)）]")
 _CUT_AT_ABBREVIATION = re.compile(r"(?:^|\s)[A-Z]$")
+# "U.S.", "U.K.": an abbreviation's points end no sentence, so the words after it are read on
+_DOTTED_ABBREVIATION = re.compile(r"\b((?:[A-Z]\.){2,})(?=[\s,])")
+# "our U.S. and foreign components of income before income taxes": the parts a table splits a figure into, named
+# before "components of", leave the figure itself as what its total is
+_SPLIT_INTO_COMPONENTS = re.compile(r"(?i)^(?:[\w’'-]+\s+){1,6}?(?:and\s+[\w’'-]+\s+)?components\s+of\s+")
+# "income (loss)", "expense (benefit)": one word in brackets is the figure's other sign, part of its name
+_OTHER_SIGN = re.compile(r"(?i)\s*\((?:loss|losses|benefit|expense|income|deficit|gain|gains|charge|credit)\)")
 
 
 def table_topic(lead: str, caption: str, headings: Sequence[str]) -> str:
@@ -129,7 +136,7 @@ def unit_note_after(text: str) -> str:
 
 
 def _from_lead(lead: str) -> str:
-    sentence = lead.strip()
+    sentence = _DOTTED_ABBREVIATION.sub(lambda m: m.group(1).replace(".", ""), lead.strip())
     for pattern in (_AS_FOLLOWS, _FOLLOWING):
         matches = list(pattern.finditer(sentence))
         if matches:
@@ -151,6 +158,7 @@ def _as_title(text: str) -> str:
 
 
 def _noun_phrase(text: str) -> str:
+    text = _SPLIT_INTO_COMPONENTS.sub("", _OTHER_SIGN.sub("", text.strip()))
     cut = _QUALIFIER.search(text.strip())
     if cut and _LIST_GOES_ON.match(cut.group()):
         return ""

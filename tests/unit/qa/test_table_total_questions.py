@@ -12,6 +12,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from ragspine.domain.files import GLOSSARY
 from ragspine.domain.glossary_file import read_glossary
@@ -88,3 +90,46 @@ def test_a_total_whose_leading_sentence_is_set_after_its_table_is_reached_by_tha
 
     assert result.slots.as_dict()["metric"] == ["label:total accrued liabilities"], result.answer
     assert "up 240" in result.answer and "table=1,row=Total accrued liabilities,col=2019" in result.answer, result.answer
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(places=st.sampled_from(["U.K. and overseas", "U.S. and non-U.S.", "domestic and foreign"]),
+       other_sign=st.sampled_from(["(loss)", "(losses)", ""]))
+def test_a_total_of_the_components_a_sentence_splits_a_figure_into_is_that_figures_total(
+        folder: Path, places: str, other_sign: str) -> None:
+    # the parts named before "components of" (where the profit was made) are the rows, not what their total is
+    table = _table(f"The following table shows our {places} components of profit {other_sign} before taxation "
+                   "(in millions):", [["", "2019", "2018"], ["Home market", "41.5", "38.0"],
+                                      ["Abroad", "2.5", "(1.0)"], ["Total", "44.0", "37.0"]])
+
+    result = answer_question("What was the change in total profit before taxation from 2018 to 2019?",
+                             qa=_qa(folder, table))
+
+    assert result.slots.as_dict()["metric"] == ["label:total profit before taxation"], result.answer
+    assert "up 7" in result.answer and "table=1,row=Total,col=2019" in result.answer, result.answer
+
+
+def test_a_total_of_a_carrying_amount_keeps_that_measure(folder: Path) -> None:
+    table = _table("The carrying amount of acquired trademarks was as follows (in millions):", [
+        ["", "2019", "2018"], ["Consumer brands", "80.5", "75.0"], ["Trade brands", "4.0", "4.0"],
+        ["Total", "84.5", "79.0"]])
+
+    result = answer_question("What was the total carrying amount of acquired trademarks in 2019?",
+                             qa=_qa(folder, table))
+
+    assert result.slots.as_dict()["metric"] == ["label:total carrying amount of acquired trademarks"], result.answer
+    assert "84.5" in result.answer and "table=1,row=Total,col=2019" in result.answer, result.answer
+
+
+@pytest.mark.parametrize("scope", ["Consolidated", "Parent entity"])
+def test_a_heading_naming_whose_statements_they_are_leaves_the_total_to_the_sentence(folder: Path, scope: str) -> None:
+    # "Consolidated" over the label column says whose figures these are, never what the rows are parts of
+    table = _table("Distributions paid to shareholders were as follows:", [
+        [scope, "", ""], ["", "2019", "2018"], ["Interim distribution of 5 pence", "10,200", "8,100"],
+        ["Final distribution of 7 pence", "12,300", "9,400"], ["", "22,500", "17,500"]])
+
+    result = answer_question("What were the total distributions paid to shareholders in 2019?",
+                             qa=_qa(folder, table))
+
+    assert result.slots.as_dict()["metric"] == ["label:total distributions paid to shareholders"], result.answer
+    assert "22500" in result.answer and "col=2019" in result.answer, result.answer

@@ -348,13 +348,26 @@ def test_a_subject_followed_by_a_basis_names_the_figures_alone() -> None:
     assert {f.value for f in facts if f.metric_code == "label:total revenue"} == {217081, 180110}
 
 
-def test_a_subject_cut_at_an_abbreviation_names_no_total() -> None:
-    # "our U.S. and foreign components" read to "U." names nothing: no "Total U" row
-    facts, warnings = _facts_before(PERSONNEL, "The following table summarizes our U.S. and foreign components of "
-                                               "income before income taxes (in millions):")
+def test_a_subject_cut_at_an_initials_point_names_no_total() -> None:
+    # "fees billed by R." read to "R" names nothing: no "Total fees billed by R" row
+    facts, warnings = _facts_before(PERSONNEL, "The following table summarizes fees billed by R. Jones and partners:")
 
     assert not any(f.value in (217081, 180110) for f in facts)
     assert any("row 'Total': a total of no section" in w for w in warnings)
+
+
+@pytest.mark.parametrize("lead", [
+    "The following table summarizes our U.S. and foreign components of income (loss) before income taxes "
+    "(in millions):",
+    "The domestic and foreign components of income before income taxes were as follows:",
+])
+def test_the_components_a_sentence_splits_a_figure_into_leave_that_figure_as_the_totals(lead: str) -> None:
+    # an abbreviation's points end no sentence; the parts named before "components of" are the rows
+    facts, _ = _facts_before(PERSONNEL, lead)
+
+    assert {(f.period, f.value, f.source_locator) for f in facts
+            if f.metric_code == "label:total income before income taxes"} == {
+        ("2019", 217081, "table=1,row=Total,col=2019"), ("2018", 180110, "table=1,row=Total,col=2018")}
 
 
 RESTRUCTURING = [["", "2019", "2018"], ["Severance", "$7,169", "$7,845"], ["Advisory", "1,286", "2,802"],
