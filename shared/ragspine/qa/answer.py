@@ -43,6 +43,7 @@ from ragspine.qa.parse_cache import (
     implied_numbers,
     question_numbers,
 )
+from ragspine.qa.plain_asks import asks_nothing_more
 from ragspine.qa.ports import IntentParser, NarrativeRetriever
 from ragspine.qa.prompt import SYSTEM_PROMPT
 from ragspine.qa.provenance import check_rendered, figure_values, numbers_in
@@ -55,7 +56,7 @@ from ragspine.qa.stated_names import StatedNames, names_stated, ties_every_figur
 from ragspine.qa.stated_shares import stated_shares
 from ragspine.qa.stated_years import every_stated_year, range_ends, with_year_before, year_before_named
 from ragspine.qa.structured import Lookup, StructuredOutcome, look_up, plan_lookups, run_structured
-from ragspine.qa.structured_asks import StructuredAsks, read_structured_asks
+from ragspine.qa.structured_asks import NOTHING_MORE, StructuredAsks, read_structured_asks
 from ragspine.qa.table_dates import with_table_dates_read
 from ragspine.qa.trace import TraceRecorder, question_digest
 from ragspine.qa.undated import (
@@ -390,8 +391,9 @@ class _QuestionCache:
         shape = self._shape()
         asks = shape.asks
         if asks is None:
-            asks = read_structured_asks(self._text, intent, slots, channel=channel, glossary=self._qa.glossary,
-                                        lang=shape.lang)
+            glossary = self._qa.glossary
+            asks = NOTHING_MORE if asks_nothing_more(self._text, intent, slots, glossary) else \
+                read_structured_asks(self._text, intent, slots, channel=channel, glossary=glossary, lang=shape.lang)
             if self.cached:  # as the plan: a question asked once pays nothing to keep it
                 self.shape = shape.with_asks(asks)
                 self._qa.parse_cache.put(self._key, self.shape)

@@ -7,7 +7,6 @@ load with ``qa.counting`` when a question does.
 
 from __future__ import annotations
 
-import re
 from decimal import Decimal, InvalidOperation
 from typing import TYPE_CHECKING
 
@@ -21,7 +20,7 @@ else:
     counting = LazyModule("ragspine.qa.counting")
 
 # Opened by a lookahead on the first characters a match may have: ``re`` tries neither branch elsewhere.
-_HOW_MANY = re.compile(r"(?=[h几幾多])(?:(?<![a-z])how many (?:of the )?(?:(?P<years>(?:fiscal )?years?)"
+_HOW_MANY = LazyPattern(r"(?=[h几幾多])(?:(?<![a-z])how many (?:of the )?(?:(?P<years>(?:fiscal )?years?)"
                        r"|(?P<quarters>quarters?))(?![a-z])|(?:几|幾|多少)(?:个)?(?:(?P<zh_years>年)"
                        r"|(?P<zh_quarters>季度|四半期)))")
 _ABOVE = r"exceed(?:ed|s|ing)?|(?:was |were )?(?:above|over|more than|greater than|higher than)|超过|高于|超える|を超え"

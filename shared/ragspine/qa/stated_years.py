@@ -34,7 +34,6 @@ uses every year).
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 
 from ragspine.facts.glossary import Glossary, Period, SlotKind, normalize_text
@@ -45,7 +44,7 @@ from ragspine.qa.slots import Slots
 from ragspine.sensitivity import Sensitivity
 
 # Opened by a lookahead on the first characters a match may have: ``re`` tries no branch elsewhere.
-_HOW_MANY = re.compile(r"(?=[h几多い])(?:(?<![a-z])how many(?![a-z])|几个|多少个|いくつ)")
+_HOW_MANY = LazyPattern(r"(?=[h几多い])(?:(?<![a-z])how many(?![a-z])|几个|多少个|いくつ)")
 _COUNT = r"(?:\d+|two|three|four|five)"
 _EVERY_YEAR = LazyPattern(rf"(?<![a-z])(?:(?:all|both)\s+(?:{_COUNT}\s+)?(?:fiscal\s+)?(?:years|periods)"
                          rf"|the\s+{_COUNT}[\s-]+years?(?:\s+period)?|altogether)(?![a-z])|各年|历年")
