@@ -269,6 +269,16 @@ class TestAPartAsAPercentageOfItsWhole:
         assert AWARDED not in result.answer, result.answer
 
 
+class TestPerShareAsksNoShare:
+    @pytest.mark.parametrize("question", ["What is the basic earnings per share in 2019?",
+                                          "What was the per-share basic earnings in 2019?"])
+    def test_a_figure_per_share_is_answered_as_stated(self, fresh: Path, question: str) -> None:
+        rows = {"net earnings": 4120, "earnings per share: basic": 0.31, "earnings per share: diluted": 0.3}
+        result = answered(rows_qa(fresh, rows, unit=""), question)
+        assert "earnings per share: basic (label:earnings per share: basic): 0.31" in result.answer, result.answer
+        assert "no share is computed" not in result.answer and " is 0" not in result.answer, result.answer
+
+
 FAIR_VALUES = {"fair value amount: purchased technology": 232, "fair value amount: trademarks and tradenames": 25,
                "fair value amount: total intangible assets": 492}
 
