@@ -140,6 +140,13 @@ def label_readings(norm: str, leftover: str, glossary: Glossary, *, total_named:
         named_in = norm  # its "total" is blanked as the channel in the leftover words
     if not scored:
         return _two_rows_named(norm, leftover, words_of, score, total_named=total_named)
+    if PART_OF_WHOLE.search(leftover):
+        # "A as a percentage of the total B": a part and its whole, whose words one row may hold between them
+        # (the granted shares over the non-vested at the year end, both rows of "non-vested" shares); the two
+        # rows, each read by its own side's words, are what is asked, never the one row both sides' words fit
+        pair = _two_rows_named(norm, leftover, words_of, score, total_named=total_named, joining=PART_OF_WHOLE)
+        if pair:
+            return pair
     reading = _reading(norm, named_in, scored, words_of, asked)
     return [] if reading is None else [reading]
 
@@ -246,17 +253,20 @@ def _reading(norm: str, named_in: str, scored: list[tuple[_Score, str]], words_o
 _JOINING = LazyPattern(r"(?<![a-z])(?:and|to|vs\.?|versus|over|against|divided by|as an? (?:percentage|proportion|"
                        r"ratio|share|fraction) of)(?![a-z])")
 _OF = LazyPattern(r"(?<![a-z])of(?![a-z])")
+# The joining words that name a part first and its whole after: "A as a percentage of B".
+PART_OF_WHOLE = LazyPattern(r"(?<![a-z])as an? (?:percentage|proportion|share|fraction) of(?![a-z])")
 
 
 def _two_rows_named(norm: str, leftover: str, words_of: dict[str, set[str]], score: _Scorer, *,
-                    total_named: bool) -> list[NearMiss]:
+                    total_named: bool, joining: LazyPattern = _JOINING) -> list[NearMiss]:
     """Two rows named in other words on either side of a joining word ("the ratio of fair value of total debt
     to carrying amount of total debt"), each read by its own words as one row alone would be; [] unless exactly
     one split reads two different rows, each the one best reading of its side.
 
     A row's item written once after two sections ("the fair value and carrying amount of total debt") is read
     with each: the first side takes the item after the second's "of" when the two rows are that item's in two
-    sections. ``total_named``: "total" was blanked as the channel; a side writing it names it.
+    sections. ``total_named``: "total" was blanked as the channel; a side writing it names it. ``joining``: the
+    joining words split at.
     """
     def one_row(spans: tuple[tuple[int, int], ...]) -> NearMiss | None:
         """The one row the words of ``spans`` name (the first span the question's own, its reading spanning it)."""
@@ -270,7 +280,7 @@ def _two_rows_named(norm: str, leftover: str, words_of: dict[str, set[str]], sco
         return _reading(norm, within, scored, words_of, asked, as_written=True) if b > a else None
 
     pairs: dict[tuple[str, str], tuple[NearMiss, NearMiss]] = {}
-    for join in _JOINING.finditer(leftover):
+    for join in joining.finditer(leftover):
         second = one_row(((join.end(), len(leftover)),))
         if second is None:
             continue

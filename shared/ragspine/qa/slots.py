@@ -15,7 +15,7 @@ from ragspine.qa.activity_lines import with_activity_lines
 from ragspine.qa.column_rows import with_column_rows
 from ragspine.qa.dated_periods import date_inside_a_year, may_name_a_date, rewrite_dates
 from ragspine.qa.half_years import HALF_WORDS, half_quarters, sums_over_a_half
-from ragspine.qa.label_words import label_readings, label_words, total_row_named_beside
+from ragspine.qa.label_words import PART_OF_WHOLE, label_readings, label_words, total_row_named_beside
 from ragspine.qa.month_periods import PeriodReading, may_name_months
 from ragspine.qa.near_miss import NearMiss, Reading, near_misses, period_near_misses
 from ragspine.qa.period_words import (
@@ -210,8 +210,8 @@ def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
     metrics = tuple(found[SlotKind.METRIC])
     if any(code.startswith(METRIC_PREFIX) for code in metrics):  # only a document's row can have a section
         asked = label_words(question)
-        metrics = _longer_rows_named(_rows_over_their_sections(metrics, mentions, asked), glossary, asked)
-        metrics = _rows_qualified_in_one_phrase(question, mentions, metrics)
+        metrics = _longer_rows_named(_rows_over_their_sections(metrics, mentions, asked, norm), glossary, asked)
+        metrics = _rows_qualified_in_one_phrase(question, mentions, metrics, _wholes_of_parts(norm, mentions, metrics))
     entities = tuple(found[SlotKind.ENTITY])
     halves = half_quarters(half, glossary) if half and bad_period and sums_over_a_half(metrics, glossary) else None
     if halves is not None:  # "H1 2024 revenue": 2024Q1 + 2024Q2, said with their months
@@ -256,14 +256,16 @@ def _metrics_in_one_phrase(question: str, mentions: list[Mention], metrics: tupl
 _WORD = LazyPattern(r"[^\W_]+")
 
 
-def _rows_qualified_in_one_phrase(question: str, mentions: list[Mention], metrics: tuple[str, ...]) -> tuple[str, ...]:
+def _rows_qualified_in_one_phrase(question: str, mentions: list[Mention], metrics: tuple[str, ...],
+                                  wholes: set[str]) -> tuple[str, ...]:
     """The metrics less a document's row that only qualifies the next one the question names.
 
     "The number of nonvested shares granted" names the rows "Number of shares: nonvested" and
     "Number of shares: granted" with only their section's word between them: one figure is asked,
     the one named last ("granted", of the nonvested shares' roll-forward), never the balance row's
     too. Rows joined by a list word ("nonvested and granted shares") are each asked, and a word of
-    arithmetic between ("the ratio of nonvested to granted shares") joins two figures.
+    arithmetic between ("the ratio of nonvested to granted shares") joins two figures. A row named again as the
+    whole of a part (``wholes``: "granted as a percentage of the nonvested shares") is asked.
     """
     named = sorted((m for m in mentions if m.kind is SlotKind.METRIC and m.code in metrics
                     and m.code.startswith(METRIC_PREFIX)), key=lambda m: m.start)
@@ -280,6 +282,7 @@ def _rows_qualified_in_one_phrase(question: str, mentions: list[Mention], metric
         only_section = all(label_words(w) and label_words(w) <= common for w in words)
         if joined and only_section and not _LIST_WORD.search(between):
             qualifying.add(first.code)
+    qualifying -= wholes
     return tuple(code for code in metrics if code not in qualifying) if qualifying else metrics
 
 
@@ -344,25 +347,43 @@ def _items_of_sections_named(question: str, mentions: list[Mention]) -> list[Men
 
 
 def _rows_over_their_sections(metrics: tuple[str, ...], mentions: list[Mention],
-                              asked: set[str]) -> tuple[str, ...]:
+                              asked: set[str], norm: str) -> tuple[str, ...]:
     """The metrics named, a section's own name left out where a row of that section is named too.
 
     "net sales from Malaysia" names the row ``Net sales: Malaysia`` and, by "net sales", the
-    section's total: the question asks for the row.
+    section's total: the question asks for the row. A name written after "as a percentage of"
+    (``norm``, the normalised question) with a row named before it is the whole the row is a
+    part of, not the row's section: "the non-vested units awarded as a percentage of the total
+    non-vested units" asks both.
     """
     sections = [label_of(code).rpartition(": ")[0] for code in metrics
                 if code.startswith(METRIC_PREFIX) and ": " in label_of(code)]
     if not sections:
         return metrics
     said = {m.code: label_words(m.raw) for m in mentions if m.kind is SlotKind.METRIC and m.code}
+    wholes = _wholes_of_parts(norm, mentions, metrics)
 
     def heads(code: str) -> bool:  # the section is what this metric's words name, or begins with them
         words = said.get(code) or set()
-        return bool(words) and ": " not in label_of(code) and any(
+        return bool(words) and ": " not in label_of(code) and code not in wholes and any(
             words <= label_words(s) and (label_words(s) <= asked or _leading_words(s, len(words)) == words)
             for s in sections)
 
     return tuple(code for code in metrics if not heads(code))
+
+
+def _wholes_of_parts(norm: str, mentions: list[Mention], metrics: tuple[str, ...]) -> set[str]:
+    """The metrics named after "as a percentage of" (``norm``, the normalised question) where another row is named
+    before it: the whole that row is a part of, though its name is the row's section or qualifies it."""
+    join = PART_OF_WHOLE.search(norm)
+    if join is None:
+        return set()
+    named = [m for m in mentions if m.kind is SlotKind.METRIC and m.code in metrics]
+    before = [m.code for m in named if m.end <= join.start()]
+    after = {m.code for m in named if m.start >= join.end() and m.code}
+    # the part is the row named last before the words; named again after them ("awarded in 2019 as a percentage
+    # of those awarded in 2018") it is one row of two periods, not a part and its whole
+    return after if before and before[-1] not in after else set()
 
 
 def _longer_rows_named(metrics: tuple[str, ...], glossary: Glossary, asked: set[str]) -> tuple[str, ...]:

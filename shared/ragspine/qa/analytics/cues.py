@@ -18,6 +18,8 @@ OTHER_GROUPS = ("share", "sum_of_quarters", "top", "analysis_fillers")
 ANALYTICS_GROUPS = (*PRIOR_GROUPS, *ORDER_GROUPS, *RELATIVE_GROUPS, *OTHER_GROUPS)
 # Which group owns a word listed in two (the longest word at a position wins regardless).
 _SCAN_ORDER = (*PRIOR_GROUPS, "lowest", "highest", "rank", *RELATIVE_GROUPS, "share", "sum_of_quarters")
+# "per share", "per-share": what a figure is stated per, never a share of a whole
+_PER = ("per ", "per-")
 _CJK_DIGITS = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
 
 
@@ -85,7 +87,10 @@ class AnalyticsCues:
         found: dict[str, str] = {}
         if self._cues is not None:
             for match in self._cues.finditer(text):
-                found.setdefault(self._group_of[match.group()], match.group())
+                group = self._group_of[match.group()]
+                if group == "share" and text[:match.start()].endswith(_PER):
+                    continue  # "earnings per share" is a figure's unit, no part of a whole asked
+                found.setdefault(group, match.group())
         top = self._top_n(text)
         levels = tuple(dict.fromkeys(self._level_aliases[m.group()] for m in self._levels.finditer(text))) \
             if self._levels is not None else ()

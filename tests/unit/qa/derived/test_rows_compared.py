@@ -230,6 +230,55 @@ class TestSumOfPartsOverAWhole:
         assert "计算自" not in result.answer and "which figure is the whole" in result.answer, result.answer
 
 
+# A roll-forward of units in two columns (their count and their fair value): the rows awarded and settled over the
+# year, and the units non-vested at its end. "Non-vested units awarded" names the row awarded by its section's
+# word too, so the whole after "as a percentage of" reads as that section unless its side is read apart.
+UNITS = {"units: non-vested awards: awarded": 1840, "units: non-vested awards: settled": 215,
+         "units: non-vested": 9200, "fair value: non-vested awards: awarded": 61, "fair value: non-vested": 58}
+AWARDED = "ratio of units: non-vested awards: awarded (label:units: non-vested awards: awarded) to units: non-vested " \
+          "(label:units: non-vested)"
+
+
+class TestAPartAsAPercentageOfItsWhole:
+    @pytest.mark.parametrize("question", [
+        "What is the percentage of non-vested units awarded in 2019 as a percentage of the total non-vested units "
+        "at December 31, 2019?",
+        "What were the non-vested units awarded as a proportion of the total non-vested units in 2019?",
+        "In 2019, what were non-vested units awarded as a fraction of total non-vested units?",
+    ])
+    def test_each_side_of_the_joining_words_is_its_own_row(self, fresh: Path, question: str) -> None:
+        line, cells = computed_line(answered(rows_qa(fresh, UNITS), question))
+        assert re.search(rf"{re.escape(AWARDED)}: (?:0\.20（)?20\.00%", line), line  # a fraction shown with its percent
+        assert cells == {"table=1,row=units: non-vested awards: awarded,col=2019",
+                         "table=1,row=units: non-vested,col=2019"}
+
+    @settings(max_examples=15, deadline=None)
+    @given(st.integers(min_value=1841, max_value=10**6), st.sampled_from(["What were", "What is the percentage of",
+                                                                           "How much were"]))
+    def test_the_share_is_the_part_over_the_whole(self, fresh: Path, whole: int, lead: str) -> None:
+        rows = {**UNITS, "units: non-vested": whole}
+        line, _ = computed_line(answered(rows_qa(fresh, rows), f"{lead} the non-vested units awarded in 2019 as "
+                                                                "a percentage of the total non-vested units?"))
+        assert AWARDED in line, line
+        share = (Decimal(1840) / whole * 100).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+        assert re.search(rf": {share}%|: {share.normalize()}%", line), line
+
+    def test_one_row_named_on_both_sides_is_no_share_of_another(self, fresh: Path) -> None:
+        result = answered(rows_qa(fresh, UNITS), "What were the non-vested units awarded in 2019 as a percentage of "
+                                                  "the non-vested units awarded in 2018?")
+        assert AWARDED not in result.answer, result.answer
+
+
+class TestPerShareAsksNoShare:
+    @pytest.mark.parametrize("question", ["What is the basic earnings per share in 2019?",
+                                          "What was the per-share basic earnings in 2019?"])
+    def test_a_figure_per_share_is_answered_as_stated(self, fresh: Path, question: str) -> None:
+        rows = {"net earnings": 4120, "earnings per share: basic": 0.31, "earnings per share: diluted": 0.3}
+        result = answered(rows_qa(fresh, rows, unit=""), question)
+        assert "earnings per share: basic (label:earnings per share: basic): 0.31" in result.answer, result.answer
+        assert "no share is computed" not in result.answer and " is 0" not in result.answer, result.answer
+
+
 FAIR_VALUES = {"fair value amount: purchased technology": 232, "fair value amount: trademarks and tradenames": 25,
                "fair value amount: total intangible assets": 492}
 
