@@ -140,6 +140,8 @@ _MEASURE_WORD = re.compile(r"(?i)(?:years?|months?|weeks?|days?|hours?|times|num
 _UNIT_NOTE = re.compile(r"\s*[(（][^()（）]*[)）]")
 # A heading naming only whose statements the columns are ("Consolidated", "Parent entity"), never what the rows are
 _SCOPE_HEADING = re.compile(r"(?i)(?:consolidated|group|parent(?:\s+(?:entity|company))?|company)\s*[:：]?")
+# A "%" closing a kind's words ("External valuation %"): the unit its figures are in, not a share or a change
+_PERCENT_UNIT = re.compile(r"(?<=[^\W\d_])\s*%$")
 _MAX_WARNINGS_PER_TABLE = 12
 
 @dataclass(frozen=True, slots=True)
@@ -917,7 +919,7 @@ class _TableReader:
             # a kind set on two header rows ("Revised Preliminary" over "Allocation") is one kind, read as one text
             text = " ".join(dict.fromkeys(unknown))
             # a long header is a title, not a kind of figure; its unit note ("(in thousand NT dollars)") not counted
-            if (NOT_ACTUAL.search(normalize_text(text)) or open_metric_code(text) is None
+            if (NOT_ACTUAL.search(normalize_text(_PERCENT_UNIT.sub("", text.strip()))) or open_metric_code(text) is None
                     or another_period_heading(text)
                     or len(_UNIT_NOTE.sub(" ", text).strip()) > 40
                     or (_PERIOD_PART_WORDS if undated else _PART_OF_PERIOD).search(self._kind_words(text, undated))):
@@ -1114,7 +1116,8 @@ class _TableReader:
 
         "June 30, 2019" over one block and "June 30, 2018" over the next (a December glossary): each
         is the year it writes, by the rules columns so dated follow (``table_stated_years``: two or
-        more, one year each, the same time of year, no January or February); the first may stand
+        more, one year each, the same time of year, a January or February year as written only where the text
+        around names such years by their end); the first may stand
         among the header rows. Only where no header names a period and no such row is read the
         glossary's way: the two readings never mix.
         """
@@ -1131,7 +1134,7 @@ class _TableReader:
                 written[r] = [text]
         if any(self.name(h).period for headers in shape.col_headers.values() for h in headers):
             return {}
-        return stated_years(written, self.glossary.fiscal_calendar)
+        return stated_years(written, self.glossary.fiscal_calendar, self._text_around())
 
     def _rows_of_share_sections(self, qualified: dict[int, tuple[str, ...]]) -> None:
         """Rows under a heading of share counts that keep a label of another figure: left unread.
@@ -1283,6 +1286,11 @@ class _TableReader:
     def block_caption(self) -> list[str]:
         return [self.context.caption, *self._title_rows()]
 
+    def _text_around(self) -> list[str]:
+        """The text around the table that may say how its document names its years."""
+        context = self.context
+        return [*context.headings, context.caption, context.lead, context.text_after, context.doc_title]
+
     def _title_rows(self) -> list[str]:
         """Header rows that span every value column with one text the glossary does not read (a title)."""
         titles = []
@@ -1317,7 +1325,7 @@ class _TableReader:
         names = self._stacked_quarters(names, titles)
         if not any(n.period for column in names.values() for n in column):
             written = {c: [h for h in headers if h not in titles] for c, headers in self.shape.col_headers.items()}
-            for c, period in stated_years(written, self.glossary.fiscal_calendar).items():
+            for c, period in stated_years(written, self.glossary.fiscal_calendar, self._text_around()).items():
                 names[c] = [Named(period=period) if is_stated_period(h) else n for h, n in zip(written[c], names[c],
                                                                                              strict=True)]
         return self._years_beside_parts_of_years(names)

@@ -13,8 +13,10 @@ locator keeps the header as written. This holds only where the table leaves no d
   could both be "2019", and so could ``August 31, 2019`` written over two columns: no period;
 * no column of the table has a period read the glossary's way (the two readings never mix);
 * no header over them names a part of a year (``Three months ended``, ``Six months ended``);
-* the dates are not in January or February, when a year ending then is called fiscal year
-  N-1 by some reports and N by others.
+* a year ending in January or February (a retailer's ``February 1, 2019``) is fiscal 2018 in some
+  reports and 2019 in others, and readers' questions name it both ways: such columns are the year
+  their dates write only where the text around the table names such a year by its end ("fiscal
+  2019 ended February 1, 2019") and never by its start ("fiscal 2018 ended February 2, 2019").
 """
 
 from __future__ import annotations
@@ -32,6 +34,9 @@ from ragspine.ingestion.table_axes import part_of_year
 # "As of August 1, 2019", "April 26, 2019".
 _ONE_DATE = re.compile(rf"^(?:as\s+(?:of|at)\s+)?(?:(?P<m1>{MONTH_PATTERN})\s+(?P<d1>\d{{1,2}}),?|(?P<d2>\d{{1,2}})\s+"
                        rf"(?P<m2>{MONTH_PATTERN}),?)\s*(?P<y>(?:19|20)\d{{2}})\s*(?:\(\d\))?$")
+# "fiscal 2018 ended February 2, 2019" (named by its start), "fiscal 2019 ended February 1, 2019" (by its end).
+_FISCAL_YEAR_ENDED = re.compile(r"fiscal\s+(?:year\s+)?(?P<named>(?:19|20)\d{2})\b[^.;]{0,80}?\b(?:jan|feb)[a-z]*\.?"
+                             r"\s+\d{1,2},?\s+(?P<ends>(?:19|20)\d{2})")
 # A split year: "2017/2018", "2018/19".
 _SPLIT_YEAR = re.compile(r"^(?P<a>(?:19|20)\d{2})\s*/\s*(?P<b>(?:19|20)?\d{2})$")
 
@@ -73,11 +78,20 @@ def _same_time_of_year(dates: Sequence[dt.date]) -> bool:
     return True
 
 
-def stated_years(headers: Mapping[int, Sequence[str]], calendar: FiscalCalendar) -> dict[int, Period]:
+def named_by_end(texts: Sequence[str]) -> bool:
+    """Whether the texts name a year ending in January or February by its end's year, and never by its start's."""
+    gaps = {int(m["ends"]) - int(m["named"])
+            for text in texts for m in _FISCAL_YEAR_ENDED.finditer(normalize_text(text))}
+    return gaps == {0}
+
+
+def stated_years(headers: Mapping[int, Sequence[str]], calendar: FiscalCalendar,
+                 around: Sequence[str] = ()) -> dict[int, Period]:
     """The period each column's header writes, by the rules of the module docstring; empty when in doubt.
 
     ``headers`` holds the header texts of the value columns that have no period read the
-    glossary's way; the caller passes nothing when any column has one.
+    glossary's way; the caller passes nothing when any column has one. ``around`` is the text
+    around the table (its headings, caption, lead, the text after it), read for how it names years.
     """
     dated: dict[int, dt.date] = {}
     split: dict[int, int] = {}
@@ -97,7 +111,7 @@ def stated_years(headers: Mapping[int, Sequence[str]], calendar: FiscalCalendar)
     if split:
         return _one_column_set(split, {c: named_fiscal_year(calendar, end) for c, end in split.items()})
     distinct = sorted(set(dated.values()))
-    if not distinct or any(d.month in (1, 2) for d in distinct):
+    if not distinct or (any(d.month in (1, 2) for d in distinct) and not named_by_end(around)):
         return {}
     if not _same_time_of_year(distinct):
         return {}

@@ -67,6 +67,8 @@ _UNIT_LINE = re.compile(r"\s*(?:(?:(?:金额|金額)?(?:单位|單位|単位|币
 _NOTE_TOPIC = re.compile(r"(?:附注|注記|notes?\s+to\s+(?:the\s+)?(?:consolidated\s+)?financial\s+statements)"
                          r"\s*[:：]\s*(?P<topic>[^:：]{2,60})$", re.IGNORECASE)
 _BRACKETED = re.compile(r"[(（][^()（）]{2,80}[)）]")
+# A bracket a hard-wrapped text breaks over lines ("as follows (in\nthousands):"): one note, read on one line
+_BRACKET_OVER_LINES = re.compile(r"[(（][^()（）\n]{0,80}\n[^()（）]{0,80}[)）]")
 _CUT_AT_ABBREVIATION = re.compile(r"(?:^|\s)[A-Z]$")
 # "U.S.", "U.K.": an abbreviation's points end no sentence, so the words after it are read on
 _DOTTED_ABBREVIATION = re.compile(r"\b((?:[A-Z]\.){2,})(?=[\s,])")
@@ -123,9 +125,11 @@ def unit_note_after(text: str) -> str:
     line, pointing forward ("the following", "the table below", a closing colon), leads the table
     before it, so its unit note is that table's. The note ends the line, or stands in brackets
     inside it ("… Economic Return (dollars in millions) for the indicated periods:"); a bracket
-    holding a figure ("(2018: $5 million)") is that figure's.
+    holding a figure ("(2018: $5 million)") is that figure's. A bracket broken over two lines by a
+    hard-wrapped text is read as one.
     """
-    for line in text.splitlines():
+    unwrapped = _BRACKET_OVER_LINES.sub(lambda m: " ".join(m.group().split()), text)
+    for line in unwrapped.splitlines():
         if not _LEADS_INTO.search(line):
             continue
         note = unit_note(line) or next((m.group() for m in _BRACKETED.finditer(line)

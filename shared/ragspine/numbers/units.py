@@ -62,11 +62,14 @@ _UNIT_WORDS = (*_CURRENCY_WORDS, ("USD", r"\$|(?<![a-z])dollars?(?![a-z])"), ("C
 _CUR_ALT = "|".join(f"(?P<c{i}>{words})" for i, (_, words) in enumerate(_UNIT_WORDS))
 _ISO = r"(?P<iso>[a-z]{3})"
 # English scales (after or before the currency) and CJK scales (before the currency word).
-_EN_SCALE = r"(?P<en>thousands?|millions?|billions?|trillions?|k|mn|m|bn|b|tn|[’‘']000)"
+# "$000's", "(in 000s)": thousands written as the zeros they drop (never the tail of a number, "$1,000")
+_ZEROS = r"(?<![\d,.])000(?:[’‘']?s)?(?![\d,.])"
+_EN_SCALE = r"(?P<en>thousands?|millions?|billions?|trillions?|k|mn|m|bn|b|tn|[’‘']000|" + _ZEROS + ")"
 _CJK_SCALE = r"(?P<cjk>十億|十亿|千万|千萬|百万|百萬|億|亿|万|萬|千|兆)"
 _EN_SCALES = {"thousand": "K", "thousands": "K", "k": "K", "million": "M", "millions": "M", "m": "M", "mn": "M",
               "billion": "B", "billions": "B", "b": "B", "bn": "B", "trillion": "T", "trillions": "T", "tn": "T",
-              "'000": "K", "’000": "K", "‘000": "K"}
+              "'000": "K", "’000": "K", "‘000": "K", "000": "K", "000s": "K", "000's": "K", "000’s": "K",
+              "000‘s": "K"}
 _CJK_SCALES = {"千": "K", "万": "10K", "萬": "10K", "百万": "M", "百萬": "M", "千万": "10M", "千萬": "10M",
                "億": "100M", "亿": "100M", "十億": "B", "十亿": "B", "兆": "T"}
 _MONEY_PATTERNS = (
@@ -92,9 +95,9 @@ _MULTIPLES = {("1", "K"): "K", ("1", "M"): "M", ("1", "B"): "B", ("10", "K"): "1
 # A scale with no currency: "(in millions, except per share data)", "单位：百万", "in thousands".
 _BARE_SCALE = re.compile(r"(?<![a-z])in\s+" + _EN_SCALE + r"(?![a-z])|(?:単位|单位|單位)\s*[:：]?\s*" + _CJK_SCALE)
 # A scale of something not money ("in millions of shares", "in thousands of tonnes"): no money unit at all.
-_SCALE_OF_OTHER = re.compile(r"(?<![a-z])in\s+(?:thousands?|millions?|billions?)\s+of\s+[a-z]")
+_SCALE_OF_OTHER = re.compile(r"(?<![a-z])in\s+(?:thousands?|millions?|billions?|000[’‘']?s)\s+of\s+[a-z]")
 # A scale in parentheses, first: "(Millions)", "(Millions, except per share amounts)", "Sales (millions)".
-_PAREN_SCALE = re.compile(r"[(（]\s*(?P<en>thousands|millions|billions)(?![a-z])")
+_PAREN_SCALE = re.compile(r"[(（]\s*(?P<en>thousands|millions|billions|000[’‘']?s)(?![a-z])")
 # A "%" right after a digit is part of what a label describes (``Debentures, 1.219%, due 2030``), not its unit.
 _PCT = re.compile(r"(?<!\d)%|(?<![a-z])percent(?:age)?(?![a-z])|百分比|百分率")
 _COUNT = re.compile(r"(?<![a-z])in\s+(?:stores|shops|units)(?![a-z])|(?<![a-z])count(?![a-z])|家数|个数")

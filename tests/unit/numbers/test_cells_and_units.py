@@ -81,6 +81,9 @@ def test_footnote_marks_leave_labels() -> None:
     ("单位：百万美元", None, "USD_M"),
     ("RMB’Million", None, "CNY_M"),
     ("US$’000", None, "USD_K"),
+    ("Expressed in US $000's except per share amounts", None, "USD_K"),
+    ("(in $000s)", None, "USD_K"),
+    ("€000", None, "EUR_K"),
     ("€m", None, "EUR_M"),
 ])
 def test_units_are_read_in_zh_ja_en(text: str, currency: str | None, unit: str) -> None:
@@ -88,7 +91,8 @@ def test_units_are_read_in_zh_ja_en(text: str, currency: str | None, unit: str) 
     assert is_unit_code(unit)
 
 
-@pytest.mark.parametrize("text", ["Net sales", "令和元年", "FY2025 review", "Millions of customers", "(m)"])
+@pytest.mark.parametrize("text", ["Net sales", "令和元年", "FY2025 review", "Millions of customers", "(m)",
+                                  "Grants of $1,000 each", "Volumes (in 000s of tonnes)", "Revenue 2000"])
 def test_no_unit_where_none_is_stated(text: str) -> None:
     assert units_in(text) == []
 
@@ -97,6 +101,7 @@ def test_no_unit_where_none_is_stated(text: str) -> None:
     ("(in millions, except per share data)", "M"), ("in thousands", "K"), ("(In thousands)", "K"),
     ("単位：百万", "M"), ("单位：亿", "100M"), ("(in billions)", "B"),
     ("(Millions)", "M"), ("(Millions, except per share amounts)", "M"), ("Sales (millions)", "M"),
+    ("Comparison of the two years (in 000’s)", "K"), ("(000s)", "K"),
 ])
 def test_a_scale_with_no_currency_is_the_scale_alone(text: str, unit: str) -> None:
     assert units_in(text) == [unit]

@@ -1,8 +1,8 @@
 """Years a table writes without the glossary's calendar, asked through ``ragspine ingest`` and ``ragspine ask``.
 
 A domain folder fresh from ``ragspine domain init`` keeps a December year. The report below
-dates its columns by 30 June (an Australian year), by split years, and its share table by
-balance rows; "in 2019" is the column or the rows that write 2019, with the header as written in
+dates its columns by 30 June (an Australian year), by split years, by a retailer's year ends in
+January and February (named by their end, as its text says), and its share table by balance rows; "in 2019" is the column or the rows that write 2019, with the header as written in
 the locator. A table whose two columns could both be 2019 gives no figure for 2019: the answer
 quotes the row's passage with both dates.
 """
@@ -38,6 +38,12 @@ REPORT = """\
 | (In millions) | As of August 1, 2019 | As of October 15, 2019 |
 | --- | --- | --- |
 | Acquired inventories | 40.7 | 40.0 |
+
+| (In millions) | January 30, 2021 | February 1, 2020 |
+| --- | --- | --- |
+| Gift card liabilities | 96.4 | 88.1 |
+
+Gift card liabilities at the end of fiscal 2021 (ended January 30, 2021) rose with holiday sales.
 """
 
 
@@ -66,3 +72,9 @@ def test_two_columns_of_one_year_give_no_figure(asked: None) -> None:
     answer = cli_answer("What were the acquired inventories in 2019?")
     assert "FY2019 acquired inventories" not in answer, answer  # no figure picked as the year's
     assert "As of August 1, 2019: 40.7; As of October 15, 2019: 40.0" in answer, answer  # the passage, both dates
+
+
+def test_a_year_ended_in_january_or_february_answers_the_year_its_date_writes(asked: None) -> None:
+    answer = cli_answer("What was the change in gift card liabilities from 2020 to 2021?")
+    assert "FY2021 vs FY2020 up 8.3" in answer, answer
+    assert "col=February 1 2020" in answer and "col=January 30 2021" in answer, answer

@@ -8,10 +8,11 @@ from ragspine.ingestion.parsers.registry import parse_document
 from tests.support.glossary import default_glossary
 
 
-def markdown_table_facts(rows: list[list[str]], heading: str) -> list[Fact]:
-    """The facts the default glossary reads from ``rows`` (the first one the header) under ``# heading``."""
+def markdown_table_facts(rows: list[list[str]], heading: str, after: str = "") -> list[Fact]:
+    """The facts the default glossary reads from ``rows`` (the first one the header) under ``# heading``,
+    with the paragraph ``after`` set after the table."""
     lines = ["| " + " | ".join(rows[0]) + " |", "|" + " --- |" * len(rows[0])]
     lines += ["| " + " | ".join(row) + " |" for row in rows[1:]]
-    text = f"# {heading}\n\n" + "\n".join(lines) + "\n"
+    text = f"# {heading}\n\n" + "\n".join(lines) + "\n" + (f"\n{after}\n" if after else "")
     doc = parse_document(text.encode(), filename="t.md", doc_id="t.md", max_bytes=1_000_000)
     return list(extract_facts(doc, glossary=default_glossary(), source_file_hash="sha256:00").facts)

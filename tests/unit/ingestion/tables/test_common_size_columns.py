@@ -1,10 +1,11 @@
-"""Columns of a common-size statement: "%" on the first (100 %) and last figures, bare shares between."""
+"""Columns of a common-size statement or a rate reconciliation: "%" on the first and last figures, bare between."""
 
 from __future__ import annotations
 
 import pytest
 
 from ragspine.ingestion.table_percent_columns import common_size_columns
+from tests.unit.ingestion.tables.markdown_facts import markdown_table_facts
 
 
 def _columns(*column: str) -> set[int]:
@@ -25,3 +26,27 @@ def test_bare_figures_between_a_whole_of_100_percent_and_a_last_percentage_are_p
 ])
 def test_other_columns_are_not_read_as_percentages(column: tuple[str, ...]) -> None:
     assert _columns(*column) == set()
+
+
+def test_a_rate_reconciliation_from_a_first_to_a_last_rate_is_in_percentage_points() -> None:
+    # a statutory rate, the items moving it, the effective rate they sum to
+    assert _columns("25.0%", "2.4", "(6.1)", "0.3", "21.6%") == {1}
+    assert _columns("25.0%", "—", "(6.1)", "2.7", "21.6%") == {1}  # a dash states no item
+
+
+@pytest.mark.parametrize("column", [
+    ("25.0%", "2.4", "(6.1)", "0.3", "19.0%"),  # the items do not reach the last rate
+    ("25.0%", "1,200", "(6.1)", "21.6%"),  # an amount between
+])
+def test_rates_the_figures_between_do_not_reconcile_are_not_read_as_percentages(column: tuple[str, ...]) -> None:
+    assert _columns(*column) == set()
+
+
+def test_the_items_of_a_rate_reconciliation_are_stored_in_percent() -> None:
+    rows = [["Years ended December 31,", "2019", "2018"], ["Statutory income tax rate", "25.0%", "25.0%"],
+            ["Regional taxes, net of relief", "2.4", "1.9"], ["Research credits", "(6.1)", "(4.4)"],
+            ["Other", "0.3", "—"], ["Effective income tax rate", "21.6%", "22.5%"]]
+    facts = markdown_table_facts(rows, "Income taxes")
+    assert {(f.metric_code, f.period, f.value, f.unit) for f in facts if "regional" in f.metric_code} == {
+        ("label:regional taxes, net of relief", "2019", 2.4, "PCT"),
+        ("label:regional taxes, net of relief", "2018", 1.9, "PCT")}

@@ -39,10 +39,12 @@ def test_a_hyphenated_year_ended_header_names_its_year() -> None:
     assert facts == {("label:uk", "2019", 83.2), ("label:uk", "2018", 73.5)}
 
 
-def test_a_year_ended_in_january_or_february_is_not_given_a_year_name() -> None:
-    facts = _facts([["", "For the Year Ended", "", ""], ["", "January 31, 2020", "February 1, 2019", "February 2, 2018"],
-                    ["Expected term (in years)", "0.6", "0.8", "0.9"]])
-    assert facts == set()
+def test_years_ended_in_january_or_february_under_one_heading_are_dated_only_as_the_text_names_them() -> None:
+    rows = [["", "For the Year Ended", "", ""], ["", "January 30, 2021", "February 1, 2020", "February 2, 2019"],
+            ["Average store age (in years)", "6.1", "5.8", "5.5"]]
+    assert _facts(rows) == set()  # fiscal 2020 to some reports, 2021 to others
+    named = markdown_table_facts(rows, "Store data", "Our fiscal 2021 ended January 30, 2021.")
+    assert {(f.period, f.value) for f in named} == {("2021", 6.1), ("2020", 5.8), ("2019", 5.5)}
 
 
 def test_a_label_the_table_repeats_is_qualified_by_the_section_heading_above_it() -> None:
@@ -150,6 +152,18 @@ def test_a_column_of_a_part_of_a_period_or_of_a_change_never_heads_rows() -> Non
     for quarter in ("First Quarter", "Q1"):
         assert _facts([["", "Fiscal Year 2018"], ["", quarter], ["Americas", "259,105"]]) == {
             ("label:americas", "2018Q1", 259105)}, quarter
+
+
+def test_a_kind_of_figure_written_with_a_closing_percent_sign_heads_its_rows_in_percent() -> None:
+    facts = markdown_table_facts([["", "Occupancy rate %", "Staff turnover %"], ["December 31, 2019", "", ""],
+                                  ["Clinics", "81", "12"], ["December 31, 2018", "", ""], ["Clinics", "77", "15"]],
+                                 "Operating statistics")
+    assert {(f.metric_code, f.period, f.value, f.unit) for f in facts} == {
+        ("label:occupancy rate %: clinics", "2019", 81, "PCT"), ("label:staff turnover %: clinics", "2019", 12, "PCT"),
+        ("label:occupancy rate %: clinics", "2018", 77, "PCT"), ("label:staff turnover %: clinics", "2018", 15, "PCT")}
+    # a share of the total or a percentage change still heads nothing
+    for header in ("% of Total", "Change %"):
+        assert _facts([["", "Fiscal Year 2018"], ["", header], ["Americas", "21.6"]]) == set(), header
 
 
 def test_a_schedule_of_payments_by_future_year_gives_no_fiscal_year_facts() -> None:

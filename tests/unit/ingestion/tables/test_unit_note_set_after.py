@@ -42,3 +42,15 @@ def test_a_leading_sentence_after_the_next_heading_is_no_unit_of_the_table() -> 
             "Restructuring costs were as follows (in millions):\n")
 
     assert _units(text) == {""}
+
+
+@settings(max_examples=25, deadline=None)
+@given(scale=st.sampled_from(sorted(_LEADS)), breaks=st.lists(st.booleans(), min_size=3, max_size=3))
+def test_a_leading_sentence_hard_wrapped_inside_its_unit_note_still_gives_the_unit(scale: str,
+                                                                                   breaks: list[bool]) -> None:
+    words = ["Restructuring", "costs", "were", "as", "follows", f"(in {scale}):"]
+    note = f"(in{chr(10) if breaks[0] else ' '}{scale}):"  # the bracket broken over two lines, or not
+    lines = "\n".join([*words[:4], f"follows{chr(10) if breaks[1] else ' '}{note}"]) if breaks[2] else " ".join(words)
+    text = f"# Annual report excerpt\n\n{_TABLE}\n\n{_PARAGRAPH}\n{lines}\n"
+
+    assert _units(text) == {_LEADS[scale]}
