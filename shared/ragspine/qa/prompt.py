@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 from types import MappingProxyType
@@ -113,43 +112,6 @@ MISSING_CONTENT = MappingProxyType({
     "en": "content (what was done, how it changed, what it covers)",
     "ja": "具体的な内容（何をしたか、どう変わったか、何を含むか）",
 })
-# A worked example after the rules, in the question's language and the reply's form: a small model copies
-# the form of an example far more reliably than it follows an instruction (a 1.5B model said a how-question
-# back, or answered "it started and continues", under the instructions alone). The company is invented, the
-# example holds no figure, and its passages sit in the system message, never among the numbered ones.
-EXAMPLE_INTRO = MappingProxyType({
-    "zh": "示例（虚构的公司，只说明回答的写法，不要引用）：",
-    "en": "Example (an invented company, showing only how to answer; never cite it):",
-    "ja": "例（架空の会社で、回答の書き方だけを示します。引用しないでください）：",
-})
-EXAMPLE_PASSAGES = MappingProxyType({
-    "zh": ("由于夜间客流明显减少，青禾茶饮缩短了部分门店的营业时间。",
-           "面对客流的变化，青禾茶饮团队把店员调往周末班次，并推出了面向早间顾客的会员卡。"),
-    "en": ("Because evening visits fell sharply, Maple Tea shortened the opening hours of some stores.",
-           "Facing the change in visits, the Maple Tea team moved staff to weekend shifts and launched a "
-           "loyalty card for morning customers."),
-    # A Chinese passage under a Japanese question, as a Japanese reader's documents often are.
-    "ja": ("夜間の来店客が大きく減ったため、青葉ティーは一部店舗の営業時間を短縮しました。",
-           "面对客流的变化，青叶茶饮团队把店员调往周末班次，并推出了面向早间顾客的会员卡。"),
-})
-# (question, answer sentence, passage number): a how-question answered with what was done, a why-question
-# with the cause; neither says the question back.
-EXAMPLE_ANSWERS = MappingProxyType({
-    "zh": (("青禾茶饮如何应对客流的变化？", "青禾茶饮团队把店员调往周末班次，并推出了面向早间顾客的会员卡。", 2),
-           ("青禾茶饮为什么缩短营业时间？", "因为夜间客流明显减少。", 1)),
-    "en": (("How did Maple Tea respond to the change in visits?",
-            "The Maple Tea team moved staff to weekend shifts and launched a loyalty card for morning customers.",
-            2),
-           ("Why did Maple Tea shorten its opening hours?", "Because evening visits fell sharply.", 1)),
-    "ja": (("青葉ティーは客足の変化にどのように対応しましたか？",
-            "青葉ティーのチームは店員を週末のシフトに移し、朝の顧客向けの会員カードを導入しました。", 2),
-           ("青葉ティーはなぜ営業時間を短縮したのですか？", "夜間の来店客が大きく減ったためです。", 1)),
-})
-EXAMPLE_LABELS = MappingProxyType({
-    "zh": ("资料：", "问题：", "回答："),
-    "en": ("Passages:", "Question: ", "Answer: "),
-    "ja": ("資料：", "質問：", "回答："),
-})
 SYSTEM_PROMPT_TEMPLATE = SYSTEM_PROMPT_TEMPLATES["zh"]
 SYSTEM_PROMPT = SYSTEM_PROMPT_TEMPLATE.format(assistant="企业知识助手")
 
@@ -157,18 +119,6 @@ SYSTEM_PROMPT = SYSTEM_PROMPT_TEMPLATE.format(assistant="企业知识助手")
 def system_prompt_for(assistant: str, lang: str = "zh") -> str:
     """The engine's system prompt in ``lang`` (zh, en or ja) naming ``assistant`` (a domain's name for it)."""
     return SYSTEM_PROMPT_TEMPLATES.get(lang, SYSTEM_PROMPT_TEMPLATE).format(assistant=assistant)
-
-
-def worked_example(lang: str, structured: bool = False) -> str:
-    """The invented example in ``lang``: its passages, then each question with its answer in the reply's form."""
-    passages_label, question_label, answer_label = EXAMPLE_LABELS[lang]
-    lines = [EXAMPLE_INTRO[lang], passages_label]
-    lines += [f"[{n}] {text}" for n, text in enumerate(EXAMPLE_PASSAGES[lang], start=1)]
-    for question, sentence, passage in EXAMPLE_ANSWERS[lang]:
-        reply = (json.dumps({"sentences": [{"text": sentence, "passage": passage}]}, ensure_ascii=False)
-                 if structured else f"{sentence}[{passage}]")
-        lines += [f"{question_label}{question}", f"{answer_label}{reply}"]
-    return "\n".join(lines)
 
 
 class RestrictedEvidenceError(RagspineError):
@@ -213,8 +163,7 @@ def assemble_prompt(question: str, evidence: Sequence[Evidence], *,
     the previous reply was in another one; ``restated``, a previous reply that only said the question
     back, is quoted with what it left out); ``structured`` asks for the JSON form of
     ``qa/structured_reply.py`` instead of passage numbers in the text. ``shown`` (0-based) gives only
-    those passages, in that order, each under the number it has among all of ``evidence``. With ``lang``
-    the system message also ends with the worked example in that language and the reply's form.
+    those passages, in that order, each under the number it has among all of ``evidence``.
 
     History is inserted here and nowhere else: it never changes screening, intent, the
     retrieval query or the evidence.
@@ -234,6 +183,4 @@ def assemble_prompt(question: str, evidence: Sequence[Evidence], *,
         user = (f"{user}\n\n{closing_lines(question, lang, subject)}\n{missing}"
                 f"{ANSWER_LANGUAGE_AGAIN[lang] if again else ''}{instruction}")
     turns = [m for m in history if m.role in (Role.USER, Role.ASSISTANT)]  # callers may not inject system text
-    if lang is not None and lang in EXAMPLE_ANSWERS:
-        system_prompt = f"{system_prompt}\n\n{worked_example(lang, structured)}"
     return [chat.Message(Role.SYSTEM, system_prompt), *turns, chat.Message(Role.USER, user)]

@@ -18,13 +18,7 @@ import pytest
 from ragspine.bootstrap import build_services
 from ragspine.llm.extractive import parse_user_message
 from ragspine.qa.evidence import Evidence
-from ragspine.qa.prompt import (
-    ANSWER_LANGUAGE_AGAIN,
-    ANSWER_RESTATED_AGAIN,
-    EXAMPLE_ANSWERS,
-    MISSING_CONTENT,
-    MISSING_REASON,
-)
+from ragspine.qa.prompt import ANSWER_LANGUAGE_AGAIN, ANSWER_RESTATED_AGAIN, MISSING_CONTENT, MISSING_REASON
 from ragspine.settings import LLMProviderName, Settings
 from tests.fakes.narrative import StaticRetriever, evidence
 from tests.support.chat_server import ChatServer, ask_through_api
@@ -370,48 +364,6 @@ LOTUS_ZH = evidence("始于2024年第四季度的成本优化项目“Project Lo
                     locator="heading=日本（ACME_JP）,para=2")
 PUBLIC = [LOTUS_JA, LOTUS_ZH, HK_ZH, JP_ZH]  # what a question on the RESTRICTED board minutes retrieves
 UNSUPPORTED_NOTICE = {"en": "The documents do not say", "zh": "资料中没有说明", "ja": "資料には記載がありません"}
-
-
-class TestAWorkedExampleInTheSystemPrompt:
-    """The real 1.5B model said a Japanese how-question back under instructions alone, also when asked again.
-
-    Small models copy the form of an example more reliably than they follow an instruction: each server
-    below answers with the passage's content only when the system message shows, in the question's
-    language, a how-question answered with what was done, and otherwise says the question back.
-    """
-
-    @pytest.mark.parametrize(("lang", "question", "said_back", "answer"), [
-        ("ja", "2024年度、香港チームは客層の変化にどう対応しましたか？", "香港チームは客層の変化に対応しました。[5]",
-         "香港チームは本地常客に重心を移し、商品组合を调整しました[5]。"),
-        ("zh", "香港团队如何应对客流结构的变化？", "香港团队应对了客流结构的变化[5]。",
-         "香港团队把重心转向本地常客，调整了商品组合[5]。"),
-        ("en", "How did the Hong Kong team respond to the change in visitors?",
-         "The Hong Kong team responded to the change in visitors [5].",
-         "The Hong Kong team turned to local regulars and adjusted its product mix[5]."),
-    ])
-    def test_a_model_copying_the_examples_form_answers_a_how_question_on_the_first_ask(  # type: ignore[no-untyped-def]
-            self, ask_with, lang: str, question: str, said_back: str, answer: str) -> None:
-        how_question, how_answer, _ = EXAMPLE_ANSWERS[lang][0]
-
-        def copies_the_example(messages: Messages) -> str:
-            system = messages[0]["content"]
-            return answer if how_question in system and how_answer in system else said_back
-
-        body, server = ask_with(copies_the_example, question, passages=[*PASSAGES, HK_TEAM])
-
-        assert (body["narrative_status"], detail(body)["kind"]) == ("answered", "model_answer")
-        assert len(server.requests) == 1 and detail(body)["asked_for_answer"] is False
-        assert str(body["answer"]) == answer.replace("[5]", cite(HK_TEAM))
-        assert sources(body) == [(HK_TEAM.doc, HK_TEAM.locator)]
-
-    def test_a_model_copying_the_examples_company_into_its_answer_is_not_believed(  # type: ignore[no-untyped-def]
-            self, ask_with) -> None:
-        _, how_answer, _ = EXAMPLE_ANSWERS["zh"][0]
-
-        body, _ = ask_with(replying(f"{how_answer}[5]"), "香港团队如何应对客流结构的变化？",
-                           passages=[*PASSAGES, HK_TEAM])
-
-        assert body["narrative_status"] != "answered" and how_answer not in str(body["answer"])
 
 
 class TestAnswersAboutWhatNoCitedPassageNames:
