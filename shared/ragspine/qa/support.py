@@ -46,6 +46,8 @@ _LEAD_IN = re.compile(r"[:：]\s*$")
 _CJK_CHAR = re.compile(f"[{CJK}]")
 _LATIN_LETTER = re.compile(r"[A-Za-z]")
 _PARAGRAPH = re.compile(r",\s*para=\d+$")
+_KANA = re.compile(r"[\u3040-\u30ff]")
+_HAN_WORD = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 _CONTENT = Tokenizer(scripts=(CJK,), numbers=True, casefold=True, drop_grams=HIRAGANA, stopwords=_STOP,
                      stem=s_stem, distinct=True)
 
@@ -105,6 +107,12 @@ def support(claims: str, cited: Sequence[int], evidence: Sequence[Evidence], que
     words = content_words(claims) - content_words(question)
     if not cited or not words or _LEAD_IN.search(claims):
         return Support(kept=True)
+    own = len(words)
+    if _KANA.search(claims) and not any(_KANA.search(evidence[i].text) for i in cited):
+        # A Japanese sentence citing a Chinese passage: its kana words and the bigrams spanning a particle
+        # (に取, を本) cannot be in a passage without kana, so only its Han words are compared; counted
+        # whole, a sentence copying the passage's clauses between Japanese words held a fifth of them.
+        words = frozenset(w for w in words if _HAN_WORD.fullmatch(w)) or words
     if share(words, " ".join(evidence[i].text for i in cited)) >= MIN_SUPPORT:
         return Support(kept=True)
     held = [words & content_words(e.text) for e in evidence]
@@ -124,7 +132,7 @@ def support(claims: str, cited: Sequence[int], evidence: Sequence[Evidence], que
             if evidence[i].context and share(words, evidence[i].context) >= MIN_SUPPORT:
                 whole = section_locator(evidence[i].locator) is None  # a slide: its locator names it all
                 return Support(kept=True) if whole else Support(kept=False, section=i)
-        if len(words) < MIN_WORDS:
+        if own < MIN_WORDS:
             return Support(kept=True)
     return Support(kept=False)
 

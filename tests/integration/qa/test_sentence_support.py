@@ -118,3 +118,21 @@ class TestAnotherEntitysCauseUnderTheOneAsked:
         assert (body["narrative_status"], detail(body)["kind"]) == ("answered", "model_answer")
         assert str(body["answer"]) == f"香港的游客减少，主要因为入境游客消费疲软（来源：{HK_ZH.doc} {HK_ZH.locator}）。"
         assert sources(body) == [(HK_ZH.doc, HK_ZH.locator)]
+
+
+HK_TEAM = evidence("面对客流结构的变化，香港团队把重心转向本地常客，调整了商品组合，并加强了面向会员的沟通与活动。",
+                   locator="heading=香港（ACME_HK）,para=2")
+
+
+class TestAJapaneseAnswerToAChinesePassage:
+    """The 1.5B model's Japanese answer: the Chinese passage's clauses joined by particles and katakana words."""
+
+    REPLY = "香港チームは客層の変化に、重心を本地常客に向けた商品组合とメンバーや会員サービスの強化に取り組みました。[2]"
+    QUESTION = "2024年度、香港チームは客層の変化にどう対応しましたか？"
+
+    def test_its_answer_is_the_models_answer_cited_to_that_passage(self, ask_with) -> None:  # type: ignore[no-untyped-def]
+        body = ask_with(self.REPLY, self.QUESTION, [HK_ZH, HK_TEAM, PRICE_JA])
+
+        assert (body["narrative_status"], detail(body)["kind"]) == ("answered", "model_answer")
+        assert sources(body) == [(HK_TEAM.doc, HK_TEAM.locator)]
+        assert str(body["answer"]).startswith(self.REPLY.removesuffix("[2]"))

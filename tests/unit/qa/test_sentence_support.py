@@ -142,6 +142,31 @@ class TestWhereTheSentenceComesFrom:
 
         assert verdict.kept
 
+    # The 1.5B model's reply: the Chinese passage's clauses between Japanese words and katakana loanwords.
+    HK_TEAM_JA = "香港チームは客層の変化に、重心を本地常客に向けた商品组合とメンバーや会員サービスの強化に取り組みました。"
+    HK_REVENUE = evidence("2024财年，香港营业收入同比下降7.4%，主要原因是入境旅客消费走弱，以及位于广东道的三家门店关闭。",
+                          locator="heading=香港（ACME_HK）,para=1")
+
+    def test_a_japanese_sentence_in_its_own_words_around_the_chinese_passages_clauses_is_kept(self) -> None:
+        [(_, verdict)] = checked(f"{self.HK_TEAM_JA}[2]", [self.HK_REVENUE, HK_TEAM, PRICE_JA],
+                                 "2024年度、香港チームは客層の変化にどう対応しましたか？")
+
+        assert verdict.kept
+
+    def test_the_same_sentence_citing_another_chinese_paragraph_is_moved_to_the_one_it_comes_from(self) -> None:
+        [(_, verdict)] = checked(f"{self.HK_TEAM_JA}[1]", [self.HK_REVENUE, HK_TEAM, PRICE_JA],
+                                 "2024年度、香港チームは客層の変化にどう対応しましたか？")
+
+        assert (verdict.kept, verdict.recited) == (False, 1)
+
+    def test_a_japanese_sentence_no_chinese_paragraph_states_is_still_unsupported(self) -> None:
+        reply = "香港チームは家賃の交渉に専念し、新しい倉庫を開設しました。[1]"
+
+        [(_, verdict)] = checked(reply, [self.HK_REVENUE, HK_TEAM, PRICE_JA],
+                                 "2024年度、香港チームは客層の変化にどう対応しましたか？")
+
+        assert (verdict.kept, verdict.recited, verdict.section) == (False, None, None)
+
     @pytest.mark.parametrize("reply", ["原因如下：[1]", "2025年度、中国内地は店舗網を調整しました。[1]"])
     def test_a_lead_in_or_the_question_said_back_is_no_claim_to_check(self, reply: str) -> None:
         [(_, verdict), *_] = checked(reply, [PRICE_JA, CN_ONLINE], QUESTIONS[3])
