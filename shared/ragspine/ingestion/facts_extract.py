@@ -34,7 +34,7 @@ from ragspine.ingestion.table_topic import leads_into_table, unit_note_after
 from ragspine.lazy import LazyPattern
 from ragspine.sensitivity import Sensitivity
 
-EXTRACTOR_VERSION = "table-24"  # notes after tables, dated blocks, restated columns, pence, balances at their size
+EXTRACTOR_VERSION = "table-25-h23e"  # liabilities a balance sheet deducts in brackets read at their size
 _LEAD_CHARS = 300
 # the text after a table up to the next heading: an extract listing a table's paragraphs after it may set its lead
 # last, after paragraphs of other matters; the bound only caps the work
