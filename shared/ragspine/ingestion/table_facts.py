@@ -69,6 +69,7 @@ from ragspine.ingestion.table_axes import (
 from ragspine.ingestion.table_blocks import header_blocks
 from ragspine.ingestion.table_caption_metric import names_the_item
 from ragspine.ingestion.table_data_headings import names_a_data_block
+from ragspine.ingestion.table_deducted_liabilities import deducted_liabilities
 from ragspine.ingestion.table_percent_columns import common_size_columns
 from ragspine.ingestion.table_quarters import (
     bare_quarter,
@@ -503,6 +504,7 @@ class _TableReader:
         self.currency = self._stated_currency()
         # a common-size statement's columns: "100.0 %" over bare shares of it (``table_percent_columns``)
         self.percent_cols = common_size_columns(rows, shape.body_rows, shape.col_headers)
+        self.deducted: frozenset[tuple[int, int]] = frozenset()  # liabilities written in brackets as a deduction
 
     def _stated_currency(self) -> str | None:
         """The one currency the table and the text around it state (``$`` in its cells, ``€m``), else None.
@@ -524,6 +526,7 @@ class _TableReader:
             self.warnings.append(f"{self.where}: {text}")
 
     def read(self) -> tuple[list[Fact], list[str]]:
+        self.deducted = deducted_liabilities(self.rows, self.shape)  # by the rows' own labels, before sections
         self.shape = replace(self.shape, row_labels=self._qualified_by_sections())
         shape, glossary, context = self.shape, self.glossary, self.context
         header_names = self._header_names()
@@ -1526,6 +1529,8 @@ class _TableReader:
         if number is None:
             self.warn(f"{what}: {self.rows[r][c]!r} is not a number; cell skipped")
             return None
+        if (r, c) in self.deducted:  # a balance sheet's liability in brackets: the layout deducts it, it is its size
+            number = replace(number, value=abs(number.value))
         term = glossary.terms[SlotKind.METRIC].get(metric)
         expected = (term.unit or "") if term is not None else ""
         unit = self._unit(r, c, metric, expected, number.percent or c in self.percent_cols, table_units, declared)

@@ -346,11 +346,19 @@ def _plus_group(norm: str, metrics: list[Mention]) -> tuple[str, ...]:
 
 
 def _explicit_ratio(norm: str, metrics: list[Mention]) -> tuple[str, str] | None:
-    """``A/B`` written between two metric names: the question defines the figure itself."""
+    """``A/B`` written between two metric names, or ``A to B`` ("net debt to EBITDA", as analysts name a leverage
+    ratio): the question defines the figure itself. Not after "from" or "between" ("from revenue to operating
+    income" moves from one figure to the other)."""
     for first, second in zip(metrics, metrics[1:], strict=False):
-        if norm[first.end:second.start].strip() in ("/", "÷") and first.code != second.code:
+        between = norm[first.end:second.start].strip()
+        if first.code == second.code:
+            continue
+        if between in ("/", "÷") or between == "to" and not _MOVES.intersection(norm[:first.start].split()):
             return str(first.code), str(second.code)
     return None
+
+
+_MOVES = frozenset({"from", "between", "compare", "compared", "comparing"})
 
 
 # "A に占める B の割合", "A に対する": the metric just before the words divides. "A to B", "A as a

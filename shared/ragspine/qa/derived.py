@@ -30,6 +30,7 @@ from ragspine.qa.language import Lang
 from ragspine.qa.render import describe, label
 from ragspine.qa.result import AnswerStatus
 from ragspine.qa.rounding import rounding_allowance
+from ragspine.qa.stated_places import beside_line, fewer_line, rounded_line, rounded_stated, written_places
 from ragspine.qa.structured import StructuredOutcome, format_decimal
 from ragspine.sensitivity import Sensitivity
 
@@ -283,6 +284,15 @@ def with_derived(outcome: StructuredOutcome, *, facts: FactStore, glossary: Glos
                 extra.append(check[0])
                 computed.extend(check[1])
                 _add_sources(sources, made)
+            agreeing = made if isinstance(made, Computed) and made.unit == result.fact.unit and check is None else None
+            precise = (_at_places(lines[index], result.fact, agreeing, query, places, glossary, lang)
+                       if places is not None and index < len(lines) else None)
+            if precise is not None:
+                lines[index], beside, numbers = precise
+                extra += beside
+                computed.extend(numbers)
+                if agreeing is not None:
+                    _add_sources(sources, agreeing)
             continue
         if result.status is not QueryStatus.NOT_FOUND or index >= len(lines):
             continue
@@ -471,6 +481,22 @@ def _check_line(stated: Fact, made: Computed | NotComputed, query: MetricQuery, 
     value = shown(made)
     line = _TEXT[lang]["check"].format(formula=formula.text, value=value, unit=spaced(made.unit))
     return f"{line}{cited(made.inputs)}", (value, *_constants(formula))
+
+
+def _at_places(line: str, stated: Fact, agreeing: Computed | None, query: MetricQuery, places: int,
+               glossary: Glossary, lang: Lang) -> tuple[str, list[str], tuple[str, ...]] | None:
+    """A stated figure's ``line`` at the decimals the question asks (``stated_places``): the line, the lines beside
+    it and the numbers it shows; None when the stated figure has exactly the decimals asked."""
+    written = written_places(stated)
+    if places < written:
+        value = rounded_stated(stated, places, agreeing.value if agreeing is not None else None)
+        return rounded_line(describe(query, glossary, lang), value, stated, lang), [], (value,)
+    if places == written:
+        return None
+    if agreeing is None:
+        return line, [fewer_line(lang)], ()
+    computed, numbers = render_computed(query, agreeing, glossary, lang, places=places)
+    return computed, [beside_line(stated, lang)], numbers
 
 
 _ADDITIVE_NODES = (ast.Expression, ast.BinOp, ast.Add, ast.Sub, ast.UnaryOp, ast.USub, ast.UAdd, ast.Name, ast.Load,
