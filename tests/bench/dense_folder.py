@@ -169,9 +169,9 @@ def main(argv: list[str] | None = None) -> int:
     names = args.filings or sorted(path.stem for path in CORPUS.glob("*.pdf"))
     filings: dict[str, list[Any]] = {}
     for name in names:
-        children, seconds = filing_passages(name)
+        children, cpu_s, _ = filing_passages(name)
         filings[name] = children
-        _log(f"{name}: {len(children)} passages ({seconds:.1f} s)")
+        _log(f"{name}: {len(children)} passages ({cpu_s:.1f} CPU s)")
     limit_blas_threads(1)
     model = E5BlasModel(find_model(MULTILINGUAL_E5_SMALL_Q4).model_path)
     counted: dict[str, int] = {}

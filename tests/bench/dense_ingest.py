@@ -16,7 +16,8 @@ length-sorted batches of 8 and alternating batch by batch so both see the same m
   e5 (``llm/static_distil.py``), a table lookup per token instead of the transformer.
 
 Per filing the sample's CPU and wall seconds give passages/s, and with the filing's passage count
-the estimated time until its dense leg is complete. Both run on one engine thread (the service
+the estimated time until its dense leg is complete. The targets add the parse and chunking in the
+same unit, CPU seconds of this process (its wall seconds are reported beside them). Both run on one engine thread (the service
 takes ``idle_threads()`` cores when the service starts: reported, since a second core only helps when idle).
 
 Beside the timings, what a filing gives the embedder (``composition``): passages, distinct dense
@@ -57,17 +58,21 @@ def _log(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
 
-def filing_passages(name: str) -> tuple[list[Any], float]:
-    """The filing's child passages as ingestion indexes them, and the seconds parse and chunking took."""
+def filing_passages(name: str) -> tuple[list[Any], float, float]:
+    """The filing's child passages as ingestion indexes them, and the CPU and wall seconds parse and chunking took.
+
+    CPU seconds of this process, the unit of the dense leg's timings: on a shared machine the
+    parse's wall time moves with the load (it tripled between two runs), its CPU time does not.
+    """
     from ragspine.ingestion.chunking import chunk_document
     from ragspine.ingestion.document_context import apply_context, document_context
     from ragspine.ingestion.parsers.registry import parse_document
 
-    started = time.perf_counter()
+    cpu, wall = time.process_time(), time.perf_counter()
     path = CORPUS / f"{name}.pdf"
     doc = parse_document(path.read_bytes(), filename=path.name, doc_id=path.name, max_bytes=1 << 30)
     children = apply_context(chunk_document(doc).children, document_context(doc, filename=path.name))
-    return children, time.perf_counter() - started
+    return children, time.process_time() - cpu, time.perf_counter() - wall
 
 
 def whole_text(chunk: Any) -> str:
@@ -195,13 +200,14 @@ def run_dense_ingest(*, sample_size: int = 40, filings: tuple[str, ...] = FILING
     workers = {"one_worker": 0.0, "two_workers": 0.0}
     for name in filings:
         log(f"{name}: parse and chunk...")
-        children, parse_s = filing_passages(name)
+        children, parse_s, parse_wall_s = filing_passages(name)
         chosen = sample(children, sample_size)
         variants = {"whole": [whole_text(c) for c in chosen], "bounded": [dense_text(c) for c in chosen]}
         variants |= {other: variants["bounded"] for other in others}
         log(f"{name}: embedding {len(chosen)} of {len(children)} passages twice...")
         spent = measure(embedder, variants, others)
-        entry: dict[str, Any] = {"passages": len(children), "sampled": len(chosen), "parse_chunk_s": round(parse_s, 1)}
+        entry: dict[str, Any] = {"passages": len(children), "sampled": len(chosen),
+                                 "parse_chunk_cpu_s": round(parse_s, 1), "parse_chunk_wall_s": round(parse_wall_s, 1)}
         for variant, seconds in spent.items():
             per_cpu = seconds["cpu_s"] / len(chosen)
             entry[variant] = {"chars": sum(map(len, variants[variant])), "cpu_s": round(seconds["cpu_s"], 2),
@@ -237,8 +243,8 @@ def run_dense_ingest(*, sample_size: int = 40, filings: tuple[str, ...] = FILING
     results["estimated_cpu_s"] = {k: round(v, 1) for k, v in totals.items()}
     results["ratio_bounded_over_whole"] = round(totals["bounded"] / totals["whole"], 3)
     value = (totals["parse_s"] + totals["bounded"]) / (totals["parse_s"] + totals["whole"])
-    results["target"] = {"what": "time until the filings are searchable by both legs (parse + dense, one core), "
-                                 "bounded / whole", "limit": 0.2, "value": round(value, 3), "met": value <= 0.2}
+    results["target"] = {"what": "time until the filings are searchable by both legs (parse + dense, CPU "
+                                 "seconds of one core), bounded / whole", "limit": 0.2, "value": round(value, 3), "met": value <= 0.2}
     for name in others:
         value = (totals["parse_s"] + totals[name]) / (totals["parse_s"] + totals["whole"])
         results[f"target_{name}"] = {"what": f"the same, {name} / whole", "limit": 0.2, "value": round(value, 3),

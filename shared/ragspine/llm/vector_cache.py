@@ -3,8 +3,9 @@
 Embedding is nearly all of an ingestion's time on a CPU. A re-ingest of the same files, a new
 version whose pages are mostly unchanged, or a rebuilt index embeds the same passages again;
 with the cache those cost a SQLite read. The key is the SHA-256 of the text under a label naming
-the model, its prefix and its dimension, so a changed passage or another model never gets a
-stale vector. Vectors are stored as float32 (what the index keeps).
+the model, its prefix, its dimension and what runs it (an e5 kernel and, for the int8 graph, its
+form: their vectors differ slightly), so a changed passage, another model or a data folder switched
+to another kernel never gets a stale vector. Vectors are stored as float32 (what the index keeps).
 """
 
 from __future__ import annotations
@@ -33,9 +34,11 @@ _LOOKUP_BATCH = 500  # keys per SELECT (below SQLite's bound-parameter limit)
 
 
 def model_label(embedder: Embedder) -> str:
-    """What makes two vectors of one text interchangeable: model name, prefix (e5) and dimension."""
+    """What makes two vectors of one text interchangeable: model name, prefix (e5), dimension and kernel."""
     prefix = getattr(embedder, "prefix", None)
-    return f"{embedder.name}|{prefix if prefix is not None else '-'}|{embedder.dimension}"
+    kernel = getattr(embedder, "kernel_label", None)  # e5: engine, blas or the int8 graph's form
+    label = f"{embedder.name}|{prefix if prefix is not None else '-'}|{embedder.dimension}"
+    return f"{label}|{kernel}" if kernel is not None else label
 
 
 class CachedEmbedder:
