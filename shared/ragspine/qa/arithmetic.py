@@ -28,6 +28,7 @@ from ragspine.qa.period_parts import mixes_whole_and_part, without_wholes
 from ragspine.qa.render import label
 from ragspine.qa.result import AnswerStatus
 from ragspine.qa.rounding import within_rounding
+from ragspine.qa.scale_wording import RESCALED
 from ragspine.qa.structured import StructuredOutcome, format_decimal
 from ragspine.qa.total_rows import is_a_total
 
@@ -56,7 +57,7 @@ _TEXT = MappingProxyType({
         "missing": "无法计算{what}：缺少 {missing} 的数据，因此不提供数值。",
         "conflict": "不计算{what}：各来源的 {missing} 数值不一致，未作取舍，因此不据任何一方计算。",
         "units": "无法计算{what}：单位不同（{units}），币种之间不作换算。",
-        "rescaled": "（{units} 已换算为 {target}）",
+        "rescaled": RESCALED[Lang.ZH],
         "row_unit": "（{periods} 未注明单位，按同一表格同一行其他数值的单位 {unit} 计）",
         "join": "、", "plus": " + ", "minus": " − ",
         "w_average": "平均值", "w_ratio": "比率", "w_cagr": "年均复合增长率", "w_sum": "合计", "w_gap": "差额",
@@ -97,7 +98,7 @@ _TEXT = MappingProxyType({
         "conflict": "The {what} is not computed: the sources state different figures for {missing} and neither "
                     "is chosen, so nothing is computed from either.",
         "units": "The {what} cannot be computed: the units differ ({units}) and currencies are never converted.",
-        "rescaled": " ({units} put on the scale of {target})",
+        "rescaled": RESCALED[Lang.EN],
         "row_unit": " ({periods} states no unit: read in {unit}, the unit the same table row states)",
         "join": ", ", "plus": " + ", "minus": " − ",
         "w_average": "average", "w_ratio": "ratio", "w_cagr": "growth rate", "w_sum": "sum", "w_gap": "difference",
@@ -140,7 +141,7 @@ _TEXT = MappingProxyType({
         "missing": "{what}は計算できません：{missing} のデータがないため、数値は示しません。",
         "conflict": "{what}は計算しません：{missing} の数値が資料間で一致せず、どちらも採用していないためです。",
         "units": "{what}は計算できません：単位が異なり（{units}）、通貨は換算しません。",
-        "rescaled": "（{units} は {target} に単位をそろえて計算）",
+        "rescaled": RESCALED[Lang.JA],
         "row_unit": "（{periods} は単位の記載がないため、同じ表の同じ行が示す単位 {unit} として計算）",
         "join": "、", "plus": " + ", "minus": " − ",
         "w_average": "平均", "w_ratio": "比率", "w_cagr": "年平均成長率", "w_sum": "合計", "w_gap": "差",

@@ -17,6 +17,7 @@ from ragspine.qa.differing_figures import differing
 from ragspine.qa.language import Lang
 from ragspine.qa.render import describe, label, render_result
 from ragspine.qa.result import AnswerStatus
+from ragspine.qa.scale_wording import RESCALED
 from ragspine.qa.slots import Slots
 from ragspine.sensitivity import Sensitivity
 
@@ -162,13 +163,6 @@ _NEGATIVE_BASE = {
              "so its sign is the opposite of the change's",
     Lang.JA: "；基準の値が負のため、変化率は変化額を符号のままの基準の値で割ったもので、符号は増減と逆になる",
 }
-
-
-_RESCALED = {
-    Lang.ZH: "（{units} 已换算为 {target}）",
-    Lang.EN: " ({units} put on the scale of {target})",
-    Lang.JA: "（{units} は {target} に単位をそろえて計算）",
-}
 _READ_IN = {
     Lang.ZH: "（{periods} 未注明单位，按 {unit} 计）",
     Lang.EN: " ({periods} states no unit: read in {unit})",
@@ -211,7 +205,7 @@ def render_difference(diff: Difference, glossary: Glossary, lang: Lang = Lang.ZH
         line += _BY_SIZE[lang].format(direction=words[1] if diff.absolute > 0 else words[0],
                                       amount=f"{format_decimal(abs(diff.absolute))}{unit}")
     if diff.rescaled:
-        line += _RESCALED[lang].format(units=_JOIN[lang].join(diff.rescaled), target=diff.unit)
+        line += RESCALED[lang].format(units=_JOIN[lang].join(diff.rescaled), target=diff.unit)
     if diff.unstated:
         line += _READ_IN[lang].format(periods=_JOIN[lang].join(_label(f) for f in diff.unstated), unit=diff.unit)
     return f"{line}{_cited(earlier, later)}"
