@@ -108,12 +108,13 @@ def support(claims: str, cited: Sequence[int], evidence: Sequence[Evidence], que
     if not cited or not words or _LEAD_IN.search(claims):
         return Support(kept=True)
     own = len(words)
-    if _KANA.search(claims) and not any(_KANA.search(evidence[i].text) for i in cited):
+    cited_text = " ".join(evidence[i].text for i in cited)
+    if _KANA.search(claims) and _HAN_WORD.search(cited_text) and not _KANA.search(cited_text):
         # A Japanese sentence citing a Chinese passage: its kana words and the bigrams spanning a particle
         # (に取, を本) cannot be in a passage without kana, so only its Han words are compared; counted
         # whole, a sentence copying the passage's clauses between Japanese words held a fifth of them.
         words = frozenset(w for w in words if _HAN_WORD.fullmatch(w)) or words
-    if share(words, " ".join(evidence[i].text for i in cited)) >= MIN_SUPPORT:
+    if share(words, cited_text) >= MIN_SUPPORT:
         return Support(kept=True)
     held = [words & content_words(e.text) for e in evidence]
     if all(script_of(evidence[i].text) != script_of(claims) for i in cited):

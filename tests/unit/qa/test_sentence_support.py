@@ -167,6 +167,17 @@ class TestWhereTheSentenceComesFrom:
 
         assert (verdict.kept, verdict.recited, verdict.section) == (False, None, None)
 
+    def test_a_japanese_sentence_restating_an_english_passage_is_judged_by_all_its_words(self) -> None:
+        # only a passage written in Han characters narrows the comparison to the sentence's Han words
+        english = evidence("FY2024 ACME_HK revenue fell 7.4% because inbound tourist spending weakened; "
+                           "visitors fell by 12,000 a month.", locator="slide=4")
+        reply = ("資料によると、FY2024 ACME_HK revenue fell 百分之七点四 because inbound tourist spending weakened; "
+                 "visitors fell by １２，０００ a month.[1]")
+
+        [(_, verdict)] = checked(reply, [english], "香港のFY2024の売上高はなぜ減少したのですか？")
+
+        assert verdict.kept
+
     @pytest.mark.parametrize("reply", ["原因如下：[1]", "2025年度、中国内地は店舗網を調整しました。[1]"])
     def test_a_lead_in_or_the_question_said_back_is_no_claim_to_check(self, reply: str) -> None:
         [(_, verdict), *_] = checked(reply, [PRICE_JA, CN_ONLINE], QUESTIONS[3])
