@@ -71,7 +71,7 @@ from ragspine.sensitivity import Sensitivity
 
 if TYPE_CHECKING:
     from ragspine.llm.chat import Message
-    from ragspine.qa import arithmetic, counting, derived, narrative, premise
+    from ragspine.qa import arithmetic, counting, derived, narrative, premise, rows_with_figures
     from ragspine.qa.analytics import compute as analytics
     from ragspine.qa.evidence import Evidence
     from ragspine.qa.narrative import NarrativeOutcome
@@ -88,6 +88,8 @@ else:
     analytics = LazyModule("ragspine.qa.analytics.compute")
     arithmetic = LazyModule("ragspine.qa.arithmetic")
     derived = LazyModule("ragspine.qa.derived")
+    # Loaded when a question is asked back which of several rows it means: one naming its row never needs it.
+    rows_with_figures = LazyModule("ragspine.qa.rows_with_figures")
 
 DEFAULT_MAX_QUESTION_CHARS = 1000
 COMPOSITE_SEPARATOR = "\n\n归因分析：\n"
@@ -150,6 +152,10 @@ def answer_question(question: str, *, qa: QAComponents, history: Sequence[Messag
     shape, trace = cache.parse()
     early = _refused_clarified_or_curated(shape, text, qa, trace)
     if early is not None and early.status is AnswerStatus.NEEDS_CLARIFICATION:
+        # "Brantwell's dividend per share" of rows "(p)" and "(€)": the one row with the company's figures
+        filed = _row_with_figures_answered(shape, qa, history)
+        if filed is not None:
+            return filed
         # "the change in operating leases between 2021 and 2022": a schedule's cells of those years, computed
         early = _schedule_years_computed(shape, text, qa, trace) or early
     if early is not None:
@@ -282,6 +288,32 @@ _SUBJECT_READ = MappingProxyType({
     Lang.ZH: "（按{doc}中表格前的说明，将“{words}”理解为该表格的主题。）",
     Lang.JA: "（{doc}の表の前の文に従い、「{words}」を表の主題と解釈しました。）",
 })
+
+
+_ROW_READ = MappingProxyType({
+    Lang.EN: "(Read '{typed}' as the row '{row}', the only one with figures for {entities}.)",
+    Lang.ZH: "（将“{typed}”理解为“{row}”一行：只有该行有{entities}的数据。）",
+    Lang.JA: "（「{typed}」を「{row}」の行と解釈しました：{entities}の数値があるのはこの行だけです。）",
+})
+
+
+def _row_with_figures_answered(shape: ParsedQuestion, qa: QAComponents,
+                               history: Sequence[Message]) -> AnswerResult | None:
+    """The answer to a question asked back which of several alike rows it means, when only one of them has
+    figures for the company and periods asked: answered as if it named that row, and the reading said."""
+    intent, _ = shape.parsed()
+    filed = rows_with_figures.row_with_figures(intent, facts=qa.facts, glossary=qa.glossary,
+                                               max_sensitivity=qa.max_sensitivity)
+    if filed is None:
+        return None
+    result = answer_question(filed.question, qa=qa, history=history)
+    if result.status is AnswerStatus.NEEDS_CLARIFICATION:
+        return None
+    lang = shape.lang
+    joiner = ", " if lang is Lang.EN else "、"
+    names = joiner.join(qa.glossary.term(SlotKind.ENTITY, code).name(lang.value) for code in filed.entities)
+    note = _ROW_READ[lang].format(typed=filed.typed, row=filed.row, entities=names)
+    return replace(result, answer=f"{result.answer}\n{note}")
 
 
 def _without_lead_in_subject(asked_back: AnswerResult, text: str, qa: QAComponents, history: Sequence[Message],
