@@ -27,6 +27,7 @@ from ragspine.facts.fiscal_dates import (
 from ragspine.facts.glossary import Glossary, Period, SlotKind, normalize_text
 from ragspine.facts.nendo import nendo_period
 from ragspine.ingestion.table_report_periods import names_other_period, names_own_period
+from ragspine.ingestion.table_totals import is_bare_total
 from ragspine.ingestion.table_undated import is_due_heading
 from ragspine.numbers.cells import is_blank, read_cell, strip_footnotes
 from ragspine.numbers.units import units_in
@@ -69,10 +70,12 @@ _CJK_DATE = re.compile(r"(?<!\d)(?P<y>(?:19|20)\d{2})\s*年\s*(?P<m>\d{1,2})\s*�
 _FULL_YEAR_WEEKS = re.compile(r"(?<!\d)5[23][\s-]+weeks?(?![a-z])")
 _YEAR_ENDED = re.compile(r"years?[\s-]+end(?:ed|ing)|fiscal\s+years?|for\s+the\s+(?:fiscal\s+)?years?"
                          r"|(?<!\d)5[23][\s-]+weeks?[\s-]+end(?:ed|ing)")
-# "U.S. $ in thousands": the country's initials before the dollar are the currency's, like "US$".
+# "U.S. $ in thousands": the country's initials before the dollar are the currency's, like "US$". A code may run
+# its scale on ("USDm", "DKKm").
 _UNIT_WORDS = re.compile(r"(?<![a-z])u\.\s?s\.(?=\s*(?:\$|dollars?(?![a-z])))"
-                         r"|[$€£¥]|us\$|hk\$|[’']000|(?<![a-z])(?:m|mn|bn|k|millions?|thousands?|billions?|usd|eur|gbp"
-                         r"|jpy|rmb|cny|in|dollars?|euros?|yen)(?![a-z])|%|百万|十億|十亿|千万|[千万億亿円元]|単位|单位|單位")
+                         r"|[$€£¥]|us\$|hk\$|[’']000|(?<![a-z])(?:m|mn|bn|k|millions?|thousands?|billions?|in|dollars?"
+                         r"|euros?|yen|(?:usd|eur|gbp|jpy|rmb|cny|dkk|sek|nok|chf|aud|cad|hkd|sgd|inr)(?:m|mn|bn|k)?)"
+                         r"(?![a-z])|%|百万|十億|十亿|千万|[千万億亿円元]|単位|单位|單位")
 # Words a unit note carries besides the unit ("(in millions, except per share data)", "金額").
 _UNIT_FILLER = re.compile(r"(?<![a-z])(?:except|per|share|shares|data|amounts?|and|of|otherwise|stated|unless|noted"
                           r"|indicated|the)(?![a-z])|金額|金额")
@@ -285,6 +288,8 @@ def name_of(glossary: Glossary, text: str) -> Named:
     found = _whole(glossary, text)
     if found is None and any(_PLANNED.search(normalize_text(note)) for note in _UNIT_NOTE.findall(text)):
         return UNKNOWN  # "FY2026 (forecast)", "2026年3月期（予想）": never the year's stated figure
+    if found is None and _total_naming_its_part(text):
+        return UNKNOWN  # "Total (loan)": the bracket names what is totalled, no unit note, so no channel's total
     found = found or _whole(glossary, _UNIT_NOTE.sub(" ", text).strip())
     if found is not None:
         return found
@@ -324,6 +329,14 @@ def name_of(glossary: Glossary, text: str) -> Named:
                 if entity and channel:
                     return Named(entity=entity, channel=channel)
     return UNKNOWN
+
+
+def _total_naming_its_part(text: str) -> bool:
+    """Whether a label is a total word with brackets of words naming what it totals ("Total (loan)", "Total
+    (value)"), not a unit note, a period or a footnote ("Total (in millions)", "Total (2019)", "Total (1)")."""
+    notes = _UNIT_NOTE.findall(text)
+    return bool(notes) and is_bare_total(_UNIT_NOTE.sub(" ", text)) and all(
+        _letters(note) and not units_in(note) and not any(char.isdigit() for char in note) for note in notes)
 
 
 def _dated_period(glossary: Glossary, norm: str) -> Named | None:

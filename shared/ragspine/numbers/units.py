@@ -85,6 +85,9 @@ _MONEY_PATTERNS = (
     # "3.0 million Euro" in a sentence)
     re.compile(r"(?:(?<![a-z])in\s+|[(（]\s*)(?P<en>thousands?|millions?|billions?|trillions?)\s+(?:" + _CUR_ALT + ")"),
 )
+# "USDm", "DKKm", "EURbn": an ISO code in capitals with its scale run on in lower case, as European reports head a
+# table's label column; read in the text as written, since lower-cased "usdm" is one word
+_ISO_RUN_ON = re.compile(r"(?<![A-Za-z])(?P<iso>[A-Z]{3})(?P<en>k|m|mn|bn)(?![A-Za-z])")
 # A unit note naming the currency with no scale ("单位：元", "単位：円"): amounts in whole yuan or yen.
 _UNSCALED = re.compile(r"(?:単位|单位|單位)\s*[:：]?\s*(?:人民币|人民幣)?(?P<cur>元|円|美元|港元)")
 _UNSCALED_CODES = {"元": "CNY", "円": "JPY", "美元": "USD", "港元": "HKD"}
@@ -144,6 +147,8 @@ def money_units_in(text: str, currency: str | None = None) -> list[str]:
                 scale = _multiplied(norm[:match.start("en")], scale)
             if code and scale:
                 found.append((match.start(), f"{code}_{scale}"))
+    found += [(match.start(), f"{match['iso']}_{_EN_SCALES[match['en']]}")
+              for match in _ISO_RUN_ON.finditer(unicodedata.normalize("NFKC", text)) if match["iso"] in ISO_4217]
     found += [(match.start(), _UNSCALED_CODES[match["cur"]]) for match in _UNSCALED.finditer(norm)]
     if not found and not _SCALE_OF_OTHER.search(norm):
         for match in (*_BARE_SCALE.finditer(norm), *_PAREN_SCALE.finditer(norm)):

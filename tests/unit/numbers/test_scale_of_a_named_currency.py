@@ -34,3 +34,16 @@ def test_a_scale_of_something_else_is_no_money_unit(text: str, stated: str | Non
 ])
 def test_a_number_before_the_scale_multiplies_it(text: str, units: list[str]) -> None:
     assert units_in(text) == units
+
+
+@pytest.mark.parametrize(("text", "units"), [
+    ("USDm", ["USD_M"]),
+    ("DKKm", ["DKK_M"]),
+    ("EURbn", ["EUR_B"]),
+    ("Figures in SEKk", ["SEK_K"]),
+    ("ABCm", []),  # no currency's code
+    ("Item", []),  # a word ending in m is no scale
+    ("CEOm", []),
+])
+def test_a_currency_code_with_its_scale_run_on_is_that_unit(text: str, units: list[str]) -> None:
+    assert units_in(text) == units

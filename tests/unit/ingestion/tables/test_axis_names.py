@@ -37,3 +37,18 @@ def test_other_words_are_unknown_never_guessed(header: str) -> None:
 def test_labels_with_units_and_footnotes_name_their_metric() -> None:
     assert name_of(zoo_glossary(), "Net sales (¥ million)") == Named(metric="NET_SALES")
     assert name_of(zoo_glossary(), "売上高※1") == Named(metric="NET_SALES")
+
+
+@pytest.mark.parametrize("label", ["Total (loan)", "Total (net debt)"])
+def test_a_total_naming_what_it_totals_in_brackets_is_no_channels_total(label: str) -> None:
+    assert name_of(zoo_glossary(), label).unknown  # a line item of the document's own, read as an open label
+
+
+@pytest.mark.parametrize("label", ["Total", "Total (in millions)", "Total (1)", "Total (%)"])
+def test_a_total_with_a_unit_note_or_footnote_stays_the_total_channel(label: str) -> None:
+    assert name_of(zoo_glossary(), label).channel == "TOTAL"
+
+
+@pytest.mark.parametrize("header", ["USDm", "DKKm", "EURbn"])
+def test_a_currency_code_with_its_scale_run_on_names_nothing(header: str) -> None:
+    assert name_of(zoo_glossary(), header) == NOTHING
