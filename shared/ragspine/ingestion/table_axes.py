@@ -331,12 +331,17 @@ def name_of(glossary: Glossary, text: str) -> Named:
     return UNKNOWN
 
 
+# A remark on how a figure stands, not on what it is: "Total (restated)", "Total (unaudited)", "Total (continued)".
+_STATUS_REMARK = re.compile(f"{_NOT_STATED.pattern}|{_PLANNED.pattern}|continued|cont'd")
+
+
 def _total_naming_its_part(text: str) -> bool:
     """Whether a label is a total word with brackets of words naming what it totals ("Total (loan)", "Total
     (value)"), not a unit note, a period or a footnote ("Total (in millions)", "Total (2019)", "Total (1)")."""
     notes = _UNIT_NOTE.findall(text)
     return bool(notes) and is_bare_total(_UNIT_NOTE.sub(" ", text)) and all(
-        _letters(note) and not units_in(note) and not any(char.isdigit() for char in note) for note in notes)
+        _letters(note) and not units_in(note) and not any(char.isdigit() for char in note)
+        and not _STATUS_REMARK.search(normalize_text(note)) for note in notes)
 
 
 def _dated_period(glossary: Glossary, norm: str) -> Named | None:

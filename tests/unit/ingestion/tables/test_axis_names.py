@@ -44,7 +44,8 @@ def test_a_total_naming_what_it_totals_in_brackets_is_no_channels_total(label: s
     assert name_of(zoo_glossary(), label).unknown  # a line item of the document's own, read as an open label
 
 
-@pytest.mark.parametrize("label", ["Total", "Total (in millions)", "Total (1)", "Total (%)"])
+@pytest.mark.parametrize("label", ["Total", "Total (in millions)", "Total (1)", "Total (%)", "Total (restated)",
+                                   "Total (unaudited)", "Total (continued)"])
 def test_a_total_with_a_unit_note_or_footnote_stays_the_total_channel(label: str) -> None:
     assert name_of(zoo_glossary(), label).channel == "TOTAL"
 
