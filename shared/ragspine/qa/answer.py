@@ -532,7 +532,7 @@ def _structured(text: str, qa: QAComponents, cache: _QuestionCache, channel: Cha
     # rows of one undated table compared with each other are of one period too, so they may be computed
     undated = (stated is None and names_no_period(intent.slots.periods, slots) and not derives
                and not intent.analysis and due_span(text) is None  # "due within 4 years" is no Total column's
-               and (not intent.arithmetic.computes or compares_rows(intent.arithmetic)
+               and (not intent.arithmetic.computes or compares_rows(intent.arithmetic, len(slots.metrics))
                     or names_a_stated_total(intent.arithmetic)))
     arith = intent.arithmetic  # what is computed: a stated total read undated computes nothing
     refinements = decision.refinements
