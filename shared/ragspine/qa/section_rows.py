@@ -7,7 +7,8 @@ states no figure. A question asking the sum, the total or the aggregate of *all*
 rows by their heading only, so read as written it names no figure and goes to text search. Where the
 documents' names hold two rows or more under exactly those words, the question is written with each
 row's name in their place ("the sum of tax credit carryforwards: domestic–federal, … and tax credit
-carryforwards: foreign"), and the question's sum adds them, each cited.
+carryforwards: foreign"), and the question's sum adds them, each cited. Chinese and Japanese say
+"all" before the heading and the sum after it: 所有税收抵免结转的合计, すべての繰越税額控除の合計.
 
 Left as written: a heading that is itself a row's name (it states its own figure), a heading one of
 whose rows is a total (the sum would count it twice), and any wording without "all" (the sum of
@@ -23,6 +24,11 @@ from ragspine.qa.total_rows import is_a_total
 
 # "the sum of all", "the total of all the": the rows follow
 _ALL_OF = LazyPattern(r"(?<![a-z])(?:sum|total)\s+of\s+all\s+(?:the\s+)?")
+# 所有X的合计, 全部X之和, すべてのXの合計: "all" before the heading, the sum after it
+_ALL_WORDS = ("所有", "全部", "すべての", "全ての")
+_ALL_CJK = LazyPattern("|".join(_ALL_WORDS))
+_SUM_AFTER_CJK = LazyPattern(r"\s*(?:的|の)?\s*(?:合计|总和|之和|合計|合算)")
+_MAX_HEADING_CHARS = 30
 _WORD = LazyPattern(r"[\w&'’()/–-]+")
 _MAX_HEADING_WORDS = 10
 _MAX_ROWS = 12
@@ -35,17 +41,33 @@ def with_section_rows(question: str, glossary: Glossary) -> str:
     heading of the documents' rows follows the words.
     """
     lower = question.lower()
-    if "all" not in lower or len(lower) != len(question):  # lower-casing moved the offsets: nothing is spliced
+    if len(lower) != len(question):  # lower-casing moved the offsets: nothing is spliced
         return question
-    cue = _ALL_OF.search(lower)
+    cue = _ALL_OF.search(lower) if "all" in lower else None
     if cue is None:
-        return question
+        return question if question.isascii() else _spliced_cjk(question, lower, glossary)
     words = list(_WORD.finditer(lower, cue.end()))[:_MAX_HEADING_WORDS]
     for size in range(len(words), 0, -1):  # the longest heading first
         end = words[size - 1].end()
         rows = _rows_under(lower[cue.end():end].rstrip("?.,;: "), glossary)
         if rows:
             return f"{question[:cue.end()]}{_listed(rows)}{question[end:]}"
+    return question
+
+
+def _spliced_cjk(question: str, lower: str, glossary: Glossary) -> str:
+    if not any(word in lower for word in _ALL_WORDS):  # most questions: the pattern is not even compiled
+        return question
+    cue = _ALL_CJK.search(lower)
+    if cue is None:
+        return question
+    last = min(len(lower), cue.end() + _MAX_HEADING_CHARS)
+    for end in range(last, cue.end(), -1):  # the longest heading the sum's words follow first
+        if not _SUM_AFTER_CJK.match(lower, end):
+            continue
+        rows = _rows_under(lower[cue.end():end].strip(), glossary)
+        if rows:
+            return f"{question[:cue.start()]}{'、'.join(rows)}{question[end:]}"
     return question
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -35,6 +36,12 @@ class TestSumOfASection:
         assert "FY2019" in line and ": 12800 USD_K（计算自：" in line, line
         assert cells == {"table=1,row=unused losses: federal,col=2019", "table=1,row=unused losses: state,col=2019"}
 
+    def test_a_heading_written_with_a_typographic_apostrophe(self, folder: Path) -> None:
+        rows = {"members’ reserves: capital": 700, "members’ reserves: revaluation": 55, "other: capital": 1}
+        line, _ = computed_line(answered(rows_qa(folder, rows, period=""), "What is the sum of all members’ "
+                                                                           "reserves?"))
+        assert ": 755 USD_K（计算自：" in line, line
+
     def test_a_heading_with_a_total_row_is_not_added_again(self, folder: Path) -> None:
         result = answered(rows_qa(folder, DATED), "What was the sum of all expiring credits in 2019?")
         assert "91650" not in result.answer and "45825 USD_K（计算自：" not in result.answer, result.answer
@@ -54,3 +61,15 @@ def test_any_rows_and_wording_add_to_their_sum(folder: Path, values: list[int], 
     line, cells = computed_line(answered(rows_qa(folder, rows, period=""), wording.format(h="deferred charges")))
     assert f": {sum(values)} USD_K（计算自：" in line, line
     assert len(cells) == len(values)
+
+
+@pytest.mark.parametrize(("rows", "question"), [
+    ({"递延税项抵免: 联邦": 300, "递延税项抵免: 州": 45, "递延税项抵免: 境外": 6, "未用亏损: 联邦": 900},
+     "所有递延税项抵免的合计是多少？"),
+    ({"繰越税額控除: 国内": 300, "繰越税額控除: 州": 45, "繰越税額控除: 海外": 6, "未使用欠損金: 国内": 900},
+     "すべての繰越税額控除の合計はいくらか。"),
+])
+def test_in_chinese_and_japanese(folder: Path, rows: dict[str, float], question: str) -> None:
+    line, cells = computed_line(answered(rows_qa(folder, rows, period=""), question))
+    assert "351 USD_K（计算自：" in line, line
+    assert len(cells) == 3
