@@ -11,14 +11,19 @@ carryforwards: foreign"), and the question's sum adds them, each cited. Chinese 
 "all" before the heading and the sum after it: 所有税收抵免结转的合计, すべての繰越税額控除の合計.
 
 Left as written: a heading that is itself a row's name (it states its own figure), a heading one of
-whose rows is a total (the sum would count it twice), and any wording without "all" (the sum of
-"tax credit carryforwards" may mean one row).
+whose rows is a total (the sum would count it twice), a heading with sub-headings under it (their
+rows are named otherwise), and any wording without "all" (the sum of "tax credit carryforwards" may
+mean one row).
 """
 
 from __future__ import annotations
 
+import unicodedata
+from collections.abc import Sequence
+
 from ragspine.facts.glossary import Glossary, SlotKind
 from ragspine.facts.open_vocabulary import METRIC_PREFIX, label_of
+from ragspine.facts.query_metric import QueryResult
 from ragspine.lazy import LazyPattern
 from ragspine.qa.total_rows import is_a_total
 
@@ -55,6 +60,19 @@ def with_section_rows(question: str, glossary: Glossary) -> str:
     return question
 
 
+def adds_rows_of_other_tables(question: str, results: Sequence[QueryResult], glossary: Glossary) -> bool:
+    """Whether ``question`` adds a section's rows whose figures found are cells of more than one table.
+
+    Two tables may file rows under one heading (net sales by product, and by region): their sum would
+    count the whole twice, so nothing is added.
+    """
+    norm = unicodedata.normalize("NFKC", question)
+    if with_section_rows(norm, glossary) == norm:
+        return False
+    return len({(f.source_doc_id, f.source_locator.partition(",row=")[0]) for r in results
+                if (f := r.fact) is not None}) > 1
+
+
 def _spliced_cjk(question: str, lower: str, glossary: Glossary) -> str:
     if not any(word in lower for word in _ALL_WORDS):  # most questions: the pattern is not even compiled
         return question
@@ -76,8 +94,11 @@ def _rows_under(heading: str, glossary: Glossary) -> list[str] | None:
     owner = glossary.aliases.get(heading)
     if owner is not None and owner[0] is SlotKind.METRIC:
         return None  # the words are a row's own name: that row states the figure
-    rows = [label_of(code) for code in glossary.terms[SlotKind.METRIC]
-            if code.startswith(METRIC_PREFIX) and label_of(code).rpartition(": ")[0] == heading]
+    under = [label_of(code) for code in glossary.terms[SlotKind.METRIC]
+             if code.startswith(METRIC_PREFIX) and label_of(code).startswith(f"{heading}: ")]
+    rows = [row for row in under if row.rpartition(": ")[0] == heading]
+    if len(rows) != len(under):
+        return None  # rows of a sub-heading too: those the sum would leave out are not named
     if len(rows) < 2 or len(rows) > _MAX_ROWS or any(is_a_total(f"{METRIC_PREFIX}{row}") for row in rows):
         return None
     if not all(glossary.aliases.get(row, (None, ""))[0] is SlotKind.METRIC for row in rows):

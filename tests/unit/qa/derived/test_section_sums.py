@@ -46,6 +46,23 @@ class TestSumOfASection:
         result = answered(rows_qa(folder, DATED), "What was the sum of all expiring credits in 2019?")
         assert "91650" not in result.answer and "45825 USD_K（计算自：" not in result.answer, result.answer
 
+    def test_a_heading_with_a_sub_heading_is_not_added_in_part(self, folder: Path) -> None:
+        rows = {"lease costs: fixed": 900, "lease costs: minimum": 5, "lease costs: variable: short-term": 40,
+                "lease costs: variable: other": 2}
+        result = answered(rows_qa(folder, rows, period=""), "What is the sum of all lease costs?")
+        assert "（计算自：" not in result.answer, result.answer
+
+    def test_rows_of_two_tables_under_one_heading_are_not_added(self, folder: Path) -> None:
+        from tests.unit.qa.derived.statement_set import statement_fact, statement_qa_with_labels
+
+        cells = {"unit sales: hardware": ("table=1", 500), "unit sales: services": ("table=1", 300),
+                 "unit sales: north": ("table=4", 600), "unit sales: south": ("table=4", 200)}
+        facts = [statement_fact(f"label:{row}", "2019", value, unit="USD_K",
+                                source_locator=f"{table},row={row},col=2019")
+                 for row, (table, value) in cells.items()]
+        result = answered(statement_qa_with_labels(folder, facts), "What was the sum of all unit sales in 2019?")
+        assert "1600" not in result.answer and "（计算自：" not in result.answer, result.answer
+
     def test_without_all_one_row_may_be_meant(self, folder: Path) -> None:
         result = answered(rows_qa(folder, SCHEDULE, period=""), "What was the sum of expiring credits?")
         assert "45825" not in result.answer, result.answer
