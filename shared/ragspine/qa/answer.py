@@ -51,6 +51,7 @@ from ragspine.qa.render import render_assumptions, render_unit_note, render_unre
 from ragspine.qa.result import AnswerResult, AnswerStatus, Route
 from ragspine.qa.scope import covered_by_knowledge, names_misspelt_domain_terms, names_the_documents_rows
 from ragspine.qa.screening import RefusalReason, ScreeningPolicy
+from ragspine.qa.section_rows import adds_rows_of_other_tables
 from ragspine.qa.slots import Assumption, Slots, Unrecognized
 from ragspine.qa.stated_names import StatedNames, names_stated, ties_every_figure
 from ragspine.qa.stated_shares import stated_shares
@@ -532,7 +533,7 @@ def _structured(text: str, qa: QAComponents, cache: _QuestionCache, channel: Cha
     # rows of one undated table compared with each other are of one period too, so they may be computed
     undated = (stated is None and names_no_period(intent.slots.periods, slots) and not derives
                and not intent.analysis and due_span(text) is None  # "due within 4 years" is no Total column's
-               and (not intent.arithmetic.computes or compares_rows(intent.arithmetic)
+               and (not intent.arithmetic.computes or compares_rows(intent.arithmetic, len(slots.metrics))
                     or names_a_stated_total(intent.arithmetic)))
     arith = intent.arithmetic  # what is computed: a stated total read undated computes nothing
     refinements = decision.refinements
@@ -557,6 +558,8 @@ def _structured(text: str, qa: QAComponents, cache: _QuestionCache, channel: Cha
             structured, slots = dated, dated_slots  # undated figures of two tables: nothing says one period
         if structured is not dated:  # other years of a figure stated for none are no choice to offer
             refinements = tuple(option for option in refinements if option.slot != "period")
+    if arith.add and adds_rows_of_other_tables(text, structured.results, qa.glossary):
+        arith = replace(arith, add=False, period_sum=0, sum_words=0)  # one heading's rows of two tables: no sum
     structured = with_change_read(structured, text, lang=lang)  # a change line that answers another question
     structured = with_named_parts_sum(structured, text, arith, glossary=qa.glossary, lang=lang)
     if derives:

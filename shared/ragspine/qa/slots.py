@@ -27,6 +27,7 @@ from ragspine.qa.period_words import (
     with_quarters,
     with_ranges,
 )
+from ragspine.qa.section_rows import with_section_rows
 from ragspine.qa.shared_head_rows import with_shared_head_rows
 from ragspine.qa.total_row_names import with_total_rows_read
 
@@ -112,6 +113,7 @@ def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
     question, readings = _with_period_words_read(question, glossary)  # 2025年3月期, "year ended June 30"
     question = _with_dates_read(question, glossary)  # "as at December 31, 2019": the fiscal year it closes
     question = with_shared_head_rows(question, glossary)  # "the domestic and international discount rates": two rows
+    question = with_section_rows(question, glossary)  # "the sum of all tax credit carryforwards": each row under it
     # "for Balance payable, the difference between Workforce reduction and Facility costs": each column's row
     question = with_column_rows(question, glossary.scan(question), glossary)
     # "total sales" is the documents' "Total net sales" row, not the glossary's total channel of revenue

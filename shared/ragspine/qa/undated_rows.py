@@ -6,9 +6,9 @@ with them, said so. Such figures are never put beside figures of other tables or
 says they are of one period. Rows of the *same* table are another matter: "the difference in fair
 value between purchased technology and trademarks", "other intangible assets as a percentage of the
 total" compare cells the table states side by side, so whatever period it leaves unsaid, it is the
-same for both. Those comparisons (a ratio or a share, a difference) are computed, every input
-cited. An average or a growth rate needs periods, and "total" or "sum" outside a share or a
-difference may ask for one figure over periods: those are not.
+same for both. Those comparisons (a ratio or a share, a difference, a sum of two rows or more) are
+computed, every input cited. An average or a growth rate needs periods, and "total" or "sum" of one
+row outside a share or a difference may ask for one figure over periods: those are not.
 """
 
 from __future__ import annotations
@@ -21,10 +21,13 @@ from ragspine.qa.structured import StructuredOutcome
 _NUMBER = LazyPattern(r"\d+(?:\.\d+)?")
 
 
-def compares_rows(arithmetic: Arithmetic) -> bool:
-    """Whether the arithmetic asked compares figures of one period (rows, not periods): undated ones may answer."""
+def compares_rows(arithmetic: Arithmetic, rows: int) -> bool:
+    """Whether the arithmetic asked over ``rows`` metrics compares figures of one period (rows, not periods):
+    undated ones may answer."""
     # "total" beside a share or a difference names a row or column ("total net receivables"); alone it may sum
-    summed = (arithmetic.period_sum > 0 or arithmetic.add) and not (arithmetic.ratio or arithmetic.difference)
+    # one row over periods, but a sum of two rows or more adds rows ("all tax credit carryforwards")
+    summed = ((arithmetic.period_sum > 0 or arithmetic.add) and not (arithmetic.ratio or arithmetic.difference)
+              and not (arithmetic.add and rows >= 2))
     return arithmetic.computes and not (arithmetic.average or arithmetic.cagr or summed)
 
 
