@@ -3,7 +3,9 @@
 Only Latin words the glossary scan left over are examined (a known term is never re-read),
 only against Latin glossary names of at least ``MIN_NAME_CHARS`` letters, and only within a
 Damerau-Levenshtein distance of one edit (two for names of ``LONG_NAME_CHARS`` or more).
-CJK names are never fuzzed: one character changes the meaning there. When two names of
+CJK names are never fuzzed: one character changes the meaning there. Nor is a letter added to,
+dropped from or changed in an acronym the question writes in capitals: "EBITDA" is never the row
+"EBITA" (another measure); its letters swapped ("EBIDTA") are still a typo. When two names of
 different codes are equally near, the caller asks back instead of choosing.
 
 Periods are read the same way (``period_near_misses``): a leftover word within the bound of a
@@ -65,10 +67,12 @@ def max_edits(name: str) -> int:
     return 2 if len(name) >= LONG_NAME_CHARS else 1
 
 
-def near_misses(norm: str, leftover: str, glossary: Glossary, kinds: Iterable[SlotKind]) -> list[NearMiss]:
+def near_misses(norm: str, leftover: str, glossary: Glossary, kinds: Iterable[SlotKind],
+                acronyms: frozenset[str] = frozenset()) -> list[NearMiss]:
     """Glossary names of ``kinds`` near the leftover Latin words of ``norm`` (non-overlapping, text order).
 
-    ``norm`` is the normalised question, ``leftover`` the same text with every mention blanked.
+    ``norm`` is the normalised question, ``leftover`` the same text with every mention blanked;
+    ``acronyms`` the words the question writes in capitals (lower case), read only with their own letters.
     A question without a leftover Latin word (every CJK question) costs one regex pass, and a
     name whose letter count differs from the typed words' by more than its bound is never compared.
     """
@@ -97,7 +101,7 @@ def near_misses(norm: str, leftover: str, glossary: Glossary, kinds: Iterable[Sl
             raw = norm[start:end]
             if len(raw) < MIN_WORD_CHARS or (size == 1 and raw in fillers):
                 continue
-            distance, readings = _nearest(raw, names, norm[:start], norm[end:])
+            distance, readings = _nearest(raw, names, norm[:start], norm[end:], acronyms)
             if readings:
                 candidates.append((-size, distance, NearMiss(raw, readings, start, end)))
     if not candidates:  # most questions: no window is near a name
@@ -183,10 +187,15 @@ def _filler_set(fillers: tuple[str, ...]) -> frozenset[str]:
     return _FILLERS[id(fillers)][1]
 
 
-def _distance(typed: list[str], name: list[str]) -> int:
-    """Edits word by word, each word within its own bound ("shares" is not "stores"); past it, a large number."""
+def _distance(typed: list[str], name: list[str], acronyms: frozenset[str] = frozenset()) -> int:
+    """Edits word by word, each word within its own bound ("shares" is not "stores"); past it, a large number.
+
+    An acronym is read only as its own letters in another order: one letter more, fewer or other names
+    another measure."""
     total = 0
     for word, target in zip(typed, name, strict=True):
+        if word in acronyms and sorted(word) != sorted(target):
+            return LONG_NAME_CHARS
         limit = max_edits(target)
         if abs(len(word) - len(target)) > limit:
             return LONG_NAME_CHARS
@@ -197,7 +206,8 @@ def _distance(typed: list[str], name: list[str]) -> int:
     return total
 
 
-def _nearest(raw: str, names: list[_Name], before: str, after: str) -> tuple[int, tuple[Reading, ...]]:
+def _nearest(raw: str, names: list[_Name], before: str, after: str,
+             acronyms: frozenset[str] = frozenset()) -> tuple[int, tuple[Reading, ...]]:
     """The smallest edit distance within the bounds and every code's name at that distance."""
     near: list[tuple[int, Reading]] = []
     typed = raw.split()
@@ -205,7 +215,7 @@ def _nearest(raw: str, names: list[_Name], before: str, after: str) -> tuple[int
         alias = name.alias
         if raw in (alias + "s", alias.removesuffix("s")):
             continue  # a plural or singular is another word choice ("sale" is not "sales"), not a typo
-        distance = _distance(typed, list(name.words))
+        distance = _distance(typed, list(name.words), acronyms)
         if 0 < distance <= name.edits:
             near.append((distance, Reading(name.kind, name.code, alias, before + alias + after)))
     if not near:

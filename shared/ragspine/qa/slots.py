@@ -32,6 +32,10 @@ from ragspine.qa.shared_head_rows import with_shared_head_rows
 from ragspine.qa.total_row_names import with_total_rows_read
 
 _TOKEN = LazyPattern(r"[a-z0-9][a-z0-9_'\-.&]*|[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]+", re.IGNORECASE)
+# A period's plural ("both FYs", "the two Years"): the periods the question spans, never a company's name
+_PERIOD_PLURALS = frozenset({"fys", "years", "quarters", "halves"})
+# A word written in capitals ("EBITDA", "PSUs"): an acronym, whose letters are never fuzzed into another's
+_ACRONYM = LazyPattern(r"(?<![A-Za-z])[A-Z]{3,}(?=s?(?![A-Za-z]))")
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,7 +166,7 @@ def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
     row_words: tuple[str, ...] = ()
     missing = [kind for kind in (SlotKind.METRIC, SlotKind.ENTITY) if not found[kind]]
     if missing:
-        named = near_misses(norm, blanked(), glossary, missing)
+        named = near_misses(norm, blanked(), glossary, missing, _acronyms(question))
         kinds = {reading.kind for miss in named for reading in miss.readings}
         # A misspelt name is read beside a well-spelt one of the other kind, or two misspelt
         # names together when one reads as a metric and the other as an entity.
@@ -489,6 +493,13 @@ def _naming_a_row(names: tuple[str, ...], glossary: Glossary) -> tuple[str, ...]
     return tuple(n for n in names if names_a_row(n))
 
 
+def _acronyms(question: str) -> frozenset[str]:
+    """The words ``question`` writes in capitals, lower-cased; none when it is all capitals (no word stands out)."""
+    if not any(char.islower() for char in question):
+        return frozenset()
+    return frozenset(match.group().lower() for match in _ACRONYM.finditer(question))
+
+
 def _leading_words(text: str, count: int) -> set[str]:
     """The first ``count`` content words of a text."""
     words = [w for w in re.findall(r"[^\W_]+", text.lower()) if label_words(w)]
@@ -499,7 +510,8 @@ def unknown_names(question: str, leftover: str, glossary: Glossary) -> list[str]
     """Words left after removing slots and fillers that look like names.
 
     CJK runs of two or more characters count; Latin words count only when capitalised in
-    the question (a proper noun such as "Globex"), so ordinary English filler never does.
+    the question (a proper noun such as "Globex"), so ordinary English filler never does, nor
+    a period's plural ("both FYs").
     """
     original = unicodedata.normalize("NFKC", question)
     aligned = len(original) == len(leftover)
@@ -510,7 +522,7 @@ def unknown_names(question: str, leftover: str, glossary: Glossary) -> list[str]
             continue
         if word.isascii():
             capitalised = aligned and original[token.start()].isupper()
-            if word not in glossary.fillers and capitalised:
+            if word not in glossary.fillers and word.lower() not in _PERIOD_PLURALS and capitalised:
                 names.append(original[token.start():token.start() + len(word)])
             continue
         for filler in glossary.fillers:
