@@ -45,6 +45,8 @@ if TYPE_CHECKING:
 _PLAIN_WORDS = LazyPattern(
     r"(?:[\s?？。]|(?<![a-z0-9])(?:what|was|is|the|of|in|for|how much|how many|did|have)(?![a-z0-9])"
     r"|是多少|的|の|は|を|いくら|ですか|でしたか|教えて|ください)*")
+# Four names and a few question words: a question longer than this goes to the full parse unread.
+_MAX_PLAIN_CHARS = 100
 # Every period wording read on the fiscal calendar (2025年3月期, 2024年度, "year ended", 2018/19, "April-June
 # 2024") holds one of these, and so does every half-year wording (上半年, H1 2024, "the first half").
 _PERIOD_WORDS = LazyPattern(r"期|年度|end|/")
@@ -53,12 +55,15 @@ _HALF_START = LazyPattern(r"上|下|half|h1|h2")
 
 def plain_intent(text: str, parser: RuleIntentParser, glossary: Glossary) -> Intent | None:
     """The intent ``parser.parse(text)`` gives a plain lookup, from the glossary's scan; None for any other question."""
-    norm = normalize_text(text)
-    if not _periods_as_written(text, norm, glossary):
+    if len(text) > _MAX_PLAIN_CHARS:  # a long question is never plain: it pays nothing here
         return None
+    # the scan and its blanked question first: the full parse reads both again from the glossary's memo
     mentions = glossary.scan(text)
     slots = _plain_slots(mentions, glossary)
     if slots is None or _PLAIN_WORDS.fullmatch(glossary.leftover(text, mentions)) is None:
+        return None
+    norm = normalize_text(text)
+    if not _periods_as_written(text, norm, glossary):
         return None
     # a company written in another form, or a statement's name, is rewritten before the slots are read
     if with_company_names(text, glossary) is not text or without_statement_names(text) is not text:
