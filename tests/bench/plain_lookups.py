@@ -71,7 +71,7 @@ def main() -> int:
                 if "{e}" not in template and entity:
                     continue
                 asked += 1
-                if plain_intent(question, parser, glossary) is None:
+                if plain_intent(question, parser) is None:
                     continue
                 plain += 1
                 fast = _seen(answer.answer_question(question, qa=qa))

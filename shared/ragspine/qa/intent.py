@@ -99,6 +99,11 @@ class RuleIntentParser:
                       requested_unit=self._units[unit.group()] if unit else None,
                       arithmetic=NO_ARITHMETIC if arithmetic is None else arithmetic)
 
+    @property
+    def glossary(self) -> Glossary:
+        """The glossary the slots are read with."""
+        return self._glossary
+
     def cues(self, text: str) -> tuple[Analysis, bool, bool, bool, str | None]:
         """The cues ``parse`` reads from the whole normalised question before its names change anything:
         the analysis asked, whether it asks why, how much and a comparison, and the unit asked (or None)."""

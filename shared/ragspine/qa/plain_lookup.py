@@ -53,8 +53,9 @@ _PERIOD_WORDS = LazyPattern(r"期|年度|end|/")
 _HALF_START = LazyPattern(r"上|下|half|h1|h2")
 
 
-def plain_intent(text: str, parser: RuleIntentParser, glossary: Glossary) -> Intent | None:
-    """The intent ``parser.parse(text)`` gives a plain lookup, from the glossary's scan; None for any other question."""
+def plain_intent(text: str, parser: RuleIntentParser) -> Intent | None:
+    """The intent ``parser.parse(text)`` gives a plain lookup, from its glossary's scan; None for any other question."""
+    glossary = parser.glossary
     if len(text) > _MAX_PLAIN_CHARS:  # a long question is never plain: it pays nothing here
         return None
     # the scan and its blanked question first: the full parse reads both again from the glossary's memo
@@ -114,7 +115,7 @@ def plain_parse(text: str, qa: QAComponents, *, today: date, trace: TraceRecorde
     parser = qa.intent
     if not isinstance(parser, RuleIntentParser):
         return None
-    intent = plain_intent(text, parser, qa.glossary)
+    intent = plain_intent(text, parser)
     if intent is None:
         return None
     # the names of a plain lookup are the glossary's own: screening's out-of-scope verdict, which the

@@ -72,7 +72,7 @@ def _shuffled(parts: list[str], rng: Any) -> str:
 @settings(max_examples=1500, deadline=None)
 @given(st.one_of(_PLAIN_LOOKUPS, st.lists(_PARTS, min_size=1, max_size=8).map(_question)))
 def test_the_intent_read_from_the_scan_is_the_full_parse(question: str) -> None:
-    plain = plain_intent(question, _PARSER, _GLOSSARY)
+    plain = plain_intent(question, _PARSER)
     if plain is not None:
         assert plain == _PARSER.parse(question)
 
@@ -119,7 +119,7 @@ def test_a_plain_lookup_gets_the_full_paths_answer(qa: QAComponents, question: s
     "What was the gross margin of Mainland China in FY2023?",
 ])
 def test_a_plain_lookup_is_read_from_the_scan(question: str) -> None:
-    assert plain_intent(question, _PARSER, _GLOSSARY) is not None
+    assert plain_intent(question, _PARSER) is not None
 
 
 @pytest.mark.parametrize("question", [
@@ -133,7 +133,7 @@ def test_a_plain_lookup_is_read_from_the_scan(question: str) -> None:
     "What was the revenue of Japan?",  # no period: assumed, and said
 ])
 def test_any_other_question_is_parsed_in_full(question: str) -> None:
-    assert plain_intent(question, _PARSER, _GLOSSARY) is None
+    assert plain_intent(question, _PARSER) is None
 
 
 def test_a_plain_lookup_answers_its_figure_with_its_source(qa: QAComponents) -> None:
