@@ -44,6 +44,7 @@ from ragspine.qa.parse_cache import (
     question_numbers,
 )
 from ragspine.qa.plain_asks import asks_nothing_more
+from ragspine.qa.plain_lookup import plain_parse
 from ragspine.qa.ports import IntentParser, NarrativeRetriever
 from ragspine.qa.prompt import SYSTEM_PROMPT
 from ragspine.qa.provenance import check_rendered, figure_values, numbers_in
@@ -387,7 +388,9 @@ class _QuestionCache:
         self.cached = shape is not None
         if shape is None:
             trace = TraceRecorder.begin(len(self._text), question_digest(self._text), started)
-            shape = _parse(self._text, self._qa, today=self._key[1], trace=trace)
+            # a plain lookup's intent is read from the glossary's scan; every other question is parsed in full
+            shape = plain_parse(self._text, self._qa, today=self._key[1], trace=trace) \
+                or _parse(self._text, self._qa, today=self._key[1], trace=trace)
             if not _depends_on_documents(shape, self._qa):
                 self._qa.parse_cache.put(self._key, shape)
         else:

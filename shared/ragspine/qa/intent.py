@@ -99,6 +99,19 @@ class RuleIntentParser:
                       requested_unit=self._units[unit.group()] if unit else None,
                       arithmetic=NO_ARITHMETIC if arithmetic is None else arithmetic)
 
+    @property
+    def glossary(self) -> Glossary:
+        """The glossary the slots are read with."""
+        return self._glossary
+
+    def cues(self, text: str) -> tuple[Analysis, bool, bool, bool, str | None]:
+        """The cues ``parse`` reads from the whole normalised question before its names change anything:
+        the analysis asked, whether it asks why, how much and a comparison, and the unit asked (or None)."""
+        unit = self._unit_pattern.search(text) if self._unit_pattern is not None else None
+        return (self._analytics.read(text), bool(self._cues["causal"].search(text)),
+                bool(self._cues["quantity"].search(text)), bool(self._cues["comparison"].search(text)),
+                self._units[unit.group()] if unit else None)
+
     def _with_analysis(self, slots: ParsedSlots, analysis: Analysis) -> ParsedSlots:
         """Enumerated levels expanded to their entities; analytics words no longer count as unknown names.
 

@@ -17,7 +17,6 @@ the corrected question names a period the typed one did not.
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -34,11 +33,11 @@ else:
 MIN_WORD_CHARS = 4  # a typed word shorter than this is never fuzzed ("the", "hk")
 MIN_NAME_CHARS = 5  # a glossary name shorter than this is never a fuzzy target ("ebit", "hk")
 LONG_NAME_CHARS = 9  # names this long tolerate two edits ("hong kong" / "hongkong")
-_WORD = re.compile(r"[a-z][a-z'\-]*")
-_HAS_DIGIT = re.compile(r"\d")
-_PERIOD_WORD = re.compile(rf"[a-z]{{{MIN_NAME_CHARS},}}")
+_WORD = LazyPattern(r"[a-z][a-z'\-]*")
+_HAS_DIGIT = LazyPattern(r"\d")
+_PERIOD_WORD = LazyPattern(rf"[a-z]{{{MIN_NAME_CHARS},}}")
 # A year (after an optional "fy" or quarter) typed with the letter o for 0 or l for 1: "fy2o25", "2o24".
-_LOOKALIKE_YEAR = re.compile(r"(?=[12])(?:(?<![a-z0-9])|(?<=fy)|(?<=q[1-4] ))([12][0-9ol]{3})(?![a-z0-9])")
+_LOOKALIKE_YEAR = LazyPattern(r"(?=[12])(?:(?<![a-z0-9])|(?<=fy)|(?<=q[1-4] ))([12][0-9ol]{3})(?![a-z0-9])")
 _LATIN_NAME = LazyPattern(r"[a-z][a-z'\- ]*[a-z]")
 
 

@@ -1,0 +1,131 @@
+"""The parse of a plain lookup, read from the glossary's one scan instead of every slot and cue reader.
+
+A plain lookup names one glossary metric, at most one entity and one channel, and one fiscal
+year or quarter, in the question's own names and a few question words ("what was … in", 是多少,
+はいくらですか) and nothing else. Every slot reader of ``parse_slots`` and every cue reader of the
+intent finds something only in words such a question does not hold (a misspelt or unknown name,
+a range, a half year, a date, a document's row, a change, a ratio, a rank …): its intent is the
+scan's four slots with the cues the intent reads from the whole question. Any other word, a
+second name of a kind, a document's row, a formula metric or a period written with a month or a
+fiscal-year wording sends the question to the full parse. Screening, the clarify gate and the
+FAQ look-up are the full path's own; so is everything after the parse.
+
+The property tests hold the intent built here to ``RuleIntentParser.parse`` of the same question,
+and the answers to the full path's (``tests/unit/qa/test_plain_lookup.py``).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from datetime import date
+from typing import TYPE_CHECKING
+
+from ragspine.facts.glossary import Glossary, Mention, SlotKind, normalize_text
+from ragspine.facts.open_vocabulary import METRIC_PREFIX
+from ragspine.lazy import LazyPattern
+from ragspine.qa.arithmetic_cues import NO_ARITHMETIC, read_arithmetic
+from ragspine.qa.clarify import clarify_scope
+from ragspine.qa.company_spelling import with_company_names
+from ragspine.qa.dated_periods import may_name_a_date
+from ragspine.qa.intent import RuleIntentParser
+from ragspine.qa.intent_model import Channel, Intent
+from ragspine.qa.language import detect_language
+from ragspine.qa.month_periods import may_name_months
+from ragspine.qa.parse_cache import ParsedQuestion
+from ragspine.qa.period_words import half_year, read_period_words, unread_half
+from ragspine.qa.slots import ParsedSlots
+from ragspine.qa.statement_names import without_statement_names
+
+if TYPE_CHECKING:
+    from ragspine.qa.answer import QAComponents
+    from ragspine.qa.trace import TraceRecorder
+
+# What a plain lookup may hold besides its names (the question with its names blanked, normalised).
+# Each is a word no slot or cue reader reads: a question word, a particle, a space or a question mark.
+_PLAIN_WORDS = LazyPattern(
+    r"(?:[\s?？。]|(?<![a-z0-9])(?:what|was|is|the|of|in|for|how much|how many|did|have)(?![a-z0-9])"
+    r"|是多少|的|の|は|を|いくら|ですか|でしたか|教えて|ください)*")
+# Four names and a few question words: a question longer than this goes to the full parse unread.
+_MAX_PLAIN_CHARS = 100
+# Every period wording read on the fiscal calendar (2025年3月期, 2024年度, "year ended", 2018/19, "April-June
+# 2024") holds one of these, and so does every half-year wording (上半年, H1 2024, "the first half").
+_PERIOD_WORDS = LazyPattern(r"期|年度|end|/")
+_HALF_START = LazyPattern(r"上|下|half|h1|h2")
+
+
+def plain_intent(text: str, parser: RuleIntentParser) -> Intent | None:
+    """The intent ``parser.parse(text)`` gives a plain lookup, from its glossary's scan; None for any other question."""
+    glossary = parser.glossary
+    if len(text) > _MAX_PLAIN_CHARS:  # a long question is never plain: it pays nothing here
+        return None
+    # the scan and its blanked question first: the full parse reads both again from the glossary's memo
+    mentions = glossary.scan(text)
+    slots = _plain_slots(mentions, glossary)
+    if slots is None or _PLAIN_WORDS.fullmatch(glossary.leftover(text, mentions)) is None:
+        return None
+    norm = normalize_text(text)
+    if not _periods_as_written(text, norm, glossary):
+        return None
+    # a company written in another form, or a statement's name, is rewritten before the slots are read
+    if with_company_names(text, glossary) is not text or without_statement_names(text) is not text:
+        return None
+    analysis, causal, quantity, comparison, unit = parser.cues(norm)
+    # a channel's name may be a cue word (合計, total): the arithmetic reader's own verdict, fast with no cue
+    if analysis or causal or read_arithmetic(text, glossary) is not NO_ARITHMETIC:
+        return None
+    return Intent(slots, Channel.STRUCTURED, causal, quantity, comparison, analysis=analysis,
+                  requested_unit=unit, arithmetic=NO_ARITHMETIC)
+
+
+def _periods_as_written(text: str, norm: str, glossary: Glossary) -> bool:
+    """Whether the slot reading takes the question's periods as the scan reads them: no period wording it reads
+    on the fiscal calendar, no date, no half year (each checked by its own reader where its words occur)."""
+    if _PERIOD_WORDS.search(norm) is not None or may_name_months(norm):
+        read, readings = read_period_words(text, glossary.fiscal_calendar)
+        if readings or read != unicodedata.normalize("NFKC", text):
+            return False
+    if may_name_a_date(norm):
+        return False
+    return _HALF_START.search(norm) is None or (half_year(text) is None and unread_half(text) is None)
+
+
+def _plain_slots(mentions: list[Mention], glossary: Glossary) -> ParsedSlots | None:
+    """One glossary metric (no document row, no formula), one year or quarter, at most one entity and channel."""
+    if not 2 <= len(mentions) <= 4:
+        return None
+    named: dict[SlotKind, Mention] = {}
+    for mention in mentions:
+        if mention.kind in named or mention.code is None:
+            return None
+        named[mention.kind] = mention
+    metric, period = named.get(SlotKind.METRIC), named.get(SlotKind.PERIOD)
+    if metric is None or period is None or period.period is None or period.period.period_type not in ("FY", "Q"):
+        return None
+    code = metric.code
+    if code is None or code.startswith(METRIC_PREFIX) or code in glossary.formulas:
+        return None
+    entity, channel = named.get(SlotKind.ENTITY), named.get(SlotKind.CHANNEL)
+    return ParsedSlots((code,), (entity.code,) if entity is not None and entity.code else (), (period.period,),
+                       (channel.code,) if channel is not None and channel.code else ())
+
+
+def plain_parse(text: str, qa: QAComponents, *, today: date, trace: TraceRecorder) -> ParsedQuestion | None:
+    """The parse ``answer._parse`` gives a plain lookup, with its intent read from the scan; None otherwise
+    (nothing recorded in ``trace`` then, so the full parse starts as it would have)."""
+    parser = qa.intent
+    if not isinstance(parser, RuleIntentParser):
+        return None
+    intent = plain_intent(text, parser)
+    if intent is None:
+        return None
+    # the names of a plain lookup are the glossary's own: screening's out-of-scope verdict, which the
+    # documents may lift, is never met; any other refusal is left to the full parse
+    if qa.screening.screen(text) is not None:
+        return None
+    trace.stage("screening")
+    lang = detect_language(text)
+    decision = clarify_scope(intent, glossary=qa.glossary, today=today, lang=lang)
+    trace.stage("intent_clarify")
+    hit = qa.faq.match(text, by_meaning=False) if qa.faq is not None else None
+    trace.stage("faq")
+    return ParsedQuestion(trace.question_sha256, lang, None, intent, decision, hit)
