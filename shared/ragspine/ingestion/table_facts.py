@@ -81,6 +81,7 @@ from ragspine.ingestion.table_quarters import (
 from ragspine.ingestion.table_report_periods import names_part_of_year
 from ragspine.ingestion.table_roll_forward import roll_forward
 from ragspine.ingestion.table_shifted_headings import headings_into_label_column
+from ragspine.ingestion.table_split_headings import headings_made_whole
 from ragspine.ingestion.table_stated_years import is_stated_period, stated_years
 from ragspine.ingestion.table_subject import other_company, part_of_whole, same_company
 from ragspine.ingestion.table_topic import table_topic, topic_after
@@ -373,7 +374,7 @@ def table_facts(block: Block, context: TableContext, glossary: Glossary,
     the table and the reason, and no facts.
     """
     where = f"{lineage.doc_id} {block.locator}"
-    rows = headings_into_label_column(block.rows)
+    rows = headings_made_whole(headings_into_label_column(block.rows))
     if len(rows) < 2 or len(rows[0]) < 2:
         return [], [f"{where}: fewer than two rows or columns; table skipped"]
     refs = [list(r) for r in block.cell_refs] if block.cell_refs else None
