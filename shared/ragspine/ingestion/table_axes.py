@@ -150,8 +150,9 @@ _NOTE_NUMBERS = re.compile(r"(?<=[^\W\d_]|[)）.:])\s*(?:[(（](?:\d{1,2}(?:\s*,
 # A year a PDF converter letter-spaced ("2 0 1 8" beside "2019"): the year, never a figure.
 _SPACED_YEAR = re.compile(r"(1|2)\s(9|0)\s(\d)\s(\d)")
 
-# A note number set as a plain digit glued to a word: "Current year1", "Order intake1", "per share5 (cents)".
-_GLUED_NOTE = re.compile(r"(?<=[a-z]{3})\d(?=\s|$|[,:;()])")
+# A note number set as a plain digit glued to a word: "Current year1", "Order intake1", "per share5 (cents)", and
+# to a word in capitals of five letters or more ("RESTATED3"; "B1", "CET1", "TIER1" stay names).
+_GLUED_NOTE = re.compile(r"(?:(?<=[a-z]{3})|(?<=[A-Z]{5}))\d(?=\s|$|[,:;()])")
 
 
 def clean_label(text: str) -> str:
@@ -303,7 +304,8 @@ def name_of(glossary: Glossary, text: str) -> Named:
         return dated
     unitless = " ".join(_UNIT_WORDS.sub(" ", norm).split()).strip(" ,:：()（）")
     if unitless != norm.strip() and unitless:
-        period = glossary.normalize_period(unitless)  # "2019 €m", "2018 $'000"
+        # "2019 €m", "2018 $'000", and with the word saying its figures are the stated ones: "2018 $'000 restated"
+        period = glossary.normalize_period(_STATED_SUFFIX.sub("", unitless).strip())
         if period is not None:
             return Named(period=period)
     bare = " ".join(_UNIT_NOTE.sub(" ", norm).split())

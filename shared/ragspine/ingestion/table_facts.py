@@ -81,13 +81,14 @@ from ragspine.ingestion.table_quarters import (
 from ragspine.ingestion.table_report_periods import names_part_of_year
 from ragspine.ingestion.table_roll_forward import roll_forward
 from ragspine.ingestion.table_shifted_headings import headings_into_label_column
+from ragspine.ingestion.table_split_headings import headings_made_whole
 from ragspine.ingestion.table_stated_years import is_stated_period, stated_years
 from ragspine.ingestion.table_subject import other_company, part_of_whole, same_company
 from ragspine.ingestion.table_topic import table_topic, topic_after
 from ragspine.ingestion.table_totals import is_bare_total, states_the_sum, total_of
 from ragspine.ingestion.table_undated import date_of, lone_date, states_no_period, without_due_buckets
 from ragspine.ingestion.table_unit_column import row_unit, unit_column
-from ragspine.numbers.cells import read_cell
+from ragspine.numbers.cells import CellNumber, normalise_cell, read_cell
 from ragspine.numbers.units import ISO_4217, SCALES, table_currency, unit_dimension, units_in
 from ragspine.sensitivity import Sensitivity
 
@@ -144,6 +145,8 @@ _SCOPE_HEADING = re.compile(r"(?i)(?:consolidated|group|parent(?:\s+(?:entity|co
 # A "%" closing a kind's words ("External valuation %"): the unit its figures are in, not a share or a change
 _PERCENT_UNIT = re.compile(r"(?<=[^\W\d_])\s*%$")
 _MAX_WARNINGS_PER_TABLE = 12
+# A dash written for nil in a period's column: "—", "–", "-", "−", "―".
+_NIL_DASHES = frozenset({"-", "–", "—", "−", "―"})
 
 @dataclass(frozen=True, slots=True)
 class DeclaredUnits:
@@ -373,7 +376,7 @@ def table_facts(block: Block, context: TableContext, glossary: Glossary,
     the table and the reason, and no facts.
     """
     where = f"{lineage.doc_id} {block.locator}"
-    rows = headings_into_label_column(block.rows)
+    rows = headings_made_whole(headings_into_label_column(block.rows))
     if len(rows) < 2 or len(rows[0]) < 2:
         return [], [f"{where}: fewer than two rows or columns; table skipped"]
     refs = [list(r) for r in block.cell_refs] if block.cell_refs else None
@@ -500,6 +503,7 @@ class _TableReader:
         self.schedule_cols: set[int] = set()  # a payment schedule's year columns: no fiscal year's figures
         self.schedule_rows: set[int] = set()  # the same schedule set down the rows: its years and Thereafter
         self.quarter_cols: dict[int, int] = {}  # quarter columns (Q1 … Q4) beside rows of fiscal years
+        self.nil_cells: dict[int, set[int]] = {}  # rows of each column whose dash states nil (``_nil_dash``)
         self.unit_col: int | None = None  # a tidy table's column of each row's unit (单位, Unit)
         self.currency = self._stated_currency()
         # a common-size statement's columns: "100.0 %" over bare shares of it (``table_percent_columns``)
@@ -625,7 +629,8 @@ class _TableReader:
                 continue
             for c in shape.col_headers:
                 text = self.rows[r][c]
-                if (c in skipped_cols and c not in qualifiers) or c in shares or body_cell_blank(text):
+                if (c in skipped_cols and c not in qualifiers) or c in shares or (
+                        body_cell_blank(text) and not self._nil_dash(r, c, header_names)):
                     continue
                 if undated and not any(shape.col_headers[c]):
                     continue  # undated, a column no header names could be of any period
@@ -663,6 +668,27 @@ class _TableReader:
         if not found and not self.warnings:
             self.warn("no cell holds a figure; table skipped")
         return found, self.warnings
+
+    def _nil_dash(self, r: int, c: int, header_names: dict[int, list[Named]]) -> bool:
+        """Whether a dash in a period's column states nil: the row gives a figure for another period.
+
+        "Preferred stock disposition | (9.9) | — | —" under 2019, 2018, 2017: nothing was disposed of
+        in 2018 and 2017, a figure of 0 (a change from 2018 is −9.9). A dash beside no figure of the
+        row's other periods, or under a kind of figure (a price, a term) rather than a period, says
+        nothing is stated, and stays unread.
+        """
+        if normalise_cell(self.rows[r][c]) not in _NIL_DASHES or not self._names_period(c, header_names):
+            return False
+        if not any(c2 != c and self._names_period(c2, header_names) and read_cell(self.rows[r][c2]) is not None
+                   for c2 in self.shape.col_headers):
+            return False
+        self.nil_cells.setdefault(c, set()).add(r)
+        return True
+
+    @staticmethod
+    def _names_period(c: int, header_names: dict[int, list[Named]]) -> bool:
+        names = header_names.get(c, [])
+        return any(n.period for n in names) and not any(n.unknown or n.metric for n in names)
 
     def _partly_read(self, partly: set[int], rows_of: dict[int, list[FactKey]]) -> set[FactKey]:
         """The facts of an undated table's rows whose part columns were not read (a glossary row under ``Current``).
@@ -1525,7 +1551,7 @@ class _TableReader:
             return None
         assert metric is not None and entity is not None and period is not None and not isinstance(period, str)
         channel = glossary.default_channel if channel in (None, _AMBIGUOUS) else channel
-        number = read_cell(self.rows[r][c])
+        number = read_cell(self.rows[r][c]) or (CellNumber(0, False) if r in self.nil_cells.get(c, ()) else None)
         if number is None:
             self.warn(f"{what}: {self.rows[r][c]!r} is not a number; cell skipped")
             return None
