@@ -25,6 +25,7 @@ from ragspine.qa.prompt import (
     MISSING_CONTENT,
     MISSING_REASON,
 )
+from ragspine.qa.stated_causes import QUOTE_LABEL
 from ragspine.settings import LLMProviderName, Settings
 from tests.fakes.narrative import StaticRetriever, evidence
 from tests.support.chat_server import ChatServer, ask_through_api
@@ -360,14 +361,19 @@ class TestAReplySayingTheQuestionBackIsAskedAgain:
         ("ja", "2024年度、香港チームは客層の変化にどう対応しましたか？", "香港チームは客層の変化に対応しました。[1]",
          "モデルは質問を繰り返しただけでした"),
     ])
-    def test_said_back_twice_the_passages_are_given_under_a_notice_saying_so(  # type: ignore[no-untyped-def]
+    def test_said_back_twice_the_sentence_named_is_quoted_under_a_notice_saying_so(  # type: ignore[no-untyped-def]
             self, ask_with, lang: str, question: str, said_back: str, notice: str) -> None:
         body, server = ask_with(replying(said_back), question)
 
         assert (body["narrative_status"], detail(body)["kind"], detail(body)["reason"]) == (
-            "provenance_rejected", "off_question", "RESTATED_QUESTION")
+            "provenance_rejected", "sentence_quoted", "RESTATED_QUESTION")
         assert detail(body)["asked_for_answer"] is True and len(server.requests) == 2
-        assert str(body["answer"]).startswith(notice) and HK_ZH.text in str(body["answer"])
+        lines = str(body["answer"]).splitlines()
+        assert lines[0].startswith(notice)
+        # The sentence the re-ask named (the passage the reply cited), quoted as the passage's, then every passage.
+        assert lines[1] == QUOTE_LABEL[lang].format(sentence=HK_ZH.text) + cite(HK_ZH)
+        assert ANSWER_FROM_SENTENCE[lang].format(number=1, sentence=HK_ZH.text) in server.requests[1][-1]["content"]
+        assert all(f"- {item.text}" in str(body["answer"]) for item in PASSAGES)
 
     def test_an_answer_is_not_asked_again(self, ask_with) -> None:  # type: ignore[no-untyped-def]
         body, server = ask_with(replying("Inbound tourist spending weakened, and three Canton Road stores closed [1]."),
