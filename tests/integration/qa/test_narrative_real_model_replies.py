@@ -246,7 +246,8 @@ class TestRepliesThatDoNotAnswer:
                                                                  reply: str) -> None:
         body, _ = ask_with(replying(reply), question)
 
-        assert (body["narrative_status"], detail(body)["kind"]) == ("provenance_rejected", "off_question")
+        # Said back again when asked again: the sentence it was pointed to is quoted, never the reply.
+        assert (body["narrative_status"], detail(body)["kind"]) == ("provenance_rejected", "sentence_quoted")
         assert detail(body)["reason"] == "RESTATED_QUESTION"
         assert HK_ZH.text in str(body["answer"]) and reply not in str(body["answer"])
 
