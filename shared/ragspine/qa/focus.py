@@ -9,8 +9,8 @@ and the asking left out) comes first, then the passages the reply cited (the mod
 the answer), each shown text once, at most ``MAX_FOCUS``.
 
 The re-ask also names one sentence of those passages as the place to answer from
-(``answering_sentence``): the one sharing most topic words with the question, else the first of the
-passage shown first.
+(``answering_sentence``): the one sharing most topic words with the question, none when no sentence
+shares one.
 
 The first ask can be narrowed the same way (``first_shown``): the passages ranked by the topic words
 they share with the question, each shown text once, the first ``limit`` of them.
@@ -77,12 +77,13 @@ def answering_sentence(question: str, evidence: Sequence[Evidence], order: Seque
                        subject: Callable[[str], str] = str) -> tuple[int, str] | None:
     """The 0-based passage and the sentence of its own text to answer ``question`` from, among ``order``.
 
-    The sentence sharing the most topic words with the question; among equals (none shared: a question
-    in another language than its passages) the earliest, so the first sentence of the passage shown first.
+    The sentence sharing the most topic words with the question, the earliest among equals; None when
+    no sentence shares one (a Japanese question over Chinese passages): a sentence named by position
+    alone was the wrong one (the fall in revenue for how the team responded).
     """
     topic = topic_words(question, subject=subject)
     found: tuple[int, str] | None = None
-    most = -1
+    most = 0
     for i in order:
         for sentence in _SENTENCE_END.split(evidence[i].text):
             held = len(content_words(subject(sentence)) & topic)

@@ -246,8 +246,9 @@ class TestRepliesThatDoNotAnswer:
                                                                  reply: str) -> None:
         body, _ = ask_with(replying(reply), question)
 
-        # Said back again when asked again: the sentence it was pointed to is quoted, never the reply.
-        assert (body["narrative_status"], detail(body)["kind"]) == ("provenance_rejected", "sentence_quoted")
+        # Said back again when asked again: the sentence it was pointed to (if any) is quoted, never the reply.
+        assert body["narrative_status"] == "provenance_rejected"
+        assert detail(body)["kind"] in ("sentence_quoted", "off_question")
         assert detail(body)["reason"] == "RESTATED_QUESTION"
         assert HK_ZH.text in str(body["answer"]) and reply not in str(body["answer"])
 
@@ -356,25 +357,35 @@ class TestAReplySayingTheQuestionBackIsAskedAgain:
         first = server.requests[0][-1]["content"]
         assert first.index(f"[5] {HK_TEAM.text}") < first.index(f"[1] {HK_ZH.text}")  # under the number it had
 
-    @pytest.mark.parametrize(("lang", "question", "said_back", "notice"), [
-        ("en", EN, "The Canton Road stores closed [1].", "The model only repeated the question, also when asked again"),
-        ("zh", ZH, "广东道的门店关闭了。[1]", "模型两次都只复述了问题"),
-        ("ja", "2024年度、香港チームは客層の変化にどう対応しましたか？", "香港チームは客層の変化に対応しました。[1]",
-         "モデルは質問を繰り返しただけでした"),
+    @pytest.mark.parametrize(("lang", "question", "said_back", "notice", "quoted"), [
+        ("en", "Why did Canton Road's stores close after inbound spending weakened?", "The Canton Road stores closed [2].",
+         "The model only repeated the question, also when asked again", 1),
+        ("zh", ZH, "广东道的门店关闭了。[1]", "模型两次都只复述了问题", 0),
     ])
     def test_said_back_twice_the_sentence_named_is_quoted_under_a_notice_saying_so(  # type: ignore[no-untyped-def]
-            self, ask_with, lang: str, question: str, said_back: str, notice: str) -> None:
+            self, ask_with, lang: str, question: str, said_back: str, notice: str, quoted: int) -> None:
         body, server = ask_with(replying(said_back), question)
+        item = PASSAGES[quoted]
 
         assert (body["narrative_status"], detail(body)["kind"], detail(body)["reason"]) == (
             "provenance_rejected", "sentence_quoted", "RESTATED_QUESTION")
         assert detail(body)["asked_for_answer"] is True and len(server.requests) == 2
         lines = str(body["answer"]).splitlines()
         assert lines[0].startswith(notice)
-        # The sentence the re-ask named (the passage the reply cited), quoted as the passage's, then every passage.
-        assert lines[1] == QUOTE_LABEL[lang].format(sentence=HK_ZH.text) + cite(HK_ZH)
-        assert ANSWER_FROM_SENTENCE[lang].format(number=1, sentence=HK_ZH.text) in server.requests[1][-1]["content"]
-        assert all(f"- {item.text}" in str(body["answer"]) for item in PASSAGES)
+        # The sentence the re-ask named (on the question's topic), quoted as the passage's, then every passage.
+        assert lines[1] == QUOTE_LABEL[lang].format(sentence=item.text) + cite(item)
+        assert ANSWER_FROM_SENTENCE[lang].format(number=quoted + 1, sentence=item.text) in server.requests[1][-1]["content"]
+        assert all(f"- {passage.text}" in str(body["answer"]) for passage in PASSAGES)
+
+    def test_said_back_twice_with_no_sentence_on_the_topic_the_passages_under_a_notice(  # type: ignore[no-untyped-def]
+            self, ask_with) -> None:
+        # A Japanese question over Chinese passages shares no word with them: no sentence is named or quoted.
+        body, server = ask_with(replying("香港チームは客層の変化に対応しました。[1]"),
+                                "2024年度、香港チームは客層の変化にどう対応しましたか？")
+
+        assert (detail(body)["kind"], detail(body)["reason"]) == ("off_question", "RESTATED_QUESTION")
+        assert len(server.requests) == 2 and "この文に基づいて" not in server.requests[1][-1]["content"]
+        assert str(body["answer"]).startswith("モデルは質問を繰り返しただけでした") and HK_ZH.text in str(body["answer"])
 
     def test_an_answer_is_not_asked_again(self, ask_with) -> None:  # type: ignore[no-untyped-def]
         body, server = ask_with(replying("Inbound tourist spending weakened, and three Canton Road stores closed [1]."),

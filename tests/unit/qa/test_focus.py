@@ -84,9 +84,9 @@ def test_the_sentence_to_answer_from_is_the_one_on_the_questions_topic() -> None
         1, "価格改定後も来店客の反応はおおむね安定しており、会員向けの施策を通じて常連客の維持に努めています。")
 
 
-def test_with_no_word_in_common_the_first_sentence_of_the_passage_shown_first() -> None:
-    assert answering_sentence("チームは客層の変化にどう対応しましたか？", [PRICE, REGULARS, TEAM], [2, 0]) == (
-        2, TEAM.text)
+def test_with_no_word_in_common_no_sentence_is_named() -> None:
+    # The first sentence of the passage the reply cited was the fall in revenue, for how the team responded.
+    assert answering_sentence("チームは客層の変化にどう対応しましたか？", [PRICE, REGULARS, TEAM], [2, 0]) is None
 
 
 @given(st.lists(st.sampled_from([REVENUE, TEAM, PRICE, STORES, LOTUS, REGULARS]), min_size=1, max_size=6),
@@ -95,4 +95,4 @@ def test_the_sentence_named_is_always_one_of_the_passages_asked_from(passages, q
     order = list(range(len(passages)))[::-1]
     found = answering_sentence(question, passages, order)
 
-    assert found is not None and found[0] in order and found[1] and found[1] in passages[found[0]].text
+    assert found is None or (found[0] in order and found[1] and found[1] in passages[found[0]].text)
