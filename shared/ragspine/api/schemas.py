@@ -125,9 +125,7 @@ class AnswerPartModel(BaseModel):
 class NarrativeDetailModel(BaseModel):
     """What became of the model's reply in the narrative part (docs/narrative-model.md)."""
 
-    kind: NarrativeKind = Field(description="model_answer, provenance_rejected, off_question, sentence_quoted "
-                                            "(the question said back twice: the sentence named to answer from, "
-                                            "quoted), unsupported_subject, "
+    kind: NarrativeKind = Field(description="model_answer, provenance_rejected, off_question, unsupported_subject, "
                                             "unsupported_sentence, model_timeout, model_error, model_declined or "
                                             "premise_contradicted (the figures show the opposite of the change "
                                             "asked about; no model asked)")
@@ -136,8 +134,7 @@ class NarrativeDetailModel(BaseModel):
         "that no cited passage names; for unsupported_sentence, each sentence no passage supports, numbered from 1 "
         "('2: …')."))
     reason: str | None = Field(default=None, description="The provider's LLM_* code on a timeout or error; "
-                                                         "RESTATED_QUESTION or OTHER_ENTITY for off_question; "
-                                                         "RESTATED_QUESTION for sentence_quoted.")
+                                                         "RESTATED_QUESTION or OTHER_ENTITY for off_question.")
     retryable: bool | None = None
     hint: str | None = Field(default=None, description="What to do next, in the question's language.")
     language_kept: bool | None = Field(default=None, description="The reply is in the question's language.")

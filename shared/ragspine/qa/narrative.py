@@ -81,14 +81,6 @@ _TEXTS = {
                                 "passages state, so here are the retrieved passages:",
                        Lang.JA: "モデルは質問を繰り返しただけでした（資料に書かれた{missing}を改めて求めても"
                                 "同じでした）。検索された原文を示します："},
-    "sentence_quoted": {Lang.ZH: "模型两次都只复述了问题（第二次已明确要求它写出资料中的{missing}），"
-                                 "以下为它被指向的资料原句，不是模型的回答：",
-                        Lang.EN: "The model only repeated the question, also when asked again for the {missing} the "
-                                 "passages state; here is the passage sentence it was pointed to, not the model's "
-                                 "answer:",
-                        Lang.JA: "モデルは質問を繰り返しただけでした（資料に書かれた{missing}を改めて求めても"
-                                 "同じでした）。回答を求めた資料の一文を示します（モデルの回答ではありません）："},
-    "passages": {Lang.ZH: "检索到的原文：", Lang.EN: "The retrieved passages:", Lang.JA: "検索された原文："},
     "unsupported": {Lang.ZH: "资料中没有说明：回答所引用的资料都没有提到{subject}。以下为检索到的原文：",
                     Lang.EN: "The documents do not say: none of the passages the answer cited speaks of {subject}. "
                              "The retrieved passages:",
@@ -168,7 +160,6 @@ def run_narrative(question: str, *, retriever: NarrativeRetriever | None, llm: L
     named = (*sorted(asked.entities), *asked.names, *sorted(asked.years))
 
     # the passages the prompt gives (0-based), when not all of them as retrieved
-    answer_from: tuple[int, str] | None = None  # the sentence a re-ask named to answer from
     asked_from = first_shown(question, evidence, shown_passages, subject=_blanker(glossary))
     if asked_from:
         decisions.append(f"narrative:shown={len(asked_from)}/{len(evidence)}")
@@ -262,11 +253,8 @@ def run_narrative(question: str, *, retriever: NarrativeRetriever | None, llm: L
         _warn("off_question", decisions)
         detail = NarrativeDetail(NarrativeKind.OFF_QUESTION, reason=off, language_kept=kept, asked_again=asked_again,
                                  asked_for_answer=reasked, structured_output=as_json)
-        left_out = (MISSING_REASON if asks_why(question, lang) else MISSING_CONTENT)[lang]
-        if off == RESTATED and reasked and answer_from is not None:  # never silent: the quote is said to be one
-            return _sentence_quoted(answer_from, evidence, lang, left_out, decisions, detail)
         notice = _TEXTS["restated_twice" if off == RESTATED and reasked else "off_question"][lang]
-        notice = notice.format(missing=left_out)
+        notice = notice.format(missing=(MISSING_REASON if asks_why(question, lang) else MISSING_CONTENT)[lang])
         return NarrativeOutcome(f"{notice}\n{_quoted(evidence)}", _sources(evidence),
                                 AnswerStatus.PROVENANCE_REJECTED, tuple(evidence), tuple(decisions), detail)
     review = _review(question, cited, evidence, namer, home)
@@ -437,20 +425,6 @@ def _unavailable(exc: ProviderUnavailableError, evidence: Sequence[Evidence], la
                              reason=reason, retryable=retryable, hint=hint)
     return NarrativeOutcome(f"{notice}\n{_quoted(evidence)}", _sources(evidence), AnswerStatus.MODEL_UNAVAILABLE,
                             tuple(evidence), tuple(decisions), detail)
-
-
-def _sentence_quoted(answer_from: tuple[int, str], evidence: Sequence[Evidence], lang: Lang, missing: str,
-                     decisions: list[str], withheld: NarrativeDetail) -> NarrativeOutcome:
-    """The question said back twice: the sentence the re-ask named, quoted under a notice, then the passages."""
-    index, sentence = answer_from
-    item = evidence[index]
-    decisions.append("narrative:sentence_quoted")
-    detail = replace(withheld, kind=NarrativeKind.SENTENCE_QUOTED)
-    answer = (f"{_TEXTS['sentence_quoted'][lang].format(missing=missing)}\n"
-              f"{QUOTE_LABEL[lang].format(sentence=sentence)}{passage_citation(item.doc, item.locator)}\n"
-              f"{_TEXTS['passages'][lang]}\n{_quoted(evidence)}")
-    return NarrativeOutcome(answer, _sources(evidence), AnswerStatus.PROVENANCE_REJECTED, tuple(evidence),
-                            tuple(decisions), detail)
 
 
 def _quoted(evidence: Sequence[Evidence]) -> str:

@@ -83,7 +83,6 @@ class EvalReport:
             "rejected": kinds.count(NarrativeKind.PROVENANCE_REJECTED.value),
             "rejected_values": {r.id: list(r.unsupported) for r in answerable if r.unsupported},
             "off_question": kinds.count(NarrativeKind.OFF_QUESTION.value),
-            "sentence_quoted": kinds.count(NarrativeKind.SENTENCE_QUOTED.value),
             "unsupported_subject": kinds.count(NarrativeKind.UNSUPPORTED_SUBJECT.value),
             "unsupported_sentence": kinds.count(NarrativeKind.UNSUPPORTED_SENTENCE.value),
             "fell_back": sum(k in _FALLBACKS for k in kinds),
@@ -113,7 +112,6 @@ class EvalReport:
 
 
 _FALLBACKS = frozenset({NarrativeKind.PROVENANCE_REJECTED.value, NarrativeKind.OFF_QUESTION.value,
-                        NarrativeKind.SENTENCE_QUOTED.value,
                         NarrativeKind.UNSUPPORTED_SUBJECT.value, NarrativeKind.UNSUPPORTED_SENTENCE.value,
                         NarrativeKind.MODEL_TIMEOUT.value, NarrativeKind.MODEL_ERROR.value})
 
@@ -227,7 +225,6 @@ def format_report(report: EvalReport) -> str:
         f"rejected               {s['rejected']}/{n}  {s['rejected_values'] or ''}".rstrip(),
         f"off the question       {s['off_question']}/{n}  (restated it, or another entity; "
         f"asked again after a restatement {s['asked_for_answer']})",
-        f"sentence quoted        {s['sentence_quoted']}/{n}  (said back twice: the sentence named quoted instead)",
         f"subject not cited      {s['unsupported_subject']}/{n}  (no cited passage names what was asked)",
         f"sentence unsupported   {s['unsupported_sentence']}/{n}  (no passage says one of its sentences)",
         f"fell back to passages  {s['fell_back']}/{n}  (timed out {s['timed_out']}, errors {s['model_errors']})",

@@ -53,7 +53,6 @@ class NarrativeKind(enum.StrEnum):
     MODEL_ERROR = "model_error"  # the provider failed or refused: passages quoted
     MODEL_DECLINED = "model_declined"  # the model said the passages do not answer
     OFF_QUESTION = "off_question"  # sourced, but restating the question or about another entity: passages quoted
-    SENTENCE_QUOTED = "sentence_quoted"  # the question said back twice: the sentence it was pointed to, quoted
     UNSUPPORTED_SUBJECT = "unsupported_subject"  # no cited passage names the entity, project or year asked about
     UNSUPPORTED_SENTENCE = "unsupported_sentence"  # a sentence its cited passage (or any one passage) does not say
     PREMISE_CONTRADICTED = "premise_contradicted"  # the rise or fall asked about is the facts' opposite: said, cited

@@ -25,7 +25,6 @@ from ragspine.qa.prompt import (
     MISSING_CONTENT,
     MISSING_REASON,
 )
-from ragspine.qa.stated_causes import QUOTE_LABEL
 from ragspine.settings import LLMProviderName, Settings
 from tests.fakes.narrative import StaticRetriever, evidence
 from tests.support.chat_server import ChatServer, ask_through_api
@@ -246,9 +245,7 @@ class TestRepliesThatDoNotAnswer:
                                                                  reply: str) -> None:
         body, _ = ask_with(replying(reply), question)
 
-        # Said back again when asked again: the sentence it was pointed to (if any) is quoted, never the reply.
-        assert body["narrative_status"] == "provenance_rejected"
-        assert detail(body)["kind"] in ("sentence_quoted", "off_question")
+        assert (body["narrative_status"], detail(body)["kind"]) == ("provenance_rejected", "off_question")
         assert detail(body)["reason"] == "RESTATED_QUESTION"
         assert HK_ZH.text in str(body["answer"]) and reply not in str(body["answer"])
 
@@ -362,24 +359,21 @@ class TestAReplySayingTheQuestionBackIsAskedAgain:
          "The model only repeated the question, also when asked again", 1),
         ("zh", ZH, "广东道的门店关闭了。[1]", "模型两次都只复述了问题", 0),
     ])
-    def test_said_back_twice_the_sentence_named_is_quoted_under_a_notice_saying_so(  # type: ignore[no-untyped-def]
+    def test_said_back_twice_the_passages_are_given_under_a_notice_saying_so(  # type: ignore[no-untyped-def]
             self, ask_with, lang: str, question: str, said_back: str, notice: str, quoted: int) -> None:
         body, server = ask_with(replying(said_back), question)
         item = PASSAGES[quoted]
 
         assert (body["narrative_status"], detail(body)["kind"], detail(body)["reason"]) == (
-            "provenance_rejected", "sentence_quoted", "RESTATED_QUESTION")
+            "provenance_rejected", "off_question", "RESTATED_QUESTION")
         assert detail(body)["asked_for_answer"] is True and len(server.requests) == 2
-        lines = str(body["answer"]).splitlines()
-        assert lines[0].startswith(notice)
-        # The sentence the re-ask named (on the question's topic), quoted as the passage's, then every passage.
-        assert lines[1] == QUOTE_LABEL[lang].format(sentence=item.text) + cite(item)
+        # The re-ask named the sentence on the question's topic; the reply is never shown, every passage is.
         assert ANSWER_FROM_SENTENCE[lang].format(number=quoted + 1, sentence=item.text) in server.requests[1][-1]["content"]
+        assert str(body["answer"]).startswith(notice) and said_back not in str(body["answer"])
         assert all(f"- {passage.text}" in str(body["answer"]) for passage in PASSAGES)
 
-    def test_said_back_twice_with_no_sentence_on_the_topic_the_passages_under_a_notice(  # type: ignore[no-untyped-def]
-            self, ask_with) -> None:
-        # A Japanese question over Chinese passages shares no word with them: no sentence is named or quoted.
+    def test_with_no_sentence_on_the_topic_none_is_named(self, ask_with) -> None:  # type: ignore[no-untyped-def]
+        # A Japanese question over Chinese passages shares no word with them: no sentence is named.
         body, server = ask_with(replying("香港チームは客層の変化に対応しました。[1]"),
                                 "2024年度、香港チームは客層の変化にどう対応しましたか？")
 
