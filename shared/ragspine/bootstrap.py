@@ -428,7 +428,7 @@ def build_services(settings: Settings) -> Services:
             retriever=narrative,
             max_chars=settings.max_question_chars, parse_cache_size=settings.parse_cache_size,
             system_prompt=build_system_prompt(domain), system_prompts=build_system_prompts(domain),
-            llm_timeout_s=llm_timeout(settings),
+            llm_timeout_s=llm_timeout(settings), narrative_passages=settings.narrative_passages,
         )
     return Services(settings=settings, facts=facts, glossary=glossary, clock=clock, qa=qa, retrieval=retrieval,
                     vocabulary_generation=generation, domain=domain)

@@ -192,6 +192,10 @@ class Settings(BaseModel):
     """Vector size asked of the Bedrock embedding model."""
     retrieval_top_k: int = Field(default=5, ge=1, le=20)
     """Passages a narrative answer is generated from."""
+    narrative_passages: int = Field(
+        default=0, ge=0, le=20,
+        description="Passages the model is first shown for a narrative answer, those sharing most words with the "
+                    "question first; 0: every retrieved passage in retrieval order (docs/narrative-model.md).")
     rerank_enabled: bool = Field(default=False, description="Listwise rerank through the LLM provider.")
     hybrid_fusion: Literal["min_max", "rrf"] = Field(
         default="min_max", description="How one hybrid search combines its BM25 and dense legs, on the embedded index "

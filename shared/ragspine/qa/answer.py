@@ -127,6 +127,7 @@ class QAComponents:
     system_prompt: str = SYSTEM_PROMPT
     system_prompts: Mapping[str, str] = field(default_factory=dict)  # per question language; else system_prompt
     llm_timeout_s: float | None = None  # named in the notice when the model times out
+    narrative_passages: int = 0  # passages the model's first prompt gives, on the question's topic first; 0: all
     parse_cache: ParseCache = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -495,7 +496,8 @@ def _narrative(text: str, qa: QAComponents, lang: Lang, history: Sequence[Messag
         outcome = narrative.run_narrative(text, retriever=qa.retriever, llm=qa.llm, lang=lang, history=history,
                                           max_sensitivity=qa.max_sensitivity,
                                           system_prompt=qa.system_prompts.get(lang, qa.system_prompt),
-                                          timeout_s=qa.llm_timeout_s, glossary=qa.glossary)
+                                          timeout_s=qa.llm_timeout_s, glossary=qa.glossary,
+                                          shown_passages=qa.narrative_passages)
     trace.stage("narrative")
     for item in outcome.decisions:
         trace.decide(item)

@@ -7,17 +7,41 @@ added line did not change its first tokens. Asked again over fewer passages, the
 one: the paragraph sharing the most topic words with the question (its content words, the subject
 and the asking left out) comes first, then the passages the reply cited (the model took them for
 the answer), each shown text once, at most ``MAX_FOCUS``.
+
+The re-ask also names one sentence of those passages as the place to answer from
+(``answering_sentence``): the one sharing most topic words with the question, none when no sentence
+shares one.
+
+The first ask can be narrowed the same way (``first_shown``): the passages ranked by the topic words
+they share with the question, each shown text once, the first ``limit`` of them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from ragspine.lazy import LazyPattern
 from ragspine.qa.evidence import Evidence
 from ragspine.qa.on_topic import topic_words
 from ragspine.qa.support import content_words
 
 MAX_FOCUS = 2
+_SENTENCE_END = LazyPattern(r"(?<=[。！？!?])|(?<=\.)\s+")
+
+
+def first_shown(question: str, evidence: Sequence[Evidence], limit: int, *,
+                subject: Callable[[str], str] = str) -> tuple[int, ...]:
+    """The 0-based passages of ``evidence`` the first prompt gives, best first; () for every one as retrieved.
+
+    Ranked by the topic words each passage's own text shares with the question (retrieval order among
+    equals), a text shown once, the first ``limit`` (0: no limit and no reordering).
+    """
+    if limit <= 0 or not evidence:
+        return ()
+    topic = topic_words(question, subject=subject)
+    held = [len(content_words(subject(item.text)) & topic) for item in evidence]
+    ranked = sorted(range(len(evidence)), key=lambda i: -held[i])  # stable: retrieval order among equals
+    return _each_text_once(ranked, evidence)[:limit]
 
 
 def focus(question: str, cited: Sequence[int], evidence: Sequence[Evidence], *,
@@ -34,11 +58,35 @@ def focus(question: str, cited: Sequence[int], evidence: Sequence[Evidence], *,
     held = [len(content_words(subject(item.text)) & topic) for item in evidence]
     best = max(range(len(evidence)), key=lambda i: held[i], default=None)  # the first of equals
     lead = [best] if best is not None and held[best] > 0 else []
+    return _each_text_once([*lead, *cited], evidence)[:MAX_FOCUS]
+
+
+def _each_text_once(order: Sequence[int], evidence: Sequence[Evidence]) -> tuple[int, ...]:
+    """``order`` without a passage whose shown text (its section's, else its own) an earlier one shows."""
     chosen: list[int] = []
     shown: set[str] = set()
-    for i in (*lead, *cited):
+    for i in order:
         text = evidence[i].context or evidence[i].text
         if text not in shown:
             shown.add(text)
             chosen.append(i)
-    return tuple(chosen[:MAX_FOCUS])
+    return tuple(chosen)
+
+
+def answering_sentence(question: str, evidence: Sequence[Evidence], order: Sequence[int], *,
+                       subject: Callable[[str], str] = str) -> tuple[int, str] | None:
+    """The 0-based passage and the sentence of its own text to answer ``question`` from, among ``order``.
+
+    The sentence sharing the most topic words with the question, the earliest among equals; None when
+    no sentence shares one (a Japanese question over Chinese passages): a sentence named by position
+    alone was the wrong one (the fall in revenue for how the team responded).
+    """
+    topic = topic_words(question, subject=subject)
+    found: tuple[int, str] | None = None
+    most = 0
+    for i in order:
+        for sentence in _SENTENCE_END.split(evidence[i].text):
+            held = len(content_words(subject(sentence)) & topic)
+            if sentence.strip() and held > most:
+                found, most = (i, sentence.strip()), held
+    return found

@@ -28,7 +28,7 @@ from ragspine.llm.ports import LLMProvider, StructuredLLMProvider
 from ragspine.qa.attribution import Namer, entity_namer, misattributed
 from ragspine.qa.citing import CitedAnswer, cite, revised
 from ragspine.qa.evidence import Evidence
-from ragspine.qa.focus import focus
+from ragspine.qa.focus import answering_sentence, first_shown, focus
 from ragspine.qa.language import Lang
 from ragspine.qa.narrative_detail import NarrativeDetail
 from ragspine.qa.on_topic import off_topic
@@ -136,11 +136,12 @@ def run_narrative(question: str, *, retriever: NarrativeRetriever | None, llm: L
                   history: Sequence[Message] = (), top_k: int = DEFAULT_TOP_K,
                   max_sensitivity: Sensitivity = Sensitivity.CONFIDENTIAL,
                   system_prompt: str = SYSTEM_PROMPT, timeout_s: float | None = None,
-                  glossary: Glossary | None = None) -> NarrativeOutcome:
+                  glossary: Glossary | None = None, shown_passages: int = 0) -> NarrativeOutcome:
     """Answer a "why / what happened" question from cited passages only.
 
     ``timeout_s`` is the model's timeout, named in the notice when it is exceeded; with a
-    ``glossary`` a figure given another entity than its passage's is rejected too.
+    ``glossary`` a figure given another entity than its passage's is rejected too. ``shown_passages``
+    (0: all, as retrieved) gives the first prompt only that many, those on the question's topic first.
     """
     if retriever is None:
         return NarrativeOutcome(_TEXTS["unwired"][lang], (), AnswerStatus.RETRIEVAL_UNAVAILABLE,
@@ -158,12 +159,15 @@ def run_narrative(question: str, *, retriever: NarrativeRetriever | None, llm: L
     asked = subject_of(question, lang, glossary)
     named = (*sorted(asked.entities), *asked.names, *sorted(asked.years))
 
-    asked_from: tuple[int, ...] = ()  # the passages the prompt gives (0-based), when not all of them
+    # the passages the prompt gives (0-based), when not all of them as retrieved
+    asked_from = first_shown(question, evidence, shown_passages, subject=_blanker(glossary))
+    if asked_from:
+        decisions.append(f"narrative:shown={len(asked_from)}/{len(evidence)}")
 
-    def prompt(again: bool, restated: str | None = None) -> list[Message]:
+    def prompt(again: bool, restated: str | None = None, answer_from: tuple[int, str] | None = None) -> list[Message]:
         return assemble_prompt(question, evidence, history=history, system_prompt=system_prompt, lang=lang,
                                again=again, structured=structured is not None, subject=named, restated=restated,
-                               shown=asked_from)
+                               shown=asked_from, answer_from=answer_from)
 
     def restates(text: str) -> tuple[str, tuple[int, ...]] | None:
         """The reply's own words and the passages it cites when it only says the question back, else None."""
@@ -195,6 +199,7 @@ def run_narrative(question: str, *, retriever: NarrativeRetriever | None, llm: L
         # Exit 2 held although exit 1 let something through: drop it, never prompt with it.
         decisions.append("narrative:restricted_blocked_at_prompt")
         evidence = [e for e in evidence if e.sensitivity < Sensitivity.RESTRICTED]
+        asked_from = first_shown(question, evidence, shown_passages, subject=_blanker(glossary))
         messages = prompt(again=False)
     if not evidence:
         return NarrativeOutcome(_TEXTS["empty"][lang], (), AnswerStatus.NO_EVIDENCE, decisions=tuple(decisions))
@@ -212,7 +217,9 @@ def run_narrative(question: str, *, retriever: NarrativeRetriever | None, llm: L
             asked_from = focus(question, said_back[1], evidence, subject=_blanker(glossary))
             if asked_from:  # the passages likeliest to answer, under their numbers: the same prompt got the same words
                 decisions.append(f"narrative:asked_from={len(asked_from)}/{len(evidence)}")
-            text = ask(prompt(again=asked_again, restated=said_back[0]))
+            answer_from = answering_sentence(question, evidence, asked_from or range(len(evidence)),
+                                             subject=_blanker(glossary))
+            text = ask(prompt(again=asked_again, restated=said_back[0], answer_from=answer_from))
     except ProviderUnavailableError as exc:
         return _unavailable(exc, evidence, lang, decisions, timeout_s)
     as_json = honoured[-1] if honoured else None

@@ -106,6 +106,13 @@ ANSWER_RESTATED_AGAIN = MappingProxyType({
     "ja": "前回の回答（「{reply}」）は質問を繰り返しただけで、{missing}がありませんでした。"
           "資料に書かれた{missing}を書いてください。",
 })
+# With it, the sentence of the passages asked from that is on the question's topic (qa/focus.py): a 1.5B
+# model told only what was missing said the same words back.
+ANSWER_FROM_SENTENCE = MappingProxyType({
+    "zh": "请根据资料[{number}]的这句话回答：“{sentence}”",
+    "en": "Answer from this sentence of passage [{number}]: \"{sentence}\"",
+    "ja": "資料[{number}]のこの文に基づいて回答してください：「{sentence}」",
+})
 MISSING_REASON = MappingProxyType({"zh": "原因或目的", "en": "reason or purpose", "ja": "理由や目的"})
 MISSING_CONTENT = MappingProxyType({
     "zh": "具体内容（做了什么、怎样变化、包括什么）",
@@ -154,7 +161,7 @@ def assemble_prompt(question: str, evidence: Sequence[Evidence], *,
                     history: Sequence[Message] = (), system_prompt: str = SYSTEM_PROMPT,
                     lang: str | None = None, again: bool = False, structured: bool = False,
                     subject: Sequence[str] = (), restated: str | None = None,
-                    shown: Sequence[int] = ()) -> list[Message]:
+                    shown: Sequence[int] = (), answer_from: tuple[int, str] | None = None) -> list[Message]:
     """Build the generation messages: system rules, prior turns, then question + snippet block.
 
     With ``lang``, the user message ends with the closing lines in that language (the question
@@ -163,7 +170,8 @@ def assemble_prompt(question: str, evidence: Sequence[Evidence], *,
     the previous reply was in another one; ``restated``, a previous reply that only said the question
     back, is quoted with what it left out); ``structured`` asks for the JSON form of
     ``qa/structured_reply.py`` instead of passage numbers in the text. ``shown`` (0-based) gives only
-    those passages, in that order, each under the number it has among all of ``evidence``.
+    those passages, in that order, each under the number it has among all of ``evidence``; ``answer_from``
+    (a 0-based passage and one of its sentences) names where to answer from, after ``restated``.
 
     History is inserted here and nowhere else: it never changes screening, intent, the
     retrieval query or the evidence.
@@ -180,6 +188,9 @@ def assemble_prompt(question: str, evidence: Sequence[Evidence], *,
     if lang is not None and lang in ANSWER_LANGUAGE:
         instruction = (STRUCTURED_ANSWER if structured else ANSWER_LANGUAGE)[lang]
         missing = f"{restated_again(question, restated, lang)}\n" if restated else ""
+        if answer_from is not None:
+            number, sentence = answer_from
+            missing += f"{ANSWER_FROM_SENTENCE[lang].format(number=number + 1, sentence=sentence)}\n"
         user = (f"{user}\n\n{closing_lines(question, lang, subject)}\n{missing}"
                 f"{ANSWER_LANGUAGE_AGAIN[lang] if again else ''}{instruction}")
     turns = [m for m in history if m.role in (Role.USER, Role.ASSISTANT)]  # callers may not inject system text

@@ -18,7 +18,13 @@ import pytest
 from ragspine.bootstrap import build_services
 from ragspine.llm.extractive import parse_user_message
 from ragspine.qa.evidence import Evidence
-from ragspine.qa.prompt import ANSWER_LANGUAGE_AGAIN, ANSWER_RESTATED_AGAIN, MISSING_CONTENT, MISSING_REASON
+from ragspine.qa.prompt import (
+    ANSWER_FROM_SENTENCE,
+    ANSWER_LANGUAGE_AGAIN,
+    ANSWER_RESTATED_AGAIN,
+    MISSING_CONTENT,
+    MISSING_REASON,
+)
 from ragspine.settings import LLMProviderName, Settings
 from tests.fakes.narrative import StaticRetriever, evidence
 from tests.support.chat_server import ChatServer, ask_through_api
@@ -49,12 +55,12 @@ def cite(item: object) -> str:
 def ask_with(settings: Settings) -> Iterator[Callable[..., tuple[dict[str, object], ChatServer]]]:
     servers: list[ChatServer] = []
     def run(model: Callable[[Messages], str], question: str, *, timeout_s: float = 10.0,
-            passages: Sequence[Evidence] = PASSAGES) -> tuple[dict[str, object], ChatServer]:
+            passages: Sequence[Evidence] = PASSAGES, **settings_update: object) -> tuple[dict[str, object], ChatServer]:
         server = ChatServer(model)
         server.serve()
         servers.append(server)
         body = ask_through_api(settings, server, question, retriever=StaticRetriever(list(passages)),
-                               timeout_s=timeout_s)
+                               timeout_s=timeout_s, **settings_update)
         return body, server
 
     yield run
@@ -320,20 +326,60 @@ class TestAReplySayingTheQuestionBackIsAskedAgain:
         assert f"[5] {HK_TEAM.text}" in again  # under the number it had
         assert JP_ZH.text not in again  # another region's passage is not shown again
 
-    @pytest.mark.parametrize(("lang", "question", "said_back", "notice"), [
-        ("en", EN, "The Canton Road stores closed [1].", "The model only repeated the question, also when asked again"),
-        ("zh", ZH, "广东道的门店关闭了。[1]", "模型两次都只复述了问题"),
-        ("ja", "2024年度、香港チームは客層の変化にどう対応しましたか？", "香港チームは客層の変化に対応しました。[1]",
-         "モデルは質問を繰り返しただけでした"),
+    def test_asked_again_naming_the_sentence_on_the_topic_to_answer_from(self, ask_with) -> None:  # type: ignore[no-untyped-def]
+        question, answer = "香港团队如何应对客流结构的变化？", "香港团队把重心转向本地常客，调整了商品组合[5]。"
+        named = ANSWER_FROM_SENTENCE["zh"].format(number=5, sentence=HK_TEAM.text)
+
+        body, server = ask_with(lambda messages: answer if named in messages[-1]["content"] else "香港团队应对了客流结构的变化[1]。",
+                                question, passages=[*PASSAGES, HK_TEAM])
+
+        assert (body["narrative_status"], detail(body)["kind"]) == ("answered", "model_answer")
+        assert len(server.requests) == 2 and named not in server.requests[0][-1]["content"]
+        assert str(body["answer"]) == answer.replace("[5]", cite(HK_TEAM))
+
+    def test_first_shown_fewer_passages_the_one_on_the_topic_first_it_answers_at_once(  # type: ignore[no-untyped-def]
+            self, ask_with) -> None:
+        question, answer = "香港团队如何应对客流结构的变化？", "香港团队把重心转向本地常客，调整了商品组合[5]。"
+        # The real model said a how-question back over the passages as retrieved, the answering one last.
+        def replies(messages: Messages) -> str:
+            shown = [snippet.text for snippet in parse_user_message(messages[-1]["content"])[1]]
+            return answer if len(shown) <= 3 and shown[0] == HK_TEAM.text else "香港团队应对了客流结构的变化[1]。"
+
+        body, server = ask_with(replies, question, passages=[*PASSAGES, HK_TEAM], narrative_passages=3)
+
+        assert (body["narrative_status"], detail(body)["kind"]) == ("answered", "model_answer")
+        assert len(server.requests) == 1 and detail(body)["asked_for_answer"] is False
+        assert str(body["answer"]) == answer.replace("[5]", cite(HK_TEAM))
+        assert sources(body) == [(HK_TEAM.doc, HK_TEAM.locator)]
+        first = server.requests[0][-1]["content"]
+        assert first.index(f"[5] {HK_TEAM.text}") < first.index(f"[1] {HK_ZH.text}")  # under the number it had
+
+    @pytest.mark.parametrize(("lang", "question", "said_back", "notice", "quoted"), [
+        ("en", "Why did Canton Road's stores close after inbound spending weakened?", "The Canton Road stores closed [2].",
+         "The model only repeated the question, also when asked again", 1),
+        ("zh", ZH, "广东道的门店关闭了。[1]", "模型两次都只复述了问题", 0),
     ])
     def test_said_back_twice_the_passages_are_given_under_a_notice_saying_so(  # type: ignore[no-untyped-def]
-            self, ask_with, lang: str, question: str, said_back: str, notice: str) -> None:
+            self, ask_with, lang: str, question: str, said_back: str, notice: str, quoted: int) -> None:
         body, server = ask_with(replying(said_back), question)
+        item = PASSAGES[quoted]
 
         assert (body["narrative_status"], detail(body)["kind"], detail(body)["reason"]) == (
             "provenance_rejected", "off_question", "RESTATED_QUESTION")
         assert detail(body)["asked_for_answer"] is True and len(server.requests) == 2
-        assert str(body["answer"]).startswith(notice) and HK_ZH.text in str(body["answer"])
+        # The re-ask named the sentence on the question's topic; the reply is never shown, every passage is.
+        assert ANSWER_FROM_SENTENCE[lang].format(number=quoted + 1, sentence=item.text) in server.requests[1][-1]["content"]
+        assert str(body["answer"]).startswith(notice) and said_back not in str(body["answer"])
+        assert all(f"- {passage.text}" in str(body["answer"]) for passage in PASSAGES)
+
+    def test_with_no_sentence_on_the_topic_none_is_named(self, ask_with) -> None:  # type: ignore[no-untyped-def]
+        # A Japanese question over Chinese passages shares no word with them: no sentence is named.
+        body, server = ask_with(replying("香港チームは客層の変化に対応しました。[1]"),
+                                "2024年度、香港チームは客層の変化にどう対応しましたか？")
+
+        assert (detail(body)["kind"], detail(body)["reason"]) == ("off_question", "RESTATED_QUESTION")
+        assert len(server.requests) == 2 and "この文に基づいて" not in server.requests[1][-1]["content"]
+        assert str(body["answer"]).startswith("モデルは質問を繰り返しただけでした") and HK_ZH.text in str(body["answer"])
 
     def test_an_answer_is_not_asked_again(self, ask_with) -> None:  # type: ignore[no-untyped-def]
         body, server = ask_with(replying("Inbound tourist spending weakened, and three Canton Road stores closed [1]."),

@@ -19,6 +19,7 @@ import pytest
 
 from ragspine.llm.extractive import parse_user_message
 from ragspine.qa.prompt import (
+    ANSWER_FROM_SENTENCE,
     ANSWER_LANGUAGE_AGAIN,
     ANSWER_THIS,
     ASK_REASON,
@@ -194,7 +195,9 @@ class TestAServerHonouringTheSchema:
         body, server = ask_with(model, ZH, StructuredOutput.JSON_OBJECT)
 
         assert len(server.bodies) == 2 and all("response_format" in b for b in server.bodies)
-        assert server.requests[1][-1]["content"].endswith(f"{asked_again}\n{STRUCTURED_ANSWER['zh']}")
+        named = ANSWER_FROM_SENTENCE["zh"].split("{", 1)[0].format()  # the sentence to answer from, after the reply
+        assert server.requests[1][-1]["content"].endswith(f"{STRUCTURED_ANSWER['zh']}")
+        assert f"{asked_again}\n{named}1]" in server.requests[1][-1]["content"]
         assert body["answer"] == f"入境游客消费疲软，广东道三家门店关闭。{cite(HK)}"
         assert body["narrative_detail"]["asked_for_answer"] is True
         # Asked again from the passage on the question's topic and the one the reply cited, under their

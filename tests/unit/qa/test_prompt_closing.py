@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from ragspine.llm.extractive import parse_user_message
 from ragspine.qa.prompt import (
+    ANSWER_FROM_SENTENCE,
     ANSWER_LANGUAGE,
     ANSWER_THIS,
     ASK_CONTENT,
@@ -103,3 +104,18 @@ def test_asked_again_after_the_question_said_back_the_reply_and_what_it_left_out
                             restated=said_back)[-1].content.rsplit("\n\n", 1)[1].splitlines()
     assert again == [*lines[:-1], restated_again(question, said_back, lang), lines[-1]]  # the form stays last
     assert "香港チームは客層の変化に 対応しました。" in again[-2] and missing in again[-2]
+
+
+@pytest.mark.parametrize("lang", ["zh", "en", "ja"])
+def test_asked_again_the_sentence_to_answer_from_is_named_under_its_passage_number(lang: str) -> None:
+    question, said_back = "価格改定の後、ACME_JPは常連客をどのように維持していますか？", "ACME_JPは常連客を維持しています。"
+    sentence = "2025年4月、ACME_JPは店頭の棚価格を引き上げました。"
+    messages = assemble_prompt(question, PASSAGES, lang=lang, structured=True, restated=said_back,
+                               shown=[1], answer_from=(1, sentence))
+    again = messages[-1].content.rsplit("\n\n", 1)[1].splitlines()
+
+    assert again[-3:-1] == [restated_again(question, said_back, lang),
+                            ANSWER_FROM_SENTENCE[lang].format(number=2, sentence=sentence)]
+    assert again[-1] == STRUCTURED_ANSWER[lang]  # the form stays last
+    asked, snippets = parse_user_message(messages[-1].content)
+    assert asked == question and [s.text for s in snippets] == [PASSAGES[1].text]
