@@ -312,8 +312,8 @@ def _row_with_figures_answered(shape: ParsedQuestion, qa: QAComponents,
     lang = shape.lang
     joiner = ", " if lang is Lang.EN else "、"
     names = joiner.join(qa.glossary.term(SlotKind.ENTITY, code).name(lang.value) for code in filed.entities)
-    note = _ROW_READ[lang].format(typed=filed.typed, row=filed.row, entities=names)
-    return replace(result, answer=f"{result.answer}\n{note}")
+    notes = "\n".join(_ROW_READ[lang].format(typed=typed, row=row, entities=names) for typed, row in filed.rows)
+    return replace(result, answer=f"{result.answer}\n{notes}")
 
 
 def _without_lead_in_subject(asked_back: AnswerResult, text: str, qa: QAComponents, history: Sequence[Message],
