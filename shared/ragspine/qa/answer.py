@@ -56,7 +56,13 @@ from ragspine.qa.section_rows import adds_rows_of_other_tables
 from ragspine.qa.slots import Assumption, Slots, Unrecognized
 from ragspine.qa.stated_names import StatedNames, names_stated, ties_every_figure
 from ragspine.qa.stated_shares import stated_shares
-from ragspine.qa.stated_years import every_stated_year, range_ends, with_year_before, year_before_named
+from ragspine.qa.stated_years import (
+    every_stated_year,
+    only_stated_year,
+    range_ends,
+    with_year_before,
+    year_before_named,
+)
 from ragspine.qa.structured import Lookup, StructuredOutcome, look_up, plan_lookups, run_structured
 from ragspine.qa.structured_asks import NOTHING_MORE, StructuredAsks, read_structured_asks
 from ragspine.qa.table_dates import with_table_dates_read
@@ -243,6 +249,8 @@ def answer_question(question: str, *, qa: QAComponents, history: Sequence[Messag
             return _finish(trace, kept_back(unmet) if kept_back else unmet)
     if stated is None and asks.range_ends:  # a change "from 2017 to 2019": between the range's ends
         stated = range_ends(slots)
+    if stated is None:  # no period named, and the rows asked are stated for one fiscal year only: that year
+        stated = only_stated_year(slots, facts=qa.facts, max_sensitivity=qa.max_sensitivity)
     result = _structured(text, qa, cache, channel, trace, stated)
     if channel is Channel.STRUCTURED:
         return _finish(trace, kept_back(result) if kept_back else result)
@@ -315,8 +323,8 @@ def _row_with_figures_answered(shape: ParsedQuestion, qa: QAComponents,
     lang = shape.lang
     joiner = ", " if lang is Lang.EN else "、"
     names = joiner.join(qa.glossary.term(SlotKind.ENTITY, code).name(lang.value) for code in filed.entities)
-    note = _ROW_READ[lang].format(typed=filed.typed, row=filed.row, entities=names)
-    return replace(result, answer=f"{result.answer}\n{note}")
+    notes = "\n".join(_ROW_READ[lang].format(typed=typed, row=row, entities=names) for typed, row in filed.rows)
+    return replace(result, answer=f"{result.answer}\n{notes}")
 
 
 def _without_lead_in_subject(asked_back: AnswerResult, text: str, qa: QAComponents, history: Sequence[Message],

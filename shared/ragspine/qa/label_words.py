@@ -139,7 +139,7 @@ def label_readings(norm: str, leftover: str, glossary: Glossary, *, total_named:
         scored = _the_one_total_row(labels, asked, score.item_words)
         named_in = norm  # its "total" is blanked as the channel in the leftover words
     if not scored:
-        return _two_rows_named(norm, leftover, words_of, score, total_named=total_named)
+        return _two_rows_named(norm, leftover, words_of, score, total_named=total_named, ties=True)
     if PART_OF_WHOLE.search(leftover):
         # "A as a percentage of the total B": a part and its whole, whose words one row may hold between them
         # (the granted shares over the non-vested at the year end, both rows of "non-vested" shares); the two
@@ -258,7 +258,7 @@ PART_OF_WHOLE = LazyPattern(r"(?<![a-z])as an? (?:percentage|proportion|share|fr
 
 
 def _two_rows_named(norm: str, leftover: str, words_of: dict[str, set[str]], score: _Scorer, *,
-                    total_named: bool, joining: LazyPattern = _JOINING) -> list[NearMiss]:
+                    total_named: bool, joining: LazyPattern = _JOINING, ties: bool = False) -> list[NearMiss]:
     """Two rows named in other words on either side of a joining word ("the ratio of fair value of total debt
     to carrying amount of total debt"), each read by its own words as one row alone would be; [] unless exactly
     one split reads two different rows, each the one best reading of its side.
@@ -266,37 +266,44 @@ def _two_rows_named(norm: str, leftover: str, words_of: dict[str, set[str]], sco
     A row's item written once after two sections ("the fair value and carrying amount of total debt") is read
     with each: the first side takes the item after the second's "of" when the two rows are that item's in two
     sections. ``total_named``: "total" was blanked as the channel; a side writing it names it. ``joining``: the
-    joining words split at.
+    joining words split at. ``ties``: a side whose words fit several rows equally ("dividend per share" beside
+    the rows "Dividend per share (p)" and "Dividend per share (€)") is read as that tie, asked back as one
+    row alone would be (or told apart by whose figures are filed, ``rows_with_figures``), so long as no row
+    fits both sides.
     """
-    def one_row(spans: tuple[tuple[int, int], ...]) -> NearMiss | None:
-        """The one row the words of ``spans`` name (the first span the question's own, its reading spanning it)."""
+    def one_row(spans: tuple[tuple[int, int], ...], *, tied: bool = False) -> NearMiss | None:
+        """The row the words of ``spans`` name (the first span the question's own, its reading spanning it): the
+        one best, or with ``tied`` every row tying for best."""
         asked = set().union(*(_content(_words(leftover[a:b])) for a, b in spans))
         if total_named and any(_TOTAL in _words(norm[a:b]) for a, b in spans):
             asked.add(_TOTAL)
         scored = score(asked) if asked else []
-        if not scored or sum(1 for s, _ in scored if s == max(scored)[0]) != 1:
+        if not scored or (sum(1 for s, _ in scored if s == max(scored)[0]) != 1 and not tied):
             return None
         (a, b), within = spans[0], " " * spans[0][0] + leftover[spans[0][0]:spans[0][1]]
         return _reading(norm, within, scored, words_of, asked, as_written=True) if b > a else None
 
-    pairs: dict[tuple[str, str], tuple[NearMiss, NearMiss]] = {}
+    def codes(miss: NearMiss) -> frozenset[str]:
+        return frozenset(reading.code for reading in miss.readings)
+
+    pairs: dict[tuple[frozenset[str], frozenset[str]], tuple[NearMiss, NearMiss]] = {}
     for join in joining.finditer(leftover):
-        second = one_row(((join.end(), len(leftover)),))
+        second = one_row(((join.end(), len(leftover)),), tied=ties)
         if second is None:
             continue
-        first = one_row(((0, join.start()),))
+        first = one_row(((0, join.start()),), tied=ties)
         shared = _OF.search(leftover, join.end())
-        if first is None and shared is not None:  # "fair value and carrying amount of total debt"
-            joined = one_row(((0, join.start()), (shared.end(), len(leftover))))
+        if first is None and shared is not None and len(second.readings) == 1:  # "fair value and carrying amount
+            joined = one_row(((0, join.start()), (shared.end(), len(leftover))))  # of total debt"
             if joined is not None:  # the two rows are one item's in two sections, the first side names a section
                 label = label_of(joined.readings[0].code)
                 section = _content(_words(label[:_item_start(label)]))
                 if (_item(label) == _item(label_of(second.readings[0].code))
                         and _content(_words(leftover[:join.start()])) - ASKING_WORDS <= section):
                     first = joined
-        if first is None or first.readings[0].code == second.readings[0].code:
+        if first is None or codes(first) & codes(second):
             continue
-        pairs[(first.readings[0].code, second.readings[0].code)] = (first, second)
+        pairs[(codes(first), codes(second))] = (first, second)
     return list(next(iter(pairs.values()))) if len(pairs) == 1 else []
 
 

@@ -20,6 +20,7 @@ from ragspine.qa.language import Lang
 from ragspine.qa.slots import Assumption, Unrecognized
 
 STATED_SHARE = "stated_share"  # an assumption's cue: rows stated in percent read as the shares asked (stated_shares)
+ONLY_YEAR_STATED = "only_year_stated"  # an assumption's cue: no period named, the one fiscal year the rows state
 _KINDS = MappingProxyType({"metric": SlotKind.METRIC, "entity": SlotKind.ENTITY, "channel": SlotKind.CHANNEL})
 _PERIOD_EXAMPLES = "FY2024, 2024年, 2024年度, 2024Q3, Q3 2024, 2024年第三季度"
 _TEXT = MappingProxyType({
@@ -36,6 +37,7 @@ _TEXT = MappingProxyType({
         "assume_entity": "未指定主体，按{name}回答",
         "assume_children": "未指定主体，比较{name}的下一级主体",
         "assume_period": "未指定期间，按最近完成的会计年度 {value} 回答",
+        "assume_only_year": "未指定期间，按文件中该数据唯一列示的会计年度 {value} 回答",
         "assume_relative": "「{cue}」按今天所在的会计期间理解为 {value}",
         "assumed": "（假设：{parts}。）", "join": "；", "list": "、",
         "unit_note": "注：事实表中这些数字以 {units} 计，没有以 {asked} 计的数值；以上数字未作任何换算。",
@@ -53,6 +55,7 @@ _TEXT = MappingProxyType({
         "assume_entity": "no entity named, so {name}",
         "assume_children": "no entity named, so the parts of {name}",
         "assume_period": "no period named, so the last completed fiscal year {value}",
+        "assume_only_year": "no period named, so {value}, the only fiscal year the documents state it for",
         "assume_relative": "“{cue}” read as {value} from today's date and the fiscal calendar",
         "assumed": "(Assumed: {parts}.)", "join": "; ", "list": ", ",
         "unit_note": "Note: the facts give these figures in {units}, not in {asked}; nothing above is converted.",
@@ -70,6 +73,7 @@ _TEXT = MappingProxyType({
         "assume_entity": "主体の指定がないため{name}",
         "assume_children": "主体の指定がないため{name}の下位の主体を比較",
         "assume_period": "期間の指定がないため直近の完了年度 {value}",
+        "assume_only_year": "期間の指定がないため、資料に記載のある唯一の年度 {value}",
         "assume_relative": "「{cue}」は本日と会計年度から {value} と解釈",
         "assumed": "（前提：{parts}。）", "join": "；", "list": "、",
         "unit_note": "注：ファクトテーブルの数値は {units} 建てで、{asked} の数値はありません。"
@@ -152,7 +156,8 @@ def render_assumptions(assumptions: tuple[Assumption, ...], glossary: Glossary, 
         if a.typed is not None
         else text["assume_children" if a.cue else "assume_entity"].format(
             name=label(glossary.term(SlotKind.ENTITY, a.value), lang))
-        if a.slot is SlotKind.ENTITY else text["assume_relative"].format(cue=a.cue, value=a.value)
+        if a.slot is SlotKind.ENTITY else text["assume_only_year"].format(value=a.value)
+        if a.cue == ONLY_YEAR_STATED else text["assume_relative"].format(cue=a.cue, value=a.value)
         if a.cue else text["assume_period"].format(value=a.value)
         for a in assumptions
     ]

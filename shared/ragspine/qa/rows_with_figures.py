@@ -30,27 +30,36 @@ class RowWithFigures:
     """The question as if it named the one row with figures, and what to say about the reading."""
 
     question: str
-    typed: str  # the question's words that fit several rows
-    row: str  # the row read, as its document labels it
+    rows: tuple[tuple[str, str], ...]  # each tie's words that fit several rows, and the row read as labelled
     entities: tuple[str, ...]  # the companies whose figures decided
 
 
 def row_with_figures(intent: Intent, *, facts: FactStore, glossary: Glossary,
                      max_sensitivity: Sensitivity) -> RowWithFigures | None:
-    """The one row of a tie of document rows that has figures for the company and periods asked; else None."""
+    """The one row of a tie of document rows that has figures for the company and periods asked; else None.
+
+    Two ties ("the ratio of dividend per share to basic earnings per share", each fitting a (p) and a (€)
+    row) are told apart together, each by the same rule, or neither is: a question naming one of its rows
+    and leaving the other in doubt would no longer read as the ratio asked.
+    """
     slots = intent.slots
-    tie = next((miss for miss in slots.near_misses if len(miss.readings) > 1), None)
-    if tie is None or not all(r.kind is SlotKind.METRIC and r.code.startswith(METRIC_PREFIX) for r in tie.readings):
+    ties = [miss for miss in slots.near_misses if len(miss.readings) > 1]
+    if not ties or not all(r.kind is SlotKind.METRIC and r.code.startswith(METRIC_PREFIX)
+                           for tie in ties for r in tie.readings):
         return None
     entities = slots.entities or (glossary.home_entity,)
-    filed = [reading for reading in tie.readings
-             if all(_has_figures(reading.code, entity, slots.periods, facts, max_sensitivity) for entity in entities)]
-    if len(filed) != 1:
-        return None
-    question = _naming_row(tie, filed[0])
+    chosen: list[tuple[NearMiss, Reading]] = []
+    for tie in ties:
+        filed = [reading for reading in tie.readings
+                 if all(_has_figures(reading.code, entity, slots.periods, facts, max_sensitivity)
+                        for entity in entities)]
+        if len(filed) != 1:
+            return None
+        chosen.append((tie, filed[0]))
+    question = _naming_rows(chosen)
     if question is None:
         return None
-    return RowWithFigures(question, tie.raw, filed[0].name, entities)
+    return RowWithFigures(question, tuple((tie.raw, reading.name) for tie, reading in chosen), entities)
 
 
 def _has_figures(metric: str, entity: str, periods: tuple[Period, ...], facts: FactStore,
@@ -61,9 +70,12 @@ def _has_figures(metric: str, entity: str, periods: tuple[Period, ...], facts: F
                for fact in facts.find(metric_code=metric, entity=entity))
 
 
-def _naming_row(tie: NearMiss, reading: Reading) -> str | None:
-    """The (normalised) question with the words that fit several rows replaced by the row's own label."""
-    norm = reading.question
-    if norm[tie.start:tie.end] != tie.raw:
-        return None
-    return f"{norm[:tie.start]}{reading.name}{norm[tie.end:]}"
+def _naming_rows(chosen: list[tuple[NearMiss, Reading]]) -> str | None:
+    """The (normalised) question with the words of each tie replaced by its row's own label (the last first, so
+    the spans before it keep their place)."""
+    norm = chosen[0][1].question
+    for tie, reading in sorted(chosen, key=lambda pair: pair[0].start, reverse=True):
+        if reading.question != chosen[0][1].question or norm[tie.start:tie.end] != tie.raw:
+            return None
+        norm = f"{norm[:tie.start]}{reading.name}{norm[tie.end:]}"
+    return norm

@@ -10,6 +10,13 @@ the same years. A sum is read so only when the words say it runs over the years 
 years", "altogether"): "the total revenue" asks one year's total. The computed line names the years
 and cites every figure; the assumed year is dropped, as it is for a count.
 
+One fiscal year stated (``only_stated_year``): a question naming no period, about rows the documents
+state for one fiscal year only ("the gross carrying amount" of a table dated 30 June 2019 alone), is
+answered for that year, and the assumption says so; the last completed fiscal year a lookup assumes
+has no figure of these rows to give. Only where every row asked, for every company asked, is stated
+for that same one year and for no other period (no quarter, no undated figure: an undated figure is
+read by its own rule), so no choice of year is left open.
+
 Not read so: a count ("how many …", see ``counting.py``); a change word that is the row's own
 ("Net change in cash balance"); a sum of a row whose every stated figure is negative (a deduction
 written in parentheses, where the sum may be meant by size or signed and the sum's line says only
@@ -40,6 +47,7 @@ from ragspine.facts.glossary import Glossary, Period, SlotKind, normalize_text
 from ragspine.facts.ports import FactStore
 from ragspine.lazy import LazyPattern
 from ragspine.qa.arithmetic_cues import Arithmetic
+from ragspine.qa.render import ONLY_YEAR_STATED
 from ragspine.qa.slots import Slots
 from ragspine.sensitivity import Sensitivity
 
@@ -110,6 +118,34 @@ def every_stated_year(asked: str, slots: Slots, *, facts: FactStore,
     periods = tuple(Period.fiscal_year(int(year)) for year in years)
     return replace(slots, periods=periods,
                    assumptions=tuple(a for a in slots.assumptions if a.slot is not SlotKind.PERIOD))
+
+
+def only_stated_year(slots: Slots, *, facts: FactStore,
+                     max_sensitivity: Sensitivity = Sensitivity.CONFIDENTIAL) -> Slots | None:
+    """The slots over the one fiscal year every row asked is stated for, when the question names no period and the
+    year assumed is another; else None (the slots stand as they are)."""
+    assumed = [a for a in slots.assumptions if a.slot is SlotKind.PERIOD]
+    if len(assumed) != 1 or assumed[0].cue or assumed[0].typed is not None or len(slots.periods) != 1:
+        return None  # a period named, or read from the question's words ("last year")
+    if not slots.metrics or slots.unrecognized is not None:
+        return None
+    years: set[str] = set()
+    for metric in slots.metrics:
+        for entity in slots.entities:
+            filed = [f for f in facts.find(metric_code=metric, entity=entity)
+                     if f.channel in slots.channels and f.sensitivity <= max_sensitivity]
+            if not filed or any(f.period_type != "FY" or not f.period.isdigit() for f in filed):
+                return None  # a row with no figure, or one stated for a quarter or no period: not one year
+            years.update(f.period for f in filed)
+    if len(years) != 1:
+        return None
+    period = Period.fiscal_year(int(years.pop()))
+    if period == slots.periods[0]:
+        return None
+    said = replace(assumed[0], value=period.label, reason="no period named: the only fiscal year stated",
+                   cue=ONLY_YEAR_STATED)
+    return replace(slots, periods=(period,),
+                   assumptions=tuple(said if a is assumed[0] else a for a in slots.assumptions))
 
 
 # "the 2019 average", "FY2019's average": the year qualifies the average itself

@@ -164,7 +164,10 @@ class TestWarmAsk:
 class TestInvalidation:
     def test_a_new_day_parses_again_because_assumed_periods_move(self) -> None:
         today = [date(2026, 11, 30)]
-        qa = dataclasses.replace(make_qa(_store()), clock=lambda: today[0])
+        # two years stated, so the year assumed is the last completed one, never the one year stated
+        store = InMemoryFactStore([make_fact(), make_fact(period="2023", value=1210,
+                                                          source_locator="slide=2,table=1,row=REVENUE,col=FY2023")])
+        qa = dataclasses.replace(make_qa(store), clock=lambda: today[0])
         first = answer_question("中国内地的营业收入是多少", qa=qa)
         today[0] = date(2025, 3, 1)
         second = answer_question("中国内地的营业收入是多少", qa=qa)

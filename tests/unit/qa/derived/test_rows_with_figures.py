@@ -73,3 +73,35 @@ def test_japanese_question_says_the_reading_in_japanese(folder: Path) -> None:
     result = answered(_qa(folder, FILED), "2024年度の南部のearnings per ordinary shareは？")
     assert result.status is AnswerStatus.FOUND
     assert "の数値があるのはこの行だけです" in result.answer
+
+
+DIVIDEND_CENTS = "Dividend per ordinary share (cents)"
+DIVIDEND_EUROS = "Dividend per ordinary share (€)"
+BOTH_SIDES = [*FILED, _row(DIVIDEND_CENTS, "EXAMPLE_SOUTH", "2024", 11.0, ""),
+              _row(DIVIDEND_EUROS, "EXAMPLE_GROUP", "2024", 0.6, "EUR")]
+
+
+def test_a_ratio_of_two_alike_rows_is_computed_from_the_named_companys_rows(folder: Path) -> None:
+    # both sides of "to" fit a (cents) and a (€) row: each is told apart by South's figures
+    result = answered(_qa(folder, BOTH_SIDES),
+                      "What was the ratio of South's dividend per ordinary share to earnings per ordinary share "
+                      "in FY2024?")
+    assert result.status is AnswerStatus.FOUND
+    assert "0.25" in result.answer  # 11.0 / 44.0
+    assert "row=Dividend per ordinary share (cents),col=2024" in result.answer
+    assert "row=Earnings per ordinary share (cents),col=2024" in result.answer
+    assert "0.6" not in result.answer and "2.4" not in result.answer
+    assert "the row 'dividend per ordinary share (cents)', the only one with figures for South" in result.answer
+    assert "the row 'earnings per ordinary share (cents)', the only one with figures for South" in result.answer
+
+
+def test_a_ratio_is_asked_back_when_one_side_stays_in_doubt(folder: Path) -> None:
+    # South states its dividend in both rows: that side is not told apart, so no ratio is computed
+    doubt = [*BOTH_SIDES, _row(DIVIDEND_EUROS, "EXAMPLE_SOUTH", "2024", 0.11, "EUR")]
+    result = answered(_qa(folder, doubt),
+                      "What was the ratio of South's dividend per ordinary share to earnings per ordinary share "
+                      "in FY2024?")
+    assert result.status is AnswerStatus.NEEDS_CLARIFICATION
+    assert result.clarification is not None
+    assert {option.label for option in result.clarification.options} == {"dividend per ordinary share (cents)",
+                                                                          "dividend per ordinary share (€)"}
