@@ -28,6 +28,8 @@ FORMS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "every product per token, the last layer float": (EVERY_PRODUCT, frozenset({"l11"})),
     "every product per token, the last two layers float": (EVERY_PRODUCT, frozenset({"l10", "l11"})),
     "every product per token, the attention output float": (EVERY_PRODUCT, frozenset({"attention_out"})),
+    "every product per token, the first layer float": (EVERY_PRODUCT, frozenset({"l0"})),
+    "every product per token, the FFN down projection float": (EVERY_PRODUCT, frozenset({"down"})),
 }
 
 
@@ -43,7 +45,7 @@ def passages(per_language: int) -> dict[str, list[str]] | None:
                    for p in item["paragraphs"]][:per_language]}
 
 
-def run_forms(per_language: int) -> dict[str, Any] | None:
+def run_forms(per_language: int, forms: list[str] | None = None) -> dict[str, Any] | None:
     """Each form's cosines to BLAS and CPU ms a token; None without the model, onnxruntime or the handout."""
     import importlib.util
 
@@ -67,6 +69,8 @@ def run_forms(per_language: int) -> dict[str, Any] | None:
     tokens = sum(len(window) for items in texts.values() for window in blas.windows(items, False)[0])
     results: dict[str, Any] = {"passages": {k: len(v) for k, v in texts.items()}, "tokens": tokens, "forms": {}}
     for label, (per_token, float_products) in FORMS.items():
+        if forms and label not in forms:
+            continue
         session = int8_session(build_graph(blas, source_key(model_path), per_token=per_token,
                                            float_products=float_products))
         encode_windows(blas, session, texts["en"][:1])  # warm-up: onnxruntime plans its first run
@@ -114,8 +118,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--per-language", type=int, default=34, help="paragraphs of each set (default 34)")
     parser.add_argument("--out", type=Path, default=None, help="results JSON")
+    parser.add_argument("--forms", nargs="+", choices=list(FORMS), default=None, help="only these forms (default all)")
     args = parser.parse_args(argv)
-    results = run_forms(args.per_language)
+    results = run_forms(args.per_language, args.forms)
     if results is None:
         return 0
     if args.out is not None:
