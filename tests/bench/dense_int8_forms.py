@@ -1,7 +1,7 @@
 """The int8 graph's forms against BLAS's vectors, one run: which products are quantised token by token.
 
 A benchmark, not a test. Each form of ``e5_int8_graph.build_graph`` (the products whose
-activations get a range per token; the rest one range per window) is built in memory and embeds
+activations get a range per token, the rest one range per window; the products kept float32) is built in memory and embeds
 the same real passages of the handout as the BLAS kernel: CMRC2018 (zh), JSQuAD (ja) and TAT-QA
 (en) paragraphs. Reported per form and language: the lowest and mean cosine to BLAS's vector, and
 the form's CPU milliseconds per e5 token (one onnxruntime thread, after a warm-up call).
@@ -20,9 +20,16 @@ from typing import Any
 
 BENCH_DIR = Path(__file__).resolve().parent
 QA = BENCH_DIR.parents[2] / "shared" / "corpus" / "qa"
-FORMS: dict[str, frozenset[str]] = {
-    "every product per token": frozenset({"qkv", "attention_out", "up", "down"}),
-    "up + down per token": frozenset({"up", "down"}),
+EVERY_PRODUCT = frozenset({"qkv", "attention_out", "up", "down"})
+# label: (the products quantised token by token, the products kept float32)
+FORMS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
+    "every product per token": (EVERY_PRODUCT, frozenset()),
+    "up + down per token": (frozenset({"up", "down"}), frozenset()),
+    "every product per token, the last layer float": (EVERY_PRODUCT, frozenset({"l11"})),
+    "every product per token, the last two layers float": (EVERY_PRODUCT, frozenset({"l10", "l11"})),
+    "every product per token, the attention output float": (EVERY_PRODUCT, frozenset({"attention_out"})),
+    "every product per token, the first layer float": (EVERY_PRODUCT, frozenset({"l0"})),
+    "every product per token, the FFN down projection float": (EVERY_PRODUCT, frozenset({"down"})),
 }
 
 
@@ -38,7 +45,7 @@ def passages(per_language: int) -> dict[str, list[str]] | None:
                    for p in item["paragraphs"]][:per_language]}
 
 
-def run_forms(per_language: int) -> dict[str, Any] | None:
+def run_forms(per_language: int, forms: list[str] | None = None) -> dict[str, Any] | None:
     """Each form's cosines to BLAS and CPU ms a token; None without the model, onnxruntime or the handout."""
     import importlib.util
 
@@ -61,8 +68,11 @@ def run_forms(per_language: int) -> dict[str, Any] | None:
     reference = {language: unit(blas.encode(items)) for language, items in texts.items()}
     tokens = sum(len(window) for items in texts.values() for window in blas.windows(items, False)[0])
     results: dict[str, Any] = {"passages": {k: len(v) for k, v in texts.items()}, "tokens": tokens, "forms": {}}
-    for label, per_token in FORMS.items():
-        session = int8_session(build_graph(blas, source_key(model_path), per_token=per_token))
+    for label, (per_token, float_products) in FORMS.items():
+        if forms and label not in forms:
+            continue
+        session = int8_session(build_graph(blas, source_key(model_path), per_token=per_token,
+                                           float_products=float_products))
         encode_windows(blas, session, texts["en"][:1])  # warm-up: onnxruntime plans its first run
         cpu, cosines = 0.0, {}
         for language, items in texts.items():
@@ -108,8 +118,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--per-language", type=int, default=34, help="paragraphs of each set (default 34)")
     parser.add_argument("--out", type=Path, default=None, help="results JSON")
+    parser.add_argument("--forms", nargs="+", choices=list(FORMS), default=None, help="only these forms (default all)")
     args = parser.parse_args(argv)
-    results = run_forms(args.per_language)
+    results = run_forms(args.per_language, args.forms)
     if results is None:
         return 0
     if args.out is not None:

@@ -22,6 +22,8 @@ own lock, and for the C engine their own model handle, about 20 MB), and run bes
 from __future__ import annotations
 
 import enum
+import importlib.util
+import logging
 import os
 import threading
 from collections.abc import Sequence
@@ -43,6 +45,8 @@ from ragspine.llm.embedding_models import (
 )
 from ragspine.llm.pooling import l2_normalise
 
+logger = logging.getLogger(__name__)
+
 
 class E5Prefix(enum.StrEnum):
     """Which E5 prefix the texts get."""
@@ -58,6 +62,24 @@ class E5Kernel(enum.StrEnum):
     ENGINE = "engine"
     BLAS = "blas"
     ORT = "ort"
+
+
+ORT_PACKAGES = ("onnxruntime", "onnx")  # onnx writes the int8 graph, onnxruntime runs it
+
+
+def installed_kernel(kernel: E5Kernel, *, chosen: bool) -> E5Kernel:
+    """``kernel``, or BLAS (with the reason logged) when it is the default ``ort`` and its packages are missing.
+
+    A kernel the user chose is kept as asked: loading it then raises the missing package's install hint.
+    """
+    if kernel is not E5Kernel.ORT or chosen:
+        return kernel
+    missing = [name for name in ORT_PACKAGES if importlib.util.find_spec(name) is None]
+    if not missing:
+        return kernel
+    logger.warning("e5 runs on the BLAS kernel: the int8 kernel needs %s (pip install 'ragspine[embed]')",
+                   " and ".join(missing))
+    return E5Kernel.BLAS
 
 
 MAX_AUTO_THREADS = 4  # a 12-layer 384-wide model gains little from more

@@ -27,6 +27,7 @@ from typing import Protocol, cast
 
 from ragspine.background_priority import lower_this_thread
 from ragspine.errors import RagspineError
+from ragspine.llm.cores import usable_cores
 from ragspine.llm.ports import Embedder
 from ragspine.retrieval.model import Chunk
 from ragspine.retrieval.passage_text import dense_text
@@ -36,13 +37,6 @@ logger = logging.getLogger(__name__)
 DEFAULT_BATCH = 8  # passages per engine call (questions take their own lane of the engine, never waiting for one)
 DEFAULT_WINDOW = 256  # passages read per scan, sorted by length into batches
 MAX_WORKERS = 2  # batches embedded at once: one per free core, the e5 kernel's products gain little beyond
-
-
-def usable_cores() -> int:
-    """The cores this process may run on (its CPU affinity: a container's or taskset's share), at least 1."""
-    if hasattr(os, "sched_getaffinity"):
-        return max(1, len(os.sched_getaffinity(0)))
-    return max(1, os.cpu_count() or 1)
 
 
 def free_workers(busy_workers: int, *, cores: int | None = None, load: float | None = None,

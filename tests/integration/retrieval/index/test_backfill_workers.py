@@ -40,3 +40,16 @@ def test_no_second_model_for_another_kernel_or_embedder(tmp_path: Path) -> None:
     assert helper_passage_embedder(Settings(data_dir=tmp_path, embedder=EmbedderName.E5,
                                             embedder_kernel="engine")) is None
     assert helper_passage_embedder(Settings(data_dir=tmp_path, embedder=EmbedderName.NONE)) is None
+
+
+def test_on_the_int8_kernel_one_worker_and_no_second_model(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # its onnxruntime session already takes the cores free when it loads
+    pytest.importorskip("onnxruntime")
+
+    def no_second_model(settings: Settings) -> None:
+        raise AssertionError("a second passage embedder was built")
+
+    monkeypatch.setattr("ragspine.bootstrap.helper_passage_embedder", no_second_model)
+    settings = Settings(data_dir=tmp_path, embedder=EmbedderName.E5, embedder_kernel="ort")
+    background = build_background_embedder(build_services(settings))
+    assert background is not None and background.workers == 1
