@@ -75,9 +75,13 @@ def test_a_question_naming_a_period_never_gets_an_undated_figure(asked: None, qu
     assert "1325" not in answer, answer
 
 
-def test_undated_figures_are_never_summed(asked: None) -> None:
+def test_rows_of_one_undated_column_are_summed_each_cited_with_no_period(asked: None) -> None:
     answer = cli_answer("What is the sum of the fair value amount of customer relationships and trademarks and trade names?")
-    assert "5540" not in answer and "5,540" not in answer, answer
+    # the two cells share the column, so they share its (unstated) period: the sum is theirs, never a year's
+    assert ": 5540 K（计算自：intangibles.md · table=1,row=Customer relationships,col=Fair value amount；" \
+        "intangibles.md · table=1,row=Trademarks and trade names,col=Fair value amount）" in answer, answer
+    assert answer.count("(the document states no period for this figure)") == 2, answer
+    assert "FY2024" not in answer.split("\n")[0], answer
 
 
 def test_a_dated_figure_is_not_replaced_by_an_undated_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
