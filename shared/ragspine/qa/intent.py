@@ -62,18 +62,14 @@ class RuleIntentParser:
         if slots.metrics:  # "operating income % margin" asks the margin, not the operating income
             slots = _with_metrics(slots, read_derived(question, slots.metrics, self._glossary))
         text = normalize_text(question)
-        analysis = self._analytics.read(text)
+        analysis, causal, quantity, comparison, unit = self.cues(text)
         if analysis:  # a cue word may be a document row's own ("amounts falling due after more than one year")
             analysis = self._analytics.read(_rows_blanked(question, text, slots, self._glossary))
         if analysis:
             slots = self._with_analysis(slots, analysis)
-        causal = bool(self._cues["causal"].search(text))
-        quantity = bool(self._cues["quantity"].search(text))
-        comparison = bool(self._cues["comparison"].search(text))
         channel = Channel.NARRATIVE
         if slots.metrics:
             channel = Channel.COMPOSITE if causal else Channel.STRUCTURED
-        unit = self._unit_pattern.search(text) if self._unit_pattern is not None else None
         arithmetic = _read_arithmetic(question, slots, self._glossary) if slots.metrics else None
         if arithmetic is not None and slots.half_year_sum:  # "H1 2024": its two quarters added up
             arithmetic = replace(arithmetic, period_sum=max(arithmetic.period_sum, 1),
@@ -95,8 +91,7 @@ class RuleIntentParser:
             slots = with_cagr_start(slots, arithmetic.cagr_years)
         if arithmetic is not None and slots.unknown_names:
             slots = without_cues(slots, question)
-        return Intent(slots, channel, causal, quantity, comparison, analysis=analysis,
-                      requested_unit=self._units[unit.group()] if unit else None,
+        return Intent(slots, channel, causal, quantity, comparison, analysis=analysis, requested_unit=unit,
                       arithmetic=NO_ARITHMETIC if arithmetic is None else arithmetic)
 
     @property
@@ -105,8 +100,8 @@ class RuleIntentParser:
         return self._glossary
 
     def cues(self, text: str) -> tuple[Analysis, bool, bool, bool, str | None]:
-        """The cues ``parse`` reads from the whole normalised question before its names change anything:
-        the analysis asked, whether it asks why, how much and a comparison, and the unit asked (or None)."""
+        """The cues read from the whole normalised question, before its names change anything: the analysis
+        asked, whether it asks why, how much and a comparison, and the unit asked (or None)."""
         unit = self._unit_pattern.search(text) if self._unit_pattern is not None else None
         return (self._analytics.read(text), bool(self._cues["causal"].search(text)),
                 bool(self._cues["quantity"].search(text)), bool(self._cues["comparison"].search(text)),
