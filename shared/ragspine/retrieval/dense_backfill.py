@@ -18,7 +18,6 @@ BLAS kernel a second passage embedder; its products release the GIL).
 from __future__ import annotations
 
 import logging
-import os
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -27,7 +26,7 @@ from typing import Protocol, cast
 
 from ragspine.background_priority import lower_this_thread
 from ragspine.errors import RagspineError
-from ragspine.llm.cores import usable_cores
+from ragspine.llm.cores import free_cores
 from ragspine.llm.ports import Embedder
 from ragspine.retrieval.model import Chunk
 from ragspine.retrieval.passage_text import dense_text
@@ -46,13 +45,7 @@ def free_workers(busy_workers: int, *, cores: int | None = None, load: float | N
     The 1-minute load average counts this embedder's own ``busy_workers`` too, so they are given
     back before the usable cores are compared with it; an unknown load counts as a busy machine.
     """
-    cores = cores if cores is not None else usable_cores()
-    if load is None:
-        try:
-            load = os.getloadavg()[0]
-        except OSError:
-            load = float(cores)
-    return max(1, min(limit, cores, round(cores - load + busy_workers)))
+    return min(max(1, limit), free_cores(cores, load, own_busy=busy_workers))
 
 
 class BackfillIndex(Protocol):
