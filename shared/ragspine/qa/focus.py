@@ -38,8 +38,7 @@ def first_shown(question: str, evidence: Sequence[Evidence], limit: int, *,
     """
     if limit <= 0 or not evidence:
         return ()
-    topic = topic_words(question, subject=subject)
-    held = [len(content_words(subject(item.text)) & topic) for item in evidence]
+    held = _topic_words_held(question, evidence, subject)
     ranked = sorted(range(len(evidence)), key=lambda i: -held[i])  # stable: retrieval order among equals
     return _each_text_once(ranked, evidence)[:limit]
 
@@ -54,11 +53,16 @@ def focus(question: str, cited: Sequence[int], evidence: Sequence[Evidence], *,
         evidence: the passages the first prompt gave.
         subject: blanks the question's subject out of a text (the entities and periods it names).
     """
-    topic = topic_words(question, subject=subject)
-    held = [len(content_words(subject(item.text)) & topic) for item in evidence]
+    held = _topic_words_held(question, evidence, subject)
     best = max(range(len(evidence)), key=lambda i: held[i], default=None)  # the first of equals
     lead = [best] if best is not None and held[best] > 0 else []
     return _each_text_once([*lead, *cited], evidence)[:MAX_FOCUS]
+
+
+def _topic_words_held(question: str, evidence: Sequence[Evidence], subject: Callable[[str], str]) -> list[int]:
+    """How many of the question's topic words each passage's own text holds."""
+    topic = topic_words(question, subject=subject)
+    return [len(content_words(subject(item.text)) & topic) for item in evidence]
 
 
 def _each_text_once(order: Sequence[int], evidence: Sequence[Evidence]) -> tuple[int, ...]:
