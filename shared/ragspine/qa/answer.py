@@ -162,7 +162,7 @@ def answer_question(question: str, *, qa: QAComponents, history: Sequence[Messag
     shape, trace = cache.parse()
     plain = plain_answer(shape, text, qa, trace) if cache.plain else None
     if plain is not None:  # a plain lookup whose figure is found: answered by its own short path
-        return _finish(trace, plain)
+        return plain
     early = _refused_clarified_or_curated(shape, text, qa, trace)
     if early is not None and early.status is AnswerStatus.NEEDS_CLARIFICATION:
         # "Brantwell's dividend per share" of rows "(p)" and "(€)": the one row with the company's figures

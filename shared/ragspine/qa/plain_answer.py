@@ -30,17 +30,20 @@ from ragspine.qa.structured import outcome_sources
 
 if TYPE_CHECKING:
     from ragspine.facts.glossary import Glossary
+    from ragspine.facts.model import Fact
     from ragspine.facts.query_metric import QueryResult
     from ragspine.qa.answer import QAComponents
+    from ragspine.qa.language import Lang
     from ragspine.qa.parse_cache import ParsedQuestion
     from ragspine.qa.slots import Slots
     from ragspine.qa.trace import TraceRecorder
 
 PROVENANCE_PASS = "provenance:pass"
+_STRUCTURED, _FOUND = str(Route.STRUCTURED), str(AnswerStatus.FOUND)  # the trace's plain strings
 
 
 def plain_answer(shape: ParsedQuestion, text: str, qa: QAComponents, trace: TraceRecorder) -> AnswerResult | None:
-    """The result (trace not yet attached) the full path gives a plain lookup whose figure is found; else None."""
+    """The result, its trace emitted, that the full path gives a plain lookup whose figure is found; else None."""
     intent, decision = shape.intent, shape.decision
     if (intent is None or shape.faq is not None or not isinstance(decision, Proceed)
             or intent.channel is not Channel.STRUCTURED or intent.requested_unit is not None
@@ -52,18 +55,22 @@ def plain_answer(shape: ParsedQuestion, text: str, qa: QAComponents, trace: Trac
         return None
     result = run_query(MetricQuery(slots.metrics[0], slots.entities[0], slots.periods[0], slots.channels[0]),
                        facts=qa.facts, max_sensitivity=qa.max_sensitivity)
-    if result.status is not QueryStatus.FOUND:
+    fact = result.fact
+    if result.status is not QueryStatus.FOUND or fact is None:
         return None  # a figure not found as asked may fall due in the year named: the full path reads the schedule
-    answer = _answer_text(result, slots, qa.glossary, shape)
+    answer = _answer_text(result, fact, slots, qa.glossary, shape.lang)
     if answer is None:
         return None
     trace.stage("structured")
     trace.decide(PROVENANCE_PASS)
+    # the trace as ``answer._finish`` emits it for a structured answer: one fact, no passage
+    emitted = trace.finish(route=_STRUCTURED, status=_FOUND, slots=slots.as_dict(), fact_ids=["/".join(fact.key)],
+                           chunk_ids=[])
     return AnswerResult(answer, outcome_sources((result,)), Route.STRUCTURED, AnswerStatus.FOUND, slots, (result,),
-                        refinements=decision.refinements)
+                        decision.refinements, None, None, None, emitted)
 
 
-def _answer_text(result: QueryResult, slots: Slots, glossary: Glossary, shape: ParsedQuestion) -> str | None:
+def _answer_text(result: QueryResult, fact: Fact, slots: Slots, glossary: Glossary, lang: Lang) -> str | None:
     """The fact's line and the assumptions' sentence, when every number they show is one the answer may show.
 
     The line's number is the fact's value, formatted by ``format_number`` from the very fact it cites (and
@@ -72,15 +79,13 @@ def _answer_text(result: QueryResult, slots: Slots, glossary: Glossary, shape: P
     number: each line's claims (read once per process, as the full check reads them) are held to those
     values, and a line claiming anything else is left to the full path's check and its verdict.
     """
-    lang = shape.lang
     lines = [render_result(result, glossary, lang)]
     if slots.assumptions:
         lines.append(render_assumptions(slots.assumptions, glossary, lang))
-    fact = result.fact
-    assert fact is not None  # found
-    shown = frozenset().union(figure_values(format_number(fact.value)),
-                              *[figure_values(format_number(other.value)) for other in result.conflicts],
-                              *[figure_values(period.label) for period in slots.periods])
-    if any(not claim.readings & shown for line in lines for claim in line_claims(line)):
-        return None
+    shown = [figure_values(format_number(fact.value)), figure_values(slots.periods[0].label),
+             *[figure_values(format_number(other.value)) for other in result.conflicts]]
+    for line in lines:
+        for claim in line_claims(line):
+            if not any(claim.readings & values for values in shown):
+                return None
     return "\n".join(lines)
