@@ -55,7 +55,7 @@ _PERIOD_WORDS = LazyPattern(r"期|年度|end|/")
 # and "thr"); in the normalised question no other character matches these letters case-blind. Its case-blind
 # pattern, tried at every position, runs only on such a question ("gross margin" holds no range word).
 _MONTH_WORDS = LazyPattern(r"jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec")
-_RANGE_WORDS = LazyPattern(r"[-–—~〜～ー至到]|to|to|thr|unt|から")
+_RANGE_WORDS = LazyPattern(r"[-–—~〜～ー至到]|to|thr|unt|から")
 _HALF_START = LazyPattern(r"上|下|half|h1|h2")
 
 
