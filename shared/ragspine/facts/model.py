@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from datetime import date
 from typing import NamedTuple
 
 from ragspine.errors import MissingLineageError
+from ragspine.lazy import LazyPattern
 from ragspine.sensitivity import Sensitivity
 
 LINEAGE_FIELDS = ("source_doc_id", "source_locator")
@@ -17,8 +17,9 @@ LINEAGE_FIELDS = ("source_doc_id", "source_locator")
 UNDATED = "UNDATED"
 # An undated fact whose table states one date that closes no fiscal year ("As of September 30, 2019"
 # under a December year) carries that date at the end of its locator: the answer then says which
-# date the document gives, rather than that it gives none.
-_STATED_DATE = re.compile(r",date=(\d{4})-(\d{2})-(\d{2})$")
+# date the document gives, rather than that it gives none. Compiled on its first read: a figure found as
+# asked (a plain lookup's answer) never reads it.
+_STATED_DATE = LazyPattern(r",date=(\d{4})-(\d{2})-(\d{2})$")
 
 
 class FactKey(NamedTuple):

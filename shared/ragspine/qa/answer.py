@@ -43,6 +43,7 @@ from ragspine.qa.parse_cache import (
     implied_numbers,
     question_numbers,
 )
+from ragspine.qa.plain_answer import plain_answer
 from ragspine.qa.plain_asks import asks_nothing_more
 from ragspine.qa.plain_lookup import plain_parse
 from ragspine.qa.ports import IntentParser, NarrativeRetriever
@@ -159,6 +160,9 @@ def answer_question(question: str, *, qa: QAComponents, history: Sequence[Messag
     text = with_table_dates_read(text, facts=qa.facts, glossary=qa.glossary, max_sensitivity=qa.max_sensitivity)
     cache = _QuestionCache(qa, text)
     shape, trace = cache.parse()
+    plain = plain_answer(shape, text, qa, trace) if cache.plain else None
+    if plain is not None:  # a plain lookup whose figure is found: answered by its own short path
+        return plain
     early = _refused_clarified_or_curated(shape, text, qa, trace)
     if early is not None and early.status is AnswerStatus.NEEDS_CLARIFICATION:
         # "Brantwell's dividend per share" of rows "(p)" and "(€)": the one row with the company's figures
@@ -388,6 +392,7 @@ class _QuestionCache:
         self._qa, self._text = qa, text
         self._key = (text, qa.clock())
         self.cached = False
+        self.plain = False  # parsed just now as a plain lookup (qa/plain_lookup.py)
         self.shape: ParsedQuestion | None = None
 
     def parse(self) -> tuple[ParsedQuestion, TraceRecorder]:
@@ -398,8 +403,9 @@ class _QuestionCache:
         if shape is None:
             trace = TraceRecorder.begin(len(self._text), question_digest(self._text), started)
             # a plain lookup's intent is read from the glossary's scan; every other question is parsed in full
-            shape = plain_parse(self._text, self._qa, today=self._key[1], trace=trace) \
-                or _parse(self._text, self._qa, today=self._key[1], trace=trace)
+            plain = plain_parse(self._text, self._qa, today=self._key[1], trace=trace)
+            self.plain = plain is not None
+            shape = plain or _parse(self._text, self._qa, today=self._key[1], trace=trace)
             if not _depends_on_documents(shape, self._qa):
                 self._qa.parse_cache.put(self._key, shape)
         else:

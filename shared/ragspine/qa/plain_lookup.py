@@ -50,6 +50,12 @@ _MAX_PLAIN_CHARS = 100
 # Every period wording read on the fiscal calendar (2025年3月期, 2024年度, "year ended", 2018/19, "April-June
 # 2024") holds one of these, and so does every half-year wording (上半年, H1 2024, "the first half").
 _PERIOD_WORDS = LazyPattern(r"期|年度|end|/")
+# Every month wording the months reader reads holds 月, "end" (one of the period words above) or a month's first
+# three letters with a range word after them ("April-June", "Oct. to Dec."; its "until" and "through" begin "unt"
+# and "thr"); in the normalised question no other character matches these letters case-blind. Its case-blind
+# pattern, tried at every position, runs only on such a question ("gross margin" holds no range word).
+_MONTH_WORDS = LazyPattern(r"jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec")
+_RANGE_WORDS = LazyPattern(r"[-–—~〜～ー至到]|to|thr|unt|から")
 _HALF_START = LazyPattern(r"上|下|half|h1|h2")
 
 
@@ -80,13 +86,19 @@ def plain_intent(text: str, parser: RuleIntentParser) -> Intent | None:
 def _periods_as_written(text: str, norm: str, glossary: Glossary) -> bool:
     """Whether the slot reading takes the question's periods as the scan reads them: no period wording it reads
     on the fiscal calendar, no date, no half year (each checked by its own reader where its words occur)."""
-    if _PERIOD_WORDS.search(norm) is not None or may_name_months(norm):
+    if _PERIOD_WORDS.search(norm) is not None or _may_name_months(norm):
         read, readings = read_period_words(text, glossary.fiscal_calendar)
         if readings or read != unicodedata.normalize("NFKC", text):
             return False
     if may_name_a_date(norm):
         return False
     return _HALF_START.search(norm) is None or (half_year(text) is None and unread_half(text) is None)
+
+
+def _may_name_months(norm: str) -> bool:
+    """``may_name_months(norm)``, read only where a month wording without "end" may stand."""
+    return ("月" in norm or (_MONTH_WORDS.search(norm) is not None and _RANGE_WORDS.search(norm) is not None)) \
+        and may_name_months(norm)
 
 
 def _plain_slots(mentions: list[Mention], glossary: Glossary) -> ParsedSlots | None:

@@ -17,13 +17,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ragspine.facts.glossary import SlotKind
+from ragspine.facts.glossary import SlotKind, normalize_text
 from ragspine.facts.open_vocabulary import METRIC_PREFIX
 from ragspine.facts.sqlite_store import SqliteFactStore
 from ragspine.qa import answer as answer_module
 from ragspine.qa.answer import QAComponents, answer_question
 from ragspine.qa.intent import RuleIntentParser
-from ragspine.qa.plain_lookup import plain_intent
+from ragspine.qa.month_periods import may_name_months
+from ragspine.qa.plain_lookup import _PERIOD_WORDS, _may_name_months, plain_intent
 from ragspine.qa.result import AnswerResult, AnswerStatus
 from tests.fakes.qa import make_qa
 from tests.support.glossary import default_glossary
@@ -140,3 +141,17 @@ def test_a_plain_lookup_answers_its_figure_with_its_source(qa: QAComponents) -> 
     result = answer_question("2024年日本的毛利率是多少", qa=qa)
     assert result.status is AnswerStatus.FOUND
     assert result.sources and "（来源：" in result.answer
+
+
+_MONTH_PARTS = ["March", "MAR.", "sept", "Dec", "june", "ended", "Ending", "月", "3月期", "to", "-", "~", "から", "2024",
+                "ı", "İ", "ſ", "K", "April-June 2024", "gross margin", "revenue", "期", "年度", " ", "/", "TO", "thru",
+                "through", "until", "UNTIL", "untıl", "ー", "グループ", "stores", "至", "到", "–", "〜", "～", "may",
+                "Oct.", "nov", "2024 ", "ıan"]
+
+
+@settings(max_examples=800, deadline=None)
+@given(st.lists(st.sampled_from(_MONTH_PARTS + _PERIODS), min_size=1, max_size=6).map(_question))
+def test_the_month_reader_runs_wherever_it_may_read_a_month(question: str) -> None:
+    # the plain lookup runs the month reader only where its month words stand: it never skips one that reads
+    norm = normalize_text(question)
+    assert _PERIOD_WORDS.search(norm) is not None or _may_name_months(norm) == may_name_months(norm)

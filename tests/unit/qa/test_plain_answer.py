@@ -1,0 +1,146 @@
+"""A plain lookup answered by its own short path gets the full path's result, and its number is its fact's.
+
+``plain_answer`` builds the structured answer of a plain lookup directly (one store read, the fact's
+line, the assumptions, the source). The properties hold every result to the full path's (the plain
+path switched off) over generated facts: any value, a unit that may read as a number, figures other
+sources state differently, a figure above the caller's clearance or none at all.
+"""
+
+from __future__ import annotations
+
+from unittest import mock
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from ragspine.citation import citation
+from ragspine.facts.glossary import SlotKind
+from ragspine.facts.model import Fact, FactKey, format_number
+from ragspine.qa import answer as answer_module
+from ragspine.qa import plain_answer as plain_module
+from ragspine.qa.answer import QAComponents, answer_question
+from ragspine.qa.provenance import check_rendered, figure_values
+from ragspine.qa.result import AnswerResult, AnswerStatus, Route
+from ragspine.sensitivity import Sensitivity
+from tests.fakes.facts import InMemoryFactStore
+from tests.fakes.qa import make_qa
+from tests.support.glossary import default_glossary
+
+_GLOSSARY = default_glossary()
+_LINEAGE = ("sha256:" + "0" * 64, "curated-1", "glossary-1")
+_ENTITIES = ["日本", "Japan", "香港", "Hong Kong", "グループ", ""]
+_METRICS = ["营业收入", "revenue", "売上高", "gross margin", "毛利率", "operating profit", "営業利益"]
+_PERIODS = [("2024年", "FY", "2024"), ("FY2023", "FY", "2023"), ("Q3 2024", "Q", "2024Q3"),
+            ("2025年度", "FY", "2025"), ("2024年第4四半期", "Q", "2024Q4")]
+_TEMPLATES = ["{p}{e}的{m}是多少", "What was the {m} of {e} in {p}?", "{e}の{p}の{m}はいくらですか"]
+_UNITS = ["USD_M", "PCT", "JPY", "", "USD_100M", "stores", "万元"]
+
+
+def _seen(result: AnswerResult) -> dict[str, object]:
+    """Everything the caller gets but the trace's timings: the stages' names and the decisions stay."""
+    trace = dict(result.trace)
+    timings = result.trace["timings_ms"]
+    assert isinstance(timings, dict)
+    trace["timings_ms"] = sorted(timings)
+    return {"answer": result.answer, "sources": result.sources, "route": result.route, "status": result.status,
+            "slots": result.slots, "results": result.results, "refinements": result.refinements,
+            "clarification": result.clarification, "refusal": result.refusal_reason, "trace": trace}
+
+
+def _full(question: str, qa: QAComponents) -> AnswerResult:
+    with mock.patch.object(answer_module, "plain_parse", return_value=None):
+        return answer_question(question, qa=qa)
+
+
+def _fact(key: FactKey, value: float, unit: str, doc: str, sensitivity: Sensitivity) -> Fact:
+    return Fact(key.metric_code, key.entity, "", key.channel, key.period_type, key.period, value, unit, doc,
+                f"page={len(doc)},row={key.metric_code}", *_LINEAGE, sensitivity=sensitivity)
+
+
+_VALUES = st.one_of(st.integers(-10**9, 10**9), st.floats(-1e6, 1e6, allow_nan=False).map(lambda v: round(v, 3)))
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(template=st.sampled_from(_TEMPLATES), metric=st.sampled_from(_METRICS), entity=st.sampled_from(_ENTITIES),
+       period=st.sampled_from(_PERIODS), stored=st.booleans(), value=_VALUES, unit=st.sampled_from(_UNITS),
+       others=st.lists(st.tuples(_VALUES, st.sampled_from(_UNITS)), max_size=2),
+       sensitivity=st.sampled_from([Sensitivity.INTERNAL, Sensitivity.RESTRICTED]))
+def test_a_plain_lookup_gets_the_full_paths_result_over_any_fact(
+        template: str, metric: str, entity: str, period: tuple[str, str, str], stored: bool, value: float,
+        unit: str, others: list[tuple[float, str]], sensitivity: Sensitivity) -> None:
+    question = template.format(m=metric, e=entity, p=period[0])
+    code = _GLOSSARY.normalize(SlotKind.METRIC, metric)
+    assert code is not None
+    entity_code = _GLOSSARY.normalize(SlotKind.ENTITY, entity) if entity else _GLOSSARY.home_entity
+    assert entity_code is not None
+    key = FactKey(code, entity_code, _GLOSSARY.default_channel, period[1], period[2])
+    store = InMemoryFactStore()
+    if stored:
+        store.put_many([_fact(key, value, unit, "Annual_Report.pdf", sensitivity)])
+        store.put_conflicts([_fact(key, v, u, f"Other_{i}.pdf", Sensitivity.INTERNAL) for i, (v, u) in
+                             enumerate(others)])
+    qa = make_qa(store)
+    plain = _seen(answer_question(question, qa=qa))
+    qa.parse_cache.clear()
+    assert plain == _seen(_full(question, qa))
+
+
+@pytest.mark.parametrize("question", ["2024年日本的毛利率是多少", "What was Hong Kong revenue in Q3 2024?",
+                                      "中国内地2025年第二季度营收是多少", "日本の2025年度の売上高はいくらですか",
+                                      "What was the revenue in FY2024?"])
+def test_the_answers_number_is_formatted_from_the_fact_it_cites(question: str) -> None:
+    store = InMemoryFactStore()
+    qa = make_qa(store)
+    # the fact each question asks, with a value no question or period holds
+    probe = _full(question, qa)
+    assert probe.status is AnswerStatus.NOT_FOUND and probe.results[0].query is not None
+    key = probe.results[0].query.key
+    store.put_many([_fact(key, 8675.309, "USD_M", "Filing_A.pdf", Sensitivity.INTERNAL)])
+    qa.parse_cache.clear()
+    with mock.patch.object(answer_module, "plain_answer", wraps=plain_module.plain_answer) as spy:
+        result = answer_question(question, qa=qa)
+    assert spy.call_count == 1 and result.route is Route.STRUCTURED and result.status is AnswerStatus.FOUND
+    fact = result.results[0].fact
+    assert fact is not None
+    first_line = result.answer.split("\n")[0]
+    assert f"{format_number(fact.value)} USD_M{citation(fact.source_doc_id, fact.source_locator)}" in first_line
+    assert result.sources == ({"doc": "Filing_A.pdf", "locator": fact.source_locator},)
+    # the full path's check passes with nothing allowed but the fact's value and the period's label
+    allowed = figure_values(format_number(fact.value)) | figure_values(result.slots.periods[0].label)
+    assert check_rendered(result.answer, allowed=allowed).ok
+    assert result.trace["decisions"] == ["provenance:pass"]
+
+
+def test_a_number_the_fact_does_not_give_is_left_to_the_full_check() -> None:
+    store = InMemoryFactStore()
+    qa = make_qa(store)
+    question = "What was the revenue of Japan in FY2024?"
+    key = _full(question, qa).results[0].query.key  # type: ignore[union-attr]
+    # a unit that reads as a number the fact does not give: the plain path does not vouch for the line
+    store.put_many([_fact(key, 12, "per 1000 shares", "Filing_B.pdf", Sensitivity.INTERNAL)])
+    qa.parse_cache.clear()
+    result = answer_question(question, qa=qa)
+    qa.parse_cache.clear()
+    assert _seen(result) == _seen(_full(question, qa))
+    assert result.trace["decisions"] == ["provenance:rejected"]
+
+
+def test_a_figure_not_found_is_answered_by_the_full_path() -> None:
+    qa = make_qa(InMemoryFactStore())
+    question = "What was the revenue of Japan in FY2024?"
+    result = answer_question(question, qa=qa)
+    qa.parse_cache.clear()
+    assert result.status is AnswerStatus.NOT_FOUND
+    assert _seen(result) == _seen(_full(question, qa))
+
+
+def test_a_restricted_figure_is_not_found() -> None:
+    store = InMemoryFactStore()
+    qa = make_qa(store)
+    question = "2024年日本的营业收入是多少"
+    key = _full(question, qa).results[0].query.key  # type: ignore[union-attr]
+    store.put_many([_fact(key, 500, "USD_M", "Board_Pack.pdf", Sensitivity.RESTRICTED)])
+    qa.parse_cache.clear()
+    result = answer_question(question, qa=qa)
+    assert result.status is AnswerStatus.NOT_FOUND and "500" not in result.answer and not result.sources
