@@ -51,6 +51,11 @@ def year_name_unsure(calendar: FiscalCalendar, year: int, month: int, day: int) 
     return month in (1, 2)
 
 
+# ``N年度`` as tables and questions write it, maybe with a quarter of it (2024年度第3四半期, 2024年度の第3四半期,
+# 2024年度第3季度): the one spelling every reader of 年度 matches, ``year_of_nendo`` the one rule naming it.
+NENDO_PATTERN = r"(?P<year>(?:19|20)\d{2})\s*年度(?:\s*の?\s*第?\s*(?P<q>[1-4一二三四])\s*(?:四半期|季度))?"
+
+
 def year_of_nendo(calendar: FiscalCalendar, year: int) -> int:
     """The fiscal year ``N年度`` names: for a year ending in January to March, the year starting in N (the
     Japanese convention: 2024年度 is April 2024 to March 2025), named as the calendar names it; else N."""

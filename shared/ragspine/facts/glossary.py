@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ragspine.errors import ConfigurationError
 from ragspine.facts.calendar import FiscalCalendar
-from ragspine.facts.fiscal_dates import year_of_nendo
+from ragspine.facts.fiscal_dates import NENDO_PATTERN, year_of_nendo
 from ragspine.facts.formulas import Formula, FormulaError, formulas_of
 from ragspine.facts.matching import SlotRegex, slot_regex
 from ragspine.facts.model import UNDATED
@@ -323,7 +323,7 @@ class Glossary:
 
 
 # A year written with 年度, alone or with its quarter (2024年度, 2024年度第3四半期): named by its start in Japanese
-_NENDO = LazyPattern(r"\d{4}\s*年度(?:\s*の?\s*第\s*[1-4一二三四]\s*(?:四半期|季度))?")
+_NENDO = LazyPattern(NENDO_PATTERN)
 
 # "dividends per share" and "dividend per share": an amount per unit is named with its head in either number
 _PER_UNIT = re.compile(r"^(?P<head>[a-z][a-z ]*?[a-z])(?P<rest> per [a-z].*)$")

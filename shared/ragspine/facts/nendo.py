@@ -5,12 +5,12 @@ from __future__ import annotations
 import unicodedata
 
 from ragspine.facts.calendar import FiscalCalendar
-from ragspine.facts.fiscal_dates import year_of_nendo
+from ragspine.facts.fiscal_dates import NENDO_PATTERN, year_of_nendo
 from ragspine.facts.glossary import Period
 from ragspine.lazy import LazyPattern
 
 # A Japanese fiscal year named by the calendar year it starts in (2024年度), maybe with a quarter of it.
-_NENDO = LazyPattern(r"(?P<year>(?:19|20)\d{2})\s*年度(?:\s*第?\s*(?P<q>[1-4一二三四])\s*四半期)?")
+_NENDO = LazyPattern(NENDO_PATTERN)
 _CJK_QUARTERS = {"一": 1, "二": 2, "三": 3, "四": 4}
 
 

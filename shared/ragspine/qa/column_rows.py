@@ -10,6 +10,16 @@ written, only the bare row is named (the total column's figure, which was not as
 column words are left over. Where the documents name a row for each column with that label, the
 question is written with each column's row in place of its column words ("Workforce reduction
 balance payable"), and the bare label is taken out, so the cells asked are read and nothing else.
+The same holds the other way round, where the rows are the parts and the question names the
+column's heading once: a ``Total Expected Charges`` column over segment rows is read as
+``total expected charges: transportation solutions`` and so on, its ``Total`` row as the bare
+heading, and "the difference in total expected charges between Transportation Solutions and
+Industrial Solutions" asks the two segments' cells, written "total expected charges Transportation
+Solutions", as the documents name them.
+
+"The total" named as one of the columns asked ("the difference in the gross carrying amount
+between the current and the total") is the ``Total`` column, whose cell is the bare label: it is
+written as that label, so the cell is read beside the other columns'.
 
 Only a document row (a table label, not a glossary metric) named once is read so: a label written
 twice ("balances in A and B over total balances") may pair with either column, and the question
@@ -31,6 +41,9 @@ _MAX_COLUMN_WORDS = 5
 _EDGE_WORDS = frozenset({"the", "a", "an", "and", "or", "to", "of", "for", "in", "between", "vs", "versus",
                          "what", "is", "was", "how", "much", "by", "from", "on", "at", "as", "with"})
 _ASKING = ASKING_WORDS | {"total", "totals", "sum", "combined"}
+# "between the current and the total": "total" alone as one of the names joined, a column's heading
+_TOTAL_COLUMN = LazyPattern(r"(?<![a-z])(?:and|or|between|vs\.?|versus)\s+(?:the\s+)?(?P<total>total)"
+                            r"(?=\s*(?:[?.,;]|$|(?:and|or|vs\.?|versus)(?![a-z])))")
 
 
 def with_column_rows(question: str, mentions: list[Mention], glossary: Glossary) -> str:
@@ -51,12 +64,20 @@ def with_column_rows(question: str, mentions: list[Mention], glossary: Glossary)
     columns = _columns_named(lower, label, row.code or "", mentions, glossary)
     if not columns:
         return question
+    named = question[row.start:row.end]
+    spans = [(start, end, f"{named} {question[start:end]}" if label_first else f"{question[start:end]} {named}")
+             for start, end, label_first in columns]
+    total = _TOTAL_COLUMN.search(lower)
+    # "total" is the glossary's total channel too: a column's heading here, so only another name over it keeps it
+    if total is not None and not columns[0][2] and not any(
+            m.start < total.end("total") and total.start("total") < m.end for m in mentions
+            if m.kind is not SlotKind.CHANNEL):
+        spans.append((total.start("total"), total.end("total"), named))  # the Total column's cell: the bare label
     pieces: list[str] = []
     at = 0
-    for start, end in sorted([*columns, (row.start, row.end)]):
+    for start, end, written in sorted([*spans, (row.start, row.end, "")]):
         pieces.append(question[at:start])
-        if (start, end) != (row.start, row.end):
-            pieces.append(f"{question[start:end]} {question[row.start:row.end]}")
+        pieces.append(written)
         at = end
     pieces.append(question[at:])
     return " ".join("".join(pieces).split())
@@ -69,11 +90,15 @@ def _occurrences(lower: str, label: str) -> int:
 
 
 def _columns_named(lower: str, label: str, code: str, mentions: list[Mention],
-                   glossary: Glossary) -> list[tuple[int, int]]:
-    """Spans of the question's words each naming a column of the row (the longest first), outside every name."""
+                   glossary: Glossary) -> list[tuple[int, int, bool]]:
+    """Spans of the question's words each naming a column of the row (the longest first), outside every name,
+    each with whether the documents write the label first (the column's heading named once, the rows apart).
+
+    Every column read so is read in the same order: a question naming one part once names all the others apart.
+    """
     taken = [(m.start, m.end) for m in mentions]
     words = [w for w in _WORD.finditer(lower)]
-    found: list[tuple[int, int]] = []
+    found: list[tuple[int, int, bool]] = []
     codes: set[str] = set()
     i = 0
     while i < len(words):
@@ -85,12 +110,16 @@ def _columns_named(lower: str, label: str, code: str, mentions: list[Mention],
             span = (first.start(), last.end())
             if any(s < span[1] and span[0] < e for s, e in taken):
                 continue
-            owner = glossary.aliases.get(f"{lower[span[0]:span[1]]} {label}")
+            words_named = lower[span[0]:span[1]]
+            owner = glossary.aliases.get(f"{words_named} {label}")
+            label_first = owner is None
+            if label_first:
+                owner = glossary.aliases.get(f"{label} {words_named}")
             if owner is None or owner[0] is not SlotKind.METRIC or owner[1] == code or owner[1] in codes:
                 continue
-            found.append(span)
+            found.append((*span, label_first))
             codes.add(owner[1])
             i += size - 1
             break
         i += 1
-    return found
+    return found if len({label_first for *_, label_first in found}) <= 1 else []

@@ -28,8 +28,9 @@ import unicodedata
 from datetime import date
 
 from ragspine.facts.calendar import FiscalCalendar
-from ragspine.facts.fiscal_dates import named_fiscal_year, year_of_nendo
+from ragspine.facts.fiscal_dates import NENDO_PATTERN, named_fiscal_year
 from ragspine.facts.glossary import Mention, Period, SlotKind
+from ragspine.facts.nendo import nendo_period
 from ragspine.lazy import LazyPattern
 from ragspine.qa.month_periods import PeriodReading, may_name_months, months_of, read_months
 
@@ -41,7 +42,7 @@ _JA_FISCAL_END = LazyPattern(r"(?P<year>\d{4})\s*年\s*(?P<month>\d{1,2})\s*月\
                             r"(?:\s*の?\s*第\s*(?P<q>[1-4一二三四])\s*四半期)?")
 _ENDED = LazyPattern(r"(?<![a-z])(?:(?:fiscal\s+)?year|twelve\s+months|12\s+months)\s+end(?:ed|ing)\s+(?:on\s+)?"
                     r"(?P<month>[a-z]{3,9})\.?\s+(?P<day>\d{1,2}),?\s+(?P<year>\d{4})(?!\d)", re.IGNORECASE)
-_NENDO = LazyPattern(r"(?<![\d/])(?P<year>\d{4})\s*年度(?:\s*の?\s*第\s*(?P<q>[1-4一二三四])\s*(?:四半期|季度))?")
+_NENDO = LazyPattern(r"(?<![\d/])" + NENDO_PATTERN)
 # Opened by a lookahead on the first characters a match may have (a digit, h, f, s): case-insensitive,
 # ``re`` would otherwise try both branches at every position.
 _HALF_GUARD = r"(?=[\dhfs])"
@@ -111,17 +112,15 @@ def _read_by_start(text: str, fiscal: FiscalCalendar) -> tuple[str, tuple[Period
 
     def by_start(match: re.Match[str]) -> str:
         start = int(match["year"])
-        year = year_of_nendo(fiscal, start)
-        if year == start:  # the glossary names the year by its start too: nothing to read
-            return match.group()
+        period = nendo_period(fiscal, match.group())  # the one reading of 年度, as a table's header is read
+        if period is None or period.period.partition("Q")[0] == str(start):
+            return match.group()  # the glossary names the year by its start too: nothing to read
         quarter = match["q"]
         if quarter is None:
-            word, period, months = f"FY{year}", Period.fiscal_year(year), months_of(start, first_month, 12)
+            word, months = f"FY{period.period}", months_of(start, first_month, 12)
         else:
-            number = int(_CJK_Q.get(quarter, quarter))
-            first = start * 12 + first_month - 1 + 3 * (number - 1)
-            word, period = f"{year}Q{number}", Period("Q", f"{year}Q{number}")
-            months = months_of(first // 12, first % 12 + 1, 3)
+            first = start * 12 + first_month - 1 + 3 * (int(_CJK_Q.get(quarter, quarter)) - 1)
+            word, months = period.period, months_of(first // 12, first % 12 + 1, 3)
         readings.append(PeriodReading(match.group().strip(), period, months))
         return _padded(word, match.group())
 

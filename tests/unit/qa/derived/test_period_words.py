@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from ragspine.facts.calendar import FiscalCalendar
 from ragspine.facts.glossary import Period
+from ragspine.facts.nendo import nendo_period
 from ragspine.ingestion.table_stated_years import split_year_end
 from ragspine.qa.period_words import half_year, read_period_words
 from ragspine.qa.slots import parse_slots
@@ -189,3 +192,16 @@ def test_year_end_beside_a_year_is_no_word_of_a_row() -> None:
                          glossary=glossary)
     assert parsed.metrics == (open_metric_code("Transfers (Note (b))"),)
     assert parsed.periods == (Period.fiscal_year(2018), Period.fiscal_year(2019))
+
+
+@given(year=st.integers(2000, 2040), quarter=st.integers(1, 4), cjk=st.booleans(), no=st.booleans(),
+       dai=st.booleans(), word=st.sampled_from(["四半期", "季度"]),
+       fiscal=st.sampled_from([MARCH, FiscalCalendar(2), FiscalCalendar(1)]))
+def test_a_nendo_quarter_in_a_question_is_the_quarter_a_table_header_of_those_words_is_filed_under(
+        year: int, quarter: int, cjk: bool, no: bool, dai: bool, word: str, fiscal: FiscalCalendar) -> None:
+    # 2024年度第3四半期, 2024年度の第三季度, 2024年度3四半期: one spelling and one rule for every reader of 年度
+    spelled = f"{year}年度{'の' if no else ''}{'第' if dai else ''}{'一二三四'[quarter - 1] if cjk else quarter}{word}"
+    header = nendo_period(fiscal, spelled)
+    assert header == Period("Q", f"{year + 1}Q{quarter}")  # the year starting in ``year``, named by its end
+    glossary = replace(default_glossary(), fiscal_calendar=fiscal)
+    assert parse_slots(f"{spelled}の売上高", glossary=glossary).periods == (header,)
