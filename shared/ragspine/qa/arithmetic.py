@@ -282,8 +282,10 @@ def _sums_periods(arithmetic: Arithmetic, metrics: list[str], periods: list[Peri
     """One figure over two periods or more, added up: "the total deposits in 2018 and 2019".
 
     Only when the question's own words say so ("total", "sum", "altogether", 合计, with the names
-    blanked, so the row "Total cost of revenue" named in full asks no sum) and no other computation
-    is asked; periods of one kind only (a year and its quarters never add up).
+    blanked, so the row "Total cost of revenue" named in full asks no sum), or a lower-case "total"
+    stands beside the periods named (``periods_totalled``: "the total cost of revenue in both 2019
+    and 2018"), and no other computation is asked; periods of one kind only (a year and its quarters
+    never add up).
     """
     other = (arithmetic.average, arithmetic.ratio, arithmetic.cagr, arithmetic.subtract, arithmetic.entity_gap,
              arithmetic.consistency, arithmetic.change)
@@ -291,7 +293,7 @@ def _sums_periods(arithmetic: Arithmetic, metrics: list[str], periods: list[Peri
         return False
     # a row read loosely keeps its own "Total" in the question's words: that "total" names the row
     own = len(PERIOD_SUM.findall(label_of(metrics[0]))) if metrics[0].startswith(METRIC_PREFIX) else 0
-    return arithmetic.sum_words > own and len({p.period_type for p in periods}) == 1
+    return (arithmetic.periods_totalled or arithmetic.sum_words > own) and len({p.period_type for p in periods}) == 1
 
 
 def _only_parts_over(parts_over: tuple[str, ...], metrics: list[str], found: dict[Key, Fact]) -> bool:

@@ -127,6 +127,8 @@ class Arithmetic:
     whole: str | None = None  # the one metric the question calls the total ("of the total B", B合计): the whole
     period_sum: int = 0  # how often the question's own words (names blanked) say "total", "sum", "altogether"
     sum_words: int = 0  # the same words anywhere in the question, names included ("Total cost of revenue")
+    # a name's own lower-case "total" over two or more named periods asks their sum (qa/period_totals.py)
+    periods_totalled: bool = False
     places: int | None = None
     percent: bool = False
     years: tuple[str, ...] = ()  # the years the question writes, in its order ("2019 … as a percentage of 2018")

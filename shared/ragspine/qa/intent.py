@@ -18,6 +18,8 @@ from ragspine.qa.arithmetic_cues import NO_ARITHMETIC, Arithmetic, read_arithmet
 from ragspine.qa.company_spelling import with_company_names
 from ragspine.qa.derived_asks import opening_year_only, read_derived, without_formula_inputs
 from ragspine.qa.intent_model import Channel, Intent
+from ragspine.qa.parent_shares import asks_parent_share
+from ragspine.qa.period_totals import totals_named_periods
 from ragspine.qa.slots import ParsedSlots, parse_slots
 from ragspine.qa.statement_names import without_statement_names
 
@@ -74,6 +76,10 @@ class RuleIntentParser:
         if arithmetic is not None and slots.half_year_sum:  # "H1 2024": its two quarters added up
             arithmetic = replace(arithmetic, period_sum=max(arithmetic.period_sum, 1),
                                  sum_words=max(arithmetic.sum_words, 1))
+        if arithmetic is not None and totals_named_periods(question, arithmetic, slots):  # "total X in 2019 and 2018"
+            arithmetic = replace(arithmetic, period_sum=max(arithmetic.period_sum, 1), periods_totalled=True)
+        if arithmetic is not None and not analysis.share and asks_parent_share(arithmetic, slots, self._glossary):
+            analysis = replace(analysis, share=True)  # "売上収益に占める欧州の割合": Europe's share of the group's
         if arithmetic is not None and arithmetic.explicit:  # "ROA(経常利益/総資産)": the question's own formula
             slots = replace(slots, metrics=arithmetic.explicit)
         if arithmetic is not None and arithmetic.by_formula:  # "ROEをDuPont分解(…×…×…)で": that formula first
