@@ -57,7 +57,8 @@ _MOVED_BY = re.compile(r"(?<![a-z])(increase|decrease|rise|fall|drop)(?:d|s)?\s+
 _BY_SIZE = re.compile(r"by size (up|down) ")
 # "difference between A and B: 1903 USD_K (A below B)": the size, and the side that makes the signed A − B
 _ROW_GAP = re.compile(rf"difference between (.+?) and (.+?): ([\d.,]+)(?: ({_UNIT}))? \(\1 (above|below) \2\)")
-_MEAN_BY_SIZE = re.compile(rf"average: .*; all are written as negatives, so by size ([\d,.]+) ?({_UNIT})?")
+# an average or a sum of figures all written as negatives: the signed figure, then "by size"
+_MEAN_BY_SIZE = re.compile(rf"; all are written as negatives, so by size ([\d,.]+) ?({_UNIT})?")
 _COMPUTED = re.compile(rf"[：:]\s*([−-]?[\d,]+(?:\.\d+)?)\s*(%|{_UNIT})?\s*(?:[（(]|$)")
 
 
@@ -139,7 +140,7 @@ def stated_reading(question: str, answer: str) -> tuple[float, str] | None:
     of two rates: the line states the change in points ("down 0.5 points") beside the relative
     change ("−5.26%", read first). "the change in voyage expenses" of two figures written as
     negatives: the signed change ("up 6850", read first) and the change by size ("by size down
-    6850"); an average of such figures: signed ("−615") and by size ("by size 615"); the difference between two
+    6850"); an average or a sum of such figures: signed ("−615") and by size ("by size 615"); the difference between two
     rows of one period: its size and the side ("1903 (A below B)"), so the signed A − B (−1903). TAT-QA's golds
     take either reading; the answer states both,
     so either is the figure it gives.

@@ -70,6 +70,7 @@ from ragspine.ingestion.table_blocks import header_blocks
 from ragspine.ingestion.table_caption_metric import names_the_item
 from ragspine.ingestion.table_data_headings import names_a_data_block
 from ragspine.ingestion.table_deducted_liabilities import deducted_liabilities
+from ragspine.ingestion.table_grand_totals import shared_end, shared_start
 from ragspine.ingestion.table_percent_columns import common_size_columns
 from ragspine.ingestion.table_quarters import (
     bare_quarter,
@@ -1060,12 +1061,15 @@ class _TableReader:
         line_items = self.line_items = self._rows_are_line_items()
         repeated_headers = False
         parts: list[int] = []  # the rows since the last heading, period row or total: what a bare total sums
+        items: list[int] = []  # every line item since the last period row or grand total, subtotals aside
+        headings = [section] if section else []  # the sections' headings over ``items``: what a grand total is of
         for r, row in enumerate(self.rows):
             labels = shape.row_labels.get(r)
             if labels is None:
                 text = clean_label(row[last])
                 if r in stated_rows:  # "June 30, 2019" over its block, among the header rows too
                     row_period, date_written, section, heading_row, parts = stated_rows[r], text, "", -1, []
+                    items, headings = [], []
                     continue
                 # a heading between a date row and the body heads the body's rows, though it stands among the headers
                 if (text and (r not in shape.header_rows or date_written)
@@ -1073,7 +1077,7 @@ class _TableReader:
                     dated = self.name(text).period
                     parts = []
                     if dated is not None:  # "December 31, 2019" over the rows it dates: a period, not a section
-                        row_period, section, heading_row = dated, "", -1
+                        row_period, section, heading_row, items, headings = dated, "", -1, [], []
                         continue
                     if names_a_data_block(text):  # "Balance Sheet Data:": a statement's rows follow, unqualified
                         section, heading_row = "", -1
@@ -1081,6 +1085,7 @@ class _TableReader:
                     # a heading set on two lines ("… used in" over "earnings per share ($M)") is one heading
                     joined = heading_row == r - 1 and text[:1].islower()
                     section = f"{section} {text}".rstrip(":：").strip() if joined else text.rstrip(":：").strip()
+                    headings = [*headings[:-1], section] if joined else [*headings, section]
                     written = f"{written} {text}" if joined else text
                     heading_row = r
                 continue
@@ -1122,6 +1127,9 @@ class _TableReader:
                 # stand paragraphs above, over other tables: it names nothing there
                 elif not section and self._sums_its_parts(r, self._read_columns()) and (topic := self._topic()):
                     qualified[r], self.row_written[r] = (*labels[:last], total_of(topic, label)), labels
+                elif not repeated_headers and items != parts and (subject := self._grand_total_of(r, items, headings)):
+                    qualified[r], self.row_written[r] = (*labels[:last], total_of(subject, label)), labels
+                    items, headings = [], []
                 section, parts = "", []
                 continue
             elif section and _CHANGES_SECTION.search(section):
@@ -1137,6 +1145,7 @@ class _TableReader:
                 if _TOTAL.match(label):
                     section = ""  # a total closes its section
             parts = [] if _TOTAL.match(label) else [*parts, r]
+            items = items if _TOTAL.match(label) else [*items, r]
         self._rows_of_share_sections(qualified)
         return self._cash_flow_components(qualified)
 
@@ -1221,6 +1230,14 @@ class _TableReader:
                 break
             following.append(below)
         return section
+
+    def _grand_total_of(self, r: int, items: Sequence[int], headings: Sequence[str]) -> str:
+        """What bare total row ``r`` totals when it states the sum of every line item above it (``items``), its
+        sections' subtotals aside: the words its sections' headings begin with, else the table's topic, else the
+        words they end with; "" if none names it or its figures are not that sum (``table_grand_totals``)."""
+        if not items or not states_the_sum(self.rows, r, items, self._read_columns()):
+            return ""
+        return shared_start(headings) or self._topic() or shared_end(headings)
 
     def _read_columns(self) -> list[int]:
         """The value columns whose every header the glossary reads (a change or share column is not summed)."""

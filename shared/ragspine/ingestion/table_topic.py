@@ -39,14 +39,23 @@ _CJK = re.compile(f"[{CJK}]")
 # A sentence, never a name: its punctuation, a copula or a verb ending (人件費の内訳は次のとおりです。).
 _CJK_SENTENCE = re.compile(r"[。、，！？]|です|ます|である|次の|以下|如下|[はをが](?!\Z)")
 # Where the phrase stops naming the figures: the dates, periods and circumstances that follow them.
-_QUALIFIER = re.compile(
-    r"(?i)\s*(?:,|\(|\bfor\b|\bat\b|\bas\s+(?:of|at)\b|\bduring\b|\bin\s+connection\b|\bin\s+(?:fiscal|the|each|our)\b"
-    r"|\bon\s+(?:a|an|the)\b|\bbased\s+on\b|\bover\b|\bended\b|\bthat\b|\bwhich\b|\bwere\b|\bwas\b|\brespectively\b).*$")
+_QUALIFYING = (r"\(|\bfor\b|\bat\b|\bas\s+(?:of|at)\b|\bduring\b|\bin\s+connection\b|\bin\s+(?:fiscal|the|each|our)\b"
+               r"|\bon\s+(?:a|an|the)\b|\bbased\s+on\b|\bover\b|\bended\b|\bthat\b|\bwhich\b|\bwere\b|\bwas\b|\brespectively\b")
+_QUALIFIER = re.compile(rf"(?i)\s*(?:,|{_QUALIFYING}).*$")
+# "compensation expense included in selling, general and administrative expenses": the figures are the part of
+# another figure the words after "included in" name, whose name may hold a list's commas; the dates and
+# circumstances after it still end it
+_INCLUDED_IN = re.compile(r"(?i)\s+included\s+(?:in|within)\s+")
+_WHERE_ENDS = re.compile(rf"(?i)\s*(?:{_QUALIFYING}|\brelated\s+to\b).*$")
+# Where figures are included that names no figure: a statement, the balance sheet ("included in our consolidated
+# balance sheets"); its figures are the table's whole
+_A_STATEMENT = re.compile(r"(?i)(?:(?:the|our)\s+)?(?:consolidated\s+)?(?:(?:condensed\s+)?statements?\s+of\s+[a-z ,]+"
+                          r"|balance\s+sheets?|income\s+statements?|financial\s+statements)")
 # A list cut at its first comma ("tangible assets acquired, liabilities assumed and goodwill"): the words before it
 # name one item of several, never what the whole table lists.
 _LIST_GOES_ON = re.compile(r"(?i)^\s*,[^()]*?\b(?:and|or)\b")
-_LEADING = re.compile(r"(?i)^(?:(?:the|our|a|an|its|these|such|(?:a\s+)?(?:summary|breakdown|reconciliation|details?"
-                      r"|components?|composition)\s+of)\s+)+")
+_LEADING = re.compile(r"(?i)^(?:(?:the|our|a|an|its|these|this|such|(?:a\s+)?(?:summary|breakdown|disaggregation"
+                      r"|reconciliation|details?|components?|composition)\s+of)\s+)+")
 _NUMBERING = re.compile(r"(?i)^\s*(?:(?:note|table|item)\s+)?(?:\d+|[ivx]+|[a-z])(?:\.\d+)*\s*[.:)\-–—]?\s+")
 # Headings that name a document, a statement or a part of one, never the figures of one table.
 _NOT_FIGURES = re.compile(
@@ -58,6 +67,7 @@ _PERIOD_WORDS = re.compile(r"(?i)\d|\b(?:year|quarter|month|fiscal|period|januar
                            r"|august|september|october|november|december)\b|年|月|期")
 _PARENTHESES = re.compile(r"\s*[(（][^()（）]*[)）]")
 _WORDS_ONLY = re.compile(r"[A-Za-z][A-Za-z&’'/ -]*")
+_WORDS_IN_A_LIST = re.compile(r"[A-Za-z][A-Za-z&’'/ ,-]*")
 _MAX_WORDS = 8
 _LEADS_INTO = re.compile(r"(?i)\b(?:the\s+following|as\s+follows|(?:table|schedule)\s+below)\b|[:：]\s*$")
 # A line that only states the unit and currency of the figures under it: "单位：元 币种：人民币", "(in millions)".
@@ -139,6 +149,11 @@ def unit_note_after(text: str) -> str:
     return ""
 
 
+def figure_name(text: str) -> str:
+    """``text`` as the name of a table's figures, by the rules a leading sentence's subject is read by; "" if none."""
+    return _noun_phrase(text)
+
+
 def _from_lead(lead: str) -> str:
     sentence = _DOTTED_ABBREVIATION.sub(lambda m: m.group(1).replace(".", ""), lead.strip())
     for pattern in (_AS_FOLLOWS, _FOLLOWING):
@@ -161,8 +176,26 @@ def _as_title(text: str) -> str:
     return "" if _QUALIFIER.search(title) else _noun_phrase(title)
 
 
+def _included_in(figures: str, where: str) -> str:
+    """"X included in Y": X and where it is included, since X may be only the part of itself Y holds ("compensation
+    expense included in selling, general and administrative expenses" totals no compensation expense booked
+    elsewhere); X alone where Y is a statement or the balance sheet, which holds all of it; "" where Y is no
+    short name of figures."""
+    head = _noun_phrase(figures)
+    where = _WHERE_ENDS.sub("", where).strip(" ,")
+    if not head or _A_STATEMENT.fullmatch(where):
+        return head
+    if (not 1 <= len(where.split()) <= _MAX_WORDS or _NOT_FIGURES.search(where) or _PERIOD_WORDS.search(where)
+            or units_in(where) or not _WORDS_IN_A_LIST.fullmatch(where)):
+        return ""
+    return f"{head} included in {where}"
+
+
 def _noun_phrase(text: str) -> str:
     text = _SPLIT_INTO_COMPONENTS.sub("", _OTHER_SIGN.sub("", text.strip()))
+    included = _INCLUDED_IN.search(text)
+    if included is not None:
+        return _included_in(text[:included.start()], text[included.end():])
     cut = _QUALIFIER.search(text.strip())
     if cut and _LIST_GOES_ON.match(cut.group()):
         return ""

@@ -18,6 +18,7 @@ from ragspine.citation import Source, merged_sources
 from ragspine.errors import FieldError, InvalidInputError
 from ragspine.facts.glossary import Glossary, SlotKind
 from ragspine.facts.model import format_number
+from ragspine.facts.open_vocabulary import METRIC_PREFIX, label_of
 from ragspine.facts.ports import FactStore
 from ragspine.facts.query_metric import QueryResult
 from ragspine.lazy import LazyModule
@@ -721,7 +722,11 @@ def _verified(answer: str, outcome: StructuredOutcome, asked: Callable[[], froze
     shown += outcome.computed  # rank gaps, shares and sums (qa/analytics/compute.py)
     shown += [day for r in outcome.results if r.fact is not None for day in notice_dates(r.fact)]  # qa/undated.py
     shown += [due for r in outcome.results if r.fact is not None for due in notice_words(r.fact)]  # qa/due_years.py
-    report = check_rendered(answer, allowed=frozenset().union(implied, *map(figure_values, shown)), also_allowed=asked)
+    # a row's own name may write a number ("USD denominated RMB’Million: Monetary assets"): the document's words
+    named = numbers_in("\n".join({label_of(f.metric_code) for r in outcome.results if (f := r.fact) is not None
+                                  and f.metric_code.startswith(METRIC_PREFIX)}))
+    report = check_rendered(answer, allowed=frozenset().union(implied, named, *map(figure_values, shown)),
+                            also_allowed=asked)
     return (answer, "provenance:pass") if report.ok else (REJECTED[lang], "provenance:rejected")
 
 

@@ -655,7 +655,11 @@ class _Calc:
                     shown = self.amount(total, facts)
                     line = self.text["sum"].format(who=self.who(entity, period), period=period.label, terms=terms,
                                                    value=shown, unit=spaced(unit))
-                    made.append((f"{line}{note}{cited(tuple(facts))}", (shown,)))
+                    # rows written as negatives (liabilities in parentheses) add up to a negative: said by size too
+                    size = shown.lstrip("-") if not subtract and all(v < 0 for v in values) else ""
+                    if size:
+                        line += self.text["by_size"].format(value=size, unit=spaced(unit))
+                    made.append((f"{line}{note}{cited(tuple(facts))}", (shown, *((size,) if size else ()))))
         return made
 
     def entity_sum(self, metric: str, entities: list[str], periods: list[Period], channels: list[str]) -> list[Made]:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from ragspine.facts.glossary import Glossary, Mention, Period, SlotKind, normalize_text
 from ragspine.facts.matching import trie_pattern
 from ragspine.lazy import LazyPattern
+from ragspine.qa.current_parts import with_current_parts
 from ragspine.qa.reported_versions import EARLIER_VERSION
 from ragspine.qa.slots import ParsedSlots
 
@@ -158,8 +159,11 @@ NO_ARITHMETIC = Arithmetic()
 
 
 def read_arithmetic(question: str, glossary: Glossary) -> Arithmetic:
-    """The arithmetic ``question`` asks for, its names blanked so a metric's own words are never a cue."""
-    norm, text, metrics = _cue_texts(question, glossary)
+    """The arithmetic ``question`` asks for, its names blanked so a metric's own words are never a cue.
+
+    "The total <item>" stated as a current and a non-current row is the sum of the two, as the slots read it.
+    """
+    norm, text, metrics = _cue_texts(with_current_parts(question, glossary), glossary)
     if not _ANY_CUE.search(norm) and (text is norm or not _ANY_SPACED_CUE.search(text)):
         # No cue word anywhere (most questions): every cue search would find nothing, so none is run.
         explicit = _explicit_ratio(norm, metrics)

@@ -13,6 +13,7 @@ from ragspine.facts.open_vocabulary import METRIC_PREFIX, label_of
 from ragspine.lazy import LazyPattern
 from ragspine.qa.activity_lines import with_activity_lines
 from ragspine.qa.column_rows import with_column_rows
+from ragspine.qa.current_parts import with_current_parts
 from ragspine.qa.dated_periods import date_inside_a_year, may_name_a_date, rewrite_dates
 from ragspine.qa.half_years import HALF_WORDS, half_quarters, sums_over_a_half
 from ragspine.qa.label_words import PART_OF_WHOLE, label_readings, label_words, total_row_named_beside
@@ -118,6 +119,7 @@ def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
     question = _with_dates_read(question, glossary)  # "as at December 31, 2019": the fiscal year it closes
     question = with_shared_head_rows(question, glossary)  # "the domestic and international discount rates": two rows
     question = with_section_rows(question, glossary)  # "the sum of all tax credit carryforwards": each row under it
+    question = with_current_parts(question, glossary)  # "the total deferred revenue": its current and non-current rows
     # "for Balance payable, the difference between Workforce reduction and Facility costs": each column's row
     question = with_column_rows(question, glossary.scan(question), glossary)
     # "total sales" is the documents' "Total net sales" row, not the glossary's total channel of revenue

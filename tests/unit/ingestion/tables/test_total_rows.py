@@ -110,14 +110,16 @@ def test_a_bare_total_after_the_sections_own_total_is_not_that_sections_total() 
 
 
 def test_a_grand_total_after_the_last_section_is_not_that_sections_total() -> None:
-    # Without indentation the last section seems to run to the end: its rows do not sum to the total, so it is not theirs.
+    # Without indentation the last section seems to run to the end: its rows do not sum to the total, so it is not
+    # theirs; it sums every line item above it, so it is the total of the fees both sections' headings name.
     rows = [["", "2019", "2018"], ["Audit fees", "", ""], ["Statutory audit", "4,105,000", "4,556,500"],
             ["Audit-related fees", "209,005", "173,934"], ["Non-audit fees", "", ""], ["Tax fees", "—", "—"],
             ["All other fees", "—", "—"], ["Total", "4,314,005", "4,730,434"]]
 
     facts = markdown_table_facts(rows, "Annual report excerpt")
 
-    assert not any(f.value in (4314005, 4730434) for f in facts)
+    assert not any(f.value in (4314005, 4730434) and "non-audit" in f.metric_code for f in facts)
+    assert {f.value for f in facts if f.metric_code == "label:total fees"} == {4314005, 4730434}
     assert {f.value for f in facts if f.metric_code == "label:audit fees: statutory audit"} == {4105000, 4556500}
 
 
@@ -242,14 +244,14 @@ def test_a_bare_total_that_does_not_sum_its_rows_gives_no_fact_even_with_a_subje
     assert any("row 'Total': a total of no section" in w for w in warnings)
 
 
-def test_a_grand_total_after_the_last_section_is_never_filed_under_the_tables_subject_or_the_section() -> None:
+def test_a_grand_total_after_the_last_section_is_filed_under_the_tables_subject_never_the_section() -> None:
     rows = [["", "2019", "2018"], ["Audit fees", "", ""], ["Statutory audit", "4,105,000", "4,556,500"],
             ["Audit-related fees", "209,005", "173,934"], ["Non-audit fees", "", ""], ["Tax fees", "—", "—"],
             ["All other fees", "—", "—"], ["Total", "4,314,005", "4,730,434"]]
 
     facts, _ = _facts_after("Fees billed by the auditors were as follows:", rows)
 
-    assert not any(f.value in (4314005, 4730434) for f in facts)
+    assert {f.metric_code for f in facts if f.value in (4314005, 4730434)} == {"label:total fees billed by the auditors"}
 
 
 def test_a_pdf_pages_table_takes_no_subject_from_a_heading_paragraphs_above_it() -> None:
@@ -334,12 +336,30 @@ def test_an_unlabelled_row_that_is_not_the_tables_total_gives_no_fact(rows: list
 @pytest.mark.parametrize("lead", [
     # the words before the list's first comma name one item of several, never what the table lists
     "The following table summarizes the fair values of receivables acquired, liabilities assumed and goodwill:",
-    "The following table summarizes wages included in selling, general and administrative expenses:",
+    # what the rows are included in names no figure ("other" is no name)
+    "The following table summarizes wages included in other expenses, net:",
 ])
 def test_a_subject_cut_at_a_list_names_no_total(lead: str) -> None:
     for facts, warnings in (_facts_before(PERSONNEL, lead), _facts_after(lead, PERSONNEL)):
         assert not any(f.value in (217081, 180110) for f in facts)
         assert any("row 'Total': a total of no section" in w for w in warnings)
+
+
+@pytest.mark.parametrize(("lead", "metric"), [
+    # the rows are the part of the wages another figure holds: the total says which part, never all wages
+    ("The following table summarizes wages included in selling, general and administrative expenses:",
+     "label:total wages included in selling, general and administrative expenses"),
+    ("The following table summarizes the wages included in cost of sales in the statements of income, related to "
+     "the new plant:", "label:total wages included in cost of sales"),
+    # a statement or the balance sheet holds all of them: the figures alone
+    ("The following table summarizes the wages included in the consolidated statements of operations during the "
+     "periods presented (in thousands):", "label:total wages"),
+    ("The balances of wages payable included in our consolidated balance sheets were as follows:",
+     "label:total balances of wages payable"),
+])
+def test_figures_included_in_another_are_totalled_as_that_part(lead: str, metric: str) -> None:
+    for facts, _ in (_facts_before(PERSONNEL, lead), _facts_after(lead, PERSONNEL)):
+        assert {(f.period, f.value) for f in facts if f.metric_code == metric} == {("2019", 217081), ("2018", 180110)}
 
 
 def test_a_subject_followed_by_a_basis_names_the_figures_alone() -> None:

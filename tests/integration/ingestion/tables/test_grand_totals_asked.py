@@ -1,0 +1,97 @@
+"""Totals whose subject the table says only around its rows, through ``ragspine ingest`` and ``answer_question``:
+a grand total after two sections is the total of what their headings share, and a total of figures "included
+in" another is asked as that part."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from ragspine.qa.answer import answer_question
+from ragspine.qa.result import AnswerStatus
+from tests.support.domain_env import ingested_in_fresh_domain
+
+ALLOCATED = """\
+# Property by business line
+
+The following table shows property allocated by business line:
+
+| (in millions) | 2024 | 2023 |
+| --- | --- | --- |
+| Property allocated to business lines: | | |
+| Orchards | 410.0 | 380.0 |
+| Vineyards | 290.0 | 270.0 |
+| Total business lines | 700.0 | 650.0 |
+| Property not allocated: | | |
+| Head office | 55.5 | 50.0 |
+| Land held for sale | 4.5 | 10.0 |
+| Total | 760.0 | 710.0 |
+"""
+
+INCLUDED = """\
+# Share-based compensation
+
+The following table summarizes the share-based compensation expense included in research and development expenses:
+
+| (in thousands) | 2024 | 2023 |
+| --- | --- | --- |
+| Restricted units | 40 | 35 |
+| Options | 12 | 15 |
+| Total | 52 | 50 |
+"""
+
+
+def _ask(question: str) -> tuple[str, AnswerStatus]:
+    from ragspine.bootstrap import get_services
+
+    result = answer_question(question, qa=get_services().qa)
+    return result.answer, result.status
+
+
+@pytest.fixture(scope="module")
+def allocated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        yield from ingested_in_fresh_domain(monkeypatch, tmp_path_factory.mktemp("allocated"), {"property.md": ALLOCATED})
+
+
+@pytest.fixture(scope="module")
+def included(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        yield from ingested_in_fresh_domain(monkeypatch, tmp_path_factory.mktemp("included"),
+                                            {"compensation.md": INCLUDED})
+
+
+class TestAGrandTotalAfterSections:
+
+    @settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @given(question=st.sampled_from([
+        "What is the percentage change of total property from 2023 to 2024?",
+        "What was the percentage change in Total property between 2023 and 2024?",
+        "By what percentage did total property change from 2023 to 2024?",
+    ]))
+    def test_is_read_as_the_total_its_sections_name(self, allocated: None, question: str) -> None:
+        answer, status = _ask(question)
+
+        assert status is AnswerStatus.FOUND, answer
+        assert "total property (label:total property): FY2024 vs FY2023 up 50.0 M（+7.04%）" in answer, answer
+        assert "row=Total,col=2023" in answer and "row=Total,col=2024" in answer, answer
+
+    def test_is_averaged_over_the_years_asked(self, allocated: None) -> None:
+        answer, status = _ask("What is the average total property value for 2023 and 2024?")
+
+        assert status is AnswerStatus.FOUND, answer
+        assert "FY2023–FY2024 average: 735 M (mean of 2 figures)" in answer, answer
+
+
+class TestATotalOfFiguresIncludedInAnother:
+
+    def test_is_the_documents_one_total_asked_as_the_total_named_as_that_part(self, included: None) -> None:
+        answer, status = _ask("What was the percentage change in the total between 2023 and 2024?")
+
+        assert status is AnswerStatus.FOUND, answer
+        assert ("total share-based compensation expense included in research and development expenses "
+                "(label:total share-based compensation expense included in research and development expenses): "
+                "FY2024 vs FY2023 up 2 K（+4.00%）") in answer, answer
