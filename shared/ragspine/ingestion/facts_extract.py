@@ -34,7 +34,7 @@ from ragspine.ingestion.table_topic import leads_into_table, unit_note_after
 from ragspine.lazy import LazyPattern
 from ragspine.sensitivity import Sensitivity
 
-EXTRACTOR_VERSION = "table-26"  # bracketed totals, run-on currency scales, split headings, corner dates, nil dashes
+EXTRACTOR_VERSION = "table-27-h23b"  # split headings, corner dates, nil dashes, quarters down the rows of kinds
 _LEAD_CHARS = 300
 # the text after a table up to the next heading: an extract listing a table's paragraphs after it may set its lead
 # last, after paragraphs of other matters; the bound only caps the work
