@@ -98,6 +98,8 @@ __all__ = ["DeclaredUnits", "Lineage", "TableContext", "table_facts", "unit_dime
 
 
 _SEGMENT_SPLIT = re.compile(r"[;；\n]")
+# A text whose one number is a year ("Common Stock Price Range 2018"), no date ("As of September 30, 2025").
+_YEAR_ALONE = re.compile(r"\D*(?<!\d)(?:19|20)\d{2}(?!\d)\D*")
 # A per-share figure (earnings, dividends, book value per share) is never in the table's millions.
 _PER_SHARE = re.compile(r"(?i:\bper\s+(?:\w+\s+){0,2}(?:share|ADS|unit)\d*\b|\bEPS\b)|1株当たり|一株当たり|每股")
 # A number of shares, under a caption stating money ("(in thousands, except per share data)").
@@ -568,8 +570,12 @@ class _TableReader:
         if fallback.entity not in (None, _AMBIGUOUS):
             entity = fallback.entity
             fallback.entity = self._company_holding(entity) or self._company_consolidated(entity, layers) or entity
+        spanning_year = None if has["period"] else self._spanning_period()
         context_period = None if has["period"] else (_context_period(glossary, near) or self._label_column_period()
-                                                     or self._title_period())
+                                                     or (spanning_year and spanning_year[0]) or self._title_period())
+        if spanning_year is not None and context_period == spanning_year[0]:  # the year heads no column
+            self.over_table = spanning_year[1]
+            header_names = {c: names for c, names in self._header_names().items() if c not in self.schedule_cols}
         undated = False
         if not has["period"] and context_period is None and context.surroundings_read:
             over = self._written_over_table()
@@ -637,7 +643,11 @@ class _TableReader:
                     continue  # undated, a column no header names could be of any period
                 cell = _Cell()
                 column = header_names.get(c, [])  # a schedule's year column names nothing but its qualifier
-                if c in qualifiers:
+                quarter = self._quarter_row(r, labels, context_period) if c in qualifiers else None
+                if quarter is not None:  # "Fourth Quarter" under 2019 and "High": the kind's figure of 2019Q4
+                    column = [n for n in column if not n.unknown]
+                    names = [Named(metric=open_metric_code(qualifiers[c]))]
+                elif c in qualifiers:
                     qualified = self._qualified_metric(qualifiers[c], labels, names, r, c)
                     if qualified is None:
                         partly.add(r)
@@ -654,6 +664,8 @@ class _TableReader:
                 if c in self.quarter_cols:  # FY2024 beside Q2: the second quarter of that year
                     names = [self._quarter_of(n, self.quarter_cols[c]) for n in names]
                 dated = [Named(period=self.row_periods[r])] if r in self.row_periods else []
+                if quarter is not None:
+                    dated = [Named(period=quarter)]
                 for n in (*names, *column, *dated):
                     cell.add(n)
                 names = row_names[r]
@@ -669,6 +681,22 @@ class _TableReader:
         if not found and not self.warnings:
             self.warn("no cell holds a figure; table skipped")
         return found, self.warnings
+
+    def _quarter_row(self, r: int, labels: Sequence[str], context_period: Period | None | str) -> Period | None:
+        """The quarter a row labelled with a quarter alone is, of the year over it; None for any other row.
+
+        A share-price table sets its quarters down the rows (``Fourth Quarter``) under a year's row
+        (``2019:``) or the table's one year, its columns naming kinds (``High``, ``Low``): each cell
+        is that kind's figure of the quarter, never a line item "high: fourth quarter" of the year.
+        """
+        quarter = bare_quarter(labels[-1], self.glossary.fiscal_calendar.end_month) if labels else None
+        if quarter is None:
+            return None
+        year = self.row_periods.get(r) or (context_period if isinstance(context_period, Period) else None)
+        if year is None or year.period_type != "FY":
+            return None
+        period = self.glossary.normalize_period(f"{year.period}Q{quarter}")
+        return period if period is not None and period.period_type == "Q" else None
 
     def _nil_dash(self, r: int, c: int, header_names: dict[int, list[Named]]) -> bool:
         """Whether a dash in a period's column states nil: the row gives a figure for another period.
@@ -941,7 +969,7 @@ class _TableReader:
         measures = self._measure_header_levels()
         for c in skipped:
             levels = [i for i, h in enumerate(self.shape.col_headers[c])
-                      if h and i not in measures and self.name(h).unknown]
+                      if h and h != self.over_table and i not in measures and self.name(h).unknown]
             unknown = [self.shape.col_headers[c][i] for i in levels]
             periods = any(n.period for n in header_names[c])
             if not unknown or not (periods or dated) or (len(set(unknown)) > 1 and not self._one_phrase(levels)):
@@ -993,6 +1021,26 @@ class _TableReader:
         found = {p for h in self.shape.header_rows for k in range(self.shape.label_cols)
                  if (p := self.name(clean_label(self.rows[h][k])).period) is not None}
         return found.pop() if len(found) == 1 else None
+
+    def _spanning_period(self) -> tuple[Period, str] | None:
+        """The one fiscal year a header row writes in its one cell over the value columns, and that cell's text.
+
+        ``Common Stock Price Range 2018`` centred over ``Low | High`` (a converter keeps it in one
+        cell, so it reaches no column left of its own) dates the whole table as a caption would, and
+        no column apart.
+        """
+        if len(self.shape.col_headers) < 2:
+            return None
+        found: dict[Period, str] = {}
+        for h in self.shape.header_rows:
+            written = [cell for cell in self.rows[h][self.shape.label_cols:] if cell.strip()]
+            if len(written) == 1 and _YEAR_ALONE.fullmatch(written[0]):  # a date over it: the undated reading's
+                found |= {m.period: clean_label(written[0]) for m in self.glossary.scan(written[0])
+                          if m.kind is SlotKind.PERIOD and m.period is not None}
+        if len(found) != 1:
+            return None
+        year, text = found.popitem()
+        return (year, text) if year.period_type == "FY" else None
 
     def _measure_header_levels(self) -> set[int]:
         """Header rows writing one measure word over every value column (``Years`` under ``Men | Women``).

@@ -39,7 +39,14 @@ _PLAIN = frozenset({
     "but", "each", "every", "few", "more", "most", "other", "over", "same", "some", "such", "than", "that",
     "their", "them", "then", "there", "these", "they", "this", "those", "through", "under", "until", "very",
     "what", "which", "while", "will", "your", "you", "our", "tell", "know", "give", "want", "need", "like",
-    "please", "say", "said", "says", "thing", "things", "something", "anything", "today", "now",
+    "please", "say", "said", "says", "thing", "things", "something", "anything", "today", "now", "below",
+})
+# Words that say when, not what: a month, however abbreviated ("Aug 2007-Jan 2011"), or the end of a
+# period ("at end of period", "the ending balance"). A document states its subject without them.
+_WHEN = frozenset({
+    "jan", "january", "feb", "february", "mar", "march", "apr", "april", "may", "jun", "june", "jul", "july",
+    "aug", "august", "sep", "sept", "september", "oct", "october", "nov", "november", "dec", "december",
+    "end", "ending", "ended", "period", "periods",
 })
 # Words that ask for a comparison or a computation, or instruct how to answer: they say what to
 # do with the subject, not what it is ("In which year were Inventories larger?" is about inventories).
@@ -49,6 +56,7 @@ _ASKING = frozenset({
     "percent", "absolute", "average", "ratio", "proportion", "calculate", "calculated", "compute", "computed",
     "year", "years", "implication", "implications", "extract", "answer", "round", "rounded", "billions",
     "millions", "thousands", "primarily", "using", "details", "outlined", "based", "provided", "shown",
+    "nominal", "terms",
 })
 _SUFFIXES = ("ing", "es", "ed", "s")
 _MIN_STEM = 4
@@ -65,7 +73,7 @@ def subject_words(question: str, glossary: Glossary) -> list[str]:
         if word.isascii():
             parts = word.split("-") if "-" in word else [word]  # "debt-to-asset": debt, asset
             words += [part for part in parts
-                      if len(part) >= 3 and part not in fillers and part not in _PLAIN]
+                      if len(part) >= 3 and part not in fillers and part not in _PLAIN and part not in _WHEN]
             continue
         for filler in cjk_fillers:  # no word breaks in CJK text: fillers split a run into words
             word = word.replace(filler, " ")

@@ -174,3 +174,23 @@ def test_a_refused_question_longer_than_a_search_query_keeps_its_refusal(setting
     qa = replace(services.qa, max_chars=3000)
     question = "Tell me a story about dragons and castles. " * 40
     assert answer_question(question.strip(), qa=qa).refusal_reason == "OUT_OF_SCOPE"
+
+
+@pytest.mark.parametrize("question", [
+    "How many leases were below 500 in 2023?",  # "below" compares, as "above" does
+    "What is the average lease at end of period for 2022 and 2023?",
+    "What is the nominal difference in leases between 2022 and 2023 in terms of $M?",
+])
+def test_words_of_when_and_of_how_to_answer_do_not_outvote_the_subject(ask: Ask, tmp_path: Path,
+                                                                     question: str) -> None:
+    # Before: "below", "end", "period", "nominal" and "terms" counted as subject words
+    # the notes do not state, so the leases they do state were outvoted and the question refused.
+    _ingest_leases(tmp_path)
+    body = ask(question)
+    assert body["refusal_reason"] is None
+    assert "outside ACME's business knowledge" not in body["answer"]
+
+
+def test_a_month_alone_does_not_open_the_scope(ask: Ask, tmp_path: Path) -> None:
+    _ingest_leases(tmp_path)
+    assert ask("Which football team won in May 2023?")["refusal_reason"] == "OUT_OF_SCOPE"

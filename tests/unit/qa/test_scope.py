@@ -75,3 +75,12 @@ def test_without_documents_or_with_a_failing_index_the_refusal_stands() -> None:
 def test_the_probe_respects_the_callers_ceiling() -> None:
     secret = evidence("Amcor reported Adjusted EBITDA of 2,018 million.", sensitivity=Sensitivity.RESTRICTED)
     assert not _covered("How did AMCOR's Adjusted EBITDA develop?", found=[secret])
+
+
+@pytest.mark.parametrize(("question", "words"), [
+    ("How many Amcor plants were below 500 tonnes?", ["amcor", "plants", "tonnes"]),
+    ("What was the change in Amcor warrants from Aug 2007-Jan 2011 to Jun-2018?", ["change", "amcor", "warrants"]),
+    ("What is the average Amcor equity at end of period in terms of $M?", ["average", "amcor", "equity", "terms"]),
+])
+def test_words_saying_when_are_no_subject(question: str, words: list[str]) -> None:
+    assert subject_words(question, default_glossary()) == words

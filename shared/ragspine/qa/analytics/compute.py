@@ -100,9 +100,11 @@ def expand_lookups(analysis: Analysis, metrics: tuple[str, ...], entities: tuple
                    periods: tuple[Period, ...], glossary: Glossary) -> tuple[tuple[str, ...], tuple[Period, ...]]:
     """The entities and periods to look up so the analysis has its inputs (prior periods, parents, quarters).
 
-    Quarters are looked up only when some metric asked is additive: the others are never summed.
+    Quarters are looked up only when some metric asked is additive: the others are never summed. Their
+    mean ("the average quarterly low price") is asked of any metric: each quarter's figure is stated.
     """
-    summed = analysis.sum_of_quarters and any(glossary.term(SlotKind.METRIC, m).additive for m in metrics)
+    summed = analysis.sum_of_quarters and (analysis.quarter_mean
+                                           or any(glossary.term(SlotKind.METRIC, m).additive for m in metrics))
     wanted_periods: dict[Period, None] = {}
     for period in periods:
         if analysis.prior is not None:
@@ -142,7 +144,7 @@ def with_analysis(outcome: StructuredOutcome, analysis: Analysis, *, glossary: G
         _extend(lines, computed, _rankings(results, found, analysis, glossary, lang))
     if analysis.share:
         _extend(lines, computed, _shares(results, found, glossary, lang))
-    if analysis.sum_of_quarters:
+    if analysis.sum_of_quarters and not analysis.quarter_mean:  # a mean of the quarters is the arithmetic's
         _extend(lines, computed, _sums(results, found, glossary, lang))
     return replace(outcome, lines=tuple(lines), differences=differences, computed=tuple(computed))
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from ragspine.errors import ConfigurationError
 from ragspine.facts.glossary import normalize_text
 from ragspine.facts.matching import alias_pattern
+from ragspine.qa.arithmetic_cues import AVERAGE
 
 # Optional cue groups of intent.yaml; a domain without them simply gets no such analysis.
 PRIOR_GROUPS = ("year_over_year", "quarter_over_quarter")
@@ -30,7 +31,8 @@ class Analysis:
     ``prior`` is ``year`` or ``quarter`` (compare with the prior comparable period), ``order``
     ``high`` or ``low`` (rank the entities), ``top`` how many to list, ``relative`` the relative
     period named (``last_year`` ...) and the words that named it, ``levels`` the hierarchy
-    levels enumerated (各地区 -> region).
+    levels enumerated (各地区 -> region). ``quarter_mean``: the quarters cue asks their mean ("average
+    quarterly", "quarterly average"), not their sum.
     """
 
     prior: str | None = None
@@ -41,6 +43,7 @@ class Analysis:
     relative: str | None = None
     relative_raw: str = ""
     levels: tuple[str, ...] = ()
+    quarter_mean: bool = False
 
     def __bool__(self) -> bool:
         # ``is`` first: every ask of a plain question checks this, and NO_ANALYSIS is what it gets.
@@ -102,8 +105,10 @@ class AnalyticsCues:
         prior = "year" if "year_over_year" in found else "quarter" if "quarter_over_quarter" in found else None
         relative = next((name for name in RELATIVE_GROUPS if name in found), None)
         order = "low" if "lowest" in found else "high" if {"highest", "rank"} & found.keys() or top else None
-        return Analysis(prior, order, top, "share" in found, "sum_of_quarters" in found, relative,
-                        found.get(relative, "") if relative else "", levels)
+        quarters = found.get("sum_of_quarters")
+        return Analysis(prior, order, top, "share" in found, quarters is not None, relative,
+                        found.get(relative, "") if relative else "", levels,
+                        quarter_mean=quarters is not None and AVERAGE.search(quarters) is not None)
 
     def strip(self, word: str) -> str:
         """``word`` with every analytics cue and level word blanked (what is left may be a name)."""
