@@ -222,11 +222,6 @@ def run_narrative(question: str, *, retriever: NarrativeRetriever | None, llm: L
             if asked_from:  # the passages likeliest to answer, under their numbers: the same prompt got the same words
                 decisions.append(f"narrative:asked_from={len(asked_from)}/{len(evidence)}")
             text = ask(prompt(again=asked_again, restated=said_back[0], answer_from=answer_from))
-            if not asked_again and not declines(text) and not keeps_language(text, lang):
-                # pointed to a sentence in another language, the model copied it: asked for the language once
-                decisions.append(f"narrative:language_asked_again:{lang}")
-                asked_again = True
-                text = ask(prompt(again=True, restated=said_back[0], answer_from=answer_from))
     except ProviderUnavailableError as exc:
         return _unavailable(exc, evidence, lang, decisions, timeout_s)
     as_json = honoured[-1] if honoured else None

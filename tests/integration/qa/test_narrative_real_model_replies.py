@@ -413,26 +413,6 @@ class TestAReplySayingTheQuestionBackIsAskedAgain:
         assert "回答してください：「調達条件" not in server.requests[1][-1]["content"]
         assert str(body["answer"]) == answer.replace("[3]", cite(CN_STORES))
 
-    def test_the_named_sentence_copied_in_another_language_is_asked_for_the_language_once(  # type: ignore[no-untyped-def]
-            self, ask_with) -> None:
-        # Pointed to a Chinese sentence for a Japanese question, the real model copied it word for word.
-        question = "2025年度、中国内地は店舗網をどのように見直しましたか？"
-        answer = "中国内地は门店布局を继续优化し、低效门店を调整しました[3]。"
-
-        def replies(messages: Messages) -> str:
-            if ANSWER_LANGUAGE_AGAIN["ja"] in messages[-1]["content"]:
-                return answer
-            if "この文に基づいて" in messages[-1]["content"]:
-                return f"{CN_STORES.text}[3]"
-            return "2025年度、中国内地は店舗網を調整しました。[3]"
-
-        body, server = ask_with(replies, question, passages=[LOTUS_MEASURES, CN_ONLINE, CN_STORES])
-
-        assert (body["narrative_status"], detail(body)["kind"]) == ("answered", "model_answer")
-        assert len(server.requests) == 3 and detail(body)["asked_again"] is True
-        assert detail(body)["asked_for_answer"] is True and detail(body)["language_kept"] is True
-        assert str(body["answer"]) == answer.replace("[3]", cite(CN_STORES))
-
     def test_with_nothing_in_common_no_sentence_is_named(self, ask_with) -> None:  # type: ignore[no-untyped-def]
         # An English question over Chinese passages shares no word and no character: none is named.
         body, server = ask_with(replying("The Hong Kong team responded to the change. [1]"),
