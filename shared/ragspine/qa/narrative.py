@@ -48,7 +48,7 @@ from ragspine.qa.reply import declines, keeps_language, strip_citations
 from ragspine.qa.result import AnswerStatus, NarrativeKind
 from ragspine.qa.stated_causes import QUOTE_LABEL, unsaid_causes
 from ragspine.qa.structured_reply import SCHEMA_NAME, answer_schema, read_structured
-from ragspine.qa.subject import subject_of, unmet
+from ragspine.qa.subject import speaks_of, subject_of, unmet
 from ragspine.qa.support import section_locator, support
 from ragspine.sensitivity import Sensitivity
 
@@ -214,11 +214,13 @@ def run_narrative(question: str, *, retriever: NarrativeRetriever | None, llm: L
         reasked = said_back is not None
         if said_back is not None:  # once, naming what it left out: said back again, it is withheld below
             decisions.append("narrative:restated_asked_again")
-            asked_from = focus(question, said_back[1], evidence, subject=_blanker(glossary))
+            # named only from a passage about what was asked: another region's sentence drew the reply to it
+            about = [i for i, item in enumerate(evidence) if speaks_of(asked, item, glossary)]
+            answer_from = answering_sentence(question, evidence, about, subject=_blanker(glossary))
+            asked_from = focus(question, said_back[1], evidence, subject=_blanker(glossary),
+                               named=answer_from[0] if answer_from else None)
             if asked_from:  # the passages likeliest to answer, under their numbers: the same prompt got the same words
                 decisions.append(f"narrative:asked_from={len(asked_from)}/{len(evidence)}")
-            answer_from = answering_sentence(question, evidence, asked_from or range(len(evidence)),
-                                             subject=_blanker(glossary))
             text = ask(prompt(again=asked_again, restated=said_back[0], answer_from=answer_from))
     except ProviderUnavailableError as exc:
         return _unavailable(exc, evidence, lang, decisions, timeout_s)

@@ -33,6 +33,7 @@ from ragspine.qa.evidence import Evidence
 from ragspine.qa.language import Lang
 
 # A run of capitalised Latin words (Project Falcon, ACME, WeChat), joined by single spaces or hyphens.
+_NAME_PART_SEPARATOR = re.compile(r"[_\-\s]+")
 _NAME_RUN = re.compile(r"[A-Z][A-Za-z0-9_&'’.]*(?:[ \-][A-Z][A-Za-z0-9_&'’.]*)*")
 _LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 _SENTENCE_START = re.compile(r"(?:^|[.!?。！？]\s*)[\"'“‘(（]*$")
@@ -90,6 +91,23 @@ def unmet(subject: Subject, cited: Sequence[Evidence], lang: Lang, glossary: Glo
     return tuple(missing)
 
 
+def speaks_of(subject: Subject, item: Evidence, glossary: Glossary | None) -> bool:
+    """Whether a passage may be about the entities and years ``subject`` names: it names one, or none (cannot tell).
+
+    Its document's name counts too, read part by part (``ACME_JP_2025_Report.md`` is ACME_JP's, which a
+    scan of the whole name, one word to the glossary, does not see); the home group names no one entity.
+    """
+    if subject.entities and glossary is not None:
+        named = (_entities(item, glossary) | _document_entities(item.doc, glossary)) - {glossary.home_entity}
+        if named and not named & subject.entities:
+            return False
+    if subject.years:
+        stated = years(" ".join((item.text, item.context, item.locator, item.doc)))
+        if stated and not stated & subject.years:
+            return False
+    return True
+
+
 def _names(text: str, lang: Lang) -> tuple[str, ...]:
     found: list[str] = []
     for run in _NAME_RUN.finditer(text):
@@ -106,6 +124,13 @@ def _names(text: str, lang: Lang) -> tuple[str, ...]:
 def _entities(item: Evidence, glossary: Glossary) -> frozenset[str]:
     where = " ".join((item.text, item.context, item.locator, item.doc))
     return frozenset(m.code for m in glossary.scan(where) if m.kind is SlotKind.ENTITY and m.code)
+
+
+def _document_entities(doc: str, glossary: Glossary) -> frozenset[str]:
+    """The entities a document's name names in any run of its parts (``ACME_JP`` in ``ACME_JP_2025_Report``)."""
+    parts = [part for part in _NAME_PART_SEPARATOR.split(doc.rsplit(".", 1)[0]) if part]
+    runs = " | ".join("_".join(parts[i:j]) for i in range(len(parts)) for j in range(i + 1, len(parts) + 1))
+    return frozenset(m.code for m in glossary.scan(runs) if m.kind is SlotKind.ENTITY and m.code)
 
 
 def _writes_latin(item: Evidence, glossary: Glossary | None) -> bool:

@@ -272,6 +272,15 @@ HK_TEAM = evidence("面对客流结构的变化，香港团队把重心转向本
                    locator="heading=香港（ACME_HK）,para=2")
 
 
+LOTUS_MEASURES = evidence("2024年第4四半期に始まったコスト削減プログラム「Project Lotus」は、2025年も継続しています。"
+                    "調達条件の見直し、物流拠点の統合、店舗オペレーションの効率化が主な取り組みです。",
+                    doc="ACME_JP_2025_Report.md", locator="heading=Project Lotus,para=1")
+CN_ONLINE = evidence("2025财年，中国内地线上收入占其营业收入的比重达到46%，线上已成为该地区最重要的增长来源。",
+                     doc="ACME_FY2025_MDA.docx", locator="heading=中国内地（ACME_CN）,para=1")
+CN_STORES = evidence("中国内地在保持线上投入的同时继续优化门店布局，调整低效门店，并把更多资源投向会员复购。",
+                     doc="ACME_FY2025_MDA.docx", locator="heading=中国内地（ACME_CN）,para=2")
+
+
 def said_back_first(lang: str, said_back: str, answer: str) -> Callable[[Messages], str]:
     """The real model's way: the question said back, then, asked again naming what was missing, an answer."""
     asked_again = ANSWER_RESTATED_AGAIN[lang].split("{", 1)[0]
@@ -372,14 +381,46 @@ class TestAReplySayingTheQuestionBackIsAskedAgain:
         assert str(body["answer"]).startswith(notice) and said_back not in str(body["answer"])
         assert all(f"- {passage.text}" in str(body["answer"]) for passage in PASSAGES)
 
-    def test_with_no_sentence_on_the_topic_none_is_named(self, ask_with) -> None:  # type: ignore[no-untyped-def]
-        # A Japanese question over Chinese passages shares no word with them: no sentence is named.
-        body, server = ask_with(replying("香港チームは客層の変化に対応しました。[1]"),
-                                "2024年度、香港チームは客層の変化にどう対応しましたか？")
+    def test_with_no_word_on_the_topic_the_sentence_sharing_its_characters_is_named(  # type: ignore[no-untyped-def]
+            self, ask_with) -> None:
+        # The real model said a Japanese question back citing the fall in revenue; asked again naming a sentence,
+        # it wrote that sentence's content. No Chinese word is the question's (変化 is 变化): their characters are.
+        question, answer = "2024年度、香港チームは客層の変化にどう対応しましたか？", "香港チームは重心を本地常客に移し、商品组合を调整しました[5]。"
+        named = ANSWER_FROM_SENTENCE["ja"].format(number=5, sentence=HK_TEAM.text)
+
+        body, server = ask_with(lambda messages: answer if named in messages[-1]["content"] else "香港チームは客層の変化に対応しました。[1]",
+                                question, passages=[*PASSAGES, HK_TEAM])
+
+        assert (body["narrative_status"], detail(body)["kind"]) == ("answered", "model_answer")
+        assert len(server.requests) == 2 and detail(body)["asked_for_answer"] is True
+        assert str(body["answer"]) == answer.replace("[5]", cite(HK_TEAM))
+        again = server.requests[1][-1]["content"]
+        assert again.index(f"[5] {HK_TEAM.text}") < again.index(f"[1] {HK_ZH.text}")  # the named one first
+
+    def test_another_regions_sentence_is_never_named(self, ask_with) -> None:  # type: ignore[no-untyped-def]
+        # Japan's Project Lotus sentence shares 見直 and 店舗 with a question on Mainland China's store network: the
+        # real model, pointed to it, wrote Japan's measures under Mainland China. The Mainland sentence is named.
+        question = "2025年度、中国内地は店舗網をどのように見直しましたか？"
+        answer = "中国内地は门店布局を继续优化し、低效门店を调整しました[3]。"
+        named = ANSWER_FROM_SENTENCE["ja"].format(number=3, sentence=CN_STORES.text)
+
+        body, server = ask_with(
+            lambda messages: answer if named in messages[-1]["content"] else "2025年度、中国内地は店舗網を調整しました。[3]",
+            question, passages=[LOTUS_MEASURES, CN_ONLINE, CN_STORES])
+
+        assert (body["narrative_status"], detail(body)["kind"]) == ("answered", "model_answer")
+        assert len(server.requests) == 2 and named in server.requests[1][-1]["content"]
+        assert "回答してください：「調達条件" not in server.requests[1][-1]["content"]
+        assert str(body["answer"]) == answer.replace("[3]", cite(CN_STORES))
+
+    def test_with_nothing_in_common_no_sentence_is_named(self, ask_with) -> None:  # type: ignore[no-untyped-def]
+        # An English question over Chinese passages shares no word and no character: none is named.
+        body, server = ask_with(replying("The Hong Kong team responded to the change. [1]"),
+                                "How did the Hong Kong team respond to the change in 2024?")
 
         assert (detail(body)["kind"], detail(body)["reason"]) == ("off_question", "RESTATED_QUESTION")
-        assert len(server.requests) == 2 and "この文に基づいて" not in server.requests[1][-1]["content"]
-        assert str(body["answer"]).startswith("モデルは質問を繰り返しただけでした") and HK_ZH.text in str(body["answer"])
+        assert len(server.requests) == 2 and "Answer from this sentence" not in server.requests[1][-1]["content"]
+        assert HK_ZH.text in str(body["answer"])
 
     def test_an_answer_is_not_asked_again(self, ask_with) -> None:  # type: ignore[no-untyped-def]
         body, server = ask_with(replying("Inbound tourist spending weakened, and three Canton Road stores closed [1]."),

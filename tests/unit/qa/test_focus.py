@@ -84,9 +84,20 @@ def test_the_sentence_to_answer_from_is_the_one_on_the_questions_topic() -> None
         1, "価格改定後も来店客の反応はおおむね安定しており、会員向けの施策を通じて常連客の維持に努めています。")
 
 
-def test_with_no_word_in_common_no_sentence_is_named() -> None:
+def test_with_no_word_in_common_the_sentence_sharing_most_han_characters_is_named() -> None:
+    # 変化 is 变化, 客層 is 客流 in the Chinese passage: no word in common, two characters; the revenue
+    # sentence shares one (客 of 旅客).
+    assert answering_sentence("チームは客層の変化にどう対応しましたか？", [PRICE, REVENUE, TEAM], [0, 1, 2]) == (
+        2, TEAM.text)
+
+
+def test_with_no_word_and_no_character_in_common_no_sentence_is_named() -> None:
     # The first sentence of the passage the reply cited was the fall in revenue, for how the team responded.
-    assert answering_sentence("チームは客層の変化にどう対応しましたか？", [PRICE, REGULARS, TEAM], [2, 0]) is None
+    assert answering_sentence("How did the team respond to the change?", [REVENUE, TEAM], [0, 1]) is None
+
+
+def test_the_passage_of_the_named_sentence_leads_the_passages_asked_from() -> None:
+    assert focus("チームは客層の変化にどう対応しましたか？", [2], [REVENUE, PRICE, STORES, LOTUS, TEAM], named=4) == (4, 2)
 
 
 @given(st.lists(st.sampled_from([REVENUE, TEAM, PRICE, STORES, LOTUS, REGULARS]), min_size=1, max_size=6),

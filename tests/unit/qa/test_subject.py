@@ -14,7 +14,7 @@ from ragspine.facts.glossary import Glossary
 from ragspine.qa.citing import cite
 from ragspine.qa.evidence import Evidence
 from ragspine.qa.language import Lang
-from ragspine.qa.subject import subject_of, unmet
+from ragspine.qa.subject import speaks_of, subject_of, unmet
 from tests.fakes.narrative import evidence
 from tests.support.glossary import default_glossary
 
@@ -139,3 +139,18 @@ def test_a_supported_answer_is_never_declined_for_its_structure(  # type: ignore
     glossary = default_glossary()
     assert passage in [order[i] for i in cited.used]
     assert unmet(subject_of(question, lang, glossary), [order[i] for i in cited.used], lang, glossary) == ()
+
+
+@pytest.mark.parametrize(("item", "about"), [
+    (evidence("中国内地继续优化门店布局。", doc="ACME_FY2025_MDA.docx", locator="heading=中国内地（ACME_CN）,para=2"), True),
+    (evidence("調達条件の見直し、店舗オペレーションの効率化が主な取り組みです。", doc="ACME_JP_2025_Report.md",
+              locator="heading=Project Lotus,para=1"), False),  # Japan's, named by its document
+    (evidence("线下方面，中国内地全年净新增门店34家。", doc="ACME_FY2024_MDA.docx",
+              locator="heading=中国内地（ACME_CN）,para=2"), False),  # another year
+    (evidence("Store layouts were reviewed.", doc="notes.md", locator="heading=Stores"), True),  # cannot tell
+])
+def test_a_passage_speaks_of_the_entity_and_year_asked_or_cannot_tell(glossary: Glossary, item: Evidence,
+                                                                       about: bool) -> None:
+    asked = subject_of("2025年度、中国内地は店舗網をどのように見直しましたか？", Lang.JA, glossary)
+
+    assert speaks_of(asked, item, glossary) is about
