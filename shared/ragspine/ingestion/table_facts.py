@@ -85,7 +85,7 @@ from ragspine.ingestion.table_shifted_headings import headings_into_label_column
 from ragspine.ingestion.table_split_headings import headings_made_whole
 from ragspine.ingestion.table_stated_years import is_stated_period, stated_years
 from ragspine.ingestion.table_subject import other_company, part_of_whole, same_company
-from ragspine.ingestion.table_topic import table_topic, topic_after
+from ragspine.ingestion.table_topic import lead_topic, table_topic, topic_after
 from ragspine.ingestion.table_totals import is_bare_total, states_the_sum, total_of
 from ragspine.ingestion.table_undated import date_of, lone_date, states_no_period, without_due_buckets
 from ragspine.ingestion.table_unit_column import row_unit, unit_column
@@ -1286,14 +1286,16 @@ class _TableReader:
         """Whether ``section``, the one heading over every row down to bare total row ``r``, the table's last, is a
         caption saying where its rows stand rather than what they are.
 
-        A lead naming what the table lists without the heading's words says so: under "The balances of
-        deferred contract costs … were as follows:", "Assets" over "Other assets" and "Total" says the
-        costs are carried as assets, and the total is the costs', never total assets. A lead naming the
-        heading's words ("Revenue by type", "Revenue:" over its rows) leaves the heading the rows' subject.
+        A sentence leading into the table that names what it lists without the heading's words says so: under
+        "The balances of deferred contract costs … were as follows:", "Assets" over "Other assets" and "Total"
+        says the costs are carried as assets, and the total is the costs', never total assets. A lead naming
+        the heading's words ("Revenue by type" over "Revenue:") leaves the heading the rows' subject, and so
+        does a title alone: it may name the statement the heading is a part of ("連結貸借対照表" over "流動負債").
         """
         if len(headings) != 1 or list(items) != list(parts) or r != max(self.shape.row_labels):
             return False
-        topic = self._topic()
+        context = self.context
+        topic = lead_topic(context.lead, context.caption) or topic_after(context.text_after)
         return bool(topic) and not _words_within(section, topic)
 
     def _grand_total_of(self, r: int, items: Sequence[int], headings: Sequence[str]) -> str:
