@@ -85,7 +85,7 @@ from ragspine.ingestion.table_shifted_headings import headings_into_label_column
 from ragspine.ingestion.table_split_headings import headings_made_whole
 from ragspine.ingestion.table_stated_years import is_stated_period, stated_years
 from ragspine.ingestion.table_subject import other_company, part_of_whole, same_company
-from ragspine.ingestion.table_topic import table_topic, topic_after
+from ragspine.ingestion.table_topic import lead_topic, table_topic, topic_after
 from ragspine.ingestion.table_totals import is_bare_total, states_the_sum, total_of
 from ragspine.ingestion.table_undated import date_of, lone_date, states_no_period, without_due_buckets
 from ragspine.ingestion.table_unit_column import row_unit, unit_column
@@ -1168,6 +1168,8 @@ class _TableReader:
                 self.total_parts[r] = () if repeated_headers else tuple(parts)
                 # "Total" under "Net sales:" is total net sales (its locator keeps "Net sales: Total"), where it is
                 # the sum of the section's rows: without indentation a grand total reads as the last section's
+                if section and self._caption_over_table(r, section, items, parts, headings):
+                    section = ""  # "Assets" over the deferred costs a lead names: the table's total, not all assets
                 if section and self._sums_its_parts(r, self._read_columns()):
                     qualified[r] = (*labels[:last], total_of(section, label))
                     self.row_written[r] = (*labels[:last], f"{section}: {label.strip().rstrip(':：')}")
@@ -1278,6 +1280,23 @@ class _TableReader:
                 break
             following.append(below)
         return section
+
+    def _caption_over_table(self, r: int, section: str, items: Sequence[int], parts: Sequence[int],
+                            headings: Sequence[str]) -> bool:
+        """Whether ``section``, the one heading over every row down to bare total row ``r``, the table's last, is a
+        caption saying where its rows stand rather than what they are.
+
+        A sentence leading into the table that names what it lists without the heading's words says so: under
+        "The balances of deferred contract costs … were as follows:", "Assets" over "Other assets" and "Total"
+        says the costs are carried as assets, and the total is the costs', never total assets. A lead naming
+        the heading's words ("Revenue by type" over "Revenue:") leaves the heading the rows' subject, and so
+        does a title alone: it may name the statement the heading is a part of ("連結貸借対照表" over "流動負債").
+        """
+        if len(headings) != 1 or list(items) != list(parts) or r != max(self.shape.row_labels):
+            return False
+        context = self.context
+        topic = lead_topic(context.lead, context.caption) or topic_after(context.text_after)
+        return bool(topic) and not _words_within(section, topic)
 
     def _grand_total_of(self, r: int, items: Sequence[int], headings: Sequence[str]) -> str:
         """What bare total row ``r`` totals when it states the sum of every line item above it (``items``), its

@@ -107,6 +107,15 @@ def table_topic(lead: str, caption: str, headings: Sequence[str]) -> str:
     return _from_lead(heading) or _as_title(heading)  # a slide's title may be the sentence itself
 
 
+def lead_topic(lead: str, caption: str) -> str:
+    """The figures named by the sentence leading into a table ("X were as follows:"), never by a title; else "".
+
+    A title may name the statement a table is part of ("連結貸借対照表") and a heading over its rows one part
+    of it; a sentence saying what the table lists names what every row is.
+    """
+    return _from_lead(lead) or _from_lead(caption)
+
+
 def topic_after(text: str) -> str:
     """The figures named by the first line of ``text`` that leads into a table ("X were as follows:"), else "".
 

@@ -425,3 +425,26 @@ def test_the_unit_of_a_sentence_leading_the_next_table_is_not_the_first_tables()
 
     assert {f.unit for f in facts if f.value == 7169} == {""}  # no scale stated for it
     assert {f.unit for f in facts if f.value == 40} == {"USD_M"}
+
+
+def test_a_heading_over_the_whole_table_its_lead_does_not_name_gives_no_total_of_its_own() -> None:
+    # the sentence leading into the table, displaced after it, names the figures: the heading says where they stand
+    rows = [["(in millions)", "2019", "2018"], ["Assets", "", ""], ["Prepaid and other current assets", "30", "25"],
+            ["Other noncurrent assets", "70", "65"], ["Total", "100", "90"]]
+    lead = "The balances of capitalized commissions in our balance sheets were as follows:"
+
+    facts = _by_metric(markdown_table_facts(rows, "Annual report excerpt", after=lead), "2019")
+
+    assert "label:total assets" not in facts
+    value, locator = facts["label:total balances of capitalized commissions"]
+    assert value == 100 and "row=Total" in locator and "col=2019" in locator
+
+
+def test_a_heading_over_the_whole_table_its_lead_names_is_its_totals_subject() -> None:
+    rows = [["(in millions)", "2019", "2018"], ["Assets", "", ""], ["Cash", "30", "25"],
+            ["Receivables", "70", "65"], ["Total", "100", "90"]]
+
+    facts = _by_metric(markdown_table_facts(rows, "Annual report excerpt", after="Our assets by category were as follows:"), "2019")
+
+    value, locator = facts["label:total assets"]
+    assert value == 100 and "row=Assets: Total" in locator
