@@ -116,12 +116,16 @@ def build_graph(model: E5ModelFile, key: str, per_token: frozenset[str] = PER_TO
                                       domain="com.microsoft" if microsoft else "", **attributes))
         return output
 
-    for name, value in (("last_axis", np.array([-1], np.int64)), ("token_axis", np.array([1], np.int64)),
-                        ("zero", np.array(0.0, np.float32)), ("one", np.array(1.0, np.float32)),
-                        ("u8_max", np.array(_UINT8_MAX, np.float32)),
-                        ("per_step", np.array(1.0 / _UINT8_MAX, np.float32)),
-                        ("least_step", np.array(_LEAST_STEP, np.float32)), ("flat", np.array([-1], np.int64))):
-        constant(name, value)
+    shared_values: dict[str, npt.NDArray[Any]] = {
+        "last_axis": np.array([-1], np.int64), "token_axis": np.array([1], np.int64), "flat": np.array([-1], np.int64),
+        "zero": np.array(0.0, np.float32), "one": np.array(1.0, np.float32), "u8_max": np.array(_UINT8_MAX, np.float32),
+        "per_step": np.array(1.0 / _UINT8_MAX, np.float32), "least_step": np.array(_LEAST_STEP, np.float32)}
+
+    def shared(name: str) -> str:
+        """A constant the graph's nodes share, added on its first use (onnxruntime warns of unused ones)."""
+        if name in shared_values:
+            constant(name, shared_values.pop(name))
+        return name
 
     def product(x: str, matrix: npt.NDArray[np.float32], bias: npt.NDArray[np.float32], name: str) -> str:
         layer, kind = name.split(".", 1)
@@ -143,26 +147,27 @@ def build_graph(model: E5ModelFile, key: str, per_token: frozenset[str] = PER_TO
         """``x @ matrix + bias`` with ``x`` quantised to uint8, token by token (each row its own range) or as one."""
         weights, scales = quantise_columns(matrix)
         by_token = name.rsplit(".", 1)[-1] in per_token
-        axes = [x, "last_axis"] if by_token else [x]  # no axes: the whole window
-        low = node("Min", [node("ReduceMin", axes, name + ".min", keepdims=1), "zero"], name + ".low")
-        high = node("Max", [node("ReduceMax", axes, name + ".max", keepdims=1), "zero"], name + ".high")
-        step = node("Max", [node("Mul", [node("Sub", [high, low], name + ".range"), "per_step"], name + ".step0"),
-                            "least_step"], name + ".step")
+        axes = [x, shared("last_axis")] if by_token else [x]  # no axes: the whole window
+        low = node("Min", [node("ReduceMin", axes, name + ".min", keepdims=1), shared("zero")], name + ".low")
+        high = node("Max", [node("ReduceMax", axes, name + ".max", keepdims=1), shared("zero")], name + ".high")
+        spread = node("Sub", [high, low], name + ".range")
+        step = node("Max", [node("Mul", [spread, shared("per_step")], name + ".step0"), shared("least_step")],
+                    name + ".step")
         zero_point = node("Round", [node("Div", [node("Neg", [low], name + ".neg"), step], name + ".zp0")],
                           name + ".zero_point")
         if by_token:  # QuantizeLinear along the token axis: one pass over x instead of five
-            row_zero = node("Reshape", [node("Cast", [zero_point], name + ".zp8", to=onnx.TensorProto.UINT8), "flat"],
-                            name + ".row_zero")
-            quantised = node("QuantizeLinear", [x, node("Reshape", [step, "flat"], name + ".row_step"), row_zero],
-                             name + ".q", axis=1)
+            zero_u8 = node("Cast", [zero_point], name + ".zp8", to=onnx.TensorProto.UINT8)
+            row_zero = node("Reshape", [zero_u8, shared("flat")], name + ".row_zero")
+            row_step = node("Reshape", [step, shared("flat")], name + ".row_step")
+            quantised = node("QuantizeLinear", [x, row_step, row_zero], name + ".q", axis=1)
         else:
             levels = node("Add", [node("Round", [node("Div", [x, step], name + ".scaled")], name + ".rounded"),
                                   zero_point], name + ".levels")
-            quantised = node("Cast", [node("Clip", [levels, "zero", "u8_max"], name + ".clipped")], name + ".q",
-                             to=onnx.TensorProto.UINT8)
+            clipped = node("Clip", [levels, shared("zero"), shared("u8_max")], name + ".clipped")
+            quantised = node("Cast", [clipped], name + ".q", to=onnx.TensorProto.UINT8)
         # onnxruntime takes one zero point for the whole of x: the rows' own are taken off after the product,
         # as zero point x the column sums of the int8 weights (in the columns' scale)
-        product = node("MatMulIntegerToFloat", [quantised, constant(name + ".w", weights), "one",
+        product = node("MatMulIntegerToFloat", [quantised, constant(name + ".w", weights), shared("one"),
                                                 constant(name + ".scale", scales)], name + ".product", microsoft=True)
         column_sums = (weights.astype(np.int32).sum(axis=0) * scales).astype(np.float32)
         offset = node("Mul", [zero_point, constant(name + ".column_sums", column_sums)], name + ".offset")
@@ -175,7 +180,7 @@ def build_graph(model: E5ModelFile, key: str, per_token: frozenset[str] = PER_TO
 
     def part(packed: str, index: int, name: str) -> str:
         bounds = [constant(f"{name}.{edge}", np.array([(index + edge) * hidden], np.int64)) for edge in (0, 1)]
-        return node("Slice", [packed, *bounds, "last_axis"], name)
+        return node("Slice", [packed, *bounds, shared("last_axis")], name)
 
     state = norm(INPUT, model.embedding_norm, "embedding_norm")
     for index, layer in enumerate(expanded_layers(model)):
@@ -188,7 +193,7 @@ def build_graph(model: E5ModelFile, key: str, per_token: frozenset[str] = PER_TO
         middle = node("Gelu", [product(state, layer.up, layer.up_bias, p + "up")], p + "gelu")
         down = product(middle, layer.down, layer.down_bias, p + "down")
         state = norm(node("Add", [down, state], p + "residual"), layer.out_norm, p + "norm")
-    node("ReduceMean", [state, "token_axis"], OUTPUT, keepdims=0)
+    node("ReduceMean", [state, shared("token_axis")], OUTPUT, keepdims=0)
     graph = helper.make_graph(
         nodes, "multilingual-e5-small-int8",
         [helper.make_tensor_value_info(INPUT, onnx.TensorProto.FLOAT, [1, "tokens", hidden])],
