@@ -33,8 +33,8 @@ FORMS: dict[str, dict[str, Any]] = {
     "every product per token, the first layer float": {"per_token": EVERY_PRODUCT, "float_products": frozenset({"l0"})},
     "every product per token, the FFN down projection float": {"per_token": EVERY_PRODUCT,
                                                                "float_products": frozenset({"down"})},
-    "every product per token, the first layer float, onnxruntime's SkipLayerNormalization fusion": {
-        "per_token": EVERY_PRODUCT, "float_products": frozenset({"l0"}), "skipped_fusions": ()},
+    "every product per token, the first layer float, without onnxruntime's SkipLayerNormalization fusion": {
+        "per_token": EVERY_PRODUCT, "float_products": frozenset({"l0"}), "skipped_fusions": ("SkipLayerNormFusion",)},
     "the file's blocks (MatMulNBits), the first layer float": {"blocks": True, "float_products": frozenset({"l0"})},
     "the file's blocks (MatMulNBits)": {"blocks": True, "float_products": frozenset()},
 }

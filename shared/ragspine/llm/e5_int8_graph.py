@@ -37,7 +37,8 @@ if TYPE_CHECKING:
 else:
     np = LazyModule("numpy")
 
-GRAPH_FORMAT = "e5-int8-4"  # bump when the graph or its session changes the vectors: a kept graph is rebuilt
+GRAPH_FORMAT = "e5-int8-4"  # bump when the graph changes: a kept graph of another form is written again
+VECTOR_FORM = "e5-int8-3"  # bump when the vectors change: the vector cache embeds again (e5-int8-4's are 3's)
 SOURCE_KEY = "ragspine.source"  # metadata: the graph's form and the model file's SHA-256
 INPUT, OUTPUT = "embeddings", "pooled"
 _OPSET = 20  # Gelu (exact erf) joined the standard operators in opset 20
