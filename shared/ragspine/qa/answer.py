@@ -26,6 +26,7 @@ from ragspine.llm.ports import LLMProvider
 from ragspine.qa.arithmetic_cues import read_arithmetic
 from ragspine.qa.change_asks import with_change_read
 from ragspine.qa.clarify import AskBack, Proceed, ScopeDecision, clarify_scope
+from ragspine.qa.described_tables import rows_of_described_table
 from ragspine.qa.due_year_sums import due_year_outcome, within_span_outcome
 from ragspine.qa.due_years import due_span, notice_words, with_due_figures
 from ragspine.qa.faq import FaqEntry, FaqIndex
@@ -197,6 +198,14 @@ def answer_question(question: str, *, qa: QAComponents, history: Sequence[Messag
         slots = decision.slots
         cache.reread(intent, decision)
         trace.decide("structured:row_for_metric")
+    topic = rows_of_described_table(decision, text, facts=qa.facts, glossary=qa.glossary, retriever=qa.retriever,
+                                    max_sensitivity=qa.max_sensitivity) \
+        if isinstance(decision, Proceed) and channel is Channel.STRUCTURED and by_row is None else None
+    if topic is not None:  # "the high and low prices of the common stock", where the document says its table is of them
+        decision = topic
+        slots = decision.slots
+        cache.reread(intent, decision)
+        trace.decide("structured:rows_of_described_table")
     shares = stated_shares(intent, decision, text, facts=qa.facts, glossary=qa.glossary,
                            max_sensitivity=qa.max_sensitivity) \
         if isinstance(decision, Proceed) and channel is Channel.STRUCTURED and slots.unrecognized is None else None

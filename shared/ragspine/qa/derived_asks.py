@@ -25,6 +25,7 @@ from ragspine.facts.open_vocabulary import METRIC_PREFIX, label_of
 from ragspine.lazy import LazyPattern
 from ragspine.qa.label_words import ASKING_WORDS, label_words
 from ragspine.qa.language import Lang
+from ragspine.qa.period_words import without_quarter_words
 from ragspine.qa.render import label
 
 # The words of a figure computed from others. Growth words need two periods (the change answers them).
@@ -162,7 +163,7 @@ def unmet_derivation(question: str, metrics: tuple[str, ...], periods: int, glos
     """
     if not metrics:
         return None
-    beyond = [] if rows_described else _beyond_the_rows(question, metrics, glossary)
+    beyond = [] if rows_described else beyond_the_rows(question, metrics, glossary)
     if beyond:
         names = [label(glossary.term(SlotKind.METRIC, m), lang) for m in metrics]
         return _TEXT[lang]["part"].format(rows=", ".join(names) if lang is Lang.EN else "、".join(names),
@@ -188,7 +189,7 @@ def unmet_derivation(question: str, metrics: tuple[str, ...], periods: int, glos
 QUALIFYING_WORDS = 2
 
 
-def _beyond_the_rows(question: str, metrics: tuple[str, ...], glossary: Glossary) -> list[str]:
+def beyond_the_rows(question: str, metrics: tuple[str, ...], glossary: Glossary) -> list[str]:
     """The question's content words no document row read explains, when they say it asks something else; else [].
 
     "For adjusted operating costs, what was the percentage change in the amount of before
@@ -202,7 +203,8 @@ def _beyond_the_rows(question: str, metrics: tuple[str, ...], glossary: Glossary
     if not all(m.startswith(METRIC_PREFIX) for m in metrics):
         return []
     own = set().union(*(label_words(label_of(m)) for m in metrics))
-    left = glossary.leftover(question, glossary.scan(question))
+    # "between the third quarter and fourth quarter": periods, read apart from the rows
+    left = without_quarter_words(glossary.leftover(question, glossary.scan(question)))
     beyond = sorted(label_words(left) - own - ASKING_WORDS)
     return beyond if len(beyond) > max(QUALIFYING_WORDS, len(own)) else []
 

@@ -227,6 +227,17 @@ def quarters_named(question: str) -> tuple[tuple[int, ...], str]:
     return numbers, (found[0][2] if found else "")
 
 
+def without_quarter_words(text: str) -> str:
+    """``text`` with the quarters it names ("the third quarter and fourth quarter", "Q4") blanked, same length.
+
+    Such words name periods (``with_quarters`` reads them into the question's years, or asks back the
+    ones it cannot), so they are never words of a row the question names.
+    """
+    for pattern in (_ORDINAL_QUARTERS, _QUARTER_NUMBER):
+        text = pattern.sub(lambda match: " " * len(match.group()), text)
+    return text
+
+
 _QUARTER_FILLER = LazyPattern(rf"{_ORDINAL}|quarters?|q\s?[1-4]|and|of|the|四半期|季度|第|[1-4一二三四]|と|和|及|の|\s",
                               re.IGNORECASE)
 

@@ -20,6 +20,7 @@ from ragspine.qa.language import Lang
 from ragspine.qa.slots import Assumption, Unrecognized
 
 STATED_SHARE = "stated_share"  # an assumption's cue: rows stated in percent read as the shares asked (stated_shares)
+TABLE_TOPIC = "table_topic"  # an assumption's cue: words read as what the rows' table is of (described_tables)
 ONLY_YEAR_STATED = "only_year_stated"  # an assumption's cue: no period named, the one fiscal year the rows state
 _KINDS = MappingProxyType({"metric": SlotKind.METRIC, "entity": SlotKind.ENTITY, "channel": SlotKind.CHANNEL})
 _PERIOD_EXAMPLES = "FY2024, 2024年, 2024年度, 2024Q3, Q3 2024, 2024年第三季度"
@@ -34,6 +35,7 @@ _TEXT = MappingProxyType({
         "unrecognized": "无法识别参数 {param}：「{raw}」。可识别的写法例如：{known}。",
         "assume_read": "将“{typed}”理解为{name}",
         "assume_stated_share": "将“{typed}”理解为文件中以百分比列示的数值（文件中没有{name}的数值）",
+        "assume_topic": "将“{typed}”理解为{name}所在表格的主题（文件在表格前如此说明）",
         "assume_entity": "未指定主体，按{name}回答",
         "assume_children": "未指定主体，比较{name}的下一级主体",
         "assume_period": "未指定期间，按最近完成的会计年度 {value} 回答",
@@ -52,6 +54,7 @@ _TEXT = MappingProxyType({
         "unrecognized": "Could not recognise the {param} “{raw}”. Known values include: {known}.",
         "assume_read": "read '{typed}' as {name}",
         "assume_stated_share": "read '{typed}' as the figures the documents state in percent (they state no {name})",
+        "assume_topic": "read '{typed}' as what the table of {name} is of, as its document says before it",
         "assume_entity": "no entity named, so {name}",
         "assume_children": "no entity named, so the parts of {name}",
         "assume_period": "no period named, so the last completed fiscal year {value}",
@@ -70,6 +73,7 @@ _TEXT = MappingProxyType({
         "unrecognized": "パラメータ {param} の「{raw}」を認識できません。使える表記の例：{known}。",
         "assume_read": "「{typed}」を{name}と解釈",
         "assume_stated_share": "「{typed}」を資料に百分率で記載された数値と解釈（資料に{name}の数値はありません）",
+        "assume_topic": "「{typed}」を{name}の表が示すものと解釈（資料の表の前の記述による）",
         "assume_entity": "主体の指定がないため{name}",
         "assume_children": "主体の指定がないため{name}の下位の主体を比較",
         "assume_period": "期間の指定がないため直近の完了年度 {value}",
@@ -151,6 +155,8 @@ def render_assumptions(assumptions: tuple[Assumption, ...], glossary: Glossary, 
     parts = [
         text["assume_stated_share"].format(typed=a.typed, name=label(glossary.term(a.slot, a.value), lang))
         if a.cue == STATED_SHARE
+        else text["assume_topic"].format(typed=a.typed, name=label(glossary.term(a.slot, a.value), lang))
+        if a.cue == TABLE_TOPIC
         else text["assume_read"].format(typed=a.typed, name=a.value if a.slot is SlotKind.PERIOD
                                         else label(glossary.term(a.slot, a.value), lang))
         if a.typed is not None

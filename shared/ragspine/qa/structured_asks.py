@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from ragspine.facts.glossary import Glossary
 from ragspine.qa.count_asks import read_count
 from ragspine.qa.derived_asks import unmet_derivation
+from ragspine.qa.described_tables import ROWS_OF_DESCRIBED_TABLE
 from ragspine.qa.intent_model import Channel, Intent
 from ragspine.qa.language import Lang
 from ragspine.qa.metric_rows import ROW_OF_STATED_METRIC
@@ -57,7 +58,8 @@ def read_structured_asks(question: str, intent: Intent, slots: Slots, *, channel
         # "the growth in FY2025" is against the year before, which is looked up beside the year named
         # a row read as the metric its document's sentence leading into the table names: the question's words
         # beside the row are that sentence's (checked by ``metric_rows``), not a figure the row leaves unasked
-        described = any(a.reason == ROW_OF_STATED_METRIC for a in slots.assumptions)
+        # (or the words the document describes the rows' table by: ``described_tables``)
+        described = any(a.reason in (ROW_OF_STATED_METRIC, ROWS_OF_DESCRIBED_TABLE) for a in slots.assumptions)
         unmet = unmet_derivation(question, slots.metrics, len(slots.periods) + year_before, glossary, lang,
                                  computes=arithmetic.computes, analysis=bool(intent.analysis),
                                  rows_described=described)
