@@ -38,7 +38,8 @@ from ragspine.qa.slots import Assumption
 # The reason on the reading's assumption (``structured_asks``: the words are no part of the question the rows
 # leave unexplained).
 ROWS_OF_DESCRIBED_TABLE = "rows of a table its document describes in the question's words"
-_SENTENCE_END = LazyPattern(r"(?<=[.!?。])\s+|\n+")
+# a closing quote or parenthesis after the stop ends the sentence too: 'under the symbol “TZOO.” The following table'
+_SENTENCE_END = LazyPattern(r"(?<=[.!?。])[”’\"')]*\s+|\n+")
 _OPENS_ON_TABLE = LazyPattern(r"^\s*(?:the|this)\s+(?:following\s+)?table(?:\s+below)?\s", re.IGNORECASE)
 
 if TYPE_CHECKING:

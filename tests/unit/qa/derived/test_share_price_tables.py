@@ -19,7 +19,7 @@ from tests.fakes.narrative import StaticRetriever, evidence
 from tests.unit.qa.derived.statement_set import statement_fact, statement_qa_with_labels
 
 PRICES = "harbor_lights_market_information.md"
-LEAD_IN = evidence("Our ordinary shares trade on the Example Exchange under the symbol HLX. The following table sets "
+LEAD_IN = evidence("Our ordinary shares trade on the Example Exchange under the symbol “HLX.” The following table sets "
                    "forth the quarterly high and low closing prices of our ordinary shares for the periods indicated.",
                    doc=PRICES, locator="heading=Market information,para=2")
 CLOSING = {"2023Q2": (24.15, 19.80), "2023Q3": (22.05, 17.32)}
