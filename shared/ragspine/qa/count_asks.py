@@ -48,3 +48,17 @@ def read_count(question: str) -> CountAsk | None:
     return counting.CountAsk(quarters=bool(asked["quarters"] or asked["zh_quarters"]),
                              below=bool(_BELOW_OP.match(found["op"])), threshold=-value if found["sign"] else value,
                              scale=scale, written=found.group()[len(found["op"]):].strip())
+
+
+def without_count_words(text: str) -> str:
+    """``text`` with the words asking a count blanked ("how many quarters", "lower than $2.00"), same length.
+
+    They ask for the count over a row's periods (``read_count``), so they are no words of the row; a
+    text asking no count is returned as it is.
+    """
+    lowered = text.lower()
+    if len(lowered) != len(text) or read_count(text) is None:
+        return text
+    for pattern in (_HOW_MANY, _THRESHOLD):
+        lowered = pattern.sub(lambda match: " " * len(match.group()), lowered)
+    return lowered

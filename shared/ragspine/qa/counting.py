@@ -115,6 +115,9 @@ def count_over_periods(ask: CountAsk, slots: Slots, *, facts: FactStore, glossar
             return _unclear(text["conflict"].format(period=_period(fact)), text), kept
     if not assumed:  # a range named: every period of it must be stated
         named = [p for p in slots.periods if p.period_type == kind]
+        if kind == "Q" and not named:  # "in 2018, how many quarters": the four quarters of each year named
+            named = [Period("Q", f"{p.period}Q{n}") for p in slots.periods if p.period_type == "FY"
+                     for n in range(1, 5)]
         missing = [p for p in named if p.period not in by_period]
         if missing:
             what = text["join"].join(f"{_describe(metric, entity, glossary, lang)} {p.label}" for p in missing)

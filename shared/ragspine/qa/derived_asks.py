@@ -23,6 +23,7 @@ from types import MappingProxyType
 from ragspine.facts.glossary import Glossary, Mention, Period, SlotKind, normalize_text
 from ragspine.facts.open_vocabulary import METRIC_PREFIX, label_of
 from ragspine.lazy import LazyPattern
+from ragspine.qa.count_asks import without_count_words
 from ragspine.qa.label_words import ASKING_WORDS, label_words
 from ragspine.qa.language import Lang
 from ragspine.qa.period_words import without_quarter_words
@@ -203,8 +204,9 @@ def beyond_the_rows(question: str, metrics: tuple[str, ...], glossary: Glossary)
     if not all(m.startswith(METRIC_PREFIX) for m in metrics):
         return []
     own = set().union(*(label_words(label_of(m)) for m in metrics))
-    # "between the third quarter and fourth quarter": periods, read apart from the rows
-    left = without_quarter_words(glossary.leftover(question, glossary.scan(question)))
+    # "between the third quarter and fourth quarter": periods, read apart from the rows; "how many quarters … lower
+    # than $2.00": the count asked of the rows
+    left = without_count_words(without_quarter_words(glossary.leftover(question, glossary.scan(question))))
     beyond = sorted(label_words(left) - own - ASKING_WORDS)
     return beyond if len(beyond) > max(QUALIFYING_WORDS, len(own)) else []
 

@@ -3,7 +3,8 @@
 Through ``answer_question`` on a finance domain folder: the rows of a report's table of quarterly
 high and low prices, the sentence leading into that table as the index returns it, and questions
 naming the rows beside the table's topic ("the prices of the ordinary shares") or two quarters of
-a year named once ("In 2023, … between the second quarter and third quarter").
+a year named once ("In 2023, … between the second quarter and third quarter"), or counted over the
+quarters of a year named ("In 2023, how many quarters …").
 """
 
 from __future__ import annotations
@@ -22,7 +23,8 @@ PRICES = "harbor_lights_market_information.md"
 LEAD_IN = evidence("Our ordinary shares trade on the Example Exchange under the symbol “HLX.” The following table sets "
                    "forth the quarterly high and low closing prices of our ordinary shares for the periods indicated.",
                    doc=PRICES, locator="heading=Market information,para=2")
-CLOSING = {"2023Q2": (24.15, 19.80), "2023Q3": (22.05, 17.32)}
+CLOSING = {"2023Q1": (18.40, 15.10), "2023Q2": (24.15, 19.80), "2023Q3": (22.05, 17.32), "2023Q4": (21.30, 18.95),
+           "2022Q4": (16.80, 14.25)}
 
 
 def _price(row: str, quarter: str, value: float) -> Fact:
@@ -62,3 +64,17 @@ def test_two_quarters_of_a_year_named_once_are_that_years_quarters(qa: QACompone
                              "quarter?", qa=qa)
     assert "2023Q3 vs 2023Q2 down 2.10 USD" in result.answer, result.answer
     assert "names more than the row" not in result.answer, result.answer
+
+
+def test_a_count_of_quarters_in_a_year_named_counts_that_years_four_quarters(qa: QAComponents) -> None:
+    result = answer_question("In 2023, how many quarters had share prices lower than $17.50 during their lows?",
+                             qa=qa)
+    assert "low (label:low) quarters below $17.50: 2 (2023Q3 17.32, 2023Q1 15.1; 4 quarters compared)" in \
+        result.answer, result.answer
+    assert "2022Q4" not in result.answer, result.answer
+
+
+def test_a_count_over_a_year_with_quarters_not_stated_says_which(qa: QAComponents) -> None:
+    result = answer_question("In 2022, how many quarters had share prices lower than $17.50 during their lows?",
+                             qa=qa)
+    assert "2022Q1" in result.answer and "quarters below" not in result.answer, result.answer
