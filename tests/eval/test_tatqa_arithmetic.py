@@ -82,6 +82,8 @@ def test_an_open_word_is_scored_by_either_reading_the_answer_states(
 @pytest.mark.parametrize(("figure", "gold", "scale", "verdict"), [
     ((-21.0, "thousand"), -21.0, "thousand", "exact"),
     ((-6.754, "percent"), -6.75, "percent", "exact"),
+    ((10.3025, ""), 10.3, "", "exact"),  # a mean of four prices to the cent, against a gold rounded to 10.3
+    ((10.3125, ""), 10.3, "", "wrong"),
     ((-21.0, "million"), -21.0, "thousand", "wrong"),  # TAT-QA's EM compares the scaled figure
     ((-21.0, ""), -21.0, "thousand", "unit_not_stated"),
     ((21.0, "thousand"), -21.0, "thousand", "wrong"),
