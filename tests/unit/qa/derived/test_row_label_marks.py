@@ -21,14 +21,13 @@ from ragspine.ingestion.parsers.registry import parse_document
 from ragspine.qa.answer import QAComponents
 from tests.unit.qa.derived.statement_set import answered, statement_fact, statement_qa_with_labels
 
-SEGMENTS = """# Revenue by product line
+SEGMENTS = """# Net sales by product line
 
 | (in thousands) | 2019 | 2018 |
 | --- | --- | --- |
 | Licences . | 1,200 | 1,000 |
 | Maintenance . | 300 | 250 |
-| Consulting | 500 | 450 |
-| Total | 2,000 | 1,700 |
+| Net sales . | 1,500 | 1,250 |
 """
 
 
@@ -49,6 +48,13 @@ class TestDotLeaders:
         result = answered(qa, "What is the sum of licences and maintenance in 2019?")
         assert ": 1500 " in result.answer and "（计算自：" in result.answer, result.answer
         assert "row=Licences,col=2019" in result.answer, result.answer
+
+    def test_the_row_named_as_written_is_read_beside_words_of_another_row(self, folder: Path) -> None:
+        # "sale" is a word of the net sales row; "licences" names its own row as written, without the dot
+        qa = statement_qa_with_labels(folder, segments_facts(folder))
+        result = answered(qa, "What is the net difference in sale of licences between 2018 and 2019?")
+        assert "licences (label:licences): FY2019 vs FY2018 up 200 " in result.answer, result.answer
+        assert "row=Licences,col=2018" in result.answer, result.answer
 
     def test_a_change_of_such_a_row_is_computed(self, folder: Path) -> None:
         qa = statement_qa_with_labels(folder, segments_facts(folder))
