@@ -154,16 +154,21 @@ _SPACED_YEAR = re.compile(r"(1|2)\s(9|0)\s(\d)\s(\d)")
 # to a word in capitals of five letters or more ("RESTATED3"; "B1", "CET1", "TIER1" stay names).
 _GLUED_NOTE = re.compile(r"(?:(?<=[a-z]{3})|(?<=[A-Z]{5}))\d(?=\s|$|[,:;()])")
 
+# What is left of a dot leader after a label ("Net sales .", "Systems . . ."): a dot set apart by a space ends no
+# word, so it is no part of the name ("Inc." keeps its dot).
+_DOT_LEADER = re.compile(r"(?:\s+\.+)+$")
+
 
 def clean_label(text: str) -> str:
-    """A label without footnote marks, note numbers and surrounding space (``売上高※1`` -> ``売上高``).
+    """A label without footnote marks, note numbers, a dot leader's dots and surrounding space (``売上高※1`` ->
+    ``売上高``, ``Net sales .`` -> ``Net sales``).
 
     A merged title a converter wrote twice into one cell (``Appropriation of earnings Appropriation
     of earnings``) is the title once.
     """
     cleaned = _once(_GLUED_NOTE.sub("", _NOTE_NUMBERS.sub("", strip_footnotes(text).strip())).strip())
     spaced = _SPACED_YEAR.fullmatch(cleaned)
-    return "".join(spaced.groups()) if spaced else cleaned.rstrip(" `")
+    return "".join(spaced.groups()) if spaced else _DOT_LEADER.sub("", cleaned.rstrip(" `"))
 
 
 def _once(text: str) -> str:

@@ -115,13 +115,16 @@ def label_words(text: str) -> set[str]:
     return _content(_words(text))
 
 
-def label_readings(norm: str, leftover: str, glossary: Glossary, *, total_named: bool = False) -> list[NearMiss]:
+def label_readings(norm: str, leftover: str, glossary: Glossary, *, total_named: bool = False,
+                   written: str = "") -> list[NearMiss]:
     """The open label the leftover words of a question name, as one reading or several equally good ones.
 
     ``norm`` is the normalised question and ``leftover`` the same text with every slot mention
     blanked. Returns [] when no label is named clearly enough; one ``NearMiss`` spanning the
     named words otherwise (several readings when labels tie: the caller asks back). ``total_named``:
-    the question's word "total" was blanked as the channel, and is a row's word too.
+    the question's word "total" was blanked as the channel, and is a row's word too. ``written``: the
+    question as the user wrote it, whose dates tell rows named by their date apart (``norm`` has read them
+    as periods: "at 31 December 2019" is FY2019).
     """
     labels = [code for code in glossary.terms[SlotKind.METRIC] if code.startswith(METRIC_PREFIX)]
     if not labels:
@@ -139,15 +142,16 @@ def label_readings(norm: str, leftover: str, glossary: Glossary, *, total_named:
         scored = _the_one_total_row(labels, asked, score.item_words)
         named_in = norm  # its "total" is blanked as the channel in the leftover words
     if not scored:
-        return _two_rows_named(norm, leftover, words_of, score, total_named=total_named, ties=True)
+        return _two_rows_named(norm, leftover, words_of, score, total_named=total_named, ties=True, written=written)
     if PART_OF_WHOLE.search(leftover):
         # "A as a percentage of the total B": a part and its whole, whose words one row may hold between them
         # (the granted shares over the non-vested at the year end, both rows of "non-vested" shares); the two
         # rows, each read by its own side's words, are what is asked, never the one row both sides' words fit
-        pair = _two_rows_named(norm, leftover, words_of, score, total_named=total_named, joining=PART_OF_WHOLE)
+        pair = _two_rows_named(norm, leftover, words_of, score, total_named=total_named, joining=PART_OF_WHOLE,
+                               written=written)
         if pair:
             return pair
-    reading = _reading(norm, named_in, scored, words_of, asked)
+    reading = _reading(norm, named_in, scored, words_of, asked, written=written)
     return [] if reading is None else [reading]
 
 
@@ -234,13 +238,15 @@ def _qualifiers(labels: list[str], words_of: dict[str, set[str]],
 
 
 def _reading(norm: str, named_in: str, scored: list[tuple[_Score, str]], words_of: dict[str, set[str]],
-             asked: set[str], *, as_written: bool = False) -> NearMiss | None:
+             asked: set[str], *, as_written: bool = False, written: str = "") -> NearMiss | None:
     """The best-scored labels as one reading over the words naming them in ``named_in``; ``as_written``: over
-    every word the label shares with it, stop words too ("fair value", not "fair")."""
+    every word the label shares with it, stop words too ("fair value", not "fair"); ``written``: the question as
+    written, for its dates."""
     best = max(score for score, _ in scored)
-    chosen = _numbers_written(_due_when_written(sorted(code for score, code in scored if score == best), norm), norm)
-    written = set(_words(named_in)) if as_written else set()
-    span = _span(named_in, set().union(*((words_of[code] & asked) | (set(_words(label_of(code))) & written)
+    tied = sorted(code for score, code in scored if score == best)
+    chosen = _numbers_written(_dates_written(_due_when_written(tied, norm), f"{norm} {written}"), norm)
+    named_words = set(_words(named_in)) if as_written else set()
+    span = _span(named_in, set().union(*((words_of[code] & asked) | (set(_words(label_of(code))) & named_words)
                                          for code in chosen)))
     if span is None:
         return None
@@ -258,7 +264,8 @@ PART_OF_WHOLE = LazyPattern(r"(?<![a-z])as an? (?:percentage|proportion|share|fr
 
 
 def _two_rows_named(norm: str, leftover: str, words_of: dict[str, set[str]], score: _Scorer, *,
-                    total_named: bool, joining: LazyPattern = _JOINING, ties: bool = False) -> list[NearMiss]:
+                    total_named: bool, joining: LazyPattern = _JOINING, ties: bool = False,
+                    written: str = "") -> list[NearMiss]:
     """Two rows named in other words on either side of a joining word ("the ratio of fair value of total debt
     to carrying amount of total debt"), each read by its own words as one row alone would be; [] unless exactly
     one split reads two different rows, each the one best reading of its side.
@@ -281,7 +288,7 @@ def _two_rows_named(norm: str, leftover: str, words_of: dict[str, set[str]], sco
         if not scored or (sum(1 for s, _ in scored if s == max(scored)[0]) != 1 and not tied):
             return None
         (a, b), within = spans[0], " " * spans[0][0] + leftover[spans[0][0]:spans[0][1]]
-        return _reading(norm, within, scored, words_of, asked, as_written=True) if b > a else None
+        return _reading(norm, within, scored, words_of, asked, as_written=True, written=written) if b > a else None
 
     def codes(miss: NearMiss) -> frozenset[str]:
         return frozenset(reading.code for reading in miss.readings)
@@ -332,6 +339,45 @@ def _due_when_written(chosen: list[str], norm: str) -> list[str]:
     return named if len(named) == 1 else chosen
 
 
+# A day of a month as labels and questions write it: "31 december", "december 31", "1 jan".
+_MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?"
+          r"|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)")
+_DAY_OF_MONTH = LazyPattern(rf"(?<![a-z\d])(?:(?P<day>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<month>{_MONTH})"
+                            rf"|(?P<month2>{_MONTH})\.?\s+(?P<day2>\d{{1,2}})(?:st|nd|rd|th)?)(?![a-z\d])")
+
+
+def _days_written(text: str) -> set[tuple[int, int]]:
+    """The (month, day) of each date ``text`` writes."""
+    days: set[tuple[int, int]] = set()
+    for match in _DAY_OF_MONTH.finditer(unicodedata.normalize("NFKC", text).lower()):
+        day = int(match["day"] or match["day2"])
+        if 1 <= day <= 31:
+            days.add((_MONTH_NUMBER[(match["month"] or match["month2"])[:3]], day))
+    return days
+
+
+_MONTH_NUMBER = {name: number for number, name in enumerate(
+    ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), start=1)}
+
+
+def _dates_written(chosen: list[str], norm: str) -> list[str]:
+    """Tied rows named by their date told apart by the one date the question writes, else all of them.
+
+    A balance's rows differ by their date alone ("Balance at 1 January", "Balance at 31 December"),
+    and words compare no dates: "the balance at 31 December 2019" names the second. Kept only where
+    every tied row writes a date and exactly one row's dates are all among the question's; a question
+    writing no date, or a date of no row ("1 December"), leaves every row offered back.
+    """
+    if len(chosen) < 2:
+        return chosen
+    dates = {code: _days_written(label_of(code)) for code in chosen}
+    if not all(dates.values()):
+        return chosen
+    asked = _days_written(norm)
+    named = [code for code in chosen if dates[code] <= asked]
+    return named if len(named) == 1 else chosen
+
+
 def _numbers_written(chosen: list[str], norm: str) -> list[str]:
     """Tied rows told apart by the numbers their labels write: the one row whose every number the question writes.
 
@@ -344,8 +390,8 @@ def _numbers_written(chosen: list[str], norm: str) -> list[str]:
     if len(chosen) < 2:
         return chosen
     asked = {word for word in _words(norm) if word.isdigit()}
-    numbers = {code: {word for word in _words(_without_dating(label_of(code))) if word.isdigit() and not _a_year(word)}
-               for code in chosen}
+    numbers = {code: {word for word in _words(_DAY_OF_MONTH.sub(" ", _without_dating(label_of(code))))
+                      if word.isdigit() and not _a_year(word)} for code in chosen}
     named = [code for code in chosen if numbers[code] and numbers[code] <= asked]
     return named if len(named) == 1 else chosen
 

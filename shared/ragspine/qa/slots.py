@@ -179,7 +179,8 @@ def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
                 found[miss.readings[0].kind][miss.readings[0].code] = None
         if not found[SlotKind.METRIC]:  # a document's row label named in other words ("effective tax rate")
             total_named = any(m.kind is SlotKind.CHANNEL and label_words(m.raw) == {"total"} for m in mentions)
-            labelled = label_readings(norm, blanked(), glossary, total_named=total_named)
+            labelled = label_readings(norm, blanked(), glossary, total_named=total_named,
+                                      written=normalize_text(written))
             misses += labelled
             for miss in labelled:
                 if len(miss.readings) == 1:
