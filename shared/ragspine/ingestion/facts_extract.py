@@ -34,7 +34,7 @@ from ragspine.ingestion.table_topic import leads_into_table, unit_note_after
 from ragspine.lazy import LazyPattern
 from ragspine.sensitivity import Sensitivity
 
-EXTRACTOR_VERSION = "table-28"  # grand totals after sections, 年度, price quarters; a heading the lead does not name
+EXTRACTOR_VERSION = "table-29-r2c"  # ... 年度, price quarters; a heading the lead does not name; spans "Years 3-5"
 _LEAD_CHARS = 300
 # the text after a table up to the next heading: an extract listing a table's paragraphs after it may set its lead
 # last, after paragraphs of other matters; the bound only caps the work
