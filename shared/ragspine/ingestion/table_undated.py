@@ -39,10 +39,12 @@ _DATE_PARTS = re.compile(r"(?:(?P<m1>[a-z]+)\.?\s+(?P<d1>\d{1,2})|(?P<d2>\d{1,2}
                          r",?\s*(?P<y>\d{4})")
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 # A span counted from the balance date that a payment falls due in ("Less than 1 year", "1-3 years", "3 to 5
-# years", "More than 5 years", "Up to one year"), and the heading over such spans ("Payments due by period").
+# years", "More than 5 years", "Up to one year", "Years 3-5"), and the heading over such spans ("Payments due by
+# period"). A lone "Year 3" is no span: it may be a plan's or a schedule's year, and stays a period word.
 _DUE_BUCKET = re.compile(
     r"(?<![a-z\d])(?:(?:less\s+than|up\s+to|within|under|more\s+than|over|after|beyond|greater\s+than)\s+)?"
     r"(?:\d{1,2}|one|two|three|four|five|ten)(?:\s*(?:-|–|—|to)\s*(?:\d{1,2}|three|five|ten))?\s+years?(?![a-z])"
+    r"|(?<![a-z])years?\s*\d{1,2}\s*(?:-|–|—|to)\s*\d{1,2}(?![\d])"
     r"|(?<![a-z])(?:payments?|amounts?|obligations?)\s+due\s+(?:by|in)\s+periods?(?![a-z])")
 _DUE_HEADING = re.compile(r"(?:payments?|amounts?|obligations?)\s+due\s+(?:by|in)\s+periods?")
 # A unit note in parentheses ("(in years)") says how a figure is counted, not when it was.

@@ -41,11 +41,13 @@ _SPAN_NOTICE = MappingProxyType({
 _SPACES = LazyPattern(r"  +")
 _YEAR = LazyPattern(r"(?:19|20)\d{2}")
 _COUNT = r"\d{1,2}|one|two|three|four|five|ten"
-# A due span as a question or a schedule's header writes it: below n years, from n to m years, beyond n years.
+# A due span as a question or a schedule's header writes it: below n years, from n to m years ("years 3-5" too),
+# beyond n years.
 _SPAN = LazyPattern(
     rf"(?<![a-z\d])(?:(?:less\s+than|up\s+to|within|under|no\s+more\s+than)\s+(?P<below>{_COUNT})\s+years?"
     rf"|(?:within\s+|between\s+|in\s+)?(?P<low>{_COUNT})\s*(?:-|–|—|to|and)\s*(?P<high>{_COUNT})\s+years"
-    rf"|(?:more\s+than|over|after|beyond|greater\s+than)\s+(?P<above>{_COUNT})\s+years?)(?![a-z])")
+    rf"|(?:more\s+than|over|after|beyond|greater\s+than)\s+(?P<above>{_COUNT})\s+years?"
+    rf"|years?\s*(?P<first>\d{{1,2}})\s*(?:-|–|—|to)\s*(?P<last>\d{{1,2}})(?!\d))(?![a-z])")
 _WORDS = MappingProxyType({"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "ten": 10})
 
 
@@ -61,8 +63,10 @@ def due_span(text: str) -> tuple[str, int, int] | None:
             spans.add(("below", _count(m["below"]), 0))
         elif m["above"]:
             spans.add(("above", _count(m["above"]), 0))
-        else:
+        elif m["low"]:
             spans.add(("from", _count(m["low"]), _count(m["high"])))
+        else:
+            spans.add(("from", int(m["first"]), int(m["last"])))
     return spans.pop() if len(spans) == 1 else None
 
 

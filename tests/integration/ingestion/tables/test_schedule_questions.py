@@ -37,6 +37,17 @@ SPANS = """\
 | Purchase obligations | 2,640 | 1,210 | 1,030 | 400 |
 """
 
+# the spans as some reports word them, the years first
+YEARS_FIRST = """\
+# Contractual commitments
+
+(in thousands)
+
+| | Total | Less than 1 year | Years 1-3 | Years 3-5 | More than 5 years |
+| --- | --- | --- | --- | --- | --- |
+| Equipment rentals | 980 | 310 | 290 | 255 | 125 |
+"""
+
 REPORTED = """\
 # Leases reported
 
@@ -65,7 +76,7 @@ The following represents future minimum lease payments (table in millions):
 def asked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     yield from ingested_in_fresh_domain(monkeypatch, tmp_path,
                                         {"schedule.md": SCHEDULE, "spans.md": SPANS, "reported.md": REPORTED,
-                                         "rows.md": ROWS})
+                                         "rows.md": ROWS, "years_first.md": YEARS_FIRST})
 
 
 def test_a_year_of_a_schedule_answers_a_question_naming_it(asked: None) -> None:
@@ -102,6 +113,12 @@ def test_a_due_span_answers_a_question_naming_it_in_its_own_words(asked: None) -
 def test_another_due_span_answers_its_own(asked: None) -> None:
     answer = cli_answer("What were the purchase obligations due within 1-3 years?")
     assert ": 1030" in answer and "col=1-3 years" in answer and "falling due in 1-3 years" in answer, answer
+
+
+def test_a_span_written_years_first_answers_a_question_naming_it(asked: None) -> None:
+    answer = cli_answer("What were the equipment rentals due in 3 to 5 years?")
+    assert ": 255" in answer and "col=Years 3-5" in answer and "falling due in years 3-5" in answer, answer
+    assert "980" not in answer and "FY20" not in answer, answer
 
 
 def test_the_total_of_a_row_is_the_schedules_total_column(asked: None) -> None:

@@ -7,6 +7,7 @@ qualifying the row), never skipped for its "year" and "period" words and never a
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -16,7 +17,8 @@ from tests.unit.ingestion.tables.markdown_facts import markdown_table_facts
 
 SPANS = [("Less than 1 year", "1-3 years", "3-5 years", "More than 5 years"),
          ("Up to one year", "1 to 3 years", "3 to 5 years", "After 5 years"),
-         ("Within 1 year", "2-5 years", "5 - 10 years", "Beyond 10 years")]
+         ("Within 1 year", "2-5 years", "5 - 10 years", "Beyond 10 years"),
+         ("Less than 1 year", "Years 1-3", "Years3-5", "More than 5 years")]
 HEADINGS = ["Payments due by period", "Payments Due by Period (in thousands)", "Amounts due by period", ""]
 
 
@@ -64,6 +66,11 @@ def test_a_due_span_names_no_period_but_a_year_beside_it_does(span: str, upper: 
     assert names_a_period(f"{text} ended December 31, 2019")
     assert names_a_period(f"{text} to 2024")
     assert names_a_period(f"{text} or the quarter")
+
+
+@pytest.mark.parametrize("header", ["Year 3", "Years 2019-2020", "Year 1 or less"])
+def test_a_plan_year_or_a_calendar_span_is_still_a_period(header: str) -> None:
+    assert names_a_period(header)  # no span counted from the balance date: the table is not read undated
 
 
 @given(st.integers(2018, 2040), st.sampled_from(["Thereafter", "THEREAFTER", "Thereafter (1)"]), st.booleans())
