@@ -97,3 +97,14 @@ def test_quarters_under_no_year_are_not_read_as_any_years() -> None:
     facts = markdown_table_facts([["", "High", "Low"], ["First Quarter", "$5.50", "$4.25"],
                                   ["Second Quarter", "$6.00", "$5.10"]], "Share prices")
     assert not [f for f in facts if f.period_type in ("FY", "Q")]
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.sampled_from(["January–June 2023", "Jan-Jun 2023", "Six months 2023", "First half 2023", "H1 2023",
+                        "Nine months ended 2023", "2023年1月～6月"]))
+def test_a_part_of_a_year_written_over_the_columns_is_no_years_figure(span: str) -> None:
+    # a half year's sales are never the year's
+    facts = markdown_table_facts([["", "", span, ""], ["", "Sales", "Operating profit", "Depreciation"],
+                                  ["Zone Europe", "10,250", "1,640", "(310)"], ["Zone Asia", "8,120", "1,220", "(240)"]],
+                                 "Analyses by segment")
+    assert not [f for f in facts if f.period_type == "FY" and f.period == "2023"], facts
