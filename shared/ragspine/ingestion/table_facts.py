@@ -102,7 +102,7 @@ _SEGMENT_SPLIT = re.compile(r"[;；\n]")
 _YEAR_ALONE = re.compile(r"\D*(?<!\d)(?:19|20)\d{2}(?!\d)\D*")
 # Words naming part of a year beside it ("January–June 2023", "Six months 2023", "First half 2023"): such a
 # cell dates its columns with a span the year's figure is not.
-_PART_OF_YEAR = re.compile(r"(?i)\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b|\b(?:half|halves"
+_YEAR_PART_WORDS = re.compile(r"(?i)\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b|\b(?:half|halves"
                            r"|quarters?|months?|weeks?|days?|[hq][1-4]|ytd|interim)\b|上半|下半|四半期|季度|半期|月")
 # A per-share figure (earnings, dividends, book value per share) is never in the table's millions.
 _PER_SHARE = re.compile(r"(?i:\bper\s+(?:\w+\s+){0,2}(?:share|ADS|unit)\d*\b|\bEPS\b)|1株当たり|一株当たり|每股")
@@ -1039,7 +1039,7 @@ class _TableReader:
         for h in self.shape.header_rows:
             written = [cell for cell in self.rows[h][self.shape.label_cols:] if cell.strip()]
             # a date over it is the undated reading's; a part of the year is no year's figure
-            if len(written) == 1 and _YEAR_ALONE.fullmatch(written[0]) and not _PART_OF_YEAR.search(written[0]):
+            if len(written) == 1 and _YEAR_ALONE.fullmatch(written[0]) and not _YEAR_PART_WORDS.search(written[0]):
                 found |= {m.period: clean_label(written[0]) for m in self.glossary.scan(written[0])
                           if m.kind is SlotKind.PERIOD and m.period is not None}
         if len(found) != 1:
