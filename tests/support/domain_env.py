@@ -14,6 +14,7 @@ from tests.support.process_caches import close_services
 
 if TYPE_CHECKING:
     from ragspine.bootstrap import Services
+    from ragspine.qa.result import AnswerStatus
 
 
 def point_at(patch: pytest.MonkeyPatch, domain_dir: Path, data: Path, *, today: str = "2025-09-15") -> None:
@@ -113,6 +114,21 @@ def ingested_in_fresh_domain(patch: pytest.MonkeyPatch, root: Path, documents: d
         # generator closed): the cached settings would keep serving this domain to every later test.
         get_settings.cache_clear()
         close_services()
+
+
+def ingested_for_module(factory: pytest.TempPathFactory, name: str, documents: dict[str, str]) -> Iterator[None]:
+    """A module-scoped fixture's body: ``ingested_in_fresh_domain`` under a new temporary folder named ``name``."""
+    with pytest.MonkeyPatch.context() as patch:
+        yield from ingested_in_fresh_domain(patch, factory.mktemp(name), documents)
+
+
+def service_answer(question: str) -> tuple[str, AnswerStatus]:
+    """The answer and status ``answer_question`` gives through the process's services."""
+    from ragspine.bootstrap import get_services
+    from ragspine.qa.answer import answer_question
+
+    result = answer_question(question, qa=get_services().qa)
+    return result.answer, result.status
 
 
 def cli_answer(question: str) -> str:

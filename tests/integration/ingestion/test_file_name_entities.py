@@ -12,9 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from ragspine.qa.answer import answer_question
 from ragspine.qa.result import AnswerStatus
-from tests.support.domain_env import ingested_in_fresh_domain
+from tests.support.domain_env import ingested_in_fresh_domain, service_answer
 
 TABLE = """\
 # Results
@@ -33,28 +32,21 @@ def asked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     })
 
 
-def _ask(question: str) -> tuple[str, AnswerStatus]:
-    from ragspine.bootstrap import get_services
-
-    result = answer_question(question, qa=get_services().qa)
-    return result.answer, result.status
-
-
 @pytest.mark.parametrize("question", ["What was North's revenue in 2024?", "What was the northern region's revenue "
                                       "in 2024?", "2024年北区的营业收入是多少？"])
 def test_the_entity_a_file_name_names_files_its_tables(asked: None, question: str) -> None:
-    answer, status = _ask(question)
+    answer, status = service_answer(question)
     assert status is AnswerStatus.FOUND, answer
     assert "1284.6" in answer and "North_Results_2024.md" in answer, answer
 
 
 def test_the_home_group_is_not_answered_with_the_figure_of_the_entity_the_file_names(asked: None) -> None:
-    answer, _ = _ask("What was the group's revenue in 2024?")
+    answer, _ = service_answer("What was the group's revenue in 2024?")
     assert "1284.6" not in answer, answer
 
 
 def test_a_file_name_naming_two_entities_files_its_tables_under_neither(asked: None) -> None:
-    answer, _ = _ask("What was the group's revenue in 2024?")
+    answer, _ = service_answer("What was the group's revenue in 2024?")
     assert "777.7" in answer, answer
-    answer, _ = _ask("What was South's revenue in 2024?")
+    answer, _ = service_answer("What was South's revenue in 2024?")
     assert "777.7" not in answer, answer

@@ -10,9 +10,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ragspine.qa.answer import answer_question
 from ragspine.qa.result import AnswerStatus
-from tests.support.domain_env import ingested_in_fresh_domain
+from tests.support.domain_env import ingested_for_module, service_answer
 
 REPORT = """\
 # Balance sheet items
@@ -54,15 +53,7 @@ The group's monetary items exposed to currency risk are listed below:
 
 @pytest.fixture(scope="module")
 def asked(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    with pytest.MonkeyPatch.context() as monkeypatch:
-        yield from ingested_in_fresh_domain(monkeypatch, tmp_path_factory.mktemp("parts"), {"items.md": REPORT})
-
-
-def _ask(question: str) -> tuple[str, AnswerStatus]:
-    from ragspine.bootstrap import get_services
-
-    result = answer_question(question, qa=get_services().qa)
-    return result.answer, result.status
+    yield from ingested_for_module(tmp_path_factory, "parts", {"items.md": REPORT})
 
 
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -73,7 +64,7 @@ def _ask(question: str) -> tuple[str, AnswerStatus]:
     "What was the company's total Deferred Revenue in 2024?",
 ]))
 def test_the_total_of_an_item_stated_in_two_parts_adds_both(asked: None, question: str) -> None:
-    answer, status = _ask(question)
+    answer, status = service_answer(question)
 
     assert status is AnswerStatus.FOUND, answer
     assert ": 5600 K（计算自：" in answer, answer
@@ -81,7 +72,7 @@ def test_the_total_of_an_item_stated_in_two_parts_adds_both(asked: None, questio
 
 
 def test_a_change_in_such_a_total_adds_both_parts_of_each_year(asked: None) -> None:
-    answer, status = _ask("What is the total deferred revenue in 2023?")
+    answer, status = service_answer("What is the total deferred revenue in 2023?")
 
     assert status is AnswerStatus.FOUND, answer
     assert ": 5600 K（计算自：" in answer, answer  # 3,900 + 1,700
@@ -95,7 +86,7 @@ def test_a_change_in_such_a_total_adds_both_parts_of_each_year(asked: None) -> N
 ])
 def test_a_hyphenated_word_tells_two_items_parts_apart(asked: None, question: str, total: str,
                                                       rows: tuple[str, str]) -> None:
-    answer, status = _ask(question)
+    answer, status = service_answer(question)
 
     assert status is AnswerStatus.FOUND, answer
     assert f": {total} K（计算自：" in answer, answer
@@ -103,14 +94,14 @@ def test_a_hyphenated_word_tells_two_items_parts_apart(asked: None, question: st
 
 
 def test_parts_written_as_negatives_are_added_and_said_by_size(asked: None) -> None:
-    answer, status = _ask("What were the total provisions in 2024?")
+    answer, status = service_answer("What were the total provisions in 2024?")
 
     assert status is AnswerStatus.FOUND, answer
     assert ": -300 K; all are written as negatives, so by size 300 K（计算自：" in answer, answer
 
 
 def test_an_item_stated_whole_is_that_row(asked: None) -> None:
-    answer, status = _ask("What were the total lease liabilities in 2024?")
+    answer, status = service_answer("What were the total lease liabilities in 2024?")
 
     assert status is AnswerStatus.FOUND, answer
     assert "total lease liabilities (label:total lease liabilities): 200 K" in answer, answer
@@ -122,15 +113,14 @@ def test_an_item_stated_whole_is_that_row(asked: None) -> None:
     "What was the total current deferred revenue in 2024?",  # one part named: that row, not the sum
 ])
 def test_words_beyond_the_item_add_nothing_up(asked: None, question: str) -> None:
-    answer, _ = _ask(question)
+    answer, _ = service_answer(question)
 
     assert "5600" not in answer, answer
 
 
 @pytest.fixture(scope="module")
 def exposure(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    with pytest.MonkeyPatch.context() as monkeypatch:
-        yield from ingested_in_fresh_domain(monkeypatch, tmp_path_factory.mktemp("exposure"), {"fx.md": EXPOSURE})
+    yield from ingested_for_module(tmp_path_factory, "exposure", {"fx.md": EXPOSURE})
 
 
 @pytest.mark.parametrize(("question", "total"), [
@@ -139,7 +129,7 @@ def exposure(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
 ])
 def test_rows_whose_names_write_a_unit_word_are_added_and_shown(exposure: None, question: str, total: str) -> None:
     # "GBP’Million" in the rows' names is the document's words, no figure the answer made up
-    answer, status = _ask(question)
+    answer, status = service_answer(question)
 
     assert status is AnswerStatus.FOUND, answer
     assert f": {total} GBP_M（计算自：" in answer, answer

@@ -10,9 +10,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ragspine.qa.answer import answer_question
 from ragspine.qa.result import AnswerStatus
-from tests.support.domain_env import ingested_in_fresh_domain
+from tests.support.domain_env import ingested_for_module, service_answer
 
 REPORT = """\
 # Fleet financing
@@ -33,15 +32,7 @@ Net debt to fleet value is the net debt divided by the fleet's market value.
 
 @pytest.fixture(scope="module")
 def asked(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    with pytest.MonkeyPatch.context() as monkeypatch:
-        yield from ingested_in_fresh_domain(monkeypatch, tmp_path_factory.mktemp("fleet"), {"fleet.md": REPORT})
-
-
-def _ask(question: str) -> tuple[str, AnswerStatus]:
-    from ragspine.bootstrap import get_services
-
-    result = answer_question(question, qa=get_services().qa)
-    return result.answer, result.status
+    yield from ingested_for_module(tmp_path_factory, "fleet", {"fleet.md": REPORT})
 
 
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -51,7 +42,7 @@ def _ask(question: str) -> tuple[str, AnswerStatus]:
     "How much did Total (net debt) change from 2019 to 2020?",
 ]))
 def test_a_total_naming_its_part_in_brackets_is_its_own_row(asked: None, question: str) -> None:
-    answer, status = _ask(question)
+    answer, status = service_answer(question)
 
     assert status is AnswerStatus.FOUND, answer
     assert "up 50.0 DKK_M" in answer, answer
@@ -59,7 +50,7 @@ def test_a_total_naming_its_part_in_brackets_is_its_own_row(asked: None, questio
 
 
 def test_the_other_bracketed_total_is_not_confused_with_it(asked: None) -> None:
-    answer, status = _ask("What was Total (assets) in 2019?")
+    answer, status = service_answer("What was Total (assets) in 2019?")
 
     assert status is AnswerStatus.FOUND, answer
     assert "2250.0 DKK_M" in answer and "row=Total (assets),col=2019" in answer, answer
@@ -67,7 +58,7 @@ def test_the_other_bracketed_total_is_not_confused_with_it(asked: None) -> None:
 
 
 def test_a_currency_code_with_its_scale_run_on_heads_no_section(asked: None) -> None:
-    answer, status = _ask("What was the bank debt in 2020?")
+    answer, status = service_answer("What was the bank debt in 2020?")
 
     assert status is AnswerStatus.FOUND, answer
     assert "1100.0 DKK_M" in answer, answer

@@ -8,9 +8,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from ragspine.qa.answer import answer_question
 from ragspine.qa.result import AnswerStatus
-from tests.support.domain_env import ingested_in_fresh_domain
+from tests.support.domain_env import ingested_for_module, service_answer
 
 CAPITALIZED = """\
 # Capitalized software
@@ -39,36 +38,26 @@ Our assets by category were as follows:
 """
 
 
-def _ask(question: str) -> tuple[str, AnswerStatus]:
-    from ragspine.bootstrap import get_services
-
-    result = answer_question(question, qa=get_services().qa)
-    return result.answer, result.status
-
-
 @pytest.fixture(scope="module")
 def capitalized(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    with pytest.MonkeyPatch.context() as monkeypatch:
-        yield from ingested_in_fresh_domain(monkeypatch, tmp_path_factory.mktemp("capitalized"),
-                                            {"software.md": CAPITALIZED})
+    yield from ingested_for_module(tmp_path_factory, "capitalized", {"software.md": CAPITALIZED})
 
 
 @pytest.fixture(scope="module")
 def by_category(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    with pytest.MonkeyPatch.context() as monkeypatch:
-        yield from ingested_in_fresh_domain(monkeypatch, tmp_path_factory.mktemp("by_category"), {"holdings.md": BY_CATEGORY})
+    yield from ingested_for_module(tmp_path_factory, "by_category", {"holdings.md": BY_CATEGORY})
 
 
 class TestAHeadingTheLeadDoesNotName:
 
     def test_gives_no_total_assets(self, capitalized: None) -> None:
-        answer, status = _ask("What were total assets in 2024?")
+        answer, status = service_answer("What were total assets in 2024?")
 
         assert status is not AnswerStatus.FOUND, answer
         assert "400" not in answer, answer
 
     def test_leaves_the_total_the_tables_own(self, capitalized: None) -> None:
-        answer, status = _ask("What was the total carrying amounts of capitalized software costs in 2024?")
+        answer, status = service_answer("What was the total carrying amounts of capitalized software costs in 2024?")
 
         assert status is AnswerStatus.FOUND, answer
         assert "400" in answer and "row=Total,col=2024" in answer, answer
@@ -77,7 +66,7 @@ class TestAHeadingTheLeadDoesNotName:
 class TestAHeadingTheLeadNames:
 
     def test_stays_the_subject_of_the_total(self, by_category: None) -> None:
-        answer, status = _ask("What were total assets in 2024?")
+        answer, status = service_answer("What were total assets in 2024?")
 
         assert status is AnswerStatus.FOUND, answer
         assert "FY2024 total assets (label:total assets): 1000.0 M" in answer, answer

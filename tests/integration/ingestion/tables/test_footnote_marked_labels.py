@@ -8,9 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from ragspine.qa.answer import answer_question
 from ragspine.qa.result import AnswerStatus
-from tests.support.domain_env import ingested_in_fresh_domain
+from tests.support.domain_env import ingested_in_fresh_domain, service_answer
 
 REPORT = """\
 # Annual report
@@ -31,20 +30,13 @@ def asked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     yield from ingested_in_fresh_domain(monkeypatch, tmp_path, {"report.md": REPORT})
 
 
-def _ask(question: str) -> tuple[str, AnswerStatus]:
-    from ragspine.bootstrap import get_services
-
-    result = answer_question(question, qa=get_services().qa)
-    return result.answer, result.status
-
-
 @pytest.mark.parametrize(("question", "mean"), [
     ("What is the average adjusted EBITDA for 2019 and 2018?", "591"),
     ("What is the average value for sales per square metre for both 2019 and 2018?", "18384.5"),
 ])
 def test_a_label_with_an_unopened_bracket_is_answered_with_its_figures(asked: None, question: str,
                                                                       mean: str) -> None:
-    answer, status = _ask(question)
+    answer, status = service_answer(question)
     assert status is AnswerStatus.FOUND, answer
     assert "could not be traced" not in answer, answer
     assert f"average: {mean} " in answer, answer

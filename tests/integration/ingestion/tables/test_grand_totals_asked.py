@@ -10,9 +10,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ragspine.qa.answer import answer_question
 from ragspine.qa.result import AnswerStatus
-from tests.support.domain_env import ingested_in_fresh_domain
+from tests.support.domain_env import ingested_for_module, service_answer
 
 ALLOCATED = """\
 # Property by business line
@@ -44,24 +43,14 @@ The following table summarizes the share-based compensation expense included in 
 """
 
 
-def _ask(question: str) -> tuple[str, AnswerStatus]:
-    from ragspine.bootstrap import get_services
-
-    result = answer_question(question, qa=get_services().qa)
-    return result.answer, result.status
-
-
 @pytest.fixture(scope="module")
 def allocated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    with pytest.MonkeyPatch.context() as monkeypatch:
-        yield from ingested_in_fresh_domain(monkeypatch, tmp_path_factory.mktemp("allocated"), {"property.md": ALLOCATED})
+    yield from ingested_for_module(tmp_path_factory, "allocated", {"property.md": ALLOCATED})
 
 
 @pytest.fixture(scope="module")
 def included(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    with pytest.MonkeyPatch.context() as monkeypatch:
-        yield from ingested_in_fresh_domain(monkeypatch, tmp_path_factory.mktemp("included"),
-                                            {"compensation.md": INCLUDED})
+    yield from ingested_for_module(tmp_path_factory, "included", {"compensation.md": INCLUDED})
 
 
 class TestAGrandTotalAfterSections:
@@ -73,14 +62,14 @@ class TestAGrandTotalAfterSections:
         "By what percentage did total property change from 2023 to 2024?",
     ]))
     def test_is_read_as_the_total_its_sections_name(self, allocated: None, question: str) -> None:
-        answer, status = _ask(question)
+        answer, status = service_answer(question)
 
         assert status is AnswerStatus.FOUND, answer
         assert "total property (label:total property): FY2024 vs FY2023 up 50.0 M（+7.04%）" in answer, answer
         assert "row=Total,col=2023" in answer and "row=Total,col=2024" in answer, answer
 
     def test_is_averaged_over_the_years_asked(self, allocated: None) -> None:
-        answer, status = _ask("What is the average total property value for 2023 and 2024?")
+        answer, status = service_answer("What is the average total property value for 2023 and 2024?")
 
         assert status is AnswerStatus.FOUND, answer
         assert "FY2023–FY2024 average: 735 M (mean of 2 figures)" in answer, answer
@@ -89,7 +78,7 @@ class TestAGrandTotalAfterSections:
 class TestATotalOfFiguresIncludedInAnother:
 
     def test_is_the_documents_one_total_asked_as_the_total_named_as_that_part(self, included: None) -> None:
-        answer, status = _ask("What was the percentage change in the total between 2023 and 2024?")
+        answer, status = service_answer("What was the percentage change in the total between 2023 and 2024?")
 
         assert status is AnswerStatus.FOUND, answer
         assert ("total share-based compensation expense included in research and development expenses "

@@ -10,9 +10,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ragspine.qa.answer import answer_question
 from ragspine.qa.result import AnswerStatus
-from tests.support.domain_env import ingested_in_fresh_domain
+from tests.support.domain_env import ingested_for_module, service_answer
 
 REPORT = """\
 # Orchard cooperative
@@ -30,15 +29,7 @@ The cooperative presses and bottles cider from its members' apples.
 
 @pytest.fixture(scope="module")
 def asked(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    with pytest.MonkeyPatch.context() as monkeypatch:
-        yield from ingested_in_fresh_domain(monkeypatch, tmp_path_factory.mktemp("orchard"), {"orchard.md": REPORT})
-
-
-def _ask(question: str) -> tuple[str, AnswerStatus]:
-    from ragspine.bootstrap import get_services
-
-    result = answer_question(question, qa=get_services().qa)
-    return result.answer, result.status
+    yield from ingested_for_module(tmp_path_factory, "orchard", {"orchard.md": REPORT})
 
 
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -48,7 +39,7 @@ def _ask(question: str) -> tuple[str, AnswerStatus]:
     "What is the total value of cost of pressing and bottling between 2020 to 2021?",
 ]))
 def test_a_rows_own_total_over_two_named_years_is_their_sum(asked: None, question: str) -> None:
-    answer, status = _ask(question)
+    answer, status = service_answer(question)
 
     assert status is AnswerStatus.FOUND, answer
     first = answer.splitlines()[0]
@@ -57,7 +48,7 @@ def test_a_rows_own_total_over_two_named_years_is_their_sum(asked: None, questio
 
 
 def test_a_total_word_beside_a_row_without_one_is_their_sum(asked: None) -> None:
-    answer, _ = _ask("What was the total crates on hand in 2020 and 2021?")
+    answer, _ = service_answer("What was the total crates on hand in 2020 and 2021?")
 
     assert ": 135" in answer.splitlines()[0], answer
 
@@ -68,7 +59,7 @@ def test_a_total_word_beside_a_row_without_one_is_their_sum(asked: None) -> None
     "What was the total cost of pressing and bottling in 2021?",
 ])
 def test_a_quoted_total_or_each_year_asks_no_sum(asked: None, question: str) -> None:
-    answer, status = _ask(question)
+    answer, status = service_answer(question)
 
     assert status is AnswerStatus.FOUND, answer
     assert "1055" not in answer, answer

@@ -10,9 +10,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ragspine.qa.answer import answer_question
 from ragspine.qa.result import AnswerStatus
-from tests.support.domain_env import ingested_in_fresh_domain
+from tests.support.domain_env import ingested_for_module, service_answer
 
 REPORT = """\
 # Regional results
@@ -36,15 +35,7 @@ Operating margin by region:
 
 @pytest.fixture(scope="module")
 def asked(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    with pytest.MonkeyPatch.context() as monkeypatch:
-        yield from ingested_in_fresh_domain(monkeypatch, tmp_path_factory.mktemp("regions"), {"regions.md": REPORT})
-
-
-def _ask(question: str) -> tuple[str, AnswerStatus]:
-    from ragspine.bootstrap import get_services
-
-    result = answer_question(question, qa=get_services().qa)
-    return result.answer, result.status
+    yield from ingested_for_module(tmp_path_factory, "regions", {"regions.md": REPORT})
 
 
 @settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -55,7 +46,7 @@ def _ask(question: str) -> tuple[str, AnswerStatus]:
     "FY2024の売上高に占める北部の割合は何%か",
 ]))
 def test_a_regions_share_of_the_group_in_ratio_words(asked: None, question: str) -> None:
-    answer, status = _ask(question)
+    answer, status = service_answer(question)
 
     assert status is AnswerStatus.FOUND, answer
     assert "37.5%" in answer, answer  # 300 of 800
@@ -68,6 +59,6 @@ def test_a_regions_share_of_the_group_in_ratio_words(asked: None, question: str)
     "What is North's revenue in FY2024 as a percentage of FY2023?",  # one region over two years
 ])
 def test_no_share_of_the_group_unless_a_part_of_an_additive_figure_is_asked(asked: None, question: str) -> None:
-    answer, _ = _ask(question)
+    answer, _ = service_answer(question)
 
     assert "37.5" not in answer and "% of Example Group" not in answer, answer
