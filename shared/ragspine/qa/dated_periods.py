@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from calendar import monthrange
+from functools import lru_cache
 
 from ragspine.facts.fiscal_dates import fiscal_year_closed_on, named_fiscal_year, year_name_unsure
 from ragspine.facts.glossary import Glossary
@@ -47,6 +48,9 @@ _MONTH_BESIDE_DAY = LazyPattern(r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov
                                 r"|\d(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)")
 
 
+# The table-date check and the question's reading ask it of the same normalised question: its second verdict
+# is the first's (a dictionary hit in C) rather than two searches again ("gross margin" holds "mar").
+@lru_cache(maxsize=8)
 def may_name_a_date(norm: str) -> bool:
     """False only when ``DATE`` finds no date in the question whose ``normalize_text`` is ``norm``."""
     return _MONTH_START.search(norm) is not None and _MONTH_BESIDE_DAY.search(norm) is not None

@@ -47,13 +47,11 @@ _PLAIN_WORDS = LazyPattern(
     r"|是多少|的|の|は|を|いくら|ですか|でしたか|教えて|ください)*")
 # Four names and a few question words: a question longer than this goes to the full parse unread.
 _MAX_PLAIN_CHARS = 100
-# Every period wording read on the fiscal calendar (2025年3月期, 2024年度, "year ended", 2018/19, "April-June
-# 2024") holds one of these, and so does every half-year wording (上半年, H1 2024, "the first half").
-_PERIOD_WORDS = LazyPattern(r"期|年度|end|/")
-# Every month wording the months reader reads holds 月, "end" (one of the period words above) or a month's first
-# three letters with a range word after them ("April-June", "Oct. to Dec."; its "until" and "through" begin "unt"
-# and "thr"); in the normalised question no other character matches these letters case-blind. Its case-blind
-# pattern, tried at every position, runs only on such a question ("gross margin" holds no range word).
+# Every month wording the months reader reads holds 月, "end" (which ``_may_read_period_words`` looks for) or a
+# month's first three letters with a range word after them ("April-June", "Oct. to Dec."; its "until" and
+# "through" begin "unt" and "thr"); in the normalised question no other character matches these letters
+# case-blind. Its case-blind pattern, tried at every position, runs only on such a question ("gross margin"
+# holds no range word).
 _MONTH_WORDS = LazyPattern(r"jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec")
 _RANGE_WORDS = LazyPattern(r"[-–—~〜～ー至到]|to|thr|unt|から")
 _HALF_START = LazyPattern(r"上|下|half|h1|h2")
@@ -86,13 +84,24 @@ def plain_intent(text: str, parser: RuleIntentParser) -> Intent | None:
 def _periods_as_written(text: str, norm: str, glossary: Glossary) -> bool:
     """Whether the slot reading takes the question's periods as the scan reads them: no period wording it reads
     on the fiscal calendar, no date, no half year (each checked by its own reader where its words occur)."""
-    if _PERIOD_WORDS.search(norm) is not None or _may_name_months(norm):
-        read, readings = read_period_words(text, glossary.fiscal_calendar)
+    calendar = glossary.fiscal_calendar
+    if _may_read_period_words(norm, calendar.end_month) or _may_name_months(norm):
+        read, readings = read_period_words(text, calendar)
         if readings or read != unicodedata.normalize("NFKC", text):
             return False
     if may_name_a_date(norm):
         return False
     return _HALF_START.search(norm) is None or (half_year(text) is None and unread_half(text) is None)
+
+
+def _may_read_period_words(norm: str, end_month: int) -> bool:
+    """Whether ``read_period_words`` may rewrite or read a period word of the question besides its months.
+
+    Its readers each need their own words: a Japanese fiscal year's end 月 and 期 (2025年3月期), "end" ("year
+    ended June 30, 2024", "2018 year end"), "/" (2018/19), and 年度 only on a calendar whose year ends in January
+    to March (2024年度 named by its start). So 2025年度 or 第4四半期 on a December calendar is read by the scan alone.
+    """
+    return "end" in norm or "/" in norm or ("期" in norm and "月" in norm) or ("年度" in norm and end_month <= 3)
 
 
 def _may_name_months(norm: str) -> bool:

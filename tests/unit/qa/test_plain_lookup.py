@@ -9,6 +9,7 @@ of ``answer_question`` to those of the full parse (the plain path switched off).
 
 from __future__ import annotations
 
+import unicodedata
 from datetime import date
 from typing import Any
 from unittest import mock
@@ -17,6 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from ragspine.facts.calendar import FiscalCalendar
 from ragspine.facts.glossary import SlotKind, normalize_text
 from ragspine.facts.open_vocabulary import METRIC_PREFIX
 from ragspine.facts.sqlite_store import SqliteFactStore
@@ -24,7 +26,8 @@ from ragspine.qa import answer as answer_module
 from ragspine.qa.answer import QAComponents, answer_question
 from ragspine.qa.intent import RuleIntentParser
 from ragspine.qa.month_periods import may_name_months
-from ragspine.qa.plain_lookup import _PERIOD_WORDS, _may_name_months, plain_intent
+from ragspine.qa.period_words import read_period_words
+from ragspine.qa.plain_lookup import _may_name_months, _may_read_period_words, plain_intent
 from ragspine.qa.result import AnswerResult, AnswerStatus
 from tests.fakes.qa import make_qa
 from tests.support.glossary import default_glossary
@@ -154,4 +157,20 @@ _MONTH_PARTS = ["March", "MAR.", "sept", "Dec", "june", "ended", "Ending", "月"
 def test_the_month_reader_runs_wherever_it_may_read_a_month(question: str) -> None:
     # the plain lookup runs the month reader only where its month words stand: it never skips one that reads
     norm = normalize_text(question)
-    assert _PERIOD_WORDS.search(norm) is not None or _may_name_months(norm) == may_name_months(norm)
+    assert "end" in norm or _may_name_months(norm) == may_name_months(norm)
+
+
+_CALENDARS = [FiscalCalendar(end_month=month, named_by=named) for month in (3, 6, 12) for named in ("end", "start")]
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(st.sampled_from(_MONTH_PARTS + _PERIODS + _PLAIN + _ENTITIES[:40] + ["3月", "2024年3月期第3四半期",
+                                "2018/19", "2019/2020", "year-end", "Year Ended June 30, 2024", "2024年度第3四半期",
+                                "ＥＮＤ", "２０２４年度", "期末", "上期", "12 months ended", "2018 year end"]),
+                min_size=1, max_size=6).map(_question), st.sampled_from(_CALENDARS))
+def test_the_period_words_reader_is_skipped_only_where_it_reads_nothing(question: str,
+                                                                      calendar: FiscalCalendar) -> None:
+    # without its words (nor a month's), the reader leaves the question as written and reads no period
+    norm = normalize_text(question)
+    if not _may_read_period_words(norm, calendar.end_month) and not _may_name_months(norm):
+        assert read_period_words(question, calendar) == (unicodedata.normalize("NFKC", question), ())
