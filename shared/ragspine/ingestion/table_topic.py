@@ -77,6 +77,11 @@ _UNIT_LINE = re.compile(r"\s*(?:(?:(?:金额|金額)?(?:单位|單位|単位|币
 _NOTE_TOPIC = re.compile(r"(?:附注|注記|notes?\s+to\s+(?:the\s+)?(?:consolidated\s+)?financial\s+statements)"
                          r"\s*[:：]\s*(?P<topic>[^:：]{2,60})$", re.IGNORECASE)
 _BRACKETED = re.compile(r"[(（][^()（）]{2,80}[)）]")
+# A title's words of four letters or more ("Comparison of Year Ended …"): each is capitalised
+_LONGER_WORD = re.compile(r"(?<![\w’'])[A-Za-z][A-Za-z’'-]{3,}")
+# A full stop ending a sentence inside a line ("… was $5.2 million. Revenue …"), never an abbreviation's ("Inc. Notes")
+_SENTENCE_END = re.compile(r"[a-z]{3,}[.!?]\s")
+_MAX_TITLE_CHARS = 160
 # A bracket a hard-wrapped text breaks over lines ("as follows (in\nthousands):"): one note, read on one line
 _BRACKET_OVER_LINES = re.compile(r"[(（][^()（）\n]{0,80}\n[^()（）]{0,80}[)）]")
 _CUT_AT_ABBREVIATION = re.compile(r"(?:^|\s)[A-Z]$")
@@ -155,7 +160,21 @@ def unit_note_after(text: str) -> str:
                                         if not any(ch.isdigit() for ch in m.group()) and units_in(m.group())), "")
         if note:
             return note
-    return ""
+    return next((note for line in unwrapped.splitlines() if (note := _title_note(line))), "")
+
+
+def _title_note(line: str) -> str:
+    """The unit note ending a title line ("Comparison of Year Ended December 31, 2019 to 2018 (in 000's)"), else "".
+
+    A title (every longer word capitalised, no sentence in it) closed by a unit note heads the
+    figures of its section, the table's among them, wherever the text was set apart from it.
+    """
+    note = unit_note(line)
+    title = line.strip()[:-len(note)].strip() if note and line.strip().endswith(note) else ""
+    if not title or len(title) > _MAX_TITLE_CHARS or _SENTENCE_END.search(title):
+        return ""
+    words = _LONGER_WORD.findall(title)
+    return note if words and all(word[0].isupper() for word in words) else ""
 
 
 def figure_name(text: str) -> str:

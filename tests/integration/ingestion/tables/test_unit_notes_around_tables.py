@@ -2,8 +2,9 @@
 
 A domain folder fresh from ``ragspine domain init``; each report one Markdown file whose table
 states no unit of its own. The unit is in the sentence leading into the table, set after it
-(last, after paragraphs of other matters), inside that sentence in brackets, or in the table's
-corner written with a curly quote (``USD ‘000``).
+(last, after paragraphs of other matters), inside that sentence in brackets, in the table's
+corner written with a curly quote (``USD ‘000``), or closing a title line set after the table (a
+section's title, a page's running header); a sentence closing with a bracketed unit is no title.
 """
 
 from __future__ import annotations
@@ -67,11 +68,52 @@ Economic Return is the amount by which ROIC exceeds the weighted average cost of
 Refer to the table below, which includes the calculation of ROIC (dollars in millions) for the indicated periods:
 """
 
+TITLE_SET_AFTER = f"""\
+# Annual report excerpt
+
+| | December 31, | |
+| --- | --- | --- |
+| | 2019 | 2018 |
+| Ferry ticket sales | $ 41,250 | $ 39,880 |
+| Harbour dues | 6,115 | 5,940 |
+
+RESULTS OF OPERATIONS
+{_OTHER_MATTERS}
+Comparison of Year Ended December 31, 2019 to Year Ended December 31, 2018 (in 000’s)
+Ferry ticket sales were $41,250 for the year, driven by the summer timetable.
+"""
+
+RUNNING_HEADER_AFTER = f"""\
+# Annual report excerpt
+
+| | Fair value |
+| --- | --- |
+| Dredging equipment | $12,480 |
+| Mooring rights | 3,310 |
+
+{_OTHER_MATTERS}
+Tidewater Ports, Inc. Notes to Consolidated Financial Statements (Continued) (dollars in thousands, except per share amounts)
+The fair values were allocated at the acquisition date.
+"""
+
+SENTENCE_ENDING_IN_A_UNIT = f"""\
+# Annual report excerpt
+
+| | 2019 | 2018 |
+| --- | --- | --- |
+| Pilotage fees | 2,640 | 2,410 |
+| Towage fees | 1,905 | 1,870 |
+
+{_OTHER_MATTERS}
+Towage fees rose as more vessels called at the port, and the board expects them to rise again (in thousands)
+"""
+
 
 @pytest.fixture(scope="module")
 def asked(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     documents = {"lead_last.md": LEAD_SET_LAST, "figures_then_lead.md": FIGURES_THEN_LEAD,
-                 "corner.md": CORNER_UNIT, "bracketed.md": BRACKETED_IN_LEAD}
+                 "corner.md": CORNER_UNIT, "bracketed.md": BRACKETED_IN_LEAD, "title_after.md": TITLE_SET_AFTER,
+                 "running_header.md": RUNNING_HEADER_AFTER, "sentence_unit.md": SENTENCE_ENDING_IN_A_UNIT}
     with pytest.MonkeyPatch.context() as patch:
         yield from ingested_in_fresh_domain(patch, tmp_path_factory.mktemp("units"), documents)
 
@@ -95,3 +137,19 @@ def test_a_thousands_note_written_with_a_curly_quote_in_the_corner_is_the_tables
 def test_a_unit_note_in_brackets_inside_the_leading_sentence_is_the_tables(asked: None) -> None:
     answer = cli_answer("What was the change in the Adjusted operating income (tax effected) between 2018 and 2019?")
     assert "up 2.1 USD_M" in answer, answer
+
+
+def test_a_unit_note_closing_a_title_set_after_the_table_is_the_tables(asked: None) -> None:
+    answer = cli_answer("What is the total harbour dues for years ended December 31, 2018 and 2019?")
+    assert "FY2018 + FY2019: 12055 USD_K" in answer, answer
+    assert "title_after.md · table=1,row=Harbour dues" in answer, answer
+
+
+def test_a_running_header_closing_with_a_unit_note_after_the_table_is_the_tables(asked: None) -> None:
+    answer = cli_answer("What is the difference in fair value between dredging equipment and mooring rights?")
+    assert ": 9170 USD_K" in answer, answer
+
+
+def test_a_sentence_closing_with_a_bracketed_unit_is_no_title_and_states_no_unit(asked: None) -> None:
+    answer = cli_answer("What is the total pilotage fees for 2018 and 2019?")
+    assert "FY2018 + FY2019: 5050（" in answer, answer
