@@ -972,10 +972,12 @@ class _TableReader:
         found: dict[int, str] = {}
         measures = self._measure_header_levels()
         for c in skipped:
-            levels = [i for i, h in enumerate(self.shape.col_headers[c])
-                      if h and h != self.over_table and i not in measures and self.name(h).unknown]
-            unknown = [self.shape.col_headers[c][i] for i in levels]
             periods = any(n.period for n in header_names[c])
+            # a date the glossary's calendar does not close, read as the year it writes, is the period, no kind
+            levels = [i for i, h in enumerate(self.shape.col_headers[c])
+                      if h and h != self.over_table and i not in measures and self.name(h).unknown
+                      and not (periods and is_stated_period(h))]
+            unknown = [self.shape.col_headers[c][i] for i in levels]
             if not unknown or not (periods or dated) or (len(set(unknown)) > 1 and not self._one_phrase(levels)):
                 continue
             # a kind set on two header rows ("Revised Preliminary" over "Allocation") is one kind, read as one text
@@ -1443,7 +1445,10 @@ class _TableReader:
         names = self._stacked_quarters(names, titles)
         if not any(n.period for column in names.values() for n in column):
             written = {c: [h for h in headers if h not in titles] for c, headers in self.shape.col_headers.items()}
-            for c, period in stated_years(written, self.glossary.fiscal_calendar, self._text_around()).items():
+            # headers naming nothing (a unit note) tell no kind of figure apart
+            kinds = {c: [h for h, n in zip(texts, names[c], strict=True) if n != Named()]
+                     for c, texts in written.items()}
+            for c, period in stated_years(written, self.glossary.fiscal_calendar, self._text_around(), kinds).items():
                 names[c] = [Named(period=period) if is_stated_period(h) else n for h, n in zip(written[c], names[c],
                                                                                              strict=True)]
         return self._years_beside_parts_of_years(names)

@@ -11,6 +11,10 @@ locator keeps the header as written. This holds only where the table leaves no d
   52/53-week year's dates may drift by a week) or by consecutive split years;
 * each year is written by one column only: ``As of August 1, 2019 | As of October 15, 2019``
   could both be "2019", and so could ``August 31, 2019`` written over two columns: no period;
+  columns headed by different kinds of figure are told apart by them (``Net additions (losses)``
+  over ``August 31, 2019 | August 31, 2018`` beside a balance under ``August 31, 2019`` alone), so
+  the rule holds among the columns of one kind, each kind of two columns or more; the balance,
+  a kind of one column, stays undated;
 * no column of the table has a period read the glossary's way (the two readings never mix);
 * no header over them names a part of a year (``Three months ended``, ``Six months ended``);
 * a year ending in January or February (a retailer's ``February 1, 2019``) is fiscal 2018 in some
@@ -86,15 +90,17 @@ def named_by_end(texts: Sequence[str]) -> bool:
 
 
 def stated_years(headers: Mapping[int, Sequence[str]], calendar: FiscalCalendar,
-                 around: Sequence[str] = ()) -> dict[int, Period]:
+                 around: Sequence[str] = (), kinds: Mapping[int, Sequence[str]] | None = None) -> dict[int, Period]:
     """The period each column's header writes, by the rules of the module docstring; empty when in doubt.
 
     ``headers`` holds the header texts of the value columns that have no period read the
     glossary's way; the caller passes nothing when any column has one. ``around`` is the text
     around the table (its headings, caption, lead, the text after it), read for how it names years.
+    ``kinds`` holds, of those texts, the ones that may name a kind of figure (by default all).
     """
     dated: dict[int, dt.date] = {}
     split: dict[int, int] = {}
+    told: dict[int, tuple[str, ...]] = {}
     if any(part_of_year(normalize_text(text)) for texts in headers.values() for text in texts):
         return {}  # "Three months ended" over the dates: a quarter's end recurs one year apart too
     for column, texts in headers.items():
@@ -106,25 +112,44 @@ def stated_years(headers: Mapping[int, Sequence[str]], calendar: FiscalCalendar,
             dated[column] = dates.pop()
         elif ends:
             split[column] = ends.pop()
+        told[column] = _kind_of(texts if kinds is None else kinds.get(column, ()))
     if dated and split:
         return {}
     if split:
-        return _one_column_set(split, {c: named_fiscal_year(calendar, end) for c, end in split.items()})
+        return _one_column_set(split, {c: named_fiscal_year(calendar, end) for c, end in split.items()}, told)
     distinct = sorted(set(dated.values()))
     if not distinct or (any(d.month in (1, 2) for d in distinct) and not named_by_end(around)):
         return {}
     if not _same_time_of_year(distinct):
         return {}
-    return _one_column_set(dated, {c: d.year for c, d in dated.items()})
+    return _one_column_set(dated, {c: d.year for c, d in dated.items()}, told)
 
 
-def _one_column_set(written: Mapping[int, object], years: Mapping[int, int]) -> dict[int, Period]:
+def _kind_of(texts: Sequence[str]) -> tuple[str, ...]:
+    """A column's headers other than its date or split year: the kind of figure it states, if any."""
+    return tuple(t for t in (" ".join(normalize_text(text).split()) for text in texts)
+                 if t and not is_stated_period(t))
+
+
+def _one_column_set(written: Mapping[int, object], years: Mapping[int, int],
+                    kinds: Mapping[int, tuple[str, ...]]) -> dict[int, Period]:
     """Each column's year, when two or more columns are written differently, each a different year.
 
     A writing heading two columns (``August 31, 2019`` over a balance and over "Net additions")
-    leaves "2019" two columns: no period.
+    leaves "2019" two columns: no period, unless the columns are told apart by their kinds
+    (``Net additions (losses)`` over ``August 31, 2019 | August 31, 2018``). Then among the
+    columns of one kind a writing heads one column only, and each column keeps the year it
+    writes; a kind with one column (the balance beside them) is not dated: its date is read
+    alone, and its row's plain label would answer a question naming the other kind's words.
     """
     writings = {written[c]: years[c] for c in written}
-    if len(writings) < 2 or len(writings) != len(written) or len(set(writings.values())) != len(writings):
+    if len(writings) < 2 or len(set(writings.values())) != len(writings):
         return {}
-    return {c: Period.fiscal_year(year) for c, year in years.items()}
+    if len(writings) == len(written):
+        return {c: Period.fiscal_year(year) for c, year in years.items()}
+    by_kind: dict[tuple[str, ...], list[object]] = {}
+    for c in written:
+        by_kind.setdefault(kinds[c], []).append(written[c])
+    if any(len(set(texts)) != len(texts) for texts in by_kind.values()):
+        return {}  # one writing heads two columns of one kind: which is the year's figure is not known
+    return {c: Period.fiscal_year(years[c]) for c in written if len(by_kind[kinds[c]]) > 1}

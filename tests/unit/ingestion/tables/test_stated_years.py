@@ -60,10 +60,27 @@ def test_two_dates_in_one_year_give_no_period() -> None:
     assert {(period, value) for _, period, value, _ in facts} <= {("2019", 253.9)}
 
 
-def test_a_date_over_two_columns_gives_no_period() -> None:
-    facts = _facts([["", "", "Net additions (losses)", ""],
-                    ["", "August 31, 2019", "August 31, 2019", "August 31, 2018"],
+def test_a_date_over_two_columns_of_one_kind_gives_no_period() -> None:
+    facts = _facts([["", "August 31, 2019", "August 31, 2019", "August 31, 2018"],
                     ["Internet service customers", "446,137", "21,189", "21,417"]])
+    assert facts == set()
+
+
+def test_a_date_over_columns_told_apart_by_their_kinds_dates_each_kind_of_two_columns() -> None:
+    facts = _facts([["", "", "Subscribers won (lost)", "", "Share of homes reached %", ""],
+                    ["", "May 31, 2021", "May 31, 2021", "May 31, 2020", "May 31, 2021", "May 31, 2020"],
+                    ["Fibre lines", "310,550", "12,404", "(1,870)", "41.2", "38.9"]])
+    # the balance is the one column of its kind: its date read alone, it stays undated
+    assert {(metric, period, value) for metric, period, value, _ in facts} == {
+        ("label:subscribers won (lost): fibre lines", "2021", 12404),
+        ("label:subscribers won (lost): fibre lines", "2020", -1870),
+        ("label:share of homes reached %: fibre lines", "2021", 41.2),
+        ("label:share of homes reached %: fibre lines", "2020", 38.9)}
+
+
+def test_a_unit_note_tells_no_kind_apart() -> None:
+    facts = _facts([["", "30 June 2019", "30 June 2019", "30 June 2018"], ["", "$’000", "US$’000", "$’000"],
+                    ["Underlying EBITDA", "85,123", "112,040", "62,575"]])
     assert facts == set()
 
 
