@@ -236,6 +236,9 @@ def answer_question(question: str, *, qa: QAComponents, history: Sequence[Messag
         trace.decide("structured:derived_figure_not_computable")
         unmet = AnswerResult(asks.unmet, (), Route.STRUCTURED, AnswerStatus.NOT_FOUND, slots)
         return _finish(trace, kept_back(unmet) if kept_back else unmet)
+    rows_counted = _total_rows_counted(shape, text, qa, trace) if channel is Channel.STRUCTURED else None
+    if rows_counted is not None:  # "how many categories are there under total stock-based compensation expense"
+        return _finish(trace, rows_counted)
     if asks.count is not None:
         counted = counting.count_over_periods(asks.count, slots, facts=qa.facts, glossary=qa.glossary,
                                               lang=shape.lang, max_sensitivity=qa.max_sensitivity)

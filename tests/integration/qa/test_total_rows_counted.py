@@ -1,4 +1,4 @@
-"""A count of a total's rows over a threshold, through ``ragspine ingest`` and ``answer_question``: the rows of the
+"""A count of a total's rows, over a threshold or all of them, through ``ragspine ingest`` and ``answer_question``: the rows of the
 one total the question's words name, counted only where they add up to it, every figure cited; never a count
 over rows that do not add up, over two totals the words fit, or over a period the question does not name."""
 
@@ -106,3 +106,35 @@ class TestRowsOfATotalCounted:
 
         assert "FY2024: 1 (freight charges 72.5; 3 rows compared" in printed, printed
         assert "row=Total selling costs,col=2024" in printed, printed
+
+
+class TestEveryRowOfATotalCounted:
+    @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @given(question=st.sampled_from([
+        "How many categories are there under total selling costs?",
+        "How many components are there in the total selling costs?",
+        "How many items make up the total selling costs?",
+        "How many major components of total selling costs are there?",
+    ]))
+    def test_counts_the_rows_adding_up_to_the_total_in_every_year(self, asked: None, question: str) -> None:
+        # GIVEN a table whose three rows add up to its total in each year stated
+        # WHEN its rows are counted, no year named
+        answer, status = _ask(question)
+
+        # THEN every row is listed and counted, each year's rows and total cited
+        assert status is AnswerStatus.FOUND, answer
+        assert ("rows of total selling costs: 3 (freight charges, sales commissions, trade show fees; adding up to "
+                "the total in FY2024, FY2023)") in answer, answer
+        assert "row=Trade show fees,col=2023" in answer and "row=Total selling costs,col=2023" in answer, answer
+
+    def test_rows_that_do_not_add_up_in_a_year_are_not_counted(self, asked: None) -> None:
+        answer, status = _ask("How many categories are there under total distribution costs?")
+
+        assert "rows of total distribution costs" not in answer, answer
+        assert status is not AnswerStatus.FOUND or "3" not in answer, answer
+
+    def test_a_quantity_asked_is_not_a_count_of_rows(self, asked: None) -> None:
+        # "how many items were sold" asks how much was sold, not how many rows the table has
+        answer, _ = _ask("How many items were sold under total selling costs?")
+
+        assert "rows of total selling costs" not in answer, answer
