@@ -82,7 +82,7 @@ from ragspine.sensitivity import Sensitivity
 
 if TYPE_CHECKING:
     from ragspine.llm.chat import Message
-    from ragspine.qa import arithmetic, counting, derived, narrative, premise, rows_with_figures
+    from ragspine.qa import arithmetic, counting, derived, narrative, premise, row_counts, rows_with_figures
     from ragspine.qa.analytics import compute as analytics
     from ragspine.qa.evidence import Evidence
     from ragspine.qa.narrative import NarrativeOutcome
@@ -101,6 +101,8 @@ else:
     derived = LazyModule("ragspine.qa.derived")
     # Loaded when a question is asked back which of several rows it means: one naming its row never needs it.
     rows_with_figures = LazyModule("ragspine.qa.rows_with_figures")
+    # Loaded when a question asked back counts rows over a threshold ("how many expense segments were above …").
+    row_counts = LazyModule("ragspine.qa.row_counts")
 
 DEFAULT_MAX_QUESTION_CHARS = 1000
 COMPOSITE_SEPARATOR = "\n\n归因分析：\n"
@@ -173,6 +175,8 @@ def answer_question(question: str, *, qa: QAComponents, history: Sequence[Messag
             return filed
         # "the change in operating leases between 2021 and 2022": a schedule's cells of those years, computed
         early = _schedule_years_computed(shape, text, qa, trace) or early
+        # "how many expense segments in 2019 were above $50 million": the rows of the one total so named, counted
+        early = _total_rows_counted(shape, text, qa, trace) or early
     if early is not None:
         finished = _finish(trace, early)
         # "the balance of total gross unrecognized tax benefits at the end of period": the table's subject named
@@ -232,6 +236,9 @@ def answer_question(question: str, *, qa: QAComponents, history: Sequence[Messag
         trace.decide("structured:derived_figure_not_computable")
         unmet = AnswerResult(asks.unmet, (), Route.STRUCTURED, AnswerStatus.NOT_FOUND, slots)
         return _finish(trace, kept_back(unmet) if kept_back else unmet)
+    rows_counted = _total_rows_counted(shape, text, qa, trace) if channel is Channel.STRUCTURED else None
+    if rows_counted is not None:  # "how many categories are there under total stock-based compensation expense"
+        return _finish(trace, rows_counted)
     if asks.count is not None:
         counted = counting.count_over_periods(asks.count, slots, facts=qa.facts, glossary=qa.glossary,
                                               lang=shape.lang, max_sensitivity=qa.max_sensitivity)
@@ -297,12 +304,27 @@ def _schedule_years_computed(shape: ParsedQuestion, text: str, qa: QAComponents,
     return _schedule_answer(computed, text, qa, shape.lang, trace) if computed is not None else None
 
 
+def _total_rows_counted(shape: ParsedQuestion, text: str, qa: QAComponents,
+                        trace: TraceRecorder) -> AnswerResult | None:
+    """A question asked back that counts a total's rows over a threshold, answered with the count."""
+    if shape.lang is not Lang.EN or "how many" not in text.lower():
+        return None
+    ask = row_counts.read_row_count(text)
+    intent, _ = shape.parsed()
+    counted = row_counts.count_rows(ask, intent.slots, facts=qa.facts, glossary=qa.glossary, lang=shape.lang,
+                                    max_sensitivity=qa.max_sensitivity) if ask is not None else None
+    if counted is None:
+        return None
+    return _schedule_answer(counted, text, qa, shape.lang, trace, decided="structured:rows_counted")
+
+
 def _schedule_answer(computed: tuple[StructuredOutcome, Slots], text: str, qa: QAComponents, lang: Lang,
-                     trace: TraceRecorder) -> AnswerResult:
-    """A payment schedule's cells and what was computed from them, checked as every structured answer is."""
+                     trace: TraceRecorder, *, decided: str = "structured:schedule_cells") -> AnswerResult:
+    """A payment schedule's cells (or another table's rows) and what was computed from them, checked as every
+    structured answer is."""
     outcome, slots = computed
     trace.stage("structured")
-    trace.decide("structured:schedule_cells")
+    trace.decide(decided)
     answer, verdict = _verified(_structured_text(outcome, slots, qa.glossary, lang), outcome,
                                 partial(question_numbers, text, Proceed(slots)), lang)
     trace.decide(verdict)

@@ -37,7 +37,18 @@ def read_count(question: str) -> CountAsk | None:
     asked = _HOW_MANY.search(text)
     if asked is None:
         return None
-    found = _THRESHOLD.search(text, asked.end()) or _THRESHOLD.search(text)
+    found = threshold_asked(text, asked.end()) or threshold_asked(text)
+    if found is None:
+        return None
+    below, value, scale, written, _ = found
+    return counting.CountAsk(quarters=bool(asked["quarters"] or asked["zh_quarters"]), below=below, threshold=value,
+                             scale=scale, written=written)
+
+
+def threshold_asked(text: str, start: int = 0) -> tuple[bool, Decimal, str, str, int] | None:
+    """The first threshold ``text`` (normalised, lower case) writes from ``start``: whether below it, its value,
+    its scale word ("million", "%", ""), the threshold as written and where its words begin; None if none."""
+    found = _THRESHOLD.search(text, start)
     if found is None:
         return None
     try:
@@ -45,9 +56,8 @@ def read_count(question: str) -> CountAsk | None:
     except InvalidOperation:
         return None
     scale = "%" if found["scale"] == "percent" else found["scale"] or ""
-    return counting.CountAsk(quarters=bool(asked["quarters"] or asked["zh_quarters"]),
-                             below=bool(_BELOW_OP.match(found["op"])), threshold=-value if found["sign"] else value,
-                             scale=scale, written=found.group()[len(found["op"]):].strip())
+    return (bool(_BELOW_OP.match(found["op"])), -value if found["sign"] else value, scale,
+            found.group()[len(found["op"]):].strip(), found.start())
 
 
 def without_count_words(text: str) -> str:

@@ -126,7 +126,7 @@ def count_over_periods(ask: CountAsk, slots: Slots, *, facts: FactStore, glossar
     compared = sorted(by_period.values(), key=lambda f: f.period, reverse=True)
     if not compared:
         return _unclear(text["nothing"], text), kept
-    bound = _threshold_in(ask, {f.unit for f in compared})
+    bound = threshold_in(ask, {f.unit for f in compared})
     if bound is None:
         units = text["join"].join(sorted({f.unit or "—" for f in compared}))
         return _unclear(text["units"].format(threshold=ask.written, units=units), text), kept
@@ -163,7 +163,7 @@ def _counted_slots(slots: Slots) -> Slots:
     return replace(slots, entities=entities, assumptions=tuple(assumptions))
 
 
-def _threshold_in(ask: CountAsk, units: set[str]) -> Decimal | None:
+def threshold_in(ask: CountAsk, units: set[str]) -> Decimal | None:
     """The threshold in the figures' own unit, or None when the two cannot be compared."""
     if len(units) != 1:
         return None

@@ -1,0 +1,212 @@
+"""Counting a total's rows: "How many expense segments in 2019 were above $50 million?", "How many
+categories are there under total stock-based compensation expense?".
+
+The question counts rows ("segments", "components", "items", "categories", "types" …) named by
+the words of one total row of the documents ("expenses" of "Total other operating expenses").
+The rows counted are that total's parts: the other rows of its table and section, none of them a
+total, read for the one period the question names (with no threshold and no period, for every
+fiscal year the total is stated, which must all have the same rows). They are counted only where
+their figures add up to the total's in each period (within each part's rounding), so a table
+holding rows of another kind, a row filed from another table or a row not read leaves nothing
+counted: the question is answered as before. The answer is the count, the rows counted (those
+meeting the threshold, with their figures) and every figure compared cited, the total's too.
+
+Strictly more or strictly less, the threshold read as ``count_asks`` reads it (its scale word
+applied against the figures' unit). Only English questions are read so.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from types import MappingProxyType
+
+from ragspine.citation import Source, source_dicts
+from ragspine.facts.glossary import Glossary, Period, SlotKind, normalize_text
+from ragspine.facts.model import Fact, format_number
+from ragspine.facts.open_vocabulary import METRIC_PREFIX, label_of
+from ragspine.facts.ports import FactStore
+from ragspine.lazy import LazyPattern
+from ragspine.qa.count_asks import threshold_asked
+from ragspine.qa.counting import CountAsk, threshold_in
+from ragspine.qa.label_words import label_words
+from ragspine.qa.language import Lang
+from ragspine.qa.render import label
+from ragspine.qa.result import AnswerStatus
+from ragspine.qa.slots import Assumption, ParsedSlots, Slots
+from ragspine.qa.structured import StructuredOutcome
+from ragspine.qa.total_rows import is_a_total
+from ragspine.sensitivity import Sensitivity
+
+_HOW_MANY = LazyPattern(r"(?<![a-z])how many\s+(?:of\s+the\s+)?")
+# The words saying rows are counted, in matching form (``label_words``: singular, lower case).
+_ROW_WORDS = frozenset({"segment", "component", "item", "category", "type", "kind", "line", "row", "part"})
+# A count of rows with no threshold names its rows first: "how many (major) categories are there under …"
+_ROWS_FIRST = LazyPattern(r"(?:(?:different|major|main|separate|distinct)\s+)?"
+                          r"(?:segments?|components?|items?|categor(?:y|ies)|types?|kinds?|lines?|rows?|parts?)(?![a-z])")
+# The rows placed under what they make up ("… are there under", "… of", "… make up"), never a verb of their own:
+# "how many items were sold" asks a quantity, not a count of rows
+_PLACED = LazyPattern(r"\s+(?:(?:are|were)\s+there\s+)?(?:under|in|of|within|(?:that\s+)?make\s+up|making\s+up)"
+                      r"(?![a-z])")
+# "table=1" of "table=1,row=Impairment charges,col=2019": the table a row stands in
+_TABLE = LazyPattern(r"^(?P<table>.*?table=\d+),row=")
+
+_TEXT = MappingProxyType({
+    Lang.EN: MappingProxyType({
+        "count": "{who} rows of {total} {op} {threshold} in {period}: {n} ({met}; {compared} rows compared, "
+                 "adding up to the total {sum})",
+        "rows": "{who} rows of {total}: {n} ({rows}; adding up to the total in {periods})",
+        "above": "above", "below": "below", "none_met": "none", "join": ", ",
+    }),
+    Lang.ZH: MappingProxyType({
+        "count": "{who}{total}的各行中 {period} {op} {threshold} 的行数：{n}（{met}；共比较 {compared} 行，"
+                 "合计为总额 {sum}）",
+        "rows": "{who}{total}的组成行数：{n}（{rows}；{periods} 合计为总额）",
+        "above": "超过", "below": "低于", "none_met": "无", "join": "、",
+    }),
+    Lang.JA: MappingProxyType({
+        "count": "{who}{total}の内訳のうち {period} に {threshold} {op}行の数：{n}（{met}；比較した行 {compared}、"
+                 "合計は総額 {sum}）",
+        "rows": "{who}{total}の内訳の行数：{n}（{rows}；{periods} の合計は総額に一致）",
+        "above": "を超えた", "below": "を下回った", "none_met": "なし", "join": "、",
+    }),
+})
+
+
+@dataclass(frozen=True, slots=True)
+class RowCountAsk:
+    """A count of a total's rows the question asks: the words naming the total, and the threshold."""
+
+    named: frozenset[str]  # the total's words the question names ("expense"), in ``label_words`` form
+    threshold: CountAsk | None  # None: every row is counted
+
+
+def read_row_count(question: str) -> RowCountAsk | None:
+    """The count of rows ``question`` asks for, over a threshold or not, or None (no row word, no total words)."""
+    text = normalize_text(question).lower()
+    asked = _HOW_MANY.search(text)
+    if asked is None:
+        return None
+    found = threshold_asked(text, asked.end())
+    if found is None:  # "How many categories are there under total stock-based compensation expense?"
+        rows = _ROWS_FIRST.match(text, asked.end())
+        placed = _PLACED.match(text, rows.end()) if rows is not None else None
+        named = label_words(text[placed.end():]) - _ROW_WORDS if placed is not None else set()
+        return RowCountAsk(frozenset(named), None) if named else None
+    below, value, scale, written, start = found
+    words = label_words(text[asked.end():start])
+    named = words - _ROW_WORDS
+    if not words & _ROW_WORDS or not named:
+        return None
+    return RowCountAsk(frozenset(named), CountAsk(quarters=False, below=below, threshold=value, scale=scale,
+                                                 written=written))
+
+
+def count_rows(ask: RowCountAsk, parsed: ParsedSlots, *, facts: FactStore, glossary: Glossary, lang: Lang,
+               max_sensitivity: Sensitivity = Sensitivity.CONFIDENTIAL) -> tuple[StructuredOutcome, Slots] | None:
+    """The count and the slots it stands on, or None where the words name no one total, the question names two
+    entities, channels or periods (or none for a threshold), or the rows read do not add up to the total in a
+    period counted (the question is then answered as it was). No entity named is the home group, as everywhere;
+    a count with no threshold and no period is of the rows every fiscal year stated adds up the same way."""
+    if len(parsed.entities) > 1 or len(parsed.channels) > 1 or len(parsed.periods) > 1:
+        return None
+    if ask.threshold is not None and not parsed.periods:
+        return None
+    entity = parsed.entities[0] if parsed.entities else glossary.home_entity
+    channel = parsed.channels[0] if parsed.channels else glossary.default_channel
+    totals = [code for code in glossary.terms[SlotKind.METRIC]
+              if code.startswith(METRIC_PREFIX) and is_a_total(code) and ask.named <= _item_words(code)]
+    if len(totals) != 1:
+        return None
+    stated = facts.find(metric_code=totals[0], entity=entity)
+    periods = list(parsed.periods) or sorted({Period(f.period_type, f.period) for f in stated
+                                              if f.period_type == "FY"}, key=lambda p: p.period, reverse=True)
+    checked = [_added_up(_one_fact(stated, period, channel, max_sensitivity), facts, max_sensitivity)
+               for period in periods]
+    if not checked or any(c is None for c in checked):
+        return None
+    counted = [c for c in checked if c is not None]
+    if len({frozenset(f.metric_code for f in parts) for _, parts in counted}) != 1:
+        return None  # a row stated in one year only: which rows the total has is not one answer
+    total, parts = counted[0]
+    text = _TEXT[lang]
+    who = label(glossary.term(SlotKind.ENTITY, entity), lang)
+    if ask.threshold is None:
+        line = text["rows"].format(who=who, total=label_of(total.metric_code), n=len(parts),
+                                   rows=text["join"].join(label_of(f.metric_code) for f in parts),
+                                   periods=text["join"].join(p.label for p in periods))
+        numbers: tuple[str, ...] = (str(len(parts)), *(p.period[:4] for p in periods))
+    else:
+        bound = threshold_in(ask.threshold, {total.unit})
+        if bound is None:
+            return None
+        met = [f for f in parts if (_value(f) < bound if ask.threshold.below else _value(f) > bound)]
+        line = text["count"].format(
+            who=who, total=label_of(total.metric_code), op=text["below" if ask.threshold.below else "above"],
+            threshold=ask.threshold.written, period=periods[0].label, n=len(met), compared=len(parts),
+            sum=format_number(total.value),
+            met=text["join"].join(f"{label_of(f.metric_code)} {format_number(f.value)}" for f in met)
+            or text["none_met"])
+        numbers = (str(len(met)), str(len(parts)), format_number(total.value),
+                   *(format_number(f.value) for f in met), periods[0].period[:4])
+    cited = [f for total_read, parts_read in counted for f in [*parts_read, total_read]]
+    sources = source_dicts(Source(f.source_doc_id, f.source_locator) for f in cited)
+    cites = "；".join(f"{f.source_doc_id} · {f.source_locator}" for f in cited)
+    assumptions = () if parsed.entities else (Assumption(SlotKind.ENTITY, entity, "no entity named: the home group"),)
+    slots = Slots((total.metric_code,), (entity,), tuple(periods), (channel,), assumptions)
+    return StructuredOutcome((f"{line}（计算自：{cites}）",), sources, AnswerStatus.FOUND, (), (),
+                             computed=numbers), slots
+
+
+def _added_up(total: Fact | None, facts: FactStore, max_sensitivity: Sensitivity) -> tuple[Fact, list[Fact]] | None:
+    """The total and its parts where two rows or more of one unit add up to it, else None."""
+    if total is None:
+        return None
+    parts = _parts_of(total, facts=facts, max_sensitivity=max_sensitivity)
+    if len(parts) < 2 or len({f.unit for f in [total, *parts]}) != 1 or not _adds_up(parts, total):
+        return None
+    return total, parts
+
+
+def _item_words(code: str) -> set[str]:
+    """The words of a row's own line item, its section aside ("total other operating expenses")."""
+    return label_words(label_of(code).rpartition(": ")[2])
+
+
+def _one_fact(found: list[Fact], period: Period, channel: str, max_sensitivity: Sensitivity) -> Fact | None:
+    """The one figure of ``period`` and ``channel`` among ``found``, or None."""
+    facts = [f for f in found if f.period_type == period.period_type and f.period == period.period
+             and f.channel == channel and f.sensitivity <= max_sensitivity]
+    return facts[0] if len(facts) == 1 else None
+
+
+def _parts_of(total: Fact, *, facts: FactStore, max_sensitivity: Sensitivity) -> list[Fact]:
+    """The rows of the total's table and section in its period, none of them a total, in the store's order."""
+    where = _TABLE.match(total.source_locator)
+    if where is None:
+        return []
+    section = label_of(total.metric_code).rpartition(": ")[0]
+    period = Period(total.period_type, total.period)
+    parts: list[Fact] = []
+    for code, owner in facts.open_codes():
+        if owner != total.entity or code == total.metric_code or is_a_total(code) or not code.startswith(METRIC_PREFIX):
+            continue
+        if label_of(code).rpartition(": ")[0] != section:
+            continue
+        fact = _one_fact(facts.find(metric_code=code, entity=owner), period, total.channel, max_sensitivity)
+        if fact is not None and fact.source_doc_id == total.source_doc_id and (
+                (row := _TABLE.match(fact.source_locator)) is not None and row["table"] == where["table"]):
+            parts.append(fact)
+    return parts
+
+
+def _value(fact: Fact) -> Decimal:
+    return Decimal(format_number(fact.value))
+
+
+def _adds_up(parts: list[Fact], total: Fact) -> bool:
+    """Whether the parts add up to the total within half a unit of each part's last written digit."""
+    values = [_value(f) for f in parts]
+    stated = _value(total)
+    places = max(-min(int(v.as_tuple().exponent) for v in [*values, stated]), 0)
+    return abs(sum(values) - stated) <= Decimal(len(values)) * Decimal(5) / Decimal(10) ** (places + 1)
