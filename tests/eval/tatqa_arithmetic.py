@@ -59,6 +59,8 @@ _BY_SIZE = re.compile(r"by size (up|down) ")
 _ROW_GAP = re.compile(rf"difference between (.+?) and (.+?): ([\d.,]+)(?: ({_UNIT}))? \(\1 (above|below) \2\)")
 # an average or a sum of figures all written as negatives: the signed figure, then "by size"
 _MEAN_BY_SIZE = re.compile(rf"; all are written as negatives, so by size ([\d,.]+) ?({_UNIT})?")
+# a part of a whole written as a negative ("shares vested" in brackets): its share by size
+_PART_BY_SIZE = re.compile(rf" is written as a negative, so by size ([\d,.]+) ?(%|{_UNIT})?")
 _COMPUTED = re.compile(rf"[：:]\s*([−-]?[\d,]+(?:\.\d+)?)\s*(%|{_UNIT})?\s*(?:[（(]|$)")
 
 
@@ -140,7 +142,8 @@ def stated_reading(question: str, answer: str) -> tuple[float, str] | None:
     of two rates: the line states the change in points ("down 0.5 points") beside the relative
     change ("−5.26%", read first). "the change in voyage expenses" of two figures written as
     negatives: the signed change ("up 6850", read first) and the change by size ("by size down
-    6850"); an average or a sum of such figures: signed ("−615") and by size ("by size 615"); the difference between two
+    6850"); an average or a sum of such figures: signed ("−615") and by size ("by size 615"); a part written as a
+    negative over its whole: signed ("−28.46%") and by size ("so by size 28.46%"); the difference between two
     rows of one period: its size and the side ("1903 (A below B)"), so the signed A − B (−1903). TAT-QA's golds
     take either reading; the answer states both,
     so either is the figure it gives.
@@ -157,7 +160,7 @@ def stated_reading(question: str, answer: str) -> tuple[float, str] | None:
             value = float(gap.group(3).replace(",", ""))
             return (-value if gap.group(5) == "below" else value), scale_of(gap.group(4))
         if match is None:
-            mean = _MEAN_BY_SIZE.search(line)
+            mean = _MEAN_BY_SIZE.search(line) or _PART_BY_SIZE.search(line)
             if mean is not None and not _PERCENT_CHANGE.search(text) and not _CHANGE.search(text):
                 return float(mean.group(1).replace(",", "")), scale_of(mean.group(2))
             continue

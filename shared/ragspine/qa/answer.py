@@ -28,7 +28,7 @@ from ragspine.qa.change_asks import with_change_read
 from ragspine.qa.clarify import AskBack, Proceed, ScopeDecision, clarify_scope
 from ragspine.qa.described_tables import rows_of_described_table
 from ragspine.qa.due_year_sums import due_year_outcome, within_span_outcome
-from ragspine.qa.due_years import due_span, notice_words, with_due_figures
+from ragspine.qa.due_years import due_span, notice_words, span_of_a_cell_read, with_due_figures
 from ragspine.qa.faq import FaqEntry, FaqIndex
 from ragspine.qa.faq_check import CitedPassages, states_numbers, unsupported_numbers
 from ragspine.qa.intent_model import Channel, Intent
@@ -583,7 +583,8 @@ def _structured(text: str, qa: QAComponents, cache: _QuestionCache, channel: Cha
     # no period named and nothing computed: a figure the documents state for no period answers it, said so;
     # rows of one undated table compared with each other are of one period too, so they may be computed
     undated = (stated is None and names_no_period(intent.slots.periods, slots) and not derives
-               and not intent.analysis and due_span(text) is None  # "due within 4 years" is no Total column's
+               # "due within 4 years" is no Total column's figure; "X of more than 5 years" is that span's own cell
+               and not intent.analysis and (due_span(text) is None or span_of_a_cell_read(text, slots.metrics))
                and (not intent.arithmetic.computes or compares_rows(intent.arithmetic, len(slots.metrics))
                     or names_a_stated_total(intent.arithmetic)))
     arith = intent.arithmetic  # what is computed: a stated total read undated computes nothing

@@ -43,6 +43,7 @@ _TEXT = MappingProxyType({
         "growth_open": "问题所问的是增长率的平均，但平均哪些增长率（各期或各实体）并不明确，因此不提供数值。",
         "average": "{who}{what}{span}平均值：{value}{unit}（{n} 个数的平均）",
         "by_size": "；各数均以负数列示，按绝对值为 {value}{unit}",
+        "part_by_size": "；{a}以负数列示，按绝对值为 {value}{unit}",
         "ratio": "{who}{period} {a}与{b}之比：{value}{unit}",
         "cagr": "{who}{what} {first}–{last} 年均复合增长率（{n} 年）：{value}%",
         "sum": "{who}{period} {terms}：{value}{unit}",
@@ -82,6 +83,7 @@ _TEXT = MappingProxyType({
                        "entities) are averaged is not clear, so no value is given.",
         "average": "{who}{what}{span} average: {value}{unit} (mean of {n} figures)",
         "by_size": "; all are written as negatives, so by size {value}{unit}",
+        "part_by_size": "; {a} is written as a negative, so by size {value}{unit}",
         "ratio": "{who}{period} ratio of {a} to {b}: {value}{unit}",
         "cagr": "{who}{what} {first}–{last} compound annual growth rate ({n} years): {value}%",
         "sum": "{who}{period} {terms}: {value}{unit}",
@@ -127,6 +129,7 @@ _TEXT = MappingProxyType({
                        "数値は示しません。",
         "average": "{who}{what}{span}の平均：{value}{unit}（{n} 個の数値の平均）",
         "by_size": "；いずれも負の値で記載されており、絶対値では {value}{unit}",
+        "part_by_size": "；{a}は負の値で記載されており、絶対値では {value}{unit}",
         "ratio": "{who}{period} {a}の{b}に対する比率：{value}{unit}",
         "cagr": "{who}{what} {first}–{last} の年平均成長率（{n} 年）：{value}%",
         "sum": "{who}{period} {terms}：{value}{unit}",
@@ -529,8 +532,14 @@ class _Calc:
                                                      a=self.metric(a), b=self.metric(b), value=shown,
                                                      unit="%" if self.arithmetic.percent else "")
                     also = self.as_percent(value)
-                    made.append((f"{line}{also and f'（{also}%）'}{note}{cited(tuple(facts))}",
-                                 (shown, *((also,) if also else ()))))
+                    # a part of a whole written as a negative (shares vested, an outflow in brackets): its share by
+                    # size is the other reading, stated beside the signed one
+                    size = shown.lstrip("-") if values[0] < 0 < values[1] and (
+                        self.arithmetic.share_of or self.arithmetic.percent) else ""
+                    by_size = self.text["part_by_size"].format(
+                        a=self.metric(a), value=size, unit="%" if self.arithmetic.percent else "") if size else ""
+                    made.append((f"{line}{also and f'（{also}%）'}{by_size}{note}{cited(tuple(facts))}",
+                                 (shown, *((also,) if also else ()), *((size,) if size else ()))))
         return made
 
     def share_of_parts(self, part: str, parts: list[str], entities: list[str], periods: list[Period],

@@ -45,7 +45,9 @@ def _cue(*words: str) -> LazyPattern:
 
 
 AVERAGE = _cue("average", "averages", "mean", "avg", "平均", "均值", "平均值")
-RATIO = _cue("ratio of", "ratio between", "divided by", "as a percentage of", "as a percent of", "as a share of",
+# "the ratio (in percentage) of": the unit said inside the cue, as "the proportion (in percentage) of" below
+RATIO = _cue("ratio of", "ratio (in percentage) of", "ratio, in percentage, of", "ratio between", "divided by",
+             "as a percentage of", "as a percent of", "as a share of",
              "as a proportion of", "as a fraction of",
              "之比", "比值", "比率", "比例", "に対する", "に占める", "を占める", "占める", "割合", "で割った", "除以")
 CAGR = _cue("cagr", "compound annual growth", "compounded annual growth", "annualized growth", "annualised growth",

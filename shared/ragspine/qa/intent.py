@@ -12,7 +12,7 @@ from ragspine.domain.files import INTENT, default_domain_dir, read_file
 from ragspine.errors import ConfigurationError
 from ragspine.facts.glossary import Glossary, SlotKind, normalize_text
 from ragspine.facts.matching import alias_pattern
-from ragspine.facts.open_vocabulary import METRIC_PREFIX
+from ragspine.facts.open_vocabulary import METRIC_PREFIX, label_of
 from ragspine.qa.analytics.cues import Analysis, AnalyticsCues
 from ragspine.qa.arithmetic_cues import NO_ARITHMETIC, Arithmetic, read_arithmetic, with_cagr_start, without_cues
 from ragspine.qa.company_spelling import with_company_names
@@ -158,7 +158,7 @@ def _rows_blanked(question: str, text: str, slots: ParsedSlots, glossary: Glossa
     not an amount per unit's ("dividends per share" asks no share)."""
     spans = [(m.start, m.end) for m in glossary.scan(question)
              if m.kind is SlotKind.METRIC and m.code and (m.code.startswith(METRIC_PREFIX) or " per " in m.raw)]
-    return _blanked(text, [*spans, *_read_row_spans(slots)])
+    return _blanked(text, [*spans, *_read_row_spans(slots), *_row_parts_written(text, slots.metrics)])
 
 
 def _read_row_spans(slots: ParsedSlots) -> list[tuple[int, int]]:
@@ -175,11 +175,30 @@ def _read_arithmetic(question: str, slots: ParsedSlots, glossary: Glossary) -> A
     question: where a row's words ask ("cash dividend *per* share"), what is read of them is said
     (``derived_asks``), and "average" in a row's name leaves a mean open, said too."""
     whole = read_arithmetic(question, glossary)
-    spans = _read_row_spans(slots)
-    if not spans or not whole.entity_gap:
+    if not whole.entity_gap:
         return whole
-    blanked = read_arithmetic(_blanked(normalize_text(question), spans), glossary)
+    text = normalize_text(question)
+    spans = [*_read_row_spans(slots), *_row_parts_written(text, slots.metrics)]
+    if not spans:
+        return whole
+    blanked = read_arithmetic(_blanked(text, spans), glossary)
     return replace(whole, entity_gap=blanked.entity_gap)
+
+
+def _row_parts_written(text: str, metrics: tuple[str, ...]) -> list[tuple[int, int]]:
+    """Where ``text`` (the normalised question) writes a part of a row read as the row's label writes it: the column
+    qualifying a cell ("more than 5 years" of ``more than 5 years: operating leases``) is the row's word, no cue."""
+    spans: list[tuple[int, int]] = []
+    for code in metrics:
+        if not code.startswith(METRIC_PREFIX):
+            continue
+        for part in label_of(code).split(": "):
+            written = normalize_text(part).strip()
+            at = text.find(written) if len(written) > 2 else -1
+            while at >= 0:
+                spans.append((at, at + len(written)))
+                at = text.find(written, at + len(written))
+    return spans
 
 
 def _blanked(text: str, spans: list[tuple[int, int]]) -> str:

@@ -175,10 +175,13 @@ class _Scorer:
         self.vocabulary = set().union(*words_of.values(), *(
             _content(_words(alias)) for alias, (kind, code) in glossary.aliases.items()
             if kind is SlotKind.METRIC and not code.startswith(METRIC_PREFIX)))
+        self.wholes = _wholes_of_columns(labels)
 
     def __call__(self, asked: set[str]) -> list[tuple[_Score, str]]:
         scored: list[tuple[_Score, str]] = []
         for code, own in self.words_of.items():
+            if code in self.wholes:  # "the total notes payable": the row's own figure beside its columns' parts
+                own = own | {_TOTAL}
             named = asked - (ASKING_WORDS - own)  # the words naming a row, not those asking for arithmetic on it
             common = own & named
             if not common:
@@ -203,6 +206,24 @@ class _Scorer:
                             len(self.compounds & _compounds(label_of(code)))), code))
         return scored
 
+
+
+def _wholes_of_columns(labels: list[str]) -> set[str]:
+    """The rows the documents also state qualified by a column (``notes payable`` beside ``less than 1 year: notes
+    payable``): the unqualified row is the figure of the columns' whole (a schedule's or a breakdown's ``Total``
+    column, see ``ingestion/table_facts.py``), so "the total notes payable" names it."""
+    qualified = {rest for label in map(label_of, labels) for rest in _after_qualifiers(label)}
+    return {code for code in labels if label_of(code) in qualified}
+
+
+def _after_qualifiers(label: str) -> list[str]:
+    """What follows each qualifier of a label (``a: b: c`` -> ``b: c``, ``c``), a remark's colon no qualifier's."""
+    rests, depth = [], 0
+    for at, char in enumerate(label):
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if depth == 0 and label.startswith(": ", at):
+            rests.append(label[at + 2:])
+    return rests
 
 
 # Where a line item's head ends and the words qualifying it begin: "Indemnification receivable | from SSL for

@@ -200,6 +200,10 @@ def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
                 if beside is not None:  # "the percentage of sales represented by net other income": both are named
                     misses.append(beside)
                     found[SlotKind.METRIC][beside.readings[0].code] = None
+            whole = _whole_named_after_part(norm, blanked(), glossary, mentions, tuple(found[SlotKind.METRIC]))
+            if whole is not None:  # "shares vested as a percentage of the total non-vested shares": the whole too
+                misses.append(whole)
+                found[SlotKind.METRIC][whole.readings[0].code] = None
         leftover = blanked()
         if any(not found[kind] for kind in missing):
             said = set().union(*(label_words(label_of(code)) for code in found[SlotKind.METRIC]
@@ -219,7 +223,8 @@ def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
     metrics = tuple(found[SlotKind.METRIC])
     if any(code.startswith(METRIC_PREFIX) for code in metrics):  # only a document's row can have a section
         asked = label_words(question)
-        metrics = _longer_rows_named(_rows_over_their_sections(metrics, mentions, asked, norm), glossary, asked)
+        metrics = _longer_rows_named(_rows_over_their_sections(metrics, mentions, asked, norm), glossary, asked,
+                                     _named_also_as_total(mentions))
         metrics = _rows_qualified_in_one_phrase(question, mentions, metrics, _wholes_of_parts(norm, mentions, metrics))
     entities = tuple(found[SlotKind.ENTITY])
     halves = half_quarters(half, glossary) if half and bad_period and sums_over_a_half(metrics, glossary) else None
@@ -395,13 +400,27 @@ def _wholes_of_parts(norm: str, mentions: list[Mention], metrics: tuple[str, ...
     return after if before and before[-1] not in after else set()
 
 
-def _longer_rows_named(metrics: tuple[str, ...], glossary: Glossary, asked: set[str]) -> tuple[str, ...]:
+def _named_also_as_total(mentions: list[Mention]) -> set[str]:
+    """The open rows named twice, once right after the word "total" and once not: "the operating leases of more
+    than 5 years in the total operating leases" names a column's cell of the row, then the row's own whole."""
+    named: dict[str, set[bool]] = {}
+    for before, mention in zip([None, *mentions], mentions, strict=False):
+        if mention.kind is SlotKind.METRIC and mention.code and mention.code.startswith(METRIC_PREFIX):
+            after_total = (before is not None and before.kind is SlotKind.CHANNEL and before.end + 1 == mention.start
+                           and label_words(before.raw) == {"total"})
+            named.setdefault(mention.code, set()).add(after_total)
+    return {code for code, how in named.items() if how == {True, False}}
+
+
+def _longer_rows_named(metrics: tuple[str, ...], glossary: Glossary, asked: set[str],
+                       totals: set[str]) -> tuple[str, ...]:
     """Each open row read whose words lie inside one longer row the question names word for word: that row.
 
     "the net cost of land, property, and equipment" holds the row ``Land`` as written and every
     word of ``Land, property and equipment, net``: the question asks the longer row. A longer row
     already read stays beside the shorter one (both are named); two longer rows equally long keep
-    the row read.
+    the row read. A row named again as a total (``totals``: "… in the total operating leases") is
+    kept beside the longer row its other mention reads: the whole, and its part.
     """
     if not any(code.startswith(METRIC_PREFIX) for code in metrics):
         return metrics
@@ -414,7 +433,9 @@ def _longer_rows_named(metrics: tuple[str, ...], glossary: Glossary, asked: set[
         if longer and not any(other in metrics for other in longer):
             top = max(len(words[other]) for other in longer)
             best = [other for other in longer if len(words[other]) == top]
-            code = best[0] if len(best) == 1 else code
+            if len(best) == 1 and code in totals:
+                chosen.append(best[0])  # the part, then the whole named "total"
+            code = best[0] if len(best) == 1 and code not in totals else code
         chosen.append(code)
     return tuple(dict.fromkeys(chosen))
 
@@ -468,6 +489,30 @@ def _row_named_beside_metric(norm: str, leftover: str, glossary: Glossary,
         return None
     section = label_of(readings[0].readings[0].code).rpartition(": ")[0]
     if section and not label_words(section) & label_words(norm):
+        return None
+    return readings[0]
+
+
+def _whole_named_after_part(norm: str, leftover: str, glossary: Glossary, mentions: list[Mention],
+                            metrics: tuple[str, ...]) -> NearMiss | None:
+    """The document row named in other words after "as a percentage of" (``PART_OF_WHOLE``), where the one row
+    read before those words is a document row named as written; else None.
+
+    "The non-vested shares vested as a percentage of the total non-vested shares" names the row
+    ``Shares: Vested`` as written and the year-end balance ``Shares: Non-vested`` in other words: the
+    part and its whole are both asked, each read by the words on its own side. A whole read as the
+    part's own row, or not clearly one row, adds nothing.
+    """
+    if len(metrics) != 1 or not metrics[0].startswith(METRIC_PREFIX):
+        return None
+    join = PART_OF_WHOLE.search(leftover)
+    parts = [m for m in mentions if m.kind is SlotKind.METRIC and m.code == metrics[0]]
+    if join is None or not parts or any(m.end > join.start() for m in parts):
+        return None
+    total_named = any(m.kind is SlotKind.CHANNEL and label_words(m.raw) == {"total"} and m.start >= join.end()
+                      for m in mentions)
+    readings = label_readings(norm, " " * join.end() + leftover[join.end():], glossary, total_named=total_named)
+    if len(readings) != 1 or len(readings[0].readings) != 1 or readings[0].readings[0].code == metrics[0]:
         return None
     return readings[0]
 
