@@ -497,6 +497,8 @@ class _TableReader:
         self.row_written: dict[int, tuple[str, ...]] = {}  # a balance row's labels with their date, for its locator
         self.row_dates_written: dict[int, str] = {}  # a date row's text as written over the rows it dates, for locators
         self.unheaded: set[int] = set()  # columns of a roll-forward whose kind no header states
+        # columns dated kind by kind: one date heads them and a column of another kind of figure of the same rows
+        self.dated_by_kind: set[int] = set()
         self.total_parts: dict[int, tuple[int, ...]] = {}  # a bare total row's rows above it, back to a heading
         self.headed_by: dict[int, str] = {}  # a body row's section heading as written, its unit note kept
         self.row_headed: set[int] = set()  # body rows under a heading on a row of its own (not a column header's)
@@ -1085,6 +1087,11 @@ class _TableReader:
         metrics = [(label, n.metric) for label, n in zip(labels, names, strict=True) if n.metric]
         if len(metrics) != 1 or not is_open_code(metrics[0][1] or ""):
             return None
+        if c in self.dated_by_kind:
+            # the same date heads another kind of figure of these rows (their balance): the kind is a word of
+            # the row's own name, so a question naming the row alone is never answered with the kind's figure
+            section, colon, item = metrics[0][0].rpartition(": ")
+            return open_metric_code(f"{section}{colon}{header} of {item}")
         return open_metric_code(f"{header}: {metrics[0][0]}")
 
     def _qualified_by_sections(self) -> dict[int, tuple[str, ...]]:
@@ -1448,7 +1455,10 @@ class _TableReader:
             # headers naming nothing (a unit note) tell no kind of figure apart
             kinds = {c: [h for h, n in zip(texts, names[c], strict=True) if n != Named()]
                      for c, texts in written.items()}
-            for c, period in stated_years(written, self.glossary.fiscal_calendar, self._text_around(), kinds).items():
+            stated = stated_years(written, self.glossary.fiscal_calendar, self._text_around(), kinds)
+            if len(set(stated.values())) < len(stated):  # a year written over two kinds' columns
+                self.dated_by_kind = set(stated)
+            for c, period in stated.items():
                 names[c] = [Named(period=period) if is_stated_period(h) else n for h, n in zip(written[c], names[c],
                                                                                              strict=True)]
         return self._years_beside_parts_of_years(names)

@@ -5,12 +5,15 @@ May 31 (another company's year end), the 2021 date heading the balance column an
 first column of two kinds (subscribers won or lost, and the share of homes reached). Told apart
 by their kinds, each kind's column is the year it writes: a question naming the kind and two
 years is computed from that kind's columns, each input cited with its column, never from the
-balance (the one column of its kind, so undated).
+balance (the one column of its kind, so undated). A member count beside its net additions and
+its share, each under the same dates: a question naming the row alone asks its balance, so it is
+never answered with a kind's figure of that year, while one naming the kind is.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -28,6 +31,16 @@ REPORT = """\
 | | May 31, 2021 | May 31, 2021 | May 31, 2020 | May 31, 2021 | May 31, 2020 |
 | Fibre lines | 310,550 | 12,404 | 9,870 | 41.2 | 38.9 |
 | Cable television lines | 120,330 | (2,215) | (3,940) | 16.0 | 17.5 |
+"""
+
+MEMBERS = """\
+# Members by plan
+
+| | | Net additions | | % of all members | |
+| --- | --- | --- | --- | --- | --- |
+| | June 30, 2022 | June 30, 2022 | June 30, 2021 | June 30, 2022 | June 30, 2021 |
+| Premium members | 84,210 | 3,115 | 2,870 | 35.8 | 34.1 |
+| Basic members | 150,900 | (1,240) | 410 | 64.2 | 65.9 |
 """
 
 
@@ -65,3 +78,26 @@ def test_the_other_kind_answers_with_its_own_columns(asked: None) -> None:
 
     assert status is AnswerStatus.FOUND, answer
     assert "17.5" in answer and "col=Share of homes reached %/May 31 2020" in answer, answer
+
+
+@pytest.fixture
+def members(tmp_path: Path) -> Iterator[None]:
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        yield from ingested_in_fresh_domain(monkeypatch, tmp_path, {"members.md": MEMBERS})
+
+
+def test_a_row_named_alone_is_never_answered_with_its_kinds_figure(members: None) -> None:
+    for question, kinds_figures in (("How many premium members were there in 2022?", ("3115", "35.8")),
+                                    ("How many basic members did the company have in 2021?", ("410", "65.9"))):
+        answer, status = _ask(question)
+
+        assert status is not AnswerStatus.FOUND, answer
+        assert not any(figure in answer for figure in kinds_figures), answer
+
+
+def test_a_question_naming_the_kind_is_answered_with_its_figure(members: None) -> None:
+    answer, status = _ask("What were the net additions of premium members in 2022?")
+
+    assert status is AnswerStatus.FOUND, answer
+    assert "3115" in answer and "col=Net additions/June 30 2022" in answer, answer
+    assert "84210" not in answer, answer

@@ -70,12 +70,13 @@ def test_a_date_over_columns_told_apart_by_their_kinds_dates_each_kind_of_two_co
     facts = _facts([["", "", "Subscribers won (lost)", "", "Share of homes reached %", ""],
                     ["", "May 31, 2021", "May 31, 2021", "May 31, 2020", "May 31, 2021", "May 31, 2020"],
                     ["Fibre lines", "310,550", "12,404", "(1,870)", "41.2", "38.9"]])
-    # the balance is the one column of its kind: its date read alone, it stays undated
+    # the balance is the one column of its kind: its date read alone, it stays undated; each kind is a word of the
+    # row's name, since the balance under the same date is another figure of the same row
     assert {(metric, period, value) for metric, period, value, _ in facts} == {
-        ("label:subscribers won (lost): fibre lines", "2021", 12404),
-        ("label:subscribers won (lost): fibre lines", "2020", -1870),
-        ("label:share of homes reached %: fibre lines", "2021", 41.2),
-        ("label:share of homes reached %: fibre lines", "2020", 38.9)}
+        ("label:subscribers won (lost) of fibre lines", "2021", 12404),
+        ("label:subscribers won (lost) of fibre lines", "2020", -1870),
+        ("label:share of homes reached % of fibre lines", "2021", 41.2),
+        ("label:share of homes reached % of fibre lines", "2020", 38.9)}
 
 
 def test_a_unit_note_tells_no_kind_apart() -> None:
