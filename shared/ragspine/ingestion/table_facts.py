@@ -71,7 +71,7 @@ from ragspine.ingestion.table_caption_metric import names_the_item
 from ragspine.ingestion.table_data_headings import names_a_data_block
 from ragspine.ingestion.table_deducted_liabilities import deducted_liabilities
 from ragspine.ingestion.table_grand_totals import shared_end, shared_start
-from ragspine.ingestion.table_owners_share import owners_share
+from ragspine.ingestion.table_owners_share import owners_share, splits_off_noncontrolling
 from ragspine.ingestion.table_percent_columns import common_size_columns
 from ragspine.ingestion.table_quarters import (
     bare_quarter,
@@ -1589,7 +1589,8 @@ class _TableReader:
         "Balance at the beginning of the fiscal year" heads no periods: its row states figures.
         """
         named = self.name(label)
-        if named.unknown and (owners := owners_share(clean_label(label), self._own_names())):
+        if (named.unknown and splits_off_noncontrolling(self.shape.row_labels.values())
+                and (owners := owners_share(clean_label(label), self._own_names()))):
             by_owners = self.name(owners)
             named = by_owners if by_owners.metric else named
         return UNKNOWN if named is PERIOD_HEADING else named

@@ -3,8 +3,9 @@ statement closing with its schedule of changes in working capital, asked through
 
 ``domain init`` + the finance pack, the statements ingested through the CLI:
 
-* "Net earnings attributable to Example Group" is net income attributable to the owners of the parent,
-  so the retention ratio is computed from it and the dividends paid;
+* "Net earnings attributable to Example Group" in the statement splitting off the noncontrolling
+  interests is net income attributable to the owners of the parent, so the retention ratio is computed
+  from it and the dividends paid;
 * the "Receivables" row listed under a cash-flow statement's closing cash is the change in receivables,
   never the balance: receivables are the balance sheet's.
 """
@@ -78,6 +79,8 @@ def test_the_company_named_share_of_net_earnings_gives_the_retention_ratio(servi
     answer = answer_question("What is the retention ratio of Example Group for FY2024?", qa=services.qa).answer
     assert "0.6" in answer, answer  # 1 - 48 / 120
     assert "Net earnings attributable to Example Group" in answer and "Dividends paid" in answer, answer
+    owners = services.facts.get(FactKey("NET_INCOME_OWNERS", "EXAMPLE_GROUP", "TOTAL", "FY", "2024"))
+    assert owners is not None and owners.value == 120
 
 
 def test_receivables_are_the_balance_sheets_not_the_cash_flow_change(services: Services) -> None:
