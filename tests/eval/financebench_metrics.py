@@ -39,7 +39,7 @@ from tests.eval import recorded
 CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus" / "financebench_dev"
 QUESTIONS = CORPUS / "questions.json"
 KIND = "metrics-generated"
-_FIGURE = re.compile(r"[：:]\s*([−-]?[\d,]+(?:\.\d+)?)\s*(%|PCT|TIMES|DAYS|[A-Z]{3}(?:_[0-9A-Z]+)?)?\s*[（(]")
+_FIGURE = re.compile(r"[：:]\s*([−-]?[\d,]+(?:\.\d+)?)\s*(%|PCT|TIMES|DAYS|RATIO|[A-Z]{3}(?:_[0-9A-Z]+)?)?\s*[（(]")
 _SCALES = {"": Decimal(1), "K": Decimal(10) ** 3, "M": Decimal(10) ** 6, "B": Decimal(10) ** 9}
 _ASKS_PERCENT = re.compile(r"percent|%")
 _ASKED_SCALE = re.compile(r"(?:in|usd)\s+(?:usd\s+)?(millions|billions|thousands)")

@@ -102,6 +102,10 @@ def test_tatqa_em_with_scale(figure: tuple[float, str] | None, gold: float, scal
      "Kraft Heinz FY2019 inventory turnover (INVENTORY_TURNOVER): 6.31 TIMES (computed as …)（计算自：k.pdf · p）",
      "wrong"),
     ("What is Kraft Heinz's FY2019 inventory turnover ratio?", "6.25", "No data for inventories.", "abstained"),
+    # a figure in the pack's RATIO unit is the answer's, not the first input it cites
+    ("What is the FY2022 retention ratio for Example Mills? Round answer to two decimal places.", "0.54",
+     "Example Mills FY2022 retention ratio (RETENTION_RATIO): 0.54 RATIO (computed as 1 - ABS(DIVIDENDS_PAID) / "
+     "NET_INCOME_OWNERS: dividends paid (DIVIDENDS_PAID) -1244.5 USD_M)（计算自：m.pdf · p）", "correct"),
 ])
 def test_financebench_scoring(question: str, gold: str, answer: str, verdict: str) -> None:
     assert financebench_metrics.verdict(question, gold, answer) == verdict

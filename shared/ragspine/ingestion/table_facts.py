@@ -71,6 +71,7 @@ from ragspine.ingestion.table_caption_metric import names_the_item
 from ragspine.ingestion.table_data_headings import names_a_data_block
 from ragspine.ingestion.table_deducted_liabilities import deducted_liabilities
 from ragspine.ingestion.table_grand_totals import shared_end, shared_start
+from ragspine.ingestion.table_owners_share import owners_share, splits_off_noncontrolling
 from ragspine.ingestion.table_percent_columns import common_size_columns
 from ragspine.ingestion.table_quarters import (
     bare_quarter,
@@ -1353,11 +1354,13 @@ class _TableReader:
         return self.name(clean_label(row[shape.label_cols - 1])).period
 
     def _cash_flow_components(self, labels: dict[int, tuple[str, ...]]) -> dict[int, tuple[str, ...]]:
-        """Balance items listed above an operating cash-flow total are its components, never the balances.
+        """Balance items in a table with an operating cash-flow total are its components, never the balances.
 
         A cash-flow summary without a "changes in" heading (``Accounts receivable (313)`` above
         ``Net cash provided by operating activities``) states the change in receivables: the row
-        is read as ``Net cash provided by operating activities: Accounts receivable``.
+        is read as ``Net cash provided by operating activities: Accounts receivable``. So does a
+        statement's closing schedule of those changes below the total (a PDF table's grid keeps no
+        heading row of its own to say so): a cash-flow statement states no balance but cash's.
         """
         last = self.shape.label_cols - 1
         total = next((r for r in sorted(labels) if _OPERATING_CASH.search(labels[r][last])), None)
@@ -1367,7 +1370,7 @@ class _TableReader:
         qualified = dict(labels)
         for r in sorted(labels):
             label = labels[r][last]
-            if r < total and _BALANCE_ITEM.search(label) and ": " not in label:
+            if _BALANCE_ITEM.search(label) and ": " not in label:
                 qualified[r] = (*labels[r][:last], f"{head}: {label}")
         return qualified
 
@@ -1601,7 +1604,19 @@ class _TableReader:
         "Balance at the beginning of the fiscal year" heads no periods: its row states figures.
         """
         named = self.name(label)
+        if (named.unknown and splits_off_noncontrolling(self.shape.row_labels.values())
+                and (owners := owners_share(clean_label(label), self._own_names()))):
+            by_owners = self.name(owners)
+            named = by_owners if by_owners.metric else named
         return UNKNOWN if named is PERIOD_HEADING else named
+
+    def _own_names(self) -> list[str]:
+        """The names of the company the table is about: the one its document states, else the home entity's."""
+        assumed = self.context.assumed_entity
+        if is_open_code(assumed):
+            return [label_of(assumed)]
+        home = self.glossary.terms[SlotKind.ENTITY].get(self.glossary.home_entity)
+        return list(home.names.values()) if home is not None else []
 
     def _row_headings(self) -> list[str]:
         """Header rows' label-column words that head the periods of their row ("Fiscal Year ended | June 1, 2019")."""

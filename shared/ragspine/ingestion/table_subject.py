@@ -40,7 +40,8 @@ _COMPANY_HEADING = re.compile(
 # A heading or caption saying the figures are an investee's ("Summarized financial information of X").
 _INVESTEE = re.compile(
     r"(?i)\bsummari[sz]ed\s+(?:combined\s+|consolidated\s+)?financial\s+(?:information|data|statements)\b"
-    r"|\bequity[\s-]+method\s+investees?\b|\binvestees?['’]?s?\s+(?:financial|balance|results)")
+    r"|\bequity[\s-]+method\s+investees?\b|\binvestees?['’]?s?\s+(?:financial|balance|results)"
+    r"|\baffiliated\s+compan(?:y|ies)\s+(?:at|under|accounted\s+for\s+(?:by|under))\s+(?:the\s+)?equity[\s-]+method\b")
 _LEADING_THE = re.compile(r"^the\s+")
 _COMPANY_WORDS = re.compile(r"\s+(?:company|companies|group|corporation|corp\.?|incorporated|holdings|llc|lp|l\.p\.)$")
 # A unit note as its own line ("(In millions)", "(Dollars in thousands, except per share data)", "$ in millions").

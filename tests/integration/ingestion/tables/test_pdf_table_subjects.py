@@ -70,6 +70,7 @@ def test_an_investee_s_statements_are_filed_under_the_investee() -> None:
 
 
 @pytest.mark.parametrize("heading", ["Summarized financial information of equity method investees",
+                                     "Affiliated Companies at Equity Method",
                                      "Health Care Business (18.4% of consolidated sales):"])
 def test_a_segment_or_investee_table_gives_no_facts_of_the_company(heading: str) -> None:
     facts = _page(heading, [], [("Sales (millions)", "$6,021", "$5,853"), ("Operating income", "1,799", "1,764")])
