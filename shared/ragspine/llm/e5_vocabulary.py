@@ -33,7 +33,9 @@ class E5Vocabulary:
         self.bos, self.eos, self.unk = bos, eos, unk
         self.normalise = normalise
         self._ids = {piece: i for i, piece in enumerate(pieces) if piece}
-        self._longest = max(len(p) for p in pieces)
+        self._longest_from = _longest_by_first_character(pieces)
+        # XLM-R's pieces hold U+2581 only as their first character, so none runs past the next word start
+        self._bounded_by_words = not any(METASPACE in piece[1:] for piece in pieces)
         self._unk_score = min(scores) - 10.0
 
     def __len__(self) -> int:
@@ -51,25 +53,30 @@ class E5Vocabulary:
     def token_ids(self, text: str) -> list[int]:
         """The content token ids of ``text`` (no ``<s>``/``</s>``), as the engine segments it."""
         chars = self.normalised(text)
-        ids, longest, unk_score = self._ids, self._longest, self._unk_score
+        lookup, longest_from, unk, unk_score = self._ids.get, self._longest_from.get, self.unk, self._unk_score
         scores = self.scores
         n = len(chars)
         best = [-math.inf] * (n + 1)
         best[0] = 0.0
         back_piece = [0] * (n + 1)
         back_from = [0] * (n + 1)
+        word_end = 0  # the next word start after i: no piece reaches past it
         for i in range(n):
+            if i >= word_end:
+                following = chars.find(METASPACE, i + 1) if self._bounded_by_words else -1
+                word_end = following if following > 0 else n
             here = best[i]
             if here == -math.inf:
                 continue
-            for end in range(i + 1, min(n, i + longest) + 1):
-                piece = ids.get(chars[i:end])
-                if piece is not None and piece != self.unk:
+            # only the lengths a piece starting with this character has are looked up (the same segmentation)
+            for end in range(i + 1, min(word_end, i + longest_from(chars[i], 0)) + 1):
+                piece = lookup(chars[i:end])
+                if piece is not None and piece != unk:
                     score = here + scores[piece]
                     if score > best[end]:
                         best[end], back_piece[end], back_from[end] = score, piece, i
             if here + unk_score > best[i + 1]:
-                best[i + 1], back_piece[i + 1], back_from[i + 1] = here + unk_score, self.unk, i
+                best[i + 1], back_piece[i + 1], back_from[i + 1] = here + unk_score, unk, i
         out: list[int] = []
         position = n
         while position > 0:
@@ -77,6 +84,15 @@ class E5Vocabulary:
             position = back_from[position]
         out.reverse()
         return out
+
+
+def _longest_by_first_character(pieces: tuple[str, ...]) -> dict[str, int]:
+    """The length of the longest piece starting with each character."""
+    longest: dict[str, int] = {}
+    for piece in pieces:
+        if piece and len(piece) > longest.get(piece[0], 0):
+            longest[piece[0]] = len(piece)
+    return longest
 
 
 def read_vocabulary(model_path: Path) -> E5Vocabulary:
