@@ -30,6 +30,7 @@ from ragspine.qa.citing import CitedAnswer, cite, revised
 from ragspine.qa.evidence import Evidence
 from ragspine.qa.focus import answering_sentence, first_shown, focus
 from ragspine.qa.language import Lang
+from ragspine.qa.narrative_copy import Copied, copied_sentence
 from ragspine.qa.narrative_detail import NarrativeDetail
 from ragspine.qa.on_topic import off_topic
 from ragspine.qa.ports import NarrativeRetriever
@@ -46,7 +47,7 @@ from ragspine.qa.provenance import check_provenance, claims_text
 from ragspine.qa.relevance import OTHER_ENTITY, RESTATED, about_other_entity, off_question
 from ragspine.qa.reply import declines, keeps_language, strip_citations
 from ragspine.qa.result import AnswerStatus, NarrativeKind
-from ragspine.qa.stated_causes import QUOTE_LABEL, unsaid_causes
+from ragspine.qa.stated_causes import QUOTE_LABEL, cause_to_name, gives_cause, unsaid_causes
 from ragspine.qa.structured_reply import SCHEMA_NAME, answer_schema, read_structured
 from ragspine.qa.subject import speaks_of, subject_of, unmet
 from ragspine.qa.support import section_locator, support
@@ -164,10 +165,12 @@ def run_narrative(question: str, *, retriever: NarrativeRetriever | None, llm: L
     if asked_from:
         decisions.append(f"narrative:shown={len(asked_from)}/{len(evidence)}")
 
-    def prompt(again: bool, restated: str | None = None, answer_from: tuple[int, str] | None = None) -> list[Message]:
+    def prompt(again: bool, restated: str | None = None, answer_from: tuple[int, str] | None = None,
+               cause: tuple[int, str] | None = None, copied: Copied | None = None) -> list[Message]:
+        copy = (copied.passage, copied.sentence, str(copied.written_in)) if copied is not None else None
         return assemble_prompt(question, evidence, history=history, system_prompt=system_prompt, lang=lang,
                                again=again, structured=structured is not None, subject=named, restated=restated,
-                               shown=asked_from, answer_from=answer_from)
+                               shown=asked_from, answer_from=answer_from, cause=cause, copied=copy)
 
     def restates(text: str) -> tuple[str, tuple[int, ...]] | None:
         """The reply's own words and the passages it cites when it only says the question back, else None."""
@@ -212,6 +215,7 @@ def run_narrative(question: str, *, retriever: NarrativeRetriever | None, llm: L
             text = ask(prompt(again=True))  # once: still another language is flagged below
         said_back = None if declines(text) else restates(text)
         reasked = said_back is not None
+        reasked_cause = False
         if said_back is not None:  # once, naming what it left out: said back again, it is withheld below
             decisions.append("narrative:restated_asked_again")
             # named only from a passage about what was asked: another region's sentence drew the reply to it
@@ -222,6 +226,25 @@ def run_narrative(question: str, *, retriever: NarrativeRetriever | None, llm: L
             if asked_from:  # the passages likeliest to answer, under their numbers: the same prompt got the same words
                 decisions.append(f"narrative:asked_from={len(asked_from)}/{len(evidence)}")
             text = ask(prompt(again=asked_again, restated=said_back[0], answer_from=answer_from))
+        elif asks_why(question, lang) and not declines(text) and not gives_cause(_own_words(text, evidence)):
+            # once, naming the cause sentence of a passage about what was asked: the reply gave a circumstance
+            cited_now = cite(text, evidence).used
+            about = [i for i, item in enumerate(evidence) if speaks_of(asked, item, glossary)]
+            cause = cause_to_name(question, evidence, [*[i for i in cited_now if i in about],
+                                                      *[i for i in about if i not in cited_now]])
+            if cause is not None:
+                decisions.append("narrative:cause_asked")
+                reasked_cause = True
+                asked_from = focus(question, cited_now, evidence, subject=_blanker(glossary), named=cause[0])
+                text = ask(prompt(again=asked_again, cause=cause))
+        copy = None
+        if (asked_again or reasked or reasked_cause) and not declines(text) and not keeps_language(text, lang):
+            copy = copied_sentence(text, evidence, lang)
+        if copy is not None:  # once, naming the sentence copied and its language: still a copy, it is flagged below
+            decisions.append(f"narrative:copy_asked_again:{copy.written_in}")
+            if asked_from and copy.passage not in asked_from:
+                asked_from = (copy.passage, *asked_from)
+            text = ask(prompt(again=asked_again, copied=copy))
     except ProviderUnavailableError as exc:
         return _unavailable(exc, evidence, lang, decisions, timeout_s)
     as_json = honoured[-1] if honoured else None
@@ -383,6 +406,11 @@ def _section_index(pool: list[Evidence], item: Evidence) -> int:
             return i
     pool.append(section)
     return len(pool) - 1
+
+
+def _own_words(text: str, evidence: Sequence[Evidence]) -> str:
+    """The reply's sentences without their citations (a locator is no cause the model gave)."""
+    return " ".join(claims_text(sentence, passages=len(evidence)) for sentence, _ in cite(text, evidence).sentences)
 
 
 def _where(item: Evidence) -> str:

@@ -113,6 +113,27 @@ ANSWER_FROM_SENTENCE = MappingProxyType({
     "en": "Answer from this sentence of passage [{number}]: \"{sentence}\"",
     "ja": "資料[{number}]のこの文に基づいて回答してください：「{sentence}」",
 })
+# Asked once more when a why-question's reply gave no cause: the cause sentence the passages state.
+# Quoting it to the reader (stated_causes) shows the passage's words; this asks for the model's own.
+ANSWER_WITH_CAUSE = MappingProxyType({
+    "zh": "资料[{number}]给出了这个原因：“{sentence}”请用自己的话回答为什么。",
+    "en": "Passage [{number}] gives this reason: \"{sentence}\" Answer why in your own words.",
+    "ja": "資料[{number}]には次の理由が書かれています：「{sentence}」なぜなのかを自分の言葉で答えてください。",
+})
+# Asked once more when a reply copied a passage sentence written in another language: repeating only
+# the language instruction brought the same copy back, so the sentence and its language are named.
+ANSWER_COPIED_AGAIN = MappingProxyType({
+    "zh": "资料[{number}]的这句话是用{written}写的：“{sentence}”请用中文、用自己的话说出它的内容。",
+    "en": "This sentence of passage [{number}] is written in {written}: \"{sentence}\" Say its content in English, "
+          "in your own words.",
+    "ja": "資料[{number}]のこの文は{written}で書かれています：「{sentence}」その内容を日本語で、"
+          "自分の言葉で書いてください。",
+})
+LANGUAGE_NAMES = MappingProxyType({
+    "zh": MappingProxyType({"zh": "中文", "en": "英文", "ja": "日文"}),
+    "en": MappingProxyType({"zh": "Chinese", "en": "English", "ja": "Japanese"}),
+    "ja": MappingProxyType({"zh": "中国語", "en": "英語", "ja": "日本語"}),
+})
 MISSING_REASON = MappingProxyType({"zh": "原因或目的", "en": "reason or purpose", "ja": "理由や目的"})
 MISSING_CONTENT = MappingProxyType({
     "zh": "具体内容（做了什么、怎样变化、包括什么）",
@@ -161,7 +182,9 @@ def assemble_prompt(question: str, evidence: Sequence[Evidence], *,
                     history: Sequence[Message] = (), system_prompt: str = SYSTEM_PROMPT,
                     lang: str | None = None, again: bool = False, structured: bool = False,
                     subject: Sequence[str] = (), restated: str | None = None,
-                    shown: Sequence[int] = (), answer_from: tuple[int, str] | None = None) -> list[Message]:
+                    shown: Sequence[int] = (), answer_from: tuple[int, str] | None = None,
+                    cause: tuple[int, str] | None = None,
+                    copied: tuple[int, str, str] | None = None) -> list[Message]:
     """Build the generation messages: system rules, prior turns, then question + snippet block.
 
     With ``lang``, the user message ends with the closing lines in that language (the question
@@ -171,7 +194,10 @@ def assemble_prompt(question: str, evidence: Sequence[Evidence], *,
     back, is quoted with what it left out); ``structured`` asks for the JSON form of
     ``qa/structured_reply.py`` instead of passage numbers in the text. ``shown`` (0-based) gives only
     those passages, in that order, each under the number it has among all of ``evidence``; ``answer_from``
-    (a 0-based passage and one of its sentences) names where to answer from, after ``restated``.
+    (a 0-based passage and one of its sentences) names where to answer from, after ``restated``; ``cause``
+    (the same) names the reason the passages give, for a why-question's reply that gave none; ``copied``
+    (a 0-based passage, the sentence a reply copied and the language it is written in) asks for its
+    content in ``lang``.
 
     History is inserted here and nowhere else: it never changes screening, intent, the
     retrieval query or the evidence.
@@ -191,6 +217,12 @@ def assemble_prompt(question: str, evidence: Sequence[Evidence], *,
         if answer_from is not None:
             number, sentence = answer_from
             missing += f"{ANSWER_FROM_SENTENCE[lang].format(number=number + 1, sentence=sentence)}\n"
+        if cause is not None:
+            missing += f"{ANSWER_WITH_CAUSE[lang].format(number=cause[0] + 1, sentence=cause[1])}\n"
+        if copied is not None:
+            number, sentence, written = copied
+            written = LANGUAGE_NAMES[lang].get(written, written)
+            missing += f"{ANSWER_COPIED_AGAIN[lang].format(number=number + 1, sentence=sentence, written=written)}\n"
         user = (f"{user}\n\n{closing_lines(question, lang, subject)}\n{missing}"
                 f"{ANSWER_LANGUAGE_AGAIN[lang] if again else ''}{instruction}")
     turns = [m for m in history if m.role in (Role.USER, Role.ASSISTANT)]  # callers may not inject system text

@@ -26,6 +26,9 @@ _CAUSE = re.compile(
     r"|ため|による|により|を受け|を反映"
     r"|\bbecause\b|\bdue to\b|\bdriven by\b|\bas a result\b|\bin order to\b|\bto offset\b|\bled to\b",
     re.IGNORECASE)
+# A reply's own words giving a cause: the markers above and the looser ones a reply writes in its own words.
+_REPLY_CAUSE = re.compile(r"受[^，。,]{0,12}影响|によって|\bas a result\b|\bbecause of\b|\bowing to\b|\bthanks to\b",
+                          re.IGNORECASE)
 _CLAUSE_MARK = re.compile(r"[，,、；;：:]")
 _SENTENCE_END = re.compile(r"(?<=[。！？!?])|(?<=\.)\s+")
 # Question content words a sentence must share to be about what was asked (a subject and a topic).
@@ -67,6 +70,25 @@ def unsaid_causes(question: str, answer: str, cited: Sequence[Evidence]) -> list
             if len(found) == MAX_QUOTED:
                 return found
     return found
+
+
+def gives_cause(answer: str) -> bool:
+    """Whether ``answer`` (the model's own words) states a cause or purpose by a marker (因为, due to, ため)."""
+    return _CAUSE.search(answer) is not None or _REPLY_CAUSE.search(answer) is not None
+
+
+def cause_to_name(question: str, evidence: Sequence[Evidence], order: Sequence[int]) -> tuple[int, str] | None:
+    """The 0-based passage and its first sentence stating a cause that is about ``question``, among ``order``.
+
+    ``order`` lists the passages to look in, best first (those the reply cited, then the others about what
+    was asked). The sentence may be in any language: it is named to the model, not quoted to the reader.
+    """
+    asked = content_words(question)
+    for i in order:
+        for sentence in _sentences(evidence[i].text):
+            if _CAUSE.search(sentence) and len(content_words(sentence) & asked) >= MIN_SHARED:
+                return i, sentence
+    return None
 
 
 def _cause_clause(sentence: str) -> str:

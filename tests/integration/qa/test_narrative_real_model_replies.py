@@ -19,9 +19,11 @@ from ragspine.bootstrap import build_services
 from ragspine.llm.extractive import parse_user_message
 from ragspine.qa.evidence import Evidence
 from ragspine.qa.prompt import (
+    ANSWER_COPIED_AGAIN,
     ANSWER_FROM_SENTENCE,
     ANSWER_LANGUAGE_AGAIN,
     ANSWER_RESTATED_AGAIN,
+    LANGUAGE_NAMES,
     MISSING_CONTENT,
     MISSING_REASON,
 )
@@ -198,10 +200,32 @@ class TestTheQuestionsLanguage:
         assert str(body["answer"]).startswith("Inbound tourist spending weakened")
 
     def test_a_model_that_keeps_another_language_is_flagged(self, ask_with) -> None:  # type: ignore[no-untyped-def]
-        body, server = ask_with(replying("入境游客消费疲软，广东道三家门店关闭[1]。"), JA)
+        body, server = ask_with(replying("香港的游客变少了，所以那些店铺停业了[1]。"), JA)  # its own words, not a copy
 
         assert len(server.requests) == 2
         assert (detail(body)["asked_again"], detail(body)["language_kept"]) == (True, False)
+
+    def test_a_copied_sentence_in_another_language_is_named_with_its_language(  # type: ignore[no-untyped-def]
+            self, ask_with) -> None:
+        # Asked again, the real model copied a Chinese passage sentence word for word for a Japanese question;
+        # told which sentence it copied and that it is Chinese, a reply can say its content in Japanese.
+        answer = "入境游客の消费が疲软になり、广东道の三家门店が关闭したためです[1]。"  # its clauses, in Japanese
+        told = ANSWER_COPIED_AGAIN["ja"].format(number=1, sentence=HK_ZH.text, written=LANGUAGE_NAMES["ja"]["zh"])
+
+        body, server = ask_with(lambda messages: answer if told in messages[-1]["content"]
+                                else "入境游客消费疲软，广东道三家门店关闭[1]。", JA)
+
+        assert len(server.requests) == 3 and told not in server.requests[1][-1]["content"]
+        assert (body["narrative_status"], detail(body)["language_kept"]) == ("answered", True)
+        assert str(body["answer"]) == answer.replace("[1]", cite(HK_ZH))
+
+    def test_a_model_that_copies_again_is_flagged_after_one_more_request(  # type: ignore[no-untyped-def]
+            self, ask_with) -> None:
+        body, server = ask_with(replying("入境游客消费疲软，广东道三家门店关闭[1]。"), JA)
+
+        assert len(server.requests) == 3
+        assert (detail(body)["asked_again"], detail(body)["language_kept"]) == (True, False)
+        assert body["narrative_status"] == "answered"  # the content is the passage's, cited: shown, flagged
 
 
 class TestPeriodsInTheAnswer:
@@ -411,6 +435,25 @@ class TestAReplySayingTheQuestionBackIsAskedAgain:
         assert (body["narrative_status"], detail(body)["kind"]) == ("answered", "model_answer")
         assert len(server.requests) == 2 and named in server.requests[1][-1]["content"]
         assert "回答してください：「調達条件" not in server.requests[1][-1]["content"]
+        assert str(body["answer"]) == answer.replace("[3]", cite(CN_STORES))
+
+    def test_a_named_sentence_copied_in_its_language_is_asked_for_in_the_questions(  # type: ignore[no-untyped-def]
+            self, ask_with) -> None:
+        # Named the Mainland sentence, the real model copied it in Chinese for a Japanese question.
+        question = "2025年度、中国内地は店舗網をどのように見直しましたか？"
+        answer = "中国内地は线上投入を保ちながら门店布局を优化し、低效门店を调整しました[3]。"
+        named = ANSWER_FROM_SENTENCE["ja"].format(number=3, sentence=CN_STORES.text)
+        told = ANSWER_COPIED_AGAIN["ja"].format(number=3, sentence=CN_STORES.text, written=LANGUAGE_NAMES["ja"]["zh"])
+
+        def replies(messages: Messages) -> str:
+            if told in messages[-1]["content"]:
+                return answer
+            return f"{CN_STORES.text}[3]" if named in messages[-1]["content"] else "2025年度、中国内地は店舗網を調整しました。[3]"
+
+        body, server = ask_with(replies, question, passages=[LOTUS_MEASURES, CN_ONLINE, CN_STORES])
+
+        assert len(server.requests) == 3 and detail(body)["asked_for_answer"] is True
+        assert (body["narrative_status"], detail(body)["language_kept"]) == ("answered", True)
         assert str(body["answer"]) == answer.replace("[3]", cite(CN_STORES))
 
     def test_with_nothing_in_common_no_sentence_is_named(self, ask_with) -> None:  # type: ignore[no-untyped-def]

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from ragspine.qa.prompt import ANSWER_WITH_CAUSE
 from ragspine.qa.stated_causes import QUOTE_LABEL
 from ragspine.settings import Settings
 from tests.fakes.narrative import StaticRetriever, evidence
@@ -86,3 +87,59 @@ def test_the_citations_words_are_not_the_answer_giving_the_cause(settings: Setti
 
     cause = "この価格改定により、収益性は前年から回復しました。"
     assert body["answer"].endswith(f"\n{QUOTE_LABEL['ja'].format(sentence=cause)}{cite(price)}")
+
+
+LOTUS_JA = evidence("2024年第4四半期に始まったコスト削減プログラム「Project Lotus」は、2025年も継続しています。",
+                    doc="ACME_JP_2025_Report.md", locator="heading=Project Lotus,para=1")
+CIRCUMSTANCE = "Project Lotus was started in 2024 and continues to be implemented in Japan. [1]"
+
+
+@pytest.fixture
+def ask_server(settings: Settings) -> Iterator[Callable[..., tuple[dict[str, Any], ChatServer]]]:
+    servers: list[ChatServer] = []
+
+    def run(question: str, model: Callable[[list[dict[str, str]]], str],
+            passages: list[Any]) -> tuple[dict[str, Any], ChatServer]:
+        server = ChatServer(model)
+        server.serve()
+        servers.append(server)
+        return ask_through_api(settings, server, question, retriever=StaticRetriever(passages)), server
+
+    yield run
+    for server in servers:
+        server.close()
+
+
+def test_a_why_reply_giving_no_cause_is_asked_again_naming_the_passages_cause(ask_server) -> None:  # type: ignore[no-untyped-def]
+    # The real model said only that Project Lotus "was started in 2024 and continues", citing a passage that
+    # gives no reason; another passage about Japan states it (in Chinese). Named, it can be said in English.
+    question = "Why did Japan start Project Lotus?"
+    answer = "Japan started Project Lotus to cope with cost pressure [2]."
+    named = ANSWER_WITH_CAUSE["en"].format(number=2, sentence=CAUSE)
+
+    body, server = ask_server(question, lambda messages: answer if named in messages[-1]["content"] else CIRCUMSTANCE,
+                              [LOTUS_JA, LOTUS, HK])
+
+    assert len(server.requests) == 2 and named not in server.requests[0][-1]["content"]
+    assert (body["narrative_status"], body["answer"]) == ("answered", answer.replace(" [2]", cite(LOTUS)))
+
+
+def test_a_why_reply_giving_a_cause_is_not_asked_again(ask_server) -> None:  # type: ignore[no-untyped-def]
+    body, server = ask_server(WHY, lambda messages: "日本为应对成本压力启动了成本优化项目Project Lotus。[2]",
+                              [LOTUS_JA, LOTUS, HK])
+
+    assert len(server.requests) == 1 and body["narrative_status"] == "answered"
+
+
+def test_a_question_not_asking_why_is_not_asked_for_a_cause(ask_server) -> None:  # type: ignore[no-untyped-def]
+    body, server = ask_server(WHAT, lambda messages: "Project Lotus的范围涵盖采购、物流与门店运营。[2]",
+                              [LOTUS_JA, LOTUS, HK])
+
+    assert len(server.requests) == 1 and body["narrative_status"] == "answered"
+
+
+def test_another_regions_cause_is_never_named(ask_server) -> None:  # type: ignore[no-untyped-def]
+    # Hong Kong's "主要原因是…" is no reason Japan started a project: no passage about Japan states one.
+    body, server = ask_server(WHY, lambda messages: "Project Lotus于2024年第四季度开始，2025年继续。[1]", [LOTUS_JA, HK])
+
+    assert len(server.requests) == 1

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ragspine.qa.stated_causes import MAX_QUOTED, unsaid_causes
+from ragspine.qa.stated_causes import MAX_QUOTED, cause_to_name, gives_cause, unsaid_causes
 from tests.fakes.narrative import evidence
 
 LOTUS = evidence("为应对成本压力，日本于2024年第四季度启动了成本优化项目“Project Lotus”，范围涵盖采购、物流与门店运营。"
@@ -55,3 +56,23 @@ def test_every_quote_is_a_whole_sentence_of_a_cited_passage_and_there_are_few(pa
     assert len(quoted) <= MAX_QUOTED
     assert len({sentence for sentence, _ in quoted}) == len(quoted)
     assert all(sentence in parts and item is passage for sentence, item in quoted)
+
+
+@pytest.mark.parametrize("answer", ["Japan started it because costs rose.", "日本为应对成本压力启动了项目。",
+                                    "受汇率波动影响，成本上升。", "円安によって輸入コストが上がりました。",
+                                    "Margins recovered as a result of the price rise."])
+def test_an_answer_stating_a_cause_gives_one(answer: str) -> None:
+    assert gives_cause(answer)
+
+
+@pytest.mark.parametrize("answer", ["Project Lotus was started in 2024 and continues to be implemented in Japan.",
+                                    "香港团队继续以本地客群为核心。", "Project Lotusは、2025年も継続しています。"])
+def test_a_circumstance_gives_no_cause(answer: str) -> None:
+    assert not gives_cause(answer)
+
+
+def test_the_cause_named_is_the_first_on_the_question_among_the_passages_in_order() -> None:
+    scope = evidence("2024年第4四半期に始まったコスト削減プログラム「Project Lotus」は、2025年も継続しています。")
+
+    assert cause_to_name("Why did Japan start Project Lotus?", [scope, PRICE, LOTUS], [0, 1, 2]) == (2, LOTUS.text.split("。")[0] + "。")
+    assert cause_to_name("Why did Japan start Project Lotus?", [scope, PRICE, LOTUS], [0, 1]) is None  # not among them
