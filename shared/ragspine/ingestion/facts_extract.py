@@ -34,7 +34,7 @@ from ragspine.ingestion.table_topic import leads_into_table, unit_note_after
 from ragspine.lazy import LazyPattern
 from ragspine.sensitivity import Sensitivity
 
-EXTRACTOR_VERSION = "table-29"  # grand totals, 年度 and price quarters, captions, dot leaders, years-first due spans
+EXTRACTOR_VERSION = "table-30-r2a"  # grand totals, 年度, price quarters, captions, leaders, due spans, kinds on lines
 _LEAD_CHARS = 300
 # the text after a table up to the next heading: an extract listing a table's paragraphs after it may set its lead
 # last, after paragraphs of other matters; the bound only caps the work
