@@ -979,7 +979,7 @@ class _TableReader:
                 continue
             # the whole of the kind's lines: "Fair" over "Value" is "Fair Value", though "Value" alone names nothing
             levels = [i for i, h in enumerate(headers) if h and h != self.over_table and i not in measures
-                      and (self.name(h).unknown or (i in apart and self._names_nothing(h)))]
+                      and (self.name(h).unknown or (i in apart and self._ends_a_kind(headers, i, measures)))]
             unknown = [headers[i] for i in levels]
             periods = any(n.period for n in header_names[c])
             if not unknown or not (periods or dated) or (len(set(unknown)) > 1 and not self._one_phrase(levels)):
@@ -1034,10 +1034,15 @@ class _TableReader:
         heads = list(self.shape.col_headers.values())
         return {i for i in range(min((len(h) for h in heads), default=0)) if len({h[i] for h in heads}) > 1}
 
-    def _names_nothing(self, header: str) -> bool:
-        """A header word naming no slot, period or unit (``Value``, ``Amount``): part of a kind's name, not one."""
-        return (self.name(header) == NOTHING and any(ch.isalpha() for ch in header)
-                and not units_in(header, self.currency))
+    def _ends_a_kind(self, headers: Sequence[str], i: int, measures: set[int]) -> bool:
+        """Whether header line ``i`` is a plain word finishing the kind a line above it begins (``Value`` under
+        ``Fair``): it names nothing alone, and is no unit note, date or heading over periods (``Period (1/1/19)``,
+        ``(in thousands)``, ``Payments due by period`` over ``1 to 3 years``).
+        """
+        header = headers[i]
+        return (all(word.isalpha() for word in header.split()) and self.name(header) == NOTHING
+                and not units_in(header, self.currency)
+                and any(self.name(h).unknown for k, h in enumerate(headers[:i]) if h and k not in measures))
 
     def _label_column_period(self) -> Period | None:
         """The one period a header row writes over the label column (``2019 | £m | £m``), when no column names one.

@@ -24,3 +24,12 @@ def test_a_lower_line_under_two_upper_texts_stays_unread() -> None:
             ["", "Cost", "Yield", "Cost", "Value"], ["Municipal bonds", "51,200", "3", "1,340", "49,860"]]
     facts = markdown_table_facts(rows, "ACME Japan securities available for sale")
     assert not any(f.value in (51200, 1340) for f in facts)
+
+
+def test_a_dated_line_under_a_kind_stays_out_of_its_name() -> None:
+    """``Period (1/1/24)`` under ``Balance at Start of`` dates the column; it is no word of the kind."""
+    rows = [["", "Balance at Start of", "", ""], ["", "Period (1/1/24)", "Net Change", "Balance at Close of Period"],
+            ["Year Ended December 31, 2024", "", "", ""], ["Trade receivables", "$61,250", "$4,310", "$65,560"]]
+    facts = markdown_table_facts(rows, "ACME Japan contract balances")
+    assert ("label:balance at start of: trade receivables", "2024", 61250) in {
+        (f.metric_code, f.period, f.value) for f in facts}
