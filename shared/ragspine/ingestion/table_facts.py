@@ -974,7 +974,19 @@ class _TableReader:
         """
         found: dict[int, str] = {}
         measures = self._measure_header_levels()
+        apart = self._header_lines_telling_columns_apart()
         for c in skipped:
+<<<<<<< HEAD
+=======
+            headers = self.shape.col_headers[c]
+            if not any(h and h != self.over_table and i not in measures and self.name(h).unknown
+                       for i, h in enumerate(headers)):
+                continue
+            # the whole of the kind's lines: "Fair" over "Value" is "Fair Value", though "Value" alone names nothing
+            levels = [i for i, h in enumerate(headers) if h and h != self.over_table and i not in measures
+                      and (self.name(h).unknown or (i in apart and self._ends_a_kind(headers, i, measures)))]
+            unknown = [headers[i] for i in levels]
+>>>>>>> h23a
             periods = any(n.period for n in header_names[c])
             # a date the glossary's calendar does not close, read as the year it writes, is the period, no kind
             levels = [i for i, h in enumerate(self.shape.col_headers[c])
@@ -1014,13 +1026,34 @@ class _TableReader:
     def _one_phrase(self, levels: Sequence[int]) -> bool:
         """Whether the texts of these header rows go together in every value column: one phrase set on lines.
 
-        ``Revised Preliminary`` is always over ``Allocation``: one kind broken over two rows. ``Men``
-        over ``Cost`` in one column and over ``Headcount`` in another are two kinds crossed, and which
-        is the figure's is not certain.
+        ``Revised Preliminary`` is always over ``Allocation``: one kind broken over two rows, as is
+        ``Unrealized`` over ``Gains`` and over ``Losses``. ``Cost`` under ``Men`` in one column and
+        under ``Women`` in another is two kinds crossed, and which is the figure's is not certain.
         """
         written = {tuple(headers[i] if i < len(headers) else "" for i in levels)
                    for headers in self.shape.col_headers.values()}
-        return all(len({texts[k] for texts in written}) == len(written) for k in range(len(levels)))
+        # a line is crossed only where one of its texts sits under two texts of a line above
+        return all(len({texts[upper] for texts in written if texts[lower] == text}) == 1
+                   for lower in range(len(levels)) for upper in range(lower)
+                   for text in {texts[lower] for texts in written})
+
+    def _header_lines_telling_columns_apart(self) -> set[int]:
+        """Header lines whose texts differ between the value columns (``Cost | Gains | Losses | Value``).
+
+        A line the same over every column (``£m``, ``Actual``) says nothing of which kind a column is.
+        """
+        heads = list(self.shape.col_headers.values())
+        return {i for i in range(min((len(h) for h in heads), default=0)) if len({h[i] for h in heads}) > 1}
+
+    def _ends_a_kind(self, headers: Sequence[str], i: int, measures: set[int]) -> bool:
+        """Whether header line ``i`` is a plain word finishing the kind a line above it begins (``Value`` under
+        ``Fair``): it names nothing alone, and is no unit note, date or heading over periods (``Period (1/1/19)``,
+        ``(in thousands)``, ``Payments due by period`` over ``1 to 3 years``).
+        """
+        header = headers[i]
+        return (all(word.isalpha() for word in header.split()) and self.name(header) == NOTHING
+                and not units_in(header, self.currency)
+                and any(self.name(h).unknown for k, h in enumerate(headers[:i]) if h and k not in measures))
 
     def _label_column_period(self) -> Period | None:
         """The one period a header row writes over the label column (``2019 | £m | £m``), when no column names one.
