@@ -976,23 +976,17 @@ class _TableReader:
         measures = self._measure_header_levels()
         apart = self._header_lines_telling_columns_apart()
         for c in skipped:
-<<<<<<< HEAD
-=======
             headers = self.shape.col_headers[c]
-            if not any(h and h != self.over_table and i not in measures and self.name(h).unknown
-                       for i, h in enumerate(headers)):
-                continue
-            # the whole of the kind's lines: "Fair" over "Value" is "Fair Value", though "Value" alone names nothing
-            levels = [i for i, h in enumerate(headers) if h and h != self.over_table and i not in measures
-                      and (self.name(h).unknown or (i in apart and self._ends_a_kind(headers, i, measures)))]
-            unknown = [headers[i] for i in levels]
->>>>>>> h23a
             periods = any(n.period for n in header_names[c])
             # a date the glossary's calendar does not close, read as the year it writes, is the period, no kind
-            levels = [i for i, h in enumerate(self.shape.col_headers[c])
-                      if h and h != self.over_table and i not in measures and self.name(h).unknown
-                      and not (periods and is_stated_period(h))]
-            unknown = [self.shape.col_headers[c][i] for i in levels]
+            kind_lines = [i for i, h in enumerate(headers) if h and h != self.over_table and i not in measures
+                          and not (periods and is_stated_period(h))]
+            if not any(self.name(headers[i]).unknown for i in kind_lines):
+                continue
+            # the whole of the kind's lines: "Fair" over "Value" is "Fair Value", though "Value" alone names nothing
+            levels = [i for i in kind_lines if self.name(headers[i]).unknown
+                      or (i in apart and self._ends_a_kind(headers, i, measures))]
+            unknown = [headers[i] for i in levels]
             if not unknown or not (periods or dated) or (len(set(unknown)) > 1 and not self._one_phrase(levels)):
                 continue
             # a kind set on two header rows ("Revised Preliminary" over "Allocation") is one kind, read as one text
