@@ -1,5 +1,8 @@
 """A sum formula metric named beside its own inputs written with "+": answered as that formula.
 
+Another filing's reconciliation row "+ Depreciation and amortization" is no name the question's
+"+ depreciation and amortization" uses: the sign adds, and the glossary's metric is read after it.
+
 "operating income + depreciation and amortization (EBITDA)" names EBITDA and its two inputs: the
 answer is EBITDA computed from both stated rows, each cited, never one input with the other missing.
 """
@@ -12,7 +15,14 @@ import pytest
 
 from ragspine.facts.model import Fact
 from ragspine.qa.result import AnswerStatus
-from tests.unit.qa.derived.statement_set import DOC, answered, statement_fact, statement_facts, statement_qa
+from tests.unit.qa.derived.statement_set import (
+    DOC,
+    answered,
+    statement_fact,
+    statement_facts,
+    statement_qa,
+    statement_qa_with_labels,
+)
 
 
 def with_depreciation() -> list[Fact]:
@@ -37,3 +47,13 @@ def test_a_sum_beside_another_formula_metric_is_not_read_as_it(folder: Path) -> 
     result = answered(statement_qa(folder, with_depreciation()),
                       "What was FY2024 operating income + depreciation and amortization (free cash flow)?")
     assert "EBITDA" not in result.answer and "FREE_CASH_FLOW" not in result.answer.splitlines()[0], result.answer
+
+
+def test_a_row_printed_with_a_plus_sign_is_not_read_for_the_added_metric(folder: Path) -> None:
+    reconciliation = statement_fact("label:+ depreciation and amortization", "2024", 999,
+                                    source_doc_id="Other_FY2024_Reconciliation.md")
+    facts = [*with_depreciation(), reconciliation]
+    result = answered(statement_qa_with_labels(folder, facts),
+                      "What was FY2024 operating income + depreciation and amortization (EBITDA)?")
+    assert "EBITDA (EBITDA): 200 EUR_M" in result.answer.splitlines()[0], result.answer
+    assert "999" not in result.answer
