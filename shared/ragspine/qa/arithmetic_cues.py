@@ -319,7 +319,8 @@ def _by_formula(norm: str, metrics: list[Mention], glossary: Glossary) -> tuple[
         by_name = code in named and any(_names_variant(code, other, glossary) for other in named
                                         if other not in factors)
         # "operating income + D&A (EBITDA)": a sum metric named beside exactly the inputs it adds up
-        by_sum = code in named and len(factors) >= 2 and factors == added and _adds(formula.tree)
+        by_sum = (len(factors) >= 2 and factors == added and _adds(formula.tree)
+                  and _bracketed_after_sum(norm, metrics, code))
         if by_product or by_name or by_sum:
             chosen = (code, formula.inputs)
             break
@@ -335,6 +336,20 @@ def _by_formula(norm: str, metrics: list[Mention], glossary: Glossary) -> tuple[
 
     others = [m for m in named if m != code and m not in inputs and not computed_otherwise(m)]
     return tuple(dict.fromkeys((code, *inputs, *others)))
+
+
+def _bracketed_after_sum(norm: str, metrics: list[Mention], code: str) -> bool:
+    """Whether ``code`` is named only in brackets after the sum ("A + B (EBITDA)"): the name of what is added.
+
+    "Define EBITDA as A + B" names it before: the sum defines an input of what is asked (an EBITDA margin).
+    """
+    added = [i for i, (first, second) in enumerate(zip(metrics, metrics[1:], strict=False))
+             if norm[first.end:second.start].strip() in ("+", "＋")]
+    if not added:
+        return False
+    end = metrics[added[-1] + 1].end
+    own = [m for m in metrics if m.code == code]
+    return bool(own) and all(m.start >= end and "(" in norm[end:m.start] for m in own)
 
 
 def _adds(tree: ast.expr) -> bool:

@@ -57,3 +57,10 @@ def test_a_row_printed_with_a_plus_sign_is_not_read_for_the_added_metric(folder:
                       "What was FY2024 operating income + depreciation and amortization (EBITDA)?")
     assert "EBITDA (EBITDA): 200 EUR_M" in result.answer.splitlines()[0], result.answer
     assert "999" not in result.answer
+
+
+def test_a_sum_defining_the_input_of_the_metric_asked_leaves_that_metric_asked(folder: Path) -> None:
+    result = answered(statement_qa(folder, with_depreciation()), "What is the FY2024 EBITDA % margin, taking EBITDA "
+                                                                  "as operating income + depreciation and amortization?")
+    first = result.answer.splitlines()[0]
+    assert "EBITDA_MARGIN" in first and "10" in first, result.answer  # (150 + 50) / 2000 revenue
