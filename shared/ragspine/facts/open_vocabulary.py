@@ -34,6 +34,9 @@ _SPACES = LazyPattern(r"\s+")
 _LETTER = LazyPattern(r"[^\W\d_]")
 # Punctuation a question may leave out of a label ("property, plant and equipment").
 _LOOSE = LazyPattern(r"\s*[,，、:：;；]\s*|\s+")
+# An arithmetic sign before a row's words ("+ Depreciation and amortization" in a reconciliation): a
+# question writing "A + B" uses the sign to add, so no name of the row starts with it.
+_LEADING_SIGN = LazyPattern(r"^[+\-−×*/=]\s*(?=[^\W\d_])")
 # A company's legal form, which questions usually leave out ("Kirin Holdings" for "Kirin Holdings Inc.").
 _LEGAL_FORM = LazyPattern(
     r"^(?:株式会社|\(株\))\s*|\s*(?:株式会社|\(株\)|股份有限公司|有限公司)$"
@@ -119,6 +122,7 @@ def label_of(code: str) -> str:
 
 def _aliases(entity: bool, label: str) -> set[str]:
     """The spellings of a label a question may use: as written, without its punctuation, without a legal form."""
+    label = _LEADING_SIGN.sub("", label)
     forms = {label, _LOOSE.sub(" ", label).strip()}
     for defined in _DEFINED_SHORT_NAME.finditer(label):  # the name without its definition, and the short name
         forms |= {matching_form(label[:defined.start()] + label[defined.end():]), matching_form(defined.group(1))}

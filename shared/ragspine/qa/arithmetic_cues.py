@@ -9,6 +9,7 @@ A pure function of the text and the glossary, so a parsed question may keep it.
 
 from __future__ import annotations
 
+import ast
 import re
 from dataclasses import dataclass, replace
 
@@ -312,13 +313,17 @@ def _by_formula(norm: str, metrics: list[Mention], glossary: Glossary) -> tuple[
             multiplied.update({str(first.code), str(second.code)})
     if not multiplied and not any(code in glossary.formulas for code in named):
         return ()  # neither a product of factors nor a formula metric named: no formula can be chosen
+    added = set(_plus_group(norm, metrics))
     chosen = None
     for code, formula in glossary.formulas.items():
         factors = set(formula.inputs)
         by_product = len(factors) >= 2 and factors == multiplied
         by_name = code in named and any(_names_variant(code, other, glossary) for other in named
                                         if other not in factors)
-        if by_product or by_name:
+        # "operating income + D&A (EBITDA)": a sum metric named beside exactly the inputs it adds up
+        by_sum = (len(factors) >= 2 and factors == added and _adds(formula.tree)
+                  and _bracketed_after_sum(norm, metrics, code))
+        if by_product or by_name or by_sum:
             chosen = (code, formula.inputs)
             break
     if chosen is None:
@@ -333,6 +338,25 @@ def _by_formula(norm: str, metrics: list[Mention], glossary: Glossary) -> tuple[
 
     others = [m for m in named if m != code and m not in inputs and not computed_otherwise(m)]
     return tuple(dict.fromkeys((code, *inputs, *others)))
+
+
+def _bracketed_after_sum(norm: str, metrics: list[Mention], code: str) -> bool:
+    """Whether ``code`` is named only in brackets after the sum ("A + B (EBITDA)"): the name of what is added.
+
+    "Define EBITDA as A + B" names it before: the sum defines an input of what is asked (an EBITDA margin).
+    """
+    added = [i for i, (first, second) in enumerate(zip(metrics, metrics[1:], strict=False))
+             if norm[first.end:second.start].strip() in ("+", "＋")]
+    if not added:
+        return False
+    end = metrics[added[-1] + 1].end
+    own = [m for m in metrics if m.code == code]
+    return bool(own) and all(m.start >= end and "(" in norm[end:m.start] for m in own)
+
+
+def _adds(tree: ast.expr) -> bool:
+    """Whether a formula's outermost operation is an addition (``A + ABS(B)``), so "A + B" names it."""
+    return isinstance(tree, ast.BinOp) and isinstance(tree.op, ast.Add)
 
 
 def _names_variant(code: str, other: str, glossary: Glossary) -> bool:
