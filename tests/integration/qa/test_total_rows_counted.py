@@ -10,9 +10,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ragspine.qa.answer import answer_question
 from ragspine.qa.result import AnswerStatus
-from tests.support.domain_env import cli_answer, ingested_in_fresh_domain
+from tests.support.domain_env import cli_answer, ingested_for_module, service_answer
 
 SELLING = """\
 # Selling costs
@@ -43,16 +42,7 @@ Distribution costs were as follows (in millions):
 
 @pytest.fixture(scope="module")
 def asked(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    with pytest.MonkeyPatch.context() as monkeypatch:
-        yield from ingested_in_fresh_domain(monkeypatch, tmp_path_factory.mktemp("counted"),
-                                            {"selling.md": SELLING, "distribution.md": DISTRIBUTION})
-
-
-def _ask(question: str) -> tuple[str, AnswerStatus]:
-    from ragspine.bootstrap import get_services
-
-    result = answer_question(question, qa=get_services().qa)
-    return result.answer, result.status
+    yield from ingested_for_module(tmp_path_factory, "counted", {"selling.md": SELLING, "distribution.md": DISTRIBUTION})
 
 
 class TestRowsOfATotalCounted:
@@ -68,7 +58,7 @@ class TestRowsOfATotalCounted:
                     else f"How many {rows} {more} $50 million in 2024?")
 
         # WHEN its rows are counted over a threshold in one year
-        answer, status = _ask(question)
+        answer, status = service_answer(question)
 
         # THEN the count is given with the row meeting it, every row and the total cited
         assert status is AnswerStatus.FOUND, answer
@@ -77,27 +67,27 @@ class TestRowsOfATotalCounted:
             assert f"selling.md · table=1,row={row},col=2024" in answer, answer
 
     def test_counts_the_rows_below_the_threshold(self, asked: None) -> None:
-        answer, status = _ask("How many selling cost items in 2023 were below $100 million?")
+        answer, status = service_answer("How many selling cost items in 2023 were below $100 million?")
 
         assert status is AnswerStatus.FOUND, answer
         assert "below $100 million in FY2023: 2 (freight charges 61.0, trade show fees 9.6; 3 rows" in answer, answer
 
     def test_rows_that_do_not_add_up_to_their_total_are_not_counted(self, asked: None) -> None:
         # GIVEN a table whose rows fall short of its total (a row not listed)
-        answer, status = _ask("How many distribution cost items in 2024 were above $20 million?")
+        answer, status = service_answer("How many distribution cost items in 2024 were above $20 million?")
 
         # THEN no count is given: the rows read may not be all of the total
         assert status is not AnswerStatus.FOUND, answer
         assert "rows compared" not in answer, answer
 
     def test_words_fitting_two_totals_count_nothing(self, asked: None) -> None:
-        answer, status = _ask("How many cost items in 2024 were above $20 million?")
+        answer, status = service_answer("How many cost items in 2024 were above $20 million?")
 
         assert status is not AnswerStatus.FOUND, answer
         assert "rows compared" not in answer, answer
 
     def test_no_year_named_counts_nothing(self, asked: None) -> None:
-        answer, _ = _ask("How many selling cost items were above $50 million?")
+        answer, _ = service_answer("How many selling cost items were above $50 million?")
 
         assert "rows compared" not in answer, answer
 
@@ -119,7 +109,7 @@ class TestEveryRowOfATotalCounted:
     def test_counts_the_rows_adding_up_to_the_total_in_every_year(self, asked: None, question: str) -> None:
         # GIVEN a table whose three rows add up to its total in each year stated
         # WHEN its rows are counted, no year named
-        answer, status = _ask(question)
+        answer, status = service_answer(question)
 
         # THEN every row is listed and counted, each year's rows and total cited
         assert status is AnswerStatus.FOUND, answer
@@ -128,13 +118,13 @@ class TestEveryRowOfATotalCounted:
         assert "row=Trade show fees,col=2023" in answer and "row=Total selling costs,col=2023" in answer, answer
 
     def test_rows_that_do_not_add_up_in_a_year_are_not_counted(self, asked: None) -> None:
-        answer, status = _ask("How many categories are there under total distribution costs?")
+        answer, status = service_answer("How many categories are there under total distribution costs?")
 
         assert "rows of total distribution costs" not in answer, answer
         assert status is not AnswerStatus.FOUND or "3" not in answer, answer
 
     def test_a_quantity_asked_is_not_a_count_of_rows(self, asked: None) -> None:
         # "how many items were sold" asks how much was sold, not how many rows the table has
-        answer, _ = _ask("How many items were sold under total selling costs?")
+        answer, _ = service_answer("How many items were sold under total selling costs?")
 
         assert "rows of total selling costs" not in answer, answer

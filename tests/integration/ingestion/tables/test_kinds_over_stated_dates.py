@@ -19,9 +19,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ragspine.qa.answer import answer_question
 from ragspine.qa.result import AnswerStatus
-from tests.support.domain_env import ingested_in_fresh_domain
+from tests.support.domain_env import ingested_for_module, ingested_in_fresh_domain, service_answer
 
 REPORT = """\
 # Subscriber statistics
@@ -46,15 +45,7 @@ MEMBERS = """\
 
 @pytest.fixture(scope="module")
 def asked(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    with pytest.MonkeyPatch.context() as monkeypatch:
-        yield from ingested_in_fresh_domain(monkeypatch, tmp_path_factory.mktemp("lines"), {"lines.md": REPORT})
-
-
-def _ask(question: str) -> tuple[str, AnswerStatus]:
-    from ragspine.bootstrap import get_services
-
-    result = answer_question(question, qa=get_services().qa)
-    return result.answer, result.status
+    yield from ingested_for_module(tmp_path_factory, "lines", {"lines.md": REPORT})
 
 
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -64,7 +55,7 @@ def _ask(question: str) -> tuple[str, AnswerStatus]:
     "How much did the subscribers won (lost) for fibre lines change from 2020 to 2021?",
 ]))
 def test_a_kind_over_two_dates_answers_its_own_years(asked: None, question: str) -> None:
-    answer, status = _ask(question)
+    answer, status = service_answer(question)
 
     assert status is AnswerStatus.FOUND, answer
     assert "up 2534" in answer, answer
@@ -74,7 +65,7 @@ def test_a_kind_over_two_dates_answers_its_own_years(asked: None, question: str)
 
 
 def test_the_other_kind_answers_with_its_own_columns(asked: None) -> None:
-    answer, status = _ask("What was the share of homes reached % of cable television lines in 2020?")
+    answer, status = service_answer("What was the share of homes reached % of cable television lines in 2020?")
 
     assert status is AnswerStatus.FOUND, answer
     assert "17.5" in answer and "col=Share of homes reached %/May 31 2020" in answer, answer
@@ -89,14 +80,14 @@ def members(tmp_path: Path) -> Iterator[None]:
 def test_a_row_named_alone_is_never_answered_with_its_kinds_figure(members: None) -> None:
     for question, kinds_figures in (("How many premium members were there in 2022?", ("3115", "35.8")),
                                     ("How many basic members did the company have in 2021?", ("410", "65.9"))):
-        answer, status = _ask(question)
+        answer, status = service_answer(question)
 
         assert status is not AnswerStatus.FOUND, answer
         assert not any(figure in answer for figure in kinds_figures), answer
 
 
 def test_a_question_naming_the_kind_is_answered_with_its_figure(members: None) -> None:
-    answer, status = _ask("What were the net additions of premium members in 2022?")
+    answer, status = service_answer("What were the net additions of premium members in 2022?")
 
     assert status is AnswerStatus.FOUND, answer
     assert "3115" in answer and "col=Net additions/June 30 2022" in answer, answer
