@@ -584,7 +584,8 @@ def _structured(text: str, qa: QAComponents, cache: _QuestionCache, channel: Cha
     # rows of one undated table compared with each other are of one period too, so they may be computed
     undated = (stated is None and names_no_period(intent.slots.periods, slots) and not derives
                # "due within 4 years" is no Total column's figure; "X of more than 5 years" is that span's own cell
-               and not intent.analysis and (due_span(text) is None or span_of_a_cell_read(text, slots.metrics))
+               and not intent.analysis
+               and ((span := due_span(text)) is None or span_of_a_cell_read(span, slots.metrics))
                and (not intent.arithmetic.computes or compares_rows(intent.arithmetic, len(slots.metrics))
                     or names_a_stated_total(intent.arithmetic)))
     arith = intent.arithmetic  # what is computed: a stated total read undated computes nothing

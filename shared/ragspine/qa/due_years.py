@@ -70,13 +70,12 @@ def due_span(text: str) -> tuple[str, int, int] | None:
     return spans.pop() if len(spans) == 1 else None
 
 
-def span_of_a_cell_read(text: str, metrics: tuple[str, ...]) -> bool:
-    """Whether the one due span ``text`` writes is the column of a schedule cell read among ``metrics`` ("the
-    operating leases of more than 5 years", read as ``more than 5 years: operating leases``): the span is named
-    by its own cell, not asked of another column's figure."""
-    span = due_span(text)
-    return span is not None and any(due_span(_qualifier(code)[0]) == span for code in metrics
-                                    if code.startswith(METRIC_PREFIX) and _qualifier(code)[0])
+def span_of_a_cell_read(span: tuple[str, int, int], metrics: tuple[str, ...]) -> bool:
+    """Whether ``span``, the one due span a question writes (``due_span``), is the column of a schedule cell read
+    among ``metrics`` ("the operating leases of more than 5 years", read as ``more than 5 years: operating
+    leases``): the span is named by its own cell, not asked of another column's figure."""
+    return any(due_span(_qualifier(code)[0]) == span for code in metrics
+               if code.startswith(METRIC_PREFIX) and _qualifier(code)[0])
 
 
 def _qualifier(code: str) -> tuple[str, str]:
