@@ -37,6 +37,9 @@ _LOOSE = LazyPattern(r"\s*[,，、:：;；]\s*|\s+")
 # An arithmetic sign before a row's words ("+ Depreciation and amortization" in a reconciliation): a
 # question writing "A + B" uses the sign to add, so no name of the row starts with it.
 _LEADING_SIGN = LazyPattern(r"^[+\-−×*/=]\s*(?=[^\W\d_])")
+# A movement row's closing words naming the span every column already dates ("Granted during the period",
+# "Profit for the year"): a question dating the figure itself ("shares granted in 2019") leaves them out.
+_SPAN_OF_THE_COLUMNS = LazyPattern(r"\s+(?:during|for|in)\s+the\s+(?:fiscal\s+|financial\s+)?(?:year|period)$")
 # A company's legal form, which questions usually leave out ("Kirin Holdings" for "Kirin Holdings Inc.").
 _LEGAL_FORM = LazyPattern(
     r"^(?:株式会社|\(株\))\s*|\s*(?:株式会社|\(株\)|股份有限公司|有限公司)$"
@@ -133,6 +136,11 @@ def _aliases(entity: bool, label: str) -> set[str]:
     return {form for form in forms if len(form) >= 2}
 
 
+def _without_span(label: str) -> str:
+    """A row label without its closing span words (``granted during the period``: ``granted``); else the label."""
+    return _SPAN_OF_THE_COLUMNS.sub("", label)
+
+
 def _item(label: str) -> str:
     """A label read under its section heading (``net sales: malaysia``) without the heading: ``malaysia``."""
     return label.rpartition(": ")[2]
@@ -163,6 +171,7 @@ def with_open_terms(glossary: Glossary, codes: Iterable[tuple[str, str]]) -> Glo
     terms = {kind: dict(section) for kind, section in glossary.terms.items()}
     aliases = dict(glossary.aliases)
     items = Counter(_item(label_of(code)) for code in new[SlotKind.METRIC])
+    spans = Counter(_without_span(label_of(code)) for code in new[SlotKind.METRIC])
     for kind, section in new.items():
         for code, _term in sorted(section.items()):
             terms[kind][code] = _term
@@ -171,6 +180,10 @@ def with_open_terms(glossary: Glossary, codes: Iterable[tuple[str, str]]) -> Glo
                 aliases.setdefault(alias, (kind, code))
             if kind is SlotKind.METRIC and _item(label) != label and items[_item(label)] == 1:
                 for alias in _aliases(False, _item(label)):  # the row's own words, when no other row has them
+                    aliases.setdefault(alias, (kind, code))
+            short = _without_span(label)
+            if kind is SlotKind.METRIC and short != label and spans[short] == 1 and items[short] == 0:
+                for alias in _aliases(False, short):  # the row without its span words, when no other row reads so
                     aliases.setdefault(alias, (kind, code))
     periods = [p.regex.pattern for p in glossary.period_patterns]
     return replace(glossary, terms=terms, aliases=aliases,
