@@ -95,6 +95,15 @@ _ANY_CUE = re.compile(trie_pattern(_CUE_WORDS, guarded=False))
 # Blanking a name turns its characters into spaces and changes no other: a cue word the question
 # lacks can appear in the blanked question only when the word holds a space ("ratio of").
 _ANY_SPACED_CUE = re.compile(trie_pattern((word for word in _CUE_WORDS if " " in word), guarded=False))
+# Every word without which ``read_arithmetic`` finds nothing in a question naming one metric and no formula
+# metric (a ratio written between two metrics and a formula chosen need two, or a formula metric): the cue words
+# and the places' words, as the normalised question holds them. Its "total" rewrite is read from the question
+# itself: the caller checks that word there (NFKC may join a combining mark to its "l").
+ONE_METRIC_WORDS = (*_CUE_WORDS, "whole", "integer", "整", "decimal", "小数")
+# A spaced cue word matches the blanked question where a name's blanked character stands in its space, so in
+# the normalised question each of its spaces is any character.
+SPACED_CUES_ANYWHERE = LazyPattern("|".join(re.escape(word).replace(r"\ ", ".") for word in _CUE_WORDS if " " in word),
+                                   re.DOTALL)
 _PLACES = (
     (LazyPattern(rf"(?:to|rounded to|round to|with)\s+(?:the\s+)?{_WORD}\s+decimal(?:\s+places?|s)?"), 0),
     (LazyPattern(rf"{_WORD}\s+decimal\s+places?"), 0),

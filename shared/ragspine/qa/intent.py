@@ -49,6 +49,11 @@ class RuleIntentParser:
         named_levels = {name: code for code, term in glossary.levels.items()
                         if top is None or code != top.level for name in term.names.values()}
         self._analytics = AnalyticsCues(cues, glossary.level_aliases, named_levels)
+        # What ``cues`` needs to read anything but the quantity cue: each pattern matches one of its words as
+        # written, so a text holding none of them has no analysis, cause, comparison or unit (None: not shown)
+        analytics_words = self._analytics.trigger_words
+        cue_words = (*words, *(normalize_text(w) for name in ("causal", "comparison") for w in cues[name]))
+        self.cue_words = None if analytics_words is None or "" in cue_words else (*analytics_words, *cue_words)
 
     @classmethod
     def from_file(cls, glossary: Glossary, path: Path | None = None) -> RuleIntentParser:
@@ -112,6 +117,10 @@ class RuleIntentParser:
         return (self._analytics.read(text), bool(self._cues["causal"].search(text)),
                 bool(self._cues["quantity"].search(text)), bool(self._cues["comparison"].search(text)),
                 self._units[unit.group()] if unit else None)
+
+    def asks_quantity(self, text: str) -> bool:
+        """The quantity cue of ``cues`` alone (``text`` normalised)."""
+        return bool(self._cues["quantity"].search(text))
 
     def _with_analysis(self, slots: ParsedSlots, analysis: Analysis) -> ParsedSlots:
         """Enumerated levels expanded to their entities; analytics words no longer count as unknown names.

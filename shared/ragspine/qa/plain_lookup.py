@@ -8,7 +8,10 @@ a range, a half year, a date, a document's row, a change, a ratio, a rank …): 
 scan's four slots with the cues the intent reads from the whole question. Any other word, a
 second name of a kind, a document's row, a formula metric or a period written with a month or a
 fiscal-year wording sends the question to the full parse. Screening, the clarify gate and the
-FAQ look-up are the full path's own; so is everything after the parse.
+FAQ look-up are the full path's own; so is everything after the parse. The cue readers and the
+arithmetic reader run only when the question holds one of their words, which one search of a prefix
+tree built per parser decides: a question holding none gets their empty verdicts (the quantity cue
+read alone).
 
 The property tests hold the intent built here to ``RuleIntentParser.parse`` of the same question,
 and the answers to the full path's (``tests/unit/qa/test_plain_lookup.py``).
@@ -16,14 +19,18 @@ and the answers to the full path's (``tests/unit/qa/test_plain_lookup.py``).
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from datetime import date
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from ragspine.facts.glossary import Glossary, Mention, SlotKind, normalize_text
+from ragspine.facts.matching import trie_pattern
 from ragspine.facts.open_vocabulary import METRIC_PREFIX
 from ragspine.lazy import LazyPattern
-from ragspine.qa.arithmetic_cues import NO_ARITHMETIC, read_arithmetic
+from ragspine.qa.analytics.cues import NO_ANALYSIS
+from ragspine.qa.arithmetic_cues import NO_ARITHMETIC, ONE_METRIC_WORDS, SPACED_CUES_ANYWHERE, read_arithmetic
 from ragspine.qa.clarify import clarify_scope
 from ragspine.qa.company_spelling import with_company_names
 from ragspine.qa.dated_periods import may_name_a_date
@@ -73,12 +80,31 @@ def plain_intent(text: str, parser: RuleIntentParser) -> Intent | None:
     # a company written in another form, or a statement's name, is rewritten before the slots are read
     if with_company_names(text, glossary) is not text or without_statement_names(text) is not text:
         return None
-    analysis, causal, quantity, comparison, unit = parser.cues(norm)
-    # a channel's name may be a cue word (合計, total): the arithmetic reader's own verdict, fast with no cue
-    if analysis or causal or read_arithmetic(text, glossary) is not NO_ARITHMETIC:
-        return None
+    if _may_hold_cues(text, norm, parser):
+        analysis, causal, quantity, comparison, unit = parser.cues(norm)
+        # a channel's name may be a cue word (合計, total): the arithmetic reader's own verdict, fast with no cue
+        if analysis or causal or read_arithmetic(text, glossary) is not NO_ARITHMETIC:
+            return None
+    else:  # no cue word anywhere: the quantity cue is the only one to read, and one metric asks no arithmetic
+        analysis, causal, quantity, comparison, unit = NO_ANALYSIS, False, parser.asks_quantity(norm), False, None
     return Intent(slots, Channel.STRUCTURED, causal, quantity, comparison, analysis=analysis,
                   requested_unit=unit, arithmetic=NO_ARITHMETIC)
+
+
+def _may_hold_cues(text: str, norm: str, parser: RuleIntentParser) -> bool:
+    """Whether the intent's cues but the quantity cue, or the arithmetic reader, may find anything in a question
+    naming one metric and no formula metric: False only when it holds none of the words each needs."""
+    words = _cue_words(parser)
+    return words is None or words.search(norm) is not None or SPACED_CUES_ANYWHERE.search(norm) is not None \
+        or "total" in text.lower()
+
+
+@lru_cache(maxsize=8)
+def _cue_words(parser: RuleIntentParser) -> re.Pattern[str] | None:
+    """One prefix tree of every word the intent's cues (the quantity cue aside) and the arithmetic reader of a
+    one-metric question read, built once per parser; None when a cue of the parser needs no word."""
+    words = parser.cue_words
+    return None if words is None else re.compile(trie_pattern((*words, *ONE_METRIC_WORDS), guarded=False))
 
 
 def _periods_as_written(text: str, norm: str, glossary: Glossary) -> bool:

@@ -23,11 +23,13 @@ from ragspine.facts.glossary import SlotKind, normalize_text
 from ragspine.facts.open_vocabulary import METRIC_PREFIX
 from ragspine.facts.sqlite_store import SqliteFactStore
 from ragspine.qa import answer as answer_module
+from ragspine.qa.analytics.cues import NO_ANALYSIS
 from ragspine.qa.answer import QAComponents, answer_question
+from ragspine.qa.arithmetic_cues import NO_ARITHMETIC, ONE_METRIC_WORDS, read_arithmetic
 from ragspine.qa.intent import RuleIntentParser
 from ragspine.qa.month_periods import may_name_months
 from ragspine.qa.period_words import read_period_words
-from ragspine.qa.plain_lookup import _may_name_months, _may_read_period_words, plain_intent
+from ragspine.qa.plain_lookup import _may_hold_cues, _may_name_months, _may_read_period_words, plain_intent
 from ragspine.qa.result import AnswerResult, AnswerStatus
 from tests.fakes.qa import make_qa
 from tests.support.glossary import default_glossary
@@ -174,3 +176,42 @@ def test_the_period_words_reader_is_skipped_only_where_it_reads_nothing(question
     norm = normalize_text(question)
     if not _may_read_period_words(norm, calendar.end_month) and not _may_name_months(norm):
         assert read_period_words(question, calendar) == (unicodedata.normalize("NFKC", question), ())
+
+
+# Every word the gate looks for, pieces of them, near misses (case, width, a combining mark after "total") and
+# the glossary's names, which may hold a cue word or meet one across their edge.
+_CUE_PARTS = sorted({*(_PARSER.cue_words or ()), *ONE_METRIC_WORDS})
+_NEAR_CUES = ["TOTAL", "Ｔｏｔａｌ", "tota\u0301l", "total\u0301", "sum", "ratio", "(in percentage)", "in", "of", "per",
+              "cent", "top", "前", "3", "三", "x", "、", "Q", "占", "差", "most", "moST", "ſhare", "ﬁgure"]
+_FORMULA_FREE_METRICS = [m for m in _METRICS if _GLOSSARY.aliases[m][1] not in _GLOSSARY.formulas]
+_WITH_CUES = st.tuples(
+    st.sampled_from(_FORMULA_FREE_METRICS),
+    st.lists(st.sampled_from(_CUE_PARTS + _NEAR_CUES + _PLAIN + _ENTITIES + _CHANNELS + _PERIODS), max_size=5),
+    st.randoms(use_true_random=False),
+).map(lambda t: _shuffled([t[0], *t[1]], t[2]))
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.one_of(_PLAIN_LOOKUPS, _WITH_CUES))
+def test_the_cue_readers_are_skipped_only_where_they_read_nothing(question: str) -> None:
+    # without any of their words the intent's cues read nothing but the quantity cue, and a question naming
+    # one metric (no formula metric) asks no arithmetic: the plain lookup takes both verdicts without the readers
+    norm = normalize_text(question)
+    if _may_hold_cues(question, norm, _PARSER):
+        return
+    analysis, causal, _quantity, comparison, unit = _PARSER.cues(norm)
+    assert (analysis, causal, comparison, unit) == (NO_ANALYSIS, False, False, None)
+    metrics = [m.code for m in _GLOSSARY.scan(question) if m.kind is SlotKind.METRIC and m.code]
+    if len(metrics) == 1 and metrics[0] not in _GLOSSARY.formulas:
+        assert read_arithmetic(question, _GLOSSARY) is NO_ARITHMETIC
+
+
+@pytest.mark.parametrize("question", [
+    "What was the total revenue of Japan in 2024?",  # an arithmetic cue
+    "What was Japan's highest revenue in 2024?",  # an analytics cue
+    "What was Japan revenue in 2024 in yen?",  # a unit asked
+    "What was the revenue of Japan in 2024 vs 2023?",  # a comparison
+    "2024年日本的毛利率为什么是多少",  # a cause asked
+])
+def test_a_question_holding_a_cue_word_is_read_by_the_cue_readers(question: str) -> None:
+    assert _may_hold_cues(question, normalize_text(question), _PARSER)

@@ -81,6 +81,7 @@ class AnalyticsCues:
                              for word in _with_plural(normalize_text(name).strip())
                              if word and word not in self._level_aliases}
         self._named_levels = re.compile(alias_pattern(self._level_names)) if self._level_names else None
+        self.trigger_words = _trigger_words(self._group_of, cues.get("top", []), self._level_aliases)
         words = [w for name in ANALYTICS_GROUPS if name != "top" for w in cues.get(name, [])]
         self._words = sorted({normalize_text(w).strip() for w in [*words, *level_aliases, *self._level_names]},
                              key=len, reverse=True)
@@ -123,6 +124,21 @@ class AnalyticsCues:
         digits = next(g for g in match.groups() if g)
         value = int(digits) if digits.isdigit() else _CJK_DIGITS[digits]
         return value if value >= 1 else None
+
+
+def _trigger_words(group_of: Mapping[str, str], top: Iterable[str],
+                   level_aliases: Mapping[str, str]) -> tuple[str, ...] | None:
+    """Words one of which ``read`` needs in its text to find any analysis; None when a cue needs none.
+
+    A cue word, a level's alias and the words of a top template around its number each match as they are
+    written (a level's own name is read only beside a cue or top template, which already holds one).
+    """
+    pieces = []
+    for template in top:
+        before, _, after = normalize_text(template).strip().partition("{n}")
+        pieces.append(before.strip() or after.strip())
+    words = (*group_of, *pieces, *level_aliases)
+    return None if "" in words else words
 
 
 def _with_plural(name: str) -> tuple[str, ...]:
