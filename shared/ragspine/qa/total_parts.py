@@ -31,7 +31,8 @@ def part_of_the_total_read(norm: str, leftover: str, glossary: Glossary, metrics
     if len(metrics) != 1 or not metrics[0].startswith(METRIC_PREFIX) or not is_a_total(metrics[0]) \
             or not _SHARE.search(norm):
         return None
-    readings = label_readings(norm, leftover, glossary)
+    # the words asking the share ("share of") name no row: blanked, positions kept
+    readings = label_readings(norm, _SHARE.sub(lambda asked: " " * len(asked.group()), leftover), glossary)
     if len(readings) != 1:
         return None
     whole = label_words(label_of(metrics[0]))

@@ -14,6 +14,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from ragspine.bootstrap import get_services
 from tests.support.ask import WAYS, Ask, asker
@@ -61,6 +63,20 @@ def test_the_part_is_the_row_of_the_totals_section(ask: Ask, question: str, shar
     assert f"{section}: {item}" in lines[0] and f"total {section}" in lines[0], lines[0]
     cited = lines[0].split("（计算自：")[1]
     assert cited.count("holdings.md") == 2, lines[0]
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(share=st.sampled_from(["percentage", "proportion", "share"]),
+       verb=st.sampled_from(["came from", "is generated from", "is attributable to", "is in"]))
+def test_the_share_is_worded_freely(ask: Ask, share: str, verb: str) -> None:
+    body = ask(f"What {share} of the total unrealized gains {verb} municipal bonds in 2024?")
+    lines = computed(body)
+    assert len(lines) == 1 and "15.48" in lines[0] and "unrealized gains: municipal bonds" in lines[0], body["answer"]
+
+
+def test_an_item_no_row_holds_computes_nothing(ask: Ask) -> None:
+    body = ask("What percentage of the total unrealized gains came from treasury notes in 2024?")
+    assert not computed(body), body["answer"]
 
 
 def test_no_share_asked_computes_nothing(ask: Ask) -> None:
