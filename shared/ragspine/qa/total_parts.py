@@ -31,8 +31,12 @@ def part_of_the_total_read(norm: str, leftover: str, glossary: Glossary, metrics
     if len(metrics) != 1 or not metrics[0].startswith(METRIC_PREFIX) or not is_a_total(metrics[0]) \
             or not _SHARE.search(norm):
         return None
-    # the words asking the share ("share of") name no row: blanked, positions kept
-    readings = label_readings(norm, _SHARE.sub(lambda asked: " " * len(asked.group()), leftover), glossary)
+    # the words asking the share ("what share of") name no row: the first such words blanked, positions kept (a
+    # row's own "share of profit" later in the question stays)
+    asking = _SHARE.search(leftover)
+    if asking is not None:
+        leftover = f"{leftover[:asking.start()]}{' ' * len(asking.group())}{leftover[asking.end():]}"
+    readings = label_readings(norm, leftover, glossary)
     if len(readings) != 1:
         return None
     whole = label_words(label_of(metrics[0]))
