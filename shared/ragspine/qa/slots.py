@@ -30,6 +30,7 @@ from ragspine.qa.period_words import (
 )
 from ragspine.qa.section_rows import with_section_rows
 from ragspine.qa.shared_head_rows import with_shared_head_rows
+from ragspine.qa.total_parts import part_of_the_total_read
 from ragspine.qa.total_row_names import with_total_rows_read
 
 _TOKEN = LazyPattern(r"[a-z0-9][a-z0-9_'\-.&]*|[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]+", re.IGNORECASE)
@@ -196,7 +197,8 @@ def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
                     misses.append(total)
                     found[SlotKind.METRIC][total.readings[0].code] = None
             else:
-                beside = _row_named_beside_metric(norm, blanked(), glossary, tuple(found[SlotKind.METRIC]))
+                beside = (_row_named_beside_metric(norm, blanked(), glossary, tuple(found[SlotKind.METRIC]))
+                          or part_of_the_total_read(norm, blanked(), glossary, tuple(found[SlotKind.METRIC])))
                 if beside is not None:  # "the percentage of sales represented by net other income": both are named
                     misses.append(beside)
                     found[SlotKind.METRIC][beside.readings[0].code] = None
