@@ -1471,6 +1471,11 @@ class _TableReader:
         names: dict[int, list[Named]] = {}
         for c, headers in self.shape.col_headers.items():
             names[c] = [self.name(h) for h in headers if h not in titles]
+            centred = [p for h in self._centred_period_headings(c, dates=True) if (p := self.name(h).period)]
+            if not any(n.period for n in names[c]) and len(set(centred)) == 1:
+                # "As of December 31, 2019" centred over "Amortized Cost" and the kinds right of it: it dates this
+                # column as it dates theirs, and the column's own headers still name its kind
+                names[c] = [Named(period=centred[0]), *names[c]]
             if not any(n.period for n in names[c]) and not any(_OPENING.search(normalize_text(h)) for h in headers):
                 # "Fiscal Year Ended" over "April 27, 2019", or beside it in the label column of its row (a
                 # balance at the beginning of the year is the year before's: it is not dated so)
@@ -1604,7 +1609,7 @@ class _TableReader:
                 found.append(written[0])
         return found
 
-    def _centred_period_headings(self, c: int) -> list[str]:
+    def _centred_period_headings(self, c: int, *, dates: bool = False) -> list[str]:
         """Period headings centred over column ``c`` from the right ("Years Ended" over the 2nd of three dates).
 
         A merged heading is written in its middle cell and filled rightwards; the columns left of
@@ -1612,6 +1617,7 @@ class _TableReader:
         with at least as many blank cells on its right (before the next heading) as on its left,
         it is centred over them all and heads the left ones too; a heading with fewer blank cells
         on its right than on its left ("Years Ended" right beside "2019 vs. 2018") heads only its own.
+        With ``dates``, the headings so centred that name a period themselves ("As of December 31, 2019").
         """
         found = []
         for h in self.shape.header_rows:
@@ -1621,7 +1627,9 @@ class _TableReader:
                 continue
             first = written[0]
             right = (written[1] if len(written) > 1 else len(cells)) - first - 1
-            if first - self.shape.label_cols <= right and self.name(clean_label(cells[first])) is PERIOD_HEADING:
+            named = self.name(clean_label(cells[first]))
+            if first - self.shape.label_cols <= right and (
+                    named.period is not None if dates else named is PERIOD_HEADING):
                 found.append(clean_label(cells[first]))
         return found
 

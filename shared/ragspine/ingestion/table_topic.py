@@ -31,6 +31,10 @@ _AS_FOLLOWS = re.compile(
 _FOLLOWING = re.compile(
     r"(?i)\bthe\s+following\s+(?:table\s+|schedule\s+)?(?:is\s+a\s+(?:summary|reconciliation|breakdown)\s+of|summari[sz]es"
     r"|presents|shows|sets\s+forth|provides|details|lists)\s+(?P<s>[A-Za-z][^.;:]{1,120})")
+# "Operating income included the following:": the rows are amounts a figure includes, never that figure itself, so
+# what they total is named "included in operating income" (``_included_in``).
+_INCLUDES_FOLLOWING = re.compile(
+    r"(?i)(?:^|[.;:]\s+)(?P<s>[A-Za-z][^.;:]{1,120}?)\s+(?:included|includes|include)\s+the\s+following\b")
 # 人件費の内訳は次のとおりです / 人员费用明细如下
 _CJK_LEAD = re.compile(r"(?P<s>[^、。，,：:\s]{2,20}?)(?:の内訳|の明細|の推移|明细|构成|情况)?(?:は|、)*"
                        r"(?:次|以下)の(?:とおり|通り)|(?P<z>[^、。，,：:\s]{2,20}?)(?:明细|构成|情况)?如下")
@@ -134,7 +138,8 @@ def topic_after(text: str) -> str:
 def leading_line(text: str) -> str:
     """The first line of ``text`` leading into a table ("… consisted of the following (in thousands):"), else ""."""
     return next((line for line in text.splitlines()
-                 if any(p.search(line) for p in (_AS_FOLLOWS, _FOLLOWING)) or _CJK_LEAD.search(line)), "")
+                 if any(p.search(line) for p in (_AS_FOLLOWS, _FOLLOWING, _INCLUDES_FOLLOWING))
+                 or _CJK_LEAD.search(line)), "")
 
 
 def leads_into_table(line: str) -> bool:
@@ -192,6 +197,9 @@ def _from_lead(lead: str) -> str:
             if _CUT_AT_ABBREVIATION.search(last.group(group)) and sentence[last.end(group):].startswith("."):
                 return ""  # "our U.S. and foreign components" cut at "U.": the words read are not the name
             return _noun_phrase(last.group(group))
+    includes = list(_INCLUDES_FOLLOWING.finditer(sentence))
+    if includes:
+        return _included_in_figure(includes[-1].group("s"))
     cjk = list(_CJK_LEAD.finditer(sentence))
     if cjk:
         return _noun_phrase(cjk[-1].group("s") or cjk[-1].group("z") or "")
@@ -217,6 +225,16 @@ def _included_in(figures: str, where: str) -> str:
             or units_in(where) or not _WORDS_IN_A_LIST.fullmatch(where)):
         return ""
     return f"{head} included in {where}"
+
+
+def _included_in_figure(where: str) -> str:
+    """"Y included the following": the rows' figures as parts of Y ("included in operating income"), never Y itself;
+    "" where Y is a statement (it holds the whole of each figure, which the rows name) or no short name of figures."""
+    where = _WHERE_ENDS.sub("", _LEADING.sub("", where.strip())).strip(" ,")
+    if (_A_STATEMENT.fullmatch(where) or not 1 <= len(where.split()) <= _MAX_WORDS or _NOT_FIGURES.search(where)
+            or _PERIOD_WORDS.search(where) or units_in(where) or not _WORDS_IN_A_LIST.fullmatch(where)):
+        return ""
+    return f"included in {where[:1].lower() if where[1:2].islower() else where[:1]}{where[1:]}"
 
 
 def _noun_phrase(text: str) -> str:

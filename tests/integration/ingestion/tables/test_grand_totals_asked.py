@@ -1,6 +1,6 @@
 """Totals whose subject the table says only around its rows, through ``ragspine ingest`` and ``answer_question``:
-a grand total after two sections is the total of what their headings share, and a total of figures "included
-in" another is asked as that part."""
+a grand total after two sections is the total of what their headings share, a total of figures "included
+in" another is asked as that part, and so is the total of the rows a figure "included the following" of."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ragspine.qa.result import AnswerStatus
+from tests.support.ask import WAYS, Ask, asker
 from tests.support.domain_env import ingested_for_module, service_answer
 
 ALLOCATED = """\
@@ -42,6 +43,20 @@ The following table summarizes the share-based compensation expense included in 
 | Total | 52 | 50 |
 """
 
+# The rows are charges the operating income includes; their total is no operating income.
+INCLUDES = """\
+# Operating results
+
+Segment income included the following:
+
+| | 2024 | 2023 |
+| --- | --- | --- |
+| Integration costs | 41 | 18 |
+| Restructuring charges | 120 | 66 |
+| Asset write-downs | 9 | 6 |
+| Total | 170 | 90 |
+"""
+
 
 @pytest.fixture(scope="module")
 def allocated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
@@ -51,6 +66,18 @@ def allocated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
 @pytest.fixture(scope="module")
 def included(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     yield from ingested_for_module(tmp_path_factory, "included", {"compensation.md": INCLUDED})
+
+
+@pytest.fixture(scope="module")
+def includes(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    yield from ingested_for_module(tmp_path_factory, "includes", {"charges.md": INCLUDES})
+
+
+@pytest.fixture(params=WAYS)
+def ask_includes(request: pytest.FixtureRequest, includes: None) -> Ask:
+    from ragspine.bootstrap import get_services
+
+    return asker(request.param, get_services())
 
 
 class TestAGrandTotalAfterSections:
@@ -84,3 +111,24 @@ class TestATotalOfFiguresIncludedInAnother:
         assert ("total share-based compensation expense included in research and development expenses "
                 "(label:total share-based compensation expense included in research and development expenses): "
                 "FY2024 vs FY2023 up 2 K（+4.00%）") in answer, answer
+
+
+class TestATotalOfRowsAFigureIncludes:
+
+    @settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @given(question=st.sampled_from([
+        "What was the change in Total segment income in 2024 from 2023?",
+        "What was the percentage change in the total included in segment income from 2023 to 2024?",
+        "How much did total segment income change between 2023 and 2024?",
+    ]))
+    def test_is_read_as_the_total_included_in_that_figure(self, ask_includes: Ask, question: str) -> None:
+        answer = ask_includes(question)["answer"]
+
+        assert ("total included in segment income (label:total included in segment income): "
+                "FY2024 vs FY2023 up 80") in answer, answer
+        assert "row=Total,col=2024" in answer and "row=Total,col=2023" in answer, answer
+
+    def test_the_figure_itself_is_never_answered_with_that_total(self, ask_includes: Ask) -> None:
+        body = ask_includes("What was segment income in 2024?")
+
+        assert "170" not in body["answer"], body["answer"]

@@ -66,14 +66,15 @@ class TestAGrandTotalAfterSections:
         assert any("row 'Total': a total of no section" in w for w in warnings)
 
     def test_after_one_section_closed_by_its_subtotal_is_no_total_of_that_section(self) -> None:
-        # "Operating income included the following": the rows are parts of a figure, the table names no total
+        # "Operating income included the following": the rows are parts of a figure, so the total is of those parts
         rows = [["", "2019", "2018"], ["Acquisition charges:", "", ""], ["Integration costs", "20", "10"],
                 ["Fair value step-up", "5", "8"], ["", "25", "18"], ["Restructuring", "40", "30"],
                 ["Total", "65", "48"]]
 
         facts, _ = _facts(rows, "Operating income included the following:")
 
-        assert not any(f.source_locator.startswith("table=1,row=Total,") for f in facts)
+        assert {f.metric_code for f in facts if f.source_locator.startswith("table=1,row=Total,")} == {
+            "label:total included in operating income"}
         assert _values(facts, "label:acquisition charges") == {"2019": 25, "2018": 18}
 
 

@@ -12,10 +12,20 @@ HOLDINGS = [["", "", "As of December 31, 2023", "", ""], ["", "Amortized", "Unre
 
 
 def test_each_kind_is_named_by_all_of_its_lines() -> None:
+    """``Amortized Cost`` left of the date's cell too: the centred date dates it as it dates the kinds on its right."""
     facts = markdown_table_facts(HOLDINGS, "ACME Japan securities available for sale")
     assert {(f.metric_code, f.period, f.value) for f in facts} == {
+        ("label:amortized cost: municipal bonds", "2023", 51200), ("label:amortized cost: corporate notes", "2023", 32800),
         ("label:unrealized losses: municipal bonds", "2023", 1340), ("label:fair value: municipal bonds", "2023", 49860),
         ("label:unrealized gains: corporate notes", "2023", 410), ("label:fair value: corporate notes", "2023", 33210)}
+
+
+def test_a_date_right_of_centre_dates_no_column_left_of_it() -> None:
+    """A date with fewer blank cells right of it than left heads its own columns, never the ones before it."""
+    rows = [["", "", "", "As of December 31, 2023", ""], ["", "Amortized", "Unrealized", "Unrealized", "Fair"],
+            ["", "Cost", "Gains", "Losses", "Value"], ["Municipal bonds", "$51,200", "$—", "$1,340", "$49,860"]]
+    facts = markdown_table_facts(rows, "ACME Japan securities available for sale")
+    assert not any(f.value == 51200 for f in facts)
 
 
 def test_a_lower_line_under_two_upper_texts_stays_unread() -> None:

@@ -222,8 +222,21 @@ def test_a_japanese_bare_total_takes_the_sentence_befores_subject() -> None:
     assert {(f.period, f.value) for f in facts if f.metric_code == "label:人件費合計"} == {("2024", 150), ("2025", 150)}
 
 
+@pytest.mark.parametrize(("lead", "metric"), [
+    ("Operating income included the following:", "label:total included in operating income"),
+    ("The segment's operating income includes the following (in millions):",
+     "label:total included in segment's operating income"),
+])
+def test_a_bare_total_of_rows_a_figure_includes_is_named_as_included_in_it(lead: str, metric: str) -> None:
+    """The rows are parts of the figure, never all of it: their total is no operating income."""
+    facts, _ = _facts_after(lead, PERSONNEL)
+
+    assert {(f.metric_code, f.value) for f in facts if f.value in (217081, 180110)} == {
+        (metric, 217081), (metric, 180110)}
+
+
 @pytest.mark.parametrize("lead", [
-    "Operating income included the following:",  # the rows are part of operating income, never all of it
+    "Our consolidated statements of operations included the following:",  # a statement holds whole figures
     "The amounts were as follows:",  # names no figure
     "Notes to the consolidated financial statements",
     "Dow Corning Corporation was as follows:",  # another company, not a figure
