@@ -839,7 +839,9 @@ class _Calc:
             line = self.text["mean_change"].format(
                 who=self.who(entity), what=self.metric(metric), value=shown, unit=spaced(got.unit),
                 earlier="–".join(sorted(earlier)), later="–".join(sorted(later)), first=means[0], second=means[1])
-            made.append((f"{line}{got.note}{cited(tuple(dict.fromkeys(got.facts)))}", (shown, *means)))
+            # the spans' years are the cited figures' own (a year before a year named is written by no one else)
+            made.append((f"{line}{got.note}{cited(tuple(dict.fromkeys(got.facts)))}",
+                         (shown, *means, *earlier, *later)))
         return made
 
     def consistency(self, metrics: list[str], entities: list[str], periods: list[Period],

@@ -108,6 +108,9 @@ _YEAR = LazyPattern(r"(?<!\d)(?:19|20)\d\d(?!\d)")
 # "2017-2018", "FY2018–FY2019", "2017年至2018年", "2018年～2019年", "2018年から2019年": two years written as one span
 _SPAN = LazyPattern(r"(?<![0-9a-z])(?:fy)?((?:19|20)\d\d)(?:年度?)?\s*(?:-|–|—|~|～|至|到|から)\s*"
                     r"(?:fy)?((?:19|20)\d\d)(?!\d)")
+# "the change between 2018 and 2019 average X", "2019's average": the years standing right before "average"
+_YEARS_AVERAGED = LazyPattern(r"(?<![\w])(?:fy\s?)?((?:19|20)\d\d)(?:年度?)?(?:\s*(?:and|&|和|与|と)\s*(?:fy\s?)?"
+                              r"((?:19|20)\d\d)(?:年度?)?)?(?:'s)?\s*(?:averages?(?![a-z])|平均)")
 _YEARS = LazyPattern(rf"(?<!\d){_WORD}\s*-?\s*(?:years?|yr|年間|年间|年)(?:\s*-?\s*(?:cagr|compound|复合|年均|平均))?")
 
 
@@ -215,9 +218,22 @@ def _read_cues(norm: str, text: str, metrics: list[Mention], glossary: Glossary)
         percent=bool(PERCENT.search(norm)), years=tuple(dict.fromkeys(_YEAR.findall(norm))) if ratio else (),
         denominator=denominator, explicit=explicit, plus_group=_plus_group(norm, metrics) if consistency else (),
         by_formula=_by_formula(norm, metrics, glossary),
-        spans=tuple((m.group(1), m.group(2)) for m in _SPAN.finditer(norm)) if not cagr else (),
+        spans=_spans(norm, change=bool(CHANGE.search(text))) if not cagr else (),
         parts_whole=_parts_whole(norm, metrics) if (share_of or ratio) and COMBINED.search(text) else (),
         parts_over=_parts_over(norm, metrics, denominator) if ratio and denominator and len(metrics) >= 3 else ())
+
+
+def _spans(norm: str, *, change: bool) -> tuple[tuple[str, str], ...]:
+    """The year spans a question averages over, in its order: each written ("2017-2018"), or, for a change
+    between two years each qualifying "average" ("the change between 2018 and 2019 average free cash flow"),
+    each year with the year before it, as "the 2019 average" of a balance is its opening and closing mean."""
+    written = tuple((m.group(1), m.group(2)) for m in _SPAN.finditer(norm))
+    if written or not change:
+        return written
+    years = [year for m in _YEARS_AVERAGED.finditer(norm) for year in m.groups() if year]
+    if len(years) != 2 or years[0] == years[1]:
+        return ()
+    return tuple((str(int(year) - 1), year) for year in years)
 
 
 def _parts_whole(norm: str, metrics: list[Mention]) -> tuple[str, ...]:
