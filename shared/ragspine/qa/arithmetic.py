@@ -351,6 +351,15 @@ def _average_named_by_row(metrics: list[str], arithmetic: Arithmetic) -> bool:
                for code in metrics)
 
 
+def _row_of_its_cell(metrics: list[str]) -> list[str]:
+    """[the row] when one of two open rows read is a column's cell of the other (``more than 5 years: operating
+    leases`` beside ``operating leases``): a table of parts by column keeps the bare label for the row's Total
+    column, the whole of its other cells; else []."""
+    labels = [label_of(code) if code.startswith(METRIC_PREFIX) else "" for code in metrics]
+    return [code for code, own in zip(metrics, labels, strict=True)
+            if own and any(other.endswith(f": {own}") for other in labels)][:1] if len(metrics) == 2 else []
+
+
 def _asked(results: Sequence[QueryResult]) -> tuple[list[str], list[str], list[Period], list[str]]:
     queries = [r.query for r in results if r.query is not None]
     return (list(dict.fromkeys(q.metric_code for q in queries)), list(dict.fromkeys(q.entity for q in queries)),
@@ -507,6 +516,8 @@ class _Calc:
             whole = [m for m in metrics if is_a_total(m)]
             if len(whole) != 1 and self.arithmetic.whole in metrics:  # "of the total income before taxes"
                 whole = [self.arithmetic.whole]
+            if len(whole) != 1:  # "what percentage of operating leases is due in more than 5 years"
+                whole = _row_of_its_cell(metrics)
             if len(whole) != 1:  # "the percentage of A in B": which is the whole is not clear
                 return [(self.text["whole_unclear"], ())]
             a, b = [m for m in metrics if m != whole[0]][0], whole[0]
