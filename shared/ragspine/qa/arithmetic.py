@@ -64,6 +64,9 @@ _TEXT = MappingProxyType({
         "w_average": "平均值", "w_ratio": "比率", "w_cagr": "年均复合增长率", "w_sum": "合计", "w_gap": "差额",
         "w_check": "一致性核对", "unstated": "未注明单位",
         "change_of_means": "问题所问的是平均值之间的变化，此处不计算，因此不提供数值。",
+        "gap_sign": "{a}与{b}之差在所问各年方向不同：平均差额按带符号计算或按各年差额的绝对值计算结果不同，"
+                    "因此不提供数值。",
+        "gap_negative": "{a}或{b}以负数列示：差额按带符号数值还是按绝对值计算并不明确，因此不提供数值。",
         "mean_gap": "{who}{span} {a}平均值与{b}平均值之差：{value}{unit}（{side}；均值分别为 {first} 与 {second}）",
         "mean_change": "{who}{what}平均值的变化（{later} 较 {earlier}）：{value}{unit}"
                        "（均值分别为 {second} 与 {first}）",
@@ -107,6 +110,10 @@ _TEXT = MappingProxyType({
         "w_check": "consistency check", "unstated": "unit not stated",
         "change_of_means": "The question asks for a change between averages, which is not computed here, so no "
                            "value is given.",
+        "gap_sign": "The gap between {a} and {b} runs one way in some years asked and the other way in others: "
+                    "the average difference signed and the average of its sizes differ, so no value is given.",
+        "gap_negative": "{a} or {b} is written as a negative: whether their difference is of the signed figures "
+                        "or of their sizes is not clear, so no value is given.",
         "mean_gap": "{who}{span} average {a} minus average {b}: {value}{unit} ({side}; means {first} and {second})",
         "mean_change": "{who}{what} change of the average ({later} against {earlier}): {value}{unit} "
                        "(means {second} and {first})",
@@ -150,6 +157,10 @@ _TEXT = MappingProxyType({
         "w_average": "平均", "w_ratio": "比率", "w_cagr": "年平均成長率", "w_sum": "合計", "w_gap": "差",
         "w_check": "整合性の確認", "unstated": "単位の記載なし",
         "change_of_means": "質問は平均どうしの変化を求めていますが、ここでは計算しないため、数値は示しません。",
+        "gap_sign": "{a}と{b}の差は所問の年によって向きが異なり、符号付きの平均と差の大きさの平均が一致しないため、"
+                    "数値は示しません。",
+        "gap_negative": "{a}または{b}が負数で記載されており、差を符号付きの数値で取るか大きさで取るかが明確でないため、"
+                        "数値は示しません。",
         "mean_gap": "{who}{span} {a}の平均と{b}の平均の差：{value}{unit}（{side}；平均はそれぞれ {first} と {second}）",
         "mean_change": "{who}{what}の平均の変化（{later} の {earlier} に対する）：{value}{unit}"
                        "（平均はそれぞれ {second} と {first}）",
@@ -339,8 +350,10 @@ def _two_spans(arithmetic: Arithmetic, metrics: list[str], entities: list[str]) 
 def _two_rows_averaged(arithmetic: Arithmetic, metrics: list[str], entities: list[str],
                        periods: list[Period]) -> bool:
     """"The difference between average A and average B from 2018 to 2019": "average" said of each of two
-    rows, one entity, the same fiscal years for both means (no span pairs, no percentage)."""
-    return (arithmetic.averages == 2 and not arithmetic.spans[1:] and not arithmetic.percent and len(metrics) == 2
+    rows (or of their difference: "the average difference between A and B", the same figure), one entity,
+    the same fiscal years for both means (no span pairs, no percentage)."""
+    return ((arithmetic.averages == 2 or arithmetic.averaged_gap) and not arithmetic.spans[1:]
+            and not arithmetic.percent and len(metrics) == 2
             and len(entities) == 1 and len(periods) >= 2 and {p.period_type for p in periods} == {"FY"})
 
 
@@ -817,6 +830,14 @@ class _Calc:
                 made.append((got, ()))
                 continue
             n = len(periods)
+            yearly = [x - y for x, y in zip(got.values[:n], got.values[n:], strict=True)]
+            if self.arithmetic.averaged_gap and any(v < 0 for v in got.values):  # signed, or by size?
+                made.append((self.text["gap_negative"].format(a=self.metric(a), b=self.metric(b)), ()))
+                continue
+            if self.arithmetic.averaged_gap and any(g > 0 for g in yearly) and any(g < 0 for g in yearly):
+                # "the average difference between A and B" over gaps of both signs: signed, or by size?
+                made.append((self.text["gap_sign"].format(a=self.metric(a), b=self.metric(b)), ()))
+                continue
             first = sum(got.values[:n], Decimal(0)) / n
             second = sum(got.values[n:], Decimal(0)) / n
             gap = first - second

@@ -82,7 +82,7 @@ def years_asked(question: str, arithmetic: Arithmetic, slots: Slots, glossary: G
     if len(assumed) != 1 or assumed[0].cue or assumed[0].typed is not None or len(slots.periods) != 1:
         return None  # a period named, or read from the question's words ("last year")
     # "the difference between the average A and average B": "average" said of each of two rows
-    rows = 2 if arithmetic.average and arithmetic.averages == 2 else 1
+    rows = 2 if arithmetic.average and (arithmetic.averages == 2 or arithmetic.averaged_gap) else 1
     if len(slots.metrics) != rows or len(slots.entities) != 1 or len(slots.channels) != 1:
         return None
     text = normalize_text(question).lower()

@@ -1,4 +1,4 @@
-"""The change between two years' averages, each year averaged with the year before it.
+"""Averages compared: the change between two years' averages, and the average gap of two rows.
 
 "What is the change between 2018 and 2019 average free cash flow?" compares "the 2019 average"
 (the mean of 2019 and 2018, as a year's average balance is its opening and closing mean) with "the
@@ -6,6 +6,11 @@
 fresh domain and asked through ``answer_question`` and ``POST /v1/ask``: the computed line states
 both means and the years each is over, and cites every cell; a year before that the document does
 not state leaves no figure and names that year.
+
+"What was the average difference between EBITDA and adjusted EBITDA for both years?" is the mean of
+the two rows' gap over the years stated (the gap of their means); where the gap runs one way in one
+year and the other way in another, the signed mean and the mean of the gaps' sizes differ, and no
+figure is given, nor where a row is written as negatives (the gap of the signed figures, or of their sizes?).
 """
 
 from __future__ import annotations
@@ -31,10 +36,22 @@ CASH = """\
 | Free cash flow | 5,150 | 4,750 | 4,080 |
 """
 
+EARNINGS = """\
+# Earnings reconciliation
+
+| | 2021 | 2020 |
+| --- | --- | --- |
+| | €m | €m |
+| EBITDA | 7,900 | 6,400 |
+| Adjusted EBITDA | 8,300 | 6,900 |
+| Underlying EBITDA | 8,500 | 6,200 |
+| Interest income | (300) | (250) |
+"""
+
 
 @pytest.fixture(scope="module")
 def services(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Services]:
-    for _ in ingested_for_module(tmp_path_factory, "year_averages", {"cash.md": CASH}):
+    for _ in ingested_for_module(tmp_path_factory, "year_averages", {"cash.md": CASH, "earnings.md": EARNINGS}):
         yield get_services()
 
 
@@ -72,3 +89,27 @@ def test_the_average_of_one_year_range_is_not_read_so(ask: Ask) -> None:
     # "the average … between 2020 and 2021" names no year's own average: the mean of the two years, no change
     answer = ask("What is the average free cash flow between 2020 and 2021?")["answer"]
     assert "change of the average" not in answer and "4950" in answer, answer
+
+
+@pytest.mark.parametrize("question", ["What was the average difference between EBITDA and adjusted EBITDA for both "
+                                      "years?",
+                                      "What was the average difference between EBITDA and adjusted EBITDA in 2020 "
+                                      "and 2021?"])
+def test_the_average_gap_of_two_rows(ask: Ask, question: str) -> None:
+    first = ask(question)["answer"].splitlines()[0]
+    # (7900 − 8300 + 6400 − 6900) / 2 = −450: EBITDA below adjusted EBITDA by 450 on average
+    assert "minus average adjusted ebitda" in first and ": 450 EUR_M" in first and "below" in first, first
+    assert "means 7150 and 7600" in first and first.count("col=") == 4, first
+
+
+def test_gaps_of_both_signs_give_no_average(ask: Ask) -> None:
+    answer = ask("What was the average difference between EBITDA and underlying EBITDA for both years?")["answer"]
+    assert "runs one way in some years asked and the other way in others" in answer, answer
+    assert "EUR_M (" not in answer.splitlines()[0]
+
+
+def test_a_row_written_as_negatives_gives_no_average_gap(ask: Ask) -> None:
+    # 7900 − (−300) or 7900 − 300: the signed figures or their sizes, which the question does not say
+    answer = ask("What was the average difference between EBITDA and interest income for both years?")["answer"]
+    assert "is written as a negative" in answer and "not clear" in answer, answer
+    assert "EUR_M (" not in answer.splitlines()[0]
