@@ -63,6 +63,7 @@ _TEXT = MappingProxyType({
         "join": "、", "plus": " + ", "minus": " − ",
         "w_average": "平均值", "w_ratio": "比率", "w_cagr": "年均复合增长率", "w_sum": "合计", "w_gap": "差额",
         "w_check": "一致性核对", "unstated": "未注明单位",
+        "one_figure_a_year": "（每年只列示一个数值，该年的平均值即该数值，因此平均值的变化即各年数值之间的变化。）",
         "change_of_means": "问题所问的是平均值之间的变化，此处不计算，因此不提供数值。",
         "gap_sign": "{a}与{b}之差在所问各年方向不同：平均差额按带符号计算或按各年差额的绝对值计算结果不同，"
                     "因此不提供数值。",
@@ -108,6 +109,8 @@ _TEXT = MappingProxyType({
         "join": ", ", "plus": " + ", "minus": " − ",
         "w_average": "average", "w_ratio": "ratio", "w_cagr": "growth rate", "w_sum": "sum", "w_gap": "difference",
         "w_check": "consistency check", "unstated": "unit not stated",
+        "one_figure_a_year": "(One figure is stated for each year, so each year's average is that figure and the "
+                             "change of the averages is the change between those figures.)",
         "change_of_means": "The question asks for a change between averages, which is not computed here, so no "
                            "value is given.",
         "gap_sign": "The gap between {a} and {b} runs one way in some years asked and the other way in others: "
@@ -156,6 +159,8 @@ _TEXT = MappingProxyType({
         "join": "、", "plus": " + ", "minus": " − ",
         "w_average": "平均", "w_ratio": "比率", "w_cagr": "年平均成長率", "w_sum": "合計", "w_gap": "差",
         "w_check": "整合性の確認", "unstated": "単位の記載なし",
+        "one_figure_a_year": "（各年の数値は一つだけで、その年の平均はその数値のため、"
+                             "平均の変化は各年の数値の間の変化です。）",
         "change_of_means": "質問は平均どうしの変化を求めていますが、ここでは計算しないため、数値は示しません。",
         "gap_sign": "{a}と{b}の差は所問の年によって向きが異なり、符号付きの平均と差の大きさの平均が一致しないため、"
                     "数値は示しません。",
@@ -234,6 +239,10 @@ def with_arithmetic(outcome: StructuredOutcome, arithmetic: Arithmetic, *, gloss
     elif arithmetic.average and arithmetic.change and _two_rows_averaged(arithmetic, metrics, entities, periods):
         made += calc.mean_gap(metrics, entities[0], periods, channels)
         outcome = without_change_lines(outcome)  # each row's change is not the gap of their averages
+    elif arithmetic.average and arithmetic.change and _figure_of_each_year(arithmetic, asked, found):
+        # "the change in the average X from 2018 to 2019", X stated once a year: each year's mean is its figure,
+        # and the change line already answers; said so
+        return replace(outcome, lines=(*outcome.lines, calc.text["one_figure_a_year"]))
     elif arithmetic.average and arithmetic.change:
         made.append((calc.text["change_of_means"], ()))  # which averages are compared is not said
     elif arithmetic.average and outcome.mean_refused:
@@ -355,6 +364,19 @@ def _two_rows_averaged(arithmetic: Arithmetic, metrics: list[str], entities: lis
     return ((arithmetic.averages == 2 or arithmetic.averaged_gap) and not arithmetic.spans[1:]
             and not arithmetic.percent and len(metrics) == 2
             and len(entities) == 1 and len(periods) >= 2 and {p.period_type for p in periods} == {"FY"})
+
+
+def _figure_of_each_year(arithmetic: Arithmetic, asked: tuple[list[str], list[str], list[Period], list[str]],
+                         found: dict[Key, Fact]) -> bool:
+    """"The change in the average X from 2018 to 2019": "average" right before the one row, two fiscal years
+    named, neither a span nor a year's own average, and one figure found for each: the average of a year
+    that states one figure is that figure, so the change asked is the change of the two figures."""
+    metrics, entities, periods, channels = asked
+    if not arithmetic.change_in_average or arithmetic.spans or arithmetic.averages != 1 or arithmetic.averaged_gap:
+        return False
+    if len(metrics) != 1 or len(entities) != 1 or len(channels) != 1 or len(periods) != 2:
+        return False
+    return all(p.period_type == "FY" and (metrics[0], entities[0], channels[0], p) in found for p in periods)
 
 
 def _average_named_by_row(metrics: list[str], arithmetic: Arithmetic) -> bool:

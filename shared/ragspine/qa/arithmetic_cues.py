@@ -110,6 +110,10 @@ _SPAN = LazyPattern(r"(?<![0-9a-z])(?:fy)?((?:19|20)\d\d)(?:年度?)?\s*(?:-|–
                     r"(?:fy)?((?:19|20)\d\d)(?!\d)")
 # "the average difference between A and B": one mean, of the two rows' gap year by year
 _AVERAGED_GAP = LazyPattern(r"(?<![a-z])(?:average|mean) (?:difference|gap) between(?![a-z])")
+# "the change in the average life expectancy from 2018 to 2019": the average is what the row's figure is (a mean
+# over a period would say which: "the average monthly", "the 2019 average")
+_CHANGE_IN_AVERAGE = LazyPattern(r"(?<![a-z])(?:change|increase|decrease|difference) in (?:the )?average "
+                                 r"(?!(?:annual|monthly|quarterly|weekly|daily|yearly|of)(?![a-z]))")
 # "the change between 2018 and 2019 average X", "2019's average": the years standing right before "average"
 _YEARS_AVERAGED = LazyPattern(r"(?<![\w])(?:fy\s?)?((?:19|20)\d\d)(?:年度?)?(?:\s*(?:and|&|和|与|と)\s*(?:fy\s?)?"
                               r"((?:19|20)\d\d)(?:年度?)?)?(?:'s)?\s*(?:averages?(?![a-z])|平均)")
@@ -133,6 +137,7 @@ class Arithmetic:
     growth: bool = False  # an average of growth rates ("the average revenue growth"): read only beside "average"
     averages: int = 0  # how often the question says "average" (a row's own "weighted average …" may be one)
     averaged_gap: bool = False  # "the average difference between A and B": the mean over the years of their gap
+    change_in_average: bool = False  # "the change in the average X from 2018 to 2019": "average" qualifies the row
     share_of: bool = False  # a part of a whole asked ("percentage of A in total B"): the whole divides
     whole: str | None = None  # the one metric the question calls the total ("of the total B", B合计): the whole
     period_sum: int = 0  # how often the question's own words (names blanked) say "total", "sum", "altogether"
@@ -217,6 +222,7 @@ def _read_cues(norm: str, text: str, metrics: list[Mention], glossary: Glossary)
         consistency=consistency, places=_places(norm),
         change=bool(CHANGE.search(text)), averages=len(AVERAGE.findall(norm)),
         averaged_gap=average and bool(_AVERAGED_GAP.search(text)),
+        change_in_average=average and bool(_CHANGE_IN_AVERAGE.search(text)),
         share_of=share_of, whole=_whole_named(norm, metrics) if share_of else None,
         period_sum=len(PERIOD_SUM.findall(text)), sum_words=len(PERIOD_SUM.findall(norm)),
         percent=bool(PERCENT.search(norm)), years=tuple(dict.fromkeys(_YEAR.findall(norm))) if ratio else (),

@@ -1,5 +1,8 @@
 """Averages compared: the change between two years' averages, and the average gap of two rows.
 
+"The change in the average life expectancy from 2020 to 2021", of a row stated once a year, is the
+change of its two figures (each year's average is its one figure), and the answer says so.
+
 "What is the change between 2018 and 2019 average free cash flow?" compares "the 2019 average"
 (the mean of 2019 and 2018, as a year's average balance is its opening and closing mean) with "the
 2018 average" (2018 and 2017). A table written here is ingested through ``ragspine ingest`` into a
@@ -48,10 +51,18 @@ EARNINGS = """\
 | Interest income | (300) | (250) |
 """
 
+LIFE = """\
+# Mortality assumptions
+
+| | 2021 | 2020 |
+| --- | --- | --- |
+| Member aged 60 life expectancy | 87.1 | 87.6 |
+"""
+
 
 @pytest.fixture(scope="module")
 def services(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Services]:
-    for _ in ingested_for_module(tmp_path_factory, "year_averages", {"cash.md": CASH, "earnings.md": EARNINGS}):
+    for _ in ingested_for_module(tmp_path_factory, "year_averages", {"cash.md": CASH, "earnings.md": EARNINGS, "life.md": LIFE}):
         yield get_services()
 
 
@@ -113,3 +124,18 @@ def test_a_row_written_as_negatives_gives_no_average_gap(ask: Ask) -> None:
     answer = ask("What was the average difference between EBITDA and interest income for both years?")["answer"]
     assert "is written as a negative" in answer and "not clear" in answer, answer
     assert "EUR_M (" not in answer.splitlines()[0]
+
+
+@pytest.mark.parametrize(("question", "said"), [
+    ("What was the change in the average member aged 60 life expectancy from 2020 to 2021?", "down 0.5"),
+    ("What was the percentage change in the average member aged 60 life expectancy from 2020 to 2021?", "−0.57%"),
+])
+def test_the_average_of_a_year_stating_one_figure_is_that_figure(ask: Ask, question: str, said: str) -> None:
+    answer = ask(question)["answer"]
+    assert "FY2021 vs FY2020" in answer and said in answer, answer
+    assert "each year's average is that figure" in answer
+
+
+def test_an_average_over_the_months_of_each_year_is_not_read_so(ask: Ask) -> None:
+    answer = ask("What was the change in the average monthly free cash flow from 2020 to 2021?")["answer"]
+    assert "each year's average is that figure" not in answer and "400" not in answer, answer
