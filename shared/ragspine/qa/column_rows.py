@@ -17,6 +17,10 @@ heading, and "the difference in total expected charges between Transportation So
 Industrial Solutions" asks the two segments' cells, written "total expected charges Transportation
 Solutions", as the documents name them.
 
+A row named right after the words a share divides by ("what percentage of operating leases is due in
+more than 5 years") is the whole: its own name is kept beside the column's row, so the row's Total
+column cell (the bare label) is read with the cell it is divided into.
+
 "The total" named as one of the columns asked ("the difference in the gross carrying amount
 between the current and the total") is the ``Total`` column, whose cell is the bare label: it is
 written as that label, so the cell is read beside the other columns'.

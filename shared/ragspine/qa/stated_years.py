@@ -30,7 +30,9 @@ two such averages, and "the percentage change in audit-related fees in 2019" is 
 Read so only when the documents state the year before for every row asked; an average only when
 the year stands right before "average" ("the 2019 average"), since "the average … in 2019" may be
 a mean of that year's quarters or months. A "total" right after "average" ("the 2019 average total
-amounts falling due") says what is averaged, no sum over the years.
+amounts falling due") says what is averaged, no sum over the years. Two years each standing before
+"average" with a change asked ("the change between 2018 and 2019 average free cash flow") are read
+the same way: each year's average with the year before it, so 2017, 2018 and 2019 are looked up.
 
 A change across a range of years (``asks_range_ends``): "the increase in research and development
 funding from 2017 to 2019", 2017年至2019年的变化, 2017年から2019年までの増減 is between the range's two
