@@ -262,7 +262,9 @@ def answer_question(question: str, *, qa: QAComponents, history: Sequence[Messag
     if stated is None and asks.year_before:  # one year named for a change or its average: with the year before
         stated = year_before_named(slots, facts=qa.facts, max_sensitivity=qa.max_sensitivity)
         # every growth averaged, or a formula metric's (computed each year, not stated), looked up: the missing said
-        if stated is None and (intent.arithmetic.growth or all(m in qa.glossary.formulas for m in slots.metrics)):
+        # (two years' averages: every year looked up, so the line names only the years not stated)
+        if stated is None and (intent.arithmetic.growth or all(m in qa.glossary.formulas for m in slots.metrics)
+                               or len(slots.periods) == 2):
             stated = with_year_before(slots)
         if stated is None and asks.unmet_alone is not None:  # a growth with no year before it stated
             trace.decide("structured:derived_figure_not_computable")

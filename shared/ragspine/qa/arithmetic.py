@@ -63,7 +63,11 @@ _TEXT = MappingProxyType({
         "join": "、", "plus": " + ", "minus": " − ",
         "w_average": "平均值", "w_ratio": "比率", "w_cagr": "年均复合增长率", "w_sum": "合计", "w_gap": "差额",
         "w_check": "一致性核对", "unstated": "未注明单位",
+        "one_figure_a_year": "（每年只列示一个数值，该年的平均值即该数值，因此平均值的变化即各年数值之间的变化。）",
         "change_of_means": "问题所问的是平均值之间的变化，此处不计算，因此不提供数值。",
+        "gap_sign": "{a}与{b}之差在所问各年方向不同：平均差额按带符号计算或按各年差额的绝对值计算结果不同，"
+                    "因此不提供数值。",
+        "gap_negative": "{a}或{b}以负数列示：差额按带符号数值还是按绝对值计算并不明确，因此不提供数值。",
         "mean_gap": "{who}{span} {a}平均值与{b}平均值之差：{value}{unit}（{side}；均值分别为 {first} 与 {second}）",
         "mean_change": "{who}{what}平均值的变化（{later} 较 {earlier}）：{value}{unit}"
                        "（均值分别为 {second} 与 {first}）",
@@ -105,8 +109,14 @@ _TEXT = MappingProxyType({
         "join": ", ", "plus": " + ", "minus": " − ",
         "w_average": "average", "w_ratio": "ratio", "w_cagr": "growth rate", "w_sum": "sum", "w_gap": "difference",
         "w_check": "consistency check", "unstated": "unit not stated",
+        "one_figure_a_year": "(One figure is stated for each year, so each year's average is that figure and the "
+                             "change of the averages is the change between those figures.)",
         "change_of_means": "The question asks for a change between averages, which is not computed here, so no "
                            "value is given.",
+        "gap_sign": "The gap between {a} and {b} runs one way in some years asked and the other way in others: "
+                    "the average difference signed and the average of its sizes differ, so no value is given.",
+        "gap_negative": "{a} or {b} is written as a negative: whether their difference is of the signed figures "
+                        "or of their sizes is not clear, so no value is given.",
         "mean_gap": "{who}{span} average {a} minus average {b}: {value}{unit} ({side}; means {first} and {second})",
         "mean_change": "{who}{what} change of the average ({later} against {earlier}): {value}{unit} "
                        "(means {second} and {first})",
@@ -149,7 +159,13 @@ _TEXT = MappingProxyType({
         "join": "、", "plus": " + ", "minus": " − ",
         "w_average": "平均", "w_ratio": "比率", "w_cagr": "年平均成長率", "w_sum": "合計", "w_gap": "差",
         "w_check": "整合性の確認", "unstated": "単位の記載なし",
+        "one_figure_a_year": "（各年の数値は一つだけで、その年の平均はその数値のため、"
+                             "平均の変化は各年の数値の間の変化です。）",
         "change_of_means": "質問は平均どうしの変化を求めていますが、ここでは計算しないため、数値は示しません。",
+        "gap_sign": "{a}と{b}の差は所問の年によって向きが異なり、符号付きの平均と差の大きさの平均が一致しないため、"
+                    "数値は示しません。",
+        "gap_negative": "{a}または{b}が負数で記載されており、差を符号付きの数値で取るか大きさで取るかが明確でないため、"
+                        "数値は示しません。",
         "mean_gap": "{who}{span} {a}の平均と{b}の平均の差：{value}{unit}（{side}；平均はそれぞれ {first} と {second}）",
         "mean_change": "{who}{what}の平均の変化（{later} の {earlier} に対する）：{value}{unit}"
                        "（平均はそれぞれ {second} と {first}）",
@@ -223,6 +239,10 @@ def with_arithmetic(outcome: StructuredOutcome, arithmetic: Arithmetic, *, gloss
     elif arithmetic.average and arithmetic.change and _two_rows_averaged(arithmetic, metrics, entities, periods):
         made += calc.mean_gap(metrics, entities[0], periods, channels)
         outcome = without_change_lines(outcome)  # each row's change is not the gap of their averages
+    elif arithmetic.average and arithmetic.change and _figure_of_each_year(arithmetic, asked, found):
+        # "the change in the average X from 2018 to 2019", X stated once a year: each year's mean is its figure,
+        # and the change line already answers; said so
+        return replace(outcome, lines=(*outcome.lines, calc.text["one_figure_a_year"]))
     elif arithmetic.average and arithmetic.change:
         made.append((calc.text["change_of_means"], ()))  # which averages are compared is not said
     elif arithmetic.average and outcome.mean_refused:
@@ -339,9 +359,24 @@ def _two_spans(arithmetic: Arithmetic, metrics: list[str], entities: list[str]) 
 def _two_rows_averaged(arithmetic: Arithmetic, metrics: list[str], entities: list[str],
                        periods: list[Period]) -> bool:
     """"The difference between average A and average B from 2018 to 2019": "average" said of each of two
-    rows, one entity, the same fiscal years for both means (no span pairs, no percentage)."""
-    return (arithmetic.averages == 2 and not arithmetic.spans[1:] and not arithmetic.percent and len(metrics) == 2
+    rows (or of their difference: "the average difference between A and B", the same figure), one entity,
+    the same fiscal years for both means (no span pairs, no percentage)."""
+    return ((arithmetic.averages == 2 or arithmetic.averaged_gap) and not arithmetic.spans[1:]
+            and not arithmetic.percent and len(metrics) == 2
             and len(entities) == 1 and len(periods) >= 2 and {p.period_type for p in periods} == {"FY"})
+
+
+def _figure_of_each_year(arithmetic: Arithmetic, asked: tuple[list[str], list[str], list[Period], list[str]],
+                         found: dict[Key, Fact]) -> bool:
+    """"The change in the average X from 2018 to 2019": "average" right before the one row, two fiscal years
+    named, neither a span nor a year's own average, and one figure found for each: the average of a year
+    that states one figure is that figure, so the change asked is the change of the two figures."""
+    metrics, entities, periods, channels = asked
+    if not arithmetic.change_in_average or arithmetic.spans or arithmetic.averages != 1 or arithmetic.averaged_gap:
+        return False
+    if len(metrics) != 1 or len(entities) != 1 or len(channels) != 1 or len(periods) != 2:
+        return False
+    return all(p.period_type == "FY" and (metrics[0], entities[0], channels[0], p) in found for p in periods)
 
 
 def _average_named_by_row(metrics: list[str], arithmetic: Arithmetic) -> bool:
@@ -349,6 +384,15 @@ def _average_named_by_row(metrics: list[str], arithmetic: Arithmetic) -> bool:
     date fair value: Shares vested" read for "the average shares vested"): the mean asked is then unclear."""
     return any(code.startswith(METRIC_PREFIX) and 0 < arithmetic.averages <= len(AVERAGE.findall(label_of(code)))
                for code in metrics)
+
+
+def _row_of_its_cell(metrics: list[str]) -> list[str]:
+    """[the row] when one of two open rows read is a column's cell of the other (``more than 5 years: operating
+    leases`` beside ``operating leases``): a table of parts by column keeps the bare label for the row's Total
+    column, the whole of its other cells; else []."""
+    labels = [label_of(code) if code.startswith(METRIC_PREFIX) else "" for code in metrics]
+    return [code for code, own in zip(metrics, labels, strict=True)
+            if own and any(other.endswith(f": {own}") for other in labels)][:1] if len(metrics) == 2 else []
 
 
 def _asked(results: Sequence[QueryResult]) -> tuple[list[str], list[str], list[Period], list[str]]:
@@ -507,6 +551,8 @@ class _Calc:
             whole = [m for m in metrics if is_a_total(m)]
             if len(whole) != 1 and self.arithmetic.whole in metrics:  # "of the total income before taxes"
                 whole = [self.arithmetic.whole]
+            if len(whole) != 1:  # "what percentage of operating leases is due in more than 5 years"
+                whole = _row_of_its_cell(metrics)
             if len(whole) != 1:  # "the percentage of A in B": which is the whole is not clear
                 return [(self.text["whole_unclear"], ())]
             a, b = [m for m in metrics if m != whole[0]][0], whole[0]
@@ -806,6 +852,14 @@ class _Calc:
                 made.append((got, ()))
                 continue
             n = len(periods)
+            yearly = [x - y for x, y in zip(got.values[:n], got.values[n:], strict=True)]
+            if self.arithmetic.averaged_gap and any(v < 0 for v in got.values):  # signed, or by size?
+                made.append((self.text["gap_negative"].format(a=self.metric(a), b=self.metric(b)), ()))
+                continue
+            if self.arithmetic.averaged_gap and any(g > 0 for g in yearly) and any(g < 0 for g in yearly):
+                # "the average difference between A and B" over gaps of both signs: signed, or by size?
+                made.append((self.text["gap_sign"].format(a=self.metric(a), b=self.metric(b)), ()))
+                continue
             first = sum(got.values[:n], Decimal(0)) / n
             second = sum(got.values[n:], Decimal(0)) / n
             gap = first - second
@@ -839,7 +893,9 @@ class _Calc:
             line = self.text["mean_change"].format(
                 who=self.who(entity), what=self.metric(metric), value=shown, unit=spaced(got.unit),
                 earlier="–".join(sorted(earlier)), later="–".join(sorted(later)), first=means[0], second=means[1])
-            made.append((f"{line}{got.note}{cited(tuple(dict.fromkeys(got.facts)))}", (shown, *means)))
+            # the spans' years are the cited figures' own (a year before a year named is written by no one else)
+            made.append((f"{line}{got.note}{cited(tuple(dict.fromkeys(got.facts)))}",
+                         (shown, *means, *earlier, *later)))
         return made
 
     def consistency(self, metrics: list[str], entities: list[str], periods: list[Period],

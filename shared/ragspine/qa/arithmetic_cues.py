@@ -117,6 +117,15 @@ _YEAR = LazyPattern(r"(?<!\d)(?:19|20)\d\d(?!\d)")
 # "2017-2018", "FY2018–FY2019", "2017年至2018年", "2018年～2019年", "2018年から2019年": two years written as one span
 _SPAN = LazyPattern(r"(?<![0-9a-z])(?:fy)?((?:19|20)\d\d)(?:年度?)?\s*(?:-|–|—|~|～|至|到|から)\s*"
                     r"(?:fy)?((?:19|20)\d\d)(?!\d)")
+# "the average difference between A and B": one mean, of the two rows' gap year by year
+_AVERAGED_GAP = LazyPattern(r"(?<![a-z])(?:average|mean) (?:difference|gap) between(?![a-z])")
+# "the change in the average life expectancy from 2018 to 2019": the average is what the row's figure is (a mean
+# over a period would say which: "the average monthly", "the 2019 average")
+_CHANGE_IN_AVERAGE = LazyPattern(r"(?<![a-z])(?:change|increase|decrease|difference) in (?:the )?average "
+                                 r"(?!(?:annual|monthly|quarterly|weekly|daily|yearly|of)(?![a-z]))")
+# "the change between 2018 and 2019 average X", "2019's average": the years standing right before "average"
+_YEARS_AVERAGED = LazyPattern(r"(?<![\w])(?:fy\s?)?((?:19|20)\d\d)(?:年度?)?(?:\s*(?:and|&|和|与|と)\s*(?:fy\s?)?"
+                              r"((?:19|20)\d\d)(?:年度?)?)?(?:'s)?\s*(?:averages?(?![a-z])|平均)")
 _YEARS = LazyPattern(rf"(?<!\d){_WORD}\s*-?\s*(?:years?|yr|年間|年间|年)(?:\s*-?\s*(?:cagr|compound|复合|年均|平均))?")
 
 
@@ -136,6 +145,8 @@ class Arithmetic:
     change: bool = False  # a change or difference is asked too ("the change between the 2018 and 2019 average")
     growth: bool = False  # an average of growth rates ("the average revenue growth"): read only beside "average"
     averages: int = 0  # how often the question says "average" (a row's own "weighted average …" may be one)
+    averaged_gap: bool = False  # "the average difference between A and B": the mean over the years of their gap
+    change_in_average: bool = False  # "the change in the average X from 2018 to 2019": "average" qualifies the row
     share_of: bool = False  # a part of a whole asked ("percentage of A in total B"): the whole divides
     whole: str | None = None  # the one metric the question calls the total ("of the total B", B合计): the whole
     period_sum: int = 0  # how often the question's own words (names blanked) say "total", "sum", "altogether"
@@ -219,14 +230,29 @@ def _read_cues(norm: str, text: str, metrics: list[Mention], glossary: Glossary)
         entity_gap=bool(ENTITY_GAP.search(text)), difference=bool(DIFFERENCE.search(text)),
         consistency=consistency, places=_places(norm),
         change=bool(CHANGE.search(text)), averages=len(AVERAGE.findall(norm)),
+        averaged_gap=average and bool(_AVERAGED_GAP.search(text)),
+        change_in_average=average and bool(_CHANGE_IN_AVERAGE.search(text)),
         share_of=share_of, whole=_whole_named(norm, metrics) if share_of else None,
         period_sum=len(PERIOD_SUM.findall(text)), sum_words=len(PERIOD_SUM.findall(norm)),
         percent=bool(PERCENT.search(norm)), years=tuple(dict.fromkeys(_YEAR.findall(norm))) if ratio else (),
         denominator=denominator, explicit=explicit, plus_group=_plus_group(norm, metrics) if consistency else (),
         by_formula=_by_formula(norm, metrics, glossary),
-        spans=tuple((m.group(1), m.group(2)) for m in _SPAN.finditer(norm)) if not cagr else (),
+        spans=_spans(norm, change=bool(CHANGE.search(text))) if not cagr else (),
         parts_whole=_parts_whole(norm, metrics) if (share_of or ratio) and COMBINED.search(text) else (),
         parts_over=_parts_over(norm, metrics, denominator) if ratio and denominator and len(metrics) >= 3 else ())
+
+
+def _spans(norm: str, *, change: bool) -> tuple[tuple[str, str], ...]:
+    """The year spans a question averages over, in its order: each written ("2017-2018"), or, for a change
+    between two years each qualifying "average" ("the change between 2018 and 2019 average free cash flow"),
+    each year with the year before it, as "the 2019 average" of a balance is its opening and closing mean."""
+    written = tuple((m.group(1), m.group(2)) for m in _SPAN.finditer(norm))
+    if written or not change:
+        return written
+    years = [year for m in _YEARS_AVERAGED.finditer(norm) for year in m.groups() if year]
+    if len(years) != 2 or years[0] == years[1]:
+        return ()
+    return tuple((str(int(year) - 1), year) for year in years)
 
 
 def _parts_whole(norm: str, metrics: list[Mention]) -> tuple[str, ...]:

@@ -17,6 +17,10 @@ heading, and "the difference in total expected charges between Transportation So
 Industrial Solutions" asks the two segments' cells, written "total expected charges Transportation
 Solutions", as the documents name them.
 
+A row named right after the words a share divides by ("what percentage of operating leases is due in
+more than 5 years") is the whole: its own name is kept beside the column's row, so the row's Total
+column cell (the bare label) is read with the cell it is divided into.
+
 "The total" named as one of the columns asked ("the difference in the gross carrying amount
 between the current and the total") is the ``Total`` column, whose cell is the bare label: it is
 written as that label, so the cell is read beside the other columns'.
@@ -40,6 +44,10 @@ _MAX_COLUMN_WORDS = 5
 # words that introduce or join names, never the first or last word of a column's heading
 _EDGE_WORDS = frozenset({"the", "a", "an", "and", "or", "to", "of", "for", "in", "between", "vs", "versus",
                          "what", "is", "was", "how", "much", "by", "from", "on", "at", "as", "with"})
+# The words naming the whole a share divides by, right before it: "… as a percentage of [the] X", "what
+# percentage of X …"
+DIVIDES_BY = LazyPattern(r"(?<![a-z])(?:as an? (?:percentage|percent|share|proportion|fraction) of|"
+                         r"(?:what|which) (?:percentage|percent|share|proportion|fraction) of)\s+(?:the\s+)?$")
 _ASKING = ASKING_WORDS | {"total", "totals", "sum", "combined"}
 # "between the current and the total": "total" alone as one of the names joined, a column's heading
 _TOTAL_COLUMN = LazyPattern(r"(?<![a-z])(?:and|or|between|vs\.?|versus)\s+(?:the\s+)?(?P<total>total)"
@@ -73,9 +81,12 @@ def with_column_rows(question: str, mentions: list[Mention], glossary: Glossary)
             m.start < total.end("total") and total.start("total") < m.end for m in mentions
             if m.kind is not SlotKind.CHANNEL):
         spans.append((total.start("total"), total.end("total"), named))  # the Total column's cell: the bare label
+    # "what percentage of operating leases is due in more than 5 years": the row named is the whole, its own
+    # figure (the Total column's cell) read beside the column's cell it is divided into
+    whole = named if len(columns) == 1 and DIVIDES_BY.search(lower[:row.start]) else ""
     pieces: list[str] = []
     at = 0
-    for start, end, written in sorted([*spans, (row.start, row.end, "")]):
+    for start, end, written in sorted([*spans, (row.start, row.end, whole)]):
         pieces.append(question[at:start])
         pieces.append(written)
         at = end

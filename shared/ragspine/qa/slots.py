@@ -12,7 +12,7 @@ from ragspine.facts.glossary import Glossary, Mention, Period, SlotKind, normali
 from ragspine.facts.open_vocabulary import METRIC_PREFIX, label_of
 from ragspine.lazy import LazyPattern
 from ragspine.qa.activity_lines import with_activity_lines
-from ragspine.qa.column_rows import with_column_rows
+from ragspine.qa.column_rows import DIVIDES_BY, with_column_rows
 from ragspine.qa.current_parts import with_current_parts
 from ragspine.qa.dated_periods import date_inside_a_year, may_name_a_date, rewrite_dates
 from ragspine.qa.half_years import HALF_WORDS, half_quarters, sums_over_a_half
@@ -226,7 +226,7 @@ def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
     if any(code.startswith(METRIC_PREFIX) for code in metrics):  # only a document's row can have a section
         asked = label_words(question)
         metrics = _longer_rows_named(_rows_over_their_sections(metrics, mentions, asked, norm), glossary, asked,
-                                     _named_also_as_total(mentions))
+                                     _named_also_as_total(mentions) | _named_as_the_whole(norm, mentions))
         metrics = _rows_qualified_in_one_phrase(question, mentions, metrics, _wholes_of_parts(norm, mentions, metrics))
     entities = tuple(found[SlotKind.ENTITY])
     halves = half_quarters(half, glossary) if half and bad_period and sums_over_a_half(metrics, glossary) else None
@@ -412,6 +412,15 @@ def _named_also_as_total(mentions: list[Mention]) -> set[str]:
                            and label_words(before.raw) == {"total"})
             named.setdefault(mention.code, set()).add(after_total)
     return {code for code, how in named.items() if how == {True, False}}
+
+
+def _named_as_the_whole(norm: str, mentions: list[Mention]) -> set[str]:
+    """The open rows named twice, the second time right after the words a share divides by and without the word
+    "total": "the operating leases of more than 5 years as a percentage of operating leases". The row's own
+    figure is then the whole, and the longer row its first mention reads (a column's cell of it) the part."""
+    rows = [m for m in mentions if m.kind is SlotKind.METRIC and m.code and m.code.startswith(METRIC_PREFIX)]
+    return {str(m.code) for m in rows
+            if [r for r in rows if r.code == m.code][1:] == [m] and DIVIDES_BY.search(norm[:m.start].lower())}
 
 
 def _longer_rows_named(metrics: tuple[str, ...], glossary: Glossary, asked: set[str],

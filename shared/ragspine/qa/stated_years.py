@@ -30,7 +30,9 @@ two such averages, and "the percentage change in audit-related fees in 2019" is 
 Read so only when the documents state the year before for every row asked; an average only when
 the year stands right before "average" ("the 2019 average"), since "the average … in 2019" may be
 a mean of that year's quarters or months. A "total" right after "average" ("the 2019 average total
-amounts falling due") says what is averaged, no sum over the years.
+amounts falling due") says what is averaged, no sum over the years. Two years each standing before
+"average" with a change asked ("the change between 2018 and 2019 average free cash flow") are read
+the same way: each year's average with the year before it, so 2017, 2018 and 2019 are looked up.
 
 A change across a range of years (``asks_range_ends``): "the increase in research and development
 funding from 2017 to 2019", 2017年至2019年的变化, 2017年から2019年までの増減 is between the range's two
@@ -82,7 +84,7 @@ def years_asked(question: str, arithmetic: Arithmetic, slots: Slots, glossary: G
     if len(assumed) != 1 or assumed[0].cue or assumed[0].typed is not None or len(slots.periods) != 1:
         return None  # a period named, or read from the question's words ("last year")
     # "the difference between the average A and average B": "average" said of each of two rows
-    rows = 2 if arithmetic.average and arithmetic.averages == 2 else 1
+    rows = 2 if arithmetic.average and (arithmetic.averages == 2 or arithmetic.averaged_gap) else 1
     if len(slots.metrics) != rows or len(slots.entities) != 1 or len(slots.channels) != 1:
         return None
     text = normalize_text(question).lower()
@@ -169,7 +171,11 @@ def asks_year_before(question: str, arithmetic: Arithmetic, slots: Slots, glossa
     parse); ``year_before_named`` then reads whether the documents state the year before. ``growth``:
     a growth word asks it too (a figure's question; "why did revenue grow" asks a cause, not the change)."""
     # a period the question's words name (read as typed: 2024年度, a misspelt quarter) is no period assumed
-    if any(a.slot is SlotKind.PERIOD and a.typed is None for a in slots.assumptions) or len(slots.periods) != 1:
+    if any(a.slot is SlotKind.PERIOD and a.typed is None for a in slots.assumptions):
+        return False
+    if len(slots.periods) == 2:  # "the change between 2018 and 2019 average X": each year's with the year before
+        return _averages_of_two_years(arithmetic, slots)
+    if len(slots.periods) != 1:
         return False
     named = slots.periods[0]
     if named.period_type != "FY" or not named.period.isdigit():
@@ -199,26 +205,36 @@ def asks_year_before(question: str, arithmetic: Arithmetic, slots: Slots, glossa
     return _CHANGE.search(own) is not None or (grows and _GROWTH.search(own) is not None)
 
 
+def _averages_of_two_years(arithmetic: Arithmetic, slots: Slots) -> bool:
+    """Whether two fiscal years named are each a year's average of one row whose change is asked: the years
+    ``arithmetic.spans`` reads (each with the year before it) are the two named, no percentage."""
+    if not (arithmetic.average and arithmetic.change) or arithmetic.percent or len(arithmetic.spans) != 2:
+        return False
+    if len(slots.metrics) != 1 or len(slots.entities) != 1 or len(slots.channels) != 1:
+        return False
+    later = {span[1] for span in arithmetic.spans}
+    return all(p.period_type == "FY" and p.period in later for p in slots.periods) and len(later) == 2
+
+
 def year_before_named(slots: Slots, *, facts: FactStore,
                       max_sensitivity: Sensitivity = Sensitivity.CONFIDENTIAL) -> Slots | None:
-    """The slots over the year named and the year before, for a question ``asks_year_before`` accepts,
-    when the documents state both years for every row and entity asked; else None."""
-    named = slots.periods[0]
+    """The slots over each year named and the year before it, for a question ``asks_year_before`` accepts,
+    when the documents state all those years for every row and entity asked; else None."""
     channel = slots.channels[0]
-    before = str(int(named.period) - 1)
+    wanted = {p.period for p in with_year_before(slots).periods}
     for metric in slots.metrics:
         for entity in slots.entities:
             stated = {f.period for f in facts.find(metric_code=metric, entity=entity)
                       if f.channel == channel and f.period_type == "FY" and f.sensitivity <= max_sensitivity}
-            if not {before, named.period} <= stated:
+            if not wanted <= stated:
                 return None
     return with_year_before(slots)
 
 
 def with_year_before(slots: Slots) -> Slots:
-    """The slots over the one year named and the year before it."""
-    named = slots.periods[0]
-    return replace(slots, periods=(Period.fiscal_year(int(named.period) - 1), named))
+    """The slots over each year named and the year before it, in time order."""
+    years = sorted({int(p.period) - back for p in slots.periods for back in (1, 0)})
+    return replace(slots, periods=tuple(Period.fiscal_year(year) for year in years))
 
 
 # two years joined by a range word, as ``period_words.with_ranges`` reads a range: "2017 to 2019", 2017年至2019年

@@ -15,6 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.support.ask import WAYS, asker
 from tests.support.domain_env import ingested_in_fresh_domain
 
 SCHEDULE = """\
@@ -84,6 +85,23 @@ def test_a_span_of_a_row_over_its_total(qa: object, row: tuple[str, str, str, st
     assert "col=More than 5 years" in first and "col=Total" in first  # the span's cell over the row's Total cell
     assert f"{part} " in answer and f"{whole} " in answer
     assert "North" not in answer and "FY2025" not in answer  # "more than" asks no gap of the group's parts
+
+
+@pytest.mark.parametrize("way", WAYS)
+@pytest.mark.parametrize(("question", "share", "span"), [
+    ("What is the vehicle leases of more than 5 years as a percentage of vehicle leases?", "12.50%",
+     "More than 5 years"),
+    ("What percentage of vehicle leases is due in more than 5 years?", "12.50%", "More than 5 years"),
+    ("What percentage of the supply contracts falls due in 1-3 years?", "20.00%", "1-3 years"),
+    ("What proportion of supply contracts is due in less than 1 year?", "60.00%", "Less than 1 year"),
+])
+def test_the_whole_named_without_total(qa: object, way: str, question: str, share: str, span: str) -> None:
+    from ragspine.bootstrap import get_services
+
+    body = asker(way, get_services())(question)
+    first = body["answer"].splitlines()[0]
+    assert share in first and "计算自" in first, body["answer"]
+    assert f"col={span}" in first and "col=Total" in first  # the span's cell over the row's own Total cell
 
 
 def test_the_span_alone_still_reads_no_total_column(qa: object) -> None:
