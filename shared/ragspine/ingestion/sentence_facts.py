@@ -6,21 +6,27 @@ expense was $12,548 and $12,643 for the years ended December 31, 2019 and 2018, 
 fact like a table's, cited by its paragraph and sentence, so the arithmetic the structured
 channel does over table figures works when some inputs are in the text.
 
-Only sentences of two plain shapes are read, and only when nothing is in doubt:
+Only sentences of these plain shapes are read, and only when nothing is in doubt:
 
 * a level: ``<metric> was|were|totaled|amounted to <figures> <periods>`` (one figure and year, or a list
   of each of the same length ending in "respectively"); the metric is the words before the verb in the
   same clause, none of them a number or a word of change;
+* what the company itself recognized, recorded, incurred or capitalized: ``the Company recognized
+  <figures> of <metric> <periods>, respectively`` and its two other orders (the metric of what was
+  capitalized is named so: "capitalized stock-based compensation cost", not the cost);
 * a level in each of several years: ``<metric> totaled <figure> in <year>, <figure> in <year> and …``;
 * a move between two levels: ``<metric> increased|decreased|… to <figure> in <year> from <figure> in
   <year>``: both levels are stated; "increased by $X" states a change, never a level, and is not read.
 
-Every figure carries its own unit: a dollar sign ("$", never "S$" or "A$") and a scale word read from the
-sentence itself; a figure with neither is not read (a count or a rate is not told from its words
-here). Periods are fiscal years named by four digits. The facts are of the company the document's
-tables are about; a document whose tables give no facts, or facts of several companies, gives none
-from its text. A table's figure wins over a sentence's for the same key, and two sentences stating
-different figures for one key give neither.
+Every figure carries its own unit: a dollar sign ("$", never "S$" or "A$") and a scale word read from
+the sentence itself; a figure with neither is not read (a count or a rate is not told from its words
+here), and a dollar figure with no scale word only beside tables that state no scale either (reports
+often write the text's figures in the tables' thousands). Periods are fiscal years named by four
+digits. The facts are of the company the document's tables are about; a document whose tables give
+no facts, or facts of several companies, gives none from its text. A metric the tables write as a
+negative anywhere is not read from the text (a sentence states its size, "net cash used … was $10.4
+million", where the table writes "(10.4)"). A table's figure wins over a sentence's for the same
+key, and two sentences stating different figures for one key give neither.
 """
 
 from __future__ import annotations
@@ -66,6 +72,19 @@ _IN_YEAR = rf"{_FIGURE}\s+in\s+(?:fiscal\s+)?{_YEAR}"
 _PAIRS = LazyPattern(
     rf"^(?:the\s+)?{_SUBJECT}\s+{_LEVEL_VERB}\s+(?P<pairs>{_IN_YEAR}(?:\s*,\s*{_IN_YEAR})*,?\s+and\s+{_IN_YEAR})"
     rf"(?![\d,])", re.IGNORECASE)
+# What the company itself recorded: "the Company recognized $0.3 million and $0.9 million of <metric> for the years
+# ended …, respectively", "… recognized $0.3 million and $0.9 million, respectively, of <metric>", "… capitalized
+# <metric> of $0.5 million and $0.1 million, respectively"
+_RECORDER = r"(?:the\s+company|we)\s+(?P<verb>recogni[sz]ed|recorded|incurred|capitali[sz]ed)"
+_METRIC = r"(?P<metric>[A-Za-z][A-Za-z'’\- ]{2,99}?)"
+_RECORDED = (
+    LazyPattern(rf"^(?:{_PERIOD_WORDS}(?P<years_before>{_YEAR_LIST}),?\s+)?{_RECORDER}\s+(?P<figures>{_FIGURE_LIST})\s+"
+                rf"of\s+{_METRIC}\s+{_PERIOD_WORDS}(?P<years_after>{_YEAR_LIST}),?\s+respectively\b", re.IGNORECASE),
+    LazyPattern(rf"^{_PERIOD_WORDS}(?P<years_before>{_YEAR_LIST}),?\s+{_RECORDER}\s+(?P<figures>{_FIGURE_LIST}),?\s+"
+                rf"respectively,?\s+of\s+{_METRIC}\.?$", re.IGNORECASE),
+    LazyPattern(rf"^{_PERIOD_WORDS}(?P<years_before>{_YEAR_LIST}),?\s+{_RECORDER}\s+{_METRIC}\s+of\s+"
+                rf"(?P<figures>{_FIGURE_LIST}),?\s+respectively\b", re.IGNORECASE),
+)
 # "<metric> increased to <figure> in <year> from <figure> in <year>"
 _MOVE = LazyPattern(
     rf"^(?:the\s+)?{_SUBJECT}\s+{_MOVE_VERB}\s+to\s+(?P<later>{_FIGURE})\s+{_PERIOD_WORDS}(?P<later_year>{_YEAR}),?"
@@ -82,6 +101,9 @@ _NOT_A_METRIC = LazyPattern(
     r"portion|part|which|of\s+which|it|this|that|these|those|each|respectively|approximately|about|"
     r"compared|excluding|including|net\s+of|per|percent|percentage|rate|ratio|average|total\s+of)\b",
     re.IGNORECASE)
+# What may follow a figure's statement in its clause: its end, a part of it ("of which"), or its cause.
+_CLAUSE_REST = LazyPattern(r"\s*[.:]?\s*$|,?\s+(?:of\s+which|primarily|mainly|largely|driven|due\s+to|reflecting|"
+                           r"as\s+follows)\b", re.IGNORECASE)
 # Where a clause ends inside a sentence: the next statement's subject starts after it.
 _CLAUSE_END = LazyPattern(r";\s*|,\s+(?:and|while|whereas|but)\s+(?![$\d])|\s+(?:and|while|whereas|but)\s+(?=[a-z])")
 
@@ -104,6 +126,8 @@ def sentence_facts(doc: ParsedDocument, table_facts: Sequence[Fact], *, glossary
     geography = next(fact.geography for fact in table_facts)
     taken = {fact.key for fact in table_facts}
     bare = _bare_dollar_unit(table_facts)
+    # a row the table writes as a negative somewhere ("(10.4)" net cash used) is a size in the text: the signs differ
+    negative = {fact.metric_code for fact in table_facts if fact.value < 0}
     found: dict[FactKey, Fact] = {}
     doubted: set[FactKey] = set()
     for block in doc.blocks:
@@ -112,7 +136,7 @@ def sentence_facts(doc: ParsedDocument, table_facts: Sequence[Fact], *, glossary
         for stated in _stated_in(block.text):
             unit = stated.unit if stated.unit != _BARE else bare
             metric = _metric_code(stated.label, glossary)
-            if unit is None or metric is None or not _unit_fits(metric, unit, glossary):
+            if unit is None or metric is None or metric in negative or not _unit_fits(metric, unit, glossary):
                 continue
             period = Period.fiscal_year(stated.year)
             key = FactKey(metric, entity, glossary.default_channel, period.period_type, period.period)
@@ -180,21 +204,26 @@ def _clauses(sentence: str) -> list[str]:
 
 
 def _read_clause(clause: str, sentence: int) -> list[_Stated]:
-    match = _RESPECTIVELY.search(clause)
+    match = _whole(clause, _RESPECTIVELY.search(clause))
     if match is not None:
         years_text = match["years_before"] or match["years_between"] or match["years_after"]
         if sum(1 for name in ("years_before", "years_between", "years_after") if match[name]) != 1:
             return []
-        years = [int(y) for y in _YEARS.findall(years_text)]
-        figures = _figures(match["figures"])
-        if figures is None or len(figures) != len(years) or len(set(years)) != len(years):
-            return []
-        label = _label(match["subject"])
-        return [] if label is None else [_Stated(label, y, v, u, sentence) for y, (v, u) in zip(years, figures,
-                                                                                                  strict=True)]
+        return _respectively(match["subject"], years_text, match["figures"], sentence)
+    for recorded in _RECORDED:
+        match = _whole(clause, recorded.search(clause))
+        if match is not None:
+            groups = match.groupdict()
+            years_text = groups.get("years_before") or groups.get("years_after") or ""
+            if groups.get("years_before") and groups.get("years_after"):
+                return []
+            # what was capitalized is not the cost itself: the verb stays in the metric's name
+            subject = f"capitalized {match['metric']}" if match["verb"].lower().startswith("capital") \
+                else match["metric"]
+            return _respectively(subject, years_text, match["figures"], sentence)
     if "respectively" in clause.lower():
         return []
-    match = _MOVE.search(clause)
+    match = _whole(clause, _MOVE.search(clause))
     if match is not None:
         later, earlier = _figures(match["later"]), _figures(match["earlier"])
         label = _label(match["subject"])
@@ -202,7 +231,7 @@ def _read_clause(clause: str, sentence: int) -> list[_Stated]:
             return []
         return [_Stated(label, int(match["later_year"]), *later[0], sentence),
                 _Stated(label, int(match["earlier_year"]), *earlier[0], sentence)]
-    match = _PAIRS.search(clause)
+    match = _whole(clause, _PAIRS.search(clause))
     if match is not None:
         pairs = _figures(match["pairs"])
         years = [int(y) for y in _YEARS.findall(_ONE_FIGURE.sub(" ", match["pairs"]))]
@@ -210,7 +239,7 @@ def _read_clause(clause: str, sentence: int) -> list[_Stated]:
         if label is None or pairs is None or len(pairs) != len(years) or len(set(years)) != len(years):
             return []
         return [_Stated(label, y, v, u, sentence) for y, (v, u) in zip(years, pairs, strict=True)]
-    match = _ONE_LEVEL.search(clause)
+    match = _whole(clause, _ONE_LEVEL.search(clause))
     if match is not None and len(_ONE_FIGURE.findall(clause)) == 1 and len(_YEARS.findall(clause)) == 1:
         figure = _figures(match["figure"])
         label = _label(match["subject"])
@@ -218,6 +247,24 @@ def _read_clause(clause: str, sentence: int) -> list[_Stated]:
             return []
         return [_Stated(label, int(match["year"]), *figure[0], sentence)]
     return []
+
+
+def _whole(clause: str, match: re.Match[str] | None) -> re.Match[str] | None:
+    """``match`` when the clause ends after it or goes on to a part or a cause of the figures, else None: words
+    after the figures may say what they are ("…, respectively, associated with the amortization of …")."""
+    if match is None or _CLAUSE_REST.match(clause, match.end()) is None:
+        return None
+    return match
+
+
+def _respectively(subject: str, years_text: str, figures_text: str, sentence: int) -> list[_Stated]:
+    """Each figure of a list with the year in the same place of the list of years; none when the lists differ."""
+    years = [int(y) for y in _YEARS.findall(years_text)]
+    figures = _figures(figures_text)
+    label = _label(subject)
+    if label is None or figures is None or len(figures) != len(years) or len(set(years)) != len(years):
+        return []
+    return [_Stated(label, year, value, unit, sentence) for year, (value, unit) in zip(years, figures, strict=True)]
 
 
 def _figures(text: str) -> list[tuple[float, str]] | None:

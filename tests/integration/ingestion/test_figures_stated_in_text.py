@@ -29,11 +29,13 @@ Results of operations were as follows (in millions):
 | Cost of services | 20.0 | 18.0 |
 | Subscriber fees | 12.0 | 11.0 |
 | Licence fees | 5.0 | 4.0 |
+| Net cash used in financing activities | (12.0) | (11.0) |
 
 Service revenue was $41.0 million in 2017 and operating income was $6.0 million in 2017. Cost of services \
 increased by $3.0 million in 2017. Subscriber fees were $99.0 million and $10.0 million for the years ended \
 December 31, 2019 and 2017, respectively. Licence fees increased by $1.0 million to $3.0 million in 2017.
 Licence fees increased to $3.0 million in 2017 from $2.0 million in 2016.
+Net cash used in financing activities was $10.0 million in 2017.
 """
 
 
@@ -86,6 +88,15 @@ class TestFiguresStatedInText:
         line = _computed_line(body["answer"])
         assert "3.5 USD_M" in line
         assert "sentence=5" in line
+
+    def test_a_row_the_table_writes_as_negative_takes_no_size_from_the_text(self, ask: Ask) -> None:
+        # GIVEN net cash used in financing in brackets in the table and as a size ("was $10.0 million") in a sentence
+        # WHEN the average of 2017 to 2019 is asked
+        body = ask("What was the average net cash used in financing activities from 2017 to 2019?")
+
+        # THEN no average mixes the two signs: the sentence's figure is not read
+        assert "计算自" not in body["answer"]
+        assert "sentence=" not in body["answer"]
 
     def test_two_metrics_in_one_sentence_keep_their_own_figures(self, ask: Ask) -> None:
         # GIVEN one sentence stating 2017's service revenue and 2017's operating income
