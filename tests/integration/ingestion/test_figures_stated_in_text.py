@@ -36,6 +36,8 @@ increased by $3.0 million in 2017. Subscriber fees were $99.0 million and $10.0 
 December 31, 2019 and 2017, respectively. Licence fees increased by $1.0 million to $3.0 million in 2017.
 Licence fees increased to $3.0 million in 2017 from $2.0 million in 2016.
 Net cash used in financing activities was $10.0 million in 2017.
+
+For the years ended December 31, 2019, 2018 and 2017, the Company recognized $1.5 million, $1.2 million and $0.9 million, respectively, of restructuring costs. Freight costs totaled $4.0 million in 2019, $3.0 million in 2018 and $2.0 million in 2017.
 """
 
 
@@ -105,6 +107,25 @@ class TestFiguresStatedInText:
 
         # THEN 2017's operating income is 6.0, not the revenue's 41.0: (6 + 7 + 8) / 3
         assert "7 USD_M" in _computed_line(body["answer"])
+
+    def test_what_the_company_recognized_is_read_for_each_year_of_the_list(self, ask: Ask) -> None:
+        # GIVEN "the Company recognized $1.5 million, $1.2 million and $0.9 million, respectively, of
+        # restructuring costs" for 2019, 2018 and 2017, in no table
+        # WHEN their total is asked
+        body = ask("What was the total restructuring costs from 2017 to 2019?")
+
+        # THEN each figure goes with the year in its place: 0.9 + 1.2 + 1.5, cited by its sentence
+        line = _computed_line(body["answer"])
+        assert "3.6 USD_M" in line
+        assert "para=3,sentence=1" in line
+
+    def test_figures_each_written_with_its_year_are_read(self, ask: Ask) -> None:
+        # GIVEN "Freight costs totaled $4.0 million in 2019, $3.0 million in 2018 and $2.0 million in 2017"
+        # WHEN the change from 2017 to 2019 is asked
+        body = ask("What was the change in freight costs from 2017 to 2019?")
+
+        # THEN it is 2019's figure less 2017's: up 2.0
+        assert "FY2019 vs FY2017 up 2.0 USD_M" in body["answer"]
 
     def test_a_table_figure_wins_over_a_sentence_for_the_same_year(self, ask: Ask) -> None:
         # GIVEN subscriber fees of 2019 in the table (12.0) and, differently, in a sentence (99.0)
