@@ -22,7 +22,9 @@ Every figure carries its own unit: a dollar sign ("$", never "S$" or "A$") and a
 the sentence itself; a figure with neither is not read (a count or a rate is not told from its words
 here), and a dollar figure with no scale word only beside tables that state no scale either (reports
 often write the text's figures in the tables' thousands). Periods are fiscal years named by four
-digits. The facts are of the company the document's tables are about; a document whose tables give
+digits, with a date only when it ends a year as the tables read them (the glossary's year end, or a
+date the tables' year columns name), in a glossary whose fiscal years are named by the year they end.
+The facts are of the company the document's tables are about; a document whose tables give
 no facts, or facts of several companies, gives none from its text. A metric the tables write as a
 negative anywhere is not read from the text (a sentence states its size, "net cash used … was $10.4
 million", where the table writes "(10.4)"). A table's figure wins over a sentence's for the same
@@ -50,8 +52,10 @@ _YEAR = r"(?:19|20)\d\d"
 _FIGURE = r"(?<![A-Za-z$])\$\s?(\d{1,3}(?:,\d{3})*(?:\.\d+)?|\d+(?:\.\d+)?)(?:\s+(thousand|million|billion)\b)?"
 _FIGURE_LIST = rf"{_FIGURE}(?:\s*,\s*{_FIGURE})*,?\s+and\s+{_FIGURE}"
 _YEAR_LIST = rf"{_YEAR}(?:\s*,\s*{_YEAR})*,?\s+and\s+{_YEAR}"
-_DATE = (r"(?:January|February|March|April|May|June|July|August|September|October|November|December)"
-         r"\s+\d{1,2},\s+")
+_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+           "november", "december")
+_MONTH = r"(?:January|February|March|April|May|June|July|August|September|October|November|December)"
+_DATE = rf"{_MONTH}\s+\d{{1,2}},\s+"
 # "for the years ended December 31, 2019 and 2018", "during fiscal 2019", "in 2019", "as of June 30, 2019"
 _PERIOD_WORDS = (rf"(?:for|during|in|as\s+of|at)\s+(?:the\s+)?(?:(?:fiscal\s+)?years?\s+ended\s+{_DATE}|"
                  rf"fiscal\s+(?:years?\s+)?|{_DATE})?")
@@ -94,6 +98,7 @@ _ONE_FIGURE = LazyPattern(_FIGURE)
 _SENTENCE_END = LazyPattern(r"(?<=[.!?])\s+(?=[A-Z(“\"])")
 _SPACES = LazyPattern(r"\s+")
 _YEARS = LazyPattern(_YEAR)
+_MONTH_NAMES = LazyPattern(_MONTH, re.IGNORECASE)
 # Words that make the subject something other than a plain metric: a change, a part of another figure, a
 # pronoun standing for a figure named elsewhere, a comparison.
 _NOT_A_METRIC = LazyPattern(
@@ -114,13 +119,17 @@ class _Stated(NamedTuple):
     value: float
     unit: str
     sentence: int
+    months: frozenset[str] = frozenset()  # the months of the dates its clause names ("December 31, 2019")
 
 
 def sentence_facts(doc: ParsedDocument, table_facts: Sequence[Fact], *, glossary: Glossary,
                    lineage: Lineage) -> list[Fact]:
     """The facts ``doc``'s paragraphs state plainly that its tables do not (see the module's rules)."""
     entities = {fact.entity for fact in table_facts}
-    if len(entities) != 1:
+    if len(entities) != 1 or glossary.fiscal_calendar.named_by != "end":  # else "2019" may name no FY2019
+        return []
+    year_ends = _year_end_months(table_facts, glossary)
+    if not year_ends:  # tables of no fiscal year: a sentence's year would stand apart from their figures
         return []
     entity = entities.pop()
     geography = next(fact.geography for fact in table_facts)
@@ -134,6 +143,8 @@ def sentence_facts(doc: ParsedDocument, table_facts: Sequence[Fact], *, glossary
         if block.kind not in (BlockKind.PARAGRAPH, BlockKind.LIST_ITEM) or block.rows:
             continue
         for stated in _stated_in(block.text):
+            if not stated.months <= year_ends:  # a date the tables do not read as a year's end
+                continue
             unit = stated.unit if stated.unit != _BARE else bare
             metric = _metric_code(stated.label, glossary)
             if unit is None or metric is None or metric in negative or not _unit_fits(metric, unit, glossary):
@@ -154,6 +165,16 @@ def sentence_facts(doc: ParsedDocument, table_facts: Sequence[Fact], *, glossary
             elif earlier is None:
                 found[key] = fact
     return list(found.values())
+
+
+def _year_end_months(table_facts: Sequence[Fact], glossary: Glossary) -> frozenset[str]:
+    """The months a date may name to be read as a fiscal year's end: the glossary's, and those of the columns the
+    tables read as fiscal years ("col=December 31/2019"); empty when the tables read no fiscal year."""
+    fiscal = [fact for fact in table_facts if fact.period_type == "FY"]
+    if not fiscal:
+        return frozenset()
+    named = {month.lower() for fact in fiscal for month in _MONTH_NAMES.findall(fact.source_locator)}
+    return frozenset(named | {_MONTHS[glossary.fiscal_calendar.end_month - 1]})
 
 
 def _bare_dollar_unit(table_facts: Sequence[Fact]) -> str | None:
@@ -188,7 +209,9 @@ def _stated_in(text: str) -> Iterable[_Stated]:
     sentences = _SENTENCE_END.split(_SPACES.sub(" ", text).strip())
     for number, sentence in enumerate(sentences, start=1):
         for clause in _clauses(sentence):
-            yield from _read_clause(clause, number)
+            months = frozenset(month.lower() for month in _MONTH_NAMES.findall(clause))
+            for stated in _read_clause(clause, number):
+                yield stated._replace(months=months)
 
 
 def _clauses(sentence: str) -> list[str]:

@@ -37,7 +37,7 @@ December 31, 2019 and 2017, respectively. Licence fees increased by $1.0 million
 Licence fees increased to $3.0 million in 2017 from $2.0 million in 2016.
 Net cash used in financing activities was $10.0 million in 2017.
 
-For the years ended December 31, 2019, 2018 and 2017, the Company recognized $1.5 million, $1.2 million and $0.9 million, respectively, of restructuring costs. Freight costs totaled $4.0 million in 2019, $3.0 million in 2018 and $2.0 million in 2017.
+For the years ended December 31, 2019, 2018 and 2017, the Company recognized $1.5 million, $1.2 million and $0.9 million, respectively, of restructuring costs. Freight costs totaled $4.0 million in 2019, $3.0 million in 2018 and $2.0 million in 2017. Backlog was $7.0 million as of September 30, 2019.
 """
 
 
@@ -126,6 +126,14 @@ class TestFiguresStatedInText:
 
         # THEN it is 2019's figure less 2017's: up 2.0
         assert "FY2019 vs FY2017 up 2.0 USD_M" in body["answer"]
+
+    def test_a_date_that_ends_no_fiscal_year_names_no_year(self, ask: Ask) -> None:
+        # GIVEN tables of calendar years and "Backlog was $7.0 million as of September 30, 2019"
+        # WHEN 2019's backlog is asked
+        body = ask("What was the backlog in 2019?")
+
+        # THEN September 30, 2019 is not read as fiscal 2019: no figure is given from the sentence
+        assert "7.0 USD_M" not in body["answer"]
 
     def test_a_table_figure_wins_over_a_sentence_for_the_same_year(self, ask: Ask) -> None:
         # GIVEN subscriber fees of 2019 in the table (12.0) and, differently, in a sentence (99.0)
