@@ -28,6 +28,7 @@ from ragspine.ingestion.document_calendar import other_calendar
 from ragspine.ingestion.document_company import stated_company
 from ragspine.ingestion.fact_conflicts import balances, differs, same_figure_stating_unit, written_as_deduction
 from ragspine.ingestion.model import Block, BlockKind, ParsedDocument
+from ragspine.ingestion.sentence_facts import sentence_facts
 from ragspine.ingestion.table_facts import Lineage, TableContext, table_facts, units_in
 from ragspine.ingestion.table_subject import PART_OF_COMPANY, about_an_investee, same_company, unit_note
 from ragspine.ingestion.table_topic import leads_into_table, unit_note_after
@@ -130,6 +131,7 @@ def extract_facts(doc: ParsedDocument, *, glossary: Glossary, source_file_hash: 
             facts += found
             warnings += problems
     facts = _without_other_calendar_parts(doc, glossary, facts, warnings)
+    facts += sentence_facts(doc, facts, glossary=glossary, lineage=lineage)  # after the tables': a table's wins
     if pdf_tables and not tables and not facts and not warnings:
         warnings.append(f"{doc.doc_id}: {pdf_tables} tables, none names a metric, entity and period the glossary "
                         "knows; no facts extracted")
