@@ -1246,8 +1246,8 @@ class _TableReader:
 
         "June 30, 2019" over one block and "June 30, 2018" over the next (a December glossary): each
         is the year it writes, by the rules columns so dated follow (``table_stated_years``: two or
-        more, one year each, the same time of year, a January or February year as written only where the text
-        around names such years by their end); the first may stand
+        more, one year each, the same time of year, a January or February year as written unless the text
+        around names such years by their start); the first may stand
         among the header rows. Only where no header names a period and no such row is read the
         glossary's way: the two readings never mix.
         """
