@@ -16,7 +16,7 @@ import pytest
 
 from ragspine.bootstrap import get_services
 from tests.support.ask import WAYS, Ask, asker
-from tests.support.domain_env import ingested_for_module
+from tests.support.domain_env import ingested_for_module, service_answer
 
 RETAILER = """\
 # Harbor Outfitters annual report
@@ -71,3 +71,14 @@ def test_a_year_no_column_ends_in_is_not_answered_with_a_neighbour(ask: Ask) -> 
     body = ask("What was the net sales in 2018?")
     assert "4310" not in body["answer"] and "4,310" not in body["answer"]
     assert "4520.5" not in body["answer"]
+
+
+@pytest.mark.parametrize(("question", "said"), [
+    ("2020年的net sales是多少？", "（假设：截至 February 1 2020 的年度按其结束日所在的年份理解为 FY2020。）"),
+    ("2020年のnet salesはいくらですか？", "（前提：February 1 2020 に終了した年度を、終了日の属する年の FY2020 と解釈。）"),
+])
+def test_the_reading_is_said_in_the_question_language(ingested: None, question: str, said: str) -> None:
+    answer, _ = service_answer(question)
+    assert "4520.5" in answer
+    assert said in answer
+
