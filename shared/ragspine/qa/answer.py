@@ -162,7 +162,8 @@ def answer_question(question: str, *, qa: QAComponents, history: Sequence[Messag
     """
     text = validate_question(question, max_chars=qa.max_chars)
     # a January or February year end a cited column was read as the year of: said with the answer
-    return with_year_ends_said(_answered(text, qa, history), qa.glossary, detect_language(text))
+    return with_year_ends_said(_answered(text, qa, history), text, facts=qa.facts, glossary=qa.glossary,
+                               lang=detect_language(text), max_sensitivity=qa.max_sensitivity)
 
 
 def _answered(text: str, qa: QAComponents, history: Sequence[Message]) -> AnswerResult:
