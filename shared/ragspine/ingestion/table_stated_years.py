@@ -21,8 +21,9 @@ locator keeps the header as written. This holds only where the table leaves no d
   reports and 2019 in others: such columns are the year their dates write unless the text around
   the table names such a year by its start ("fiscal 2018 ended February 2, 2019"), when they give
   no period. Where the text names it by its end ("fiscal 2019 ended February 1, 2019") the year
-  written is the report's own; where it says neither, it is the reader's assumption, and an answer
-  citing such a column says so (``qa/year_end_dates``).
+  written is the report's own, and the column's locator says so (``February 1 2019 (fiscal 2019)``);
+  where it says neither, it is the reader's assumption, and an answer citing such a column says so
+  (``qa/year_end_dates``).
 """
 
 from __future__ import annotations
@@ -82,6 +83,16 @@ def _same_time_of_year(dates: Sequence[dt.date]) -> bool:
         if moved is None or abs((moved - first).days) > CLOSING_WEEK_DAYS:
             return False
     return True
+
+
+def year_ends_named_by_end(headers: Sequence[str], around: Sequence[str]) -> bool:
+    """Whether a column dated by a January or February year end is one the text around names by its end's year
+    ("fiscal 2019 ended February 1, 2019"), and never by its start's: the year it writes is the report's own."""
+    if not any(day is not None and day.month in (1, 2) for day in map(stated_date, headers)):
+        return False
+    gaps = {int(m["ends"]) - int(m["named"])
+            for text in around for m in _FISCAL_YEAR_ENDED.finditer(normalize_text(text))}
+    return gaps == {0}
 
 
 def named_by_start(texts: Sequence[str]) -> bool:

@@ -6,7 +6,8 @@ table names such years by their start (``ingestion/table_stated_years``). That r
 assumption wherever the report does not say which it is, so an answer citing such a column states
 it ("the year ended February 1 2019 read as FY2019, the year its end falls in") beside the other
 assumptions, never silently. The locator keeps the header as written: a locator naming one such
-date and no other year is the column read this way.
+date and no other year is the column read this way; one marked with the report's own name for it
+("February 1 2019 (fiscal 2019)", where the text says "fiscal 2019 ended February 1, 2019") is in no doubt.
 
 A year the question names may be read the other way, though: "2019" as the year ending in
 January 2020. Where the cited row has a column for every year named read that way too, both
@@ -34,6 +35,7 @@ from ragspine.qa.slots import Assumption
 from ragspine.sensitivity import Sensitivity
 
 _YEAR = LazyPattern(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
+_NAMED = LazyPattern(r"\(fiscal (?:19|20)\d{2}\)")  # the table reader's mark of a year the report names
 _READ = "a January or February year end, read as the calendar year it ends in"
 
 
@@ -47,8 +49,9 @@ def year_end_readings(locators: Iterable[str], calendar: FiscalCalendar) -> tupl
         match = dates[0]
         month = MONTH_NUMBERS[(match["m1"] or match["m2"]).lower()]
         day, year = int(match["d1"] or match["d2"]), int(match["y"])
-        if set(_YEAR.findall(locator)) != {match["y"]} or not year_name_unsure(calendar, year, month, day):
-            continue  # another year beside the date ("Fiscal 2019" over it): the header names the year itself
+        if (set(_YEAR.findall(locator)) != {match["y"]} or not year_name_unsure(calendar, year, month, day)
+                or _NAMED.search(locator)):
+            continue  # another year beside the date, or the report's own name for it ("(fiscal 2019)"): no doubt
         written = " ".join(match.group().split())
         readings.setdefault(written, Assumption(SlotKind.PERIOD, f"FY{year}", _READ, YEAR_END_DATE, written))
     return tuple(sorted(readings.values(), key=lambda a: (a.value, a.typed or "")))

@@ -90,8 +90,9 @@ _JANUARY_YEARS = [["(In millions)", "January 30, 2021", "February 1, 2020"], ["G
 
 def test_years_ended_in_january_or_february_named_by_their_end_are_the_years_their_dates_write() -> None:
     after = "Fiscal 2021 ended January 30, 2021 and fiscal 2020 ended February 1, 2020; both had 52 weeks."
-    assert _facts(_JANUARY_YEARS, after) == {("label:gift card liabilities", "2021", 96.4, "January 30 2021"),
-                                             ("label:gift card liabilities", "2020", 88.1, "February 1 2020")}
+    assert _facts(_JANUARY_YEARS, after) == {
+        ("label:gift card liabilities", "2021", 96.4, "January 30 2021 (fiscal 2021)"),
+        ("label:gift card liabilities", "2020", 88.1, "February 1 2020 (fiscal 2020)")}
 
 
 def test_years_ended_in_january_or_february_named_by_their_start_give_no_period() -> None:
