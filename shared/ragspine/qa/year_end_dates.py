@@ -72,7 +72,14 @@ def with_year_ends_said(result: AnswerResult, question: str, *, facts: FactStore
         return _asked_back(result, question, named, ends, lang)
     answer = f"{result.answer}\n{render_assumptions(readings, glossary, lang)}"
     slots = replace(result.slots, assumptions=(*result.slots.assumptions, *readings))
-    return replace(result, answer=answer, slots=slots)
+    return replace(result, answer=answer, slots=slots, trace=_decided(result.trace, "period:year_end_read_as_written"))
+
+
+def _decided(trace: dict[str, object], decision: str, **changed: object) -> dict[str, object]:
+    """The answer's trace with this decision added (and the fields it changes)."""
+    decisions = trace.get("decisions")
+    listed = [*decisions, decision] if isinstance(decisions, list) else [decision]
+    return {**trace, **changed, "decisions": listed} if trace else trace
 
 
 def _locators(sources: Iterable[Mapping[str, str]]) -> list[str]:
@@ -126,5 +133,8 @@ def _asked_back(result: AnswerResult, question: str, named: list[int], ends: dic
         options.append(Option(label, asked, SlotKind.PERIOD.value, ",".join(f"FY{year + shift}" for year in named)))
     listed = ", ".join(o.label for o in options) if lang is Lang.EN else "、".join(o.label for o in options)
     ask = Clarification(_ASK[lang].format(options=listed), tuple(options))
+    trace = _decided(result.trace, "clarify:year_end_reading", route=str(Route.CLARIFICATION),
+                     status=str(AnswerStatus.NEEDS_CLARIFICATION), fact_ids=[])
     return replace(result, answer=ask.question, sources=(), route=Route.CLARIFICATION,
-                   status=AnswerStatus.NEEDS_CLARIFICATION, results=(), clarification=ask, refinements=tuple(options))
+                   status=AnswerStatus.NEEDS_CLARIFICATION, results=(), clarification=ask, refinements=tuple(options),
+                   trace=trace)
