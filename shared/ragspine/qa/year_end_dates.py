@@ -114,6 +114,7 @@ _ASK = {
     Lang.JA: "どの年度のことですか？資料は1月または2月に終わる年度を終了年と開始年のどちらで呼ぶかを示していません。"
              "次から選んでください：{options}",
 }
+_OR = {Lang.EN: ", or ", Lang.ZH: "；或", Lang.JA: "；または"}
 _AS = {Lang.EN: "{year} as the year ended {date}", Lang.ZH: "{year}年即截至 {date} 的年度",
        Lang.JA: "{year}年を {date} に終了した年度として"}
 
@@ -126,12 +127,13 @@ def _asked_back(result: AnswerResult, question: str, named: list[int], ends: dic
     options = []
     for shift in (0, 1):  # read by the year its end falls in, then by the year it starts in
         dated = {year: ends[year + shift] for year in named}
-        label = "; ".join(_AS[lang].format(year=year, date=date) for year, date in dated.items())
+        label = ("; " if lang is Lang.EN else "，").join(_AS[lang].format(year=year, date=date)
+                                                        for year, date in dated.items())
         asked = question
         for year, date in dated.items():
-            asked = re.sub(rf"(?<!\d){year}(?!\d)", f"the year ended {date}", asked)
+            asked = re.sub(rf"(?<!\d){year}(?!\d)(?:\s*年(?!度))?", f"the year ended {date}", asked)
         options.append(Option(label, asked, SlotKind.PERIOD.value, ",".join(f"FY{year + shift}" for year in named)))
-    listed = ", ".join(o.label for o in options) if lang is Lang.EN else "、".join(o.label for o in options)
+    listed = _OR[lang].join(o.label for o in options)
     ask = Clarification(_ASK[lang].format(options=listed), tuple(options))
     trace = _decided(result.trace, "clarify:year_end_reading", route=str(Route.CLARIFICATION),
                      status=str(AnswerStatus.NEEDS_CLARIFICATION), fact_ids=[])

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from ragspine.bootstrap import get_services
+from ragspine.qa.answer import answer_question
 from tests.support.ask import WAYS, Ask, asker
 from tests.support.domain_env import ingested_for_module, service_answer
 
@@ -103,3 +104,10 @@ def test_the_reading_is_said_in_the_question_language(ingested: None, question: 
     assert "4812.0" in answer
     assert said in answer
 
+
+
+def test_a_chinese_question_back_offers_options_answered_in_turn(ingested: None) -> None:
+    asked = answer_question("2020年的net sales是多少？", qa=get_services().qa)
+    assert asked.clarification is not None and "2020年即截至 February 1 2020 的年度" in asked.answer
+    figures = [answer_question(option.question, qa=get_services().qa).answer for option in asked.clarification.options]
+    assert "4520.5" in figures[0] and "4812.0" in figures[1]
