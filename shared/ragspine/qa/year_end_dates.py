@@ -43,6 +43,9 @@ def year_end_readings(locators: Iterable[str], calendar: FiscalCalendar) -> tupl
     """One assumption per January or February year-end date the locators cite as a year of their own."""
     readings: dict[str, Assumption] = {}
     for locator in locators:
+        low = locator.lower()
+        if "jan" not in low and "feb" not in low:
+            continue  # most locators name no such month: the date pattern is not run over them
         dates = list(DATE.finditer(locator))
         if len(dates) != 1 or dates[0]["ended"]:
             continue
