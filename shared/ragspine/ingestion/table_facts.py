@@ -84,7 +84,7 @@ from ragspine.ingestion.table_report_periods import names_part_of_year
 from ragspine.ingestion.table_roll_forward import roll_forward
 from ragspine.ingestion.table_shifted_headings import headings_into_label_column
 from ragspine.ingestion.table_split_headings import headings_made_whole
-from ragspine.ingestion.table_stated_years import is_stated_period, stated_years
+from ragspine.ingestion.table_stated_years import is_stated_period, stated_years, year_ends_named_by_end
 from ragspine.ingestion.table_subject import other_company, part_of_whole, same_company
 from ragspine.ingestion.table_topic import lead_topic, table_topic, topic_after
 from ragspine.ingestion.table_totals import is_bare_total, states_the_sum, total_of
@@ -500,6 +500,8 @@ class _TableReader:
         self.unheaded: set[int] = set()  # columns of a roll-forward whose kind no header states
         # columns dated kind by kind: one date heads them and a column of another kind of figure of the same rows
         self.dated_by_kind: set[int] = set()
+        # columns of January or February year ends the text around names by their end: fiscal years of the report's
+        self.named_by_report: set[int] = set()
         self.total_parts: dict[int, tuple[int, ...]] = {}  # a bare total row's rows above it, back to a heading
         self.headed_by: dict[int, str] = {}  # a body row's section heading as written, its unit note kept
         self.row_headed: set[int] = set()  # body rows under a heading on a row of its own (not a column header's)
@@ -1246,8 +1248,8 @@ class _TableReader:
 
         "June 30, 2019" over one block and "June 30, 2018" over the next (a December glossary): each
         is the year it writes, by the rules columns so dated follow (``table_stated_years``: two or
-        more, one year each, the same time of year, a January or February year as written only where the text
-        around names such years by their end); the first may stand
+        more, one year each, the same time of year, a January or February year as written unless the text
+        around names such years by their start); the first may stand
         among the header rows. Only where no header names a period and no such row is read the
         glossary's way: the two readings never mix.
         """
@@ -1493,6 +1495,7 @@ class _TableReader:
             stated = stated_years(written, self.glossary.fiscal_calendar, self._text_around(), kinds)
             if len(set(stated.values())) < len(stated):  # a year written over two kinds' columns
                 self.dated_by_kind = set(stated)
+            self.named_by_report = {c for c in stated if year_ends_named_by_end(written[c], self._text_around())}
             for c, period in stated.items():
                 names[c] = [Named(period=period) if is_stated_period(h) else n for h, n in zip(written[c], names[c],
                                                                                              strict=True)]
@@ -1725,6 +1728,8 @@ class _TableReader:
             return None
         ref = self.refs[r][c] if self.refs else ""
         cell_ref = f",cell={ref}" if ref else ""
+        if c in self.named_by_report:
+            col_text = f"{col_text} (fiscal {period.period})"  # the report's own name, said beside its date
         locator = f"{self.block.locator}{cell_ref},row={row_text},col={col_text}"
         if self.stated_date is not None and period.undated:
             locator = with_stated_date(locator, self.stated_date)

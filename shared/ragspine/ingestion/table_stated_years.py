@@ -18,9 +18,12 @@ locator keeps the header as written. This holds only where the table leaves no d
 * no column of the table has a period read the glossary's way (the two readings never mix);
 * no header over them names a part of a year (``Three months ended``, ``Six months ended``);
 * a year ending in January or February (a retailer's ``February 1, 2019``) is fiscal 2018 in some
-  reports and 2019 in others, and readers' questions name it both ways: such columns are the year
-  their dates write only where the text around the table names such a year by its end ("fiscal
-  2019 ended February 1, 2019") and never by its start ("fiscal 2018 ended February 2, 2019").
+  reports and 2019 in others: such columns are the year their dates write unless the text around
+  the table names such a year by its start ("fiscal 2018 ended February 2, 2019"), when they give
+  no period. Where the text names it by its end ("fiscal 2019 ended February 1, 2019") the year
+  written is the report's own, and the column's locator says so (``February 1 2019 (fiscal 2019)``);
+  where it says neither, it is the reader's assumption, and an answer citing such a column says so
+  (``qa/year_end_dates``).
 """
 
 from __future__ import annotations
@@ -82,11 +85,20 @@ def _same_time_of_year(dates: Sequence[dt.date]) -> bool:
     return True
 
 
-def named_by_end(texts: Sequence[str]) -> bool:
-    """Whether the texts name a year ending in January or February by its end's year, and never by its start's."""
+def year_ends_named_by_end(headers: Sequence[str], around: Sequence[str]) -> bool:
+    """Whether a column dated by a January or February year end is one the text around names by its end's year
+    ("fiscal 2019 ended February 1, 2019"), and never by its start's: the year it writes is the report's own."""
+    if not any(day is not None and day.month in (1, 2) for day in map(stated_date, headers)):
+        return False
     gaps = {int(m["ends"]) - int(m["named"])
-            for text in texts for m in _FISCAL_YEAR_ENDED.finditer(normalize_text(text))}
+            for text in around for m in _FISCAL_YEAR_ENDED.finditer(normalize_text(text))}
     return gaps == {0}
+
+
+def named_by_start(texts: Sequence[str]) -> bool:
+    """Whether the texts name a year ending in January or February by its start's year, ever."""
+    return any(int(m["ends"]) != int(m["named"])
+               for text in texts for m in _FISCAL_YEAR_ENDED.finditer(normalize_text(text)))
 
 
 def stated_years(headers: Mapping[int, Sequence[str]], calendar: FiscalCalendar,
@@ -118,7 +130,7 @@ def stated_years(headers: Mapping[int, Sequence[str]], calendar: FiscalCalendar,
     if split:
         return _one_column_set(split, {c: named_fiscal_year(calendar, end) for c, end in split.items()}, told)
     distinct = sorted(set(dated.values()))
-    if not distinct or (any(d.month in (1, 2) for d in distinct) and not named_by_end(around)):
+    if not distinct or (any(d.month in (1, 2) for d in distinct) and named_by_start(around)):
         return {}
     if not _same_time_of_year(distinct):
         return {}

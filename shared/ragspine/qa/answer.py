@@ -78,6 +78,7 @@ from ragspine.qa.undated import (
     with_undated,
 )
 from ragspine.qa.undated_rows import compares_rows, from_one_table
+from ragspine.qa.year_end_dates import with_year_ends_said
 from ragspine.sensitivity import Sensitivity
 
 if TYPE_CHECKING:
@@ -160,6 +161,13 @@ def answer_question(question: str, *, qa: QAComponents, history: Sequence[Messag
         InvalidInputError: the question is empty or too long.
     """
     text = validate_question(question, max_chars=qa.max_chars)
+    # a January or February year end a cited column was read as the year of: said with the answer
+    return with_year_ends_said(_answered(text, qa, history), text, facts=qa.facts, glossary=qa.glossary,
+                               lang=detect_language(text), max_sensitivity=qa.max_sensitivity)
+
+
+def _answered(text: str, qa: QAComponents, history: Sequence[Message]) -> AnswerResult:
+    """``answer_question`` of a validated question."""
     # "as at September 30, 2019" where the row's own table heads FY2019 with that date: read as that year
     text = with_table_dates_read(text, facts=qa.facts, glossary=qa.glossary, max_sensitivity=qa.max_sensitivity)
     cache = _QuestionCache(qa, text)

@@ -22,6 +22,7 @@ from ragspine.qa.slots import Assumption, Unrecognized
 STATED_SHARE = "stated_share"  # an assumption's cue: rows stated in percent read as the shares asked (stated_shares)
 TABLE_TOPIC = "table_topic"  # an assumption's cue: words read as what the rows' table is of (described_tables)
 ONLY_YEAR_STATED = "only_year_stated"  # an assumption's cue: no period named, the one fiscal year the rows state
+YEAR_END_DATE = "year_end_date"  # an assumption's cue: a January or February year end read as the year it ends in
 _KINDS = MappingProxyType({"metric": SlotKind.METRIC, "entity": SlotKind.ENTITY, "channel": SlotKind.CHANNEL})
 _PERIOD_EXAMPLES = "FY2024, 2024年, 2024年度, 2024Q3, Q3 2024, 2024年第三季度"
 _TEXT = MappingProxyType({
@@ -41,6 +42,7 @@ _TEXT = MappingProxyType({
         "assume_period": "未指定期间，按最近完成的会计年度 {value} 回答",
         "assume_only_year": "未指定期间，按文件中该数据唯一列示的会计年度 {value} 回答",
         "assume_relative": "「{cue}」按今天所在的会计期间理解为 {value}",
+        "assume_year_end": "截至 {typed} 的年度按其结束日所在的年份理解为 {value}",
         "assumed": "（假设：{parts}。）", "join": "；", "list": "、",
         "unit_note": "注：事实表中这些数字以 {units} 计，没有以 {asked} 计的数值；以上数字未作任何换算。",
     }),
@@ -60,6 +62,7 @@ _TEXT = MappingProxyType({
         "assume_period": "no period named, so the last completed fiscal year {value}",
         "assume_only_year": "no period named, so {value}, the only fiscal year the documents state it for",
         "assume_relative": "“{cue}” read as {value} from today's date and the fiscal calendar",
+        "assume_year_end": "the year ended {typed} read as {value}, the year its end falls in",
         "assumed": "(Assumed: {parts}.)", "join": "; ", "list": ", ",
         "unit_note": "Note: the facts give these figures in {units}, not in {asked}; nothing above is converted.",
     }),
@@ -79,6 +82,7 @@ _TEXT = MappingProxyType({
         "assume_period": "期間の指定がないため直近の完了年度 {value}",
         "assume_only_year": "期間の指定がないため、資料に記載のある唯一の年度 {value}",
         "assume_relative": "「{cue}」は本日と会計年度から {value} と解釈",
+        "assume_year_end": "{typed} に終了した年度を、終了日の属する年の {value} と解釈",
         "assumed": "（前提：{parts}。）", "join": "；", "list": "、",
         "unit_note": "注：ファクトテーブルの数値は {units} 建てで、{asked} の数値はありません。"
                      "上記は換算していません。",
@@ -153,7 +157,9 @@ def render_assumptions(assumptions: tuple[Assumption, ...], glossary: Glossary, 
     """One sentence listing what was assumed for the slots the question left out."""
     text = _TEXT[lang]
     parts = [
-        text["assume_stated_share"].format(typed=a.typed, name=label(glossary.term(a.slot, a.value), lang))
+        text["assume_year_end"].format(typed=a.typed, value=a.value)
+        if a.cue == YEAR_END_DATE
+        else text["assume_stated_share"].format(typed=a.typed, name=label(glossary.term(a.slot, a.value), lang))
         if a.cue == STATED_SHARE
         else text["assume_topic"].format(typed=a.typed, name=label(glossary.term(a.slot, a.value), lang))
         if a.cue == TABLE_TOPIC

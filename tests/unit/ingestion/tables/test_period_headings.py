@@ -39,12 +39,15 @@ def test_a_hyphenated_year_ended_header_names_its_year() -> None:
     assert facts == {("label:uk", "2019", 83.2), ("label:uk", "2018", 73.5)}
 
 
-def test_years_ended_in_january_or_february_under_one_heading_are_dated_only_as_the_text_names_them() -> None:
+def test_years_ended_in_january_or_february_under_one_heading_are_dated_unless_named_by_their_start() -> None:
     rows = [["", "For the Year Ended", "", ""], ["", "January 30, 2021", "February 1, 2020", "February 2, 2019"],
             ["Average store age (in years)", "6.1", "5.8", "5.5"]]
-    assert _facts(rows) == set()  # fiscal 2020 to some reports, 2021 to others
+    # fiscal 2020 to some reports, 2021 to others: the year written, and an answer citing it says so
+    assert {period for _, period, _ in _facts(rows)} == {"2021", "2020", "2019"}
     named = markdown_table_facts(rows, "Store data", "Our fiscal 2021 ended January 30, 2021.")
     assert {(f.period, f.value) for f in named} == {("2021", 6.1), ("2020", 5.8), ("2019", 5.5)}
+    by_start = markdown_table_facts(rows, "Store data", "Our fiscal 2020 ended January 30, 2021.")
+    assert by_start == []
 
 
 def test_a_label_the_table_repeats_is_qualified_by_the_section_heading_above_it() -> None:

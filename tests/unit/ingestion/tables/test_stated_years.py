@@ -3,8 +3,8 @@
 A December-year glossary reads ``December 31, 2019`` as FY2019 and nothing else; the tables
 below write their years as mid-year balance dates, another company's 52/53-week year ends or
 split years. Side by side, one date per year, each column is the year it writes; two dates in
-one year or a lone date give no period, and neither does a January or February year end unless the
-text names such years by their end.
+one year or a lone date give no period, and neither does a January or February year end where the
+text names such years by their start.
 """
 
 from __future__ import annotations
@@ -90,14 +90,21 @@ _JANUARY_YEARS = [["(In millions)", "January 30, 2021", "February 1, 2020"], ["G
 
 def test_years_ended_in_january_or_february_named_by_their_end_are_the_years_their_dates_write() -> None:
     after = "Fiscal 2021 ended January 30, 2021 and fiscal 2020 ended February 1, 2020; both had 52 weeks."
-    assert _facts(_JANUARY_YEARS, after) == {("label:gift card liabilities", "2021", 96.4, "January 30 2021"),
-                                             ("label:gift card liabilities", "2020", 88.1, "February 1 2020")}
+    assert _facts(_JANUARY_YEARS, after) == {
+        ("label:gift card liabilities", "2021", 96.4, "January 30 2021 (fiscal 2021)"),
+        ("label:gift card liabilities", "2020", 88.1, "February 1 2020 (fiscal 2020)")}
 
 
-def test_years_ended_in_january_or_february_named_by_their_start_or_not_at_all_give_no_period() -> None:
+def test_years_ended_in_january_or_february_named_by_their_start_give_no_period() -> None:
     by_start = "Fiscal 2020 ended January 30, 2021 and fiscal 2019 ended February 1, 2020; both had 52 weeks."
     assert _facts(_JANUARY_YEARS, by_start) == set()
-    assert _facts(_JANUARY_YEARS) == set()
+
+
+def test_years_ended_in_january_or_february_named_by_neither_are_the_years_their_dates_write() -> None:
+    # the answer citing them says so (tests/integration/qa/periods/test_january_year_ends.py)
+    assert _facts(_JANUARY_YEARS, "Both years had 52 weeks.") == {
+        ("label:gift card liabilities", "2021", 96.4, "January 30 2021"),
+        ("label:gift card liabilities", "2020", 88.1, "February 1 2020")}
 
 
 def test_a_lone_mid_year_date_gives_no_period() -> None:
@@ -134,7 +141,7 @@ def test_stated_years_dates_each_column_by_its_own_year_or_not_at_all(first: dt.
     headers = {c + 1: ["", written(d)] for c, d in enumerate(dates)}
     assert all(stated_date(texts[1]) == d for texts, d in zip(headers.values(), dates, strict=True))
     found = stated_years(headers, FiscalCalendar())
-    if len(set(dates)) < 2 or first.month in (1, 2):  # a January or February year: no text says how it is named
+    if len(set(dates)) < 2:
         assert found == {}
     else:
         assert found == {c + 1: Period.fiscal_year(d.year) for c, d in enumerate(dates)}
