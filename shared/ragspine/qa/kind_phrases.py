@@ -7,8 +7,8 @@ one kind was read, the row's own words still reach that fact, so a question nami
 finds that case: the question names a kind that no row it was read as carries. The question is
 then asked back with the kinds the documents do give, never answered with another kind's figure.
 
-One pattern, compiled at import, is searched once per question; row names are read only when the
-question names a kind.
+One pattern, built at import and compiled once, is searched once per question; row names are read
+only when the question names a kind.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from ragspine.facts.glossary import Glossary, SlotKind, normalize_text
 from ragspine.facts.open_vocabulary import METRIC_PREFIX, label_of
+from ragspine.lazy import LazyPattern
 from ragspine.qa.language import Lang
 
 if TYPE_CHECKING:
@@ -57,15 +58,16 @@ def _alternatives() -> str:
     return "|".join(parts)
 
 
-KIND_PHRASE = re.compile(_alternatives(), re.IGNORECASE)
-_QUALIFIER_AT_START = re.compile(r"^(gross|net)\s+")
+# built at import, compiled on its first read (a plain lookup's cold start never reads it)
+KIND_PHRASE = LazyPattern(_alternatives(), re.IGNORECASE)
+_QUALIFIER_AT_START = LazyPattern(r"^(gross|net)\s+")
 
 
 def kinds_named(text: str) -> frozenset[str]:
     """The kinds of figure ``text`` names, each as ``fair value`` or qualified: ``gross carrying amount``."""
     found = set()
     for match in KIND_PHRASE.finditer(normalize_text(text)):
-        kind = _KIND_OF_GROUP[int(next(name for name, value in match.groupdict().items() if value)[1:])]
+        kind = _KIND_OF_GROUP[int((match.lastgroup or "k0")[1:])]  # the kind's own group closes last
         qualifier = _QUALIFIER_AT_START.match(match.group().lower())
         found.add(f"{qualifier.group(1)} {kind}" if qualifier and kind != "net additions" else kind)
     return frozenset(found)
