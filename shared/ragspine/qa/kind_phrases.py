@@ -19,11 +19,14 @@ from typing import TYPE_CHECKING
 
 from ragspine.facts.glossary import Glossary, SlotKind, normalize_text
 from ragspine.facts.open_vocabulary import METRIC_PREFIX, label_of
-from ragspine.lazy import LazyPattern
+from ragspine.lazy import LazyModule, LazyPattern
 from ragspine.qa.language import Lang
 
 if TYPE_CHECKING:
+    from ragspine.qa import clarification
     from ragspine.qa.clarification import Clarification
+else:  # built only when a question is asked back
+    clarification = LazyModule("ragspine.qa.clarification")
 
 # Each kind's spellings (matched lower case, NFKC) -> the kind's name as an answer says it. Synonyms an
 # analyst treats as one figure share a kind: a book value is the carrying amount, a face value the principal.
@@ -139,24 +142,22 @@ _NAMES = {
     "carrying amount": {Lang.ZH: "账面价值", Lang.JA: "帳簿価額"},
 }
 _ASK_KIND = {
-    Lang.ZH: "文件给出的“{row}”是{given}，未载明{asked}。请选择：{options}",
-    Lang.EN: "The documents give {given} for '{row}'; they state no {asked}. Choose one: {options}",
-    Lang.JA: "資料は「{row}」について{given}を記載しており、{asked}は記載していません。次から選んでください：{options}",
+    Lang.ZH: "文件给出的“{row}”是{given}，未载明{asked}。请选择：{given}",
+    Lang.EN: "The documents give {given} for '{row}'; they state no {asked}. Choose one: {given}",
+    Lang.JA: "資料は「{row}」について{given}を記載しており、{asked}は記載していません。次から選んでください：{given}",
 }
 
 
 def _name(kind: str, lang: Lang) -> str:
+    """A kind's name in the question's language, where it has one (else the English name)."""
     return _NAMES.get(kind, {}).get(lang, kind)
 
 
 def ask_for_kind(unstated: UnstatedKind, *, lang: Lang) -> Clarification:
     """The question asked back: the kinds the documents give for the row, each offered as the question asking it
     in the rows' own words (a Chinese question reaches an English table's "fair value" written so)."""
-    from ragspine.qa.clarification import Clarification, Option  # built only when a question is asked back
-
-    asked = _name(unstated.asked, lang)
-    options = tuple(Option(_name(kind, lang), unstated.question.replace(unstated.written, words, 1), "metric", kind)
-                    for kind, words in unstated.given)
-    sep = ", " if lang is Lang.EN else "、"
-    return Clarification(_ASK_KIND[lang].format(row=unstated.row, given=sep.join(o.label for o in options),
-                                                asked=asked, options=sep.join(o.label for o in options)), options)
+    options = tuple(clarification.Option(_name(kind, lang), unstated.question.replace(unstated.written, words, 1),
+                                         "metric", kind) for kind, words in unstated.given)
+    listed = (", " if lang is Lang.EN else "、").join(option.label for option in options)
+    text = _ASK_KIND[lang].format(row=unstated.row, given=listed, asked=_name(unstated.asked, lang))
+    return clarification.Clarification(text, options)
