@@ -107,30 +107,29 @@ def unstated_kind(question: str, metrics: tuple[str, ...], glossary: Glossary) -
     """
     if not KIND_PHRASE.search(question):  # most questions: one search (case-blind), nothing else
         return None
-    rows = [label_of(code) for code in metrics if code.startswith(METRIC_PREFIX)]
-    if not rows:
+    rows = {label_of(code): kinds_named(label_of(code)) for code in metrics if code.startswith(METRIC_PREFIX)}
+    kinded = [row for row, kinds in rows.items() if kinds]
+    if not kinded:  # rows naming no kind: the kind is the table's or its text's ("fair value of plan assets")
         return None
-    carried = frozenset().union(*(kinds_named(name) for name in (
-        *rows, *(glossary.term(SlotKind.METRIC, code).name("en") for code in metrics
-                 if not code.startswith(METRIC_PREFIX)))))
-    if not carried:  # rows naming no kind: the kind is the table's or its text's ("fair value of plan assets")
-        return None
+    carried = frozenset().union(*rows.values(), *(kinds_named(glossary.term(SlotKind.METRIC, code).name("en"))
+                                                  for code in metrics if not code.startswith(METRIC_PREFIX)))
     text = normalize_text(question)
     for match in KIND_PHRASE.finditer(text):
         asked = next(iter(kinds_named(match.group())))
         if not _carries(carried, asked):
-            item = rows[0].rpartition(": ")[2]
-            return UnstatedKind(asked, match.group(), text, item, _kinds_given(item, glossary))
+            item = kinded[0].rpartition(": ")[2]
+            return UnstatedKind(asked, match.group(), text, item, _kinds_given(item, kinded[0], glossary))
     return None
 
 
-def _kinds_given(item: str, glossary: Glossary) -> tuple[tuple[str, str], ...]:
-    """The kinds the documents' rows named ``item`` (under any heading) give, each with the words the rows write
-    it in (``("fair value", "fair value")``), in a stable order."""
+def _kinds_given(item: str, row: str, glossary: Glossary) -> tuple[tuple[str, str], ...]:
+    """The kinds ``row`` and the documents' other rows named ``item`` (under any heading) give, each with the
+    words the rows write it in (``("fair value", "fair value")``), in a stable order."""
     given: dict[str, str] = {}
-    for code in glossary.terms[SlotKind.METRIC]:
-        if code.startswith(METRIC_PREFIX) and label_of(code).rpartition(": ")[2] == item:
-            for match in KIND_PHRASE.finditer(label_of(code)):
+    labels = (label_of(code) for code in glossary.terms[SlotKind.METRIC] if code.startswith(METRIC_PREFIX))
+    for label in (row, *labels):
+        if label.rpartition(": ")[2] == item:
+            for match in KIND_PHRASE.finditer(label):
                 given.setdefault(next(iter(kinds_named(match.group()))), match.group())
     return tuple(sorted(given.items()))
 

@@ -161,6 +161,9 @@ def test_a_row_of_one_kind_is_refused_for_another_named_in_any_spelling(
     assert (refused is None) is (asked_kind == row_kind), refused
     assert unstated_kind(f"What was {row} in 2019?", (code,), _glossary()) is None  # no kind named: no refusal
     assert unstated_kind(question, (f"{METRIC_PREFIX}{row}",), _glossary()) is None  # a row naming no kind
+    beside = unstated_kind(question, (f"{METRIC_PREFIX}{row}", code), _glossary())  # and one naming its kind
+    assert (beside is None) is (asked_kind == row_kind), beside
+    assert beside is None or row_kind in {kind for kind, _words in beside.given}  # the row's kind is offered
     assert unstated_kind(question, (f"{METRIC_PREFIX}gross {asked_kind}: {row}",), _glossary()) is None \
         or asked_kind == "net additions"
 
