@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from ragspine.facts.glossary import Glossary, Period, SlotKind
 from ragspine.lazy import LazyModule
 from ragspine.qa.intent_model import Channel, Intent
+from ragspine.qa.kind_phrases import ask_for_kind
 from ragspine.qa.language import Lang
 from ragspine.qa.near_miss import NearMiss
 from ragspine.qa.slots import Assumption, ParsedSlots, Slots, Unrecognized, last_completed_fiscal_year
@@ -78,6 +79,9 @@ def clarify_scope(intent: Intent, *, glossary: Glossary, today: date, lang: Lang
     unsure = next((miss for miss in parsed.near_misses if len(miss.readings) > 1), None)
     if unsure is not None:
         return AskBack(_ask_for_reading(unsure, lang=lang), _as_parsed(parsed, channels))
+    if parsed.unstated_kind is not None:  # "the amortized cost" of a row whose table gives only its fair value
+        return AskBack(ask_for_kind(parsed.unstated_kind, lang=lang),
+                       _as_parsed(parsed, channels))
     if intent.needs_metric:
         return AskBack(_ask_for_metric(intent, glossary=glossary, today=today, lang=lang), _as_parsed(parsed, channels))
     if intent.channel is Channel.NARRATIVE:

@@ -141,7 +141,7 @@ class RuleIntentParser:
             else:
                 names += [part for part in left.split() if len(part) >= 2 and part not in glossary.fillers]
         return ParsedSlots(slots.metrics, tuple(entities), slots.periods, slots.channels, slots.bad_period,
-                           tuple(names), row_words=slots.row_words)
+                           tuple(names), row_words=slots.row_words, unstated_kind=slots.unstated_kind)
 
 
 def _with_display_names(slots: ParsedSlots, glossary: Glossary) -> ParsedSlots:

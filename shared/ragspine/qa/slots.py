@@ -16,6 +16,7 @@ from ragspine.qa.column_rows import DIVIDES_BY, with_column_rows
 from ragspine.qa.current_parts import with_current_parts
 from ragspine.qa.dated_periods import date_inside_a_year, may_name_a_date, rewrite_dates
 from ragspine.qa.half_years import HALF_WORDS, half_quarters, sums_over_a_half
+from ragspine.qa.kind_phrases import UnstatedKind, unstated_kind
 from ragspine.qa.label_words import PART_OF_WHOLE, label_readings, label_words, total_row_named_beside
 from ragspine.qa.month_periods import PeriodReading, may_name_months
 from ragspine.qa.near_miss import NearMiss, Reading, near_misses, period_near_misses
@@ -103,6 +104,8 @@ class ParsedSlots:
     # period words read on the fiscal calendar in a way the answer states (2024年度 as FY2025, a quarter's months)
     period_readings: tuple[PeriodReading, ...] = ()
     half_year_sum: bool = False  # a half year named, read as its two quarters: their sum is asked
+    # a kind of figure named ("amortized cost") that no row read carries: asked back, never another kind's figure
+    unstated_kind: UnstatedKind | None = None
 
 
 def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
@@ -239,7 +242,7 @@ def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
                        tuple(sorted(misses, key=lambda m: m.start)) if misses else (),
                        _metrics_in_one_phrase(question, mentions, metrics), row_words,
                        tuple(r for r in readings if r.period is not None and r.period in periods),
-                       half_year_sum=halves is not None)
+                       half_year_sum=halves is not None, unstated_kind=unstated_kind(written, metrics, glossary))
 
 
 # Words that list figures ("revenue and net income", "营收、净利润", "売上高と営業利益"); names with none
