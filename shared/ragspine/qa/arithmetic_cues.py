@@ -91,10 +91,10 @@ PERCENT = _cue("in %", "in percent", "as a percentage", "as a percent", "percent
 _CUE_WORDS = tuple(word for cue in (
     AVERAGE, RATIO, CAGR, SUBTRACT, ADD, ENTITY_GAP, DIFFERENCE, SHARE_OF, PERIOD_SUM, EQUALS, CHANGE, PERCENT)
     for word in _WORDS_OF[cue])
-_ANY_CUE = re.compile(trie_pattern(_CUE_WORDS, guarded=False))
+_ANY_CUE = LazyPattern(trie_pattern(_CUE_WORDS, guarded=False))
 # Blanking a name turns its characters into spaces and changes no other: a cue word the question
 # lacks can appear in the blanked question only when the word holds a space ("ratio of").
-_ANY_SPACED_CUE = re.compile(trie_pattern((word for word in _CUE_WORDS if " " in word), guarded=False))
+_ANY_SPACED_CUE = LazyPattern(trie_pattern((word for word in _CUE_WORDS if " " in word), guarded=False))
 # Every word without which ``read_arithmetic`` finds nothing in a question naming one metric and no formula
 # metric (a ratio written between two metrics and a formula chosen need two, or a formula metric): the cue words
 # and the places' words, as the normalised question holds them. Its "total" rewrite is read from the question

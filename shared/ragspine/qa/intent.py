@@ -13,6 +13,7 @@ from ragspine.errors import ConfigurationError
 from ragspine.facts.glossary import Glossary, SlotKind, normalize_text
 from ragspine.facts.matching import alias_pattern
 from ragspine.facts.open_vocabulary import METRIC_PREFIX, label_of
+from ragspine.lazy import LazyPattern
 from ragspine.qa.analytics.cues import Analysis, AnalyticsCues
 from ragspine.qa.arithmetic_cues import NO_ARITHMETIC, Arithmetic, read_arithmetic, with_cagr_start, without_cues
 from ragspine.qa.company_spelling import with_company_names
@@ -34,7 +35,7 @@ class RuleIntentParser:
     def __init__(self, glossary: Glossary, cues: Mapping[str, Iterable[str]],
                  units: Mapping[str, Iterable[str]] | None = None) -> None:
         try:
-            self._cues = {name: re.compile(alias_pattern(normalize_text(w) for w in cues[name]))
+            self._cues = {name: LazyPattern(alias_pattern(normalize_text(w) for w in cues[name]))
                           for name in ("causal", "quantity", "comparison")}
         except (KeyError, TypeError, re.error) as exc:
             raise ConfigurationError(f"intent cues are malformed: {exc!r}") from exc
@@ -44,7 +45,7 @@ class RuleIntentParser:
         except (AttributeError, TypeError) as exc:
             raise ConfigurationError(f"intent cues 'requested_units' are malformed: {exc!r}") from exc
         self._units = words
-        self._unit_pattern = re.compile(alias_pattern(words)) if words else None
+        self._unit_pattern = LazyPattern(alias_pattern(words)) if words else None
         top = glossary.terms[SlotKind.ENTITY].get(glossary.home_entity)
         named_levels = {name: code for code, term in glossary.levels.items()
                         if top is None or code != top.level for name in term.names.values()}

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from ragspine.errors import ConfigurationError
 from ragspine.facts.glossary import normalize_text
 from ragspine.facts.matching import alias_pattern
+from ragspine.lazy import LazyPattern
 from ragspine.qa.arithmetic_cues import AVERAGE
 
 # Optional cue groups of intent.yaml; a domain without them simply gets no such analysis.
@@ -69,18 +70,18 @@ class AnalyticsCues:
             for name in _SCAN_ORDER:
                 for word in cues.get(name, []):
                     self._group_of.setdefault(normalize_text(word).strip(), name)
-            self._cues = re.compile(alias_pattern(self._group_of)) if self._group_of else None
+            self._cues = LazyPattern(alias_pattern(self._group_of)) if self._group_of else None
             self._top = _top_pattern(cues.get("top", []))
         except (TypeError, AttributeError, ValueError, re.error) as exc:
             raise ConfigurationError(f"intent analytics cues are malformed: {exc!r}") from exc
         self._level_aliases = dict(level_aliases)
-        self._levels = re.compile(alias_pattern(self._level_aliases)) if self._level_aliases else None
+        self._levels = LazyPattern(alias_pattern(self._level_aliases)) if self._level_aliases else None
         # A level's own name ("which subsidiary", "which product line") scopes a ranking: read only beside an
         # order cue, where it says which entities are compared; elsewhere it is a word of the question.
         self._level_names = {word: level for name, level in (level_names or {}).items()
                              for word in _with_plural(normalize_text(name).strip())
                              if word and word not in self._level_aliases}
-        self._named_levels = re.compile(alias_pattern(self._level_names)) if self._level_names else None
+        self._named_levels = LazyPattern(alias_pattern(self._level_names)) if self._level_names else None
         self.trigger_words = _trigger_words(self._group_of, cues.get("top", []), self._level_aliases)
         words = [w for name in ANALYTICS_GROUPS if name != "top" for w in cues.get(name, [])]
         self._words = sorted({normalize_text(w).strip() for w in [*words, *level_aliases, *self._level_names]},
@@ -148,7 +149,7 @@ def _with_plural(name: str) -> tuple[str, ...]:
     return (name, f"{name[:-1]}ies" if name.endswith("y") and name[-2:-1] not in "aeiou" else f"{name}s")
 
 
-def _top_pattern(templates: Iterable[str]) -> re.Pattern[str] | None:
+def _top_pattern(templates: Iterable[str]) -> LazyPattern | None:
     """``top {n}`` / ``前{n}名`` / ``上位{n}``: each template with its ``{n}`` as a number group."""
     number = rf"\s*(\d{{1,2}}|[{''.join(_CJK_DIGITS)}])\s*"
     parts = []
@@ -167,4 +168,4 @@ def _top_pattern(templates: Iterable[str]) -> re.Pattern[str] | None:
     # a template with nothing before its number may start with any digit or space: then none.
     guard = "" if "" in firsts else f"(?=[{''.join(re.escape(char) for char in sorted(firsts))}])"
     # One group per template: the first that matched holds the number.
-    return re.compile(guard + "(?:" + "|".join(f"(?:{p})" for p in parts) + ")")
+    return LazyPattern(guard + "(?:" + "|".join(f"(?:{p})" for p in parts) + ")")
