@@ -27,6 +27,7 @@ from ragspine.facts.fiscal_dates import year_name_unsure
 from ragspine.facts.glossary import Glossary, SlotKind
 from ragspine.facts.ports import FactStore
 from ragspine.lazy import LazyPattern
+from ragspine.qa.clarification import Clarification, Option
 from ragspine.qa.dated_periods import DATE, MONTH_NUMBERS
 from ragspine.qa.language import Lang
 from ragspine.qa.render import YEAR_END_DATE, render_assumptions
@@ -125,8 +126,6 @@ _AS = {Lang.EN: "{year} as the year ended {date}", Lang.ZH: "{year}年即截至 
 def _asked_back(result: AnswerResult, question: str, named: list[int], ends: dict[int, str],
                 lang: Lang) -> AnswerResult:
     """The question asked back: each year named as the year ending in it, or as the one starting in it."""
-    from ragspine.qa.clarification import Clarification, Option
-
     options = []
     for shift in (0, 1):  # read by the year its end falls in, then by the year it starts in
         dated = {year: ends[year + shift] for year in named}
