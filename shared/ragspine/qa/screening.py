@@ -75,7 +75,7 @@ class ScreeningPolicy:
     them, which is most questions, one pass replaces three. ``suspect_hints`` is its cheaper
     first test: a piece of every such word (see ``_hint_pattern``), so a question it finds
     nothing in holds none of the words and ``suspects`` is not run. Each alternation is compiled on
-    its first use (most questions need ``suspects`` and ``business_terms`` alone); ``compiled``
+    its first use (most questions need ``suspect_hints`` and ``business_terms`` alone); ``compiled``
     compiles them all, where the configuration is checked.
     """
 
@@ -211,26 +211,36 @@ def _first_of(words: Iterable[str]) -> str:
 def _hint_pattern(words: Iterable[str], *, common: Counter[str]) -> str:
     """A regex finding a piece of each of ``words`` wherever the word occurs, opening on few characters.
 
-    A word's piece is its tail from one of a few characters chosen to cover every word, preferring
-    those rare in ``common`` (the business vocabulary: what questions in scope are written in), and
-    at least three characters long where the word is. The pieces' prefix tree has no guard, so ``re``
-    skips in C every position whose character is none of the chosen ones: on a question in
-    scope the regex stops at few places and finds nothing, and only then is the full pattern
-    skipped. A word holds its piece, so a text without any piece holds none of the words.
+    A word's piece is its tail (three characters at least, or the whole of a shorter word) from one
+    of a few characters chosen to cover every word: greedily, the one rarest in ``common`` (the
+    business vocabulary: what questions in scope are written in) for the number of words not yet
+    covered that could open a piece on it. The pieces' prefix tree has no guard, so ``re`` skips in
+    C every position whose character opens no piece: on a question in scope it stops at few places
+    and finds nothing, and the full pattern is not run. A word holds its piece, so a text holding
+    none of the pieces holds none of the words.
     """
     words = set(words)
     if "" in words or not words:
         return "" if words else "(?!)"  # an empty word is found anywhere; no word is found nowhere
-
-    def starts(word: str) -> range:  # where a tail of three characters (or the whole short word) begins
-        return range(max(1, len(word) - 2))
-
+    # where each word's pieces may open: any character with two more after it (or the first of a short word)
+    heads = {word: word[:max(1, len(word) - 2)] for word in words}
+    holders: dict[str, set[str]] = {}  # an opening character -> the words not yet covered that hold it
+    for word, opening in heads.items():
+        for char in opening:
+            holders.setdefault(char, set()).add(word)
     chosen: set[str] = set()
-    uncovered = words
-    while uncovered:  # greedy cover: the character opening the most uncovered words for its commonness
-        opens = Counter(char for word in uncovered for char in {word[at] for at in starts(word)})
-        best = min(opens, key=lambda char: ((common[char] + 1) / opens[char], char))
+    for opening in heads.values():  # a word sharing no opening with another takes its rarest at once
+        if all(len(holders[char]) == 1 for char in opening):
+            chosen.add(min(opening, key=lambda char: (common[char], char)))
+            for char in set(opening):
+                del holders[char]
+    while holders:
+        best = min(holders, key=lambda char: ((common[char] + 1) / len(holders[char]), char))
         chosen.add(best)
-        uncovered = {word for word in uncovered if best not in {word[at] for at in starts(word)}}
-    tails = {word[next(at for at in starts(word) if word[at] in chosen):] for word in words}
+        for word in holders.pop(best):
+            for char in set(heads[word]) - {best}:
+                holders[char].discard(word)
+                if not holders[char]:
+                    del holders[char]
+    tails = {word[next(at for at, char in enumerate(opening) if char in chosen):] for word, opening in heads.items()}
     return trie_pattern(tails, guarded=False)
