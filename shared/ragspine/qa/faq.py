@@ -34,6 +34,9 @@ else:
 DEFAULT_THRESHOLD = 90.0
 # What a key keeps: letters and digits (``\w`` without "_"); whitespace and punctuation go.
 _KEPT = re.compile(r"[^\W_]+")
+# The same for ASCII text, whose ``\w`` is its letters and digits and "_": every other ASCII character is
+# deleted in one translation, with no regex pass (and no NFKC, which keeps ASCII as it is).
+_ASCII_DROPPED = dict.fromkeys(code for code in range(128) if not chr(code).isalnum())
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +52,9 @@ class FaqEntry:
 
 def faq_key(text: str) -> str:
     """Matching form: NFKC, lower case, no whitespace or punctuation ("ACME's" ~ "acmes")."""
+    if text.isascii():
+        folded = text.lower()
+        return folded if folded.isalnum() else folded.translate(_ASCII_DROPPED)
     folded = unicodedata.normalize("NFKC", text).lower()
     if folded.isalnum():  # ``str.isalnum`` is ``\w`` less "_": nothing to take out (most CJK questions), no regex pass
         return folded
@@ -61,7 +67,7 @@ def ratio_ceiling(key: Counter[str], length: int, other: Counter[str], other_len
     The ratio is ``200 * LCS / (len(a) + len(b))``, and a common subsequence uses each character
     at most as often as the text with fewer of it holds it. A key whose bound is under the
     threshold cannot match, so it is never given to the fuzzy matcher (whose import a question
-    no key comes near never pays).
+    no key comes near never pays); ``FaqIndex.match`` takes it with ``count_ceiling``.
     """
     common = key.keys() & other.keys()  # each shared character's count, summed in C (no Python frame per character)
     shared = sum(map(min, map(key.__getitem__, common), map(other.__getitem__, common)))
@@ -81,15 +87,26 @@ def alphabet_ceiling(key: str, alphabet: frozenset[str]) -> float:
     return 200.0 * reachable / (len(key) + reachable)
 
 
-def presence_ceiling(key: Counter[str], length: int, other: set[str] | frozenset[str], other_length: int) -> float:
-    """A looser bound than ``ratio_ceiling`` that needs only the set of the other text's characters.
+def count_ceiling(text: str, chars: tuple[str, ...], counts: tuple[int, ...], other_length: int) -> float:
+    """``ratio_ceiling`` of ``text`` and a text holding ``counts[i]`` of each of ``chars``, counted in C.
 
-    Each character ``key`` holds counts at most as often as ``key`` holds it, and not at all when
-    the other text lacks it. The set costs a fraction of a count, and for most keys this bound is
-    already under the threshold: the counts are taken only for the few it lets through.
+    The same sum (each shared character at most as often as the text with fewer of it holds it),
+    taken with ``str.count`` on the other text's distinct characters: no count of ``text`` is built
+    and no set intersected, so rejecting a key costs a pass per character it holds.
     """
-    shared = sum(map(key.__getitem__, key.keys() & other))
-    return 200.0 * shared / (length + other_length)
+    shared = sum(map(min, map(text.count, chars), counts))
+    return 200.0 * shared / (len(text) + other_length)
+
+
+def presence_ceiling(text: str, absent: Mapping[int, None], other_length: int) -> float:
+    """A looser bound than ``count_ceiling``: ``text``'s characters that the other text holds at all.
+
+    ``absent`` deletes every character of the other text (a ``str.translate`` table), so what is left
+    of ``text`` cannot be in a common subsequence; one translation in C, cheaper than any count, leaves
+    out most keys, and the counts are taken only for the few it lets through.
+    """
+    shared = len(text) - len(text.translate(absent))
+    return 200.0 * shared / (len(text) + other_length)
 
 
 class FaqIndex:
@@ -105,9 +122,10 @@ class FaqIndex:
         self.semantic = semantic
         self._by_key = {faq_key(q): e for e in entries for q in e.questions}
         self._keys = list(self._by_key)  # the fuzzy matcher's choices, built once rather than per question
-        # Each key with its characters and place, shortest first: a question meets only the keys of a length
-        # within the ratio's length bound of its own (a slice found by bisection), then in the matcher's order.
-        self._by_length = sorted(((len(key), place, key, Counter(key)) for place, key in enumerate(self._keys)),
+        # Each key with its place, distinct characters, their counts and their deletion table, shortest first:
+        # a question meets only the keys of a length within the ratio's length bound of its own (a slice found
+        # by bisection).
+        self._by_length = sorted(((len(key), place, key, *_counted(key)) for place, key in enumerate(self._keys)),
                                  key=lambda row: row[0])
         self._lengths = [row[0] for row in self._by_length]
         self._alphabet = frozenset("".join(self._keys))  # every character some key holds
@@ -164,22 +182,19 @@ class FaqIndex:
             return self._by_meaning(question) if by_meaning else None
         # The keys that could reach the threshold, in their order (the matcher keeps the first of equals);
         # the margin keeps a key whose bound rounds just under it. The length bound (a common subsequence
-        # is no longer than the shorter text) is the character bound's own ceiling, so most keys are
-        # left out before the question's characters are even counted.
+        # is no longer than the shorter text) is the count bound's own ceiling, so most keys are left out
+        # before any character is counted.
         near: list[tuple[int, str]] = []
-        present = frozenset(key)
-        chars: Counter[str] | None = None
         # 200 * min(n, m) / (n + m) >= cut holds only for m in [n * cut / (200 - cut), n * (200 - cut) / cut];
         # the slice is widened by one on each side and every key in it still meets the exact test below.
         low = bisect.bisect_left(self._lengths, length * cut / (200.0 - cut) - 1)
         high = bisect.bisect_right(self._lengths, length * (200.0 - cut) / cut + 1)
-        for choice_length, place, choice, choice_chars in self._by_length[low:high]:
+        for choice_length, place, choice, chars, counts, absent in self._by_length[low:high]:
             if 200.0 * min(length, choice_length) / (length + choice_length) < cut:
                 continue
-            if presence_ceiling(choice_chars, choice_length, present, length) < cut:
+            if presence_ceiling(key, absent, choice_length) < cut:
                 continue
-            chars = Counter(key) if chars is None else chars
-            if ratio_ceiling(chars, length, choice_chars, choice_length) >= cut:
+            if count_ceiling(key, chars, counts, choice_length) >= cut:
                 near.append((place, choice))
         near.sort()
         choices = [choice for _place, choice in near]
@@ -191,3 +206,10 @@ class FaqIndex:
     def _by_meaning(self, question: str) -> FaqHit | None:
         found = self.semantic.best(question) if self.semantic is not None else None
         return faq_hit.FaqHit(self.entries[found.entry], found.score, "semantic") if found else None
+
+
+def _counted(key: str) -> tuple[tuple[str, ...], tuple[int, ...], dict[int, None]]:
+    """A key's distinct characters, how often it holds each (``count_ceiling``'s other text) and
+    the table deleting them (``presence_ceiling``'s)."""
+    counted = Counter(key)
+    return tuple(counted), tuple(counted.values()), dict.fromkeys(map(ord, counted))

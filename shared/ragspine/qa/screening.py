@@ -5,6 +5,7 @@ from __future__ import annotations
 import enum
 import re
 import unicodedata
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -71,8 +72,10 @@ class ScreeningPolicy:
     Every rule list is compiled into one alternation (a named group per pattern), so a
     question is screened in a handful of regex passes however many rules there are.
     ``suspects`` joins the triggers, competitors and off-topic words: when it finds none of
-    them, which is most questions, one pass replaces three. Each alternation is compiled on
-    its first use (most questions need ``suspects`` and ``business_terms`` alone); ``compiled``
+    them, which is most questions, one pass replaces three. ``suspect_hints`` is its cheaper
+    first test: a piece of every such word (see ``_hint_pattern``), so a question it finds
+    nothing in holds none of the words and ``suspects`` is not run. Each alternation is compiled on
+    its first use (most questions need ``suspect_hints`` and ``business_terms`` alone); ``compiled``
     compiles them all, where the configuration is checked.
     """
 
@@ -85,6 +88,7 @@ class ScreeningPolicy:
     off_topic: LazyPattern
     replies: Mapping[RefusalReason, Mapping[str, str]]
     suspects: LazyPattern
+    suspect_hints: LazyPattern
     persona: PersonaScreen
 
     @classmethod
@@ -104,6 +108,7 @@ class ScreeningPolicy:
             trigger_words = [screening_text(t) for t in raw["triggers"]]
             competitor_words = [screening_text(c) for c in raw["competitors"]]
             off_topic_words = [screening_text(w) for w in scope["off_topic"]]
+            suspect_words = [*trigger_words, *competitor_words, *off_topic_words]
             triggers = _trigger_pattern(trigger_words)
             competitors = alias_pattern(competitor_words)
             off_topic = alias_pattern(off_topic_words)
@@ -116,8 +121,8 @@ class ScreeningPolicy:
                 business_terms=LazyPattern(alias_pattern(terms)),
                 off_topic=LazyPattern(off_topic),
                 replies={RefusalReason(k): dict(v) for k, v in raw["replies"].items()},
-                suspects=LazyPattern(_first_of([*trigger_words, *competitor_words, *off_topic_words])
-                                     + f"(?:{triggers}|{competitors}|{off_topic})"),
+                suspects=LazyPattern(_first_of(suspect_words) + f"(?:{triggers}|{competitors}|{off_topic})"),
+                suspect_hints=LazyPattern(_hint_pattern(suspect_words, common=Counter("".join(terms)))),
                 persona=persona,
             )
         except (KeyError, TypeError, ValueError, re.error) as exc:
@@ -135,7 +140,7 @@ class ScreeningPolicy:
             ConfigurationError: a rule or cue is not a valid regex.
         """
         patterns = (self.triggers, self.rules, self.competitors, self.business_terms, self.off_topic,
-                    self.suspects, *self.persona.patterns())
+                    self.suspects, self.suspect_hints, *self.persona.patterns())
         for pattern in patterns:
             try:
                 pattern.compiled  # noqa: B018 (compiling is the point)
@@ -164,7 +169,7 @@ class ScreeningPolicy:
         """
         text = screening_text(question)
         judged = self.persona.worth_judging(text)
-        if not judged and not self.suspects.search(text):
+        if not judged and not (self.suspect_hints.search(text) and self.suspects.search(text)):
             return None if self.business_terms.search(text) else self._refuse(
                 RefusalReason.OUT_OF_SCOPE, "NO_BUSINESS_TERM", question)
         match = self.rules.search(text) if self.triggers.search(text) else None
@@ -201,3 +206,41 @@ def _first_of(words: Iterable[str]) -> str:
     if "" in firsts or not firsts:
         return ""
     return f"(?=[{''.join(re.escape(char) for char in sorted(firsts))}])"
+
+
+def _hint_pattern(words: Iterable[str], *, common: Counter[str]) -> str:
+    """A regex finding a piece of each of ``words`` wherever the word occurs, opening on few characters.
+
+    A word's piece is its tail (three characters at least, or the whole of a shorter word) from one
+    of a few characters chosen to cover every word: greedily, the one rarest in ``common`` (the
+    business vocabulary: what questions in scope are written in) for the number of words not yet
+    covered that could open a piece on it. The pieces' prefix tree has no guard, so ``re`` skips in
+    C every position whose character opens no piece: on a question in scope it stops at few places
+    and finds nothing, and the full pattern is not run. A word holds its piece, so a text holding
+    none of the pieces holds none of the words.
+    """
+    words = set(words)
+    if "" in words or not words:
+        return "" if words else "(?!)"  # an empty word is found anywhere; no word is found nowhere
+    # where each word's pieces may open: any character with two more after it (or the first of a short word)
+    heads = {word: word[:max(1, len(word) - 2)] for word in words}
+    holders: dict[str, set[str]] = {}  # an opening character -> the words not yet covered that hold it
+    for word, opening in heads.items():
+        for char in opening:
+            holders.setdefault(char, set()).add(word)
+    chosen: set[str] = set()
+    for opening in heads.values():  # a word sharing no opening with another takes its rarest at once
+        if all(len(holders[char]) == 1 for char in opening):
+            chosen.add(min(opening, key=lambda char: (common[char], char)))
+            for char in set(opening):
+                del holders[char]
+    while holders:
+        best = min(holders, key=lambda char: ((common[char] + 1) / len(holders[char]), char))
+        chosen.add(best)
+        for word in holders.pop(best):
+            for char in set(heads[word]) - {best}:
+                holders[char].discard(word)
+                if not holders[char]:
+                    del holders[char]
+    tails = {word[next(at for at, char in enumerate(opening) if char in chosen):] for word, opening in heads.items()}
+    return trie_pattern(tails, guarded=False)

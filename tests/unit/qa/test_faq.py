@@ -12,7 +12,7 @@ from rapidfuzz import fuzz, process
 from ragspine.bootstrap import domain_dir
 from ragspine.errors import ConfigurationError
 from ragspine.qa.answer import answer_question
-from ragspine.qa.faq import FaqIndex, alphabet_ceiling, faq_key, presence_ceiling, ratio_ceiling
+from ragspine.qa.faq import FaqIndex, alphabet_ceiling, count_ceiling, faq_key, presence_ceiling, ratio_ceiling
 from ragspine.qa.result import AnswerStatus, Route
 from tests.fakes.facts import InMemoryFactStore
 from tests.fakes.llm import RecordingEmbedder
@@ -130,10 +130,18 @@ def test_the_ratio_ceiling_is_never_under_the_fuzzy_ratio(text: str, other: str)
 
 
 @given(_TEXTS, _TEXTS)
+def test_the_count_ceiling_is_the_ratio_ceiling(text: str, other: str) -> None:
+    # counted from the other text's distinct characters alone, it keeps and drops the keys the full count does
+    counted = Counter(other)
+    ceiling = count_ceiling(text, tuple(counted), tuple(counted.values()), len(other))
+    assert ceiling == ratio_ceiling(Counter(text), len(text), counted, len(other))
+
+
+@given(_TEXTS, _TEXTS)
 def test_the_presence_ceiling_is_never_under_the_ratio_ceiling(text: str, other: str) -> None:
     # a key it leaves out could not have passed the count bound either: the keys scored are the same
-    presence = presence_ceiling(Counter(text), len(text), frozenset(other), len(other))
-    assert presence >= ratio_ceiling(Counter(text), len(text), Counter(other), len(other)) - 1e-9
+    presence = presence_ceiling(text, dict.fromkeys(map(ord, other)), len(other))
+    assert presence >= ratio_ceiling(Counter(text), len(text), Counter(other), len(other))
 
 
 @given(_TEXTS, _TEXTS, st.text(alphabet="abcdeé财年定义返品", max_size=8))
