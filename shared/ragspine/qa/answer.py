@@ -55,7 +55,7 @@ from ragspine.qa.render import render_assumptions, render_unit_note, render_unre
 from ragspine.qa.result import AnswerResult, AnswerStatus, Route
 from ragspine.qa.scope import covered_by_knowledge, names_misspelt_domain_terms, names_the_documents_rows
 from ragspine.qa.screening import RefusalReason, ScreeningPolicy
-from ragspine.qa.section_rows import adds_rows_of_other_tables
+from ragspine.qa.section_rows import from_other_tables
 from ragspine.qa.slots import Assumption, Slots, Unrecognized
 from ragspine.qa.stated_names import StatedNames, names_stated, ties_every_figure
 from ragspine.qa.stated_shares import stated_shares
@@ -621,7 +621,7 @@ def _structured(text: str, qa: QAComponents, cache: _QuestionCache, channel: Cha
             structured, slots = dated, dated_slots  # undated figures of two tables: nothing says one period
         if structured is not dated:  # other years of a figure stated for none are no choice to offer
             refinements = tuple(option for option in refinements if option.slot != "period")
-    if arith.add and adds_rows_of_other_tables(text, structured.results, qa.glossary):
+    if arith.add and intent.slots.section_sum and from_other_tables(structured.results):
         arith = replace(arith, add=False, period_sum=0, sum_words=0)  # one heading's rows of two tables: no sum
     structured = with_change_read(structured, text, lang=lang)  # a change line that answers another question
     structured = with_named_parts_sum(structured, text, arith, glossary=qa.glossary, lang=lang)
