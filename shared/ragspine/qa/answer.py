@@ -178,7 +178,7 @@ def _answered(text: str, qa: QAComponents, history: Sequence[Message]) -> Answer
     early = _refused_clarified_or_curated(shape, text, qa, trace)
     if early is not None and early.status is AnswerStatus.NEEDS_CLARIFICATION:
         # "Brantwell's dividend per share" of rows "(p)" and "(€)": the one row with the company's figures
-        filed = _row_with_figures_answered(shape, qa, history)
+        filed = _row_with_figures_answered(shape, qa, history, trace)
         if filed is not None:
             return filed
         # "the change in operating leases between 2021 and 2022": a schedule's cells of those years, computed
@@ -354,10 +354,14 @@ _ROW_READ = MappingProxyType({
 })
 
 
-def _row_with_figures_answered(shape: ParsedQuestion, qa: QAComponents,
-                               history: Sequence[Message]) -> AnswerResult | None:
+def _row_with_figures_answered(shape: ParsedQuestion, qa: QAComponents, history: Sequence[Message],
+                               trace: TraceRecorder) -> AnswerResult | None:
     """The answer to a question asked back which of several alike rows it means, when only one of them has
-    figures for the company and periods asked: answered as if it named that row, and the reading said."""
+    figures for the company and periods asked: answered as if it named that row, and the reading said.
+
+    Its trace is the question's own (the one asked, its timings), with the reading and the decisions of the
+    question as rewritten added: the rewritten question is a step of answering it, not the question traced.
+    """
     intent, _ = shape.parsed()
     filed = rows_with_figures.row_with_figures(intent, facts=qa.facts, glossary=qa.glossary,
                                                max_sensitivity=qa.max_sensitivity)
@@ -370,7 +374,15 @@ def _row_with_figures_answered(shape: ParsedQuestion, qa: QAComponents,
     joiner = ", " if lang is Lang.EN else "、"
     names = joiner.join(qa.glossary.term(SlotKind.ENTITY, code).name(lang.value) for code in filed.entities)
     notes = "\n".join(_ROW_READ[lang].format(typed=typed, row=row, entities=names) for typed, row in filed.rows)
-    return replace(result, answer=f"{result.answer}\n{notes}")
+    trace.decide("structured:row_with_figures")
+    inner = result.trace.get("decisions")
+    for decision in inner if isinstance(inner, list) else ():
+        trace.decide(str(decision))
+    chunk_ids = result.trace.get("chunk_ids")
+    emitted = trace.finish(route=str(result.route), status=str(result.status), slots=result.slots.as_dict(),
+                           fact_ids=["/".join(r.fact.key) for r in result.results if r.fact is not None],
+                           chunk_ids=[str(c) for c in chunk_ids] if isinstance(chunk_ids, list) else [])
+    return replace(result, answer=f"{result.answer}\n{notes}", trace=emitted)
 
 
 def _without_lead_in_subject(asked_back: AnswerResult, text: str, qa: QAComponents, history: Sequence[Message],
