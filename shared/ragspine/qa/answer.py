@@ -55,7 +55,7 @@ from ragspine.qa.render import render_assumptions, render_unit_note, render_unre
 from ragspine.qa.result import AnswerResult, AnswerStatus, Route
 from ragspine.qa.scope import covered_by_knowledge, names_misspelt_domain_terms, names_the_documents_rows
 from ragspine.qa.screening import RefusalReason, ScreeningPolicy
-from ragspine.qa.section_rows import adds_rows_of_other_tables
+from ragspine.qa.section_rows import from_other_tables
 from ragspine.qa.slots import Assumption, Slots, Unrecognized
 from ragspine.qa.stated_names import StatedNames, names_stated, ties_every_figure
 from ragspine.qa.stated_shares import stated_shares
@@ -178,7 +178,7 @@ def _answered(text: str, qa: QAComponents, history: Sequence[Message]) -> Answer
     early = _refused_clarified_or_curated(shape, text, qa, trace)
     if early is not None and early.status is AnswerStatus.NEEDS_CLARIFICATION:
         # "Brantwell's dividend per share" of rows "(p)" and "(€)": the one row with the company's figures
-        filed = _row_with_figures_answered(shape, qa, history)
+        filed = _row_with_figures_answered(shape, qa, history, trace)
         if filed is not None:
             return filed
         # "the change in operating leases between 2021 and 2022": a schedule's cells of those years, computed
@@ -354,10 +354,14 @@ _ROW_READ = MappingProxyType({
 })
 
 
-def _row_with_figures_answered(shape: ParsedQuestion, qa: QAComponents,
-                               history: Sequence[Message]) -> AnswerResult | None:
+def _row_with_figures_answered(shape: ParsedQuestion, qa: QAComponents, history: Sequence[Message],
+                               trace: TraceRecorder) -> AnswerResult | None:
     """The answer to a question asked back which of several alike rows it means, when only one of them has
-    figures for the company and periods asked: answered as if it named that row, and the reading said."""
+    figures for the company and periods asked: answered as if it named that row, and the reading said.
+
+    Its trace is the question's own (the one asked, its timings), with the reading and the decisions of the
+    question as rewritten added: the rewritten question is a step of answering it, not the question traced.
+    """
     intent, _ = shape.parsed()
     filed = rows_with_figures.row_with_figures(intent, facts=qa.facts, glossary=qa.glossary,
                                                max_sensitivity=qa.max_sensitivity)
@@ -370,7 +374,15 @@ def _row_with_figures_answered(shape: ParsedQuestion, qa: QAComponents,
     joiner = ", " if lang is Lang.EN else "、"
     names = joiner.join(qa.glossary.term(SlotKind.ENTITY, code).name(lang.value) for code in filed.entities)
     notes = "\n".join(_ROW_READ[lang].format(typed=typed, row=row, entities=names) for typed, row in filed.rows)
-    return replace(result, answer=f"{result.answer}\n{notes}")
+    trace.decide("structured:row_with_figures")
+    inner = result.trace.get("decisions")
+    for decision in inner if isinstance(inner, list) else ():
+        trace.decide(str(decision))
+    chunk_ids = result.trace.get("chunk_ids")
+    emitted = trace.finish(route=str(result.route), status=str(result.status), slots=result.slots.as_dict(),
+                           fact_ids=["/".join(r.fact.key) for r in result.results if r.fact is not None],
+                           chunk_ids=[str(c) for c in chunk_ids] if isinstance(chunk_ids, list) else [])
+    return replace(result, answer=f"{result.answer}\n{notes}", trace=emitted)
 
 
 def _without_lead_in_subject(asked_back: AnswerResult, text: str, qa: QAComponents, history: Sequence[Message],
@@ -621,7 +633,7 @@ def _structured(text: str, qa: QAComponents, cache: _QuestionCache, channel: Cha
             structured, slots = dated, dated_slots  # undated figures of two tables: nothing says one period
         if structured is not dated:  # other years of a figure stated for none are no choice to offer
             refinements = tuple(option for option in refinements if option.slot != "period")
-    if arith.add and adds_rows_of_other_tables(text, structured.results, qa.glossary):
+    if arith.add and intent.slots.section_sum and from_other_tables(structured.results):
         arith = replace(arith, add=False, period_sum=0, sum_words=0)  # one heading's rows of two tables: no sum
     structured = with_change_read(structured, text, lang=lang)  # a change line that answers another question
     structured = with_named_parts_sum(structured, text, arith, glossary=qa.glossary, lang=lang)

@@ -24,7 +24,7 @@ from ragspine.facts.glossary import Glossary, Mention, Period, SlotKind, normali
 from ragspine.facts.open_vocabulary import METRIC_PREFIX, label_of
 from ragspine.lazy import LazyPattern
 from ragspine.qa.count_asks import without_count_words
-from ragspine.qa.label_words import ASKING_WORDS, label_words
+from ragspine.qa.label_words import ASKING_WORDS, label_words, label_words_in_order
 from ragspine.qa.language import Lang
 from ragspine.qa.period_words import without_quarter_words
 from ragspine.qa.render import label
@@ -191,7 +191,8 @@ QUALIFYING_WORDS = 2
 
 
 def beyond_the_rows(question: str, metrics: tuple[str, ...], glossary: Glossary) -> list[str]:
-    """The question's content words no document row read explains, when they say it asks something else; else [].
+    """The question's content words no document row read explains, in its order, when they say it asks something
+    else; else [].
 
     "For adjusted operating costs, what was the percentage change in the amount of before
     exceptional items, acquisition related costs, acquired intangible asset amortisation and
@@ -207,7 +208,7 @@ def beyond_the_rows(question: str, metrics: tuple[str, ...], glossary: Glossary)
     # "between the third quarter and fourth quarter": periods, read apart from the rows; "how many quarters … lower
     # than $2.00": the count asked of the rows
     left = without_count_words(without_quarter_words(glossary.leftover(question, glossary.scan(question))))
-    beyond = sorted(label_words(left) - own - ASKING_WORDS)
+    beyond = [word for word in label_words_in_order(left) if word not in own and word not in ASKING_WORDS]
     return beyond if len(beyond) > max(QUALIFYING_WORDS, len(own)) else []
 
 

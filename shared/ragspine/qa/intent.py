@@ -142,7 +142,8 @@ class RuleIntentParser:
             else:
                 names += [part for part in left.split() if len(part) >= 2 and part not in glossary.fillers]
         return ParsedSlots(slots.metrics, tuple(entities), slots.periods, slots.channels, slots.bad_period,
-                           tuple(names), row_words=slots.row_words, unstated_kind=slots.unstated_kind)
+                           tuple(names), row_words=slots.row_words, section_sum=slots.section_sum,
+                           unstated_kind=slots.unstated_kind)
 
 
 def _with_display_names(slots: ParsedSlots, glossary: Glossary) -> ParsedSlots:

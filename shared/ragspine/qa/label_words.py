@@ -115,6 +115,13 @@ def label_words(text: str) -> set[str]:
     return _content(_words(text))
 
 
+def label_words_in_order(text: str) -> list[str]:
+    """``label_words`` of a text in the order it writes them, each once: to quote them back as written."""
+    words = _words(text)
+    content = _content(words)
+    return list(dict.fromkeys(word for word in words if word in content))
+
+
 def label_readings(norm: str, leftover: str, glossary: Glossary, *, total_named: bool = False,
                    written: str = "") -> list[NearMiss]:
     """The open label the leftover words of a question name, as one reading or several equally good ones.

@@ -18,7 +18,6 @@ mean one row).
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Sequence
 
 from ragspine.facts.glossary import Glossary, SlotKind
@@ -60,15 +59,13 @@ def with_section_rows(question: str, glossary: Glossary) -> str:
     return question
 
 
-def adds_rows_of_other_tables(question: str, results: Sequence[QueryResult], glossary: Glossary) -> bool:
-    """Whether ``question`` adds a section's rows whose figures found are cells of more than one table.
+def from_other_tables(results: Sequence[QueryResult]) -> bool:
+    """Whether the figures found are cells of more than one table.
 
-    Two tables may file rows under one heading (net sales by product, and by region): their sum would
-    count the whole twice, so nothing is added.
+    Asked of a sum of a section's rows (the parse's ``section_sum``): two tables may file rows under
+    one heading (net sales by product, and by region), and their sum would count the whole twice, so
+    nothing is added.
     """
-    norm = unicodedata.normalize("NFKC", question)
-    if with_section_rows(norm, glossary) == norm:
-        return False
     return len({(f.source_doc_id, f.source_locator.partition(",row=")[0]) for r in results
                 if (f := r.fact) is not None}) > 1
 

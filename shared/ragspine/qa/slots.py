@@ -104,6 +104,7 @@ class ParsedSlots:
     # period words read on the fiscal calendar in a way the answer states (2024年度 as FY2025, a quarter's months)
     period_readings: tuple[PeriodReading, ...] = ()
     half_year_sum: bool = False  # a half year named, read as its two quarters: their sum is asked
+    section_sum: bool = False  # "the sum of all <heading>" read as each row under that heading (``section_rows``)
     # a kind of figure named ("amortized cost") that no row read carries: asked back, never another kind's figure
     unstated_kind: UnstatedKind | None = None
 
@@ -122,7 +123,8 @@ def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
     question, readings = _with_period_words_read(question, glossary)  # 2025年3月期, "year ended June 30"
     question = _with_dates_read(question, glossary)  # "as at December 31, 2019": the fiscal year it closes
     question = with_shared_head_rows(question, glossary)  # "the domestic and international discount rates": two rows
-    question = with_section_rows(question, glossary)  # "the sum of all tax credit carryforwards": each row under it
+    spliced = with_section_rows(question, glossary)  # "the sum of all tax credit carryforwards": each row under it
+    section_sum, question = spliced != question, spliced
     question = with_current_parts(question, glossary)  # "the total deferred revenue": its current and non-current rows
     # "for Balance payable, the difference between Workforce reduction and Facility costs": each column's row
     question = with_column_rows(question, glossary.scan(question), glossary)
@@ -242,7 +244,8 @@ def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
                        tuple(sorted(misses, key=lambda m: m.start)) if misses else (),
                        _metrics_in_one_phrase(question, mentions, metrics), row_words,
                        tuple(r for r in readings if r.period is not None and r.period in periods),
-                       half_year_sum=halves is not None, unstated_kind=unstated_kind(written, metrics, glossary))
+                       half_year_sum=halves is not None, section_sum=section_sum,
+                       unstated_kind=unstated_kind(written, metrics, glossary))
 
 
 # Words that list figures ("revenue and net income", "营收、净利润", "売上高と営業利益"); names with none

@@ -19,13 +19,14 @@ from ragspine.facts.glossary import SlotKind
 from ragspine.facts.model import Fact, FactKey, format_number
 from ragspine.qa import answer as answer_module
 from ragspine.qa import plain_answer as plain_module
-from ragspine.qa.answer import QAComponents, answer_question
+from ragspine.qa.answer import answer_question
 from ragspine.qa.provenance import check_rendered, figure_values
-from ragspine.qa.result import AnswerResult, AnswerStatus, Route
+from ragspine.qa.result import AnswerStatus, Route
 from ragspine.sensitivity import Sensitivity
 from tests.fakes.facts import InMemoryFactStore
 from tests.fakes.qa import make_qa
 from tests.support.glossary import default_glossary
+from tests.support.plain_path import full_path_answer, seen
 
 _GLOSSARY = default_glossary()
 _LINEAGE = ("sha256:" + "0" * 64, "curated-1", "glossary-1")
@@ -35,22 +36,6 @@ _PERIODS = [("2024年", "FY", "2024"), ("FY2023", "FY", "2023"), ("Q3 2024", "Q"
             ("2025年度", "FY", "2025"), ("2024年第4四半期", "Q", "2024Q4")]
 _TEMPLATES = ["{p}{e}的{m}是多少", "What was the {m} of {e} in {p}?", "{e}の{p}の{m}はいくらですか"]
 _UNITS = ["USD_M", "PCT", "JPY", "", "USD_100M", "stores", "万元"]
-
-
-def _seen(result: AnswerResult) -> dict[str, object]:
-    """Everything the caller gets but the trace's timings: the stages' names and the decisions stay."""
-    trace = dict(result.trace)
-    timings = result.trace["timings_ms"]
-    assert isinstance(timings, dict)
-    trace["timings_ms"] = sorted(timings)
-    return {"answer": result.answer, "sources": result.sources, "route": result.route, "status": result.status,
-            "slots": result.slots, "results": result.results, "refinements": result.refinements,
-            "clarification": result.clarification, "refusal": result.refusal_reason, "trace": trace}
-
-
-def _full(question: str, qa: QAComponents) -> AnswerResult:
-    with mock.patch.object(answer_module, "plain_parse", return_value=None):
-        return answer_question(question, qa=qa)
 
 
 def _fact(key: FactKey, value: float, unit: str, doc: str, sensitivity: Sensitivity) -> Fact:
@@ -81,9 +66,9 @@ def test_a_plain_lookup_gets_the_full_paths_result_over_any_fact(
         store.put_conflicts([_fact(key, v, u, f"Other_{i}.pdf", Sensitivity.INTERNAL) for i, (v, u) in
                              enumerate(others)])
     qa = make_qa(store)
-    plain = _seen(answer_question(question, qa=qa))
+    plain = seen(answer_question(question, qa=qa))
     qa.parse_cache.clear()
-    assert plain == _seen(_full(question, qa))
+    assert plain == seen(full_path_answer(question, qa))
 
 
 @pytest.mark.parametrize("question", ["2024年日本的毛利率是多少", "What was Hong Kong revenue in Q3 2024?",
@@ -93,7 +78,7 @@ def test_the_answers_number_is_formatted_from_the_fact_it_cites(question: str) -
     store = InMemoryFactStore()
     qa = make_qa(store)
     # the fact each question asks, with a value no question or period holds
-    probe = _full(question, qa)
+    probe = full_path_answer(question, qa)
     assert probe.status is AnswerStatus.NOT_FOUND and probe.results[0].query is not None
     key = probe.results[0].query.key
     store.put_many([_fact(key, 8675.309, "USD_M", "Filing_A.pdf", Sensitivity.INTERNAL)])
@@ -116,13 +101,13 @@ def test_a_number_the_fact_does_not_give_is_left_to_the_full_check() -> None:
     store = InMemoryFactStore()
     qa = make_qa(store)
     question = "What was the revenue of Japan in FY2024?"
-    key = _full(question, qa).results[0].query.key  # type: ignore[union-attr]
+    key = full_path_answer(question, qa).results[0].query.key  # type: ignore[union-attr]
     # a unit that reads as a number the fact does not give: the plain path does not vouch for the line
     store.put_many([_fact(key, 12, "per 1000 shares", "Filing_B.pdf", Sensitivity.INTERNAL)])
     qa.parse_cache.clear()
     result = answer_question(question, qa=qa)
     qa.parse_cache.clear()
-    assert _seen(result) == _seen(_full(question, qa))
+    assert seen(result) == seen(full_path_answer(question, qa))
     assert result.trace["decisions"] == ["provenance:rejected"]
 
 
@@ -132,14 +117,14 @@ def test_a_figure_not_found_is_answered_by_the_full_path() -> None:
     result = answer_question(question, qa=qa)
     qa.parse_cache.clear()
     assert result.status is AnswerStatus.NOT_FOUND
-    assert _seen(result) == _seen(_full(question, qa))
+    assert seen(result) == seen(full_path_answer(question, qa))
 
 
 def test_a_restricted_figure_is_not_found() -> None:
     store = InMemoryFactStore()
     qa = make_qa(store)
     question = "2024年日本的营业收入是多少"
-    key = _full(question, qa).results[0].query.key  # type: ignore[union-attr]
+    key = full_path_answer(question, qa).results[0].query.key  # type: ignore[union-attr]
     store.put_many([_fact(key, 500, "USD_M", "Board_Pack.pdf", Sensitivity.RESTRICTED)])
     qa.parse_cache.clear()
     result = answer_question(question, qa=qa)

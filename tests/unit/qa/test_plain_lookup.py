@@ -12,7 +12,6 @@ from __future__ import annotations
 import unicodedata
 from datetime import date
 from typing import Any
-from unittest import mock
 
 import pytest
 from hypothesis import given, settings
@@ -22,7 +21,6 @@ from ragspine.facts.calendar import FiscalCalendar
 from ragspine.facts.glossary import SlotKind, normalize_text
 from ragspine.facts.open_vocabulary import METRIC_PREFIX
 from ragspine.facts.sqlite_store import SqliteFactStore
-from ragspine.qa import answer as answer_module
 from ragspine.qa.analytics.cues import NO_ANALYSIS
 from ragspine.qa.answer import QAComponents, answer_question
 from ragspine.qa.arithmetic_cues import NO_ARITHMETIC, ONE_METRIC_WORDS, read_arithmetic
@@ -30,9 +28,10 @@ from ragspine.qa.intent import RuleIntentParser
 from ragspine.qa.month_periods import may_name_months
 from ragspine.qa.period_words import read_period_words
 from ragspine.qa.plain_lookup import _may_hold_cues, _may_name_months, _may_read_period_words, plain_intent
-from ragspine.qa.result import AnswerResult, AnswerStatus
+from ragspine.qa.result import AnswerStatus
 from tests.fakes.qa import make_qa
 from tests.support.glossary import default_glossary
+from tests.support.plain_path import full_path_answer, seen
 from tests.support.samples import load_sample_facts
 
 _GLOSSARY = default_glossary()
@@ -90,31 +89,15 @@ def qa(tmp_path_factory: pytest.TempPathFactory) -> QAComponents:
     return make_qa(store)
 
 
-def _seen(result: AnswerResult) -> dict[str, object]:
-    """Everything the caller gets but the trace's timings: the stages' names and the decisions stay."""
-    trace = dict(result.trace)
-    timings = result.trace["timings_ms"]
-    assert isinstance(timings, dict)
-    trace["timings_ms"] = sorted(timings)
-    return {"answer": result.answer, "sources": result.sources, "route": result.route, "status": result.status,
-            "slots": result.slots, "results": result.results, "refinements": result.refinements,
-            "clarification": result.clarification, "refusal": result.refusal_reason, "trace": trace}
-
-
-def _full(question: str, qa: QAComponents) -> AnswerResult:
-    with mock.patch.object(answer_module, "plain_parse", return_value=None):
-        return answer_question(question, qa=qa)
-
-
 @settings(max_examples=400, deadline=None)
 @given(st.one_of(_PLAIN_LOOKUPS, st.lists(_PARTS, min_size=1, max_size=8).map(_question)).filter(str.strip))
 def test_a_plain_lookup_gets_the_full_paths_answer(qa: QAComponents, question: str) -> None:
     qa.parse_cache.clear()
-    plain = _seen(answer_question(question, qa=qa))
-    again = _seen(answer_question(question, qa=qa))  # a parse kept by the plain path is the full path's too
+    plain = seen(answer_question(question, qa=qa))
+    again = seen(answer_question(question, qa=qa))  # a parse kept by the plain path is the full path's too
     qa.parse_cache.clear()
-    assert plain == _seen(_full(question, qa))
-    assert again == _seen(_full(question, qa))
+    assert plain == seen(full_path_answer(question, qa))
+    assert again == seen(full_path_answer(question, qa))
 
 
 @pytest.mark.parametrize("question", [

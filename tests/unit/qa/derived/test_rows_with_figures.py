@@ -14,6 +14,7 @@ from ragspine.facts.model import Fact
 from ragspine.facts.open_vocabulary import open_metric_code
 from ragspine.qa.answer import QAComponents
 from ragspine.qa.result import AnswerStatus
+from ragspine.qa.trace import question_digest
 from tests.unit.qa.derived.statement_set import answered, statement_fact, statement_qa_with_labels
 
 CENTS = "Earnings per ordinary share (cents)"
@@ -105,3 +106,15 @@ def test_a_ratio_is_asked_back_when_one_side_stays_in_doubt(folder: Path) -> Non
     assert result.clarification is not None
     assert {option.label for option in result.clarification.options} == {"dividend per ordinary share (cents)",
                                                                           "dividend per ordinary share (€)"}
+
+
+def test_the_trace_is_the_questions_own_with_the_rows_reading_added(folder: Path) -> None:
+    question = "What were South's earnings per ordinary share in FY2024?"
+    result = answered(_qa(folder, FILED), question)
+    assert result.trace["question_sha256"] == question_digest(question)  # the question asked, not the rewritten one
+    decisions = result.trace["decisions"]
+    assert isinstance(decisions, list)
+    # the question asked back which row, the one row with figures read, then how its answer was reached
+    assert decisions == ["clarify:ask_metric", "structured:row_with_figures", "provenance:pass"]
+    assert result.trace["status"] == str(AnswerStatus.FOUND)
+    assert result.trace["fact_ids"]

@@ -44,7 +44,14 @@ def test_the_tables_topic_beside_its_rows_names_the_table(qa: QAComponents) -> N
                              "second quarter of 2023?", qa=qa)
     assert "difference between high (label:high) and low (label:low): 4.35 USD" in result.answer, result.answer
     assert f"{PRICES} · table=1,row=high,col=2023Q2" in result.answer, result.answer
-    assert "read 'ordinary, price, share' as what the table of high (label:high) is of" in result.answer, result.answer
+    assert "read 'price, ordinary, share' as what the table of high (label:high) is of" in result.answer, result.answer
+
+
+def test_the_topics_words_are_said_in_the_order_the_question_writes_them(qa: QAComponents) -> None:
+    result = answer_question("What is the difference in the high and low ordinary share closing prices in the "
+                             "second quarter of 2023?", qa=qa)
+    assert "4.35 USD" in result.answer, result.answer
+    assert "read 'ordinary, share, closing, price' as what the table" in result.answer, result.answer
 
 
 def test_words_the_sentence_before_the_table_does_not_say_still_withhold_the_figure(qa: QAComponents) -> None:
