@@ -30,6 +30,7 @@ from ragspine.qa.period_words import (
     with_ranges,
 )
 from ragspine.qa.section_rows import with_section_rows
+from ragspine.qa.section_totals import with_section_totals
 from ragspine.qa.shared_head_rows import with_shared_head_rows
 from ragspine.qa.total_parts import part_of_the_total_read
 from ragspine.qa.total_row_names import with_total_rows_read
@@ -125,6 +126,7 @@ def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
     question = with_shared_head_rows(question, glossary)  # "the domestic and international discount rates": two rows
     spliced = with_section_rows(question, glossary)  # "the sum of all tax credit carryforwards": each row under it
     section_sum, question = spliced != question, spliced
+    question = with_section_totals(question, glossary)  # "the average of net revenues by region": its total row
     question = with_current_parts(question, glossary)  # "the total deferred revenue": its current and non-current rows
     # "for Balance payable, the difference between Workforce reduction and Facility costs": each column's row
     question = with_column_rows(question, glossary.scan(question), glossary)
