@@ -97,6 +97,23 @@ def _matching(words: list[str]) -> list[str]:
             for word, after in zip(single, following, strict=True)]
 
 
+# "ending goodwill", "closing inventory": the item's balance at the period's end, where a roll-forward's rows
+# say so ("Goodwill, end of the year"); "the year ending June 30" and "the period ending 2019" name periods.
+_ITEM_ENDS = frozenset({"ending", "closing"})
+_PERIOD_NOUNS = frozenset({"year", "period", "quarter", "month", "week", "day"})
+
+
+def _ends_named(words: list[str], words_of: dict[str, set[str]]) -> list[str]:
+    """A question's ``words`` with "ending"/"closing" before an item's word read as "end", where a row holds
+    "end"; otherwise as they are ("ending" alone stays a stop word)."""
+    if not any("end" in own for own in words_of.values()):
+        return words
+    following = [*words[1:], ""]
+    before = ["", *words[:-1]]
+    return ["end" if word in _ITEM_ENDS and before_word not in _PERIOD_NOUNS and _content([after]) else word
+            for word, after, before_word in zip(words, following, before, strict=True)]
+
+
 def _words(text: str) -> list[str]:
     """The words of a text in matching form: NFKC, lower case, ``&`` as "and", hyphens as spaces, no note
     references, a number run into a name set apart (``ifrs9``: ``ifrs``, ``9``)."""
@@ -129,10 +146,10 @@ def label_readings(norm: str, leftover: str, glossary: Glossary, *, total_named:
     labels = [code for code in glossary.terms[SlotKind.METRIC] if code.startswith(METRIC_PREFIX)]
     if not labels:
         return []
-    asked = _content(_words(leftover))
+    words_of = {code: _content(_words(label_of(code))) for code in labels}
+    asked = _content(_ends_named(_words(leftover), words_of))
     if not asked:
         return []
-    words_of = {code: _content(_words(label_of(code))) for code in labels}
     if total_named:  # "total" read as the channel names a row too where a label holds it ("fair value of total debt")
         asked.add(_TOTAL)
     score = _Scorer(norm, labels, words_of, glossary)
