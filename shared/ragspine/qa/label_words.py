@@ -105,13 +105,15 @@ _PERIOD_NOUNS = frozenset({"year", "period", "quarter", "month", "week", "day"})
 
 def _ends_named(words: list[str], words_of: dict[str, set[str]]) -> list[str]:
     """A question's ``words`` with "ending"/"closing" before an item's word read as "end", where a row holds
-    "end"; otherwise as they are ("ending" alone stays a stop word)."""
-    if not any("end" in own for own in words_of.values()):
+    "end" and none holds the word itself ("Closing cash"); otherwise as they are ("ending" alone stays a stop
+    word)."""
+    rows_words = set().union(*words_of.values())
+    if "end" not in rows_words:
         return words
     following = [*words[1:], ""]
     before = ["", *words[:-1]]
-    return ["end" if word in _ITEM_ENDS and before_word not in _PERIOD_NOUNS and _content([after]) else word
-            for word, after, before_word in zip(words, following, before, strict=True)]
+    return ["end" if word in _ITEM_ENDS - rows_words and before_word not in _PERIOD_NOUNS and _content([after])
+            else word for word, after, before_word in zip(words, following, before, strict=True)]
 
 
 def _words(text: str) -> list[str]:

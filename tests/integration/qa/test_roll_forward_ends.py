@@ -59,3 +59,26 @@ def test_a_year_ending_on_a_date_names_no_end_of_the_item(ingested_roll_forward:
     # "the year ending December 31, 2023" names the period: the item's two rows are still offered back
     answer, _ = service_answer("What were the intangibles for the year ending December 31, 2023?")
     assert "875.8" not in answer and "812.4" not in answer
+
+
+CLOSING_CASH = """\
+# Larchmont Tools highlights
+
+Key figures (in millions):
+
+| | 2023 | 2022 |
+| --- | --- | --- |
+| Closing cash | 183.2 | 121.6 |
+| Net debt, end of year | 40.5 | 52.0 |
+"""
+
+
+@pytest.fixture(scope="module")
+def ingested_closing_cash(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    yield from ingested_for_module(tmp_path_factory, "closing_cash", {"larchmont.md": CLOSING_CASH})
+
+
+def test_a_row_named_closing_keeps_its_own_word(ingested_closing_cash: None) -> None:
+    # GIVEN a row written "Closing cash" beside another row's "end of year": "closing" is that row's own word
+    answer, _ = service_answer("What was the closing cash in 2023?")
+    assert "183.2" in answer
