@@ -116,6 +116,17 @@ def _ends_named(words: list[str], words_of: dict[str, set[str]]) -> list[str]:
             else word for word, after, before_word in zip(words, following, before, strict=True)]
 
 
+# "the 3 year period", "a two-year period": a span of years the question computes over, no row's "period"
+_COUNTS = frozenset({"two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"})
+
+
+def _without_year_spans(words: list[str]) -> list[str]:
+    """``words`` less the "period" of a counted span of years ("3 year period")."""
+    return [word for at, word in enumerate(words)
+            if not (word == "period" and at >= 2 and words[at - 1] == "year"
+                    and (words[at - 2].isdigit() or words[at - 2] in _COUNTS))]
+
+
 def _words(text: str) -> list[str]:
     """The words of a text in matching form: NFKC, lower case, ``&`` as "and", hyphens as spaces, no note
     references, a number run into a name set apart (``ifrs9``: ``ifrs``, ``9``)."""
@@ -149,7 +160,7 @@ def label_readings(norm: str, leftover: str, glossary: Glossary, *, total_named:
     if not labels:
         return []
     words_of = {code: _content(_words(label_of(code))) for code in labels}
-    asked = _content(_ends_named(_words(leftover), words_of))
+    asked = _content(_ends_named(_without_year_spans(_words(leftover)), words_of))
     if not asked:
         return []
     if total_named:  # "total" read as the channel names a row too where a label holds it ("fair value of total debt")

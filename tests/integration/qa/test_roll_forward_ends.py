@@ -24,7 +24,8 @@ Changes in intangibles (in millions):
 | --- | --- | --- |
 | Intangibles, beginning of year | $ 812.4 | $ 790.1 |
 | Additions from acquisitions | 95.0 | 44.7 |
-| Amortization | (31.6) | (22.4) |
+| Amortization | (27.6) | (20.4) |
+| Measurement period adjustments | (4.0) | (2.0) |
 | Intangibles, end of year | $ 875.8 | $ 812.4 |
 """
 
@@ -48,6 +49,12 @@ def test_ending_before_the_item_reads_the_closing_row(ingested_roll_forward: Non
 def test_the_sum_of_ending_balances_adds_the_closing_rows(ingested_roll_forward: None) -> None:
     answer, _ = service_answer("What is the total ending intangibles for the years 2022 and 2023?")
     assert "1688.2" in answer or "1,688.2" in answer
+
+
+def test_a_counted_span_of_years_names_no_rows_period(ingested_roll_forward: None) -> None:
+    # "the 2 year period" is the years averaged over, not the "period" of "Measurement period adjustments"
+    answer, _ = service_answer("What is the average ending intangibles for the 2 year period from 2022 to 2023?")
+    assert "844.1" in answer
 
 
 def test_the_end_of_a_year_reads_the_closing_row(ingested_roll_forward: None) -> None:
