@@ -97,6 +97,36 @@ def _matching(words: list[str]) -> list[str]:
             for word, after in zip(single, following, strict=True)]
 
 
+# "ending goodwill", "closing inventory": the item's balance at the period's end, where a roll-forward's rows
+# say so ("Goodwill, end of the year"); "the year ending June 30" and "the period ending 2019" name periods.
+_ITEM_ENDS = frozenset({"ending", "closing"})
+_PERIOD_NOUNS = frozenset({"year", "period", "quarter", "month", "week", "day"})
+
+
+def _ends_named(words: list[str], words_of: dict[str, set[str]]) -> list[str]:
+    """A question's ``words`` with "ending"/"closing" before an item's word read as "end", where a row holds
+    "end" and none holds the word itself ("Closing cash"); otherwise as they are ("ending" alone stays a stop
+    word)."""
+    rows_words = set().union(*words_of.values())
+    if "end" not in rows_words:
+        return words
+    following = [*words[1:], ""]
+    before = ["", *words[:-1]]
+    return ["end" if word in _ITEM_ENDS - rows_words and before_word not in _PERIOD_NOUNS and _content([after])
+            else word for word, after, before_word in zip(words, following, before, strict=True)]
+
+
+# "the 3 year period", "a two-year period": a span of years the question computes over, no row's "period"
+_COUNTS = frozenset({"two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"})
+
+
+def _without_year_spans(words: list[str]) -> list[str]:
+    """``words`` less the "period" of a counted span of years ("3 year period")."""
+    return [word for at, word in enumerate(words)
+            if not (word == "period" and at >= 2 and words[at - 1] == "year"
+                    and (words[at - 2].isdigit() or words[at - 2] in _COUNTS))]
+
+
 def _words(text: str) -> list[str]:
     """The words of a text in matching form: NFKC, lower case, ``&`` as "and", hyphens as spaces, no note
     references, a number run into a name set apart (``ifrs9``: ``ifrs``, ``9``)."""
@@ -136,10 +166,10 @@ def label_readings(norm: str, leftover: str, glossary: Glossary, *, total_named:
     labels = [code for code in glossary.terms[SlotKind.METRIC] if code.startswith(METRIC_PREFIX)]
     if not labels:
         return []
-    asked = _content(_words(leftover))
+    words_of = {code: _content(_words(label_of(code))) for code in labels}
+    asked = _content(_ends_named(_without_year_spans(_words(leftover)), words_of))
     if not asked:
         return []
-    words_of = {code: _content(_words(label_of(code))) for code in labels}
     if total_named:  # "total" read as the channel names a row too where a label holds it ("fair value of total debt")
         asked.add(_TOTAL)
     score = _Scorer(norm, labels, words_of, glossary)
