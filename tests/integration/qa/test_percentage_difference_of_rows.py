@@ -46,6 +46,11 @@ def ask(request: pytest.FixtureRequest, services: Services) -> Ask:
     return asker(request.param, services)
 
 
+@pytest.fixture(scope="module")
+def engine(services: Services) -> Ask:
+    return asker("answer_question", services)
+
+
 def _relative(first: str, second: str) -> str:
     a, b = Decimal(first), Decimal(second)
     return str(((a - b) / b * 100).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP))
@@ -82,7 +87,7 @@ def test_no_figure_from_rows_in_percent_or_a_base_not_positive(ask: Ask, questio
 @given(words=st.sampled_from(["percentage difference", "percent difference", "relative difference"]),
        opening=st.sampled_from(["What is the", "What was the", "what's the"]),
        year=st.sampled_from(["in 2021", "for 2021", "as of 2021"]))
-def test_any_wording_of_a_percentage_difference(services: Services, words: str, opening: str, year: str) -> None:
-    body = asker("answer_question", services)(
+def test_any_wording_of_a_percentage_difference(engine: Ask, words: str, opening: str, year: str) -> None:
+    body = engine(
         f"{opening} {words} between fair value of total debt and carrying amount of total debt {year}?")
     assert f": {_relative('3535.1', '3474.2')}%" in body["answer"].splitlines()[0], body["answer"]
