@@ -49,6 +49,7 @@ _TEXT = MappingProxyType({
         "sum": "{who}{period} {terms}：{value}{unit}",
         "gap": "{period} {what}：{a}比{b}{direction} {value}{unit}",
         "row_gap": "{who}{period} {a}与{b}之差：{value}{unit}（{side}）",
+        "row_relative": "{who}{period} {a}相对{b}的差异百分比：{value}%",
         "row_more": "{a}比{b}高", "row_less": "{a}比{b}低", "row_same": "{a}与{b}相同",
         "more": "高", "less": "低", "same": "相同，差",
         "check_yes": "{period} {who}{a} {left}{unit} 等于 {terms} {right}{unit}：一致",
@@ -93,6 +94,7 @@ _TEXT = MappingProxyType({
         "sum": "{who}{period} {terms}: {value}{unit}",
         "gap": "{period} {what}: {a} is {value}{unit} {direction} {b}",
         "row_gap": "{who}{period} difference between {a} and {b}: {value}{unit} ({side})",
+        "row_relative": "{who}{period} percentage difference of {a} from {b}: {value}%",
         "row_more": "{a} above {b}", "row_less": "{a} below {b}", "row_same": "{a} level with {b}",
         "more": "above", "less": "below", "same": "level with",
         "check_yes": "{period} {who}{a} {left}{unit} equals {terms} {right}{unit}: yes, they match",
@@ -145,6 +147,7 @@ _TEXT = MappingProxyType({
         "sum": "{who}{period} {terms}：{value}{unit}",
         "gap": "{period} {what}：{a}は{b}より {value}{unit} {direction}",
         "row_gap": "{who}{period} {a}と{b}の差：{value}{unit}（{side}）",
+        "row_relative": "{who}{period} {a}の{b}に対する差の割合：{value}%",
         "row_more": "{a}は{b}より高い", "row_less": "{a}は{b}より低い", "row_same": "{a}と{b}は同じ",
         "more": "高い", "less": "低い", "same": "同じ（差",
         "check_yes": "{period} {who}{a} {left}{unit} は {terms} {right}{unit} と一致します",
@@ -253,6 +256,8 @@ def with_arithmetic(outcome: StructuredOutcome, arithmetic: Arithmetic, *, gloss
         made += calc.average(metrics, entities, without_wholes(periods), channels)
     elif arithmetic.entity_gap and len(entities) == 2:
         made += calc.entity_gap(metrics, entities, periods, channels)
+    elif _relative_gap_of_two_rows(arithmetic, metrics, entities, periods):
+        made += calc.row_relative_gap(metrics, entities[0], periods[0], channels)
     elif _gap_of_two_rows(arithmetic, metrics, entities, periods):
         made += calc.row_gap(metrics, entities[0], periods[0], channels)
     if not made:
@@ -346,6 +351,13 @@ def _gap_of_two_rows(arithmetic: Arithmetic, metrics: list[str], entities: list[
     """
     return (arithmetic.difference and not arithmetic.percent and len(metrics) == 2 and len(entities) == 1
             and len(periods) == 1)
+
+
+def _relative_gap_of_two_rows(arithmetic: Arithmetic, metrics: list[str], entities: list[str],
+                              periods: list[Period]) -> bool:
+    """"The percentage difference between fair value and carrying amount of total debt in 2018": two rows of one
+    entity and period, the first's gap from the second as a percentage of the second."""
+    return arithmetic.relative_difference and len(metrics) == 2 and len(entities) == 1 and len(periods) == 1
 
 
 def _two_spans(arithmetic: Arithmetic, metrics: list[str], entities: list[str]) -> bool:
@@ -792,6 +804,28 @@ class _Calc:
             unit = " points" if got.unit == "PCT" and self.lang is Lang.EN else spaced(got.unit)
             line = self.text["row_gap"].format(who=self.who(entity, period), period=period.label, a=self.metric(a),
                                                b=self.metric(b), value=shown, unit=unit, side=side)
+            made.append((f"{line}{got.note}{cited(tuple(got.facts))}", (shown,)))
+        return made
+
+    def row_relative_gap(self, metrics: list[str], entity: str, period: Period, channels: list[str]) -> list[Made]:
+        """(A - B) / B in percent for two metrics of one entity and period, both cited.
+
+        Nothing is computed from rows stated in percent (a gap in points or relative to the second is not
+        clear) or from a second figure that is not positive (a relative gap from it has no meaning)."""
+        made: list[Made] = []
+        a, b = metrics
+        for channel in channels:
+            what = f"{self.who(entity)}{period.label} {self.metric(a)} / {self.metric(b)} {self.text['w_gap']}"
+            got = self.on_one_unit([(a, entity, channel, period), (b, entity, channel, period)], what)
+            if isinstance(got, str):
+                made.append((got, ()))
+                continue
+            if got.unit == "PCT" or got.values[1] <= 0:
+                continue
+            value = (got.values[0] - got.values[1]) / got.values[1] * 100
+            shown = self.rounded(value, DEFAULT_RATIO_PLACES)
+            line = self.text["row_relative"].format(who=self.who(entity, period), period=period.label,
+                                                    a=self.metric(a), b=self.metric(b), value=shown)
             made.append((f"{line}{got.note}{cited(tuple(got.facts))}", (shown,)))
         return made
 

@@ -64,6 +64,9 @@ ENTITY_GAP = _cue("difference", "differ", "gap", "more than", "less than", "high
 # A difference asked in so many words (not "more than" or "exceed", which may be words of a row's own name):
 # between two rows of one period it is the size of their gap ("the difference between APAC and EMEA in 2019").
 DIFFERENCE = _cue("difference", "differ", "gap", "相差", "差额", "差距", "之差", "差多少", "差異", "の差", "差は")
+# A difference asked as a percentage of the second figure named: "the percentage difference between fair
+# value and carrying amount" is (fair value - carrying amount) / carrying amount
+RELATIVE_DIFFERENCE = _cue("percentage difference", "percent difference", "relative difference")
 # A part as a share of a whole: "the percentage of audit fees in total fees", "what proportion of … is made up of"
 # "the proportion (in percentage) of", "the proportion, in percentage, of": the unit said inside the cue
 SHARE_OF = _cue("percentage of", "percent of", "proportion of", "proportion (in percentage) of",
@@ -141,6 +144,7 @@ class Arithmetic:
     add: bool = False
     entity_gap: bool = False
     difference: bool = False  # "difference", 相差, の差: the gap between two rows of one period may be asked
+    relative_difference: bool = False  # "percentage difference between A and B": (A - B) / B
     consistency: bool = False
     change: bool = False  # a change or difference is asked too ("the change between the 2018 and 2019 average")
     growth: bool = False  # an average of growth rates ("the average revenue growth"): read only beside "average"
@@ -228,6 +232,7 @@ def _read_cues(norm: str, text: str, metrics: list[Mention], glossary: Glossary)
         cagr_years=years if years and years > 0 else None, subtract=bool(SUBTRACT.search(text)),
         add=bool(ADD.search(text)) or (consistency and ("+" in text or "和" in text or "sum" in text)),
         entity_gap=bool(ENTITY_GAP.search(text)), difference=bool(DIFFERENCE.search(text)),
+        relative_difference=bool(RELATIVE_DIFFERENCE.search(text)),
         consistency=consistency, places=_places(norm),
         change=bool(CHANGE.search(text)), averages=len(AVERAGE.findall(norm)),
         averaged_gap=average and bool(_AVERAGED_GAP.search(text)),
