@@ -5,7 +5,7 @@ the finance pack defines, and the statement's rows ("Total current assets", "Tot
 liabilities") are open metrics (``open_vocabulary``). A pack ratio the glossary lacks becomes a
 formula metric over those rows: each input is the one open row the pack's item names (its whole
 label, or its item under a section heading when no whole label is). An input no row names, or
-several rows name, stays the pack's item, which has no figures: the answer names it as missing
+several rows name, is read under the pack's name, which no row has: the answer names it as missing
 rather than choose a row. Only ratios of which at least one input is a row of the documents are
 added, so a glossary with no statements is left as it is; a domain including the pack already
 has every ratio, so nothing changes for it.
@@ -80,11 +80,12 @@ def _shown(text: str, codes: Mapping[str, str], metrics: Mapping[str, Mapping[st
     """The formula as the answer states it: a row by its label, a pack item by its English name."""
     def name(match: re.Match[str]) -> str:
         code = codes.get(match.group(0), match.group(0))
-        if code.startswith(METRIC_PREFIX):
-            return label_of(code)
-        spec = metrics.get(code) or {}
-        return str((spec.get("names") or {}).get("en") or code)
+        return label_of(code) if code.startswith(METRIC_PREFIX) else _english(metrics.get(code) or {}, code)
     return _CODE.sub(name, text)
+
+
+def _english(spec: Mapping[str, Any], code: str) -> str:
+    return str((spec.get("names") or {}).get("en") or code)
 
 
 def _unit(spec: Mapping[str, Any]) -> str | None:
@@ -121,11 +122,11 @@ def with_standard_ratios(glossary: Glossary) -> Glossary:
             named = _rows_named(metrics[item], rows)
             if len(named) == 1:
                 codes[item] = named[0]
-        if not codes:
+        if not codes:  # no input is a row of the documents
             continue
-        for item in formula.inputs:
-            if item not in codes and item not in terms[SlotKind.METRIC]:  # named as missing, never asked for
-                terms[SlotKind.METRIC][item] = Term.from_spec(item, {"names": metrics.get(item, {}).get("names", {})})
+        for item in formula.inputs:  # a row no statement has: named as missing, never offered as a figure to ask
+            if item not in codes and item not in known:
+                codes[item] = METRIC_PREFIX + matching_form(_english(metrics.get(item) or {}, item))
         terms[SlotKind.METRIC][code] = replace(Term.from_spec(code, spec), unit=_unit(spec))
         tree = _Renamed(codes).visit(ast.parse(formula.text, mode="eval").body)
         formulas[code] = Formula(_shown(formula.text, codes, metrics), tree,

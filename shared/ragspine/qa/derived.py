@@ -22,7 +22,7 @@ from ragspine.citation import Source, citation
 from ragspine.facts.formulas import ABS, PERCENT_UNITS, PRIOR, PRIOR_SUFFIX, Formula
 from ragspine.facts.glossary import Glossary, Period, SlotKind
 from ragspine.facts.model import Fact, format_number
-from ragspine.facts.open_vocabulary import METRIC_PREFIX
+from ragspine.facts.open_vocabulary import METRIC_PREFIX, label_of
 from ragspine.facts.ports import FactStore
 from ragspine.facts.query_metric import MetricQuery, QueryStatus, run_query
 from ragspine.facts.unit_scales import common_unit, money_unit, rescale
@@ -462,6 +462,8 @@ def _input_label(fact: Fact, query: MetricQuery, glossary: Glossary, lang: Lang)
 def _missing_label(missing: str, glossary: Glossary, lang: Lang) -> str:
     """A missing input's name; ``INVENTORIES FY2017`` (a balance a year before) keeps its year."""
     code, _, year = missing.partition(" ")
+    if code not in glossary.terms[SlotKind.METRIC]:  # a row no statement has (``facts/standard_ratios.py``)
+        return label_of(code)
     name = label(glossary.term(SlotKind.METRIC, code), lang)
     return f"{name} {year}" if year else name
 
