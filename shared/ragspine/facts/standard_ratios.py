@@ -7,8 +7,9 @@ formula metric over those rows: each input is the one open row the pack's item n
 label, or its item under a section heading when no whole label is). An input no row names, or
 several rows name, is read under the pack's name, which no row has: the answer names it as missing
 rather than choose a row. Only ratios of which at least one input is a row of the documents are
-added, so a glossary with no statements is left as it is; a domain including the pack already
-has every ratio, so nothing changes for it.
+added, so a glossary with no statements is left as it is, and none a row already states under its
+name (the stated figure is read, never recomputed); a domain including the pack already has every
+ratio, so nothing changes for it.
 """
 
 from __future__ import annotations
@@ -66,6 +67,12 @@ def _rows_named(spec: Mapping[str, Any], rows: Iterable[str]) -> list[str]:
     return whole or [code for code, text in labels.items() if text.rpartition(": ")[2] in names]
 
 
+def _stated(spec: Mapping[str, Any], labels: str) -> bool:
+    """Whether a row's label (``labels``: one a line) holds one of the ratio's names ("Current ratio (1)")."""
+    names = {matching_form(str(a)) for a in [*(spec.get("aliases") or []), *(spec.get("names") or {}).values()]}
+    return any(name in labels and re.search(rf"(?<!\w){re.escape(name)}(?!\w)", labels) for name in names if name)
+
+
 class _Renamed(ast.NodeTransformer):
     """A formula tree with its pack item codes replaced by the rows they name."""
 
@@ -111,9 +118,10 @@ def with_standard_ratios(glossary: Glossary) -> Glossary:
     terms = {kind: dict(section) for kind, section in glossary.terms.items()}
     aliases = dict(glossary.aliases)
     formulas = dict(glossary.formulas)
+    labels = "\n".join(label_of(code) for code in rows)
     for code, spec in metrics.items():
         formula = _plain_formula(spec)
-        if formula is None or code in known:
+        if formula is None or code in known or spec.get("unit") not in RATIO_UNITS:
             continue
         codes: dict[str, str] = {}
         for item in formula.inputs:
@@ -122,7 +130,7 @@ def with_standard_ratios(glossary: Glossary) -> Glossary:
             named = _rows_named(metrics[item], rows)
             if len(named) == 1:
                 codes[item] = named[0]
-        if not codes:  # no input is a row of the documents
+        if not codes or _stated(spec, labels):  # no input is a row of the documents, or a row is the ratio
             continue
         for item in formula.inputs:  # a row no statement has: named as missing, never offered as a figure to ask
             if item not in codes and item not in known:
