@@ -4,19 +4,21 @@ The domain includes no glossary pack, so "current ratio" is no metric of its glo
 balance sheet's rows ("Total current assets", "Total current liabilities") are the document's own
 labels. The ratio is computed from the one row each input names: the answer states the formula,
 the figure as a multiple with its percent beside it, and cites both inputs. A ratio one of whose
-inputs no row states is asked back naming that input, with no number. Asked through
+inputs no row states is asked back naming that input, with no number; a ratio a row states is read
+as stated. Asked through
 ``answer_question`` and ``POST /v1/ask``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from ragspine.bootstrap import get_services
 from tests.support.ask import WAYS, Ask, asker
-from tests.support.domain_env import ingested_for_module
+from tests.support.domain_env import ingested_for_module, ingested_in_fresh_domain, service_answer
 
 BALANCE_SHEET = """\
 # Larkspur Tooling annual report
@@ -85,3 +87,26 @@ def test_a_ratio_with_an_input_no_row_states_names_it_and_gives_no_number(ask: A
     assert "quick ratio (QUICK_RATIO) cannot be computed" in answer
     assert "there is no figure for inventories" in answer
     assert "TIMES" not in answer
+
+
+STATED_RATIO = """\
+# Wrenfield Mills key figures
+
+Liquidity (in thousands of US dollars):
+
+| | 2024 | 2023 |
+| --- | --- | --- |
+| Total current assets | 5,000 | 4,000 |
+| Total current liabilities | 4,000 | 4,000 |
+| Current ratio (as reported) | 1.3 | 1.0 |
+"""
+
+
+def test_a_ratio_a_row_states_is_read_as_stated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # GIVEN a table that states the current ratio in a row of its own
+    for _ in ingested_in_fresh_domain(monkeypatch, tmp_path, {"wrenfield.md": STATED_RATIO}):
+        # WHEN the current ratio is asked
+        answer, _status = service_answer("What is the current ratio in 2024?")
+        # THEN the stated row is the answer, never a figure recomputed from other rows
+        assert "1.3" in answer and "row=Current ratio" in answer
+        assert "computed as" not in answer
