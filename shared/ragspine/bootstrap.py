@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from ragspine.domain import files as domain_files
     from ragspine.domain import profile as domain_profile
     from ragspine.facts import glossary as facts_glossary
-    from ragspine.facts import open_vocabulary
+    from ragspine.facts import open_vocabulary, standard_ratios
     from ragspine.facts import sqlite_store as facts_sqlite_store
     from ragspine.facts.glossary import Glossary
     from ragspine.facts.ports import FactStore
@@ -123,6 +123,7 @@ else:
     domain_profile = LazyModule("ragspine.domain.profile")
     facts_glossary = LazyModule("ragspine.facts.glossary")
     open_vocabulary = LazyModule("ragspine.facts.open_vocabulary")
+    standard_ratios = LazyModule("ragspine.facts.standard_ratios")
     facts_sqlite_store = LazyModule("ragspine.facts.sqlite_store")
     cited_passages = LazyModule("ragspine.ingestion.cited_passages")
     dense_progress = LazyModule("ragspine.ingestion.dense_progress")
@@ -410,6 +411,7 @@ def build_services(settings: Settings) -> Services:
     with domain_files.one_reading():  # the domain folder's files read, and checked against its seal, once
         # the documents' own labels and companies
         glossary = open_vocabulary.with_open_terms(glossary_file.glossary_of(domain), facts.open_codes())
+        glossary = standard_ratios.with_standard_ratios(glossary)  # a ratio over those rows, without the pack
         llm = build_llm(settings, glossary)
         retrieval = build_retrieval(settings, llm=llm, glossary=glossary, domain=domain)
         narrative = None

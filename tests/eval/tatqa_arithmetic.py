@@ -42,7 +42,7 @@ SCALES = {"": 1.0, "thousand": 1e3, "million": 1e6, "billion": 1e9, "percent": 0
 _UNIT_SCALE = {"K": "thousand", "TH": "thousand", "M": "million", "MN": "million", "B": "billion", "BN": "billion"}
 # A unit as the answer writes it: a money code ("USD_K"), a scale stated without a currency ("K": the
 # document says "in thousands" and names no currency), percent or points.
-_UNIT = r"(?:[A-Z]{3}(?:_[0-9A-Z]+)?|PCT|points|K|TH|MN|M|BN|B)(?![A-Za-z_])"
+_UNIT = r"(?:[A-Z]{3}(?:_[0-9A-Z]+)?|PCT|points|TIMES|K|TH|MN|M|BN|B)(?![A-Za-z_])"
 _PERCENT_CHANGE = re.compile(r"percent(?:age)?\s+(?:change|increase|decrease|growth)|%\s*change|growth rate|"
                              r"percent(?:age)? (?:increase|decrease|difference)")
 _CHANGE = re.compile(r"(?<![a-z])(?:change|increase|decrease|difference|growth)(?![a-z])")
@@ -61,6 +61,8 @@ _ROW_GAP = re.compile(rf"difference between (.+?) and (.+?): ([\d.,]+)(?: ({_UNI
 _MEAN_BY_SIZE = re.compile(rf"; all are written as negatives, so by size ([\d,.]+) ?({_UNIT})?")
 # a part of a whole written as a negative ("shares vested" in brackets): its share by size
 _PART_BY_SIZE = re.compile(rf" is written as a negative, so by size ([\d,.]+) ?(%|{_UNIT})?")
+# a multiple over a statement's rows stated with its percent beside it ("0.78 TIMES (78.28%)")
+_MULTIPLE_PERCENT = re.compile(r" TIMES [(（]([\d,.]+)%[)）]")
 _COMPUTED = re.compile(rf"[：:]\s*([−-]?[\d,]+(?:\.\d+)?)\s*(%|{_UNIT})?\s*(?:[（(]|$)")
 
 
@@ -144,7 +146,8 @@ def stated_reading(question: str, answer: str) -> tuple[float, str] | None:
     negatives: the signed change ("up 6850", read first) and the change by size ("by size down
     6850"); an average or a sum of such figures: signed ("−615") and by size ("by size 615"); a part written as a
     negative over its whole: signed ("−28.46%") and by size ("so by size 28.46%"); the difference between two
-    rows of one period: its size and the side ("1903 (A below B)"), so the signed A − B (−1903). TAT-QA's golds
+    rows of one period: its size and the side ("1903 (A below B)"), so the signed A − B (−1903); a ratio over a
+    statement's rows: its multiple ("0.78 TIMES", read first) and its percent ("(78.28%)"). TAT-QA's golds
     take either reading; the answer states both,
     so either is the figure it gives.
     """
@@ -154,6 +157,9 @@ def stated_reading(question: str, answer: str) -> tuple[float, str] | None:
     for line in answer.splitlines():
         if "（计算自：" not in line:
             continue
+        multiple = _MULTIPLE_PERCENT.search(line)
+        if multiple is not None and not _CHANGE.search(text):
+            return float(multiple.group(1).replace(",", "")), "percent"
         match = _CHANGE_LINE.search(line)
         gap = _ROW_GAP.search(line)
         if match is None and gap is not None and _DIFFERENCE.search(text):

@@ -22,6 +22,7 @@ from ragspine.citation import Source, citation
 from ragspine.facts.formulas import ABS, PERCENT_UNITS, PRIOR, PRIOR_SUFFIX, Formula
 from ragspine.facts.glossary import Glossary, Period, SlotKind
 from ragspine.facts.model import Fact, format_number
+from ragspine.facts.open_vocabulary import METRIC_PREFIX, label_of
 from ragspine.facts.ports import FactStore
 from ragspine.facts.query_metric import MetricQuery, QueryStatus, run_query
 from ragspine.facts.unit_scales import common_unit, money_unit, rescale
@@ -430,9 +431,24 @@ def render_computed(query: MetricQuery, made: Computed | NotComputed, glossary: 
                                for f in made.inputs)
     scale = text["scale"].format(units="、".join(made.rescaled), target=made.target) if made.rescaled else ""
     scale += _basis(made, query, glossary, lang)
-    line = text["value"].format(what=what, value=value, unit=spaced(made.unit), formula=formula.text, inputs=inputs,
-                                scale=scale)
-    return f"{line}{cited(made.inputs)}", (value, *constants, *(format_number(f.value) for f in made.inputs))
+    percent = _percent_of_rows(made, formula, lang)
+    line = text["value"].format(what=what, value=value, unit=spaced(made.unit) + percent, formula=formula.text,
+                                inputs=inputs, scale=scale)
+    shown_numbers = (value, *((percent.strip(" (（%)）"),) if percent else ()))
+    return f"{line}{cited(made.inputs)}", (*shown_numbers, *constants, *(format_number(f.value) for f in made.inputs))
+
+
+def _percent_of_rows(made: Computed, formula: Formula, lang: Lang) -> str:
+    """`` (78.28%)`` beside a multiple over a statement's own rows (``facts/standard_ratios.py``), else "".
+
+    Such a ratio is read in either form (a current ratio of 0.78, a liabilities-to-assets ratio of
+    18.34%), so the answer states both.
+    """
+    if made.unit not in MULTIPLE_UNITS or not formula.inputs or \
+            not all(name.startswith(METRIC_PREFIX) for name in formula.inputs):
+        return ""
+    percent = format_decimal((made.value * 100).quantize(Decimal(1).scaleb(-RATIO_PLACES), rounding=ROUND_HALF_UP))
+    return f" ({percent}%)" if lang is Lang.EN else f"（{percent}%）"
 
 
 def _input_label(fact: Fact, query: MetricQuery, glossary: Glossary, lang: Lang) -> str:
@@ -446,6 +462,8 @@ def _input_label(fact: Fact, query: MetricQuery, glossary: Glossary, lang: Lang)
 def _missing_label(missing: str, glossary: Glossary, lang: Lang) -> str:
     """A missing input's name; ``INVENTORIES FY2017`` (a balance a year before) keeps its year."""
     code, _, year = missing.partition(" ")
+    if code not in glossary.terms[SlotKind.METRIC]:  # a row no statement has (``facts/standard_ratios.py``)
+        return label_of(code)
     name = label(glossary.term(SlotKind.METRIC, code), lang)
     return f"{name} {year}" if year else name
 
