@@ -115,6 +115,12 @@ def is_open_code(code: str) -> bool:
     return code.startswith((METRIC_PREFIX, ENTITY_PREFIX))
 
 
+def stated_share_label(row: str, share: str) -> str:
+    """The label of a row's share stated beside its amount (``net sales: APAC, percent of total``): the share's
+    words close the row's own, so a question naming the row alone names the amount."""
+    return f"{row}, {share}"
+
+
 def label_of(code: str) -> str:
     """The words an open code was derived from (the code itself for a glossary code)."""
     for prefix in (METRIC_PREFIX, ENTITY_PREFIX):

@@ -44,6 +44,7 @@ from ragspine.facts.open_vocabulary import (
     label_of,
     open_entity_code,
     open_metric_code,
+    stated_share_label,
     without_legal_form,
 )
 from ragspine.ingestion.document_company import COMPANY_NAME
@@ -82,6 +83,7 @@ from ragspine.ingestion.table_quarters import (
 )
 from ragspine.ingestion.table_report_periods import names_part_of_year
 from ragspine.ingestion.table_roll_forward import roll_forward
+from ragspine.ingestion.table_share_columns import stated_share_columns
 from ragspine.ingestion.table_shifted_headings import headings_into_label_column
 from ragspine.ingestion.table_split_headings import headings_made_whole
 from ragspine.ingestion.table_stated_years import is_stated_period, stated_years, year_ends_named_by_end
@@ -500,6 +502,7 @@ class _TableReader:
         self.unheaded: set[int] = set()  # columns of a roll-forward whose kind no header states
         # columns dated kind by kind: one date heads them and a column of another kind of figure of the same rows
         self.dated_by_kind: set[int] = set()
+        self.share_cols: dict[int, tuple[str, str]] = {}  # "% of Total" beside a kind: (the kind, the share's words)
         # columns of January or February year ends the text around names by their end: fiscal years of the report's
         self.named_by_report: set[int] = set()
         self.total_parts: dict[int, tuple[int, ...]] = {}  # a bare total row's rows above it, back to a heading
@@ -1003,7 +1006,9 @@ class _TableReader:
             # ("thousand") in a label would read as a number no fact states
             found[c] = _UNIT_NOTE.sub(lambda note: "" if units_in(note.group(), self.currency) else note.group(),
                                       text).strip()
-        return found
+        # "% of Total" beside "Net Sales" under one year: the row's stated share of that kind's whole
+        self.share_cols = stated_share_columns({c: self.shape.col_headers[c] for c in skipped}, found)
+        return found | {c: kind for c, (kind, _) in self.share_cols.items()}
 
     def _title_period(self) -> Period | None:
         """The one fiscal year an annual report's title names (``…2024年年度报告（摘录）``) or the one quarter
@@ -1105,6 +1110,8 @@ class _TableReader:
 
         A bare ``Total`` row of line items is the total of the column's kind ("Total net sales").
         """
+        if c in self.share_cols and labels and is_bare_total(labels[-1]):
+            return None  # the whole's share of itself
         if labels and is_bare_total(labels[-1]) and not any(n.metric for n in names) and self.line_items:
             if not self._sums_its_parts(r, [c]):
                 return None
@@ -1122,6 +1129,8 @@ class _TableReader:
             # the row's own name, so a question naming the row alone is never answered with the kind's figure
             section, colon, item = metrics[0][0].rpartition(": ")
             return open_metric_code(f"{section}{colon}{header} of {item}")
+        if c in self.share_cols:
+            return open_metric_code(stated_share_label(f"{header}: {metrics[0][0]}", self.share_cols[c][1]))
         return open_metric_code(f"{header}: {metrics[0][0]}")
 
     def _qualified_by_sections(self) -> dict[int, tuple[str, ...]]:

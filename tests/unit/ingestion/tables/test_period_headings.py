@@ -144,7 +144,12 @@ def test_a_column_naming_a_kind_of_figure_under_a_period_heads_the_rows_of_the_d
                     ["", "Net Sales", "% of Total", "Net Sales", "% of Total"],
                     ["Americas", "$259,105", "21.6%", "$224,056", "29.6%"], ["EMEA", "277,898", "23.1%", "237,437", "31.4%"]])
     assert facts == {("label:net sales: americas", "2018", 259105), ("label:net sales: americas", "2017", 224056),
-                     ("label:net sales: emea", "2018", 277898), ("label:net sales: emea", "2017", 237437)}
+                     ("label:net sales: emea", "2018", 277898), ("label:net sales: emea", "2017", 237437),
+                     # the "% of Total" beside each amount: the row's stated share of that year's total net sales
+                     ("label:net sales: americas, percent of total", "2018", 21.6),
+                     ("label:net sales: americas, percent of total", "2017", 29.6),
+                     ("label:net sales: emea, percent of total", "2018", 23.1),
+                     ("label:net sales: emea, percent of total", "2017", 31.4)}
 
 
 def test_a_column_of_a_part_of_a_period_or_of_a_change_never_heads_rows() -> None:
