@@ -36,11 +36,11 @@ if TYPE_CHECKING:
     from ragspine.aws import secrets as aws_secrets
     from ragspine.aws.dynamo_operations import DynamoOperationStore
     from ragspine.aws.stepfunctions_runner import StepFunctionsOperationRunner
-    from ragspine.domain import bundle, glossary_file
+    from ragspine.domain import bundle, glossary_file, standard_ratios
     from ragspine.domain import files as domain_files
     from ragspine.domain import profile as domain_profile
     from ragspine.facts import glossary as facts_glossary
-    from ragspine.facts import open_vocabulary, standard_ratios
+    from ragspine.facts import open_vocabulary
     from ragspine.facts import sqlite_store as facts_sqlite_store
     from ragspine.facts.glossary import Glossary
     from ragspine.facts.ports import FactStore
@@ -123,7 +123,7 @@ else:
     domain_profile = LazyModule("ragspine.domain.profile")
     facts_glossary = LazyModule("ragspine.facts.glossary")
     open_vocabulary = LazyModule("ragspine.facts.open_vocabulary")
-    standard_ratios = LazyModule("ragspine.facts.standard_ratios")
+    standard_ratios = LazyModule("ragspine.domain.standard_ratios")
     facts_sqlite_store = LazyModule("ragspine.facts.sqlite_store")
     cited_passages = LazyModule("ragspine.ingestion.cited_passages")
     dense_progress = LazyModule("ragspine.ingestion.dense_progress")

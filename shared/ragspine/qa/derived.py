@@ -439,7 +439,7 @@ def render_computed(query: MetricQuery, made: Computed | NotComputed, glossary: 
 
 
 def _percent_of_rows(made: Computed, formula: Formula, lang: Lang) -> str:
-    """`` (78.28%)`` beside a multiple over a statement's own rows (``facts/standard_ratios.py``), else "".
+    """`` (78.28%)`` beside a multiple over a statement's own rows (``domain/standard_ratios.py``), else "".
 
     Such a ratio is read in either form (a current ratio of 0.78, a liabilities-to-assets ratio of
     18.34%), so the answer states both.
@@ -462,7 +462,7 @@ def _input_label(fact: Fact, query: MetricQuery, glossary: Glossary, lang: Lang)
 def _missing_label(missing: str, glossary: Glossary, lang: Lang) -> str:
     """A missing input's name; ``INVENTORIES FY2017`` (a balance a year before) keeps its year."""
     code, _, year = missing.partition(" ")
-    if code not in glossary.terms[SlotKind.METRIC]:  # a row no statement has (``facts/standard_ratios.py``)
+    if code not in glossary.terms[SlotKind.METRIC]:  # a row no statement has (``domain/standard_ratios.py``)
         return label_of(code)
     name = label(glossary.term(SlotKind.METRIC, code), lang)
     return f"{name} {year}" if year else name

@@ -61,19 +61,6 @@ def faq_key(text: str) -> str:
     return "".join(_KEPT.findall(folded))
 
 
-def ratio_ceiling(key: Counter[str], length: int, other: Counter[str], other_length: int) -> float:
-    """An upper bound of ``fuzz.ratio`` between two texts, from their characters alone.
-
-    The ratio is ``200 * LCS / (len(a) + len(b))``, and a common subsequence uses each character
-    at most as often as the text with fewer of it holds it. A key whose bound is under the
-    threshold cannot match, so it is never given to the fuzzy matcher (whose import a question
-    no key comes near never pays); ``FaqIndex.match`` takes it with ``count_ceiling``.
-    """
-    common = key.keys() & other.keys()  # each shared character's count, summed in C (no Python frame per character)
-    shared = sum(map(min, map(key.__getitem__, common), map(other.__getitem__, common)))
-    return 200.0 * shared / (length + other_length)
-
-
 def alphabet_ceiling(key: str, alphabet: frozenset[str]) -> float:
     """An upper bound of ``fuzz.ratio`` between ``key`` and any text written in ``alphabet``.
 
@@ -88,11 +75,13 @@ def alphabet_ceiling(key: str, alphabet: frozenset[str]) -> float:
 
 
 def count_ceiling(text: str, chars: tuple[str, ...], counts: tuple[int, ...], other_length: int) -> float:
-    """``ratio_ceiling`` of ``text`` and a text holding ``counts[i]`` of each of ``chars``, counted in C.
+    """An upper bound of ``fuzz.ratio`` between ``text`` and a text holding ``counts[i]`` of each of ``chars``.
 
-    The same sum (each shared character at most as often as the text with fewer of it holds it),
-    taken with ``str.count`` on the other text's distinct characters: no count of ``text`` is built
-    and no set intersected, so rejecting a key costs a pass per character it holds.
+    The ratio is ``200 * LCS / (len(a) + len(b))``, and a common subsequence uses each character at
+    most as often as the text with fewer of it holds it. The sum is taken with ``str.count`` on the
+    other text's distinct characters, in C: no count of ``text`` is built and no set intersected, so
+    rejecting a key costs a pass per character it holds. A key whose bound is under the threshold
+    cannot match and never reaches the fuzzy matcher (whose import a question no key comes near never pays).
     """
     shared = sum(map(min, map(text.count, chars), counts))
     return 200.0 * shared / (len(text) + other_length)

@@ -12,12 +12,19 @@ from rapidfuzz import fuzz, process
 from ragspine.bootstrap import domain_dir
 from ragspine.errors import ConfigurationError
 from ragspine.qa.answer import answer_question
-from ragspine.qa.faq import FaqIndex, alphabet_ceiling, count_ceiling, faq_key, presence_ceiling, ratio_ceiling
+from ragspine.qa.faq import FaqIndex, alphabet_ceiling, count_ceiling, faq_key, presence_ceiling
 from ragspine.qa.result import AnswerStatus, Route
 from tests.fakes.facts import InMemoryFactStore
 from tests.fakes.llm import RecordingEmbedder
 from tests.fakes.narrative import StaticRetriever
 from tests.fakes.qa import make_qa
+
+
+def ratio_ceiling(key: Counter[str], length: int, other: Counter[str], other_length: int) -> float:
+    """The bound the look-up's ceilings are held to: ``fuzz.ratio`` is ``200 * LCS / (len(a) + len(b))``, and a
+    common subsequence uses each character at most as often as the text with fewer of it holds it."""
+    shared = sum(min(key[char], other[char]) for char in key.keys() & other.keys())
+    return 200.0 * shared / (length + other_length)
 
 
 @pytest.fixture(scope="module")

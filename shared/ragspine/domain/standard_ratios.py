@@ -22,6 +22,7 @@ from functools import lru_cache
 from typing import Any
 
 from ragspine import parsed_yaml
+from ragspine.domain.packs import pack_path
 from ragspine.facts.formulas import Formula, FormulaError, parse_formula
 from ragspine.facts.glossary import Glossary, SlotKind, Term
 from ragspine.facts.matching import slot_regex
@@ -37,8 +38,6 @@ _CODE = LazyPattern(r"\b[A-Z][A-Z0-9_]*\b")  # a metric code in a pack formula
 @lru_cache(maxsize=1)
 def _pack_metrics() -> Mapping[str, Mapping[str, Any]]:
     """The finance pack's metrics as its file states them (read once)."""
-    from ragspine.domain.packs import pack_path  # the domain package is heavy: only a fresh glossary needs it
-
     path = pack_path(STANDARD_PACK)
     if path is None:
         return {}
