@@ -19,15 +19,19 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ragspine import parsed_yaml
-from ragspine.domain.packs import pack_path
 from ragspine.facts.formulas import Formula, FormulaError, parse_formula
 from ragspine.facts.glossary import Glossary, SlotKind, Term
 from ragspine.facts.matching import slot_regex
 from ragspine.facts.open_vocabulary import METRIC_PREFIX, label_of, matching_form
-from ragspine.lazy import LazyPattern
+from ragspine.lazy import LazyModule, LazyPattern
+
+if TYPE_CHECKING:
+    from ragspine.domain import packs
+else:  # the pack's file is read only for a glossary without the pack: a cold start never loads the module
+    packs = LazyModule("ragspine.domain.packs")
 
 STANDARD_PACK = "finance"
 MULTIPLE = "TIMES"
@@ -38,7 +42,7 @@ _CODE = LazyPattern(r"\b[A-Z][A-Z0-9_]*\b")  # a metric code in a pack formula
 @lru_cache(maxsize=1)
 def _pack_metrics() -> Mapping[str, Mapping[str, Any]]:
     """The finance pack's metrics as its file states them (read once)."""
-    path = pack_path(STANDARD_PACK)
+    path = packs.pack_path(STANDARD_PACK)
     if path is None:
         return {}
     data = parsed_yaml.load(path, path.read_text(encoding="utf-8"))
@@ -109,11 +113,11 @@ def _unit(spec: Mapping[str, Any]) -> str | None:
 
 def with_standard_ratios(glossary: Glossary) -> Glossary:
     """``glossary`` plus the pack's ratios it lacks, over its open rows (see the module docstring)."""
-    metrics = _pack_metrics()
     known = glossary.terms[SlotKind.METRIC]
     rows = [code for code in known if code.startswith(METRIC_PREFIX)]
     if not rows:
         return glossary
+    metrics = _pack_metrics()
     terms = {kind: dict(section) for kind, section in glossary.terms.items()}
     aliases = dict(glossary.aliases)
     formulas = dict(glossary.formulas)

@@ -21,19 +21,24 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from ragspine.facts.calendar import FiscalCalendar
 from ragspine.facts.fiscal_dates import year_name_unsure
 from ragspine.facts.glossary import Glossary, SlotKind
 from ragspine.facts.ports import FactStore
-from ragspine.lazy import LazyPattern
-from ragspine.qa.clarification import Clarification, Option
+from ragspine.lazy import LazyModule, LazyPattern
 from ragspine.qa.dated_periods import DATE, MONTH_NUMBERS
 from ragspine.qa.language import Lang
 from ragspine.qa.render import YEAR_END_DATE, render_assumptions
 from ragspine.qa.result import AnswerResult, AnswerStatus, Route
 from ragspine.qa.slots import Assumption
 from ragspine.sensitivity import Sensitivity
+
+if TYPE_CHECKING:
+    from ragspine.qa import clarification
+else:  # only a question asked back loads it
+    clarification = LazyModule("ragspine.qa.clarification")
 
 _YEAR = LazyPattern(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
 _NAMED = LazyPattern(r"\(fiscal (?:19|20)\d{2}\)")  # the table reader's mark of a year the report names
@@ -134,9 +139,10 @@ def _asked_back(result: AnswerResult, question: str, named: list[int], ends: dic
         asked = question
         for year, date in dated.items():
             asked = re.sub(rf"(?<!\d){year}(?!\d)(?:\s*年(?!度))?", f"the year ended {date}", asked)
-        options.append(Option(label, asked, SlotKind.PERIOD.value, ",".join(f"FY{year + shift}" for year in named)))
+        periods = ",".join(f"FY{year + shift}" for year in named)
+        options.append(clarification.Option(label, asked, SlotKind.PERIOD.value, periods))
     listed = _OR[lang].join(o.label for o in options)
-    ask = Clarification(_ASK[lang].format(options=listed), tuple(options))
+    ask = clarification.Clarification(_ASK[lang].format(options=listed), tuple(options))
     trace = _decided(result.trace, "clarify:year_end_reading", route=str(Route.CLARIFICATION),
                      status=str(AnswerStatus.NEEDS_CLARIFICATION), fact_ids=[])
     return replace(result, answer=ask.question, sources=(), route=Route.CLARIFICATION,
