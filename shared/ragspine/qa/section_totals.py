@@ -17,6 +17,7 @@ with no total row or more than one, and a question that also names one of the he
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 from ragspine.facts.glossary import Glossary, SlotKind
 from ragspine.facts.open_vocabulary import METRIC_PREFIX, label_of
@@ -37,6 +38,8 @@ def with_section_totals(question: str, glossary: Glossary) -> str:
         return question
     rows_of = _rows_by_heading(glossary)
     for heading in sorted(rows_of, key=len, reverse=True):  # the longest heading first
+        if heading not in lower:  # most headings: the question does not write them at all
+            continue
         match = re.search(rf"(?<![\w-]){re.escape(heading)}(?![\w-]|:)", lower)
         if match is None or heading in glossary.aliases:
             continue
@@ -53,8 +56,27 @@ def with_section_totals(question: str, glossary: Glossary) -> str:
     return question
 
 
+# The headings of the last few glossaries' metric sections, each kept with the section it was read from: the
+# entry holds that object, so its id names no other while the entry stands (every full parse reads this).
+_HEADINGS: dict[int, tuple[Mapping[str, object], dict[str, list[str]]]] = {}
+_HEADINGS_KEPT = 8
+
+
 def _rows_by_heading(glossary: Glossary) -> dict[str, list[str]]:
-    """The documents' row names filed right under each heading (headings of one level only)."""
+    """The documents' row names filed right under each heading (headings of one level only), read once per
+    glossary's metric section."""
+    metrics = glossary.terms[SlotKind.METRIC]
+    kept = _HEADINGS.get(id(metrics))
+    if kept is not None and kept[0] is metrics:
+        return kept[1]
+    rows = _read_rows_by_heading(glossary)
+    if len(_HEADINGS) >= _HEADINGS_KEPT:
+        _HEADINGS.clear()
+    _HEADINGS[id(metrics)] = (metrics, rows)
+    return rows
+
+
+def _read_rows_by_heading(glossary: Glossary) -> dict[str, list[str]]:
     rows: dict[str, list[str]] = {}
     for code in glossary.terms[SlotKind.METRIC]:
         if code.startswith(METRIC_PREFIX) and ": " in (label := label_of(code)):
