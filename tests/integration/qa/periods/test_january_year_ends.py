@@ -21,7 +21,8 @@ from ragspine.qa.answer import answer_question
 from tests.support.ask import WAYS, Ask, asker
 from tests.support.domain_env import ingested_for_module, service_answer
 
-RETAILER = """\
+# A retailer's statement headed by January and February year ends; each test file adds the sentence after it.
+YEAR_END_TABLE = """\
 # Harbor Outfitters annual report
 
 Net sales and gross profit by fiscal year (in millions):
@@ -31,6 +32,8 @@ Net sales and gross profit by fiscal year (in millions):
 | | January 30, 2021 | February 1, 2020 | February 2, 2019 |
 | Net sales | $ 4,812.0 | $ 4,520.5 | $ 4,310.0 |
 | Gross profit | 1,640.2 | 1,588.0 | 1,502.4 |
+"""
+RETAILER = YEAR_END_TABLE + """\
 
 Our retail stores were open for the whole of each year shown.
 """

@@ -11,18 +11,10 @@ from collections.abc import Iterator
 
 import pytest
 
+from tests.integration.qa.periods.test_january_year_ends import YEAR_END_TABLE
 from tests.support.domain_env import ingested_for_module, service_answer
 
-NAMED = """\
-# Harbor Outfitters annual report
-
-Net sales and gross profit by fiscal year (in millions):
-
-| | For the Year Ended | | |
-| --- | --- | --- | --- |
-| | January 30, 2021 | February 1, 2020 | February 2, 2019 |
-| Net sales | $ 4,812.0 | $ 4,520.5 | $ 4,310.0 |
-| Gross profit | 1,640.2 | 1,588.0 | 1,502.4 |
+NAMED = YEAR_END_TABLE + """\
 
 Fiscal 2021 ended January 30, 2021, fiscal 2020 ended February 1, 2020 and fiscal 2019 ended February 2, 2019.
 """
