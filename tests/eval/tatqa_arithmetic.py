@@ -147,7 +147,9 @@ def stated_reading(question: str, answer: str) -> tuple[float, str] | None:
     6850"); an average or a sum of such figures: signed ("−615") and by size ("by size 615"); a part written as a
     negative over its whole: signed ("−28.46%") and by size ("so by size 28.46%"); the difference between two
     rows of one period: its size and the side ("1903 (A below B)"), so the signed A − B (−1903); a ratio over a
-    statement's rows: its multiple ("0.78 TIMES", read first) and its percent ("(78.28%)"). TAT-QA's golds
+    statement's rows: its multiple ("0.78 TIMES", read first) and its percent ("(78.28%)"); "the change in X"
+    without "percentage": the change in X's unit ("up 5 USD_K", read first) and the relative change the line
+    states beside it ("(+11.36%)"). TAT-QA's golds
     take either reading; the answer states both,
     so either is the figure it gives.
     """
@@ -179,6 +181,8 @@ def stated_reading(question: str, answer: str) -> tuple[float, str] | None:
         by_size = _BY_SIZE.search(line)
         if by_size is not None and _SIGNED.search(text):
             return (-value if by_size.group(1) == "down" else value), scale_of(match.group(3))
+        if match.group(5) is not None and _SIGNED.search(text):  # "the change in X": the relative change beside it
+            return (-1 if match.group(4) == "−" else 1) * float(match.group(5)), "percent"
         return None
     return None
 

@@ -69,9 +69,15 @@ VOYAGE = ("Group voyage expenses (label:voyage expenses): FY2019 vs FY2018 up 68
      "Group FY2019 difference between pumps (label:pumps) and valves and other parts (label:valves and other parts): "
      "1,903 USD_K (pumps (label:pumps) below valves and other parts (label:valves and other parts))（计算自：t.md · a；"
      "t.md · b）", (1903.0, "thousand"), (-1903.0, "thousand")),
-    # a change of one sign states one reading only
-    ("What was the change in Sales from 2018 to 2019?", CHANGE, (-21.0, "thousand"), None),
+    # "the change in X" leaves open the change in X's unit (read first) and the relative change stated beside it
+    ("What was the change in Sales from 2018 to 2019?", CHANGE, (-21.0, "thousand"), (-0.34, "percent")),
+    ("What is the increase / (decrease) in Sales from 2018 to 2019?", CHANGE, (-21.0, "thousand"),
+     (-0.34, "percent")),
+    # "the percentage change" names the relative change: one reading only
     ("What is the percentage change in Sales from 2018 to 2019?", CHANGE, (-0.34, "percent"), None),
+    # a change line stating no relative change (the earlier figure is nought) has no other reading
+    ("What was the change in Sales from 2018 to 2019?",
+     "Group sales (label:sales): FY2019 vs FY2018 up 21 USD_K（计算自：t.md · a；t.md · b）", (21.0, "thousand"), None),
 ])
 def test_an_open_word_is_scored_by_either_reading_the_answer_states(
         question: str, answer: str, first: tuple[float, str], other: tuple[float, str] | None) -> None:
