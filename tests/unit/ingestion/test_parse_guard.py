@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gc
+import sys
 import time
 from pathlib import Path
 
@@ -78,14 +80,14 @@ def test_a_parse_that_catches_every_exception_is_still_stopped() -> None:
 
 
 class _SlowFinalizer:
-    """An object whose finalizer outlasts the budget: the stop raised inside it is printed and dropped."""
+    """An object whose finalizer outlasts the budget: the stop raised inside it is dropped by the interpreter."""
 
     def __del__(self) -> None:
         _spin(0.6)
 
 
-@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")  # the dropped stop, printed
-def test_a_budget_stop_that_lands_in_a_finalizer_is_sent_again() -> None:
+@pytest.mark.filterwarnings("error::pytest.PytestUnraisableExceptionWarning")  # the dropped stop is not printed
+def test_a_budget_stop_that_lands_in_a_finalizer_is_sent_again_and_not_printed() -> None:
     def past_the_budget_in_a_finalizer() -> int:
         _SlowFinalizer()  # freed at once; the budget runs out inside its __del__
         return _spin(10)
@@ -113,3 +115,16 @@ def test_a_parse_within_budget_returns_its_result_and_nothing_fires_later() -> N
     assert within_budget(lambda: 42, filename="a.md", limits=ParseLimits(timeout_s=0.1)) == 42
     time.sleep(0.3)  # the watchdog is gone: no exception lands in this thread afterwards
     assert _spin(0.01) > 0
+
+
+def test_other_exceptions_a_finalizer_drops_still_reach_the_previous_hook(monkeypatch: pytest.MonkeyPatch) -> None:
+    class _Broken:
+        def __del__(self) -> None:
+            raise RuntimeError("a finalizer's own error")
+
+    seen: list[str] = []
+    monkeypatch.setattr(sys, "unraisablehook", lambda unraisable: seen.append(str(unraisable.exc_value)))
+    assert within_budget(lambda: 1, filename="a.md", limits=ParseLimits(timeout_s=5)) == 1
+    _Broken()
+    gc.collect()
+    assert seen == ["a finalizer's own error"]

@@ -18,6 +18,7 @@ import contextlib
 import ctypes
 import io
 import os
+import sys
 import threading
 import time
 import zipfile
@@ -133,6 +134,18 @@ class _BudgetExceeded(BaseException):
     may swallow it)."""
 
 
+class _DropBudgetStops:
+    """``sys.unraisablehook`` that drops a budget stop which landed where the interpreter cannot raise it (a
+    finalizer, a gc callback): the watchdog sends it again, so it is not lost, and printing it is noise."""
+
+    def __init__(self, previous: Callable[[sys.UnraisableHookArgs], object]) -> None:
+        self.previous = previous
+
+    def __call__(self, unraisable: sys.UnraisableHookArgs) -> None:
+        if unraisable.exc_type is not _BudgetExceeded:
+            self.previous(unraisable)
+
+
 def _resident_bytes() -> int | None:
     """The process's resident memory (Linux ``/proc``), or None where it cannot be read."""
     try:
@@ -171,6 +184,8 @@ def within_budget(parse: Callable[[], T], *, filename: str, limits: ParseLimits)
                     ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(target),
                                                                ctypes.py_object(_BudgetExceeded))
 
+    if not isinstance(sys.unraisablehook, _DropBudgetStops):  # another hook may have replaced it since
+        sys.unraisablehook = _DropBudgetStops(sys.unraisablehook)
     watcher = threading.Thread(target=watch, name="ragspine-parse-budget", daemon=True)
     watcher.start()
     try:
