@@ -38,6 +38,7 @@ def dump_operation(operation: Operation) -> str:
         "retry_count": operation.retry_count, "warnings": list(operation.warnings),
         "facts_count": operation.facts_count, "chunks_count": operation.chunks_count,
         "pages_count": operation.pages_count, "context": dict(operation.context), "step": operation.step,
+        "file_name": operation.file_name,
         "step_failures": operation.step_failures, "facts_read": operation.facts_read,
         "facts_sample": [{"metric": f.metric, "entity": f.entity, "period": f.period, "value": f.value,
                           "unit": f.unit, "locator": f.locator} for f in operation.facts_sample],
@@ -76,6 +77,7 @@ def load_operation(text: str) -> Operation:
         step_failures=body.get("step_failures", 0), failed_at=times["failed_at"],  # absent in older records
         facts_read=body.get("facts_read"), facts_sample=tuple(FactRead(**f) for f in body.get("facts_sample") or ()),
         dense=_dense(body.get("dense")),  # absent in records written before it existed
+        file_name=body.get("file_name"),
     )
 
 

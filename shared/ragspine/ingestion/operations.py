@@ -148,6 +148,13 @@ class Operation:
     facts_sample: tuple[FactRead, ...] = ()
     # The dense leg's progress, saved by the background embedder (None: it has not embedded any of these passages).
     dense: DenseProgress | None = None
+    # The name the caller gave the file (a Gateway upload's); None: the source's own name. Messages say it.
+    file_name: str | None = None
+
+    @property
+    def display_name(self) -> str:
+        """The file's name as its owner knows it, for messages."""
+        return self.file_name or self.source.rsplit("/", 1)[-1]
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,7 +18,6 @@ import itertools
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field, replace
-from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 from ragspine.errors import NotFoundError
@@ -141,9 +140,9 @@ def fetch(operation: Operation, context: StepContext) -> StepResult:
                 operation.sensitivity, operation.library, operation.context):
             operation = context.operations.save(replace(operation, sensitivity=meta.sensitivity, library=meta.library,
                                                         context=meta.context))
-        return _stage_source(operation, context, data, PurePosixPath(operation.source).name)
-    path = Path(operation.source)
-    return _stage_source(operation, context, read_path(operation.source, max_bytes=context.max_bytes), path.name)
+        return _stage_source(operation, context, data, operation.display_name)
+    return _stage_source(operation, context, read_path(operation.source, max_bytes=context.max_bytes),
+                         operation.display_name)
 
 
 def _stage_source(operation: Operation, context: StepContext, data: bytes, name: str) -> StepResult:
@@ -165,7 +164,7 @@ def parse(operation: Operation, context: StepContext) -> StepResult:
     step stages all of it, so those steps only report it and the service's process only writes.
     """
     data = _require(context, operation, "source", Step.PARSE)
-    filename, limits = Path(operation.source).name, context.parse_limits
+    filename, limits = operation.display_name, context.parse_limits
     if limits is not None and limits.out_of_process:
         request = (prepare.PrepareRequest(operation, context.glossary, index_terms=_takes_index_terms(context.index))
                    if context.prepare_in_child else None)

@@ -155,7 +155,8 @@ def start_run(gateway: Gateway, operation: GatewayOperation, version: Version, *
     """Record the ingestion operation of a Gateway operation (same id); ``launch`` starts it after the commit."""
     run = Operation(id=operation.id, doc_id=operation.document_id, version_id=version.id, file_hash=file_hash,
                     source=location, sensitivity=gateway.config.domains[sensitivity_code],
-                    library=operation.space_id, space=space_stamp(operation.space_id, document))
+                    library=operation.space_id, space=space_stamp(operation.space_id, document),
+                    file_name=version.file_name)
     gateway.ingestion.create_or_get(OperationKey(operation.document_id, operation.id), run)
 
 
