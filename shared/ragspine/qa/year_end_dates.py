@@ -56,8 +56,7 @@ def year_end_readings(locators: Iterable[str], calendar: FiscalCalendar) -> tupl
         if len(dates) != 1 or dates[0]["ended"]:
             continue
         match = dates[0]
-        month = MONTH_NUMBERS[(match["m1"] or match["m2"]).lower()]
-        day, year = int(match["d1"] or match["d2"]), int(match["y"])
+        year, month, day = _day(match)
         if (set(_YEAR.findall(locator)) != {match["y"]} or not year_name_unsure(calendar, year, month, day)
                 or _NAMED.search(locator)):
             continue  # another year beside the date, or the report's own name for it ("(fiscal 2019)"): no doubt
@@ -72,7 +71,9 @@ def with_year_ends_said(result: AnswerResult, question: str, *, facts: FactStore
     the question asked back when each year it names could be either of two columns of the cited rows."""
     if result.route is Route.NARRATIVE or not result.sources:
         return result
-    readings = year_end_readings(_locators(result.sources), glossary.fiscal_calendar)
+    written = {_day(match) for match in DATE.finditer(question)}
+    readings = tuple(reading for reading in year_end_readings(_locators(result.sources), glossary.fiscal_calendar)
+                     if _day_written(reading.typed or "") not in written)  # a date the question writes: no doubt
     if not readings:
         return result
     ends = _year_ends_of_cited_rows(result, facts, glossary, max_sensitivity)
@@ -82,6 +83,16 @@ def with_year_ends_said(result: AnswerResult, question: str, *, facts: FactStore
     answer = f"{result.answer}\n{render_assumptions(readings, glossary, lang)}"
     slots = replace(result.slots, assumptions=(*result.slots.assumptions, *readings))
     return replace(result, answer=answer, slots=slots, trace=_decided(result.trace, "period:year_end_read_as_written"))
+
+
+def _day(match: re.Match[str]) -> tuple[int, int, int]:
+    """A date pattern match as (year, month, day)."""
+    return (int(match["y"]), MONTH_NUMBERS[(match["m1"] or match["m2"]).lower()], int(match["d1"] or match["d2"]))
+
+
+def _day_written(text: str) -> tuple[int, int, int] | None:
+    match = DATE.search(text)
+    return None if match is None else _day(match)
 
 
 def _decided(trace: dict[str, object], decision: str, **changed: object) -> dict[str, object]:

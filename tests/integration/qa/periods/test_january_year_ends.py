@@ -90,6 +90,8 @@ def test_a_year_written_as_its_end_date_is_answered(ask: Ask) -> None:
     body = ask("What was the change in net sales between the year ended February 2, 2019 and the year ended "
                "February 1, 2020?")
     assert "FY2020 vs FY2019 up 210.5" in body["answer"]
+    # the question wrote the years as their end dates: no reading of them to state
+    assert "read as" not in body["answer"] and not _period_readings(body)
 
 
 def test_a_year_no_column_ends_in_is_not_answered_with_a_neighbour(ask: Ask) -> None:
