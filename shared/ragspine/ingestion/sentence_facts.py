@@ -132,6 +132,10 @@ def sentence_facts(doc: ParsedDocument, table_facts: Sequence[Fact], *, glossary
     if not year_ends:  # tables of no fiscal year: a sentence's year would stand apart from their figures
         return []
     entity = entities.pop()
+    term = glossary.terms[SlotKind.ENTITY].get(entity)
+    # a part of a company (a segment, a region): only the sentences under its tables' own headings are about it
+    headings = ({block.heading_path for block in doc.blocks if block.kind is BlockKind.TABLE or block.rows}
+                if term is not None and term.parent is not None else None)
     geography = next(fact.geography for fact in table_facts)
     taken = {fact.key for fact in table_facts}
     bare = _bare_dollar_unit(table_facts)
@@ -142,8 +146,12 @@ def sentence_facts(doc: ParsedDocument, table_facts: Sequence[Fact], *, glossary
     for block in doc.blocks:
         if block.kind not in (BlockKind.PARAGRAPH, BlockKind.LIST_ITEM) or block.rows:
             continue
+        if headings is not None and block.heading_path not in headings:
+            continue
         for stated in _stated_in(block.text):
             if not stated.months <= year_ends:  # a date the tables do not read as a year's end
+                continue
+            if _names_another_entity(stated.label, entity, glossary):  # "Japan revenue" beside the group's tables
                 continue
             unit = stated.unit if stated.unit != _BARE else bare
             metric = _metric_code(stated.label, glossary)
@@ -195,6 +203,10 @@ def _metric_code(label: str, glossary: Glossary) -> str | None:
     whole = [m for m in glossary.scan(text) if m.kind is SlotKind.METRIC and m.code
              and m.start == 0 and m.end == len(text)]
     return whole[0].code if len(whole) == 1 else open_metric_code(label)
+
+
+def _names_another_entity(label: str, entity: str, glossary: Glossary) -> bool:
+    return any(m.kind is SlotKind.ENTITY and m.code not in (None, entity) for m in glossary.scan(normalize_text(label)))
 
 
 def _unit_fits(metric: str, unit: str, glossary: Glossary) -> bool:
