@@ -41,9 +41,9 @@ def with_dated_balance_rows(question: str, glossary: Glossary) -> str:
     if not question.isascii() or not may_name_a_date(question.lower()):
         return question
     dates = list(DATE.finditer(question))
-    days = {_day_of(match) for match in dates if not match["ended"]}
-    if len(days) != 1 or len(dates) != len([m for m in dates if not m["ended"]]):
-        return question  # two days asked (or a "year ended" date): two rows, or no balance
+    days = {_day_of(match) for match in dates}
+    if len(days) != 1 or any(match["ended"] for match in dates):
+        return question  # two days asked (two rows), or "the year ended" (a period, no balance)
     month, day = days.pop()
     rows = [code for code in glossary.terms[SlotKind.METRIC]
             if code.startswith(METRIC_PREFIX) and _row_day(code) == (month, day)]
@@ -57,7 +57,8 @@ def with_dated_balance_rows(question: str, glossary: Glossary) -> str:
     years = [_fiscal_year(glossary.fiscal_calendar, int(match["y"]), month, day) for match in dates]
     if any(year is None for year in years):
         return question
-    out, at = [], 0
+    out: list[str] = []
+    at = 0
     for match, year in zip(dates, years, strict=True):
         out += [question[at:match.start()], f"{name} " if not out else "", f"FY{year}"]
         at = match.end()
