@@ -10,7 +10,9 @@ The question is read as naming that row in each year its dates fall in: each dat
 its fiscal year and the row's name is put before the first. Only where the date is a fiscal
 year's first or last day (the year is then the column's without doubt: "At 1 January" in the
 2019 column is 1 January 2019), every date the question writes is that same day of the year,
-exactly one row of the documents is named by it, and the question names no other row.
+exactly one row of the documents is named by it, and the question names no other row: neither by a name
+the glossary knows nor by words most of which are another row's ("the dividends at 31 December 2019" asks the
+row ``Dividends received``, whose year ends then, not the balance).
 """
 
 from __future__ import annotations
@@ -24,7 +26,9 @@ from ragspine.facts.glossary import Glossary, SlotKind
 from ragspine.facts.open_vocabulary import METRIC_PREFIX, label_of
 from ragspine.lazy import LazyPattern
 from ragspine.qa.dated_periods import DATE, MONTH_NUMBERS, may_name_a_date
+from ragspine.qa.label_words import ASKING_WORDS, label_words
 
+_TOTAL_WORDS = frozenset({"total", "balance", "amount", "value"})  # ask the balance itself, name no row
 _MONTH = "|".join(sorted(MONTH_NUMBERS, key=len, reverse=True))
 # "at 31 december", "balance at december 31", "balance as at 1 january", "as of december 31": a row's own item
 _BALANCE_ROW = LazyPattern(
@@ -52,8 +56,11 @@ def with_dated_balance_rows(question: str, glossary: Glossary) -> str:
     name = label_of(rows[0])
     if glossary.aliases.get(name, (None, ""))[1] != rows[0]:
         return question  # a row the question could not name back
-    if any(m.kind is SlotKind.METRIC and m.code != rows[0] for m in glossary.scan(question)):
+    mentions = glossary.scan(question)
+    if any(m.kind is SlotKind.METRIC and m.code != rows[0] for m in mentions):
         return question  # another row named: the date is its period, not this row
+    if _names_another_row(glossary.leftover(question, mentions), rows[0], glossary):
+        return question
     years = [_fiscal_year(glossary.fiscal_calendar, int(match["y"]), month, day) for match in dates]
     if any(year is None for year in years):
         return question
@@ -63,6 +70,15 @@ def with_dated_balance_rows(question: str, glossary: Glossary) -> str:
         out += [question[at:match.start()], f"{name} " if not out else "", f"FY{year}"]
         at = match.end()
     return "".join([*out, question[at:]])
+
+
+def _names_another_row(leftover: str, row: str, glossary: Glossary) -> bool:
+    """Whether more than half of the words beside the date are words of one other row of the documents."""
+    words = label_words(DATE.sub(" ", leftover)) - ASKING_WORDS - _TOTAL_WORDS
+    if not words:
+        return False
+    return any(2 * len(words & label_words(label_of(code))) > len(words)
+               for code in glossary.terms[SlotKind.METRIC] if code.startswith(METRIC_PREFIX) and code != row)
 
 
 def _day_of(match: re.Match[str]) -> tuple[int, int]:

@@ -140,3 +140,10 @@ def test_two_rows_named_by_the_day_are_asked_back(ingested_two: None) -> None:
     answer, _ = service_answer("What was the property, plant and equipment at 31 December 2023?")
     assert "900.0" not in answer and "300.0" not in answer
     assert "cost: at 31 december" in answer and "accumulated depreciation: at 31 december" in answer
+
+
+@pytest.mark.parametrize("asked", ["the dividends", "the profit share"])
+def test_words_mostly_another_row_s_are_not_the_balance(ingested: None, asked: str) -> None:
+    # "the profit share at 31 December 2023" asks the year's share of profit, which closes then, not the balance
+    answer, _ = service_answer(f"What was {asked} of Wrenfield Holdings at 31 December 2023?")
+    assert "52.0" not in answer and "At 31 December" not in answer
