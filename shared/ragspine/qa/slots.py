@@ -14,6 +14,7 @@ from ragspine.lazy import LazyPattern
 from ragspine.qa.activity_lines import with_activity_lines
 from ragspine.qa.column_rows import DIVIDES_BY, with_column_rows
 from ragspine.qa.current_parts import with_current_parts
+from ragspine.qa.dated_balance_rows import with_dated_balance_rows
 from ragspine.qa.dated_periods import date_inside_a_year, may_name_a_date, rewrite_dates
 from ragspine.qa.half_years import HALF_WORDS, half_quarters, sums_over_a_half
 from ragspine.qa.kind_phrases import UnstatedKind, unstated_kind
@@ -122,6 +123,7 @@ def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
     """
     written = question
     question, readings = _with_period_words_read(question, glossary)  # 2025年3月期, "year ended June 30"
+    question = with_dated_balance_rows(question, glossary)  # "investment at 31 December 2019": the "At 31 December" row
     question = _with_dates_read(question, glossary)  # "as at December 31, 2019": the fiscal year it closes
     question = with_shared_head_rows(question, glossary)  # "the domestic and international discount rates": two rows
     spliced = with_section_rows(question, glossary)  # "the sum of all tax credit carryforwards": each row under it
