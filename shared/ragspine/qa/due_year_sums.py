@@ -101,7 +101,8 @@ def headed_columns_outcome(parsed: ParsedSlots, arithmetic: Arithmetic, text: st
     change, sum or mean asked of them.
 
     A schedule may head a column with a span of years (``| 2020 | 2021-2022 | 2023-2024 |``): "the change in
-    operating leases from 2020 to 2021-2022" names two of its columns, which no fiscal year is. Only for a
+    operating leases from 2020 to 2021-2022" names two of its columns, which no fiscal year is ("operating
+    leases in 2021-2022", asking nothing computed, names that one column's cell). Only for a
     question naming one row (whose own cells are the schedule's), at least one such span of years and
     nothing but columns of that row; none of its single years stated as the row's fiscal-year figure (then
     the year would be that fiscal year's). A span the table does not head ("2022-2023") reads nothing.
@@ -114,7 +115,7 @@ def headed_columns_outcome(parsed: ParsedSlots, arithmetic: Arithmetic, text: st
                if code.startswith(METRIC_PREFIX) and code.endswith(f": {row}")
                and (years := heading_years(_column_of(code, row))) is not None}
     named = [years for years in (heading_years(m.group(0)) for m in HEADING.finditer(text)) if years is not None]
-    if (len(named) < 2 or len(set(named)) != len(named) or all(first == last for first, last in named)
+    if (not named or len(set(named)) != len(named) or all(first == last for first, last in named)
             or any(years not in columns for years in named)):
         return None
     entity = parsed.entities[0] if parsed.entities else glossary.home_entity
@@ -124,9 +125,30 @@ def headed_columns_outcome(parsed: ParsedSlots, arithmetic: Arithmetic, text: st
                                        facts=facts, max_sensitivity=max_sensitivity).status is QueryStatus.FOUND:
             return None
     cells = [(_column_of(columns[years], row), columns[years]) for years in sorted(named)]
+    if len(cells) == 1:  # "operating leases in 2021-2022": that column's cell, asked for nothing computed
+        return _cell_alone(cells[0][1], parsed, arithmetic, facts=facts, glossary=glossary, lang=lang,
+                           max_sensitivity=max_sensitivity)
     # the spans of years written are the columns themselves, no stretch of fiscal years to average over
     return _cells_computed(cells, parsed, replace(arithmetic, spans=()), facts=facts, glossary=glossary, lang=lang,
                            max_sensitivity=max_sensitivity)
+
+
+def _cell_alone(code: str, parsed: ParsedSlots, arithmetic: Arithmetic, *, facts: FactStore, glossary: Glossary,
+                lang: Lang, max_sensitivity: Sensitivity) -> tuple[StructuredOutcome, Slots] | None:
+    """The one schedule cell ``code`` names, said to fall due in its column's years; None when anything is computed
+    of it or it is not stated once."""
+    if arithmetic.computes or arithmetic.change or arithmetic.growth or arithmetic.share_of or arithmetic.percent:
+        return None
+    entity = parsed.entities[0] if parsed.entities else glossary.home_entity
+    channel = parsed.channels[0] if parsed.channels else glossary.default_channel
+    result = run_query(MetricQuery(code, entity, Period.none_stated(), channel), facts=facts,
+                       max_sensitivity=max_sensitivity)
+    if result.status is not QueryStatus.FOUND or result.conflicts or result.fact is None:
+        return None
+    assumptions = () if parsed.entities else (Assumption(SlotKind.ENTITY, entity, _HOME_ASSUMED),)
+    slots = Slots((code,), (entity,), (Period.none_stated(),), (channel,), assumptions)
+    return StructuredOutcome((due_line(result, glossary, lang),), outcome_sources((result,)), AnswerStatus.FOUND,
+                             (result,), (), ()), slots
 
 
 def _cells_computed(cells: list[tuple[str, str]], parsed: ParsedSlots, arithmetic: Arithmetic, *,

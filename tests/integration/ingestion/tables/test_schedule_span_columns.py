@@ -64,6 +64,18 @@ def test_an_average_of_two_span_columns_is_their_mean() -> None:
     assert "operating leases falling due in 2021-2022, 2023-2024, average: 4015 USD_K (mean of 2 figures)" in answer, answer
 
 
+def test_one_span_column_named_alone_is_that_cell_said_to_fall_due_then() -> None:
+    answer, status = service_answer("What were the operating leases in 2021-2022?")
+    assert status is AnswerStatus.FOUND, answer
+    assert "4905 USD_K（来源：obligations.md · table=1,row=Operating leases,col=2021-2022,date=2019-03-31）" in answer, answer
+    assert "(falling due in 2021-2022, as the document's payment schedule states; no fiscal year's figure)" in answer, answer
+
+
+def test_a_share_asked_of_one_span_column_is_not_answered_with_the_cell() -> None:
+    answer, status = service_answer("What percentage of operating leases is due in 2021-2022?")
+    assert status is not AnswerStatus.FOUND and "4905" not in answer, answer  # a share, not the cell as its answer
+
+
 def test_a_span_the_table_does_not_head_reads_no_column() -> None:
     answer, status = service_answer("What was the change in operating leases from 2021-2022 to 2022-2023?")
     assert status is not AnswerStatus.FOUND, answer
