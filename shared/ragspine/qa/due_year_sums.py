@@ -110,13 +110,14 @@ def headed_columns_outcome(parsed: ParsedSlots, arithmetic: Arithmetic, text: st
     if (len(parsed.metrics) != 1 or not parsed.metrics[0].startswith(METRIC_PREFIX) or parsed.unknown_names
             or len(parsed.entities) > 1 or len(parsed.channels) > 1 or ": " in label_of(parsed.metrics[0])):
         return None
+    named = [years for years in (heading_years(m.group(0)) for m in HEADING.finditer(text)) if years is not None]
+    if not named or len(set(named)) != len(named) or all(first == last for first, last in named):
+        return None  # no span of years written (most questions): no column of the glossary's to look through
     row = label_of(parsed.metrics[0])
     columns = {years: code for code in glossary.terms[SlotKind.METRIC]
                if code.startswith(METRIC_PREFIX) and code.endswith(f": {row}")
                and (years := heading_years(_column_of(code, row))) is not None}
-    named = [years for years in (heading_years(m.group(0)) for m in HEADING.finditer(text)) if years is not None]
-    if (not named or len(set(named)) != len(named) or all(first == last for first, last in named)
-            or any(years not in columns for years in named)):
+    if any(years not in columns for years in named):
         return None
     entity = parsed.entities[0] if parsed.entities else glossary.home_entity
     channel = parsed.channels[0] if parsed.channels else glossary.default_channel
