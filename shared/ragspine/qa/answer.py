@@ -27,7 +27,7 @@ from ragspine.qa.arithmetic_cues import read_arithmetic
 from ragspine.qa.change_asks import with_change_read
 from ragspine.qa.clarify import AskBack, Proceed, ScopeDecision, clarify_scope
 from ragspine.qa.described_tables import rows_of_described_table
-from ragspine.qa.due_year_sums import due_year_outcome, within_span_outcome
+from ragspine.qa.due_year_sums import due_year_outcome, headed_columns_outcome, within_span_outcome
 from ragspine.qa.due_years import due_span, notice_words, span_of_a_cell_read, with_due_figures
 from ragspine.qa.faq import FaqEntry, FaqIndex
 from ragspine.qa.faq_check import CitedPassages, states_numbers, unsupported_numbers
@@ -264,6 +264,11 @@ def _answered(text: str, qa: QAComponents, history: Sequence[Message]) -> Answer
         if channel is Channel.STRUCTURED and not intent.slots.periods else None
     if spanned is not None:  # "due within 5 years": the schedule's columns that cover the span, added up
         return _finish(trace, _schedule_answer(spanned, text, qa, shape.lang, trace))
+    headed = headed_columns_outcome(intent.slots, intent.arithmetic, text, facts=qa.facts, glossary=qa.glossary,
+                                    lang=shape.lang, max_sensitivity=qa.max_sensitivity) \
+        if channel is Channel.STRUCTURED and len(intent.slots.periods) > 1 else None
+    if headed is not None:  # "from 2020 to 2021-2022": the schedule's columns so headed, compared
+        return _finish(trace, _schedule_answer(headed, text, qa, shape.lang, trace))
     # an average, sum or change with no period named: over every year stated for the row
     stated = every_stated_year(asks.every_year, slots, facts=qa.facts, max_sensitivity=qa.max_sensitivity) \
         if asks.every_year is not None else None

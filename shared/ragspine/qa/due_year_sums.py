@@ -22,6 +22,7 @@ computed from nothing.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from decimal import ROUND_HALF_UP, Decimal
 from types import MappingProxyType
 from typing import TYPE_CHECKING
@@ -33,7 +34,7 @@ from ragspine.facts.ports import FactStore
 from ragspine.facts.query_metric import MetricQuery, QueryStatus, run_query
 from ragspine.lazy import LazyModule
 from ragspine.qa.arithmetic_cues import Arithmetic
-from ragspine.qa.due_years import due_line, due_span, schedule_year
+from ragspine.qa.due_years import HEADING, due_line, due_span, heading_years, schedule_year
 from ragspine.qa.language import Lang
 from ragspine.qa.render import label
 from ragspine.qa.result import AnswerStatus
@@ -86,9 +87,75 @@ def due_year_outcome(parsed: ParsedSlots, arithmetic: Arithmetic, *, facts: Fact
     ``near_misses`` entry with more than one reading); ``arithmetic``: what its words ask. None
     when the rows offered are not one schedule row by year, or what is asked is not computed here.
     """
-    cells = _cells_named(parsed)
-    if cells is None:
+    named = _cells_named(parsed)
+    if named is None:
         return None
+    return _cells_computed([(str(year), code) for year, code in named], parsed, arithmetic, facts=facts,
+                           glossary=glossary, lang=lang, max_sensitivity=max_sensitivity)
+
+
+def headed_columns_outcome(parsed: ParsedSlots, arithmetic: Arithmetic, text: str, *, facts: FactStore,
+                           glossary: Glossary, lang: Lang,
+                           max_sensitivity: Sensitivity) -> tuple[StructuredOutcome, Slots] | None:
+    """The cells of one schedule row under the columns the question names as the table heads them, and the
+    change, sum or mean asked of them.
+
+    A schedule may head a column with a span of years (``| 2020 | 2021-2022 | 2023-2024 |``): "the change in
+    operating leases from 2020 to 2021-2022" names two of its columns, which no fiscal year is ("operating
+    leases in 2021-2022", asking nothing computed, names that one column's cell). Only for a
+    question naming one row (whose own cells are the schedule's), at least one such span of years and
+    nothing but columns of that row; none of its single years stated as the row's fiscal-year figure (then
+    the year would be that fiscal year's). A span the table does not head ("2022-2023") reads nothing.
+    """
+    if (len(parsed.metrics) != 1 or not parsed.metrics[0].startswith(METRIC_PREFIX) or parsed.unknown_names
+            or len(parsed.entities) > 1 or len(parsed.channels) > 1 or ": " in label_of(parsed.metrics[0])):
+        return None
+    named = [years for years in (heading_years(m.group(0)) for m in HEADING.finditer(text)) if years is not None]
+    if not named or len(set(named)) != len(named) or all(first == last for first, last in named):
+        return None  # no span of years written (most questions): no column of the glossary's to look through
+    row = label_of(parsed.metrics[0])
+    columns = {years: code for code in glossary.terms[SlotKind.METRIC]
+               if code.startswith(METRIC_PREFIX) and code.endswith(f": {row}")
+               and (years := heading_years(_column_of(code, row))) is not None}
+    if any(years not in columns for years in named):
+        return None
+    entity = parsed.entities[0] if parsed.entities else glossary.home_entity
+    channel = parsed.channels[0] if parsed.channels else glossary.default_channel
+    for first, last in named:  # a year stated as the row's fiscal-year figure is that year's, not a column's
+        if first == last and run_query(MetricQuery(parsed.metrics[0], entity, Period("FY", str(first)), channel),
+                                       facts=facts, max_sensitivity=max_sensitivity).status is QueryStatus.FOUND:
+            return None
+    cells = [(_column_of(columns[years], row), columns[years]) for years in sorted(named)]
+    if len(cells) == 1:  # "operating leases in 2021-2022": that column's cell, asked for nothing computed
+        return _cell_alone(cells[0][1], parsed, arithmetic, facts=facts, glossary=glossary, lang=lang,
+                           max_sensitivity=max_sensitivity)
+    # the spans of years written are the columns themselves, no stretch of fiscal years to average over
+    return _cells_computed(cells, parsed, replace(arithmetic, spans=()), facts=facts, glossary=glossary, lang=lang,
+                           max_sensitivity=max_sensitivity)
+
+
+def _cell_alone(code: str, parsed: ParsedSlots, arithmetic: Arithmetic, *, facts: FactStore, glossary: Glossary,
+                lang: Lang, max_sensitivity: Sensitivity) -> tuple[StructuredOutcome, Slots] | None:
+    """The one schedule cell ``code`` names, said to fall due in its column's years; None when anything is computed
+    of it or it is not stated once."""
+    if arithmetic.computes or arithmetic.change or arithmetic.growth or arithmetic.share_of or arithmetic.percent:
+        return None
+    entity = parsed.entities[0] if parsed.entities else glossary.home_entity
+    channel = parsed.channels[0] if parsed.channels else glossary.default_channel
+    result = run_query(MetricQuery(code, entity, Period.none_stated(), channel), facts=facts,
+                       max_sensitivity=max_sensitivity)
+    if result.status is not QueryStatus.FOUND or result.conflicts or result.fact is None:
+        return None
+    assumptions = () if parsed.entities else (Assumption(SlotKind.ENTITY, entity, _HOME_ASSUMED),)
+    slots = Slots((code,), (entity,), (Period.none_stated(),), (channel,), assumptions)
+    return StructuredOutcome((due_line(result, glossary, lang),), outcome_sources((result,)), AnswerStatus.FOUND,
+                             (result,), (), ()), slots
+
+
+def _cells_computed(cells: list[tuple[str, str]], parsed: ParsedSlots, arithmetic: Arithmetic, *,
+                    facts: FactStore, glossary: Glossary, lang: Lang,
+                    max_sensitivity: Sensitivity) -> tuple[StructuredOutcome, Slots] | None:
+    """``(column, code)`` cells of one schedule row, earliest first, read and computed as ``arithmetic`` asks."""
     operation = _operation(arithmetic, len(cells))
     if operation is None:
         return None
@@ -242,12 +309,17 @@ def _one_schedule(inputs: list[Fact]) -> bool:
     return len(tables) == 1 and len({f.unit for f in inputs}) == 1 and all(f.value >= 0 for f in inputs)
 
 
+def _column_of(code: str, row: str) -> str:
+    """``2021-2022`` of ``label:2021-2022: operating leases``."""
+    return label_of(code)[:-len(row) - 2]
+
+
 def _row_of(code: str) -> str:
     """``operating leases`` of ``label:2021: operating leases``."""
     return code[len(METRIC_PREFIX):].partition(": ")[2]
 
 
-def _change_line(change: Difference, who: str, row: str, years: list[int], lang: Lang) -> str:
+def _change_line(change: Difference, who: str, row: str, years: list[str], lang: Lang) -> str:
     text = _TEXT[lang]
     up, down, level = _DIRECTIONS[lang]
     direction = up if change.absolute > 0 else down if change.absolute < 0 else level
@@ -261,11 +333,13 @@ def _change_line(change: Difference, who: str, row: str, years: list[int], lang:
     return f"{line}{_cited([change.earlier, change.later])}"
 
 
-def _years_said(years: list[int], lang: Lang) -> str:
-    """``2020–2024`` for consecutive years, else each listed."""
-    if years == list(range(years[0], years[-1] + 1)):
-        return f"{years[0]}–{years[-1]}"
-    return _TEXT[lang]["join"].join(map(str, years))
+def _years_said(years: list[str], lang: Lang) -> str:
+    """``2020–2024`` for consecutive single years, else each column listed as headed."""
+    if all(year.isdigit() for year in years):
+        numbers = [int(year) for year in years]
+        if numbers == list(range(numbers[0], numbers[-1] + 1)):
+            return f"{years[0]}–{years[-1]}"
+    return _TEXT[lang]["join"].join(years)
 
 
 def _cited(inputs: list[Fact]) -> str:

@@ -48,6 +48,8 @@ _SPAN = LazyPattern(
     rf"|(?:within\s+|between\s+|in\s+)?(?P<low>{_COUNT})\s*(?:-|–|—|to|and)\s*(?P<high>{_COUNT})\s+years"
     rf"|(?:more\s+than|over|after|beyond|greater\s+than)\s+(?P<above>{_COUNT})\s+years?"
     rf"|years?\s*(?P<first>\d{{1,2}})\s*(?:-|–|—|to)\s*(?P<last>\d{{1,2}})(?!\d))(?![a-z])")
+# A year or a span of years as a schedule heads a column and a question names it ("2020", "2021-2022", "2021–22")
+HEADING = LazyPattern(r"(?<![\d.,$])(?P<first>(?:19|20)\d{2})(?:\s*[-–—]\s*(?P<last>(?:19|20)\d{2}|\d{2}))?(?![\d.,%])")
 _WORDS = MappingProxyType({"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "ten": 10})
 
 
@@ -70,6 +72,18 @@ def due_span(text: str) -> tuple[str, int, int] | None:
     return spans.pop() if len(spans) == 1 else None
 
 
+def heading_years(heading: str) -> tuple[int, int] | None:
+    """The years a column heading writes, alone (``2021``: 2021 to 2021) or as a span (``2021-2022``, ``2021–22``)."""
+    match = HEADING.fullmatch(heading.strip())
+    if match is None:
+        return None
+    first = int(match["first"])
+    if match["last"] is None:
+        return first, first
+    last = int(match["last"]) if len(match["last"]) == 4 else first // 100 * 100 + int(match["last"])
+    return (first, last) if last > first else None
+
+
 def span_of_a_cell_read(span: tuple[str, int, int], metrics: tuple[str, ...]) -> bool:
     """Whether ``span``, the one due span a question writes (``due_span``), is the column of a schedule cell read
     among ``metrics`` ("the operating leases of more than 5 years", read as ``more than 5 years: operating
@@ -81,7 +95,7 @@ def span_of_a_cell_read(span: tuple[str, int, int], metrics: tuple[str, ...]) ->
 def _qualifier(code: str) -> tuple[str, str]:
     """An open metric's qualifying column and its row's label (``2021``, ``operating leases``); ("", label) if none."""
     qualifier, _, row = label_of(code).partition(": ")
-    if row and (_YEAR.fullmatch(qualifier) or due_span(qualifier) is not None):
+    if row and (heading_years(qualifier) is not None or due_span(qualifier) is not None):
         return qualifier, row
     return "", label_of(code)
 

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ragspine.qa.due_years import due_span
+from ragspine.qa.due_years import due_span, heading_years
 
 _NUMBERS = {1: "one", 2: "two", 3: "three", 5: "five"}
 
@@ -31,3 +31,16 @@ def test_a_question_and_a_header_name_the_same_span(asked: str, header: str) -> 
                                   "Useful life (in years)", "Year 3", "Years 2019-2020"])
 def test_no_span_or_two_spans_name_none(text: str) -> None:
     assert due_span(text) is None
+
+
+@given(st.integers(1990, 2090), st.integers(1, 9), st.sampled_from(["-", "–", "—", " - "]), st.booleans())
+def test_a_span_of_years_heads_the_same_column_however_its_dash_and_end_are_written(
+        first: int, length: int, dash: str, short_end: bool) -> None:
+    last = first + length
+    end = f"{last % 100:02d}" if short_end and last // 100 == first // 100 else str(last)
+    assert heading_years(f"{first}{dash}{end}") == heading_years(f"{first}-{last}") == (first, last)
+
+
+@pytest.mark.parametrize("heading", ["2022-2021", "Thereafter", "1-3 years", "2021-2022 (1)", "FY2021"])
+def test_what_is_no_year_or_span_of_years_heads_no_dated_column(heading: str) -> None:
+    assert heading_years(heading) is None
