@@ -458,10 +458,21 @@ _TOTAL_BEFORE = LazyPattern(r"(?<![a-z])total\s+(?:of\s+)?(?:the\s+|all\s+)?$")
 _TOTAL_AFTER = LazyPattern(r"\s*(?:的)?(?:总额|总计|合计|总和|合計|総額)")
 
 
+# "the percentage of A in B", "the percentage constitution of A in B": B, named right after the part, holds it
+_SHARE_BEFORE = LazyPattern(r"(?<![a-z])(?:percentage|percent|proportion|share)(?:\s+constitution)?"
+                            r"\s+of\s+(?:the\s+)?$")
+_PART_IN = LazyPattern(r"\s+in\s+(?:the\s+)?$")
+
+
 def _whole_named(norm: str, metrics: list[Mention]) -> str | None:
     """The one metric the question's words call the total (the whole of a share), else None."""
     named = {str(m.code) for m in metrics
              if _TOTAL_BEFORE.search(norm[max(0, m.start - 16):m.start]) or _TOTAL_AFTER.match(norm, m.end)}
+    if not named and len(metrics) == 2:
+        part, whole = sorted(metrics, key=lambda m: m.start)
+        if (_SHARE_BEFORE.search(norm[max(0, part.start - 32):part.start])
+                and _PART_IN.fullmatch(norm[part.end:whole.start])):
+            named = {str(whole.code)}
     return named.pop() if len(named) == 1 else None
 
 

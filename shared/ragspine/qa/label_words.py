@@ -41,6 +41,7 @@ from ragspine.facts.glossary import Glossary, SlotKind
 from ragspine.facts.open_vocabulary import METRIC_PREFIX, label_of
 from ragspine.lazy import LazyPattern
 from ragspine.qa.near_miss import NearMiss, Reading
+from ragspine.qa.share_sections import amounts_unless_shares_asked
 from ragspine.qa.total_rows import is_a_total
 
 MIN_LABEL_SHARE = 0.75  # of a label's words the question must name
@@ -302,7 +303,8 @@ def _reading(norm: str, named_in: str, scored: list[tuple[_Score, str]], words_o
     written, for its dates."""
     best = max(score for score, _ in scored)
     tied = sorted(code for score, code in scored if score == best)
-    chosen = _numbers_written(_dates_written(_due_when_written(tied, norm), f"{norm} {written}"), norm)
+    chosen = amounts_unless_shares_asked(
+        _numbers_written(_dates_written(_due_when_written(tied, norm), f"{norm} {written}"), norm), norm)
     named_words = set(_words(named_in)) if as_written else set()
     span = _span(named_in, set().union(*((words_of[code] & asked) | (set(_words(label_of(code))) & named_words)
                                          for code in chosen)))

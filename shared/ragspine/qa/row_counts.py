@@ -48,6 +48,8 @@ _ROWS_FIRST = LazyPattern(r"(?:(?:different|major|main|separate|distinct)\s+)?"
 # "how many items were sold" asks a quantity, not a count of rows
 _PLACED = LazyPattern(r"\s+(?:(?:are|were)\s+there\s+)?(?:under|in|of|within|(?:that\s+)?make\s+up|making\s+up)"
                       r"(?![a-z])")
+# A row deducted from those above it ("Less valuation allowance"), not one of the rows it is deducted from
+_DEDUCTED = LazyPattern(r"(?:less|deduct|minus)(?![a-z])")
 # "table=1" of "table=1,row=Impairment charges,col=2019": the table a row stands in
 _TABLE = LazyPattern(r"^(?P<table>.*?table=\d+),row=")
 
@@ -116,16 +118,11 @@ def count_rows(ask: RowCountAsk, parsed: ParsedSlots, *, facts: FactStore, gloss
     channel = parsed.channels[0] if parsed.channels else glossary.default_channel
     totals = [code for code in glossary.terms[SlotKind.METRIC]
               if code.startswith(METRIC_PREFIX) and is_a_total(code) and ask.named <= _item_words(code)]
-    if len(totals) != 1:
+    found = _total_named(totals, list(parsed.periods), entity, channel, facts, max_sensitivity) or _heading_named(
+        ask.named, list(parsed.periods), entity, channel, facts, max_sensitivity)
+    if found is None:
         return None
-    stated = facts.find(metric_code=totals[0], entity=entity)
-    periods = list(parsed.periods) or sorted({Period(f.period_type, f.period) for f in stated
-                                              if f.period_type == "FY"}, key=lambda p: p.period, reverse=True)
-    checked = [_added_up(_one_fact(stated, period, channel, max_sensitivity), facts, max_sensitivity)
-               for period in periods]
-    if not checked or any(c is None for c in checked):
-        return None
-    counted = [c for c in checked if c is not None]
+    periods, counted = found
     if len({frozenset(f.metric_code for f in parts) for _, parts in counted}) != 1:
         return None  # a row stated in one year only: which rows the total has is not one answer
     total, parts = counted[0]
@@ -156,6 +153,73 @@ def count_rows(ask: RowCountAsk, parsed: ParsedSlots, *, facts: FactStore, gloss
     slots = Slots((total.metric_code,), (entity,), tuple(periods), (channel,), assumptions)
     return StructuredOutcome((f"{line}（计算自：{cites}）",), sources, AnswerStatus.FOUND, (), (),
                              computed=numbers), slots
+
+
+_Counted = tuple[list[Period], list[tuple[Fact, list[Fact]]]]
+
+
+def _total_named(totals: list[str], asked: list[Period], entity: str, channel: str, facts: FactStore,
+                 max_sensitivity: Sensitivity) -> _Counted | None:
+    """The periods counted and, in each, the one total the question names with the rows adding up to it."""
+    if len(totals) != 1:
+        return None
+    stated = facts.find(metric_code=totals[0], entity=entity)
+    periods = asked or _fiscal_years(stated)
+    checked = [_added_up(_one_fact(stated, period, channel, max_sensitivity), facts, max_sensitivity)
+               for period in periods]
+    if not checked or any(c is None for c in checked):
+        return None
+    return periods, [c for c in checked if c is not None]
+
+
+def _heading_named(named: frozenset[str], asked: list[Period], entity: str, channel: str, facts: FactStore,
+                   max_sensitivity: Sensitivity) -> _Counted | None:
+    """The periods counted and, in each, the rows under the one section heading the question names ("how many
+    components are there under deferred tax assets"), with the row of the same table they add up to.
+
+    A row written "Less …" under the heading (a valuation allowance) is deducted from the rows, not one of
+    them. Counted only where every other row under the heading states the period and together they add up
+    to a row of the same table outside the section whose words hold the heading's ("Gross deferred tax
+    assets"): a row read outside its heading, or rows of another kind, leave the sum short and nothing counted.
+    """
+    codes = [code for code, owner in facts.open_codes() if owner == entity and code.startswith(METRIC_PREFIX)]
+    headings = {heading for code in codes if (heading := label_of(code).rpartition(": ")[0])
+                and label_words(heading) == named}
+    if len(headings) != 1:
+        return None
+    heading = headings.pop()
+    rows = [code for code in codes if label_of(code).rpartition(": ")[0] == heading and not is_a_total(code)
+            and not _DEDUCTED.match(label_of(code).rpartition(": ")[2])]
+    sums = [code for code in codes if label_of(code).rpartition(": ")[0] != heading and named <= _item_words(code)]
+    stated = {code: facts.find(metric_code=code, entity=entity) for code in [*rows, *sums]}
+    periods = asked or _fiscal_years([f for code in rows for f in stated[code]])
+    checked: list[tuple[Fact, list[Fact]]] = []
+    for period in periods:
+        parts = [_one_fact(stated[code], period, channel, max_sensitivity) for code in rows]
+        read = [f for f in parts if f is not None]
+        if len(read) < 2 or len(read) != len(parts) or len({(f.source_doc_id, _table_of(f), f.unit)
+                                                                for f in read}) != 1:
+            return None
+        total = next((f for code in sums if (f := _one_fact(stated[code], period, channel, max_sensitivity))
+                      is not None and (f.source_doc_id, _table_of(f), f.unit) == (read[0].source_doc_id,
+                                                                                  _table_of(read[0]), read[0].unit)
+                      and _adds_up(read, f)), None)
+        if total is None:
+            return None
+        checked.append((total, read))
+    return (periods, checked) if checked else None
+
+
+def _fiscal_years(stated: list[Fact]) -> list[Period]:
+    """The fiscal years the figures state, the latest first."""
+    return sorted({Period(f.period_type, f.period) for f in stated if f.period_type == "FY"},
+                  key=lambda p: p.period, reverse=True)
+
+
+def _table_of(fact: Fact) -> str | None:
+    """The document's table a figure stands in ("table=1"), or None."""
+    where = _TABLE.match(fact.source_locator)
+    return where["table"] if where is not None else None
 
 
 def _added_up(total: Fact | None, facts: FactStore, max_sensitivity: Sensitivity) -> tuple[Fact, list[Fact]] | None:

@@ -190,19 +190,25 @@ class TestOneItemUnderTwoSections:
                               "Percentage of loss allocated to: Unvested restricted stock",
                               "Participating shares at end of period: Preferred stock"])
 
-    def test_the_item_alone_offers_both_rows(self) -> None:
+    def test_the_item_alone_reads_its_amount_not_its_share(self) -> None:
+        # the row under a heading of percentages is a share of the loss, not the item's own figure
         question = "What is the average unvested restricted stock in 2018 and 2019?"
-        assert read(question, self.GLOSSARY) == [(
-            "label:participating shares at end of period: unvested restricted stock",
-            "label:percentage of loss allocated to: unvested restricted stock")]
-        assert parse_slots(question, glossary=self.GLOSSARY).metrics == ()
+        assert parse_slots(question, glossary=self.GLOSSARY).metrics == (
+            "label:participating shares at end of period: unvested restricted stock",)
+
+    def test_the_item_alone_under_two_headings_of_amounts_offers_both_rows(self) -> None:
+        glossary = glossary_with(["Current: Other receivables", "Non-current: Other receivables"])
+        question = "What is the average other receivables in 2018 and 2019?"
+        assert read(question, glossary) == [("label:current: other receivables",
+                                             "label:non-current: other receivables")]
+        assert parse_slots(question, glossary=glossary).metrics == ()
 
     def test_a_section_word_named_picks_its_row(self) -> None:
         question = "What is the percentage of loss allocated to unvested restricted stock in 2019?"
         assert parse_slots(question, glossary=self.GLOSSARY).metrics == (
             "label:percentage of loss allocated to: unvested restricted stock",)
 
-    def test_through_the_engine_no_figure_of_either_row_is_given(self, folder: Path) -> None:
+    def test_through_the_engine_the_amounts_are_averaged(self, folder: Path) -> None:
         facts = [statement_fact("label:participating shares at end of period: unvested restricted stock", "2018", 0.4,
                                 unit=""),
                  statement_fact("label:participating shares at end of period: unvested restricted stock", "2019", 0.6,
@@ -213,8 +219,8 @@ class TestOneItemUnderTwoSections:
                                 unit="PCT")]
         result = ask(statement_qa_with_labels(folder, facts),
                      "What is the average unvested restricted stock in 2018 and 2019?")
-        assert "average" not in result.answer and "1.05" not in result.answer and "0.5 " not in result.answer, \
-            result.answer
+        assert "average: 0.5 " in result.answer and "1.05" not in result.answer, result.answer
+        assert "percentage of loss allocated" not in result.answer, result.answer
 
 
 class TestADerivedWordTheRowStates:

@@ -116,6 +116,26 @@ class TestShareOfATotalTheQuestionNames:
         assert "ratio of swiss (label:swiss) to income before taxes (label:income before taxes): 78.55%" in line, line
         assert cells == {"table=1,row=swiss,col=2019", "table=1,row=income before taxes,col=2019"}
 
+    @pytest.mark.parametrize("question", [
+        "What is the percentage of Swiss in income before taxes in 2019?",
+        "What is the percentage constitution of Swiss in the income before taxes in 2019?",
+        "What was the share of swiss in income before taxes in 2019?",
+    ])
+    def test_the_row_a_part_is_named_in_is_the_whole(self, folder: Path, question: str) -> None:
+        # GIVEN two rows, neither called a total; WHEN the share of one "in" the other is asked
+        line, cells = computed_line(answered(rows_qa(folder, INCOME, unit=""), question))
+
+        # THEN the row named after "in" is the whole that divides
+        assert "ratio of swiss (label:swiss) to income before taxes (label:income before taxes): " in line, line
+        assert "78.55%" in line, line
+        assert cells == {"table=1,row=swiss,col=2019", "table=1,row=income before taxes,col=2019"}
+
+    def test_a_part_larger_than_the_row_it_is_named_in_gives_no_share(self, folder: Path) -> None:
+        rows = {"swiss": 300000, "income before taxes": 271133}
+        result = answered(rows_qa(folder, rows, unit=""), "What is the percentage of Swiss in income before taxes "
+                                                          "in 2019?")
+        assert "计算自" not in result.answer and "which figure is the whole" in result.answer, result.answer
+
     @pytest.mark.parametrize(("rows", "question", "said"), [
         ({"瑞士收入": 212986, "税前收入": 271133}, "2019年瑞士收入占税前收入总额的百分比是多少？",
          "瑞士收入（label:瑞士收入）与税前收入（label:税前收入）之比：78.55%"),
@@ -133,8 +153,9 @@ class TestShareOfATotalTheQuestionNames:
         assert "计算自" not in result.answer and "which figure is the whole" in result.answer, result.answer
 
     def test_without_the_word_total_the_whole_stays_unclear(self, folder: Path) -> None:
-        result = answered(rows_qa(folder, INCOME, unit=""), "What is the percentage of Swiss in income before taxes "
-                                                            "in 2019?")
+        # neither row called the total nor named as what the other is in: which divides is not said
+        result = answered(rows_qa(folder, INCOME, unit=""), "What is the percentage of Swiss and income before "
+                                                            "taxes in 2019?")
         assert "计算自" not in result.answer, result.answer
 
 
