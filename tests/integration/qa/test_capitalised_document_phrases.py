@@ -8,6 +8,10 @@ answered from that row, citing every cell. A capitalised word the text does not 
 text writes with its capital ("Hotels bank facilities", where the text says "Hotels draw on the
 bank facilities") are still asked back: a name keeps its capital wherever a document writes it.
 
+A month's name no table reads ("between June 30 and December 31, 2021") is a date, asked back as a
+period the service does not recognise, never as a company; beside a word that may be a company
+("Globex's … between June 30 and December 31") the company alone is asked back.
+
 A report written here is ingested through ``ragspine ingest`` into a fresh domain and asked
 through ``answer_question`` and ``POST /v1/ask``.
 """
@@ -78,3 +82,14 @@ def test_in_other_wordings(services: Services, wording: str) -> None:
 def test_any_other_capitalised_word_is_still_asked_back(ask: Ask, question: str, name: str) -> None:
     answer = ask(question)["answer"]
     assert f"“{name}”" in answer and "2433" not in answer, answer
+
+
+def test_a_month_no_table_reads_is_asked_back_as_a_period(ask: Ask) -> None:
+    answer = ask("What is the change in bank facilities between June 30 and December 31, 2021?")["answer"]
+    assert answer.startswith("Could not recognise the period “June”"), answer
+    assert "2600" not in answer and "2400" not in answer
+
+
+def test_a_company_beside_a_month_is_asked_back_alone(ask: Ask) -> None:
+    answer = ask("What is the change in Globex's bank facilities between June 30 and December 31, 2021?")["answer"]
+    assert answer.startswith("Could not recognise the entity “Globex”"), answer
