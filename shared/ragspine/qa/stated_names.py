@@ -48,6 +48,8 @@ _WORD = LazyPattern(r"[^\W_]+(?:[-'’][^\W_]+)*")
 _BETWEEN_WORDS = r"[\s,\-–]+"
 # a capitalised word opens the phrase quoting a row at most this many words before the row's last word
 _PHRASE_WORDS = 6
+# what may come just before a sentence's first word: its end, a line's end, a heading's or a table cell's mark
+_SENTENCE_OPENERS = frozenset(".!?:;\n#|*-–")
 _POINTS_AT_TABLE = LazyPattern(r"(?i)\b(?:following\s+table|table\s+below|shown\s+below|as\s+follows)\b|[:：]\s*$")
 
 
@@ -98,9 +100,11 @@ def names_stated(names: Iterable[str], question: str, *, retriever: NarrativeRet
         phrase = phrases.get(name)
         return phrase.search(passage) is not None if phrase is not None else _states(passage, name)
 
+    # a word the document also writes with its capital inside a sentence ("the Hotels segment") is its name
     stating = {doc: tuple(p for p in passages if any(states(p, name) for name in wanted))
                for doc, passages in texts.items()
-               if all(any(states(p, name) for p in passages) for name in wanted)}
+               if all(any(states(p, name) for p in passages) for name in wanted)
+               and not any(_capitalised_inside_a_sentence(p, name) for p in passages for name in plain)}
     return StatedNames(wanted, stating, plain) if stating else None
 
 
@@ -169,6 +173,15 @@ def _leads_into_section(passage: str, code: str) -> bool:
     section, colon, _ = label_of(code).rpartition(": ")
     own = label_words(section) if colon else set()
     return bool(own) and own <= label_words(passage) and _POINTS_AT_TABLE.search(passage) is not None
+
+
+def _capitalised_inside_a_sentence(text: str, word: str) -> bool:
+    """Whether ``text`` writes ``word`` with its capital anywhere but at a sentence's or a heading's start."""
+    for match in re.finditer(rf"(?<![\w]){re.escape(word)}(?![\w])", text):
+        before = text[:match.start()].rstrip(" \t\"“‘'(")
+        if before and before[-1] not in _SENTENCE_OPENERS:
+            return True
+    return False
 
 
 def _states(text: str, name: str) -> bool:
