@@ -9,6 +9,8 @@ text writes with its capital inside a sentence ("Hotels bank facilities", where 
 "… arranged by the Hotels division" beside "hotels bank facilities") are still asked back: a name
 keeps its capital wherever a document writes it.
 
+A scale after a currency sign ("in terms of €M") is the unit asked, not a company's name.
+
 A month's name no table reads ("between June 30 and December 31, 2021") is a date, asked back as a
 period the service does not recognise, never as a company; beside a word that may be a company
 ("Globex's … between June 30 and December 31") the company alone is asked back.
@@ -94,4 +96,15 @@ def test_a_month_no_table_reads_is_asked_back_as_a_period(ask: Ask) -> None:
 
 def test_a_company_beside_a_month_is_asked_back_alone(ask: Ask) -> None:
     answer = ask("What is the change in Globex's bank facilities between June 30 and December 31, 2021?")["answer"]
+    assert answer.startswith("Could not recognise the entity “Globex”"), answer
+
+
+@pytest.mark.parametrize("unit", ["€M", "€m", "€ million", "$M"])
+def test_a_scale_after_a_currency_sign_is_no_company(ask: Ask, unit: str) -> None:
+    answer = ask(f"What is the average bank facilities from 2019 to 2021 in terms of {unit}?")["answer"]
+    assert "average: 2433.33 EUR_M" in answer.splitlines()[0], answer
+
+
+def test_a_company_beside_a_scale_is_still_asked_back(ask: Ask) -> None:
+    answer = ask("What is the average of Globex's bank facilities in terms of €M?")["answer"]
     assert answer.startswith("Could not recognise the entity “Globex”"), answer
