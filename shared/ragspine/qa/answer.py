@@ -57,7 +57,7 @@ from ragspine.qa.scope import covered_by_knowledge, names_misspelt_domain_terms,
 from ragspine.qa.screening import RefusalReason, ScreeningPolicy
 from ragspine.qa.section_rows import from_other_tables
 from ragspine.qa.slots import Assumption, Slots, Unrecognized
-from ragspine.qa.stated_names import StatedNames, names_stated, ties_every_figure
+from ragspine.qa.stated_names import StatedNames, metric_names, names_stated, ties_every_figure
 from ragspine.qa.stated_shares import stated_shares
 from ragspine.qa.stated_years import (
     every_stated_year,
@@ -420,7 +420,8 @@ def _names_read_as_document_words(intent: Intent, decision: ScopeDecision, text:
     names = intent.slots.unknown_names
     if problem is None or problem.param != "entity" or not names:
         return None
-    stated = names_stated(names, text, retriever=qa.retriever, max_sensitivity=qa.max_sensitivity)
+    rows = [name for code in intent.slots.metrics for name in metric_names(code, qa.glossary)]
+    stated = names_stated(names, text, retriever=qa.retriever, max_sensitivity=qa.max_sensitivity, rows=rows)
     if stated is None:
         return None
     home = qa.glossary.home_entity
@@ -428,7 +429,9 @@ def _names_read_as_document_words(intent: Intent, decision: ScopeDecision, text:
     again = clarify_scope(read, glossary=qa.glossary, today=qa.clock(), lang=lang)
     if not isinstance(again, Proceed) or again.slots.unrecognized is not None:
         return None
-    named = tuple(Assumption(SlotKind.ENTITY, home, "a name the documents state", typed=name) for name in names)
+    # a capitalised common word of the documents' phrase ("Committed global credit facilities") names no one
+    named = tuple(Assumption(SlotKind.ENTITY, home, "a name the documents state", typed=name) for name in names
+                  if name not in stated.common_words)
     return stated, read, replace(again, slots=replace(again.slots, assumptions=(*named, *again.slots.assumptions)))
 
 

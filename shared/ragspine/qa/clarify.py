@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from ragspine.facts.glossary import Glossary, Period, SlotKind
 from ragspine.lazy import LazyModule
+from ragspine.qa.dated_periods import is_month_name
 from ragspine.qa.intent_model import Channel, Intent
 from ragspine.qa.kind_phrases import ask_for_kind
 from ragspine.qa.language import Lang
@@ -92,7 +93,7 @@ def clarify_scope(intent: Intent, *, glossary: Glossary, today: date, lang: Lang
     if parsed.bad_period is not None:
         return Proceed(_as_parsed(parsed, channels, Unrecognized("period", parsed.bad_period)))
     if not parsed.entities and parsed.unknown_names:
-        return Proceed(_as_parsed(parsed, channels, Unrecognized("entity", " ".join(parsed.unknown_names))))
+        return Proceed(_as_parsed(parsed, channels, _unknown_name(parsed.unknown_names)))
     assumptions = [Assumption(miss.readings[0].kind, miss.readings[0].code,
                               f"read '{miss.raw}' as {miss.readings[0].name} ({miss.readings[0].code})",
                               typed=miss.raw)
@@ -188,3 +189,12 @@ def _refinements(slots: Slots, *, glossary: Glossary, today: date, lang: Lang) -
                                                     entity=slots.entities[0], period=period, channel=channel)
                 options.append(clarification.Option(period.label, question, "period", period.label))
     return tuple(options)
+
+
+def _unknown_name(names: tuple[str, ...]) -> Unrecognized:
+    """The names no slot reads, asked back: a month's name ("between June 30 and December 31, 2019" where no
+    table reads that day) as a period not recognised, every other word as the company it may be."""
+    companies = [name for name in names if not all(is_month_name(word) for word in name.split())]
+    if companies:
+        return Unrecognized("entity", " ".join(companies))
+    return Unrecognized("period", " ".join(names))

@@ -28,6 +28,11 @@ MONTH_NUMBERS = {name: number for number, names in enumerate((
     ("july", "jul"), ("august", "aug"), ("september", "sep", "sept"), ("october", "oct"), ("november", "nov"),
     ("december", "dec")), start=1) for name in names}
 _MONTH = "|".join(sorted(MONTH_NUMBERS, key=len, reverse=True))
+
+
+def is_month_name(word: str) -> bool:
+    """Whether a word of a question is a month's name ("June", "Sept."): a date's word, never a company's."""
+    return word.strip(".").lower() in MONTH_NUMBERS
 DATE = LazyPattern(  # the lookahead names every possible first character: most positions fail on one class test
     rf"(?=[\dfyjmasond])(?P<ended>(?:fiscal\s+)?years?[\s-]+end(?:ed|ing)\s+(?:on\s+)?)?"
     rf"(?:(?P<m1>{_MONTH})\.?\s*(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?,?|(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?\s+(?P<m2>{_MONTH})\.?,?)"

@@ -39,6 +39,8 @@ from ragspine.qa.total_row_names import with_total_rows_read
 _TOKEN = LazyPattern(r"[a-z0-9][a-z0-9_'\-.&]*|[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]+", re.IGNORECASE)
 # A period's plural ("both FYs", "the two Years"): the periods the question spans, never a company's name
 _PERIOD_PLURALS = frozenset({"fys", "years", "quarters", "halves"})
+# A scale written after a currency sign ("in terms of $M", "€bn", "£ thousand"): the unit asked, never a name
+_CURRENCY_SCALE = LazyPattern(r"[$€£¥]\s?(?:mn|mm|m|bn|b|k|th|million|billion|thousand)(?![a-z])", re.IGNORECASE)
 # A word written in capitals ("EBITDA", "PSUs"): an acronym, whose letters are never fuzzed into another's
 _ACRONYM = LazyPattern(r"(?<![A-Za-z])[A-Z]{3,}(?=s?(?![A-Za-z]))")
 
@@ -580,17 +582,18 @@ def unknown_names(question: str, leftover: str, glossary: Glossary) -> list[str]
 
     CJK runs of two or more characters count; Latin words count only when capitalised in
     the question (a proper noun such as "Globex"), so ordinary English filler never does, nor
-    a period's plural ("both FYs").
+    a period's plural ("both FYs"), nor a scale after a currency sign ("in terms of $M").
     """
     original = unicodedata.normalize("NFKC", question)
     aligned = len(original) == len(leftover)
+    scales = {at for match in _CURRENCY_SCALE.finditer(original) for at in range(match.start(), match.end())}
     names: list[str] = []
     for token in _TOKEN.finditer(leftover):
         word = token.group(0).strip("'.-").removesuffix("'s")
         if not word:
             continue
         if word.isascii():
-            capitalised = aligned and original[token.start()].isupper()
+            capitalised = aligned and original[token.start()].isupper() and token.start() not in scales
             if word not in glossary.fillers and word.lower() not in _PERIOD_PLURALS and capitalised:
                 names.append(original[token.start():token.start() + len(word)])
             continue

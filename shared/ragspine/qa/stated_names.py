@@ -10,6 +10,12 @@ stating the name names too: the report that says "IMFT sales to Intel" never ans
 liabilities with IMFT's. Anything else keeps the question back, and a name no visible document
 states ("Globex") is asked back as before.
 
+A word merely capitalised is read as the documents' own only where the question quotes their
+wording: "the average of Committed global credit facilities", where the text writes "committed
+global credit facilities" in lower case and the row read is "credit facilities". The question
+capitalised a common word of that phrase; a name keeps its capital wherever a document writes it,
+so "Hotels" or "Intel" beside a row stays asked back.
+
 Deterministic: the same index gives the same reading; no model decides.
 """
 
@@ -37,33 +43,50 @@ if TYPE_CHECKING:
 _CJK = LazyPattern(f"[{CJK}]")
 _ABBREVIATION = LazyPattern(r"[A-Z][A-Z0-9&.-]*[A-Z0-9]")
 # A passage pointing at a table: "The following table presents …", "… are shown below", "… as follows:"
+_WORD = LazyPattern(r"[^\W_]+(?:[-'’][^\W_]+)*")
+# the words of one phrase: spaces, hyphens and commas between them, never a sentence's end
+_BETWEEN_WORDS = r"[\s,\-–]+"
+# a capitalised word opens the phrase quoting a row at most this many words before the row's last word
+_PHRASE_WORDS = 6
+# what may come just before a sentence's first word: its end, a line's end, a heading's or a table cell's mark
+_SENTENCE_OPENERS = frozenset(".!?:;\n#|*-–")
 _POINTS_AT_TABLE = LazyPattern(r"(?i)\b(?:following\s+table|table\s+below|shown\s+below|as\s+follows)\b|[:：]\s*$")
 
 
 @dataclass(frozen=True, slots=True)
 class StatedNames:
-    """Unknown names of a question and, per visible document stating them all, its passages stating one."""
+    """Unknown names of a question and, per visible document stating them all, its passages stating one.
+
+    ``common_words``: those of ``names`` that are no name at all, a capitalised word of a phrase the
+    documents write in lower case (said with the answer as no reading of a company).
+    """
 
     names: tuple[str, ...]
     passages: Mapping[str, tuple[str, ...]]
+    common_words: tuple[str, ...] = ()
 
 
 def names_stated(names: Iterable[str], question: str, *, retriever: NarrativeRetriever | None,
-                 max_sensitivity: Sensitivity) -> StatedNames | None:
+                 max_sensitivity: Sensitivity, rows: Iterable[str] = ()) -> StatedNames | None:
     """The visible documents whose retrieved passages state every one of ``names`` as written, or None.
 
     Latin names are read only when written in capitals, and matched as whole words in their own
-    case ("IMFT", "IMFT's"; never "imft" inside another word), CJK names as written. None when no
-    document states them all, when a name is a month (dates are periods), when there is no index,
-    or when the index cannot be reached.
+    case ("IMFT", "IMFT's"; never "imft" inside another word), CJK names as written. A word merely
+    capitalised counts only as the first word of a phrase of the question that runs on to the
+    words of one of ``rows`` (the names of the rows read) and that the document writes in lower
+    case ("committed global credit facilities"). None when no document states them all, when a
+    name is a month (dates are periods), when there is no index, or when the index cannot be reached.
     """
     wanted = tuple(name for name in names if name.strip())
     # a month ("as of September 30, 2018") has no label words: a date is a period, asked back as one
     if retriever is None or not wanted or any(name.isascii() and not label_words(name) for name in wanted):
         return None
-    # a Latin name counts only in capitals, an abbreviation its document defines (IMFT, DSU): a word
-    # merely capitalised ("Hotels", "Intel") may be a segment or a company whose figure the row is not
-    if any(not _CJK.search(name) and not _ABBREVIATION.fullmatch(name) for name in wanted):
+    # a Latin name counts in capitals, an abbreviation its document defines (IMFT, DSU); a word merely
+    # capitalised ("Hotels", "Intel") may be a segment or a company whose figure the row is not, so it
+    # counts only as the question's copy of a phrase the document writes in lower case
+    plain = tuple(name for name in wanted if not _CJK.search(name) and not _ABBREVIATION.fullmatch(name))
+    phrases = {name: lower_case_phrase(name, question, rows) for name in plain}
+    if any(phrase is None for phrase in phrases.values()):
         return None
     evidence = probe_passages(retriever, question, max_sensitivity=max_sensitivity,
                               on_failure="name probe failed; the name stays unknown")
@@ -72,10 +95,38 @@ def names_stated(names: Iterable[str], question: str, *, retriever: NarrativeRet
     texts: dict[str, list[str]] = {}
     for item in evidence:
         texts.setdefault(item.doc, []).append(item.text)
-    stating = {doc: tuple(p for p in passages if any(_states(p, name) for name in wanted))
+
+    def states(passage: str, name: str) -> bool:
+        phrase = phrases.get(name)
+        return phrase.search(passage) is not None if phrase is not None else _states(passage, name)
+
+    # a word the document also writes with its capital inside a sentence ("the Hotels segment") is its name
+    stating = {doc: tuple(p for p in passages if any(states(p, name) for name in wanted))
                for doc, passages in texts.items()
-               if all(any(_states(p, name) for p in passages) for name in wanted)}
-    return StatedNames(wanted, stating) if stating else None
+               if all(any(states(p, name) for p in passages) for name in wanted)
+               and not any(_capitalised_inside_a_sentence(p, name) for p in passages for name in plain)}
+    return StatedNames(wanted, stating, plain) if stating else None
+
+
+def lower_case_phrase(name: str, question: str, rows: Iterable[str]) -> re.Pattern[str] | None:
+    """The question's words from ``name`` on to the last word of a row's name, as a passage writes them in
+    lower case; None when no row's words follow the name within a few words.
+
+    "Committed global credit facilities" with the row "credit facilities" matches "committed global
+    credit facilities"; "Committed" before "revenue" with the row "credit facilities" is None.
+    """
+    items = [own for row in rows if (own := label_words(row.rpartition(": ")[2]))]
+    words = [(m.group(), m.start()) for m in _WORD.finditer(question)]
+    starts = [i for i, (word, _) in enumerate(words) if word == name]
+    if len(starts) != 1 or not items:
+        return None
+    first = starts[0]
+    for last in range(first + 1, min(first + 1 + _PHRASE_WORDS, len(words))):
+        said = label_words(" ".join(word for word, _ in words[first + 1:last + 1]))
+        if any(own <= said for own in items):
+            lower = [word.lower() for word, _ in words[first:last + 1]]
+            return re.compile(r"(?<![\w])" + _BETWEEN_WORDS.join(map(re.escape, lower)) + r"(?![\w])")
+    return None
 
 
 def ties_every_figure(stated: StatedNames, results: Iterable[QueryResult], glossary: Glossary) -> bool:
@@ -122,6 +173,15 @@ def _leads_into_section(passage: str, code: str) -> bool:
     section, colon, _ = label_of(code).rpartition(": ")
     own = label_words(section) if colon else set()
     return bool(own) and own <= label_words(passage) and _POINTS_AT_TABLE.search(passage) is not None
+
+
+def _capitalised_inside_a_sentence(text: str, word: str) -> bool:
+    """Whether ``text`` writes ``word`` with its capital anywhere but at a sentence's or a heading's start."""
+    for match in re.finditer(rf"(?<![\w]){re.escape(word)}(?![\w])", text):
+        before = text[:match.start()].rstrip(" \t\"“‘'(")
+        if before and before[-1] not in _SENTENCE_OPENERS:
+            return True
+    return False
 
 
 def _states(text: str, name: str) -> bool:
