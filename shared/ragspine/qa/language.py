@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import enum
 import re
+from functools import lru_cache
 
 _KANA = re.compile(r"[\u3040-\u30ff]")
 # The Han ideographs (U+3400-U+9FFF, U+F900-U+FAFF) are compared, not matched: compiling their class makes
@@ -23,6 +24,7 @@ class Lang(enum.StrEnum):
     JA = "ja"
 
 
+@lru_cache(maxsize=8)  # one ask reads its question's language from several steps: once is enough
 def detect_language(text: str) -> Lang:
     """Kana means Japanese, other CJK ideographs Chinese, anything else English."""
     if text.isascii():

@@ -40,6 +40,13 @@ if TYPE_CHECKING:
 
 PROVENANCE_PASS = "provenance:pass"
 _STRUCTURED, _FOUND = str(Route.STRUCTURED), str(AnswerStatus.FOUND)  # the trace's plain strings
+# The answer text of the last figures answered, by everything it is made of: questions worded anew keep asking
+# for the same few figures, and a figure's line, its assumptions' sentence and their provenance verdict are a
+# function of the figure's key, value as written, unit and source, the assumptions and the language (each entry
+# keeps the glossary it was rendered with: another glossary renders afresh). Figures other sources state
+# differently are rendered each time.
+_TEXTS: dict[tuple[object, ...], tuple[Glossary, str | None]] = {}
+_TEXTS_SIZE = 256
 
 
 def plain_answer(shape: ParsedQuestion, text: str, qa: QAComponents, trace: TraceRecorder) -> AnswerResult | None:
@@ -53,21 +60,44 @@ def plain_answer(shape: ParsedQuestion, text: str, qa: QAComponents, trace: Trac
     if (len(slots.metrics) != 1 or len(slots.periods) != 1 or slots.unrecognized is not None
             or slots.metrics[0] in qa.glossary.formulas or not asks_nothing_more(text, intent, slots, qa.glossary)):
         return None
-    result = run_query(MetricQuery(slots.metrics[0], slots.entities[0], slots.periods[0], slots.channels[0]),
-                       facts=qa.facts, max_sensitivity=qa.max_sensitivity)
+    query = MetricQuery(slots.metrics[0], slots.entities[0], slots.periods[0], slots.channels[0])
+    result = run_query(query, facts=qa.facts, max_sensitivity=qa.max_sensitivity)
     fact = result.fact
     if result.status is not QueryStatus.FOUND or fact is None:
         return None  # a figure not found as asked may fall due in the year named: the full path reads the schedule
-    answer = _answer_text(result, fact, slots, qa.glossary, shape.lang)
+    answer = _memoised_answer_text(result, fact, slots, qa.glossary, shape.lang)
     if answer is None:
         return None
     trace.stage("structured")
     trace.decide(PROVENANCE_PASS)
     # the trace as ``answer._finish`` emits it for a structured answer: one fact, no passage
-    emitted = trace.finish(route=_STRUCTURED, status=_FOUND, slots=slots.as_dict(), fact_ids=["/".join(fact.key)],
+    # (the fact's key is the query's: the store matched it column by column)
+    emitted = trace.finish(route=_STRUCTURED, status=_FOUND, slots=slots.as_dict(), fact_ids=["/".join(query.key)],
                            chunk_ids=[])
-    return AnswerResult(answer, outcome_sources((result,)), Route.STRUCTURED, AnswerStatus.FOUND, slots, (result,),
+    # one figure and none differing: its document and locator are the answer's one source
+    sources = outcome_sources((result,)) if result.conflicts else (
+        {"doc": fact.source_doc_id, "locator": fact.source_locator},)
+    return AnswerResult(answer, sources, Route.STRUCTURED, AnswerStatus.FOUND, slots, (result,),
                         decision.refinements, None, None, None, emitted)
+
+
+def _memoised_answer_text(result: QueryResult, fact: Fact, slots: Slots, glossary: Glossary,
+                          lang: Lang) -> str | None:
+    """``_answer_text``, kept for the last figures answered without differing figures."""
+    query = result.query
+    if result.conflicts or query is None:
+        return _answer_text(result, fact, slots, glossary, lang)
+    # the value as written, not the value: 1320 and 1320.0 are equal keys but render differently
+    key = (query.key, format_number(fact.value), fact.unit, fact.source_doc_id, fact.source_locator,
+           slots.assumptions, lang)
+    kept = _TEXTS.get(key)
+    if kept is not None and kept[0] is glossary:
+        return kept[1]
+    text = _answer_text(result, fact, slots, glossary, lang)
+    if len(_TEXTS) >= _TEXTS_SIZE:
+        _TEXTS.clear()
+    _TEXTS[key] = (glossary, text)
+    return text
 
 
 def _answer_text(result: QueryResult, fact: Fact, slots: Slots, glossary: Glossary, lang: Lang) -> str | None:

@@ -31,12 +31,12 @@ from ragspine.facts.open_vocabulary import METRIC_PREFIX
 from ragspine.lazy import LazyPattern
 from ragspine.qa.analytics.cues import NO_ANALYSIS
 from ragspine.qa.arithmetic_cues import NO_ARITHMETIC, ONE_METRIC_WORDS, SPACED_CUES_ANYWHERE, read_arithmetic
-from ragspine.qa.clarify import clarify_scope
+from ragspine.qa.clarify import ScopeDecision, clarify_scope
 from ragspine.qa.company_spelling import with_company_names
 from ragspine.qa.dated_periods import may_name_a_date
 from ragspine.qa.intent import RuleIntentParser
 from ragspine.qa.intent_model import Channel, Intent
-from ragspine.qa.language import detect_language
+from ragspine.qa.language import Lang, detect_language
 from ragspine.qa.month_periods import may_name_months
 from ragspine.qa.parse_cache import ParsedQuestion
 from ragspine.qa.period_words import half_year, read_period_words, unread_half
@@ -171,8 +171,31 @@ def plain_parse(text: str, qa: QAComponents, *, today: date, trace: TraceRecorde
         return None
     trace.stage("screening")
     lang = detect_language(text)
-    decision = clarify_scope(intent, glossary=qa.glossary, today=today, lang=lang)
+    decision = _plain_scope(intent, qa.glossary, today, lang)
     trace.stage("intent_clarify")
     hit = qa.faq.match(text, by_meaning=False) if qa.faq is not None else None
     trace.stage("faq")
     return ParsedQuestion(trace.question_sha256, lang, None, intent, decision, hit)
+
+
+# The clarify gate's decision on the last plain lookups. A plain intent holds one metric, one period, at most one
+# entity and channel and nothing else the gate reads (no misspelt, unknown or one-phrase name, no bad period, no
+# analysis or arithmetic), so the decision is a function of those slots, the day and the language; each entry
+# keeps the glossary it was made with (another glossary decides afresh). Decisions are immutable, so one is shared.
+_DECISIONS: dict[tuple[object, ...], tuple[Glossary, ScopeDecision]] = {}
+_DECISIONS_SIZE = 256
+
+
+def _plain_scope(intent: Intent, glossary: Glossary, today: date, lang: Lang) -> ScopeDecision:
+    """``clarify_scope`` of a plain intent, kept for the last plain lookups' slots."""
+    slots = intent.slots
+    period = slots.periods[0]
+    key = (slots.metrics, slots.entities, period.period_type, period.period, slots.channels, today, lang)
+    kept = _DECISIONS.get(key)
+    if kept is not None and kept[0] is glossary:
+        return kept[1]
+    decision = clarify_scope(intent, glossary=glossary, today=today, lang=lang)
+    if len(_DECISIONS) >= _DECISIONS_SIZE:
+        _DECISIONS.clear()
+    _DECISIONS[key] = (glossary, decision)
+    return decision

@@ -129,3 +129,27 @@ def test_a_restricted_figure_is_not_found() -> None:
     qa.parse_cache.clear()
     result = answer_question(question, qa=qa)
     assert result.status is AnswerStatus.NOT_FOUND and "500" not in result.answer and not result.sources
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(restated=st.lists(st.tuples(st.sampled_from([1320, 1320.0, 1320.5, -7]), st.sampled_from(["USD_M", "JPY"]),
+                                   st.sampled_from(["Filing_A.pdf", "Filing_B.pdf"])), min_size=2, max_size=4),
+       entity=st.sampled_from(["日本", "Japan"]))
+def test_a_figure_restated_between_two_asks_is_answered_as_stored_now(
+        restated: list[tuple[float, str, str]], entity: str) -> None:
+    # the same figure asked in new words each time, its value, unit or source restated in between:
+    # each answer shows what the store holds when it is asked (1320 and 1320.0 are written as stored)
+    store = InMemoryFactStore()
+    qa = make_qa(store)
+    templates = ["What was the revenue of {e} in FY2024?", "FY2024{e}的营业收入是多少", "{e}のFY2024の売上高はいくらですか"]
+    key = full_path_answer(templates[0].format(e=entity), qa).results[0].query.key  # type: ignore[union-attr]
+    for i, (value, unit, doc) in enumerate(restated):
+        store.put_many([_fact(key, value, unit, doc, Sensitivity.INTERNAL)])
+        question = templates[i % len(templates)].format(e=entity)
+        qa.parse_cache.clear()
+        result = answer_question(question, qa=qa)
+        assert result.status is AnswerStatus.FOUND
+        assert f"{format_number(value)} {unit}{citation(doc, f'page={len(doc)},row={key.metric_code}')}" \
+            in result.answer.split("\n")[0]
+        qa.parse_cache.clear()
+        assert seen(result) == seen(full_path_answer(question, qa))

@@ -10,6 +10,7 @@ of ``answer_question`` to those of the full parse (the plain path switched off).
 from __future__ import annotations
 
 import unicodedata
+from dataclasses import replace
 from datetime import date
 from typing import Any
 
@@ -198,3 +199,19 @@ def test_the_cue_readers_are_skipped_only_where_they_read_nothing(question: str)
 ])
 def test_a_question_holding_a_cue_word_is_read_by_the_cue_readers(question: str) -> None:
     assert _may_hold_cues(question, normalize_text(question), _PARSER)
+
+
+@pytest.mark.parametrize("today", [date(2026, 11, 30), date(2031, 2, 1)])
+def test_the_gates_decision_on_a_plain_lookup_is_its_own_languages_days_and_glossarys(
+        qa: QAComponents, today: date) -> None:
+    # the same slots in three languages, on two days and with another home entity: each answer, its
+    # assumptions and the questions it offers instead are the ones the full path gives that ask
+    questions = ["What was the revenue in FY2024?", "FY2024的营业收入是多少", "FY2024の売上高はいくらですか",
+                 "What was the revenue of Japan in FY2024?", "日本FY2024的营业收入是多少"]
+    for glossary in (_GLOSSARY, replace(_GLOSSARY, home_entity="ACME_JP")):
+        asked = replace(qa, glossary=glossary, intent=RuleIntentParser.from_file(glossary), clock=lambda: today)
+        for question in questions:
+            plain = seen(answer_question(question, qa=asked))
+            asked.parse_cache.clear()
+            assert plain == seen(full_path_answer(question, asked))
+            asked.parse_cache.clear()
