@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from report import PATH_LABELS
+from report import PATH_LABELS, comparison
 
 # The paths the page shows, in its order; the harness-only row is a check of the timer, not a result.
 PUBLISHED_PATHS = ("ask_repeated", "ask", "tool", "floor")
@@ -26,7 +26,7 @@ def structured_table(s: dict[str, Any]) -> list[str]:
     lines.append("")
     for target in (s["target_repeated"], s["target"]):
         verdict = "met" if target["met"] else "NOT met"
-        lines.append(f"- {target['what']}: {target['value']}x (target < {target['limit']}x, {verdict})")
+        lines.append(f"- {target['what']}: {target['value']}x (target {comparison(target)} {target['limit']}x, {verdict})")
     return lines
 
 

@@ -16,10 +16,14 @@ PATH_LABELS = {
 }
 
 
+def comparison(target: dict[str, Any]) -> str:
+    """The target's sign; results files written before targets carried one had ``<`` on every p50 target."""
+    return str(target.get("comparison", "<" if "p50" in target["what"] else "<="))
+
+
 def _verdict(target: dict[str, Any]) -> str:
     state = "MET" if target["met"] else "NOT MET"
-    return f"target {target['what']} {'<' if 'p50' in target['what'] else '<='} {target['limit']}x: " \
-           f"{target['value']}x -> {state}"
+    return f"target {target['what']} {comparison(target)} {target['limit']}x: {target['value']}x -> {state}"
 
 
 def _structured(s: dict[str, Any]) -> list[str]:

@@ -30,7 +30,10 @@ if TYPE_CHECKING:
     from ragspine.facts.model import FactKey
 
 TODAY = date(2026, 11, 30)
-TARGET_P50_RATIO = 3.0
+# The published targets: the unseen ask in docs/performance.md ("Targets and commands"), the
+# repeated one in docs/benchmarks.md ("Structured ask").
+TARGET_UNSEEN_P50_RATIO = 10.0
+TARGET_REPEATED_P50_RATIO = 3.0
 FLOOR_SQL = ("SELECT * FROM fact_metric "
              "WHERE metric_code=? AND entity=? AND channel=? AND period_type=? AND period=?")
 BENCH_DIR = Path(__file__).resolve().parent
@@ -165,9 +168,10 @@ def run_structured(db_path: Path, *, n: int, warmup: int, profile_calls: int) ->
         return {
             "n": n, "warmup": warmup, "questions": [case.question for case in CASES],
             "paths": summary, "ratios": ratios, "parse_cache": cache_stats,
-            "target": _target("p50(ask) / p50(floor), questions not seen before (full parse)", ratios["ask/floor"]),
+            "target": _target("p50(ask) / p50(floor), questions not seen before (full parse)", ratios["ask/floor"],
+                              limit=TARGET_UNSEEN_P50_RATIO, at_most=True),
             "target_repeated": _target("p50(ask_repeated) / p50(floor), warm: repeated questions (parse and rendering reused, facts read)",
-                                       ratios["ask_repeated/floor"]),
+                                       ratios["ask_repeated/floor"], limit=TARGET_REPEATED_P50_RATIO, at_most=False),
             "profile": profile(paths["ask"], calls=profile_calls),
             "profile_repeated": profile(paths["ask_repeated"], calls=profile_calls),
         }
@@ -176,8 +180,10 @@ def run_structured(db_path: Path, *, n: int, warmup: int, profile_calls: int) ->
         store.close()
 
 
-def _target(what: str, ratio: dict[str, float]) -> dict[str, Any]:
-    return {"what": what, "limit": TARGET_P50_RATIO, "value": ratio["p50"], "met": ratio["p50"] < TARGET_P50_RATIO}
+def _target(what: str, ratio: dict[str, float], *, limit: float, at_most: bool) -> dict[str, Any]:
+    """A verdict on ``ratio``'s p50; ``comparison`` is the target's own sign (≤ or <), as its page states it."""
+    met = ratio["p50"] <= limit if at_most else ratio["p50"] < limit
+    return {"what": what, "comparison": "≤" if at_most else "<", "limit": limit, "value": ratio["p50"], "met": met}
 
 
 def profile(call: Callable[[int], object], *, calls: int, top: int = 10) -> dict[str, Any]:
