@@ -16,8 +16,8 @@ from collections.abc import Iterable
 # "$24.9 million", "€ 1,046 thousand", "$8.6 billion": a money figure the text writes with its scale
 _SCALED_MONEY = re.compile(r"(?<![\w.])[$€£]\s?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s*"
                            r"(thousand|million|billion)(?![a-z])", re.IGNORECASE)
-# a cell's figure as written: its sign, brackets and currency dropped
-_CELL_FIGURE = re.compile(r"^[\s$€£(−-]*(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)[\s)%]*$")
+# a cell's money figure as written: its sign, brackets and currency dropped (a percentage is none)
+_CELL_FIGURE = re.compile(r"^[\s$€£(−-]*(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)[\s)]*$")
 _SCALES = {"thousand": "K", "million": "M", "billion": "B"}
 _AT_LEAST = 2  # one figure alike may be chance; two written alike are the text quoting the table
 

@@ -91,6 +91,7 @@ def test_two_figures_written_alike_state_the_scale(scale: str, sign: str) -> Non
     (["$24.9", "$33.5"], "Expenses were $24.9 million, against $33.5 thousand of fees."),  # two scales
     (["0.1", "0.2"], "Fees were $0.1 million and $0.2 million."),  # figures too plain to tell
     (["$24.9", "$33.5"], "We sold 24.9 million and 33.5 million units."),  # no money written
+    (["36.5%", "24.8%"], "Fees were $36.5 million and $24.8 million."),  # the cells are percentages, no money
 ])
 def test_no_scale_is_read_from_a_text_that_does_not_quote_the_table(cells: list[str], text: str) -> None:
     assert restated_scale(cells, [text]) == ""
