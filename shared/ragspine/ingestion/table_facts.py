@@ -82,6 +82,7 @@ from ragspine.ingestion.table_quarters import (
     without_by_quarter,
 )
 from ragspine.ingestion.table_report_periods import names_part_of_year
+from ragspine.ingestion.table_restated_scale import restated_scale
 from ragspine.ingestion.table_roll_forward import roll_forward
 from ragspine.ingestion.table_share_columns import stated_share_columns
 from ragspine.ingestion.table_shifted_headings import headings_into_label_column
@@ -611,6 +612,7 @@ class _TableReader:
                        for u in units_in(self.rows[h][c], self.currency)] + self._unit_note_rows()
         declared = DeclaredUnits.read([*self.block_caption(), *reversed(context.headings), context.lead,
                                        context.note], glossary, self.currency)
+        self._declare_restated_scale(declared, table_units)
         if self.money_unit_conflict:
             self.warn(self.money_unit_conflict)
         facts: dict[FactKey, Fact] = {}
@@ -1867,6 +1869,16 @@ class _TableReader:
             (u for u in declared.by_metric.values() if expected and unit_dimension(u) == wanted), None)
         # A money cell whose document states no unit keeps none (""): no currency is assumed for it.
         return self._per_share_unscaled(r, found) if found else ("" if wanted == "money" else expected)
+
+    def _declare_restated_scale(self, declared: DeclaredUnits, table_units: list[str]) -> None:
+        """A table stating no money unit takes the scale the text beside it writes its figures with."""
+        stated = [*table_units, *declared.default.values(), *declared.by_metric.values()]
+        if self.unit_col is not None or any(unit_dimension(u) == "money" for u in stated):
+            return
+        cells = [self.rows[r][c] for r in self.shape.body_rows for c in range(self.shape.label_cols, len(self.rows[r]))]
+        scale = restated_scale(cells, [self.context.lead, self.context.text_after])
+        if scale:
+            declared.default["money"] = f"{self.currency}_{scale}" if self.currency else scale
 
     def _excepted(self, labels: Sequence[str]) -> bool:
         """Whether a unit note around the table leaves these labels out of its unit ("…, except employees")."""

@@ -101,6 +101,11 @@ _BARE_SCALE = re.compile(r"(?<![a-z])in\s+" + _EN_SCALE + r"(?![a-z])|(?:単位|
 _SCALE_OF_OTHER = re.compile(r"(?<![a-z])in\s+(?:thousands?|millions?|billions?|000[’‘']?s)\s+of\s+[a-z]")
 # A scale in parentheses, first: "(Millions)", "(Millions, except per share amounts)", "Sales (millions)".
 _PAREN_SCALE = re.compile(r"[(（]\s*(?P<en>thousands|millions|billions|000[’‘']?s)(?![a-z])")
+# A scale written as the number the figures are multiplied by, in brackets after a name ("Number of shares (1,000)",
+# "Revenue (EUR 1,000)", "(in 1,000)", "(x 1,000,000)", "(000)"). A bracket holding the number alone after no word
+# is a negative figure ("(1,000)" in a cell), never a note; so is one after a money sign ("($1,000)").
+_MULTIPLIER_NOTE = re.compile(r"[(（]\s*(?P<lead>in\s+|x\s*|×\s*)?(?:(?P<iso>[a-z]{3})\s*)?"
+                              r"(?P<zeros>1[,.\s]?000(?:[,.\s]?000)?|[’‘']?000)\s*(?(iso)|(?P<after>[a-z]{3})?)\s*[)）]")
 # A "%" right after a digit is part of what a label describes (``Debentures, 1.219%, due 2030``), not its unit.
 _PCT = re.compile(r"(?<!\d)%|(?<![a-z])percent(?:age)?(?![a-z])|百分比|百分率")
 _COUNT = re.compile(r"(?<![a-z])in\s+(?:stores|shops|units)(?![a-z])|(?<![a-z])count(?![a-z])|家数|个数")
@@ -154,7 +159,28 @@ def money_units_in(text: str, currency: str | None = None) -> list[str]:
         for match in (*_BARE_SCALE.finditer(norm), *_PAREN_SCALE.finditer(norm)):
             scale = _EN_SCALES[match["en"]] if match["en"] else _CJK_SCALES[match["cjk"]]
             found.append((match.start(), f"{currency}_{scale}" if currency else scale))
+        found += [(match.start(), code) for match in _MULTIPLIER_NOTE.finditer(norm)
+                  if _is_note(norm, match) and (code := _multiplier_unit(match, currency))]
     return list(dict.fromkeys(code for _, code in sorted(found)))
+
+
+def _is_note(text: str, match: re.Match[str]) -> bool:
+    """Whether a bracketed multiplier is a unit note: it says "in", "x" or a currency, or follows a name."""
+    if match["lead"] or match["iso"] or match["after"]:
+        return True
+    before = text[:match.start()]
+    return before[-1:].isspace() and any(char.isalpha() for char in before)
+
+
+def _multiplier_unit(match: re.Match[str], currency: str | None) -> str:
+    """The unit a multiplier note states: its scale (1,000 is thousands), in the currency it names, else the
+    document's, else the scale alone; "" when it names a code that is no currency."""
+    scale = "M" if sum(char == "0" for char in match["zeros"]) == 6 else "K"
+    named = match["iso"] or match["after"]
+    if named:
+        code = named.upper()
+        return f"{code}_{scale}" if code in ISO_4217 else ""
+    return f"{currency}_{scale}" if currency else scale
 
 
 def units_in(text: str, currency: str | None = None) -> list[str]:
