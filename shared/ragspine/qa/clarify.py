@@ -12,6 +12,7 @@ from datetime import date
 from typing import TYPE_CHECKING
 
 from ragspine.facts.glossary import Glossary, Period, SlotKind
+from ragspine.facts.open_vocabulary import is_open_code
 from ragspine.lazy import LazyModule
 from ragspine.qa.dated_periods import is_month_name
 from ragspine.qa.intent_model import Channel, Intent
@@ -103,7 +104,10 @@ def clarify_scope(intent: Intent, *, glossary: Glossary, today: date, lang: Lang
                                typed=reading.words) for reading in parsed.period_readings]
     entities, periods = parsed.entities, parsed.periods
     analysis = intent.analysis
-    below = glossary.children(glossary.home_entity) if not entities and analysis.order else []
+    # two rows or more of the documents compared ("how much more from the Americas than from Asia Pacific")
+    # are ranked against each other, not across the home group's parts, whose figures they are not
+    rows_compared = len(parsed.metrics) > 1 and all(map(is_open_code, parsed.metrics))
+    below = glossary.children(glossary.home_entity) if not entities and analysis.order and not rows_compared else []
     if below:  # "who had the highest revenue?": rank the parts of the home group, and say so
         entities = tuple(below)
         assumptions.append(Assumption(SlotKind.ENTITY, glossary.home_entity, "ranking: the home group's parts",

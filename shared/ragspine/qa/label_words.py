@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from dataclasses import replace
 
 from ragspine.facts.glossary import Glossary, SlotKind
 from ragspine.facts.open_vocabulary import METRIC_PREFIX, label_of
@@ -59,12 +60,12 @@ _STOP = frozenset({
     "their", "our", "it", "is", "was", "were", "are", "be", "been", "what", "which", "how", "much", "many", "did",
     "does", "do", "has", "have", "had", "that", "this", "these", "those", "there", "than", "s", "'s", "company",
     "companys", "amount", "amounts", "value", "values", "figure", "figures", "year", "years", "fiscal", "fy",
-    "during", "ended", "ending", "about", "give", "tell", "me", "show", "respectively",
+    "during", "ended", "ending", "about", "give", "tell", "me", "show", "respectively", "came", "come", "comes",
 })
 # Words that ask for arithmetic on a row ("the percentage *change* in", "the *average*"): not words
 # the question names the row by, unless the label itself holds them ("Increase in receivables").
 ASKING_WORDS = frozenset({"change", "percentage", "percent", "increase", "decrease", "difference", "between", "average",
-                     "sum", "ratio", "proportion", "growth", "nominal", "number"})
+                     "sum", "ratio", "proportion", "growth", "nominal", "number", "compared"})
 # A unit note a label carries ("Gross profit (in thousands)") is no word of its line item.
 _UNIT_WORDS = frozenset({"thousand", "million", "billion"})
 _MONTHS = frozenset({"january", "february", "march", "april", "may", "june", "july", "august", "september",
@@ -368,10 +369,23 @@ def _two_rows_named(norm: str, leftover: str, words_of: dict[str, set[str]], sco
                 if (_item(label) == _item(label_of(second.readings[0].code))
                         and _content(_words(leftover[:join.start()])) - ASKING_WORDS <= section):
                     first = joined
+        if first is not None and len(first.readings) == 1 and len(second.readings) > 1:
+            second = _in_section_of(first, second)
         if first is None or codes(first) & codes(second):
             continue
         pairs[(codes(first), codes(second))] = (first, second)
     return list(next(iter(pairs.values()))) if len(pairs) == 1 else []
+
+
+def _in_section_of(first: NearMiss, second: NearMiss) -> NearMiss:
+    """The second side's tied rows narrowed to the one under the first side's section, where one is.
+
+    "Cloud and license revenues from the Americas as compared to Asia Pacific" writes the section once: the
+    second item ("Asia Pacific", a row of several sections) is the one of the section the first row is of.
+    """
+    section = label_of(first.readings[0].code)[:_item_start(label_of(first.readings[0].code))]
+    same = [r for r in second.readings if section and label_of(r.code)[:_item_start(label_of(r.code))] == section]
+    return replace(second, readings=tuple(same)) if len(same) == 1 else second
 
 
 # a payment schedule's row qualified by when it falls due: "2022: finance leases", "thereafter: finance leases"

@@ -199,9 +199,9 @@ def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
                     found[SlotKind.METRIC][miss.readings[0].code] = None
         else:
             specific = _label_beside_metric(question, norm, mentions, misses, glossary, tuple(found[SlotKind.METRIC]))
-            if specific is not None:
-                misses.append(specific)
-                found[SlotKind.METRIC] = {specific.readings[0].code: None}
+            if specific:
+                misses += specific
+                found[SlotKind.METRIC] = {row.readings[0].code: None for row in specific}
             elif any(m.kind is SlotKind.CHANNEL and label_words(m.raw) == {"total"} for m in mentions):
                 total = total_row_named_beside(norm, blanked(), glossary, tuple(found[SlotKind.METRIC]))
                 if total is not None:  # "X among the total cost": the documents' one total row beside X
@@ -464,8 +464,9 @@ def _longer_rows_named(metrics: tuple[str, ...], glossary: Glossary, asked: set[
 
 
 def _label_beside_metric(question: str, norm: str, mentions: list[Mention], misses: list[NearMiss],
-                         glossary: Glossary, metrics: tuple[str, ...]) -> NearMiss | None:
-    """A document's row that a glossary metric's words and the words beside them name together, or None.
+                         glossary: Glossary, metrics: tuple[str, ...]) -> list[NearMiss]:
+    """The document's row that a glossary metric's words and the words beside them name together, or two rows of
+    one section so named ("cloud and license revenues from the Americas as compared to Asia Pacific"); else [].
 
     "net sales from Malaysia" names the row ``Net sales: Malaysia`` of a table of sales by
     country, and "service revenue" the row ``Revenue: Service``: the row is taken over the
@@ -474,23 +475,29 @@ def _label_beside_metric(question: str, norm: str, mentions: list[Mention], miss
     """
     said = [m for m in mentions if m.kind is SlotKind.METRIC]
     if len(metrics) != 1 or metrics[0].startswith(METRIC_PREFIX) or len(said) != 1:
-        return None
+        return []
     others = [m for m in mentions if m.kind is not SlotKind.METRIC]
     leftover = glossary.leftover(question, [*others, *(Mention(SlotKind.METRIC, None, m.raw, m.start, m.end)
                                                        for m in misses)])
     readings = label_readings(norm, leftover, glossary)
-    if len(readings) != 1 or len(readings[0].readings) != 1:
-        return None
-    label = label_of(readings[0].readings[0].code)
+    if not 1 <= len(readings) <= 2 or any(len(r.readings) != 1 for r in readings):
+        return []
     named_by = label_words(said[0].raw)
-    own = label_words(label)
     asked = label_words(question)
-    section, _, item = label.rpartition(": ")
-    # the row says all the question does, or it is a part of what its section heads with the metric's
-    # words ("Revenue from external customers by country: UK"): "hosting revenue" is never the row
-    # "Cost of revenue: Hosting"
-    heads = bool(section) and _leading_words(section, len(named_by)) == named_by and label_words(item) <= asked
-    return readings[0] if named_by and named_by < own and (own <= asked or heads) else None
+    if len(readings) == 2 and len({label_of(r.readings[0].code).rpartition(": ")[0] for r in readings}) != 1:
+        return []  # two rows beside the metric are the items of one section it names ("from A as compared to B")
+
+    def beside(reading: NearMiss) -> bool:
+        label = label_of(reading.readings[0].code)
+        own = label_words(label)
+        section, _, item = label.rpartition(": ")
+        # the row says all the question does, or it is a part of what its section heads with the metric's
+        # words ("Revenue from external customers by country: UK"): "hosting revenue" is never the row
+        # "Cost of revenue: Hosting"
+        heads = bool(section) and _leading_words(section, len(named_by)) == named_by and label_words(item) <= asked
+        return bool(named_by) and named_by < own and (own <= asked or heads)
+
+    return readings if all(map(beside, readings)) else []
 
 
 def _row_named_beside_metric(norm: str, leftover: str, glossary: Glossary,
