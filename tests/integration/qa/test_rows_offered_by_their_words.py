@@ -47,3 +47,11 @@ def test_a_row_named_with_another_rows_unit_is_offered_by_its_words(ingested: No
     # AND the row offered is the one its words name, none of the rows sharing only the unit
     assert "running water consumption (tonnes)" in answer
     assert not any(fuel in answer for fuel in ("diesel", "natural gas", "purchased electricity", "recycled"))
+
+
+def test_the_row_named_with_its_own_unit_is_answered(ingested: None) -> None:
+    # WHEN the same row is asked for with the unit its label writes
+    answer, status = service_answer("What is the change between running water consumption (tonnes) in 2023 and 2024?")
+    # THEN it is answered from that row, citing it
+    assert status is AnswerStatus.FOUND
+    assert "31033.6" in answer and "row=Running water consumption (tonnes)" in answer
