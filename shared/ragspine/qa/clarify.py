@@ -150,7 +150,8 @@ def _ask_for_metric(intent: Intent, *, glossary: Glossary, today: date, lang: La
         clarification.Option(glossary.term(SlotKind.METRIC, code).name(lang.value),
                              phrasing.render_question(lang=lang, glossary=glossary, metric=code, entity=entity,
                                                       period=period, channel=channel), "metric", code)
-        for code in closest_metrics(intent.slots.unknown_names + intent.slots.row_words, glossary)
+        for code in (list(intent.slots.asked_rows[:MAX_METRIC_OPTIONS])
+                     or closest_metrics(intent.slots.unknown_names + intent.slots.row_words, glossary))
     )
     listed = "、".join(o.label for o in options) if lang is not Lang.EN else ", ".join(o.label for o in options)
     return clarification.Clarification(_ASK_METRIC[lang].format(options=listed), options)

@@ -12,6 +12,7 @@ from ragspine.facts.glossary import Glossary, Mention, Period, SlotKind, normali
 from ragspine.facts.open_vocabulary import METRIC_PREFIX, label_of
 from ragspine.lazy import LazyPattern
 from ragspine.qa.activity_lines import with_activity_lines
+from ragspine.qa.asked_rows import outside_brackets, rows_named_by_words
 from ragspine.qa.column_rows import DIVIDES_BY, with_column_rows
 from ragspine.qa.current_parts import with_current_parts
 from ragspine.qa.dated_balance_rows import with_dated_balance_rows
@@ -102,8 +103,8 @@ class ParsedSlots:
     unknown_names: tuple[str, ...] = ()
     near_misses: tuple[NearMiss, ...] = ()  # misspelt names: one reading (taken) or several (asked)
     one_phrase: NearMiss | None = None  # metrics named in one phrase, not listed: one figure, which is asked
-    # capitalised words of the documents' own rows ("Fees", "MWh"): no company, but the words a metric
-    # asked back is offered by when the question's row was not read
+    # capitalised words of the documents' own rows ("Fees", "Workforce reduction"), none written only in
+    # brackets (a unit): no company, but the words a metric asked back is offered by when no row was read
     row_words: tuple[str, ...] = ()
     # period words read on the fiscal calendar in a way the answer states (2024年度 as FY2025, a quarter's months)
     period_readings: tuple[PeriodReading, ...] = ()
@@ -111,6 +112,8 @@ class ParsedSlots:
     section_sum: bool = False  # "the sum of all <heading>" read as each row under that heading (``section_rows``)
     # a kind of figure named ("amortized cost") that no row read carries: asked back, never another kind's figure
     unstated_kind: UnstatedKind | None = None
+    # rows every word of whose label (outside brackets) the question writes: what a metric asked back offers first
+    asked_rows: tuple[str, ...] = ()
 
 
 def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
@@ -178,6 +181,7 @@ def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
 
     names: tuple[str, ...] = ()
     row_words: tuple[str, ...] = ()
+    asked_rows: tuple[str, ...] = ()
     missing = [kind for kind in (SlotKind.METRIC, SlotKind.ENTITY) if not found[kind]]
     if missing:
         named = near_misses(norm, blanked(), glossary, missing, _acronyms(question))
@@ -227,6 +231,9 @@ def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
             row_words = _naming_a_row(names, glossary)
             # a quarter the glossary's patterns leave (2024年第三季度和*第二季度*) was read by with_quarters
             names = tuple(n for n in names if n not in row_words and not only_quarter_words(n))
+            row_words = outside_brackets(row_words, question)
+            if not found[SlotKind.METRIC]:
+                asked_rows = rows_named_by_words(leftover, glossary)
     if not found[SlotKind.CHANNEL] and (found[SlotKind.METRIC] or found[SlotKind.ENTITY]):
         channel_misses = near_misses(norm, blanked(), glossary, [SlotKind.CHANNEL])
         misses += channel_misses
@@ -251,7 +258,7 @@ def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
                        _metrics_in_one_phrase(question, mentions, metrics), row_words,
                        tuple(r for r in readings if r.period is not None and r.period in periods),
                        half_year_sum=halves is not None, section_sum=section_sum,
-                       unstated_kind=unstated_kind(written, metrics, glossary))
+                       unstated_kind=unstated_kind(written, metrics, glossary), asked_rows=asked_rows)
 
 
 # Words that list figures ("revenue and net income", "营收、净利润", "売上高と営業利益"); names with none
