@@ -41,6 +41,9 @@ _SPELLINGS: dict[str, tuple[str, ...]] = {
     "unrealized gains": (r"unreali[sz]ed\s+(?:gains?|profits?)",),
     "unrealized losses": (r"unreali[sz]ed\s+loss(?:es)?",),
     "net additions": (r"net\s+(?:additions?|adds)",),
+    # a row's life in years, beside its fair value in a table of acquired intangibles or fixed assets
+    "useful life": (r"(?:(?:weighted[\s-]+)?average\s+)?(?:estimated\s+)?useful\s+li(?:fe|ves)",
+                    "使用寿命", "使用年限", "使用壽命", "耐用年数"),
 }
 # A qualifier that makes a kind its own figure ("gross carrying amount" is not the net one a plain
 # "carrying amount" usually is): the qualified kind is named "gross carrying amount".
@@ -139,6 +142,7 @@ _NAMES = {
     "amortized cost": {Lang.ZH: "摊余成本", Lang.JA: "償却原価"},
     "fair value": {Lang.ZH: "公允价值", Lang.JA: "公正価値"},
     "carrying amount": {Lang.ZH: "账面价值", Lang.JA: "帳簿価額"},
+    "useful life": {Lang.ZH: "使用寿命", Lang.JA: "耐用年数"},
 }
 _ASK_KIND = {
     Lang.ZH: "文件给出的“{row}”是{given}，未载明{asked}。请选择：{given}",
