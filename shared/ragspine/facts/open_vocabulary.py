@@ -30,6 +30,11 @@ if TYPE_CHECKING:  # the fact stores import the prefixes alone: keep their impor
 METRIC_PREFIX = "label:"
 ENTITY_PREFIX = "company:"
 MAX_LABEL_CHARS = 100
+# A row's own label beside its figures may run longer ("Total interest expense, net presented in the
+# consolidated statements of income in which the effects of cash flow hedges are recorded"): one phrase is
+# still its line item; a sentence break inside it says the cell is text.
+MAX_ROW_LABEL_CHARS = 160
+_SENTENCE_BREAK = LazyPattern(r"[.;!?]\s+\S")
 _SPACES = LazyPattern(r"\s+")
 _LETTER = LazyPattern(r"[^\W\d_]")
 # Punctuation a question may leave out of a label ("property, plant and equipment").
@@ -81,14 +86,17 @@ NOT_LINE_ITEM_HEADERS = frozenset({
 })
 
 
-def open_metric_code(label: str) -> str | None:
+def open_metric_code(label: str, *, longest: int = MAX_LABEL_CHARS) -> str | None:
     """The metric code of a row label the glossary does not name; None for text that is no label.
 
     A label holds at least one letter and at most ``MAX_LABEL_CHARS`` characters (a sentence
-    in a label column is not a line item).
+    in a label column is not a line item); ``longest``: a row's own label may hold up to
+    ``MAX_ROW_LABEL_CHARS``, so long as it is one phrase (no sentence break beyond ``MAX_LABEL_CHARS``).
     """
     form = matching_form(label)
-    if not form or len(form) > MAX_LABEL_CHARS or not _LETTER.search(form):
+    if not form or len(form) > longest or not _LETTER.search(form):
+        return None
+    if len(form) > MAX_LABEL_CHARS and _SENTENCE_BREAK.search(form):
         return None
     return METRIC_PREFIX + form
 

@@ -39,6 +39,7 @@ from ragspine.facts.glossary import Glossary, Period, SlotKind, normalize_text
 from ragspine.facts.model import Fact, FactKey, with_stated_date
 from ragspine.facts.nendo import nendo_period
 from ragspine.facts.open_vocabulary import (
+    MAX_ROW_LABEL_CHARS,
     NOT_LINE_ITEM_HEADERS,
     is_open_code,
     label_of,
@@ -454,7 +455,7 @@ def _open_metric(labels: Sequence[str], names: list[Named], line_item_cols: set[
     unknown = [i for i, n in enumerate(names) if n.unknown]
     if len(unknown) != 1 or unknown[0] not in line_item_cols or any(n.metric for n in names):
         return names
-    code = open_metric_code(labels[unknown[0]])
+    code = open_metric_code(labels[unknown[0]], longest=MAX_ROW_LABEL_CHARS)
     if code is None:
         return names
     return [Named(metric=code) if i == unknown[0] else n for i, n in enumerate(names)]

@@ -58,6 +58,10 @@ SUBTRACT = _cue("minus", "less", "subtract", "subtracting", "deduct", "deducting
                 "差し引いた", "差し引く", "差し引き", "を引いた", "引いた")
 ADD = _cue("sum of", "total of", "plus", "added to", "combined", "之和", "的和", "加上", "合计", "の和", "を足した",
            "足した", "合算", "合計額", "の合計", "合計は")
+# "the total underlying rights for both finite-lived and indefinite-lived assets": the two named added up (two
+# periods after "both" are PERIOD_SUM's: "the total revenue for both 2018 and 2019")
+_TOTAL_FOR_BOTH = LazyPattern(r"(?<![a-z])total(?![a-z]).*?(?<![a-z])(?:for|of|in|under)\s+both\s+"
+                              r"(?!(?:fy|f)?'?\d|(?:fys?|years?|periods?|quarters?|fiscal|months?|halves|half)(?![a-z]))")
 ENTITY_GAP = _cue("difference", "differ", "gap", "more than", "less than", "higher than", "lower than", "exceed",
                   "相差", "差额", "差距", "之差", "差多少", "高多少", "多多少", "少多少", "低多少", "差異", "差は",
                   "の差", "上回", "下回")
@@ -230,7 +234,8 @@ def _read_cues(norm: str, text: str, metrics: list[Mention], glossary: Glossary)
     return Arithmetic(
         average=average, growth=average and bool(GROWTH.search(text)), ratio=ratio, cagr=cagr,
         cagr_years=years if years and years > 0 else None, subtract=bool(SUBTRACT.search(text)),
-        add=bool(ADD.search(text)) or (consistency and ("+" in text or "和" in text or "sum" in text)),
+        add=bool(ADD.search(text)) or bool(_TOTAL_FOR_BOTH.search(norm))
+        or (consistency and ("+" in text or "和" in text or "sum" in text)),
         entity_gap=bool(ENTITY_GAP.search(text)), difference=bool(DIFFERENCE.search(text)),
         relative_difference=bool(RELATIVE_DIFFERENCE.search(text)),
         consistency=consistency, places=_places(norm),

@@ -36,7 +36,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
 
 from ragspine.facts.glossary import Glossary, SlotKind
 from ragspine.facts.open_vocabulary import METRIC_PREFIX, label_of
@@ -320,6 +322,8 @@ def _reading(norm: str, named_in: str, scored: list[tuple[_Score, str]], words_o
 _JOINING = LazyPattern(r"(?<![a-z])(?:and|to|vs\.?|versus|over|against|divided by|as an? (?:percentage|proportion|"
                        r"ratio|share|fraction) of)(?![a-z])")
 _OF = LazyPattern(r"(?<![a-z])of(?![a-z])")
+# The word before the sections a row's item is written once for: "underlying rights for (both) A and B".
+_SECTIONS_AFTER = LazyPattern(r"(?<![a-z])(?:for|of|in|under)(?:\s+both)?(?![a-z])")
 # The joining words that name a part first and its whole after: "A as a percentage of B".
 PART_OF_WHOLE = LazyPattern(r"(?<![a-z])as an? (?:percentage|proportion|share|fraction) of(?![a-z])")
 
@@ -333,17 +337,18 @@ def _two_rows_named(norm: str, leftover: str, words_of: dict[str, set[str]], sco
 
     A row's item written once after two sections ("the fair value and carrying amount of total debt") is read
     with each: the first side takes the item after the second's "of" when the two rows are that item's in two
-    sections. ``total_named``: "total" was blanked as the channel; a side writing it names it. ``joining``: the
-    joining words split at. ``ties``: a side whose words fit several rows equally ("dividend per share" beside
-    the rows "Dividend per share (p)" and "Dividend per share (€)") is read as that tie, asked back as one
-    row alone would be (or told apart by whose figures are filed, ``rows_with_figures``), so long as no row
-    fits both sides.
+    sections; an item written once before two sections ("the underlying rights and other for both finite-lived
+    and indefinite-lived intangible assets") is read with each alike. ``total_named``: "total" was blanked as
+    the channel; a side writing it names it. ``joining``: the joining words split at. ``ties``: a side whose
+    words fit several rows equally ("dividend per share" beside the rows "Dividend per share (p)" and "Dividend
+    per share (€)") is read as that tie, asked back as one row alone would be (or told apart by whose figures
+    are filed, ``rows_with_figures``), so long as no row fits both sides.
     """
-    def one_row(spans: tuple[tuple[int, int], ...], *, tied: bool = False) -> NearMiss | None:
+    def one_row(spans: tuple[tuple[int, int], ...], *, tied: bool = False, total: bool = True) -> NearMiss | None:
         """The row the words of ``spans`` name (the first span the question's own, its reading spanning it): the
-        one best, or with ``tied`` every row tying for best."""
+        one best, or with ``tied`` every row tying for best; ``total``: a "total" the spans write is a row's word."""
         asked = set().union(*(_content(_words(leftover[a:b])) for a, b in spans))
-        if total_named and any(_TOTAL in _words(norm[a:b]) for a, b in spans):
+        if total and total_named and any(_TOTAL in _words(norm[a:b]) for a, b in spans):
             asked.add(_TOTAL)
         scored = score(asked) if asked else []
         if not scored or (sum(1 for s, _ in scored if s == max(scored)[0]) != 1 and not tied):
@@ -357,9 +362,16 @@ def _two_rows_named(norm: str, leftover: str, words_of: dict[str, set[str]], sco
     pairs: dict[tuple[frozenset[str], frozenset[str]], tuple[NearMiss, NearMiss]] = {}
     for join in joining.finditer(leftover):
         second = one_row(((join.end(), len(leftover)),), tied=ties)
+        first = one_row(((0, join.start()),), tied=ties)
+        if second is None:  # "the (total) underlying rights and other for both finite-lived and indefinite-lived":
+            # the item written once before two sections, its "total" the sum of the two rows asked
+            total_a_word = first is not None
+            own = first if first is not None else one_row(((0, join.start()),), total=False)
+            second = None if own is None else _item_written_before(leftover, join, own,
+                                                                   partial(one_row, total=total_a_word))
+            first = own if second is not None else first
         if second is None:
             continue
-        first = one_row(((0, join.start()),), tied=ties)
         shared = _OF.search(leftover, join.end())
         if first is None and shared is not None and len(second.readings) == 1:  # "fair value and carrying amount
             joined = one_row(((0, join.start()), (shared.end(), len(leftover))))  # of total debt"
@@ -386,6 +398,32 @@ def _in_section_of(first: NearMiss, second: NearMiss) -> NearMiss:
     section = label_of(first.readings[0].code)[:_item_start(label_of(first.readings[0].code))]
     same = [r for r in second.readings if section and label_of(r.code)[:_item_start(label_of(r.code))] == section]
     return replace(second, readings=tuple(same)) if len(same) == 1 else second
+
+
+def _item_written_before(leftover: str, join: re.Match[str], first: NearMiss,
+                         one_row: Callable[[tuple[tuple[int, int], ...]], NearMiss | None]) -> NearMiss | None:
+    """The row of the second section a row's item written once before two sections names ("the underlying rights
+    and other for both finite-lived and indefinite-lived intangible assets"), else None.
+
+    The first side reads the item under its own section; the second side, naming a section alone, takes the item
+    written before the first section's "for" ("of", "in", "under"). Read only where the two rows are that one
+    item's, and each side's section words are its row's section's.
+    """
+    owners = list(_SECTIONS_AFTER.finditer(leftover, 0, join.start()))
+    if not owners or len(first.readings) != 1:
+        return None
+    owner = owners[-1]
+    second = one_row(((join.end(), len(leftover)), (0, owner.start())))
+    if second is None or len(second.readings) != 1:
+        return None
+    first_label, second_label = label_of(first.readings[0].code), label_of(second.readings[0].code)
+    if _item(first_label) != _item(second_label):
+        return None
+    sides = ((first_label, leftover[owner.end():join.start()]), (second_label, leftover[join.end():]))
+    if any(not _content(_words(words)) - ASKING_WORDS <= _content(_words(label[:_item_start(label)]))
+           for label, words in sides):
+        return None
+    return second
 
 
 # a payment schedule's row qualified by when it falls due: "2022: finance leases", "thereafter: finance leases"

@@ -136,6 +136,17 @@ class TestReading:
     def test_rounding_as_asked(self, question: str, places: int | None) -> None:
         assert read_arithmetic(f"revenue FY2024 {question}", default_glossary()).places == places
 
+    @pytest.mark.parametrize(("question", "adds"), [
+        ("What is the total easements for both definite-lived and indefinite-lived assets in 2024?", True),
+        ("What is the total easements in both domestic and foreign plans in 2024?", True),
+        ("What is the total revenue for both 2018 and 2019?", False),  # two periods: PERIOD_SUM's
+        ("What is the total revenue for both FYs?", False),
+        ("What is the total revenue for both years?", False),
+        ("What is the revenue for both domestic and foreign plans in 2024?", False),  # no "total": each figure
+    ])
+    def test_a_total_for_both_of_two_named_adds_them(self, question: str, adds: bool) -> None:
+        assert read_arithmetic(question, default_glossary()).add is adds
+
     def test_a_metrics_own_words_are_no_cue(self) -> None:
         # 毛利率 holds 率 and gross margin holds "margin": neither asks for a ratio of two figures
         assert not read_arithmetic("2024年日本的毛利率是多少", default_glossary()).computes
