@@ -29,7 +29,7 @@ names the table.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
 from decimal import Decimal
@@ -459,6 +459,16 @@ def _open_metric(labels: Sequence[str], names: list[Named], line_item_cols: set[
     return [Named(metric=code) if i == unknown[0] else n for i, n in enumerate(names)]
 
 
+def _one_after_another(spans: Iterable[str]) -> bool:
+    """Whether spans of years (``2020 – 2024``, ``2025-29``) run in order, each starting after the last ends."""
+    ends = []
+    for span in spans:
+        first, last = (int(y) for y in re.findall(r"\d+", span)[:2])
+        ends.append((first, first - first % 100 + last if last < 100 else last))
+    return all(first <= last for first, last in ends) and all(
+        later[0] > earlier[1] for earlier, later in zip(ends, ends[1:], strict=False))
+
+
 def _words_within(section: str, label: str) -> bool:
     """Whether a label already says its section's words ("Total net sales" under "Net sales:")."""
     said = set(re.findall(r"\w+", label.lower()))
@@ -754,8 +764,10 @@ class _TableReader:
         # the years a row expires or falls due, and a payment schedule's years, date none of its figures
         ending = self._ending_year_columns() | self.schedule_cols
         headers = [h for c, headers in self.shape.col_headers.items() if c not in ending for h in headers]
+        # the header over a schedule's rows of years ("Fiscal Year") names what those rows are, as they do
+        axis = set(self.shape.header_rows) if self.schedule_rows else set()
         cells = [cell for r, row in enumerate(self.rows) if r not in self.schedule_rows
-                 for c, cell in enumerate(row) if c not in ending]
+                 for c, cell in enumerate(row) if c not in ending and not (r in axis and c < self.shape.label_cols)]
         return states_no_period(headers, cells, self._context_texts(), besides=date)
 
     def _ending_year_columns(self) -> set[int]:
@@ -877,6 +889,8 @@ class _TableReader:
             return dated | after
         if total and consecutive:
             return dated | after
+        if len(spans) >= 2 and not years and _one_after_another(labels[r] for r in sorted(spans)):
+            return spans  # spans of years down the rows, each after the last: when its figures fall due or expire
         return set()
 
     def _total_of_some_parts(self, row_names: dict[int, list[Named]]) -> str:
