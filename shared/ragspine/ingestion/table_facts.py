@@ -148,6 +148,7 @@ _EXCEPT = re.compile(r"(?i)\bexcept\s+(?:for\s+)?([^)）;；]+)")
 _EXCEPT_FILLER = re.compile(r"(?i)per[\s-]+share\w*|\b(?:data|amounts?|figures?|information|where|otherwise|noted"
                             r"|stated|indicated|and|or|the|as)\b")
 # A word saying what a figure counts, written alone over every column ("Years" of life expectancy, "Days").
+_COUNT_HEADING = re.compile(r"(?:number|no\.)\s+of\s+[a-z][a-z\s-]*")
 _MEASURE_WORD = re.compile(r"(?i)(?:years?|months?|weeks?|days?|hours?|times|number|no\.)")
 _UNIT_NOTE = re.compile(r"\s*[(（][^()（）]*[)）]")
 # A heading naming only whose statements the columns are ("Consolidated", "Parent entity"), never what the rows are
@@ -1047,9 +1048,11 @@ class _TableReader:
         """
         written = {tuple(headers[i] if i < len(headers) else "" for i in levels)
                    for headers in self.shape.col_headers.values()}
-        # a line is crossed only where one of its texts sits under two texts of a line above
+        # a line is crossed only where one of its texts sits under two texts of a line above; a line the same
+        # over every column ("Ground" over "Leases" beside "Building" over "Leases") ends each kind, crossing none
+        same = {lower for lower in range(len(levels)) if len({texts[lower] for texts in written}) == 1}
         return all(len({texts[upper] for texts in written if texts[lower] == text}) == 1
-                   for lower in range(len(levels)) for upper in range(lower)
+                   for lower in range(len(levels)) if lower not in same for upper in range(lower)
                    for text in {texts[lower] for texts in written})
 
     def _header_lines_telling_columns_apart(self) -> set[int]:
@@ -1109,8 +1112,12 @@ class _TableReader:
         heads = list(self.shape.col_headers.values())
         if len(heads) < 2:
             return set()
-        return {i for i in range(len(heads[0]))
-                if len({h[i] for h in heads}) == 1 and _MEASURE_WORD.fullmatch(heads[0][i].strip())}
+        alike = {i for i in range(len(heads[0]))
+                 if len({h[i] for h in heads}) == 1 and _MEASURE_WORD.fullmatch(heads[0][i].strip())}
+        # "Number of Restaurants" in one cell of the top row: merged over the columns, what each of them counts
+        written = [h[0] for h in heads if h and h[0].strip()]
+        counted = len(written) == 1 and _COUNT_HEADING.fullmatch(normalize_text(written[0]).strip()) is not None
+        return alike | ({0} if counted else set())
 
     @staticmethod
     def _kind_words(text: str, undated: bool) -> str:

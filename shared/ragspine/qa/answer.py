@@ -83,7 +83,16 @@ from ragspine.sensitivity import Sensitivity
 
 if TYPE_CHECKING:
     from ragspine.llm.chat import Message
-    from ragspine.qa import arithmetic, counting, derived, narrative, premise, row_counts, rows_with_figures
+    from ragspine.qa import (
+        arithmetic,
+        counting,
+        derived,
+        narrative,
+        premise,
+        row_counts,
+        rows_with_figures,
+        schedule_spans,
+    )
     from ragspine.qa.analytics import compute as analytics
     from ragspine.qa.evidence import Evidence
     from ragspine.qa.narrative import NarrativeOutcome
@@ -104,6 +113,8 @@ else:
     rows_with_figures = LazyModule("ragspine.qa.rows_with_figures")
     # Loaded when a question asked back counts rows over a threshold ("how many expense segments were above …").
     row_counts = LazyModule("ragspine.qa.row_counts")
+    # Loaded when a question asked back writes a span of years ("2020 - 2024"), as a schedule's rows may.
+    schedule_spans = LazyModule("ragspine.qa.schedule_spans")
 
 DEFAULT_MAX_QUESTION_CHARS = 1000
 COMPOSITE_SEPARATOR = "\n\n归因分析：\n"
@@ -183,6 +194,8 @@ def _answered(text: str, qa: QAComponents, history: Sequence[Message]) -> Answer
             return filed
         # "the change in operating leases between 2021 and 2022": a schedule's cells of those years, computed
         early = _schedule_years_computed(shape, text, qa, trace) or early
+        # "the total ground leases and building leases expiring in 2025 - 2029": a schedule's span of years
+        early = _schedule_spans_computed(shape, text, qa, trace) or early
         # "how many expense segments in 2019 were above $50 million": the rows of the one total so named, counted
         early = _total_rows_counted(shape, text, qa, trace) or early
     if early is not None:
@@ -311,6 +324,18 @@ def _schedule_years_computed(shape: ParsedQuestion, text: str, qa: QAComponents,
         return None
     computed = due_year_outcome(intent.slots, read_arithmetic(text, qa.glossary), facts=qa.facts,
                                 glossary=qa.glossary, lang=shape.lang, max_sensitivity=qa.max_sensitivity)
+    return _schedule_answer(computed, text, qa, shape.lang, trace) if computed is not None else None
+
+
+def _schedule_spans_computed(shape: ParsedQuestion, text: str, qa: QAComponents,
+                             trace: TraceRecorder) -> AnswerResult | None:
+    """A question asked back naming a schedule's span of years as written, answered from that span's cells."""
+    intent, _ = shape.parsed()
+    if intent.causal:
+        return None
+    computed = schedule_spans.span_cells_outcome(text, intent.slots, read_arithmetic(text, qa.glossary),
+                                                 facts=qa.facts, glossary=qa.glossary, lang=shape.lang,
+                                                 max_sensitivity=qa.max_sensitivity)
     return _schedule_answer(computed, text, qa, shape.lang, trace) if computed is not None else None
 
 
