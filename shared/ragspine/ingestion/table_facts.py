@@ -92,6 +92,7 @@ from ragspine.ingestion.table_topic import lead_topic, table_topic, topic_after
 from ragspine.ingestion.table_totals import is_bare_total, states_the_sum, total_of
 from ragspine.ingestion.table_undated import date_of, lone_date, states_no_period, without_due_buckets
 from ragspine.ingestion.table_unit_column import row_unit, unit_column
+from ragspine.ingestion.table_year_changes import year_pair_changes
 from ragspine.numbers.cells import CellNumber, normalise_cell, read_cell
 from ragspine.numbers.units import ISO_4217, SCALES, table_currency, unit_dimension, units_in
 from ragspine.sensitivity import Sensitivity
@@ -527,6 +528,7 @@ class _TableReader:
         self.over_table = ""  # a date written once over the whole table: read as its period, not a column's header
         self.stated_date: date | None = None  # that date where it ends no fiscal year: on each undated fact's locator
         self.schedule_cols: set[int] = set()  # a payment schedule's year columns: no fiscal year's figures
+        self.change_cols: dict[int, str] = {}  # columns of a change between two years, each its change's name
         self.schedule_rows: set[int] = set()  # the same schedule set down the rows: its years and Thereafter
         self.quarter_cols: dict[int, int] = {}  # quarter columns (Q1 … Q4) beside rows of fiscal years
         self.nil_cells: dict[int, set[int]] = {}  # rows of each column whose dash states nil (``_nil_dash``)
@@ -560,7 +562,8 @@ class _TableReader:
         self.shape = replace(self.shape, row_labels=self._qualified_by_sections())
         shape, glossary, context = self.shape, self.glossary, self.context
         header_names = self._header_names()
-        self.schedule_cols = self._schedule_year_columns(header_names)
+        self.change_cols = year_pair_changes(self.shape.col_headers)
+        self.schedule_cols = self._schedule_year_columns(header_names) | set(self.change_cols)
         header_names = {c: names for c, names in header_names.items() if c not in self.schedule_cols}
         if not self.row_periods and not any(n.period for names in header_names.values() for n in names):
             self._date_roll_forward()
@@ -639,6 +642,11 @@ class _TableReader:
             self.warn(f"column {'/'.join(shape.col_headers[c])!r}: the year each row expires or falls due, "
                       "no figure; column skipped")
         for c in sorted(self.schedule_cols):  # the year as written names when its figures fall due: "2021: Leases"
+            if c in self.change_cols:  # "2019 and 2018" under "Change": "change from 2018 to 2019: Facilities"
+                qualifiers[c] = self.change_cols[c]
+                self.warn(f"column {'/'.join(shape.col_headers[c])!r}: a change between two years; its figures "
+                          "are read as that change, of no fiscal year")
+                continue
             qualifiers[c] = shape.col_headers[c][-1]
             self.warn(f"column {'/'.join(shape.col_headers[c])!r}: a year of a payment schedule, not a fiscal "
                       "year; its figures are read as falling due then, of no fiscal year")

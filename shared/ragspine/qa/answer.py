@@ -92,6 +92,7 @@ if TYPE_CHECKING:
         row_counts,
         rows_with_figures,
         schedule_spans,
+        year_changes,
     )
     from ragspine.qa.analytics import compute as analytics
     from ragspine.qa.evidence import Evidence
@@ -115,6 +116,8 @@ else:
     row_counts = LazyModule("ragspine.qa.row_counts")
     # Loaded when a question asked back writes a span of years ("2020 - 2024"), as a schedule's rows may.
     schedule_spans = LazyModule("ragspine.qa.schedule_spans")
+    # Loaded when a question asked back may name a table's changes between two years.
+    year_changes = LazyModule("ragspine.qa.year_changes")
 
 DEFAULT_MAX_QUESTION_CHARS = 1000
 COMPOSITE_SEPARATOR = "\n\n归因分析：\n"
@@ -196,6 +199,8 @@ def _answered(text: str, qa: QAComponents, history: Sequence[Message]) -> Answer
         early = _schedule_years_computed(shape, text, qa, trace) or early
         # "the total ground leases and building leases expiring in 2025 - 2029": a schedule's span of years
         early = _schedule_spans_computed(shape, text, qa, trace) or early
+        # "the total change in G&A from 2017 to 2019": a table's changes between two years, chained
+        early = _year_changes_computed(shape, text, qa, trace) or early
         # "how many expense segments in 2019 were above $50 million": the rows of the one total so named, counted
         early = _total_rows_counted(shape, text, qa, trace) or early
     if early is not None:
@@ -334,6 +339,18 @@ def _schedule_spans_computed(shape: ParsedQuestion, text: str, qa: QAComponents,
     if intent.causal:
         return None
     computed = schedule_spans.span_cells_outcome(text, intent.slots, read_arithmetic(text, qa.glossary),
+                                                 facts=qa.facts, glossary=qa.glossary, lang=shape.lang,
+                                                 max_sensitivity=qa.max_sensitivity)
+    return _schedule_answer(computed, text, qa, shape.lang, trace) if computed is not None else None
+
+
+def _year_changes_computed(shape: ParsedQuestion, text: str, qa: QAComponents,
+                           trace: TraceRecorder) -> AnswerResult | None:
+    """A question asked back naming a row of a table of changes between years, answered from those changes."""
+    intent, _ = shape.parsed()
+    if intent.causal:
+        return None
+    computed = year_changes.year_changes_outcome(text, intent.slots, read_arithmetic(text, qa.glossary),
                                                  facts=qa.facts, glossary=qa.glossary, lang=shape.lang,
                                                  max_sensitivity=qa.max_sensitivity)
     return _schedule_answer(computed, text, qa, shape.lang, trace) if computed is not None else None

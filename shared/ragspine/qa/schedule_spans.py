@@ -88,7 +88,7 @@ def span_cells_outcome(text: str, parsed: ParsedSlots, arithmetic: Arithmetic, *
     if not written:
         return None
     cells = _schedule_cells(glossary, written)
-    rows = _rows_named(normalize_text(text), {row for _, row in cells})
+    rows = rows_written(normalize_text(text), {row for _, row in cells})
     operation = _operation(arithmetic, len(written), len(rows))
     if operation is None:
         return None
@@ -140,7 +140,7 @@ def _schedule_cells(glossary: Glossary, written: list[tuple[int, int]]) -> dict[
     return cells
 
 
-def _rows_named(norm: str, rows: set[str]) -> list[str]:
+def rows_written(norm: str, rows: set[str]) -> list[str]:
     """The schedule's kinds the question writes whole, in its order; one written inside another's words is not."""
     found = [(m.start(), m.end(), row) for row in rows
              for m in re.finditer(rf"(?<![a-z0-9]){re.escape(row)}(?![a-z0-9])", norm)]
