@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 from ragspine.facts.calendar import FiscalCalendar
 from ragspine.facts.fiscal_dates import year_name_unsure
 from ragspine.facts.glossary import Glossary, SlotKind
+from ragspine.facts.model import UNDATED
 from ragspine.facts.ports import FactStore
 from ragspine.lazy import LazyModule, LazyPattern
 from ragspine.qa.dated_periods import DATE, MONTH_NUMBERS
@@ -72,7 +73,10 @@ def with_year_ends_said(result: AnswerResult, question: str, *, facts: FactStore
     the question asked back when each year it names could be either of two columns of the cited rows."""
     if result.route is Route.NARRATIVE or not result.sources:
         return result
-    readings = year_end_readings(_locators(result.sources), glossary.fiscal_calendar)
+    # a figure of no period (a column of a date of its own) was read as no year: no year end to say
+    undated = {r.fact.source_locator for r in result.results if r.fact is not None and r.fact.period_type == UNDATED}
+    readings = year_end_readings([loc for loc in _locators(result.sources) if loc not in undated],
+                                 glossary.fiscal_calendar)
     if not readings:
         return result
     ends = _year_ends_of_cited_rows(result, facts, glossary, max_sensitivity)
