@@ -1,12 +1,13 @@
-"""Figures of a table's own dates (``July 27, 2019 | April 27, 2019``) a question names by those dates: compared.
+"""Figures of a table's own dates (``July 27, 2019 | April 27, 2019``) a question names by those dates.
 
 Columns each headed by a date inside a year (a company's quarter-ends) are stored undated, each cell
 named by its date and row (``label:july 27, 2019: revenue``, ``ingestion/table_column_dates.py``): such
-a date is none of the glossary's fiscal years or quarters. A question naming one row and two of those
-dates ("the change in revenue between the quarters ended July 27 and April 27 in 2019") gets the later
-date's figure against the earlier's, with its percentage; one naming two rows or more and one date,
-and asking their total, gets their sum. A date written without its year takes the year the question
-writes next ("July 27 and April 27 in 2019": both 2019). Every cell is cited under its date.
+a date is none of the glossary's fiscal years or quarters. A question naming one row and one of those
+dates gets its figure; one naming one row and two of them ("the change in revenue between the quarters
+ended July 27 and April 27 in 2019") gets the later date's figure against the earlier's, with its
+percentage; one naming two rows or more and one date, and asking their total, gets their sum. A date
+written without its year takes the year the question writes next ("July 27 and April 27 in 2019": both
+2019). Every cell is cited under its date.
 
 Only cells of one table in one unit, each stated once; a date no column states, two rows compared, or
 anything else asked stays asked back.
@@ -93,7 +94,9 @@ def dated_cells_outcome(text: str, parsed: ParsedSlots, arithmetic: Arithmetic, 
              for r in results if r.query is not None]
     computed: tuple[str, ...] = ()
     differences: tuple[change_of.Difference, ...] = ()
-    if operation == "change":
+    if operation == "value":
+        pass  # the cell's own line, under its date
+    elif operation == "change":
         change = change_of.difference(inputs[0], inputs[1])
         differences = (change,)
         lines.append(_change_line(change, who, rows[0], wanted[0][0], wanted[1][0], lang))
@@ -144,13 +147,16 @@ def _dated_cells(glossary: Glossary) -> dict[tuple[dt.date, str], str]:
 
 
 def _operation(arithmetic: Arithmetic, days: int, rows: int) -> str | None:
-    """``change`` (one row, two dates) or ``sum`` (rows of one date added up); None for anything else."""
+    """``value`` (one row's figure at one date), ``change`` (one row, two dates) or ``sum`` (rows of one date
+    added up); None for anything else."""
     others = (arithmetic.ratio or arithmetic.cagr or arithmetic.share_of or arithmetic.average
               or arithmetic.consistency or arithmetic.parts_whole or arithmetic.parts_over or arithmetic.plus_group
               or arithmetic.by_formula or arithmetic.explicit is not None or arithmetic.relative_difference)
     if others:
         return None
     compares = arithmetic.difference or arithmetic.change or arithmetic.subtract
+    if days == 1 and rows == 1 and not arithmetic.computes:
+        return "value"
     if days == 2 and rows == 1 and compares and not (arithmetic.period_sum or arithmetic.add):
         return "change"
     if days == 1 and rows >= 2 and (arithmetic.period_sum or arithmetic.add) and not compares:
