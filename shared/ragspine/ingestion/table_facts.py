@@ -29,7 +29,7 @@ names the table.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
 from decimal import Decimal
@@ -70,6 +70,7 @@ from ragspine.ingestion.table_axes import (
 )
 from ragspine.ingestion.table_blocks import header_blocks
 from ragspine.ingestion.table_caption_metric import names_the_item
+from ragspine.ingestion.table_column_dates import column_dates
 from ragspine.ingestion.table_data_headings import names_a_data_block
 from ragspine.ingestion.table_deducted_liabilities import deducted_liabilities
 from ragspine.ingestion.table_grand_totals import shared_end, shared_start
@@ -92,8 +93,15 @@ from ragspine.ingestion.table_stated_years import is_stated_period, stated_years
 from ragspine.ingestion.table_subject import other_company, part_of_whole, same_company
 from ragspine.ingestion.table_topic import lead_topic, table_topic, topic_after
 from ragspine.ingestion.table_totals import is_bare_total, states_the_sum, total_of
-from ragspine.ingestion.table_undated import date_of, lone_date, states_no_period, without_due_buckets
+from ragspine.ingestion.table_undated import (
+    date_of,
+    lone_date,
+    names_a_period,
+    states_no_period,
+    without_due_buckets,
+)
 from ragspine.ingestion.table_unit_column import row_unit, unit_column
+from ragspine.ingestion.table_year_changes import year_pair_changes
 from ragspine.numbers.cells import CellNumber, normalise_cell, read_cell
 from ragspine.numbers.units import ISO_4217, SCALES, table_currency, unit_dimension, units_in
 from ragspine.sensitivity import Sensitivity
@@ -150,6 +158,7 @@ _EXCEPT = re.compile(r"(?i)\bexcept\s+(?:for\s+)?([^)）;；]+)")
 _EXCEPT_FILLER = re.compile(r"(?i)per[\s-]+share\w*|\b(?:data|amounts?|figures?|information|where|otherwise|noted"
                             r"|stated|indicated|and|or|the|as)\b")
 # A word saying what a figure counts, written alone over every column ("Years" of life expectancy, "Days").
+_COUNT_HEADING = re.compile(r"(?:number|no\.)\s+of\s+[a-z][a-z\s-]*")
 _MEASURE_WORD = re.compile(r"(?i)(?:years?|months?|weeks?|days?|hours?|times|number|no\.)")
 _UNIT_NOTE = re.compile(r"\s*[(（][^()（）]*[)）]")
 # A heading naming only whose statements the columns are ("Consolidated", "Parent entity"), never what the rows are
@@ -461,6 +470,16 @@ def _open_metric(labels: Sequence[str], names: list[Named], line_item_cols: set[
     return [Named(metric=code) if i == unknown[0] else n for i, n in enumerate(names)]
 
 
+def _one_after_another(spans: Iterable[str]) -> bool:
+    """Whether spans of years (``2020 – 2024``, ``2025-29``) run in order, each starting after the last ends."""
+    ends = []
+    for span in spans:
+        first, last = (int(y) for y in re.findall(r"\d+", span)[:2])
+        ends.append((first, first - first % 100 + last if last < 100 else last))
+    return all(first <= last for first, last in ends) and all(
+        later[0] > earlier[1] for earlier, later in zip(ends, ends[1:], strict=False))
+
+
 def _words_within(section: str, label: str) -> bool:
     """Whether a label already says its section's words ("Total net sales" under "Net sales:")."""
     said = set(re.findall(r"\w+", label.lower()))
@@ -518,6 +537,8 @@ class _TableReader:
         self.over_table = ""  # a date written once over the whole table: read as its period, not a column's header
         self.stated_date: date | None = None  # that date where it ends no fiscal year: on each undated fact's locator
         self.schedule_cols: set[int] = set()  # a payment schedule's year columns: no fiscal year's figures
+        # columns of a change between two years or each of its own date, named by it: of no fiscal year
+        self.change_cols: dict[int, str] = {}
         self.schedule_rows: set[int] = set()  # the same schedule set down the rows: its years and Thereafter
         self.quarter_cols: dict[int, int] = {}  # quarter columns (Q1 … Q4) beside rows of fiscal years
         self.nil_cells: dict[int, set[int]] = {}  # rows of each column whose dash states nil (``_nil_dash``)
@@ -551,7 +572,10 @@ class _TableReader:
         self.shape = replace(self.shape, row_labels=self._qualified_by_sections())
         shape, glossary, context = self.shape, self.glossary, self.context
         header_names = self._header_names()
-        self.schedule_cols = self._schedule_year_columns(header_names)
+        self.change_cols = year_pair_changes(self.shape.col_headers)
+        if not any(n.period for names in header_names.values() for n in names):
+            self.change_cols = self.change_cols or column_dates(self.shape.col_headers)
+        self.schedule_cols = self._schedule_year_columns(header_names) | set(self.change_cols)
         header_names = {c: names for c, names in header_names.items() if c not in self.schedule_cols}
         if not self.row_periods and not any(n.period for names in header_names.values() for n in names):
             self._date_roll_forward()
@@ -584,9 +608,11 @@ class _TableReader:
         if fallback.entity not in (None, _AMBIGUOUS):
             entity = fallback.entity
             fallback.entity = self._company_holding(entity) or self._company_consolidated(entity, layers) or entity
-        spanning_year = None if has["period"] else self._spanning_period()
-        context_period = None if has["period"] else (_context_period(glossary, near) or self._label_column_period()
-                                                     or (spanning_year and spanning_year[0]) or self._title_period())
+        # columns each stating their own time (a date, a change between two years) take no period from around them
+        stated_apart = has["period"] or bool(self.change_cols)
+        spanning_year = None if stated_apart else self._spanning_period()
+        context_period = None if stated_apart else (_context_period(glossary, near) or self._label_column_period()
+                                                    or (spanning_year and spanning_year[0]) or self._title_period())
         if spanning_year is not None and context_period == spanning_year[0]:  # the year heads no column
             self.over_table = spanning_year[1]
             header_names = {c: names for c, names in self._header_names().items() if c not in self.schedule_cols}
@@ -631,6 +657,11 @@ class _TableReader:
             self.warn(f"column {'/'.join(shape.col_headers[c])!r}: the year each row expires or falls due, "
                       "no figure; column skipped")
         for c in sorted(self.schedule_cols):  # the year as written names when its figures fall due: "2021: Leases"
+            if c in self.change_cols:  # "2019 and 2018" under "Change": "change from 2018 to 2019: Facilities"
+                qualifiers[c] = self.change_cols[c]
+                self.warn(f"column {'/'.join(shape.col_headers[c])!r}: a change between two years or a date of "
+                          "its own; its figures are read as of it, of no fiscal year")
+                continue
             qualifiers[c] = shape.col_headers[c][-1]
             self.warn(f"column {'/'.join(shape.col_headers[c])!r}: a year of a payment schedule, not a fiscal "
                       "year; its figures are read as falling due then, of no fiscal year")
@@ -757,9 +788,13 @@ class _TableReader:
         # the years a row expires or falls due, and a payment schedule's years, date none of its figures
         ending = self._ending_year_columns() | self.schedule_cols
         headers = [h for c, headers in self.shape.col_headers.items() if c not in ending for h in headers]
+        # the header over the rows ("Fiscal Year" over spans, "Quarters Ended" beside dates) names what they are
+        axis = set(self.shape.header_rows) if self.schedule_rows or self.change_cols else set()
         cells = [cell for r, row in enumerate(self.rows) if r not in self.schedule_rows
-                 for c, cell in enumerate(row) if c not in ending]
-        return states_no_period(headers, cells, self._context_texts(), besides=date)
+                 for c, cell in enumerate(row) if c not in ending and not (r in axis and c < self.shape.label_cols)]
+        # a period word around a table whose every column states its own time ("Quarterly results") dates none
+        context = [] if self.change_cols else self._context_texts()
+        return states_no_period(headers, cells, context, besides=date)
 
     def _ending_year_columns(self) -> set[int]:
         """Value columns headed as the year each row expires or falls due ("Last Fiscal Year of Expiration")."""
@@ -880,6 +915,8 @@ class _TableReader:
             return dated | after
         if total and consecutive:
             return dated | after
+        if len(spans) >= 2 and not years and _one_after_another(labels[r] for r in sorted(spans)):
+            return spans  # spans of years down the rows, each after the last: when its figures fall due or expire
         return set()
 
     def _total_of_some_parts(self, row_names: dict[int, list[Named]]) -> str:
@@ -1036,9 +1073,11 @@ class _TableReader:
         """
         written = {tuple(headers[i] if i < len(headers) else "" for i in levels)
                    for headers in self.shape.col_headers.values()}
-        # a line is crossed only where one of its texts sits under two texts of a line above
+        # a line is crossed only where one of its texts sits under two texts of a line above; a line the same
+        # over every column ("Ground" over "Leases" beside "Building" over "Leases") ends each kind, crossing none
+        same = {lower for lower in range(len(levels)) if len({texts[lower] for texts in written}) == 1}
         return all(len({texts[upper] for texts in written if texts[lower] == text}) == 1
-                   for lower in range(len(levels)) for upper in range(lower)
+                   for lower in range(len(levels)) if lower not in same for upper in range(lower)
                    for text in {texts[lower] for texts in written})
 
     def _header_lines_telling_columns_apart(self) -> set[int]:
@@ -1098,8 +1137,12 @@ class _TableReader:
         heads = list(self.shape.col_headers.values())
         if len(heads) < 2:
             return set()
-        return {i for i in range(len(heads[0]))
-                if len({h[i] for h in heads}) == 1 and _MEASURE_WORD.fullmatch(heads[0][i].strip())}
+        alike = {i for i in range(len(heads[0]))
+                 if len({h[i] for h in heads}) == 1 and _MEASURE_WORD.fullmatch(heads[0][i].strip())}
+        # "Number of Restaurants" in one cell of the top row: merged over the columns, what each of them counts
+        written = [h[0] for h in heads if h and h[0].strip()]
+        counted = len(written) == 1 and _COUNT_HEADING.fullmatch(normalize_text(written[0]).strip()) is not None
+        return alike | ({0} if counted else set())
 
     @staticmethod
     def _kind_words(text: str, undated: bool) -> str:
@@ -1125,6 +1168,10 @@ class _TableReader:
             return open_metric_code(f"{header}: {total_of(section, labels[-1])}" if section
                                     else total_of(header, labels[-1]))
         metrics = [(label, n.metric) for label, n in zip(labels, names, strict=True) if n.metric]
+        if len(metrics) == 1 and c in self.change_cols:
+            # a change between two years, or a figure of a date inside a year, is none of the glossary's periods'
+            # figures, even of a row it reads ("Revenue"): named by the row's own words with the column's
+            return open_metric_code(f"{header}: {clean_label(metrics[0][0])}")
         if len(metrics) != 1 or not is_open_code(metrics[0][1] or ""):
             return None
         if c in self.dated_by_kind:
@@ -1440,6 +1487,8 @@ class _TableReader:
         if (not text or re.search(r"\d", text) or not _line_item_header(self.glossary, text)
                 or names_a_data_block(text) or _SCOPE_HEADING.fullmatch(text)):
             return ""
+        if names_a_period(text) and column_dates(self.shape.col_headers):
+            return ""  # "Quarters Ended" beside "July 27, 2019 | April 27, 2019": what the dates end, over no rows
         named = self.name(text)
         if named.unknown or named.metric:
             return (_UNIT_NOTE.sub(" ", text) if units_in(text) else text).strip(" :：")

@@ -6,6 +6,7 @@ structured | narrative | composite → provenance check → answer + sources.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -83,7 +84,18 @@ from ragspine.sensitivity import Sensitivity
 
 if TYPE_CHECKING:
     from ragspine.llm.chat import Message
-    from ragspine.qa import arithmetic, counting, derived, narrative, premise, row_counts, rows_with_figures
+    from ragspine.qa import (
+        arithmetic,
+        counting,
+        dated_cells,
+        derived,
+        narrative,
+        premise,
+        row_counts,
+        rows_with_figures,
+        schedule_spans,
+        year_changes,
+    )
     from ragspine.qa.analytics import compute as analytics
     from ragspine.qa.evidence import Evidence
     from ragspine.qa.narrative import NarrativeOutcome
@@ -104,7 +116,15 @@ else:
     rows_with_figures = LazyModule("ragspine.qa.rows_with_figures")
     # Loaded when a question asked back counts rows over a threshold ("how many expense segments were above …").
     row_counts = LazyModule("ragspine.qa.row_counts")
+    # Loaded when a question asked back writes a span of years ("2020 - 2024"), as a schedule's rows may.
+    schedule_spans = LazyModule("ragspine.qa.schedule_spans")
+    # Loaded when a question asked back may name a table's changes between two years.
+    year_changes = LazyModule("ragspine.qa.year_changes")
+    # Loaded when a question asked back may name dates a table heads its own columns with.
+    dated_cells = LazyModule("ragspine.qa.dated_cells")
 
+# A month's name: a question writing none names no date a table's columns may be headed with.
+_MONTH_WORD = re.compile(r"(?<![a-z])(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s*\d", re.I)
 DEFAULT_MAX_QUESTION_CHARS = 1000
 COMPOSITE_SEPARATOR = "\n\n归因分析：\n"
 # A structured answer holding a number no fact, computation or question gives: withheld, in the question's language
@@ -168,10 +188,16 @@ def answer_question(question: str, *, qa: QAComponents, history: Sequence[Messag
 
 def _answered(text: str, qa: QAComponents, history: Sequence[Message]) -> AnswerResult:
     """``answer_question`` of a validated question."""
+    asked = text
     # "as at September 30, 2019" where the row's own table heads FY2019 with that date: read as that year
     text = with_table_dates_read(text, facts=qa.facts, glossary=qa.glossary, max_sensitivity=qa.max_sensitivity)
     cache = _QuestionCache(qa, text)
     shape, trace = cache.parse()
+    # "the change in revenue between the quarters ended July 27 and April 27 in 2019": dates a table heads its own
+    # columns with, none of the glossary's periods, read as written before any is taken for a fiscal year
+    dated = _dated_cells_computed(shape, asked, qa, trace) if _MONTH_WORD.search(asked) else None
+    if dated is not None:
+        return _finish(trace, dated)
     plain = plain_answer(shape, text, qa, trace) if cache.plain else None
     if plain is not None:  # a plain lookup whose figure is found: answered by its own short path
         return plain
@@ -183,6 +209,10 @@ def _answered(text: str, qa: QAComponents, history: Sequence[Message]) -> Answer
             return filed
         # "the change in operating leases between 2021 and 2022": a schedule's cells of those years, computed
         early = _schedule_years_computed(shape, text, qa, trace) or early
+        # "the total ground leases and building leases expiring in 2025 - 2029": a schedule's span of years
+        early = _schedule_spans_computed(shape, text, qa, trace) or early
+        # "the total change in G&A from 2017 to 2019": a table's changes between two years, chained
+        early = _year_changes_computed(shape, text, qa, trace) or early
         # "how many expense segments in 2019 were above $50 million": the rows of the one total so named, counted
         early = _total_rows_counted(shape, text, qa, trace) or early
     if early is not None:
@@ -316,6 +346,44 @@ def _schedule_years_computed(shape: ParsedQuestion, text: str, qa: QAComponents,
         return None
     computed = due_year_outcome(intent.slots, read_arithmetic(text, qa.glossary), facts=qa.facts,
                                 glossary=qa.glossary, lang=shape.lang, max_sensitivity=qa.max_sensitivity)
+    return _schedule_answer(computed, text, qa, shape.lang, trace) if computed is not None else None
+
+
+def _schedule_spans_computed(shape: ParsedQuestion, text: str, qa: QAComponents,
+                             trace: TraceRecorder) -> AnswerResult | None:
+    """A question asked back naming a schedule's span of years as written, answered from that span's cells."""
+    intent, _ = shape.parsed()
+    if intent.causal:
+        return None
+    computed = schedule_spans.span_cells_outcome(text, intent.slots, read_arithmetic(text, qa.glossary),
+                                                 facts=qa.facts, glossary=qa.glossary, lang=shape.lang,
+                                                 max_sensitivity=qa.max_sensitivity)
+    return _schedule_answer(computed, text, qa, shape.lang, trace) if computed is not None else None
+
+
+def _year_changes_computed(shape: ParsedQuestion, text: str, qa: QAComponents,
+                           trace: TraceRecorder) -> AnswerResult | None:
+    """A question asked back naming a row of a table of changes between years, answered from those changes."""
+    intent, _ = shape.parsed()
+    if intent.causal:
+        return None
+    computed = year_changes.year_changes_outcome(text, intent.slots, read_arithmetic(text, qa.glossary),
+                                                 facts=qa.facts, glossary=qa.glossary, lang=shape.lang,
+                                                 max_sensitivity=qa.max_sensitivity)
+    return _schedule_answer(computed, text, qa, shape.lang, trace) if computed is not None else None
+
+
+def _dated_cells_computed(shape: ParsedQuestion, text: str, qa: QAComponents,
+                          trace: TraceRecorder) -> AnswerResult | None:
+    """A question naming dates a table heads its own columns with, answered from those columns."""
+    if shape.intent is None:
+        return None  # refused before it was read
+    intent, _ = shape.parsed()
+    if intent.causal:
+        return None
+    computed = dated_cells.dated_cells_outcome(text, intent.slots, read_arithmetic(text, qa.glossary),
+                                               facts=qa.facts, glossary=qa.glossary, lang=shape.lang,
+                                               max_sensitivity=qa.max_sensitivity)
     return _schedule_answer(computed, text, qa, shape.lang, trace) if computed is not None else None
 
 

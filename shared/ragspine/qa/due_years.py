@@ -38,8 +38,15 @@ _SPAN_NOTICE = MappingProxyType({
     Lang.EN: " (falling due in {due}, as the document's payment schedule states; no fiscal year's figure)",
     Lang.JA: "（資料の支払予定表では期日が「{due}」の金額で、いずれかの会計年度の数値ではありません。）",
 })
+_YEARS_NOTICE = MappingProxyType({
+    Lang.ZH: "（文件的计划表列明该数值属于“{due}”期间，并非某一财政年度的数值。）",
+    Lang.EN: " (in {due}, the span of years the document's schedule states; no fiscal year's figure)",
+    Lang.JA: "（資料の予定表では「{due}」の期間の数値で、いずれかの会計年度の数値ではありません。）",
+})
 _SPACES = LazyPattern(r"  +")
 _YEAR = LazyPattern(r"(?:19|20)\d{2}")
+# a span of years a schedule's row writes ("2020 – 2024"): when its figures expire or fall due
+_YEARS = LazyPattern(r"(?:19|20)\d{2}\s*[-–—]\s*(?:19|20)?\d{2}")
 _COUNT = r"\d{1,2}|one|two|three|four|five|ten"
 # A due span as a question or a schedule's header writes it: below n years, from n to m years ("years 3-5" too),
 # beyond n years.
@@ -93,9 +100,11 @@ def span_of_a_cell_read(span: tuple[str, int, int], metrics: tuple[str, ...]) ->
 
 
 def _qualifier(code: str) -> tuple[str, str]:
-    """An open metric's qualifying column and its row's label (``2021``, ``operating leases``); ("", label) if none."""
+    """An open metric's qualifying year, span of years or due span and its row's label (``2021``, ``operating
+    leases``); ("", label) if none."""
     qualifier, _, row = label_of(code).partition(": ")
-    if row and (heading_years(qualifier) is not None or due_span(qualifier) is not None):
+    if row and (heading_years(qualifier) is not None or _YEARS.fullmatch(qualifier)
+                or due_span(qualifier) is not None):
         return qualifier, row
     return "", label_of(code)
 
@@ -112,7 +121,9 @@ def due_line(found: QueryResult, glossary: Glossary, lang: Lang, *, what: str | 
     qualifier, _ = _qualifier(found.fact.metric_code)
     if what is None:  # the cell's own row, described with no period: no gap where the period would be
         what = _SPACES.sub(" ", describe(found.query, glossary, lang))
-    notice = (_YEAR_NOTICE if _YEAR.fullmatch(qualifier) else _SPAN_NOTICE)[lang].format(due=qualifier)
+    notices = _YEAR_NOTICE if _YEAR.fullmatch(qualifier) else _YEARS_NOTICE if _YEARS.fullmatch(qualifier) \
+        else _SPAN_NOTICE
+    notice = notices[lang].format(due=qualifier)
     return render_result(found, glossary, lang, what=what) + notice
 
 

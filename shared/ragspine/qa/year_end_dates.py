@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 from ragspine.facts.calendar import FiscalCalendar
 from ragspine.facts.fiscal_dates import year_name_unsure
 from ragspine.facts.glossary import Glossary, SlotKind
+from ragspine.facts.model import UNDATED
 from ragspine.facts.ports import FactStore
 from ragspine.lazy import LazyModule, LazyPattern
 from ragspine.qa.dated_periods import DATE, MONTH_NUMBERS
@@ -71,8 +72,11 @@ def with_year_ends_said(result: AnswerResult, question: str, *, facts: FactStore
     the question asked back when each year it names could be either of two columns of the cited rows."""
     if result.route is Route.NARRATIVE or not result.sources:
         return result
+    # a figure of no period (a column of a date of its own) was read as no year: no year end to say
+    undated = {r.fact.source_locator for r in result.results if r.fact is not None and r.fact.period_type == UNDATED}
     written = {_day(match) for match in DATE.finditer(question)}
-    readings = tuple(reading for reading in year_end_readings(_locators(result.sources), glossary.fiscal_calendar)
+    readings = tuple(reading for reading in year_end_readings([loc for loc in _locators(result.sources)
+                                                               if loc not in undated], glossary.fiscal_calendar)
                      if _day_written(reading.typed or "") not in written)  # a date the question writes: no doubt
     if not readings:
         return result

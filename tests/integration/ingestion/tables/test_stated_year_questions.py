@@ -71,7 +71,15 @@ def test_a_roll_forward_movement_answers_the_year_its_closing_balance_closes(ask
 def test_two_columns_of_one_year_give_no_figure(asked: None) -> None:
     answer = cli_answer("What were the acquired inventories in 2019?")
     assert "FY2019 acquired inventories" not in answer, answer  # no figure picked as the year's
-    assert "As of August 1, 2019: 40.7; As of October 15, 2019: 40.0" in answer, answer  # the passage, both dates
+    # each column is read as of its own date: both offered by their dates, neither given as the year's
+    assert "august 1, 2019: acquired inventories" in answer and "october 15, 2019: acquired inventories" in answer, \
+        answer
+
+
+def test_a_date_of_its_own_column_answers_a_question_naming_it(asked: None) -> None:
+    answer = cli_answer("What were the acquired inventories as of October 15, 2019?")
+    assert "october 15, 2019: acquired inventories" in answer and ": 40.0" in answer, answer
+    assert "col=As of October 15 2019" in answer and "FY2019" not in answer, answer
 
 
 def test_a_year_ended_in_january_or_february_answers_the_year_its_date_writes(asked: None) -> None:

@@ -119,10 +119,12 @@ def test_a_year_ended_heading_in_the_label_column_dates_the_columns_of_its_row()
     assert facts == {("label:feed cost per dozen produced", "2019", 0.415),
                      ("label:feed cost per dozen produced", "2018", 0.394)}
     # Without the heading the dates are still one a year, side by side: each column is the year it writes
-    # (tests/unit/ingestion/tables/test_stated_years.py); two in one year stay unread.
+    # (tests/unit/ingestion/tables/test_stated_years.py); two in one year are no year's: each of its own date.
     assert _facts([["Balance sheet", "June 1, 2019", "June 2, 2018"], ["Inventories", "4", "3"]]) == {
         ("label:balance sheet: inventories", "2019", 4), ("label:balance sheet: inventories", "2018", 3)}
-    assert _facts([["Balance sheet", "June 1, 2019", "September 2, 2019"], ["Inventories", "4", "3"]]) == set()
+    assert _facts([["Balance sheet", "June 1, 2019", "September 2, 2019"], ["Inventories", "4", "3"]]) == {
+        ("label:june 1, 2019: balance sheet: inventories", "", 4),
+        ("label:september 2, 2019: balance sheet: inventories", "", 3)}
 
 
 def test_a_line_item_worded_like_a_period_heading_is_still_a_line_item() -> None:

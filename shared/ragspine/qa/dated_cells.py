@@ -1,0 +1,188 @@
+"""Figures of a table's own dates (``July 27, 2019 | April 27, 2019``) a question names by those dates.
+
+Columns each headed by a date inside a year (a company's quarter-ends) are stored undated, each cell
+named by its date and row (``label:july 27, 2019: revenue``, ``ingestion/table_column_dates.py``): such
+a date is none of the glossary's fiscal years or quarters. A question naming one row and one of those
+dates gets its figure; one naming one row and two of them ("the change in revenue between the quarters
+ended July 27 and April 27 in 2019") gets the later date's figure against the earlier's, with its
+percentage; one naming two rows or more and one date, and asking their total, gets their sum. A date
+written without its year takes the year the question writes next ("July 27 and April 27 in 2019": both
+2019). Every cell is cited under its date.
+
+Only cells of one table in one unit, each stated once; a date no column states, two rows compared, or
+anything else asked stays asked back.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from decimal import Decimal
+from types import MappingProxyType
+from typing import TYPE_CHECKING
+
+from ragspine.facts.fiscal_dates import MONTH_NUMBERS
+from ragspine.facts.glossary import Glossary, Period, SlotKind, normalize_text
+from ragspine.facts.model import Fact, format_number
+from ragspine.facts.open_vocabulary import METRIC_PREFIX, label_of
+from ragspine.facts.ports import FactStore
+from ragspine.facts.query_metric import MetricQuery, QueryStatus, run_query
+from ragspine.lazy import LazyModule, LazyPattern
+from ragspine.qa.arithmetic_cues import Arithmetic
+from ragspine.qa.language import Lang
+from ragspine.qa.render import describe, label, render_result
+from ragspine.qa.result import AnswerStatus
+from ragspine.qa.schedule_spans import rows_written
+from ragspine.qa.slots import Assumption, ParsedSlots, Slots
+from ragspine.qa.structured import StructuredOutcome, format_decimal, outcome_sources
+from ragspine.sensitivity import Sensitivity
+
+if TYPE_CHECKING:
+    from ragspine.qa import difference as change_of
+else:
+    change_of = LazyModule("ragspine.qa.difference")
+
+_MONTHS = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+# "July 27, 2019", "July 27" (its year written later), "27 July 2019"; a year alone is read apart.
+_WRITTEN_DATE = LazyPattern(rf"(?<![a-z])(?:(?P<m1>{_MONTHS})\s+(?P<d1>\d{{1,2}})(?!\d)|(?<!\d)(?P<d2>\d{{1,2}})\s+"
+                            rf"(?P<m2>{_MONTHS})(?![a-z]))(?:,?\s*(?P<y>(?:19|20)\d{{2}})(?!\d))?")
+_YEAR = LazyPattern(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
+_SPACES = LazyPattern(r"  +")
+_STATED = re.compile(r"(january|february|march|april|may|june|july|august|september|october|november|december)"
+                     r" (\d{1,2}), ((?:19|20)\d{2})")
+_TEXT = MappingProxyType({
+    Lang.ZH: MappingProxyType({"change": "{who}{row}：{later} 较 {earlier} {direction} {amount}{percent}",
+                               "sum": "{who}{rows}（{day}）合计：{value}{unit}（{n} 个数值之和）", "join": "、"}),
+    Lang.EN: MappingProxyType({"change": "{who} {row}: {later} vs {earlier} {direction} {amount}{percent}",
+                               "sum": "{who} {rows} at {day}, sum: {value}{unit} (sum of {n} figures)",
+                               "join": " and "}),
+    Lang.JA: MappingProxyType({"change": "{who}{row}：{later} は {earlier} 比 {direction} {amount}{percent}",
+                               "sum": "{who}{rows}（{day}）の合計：{value}{unit}（{n} 個の数値の合計）", "join": "、"}),
+})
+_DIRECTIONS = MappingProxyType({Lang.ZH: ("增加", "减少", "持平"), Lang.EN: ("up", "down", "unchanged"),
+                                Lang.JA: ("増加", "減少", "横ばい")})
+_HOME_ASSUMED = "no entity named: the home group"
+
+
+def dated_cells_outcome(text: str, parsed: ParsedSlots, arithmetic: Arithmetic, *, facts: FactStore,
+                        glossary: Glossary, lang: Lang,
+                        max_sensitivity: Sensitivity) -> tuple[StructuredOutcome, Slots] | None:
+    """The cells of the dates ``text`` writes and the rows it names, compared or added up; else None."""
+    if len(parsed.entities) > 1 or len(parsed.channels) > 1:
+        return None
+    norm = normalize_text(text)
+    days = _dates_written(norm)
+    if not days:
+        return None
+    cells = _dated_cells(glossary)
+    rows = rows_written(norm, {row for _, row in cells})
+    operation = _operation(arithmetic, len(days), len(rows))
+    if operation is None or any((day, row) not in cells for day in days for row in rows):
+        return None
+    entity = parsed.entities[0] if parsed.entities else glossary.home_entity
+    channel = parsed.channels[0] if parsed.channels else glossary.default_channel
+    wanted = sorted((day, row) for day in days for row in rows) if operation == "change" else \
+        [(days[0], row) for row in rows]
+    codes = tuple(cells[cell] for cell in wanted)
+    results = tuple(run_query(MetricQuery(code, entity, Period.none_stated(), channel), facts=facts,
+                              max_sensitivity=max_sensitivity) for code in codes)
+    inputs = [r.fact for r in results if r.status is QueryStatus.FOUND and not r.conflicts and r.fact is not None]
+    if len(inputs) != len(results) or not _one_table(inputs):
+        return None
+    who = label(glossary.term(SlotKind.ENTITY, entity), lang)
+    lines = [render_result(r, glossary, lang, what=_SPACES.sub(" ", describe(r.query, glossary, lang)).strip())
+             for r in results if r.query is not None]
+    computed: tuple[str, ...] = ()
+    differences: tuple[change_of.Difference, ...] = ()
+    if operation == "value":
+        pass  # the cell's own line, under its date
+    elif operation == "change":
+        change = change_of.difference(inputs[0], inputs[1])
+        differences = (change,)
+        lines.append(_change_line(change, who, rows[0], wanted[0][0], wanted[1][0], lang))
+        computed = (wanted[0][0].isoformat(), wanted[1][0].isoformat())  # the dates as the change line writes them
+    else:
+        total = sum((Decimal(format_number(f.value)) for f in inputs), Decimal(0))
+        shown = format_decimal(total)
+        unit = f" {inputs[0].unit}" if inputs[0].unit else ""
+        line = _TEXT[lang]["sum"].format(who=who, rows=_TEXT[lang]["join"].join(rows), day=days[0].isoformat(),
+                                         value=shown, unit=unit, n=len(inputs))
+        lines.append(f"{line}{_cited(inputs)}")
+        computed = (shown, str(len(inputs)), days[0].isoformat())
+    assumptions = () if parsed.entities else (Assumption(SlotKind.ENTITY, entity, _HOME_ASSUMED),)
+    slots = Slots(codes, (entity,), (Period.none_stated(),), (channel,), assumptions)
+    return StructuredOutcome(tuple(lines), outcome_sources(results), AnswerStatus.FOUND, results, differences,
+                             computed), slots
+
+
+def _dates_written(norm: str) -> list[dt.date]:
+    """The whole dates a question writes, in order, distinct; a date without its year takes the next year written
+    after it. [] when a date has no year after it or is no day at all."""
+    found: list[dt.date] = []
+    for match in _WRITTEN_DATE.finditer(norm):
+        year = match["y"] or next(iter(_YEAR.findall(norm, match.end())), None)
+        if year is None:
+            return []
+        try:
+            day = dt.date(int(year), MONTH_NUMBERS[(match["m1"] or match["m2"])[:3]], int(match["d1"] or match["d2"]))
+        except (KeyError, ValueError):
+            return []
+        if day not in found:
+            found.append(day)
+    return found
+
+
+def _dated_cells(glossary: Glossary) -> dict[tuple[dt.date, str], str]:
+    """``(date, row) -> code`` of every cell a table states under a date of its own."""
+    cells = {}
+    for code in glossary.terms[SlotKind.METRIC]:
+        if not code.startswith(METRIC_PREFIX):
+            continue
+        qualifier, _, row = label_of(code).partition(": ")
+        match = _STATED.fullmatch(qualifier) if row else None
+        if match is not None:
+            day = dt.date(int(match[3]), MONTH_NUMBERS[match[1][:3]], int(match[2]))
+            cells[(day, row)] = code
+    return cells
+
+
+def _operation(arithmetic: Arithmetic, days: int, rows: int) -> str | None:
+    """``value`` (one row's figure at one date), ``change`` (one row, two dates) or ``sum`` (rows of one date
+    added up); None for anything else."""
+    others = (arithmetic.ratio or arithmetic.cagr or arithmetic.share_of or arithmetic.average
+              or arithmetic.consistency or arithmetic.parts_whole or arithmetic.parts_over or arithmetic.plus_group
+              or arithmetic.by_formula or arithmetic.explicit is not None or arithmetic.relative_difference)
+    if others:
+        return None
+    compares = arithmetic.difference or arithmetic.change or arithmetic.subtract
+    if days == 1 and rows == 1 and not arithmetic.computes:
+        return "value"
+    if days == 2 and rows == 1 and compares and not (arithmetic.period_sum or arithmetic.add):
+        return "change"
+    if days == 1 and rows >= 2 and (arithmetic.period_sum or arithmetic.add) and not compares:
+        return "sum"
+    return None
+
+
+def _one_table(inputs: list[Fact]) -> bool:
+    tables = {(f.source_doc_id, f.source_locator.split(",", 1)[0]) for f in inputs}
+    return len(tables) == 1 and len({f.unit for f in inputs}) == 1
+
+
+def _change_line(change: change_of.Difference, who: str, row: str, earlier: dt.date, later: dt.date,
+                 lang: Lang) -> str:
+    up, down, level = _DIRECTIONS[lang]
+    direction = up if change.absolute > 0 else down if change.absolute < 0 else level
+    unit = f" {change.unit}" if change.unit else ""
+    percent = ""
+    if change.percent is not None:
+        sign = "+" if change.percent > 0 else "−" if change.percent < 0 else "±"
+        percent = f"（{sign}{format_decimal(abs(change.percent))}%）"
+    line = _TEXT[lang]["change"].format(who=who, row=row, later=later.isoformat(), earlier=earlier.isoformat(),
+                                        direction=direction, amount=f"{format_decimal(abs(change.absolute))}{unit}",
+                                        percent=percent)
+    return f"{line}{_cited([change.earlier, change.later])}"
+
+
+def _cited(inputs: list[Fact]) -> str:
+    return "（计算自：" + "；".join(f"{f.source_doc_id} · {f.source_locator}" for f in inputs) + "）"

@@ -1,0 +1,192 @@
+"""A schedule's span of years a question writes (``2020 - 2024``): its kinds added up, or one kind's two compared.
+
+Rows of spans of years one after another (``2020 – 2024 | 2025 – 2029``) say when a schedule's figures
+expire or fall due, never which fiscal year they are of: each cell is stored undated as its column's
+kind qualified by the span as written (``label:2020 – 2024: ground leases``, ``ingestion/table_facts.py``).
+A question writing such a span (any dash, spaces or none) and naming kinds of the table asks for those
+cells, though it reads the span's years as periods: two or more kinds of one span added up ("the total
+number of ground leases and building leases expiring from 2025 - 2029"), or one kind of two spans
+compared ("the difference of ground leases between 2020 - 2024 and 2025 - 2029": the later span's
+minus the earlier's, with its percentage). Every cell is cited and said to be of its span.
+
+Only cells of one table of one document, in one unit, stated once and none negative; anything else
+asked (a ratio, an average, two kinds compared, a kind or span the schedule lacks) stays asked back.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+from types import MappingProxyType
+from typing import TYPE_CHECKING
+
+from ragspine.facts.glossary import Glossary, Period, SlotKind, normalize_text
+from ragspine.facts.model import Fact, format_number
+from ragspine.facts.open_vocabulary import METRIC_PREFIX, label_of
+from ragspine.facts.ports import FactStore
+from ragspine.facts.query_metric import MetricQuery, QueryResult, QueryStatus, run_query
+from ragspine.lazy import LazyModule, LazyPattern
+from ragspine.qa.arithmetic_cues import Arithmetic
+from ragspine.qa.due_years import due_line
+from ragspine.qa.language import Lang
+from ragspine.qa.render import label
+from ragspine.qa.result import AnswerStatus
+from ragspine.qa.slots import Assumption, ParsedSlots, Slots
+from ragspine.qa.structured import StructuredOutcome, format_decimal, outcome_sources
+from ragspine.sensitivity import Sensitivity
+
+if TYPE_CHECKING:
+    from ragspine.qa import difference as change_of
+else:
+    # Loaded when two spans are compared: most questions are answered without it.
+    change_of = LazyModule("ragspine.qa.difference")
+
+# A span of years as written: "2020 - 2024", "2020–2024", "2025-29".
+SPAN_OF_YEARS = LazyPattern(r"(?<!\d)((?:19|20)\d{2})\s*[-–—]\s*((?:19|20)?\d{2})(?!\d)")
+_TEXT = MappingProxyType({
+    Lang.ZH: MappingProxyType({
+        "sum": "{who}{rows}（{span}）合计：{value}{unit}（{n} 个数值之和）",
+        "change": "{who}{row}：{later} 较 {earlier} {direction} {amount}{percent}",
+        "join": "、",
+    }),
+    Lang.EN: MappingProxyType({
+        "sum": "{who} {rows} in {span}, sum: {value}{unit} (sum of {n} figures)",
+        "change": "{who} {row}: {later} vs {earlier} {direction} {amount}{percent}",
+        "join": " and ",
+    }),
+    Lang.JA: MappingProxyType({
+        "sum": "{who}{rows}（{span}）の合計：{value}{unit}（{n} 個の数値の合計）",
+        "change": "{who}{row}：{later} は {earlier} 比 {direction} {amount}{percent}",
+        "join": "、",
+    }),
+})
+_DIRECTIONS = MappingProxyType({Lang.ZH: ("增加", "减少", "持平"), Lang.EN: ("up", "down", "unchanged"),
+                                Lang.JA: ("増加", "減少", "横ばい")})
+_HOME_ASSUMED = "no entity named: the home group"
+
+
+def span_years(text: str) -> tuple[int, int] | None:
+    """The first and last year a span of years writes (``2025-29``: 2025, 2029), else None."""
+    match = SPAN_OF_YEARS.fullmatch(text.strip())
+    if match is None:
+        return None
+    first, last = int(match[1]), int(match[2])
+    last = first - first % 100 + last if last < 100 else last
+    return (first, last) if first < last else None
+
+
+def span_cells_outcome(text: str, parsed: ParsedSlots, arithmetic: Arithmetic, *, facts: FactStore,
+                       glossary: Glossary, lang: Lang,
+                       max_sensitivity: Sensitivity) -> tuple[StructuredOutcome, Slots] | None:
+    """The cells of the spans ``text`` writes and the kinds it names, added up or compared; None otherwise.
+
+    ``parsed``: the slots of a question asked back (its entity, if it names one, is kept).
+    """
+    if len(parsed.entities) > 1 or len(parsed.channels) > 1 or parsed.unknown_names:
+        return None
+    written = list(dict.fromkeys(years for m in SPAN_OF_YEARS.finditer(text) if (years := span_years(m[0]))))
+    if not written:
+        return None
+    cells = _schedule_cells(glossary, written)
+    rows = rows_written(normalize_text(text), {row for _, row in cells})
+    operation = _operation(arithmetic, len(written), len(rows))
+    if operation is None:
+        return None
+    wanted = [(span, row) for span in written for row in rows]
+    if any(cell not in cells for cell in wanted):
+        return None
+    entity = parsed.entities[0] if parsed.entities else glossary.home_entity
+    channel = parsed.channels[0] if parsed.channels else glossary.default_channel
+    codes = tuple(cells[cell] for cell in wanted)
+    results = tuple(run_query(MetricQuery(code, entity, Period.none_stated(), channel), facts=facts,
+                              max_sensitivity=max_sensitivity) for code in codes)
+    inputs = [r.fact for r in results if r.status is QueryStatus.FOUND and not r.conflicts and r.fact is not None]
+    if len(inputs) != len(results) or not _one_schedule(inputs):
+        return None
+    who = label(glossary.term(SlotKind.ENTITY, entity), lang)
+    lines = [due_line(result, glossary, lang) for result in results]
+    computed: tuple[str, ...] = ()
+    differences: tuple[change_of.Difference, ...] = ()
+    if operation == "sum":
+        total = sum((Decimal(format_number(f.value)) for f in inputs), Decimal(0))
+        shown = format_decimal(total)
+        unit = f" {inputs[0].unit}" if inputs[0].unit else ""
+        line = _TEXT[lang]["sum"].format(who=who, rows=_TEXT[lang]["join"].join(rows), span=_span_said(results[0]),
+                                         value=shown, unit=unit, n=len(inputs))
+        lines.append(f"{line}{_cited(inputs)}")
+        computed = (shown, str(len(inputs)))
+    else:
+        earlier, later = sorted(zip(written, results, strict=True))
+        assert earlier[1].fact is not None and later[1].fact is not None
+        change = change_of.difference(earlier[1].fact, later[1].fact)
+        differences = (change,)
+        lines.append(_change_line(change, who, rows[0], _span_said(earlier[1]), _span_said(later[1]), lang))
+    assumptions = () if parsed.entities else (Assumption(SlotKind.ENTITY, entity, _HOME_ASSUMED),)
+    slots = Slots(codes, (entity,), (Period.none_stated(),), (channel,), assumptions)
+    return StructuredOutcome(tuple(lines), outcome_sources(results), AnswerStatus.FOUND, results, differences,
+                             computed), slots
+
+
+def _schedule_cells(glossary: Glossary, written: list[tuple[int, int]]) -> dict[tuple[tuple[int, int], str], str]:
+    """``(span, row) -> code`` of every schedule cell qualified by one of the spans written."""
+    cells = {}
+    for code in glossary.terms[SlotKind.METRIC]:
+        if not code.startswith(METRIC_PREFIX):
+            continue
+        qualifier, _, row = label_of(code).partition(": ")
+        span = span_years(qualifier) if row else None
+        if span in written:
+            cells[(span, row)] = code
+    return cells
+
+
+def rows_written(norm: str, rows: set[str]) -> list[str]:
+    """The schedule's kinds the question writes whole, in its order; one written inside another's words is not."""
+    found = [(m.start(), m.end(), row) for row in rows
+             for m in re.finditer(rf"(?<![a-z0-9]){re.escape(row)}(?![a-z0-9])", norm)]
+    kept = [f for f in found if not any(o != f and o[0] <= f[0] and f[1] <= o[1] for o in found)]
+    return list(dict.fromkeys(row for _, _, row in sorted(kept)))
+
+
+def _operation(arithmetic: Arithmetic, spans: int, rows: int) -> str | None:
+    """``sum`` (kinds of one span added up) or ``change`` (one kind of two spans); None for anything else."""
+    others = (arithmetic.ratio or arithmetic.cagr or arithmetic.share_of or arithmetic.average
+              or arithmetic.consistency or arithmetic.parts_whole or arithmetic.parts_over or arithmetic.plus_group
+              or arithmetic.by_formula or arithmetic.explicit is not None or arithmetic.relative_difference)
+    if others:
+        return None
+    compares = arithmetic.difference or arithmetic.change or arithmetic.subtract
+    if spans == 1 and rows >= 2 and (arithmetic.period_sum or arithmetic.add) and not compares:
+        return "sum"
+    if spans == 2 and rows == 1 and compares and not (arithmetic.period_sum or arithmetic.add):
+        return "change"
+    return None
+
+
+def _one_schedule(inputs: list[Fact]) -> bool:
+    """All of one table of one document, in one unit, none negative (a count or a payment, never a credit)."""
+    tables = {(f.source_doc_id, f.source_locator.split(",", 1)[0]) for f in inputs}
+    return len(tables) == 1 and len({f.unit for f in inputs}) == 1 and all(f.value >= 0 for f in inputs)
+
+
+def _span_said(result: QueryResult) -> str:
+    """The span as the schedule writes it, its dash kept and its spaces dropped (``2020–2024``)."""
+    assert result.fact is not None
+    return "".join(label_of(result.fact.metric_code).partition(": ")[0].split())
+
+
+def _change_line(change: change_of.Difference, who: str, row: str, earlier: str, later: str, lang: Lang) -> str:
+    up, down, level = _DIRECTIONS[lang]
+    direction = up if change.absolute > 0 else down if change.absolute < 0 else level
+    unit = f" {change.later.unit}" if change.later.unit else ""
+    percent = ""
+    if change.percent is not None:
+        sign = "+" if change.percent > 0 else "−" if change.percent < 0 else "±"
+        percent = f"（{sign}{format_decimal(abs(change.percent))}%）"
+    line = _TEXT[lang]["change"].format(who=who, row=row, later=later, earlier=earlier, direction=direction,
+                                        amount=f"{format_decimal(abs(change.absolute))}{unit}", percent=percent)
+    return f"{line}{_cited([change.earlier, change.later])}"
+
+
+def _cited(inputs: list[Fact]) -> str:
+    return "（计算自：" + "；".join(f"{f.source_doc_id} · {f.source_locator}" for f in inputs) + "）"

@@ -1,0 +1,108 @@
+"""Columns each headed by a company's own quarter-end date (``June 28, 2024 | March 29, 2024``), ingested and asked.
+
+Such a date ends none of the glossary's fiscal years or quarters, and several in one year cannot all be
+"that year": each column's figures are read as of its date, named by it (``june 28, 2024: net sales``),
+undated. A question naming a row and two of those dates (a date without its year taking the year written
+after it) gets the later date's figure against the earlier's, each cited under its date; the dates are
+never read as a fiscal year.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from ragspine.bootstrap import get_services
+from ragspine.facts.open_vocabulary import label_of
+from ragspine.qa.result import AnswerStatus
+from tests.support.ask import WAYS, Ask, asker
+from tests.support.domain_env import ingested_for_module, service_answer
+
+QUARTERS = """\
+# Quarterly results
+
+(in millions)
+
+| Three Months Ended | June 28, 2024 | March 29, 2024 | January 26, 2024 | October 27, 2023 |
+| --- | --- | --- | --- | --- |
+| Net sales | $5,120 | $4,870 | $5,310 | $4,955 |
+| Revenue | $5,400 | $5,020 | $5,500 | $5,100 |
+| Operating income | $610 | $655 | $590 | $540 |
+"""
+
+# the dates broken over two header lines, a period word over them
+SPLIT = """\
+# Stock prices
+
+| | 12 Weeks Ended | | |
+| --- | --- | --- | --- |
+| | August 4, | May 12, | February 18, |
+| | 2024 | 2024 | 2024 |
+| High | $61.20 | $58.75 | $55.10 |
+| Low | $49.05 | $47.80 | $44.35 |
+"""
+
+
+@pytest.fixture(scope="module")
+def quarters(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    yield from ingested_for_module(tmp_path_factory, "own_dates", {"quarters.md": QUARTERS, "prices.md": SPLIT})
+
+
+@pytest.fixture(params=WAYS)
+def ask(request: pytest.FixtureRequest, quarters: None) -> Ask:
+    return asker(request.param, get_services())
+
+
+def _facts() -> dict[str, tuple[str, float, str]]:
+    store = get_services().facts
+    return {label_of(f.metric_code): (f.period_type, f.value, f.source_locator)
+            for metric, entity in store.open_codes() for f in store.find(metric_code=metric, entity=entity)}
+
+
+def test_each_column_is_read_as_of_its_own_date(quarters: None) -> None:
+    facts = _facts()
+
+    assert facts["june 28, 2024: net sales"][:2] == ("UNDATED", 5120), facts
+    assert facts["october 27, 2023: operating income"][:2] == ("UNDATED", 540), facts
+    assert facts["march 29, 2024: revenue"][:2] == ("UNDATED", 5020), facts  # a row the glossary reads, too
+    assert facts["may 12, 2024: low"][:2] == ("UNDATED", 47.8), facts
+    assert not any("three months ended" in name for name in facts), facts  # the heading of the dates heads no row
+
+
+def test_a_row_of_two_dates_is_compared_later_against_earlier(ask: Ask) -> None:
+    body = ask("What was the change in net sales between the quarters ended June 28 and March 29 in 2024?")
+    answer = body["answer"]
+
+    assert body["status"] == "found", answer
+    assert "net sales: 2024-06-28 vs 2024-03-29 up 250 USD_M（+5.13%）" in answer, answer
+    assert "june 28, 2024: net sales" in answer and ": 4870 USD_M" in answer, answer
+    assert "FY2024" not in answer and "FY2023" not in answer, answer
+
+
+def test_dates_of_two_years_and_a_percentage(quarters: None) -> None:
+    answer, status = service_answer("What was the percentage change in operating income between the quarters "
+                                    "ended January 26, 2024 and October 27, 2023?")
+
+    assert status is AnswerStatus.FOUND, answer
+    assert "operating income: 2024-01-26 vs 2023-10-27 up 50 USD_M（+9.26%）" in answer, answer
+    assert "year ended" not in answer, answer  # no January year end read: the dates are no fiscal year's
+
+
+def test_dates_broken_over_header_lines_are_read_too(quarters: None) -> None:
+    answer, status = service_answer("What was the change in the high between May 12, 2024 and August 4, 2024?")
+
+    assert status is AnswerStatus.FOUND, answer
+    assert "high: 2024-08-04 vs 2024-05-12 up 2.45（+4.17%）" in answer, answer
+
+
+@pytest.mark.parametrize("question", [
+    "What was the change in net sales between June 30 and March 31 in 2024?",  # dates no column states
+    "What was the net sales in 2024?",  # a year: none of these figures is of a fiscal year
+    "What is the difference between the high and low price on August 4, 2024?",  # two rows compared
+])
+def test_nothing_else_is_answered_from_the_dated_columns(quarters: None, question: str) -> None:
+    answer, status = service_answer(question)
+
+    assert status is not AnswerStatus.FOUND, answer
+    assert "计算自" not in answer and "5120" not in answer, answer
