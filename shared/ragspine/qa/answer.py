@@ -683,7 +683,7 @@ def screen_question(text: str, qa: QAComponents) -> tuple[Refusal | None, str | 
         return None, "screening:misspelt_domain_terms"
     if names_the_documents_rows(refusal, text, glossary=qa.glossary):
         return None, "screening:documents_rows"
-    if names_a_standard_metric(refusal, text):
+    if names_a_standard_metric(refusal, text, glossary=qa.glossary):
         return None, "screening:standard_metric"
     if covered_by_knowledge(refusal, text, retriever=qa.retriever, glossary=qa.glossary,
                             max_sensitivity=qa.max_sensitivity):

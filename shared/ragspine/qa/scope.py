@@ -130,17 +130,23 @@ def names_misspelt_domain_terms(refusal: Refusal, question: str, *, glossary: Gl
                for miss in slots.near_misses for reading in miss.readings)
 
 
-def names_a_standard_metric(refusal: Refusal, question: str) -> bool:
-    """Whether a "no business term" refusal meets a question naming a standard statement line.
+def names_a_standard_metric(refusal: Refusal, question: str, *, glossary: Glossary) -> bool:
+    """Whether a "no business term" refusal meets a question about a standard statement line alone.
 
     "What is the COGS for 2019?" names no word the domain lists, but cost of goods sold is a line
     of every company's income statement (``domain/standard_names.py``): the question is about the
-    business, and the parse then decides whether the documents state it. An off-topic subject
-    stays refused: only the absence of a business term is lifted.
+    business, and the parse then decides whether the documents state it. Only where the line's
+    name is the question's whole subject (words asking for a comparison or computation aside):
+    "AMCOR's Adjusted EBITDA" names another subject too, which the documents must state. An
+    off-topic subject stays refused: only the absence of a business term is lifted.
     """
     if refusal.reason is not RefusalReason.OUT_OF_SCOPE or refusal.rule != "NO_BUSINESS_TERM":
         return False
-    return standard_names.standard_metric_names().search(screening_text(question)) is not None
+    named = standard_names.standard_metric_names().findall(screening_text(question))
+    if not named:
+        return False
+    words = {word for name in named for word in _WORD.findall(name)}
+    return all(word in words or word in _ASKING for word in subject_words(question, glossary))
 
 
 def names_the_documents_rows(refusal: Refusal, question: str, *, glossary: Glossary) -> bool:

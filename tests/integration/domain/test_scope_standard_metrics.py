@@ -3,7 +3,8 @@
 A domain fresh from ``domain init`` lists a few business terms and no "COGS"; before, "What is
 the COGS for 2024?" was refused as outside the business before any channel ran, though cost of
 goods sold is a line of every company's income statement. Now the question reaches the channels;
-a subject no statement vocabulary knows is still refused. Asked through ``answer_question`` and
+a subject no statement vocabulary knows, or another company's line the documents do not state, is
+still refused. Asked through ``answer_question`` and
 ``POST /v1/ask``.
 """
 
@@ -52,6 +53,8 @@ def test_a_standard_statement_line_reaches_the_channels(ask: Ask, question: str)
     assert "outside" not in body["answer"]
 
 
-def test_a_subject_no_statement_names_is_still_refused(ask: Ask) -> None:
-    body = ask("Which dinosaur was the largest?")
-    assert body["refusal_reason"] == "OUT_OF_SCOPE"
+@pytest.mark.parametrize("question", ["Which dinosaur was the largest?",
+                                      # the line named beside another subject the documents do not state
+                                      "What was Zephyr Mining's COGS in 2024?"])
+def test_a_subject_the_documents_do_not_state_is_still_refused(ask: Ask, question: str) -> None:
+    assert ask(question)["refusal_reason"] == "OUT_OF_SCOPE"
