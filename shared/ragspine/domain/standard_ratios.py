@@ -40,7 +40,7 @@ _CODE = LazyPattern(r"\b[A-Z][A-Z0-9_]*\b")  # a metric code in a pack formula
 
 
 @lru_cache(maxsize=1)
-def _pack_metrics() -> Mapping[str, Mapping[str, Any]]:
+def standard_pack_metrics() -> Mapping[str, Mapping[str, Any]]:
     """The finance pack's metrics as its file states them (read once)."""
     path = packs.pack_path(STANDARD_PACK)
     if path is None:
@@ -117,7 +117,7 @@ def with_standard_ratios(glossary: Glossary) -> Glossary:
     rows = [code for code in known if code.startswith(METRIC_PREFIX)]
     if not rows:
         return glossary
-    metrics = _pack_metrics()
+    metrics = standard_pack_metrics()
     terms = {kind: dict(section) for kind, section in glossary.terms.items()}
     aliases = dict(glossary.aliases)
     formulas = dict(glossary.formulas)

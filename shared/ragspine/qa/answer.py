@@ -54,7 +54,12 @@ from ragspine.qa.prompt import SYSTEM_PROMPT
 from ragspine.qa.provenance import check_rendered, figure_values, numbers_in
 from ragspine.qa.render import render_assumptions, render_unit_note, render_unrecognized
 from ragspine.qa.result import AnswerResult, AnswerStatus, Route
-from ragspine.qa.scope import covered_by_knowledge, names_misspelt_domain_terms, names_the_documents_rows
+from ragspine.qa.scope import (
+    covered_by_knowledge,
+    names_a_standard_metric,
+    names_misspelt_domain_terms,
+    names_the_documents_rows,
+)
 from ragspine.qa.screening import RefusalReason, ScreeningPolicy
 from ragspine.qa.section_rows import from_other_tables
 from ragspine.qa.slots import Assumption, Slots, Unrecognized
@@ -741,8 +746,8 @@ def screen_question(text: str, qa: QAComponents) -> tuple[Refusal | None, str | 
     """The screening verdict on a question, and the decision that lifted an out-of-scope refusal (if one did).
 
     Outside the domain's words is not outside the business: a curated question, misspelt
-    names that read as the domain's, the words of the documents' own rows, or what the ingested
-    documents state, is in scope
+    names that read as the domain's, the words of the documents' own rows, a standard statement
+    line (cost of goods sold), or what the ingested documents state, is in scope
     (qa/scope.py). The screening evaluation measures false refusals through this function.
     """
     refusal = qa.screening.screen(text)
@@ -754,6 +759,8 @@ def screen_question(text: str, qa: QAComponents) -> tuple[Refusal | None, str | 
         return None, "screening:misspelt_domain_terms"
     if names_the_documents_rows(refusal, text, glossary=qa.glossary):
         return None, "screening:documents_rows"
+    if names_a_standard_metric(refusal, text, glossary=qa.glossary):
+        return None, "screening:standard_metric"
     if covered_by_knowledge(refusal, text, retriever=qa.retriever, glossary=qa.glossary,
                             max_sensitivity=qa.max_sensitivity):
         return None, "screening:in_ingested_documents"

@@ -19,6 +19,7 @@ from ragspine.facts.model import Fact, format_number
 from ragspine.facts.open_vocabulary import METRIC_PREFIX, label_of
 from ragspine.facts.query_metric import QueryResult
 from ragspine.facts.unit_scales import common_unit, money_unit, rescale
+from ragspine.qa.analytics.periods import quarters_of
 from ragspine.qa.arithmetic_cues import AVERAGE, PERIOD_SUM, Arithmetic
 from ragspine.qa.change_asks import without_change_lines
 from ragspine.qa.derived import ComputedFigure, cited, spaced
@@ -226,6 +227,8 @@ def with_arithmetic(outcome: StructuredOutcome, arithmetic: Arithmetic, *, gloss
         made += calc.ratio(metrics, entities, periods, channels)
     elif arithmetic.ratio and len(metrics) == 1 and len(entities) == 1 and _in_written_order(periods, arithmetic):
         made += calc.period_ratio(metrics[0], entities[0], _in_written_order(periods, arithmetic), channels)
+    elif arithmetic.ratio and len(metrics) == 1 and len(entities) == 1 and _quarter_and_its_year(periods, arithmetic):
+        made += calc.period_ratio(metrics[0], entities[0], _quarter_and_its_year(periods, arithmetic), channels)
     elif (arithmetic.subtract or arithmetic.add) and len(metrics) >= 2:
         made += calc.combine(metrics, entities, periods, channels, subtract=arithmetic.subtract)
     elif _sums_periods(arithmetic, metrics, periods):
@@ -340,6 +343,19 @@ def _in_written_order(periods: list[Period], arithmetic: Arithmetic) -> list[Per
         return []  # "the change … as a percentage of 2018", "… as a percentage of revenue in 2017 and 2018"
     years = [Period.fiscal_year(int(year)) for year in arithmetic.years]
     return years if len(years) == 2 and set(years) == set(periods) and len(periods) == 2 else []
+
+
+def _quarter_and_its_year(periods: list[Period], arithmetic: Arithmetic) -> list[Period]:
+    """A quarter, then the fiscal year it is of, where those two alone are asked ("the revenue in the first quarter
+    of fiscal 2018 as a percentage of the total revenue that year"): the quarter over its year. [] otherwise, and
+    when a change is asked or the ratio's words divide by a metric."""
+    if arithmetic.change or arithmetic.denominator is not None or len(periods) != 2:
+        return []
+    quarters = [p for p in periods if p.period_type == "Q"]
+    years = [p for p in periods if p.period_type == "FY"]
+    if len(quarters) != 1 or len(years) != 1 or quarters[0] not in quarters_of(years[0]):
+        return []
+    return [quarters[0], years[0]]
 
 
 def _gap_of_two_rows(arithmetic: Arithmetic, metrics: list[str], entities: list[str], periods: list[Period]) -> bool:

@@ -248,6 +248,29 @@ def only_quarter_words(name: str) -> bool:
         and not _QUARTER_FILLER.sub("", unicodedata.normalize("NFKC", name))
 
 
+# A share whose whole is the year the quarter is of: "as a percentage of the total revenue that year",
+# "… of the full year", "… of the total revenue in fiscal 2018", 占全年营业收入的比例, 通期に占める割合.
+_YEAR_AS_WHOLE = LazyPattern(
+    r"(?:percentage|percent|proportion|share|fraction|ratio)\s+of\s+(?:the\s+)?(?:(?:year's|annual|full[\s-]year)\b"
+    r"|total\b[^?.]*?\b(?:(?:that|the|this|same)\s+(?:fiscal\s+)?year|full[\s-]year|(?:in|for|of)\s+(?:the\s+)?"
+    r"(?:fiscal\s+(?:year\s+)?|fy\s*)?(?:19|20)\d{2}))"
+    r"|占(?:当年|全年|该年|本年|年度)|(?:通期|年間)(?:の[^。？?]*?)?に占める",
+    re.IGNORECASE)
+
+
+def year_as_whole(question: str, periods: dict[Period, None]) -> dict[Period, None]:
+    """``periods`` with the fiscal year of their one quarter added, where the question divides by that year.
+
+    "The revenue in the first quarter of fiscal 2018 as a percentage of the total revenue that year"
+    is 2018Q1 over FY2018: the year is the whole, no fifth quarter. Only for one quarter of one year.
+    """
+    quarters = [p for p in periods if p.period_type == "Q"]
+    if len(quarters) != 1 or len(periods) != 1 or not _YEAR_AS_WHOLE.search(unicodedata.normalize("NFKC", question)):
+        return periods
+    year = quarters[0].period.partition("Q")[0]
+    return {**periods, Period("FY", year): None}
+
+
 def with_quarters(question: str, periods: dict[Period, None]) -> tuple[dict[Period, None], str | None]:
     """``periods`` with the quarters the question names read into its years, or the quarter words it cannot read.
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from ragspine.facts.glossary import SlotKind
 from ragspine.facts.open_vocabulary import METRIC_PREFIX, label_of
-from ragspine.lazy import LazyPattern
+from ragspine.lazy import LazyModule, LazyPattern
 from ragspine.qa.label_words import label_words
 from ragspine.qa.passage_probe import probe_passages
 from ragspine.qa.screening import RefusalReason, screening_text
@@ -24,10 +24,13 @@ from ragspine.qa.slots import parse_slots
 from ragspine.text import CJK
 
 if TYPE_CHECKING:
+    from ragspine.domain import standard_names
     from ragspine.facts.glossary import Glossary
     from ragspine.qa.ports import NarrativeRetriever
     from ragspine.qa.refusal import Refusal
     from ragspine.sensitivity import Sensitivity
+else:  # the pack's file is read only when a question names no business term: most never load it
+    standard_names = LazyModule("ragspine.domain.standard_names")
 
 
 # Chinese and Japanese runs as the retrieval index reads them: 々 and 〇 stay inside their words (各々, 二〇二四年)
@@ -125,6 +128,25 @@ def names_misspelt_domain_terms(refusal: Refusal, question: str, *, glossary: Gl
     slots = parse_slots(question, glossary=glossary)
     return any(reading.kind in (SlotKind.METRIC, SlotKind.ENTITY)
                for miss in slots.near_misses for reading in miss.readings)
+
+
+def names_a_standard_metric(refusal: Refusal, question: str, *, glossary: Glossary) -> bool:
+    """Whether a "no business term" refusal meets a question about a standard statement line alone.
+
+    "What is the COGS for 2019?" names no word the domain lists, but cost of goods sold is a line
+    of every company's income statement (``domain/standard_names.py``): the question is about the
+    business, and the parse then decides whether the documents state it. Only where the line's
+    name is the question's whole subject (words asking for a comparison or computation aside):
+    "AMCOR's Adjusted EBITDA" names another subject too, which the documents must state. An
+    off-topic subject stays refused: only the absence of a business term is lifted.
+    """
+    if refusal.reason is not RefusalReason.OUT_OF_SCOPE or refusal.rule != "NO_BUSINESS_TERM":
+        return False
+    named = standard_names.standard_metric_names().findall(screening_text(question))
+    if not named:
+        return False
+    words = {word for name in named for word in _WORD.findall(name)}
+    return all(word in words or word in _ASKING for word in subject_words(question, glossary))
 
 
 def names_the_documents_rows(refusal: Refusal, question: str, *, glossary: Glossary) -> bool:

@@ -30,6 +30,7 @@ from ragspine.qa.period_words import (
     unread_half,
     with_quarters,
     with_ranges,
+    year_as_whole,
 )
 from ragspine.qa.section_rows import with_section_rows
 from ragspine.qa.section_totals import with_section_totals
@@ -340,8 +341,12 @@ _QUARTER_START = LazyPattern("q|季|四半期")
 
 
 def _with_quarters_read(question: str, norm: str, periods: dict[Period, None]) -> tuple[dict[Period, None], str | None]:
-    """``with_quarters``, skipped for a question whose normalised text ``norm`` names no quarter (most questions)."""
-    return with_quarters(question, periods) if _QUARTER_START.search(norm) else (periods, None)
+    """``with_quarters``, skipped for a question whose normalised text ``norm`` names no quarter (most questions);
+    a quarter's own year kept beside it where the question divides by the year (``year_as_whole``)."""
+    if not _QUARTER_START.search(norm):
+        return periods, None
+    read, unread = with_quarters(question, periods)
+    return (read, unread) if unread else (year_as_whole(question, read), None)
 
 
 def _with_dates_read(question: str, glossary: Glossary) -> str:

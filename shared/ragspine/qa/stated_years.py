@@ -7,8 +7,10 @@ then every fiscal year stated for the one metric, entity and channel asked (at l
 change exactly two, since three or more leave which two open), or for two rows each averaged ("the
 difference between the average investment income and average financing costs"), when both state
 the same years. A sum is read so only when the words say it runs over the years ("across all 3
-years", "altogether"): "the total revenue" asks one year's total. The computed line names the years
-and cites every figure; the assumed year is dropped, as it is for a count.
+years", "altogether", "for both FYs"): "the total revenue" asks one year's total. "The difference in net
+profit between both FYs" (or "between the two years") is the change between the two years stated,
+not a gap between two rows. The computed line names the years and cites every figure; the assumed
+year is dropped, as it is for a count.
 
 One fiscal year stated (``only_stated_year``): a question naming no period, about rows the documents
 state for one fiscal year only ("the gross carrying amount" of a table dated 30 June 2019 alone), is
@@ -56,8 +58,11 @@ from ragspine.sensitivity import Sensitivity
 # Opened by a lookahead on the first characters a match may have: ``re`` tries no branch elsewhere.
 _HOW_MANY = LazyPattern(r"(?=[h几多い])(?:(?<![a-z])how many(?![a-z])|几个|多少个|いくつ)")
 _COUNT = r"(?:\d+|two|three|four|five)"
-_EVERY_YEAR = LazyPattern(rf"(?<![a-z])(?:(?:all|both)\s+(?:{_COUNT}\s+)?(?:fiscal\s+)?(?:years|periods)"
+_EVERY_YEAR = LazyPattern(rf"(?<![a-z])(?:(?:all|both)\s+(?:{_COUNT}\s+)?(?:fiscal\s+)?(?:years|periods|fys)"
                          rf"|the\s+{_COUNT}[\s-]+years?(?:\s+period)?|altogether)(?![a-z])|各年|历年")
+# "the difference in net profit between both FYs": a difference between the years, not between two rows or companies
+_BETWEEN_YEARS = LazyPattern(r"(?<![a-z])between\s+(?:both|the\s+two|the)\s+(?:fiscal\s+)?(?:years|fys|periods)"
+                             r"(?![a-z])")
 _CHANGE = LazyPattern(r"(?<![a-z])(?:change|increase|decrease|difference)(?![a-z])|变化|变动|増減|変化")
 # ``_CHANGE`` without its lookarounds: blanking names adds only spaces, so without it none is left over
 _CHANGE_WORD = LazyPattern(r"change|increase|decrease|difference|变化|变动|増減|変化")
@@ -95,8 +100,9 @@ def years_asked(question: str, arithmetic: Arithmetic, slots: Slots, glossary: G
         return OVER_PERIODS
     if arithmetic.period_sum > 0 and _EVERY_YEAR.search(text) is not None:
         return SUM_OVER_PERIODS
-    if (arithmetic.ratio or arithmetic.cagr or arithmetic.subtract or arithmetic.add or arithmetic.entity_gap
-            or arithmetic.consistency or arithmetic.share_of):
+    between_years = arithmetic.entity_gap and _BETWEEN_YEARS.search(text) is not None
+    if (arithmetic.ratio or arithmetic.cagr or arithmetic.subtract or arithmetic.add
+            or (arithmetic.entity_gap and not between_years) or arithmetic.consistency or arithmetic.share_of):
         return None
     # the question's own words with the glossary's names blanked: "net change in cash balance" names a row
     return CHANGE if _CHANGE.search(glossary.leftover(question, glossary.scan(question)).lower()) else None

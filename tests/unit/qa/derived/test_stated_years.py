@@ -43,7 +43,27 @@ def test_a_change_with_no_period_is_between_the_two_years_stated(folder: Path) -
     assert "FY2019 vs FY2018 up 61.6 USD_M" in result.answer, result.answer
 
 
+@pytest.mark.parametrize("question", ["What was the difference in closing cash between both FYs?",
+                                      "What was the difference in closing cash between the two years?"])
+def test_a_difference_between_both_years_is_the_change_between_the_two_stated(folder: Path, question: str) -> None:
+    cash = row("closing cash", {"2018": 121.6, "2019": 183.2})
+    result = ask(folder, cash, question)
+    assert "FY2019 vs FY2018 up 61.6 USD_M" in result.answer, result.answer
+    assert "last completed fiscal year" not in result.answer
+
+
+def test_a_sum_for_both_fys_is_over_the_two_years_stated(folder: Path) -> None:
+    cash = row("closing cash", {"2018": 121.6, "2019": 183.2})
+    assert "304.8 USD_M" in ask(folder, cash, "What was the total closing cash for both FYs?").answer
+
+
 class TestLeftAsAssumed:
+    def test_a_difference_between_a_row_and_an_unread_name_is_no_change(self, folder: Path) -> None:
+        # one side is no row: the difference between two things is not the row's change over the years
+        cash = row("closing cash", {"2018": 121.6, "2019": 183.2})
+        result = ask(folder, cash, "What was the difference between closing cash and the dividend reserve?")
+        assert " vs " not in result.answer, result.answer
+
     def test_a_change_over_three_stated_years_is_not_guessed(self, folder: Path) -> None:
         result = ask(folder, SGA, "What was the change in selling, general and administrative?")
         assert " vs " not in result.answer and "No data" in result.answer, result.answer
