@@ -65,6 +65,28 @@ def trie_pattern(words: Iterable[str], *, guarded: bool = True) -> str:
     return f"(?=[{''.join(_escaped(char) for char in sorted(root))}]){tree}"
 
 
+def script_split_pattern(words: Iterable[str]) -> str:
+    """A regex source matching exactly ``words`` (as ``trie_pattern``), its Latin and other words as two trees.
+
+    ``re`` tries a branch's alternatives one by one: in one tree of every word, a Latin letter that opens no
+    word found goes on through the alternatives of every CJK first character, at every position. Here a
+    lookahead on each tree's first characters rejects the other script's whole tree in one class test, and
+    one on all of them rejects a position opening no word (a test per position that ``re`` pays instead of
+    skipping to the first characters in C: on a tree of a hundred CJK first characters the cheaper trade).
+    """
+    words = set(words)
+    latin = sorted(word for word in words if word[:1].isascii())
+    other = sorted(word for word in words if not word[:1].isascii())
+    if "" in words or not latin or not other:  # an empty word, or one script: the one tree as it is
+        return trie_pattern(words, guarded=False)
+    trees = [f"(?=[{_first_characters(part)}]){trie_pattern(part, guarded=False)}" for part in (latin, other)]
+    return f"(?=[{_first_characters(words)}])(?:{'|'.join(trees)})"
+
+
+def _first_characters(words: Iterable[str]) -> str:
+    return "".join(_escaped(char) for char in sorted({word[0] for word in words}))
+
+
 def alias_pattern(aliases: Iterable[str]) -> str:
     """Regex source for all aliases; Latin aliases only match whole words (EC never inside RECORD).
 

@@ -128,8 +128,11 @@ else:
     # Loaded when a question asked back may name dates a table heads its own columns with.
     dated_cells = LazyModule("ragspine.qa.dated_cells")
 
-# A month's name: a question writing none names no date a table's columns may be headed with.
-_MONTH_WORD = re.compile(r"(?<![a-z])(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s*\d", re.I)
+# A month's name: a question writing none names no date a table's columns may be headed with. Case-blind, the
+# branch is tried at every position (each character case-folded, slowest on CJK text): the lookahead on the
+# months' first letters (case-blind too, as the branch is) rules out most positions in one test.
+_MONTH_WORD = re.compile(r"(?=[adfjmnos])(?<![a-z])(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s*\d",
+                         re.I)
 DEFAULT_MAX_QUESTION_CHARS = 1000
 COMPOSITE_SEPARATOR = "\n\n归因分析：\n"
 # A structured answer holding a number no fact, computation or question gives: withheld, in the question's language

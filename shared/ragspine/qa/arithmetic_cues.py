@@ -108,9 +108,10 @@ _ANY_SPACED_CUE = LazyPattern(trie_pattern((word for word in _CUE_WORDS if " " i
 # itself: the caller checks that word there (NFKC may join a combining mark to its "l").
 ONE_METRIC_WORDS = (*_CUE_WORDS, "whole", "integer", "整", "decimal", "小数")
 # A spaced cue word matches the blanked question where a name's blanked character stands in its space, so in
-# the normalised question each of its spaces is any character.
-SPACED_CUES_ANYWHERE = LazyPattern("|".join(re.escape(word).replace(r"\ ", ".") for word in _CUE_WORDS if " " in word),
-                                   re.DOTALL)
+# the normalised question each of its spaces is any character. As a prefix tree, unguarded as ``_ANY_SPACED_CUE``:
+# a position opening a word meets its few branches, not every word's.
+SPACED_CUES_ANYWHERE = LazyPattern(trie_pattern((word for word in _CUE_WORDS if " " in word), guarded=False)
+                                   .replace(r"\ ", "."), re.DOTALL)
 _PLACES = (
     (LazyPattern(rf"(?:to|rounded to|round to|with)\s+(?:the\s+)?{_WORD}\s+decimal(?:\s+places?|s)?"), 0),
     (LazyPattern(rf"{_WORD}\s+decimal\s+places?"), 0),

@@ -26,7 +26,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from ragspine.facts.glossary import Glossary, Mention, SlotKind, normalize_text
-from ragspine.facts.matching import trie_pattern
+from ragspine.facts.matching import script_split_pattern
 from ragspine.facts.open_vocabulary import METRIC_PREFIX
 from ragspine.lazy import LazyPattern
 from ragspine.qa.analytics.cues import NO_ANALYSIS
@@ -104,7 +104,7 @@ def _cue_words(parser: RuleIntentParser) -> re.Pattern[str] | None:
     """One prefix tree of every word the intent's cues (the quantity cue aside) and the arithmetic reader of a
     one-metric question read, built once per parser; None when a cue of the parser needs no word."""
     words = parser.cue_words
-    return None if words is None else re.compile(trie_pattern((*words, *ONE_METRIC_WORDS), guarded=False))
+    return None if words is None else re.compile(script_split_pattern((*words, *ONE_METRIC_WORDS)))
 
 
 def _periods_as_written(text: str, norm: str, glossary: Glossary) -> bool:

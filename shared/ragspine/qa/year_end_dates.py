@@ -50,8 +50,7 @@ def year_end_readings(locators: Iterable[str], calendar: FiscalCalendar) -> tupl
     """One assumption per January or February year-end date the locators cite as a year of their own."""
     readings: dict[str, Assumption] = {}
     for locator in locators:
-        low = locator.lower()
-        if "jan" not in low and "feb" not in low:
+        if not _may_name_year_end(locator):
             continue  # most locators name no such month: the date pattern is not run over them
         dates = list(DATE.finditer(locator))
         if len(dates) != 1 or dates[0]["ended"]:
@@ -66,17 +65,28 @@ def year_end_readings(locators: Iterable[str], calendar: FiscalCalendar) -> tupl
     return tuple(sorted(readings.values(), key=lambda a: (a.value, a.typed or "")))
 
 
+def _may_name_year_end(locator: str) -> bool:
+    """Whether ``locator`` may write a January or February date (its month's first three letters, any case)."""
+    low = locator.lower()
+    return "jan" in low or "feb" in low
+
+
 def with_year_ends_said(result: AnswerResult, question: str, *, facts: FactStore, glossary: Glossary, lang: Lang,
                         max_sensitivity: Sensitivity = Sensitivity.CONFIDENTIAL) -> AnswerResult:
     """``result`` with a sentence saying which year each cited January or February year end was read as, or
     the question asked back when each year it names could be either of two columns of the cited rows."""
     if result.route is Route.NARRATIVE or not result.sources:
         return result
+    # only a locator naming January or February can be read so: most answers cite none, and neither the
+    # question's dates nor the figures' periods are read for them
+    locators = [loc for loc in _locators(result.sources) if _may_name_year_end(loc)]
+    if not locators:
+        return result
     # a figure of no period (a column of a date of its own) was read as no year: no year end to say
     undated = {r.fact.source_locator for r in result.results if r.fact is not None and r.fact.period_type == UNDATED}
     written = {_day(match) for match in DATE.finditer(question)}
-    readings = tuple(reading for reading in year_end_readings([loc for loc in _locators(result.sources)
-                                                               if loc not in undated], glossary.fiscal_calendar)
+    readings = tuple(reading for reading in year_end_readings([loc for loc in locators if loc not in undated],
+                                                              glossary.fiscal_calendar)
                      if _day_written(reading.typed or "") not in written)  # a date the question writes: no doubt
     if not readings:
         return result

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from ragspine.errors import ConfigurationError
 from ragspine.facts.glossary import Glossary, Mention, Period, SlotKind
-from ragspine.facts.matching import alias_pattern, trie_pattern
+from ragspine.facts.matching import alias_pattern, script_split_pattern, trie_pattern
 from tests.support.glossary import default_glossary
 
 
@@ -165,6 +165,15 @@ def test_the_alias_guard_finds_the_same_spans_as_its_unguarded_parts(words: list
         return  # no Latin or mixed alias: the tree's own guard is the only one
     plain = guarded[guarded.index("])(?:") + 5:-1]  # the parts without the leading lookahead
     assert [m.span() for m in re.finditer(guarded, text)] == [m.span() for m in re.finditer(plain, text)]
+
+
+@given(words=st.lists(st.text(alphabet="ab %-日本の年", min_size=1, max_size=5), min_size=1, max_size=8),
+       text=st.text(alphabet="ab %-日本の年x", max_size=30))
+def test_the_script_split_tree_finds_the_same_spans_as_the_one_tree(words: list[str], text: str) -> None:
+    split, one = re.compile(script_split_pattern(words)), re.compile(trie_pattern(words, guarded=False))
+    assert [m.span() for m in split.finditer(text)] == [m.span() for m in one.finditer(text)]
+    assert [bool(split.search(text, start)) for start in range(len(text))] == \
+        [bool(one.search(text, start)) for start in range(len(text))]
 
 
 class TestMixedScriptAliases:
