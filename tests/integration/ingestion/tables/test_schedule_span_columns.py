@@ -68,7 +68,7 @@ def test_one_span_column_named_alone_is_that_cell_said_to_fall_due_then() -> Non
     answer, status = service_answer("What were the operating leases in 2021-2022?")
     assert status is AnswerStatus.FOUND, answer
     assert "4905 USD_K（来源：obligations.md · table=1,row=Operating leases,col=2021-2022,date=2019-03-31）" in answer, answer
-    assert "(in 2021-2022, the span of years the document's schedule states; no fiscal year's figure)" in answer, answer
+    assert "(falling due in 2021-2022, as the document's payment schedule states; no fiscal year's figure)" in answer, answer
 
 
 def test_a_share_asked_of_one_span_column_is_not_answered_with_the_cell() -> None:
@@ -85,7 +85,7 @@ def test_a_span_the_table_does_not_head_reads_no_column() -> None:
 def test_a_chinese_question_names_the_span_columns_and_is_answered_in_chinese() -> None:
     answer, _ = service_answer("2021-2022年和2023-2024年的operating leases合计是多少？")
     assert "operating leases（2021-2022、2023-2024年到期）合计：8030 USD_K（2 个数值之和）" in answer, answer
-    assert "属于“2021-2022”期间" in answer, answer
+    assert "到期期限为“2021-2022”" in answer, answer
 
 
 def test_over_post_v1_ask_the_change_cites_both_columns() -> None:
