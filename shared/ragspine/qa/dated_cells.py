@@ -23,16 +23,16 @@ from typing import TYPE_CHECKING
 
 from ragspine.facts.fiscal_dates import MONTH_NUMBERS
 from ragspine.facts.glossary import Glossary, Period, SlotKind, normalize_text
-from ragspine.facts.model import Fact, format_number
+from ragspine.facts.model import format_number
 from ragspine.facts.open_vocabulary import METRIC_PREFIX, label_of
 from ragspine.facts.ports import FactStore
 from ragspine.facts.query_metric import MetricQuery, QueryStatus, run_query
 from ragspine.lazy import LazyModule, LazyPattern
 from ragspine.qa.arithmetic_cues import Arithmetic
+from ragspine.qa.cell_lines import HOME_ASSUMED, change_line, cited, one_table, rows_written
 from ragspine.qa.language import Lang
 from ragspine.qa.render import describe, label, render_result
 from ragspine.qa.result import AnswerStatus
-from ragspine.qa.schedule_spans import rows_written
 from ragspine.qa.slots import Assumption, ParsedSlots, Slots
 from ragspine.qa.structured import StructuredOutcome, format_decimal, outcome_sources
 from ragspine.sensitivity import Sensitivity
@@ -59,9 +59,6 @@ _TEXT = MappingProxyType({
     Lang.JA: MappingProxyType({"change": "{who}{row}：{later} は {earlier} 比 {direction} {amount}{percent}",
                                "sum": "{who}{rows}（{day}）の合計：{value}{unit}（{n} 個の数値の合計）", "join": "、"}),
 })
-_DIRECTIONS = MappingProxyType({Lang.ZH: ("增加", "减少", "持平"), Lang.EN: ("up", "down", "unchanged"),
-                                Lang.JA: ("増加", "減少", "横ばい")})
-_HOME_ASSUMED = "no entity named: the home group"
 
 
 def dated_cells_outcome(text: str, parsed: ParsedSlots, arithmetic: Arithmetic, *, facts: FactStore,
@@ -87,7 +84,7 @@ def dated_cells_outcome(text: str, parsed: ParsedSlots, arithmetic: Arithmetic, 
     results = tuple(run_query(MetricQuery(code, entity, Period.none_stated(), channel), facts=facts,
                               max_sensitivity=max_sensitivity) for code in codes)
     inputs = [r.fact for r in results if r.status is QueryStatus.FOUND and not r.conflicts and r.fact is not None]
-    if len(inputs) != len(results) or not _one_table(inputs):
+    if len(inputs) != len(results) or not one_table(inputs):
         return None
     who = label(glossary.term(SlotKind.ENTITY, entity), lang)
     lines = [render_result(r, glossary, lang, what=_SPACES.sub(" ", describe(r.query, glossary, lang)).strip())
@@ -99,7 +96,8 @@ def dated_cells_outcome(text: str, parsed: ParsedSlots, arithmetic: Arithmetic, 
     elif operation == "change":
         change = change_of.difference(inputs[0], inputs[1])
         differences = (change,)
-        lines.append(_change_line(change, who, rows[0], wanted[0][0], wanted[1][0], lang))
+        lines.append(change_line(_TEXT[lang]["change"], change, who=who, row=rows[0],
+                                 earlier=wanted[0][0].isoformat(), later=wanted[1][0].isoformat(), lang=lang))
         computed = (wanted[0][0].isoformat(), wanted[1][0].isoformat())  # the dates as the change line writes them
     else:
         total = sum((Decimal(format_number(f.value)) for f in inputs), Decimal(0))
@@ -107,9 +105,9 @@ def dated_cells_outcome(text: str, parsed: ParsedSlots, arithmetic: Arithmetic, 
         unit = f" {inputs[0].unit}" if inputs[0].unit else ""
         line = _TEXT[lang]["sum"].format(who=who, rows=_TEXT[lang]["join"].join(rows), day=days[0].isoformat(),
                                          value=shown, unit=unit, n=len(inputs))
-        lines.append(f"{line}{_cited(inputs)}")
+        lines.append(f"{line}{cited(inputs)}")
         computed = (shown, str(len(inputs)), days[0].isoformat())
-    assumptions = () if parsed.entities else (Assumption(SlotKind.ENTITY, entity, _HOME_ASSUMED),)
+    assumptions = () if parsed.entities else (Assumption(SlotKind.ENTITY, entity, HOME_ASSUMED),)
     slots = Slots(codes, (entity,), (Period.none_stated(),), (channel,), assumptions)
     return StructuredOutcome(tuple(lines), outcome_sources(results), AnswerStatus.FOUND, results, differences,
                              computed), slots
@@ -162,27 +160,3 @@ def _operation(arithmetic: Arithmetic, days: int, rows: int) -> str | None:
     if days == 1 and rows >= 2 and (arithmetic.period_sum or arithmetic.add) and not compares:
         return "sum"
     return None
-
-
-def _one_table(inputs: list[Fact]) -> bool:
-    tables = {(f.source_doc_id, f.source_locator.split(",", 1)[0]) for f in inputs}
-    return len(tables) == 1 and len({f.unit for f in inputs}) == 1
-
-
-def _change_line(change: change_of.Difference, who: str, row: str, earlier: dt.date, later: dt.date,
-                 lang: Lang) -> str:
-    up, down, level = _DIRECTIONS[lang]
-    direction = up if change.absolute > 0 else down if change.absolute < 0 else level
-    unit = f" {change.unit}" if change.unit else ""
-    percent = ""
-    if change.percent is not None:
-        sign = "+" if change.percent > 0 else "−" if change.percent < 0 else "±"
-        percent = f"（{sign}{format_decimal(abs(change.percent))}%）"
-    line = _TEXT[lang]["change"].format(who=who, row=row, later=later.isoformat(), earlier=earlier.isoformat(),
-                                        direction=direction, amount=f"{format_decimal(abs(change.absolute))}{unit}",
-                                        percent=percent)
-    return f"{line}{_cited([change.earlier, change.later])}"
-
-
-def _cited(inputs: list[Fact]) -> str:
-    return "（计算自：" + "；".join(f"{f.source_doc_id} · {f.source_locator}" for f in inputs) + "）"
