@@ -13,9 +13,13 @@ from collections.abc import Sequence
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
+from ragspine.facts.glossary import Period
 from ragspine.facts.model import Fact
+from ragspine.facts.ports import FactStore
+from ragspine.facts.query_metric import MetricQuery, QueryResult, QueryStatus, run_query
 from ragspine.qa.language import Lang
 from ragspine.qa.structured import format_decimal
+from ragspine.sensitivity import Sensitivity
 
 if TYPE_CHECKING:
     from ragspine.qa.difference import Difference
@@ -31,6 +35,15 @@ def rows_written(norm: str, rows: set[str]) -> list[str]:
              for m in re.finditer(rf"(?<![a-z0-9]){re.escape(row)}(?![a-z0-9])", norm)]
     kept = [f for f in found if not any(o != f and o[0] <= f[0] and f[1] <= o[1] for o in found)]
     return list(dict.fromkeys(row for _, _, row in sorted(kept)))
+
+
+def cells_read(codes: Sequence[str], entity: str, channel: str, *, facts: FactStore,
+               max_sensitivity: Sensitivity) -> tuple[tuple[QueryResult, ...], list[Fact]] | None:
+    """Each cell's result, stated of no period, and its figures; None unless every cell is stated once."""
+    results = tuple(run_query(MetricQuery(code, entity, Period.none_stated(), channel), facts=facts,
+                              max_sensitivity=max_sensitivity) for code in codes)
+    inputs = [r.fact for r in results if r.status is QueryStatus.FOUND and not r.conflicts and r.fact is not None]
+    return (results, inputs) if len(inputs) == len(results) else None
 
 
 def one_table(inputs: Sequence[Fact]) -> bool:

@@ -26,10 +26,9 @@ from ragspine.facts.glossary import Glossary, Period, SlotKind, normalize_text
 from ragspine.facts.model import format_number
 from ragspine.facts.open_vocabulary import METRIC_PREFIX, label_of
 from ragspine.facts.ports import FactStore
-from ragspine.facts.query_metric import MetricQuery, QueryStatus, run_query
 from ragspine.lazy import LazyModule, LazyPattern
 from ragspine.qa.arithmetic_cues import Arithmetic
-from ragspine.qa.cell_lines import HOME_ASSUMED, change_line, cited, one_table, rows_written
+from ragspine.qa.cell_lines import HOME_ASSUMED, cells_read, change_line, cited, one_table, rows_written
 from ragspine.qa.language import Lang
 from ragspine.qa.render import describe, label, render_result
 from ragspine.qa.result import AnswerStatus
@@ -81,11 +80,10 @@ def dated_cells_outcome(text: str, parsed: ParsedSlots, arithmetic: Arithmetic, 
     wanted = sorted((day, row) for day in days for row in rows) if operation == "change" else \
         [(days[0], row) for row in rows]
     codes = tuple(cells[cell] for cell in wanted)
-    results = tuple(run_query(MetricQuery(code, entity, Period.none_stated(), channel), facts=facts,
-                              max_sensitivity=max_sensitivity) for code in codes)
-    inputs = [r.fact for r in results if r.status is QueryStatus.FOUND and not r.conflicts and r.fact is not None]
-    if len(inputs) != len(results) or not one_table(inputs):
+    read = cells_read(codes, entity, channel, facts=facts, max_sensitivity=max_sensitivity)
+    if read is None or not one_table(read[1]):
         return None
+    results, inputs = read
     who = label(glossary.term(SlotKind.ENTITY, entity), lang)
     lines = [render_result(r, glossary, lang, what=_SPACES.sub(" ", describe(r.query, glossary, lang)).strip())
              for r in results if r.query is not None]

@@ -34,7 +34,7 @@ from ragspine.facts.ports import FactStore
 from ragspine.facts.query_metric import MetricQuery, QueryStatus, run_query
 from ragspine.lazy import LazyModule
 from ragspine.qa.arithmetic_cues import Arithmetic
-from ragspine.qa.cell_lines import HOME_ASSUMED, change_line, cited, one_schedule
+from ragspine.qa.cell_lines import HOME_ASSUMED, cells_read, change_line, cited, one_schedule
 from ragspine.qa.due_years import HEADING, due_line, due_span, heading_years, schedule_year
 from ragspine.qa.language import Lang
 from ragspine.qa.render import label
@@ -159,12 +159,10 @@ def _cells_computed(cells: list[tuple[str, str]], parsed: ParsedSlots, arithmeti
         return None
     entity = parsed.entities[0] if parsed.entities else glossary.home_entity
     channel = parsed.channels[0] if parsed.channels else glossary.default_channel
-    results = tuple(run_query(MetricQuery(code, entity, Period.none_stated(), channel), facts=facts,
-                              max_sensitivity=max_sensitivity) for _, code in cells)
-    found = [r.fact for r in results if r.status is QueryStatus.FOUND and not r.conflicts]
-    if len(found) != len(results) or not one_schedule([f for f in found if f is not None]):
+    read = cells_read([code for _, code in cells], entity, channel, facts=facts, max_sensitivity=max_sensitivity)
+    if read is None or not one_schedule(read[1]):
         return None
-    inputs = [f for f in found if f is not None]
+    results, inputs = read
     years = [year for year, _ in cells]
     who = label(glossary.term(SlotKind.ENTITY, entity), lang)
     row = _row_of(cells[0][1])
@@ -218,11 +216,10 @@ def within_span_outcome(parsed: ParsedSlots, arithmetic: Arithmetic, text: str, 
         return None
     entity = parsed.entities[0] if parsed.entities else glossary.home_entity
     channel = parsed.channels[0] if parsed.channels else glossary.default_channel
-    results = tuple(run_query(MetricQuery(code, entity, Period.none_stated(), channel), facts=facts,
-                              max_sensitivity=max_sensitivity) for code in codes)
-    inputs = [r.fact for r in results if r.status is QueryStatus.FOUND and not r.conflicts and r.fact is not None]
-    if len(inputs) != len(results) or not one_schedule(inputs):
+    read = cells_read(codes, entity, channel, facts=facts, max_sensitivity=max_sensitivity)
+    if read is None or not one_schedule(read[1]):
         return None
+    results, inputs = read
     total = sum((_dec(f) for f in inputs), Decimal(0))
     shown = _rounded(total, arithmetic.places if arithmetic.places is not None else max(_places(f) for f in inputs))
     who = label(glossary.term(SlotKind.ENTITY, entity), lang)

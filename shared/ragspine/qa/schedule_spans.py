@@ -23,10 +23,10 @@ from ragspine.facts.glossary import Glossary, Period, SlotKind, normalize_text
 from ragspine.facts.model import format_number
 from ragspine.facts.open_vocabulary import METRIC_PREFIX, label_of
 from ragspine.facts.ports import FactStore
-from ragspine.facts.query_metric import MetricQuery, QueryResult, QueryStatus, run_query
+from ragspine.facts.query_metric import QueryResult
 from ragspine.lazy import LazyModule, LazyPattern
 from ragspine.qa.arithmetic_cues import Arithmetic
-from ragspine.qa.cell_lines import HOME_ASSUMED, change_line, cited, one_schedule, rows_written
+from ragspine.qa.cell_lines import HOME_ASSUMED, cells_read, change_line, cited, one_schedule, rows_written
 from ragspine.qa.due_years import due_line
 from ragspine.qa.language import Lang
 from ragspine.qa.render import label
@@ -95,11 +95,10 @@ def span_cells_outcome(text: str, parsed: ParsedSlots, arithmetic: Arithmetic, *
     entity = parsed.entities[0] if parsed.entities else glossary.home_entity
     channel = parsed.channels[0] if parsed.channels else glossary.default_channel
     codes = tuple(cells[cell] for cell in wanted)
-    results = tuple(run_query(MetricQuery(code, entity, Period.none_stated(), channel), facts=facts,
-                              max_sensitivity=max_sensitivity) for code in codes)
-    inputs = [r.fact for r in results if r.status is QueryStatus.FOUND and not r.conflicts and r.fact is not None]
-    if len(inputs) != len(results) or not one_schedule(inputs):
+    read = cells_read(codes, entity, channel, facts=facts, max_sensitivity=max_sensitivity)
+    if read is None or not one_schedule(read[1]):
         return None
+    results, inputs = read
     who = label(glossary.term(SlotKind.ENTITY, entity), lang)
     lines = [due_line(result, glossary, lang) for result in results]
     computed: tuple[str, ...] = ()

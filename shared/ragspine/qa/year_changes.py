@@ -20,10 +20,9 @@ from ragspine.facts.glossary import Glossary, Period, SlotKind, normalize_text
 from ragspine.facts.model import format_number
 from ragspine.facts.open_vocabulary import METRIC_PREFIX, label_of
 from ragspine.facts.ports import FactStore
-from ragspine.facts.query_metric import MetricQuery, QueryStatus, run_query
 from ragspine.lazy import LazyPattern
 from ragspine.qa.arithmetic_cues import Arithmetic
-from ragspine.qa.cell_lines import DIRECTIONS, HOME_ASSUMED, cited, one_table, rows_written
+from ragspine.qa.cell_lines import DIRECTIONS, HOME_ASSUMED, cells_read, cited, one_table, rows_written
 from ragspine.qa.language import Lang
 from ragspine.qa.render import describe, label, render_result
 from ragspine.qa.result import AnswerStatus
@@ -71,11 +70,11 @@ def year_changes_outcome(text: str, parsed: ParsedSlots, arithmetic: Arithmetic,
         return None
     entity = parsed.entities[0] if parsed.entities else glossary.home_entity
     channel = parsed.channels[0] if parsed.channels else glossary.default_channel
-    results = tuple(run_query(MetricQuery(stated[step], entity, Period.none_stated(), channel), facts=facts,
-                              max_sensitivity=max_sensitivity) for step in steps)
-    inputs = [r.fact for r in results if r.status is QueryStatus.FOUND and not r.conflicts and r.fact is not None]
-    if len(inputs) != len(results) or not one_table(inputs):
+    read = cells_read([stated[step] for step in steps], entity, channel, facts=facts,
+                      max_sensitivity=max_sensitivity)
+    if read is None or not one_table(read[1]):
         return None
+    results, inputs = read
     who = label(glossary.term(SlotKind.ENTITY, entity), lang)
     # each change named by its own label: no period word, and no gap where one would be
     lines = [render_result(r, glossary, lang, what=_SPACES.sub(" ", describe(r.query, glossary, lang)).strip())
