@@ -124,7 +124,7 @@ else:
     rows_with_figures = LazyModule("ragspine.qa.rows_with_figures")
     # Loaded when a question asked back counts rows over a threshold ("how many expense segments were above …").
     row_counts = LazyModule("ragspine.qa.row_counts")
-    # Loaded when a question asked back writes a span of years ("2020 - 2024"), as a schedule's rows may.
+    # Loaded when a question is asked back: a span of years it writes ("2020 - 2024") may be a schedule's.
     schedule_spans = LazyModule("ragspine.qa.schedule_spans")
     # Loaded when a question asked back may name a table's changes between two years.
     year_changes = LazyModule("ragspine.qa.year_changes")
