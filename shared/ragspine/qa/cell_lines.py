@@ -13,11 +13,13 @@ from collections.abc import Sequence
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from ragspine.facts.glossary import Period
+from ragspine.facts.glossary import Glossary, Period
 from ragspine.facts.model import Fact
 from ragspine.facts.ports import FactStore
 from ragspine.facts.query_metric import MetricQuery, QueryResult, QueryStatus, run_query
+from ragspine.lazy import LazyPattern
 from ragspine.qa.language import Lang
+from ragspine.qa.render import describe, render_result
 from ragspine.qa.structured import format_decimal
 from ragspine.sensitivity import Sensitivity
 
@@ -27,6 +29,7 @@ if TYPE_CHECKING:
 DIRECTIONS = MappingProxyType({Lang.ZH: ("增加", "减少", "持平"), Lang.EN: ("up", "down", "unchanged"),
                                Lang.JA: ("増加", "減少", "横ばい")})
 HOME_ASSUMED = "no entity named: the home group"
+_SPACES = LazyPattern(r"  +")
 
 
 def rows_written(norm: str, rows: set[str]) -> list[str]:
@@ -44,6 +47,12 @@ def cells_read(codes: Sequence[str], entity: str, channel: str, *, facts: FactSt
                               max_sensitivity=max_sensitivity) for code in codes)
     inputs = [r.fact for r in results if r.status is QueryStatus.FOUND and not r.conflicts and r.fact is not None]
     return (results, inputs) if len(inputs) == len(results) else None
+
+
+def undated_line(result: QueryResult, glossary: Glossary, lang: Lang) -> str:
+    """A cell's own line, named by its label alone: no period word, and no gap where one would be."""
+    assert result.query is not None
+    return render_result(result, glossary, lang, what=_SPACES.sub(" ", describe(result.query, glossary, lang)).strip())
 
 
 def one_table(inputs: Sequence[Fact]) -> bool:

@@ -28,9 +28,9 @@ from ragspine.facts.open_vocabulary import METRIC_PREFIX, label_of
 from ragspine.facts.ports import FactStore
 from ragspine.lazy import LazyModule, LazyPattern
 from ragspine.qa.arithmetic_cues import Arithmetic
-from ragspine.qa.cell_lines import HOME_ASSUMED, cells_read, change_line, cited, one_table, rows_written
+from ragspine.qa.cell_lines import HOME_ASSUMED, cells_read, change_line, cited, one_table, rows_written, undated_line
 from ragspine.qa.language import Lang
-from ragspine.qa.render import describe, label, render_result
+from ragspine.qa.render import label
 from ragspine.qa.result import AnswerStatus
 from ragspine.qa.slots import Assumption, ParsedSlots, Slots
 from ragspine.qa.structured import StructuredOutcome, format_decimal, outcome_sources
@@ -46,7 +46,6 @@ _MONTHS = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 _WRITTEN_DATE = LazyPattern(rf"(?<![a-z])(?:(?P<m1>{_MONTHS})\s+(?P<d1>\d{{1,2}})(?!\d)|(?<!\d)(?P<d2>\d{{1,2}})\s+"
                             rf"(?P<m2>{_MONTHS})(?![a-z]))(?:,?\s*(?P<y>(?:19|20)\d{{2}})(?!\d))?")
 _YEAR = LazyPattern(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
-_SPACES = LazyPattern(r"  +")
 _STATED = re.compile(r"(january|february|march|april|may|june|july|august|september|october|november|december)"
                      r" (\d{1,2}), ((?:19|20)\d{2})")
 _TEXT = MappingProxyType({
@@ -85,8 +84,7 @@ def dated_cells_outcome(text: str, parsed: ParsedSlots, arithmetic: Arithmetic, 
         return None
     results, inputs = read
     who = label(glossary.term(SlotKind.ENTITY, entity), lang)
-    lines = [render_result(r, glossary, lang, what=_SPACES.sub(" ", describe(r.query, glossary, lang)).strip())
-             for r in results if r.query is not None]
+    lines = [undated_line(r, glossary, lang) for r in results if r.query is not None]
     computed: tuple[str, ...] = ()
     differences: tuple[change_of.Difference, ...] = ()
     if operation == "value":

@@ -22,9 +22,9 @@ from ragspine.facts.open_vocabulary import METRIC_PREFIX, label_of
 from ragspine.facts.ports import FactStore
 from ragspine.lazy import LazyPattern
 from ragspine.qa.arithmetic_cues import Arithmetic
-from ragspine.qa.cell_lines import DIRECTIONS, HOME_ASSUMED, cells_read, cited, one_table, rows_written
+from ragspine.qa.cell_lines import DIRECTIONS, HOME_ASSUMED, cells_read, cited, one_table, rows_written, undated_line
 from ragspine.qa.language import Lang
-from ragspine.qa.render import describe, label, render_result
+from ragspine.qa.render import label
 from ragspine.qa.result import AnswerStatus
 from ragspine.qa.slots import Assumption, ParsedSlots, Slots
 from ragspine.qa.structured import StructuredOutcome, format_decimal, outcome_sources
@@ -32,7 +32,6 @@ from ragspine.sensitivity import Sensitivity
 
 _CHANGE = re.compile(r"change from ((?:19|20)\d{2}) to ((?:19|20)\d{2})")
 _YEAR = LazyPattern(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
-_SPACES = LazyPattern(r"  +")
 _TEXT = MappingProxyType({
     Lang.ZH: MappingProxyType({
         "sum": "{who}{row}（{first}年至{last}年：{steps}）合计：{value}{unit}（{n} 个数值之和）",
@@ -76,9 +75,7 @@ def year_changes_outcome(text: str, parsed: ParsedSlots, arithmetic: Arithmetic,
         return None
     results, inputs = read
     who = label(glossary.term(SlotKind.ENTITY, entity), lang)
-    # each change named by its own label: no period word, and no gap where one would be
-    lines = [render_result(r, glossary, lang, what=_SPACES.sub(" ", describe(r.query, glossary, lang)).strip())
-             for r in results if r.query is not None]
+    lines = [undated_line(r, glossary, lang) for r in results if r.query is not None]
     values = [Decimal(format_number(f.value)) for f in inputs]
     unit = f" {inputs[0].unit}" if inputs[0].unit else ""
     text_of = _TEXT[lang]
