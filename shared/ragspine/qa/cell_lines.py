@@ -18,6 +18,7 @@ from ragspine.facts.model import Fact
 from ragspine.facts.ports import FactStore
 from ragspine.facts.query_metric import MetricQuery, QueryResult, QueryStatus, run_query
 from ragspine.lazy import LazyPattern
+from ragspine.qa.arithmetic_cues import Arithmetic
 from ragspine.qa.language import Lang
 from ragspine.qa.render import describe, render_result
 from ragspine.qa.structured import format_decimal
@@ -38,6 +39,26 @@ def rows_written(norm: str, rows: set[str]) -> list[str]:
              for m in re.finditer(rf"(?<![a-z0-9]){re.escape(row)}(?![a-z0-9])", norm)]
     kept = [f for f in found if not any(o != f and o[0] <= f[0] and f[1] <= o[1] for o in found)]
     return list(dict.fromkeys(row for _, _, row in sorted(kept)))
+
+
+def asks_other_arithmetic(arithmetic: Arithmetic) -> bool:
+    """Whether the question asks what no sum or change of a few cells gives: a ratio, a growth rate, a share, an
+    average, a check or a formula."""
+    return bool(arithmetic.ratio or arithmetic.cagr or arithmetic.share_of or arithmetic.average
+                or arithmetic.consistency or arithmetic.parts_whole or arithmetic.parts_over or arithmetic.plus_group
+                or arithmetic.by_formula or arithmetic.explicit is not None or arithmetic.relative_difference)
+
+
+def sum_or_change(arithmetic: Arithmetic, columns: int, rows: int) -> str | None:
+    """``sum`` (rows of one column added up) or ``change`` (one row of two columns); None for anything else."""
+    if asks_other_arithmetic(arithmetic):
+        return None
+    compares = arithmetic.difference or arithmetic.change or arithmetic.subtract
+    if columns == 1 and rows >= 2 and (arithmetic.period_sum or arithmetic.add) and not compares:
+        return "sum"
+    if columns == 2 and rows == 1 and compares and not (arithmetic.period_sum or arithmetic.add):
+        return "change"
+    return None
 
 
 def cells_read(codes: Sequence[str], entity: str, channel: str, *, facts: FactStore,

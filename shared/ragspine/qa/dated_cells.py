@@ -28,7 +28,17 @@ from ragspine.facts.open_vocabulary import METRIC_PREFIX, label_of
 from ragspine.facts.ports import FactStore
 from ragspine.lazy import LazyModule, LazyPattern
 from ragspine.qa.arithmetic_cues import Arithmetic
-from ragspine.qa.cell_lines import HOME_ASSUMED, cells_read, change_line, cited, one_table, rows_written, undated_line
+from ragspine.qa.cell_lines import (
+    HOME_ASSUMED,
+    asks_other_arithmetic,
+    cells_read,
+    change_line,
+    cited,
+    one_table,
+    rows_written,
+    sum_or_change,
+    undated_line,
+)
 from ragspine.qa.language import Lang
 from ragspine.qa.render import label
 from ragspine.qa.result import AnswerStatus
@@ -143,16 +153,6 @@ def _dated_cells(glossary: Glossary) -> dict[tuple[dt.date, str], str]:
 def _operation(arithmetic: Arithmetic, days: int, rows: int) -> str | None:
     """``value`` (one row's figure at one date), ``change`` (one row, two dates) or ``sum`` (rows of one date
     added up); None for anything else."""
-    others = (arithmetic.ratio or arithmetic.cagr or arithmetic.share_of or arithmetic.average
-              or arithmetic.consistency or arithmetic.parts_whole or arithmetic.parts_over or arithmetic.plus_group
-              or arithmetic.by_formula or arithmetic.explicit is not None or arithmetic.relative_difference)
-    if others:
-        return None
-    compares = arithmetic.difference or arithmetic.change or arithmetic.subtract
-    if days == 1 and rows == 1 and not arithmetic.computes:
-        return "value"
-    if days == 2 and rows == 1 and compares and not (arithmetic.period_sum or arithmetic.add):
-        return "change"
-    if days == 1 and rows >= 2 and (arithmetic.period_sum or arithmetic.add) and not compares:
-        return "sum"
-    return None
+    if days == 1 and rows == 1:
+        return None if arithmetic.computes or asks_other_arithmetic(arithmetic) else "value"
+    return sum_or_change(arithmetic, days, rows)

@@ -26,7 +26,15 @@ from ragspine.facts.ports import FactStore
 from ragspine.facts.query_metric import QueryResult
 from ragspine.lazy import LazyModule, LazyPattern
 from ragspine.qa.arithmetic_cues import Arithmetic
-from ragspine.qa.cell_lines import HOME_ASSUMED, cells_read, change_line, cited, one_schedule, rows_written
+from ragspine.qa.cell_lines import (
+    HOME_ASSUMED,
+    cells_read,
+    change_line,
+    cited,
+    one_schedule,
+    rows_written,
+    sum_or_change,
+)
 from ragspine.qa.due_years import due_line
 from ragspine.qa.language import Lang
 from ragspine.qa.render import label
@@ -86,7 +94,7 @@ def span_cells_outcome(text: str, parsed: ParsedSlots, arithmetic: Arithmetic, *
         return None
     cells = _schedule_cells(glossary, written)
     rows = rows_written(normalize_text(text), {row for _, row in cells})
-    operation = _operation(arithmetic, len(written), len(rows))
+    operation = sum_or_change(arithmetic, len(written), len(rows))
     if operation is None:
         return None
     wanted = [(span, row) for span in written for row in rows]
@@ -135,21 +143,6 @@ def _schedule_cells(glossary: Glossary, written: list[tuple[int, int]]) -> dict[
         if span in written:
             cells[(span, row)] = code
     return cells
-
-
-def _operation(arithmetic: Arithmetic, spans: int, rows: int) -> str | None:
-    """``sum`` (kinds of one span added up) or ``change`` (one kind of two spans); None for anything else."""
-    others = (arithmetic.ratio or arithmetic.cagr or arithmetic.share_of or arithmetic.average
-              or arithmetic.consistency or arithmetic.parts_whole or arithmetic.parts_over or arithmetic.plus_group
-              or arithmetic.by_formula or arithmetic.explicit is not None or arithmetic.relative_difference)
-    if others:
-        return None
-    compares = arithmetic.difference or arithmetic.change or arithmetic.subtract
-    if spans == 1 and rows >= 2 and (arithmetic.period_sum or arithmetic.add) and not compares:
-        return "sum"
-    if spans == 2 and rows == 1 and compares and not (arithmetic.period_sum or arithmetic.add):
-        return "change"
-    return None
 
 
 def _span_said(result: QueryResult) -> str:
