@@ -16,8 +16,6 @@ from __future__ import annotations
 import sys
 from itertools import cycle
 from pathlib import Path
-from typing import Any
-from unittest import mock
 
 BENCH_DIR = Path(__file__).resolve().parent
 REPO = BENCH_DIR.parents[1]
@@ -25,13 +23,13 @@ sys.path[:0] = [str(BENCH_DIR), str(REPO)]
 
 from factbase import ensure_fact_base  # noqa: E402
 from structured import _qa  # noqa: E402
+from tests.support.plain_path import full_path_answer, seen  # noqa: E402
 
 from ragspine.facts.glossary import SlotKind  # noqa: E402
 from ragspine.facts.sqlite_store import SqliteFactStore  # noqa: E402
-from ragspine.qa import answer  # noqa: E402
+from ragspine.qa.answer import answer_question  # noqa: E402
 from ragspine.qa.intent import RuleIntentParser  # noqa: E402
 from ragspine.qa.plain_lookup import plain_intent  # noqa: E402
-from ragspine.qa.result import AnswerResult  # noqa: E402
 
 FACT_FILE = BENCH_DIR / "results" / "facts-100k.db"
 TEMPLATES = (
@@ -42,15 +40,6 @@ TEMPLATES = (
 )
 PERIODS = ("2024", "FY2023", "Q3 2024", "2024年", "2025年第二季度", "2024年度", "2024年第4四半期", "fiscal year 2023",
            "2025", "FY2030")
-
-
-def _seen(result: AnswerResult) -> dict[str, Any]:
-    trace = {k: v for k, v in result.trace.items() if k != "timings_ms"}
-    timings = result.trace["timings_ms"]
-    assert isinstance(timings, dict)
-    return {"result": [result.answer, result.sources, result.route, result.status, result.slots, result.results,
-                       result.refinements, result.clarification, result.refusal_reason],
-            "trace": trace, "stages": sorted(timings)}
 
 
 def main() -> int:
@@ -74,10 +63,7 @@ def main() -> int:
                 if plain_intent(question, parser) is None:
                     continue
                 plain += 1
-                fast = _seen(answer.answer_question(question, qa=qa))
-                with mock.patch.object(answer, "plain_parse", return_value=None):
-                    full = _seen(answer.answer_question(question, qa=qa))
-                if fast != full:
+                if seen(answer_question(question, qa=qa)) != seen(full_path_answer(question, qa)):
                     differ.append(question)
     print(f"{asked:,} questions, {plain:,} plain lookups compared, {len(differ)} differences")
     for question in differ[:50]:

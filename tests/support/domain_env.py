@@ -131,6 +131,17 @@ def service_answer(question: str) -> tuple[str, AnswerStatus]:
     return result.answer, result.status
 
 
+def rows_read() -> dict[str, tuple[str, float, str]]:
+    """Every figure the process's store holds under a row's own words (``2022 – 2026: ground leases``), by that
+    name: its period type, value and locator."""
+    from ragspine.bootstrap import get_services
+    from ragspine.facts.open_vocabulary import label_of
+
+    store = get_services().facts
+    return {label_of(f.metric_code): (f.period_type, f.value, f.source_locator)
+            for metric, entity in store.open_codes() for f in store.find(metric_code=metric, entity=entity)}
+
+
 def cli_answer(question: str) -> str:
     """What ``ragspine ask QUESTION`` prints."""
     from typer.testing import CliRunner

@@ -105,6 +105,9 @@ if TYPE_CHECKING:
     from ragspine.qa.evidence import Evidence
     from ragspine.qa.narrative import NarrativeOutcome
     from ragspine.qa.refusal import Refusal
+
+    # The reading of cells a question names by a table's own column headings: its slots asked back, answered.
+    CellsOutcome = Callable[..., tuple[StructuredOutcome, Slots] | None]
 else:
     # Loaded on the first question the narrative channel answers: a structured or FAQ answer never needs
     # the prompt, citation and reply checks behind it.
@@ -121,7 +124,7 @@ else:
     rows_with_figures = LazyModule("ragspine.qa.rows_with_figures")
     # Loaded when a question asked back counts rows over a threshold ("how many expense segments were above …").
     row_counts = LazyModule("ragspine.qa.row_counts")
-    # Loaded when a question asked back writes a span of years ("2020 - 2024"), as a schedule's rows may.
+    # Loaded when a question is asked back: a span of years it writes ("2020 - 2024") may be a schedule's.
     schedule_spans = LazyModule("ragspine.qa.schedule_spans")
     # Loaded when a question asked back may name a table's changes between two years.
     year_changes = LazyModule("ragspine.qa.year_changes")
@@ -203,7 +206,8 @@ def _answered(text: str, qa: QAComponents, history: Sequence[Message]) -> Answer
     shape, trace = cache.parse()
     # "the change in revenue between the quarters ended July 27 and April 27 in 2019": dates a table heads its own
     # columns with, none of the glossary's periods, read as written before any is taken for a fiscal year
-    dated = _dated_cells_computed(shape, asked, qa, trace) if _MONTH_WORD.search(asked) else None
+    dated = _cells_named_computed(dated_cells.dated_cells_outcome, shape, asked, qa, trace) \
+        if _MONTH_WORD.search(asked) else None
     if dated is not None:
         return _finish(trace, dated)
     plain = plain_answer(shape, text, qa, trace) if cache.plain else None
@@ -218,9 +222,9 @@ def _answered(text: str, qa: QAComponents, history: Sequence[Message]) -> Answer
         # "the change in operating leases between 2021 and 2022": a schedule's cells of those years, computed
         early = _schedule_years_computed(shape, text, qa, trace) or early
         # "the total ground leases and building leases expiring in 2025 - 2029": a schedule's span of years
-        early = _schedule_spans_computed(shape, text, qa, trace) or early
+        early = _cells_named_computed(schedule_spans.span_cells_outcome, shape, text, qa, trace) or early
         # "the total change in G&A from 2017 to 2019": a table's changes between two years, chained
-        early = _year_changes_computed(shape, text, qa, trace) or early
+        early = _cells_named_computed(year_changes.year_changes_outcome, shape, text, qa, trace) or early
         # "how many expense segments in 2019 were above $50 million": the rows of the one total so named, counted
         early = _total_rows_counted(shape, text, qa, trace) or early
     if early is not None:
@@ -357,41 +361,17 @@ def _schedule_years_computed(shape: ParsedQuestion, text: str, qa: QAComponents,
     return _schedule_answer(computed, text, qa, shape.lang, trace) if computed is not None else None
 
 
-def _schedule_spans_computed(shape: ParsedQuestion, text: str, qa: QAComponents,
-                             trace: TraceRecorder) -> AnswerResult | None:
-    """A question asked back naming a schedule's span of years as written, answered from that span's cells."""
-    intent, _ = shape.parsed()
-    if intent.causal:
-        return None
-    computed = schedule_spans.span_cells_outcome(text, intent.slots, read_arithmetic(text, qa.glossary),
-                                                 facts=qa.facts, glossary=qa.glossary, lang=shape.lang,
-                                                 max_sensitivity=qa.max_sensitivity)
-    return _schedule_answer(computed, text, qa, shape.lang, trace) if computed is not None else None
-
-
-def _year_changes_computed(shape: ParsedQuestion, text: str, qa: QAComponents,
-                           trace: TraceRecorder) -> AnswerResult | None:
-    """A question asked back naming a row of a table of changes between years, answered from those changes."""
-    intent, _ = shape.parsed()
-    if intent.causal:
-        return None
-    computed = year_changes.year_changes_outcome(text, intent.slots, read_arithmetic(text, qa.glossary),
-                                                 facts=qa.facts, glossary=qa.glossary, lang=shape.lang,
-                                                 max_sensitivity=qa.max_sensitivity)
-    return _schedule_answer(computed, text, qa, shape.lang, trace) if computed is not None else None
-
-
-def _dated_cells_computed(shape: ParsedQuestion, text: str, qa: QAComponents,
+def _cells_named_computed(outcome_of: CellsOutcome, shape: ParsedQuestion, text: str, qa: QAComponents,
                           trace: TraceRecorder) -> AnswerResult | None:
-    """A question naming dates a table heads its own columns with, answered from those columns."""
+    """A question naming cells of a table's own columns (a schedule's span of years, a change between two years,
+    a company's own date) as written, answered from those cells by ``outcome_of``."""
     if shape.intent is None:
         return None  # refused before it was read
     intent, _ = shape.parsed()
-    if intent.causal:
+    if intent.causal:  # why the figures change is asked of the passages
         return None
-    computed = dated_cells.dated_cells_outcome(text, intent.slots, read_arithmetic(text, qa.glossary),
-                                               facts=qa.facts, glossary=qa.glossary, lang=shape.lang,
-                                               max_sensitivity=qa.max_sensitivity)
+    computed = outcome_of(text, intent.slots, read_arithmetic(text, qa.glossary), facts=qa.facts,
+                          glossary=qa.glossary, lang=shape.lang, max_sensitivity=qa.max_sensitivity)
     return _schedule_answer(computed, text, qa, shape.lang, trace) if computed is not None else None
 
 

@@ -23,16 +23,25 @@ from typing import TYPE_CHECKING
 
 from ragspine.facts.fiscal_dates import MONTH_NUMBERS
 from ragspine.facts.glossary import Glossary, Period, SlotKind, normalize_text
-from ragspine.facts.model import Fact, format_number
+from ragspine.facts.model import format_number
 from ragspine.facts.open_vocabulary import METRIC_PREFIX, label_of
 from ragspine.facts.ports import FactStore
-from ragspine.facts.query_metric import MetricQuery, QueryStatus, run_query
 from ragspine.lazy import LazyModule, LazyPattern
 from ragspine.qa.arithmetic_cues import Arithmetic
+from ragspine.qa.cell_lines import (
+    HOME_ASSUMED,
+    asks_other_arithmetic,
+    cells_read,
+    change_line,
+    cited,
+    one_table,
+    rows_written,
+    sum_or_change,
+    undated_line,
+)
 from ragspine.qa.language import Lang
-from ragspine.qa.render import describe, label, render_result
+from ragspine.qa.render import label
 from ragspine.qa.result import AnswerStatus
-from ragspine.qa.schedule_spans import rows_written
 from ragspine.qa.slots import Assumption, ParsedSlots, Slots
 from ragspine.qa.structured import StructuredOutcome, format_decimal, outcome_sources
 from ragspine.sensitivity import Sensitivity
@@ -47,7 +56,6 @@ _MONTHS = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 _WRITTEN_DATE = LazyPattern(rf"(?<![a-z])(?:(?P<m1>{_MONTHS})\s+(?P<d1>\d{{1,2}})(?!\d)|(?<!\d)(?P<d2>\d{{1,2}})\s+"
                             rf"(?P<m2>{_MONTHS})(?![a-z]))(?:,?\s*(?P<y>(?:19|20)\d{{2}})(?!\d))?")
 _YEAR = LazyPattern(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
-_SPACES = LazyPattern(r"  +")
 _STATED = re.compile(r"(january|february|march|april|may|june|july|august|september|october|november|december)"
                      r" (\d{1,2}), ((?:19|20)\d{2})")
 _TEXT = MappingProxyType({
@@ -59,9 +67,6 @@ _TEXT = MappingProxyType({
     Lang.JA: MappingProxyType({"change": "{who}{row}：{later} は {earlier} 比 {direction} {amount}{percent}",
                                "sum": "{who}{rows}（{day}）の合計：{value}{unit}（{n} 個の数値の合計）", "join": "、"}),
 })
-_DIRECTIONS = MappingProxyType({Lang.ZH: ("增加", "减少", "持平"), Lang.EN: ("up", "down", "unchanged"),
-                                Lang.JA: ("増加", "減少", "横ばい")})
-_HOME_ASSUMED = "no entity named: the home group"
 
 
 def dated_cells_outcome(text: str, parsed: ParsedSlots, arithmetic: Arithmetic, *, facts: FactStore,
@@ -84,14 +89,12 @@ def dated_cells_outcome(text: str, parsed: ParsedSlots, arithmetic: Arithmetic, 
     wanted = sorted((day, row) for day in days for row in rows) if operation == "change" else \
         [(days[0], row) for row in rows]
     codes = tuple(cells[cell] for cell in wanted)
-    results = tuple(run_query(MetricQuery(code, entity, Period.none_stated(), channel), facts=facts,
-                              max_sensitivity=max_sensitivity) for code in codes)
-    inputs = [r.fact for r in results if r.status is QueryStatus.FOUND and not r.conflicts and r.fact is not None]
-    if len(inputs) != len(results) or not _one_table(inputs):
+    read = cells_read(codes, entity, channel, facts=facts, max_sensitivity=max_sensitivity)
+    if read is None or not one_table(read[1]):
         return None
+    results, inputs = read
     who = label(glossary.term(SlotKind.ENTITY, entity), lang)
-    lines = [render_result(r, glossary, lang, what=_SPACES.sub(" ", describe(r.query, glossary, lang)).strip())
-             for r in results if r.query is not None]
+    lines = [undated_line(r, glossary, lang) for r in results if r.query is not None]
     computed: tuple[str, ...] = ()
     differences: tuple[change_of.Difference, ...] = ()
     if operation == "value":
@@ -99,7 +102,8 @@ def dated_cells_outcome(text: str, parsed: ParsedSlots, arithmetic: Arithmetic, 
     elif operation == "change":
         change = change_of.difference(inputs[0], inputs[1])
         differences = (change,)
-        lines.append(_change_line(change, who, rows[0], wanted[0][0], wanted[1][0], lang))
+        lines.append(change_line(_TEXT[lang]["change"], change, who=who, row=rows[0],
+                                 earlier=wanted[0][0].isoformat(), later=wanted[1][0].isoformat(), lang=lang))
         computed = (wanted[0][0].isoformat(), wanted[1][0].isoformat())  # the dates as the change line writes them
     else:
         total = sum((Decimal(format_number(f.value)) for f in inputs), Decimal(0))
@@ -107,9 +111,9 @@ def dated_cells_outcome(text: str, parsed: ParsedSlots, arithmetic: Arithmetic, 
         unit = f" {inputs[0].unit}" if inputs[0].unit else ""
         line = _TEXT[lang]["sum"].format(who=who, rows=_TEXT[lang]["join"].join(rows), day=days[0].isoformat(),
                                          value=shown, unit=unit, n=len(inputs))
-        lines.append(f"{line}{_cited(inputs)}")
+        lines.append(f"{line}{cited(inputs)}")
         computed = (shown, str(len(inputs)), days[0].isoformat())
-    assumptions = () if parsed.entities else (Assumption(SlotKind.ENTITY, entity, _HOME_ASSUMED),)
+    assumptions = () if parsed.entities else (Assumption(SlotKind.ENTITY, entity, HOME_ASSUMED),)
     slots = Slots(codes, (entity,), (Period.none_stated(),), (channel,), assumptions)
     return StructuredOutcome(tuple(lines), outcome_sources(results), AnswerStatus.FOUND, results, differences,
                              computed), slots
@@ -149,40 +153,6 @@ def _dated_cells(glossary: Glossary) -> dict[tuple[dt.date, str], str]:
 def _operation(arithmetic: Arithmetic, days: int, rows: int) -> str | None:
     """``value`` (one row's figure at one date), ``change`` (one row, two dates) or ``sum`` (rows of one date
     added up); None for anything else."""
-    others = (arithmetic.ratio or arithmetic.cagr or arithmetic.share_of or arithmetic.average
-              or arithmetic.consistency or arithmetic.parts_whole or arithmetic.parts_over or arithmetic.plus_group
-              or arithmetic.by_formula or arithmetic.explicit is not None or arithmetic.relative_difference)
-    if others:
-        return None
-    compares = arithmetic.difference or arithmetic.change or arithmetic.subtract
-    if days == 1 and rows == 1 and not arithmetic.computes:
-        return "value"
-    if days == 2 and rows == 1 and compares and not (arithmetic.period_sum or arithmetic.add):
-        return "change"
-    if days == 1 and rows >= 2 and (arithmetic.period_sum or arithmetic.add) and not compares:
-        return "sum"
-    return None
-
-
-def _one_table(inputs: list[Fact]) -> bool:
-    tables = {(f.source_doc_id, f.source_locator.split(",", 1)[0]) for f in inputs}
-    return len(tables) == 1 and len({f.unit for f in inputs}) == 1
-
-
-def _change_line(change: change_of.Difference, who: str, row: str, earlier: dt.date, later: dt.date,
-                 lang: Lang) -> str:
-    up, down, level = _DIRECTIONS[lang]
-    direction = up if change.absolute > 0 else down if change.absolute < 0 else level
-    unit = f" {change.unit}" if change.unit else ""
-    percent = ""
-    if change.percent is not None:
-        sign = "+" if change.percent > 0 else "−" if change.percent < 0 else "±"
-        percent = f"（{sign}{format_decimal(abs(change.percent))}%）"
-    line = _TEXT[lang]["change"].format(who=who, row=row, later=later.isoformat(), earlier=earlier.isoformat(),
-                                        direction=direction, amount=f"{format_decimal(abs(change.absolute))}{unit}",
-                                        percent=percent)
-    return f"{line}{_cited([change.earlier, change.later])}"
-
-
-def _cited(inputs: list[Fact]) -> str:
-    return "（计算自：" + "；".join(f"{f.source_doc_id} · {f.source_locator}" for f in inputs) + "）"
+    if days == 1 and rows == 1:
+        return None if arithmetic.computes or asks_other_arithmetic(arithmetic) else "value"
+    return sum_or_change(arithmetic, days, rows)

@@ -34,6 +34,7 @@ from ragspine.facts.ports import FactStore
 from ragspine.facts.query_metric import MetricQuery, QueryStatus, run_query
 from ragspine.lazy import LazyModule
 from ragspine.qa.arithmetic_cues import Arithmetic
+from ragspine.qa.cell_lines import HOME_ASSUMED, cells_read, change_line, cited, one_schedule
 from ragspine.qa.due_years import HEADING, due_line, due_span, heading_years, schedule_year
 from ragspine.qa.language import Lang
 from ragspine.qa.render import label
@@ -74,9 +75,6 @@ _WITHIN = MappingProxyType({
     Lang.EN: "{who} {row} falling due within {years} years ({spans}), sum: {value}{unit} (sum of {n} figures)",
     Lang.JA: "{who}{row}（{years}年以内に期日到来：{spans}）の合計：{value}{unit}（{n} 個の数値の合計）",
 })
-_DIRECTIONS = MappingProxyType({Lang.ZH: ("增加", "减少", "持平"), Lang.EN: ("up", "down", "unchanged"),
-                                Lang.JA: ("増加", "減少", "横ばい")})
-_HOME_ASSUMED = "no entity named: the home group"
 
 
 def due_year_outcome(parsed: ParsedSlots, arithmetic: Arithmetic, *, facts: FactStore, glossary: Glossary,
@@ -146,7 +144,7 @@ def _cell_alone(code: str, parsed: ParsedSlots, arithmetic: Arithmetic, *, facts
                        max_sensitivity=max_sensitivity)
     if result.status is not QueryStatus.FOUND or result.conflicts or result.fact is None:
         return None
-    assumptions = () if parsed.entities else (Assumption(SlotKind.ENTITY, entity, _HOME_ASSUMED),)
+    assumptions = () if parsed.entities else (Assumption(SlotKind.ENTITY, entity, HOME_ASSUMED),)
     slots = Slots((code,), (entity,), (Period.none_stated(),), (channel,), assumptions)
     return StructuredOutcome((due_line(result, glossary, lang),), outcome_sources((result,)), AnswerStatus.FOUND,
                              (result,), (), ()), slots
@@ -161,12 +159,10 @@ def _cells_computed(cells: list[tuple[str, str]], parsed: ParsedSlots, arithmeti
         return None
     entity = parsed.entities[0] if parsed.entities else glossary.home_entity
     channel = parsed.channels[0] if parsed.channels else glossary.default_channel
-    results = tuple(run_query(MetricQuery(code, entity, Period.none_stated(), channel), facts=facts,
-                              max_sensitivity=max_sensitivity) for _, code in cells)
-    found = [r.fact for r in results if r.status is QueryStatus.FOUND and not r.conflicts]
-    if len(found) != len(results) or not _one_schedule([f for f in found if f is not None]):
+    read = cells_read([code for _, code in cells], entity, channel, facts=facts, max_sensitivity=max_sensitivity)
+    if read is None or not one_schedule(read[1]):
         return None
-    inputs = [f for f in found if f is not None]
+    results, inputs = read
     years = [year for year, _ in cells]
     who = label(glossary.term(SlotKind.ENTITY, entity), lang)
     row = _row_of(cells[0][1])
@@ -177,7 +173,8 @@ def _cells_computed(cells: list[tuple[str, str]], parsed: ParsedSlots, arithmeti
     if operation == "change":
         change = change_of.difference(inputs[0], inputs[1])
         differences = (change,)
-        lines.append(_change_line(change, who, row, years, lang))
+        lines.append(change_line(text["change"], change, who=who, row=row, earlier=years[0], later=years[1],
+                                 lang=lang))
     else:
         total = sum((_dec(f) for f in inputs), Decimal(0))
         places = max(_places(f) for f in inputs)
@@ -189,9 +186,9 @@ def _cells_computed(cells: list[tuple[str, str]], parsed: ParsedSlots, arithmeti
         unit = f" {inputs[0].unit}" if inputs[0].unit else ""
         line = text[operation].format(who=who, row=row, years=_years_said(years, lang), value=shown, unit=unit,
                                       n=len(inputs))
-        lines.append(f"{line}{_cited(inputs)}")
+        lines.append(f"{line}{cited(inputs)}")
         computed = (shown, str(len(inputs)))
-    assumptions = () if parsed.entities else (Assumption(SlotKind.ENTITY, entity, _HOME_ASSUMED),)
+    assumptions = () if parsed.entities else (Assumption(SlotKind.ENTITY, entity, HOME_ASSUMED),)
     slots = Slots(tuple(code for _, code in cells), (entity,), (Period.none_stated(),), (channel,), assumptions)
     outcome = StructuredOutcome(tuple(lines), outcome_sources(results), AnswerStatus.FOUND, results, differences,
                                 computed)
@@ -219,19 +216,18 @@ def within_span_outcome(parsed: ParsedSlots, arithmetic: Arithmetic, text: str, 
         return None
     entity = parsed.entities[0] if parsed.entities else glossary.home_entity
     channel = parsed.channels[0] if parsed.channels else glossary.default_channel
-    results = tuple(run_query(MetricQuery(code, entity, Period.none_stated(), channel), facts=facts,
-                              max_sensitivity=max_sensitivity) for code in codes)
-    inputs = [r.fact for r in results if r.status is QueryStatus.FOUND and not r.conflicts and r.fact is not None]
-    if len(inputs) != len(results) or not _one_schedule(inputs):
+    read = cells_read(codes, entity, channel, facts=facts, max_sensitivity=max_sensitivity)
+    if read is None or not one_schedule(read[1]):
         return None
+    results, inputs = read
     total = sum((_dec(f) for f in inputs), Decimal(0))
     shown = _rounded(total, arithmetic.places if arithmetic.places is not None else max(_places(f) for f in inputs))
     who = label(glossary.term(SlotKind.ENTITY, entity), lang)
     spans = " + ".join(label_of(code)[:-len(row) - 2] for code in codes)
     unit = f" {inputs[0].unit}" if inputs[0].unit else ""
     line = _WITHIN[lang].format(who=who, row=row, years=span[1], spans=spans, value=shown, unit=unit, n=len(inputs))
-    lines = (*[due_line(result, glossary, lang) for result in results], f"{line}{_cited(inputs)}")
-    assumptions = () if parsed.entities else (Assumption(SlotKind.ENTITY, entity, _HOME_ASSUMED),)
+    lines = (*[due_line(result, glossary, lang) for result in results], f"{line}{cited(inputs)}")
+    assumptions = () if parsed.entities else (Assumption(SlotKind.ENTITY, entity, HOME_ASSUMED),)
     slots = Slots(codes, (entity,), (Period.none_stated(),), (channel,), assumptions)
     return StructuredOutcome(lines, outcome_sources(results), AnswerStatus.FOUND, results, (),
                              (shown, str(len(inputs)))), slots
@@ -303,12 +299,6 @@ def _operation(arithmetic: Arithmetic, years: int) -> str | None:
     return "change" if years == 2 else None
 
 
-def _one_schedule(inputs: list[Fact]) -> bool:
-    """All of one table of one document, in one unit, none negative (a payment falling due is no credit)."""
-    tables = {(f.source_doc_id, f.source_locator.split(",", 1)[0]) for f in inputs}
-    return len(tables) == 1 and len({f.unit for f in inputs}) == 1 and all(f.value >= 0 for f in inputs)
-
-
 def _column_of(code: str, row: str) -> str:
     """``2021-2022`` of ``label:2021-2022: operating leases``."""
     return label_of(code)[:-len(row) - 2]
@@ -319,20 +309,6 @@ def _row_of(code: str) -> str:
     return code[len(METRIC_PREFIX):].partition(": ")[2]
 
 
-def _change_line(change: Difference, who: str, row: str, years: list[str], lang: Lang) -> str:
-    text = _TEXT[lang]
-    up, down, level = _DIRECTIONS[lang]
-    direction = up if change.absolute > 0 else down if change.absolute < 0 else level
-    unit = f" {change.later.unit}" if change.later.unit else ""
-    percent = ""
-    if change.percent is not None:
-        sign = "+" if change.percent > 0 else "−" if change.percent < 0 else "±"
-        percent = f"（{sign}{format_decimal(abs(change.percent))}%）"
-    line = text["change"].format(who=who, row=row, later=years[1], earlier=years[0], direction=direction,
-                                 amount=f"{format_decimal(abs(change.absolute))}{unit}", percent=percent)
-    return f"{line}{_cited([change.earlier, change.later])}"
-
-
 def _years_said(years: list[str], lang: Lang) -> str:
     """``2020–2024`` for consecutive single years, else each column listed as headed."""
     if all(year.isdigit() for year in years):
@@ -340,10 +316,6 @@ def _years_said(years: list[str], lang: Lang) -> str:
         if numbers == list(range(numbers[0], numbers[-1] + 1)):
             return f"{years[0]}–{years[-1]}"
     return _TEXT[lang]["join"].join(years)
-
-
-def _cited(inputs: list[Fact]) -> str:
-    return "（计算自：" + "；".join(f"{f.source_doc_id} · {f.source_locator}" for f in inputs) + "）"
 
 
 def _dec(fact: Fact) -> Decimal:

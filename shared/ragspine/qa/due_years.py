@@ -121,10 +121,16 @@ def due_line(found: QueryResult, glossary: Glossary, lang: Lang, *, what: str | 
     qualifier, _ = _qualifier(found.fact.metric_code)
     if what is None:  # the cell's own row, described with no period: no gap where the period would be
         what = _SPACES.sub(" ", describe(found.query, glossary, lang))
-    notices = _YEAR_NOTICE if _YEAR.fullmatch(qualifier) else _YEARS_NOTICE if _YEARS.fullmatch(qualifier) \
+    notices = _YEAR_NOTICE if _YEAR.fullmatch(qualifier) else _YEARS_NOTICE if _span_row(found.fact, qualifier) \
         else _SPAN_NOTICE
     notice = notices[lang].format(due=qualifier)
     return render_result(found, glossary, lang, what=what) + notice
+
+
+def _span_row(fact: Fact, qualifier: str) -> bool:
+    """Whether a span of years heads the cell's row (``2020 – 2024`` down a table of expiries), not its column
+    (``2021-2022`` of a payment schedule): such a row may say when its figures expire, not only fall due."""
+    return _YEARS.fullmatch(qualifier) is not None and f",row={qualifier}," in fact.source_locator.lower()
 
 
 def notice_words(fact: Fact) -> tuple[str, ...]:

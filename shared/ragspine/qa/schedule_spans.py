@@ -15,18 +15,26 @@ asked (a ratio, an average, two kinds compared, a kind or span the schedule lack
 
 from __future__ import annotations
 
-import re
 from decimal import Decimal
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from ragspine.facts.glossary import Glossary, Period, SlotKind, normalize_text
-from ragspine.facts.model import Fact, format_number
+from ragspine.facts.model import format_number
 from ragspine.facts.open_vocabulary import METRIC_PREFIX, label_of
 from ragspine.facts.ports import FactStore
-from ragspine.facts.query_metric import MetricQuery, QueryResult, QueryStatus, run_query
+from ragspine.facts.query_metric import QueryResult
 from ragspine.lazy import LazyModule, LazyPattern
 from ragspine.qa.arithmetic_cues import Arithmetic
+from ragspine.qa.cell_lines import (
+    HOME_ASSUMED,
+    cells_read,
+    change_line,
+    cited,
+    one_schedule,
+    rows_written,
+    sum_or_change,
+)
 from ragspine.qa.due_years import due_line
 from ragspine.qa.language import Lang
 from ragspine.qa.render import label
@@ -60,9 +68,6 @@ _TEXT = MappingProxyType({
         "join": "、",
     }),
 })
-_DIRECTIONS = MappingProxyType({Lang.ZH: ("增加", "减少", "持平"), Lang.EN: ("up", "down", "unchanged"),
-                                Lang.JA: ("増加", "減少", "横ばい")})
-_HOME_ASSUMED = "no entity named: the home group"
 
 
 def span_years(text: str) -> tuple[int, int] | None:
@@ -89,7 +94,7 @@ def span_cells_outcome(text: str, parsed: ParsedSlots, arithmetic: Arithmetic, *
         return None
     cells = _schedule_cells(glossary, written)
     rows = rows_written(normalize_text(text), {row for _, row in cells})
-    operation = _operation(arithmetic, len(written), len(rows))
+    operation = sum_or_change(arithmetic, len(written), len(rows))
     if operation is None:
         return None
     wanted = [(span, row) for span in written for row in rows]
@@ -98,11 +103,10 @@ def span_cells_outcome(text: str, parsed: ParsedSlots, arithmetic: Arithmetic, *
     entity = parsed.entities[0] if parsed.entities else glossary.home_entity
     channel = parsed.channels[0] if parsed.channels else glossary.default_channel
     codes = tuple(cells[cell] for cell in wanted)
-    results = tuple(run_query(MetricQuery(code, entity, Period.none_stated(), channel), facts=facts,
-                              max_sensitivity=max_sensitivity) for code in codes)
-    inputs = [r.fact for r in results if r.status is QueryStatus.FOUND and not r.conflicts and r.fact is not None]
-    if len(inputs) != len(results) or not _one_schedule(inputs):
+    read = cells_read(codes, entity, channel, facts=facts, max_sensitivity=max_sensitivity)
+    if read is None or not one_schedule(read[1]):
         return None
+    results, inputs = read
     who = label(glossary.term(SlotKind.ENTITY, entity), lang)
     lines = [due_line(result, glossary, lang) for result in results]
     computed: tuple[str, ...] = ()
@@ -113,15 +117,16 @@ def span_cells_outcome(text: str, parsed: ParsedSlots, arithmetic: Arithmetic, *
         unit = f" {inputs[0].unit}" if inputs[0].unit else ""
         line = _TEXT[lang]["sum"].format(who=who, rows=_TEXT[lang]["join"].join(rows), span=_span_said(results[0]),
                                          value=shown, unit=unit, n=len(inputs))
-        lines.append(f"{line}{_cited(inputs)}")
+        lines.append(f"{line}{cited(inputs)}")
         computed = (shown, str(len(inputs)))
     else:
         earlier, later = sorted(zip(written, results, strict=True))
         assert earlier[1].fact is not None and later[1].fact is not None
         change = change_of.difference(earlier[1].fact, later[1].fact)
         differences = (change,)
-        lines.append(_change_line(change, who, rows[0], _span_said(earlier[1]), _span_said(later[1]), lang))
-    assumptions = () if parsed.entities else (Assumption(SlotKind.ENTITY, entity, _HOME_ASSUMED),)
+        lines.append(change_line(_TEXT[lang]["change"], change, who=who, row=rows[0],
+                                 earlier=_span_said(earlier[1]), later=_span_said(later[1]), lang=lang))
+    assumptions = () if parsed.entities else (Assumption(SlotKind.ENTITY, entity, HOME_ASSUMED),)
     slots = Slots(codes, (entity,), (Period.none_stated(),), (channel,), assumptions)
     return StructuredOutcome(tuple(lines), outcome_sources(results), AnswerStatus.FOUND, results, differences,
                              computed), slots
@@ -140,53 +145,7 @@ def _schedule_cells(glossary: Glossary, written: list[tuple[int, int]]) -> dict[
     return cells
 
 
-def rows_written(norm: str, rows: set[str]) -> list[str]:
-    """The schedule's kinds the question writes whole, in its order; one written inside another's words is not."""
-    found = [(m.start(), m.end(), row) for row in rows
-             for m in re.finditer(rf"(?<![a-z0-9]){re.escape(row)}(?![a-z0-9])", norm)]
-    kept = [f for f in found if not any(o != f and o[0] <= f[0] and f[1] <= o[1] for o in found)]
-    return list(dict.fromkeys(row for _, _, row in sorted(kept)))
-
-
-def _operation(arithmetic: Arithmetic, spans: int, rows: int) -> str | None:
-    """``sum`` (kinds of one span added up) or ``change`` (one kind of two spans); None for anything else."""
-    others = (arithmetic.ratio or arithmetic.cagr or arithmetic.share_of or arithmetic.average
-              or arithmetic.consistency or arithmetic.parts_whole or arithmetic.parts_over or arithmetic.plus_group
-              or arithmetic.by_formula or arithmetic.explicit is not None or arithmetic.relative_difference)
-    if others:
-        return None
-    compares = arithmetic.difference or arithmetic.change or arithmetic.subtract
-    if spans == 1 and rows >= 2 and (arithmetic.period_sum or arithmetic.add) and not compares:
-        return "sum"
-    if spans == 2 and rows == 1 and compares and not (arithmetic.period_sum or arithmetic.add):
-        return "change"
-    return None
-
-
-def _one_schedule(inputs: list[Fact]) -> bool:
-    """All of one table of one document, in one unit, none negative (a count or a payment, never a credit)."""
-    tables = {(f.source_doc_id, f.source_locator.split(",", 1)[0]) for f in inputs}
-    return len(tables) == 1 and len({f.unit for f in inputs}) == 1 and all(f.value >= 0 for f in inputs)
-
-
 def _span_said(result: QueryResult) -> str:
     """The span as the schedule writes it, its dash kept and its spaces dropped (``2020–2024``)."""
     assert result.fact is not None
     return "".join(label_of(result.fact.metric_code).partition(": ")[0].split())
-
-
-def _change_line(change: change_of.Difference, who: str, row: str, earlier: str, later: str, lang: Lang) -> str:
-    up, down, level = _DIRECTIONS[lang]
-    direction = up if change.absolute > 0 else down if change.absolute < 0 else level
-    unit = f" {change.later.unit}" if change.later.unit else ""
-    percent = ""
-    if change.percent is not None:
-        sign = "+" if change.percent > 0 else "−" if change.percent < 0 else "±"
-        percent = f"（{sign}{format_decimal(abs(change.percent))}%）"
-    line = _TEXT[lang]["change"].format(who=who, row=row, later=later, earlier=earlier, direction=direction,
-                                        amount=f"{format_decimal(abs(change.absolute))}{unit}", percent=percent)
-    return f"{line}{_cited([change.earlier, change.later])}"
-
-
-def _cited(inputs: list[Fact]) -> str:
-    return "（计算自：" + "；".join(f"{f.source_doc_id} · {f.source_locator}" for f in inputs) + "）"

@@ -17,23 +17,21 @@ from decimal import Decimal
 from types import MappingProxyType
 
 from ragspine.facts.glossary import Glossary, Period, SlotKind, normalize_text
-from ragspine.facts.model import Fact, format_number
+from ragspine.facts.model import format_number
 from ragspine.facts.open_vocabulary import METRIC_PREFIX, label_of
 from ragspine.facts.ports import FactStore
-from ragspine.facts.query_metric import MetricQuery, QueryStatus, run_query
 from ragspine.lazy import LazyPattern
 from ragspine.qa.arithmetic_cues import Arithmetic
+from ragspine.qa.cell_lines import DIRECTIONS, HOME_ASSUMED, cells_read, cited, one_table, rows_written, undated_line
 from ragspine.qa.language import Lang
-from ragspine.qa.render import describe, label, render_result
+from ragspine.qa.render import label
 from ragspine.qa.result import AnswerStatus
-from ragspine.qa.schedule_spans import rows_written
 from ragspine.qa.slots import Assumption, ParsedSlots, Slots
 from ragspine.qa.structured import StructuredOutcome, format_decimal, outcome_sources
 from ragspine.sensitivity import Sensitivity
 
 _CHANGE = re.compile(r"change from ((?:19|20)\d{2}) to ((?:19|20)\d{2})")
 _YEAR = LazyPattern(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
-_SPACES = LazyPattern(r"  +")
 _TEXT = MappingProxyType({
     Lang.ZH: MappingProxyType({
         "sum": "{who}{row}（{first}年至{last}年：{steps}）合计：{value}{unit}（{n} 个数值之和）",
@@ -52,9 +50,6 @@ _TEXT = MappingProxyType({
         "compare": "{who}{row}：{later}年の変動 は {earlier}年の変動 比 {direction} {amount}",
     }),
 })
-_DIRECTIONS = MappingProxyType({Lang.ZH: ("增加", "减少", "持平"), Lang.EN: ("up", "down", "unchanged"),
-                                Lang.JA: ("増加", "減少", "横ばい")})
-_HOME_ASSUMED = "no entity named: the home group"
 
 
 def year_changes_outcome(text: str, parsed: ParsedSlots, arithmetic: Arithmetic, *, facts: FactStore,
@@ -74,21 +69,19 @@ def year_changes_outcome(text: str, parsed: ParsedSlots, arithmetic: Arithmetic,
         return None
     entity = parsed.entities[0] if parsed.entities else glossary.home_entity
     channel = parsed.channels[0] if parsed.channels else glossary.default_channel
-    results = tuple(run_query(MetricQuery(stated[step], entity, Period.none_stated(), channel), facts=facts,
-                              max_sensitivity=max_sensitivity) for step in steps)
-    inputs = [r.fact for r in results if r.status is QueryStatus.FOUND and not r.conflicts and r.fact is not None]
-    if len(inputs) != len(results) or not _one_table(inputs):
+    read = cells_read([stated[step] for step in steps], entity, channel, facts=facts,
+                      max_sensitivity=max_sensitivity)
+    if read is None or not one_table(read[1]):
         return None
+    results, inputs = read
     who = label(glossary.term(SlotKind.ENTITY, entity), lang)
-    # each change named by its own label: no period word, and no gap where one would be
-    lines = [render_result(r, glossary, lang, what=_SPACES.sub(" ", describe(r.query, glossary, lang)).strip())
-             for r in results if r.query is not None]
+    lines = [undated_line(r, glossary, lang) for r in results if r.query is not None]
     values = [Decimal(format_number(f.value)) for f in inputs]
     unit = f" {inputs[0].unit}" if inputs[0].unit else ""
     text_of = _TEXT[lang]
     if operation == "compare":
         gap = values[1] - values[0]
-        up, down, level = _DIRECTIONS[lang]
+        up, down, level = DIRECTIONS[lang]
         direction = up if gap > 0 else down if gap < 0 else level
         shown = format_decimal(abs(gap))
         line = text_of["compare"].format(who=who, row=rows[0], later=_said(steps[1]), earlier=_said(steps[0]),
@@ -100,8 +93,8 @@ def year_changes_outcome(text: str, parsed: ParsedSlots, arithmetic: Arithmetic,
         line = text_of[operation].format(who=who, row=rows[0], first=steps[0][0], last=steps[-1][1],
                                          steps=" + ".join(_said(step) for step in steps), value=shown, unit=unit,
                                          n=len(inputs))
-    lines.append(f"{line}{_cited(inputs)}")
-    assumptions = () if parsed.entities else (Assumption(SlotKind.ENTITY, entity, _HOME_ASSUMED),)
+    lines.append(f"{line}{cited(inputs)}")
+    assumptions = () if parsed.entities else (Assumption(SlotKind.ENTITY, entity, HOME_ASSUMED),)
     slots = Slots(tuple(stated[step] for step in steps), (entity,), (Period.none_stated(),), (channel,), assumptions)
     return StructuredOutcome(tuple(lines), outcome_sources(results), AnswerStatus.FOUND, results, (),
                              (shown, str(len(inputs)))), slots
@@ -158,14 +151,5 @@ def _chain(first: int, last: int, stated: dict[tuple[int, int], str]) -> list[tu
     return chain if at == last else []
 
 
-def _one_table(inputs: list[Fact]) -> bool:
-    tables = {(f.source_doc_id, f.source_locator.split(",", 1)[0]) for f in inputs}
-    return len(tables) == 1 and len({f.unit for f in inputs}) == 1
-
-
 def _said(step: tuple[int, int]) -> str:
     return f"{step[0]}–{step[1]}"
-
-
-def _cited(inputs: list[Fact]) -> str:
-    return "（计算自：" + "；".join(f"{f.source_doc_id} · {f.source_locator}" for f in inputs) + "）"

@@ -14,10 +14,9 @@ from collections.abc import Iterator
 import pytest
 
 from ragspine.bootstrap import get_services
-from ragspine.facts.open_vocabulary import label_of
 from ragspine.qa.result import AnswerStatus
 from tests.support.ask import WAYS, Ask, asker
-from tests.support.domain_env import ingested_for_module, service_answer
+from tests.support.domain_env import ingested_for_module, rows_read, service_answer
 
 QUARTERS = """\
 # Quarterly results
@@ -54,14 +53,8 @@ def ask(request: pytest.FixtureRequest, quarters: None) -> Ask:
     return asker(request.param, get_services())
 
 
-def _facts() -> dict[str, tuple[str, float, str]]:
-    store = get_services().facts
-    return {label_of(f.metric_code): (f.period_type, f.value, f.source_locator)
-            for metric, entity in store.open_codes() for f in store.find(metric_code=metric, entity=entity)}
-
-
 def test_each_column_is_read_as_of_its_own_date(quarters: None) -> None:
-    facts = _facts()
+    facts = rows_read()
 
     assert facts["june 28, 2024: net sales"][:2] == ("UNDATED", 5120), facts
     assert facts["october 27, 2023: operating income"][:2] == ("UNDATED", 540), facts

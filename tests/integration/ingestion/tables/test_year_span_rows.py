@@ -14,10 +14,9 @@ from collections.abc import Iterator
 import pytest
 
 from ragspine.bootstrap import get_services
-from ragspine.facts.open_vocabulary import label_of
 from ragspine.qa.result import AnswerStatus
 from tests.support.ask import WAYS, Ask, asker
-from tests.support.domain_env import ingested_for_module, service_answer
+from tests.support.domain_env import ingested_for_module, rows_read, service_answer
 
 EXPIRIES = """\
 # Properties
@@ -57,14 +56,8 @@ def ask(request: pytest.FixtureRequest, expiries: None) -> Ask:
     return asker(request.param, get_services())
 
 
-def _facts() -> dict[str, tuple[str, float, str]]:
-    store = get_services().facts
-    return {label_of(f.metric_code): (f.period_type, f.value, f.source_locator)
-            for metric, entity in store.open_codes() for f in store.find(metric_code=metric, entity=entity)}
-
-
 def test_each_cell_is_its_kind_in_the_span_as_written_of_no_fiscal_year(expiries: None) -> None:
-    facts = _facts()
+    facts = rows_read()
 
     assert facts["2022 – 2026: ground leases"][:2] == ("UNDATED", 214), facts
     assert facts["2027 – 2031: building leases"][:2] == ("UNDATED", 188), facts
@@ -73,7 +66,7 @@ def test_each_cell_is_its_kind_in_the_span_as_written_of_no_fiscal_year(expiries
 
 
 def test_kinds_broken_over_lines_under_a_merged_count_heading_are_each_read(expiries: None) -> None:
-    facts = _facts()
+    facts = rows_read()
 
     assert facts["2023 - 2027: leased sites"][:2] == ("UNDATED", 41), facts
     assert facts["2028 - 2032: owned and shared sites"][:2] == ("UNDATED", 9), facts
