@@ -20,11 +20,19 @@ _SCALED_MONEY = re.compile(r"(?<![\w.])[$€£]\s?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|
 _CELL_FIGURE = re.compile(r"^[\s$€£(−-]*(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)[\s)]*$")
 _SCALES = {"thousand": "K", "million": "M", "billion": "B"}
 _AT_LEAST = 2  # one figure alike may be chance; two written alike are the text quoting the table
+# A row counting people or things: the text's money scale is not its unit
+_COUNT_LABEL = re.compile(r"(?i)(?<![a-z])(?:head\s*count|employees|staff|personnel|number\s+of|stores|customers"
+                          r"|subscribers|members|locations|units\s+sold|shares)(?![a-z])|人数|従業員|员工|店舗数|门店数")
 
 
 def _significant(figure: str) -> bool:
     """A figure too plain to match by chance: two digits or more ("0.1" or "2" may be anything)."""
     return sum(char.isdigit() for char in figure.lstrip("0.,")) >= 2
+
+
+def counts_things(label: str) -> bool:
+    """Whether a row's label names a count of people or things ("Headcount", "Number of stores")."""
+    return bool(_COUNT_LABEL.search(label))
 
 
 def restated_scale(cells: Iterable[str], texts: Iterable[str]) -> str:

@@ -47,6 +47,14 @@ _MONTHS = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 _WRITTEN_DATE = LazyPattern(rf"(?<![a-z])(?:(?P<m1>{_MONTHS})\s+(?P<d1>\d{{1,2}})(?!\d)|(?<!\d)(?P<d2>\d{{1,2}})\s+"
                             rf"(?P<m2>{_MONTHS})(?![a-z]))(?:,?\s*(?P<y>(?:19|20)\d{{2}})(?!\d))?")
 _YEAR = LazyPattern(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
+# The length of time a figure covers, as a question or a column header writes it: "twelve months ended",
+# "nine months", "52 weeks", "quarter ended", "fiscal year", "full year", "year ended", "year-to-date"
+_SPAN = LazyPattern(r"(?<![a-z])(?:(?P<n>\d{1,2}|three|six|nine|twelve|thirteen|sixteen|twenty-four|fifty-two)"
+                    r"[\s-]+(?P<unit>months?|weeks?)|(?P<quarter>quarters?)|(?P<half>half|six-month)"
+                    r"|(?P<year>fiscal\s+year|full\s+year|year\s+ended|years\s+ended|year-to-date|ytd|annual))(?![a-z])")
+_SPAN_NUMBERS = MappingProxyType({"three": 3, "six": 6, "nine": 9, "twelve": 12, "thirteen": 13, "sixteen": 16,
+                                  "twenty-four": 24, "fifty-two": 52})
+_QUARTER_SPANS = frozenset({(3, "month"), (12, "week"), (13, "week")})  # what a column of quarter-ends covers
 _SPACES = LazyPattern(r"  +")
 _STATED = re.compile(r"(january|february|march|april|may|june|july|august|september|october|november|december)"
                      r" (\d{1,2}), ((?:19|20)\d{2})")
@@ -87,7 +95,7 @@ def dated_cells_outcome(text: str, parsed: ParsedSlots, arithmetic: Arithmetic, 
     results = tuple(run_query(MetricQuery(code, entity, Period.none_stated(), channel), facts=facts,
                               max_sensitivity=max_sensitivity) for code in codes)
     inputs = [r.fact for r in results if r.status is QueryStatus.FOUND and not r.conflicts and r.fact is not None]
-    if len(inputs) != len(results) or not _one_table(inputs):
+    if len(inputs) != len(results) or not _one_table(inputs) or not _same_span(norm, inputs):
         return None
     who = label(glossary.term(SlotKind.ENTITY, entity), lang)
     lines = [render_result(r, glossary, lang, what=_SPACES.sub(" ", describe(r.query, glossary, lang)).strip())
@@ -162,6 +170,31 @@ def _operation(arithmetic: Arithmetic, days: int, rows: int) -> str | None:
     if days == 1 and rows >= 2 and (arithmetic.period_sum or arithmetic.add) and not compares:
         return "sum"
     return None
+
+
+def _spans(text: str) -> set[tuple[int, str]]:
+    """The lengths of time ``text`` writes, as (number, "month" or "week"); a year is twelve months."""
+    found: set[tuple[int, str]] = set()
+    for match in _SPAN.finditer(text):
+        if match["n"]:
+            number = int(match["n"]) if match["n"].isdigit() else _SPAN_NUMBERS[match["n"]]
+            found.add((number, match["unit"].rstrip("s")))
+        else:
+            found.add((3, "month") if match["quarter"] else (6, "month") if match["half"] else (12, "month"))
+    return found
+
+
+def _same_span(norm: str, inputs: list[Fact]) -> bool:
+    """Whether the length of time the question asks of ("the twelve months ended July 27, 2019") is what the cells
+    cover: their columns' own words, or a quarter where the columns are bare dates (a company's quarter-ends)."""
+    asked = _spans(norm)
+    if not asked:
+        return True
+    for fact in inputs:
+        headed = _spans(normalize_text(fact.source_locator.partition("col=")[2]))
+        if not (asked <= headed if headed else asked <= _QUARTER_SPANS):
+            return False
+    return True
 
 
 def _one_table(inputs: list[Fact]) -> bool:

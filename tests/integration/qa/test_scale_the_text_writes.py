@@ -3,7 +3,8 @@
 
 The scale is read only where the text writes two of the table's figures or more exactly as in their cells; a
 text that rounds them ("$41.2 million" beside "$41,187"), or writes a figure no cell holds, states no scale, and
-the figures stay without one. Asked through ``answer_question`` and ``POST /v1/ask``, on a domain fresh from
+the figures stay without one. A row counting people or things ("Corporate headcount") takes no money scale
+from the text. Asked through ``answer_question`` and ``POST /v1/ask``, on a domain fresh from
 ``domain init``.
 """
 
@@ -16,7 +17,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ragspine.bootstrap import get_services
-from ragspine.ingestion.table_restated_scale import restated_scale
+from ragspine.ingestion.table_restated_scale import counts_things, restated_scale
 from ragspine.qa.result import AnswerStatus
 from tests.support.ask import WAYS, Ask, asker
 from tests.support.domain_env import ingested_for_module, service_answer
@@ -29,6 +30,7 @@ CORPORATE = """\
 | Corporate overhead | $18.4 | $21.7 | $(3.3) |
 | Amortization of software | 0.6 | 0.4 | 0.2 |
 | Loss from corporate activities | $(19.0) | $(22.1) | $3.1 |
+| Corporate headcount | 245 | 230 | 15 |
 
 Corporate overhead for the year ended December 31, 2019 decreased $3.3 million to $18.4 million from
 $21.7 million for the year ended December 31, 2018, on lower consulting fees.
@@ -77,6 +79,24 @@ def test_figures_the_text_only_rounds_stay_without_a_scale(ingested: None) -> No
 
     assert status is AnswerStatus.FOUND, answer
     assert "FY2019 vs FY2018 up 3135（" in answer, answer  # no "K" guessed from "$41.2 million"
+
+
+def test_a_count_beside_the_money_takes_no_scale_from_the_text(ingested: None) -> None:
+    answer, status = service_answer("What was the change in corporate headcount from 2018 to 2019?")
+
+    assert status is AnswerStatus.FOUND, answer
+    assert "FY2019 vs FY2018 up 15（" in answer, answer  # people, never "15 USD_M"
+    assert "USD_M" not in answer, answer
+
+
+@pytest.mark.parametrize("label", ["Headcount", "Number of stores", "Employees at year end", "Customers", "従業員数"])
+def test_labels_counting_people_or_things(label: str) -> None:
+    assert counts_things(label)
+
+
+@pytest.mark.parametrize("label", ["Corporate overhead", "Amortization of software", "Customer deposits payable"])
+def test_labels_of_money(label: str) -> None:
+    assert not counts_things(label)
 
 
 @given(scale=st.sampled_from(["thousand", "million", "billion"]), sign=st.sampled_from(["$", "€", "£"]))
