@@ -6,22 +6,29 @@ such dates in one year cannot all be "that year" (``table_stated_years``): a com
 those dates. Where every value column writes one whole date (month, day and year, across its header
 lines: "September 29," over "2019"), each column a different date, and nothing but words saying what
 the date ends ("12 Weeks Ended", "Quarters Ended", "As of"), each column's figures are read as of its
-date, named by it as written the usual way (``September 29, 2019``), of no fiscal year or quarter.
+date, named by it as written the usual way (``September 29, 2019``), of no fiscal year or quarter. A date
+may be written month first, day first ("29 September 2019") or as ``2019年9月29日``.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 import re
 from collections.abc import Mapping, Sequence
 
 from ragspine.facts.fiscal_dates import MONTH_NUMBERS, MONTH_PATTERN
 from ragspine.facts.glossary import normalize_text
 
-_DATE = re.compile(rf"(?<![a-z])(?P<m>{MONTH_PATTERN})\s+(?P<d>\d{{1,2}}),?\s*(?P<y>(?:19|20)\d{{2}})(?!\d)")
+# A whole date as written: "July 27, 2019", "27 July 2019", "2019年7月27日".
+_DATE = re.compile(rf"(?<![a-z])(?P<m>{MONTH_PATTERN})\s+(?P<d>\d{{1,2}}),?\s*(?P<y>(?:19|20)\d{{2}})(?!\d)"
+                   rf"|(?<!\d)(?P<d2>\d{{1,2}})\s+(?P<m2>{MONTH_PATTERN})\s+(?P<y2>(?:19|20)\d{{2}})(?!\d)"
+                   r"|(?<!\d)(?P<y3>(?:19|20)\d{2})\s*年\s*(?P<m3>\d{1,2})\s*月\s*(?P<d3>\d{1,2})\s*日")
 # Words saying what a date ends or is: "12 Weeks Ended", "Sixteen weeks ended", "Quarters Ended", "As of", a note mark.
 _ENDING_WORDS = re.compile(r"(?<![a-z])(?:\d{1,2}|twelve|thirteen|sixteen|weeks?|quarters?|three|months?"
-                           r"|ended|ending|as\s+of|as\s+at)(?![a-z])|\(\d\)|[,.]")
+                           r"|ended|ending|as\s+of|as\s+at)(?![a-z])|\(\d\)|[,.]|現在|時点|末|截至|止")
+# days between one quarter-end and the next: a 12- to 16-week quarter, or three calendar months
+_QUARTER_DAYS = (77, 115)
 _MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
                 "November", "December")
 
@@ -44,8 +51,21 @@ def column_dates(col_headers: Mapping[int, Sequence[str]]) -> dict[int, str]:
     return named if len(set(named.values())) == len(named) else {}
 
 
+def quarter_ends(named: Mapping[int, str]) -> bool:
+    """Whether the columns' dates (``column_dates``) are a run of a company's quarter-ends, two of them in one year:
+    even the one closing a fiscal year ("Dec. 28, 2019" beside "Sept. 28, 2019") heads a quarter, not that year.
+    Dates further apart ("December 31, 2019 | June 30, 2019") or closer ("March 31 | March 10") may be balances."""
+    days = sorted(dt.datetime.strptime(date, "%B %d, %Y").date() for date in named.values())
+    years = [day.year for day in days]
+    return len(set(years)) < len(years) and all(
+        _QUARTER_DAYS[0] <= (later - earlier).days <= _QUARTER_DAYS[1] for earlier, later in itertools.pairwise(days))
+
+
 def _day(match: re.Match[str]) -> dt.date | None:
     try:
-        return dt.date(int(match["y"]), MONTH_NUMBERS[match["m"][:3]], int(match["d"]))
+        if match["y3"]:
+            return dt.date(int(match["y3"]), int(match["m3"]), int(match["d3"]))
+        month = MONTH_NUMBERS[(match["m"] or match["m2"])[:3]]
+        return dt.date(int(match["y"] or match["y2"]), month, int(match["d"] or match["d2"]))
     except ValueError:  # "February 30": no date at all
         return None

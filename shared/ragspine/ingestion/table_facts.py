@@ -70,7 +70,7 @@ from ragspine.ingestion.table_axes import (
 )
 from ragspine.ingestion.table_blocks import header_blocks
 from ragspine.ingestion.table_caption_metric import names_the_item
-from ragspine.ingestion.table_column_dates import column_dates
+from ragspine.ingestion.table_column_dates import column_dates, quarter_ends
 from ragspine.ingestion.table_data_headings import names_a_data_block
 from ragspine.ingestion.table_deducted_liabilities import deducted_liabilities
 from ragspine.ingestion.table_grand_totals import shared_end, shared_start
@@ -84,7 +84,7 @@ from ragspine.ingestion.table_quarters import (
     without_by_quarter,
 )
 from ragspine.ingestion.table_report_periods import names_part_of_year
-from ragspine.ingestion.table_restated_scale import restated_scale
+from ragspine.ingestion.table_restated_scale import counts_things, restated_scale
 from ragspine.ingestion.table_roll_forward import roll_forward
 from ragspine.ingestion.table_share_columns import stated_share_columns
 from ragspine.ingestion.table_shifted_headings import headings_into_label_column
@@ -546,6 +546,7 @@ class _TableReader:
         self.currency = self._stated_currency()
         # a common-size statement's columns: "100.0 %" over bare shares of it (``table_percent_columns``)
         self.percent_cols = common_size_columns(rows, shape.body_rows, shape.col_headers)
+        self.restated_unit = ""  # the money unit the text beside the table writes its figures with, if any
         self.deducted: frozenset[tuple[int, int]] = frozenset()  # liabilities written in brackets as a deduction
 
     def _stated_currency(self) -> str | None:
@@ -573,8 +574,10 @@ class _TableReader:
         shape, glossary, context = self.shape, self.glossary, self.context
         header_names = self._header_names()
         self.change_cols = year_pair_changes(self.shape.col_headers)
-        if not any(n.period for names in header_names.values() for n in names):
-            self.change_cols = self.change_cols or column_dates(self.shape.col_headers)
+        dates = column_dates(self.shape.col_headers)
+        # a date closing the year among the quarter-ends of that year heads a quarter, no fiscal year's figure
+        if not any(n.period for names in header_names.values() for n in names) or quarter_ends(dates):
+            self.change_cols = self.change_cols or dates
         self.schedule_cols = self._schedule_year_columns(header_names) | set(self.change_cols)
         header_names = {c: names for c, names in header_names.items() if c not in self.schedule_cols}
         if not self.row_periods and not any(n.period for names in header_names.values() for n in names):
@@ -1911,12 +1914,15 @@ class _TableReader:
                 chosen = (same or units)[0]
                 if self._share_column(c):
                     return _scale_only(chosen)
-                if units is table_units or self._own_label_per_share(r):
+                # a count of shares takes no currency, not even from its own label's note ("Shares (000)")
+                if units is table_units or self._own_label_per_share(r) or self._share_count(r):
                     return self._per_share_unscaled(r, chosen)
                 return chosen
         wanted = unit_dimension(expected)
         found = declared.for_metric(metric, expected) or next(
             (u for u in declared.by_metric.values() if expected and unit_dimension(u) == wanted), None)
+        if found and found == self.restated_unit and any(counts_things(text) for text in self.shape.row_labels[r]):
+            return ""  # the text's money scale is no unit of a count ("Headcount" beside "$18.4 million")
         # A money cell whose document states no unit keeps none (""): no currency is assumed for it.
         return self._per_share_unscaled(r, found) if found else ("" if wanted == "money" else expected)
 
@@ -1928,7 +1934,7 @@ class _TableReader:
         cells = [self.rows[r][c] for r in self.shape.body_rows for c in range(self.shape.label_cols, len(self.rows[r]))]
         scale = restated_scale(cells, [self.context.lead, self.context.text_after])
         if scale:
-            declared.default["money"] = f"{self.currency}_{scale}" if self.currency else scale
+            declared.default["money"] = self.restated_unit = f"{self.currency}_{scale}" if self.currency else scale
 
     def _excepted(self, labels: Sequence[str]) -> bool:
         """Whether a unit note around the table leaves these labels out of its unit ("…, except employees")."""

@@ -263,6 +263,11 @@ def with_arithmetic(outcome: StructuredOutcome, arithmetic: Arithmetic, *, gloss
         made += calc.row_relative_gap(metrics, entities[0], periods[0], channels)
     elif _gap_of_two_rows(arithmetic, metrics, entities, periods):
         made += calc.row_gap(metrics, entities[0], periods[0], channels)
+    elif ((arithmetic.share_of or (arithmetic.ratio and arithmetic.percent)) and len(metrics) == 1
+          and not _stated_in_percent(metrics[0], found)):
+        # "the percentage of software in total", "software as a percentage of total": the whole read as no row,
+        # so the part's amount is no answer
+        made.append((calc.text["whole_unclear"], ()))
     if not made:
         return outcome
     if not outcome.computed and not any(numbers for _, numbers in made):  # the inputs are not the figure asked
@@ -274,6 +279,12 @@ def with_arithmetic(outcome: StructuredOutcome, arithmetic: Arithmetic, *, gloss
     lines = [*outcome.lines[:at], *(line for line, _ in made), *outcome.lines[at:]]
     computed = [*outcome.computed, *(n for _, numbers in made for n in numbers)]
     return replace(outcome, lines=tuple(lines), computed=tuple(computed))
+
+
+def _stated_in_percent(metric: str, found: dict[Key, Fact]) -> bool:
+    """Whether the row's figures found are percentages: a share asked of it is its own figure."""
+    units = {fact.unit for key, fact in found.items() if key[0] == metric}
+    return units == {"PCT"}
 
 
 def _whole_and_its_parts(entities: list[str], glossary: Glossary) -> tuple[str, list[str]] | None:

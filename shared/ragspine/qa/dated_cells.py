@@ -47,6 +47,7 @@ from ragspine.qa.structured import StructuredOutcome, format_decimal, outcome_so
 from ragspine.sensitivity import Sensitivity
 
 if TYPE_CHECKING:
+    from ragspine.facts.model import Fact
     from ragspine.qa import difference as change_of
 else:
     change_of = LazyModule("ragspine.qa.difference")
@@ -56,6 +57,14 @@ _MONTHS = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 _WRITTEN_DATE = LazyPattern(rf"(?<![a-z])(?:(?P<m1>{_MONTHS})\s+(?P<d1>\d{{1,2}})(?!\d)|(?<!\d)(?P<d2>\d{{1,2}})\s+"
                             rf"(?P<m2>{_MONTHS})(?![a-z]))(?:,?\s*(?P<y>(?:19|20)\d{{2}})(?!\d))?")
 _YEAR = LazyPattern(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
+# The length of time a figure covers, as a question or a column header writes it: "twelve months ended",
+# "nine months", "52 weeks", "quarter ended", "fiscal year", "full year", "year ended", "year-to-date"
+_SPAN = LazyPattern(r"(?<![a-z])(?:(?P<n>\d{1,2}|three|six|nine|twelve|thirteen|sixteen|twenty-four|fifty-two)"
+                    r"[\s-]+(?P<unit>months?|weeks?)|(?P<quarter>quarters?)|(?P<half>half|six-month)"
+                    r"|(?P<year>fiscal\s+year|full\s+year|year\s+ended|years\s+ended|year-to-date|ytd|annual))(?![a-z])")
+_SPAN_NUMBERS = MappingProxyType({"three": 3, "six": 6, "nine": 9, "twelve": 12, "thirteen": 13, "sixteen": 16,
+                                  "twenty-four": 24, "fifty-two": 52})
+_QUARTER_SPANS = frozenset({(3, "month"), (12, "week"), (13, "week")})  # what a column of quarter-ends covers
 _STATED = re.compile(r"(january|february|march|april|may|june|july|august|september|october|november|december)"
                      r" (\d{1,2}), ((?:19|20)\d{2})")
 _TEXT = MappingProxyType({
@@ -90,7 +99,7 @@ def dated_cells_outcome(text: str, parsed: ParsedSlots, arithmetic: Arithmetic, 
         [(days[0], row) for row in rows]
     codes = tuple(cells[cell] for cell in wanted)
     read = cells_read(codes, entity, channel, facts=facts, max_sensitivity=max_sensitivity)
-    if read is None or not one_table(read[1]):
+    if read is None or not one_table(read[1]) or not _same_span(norm, read[1]):
         return None
     results, inputs = read
     who = label(glossary.term(SlotKind.ENTITY, entity), lang)
@@ -156,3 +165,28 @@ def _operation(arithmetic: Arithmetic, days: int, rows: int) -> str | None:
     if days == 1 and rows == 1:
         return None if arithmetic.computes or asks_other_arithmetic(arithmetic) else "value"
     return sum_or_change(arithmetic, days, rows)
+
+
+def _spans(text: str) -> set[tuple[int, str]]:
+    """The lengths of time ``text`` writes, as (number, "month" or "week"); a year is twelve months."""
+    found: set[tuple[int, str]] = set()
+    for match in _SPAN.finditer(text):
+        if match["n"]:
+            number = int(match["n"]) if match["n"].isdigit() else _SPAN_NUMBERS[match["n"]]
+            found.add((number, match["unit"].rstrip("s")))
+        else:
+            found.add((3, "month") if match["quarter"] else (6, "month") if match["half"] else (12, "month"))
+    return found
+
+
+def _same_span(norm: str, inputs: list[Fact]) -> bool:
+    """Whether the length of time the question asks of ("the twelve months ended July 27, 2019") is what the cells
+    cover: their columns' own words, or a quarter where the columns are bare dates (a company's quarter-ends)."""
+    asked = _spans(norm)
+    if not asked:
+        return True
+    for fact in inputs:
+        headed = _spans(normalize_text(fact.source_locator.partition("col=")[2]))
+        if not (asked <= headed if headed else asked <= _QUARTER_SPANS):
+            return False
+    return True

@@ -2,7 +2,8 @@
 ``Revenue (EUR 1,000)``, ``(in 1,000)`` in a header cell, as European reports write it.
 
 The answer states that unit ("up 93.8 K", "EUR_K"), as it does for "(in thousands)"; a per-share row keeps
-its own unit; a table whose report states no scale stays without one (no thousand guessed), and a figure in
+its own unit, and a count of shares noting its multiplier under a caption of money is thousands of shares, no
+money; a table whose report states no scale stays without one (no thousand guessed), and a figure in
 brackets ("(1,000)", a negative) is never read as a note. Asked through ``answer_question`` and
 ``POST /v1/ask``, on a domain fresh from ``domain init``.
 """
@@ -66,12 +67,25 @@ A reconciliation of the restructuring liability for the year ended June 30, 2019
 | Balance payable as at June 30, 2019 | $1,046 | $2,949 | $3,995 |
 """
 
+# a count of shares noting its own multiplier under a caption of money: thousands of shares, never of dollars
+EARNINGS = """\
+# Karlsvik Foods annual report
+
+(in millions of USD)
+
+| | 2019 | 2018 |
+| --- | --- | --- |
+| Net income attributable to shareholders | 1,250 | 1,100 |
+| Weighted average shares outstanding (000) | 412,300 | 418,900 |
+| Dividends paid | (300) | (280) |
+"""
+
 
 @pytest.fixture(scope="module")
 def ingested(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     yield from ingested_for_module(tmp_path_factory, "multiplier_scale",
                                    {"halvorsen.md": AWARDS, "brannvik.md": REVENUE, "tollund.md": CARGO,
-                                    "osterby.md": RESTRUCTURING})
+                                    "osterby.md": RESTRUCTURING, "karlsvik.md": EARNINGS})
 
 
 @pytest.fixture(params=WAYS)
@@ -123,6 +137,15 @@ def test_a_report_stating_no_scale_leaves_its_figures_without_one(ingested: None
 
     assert status is AnswerStatus.FOUND, answer
     assert ": 1903 (" in answer, answer  # no "K", no "USD_K": nothing in the report says thousands
+
+
+def test_a_count_of_shares_noting_its_multiplier_takes_no_currency(ingested: None) -> None:
+    answer, status = service_answer("What was the change in weighted average shares outstanding from 2018 to 2019?")
+
+    assert status is AnswerStatus.FOUND, answer
+    assert "FY2019 vs FY2018 down 6600 K（" in answer, answer  # thousands of shares, no USD_K
+    assert "USD_K" not in answer, answer
+    assert "karlsvik.md · table=1,row=Weighted average shares outstanding (000),col=2019" in answer, answer
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

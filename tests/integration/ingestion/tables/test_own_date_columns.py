@@ -4,7 +4,9 @@ Such a date ends none of the glossary's fiscal years or quarters, and several in
 "that year": each column's figures are read as of its date, named by it (``june 28, 2024: net sales``),
 undated. A question naming a row and two of those dates (a date without its year taking the year written
 after it) gets the later date's figure against the earlier's, each cited under its date; the dates are
-never read as a fiscal year.
+never read as a fiscal year, not even one closing the year beside the others of that year (``Dec. 28, 2019``
+beside ``Sept. 28, 2019``), written day first or as ``2019年12月31日``. A question asking a longer span ended on
+such a date ("the twelve months ended") is not answered with its quarter's column.
 """
 
 from __future__ import annotations
@@ -42,10 +44,43 @@ SPLIT = """\
 | Low | $49.05 | $47.80 | $44.35 |
 """
 
+# quarter-ends of one year, the first of them in the last week of December: a quarter too, never the year
+YEAR_CLOSING = """\
+# Selected quarterly data
+
+(in thousands)
+
+| | Dec. 28, 2019 | Sept. 28, 2019 | June 29, 2019 | Mar. 30, 2019 |
+| --- | --- | --- | --- | --- |
+| Net revenue | 98,400 | 91,200 | 88,700 | 80,100 |
+| Net income (loss) | 4,100 | (1,200) | 2,900 | 1,500 |
+"""
+
+# the same written day first, as British reports do, and as Japanese ones do
+DAY_FIRST = """\
+# Quarterly trading (£ million)
+
+| | 31 December 2019 | 30 September 2019 | 30 June 2019 |
+| --- | --- | --- | --- |
+| Group revenue | 412.5 | 398.1 | 377.0 |
+| Operating profit | 41.2 | (3.6) | 35.0 |
+"""
+
+JAPANESE = """\
+# 四半期業績（単位：百万円）
+
+| | 2019年12月31日 | 2019年9月30日 |
+| --- | --- | --- |
+| 売上高 | 12,400 | 11,800 |
+| 営業利益 | 1,300 | (200) |
+"""
+
 
 @pytest.fixture(scope="module")
 def quarters(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    yield from ingested_for_module(tmp_path_factory, "own_dates", {"quarters.md": QUARTERS, "prices.md": SPLIT})
+    yield from ingested_for_module(tmp_path_factory, "own_dates", {"quarters.md": QUARTERS, "prices.md": SPLIT,
+                                                                 "closing.md": YEAR_CLOSING, "uk.md": DAY_FIRST,
+                                                                 "jp.md": JAPANESE})
 
 
 @pytest.fixture(params=WAYS)
@@ -99,3 +134,38 @@ def test_nothing_else_is_answered_from_the_dated_columns(quarters: None, questio
 
     assert status is not AnswerStatus.FOUND, answer
     assert "计算自" not in answer and "5120" not in answer, answer
+
+
+@pytest.mark.parametrize(("name", "value"), [("december 28, 2019: net revenue", 98400),
+                                             ("december 31, 2019: group revenue", 412.5),
+                                             ("december 31, 2019: 売上高", 12400),
+                                             ("september 30, 2019: 営業利益", -200)])
+def test_a_quarter_end_closing_the_year_beside_others_of_that_year_is_read_as_its_date(
+        quarters: None, name: str, value: float) -> None:
+    assert _facts()[name][:2] == ("UNDATED", value)
+
+
+@pytest.mark.parametrize("question", ["What was the net revenue in 2019?", "What was the group revenue in 2019?",
+                                      "2019年の売上高はいくらですか？"])
+def test_a_year_is_not_answered_with_its_last_quarter(quarters: None, question: str) -> None:
+    answer, status = service_answer(question)
+
+    assert status is not AnswerStatus.FOUND, answer
+    assert not any(figure in answer for figure in ("98400", "412.5", "12400")), answer
+
+
+def test_a_quarter_ended_on_a_date_is_its_column(quarters: None) -> None:
+    answer, status = service_answer("What was the group revenue for the quarter ended 31 December 2019?")
+
+    assert status is AnswerStatus.FOUND, answer
+    assert "412.5 GBP_M" in answer and "uk.md · table=1,row=Group revenue,col=31 December 2019" in answer, answer
+
+
+@pytest.mark.parametrize("question", ["What was the group revenue for the twelve months ended December 31, 2019?",
+                                      "What was the net revenue for the year ended December 28, 2019?",
+                                      "What was the net revenue for the nine months ended Sept. 28, 2019?"])
+def test_a_longer_span_ended_on_a_quarter_end_is_not_that_quarter(quarters: None, question: str) -> None:
+    answer, status = service_answer(question)
+
+    assert status is not AnswerStatus.FOUND, answer
+    assert not any(figure in answer for figure in ("98400", "412.5", "91200")), answer

@@ -48,8 +48,10 @@ def test_a_52_week_period_ended_on_a_date_is_that_fiscal_year() -> None:
 
 
 def test_twelve_or_sixteen_weeks_ended_stay_unread_as_years() -> None:
+    # each read as of the date it ends on, as when written month first, and of no year
     facts = _facts([["", "12 weeks ended 28 Mar 2020", "16 weeks ended 4 Jan 2020"], ["Loss before taxation", "1.2", "3.4"]])
-    assert _values(facts) == set()
+    assert _values(facts) == {("label:march 28, 2020: loss before taxation", "", 1.2),
+                              ("label:january 4, 2020: loss before taxation", "", 3.4)}
 
 
 def test_f_year_columns_over_their_week_counts_name_the_fiscal_years() -> None:

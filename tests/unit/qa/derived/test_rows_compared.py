@@ -152,6 +152,25 @@ class TestShareOfATotalTheQuestionNames:
                                                           "Swiss income form a part of in 2019?")
         assert "计算自" not in result.answer and "which figure is the whole" in result.answer, result.answer
 
+    @pytest.mark.parametrize("question", [
+        "What is the percentage of software in total in 2019?",
+        "What percentage of total did software account for in 2019?",
+        "What is the software as a percentage of total in 2019?",
+    ])
+    def test_a_whole_read_as_no_row_leaves_the_part_unanswered(self, folder: Path, question: str) -> None:
+        # GIVEN segment rows whose total is named "total segment revenue"; WHEN the share of one "in total" is asked
+        rows = {"hardware": 300, "software": 500, "total segment revenue": 1000}
+        result = answered(rows_qa(folder, rows, unit=""), question)
+
+        # THEN the part's amount is not given as the share asked: which figure is the whole is said to be unclear
+        assert "计算自" not in result.answer and "500" not in result.answer, result.answer
+        assert "which figure is the whole" in result.answer, result.answer
+
+    def test_a_row_stated_in_percent_is_its_own_share(self, folder: Path) -> None:
+        result = answered(rows_qa(folder, {"percentage of total: software": 50}, unit="PCT"),
+                          "What is the percentage of total: software in 2019?")
+        assert "50 PCT" in result.answer, result.answer
+
     def test_without_the_word_total_the_whole_stays_unclear(self, folder: Path) -> None:
         # neither row called the total nor named as what the other is in: which divides is not said
         result = answered(rows_qa(folder, INCOME, unit=""), "What is the percentage of Swiss and income before "
