@@ -142,7 +142,7 @@ def test_nothing_else_is_answered_from_the_dated_columns(quarters: None, questio
                                              ("september 30, 2019: 営業利益", -200)])
 def test_a_quarter_end_closing_the_year_beside_others_of_that_year_is_read_as_its_date(
         quarters: None, name: str, value: float) -> None:
-    assert _facts()[name][:2] == ("UNDATED", value)
+    assert rows_read()[name][:2] == ("UNDATED", value)
 
 
 @pytest.mark.parametrize("question", ["What was the net revenue in 2019?", "What was the group revenue in 2019?",
