@@ -21,6 +21,7 @@ from ragspine.facts.model import format_number
 from ragspine.facts.query_metric import MetricQuery, QueryStatus, run_query
 from ragspine.qa.arithmetic_cues import NO_ARITHMETIC
 from ragspine.qa.clarify import Proceed
+from ragspine.qa.glossary_memo import GlossaryMemo
 from ragspine.qa.intent_model import Channel
 from ragspine.qa.plain_asks import asks_nothing_more
 from ragspine.qa.provenance import figure_values, line_claims
@@ -45,8 +46,7 @@ _STRUCTURED, _FOUND = str(Route.STRUCTURED), str(AnswerStatus.FOUND)  # the trac
 # function of the figure's key, value as written, unit and source, the assumptions and the language (each entry
 # keeps the glossary it was rendered with: another glossary renders afresh). Figures other sources state
 # differently are rendered each time.
-_TEXTS: dict[tuple[object, ...], tuple[Glossary, str | None]] = {}
-_TEXTS_SIZE = 256
+_TEXTS: GlossaryMemo[str | None] = GlossaryMemo(256)
 
 
 def plain_answer(shape: ParsedQuestion, text: str, qa: QAComponents, trace: TraceRecorder) -> AnswerResult | None:
@@ -90,14 +90,7 @@ def _memoised_answer_text(result: QueryResult, fact: Fact, slots: Slots, glossar
     # the value as written, not the value: 1320 and 1320.0 are equal keys but render differently
     key = (query.key, format_number(fact.value), fact.unit, fact.source_doc_id, fact.source_locator,
            slots.assumptions, lang)
-    kept = _TEXTS.get(key)
-    if kept is not None and kept[0] is glossary:
-        return kept[1]
-    text = _answer_text(result, fact, slots, glossary, lang)
-    if len(_TEXTS) >= _TEXTS_SIZE:
-        _TEXTS.clear()
-    _TEXTS[key] = (glossary, text)
-    return text
+    return _TEXTS.recall(key, glossary, lambda: _answer_text(result, fact, slots, glossary, lang))
 
 
 def _answer_text(result: QueryResult, fact: Fact, slots: Slots, glossary: Glossary, lang: Lang) -> str | None:

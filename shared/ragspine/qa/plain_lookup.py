@@ -34,6 +34,7 @@ from ragspine.qa.arithmetic_cues import NO_ARITHMETIC, ONE_METRIC_WORDS, SPACED_
 from ragspine.qa.clarify import ScopeDecision, clarify_scope
 from ragspine.qa.company_spelling import with_company_names
 from ragspine.qa.dated_periods import may_name_a_date
+from ragspine.qa.glossary_memo import GlossaryMemo
 from ragspine.qa.intent import RuleIntentParser
 from ragspine.qa.intent_model import Channel, Intent
 from ragspine.qa.language import Lang, detect_language
@@ -182,8 +183,7 @@ def plain_parse(text: str, qa: QAComponents, *, today: date, trace: TraceRecorde
 # entity and channel and nothing else the gate reads (no misspelt, unknown or one-phrase name, no bad period, no
 # analysis or arithmetic), so the decision is a function of those slots, the day and the language; each entry
 # keeps the glossary it was made with (another glossary decides afresh). Decisions are immutable, so one is shared.
-_DECISIONS: dict[tuple[object, ...], tuple[Glossary, ScopeDecision]] = {}
-_DECISIONS_SIZE = 256
+_DECISIONS: GlossaryMemo[ScopeDecision] = GlossaryMemo(256)
 
 
 def _plain_scope(intent: Intent, glossary: Glossary, today: date, lang: Lang) -> ScopeDecision:
@@ -191,11 +191,4 @@ def _plain_scope(intent: Intent, glossary: Glossary, today: date, lang: Lang) ->
     slots = intent.slots
     period = slots.periods[0]
     key = (slots.metrics, slots.entities, period.period_type, period.period, slots.channels, today, lang)
-    kept = _DECISIONS.get(key)
-    if kept is not None and kept[0] is glossary:
-        return kept[1]
-    decision = clarify_scope(intent, glossary=glossary, today=today, lang=lang)
-    if len(_DECISIONS) >= _DECISIONS_SIZE:
-        _DECISIONS.clear()
-    _DECISIONS[key] = (glossary, decision)
-    return decision
+    return _DECISIONS.recall(key, glossary, lambda: clarify_scope(intent, glossary=glossary, today=today, lang=lang))
