@@ -53,17 +53,21 @@ browser: $(BROWSER_STAMP)
 run: $(STAMP)
 	$(BIN)/ragspine serve --samples
 
+# Tests spread over the machine's cores (pytest-xdist): each test file is one unit of work, so module fixtures
+# run once; tests/support/xdist_groups.py keeps the folders sharing a session service on one worker.
+PARALLEL := -n auto --dist loadfile
+
 # The whole suite, then the corpus tests when the handout's corpus sits beside the repository (CI sets
 # RAGSPINE_REQUIRE_CORPUS=1, so there a missing corpus fails instead of being left out with a notice).
 test: $(STAMP) $(TOOLS_STAMP) $(MERMAID_STAMP) browser lint
-	RAGSPINE_TOOLS_VENV=$(abspath $(TOOLS)) $(BIN)/python -m pytest -q -m "not corpus"
+	RAGSPINE_TOOLS_VENV=$(abspath $(TOOLS)) $(BIN)/python -m pytest -q $(PARALLEL) -m "not corpus"
 	@if [ -d $(CORPUS) ] || [ "$$RAGSPINE_REQUIRE_CORPUS" = 1 ]; then $(MAKE) --no-print-directory test-corpus; \
 	else echo "NOTICE: the corpus tests did not run: $(CORPUS) is missing (make test-corpus runs them)"; fi
 
 # The tests and evaluations that read the handout's corpus (../shared/corpus, marker `corpus`): a
 # missing corpus file fails them here instead of skipping.
 test-corpus: $(STAMP)
-	RAGSPINE_REQUIRE_CORPUS=1 $(BIN)/python -m pytest -q -m corpus
+	RAGSPINE_REQUIRE_CORPUS=1 $(BIN)/python -m pytest -q $(PARALLEL) -m corpus
 
 # The docs site into site/; --strict (and mkdocs.yml's validation) fails on a broken link or anchor
 # and on a page missing from the nav. configuration.md must match the Settings model.
@@ -83,7 +87,7 @@ FAST_TESTS := tests/unit tests/integration/qa --ignore=tests/integration/qa/narr
 	tests/integration/template/test_template_least_privilege.py tests/integration/template/test_template_page.py
 
 test-fast: $(STAMP)
-	$(BIN)/python -m pytest -q -m "not slow" $(FAST_TESTS)
+	$(BIN)/python -m pytest -q $(PARALLEL) -m "not slow" $(FAST_TESTS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check shared functions tests tools

@@ -19,7 +19,7 @@ from tests.support.cfn import REPO_ROOT, dynamodb_create_table_kwargs
 from tests.support.fd_guard import FdGuard
 from tests.support.moto_dynamodb import serialize_dynamodb_calls
 from tests.support.process_caches import close_services
-from tests.support.sam_build import build as sam_build_into
+from tests.support.sam_build import build_once
 
 if TYPE_CHECKING:
     from ragspine.bootstrap import Services
@@ -59,6 +59,16 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     if item.get_closest_marker("corpus") is not None and _names_the_corpus(reason):
         report.outcome = "failed"
         report.longrepr = f"RAGSPINE_REQUIRE_CORPUS=1 and the corpus is missing: {reason}"
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """``--dist loadfile`` keeps each folder of shared session services on one worker (tests/support/xdist_groups.py)."""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from tests.support.xdist_groups import FileOrSharedFolderScheduling
+
+    return FileOrSharedFolderScheduling(config, log)
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -139,7 +149,7 @@ def sample_services(settings: Settings) -> Iterator[Services]:
 @pytest.fixture(scope="session")
 def sam_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The build output of ``sam build`` (one per test run): each function's folder and each layer's."""
-    return sam_build_into(tmp_path_factory.mktemp("sam"))
+    return build_once(tmp_path_factory)
 
 
 @pytest.fixture

@@ -6,6 +6,7 @@ The build uses the tools virtualenv's SAM CLI and a python3.12 (pyenv or PATH), 
 
 from __future__ import annotations
 
+import fcntl
 import os
 import subprocess
 from pathlib import Path
@@ -57,3 +58,20 @@ def build(scratch: Path) -> Path:
         assert done.returncode == 0, report(done)
         return build_dir
     pytest.fail(message, pytrace=False)
+
+
+def build_once(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``build`` once per test run, also when several xdist workers ask for it: the first builds under a lock
+    in the run's shared temporary folder, the others wait for it and reuse its output."""
+    if "PYTEST_XDIST_WORKER" not in os.environ:
+        return build(tmp_path_factory.mktemp("sam"))
+    shared = tmp_path_factory.getbasetemp().parent / "sam-build"  # the parent of every worker's own folder
+    shared.mkdir(exist_ok=True)
+    with (shared / "lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        finished = shared / "finished"
+        if finished.exists():
+            return Path(finished.read_text(encoding="utf-8"))
+        build_dir = build(shared)
+        finished.write_text(str(build_dir), encoding="utf-8")
+        return build_dir
