@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from ragspine.bootstrap import get_services
 from ragspine.qa.result import AnswerStatus
@@ -113,6 +115,17 @@ def test_two_kinds_of_one_span_are_set_against_each_other_by_the_size_of_their_g
            "building leases)" in answer, answer
     assert "row=2022 – 2026,col=Ground Leases" in answer and "row=2022 – 2026,col=Building Leases" in answer, answer
     assert "FY20" not in answer, answer
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(["2022 - 2026", "2022-2026", "2022–2026", "2022 – 2026", "2022-26"]),
+       st.sampled_from(["difference in the number of", "difference between the"]))
+def test_the_gap_of_two_kinds_is_read_whatever_the_span_dash(expiries: None, span: str, asked: str) -> None:
+    answer, status = service_answer(f"From fiscal year {span}, what is the {asked} ground leases and building "
+                                    "leases expiring?")
+
+    assert status is AnswerStatus.FOUND, answer
+    assert "in 2022–2026: 316 (ground leases below building leases)" in answer, answer
 
 
 def test_a_japanese_question_gets_the_gap_of_two_kinds_said_in_japanese(expiries: None) -> None:
