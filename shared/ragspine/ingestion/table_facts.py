@@ -705,6 +705,9 @@ class _TableReader:
                     names = [Named(metric=qualified) if n.metric else n for n in names]
                     if not any(n.metric for n in names):  # a bare total: its channel word was no channel
                         names = [Named(metric=qualified)]
+                elif (kind := self._glossary_kind_of_open_row(c, labels, names, column)) is not None:
+                    names = [Named(metric=kind) if n.metric else n for n in names]
+                    column = [n for n in column if not n.metric]
                 if (not cell.entity and not any(n.entity for n in (*names, *column)) and labels
                         and is_bare_total(labels[-1]) and (why := self._total_of_some_parts(row_names))):
                     self.warn(f"row {_joined(labels)!r}: a total of some of an entity's parts ({why}), not its figure; "
@@ -1185,6 +1188,27 @@ class _TableReader:
         if c in self.share_cols:
             return open_metric_code(stated_share_label(f"{header}: {metrics[0][0]}", self.share_cols[c][1]))
         return open_metric_code(f"{header}: {metrics[0][0]}")
+
+    def _glossary_kind_of_open_row(self, c: int, labels: Sequence[str], names: Sequence[Named],
+                                   column: Sequence[Named]) -> str | None:
+        """A row of the document's own words under a column the glossary reads as a metric, as that kind of the row.
+
+        "Teekay LNG" under "Revenues" beside "Income from vessel operations": each column states its kind of
+        figure for the row, a segment's revenues here, as a column the glossary does not read does
+        (``revenues: teekay lng``). Read as the glossary's metric the cell would name two metrics, and it
+        would be no figure of the company's own revenue anyway. Only where the row names one open metric and
+        nothing else, and exactly one header line of the column names the glossary metric and no other slot.
+        """
+        metrics = [(label, n.metric) for label, n in zip(labels, names, strict=True) if n.metric]
+        if len(metrics) != 1 or not is_open_code(metrics[0][1] or "") or any(n.entity or n.channel for n in names):
+            return None
+        glossary_metrics = {n.metric for n in column if n.metric}
+        if len(glossary_metrics) != 1 or any(is_open_code(m or "") for m in glossary_metrics):
+            return None
+        heads = [clean_label(h) for h in self.shape.col_headers[c] if h and self.name(clean_label(h)).metric]
+        if len(heads) != 1 or (named := self.name(heads[0])).entity or named.channel or named.period:
+            return None
+        return open_metric_code(f"{heads[0]}: {clean_label(metrics[0][0])}")
 
     def _qualified_by_sections(self) -> dict[int, tuple[str, ...]]:
         """Row labels the glossary does not read, each qualified by the heading it sits under.

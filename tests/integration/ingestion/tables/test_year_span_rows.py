@@ -4,7 +4,8 @@ Such a row says when its figures expire or fall due, never a fiscal year's figur
 its column's kind in that span as written (``2022 – 2026: ground leases``), undated, as a payment
 schedule's years are, though no ``Thereafter`` or ``Total`` row follows them. The header over the spans
 ("Fiscal Year") names what the rows are, not the table's period. A question writing a span and the kinds
-gets them added up, or one kind's two spans compared, each cell cited and said to be of its span.
+gets them added up, two kinds of a span set against each other, or one kind's two spans compared, each cell
+cited and said to be of its span.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from ragspine.bootstrap import get_services
 from ragspine.qa.result import AnswerStatus
@@ -101,6 +104,37 @@ def test_one_kind_of_two_spans_is_compared_later_against_earlier(expiries: None)
     assert ": 214" in answer and ": 96" in answer, answer
 
 
+def test_two_kinds_of_one_span_are_set_against_each_other_by_the_size_of_their_gap(ask: Ask) -> None:
+    body = ask("From fiscal year 2022 - 2026, what is the difference in the number of ground leases and "
+               "building leases expiring?")
+    answer = body["answer"]
+
+    assert body["status"] == "found", answer
+    # which is taken from which the words leave open: the gap's size, and which kind is the larger
+    assert "difference between ground leases and building leases in 2022–2026: 316 (ground leases below " \
+           "building leases)" in answer, answer
+    assert "row=2022 – 2026,col=Ground Leases" in answer and "row=2022 – 2026,col=Building Leases" in answer, answer
+    assert "FY20" not in answer, answer
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(["2022 - 2026", "2022-2026", "2022–2026", "2022 – 2026", "2022-26"]),
+       st.sampled_from(["difference in the number of", "difference between the"]))
+def test_the_gap_of_two_kinds_is_read_whatever_the_span_dash(expiries: None, span: str, asked: str) -> None:
+    answer, status = service_answer(f"From fiscal year {span}, what is the {asked} ground leases and building "
+                                    "leases expiring?")
+
+    assert status is AnswerStatus.FOUND, answer
+    assert "in 2022–2026: 316 (ground leases below building leases)" in answer, answer
+
+
+def test_a_japanese_question_gets_the_gap_of_two_kinds_said_in_japanese(expiries: None) -> None:
+    answer, status = service_answer("2022-2026年のground leasesとbuilding leasesの差はいくらですか？")
+
+    assert status is AnswerStatus.FOUND, answer
+    assert "の差：316（ground leasesはbuilding leasesより少ない）" in answer, answer
+
+
 def test_a_chinese_question_gets_the_sum_said_in_chinese(expiries: None) -> None:
     answer, status = service_answer("2027-2031年ground leases和building leases合计是多少？")
 
@@ -109,8 +143,8 @@ def test_a_chinese_question_gets_the_sum_said_in_chinese(expiries: None) -> None
 
 
 @pytest.mark.parametrize("question", [
-    # two kinds compared: which is taken from which the question leaves open
-    "From fiscal year 2022 - 2026, what is the difference in the number of ground leases and building leases?",
+    # a percentage difference of two kinds: which one it is relative to the question leaves open
+    "From fiscal year 2022 - 2026, what is the percentage difference between ground leases and building leases?",
     # a span the schedule does not state
     "From fiscal year 2024 - 2028, what is the total number of ground leases and building leases?",
     # a ratio is not what these cells give
