@@ -1784,7 +1784,7 @@ class _TableReader:
             number = replace(number, value=abs(number.value))
         term = glossary.terms[SlotKind.METRIC].get(metric)
         expected = (term.unit or "") if term is not None else ""
-        if (unit_dimension(expected) == "ratio" and not (number.percent or c in self.percent_cols)
+        if (unit_dimension(expected) == "ratio" and not (number.percent or c in self._percent_columns())
                 and self._states_amounts(r, table_units, declared)):
             # a note keeping percentages out of the money leaves which the row's figures are unsaid
             excepted = bool(self._excepted_words() & _PERCENT_WORDS)
@@ -1972,9 +1972,15 @@ class _TableReader:
                  *(u for label in labels for u in _units_of(label, self.currency))]
         if not (any(unit_dimension(u) == "money" for u in units) or "money" in declared.default):
             return False
-        skipped = self.percent_cols | set(self.change_cols) | self.schedule_cols
+        skipped = self._percent_columns() | set(self.change_cols) | self.schedule_cols
         return states_amounts(self.rows[r][c] for c in self.shape.col_headers
                               if c not in skipped and c < len(self.rows[r]))
+
+    def _percent_columns(self) -> set[int]:
+        """The columns of percentages: a common-size column, or one whose header states % ("% of revenue")."""
+        return self.percent_cols | {c for c, headers in self.shape.col_headers.items()
+                                    if any(unit_dimension(u) == "ratio"
+                                           for h in headers for u in _units_of(h, self.currency))}
 
     def _section_units(self, r: int) -> list[str]:
         """The units the heading over row ``r`` states beside its words (``earnings per share ($M)``).

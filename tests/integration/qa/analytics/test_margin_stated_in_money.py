@@ -126,3 +126,16 @@ def test_amounts_under_a_note_keeping_percentages_out_are_left_unread(glossary_f
     facts = _facts(glossary_folder, _income(caption="in thousands of US dollars, except percentages"))
     # THEN which they are is unsaid: neither read
     assert ("GROSS_MARGIN", "2019") not in facts and ("GROSS_PROFIT", "2019") not in facts
+
+
+def test_a_margin_row_beside_its_percent_of_revenue_reads_each_column_as_it_is(glossary_folder: Path) -> None:
+    # WHEN the margin row states its amount and, in a column headed "% of revenue", its margin
+    text = ("# Corvid Devices annual report\n\nResults (in thousands of US dollars):\n\n"
+            "| | 2019 | 2019 | 2018 | 2018 |\n| --- | --- | --- | --- | --- |\n"
+            "| | Amount | % of revenue | Amount | % of revenue |\n"
+            "| Revenue | 102,400 | 100.0 | 95,100 | 100.0 |\n| Gross margin | 32,666 | 31.9 | 29,870 | 31.4 |\n")
+    facts = _facts(glossary_folder, text)
+    # THEN the amount column's figure is the gross profit, the percent column's never an amount
+    assert (facts["GROSS_PROFIT", "2019"].value, facts["GROSS_PROFIT", "2019"].unit) == (32666, "USD_K")
+    assert facts["GROSS_PROFIT", "2019"].source_locator.endswith("col=2019/Amount")
+    assert facts.get(("GROSS_MARGIN", "2019")) is None or facts["GROSS_MARGIN", "2019"].value == 31.9
