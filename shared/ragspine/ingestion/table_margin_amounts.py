@@ -27,12 +27,12 @@ from ragspine.numbers.units import unit_dimension
 # "Gross margin %", "gross margin percentage" or "margin rate".
 _MARGIN = re.compile(r"(?i)(?<![a-z])margins?(?![a-z])")
 _RATE_WORDS = re.compile(r"(?i)%|％|(?<![a-z])(?:percent\w*|pct|ratios?|rates?)(?![a-z])")
-# What a percentage of revenue stays within: a figure beyond it is no margin in percent.
+# What a margin in percent stays within, but for losses above revenue (which a table of money marks ``%``).
 _PERCENT_BOUND = 100
 
 
 def states_amounts(cells: Iterable[str]) -> bool:
-    """Whether a row's figures not marked ``%`` are amounts: each beyond ±100, which no margin in percent is."""
+    """Whether a row's figures not marked ``%`` are amounts: each beyond ±100, where a margin in percent is not."""
     numbers = [number for cell in cells if (number := read_cell(cell)) is not None and not number.percent]
     return bool(numbers) and all(abs(n.value) > _PERCENT_BOUND for n in numbers)
 
