@@ -74,6 +74,7 @@ from ragspine.ingestion.table_column_dates import column_dates, quarter_ends
 from ragspine.ingestion.table_data_headings import names_a_data_block
 from ragspine.ingestion.table_deducted_liabilities import deducted_liabilities
 from ragspine.ingestion.table_grand_totals import shared_end, shared_start
+from ragspine.ingestion.table_margin_amounts import margin_amount, states_amounts
 from ragspine.ingestion.table_owners_share import owners_share, splits_off_noncontrolling
 from ragspine.ingestion.table_percent_columns import common_size_columns
 from ragspine.ingestion.table_quarters import (
@@ -139,6 +140,9 @@ _CHANGES_SECTION = re.compile(r"(?i:\bchanges?\s+in\b|\(increase\)|\(decrease\)|
                               r"decrease\s*\(increase\))|増減|增减|变动")
 _SECTION_END = re.compile(r"(?i:net\s+cash|total\b|cash\s+(?:provided|used|generated))|合計|小計|合计|小计|净额")
 _AMBIGUOUS = "<ambiguous>"
+# The words of a unit note leaving percentages out of the table's money ("in millions, except percentages").
+_PERCENT_WORDS = frozenset({"percentage", "percentages", "percent", "percents", "ratio", "ratios", "margin", "margins",
+                            "rates"})
 _BARE_YEAR = re.compile(r"(?:19|20)\d{2}")
 _PART_OF_YEAR = re.compile(
     r"half|six\s+months|nine\s+months|three\s+months|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s*[-–—~]"
@@ -1804,6 +1808,16 @@ class _TableReader:
             number = replace(number, value=abs(number.value))
         term = glossary.terms[SlotKind.METRIC].get(metric)
         expected = (term.unit or "") if term is not None else ""
+        if (unit_dimension(expected) == "ratio" and not (number.percent or c in self._percent_columns())
+                and self._states_amounts(r, table_units, declared)):
+            # a note keeping percentages out of the money leaves which the row's figures are unsaid
+            excepted = bool(self._excepted_words() & _PERCENT_WORDS)
+            amount = None if excepted else margin_amount(glossary, metric, self.shape.row_labels[r][-1])
+            if amount is None:
+                self.warn(f"{what}: an amount, but {metric} is a ratio; cell skipped")
+                return None
+            metric, term = amount, glossary.terms[SlotKind.METRIC][amount]
+            expected = term.unit or ""
         unit = self._unit(r, c, metric, expected, number.percent or c in self.percent_cols, table_units, declared)
         if unit is None:
             return None
@@ -1962,13 +1976,35 @@ class _TableReader:
 
     def _excepted(self, labels: Sequence[str]) -> bool:
         """Whether a unit note around the table leaves these labels out of its unit ("…, except employees")."""
+        said = {w.lower() for label in labels for w in re.findall(r"[^\W\d_]{3,}", label)}
+        return bool(self._excepted_words() & said)
+
+    def _excepted_words(self) -> set[str]:
+        """The words a unit note around the table leaves out of its unit: "…, except employees" -> {employees}."""
         corner = [self.rows[h][k] for h in self.shape.header_rows for k in range(self.shape.label_cols)]
         words: set[str] = set()
         for text in (*self.block_caption(), *self.context.headings, self.context.lead, self.context.note, *corner):
             for match in _EXCEPT.finditer(text or ""):
                 words |= {w.lower() for w in re.findall(r"[^\W\d_]{3,}", _EXCEPT_FILLER.sub(" ", match.group(1)))}
-        said = {w.lower() for label in labels for w in re.findall(r"[^\W\d_]{3,}", label)}
-        return bool(words & said)
+        return words
+
+    def _states_amounts(self, r: int, table_units: list[str], declared: DeclaredUnits) -> bool:
+        """Whether row ``r`` states amounts of the table's money (``table_margin_amounts``): the table states
+        money and the row's figures not marked ``%`` all lie beyond what a margin in percent reaches."""
+        labels = self.shape.row_labels[r]
+        units = [*table_units, *self._section_units(r),
+                 *(u for label in labels for u in _units_of(label, self.currency))]
+        if not (any(unit_dimension(u) == "money" for u in units) or "money" in declared.default):
+            return False
+        skipped = self._percent_columns() | set(self.change_cols) | self.schedule_cols
+        return states_amounts(self.rows[r][c] for c in self.shape.col_headers
+                              if c not in skipped and c < len(self.rows[r]))
+
+    def _percent_columns(self) -> set[int]:
+        """The columns of percentages: a common-size column, or one whose header states % ("% of revenue")."""
+        return self.percent_cols | {c for c, headers in self.shape.col_headers.items()
+                                    if any(unit_dimension(u) == "ratio"
+                                           for h in headers for u in _units_of(h, self.currency))}
 
     def _section_units(self, r: int) -> list[str]:
         """The units the heading over row ``r`` states beside its words (``earnings per share ($M)``).

@@ -48,7 +48,7 @@ def _cue(*words: str) -> LazyPattern:
 AVERAGE = _cue("average", "averages", "mean", "avg", "平均", "均值", "平均值")
 # "the ratio (in percentage) of": the unit said inside the cue, as "the proportion (in percentage) of" below
 RATIO = _cue("ratio of", "ratio (in percentage) of", "ratio, in percentage, of", "ratio between", "divided by",
-             "as a percentage of", "as a percent of", "as a share of",
+             "as a percentage of", "as a percent of", "as a share of", "as a % of", "as % of",
              "as a proportion of", "as a fraction of",
              "之比", "比值", "比率", "比例", "に対する", "に占める", "を占める", "占める", "割合", "で割った", "除以")
 CAGR = _cue("cagr", "compound annual growth", "compounded annual growth", "annualized growth", "annualised growth",
@@ -72,8 +72,9 @@ DIFFERENCE = _cue("difference", "differ", "gap", "相差", "差额", "差距", "
 # value and carrying amount" is (fair value - carrying amount) / carrying amount
 RELATIVE_DIFFERENCE = _cue("percentage difference", "percent difference", "relative difference")
 # A part as a share of a whole: "the percentage of audit fees in total fees", "what proportion of … is made up of"
-# "the proportion (in percentage) of", "the proportion, in percentage, of": the unit said inside the cue
-SHARE_OF = _cue("percentage of", "percent of", "proportion of", "proportion (in percentage) of",
+# "the proportion (in percentage) of", "the proportion, in percentage, of": the unit said inside the cue;
+# "hardware % of total revenue": the sign written for the word
+SHARE_OF = _cue("percentage of", "percent of", "% of", "proportion of", "proportion (in percentage) of",
                "proportion, in percentage, of", "share of", "percentage constitution", "out of",
                "占")  # 瑞士收入占税前收入总额的百分比: the part 占 (takes up) the whole
 # The whole a share divides by is the sum of parts the question names: "of A, B and C combined", A和B合计中
@@ -465,7 +466,7 @@ _TOTAL_AFTER = LazyPattern(r"\s*(?:的)?(?:总额|总计|合计|总和|合計|�
 
 
 # "the percentage of A in B", "the percentage constitution of A in B": B, named right after the part, holds it
-_SHARE_BEFORE = LazyPattern(r"(?<![a-z])(?:percentage|percent|proportion|share)(?:\s+constitution)?"
+_SHARE_BEFORE = LazyPattern(r"(?:(?<![a-z])(?:percentage|percent|proportion|share)(?:\s+constitution)?|%)"
                             r"\s+of\s+(?:the\s+)?$")
 _PART_IN = LazyPattern(r"\s+in\s+(?:the\s+)?$")
 
