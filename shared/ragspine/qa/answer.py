@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from ragspine.citation import Source, merged_sources
 from ragspine.errors import FieldError, InvalidInputError
-from ragspine.facts.glossary import Glossary, SlotKind
+from ragspine.facts.glossary import Glossary, SlotKind, normalize_text
 from ragspine.facts.model import format_number
 from ragspine.facts.open_vocabulary import METRIC_PREFIX, label_of
 from ragspine.facts.ports import FactStore
@@ -27,6 +27,7 @@ from ragspine.llm.ports import LLMProvider
 from ragspine.qa.arithmetic_cues import read_arithmetic
 from ragspine.qa.change_asks import with_change_read
 from ragspine.qa.clarify import AskBack, Proceed, ScopeDecision, clarify_scope
+from ragspine.qa.dated_periods import may_name_a_date
 from ragspine.qa.described_tables import rows_of_described_table
 from ragspine.qa.due_year_sums import due_year_outcome, headed_columns_outcome, within_span_outcome
 from ragspine.qa.due_years import due_span, notice_words, span_of_a_cell_read, with_due_figures
@@ -42,6 +43,7 @@ from ragspine.qa.parse_cache import (
     DEFAULT_PARSE_CACHE_SIZE,
     ParseCache,
     ParsedQuestion,
+    ParseKey,
     Rendered,
     implied_numbers,
     question_numbers,
@@ -194,20 +196,23 @@ def answer_question(question: str, *, qa: QAComponents, history: Sequence[Messag
     text = validate_question(question, max_chars=qa.max_chars)
     # a January or February year end a cited column was read as the year of: said with the answer
     return with_year_ends_said(_answered(text, qa, history), text, facts=qa.facts, glossary=qa.glossary,
-                               lang=detect_language(text), max_sensitivity=qa.max_sensitivity)
+                               max_sensitivity=qa.max_sensitivity)
 
 
 def _answered(text: str, qa: QAComponents, history: Sequence[Message]) -> AnswerResult:
     """``answer_question`` of a validated question."""
-    asked = text
+    asked, today = text, qa.clock()
+    # a question asked before whose words were found to write no date: neither reading below looks for one again
+    dateless = _seen_writing_no_date(qa, (text, today))
     # "as at September 30, 2019" where the row's own table heads FY2019 with that date: read as that year
-    text = with_table_dates_read(text, facts=qa.facts, glossary=qa.glossary, max_sensitivity=qa.max_sensitivity)
-    cache = _QuestionCache(qa, text)
+    if not dateless:
+        text = with_table_dates_read(text, facts=qa.facts, glossary=qa.glossary, max_sensitivity=qa.max_sensitivity)
+    cache = _QuestionCache(qa, text, today)
     shape, trace = cache.parse()
     # "the change in revenue between the quarters ended July 27 and April 27 in 2019": dates a table heads its own
     # columns with, none of the glossary's periods, read as written before any is taken for a fiscal year
     dated = _cells_named_computed(dated_cells.dated_cells_outcome, shape, asked, qa, trace) \
-        if _MONTH_WORD.search(asked) else None
+        if not dateless and _MONTH_WORD.search(asked) else None
     if dated is not None:
         return _finish(trace, dated)
     plain = plain_answer(shape, text, qa, trace) if cache.plain else None
@@ -506,9 +511,9 @@ class _QuestionCache:
     """The parse cache as one question meets it: the parse (kept, or made and kept), the lookup plan
     made on the parse's first reuse, and the last structured answer with the facts it came from."""
 
-    def __init__(self, qa: QAComponents, text: str) -> None:
+    def __init__(self, qa: QAComponents, text: str, today: date) -> None:
         self._qa, self._text = qa, text
-        self._key = (text, qa.clock())
+        self._key = (text, today)
         self.cached = False
         self.plain = False  # parsed just now as a plain lookup (qa/plain_lookup.py)
         self.shape: ParsedQuestion | None = None
@@ -530,6 +535,9 @@ class _QuestionCache:
             trace = TraceRecorder.begin(len(self._text), shape.question_sha256, started)
             trace.decide("parse_cache:hit")
             trace.skip(shape.stages)
+            if shape.writes_no_date is None:  # its first reuse: whether its words write a date, kept for the next
+                shape = shape.with_date_verdict(_writes_no_date(self._text))
+                self._qa.parse_cache.put(self._key, shape)
         self.shape = shape
         return shape, trace
 
@@ -580,6 +588,22 @@ class _QuestionCache:
     def _shape(self) -> ParsedQuestion:
         assert self.shape is not None, "parse() first"
         return self.shape
+
+
+def _writes_no_date(question: str) -> bool:
+    """True when ``question`` holds no month the table-dates reading or the dated cells read a date from: both
+    look for one first and read nothing without it."""
+    return _MONTH_WORD.search(question) is None and not may_name_a_date(normalize_text(question))
+
+
+def _seen_writing_no_date(qa: QAComponents, key: ParseKey) -> bool:
+    """Whether the question of ``key`` is kept parsed and was found to write no date (``_writes_no_date``).
+
+    The verdict is read from the words a parse is kept under, so it is about these very words. A peek: the
+    parse's own look-up counts the hit or miss.
+    """
+    kept = qa.parse_cache.peek(key)
+    return kept is not None and kept.writes_no_date is True
 
 
 def _refused_clarified_or_curated(shape: ParsedQuestion, text: str, qa: QAComponents,

@@ -50,6 +50,13 @@ def test_the_tables_own_closing_date_is_its_year(qa: QAComponents, question: str
     assert cell in result.answer, result.answer
 
 
+def test_a_repeated_question_reads_the_tables_date_on_every_ask(qa: QAComponents) -> None:
+    # the verdict kept with a repeated question's parse is only ever that it writes no date: this one writes one
+    answers = [answer_question("What was the international discount rate as of 30 September 2019?", qa=qa)
+               for _ in range(3)]
+    assert all("col=international/September 30 /2019" in a.answer for a in answers), answers[-1].answer
+
+
 def test_the_change_between_two_such_dates(qa: QAComponents) -> None:
     result = answer_question("What is the change in the domestic discount rate between September 30, 2018 and "
                              "September 30, 2019?", qa=qa)
