@@ -19,7 +19,7 @@ A year the question writes as its end date ("the year ended February 1, 2020") i
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -79,12 +79,10 @@ def with_year_ends_said(result: AnswerResult, question: str, *, facts: FactStore
 
     ``lang``: the language to say it in; None reads the question's, only when there is something to say.
     """
-    if result.route is Route.NARRATIVE or not result.sources:
-        return result
     # only a locator naming January or February can be read so: most answers cite none, and neither the
-    # question's dates nor the figures' periods are read for them
-    locators = [loc for loc in _locators(result.sources) if _may_name_year_end(loc)]
-    if not locators:
+    # question's dates nor the figures' periods are read for them (the route, an enum's member, read only then)
+    locators = [loc for source in result.sources if _may_name_year_end(loc := source.get("locator", ""))]
+    if not locators or result.route is Route.NARRATIVE:
         return result
     # a figure of no period (a column of a date of its own) was read as no year: no year end to say
     undated = {r.fact.source_locator for r in result.results if r.fact is not None and r.fact.period_type == UNDATED}
@@ -119,10 +117,6 @@ def _decided(trace: dict[str, object], decision: str, **changed: object) -> dict
     decisions = trace.get("decisions")
     listed = [*decisions, decision] if isinstance(decisions, list) else [decision]
     return {**trace, **changed, "decisions": listed} if trace else trace
-
-
-def _locators(sources: Iterable[Mapping[str, str]]) -> list[str]:
-    return [source.get("locator", "") for source in sources]
 
 
 def _year_ends_of_cited_rows(result: AnswerResult, facts: FactStore, glossary: Glossary,
