@@ -241,8 +241,10 @@ def _answered(text: str, qa: QAComponents, history: Sequence[Message]) -> Answer
     assert isinstance(decision, Proceed)  # a question back was answered above
     slots = decision.slots
     channel = intent.channel
+    structured = channel is Channel.STRUCTURED  # read once: each read of an enum's member is a class look-up
     unknown = slots.unrecognized
-    read = _names_read_as_document_words(intent, decision, text, qa, shape.lang)
+    read = _names_read_as_document_words(intent, decision, text, qa, shape.lang) \
+        if structured and unknown is not None else None
     named_in: StatedNames | None = None
     if read is not None:  # "the total liabilities of IMFT", where a document says what IMFT is
         named_in, intent, decision = read
@@ -251,7 +253,7 @@ def _answered(text: str, qa: QAComponents, history: Sequence[Message]) -> Answer
         trace.decide("clarify:names_stated_in_documents")
     by_row = row_for_metric(intent, decision, text, facts=qa.facts, glossary=qa.glossary, retriever=qa.retriever,
                             max_sensitivity=qa.max_sensitivity, lang=shape.lang) \
-        if isinstance(decision, Proceed) and channel is Channel.STRUCTURED else None
+        if isinstance(decision, Proceed) and structured else None
     if by_row is not None:  # "external revenues from Canada", where the document says its table is of revenues
         decision = by_row
         slots = decision.slots
@@ -259,7 +261,7 @@ def _answered(text: str, qa: QAComponents, history: Sequence[Message]) -> Answer
         trace.decide("structured:row_for_metric")
     topic = rows_of_described_table(decision, text, facts=qa.facts, glossary=qa.glossary, retriever=qa.retriever,
                                     max_sensitivity=qa.max_sensitivity) \
-        if isinstance(decision, Proceed) and channel is Channel.STRUCTURED and by_row is None else None
+        if isinstance(decision, Proceed) and structured and by_row is None else None
     if topic is not None:  # "the high and low prices of the common stock", where the document says its table is of them
         decision = topic
         slots = decision.slots
@@ -267,7 +269,7 @@ def _answered(text: str, qa: QAComponents, history: Sequence[Message]) -> Answer
         trace.decide("structured:rows_of_described_table")
     shares = stated_shares(intent, decision, text, facts=qa.facts, glossary=qa.glossary,
                            max_sensitivity=qa.max_sensitivity) \
-        if isinstance(decision, Proceed) and channel is Channel.STRUCTURED and slots.unrecognized is None else None
+        if isinstance(decision, Proceed) and structured and slots.unrecognized is None else None
     if shares is not None:  # "the percentage of revenue from Apple", where Apple's row is stated in percent
         intent, decision = shares
         slots = decision.slots
@@ -291,7 +293,7 @@ def _answered(text: str, qa: QAComponents, history: Sequence[Message]) -> Answer
         trace.decide("structured:derived_figure_not_computable")
         unmet = AnswerResult(asks.unmet, (), Route.STRUCTURED, AnswerStatus.NOT_FOUND, slots)
         return _finish(trace, kept_back(unmet) if kept_back else unmet)
-    rows_counted = _total_rows_counted(shape, text, qa, trace) if channel is Channel.STRUCTURED else None
+    rows_counted = _total_rows_counted(shape, text, qa, trace) if structured else None
     if rows_counted is not None:  # "how many categories are there under total stock-based compensation expense"
         return _finish(trace, rows_counted)
     if asks.count is not None:
@@ -308,12 +310,12 @@ def _answered(text: str, qa: QAComponents, history: Sequence[Message]) -> Answer
             return _finish(trace, kept_back(counted_result) if kept_back else counted_result)
     spanned = within_span_outcome(intent.slots, intent.arithmetic, text, facts=qa.facts, glossary=qa.glossary,
                                   lang=shape.lang, max_sensitivity=qa.max_sensitivity) \
-        if channel is Channel.STRUCTURED and not intent.slots.periods else None
+        if structured and not intent.slots.periods else None
     if spanned is not None:  # "due within 5 years": the schedule's columns that cover the span, added up
         return _finish(trace, _schedule_answer(spanned, text, qa, shape.lang, trace))
     headed = headed_columns_outcome(intent.slots, intent.arithmetic, text, facts=qa.facts, glossary=qa.glossary,
                                     lang=shape.lang, max_sensitivity=qa.max_sensitivity) \
-        if channel is Channel.STRUCTURED and len(intent.slots.periods) > 1 else None
+        if structured and len(intent.slots.periods) > 1 else None
     if headed is not None:  # "from 2020 to 2021-2022": the schedule's columns so headed, compared
         return _finish(trace, _schedule_answer(headed, text, qa, shape.lang, trace))
     # an average, sum or change with no period named: over every year stated for the row
@@ -335,7 +337,7 @@ def _answered(text: str, qa: QAComponents, history: Sequence[Message]) -> Answer
     if stated is None:  # no period named, and the rows asked are stated for one fiscal year only: that year
         stated = only_stated_year(slots, facts=qa.facts, max_sensitivity=qa.max_sensitivity)
     result = _structured(text, qa, cache, channel, trace, stated)
-    if channel is Channel.STRUCTURED:
+    if structured:
         return _finish(trace, kept_back(result) if kept_back else result)
     outcome = _narrative(text, qa, shape.lang, history, trace, slots)
     merged = AnswerResult(f"{result.answer}{COMPOSITE_SEPARATOR}{outcome.answer}",
