@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from ragspine.citation import Source, merged_sources
 from ragspine.errors import FieldError, InvalidInputError
-from ragspine.facts.glossary import Glossary, SlotKind, normalize_text
+from ragspine.facts.glossary import Glossary, SlotKind
 from ragspine.facts.model import format_number
 from ragspine.facts.open_vocabulary import METRIC_PREFIX, label_of
 from ragspine.facts.ports import FactStore
@@ -27,7 +27,6 @@ from ragspine.llm.ports import LLMProvider
 from ragspine.qa.arithmetic_cues import read_arithmetic
 from ragspine.qa.change_asks import with_change_read
 from ragspine.qa.clarify import AskBack, Proceed, ScopeDecision, clarify_scope
-from ragspine.qa.dated_periods import may_name_a_date
 from ragspine.qa.described_tables import rows_of_described_table
 from ragspine.qa.due_year_sums import due_year_outcome, headed_columns_outcome, within_span_outcome
 from ragspine.qa.due_years import due_span, notice_words, span_of_a_cell_read, with_due_figures
@@ -76,7 +75,7 @@ from ragspine.qa.stated_years import (
 )
 from ragspine.qa.structured import Lookup, StructuredOutcome, look_up, plan_lookups, run_structured
 from ragspine.qa.structured_asks import NOTHING_MORE, StructuredAsks, read_structured_asks
-from ragspine.qa.table_dates import with_table_dates_read
+from ragspine.qa.table_dates import with_table_dates_read, writes_no_date
 from ragspine.qa.trace import TraceRecorder, question_digest
 from ragspine.qa.undated import (
     names_a_stated_total,
@@ -593,9 +592,9 @@ class _QuestionCache:
 
 
 def _writes_no_date(question: str) -> bool:
-    """True when ``question`` holds no month the table-dates reading or the dated cells read a date from: both
+    """True when neither the table-dates reading nor the dated cells have a date to read in ``question``: both
     look for one first and read nothing without it."""
-    return _MONTH_WORD.search(question) is None and not may_name_a_date(normalize_text(question))
+    return _MONTH_WORD.search(question) is None and writes_no_date(question)
 
 
 def _seen_writing_no_date(qa: QAComponents, key: ParseKey) -> bool:
