@@ -42,6 +42,7 @@ from ragspine.qa.parse_cache import (
     DEFAULT_PARSE_CACHE_SIZE,
     ParseCache,
     ParsedQuestion,
+    ParseKey,
     Rendered,
     implied_numbers,
     question_numbers,
@@ -74,7 +75,7 @@ from ragspine.qa.stated_years import (
 )
 from ragspine.qa.structured import Lookup, StructuredOutcome, look_up, plan_lookups, run_structured
 from ragspine.qa.structured_asks import NOTHING_MORE, StructuredAsks, read_structured_asks
-from ragspine.qa.table_dates import with_table_dates_read
+from ragspine.qa.table_dates import with_table_dates_read, writes_no_date
 from ragspine.qa.trace import TraceRecorder, question_digest
 from ragspine.qa.undated import (
     names_a_stated_total,
@@ -194,20 +195,23 @@ def answer_question(question: str, *, qa: QAComponents, history: Sequence[Messag
     text = validate_question(question, max_chars=qa.max_chars)
     # a January or February year end a cited column was read as the year of: said with the answer
     return with_year_ends_said(_answered(text, qa, history), text, facts=qa.facts, glossary=qa.glossary,
-                               lang=detect_language(text), max_sensitivity=qa.max_sensitivity)
+                               max_sensitivity=qa.max_sensitivity)
 
 
 def _answered(text: str, qa: QAComponents, history: Sequence[Message]) -> AnswerResult:
     """``answer_question`` of a validated question."""
-    asked = text
+    asked, today = text, qa.clock()
+    # a question asked before whose words were found to write no date: neither reading below looks for one again
+    dateless = _seen_writing_no_date(qa, (text, today))
     # "as at September 30, 2019" where the row's own table heads FY2019 with that date: read as that year
-    text = with_table_dates_read(text, facts=qa.facts, glossary=qa.glossary, max_sensitivity=qa.max_sensitivity)
-    cache = _QuestionCache(qa, text)
+    if not dateless:
+        text = with_table_dates_read(text, facts=qa.facts, glossary=qa.glossary, max_sensitivity=qa.max_sensitivity)
+    cache = _QuestionCache(qa, text, today)
     shape, trace = cache.parse()
     # "the change in revenue between the quarters ended July 27 and April 27 in 2019": dates a table heads its own
     # columns with, none of the glossary's periods, read as written before any is taken for a fiscal year
     dated = _cells_named_computed(dated_cells.dated_cells_outcome, shape, asked, qa, trace) \
-        if _MONTH_WORD.search(asked) else None
+        if not dateless and _MONTH_WORD.search(asked) else None
     if dated is not None:
         return _finish(trace, dated)
     plain = plain_answer(shape, text, qa, trace) if cache.plain else None
@@ -236,8 +240,10 @@ def _answered(text: str, qa: QAComponents, history: Sequence[Message]) -> Answer
     assert isinstance(decision, Proceed)  # a question back was answered above
     slots = decision.slots
     channel = intent.channel
+    structured = channel is Channel.STRUCTURED  # read once: each read of an enum's member is a class look-up
     unknown = slots.unrecognized
-    read = _names_read_as_document_words(intent, decision, text, qa, shape.lang)
+    read = _names_read_as_document_words(intent, decision, text, qa, shape.lang) \
+        if structured and unknown is not None else None
     named_in: StatedNames | None = None
     if read is not None:  # "the total liabilities of IMFT", where a document says what IMFT is
         named_in, intent, decision = read
@@ -246,7 +252,7 @@ def _answered(text: str, qa: QAComponents, history: Sequence[Message]) -> Answer
         trace.decide("clarify:names_stated_in_documents")
     by_row = row_for_metric(intent, decision, text, facts=qa.facts, glossary=qa.glossary, retriever=qa.retriever,
                             max_sensitivity=qa.max_sensitivity, lang=shape.lang) \
-        if isinstance(decision, Proceed) and channel is Channel.STRUCTURED else None
+        if isinstance(decision, Proceed) and structured else None
     if by_row is not None:  # "external revenues from Canada", where the document says its table is of revenues
         decision = by_row
         slots = decision.slots
@@ -254,7 +260,7 @@ def _answered(text: str, qa: QAComponents, history: Sequence[Message]) -> Answer
         trace.decide("structured:row_for_metric")
     topic = rows_of_described_table(decision, text, facts=qa.facts, glossary=qa.glossary, retriever=qa.retriever,
                                     max_sensitivity=qa.max_sensitivity) \
-        if isinstance(decision, Proceed) and channel is Channel.STRUCTURED and by_row is None else None
+        if isinstance(decision, Proceed) and structured and by_row is None else None
     if topic is not None:  # "the high and low prices of the common stock", where the document says its table is of them
         decision = topic
         slots = decision.slots
@@ -262,7 +268,7 @@ def _answered(text: str, qa: QAComponents, history: Sequence[Message]) -> Answer
         trace.decide("structured:rows_of_described_table")
     shares = stated_shares(intent, decision, text, facts=qa.facts, glossary=qa.glossary,
                            max_sensitivity=qa.max_sensitivity) \
-        if isinstance(decision, Proceed) and channel is Channel.STRUCTURED and slots.unrecognized is None else None
+        if isinstance(decision, Proceed) and structured and slots.unrecognized is None else None
     if shares is not None:  # "the percentage of revenue from Apple", where Apple's row is stated in percent
         intent, decision = shares
         slots = decision.slots
@@ -286,7 +292,7 @@ def _answered(text: str, qa: QAComponents, history: Sequence[Message]) -> Answer
         trace.decide("structured:derived_figure_not_computable")
         unmet = AnswerResult(asks.unmet, (), Route.STRUCTURED, AnswerStatus.NOT_FOUND, slots)
         return _finish(trace, kept_back(unmet) if kept_back else unmet)
-    rows_counted = _total_rows_counted(shape, text, qa, trace) if channel is Channel.STRUCTURED else None
+    rows_counted = _total_rows_counted(shape, text, qa, trace) if structured else None
     if rows_counted is not None:  # "how many categories are there under total stock-based compensation expense"
         return _finish(trace, rows_counted)
     if asks.count is not None:
@@ -303,12 +309,12 @@ def _answered(text: str, qa: QAComponents, history: Sequence[Message]) -> Answer
             return _finish(trace, kept_back(counted_result) if kept_back else counted_result)
     spanned = within_span_outcome(intent.slots, intent.arithmetic, text, facts=qa.facts, glossary=qa.glossary,
                                   lang=shape.lang, max_sensitivity=qa.max_sensitivity) \
-        if channel is Channel.STRUCTURED and not intent.slots.periods else None
+        if structured and not intent.slots.periods else None
     if spanned is not None:  # "due within 5 years": the schedule's columns that cover the span, added up
         return _finish(trace, _schedule_answer(spanned, text, qa, shape.lang, trace))
     headed = headed_columns_outcome(intent.slots, intent.arithmetic, text, facts=qa.facts, glossary=qa.glossary,
                                     lang=shape.lang, max_sensitivity=qa.max_sensitivity) \
-        if channel is Channel.STRUCTURED and len(intent.slots.periods) > 1 else None
+        if structured and len(intent.slots.periods) > 1 else None
     if headed is not None:  # "from 2020 to 2021-2022": the schedule's columns so headed, compared
         return _finish(trace, _schedule_answer(headed, text, qa, shape.lang, trace))
     # an average, sum or change with no period named: over every year stated for the row
@@ -330,7 +336,7 @@ def _answered(text: str, qa: QAComponents, history: Sequence[Message]) -> Answer
     if stated is None:  # no period named, and the rows asked are stated for one fiscal year only: that year
         stated = only_stated_year(slots, facts=qa.facts, max_sensitivity=qa.max_sensitivity)
     result = _structured(text, qa, cache, channel, trace, stated)
-    if channel is Channel.STRUCTURED:
+    if structured:
         return _finish(trace, kept_back(result) if kept_back else result)
     outcome = _narrative(text, qa, shape.lang, history, trace, slots)
     merged = AnswerResult(f"{result.answer}{COMPOSITE_SEPARATOR}{outcome.answer}",
@@ -506,9 +512,9 @@ class _QuestionCache:
     """The parse cache as one question meets it: the parse (kept, or made and kept), the lookup plan
     made on the parse's first reuse, and the last structured answer with the facts it came from."""
 
-    def __init__(self, qa: QAComponents, text: str) -> None:
+    def __init__(self, qa: QAComponents, text: str, today: date) -> None:
         self._qa, self._text = qa, text
-        self._key = (text, qa.clock())
+        self._key = (text, today)
         self.cached = False
         self.plain = False  # parsed just now as a plain lookup (qa/plain_lookup.py)
         self.shape: ParsedQuestion | None = None
@@ -530,6 +536,9 @@ class _QuestionCache:
             trace = TraceRecorder.begin(len(self._text), shape.question_sha256, started)
             trace.decide("parse_cache:hit")
             trace.skip(shape.stages)
+            if shape.writes_no_date is None:  # its first reuse: whether its words write a date, kept for the next
+                shape = shape.with_date_verdict(_writes_no_date(self._text))
+                self._qa.parse_cache.put(self._key, shape)
         self.shape = shape
         return shape, trace
 
@@ -580,6 +589,22 @@ class _QuestionCache:
     def _shape(self) -> ParsedQuestion:
         assert self.shape is not None, "parse() first"
         return self.shape
+
+
+def _writes_no_date(question: str) -> bool:
+    """True when neither the table-dates reading nor the dated cells have a date to read in ``question``: both
+    look for one first and read nothing without it."""
+    return _MONTH_WORD.search(question) is None and writes_no_date(question)
+
+
+def _seen_writing_no_date(qa: QAComponents, key: ParseKey) -> bool:
+    """Whether the question of ``key`` is kept parsed and was found to write no date (``_writes_no_date``).
+
+    The verdict is read from the words a parse is kept under, so it is about these very words. A peek: the
+    parse's own look-up counts the hit or miss.
+    """
+    kept = qa.parse_cache.peek(key)
+    return kept is not None and kept.writes_no_date is True
 
 
 def _refused_clarified_or_curated(shape: ParsedQuestion, text: str, qa: QAComponents,

@@ -47,7 +47,10 @@ class ParsedQuestion:
     come from facts. ``plan`` lists the lookups of a question bound for the structured channel.
     Both are filled in only when the shape is first reused (``planned``): a question asked once
     pays nothing for them beyond what answering it costs anyway. ``asks`` (what a structured
-    question asks beyond its lookups, ``qa/structured_asks.py``) is kept on the same first reuse.
+    question asks beyond its lookups, ``qa/structured_asks.py``) is kept on the same first reuse,
+    and so is ``writes_no_date``: True when the question's text holds no month a date or a table's
+    own dates could be read from, so a repeated question is not searched for one again (None:
+    not yet looked at).
     """
 
     question_sha256: str
@@ -60,6 +63,7 @@ class ParsedQuestion:
     plan: tuple[Lookup, ...] | None = None
     asks: StructuredAsks | None = None
     rendered: Rendered | None = None
+    writes_no_date: bool | None = None
 
     @property
     def stages(self) -> tuple[str, ...]:
@@ -87,6 +91,10 @@ class ParsedQuestion:
     def with_asks(self, asks: StructuredAsks) -> ParsedQuestion:
         """This shape with what its structured question asks beyond its lookups."""
         return replace(self, asks=asks)
+
+    def with_date_verdict(self, writes_no_date: bool) -> ParsedQuestion:
+        """This shape with whether its question's text writes no date."""
+        return replace(self, writes_no_date=writes_no_date)
 
     def with_rendered(self, rendered: Rendered) -> ParsedQuestion:
         """This shape with the structured answer last rendered for it."""
@@ -157,6 +165,10 @@ class ParseCache:
         except KeyError:  # evicted by another thread meanwhile: the shape is still right to use
             return shape
         return shape
+
+    def peek(self, key: ParseKey) -> ParsedQuestion | None:
+        """The cached shape, without counting a hit or a miss or marking it used (``get`` does both)."""
+        return self._shapes.get(key)
 
     def put(self, key: ParseKey, shape: ParsedQuestion) -> None:
         """Remember a shape, evicting the least recently used ones beyond ``maxsize``."""

@@ -50,11 +50,17 @@ def _listed_years(question: str, date: re.Match[str]) -> tuple[list[int], int]:
     return [int(year) for year in _YEAR.findall(listed.group())], listed.end()
 
 
+def writes_no_date(question: str) -> bool:
+    """True when ``with_table_dates_read`` has no date to read in ``question``, whatever the facts: it returns
+    the question as it is (most questions name no month beside a day)."""
+    return not may_name_a_date(normalize_text(question))
+
+
 def with_table_dates_read(question: str, *, facts: FactStore, glossary: Glossary,
                           max_sensitivity: Sensitivity = Sensitivity.CONFIDENTIAL) -> str:
     """``question`` with each date a named row's table heads its period with replaced by ``FY<year>`` (same length)."""
-    if not may_name_a_date(normalize_text(question)):
-        return question  # most questions name no month beside a day: nothing to read
+    if writes_no_date(question):
+        return question  # nothing to read
     dates = list(DATE.finditer(question))
     unread = [m for m in dates if not m["ended"] and rewrite_dates(m.group(), glossary) == m.group()]
     listed = {m.start(): _listed_years(question, m) for m in unread}

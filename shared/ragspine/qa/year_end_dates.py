@@ -19,7 +19,7 @@ A year the question writes as its end date ("the year ended February 1, 2020") i
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -30,7 +30,7 @@ from ragspine.facts.model import UNDATED
 from ragspine.facts.ports import FactStore
 from ragspine.lazy import LazyModule, LazyPattern
 from ragspine.qa.dated_periods import DATE, MONTH_NUMBERS
-from ragspine.qa.language import Lang
+from ragspine.qa.language import Lang, detect_language
 from ragspine.qa.render import YEAR_END_DATE, render_assumptions
 from ragspine.qa.result import AnswerResult, AnswerStatus, Route
 from ragspine.qa.slots import Assumption
@@ -71,16 +71,18 @@ def _may_name_year_end(locator: str) -> bool:
     return "jan" in low or "feb" in low
 
 
-def with_year_ends_said(result: AnswerResult, question: str, *, facts: FactStore, glossary: Glossary, lang: Lang,
+def with_year_ends_said(result: AnswerResult, question: str, *, facts: FactStore, glossary: Glossary,
+                        lang: Lang | None = None,
                         max_sensitivity: Sensitivity = Sensitivity.CONFIDENTIAL) -> AnswerResult:
     """``result`` with a sentence saying which year each cited January or February year end was read as, or
-    the question asked back when each year it names could be either of two columns of the cited rows."""
-    if result.route is Route.NARRATIVE or not result.sources:
-        return result
+    the question asked back when each year it names could be either of two columns of the cited rows.
+
+    ``lang``: the language to say it in; None reads the question's, only when there is something to say.
+    """
     # only a locator naming January or February can be read so: most answers cite none, and neither the
-    # question's dates nor the figures' periods are read for them
-    locators = [loc for loc in _locators(result.sources) if _may_name_year_end(loc)]
-    if not locators:
+    # question's dates nor the figures' periods are read for them (the route, an enum's member, read only then)
+    locators = [loc for source in result.sources if _may_name_year_end(loc := source.get("locator", ""))]
+    if not locators or result.route is Route.NARRATIVE:
         return result
     # a figure of no period (a column of a date of its own) was read as no year: no year end to say
     undated = {r.fact.source_locator for r in result.results if r.fact is not None and r.fact.period_type == UNDATED}
@@ -91,10 +93,11 @@ def with_year_ends_said(result: AnswerResult, question: str, *, facts: FactStore
     if not readings:
         return result
     ends = _year_ends_of_cited_rows(result, facts, glossary, max_sensitivity)
+    said_in = lang if lang is not None else detect_language(question)
     named = sorted({int(year) for year in _YEAR.findall(DATE.sub(" ", question))})
     if named and all(year in ends and year + 1 in ends for year in named):
-        return _asked_back(result, question, named, ends, lang)
-    answer = f"{result.answer}\n{render_assumptions(readings, glossary, lang)}"
+        return _asked_back(result, question, named, ends, said_in)
+    answer = f"{result.answer}\n{render_assumptions(readings, glossary, said_in)}"
     slots = replace(result.slots, assumptions=(*result.slots.assumptions, *readings))
     return replace(result, answer=answer, slots=slots, trace=_decided(result.trace, "period:year_end_read_as_written"))
 
@@ -114,10 +117,6 @@ def _decided(trace: dict[str, object], decision: str, **changed: object) -> dict
     decisions = trace.get("decisions")
     listed = [*decisions, decision] if isinstance(decisions, list) else [decision]
     return {**trace, **changed, "decisions": listed} if trace else trace
-
-
-def _locators(sources: Iterable[Mapping[str, str]]) -> list[str]:
-    return [source.get("locator", "") for source in sources]
 
 
 def _year_ends_of_cited_rows(result: AnswerResult, facts: FactStore, glossary: Glossary,

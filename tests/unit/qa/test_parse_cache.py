@@ -6,11 +6,14 @@ import dataclasses
 from collections.abc import Callable
 from datetime import date
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
 from ragspine.bootstrap import domain_dir
 from ragspine.domain.glossary_file import read_glossary
+from ragspine.qa import answer as answer_module
+from ragspine.qa import language, year_end_dates
 from ragspine.qa.answer import REJECTED, QAComponents, answer_question
 from ragspine.qa.clarification import Clarification, Option
 from ragspine.qa.language import Lang
@@ -18,6 +21,7 @@ from ragspine.qa.parse_cache import ParseCache, ParsedQuestion
 from ragspine.qa.result import AnswerResult, AnswerStatus, Route
 from ragspine.qa.slots import Slots
 from ragspine.qa.structured import Lookup, plan_lookups
+from ragspine.qa.table_dates import with_table_dates_read
 from tests.fakes.facts import InMemoryFactStore
 from tests.fakes.qa import make_qa
 from tests.support.glossary import default_glossary
@@ -159,6 +163,33 @@ class TestWarmAsk:
         assert read == []
         assert looked_up is reads_facts
         assert again.answer == asked[2].answer == asked[0].answer
+
+    @pytest.mark.parametrize("question", [QUESTION, "What was the gross margin of Mainland China in FY2024?",
+                                          "日本の2025年度の売上高はいくらですか"])
+    def test_a_repeated_question_writing_no_date_is_not_searched_for_one_nor_its_language_read(
+            self, question: str, monkeypatch: pytest.MonkeyPatch) -> None:
+        # GIVEN an engine that has answered a question writing no date ("margin" holds a month's letters) twice
+        qa = make_qa(_store())
+        before = [answer_question(question, qa=qa) for _ in range(2)]
+        # WHEN it is asked again, with the date readings and the language reading counted
+        read: list[str] = []
+
+        def counted(name: str, real: Callable[..., object]) -> Callable[..., object]:
+            def reading(*args: object, **kwargs: object) -> object:
+                read.append(name)
+                return real(*args, **kwargs)
+            return reading
+
+        monkeypatch.setattr(answer_module, "with_table_dates_read", counted("table dates", with_table_dates_read))
+        monkeypatch.setattr(answer_module, "_MONTH_WORD", SimpleNamespace(
+            search=counted("month word", answer_module._MONTH_WORD.search)))
+        for module in (answer_module, year_end_dates):
+            monkeypatch.setattr(module, "detect_language", counted("language", language.detect_language),
+                                raising=False)
+        again = answer_question(question, qa=qa)
+        # THEN its words are not searched for a date, nor its language read, and its answer is the same
+        assert read == []
+        assert dataclasses.replace(again, trace={}) == dataclasses.replace(before[1], trace={})
 
 
 class TestInvalidation:

@@ -7,6 +7,7 @@ the locator). Any other date, or a date beside a bare year, is asked back as bef
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import date
 
@@ -17,8 +18,9 @@ from hypothesis import strategies as st
 from ragspine.domain.starter import init_domain
 from ragspine.facts.model import Fact
 from ragspine.qa.answer import QAComponents, answer_question
+from ragspine.qa.dated_periods import DATE
 from ragspine.qa.result import AnswerStatus
-from ragspine.qa.table_dates import with_table_dates_read
+from ragspine.qa.table_dates import with_table_dates_read, writes_no_date
 from tests.fakes.facts import InMemoryFactStore
 from tests.unit.qa.derived.statement_set import statement_fact, statement_qa_with_labels
 
@@ -48,6 +50,13 @@ def test_the_tables_own_closing_date_is_its_year(qa: QAComponents, question: str
     result = answer_question(question, qa=qa)
     assert result.status is AnswerStatus.FOUND, result.answer
     assert cell in result.answer, result.answer
+
+
+def test_a_repeated_question_reads_the_tables_date_on_every_ask(qa: QAComponents) -> None:
+    # the verdict kept with a repeated question's parse is only ever that it writes no date: this one writes one
+    answers = [answer_question("What was the international discount rate as of 30 September 2019?", qa=qa)
+               for _ in range(3)]
+    assert all("col=international/September 30 /2019" in a.answer for a in answers), answers[-1].answer
 
 
 def test_the_change_between_two_such_dates(qa: QAComponents) -> None:
@@ -107,6 +116,27 @@ def test_only_the_date_the_table_states_is_read(tmp_path_factory: pytest.TempPat
     assert read == question.replace(written, f"FY{when.year}".ljust(len(written)))
     moved = question.replace(f"{when.day}", f"{other if other != when.day else other + 1}", 1)
     assert with_table_dates_read(moved, facts=qa.facts, glossary=qa.glossary) == moved
+
+
+# Wordings of a date: with its month's name, abbreviated, or in figures only.
+DATE_FORMS = (lambda d: f"{MONTHS[d.month - 1]} {d.day}, {d.year}", lambda d: f"{d.day} {MONTHS[d.month - 1]} {d.year}",
+              lambda d: f"{MONTHS[d.month - 1][:3]}. {d.day}, {d.year}", lambda d: f"{MONTHS[d.month - 1].upper()} {d.day} {d.year}",
+              lambda d: d.isoformat(), lambda d: f"{d.month}/{d.day}/{d.year}", lambda d: f"{d.day}.{d.month}.{d.year}",
+              lambda d: f"{d.year}年{d.month}月{d.day}日")
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(when=st.dates(min_value=date(2001, 1, 1), max_value=date(2030, 12, 31)).filter(_inside_the_year),
+       form=st.sampled_from(DATE_FORMS))
+def test_a_question_the_date_check_clears_is_one_the_reading_leaves_as_written(
+        tmp_path_factory: pytest.TempPathFactory, when: date, form: Callable[[date], str]) -> None:
+    """The check whose verdict a repeated question keeps with its parse: never a date the reading reads."""
+    qa = _one_row(tmp_path_factory, when)  # its one row's column headed by that very date
+    question = f"What was the rate as at {form(when)}?"
+    # the reading's own pattern finds the date, or the reading rewrites it: the check must not clear it
+    if DATE.search(question) is not None or with_table_dates_read(question, facts=qa.facts,
+                                                                  glossary=qa.glossary) != question:
+        assert not writes_no_date(question), question
 
 
 _ROWS: dict[date, QAComponents] = {}
