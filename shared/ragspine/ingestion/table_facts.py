@@ -130,6 +130,7 @@ _BALANCE_ITEM = re.compile(r"(?i)\b(?:receivables?|inventor(?:y|ies)|payables?|p
                            r"|other\s+(?:current\s+)?(?:assets|liabilities))\b")
 _PERIOD_PART_WORDS = re.compile(r"quarter|half|month|week|ytd|year|period|季|半期|月")
 _PART_OF_PERIOD = re.compile(rf"\d|{_PERIOD_PART_WORDS.pattern}")
+_PERIOD_BOUNDARY = re.compile(r"\b(?:beginning|start|end|close)\s+of\s+(?:the\s+)?(?:period|year)\b")
 _BASIC_OR_DILUTED = re.compile(r"(?i)\s*(?:basic|diluted|basic\s+and\s+diluted)\s*")
 # A figure in the currency's hundredth ("Basic earnings per share (cents)", a UK report's "… per share (p)"): no unit
 # code says it, so none is given.
@@ -1152,8 +1153,12 @@ class _TableReader:
 
     @staticmethod
     def _kind_words(text: str, undated: bool) -> str:
-        """A header's words that may name a part of a period; an undated schedule's due span ("1-3 years") is none."""
-        norm = normalize_text(text)
+        """A header's words that may name a part of a period; an undated schedule's due span ("1-3 years") is none.
+
+        A balance at the period's start or end ("Balance at End of Period") is a point of the period the
+        table states, a kind of figure, not a part of a period.
+        """
+        norm = _PERIOD_BOUNDARY.sub(" ", normalize_text(text))
         return without_due_buckets(norm) if undated else norm
 
     def _qualified_metric(self, header: str, labels: Sequence[str], names: Sequence[Named], r: int,
