@@ -219,8 +219,10 @@ def table_shape(rows: list[list[str]], glossary: Glossary) -> TableShape | None:
             # but not from a column of another kind onto a period's (``Percent Change`` over ``Actual |
             # Constant`` ends before ``2018``), nor a heading broken off mid-phrase onto a heading of its
             # own (``Balance at Beginning of`` over ``Period`` goes on below, not over ``Balance at End``)
-            if not filled[i][c] and not (periods[c] and lowest[c - 1] and not periods[c - 1]) and not (
-                    _CONTINUED.search(filled[i][c - 1]) and filled[i + 1][c - 1] and lowest[c] and not periods[c]):
+            left = filled[i][c - 1]
+            stops = ((periods[c] and lowest[c - 1] and not periods[c - 1])
+                     or (_CONTINUED.search(left) and filled[i + 1][c - 1] and lowest[c] and not periods[c]))
+            if not filled[i][c] and not stops:
                 filled[i][c] = filled[i][c - 1]
     for c in range(label_cols, width):
         col_headers[c] = tuple(filled[i][c] for i in range(len(headers)))

@@ -113,6 +113,19 @@ def test_a_header_row_set_again_with_its_corner_unit_note_reads_the_block_below_
     assert not any("In thousands" in f.source_locator.split(",col=")[0] for f in facts)
 
 
+def test_a_count_in_millions_beside_its_amount_under_one_year_leaves_the_amount_read_and_the_count_unread() -> None:
+    facts = _facts([["", "2021", "", "2020", ""], ["", "Number", "", "Number", ""],
+                    ["Ordinary shares", "M", "$M", "M", "$M"],
+                    ["Shares issued under the employee plan", "3.1", "96", "2.4", "71"],
+                    ["Issued capital at end of year", "842.6", "3,910", "850.1", "3,975"]], "Issued capital")
+    # the count in millions has no unit code: never given as a plain number, nor in conflict with its amount
+    assert {(f.metric_code.split(": ")[-1], f.period, f.value, f.unit) for f in facts} == {
+        ("shares issued under the employee plan", "2021", 96, "USD_M"),
+        ("shares issued under the employee plan", "2020", 71, "USD_M"),
+        ("issued capital at end of year", "2021", 3910, "USD_M"),
+        ("issued capital at end of year", "2020", 3975, "USD_M")}
+
+
 def test_a_second_blocks_year_is_never_taken_from_the_caption_of_the_first() -> None:
     # in a CSV the one-cell year row over the first block is read as the table's caption: the year row over the
     # second block then has no twin among the headers, so no block is read under a year it may not have
