@@ -107,6 +107,8 @@ _PERIOD_LEAD = re.compile(r"(?P<lead>(?:fiscal\s+(?:year\s+)?|fy\s*)?(?:19|20)\d
                           # 2025财年营业收入, 2025年3月期売上高: a CJK period runs into the figure's name
                           r"|(?P<cjk>(?:19|20)\d{2}\s*(?:财年|財年|会计年度|會計年度|年度|年\d{1,2}月期))\s*(?P<cjk_rest>.+)",
                           re.I)
+# A header line ending on a word that cannot end a heading: its phrase goes on in the line below.
+_CONTINUED = re.compile(r"\b(?:of|at|for|to|in|from|by|on|and|or|the|a|an)$", re.IGNORECASE)
 # Words of figures that are not the period's stated ones: a restatement, a first report, an audit status.
 _NOT_STATED = re.compile(r"restat|reported|recast|previous|original|revised|unaudited|audited|actual")
 
@@ -215,8 +217,12 @@ def table_shape(rows: list[list[str]], glossary: Glossary) -> TableShape | None:
     for i in range(len(headers) - 1):  # a merged upper header spans the columns right of it
         for c in range(label_cols + 1, width):
             # but not from a column of another kind onto a period's (``Percent Change`` over ``Actual |
-            # Constant`` ends before ``2018``)
-            if not filled[i][c] and not (periods[c] and lowest[c - 1] and not periods[c - 1]):
+            # Constant`` ends before ``2018``), nor a heading broken off mid-phrase onto a heading of its
+            # own (``Balance at Beginning of`` over ``Period`` goes on below, not over ``Balance at End``)
+            left = filled[i][c - 1]
+            stops = ((periods[c] and lowest[c - 1] and not periods[c - 1])
+                     or (_CONTINUED.search(left) and filled[i + 1][c - 1] and lowest[c] and not periods[c]))
+            if not filled[i][c] and not stops:
                 filled[i][c] = filled[i][c - 1]
     for c in range(label_cols, width):
         col_headers[c] = tuple(filled[i][c] for i in range(len(headers)))

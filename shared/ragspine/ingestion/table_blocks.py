@@ -3,8 +3,9 @@
 A quarters table sets ``Fiscal 2019 | First … Fourth Quarter`` over its first block of rows and
 ``Fiscal 2018 | First … Fourth Quarter`` again over a second one. Read as one table, the second
 block's rows would sit under the first block's headers (fiscal 2019). Where rows below the body
-write text in the very cells the header rows write (no label, no figure) followed by rows of
-figures, each block is read as its own table under its own headers.
+write text in the very cells the header rows write (no figure, and no label other than the header
+rows' own corner text, such as ``(In Millions)`` written again over a roll-forward of the year
+before) followed by rows of figures, each block is read as its own table under its own headers.
 
 A second table may also open with a header row of its own inside the body, a label beside its
 periods (``Breakup of revenue growth | FY 2019 (%) | FY 2018 (%)`` under ``Currency | Weightage (%) |
@@ -35,13 +36,16 @@ def header_blocks(rows: Sequence[Sequence[str]], header_rows: Sequence[int], lab
     layout = [_written(rows[h], label_cols) for h in header_rows]
     if not any(layout):
         return [(0, len(rows))]
+    # the header rows' own label cells ("(In Millions)" in the corner), which a header set again may repeat
+    corners = [_labels(rows[h], label_cols) for h in header_rows]
     starts = [0]
     in_headers: set[int] = set()
     r = height + 1
     while r + height < len(rows):
         candidate = rows[r:r + height]
         if (all(_written(row, label_cols) == want for row, want in zip(candidate, layout, strict=True))
-                and all(_header_like(row, label_cols, is_figure) for row in candidate)
+                and all(_header_like(row, label_cols, is_figure, corner)
+                        for row, corner in zip(candidate, corners, strict=True))
                 and any(is_figure(cell) for cell in rows[r + height][label_cols:])):
             starts.append(r)
             in_headers.update(range(r, r + height))
@@ -68,9 +72,17 @@ def _periods_row(row: Sequence[str], label_cols: int, is_figure: Callable[[str],
             and not any(is_figure(cell) for cell in row))
 
 
-def _header_like(row: Sequence[str], label_cols: int, is_figure: Callable[[str], bool]) -> bool:
-    """A row with blank labels and no figure."""
-    return not any(cell.strip() for cell in row[:label_cols]) and not any(is_figure(cell) for cell in row)
+def _header_like(row: Sequence[str], label_cols: int, is_figure: Callable[[str], bool],
+                 corner: tuple[str, ...] | None = None) -> bool:
+    """A row with no figure whose labels are blank, or the header row's own label cells written again."""
+    labels = _labels(row, label_cols)
+    return (not any(labels) or (corner is not None and any(corner) and labels == corner)) and not any(
+        is_figure(cell) for cell in row)
+
+
+def _labels(row: Sequence[str], label_cols: int) -> tuple[str, ...]:
+    """A row's label cells as written, stripped."""
+    return tuple(cell.strip() for cell in row[:label_cols])
 
 
 def _written(row: Sequence[str], label_cols: int) -> frozenset[int]:

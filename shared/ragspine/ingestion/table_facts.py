@@ -131,6 +131,9 @@ _BALANCE_ITEM = re.compile(r"(?i)\b(?:receivables?|inventor(?:y|ies)|payables?|p
                            r"|other\s+(?:current\s+)?(?:assets|liabilities))\b")
 _PERIOD_PART_WORDS = re.compile(r"quarter|half|month|week|ytd|year|period|季|半期|月")
 _PART_OF_PERIOD = re.compile(rf"\d|{_PERIOD_PART_WORDS.pattern}")
+# A header that is a scale and nothing else: "M", "(millions)", "'000".
+_BARE_SCALE = re.compile(r"\(?\s*(?:m|mn|bn|k|millions?|thousands?|billions?|[’']000s?)\s*\)?", re.IGNORECASE)
+_PERIOD_BOUNDARY = re.compile(r"\b(?:beginning|start|end|close)\s+of\s+(?:the\s+)?(?:period|year)\b")
 _BASIC_OR_DILUTED = re.compile(r"(?i)\s*(?:basic|diluted|basic\s+and\s+diluted)\s*")
 # A figure in the currency's hundredth ("Basic earnings per share (cents)", a UK report's "… per share (p)"): no unit
 # code says it, so none is given.
@@ -455,6 +458,16 @@ def _block_title(rows: Sequence[Sequence[str]], shape: TableShape) -> str:
         if len(written) == 1:
             return clean_label(written[0])
     return ""
+
+
+def _count_beside_money(left: str, right: str) -> bool:
+    """Whether a column headed by a bare scale (``M``, ``'000``: a count) is set beside one headed by money."""
+    return bool(_BARE_SCALE.fullmatch(left.strip())) and any(unit != "PCT" for unit in units_in(right, None))
+
+
+def _lowest(headers: Sequence[str]) -> str:
+    """A column's lowest header line written."""
+    return next((text for text in reversed(headers) if text), "")
 
 
 def _open_metric(labels: Sequence[str], names: list[Named], line_item_cols: set[int]) -> list[Named]:
@@ -1156,8 +1169,12 @@ class _TableReader:
 
     @staticmethod
     def _kind_words(text: str, undated: bool) -> str:
-        """A header's words that may name a part of a period; an undated schedule's due span ("1-3 years") is none."""
-        norm = normalize_text(text)
+        """A header's words that may name a part of a period; an undated schedule's due span ("1-3 years") is none.
+
+        A balance at the period's start or end ("Balance at End of Period") is a point of the period the
+        table states, a kind of figure, not a part of a period.
+        """
+        norm = _PERIOD_BOUNDARY.sub(" ", normalize_text(text))
         return without_due_buckets(norm) if undated else norm
 
     def _qualified_metric(self, header: str, labels: Sequence[str], names: Sequence[Named], r: int,
@@ -1937,6 +1954,12 @@ class _TableReader:
                 return None
             if own_unit:
                 return own_unit
+        headers = self.shape.col_headers[c]
+        if any(_count_beside_money(_lowest(headers), _lowest(other)) for other in self.shape.col_headers.values()):
+            # "M" beside "$M": a count in millions, which no unit code states, so never given as a plain number
+            self.warn(f"{_joined(self.shape.row_labels[r])}: column {_joined(headers)!r} is a scaled count with no "
+                      "unit code; cell skipped")
+            return None
         if any(_SUBUNIT.search(text) for text in (*self.shape.row_labels[r], *self.shape.col_headers[c])):
             return ""
         stated = [u for text in (*self.shape.row_labels[r], *self.shape.col_headers[c])

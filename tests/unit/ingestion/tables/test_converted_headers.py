@@ -52,6 +52,19 @@ def test_a_balance_at_the_beginning_of_the_year_is_not_the_years_figure() -> Non
     assert all(value != 90831 or metric.startswith("label:balance at beginning") for metric, _, value in facts)
 
 
+def test_a_heading_broken_mid_phrase_heads_its_own_column_and_the_closing_balance_is_read() -> None:
+    facts = _read([["", "Balance at Start of", "", ""],
+                   ["", "Year (1/1/24)", "Additions / (Releases)", "Balance at End of Year"],
+                   ["Year Ended December 31, 2024", "", "", ""],
+                   ["Warranty reserve", "$1,204", "$(96)", "$1,108"],
+                   ["Inventory reserve", "$640", "$52", "$692"]])
+    assert ("label:balance at end of year: warranty reserve", "2024", 1108) in facts
+    assert ("label:balance at end of year: inventory reserve", "2024", 692) in facts
+    # the opening balance's broken heading stays over its own column, never over the closing one's
+    assert not any(metric.startswith("label:balance at start of") and value in (1108, 692)
+                   for metric, _, value in facts)
+
+
 def test_nine_months_over_the_year_columns_give_no_fiscal_year() -> None:
     facts = _read([["", "Nine Months Ended June 30,", "Nine Months Ended June 30,"], ["", "2025", "2024"],
                    ["Net cash provided by operating activities", "14,806", "10,392"]])

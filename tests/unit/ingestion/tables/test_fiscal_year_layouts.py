@@ -98,6 +98,34 @@ def test_headers_set_again_with_another_layout_do_not_start_a_block() -> None:
     assert ("REVENUE", "2020", 41000) in _values(facts)
 
 
+def test_a_header_row_set_again_with_its_corner_unit_note_reads_the_block_below_under_its_own_dates() -> None:
+    # two roll-forwards of one schedule stacked in one grid, the header row written again over the year before
+    facts = _facts([["(In thousands)", "Jan 2, 2021", "Additions", "Disposals", "Jan 1, 2022"],
+                    ["North region", "$3,200", "$410", "$—", "$3,610"], ["South region", "1,150", "—", "(90)", "1,060"],
+                    ["(In thousands)", "Dec 28, 2019", "Additions", "Disposals", "Jan 2, 2021"],
+                    ["North region", "$2,950", "$250", "$—", "$3,200"], ["South region", "1,020", "130", "—", "1,150"]],
+                   "Store fixtures by region")
+    values = _values(facts)
+    assert {("label:north region", "2019", 2950), ("label:south region", "2019", 1020),
+            ("label:north region", "2021", 3610), ("label:south region", "2021", 1060)} <= values
+    # the corner's row is a header, never a row of figures, and no date of one block is read in the other's
+    assert not any(value in (2950, 1020) and period != "2019" for _, period, value in values)
+    assert not any("In thousands" in f.source_locator.split(",col=")[0] for f in facts)
+
+
+def test_a_count_in_millions_beside_its_amount_under_one_year_leaves_the_amount_read_and_the_count_unread() -> None:
+    facts = _facts([["", "2021", "", "2020", ""], ["", "Number", "", "Number", ""],
+                    ["Ordinary shares", "M", "$M", "M", "$M"],
+                    ["Shares issued under the employee plan", "3.1", "96", "2.4", "71"],
+                    ["Issued capital at end of year", "842.6", "3,910", "850.1", "3,975"]], "Issued capital")
+    # the count in millions has no unit code: never given as a plain number, nor in conflict with its amount
+    assert {(f.metric_code.split(": ")[-1], f.period, f.value, f.unit) for f in facts} == {
+        ("shares issued under the employee plan", "2021", 96, "USD_M"),
+        ("shares issued under the employee plan", "2020", 71, "USD_M"),
+        ("issued capital at end of year", "2021", 3910, "USD_M"),
+        ("issued capital at end of year", "2020", 3975, "USD_M")}
+
+
 def test_a_second_blocks_year_is_never_taken_from_the_caption_of_the_first() -> None:
     # in a CSV the one-cell year row over the first block is read as the table's caption: the year row over the
     # second block then has no twin among the headers, so no block is read under a year it may not have
