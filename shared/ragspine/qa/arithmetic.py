@@ -268,6 +268,10 @@ def with_arithmetic(outcome: StructuredOutcome, arithmetic: Arithmetic, *, gloss
         # "the percentage of software in total", "software as a percentage of total": the whole read as no row,
         # so the part's amount is no answer
         made.append((calc.text["whole_unclear"], ()))
+    elif arithmetic.share_of and len(metrics) >= 3 and not outcome.computed:
+        # "hardware revenue % of total revenue" read as three rows and no share computed: which is the part and
+        # which the whole is not clear, and the part's amount alone is no answer to a share
+        made.append((calc.text["whole_unclear"], ()))
     if not made:
         return outcome
     if not outcome.computed and not any(numbers for _, numbers in made):  # the inputs are not the figure asked

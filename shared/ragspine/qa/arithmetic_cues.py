@@ -68,6 +68,11 @@ ENTITY_GAP = _cue("difference", "differ", "gap", "more than", "less than", "high
 # A difference asked in so many words (not "more than" or "exceed", which may be words of a row's own name):
 # between two rows of one period it is the size of their gap ("the difference between APAC and EMEA in 2019").
 DIFFERENCE = _cue("difference", "differ", "gap", "相差", "差额", "差距", "之差", "差多少", "差異", "の差", "差は")
+# "How much less X came from A as compared to B", "how much lower was A than B": the size of a gap asked as a
+# comparison, its direction said in words; "less" here compares, it takes nothing away (A − B would be negative)
+_HOW_MUCH_COMPARED = LazyPattern(
+    r"(?<![a-z])how\s+much\s+(?:less|lower|fewer|smaller|more|higher|greater|larger|bigger)(?![a-z])"
+    r".*?(?<![a-z])(?:than|(?:as\s+)?compared\s+(?:to|with)|relative\s+to)(?![a-z])", re.DOTALL)
 # A difference asked as a percentage of the second figure named: "the percentage difference between fair
 # value and carrying amount" is (fair value - carrying amount) / carrying amount
 RELATIVE_DIFFERENCE = _cue("percentage difference", "percent difference", "relative difference")
@@ -197,7 +202,8 @@ def read_arithmetic(question: str, glossary: Glossary) -> Arithmetic:
     "The total <item>" stated as a current and a non-current row is the sum of the two, as the slots read it.
     """
     norm, text, metrics = _cue_texts(with_current_parts(question, glossary), glossary)
-    if not _ANY_CUE.search(norm) and (text is norm or not _ANY_SPACED_CUE.search(text)):
+    if (not _ANY_CUE.search(norm) and (text is norm or not _ANY_SPACED_CUE.search(text))
+            and not _HOW_MUCH_COMPARED.search(text)):
         # No cue word anywhere (most questions): every cue search would find nothing, so none is run.
         explicit = _explicit_ratio(norm, metrics)
         places = _places(norm)
@@ -233,12 +239,13 @@ def _read_cues(norm: str, text: str, metrics: list[Mention], glossary: Glossary)
     ratio = bool(RATIO.search(text)) or explicit is not None or share_of
     denominator = explicit[1] if explicit else _denominator(norm, metrics) if ratio else None
     average = _asks_average(text) and not cagr
+    compared = bool(_HOW_MUCH_COMPARED.search(text))
     return Arithmetic(
         average=average, growth=average and bool(GROWTH.search(text)), ratio=ratio, cagr=cagr,
-        cagr_years=years if years and years > 0 else None, subtract=bool(SUBTRACT.search(text)),
+        cagr_years=years if years and years > 0 else None, subtract=bool(SUBTRACT.search(text)) and not compared,
         add=bool(ADD.search(text)) or bool(_TOTAL_FOR_BOTH.search(norm))
         or (consistency and ("+" in text or "和" in text or "sum" in text)),
-        entity_gap=bool(ENTITY_GAP.search(text)), difference=bool(DIFFERENCE.search(text)),
+        entity_gap=compared or bool(ENTITY_GAP.search(text)), difference=compared or bool(DIFFERENCE.search(text)),
         relative_difference=bool(RELATIVE_DIFFERENCE.search(text)),
         consistency=consistency, places=_places(norm),
         change=bool(CHANGE.search(text)), averages=len(AVERAGE.findall(norm)),
