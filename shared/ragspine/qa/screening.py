@@ -56,7 +56,10 @@ def screening_text(text: str) -> str:
     if text.isascii():  # NFKC keeps ASCII as it is; zero-width and look-alike characters are not ASCII
         text = text.lower()
     else:
-        text = _ZERO_WIDTH.sub("", unicodedata.normalize("NFKC", text)).lower()
+        text = unicodedata.normalize("NFKC", text)
+        if not text.isprintable():  # zero-width characters are format characters: a printable text holds none
+            text = _ZERO_WIDTH.sub("", text)
+        text = text.lower()
         if _FOLDABLE.search(text):
             text = text.translate(_FOLD)
     # Every whitespace character but the space is unprintable: no whitespace but single spaces, nothing to squeeze
