@@ -22,7 +22,7 @@ from ragspine.facts.model import format_number
 from ragspine.facts.open_vocabulary import METRIC_PREFIX, label_of
 from ragspine.facts.ports import FactStore
 from ragspine.facts.query_metric import QueryResult
-from ragspine.lazy import LazyModule
+from ragspine.lazy import LazyModule, LazyPattern
 from ragspine.llm.ports import LLMProvider
 from ragspine.qa.arithmetic_cues import read_arithmetic
 from ragspine.qa.change_asks import with_change_read
@@ -138,8 +138,8 @@ else:
 # the normalised question holds a month's first letters (``holds_month_start``, already asked by the date guard):
 # NFKC and lower-casing keep every letter it matches case-blind as that letter (ſ as s), never joining a mark to it
 # (its match ends in a digit).
-_MONTH_WORD = re.compile(r"(?=[adfjmnos])(?<![a-z])(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s*\d",
-                         re.I)
+_MONTH_WORD = LazyPattern(r"(?=[adfjmnos])(?<![a-z])(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s*\d",
+                          re.I)
 DEFAULT_MAX_QUESTION_CHARS = 1000
 COMPOSITE_SEPARATOR = "\n\n归因分析：\n"
 # A structured answer holding a number no fact, computation or question gives: withheld, in the question's language

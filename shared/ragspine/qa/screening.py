@@ -27,7 +27,7 @@ else:
     # Loaded when a question is refused: one screened and let through never builds a refusal.
     refusal = LazyModule("ragspine.qa.refusal")
 
-_ZERO_WIDTH = re.compile(r"[\u200b-\u200f\u2060\ufeff]")
+_ZERO_WIDTH = LazyPattern(r"[\u200b-\u200f\u2060\ufeff]")  # compiled for the first text holding a format character
 _SPACES = LazyPattern(r"\s+")
 # Look-alikes NFKC keeps apart: curly quotes ("you’re" must match "you're") and the Cyrillic
 # and Greek small letters that pass for Latin ones ("іgnоrе"). Applied after lower-casing.
