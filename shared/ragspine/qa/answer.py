@@ -17,16 +17,17 @@ from typing import TYPE_CHECKING
 
 from ragspine.citation import Source, merged_sources
 from ragspine.errors import FieldError, InvalidInputError
-from ragspine.facts.glossary import Glossary, SlotKind
+from ragspine.facts.glossary import Glossary, SlotKind, normalize_text
 from ragspine.facts.model import format_number
 from ragspine.facts.open_vocabulary import METRIC_PREFIX, label_of
 from ragspine.facts.ports import FactStore
 from ragspine.facts.query_metric import QueryResult
-from ragspine.lazy import LazyModule
+from ragspine.lazy import LazyModule, LazyPattern
 from ragspine.llm.ports import LLMProvider
 from ragspine.qa.arithmetic_cues import read_arithmetic
 from ragspine.qa.change_asks import with_change_read
 from ragspine.qa.clarify import AskBack, Proceed, ScopeDecision, clarify_scope
+from ragspine.qa.dated_periods import holds_month_start
 from ragspine.qa.described_tables import rows_of_described_table
 from ragspine.qa.due_year_sums import due_year_outcome, headed_columns_outcome, within_span_outcome
 from ragspine.qa.due_years import due_span, notice_words, span_of_a_cell_read, with_due_figures
@@ -134,9 +135,12 @@ else:
 
 # A month's name: a question writing none names no date a table's columns may be headed with. Case-blind, the
 # branch is tried at every position (each character case-folded, slowest on CJK text): the lookahead on the
-# months' first letters (case-blind too, as the branch is) rules out most positions in one test.
-_MONTH_WORD = re.compile(r"(?=[adfjmnos])(?<![a-z])(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s*\d",
-                         re.I)
+# months' first letters (case-blind too, as the branch is) rules out most positions in one test. It runs only where
+# the normalised question holds a month's first letters (``holds_month_start``, already asked by the date guard):
+# NFKC and lower-casing keep every letter it matches case-blind as that letter (ſ as s), never joining a mark to it
+# (its match ends in a digit).
+_MONTH_WORD = LazyPattern(r"(?=[adfjmnos])(?<![a-z])(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s*\d",
+                          re.I)
 DEFAULT_MAX_QUESTION_CHARS = 1000
 COMPOSITE_SEPARATOR = "\n\n归因分析：\n"
 # A structured answer holding a number no fact, computation or question gives: withheld, in the question's language
@@ -211,7 +215,7 @@ def _answered(text: str, qa: QAComponents, history: Sequence[Message]) -> Answer
     # "the change in revenue between the quarters ended July 27 and April 27 in 2019": dates a table heads its own
     # columns with, none of the glossary's periods, read as written before any is taken for a fiscal year
     dated = _cells_named_computed(dated_cells.dated_cells_outcome, shape, asked, qa, trace) \
-        if not dateless and _MONTH_WORD.search(asked) else None
+        if not dateless and holds_month_start(normalize_text(asked)) and _MONTH_WORD.search(asked) else None
     if dated is not None:
         return _finish(trace, dated)
     plain = plain_answer(shape, text, qa, trace) if cache.plain else None

@@ -41,6 +41,10 @@ _GROWTH_WORD = LazyPattern(rf"^(?:{_GROWTH})$")
 # any character (blanking a name turns its characters into spaces): without it, no derived word is left.
 _DERIVED_CORE = LazyPattern(r"margin|ratio|turnover|gr[oe]w|returns?.on|yield|coverage|conversion.cycle|per.share"
                            r"|days.(?:sales|payable|inventory)|增长|增速|成長|周转|回転|率", re.DOTALL)
+# The same as words, each space any character: ``plain_asks`` joins them to its own words in one prefix tree.
+DERIVED_CORE_WORDS = ("margin", "ratio", "turnover", "grow", "grew", "return on", "returns on", "yield", "coverage",
+                      "conversion cycle", "per share", "days sales", "days payable", "days inventory",
+                      "增长", "增速", "成長", "周转", "回転", "率")
 # Between a metric's name and its derived word: spaces, a percent sign, a possessive.
 _JOINER = LazyPattern(r"^(?:\s|%|％|'s|の|的)*$")
 

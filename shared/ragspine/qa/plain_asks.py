@@ -26,12 +26,14 @@ The property tests hold the gate to the readers on generated questions
 
 from __future__ import annotations
 
+import re
+
 from ragspine.facts.glossary import Glossary, normalize_text
 from ragspine.facts.matching import trie_pattern
 from ragspine.facts.open_vocabulary import METRIC_PREFIX
 from ragspine.lazy import LazyPattern
 from ragspine.qa.arithmetic_cues import NO_ARITHMETIC
-from ragspine.qa.derived_asks import derived_words
+from ragspine.qa.derived_asks import DERIVED_CORE_WORDS, derived_words
 from ragspine.qa.intent_model import Intent
 from ragspine.qa.slots import Slots
 
@@ -43,8 +45,13 @@ _COUNT_WORDS = (*(f"how many {of}{what}" for of in ("", "of the ")
                 *(f"{how}{unit}{what}" for how in ("几", "幾", "多少") for unit in ("", "个")
                   for what in ("年", "季度", "四半期")))
 # Unguarded: the tree opens the pattern, so ``re`` skips to the positions of its first characters in C.
-_ASKS_WORDS = LazyPattern(trie_pattern((*_EARLIER_VERSION_WORDS, *_CHANGE_WORDS, *_GROWTH_WORDS, *_COUNT_WORDS),
-                                       guarded=False))
+_ASKS = (*_EARLIER_VERSION_WORDS, *_CHANGE_WORDS, *_GROWTH_WORDS, *_COUNT_WORDS)
+_ASKS_WORDS = LazyPattern(trie_pattern(_ASKS, guarded=False))
+# These words or what every derived word holds (``derived_words`` reads nothing without it), in one prefix tree
+# whose spaces are any character: it finds something wherever either search would (and a little more), and most
+# questions hold none of them, which one search shows.
+_ASKS_OR_DERIVED = LazyPattern(trie_pattern((*_ASKS, *DERIVED_CORE_WORDS), guarded=False).replace(r"\ ", "."),
+                               re.DOTALL)
 
 
 def asks_nothing_more(question: str, intent: Intent, slots: Slots, glossary: Glossary) -> bool:
@@ -57,7 +64,10 @@ def asks_nothing_more(question: str, intent: Intent, slots: Slots, glossary: Glo
         return False
     if any(metric.startswith(METRIC_PREFIX) for metric in slots.metrics):
         return False
-    if _ASKS_WORDS.search(normalize_text(question)) is not None:
+    norm = normalize_text(question)
+    if _ASKS_OR_DERIVED.search(norm) is None:  # none of the readers' words, and no derived word to read
+        return True
+    if _ASKS_WORDS.search(norm) is not None:
         return False
     # a derived word with no formula metric asked is unmet; with one (or no metric), nothing is read of it
     return not slots.metrics or any(m in glossary.formulas for m in slots.metrics) \

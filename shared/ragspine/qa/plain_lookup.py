@@ -33,7 +33,7 @@ from ragspine.qa.analytics.cues import NO_ANALYSIS
 from ragspine.qa.arithmetic_cues import NO_ARITHMETIC, ONE_METRIC_WORDS, SPACED_CUES_ANYWHERE, read_arithmetic
 from ragspine.qa.clarify import ScopeDecision, clarify_scope
 from ragspine.qa.company_spelling import with_company_names
-from ragspine.qa.dated_periods import may_name_a_date
+from ragspine.qa.dated_periods import holds_month_start, may_name_a_date
 from ragspine.qa.glossary_memo import GlossaryMemo
 from ragspine.qa.intent import RuleIntentParser
 from ragspine.qa.intent_model import Channel, Intent
@@ -56,13 +56,13 @@ _PLAIN_WORDS = LazyPattern(
 # Four names and a few question words: a question longer than this goes to the full parse unread.
 _MAX_PLAIN_CHARS = 100
 # Every month wording the months reader reads holds 月, "end" (which ``_may_read_period_words`` looks for) or a
-# month's first three letters with a range word after them ("April-June", "Oct. to Dec."; its "until" and
-# "through" begin "unt" and "thr"); in the normalised question no other character matches these letters
-# case-blind. Its case-blind pattern, tried at every position, runs only on such a question ("gross margin"
-# holds no range word).
-_MONTH_WORDS = LazyPattern(r"jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec")
+# month's first three letters (``holds_month_start``) with a range word after them ("April-June", "Oct. to Dec.";
+# its "until" and "through" begin "unt" and "thr"); in the normalised question no other character matches these
+# letters case-blind. Its case-blind pattern, tried at every position, runs only on such a question ("gross
+# margin" holds no range word).
 _RANGE_WORDS = LazyPattern(r"[-–—~〜～ー至到]|to|thr|unt|から")
 _HALF_START = LazyPattern(r"上|下|half|h1|h2")
+_METRIC, _ENTITY, _PERIOD, _CHANNEL = SlotKind.METRIC, SlotKind.ENTITY, SlotKind.PERIOD, SlotKind.CHANNEL
 
 
 def plain_intent(text: str, parser: RuleIntentParser) -> Intent | None:
@@ -133,7 +133,7 @@ def _may_read_period_words(norm: str, end_month: int) -> bool:
 
 def _may_name_months(norm: str) -> bool:
     """``may_name_months(norm)``, read only where a month wording without "end" may stand."""
-    return ("月" in norm or (_MONTH_WORDS.search(norm) is not None and _RANGE_WORDS.search(norm) is not None)) \
+    return ("月" in norm or (holds_month_start(norm) and _RANGE_WORDS.search(norm) is not None)) \
         and may_name_months(norm)
 
 
@@ -141,18 +141,27 @@ def _plain_slots(mentions: list[Mention], glossary: Glossary) -> ParsedSlots | N
     """One glossary metric (no document row, no formula), one year or quarter, at most one entity and channel."""
     if not 2 <= len(mentions) <= 4:
         return None
-    named: dict[SlotKind, Mention] = {}
+    # by kind, each at most once (a plain loop: no dictionary of kinds built and hashed per question)
+    metric = entity = period = channel = None
     for mention in mentions:
-        if mention.kind in named or mention.code is None:
+        kind = mention.kind
+        if mention.code is None:
             return None
-        named[mention.kind] = mention
-    metric, period = named.get(SlotKind.METRIC), named.get(SlotKind.PERIOD)
+        if kind is _METRIC and metric is None:
+            metric = mention
+        elif kind is _PERIOD and period is None:
+            period = mention
+        elif kind is _ENTITY and entity is None:
+            entity = mention
+        elif kind is _CHANNEL and channel is None:
+            channel = mention
+        else:  # a second name of a kind
+            return None
     if metric is None or period is None or period.period is None or period.period.period_type not in ("FY", "Q"):
         return None
     code = metric.code
     if code is None or code.startswith(METRIC_PREFIX) or code in glossary.formulas:
         return None
-    entity, channel = named.get(SlotKind.ENTITY), named.get(SlotKind.CHANNEL)
     return ParsedSlots((code,), (entity.code,) if entity is not None and entity.code else (), (period.period,),
                        (channel.code,) if channel is not None and channel.code else ())
 

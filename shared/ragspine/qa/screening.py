@@ -27,7 +27,7 @@ else:
     # Loaded when a question is refused: one screened and let through never builds a refusal.
     refusal = LazyModule("ragspine.qa.refusal")
 
-_ZERO_WIDTH = re.compile(r"[\u200b-\u200f\u2060\ufeff]")
+_ZERO_WIDTH = LazyPattern(r"[\u200b-\u200f\u2060\ufeff]")  # compiled for the first text holding a format character
 _SPACES = LazyPattern(r"\s+")
 # Look-alikes NFKC keeps apart: curly quotes ("you’re" must match "you're") and the Cyrillic
 # and Greek small letters that pass for Latin ones ("іgnоrе"). Applied after lower-casing.
@@ -56,7 +56,10 @@ def screening_text(text: str) -> str:
     if text.isascii():  # NFKC keeps ASCII as it is; zero-width and look-alike characters are not ASCII
         text = text.lower()
     else:
-        text = _ZERO_WIDTH.sub("", unicodedata.normalize("NFKC", text)).lower()
+        text = unicodedata.normalize("NFKC", text)
+        if not text.isprintable():  # zero-width characters are format characters: a printable text holds none
+            text = _ZERO_WIDTH.sub("", text)
+        text = text.lower()
         if _FOLDABLE.search(text):
             text = text.translate(_FOLD)
     # Every whitespace character but the space is unprintable: no whitespace but single spaces, nothing to squeeze

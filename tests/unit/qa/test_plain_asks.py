@@ -13,7 +13,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from ragspine.facts.glossary import normalize_text
+from ragspine.qa import derived_asks, plain_asks
 from ragspine.qa.clarify import Proceed, clarify_scope
+from ragspine.qa.derived_asks import derived_words
 from ragspine.qa.intent import RuleIntentParser
 from ragspine.qa.intent_model import Channel, Intent
 from ragspine.qa.language import detect_language
@@ -85,3 +88,20 @@ def test_a_question_asking_more_is_read_by_every_reader(question: str) -> None:
         if channel is Channel.STRUCTURED:
             assert read_structured_asks(question, intent, slots, channel=channel,
                                         glossary=_GLOSSARY, lang=detect_language(question)) != NOTHING_MORE
+
+
+_DERIVED_PIECES = ["return on", "returns-on", "conversion_cycle", "per share", "per\nshare", "days sales", "days payable",
+                   "days inventory", "grow", "grew", "gr", "ew", "yield", "coverage", "turnover", "増長", "增速", "成長",
+                   "周转", "回転", "率", "margin", "marg", "ratio", "how many", " years", "how many of the quarters"]
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(st.sampled_from(_WORDS + _NAMES + _OTHER + _DERIVED_PIECES), min_size=1, max_size=8).map("".join))
+def test_the_one_search_finds_something_wherever_either_reader_word_stands(question: str) -> None:
+    # a question it finds nothing in is passed without the gate's own search or the derived words' read:
+    # each of those would have found nothing
+    norm = normalize_text(question)
+    if plain_asks._ASKS_OR_DERIVED.search(norm) is None:
+        assert plain_asks._ASKS_WORDS.search(norm) is None
+        assert derived_asks._DERIVED_CORE.search(norm) is None
+        assert not derived_words(question, _GLOSSARY)
