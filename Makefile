@@ -54,8 +54,9 @@ run: $(STAMP)
 	$(BIN)/ragspine serve --samples
 
 # Tests spread over the machine's cores (pytest-xdist): each test file is one unit of work, so module fixtures
-# run once; tests/support/xdist_groups.py keeps the folders sharing a session service on one worker.
-PARALLEL := -n auto --dist loadfile
+# run once; tests/support/xdist_groups.py keeps the folders sharing a session service on one worker and
+# hands out the units that take minutes first.
+PARALLEL := -n auto --dist loadfile --no-loadscope-reorder
 
 # The whole suite, then the corpus tests when the handout's corpus sits beside the repository (CI sets
 # RAGSPINE_REQUIRE_CORPUS=1, so there a missing corpus fails instead of being left out with a notice).

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import tempfile
@@ -41,10 +42,15 @@ def _names_the_corpus(reason: str) -> bool:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Mark ``corpus`` every test a ``skipif`` ties to the corpus (``make test-corpus`` selects them)."""
+    """Mark ``corpus`` every test a ``skipif`` ties to the corpus (``make test-corpus`` selects them); under
+    xdist, hand out the long units of work first (tests/support/xdist_groups.py)."""
     for item in items:
         if any(_names_the_corpus(str(mark.kwargs.get("reason", ""))) for mark in item.iter_markers("skipif")):
             item.add_marker(pytest.mark.corpus)
+    if os.environ.get("PYTEST_XDIST_WORKER"):  # a worker of ``-n``: each collects and orders alike
+        from tests.support.xdist_groups import long_units_first
+
+        long_units_first(items)
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -88,6 +94,22 @@ TODAY = "2026-11-30"
 def _reset_caches() -> None:
     get_settings.cache_clear()
     close_services()
+
+
+@pytest.fixture(autouse=True)
+def _an_event_loop_as_a_fresh_process_has() -> Iterator[None]:
+    """The Lambda handlers' Mangum reads the main thread's event loop, which a fresh Lambda process has; an
+    earlier test's ``asyncio.run`` or Playwright leaves none set, so the tests run before one must not decide it."""
+    try:
+        asyncio.get_event_loop_policy().get_event_loop()
+    except RuntimeError:
+        loop = asyncio.new_event_loop()
+        asyncio.set_event_loop(loop)
+        yield
+        asyncio.set_event_loop(None)
+        loop.close()
+    else:
+        yield
 
 
 @pytest.fixture

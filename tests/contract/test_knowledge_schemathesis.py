@@ -25,6 +25,8 @@ from ragspine.settings import Settings
 from tests.support.contract_run import ContractRun, run_engine
 from tests.support.process_caches import close_knowledge_gateway
 
+pytestmark = pytest.mark.slow  # schemathesis over every operation, every phase: minutes
+
 schemathesis = pytest.importorskip("schemathesis")
 
 MAX_EXAMPLES = 8

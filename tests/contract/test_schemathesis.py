@@ -29,6 +29,8 @@ from tests.support.contract_run import ContractRun, run_engine
 from tests.support.process_caches import close_services
 from tests.support.workflow_api import LLM_REPLY, make_components, summarise_dsl
 
+pytestmark = pytest.mark.slow  # schemathesis over every operation, every phase: minutes
+
 schemathesis = pytest.importorskip("schemathesis")
 
 CONFIG = Path(__file__).with_name("schemathesis.toml")

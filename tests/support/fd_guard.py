@@ -36,7 +36,9 @@ def open_descriptors() -> dict[int, str]:
 
 def describe(targets: list[str], limit: int = 8) -> str:
     """The most common targets, with run-specific parts (temporary folders, inode numbers) folded."""
-    folded = Counter(re.sub(r"\[\d+\]", "[]", re.sub(r"/pytest-\d+/[^/]+", "/pytest-N/<test>", t)) for t in targets)
+    # a run's temporary folder: pytest-<n>/<test>, under xdist pytest-<n>/popen-gw<k>/<test>
+    run_folder = re.compile(r"/pytest-\d+/(?:popen-gw\d+/)?[^/]+")
+    folded = Counter(re.sub(r"\[\d+\]", "[]", run_folder.sub("/pytest-N/<test>", t)) for t in targets)
     return ", ".join(f"{count}x {target}" for target, count in folded.most_common(limit))
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import importlib
 import io
 import json
@@ -41,6 +42,20 @@ def test_found_event_answers_36_0_with_its_locator(invoke: Invoke) -> None:
     assert (body["route"], body["status"]) == ("structured", "found")
     assert body["slots"] == {"metric": ["GROSS_MARGIN"], "entity": ["ACME_JP"], "period": ["FY2024"],
                              "channel": ["TOTAL"]}
+
+
+def test_an_asyncio_run_leaves_this_process_without_an_event_loop(invoke: Invoke) -> None:
+    """The premise of the next test: the handler module is loaded, then a run of a loop leaves none set."""
+    assert invoke("ask_found")[0] == 200
+    asyncio.run(asyncio.sleep(0))
+    with pytest.raises(RuntimeError, match="no current event loop"):
+        asyncio.get_event_loop_policy().get_event_loop()
+
+
+def test_the_next_invocation_after_a_run_elsewhere_still_answers(invoke: Invoke) -> None:
+    """A handler test never depends on which tests the same process ran before it (a Lambda process is fresh)."""
+    status, body, _ = invoke("ask_seed_example")
+    assert status == 200 and "1320 USD_M" in body["answer"]
 
 
 def test_seed_example_event_answers_1320(invoke: Invoke) -> None:
