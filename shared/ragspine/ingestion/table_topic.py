@@ -96,6 +96,9 @@ _DOTTED_ABBREVIATION = re.compile(r"\b((?:[A-Z]\.){2,})(?=[\s,])")
 _SPLIT_INTO_COMPONENTS = re.compile(r"(?i)^(?:[\w’'-]+\s+){1,6}?(?:and\s+[\w’'-]+\s+)?components\s+of\s+")
 # "income (loss)", "expense (benefit)": one word in brackets is the figure's other sign, part of its name
 _OTHER_SIGN = re.compile(r"(?i)\s*\((?:loss|losses|benefit|expense|income|deficit|gain|gains|charge|credit)\)")
+# "Goodwill activity was as follows": a roll-forward of goodwill, whose balances are goodwill; the word after the
+# figures' name says how the table lays them out, never another figure
+_ACTIVITY = re.compile(r"(?i)(?<=\w)\s+activity$")
 
 
 def table_topic(lead: str, caption: str, headings: Sequence[str]) -> str:
@@ -246,6 +249,7 @@ def _noun_phrase(text: str) -> str:
     if cut and _LIST_GOES_ON.match(cut.group()):
         return ""
     phrase = _LEADING.sub("", _QUALIFIER.sub("", text.strip())).strip(" -–—:：")
+    phrase = _ACTIVITY.sub("", phrase)
     if _CJK.search(phrase):
         phrase = _CJK_HEADING_TAIL.sub("", phrase)
         if (not 2 <= len(phrase) <= 20 or _NOT_FIGURES.search(phrase) or _PERIOD_WORDS.search(phrase)

@@ -1,6 +1,7 @@
 """Totals whose subject the table says only around its rows, through ``ragspine ingest`` and ``answer_question``:
 a grand total after two sections is the total of what their headings share, a total of figures "included
-in" another is asked as that part, and so is the total of the rows a figure "included the following" of."""
+in" another is asked as that part, and so is the total of the rows a figure "included the following" of; the
+total of a roll-forward led by "X activity" is the total of X."""
 
 from __future__ import annotations
 
@@ -56,6 +57,25 @@ Segment income included the following:
 | Asset write-downs | 9 | 6 |
 | Total | 170 | 90 |
 """
+
+# A roll-forward by segment: balances at each year end, the year's movements between them.
+ACTIVITY = """\
+# Goodwill
+
+Goodwill activity for each year was as follows:
+
+| (In millions) | Dec 31, 2023 | Acquisitions | Impairments | Dec 31, 2024 |
+| --- | --- | --- | --- | --- |
+| Orchards | $1,210 | $40 | $— | $1,250 |
+| Vineyards | 860 | — | (15) | 845 |
+| Cellars | 330 | 12 | — | 342 |
+| Total | $2,400 | $52 | $(15) | $2,437 |
+"""
+
+
+@pytest.fixture(scope="module")
+def activity(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    yield from ingested_for_module(tmp_path_factory, "activity", {"goodwill.md": ACTIVITY})
 
 
 @pytest.fixture(scope="module")
@@ -132,3 +152,24 @@ class TestATotalOfRowsAFigureIncludes:
         body = ask_includes("What was segment income in 2024?")
 
         assert "170" not in body["answer"], body["answer"]
+
+
+class TestATotalOfARollForwardLedByItsActivity:
+
+    @settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @given(question=st.sampled_from([
+        "How much is the percentage change of total goodwill amount from 2023 to 2024?",
+        "What was the change in total goodwill between 2023 and 2024?",
+        "By what percentage did total goodwill change from 2023 to 2024?",
+    ]))
+    def test_is_read_as_the_total_of_what_the_activity_is_of(self, activity: None, question: str) -> None:
+        answer, status = service_answer(question)
+
+        assert status is AnswerStatus.FOUND, answer
+        assert "total goodwill (label:total goodwill): FY2024 vs FY2023 up 37 USD_M（+1.54%）" in answer, answer
+        assert "row=Total,col=Dec 31 2023" in answer and "row=Total,col=Dec 31 2024" in answer, answer
+
+    def test_a_movement_column_is_never_read_as_the_total(self, activity: None) -> None:
+        answer, _ = service_answer("What was total goodwill in 2024?")
+
+        assert "2437 USD_M" in answer and "52 USD_M" not in answer, answer

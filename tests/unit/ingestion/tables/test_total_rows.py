@@ -185,6 +185,8 @@ PERSONNEL = [["", "2019", "2018"], ["Wages and salaries", "191,459", "158,371"],
      "label:total costs incurred"),
     ("In 2019 we sold a plant. Our revenue by geography was as follows:", "label:total revenue by geography"),
     ("The components of earnings before income taxes were:", "label:total earnings before income taxes"),
+    # a roll-forward of a figure: its activity's balances are that figure
+    ("Personnel expenses activity for each period was as follows:", "label:total personnel expenses"),
 ])
 def test_a_bare_total_of_a_table_without_sections_totals_what_the_sentence_before_names(lead: str, metric: str) -> None:
     facts, _ = _facts_after(lead, PERSONNEL)
@@ -238,6 +240,7 @@ def test_a_bare_total_of_rows_a_figure_includes_is_named_as_included_in_it(lead:
 @pytest.mark.parametrize("lead", [
     "Our consolidated statements of operations included the following:",  # a statement holds whole figures
     "The amounts were as follows:",  # names no figure
+    "Activity for each period was as follows:",  # the activity of no figure named
     "Notes to the consolidated financial statements",
     "Dow Corning Corporation was as follows:",  # another company, not a figure
 ])
