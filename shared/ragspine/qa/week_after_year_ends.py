@@ -70,4 +70,7 @@ def year_read_as_dated_end(result: AnswerResult, question: str, *, facts: FactSt
 def with_assumption(result: AnswerResult, assumption: Assumption, said: str) -> AnswerResult:
     """``result`` with ``assumption`` listed among its slots and ``said`` (its sentence) after the answer."""
     slots = replace(result.slots, assumptions=(*result.slots.assumptions, assumption))
-    return replace(result, answer=f"{result.answer}\n{said}", slots=slots)
+    decisions = result.trace.get("decisions")
+    listed = [*decisions, "period:year_read_as_dated_end"] if isinstance(decisions, list) else None
+    trace = {**result.trace, "decisions": listed} if listed is not None else result.trace
+    return replace(result, answer=f"{result.answer}\n{said}", slots=slots, trace=trace)
