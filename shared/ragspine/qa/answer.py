@@ -86,6 +86,7 @@ from ragspine.qa.undated import (
     with_undated,
 )
 from ragspine.qa.undated_rows import compares_rows, from_one_table
+from ragspine.qa.week_after_year_ends import with_assumption, year_read_as_dated_end
 from ragspine.qa.year_end_dates import with_year_ends_said
 from ragspine.sensitivity import Sensitivity
 
@@ -197,8 +198,17 @@ def answer_question(question: str, *, qa: QAComponents, history: Sequence[Messag
         InvalidInputError: the question is empty or too long.
     """
     text = validate_question(question, max_chars=qa.max_chars)
+    result = _answered(text, qa, history)
+    # a year with no figures whose one dated year end closes the year before (a 52/53-week year): asked by that date
+    reread = year_read_as_dated_end(result, text, facts=qa.facts, glossary=qa.glossary,
+                                    max_sensitivity=qa.max_sensitivity)
+    if reread is not None:
+        again = _answered(reread[0], qa, history)
+        if again.status is AnswerStatus.FOUND:
+            said = render_assumptions((reread[1],), qa.glossary, detect_language(text))
+            result = with_assumption(again, reread[1], said)
     # a January or February year end a cited column was read as the year of: said with the answer
-    return with_year_ends_said(_answered(text, qa, history), text, facts=qa.facts, glossary=qa.glossary,
+    return with_year_ends_said(result, text, facts=qa.facts, glossary=qa.glossary,
                                max_sensitivity=qa.max_sensitivity)
 
 
