@@ -39,6 +39,7 @@ from ragspine.qa.cell_lines import (
     sum_or_change,
     undated_line,
 )
+from ragspine.qa.dated_periods import YEAR
 from ragspine.qa.language import Lang
 from ragspine.qa.render import label
 from ragspine.qa.result import AnswerStatus
@@ -56,7 +57,6 @@ _MONTHS = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 # "July 27, 2019", "July 27" (its year written later), "27 July 2019"; a year alone is read apart.
 _WRITTEN_DATE = LazyPattern(rf"(?<![a-z])(?:(?P<m1>{_MONTHS})\s+(?P<d1>\d{{1,2}})(?!\d)|(?<!\d)(?P<d2>\d{{1,2}})\s+"
                             rf"(?P<m2>{_MONTHS})(?![a-z]))(?:,?\s*(?P<y>(?:19|20)\d{{2}})(?!\d))?")
-_YEAR = LazyPattern(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
 # The length of time a figure covers, as a question or a column header writes it: "twelve months ended",
 # "nine months", "52 weeks", "quarter ended", "fiscal year", "full year", "year ended", "year-to-date"
 _SPAN = LazyPattern(r"(?<![a-z])(?:(?P<n>\d{1,2}|three|six|nine|twelve|thirteen|sixteen|twenty-four|fifty-two)"
@@ -133,7 +133,7 @@ def _dates_written(norm: str) -> list[dt.date]:
     after it. [] when a date has no year after it or is no day at all."""
     found: list[dt.date] = []
     for match in _WRITTEN_DATE.finditer(norm):
-        year = match["y"] or next(iter(_YEAR.findall(norm, match.end())), None)
+        year = match["y"] or next(iter(YEAR.findall(norm, match.end())), None)
         if year is None:
             return []
         try:

@@ -41,6 +41,8 @@ DATE = LazyPattern(  # the lookahead names every possible first character: most 
 
 
 # 2024年6月30日, 2024年6月末 (the month's last day); 12月31日 of a December year closes it, so is no such date.
+# A year written alone ("2019", never the digits of a longer number): the one pattern every date reading shares.
+YEAR = LazyPattern(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
 _CJK_DATE = LazyPattern(r"(?<!\d)(?P<y>(?:19|20)\d{2})\s*年\s*(?P<m>\d{1,2})\s*月\s*"
                         r"(?:(?P<d>\d{1,2})\s*日|(?P<end>末))")
 

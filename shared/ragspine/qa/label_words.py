@@ -43,6 +43,7 @@ from functools import partial
 from ragspine.facts.glossary import Glossary, SlotKind
 from ragspine.facts.open_vocabulary import METRIC_PREFIX, label_of
 from ragspine.lazy import LazyPattern
+from ragspine.qa.dated_periods import YEAR
 from ragspine.qa.near_miss import NearMiss, Reading
 from ragspine.qa.share_sections import amounts_unless_shares_asked
 from ragspine.qa.total_rows import is_a_total
@@ -428,7 +429,6 @@ def _item_written_before(leftover: str, join: re.Match[str], first: NearMiss,
 
 # a payment schedule's row qualified by when it falls due: "2022: finance leases", "thereafter: finance leases"
 _DUE_QUALIFIER = LazyPattern(r"(?:19|20)\d{2}|thereafter")
-_YEAR = LazyPattern(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
 
 
 def _due_when_written(chosen: list[str], norm: str) -> list[str]:
@@ -444,7 +444,7 @@ def _due_when_written(chosen: list[str], norm: str) -> list[str]:
     if len({row for _, _, row in parts}) != 1 or not all(sep and _DUE_QUALIFIER.fullmatch(when)
                                                          for when, sep, _ in parts):
         return chosen
-    years = set(_YEAR.findall(norm))
+    years = set(YEAR.findall(norm))
     if len(years) != 1:
         return chosen
     named = [code for code, (when, _, _) in zip(chosen, parts, strict=True) if when in years]

@@ -20,7 +20,7 @@ import re
 from ragspine.facts.glossary import Glossary, normalize_text
 from ragspine.facts.ports import FactStore
 from ragspine.lazy import LazyPattern
-from ragspine.qa.dated_periods import DATE, MONTH_NUMBERS, may_name_a_date, rewrite_dates
+from ragspine.qa.dated_periods import DATE, MONTH_NUMBERS, YEAR, may_name_a_date, rewrite_dates
 from ragspine.qa.slots import parse_slots
 from ragspine.sensitivity import Sensitivity
 
@@ -30,7 +30,6 @@ _LOCATED = LazyPattern(rf"(?<![a-z])(?:(?P<m1>{_MONTHS})\.?\s*(?P<d1>\d{{1,2}})(
                       rf"(?P<m2>{_MONTHS})(?![a-z]))", re.IGNORECASE)
 
 
-_YEAR = LazyPattern(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
 # The bare years listed right after a date, which share its month and day: ", 2018", " and 2018", ", 2018 and 2017".
 _LISTED_YEARS = LazyPattern(r"(?:(?:\s*,\s*(?:and\s+)?|\s+and\s+|\s*&\s*)(?:19|20)\d{2}(?!\d))+", re.IGNORECASE)
 
@@ -47,7 +46,7 @@ def _listed_years(question: str, date: re.Match[str]) -> tuple[list[int], int]:
     listed = _LISTED_YEARS.match(question, date.end())
     if listed is None:
         return [], date.end()
-    return [int(year) for year in _YEAR.findall(listed.group())], listed.end()
+    return [int(year) for year in YEAR.findall(listed.group())], listed.end()
 
 
 def writes_no_date(question: str) -> bool:
@@ -65,7 +64,7 @@ def with_table_dates_read(question: str, *, facts: FactStore, glossary: Glossary
     unread = [m for m in dates if not m["ended"] and rewrite_dates(m.group(), glossary) == m.group()]
     listed = {m.start(): _listed_years(question, m) for m in unread}
     spans = [(m.start(), listed[m.start()][1] if m.start() in listed else m.end()) for m in dates]
-    if not unread or _YEAR.search(_without(question, spans)):
+    if not unread or YEAR.search(_without(question, spans)):
         return question  # a year named beside the date ("granted between 2017 and 2018 over … at September 30, 2017")
     parsed = parse_slots(question, glossary=glossary)
     entities = parsed.entities or (glossary.home_entity,)

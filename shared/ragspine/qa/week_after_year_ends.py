@@ -17,13 +17,11 @@ from dataclasses import replace
 from ragspine.facts.fiscal_dates import fiscal_year_closed_on
 from ragspine.facts.glossary import Glossary, SlotKind
 from ragspine.facts.ports import FactStore
-from ragspine.lazy import LazyPattern
-from ragspine.qa.dated_periods import DATE, MONTH_NUMBERS
+from ragspine.qa.dated_periods import DATE, MONTH_NUMBERS, YEAR
 from ragspine.qa.result import AnswerResult, AnswerStatus, Route
 from ragspine.qa.slots import Assumption
 from ragspine.sensitivity import Sensitivity
 
-_YEAR = LazyPattern(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
 _READ = "no figures of the year named; the one year end dated in it closes the year before (a 52/53-week year)"
 
 
@@ -34,7 +32,7 @@ def year_read_as_dated_end(result: AnswerResult, question: str, *, facts: FactSt
     assumption saying so; None when the answer found every figure or no such date reads the year."""
     if result.route is not Route.STRUCTURED or result.status not in (AnswerStatus.NOT_FOUND, AnswerStatus.PARTIAL):
         return None
-    named = {int(year) for year in _YEAR.findall(DATE.sub(" ", question))}
+    named = {int(year) for year in YEAR.findall(DATE.sub(" ", question))}
     if not named or not result.slots.metrics:
         return None
     years: set[int] = set()

@@ -20,9 +20,9 @@ from ragspine.facts.glossary import Glossary, Period, SlotKind, normalize_text
 from ragspine.facts.model import format_number
 from ragspine.facts.open_vocabulary import METRIC_PREFIX, label_of
 from ragspine.facts.ports import FactStore
-from ragspine.lazy import LazyPattern
 from ragspine.qa.arithmetic_cues import Arithmetic
 from ragspine.qa.cell_lines import DIRECTIONS, HOME_ASSUMED, cells_read, cited, one_table, rows_written, undated_line
+from ragspine.qa.dated_periods import YEAR
 from ragspine.qa.language import Lang
 from ragspine.qa.render import label
 from ragspine.qa.result import AnswerStatus
@@ -31,7 +31,6 @@ from ragspine.qa.structured import StructuredOutcome, format_decimal, outcome_so
 from ragspine.sensitivity import Sensitivity
 
 _CHANGE = re.compile(r"change from ((?:19|20)\d{2}) to ((?:19|20)\d{2})")
-_YEAR = LazyPattern(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
 _TEXT = MappingProxyType({
     Lang.ZH: MappingProxyType({
         "sum": "{who}{row}（{first}年至{last}年：{steps}）合计：{value}{unit}（{n} 个数值之和）",
@@ -63,7 +62,7 @@ def year_changes_outcome(text: str, parsed: ParsedSlots, arithmetic: Arithmetic,
     if len(rows) != 1:
         return None
     stated = changes[rows[0]]
-    years = [int(y) for y in _YEAR.findall(text)]
+    years = [int(y) for y in YEAR.findall(text)]
     operation, steps = _asked(arithmetic, years, stated)
     if operation is None:
         return None

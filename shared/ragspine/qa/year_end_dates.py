@@ -29,7 +29,7 @@ from ragspine.facts.glossary import Glossary, SlotKind
 from ragspine.facts.model import UNDATED
 from ragspine.facts.ports import FactStore
 from ragspine.lazy import LazyModule, LazyPattern
-from ragspine.qa.dated_periods import DATE, MONTH_NUMBERS
+from ragspine.qa.dated_periods import DATE, MONTH_NUMBERS, YEAR
 from ragspine.qa.language import Lang, detect_language
 from ragspine.qa.render import YEAR_END_DATE, render_assumptions
 from ragspine.qa.result import AnswerResult, AnswerStatus, Route
@@ -41,7 +41,6 @@ if TYPE_CHECKING:
 else:  # only a question asked back loads it
     clarification = LazyModule("ragspine.qa.clarification")
 
-_YEAR = LazyPattern(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
 _NAMED = LazyPattern(r"\(fiscal (?:19|20)\d{2}\)")  # the table reader's mark of a year the report names
 _READ = "a January or February year end, read as the calendar year it ends in"
 
@@ -57,7 +56,7 @@ def year_end_readings(locators: Iterable[str], calendar: FiscalCalendar) -> tupl
             continue
         match = dates[0]
         year, month, day = _day(match)
-        if (set(_YEAR.findall(locator)) != {match["y"]} or not year_name_unsure(calendar, year, month, day)
+        if (set(YEAR.findall(locator)) != {match["y"]} or not year_name_unsure(calendar, year, month, day)
                 or _NAMED.search(locator)):
             continue  # another year beside the date, or the report's own name for it ("(fiscal 2019)"): no doubt
         written = " ".join(match.group().split())
@@ -94,7 +93,7 @@ def with_year_ends_said(result: AnswerResult, question: str, *, facts: FactStore
         return result
     ends = _year_ends_of_cited_rows(result, facts, glossary, max_sensitivity)
     said_in = lang if lang is not None else detect_language(question)
-    named = sorted({int(year) for year in _YEAR.findall(DATE.sub(" ", question))})
+    named = sorted({int(year) for year in YEAR.findall(DATE.sub(" ", question))})
     if named and all(year in ends and year + 1 in ends for year in named):
         return _asked_back(result, question, named, ends, said_in)
     answer = f"{result.answer}\n{render_assumptions(readings, glossary, said_in)}"
