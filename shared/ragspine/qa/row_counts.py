@@ -58,18 +58,23 @@ _TEXT = MappingProxyType({
         "count": "{who} rows of {total} {op} {threshold} in {period}: {n} ({met}; {compared} rows compared, "
                  "adding up to the total {sum})",
         "rows": "{who} rows of {total}: {n} ({rows}; adding up to the total in {periods})",
+        "columns": "{who} rows of {total}: {n} ({rows}; the same rows in each column, {columns}, each adding up "
+                   "to its total in {periods})",
         "above": "above", "below": "below", "none_met": "none", "join": ", ",
     }),
     Lang.ZH: MappingProxyType({
         "count": "{who}{total}的各行中 {period} {op} {threshold} 的行数：{n}（{met}；共比较 {compared} 行，"
                  "合计为总额 {sum}）",
         "rows": "{who}{total}的组成行数：{n}（{rows}；{periods} 合计为总额）",
+        "columns": "{who}{total}的组成行数：{n}（{rows}；{columns} 各列的行相同，{periods} 各列合计为其总额）",
         "above": "超过", "below": "低于", "none_met": "无", "join": "、",
     }),
     Lang.JA: MappingProxyType({
         "count": "{who}{total}の内訳のうち {period} に {threshold} {op}行の数：{n}（{met}；比較した行 {compared}、"
                  "合計は総額 {sum}）",
         "rows": "{who}{total}の内訳の行数：{n}（{rows}；{periods} の合計は総額に一致）",
+        "columns": "{who}{total}の内訳の行数：{n}（{rows}；{columns} の各列で同じ行、"
+                   "{periods} の各列の合計はその総額に一致）",
         "above": "を超えた", "below": "を下回った", "none_met": "なし", "join": "、",
     }),
 })
@@ -123,16 +128,25 @@ def count_rows(ask: RowCountAsk, parsed: ParsedSlots, *, facts: FactStore, gloss
     if found is None:
         return None
     periods, counted = found
-    if len({frozenset(f.metric_code for f in parts) for _, parts in counted}) != 1:
+    if len({frozenset(map(_item_of, parts)) for _, parts in counted}) != 1:
         return None  # a row stated in one year only: which rows the total has is not one answer
+    columns = list(dict.fromkeys(_section_of(total) for total, _ in counted))
+    if len(columns) > 1 and ask.threshold is not None:
+        return None  # the same rows under several columns: whose figures meet the threshold is not one answer
     total, parts = counted[0]
     text = _TEXT[lang]
     who = label(glossary.term(SlotKind.ENTITY, entity), lang)
-    if ask.threshold is None:
+    if len(columns) > 1:  # a heading repeated under each column: its rows named once, every column said
+        line = text["columns"].format(who=who, total=_item_of(total), n=len(parts),
+                                      rows=text["join"].join(map(_item_of, parts)),
+                                      columns=text["join"].join(columns),
+                                      periods=text["join"].join(p.label for p in periods))
+        numbers: tuple[str, ...] = (str(len(parts)), *(p.period[:4] for p in periods))
+    elif ask.threshold is None:
         line = text["rows"].format(who=who, total=label_of(total.metric_code), n=len(parts),
                                    rows=text["join"].join(label_of(f.metric_code) for f in parts),
                                    periods=text["join"].join(p.label for p in periods))
-        numbers: tuple[str, ...] = (str(len(parts)), *(p.period[:4] for p in periods))
+        numbers = (str(len(parts)), *(p.period[:4] for p in periods))
     else:
         bound = threshold_in(ask.threshold, {total.unit})
         if bound is None:
@@ -181,16 +195,34 @@ def _heading_named(named: frozenset[str], asked: list[Period], entity: str, chan
     them. Counted only where every other row under the heading states the period and together they add up
     to a row of the same table outside the section whose words hold the heading's ("Gross deferred tax
     assets"): a row read outside its heading, or rows of another kind, leave the sum short and nothing counted.
+
+    A heading a table repeats under each of its columns ("Gross carrying amount", "Net" over "Finite-lived
+    intangible assets") is one heading: its rows are counted under each column, each column's adding up to
+    that column's total, and only where every column lists the same rows (then how many there are is one
+    answer whichever column is read).
     """
     codes = [code for code, owner in facts.open_codes() if owner == entity and code.startswith(METRIC_PREFIX)]
-    headings = {heading for code in codes if (heading := label_of(code).rpartition(": ")[0])
-                and label_words(heading) == named}
-    if len(headings) != 1:
+    headings = sorted({heading for code in codes if (heading := _section_of(code))
+                       and label_words(heading.rpartition(": ")[2]) == named})
+    read = [_rows_under(heading, named, codes, asked, entity, channel, facts, max_sensitivity) for heading in headings]
+    if not read or any(found is None for found in read):
         return None
-    heading = headings.pop()
-    rows = [code for code in codes if label_of(code).rpartition(": ")[0] == heading and not is_a_total(code)
-            and not _DEDUCTED.match(label_of(code).rpartition(": ")[2])]
-    sums = [code for code in codes if label_of(code).rpartition(": ")[0] != heading and named <= _item_words(code)]
+    counted = [found for found in read if found is not None]
+    periods = counted[0][0]
+    if any(found[0] != periods for found in counted):
+        return None  # a column stating other years: which rows the heading has is not one answer
+    return periods, [pair for _, pairs in counted for pair in pairs]
+
+
+def _rows_under(heading: str, named: frozenset[str], codes: list[str], asked: list[Period], entity: str,
+                channel: str, facts: FactStore, max_sensitivity: Sensitivity) -> _Counted | None:
+    """The periods counted and, in each, the rows under ``heading`` with the row of the same table (and column,
+    where the heading is a column's) they add up to, or None."""
+    column = heading.rpartition(": ")[0]
+    rows = [code for code in codes if _section_of(code) == heading and not is_a_total(code)
+            and not _DEDUCTED.match(_item_of(code))]
+    sums = [code for code in codes if _section_of(code) != heading and named <= _item_words(code)
+            and (not column or _section_of(code) == column)]
     stated = {code: facts.find(metric_code=code, entity=entity) for code in [*rows, *sums]}
     periods = asked or _fiscal_years([f for code in rows for f in stated[code]])
     checked: list[tuple[Fact, list[Fact]]] = []
@@ -234,7 +266,17 @@ def _added_up(total: Fact | None, facts: FactStore, max_sensitivity: Sensitivity
 
 def _item_words(code: str) -> set[str]:
     """The words of a row's own line item, its section aside ("total other operating expenses")."""
-    return label_words(label_of(code).rpartition(": ")[2])
+    return label_words(_item_of(code))
+
+
+def _item_of(row: Fact | str) -> str:
+    """A row's own line item as its label writes it, its section aside ("customer relationships")."""
+    return label_of(row.metric_code if isinstance(row, Fact) else row).rpartition(": ")[2]
+
+
+def _section_of(row: Fact | str) -> str:
+    """The sections a row's label writes before its own line item ("gross carrying amount: intangible assets")."""
+    return label_of(row.metric_code if isinstance(row, Fact) else row).rpartition(": ")[0]
 
 
 def _one_fact(found: list[Fact], period: Period, channel: str, max_sensitivity: Sensitivity) -> Fact | None:

@@ -2,7 +2,12 @@
 ``POST /v1/ask``: "How many components are there under deferred tax assets?" names no total row, only the
 heading the rows stand under. They are counted where, a "Less …" deduction aside, they add up to a row of
 the same table whose words hold the heading's (its gross amount); rows falling short of every such row are
-not counted, and the question is answered as before."""
+not counted, and the question is answered as before.
+
+A heading the table repeats under each of its columns ("Gross carrying amount", "Accumulated amortization",
+"Net" over "Finite-lived intangible assets") is one heading: its rows are counted once, where every column
+lists the same rows and each column's rows add up to that column's total. A threshold over such rows is not
+one question (whose figures, which column's?) and is answered as before."""
 
 from __future__ import annotations
 
@@ -48,10 +53,37 @@ ROYALTIES = """\
 | Gross royalty receivables | 150 | 120 |
 """
 
+# one heading under three columns, each column's rows adding up to its own total, in two years
+INTANGIBLES = """\
+# Intangible assets
+
+The carrying amounts of intangible assets were as follows (in millions):
+
+| | Gross carrying amount | Accumulated amortization | Net |
+| --- | --- | --- | --- |
+| June 30, 2024 | | | |
+| Finite-lived intangible assets | | | |
+| Developed technology | 820.0 | (310.5) | 509.5 |
+| Trade names | 45.0 | (12.0) | 33.0 |
+| Total | 865.0 | (322.5) | 542.5 |
+| Indefinite-lived intangible assets | | | |
+| Broadcast licences | 9.0 | — | 9.0 |
+| Total | 874.0 | (322.5) | 551.5 |
+| June 30, 2023 | | | |
+| Finite-lived intangible assets | | | |
+| Developed technology | 790.0 | (250.0) | 540.0 |
+| Trade names | 45.0 | (9.0) | 36.0 |
+| Total | 835.0 | (259.0) | 576.0 |
+| Indefinite-lived intangible assets | | | |
+| Broadcast licences | 9.0 | — | 9.0 |
+| Total | 844.0 | (259.0) | 585.0 |
+"""
+
 
 @pytest.fixture(scope="module")
 def services(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Services]:
-    for _ in ingested_for_module(tmp_path_factory, "heading_counted", {"taxes.md": TAXES, "royalties.md": ROYALTIES}):
+    for _ in ingested_for_module(tmp_path_factory, "heading_counted", {"taxes.md": TAXES, "royalties.md": ROYALTIES,
+                                                                        "intangibles.md": INTANGIBLES}):
         yield get_services()
 
 
@@ -91,4 +123,35 @@ def test_rows_falling_short_of_the_gross_amount_are_not_counted(ask: Ask) -> Non
     answer = ask("How many components are there under royalty receivables?")["answer"]
 
     # THEN no count is given: the rows read may not be all of it
+    assert "rows of" not in answer, answer
+
+
+@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(asked=st.sampled_from(["How many types of finite-lived intangible assets are there?",
+                              "How many types of Finite-Lived Intangible Assets are there?",
+                              "How many components are there under finite-lived intangible assets?"]))
+def test_a_heading_under_each_column_counts_its_rows_once(services: Services, asked: str) -> None:
+    # GIVEN a heading the table repeats under three columns, each column's rows adding up to its total
+    # WHEN its rows are counted, no column named
+    answer = asker("answer_question", services)(asked)["answer"]
+
+    # THEN the two rows are counted once, every column said and every figure compared cited
+    assert ("rows of total finite-lived intangible assets: 2 (developed technology, trade names; the same rows in "
+            "each column, accumulated amortization, gross carrying amount, net, each adding up to its total in "
+            "FY2024, FY2023)") in answer, answer
+    assert "Broadcast licences" not in answer and "Indefinite" not in answer, answer
+    for column in ("Gross carrying amount", "Accumulated amortization", "Net"):
+        assert f"Finite-lived intangible assets: Trade names,col={column}" in answer, answer
+
+
+def test_a_heading_under_each_column_counted_through_every_way(ask: Ask) -> None:
+    answer = ask("How many types of finite-lived intangible assets are there?")["answer"]
+    assert "rows of total finite-lived intangible assets: 2 (developed technology, trade names;" in answer, answer
+
+
+def test_a_threshold_over_a_heading_under_each_column_is_not_counted(ask: Ask) -> None:
+    # GIVEN the same heading under three columns: which column's figures a threshold is over is not said
+    answer = ask("How many types of finite-lived intangible assets were above $40 million in 2024?")["answer"]
+
+    # THEN no count is given
     assert "rows of" not in answer, answer
