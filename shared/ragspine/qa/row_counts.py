@@ -196,14 +196,17 @@ def _heading_named(named: frozenset[str], asked: list[Period], entity: str, chan
     to a row of the same table outside the section whose words hold the heading's ("Gross deferred tax
     assets"): a row read outside its heading, or rows of another kind, leave the sum short and nothing counted.
 
-    A heading a table repeats under each of its columns ("Gross carrying amount", "Net" over "Finite-lived
-    intangible assets") is one heading: its rows are counted under each column, each column's adding up to
-    that column's total, and only where every column lists the same rows (then how many there are is one
-    answer whichever column is read).
+    Where no heading is named by exactly those words, a heading a table repeats under each of its columns
+    ("Gross carrying amount", "Net" over "Finite-lived intangible assets") is one heading: its rows are
+    counted under each column, each column's adding up to that column's total, and only where every column
+    lists the same rows in one table (then how many there are is one answer whichever column is read).
     """
     codes = [code for code, owner in facts.open_codes() if owner == entity and code.startswith(METRIC_PREFIX)]
-    headings = sorted({heading for code in codes if (heading := _section_of(code))
-                       and label_words(heading.rpartition(": ")[2]) == named})
+    sections = {section for code in codes if (section := _section_of(code))}
+    headings = sorted(heading for heading in sections if label_words(heading) == named) or sorted(
+        heading for heading in sections if label_words(heading.rpartition(": ")[2]) == named)  # under columns
+    if len(headings) > 1 and any(": " not in heading for heading in headings):
+        return None  # a heading named twice, not under columns: which one is asked is not said
     read = [_rows_under(heading, named, codes, asked, entity, channel, facts, max_sensitivity) for heading in headings]
     if not read or any(found is None for found in read):
         return None
@@ -211,7 +214,10 @@ def _heading_named(named: frozenset[str], asked: list[Period], entity: str, chan
     periods = counted[0][0]
     if any(found[0] != periods for found in counted):
         return None  # a column stating other years: which rows the heading has is not one answer
-    return periods, [pair for _, pairs in counted for pair in pairs]
+    pairs = [pair for _, checked in counted for pair in checked]
+    if len({(f.source_doc_id, _table_of(f)) for total, parts in pairs for f in [total, *parts]}) != 1:
+        return None  # headings of two tables, not one table's columns
+    return periods, pairs
 
 
 def _rows_under(heading: str, named: frozenset[str], codes: list[str], asked: list[Period], entity: str,
