@@ -59,6 +59,8 @@ def row_under_metric_total(intent: Intent, decision: Proceed, question: str, *, 
             or slots.metrics[0].startswith(METRIC_PREFIX)):
         return None
     metric = slots.metrics[0]
+    if not any(code.startswith(METRIC_PREFIX) for code in glossary.terms[SlotKind.METRIC]):
+        return None  # no document row to read: the question's words need no second reading
     if any(facts.find(metric_code=metric, entity=entity) for entity in slots.entities):
         return None
     row = _row_named(question, glossary)
