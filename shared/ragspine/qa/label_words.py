@@ -213,7 +213,7 @@ _AT_PERIOD_END = LazyPattern(r"(?:,|(?<![a-z])at)?\s*(?:the\s+)?(?<![a-z])end\s+
 # How a question asks an item's move between two years ("the change in goodwill from 2018 to 2019")
 _MOVE_ASKED = LazyPattern(r"(?<![a-z])(?:change[sd]?|increase[sd]?|decrease[sd]?|difference|movement)(?![a-z])")
 # Words naming a balance's other end, or a flow within the period: then the end-of-period row is no answer
-_NOT_THE_END = frozenset({"beginning", "begin", "start", "opening", "addition", "during", "net"})
+_NOT_THE_END = frozenset({"beginning", "begin", "start", "opening", "addition", "net"})
 
 
 def _balance_at_end(norm: str, asked: set[str]) -> bool:
