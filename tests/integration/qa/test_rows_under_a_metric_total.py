@@ -80,3 +80,29 @@ def test_a_share_of_the_metric_is_not_answered_by_the_part_alone(ingested: None)
     # the whole a share divides by is the metric: the part's figure is no answer to it
     answer, _ = service_answer("What percentage of revenue came from software maintenance in 2024?")
     assert "read 'revenue' as" not in answer
+
+
+WITH_REVENUE = """\
+# Tamsin Software annual report
+
+Income statement (in millions of US dollars):
+
+| | 2024 | 2023 |
+| --- | --- | --- |
+| Revenue | 6,100 | 5,500 |
+| Operating income | 900 | 800 |
+
+""" + REVENUE_BY_TYPE.split("\n", 2)[2]
+
+
+@pytest.fixture(scope="module")
+def ingested_with_revenue(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    yield from ingested_for_module(tmp_path_factory, "metric_with_figures", {"tamsin.md": WITH_REVENUE})
+
+
+def test_a_metric_with_figures_of_its_own_is_answered_as_named(ingested_with_revenue: None) -> None:
+    # GIVEN the income statement states revenue itself
+    answer, _ = service_answer("What was the change in revenue from software maintenance between 2023 and 2024?")
+    # THEN the row is not read in its place
+    assert "read 'revenue' as" not in answer
+    assert "row=Revenue,col=2024" in answer
