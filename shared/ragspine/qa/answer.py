@@ -37,6 +37,7 @@ from ragspine.qa.intent_model import Channel, Intent
 from ragspine.qa.language import Lang, detect_language
 from ragspine.qa.lead_in_subjects import answered_from, lead_in_subject
 from ragspine.qa.metric_rows import row_for_metric
+from ragspine.qa.metric_total_parts import row_under_metric_total
 from ragspine.qa.named_parts import with_named_parts_sum
 from ragspine.qa.other_languages import other_language, render_other_language
 from ragspine.qa.parse_cache import (
@@ -272,6 +273,14 @@ def _answered(text: str, qa: QAComponents, history: Sequence[Message]) -> Answer
         slots = decision.slots
         cache.reread(intent, decision)
         trace.decide("structured:row_for_metric")
+    part = row_under_metric_total(intent, decision, text, facts=qa.facts, glossary=qa.glossary,
+                                  max_sensitivity=qa.max_sensitivity, lang=shape.lang) \
+        if isinstance(decision, Proceed) and structured and by_row is None else None
+    if part is not None:  # "revenue from software maintenance", where revenue has no figure and the row's table
+        decision = by_row = part  # totals revenue in the row's section
+        slots = decision.slots
+        cache.reread(intent, decision)
+        trace.decide("structured:row_under_metric_total")
     topic = rows_of_described_table(decision, text, facts=qa.facts, glossary=qa.glossary, retriever=qa.retriever,
                                     max_sensitivity=qa.max_sensitivity) \
         if isinstance(decision, Proceed) and structured and by_row is None else None

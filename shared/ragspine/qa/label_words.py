@@ -69,6 +69,9 @@ _STOP = frozenset({
 # the question names the row by, unless the label itself holds them ("Increase in receivables").
 ASKING_WORDS = frozenset({"change", "percentage", "percent", "increase", "decrease", "difference", "between", "average",
                      "sum", "ratio", "proportion", "growth", "nominal", "number", "compared"})
+# The unit a question asks its answer in ("in terms of $M", "in $ million"): no words of a row
+_UNIT_ASKED = LazyPattern(r"(?:(?<![a-z])in\s+(?:terms\s+of\s+)?)?[$€£¥]\s?(?:mn|mm|m|bn|b|k|th)(?![a-z])",
+                          re.IGNORECASE)
 # A unit note a label carries ("Gross profit (in thousands)") is no word of its line item.
 _UNIT_WORDS = frozenset({"thousand", "million", "billion"})
 _MONTHS = frozenset({"january", "february", "march", "april", "may", "june", "july", "august", "september",
@@ -158,7 +161,7 @@ def label_words_in_order(text: str) -> list[str]:
 
 
 def label_readings(norm: str, leftover: str, glossary: Glossary, *, total_named: bool = False,
-                   written: str = "") -> list[NearMiss]:
+                   written: str = "", years_compared: bool = False) -> list[NearMiss]:
     """The open label the leftover words of a question name, as one reading or several equally good ones.
 
     ``norm`` is the normalised question and ``leftover`` the same text with every slot mention
@@ -166,13 +169,15 @@ def label_readings(norm: str, leftover: str, glossary: Glossary, *, total_named:
     named words otherwise (several readings when labels tie: the caller asks back). ``total_named``:
     the question's word "total" was blanked as the channel, and is a row's word too. ``written``: the
     question as the user wrote it, whose dates tell rows named by their date apart (``norm`` has read them
-    as periods: "at 31 December 2019" is FY2019).
+    as periods: "at 31 December 2019" is FY2019). ``years_compared``: the question names two years or more;
+    where it asks how an item changed between them and no row is otherwise named, the row of the item's
+    balance at the end of the period answers (``_balance_at_end``).
     """
     labels = [code for code in glossary.terms[SlotKind.METRIC] if code.startswith(METRIC_PREFIX)]
     if not labels:
         return []
     words_of = {code: _content(_words(label_of(code))) for code in labels}
-    asked = _content(_ends_named(_without_year_spans(_words(leftover)), words_of))
+    asked = _content(_ends_named(_without_year_spans(_words(_UNIT_ASKED.sub(" ", leftover))), words_of))
     if not asked:
         return []
     if total_named:  # "total" read as the channel names a row too where a label holds it ("fair value of total debt")
@@ -183,6 +188,8 @@ def label_readings(norm: str, leftover: str, glossary: Glossary, *, total_named:
     if not scored and total_named:
         scored = _the_one_total_row(labels, asked, score.item_words)
         named_in = norm  # its "total" is blanked as the channel in the leftover words
+    if not scored and years_compared and _balance_at_end(norm, asked):
+        scored = score(asked, at_period_end=True)
     if not scored:
         return _two_rows_named(norm, leftover, words_of, score, total_named=total_named, ties=True, written=written)
     if PART_OF_WHOLE.search(leftover):
@@ -198,6 +205,23 @@ def label_readings(norm: str, leftover: str, glossary: Glossary, *, total_named:
 
 
 _Score = tuple[float, int, int, int, int, int]
+
+# A row stating an item's balance at the end of its period: "Goodwill, end of the year", "Contributed equity at
+# end of period", "Cash balance at the end of the year".
+_AT_PERIOD_END = LazyPattern(r"(?:,|(?<![a-z])at)?\s*(?:the\s+)?(?<![a-z])end\s+of\s+(?:the\s+)?"
+                             r"(?:(?:fiscal|financial)\s+)?(?:year|period)(?![a-z])")
+# How a question asks an item's move between two years ("the change in goodwill from 2018 to 2019")
+_MOVE_ASKED = LazyPattern(r"(?<![a-z])(?:change[sd]?|increase[sd]?|decrease[sd]?|difference|movement)(?![a-z])")
+# Words naming a balance's other end, or a flow within the period: then the end-of-period row is no answer
+_NOT_THE_END = frozenset({"beginning", "begin", "start", "opening", "addition", "net"})
+
+
+def _balance_at_end(norm: str, asked: set[str]) -> bool:
+    """Whether a question naming no row asks how an item moved between years: the difference of its balances at
+    each year's end, which a roll-forward states in its end-of-period row ("the change in goodwill from 2018 to
+    2019" is "Goodwill, end of the year" of 2019 less that of 2018). A question naming the opening balance or a
+    flow of the period is no such ask."""
+    return bool(_MOVE_ASKED.search(norm)) and not asked & _NOT_THE_END
 
 
 class _Scorer:
@@ -218,17 +242,24 @@ class _Scorer:
             _content(_words(alias)) for alias, (kind, code) in glossary.aliases.items()
             if kind is SlotKind.METRIC and not code.startswith(METRIC_PREFIX)))
         self.wholes = _wholes_of_columns(labels)
+        # the rows of an item's balance at the end of the period, by the item's words without that dating
+        self.balances_at_end = {code: words for code in labels if _AT_PERIOD_END.search(item := _item(label_of(code)))
+                                and (words := _content(_words(_AT_PERIOD_END.sub(" ", _without_remarks(item)))))}
 
-    def __call__(self, asked: set[str]) -> list[tuple[_Score, str]]:
+    def __call__(self, asked: set[str], *, at_period_end: bool = False) -> list[tuple[_Score, str]]:
+        """The labels ``asked`` names, scored; ``at_period_end``: only the rows of a balance at the period's end,
+        each named by its item's words alone."""
         scored: list[tuple[_Score, str]] = []
         for code, own in self.words_of.items():
+            if at_period_end and code not in self.balances_at_end:
+                continue
             if code in self.wholes:  # "the total notes payable": the row's own figure beside its columns' parts
                 own = own | {_TOTAL}
             named = asked - (ASKING_WORDS - own)  # the words naming a row, not those asking for arithmetic on it
             common = own & named
             if not common:
                 continue
-            item = self.item_words[code]
+            item = self.balances_at_end[code] if at_period_end else self.item_words[code]
             label_share = len(item & named) / len(item)
             question_share = len(common) / len(named)
             if label_share < MIN_LABEL_SHARE or question_share < MIN_QUESTION_SHARE:

@@ -56,7 +56,7 @@ def row_for_metric(intent: Intent, decision: Proceed, question: str, *, facts: F
                    lang: Lang) -> Proceed | None:
     """The decision with the row alone when its documents say its table is of the metric named; else None."""
     slots = decision.slots
-    if (retriever is None or slots.unrecognized is not None or _combines_metrics(intent) or intent.analysis
+    if (retriever is None or slots.unrecognized is not None or combines_metrics(intent) or intent.analysis
             or len(slots.metrics) != 2):
         return None
     opened = [code for code in slots.metrics if code.startswith(METRIC_PREFIX)]
@@ -113,7 +113,7 @@ def _leads_in(passage: str, metric: str, words: set[str], glossary: Glossary) ->
     return False
 
 
-def _combines_metrics(intent: Intent) -> bool:
+def combines_metrics(intent: Intent) -> bool:
     """Whether the question computes with two figures (a ratio, a share, a sum of metrics): then both are asked.
 
     A sum, mean or growth of one row over its periods ("the total external revenues in 2019") is no such.

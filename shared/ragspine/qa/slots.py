@@ -197,7 +197,7 @@ def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
         if not found[SlotKind.METRIC]:  # a document's row label named in other words ("effective tax rate")
             total_named = any(m.kind is SlotKind.CHANNEL and label_words(m.raw) == {"total"} for m in mentions)
             labelled = label_readings(norm, blanked(), glossary, total_named=total_named,
-                                      written=normalize_text(written))
+                                      written=normalize_text(written), years_compared=len(periods) >= 2)
             misses += labelled
             for miss in labelled:
                 if len(miss.readings) == 1:
