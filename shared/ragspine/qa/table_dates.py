@@ -127,7 +127,9 @@ def _movements_between_balance_dates(question: str, facts: FactStore, glossary: 
     text = question
     for first, last in reversed(spans):
         start, end = balances.get(_day(first)), balances.get(_day(last))
-        years = set(range(start + 1, end + 1)) if start is not None and end is not None else set()
+        if start is None or end is None:
+            continue
+        years = set(range(start + 1, end + 1))
         if not years or not all(years <= {int(f.period) for f in found} for found in movements):
             continue
         if len(years) == 1:  # one year's movements: the whole span is that year
