@@ -7,7 +7,9 @@ dates gets its figure; one naming one row and two of them ("the change in revenu
 ended July 27 and April 27 in 2019") gets the later date's figure against the earlier's, with its
 percentage; one naming two rows or more and one date, and asking their total, gets their sum. A date
 written without its year takes the year the question writes next ("July 27 and April 27 in 2019": both
-2019). Every cell is cited under its date.
+2019). Every cell is cited under its date. A column of a day inside a year beside a year end's
+("Estimated at June 30, 2019 | Final as of December 31, 2019") is read the same way, the year end's cell
+being the row's figure of the year it closes, filed under that year and cited under the column its date heads.
 
 Only cells of one table in one unit, each stated once; a date no column states, two rows compared, or
 anything else asked stays asked back.
