@@ -15,7 +15,7 @@ from __future__ import annotations
 import datetime as dt
 import itertools
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from ragspine.facts.fiscal_dates import MONTH_NUMBERS, MONTH_PATTERN
 from ragspine.facts.glossary import normalize_text
@@ -27,6 +27,9 @@ _DATE = re.compile(rf"(?<![a-z])(?P<m>{MONTH_PATTERN})\s+(?P<d>\d{{1,2}}),?\s*(?
 # Words saying what a date ends or is: "12 Weeks Ended", "Sixteen weeks ended", "Quarters Ended", "As of", a note mark.
 _ENDING_WORDS = re.compile(r"(?<![a-z])(?:\d{1,2}|twelve|thirteen|sixteen|weeks?|quarters?|three|months?"
                            r"|ended|ending|as\s+of|as\s+at)(?![a-z])|\(\d\)|[,.]|現在|時点|末|截至|止")
+# Words saying a header covers a length of time ("Six Months Ended", "Year ended", "Period"), no day's balance.
+_SPAN_WORDS = re.compile(r"(?<![a-z])(?:months?|weeks?|quarters?|years?|half|ended|ending|periods?|ytd)(?![a-z])"
+                         r"|か月|ヶ月|个月|四半期|季度|半期|年度|累计|累計")
 # days between one quarter-end and the next: a 12- to 16-week quarter, or three calendar months
 _QUARTER_DAYS = (77, 115)
 _MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
@@ -49,6 +52,30 @@ def column_dates(col_headers: Mapping[int, Sequence[str]]) -> dict[int, str]:
             return {}
         named[c] = f"{_MONTH_NAMES[day.month - 1]} {day.day}, {day.year}"
     return named if len(set(named.values())) == len(named) else {}
+
+
+def dates_inside_a_year(col_headers: Mapping[int, Sequence[str]],
+                        closes_a_year: Callable[[dt.date], bool]) -> dict[int, str]:
+    """``column -> "June 30, 2019"`` for each column headed by a day's balance inside a fiscal year, beside one
+    headed by a date closing a year ("Estimated at June 30, 2019 | Adjustments | Final as of December 31, 2019").
+
+    The year-end column is that year's; the other is of no fiscal year, yet its figures are stated for its
+    date. Only one whole date a header, and no words of a length of time ("Six Months Ended June 30, 2019"
+    is six months' figures, no balance on the day); else {}.
+    """
+    days: dict[int, dt.date] = {}
+    for c, headers in col_headers.items():
+        text = " ".join(normalize_text(h) for h in headers if h.strip())
+        dates = list(_DATE.finditer(text))
+        if len(dates) > 1 or _SPAN_WORDS.search(text):
+            return {}
+        day = _day(dates[0]) if dates else None
+        if day is not None:
+            days[c] = day
+    inside = {c: day for c, day in days.items() if not closes_a_year(day)}
+    if not inside or len(inside) == len(days) or len(set(inside.values())) != len(inside):
+        return {}
+    return {c: f"{_MONTH_NAMES[day.month - 1]} {day.day}, {day.year}" for c, day in inside.items()}
 
 
 def quarter_ends(named: Mapping[int, str]) -> bool:

@@ -35,6 +35,7 @@ from datetime import date
 from decimal import Decimal
 from functools import lru_cache
 
+from ragspine.facts.fiscal_dates import fiscal_year_closed_on
 from ragspine.facts.glossary import Glossary, Period, SlotKind, normalize_text
 from ragspine.facts.model import Fact, FactKey, with_stated_date
 from ragspine.facts.nendo import nendo_period
@@ -70,7 +71,7 @@ from ragspine.ingestion.table_axes import (
 )
 from ragspine.ingestion.table_blocks import header_blocks
 from ragspine.ingestion.table_caption_metric import names_the_item
-from ragspine.ingestion.table_column_dates import column_dates, quarter_ends
+from ragspine.ingestion.table_column_dates import column_dates, dates_inside_a_year, quarter_ends
 from ragspine.ingestion.table_data_headings import names_a_data_block
 from ragspine.ingestion.table_deducted_liabilities import deducted_liabilities
 from ragspine.ingestion.table_grand_totals import shared_end, shared_start
@@ -556,6 +557,7 @@ class _TableReader:
         self.schedule_cols: set[int] = set()  # a payment schedule's year columns: no fiscal year's figures
         # columns of a change between two years or each of its own date, named by it: of no fiscal year
         self.change_cols: dict[int, str] = {}
+        self.inside_year_cols: dict[int, str] = {}  # columns of a day inside a year beside a year end's: undated
         self.schedule_rows: set[int] = set()  # the same schedule set down the rows: its years and Thereafter
         self.quarter_cols: dict[int, int] = {}  # quarter columns (Q1 … Q4) beside rows of fiscal years
         self.nil_cells: dict[int, set[int]] = {}  # rows of each column whose dash states nil (``_nil_dash``)
@@ -595,6 +597,8 @@ class _TableReader:
         # a date closing the year among the quarter-ends of that year heads a quarter, no fiscal year's figure
         if not any(n.period for names in header_names.values() for n in names) or quarter_ends(dates):
             self.change_cols = self.change_cols or dates
+        elif not self.change_cols:  # a day's balance inside a year beside a year end: read as of its own date
+            self.change_cols = self.inside_year_cols = dates_inside_a_year(self.shape.col_headers, self._closes_a_year)
         self.schedule_cols = self._schedule_year_columns(header_names) | set(self.change_cols)
         header_names = {c: names for c, names in header_names.items() if c not in self.schedule_cols}
         if not self.row_periods and not any(n.period for names in header_names.values() for n in names):
@@ -733,6 +737,8 @@ class _TableReader:
                 if c in self.quarter_cols:  # FY2024 beside Q2: the second quarter of that year
                     names = [self._quarter_of(n, self.quarter_cols[c]) for n in names]
                 dated = [Named(period=self.row_periods[r])] if r in self.row_periods else []
+                if c in self.inside_year_cols:  # its date names it; the year end beside it dates none of its cells
+                    dated = [Named(period=Period.none_stated())]
                 if quarter is not None:
                     dated = [Named(period=quarter)]
                 for n in (*names, *column, *dated):
@@ -818,6 +824,10 @@ class _TableReader:
         # a period word around a table whose every column states its own time ("Quarterly results") dates none
         context = [] if self.change_cols else self._context_texts()
         return states_no_period(headers, cells, context, besides=date)
+
+    def _closes_a_year(self, day: date) -> bool:
+        """Whether ``day`` closes a fiscal year of the glossary's calendar (or the week after, a 52/53-week year's)."""
+        return fiscal_year_closed_on(self.glossary.fiscal_calendar, day.year, day.month, day.day) is not None
 
     def _ending_year_columns(self) -> set[int]:
         """Value columns headed as the year each row expires or falls due ("Last Fiscal Year of Expiration")."""

@@ -62,10 +62,13 @@ def sum_or_change(arithmetic: Arithmetic, columns: int, rows: int) -> str | None
 
 
 def cells_read(codes: Sequence[str], entity: str, channel: str, *, facts: FactStore,
-               max_sensitivity: Sensitivity) -> tuple[tuple[QueryResult, ...], list[Fact]] | None:
-    """Each cell's result, stated of no period, and its figures; None unless every cell is stated once."""
-    results = tuple(run_query(MetricQuery(code, entity, Period.none_stated(), channel), facts=facts,
-                              max_sensitivity=max_sensitivity) for code in codes)
+               max_sensitivity: Sensitivity, periods: Sequence[Period] = (),
+               ) -> tuple[tuple[QueryResult, ...], list[Fact]] | None:
+    """Each cell's result, stated of no period (or of ``periods``, one a code, where given), and its figures;
+    None unless every cell is stated once."""
+    read_as = periods or [Period.none_stated()] * len(codes)
+    results = tuple(run_query(MetricQuery(code, entity, period, channel), facts=facts,
+                              max_sensitivity=max_sensitivity) for code, period in zip(codes, read_as, strict=True))
     inputs = [r.fact for r in results if r.status is QueryStatus.FOUND and not r.conflicts and r.fact is not None]
     return (results, inputs) if len(inputs) == len(results) else None
 

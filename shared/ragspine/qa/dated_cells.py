@@ -7,7 +7,9 @@ dates gets its figure; one naming one row and two of them ("the change in revenu
 ended July 27 and April 27 in 2019") gets the later date's figure against the earlier's, with its
 percentage; one naming two rows or more and one date, and asking their total, gets their sum. A date
 written without its year takes the year the question writes next ("July 27 and April 27 in 2019": both
-2019). Every cell is cited under its date.
+2019). Every cell is cited under its date. A column of a day inside a year beside a year end's
+("Estimated at June 30, 2019 | Final as of December 31, 2019") is read the same way, the year end's cell
+being the row's figure of the year it closes, filed under that year and cited under the column its date heads.
 
 Only cells of one table in one unit, each stated once; a date no column states, two rows compared, or
 anything else asked stays asked back.
@@ -21,9 +23,9 @@ from decimal import Decimal
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from ragspine.facts.fiscal_dates import MONTH_NUMBERS
+from ragspine.facts.fiscal_dates import MONTH_NUMBERS, fiscal_year_closed_on
 from ragspine.facts.glossary import Glossary, Period, SlotKind, normalize_text
-from ragspine.facts.model import format_number
+from ragspine.facts.model import UNDATED, format_number
 from ragspine.facts.open_vocabulary import METRIC_PREFIX, label_of
 from ragspine.facts.ports import FactStore
 from ragspine.lazy import LazyModule, LazyPattern
@@ -41,7 +43,7 @@ from ragspine.qa.cell_lines import (
 )
 from ragspine.qa.dated_periods import YEAR
 from ragspine.qa.language import Lang
-from ragspine.qa.render import label
+from ragspine.qa.render import label, render_result
 from ragspine.qa.result import AnswerStatus
 from ragspine.qa.slots import Assumption, ParsedSlots, Slots
 from ragspine.qa.structured import StructuredOutcome, format_decimal, outcome_sources
@@ -91,19 +93,29 @@ def dated_cells_outcome(text: str, parsed: ParsedSlots, arithmetic: Arithmetic, 
     cells = _dated_cells(glossary)
     rows = rows_written(norm, {row for _, row in cells})
     operation = _operation(arithmetic, len(days), len(rows))
-    if operation is None or any((day, row) not in cells for day in days for row in rows):
+    if operation is None:
         return None
     entity = parsed.entities[0] if parsed.entities else glossary.home_entity
     channel = parsed.channels[0] if parsed.channels else glossary.default_channel
     wanted = sorted((day, row) for day in days for row in rows) if operation == "change" else \
         [(days[0], row) for row in rows]
-    codes = tuple(cells[cell] for cell in wanted)
-    read = cells_read(codes, entity, channel, facts=facts, max_sensitivity=max_sensitivity)
-    if read is None or not one_table(read[1]) or not _same_span(norm, read[1]):
+    # a date closing a fiscal year, beside a column of a date of its own: that year's cell of the row
+    located = [(cells[cell], Period.none_stated()) if cell in cells else _year_end_cell(cell, glossary)
+               for cell in wanted]
+    if not any(cell in cells for cell in wanted):
+        return None
+    known = [each for each in located if each is not None]
+    if len(known) != len(located):
+        return None
+    codes, periods = tuple(code for code, _ in known), tuple(period for _, period in known)
+    read = cells_read(codes, entity, channel, facts=facts, max_sensitivity=max_sensitivity, periods=periods)
+    if read is None or not one_table(read[1]) or not _same_span(norm, read[1]) \
+            or not all(_heads_its_column(fact, day) for fact, (day, _) in zip(read[1], wanted, strict=True)):
         return None
     results, inputs = read
     who = label(glossary.term(SlotKind.ENTITY, entity), lang)
-    lines = [undated_line(r, glossary, lang) for r in results if r.query is not None]
+    lines = [undated_line(r, glossary, lang) if r.query.period.undated else render_result(r, glossary, lang)
+             for r in results if r.query is not None]
     computed: tuple[str, ...] = ()
     differences: tuple[change_of.Difference, ...] = ()
     if operation == "value":
@@ -123,7 +135,7 @@ def dated_cells_outcome(text: str, parsed: ParsedSlots, arithmetic: Arithmetic, 
         lines.append(f"{line}{cited(inputs)}")
         computed = (shown, str(len(inputs)), days[0].isoformat())
     assumptions = () if parsed.entities else (Assumption(SlotKind.ENTITY, entity, HOME_ASSUMED),)
-    slots = Slots(codes, (entity,), (Period.none_stated(),), (channel,), assumptions)
+    slots = Slots(codes, (entity,), tuple(dict.fromkeys(periods)), (channel,), assumptions)
     return StructuredOutcome(tuple(lines), outcome_sources(results), AnswerStatus.FOUND, results, differences,
                              computed), slots
 
@@ -157,6 +169,26 @@ def _dated_cells(glossary: Glossary) -> dict[tuple[dt.date, str], str]:
             day = dt.date(int(match[3]), MONTH_NUMBERS[match[1][:3]], int(match[2]))
             cells[(day, row)] = code
     return cells
+
+
+def _year_end_cell(cell: tuple[dt.date, str], glossary: Glossary) -> tuple[str, Period] | None:
+    """The row's code and the fiscal year its date closes ("December 31, 2019": FY2019); None for a date inside a
+    year, or a row the glossary does not hold."""
+    day, row = cell
+    closed = fiscal_year_closed_on(glossary.fiscal_calendar, day.year, day.month, day.day)
+    code = f"{METRIC_PREFIX}{row}"
+    if closed is None or code not in glossary.terms[SlotKind.METRIC]:
+        return None
+    return code, Period.fiscal_year(closed)
+
+
+def _heads_its_column(fact: Fact, day: dt.date) -> bool:
+    """Whether ``fact``'s column is headed by ``day`` as written: a year's cell is cited only under its own date
+    (an undated cell's code names its date already)."""
+    if fact.period_type == UNDATED:
+        return True
+    header = normalize_text(fact.source_locator.partition(",col=")[2])
+    return any(day == written for written in _dates_written(header))
 
 
 def _operation(arithmetic: Arithmetic, days: int, rows: int) -> str | None:

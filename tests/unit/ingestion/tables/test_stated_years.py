@@ -56,8 +56,9 @@ def test_split_years_are_the_year_they_end_in() -> None:
 def test_two_dates_in_one_year_give_no_period() -> None:
     facts = _facts([["(In millions)", "As of August 1, 2019", "Adjustments", "As of December 31, 2019"],
                     ["Goodwill", "261.3", "(7.4)", "253.9"]])
-    assert all(col != "As of August 1 2019" for _, _, _, col in facts)
-    assert {(period, value) for _, period, value, _ in facts} <= {("2019", 253.9)}
+    # the day inside the year is no fiscal year's: its column is read as of its date, of no period
+    assert facts == {("label:august 1, 2019: goodwill", "", 261.3, "As of August 1 2019"),
+                     ("label:goodwill", "2019", 253.9, "As of December 31 2019")}
 
 
 def test_a_date_over_two_columns_of_one_kind_gives_no_period() -> None:
@@ -129,7 +130,10 @@ def test_a_descending_or_gapped_split_year_is_no_year() -> None:
 
 def test_the_glossary_reading_wins_over_the_written_years() -> None:
     facts = _facts([["", "December 31, 2019", "June 30, 2019", "June 30, 2018"], ["Inventories", "1,204", "998", "870"]])
-    assert facts == {("label:inventories", "2019", 1204, "December 31 2019")}
+    # the June columns are no fiscal year's: each read as of its own date, of no period
+    assert facts == {("label:inventories", "2019", 1204, "December 31 2019"),
+                     ("label:june 30, 2019: inventories", "", 998, "June 30 2019"),
+                     ("label:june 30, 2018: inventories", "", 870, "June 30 2018")}
 
 
 _DAYS = st.dates(min_value=dt.date(2000, 3, 1), max_value=dt.date(2030, 12, 31))
