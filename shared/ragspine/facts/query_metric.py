@@ -11,6 +11,7 @@ from ragspine.citation import Source
 from ragspine.facts.glossary import Glossary, Period, SlotKind
 from ragspine.facts.model import Fact, FactKey
 from ragspine.facts.ports import FactStore
+from ragspine.frozen_records import record_builder
 from ragspine.sensitivity import Sensitivity
 
 QUERY_METRIC_TOOL: dict[str, Any] = {
@@ -104,6 +105,9 @@ class QueryResult:
         return {"status": "unrecognized_param", "param": self.param, "raw": self.raw}
 
 
+_NEW_RESULT = record_builder(QueryResult)  # a found figure's result, built on every ask: slots set directly
+
+
 def unrecognized(param: str, raw: str) -> QueryResult:
     """The result for a parameter the glossary cannot map."""
     return QueryResult(QueryStatus.UNRECOGNIZED_PARAM, param=param, raw=raw)
@@ -121,7 +125,7 @@ def run_query(query: MetricQuery, *, facts: FactStore,
     if fact is None or fact.sensitivity > max_sensitivity:
         return QueryResult(QueryStatus.NOT_FOUND, query=query)
     if not differing:  # the usual case: no generator to build and drain
-        return QueryResult(QueryStatus.FOUND, query, fact)
+        return _NEW_RESULT(QueryStatus.FOUND, query, fact)
     others = tuple(c for c in differing
                    if c.sensitivity <= max_sensitivity and (c.value != fact.value or c.unit != fact.unit)
                    and (c.source_doc_id, c.source_locator) != (fact.source_doc_id, fact.source_locator))

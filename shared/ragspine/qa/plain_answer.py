@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from ragspine.facts.model import format_number
 from ragspine.facts.query_metric import MetricQuery, QueryStatus, run_query
+from ragspine.frozen_records import record_builder
 from ragspine.qa.arithmetic_cues import NO_ARITHMETIC
 from ragspine.qa.clarify import Proceed
 from ragspine.qa.glossary_memo import GlossaryMemo
@@ -47,6 +48,7 @@ _STRUCTURED, _FOUND = str(Route.STRUCTURED), str(AnswerStatus.FOUND)  # the trac
 # keeps the glossary it was rendered with: another glossary renders afresh). Figures other sources state
 # differently are rendered each time.
 _TEXTS: GlossaryMemo[str | None] = GlossaryMemo(256)
+_NEW_ANSWER = record_builder(AnswerResult)  # built on every ask: its slots set directly, not through __init__
 
 
 def plain_answer(shape: ParsedQuestion, text: str, qa: QAComponents, trace: TraceRecorder) -> AnswerResult | None:
@@ -77,8 +79,8 @@ def plain_answer(shape: ParsedQuestion, text: str, qa: QAComponents, trace: Trac
     # one figure and none differing: its document and locator are the answer's one source
     sources = outcome_sources((result,)) if result.conflicts else (
         {"doc": fact.source_doc_id, "locator": fact.source_locator},)
-    return AnswerResult(answer, sources, Route.STRUCTURED, AnswerStatus.FOUND, slots, (result,),
-                        decision.refinements, None, None, None, emitted)
+    return _NEW_ANSWER(answer, sources, Route.STRUCTURED, AnswerStatus.FOUND, slots, (result,),
+                       decision.refinements, None, None, None, emitted)
 
 
 def _memoised_answer_text(result: QueryResult, fact: Fact, slots: Slots, glossary: Glossary,

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 from ragspine.facts.glossary import Glossary, Mention, SlotKind, normalize_text
 from ragspine.facts.matching import script_split_pattern
 from ragspine.facts.open_vocabulary import METRIC_PREFIX
+from ragspine.frozen_records import record_builder
 from ragspine.lazy import LazyPattern
 from ragspine.qa.analytics.cues import NO_ANALYSIS
 from ragspine.qa.arithmetic_cues import NO_ARITHMETIC, ONE_METRIC_WORDS, SPACED_CUES_ANYWHERE, read_arithmetic
@@ -63,6 +64,8 @@ _MAX_PLAIN_CHARS = 100
 _RANGE_WORDS = LazyPattern(r"[-–—~〜～ー至到]|to|thr|unt|から")
 _HALF_START = LazyPattern(r"上|下|half|h1|h2")
 _METRIC, _ENTITY, _PERIOD, _CHANNEL = SlotKind.METRIC, SlotKind.ENTITY, SlotKind.PERIOD, SlotKind.CHANNEL
+# built on every plain ask: their slots set directly, not through the frozen __init__ (ragspine/frozen_records.py)
+_NEW_INTENT, _NEW_SLOTS = record_builder(Intent), record_builder(ParsedSlots)
 
 
 def plain_intent(text: str, parser: RuleIntentParser) -> Intent | None:
@@ -88,8 +91,8 @@ def plain_intent(text: str, parser: RuleIntentParser) -> Intent | None:
             return None
     else:  # no cue word anywhere: the quantity cue is the only one to read, and one metric asks no arithmetic
         analysis, causal, quantity, comparison, unit = NO_ANALYSIS, False, parser.asks_quantity(norm), False, None
-    return Intent(slots, Channel.STRUCTURED, causal, quantity, comparison, analysis=analysis,
-                  requested_unit=unit, arithmetic=NO_ARITHMETIC)
+    return _NEW_INTENT(slots, Channel.STRUCTURED, causal, quantity, comparison, analysis=analysis,
+                       requested_unit=unit, arithmetic=NO_ARITHMETIC)
 
 
 def _may_hold_cues(text: str, norm: str, parser: RuleIntentParser) -> bool:
@@ -162,7 +165,7 @@ def _plain_slots(mentions: list[Mention], glossary: Glossary) -> ParsedSlots | N
     code = metric.code
     if code is None or code.startswith(METRIC_PREFIX) or code in glossary.formulas:
         return None
-    return ParsedSlots((code,), (entity.code,) if entity is not None and entity.code else (), (period.period,),
+    return _NEW_SLOTS((code,), (entity.code,) if entity is not None and entity.code else (), (period.period,),
                        (channel.code,) if channel is not None and channel.code else ())
 
 

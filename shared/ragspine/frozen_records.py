@@ -1,0 +1,59 @@
+"""A frozen dataclass built without its generated ``__init__``, where one is built on every ask.
+
+A frozen dataclass's ``__init__`` sets each field through ``object.__setattr__`` (its own
+``__setattr__`` refuses), a global and an attribute look-up and a call per field, defaulted
+fields included: the 15 fields of a question's parsed slots cost that much even when four are
+given. The question path builds a few such records per ask (the parsed slots, the intent, the
+fact read from the store, its result, the answer), so those are built by a function taking
+the same arguments as ``__init__`` (the same defaults and default factories) that makes the
+instance with ``object.__new__`` and sets each slot through its own descriptor, generated once
+per class as ``dataclasses`` generates ``__init__``.
+
+Only for a ``slots=True`` dataclass with no ``__post_init__`` and no ``init=False`` field: every
+field is then exactly its argument or default, so the record is equal to, hashes as and reads as
+the one ``__init__`` builds (``tests/unit/test_frozen_records.py``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+
+def record_builder(cls: type[T]) -> Callable[..., T]:
+    """A function building ``cls`` from ``__init__``'s arguments, with no ``__init__`` run.
+
+    Raises:
+        TypeError: ``cls`` is not a slotted dataclass whose ``__init__`` only stores its arguments.
+    """
+    if not dataclasses.is_dataclass(cls) or "__slots__" not in cls.__dict__:
+        raise TypeError(f"{cls.__name__} is not a slotted dataclass")
+    if hasattr(cls, "__post_init__"):
+        raise TypeError(f"{cls.__name__} has a __post_init__: its __init__ does more than store its fields")
+    fields = dataclasses.fields(cls)
+    if any(not field.init or field.kw_only is True or field.name.startswith("_") for field in fields):
+        # the generated function's own names all begin with "_"
+        raise TypeError(f"{cls.__name__} has a field its __init__ does not take positionally, or one named with _")
+    scope: dict[str, Any] = {"_new": object.__new__, "_cls": cls, "_MISSING": dataclasses.MISSING}
+    params, body = [], []
+    for field in fields:
+        name = field.name
+        scope[f"_set_{name}"] = cls.__dict__[name].__set__
+        if field.default is not dataclasses.MISSING:
+            scope[f"_default_{name}"] = field.default
+            params.append(f"{name}=_default_{name}")
+        elif field.default_factory is not dataclasses.MISSING:
+            scope[f"_factory_{name}"] = field.default_factory
+            params.append(f"{name}=_MISSING")
+            body.append(f"    if {name} is _MISSING:\n        {name} = _factory_{name}()\n")
+        else:
+            params.append(name)
+        body.append(f"    _set_{name}(_record, {name})\n")
+    source = f"def build({', '.join(params)}):\n    _record = _new(_cls)\n{''.join(body)}    return _record\n"
+    exec(source, scope)  # noqa: S102 (generated from the class's own fields, as dataclasses generates __init__)
+    build: Callable[..., T] = scope["build"]
+    build.__qualname__ = build.__name__ = f"build_{cls.__name__}"
+    return build
