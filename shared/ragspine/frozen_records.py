@@ -11,7 +11,7 @@ per class as ``dataclasses`` generates ``__init__``.
 
 Only for a ``slots=True`` dataclass with no ``__post_init__`` and no ``init=False`` field: every
 field is then exactly its argument or default, so the record is equal to, hashes as and reads as
-the one ``__init__`` builds (``tests/unit/test_frozen_records.py``).
+the one ``__init__`` builds (``tests/unit/core/test_frozen_records.py``).
 """
 
 from __future__ import annotations
