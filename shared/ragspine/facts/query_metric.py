@@ -56,6 +56,9 @@ class QueryStatus(enum.StrEnum):
     UNRECOGNIZED_PARAM = "unrecognized_param"
 
 
+_new_key = tuple.__new__
+
+
 @dataclass(frozen=True, slots=True)
 class MetricQuery:
     """Normalised arguments of one query."""
@@ -68,8 +71,9 @@ class MetricQuery:
     key: FactKey = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "key", FactKey(self.metric_code, self.entity, self.channel,  # frozen: set once
-                                                self.period.period_type, self.period.period))
+        period = self.period  # the key as a plain tuple of FactKey's class: its NamedTuple __new__ is a Python call
+        object.__setattr__(self, "key", _new_key(FactKey, (self.metric_code, self.entity, self.channel,  # set once
+                                                           period.period_type, period.period)))
 
 
 @dataclass(frozen=True, slots=True)

@@ -48,7 +48,8 @@ _STRUCTURED, _FOUND = str(Route.STRUCTURED), str(AnswerStatus.FOUND)  # the trac
 # keeps the glossary it was rendered with: another glossary renders afresh). Figures other sources state
 # differently are rendered each time.
 _TEXTS: GlossaryMemo[str | None] = GlossaryMemo(256)
-_NEW_ANSWER = record_builder(AnswerResult)  # built on every ask: its slots set directly, not through __init__
+# built on every ask: their slots set directly, not through the frozen __init__ (ragspine/frozen_records.py)
+_NEW_QUERY, _NEW_ANSWER = record_builder(MetricQuery), record_builder(AnswerResult)
 
 
 def plain_answer(shape: ParsedQuestion, text: str, qa: QAComponents, trace: TraceRecorder) -> AnswerResult | None:
@@ -62,7 +63,7 @@ def plain_answer(shape: ParsedQuestion, text: str, qa: QAComponents, trace: Trac
     if (len(slots.metrics) != 1 or len(slots.periods) != 1 or slots.unrecognized is not None
             or slots.metrics[0] in qa.glossary.formulas or not asks_nothing_more(text, intent, slots, qa.glossary)):
         return None
-    query = MetricQuery(slots.metrics[0], slots.entities[0], slots.periods[0], slots.channels[0])
+    query = _NEW_QUERY(slots.metrics[0], slots.entities[0], slots.periods[0], slots.channels[0])
     result = run_query(query, facts=qa.facts, max_sensitivity=qa.max_sensitivity)
     fact = result.fact
     if result.status is not QueryStatus.FOUND or fact is None:

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass, field
+from dataclasses import InitVar, dataclass, field
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from ragspine.facts.glossary import Period
-from ragspine.facts.model import Fact
-from ragspine.facts.query_metric import QueryResult, QueryStatus
+from ragspine.facts.model import Fact, FactKey
+from ragspine.facts.query_metric import MetricQuery, QueryResult, QueryStatus
 from ragspine.frozen_records import record_builder
 from ragspine.qa.intent_model import Channel, Intent
 from ragspine.qa.result import AnswerResult, AnswerStatus, Route
@@ -29,8 +29,9 @@ def _same_record(built: object, made: object) -> None:
     assert repr(built) == repr(made)
     fields = dataclasses.fields(made)  # type: ignore[arg-type]
     names = [item.name for item in fields]
-    for item in fields:  # the arguments and defaults themselves; a default factory's value made afresh
-        same = getattr(built, item.name) == getattr(made, item.name) if item.default_factory is not dataclasses.MISSING \
+    for item in fields:  # the arguments and defaults themselves; a factory's or __post_init__'s value made afresh
+        made_afresh = item.default_factory is not dataclasses.MISSING or not item.init
+        same = getattr(built, item.name) == getattr(made, item.name) if made_afresh \
             else getattr(built, item.name) is getattr(made, item.name)
         assert same, item.name
     with pytest.raises(dataclasses.FrozenInstanceError):
@@ -74,24 +75,52 @@ def test_a_default_factory_gives_each_record_its_own_value() -> None:
     assert found == QueryResult(QueryStatus.FOUND) and found.conflicts == ()
 
 
-def test_a_record_whose_init_does_more_is_refused() -> None:
+def test_post_init_runs_after_the_fields_as_init_runs_it() -> None:
     @dataclass(frozen=True, slots=True)
     class Checked:
         value: int
+        double: int = field(init=False)
+        seen: tuple[int, ...] = field(init=False, default=())
 
         def __post_init__(self) -> None:
             if self.value < 0:
                 raise ValueError(self.value)
+            object.__setattr__(self, "double", 2 * self.value)
 
+    build = record_builder(Checked)
+    _same_record(build(3), Checked(3))
+    assert build(3).double == 6 and build(3).seen == ()
+    with pytest.raises(ValueError, match="-1"):
+        build(-1)
+
+
+@given(metric=_TEXT, entity=_TEXT, period=st.builds(Period, st.sampled_from(["FY", "Q"]), _TEXT), channel=_TEXT)
+def test_a_query_built_so_is_the_query_init_builds_with_its_key(metric: str, entity: str, period: Period,
+                                                                 channel: str) -> None:
+    made, built = MetricQuery(metric, entity, period, channel), record_builder(MetricQuery)(metric, entity, period,
+                                                                                            channel)
+    _same_record(built, made)
+    assert built.key == made.key == FactKey(metric, entity, channel, period.period_type, period.period)
+    assert type(built.key) is FactKey and hash(built) == hash(made)
+
+
+def test_a_record_whose_init_takes_more_than_its_fields_is_refused() -> None:
     @dataclass(frozen=True, slots=True)
-    class Derived:
+    class Scaled:
         value: int
-        double: int = field(init=False)
+        scale: InitVar[int] = 1
+
+        def __post_init__(self, scale: int) -> None:
+            object.__setattr__(self, "value", self.value * scale)
+
+    @dataclass(frozen=True, slots=True, kw_only=True)
+    class Named:
+        value: int
 
     @dataclass(frozen=True)
     class Unslotted:
         value: int
 
-    for cls in (Checked, Derived, Unslotted):
+    for cls in (Scaled, Named, Unslotted):
         with pytest.raises(TypeError):
             record_builder(cls)
