@@ -51,8 +51,10 @@ if TYPE_CHECKING:
 
 # What a plain lookup may hold besides its names (the question with its names blanked, normalised).
 # Each is a word no slot or cue reader reads: a question word, a particle, a space or a question mark.
+# A run of spaces (a blanked name) is taken whole, possessively: no word starts with a space or a mark, so
+# no match needs the run cut short, and the loop steps once a run rather than once a character.
 _PLAIN_WORDS = LazyPattern(
-    r"(?:[\s?？。]|(?<![a-z0-9])(?:what|was|is|the|of|in|for|how much|how many|did|have)(?![a-z0-9])"
+    r"(?:[\s?？。]++|(?<![a-z0-9])(?:what|was|is|the|of|in|for|how much|how many|did|have)(?![a-z0-9])"
     r"|是多少|的|の|は|を|いくら|ですか|でしたか|教えて|ください)*")
 # Four names and a few question words: a question longer than this goes to the full parse unread.
 _MAX_PLAIN_CHARS = 100
