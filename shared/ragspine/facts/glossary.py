@@ -109,6 +109,8 @@ class _PeriodPattern:
 
 
 _SCAN_MEMO_SIZE = 4  # a question, its rewritten and corrected forms
+# A mention from all six of its fields: the NamedTuple's own ``__new__`` is a Python function filling in defaults
+_new_mention = tuple.__new__
 
 
 @lru_cache(maxsize=8)  # one ask normalises its question from every reader (about ten times): once is enough
@@ -277,19 +279,21 @@ class Glossary:
         if len(shown) != len(norm):  # lower-casing changed the length: report the normalised form
             shown = norm
         slot = self._slot_regex
+        alias_group, aliases = slot.alias_group, self.aliases
         mentions = []
         for match in slot.regex.finditer(norm):
             start, end = match.span()
-            if match.lastindex == slot.alias_group:
-                kind, code = self.aliases[match.group()]
-                mentions.append(Mention(kind, code, shown[start:end], start, end))
+            last = match.lastindex
+            if last == alias_group:
+                kind, code = aliases[match.group()]
+                mentions.append(_new_mention(Mention, (kind, code, shown[start:end], start, end, None)))
                 continue
-            where = slot.periods[match.lastindex or 0]
+            where = slot.periods[last or 0]
             period = self._period_from(self.period_patterns[where.pattern].period_type,
                                        match.group(where.year) if where.year else None,
                                        match.group(where.quarter) if where.quarter else None)
-            mentions.append(Mention(SlotKind.PERIOD, period.label if period else None, shown[start:end],
-                                    start, end, period))
+            mentions.append(_new_mention(Mention, (SlotKind.PERIOD, period.label if period else None,
+                                                   shown[start:end], start, end, period)))
         return mentions
 
     def leftover(self, text: str, mentions: list[Mention]) -> str:

@@ -11,6 +11,7 @@ from ragspine.citation import Source
 from ragspine.facts.glossary import Glossary, Period, SlotKind
 from ragspine.facts.model import Fact, FactKey
 from ragspine.facts.ports import FactStore
+from ragspine.frozen_records import record_builder
 from ragspine.sensitivity import Sensitivity
 
 QUERY_METRIC_TOOL: dict[str, Any] = {
@@ -55,6 +56,9 @@ class QueryStatus(enum.StrEnum):
     UNRECOGNIZED_PARAM = "unrecognized_param"
 
 
+_new_key = tuple.__new__
+
+
 @dataclass(frozen=True, slots=True)
 class MetricQuery:
     """Normalised arguments of one query."""
@@ -67,8 +71,9 @@ class MetricQuery:
     key: FactKey = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "key", FactKey(self.metric_code, self.entity, self.channel,  # frozen: set once
-                                                self.period.period_type, self.period.period))
+        period = self.period  # the key as a plain tuple of FactKey's class: its NamedTuple __new__ is a Python call
+        object.__setattr__(self, "key", _new_key(FactKey, (self.metric_code, self.entity, self.channel,  # set once
+                                                           period.period_type, period.period)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +109,9 @@ class QueryResult:
         return {"status": "unrecognized_param", "param": self.param, "raw": self.raw}
 
 
+_NEW_RESULT = record_builder(QueryResult)  # a found figure's result, built on every ask: slots set directly
+
+
 def unrecognized(param: str, raw: str) -> QueryResult:
     """The result for a parameter the glossary cannot map."""
     return QueryResult(QueryStatus.UNRECOGNIZED_PARAM, param=param, raw=raw)
@@ -121,7 +129,7 @@ def run_query(query: MetricQuery, *, facts: FactStore,
     if fact is None or fact.sensitivity > max_sensitivity:
         return QueryResult(QueryStatus.NOT_FOUND, query=query)
     if not differing:  # the usual case: no generator to build and drain
-        return QueryResult(QueryStatus.FOUND, query, fact)
+        return _NEW_RESULT(QueryStatus.FOUND, query, fact)
     others = tuple(c for c in differing
                    if c.sensitivity <= max_sensitivity and (c.value != fact.value or c.unit != fact.unit)
                    and (c.source_doc_id, c.source_locator) != (fact.source_doc_id, fact.source_locator))

@@ -9,6 +9,7 @@ from typing import Any
 
 from ragspine.facts.model import Fact, FactKey, require_lineage
 from ragspine.facts.open_vocabulary import ENTITY_PREFIX, METRIC_PREFIX
+from ragspine.frozen_records import record_builder
 from ragspine.sensitivity import Sensitivity
 from ragspine.sqlite_local import ThreadLocalSqlite
 
@@ -169,14 +170,15 @@ def _by_source(fact: Fact) -> tuple[str, str]:
 
 
 _LEVELS = {level.value: level for level in Sensitivity}  # a dict hit costs a fraction of an Enum call
+_NEW_FACT = record_builder(Fact)  # every read builds one: its slots set directly, not through __init__
 
 
 def _fact(row: tuple[Any, ...]) -> Fact:
     (metric, entity, geography, channel, period_type, period, value, unit, doc, locator,
      file_hash, extractor, mapping, sensitivity) = row
     level = _LEVELS.get(sensitivity)
-    return Fact(metric, entity, geography, channel, period_type, period, value, unit, doc, locator,
-                file_hash, extractor, mapping, Sensitivity(sensitivity) if level is None else level)
+    return _NEW_FACT(metric, entity, geography, channel, period_type, period, value, unit, doc, locator,
+                     file_hash, extractor, mapping, Sensitivity(sensitivity) if level is None else level)
 
 
 def _migrate(conn: sqlite3.Connection) -> None:

@@ -6,7 +6,7 @@ import bisect
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -35,8 +35,8 @@ DEFAULT_THRESHOLD = 90.0
 # What a key keeps: letters and digits (``\w`` without "_"); whitespace and punctuation go.
 _KEPT = re.compile(r"[^\W_]+")
 # The same for ASCII text, whose ``\w`` is its letters and digits and "_": every other ASCII character is
-# deleted in one translation, with no regex pass (and no NFKC, which keeps ASCII as it is).
-_ASCII_DROPPED = dict.fromkeys(code for code in range(128) if not chr(code).isalnum())
+# deleted in one translation of its bytes, with no regex pass (and no NFKC, which keeps ASCII as it is).
+_ASCII_DROPPED = bytes(code for code in range(128) if not chr(code).isalnum())
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +54,7 @@ def faq_key(text: str) -> str:
     """Matching form: NFKC, lower case, no whitespace or punctuation ("ACME's" ~ "acmes")."""
     if text.isascii():
         folded = text.lower()
-        return folded if folded.isalnum() else folded.translate(_ASCII_DROPPED)
+        return folded if folded.isalnum() else folded.encode("ascii").translate(None, _ASCII_DROPPED).decode("ascii")
     folded = unicodedata.normalize("NFKC", text).lower()
     if folded.isalnum():  # ``str.isalnum`` is ``\w`` less "_": nothing to take out (most CJK questions), no regex pass
         return folded
@@ -85,6 +85,15 @@ def count_ceiling(text: str, chars: tuple[str, ...], counts: tuple[int, ...], ot
     """
     shared = sum(map(min, map(text.count, chars), counts))
     return 200.0 * shared / (len(text) + other_length)
+
+
+def ascii_held(key: bytes, held: bytes) -> int:
+    """How many characters of an ASCII key (its bytes) are among ``held`` (ASCII characters, as bytes).
+
+    What ``alphabet_ceiling`` and ``presence_ceiling`` count, for an ASCII key (most English questions):
+    one deletion over its bytes in C, where ``str.translate`` looks each character up in a dictionary.
+    """
+    return len(key) - len(key.translate(None, held))
 
 
 def presence_ceiling(text: str, absent: Mapping[int, None], other_length: int) -> float:
@@ -118,6 +127,9 @@ class FaqIndex:
                                  key=lambda row: row[0])
         self._lengths = [row[0] for row in self._by_length]
         self._alphabet = frozenset("".join(self._keys))  # every character some key holds
+        # the same characters, ASCII ones only, as bytes: an ASCII question's key is counted against them in C
+        self._ascii_alphabet = _ascii_bytes(self._alphabet)
+        self._ascii_held = {key: _ascii_bytes(key) for key in self._keys}
 
     def with_embedders(self, query: Embedder, passage: Embedder, *, threshold: float | None = None,
                        margin: float | None = None, ignore: tuple[str, ...] = ()) -> FaqIndex:
@@ -167,7 +179,13 @@ class FaqIndex:
             return faq_hit.FaqHit(exact, 100.0)
 
         length, cut = len(key), self.threshold - 1e-6
-        if alphabet_ceiling(key, self._alphabet) < cut:  # no key can reach the threshold: none is looked at
+        ascii_key = key.encode("ascii") if key.isascii() else None
+        if ascii_key is not None:  # alphabet_ceiling, counted over the key's bytes
+            reachable = ascii_held(ascii_key, self._ascii_alphabet)
+            ceiling = 200.0 * reachable / (length + reachable)
+        else:
+            ceiling = alphabet_ceiling(key, self._alphabet)
+        if ceiling < cut:  # no key can reach the threshold: none is looked at
             return self._by_meaning(question) if by_meaning else None
         # The keys that could reach the threshold, in their order (the matcher keeps the first of equals);
         # the margin keeps a key whose bound rounds just under it. The length bound (a common subsequence
@@ -181,7 +199,10 @@ class FaqIndex:
         for choice_length, place, choice, chars, counts, absent in self._by_length[low:high]:
             if 200.0 * min(length, choice_length) / (length + choice_length) < cut:
                 continue
-            if presence_ceiling(key, absent, choice_length) < cut:
+            if ascii_key is not None:  # presence_ceiling, counted over the key's bytes
+                if 200.0 * ascii_held(ascii_key, self._ascii_held[choice]) / (length + choice_length) < cut:
+                    continue
+            elif presence_ceiling(key, absent, choice_length) < cut:
                 continue
             if count_ceiling(key, chars, counts, choice_length) >= cut:
                 near.append((place, choice))
@@ -195,6 +216,11 @@ class FaqIndex:
     def _by_meaning(self, question: str) -> FaqHit | None:
         found = self.semantic.best(question) if self.semantic is not None else None
         return faq_hit.FaqHit(self.entries[found.entry], found.score, "semantic") if found else None
+
+
+def _ascii_bytes(chars: Iterable[str]) -> bytes:
+    """The ASCII characters among ``chars``, each once, as bytes (``ascii_held``'s set)."""
+    return bytes(sorted({ord(char) for char in chars if char.isascii()}))
 
 
 def _counted(key: str) -> tuple[tuple[str, ...], tuple[int, ...], dict[int, None]]:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from ragspine.facts.model import format_number
 from ragspine.facts.query_metric import MetricQuery, QueryStatus, run_query
+from ragspine.frozen_records import record_builder
 from ragspine.qa.arithmetic_cues import NO_ARITHMETIC
 from ragspine.qa.clarify import Proceed
 from ragspine.qa.glossary_memo import GlossaryMemo
@@ -47,6 +48,8 @@ _STRUCTURED, _FOUND = str(Route.STRUCTURED), str(AnswerStatus.FOUND)  # the trac
 # keeps the glossary it was rendered with: another glossary renders afresh). Figures other sources state
 # differently are rendered each time.
 _TEXTS: GlossaryMemo[str | None] = GlossaryMemo(256)
+# built on every ask: their slots set directly, not through the frozen __init__ (ragspine/frozen_records.py)
+_NEW_QUERY, _NEW_ANSWER = record_builder(MetricQuery), record_builder(AnswerResult)
 
 
 def plain_answer(shape: ParsedQuestion, text: str, qa: QAComponents, trace: TraceRecorder) -> AnswerResult | None:
@@ -60,7 +63,7 @@ def plain_answer(shape: ParsedQuestion, text: str, qa: QAComponents, trace: Trac
     if (len(slots.metrics) != 1 or len(slots.periods) != 1 or slots.unrecognized is not None
             or slots.metrics[0] in qa.glossary.formulas or not asks_nothing_more(text, intent, slots, qa.glossary)):
         return None
-    query = MetricQuery(slots.metrics[0], slots.entities[0], slots.periods[0], slots.channels[0])
+    query = _NEW_QUERY(slots.metrics[0], slots.entities[0], slots.periods[0], slots.channels[0])
     result = run_query(query, facts=qa.facts, max_sensitivity=qa.max_sensitivity)
     fact = result.fact
     if result.status is not QueryStatus.FOUND or fact is None:
@@ -77,8 +80,8 @@ def plain_answer(shape: ParsedQuestion, text: str, qa: QAComponents, trace: Trac
     # one figure and none differing: its document and locator are the answer's one source
     sources = outcome_sources((result,)) if result.conflicts else (
         {"doc": fact.source_doc_id, "locator": fact.source_locator},)
-    return AnswerResult(answer, sources, Route.STRUCTURED, AnswerStatus.FOUND, slots, (result,),
-                        decision.refinements, None, None, None, emitted)
+    return _NEW_ANSWER(answer, sources, Route.STRUCTURED, AnswerStatus.FOUND, slots, (result,),
+                       decision.refinements, None, None, None, emitted)
 
 
 def _memoised_answer_text(result: QueryResult, fact: Fact, slots: Slots, glossary: Glossary,

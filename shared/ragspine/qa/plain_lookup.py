@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 from ragspine.facts.glossary import Glossary, Mention, SlotKind, normalize_text
 from ragspine.facts.matching import script_split_pattern
 from ragspine.facts.open_vocabulary import METRIC_PREFIX
+from ragspine.frozen_records import record_builder
 from ragspine.lazy import LazyPattern
 from ragspine.qa.analytics.cues import NO_ANALYSIS
 from ragspine.qa.arithmetic_cues import NO_ARITHMETIC, ONE_METRIC_WORDS, SPACED_CUES_ANYWHERE, read_arithmetic
@@ -50,8 +51,10 @@ if TYPE_CHECKING:
 
 # What a plain lookup may hold besides its names (the question with its names blanked, normalised).
 # Each is a word no slot or cue reader reads: a question word, a particle, a space or a question mark.
+# A run of spaces (a blanked name) is taken whole, possessively: no word starts with a space or a mark, so
+# no match needs the run cut short, and the loop steps once a run rather than once a character.
 _PLAIN_WORDS = LazyPattern(
-    r"(?:[\s?？。]|(?<![a-z0-9])(?:what|was|is|the|of|in|for|how much|how many|did|have)(?![a-z0-9])"
+    r"(?:[\s?？。]++|(?<![a-z0-9])(?:what|was|is|the|of|in|for|how much|how many|did|have)(?![a-z0-9])"
     r"|是多少|的|の|は|を|いくら|ですか|でしたか|教えて|ください)*")
 # Four names and a few question words: a question longer than this goes to the full parse unread.
 _MAX_PLAIN_CHARS = 100
@@ -63,6 +66,8 @@ _MAX_PLAIN_CHARS = 100
 _RANGE_WORDS = LazyPattern(r"[-–—~〜～ー至到]|to|thr|unt|から")
 _HALF_START = LazyPattern(r"上|下|half|h1|h2")
 _METRIC, _ENTITY, _PERIOD, _CHANNEL = SlotKind.METRIC, SlotKind.ENTITY, SlotKind.PERIOD, SlotKind.CHANNEL
+# built on every plain ask: their slots set directly, not through the frozen __init__ (ragspine/frozen_records.py)
+_NEW_INTENT, _NEW_SLOTS = record_builder(Intent), record_builder(ParsedSlots)
 
 
 def plain_intent(text: str, parser: RuleIntentParser) -> Intent | None:
@@ -88,8 +93,8 @@ def plain_intent(text: str, parser: RuleIntentParser) -> Intent | None:
             return None
     else:  # no cue word anywhere: the quantity cue is the only one to read, and one metric asks no arithmetic
         analysis, causal, quantity, comparison, unit = NO_ANALYSIS, False, parser.asks_quantity(norm), False, None
-    return Intent(slots, Channel.STRUCTURED, causal, quantity, comparison, analysis=analysis,
-                  requested_unit=unit, arithmetic=NO_ARITHMETIC)
+    return _NEW_INTENT(slots, Channel.STRUCTURED, causal, quantity, comparison, analysis=analysis,
+                       requested_unit=unit, arithmetic=NO_ARITHMETIC)
 
 
 def _may_hold_cues(text: str, norm: str, parser: RuleIntentParser) -> bool:
@@ -162,7 +167,7 @@ def _plain_slots(mentions: list[Mention], glossary: Glossary) -> ParsedSlots | N
     code = metric.code
     if code is None or code.startswith(METRIC_PREFIX) or code in glossary.formulas:
         return None
-    return ParsedSlots((code,), (entity.code,) if entity is not None and entity.code else (), (period.period,),
+    return _NEW_SLOTS((code,), (entity.code,) if entity is not None and entity.code else (), (period.period,),
                        (channel.code,) if channel is not None and channel.code else ())
 
 

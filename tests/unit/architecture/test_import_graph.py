@@ -144,7 +144,7 @@ def test_the_workflow_tree_keeps_at_most_six_modules_at_its_top() -> None:
 TIERS: tuple[frozenset[str], ...] = tuple(frozenset(tier.split()) for tier in (
     "lazy",
     "ragspine errors sensitivity json_input text names sentence_spans abbreviations citation numbers samples background_priority"
-    " freed_memory startup_heap pydantic_v1_absent parsed_yaml regex_programs",
+    " freed_memory startup_heap pydantic_v1_absent parsed_yaml regex_programs frozen_records",
     "settings config_loader sqlite_local",
     "facts llm feedback",
     "domain",

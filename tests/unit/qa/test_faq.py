@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from collections import Counter
 
 import pytest
@@ -12,7 +14,7 @@ from rapidfuzz import fuzz, process
 from ragspine.bootstrap import domain_dir
 from ragspine.errors import ConfigurationError
 from ragspine.qa.answer import answer_question
-from ragspine.qa.faq import FaqIndex, alphabet_ceiling, count_ceiling, faq_key, presence_ceiling
+from ragspine.qa.faq import FaqIndex, alphabet_ceiling, ascii_held, count_ceiling, faq_key, presence_ceiling
 from ragspine.qa.result import AnswerStatus, Route
 from tests.fakes.facts import InMemoryFactStore
 from tests.fakes.llm import RecordingEmbedder
@@ -156,6 +158,27 @@ def test_the_alphabet_ceiling_is_never_under_the_fuzzy_ratio(text: str, other: s
     # the other text is written in the alphabet (its own characters and perhaps more)
     ceiling = alphabet_ceiling(text, frozenset(other + more))
     assert ceiling >= fuzz.ratio(text, other) - 1e-9
+
+
+_ASCII = st.text(alphabet=st.characters(max_codepoint=127), max_size=40)
+
+
+@given(_ASCII, _ASCII, st.text(alphabet="abcdeé财年定义返品", max_size=6))
+def test_an_ascii_key_is_counted_over_its_bytes_as_over_its_characters(text: str, other: str, more: str) -> None:
+    # GIVEN an ASCII question and another text, perhaps with characters beyond ASCII
+    other += more
+    key = faq_key(text)
+    held = bytes(sorted({ord(char) for char in other if char.isascii()}))
+    # THEN its key keeps the letters and digits the regex keeps, and the characters the other text holds
+    # are counted as the presence and alphabet ceilings count them
+    assert key == "".join(re.findall(r"[^\W_]+", unicodedata.normalize("NFKC", text).lower()))
+    shared = ascii_held(key.encode("ascii"), held)
+    assert shared == len(key) - len(key.translate(dict.fromkeys(map(ord, other))))
+    assert shared == sum(map(frozenset(other).__contains__, key))
+    if key:
+        assert 200.0 * shared / (len(key) + shared) == alphabet_ceiling(key, frozenset(other))
+        assert 200.0 * shared / (len(key) + len(other)) == presence_ceiling(key, dict.fromkeys(map(ord, other)),
+                                                                            len(other))
 
 
 _FAQ = FaqIndex.from_file(domain_dir() / "faq.yaml")
