@@ -35,7 +35,7 @@ from ragspine.ingestion.table_topic import leads_into_table, unit_note_after
 from ragspine.lazy import LazyPattern
 from ragspine.sensitivity import Sensitivity
 
-EXTRACTOR_VERSION = "table-34"  # totals, 年度, quarters, captions, due spans, unit notes, kinds, PDF lines, dates
+EXTRACTOR_VERSION = "table-35"  # totals, 年度, quarters, captions, due spans, unit notes, kinds, PDF lines, dates
 _LEAD_CHARS = 300
 # the text after a table up to the next heading: an extract listing a table's paragraphs after it may set its lead
 # last, after paragraphs of other matters; the bound only caps the work
