@@ -26,7 +26,10 @@ _MAX_QUALIFIERS = 3  # words before the name: "current deferred revenue", "net p
 _NOT_QUALIFYING = ASKING_WORDS | {"total"}  # "total revenue" is the metric; "average revenue" asks its mean
 _CJK_CHARS = r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]+"
 _CJK_NAME = LazyPattern(_CJK_CHARS)
-_CJK_TAIL = LazyPattern(_CJK_CHARS + "$")  # the characters just before a name
+# The characters just before a name that may qualify it: kanji and katakana written right before it, after
+# any particle (hiragana, 的, 和, …: "の流動資産" names 流動資産, never the row その他の流動資産)
+_CJK_TAIL = LazyPattern(r"[\u30a0-\u30ff\u3400-\u9fff\uf900-\ufaff]+$")
+_CJK_PARTICLE = LazyPattern(r".*[的和与與及或占是为為在]")
 _MAX_CJK_QUALIFIER = 6
 
 _MEMO: list[tuple[object, tuple[frozenset[tuple[str, ...]], tuple[str, ...]]]] = []
@@ -52,9 +55,8 @@ def _inside_row_name(norm: str, mention: Mention, mentions: list[Mention],
     name = norm[mention.start:mention.end]
     if _CJK_NAME.fullmatch(name):  # written without spaces: the characters just before the name, as one row writes them
         qualifier = _CJK_TAIL.search(before)
-        if qualifier is None:
-            return False
-        tail = qualifier.group()[-_MAX_CJK_QUALIFIER:]
+        written = qualifier.group() if qualifier is not None else ""
+        tail = _CJK_PARTICLE.sub("", written, count=1)[-_MAX_CJK_QUALIFIER:]
         return any(f"{tail[at:]}{name}" in label for at in range(len(tail)) for label in labels)
     own = label_words_in_order(name)
     if not own:

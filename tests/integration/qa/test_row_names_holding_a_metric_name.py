@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.support.domain_env import ingested_for_module, service_answer
+from tests.support.domain_env import ingest_into_finance_domain, ingested_for_module, pointed_services, service_answer
 
 CONTRACT_BALANCES = """\
 # Marlow Systems annual report
@@ -145,7 +145,6 @@ def test_the_sum_of_parts_named_with_their_metric_after_them_over_the_total(segm
     assert "4500" not in answer, answer
 
 
-
 def test_a_proportion_of_a_sum_whose_parts_are_not_told_apart_is_no_sum(segment_sales: None) -> None:
     # "A and B net sales over total net sales", no possessive tying "net sales" to the parts: which names are
     # summed is not read, and the sum of all three figures named answers no proportion
@@ -153,3 +152,36 @@ def test_a_proportion_of_a_sum_whose_parts_are_not_told_apart_is_no_sum(segment_
                                "net sales over total net sales in fiscal year 2024?")
     assert "4500" not in answer, answer  # 1,200 + 800 + 2,500
     assert "which figure is the whole" in answer, answer
+
+
+BALANCE_SHEET_JA = """\
+# 東和航運
+
+以下は東和航運の2024年3月期連結貸借対照表である。
+
+| 項目 | 金額(百万円) |
+|---|---|
+| 流動資産 | 410,500 |
+| その他の流動資産 | 31,200 |
+| 固定資産 | 689,300 |
+| 資産合計 | 1,099,800 |
+
+なお、金額は百万円単位で表示している。
+"""
+
+
+@pytest.fixture
+def finance_ja(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    folder, data = ingest_into_finance_domain(tmp_path_factory.mktemp("longer_row_names_finance"),
+                                              {"towa.md": BALANCE_SHEET_JA}, today="2025-06-30")
+    for _ in pointed_services(monkeypatch, folder, data, today="2025-06-30"):
+        yield
+
+
+def test_a_metric_named_after_a_particle_is_not_a_longer_row(finance_ja: None) -> None:
+    # GIVEN the finance pack's 流動資産 and a row その他の流動資産 holding it after a particle
+    # WHEN "の流動資産" is asked beside 固定資産
+    answer, _ = service_answer("東和航運の2024年3月期の流動資産と固定資産の合計はいくらか。")
+    # THEN the metric is read, never the longer row: the sum of the two is given
+    assert "1099800" in answer.splitlines()[0], answer
+    assert "その他の流動資産" not in answer, answer
