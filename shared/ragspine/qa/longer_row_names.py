@@ -10,9 +10,10 @@ document row's label writes in that order ("deferred revenue", "hardware revenue
 row of that name), the metric is not read there, and the question's words are left to the rows'
 readers (``label_words``), which take a row only where one is clearly meant.
 
-Kept as the metric: a name the glossary itself lists (the scan already took the longest alias, "net
-sales"), and a longer name no open row states (a row coded as the metric has no open label: its
-figures are the metric's own).
+Kept as the metric: a longer name the glossary itself lists (the scan already took the longest
+alias), and a longer name no open row states (a row coded as the metric has no open label: its
+figures are the metric's own). "net sales" over rows of "Net sales" is the rows' where the glossary
+lists only "sales".
 """
 
 from __future__ import annotations
