@@ -229,6 +229,10 @@ def with_arithmetic(outcome: StructuredOutcome, arithmetic: Arithmetic, *, gloss
         made += calc.period_ratio(metrics[0], entities[0], _in_written_order(periods, arithmetic), channels)
     elif arithmetic.ratio and len(metrics) == 1 and len(entities) == 1 and _quarter_and_its_year(periods, arithmetic):
         made += calc.period_ratio(metrics[0], entities[0], _quarter_and_its_year(periods, arithmetic), channels)
+    elif arithmetic.ratio and arithmetic.add and not arithmetic.subtract and len(metrics) >= 3:
+        # "the proportion of the sum of A and B over C" with the parts and the whole not told apart: the sum of
+        # all three is no answer to a share, and which figure divides is not clear
+        made.append((calc.text["whole_unclear"], ()))
     elif (arithmetic.subtract or arithmetic.add) and len(metrics) >= 2:
         made += calc.combine(metrics, entities, periods, channels, subtract=arithmetic.subtract)
     elif _sums_periods(arithmetic, metrics, periods):

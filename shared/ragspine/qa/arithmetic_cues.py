@@ -15,8 +15,10 @@ from dataclasses import dataclass, replace
 
 from ragspine.facts.glossary import Glossary, Mention, Period, SlotKind, normalize_text
 from ragspine.facts.matching import trie_pattern
+from ragspine.facts.open_vocabulary import METRIC_PREFIX, label_of
 from ragspine.lazy import LazyPattern
 from ragspine.qa.current_parts import with_current_parts
+from ragspine.qa.label_words import label_words
 from ragspine.qa.reported_versions import EARLIER_VERSION
 from ragspine.qa.slots import ParsedSlots
 
@@ -328,8 +330,11 @@ def _parts_over(norm: str, metrics: list[Mention], whole: str) -> tuple[str, ...
     before = [m for m in metrics if m.end <= wholes[0].start]
     if len(before) < 2 or not _DIVIDES_SUM.fullmatch(norm[before[-1].end:wholes[0].start]):
         return ()
+    owned = _owned_by_parts(norm, before)
+    if owned is not None:  # "A and B's net sales over total net sales": what the parts are of, named after them
+        before = before[:-1]
     run = _listed_run(norm, before)
-    rest = [m for m in metrics if m not in run and m is not wholes[0]]
+    rest = [m for m in metrics if m not in run and m is not wholes[0] and m is not owned]
     qualifier = rest[-1] if rest and rest[-1].end <= run[0].start else None
     if (len(run) < 2 or len(rest) > 1 or (rest and (qualifier is None
                                                     or not _QUALIFIES.fullmatch(norm[qualifier.end:run[0].start])))):
@@ -338,6 +343,24 @@ def _parts_over(norm: str, metrics: list[Mention], whole: str) -> tuple[str, ...
     if len(set(parts)) != len(parts) or whole in parts:
         return ()
     return (whole, *parts)
+
+
+# A name joined to the part listed before it by a possessive: "Refrigerated & Frozen's net sales"
+_POSSESSIVE = LazyPattern(r"['’]s\s+(?P<words>(?:[a-z]+\s+)*)")
+
+
+def _owned_by_parts(norm: str, before: list[Mention]) -> Mention | None:
+    """The last name of ``before`` where it says what the parts listed before it are of ("A and B's net sales"):
+    joined to the last part by a possessive, and every word of it a word of each part's row (the rows of net
+    sales by segment); else None. Such a name is no part of the sum."""
+    joined = _POSSESSIVE.fullmatch(norm[before[-2].end:before[-1].start]) if len(before) >= 3 else None
+    if joined is None:
+        return None
+    named = label_words(f"{joined['words']} {before[-1].raw}")
+    parts = [m.code or "" for m in before[:-1]]
+    if not named or not all(p.startswith(METRIC_PREFIX) and named <= label_words(label_of(p)) for p in parts):
+        return None
+    return before[-1]
 
 
 _WEIGHTED = LazyPattern(r"weighted[\s-]*$")

@@ -192,11 +192,13 @@ def label_readings(norm: str, leftover: str, glossary: Glossary, *, total_named:
         scored = score(asked, at_period_end=True)
     if not scored:
         return _two_rows_named(norm, leftover, words_of, score, total_named=total_named, ties=True, written=written)
-    if PART_OF_WHOLE.search(leftover):
-        # "A as a percentage of the total B": a part and its whole, whose words one row may hold between them
-        # (the granted shares over the non-vested at the year end, both rows of "non-vested" shares); the two
-        # rows, each read by its own side's words, are what is asked, never the one row both sides' words fit
-        pair = _two_rows_named(norm, leftover, words_of, score, total_named=total_named, joining=PART_OF_WHOLE,
+    joining = PART_OF_WHOLE if PART_OF_WHOLE.search(leftover) else _TO if _RATIO_OF.search(norm) else None
+    if joining is not None:
+        # "A as a percentage of the total B", "the ratio of current A to non-current A": a part and its whole,
+        # whose words one row may hold between them (the granted shares over the non-vested at the year end,
+        # both rows of "non-vested" shares); the two rows, each read by its own side's words, are what is
+        # asked, never the one row both sides' words fit
+        pair = _two_rows_named(norm, leftover, words_of, score, total_named=total_named, joining=joining,
                                written=written)
         if pair:
             return pair
@@ -358,6 +360,11 @@ _OF = LazyPattern(r"(?<![a-z])of(?![a-z])")
 _SECTIONS_AFTER = LazyPattern(r"(?<![a-z])(?:for|of|in|under)(?:\s+both)?(?![a-z])")
 # The joining words that name a part first and its whole after: "A as a percentage of B".
 PART_OF_WHOLE = LazyPattern(r"(?<![a-z])as an? (?:percentage|proportion|share|fraction) of(?![a-z])")
+# A ratio of two figures named "the ratio of A to B": the two sides split at "to".
+_RATIO_OF = LazyPattern(r"(?<![a-z])ratio\s+of(?![a-z])")
+_TO = LazyPattern(r"(?<![a-z])to(?![a-z])")
+# The point in time a ratio's second side ends with, which dates its first side too ("as of end of period").
+_BOTH_SIDES_DATED = LazyPattern(r"(?<![a-z])(?:as\s+(?:of|at)|at)(?=\s+(?:the\s+)?(?:end|beginning|start)(?![a-z]))")
 
 
 def _two_rows_named(norm: str, leftover: str, words_of: dict[str, set[str]], score: _Scorer, *,
@@ -404,6 +411,9 @@ def _two_rows_named(norm: str, leftover: str, words_of: dict[str, set[str]], sco
             first = own if second is not None else first
         if second is None:
             continue
+        tail = _BOTH_SIDES_DATED.search(leftover, join.end()) if joining is _TO else None
+        if tail is not None:  # "the ratio of A to B as of the end of the period": the date is both sides'
+            first = one_row(((0, join.start()), (tail.start(), len(leftover))), tied=ties)
         shared = _OF.search(leftover, join.end())
         if first is None and shared is not None and len(second.readings) == 1:  # "fair value and carrying amount
             joined = one_row(((0, join.start()), (shared.end(), len(leftover))))  # of total debt"

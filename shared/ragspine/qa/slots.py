@@ -20,6 +20,7 @@ from ragspine.qa.dated_periods import date_inside_a_year, may_name_a_date, rewri
 from ragspine.qa.half_years import HALF_WORDS, half_quarters, sums_over_a_half
 from ragspine.qa.kind_phrases import UnstatedKind, unstated_kind
 from ragspine.qa.label_words import PART_OF_WHOLE, label_readings, label_words, total_row_named_beside
+from ragspine.qa.longer_row_names import without_names_inside_rows
 from ragspine.qa.month_periods import PeriodReading, may_name_months
 from ragspine.qa.near_miss import NearMiss, Reading, near_misses, period_near_misses
 from ragspine.qa.period_words import (
@@ -141,6 +142,7 @@ def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
     # "total sales" is the documents' "Total net sales" row, not the glossary's total channel of revenue
     mentions = with_total_rows_read(question, _items_of_sections_named(question, glossary.scan(question)), glossary)
     mentions = with_activity_lines(question, mentions, glossary)  # "cash used in investing activities": no balance
+    mentions = without_names_inside_rows(question, mentions, glossary)  # "deferred revenue" is a row's, not revenue
     found: dict[SlotKind, dict[str, None]] = {SlotKind.METRIC: {}, SlotKind.ENTITY: {}, SlotKind.CHANNEL: {}}
     periods: dict[Period, None] = {}
     # months that are no fiscal quarter ("May-July 2024" for a March year): asked back, never read as the year
