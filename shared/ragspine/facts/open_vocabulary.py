@@ -45,9 +45,6 @@ _LEADING_SIGN = LazyPattern(r"^[+\-−×*/=]\s*(?=[^\W\d_])")
 # A movement row's closing words naming the span every column already dates ("Granted during the period",
 # "Profit for the year"): a question dating the figure itself ("shares granted in 2019") leaves them out.
 _SPAN_OF_THE_COLUMNS = LazyPattern(r"\s+(?:during|for|in)\s+the\s+(?:fiscal\s+|financial\s+)?(?:year|period)$")
-# A total's closing words naming how its rows split it ("total sales by geographic area"): the rows split the
-# figure, so the total is the figure's own, which a question asks for without them ("total sales").
-_SPLIT_OF_THE_ROWS = LazyPattern(r"^(total\s+[^:]+?)\s+by\s+[^\W\d_][\w\s-]*$")
 # A company's legal form, which questions usually leave out ("Kirin Holdings" for "Kirin Holdings Inc.").
 _LEGAL_FORM = LazyPattern(
     r"^(?:株式会社|\(株\))\s*|\s*(?:株式会社|\(株\)|股份有限公司|有限公司)$"
@@ -154,9 +151,8 @@ def _aliases(entity: bool, label: str) -> set[str]:
 
 
 def _without_span(label: str) -> str:
-    """A row label without its closing span words (``granted during the period``: ``granted``) or a total without
-    the split its rows make (``total sales by geographic area``: ``total sales``); else the label."""
-    return _SPLIT_OF_THE_ROWS.sub(r"\1", _SPAN_OF_THE_COLUMNS.sub("", label))
+    """A row label without its closing span words (``granted during the period``: ``granted``); else the label."""
+    return _SPAN_OF_THE_COLUMNS.sub("", label)
 
 
 def _item(label: str) -> str:
