@@ -13,7 +13,9 @@ Two layouts of the rows over a table's labels leave a heading where the reader c
   figure stated at that date. It is moved over the first value column, where a merged heading
   stands and heads every column right of it.
 
-Only rows above the body (those before the first row with a label and a figure) are touched.
+Only rows above the body (those before the first row with a label and a figure) are touched, and for the
+split tails also the header rows a grid sets again inside its body over a second block (no label, no figure),
+so that block's headers read as the first block's do (``table_blocks``).
 """
 
 from __future__ import annotations
@@ -33,12 +35,16 @@ _LETTER = re.compile(r"[^\W\d_]")
 def headings_made_whole(rows: Sequence[Sequence[str]]) -> list[list[str]]:
     """``rows`` with each split heading's tail dropped and a corner month and day set over the value columns."""
     out = [list(row) for row in rows]
-    for row in out[:_body_start(out)]:
+    start = _body_start(out)
+    for row in out[:start]:
         if len(row) < 2:
             continue
         _drop_split_tails(row)
         if _MONTH_DAY.fullmatch(row[0].strip()) and not any(cell.strip() for cell in row[1:]):
             row[0], row[1] = "", row[0].strip()
+    for row in out[start:]:
+        if len(row) >= 2 and not row[0].strip() and all(read_cell(cell) is None for cell in row[1:]):
+            _drop_split_tails(row)  # a header row set again over the next block
     return out
 
 

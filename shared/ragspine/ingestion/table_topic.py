@@ -99,6 +99,11 @@ _OTHER_SIGN = re.compile(r"(?i)\s*\((?:loss|losses|benefit|expense|income|defici
 # "Goodwill activity was as follows": a roll-forward of goodwill, whose balances are goodwill; the word after the
 # figures' name says how the table lays them out, never another figure
 _ACTIVITY = re.compile(r"(?i)(?<=\w)\s+activity$")
+# "sales information by geographic area": the figures are sales, split as the words after "by" say; "information"
+# or "data" after a word saying only what kind of report it is ("financial information by segment") names none
+_INFORMATION_BY = re.compile(r"(?i)^(?!(?:financial|operating|segment|geographic|selected|summary|summarized|other"
+                             r"|additional|supplemental|key|certain)\s)(?P<figures>[A-Za-z][\w’'-]*(?:\s+[\w’'-]+){0,3}?)"
+                             r"\s+(?:information|data)(?=\s+by\s)")
 
 
 def table_topic(lead: str, caption: str, headings: Sequence[str]) -> str:
@@ -249,7 +254,7 @@ def _noun_phrase(text: str) -> str:
     if cut and _LIST_GOES_ON.match(cut.group()):
         return ""
     phrase = _LEADING.sub("", _QUALIFIER.sub("", text.strip())).strip(" -–—:：")
-    phrase = _ACTIVITY.sub("", phrase)
+    phrase = _INFORMATION_BY.sub(r"\g<figures>", _ACTIVITY.sub("", phrase))
     if _CJK.search(phrase):
         phrase = _CJK_HEADING_TAIL.sub("", phrase)
         if (not 2 <= len(phrase) <= 20 or _NOT_FIGURES.search(phrase) or _PERIOD_WORDS.search(phrase)

@@ -1,7 +1,8 @@
 """Totals whose subject the table says only around its rows, through ``ragspine ingest`` and ``answer_question``:
 a grand total after two sections is the total of what their headings share, a total of figures "included
 in" another is asked as that part, and so is the total of the rows a figure "included the following" of; the
-total of a roll-forward led by "X activity" is the total of X."""
+total of a roll-forward led by "X activity" is the total of X, and the total of "X information by Y" is the total of
+X by Y, never one of the rows it splits."""
 
 from __future__ import annotations
 
@@ -71,6 +72,25 @@ Goodwill activity for each year was as follows:
 | Cellars | 330 | 12 | — | 342 |
 | Total | $2,400 | $52 | $(15) | $2,437 |
 """
+
+# Sales split by country, led by a sentence naming the figures as "sales information by geographic area".
+BY_AREA = """\
+# Additional information
+
+The following table presents sales information by geographic area for the years ended December 31, 2024 and 2023:
+
+| (In thousands) | 2024 | 2023 |
+| --- | --- | --- |
+| Portugal | $120,400 | $110,000 |
+| Chile | 45,100 | 52,300 |
+| Other international | 20,500 | 17,700 |
+| Total | $186,000 | $180,000 |
+"""
+
+
+@pytest.fixture(scope="module")
+def by_area(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    yield from ingested_for_module(tmp_path_factory, "by_area", {"sales.md": BY_AREA})
 
 
 @pytest.fixture(scope="module")
@@ -173,3 +193,26 @@ class TestATotalOfARollForwardLedByItsActivity:
         answer, _ = service_answer("What was total goodwill in 2024?")
 
         assert "2437 USD_M" in answer and "52 USD_M" not in answer, answer
+
+
+class TestATotalOfInformationByAnArea:
+
+    @settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @given(question=st.sampled_from([
+        "What was the percentage change in total sales by geographic area between 2023 and 2024?",
+        "What was the change in total sales by geographic area from 2023 to 2024?",
+        "By what percentage did total sales by geographic area change from 2023 to 2024?",
+    ]))
+    def test_is_the_total_of_the_figures_split(self, by_area: None, question: str) -> None:
+        answer, status = service_answer(question)
+
+        assert status is AnswerStatus.FOUND, answer
+        assert "FY2024 vs FY2023 up 6000 USD_K（+3.33%）" in answer, answer
+        assert "row=Total,col=2023" in answer and "row=Total,col=2024" in answer, answer
+
+    @pytest.mark.parametrize(("question", "figure"), [("What were total sales in Chile in 2024?", "45100 USD_K"),
+                                                      ("What were sales in Portugal in 2023?", "110000 USD_K")])
+    def test_a_row_asked_is_never_read_as_the_total(self, by_area: None, question: str, figure: str) -> None:
+        answer, _ = service_answer(question)
+
+        assert figure in answer and "186000" not in answer and "180000" not in answer, answer

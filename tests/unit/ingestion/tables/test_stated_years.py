@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -45,6 +46,22 @@ def test_as_of_dates_over_the_columns_date_them() -> None:
     facts = _facts([["", "As of September 30, 2019", "As of September 30, 2018"], ["Inventories", "1,204", "998"]])
     assert facts == {("label:inventories", "2019", 1204, "As of September 30 2019"),
                      ("label:inventories", "2018", 998, "As of September 30 2018")}
+
+
+def test_a_roll_forwards_balances_on_two_dates_date_them_and_its_movements_stay_undated() -> None:
+    facts = _facts([["", "Balances, March 31, 2023", "Additions", "Payments", "Balances, March 31, 2024"],
+                    ["Severance costs", "$40.0", "$12.0", "$(50.5)", "$1.5"],
+                    ["Lease exit costs", "3.0", "2.0", "(4.4)", "0.6"]])
+    assert facts == {("label:severance costs", "2023", 40.0, "Balances March 31 2023"),
+                     ("label:severance costs", "2024", 1.5, "Balances March 31 2024"),
+                     ("label:lease exit costs", "2023", 3.0, "Balances March 31 2023"),
+                     ("label:lease exit costs", "2024", 0.6, "Balances March 31 2024")}
+
+
+@pytest.mark.parametrize("header", ["Balances, March 31, 2024", "Balance at March 31, 2024",
+                                    "Balance as of March 31, 2024", "balances March 31, 2024 (1)"])
+def test_the_balance_on_a_date_is_that_date(header: str) -> None:
+    assert stated_date(header) == dt.date(2024, 3, 31)
 
 
 def test_split_years_are_the_year_they_end_in() -> None:

@@ -187,6 +187,9 @@ PERSONNEL = [["", "2019", "2018"], ["Wages and salaries", "191,459", "158,371"],
     ("The components of earnings before income taxes were:", "label:total earnings before income taxes"),
     # a roll-forward of a figure: its activity's balances are that figure
     ("Personnel expenses activity for each period was as follows:", "label:total personnel expenses"),
+    # "information" says what the table gives of the figures, "by" how its rows split them
+    ("The following table presents personnel expenses information by country for the years ended December 31:",
+     "label:total personnel expenses by country"),
 ])
 def test_a_bare_total_of_a_table_without_sections_totals_what_the_sentence_before_names(lead: str, metric: str) -> None:
     facts, _ = _facts_after(lead, PERSONNEL)
