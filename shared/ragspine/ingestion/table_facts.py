@@ -1480,14 +1480,22 @@ class _TableReader:
         return True
 
     def _period_row_over_body(self) -> Period | None:
-        """The period a header row right over the body states alone in its label column ("December 31, 2019")."""
+        """The period a header row over the body states alone in its label column ("December 31, 2019").
+
+        Headings of the body's rows may stand between it and the body ("December 31, 2019" over
+        "Finite-lived intangible assets" over the first block's line items): the date still heads
+        the rows below them, as the same date set again over a later block heads that block's.
+        """
         shape = self.shape
         if not shape.header_rows or not shape.body_rows or shape.header_rows[-1] != shape.body_rows[0] - 1:
             return None
-        row = self.rows[shape.header_rows[-1]]
-        if any(cell.strip() for cell in row[shape.label_cols:]):
-            return None
-        return self.name(clean_label(row[shape.label_cols - 1])).period
+        for h in reversed(shape.header_rows):
+            row = self.rows[h]
+            if any(cell.strip() for cell in row[shape.label_cols:]):
+                return None  # the columns' own headers: a date above them is the table's, read as before
+            if (period := self.name(clean_label(row[shape.label_cols - 1])).period) is not None:
+                return period
+        return None
 
     def _cash_flow_components(self, labels: dict[int, tuple[str, ...]]) -> dict[int, tuple[str, ...]]:
         """Balance items in a table with an operating cash-flow total are its components, never the balances.
