@@ -105,7 +105,7 @@ from ragspine.ingestion.table_undated import (
 from ragspine.ingestion.table_unit_column import row_unit, unit_column
 from ragspine.ingestion.table_year_changes import year_pair_changes
 from ragspine.numbers.cells import CellNumber, normalise_cell, read_cell
-from ragspine.numbers.units import ISO_4217, SCALES, table_currency, unit_dimension, units_in
+from ragspine.numbers.units import ISO_4217, SCALES, currency_signs, table_currency, unit_dimension, units_in
 from ragspine.sensitivity import Sensitivity
 
 __all__ = ["DeclaredUnits", "Lineage", "TableContext", "table_facts", "unit_dimension", "units_in"]
@@ -1390,17 +1390,34 @@ class _TableReader:
 
         "Basic earnings per share" under "Weighted average number of shares used in earnings per
         share (shares, millions)" is the number of shares basic EPS divides by, not the EPS: where
-        the heading is too long to qualify the row, its own label would name the wrong figure. A
-        row stating its own unit ("… (cents per share)") says what it is, whatever heads it.
+        the heading is too long to qualify the row, its own label would name the wrong figure. Where
+        it qualifies the row ("Weighted average shares (millions): Basic earnings per share") the label
+        still names the per-share figure, so a question asking basic EPS would be answered with the
+        count: a row whose own label names a per-share figure and no count of shares is left unread
+        too, where it comes before any plain count of the section ("Basic") and its cells write no
+        money. Without indentation a section of counts runs on unclosed: "Net income per basic share"
+        after the counts "Basic" and "Diluted", or written "$3.57", is the per-share figure. A row
+        stating its own unit ("… (cents per share)") says what it is, whatever heads it.
         """
-        for r, heading in self.headed_by.items():
+        counted = False  # a plain count given under the heading: the per-share rows after it are their figures
+        previous: tuple[str, int] | None = None
+        for r, heading in sorted(self.headed_by.items()):
+            if previous is None or previous != (heading, r - 1):
+                counted = False
+            previous = (heading, r)
+            own = self.own_labels.get(r, ("",))[-1]
+            per_share = bool(_PER_SHARE.search(own))
+            before_counts, counted = not counted, counted or not per_share
             if not _SHARE_COUNT.search(heading) or r not in qualified:
                 continue
             label = qualified[r][-1]
-            states_its_unit = bool(_SUBUNIT.search(label) or units_in(label, self.currency))  # "(cents per share)"
-            if (label and heading.rstrip(":：").strip() not in label and not _SHARE_COUNT.search(label)
-                    and not states_its_unit):
+            states_its_unit = bool(_SUBUNIT.search(own) or units_in(own, self.currency))  # "(cents per share)"
+            if not label or states_its_unit or _SHARE_COUNT.search(own):
+                continue
+            if heading.rstrip(":：").strip() not in label and not _SHARE_COUNT.search(label):
                 self.unread_rows[r] = f"under {heading!r}, a count of shares its label does not name"
+            elif per_share and before_counts and not currency_signs(self.rows[r][self.shape.label_cols:]):
+                self.unread_rows[r] = f"under {heading!r}, a count of shares its label names as a per-share figure"
 
     def _topic(self) -> str:
         """What the table lists, as the text around it names it (``table_topic``), else "".
@@ -1490,14 +1507,22 @@ class _TableReader:
         return True
 
     def _period_row_over_body(self) -> Period | None:
-        """The period a header row right over the body states alone in its label column ("December 31, 2019")."""
+        """The period a header row over the body states alone in its label column ("December 31, 2019").
+
+        Headings of the body's rows may stand between it and the body ("December 31, 2019" over
+        "Finite-lived intangible assets" over the first block's line items): the date still heads
+        the rows below them, as the same date set again over a later block heads that block's.
+        """
         shape = self.shape
         if not shape.header_rows or not shape.body_rows or shape.header_rows[-1] != shape.body_rows[0] - 1:
             return None
-        row = self.rows[shape.header_rows[-1]]
-        if any(cell.strip() for cell in row[shape.label_cols:]):
-            return None
-        return self.name(clean_label(row[shape.label_cols - 1])).period
+        for h in reversed(shape.header_rows):
+            row = self.rows[h]
+            if any(cell.strip() for cell in row[shape.label_cols:]):
+                return None  # the columns' own headers: a date above them is the table's, read as before
+            if (period := self.name(clean_label(row[shape.label_cols - 1])).period) is not None:
+                return period
+        return None
 
     def _cash_flow_components(self, labels: dict[int, tuple[str, ...]]) -> dict[int, tuple[str, ...]]:
         """Balance items in a table with an operating cash-flow total are its components, never the balances.

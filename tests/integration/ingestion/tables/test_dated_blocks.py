@@ -5,6 +5,13 @@ table below writes ``June 30, 2019`` over one block and ``June 30, 2018`` over t
 year): each block is the year its row writes, as columns so dated are, and the locator keeps the
 date. A ``Total`` under a section heading is that section's total of its column's kind, never the
 whole column's.
+
+The first block's date may stand among the header rows with a section heading below it
+(``December 31, 2024`` over ``Finite-lived intangible assets`` over the first line items): it
+dates that block as the date over the next block dates its own, however the date is written
+(``31 December 2024``, ``Dec. 31, 2024``, ``As of …``, ``At …``, ``…:``) and whichever month the
+year ends in. The ``Total`` closing the second section sums both sections: it is neither
+section's total, so it gives no fact under the first section's name.
 """
 
 from __future__ import annotations
@@ -12,8 +19,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from tests.support.domain_env import cli_answer, ingested_in_fresh_domain
+from ragspine.facts.model import Fact
+from ragspine.ingestion.facts_extract import extract_facts
+from ragspine.ingestion.parsers.registry import parse_document
+from tests.support.domain_env import cli_answer, ingested_in_fresh_domain, service_answer
+from tests.support.glossary import default_glossary
 
 REPORT = """\
 # Annual report excerpt
@@ -42,10 +55,39 @@ REPORT = """\
 """
 
 
+# The first block's date among the header rows, a section heading between it and the first line items.
+FIRST_BLOCK = """\
+# Intangible assets
+
+The carrying amounts of intangible assets were as follows (in millions):
+
+| | Gross carrying amount | Accumulated amortization | Net |
+| --- | --- | --- | --- |
+| {first} | | | |
+| Finite-lived intangible assets | | | |
+| Customer lists | 640.0 | (210.5) | 429.5 |
+| Patents | 55.0 | (14.0) | 41.0 |
+| Total | 695.0 | (224.5) | 470.5 |
+| Indefinite-lived intangible assets | | | |
+| Spectrum licences | 12.0 | — | 12.0 |
+| Total | 707.0 | (224.5) | 482.5 |
+| {second} | | | |
+| Finite-lived intangible assets | | | |
+| Customer lists | 600.0 | (160.0) | 440.0 |
+| Patents | 55.0 | (11.0) | 44.0 |
+| Total | 655.0 | (171.0) | 484.0 |
+| Indefinite-lived intangible assets | | | |
+| Spectrum licences | 12.0 | — | 12.0 |
+| Total | 667.0 | (171.0) | 496.0 |
+"""
+
+
 @pytest.fixture(scope="module")
 def asked(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    first = FIRST_BLOCK.format(first="December 31, 2024", second="December 31, 2023")
     with pytest.MonkeyPatch.context() as patch:
-        yield from ingested_in_fresh_domain(patch, tmp_path_factory.mktemp("blocks"), {"intangibles.md": REPORT})
+        yield from ingested_in_fresh_domain(patch, tmp_path_factory.mktemp("blocks"),
+                                            {"intangibles.md": REPORT, "licences.md": first})
 
 
 def test_a_block_dated_by_its_row_answers_the_date_it_writes(asked: None) -> None:
@@ -64,3 +106,48 @@ def test_the_block_a_year_before_answers_that_year(asked: None) -> None:
 def test_a_sections_total_is_never_the_whole_columns(asked: None) -> None:
     answer = cli_answer("What was the total gross carrying amount as of June 30, 2019?")
     assert "1601" not in answer and "1619" not in answer, answer  # the finite-lived subtotal names no whole
+
+
+def test_the_first_block_under_its_date_among_the_headers_answers_that_date(asked: None) -> None:
+    answer, _ = service_answer("What was the net customer lists at December 31, 2024?")
+    assert "429.5 M" in answer, answer
+    assert "licences.md" in answer and "col=Net" in answer, answer
+    assert "440" not in answer, answer
+
+    change, _ = service_answer("What was the change in net patents from 2023 to 2024?")
+    assert "41.0 M" in change and "44.0 M" in change and "down 3.0 M" in change, change
+
+
+def test_the_total_of_both_sections_is_never_the_first_sections(asked: None) -> None:
+    answer, _ = service_answer("What was the total net finite-lived intangible assets as of December 31, 2024?")
+    assert "470.5 M" in answer, answer
+    assert "482.5" not in answer, answer
+
+
+def _facts(text: str) -> list[Fact]:
+    doc = parse_document(text.encode(), filename="licences.md", doc_id="licences.md", max_bytes=1_000_000)
+    return list(extract_facts(doc, glossary=default_glossary(), source_file_hash="sha256:00").facts)
+
+
+_FORMS = ("{month} {day}, {year}", "{day} {month} {year}", "{abbr}. {day}, {year}", "{abbr} {day}, {year}",
+          "As of {month} {day}, {year}", "As at {day} {month} {year}", "At {month} {day}, {year}",
+          "{month} {day}, {year}:")
+# Year ends a December glossary closes, and others (its calendar closes no year on them: the dates as written).
+_YEAR_ENDS = (("December", "Dec", 31), ("June", "Jun", 30), ("September", "Sept", 28), ("March", "Mar", 31))
+
+
+@settings(max_examples=24, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(form=st.sampled_from(_FORMS), year_end=st.sampled_from(_YEAR_ENDS))
+def test_each_block_is_the_year_its_date_row_writes_however_written(asked: None, form: str,
+                                                                    year_end: tuple[str, str, int]) -> None:
+    month, abbr, day = year_end
+    first, second = (form.format(month=month, abbr=abbr, day=day, year=year) for year in (2024, 2023))
+    facts = _facts(FIRST_BLOCK.format(first=first, second=second))
+    by_name = {(f.metric_code, f.period): f.value for f in facts}
+
+    assert by_name.get(("label:net: finite-lived intangible assets: customer lists", "2024")) == 429.5, facts
+    assert by_name.get(("label:net: finite-lived intangible assets: customer lists", "2023")) == 440.0, facts
+    assert by_name.get(("label:net: total finite-lived intangible assets", "2024")) == 470.5, facts
+    assert by_name.get(("label:net: total finite-lived intangible assets", "2023")) == 484.0, facts
+    # the total of both sections is filed under no name: neither section's total
+    assert not {482.5, 496.0, 707.0, 667.0} & {f.value for f in facts}, facts

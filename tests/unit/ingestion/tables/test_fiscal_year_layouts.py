@@ -11,6 +11,9 @@ import tempfile
 from functools import cache
 from pathlib import Path
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from ragspine.domain.glossary_file import read_glossary
 from ragspine.domain.starter import init_domain
 from ragspine.facts.glossary import Glossary
@@ -144,6 +147,38 @@ def test_share_counts_under_a_heading_of_shares_are_never_read_as_the_per_share_
                     ["Basic earnings per share", "1,250.4", "1,262.0"], ["Diluted earnings per share", "1,255.1", "1,266.3"]])
     assert not any(f.value in (1250.4, 1255.1, 1262.0, 1266.3) for f in facts)
     assert {(f.value, f.unit) for f in facts if f.period == "2020"} == {(310, "USD_M")}
+
+
+@settings(max_examples=20, deadline=None)
+@given(heading=st.sampled_from(["Weighted average shares (millions):", "Weighted-average shares outstanding:",
+                                "Number of shares (in millions):", "Weighted average number of shares"]),
+       rows=st.sampled_from([("Basic earnings per share", "Diluted earnings per share"), ("Basic EPS", "Diluted EPS"),
+                             ("Basic net income per share", "Diluted net income per share")]))
+def test_share_counts_under_a_short_heading_are_never_read_as_the_per_share_figure_their_label_names(
+        heading: str, rows: tuple[str, str]) -> None:
+    # the heading is short enough to qualify the rows, whose own labels still name the per-share figure
+    facts = _facts([["", "2020", "2019"], ["Net profit attributable to members ($M)", "310", "280"],
+                    [heading, "", ""], [rows[0], "1,250.4", "1,262.0"], [rows[1], "1,255.1", "1,266.3"],
+                    ["Basic earnings per share (cents per share)", "24.8", "22.2"]])
+    assert not any(f.value in (1250.4, 1255.1, 1262.0, 1266.3) for f in facts), facts
+    # a row stating its own unit says what it is
+    assert any(f.value == 24.8 and f.metric_code.endswith("basic earnings per share (cents per share)")
+               for f in facts), facts
+
+
+def test_per_share_rows_after_the_counts_of_an_unclosed_share_section_are_the_per_share_figures() -> None:
+    # no money sign: the rows after the counts "Basic" and "Diluted" are still the per-share figures
+    facts = _facts([["", "2020", "2019"], ["Weighted-average common shares outstanding:", "", ""],
+                    ["Basic", "57,100", "52,300"], ["Diluted", "59,000", "58,200"],
+                    ["Net income per basic share", "3.61", "4.75"], ["Net income per diluted share", "3.49", "4.27"]],
+                   "Earnings per share (in thousands, except per share data)")
+    assert {f.value for f in facts if f.period == "2020" and "per diluted share" in f.metric_code} == {3.49}, facts
+
+
+def test_share_counts_under_a_heading_of_shares_keep_a_label_naming_the_count() -> None:
+    facts = _facts([["", "2020", "2019"], ["Weighted average shares (millions):", "", ""],
+                    ["Basic", "1,250.4", "1,262.0"], ["Diluted", "1,255.1", "1,266.3"]])
+    assert ("label:weighted average shares: basic", "2020", 1250.4) in _values(facts)
 
 
 def test_dates_one_year_apart_under_a_part_of_a_year_are_no_fiscal_years() -> None:
