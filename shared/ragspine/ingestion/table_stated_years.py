@@ -39,7 +39,7 @@ from ragspine.ingestion.table_axes import part_of_year
 
 # A header that is one date, "As of/at" or "At" one date, or the balance on one date (a roll-forward's opening and
 # closing columns), and nothing else but a note mark or the colon of a row dating the rows below it: "30 June 2019",
-# "As of August 1, 2019", "At April 26, 2019", "June 30, 2019:", "Balances, January 31, 2019", "Balance at March 31, 2019".
+# "As of August 1, 2019", "At April 26, 2019", "June 30, 2019:", "Balances, January 31, 2019".
 _ONE_DATE = re.compile(rf"^(?:balances?\s*,?\s*)?(?:(?:as\s+)?(?:of|at)\s+)?"
                        rf"(?:(?P<m1>{MONTH_PATTERN})\s+(?P<d1>\d{{1,2}}),?|(?P<d2>\d{{1,2}})\s+"
                        rf"(?P<m2>{MONTH_PATTERN}),?)\s*(?P<y>(?:19|20)\d{{2}})\s*(?:\(\d\))?\s*[:：]?$")
