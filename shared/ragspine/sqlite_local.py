@@ -67,15 +67,32 @@ class ThreadLocalSqlite:
             self._open = [entry for entry in self._open if entry not in ended]
             self._open.append((weakref.ref(threading.current_thread()), conn))
             self._local.conn, self._local.generation = conn, self._generation
+            self._local.cursor = None  # the one reading cursor belongs to the connection it was opened on
         for _owner, stale in ended:
             stale.close()
         return conn
+
+    def cursor(self) -> sqlite3.Cursor:
+        """This thread's one reading cursor on its connection, kept between calls.
+
+        For a statement whose rows are all fetched at once (``fetchall``, which ends the statement and
+        its read): a cursor built per statement, as ``Connection.execute`` builds one, costs about as
+        much as binding the statement's parameters. A caller that leaves rows unread, or runs another
+        statement before reading them, takes its own cursor from ``connection()``.
+        """
+        local = self._local
+        cursor: sqlite3.Cursor | None = getattr(local, "cursor", None)
+        if cursor is not None and local.generation == self._generation:
+            return cursor
+        cursor = self.connection().cursor()
+        local.cursor = cursor
+        return cursor
 
     def close(self) -> None:
         """Close every thread's connection; a thread that uses the store afterwards opens a new one."""
         with self._lock:
             opened, self._open = self._open, []
             self._generation += 1
-            self._local.conn = None
+            self._local.conn = self._local.cursor = None
         for _owner, conn in opened:
             conn.close()

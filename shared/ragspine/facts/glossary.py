@@ -279,7 +279,7 @@ class Glossary:
         if len(shown) != len(norm):  # lower-casing changed the length: report the normalised form
             shown = norm
         slot = self._slot_regex
-        alias_group, aliases = slot.alias_group, self.aliases
+        alias_group, aliases, built = slot.alias_group, self.aliases, self._period_cache
         mentions = []
         for match in slot.regex.finditer(norm):
             start, end = match.span()
@@ -289,9 +289,11 @@ class Glossary:
                 mentions.append(_new_mention(Mention, (kind, code, shown[start:end], start, end, None)))
                 continue
             where = slot.periods[last or 0]
-            period = self._period_from(self.period_patterns[where.pattern].period_type,
-                                       match.group(where.year) if where.year else None,
-                                       match.group(where.quarter) if where.quarter else None)
+            key = (self.period_patterns[where.pattern].period_type,
+                   match.group(where.year) if where.year else None,
+                   match.group(where.quarter) if where.quarter else None)
+            # ``_period_from`` without its call once built: a handful of periods, each built once
+            period = built[key] if key in built else self._period_from(*key)
             mentions.append(_new_mention(Mention, (SlotKind.PERIOD, period.label if period else None,
                                                    shown[start:end], start, end, period)))
         return mentions

@@ -49,8 +49,8 @@ class FactStore(Protocol):
         ...
 
     def get_with_conflicts(self, key: FactKey) -> tuple[Fact | None, list[Fact]]:
-        """``get(key)`` and ``conflicts(key)`` in one read (one statement, one request): the structured
-        answer of every question needs both."""
+        """``get(key)`` and ``conflicts(key)`` in one read (one request; one statement for a fact without
+        differing figures): the structured answer of every question needs both."""
         ...
 
     def count(self) -> int:

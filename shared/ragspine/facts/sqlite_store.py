@@ -39,8 +39,8 @@ _COLUMNS = ", ".join(name for name, _ in _COLUMN_TYPES)
 _KEY_MATCH = " AND ".join(f"{name} = ?" for name in _KEY.split(", "))
 
 
-def _table(name: str, primary_key: str) -> str:
-    columns = "".join(f"    {column} {kind},\n" for column, kind in _COLUMN_TYPES)
+def _table(name: str, primary_key: str, *extra: tuple[str, str]) -> str:
+    columns = "".join(f"    {column} {kind},\n" for column, kind in (*_COLUMN_TYPES, *extra))
     return (f"CREATE TABLE IF NOT EXISTS {name} (\n{columns}    PRIMARY KEY ({primary_key})\n) STRICT, WITHOUT ROWID;\n"
             f"CREATE INDEX IF NOT EXISTS {name}_by_source ON {name} (source_doc_id);\n")
 
@@ -49,18 +49,47 @@ def _insert(table: str) -> str:
     return f"INSERT OR REPLACE INTO {table} ({_COLUMNS}) VALUES ({', '.join('?' * len(_COLUMN_TYPES))})"
 
 
-_SCHEMA = _table("fact_metric", _KEY) + _table("fact_conflict", f"{_KEY}, source_doc_id, source_locator")
-_PUT = _insert("fact_metric")
+# A fact's row says whether figures differing from it may be recorded (``has_conflicts``), so the
+# usual read, a fact with none, is one primary-key lookup of one table. A fact is flagged as it is
+# written (``_PUT``, from the figures recorded before it); the triggers keep the flag after: 1 once a
+# differing figure is recorded under its key (inserted, replaced or re-keyed, by this store or not),
+# back to 0 when the last one is deleted. A flag of 1 with none left would only cost a read.
+_HAS_CONFLICTS = ("has_conflicts", "INTEGER NOT NULL DEFAULT 0")
+
+
+def _same_key(table: str, row: str) -> str:
+    return " AND ".join(f"{table}.{name} = {row}.{name}" for name in _KEY.split(", "))
+
+
+_FLAG_TRIGGERS = f"""
+CREATE TRIGGER IF NOT EXISTS fact_conflict_flags_fact AFTER INSERT ON fact_conflict BEGIN
+    UPDATE fact_metric SET has_conflicts = 1 WHERE {_same_key("fact_metric", "NEW")};
+END;
+CREATE TRIGGER IF NOT EXISTS fact_conflict_rekey_flags_fact AFTER UPDATE OF {_KEY} ON fact_conflict BEGIN
+    UPDATE fact_metric SET has_conflicts = 1 WHERE {_same_key("fact_metric", "NEW")};
+END;
+CREATE TRIGGER IF NOT EXISTS fact_conflict_last_unflags_fact AFTER DELETE ON fact_conflict
+WHEN NOT EXISTS (SELECT 1 FROM fact_conflict WHERE {_same_key("fact_conflict", "OLD")}) BEGIN
+    UPDATE fact_metric SET has_conflicts = 0 WHERE {_same_key("fact_metric", "OLD")};
+END;
+CREATE TRIGGER IF NOT EXISTS fact_metric_flagged_on_rekey AFTER UPDATE OF {_KEY}, has_conflicts ON fact_metric
+WHEN EXISTS (SELECT 1 FROM fact_conflict WHERE {_same_key("fact_conflict", "NEW")}) BEGIN
+    UPDATE fact_metric SET has_conflicts = 1 WHERE {_same_key("fact_metric", "NEW")} AND has_conflicts = 0;
+END;
+"""
+_SCHEMA = (_table("fact_metric", _KEY, _HAS_CONFLICTS)
+           + _table("fact_conflict", f"{_KEY}, source_doc_id, source_locator"))
+# a fact written is flagged from the differing figures already recorded for its key, in the same statement
+_PARAMETER = {name: f"?{number}" for number, (name, _) in enumerate(_COLUMN_TYPES, 1)}  # each column's, by number
+_PUT = (f"INSERT OR REPLACE INTO fact_metric ({_COLUMNS}, has_conflicts) VALUES ({', '.join(_PARAMETER.values())}, "
+        "EXISTS (SELECT 1 FROM fact_conflict WHERE "
+        f"{' AND '.join(f'{name} = {_PARAMETER[name]}' for name in _KEY.split(', '))}))")
 _PUT_CONFLICTS = _insert("fact_conflict")
 _GET = f"SELECT {_COLUMNS} FROM fact_metric WHERE {_KEY_MATCH}"
 _CONFLICTS = f"SELECT {_COLUMNS} FROM fact_conflict WHERE {_KEY_MATCH} ORDER BY source_doc_id, source_locator"
-# The fact (first column 0) and its differing figures (1) in one statement: the structured
-# answer of every question reads both. No ORDER BY: the first column tells the rows apart and
-# the few differing figures are sorted in Python, which spares SQLite a sorter per lookup.
-_GET_WITH_CONFLICTS = (
-    f"SELECT 0, {_COLUMNS} FROM fact_metric WHERE {_KEY_MATCH} "
-    f"UNION ALL SELECT 1, {_COLUMNS} FROM fact_conflict WHERE {_KEY_MATCH}"
-)
+# The fact and whether figures differing from it may be recorded: the structured answer of every
+# question reads both, and the differing figures only where the row says so (or no fact is stored).
+_GET_FLAGGED = f"SELECT has_conflicts, {_COLUMNS} FROM fact_metric WHERE {_KEY_MATCH}"
 
 
 class SqliteFactStore:
@@ -69,9 +98,11 @@ class SqliteFactStore:
     def __init__(self, path: Path | str) -> None:
         self._db = ThreadLocalSqlite(path, label="fact database")
         self._conn = self._db.connection
+        self._cursor = self._db.cursor  # this thread's reading cursor, for a statement whose rows are read at once
         with self._conn() as conn:
             conn.executescript(_SCHEMA)
             _migrate(conn)
+            conn.executescript(_FLAG_TRIGGERS)
 
     def put_many(self, facts: Iterable[Fact]) -> int:
         """Insert or replace facts in one transaction; a fact without lineage aborts the batch."""
@@ -107,16 +138,12 @@ class SqliteFactStore:
 
     def get_with_conflicts(self, key: FactKey) -> tuple[Fact | None, list[Fact]]:
         """The fact with this key (or None) and the figures recorded as differing for it, in one statement."""
-        fact: Fact | None = None
-        others: list[Fact] = []
-        for row in self._conn().execute(_GET_WITH_CONFLICTS, key + key).fetchall():
-            if row[0]:
-                others.append(_fact(row[1:]))
-            else:
-                fact = _fact(row[1:])
-        if len(others) > 1:
-            others.sort(key=_by_source)  # as ``conflicts`` orders them
-        return fact, others
+        rows = self._cursor().execute(_GET_FLAGGED, key).fetchall()
+        if not rows:
+            return None, self.conflicts(key)  # differing figures may outlive the fact they differed from
+        row = rows[0]
+        fact = _fact(row[1:])
+        return fact, (self.conflicts(key) if row[0] else [])
 
     def count(self) -> int:
         """Number of facts stored."""
@@ -165,10 +192,6 @@ def _row(fact: Fact) -> tuple[object, ...]:
     )
 
 
-def _by_source(fact: Fact) -> tuple[str, str]:
-    return fact.source_doc_id, fact.source_locator
-
-
 _LEVELS = {level.value: level for level in Sensitivity}  # a dict hit costs a fraction of an Enum call
 _NEW_FACT = record_builder(Fact)  # every read builds one: its slots set directly, not through __init__
 
@@ -186,3 +209,7 @@ def _migrate(conn: sqlite3.Connection) -> None:
     columns = {row[1] for row in conn.execute("PRAGMA table_info(fact_metric)")}
     if "sensitivity" not in columns:
         conn.execute("ALTER TABLE fact_metric ADD COLUMN sensitivity INTEGER NOT NULL DEFAULT 1")
+    if "has_conflicts" not in columns:  # a file of before the flag: each fact flagged from the figures recorded
+        conn.execute(f"ALTER TABLE fact_metric ADD COLUMN {' '.join(_HAS_CONFLICTS)}")
+        conn.execute("UPDATE fact_metric SET has_conflicts = 1 WHERE EXISTS "
+                     f"(SELECT 1 FROM fact_conflict WHERE {_same_key('fact_conflict', 'fact_metric')})")

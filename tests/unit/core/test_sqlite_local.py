@@ -27,6 +27,26 @@ def test_each_thread_gets_its_own_connection_in_wal_mode_with_normal_sync(tmp_pa
     assert db.connection() is not mine
 
 
+def test_each_thread_keeps_one_reading_cursor_on_its_own_connection_until_close(tmp_path: Path) -> None:
+    db = ThreadLocalSqlite(tmp_path / "x.db", label="test database")
+    mine = db.cursor()
+    assert db.cursor() is mine and mine.connection is db.connection()
+    assert mine.execute("SELECT 1").fetchall() == [(1,)]
+    other: list[object] = []
+    thread = threading.Thread(target=lambda: other.append(db.cursor()))
+    thread.start()
+    thread.join()
+    assert other[0] is not mine
+    db.close()
+    again = db.cursor()  # a new connection, and a cursor on it: the closed one's cursor is not handed out
+    assert again is not mine and again.connection is db.connection()
+    assert again.execute("SELECT 2").fetchall() == [(2,)]
+    db.close()
+    db.connection()  # the connection reopened first: the cursor follows it
+    assert db.cursor().connection is db.connection() and db.cursor().execute("SELECT 3").fetchall() == [(3,)]
+    db.close()
+
+
 def test_a_path_that_cannot_be_opened_is_a_typed_error_naming_the_store(tmp_path: Path) -> None:
     (tmp_path / "facts.db").mkdir()  # a folder where the database file should be
     with pytest.raises(ProviderUnavailableError, match="the fact database cannot be opened"):
