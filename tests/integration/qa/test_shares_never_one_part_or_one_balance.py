@@ -104,3 +104,9 @@ def test_a_dated_ratio_of_balances_reads_that_date(deferred_revenue: None) -> No
     assert ": 1.26" in first, answer  # 2,200 / 1,750
     assert "row=Deferred revenue (current),col=Balance at end of period" in first, first
     assert "row=Deferred revenue (non-current),col=Balance at end of period" in first, first
+
+
+def test_an_undated_balance_of_one_row_is_asked_back(deferred_revenue: None) -> None:
+    answer, _ = service_answer("What was current deferred revenue?")
+    assert "Which did you mean" in answer, answer
+    assert "2600" not in answer and "2200" not in answer, answer
