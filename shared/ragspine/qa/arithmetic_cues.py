@@ -311,6 +311,10 @@ def _listed_run(norm: str, before: list[Mention]) -> list[Mention]:
 # Between the parts listed and the whole that divides their sum: "A and B over total revenue", "… as a
 # percentage of the total …", "… out of …" ("the ratios of A and B to C" may ask one ratio of each)
 _DIVIDES_SUM = LazyPattern(r"\s*(?:over|out of|as an? (?:percentage|percent|share|proportion) of)\s+(?:the\s+)?")
+# "to" or "divided by" divides the parts' sum only where the question names a sum of them ("the proportion of
+# the sum of A and B to C"): without it, "the ratios of A and B to C" may ask one ratio of each
+_DIVIDES_NAMED_SUM = LazyPattern(r"\s*(?:to|divided\s+by)\s+(?:the\s+)?")
+_SUM_OF = LazyPattern(r"(?<![a-z])(?:sum|total)\s+of(?![a-z])")
 # A metric qualifying the parts listed right after it: "revenue from Taiwan and Japan"
 _QUALIFIES = LazyPattern(r"\s+(?:from|of|in|for)\s+(?:the\s+)?")
 
@@ -328,12 +332,18 @@ def _parts_over(norm: str, metrics: list[Mention], whole: str) -> tuple[str, ...
     if len(wholes) != 1:
         return ()
     before = [m for m in metrics if m.end <= wholes[0].start]
-    if len(before) < 2 or not _DIVIDES_SUM.fullmatch(norm[before[-1].end:wholes[0].start]):
+    if len(before) < 2:
+        return ()
+    between = norm[before[-1].end:wholes[0].start]
+    sum_named = _DIVIDES_NAMED_SUM.fullmatch(between) is not None
+    if not (_DIVIDES_SUM.fullmatch(between) or sum_named):
         return ()
     owned = _owned_by_parts(norm, before)
     if owned is not None:  # "A and B's net sales over total net sales": what the parts are of, named after them
         before = before[:-1]
     run = _listed_run(norm, before)
+    if sum_named and not _SUM_OF.search(norm, 0, run[0].start):
+        return ()
     rest = [m for m in metrics if m not in run and m is not wholes[0] and m is not owned]
     qualifier = rest[-1] if rest and rest[-1].end <= run[0].start else None
     if (len(run) < 2 or len(rest) > 1 or (rest and (qualifier is None
@@ -462,9 +472,17 @@ def _explicit_ratio(norm: str, metrics: list[Mention]) -> tuple[str, str] | None
         between = norm[first.end:second.start].strip()
         if first.code == second.code:
             continue
+        if between == "to" and _ends_a_named_sum(norm, metrics, first):
+            continue  # "the sum of A and B to C": the sum is divided, never B alone (``_parts_over``)
         if between in ("/", "÷") or between == "to" and not _MOVES.intersection(norm[:first.start].split()):
             return str(first.code), str(second.code)
     return None
+
+
+def _ends_a_named_sum(norm: str, metrics: list[Mention], last: Mention) -> bool:
+    """Whether ``last`` ends a list of names the question calls a sum ("the sum of A and B")."""
+    run = _listed_run(norm, [m for m in metrics if m.end <= last.end])
+    return len(run) >= 2 and _SUM_OF.search(norm, 0, run[0].start) is not None
 
 
 _MOVES = frozenset({"from", "between", "compare", "compared", "comparing"})

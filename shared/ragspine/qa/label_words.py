@@ -216,6 +216,10 @@ _AT_PERIOD_END = LazyPattern(r"(?:,|(?<![a-z])at)?\s*(?:the\s+)?(?<![a-z])end\s+
 _MOVE_ASKED = LazyPattern(r"(?<![a-z])(?:change[sd]?|increase[sd]?|decrease[sd]?|difference|movement)(?![a-z])")
 # Words naming a balance's other end, or a flow within the period: then the end-of-period row is no answer
 _NOT_THE_END = frozenset({"beginning", "begin", "start", "opening", "addition", "net"})
+# The words naming which point of its period a balance is at, and the words a column writes around them
+# ("Balance at beginning", "Balance at end of period", "Closing balance")
+_BALANCE_POINTS = frozenset({"beginning", "begin", "start", "opening", "end", "closing"})
+_BALANCE_DATING = _BALANCE_POINTS | {"balance", "period", "year"}
 
 
 def _balance_at_end(norm: str, asked: set[str]) -> bool:
@@ -276,8 +280,11 @@ class _Scorer:
             # written: "non-USD denominated current assets" is the row "Non-USD denominated: assets, current",
             # not "USD denominated: assets, non-current"
             qualifier_unnamed = len(self.qualifiers.get(code, set()) - named)
+            # a question naming no point of a balance ("beginning", "end") tells no balance column from another
+            # by how few words its dating takes: "Balance at beginning" is no closer than "Balance at end of period"
+            unnamed = own - named if named & _BALANCE_POINTS else own - named - _BALANCE_DATING
             scored.append(((label_share, len(common), -len(named - common), -qualifier_unnamed,
-                            -len(own - named) if section_named else 0,
+                            -len(unnamed) if section_named else 0,
                             len(self.compounds & _compounds(label_of(code)))), code))
         return scored
 
