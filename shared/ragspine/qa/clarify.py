@@ -19,6 +19,7 @@ from ragspine.qa.intent_model import Channel, Intent
 from ragspine.qa.kind_phrases import ask_for_kind
 from ragspine.qa.language import Lang
 from ragspine.qa.near_miss import NearMiss
+from ragspine.qa.share_counts import ask_for_count
 from ragspine.qa.slots import Assumption, ParsedSlots, Slots, Unrecognized, last_completed_fiscal_year
 
 if TYPE_CHECKING:
@@ -84,6 +85,8 @@ def clarify_scope(intent: Intent, *, glossary: Glossary, today: date, lang: Lang
     if parsed.unstated_kind is not None:  # "the amortized cost" of a row whose table gives only its fair value
         return AskBack(ask_for_kind(parsed.unstated_kind, lang=lang),
                        _as_parsed(parsed, channels))
+    if parsed.per_share_for_count is not None:  # "the number of shares used in basic EPS" read as the EPS row
+        return AskBack(ask_for_count(parsed.per_share_for_count, lang=lang), _as_parsed(parsed, channels))
     if intent.needs_metric:
         return AskBack(_ask_for_metric(intent, glossary=glossary, today=today, lang=lang), _as_parsed(parsed, channels))
     if intent.channel is Channel.NARRATIVE:

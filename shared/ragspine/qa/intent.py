@@ -143,7 +143,8 @@ class RuleIntentParser:
                 names += [part for part in left.split() if len(part) >= 2 and part not in glossary.fillers]
         return ParsedSlots(slots.metrics, tuple(entities), slots.periods, slots.channels, slots.bad_period,
                            tuple(names), row_words=slots.row_words, section_sum=slots.section_sum,
-                           unstated_kind=slots.unstated_kind, asked_rows=slots.asked_rows)
+                           unstated_kind=slots.unstated_kind, asked_rows=slots.asked_rows,
+                           per_share_for_count=slots.per_share_for_count)
 
 
 def _with_display_names(slots: ParsedSlots, glossary: Glossary) -> ParsedSlots:

@@ -35,6 +35,13 @@ from ragspine.qa.period_words import (
 )
 from ragspine.qa.section_rows import with_section_rows
 from ragspine.qa.section_totals import with_section_totals
+from ragspine.qa.share_counts import (
+    PerShareForCount,
+    asks_share_count,
+    counts_over_per_share,
+    per_share_for_count,
+    serving_words,
+)
 from ragspine.qa.shared_head_rows import with_shared_head_rows
 from ragspine.qa.total_parts import part_of_the_total_read
 from ragspine.qa.total_row_names import with_total_rows_read
@@ -114,6 +121,8 @@ class ParsedSlots:
     section_sum: bool = False  # "the sum of all <heading>" read as each row under that heading (``section_rows``)
     # a kind of figure named ("amortized cost") that no row read carries: asked back, never another kind's figure
     unstated_kind: UnstatedKind | None = None
+    # a number of shares asked of rows that are amounts per share: asked back, never the per-share figure
+    per_share_for_count: PerShareForCount | None = None
     # rows every word of whose label (outside brackets) the question writes: what a metric asked back offers first
     asked_rows: tuple[str, ...] = ()
 
@@ -249,6 +258,9 @@ def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
         metrics = _longer_rows_named(_rows_over_their_sections(metrics, mentions, asked, norm), glossary, asked,
                                      _named_also_as_total(mentions) | _named_as_the_whole(norm, mentions))
         metrics = _rows_qualified_in_one_phrase(question, mentions, metrics, _wholes_of_parts(norm, mentions, metrics))
+        metrics = counts_over_per_share(written, metrics, glossary)  # "the number of shares used in basic EPS"
+        if asks_share_count(written):  # "基本每股收益所用的股数": its 所用 says which figure the count serves, no name
+            names = tuple(n for n in names if not serving_words(n))
     entities = tuple(found[SlotKind.ENTITY])
     halves = half_quarters(half, glossary) if half and bad_period and sums_over_a_half(metrics, glossary) else None
     if halves is not None:  # "H1 2024 revenue": 2024Q1 + 2024Q2, said with their months
@@ -261,7 +273,8 @@ def parse_slots(question: str, *, glossary: Glossary) -> ParsedSlots:
                        _metrics_in_one_phrase(question, mentions, metrics), row_words,
                        tuple(r for r in readings if r.period is not None and r.period in periods),
                        half_year_sum=halves is not None, section_sum=section_sum,
-                       unstated_kind=unstated_kind(written, metrics, glossary), asked_rows=asked_rows)
+                       unstated_kind=unstated_kind(written, metrics, glossary), asked_rows=asked_rows,
+                       per_share_for_count=per_share_for_count(written, metrics, glossary))
 
 
 # Words that list figures ("revenue and net income", "营收、净利润", "売上高と営業利益"); names with none
