@@ -39,6 +39,10 @@ _detect_lock = threading.Lock()
 _detected: tuple[Mode, dict[str, Path]] | None = None
 
 
+# How long ending a run waits for its processes to leave the group, and again for the group to be removed.
+_REAP_WITHIN_S = 10.0
+
+
 @dataclass(frozen=True, slots=True)
 class RunLimits:
     """What one run may use in total: processes (the launcher and the jail's PID 1 included), memory, CPUs."""
@@ -72,12 +76,14 @@ class RunCgroup:
         return False
 
     def end(self) -> int:
-        """Kill every process left in the group, then remove it. The number of processes it found left."""
+        """Kill every process left in the group, then remove it. The number of processes it found left.
+
+        Each step waits up to ``_REAP_WITHIN_S``: processes killed under memory pressure, or many at once on a
+        busy host, can take more than a second to leave the group, and its folder is busy until they have.
+        """
         left: set[int] = set()
-        for _ in range(200):
-            pids = self._pids()
-            if not pids:
-                break
+        deadline = time.monotonic() + _REAP_WITHIN_S
+        while (pids := self._pids()) and time.monotonic() < deadline:
             left |= pids
             kill = self.folders[0] / "cgroup.kill"
             if kill.exists():
@@ -87,17 +93,19 @@ class RunCgroup:
                 with contextlib.suppress(ProcessLookupError, PermissionError):
                     os.kill(pid, signal.SIGKILL)
             time.sleep(0.005)
+        deadline = time.monotonic() + _REAP_WITHIN_S
         for folder in self.folders:
-            for _ in range(100):
+            while True:
                 try:
                     folder.rmdir()
                     break
                 except FileNotFoundError:
                     break
                 except OSError:  # the last processes are still being reaped
+                    if time.monotonic() >= deadline:
+                        logger.warning("code run cgroup not removed", extra={"cgroup": str(folder)})
+                        break
                     time.sleep(0.01)
-            else:
-                logger.warning("code run cgroup not removed", extra={"cgroup": str(folder)})
         return len(left)
 
     def _pids(self) -> set[int]:
