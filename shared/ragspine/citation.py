@@ -9,6 +9,7 @@ reads an answer's sources from its ``sources`` list, never by parsing the text.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
@@ -58,3 +59,8 @@ def source_dicts(sources: Iterable[Source]) -> tuple[dict[str, str], ...]:
 def merged_sources(*groups: Iterable[Mapping[str, str]]) -> tuple[dict[str, str], ...]:
     """The sources of several answers joined: each document and locator once, where it first appears."""
     return source_dicts(Source(str(s["doc"]), str(s["locator"])) for group in groups for s in group)
+
+
+def table_of(locator: str) -> str:
+    """The table part of a cell's locator: ``page=4,table=1`` of ``page=4,table=1,row=…,col=…``."""
+    return re.split(r",(?:cell|row|col)=", locator, maxsplit=1)[0]

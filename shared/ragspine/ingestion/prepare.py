@@ -11,12 +11,12 @@ functions, so a document gives the same facts, chunks and terms either way.
 from __future__ import annotations
 
 import json
-import re
 from collections import Counter
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ragspine.citation import table_of
 from ragspine.ingestion import staged
 from ragspine.ingestion.chunking import ChunkMeta, chunk_document
 from ragspine.ingestion.document_context import apply_context, document_context
@@ -68,7 +68,7 @@ def facts_sample(facts: Sequence[Fact], limit: int = FACTS_SHOWN) -> tuple[FactR
     """At most ``limit`` facts, taken from each table in turn (document order), so a sample shows every table."""
     by_table: dict[str, list[Fact]] = {}
     for fact in facts:
-        by_table.setdefault(_table_of(fact.source_locator), []).append(fact)
+        by_table.setdefault(table_of(fact.source_locator), []).append(fact)
     chosen: list[Fact] = []
     depth = 0
     while len(chosen) < min(limit, len(facts)):
@@ -77,16 +77,11 @@ def facts_sample(facts: Sequence[Fact], limit: int = FACTS_SHOWN) -> tuple[FactR
     return tuple(FactRead(f.metric_code, f.entity, f.period, f.value, f.unit, f.source_locator) for f in chosen)
 
 
-def _table_of(locator: str) -> str:
-    """The table part of a cell's locator (``page=4,table=1`` of ``page=4,table=1,row=…,col=…``)."""
-    return re.split(r",(?:cell|row|col)=", locator, maxsplit=1)[0]
-
-
 def unpublished(facts: Sequence[Fact]) -> tuple[str, ...]:
     """One warning per table of a Gateway document whose figures were read but are not published as facts."""
     by_table: dict[str, int] = {}
     for fact in facts:
-        table = _table_of(fact.source_locator)
+        table = table_of(fact.source_locator)
         by_table[table] = by_table.get(table, 0) + 1
     return tuple(f"{table}: no facts published from the {n} figures read: a knowledge space's documents stay out "
                  "of the shared fact table (it has no space ACL), so this table is answered as passages"

@@ -29,6 +29,7 @@ import itertools
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from ragspine.citation import table_of
 from ragspine.facts.glossary import Glossary, SlotKind, normalize_text
 from ragspine.facts.open_vocabulary import METRIC_PREFIX, label_of
 from ragspine.facts.query_metric import MetricQuery, QueryStatus, run_query
@@ -97,19 +98,14 @@ def _row_named(question: str, glossary: Glossary) -> str | None:
 def _totalled_by(fact: Fact, names: list[set[str]], facts: FactStore) -> bool:
     """Whether the fact's table states, in the fact's own section, a total row whose own words name the metric."""
     section = label_of(fact.metric_code).rpartition(": ")[0]
-    table = _table_of(fact.source_locator)
+    table = table_of(fact.source_locator)
     for code, entity in facts.open_codes():
         if entity != fact.entity or not is_a_total(code):
             continue
         total_section, _, item = label_of(code).rpartition(": ")
         if total_section != section or (label_words(item) - _TOTAL) not in names:
             continue
-        if any(other.source_doc_id == fact.source_doc_id and _table_of(other.source_locator) == table
+        if any(other.source_doc_id == fact.source_doc_id and table_of(other.source_locator) == table
                for other in facts.find(metric_code=code, entity=entity)):
             return True
     return False
-
-
-def _table_of(locator: str) -> str:
-    """The table part of a cell's locator (``table=1,row=…,col=…`` -> ``table=1``); "" for none."""
-    return next((part for part in locator.split(",") if part.startswith("table=")), "")

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import re
 
+from ragspine.citation import table_of
 from ragspine.facts.glossary import Glossary, normalize_text
 from ragspine.facts.model import Fact
 from ragspine.facts.ports import FactStore
@@ -120,7 +121,7 @@ def _movements_between_balance_dates(question: str, facts: FactStore, glossary: 
         return question
     movements = [[f for f in facts.find(metric_code=metric, entity=entity)
                   if f.period_type == "FY" and f.sensitivity <= max_sensitivity] for metric in parsed.metrics]
-    tables = {_table_of(f) for found in movements for f in found}
+    tables = {(f.source_doc_id, table_of(f.source_locator)) for found in movements for f in found}
     if len(tables) != 1 or any(not found or any(_row_date(f) for f in found) for found in movements):
         return question  # a row of two tables, a row no movement (a balance dated by its label), or no figures
     balances = _balance_dates(tables.pop(), entity, facts, max_sensitivity)
@@ -142,10 +143,6 @@ def _movements_between_balance_dates(question: str, facts: FactStore, glossary: 
     return text
 
 
-def _table_of(fact: Fact) -> tuple[str, str]:
-    return fact.source_doc_id, fact.source_locator.split(",", 1)[0]
-
-
 def _row_date(fact: Fact) -> tuple[int, int, int] | None:
     """The date a fact's row label writes ("Nonvested at December 31 2019"), as (year, month, day); else None."""
     row = fact.source_locator.partition(",row=")[2].partition(",col=")[0]
@@ -165,7 +162,8 @@ def _balance_dates(table: tuple[str, str], entity: str, facts: FactStore,
         if owner != entity:
             continue
         for fact in facts.find(metric_code=code, entity=entity):
-            day = _row_date(fact) if fact.period_type == "FY" and _table_of(fact) == table else None
+            in_table = (fact.source_doc_id, table_of(fact.source_locator)) == table
+            day = _row_date(fact) if fact.period_type == "FY" and in_table else None
             if day is not None and fact.sensitivity <= max_sensitivity:
                 dated.setdefault(day, set()).add(int(fact.period))
     return {day: years.pop() for day, years in dated.items() if len(years) == 1}
