@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from types import MappingProxyType
 
-from ragspine.citation import Source, source_dicts
+from ragspine.citation import Source, source_dicts, table_of
 from ragspine.facts.glossary import Glossary, Period, SlotKind, normalize_text
 from ragspine.facts.model import Fact, format_number
 from ragspine.facts.open_vocabulary import METRIC_PREFIX, label_of
@@ -50,8 +50,6 @@ _PLACED = LazyPattern(r"\s+(?:(?:are|were)\s+there\s+)?(?:under|in|of|within|(?:
                       r"(?![a-z])")
 # A row deducted from those above it ("Less valuation allowance"), not one of the rows it is deducted from
 _DEDUCTED = LazyPattern(r"(?:less|deduct|minus)(?![a-z])")
-# "table=1" of "table=1,row=Impairment charges,col=2019": the table a row stands in
-_TABLE = LazyPattern(r"^(?P<table>.*?table=\d+),row=")
 
 _TEXT = MappingProxyType({
     Lang.EN: MappingProxyType({
@@ -255,9 +253,10 @@ def _fiscal_years(stated: list[Fact]) -> list[Period]:
 
 
 def _table_of(fact: Fact) -> str | None:
-    """The document's table a figure stands in ("table=1"), or None."""
-    where = _TABLE.match(fact.source_locator)
-    return where["table"] if where is not None else None
+    """The document's numbered table a figure stands in (``table=1``, ``page=3,table=1``), or None."""
+    table = table_of(fact.source_locator)
+    # a sheet's cell (``sheet=…,cell=…``) or a sentence's figure names no numbered table: no total's rows sought
+    return table if "table=" in table else None
 
 
 def _added_up(total: Fact | None, facts: FactStore, max_sensitivity: Sensitivity) -> tuple[Fact, list[Fact]] | None:
@@ -294,8 +293,8 @@ def _one_fact(found: list[Fact], period: Period, channel: str, max_sensitivity: 
 
 def _parts_of(total: Fact, *, facts: FactStore, max_sensitivity: Sensitivity) -> list[Fact]:
     """The rows of the total's table and section in its period, none of them a total, in the store's order."""
-    where = _TABLE.match(total.source_locator)
-    if where is None:
+    table = _table_of(total)
+    if table is None:
         return []
     section = label_of(total.metric_code).rpartition(": ")[0]
     period = Period(total.period_type, total.period)
@@ -306,8 +305,7 @@ def _parts_of(total: Fact, *, facts: FactStore, max_sensitivity: Sensitivity) ->
         if label_of(code).rpartition(": ")[0] != section:
             continue
         fact = _one_fact(facts.find(metric_code=code, entity=owner), period, total.channel, max_sensitivity)
-        if fact is not None and fact.source_doc_id == total.source_doc_id and (
-                (row := _TABLE.match(fact.source_locator)) is not None and row["table"] == where["table"]):
+        if fact is not None and fact.source_doc_id == total.source_doc_id and _table_of(fact) == table:
             parts.append(fact)
     return parts
 

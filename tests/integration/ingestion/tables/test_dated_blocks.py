@@ -22,11 +22,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ragspine.facts.model import Fact
-from ragspine.ingestion.facts_extract import extract_facts
-from ragspine.ingestion.parsers.registry import parse_document
-from tests.support.domain_env import cli_answer, ingested_in_fresh_domain, service_answer
-from tests.support.glossary import default_glossary
+from tests.support.domain_env import cli_answer, ingested_for_module, service_answer
+from tests.unit.ingestion.tables.markdown_facts import markdown_facts
 
 REPORT = """\
 # Annual report excerpt
@@ -85,9 +82,7 @@ The carrying amounts of intangible assets were as follows (in millions):
 @pytest.fixture(scope="module")
 def asked(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     first = FIRST_BLOCK.format(first="December 31, 2024", second="December 31, 2023")
-    with pytest.MonkeyPatch.context() as patch:
-        yield from ingested_in_fresh_domain(patch, tmp_path_factory.mktemp("blocks"),
-                                            {"intangibles.md": REPORT, "licences.md": first})
+    yield from ingested_for_module(tmp_path_factory, "blocks", {"intangibles.md": REPORT, "licences.md": first})
 
 
 def test_a_block_dated_by_its_row_answers_the_date_it_writes(asked: None) -> None:
@@ -124,11 +119,6 @@ def test_the_total_of_both_sections_is_never_the_first_sections(asked: None) -> 
     assert "482.5" not in answer, answer
 
 
-def _facts(text: str) -> list[Fact]:
-    doc = parse_document(text.encode(), filename="licences.md", doc_id="licences.md", max_bytes=1_000_000)
-    return list(extract_facts(doc, glossary=default_glossary(), source_file_hash="sha256:00").facts)
-
-
 _FORMS = ("{month} {day}, {year}", "{day} {month} {year}", "{abbr}. {day}, {year}", "{abbr} {day}, {year}",
           "As of {month} {day}, {year}", "As at {day} {month} {year}", "At {month} {day}, {year}",
           "{month} {day}, {year}:")
@@ -142,7 +132,7 @@ def test_each_block_is_the_year_its_date_row_writes_however_written(asked: None,
                                                                     year_end: tuple[str, str, int]) -> None:
     month, abbr, day = year_end
     first, second = (form.format(month=month, abbr=abbr, day=day, year=year) for year in (2024, 2023))
-    facts = _facts(FIRST_BLOCK.format(first=first, second=second))
+    facts = markdown_facts(FIRST_BLOCK.format(first=first, second=second), "licences.md")
     by_name = {(f.metric_code, f.period): f.value for f in facts}
 
     assert by_name.get(("label:net: finite-lived intangible assets: customer lists", "2024")) == 429.5, facts

@@ -14,5 +14,10 @@ def markdown_table_facts(rows: list[list[str]], heading: str, after: str = "") -
     lines = ["| " + " | ".join(rows[0]) + " |", "|" + " --- |" * len(rows[0])]
     lines += ["| " + " | ".join(row) + " |" for row in rows[1:]]
     text = f"# {heading}\n\n" + "\n".join(lines) + "\n" + (f"\n{after}\n" if after else "")
-    doc = parse_document(text.encode(), filename="t.md", doc_id="t.md", max_bytes=1_000_000)
+    return markdown_facts(text)
+
+
+def markdown_facts(text: str, name: str = "t.md") -> list[Fact]:
+    """The facts the default glossary reads from the Markdown document ``text`` named ``name``."""
+    doc = parse_document(text.encode(), filename=name, doc_id=name, max_bytes=1_000_000)
     return list(extract_facts(doc, glossary=default_glossary(), source_file_hash="sha256:00").facts)
