@@ -348,7 +348,7 @@ def _with_period_words_read(question: str, glossary: Glossary) -> tuple[str, tup
     return unicodedata.normalize("NFKC", question), ()
 
 
-_HALF_START = re.compile("|".join(HALF_STARTS))
+_HALF_START = LazyPattern("|".join(HALF_STARTS))
 
 
 # Every quarter wording holds one of these (Q3, the second quarter, 第二季度, 第4四半期; NFKC, lower case).

@@ -19,7 +19,7 @@ _STATEMENTS = LazyPattern(
     re.IGNORECASE)
 # Every statement's name holds one of these words (NFKC and lower case fold every spelling the pattern takes).
 STATEMENT_WORDS = ("statement", "sheet", "p&l")
-_NAMES_A_STATEMENT = re.compile("|".join(STATEMENT_WORDS))
+_NAMES_A_STATEMENT = LazyPattern("|".join(STATEMENT_WORDS))
 
 
 def without_statement_names(question: str) -> str:
