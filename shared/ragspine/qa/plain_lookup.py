@@ -8,10 +8,10 @@ a range, a half year, a date, a document's row, a change, a ratio, a rank …): 
 scan's four slots with the cues the intent reads from the whole question. Any other word, a
 second name of a kind, a document's row, a formula metric or a period written with a month or a
 fiscal-year wording sends the question to the full parse. Screening, the clarify gate and the
-FAQ look-up are the full path's own; so is everything after the parse. The cue readers and the
-arithmetic reader run only when the question holds one of their words, which one search of a prefix
-tree built per parser decides: a question holding none gets their empty verdicts (the quantity cue
-read alone).
+FAQ look-up are the full path's own; so is everything after the parse. The cue readers, the
+arithmetic reader and the month, half-year and statement readers run only when the question holds
+one of their words, which one Aho-Corasick pass over every reader's words decides (``word_lists``);
+a question holding none of the cue words gets their empty verdicts (the quantity cue read alone).
 
 The property tests hold the intent built here to ``RuleIntentParser.parse`` of the same question,
 and the answers to the full path's (``tests/unit/qa/test_plain_lookup.py``).
