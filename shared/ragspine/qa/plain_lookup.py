@@ -71,7 +71,9 @@ _MAX_PLAIN_CHARS = 100
 # letters case-blind. Its case-blind pattern, tried at every position, runs only on such a question ("gross
 # margin" holds no range word).
 _RANGE_WORDS = LazyPattern(r"[-–—~〜～ー至到]|to|thr|unt|から")
+# enum members read once: on Python 3.11 each read off the class goes through the enum metaclass's attribute hook
 _METRIC, _ENTITY, _PERIOD, _CHANNEL = SlotKind.METRIC, SlotKind.ENTITY, SlotKind.PERIOD, SlotKind.CHANNEL
+_STRUCTURED = Channel.STRUCTURED
 # built on every plain ask: their slots set directly, not through the frozen __init__ (ragspine/frozen_records.py)
 _NEW_INTENT, _NEW_SLOTS = record_builder(Intent), record_builder(ParsedSlots)
 
@@ -101,7 +103,7 @@ def plain_intent(text: str, parser: RuleIntentParser) -> Intent | None:
             return None
     else:  # no cue word anywhere: the quantity cue is the only one to read, and one metric asks no arithmetic
         analysis, causal, quantity, comparison, unit = NO_ANALYSIS, False, parser.asks_quantity(norm), False, None
-    return _NEW_INTENT(slots, Channel.STRUCTURED, causal, quantity, comparison, analysis=analysis,
+    return _NEW_INTENT(slots, _STRUCTURED, causal, quantity, comparison, analysis=analysis,
                        requested_unit=unit, arithmetic=NO_ARITHMETIC)
 
 
