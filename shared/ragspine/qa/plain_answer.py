@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 from ragspine.facts.model import format_number
 from ragspine.facts.query_metric import MetricQuery, QueryStatus, run_query
 from ragspine.frozen_records import record_builder
+from ragspine.qa.analytics.cues import NO_ANALYSIS
 from ragspine.qa.arithmetic_cues import NO_ARITHMETIC
 from ragspine.qa.clarify import Proceed
 from ragspine.qa.glossary_memo import GlossaryMemo
@@ -61,7 +62,7 @@ def plain_answer(shape: ParsedQuestion, text: str, qa: QAComponents, trace: Trac
     intent, decision = shape.intent, shape.decision
     if (intent is None or shape.faq is not None or not isinstance(decision, Proceed)
             or intent.channel is not _STRUCTURED_CHANNEL or intent.requested_unit is not None
-            or intent.arithmetic is not NO_ARITHMETIC or intent.analysis):
+            or intent.arithmetic is not NO_ARITHMETIC or (intent.analysis is not NO_ANALYSIS and intent.analysis)):
         return None  # a curated answer, a question asked back, a unit to note or anything computed: the full path's
     slots = decision.slots
     if (len(slots.metrics) != 1 or len(slots.periods) != 1 or slots.unrecognized is not None
@@ -79,8 +80,10 @@ def plain_answer(shape: ParsedQuestion, text: str, qa: QAComponents, trace: Trac
     trace.decide(PROVENANCE_PASS)
     # the trace as ``answer._finish`` emits it for a structured answer: one fact, no passage
     # (the fact's key is the query's: the store matched it column by column)
-    emitted = trace.finish(route=_STRUCTURED, status=_FOUND, slots=slots.as_dict(), fact_ids=["/".join(query.key)],
-                           chunk_ids=[])
+    # (the slots as ``Slots.as_dict`` writes them, from the one metric and period checked above)
+    emitted = trace.finish(route=_STRUCTURED, status=_FOUND, slots={
+        "metric": [query.metric_code], "entity": list(slots.entities), "period": [query.period.label],
+        "channel": list(slots.channels)}, fact_ids=["/".join(query.key)], chunk_ids=[])
     # one figure and none differing: its document and locator are the answer's one source
     sources = outcome_sources((result,)) if result.conflicts else (
         {"doc": fact.source_doc_id, "locator": fact.source_locator},)
