@@ -13,7 +13,7 @@ short, these prompts are pages of instructions.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from itertools import chain, islice
 from typing import TYPE_CHECKING, Any
@@ -44,6 +44,24 @@ def ascii_alias_pattern(aliases: Iterable[str]) -> str:
     """
     ascii_words = {alias for alias in aliases if alias.isascii()}
     return rf"[^{_WORD_EDGE}]{trie_pattern(ascii_words, guarded=False)}(?![{_WORD_EDGE}])" if ascii_words else "(?!)"
+
+
+class SourcedOnUse(LazyPattern):
+    """A ``LazyPattern`` whose source is built on its first use too (``pattern`` reads "" until then): an
+    ASCII form's tree is only built in a process that meets an ASCII question, not at every cold start."""
+
+    __slots__ = ("_source",)
+
+    def __init__(self, source: Callable[[], str]) -> None:
+        super().__init__("")
+        self._source = source
+
+    @property
+    def compiled(self) -> re.Pattern[str]:
+        """The compiled pattern, its source built first."""
+        if self._compiled is None:
+            self.pattern = self._source()
+        return super().compiled
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,7 +165,7 @@ class PersonaScreen:
             tiers = tuple(sorted((int(t["chars"]), int(t["weight"])) for t in raw.get("long_text") or ()))
             words = [str(a).lower() for a in raw["anchors"]]
             screen = cls(families, int(raw["threshold"]), tiers, LazyPattern(alias_pattern(words)),
-                         LazyPattern(ascii_alias_pattern(words)))
+                         SourcedOnUse(lambda: ascii_alias_pattern(words)))
         except (KeyError, TypeError, ValueError, AttributeError, re.error) as exc:
             raise ConfigurationError(f"screening configuration 'persona' is malformed: {exc!r}") from exc
         numbers = [screen.threshold, *(f.weight for f in families), *(f.min_count for f in families),

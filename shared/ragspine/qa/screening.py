@@ -18,7 +18,7 @@ from ragspine.facts.glossary import Glossary
 from ragspine.facts.matching import alias_pattern, trie_pattern
 from ragspine.lazy import LazyModule, LazyPattern
 from ragspine.qa.language import detect_language
-from ragspine.qa.persona import PersonaScreen, ascii_alias_pattern
+from ragspine.qa.persona import PersonaScreen, SourcedOnUse, ascii_alias_pattern
 
 if TYPE_CHECKING:
     from ragspine.qa import refusal
@@ -133,7 +133,7 @@ class ScreeningPolicy:
                 suspect_hints=LazyPattern(_piece_tree(hints)),
                 persona=persona,
                 ascii_suspect_hints=LazyPattern(_piece_tree({piece for piece in hints if piece.isascii()})),
-                ascii_business_terms=LazyPattern(ascii_alias_pattern(terms)),
+                ascii_business_terms=SourcedOnUse(lambda: ascii_alias_pattern(terms)),
             )
         except (KeyError, TypeError, ValueError, re.error) as exc:
             raise ConfigurationError(f"screening configuration is malformed: {exc!r}") from exc
