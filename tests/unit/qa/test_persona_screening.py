@@ -137,7 +137,7 @@ def test_a_persona_override_reaches_no_channel() -> None:
 def _examples(pattern: str, limit: int = 20000) -> list[str]:
     """Texts a cue pattern matches, one per branch of its groups (quantified groups: with and without)."""
     innermost = re.compile(r"\((?:\?:)?([^()]*)\)(\?|\*|\{0,\d+\})?")
-    pending, done = [pattern], []
+    pending, done = [pattern], list[str]()
     while pending and len(done) < limit:
         current = pending.pop()
         match = innermost.search(current)
