@@ -111,6 +111,7 @@ class _PeriodPattern:
 _SCAN_MEMO_SIZE = 4  # a question, its rewritten and corrected forms
 # A mention from all six of its fields: the NamedTuple's own ``__new__`` is a Python function filling in defaults
 _new_mention = tuple.__new__
+_PERIOD = SlotKind.PERIOD  # read once: on Python 3.11 each read of an enum's member off its class is a slow look-up
 
 
 @lru_cache(maxsize=8)  # one ask normalises its question from every reader (about ten times): once is enough
@@ -294,7 +295,7 @@ class Glossary:
                    match.group(where.quarter) if where.quarter else None)
             # ``_period_from`` without its call once built: a handful of periods, each built once
             period = built[key] if key in built else self._period_from(*key)
-            mentions.append(_new_mention(Mention, (SlotKind.PERIOD, period.label if period else None,
+            mentions.append(_new_mention(Mention, (_PERIOD, period.label if period else None,
                                                    shown[start:end], start, end, period)))
         return mentions
 

@@ -110,6 +110,8 @@ class QueryResult:
 
 
 _NEW_RESULT = record_builder(QueryResult)  # a found figure's result, built on every ask: slots set directly
+# read once: on Python 3.11 a member read off its enum class goes through the metaclass's slow ``__getattr__`` hook
+_FOUND = QueryStatus.FOUND
 
 
 def unrecognized(param: str, raw: str) -> QueryResult:
@@ -129,7 +131,7 @@ def run_query(query: MetricQuery, *, facts: FactStore,
     if fact is None or fact.sensitivity > max_sensitivity:
         return QueryResult(QueryStatus.NOT_FOUND, query=query)
     if not differing:  # the usual case: no generator to build and drain
-        return _NEW_RESULT(QueryStatus.FOUND, query, fact)
+        return _NEW_RESULT(_FOUND, query, fact)
     others = tuple(c for c in differing
                    if c.sensitivity <= max_sensitivity and (c.value != fact.value or c.unit != fact.unit)
                    and (c.source_doc_id, c.source_locator) != (fact.source_doc_id, fact.source_locator))

@@ -118,7 +118,8 @@ ONE_METRIC_WORDS = (*_CUE_WORDS, "whole", "integer", "整", "decimal", "小数")
 # A spaced cue word matches the blanked question where a name's blanked character stands in its space, so in
 # the normalised question each of its spaces is any character. As a prefix tree, unguarded as ``_ANY_SPACED_CUE``:
 # a position opening a word meets its few branches, not every word's.
-SPACED_CUES_ANYWHERE = LazyPattern(trie_pattern((word for word in _CUE_WORDS if " " in word), guarded=False)
+SPACED_CUE_WORDS = tuple(word for word in _CUE_WORDS if " " in word)
+SPACED_CUES_ANYWHERE = LazyPattern(trie_pattern(SPACED_CUE_WORDS, guarded=False)
                                    .replace(r"\ ", "."), re.DOTALL)
 _PLACES = (
     (LazyPattern(rf"(?:to|rounded to|round to|with)\s+(?:the\s+)?{_WORD}\s+decimal(?:\s+places?|s)?"), 0),

@@ -50,7 +50,8 @@ _CJK_DATE = LazyPattern(r"(?<!\d)(?P<y>(?:19|20)\d{2})\s*年\s*(?P<m>\d{1,2})\s*
 # What every ``DATE`` match holds in the normalised (NFKC, lower-case) question: a month's first letters, and
 # its spelling beside a day's digit ("march 31", "sept. 30", "31st december"). A month's letters alone
 # ("gross margin", "decrease", "market") hold no date, so the date pattern is not run over the question.
-_MONTH_START = LazyPattern("jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec")
+MONTH_STARTS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_MONTH_START = LazyPattern("|".join(MONTH_STARTS))
 _MONTH_BESIDE_DAY = LazyPattern(r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s*\d"
                                 r"|\d(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)")
 

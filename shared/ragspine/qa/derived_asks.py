@@ -45,6 +45,8 @@ _DERIVED_CORE = LazyPattern(r"margin|ratio|turnover|gr[oe]w|returns?.on|yield|co
 DERIVED_CORE_WORDS = ("margin", "ratio", "turnover", "grow", "grew", "return on", "returns on", "yield", "coverage",
                       "conversion cycle", "per share", "days sales", "days payable", "days inventory",
                       "增长", "增速", "成長", "周转", "回転", "率")
+# read once: on Python 3.11 a member read off its enum class goes through the metaclass's slow ``__getattr__`` hook
+_CHANNEL, _METRIC = SlotKind.CHANNEL, SlotKind.METRIC
 # Between a metric's name and its derived word: spaces, a percent sign, a possessive.
 _JOINER = LazyPattern(r"^(?:\s|%|％|'s|の|的)*$")
 
@@ -105,11 +107,15 @@ def _derived_words(question: str, glossary: Glossary) -> list[DerivedWord]:
     norm = normalize_text(question)
     if _DERIVED_CORE.search(norm) is None:  # most questions: no derived word, no names blanked to look for one
         return []
-    mentions = [m for m in glossary.scan(question) if m.kind is not SlotKind.CHANNEL]
+    mentions = [m for m in glossary.scan(question) if m.kind is not _CHANNEL]
     left = glossary.leftover(question, mentions)
     if len(left) != len(norm):  # blanking keeps positions; when it cannot, read no derived word
         return []
-    metrics = [m for m in mentions if m.kind is SlotKind.METRIC and m.code]
+    # a derived word inside a name ("gross margin", 毛利率) is blanked with it: the core search shows none is left
+    # before ``_DERIVED``, which opens with a lookbehind and so is tried at every position, runs
+    if _DERIVED_CORE.search(left) is None:
+        return []
+    metrics = [m for m in mentions if m.kind is _METRIC and m.code]
     found: list[DerivedWord] = []
     for match in _DERIVED.finditer(left):
         before = _metric_before(metrics, match.start(), norm)

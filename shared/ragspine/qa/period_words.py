@@ -45,6 +45,8 @@ _ENDED = LazyPattern(r"(?<![a-z])(?:(?:fiscal\s+)?year|twelve\s+months|12\s+mont
 _NENDO = LazyPattern(r"(?<![\d/])" + NENDO_PATTERN)
 # Opened by a lookahead on the first characters a match may have (a digit, h, f, s): case-insensitive,
 # ``re`` would otherwise try both branches at every position.
+# Every half-year wording holds one of these (上半年, 下期, H1 2024, first half of 2024).
+HALF_STARTS = ("上", "下", "half", "h1", "h2")
 _HALF_GUARD = r"(?=[\dhfs])"
 # The year of an English half: "2025", "FY2025", "fiscal 2025", "(the) fiscal year 2025".
 _HALF_OF_YEAR = r"(?:(?:the\s+)?(?:fiscal(?:\s+year)?\s*|fy\s*))?\d{4}"

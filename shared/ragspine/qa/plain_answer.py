@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 from ragspine.facts.model import format_number
 from ragspine.facts.query_metric import MetricQuery, QueryStatus, run_query
 from ragspine.frozen_records import record_builder
+from ragspine.qa.analytics.cues import NO_ANALYSIS
 from ragspine.qa.arithmetic_cues import NO_ARITHMETIC
 from ragspine.qa.clarify import Proceed
 from ragspine.qa.glossary_memo import GlossaryMemo
@@ -42,6 +43,10 @@ if TYPE_CHECKING:
 
 PROVENANCE_PASS = "provenance:pass"
 _STRUCTURED, _FOUND = str(Route.STRUCTURED), str(AnswerStatus.FOUND)  # the trace's plain strings
+# The enum members read on every ask, read once: on Python 3.11 a member read off its class goes through the
+# enum metaclass's ``__getattr__`` hook, a slow class look-up each time.
+_STRUCTURED_CHANNEL, _QUERY_FOUND = Channel.STRUCTURED, QueryStatus.FOUND
+_STRUCTURED_ROUTE, _FOUND_STATUS = Route.STRUCTURED, AnswerStatus.FOUND
 # The answer text of the last figures answered, by everything it is made of: questions worded anew keep asking
 # for the same few figures, and a figure's line, its assumptions' sentence and their provenance verdict are a
 # function of the figure's key, value as written, unit and source, the assumptions and the language (each entry
@@ -56,8 +61,8 @@ def plain_answer(shape: ParsedQuestion, text: str, qa: QAComponents, trace: Trac
     """The result, its trace emitted, that the full path gives a plain lookup whose figure is found; else None."""
     intent, decision = shape.intent, shape.decision
     if (intent is None or shape.faq is not None or not isinstance(decision, Proceed)
-            or intent.channel is not Channel.STRUCTURED or intent.requested_unit is not None
-            or intent.arithmetic is not NO_ARITHMETIC or intent.analysis):
+            or intent.channel is not _STRUCTURED_CHANNEL or intent.requested_unit is not None
+            or intent.arithmetic is not NO_ARITHMETIC or (intent.analysis is not NO_ANALYSIS and intent.analysis)):
         return None  # a curated answer, a question asked back, a unit to note or anything computed: the full path's
     slots = decision.slots
     if (len(slots.metrics) != 1 or len(slots.periods) != 1 or slots.unrecognized is not None
@@ -66,7 +71,7 @@ def plain_answer(shape: ParsedQuestion, text: str, qa: QAComponents, trace: Trac
     query = _NEW_QUERY(slots.metrics[0], slots.entities[0], slots.periods[0], slots.channels[0])
     result = run_query(query, facts=qa.facts, max_sensitivity=qa.max_sensitivity)
     fact = result.fact
-    if result.status is not QueryStatus.FOUND or fact is None:
+    if result.status is not _QUERY_FOUND or fact is None:
         return None  # a figure not found as asked may fall due in the year named: the full path reads the schedule
     answer = _memoised_answer_text(result, fact, slots, qa.glossary, shape.lang)
     if answer is None:
@@ -75,12 +80,14 @@ def plain_answer(shape: ParsedQuestion, text: str, qa: QAComponents, trace: Trac
     trace.decide(PROVENANCE_PASS)
     # the trace as ``answer._finish`` emits it for a structured answer: one fact, no passage
     # (the fact's key is the query's: the store matched it column by column)
-    emitted = trace.finish(route=_STRUCTURED, status=_FOUND, slots=slots.as_dict(), fact_ids=["/".join(query.key)],
-                           chunk_ids=[])
+    # (the slots as ``Slots.as_dict`` writes them, from the one metric and period checked above)
+    emitted = trace.finish(route=_STRUCTURED, status=_FOUND, slots={
+        "metric": [query.metric_code], "entity": list(slots.entities), "period": [query.period.label],
+        "channel": list(slots.channels)}, fact_ids=["/".join(query.key)], chunk_ids=[])
     # one figure and none differing: its document and locator are the answer's one source
     sources = outcome_sources((result,)) if result.conflicts else (
         {"doc": fact.source_doc_id, "locator": fact.source_locator},)
-    return _NEW_ANSWER(answer, sources, Route.STRUCTURED, AnswerStatus.FOUND, slots, (result,),
+    return _NEW_ANSWER(answer, sources, _STRUCTURED_ROUTE, _FOUND_STATUS, slots, (result,),
                        decision.refinements, None, None, None, emitted)
 
 

@@ -32,6 +32,7 @@ from ragspine.facts.glossary import Glossary, normalize_text
 from ragspine.facts.matching import trie_pattern
 from ragspine.facts.open_vocabulary import METRIC_PREFIX
 from ragspine.lazy import LazyPattern
+from ragspine.qa.analytics.cues import NO_ANALYSIS
 from ragspine.qa.arithmetic_cues import NO_ARITHMETIC
 from ragspine.qa.derived_asks import DERIVED_CORE_WORDS, derived_words
 from ragspine.qa.intent_model import Intent
@@ -60,7 +61,8 @@ def asks_nothing_more(question: str, intent: Intent, slots: Slots, glossary: Glo
     False means "not shown": the readers then run as they always do.
     """
     arithmetic = intent.arithmetic
-    if (arithmetic is not NO_ARITHMETIC and arithmetic) or intent.analysis:  # ``is`` first: most questions
+    analysis = intent.analysis  # (each ``is`` first: most questions ask neither, and each truth test is a call)
+    if (arithmetic is not NO_ARITHMETIC and arithmetic) or (analysis is not NO_ANALYSIS and analysis):
         return False
     if any(metric.startswith(METRIC_PREFIX) for metric in slots.metrics):
         return False

@@ -8,10 +8,10 @@ a range, a half year, a date, a document's row, a change, a ratio, a rank …): 
 scan's four slots with the cues the intent reads from the whole question. Any other word, a
 second name of a kind, a document's row, a formula metric or a period written with a month or a
 fiscal-year wording sends the question to the full parse. Screening, the clarify gate and the
-FAQ look-up are the full path's own; so is everything after the parse. The cue readers and the
-arithmetic reader run only when the question holds one of their words, which one search of a prefix
-tree built per parser decides: a question holding none gets their empty verdicts (the quantity cue
-read alone).
+FAQ look-up are the full path's own; so is everything after the parse. The cue readers, the
+arithmetic reader and the month, half-year and statement readers run only when the question holds
+one of their words, which one Aho-Corasick pass over every reader's words decides (``word_lists``);
+a question holding none of the cue words gets their empty verdicts (the quantity cue read alone).
 
 The property tests hold the intent built here to ``RuleIntentParser.parse`` of the same question,
 and the answers to the full path's (``tests/unit/qa/test_plain_lookup.py``).
@@ -31,19 +31,26 @@ from ragspine.facts.open_vocabulary import METRIC_PREFIX
 from ragspine.frozen_records import record_builder
 from ragspine.lazy import LazyPattern
 from ragspine.qa.analytics.cues import NO_ANALYSIS
-from ragspine.qa.arithmetic_cues import NO_ARITHMETIC, ONE_METRIC_WORDS, SPACED_CUES_ANYWHERE, read_arithmetic
+from ragspine.qa.arithmetic_cues import (
+    NO_ARITHMETIC,
+    ONE_METRIC_WORDS,
+    SPACED_CUE_WORDS,
+    SPACED_CUES_ANYWHERE,
+    read_arithmetic,
+)
 from ragspine.qa.clarify import ScopeDecision, clarify_scope
 from ragspine.qa.company_spelling import with_company_names
-from ragspine.qa.dated_periods import holds_month_start, may_name_a_date
+from ragspine.qa.dated_periods import MONTH_STARTS, may_name_a_date
 from ragspine.qa.glossary_memo import GlossaryMemo
 from ragspine.qa.intent import RuleIntentParser
 from ragspine.qa.intent_model import Channel, Intent
 from ragspine.qa.language import Lang, detect_language
 from ragspine.qa.month_periods import may_name_months
 from ragspine.qa.parse_cache import ParsedQuestion
-from ragspine.qa.period_words import half_year, read_period_words, unread_half
+from ragspine.qa.period_words import HALF_STARTS, half_year, read_period_words, unread_half
 from ragspine.qa.slots import ParsedSlots
-from ragspine.qa.statement_names import without_statement_names
+from ragspine.qa.statement_names import STATEMENT_WORDS, without_statement_names
+from ragspine.qa.word_lists import WordLists
 
 if TYPE_CHECKING:
     from ragspine.qa.answer import QAComponents
@@ -64,8 +71,9 @@ _MAX_PLAIN_CHARS = 100
 # letters case-blind. Its case-blind pattern, tried at every position, runs only on such a question ("gross
 # margin" holds no range word).
 _RANGE_WORDS = LazyPattern(r"[-–—~〜～ー至到]|to|thr|unt|から")
-_HALF_START = LazyPattern(r"上|下|half|h1|h2")
+# enum members read once: on Python 3.11 each read off the class goes through the enum metaclass's attribute hook
 _METRIC, _ENTITY, _PERIOD, _CHANNEL = SlotKind.METRIC, SlotKind.ENTITY, SlotKind.PERIOD, SlotKind.CHANNEL
+_STRUCTURED = Channel.STRUCTURED
 # built on every plain ask: their slots set directly, not through the frozen __init__ (ragspine/frozen_records.py)
 _NEW_INTENT, _NEW_SLOTS = record_builder(Intent), record_builder(ParsedSlots)
 
@@ -81,19 +89,21 @@ def plain_intent(text: str, parser: RuleIntentParser) -> Intent | None:
     if slots is None or _PLAIN_WORDS.fullmatch(glossary.leftover(text, mentions)) is None:
         return None
     norm = normalize_text(text)
-    if not _periods_as_written(text, norm, glossary):
+    held = _reader_words(parser).held(norm)  # which readers' words it holds, every reader's in one pass
+    if not _periods_as_written(text, norm, glossary, held):
         return None
     # a company written in another form, or a statement's name, is rewritten before the slots are read
-    if with_company_names(text, glossary) is not text or without_statement_names(text) is not text:
+    if with_company_names(text, glossary) is not text \
+            or (held & _STATEMENT and without_statement_names(text) is not text):
         return None
-    if _may_hold_cues(text, norm, parser):
+    if (held & _CUE or "total" in text.lower()) and _may_hold_cues(text, norm, parser):
         analysis, causal, quantity, comparison, unit = parser.cues(norm)
         # a channel's name may be a cue word (合計, total): the arithmetic reader's own verdict, fast with no cue
         if analysis or causal or read_arithmetic(text, glossary) is not NO_ARITHMETIC:
             return None
     else:  # no cue word anywhere: the quantity cue is the only one to read, and one metric asks no arithmetic
         analysis, causal, quantity, comparison, unit = NO_ANALYSIS, False, parser.asks_quantity(norm), False, None
-    return _NEW_INTENT(slots, Channel.STRUCTURED, causal, quantity, comparison, analysis=analysis,
+    return _NEW_INTENT(slots, _STRUCTURED, causal, quantity, comparison, analysis=analysis,
                        requested_unit=unit, arithmetic=NO_ARITHMETIC)
 
 
@@ -105,6 +115,27 @@ def _may_hold_cues(text: str, norm: str, parser: RuleIntentParser) -> bool:
         or "total" in text.lower()
 
 
+# The bits of ``_reader_words``'s lists: a reader whose list the question holds no word of reads nothing in it.
+_CUE, _MONTH, _HALF, _STATEMENT = 1, 2, 4, 8
+
+
+@lru_cache(maxsize=8)
+def _reader_words(parser: RuleIntentParser) -> WordLists:
+    """The words each guarded reader of a plain lookup needs, as lists: ``_may_hold_cues``'s (each spaced cue word
+    by one of its pieces, which every match of it holds as written), the months' first letters
+    (``holds_month_start``), the half years' (``HALF_STARTS``) and the statements' names
+    (``without_statement_names``)."""
+    cue_words = parser.cue_words
+    cues = [""] if cue_words is None else [*cue_words, *ONE_METRIC_WORDS, *(_piece(word) for word in SPACED_CUE_WORDS)]
+    return WordLists(cues, MONTH_STARTS, HALF_STARTS, STATEMENT_WORDS)
+
+
+def _piece(spaced: str) -> str:
+    """One part of a spaced cue word that every match of it holds: "%" where it has one (a cue word of its own), else
+    its longest part between spaces."""
+    return "%" if "%" in spaced else max(spaced.split(" "), key=len)
+
+
 @lru_cache(maxsize=8)
 def _cue_words(parser: RuleIntentParser) -> re.Pattern[str] | None:
     """One prefix tree of every word the intent's cues (the quantity cue aside) and the arithmetic reader of a
@@ -113,17 +144,19 @@ def _cue_words(parser: RuleIntentParser) -> re.Pattern[str] | None:
     return None if words is None else re.compile(script_split_pattern((*words, *ONE_METRIC_WORDS)))
 
 
-def _periods_as_written(text: str, norm: str, glossary: Glossary) -> bool:
+def _periods_as_written(text: str, norm: str, glossary: Glossary, held: int) -> bool:
     """Whether the slot reading takes the question's periods as the scan reads them: no period wording it reads
-    on the fiscal calendar, no date, no half year (each checked by its own reader where its words occur)."""
+    on the fiscal calendar, no date, no half year (each checked by its own reader where its words occur: ``held``,
+    the bits of ``_reader_words`` the question holds)."""
     calendar = glossary.fiscal_calendar
-    if _may_read_period_words(norm, calendar.end_month) or _may_name_months(norm):
+    months = bool(held & _MONTH)  # ``holds_month_start(norm)``, read in the same pass
+    if _may_read_period_words(norm, calendar.end_month) or _may_name_months(norm, months=months):
         read, readings = read_period_words(text, calendar)
         if readings or read != unicodedata.normalize("NFKC", text):
             return False
-    if may_name_a_date(norm):
+    if months and may_name_a_date(norm):
         return False
-    return _HALF_START.search(norm) is None or (half_year(text) is None and unread_half(text) is None)
+    return not held & _HALF or (half_year(text) is None and unread_half(text) is None)
 
 
 def _may_read_period_words(norm: str, end_month: int) -> bool:
@@ -136,10 +169,10 @@ def _may_read_period_words(norm: str, end_month: int) -> bool:
     return "end" in norm or "/" in norm or ("期" in norm and "月" in norm) or ("年度" in norm and end_month <= 3)
 
 
-def _may_name_months(norm: str) -> bool:
-    """``may_name_months(norm)``, read only where a month wording without "end" may stand."""
-    return ("月" in norm or (holds_month_start(norm) and _RANGE_WORDS.search(norm) is not None)) \
-        and may_name_months(norm)
+def _may_name_months(norm: str, *, months: bool) -> bool:
+    """``may_name_months(norm)``, read only where a month wording without "end" may stand (``months``: the question
+    holds a month's first three letters)."""
+    return ("月" in norm or (months and _RANGE_WORDS.search(norm) is not None)) and may_name_months(norm)
 
 
 def _plain_slots(mentions: list[Mention], glossary: Glossary) -> ParsedSlots | None:

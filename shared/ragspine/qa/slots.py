@@ -24,6 +24,7 @@ from ragspine.qa.longer_row_names import without_names_inside_rows
 from ragspine.qa.month_periods import PeriodReading, may_name_months
 from ragspine.qa.near_miss import NearMiss, Reading, near_misses, period_near_misses
 from ragspine.qa.period_words import (
+    HALF_STARTS,
     RANGE_WORDS,
     half_year,
     only_quarter_words,
@@ -347,8 +348,7 @@ def _with_period_words_read(question: str, glossary: Glossary) -> tuple[str, tup
     return unicodedata.normalize("NFKC", question), ()
 
 
-# Every half-year wording holds one of these (上半年, 下期, H1 2024, first half of 2024).
-_HALF_START = re.compile("上|下|half|h1|h2")
+_HALF_START = LazyPattern("|".join(HALF_STARTS))
 
 
 # Every quarter wording holds one of these (Q3, the second quarter, 第二季度, 第4四半期; NFKC, lower case).

@@ -18,7 +18,8 @@ _STATEMENTS = LazyPattern(
     r"|income\s+statements?|balance\s+sheets?|p&l(?:\s+statements?)?)(?![A-Za-z])",
     re.IGNORECASE)
 # Every statement's name holds one of these words (NFKC and lower case fold every spelling the pattern takes).
-_NAMES_A_STATEMENT = re.compile("statement|sheet|p&l")
+STATEMENT_WORDS = ("statement", "sheet", "p&l")
+_NAMES_A_STATEMENT = LazyPattern("|".join(STATEMENT_WORDS))
 
 
 def without_statement_names(question: str) -> str:

@@ -22,6 +22,9 @@ from ragspine.qa.result import AnswerResult, AnswerStatus, Route
 from ragspine.qa.slots import Assumption
 from ragspine.sensitivity import Sensitivity
 
+# read once: on Python 3.11 a member read off its enum class goes through the metaclass's slow ``__getattr__`` hook,
+# and every answer is checked here
+_STRUCTURED, _NOT_FOUND_OR_PARTIAL = Route.STRUCTURED, (AnswerStatus.NOT_FOUND, AnswerStatus.PARTIAL)
 _READ = "no figures of the year named; the one year end dated in it closes the year before (a 52/53-week year)"
 
 
@@ -30,7 +33,7 @@ def year_read_as_dated_end(result: AnswerResult, question: str, *, facts: FactSt
                            ) -> tuple[str, Assumption] | None:
     """``question`` with its one year that has no figures replaced by the year-end date dated in it, and the
     assumption saying so; None when the answer found every figure or no such date reads the year."""
-    if result.route is not Route.STRUCTURED or result.status not in (AnswerStatus.NOT_FOUND, AnswerStatus.PARTIAL):
+    if result.route is not _STRUCTURED or result.status not in _NOT_FOUND_OR_PARTIAL:
         return None
     named = {int(year) for year in YEAR.findall(DATE.sub(" ", question))}
     if not named or not result.slots.metrics:

@@ -13,8 +13,9 @@ from hypothesis import strategies as st
 
 from ragspine.config_loader import config_path, load_yaml
 from ragspine.errors import ConfigurationError
+from ragspine.facts.matching import alias_pattern
 from ragspine.qa.answer import answer_question
-from ragspine.qa.persona import PersonaScreen
+from ragspine.qa.persona import PersonaScreen, ascii_alias_pattern
 from ragspine.qa.result import AnswerStatus, Route
 from ragspine.qa.screening import RefusalReason, ScreeningPolicy, screening_text
 from tests.fakes.facts import InMemoryFactStore
@@ -136,7 +137,7 @@ def test_a_persona_override_reaches_no_channel() -> None:
 def _examples(pattern: str, limit: int = 20000) -> list[str]:
     """Texts a cue pattern matches, one per branch of its groups (quantified groups: with and without)."""
     innermost = re.compile(r"\((?:\?:)?([^()]*)\)(\?|\*|\{0,\d+\})?")
-    pending, done = [pattern], []
+    pending, done = [pattern], list[str]()
     while pending and len(done) < limit:
         current = pending.pop()
         match = innermost.search(current)
@@ -155,7 +156,7 @@ def test_every_cue_of_an_anchored_family_opens_the_gate(policy: ScreeningPolicy)
     for family in (f for f in raw["families"] if f.get("anchored")):
         for pattern in family["patterns"]:
             for example in _examples(pattern):
-                assert policy.persona.anchors.search(screening_text(example)), (family["name"], pattern, example)
+                assert policy.persona.worth_judging(screening_text(example)), (family["name"], pattern, example)
 
 
 @pytest.mark.parametrize(("mutate", "message"), [
@@ -180,3 +181,16 @@ def test_an_invalid_cue_is_refused_where_the_configuration_is_checked() -> None:
     policy = ScreeningPolicy.from_mapping(raw, glossary=default_glossary())
     with pytest.raises(ConfigurationError, match="invalid regex.*unclosed"):
         policy.compiled()
+
+
+_EDGY = "ab1_ -'.日"  # word characters, others, and a letter of another script
+
+
+@settings(max_examples=400)
+@given(st.lists(st.text(alphabet=_EDGY, max_size=4), max_size=5), st.text(alphabet=_EDGY.replace("日", ""), max_size=14))
+def test_the_ascii_alias_pattern_finds_what_the_alias_pattern_finds_in_ascii_text(words: list[str], text: str) -> None:
+    # GIVEN any words (empty, ASCII, of another script, opening or closing on a word character or not)
+    # WHEN an ASCII text is searched with both, the ASCII form with a space in front
+    # THEN they find an alias in the same texts
+    found = re.search(alias_pattern(words), text) is not None
+    assert (re.search(ascii_alias_pattern(words), " " + text) is not None) == found

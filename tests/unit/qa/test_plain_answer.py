@@ -34,7 +34,8 @@ _ENTITIES = ["日本", "Japan", "香港", "Hong Kong", "グループ", ""]
 _METRICS = ["营业收入", "revenue", "売上高", "gross margin", "毛利率", "operating profit", "営業利益"]
 _PERIODS = [("2024年", "FY", "2024"), ("FY2023", "FY", "2023"), ("Q3 2024", "Q", "2024Q3"),
             ("2025年度", "FY", "2025"), ("2024年第4四半期", "Q", "2024Q4")]
-_TEMPLATES = ["{p}{e}的{m}是多少", "What was the {m} of {e} in {p}?", "{e}の{p}の{m}はいくらですか"]
+_TEMPLATES = ["{p}{e}{c}的{m}是多少", "What was the {c} {m} of {e} in {p}?", "{e}の{p}の{c}{m}はいくらですか"]
+_CHANNELS = ["", "线上", "online", "offline", "店舗"]  # none named (the default channel's figure) or one
 _UNITS = ["USD_M", "PCT", "JPY", "", "USD_100M", "stores", "万元"]
 
 
@@ -48,18 +49,20 @@ _VALUES = st.one_of(st.integers(-10**9, 10**9), st.floats(-1e6, 1e6, allow_nan=F
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(template=st.sampled_from(_TEMPLATES), metric=st.sampled_from(_METRICS), entity=st.sampled_from(_ENTITIES),
-       period=st.sampled_from(_PERIODS), stored=st.booleans(), value=_VALUES, unit=st.sampled_from(_UNITS),
+       period=st.sampled_from(_PERIODS), channel=st.sampled_from(_CHANNELS), stored=st.booleans(), value=_VALUES, unit=st.sampled_from(_UNITS),
        others=st.lists(st.tuples(_VALUES, st.sampled_from(_UNITS)), max_size=2),
        sensitivity=st.sampled_from([Sensitivity.INTERNAL, Sensitivity.RESTRICTED]))
 def test_a_plain_lookup_gets_the_full_paths_result_over_any_fact(
-        template: str, metric: str, entity: str, period: tuple[str, str, str], stored: bool, value: float,
-        unit: str, others: list[tuple[float, str]], sensitivity: Sensitivity) -> None:
-    question = template.format(m=metric, e=entity, p=period[0])
+        template: str, metric: str, entity: str, period: tuple[str, str, str], channel: str, stored: bool,
+        value: float, unit: str, others: list[tuple[float, str]], sensitivity: Sensitivity) -> None:
+    question = template.format(m=metric, e=entity, p=period[0], c=channel)
     code = _GLOSSARY.normalize(SlotKind.METRIC, metric)
     assert code is not None
     entity_code = _GLOSSARY.normalize(SlotKind.ENTITY, entity) if entity else _GLOSSARY.home_entity
     assert entity_code is not None
-    key = FactKey(code, entity_code, _GLOSSARY.default_channel, period[1], period[2])
+    channel_code = _GLOSSARY.normalize(SlotKind.CHANNEL, channel) if channel else _GLOSSARY.default_channel
+    assert channel_code is not None
+    key = FactKey(code, entity_code, channel_code, period[1], period[2])
     store = InMemoryFactStore()
     if stored:
         store.put_many([_fact(key, value, unit, "Annual_Report.pdf", sensitivity)])

@@ -25,11 +25,24 @@ from ragspine.facts.sqlite_store import SqliteFactStore
 from ragspine.qa.analytics.cues import NO_ANALYSIS
 from ragspine.qa.answer import QAComponents, answer_question
 from ragspine.qa.arithmetic_cues import NO_ARITHMETIC, ONE_METRIC_WORDS, read_arithmetic
+from ragspine.qa.dated_periods import holds_month_start
 from ragspine.qa.intent import RuleIntentParser
 from ragspine.qa.month_periods import may_name_months
 from ragspine.qa.period_words import read_period_words
-from ragspine.qa.plain_lookup import _may_hold_cues, _may_name_months, _may_read_period_words, plain_intent
+from ragspine.qa.plain_lookup import (
+    _CUE,
+    _HALF,
+    _MONTH,
+    _STATEMENT,
+    _may_hold_cues,
+    _may_name_months,
+    _may_read_period_words,
+    _reader_words,
+    plain_intent,
+)
 from ragspine.qa.result import AnswerStatus
+from ragspine.qa.slots import _HALF_START
+from ragspine.qa.statement_names import without_statement_names
 from tests.fakes.qa import make_qa
 from tests.support.glossary import default_glossary
 from tests.support.plain_path import full_path_answer, seen
@@ -143,7 +156,7 @@ _MONTH_PARTS = ["March", "MAR.", "sept", "Dec", "june", "ended", "Ending", "月"
 def test_the_month_reader_runs_wherever_it_may_read_a_month(question: str) -> None:
     # the plain lookup runs the month reader only where its month words stand: it never skips one that reads
     norm = normalize_text(question)
-    assert "end" in norm or _may_name_months(norm) == may_name_months(norm)
+    assert "end" in norm or _may_name_months(norm, months=holds_month_start(norm)) == may_name_months(norm)
 
 
 _CALENDARS = [FiscalCalendar(end_month=month, named_by=named) for month in (3, 6, 12) for named in ("end", "start")]
@@ -158,7 +171,7 @@ def test_the_period_words_reader_is_skipped_only_where_it_reads_nothing(question
                                                                       calendar: FiscalCalendar) -> None:
     # without its words (nor a month's), the reader leaves the question as written and reads no period
     norm = normalize_text(question)
-    if not _may_read_period_words(norm, calendar.end_month) and not _may_name_months(norm):
+    if not _may_read_period_words(norm, calendar.end_month) and not _may_name_months(norm, months=holds_month_start(norm)):
         assert read_period_words(question, calendar) == (unicodedata.normalize("NFKC", question), ())
 
 
@@ -188,6 +201,20 @@ def test_the_cue_readers_are_skipped_only_where_they_read_nothing(question: str)
     metrics = [m.code for m in _GLOSSARY.scan(question) if m.kind is SlotKind.METRIC and m.code]
     if len(metrics) == 1 and metrics[0] not in _GLOSSARY.formulas:
         assert read_arithmetic(question, _GLOSSARY) is NO_ARITHMETIC
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.one_of(_PLAIN_LOOKUPS, _WITH_CUES,
+                 st.lists(st.sampled_from(_MONTH_PARTS + _PERIODS + _NEAR_CUES + _OTHER + _PLAIN + _CHANNELS),
+                          min_size=1, max_size=6).map(_question)))
+def test_the_one_pass_over_the_readers_words_finds_what_each_readers_own_search_finds(question: str) -> None:
+    # a reader the one pass finds none of the words of would have found none with its own search
+    norm = normalize_text(question)
+    held = _reader_words(_PARSER).held(norm)
+    assert not _may_hold_cues(question, norm, _PARSER) or held & _CUE or "total" in question.lower()
+    assert holds_month_start(norm) == bool(held & _MONTH)
+    assert (_HALF_START.search(norm) is not None) == bool(held & _HALF)
+    assert (without_statement_names(question) is not question) <= bool(held & _STATEMENT)
 
 
 @pytest.mark.parametrize("question", [
