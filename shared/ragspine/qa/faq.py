@@ -130,6 +130,15 @@ class FaqIndex:
         # the same characters, ASCII ones only, as bytes: an ASCII question's key is counted against them in C
         self._ascii_alphabet = _ascii_bytes(self._alphabet)
         self._ascii_held = {key: _ascii_bytes(key) for key in self._keys}
+        self._held_runs_pattern: re.Pattern[str] | None = None
+
+    def _held_runs(self) -> re.Pattern[str]:
+        """Runs of characters some key holds: a non-ASCII key's reachable characters, found in C rather than
+        a set look-up of a new string per character (compiled on the first such key)."""
+        if self._held_runs_pattern is None:
+            held = "".join(map(re.escape, sorted(self._alphabet)))
+            self._held_runs_pattern = re.compile(f"[{held}]+" if held else "(?!)")  # no key: nothing is held
+        return self._held_runs_pattern
 
     def with_embedders(self, query: Embedder, passage: Embedder, *, threshold: float | None = None,
                        margin: float | None = None, ignore: tuple[str, ...] = ()) -> FaqIndex:
@@ -180,24 +189,23 @@ class FaqIndex:
 
         length, cut = len(key), self.threshold - 1e-6
         ascii_key = key.encode("ascii") if key.isascii() else None
-        if ascii_key is not None:  # alphabet_ceiling, counted over the key's bytes
-            reachable = ascii_held(ascii_key, self._ascii_alphabet)
-            ceiling = 200.0 * reachable / (length + reachable)
-        else:
-            ceiling = alphabet_ceiling(key, self._alphabet)
-        if ceiling < cut:  # no key can reach the threshold: none is looked at
+        # what alphabet_ceiling counts: the key's characters some key holds (over its bytes for an ASCII key)
+        reachable = ascii_held(ascii_key, self._ascii_alphabet) if ascii_key is not None else \
+            len("".join(self._held_runs().findall(key)))
+        if 200.0 * reachable / (length + reachable) < cut:  # no key can reach the threshold: none is looked at
             return self._by_meaning(question) if by_meaning else None
         # The keys that could reach the threshold, in their order (the matcher keeps the first of equals);
         # the margin keeps a key whose bound rounds just under it. The length bound (a common subsequence
-        # is no longer than the shorter text) is the count bound's own ceiling, so most keys are left out
-        # before any character is counted.
+        # is no longer than the shorter text, nor than the key's reachable characters) is the count bound's
+        # own ceiling, so most keys are left out before any character is counted.
         near: list[tuple[int, str]] = []
-        # 200 * min(n, m) / (n + m) >= cut holds only for m in [n * cut / (200 - cut), n * (200 - cut) / cut];
-        # the slice is widened by one on each side and every key in it still meets the exact test below.
+        # 200 * min(u, m) / (n + m) >= cut (u <= n reachable) holds only for m in [n * cut / (200 - cut),
+        # 200 * u / cut - n]; the slice is widened by one on each side and every key in it still meets the
+        # exact test below.
         low = bisect.bisect_left(self._lengths, length * cut / (200.0 - cut) - 1)
-        high = bisect.bisect_right(self._lengths, length * (200.0 - cut) / cut + 1)
+        high = bisect.bisect_right(self._lengths, 200.0 * reachable / cut - length + 1)
         for choice_length, place, choice, chars, counts, absent in self._by_length[low:high]:
-            if 200.0 * min(length, choice_length) / (length + choice_length) < cut:
+            if 200.0 * min(reachable, choice_length) / (length + choice_length) < cut:
                 continue
             if ascii_key is not None:  # presence_ceiling, counted over the key's bytes
                 if 200.0 * ascii_held(ascii_key, self._ascii_held[choice]) / (length + choice_length) < cut:
