@@ -61,17 +61,16 @@ def faq_key(text: str) -> str:
     return "".join(_KEPT.findall(folded))
 
 
-def alphabet_ceiling(key: str, alphabet: frozenset[str]) -> float:
-    """An upper bound of ``fuzz.ratio`` between ``key`` and any text written in ``alphabet``.
+def reach_ceiling(length: int, reachable: int) -> float:
+    """An upper bound of ``fuzz.ratio`` between a key of ``length`` characters and any text written in an
+    alphabet that has ``reachable`` of them (each counted once per occurrence in the key).
 
-    A common subsequence holds only the ``u`` characters of ``key`` that ``alphabet`` has (each
-    once per occurrence in ``key``) and is no longer than the other text (``m``), so the ratio is at
-    most ``200 * min(u, m) / (len(key) + m)``, at its highest for ``m = u``. Counted in C, it tells
-    at once that no curated question can match one written mostly in other characters (figures,
-    names, another script).
+    A common subsequence holds only those ``u`` characters and is no longer than the other text
+    (``m``), so the ratio is at most ``200 * min(u, m) / (length + m)``, at its highest for ``m = u``.
+    It tells at once that no curated question can match one written mostly in other characters
+    (figures, names, another script).
     """
-    reachable = sum(map(alphabet.__contains__, key))
-    return 200.0 * reachable / (len(key) + reachable)
+    return 200.0 * reachable / (length + reachable)
 
 
 def count_ceiling(text: str, chars: tuple[str, ...], counts: tuple[int, ...], other_length: int) -> float:
@@ -90,7 +89,7 @@ def count_ceiling(text: str, chars: tuple[str, ...], counts: tuple[int, ...], ot
 def ascii_held(key: bytes, held: bytes) -> int:
     """How many characters of an ASCII key (its bytes) are among ``held`` (ASCII characters, as bytes).
 
-    What ``alphabet_ceiling`` and ``presence_ceiling`` count, for an ASCII key (most English questions):
+    What ``reach_ceiling`` and ``presence_ceiling`` count, for an ASCII key (most English questions):
     one deletion over its bytes in C, where ``str.translate`` looks each character up in a dictionary.
     """
     return len(key) - len(key.translate(None, held))
@@ -189,10 +188,10 @@ class FaqIndex:
 
         length, cut = len(key), self.threshold - 1e-6
         ascii_key = key.encode("ascii") if key.isascii() else None
-        # what alphabet_ceiling counts: the key's characters some key holds (over its bytes for an ASCII key)
+        # what reach_ceiling takes: the key's characters some key holds (over its bytes for an ASCII key)
         reachable = ascii_held(ascii_key, self._ascii_alphabet) if ascii_key is not None else \
             len("".join(self._held_runs().findall(key)))
-        if 200.0 * reachable / (length + reachable) < cut:  # no key can reach the threshold: none is looked at
+        if reach_ceiling(length, reachable) < cut:  # no key can reach the threshold: none is looked at
             return self._by_meaning(question) if by_meaning else None
         # The keys that could reach the threshold, in their order (the matcher keeps the first of equals);
         # the margin keeps a key whose bound rounds just under it. The length bound (a common subsequence
