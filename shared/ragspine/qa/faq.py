@@ -61,17 +61,16 @@ def faq_key(text: str) -> str:
     return "".join(_KEPT.findall(folded))
 
 
-def alphabet_ceiling(key: str, alphabet: frozenset[str]) -> float:
-    """An upper bound of ``fuzz.ratio`` between ``key`` and any text written in ``alphabet``.
+def reach_ceiling(length: int, reachable: int) -> float:
+    """An upper bound of ``fuzz.ratio`` between a key of ``length`` characters and any text written in an
+    alphabet that has ``reachable`` of them (each counted once per occurrence in the key).
 
-    A common subsequence holds only the ``u`` characters of ``key`` that ``alphabet`` has (each
-    once per occurrence in ``key``) and is no longer than the other text (``m``), so the ratio is at
-    most ``200 * min(u, m) / (len(key) + m)``, at its highest for ``m = u``. Counted in C, it tells
-    at once that no curated question can match one written mostly in other characters (figures,
-    names, another script).
+    A common subsequence holds only those ``u`` characters and is no longer than the other text
+    (``m``), so the ratio is at most ``200 * min(u, m) / (length + m)``, at its highest for ``m = u``.
+    It tells at once that no curated question can match one written mostly in other characters
+    (figures, names, another script).
     """
-    reachable = sum(map(alphabet.__contains__, key))
-    return 200.0 * reachable / (len(key) + reachable)
+    return 200.0 * reachable / (length + reachable)
 
 
 def count_ceiling(text: str, chars: tuple[str, ...], counts: tuple[int, ...], other_length: int) -> float:
@@ -90,7 +89,7 @@ def count_ceiling(text: str, chars: tuple[str, ...], counts: tuple[int, ...], ot
 def ascii_held(key: bytes, held: bytes) -> int:
     """How many characters of an ASCII key (its bytes) are among ``held`` (ASCII characters, as bytes).
 
-    What ``alphabet_ceiling`` and ``presence_ceiling`` count, for an ASCII key (most English questions):
+    What ``reach_ceiling`` and ``presence_ceiling`` count, for an ASCII key (most English questions):
     one deletion over its bytes in C, where ``str.translate`` looks each character up in a dictionary.
     """
     return len(key) - len(key.translate(None, held))
@@ -130,6 +129,15 @@ class FaqIndex:
         # the same characters, ASCII ones only, as bytes: an ASCII question's key is counted against them in C
         self._ascii_alphabet = _ascii_bytes(self._alphabet)
         self._ascii_held = {key: _ascii_bytes(key) for key in self._keys}
+        self._held_runs_pattern: re.Pattern[str] | None = None
+
+    def _held_runs(self) -> re.Pattern[str]:
+        """Runs of characters some key holds: a non-ASCII key's reachable characters, found in C rather than
+        a set look-up of a new string per character (compiled on the first such key)."""
+        if self._held_runs_pattern is None:
+            held = "".join(map(re.escape, sorted(self._alphabet)))
+            self._held_runs_pattern = re.compile(f"[{held}]+" if held else "(?!)")  # no key: nothing is held
+        return self._held_runs_pattern
 
     def with_embedders(self, query: Embedder, passage: Embedder, *, threshold: float | None = None,
                        margin: float | None = None, ignore: tuple[str, ...] = ()) -> FaqIndex:
@@ -180,24 +188,23 @@ class FaqIndex:
 
         length, cut = len(key), self.threshold - 1e-6
         ascii_key = key.encode("ascii") if key.isascii() else None
-        if ascii_key is not None:  # alphabet_ceiling, counted over the key's bytes
-            reachable = ascii_held(ascii_key, self._ascii_alphabet)
-            ceiling = 200.0 * reachable / (length + reachable)
-        else:
-            ceiling = alphabet_ceiling(key, self._alphabet)
-        if ceiling < cut:  # no key can reach the threshold: none is looked at
+        # what reach_ceiling takes: the key's characters some key holds (over its bytes for an ASCII key)
+        reachable = ascii_held(ascii_key, self._ascii_alphabet) if ascii_key is not None else \
+            len("".join(self._held_runs().findall(key)))
+        if reach_ceiling(length, reachable) < cut:  # no key can reach the threshold: none is looked at
             return self._by_meaning(question) if by_meaning else None
         # The keys that could reach the threshold, in their order (the matcher keeps the first of equals);
         # the margin keeps a key whose bound rounds just under it. The length bound (a common subsequence
-        # is no longer than the shorter text) is the count bound's own ceiling, so most keys are left out
-        # before any character is counted.
+        # is no longer than the shorter text, nor than the key's reachable characters) is the count bound's
+        # own ceiling, so most keys are left out before any character is counted.
         near: list[tuple[int, str]] = []
-        # 200 * min(n, m) / (n + m) >= cut holds only for m in [n * cut / (200 - cut), n * (200 - cut) / cut];
-        # the slice is widened by one on each side and every key in it still meets the exact test below.
+        # 200 * min(u, m) / (n + m) >= cut (u <= n reachable) holds only for m in [n * cut / (200 - cut),
+        # 200 * u / cut - n]; the slice is widened by one on each side and every key in it still meets the
+        # exact test below.
         low = bisect.bisect_left(self._lengths, length * cut / (200.0 - cut) - 1)
-        high = bisect.bisect_right(self._lengths, length * (200.0 - cut) / cut + 1)
+        high = bisect.bisect_right(self._lengths, 200.0 * reachable / cut - length + 1)
         for choice_length, place, choice, chars, counts, absent in self._by_length[low:high]:
-            if 200.0 * min(length, choice_length) / (length + choice_length) < cut:
+            if 200.0 * min(reachable, choice_length) / (length + choice_length) < cut:
                 continue
             if ascii_key is not None:  # presence_ceiling, counted over the key's bytes
                 if 200.0 * ascii_held(ascii_key, self._ascii_held[choice]) / (length + choice_length) < cut:

@@ -76,7 +76,7 @@ class ScreeningPolicy:
     question is screened in a handful of regex passes however many rules there are.
     ``suspects`` joins the triggers, competitors and off-topic words: when it finds none of
     them, which is most questions, one pass replaces three. ``suspect_hints`` is its cheaper
-    first test: a piece of every such word (see ``_hint_pattern``), so a question it finds
+    first test: a piece of every such word (see ``_hint_pieces``), so a question it finds
     nothing in holds none of the words and ``suspects`` is not run. Each alternation is compiled on
     its first use (most questions need ``suspect_hints`` and ``business_terms`` alone); ``compiled``
     compiles them all, where the configuration is checked. In ASCII text, where no word of another script
@@ -227,11 +227,6 @@ def _first_of(words: Iterable[str]) -> str:
     if "" in firsts or not firsts:
         return ""
     return f"(?=[{''.join(re.escape(char) for char in sorted(firsts))}])"
-
-
-def _hint_pattern(words: Iterable[str], *, common: Counter[str]) -> str:
-    """A regex finding a piece of each of ``words`` wherever the word occurs (see ``_hint_pieces``)."""
-    return _piece_tree(_hint_pieces(words, common=common))
 
 
 def _piece_tree(pieces: set[str]) -> str:

@@ -19,7 +19,7 @@ import ast
 from pathlib import Path
 
 ENGINE = Path(__file__).resolve().parents[3] / "shared" / "ragspine"
-CEILING = 54  # function-level imports that wait on purpose (see the module docstring)
+CEILING = 55  # function-level imports that wait on purpose (see the module docstring)
 
 
 def _type_checking(test: ast.expr) -> bool:

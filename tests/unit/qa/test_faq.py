@@ -14,7 +14,7 @@ from rapidfuzz import fuzz, process
 from ragspine.bootstrap import domain_dir
 from ragspine.errors import ConfigurationError
 from ragspine.qa.answer import answer_question
-from ragspine.qa.faq import FaqIndex, alphabet_ceiling, ascii_held, count_ceiling, faq_key, presence_ceiling
+from ragspine.qa.faq import FaqEntry, FaqIndex, ascii_held, count_ceiling, faq_key, presence_ceiling, reach_ceiling
 from ragspine.qa.result import AnswerStatus, Route
 from tests.fakes.facts import InMemoryFactStore
 from tests.fakes.llm import RecordingEmbedder
@@ -154,9 +154,9 @@ def test_the_presence_ceiling_is_never_under_the_ratio_ceiling(text: str, other:
 
 
 @given(_TEXTS, _TEXTS, st.text(alphabet="abcdeé财年定义返品", max_size=8))
-def test_the_alphabet_ceiling_is_never_under_the_fuzzy_ratio(text: str, other: str, more: str) -> None:
+def test_the_reach_ceiling_is_never_under_the_fuzzy_ratio(text: str, other: str, more: str) -> None:
     # the other text is written in the alphabet (its own characters and perhaps more)
-    ceiling = alphabet_ceiling(text, frozenset(other + more))
+    ceiling = reach_ceiling(len(text), sum(map(frozenset(other + more).__contains__, text)))
     assert ceiling >= fuzz.ratio(text, other) - 1e-9
 
 
@@ -176,7 +176,7 @@ def test_an_ascii_key_is_counted_over_its_bytes_as_over_its_characters(text: str
     assert shared == len(key) - len(key.translate(dict.fromkeys(map(ord, other))))
     assert shared == sum(map(frozenset(other).__contains__, key))
     if key:
-        assert 200.0 * shared / (len(key) + shared) == alphabet_ceiling(key, frozenset(other))
+        assert 200.0 * shared / (len(key) + shared) == reach_ceiling(len(key), sum(map(frozenset(other).__contains__, key)))
         assert 200.0 * shared / (len(key) + len(other)) == presence_ceiling(key, dict.fromkeys(map(ord, other)),
                                                                             len(other))
 
@@ -228,3 +228,14 @@ def test_a_fuzzy_match_is_the_one_every_key_would_give(question: str, at: int, t
     expected = exact.entry_id if exact else (
         next(e.entry_id for e in faq.entries if any(faq_key(q) == best[0] for q in e.questions)) if best else None)
     assert (hit.entry.entry_id if hit else None) == expected
+
+
+@given(st.lists(st.text(alphabet="abcdeé财年定义返品の会員ランク2024", min_size=1, max_size=10), max_size=4),
+       st.text(alphabet="abcdeé财年定义返品の会員ランク2024Q3季度xz-?", max_size=30))
+def test_a_key_s_reachable_characters_are_counted_by_the_runs_as_by_the_alphabet(questions: list[str],
+                                                                                 text: str) -> None:
+    # GIVEN curated questions written in some characters, and a question's key in these and others
+    faq = FaqIndex(tuple(FaqEntry(f"e{i}", (q,), "a", "d.md", "p1") for i, q in enumerate(questions)))
+    key = faq_key(text)
+    # THEN the runs the index finds hold as many characters as its keys' alphabet reaches
+    assert len("".join(faq._held_runs().findall(key))) == sum(map(faq._alphabet.__contains__, key))

@@ -18,7 +18,7 @@ from ragspine.config_loader import config_path, load_yaml
 from ragspine.lazy import LazyPattern
 from ragspine.qa.answer import answer_question
 from ragspine.qa.result import AnswerStatus, Route
-from ragspine.qa.screening import _FOLD, RefusalReason, ScreeningPolicy, _hint_pattern, screening_text
+from ragspine.qa.screening import _FOLD, RefusalReason, ScreeningPolicy, _hint_pieces, _piece_tree, screening_text
 from tests.fakes.facts import InMemoryFactStore
 from tests.fakes.narrative import StaticRetriever, evidence
 from tests.fakes.qa import make_qa
@@ -143,7 +143,7 @@ _WORDS = st.text(alphabet="abcke-_ 日本ー", min_size=0, max_size=6)
 def test_a_suspect_hint_is_found_wherever_a_suspect_word_is(words: list[str], before: str, after: str,
                                                               common: str) -> None:
     # whatever the words and the vocabulary that picks their pieces, a text holding a word holds its piece
-    hints = re.compile(_hint_pattern(words, common=Counter(common)))
+    hints = re.compile(_piece_tree(_hint_pieces(words, common=Counter(common))))
     for word in words:
         assert hints.search(before + word + after)
     assert words or not hints.search(before + after)
