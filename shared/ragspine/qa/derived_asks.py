@@ -32,7 +32,7 @@ from ragspine.qa.render import label
 # The words of a figure computed from others. Growth words need two periods (the change answers them).
 # "how much did revenue grow in FY2025": the verb asks the growth as the noun does
 _GROWTH = r"growth|grow|grew|grown|增长率|增长|增速|成長率|成長|増加率|減少率|増減率|伸び率"
-_DERIVED = re.compile(
+_DERIVED = LazyPattern(
     rf"(?<![a-z])(?:margins?|ratio|turnover|{_GROWTH}|returns? on|yield|coverage|conversion cycle|per share"
     r"|days (?:sales|payables?|inventory)(?: outstanding)?)(?![a-z])"
     r"|利润率|利益率|收益率|周转率|周转天数|回転率|回転日数|周转|回転|倍率|比率|率")
