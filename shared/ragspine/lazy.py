@@ -101,4 +101,22 @@ class LazyPattern:
         return f"LazyPattern({self.pattern[:40]!r}{'...' if len(self.pattern) > 40 else ''})"
 
 
+class SourcedOnUse(LazyPattern):
+    """A ``LazyPattern`` whose source is built on its first use too (``pattern`` reads "" until then): a source
+    that costs time to build and few processes need (screening's ASCII forms) is never built at a cold start."""
+
+    __slots__ = ("_source",)
+
+    def __init__(self, source: Callable[[], str]) -> None:
+        super().__init__("")
+        self._source = source
+
+    @property
+    def compiled(self) -> re.Pattern[str]:
+        """The compiled pattern, its source built first."""
+        if self._compiled is None:
+            self.pattern = self._source()
+        return super().compiled
+
+
 _READS = ("search", "match", "fullmatch", "finditer", "findall", "split", "sub")

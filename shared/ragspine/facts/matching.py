@@ -114,6 +114,19 @@ def alias_pattern(aliases: Iterable[str]) -> str:
     return "|".join(parts)
 
 
+def ascii_alias_pattern(aliases: Iterable[str]) -> str:
+    """What ``alias_pattern(aliases)`` finds in ASCII text, as a regex to search in ``" " + text``.
+
+    ASCII text holds only the ASCII aliases, each opening after a character that is no word character
+    (or at the start, where the space put in front stands for it). Opening on that class rather than on
+    ``alias_pattern``'s lookahead, the search skips in C to the few characters that end a word, where
+    ``alias_pattern`` tries its tree at nearly every letter of an English question. The tree goes unguarded:
+    after a space, its first branch rejects a letter opening no word about as fast as a lookahead would.
+    """
+    ascii_words = {alias for alias in aliases if alias.isascii()}
+    return rf"[^{_WORD_EDGE}]{trie_pattern(ascii_words, guarded=False)}(?![{_WORD_EDGE}])" if ascii_words else "(?!)"
+
+
 class PeriodGroups(NamedTuple):
     """Which pattern a combined-regex match came from, and its year/quarter group numbers."""
 

@@ -13,14 +13,14 @@ short, these prompts are pages of instructions.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from itertools import chain, islice
 from typing import TYPE_CHECKING, Any
 
 from ragspine.errors import ConfigurationError
-from ragspine.facts.matching import alias_pattern, trie_pattern
-from ragspine.lazy import LazyModule, LazyPattern
+from ragspine.facts.matching import alias_pattern, ascii_alias_pattern
+from ragspine.lazy import LazyModule, LazyPattern, SourcedOnUse
 
 if TYPE_CHECKING:
     from ragspine.qa import refusal
@@ -30,38 +30,6 @@ else:
     refusal = LazyModule("ragspine.qa.refusal")
 
 _SPLIT_WORD = LazyPattern(r"(?<=[a-z])[-_]+(?=[a-z])")
-_WORD_EDGE = "a-z0-9_"  # ``alias_pattern``'s word characters
-
-
-def ascii_alias_pattern(aliases: Iterable[str]) -> str:
-    """What ``alias_pattern(aliases)`` finds in ASCII text, as a regex to search in ``" " + text``.
-
-    ASCII text holds only the ASCII aliases, each opening after a character that is no word character
-    (or at the start, where the space put in front stands for it). Opening on that class rather than on
-    ``alias_pattern``'s lookahead, the search skips in C to the few characters that end a word, where
-    ``alias_pattern`` tries its tree at nearly every letter of an English question. The tree goes unguarded:
-    after a space, its first branch rejects a letter opening no word about as fast as a lookahead would.
-    """
-    ascii_words = {alias for alias in aliases if alias.isascii()}
-    return rf"[^{_WORD_EDGE}]{trie_pattern(ascii_words, guarded=False)}(?![{_WORD_EDGE}])" if ascii_words else "(?!)"
-
-
-class SourcedOnUse(LazyPattern):
-    """A ``LazyPattern`` whose source is built on its first use too (``pattern`` reads "" until then): an
-    ASCII form's tree is only built in a process that meets an ASCII question, not at every cold start."""
-
-    __slots__ = ("_source",)
-
-    def __init__(self, source: Callable[[], str]) -> None:
-        super().__init__("")
-        self._source = source
-
-    @property
-    def compiled(self) -> re.Pattern[str]:
-        """The compiled pattern, its source built first."""
-        if self._compiled is None:
-            self.pattern = self._source()
-        return super().compiled
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,10 +15,10 @@ from ragspine.config_loader import load_yaml
 from ragspine.domain.profile import screening_mapping
 from ragspine.errors import ConfigurationError
 from ragspine.facts.glossary import Glossary
-from ragspine.facts.matching import alias_pattern, trie_pattern
-from ragspine.lazy import LazyModule, LazyPattern
+from ragspine.facts.matching import alias_pattern, ascii_alias_pattern, trie_pattern
+from ragspine.lazy import LazyModule, LazyPattern, SourcedOnUse
 from ragspine.qa.language import detect_language
-from ragspine.qa.persona import PersonaScreen, SourcedOnUse, ascii_alias_pattern
+from ragspine.qa.persona import PersonaScreen
 
 if TYPE_CHECKING:
     from ragspine.qa import refusal

@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 
 from ragspine.config_loader import config_path, load_yaml
 from ragspine.errors import ConfigurationError
-from ragspine.facts.matching import alias_pattern
+from ragspine.facts.matching import alias_pattern, ascii_alias_pattern
 from ragspine.qa.answer import answer_question
-from ragspine.qa.persona import PersonaScreen, ascii_alias_pattern
+from ragspine.qa.persona import PersonaScreen
 from ragspine.qa.result import AnswerStatus, Route
 from ragspine.qa.screening import RefusalReason, ScreeningPolicy, screening_text
 from tests.fakes.facts import InMemoryFactStore
