@@ -22,6 +22,7 @@ from fastapi.testclient import TestClient
 
 from ragspine.bootstrap import build_ingest_context, get_knowledge_gateway, get_services
 from ragspine.settings import Settings, get_settings
+from tests.support.aws_session import forget_shared_session
 from tests.support.cfn import REPO_ROOT, dynamodb_create_table_kwargs
 from tests.support.knowledge_api import Gateway, issue_token
 from tests.support.process_caches import close_knowledge_gateway, close_services
@@ -62,6 +63,8 @@ def aws_gateway(aws_settings: Settings, aws: Any, monkeypatch: pytest.MonkeyPatc
     get_settings.cache_clear()
     close_knowledge_gateway()
     close_services()
+    # A session an earlier test built keeps the credentials it read then; the links are signed with these.
+    forget_shared_session()
     app = create_app(routers=[])
     knowledge.install(app, get_settings())
     get_knowledge_gateway().launcher = _InProcessLauncher()
@@ -69,6 +72,18 @@ def aws_gateway(aws_settings: Settings, aws: Any, monkeypatch: pytest.MonkeyPatc
         yield Gateway(client, get_settings(), issue_token())
     close_knowledge_gateway()
     close_services()
+    forget_shared_session()
+
+
+@pytest.fixture
+def session_built_earlier(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The process's AWS session built by an earlier test, under credentials no longer in force."""
+    from ragspine.aws.boto3_client import shared_botocore_session
+
+    forget_shared_session()
+    monkeypatch.setenv("AWS_ACCESS_KEY_ID", "earlier")
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "earlier-secret")
+    assert shared_botocore_session().get_credentials().secret_key == "earlier-secret"
 
 
 def _upload(gateway: Gateway) -> dict[str, Any]:
@@ -112,7 +127,8 @@ def test_a_citation_reads_from_the_version_text_in_s3(aws_gateway: Gateway) -> N
     assert get_knowledge_gateway().texts.get(version_id) is None  # deleted with the document
 
 
-def test_the_download_link_is_a_60_second_presigned_get_of_that_object(aws_gateway: Gateway) -> None:
+def test_the_download_link_is_a_60_second_presigned_get_of_that_object(session_built_earlier: None,
+                                                                       aws_gateway: Gateway) -> None:
     import requests
 
     detail = _upload(aws_gateway)
