@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from ragspine.workflows.errors import WorkflowNodeFailedError
-from ragspine.workflows.run import code_cgroup, code_jail
+from ragspine.workflows.run import code_cgroup, code_jail, code_node
 from ragspine.workflows.run.code_node import CodeLimits, execute_python
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux") or os.geteuid() != 0,
@@ -97,27 +97,42 @@ def _processes_of(uid: int) -> list[int]:
     return found
 
 
-def _run_groups() -> set[Path]:
-    _, parents = code_cgroup._detect()
-    return {child for parent in parents.values() for child in parent.glob("ragspine-code-*")}
+@pytest.fixture
+def run_groups(monkeypatch: pytest.MonkeyPatch) -> list[code_cgroup.RunCgroup]:
+    """The groups this test's runs make (the other test workers' runs make theirs beside them, at any time)."""
+    made: list[code_cgroup.RunCgroup] = []
+
+    def recorded(limits: code_cgroup.RunLimits) -> code_cgroup.RunCgroup | None:
+        group = code_cgroup.create_run_cgroup(limits)
+        if group is not None:
+            made.append(group)
+        return group
+
+    monkeypatch.setattr(code_node, "create_run_cgroup", recorded)
+    return made
 
 
-def _sample_pids(into: list[int], stop: threading.Event, before: set[Path]) -> None:
+def _left(groups: list[code_cgroup.RunCgroup]) -> list[Path]:
+    """The folders of ``groups`` still there."""
+    return [folder for group in groups for folder in group.folders if folder.exists()]
+
+
+def _sample_pids(into: list[int], stop: threading.Event, groups: list[code_cgroup.RunCgroup]) -> None:
     """The largest process count of the run's group, while it runs (pids controller's ``pids.current``)."""
     while not stop.wait(0.02):
-        for group in _run_groups() - before:
+        for folder in [folder for group in list(groups) for folder in group.folders]:
             try:
-                into.append(int((group / "pids.current").read_text(encoding="ascii")))
+                into.append(int((folder / "pids.current").read_text(encoding="ascii")))
             except (OSError, ValueError):
                 continue
 
 
-def test_a_fork_bomb_ends_as_the_nodes_failure_and_leaves_no_process(mode: str, run_uid: int) -> None:
+def test_a_fork_bomb_ends_as_the_nodes_failure_and_leaves_no_process(mode: str, run_uid: int,
+                                                                     run_groups: list[code_cgroup.RunCgroup]) -> None:
     limits = CodeLimits(timeout_seconds=2.0)
-    before = _run_groups()
     counts: list[int] = []
     stop = threading.Event()
-    sampler = threading.Thread(target=_sample_pids, args=(counts, stop, before), daemon=True)
+    sampler = threading.Thread(target=_sample_pids, args=(counts, stop, run_groups), daemon=True)
     sampler.start()
     try:
         with pytest.raises(WorkflowNodeFailedError) as failed:
@@ -131,14 +146,15 @@ def test_a_fork_bomb_ends_as_the_nodes_failure_and_leaves_no_process(mode: str, 
     assert "2 s time limit" in failed.value.message
     time.sleep(0.2)
     assert _processes_of(run_uid) == []
-    assert _run_groups() <= before  # the run's group is gone
+    assert len(run_groups) == (mode != "rlimits")
+    assert _left(run_groups) == []  # the run's group is gone
     if mode != "rlimits":
         assert counts and max(counts) <= limits.max_processes + 2
 
 
 @GROUPED
-def test_a_memory_hog_spread_over_processes_ends_as_the_nodes_failure(run_uid: int) -> None:
-    before = _run_groups()
+def test_a_memory_hog_spread_over_processes_ends_as_the_nodes_failure(run_uid: int,
+                                                                       run_groups: list[code_cgroup.RunCgroup]) -> None:
     try:
         with pytest.raises(WorkflowNodeFailedError) as failed:
             execute_python(SPREAD_HOG, {}, CodeLimits(timeout_seconds=10.0))
@@ -149,7 +165,7 @@ def test_a_memory_hog_spread_over_processes_ends_as_the_nodes_failure(run_uid: i
     assert failed.value.message == ("code exceeded the 256 MiB memory limit of the run (all its processes "
                                     "together)")
     assert _processes_of(run_uid) == []
-    assert _run_groups() <= before
+    assert len(run_groups) == 1 and _left(run_groups) == []  # the run's group is gone
 
 
 def test_a_memory_hog_in_one_process_ends_as_the_nodes_failure(mode: str, run_uid: int) -> None:
