@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.support.domain_env import cli_answer, ingested_in_fresh_domain
+from tests.support.domain_env import cli_answer, ingested_for_module
 
 _OTHER_MATTERS = " ".join(
     ["The segment provides maintenance services for subsea cabling under fixed-price contracts and recognises "
@@ -114,8 +114,7 @@ def asked(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     documents = {"lead_last.md": LEAD_SET_LAST, "figures_then_lead.md": FIGURES_THEN_LEAD,
                  "corner.md": CORNER_UNIT, "bracketed.md": BRACKETED_IN_LEAD, "title_after.md": TITLE_SET_AFTER,
                  "running_header.md": RUNNING_HEADER_AFTER, "sentence_unit.md": SENTENCE_ENDING_IN_A_UNIT}
-    with pytest.MonkeyPatch.context() as patch:
-        yield from ingested_in_fresh_domain(patch, tmp_path_factory.mktemp("units"), documents)
+    yield from ingested_for_module(tmp_path_factory, "units", documents)
 
 
 def test_a_unit_note_leading_into_the_table_set_last_after_other_paragraphs_is_the_tables(asked: None) -> None:
