@@ -102,21 +102,28 @@ class LazyPattern:
 
 
 class SourcedOnUse(LazyPattern):
-    """A ``LazyPattern`` whose source is built on its first use too (``pattern`` reads "" until then): a source
-    that costs time to build and few processes need (screening's ASCII forms) is never built at a cold start."""
+    """A ``LazyPattern`` whose source is built on its first use too (a read of ``pattern`` included): a source that
+    costs time to build and few processes need (screening's ASCII forms) is never built at a cold start."""
 
-    __slots__ = ("_source",)
+    __slots__ = ("_source", "_built")
 
     def __init__(self, source: Callable[[], str]) -> None:
-        super().__init__("")
         self._source = source
+        self._built: str | None = None
+        super().__init__("")
 
-    @property
-    def compiled(self) -> re.Pattern[str]:
-        """The compiled pattern, its source built first."""
-        if self._compiled is None:
-            self.pattern = self._source()
-        return super().compiled
+    @property  # the base's plain attribute, read here through the source
+    def pattern(self) -> str:
+        """The pattern's source, built on the first read."""
+        built = self._built
+        if built is None:
+            built = self._built = self._source()
+        return built
+
+    @pattern.setter
+    def pattern(self, value: str) -> None:
+        if value:  # the base's __init__ sets "": the source stands until a real pattern is set
+            self._built = value
 
 
 _READS = ("search", "match", "fullmatch", "finditer", "findall", "split", "sub")

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ragspine.lazy import LazyPattern
+from ragspine.lazy import LazyPattern, SourcedOnUse
 
 # Patterns of the kinds the engine defers: cue alternations with lookarounds, groups, CJK words.
 PATTERNS = [r"(?<![a-z])ratio of(?![a-z])|之比|に占める", r"(\d{1,2})\s+decimal\s+places?", r"保留\s*(\d)\s*位小数",
@@ -62,3 +62,19 @@ def test_a_name_no_pattern_has_is_an_attribute_error_before_and_after_the_first_
     assert pattern.findall("FY2024 and 2025") == ["2024", "2025"]
     with pytest.raises(AttributeError, match="serch"):
         pattern.serch  # type: ignore[attr-defined]  # noqa: B018
+
+
+def test_a_pattern_sourced_on_use_builds_its_source_once_and_reads_it_before_any_search() -> None:
+    # GIVEN a pattern whose source is built by a function
+    built: list[int] = []
+
+    def source() -> str:
+        built.append(1)
+        return r"\d{4}"
+
+    pattern = SourcedOnUse(source)
+    # THEN nothing is built until it is read; its source reads as built, and a search uses that source
+    assert built == []
+    assert pattern.pattern == r"\d{4}" and repr(pattern) == r"LazyPattern('\\d{4}')"
+    assert pattern.search("FY2024") is not None and pattern.fullmatch("24") is None
+    assert built == [1]
