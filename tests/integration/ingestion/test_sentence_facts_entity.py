@@ -8,15 +8,11 @@ region's. A sentence naming another entity ("Japan revenue") is not read as the 
 
 from __future__ import annotations
 
-from ragspine.ingestion.facts_extract import extract_facts
-from ragspine.ingestion.parsers import parse_document
-from tests.support.glossary import default_glossary
+from tests.support.markdown_facts import markdown_facts
 
 
 def _facts(markdown: str) -> set[tuple[str, str, str, float]]:
-    doc = parse_document(markdown.encode(), doc_id="report.md", filename="report.md", max_bytes=1_000_000)
-    result = extract_facts(doc, glossary=default_glossary(), source_file_hash="sha256:0")
-    return {(f.metric_code, f.entity, f.period, float(f.value)) for f in result.facts}
+    return {(f.metric_code, f.entity, f.period, float(f.value)) for f in markdown_facts(markdown, "report.md")}
 
 
 SEGMENT = """\

@@ -23,7 +23,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.support.domain_env import cli_answer, ingested_for_module, service_answer
-from tests.unit.ingestion.tables.markdown_facts import markdown_facts
+from tests.support.markdown_facts import markdown_facts
 
 REPORT = """\
 # Annual report excerpt

@@ -17,7 +17,7 @@ import pytest
 from ragspine.bootstrap import domain_dir
 from ragspine.domain.files import default_domain_dir
 from tests.support.domain_env import cli_answer, ingested_in_fresh_domain
-from tests.unit.ingestion.tables.markdown_facts import markdown_table_facts
+from tests.support.markdown_facts import markdown_table_facts
 
 REPORT = "# Results\n\n| | 2019 |\n| --- | --- |\n| Sales | 5 |\n"
 SECTIONED = [["(In thousands)", "2018"], ["Cost of revenue:", ""], ["Licences", "2,322"], ["Gross profit", "6,693"]]

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 import pytest
 
 from tests.support.domain_env import ingested_for_module, service_answer
-from tests.unit.ingestion.tables.markdown_facts import markdown_table_facts
+from tests.support.markdown_facts import markdown_table_facts
 
 LONG_LABEL = ("Total finance costs, net presented in the consolidated statement of profit or loss in which the effects "
               "of fair value hedges are recorded")

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from ragspine.ingestion.facts_extract import extract_facts
 from ragspine.ingestion.parsers.registry import parse_document
 from tests.support.glossary import default_glossary
-from tests.unit.ingestion.tables.markdown_facts import markdown_table_facts
+from tests.support.markdown_facts import markdown_table_facts
 
 QUARTER_GRID = [["年度", "第一季度", "第二季度", "第三季度", "第四季度"],
                 ["2024", "1,872", "2,095", "2,218", "2,466"],

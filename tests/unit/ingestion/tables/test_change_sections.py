@@ -6,6 +6,7 @@ import pytest
 
 from ragspine.ingestion.facts_extract import extract_facts
 from ragspine.ingestion.parsers.registry import parse_document
+from tests.support.markdown_facts import markdown_facts
 from tests.unit.ingestion.tables.zoo import zoo_glossary
 
 
@@ -33,18 +34,12 @@ def test_rows_under_a_heading_of_changes_are_changes(heading: str) -> None:
 
 
 def test_balance_items_above_an_operating_cash_total_are_its_components() -> None:
-    from ragspine.ingestion.facts_extract import extract_facts
-    from ragspine.ingestion.parsers.registry import parse_document
-    from tests.support.glossary import default_glossary
-
     rows = [["(Millions)", "2018", "2017"], ["Net income including noncontrolling interest", "$5,363", "$4,869"],
             ["Accounts receivable", "(305)", "(245)"], ["Inventories", "(509)", "(387)"],
             ["Net cash provided by operating activities", "$6,439", "$6,240"]]
     lines = ["| " + " | ".join(rows[0]) + " |", "|" + " --- |" * 3, *("| " + " | ".join(r) + " |" for r in rows[1:])]
-    doc = parse_document(("# Cash flows\n\n" + "\n".join(lines) + "\n").encode(), filename="c.md", doc_id="c.md",
-                         max_bytes=1_000_000)
     facts = {(f.metric_code, f.period): f.value
-             for f in extract_facts(doc, glossary=default_glossary(), source_file_hash="sha256:00").facts}
+             for f in markdown_facts("# Cash flows\n\n" + "\n".join(lines) + "\n", "c.md")}
     assert facts[("label:net cash provided by operating activities: accounts receivable", "2018")] == -305
     assert facts[("label:net cash provided by operating activities: inventories", "2017")] == -387
     assert not any("receivable" in metric.lower() and ":" not in metric for metric, _ in facts)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ragspine.ingestion.table_percent_columns import common_size_columns
-from tests.unit.ingestion.tables.markdown_facts import markdown_table_facts
+from tests.support.markdown_facts import markdown_table_facts
 
 
 def _columns(*column: str) -> set[int]:

@@ -9,7 +9,7 @@ reports (本报告期, 年初至报告期末). Each table is read by the real Ma
 from __future__ import annotations
 
 from ragspine.numbers.units import units_in
-from tests.unit.ingestion.tables.markdown_facts import markdown_table_facts
+from tests.support.markdown_facts import markdown_table_facts
 
 
 def _read(rows: list[list[str]], heading: str = "Notes to the accounts") -> set[tuple[str, str, object]]:

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from ragspine.facts.model import UNDATED
 from ragspine.ingestion.table_undated import names_a_period
-from tests.unit.ingestion.tables.markdown_facts import markdown_table_facts
+from tests.support.markdown_facts import markdown_table_facts
 
 SPANS = [("Less than 1 year", "1-3 years", "3-5 years", "More than 5 years"),
          ("Up to one year", "1 to 3 years", "3 to 5 years", "After 5 years"),

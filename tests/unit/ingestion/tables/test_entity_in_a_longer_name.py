@@ -9,15 +9,12 @@ from __future__ import annotations
 
 import pytest
 
-from ragspine.ingestion.facts_extract import extract_facts
-from ragspine.ingestion.parsers.registry import parse_document
-from tests.support.glossary import default_glossary
+from tests.support.markdown_facts import markdown_facts
 
 
 def _entities(heading: str) -> set[str]:
     text = f"# Notes\n\n## {heading}\n\n| | 2020 | 2019 |\n| --- | --- | --- |\n| Noncurrent assets | 725 | 420 |\n"
-    doc = parse_document(text.encode(), filename="n.md", doc_id="n.md", max_bytes=1_000_000)
-    return {f.entity for f in extract_facts(doc, glossary=default_glossary(), source_file_hash="sha256:00").facts}
+    return {f.entity for f in markdown_facts(text, "n.md")}
 
 
 @pytest.mark.parametrize(("heading", "entity"), [("China Construction Bank deposits", "ACME_CN"),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.unit.ingestion.tables.markdown_facts import markdown_table_facts
+from tests.support.markdown_facts import markdown_table_facts
 
 # the date is centred over the four columns, so a converter leaves it in the second one
 HOLDINGS = [["", "", "As of December 31, 2023", "", ""], ["", "Amortized", "Unrealized", "Unrealized", "Fair"],

@@ -4,17 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from ragspine.ingestion.facts_extract import extract_facts
-from ragspine.ingestion.parsers.registry import parse_document
-from tests.support.glossary import default_glossary
+from tests.support.markdown_facts import markdown_facts
 
 _TABLE = ("| | Fiscal Year Ended September 30, 2024 | Fiscal Year Ended September 30, 2023 |\n| --- | --- | --- |\n"
           "| Net revenue | 412,388 | 377,905 |\n")
 
 
 def _entities(text: str) -> set[str]:
-    doc = parse_document(text.encode(), filename="peer.md", doc_id="peer.md", max_bytes=1_000_000)
-    return {f.entity for f in extract_facts(doc, glossary=default_glossary(), source_file_hash="sha256:00").facts}
+    return {f.entity for f in markdown_facts(text, "peer.md")}
 
 
 @pytest.mark.parametrize("title", ["Corvane Systems, Inc. – Annual Report, Fiscal 2024",

@@ -7,7 +7,7 @@ heading over a plan or a change keeps its columns skipped.
 
 from __future__ import annotations
 
-from tests.unit.ingestion.tables.markdown_facts import markdown_table_facts
+from tests.support.markdown_facts import markdown_table_facts
 
 
 def _facts(rows: list[list[str]]) -> set[tuple[str, str, object]]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.unit.ingestion.tables.markdown_facts import markdown_table_facts
+from tests.support.markdown_facts import markdown_table_facts
 
 _SEGMENTS = [["Grocery & Snacks", "$3,279.2", "$3,287.0", "—%"], ["International", "793.4", "843.5", "(6)%"],
              ["Total", "$4,072.6", "$4,130.5", "(1)%"]]

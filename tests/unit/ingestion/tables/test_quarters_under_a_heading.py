@@ -7,9 +7,7 @@ not the heading's year, so they are not dated at all.
 
 from __future__ import annotations
 
-from ragspine.ingestion.facts_extract import extract_facts
-from ragspine.ingestion.parsers.registry import parse_document
-from tests.support.glossary import default_glossary
+from tests.support.markdown_facts import markdown_facts
 
 
 def _table(rows: list[list[str]]) -> list[str]:
@@ -21,7 +19,6 @@ def test_only_the_first_table_under_a_heading_dates_its_quarters_by_it() -> None
     first = _table([["", "Q1", "Q2", "Q3", "Q4"], ["Net sales", "116,526", "121,949", "122,136", "135,150"]])
     second = _table([["", "Q1", "Q2", "Q3", "Q4"], ["Net sales", "114,986", "119,405", "117,176", "129,750"]])
     text = "\n".join(["# Quarterly results", "", "## Fiscal year 2018", "", *first, "", *second])
-    doc = parse_document(text.encode(), filename="q.md", doc_id="q.md", max_bytes=1_000_000)
-    facts = extract_facts(doc, glossary=default_glossary(), source_file_hash="sha256:00").facts
+    facts = markdown_facts(text, "q.md")
     assert {(f.period, f.value) for f in facts} == {("2018Q1", 116526), ("2018Q2", 121949), ("2018Q3", 122136),
                                                     ("2018Q4", 135150)}

@@ -13,11 +13,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ragspine.facts.calendar import FiscalCalendar
-from ragspine.ingestion.facts_extract import extract_facts
-from ragspine.ingestion.parsers.registry import parse_document
 from ragspine.ingestion.table_roll_forward import balance_row, roll_forward
-from tests.support.glossary import default_glossary
-from tests.unit.ingestion.tables.markdown_facts import markdown_table_facts
+from tests.support.markdown_facts import markdown_facts, markdown_table_facts
 
 
 def _facts(rows: list[list[str]]) -> set[tuple[str, str, object, str]]:
@@ -103,7 +100,5 @@ def test_a_column_of_share_counts_keeps_its_scale_without_the_table_s_currency()
     text = ("| | Number of Shares (thousands) | Weighted-Average Price |\n| --- | --- | --- |\n"
             "| Nonvested as of December 31, 2018 | 5,974 | $6.51 |\n| Granted | 3,288 | $6.74 |\n"
             "| Nonvested as of December 31, 2019 | 6,148 | $6.59 |\n")
-    doc = parse_document(text.encode(), filename="t.md", doc_id="t.md", max_bytes=1_000_000)
-    facts = extract_facts(doc, glossary=default_glossary(), source_file_hash="sha256:00").facts
-    units = {f.value: f.unit for f in facts}
+    units = {f.value: f.unit for f in markdown_facts(text)}
     assert units[3288] == "K" and units[5974] == "K"

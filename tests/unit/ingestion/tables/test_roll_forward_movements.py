@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.unit.ingestion.tables.markdown_facts import markdown_table_facts
+from tests.support.markdown_facts import markdown_table_facts
 
 
 def test_a_dated_movement_between_two_balances_is_a_movement_of_the_later_year() -> None:

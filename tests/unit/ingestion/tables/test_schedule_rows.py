@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ragspine.facts.model import UNDATED
-from tests.unit.ingestion.tables.markdown_facts import markdown_table_facts
+from tests.support.markdown_facts import markdown_table_facts
 
 
 def _schedule(first: int, after: str) -> list[list[str]]:

@@ -7,7 +7,7 @@ further down); its locator names the section.
 
 from __future__ import annotations
 
-from tests.unit.ingestion.tables.markdown_facts import markdown_table_facts
+from tests.support.markdown_facts import markdown_table_facts
 
 ROWS = [["", "2019", ""], ["", "Gross Carrying Amount", "Net"],
         ["Finite-Lived Intangible Assets", "", ""],

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.unit.ingestion.tables.markdown_facts import markdown_table_facts
+from tests.support.markdown_facts import markdown_table_facts
 
 
 def _shares(kind: str, header: str) -> dict[tuple[str, str], tuple[float, str, str]]:

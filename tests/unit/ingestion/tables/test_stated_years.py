@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from ragspine.facts.calendar import FiscalCalendar
 from ragspine.facts.glossary import Period
 from ragspine.ingestion.table_stated_years import split_year_end, stated_date, stated_years
-from tests.unit.ingestion.tables.markdown_facts import markdown_table_facts
+from tests.support.markdown_facts import markdown_table_facts
 
 _MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
                 "November", "December")

@@ -12,7 +12,7 @@ from ragspine.ingestion.model import Block, BlockKind, ParsedDocument
 from ragspine.ingestion.parsers.registry import parse_document
 from ragspine.ingestion.table_totals import states_the_sum
 from tests.support.glossary import default_glossary
-from tests.unit.ingestion.tables.markdown_facts import markdown_table_facts
+from tests.support.markdown_facts import markdown_table_facts
 
 
 def _by_metric(facts: list[Fact], period: str) -> dict[str, tuple[float, str]]:

@@ -9,9 +9,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ragspine.ingestion.facts_extract import extract_facts
-from ragspine.ingestion.parsers.registry import parse_document
-from tests.support.glossary import default_glossary
+from tests.support.markdown_facts import markdown_facts
 
 _TABLE = "| | 2019 | 2018 |\n| --- | --- | --- |\n| Severance | $7,169 | $7,845 |\n| Advisory | 1,286 | 2,802 |"
 _PARAGRAPH = "Restructuring charges include the costs of the plan announced in the year and its later revisions. " * 4
@@ -19,9 +17,7 @@ _LEADS = {"thousands": "USD_K", "millions": "USD_M"}
 
 
 def _units(text: str) -> set[str]:
-    doc = parse_document(text.encode(), filename="t.md", doc_id="t.md", max_bytes=1_000_000)
-    facts = extract_facts(doc, glossary=default_glossary(), source_file_hash="sha256:00").facts
-    return {f.unit for f in facts if f.value in (7169, 1286)}
+    return {f.unit for f in markdown_facts(text) if f.value in (7169, 1286)}
 
 
 @settings(max_examples=25, deadline=None)

@@ -14,7 +14,7 @@ import pytest
 
 from ragspine.qa.answer import QAComponents, answer_question
 from ragspine.qa.result import AnswerStatus
-from tests.unit.ingestion.tables.markdown_facts import markdown_table_facts
+from tests.support.markdown_facts import markdown_table_facts
 from tests.unit.ingestion.tables.test_kinds_on_header_lines import HOLDINGS
 from tests.unit.qa.derived.statement_set import statement_qa_with_labels
 
