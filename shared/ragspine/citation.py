@@ -64,3 +64,10 @@ def merged_sources(*groups: Iterable[Mapping[str, str]]) -> tuple[dict[str, str]
 def table_of(locator: str) -> str:
     """The table part of a cell's locator: ``page=4,table=1`` of ``page=4,table=1,row=…,col=…``."""
     return re.split(r",(?:cell|row|col)=", locator, maxsplit=1)[0]
+
+
+def numbered_table(locator: str) -> str | None:
+    """``table_of(locator)`` where it names a document's numbered table (``table=1``, ``page=3,table=1``); None for
+    a sheet's cell (``sheet=…,cell=…``) or a sentence's figure, which name none."""
+    table = table_of(locator)
+    return table if "table=" in table else None

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from types import MappingProxyType
 
-from ragspine.citation import Source, source_dicts, table_of
+from ragspine.citation import Source, numbered_table, source_dicts
 from ragspine.facts.glossary import Glossary, Period, SlotKind, normalize_text
 from ragspine.facts.model import Fact, format_number
 from ragspine.facts.open_vocabulary import METRIC_PREFIX, label_of
@@ -253,10 +253,9 @@ def _fiscal_years(stated: list[Fact]) -> list[Period]:
 
 
 def _table_of(fact: Fact) -> str | None:
-    """The document's numbered table a figure stands in (``table=1``, ``page=3,table=1``), or None."""
-    table = table_of(fact.source_locator)
-    # a sheet's cell (``sheet=…,cell=…``) or a sentence's figure names no numbered table: no total's rows sought
-    return table if "table=" in table else None
+    """The document's numbered table a figure stands in (``table=1``, ``page=3,table=1``), or None: no total's
+    rows are sought outside one."""
+    return numbered_table(fact.source_locator)
 
 
 def _added_up(total: Fact | None, facts: FactStore, max_sensitivity: Sensitivity) -> tuple[Fact, list[Fact]] | None:

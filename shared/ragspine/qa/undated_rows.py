@@ -13,7 +13,7 @@ row outside a share or a difference may ask for one figure over periods: those a
 
 from __future__ import annotations
 
-from ragspine.citation import table_of
+from ragspine.citation import numbered_table
 from ragspine.facts.glossary import Period
 from ragspine.lazy import LazyPattern
 from ragspine.qa.arithmetic_cues import Arithmetic
@@ -52,7 +52,5 @@ def from_one_table(outcome: StructuredOutcome, question: str) -> bool:
 
 def _table_of(locator: str) -> str:
     """``table=1`` of ``table=1,row=Other,col=Fair Value Amount`` (``page=3,table=2`` of a PDF's); "" for a
-    locator naming no numbered table."""
-    table = table_of(locator)
-    # a sheet's cell (``sheet=…,cell=…``) or a sentence's figure names no numbered table: never compared
-    return table if "table=" in table else ""
+    locator naming no numbered table (never compared)."""
+    return numbered_table(locator) or ""
