@@ -7,7 +7,7 @@ import re
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from fastapi.testclient import TestClient
 
@@ -83,7 +83,8 @@ class Gateway:
                                   domains=list(domains), issuer=self.settings.knowledge_assertion_issuer,
                                   audience=self.settings.knowledge_assertion_audience)
 
-    def headers(self, *, key: str | None = None, **extra: str) -> dict[str, str]:
+    def headers(self, *, key: str | Literal[False] | None = None, **extra: str) -> dict[str, str]:
+        """The harness's headers; ``key`` the Idempotency-Key (None: a fresh one, False: none, as a read sends)."""
         found = {"Authorization": f"Bearer {self.token}", "X-User-Assertion": self.assertion(),
                  "X-Tool-Call-Id": f"call-{next(_counter)}", "X-Harness-Session-Id": "session-1"}
         if key is not False:
