@@ -27,6 +27,11 @@ def structured_table(s: dict[str, Any]) -> list[str]:
     for target in (s["target_repeated"], s["target"]):
         verdict = "met" if target["met"] else "NOT met"
         lines.append(f"- {target['what']}: {target['value']}x (target {comparison(target)} {target['limit']}x, {verdict})")
+    after = s.get("floor_after_ask")
+    if after is not None:
+        lines.append(f"- for reading, not a target: the floor's lookup timed right after each unseen ask (the cache "
+                     f"state an ask leaves) {after['paths']['p50_us']:.1f} µs at p50; p50(ask) over it "
+                     f"{after['ask_over_it_p50']:.2f}x")
     return lines
 
 

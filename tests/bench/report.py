@@ -46,6 +46,10 @@ def _structured(s: dict[str, Any]) -> list[str]:
     lines.append("")
     for name, ratio in s["ratios"].items():
         lines.append(f"   {name:<20} p50 {ratio['p50']:>6.2f}x   p99 {ratio['p99']:>6.2f}x")
+    after = s.get("floor_after_ask")
+    if after is not None:  # absent from a results file of before it was measured
+        lines.append(f"   {'floor after an ask':<20} p50 {after['paths']['p50_us']:>6.2f} µs; ask p50 over it "
+                     f"{after['ask_over_it_p50']:.2f}x (the floor's statement in an ask's cache state; not the target)")
     lines += ["", "   " + _verdict(s["target"])]
     if "target_repeated" in s:
         lines.append("   " + _verdict(s["target_repeated"]))

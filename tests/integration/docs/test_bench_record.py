@@ -62,6 +62,9 @@ def test_the_structured_table_lands_in_its_section_with_every_path_and_verdict(
     assert len(rows) == 4 and rows[-1].startswith("| floor: bare sqlite3 PK lookup")
     assert "2,0" in section and "ACME sample" in section
     assert sum(line.startswith("- p50(") for line in section.splitlines()) == 2
+    # AND the floor read in an ask's cache state is stated beside them, said not to be a target
+    assert sum(line.startswith("- for reading, not a target: the floor's lookup timed right after each unseen ask")
+               for line in section.splitlines()) == 1
     assert text.split(opening("structured-ask"))[0] == before.split(opening("structured-ask"))[0]
     assert text.split(closing("structured-ask"))[1] == before.split(closing("structured-ask"))[1]
 
