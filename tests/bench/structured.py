@@ -8,11 +8,10 @@ import sqlite3
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
-from time import perf_counter_ns
 from typing import TYPE_CHECKING, Any
 
 from tests.support.glossary import default_glossary
-from timing import sample_interleaved, summarize_ns
+from timing import sample_after_each, sample_interleaved, summarize_ns
 
 from ragspine.bootstrap import domain_dir
 from ragspine.facts.query_metric import QueryStatus, execute_query_metric
@@ -166,7 +165,9 @@ def run_structured(db_path: Path, *, n: int, warmup: int, profile_calls: int) ->
         cache_stats = {name: {"hits": c.hits, "misses": c.misses, "size": c.maxsize} for name, c in caches.items()}
         if caches["ask"].hits or caches["ask_repeated"].misses > len(CASES):
             raise SystemExit(f"parse cache did not behave as the paths claim: {cache_stats}")
-        after = summarize_ns(floor_after_each(paths["ask"], paths["floor"], n=n, warmup=warmup))
+        # the floor's statement in the cache state an ask leaves, where the ask's own store read runs: stated beside
+        # the target, which stays judged on the floor's own loop
+        after = summarize_ns(sample_after_each(paths["ask"], paths["floor"], n=n, warmup=warmup))
         return {
             "n": n, "warmup": warmup, "questions": [case.question for case in CASES],
             "paths": summary, "ratios": ratios, "parse_cache": cache_stats,
@@ -181,23 +182,6 @@ def run_structured(db_path: Path, *, n: int, warmup: int, profile_calls: int) ->
     finally:
         conn.close()
         store.close()
-
-
-def floor_after_each(ask: Callable[[int], object], floor: Callable[[int], object], *, n: int,
-                     warmup: int) -> list[int]:
-    """The floor's lookup timed right after each (untimed) unseen ask: its statement in the cache state an ask
-    leaves, where the ask's own store read runs. For reading beside the target, which stays judged on the
-    floor's own loop."""
-    for i in range(warmup):
-        ask(i)
-        floor(i)
-    samples = []
-    for i in range(n):
-        ask(i)
-        began = perf_counter_ns()
-        floor(i)
-        samples.append(perf_counter_ns() - began)
-    return samples
 
 
 def _target(what: str, ratio: dict[str, float], *, limit: float, at_most: bool) -> dict[str, Any]:

@@ -51,3 +51,18 @@ def sample_interleaved(calls: Mapping[str, Callable[[int], object]], *, n: int, 
                 call(i)
                 out.append(perf_counter_ns() - began)
     return samples
+
+
+def sample_after_each(prior: Callable[[int], object], timed: Callable[[int], object], *, n: int,
+                      warmup: int) -> list[int]:
+    """Time ``timed(i)`` right after each untimed ``prior(i)``: a call in the cache state another call leaves."""
+    for i in range(warmup):
+        prior(i)
+        timed(i)
+    samples = []
+    for i in range(n):
+        prior(i)
+        began = perf_counter_ns()
+        timed(i)
+        samples.append(perf_counter_ns() - began)
+    return samples
