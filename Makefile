@@ -92,7 +92,7 @@ test-fast: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check shared functions tests tools
-	$(BIN)/mypy  # strict over shared/ragspine, functions, tools, tests/bench and tests/eval (pyproject [tool.mypy])
+	$(BIN)/mypy  # strict over shared/ragspine, functions, tools, tests/bench, tests/eval and tests/support (pyproject [tool.mypy])
 
 clean:
 	rm -rf $(VENV) $(TOOLS) .ragspine .aws-sam site

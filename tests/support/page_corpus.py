@@ -45,7 +45,7 @@ class Corpus:
         draft = Operation(id=f"op-{digest[7:19]}", doc_id=doc_id, version_id=f"v-{digest[7:19]}",
                           file_hash=digest, source=f"s3://{BUCKET}/{key}", sensitivity=sensitivity, space=space)
         operation, _ = self.operations.create_or_get(OperationKey(doc_id, digest), draft)
-        fields = {f: getattr(operation, f) for f in operation.__slots__}  # type: ignore[attr-defined]
+        fields = {f: getattr(operation, f) for f in operation.__slots__}
         self.operations.save(Operation(**{**fields, "status": OperationStatus.SUCCEEDED, "pages_count": 1}))
         self.staging.activate(ActiveVersion(doc_id, operation.version_id, operation.id, "{}"))
         return digest

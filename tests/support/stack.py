@@ -135,7 +135,7 @@ def table_kwargs(resource_type: str, properties: Mapping[str, Any], name: str) -
 
 def lifecycle_rules(properties: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The bucket's CloudFormation lifecycle rules in the S3 API's shape."""
-    rules = []
+    rules: list[dict[str, Any]] = []
     for rule in properties.get("LifecycleConfiguration", {}).get("Rules", []):
         api: dict[str, Any] = {"ID": rule.get("Id", f"rule-{len(rules)}"), "Status": rule["Status"],
                                "Filter": {"Prefix": rule.get("Prefix", "")}}
@@ -209,7 +209,7 @@ class Stack:
     def client(self, service: str) -> Any:
         import boto3
 
-        return boto3.client(service, region_name=REGION)
+        return boto3.client(service, region_name=REGION)  # type: ignore[call-overload]
 
     def invoke(self, function: str, event: dict[str, Any]) -> Any:
         """Run one function's handler as Lambda would (the event recorded for assertions)."""
@@ -412,10 +412,11 @@ def deploy_stack(monkeypatch: pytest.MonkeyPatch, load_event: Callable[[str], di
                 if source["Type"] != "S3":
                     continue
                 spec = resolver.resolve(source["Properties"])
-                rules = {r["Name"].lower(): r["Value"] for r in spec.get("Filter", {}).get("S3Key", {}).get("Rules", [])}
+                key_filter = {r["Name"].lower(): r["Value"]
+                              for r in spec.get("Filter", {}).get("S3Key", {}).get("Rules", [])}
                 events = spec["Events"] if isinstance(spec["Events"], list) else [spec["Events"]]
-                subscriptions.append(S3Subscription(logical, spec["Bucket"], events, rules.get("prefix", ""),
-                                                    rules.get("suffix", "")))
+                subscriptions.append(S3Subscription(logical, spec["Bucket"], events, key_filter.get("prefix", ""),
+                                                    key_filter.get("suffix", "")))
         get_settings.cache_clear()
         close_services()
         close_knowledge_gateway()

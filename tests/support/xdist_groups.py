@@ -31,7 +31,7 @@ def long_units_first(items: list[pytest.Item]) -> None:
     items.sort(key=lambda item: unit_of_work(item.nodeid) not in long_units)
 
 
-class FileOrSharedFolderScheduling(LoadScopeScheduling):
+class FileOrSharedFolderScheduling(LoadScopeScheduling):  # type: ignore[misc]  # xdist ships no types
     """Load scheduling by unit of work, in the collection's order (``--no-loadscope-reorder``)."""
 
     def _split_scope(self, nodeid: str) -> str:
