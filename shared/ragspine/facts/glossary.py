@@ -229,17 +229,21 @@ class Glossary:
         return self.terms[kind][code]
 
     def equivalents(self, text: str) -> list[str]:
-        """Every alias and display name of the metrics, entities and channels ``text`` names.
+        """Every alias and display name of the metrics, entities and channels ``text`` names, and the year of
+        each period it names.
 
         The same subjects in the glossary's other languages (``Hong Kong revenue`` gives 香港,
-        营业收入, 売上高, ...), for matching text across languages without a model.
+        营业收入, 売上高, ...), for matching text across languages without a model; a period by its
+        year alone (``FY2024`` and ``2024Q3`` give 2024), as 2024财年, 2024年度 and "fiscal 2024" write it.
         """
-        named = {(m.kind, m.code) for m in self.scan(text)
+        mentions = self.scan(text)
+        named = {(m.kind, m.code) for m in mentions
                  if m.code is not None and m.kind in (SlotKind.METRIC, SlotKind.ENTITY, SlotKind.CHANNEL)}
         found = [alias for alias, owner in self.aliases.items() if owner in named]
         for kind, code in sorted(named):
             found += self.terms[kind][code].names.values()
-        return found
+        years = {m.period.period[:4] for m in mentions if m.period is not None and m.period.period}
+        return found + sorted(years)
 
     def normalize(self, kind: SlotKind, raw: str) -> str | None:
         """The code a whole argument names (``营业收入`` -> REVENUE), or None."""

@@ -11,9 +11,10 @@ format below is the contract between the two; the provider parses it back::
 
 The header is a line of its own; every snippet line is ``[n] `` + text + the citation. The
 provider picks the sentences that share the most tokens with the question (CJK bigrams,
-Latin words and numbers; rarer tokens weigh more), quotes them verbatim, each followed by
-its snippet's citation, and prints no snippet numbers (they are not evidence). No overlap
-at all gives the no-evidence answer. It is pure and deterministic: no network, no clock, no randomness.
+Latin words and numbers; rarer tokens weigh more), from the snippets of the year the question
+names when any states it, quotes them verbatim, each followed by its snippet's citation, and
+prints no snippet numbers (they are not evidence). No overlap at all gives the no-evidence answer.
+It is pure and deterministic: no network, no clock, no randomness.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from ragspine.abbreviations import NO_ABBREVIATION_AT
 from ragspine.citation import CITATION_CLOSE, CITATION_OPEN, passage_citation
 from ragspine.lazy import LazyModule, LazyPattern
 from ragspine.llm.ports import Role
+from ragspine.numbers.years import years
 from ragspine.text import Tokenizer
 
 if TYPE_CHECKING:
@@ -177,8 +179,11 @@ def select_sentences(question: str, snippets: Sequence[CitedSnippet], *, limit: 
     wanted = set(tokens(question)).union(*(tokens(term) for term in equivalents))
     held = [wanted.intersection(tokens(s.text)) for s in snippets]
     weight = {t: 1 + math.log(len(snippets) / sum(t in h for h in held)) for t in set().union(*held)}
+    quotable = _of_the_years_asked(question, snippets)
     scored = []
     for rank, snippet in enumerate(snippets):
+        if not quotable[rank]:
+            continue
         for position, sentence in enumerate(split_sentences(snippet.text)):
             score = sum(weight[t] for t in wanted.intersection(tokens(sentence)))
             if score:
@@ -192,7 +197,8 @@ def select_sentences(question: str, snippets: Sequence[CitedSnippet], *, limit: 
         for item in sorted((s for s in scored if s[0] >= floor), key=lambda s: (-s[0], s[1], s[2])):
             quoted.setdefault(item[4], item)
         best = list(quoted.values())[:limit]
-    if snippets and not any(s[1] == 0 for s in best) and detect_language(snippets[0].text) != detect_language(question):
+    if snippets and quotable[0] and not any(s[1] == 0 for s in best) \
+            and detect_language(snippets[0].text) != detect_language(question):
         # The retriever ranked a passage in another language first (the dense leg matches across
         # languages, words cannot): quote its opening sentence rather than ignore the best hit.
         opening = next(iter(split_sentences(snippets[0].text)), "")
@@ -200,6 +206,19 @@ def select_sentences(question: str, snippets: Sequence[CitedSnippet], *, limit: 
             best = [(0.0, 0, 0, opening + snippets[0].citation, opening),
                     *[s for s in best if s[4] != opening][:limit - 1]]
     return list(dict.fromkeys(s[3] for s in sorted(best, key=lambda s: (s[1], s[2]))))
+
+
+def _of_the_years_asked(question: str, snippets: Sequence[CitedSnippet]) -> list[bool]:
+    """Which snippets may be quoted: when the question names a year and some snippet states it, not those stating
+    only other years (the FY2025 review for a question on FY2024). A snippet stating no year cannot tell and stays.
+
+    The narrative check turns away an answer whose cited passages all speak of other years (``qa/subject.py``).
+    """
+    asked = years(question)
+    stated = [years(f"{snippet.text} {snippet.citation}") for snippet in snippets]
+    if not asked or not any(each & asked for each in stated):
+        return [True] * len(snippets)
+    return [not each or bool(each & asked) for each in stated]
 
 
 def split_sentences(text: str) -> list[str]:

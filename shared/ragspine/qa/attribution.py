@@ -12,21 +12,13 @@ figure under Hong Kong is rejected as "value (ACME_HK)".
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 
 from ragspine.facts.glossary import Glossary, SlotKind
 from ragspine.llm.extractive import split_sentences
-from ragspine.numbers import normalise, read_numbers, sourced_values
+from ragspine.numbers import read_numbers, sourced_values
+from ragspine.numbers.years import years
 from ragspine.qa.evidence import Evidence
-
-_YEAR = re.compile(r"(?<!\d)(?:FY|财年|財年)?\s?((?:19|20)\d{2})(?!\d)")
-
-
-def years(text: str) -> frozenset[str]:
-    """The years a text names (FY2024, 2024年, 2024财年 -> "2024"), NFKC first."""
-    return frozenset(_YEAR.findall(normalise(text)))
-
 
 Namer = Callable[[str], frozenset[str]]
 

@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ragspine.facts.glossary import Glossary, SlotKind
-from ragspine.qa.attribution import years
+from ragspine.numbers.years import years
 from ragspine.qa.evidence import Evidence
 from ragspine.qa.language import Lang
 

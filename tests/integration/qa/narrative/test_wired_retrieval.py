@@ -97,6 +97,10 @@ def test_the_multilingual_embedder_answers_across_languages(settings: Settings, 
     assert "ACME_FY2024_MDA.docx" in result.answer
     # and the default provider quotes the cause: the glossary names Hong Kong and revenue in Chinese too
     assert "入境旅客消费走弱" in result.answer
+    # a year written FY2024 meets the Chinese passage's 2024财年: its cause is quoted, not a sentence of another year
+    result = answer_question("Why did gross margin in Japan fall in FY2024?", qa=get_services().qa)
+    assert result.narrative_status is AnswerStatus.ANSWERED
+    assert "日元走弱" in result.answer and "ACME_FY2024_MDA.docx" in result.answer
 
 
 def test_a_corrupt_index_file_gives_an_honest_answer_not_a_crash(loaded: Services) -> None:

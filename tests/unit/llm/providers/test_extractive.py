@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from ragspine.llm.chat import Message
 from ragspine.llm.cited_snippet import CitedSnippet
@@ -176,10 +178,10 @@ class TestAcrossLanguages:
         assert quoted.startswith("2024财年，香港营业收入同比下降7.4%") and quoted.endswith("（来源：mda.docx heading=香港,para=1）")
 
 
-def test_glossary_equivalents_name_the_subjects_in_every_language_and_skip_periods() -> None:
-    found = default_glossary().equivalents("Hong Kong revenue in FY2024")
+def test_glossary_equivalents_name_the_subjects_in_every_language_and_each_period_by_its_year() -> None:
+    found = default_glossary().equivalents("Hong Kong revenue in FY2024 and 2025Q3")
     assert {"香港", "营业收入", "売上高"} <= set(found)
-    assert not any("2024" in term for term in found)
+    assert [term for term in found if any(ch.isdigit() for ch in term)] == ["2024", "2025"]
 
 
 def test_a_sentence_shown_in_two_snippets_is_quoted_once_from_the_higher_ranked() -> None:
@@ -190,3 +192,47 @@ def test_a_sentence_shown_in_two_snippets_is_quoted_once_from_the_higher_ranked(
 
     assert answer.count("主要因为入境旅客消费走弱。") == 1
     assert "主要因为入境旅客消费走弱。（来源：ACME_FY2024_MDA.docx heading=香港）" in answer
+
+
+class TestYearsAsked:
+    """A question naming a year is answered from the passages of that year when any states it: the narrative check
+    turns away an answer whose cited passages all speak of other years."""
+
+    def test_a_passage_of_another_year_is_not_quoted_while_one_states_the_year_asked(self) -> None:
+        answer = ask("2024年度に日本の粗利益率が低下したのはなぜですか？", JA_PRICE, JA_YEN, JP_ZH,
+                     provider=ExtractiveProvider(equivalents=default_glossary().equivalents))
+
+        assert "日元疲软推高进口成本" in answer
+        assert JP_REPORT not in answer  # its document is of 2025: both its passages speak of another year
+
+    def test_a_year_no_passage_states_leaves_every_passage_quotable(self) -> None:
+        answer = ask("2023年度に日本の粗利益率が低下したのはなぜですか？", JA_PRICE, JA_YEN, JP_ZH,
+                     provider=ExtractiveProvider(equivalents=default_glossary().equivalents))
+
+        assert "粗利益率は0.5ポイント回復しました" in answer
+
+    def test_a_passage_stating_no_year_stays_quotable(self) -> None:
+        undated = ("円安により輸入コストが上昇し、粗利益率が下がった。", "notes.md", "section=為替")
+
+        answer = ask("2024年度に日本の粗利益率が低下したのはなぜですか？", JA_PRICE, undated, JP_ZH)
+
+        assert "粗利益率が下がった" in answer and "0.5ポイント回復" not in answer
+
+
+_YEAR_FORMS = ("FY{}", "{}年", "{}财年", "{}年度", "fiscal {}")
+
+
+@given(asked=st.sampled_from(_YEAR_FORMS),
+       passages=st.lists(st.tuples(st.sampled_from((None, 2023, 2024, 2025)), st.sampled_from(_YEAR_FORMS),
+                                   st.sampled_from(("revenue fell", "revenue rose", "margin fell"))),
+                         min_size=1, max_size=5))
+def test_a_year_asked_in_any_form_is_quoted_only_from_passages_of_it_or_of_none(
+        asked: str, passages: list[tuple[int | None, str, str]]) -> None:
+    snippets = [(f"In Hong Kong, {form.format(year) + ' ' if year else ''}{what} because of tourists (note {n}).",
+                 "mda.docx", f"para={n}") for n, (year, form, what) in enumerate(passages)]
+
+    answer = ask(f"Why did Hong Kong revenue fall in {asked.format(2024)}?", *snippets)
+
+    quoted = {int(n) for n in re.findall(r"para=(\d+)", answer)}
+    if any(year == 2024 for year, _, _ in passages):
+        assert all(passages[n][0] in (None, 2024) for n in quoted)

@@ -1,0 +1,14 @@
+"""The years a text names, however it writes them: FY2024, 2024年, 2024财年 and 2024年度 are all 2024."""
+
+from __future__ import annotations
+
+import re
+
+from ragspine.numbers.reader import normalise
+
+_YEAR = re.compile(r"(?<!\d)(?:FY|财年|財年)?\s?((?:19|20)\d{2})(?!\d)")
+
+
+def years(text: str) -> frozenset[str]:
+    """The years a text names (FY2024, 2024年, 2024财年 -> "2024"), NFKC first."""
+    return frozenset(_YEAR.findall(normalise(text)))
