@@ -234,7 +234,9 @@ def build_llm(settings: Settings, glossary: Glossary | None = None) -> LLMProvid
                                                       timeout_s=settings.openai_timeout_s or settings.llm_timeout_s,
                                                       max_tokens=settings.openai_max_tokens,
                                                       structured_output=settings.openai_structured_output.value)
-    return extractive.ExtractiveProvider(equivalents=glossary.equivalents if glossary is not None else None)
+    if glossary is None:
+        return extractive.ExtractiveProvider()
+    return extractive.ExtractiveProvider(equivalents=glossary.equivalents, entities=glossary.entities_named)
 
 
 def domain_dir(settings: Settings | None = None) -> Path:

@@ -245,6 +245,10 @@ class Glossary:
         years = {m.period.period[:4] for m in mentions if m.period is not None and m.period.period}
         return found + sorted(years)
 
+    def entities_named(self, text: str) -> frozenset[str]:
+        """The entity codes ``text`` names, the home group aside (every document of the domain is about it)."""
+        return frozenset(m.code for m in self.scan(text) if m.kind is SlotKind.ENTITY and m.code) - {self.home_entity}
+
     def normalize(self, kind: SlotKind, raw: str) -> str | None:
         """The code a whole argument names (``营业收入`` -> REVENUE), or None."""
         owner = self.aliases.get(normalize_text(raw).strip())

@@ -128,7 +128,8 @@ class ExtractiveProvider:
     name = "extractive"
     model = "extractive-v1"
 
-    def __init__(self, *, max_sentences: int = 3, equivalents: Callable[[str], Iterable[str]] | None = None) -> None:
+    def __init__(self, *, max_sentences: int = 3, equivalents: Callable[[str], Iterable[str]] | None = None,
+                 entities: Callable[[str], frozenset[str]] | None = None) -> None:
         """Configure the provider.
 
         Args:
@@ -136,6 +137,8 @@ class ExtractiveProvider:
             equivalents: the question's subjects in other words and languages (the glossary's
                 ``equivalents``), so an English question can quote a Chinese passage about the
                 same entity and metric; words alone never match across languages.
+            entities: the entities a text names, the whole group aside (the glossary's ``entities_named``), so an
+                answer on Hong Kong quotes no sentence on Japan while a passage speaks of Hong Kong.
 
         Raises:
             ValueError: ``max_sentences`` is below 1.
@@ -144,6 +147,7 @@ class ExtractiveProvider:
             raise ValueError("max_sentences must be at least 1")
         self.max_sentences = max_sentences
         self._equivalents = equivalents
+        self._entities = entities
 
     def complete(self, messages: Sequence[Message], *, max_tokens: int = 800, temperature: float = 0.0) -> Completion:
         """Answer the last user message from its snippet block.
@@ -161,30 +165,46 @@ class ExtractiveProvider:
         question, snippets = parse_user_message(user)
         language = detect_language(question)
         extra = list(self._equivalents(question)) if self._equivalents is not None else []
-        quotes = select_sentences(question, snippets, limit=self.max_sentences, equivalents=extra)
+        quotes = select_sentences(question, snippets, limit=self.max_sentences, equivalents=extra,
+                                  entities=self._entities)
         if not quotes:
             return chat.Completion(NO_EVIDENCE[language], self.model)
         return chat.Completion("\n".join([INTROS[language], *quotes]), self.model)
 
 
 def select_sentences(question: str, snippets: Sequence[CitedSnippet], *, limit: int,
-                     equivalents: Sequence[str] = ()) -> list[str]:
+                     equivalents: Sequence[str] = (), entities: Callable[[str], frozenset[str]] | None = None,
+                     ) -> list[str]:
     """The best-matching snippet sentences, each with its citation, in evidence order.
 
     A sentence scores the question tokens it shares, each weighted ``1 + ln(N / df)`` (``df``
     = snippets holding the token), so words every snippet repeats ("revenue", "FY2024") count
     less than the subject. It qualifies with at least half the best score; ties keep rank order.
     ``equivalents`` (other names of the question's subjects) count as question tokens.
+
+    The narrative check turns away an answer whose cited passages all speak of other years, or a sentence on
+    another entity (``qa/subject.py``, ``qa/relevance.py``). So when the question names a year (``entities``: an
+    entity) and some snippet states it, a snippet stating only others is not quoted; nor, for entities, a sentence
+    naming only others. A snippet or sentence stating none cannot tell and stays.
     """
     wanted = set(tokens(question)).union(*(tokens(term) for term in equivalents))
     held = [wanted.intersection(tokens(s.text)) for s in snippets]
     weight = {t: 1 + math.log(len(snippets) / sum(t in h for h in held)) for t in set().union(*held)}
-    quotable = _of_the_years_asked(question, snippets)
+    where = [f"{snippet.text} {snippet.citation}" for snippet in snippets]
+    quotable = _narrowed(years(question), [years(text) for text in where], [True] * len(snippets))
+    named_by = entities or _no_entities
+    asked = named_by(question)
+    named_in = [named_by(text) for text in where] if asked else [frozenset()] * len(snippets)
+    quotable = _narrowed(asked, named_in, quotable)
+    on_asked = any(kept and named & asked for kept, named in zip(quotable, named_in, strict=True))
     scored = []
     for rank, snippet in enumerate(snippets):
         if not quotable[rank]:
             continue
         for position, sentence in enumerate(split_sentences(snippet.text)):
+            named = named_by(sentence) if on_asked else frozenset()
+            if named and not named & asked:  # a sentence on other entities only, while a passage speaks of it
+                continue
             score = sum(weight[t] for t in wanted.intersection(tokens(sentence)))
             if score:
                 scored.append((score, rank, position, sentence + snippet.citation, sentence))
@@ -208,17 +228,16 @@ def select_sentences(question: str, snippets: Sequence[CitedSnippet], *, limit: 
     return list(dict.fromkeys(s[3] for s in sorted(best, key=lambda s: (s[1], s[2]))))
 
 
-def _of_the_years_asked(question: str, snippets: Sequence[CitedSnippet]) -> list[bool]:
-    """Which snippets may be quoted: when the question names a year and some snippet states it, not those stating
-    only other years (the FY2025 review for a question on FY2024). A snippet stating no year cannot tell and stays.
+def _no_entities(text: str) -> frozenset[str]:
+    """No entity namer given: every text names none."""
+    return frozenset()
 
-    The narrative check turns away an answer whose cited passages all speak of other years (``qa/subject.py``).
-    """
-    asked = years(question)
-    stated = [years(f"{snippet.text} {snippet.citation}") for snippet in snippets]
-    if not asked or not any(each & asked for each in stated):
-        return [True] * len(snippets)
-    return [not each or bool(each & asked) for each in stated]
+
+def _narrowed(asked: frozenset[str], stated: Sequence[frozenset[str]], kept: list[bool]) -> list[bool]:
+    """``kept`` less the snippets stating only things not ``asked``, when a kept snippet states one asked."""
+    if not asked or not any(k and each & asked for k, each in zip(kept, stated, strict=True)):
+        return kept
+    return [k and (not each or bool(each & asked)) for k, each in zip(kept, stated, strict=True)]
 
 
 def split_sentences(text: str) -> list[str]:

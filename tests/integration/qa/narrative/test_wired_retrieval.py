@@ -101,6 +101,10 @@ def test_the_multilingual_embedder_answers_across_languages(settings: Settings, 
     result = answer_question("Why did gross margin in Japan fall in FY2024?", qa=get_services().qa)
     assert result.narrative_status is AnswerStatus.ANSWERED
     assert "日元走弱" in result.answer and "ACME_FY2024_MDA.docx" in result.answer
+    # a question on Hong Kong quotes the Hong Kong passage, not the Japanese report the words "事業" also meet
+    result = answer_question("賃料の再交渉のあと、香港事業はどうなりましたか？", qa=get_services().qa)
+    assert result.narrative_status is AnswerStatus.ANSWERED
+    assert "香港业务在完成租金重新谈判后企稳" in result.answer and "ACME_JP_2025_Report.md" not in result.answer
 
 
 def test_a_corrupt_index_file_gives_an_honest_answer_not_a_crash(loaded: Services) -> None:

@@ -219,6 +219,33 @@ class TestYearsAsked:
         assert "粗利益率が下がった" in answer and "0.5ポイント回復" not in answer
 
 
+class TestEntityAsked:
+    """A question on one entity is answered from the passages on it when any names it: the narrative check turns away
+    a sentence on another entity."""
+
+    JP_PRICES = ("本レポートは、日本法人（ACME_JP）の2025年の事業状況について、現地経営陣の見解をまとめたものです。",
+                 "ACME_JP_2025_Report.md", "heading=ACME_JP 2025年 事業レポート,para=1")
+    HK_RENT = ("2025财年，香港业务在完成租金重新谈判后企稳，经营压力较上一财年明显缓解。", "ACME_FY2025_MDA.docx",
+               "heading=香港（ACME_HK）,para=1")
+    QUESTION = "賃料の再交渉のあと、香港事業はどうなりましたか？"
+
+    def _answer(self, *snippets: tuple[str, str, str]) -> str:
+        glossary = default_glossary()
+        return ask(self.QUESTION, *snippets,
+                   provider=ExtractiveProvider(equivalents=glossary.equivalents, entities=glossary.entities_named))
+
+    def test_a_sentence_on_another_entity_is_not_quoted_while_a_passage_names_the_one_asked(self) -> None:
+        answer = self._answer(self.JP_PRICES, self.HK_RENT)
+
+        assert "香港业务在完成租金重新谈判后企稳" in answer and "日本法人" not in answer
+
+    def test_without_a_passage_on_the_entity_asked_the_others_stay_quotable(self) -> None:
+        assert "日本法人" in self._answer(self.JP_PRICES)
+
+    def test_the_home_group_is_no_other_entity(self) -> None:
+        assert default_glossary().entities_named("ACME Group and Hong Kong revenue") == {"ACME_HK"}
+
+
 _YEAR_FORMS = ("FY{}", "{}年", "{}财年", "{}年度", "fiscal {}")
 
 
