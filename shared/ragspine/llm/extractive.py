@@ -11,9 +11,9 @@ format below is the contract between the two; the provider parses it back::
 
 The header is a line of its own; every snippet line is ``[n] `` + text + the citation. The
 provider picks the sentences that share the most tokens with the question (CJK bigrams,
-Latin words and numbers; rarer tokens weigh more), from the snippets of the year the question
-names when any states it, quotes them verbatim, each followed by its snippet's citation, and
-prints no snippet numbers (they are not evidence). No overlap at all gives the no-evidence answer.
+Latin words and numbers; rarer tokens weigh more), from the snippets of the year and entity the
+question names when any states them, quotes them verbatim, each followed by its snippet's citation,
+and prints no snippet numbers (they are not evidence). No overlap at all gives the no-evidence answer.
 It is pure and deterministic: no network, no clock, no randomness.
 """
 
@@ -183,9 +183,9 @@ def select_sentences(question: str, snippets: Sequence[CitedSnippet], *, limit: 
     ``equivalents`` (other names of the question's subjects) count as question tokens.
 
     The narrative check turns away an answer whose cited passages all speak of other years, or a sentence on
-    another entity (``qa/subject.py``, ``qa/relevance.py``). So when the question names a year (``entities``: an
-    entity) and some snippet states it, a snippet stating only others is not quoted; nor, for entities, a sentence
-    naming only others. A snippet or sentence stating none cannot tell and stays.
+    another entity (``qa/subject.py``, ``qa/relevance.py``). So when the question names a year, or an entity
+    ``entities`` reads, and some snippet states it, a snippet stating only others is not quoted; nor, for entities,
+    a sentence naming only others. A snippet or sentence stating none cannot tell and stays.
     """
     wanted = set(tokens(question)).union(*(tokens(term) for term in equivalents))
     held = [wanted.intersection(tokens(s.text)) for s in snippets]
@@ -203,7 +203,7 @@ def select_sentences(question: str, snippets: Sequence[CitedSnippet], *, limit: 
             continue
         for position, sentence in enumerate(split_sentences(snippet.text)):
             named = named_by(sentence) if on_asked else frozenset()
-            if named and not named & asked:  # a sentence on other entities only, while a passage speaks of it
+            if named and not named & asked:  # on other entities only, while a passage names the one asked
                 continue
             score = sum(weight[t] for t in wanted.intersection(tokens(sentence)))
             if score:
