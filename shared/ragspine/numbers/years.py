@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import re
-
+from ragspine.lazy import LazyPattern
 from ragspine.numbers.reader import normalise
 
-_YEAR = re.compile(r"(?<!\d)(?:FY|财年|財年)?\s?((?:19|20)\d{2})(?!\d)")
+# Compiled on first use: every process imports this with the offline narrative model, and a structured ask reads none.
+_YEAR = LazyPattern(r"(?<!\d)(?:FY|财年|財年)?\s?((?:19|20)\d{2})(?!\d)")
 
 
 def years(text: str) -> frozenset[str]:
