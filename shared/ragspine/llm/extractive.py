@@ -13,8 +13,8 @@ The header is a line of its own; every snippet line is ``[n] `` + text + the cit
 provider picks the sentences that share the most tokens with the question (CJK bigrams,
 Latin words and numbers; rarer tokens weigh more), from the snippets of the year and entity the
 question names when any states them, quotes them verbatim, each followed by its snippet's citation,
-and prints no snippet numbers (they are not evidence). No overlap at all gives the no-evidence answer.
-It is pure and deterministic: no network, no clock, no randomness.
+and prints no snippet numbers (they are not evidence). No overlap beyond a particle's bigram (件の)
+gives the no-evidence answer. It is pure and deterministic: no network, no clock, no randomness.
 """
 
 from __future__ import annotations
@@ -60,6 +60,7 @@ _SENTENCE_END = LazyPattern(rf"(?<=[。！？!?])|(?<=\.){NO_ABBREVIATION_AT}(?=
 _HIRAGANA = "\u3040-\u309f"
 _KANA = "\u3040-\u30ff"
 _CJK = f"\u3005-\u3007{_KANA}\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_PARTICLE = LazyPattern(f"[{_HIRAGANA}]")
 # Question words that would match any text: they carry the asking, not the subject.
 _STOP = frozenset({
     "什么", "为什", "多少", "怎么", "如何", "哪些", "是否", "请问", "原因",
@@ -205,8 +206,10 @@ def select_sentences(question: str, snippets: Sequence[CitedSnippet], *, limit: 
             named = named_by(sentence) if on_asked else frozenset()
             if named and not named & asked:  # on other entities only, while a passage names the one asked
                 continue
-            score = sum(weight[t] for t in wanted.intersection(tokens(sentence)))
-            if score:
+            shared = wanted.intersection(tokens(sentence))
+            # a bigram holding a hiragana particle (件の, 会で) is the grammar around a word: alone, it is no match
+            if any(_PARTICLE.search(token) is None for token in shared):
+                score = sum(weight[t] for t in shared)
                 scored.append((score, rank, position, sentence + snippet.citation, sentence))
     best = []
     if scored:

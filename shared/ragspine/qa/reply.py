@@ -11,7 +11,7 @@ from ragspine.qa.language import Lang
 # "other causes are not stated" is still an answer).
 _DECLINES = re.compile(
     r"无法回答|无法作答|不能回答|无法根据|资料(?:中)?(?:不足|没有|未(?:提及|说明|提供))|没有(?:相关)?(?:信息|资料)"
-    r"|回答できません|お答えできません|記載(?:が|は)?(?:ありません|ない)|わかりません|分かりません|情報(?:が|は)?(?:ありません|ない)"
+    r"|回答できません|お答えできません|記載(?:が|は)?(?:ありません|ない)|わかりません|分かりません|(?:情報|内容)(?:が|は)?(?:ありません|ない)"
     r"|(?:can ?not|can't|unable to|am unable to) (?:answer|be answered|determine|tell)"
     r"|(?:passages|documents|references|sources) do(?:es)? not (?:say|mention|state|contain|provide)"
     r"|not enough information|no (?:relevant )?information",

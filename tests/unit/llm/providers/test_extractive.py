@@ -20,6 +20,7 @@ from ragspine.llm.extractive import (
     tokens,
 )
 from ragspine.llm.ports import LLMProvider, Role
+from ragspine.qa.reply import declines
 from tests.support.glossary import default_glossary
 
 MDA = "ACME_FY2024_MDA.docx"
@@ -217,6 +218,20 @@ class TestYearsAsked:
         answer = ask("2024年度に日本の粗利益率が低下したのはなぜですか？", JA_PRICE, undated, JP_ZH)
 
         assert "粗利益率が下がった" in answer and "0.5ポイント回復" not in answer
+
+
+@pytest.mark.parametrize("language", ["zh", "en", "ja"])
+def test_the_no_evidence_answer_reads_as_declining_in_every_language(language: str) -> None:
+    # the narrative channel reports it as no evidence, never as an answer citing nothing
+    assert declines(NO_EVIDENCE[language])
+
+
+def test_a_sentence_sharing_only_a_particles_bigram_is_no_evidence() -> None:
+    lotus = ("調達条件の見直し、物流拠点の統合、店舗オペレーションの効率化が主な取り組みです。", JP_REPORT, "heading=Project Lotus")
+
+    # 案件の and 条件の share 件の alone: the grammar around two different words
+    assert ask("取締役会で提案された買収案件の金額はいくらですか？", lotus) == NO_EVIDENCE["ja"]
+    assert "効率化" in ask("物流拠点の統合はどうなりましたか？", lotus)
 
 
 class TestEntityAsked:
