@@ -25,8 +25,10 @@ eval_app = typer.Typer(help="Evaluate a model on this deployment's documents.", 
 
 @eval_app.command("narrative")
 def narrative(
-    base_url: Annotated[str, typer.Option("--base-url", help="The OpenAI-compatible API root, e.g. "
-                                                             "http://127.0.0.1:8080/v1")],
+    base_url: Annotated[str | None, typer.Option("--base-url", help="The OpenAI-compatible API root, e.g. "
+                                                                    "http://127.0.0.1:8080/v1; without it, the "
+                                                                    "configured model (RAGSPINE_LLM_PROVIDER, the "
+                                                                    "offline extractive one by default).")] = None,
     model: Annotated[str, typer.Option(help="The model field of each request.")] = "local",
     api_key_env: Annotated[str | None, typer.Option(help="Name of the environment variable holding the key "
                                                          "(none for a local server).")] = None,
@@ -42,13 +44,17 @@ def narrative(
                                     "repeat it to compare the forms over the same ingested documents.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
 ) -> None:
-    """Ask every evaluation question with the model at --base-url and count what happened.
+    """Ask every evaluation question with the model at --base-url (or the configured one) and count what happened.
 
     Reports: answered by the model, rejected (and the values why), fell back to the passages,
     timed out, declined, language kept, citations right, invented numbers, RESTRICTED leaks;
     with several ``--structured-output`` forms, one report per form, in the order given.
     """
 
+    if base_url is None and structured_output:
+        typer.secho("error: --structured-output is a form of the request to --base-url; pass --base-url too",
+                    err=True, fg=typer.colors.RED)
+        raise typer.Exit(code=2)
     modes = structured_output or [StructuredOutput.OFF.value]
     unknown = [m for m in modes if m not in {o.value for o in StructuredOutput}]
     if unknown:
@@ -57,10 +63,12 @@ def narrative(
         raise typer.Exit(code=2)
 
     key = os.environ.get(api_key_env, "") if api_key_env else ""
-    settings = get_settings().model_copy(update={
-        "llm_provider": LLMProviderName.OPENAI, "openai_base_url": base_url, "openai_model": model,
-        "openai_timeout_s": timeout, "openai_max_tokens": max_tokens})
-    if key:
+    settings = get_settings()
+    if base_url is not None:
+        settings = settings.model_copy(update={
+            "llm_provider": LLMProviderName.OPENAI, "openai_base_url": base_url, "openai_model": model,
+            "openai_timeout_s": timeout, "openai_max_tokens": max_tokens})
+    if key and base_url is not None:
         settings = settings.model_copy(update={"openai_api_key": SecretStr(key)})
     path = questions or domain_dir() / QUESTIONS_FILE
     if not path.is_file():
@@ -73,14 +81,18 @@ def narrative(
             report(console, ingest_samples(services, console))
         asked = load_questions(path)
         results = {}
-        for mode in modes:
+        if base_url is None:  # the model the service answers with, as it is configured
+            results[str(settings.llm_provider.value)] = evaluate(services.qa, asked,
+                                                                 restricted_docs=restricted_documents())
+        for mode in modes if base_url is not None else ():
             llm = build_llm(settings.model_copy(update={"openai_structured_output": StructuredOutput(mode)}))
             results[mode] = evaluate(replace(services.qa, llm=llm), asked, restricted_docs=restricted_documents())
     except (RagspineError, ValueError) as exc:
         typer.secho(f"error: {exc}", err=True, fg=typer.colors.RED)
         raise typer.Exit(code=2) from exc
     if as_json:
-        runs = [{"structured_output": mode, **result.to_dict()} for mode, result in results.items()]
+        form = "structured_output" if base_url is not None else "provider"
+        runs = [{form: mode, **result.to_dict()} for mode, result in results.items()]
         typer.echo(json.dumps(runs[0] if len(runs) == 1 else {"runs": runs}, ensure_ascii=False, indent=2))
         return
     for mode, result in results.items():

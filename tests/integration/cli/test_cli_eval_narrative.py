@@ -160,3 +160,24 @@ def test_an_unknown_structured_output_form_is_refused_naming_the_forms(settings:
 
     assert result.exit_code == 2
     assert "off, json_schema, json_object" in result.output
+
+
+def test_without_a_base_url_the_configured_offline_model_is_measured(settings: Settings) -> None:
+    result = runner.invoke(app, ["eval", "narrative", "--json"])
+
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output[result.output.index("{\n"):])
+    rows = {row["id"]: row for row in report["rows"]}
+    summary = report["summary"]
+    assert report["provider"] == "extractive" and summary["questions"] == len(rows) == 13
+    # the offline model quotes the Chinese MD&A's cause, and the report checks it as any model's
+    assert rows["zh-why-hk"]["kind"] == "model_answer" and rows["zh-why-hk"]["cites_gold"]
+    assert "入境旅客消费走弱" in rows["zh-why-hk"]["answer"]
+    assert summary["invented_numbers"] == 0 and summary["restricted_leaks"] == 0
+    assert summary["restricted_only_answered"] == 0
+
+
+def test_a_structured_output_form_needs_a_base_url(settings: Settings) -> None:
+    result = runner.invoke(app, ["eval", "narrative", "--structured-output", "json_schema"])
+
+    assert result.exit_code == 2 and "pass --base-url too" in result.output
