@@ -62,14 +62,14 @@ def narrative(
                     f"{', '.join(o.value for o in StructuredOutput)}", err=True, fg=typer.colors.RED)
         raise typer.Exit(code=2)
 
-    key = os.environ.get(api_key_env, "") if api_key_env else ""
     settings = get_settings()
     if base_url is not None:
         settings = settings.model_copy(update={
             "llm_provider": LLMProviderName.OPENAI, "openai_base_url": base_url, "openai_model": model,
             "openai_timeout_s": timeout, "openai_max_tokens": max_tokens})
-    if key and base_url is not None:
-        settings = settings.model_copy(update={"openai_api_key": SecretStr(key)})
+        key = os.environ.get(api_key_env, "") if api_key_env else ""
+        if key:
+            settings = settings.model_copy(update={"openai_api_key": SecretStr(key)})
     path = questions or domain_dir() / QUESTIONS_FILE
     if not path.is_file():
         typer.secho(f"error: no questions file at {path}; pass --questions", err=True, fg=typer.colors.RED)
@@ -80,13 +80,14 @@ def narrative(
             console = Console(stderr=True)
             report(console, ingest_samples(services, console))
         asked = load_questions(path)
-        results = {}
+        restricted = restricted_documents()
         if base_url is None:  # the model the service answers with, as it is configured
-            results[str(settings.llm_provider.value)] = evaluate(services.qa, asked,
-                                                                 restricted_docs=restricted_documents())
-        for mode in modes if base_url is not None else ():
-            llm = build_llm(settings.model_copy(update={"openai_structured_output": StructuredOutput(mode)}))
-            results[mode] = evaluate(replace(services.qa, llm=llm), asked, restricted_docs=restricted_documents())
+            results = {str(settings.llm_provider.value): evaluate(services.qa, asked, restricted_docs=restricted)}
+        else:  # the endpoint, once per request form
+            results = {}
+            for mode in modes:
+                llm = build_llm(settings.model_copy(update={"openai_structured_output": StructuredOutput(mode)}))
+                results[mode] = evaluate(replace(services.qa, llm=llm), asked, restricted_docs=restricted)
     except (RagspineError, ValueError) as exc:
         typer.secho(f"error: {exc}", err=True, fg=typer.colors.RED)
         raise typer.Exit(code=2) from exc
