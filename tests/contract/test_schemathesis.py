@@ -8,7 +8,7 @@ the stateful phase over the links it infers; every check), over the ASGI app ins
 with a bounded number of examples so that it stays around a minute. Any failure fails the test
 with schemathesis' own description. By hand, against a running service::
 
-    schemathesis run --config-file tests/contract/schemathesis.toml http://127.0.0.1:8000/openapi.json \\
+    schemathesis --config-file tests/contract/schemathesis.toml run http://127.0.0.1:8000/openapi.json \\
         -H 'Authorization: Bearer app-…' -H 'X-N8N-API-KEY: …'
 """
 
