@@ -104,7 +104,7 @@ def test_a_query_built_so_is_the_query_init_builds_with_its_key(metric: str, ent
     assert type(built.key) is FactKey and hash(built) == hash(made)
 
 
-def test_a_record_whose_init_takes_more_than_its_fields_is_refused() -> None:
+def test_a_record_whose_init_takes_more_than_its_fields_or_that_derives_is_refused() -> None:
     @dataclass(frozen=True, slots=True)
     class Scaled:
         value: int
@@ -121,6 +121,14 @@ def test_a_record_whose_init_takes_more_than_its_fields_is_refused() -> None:
     class Unslotted:
         value: int
 
-    for cls in (Scaled, Named, Unslotted):
+    @dataclass(frozen=True, slots=True)
+    class Base:
+        value: int
+
+    @dataclass(frozen=True, slots=True)
+    class Derived(Base):  # the draft would take the base's frozen __setattr__
+        other: int
+
+    for cls in (Scaled, Named, Unslotted, Derived):
         with pytest.raises(TypeError):
             record_builder(cls)
