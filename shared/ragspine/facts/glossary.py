@@ -5,7 +5,7 @@ from __future__ import annotations
 import enum
 import re
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -245,9 +245,13 @@ class Glossary:
         years = {m.period.period[:4] for m in mentions if m.period is not None and m.period.period}
         return found + sorted(years)
 
+    def entity_codes(self, text: str) -> frozenset[str]:
+        """The entity codes ``text`` names through the aliases (香港, Hong Kong, ACME_HK -> ACME_HK)."""
+        return entity_codes_in(self.scan(text))
+
     def entities_named(self, text: str) -> frozenset[str]:
         """The entity codes ``text`` names, the home group aside (every document of the domain is about it)."""
-        return frozenset(m.code for m in self.scan(text) if m.kind is SlotKind.ENTITY and m.code) - {self.home_entity}
+        return self.entity_codes(text) - {self.home_entity}
 
     def normalize(self, kind: SlotKind, raw: str) -> str | None:
         """The code a whole argument names (``营业收入`` -> REVENUE), or None."""
@@ -354,6 +358,11 @@ def _with_number_of_the_head(aliases: dict[str, tuple[SlotKind, str]]) -> None:
         head = match["head"]
         other = head[:-1] if head.endswith("s") and not head.endswith("ss") else f"{head}s"
         aliases.setdefault(other + match["rest"], owner)
+
+
+def entity_codes_in(mentions: Iterable[Mention]) -> frozenset[str]:
+    """The codes of the entities among ``mentions`` (a scan's)."""
+    return frozenset(m.code for m in mentions if m.kind is SlotKind.ENTITY and m.code)
 
 
 def _blanked(norm: str, spans: list[tuple[int, int]]) -> str:

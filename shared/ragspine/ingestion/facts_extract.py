@@ -236,9 +236,9 @@ def _assumed_entity(doc: ParsedDocument, glossary: Glossary) -> str:
         return glossary.home_entity  # "Hoshizora Seiki Co., Ltd." for the home "Hoshizora Seiki Group"
     # A Latin name holding an entity's alias as a word (``ACME JP Co.``) is that entity; CJK has no
     # word edges, so 日本航空 holding 日本 is another company.
-    named = {m.code for m in glossary.scan(company) if m.kind is SlotKind.ENTITY and m.code}
+    named = glossary.entity_codes(company)
     if len(named) == 1 and company.isascii():
-        return named.pop()
+        return next(iter(named))
     return open_entity_code(company) or ""
 
 
@@ -251,8 +251,8 @@ def _entity_in_file_name(doc: ParsedDocument, glossary: Glossary) -> str:
     named ("Nordvik_vs_Brantwell") say nothing of which one a table is about.
     """
     words = " ".join(_FILE_NAME_WORDS.split(PurePath(doc.doc_id).stem))
-    named = {m.code for m in glossary.scan(words) if m.kind is SlotKind.ENTITY and m.code}
-    return named.pop() if len(named) == 1 else ""
+    named = glossary.entity_codes(words)
+    return next(iter(named)) if len(named) == 1 else ""
 
 
 def _pdf_table_facts(block: Block, doc: ParsedDocument, glossary: Glossary, lineage: Lineage, assumed: str,

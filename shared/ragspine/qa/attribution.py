@@ -14,20 +14,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from ragspine.facts.glossary import Glossary, SlotKind
 from ragspine.llm.extractive import split_sentences
 from ragspine.numbers import read_numbers, sourced_values
 from ragspine.numbers.years import years
 from ragspine.qa.evidence import Evidence
 
 Namer = Callable[[str], frozenset[str]]
-
-
-def entity_namer(glossary: Glossary) -> Namer:
-    """The entity codes a text names, through the glossary's aliases (香港, Hong Kong, ACME_HK -> ACME_HK)."""
-    def named(text: str) -> frozenset[str]:
-        return frozenset(m.code for m in glossary.scan(text) if m.kind is SlotKind.ENTITY and m.code)
-    return named
 
 
 def misattributed(claims_of: Sequence[str], evidence: Sequence[Evidence], *,

@@ -25,7 +25,7 @@ from ragspine.facts.glossary import Glossary, SlotKind
 from ragspine.llm.chat import Message
 from ragspine.llm.errors import LLM_BAD_RESPONSE, LLM_TIMEOUT, LLMResponseError
 from ragspine.llm.ports import LLMProvider, StructuredLLMProvider
-from ragspine.qa.attribution import Namer, entity_namer, misattributed
+from ragspine.qa.attribution import Namer, misattributed
 from ragspine.qa.citing import CitedAnswer, cite, revised
 from ragspine.qa.evidence import Evidence
 from ragspine.qa.focus import answering_sentence, first_shown, focus
@@ -260,7 +260,7 @@ def run_narrative(question: str, *, retriever: NarrativeRetriever | None, llm: L
         decisions.append(f"narrative:language_not_kept:{lang}")
         _warn("language_not_kept", decisions)
     cited = cite(text, evidence)
-    namer = entity_namer(glossary) if glossary is not None else None
+    namer = glossary.entity_codes if glossary is not None else None
     unsupported = _unsupported(cited, evidence, namer)
     if unsupported:
         decisions += ["provenance:rejected", f"provenance:unsupported={len(unsupported)}"]  # values: detail only

@@ -27,7 +27,7 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ragspine.facts.glossary import Glossary, SlotKind
+from ragspine.facts.glossary import Glossary, entity_codes_in
 from ragspine.numbers.years import years
 from ragspine.qa.evidence import Evidence
 from ragspine.qa.language import Lang
@@ -64,7 +64,7 @@ def subject_of(question: str, lang: Lang, glossary: Glossary | None) -> Subject:
     entities: frozenset[str] = frozenset()
     if glossary is not None:
         mentions = glossary.scan(text)
-        entities = frozenset(m.code for m in mentions if m.kind is SlotKind.ENTITY and m.code) - {glossary.home_entity}
+        entities = entity_codes_in(mentions) - {glossary.home_entity}
         text = _blanked(text, [(m.start, m.end) for m in mentions])
     return Subject(entities, _names(text, lang), asked_years)
 
@@ -123,14 +123,14 @@ def _names(text: str, lang: Lang) -> tuple[str, ...]:
 
 def _entities(item: Evidence, glossary: Glossary) -> frozenset[str]:
     where = " ".join((item.text, item.context, item.locator, item.doc))
-    return frozenset(m.code for m in glossary.scan(where) if m.kind is SlotKind.ENTITY and m.code)
+    return glossary.entity_codes(where)
 
 
 def _document_entities(doc: str, glossary: Glossary) -> frozenset[str]:
     """The entities a document's name names in any run of its parts (``ACME_JP`` in ``ACME_JP_2025_Report``)."""
     parts = [part for part in _NAME_PART_SEPARATOR.split(doc.rsplit(".", 1)[0]) if part]
     runs = " | ".join("_".join(parts[i:j]) for i in range(len(parts)) for j in range(i + 1, len(parts) + 1))
-    return frozenset(m.code for m in glossary.scan(runs) if m.kind is SlotKind.ENTITY and m.code)
+    return glossary.entity_codes(runs)
 
 
 def _writes_latin(item: Evidence, glossary: Glossary | None) -> bool:

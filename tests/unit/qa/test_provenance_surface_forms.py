@@ -10,7 +10,6 @@ from hypothesis import strategies as st
 
 from ragspine.numbers import sourced_values
 from ragspine.qa.answer import answer_question
-from ragspine.qa.attribution import entity_namer
 from ragspine.qa.provenance import check_provenance
 from ragspine.qa.result import AnswerStatus, Route
 from tests.fakes.facts import InMemoryFactStore
@@ -31,7 +30,7 @@ SENTENCES = {
     "mixed": ["HK revenue 下滑，因为 closed {n} 家 stores。", "In Japan 営業利益は{n}円 higher."],
 }
 ALL_SENTENCES = [s for group in SENTENCES.values() for s in group]
-ENTITIES = entity_namer(default_glossary())
+ENTITIES = default_glossary().entity_codes
 
 values = st.one_of(
     st.integers(2, 10**6).map(Decimal),

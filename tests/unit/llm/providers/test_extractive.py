@@ -258,7 +258,10 @@ class TestEntityAsked:
         assert "日本法人" in self._answer(self.JP_PRICES)
 
     def test_the_home_group_is_no_other_entity(self) -> None:
-        assert default_glossary().entities_named("ACME Group and Hong Kong revenue") == {"ACME_HK"}
+        glossary = default_glossary()
+        assert glossary.entity_codes("ACME Group and Hong Kong revenue") == {"ACME_GROUP", "ACME_HK"}
+        assert glossary.entities_named("ACME Group and Hong Kong revenue") == {"ACME_HK"}
+        assert glossary.entity_codes("香港と日本、ACME_CN") == {"ACME_HK", "ACME_JP", "ACME_CN"}
 
 
 _YEAR_FORMS = ("FY{}", "{}年", "{}财年", "{}年度", "fiscal {}")
