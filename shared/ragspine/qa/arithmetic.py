@@ -268,9 +268,9 @@ def with_arithmetic(outcome: StructuredOutcome, arithmetic: Arithmetic, *, gloss
     elif _gap_of_two_rows(arithmetic, metrics, entities, periods):
         made += calc.row_gap(metrics, entities[0], periods[0], channels)
     elif ((arithmetic.share_of or (arithmetic.ratio and arithmetic.percent)) and len(metrics) == 1
-          and not _stated_in_percent(metrics[0], found)):
+          and not _stated_in_percent(metrics[0], found) and not outcome.computed):
         # "the percentage of software in total", "software as a percentage of total": the whole read as no row,
-        # so the part's amount is no answer
+        # so the part's amount is no answer (each division's share of the group, computed, read its whole)
         made.append((calc.text["whole_unclear"], ()))
     elif arithmetic.share_of and len(metrics) >= 3 and not outcome.computed:
         # "hardware revenue % of total revenue" read as three rows and no share computed: which is the part and

@@ -128,6 +128,7 @@ def clarify_scope(intent: Intent, *, glossary: Glossary, today: date, lang: Lang
                                       "no period named: the last completed fiscal year"))
     if analysis:
         entities, periods = analytics.expand_lookups(analysis, parsed.metrics, entities, periods, glossary)
+        channels = analytics.share_channels(analysis, channels, glossary)
     slots = Slots(parsed.metrics, entities, periods, channels, tuple(assumptions))
     return Proceed(slots, _refinements(slots, glossary=glossary, today=today, lang=lang))
 

@@ -19,8 +19,9 @@ from ragspine.qa.arithmetic_cues import NO_ARITHMETIC, Arithmetic, read_arithmet
 from ragspine.qa.company_spelling import with_company_names
 from ragspine.qa.derived_asks import opening_year_only, read_derived, without_formula_inputs
 from ragspine.qa.intent_model import Channel, Intent
-from ragspine.qa.parent_shares import asks_parent_share
+from ragspine.qa.parent_shares import asks_parent_share, without_share_reading
 from ragspine.qa.period_totals import totals_named_periods
+from ragspine.qa.share_wholes import channel_is_part
 from ragspine.qa.slots import ParsedSlots, parse_slots
 from ragspine.qa.statement_names import without_statement_names
 
@@ -84,8 +85,14 @@ class RuleIntentParser:
                                  sum_words=max(arithmetic.sum_words, 1))
         if arithmetic is not None and totals_named_periods(question, arithmetic, slots):  # "total X in 2019 and 2018"
             arithmetic = replace(arithmetic, period_sum=max(arithmetic.period_sum, 1), periods_totalled=True)
-        if arithmetic is not None and not analysis.share and asks_parent_share(arithmetic, slots, self._glossary):
-            analysis = replace(analysis, share=True)  # "売上収益に占める欧州の割合": Europe's share of the group's
+        if arithmetic is not None and asks_parent_share(arithmetic, slots, self._glossary):
+            # "売上収益に占める欧州の割合", "what share of group revenue came from Japan": Europe's share of the group's
+            analysis = replace(analysis, share=True)
+            arithmetic = without_share_reading(arithmetic)
+        if arithmetic is not None and (analysis.share or arithmetic.ratio or arithmetic.percent) \
+                and channel_is_part(question, self._glossary):  # "what percentage of Hong Kong revenue was online"
+            analysis = replace(analysis, share=True, channel_share=True)
+            arithmetic = without_share_reading(arithmetic)
         if arithmetic is not None and arithmetic.explicit:  # "ROA(経常利益/総資産)": the question's own formula
             slots = replace(slots, metrics=arithmetic.explicit)
         if arithmetic is not None and arithmetic.by_formula:  # "ROEをDuPont分解(…×…×…)で": that formula first

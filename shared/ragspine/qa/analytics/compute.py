@@ -8,6 +8,7 @@ inputs are missing is never computed: the answer says which input is missing ins
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import replace
 from decimal import Decimal
 from types import MappingProxyType
@@ -36,6 +37,7 @@ _TEXT = MappingProxyType({
         "winner_high": "最高的是{names}", "winner_low": "最低的是{names}", "tie": "（并列，均为 {value} {unit}）",
         "gap_high": "，比{next}高 {gap}{unit}", "gap_low": "，比{next}低 {gap}{unit}", "points": "个百分点",
         "share": "{entity}{period} {metric}占{parent}的 {share}%", "names": "、",
+        "channel_share": "{entity}{period} {channel}{metric}占其{total}{metric}的 {share}%",
         "not_additive": "{metric}不可加总，因此不计算{what}。", "what_share": "占比", "what_sum": "季度合计",
         "sum": "{entity}{period} {metric}四个季度合计 {total} {unit}",
         "stated_same": "，与公布的全年数 {stated} {unit} 一致",
@@ -56,6 +58,7 @@ _TEXT = MappingProxyType({
         "winner_high": "Highest: {names}", "winner_low": "Lowest: {names}", "tie": " (tied at {value} {unit})",
         "gap_high": ", {gap}{unit} above {next}", "gap_low": ", {gap}{unit} below {next}", "points": " points",
         "share": "{entity} {period} {metric} is {share}% of {parent}", "names": " and ",
+        "channel_share": "{entity} {period} {channel} {metric} is {share}% of its {total} {metric}",
         "not_additive": "{metric} cannot be added up, so no {what} is computed.", "what_share": "share",
         "what_sum": "sum of quarters",
         "sum": "{entity} {period} {metric}, sum of the four quarters: {total} {unit}",
@@ -80,6 +83,7 @@ _TEXT = MappingProxyType({
         "tie": "（同値、いずれも {value} {unit}）",
         "gap_high": "、{next}より {gap}{unit} 高い", "gap_low": "、{next}より {gap}{unit} 低い", "points": "ポイント",
         "share": "{entity}{period} {metric}は{parent}の {share}%", "names": "・",
+        "channel_share": "{entity}{period} {channel}{metric}は{total}{metric}の {share}%",
         "not_additive": "{metric}は合算できないため、{what}は計算しません。", "what_share": "構成比",
         "what_sum": "四半期合計",
         "sum": "{entity}{period} {metric}の四半期合計 {total} {unit}",
@@ -100,6 +104,8 @@ def expand_lookups(analysis: Analysis, metrics: tuple[str, ...], entities: tuple
                    periods: tuple[Period, ...], glossary: Glossary) -> tuple[tuple[str, ...], tuple[Period, ...]]:
     """The entities and periods to look up so the analysis has its inputs (prior periods, parents, quarters).
 
+    A share's other whole, the same entity's figure over all channels, is a channel: ``share_channels``.
+
     Quarters are looked up only when some metric asked is additive: the others are never summed. Their
     mean ("the average quarterly low price") is asked of any metric: each quarter's figure is stated.
     """
@@ -113,12 +119,29 @@ def expand_lookups(analysis: Analysis, metrics: tuple[str, ...], entities: tuple
         if summed:
             wanted_periods.update(dict.fromkeys(quarters_of(period)))
     wanted_entities = dict.fromkeys(entities)
-    if analysis.share:
-        for entity in entities:
+    if analysis.share and not analysis.channel_share:
+        for entity in _parts_named(entities, glossary):
             parent = _parent(entity, glossary)
             if parent is not None:
                 wanted_entities[parent] = None
     return tuple(wanted_entities), tuple(wanted_periods)
+
+
+def share_channels(analysis: Analysis, channels: tuple[str, ...], glossary: Glossary) -> tuple[str, ...]:
+    """The channels to look up for a channel's share: its entity's figure over all channels (the glossary's default
+    channel), the whole, is looked up beside the channel named."""
+    default = glossary.default_channel
+    if not analysis.channel_share or default in channels or not channels:
+        return channels
+    return (*channels, default)
+
+
+def _parts_named(entities: Iterable[str], glossary: Glossary) -> list[str]:
+    """The entities whose share is asked: each one but the parent of another named ("of Hospitals revenue … from
+    Amsterdam" asks Amsterdam's share of Hospitals, not Hospitals' of the group)."""
+    named = list(entities)
+    wholes = {_parent(entity, glossary) for entity in named}
+    return [entity for entity in named if entity not in wholes]
 
 
 def _parent(entity: str, glossary: Glossary) -> str | None:
@@ -143,7 +166,7 @@ def with_analysis(outcome: StructuredOutcome, analysis: Analysis, *, glossary: G
     if analysis.order is not None:
         _extend(lines, computed, _rankings(results, found, analysis, glossary, lang))
     if analysis.share:
-        _extend(lines, computed, _shares(results, found, glossary, lang))
+        _extend(lines, computed, _shares(results, found, glossary, lang, of_channels=analysis.channel_share))
     if analysis.sum_of_quarters and not analysis.quarter_mean:  # a mean of the quarters is the arithmetic's
         _extend(lines, computed, _sums(results, found, glossary, lang))
     return replace(outcome, lines=tuple(lines), differences=differences, computed=tuple(computed))
@@ -250,32 +273,51 @@ def _units_differ(facts: list[Fact], metric: str, period: Period, what: str, glo
 
 
 def _shares(results: tuple[QueryResult, ...], found: dict[tuple[str, str, str, Period], Fact],
-            glossary: Glossary, lang: Lang) -> list[tuple[str, tuple[str, ...]]]:
+            glossary: Glossary, lang: Lang, *, of_channels: bool) -> list[tuple[str, tuple[str, ...]]]:
+    """Each entity's share of its parent or, ``of_channels``, each channel named's share of its entity's figure
+    over all channels (the glossary's default channel, looked up as the whole and no part)."""
     text = _TEXT[lang]
     made: list[tuple[str, tuple[str, ...]]] = []
+    default = glossary.default_channel
     for metric, period, channel in _groups(results):
+        if of_channels and channel == default:
+            continue
         if not glossary.term(SlotKind.METRIC, metric).additive:
             made.append((text["not_additive"].format(metric=_name(glossary, SlotKind.METRIC, metric, lang),
                                                      what=text["what_share"]), ()))
             continue
-        for entity in _entities(results):
-            parent = _parent(entity, glossary)
-            part, whole = found.get((metric, entity, channel, period)), found.get((metric, parent or "", channel,
-                                                                                   period))
-            if parent is None or part is None or whole is None or _value(whole) == 0:
-                continue
-            on_one = _on_one_unit([part, whole])
-            if on_one is None:
-                made.append((_units_differ([part, whole], metric, period, text["what_share"], glossary, lang), ()))
-                continue
-            values, _ = on_one
-            share = format_decimal((values[part] / values[whole] * 100).quantize(Decimal("0.1")))
-            line = text["share"].format(entity=label(glossary.term(SlotKind.ENTITY, entity), lang),
-                                        period=period.label,
-                                        metric=_name(glossary, SlotKind.METRIC, metric, lang),
-                                        parent=label(glossary.term(SlotKind.ENTITY, parent), lang), share=share)
-            made.append((f"{line}{_cited([part, whole], lang)}", (share,)))
+        for entity in _entities(results) if of_channels else _parts_named(_entities(results), glossary):
+            part = found.get((metric, entity, channel, period))
+            parent = None if of_channels else _parent(entity, glossary)
+            whole = found.get((metric, parent or "", channel, period))
+            if parent is not None and part is not None and whole is not None:
+                made += _share(part, whole, text["share"], glossary, lang,
+                               entity=_name(glossary, SlotKind.ENTITY, entity, lang), period=period.label,
+                               metric=_name(glossary, SlotKind.METRIC, metric, lang),
+                               parent=_name(glossary, SlotKind.ENTITY, parent, lang))
+            whole = found.get((metric, entity, default, period)) if of_channels else None
+            if part is not None and whole is not None:  # "what percentage of Hong Kong revenue was online"
+                made += _share(part, whole, text["channel_share"], glossary, lang,
+                               entity=_name(glossary, SlotKind.ENTITY, entity, lang), period=period.label,
+                               metric=_name(glossary, SlotKind.METRIC, metric, lang),
+                               channel=_name(glossary, SlotKind.CHANNEL, channel, lang),
+                               total=_name(glossary, SlotKind.CHANNEL, default, lang))
     return made
+
+
+def _share(part: Fact, whole: Fact, wording: str, glossary: Glossary, lang: Lang,
+           **names: str) -> list[tuple[str, tuple[str, ...]]]:
+    """``part`` as a percentage of ``whole``, worded with ``names``; a line saying why not when their units differ
+    (none when the whole is zero)."""
+    if _value(whole) == 0:
+        return []
+    on_one = _on_one_unit([part, whole])
+    if on_one is None:
+        return [(_units_differ([part, whole], part.metric_code, Period(part.period_type, part.period),
+                               _TEXT[lang]["what_share"], glossary, lang), ())]
+    values, _ = on_one
+    share = format_decimal((values[part] / values[whole] * 100).quantize(Decimal("0.1")))
+    return [(f"{wording.format(share=share, **names)}{_cited([part, whole], lang)}", (share,))]
 
 
 # The wording names the count ("四个季度", "the four quarters"): the number reader reads it, so it is declared.

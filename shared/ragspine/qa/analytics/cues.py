@@ -33,7 +33,8 @@ class Analysis:
     ``high`` or ``low`` (rank the entities), ``top`` how many to list, ``relative`` the relative
     period named (``last_year`` ...) and the words that named it, ``levels`` the hierarchy
     levels enumerated (各地区 -> region). ``quarter_mean``: the quarters cue asks their mean ("average
-    quarterly", "quarterly average"), not their sum.
+    quarterly", "quarterly average"), not their sum. ``channel_share``: the share asked is of a channel named
+    in its entity's figure over all channels, not of the entity in its parent's (``qa/share_wholes.py``).
     """
 
     prior: str | None = None
@@ -45,6 +46,7 @@ class Analysis:
     relative_raw: str = ""
     levels: tuple[str, ...] = ()
     quarter_mean: bool = False
+    channel_share: bool = False
 
     def __bool__(self) -> bool:
         # ``is`` first: every ask of a plain question checks this, and NO_ANALYSIS is what it gets.

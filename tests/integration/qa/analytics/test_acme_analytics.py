@@ -169,6 +169,48 @@ class TestShareAndSums:
         assert "不可加总" in body["answer"]
 
 
+WHOLE_UNCLEAR = ("which figure is the whole", "哪一个数值是整体", "どの数値が全体")
+
+
+class TestSharesOfAWholeNamed:
+    """A share whose whole the question names is computed, and never beside a note that its whole is unclear."""
+
+    @pytest.mark.parametrize(("question", "marker", "share"), [
+        ("What share of group revenue came from Japan in FY2024?", "is 28.3% of ACME Group", "28.3"),
+        ("Hong Kong revenue as a percentage of group revenue in FY2024", "is 14.6% of ACME Group", "14.6"),
+        ("What proportion of group revenue did Japan contribute in FY2024?", "is 28.3% of ACME Group", "28.3"),
+        ("2024年日本营业收入占集团的比例是多少", "占集团（ACME_GROUP）的 28.3%", "28.3"),
+        ("2024年度の日本の売上高はグループ全体の何%ですか", "はグループ（ACME_GROUP）の 28.3%", "28.3"),
+    ])
+    def test_a_part_of_its_parent(self, ask: Ask, question: str, marker: str, share: str) -> None:
+        body = ask(question)
+        assert (body["route"], body["status"]) == ("structured", "found")
+        assert share in computed_line(body, marker)
+        assert not any(note in body["answer"] for note in WHOLE_UNCLEAR), body["answer"]
+
+    @pytest.mark.parametrize(("question", "marker"), [
+        ("What percentage of Hong Kong revenue was online in 2023?",
+         "Hong Kong (ACME_HK) FY2023 online (ONLINE) revenue (REVENUE) is 15.1% of its total (TOTAL) revenue"),
+        ("2023年香港营业收入中线上占比是多少", "香港（ACME_HK）FY2023 线上（ONLINE）营业收入（REVENUE）占其合计（TOTAL）营业收入（REVENUE）的 15.1%"),
+        ("线上收入占2023年香港营业收入的比例是多少", "占其合计（TOTAL）营业收入（REVENUE）的 15.1%"),
+        ("2023年度の香港の売上高に占めるオンラインの割合は？", "オンライン（ONLINE）売上高（REVENUE）は合計（TOTAL）売上高（REVENUE）の 15.1%"),
+        ("Japan offline revenue as a percentage of Japan revenue in 2025", "is 72.0% of its total (TOTAL) revenue"),
+    ])
+    def test_a_channel_of_its_entity_over_all_channels(self, ask: Ask, question: str, marker: str) -> None:
+        body = ask(question)
+        assert (body["route"], body["status"]) == ("structured", "found")
+        computed_line(body, marker)
+        # the whole is the entity's own figure over all channels: nothing of its parent is looked up
+        assert "ACME_GROUP" not in body["answer"], body["answer"]
+        assert not any(note in body["answer"] for note in WHOLE_UNCLEAR), body["answer"]
+
+    def test_a_channel_inside_the_whole_asks_the_parents_figure_of_that_channel(self, ask: Ask) -> None:
+        body = ask("What share of online revenue came from Japan in FY2024?")
+        # the group states no online revenue: the share is not computed, and the missing whole is said
+        assert "No data for ACME Group (ACME_GROUP) FY2024 revenue (REVENUE) · online (ONLINE)" in body["answer"]
+        assert "计算自" not in body["answer"] and "of its total" not in body["answer"]
+
+
 def test_a_repeated_analytics_question_gives_the_same_answer_from_the_parse_cache(wired: Services) -> None:
     question = "香港和中国内地2025年的净利润哪个更高？"
     answers = [answer_question(question, qa=wired.qa) for _ in range(3)]

@@ -83,3 +83,17 @@ def test_last_year_is_the_june_fiscal_year_just_ended(ask: Ask) -> None:
     assert body["slots"]["period"] == ["FY2025"]
     assert "2012.5 EUR_M（来源：" in body["answer"]
     assert "“last year” read as FY2025" in body["answer"]
+
+
+def test_each_divisions_share_of_the_group_with_no_note_that_the_whole_is_unclear(ask: Ask) -> None:
+    body = ask("What share of group revenue did each division make in FY2025?")
+    assert computed_line(body, "is 60.9% of Vela Health Group").startswith("Hospitals division (VELA_HOSPITALS)")
+    assert computed_line(body, "is 14.3% of Vela Health Group").startswith("Diagnostics division (VELA_DIAGNOSTICS)")
+    assert "which figure is the whole" not in body["answer"]
+
+
+def test_a_hospitals_share_of_its_division_alone(ask: Ask) -> None:
+    body = ask("What share of Hospitals revenue came from Amsterdam in FY2025?")
+    assert computed_line(body, "is 52.2% of Hospitals division").startswith("Amsterdam General Hospital")
+    # the division named is the whole, not a part asked of the group
+    assert "VELA_GROUP" not in body["answer"], body["answer"]
