@@ -169,6 +169,19 @@ class TestShareAndSums:
         assert "不可加总" in body["answer"]
 
 
+@pytest.mark.parametrize(("question", "marker"), [
+    ("What was the average quarterly revenue of Japan in FY2024?", "2024Q1–2024Q4 average: 163.75 USD_M"),
+    ("Japan quarterly average revenue in 2024", "2024Q1–2024Q4 average: 163.75 USD_M"),
+    ("2024年日本各季度平均营业收入", "2024Q1–2024Q4平均值：163.75 USD_M"),
+    ("日本の2024年度の四半期平均売上高", "2024Q1–2024Q4の平均：163.75 USD_M"),
+])
+def test_the_quarters_mean_is_the_answer_never_the_years_figure_alone(ask: Ask, question: str, marker: str) -> None:
+    body = ask(question)
+    # the mean leads, cited to the four quarters; the year's 655 follows as what they were read beside
+    assert body["answer"].splitlines()[0] == computed_line(body, marker)
+    assert "四个季度合计" not in body["answer"] and "four quarters" not in body["answer"]
+
+
 WHOLE_UNCLEAR = ("which figure is the whole", "哪一个数值是整体", "どの数値が全体")
 
 

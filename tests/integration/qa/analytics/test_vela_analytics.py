@@ -97,3 +97,8 @@ def test_a_hospitals_share_of_its_division_alone(ask: Ask) -> None:
     assert computed_line(body, "is 52.2% of Hospitals division").startswith("Amsterdam General Hospital")
     # the division named is the whole, not a part asked of the group
     assert "VELA_GROUP" not in body["answer"], body["answer"]
+
+
+def test_the_average_quarterly_revenue_of_a_division(ask: Ask) -> None:
+    body = ask("What was the average quarterly revenue of clinics in FY2025?")
+    assert body["answer"].splitlines()[0] == computed_line(body, "2025Q1–2025Q4 average: 124.625 EUR_M")
