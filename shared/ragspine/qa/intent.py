@@ -15,7 +15,14 @@ from ragspine.facts.matching import alias_pattern
 from ragspine.facts.open_vocabulary import METRIC_PREFIX, label_of
 from ragspine.lazy import LazyPattern
 from ragspine.qa.analytics.cues import Analysis, AnalyticsCues
-from ragspine.qa.arithmetic_cues import NO_ARITHMETIC, Arithmetic, read_arithmetic, with_cagr_start, without_cues
+from ragspine.qa.arithmetic_cues import (
+    GROWTH,
+    NO_ARITHMETIC,
+    Arithmetic,
+    read_arithmetic,
+    with_cagr_start,
+    without_cues,
+)
 from ragspine.qa.company_spelling import with_company_names
 from ragspine.qa.derived_asks import opening_year_only, read_derived, without_formula_inputs
 from ragspine.qa.intent_model import Channel, Intent
@@ -74,6 +81,8 @@ class RuleIntentParser:
         analysis, causal, quantity, comparison, unit = self.cues(text)
         if analysis:  # a cue word may be a document row's own ("amounts falling due after more than one year")
             analysis = self._analytics.read(_rows_blanked(question, text, slots, self._glossary))
+        if analysis.order is not None and analysis.prior is None and GROWTH.search(text) is not None:
+            analysis = replace(analysis, prior="year", by_growth=True)  # "which region grew fastest": rank the growth
         if analysis:
             slots = self._with_analysis(slots, analysis)
         channel = Channel.NARRATIVE

@@ -48,6 +48,9 @@ _TEXT = MappingProxyType({
         "computed": "（计算自：{sources}）",
         "units": "{period} {metric}的数值单位不同（{units}），币种之间不作换算，因此不计算{what}。",
         "what_ranking": "排名", "unstated": "未注明单位", "rescaled": "（{units} 已统一换算为 {target}）",
+        "growth_ranking": "{period} {metric}较 {prior} 增长率排名（{order}）：{items}。",
+        "growth_item": "{entity} {value}%",
+        "no_growth": "（{names}的 {prior} 数值不为正，不计算增长率）",
     }),
     Lang.EN: MappingProxyType({
         "no_prior": "The {kind} of {what} cannot be computed: there is no figure for {prior} (see above).",
@@ -72,6 +75,9 @@ _TEXT = MappingProxyType({
         "units": "The {period} {metric} figures are in different units ({units}), which are never converted, "
                  "so no {what} is computed.",
         "what_ranking": "ranking", "unstated": "unit not stated", "rescaled": " ({units} put on the scale of {target})",
+        "growth_ranking": "{period} {metric} growth over {prior} ranking ({order}): {items}. ",
+        "growth_item": "{entity} {value}%",
+        "no_growth": " ({names}: no growth rate, the {prior} figure is not positive)",
     }),
     Lang.JA: MappingProxyType({
         "no_prior": "{what}の{kind}は計算できません：{prior} のデータがありません（上記参照）。",
@@ -95,6 +101,9 @@ _TEXT = MappingProxyType({
         "computed": "（计算自：{sources}）",
         "units": "{period} {metric}の数値は単位が異なり（{units}）、換算しないため、{what}は計算しません。",
         "what_ranking": "順位", "unstated": "単位の記載なし",
+        "growth_ranking": "{period} {metric}の{prior}比伸び率の順位（{order}）：{items}。",
+        "growth_item": "{entity} {value}%",
+        "no_growth": "（{names}は {prior} の数値が正でないため、伸び率は計算しません）",
         "rescaled": "（{units} は {target} に単位をそろえて比較）",
     }),
 })
@@ -164,7 +173,8 @@ def with_analysis(outcome: StructuredOutcome, analysis: Analysis, *, glossary: G
         differences, notes = _prior_changes(results, found, analysis.prior, glossary, lang)
         lines += [render_difference(d, glossary, lang) for d in differences] + notes
     if analysis.order is not None:
-        _extend(lines, computed, _rankings(results, found, analysis, glossary, lang))
+        ranked = _growth_rankings if analysis.by_growth else _rankings
+        _extend(lines, computed, ranked(results, found, analysis, glossary, lang))
     if analysis.share:
         _extend(lines, computed, _shares(results, found, glossary, lang, of_channels=analysis.channel_share))
     if analysis.sum_of_quarters and not analysis.quarter_mean:  # a mean of the quarters is the arithmetic's
@@ -246,6 +256,60 @@ def _rankings(results: tuple[QueryResult, ...], found: dict[tuple[str, str, str,
         rescaled = sorted({f.unit for f in facts if f.unit != unit})
         note = text["rescaled"].format(units="、".join(rescaled), target=unit) if rescaled else ""
         made.append((f"{line}{verdict}{note}{_cited(inputs, lang)}", numbers))
+    return made
+
+
+def _growth_rankings(results: tuple[QueryResult, ...], found: dict[tuple[str, str, str, Period], Fact],
+                     analysis: Analysis, glossary: Glossary, lang: Lang) -> list[tuple[str, tuple[str, ...]]]:
+    """One list per metric x period x channel of the entities asked, ordered by their growth over the prior year.
+
+    A year looked up only as another's prior is not ranked; an entity whose prior figure is not positive, or
+    whose two figures are in different units, has no growth rate and is named beside the list.
+    """
+    text = _TEXT[lang]
+    made: list[tuple[str, tuple[str, ...]]] = []
+    groups = _groups(results)
+    periods = {period for _, period, _ in groups}
+    for metric, period, channel in groups:
+        prior = prior_period(period, "year")
+        if prior not in periods:
+            continue
+        scope = [e for e in _entities(results) if not analysis.levels
+                 or glossary.term(SlotKind.ENTITY, e).level in analysis.levels]
+        pairs = [(found[(metric, e, channel, period)], found[(metric, e, channel, prior)]) for e in scope
+                 if (metric, e, channel, period) in found and (metric, e, channel, prior) in found]
+        rated = {now: ((_value(now) - _value(before)) / _value(before) * 100).quantize(Decimal("0.01"))
+                 for now, before in pairs if now.unit == before.unit and _value(before) > 0}
+        if len(rated) < 2:
+            continue
+        high = analysis.order == "high"
+        ordered = sorted(rated, key=lambda f: rated[f], reverse=high)
+        shown = ordered[:analysis.top] if analysis.top else ordered
+        rate = {f: format_decimal(rated[f]) for f in ordered}
+        items = text["items"].join(text["growth_item"].format(
+            entity=_name(glossary, SlotKind.ENTITY, f.entity, lang),
+            value=f"+{rate[f]}" if rated[f] > 0 else rate[f]) for f in shown)
+        line = text["growth_ranking"].format(period=period.label, prior=prior.label,
+                                             metric=_name(glossary, SlotKind.METRIC, metric, lang),
+                                             order=text["order_high" if high else "order_low"], items=items)
+        best = rated[ordered[0]]
+        winners = [f for f in ordered if rated[f] == best]
+        rest = [f for f in ordered if rated[f] != best]
+        names = text["names"].join(label(glossary.term(SlotKind.ENTITY, f.entity), lang) for f in winners)
+        verdict = text["winner_high" if high else "winner_low"].format(names=names)
+        numbers = tuple(rate[f] for f in shown)
+        inputs = winners
+        if rest:
+            gap = format_decimal(abs(best - rated[rest[0]]))
+            verdict += text["gap_high" if high else "gap_low"].format(
+                next=label(glossary.term(SlotKind.ENTITY, rest[0].entity), lang), gap=gap, unit=text["points"])
+            numbers, inputs = (*numbers, gap), [*winners, rest[0]]
+        unrated = [now.entity for now, _ in pairs if now not in rated]
+        note = text["no_growth"].format(names=text["names"].join(
+            label(glossary.term(SlotKind.ENTITY, e), lang) for e in unrated), prior=prior.label) if unrated else ""
+        befores = dict(pairs)
+        made.append((f"{line}{verdict}{note}{_cited([f for now in inputs for f in (befores[now], now)], lang)}",
+                     numbers))
     return made
 
 

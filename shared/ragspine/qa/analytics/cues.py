@@ -35,6 +35,8 @@ class Analysis:
     levels enumerated (各地区 -> region). ``quarter_mean``: the quarters cue asks their mean ("average
     quarterly", "quarterly average"), not their sum. ``channel_share``: the share asked is of a channel named
     in its entity's figure over all channels, not of the entity in its parent's (``qa/share_wholes.py``).
+    ``by_growth``: the ranking is of each entity's growth over the prior year ("which region grew fastest"),
+    not of its figure (``prior`` is then ``year``: the prior year's figures are looked up).
     """
 
     prior: str | None = None
@@ -47,6 +49,7 @@ class Analysis:
     levels: tuple[str, ...] = ()
     quarter_mean: bool = False
     channel_share: bool = False
+    by_growth: bool = False
 
     def __bool__(self) -> bool:
         # ``is`` first: every ask of a plain question checks this, and NO_ANALYSIS is what it gets.

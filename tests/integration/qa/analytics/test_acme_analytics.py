@@ -182,6 +182,38 @@ def test_the_quarters_mean_is_the_answer_never_the_years_figure_alone(ask: Ask, 
     assert "四个季度合计" not in body["answer"] and "four quarters" not in body["answer"]
 
 
+class TestGrowthRanked:
+    """"Which region grew fastest" ranks each region's growth over the prior year, never the figures themselves."""
+
+    @pytest.mark.parametrize(("question", "marker", "ranked", "verdict"), [
+        ("Which region grew revenue fastest in FY2025?", "growth over FY2024 ranking (highest first)",
+         "Mainland China (ACME_CN) +10.00%; Hong Kong (ACME_HK) +3.85%; Japan (ACME_JP) +2.60%",
+         "Highest: Mainland China (ACME_CN), 6.15 points above Hong Kong (ACME_HK)"),
+        ("Which region had the highest revenue growth in FY2025?", "growth over FY2024 ranking (highest first)",
+         "Mainland China (ACME_CN) +10.00%", "6.15 points above Hong Kong (ACME_HK)"),
+        ("哪个地区2025年营收增长最快", "较 FY2024 增长率排名（从高到低）",
+         "中国内地（ACME_CN） +10.00%；香港（ACME_HK） +3.85%；日本（ACME_JP） +2.60%", "最高的是中国内地（ACME_CN），比香港（ACME_HK）高 6.15个百分点"),
+        ("2025年度に売上高の伸び率が最も高い地域は？", "のFY2024比伸び率の順位（高い順）",
+         "中国本土（ACME_CN） +10.00%", "最も高いのは中国本土（ACME_CN）、香港（ACME_HK）より 6.15ポイント 高い"),
+        ("Which region had the lowest net profit growth in 2025?", "growth over FY2024 ranking (lowest first)",
+         "Japan (ACME_JP) +8.14%; Hong Kong (ACME_HK) +14.42%; Mainland China (ACME_CN) +17.89%",
+         "Lowest: Japan (ACME_JP), 6.28 points below Hong Kong (ACME_HK)"),
+    ])
+    def test_the_growth_is_ranked(self, ask: Ask, question: str, marker: str, ranked: str, verdict: str) -> None:
+        body = ask(question)
+        assert (body["route"], body["status"]) == ("structured", "found")
+        line = computed_line(body, marker)
+        assert ranked in line and verdict in line
+        # each region's change over the year is shown and cited beside the ranking; no ranking of the amounts
+        assert sum("（计算自：" in each for each in body["answer"].splitlines()) == 4, body["answer"]
+        assert "1452 USD_M; " not in body["answer"] and "1452 USD_M；" not in body["answer"]
+
+    def test_its_rates_and_gap_pass_the_provenance_check(self, wired: Services) -> None:
+        result = answer_question("Which region grew revenue fastest in FY2025?", qa=wired.qa)
+        decisions = result.trace["decisions"]
+        assert isinstance(decisions, list) and "provenance:pass" in decisions, decisions
+
+
 WHOLE_UNCLEAR = ("which figure is the whole", "哪一个数值是整体", "どの数値が全体")
 
 
