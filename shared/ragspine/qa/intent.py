@@ -102,6 +102,11 @@ class RuleIntentParser:
                 and channel_is_part(question, self._glossary):  # "what percentage of Hong Kong revenue was online"
             analysis = replace(analysis, share=True, channel_share=True)
             arithmetic = without_share_reading(arithmetic)
+        if arithmetic is not None and analysis.order is None and _compares_two(text, slots, arithmetic, self._glossary):
+            # "compare Hong Kong and Japan net profit": which is higher and by how much (their growth, if asked)
+            analysis = replace(analysis, order="high")
+            if GROWTH.search(text) is not None:
+                analysis = replace(analysis, prior="year", by_growth=True)
         if arithmetic is not None and arithmetic.explicit:  # "ROA(経常利益/総資産)": the question's own formula
             slots = replace(slots, metrics=arithmetic.explicit)
         if arithmetic is not None and arithmetic.by_formula:  # "ROEをDuPont分解(…×…×…)で": that formula first
@@ -161,6 +166,22 @@ class RuleIntentParser:
                            tuple(names), row_words=slots.row_words, section_sum=slots.section_sum,
                            unstated_kind=slots.unstated_kind, asked_rows=slots.asked_rows,
                            per_share_for_count=slots.per_share_for_count)
+
+
+# Words that ask two figures compared, beyond showing both: "compare", "versus", 比较, 比較
+_COMPARE = LazyPattern(r"(?<![a-z])(?:compare[ds]?|comparing|versus|vs\.?)(?![a-z])|比较|对比|比較|対比")
+
+
+def _compares_two(text: str, slots: ParsedSlots, arithmetic: Arithmetic, glossary: Glossary) -> bool:
+    """Whether the question asks two entities' one figure compared ("compare A and B"), nothing computed else,
+    neither entity a part of the other."""
+    if arithmetic.computes or len(slots.metrics) != 1 or len(slots.periods) > 1 or len(slots.entities) != 2:
+        return False
+    terms = glossary.terms[SlotKind.ENTITY]
+    first, second = slots.entities
+    if first not in terms or second not in terms or terms[first].parent == second or terms[second].parent == first:
+        return False
+    return _COMPARE.search(text) is not None
 
 
 def _with_display_names(slots: ParsedSlots, glossary: Glossary) -> ParsedSlots:

@@ -214,6 +214,19 @@ class TestGrowthRanked:
         assert isinstance(decisions, list) and "provenance:pass" in decisions, decisions
 
 
+@pytest.mark.parametrize(("question", "verdict"), [
+    ("Compare Hong Kong and Japan net profit in 2025", "Highest: Japan (ACME_JP), 7.3 USD_M above Hong Kong (ACME_HK)"),
+    ("Hong Kong vs Japan net profit 2025", "Highest: Japan (ACME_JP), 7.3 USD_M above Hong Kong (ACME_HK)"),
+    ("比较2025年香港和日本的净利润", "最高的是日本（ACME_JP），比香港（ACME_HK）高 7.3 USD_M"),
+    ("2025年度の香港と日本の純利益を比較して", "最も高いのは日本（ACME_JP）、香港（ACME_HK）より 7.3 USD_M 高い"),
+    ("Compare Hong Kong and Japan revenue growth in 2025", "Highest: Hong Kong (ACME_HK), 1.25 points above Japan"),
+])
+def test_two_entities_compared_say_which_is_higher_and_by_how_much(ask: Ask, question: str, verdict: str) -> None:
+    body = ask(question)
+    assert (body["route"], body["status"]) == ("structured", "found")
+    computed_line(body, verdict)
+
+
 WHOLE_UNCLEAR = ("which figure is the whole", "哪一个数值是整体", "どの数値が全体")
 
 
