@@ -46,6 +46,7 @@ _TEXT = MappingProxyType({
         "by_size": "；各数均以负数列示，按绝对值为 {value}{unit}",
         "part_by_size": "；{a}以负数列示，按绝对值为 {value}{unit}",
         "ratio": "{who}{period} {a}与{b}之比：{value}{unit}",
+        "per_unit": "{who}{period} 平均每单位{b}的{a}：{value} {unit}",
         "cagr": "{who}{what} {first}–{last} 年均复合增长率（{n} 年）：{value}%",
         "sum": "{who}{period} {terms}：{value}{unit}",
         "gap": "{period} {what}：{a}比{b}{direction} {value}{unit}",
@@ -91,6 +92,7 @@ _TEXT = MappingProxyType({
         "by_size": "; all are written as negatives, so by size {value}{unit}",
         "part_by_size": "; {a} is written as a negative, so by size {value}{unit}",
         "ratio": "{who}{period} ratio of {a} to {b}: {value}{unit}",
+        "per_unit": "{who}{period} {a} per {b}: {value} {unit}",
         "cagr": "{who}{what} {first}–{last} compound annual growth rate ({n} years): {value}%",
         "sum": "{who}{period} {terms}: {value}{unit}",
         "gap": "{period} {what}: {a} is {value}{unit} {direction} {b}",
@@ -144,6 +146,7 @@ _TEXT = MappingProxyType({
         "by_size": "；いずれも負の値で記載されており、絶対値では {value}{unit}",
         "part_by_size": "；{a}は負の値で記載されており、絶対値では {value}{unit}",
         "ratio": "{who}{period} {a}の{b}に対する比率：{value}{unit}",
+        "per_unit": "{who}{period} {b}1単位あたりの{a}：{value} {unit}",
         "cagr": "{who}{what} {first}–{last} の年平均成長率（{n} 年）：{value}%",
         "sum": "{who}{period} {terms}：{value}{unit}",
         "gap": "{period} {what}：{a}は{b}より {value}{unit} {direction}",
@@ -609,7 +612,12 @@ class _Calc:
             for period in periods:
                 for channel in channels:
                     what = f"{self.metric(a)} / {self.metric(b)} {self.text['w_ratio']}"
-                    got = self.on_one_unit([(a, entity, channel, period), (b, entity, channel, period)], what)
+                    keys = [(a, entity, channel, period), (b, entity, channel, period)]
+                    per = self.per_unit(keys, entity, period)
+                    if per is not None:  # "revenue per store": money over a count, in the money's unit
+                        made.append(per)
+                        continue
+                    got = self.on_one_unit(keys, what)
                     if isinstance(got, str):
                         made.append((got, ()))
                         continue
@@ -634,6 +642,24 @@ class _Calc:
                     made.append((f"{line}{also and f'（{also}%）'}{by_size}{note}{cited(tuple(facts))}",
                                  (shown, *((also,) if also else ()), *((size,) if size else ()))))
         return made
+
+    def per_unit(self, keys: list[Key], entity: str, period: Period) -> Made | None:
+        """An amount of money over a count of things (stores, employees) found for both keys, as money per thing in
+        the amount's own unit; None for any other pair (a ratio of one unit, or units never divided)."""
+        facts = self.inputs(keys, "")
+        if isinstance(facts, str) or len(facts) != 2:
+            return None
+        amount, count = facts
+        counted = bool(count.unit) and count.unit != "PCT" and money_unit(count.unit) is None
+        if money_unit(amount.unit) is None or not counted:
+            return None
+        if self.arithmetic.percent or self.arithmetic.share_of or _dec(count) == 0:
+            return None
+        shown = self.rounded(_dec(amount) / _dec(count), DEFAULT_RATIO_PLACES)
+        line = self.text["per_unit"].format(who=self.who(entity, period), period=period.label,
+                                            a=self.metric(amount.metric_code), b=self.metric(count.metric_code),
+                                            value=shown, unit=amount.unit)
+        return f"{line}{cited(tuple(facts))}", (shown,)
 
     def share_of_parts(self, part: str, parts: list[str], entities: list[str], periods: list[Period],
                        channels: list[str]) -> list[Made]:

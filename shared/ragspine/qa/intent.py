@@ -27,6 +27,7 @@ from ragspine.qa.company_spelling import with_company_names
 from ragspine.qa.derived_asks import opening_year_only, read_derived, without_formula_inputs
 from ragspine.qa.intent_model import Channel, Intent
 from ragspine.qa.parent_shares import asks_parent_share, without_share_reading
+from ragspine.qa.per_unit_asks import metric_per
 from ragspine.qa.period_totals import totals_named_periods
 from ragspine.qa.share_wholes import channel_is_part
 from ragspine.qa.slots import ParsedSlots, parse_slots
@@ -88,7 +89,12 @@ class RuleIntentParser:
         channel = Channel.NARRATIVE
         if slots.metrics:
             channel = Channel.COMPOSITE if causal else Channel.STRUCTURED
+        per = metric_per(question, slots.metrics, self._glossary)
+        if per is not None:  # "revenue per store": the count named in the singular is a metric too
+            slots = _with_metrics(slots, (*slots.metrics, per))
         arithmetic = _read_arithmetic(question, slots, self._glossary) if slots.metrics else None
+        if arithmetic is not None and per is not None:
+            arithmetic = replace(arithmetic, ratio=True, denominator=per)
         if arithmetic is not None and slots.half_year_sum:  # "H1 2024": its two quarters added up
             arithmetic = replace(arithmetic, period_sum=max(arithmetic.period_sum, 1),
                                  sum_words=max(arithmetic.sum_words, 1))

@@ -227,6 +227,21 @@ def test_two_entities_compared_say_which_is_higher_and_by_how_much(ask: Ask, que
     computed_line(body, verdict)
 
 
+@pytest.mark.parametrize(("question", "marker"), [
+    ("What was revenue per store in Japan in FY2024?",
+     "Japan (ACME_JP) FY2024 revenue (REVENUE) per store count (STORE_COUNT): 3.26 USD_M"),
+    ("What was the ratio of revenue to store count in Japan in FY2024?", "per store count (STORE_COUNT): 3.26 USD_M"),
+    ("What was net profit per store for Hong Kong in 2025?", "per store count (STORE_COUNT): 0.46 USD_M"),
+    ("日本2024年营业收入与门店数之比", "平均每单位门店数（STORE_COUNT）的营业收入（REVENUE）：3.26 USD_M"),
+])
+def test_money_per_thing_counted_is_computed_never_answered_with_the_money(ask: Ask, question: str,
+                                                                          marker: str) -> None:
+    body = ask(question)
+    assert (body["route"], body["status"]) == ("structured", "found")
+    assert body["answer"].splitlines()[0] == computed_line(body, marker)
+    assert "units differ" not in body["answer"]
+
+
 WHOLE_UNCLEAR = ("which figure is the whole", "哪一个数值是整体", "どの数値が全体")
 
 
