@@ -55,6 +55,7 @@ class TestPriorPeriod:
     @pytest.mark.parametrize("question", [
         "Japan net profit FY2024 year over year", "How did Japan's net profit in 2024 change from last year?",
         "日本の2024年度の純利益の前年比", "Japan net profit 2024 vs last year",
+        "日本の2024年度の純利益は前年から何%変わりましたか", "How did Japan net profit in 2024 change from the previous year?",
     ])
     def test_the_same_comparison_in_other_words(self, ask: Ask, question: str) -> None:
         body = ask(question)
