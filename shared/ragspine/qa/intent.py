@@ -82,7 +82,9 @@ class RuleIntentParser:
         analysis, causal, quantity, comparison, unit = self.cues(text)
         if analysis:  # a cue word may be a document row's own ("amounts falling due after more than one year")
             analysis = self._analytics.read(_rows_blanked(question, text, slots, self._glossary))
-        if analysis.order is not None and analysis.prior is None and GROWTH.search(text) is not None:
+        if analysis.order is not None and _WHICH_QUARTER.search(text) is not None:
+            analysis = replace(analysis, of_quarters=True)  # "which quarter of 2024 had the highest revenue"
+        elif analysis.order is not None and analysis.prior is None and GROWTH.search(text) is not None:
             analysis = replace(analysis, prior="year", by_growth=True)  # "which region grew fastest": rank the growth
         if analysis:
             slots = self._with_analysis(slots, analysis)
@@ -174,6 +176,9 @@ class RuleIntentParser:
                            per_share_for_count=slots.per_share_for_count)
 
 
+# A ranking of a year's quarters, not of entities: "which quarter of 2024", 哪个季度, どの四半期
+_WHICH_QUARTER = LazyPattern(
+    r"(?<![a-z])(?:which|what)\s+(?:fiscal\s+)?quarter(?![a-z])|哪(?:个|一个|一)?季度|どの四半期")
 # Words that ask two figures compared, beyond showing both: "compare", "versus", 比较, 比較
 _COMPARE = LazyPattern(r"(?<![a-z])(?:compare[ds]?|comparing|versus|vs\.?)(?![a-z])|比较|对比|比較|対比")
 

@@ -51,6 +51,8 @@ _TEXT = MappingProxyType({
         "growth_ranking": "{period} {metric}较 {prior} 增长率排名（{order}）：{items}。",
         "growth_item": "{entity} {value}%",
         "no_growth": "（{names}的 {prior} 数值不为正，不计算增长率）",
+        "quarter_ranking": "{entity}{period} {metric}各季度排名（{order}）：{items}。",
+        "quarter_item": "{quarter} {value} {unit}",
     }),
     Lang.EN: MappingProxyType({
         "no_prior": "The {kind} of {what} cannot be computed: there is no figure for {prior} (see above).",
@@ -78,6 +80,8 @@ _TEXT = MappingProxyType({
         "growth_ranking": "{period} {metric} growth over {prior} ranking ({order}): {items}. ",
         "growth_item": "{entity} {value}%",
         "no_growth": " ({names}: no growth rate, the {prior} figure is not positive)",
+        "quarter_ranking": "{entity} {period} {metric} by quarter ({order}): {items}. ",
+        "quarter_item": "{quarter} {value} {unit}",
     }),
     Lang.JA: MappingProxyType({
         "no_prior": "{what}の{kind}は計算できません：{prior} のデータがありません（上記参照）。",
@@ -104,6 +108,8 @@ _TEXT = MappingProxyType({
         "growth_ranking": "{period} {metric}の{prior}比伸び率の順位（{order}）：{items}。",
         "growth_item": "{entity} {value}%",
         "no_growth": "（{names}は {prior} の数値が正でないため、伸び率は計算しません）",
+        "quarter_ranking": "{entity}{period} {metric}の四半期別順位（{order}）：{items}。",
+        "quarter_item": "{quarter} {value} {unit}",
         "rescaled": "（{units} は {target} に単位をそろえて比較）",
     }),
 })
@@ -118,8 +124,9 @@ def expand_lookups(analysis: Analysis, metrics: tuple[str, ...], entities: tuple
     Quarters are looked up only when some metric asked is additive: the others are never summed. Their
     mean ("the average quarterly low price") is asked of any metric: each quarter's figure is stated.
     """
-    summed = analysis.sum_of_quarters and (analysis.quarter_mean
-                                           or any(glossary.term(SlotKind.METRIC, m).additive for m in metrics))
+    summed = (analysis.sum_of_quarters and (analysis.quarter_mean
+                                            or any(glossary.term(SlotKind.METRIC, m).additive for m in metrics))
+              or analysis.of_quarters)
     wanted_periods: dict[Period, None] = {}
     for period in periods:
         if analysis.prior is not None:
@@ -173,7 +180,7 @@ def with_analysis(outcome: StructuredOutcome, analysis: Analysis, *, glossary: G
         differences, notes = _prior_changes(results, found, analysis.prior, glossary, lang)
         lines += [render_difference(d, glossary, lang) for d in differences] + notes
     if analysis.order is not None:
-        ranked = _growth_rankings if analysis.by_growth else _rankings
+        ranked = _quarter_rankings if analysis.of_quarters else _growth_rankings if analysis.by_growth else _rankings
         _extend(lines, computed, ranked(results, found, analysis, glossary, lang))
     if analysis.share:
         _extend(lines, computed, _shares(results, found, glossary, lang, of_channels=analysis.channel_share))
@@ -256,6 +263,52 @@ def _rankings(results: tuple[QueryResult, ...], found: dict[tuple[str, str, str,
         rescaled = sorted({f.unit for f in facts if f.unit != unit})
         note = text["rescaled"].format(units="、".join(rescaled), target=unit) if rescaled else ""
         made.append((f"{line}{verdict}{note}{_cited(inputs, lang)}", numbers))
+    return made
+
+
+def _quarter_rankings(results: tuple[QueryResult, ...], found: dict[tuple[str, str, str, Period], Fact],
+                      analysis: Analysis, glossary: Glossary, lang: Lang) -> list[tuple[str, tuple[str, ...]]]:
+    """The quarters of each year asked, ordered by their figure, per metric x entity x channel; a year with fewer
+    than two quarters found ranks nothing."""
+    text = _TEXT[lang]
+    made: list[tuple[str, tuple[str, ...]]] = []
+    years = [period for period in dict.fromkeys(r.query.period for r in results if r.query is not None)
+             if period.period_type == "FY"]
+    series = list(dict.fromkeys((r.query.metric_code, r.query.entity, r.query.channel)
+                                for r in results if r.query is not None))
+    for year in years:
+        for metric, entity, channel in series:
+            facts = [found[key] for key in ((metric, entity, channel, q) for q in quarters_of(year)) if key in found]
+            if len(facts) < 2:
+                continue
+            on_one = _on_one_unit(facts)
+            if on_one is None:
+                made.append((_units_differ(facts, metric, year, text["what_ranking"], glossary, lang), ()))
+                continue
+            values, unit = on_one
+            high = analysis.order == "high"
+            ordered = sorted(facts, key=lambda f: values[f], reverse=high)
+            shown = ordered[:analysis.top] if analysis.top else ordered
+            items = text["items"].join(text["quarter_item"].format(quarter=f.period, value=_shown(f, values[f], unit),
+                                                                   unit=unit) for f in shown)
+            line = text["quarter_ranking"].format(entity=_name(glossary, SlotKind.ENTITY, entity, lang),
+                                                  period=year.label,
+                                                  metric=_name(glossary, SlotKind.METRIC, metric, lang),
+                                                  order=text["order_high" if high else "order_low"], items=items)
+            best = values[ordered[0]]
+            winners = [f for f in ordered if values[f] == best]
+            rest = [f for f in ordered if values[f] != best]
+            verdict = text["winner_high" if high else "winner_low"].format(
+                names=text["names"].join(f.period for f in winners))
+            numbers: tuple[str, ...] = tuple(_shown(f, values[f], unit) for f in shown if f.unit != unit)
+            inputs = winners
+            if rest:
+                gap_value = abs(best - values[rest[0]])
+                gap = format_decimal(gap_value if {f.unit for f in facts} == {unit} else gap_value.normalize())
+                verdict += text["gap_high" if high else "gap_low"].format(
+                    next=rest[0].period, gap=gap, unit=text["points"] if unit == "PCT" else f" {unit}")
+                numbers, inputs = (*numbers, gap), [*winners, rest[0]]
+            made.append((f"{line}{verdict}{_cited(inputs, lang)}", numbers))
     return made
 
 

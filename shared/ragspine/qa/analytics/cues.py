@@ -36,7 +36,8 @@ class Analysis:
     quarterly", "quarterly average"), not their sum. ``channel_share``: the share asked is of a channel named
     in its entity's figure over all channels, not of the entity in its parent's (``qa/share_wholes.py``).
     ``by_growth``: the ranking is of each entity's growth over the prior year ("which region grew fastest"),
-    not of its figure (``prior`` is then ``year``: the prior year's figures are looked up).
+    not of its figure (``prior`` is then ``year``: the prior year's figures are looked up). ``of_quarters``: the
+    ranking is of the quarters of each year asked ("which quarter of 2024 had the highest revenue"), not of entities.
     """
 
     prior: str | None = None
@@ -50,6 +51,7 @@ class Analysis:
     quarter_mean: bool = False
     channel_share: bool = False
     by_growth: bool = False
+    of_quarters: bool = False
 
     def __bool__(self) -> bool:
         # ``is`` first: every ask of a plain question checks this, and NO_ANALYSIS is what it gets.

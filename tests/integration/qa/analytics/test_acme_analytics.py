@@ -243,6 +243,21 @@ def test_money_per_thing_counted_is_computed_never_answered_with_the_money(ask: 
     assert "units differ" not in body["answer"]
 
 
+@pytest.mark.parametrize(("question", "marker", "verdict"), [
+    ("Which quarter of 2024 had the highest revenue in Japan?",
+     "FY2024 revenue (REVENUE) by quarter (highest first): 2024Q4 172 USD_M; 2024Q3 165 USD_M; 2024Q2 160 USD_M; "
+     "2024Q1 158 USD_M", "Highest: 2024Q4, 7 USD_M above 2024Q3"),
+    ("Which quarter had the lowest revenue for Hong Kong in 2025?", "by quarter (lowest first)",
+     "Lowest: 2025Q2, 1 USD_M below 2025Q1"),
+    ("2024年日本哪个季度营收最高", "各季度排名（从高到低）", "最高的是2024Q4，比2024Q3高 7 USD_M"),
+    ("2024年度に日本の売上高が最も低かったのはどの四半期ですか", "の四半期別順位（低い順）", "最も低いのは2024Q1、2024Q2より 2 USD_M 低い"),
+])
+def test_a_years_quarters_are_ranked(ask: Ask, question: str, marker: str, verdict: str) -> None:
+    body = ask(question)
+    assert (body["route"], body["status"]) == ("structured", "found")
+    assert verdict in computed_line(body, marker)
+
+
 WHOLE_UNCLEAR = ("which figure is the whole", "哪一个数值是整体", "どの数値が全体")
 
 
