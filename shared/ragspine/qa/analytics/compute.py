@@ -1,4 +1,5 @@
-"""Computed figures from found facts: prior-period changes, rankings, shares of a total, sums of quarters.
+"""Computed figures from found facts: prior-period changes, rankings (of figures, of growth, of a year's quarters),
+shares of a total (of a parent, of a channel in its entity), sums of quarters.
 
 Every computed line cites its inputs with ``（计算自：doc · locator；…）`` (the one citation
 form in every language, as for differences) and hands its numbers
@@ -8,7 +9,7 @@ inputs are missing is never computed: the answer says which input is missing ins
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from decimal import Decimal
 from types import MappingProxyType
@@ -52,7 +53,6 @@ _TEXT = MappingProxyType({
         "growth_item": "{entity} {value}%",
         "no_growth": "（{names}的 {prior} 数值不为正，不计算增长率）",
         "quarter_ranking": "{entity}{period} {metric}各季度排名（{order}）：{items}。",
-        "quarter_item": "{quarter} {value} {unit}",
     }),
     Lang.EN: MappingProxyType({
         "no_prior": "The {kind} of {what} cannot be computed: there is no figure for {prior} (see above).",
@@ -81,7 +81,6 @@ _TEXT = MappingProxyType({
         "growth_item": "{entity} {value}%",
         "no_growth": " ({names}: no growth rate, the {prior} figure is not positive)",
         "quarter_ranking": "{entity} {period} {metric} by quarter ({order}): {items}. ",
-        "quarter_item": "{quarter} {value} {unit}",
     }),
     Lang.JA: MappingProxyType({
         "no_prior": "{what}の{kind}は計算できません：{prior} のデータがありません（上記参照）。",
@@ -109,7 +108,6 @@ _TEXT = MappingProxyType({
         "growth_item": "{entity} {value}%",
         "no_growth": "（{names}は {prior} の数値が正でないため、伸び率は計算しません）",
         "quarter_ranking": "{entity}{period} {metric}の四半期別順位（{order}）：{items}。",
-        "quarter_item": "{quarter} {value} {unit}",
         "rescaled": "（{units} は {target} に単位をそろえて比較）",
     }),
 })
@@ -122,7 +120,8 @@ def expand_lookups(analysis: Analysis, metrics: tuple[str, ...], entities: tuple
     A share's other whole, the same entity's figure over all channels, is a channel: ``share_channels``.
 
     Quarters are looked up only when some metric asked is additive: the others are never summed. Their
-    mean ("the average quarterly low price") is asked of any metric: each quarter's figure is stated.
+    mean ("the average quarterly low price") and their ranking ("which quarter had the highest") are asked of
+    any metric: each quarter's figure is stated.
     """
     summed = (analysis.sum_of_quarters and (analysis.quarter_mean
                                             or any(glossary.term(SlotKind.METRIC, m).additive for m in metrics))
@@ -234,35 +233,10 @@ def _rankings(results: tuple[QueryResult, ...], found: dict[tuple[str, str, str,
         if on_one is None:
             made.append((_units_differ(facts, metric, period, text["what_ranking"], glossary, lang), ()))
             continue
-        values, unit = on_one
-        high = analysis.order == "high"
-        ordered = sorted(facts, key=lambda f: values[f], reverse=high)
-        shown = ordered[:analysis.top] if analysis.top else ordered
-        items = text["items"].join(text["item"].format(entity=_name(glossary, SlotKind.ENTITY, f.entity, lang),
-                                                       value=_shown(f, values[f], unit), unit=unit) for f in shown)
-        line = text["ranking"].format(period=period.label, metric=_name(glossary, SlotKind.METRIC, metric, lang),
-                                      scope=text["top"].format(n=analysis.top) if analysis.top else "",
-                                      order=text["order_high" if high else "order_low"], items=items)
-        best = values[ordered[0]]
-        winners = [f for f in ordered if values[f] == best]
-        rest = [f for f in ordered if values[f] != best]
-        names = text["names"].join(label(glossary.term(SlotKind.ENTITY, f.entity), lang) for f in winners)
-        verdict = text["winner_high" if high else "winner_low"].format(names=names)
-        numbers: tuple[str, ...] = tuple(_shown(f, values[f], unit) for f in shown if f.unit != unit)
-        inputs = winners
-        if len(winners) > 1:
-            verdict += text["tie"].format(value=_shown(winners[0], best, unit), unit=unit)
-        if rest:
-            gap_value = abs(best - values[rest[0]])
-            gap = format_decimal(gap_value if {f.unit for f in facts} == {unit} else gap_value.normalize())
-            verdict += text["gap_high" if high else "gap_low"].format(
-                next=label(glossary.term(SlotKind.ENTITY, rest[0].entity), lang),
-                gap=gap, unit=text["points"] if unit == "PCT" else f" {unit}")
-            numbers = (*numbers, gap)
-            inputs = [*winners, rest[0]]
-        rescaled = sorted({f.unit for f in facts if f.unit != unit})
-        note = text["rescaled"].format(units="、".join(rescaled), target=unit) if rescaled else ""
-        made.append((f"{line}{verdict}{note}{_cited(inputs, lang)}", numbers))
+        heading = {"period": period.label, "metric": _name(glossary, SlotKind.METRIC, metric, lang),
+                   "scope": text["top"].format(n=analysis.top) if analysis.top else ""}
+        made.append(_ordered(facts, *on_one, analysis, lang, wording=text["ranking"], heading=heading,
+                             name_of=lambda f: _name(glossary, SlotKind.ENTITY, f.entity, lang)))
     return made
 
 
@@ -285,31 +259,43 @@ def _quarter_rankings(results: tuple[QueryResult, ...], found: dict[tuple[str, s
             if on_one is None:
                 made.append((_units_differ(facts, metric, year, text["what_ranking"], glossary, lang), ()))
                 continue
-            values, unit = on_one
-            high = analysis.order == "high"
-            ordered = sorted(facts, key=lambda f: values[f], reverse=high)
-            shown = ordered[:analysis.top] if analysis.top else ordered
-            items = text["items"].join(text["quarter_item"].format(quarter=f.period, value=_shown(f, values[f], unit),
-                                                                   unit=unit) for f in shown)
-            line = text["quarter_ranking"].format(entity=_name(glossary, SlotKind.ENTITY, entity, lang),
-                                                  period=year.label,
-                                                  metric=_name(glossary, SlotKind.METRIC, metric, lang),
-                                                  order=text["order_high" if high else "order_low"], items=items)
-            best = values[ordered[0]]
-            winners = [f for f in ordered if values[f] == best]
-            rest = [f for f in ordered if values[f] != best]
-            verdict = text["winner_high" if high else "winner_low"].format(
-                names=text["names"].join(f.period for f in winners))
-            numbers: tuple[str, ...] = tuple(_shown(f, values[f], unit) for f in shown if f.unit != unit)
-            inputs = winners
-            if rest:
-                gap_value = abs(best - values[rest[0]])
-                gap = format_decimal(gap_value if {f.unit for f in facts} == {unit} else gap_value.normalize())
-                verdict += text["gap_high" if high else "gap_low"].format(
-                    next=rest[0].period, gap=gap, unit=text["points"] if unit == "PCT" else f" {unit}")
-                numbers, inputs = (*numbers, gap), [*winners, rest[0]]
-            made.append((f"{line}{verdict}{_cited(inputs, lang)}", numbers))
+            heading = {"entity": _name(glossary, SlotKind.ENTITY, entity, lang), "period": year.label,
+                       "metric": _name(glossary, SlotKind.METRIC, metric, lang)}
+            made.append(_ordered(facts, *on_one, analysis, lang, wording=text["quarter_ranking"], heading=heading,
+                                 name_of=lambda f: f.period))
     return made
+
+
+def _ordered(facts: list[Fact], values: dict[Fact, Decimal], unit: str, analysis: Analysis, lang: Lang, *,
+             wording: str, heading: dict[str, str], name_of: Callable[[Fact], str]) -> tuple[str, tuple[str, ...]]:
+    """``facts`` ordered as asked (``wording`` filled with ``heading``, the order and the items), the first named
+    (ties stated), its gap to the next, any rescaling, cited; with the numbers the line computes (the gap, figures
+    put on another scale)."""
+    text = _TEXT[lang]
+    high = analysis.order == "high"
+    ordered = sorted(facts, key=lambda f: values[f], reverse=high)
+    shown = ordered[:analysis.top] if analysis.top else ordered
+    items = text["items"].join(text["item"].format(entity=name_of(f), value=_shown(f, values[f], unit), unit=unit)
+                               for f in shown)
+    line = wording.format(order=text["order_high" if high else "order_low"], items=items, **heading)
+    best = values[ordered[0]]
+    winners = [f for f in ordered if values[f] == best]
+    rest = [f for f in ordered if values[f] != best]
+    verdict = text["winner_high" if high else "winner_low"].format(names=text["names"].join(map(name_of, winners)))
+    numbers: tuple[str, ...] = tuple(_shown(f, values[f], unit) for f in shown if f.unit != unit)
+    inputs = winners
+    if len(winners) > 1:
+        verdict += text["tie"].format(value=_shown(winners[0], best, unit), unit=unit)
+    if rest:
+        gap_value = abs(best - values[rest[0]])
+        gap = format_decimal(gap_value if {f.unit for f in facts} == {unit} else gap_value.normalize())
+        verdict += text["gap_high" if high else "gap_low"].format(
+            next=name_of(rest[0]), gap=gap, unit=text["points"] if unit == "PCT" else f" {unit}")
+        numbers = (*numbers, gap)
+        inputs = [*winners, rest[0]]
+    rescaled = sorted({f.unit for f in facts if f.unit != unit})
+    note = text["rescaled"].format(units="、".join(rescaled), target=unit) if rescaled else ""
+    return f"{line}{verdict}{note}{_cited(inputs, lang)}", numbers
 
 
 def _growth_rankings(results: tuple[QueryResult, ...], found: dict[tuple[str, str, str, Period], Fact],
