@@ -13,6 +13,7 @@ from ragspine.errors import ConfigurationError
 from ragspine.facts.glossary import Glossary, SlotKind, normalize_text
 from ragspine.facts.matching import alias_pattern
 from ragspine.facts.open_vocabulary import METRIC_PREFIX, label_of
+from ragspine.facts.unit_scales import money_unit
 from ragspine.lazy import LazyPattern
 from ragspine.qa.analytics.cues import Analysis, AnalyticsCues
 from ragspine.qa.arithmetic_cues import (
@@ -86,6 +87,10 @@ class RuleIntentParser:
             analysis = replace(analysis, of_quarters=True)  # "which quarter of 2024 had the highest revenue"
         elif analysis.order is not None and analysis.prior is None and GROWTH.search(text) is not None:
             analysis = replace(analysis, prior="year", by_growth=True)  # "which region grew fastest": rank the growth
+        if analysis.prior is None and _counts_a_change(text, slots, self._glossary):
+            # "how many stores did Japan open in 2025": the tables state the count at each year end, so the
+            # answer is the year's net change beside both counts, never the year-end count alone
+            analysis = replace(analysis, prior="year")
         if analysis:
             slots = self._with_analysis(slots, analysis)
         channel = Channel.NARRATIVE
@@ -179,6 +184,21 @@ class RuleIntentParser:
 # A ranking of a year's quarters, not of entities: "which quarter of 2024", 哪个季度, どの四半期
 _WHICH_QUARTER = LazyPattern(
     r"(?<![a-z])(?:which|what)\s+(?:fiscal\s+)?quarter(?![a-z])|哪(?:个|一个|一)?季度|どの四半期")
+# Words that ask how many things were added or removed over a period, not how many there were
+_COUNT_CHANGED = LazyPattern(r"(?<![a-z])(?:open(?:ed)?|add(?:ed)?|new|close[ds]?|closed|shut)(?![a-z])")
+
+
+def _counts_a_change(text: str, slots: ParsedSlots, glossary: Glossary) -> bool:
+    """Whether the question asks a count's change over its one period ("how many stores did Japan open"): one
+    metric counted in a unit that is neither money nor a percentage, and a word of things opened, added or closed."""
+    if len(slots.metrics) != 1 or len(slots.periods) > 1 or slots.metrics[0] not in glossary.terms[SlotKind.METRIC]:
+        return False
+    unit = glossary.term(SlotKind.METRIC, slots.metrics[0]).unit
+    if not unit or unit == "PCT" or money_unit(unit) is not None:
+        return False
+    return _COUNT_CHANGED.search(text) is not None
+
+
 # Words that ask two figures compared, beyond showing both: "compare", "versus", 比较, 比較
 _COMPARE = LazyPattern(r"(?<![a-z])(?:compare[ds]?|comparing|versus|vs\.?)(?![a-z])|比较|对比|比較|対比")
 

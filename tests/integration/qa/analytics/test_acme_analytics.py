@@ -258,6 +258,25 @@ def test_a_years_quarters_are_ranked(ask: Ask, question: str, marker: str, verdi
     assert verdict in computed_line(body, marker)
 
 
+@pytest.mark.parametrize(("question", "change"), [
+    ("How many stores did Mainland China open in 2025?", "Mainland China (ACME_CN) store count (STORE_COUNT): "
+     "FY2025 vs FY2024 up 25 COUNT"),
+    ("How many net new stores did Japan add in 2025?", "FY2025 vs FY2024 up 7 COUNT"),
+    ("How many stores did Hong Kong close in 2024?", "FY2024 vs FY2023 down 3 COUNT"),
+])
+def test_stores_opened_or_closed_are_the_years_change_never_the_year_end_count(ask: Ask, question: str,
+                                                                              change: str) -> None:
+    body = ask(question)
+    assert (body["route"], body["status"]) == ("structured", "found")
+    computed_line(body, change)
+
+
+def test_stores_held_are_the_year_end_count(ask: Ask) -> None:
+    body = ask("How many stores did Japan have in 2024?")
+    assert body["answer"].startswith("Japan (ACME_JP) FY2024 store count (STORE_COUNT): 201 COUNT（来源：")
+    assert "计算自" not in body["answer"]
+
+
 WHOLE_UNCLEAR = ("which figure is the whole", "哪一个数值是整体", "どの数値が全体")
 
 
