@@ -190,13 +190,15 @@ _COUNT_CHANGED = LazyPattern(r"(?<![a-z])(?:open(?:ed)?|add(?:ed)?|new|close[ds]
 
 def _counts_a_change(text: str, slots: ParsedSlots, glossary: Glossary) -> bool:
     """Whether the question asks a count's change over its one period ("how many stores did Japan open"): one
-    metric counted in a unit that is neither money nor a percentage, and a word of things opened, added or closed."""
+    metric counted in a unit that is neither money nor a percentage, and a word of things opened, added or closed
+    outside every name (a row "stores opened" is itself the flow)."""
     if len(slots.metrics) != 1 or len(slots.periods) > 1 or slots.metrics[0] not in glossary.terms[SlotKind.METRIC]:
         return False
     unit = glossary.term(SlotKind.METRIC, slots.metrics[0]).unit
     if not unit or unit == "PCT" or money_unit(unit) is not None:
         return False
-    return _COUNT_CHANGED.search(text) is not None
+    names = [(m.start, m.end) for m in glossary.scan(text)]
+    return any(not any(start <= word.start() < end for start, end in names) for word in _COUNT_CHANGED.finditer(text))
 
 
 # Words that ask two figures compared, beyond showing both: "compare", "versus", 比较, 比較
