@@ -389,22 +389,22 @@ def _shares(results: tuple[QueryResult, ...], found: dict[tuple[str, str, str, P
             made.append((text["not_additive"].format(metric=_name(glossary, SlotKind.METRIC, metric, lang),
                                                      what=text["what_share"]), ()))
             continue
+        names = {"period": period.label, "metric": _name(glossary, SlotKind.METRIC, metric, lang)}
         for entity in _entities(results) if of_channels else _parts_named(_entities(results), glossary):
-            part = found.get((metric, entity, channel, period))
-            parent = None if of_channels else _parent(entity, glossary)
-            whole = found.get((metric, parent or "", channel, period))
-            if parent is not None and part is not None and whole is not None:
-                made += _share(part, whole, text["share"], glossary, lang,
-                               entity=_name(glossary, SlotKind.ENTITY, entity, lang), period=period.label,
-                               metric=_name(glossary, SlotKind.METRIC, metric, lang),
-                               parent=_name(glossary, SlotKind.ENTITY, parent, lang))
-            whole = found.get((metric, entity, default, period)) if of_channels else None
-            if part is not None and whole is not None:  # "what percentage of Hong Kong revenue was online"
-                made += _share(part, whole, text["channel_share"], glossary, lang,
-                               entity=_name(glossary, SlotKind.ENTITY, entity, lang), period=period.label,
-                               metric=_name(glossary, SlotKind.METRIC, metric, lang),
-                               channel=_name(glossary, SlotKind.CHANNEL, channel, lang),
-                               total=_name(glossary, SlotKind.CHANNEL, default, lang))
+            names["entity"] = _name(glossary, SlotKind.ENTITY, entity, lang)
+            if of_channels:  # "what percentage of Hong Kong revenue was online": over the entity's own total
+                whole_key, wording = (metric, entity, default, period), text["channel_share"]
+                names.update(channel=_name(glossary, SlotKind.CHANNEL, channel, lang),
+                             total=_name(glossary, SlotKind.CHANNEL, default, lang))
+            else:
+                parent = _parent(entity, glossary)
+                if parent is None:
+                    continue
+                whole_key, wording = (metric, parent, channel, period), text["share"]
+                names["parent"] = _name(glossary, SlotKind.ENTITY, parent, lang)
+            part, whole = found.get((metric, entity, channel, period)), found.get(whole_key)
+            if part is not None and whole is not None:
+                made += _share(part, whole, wording, glossary, lang, **names)
     return made
 
 
